@@ -1,0 +1,2 @@
+/* cr-engine.c — being written. */
+#include "cr-node.h"

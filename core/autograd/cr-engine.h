@@ -1,0 +1,82 @@
+/* cr-engine.h — the one backward engine: tensor.backward(), torch.autograd.grad
+ * and the step-by-step view all run through cr_autograd_run().
+ *
+ * Order is PyTorch's: nodes become ready when every gradient they will receive
+ * has arrived (dependency counting from the roots), and among ready nodes the one
+ * with the highest sequence number runs first (AccumulateGrad nodes, whose
+ * sequence number is the largest, run as soon as they are ready). No recursion:
+ * a 45k-node path is fine.
+ *
+ * An observer sees each node as it runs: incoming gradient(s), each input's
+ * local gradient where the op has an elementwise one, and the gradients it
+ * sends on; and every time a gradient buffer gets a second (third, ...)
+ * contribution, the contribution and the running sum. All tensors passed to
+ * the observer are borrowed for the duration of the call; ref what you keep. */
+#pragma once
+
+#include "cr-types.h"
+#include "cr-node.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint            index;           /* 0, 1, 2 ... in execution order */
+  CrNode          *node;
+  guint            n_outputs;
+  CrTensor *const *grad_outputs;    /* ∂L/∂out per output (NULL where none) */
+  guint            n_inputs;
+  CrTensor *const *local_grads;     /* ∂out/∂in per input, NULL where none */
+  CrTensor *const *grad_inputs;     /* sent on, per input (NULL: no edge) */
+  /* AccumulateGrad only: the leaf and its .grad before and after. */
+  CrTensor        *leaf;
+  CrTensor        *grad_before;     /* NULL when .grad was None */
+  CrTensor        *grad_after;
+} CrBackwardStep;
+
+typedef struct {
+  void (*step)        (gpointer              user_data,
+                       const CrBackwardStep *step);
+  /* A second or later gradient reached input input_nr of node. */
+  void (*accumulate)  (gpointer              user_data,
+                       CrNode               *node,
+                       guint32               input_nr,
+                       CrTensor             *contribution,
+                       CrTensor             *running_sum);
+} CrBackwardObserver;
+
+typedef struct {
+  gboolean                   retain_graph;
+  gboolean                   create_graph;
+  /* torch.autograd.grad: compute the gradient of inputs instead of
+   * accumulating into leaves' .grad. */
+  CrTensor *const           *inputs;
+  guint                      n_inputs;
+  gboolean                   allow_unused;
+  const CrBackwardObserver  *observer;       /* may be NULL */
+  gpointer                   observer_data;
+  /* Checked between nodes; set it (from any thread) to cancel. */
+  const gint                *cancel_flag;    /* may be NULL */
+} CrBackwardOptions;
+
+/* tensor.backward(gradient) over several roots. grad_roots[i] may be NULL for a
+ * scalar root (implicit 1; otherwise PyTorch's "grad can be implicitly created
+ * only for scalar outputs"). With options->inputs set, returns in *out_grads a
+ * new array (n_inputs entries, each a new ref or NULL when unused) instead of
+ * writing .grad; pass NULL for out_grads otherwise. */
+gboolean   cr_autograd_run      (CrTensor *const         *roots,
+                                 CrTensor *const         *grad_roots,
+                                 guint                    n_roots,
+                                 const CrBackwardOptions *options,
+                                 CrTensor              ***out_grads,
+                                 GError                 **error);
+
+/* Convenience for t.backward(gradient, retain_graph, create_graph). */
+gboolean   cr_tensor_backward   (CrTensor                *self,
+                                 CrTensor                *gradient,
+                                 gboolean                 retain_graph,
+                                 gboolean                 create_graph,
+                                 const CrBackwardObserver *observer,
+                                 gpointer                 observer_data,
+                                 GError                 **error);
+
+G_END_DECLS

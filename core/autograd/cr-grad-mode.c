@@ -1,0 +1,2 @@
+/* cr-grad-mode.c — being written. */
+#include "cr-node.h"

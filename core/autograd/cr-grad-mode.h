@@ -1,0 +1,13 @@
+/* cr-grad-mode.h — whether ops record autograd history (torch.no_grad()).
+ * Per thread: the window runs scripts on a worker thread. */
+#pragma once
+
+#include "cr-types.h"
+
+G_BEGIN_DECLS
+
+gboolean  cr_grad_mode_is_enabled   (void);
+/* Returns the previous state, to restore at the end of a `with` block. */
+gboolean  cr_grad_mode_set_enabled  (gboolean enabled);
+
+G_END_DECLS

@@ -1,0 +1,2 @@
+/* cr-node.c — being written. */
+#include "cr-node.h"

@@ -1,0 +1,184 @@
+/* cr-node.h — a node of the backward graph (PyTorch's grad_fn objects).
+ *
+ * A node is made by a differentiable op when grad mode is on and some input
+ * requires grad. It holds an edge per tensor input (to the input's grad_fn, or to
+ * the AccumulateGrad node of a leaf that requires grad, or NULL: PyTorch's
+ * `(None, 0)` in next_functions), the metadata of each input (shape, dtype: to
+ * reduce broadcast gradients), the tensors its backward formula needs (saved, with
+ * the version they had, and freed by a backward without retain_graph), and the
+ * op's non-tensor arguments.
+ *
+ * Refcounting: a tensor owns a ref on its grad_fn; a node owns refs on the nodes
+ * its edges point to and on its saved tensors. Freeing never recurses: a chain of
+ * 45k nodes is released with an explicit work list.
+ */
+#pragma once
+
+#include "cr-types.h"
+#include "cr-op-table.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  CrNode   *node;       /* owned; NULL: this input gets no gradient */
+  guint32   input_nr;   /* which output of `node` the input was */
+} CrEdge;
+
+typedef struct {
+  int           ndim;
+  gint64        shape[CR_MAX_DIMS];
+  CrDType       dtype;
+  CrDeviceType  device;
+} CrTensorMeta;
+
+typedef struct {
+  CrTensor *tensor;      /* owned; for an output of the node itself, an alias
+                          * without grad_fn (no reference cycle) */
+  guint32   version;     /* the version counter when saved */
+  guint     is_output : 1;
+} CrSavedTensor;
+
+#define CR_NODE_MAX_SAVED 4
+
+/* Non-tensor arguments an op's backward needs. Each op documents which fields
+ * it uses next to its row. */
+typedef struct {
+  double    scalar[2];            /* pow exponent, clamp bounds, rsub's number, alpha */
+  guint     has_scalar[2];
+  int       dims[CR_MAX_DIMS];    /* reduction dims, permutation, transpose pair */
+  int       n_dims;
+  gboolean  keepdim;
+  gint64    ints[4];              /* select index, slice start/end/step, reduction kind */
+  CrDType   dtype;                /* the input's dtype for casts */
+} CrOpArgs;
+
+/* A user function called with the gradient reaching a tensor (register_hook).
+ * Set *out_replacement to a new ref to replace the gradient, or leave it NULL. */
+typedef gboolean (*CrTensorHookFunc) (const CrTensor  *grad,
+                                      CrTensor       **out_replacement,
+                                      gpointer         user_data,
+                                      GError         **error);
+
+struct _CrTensorHook {
+  guint             id;
+  guint32           output_nr;
+  CrTensorHookFunc  func;
+  gpointer          user_data;
+  GDestroyNotify    destroy;
+};
+
+/* The backward of a user's torch.autograd.Function, run by the interpreter. */
+typedef gboolean (*CrCustomBackwardFunc) (CrNode          *node,
+                                          gpointer         user_data,
+                                          CrTensor *const *grad_outputs,
+                                          guint            n_outputs,
+                                          CrTensor       **grad_inputs,
+                                          guint            n_inputs,
+                                          GError         **error);
+
+struct _CrNode {
+  gint             ref_count;
+  const CrOpInfo  *op;
+  guint64          sequence_nr;     /* creation order; AccumulateGrad: G_MAXUINT64 */
+  guint            n_inputs;
+  guint            n_outputs;
+  CrEdge          *next;            /* n_inputs */
+  CrTensorMeta    *input_meta;      /* n_inputs */
+  CrTensorMeta    *output_meta;     /* n_outputs */
+  CrSavedTensor    saved[CR_NODE_MAX_SAVED];
+  guint            n_saved;
+  CrOpArgs         args;
+  guint            released : 1;    /* saved tensors were freed by a backward */
+  CrSpan           span;            /* the script code that made it */
+
+  CrTensor        *variable;        /* AccumulateGrad: the leaf (owned) */
+  GPtrArray       *pre_hooks;       /* of CrTensorHook*: register_hook on a non-leaf output */
+  GPtrArray       *retained;        /* weak CrTensor*: outputs that called retain_grad() */
+
+  char                 *custom_name;    /* "MyReLUBackward" */
+  CrCustomBackwardFunc  custom_backward;
+  gpointer              custom_data;
+  GDestroyNotify        custom_destroy;
+};
+
+/* ---- for ops: recording ------------------------------------------------ */
+
+/* TRUE when grad mode is on and one of inputs requires grad. */
+gboolean     cr_autograd_should_record  (CrTensor *const *inputs,
+                                         guint            n_inputs);
+/* A node for op over inputs (edges and input metadata filled in, sequence
+ * number taken, span copied from the current span). n_outputs is usually 1. */
+CrNode      *cr_node_new                (CrOpId           op,
+                                         CrTensor *const *inputs,
+                                         guint            n_inputs,
+                                         guint            n_outputs);
+CrNode      *cr_node_new_custom         (const char      *name,
+                                         CrTensor *const *inputs,
+                                         guint            n_inputs,
+                                         guint            n_outputs,
+                                         CrCustomBackwardFunc backward,
+                                         gpointer         user_data,
+                                         GDestroyNotify   destroy);
+/* Save t for backward in slot (< CR_NODE_MAX_SAVED). is_output: t is an
+ * output of this node (saved without its grad_fn, so no cycle). */
+void         cr_node_save               (CrNode          *node,
+                                         guint            slot,
+                                         CrTensor        *t,
+                                         gboolean         is_output);
+/* The saved tensor of slot, a new ref, or a RuntimeError with PyTorch's text
+ * when freed by a previous backward ("Trying to backward through the graph a
+ * second time ...") or changed in place since ("one of the variables needed
+ * for gradient computation has been modified by an inplace operation: ...").
+ * A saved output comes back with grad_fn = node when grad mode is on
+ * (create_graph), so double backward sees it. */
+CrTensor    *cr_node_get_saved          (CrNode          *node,
+                                         guint            slot,
+                                         GError         **error);
+/* Make node the grad_fn of out (output output_nr); out requires grad. */
+void         cr_autograd_set_history    (CrTensor        *out,
+                                         CrNode          *node,
+                                         guint32          output_nr);
+/* For in-place ops on self: checks PyTorch's rules (a leaf that requires grad
+ * cannot be changed in place while grad mode is on) and bumps the version.
+ * Call before writing. */
+gboolean     cr_autograd_check_inplace  (CrTensor        *self,
+                                         GError         **error);
+
+/* The AccumulateGrad node of a leaf that requires grad (created and cached
+ * weakly on first use; a new ref). */
+CrNode      *cr_autograd_grad_accumulator (CrTensor      *leaf);
+
+/* The span new nodes get (the interpreter sets it per statement). Per thread. */
+void         cr_autograd_set_current_span (const CrSpan  *span);
+
+/* ---- reading (interpreter, UI) ---------------------------------------- */
+
+CrNode      *cr_node_ref                (CrNode          *node);
+void         cr_node_unref              (CrNode          *node);   /* NULL-safe */
+/* "MulBackward0", "AccumulateGrad", "MyReLUBackward" (borrowed). */
+const char  *cr_node_name               (const CrNode    *node);
+
+/* ---- tensor-side autograd state ---------------------------------------- */
+
+/* Tensor teardown calls this to drop grad_fn, grad, hooks, view_base and the
+ * weak links (retain_grad, grad_accumulator). */
+void         cr_autograd_tensor_finalize(CrTensor        *self);
+/* register_hook: RuntimeError "cannot register a hook on a tensor that doesn't
+ * require gradient" when it does not. Returns the hook id (> 0) for removal. */
+guint        cr_tensor_register_hook    (CrTensor        *self,
+                                         CrTensorHookFunc func,
+                                         gpointer         user_data,
+                                         GDestroyNotify   destroy,
+                                         GError         **error);
+void         cr_tensor_remove_hook      (CrTensor        *self,
+                                         guint            id);
+gboolean     cr_tensor_retain_grad      (CrTensor        *self,
+                                         GError         **error);
+/* requires_grad_(flag) with PyTorch's errors (non-leaf, non-float dtype). */
+gboolean     cr_tensor_set_requires_grad(CrTensor        *self,
+                                         gboolean         requires_grad,
+                                         GError         **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrNode, cr_node_unref)
+
+G_END_DECLS

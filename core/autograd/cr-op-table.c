@@ -1,0 +1,17 @@
+/* cr-op-table.c — the table of every differentiable op's row; each row lives
+ * next to its forward in ops/, this file only gathers them. */
+#include "cr-op-table.h"
+
+static const CrOpInfo *const op_rows[] = {
+#define CR_OP_ROW_PTR(name) [CR_OP_##name] = &cr_op_row_##name,
+  CR_OP_LIST (CR_OP_ROW_PTR)
+#undef CR_OP_ROW_PTR
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (op_rows) == CR_OP_COUNT);
+
+const CrOpInfo *
+cr_op_info (CrOpId op)
+{
+  g_return_val_if_fail ((guint) op < CR_OP_COUNT, NULL);
+  return op_rows[op];
+}

@@ -1,0 +1,135 @@
+/* cr-op-table.h — one row per differentiable op: its name, PyTorch's grad_fn
+ * name, arity, a symbol for the graph, the text of its local-gradient rule for the
+ * inspector, and its backward formula.
+ *
+ * Adding an op: a line in CR_OP_LIST below, its row (`const CrOpInfo
+ * cr_op_row_NAME`, next to its forward in ops/), its kernels, nothing else.
+ * A missing row is a link error; tests/core/test-op-table.c checks the rest. */
+#pragma once
+
+#include "cr-types.h"
+
+G_BEGIN_DECLS
+
+/* X(ID): grad_fn names are in the rows; the comment is only a reminder. */
+#define CR_OP_LIST(X) \
+  X (ACCUMULATE_GRAD)     /* AccumulateGrad */                         \
+  X (CUSTOM)              /* <ClassName>Backward (autograd.Function) */ \
+  X (ADD)                 /* AddBackward0 */                           \
+  X (SUB)                 /* SubBackward0 */                           \
+  X (RSUB)                /* RsubBackward1: scalar - tensor */         \
+  X (MUL)                 /* MulBackward0 */                           \
+  X (DIV)                 /* DivBackward0 */                           \
+  X (POW_SCALAR)          /* PowBackward0: tensor ** number */         \
+  X (POW)                 /* PowBackward1: tensor ** tensor */         \
+  X (NEG)                 /* NegBackward0 */                           \
+  X (EXP)                 /* ExpBackward0 */                           \
+  X (LOG)                 /* LogBackward0 */                           \
+  X (SIN)                 /* SinBackward0 */                           \
+  X (COS)                 /* CosBackward0 */                           \
+  X (TANH)                /* TanhBackward0 */                          \
+  X (SIGMOID)             /* SigmoidBackward0 */                       \
+  X (RELU)                /* ReluBackward0 */                          \
+  X (SQRT)                /* SqrtBackward0 */                          \
+  X (RSQRT)               /* RsqrtBackward0 */                         \
+  X (ABS)                 /* AbsBackward0 */                           \
+  X (SIGN)                /* SignBackward0 */                          \
+  X (RECIPROCAL)          /* ReciprocalBackward0 */                    \
+  X (LOG1P)               /* Log1PBackward0 */                         \
+  X (EXPM1)               /* Expm1Backward0 */                         \
+  X (CLAMP)               /* ClampBackward1 */                         \
+  X (MAXIMUM)             /* MaximumBackward0 */                       \
+  X (MINIMUM)             /* MinimumBackward0 */                       \
+  X (WHERE)               /* WhereBackward0 */                         \
+  X (TANH_BACKWARD)       /* TanhBackwardBackward0 */                  \
+  X (SIGMOID_BACKWARD)    /* SigmoidBackwardBackward0 */               \
+  X (THRESHOLD_BACKWARD)  /* ThresholdBackwardBackward0 */             \
+  X (SUM)                 /* SumBackward0 */                           \
+  X (SUM_DIM)             /* SumBackward1 */                           \
+  X (MEAN)                /* MeanBackward0 */                          \
+  X (MEAN_DIM)            /* MeanBackward1 */                          \
+  X (PROD)                /* ProdBackward0 */                          \
+  X (MAX_ALL)             /* MaxBackward1 */                           \
+  X (MIN_ALL)             /* MinBackward1 */                           \
+  X (MAX_DIM)             /* MaxBackward0 */                           \
+  X (MIN_DIM)             /* MinBackward0 */                           \
+  X (NORM)                /* LinalgVectorNormBackward0 */              \
+  X (CLONE)               /* CloneBackward0 */                         \
+  X (TO_COPY)             /* ToCopyBackward0: dtype casts */           \
+  X (T)                   /* TBackward0 */                             \
+  X (TRANSPOSE)           /* TransposeBackward0 */                     \
+  X (PERMUTE)             /* PermuteBackward0 (also .T) */             \
+  X (VIEW)                /* ViewBackward0 */                          \
+  X (RESHAPE_ALIAS)       /* ReshapeAliasBackward0 */                  \
+  X (UNSAFE_VIEW)         /* UnsafeViewBackward0 */                    \
+  X (UNSQUEEZE)           /* UnsqueezeBackward0 */                     \
+  X (SQUEEZE)             /* SqueezeBackward0: all size-1 dims */      \
+  X (SQUEEZE_DIM)         /* SqueezeBackward1 */                       \
+  X (SQUEEZE_INPLACE_DIM) /* SqueezeBackward3 (matmul of a vector) */  \
+  X (EXPAND)              /* ExpandBackward0 */                        \
+  X (SELECT)              /* SelectBackward0 */                        \
+  X (SLICE)               /* SliceBackward0 */                         \
+  X (INDEX)               /* IndexBackward0 */                         \
+  X (INDEX_PUT)           /* IndexPutBackward0 */                      \
+  X (COPY_SLICES)         /* CopySlices */                             \
+  X (MASKED_FILL)         /* MaskedFillBackward0 */                    \
+  X (FILL)                /* FillBackward0 */                          \
+  X (ZERO)                /* ZeroBackward0 */                          \
+  X (COPY)                /* CopyBackwards */                          \
+  X (CAT)                 /* CatBackward0 */                           \
+  X (STACK)               /* StackBackward0 */                         \
+  X (MM)                  /* MmBackward0 */                            \
+  X (MV)                  /* MvBackward0 */                            \
+  X (DOT)                 /* DotBackward0 */                           \
+  X (BMM)                 /* BmmBackward0 */                           \
+  X (SOFTMAX)             /* SoftmaxBackward0 */                       \
+  X (LOG_SOFTMAX)         /* LogSoftmaxBackward0 */                    \
+  X (MSE_LOSS)            /* MseLossBackward0 */                       \
+  X (BCE_WITH_LOGITS)     /* BinaryCrossEntropyWithLogitsBackward0 */  \
+  X (BCE)                 /* BinaryCrossEntropyBackward0 */            \
+  X (NLL_LOSS)            /* NllLossBackward0 */
+
+typedef enum {
+#define CR_OP_ENUM(name) CR_OP_##name,
+  CR_OP_LIST (CR_OP_ENUM)
+#undef CR_OP_ENUM
+  CR_OP_COUNT
+} CrOpId;
+
+/* Backward: given the gradient of each output (grad_outputs[i] NULL when no
+ * gradient reached that output), set grad_inputs[i] (new refs) for every input
+ * whose edge needs it (node->next[i].node != NULL), NULL for the others.
+ * Written with the differentiable ops of ops/cr-ops.h so that it runs on every
+ * backend and records a graph itself when create_graph is on. */
+typedef gboolean (*CrBackwardFunc)   (CrNode          *node,
+                                      CrTensor *const *grad_outputs,
+                                      CrTensor       **grad_inputs,
+                                      GError         **error);
+
+/* The local gradient ∂out/∂input[i], elementwise, for the step-by-step view
+ * (only for ops where it is an elementwise tensor: unary and binary
+ * elementwise ops). Returns a new ref in the output's shape, or NULL (no error)
+ * when the op has none. Never records a graph. */
+typedef CrTensor *(*CrLocalGradFunc) (CrNode          *node,
+                                      guint            input,
+                                      GError         **error);
+
+typedef struct {
+  CrOpId           id;
+  const char      *name;            /* "mul" */
+  const char      *grad_fn_name;    /* "MulBackward0" */
+  int              arity;           /* tensor inputs; -1 when variable (cat, custom) */
+  const char      *symbol;          /* "×", "+", "exp", "@", "Σ": the graph's op glyph */
+  const char      *local_grad_text; /* "∂(a·b)/∂a = b,  ∂(a·b)/∂b = a" */
+  CrBackwardFunc   backward;
+  CrLocalGradFunc  local_grad;      /* NULL when there is no elementwise local gradient */
+} CrOpInfo;
+
+#define CR_OP_ROW_EXTERN(name) extern const CrOpInfo cr_op_row_##name;
+CR_OP_LIST (CR_OP_ROW_EXTERN)
+#undef CR_OP_ROW_EXTERN
+
+/* The row of op (borrowed, static). */
+const CrOpInfo *cr_op_info (CrOpId op);
+
+G_END_DECLS

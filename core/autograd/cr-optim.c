@@ -1,0 +1,2 @@
+/* cr-optim.c — being written. */
+#include "cr-node.h"

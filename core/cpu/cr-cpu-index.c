@@ -1,0 +1,2 @@
+/* cr-cpu-index.c — being written. */
+#include "cr-kernels.h"

@@ -1,0 +1,2 @@
+/* cr-cpu-random.c — being written. */
+#include "cr-kernels.h"

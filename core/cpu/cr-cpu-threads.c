@@ -1,0 +1,2 @@
+/* cr-cpu-threads.c — being written. */
+#include "cr-kernels.h"

@@ -1,0 +1,259 @@
+/* cr-kernels.h — forward computation on tensors, without autograd.
+ *
+ * The differentiable ops (ops/) are written on top of these; so are the backward
+ * formulas (through the ops). Each function dispatches on the tensors' device
+ * (today the CPU: loops and OpenBLAS; the CUDA backend plugs in later) and
+ * returns a new tensor the caller owns, or NULL with a GError (RuntimeError with
+ * PyTorch's text for shape/dtype mistakes).
+ *
+ * Inputs may be any strided views; outputs are contiguous. Binary ops broadcast
+ * and follow cr_dtype_result_type(). Large loops run on the thread pool
+ * (cr_parallel_for) when more than one thread is configured. */
+#pragma once
+
+#include "cr-tensor.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  CR_UNARY_NEG,
+  CR_UNARY_EXP,
+  CR_UNARY_LOG,
+  CR_UNARY_SIN,
+  CR_UNARY_COS,
+  CR_UNARY_TANH,
+  CR_UNARY_SIGMOID,
+  CR_UNARY_RELU,
+  CR_UNARY_SQRT,
+  CR_UNARY_RSQRT,
+  CR_UNARY_ABS,
+  CR_UNARY_SIGN,
+  CR_UNARY_RECIPROCAL,
+  CR_UNARY_SQUARE,
+  CR_UNARY_LOG1P,
+  CR_UNARY_EXPM1,
+  CR_UNARY_FLOOR,
+  CR_UNARY_CEIL,
+  CR_UNARY_ROUND,
+  CR_UNARY_LOGICAL_NOT,     /* -> bool */
+  CR_UNARY_COUNT
+} CrUnaryOp;
+
+/* Float functions (exp, log, ...) of an integer/bool tensor give float32, as in
+ * PyTorch; neg/abs/sign/relu/square keep the dtype. */
+CrTensor *cr_kernel_unary        (CrUnaryOp        op,
+                                  const CrTensor  *x,
+                                  GError         **error);
+
+typedef enum {
+  CR_BINARY_ADD,
+  CR_BINARY_SUB,
+  CR_BINARY_MUL,
+  CR_BINARY_DIV,             /* true division: integers give float32 */
+  CR_BINARY_POW,
+  CR_BINARY_MAXIMUM,
+  CR_BINARY_MINIMUM,
+  CR_BINARY_FLOOR_DIVIDE,
+  CR_BINARY_REMAINDER,       /* Python's sign convention */
+  CR_BINARY_EQ,              /* comparisons and logic give bool */
+  CR_BINARY_NE,
+  CR_BINARY_LT,
+  CR_BINARY_LE,
+  CR_BINARY_GT,
+  CR_BINARY_GE,
+  CR_BINARY_LOGICAL_AND,
+  CR_BINARY_LOGICAL_OR,
+  /* Fused backward helpers (one pass over memory instead of three):
+   * a is the incoming gradient, b the saved tensor. */
+  CR_BINARY_TANH_BACKWARD,       /* a * (1 - b*b),  b = tanh output */
+  CR_BINARY_SIGMOID_BACKWARD,    /* a * b * (1 - b), b = sigmoid output */
+  CR_BINARY_RELU_BACKWARD,       /* b > 0 ? a : 0,  b = relu output or input */
+  CR_BINARY_COUNT
+} CrBinaryOp;
+
+CrTensor *cr_kernel_binary       (CrBinaryOp       op,
+                                  const CrTensor  *a,
+                                  const CrTensor  *b,
+                                  GError         **error);
+/* In place: out = op(a, b) where out may be a (or share a's storage).
+ * broadcast(a, b) must have out's shape; the result is cast to out's dtype
+ * (PyTorch's "result type Float can't be cast to the desired output type Long"
+ * when a float result would go into an integer tensor). */
+gboolean  cr_kernel_binary_into  (CrBinaryOp       op,
+                                  CrTensor        *out,
+                                  const CrTensor  *a,
+                                  const CrTensor  *b,
+                                  GError         **error);
+/* a + alpha * b in one pass (SGD, accumulation). */
+CrTensor *cr_kernel_add_scaled   (const CrTensor  *a,
+                                  const CrTensor  *b,
+                                  double           alpha,
+                                  GError         **error);
+gboolean  cr_kernel_add_scaled_into (CrTensor     *out,
+                                  const CrTensor  *b,
+                                  double           alpha,
+                                  GError         **error);
+/* clamp to [min, max]; has_min/has_max say which bounds apply. */
+CrTensor *cr_kernel_clamp        (const CrTensor  *x,
+                                  gboolean         has_min,
+                                  double           min,
+                                  gboolean         has_max,
+                                  double           max,
+                                  GError         **error);
+/* cond ? a : b, broadcasting all three. */
+CrTensor *cr_kernel_where        (const CrTensor  *cond,
+                                  const CrTensor  *a,
+                                  const CrTensor  *b,
+                                  GError         **error);
+
+/* Copy src into dst (dst's geometry; src broadcast to it; cast to dst's dtype). */
+gboolean  cr_kernel_copy_into    (CrTensor        *dst,
+                                  const CrTensor  *src,
+                                  GError         **error);
+gboolean  cr_kernel_fill         (CrTensor        *dst,
+                                  double           value,
+                                  GError         **error);
+CrTensor *cr_kernel_cast         (const CrTensor  *x,
+                                  CrDType          dtype,
+                                  GError         **error);
+
+/* Reductions over dims (n_dims == 0: over everything). Negative dims count from
+ * the end; out of range is PyTorch's IndexError "Dimension out of range
+ * (expected to be in range of [-2, 1], but got 2)". sum of bool/int gives int64. */
+CrTensor *cr_kernel_sum          (const CrTensor  *x,
+                                  const int       *dims,
+                                  int              n_dims,
+                                  gboolean         keepdim,
+                                  GError         **error);
+CrTensor *cr_kernel_mean         (const CrTensor  *x,
+                                  const int       *dims,
+                                  int              n_dims,
+                                  gboolean         keepdim,
+                                  GError         **error);
+CrTensor *cr_kernel_prod         (const CrTensor  *x,
+                                  const int       *dims,
+                                  int              n_dims,
+                                  gboolean         keepdim,
+                                  GError         **error);
+/* Sum x down to shape (the broadcast reduction of backward): dims that were
+ * added or were 1 in shape are summed. */
+CrTensor *cr_kernel_sum_to_shape (const CrTensor  *x,
+                                  const gint64    *shape,
+                                  int              ndim,
+                                  GError         **error);
+/* max/min over everything: a 0-d tensor. */
+CrTensor *cr_kernel_max_all      (const CrTensor  *x,
+                                  gboolean         is_min,
+                                  GError         **error);
+/* max/min along dim: values and int64 indices (both new refs). */
+gboolean  cr_kernel_max_dim      (const CrTensor  *x,
+                                  int              dim,
+                                  gboolean         keepdim,
+                                  gboolean         is_min,
+                                  CrTensor       **out_values,
+                                  CrTensor       **out_indices,
+                                  GError         **error);
+CrTensor *cr_kernel_argmax       (const CrTensor  *x,
+                                  gboolean         has_dim,
+                                  int              dim,
+                                  gboolean         keepdim,
+                                  gboolean         is_min,
+                                  GError         **error);
+
+/* Matrix products (float32/float64, OpenBLAS). Strided inputs that are a
+ * transposed contiguous matrix go to BLAS with a transpose flag, no copy.
+ * a (n, k) @ b (k, m) -> (n, m); shape errors use PyTorch's
+ * "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)". */
+CrTensor *cr_kernel_mm           (const CrTensor  *a,
+                                  const CrTensor  *b,
+                                  GError         **error);
+/* a (B, n, k) @ b (B, k, m) -> (B, n, m). */
+CrTensor *cr_kernel_bmm          (const CrTensor  *a,
+                                  const CrTensor  *b,
+                                  GError         **error);
+
+/* softmax / log_softmax along dim, and their backward:
+ * softmax:     grad_in = out * (grad - sum(grad * out, dim))
+ * log_softmax: grad_in = grad - exp(out) * sum(grad, dim) */
+CrTensor *cr_kernel_softmax      (const CrTensor  *x,
+                                  int              dim,
+                                  gboolean         log,
+                                  GError         **error);
+CrTensor *cr_kernel_softmax_backward (const CrTensor *grad,
+                                  const CrTensor  *out,
+                                  int              dim,
+                                  gboolean         log,
+                                  GError         **error);
+
+/* Concatenate along dim (all same dtype after promotion, same other sizes). */
+CrTensor *cr_kernel_cat          (CrTensor *const *tensors,
+                                  guint            n,
+                                  int              dim,
+                                  GError         **error);
+
+/* Gather by flat (row-major logical) positions of x: out has index's shape.
+ * Out-of-range indices are PyTorch's IndexError "index 5 is out of bounds for
+ * dimension 0 with size 3" (the caller may rewrite the message). */
+CrTensor *cr_kernel_take         (const CrTensor  *x,
+                                  const CrTensor  *flat_index,
+                                  GError         **error);
+/* dst[flat_index[i]] = values[i] (or += when accumulate); values broadcast to
+ * index's shape. dst is written in place (any strides). */
+gboolean  cr_kernel_put          (CrTensor        *dst,
+                                  const CrTensor  *flat_index,
+                                  const CrTensor  *values,
+                                  gboolean         accumulate,
+                                  GError         **error);
+/* Flat positions where mask (bool) is true, as an int64 1-d tensor. */
+CrTensor *cr_kernel_nonzero_flat (const CrTensor  *mask,
+                                  GError         **error);
+
+/* Is any / are all elements nonzero (for `if t:` and torch.all/any). */
+gboolean  cr_kernel_any          (const CrTensor  *x);
+gboolean  cr_kernel_all          (const CrTensor  *x);
+/* torch.equal / allclose helpers. */
+gboolean  cr_kernel_allclose     (const CrTensor  *a,
+                                  const CrTensor  *b,
+                                  double           rtol,
+                                  double           atol,
+                                  gboolean        *out_result,
+                                  GError         **error);
+
+/* Random numbers from a seeded generator of our own (values need not match
+ * PyTorch's; a seed gives the same numbers on every run and machine). */
+typedef struct _CrGenerator CrGenerator;
+CrGenerator *cr_generator_new    (guint64          seed);
+void         cr_generator_free   (CrGenerator     *gen);        /* NULL-safe */
+void         cr_generator_seed   (CrGenerator     *gen,
+                                  guint64          seed);
+guint64      cr_generator_initial_seed (const CrGenerator *gen);
+/* Standard normal / uniform [0,1) / integers in [low, high). */
+CrTensor *cr_kernel_randn        (CrGenerator     *gen,
+                                  const gint64    *shape,
+                                  int              ndim,
+                                  CrDType          dtype,
+                                  GError         **error);
+CrTensor *cr_kernel_rand         (CrGenerator     *gen,
+                                  const gint64    *shape,
+                                  int              ndim,
+                                  CrDType          dtype,
+                                  GError         **error);
+CrTensor *cr_kernel_randint      (CrGenerator     *gen,
+                                  gint64           low,
+                                  gint64           high,
+                                  const gint64    *shape,
+                                  int              ndim,
+                                  GError         **error);
+
+/* Threads for large elementwise loops and reductions: from OMP_NUM_THREADS (or
+ * OPENBLAS_NUM_THREADS), default the number of cores; OpenBLAS gets the same. */
+void      cr_threads_init        (void);
+int       cr_threads_get         (void);
+/* Run fn(begin, end, data) over [0, n) in chunks of at least grain, on the pool
+ * when worth it, else inline. */
+void      cr_parallel_for        (gint64           n,
+                                  gint64           grain,
+                                  void           (*fn) (gint64 begin, gint64 end, gpointer data),
+                                  gpointer         data);
+
+G_END_DECLS

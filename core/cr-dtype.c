@@ -1,0 +1,2 @@
+/* cr-dtype.c — being written. */
+#include "cr-dtype.h"

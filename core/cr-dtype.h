@@ -1,0 +1,24 @@
+/* cr-dtype.h — element types, their sizes and names, and PyTorch's type promotion. */
+#pragma once
+
+#include "cr-types.h"
+
+G_BEGIN_DECLS
+
+gsize        cr_dtype_size             (CrDType dtype);
+/* "torch.float32", "torch.int64", ... as `print(t.dtype)` shows it. */
+const char  *cr_dtype_name             (CrDType dtype);
+/* "float", "double", "long", "bool": the words of `.float()` etc. */
+const char  *cr_dtype_short_name       (CrDType dtype);
+/* "torch.FloatTensor", "torch.LongTensor", ... (t.type(), error messages). */
+const char  *cr_dtype_legacy_name      (CrDType dtype);
+gboolean     cr_dtype_is_floating      (CrDType dtype);
+
+/* The result dtype of a binary op, following PyTorch: tensors with dimensions
+ * outrank 0-d tensors, which outrank wrapped Python numbers; a lower-ranked
+ * operand only matters when its category (bool < int < float) is higher, and a
+ * wrapped float then gives the default dtype float32. */
+CrDType      cr_dtype_result_type      (const CrTensor *a,
+                                        const CrTensor *b);
+
+G_END_DECLS

@@ -1,0 +1,2 @@
+/* cr-storage.c — being written. */
+#include "cr-storage.h"

@@ -1,0 +1,36 @@
+/* cr-storage.h — reference-counted memory that tensors (and their views) share.
+ *
+ * The version counter lives here because PyTorch shares it between a tensor, its
+ * views and its detach()ed aliases: an in-place change through any of them makes
+ * a tensor saved for backward stale. */
+#pragma once
+
+#include "cr-types.h"
+
+G_BEGIN_DECLS
+
+struct _CrStorage {
+  gint          ref_count;
+  CrDeviceType  device;
+  gsize         nbytes;
+  gpointer      data;
+  guint32       version;
+  gpointer      backend_data;   /* owned by the device's backend (e.g. a CUDA block) */
+};
+
+/* Uninitialised memory of nbytes on device. Fails with a RuntimeError (PyTorch's
+ * allocator message) past the memory limit or when the system has none. */
+CrStorage   *cr_storage_new            (CrDeviceType   device,
+                                        gsize          nbytes,
+                                        GError       **error);
+CrStorage   *cr_storage_ref            (CrStorage     *storage);
+void         cr_storage_unref          (CrStorage     *storage);   /* NULL-safe */
+
+/* Process-wide cap on live tensor memory (default 4 GiB, `--max-memory`). */
+void         cr_memory_set_limit       (gsize          bytes);
+gsize        cr_memory_get_limit       (void);
+gsize        cr_memory_in_use          (void);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrStorage, cr_storage_unref)
+
+G_END_DECLS

@@ -1,0 +1,2 @@
+/* cr-tensor-format.c — being written. */
+#include "cr-tensor-format.h"

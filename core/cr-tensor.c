@@ -1,0 +1,2 @@
+/* cr-tensor.c — being written. */
+#include "cr-tensor.h"

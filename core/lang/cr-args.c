@@ -1,0 +1,2 @@
+/* cr-args.c — being written. */
+#include "cr-interp.h"

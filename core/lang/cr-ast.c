@@ -1,0 +1,2 @@
+/* cr-ast.c — being written. */
+#include "cr-ast.h"

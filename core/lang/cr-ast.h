@@ -1,0 +1,215 @@
+/* cr-ast.h — the syntax tree of a script (a sandboxed Python subset).
+ *
+ * Every node keeps its source span, so an error, a graph node or a backward
+ * step can point at its line and column. A tree is owned by its CrAstModule and
+ * freed with it (nodes live in the module's arena: no per-node free).
+ */
+#pragma once
+
+#include "cr-types.h"
+
+G_BEGIN_DECLS
+
+typedef struct _CrAstNode CrAstNode;
+
+typedef enum {
+  /* ---- expressions ---- */
+  CR_AST_CONSTANT,      /* constant: int, float, str, bool, None */
+  CR_AST_NAME,          /* name */
+  CR_AST_BINOP,         /* binop */
+  CR_AST_UNARYOP,       /* unaryop */
+  CR_AST_BOOLOP,        /* boolop: a and b and c */
+  CR_AST_COMPARE,       /* compare: a < b <= c */
+  CR_AST_CALL,          /* call */
+  CR_AST_ATTRIBUTE,     /* attribute */
+  CR_AST_SUBSCRIPT,     /* subscript: value[index] (index may be a TUPLE of items) */
+  CR_AST_SLICE,         /* slice: lower:upper:step (only inside a subscript) */
+  CR_AST_TUPLE,         /* seq */
+  CR_AST_LIST,          /* seq */
+  CR_AST_DICT,          /* dict */
+  CR_AST_IFEXP,         /* ifexp: body if test else orelse */
+  CR_AST_LAMBDA,        /* func (name "<lambda>", body = one RETURN statement) */
+  CR_AST_JOINEDSTR,     /* seq of CONSTANT str and FORMATTEDVALUE */
+  CR_AST_FORMATTEDVALUE,/* formatted: {value!conv:spec} */
+  CR_AST_LISTCOMP,      /* comp: [elt for target in iter if cond] */
+  CR_AST_STARRED,       /* starred: *value in a call or a target */
+  CR_AST_ELLIPSIS,      /* ... */
+
+  /* ---- statements ---- */
+  CR_AST_EXPR,          /* expr_stmt: value */
+  CR_AST_ASSIGN,        /* assign: targets = value (a = b = value: 2 targets) */
+  CR_AST_AUGASSIGN,     /* augassign: target op= value */
+  CR_AST_ANNASSIGN,     /* assign with one target (x: int = 3) */
+  CR_AST_IF,            /* if_stmt */
+  CR_AST_FOR,           /* for_stmt */
+  CR_AST_WHILE,         /* while_stmt */
+  CR_AST_BREAK,
+  CR_AST_CONTINUE,
+  CR_AST_PASS,
+  CR_AST_RETURN,        /* ret: value may be NULL */
+  CR_AST_FUNCTIONDEF,   /* func */
+  CR_AST_CLASSDEF,      /* cls */
+  CR_AST_WITH,          /* with_stmt */
+  CR_AST_IMPORT,        /* import: import a.b as c, d */
+  CR_AST_IMPORTFROM,    /* import: from a.b import c as d, e */
+  CR_AST_ASSERT,        /* assert_stmt */
+  CR_AST_RAISE,         /* raise: exc may be NULL */
+  CR_AST_DEL,           /* seq: targets */
+  CR_AST_GLOBAL,        /* names */
+  CR_AST_NONLOCAL,      /* names */
+  CR_AST_COUNT
+} CrAstKind;
+
+typedef enum {
+  CR_CONST_NONE,
+  CR_CONST_BOOL,
+  CR_CONST_INT,
+  CR_CONST_FLOAT,
+  CR_CONST_STR,
+} CrConstKind;
+
+/* Binary and augmented-assignment operators. */
+typedef enum {
+  CR_BINOP_ADD,       /* + */
+  CR_BINOP_SUB,       /* - */
+  CR_BINOP_MUL,       /* * */
+  CR_BINOP_MATMUL,    /* @ */
+  CR_BINOP_DIV,       /* / */
+  CR_BINOP_FLOORDIV,  /* // */
+  CR_BINOP_MOD,       /* % */
+  CR_BINOP_POW,       /* ** */
+  CR_BINOP_LSHIFT,    /* << */
+  CR_BINOP_RSHIFT,    /* >> */
+  CR_BINOP_BITOR,     /* | */
+  CR_BINOP_BITXOR,    /* ^ */
+  CR_BINOP_BITAND,    /* & */
+  CR_BINOP_COUNT
+} CrBinOp;
+
+typedef enum {
+  CR_UNOP_NEG,        /* -x */
+  CR_UNOP_POS,        /* +x */
+  CR_UNOP_NOT,        /* not x */
+  CR_UNOP_INVERT,     /* ~x */
+} CrUnOp;
+
+typedef enum {
+  CR_CMP_EQ, CR_CMP_NE, CR_CMP_LT, CR_CMP_LE, CR_CMP_GT, CR_CMP_GE,
+  CR_CMP_IS, CR_CMP_IS_NOT, CR_CMP_IN, CR_CMP_NOT_IN,
+} CrCmpOp;
+
+/* A parameter of def/lambda: name, optional default; *args / **kwargs kinds. */
+typedef enum {
+  CR_PARAM_NORMAL,
+  CR_PARAM_VARARGS,     /* *args */
+  CR_PARAM_KWARGS,      /* **kwargs */
+  CR_PARAM_KWONLY,      /* after * or *args */
+} CrParamKind;
+
+typedef struct {
+  const char  *name;
+  CrAstNode   *default_value;   /* NULL: none */
+  CrParamKind  kind;
+  CrSpan       span;
+} CrAstParam;
+
+typedef struct {
+  const char  *name;            /* NULL for **expr in a call */
+  CrAstNode   *value;
+  CrSpan       span;
+} CrAstKeyword;
+
+/* import a.b.c as d  → module "a.b.c", asname "d" (NULL when absent).
+ * from m import x as y → name "x", asname "y". */
+typedef struct {
+  const char  *name;
+  const char  *asname;
+  CrSpan       span;
+} CrAstAlias;
+
+typedef struct {
+  CrAstNode   *context_expr;
+  CrAstNode   *optional_vars;   /* NULL when no "as" */
+} CrAstWithItem;
+
+/* Arrays: a count and a pointer into the module's arena. */
+#define CR_AST_ARRAY(type, field) guint n_##field; type *field
+
+struct _CrAstNode {
+  CrAstKind  kind;
+  CrSpan     span;
+  union {
+    struct { CrConstKind kind; gboolean b; gint64 i; double f; const char *s; gsize s_len; } constant;
+    struct { const char *id; gpointer cache; } name;   /* cache: for the interpreter's use */
+    struct { CrBinOp op; CrAstNode *left, *right; } binop;
+    struct { CrUnOp op; CrAstNode *operand; } unaryop;
+    struct { gboolean is_and; CR_AST_ARRAY (CrAstNode *, values); } boolop;
+    struct { CrAstNode *left; CR_AST_ARRAY (CrCmpOp, ops); CR_AST_ARRAY (CrAstNode *, comparators); } compare;
+    struct { CrAstNode *func; CR_AST_ARRAY (CrAstNode *, args); CR_AST_ARRAY (CrAstKeyword, keywords); } call;
+    struct { CrAstNode *value; const char *attr; CrSpan attr_span; } attribute;
+    struct { CrAstNode *value; CrAstNode *index; } subscript;
+    struct { CrAstNode *lower, *upper, *step; } slice;          /* each may be NULL */
+    struct { CR_AST_ARRAY (CrAstNode *, elts); } seq;           /* TUPLE, LIST, JOINEDSTR, DEL */
+    struct { CR_AST_ARRAY (CrAstNode *, keys); CR_AST_ARRAY (CrAstNode *, values); } dict;
+    struct { CrAstNode *test, *body, *orelse; } ifexp;
+    struct { CrAstNode *value; int conversion; CrAstNode *format_spec; } formatted; /* conversion: 0, 'r', 's', 'a'; spec: JOINEDSTR or NULL */
+    struct { CrAstNode *elt; CrAstNode *target; CrAstNode *iter; CR_AST_ARRAY (CrAstNode *, ifs); } comp;
+    struct { CrAstNode *value; } starred;
+
+    struct { CrAstNode *value; } expr_stmt;
+    struct { CR_AST_ARRAY (CrAstNode *, targets); CrAstNode *value; CrAstNode *annotation; } assign;
+    struct { CrAstNode *target; CrBinOp op; CrAstNode *value; } augassign;
+    struct { CrAstNode *test; CR_AST_ARRAY (CrAstNode *, body); CR_AST_ARRAY (CrAstNode *, orelse); } if_stmt;
+    struct { CrAstNode *target; CrAstNode *iter; CR_AST_ARRAY (CrAstNode *, body); CR_AST_ARRAY (CrAstNode *, orelse); } for_stmt;
+    struct { CrAstNode *test; CR_AST_ARRAY (CrAstNode *, body); CR_AST_ARRAY (CrAstNode *, orelse); } while_stmt;
+    struct { CrAstNode *value; } ret;
+    struct {
+      const char *name;
+      CR_AST_ARRAY (CrAstParam, params);
+      CR_AST_ARRAY (CrAstNode *, body);
+      CR_AST_ARRAY (CrAstNode *, decorators);
+    } func;
+    struct {
+      const char *name;
+      CR_AST_ARRAY (CrAstNode *, bases);
+      CR_AST_ARRAY (CrAstNode *, body);
+      CR_AST_ARRAY (CrAstNode *, decorators);
+    } cls;
+    struct { CR_AST_ARRAY (CrAstWithItem, items); CR_AST_ARRAY (CrAstNode *, body); } with_stmt;
+    struct { const char *module; int level; CR_AST_ARRAY (CrAstAlias, names); } import;
+    struct { CrAstNode *test; CrAstNode *msg; } assert_stmt;
+    struct { CrAstNode *exc; } raise;
+    struct { CR_AST_ARRAY (const char *, names); } names;
+  } u;
+};
+
+/* A parsed script: its statements, its source (kept for tracebacks and the
+ * editor), and the arena every node and string lives in. */
+typedef struct {
+  char        *filename;    /* owned, e.g. "toy.py" or "<stdin>" */
+  char        *source;      /* owned copy of the text */
+  CR_AST_ARRAY (CrAstNode *, body);
+  gpointer     arena;       /* private */
+} CrAstModule;
+
+/* Parse text. On error returns NULL and a CR_LANG_ERROR with code
+ * CR_EXC_SYNTAX_ERROR (or CR_EXC_INDENTATION_ERROR) whose message is Python's
+ * ("invalid syntax", "unexpected indent", "'(' was never closed", ...) and whose
+ * span is written to *error_span (may be NULL). */
+CrAstModule *cr_parse            (const char   *source,
+                                  gssize        length,
+                                  const char   *filename,
+                                  CrSpan       *error_span,
+                                  GError      **error);
+void         cr_ast_module_free  (CrAstModule  *module);   /* NULL-safe */
+
+/* The text of line (1-based) of source, without its newline; a new string. */
+char        *cr_source_line      (const char   *source,
+                                  int           line);
+
+/* "Call", "Name", ... for debugging and tests. */
+const char  *cr_ast_kind_name    (CrAstKind     kind);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrAstModule, cr_ast_module_free)
+
+G_END_DECLS

@@ -1,0 +1,2 @@
+/* cr-backward-record.c — being written. */
+#include "cr-interp.h"

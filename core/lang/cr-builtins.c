@@ -1,0 +1,2 @@
+/* cr-builtins.c — being written. */
+#include "cr-interp.h"

@@ -1,0 +1,2 @@
+/* cr-interp.c — being written. */
+#include "cr-interp.h"

@@ -1,0 +1,111 @@
+/* cr-interp.h — runs a parsed script and keeps what it produced: its output,
+ * its variables, and every backward call with the steps the engine took.
+ *
+ * A CrInterp runs one script once, on one thread (the window runs it on a
+ * worker and reads the result when it is done). */
+#pragma once
+
+#include "cr-types.h"
+#include "cr-value.h"
+#include "cr-ast.h"
+#include "cr-engine.h"
+
+G_BEGIN_DECLS
+
+typedef void (*CrOutputFunc) (const char *text,
+                              gboolean    is_stderr,
+                              gpointer    user_data);
+
+typedef struct {
+  CrOutputFunc  output;           /* print() and warnings; NULL: discard */
+  gpointer      output_data;
+  const gint   *cancel_flag;      /* set non-zero from any thread to stop the run */
+  gboolean      record_backward;  /* keep each backward call's steps (the UI) */
+  gboolean      trace_backward;   /* print each step to the output (--trace-backward) */
+  CrDeviceType  default_device;
+} CrInterpOptions;
+
+/* An uncaught error: the Python exception, its message, where it happened, and
+ * the full traceback text the runner prints. */
+typedef struct {
+  CrException  type;
+  char        *message;
+  CrSpan       span;
+  char        *traceback;   /* "Traceback (most recent call last):\n  File ..." ending with
+                             * "RuntimeError: message\n" */
+} CrScriptError;
+
+void        cr_script_error_free   (CrScriptError *error);   /* NULL-safe */
+
+CrInterp   *cr_interp_new          (const CrInterpOptions *options);
+void        cr_interp_free         (CrInterp              *self);   /* NULL-safe */
+/* Runs module; FALSE with *out_error (owned by the caller) on an uncaught error. */
+gboolean    cr_interp_run          (CrInterp              *self,
+                                    CrAstModule           *module,
+                                    CrScriptError        **out_error);
+
+/* ---- services for natives (the torch layer) ---- */
+
+/* Call a callable value (def, lambda, native, class, bound method). */
+CrValue    *cr_interp_call         (CrInterp              *self,
+                                    CrValue               *callable,
+                                    CrValue *const        *args,
+                                    guint                  n_args,
+                                    const CrKwarg         *kwargs,
+                                    guint                  n_kwargs,
+                                    GError               **error);
+void        cr_interp_write        (CrInterp              *self,
+                                    const char            *text,
+                                    gboolean               is_stderr);
+/* A Python warning on stderr, once per call site like Python's default filter:
+ * "FILE:LINE: UserWarning: message\n  source line\n". */
+void        cr_interp_warn         (CrInterp              *self,
+                                    const char            *category,
+                                    const char            *message);
+gboolean    cr_interp_check_cancel (CrInterp              *self,
+                                    GError               **error);
+CrDeviceType cr_interp_get_default_device (CrInterp       *self);
+/* The generator behind torch.manual_seed / randn / rand. */
+struct _CrGenerator *cr_interp_get_generator (CrInterp    *self);
+
+/* Around every backward the script makes: returns the observer to pass to the
+ * engine (NULL when nothing records), and ends the record. */
+const CrBackwardObserver *cr_interp_backward_begin (CrInterp        *self,
+                                                    CrTensor *const *roots,
+                                                    guint            n_roots,
+                                                    gpointer        *out_observer_data);
+void        cr_interp_backward_end (CrInterp              *self,
+                                    gpointer               observer_data,
+                                    gboolean               succeeded);
+
+/* ---- the result, for the UI and tests ---- */
+
+/* One recorded step (refs held by the record). */
+typedef struct {
+  guint       index;
+  CrNode     *node;
+  char       *label;            /* "MulBackward0 (b = w1*a, line 5)" */
+  guint       n_outputs;
+  CrTensor  **grad_outputs;
+  guint       n_inputs;
+  CrTensor  **local_grads;
+  CrTensor  **grad_inputs;
+  CrTensor   *leaf;             /* AccumulateGrad */
+  CrTensor   *grad_before;
+  CrTensor   *grad_after;
+} CrStepRecord;
+
+typedef struct {
+  CrSpan      span;             /* the .backward() / autograd.grad call */
+  GPtrArray  *roots;            /* of CrTensor* (owned) */
+  GPtrArray  *steps;            /* of CrStepRecord* (owned) */
+  gboolean    succeeded;
+} CrBackwardRecord;
+
+guint                    cr_interp_get_n_backward_records (CrInterp *self);
+const CrBackwardRecord  *cr_interp_get_backward_record    (CrInterp *self,
+                                                           guint     i);
+/* The script's global variables after the run (borrowed table: char* -> CrValue*). */
+GHashTable              *cr_interp_get_globals            (CrInterp *self);
+
+G_END_DECLS

@@ -1,0 +1,2 @@
+/* cr-lexer.c — being written. */
+#include "cr-ast.h"

@@ -1,0 +1,2 @@
+/* cr-parser.c — being written. */
+#include "cr-ast.h"

@@ -1,0 +1,2 @@
+/* cr-pyformat.c — being written. */
+#include "cr-pyformat.h"

@@ -1,0 +1,2 @@
+/* cr-torch-function.c — being written. */
+#include "cr-torch.h"

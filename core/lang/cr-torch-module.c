@@ -1,0 +1,2 @@
+/* cr-torch-module.c — being written. */
+#include "cr-torch.h"

@@ -1,0 +1,2 @@
+/* cr-torch-tensor-methods.c — being written. */
+#include "cr-torch.h"

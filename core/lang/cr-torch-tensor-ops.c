@@ -1,0 +1,2 @@
+/* cr-torch-tensor-ops.c — being written. */
+#include "cr-torch.h"

@@ -1,0 +1,51 @@
+/* cr-torch.h — the torch layer of the language: the modules a script imports
+ * (torch, torch.nn, torch.nn.functional, torch.autograd, torch.optim,
+ * torch.cuda) and what tensors do as Python values (operators, attributes,
+ * methods, indexing, printing, truthiness).
+ *
+ * The interpreter calls these whenever a tensor (or a torch object) is
+ * involved; everything else about values is the interpreter's. */
+#pragma once
+
+#include "cr-value.h"
+#include "cr-ast.h"
+
+G_BEGIN_DECLS
+
+/* `import torch`, `import torch.nn.functional as F`, `from torch import nn`:
+ * the module value (new ref) for a dotted name, or NULL with
+ * ModuleNotFoundError "No module named 'os'" for anything outside torch. The
+ * modules are created once per interpreter and cached by the caller. */
+CrValue  *cr_torch_import         (CrInterp *interp, const char *dotted_name, GError **error);
+
+/* a OP b where a or b is a tensor (the other may be a number, a tensor, ...).
+ * NULL without error: not supported for these operand types (the interpreter
+ * raises Python's TypeError "unsupported operand type(s) for ..."). */
+CrValue  *cr_torch_binary_op      (CrInterp *interp, CrBinOp op, CrValue *a, CrValue *b,
+                                   GError **error);
+/* a OP= b with a a tensor: in place, as Python calls __iadd__ (FALSE + error
+ * on failure; FALSE without error: not in place, fall back to a = a OP b). */
+gboolean  cr_torch_inplace_op     (CrInterp *interp, CrBinOp op, CrValue *a, CrValue *b,
+                                   GError **error);
+CrValue  *cr_torch_unary_op       (CrInterp *interp, CrUnOp op, CrValue *a, GError **error);
+/* Comparisons with a tensor operand give bool tensors (==, !=, <, <=, >, >=). */
+CrValue  *cr_torch_compare        (CrInterp *interp, CrCmpOp op, CrValue *a, CrValue *b,
+                                   GError **error);
+
+/* t.attr / t.method (a bound native), and t.attr = v (requires_grad, grad, data). */
+CrValue  *cr_torch_tensor_getattr (CrInterp *interp, CrValue *t, const char *name, GError **error);
+gboolean  cr_torch_tensor_setattr (CrInterp *interp, CrValue *t, const char *name, CrValue *value,
+                                   GError **error);
+/* t[index] and t[index] = v (index: int, slice, None, Ellipsis, tensor, list,
+ * or a tuple of those). */
+CrValue  *cr_torch_tensor_getitem (CrInterp *interp, CrValue *t, CrValue *index, GError **error);
+gboolean  cr_torch_tensor_setitem (CrInterp *interp, CrValue *t, CrValue *index, CrValue *value,
+                                   GError **error);
+/* len(t), iterating over t (t[i] for i in range(len(t))). TypeError "len() of
+ * a 0-d tensor" for 0-d. */
+gboolean  cr_torch_tensor_len     (CrValue *t, gint64 *out_len, GError **error);
+/* format(t, spec) for f"{t:.4f}": 0-d tensors format their item; "" gives str(t). */
+char     *cr_torch_tensor_format  (CrInterp *interp, CrValue *t, const char *spec, GError **error);
+/* float(t), int(t), bool(t) go through cr_value_to_double etc. */
+
+G_END_DECLS

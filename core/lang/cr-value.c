@@ -1,0 +1,2 @@
+/* cr-value.c — being written. */
+#include "cr-interp.h"

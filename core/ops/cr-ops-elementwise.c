@@ -1,0 +1,2 @@
+/* cr-ops-elementwise.c — being written. */
+#include "cr-ops.h"

@@ -1,0 +1,2 @@
+/* cr-ops-index.c — being written. */
+#include "cr-ops.h"

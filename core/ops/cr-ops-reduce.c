@@ -1,0 +1,2 @@
+/* cr-ops-reduce.c — being written. */
+#include "cr-ops.h"

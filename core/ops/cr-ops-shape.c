@@ -1,0 +1,2 @@
+/* cr-ops-shape.c — being written. */
+#include "cr-ops.h"

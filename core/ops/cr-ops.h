@@ -1,0 +1,172 @@
+/* cr-ops.h — the differentiable ops: what a script's torch.* calls, tensor
+ * methods and operators do.
+ *
+ * Each computes its forward with the kernels (cpu/cr-kernels.h) and, when grad
+ * mode is on and an input requires grad, records a node whose row is in the op
+ * table (autograd/cr-op-table.h). Inputs are borrowed; the result is a new ref,
+ * or NULL with a GError carrying PyTorch's exception type and message.
+ *
+ * Python numbers reach these as 0-d tensors with is_wrapped_number set (the
+ * interpreter wraps them), so `x * 2` is cr_mul(x, 2) and its grad_fn shows the
+ * number's edge as (None, 0), as PyTorch's does. */
+#pragma once
+
+#include "cr-types.h"
+#include "cr-kernels.h"
+#include "cr-op-table.h"
+
+G_BEGIN_DECLS
+
+/* ---- elementwise (cr-ops-elementwise.c) -------------------------------- */
+CrTensor *cr_add            (CrTensor *a, CrTensor *b, GError **error);
+/* a + alpha * b (torch.add(a, b, alpha=)) */
+CrTensor *cr_add_alpha      (CrTensor *a, CrTensor *b, double alpha, GError **error);
+CrTensor *cr_sub            (CrTensor *a, CrTensor *b, GError **error);
+CrTensor *cr_mul            (CrTensor *a, CrTensor *b, GError **error);
+CrTensor *cr_div            (CrTensor *a, CrTensor *b, GError **error);
+/* number - a: RsubBackward1 */
+CrTensor *cr_rsub_scalar    (CrTensor *a, double number, GError **error);
+/* a ** number: PowBackward0 */
+CrTensor *cr_pow_scalar     (CrTensor *a, double exponent, GError **error);
+/* a ** b (either may be a wrapped number): PowBackward1 */
+CrTensor *cr_pow            (CrTensor *a, CrTensor *b, GError **error);
+CrTensor *cr_maximum        (CrTensor *a, CrTensor *b, GError **error);
+CrTensor *cr_minimum        (CrTensor *a, CrTensor *b, GError **error);
+/* Comparisons, logic, floor division and remainder: no gradient. */
+CrTensor *cr_binary_nograd  (CrBinaryOp op, CrTensor *a, CrTensor *b, GError **error);
+
+/* One function for every unary elementwise op with a row: NEG EXP LOG SIN COS
+ * TANH SIGMOID RELU SQRT RSQRT ABS SIGN RECIPROCAL LOG1P EXPM1. */
+CrTensor *cr_unary          (CrOpId op, CrTensor *x, GError **error);
+CrTensor *cr_neg            (CrTensor *x, GError **error);
+CrTensor *cr_exp            (CrTensor *x, GError **error);
+CrTensor *cr_log            (CrTensor *x, GError **error);
+CrTensor *cr_tanh           (CrTensor *x, GError **error);
+CrTensor *cr_sigmoid        (CrTensor *x, GError **error);
+CrTensor *cr_relu           (CrTensor *x, GError **error);
+CrTensor *cr_sqrt           (CrTensor *x, GError **error);
+CrTensor *cr_clamp          (CrTensor *x, gboolean has_min, double min,
+                             gboolean has_max, double max, GError **error);
+CrTensor *cr_where          (CrTensor *cond, CrTensor *a, CrTensor *b, GError **error);
+
+/* Fused backward helpers; differentiable themselves (double backward). */
+CrTensor *cr_tanh_backward      (CrTensor *grad, CrTensor *out, GError **error);
+CrTensor *cr_sigmoid_backward   (CrTensor *grad, CrTensor *out, GError **error);
+CrTensor *cr_threshold_backward (CrTensor *grad, CrTensor *x, GError **error);
+
+/* ---- reductions (cr-ops-reduce.c) -------------------------------------- */
+CrTensor *cr_sum            (CrTensor *x, GError **error);
+CrTensor *cr_sum_dim        (CrTensor *x, const int *dims, int n_dims, gboolean keepdim,
+                             GError **error);
+CrTensor *cr_mean           (CrTensor *x, GError **error);
+CrTensor *cr_mean_dim       (CrTensor *x, const int *dims, int n_dims, gboolean keepdim,
+                             GError **error);
+CrTensor *cr_prod           (CrTensor *x, GError **error);
+CrTensor *cr_max_all        (CrTensor *x, GError **error);
+CrTensor *cr_min_all        (CrTensor *x, GError **error);
+/* values (differentiable) and indices (int64, *out_indices, new ref). */
+CrTensor *cr_max_dim        (CrTensor *x, int dim, gboolean keepdim,
+                             CrTensor **out_indices, GError **error);
+CrTensor *cr_min_dim        (CrTensor *x, int dim, gboolean keepdim,
+                             CrTensor **out_indices, GError **error);
+/* p-norm over everything (p = 2 for x.norm()). */
+CrTensor *cr_norm           (CrTensor *x, double p, GError **error);
+/* Sum x down to shape: the broadcast reduction that backward formulas use
+ * (returns x itself, a new ref, when shapes match). Differentiable. */
+CrTensor *cr_sum_to_shape   (CrTensor *x, const gint64 *shape, int ndim, GError **error);
+
+/* ---- copies and casts (cr-ops-elementwise.c) --------------------------- */
+CrTensor *cr_clone          (CrTensor *x, GError **error);
+/* .float() .double() .long() .bool() .to(dtype): x itself when same dtype. */
+CrTensor *cr_to_dtype       (CrTensor *x, CrDType dtype, GError **error);
+/* A new tensor sharing x's storage and version counter, no history. */
+CrTensor *cr_detach         (CrTensor *x);
+
+/* ---- in place (cr-ops-inplace.c) --------------------------------------- */
+/* self op= other for ADD SUB MUL DIV (and POW_SCALAR with a wrapped number):
+ * PyTorch's rules for leaves, the version counter bumped, and, when recording,
+ * self's history extended (z += 1 makes z.grad_fn an AddBackward0). */
+gboolean  cr_inplace_binary (CrOpId op, CrTensor *self, CrTensor *other, GError **error);
+gboolean  cr_zero_          (CrTensor *self, GError **error);
+gboolean  cr_fill_          (CrTensor *self, double value, GError **error);
+gboolean  cr_copy_          (CrTensor *self, CrTensor *src, GError **error);
+gboolean  cr_clamp_         (CrTensor *self, gboolean has_min, double min,
+                             gboolean has_max, double max, GError **error);
+
+/* ---- shape (cr-ops-shape.c): views share storage where PyTorch's do ----- */
+CrTensor *cr_t              (CrTensor *x, GError **error);          /* TBackward0 */
+CrTensor *cr_mT             (CrTensor *x, GError **error);          /* .T: PermuteBackward0 */
+CrTensor *cr_transpose      (CrTensor *x, int dim0, int dim1, GError **error);
+CrTensor *cr_permute        (CrTensor *x, const int *dims, int n_dims, GError **error);
+/* shape may hold one -1. view needs compatible strides (PyTorch's "view size is
+ * not compatible with input tensor's size and stride ... Use .reshape(...)
+ * instead."); reshape views when it can, else copies. */
+CrTensor *cr_view           (CrTensor *x, const gint64 *shape, int ndim, GError **error);
+CrTensor *cr_reshape        (CrTensor *x, const gint64 *shape, int ndim, GError **error);
+CrTensor *cr_flatten        (CrTensor *x, int start_dim, int end_dim, GError **error);
+CrTensor *cr_unsqueeze      (CrTensor *x, int dim, GError **error);
+CrTensor *cr_squeeze        (CrTensor *x, GError **error);
+CrTensor *cr_squeeze_dim    (CrTensor *x, int dim, GError **error);
+/* -1 keeps a size. */
+CrTensor *cr_expand         (CrTensor *x, const gint64 *shape, int ndim, GError **error);
+CrTensor *cr_contiguous     (CrTensor *x, GError **error);
+CrTensor *cr_cat            (CrTensor *const *xs, guint n, int dim, GError **error);
+CrTensor *cr_stack          (CrTensor *const *xs, guint n, int dim, GError **error);
+
+/* ---- indexing (cr-ops-index.c): Python's x[...] and x[...] = v --------- */
+typedef enum {
+  CR_INDEX_INT,         /* x[2] */
+  CR_INDEX_SLICE,       /* x[1:3], x[::2]; has_* false for omitted parts */
+  CR_INDEX_NONE,        /* x[None] */
+  CR_INDEX_ELLIPSIS,    /* x[...] */
+  CR_INDEX_TENSOR,      /* x[idx] (int64, advanced) or x[mask] (bool) */
+} CrIndexKind;
+
+typedef struct {
+  CrIndexKind  kind;
+  gint64       value;                       /* CR_INDEX_INT */
+  gint64       start, stop, step;           /* CR_INDEX_SLICE */
+  gboolean     has_start, has_stop, has_step;
+  CrTensor    *tensor;                      /* CR_INDEX_TENSOR, borrowed */
+} CrIndexItem;
+
+/* Basic indexing gives views (SelectBackward0, SliceBackward0); tensor indices
+ * give copies (IndexBackward0). Errors are PyTorch's IndexErrors. */
+CrTensor *cr_index_get      (CrTensor *x, const CrIndexItem *items, guint n, GError **error);
+/* x[items] = value (value broadcast), in place: PyTorch's leaf rules, the
+ * version bumped, history through CopySlices / IndexPutBackward0. */
+gboolean  cr_index_set      (CrTensor *x, const CrIndexItem *items, guint n,
+                             CrTensor *value, GError **error);
+
+/* ---- linear algebra (cr-ops-linalg.c) ---------------------------------- */
+/* torch.matmul / @: dot (1-d,1-d), mv, mm, vector-matrix (SqueezeBackward3 on
+ * top of MmBackward0), batched with broadcasting (BmmBackward0). */
+CrTensor *cr_matmul         (CrTensor *a, CrTensor *b, GError **error);
+CrTensor *cr_mm             (CrTensor *a, CrTensor *b, GError **error);
+CrTensor *cr_mv             (CrTensor *a, CrTensor *b, GError **error);
+CrTensor *cr_dot            (CrTensor *a, CrTensor *b, GError **error);
+CrTensor *cr_bmm            (CrTensor *a, CrTensor *b, GError **error);
+
+/* ---- neural-network functions (cr-ops-nn.c) ---------------------------- */
+typedef enum {
+  CR_REDUCTION_NONE,
+  CR_REDUCTION_MEAN,
+  CR_REDUCTION_SUM,
+} CrReduction;
+
+CrTensor *cr_softmax        (CrTensor *x, int dim, GError **error);
+CrTensor *cr_log_softmax    (CrTensor *x, int dim, GError **error);
+CrTensor *cr_mse_loss       (CrTensor *input, CrTensor *target, CrReduction reduction,
+                             GError **error);
+CrTensor *cr_bce_with_logits(CrTensor *input, CrTensor *target, CrReduction reduction,
+                             GError **error);
+CrTensor *cr_binary_cross_entropy (CrTensor *input, CrTensor *target, CrReduction reduction,
+                             GError **error);
+/* logp (N, C) or (C), target int64 (N) or 0-d. */
+CrTensor *cr_nll_loss       (CrTensor *logp, CrTensor *target, CrReduction reduction,
+                             GError **error);
+/* log_softmax(dim=1) then nll_loss, as PyTorch composes it. */
+CrTensor *cr_cross_entropy  (CrTensor *logits, CrTensor *target, CrReduction reduction,
+                             GError **error);
+
+G_END_DECLS
