@@ -1,0 +1,58 @@
+# The README's two commands. Everything else is meson.
+#
+#   make run    install missing Debian packages (as root), build, run the toy-network example
+#   make test   the same set-up, then every test: unit and end-to-end suites, the shared
+#               conformance cases (when ../shared is there), and the suites again under
+#               AddressSanitizer + UndefinedBehaviorSanitizer
+#
+# Warnings are errors here (what CI runs). Use meson directly for other builds.
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+SHARED     ?= ../shared
+EXAMPLE    ?= data/examples/01-toy-network.py
+MESON_OPTS ?= --buildtype=debugoptimized -Dwerror=true
+
+.PHONY: all deps build build-asan run test test-unit test-conformance test-asan clean
+
+all: build
+
+deps:
+	@tools/install-deps
+
+$(BUILD)/build.ninja: | deps
+	meson setup $(BUILD) $(MESON_OPTS)
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+run: build
+	tools/run-example $(BUILD) $(EXAMPLE)
+
+test: build test-unit test-conformance test-asan
+
+test-unit: build
+	meson test -C $(BUILD) --print-errorlogs --num-processes 2
+
+test-conformance: build
+	@if [ -d $(SHARED)/conformance/cases ]; then \
+	  echo "conformance: $(SHARED)/conformance/cases"; \
+	  python3 $(SHARED)/conformance/check '$(BUILD)/app/chainrule run' $(SHARED)/conformance/cases -j 2; \
+	else \
+	  echo "conformance: $(SHARED) not found, skipped"; \
+	fi
+
+$(ASAN_BUILD)/build.ninja: | deps
+	meson setup $(ASAN_BUILD) --buildtype=debug -Dwerror=true -Dgui=false \
+	  -Db_sanitize=address,undefined -Db_lundef=false
+
+build-asan: deps $(ASAN_BUILD)/build.ninja
+	ninja -C $(ASAN_BUILD)
+
+test-asan: build-asan
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 --timeout-multiplier 4 \
+	  --no-suite slow
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)
