@@ -43,7 +43,7 @@ test-conformance: build
 	fi
 
 $(ASAN_BUILD)/build.ninja: | deps
-	meson setup $(ASAN_BUILD) --buildtype=debug -Dwerror=true -Dgui=false \
+	meson setup $(ASAN_BUILD) --buildtype=debug -Dwerror=true -Dgui=false -Dcuda=disabled \
 	  -Db_sanitize=address,undefined -Db_lundef=false
 
 build-asan: deps $(ASAN_BUILD)/build.ninja
