@@ -13,6 +13,12 @@ const char  *cr_dtype_short_name       (CrDType dtype);
 /* "torch.FloatTensor", "torch.LongTensor", ... (t.type(), error messages). */
 const char  *cr_dtype_legacy_name      (CrDType dtype);
 gboolean     cr_dtype_is_floating      (CrDType dtype);
+/* "Float", "Long", "Double", "Bool": PyTorch's ScalarType names in messages
+ * ("expected scalar type Float but found Double"). */
+const char  *cr_dtype_scalar_name      (CrDType dtype);
+/* promote_types(a, b): the smallest dtype both convert to. */
+CrDType      cr_dtype_promote          (CrDType a,
+                                        CrDType b);
 
 /* The result dtype of a binary op, following PyTorch: tensors with dimensions
  * outrank 0-d tensors, which outrank wrapped Python numbers; a lower-ranked

@@ -23,8 +23,30 @@ struct _CrStorage {
 CrStorage   *cr_storage_new            (CrDeviceType   device,
                                         gsize          nbytes,
                                         GError       **error);
+/* The same, filled with zero bytes. */
+CrStorage   *cr_storage_new_zeroed     (CrDeviceType   device,
+                                        gsize          nbytes,
+                                        GError       **error);
 CrStorage   *cr_storage_ref            (CrStorage     *storage);
 void         cr_storage_unref          (CrStorage     *storage);   /* NULL-safe */
+
+/* TRUE when the data lives inside the storage struct (small CPU blocks). */
+gboolean     cr_storage_is_inline      (const CrStorage *storage);
+
+/* How a device backend (gpu/) allocates its memory; registered once at start-up.
+ * alloc returns the device pointer (or NULL with error) and may set
+ * *out_backend_data; zeroed asks for zero-filled memory. */
+typedef struct {
+  gpointer (*alloc) (gsize      nbytes,
+                     gboolean   zeroed,
+                     gpointer  *out_backend_data,
+                     GError   **error);
+  void     (*free)  (gpointer   data,
+                     gpointer   backend_data);
+} CrStorageAllocator;
+
+void         cr_storage_set_allocator  (CrDeviceType              device,
+                                        const CrStorageAllocator *allocator);
 
 /* Process-wide cap on live tensor memory (default 4 GiB, `--max-memory`). */
 void         cr_memory_set_limit       (gsize          bytes);

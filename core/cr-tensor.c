@@ -1,2 +1,744 @@
-/* cr-tensor.c — being written. */
+/* cr-tensor.c — tensor objects: creation, views, geometry, element access.
+ *
+ * A scalar script makes and drops a tensor per op, so the structs come from a
+ * small per-thread free list (see also cr-storage.c for the data). */
 #include "cr-tensor.h"
+#include "cr-error.h"
+#include "cr-kernels.h"
+#include "cr-node.h"
+
+#include <math.h>
+#include <string.h>
+
+#define POOL_MAX 512
+
+typedef union _TensorSlot TensorSlot;
+
+union _TensorSlot {
+  CrTensor    tensor;
+  TensorSlot *next_free;
+};
+
+static __thread TensorSlot *pool_head;
+static __thread guint       pool_count;
+static __thread gboolean    pool_registered;
+
+static void
+pool_drain (gpointer unused)
+{
+  while (pool_head != NULL)
+    {
+      TensorSlot *slot = pool_head;
+
+      pool_head = slot->next_free;
+      g_free (slot);
+    }
+  pool_count = 0;
+}
+
+static GPrivate pool_private = G_PRIVATE_INIT (pool_drain);
+
+/* A zeroed tensor struct with one reference. */
+static CrTensor *
+tensor_alloc (void)
+{
+  TensorSlot *slot = pool_head;
+
+  if (G_LIKELY (slot != NULL))
+    {
+      pool_head = slot->next_free;
+      pool_count--;
+    }
+  else
+    {
+      if (G_UNLIKELY (!pool_registered))
+        {
+          pool_registered = TRUE;
+          g_private_set (&pool_private, GINT_TO_POINTER (1));
+        }
+      slot = g_new (TensorSlot, 1);
+    }
+  memset (&slot->tensor, 0, sizeof slot->tensor);
+  slot->tensor.ref_count = 1;
+  return &slot->tensor;
+}
+
+static void
+tensor_free (CrTensor *self)
+{
+  TensorSlot *slot = (TensorSlot *) self;
+
+  if (G_LIKELY (pool_count < POOL_MAX && pool_registered))
+    {
+      slot->next_free = pool_head;
+      pool_head = slot;
+      pool_count++;
+      return;
+    }
+  g_free (slot);
+}
+
+/* ---- shapes ------------------------------------------------------------- */
+
+void
+cr_shape_contiguous_strides (const gint64 *shape,
+                             int           ndim,
+                             gint64       *out_strides)
+{
+  gint64 stride = 1;
+
+  for (int i = ndim - 1; i >= 0; i--)
+    {
+      out_strides[i] = stride;
+      stride *= shape[i] > 1 ? shape[i] : 1;
+    }
+}
+
+gint64
+cr_shape_numel (const gint64 *shape,
+                int           ndim)
+{
+  gint64 n = 1;
+
+  for (int i = 0; i < ndim; i++)
+    n *= shape[i];
+  return n;
+}
+
+gboolean
+cr_shape_equal (const gint64 *a,
+                int           a_ndim,
+                const gint64 *b,
+                int           b_ndim)
+{
+  if (a_ndim != b_ndim)
+    return FALSE;
+  for (int i = 0; i < a_ndim; i++)
+    if (a[i] != b[i])
+      return FALSE;
+  return TRUE;
+}
+
+gboolean
+cr_shape_broadcast (const gint64 *a,
+                    int           a_ndim,
+                    const gint64 *b,
+                    int           b_ndim,
+                    gint64       *out_shape,
+                    int          *out_ndim,
+                    GError      **error)
+{
+  int ndim = MAX (a_ndim, b_ndim);
+  gint64 result[CR_MAX_DIMS];
+
+  for (int i = ndim - 1; i >= 0; i--)
+    {
+      int ia = i - (ndim - a_ndim);
+      int ib = i - (ndim - b_ndim);
+      gint64 sa = ia >= 0 ? a[ia] : 1;
+      gint64 sb = ib >= 0 ? b[ib] : 1;
+
+      if (sa == sb || sb == 1)
+        result[i] = sa;
+      else if (sa == 1)
+        result[i] = sb;
+      else
+        {
+          g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                       "The size of tensor a (%" G_GINT64_FORMAT ") must match the size of "
+                       "tensor b (%" G_GINT64_FORMAT ") at non-singleton dimension %d",
+                       sa, sb, i);
+          return FALSE;
+        }
+    }
+  memcpy (out_shape, result, sizeof (gint64) * ndim);
+  *out_ndim = ndim;
+  return TRUE;
+}
+
+char *
+cr_shape_to_string (const gint64 *shape,
+                    int           ndim)
+{
+  GString *s = g_string_new ("[");
+
+  for (int i = 0; i < ndim; i++)
+    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, i ? ", " : "", shape[i]);
+  g_string_append_c (s, ']');
+  return g_string_free (s, FALSE);
+}
+
+/* Checks a shape for creation: no negative size, a byte size that fits. */
+static gboolean
+check_shape (const gint64 *shape,
+             int           ndim,
+             CrDType       dtype,
+             gint64       *out_numel,
+             GError      **error)
+{
+  guint64 numel = 1;
+  gboolean overflow = FALSE;
+
+  if (G_UNLIKELY (ndim < 0 || ndim > CR_MAX_DIMS))
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "Chainrule supports tensors of at most %d dimensions, got %d",
+                   CR_MAX_DIMS, ndim);
+      return FALSE;
+    }
+  for (int i = 0; i < ndim; i++)
+    if (G_UNLIKELY (shape[i] < 0))
+      {
+        g_autofree char *s = cr_shape_to_string (shape, ndim);
+
+        g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                     "Trying to create tensor with negative dimension %" G_GINT64_FORMAT ": %s",
+                     shape[i], s);
+        return FALSE;
+      }
+  for (int i = 0; i < ndim; i++)
+    if (__builtin_mul_overflow (numel, (guint64) shape[i], &numel))
+      overflow = TRUE;
+  if (!overflow)
+    {
+      guint64 nbytes;
+
+      if (__builtin_mul_overflow (numel, (guint64) cr_dtype_size (dtype), &nbytes)
+          || nbytes > (guint64) G_MAXINT64)
+        overflow = TRUE;
+    }
+  /* A zero anywhere makes the product valid whatever the other sizes are. */
+  for (int i = 0; i < ndim; i++)
+    if (shape[i] == 0)
+      {
+        overflow = FALSE;
+        numel = 0;
+      }
+  if (overflow)
+    {
+      g_autofree char *s = cr_shape_to_string (shape, ndim);
+
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "Storage size calculation overflowed with sizes=%s", s);
+      return FALSE;
+    }
+  *out_numel = (gint64) numel;
+  return TRUE;
+}
+
+/* ---- creation ----------------------------------------------------------- */
+
+static CrTensor *
+tensor_new (const gint64  *shape,
+            int            ndim,
+            CrDType        dtype,
+            CrDeviceType   device,
+            gboolean       zeroed,
+            GError       **error)
+{
+  CrStorage *storage;
+  CrTensor *self;
+  gint64 numel;
+  gsize nbytes;
+
+  if (ndim == 0)
+    numel = 1;
+  else if (!check_shape (shape, ndim, dtype, &numel, error))
+    return NULL;
+
+  nbytes = (gsize) numel * cr_dtype_size (dtype);
+  storage = zeroed ? cr_storage_new_zeroed (device, nbytes, error)
+                   : cr_storage_new (device, nbytes, error);
+  if (storage == NULL)
+    return NULL;
+
+  self = tensor_alloc ();
+  self->dtype = dtype;
+  self->device = device;
+  self->ndim = ndim;
+  self->numel = numel;
+  self->storage = storage;
+  if (ndim > 0)
+    {
+      memcpy (self->shape, shape, sizeof (gint64) * ndim);
+      cr_shape_contiguous_strides (shape, ndim, self->strides);
+    }
+  return self;
+}
+
+CrTensor *
+cr_tensor_new_empty (const gint64  *shape,
+                     int            ndim,
+                     CrDType        dtype,
+                     CrDeviceType   device,
+                     GError       **error)
+{
+  return tensor_new (shape, ndim, dtype, device, FALSE, error);
+}
+
+CrTensor *
+cr_tensor_new_zeros (const gint64  *shape,
+                     int            ndim,
+                     CrDType        dtype,
+                     CrDeviceType   device,
+                     GError       **error)
+{
+  if (device == CR_DEVICE_CPU)
+    return tensor_new (shape, ndim, dtype, device, TRUE, error);
+  return cr_tensor_new_full (shape, ndim, 0.0, dtype, device, error);
+}
+
+CrTensor *
+cr_tensor_new_full (const gint64  *shape,
+                    int            ndim,
+                    double         value,
+                    CrDType        dtype,
+                    CrDeviceType   device,
+                    GError       **error)
+{
+  CrTensor *self = tensor_new (shape, ndim, dtype, device, FALSE, error);
+
+  if (self != NULL && !cr_kernel_fill (self, value, error))
+    g_clear_pointer (&self, cr_tensor_unref);
+  return self;
+}
+
+static inline void
+store_scalar (gpointer data,
+              CrDType  dtype,
+              double   value)
+{
+  switch (dtype)
+    {
+    case CR_DTYPE_BOOL:    *(guint8 *) data = value != 0.0; break;
+    case CR_DTYPE_INT64:   *(gint64 *) data = (gint64) value; break;
+    case CR_DTYPE_FLOAT32: *(float *) data = (float) value; break;
+    case CR_DTYPE_FLOAT64: *(double *) data = value; break;
+    case CR_DTYPE_COUNT:
+    default: break;
+    }
+}
+
+CrTensor *
+cr_tensor_new_scalar (double  value,
+                      CrDType dtype)
+{
+  CrTensor *self = tensor_new (NULL, 0, dtype, CR_DEVICE_CPU, FALSE, NULL);
+
+  store_scalar (self->storage->data, dtype, value);
+  return self;
+}
+
+CrTensor *
+cr_tensor_new_from_data (gconstpointer   data,
+                         const gint64   *shape,
+                         int             ndim,
+                         CrDType         dtype,
+                         GError        **error)
+{
+  CrTensor *self = tensor_new (shape, ndim, dtype, CR_DEVICE_CPU, FALSE, error);
+
+  if (self != NULL && self->numel > 0)
+    memcpy (self->storage->data, data, (gsize) self->numel * cr_dtype_size (dtype));
+  return self;
+}
+
+CrTensor *
+cr_tensor_new_arange (double    start,
+                      double    end,
+                      double    step,
+                      CrDType   dtype,
+                      GError  **error)
+{
+  CrTensor *self;
+  double size_d;
+  gint64 n;
+
+  if (dtype == CR_DTYPE_BOOL)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "\"arange_cpu\" not implemented for 'Bool'");
+      return NULL;
+    }
+  if (!isfinite (start) || !isfinite (end))
+    {
+      g_autofree char *a = g_strdup_printf ("%g", start);
+      g_autofree char *b = g_strdup_printf ("%g", end);
+
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "unsupported range: %s -> %s", a, b);
+      return NULL;
+    }
+  /* PyTorch casts the bounds to the integer type first. */
+  if (dtype == CR_DTYPE_INT64)
+    {
+      start = (double) (gint64) start;
+      end = (double) (gint64) end;
+      step = (double) (gint64) step;
+    }
+  if (step == 0.0)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, "step must be nonzero");
+      return NULL;
+    }
+  if ((step > 0 && end < start) || (step < 0 && end > start))
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "upper bound and larger bound inconsistent with step sign");
+      return NULL;
+    }
+  size_d = ceil ((end - start) / step);
+  if (!(size_d >= 0 && size_d <= (double) G_MAXINT64))
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "invalid size, possible overflow?");
+      return NULL;
+    }
+  n = (gint64) size_d;
+  self = cr_tensor_new_empty (&n, 1, dtype, CR_DEVICE_CPU, error);
+  if (self == NULL)
+    return NULL;
+
+  switch (dtype)
+    {
+    case CR_DTYPE_INT64:
+      {
+        gint64 *d = self->storage->data;
+        gint64 s = (gint64) start, st = (gint64) step;
+
+        for (gint64 i = 0; i < n; i++)
+          d[i] = s + st * i;
+      }
+      break;
+    case CR_DTYPE_FLOAT32:
+      {
+        float *d = self->storage->data;
+
+        /* Computed in double (PyTorch's accumulate type on the CPU), then rounded. */
+        for (gint64 i = 0; i < n; i++)
+          d[i] = (float) (start + step * (double) i);
+      }
+      break;
+    case CR_DTYPE_FLOAT64:
+      {
+        double *d = self->storage->data;
+
+        for (gint64 i = 0; i < n; i++)
+          d[i] = start + step * (double) i;
+      }
+      break;
+    case CR_DTYPE_BOOL:
+    case CR_DTYPE_COUNT:
+    default:
+      break;
+    }
+  return self;
+}
+
+CrTensor *
+cr_tensor_new_linspace (double    start,
+                        double    end,
+                        gint64    steps,
+                        CrDType   dtype,
+                        GError  **error)
+{
+  CrTensor *self;
+  gint64 halfway = steps / 2;
+
+  if (steps < 0)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "number of steps must be non-negative");
+      return NULL;
+    }
+  self = cr_tensor_new_empty (&steps, 1, dtype, CR_DEVICE_CPU, error);
+  if (self == NULL || steps == 0)
+    return self;
+  if (steps == 1)
+    {
+      store_scalar (self->storage->data, dtype, start);
+      return self;
+    }
+
+  /* PyTorch's kernel: the first half counts up from start, the second half down
+   * from end, so both ends are exact; the step is in the element type for
+   * floats and in double for integers. */
+  switch (dtype)
+    {
+    case CR_DTYPE_FLOAT32:
+      {
+        float *d = self->storage->data;
+        float s = (float) start, e = (float) end;
+        float step = (e - s) / (float) (steps - 1);
+
+        for (gint64 i = 0; i < steps; i++)
+          d[i] = i < halfway ? s + step * (float) i : e - step * (float) (steps - i - 1);
+      }
+      break;
+    case CR_DTYPE_FLOAT64:
+      {
+        double *d = self->storage->data;
+        double step = (end - start) / (double) (steps - 1);
+
+        for (gint64 i = 0; i < steps; i++)
+          d[i] = i < halfway ? start + step * (double) i : end - step * (double) (steps - i - 1);
+      }
+      break;
+    case CR_DTYPE_INT64:
+    case CR_DTYPE_BOOL:
+      {
+        double s = dtype == CR_DTYPE_INT64 ? (double) (gint64) start : (double) (start != 0);
+        double e = dtype == CR_DTYPE_INT64 ? (double) (gint64) end : (double) (end != 0);
+        double step = (e - s) / (double) (steps - 1);
+
+        for (gint64 i = 0; i < steps; i++)
+          {
+            double v = i < halfway ? s + step * (double) i : e - step * (double) (steps - i - 1);
+
+            if (dtype == CR_DTYPE_INT64)
+              ((gint64 *) self->storage->data)[i] = (gint64) v;
+            else
+              ((guint8 *) self->storage->data)[i] = v != 0.0;
+          }
+      }
+      break;
+    case CR_DTYPE_COUNT:
+    default:
+      break;
+    }
+  return self;
+}
+
+CrTensor *
+cr_tensor_new_eye (gint64    n,
+                   gint64    m,
+                   CrDType   dtype,
+                   GError  **error)
+{
+  gint64 shape[2] = { n, m };
+  CrTensor *self;
+  gsize itemsize = cr_dtype_size (dtype);
+
+  if (n < 0)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "n must be greater or equal to 0, got %" G_GINT64_FORMAT, n);
+      return NULL;
+    }
+  if (m < 0)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "m must be greater or equal to 0, got %" G_GINT64_FORMAT, m);
+      return NULL;
+    }
+  self = cr_tensor_new_zeros (shape, 2, dtype, CR_DEVICE_CPU, error);
+  if (self == NULL)
+    return NULL;
+  for (gint64 i = 0; i < MIN (n, m); i++)
+    store_scalar ((guint8 *) self->storage->data + (gsize) (i * m + i) * itemsize, dtype, 1.0);
+  return self;
+}
+
+/* ---- references and views ------------------------------------------------ */
+
+CrTensor *
+cr_tensor_ref (CrTensor *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_int_inc (&self->ref_count);
+  return self;
+}
+
+void
+cr_tensor_unref (CrTensor *self)
+{
+  if (self == NULL)
+    return;
+  if (!g_atomic_int_dec_and_test (&self->ref_count))
+    return;
+
+  cr_autograd_tensor_finalize (self);
+  g_free (self->name);
+  cr_storage_unref (self->storage);
+  tensor_free (self);
+}
+
+CrTensor *
+cr_tensor_alias (const CrTensor *self)
+{
+  CrTensor *alias = tensor_alloc ();
+
+  alias->dtype = self->dtype;
+  alias->device = self->device;
+  alias->ndim = self->ndim;
+  alias->numel = self->numel;
+  memcpy (alias->shape, self->shape, sizeof (gint64) * self->ndim);
+  memcpy (alias->strides, self->strides, sizeof (gint64) * self->ndim);
+  alias->offset = self->offset;
+  alias->storage = cr_storage_ref (self->storage);
+  alias->is_wrapped_number = self->is_wrapped_number;
+  return alias;
+}
+
+CrTensor *
+cr_tensor_new_view (const CrTensor *self,
+                    const gint64   *shape,
+                    int             ndim,
+                    const gint64   *strides,
+                    gint64          offset)
+{
+  CrTensor *view;
+
+  g_return_val_if_fail (ndim >= 0 && ndim <= CR_MAX_DIMS, NULL);
+
+  view = tensor_alloc ();
+  view->dtype = self->dtype;
+  view->device = self->device;
+  view->ndim = ndim;
+  view->numel = cr_shape_numel (shape, ndim);
+  if (ndim > 0)
+    {
+      memcpy (view->shape, shape, sizeof (gint64) * ndim);
+      memcpy (view->strides, strides, sizeof (gint64) * ndim);
+    }
+  view->offset = offset;
+  view->storage = cr_storage_ref (self->storage);
+  return view;
+}
+
+gboolean
+cr_tensor_is_contiguous (const CrTensor *self)
+{
+  gint64 expected = 1;
+
+  if (self->numel == 0)
+    return TRUE;
+  for (int i = self->ndim - 1; i >= 0; i--)
+    {
+      if (self->shape[i] == 1)
+        continue;
+      if (self->strides[i] != expected)
+        return FALSE;
+      expected *= self->shape[i];
+    }
+  return TRUE;
+}
+
+CrTensor *
+cr_tensor_contiguous (CrTensor  *self,
+                      GError   **error)
+{
+  if (cr_tensor_is_contiguous (self))
+    return cr_tensor_ref (self);
+  return cr_tensor_copy (self, error);
+}
+
+CrTensor *
+cr_tensor_copy (const CrTensor  *self,
+                GError         **error)
+{
+  CrTensor *copy = cr_tensor_new_empty (self->shape, self->ndim, self->dtype, self->device, error);
+
+  if (copy != NULL && !cr_kernel_copy_into (copy, self, error))
+    g_clear_pointer (&copy, cr_tensor_unref);
+  return copy;
+}
+
+/* ---- elements ----------------------------------------------------------- */
+
+/* Storage element offset of the logical row-major index. */
+static gint64
+flat_to_offset (const CrTensor *self,
+                gint64          index)
+{
+  gint64 offset = self->offset;
+
+  for (int i = self->ndim - 1; i >= 0; i--)
+    {
+      gint64 size = self->shape[i];
+
+      offset += (index % size) * self->strides[i];
+      index /= size;
+    }
+  return offset;
+}
+
+gpointer
+cr_tensor_data (const CrTensor *self)
+{
+  return (guint8 *) self->storage->data + (gsize) self->offset * cr_dtype_size (self->dtype);
+}
+
+double
+cr_tensor_get_flat (const CrTensor *self,
+                    gint64          index)
+{
+  gint64 offset;
+
+  g_return_val_if_fail (self->device == CR_DEVICE_CPU, 0.0);
+  g_return_val_if_fail (index >= 0 && index < self->numel, 0.0);
+
+  offset = flat_to_offset (self, index);
+  switch (self->dtype)
+    {
+    case CR_DTYPE_BOOL:    return ((const guint8 *) self->storage->data)[offset] != 0;
+    case CR_DTYPE_INT64:   return (double) ((const gint64 *) self->storage->data)[offset];
+    case CR_DTYPE_FLOAT32: return ((const float *) self->storage->data)[offset];
+    case CR_DTYPE_FLOAT64: return ((const double *) self->storage->data)[offset];
+    case CR_DTYPE_COUNT:
+    default:               return 0.0;
+    }
+}
+
+gint64
+cr_tensor_get_flat_int (const CrTensor *self,
+                        gint64          index)
+{
+  g_return_val_if_fail (self->device == CR_DEVICE_CPU, 0);
+  g_return_val_if_fail (index >= 0 && index < self->numel, 0);
+
+  if (self->dtype == CR_DTYPE_INT64)
+    return ((const gint64 *) self->storage->data)[flat_to_offset (self, index)];
+  return (gint64) cr_tensor_get_flat (self, index);
+}
+
+void
+cr_tensor_set_flat (CrTensor *self,
+                    gint64    index,
+                    double    value)
+{
+  gsize itemsize;
+
+  g_return_if_fail (self->device == CR_DEVICE_CPU);
+  g_return_if_fail (index >= 0 && index < self->numel);
+
+  itemsize = cr_dtype_size (self->dtype);
+  store_scalar ((guint8 *) self->storage->data + (gsize) flat_to_offset (self, index) * itemsize,
+                self->dtype, value);
+}
+
+guint32
+cr_tensor_version (const CrTensor *self)
+{
+  return self->storage->version;
+}
+
+void
+cr_tensor_bump_version (CrTensor *self)
+{
+  self->storage->version++;
+}
+
+const char *
+cr_tensor_get_name (const CrTensor *self)
+{
+  return self->name;
+}
+
+void
+cr_tensor_set_name (CrTensor   *self,
+                    const char *name)
+{
+  if (self->name == NULL && name != NULL)
+    self->name = g_strdup (name);
+}

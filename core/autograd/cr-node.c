@@ -1,2 +1,590 @@
-/* cr-node.c — being written. */
+/* cr-node.c — backward nodes: recording, saved tensors, hooks, teardown.
+ *
+ * A node is one allocation: the struct, then its edges and the metadata of its
+ * inputs and outputs (recording a 0-d op must cost a few hundred nanoseconds).
+ * Teardown never recurses: a node whose count drops to zero goes on a per-thread
+ * work list, and only the outermost cr_node_unref() on the stack drains it, so
+ * a 100k-node chain (tensor -> grad_fn -> saved tensor -> grad_fn ...) is freed
+ * in a loop. */
 #include "cr-node.h"
+
+#include <string.h>
+
+#include "cr-autograd-private.h"
+#include "cr-error.h"
+#include "cr-grad-mode.h"
+#include "cr-ops.h"
+#include "cr-tensor.h"
+
+static __thread CrNode   *pending_free;
+static __thread gboolean  draining;
+
+static gint hook_ids;
+
+/* ---- allocation -------------------------------------------------------- */
+
+void
+cr_tensor_meta_set (CrTensorMeta   *meta,
+                    const CrTensor *t)
+{
+  meta->ndim = t->ndim;
+  memcpy (meta->shape, t->shape, sizeof (gint64) * t->ndim);
+  meta->dtype = t->dtype;
+  meta->device = t->device;
+}
+
+static CrNode *
+node_alloc (const CrOpInfo *op,
+            guint           n_inputs,
+            guint           n_outputs)
+{
+  gsize size = sizeof (CrNode)
+               + n_inputs * (sizeof (CrEdge) + sizeof (CrTensorMeta))
+               + n_outputs * sizeof (CrTensorMeta);
+  CrNode *node = g_malloc0 (size);
+  guint8 *tail = (guint8 *) (node + 1);
+
+  node->ref_count = 1;
+  node->op = op;
+  node->n_inputs = n_inputs;
+  node->n_outputs = n_outputs;
+  node->next = (CrEdge *) tail;
+  node->input_meta = (CrTensorMeta *) (tail + n_inputs * sizeof (CrEdge));
+  node->output_meta = node->input_meta + n_inputs;
+  node->span = *cr_autograd_get_current_span ();
+  return node;
+}
+
+static void
+node_set_inputs (CrNode          *node,
+                 CrTensor *const *inputs)
+{
+  for (guint i = 0; i < node->n_inputs; i++)
+    {
+      CrTensor *t = inputs[i];
+
+      if (t == NULL)
+        continue;
+      cr_tensor_meta_set (&node->input_meta[i], t);
+      if (t->grad_fn != NULL)
+        {
+          node->next[i].node = cr_node_ref (t->grad_fn);
+          node->next[i].input_nr = t->output_nr;
+        }
+      else if (t->requires_grad)
+        {
+          node->next[i].node = cr_autograd_grad_accumulator (t);
+          node->next[i].input_nr = 0;
+        }
+    }
+}
+
+gboolean
+cr_autograd_should_record (CrTensor *const *inputs,
+                           guint            n_inputs)
+{
+  if (!cr_grad_mode_is_enabled ())
+    return FALSE;
+  for (guint i = 0; i < n_inputs; i++)
+    if (inputs[i] != NULL && inputs[i]->requires_grad)
+      return TRUE;
+  return FALSE;
+}
+
+CrNode *
+cr_node_new (CrOpId           op,
+             CrTensor *const *inputs,
+             guint            n_inputs,
+             guint            n_outputs)
+{
+  CrNode *node;
+
+  g_return_val_if_fail ((guint) op < CR_OP_COUNT, NULL);
+
+  node = node_alloc (cr_op_info (op), n_inputs, n_outputs);
+  node->sequence_nr = cr_autograd_next_sequence_nr ();
+  node_set_inputs (node, inputs);
+  return node;
+}
+
+CrNode *
+cr_node_new_custom (const char           *name,
+                    CrTensor *const      *inputs,
+                    guint                 n_inputs,
+                    guint                 n_outputs,
+                    CrCustomBackwardFunc  backward,
+                    gpointer              user_data,
+                    GDestroyNotify        destroy)
+{
+  CrNode *node = node_alloc (cr_op_info (CR_OP_CUSTOM), n_inputs, n_outputs);
+
+  node->sequence_nr = cr_autograd_next_sequence_nr ();
+  node->custom_name = g_strdup (name);
+  node->custom_backward = backward;
+  node->custom_data = user_data;
+  node->custom_destroy = destroy;
+  node_set_inputs (node, inputs);
+  return node;
+}
+
+CrNode *
+cr_autograd_grad_accumulator (CrTensor *leaf)
+{
+  CrNode *node;
+
+  g_return_val_if_fail (leaf != NULL && leaf->grad_fn == NULL, NULL);
+
+  if (leaf->grad_accumulator != NULL)
+    return cr_node_ref (leaf->grad_accumulator);
+
+  node = node_alloc (cr_op_info (CR_OP_ACCUMULATE_GRAD), 0, 1);
+  /* PyTorch gives AccumulateGrad the largest sequence number, so that it runs
+   * as soon as it is ready; it takes none from the counter. */
+  node->sequence_nr = G_MAXUINT64;
+  node->variable = cr_tensor_ref (leaf);
+  cr_tensor_meta_set (&node->output_meta[0], leaf);
+  leaf->grad_accumulator = node;
+  return node;
+}
+
+/* ---- history ----------------------------------------------------------- */
+
+static gboolean
+retain_grad_hook (const CrTensor  *grad,
+                  CrTensor       **out_replacement,
+                  gpointer         user_data,
+                  GError         **error)
+{
+  CrTensor *self = user_data;   /* weak; NULL once the tensor is gone */
+  CrTensor *updated;
+
+  if (self == NULL || grad == NULL)
+    return TRUE;
+  /* PyTorch 1.13: clone on the first gradient, then an out-of-place sum, both
+   * recorded when the backward creates a graph. */
+  if (self->grad == NULL)
+    updated = cr_clone ((CrTensor *) grad, error);
+  else
+    updated = cr_add (self->grad, (CrTensor *) grad, error);
+  if (updated == NULL)
+    return FALSE;
+  cr_tensor_unref (self->grad);
+  self->grad = updated;
+  return TRUE;
+}
+
+static CrTensorHook *
+hook_new (guint32           output_nr,
+          CrTensorHookFunc  func,
+          gpointer          user_data,
+          GDestroyNotify    destroy)
+{
+  CrTensorHook *hook = g_new0 (CrTensorHook, 1);
+
+  hook->id = (guint) g_atomic_int_add (&hook_ids, 1) + 1;
+  hook->output_nr = output_nr;
+  hook->func = func;
+  hook->user_data = user_data;
+  hook->destroy = destroy;
+  return hook;
+}
+
+static void
+hook_free (gpointer data)
+{
+  CrTensorHook *hook = data;
+
+  if (hook->destroy != NULL)
+    hook->destroy (hook->user_data);
+  g_free (hook);
+}
+
+static CrTensorHook *
+steal_retain_hook (CrNode   *node,
+                   CrTensor *tensor)
+{
+  if (node == NULL || node->pre_hooks == NULL)
+    return NULL;
+  for (guint i = 0; i < node->pre_hooks->len; i++)
+    {
+      CrTensorHook *hook = node->pre_hooks->pdata[i];
+
+      if (hook->func == retain_grad_hook && hook->user_data == tensor)
+        {
+          g_ptr_array_steal_index (node->pre_hooks, i);
+          if (node->retained != NULL)
+            g_ptr_array_remove (node->retained, tensor);
+          return hook;
+        }
+    }
+  return NULL;
+}
+
+static void
+add_retain_hook (CrNode       *node,
+                 CrTensor     *tensor,
+                 CrTensorHook *hook)
+{
+  if (node->pre_hooks == NULL)
+    node->pre_hooks = g_ptr_array_new_with_free_func (hook_free);
+  if (node->retained == NULL)
+    node->retained = g_ptr_array_new ();
+  hook->output_nr = tensor->output_nr;
+  g_ptr_array_add (node->pre_hooks, hook);
+  g_ptr_array_add (node->retained, tensor);
+}
+
+void
+cr_autograd_set_history (CrTensor *out,
+                         CrNode   *node,
+                         guint32   output_nr)
+{
+  CrNode *old;
+
+  g_return_if_fail (out != NULL && node != NULL && output_nr < node->n_outputs);
+
+  old = out->grad_fn;
+  if (old != node)
+    out->grad_fn = cr_node_ref (node);
+  out->output_nr = output_nr;
+  out->requires_grad = TRUE;
+  cr_tensor_meta_set (&node->output_meta[output_nr], out);
+
+  if (old != NULL && old != node)
+    {
+      if (out->retains_grad)
+        {
+          CrTensorHook *hook = steal_retain_hook (old, out);
+
+          if (hook != NULL)
+            add_retain_hook (node, out, hook);
+        }
+      cr_node_unref (old);
+    }
+}
+
+/* PyTorch's rule for in-place ops, without the version bump. */
+static gboolean
+check_inplace_rules (CrTensor  *self,
+                     GError   **error)
+{
+  if (!cr_grad_mode_is_enabled () || self->grad_fn != NULL)
+    return TRUE;
+  if (self->requires_grad)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "a leaf Variable that requires grad is being used in an "
+                           "in-place operation.");
+      return FALSE;
+    }
+  if (self->view_base != NULL && self->view_base->grad_fn == NULL
+      && self->view_base->requires_grad)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "a view of a leaf Variable that requires grad is being used "
+                           "in an in-place operation.");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+cr_autograd_check_inplace (CrTensor  *self,
+                           GError   **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (!check_inplace_rules (self, error))
+    return FALSE;
+  cr_tensor_bump_version (self);
+  return TRUE;
+}
+
+/* ---- saved tensors ----------------------------------------------------- */
+
+void
+cr_node_save (CrNode   *node,
+              guint     slot,
+              CrTensor *t,
+              gboolean  is_output)
+{
+  CrSavedTensor *saved;
+
+  g_return_if_fail (node != NULL && slot < CR_NODE_MAX_SAVED);
+
+  if (t == NULL)
+    return;
+  saved = &node->saved[slot];
+  g_clear_pointer (&saved->tensor, cr_tensor_unref);
+  /* An output is kept as an alias without history: the output owns the node,
+   * so keeping the output itself would be a cycle. An input is kept as is,
+   * which is what lets a double backward see its history. */
+  saved->tensor = is_output ? cr_tensor_alias (t) : cr_tensor_ref (t);
+  saved->version = cr_tensor_version (t);
+  saved->is_output = is_output != FALSE;
+  saved->was_saved = TRUE;
+  saved->output_nr = (is_output && t->grad_fn != node) ? 0 : t->output_nr;
+  node->n_saved = MAX (node->n_saved, slot + 1);
+}
+
+void
+cr_node_release_saved (CrNode *node)
+{
+  for (guint i = 0; i < node->n_saved; i++)
+    g_clear_pointer (&node->saved[i].tensor, cr_tensor_unref);
+  node->released = TRUE;
+}
+
+CrTensor *
+cr_node_get_saved (CrNode   *node,
+                   guint     slot,
+                   GError  **error)
+{
+  CrSavedTensor *saved;
+  CrTensor *t;
+  guint32 version;
+
+  g_return_val_if_fail (node != NULL && slot < CR_NODE_MAX_SAVED, NULL);
+
+  saved = &node->saved[slot];
+  t = saved->tensor;
+  if (t == NULL)
+    {
+      if (saved->was_saved && node->released)
+        g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                             "Trying to backward through the graph a second time (or "
+                             "directly access saved tensors after they have already been "
+                             "freed). Saved intermediate values of the graph are freed when "
+                             "you call .backward() or autograd.grad(). Specify "
+                             "retain_graph=True if you need to backward through the graph "
+                             "a second time or if you need to access saved tensors after "
+                             "calling backward.");
+      else
+        g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                     "%s has no saved tensor in slot %u", cr_node_name (node), slot);
+      return NULL;
+    }
+
+  version = cr_tensor_version (t);
+  if (version != saved->version)
+    {
+      g_autofree char *shape = cr_shape_to_string (t->shape, t->ndim);
+      GString *msg = g_string_new (NULL);
+      const CrNode *grad_fn = saved->is_output ? node : t->grad_fn;
+
+      g_string_append_printf (msg, "one of the variables needed for gradient computation "
+                               "has been modified by an inplace operation: [%s %s]",
+                               cr_dtype_legacy_name (t->dtype), shape);
+      if (grad_fn != NULL)
+        g_string_append_printf (msg, ", which is output %u of %s,", saved->output_nr,
+                                cr_node_name (grad_fn));
+      g_string_append_printf (msg, " is at version %u; expected version %u instead. Hint: "
+                              "enable anomaly detection to find the operation that failed "
+                              "to compute its gradient, with "
+                              "torch.autograd.set_detect_anomaly(True).",
+                              version, saved->version);
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, msg->str);
+      g_string_free (msg, TRUE);
+      return NULL;
+    }
+
+  if (saved->is_output && cr_grad_mode_is_enabled ())
+    {
+      /* A double backward must see the output with its history. */
+      CrTensor *out = cr_tensor_alias (t);
+
+      out->grad_fn = cr_node_ref (node);
+      out->output_nr = saved->output_nr;
+      out->requires_grad = TRUE;
+      return out;
+    }
+  return cr_tensor_ref (t);
+}
+
+/* ---- refcounting and teardown ------------------------------------------ */
+
+CrNode *
+cr_node_ref (CrNode *node)
+{
+  g_return_val_if_fail (node != NULL, NULL);
+  g_atomic_int_inc (&node->ref_count);
+  return node;
+}
+
+static void
+node_dispose (CrNode *node)
+{
+  for (guint i = 0; i < node->n_inputs; i++)
+    cr_node_unref (node->next[i].node);
+  for (guint i = 0; i < node->n_saved; i++)
+    cr_tensor_unref (node->saved[i].tensor);
+  if (node->variable != NULL)
+    {
+      if (node->variable->grad_accumulator == node)
+        node->variable->grad_accumulator = NULL;
+      cr_tensor_unref (node->variable);
+    }
+  /* Retained tensors own this node as grad_fn and take their hooks out when
+   * they go, so whatever is left here points at nothing alive. */
+  if (node->retained != NULL)
+    g_ptr_array_unref (node->retained);
+  if (node->pre_hooks != NULL)
+    g_ptr_array_unref (node->pre_hooks);
+  if (node->custom_destroy != NULL)
+    node->custom_destroy (node->custom_data);
+  g_free (node->custom_name);
+  g_free (node);
+}
+
+void
+cr_node_unref (CrNode *node)
+{
+  if (node == NULL)
+    return;
+  if (!g_atomic_int_dec_and_test (&node->ref_count))
+    return;
+
+  node->free_next = pending_free;
+  pending_free = node;
+  if (draining)
+    return;
+
+  draining = TRUE;
+  while (pending_free != NULL)
+    {
+      node = pending_free;
+      pending_free = node->free_next;
+      node_dispose (node);
+    }
+  draining = FALSE;
+}
+
+const char *
+cr_node_name (const CrNode *node)
+{
+  g_return_val_if_fail (node != NULL, NULL);
+
+  if (node->custom_name != NULL)
+    return node->custom_name;
+  return node->op->grad_fn_name;
+}
+
+/* ---- tensor-side state ------------------------------------------------- */
+
+void
+cr_autograd_tensor_finalize (CrTensor *self)
+{
+  if (self->retains_grad && self->grad_fn != NULL)
+    {
+      CrTensorHook *hook = steal_retain_hook (self->grad_fn, self);
+
+      if (hook != NULL)
+        hook_free (hook);
+    }
+  self->retains_grad = FALSE;
+  g_clear_pointer (&self->hooks, g_ptr_array_unref);
+  g_clear_pointer (&self->grad_fn, cr_node_unref);
+  g_clear_pointer (&self->grad, cr_tensor_unref);
+  g_clear_pointer (&self->view_base, cr_tensor_unref);
+}
+
+guint
+cr_tensor_register_hook (CrTensor         *self,
+                         CrTensorHookFunc  func,
+                         gpointer          user_data,
+                         GDestroyNotify    destroy,
+                         GError          **error)
+{
+  CrTensorHook *hook;
+  GPtrArray **list;
+
+  g_return_val_if_fail (self != NULL && func != NULL, 0);
+
+  if (!self->requires_grad)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "cannot register a hook on a tensor that doesn't require gradient");
+      return 0;
+    }
+  /* A non-leaf's hooks live on its grad_fn (for its output_nr), as PyTorch's
+   * pre-hooks do; a leaf's run before its AccumulateGrad. */
+  hook = hook_new (self->output_nr, func, user_data, destroy);
+  list = self->grad_fn != NULL ? &self->grad_fn->pre_hooks : &self->hooks;
+  if (*list == NULL)
+    *list = g_ptr_array_new_with_free_func (hook_free);
+  g_ptr_array_add (*list, hook);
+  return hook->id;
+}
+
+static gboolean
+remove_hook_from (GPtrArray *hooks,
+                  guint      id)
+{
+  if (hooks == NULL)
+    return FALSE;
+  for (guint i = 0; i < hooks->len; i++)
+    if (((CrTensorHook *) hooks->pdata[i])->id == id)
+      {
+        g_ptr_array_remove_index (hooks, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+void
+cr_tensor_remove_hook (CrTensor *self,
+                       guint     id)
+{
+  g_return_if_fail (self != NULL);
+
+  if (self->grad_fn != NULL && remove_hook_from (self->grad_fn->pre_hooks, id))
+    return;
+  remove_hook_from (self->hooks, id);
+}
+
+gboolean
+cr_tensor_retain_grad (CrTensor  *self,
+                       GError   **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (!self->requires_grad)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "can't retain_grad on Tensor that has requires_grad=False");
+      return FALSE;
+    }
+  /* A leaf keeps its .grad anyway; a second call changes nothing. */
+  if (self->grad_fn == NULL || self->retains_grad)
+    return TRUE;
+  add_retain_hook (self->grad_fn, self, hook_new (self->output_nr, retain_grad_hook, self, NULL));
+  self->retains_grad = TRUE;
+  return TRUE;
+}
+
+gboolean
+cr_tensor_set_requires_grad (CrTensor  *self,
+                             gboolean   requires_grad,
+                             GError   **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->grad_fn != NULL)
+    {
+      if (requires_grad)
+        return TRUE;
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "you can only change requires_grad flags of leaf variables. If "
+                           "you want to use a computed variable in a subgraph that doesn't "
+                           "require differentiation use var_no_grad = var.detach().");
+      return FALSE;
+    }
+  if (requires_grad && !cr_dtype_is_floating (self->dtype))
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "only Tensors of floating point dtype can require gradients");
+      return FALSE;
+    }
+  self->requires_grad = requires_grad != FALSE;
+  return TRUE;
+}

@@ -33,9 +33,12 @@ typedef struct {
 
 typedef struct {
   CrTensor *tensor;      /* owned; for an output of the node itself, an alias
-                          * without grad_fn (no reference cycle) */
+                          * without grad_fn (no reference cycle); for an
+                          * input, the tensor itself (as PyTorch saves it) */
   guint32   version;     /* the version counter when saved */
   guint     is_output : 1;
+  guint     was_saved : 1;  /* private: set by cr_node_save, kept after release */
+  guint32   output_nr;      /* private: the tensor's output_nr when saved */
 } CrSavedTensor;
 
 #define CR_NODE_MAX_SAVED 4
@@ -99,6 +102,13 @@ struct _CrNode {
   CrCustomBackwardFunc  custom_backward;
   gpointer              custom_data;
   GDestroyNotify        custom_destroy;
+
+  /* Private. The engine keeps its per-run bookkeeping here rather than in a
+   * hash table (run_owner says which run the task belongs to), and teardown
+   * threads dead nodes on free_next instead of recursing. */
+  gpointer         run_owner;
+  gpointer         run_task;
+  CrNode          *free_next;
 };
 
 /* ---- for ops: recording ------------------------------------------------ */
@@ -120,7 +130,9 @@ CrNode      *cr_node_new_custom         (const char      *name,
                                          gpointer         user_data,
                                          GDestroyNotify   destroy);
 /* Save t for backward in slot (< CR_NODE_MAX_SAVED). is_output: t is an
- * output of this node (saved without its grad_fn, so no cycle). */
+ * output of this node (saved without its grad_fn, so no cycle; call this after
+ * cr_autograd_set_history so that its output_nr is known). t may be NULL
+ * (nothing saved). */
 void         cr_node_save               (CrNode          *node,
                                          guint            slot,
                                          CrTensor        *t,
@@ -134,7 +146,10 @@ void         cr_node_save               (CrNode          *node,
 CrTensor    *cr_node_get_saved          (CrNode          *node,
                                          guint            slot,
                                          GError         **error);
-/* Make node the grad_fn of out (output output_nr); out requires grad. */
+/* Make node the grad_fn of out (output output_nr); out requires grad. out
+ * takes its own ref on node (the caller keeps and drops its own). Also used
+ * by in-place ops to rebase a tensor's history onto a new node (a retain_grad()
+ * moves along, as in PyTorch 1.13; register_hook hooks stay on the old node). */
 void         cr_autograd_set_history    (CrTensor        *out,
                                          CrNode          *node,
                                          guint32          output_nr);

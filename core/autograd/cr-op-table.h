@@ -87,7 +87,9 @@ G_BEGIN_DECLS
   X (MSE_LOSS)            /* MseLossBackward0 */                       \
   X (BCE_WITH_LOGITS)     /* BinaryCrossEntropyWithLogitsBackward0 */  \
   X (BCE)                 /* BinaryCrossEntropyBackward0 */            \
-  X (NLL_LOSS)            /* NllLossBackward0 */
+  X (NLL_LOSS)            /* NllLossBackward0 */                       \
+  X (ALIAS)               /* AliasBackward0: x[...] */                 \
+  X (AS_STRIDED)          /* AsStridedBackward0: a view written through */
 
 typedef enum {
 #define CR_OP_ENUM(name) CR_OP_##name,

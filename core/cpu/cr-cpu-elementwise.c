@@ -1,2 +1,823 @@
-/* cr-cpu-elementwise.c — being written. */
-#include "cr-kernels.h"
+/* cr-cpu-elementwise.c — binary elementwise ops with broadcasting and type
+ * promotion (cr_kernel_binary and its in-place form), a + alpha*b, clamp and
+ * where.
+ *
+ * Every op runs in a compute dtype (PyTorch's result type, float32 for true
+ * division of integers). An operand of another dtype is converted first: a
+ * single value goes on the stack, a tensor is cast into a temporary. The loops
+ * then see operands of one type: a contiguous row, a row against a scalar, or a
+ * strided row, each its own loop so that gcc vectorises it. */
+#include "cr-cpu-private.h"
+
+#include <math.h>
+
+/* One row of out[i] = EXPR(x = a[i], y = b[i]) (p[0] = out, p[1] = a, p[2] = b).
+ * PRELUDE runs once per row (reads ctx). */
+#define DEFINE_ZIP_ROW(name, TO, T, PRELUDE, EXPR)                             \
+  static void                                                                  \
+  name (gint64        n,                                                       \
+        char *const  *p,                                                       \
+        const gint64 *s,                                                       \
+        gpointer      ctx)                                                     \
+  {                                                                            \
+    TO *restrict o = (TO *) p[0];                                              \
+    const T *restrict a = (const T *) p[1];                                    \
+    const T *restrict b = (const T *) p[2];                                    \
+    gint64 so = s[0], sa = s[1], sb = s[2];                                    \
+    PRELUDE;                                                                   \
+                                                                               \
+    if (so == 1 && sa == 1 && sb == 1)                                         \
+      for (gint64 i = 0; i < n; i++)                                           \
+        {                                                                      \
+          T x = a[i], y = b[i];                                                \
+          o[i] = (EXPR);                                                       \
+        }                                                                      \
+    else if (so == 1 && sa == 1 && sb == 0)                                    \
+      {                                                                        \
+        T y = b[0];                                                            \
+        for (gint64 i = 0; i < n; i++)                                         \
+          {                                                                    \
+            T x = a[i];                                                        \
+            o[i] = (EXPR);                                                     \
+          }                                                                    \
+      }                                                                        \
+    else if (so == 1 && sa == 0 && sb == 1)                                    \
+      {                                                                        \
+        T x = a[0];                                                            \
+        for (gint64 i = 0; i < n; i++)                                         \
+          {                                                                    \
+            T y = b[i];                                                        \
+            o[i] = (EXPR);                                                     \
+          }                                                                    \
+      }                                                                        \
+    else                                                                       \
+      for (gint64 i = 0; i < n; i++)                                           \
+        {                                                                      \
+          T x = a[i * sa], y = b[i * sb];                                      \
+          o[i * so] = (EXPR);                                                  \
+        }                                                                      \
+  }
+
+#define NO_PRELUDE (void) ctx
+
+/* The same op for float and double: name_f, name_d. */
+#define DEFINE_FLOAT_ROWS(name, PRELUDE_F, PRELUDE_D, EXPR)                    \
+  DEFINE_ZIP_ROW (name##_f, float, float, PRELUDE_F, EXPR)                     \
+  DEFINE_ZIP_ROW (name##_d, double, double, PRELUDE_D, EXPR)
+
+#define DEFINE_CMP_ROWS(name, EXPR)                                            \
+  DEFINE_ZIP_ROW (name##_b, guint8, guint8, NO_PRELUDE, EXPR)                  \
+  DEFINE_ZIP_ROW (name##_i, guint8, gint64, NO_PRELUDE, EXPR)                  \
+  DEFINE_ZIP_ROW (name##_f, guint8, float, NO_PRELUDE, EXPR)                   \
+  DEFINE_ZIP_ROW (name##_d, guint8, double, NO_PRELUDE, EXPR)
+
+/* ---- scalar helpers (not vectorised: floor division, integer pow) ------- */
+
+static inline gint64
+ipow (gint64 base,
+      gint64 exp)
+{
+  gint64 result = 1;
+
+  if (exp < 0)
+    {
+      if (base == 1)
+        return 1;
+      if (base == -1)
+        return (exp & 1) ? -1 : 1;
+      return 0;
+    }
+  while (exp)
+    {
+      if (exp & 1)
+        result *= base;
+      exp >>= 1;
+      base *= base;
+    }
+  return result;
+}
+
+/* PyTorch's div_floor for floating point. */
+#define DEFINE_FLOORDIV(name, T, FMOD, FLOOR, COPYSIGN)                        \
+  static inline T                                                              \
+  name (T a, T b)                                                              \
+  {                                                                            \
+    T mod, div, floordiv;                                                      \
+                                                                               \
+    if (b == 0)                                                                \
+      return a / b;                                                            \
+    mod = FMOD (a, b);                                                         \
+    div = (a - mod) / b;                                                       \
+    if (mod != 0 && (b < 0) != (mod < 0))                                      \
+      div -= 1;                                                                \
+    if (div != 0)                                                              \
+      {                                                                        \
+        floordiv = FLOOR (div);                                                \
+        if (div - floordiv > (T) 0.5)                                          \
+          floordiv += 1;                                                       \
+      }                                                                        \
+    else                                                                       \
+      floordiv = COPYSIGN ((T) 0, a / b);                                      \
+    return floordiv;                                                           \
+  }
+
+DEFINE_FLOORDIV (floordiv_f, float, fmodf, floorf, copysignf)
+DEFINE_FLOORDIV (floordiv_d, double, fmod, floor, copysign)
+
+static inline float
+remainder_f (float a, float b)
+{
+  float mod = fmodf (a, b);
+
+  return (mod != 0 && (b < 0) != (mod < 0)) ? mod + b : mod;
+}
+
+static inline double
+remainder_d (double a, double b)
+{
+  double mod = fmod (a, b);
+
+  return (mod != 0 && (b < 0) != (mod < 0)) ? mod + b : mod;
+}
+
+/* Callers have checked b != 0. */
+static inline gint64
+floordiv_i (gint64 a, gint64 b)
+{
+  gint64 q = a / b;
+
+  return ((a % b) != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+static inline gint64
+remainder_i (gint64 a, gint64 b)
+{
+  gint64 r = a % b;
+
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+
+/* pow with PyTorch's fast paths for common exponents (same results as its
+ * pow_tensor_scalar_optimized kernel). */
+#define DEFINE_POW_ROW(name, T, POW, SQRT)                                     \
+  static void                                                                  \
+  name (gint64        n,                                                       \
+        char *const  *p,                                                       \
+        const gint64 *s,                                                       \
+        gpointer      ctx)                                                     \
+  {                                                                            \
+    T *restrict o = (T *) p[0];                                                \
+    const T *restrict a = (const T *) p[1];                                    \
+    const T *restrict b = (const T *) p[2];                                    \
+    gint64 so = s[0], sa = s[1], sb = s[2];                                    \
+                                                                               \
+    if (sb == 0 && so == 1 && sa == 1)                                         \
+      {                                                                        \
+        T y = b[0];                                                            \
+        if (y == 2)                                                            \
+          for (gint64 i = 0; i < n; i++) o[i] = a[i] * a[i];                   \
+        else if (y == 3)                                                       \
+          for (gint64 i = 0; i < n; i++) o[i] = a[i] * a[i] * a[i];            \
+        else if (y == (T) 0.5)                                                 \
+          for (gint64 i = 0; i < n; i++) o[i] = SQRT (a[i]);                   \
+        else if (y == (T) -0.5)                                                \
+          for (gint64 i = 0; i < n; i++) o[i] = 1 / SQRT (a[i]);               \
+        else if (y == -1)                                                      \
+          for (gint64 i = 0; i < n; i++) o[i] = 1 / a[i];                      \
+        else if (y == -2)                                                      \
+          for (gint64 i = 0; i < n; i++) o[i] = 1 / (a[i] * a[i]);             \
+        else                                                                   \
+          for (gint64 i = 0; i < n; i++) o[i] = POW (a[i], y);                 \
+        return;                                                                \
+      }                                                                        \
+    for (gint64 i = 0; i < n; i++)                                             \
+      o[i * so] = POW (a[i * sa], b[i * sb]);                                  \
+  }
+
+DEFINE_POW_ROW (pow_f, float, powf, sqrtf)
+DEFINE_POW_ROW (pow_d, double, pow, sqrt)
+
+/* ---- rows --------------------------------------------------------------- */
+
+DEFINE_FLOAT_ROWS (add, NO_PRELUDE, NO_PRELUDE, x + y)
+DEFINE_ZIP_ROW (add_i, gint64, gint64, NO_PRELUDE, x + y)
+DEFINE_ZIP_ROW (add_b, guint8, guint8, NO_PRELUDE, x | y)
+DEFINE_FLOAT_ROWS (sub, NO_PRELUDE, NO_PRELUDE, x - y)
+DEFINE_ZIP_ROW (sub_i, gint64, gint64, NO_PRELUDE, x - y)
+DEFINE_FLOAT_ROWS (mul, NO_PRELUDE, NO_PRELUDE, x * y)
+DEFINE_ZIP_ROW (mul_i, gint64, gint64, NO_PRELUDE, x * y)
+DEFINE_ZIP_ROW (mul_b, guint8, guint8, NO_PRELUDE, x & y)
+DEFINE_FLOAT_ROWS (div, NO_PRELUDE, NO_PRELUDE, x / y)
+DEFINE_ZIP_ROW (pow_i, gint64, gint64, NO_PRELUDE, ipow (x, y))
+DEFINE_FLOAT_ROWS (max, NO_PRELUDE, NO_PRELUDE, x != x ? x : (x > y ? x : y))
+DEFINE_ZIP_ROW (max_i, gint64, gint64, NO_PRELUDE, x > y ? x : y)
+DEFINE_ZIP_ROW (max_b, guint8, guint8, NO_PRELUDE, x | y)
+DEFINE_FLOAT_ROWS (min, NO_PRELUDE, NO_PRELUDE, x != x ? x : (x < y ? x : y))
+DEFINE_ZIP_ROW (min_i, gint64, gint64, NO_PRELUDE, x < y ? x : y)
+DEFINE_ZIP_ROW (min_b, guint8, guint8, NO_PRELUDE, x & y)
+DEFINE_ZIP_ROW (floordiv_f_row, float, float, NO_PRELUDE, floordiv_f (x, y))
+DEFINE_ZIP_ROW (floordiv_d_row, double, double, NO_PRELUDE, floordiv_d (x, y))
+DEFINE_ZIP_ROW (floordiv_i_row, gint64, gint64, NO_PRELUDE, floordiv_i (x, y))
+DEFINE_ZIP_ROW (remainder_f_row, float, float, NO_PRELUDE, remainder_f (x, y))
+DEFINE_ZIP_ROW (remainder_d_row, double, double, NO_PRELUDE, remainder_d (x, y))
+DEFINE_ZIP_ROW (remainder_i_row, gint64, gint64, NO_PRELUDE, remainder_i (x, y))
+DEFINE_CMP_ROWS (eq, x == y)
+DEFINE_CMP_ROWS (ne, x != y)
+DEFINE_CMP_ROWS (lt, x < y)
+DEFINE_CMP_ROWS (le, x <= y)
+DEFINE_CMP_ROWS (gt, x > y)
+DEFINE_CMP_ROWS (ge, x >= y)
+DEFINE_CMP_ROWS (land, (x != 0) & (y != 0))
+DEFINE_CMP_ROWS (lor, (x != 0) | (y != 0))
+DEFINE_FLOAT_ROWS (tanh_bw, NO_PRELUDE, NO_PRELUDE, x * (1 - y * y))
+DEFINE_FLOAT_ROWS (sigmoid_bw, NO_PRELUDE, NO_PRELUDE, x * (1 - y) * y)
+DEFINE_FLOAT_ROWS (relu_bw, NO_PRELUDE, NO_PRELUDE, y <= 0 ? 0 : x)
+DEFINE_ZIP_ROW (relu_bw_i, gint64, gint64, NO_PRELUDE, y <= 0 ? 0 : x)
+
+/* a + alpha * b: ctx points at alpha in the compute dtype. */
+DEFINE_FLOAT_ROWS (add_scaled,
+                   const float alpha = *(const float *) ctx,
+                   const double alpha = *(const double *) ctx,
+                   x + alpha * y)
+DEFINE_ZIP_ROW (add_scaled_i, gint64, gint64, const gint64 alpha = *(const gint64 *) ctx,
+                x + alpha * y)
+DEFINE_ZIP_ROW (add_scaled_b, guint8, guint8, const guint8 alpha = *(const guint8 *) ctx,
+                x | (alpha & y))
+
+/* The internal op for a + alpha*b shares the driver. */
+#define OP_ADD_SCALED CR_BINARY_COUNT
+
+typedef enum {
+  KIND_ARITH,        /* result type, same output dtype */
+  KIND_TRUE_DIV,     /* integers compute in float32 */
+  KIND_FLOAT,        /* backward helpers: float32 at least */
+  KIND_COMPARE,      /* bool output */
+} BinaryKind;
+
+typedef struct {
+  BinaryKind  kind;
+  CrRowFunc   rows[CR_DTYPE_COUNT];
+  const char *kernel_name;       /* for "not implemented for 'Bool'" */
+} BinaryInfo;
+
+static const BinaryInfo binary_info[] = {
+  [CR_BINARY_ADD]           = { KIND_ARITH,    { add_b, add_i, add_f, add_d }, "add" },
+  [CR_BINARY_SUB]           = { KIND_ARITH,    { NULL, sub_i, sub_f, sub_d }, "sub" },
+  [CR_BINARY_MUL]           = { KIND_ARITH,    { mul_b, mul_i, mul_f, mul_d }, "mul" },
+  [CR_BINARY_DIV]           = { KIND_TRUE_DIV, { NULL, NULL, div_f, div_d }, "div" },
+  [CR_BINARY_POW]           = { KIND_ARITH,    { NULL, pow_i, pow_f, pow_d }, "pow" },
+  [CR_BINARY_MAXIMUM]       = { KIND_ARITH,    { max_b, max_i, max_f, max_d }, "maximum_cpu" },
+  [CR_BINARY_MINIMUM]       = { KIND_ARITH,    { min_b, min_i, min_f, min_d }, "minimum_cpu" },
+  [CR_BINARY_FLOOR_DIVIDE]  = { KIND_ARITH,    { NULL, floordiv_i_row, floordiv_f_row, floordiv_d_row },
+                                "div_floor_cpu" },
+  [CR_BINARY_REMAINDER]     = { KIND_ARITH,    { NULL, remainder_i_row, remainder_f_row, remainder_d_row },
+                                "remainder_cpu" },
+  [CR_BINARY_EQ]            = { KIND_COMPARE,  { eq_b, eq_i, eq_f, eq_d }, "eq_cpu" },
+  [CR_BINARY_NE]            = { KIND_COMPARE,  { ne_b, ne_i, ne_f, ne_d }, "ne_cpu" },
+  [CR_BINARY_LT]            = { KIND_COMPARE,  { lt_b, lt_i, lt_f, lt_d }, "lt_cpu" },
+  [CR_BINARY_LE]            = { KIND_COMPARE,  { le_b, le_i, le_f, le_d }, "le_cpu" },
+  [CR_BINARY_GT]            = { KIND_COMPARE,  { gt_b, gt_i, gt_f, gt_d }, "gt_cpu" },
+  [CR_BINARY_GE]            = { KIND_COMPARE,  { ge_b, ge_i, ge_f, ge_d }, "ge_cpu" },
+  [CR_BINARY_LOGICAL_AND]   = { KIND_COMPARE,  { land_b, land_i, land_f, land_d }, "logical_and_cpu" },
+  [CR_BINARY_LOGICAL_OR]    = { KIND_COMPARE,  { lor_b, lor_i, lor_f, lor_d }, "logical_or_cpu" },
+  [CR_BINARY_TANH_BACKWARD] = { KIND_FLOAT,    { NULL, NULL, tanh_bw_f, tanh_bw_d }, "tanh_backward_cpu" },
+  [CR_BINARY_SIGMOID_BACKWARD] = { KIND_FLOAT, { NULL, NULL, sigmoid_bw_f, sigmoid_bw_d },
+                                   "sigmoid_backward_cpu" },
+  [CR_BINARY_RELU_BACKWARD] = { KIND_ARITH,    { NULL, relu_bw_i, relu_bw_f, relu_bw_d },
+                                "threshold_backward_cpu" },
+  [OP_ADD_SCALED]           = { KIND_ARITH,    { add_scaled_b, add_scaled_i, add_scaled_f, add_scaled_d },
+                                "add" },
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (binary_info) == CR_BINARY_COUNT + 1);
+
+/* ---- the driver ---------------------------------------------------------- */
+
+typedef struct {
+  CrDType  compute;     /* the dtype the rows see */
+  CrDType  result;      /* what the op gives */
+  CrRowFunc row;
+} BinaryPlan;
+
+/* Chooses the compute dtype and checks PyTorch's dtype rules. */
+static gboolean
+plan_binary (guint            op,
+             const CrTensor  *a,
+             const CrTensor  *b,
+             double           alpha,
+             BinaryPlan      *plan,
+             GError         **error)
+{
+  const BinaryInfo *info = &binary_info[op];
+  CrDType ct = cr_dtype_result_type (a, b);
+
+  if (op == CR_BINARY_SUB && (a->dtype == CR_DTYPE_BOOL || b->dtype == CR_DTYPE_BOOL))
+    {
+      if (a->dtype == CR_DTYPE_BOOL && b->dtype == CR_DTYPE_BOOL)
+        g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                             "Subtraction, the `-` operator, with two bool tensors is not "
+                             "supported. Use the `^` or `logical_xor()` operator instead.");
+      else
+        g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                             "Subtraction, the `-` operator, with a bool tensor is not "
+                             "supported. If you are trying to invert a mask, use the `~` or "
+                             "`logical_not()` operator instead.");
+      return FALSE;
+    }
+
+  if (info->kind == KIND_TRUE_DIV || info->kind == KIND_FLOAT)
+    {
+      if (!cr_dtype_is_floating (ct))
+        ct = CR_DTYPE_FLOAT32;
+    }
+
+  if (info->rows[ct] == NULL)
+    {
+      cr_cpu_set_not_implemented (error, info->kernel_name, ct);
+      return FALSE;
+    }
+
+  if (op == CR_BINARY_POW && ct == CR_DTYPE_INT64 && b->is_wrapped_number
+      && cr_tensor_get_flat (b, 0) < 0)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "Integers to negative integer powers are not allowed.");
+      return FALSE;
+    }
+  if (op == OP_ADD_SCALED && !cr_dtype_is_floating (ct) && alpha != floor (alpha))
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "For integral input tensors, argument alpha must not be a "
+                           "floating point number.");
+      return FALSE;
+    }
+
+  plan->compute = ct;
+  plan->result = info->kind == KIND_COMPARE ? CR_DTYPE_BOOL : ct;
+  plan->row = info->rows[ct];
+  return TRUE;
+}
+
+static void
+find_zero_row (gint64        n,
+               char *const  *p,
+               const gint64 *s,
+               gpointer      ctx)
+{
+  const gint64 *x = (const gint64 *) p[0];
+  gboolean *found = ctx;
+
+  for (gint64 i = 0; i < n; i++)
+    if (x[i * s[0]] == 0)
+      *found = TRUE;
+}
+
+/* An operand as the rows read it: a tensor of the compute dtype, or a single
+ * value converted onto the stack. */
+typedef struct {
+  const CrTensor *t;
+  CrTensor       *owned;
+  CrDType         dtype;
+  gboolean        is_scalar;
+  CrScalarBuf     scalar;
+} Operand;
+
+static gboolean
+operand_init (Operand         *op,
+              const CrTensor  *t,
+              CrDType          ct,
+              const CrTensor  *out,
+              GError         **error)
+{
+  op->t = t;
+  op->owned = NULL;
+  op->dtype = ct;
+  op->is_scalar = FALSE;
+  if (t->numel == 1)
+    {
+      cr_cpu_convert_scalar (&op->scalar, ct, cr_tensor_data (t), t->dtype);
+      op->is_scalar = TRUE;
+    }
+  else if (t->dtype != ct)
+    {
+      op->owned = cr_cpu_cast (t, ct, error);
+      op->t = op->owned;
+    }
+  else if (out != NULL && cr_cpu_overlaps_differently (out, t))
+    {
+      /* x += x.t(): read a copy, not memory being written. */
+      op->owned = cr_tensor_copy (t, error);
+      op->t = op->owned;
+    }
+  return op->t != NULL;
+}
+
+static void
+operand_clear (Operand *op)
+{
+  g_clear_pointer (&op->owned, cr_tensor_unref);
+}
+
+/* Runs out = row(a, b) over out's shape. */
+static void
+run_rows (CrRowFunc     row,
+          CrTensor     *out,
+          Operand      *operands,
+          int           n_operands,
+          gpointer      ctx)
+{
+  const CrTensor *tensors[CR_ITER_MAX_OPERANDS];
+  gboolean all_scalar = TRUE;
+  CrIter iter;
+
+  for (int i = 0; i < n_operands; i++)
+    all_scalar = all_scalar && operands[i].is_scalar;
+
+  if (out->numel == 1 && all_scalar)
+    {
+      static const gint64 unit_strides[CR_ITER_MAX_OPERANDS] = { 1, 1, 1, 1 };
+      char *ptrs[CR_ITER_MAX_OPERANDS] = { cr_tensor_data (out) };
+
+      for (int i = 0; i < n_operands; i++)
+        ptrs[i + 1] = (char *) &operands[i].scalar;
+      row (1, ptrs, unit_strides, ctx);
+      return;
+    }
+
+  tensors[0] = out;
+  for (int i = 0; i < n_operands; i++)
+    tensors[i + 1] = operands[i].is_scalar ? NULL : operands[i].t;
+  cr_iter_init (&iter, out->shape, out->ndim, tensors, n_operands + 1);
+  for (int i = 0; i < n_operands; i++)
+    if (operands[i].is_scalar)
+      cr_iter_set_scalar (&iter, i + 1, &operands[i].scalar, cr_dtype_size (operands[i].dtype));
+  cr_iter_run (&iter, row, ctx);
+}
+
+/* Computes op into out, whose dtype is plan->result and whose shape is the
+ * broadcast shape. */
+static gboolean
+binary_run (guint             op,
+            const BinaryPlan *plan,
+            CrTensor         *out,
+            const CrTensor   *a,
+            const CrTensor   *b,
+            double            alpha,
+            GError          **error)
+{
+  Operand operands[2];
+  CrScalarBuf alpha_buf;
+  gboolean ok = FALSE;
+
+  if (!operand_init (&operands[0], a, plan->compute, out, error))
+    return FALSE;
+  if (!operand_init (&operands[1], b, plan->compute, out, error))
+    goto out;
+
+  if (plan->compute == CR_DTYPE_INT64
+      && (op == CR_BINARY_FLOOR_DIVIDE || op == CR_BINARY_REMAINDER))
+    {
+      gboolean zero = FALSE;
+
+      if (operands[1].is_scalar)
+        zero = operands[1].scalar.i == 0;
+      else
+        {
+          const CrTensor *t = operands[1].t;
+          CrIter iter;
+
+          cr_iter_init (&iter, t->shape, t->ndim, &t, 1);
+          cr_iter_run (&iter, find_zero_row, &zero);
+        }
+      if (zero)
+        {
+          g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, "ZeroDivisionError");
+          goto out;
+        }
+    }
+
+  if (op == OP_ADD_SCALED)
+    cr_cpu_convert_scalar (&alpha_buf, plan->compute, &alpha, CR_DTYPE_FLOAT64);
+
+  run_rows (plan->row, out, operands, 2, &alpha_buf);
+  ok = TRUE;
+
+out:
+  operand_clear (&operands[0]);
+  operand_clear (&operands[1]);
+  return ok;
+}
+
+static CrTensor *
+binary_new (guint            op,
+            const CrTensor  *a,
+            const CrTensor  *b,
+            double           alpha,
+            GError         **error)
+{
+  BinaryPlan plan;
+  gint64 shape[CR_MAX_DIMS];
+  const gint64 *out_shape = a->shape;
+  int ndim = a->ndim;
+  CrTensor *out;
+
+  if (!plan_binary (op, a, b, alpha, &plan, error))
+    return NULL;
+  if (!cr_shape_equal (a->shape, a->ndim, b->shape, b->ndim))
+    {
+      if (!cr_shape_broadcast (a->shape, a->ndim, b->shape, b->ndim, shape, &ndim, error))
+        return NULL;
+      out_shape = shape;
+    }
+  out = cr_tensor_new_empty (out_shape, ndim, plan.result, CR_DEVICE_CPU, error);
+  if (out != NULL && !binary_run (op, &plan, out, a, b, alpha, error))
+    g_clear_pointer (&out, cr_tensor_unref);
+  return out;
+}
+
+/* PyTorch's canCast: no float into an integer, nothing but bool into bool. */
+static gboolean
+can_cast (CrDType from,
+          CrDType to)
+{
+  if (cr_dtype_is_floating (from) && !cr_dtype_is_floating (to))
+    return FALSE;
+  if (from != CR_DTYPE_BOOL && to == CR_DTYPE_BOOL)
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+check_out_shape (const CrTensor  *out,
+                 const gint64    *shape,
+                 int              ndim,
+                 GError         **error)
+{
+  g_autofree char *s1 = NULL;
+  g_autofree char *s2 = NULL;
+
+  if (cr_shape_equal (out->shape, out->ndim, shape, ndim))
+    return TRUE;
+  s1 = cr_shape_to_string (out->shape, out->ndim);
+  s2 = cr_shape_to_string (shape, ndim);
+  g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+               "output with shape %s doesn't match the broadcast shape %s", s1, s2);
+  return FALSE;
+}
+
+static gboolean
+binary_into (guint            op,
+             CrTensor        *out,
+             const CrTensor  *a,
+             const CrTensor  *b,
+             double           alpha,
+             GError         **error)
+{
+  BinaryPlan plan;
+  gint64 shape[CR_MAX_DIMS];
+  int ndim;
+
+  if (!plan_binary (op, a, b, alpha, &plan, error))
+    return FALSE;
+  if (!cr_shape_broadcast (a->shape, a->ndim, b->shape, b->ndim, shape, &ndim, error)
+      || !check_out_shape (out, shape, ndim, error))
+    return FALSE;
+  if (!can_cast (plan.result, out->dtype))
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "result type %s can't be cast to the desired output type %s",
+                   cr_dtype_scalar_name (plan.result), cr_dtype_scalar_name (out->dtype));
+      return FALSE;
+    }
+
+  if (plan.result != out->dtype)
+    {
+      g_autoptr(CrTensor) tmp = binary_new (op, a, b, alpha, error);
+
+      return tmp != NULL && cr_kernel_copy_into (out, tmp, error);
+    }
+  return binary_run (op, &plan, out, a, b, alpha, error);
+}
+
+CrTensor *
+cr_kernel_binary (CrBinaryOp       op,
+                  const CrTensor  *a,
+                  const CrTensor  *b,
+                  GError         **error)
+{
+  g_return_val_if_fail ((guint) op < CR_BINARY_COUNT, NULL);
+  CR_DISPATCH (cr_cpu_device2 (a, b), binary, error, NULL, op, a, b, error);
+  return binary_new (op, a, b, 0.0, error);
+}
+
+gboolean
+cr_kernel_binary_into (CrBinaryOp       op,
+                       CrTensor        *out,
+                       const CrTensor  *a,
+                       const CrTensor  *b,
+                       GError         **error)
+{
+  g_return_val_if_fail ((guint) op < CR_BINARY_COUNT, FALSE);
+  CR_DISPATCH (out->device != CR_DEVICE_CPU ? out->device : cr_cpu_device2 (a, b),
+               binary_into, error, FALSE, op, out, a, b, error);
+  return binary_into (op, out, a, b, 0.0, error);
+}
+
+CrTensor *
+cr_kernel_add_scaled (const CrTensor  *a,
+                      const CrTensor  *b,
+                      double           alpha,
+                      GError         **error)
+{
+  CR_DISPATCH (cr_cpu_device2 (a, b), add_scaled, error, NULL, a, b, alpha, error);
+  return binary_new (OP_ADD_SCALED, a, b, alpha, error);
+}
+
+gboolean
+cr_kernel_add_scaled_into (CrTensor        *out,
+                           const CrTensor  *b,
+                           double           alpha,
+                           GError         **error)
+{
+  CR_DISPATCH (cr_cpu_device2 (out, b), add_scaled_into, error, FALSE, out, b, alpha, error);
+  return binary_into (OP_ADD_SCALED, out, out, b, alpha, error);
+}
+
+/* ---- clamp ---------------------------------------------------------------- */
+
+#define DEFINE_CLAMP_ROW(name, T)                                              \
+  static void                                                                  \
+  name (gint64        n,                                                       \
+        char *const  *p,                                                       \
+        const gint64 *s,                                                       \
+        gpointer      ctx)                                                     \
+  {                                                                            \
+    T *restrict o = (T *) p[0];                                                \
+    const T *restrict x = (const T *) p[1];                                    \
+    const T lo = ((const T *) ctx)[0], hi = ((const T *) ctx)[1];              \
+    gint64 so = s[0], sx = s[1];                                               \
+                                                                               \
+    if (so == 1 && sx == 1)                                                    \
+      for (gint64 i = 0; i < n; i++)                                           \
+        {                                                                      \
+          T v = x[i];                                                          \
+          v = v < lo ? lo : v;                                                 \
+          o[i] = v > hi ? hi : v;                                              \
+        }                                                                      \
+    else                                                                       \
+      for (gint64 i = 0; i < n; i++)                                           \
+        {                                                                      \
+          T v = x[i * sx];                                                     \
+          v = v < lo ? lo : v;                                                 \
+          o[i * so] = v > hi ? hi : v;                                         \
+        }                                                                      \
+  }
+
+DEFINE_CLAMP_ROW (clamp_f, float)
+DEFINE_CLAMP_ROW (clamp_d, double)
+DEFINE_CLAMP_ROW (clamp_i, gint64)
+
+CrTensor *
+cr_kernel_clamp (const CrTensor  *x,
+                 gboolean         has_min,
+                 double           min,
+                 gboolean         has_max,
+                 double           max,
+                 GError         **error)
+{
+  CrDType ct = x->dtype;
+  Operand operand;
+  CrTensor *out;
+  union {
+    float  f[2];
+    double d[2];
+    gint64 i[2];
+  } bounds;
+  CrRowFunc row;
+
+  CR_DISPATCH (x->device, clamp, error, NULL, x, has_min, min, has_max, max, error);
+
+  if (!has_min && !has_max)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "torch.clamp: At least one of 'min' or 'max' must not be None");
+      return NULL;
+    }
+  if (ct == CR_DTYPE_BOOL)
+    {
+      cr_cpu_set_not_implemented (error, "clamp_scalar_cpu", ct);
+      return NULL;
+    }
+  /* A non-integral bound promotes an integer tensor like a wrapped float. */
+  if (ct == CR_DTYPE_INT64
+      && ((has_min && min != floor (min)) || (has_max && max != floor (max))))
+    ct = CR_DTYPE_FLOAT32;
+
+  switch (ct)
+    {
+    case CR_DTYPE_FLOAT32:
+      bounds.f[0] = has_min ? (float) min : -INFINITY;
+      bounds.f[1] = has_max ? (float) max : INFINITY;
+      row = clamp_f;
+      break;
+    case CR_DTYPE_FLOAT64:
+      bounds.d[0] = has_min ? min : -INFINITY;
+      bounds.d[1] = has_max ? max : INFINITY;
+      row = clamp_d;
+      break;
+    case CR_DTYPE_INT64:
+    case CR_DTYPE_BOOL:
+    case CR_DTYPE_COUNT:
+    default:
+      bounds.i[0] = has_min ? (gint64) min : G_MININT64;
+      bounds.i[1] = has_max ? (gint64) max : G_MAXINT64;
+      row = clamp_i;
+      break;
+    }
+
+  out = cr_tensor_new_empty (x->shape, x->ndim, ct, CR_DEVICE_CPU, error);
+  if (out == NULL)
+    return NULL;
+  if (!operand_init (&operand, x, ct, NULL, error))
+    {
+      cr_tensor_unref (out);
+      return NULL;
+    }
+  run_rows (row, out, &operand, 1, &bounds);
+  operand_clear (&operand);
+  return out;
+}
+
+/* ---- where ---------------------------------------------------------------- */
+
+#define DEFINE_WHERE_ROW(name, T)                                              \
+  static void                                                                  \
+  name (gint64        n,                                                       \
+        char *const  *p,                                                       \
+        const gint64 *s,                                                       \
+        gpointer      ctx)                                                     \
+  {                                                                            \
+    T *restrict o = (T *) p[0];                                                \
+    const guint8 *restrict c = (const guint8 *) p[1];                          \
+    const T *restrict a = (const T *) p[2];                                    \
+    const T *restrict b = (const T *) p[3];                                    \
+                                                                               \
+    if (s[0] == 1 && s[1] == 1 && s[2] == 1 && s[3] == 1)                      \
+      for (gint64 i = 0; i < n; i++)                                           \
+        o[i] = c[i] ? a[i] : b[i];                                             \
+    else                                                                       \
+      for (gint64 i = 0; i < n; i++)                                           \
+        o[i * s[0]] = c[i * s[1]] ? a[i * s[2]] : b[i * s[3]];                 \
+  }
+
+DEFINE_WHERE_ROW (where_b, guint8)
+DEFINE_WHERE_ROW (where_i, gint64)
+DEFINE_WHERE_ROW (where_f, float)
+DEFINE_WHERE_ROW (where_d, double)
+
+static const CrRowFunc where_rows[CR_DTYPE_COUNT] = { where_b, where_i, where_f, where_d };
+
+CrTensor *
+cr_kernel_where (const CrTensor  *cond,
+                 const CrTensor  *a,
+                 const CrTensor  *b,
+                 GError         **error)
+{
+  gint64 shape[CR_MAX_DIMS];
+  int ndim;
+  CrDType ct;
+  Operand operands[3];
+  CrTensor *out = NULL;
+  CrDeviceType device = cr_cpu_device2 (cond, a) != CR_DEVICE_CPU ? cr_cpu_device2 (cond, a) : b->device;
+
+  CR_DISPATCH (device, where, error, NULL, cond, a, b, error);
+
+  if (cond->dtype != CR_DTYPE_BOOL)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
+                   cr_dtype_scalar_name (cond->dtype));
+      return NULL;
+    }
+  if (!cr_shape_broadcast (cond->shape, cond->ndim, a->shape, a->ndim, shape, &ndim, error)
+      || !cr_shape_broadcast (shape, ndim, b->shape, b->ndim, shape, &ndim, error))
+    return NULL;
+
+  ct = cr_dtype_result_type (a, b);
+  if (!operand_init (&operands[0], cond, CR_DTYPE_BOOL, NULL, error))
+    return NULL;
+  if (!operand_init (&operands[1], a, ct, NULL, error))
+    goto out;
+  if (!operand_init (&operands[2], b, ct, NULL, error))
+    {
+      operand_clear (&operands[1]);
+      goto out;
+    }
+  out = cr_tensor_new_empty (shape, ndim, ct, CR_DEVICE_CPU, error);
+  if (out != NULL)
+    run_rows (where_rows[ct], out, operands, 3, NULL);
+  operand_clear (&operands[1]);
+  operand_clear (&operands[2]);
+out:
+  operand_clear (&operands[0]);
+  return out;
+}

@@ -1,2 +1,308 @@
-/* cr-cpu-matmul.c — being written. */
-#include "cr-kernels.h"
+/* cr-cpu-matmul.c — mm and bmm: OpenBLAS for float32/float64, plain loops for
+ * int64.
+ *
+ * A matrix operand goes to BLAS as it lies in memory when it is row-major with
+ * unit column stride, or column-major (a transposed contiguous matrix: the
+ * usual case in backward, where mm(grad, w.t()) is common), with a transpose
+ * flag instead of a copy; any other layout is copied first. */
+#include "cr-cpu-private.h"
+
+#include <cblas.h>
+
+/* How BLAS should read a (rows x cols) matrix with the given strides; FALSE
+ * when it cannot without a copy. */
+static gboolean
+blas_layout (gint64           rows,
+             gint64           cols,
+             gint64           row_stride,
+             gint64           col_stride,
+             CBLAS_TRANSPOSE *trans,
+             gint64          *ld)
+{
+  /* Strides of size-1 dims are arbitrary: normalise them. */
+  if (cols == 1)
+    col_stride = 1;
+  if (rows == 1)
+    row_stride = MAX (cols, 1);
+
+  if (col_stride == 1 && row_stride >= MAX (cols, 1))
+    {
+      *trans = CblasNoTrans;
+      *ld = row_stride;
+      return TRUE;
+    }
+  if (rows == 1 && cols >= 1)
+    {
+      /* A single row with a non-unit column stride: a column-major 1 x cols
+       * matrix with leading dimension col_stride. */
+      if (col_stride >= 1)
+        {
+          *trans = CblasTrans;
+          *ld = col_stride;
+          return TRUE;
+        }
+    }
+  if (row_stride == 1 && col_stride >= MAX (rows, 1))
+    {
+      *trans = CblasTrans;
+      *ld = col_stride;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* One product c (n x m, contiguous) = a (n x k) @ b (k x m) of strided views. */
+static void
+gemm_one (CrDType       dtype,
+          gint64        n,
+          gint64        k,
+          gint64        m,
+          const void   *a,
+          CBLAS_TRANSPOSE ta,
+          gint64        lda,
+          const void   *b,
+          CBLAS_TRANSPOSE tb,
+          gint64        ldb,
+          void         *c)
+{
+  if (n == 0 || m == 0)
+    return;
+  if (k == 0)
+    {
+      memset (c, 0, (gsize) (n * m) * cr_dtype_size (dtype));
+      return;
+    }
+  if (dtype == CR_DTYPE_FLOAT32)
+    cblas_sgemm (CblasRowMajor, ta, tb, (blasint) n, (blasint) m, (blasint) k,
+                 1.0f, a, (blasint) lda, b, (blasint) ldb, 0.0f, c, (blasint) m);
+  else
+    cblas_dgemm (CblasRowMajor, ta, tb, (blasint) n, (blasint) m, (blasint) k,
+                 1.0, a, (blasint) lda, b, (blasint) ldb, 0.0, c, (blasint) m);
+}
+
+/* int64: i-k-j order so that the inner loop runs along contiguous rows. */
+static void
+gemm_int (gint64        n,
+          gint64        k,
+          gint64        m,
+          const gint64 *a,
+          gint64        sa0,
+          gint64        sa1,
+          const gint64 *b,
+          gint64        sb0,
+          gint64        sb1,
+          gint64       *c)
+{
+  memset (c, 0, sizeof (gint64) * (gsize) (n * m));
+  for (gint64 i = 0; i < n; i++)
+    for (gint64 p = 0; p < k; p++)
+      {
+        gint64 av = a[i * sa0 + p * sa1];
+        const gint64 *brow = b + p * sb0;
+        gint64 *crow = c + i * m;
+
+        if (sb1 == 1)
+          for (gint64 j = 0; j < m; j++)
+            crow[j] += av * brow[j];
+        else
+          for (gint64 j = 0; j < m; j++)
+            crow[j] += av * brow[j * sb1];
+      }
+}
+
+static gboolean
+check_dtypes (const CrTensor  *a,
+              const CrTensor  *b,
+              const char      *kernel,
+              GError         **error)
+{
+  if (a->dtype == CR_DTYPE_BOOL)
+    {
+      cr_cpu_set_not_implemented (error, kernel, a->dtype);
+      return FALSE;
+    }
+  if (a->dtype != b->dtype)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "expected scalar type %s but found %s",
+                   cr_dtype_scalar_name (a->dtype), cr_dtype_scalar_name (b->dtype));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A matrix operand ready for BLAS: the tensor (maybe a contiguous copy), its
+ * transpose flag and leading dimension. */
+typedef struct {
+  const CrTensor  *t;
+  CrTensor        *owned;
+  CBLAS_TRANSPOSE  trans;
+  gint64           ld;
+} Matrix;
+
+/* dims r, c of t are the matrix; for a batch, all batches share the layout. */
+static gboolean
+matrix_init (Matrix          *mat,
+             const CrTensor  *t,
+             int              r,
+             int              c,
+             GError         **error)
+{
+  mat->t = t;
+  mat->owned = NULL;
+  if (t->dtype == CR_DTYPE_INT64
+      || blas_layout (t->shape[r], t->shape[c], t->strides[r], t->strides[c], &mat->trans, &mat->ld))
+    return TRUE;
+
+  mat->owned = cr_tensor_copy (t, error);
+  if (mat->owned == NULL)
+    return FALSE;
+  mat->t = mat->owned;
+  blas_layout (t->shape[r], t->shape[c], mat->owned->strides[r], mat->owned->strides[c],
+               &mat->trans, &mat->ld);
+  return TRUE;
+}
+
+CrTensor *
+cr_kernel_mm (const CrTensor  *a,
+              const CrTensor  *b,
+              GError         **error)
+{
+  gint64 shape[2];
+  Matrix ma, mb;
+  CrTensor *out;
+
+  CR_DISPATCH (cr_cpu_device2 (a, b), mm, error, NULL, a, b, error);
+
+  if (a->ndim != 2)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, "self must be a matrix");
+      return NULL;
+    }
+  if (b->ndim != 2)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, "mat2 must be a matrix");
+      return NULL;
+    }
+  if (a->shape[1] != b->shape[0])
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "mat1 and mat2 shapes cannot be multiplied (%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+                   " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ")",
+                   a->shape[0], a->shape[1], b->shape[0], b->shape[1]);
+      return NULL;
+    }
+  if (!check_dtypes (a, b, "addmm_impl_cpu_", error))
+    return NULL;
+
+  shape[0] = a->shape[0];
+  shape[1] = b->shape[1];
+  out = cr_tensor_new_empty (shape, 2, a->dtype, CR_DEVICE_CPU, error);
+  if (out == NULL)
+    return NULL;
+
+  if (a->dtype == CR_DTYPE_INT64)
+    {
+      gemm_int (shape[0], a->shape[1], shape[1],
+                cr_tensor_data (a), a->strides[0], a->strides[1],
+                cr_tensor_data (b), b->strides[0], b->strides[1],
+                cr_tensor_data (out));
+      return out;
+    }
+
+  if (!matrix_init (&ma, a, 0, 1, error))
+    {
+      cr_tensor_unref (out);
+      return NULL;
+    }
+  if (!matrix_init (&mb, b, 0, 1, error))
+    {
+      g_clear_pointer (&ma.owned, cr_tensor_unref);
+      cr_tensor_unref (out);
+      return NULL;
+    }
+  gemm_one (a->dtype, shape[0], a->shape[1], shape[1],
+            cr_tensor_data (ma.t), ma.trans, ma.ld,
+            cr_tensor_data (mb.t), mb.trans, mb.ld,
+            cr_tensor_data (out));
+  g_clear_pointer (&ma.owned, cr_tensor_unref);
+  g_clear_pointer (&mb.owned, cr_tensor_unref);
+  return out;
+}
+
+CrTensor *
+cr_kernel_bmm (const CrTensor  *a,
+               const CrTensor  *b,
+               GError         **error)
+{
+  gint64 shape[3];
+  gint64 batch, n, k, m;
+  gsize isz;
+  Matrix ma, mb;
+  CrTensor *out;
+
+  CR_DISPATCH (cr_cpu_device2 (a, b), bmm, error, NULL, a, b, error);
+
+  if (a->ndim != 3)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, "batch1 must be a 3D tensor");
+      return NULL;
+    }
+  if (b->ndim != 3)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, "batch2 must be a 3D tensor");
+      return NULL;
+    }
+  if (b->shape[0] != a->shape[0] || b->shape[1] != a->shape[2])
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "Expected size for first two dimensions of batch2 tensor to be: [%" G_GINT64_FORMAT
+                   ", %" G_GINT64_FORMAT "] but got: [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "].",
+                   a->shape[0], a->shape[2], b->shape[0], b->shape[1]);
+      return NULL;
+    }
+  if (!check_dtypes (a, b, "bmm", error))
+    return NULL;
+
+  batch = a->shape[0];
+  n = a->shape[1];
+  k = a->shape[2];
+  m = b->shape[2];
+  shape[0] = batch;
+  shape[1] = n;
+  shape[2] = m;
+  out = cr_tensor_new_empty (shape, 3, a->dtype, CR_DEVICE_CPU, error);
+  if (out == NULL)
+    return NULL;
+  isz = cr_dtype_size (a->dtype);
+
+  if (a->dtype == CR_DTYPE_INT64)
+    {
+      for (gint64 i = 0; i < batch; i++)
+        gemm_int (n, k, m,
+                  (const gint64 *) cr_tensor_data (a) + i * a->strides[0], a->strides[1], a->strides[2],
+                  (const gint64 *) cr_tensor_data (b) + i * b->strides[0], b->strides[1], b->strides[2],
+                  (gint64 *) cr_tensor_data (out) + i * n * m);
+      return out;
+    }
+
+  if (!matrix_init (&ma, a, 1, 2, error))
+    {
+      cr_tensor_unref (out);
+      return NULL;
+    }
+  if (!matrix_init (&mb, b, 1, 2, error))
+    {
+      g_clear_pointer (&ma.owned, cr_tensor_unref);
+      cr_tensor_unref (out);
+      return NULL;
+    }
+  for (gint64 i = 0; i < batch; i++)
+    gemm_one (a->dtype, n, k, m,
+              (const char *) cr_tensor_data (ma.t) + (gsize) (i * ma.t->strides[0]) * isz, ma.trans, ma.ld,
+              (const char *) cr_tensor_data (mb.t) + (gsize) (i * mb.t->strides[0]) * isz, mb.trans, mb.ld,
+              (char *) cr_tensor_data (out) + (gsize) (i * n * m) * isz);
+  g_clear_pointer (&ma.owned, cr_tensor_unref);
+  g_clear_pointer (&mb.owned, cr_tensor_unref);
+  return out;
+}

@@ -249,6 +249,8 @@ CrTensor *cr_kernel_randint      (CrGenerator     *gen,
  * OPENBLAS_NUM_THREADS), default the number of cores; OpenBLAS gets the same. */
 void      cr_threads_init        (void);
 int       cr_threads_get         (void);
+/* Overrides the thread count (tests, --threads); OpenBLAS follows. */
+void      cr_threads_set         (int              n);
 /* Run fn(begin, end, data) over [0, n) in chunks of at least grain, on the pool
  * when worth it, else inline. */
 void      cr_parallel_for        (gint64           n,

@@ -3,6 +3,29 @@
  * Every node keeps its source span, so an error, a graph node or a backward
  * step can point at its line and column. A tree is owned by its CrAstModule and
  * freed with it (nodes live in the module's arena: no per-node free).
+ *
+ * The shapes follow Python's own ast module (3.11), with these conventions:
+ * - Identifiers (Name.id, attribute names, parameter names, ...) are interned
+ *   in the module: two equal names in one module are the same pointer.
+ * - Spans are 1-based, columns count code points, the end is exclusive. A
+ *   parenthesized expression's span is the expression's, without the
+ *   parentheses (as in Python); a parenthesized tuple's includes them.
+ * - A subscript's index is one node: `a[1:2, ::2, None, ...]` is a TUPLE of
+ *   SLICE, SLICE, CONSTANT None and ELLIPSIS.
+ * - Generator expressions (`sum(x*x for x in v)`, `(x for x in v)`) are
+ *   LISTCOMP with comp.is_generator set; the interpreter may build a list.
+ * - `[e for a in x if c for b in y]`: the LISTCOMP holds the first clause
+ *   (target a, iter x, ifs [c]) and comp.inner the next one, a LISTCOMP whose
+ *   elt is NULL (target b, iter y); elt is evaluated in the innermost clause.
+ * - Targets (ASSIGN, AUGASSIGN, FOR, WITH ... as, comprehension, DEL) are
+ *   NAME, ATTRIBUTE, SUBSCRIPT, or TUPLE/LIST of targets with at most one
+ *   STARRED element; the parser has checked that already.
+ * - A call's `**kw` is a keyword with name NULL; `*args` is a STARRED arg.
+ *   A dict display's `**d` has a NULL key.
+ * - The parser also makes the checks Python's compiler makes before running
+ *   anything ('return' outside function, 'break' outside loop, duplicate
+ *   argument names, keyword argument repeated, starred targets), so that a
+ *   module that parses is one Python would have compiled.
  */
 #pragma once
 
@@ -39,7 +62,7 @@ typedef enum {
   CR_AST_EXPR,          /* expr_stmt: value */
   CR_AST_ASSIGN,        /* assign: targets = value (a = b = value: 2 targets) */
   CR_AST_AUGASSIGN,     /* augassign: target op= value */
-  CR_AST_ANNASSIGN,     /* assign with one target (x: int = 3) */
+  CR_AST_ANNASSIGN,     /* assign with one target (x: int = 3); value NULL for `x: int` */
   CR_AST_IF,            /* if_stmt */
   CR_AST_FOR,           /* for_stmt */
   CR_AST_WHILE,         /* while_stmt */
@@ -50,8 +73,9 @@ typedef enum {
   CR_AST_FUNCTIONDEF,   /* func */
   CR_AST_CLASSDEF,      /* cls */
   CR_AST_WITH,          /* with_stmt */
-  CR_AST_IMPORT,        /* import: import a.b as c, d */
-  CR_AST_IMPORTFROM,    /* import: from a.b import c as d, e */
+  CR_AST_IMPORT,        /* import: import a.b as c, d (module NULL, names "a.b" and "d") */
+  CR_AST_IMPORTFROM,    /* import: from a.b import c as d, e (module NULL for `from . import x`;
+                         * level: the number of leading dots; name "*" for `import *`) */
   CR_AST_ASSERT,        /* assert_stmt */
   CR_AST_RAISE,         /* raise: exc may be NULL */
   CR_AST_DEL,           /* seq: targets */
@@ -132,12 +156,19 @@ typedef struct {
   CrAstNode   *optional_vars;   /* NULL when no "as" */
 } CrAstWithItem;
 
+/* The deepest tree the parser accepts; deeper nesting is Python's
+ * "RecursionError: maximum recursion depth exceeded during compilation"
+ * (Python 3.11 stops at the same depth, about 3000). */
+#define CR_AST_MAX_DEPTH 2990
+
 /* Arrays: a count and a pointer into the module's arena. */
 #define CR_AST_ARRAY(type, field) guint n_##field; type *field
 
 struct _CrAstNode {
   CrAstKind  kind;
   CrSpan     span;
+  int        depth;       /* nesting depth of this subtree (1: a leaf); at most
+                           * CR_AST_MAX_DEPTH, so a recursive walk is bounded */
   union {
     struct { CrConstKind kind; gboolean b; gint64 i; double f; const char *s; gsize s_len; } constant;
     struct { const char *id; gpointer cache; } name;   /* cache: for the interpreter's use */
@@ -153,7 +184,14 @@ struct _CrAstNode {
     struct { CR_AST_ARRAY (CrAstNode *, keys); CR_AST_ARRAY (CrAstNode *, values); } dict;
     struct { CrAstNode *test, *body, *orelse; } ifexp;
     struct { CrAstNode *value; int conversion; CrAstNode *format_spec; } formatted; /* conversion: 0, 'r', 's', 'a'; spec: JOINEDSTR or NULL */
-    struct { CrAstNode *elt; CrAstNode *target; CrAstNode *iter; CR_AST_ARRAY (CrAstNode *, ifs); } comp;
+    struct {
+      CrAstNode *elt;                 /* NULL in an inner clause */
+      CrAstNode *target;
+      CrAstNode *iter;
+      CR_AST_ARRAY (CrAstNode *, ifs);
+      CrAstNode *inner;               /* the next for-clause, or NULL */
+      gboolean   is_generator;        /* (x for x in v) rather than [...] */
+    } comp;
     struct { CrAstNode *value; } starred;
 
     struct { CrAstNode *value; } expr_stmt;
@@ -178,7 +216,7 @@ struct _CrAstNode {
     struct { CR_AST_ARRAY (CrAstWithItem, items); CR_AST_ARRAY (CrAstNode *, body); } with_stmt;
     struct { const char *module; int level; CR_AST_ARRAY (CrAstAlias, names); } import;
     struct { CrAstNode *test; CrAstNode *msg; } assert_stmt;
-    struct { CrAstNode *exc; } raise;
+    struct { CrAstNode *exc; CrAstNode *cause; } raise;   /* raise exc from cause */
     struct { CR_AST_ARRAY (const char *, names); } names;
   } u;
 };
@@ -187,15 +225,23 @@ struct _CrAstNode {
  * editor), and the arena every node and string lives in. */
 typedef struct {
   char        *filename;    /* owned, e.g. "toy.py" or "<stdin>" */
-  char        *source;      /* owned copy of the text */
+  char        *source;      /* owned copy of the text, as Python reads it: a
+                             * UTF-8 BOM dropped, "\r\n" and "\r" made "\n",
+                             * and a final "\n" added when missing */
   CR_AST_ARRAY (CrAstNode *, body);
   gpointer     arena;       /* private */
 } CrAstModule;
 
-/* Parse text. On error returns NULL and a CR_LANG_ERROR with code
- * CR_EXC_SYNTAX_ERROR (or CR_EXC_INDENTATION_ERROR) whose message is Python's
- * ("invalid syntax", "unexpected indent", "'(' was never closed", ...) and whose
- * span is written to *error_span (may be NULL). */
+/* Parse text (length -1: NUL-terminated). On error returns NULL and a
+ * CR_LANG_ERROR with code CR_EXC_SYNTAX_ERROR (or CR_EXC_INDENTATION_ERROR)
+ * whose message is Python's ("invalid syntax", "unexpected indent", "'(' was
+ * never closed", ...) and whose span is written to *error_span (may be NULL);
+ * the span is where Python 3.11 points (its SyntaxError lineno and offset).
+ * A tree too deep to walk safely is CR_EXC_RECURSION_ERROR, like Python's
+ * compiler. Constructs outside the language (try, yield, async, sets, bytes,
+ * complex numbers, ...) are a SyntaxError "... are not supported in
+ * Chainrule scripts", reported, like Python's compile-time errors, only when
+ * the whole text is otherwise valid. */
 CrAstModule *cr_parse            (const char   *source,
                                   gssize        length,
                                   const char   *filename,

@@ -1,2 +1,843 @@
-/* cr-torch-tensor-methods.c — being written. */
-#include "cr-torch.h"
+/* cr-torch-tensor-methods.c — what `t.NAME` gives for a tensor: its
+ * attributes (shape, grad, grad_fn, requires_grad, data ...), settable ones
+ * (t.requires_grad = ..., t.grad = ..., t.data = ...), and its methods: those
+ * below plus the ones shared with torch.NAME (cr-torch-math.c). */
+#include "cr-torch-private.h"
+#include "cr-kernels.h"
+#include "cr-grad-mode.h"
+
+#include <string.h>
+
+#define NATIVE(fn) \
+  static CrValue *fn (CrInterp *interp, CrValue *self, CrValue *const *args, guint n_args, \
+                      const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error)
+
+#define PARSE(fname, spec) \
+  CrTorchArgs a; \
+  if (!cr_torch_args_parse (&a, fname, spec, self, args, n_args, kwargs, n_kwargs, error)) \
+    return NULL
+
+#define SELF_TENSOR (self->u.tensor)
+
+static const char non_leaf_grad_warning[] =
+  "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+  "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+  "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+  "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+  "instead. See github.com/pytorch/pytorch/pull/30531 for more informations. (Triggered "
+  "internally at  ./build/aten/src/ATen/core/TensorBody.h:480.)";
+
+/* Dimension wrapping with PyTorch's IndexError. */
+static gboolean
+wrap_dim (gint64  dim,
+          int     ndim,
+          int    *out,
+          GError **error)
+{
+  gint64 n = MAX (ndim, 1);
+
+  if (dim < -n || dim >= n)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_INDEX_ERROR,
+                   "Dimension out of range (expected to be in range of [%" G_GINT64_FORMAT
+                   ", %" G_GINT64_FORMAT "], but got %" G_GINT64_FORMAT ")",
+                   -n, n - 1, dim);
+      return FALSE;
+    }
+  *out = (int) (dim < 0 ? dim + n : dim);
+  return TRUE;
+}
+
+/* ---- sizes and layout ------------------------------------------------- */
+
+NATIVE (native_size)
+{
+  gint64 dim;
+  int d;
+  PARSE ("size", "self | dim");
+
+  if (!cr_torch_args_has (&a, 1))
+    return cr_value_new_size (SELF_TENSOR->shape, SELF_TENSOR->ndim);
+  if (!cr_torch_args_int (&a, 1, 0, &dim, error))
+    return NULL;
+  if (SELF_TENSOR->ndim == 0)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_INDEX_ERROR,
+                   "Dimension specified as %" G_GINT64_FORMAT " but tensor has no dimensions",
+                   dim);
+      return NULL;
+    }
+  if (!wrap_dim (dim, SELF_TENSOR->ndim, &d, error))
+    return NULL;
+  return cr_value_new_int (SELF_TENSOR->shape[d]);
+}
+
+NATIVE (native_stride)
+{
+  gint64 dim;
+  int d;
+  PARSE ("stride", "self | dim");
+
+  if (!cr_torch_args_has (&a, 1))
+    {
+      CrValue *items[CR_MAX_DIMS];
+      CrValue *tuple;
+      for (int i = 0; i < SELF_TENSOR->ndim; i++)
+        items[i] = cr_value_new_int (SELF_TENSOR->strides[i]);
+      tuple = cr_value_new_tuple (items, SELF_TENSOR->ndim);
+      for (int i = 0; i < SELF_TENSOR->ndim; i++)
+        cr_value_unref (items[i]);
+      return tuple;
+    }
+  if (!cr_torch_args_int (&a, 1, 0, &dim, error) || !wrap_dim (dim, SELF_TENSOR->ndim, &d, error))
+    return NULL;
+  return cr_value_new_int (SELF_TENSOR->ndim == 0 ? 1 : SELF_TENSOR->strides[d]);
+}
+
+NATIVE (native_dim)
+{
+  PARSE ((const char *) data, "self");
+  return cr_value_new_int (SELF_TENSOR->ndim);
+}
+
+NATIVE (native_numel)
+{
+  PARSE ((const char *) data, "self");
+  return cr_value_new_int (SELF_TENSOR->numel);
+}
+
+NATIVE (native_storage_offset)
+{
+  PARSE ("storage_offset", "self");
+  return cr_value_new_int (SELF_TENSOR->offset);
+}
+
+NATIVE (native_is_contiguous)
+{
+  PARSE ("is_contiguous", "self");
+  return cr_value_new_bool (cr_tensor_is_contiguous (SELF_TENSOR));
+}
+
+NATIVE (native_is_floating_point)
+{
+  PARSE ("is_floating_point", "self");
+  return cr_value_new_bool (cr_dtype_is_floating (SELF_TENSOR->dtype));
+}
+
+NATIVE (native_element_size)
+{
+  PARSE ("element_size", "self");
+  return cr_value_new_int ((gint64) cr_dtype_size (SELF_TENSOR->dtype));
+}
+
+NATIVE (native_item)
+{
+  PARSE ("item", "self");
+  return cr_torch_tensor_item (SELF_TENSOR, error);
+}
+
+NATIVE (native_tolist)
+{
+  PARSE ("tolist", "self");
+  return cr_torch_tensor_tolist (SELF_TENSOR);
+}
+
+/* ---- conversions ------------------------------------------------------ */
+
+static CrValue *
+convert (CrValue  *self,
+         CrDType   dtype,
+         GError  **error)
+{
+  CrTensor *r = cr_to_dtype (SELF_TENSOR, dtype, error);
+
+  if (r == NULL)
+    return NULL;
+  /* x.float() is x when x is already float32, as in PyTorch. */
+  if (r == SELF_TENSOR)
+    {
+      cr_tensor_unref (r);
+      return cr_value_ref (self);
+    }
+  return cr_value_new_tensor_take (r);
+}
+
+NATIVE (native_convert)
+{
+  static const char *names[] = { "bool", "long", "float", "double" };
+  CrDType dtype = (CrDType) GPOINTER_TO_INT (data);
+  PARSE (names[dtype], "self");
+  return convert (self, dtype, error);
+}
+
+NATIVE (native_unsupported_convert)
+{
+  PARSE ((const char *) data, "self");
+  g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+               "dtype torch.%s is not supported by Chainrule",
+               strcmp (data, "int") == 0 ? "int32" : "float16");
+  return NULL;
+}
+
+/* to(dtype), to(device), to(device, dtype), to(other), to(dtype=, device=) */
+NATIVE (native_to)
+{
+  gboolean has_dtype = FALSE;
+  CrDType dtype = SELF_TENSOR->dtype;
+
+  if (n_args > 2)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                   "to() received an invalid combination of arguments - got %u positional "
+                   "arguments", n_args);
+      return NULL;
+    }
+  for (guint i = 0; i < n_args + n_kwargs; i++)
+    {
+      CrValue *v = i < n_args ? args[i] : kwargs[i - n_args].value;
+      const char *kw = i < n_args ? NULL : kwargs[i - n_args].name;
+      CrDeviceType device;
+
+      if (kw != NULL && (strcmp (kw, "non_blocking") == 0 || strcmp (kw, "copy") == 0
+                         || strcmp (kw, "memory_format") == 0))
+        continue;
+      if (kw != NULL && strcmp (kw, "dtype") != 0 && strcmp (kw, "device") != 0
+          && strcmp (kw, "other") != 0)
+        {
+          g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                       "to() got an unexpected keyword argument '%s'", kw);
+          return NULL;
+        }
+      if (v->kind == CR_VALUE_NONE)
+        continue;
+      if (cr_torch_value_get_dtype (v, &dtype))
+        has_dtype = TRUE;
+      else if (v->kind == CR_VALUE_TENSOR)
+        {
+          dtype = v->u.tensor->dtype;
+          has_dtype = TRUE;
+        }
+      else if (v->kind == CR_VALUE_OBJECT && strcmp (v->u.object.type->name, "torch.dtype") == 0)
+        {
+          g_autofree char *repr = cr_value_repr (interp, v, NULL);
+          g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                       "dtype %s is not supported by Chainrule", repr);
+          return NULL;
+        }
+      else if (!cr_torch_value_to_device (v, &device, error))
+        return NULL;
+    }
+  if (!has_dtype)
+    return cr_value_ref (self);
+  return convert (self, dtype, error);
+}
+
+NATIVE (native_cpu)
+{
+  PARSE ("cpu", "self");
+  return cr_value_ref (self);
+}
+
+NATIVE (native_cuda)
+{
+  PARSE ("cuda", "self | device non_blocking");
+  cr_torch_set_no_cuda_error (error);
+  return NULL;
+}
+
+/* type() -> "torch.FloatTensor"; type(torch.float64) or type("torch.DoubleTensor") casts. */
+NATIVE (native_type)
+{
+  CrDType dtype;
+  PARSE ("type", "self | dtype non_blocking");
+
+  if (!cr_torch_args_has (&a, 1))
+    return cr_value_new_str (cr_dtype_legacy_name (SELF_TENSOR->dtype));
+  if (a.values[1]->kind == CR_VALUE_STR)
+    {
+      for (int d = 0; d < CR_DTYPE_COUNT; d++)
+        if (strcmp (a.values[1]->u.str.data, cr_dtype_legacy_name ((CrDType) d)) == 0)
+          return convert (self, (CrDType) d, error);
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_VALUE_ERROR,
+                   "invalid type: '%s'", a.values[1]->u.str.data);
+      return NULL;
+    }
+  {
+    gboolean set;
+    if (!cr_torch_args_dtype (&a, 1, &dtype, &set, error))
+      return NULL;
+  }
+  return convert (self, dtype, error);
+}
+
+NATIVE (native_numpy)
+{
+  PARSE ("numpy", "self");
+  g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                       "numpy is not available in Chainrule");
+  return NULL;
+}
+
+/* ---- autograd state --------------------------------------------------- */
+
+NATIVE (native_requires_grad_)
+{
+  gboolean flag;
+  PARSE ("requires_grad_", "self | requires_grad");
+
+  if (!cr_torch_args_bool (&a, 1, TRUE, &flag, error))
+    return NULL;
+  if (!cr_tensor_set_requires_grad (SELF_TENSOR, flag, error))
+    return NULL;
+  return cr_value_ref (self);
+}
+
+NATIVE (native_retain_grad)
+{
+  PARSE ("retain_grad", "self");
+  if (!cr_tensor_retain_grad (SELF_TENSOR, error))
+    return NULL;
+  return cr_value_none ();
+}
+
+/* ---- in place --------------------------------------------------------- */
+
+NATIVE (native_zero_)
+{
+  PARSE ("zero_", "self");
+  if (!cr_zero_ (SELF_TENSOR, error))
+    return NULL;
+  return cr_value_ref (self);
+}
+
+NATIVE (native_fill_)
+{
+  double value;
+  PARSE ("fill_", "self value");
+
+  if (!cr_torch_args_double (&a, 1, 0.0, &value, error))
+    return NULL;
+  if (!cr_fill_ (SELF_TENSOR, value, error))
+    return NULL;
+  return cr_value_ref (self);
+}
+
+typedef struct {
+  const char *name;
+  CrOpId      op;
+} InplaceInfo;
+
+static const InplaceInfo inplace_add = { "add_", CR_OP_ADD };
+static const InplaceInfo inplace_sub = { "sub_", CR_OP_SUB };
+static const InplaceInfo inplace_mul = { "mul_", CR_OP_MUL };
+static const InplaceInfo inplace_div = { "div_", CR_OP_DIV };
+
+NATIVE (native_inplace)
+{
+  const InplaceInfo *info = data;
+  g_autoptr(CrTensor) other = NULL;
+  double alpha = 1.0;
+  gboolean has_alpha = info->op == CR_OP_ADD || info->op == CR_OP_SUB;
+  PARSE (info->name, has_alpha ? "self other | * alpha" : "self other");
+
+  other = cr_torch_args_tensor_or_number (&a, 1, error);
+  if (other == NULL)
+    return NULL;
+  if (has_alpha && !cr_torch_args_double (&a, 2, 1.0, &alpha, error))
+    return NULL;
+  if (alpha != 1.0)
+    {
+      g_autoptr(CrTensor) scale = cr_tensor_new_scalar (alpha, CR_DTYPE_FLOAT64);
+      CrTensor *scaled;
+
+      scale->is_wrapped_number = TRUE;
+      scaled = cr_mul (other, scale, error);
+      if (scaled == NULL)
+        return NULL;
+      cr_tensor_unref (other);
+      other = scaled;
+    }
+  if (!cr_inplace_binary (info->op, SELF_TENSOR, other, error))
+    return NULL;
+  return cr_value_ref (self);
+}
+
+NATIVE (native_clamp_)
+{
+  gboolean has_min, has_max;
+  double min = 0, max = 0;
+  PARSE ("clamp_", "self | min max");
+
+  has_min = cr_torch_args_has (&a, 1);
+  has_max = cr_torch_args_has (&a, 2);
+  if ((has_min && !cr_torch_args_double (&a, 1, 0.0, &min, error))
+      || (has_max && !cr_torch_args_double (&a, 2, 0.0, &max, error)))
+    return NULL;
+  if (!has_min && !has_max)
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "torch.clamp: At least one of 'min' or 'max' must not be None");
+      return NULL;
+    }
+  if (!cr_clamp_ (SELF_TENSOR, has_min, min, has_max, max, error))
+    return NULL;
+  return cr_value_ref (self);
+}
+
+NATIVE (native_copy_)
+{
+  CrTensor *src;
+  PARSE ("copy_", "self src | non_blocking");
+
+  src = cr_torch_args_tensor (&a, 1, error);
+  if (src == NULL)
+    return NULL;
+  if (!cr_copy_ (SELF_TENSOR, src, error))
+    return NULL;
+  return cr_value_ref (self);
+}
+
+/* uniform_(from=0, to=1), normal_(mean=0, std=1): random fills from the
+ * script's generator, no history (as nn.init uses them under no_grad). */
+NATIVE (native_random_)
+{
+  gboolean normal = GPOINTER_TO_INT (data);
+  double p0, p1;
+  g_autoptr(CrTensor) r = NULL;
+  g_autoptr(CrTensor) scale = NULL;
+  g_autoptr(CrTensor) shift = NULL;
+  g_autoptr(CrTensor) scaled = NULL;
+  g_autoptr(CrTensor) result = NULL;
+  PARSE (normal ? "normal_" : "uniform_", normal ? "self | mean std * generator"
+                                                 : "self | from to * generator");
+
+  if (!cr_torch_args_double (&a, 1, 0.0, &p0, error)
+      || !cr_torch_args_double (&a, 2, 1.0, &p1, error))
+    return NULL;
+  if (!cr_dtype_is_floating (SELF_TENSOR->dtype))
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "\"%s\" not implemented for 'Long'",
+                   normal ? "normal_kernel_cpu" : "check_uniform_bounds");
+      return NULL;
+    }
+  if (!cr_autograd_check_inplace (SELF_TENSOR, error))
+    return NULL;
+  r = normal ? cr_kernel_randn (cr_interp_get_generator (interp), SELF_TENSOR->shape,
+                                SELF_TENSOR->ndim, SELF_TENSOR->dtype, error)
+             : cr_kernel_rand (cr_interp_get_generator (interp), SELF_TENSOR->shape,
+                               SELF_TENSOR->ndim, SELF_TENSOR->dtype, error);
+  if (r == NULL)
+    return NULL;
+  /* normal: mean + std * r; uniform: from + (to - from) * r */
+  scale = cr_tensor_new_scalar (normal ? p1 : p1 - p0, SELF_TENSOR->dtype);
+  shift = cr_tensor_new_scalar (p0, SELF_TENSOR->dtype);
+  scaled = cr_kernel_binary (CR_BINARY_MUL, r, scale, error);
+  if (scaled == NULL)
+    return NULL;
+  result = cr_kernel_binary (CR_BINARY_ADD, scaled, shift, error);
+  if (result == NULL || !cr_kernel_copy_into (SELF_TENSOR, result, error))
+    return NULL;
+  return cr_value_ref (self);
+}
+
+/* new_zeros(size), new_ones(size): same dtype and device as self. */
+NATIVE (native_new_filled)
+{
+  double value = GPOINTER_TO_INT (data);
+  gint64 shape[CR_MAX_DIMS];
+  int ndim;
+  gboolean requires_grad = FALSE;
+  CrTensor *t;
+
+  for (guint k = 0; k < n_kwargs; k++)
+    {
+      if (strcmp (kwargs[k].name, "requires_grad") == 0 && kwargs[k].value->kind == CR_VALUE_BOOL)
+        requires_grad = kwargs[k].value->u.b;
+      else
+        {
+          g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                       "%s() got an unexpected keyword argument '%s'",
+                       value != 0 ? "new_ones" : "new_zeros", kwargs[k].name);
+          return NULL;
+        }
+    }
+  if (!cr_torch_parse_size (value != 0 ? "new_ones" : "new_zeros", "size", args, n_args,
+                            shape, &ndim, error))
+    return NULL;
+  t = cr_tensor_new_full (shape, ndim, value, SELF_TENSOR->dtype, SELF_TENSOR->device, error);
+  if (t == NULL)
+    return NULL;
+  if (requires_grad && !cr_tensor_set_requires_grad (t, TRUE, error))
+    {
+      cr_tensor_unref (t);
+      return NULL;
+    }
+  return cr_value_new_tensor_take (t);
+}
+
+/* ---- the table -------------------------------------------------------- */
+
+#define M CR_TORCH_IN_TENSOR
+
+const CrTorchFunc cr_torch_method_funcs[] = {
+  { "size", native_size, M, NULL },
+  { "stride", native_stride, M, NULL },
+  { "dim", native_dim, M, (gpointer) "dim" },
+  { "ndimension", native_dim, M, (gpointer) "ndimension" },
+  { "numel", native_numel, CR_TORCH_IN_TORCH | M, (gpointer) "numel" },
+  { "nelement", native_numel, M, (gpointer) "nelement" },
+  { "storage_offset", native_storage_offset, M, NULL },
+  { "is_contiguous", native_is_contiguous, M, NULL },
+  { "is_floating_point", native_is_floating_point, CR_TORCH_IN_TORCH | M, NULL },
+  { "element_size", native_element_size, M, NULL },
+  { "item", native_item, M, NULL },
+  { "tolist", native_tolist, M, NULL },
+  { "bool", native_convert, M, GINT_TO_POINTER (CR_DTYPE_BOOL) },
+  { "long", native_convert, M, GINT_TO_POINTER (CR_DTYPE_INT64) },
+  { "float", native_convert, M, GINT_TO_POINTER (CR_DTYPE_FLOAT32) },
+  { "double", native_convert, M, GINT_TO_POINTER (CR_DTYPE_FLOAT64) },
+  { "int", native_unsupported_convert, M, (gpointer) "int" },
+  { "half", native_unsupported_convert, M, (gpointer) "half" },
+  { "to", native_to, M, NULL },
+  { "cpu", native_cpu, M, NULL },
+  { "cuda", native_cuda, M, NULL },
+  { "type", native_type, M, NULL },
+  { "numpy", native_numpy, M, NULL },
+  { "requires_grad_", native_requires_grad_, M, NULL },
+  { "retain_grad", native_retain_grad, M, NULL },
+  { "register_hook", cr_torch_native_register_hook, M, NULL },
+  { "backward", cr_torch_native_backward, M, NULL },
+  { "zero_", native_zero_, M, NULL },
+  { "fill_", native_fill_, M, NULL },
+  { "add_", native_inplace, M, (gpointer) &inplace_add },
+  { "sub_", native_inplace, M, (gpointer) &inplace_sub },
+  { "mul_", native_inplace, M, (gpointer) &inplace_mul },
+  { "div_", native_inplace, M, (gpointer) &inplace_div },
+  { "clamp_", native_clamp_, M, NULL },
+  { "copy_", native_copy_, M, NULL },
+  { "uniform_", native_random_, M, GINT_TO_POINTER (FALSE) },
+  { "normal_", native_random_, M, GINT_TO_POINTER (TRUE) },
+  { "new_zeros", native_new_filled, M, GINT_TO_POINTER (0) },
+  { "new_ones", native_new_filled, M, GINT_TO_POINTER (1) },
+};
+
+const guint cr_torch_n_method_funcs = G_N_ELEMENTS (cr_torch_method_funcs);
+
+/* ---- attributes ------------------------------------------------------- */
+
+typedef enum {
+  ATTR_NONE,
+  ATTR_SHAPE,
+  ATTR_DTYPE,
+  ATTR_DEVICE,
+  ATTR_GRAD,
+  ATTR_GRAD_FN,
+  ATTR_REQUIRES_GRAD,
+  ATTR_IS_LEAF,
+  ATTR_DATA,
+  ATTR_T,
+  ATTR_MT,
+  ATTR_NDIM,
+  ATTR_RETAINS_GRAD,
+  ATTR_IS_CUDA,
+  ATTR_VERSION,
+  ATTR_OUTPUT_NR,
+  ATTR_LAYOUT,
+} Attr;
+
+static const struct {
+  const char *name;
+  Attr        attr;
+} attrs[] = {
+  { "shape", ATTR_SHAPE },
+  { "dtype", ATTR_DTYPE },
+  { "device", ATTR_DEVICE },
+  { "grad", ATTR_GRAD },
+  { "grad_fn", ATTR_GRAD_FN },
+  { "requires_grad", ATTR_REQUIRES_GRAD },
+  { "is_leaf", ATTR_IS_LEAF },
+  { "data", ATTR_DATA },
+  { "T", ATTR_T },
+  { "mT", ATTR_MT },
+  { "ndim", ATTR_NDIM },
+  { "retains_grad", ATTR_RETAINS_GRAD },
+  { "is_cuda", ATTR_IS_CUDA },
+  { "_version", ATTR_VERSION },
+  { "output_nr", ATTR_OUTPUT_NR },
+  { "layout", ATTR_LAYOUT },
+};
+
+/* name -> (Attr) or (method entry | 1): one lookup per t.NAME, built once. */
+static GHashTable *
+member_table (void)
+{
+  static gsize initialized = 0;
+  static GHashTable *table = NULL;
+
+  if (g_once_init_enter (&initialized))
+    {
+      GHashTable *t = g_hash_table_new (g_str_hash, g_str_equal);
+
+      for (guint i = 0; i < cr_torch_n_math_funcs; i++)
+        if (cr_torch_math_funcs[i].where & CR_TORCH_IN_TENSOR)
+          g_hash_table_insert (t, (gpointer) cr_torch_math_funcs[i].name,
+                               (gpointer) &cr_torch_math_funcs[i]);
+      for (guint i = 0; i < cr_torch_n_method_funcs; i++)
+        if (cr_torch_method_funcs[i].where & CR_TORCH_IN_TENSOR)
+          g_hash_table_insert (t, (gpointer) cr_torch_method_funcs[i].name,
+                               (gpointer) &cr_torch_method_funcs[i]);
+      for (guint i = 0; i < G_N_ELEMENTS (attrs); i++)
+        g_hash_table_insert (t, (gpointer) attrs[i].name, GINT_TO_POINTER (attrs[i].attr));
+      table = t;
+      g_once_init_leave (&initialized, 1);
+    }
+  return table;
+}
+
+static gboolean
+is_attr (gpointer entry)
+{
+  return GPOINTER_TO_SIZE (entry) < 64;
+}
+
+const CrTorchFunc *
+cr_torch_lookup_method (const char *name)
+{
+  gpointer entry = g_hash_table_lookup (member_table (), name);
+
+  if (entry == NULL || is_attr (entry))
+    return NULL;
+  return entry;
+}
+
+static CrValue *
+get_grad (CrInterp *interp,
+          CrTensor *t)
+{
+  if (t->grad_fn != NULL && !t->retains_grad && t->grad == NULL)
+    cr_interp_warn (interp, "UserWarning", non_leaf_grad_warning);
+  if (t->grad == NULL)
+    return cr_value_none ();
+  return cr_value_new_tensor (t->grad);
+}
+
+static CrValue *
+get_attr (CrInterp *interp,
+          CrValue  *v,
+          Attr      attr,
+          GError  **error)
+{
+  CrTensor *t = v->u.tensor;
+
+  switch (attr)
+    {
+    case ATTR_SHAPE:
+      return cr_value_new_size (t->shape, t->ndim);
+    case ATTR_DTYPE:
+      return cr_torch_dtype_new (t->dtype);
+    case ATTR_DEVICE:
+      return cr_torch_device_new (t->device);
+    case ATTR_GRAD:
+      return get_grad (interp, t);
+    case ATTR_GRAD_FN:
+      return cr_torch_node_value (t->grad_fn);
+    case ATTR_REQUIRES_GRAD:
+      return cr_value_new_bool (t->requires_grad);
+    case ATTR_IS_LEAF:
+      return cr_value_new_bool (t->grad_fn == NULL);
+    case ATTR_DATA:
+      return cr_value_new_tensor_take (cr_tensor_alias (t));
+    case ATTR_T:
+      {
+        int dims[CR_MAX_DIMS];
+        for (int i = 0; i < t->ndim; i++)
+          dims[i] = t->ndim - 1 - i;
+        if (t->ndim != 2 && t->ndim != 0)
+          {
+            g_autofree char *message = g_strdup_printf (
+              "The use of `x.T` on tensors of dimension other than 2 to reverse their shape "
+              "is deprecated and it will throw an error in a future release. Consider "
+              "`x.mT` to transpose batches of matrices or `x.permute(*torch.arange(x.ndim - "
+              "1, -1, -1))` to reverse the dimensions of a tensor. (Triggered internally at  "
+              "./aten/src/ATen/native/TensorShape.cpp:3277.)");
+            cr_interp_warn (interp, "UserWarning", message);
+          }
+        return cr_torch_wrap (cr_permute (t, dims, t->ndim, error));
+      }
+    case ATTR_MT:
+      if (t->ndim < 2)
+        {
+          g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                       "tensor.mT is only supported on matrices or batches of matrices. Got "
+                       "%d-D tensor.", t->ndim);
+          return NULL;
+        }
+      return cr_torch_wrap (cr_transpose (t, -2, -1, error));
+    case ATTR_NDIM:
+      return cr_value_new_int (t->ndim);
+    case ATTR_RETAINS_GRAD:
+      return cr_value_new_bool (t->retains_grad);
+    case ATTR_IS_CUDA:
+      return cr_value_new_bool (t->device == CR_DEVICE_CUDA);
+    case ATTR_VERSION:
+      return cr_value_new_int (cr_tensor_version (t));
+    case ATTR_OUTPUT_NR:
+      return cr_value_new_int (t->output_nr);
+    case ATTR_LAYOUT:
+      return cr_value_new_str ("torch.strided");
+    case ATTR_NONE:
+    default:
+      return NULL;
+    }
+}
+
+CrValue *
+cr_torch_tensor_getattr (CrInterp    *interp,
+                         CrValue     *t,
+                         const char  *name,
+                         GError     **error)
+{
+  gpointer entry = g_hash_table_lookup (member_table (), name);
+
+  if (entry == NULL)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_ATTRIBUTE_ERROR,
+                   "'Tensor' object has no attribute '%s'", name);
+      return NULL;
+    }
+  if (is_attr (entry))
+    return get_attr (interp, t, (Attr) GPOINTER_TO_INT (entry), error);
+  {
+    const CrTorchFunc *f = entry;
+    return cr_value_new_native (f->name, f->fn, t, f->data);
+  }
+}
+
+static gboolean
+set_grad (CrTensor  *t,
+          CrValue   *value,
+          GError   **error)
+{
+  CrTensor *g;
+
+  if (value->kind == CR_VALUE_NONE)
+    {
+      g_clear_pointer (&t->grad, cr_tensor_unref);
+      return TRUE;
+    }
+  if (value->kind != CR_VALUE_TENSOR)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                   "assigned grad expected to be a Tensor or None but got grad of type%s",
+                   cr_torch_type_name (value));
+      return FALSE;
+    }
+  g = value->u.tensor;
+  if (g->dtype != t->dtype)
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "assigned grad has data of a different type");
+      return FALSE;
+    }
+  if (g->device != t->device)
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "assigned grad has data located on a different device");
+      return FALSE;
+    }
+  if (!cr_shape_equal (g->shape, g->ndim, t->shape, t->ndim))
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "assigned grad has data of a different size");
+      return FALSE;
+    }
+  if (g == t)
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "can't assign Variable as its own grad");
+      return FALSE;
+    }
+  cr_tensor_ref (g);
+  cr_tensor_unref (t->grad);
+  t->grad = g;
+  return TRUE;
+}
+
+/* t.data = other: t now looks at other's storage, with other's geometry and
+ * dtype, keeping its own autograd identity. */
+static gboolean
+set_data (CrTensor  *t,
+          CrValue   *value,
+          GError   **error)
+{
+  CrTensor *src;
+
+  if (value->kind != CR_VALUE_TENSOR)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                   "Variable data has to be a tensor, but got %s", cr_torch_type_name (value));
+      return FALSE;
+    }
+  src = value->u.tensor;
+  if (src == t)
+    return TRUE;
+  if (src->storage != t->storage)
+    {
+      CrStorage *old = t->storage;
+      t->storage = cr_storage_ref (src->storage);
+      cr_storage_unref (old);
+    }
+  t->dtype = src->dtype;
+  t->device = src->device;
+  t->ndim = src->ndim;
+  t->numel = src->numel;
+  memcpy (t->shape, src->shape, sizeof t->shape);
+  memcpy (t->strides, src->strides, sizeof t->strides);
+  t->offset = src->offset;
+  return TRUE;
+}
+
+gboolean
+cr_torch_tensor_setattr (CrInterp    *interp,
+                         CrValue     *v,
+                         const char  *name,
+                         CrValue     *value,
+                         GError     **error)
+{
+  CrTensor *t = v->u.tensor;
+  gpointer entry = g_hash_table_lookup (member_table (), name);
+
+  if (entry != NULL && is_attr (entry))
+    {
+      switch ((Attr) GPOINTER_TO_INT (entry))
+        {
+        case ATTR_REQUIRES_GRAD:
+          if (value->kind != CR_VALUE_BOOL)
+            {
+              g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                                   "requires_grad must be a bool");
+              return FALSE;
+            }
+          return cr_tensor_set_requires_grad (t, value->u.b, error);
+        case ATTR_GRAD:
+          return set_grad (t, value, error);
+        case ATTR_DATA:
+          return set_data (t, value, error);
+        default:
+          break;
+        }
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_ATTRIBUTE_ERROR,
+                   "attribute '%s' of 'torch._C._TensorBase' objects is not writable", name);
+      return FALSE;
+    }
+  if (entry != NULL)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_ATTRIBUTE_ERROR,
+                   "'Tensor' object attribute '%s' is read-only", name);
+      return FALSE;
+    }
+  g_set_error (error, CR_LANG_ERROR, CR_EXC_ATTRIBUTE_ERROR,
+               "Chainrule tensors take no new attributes ('%s')", name);
+  return FALSE;
+}

@@ -1,2 +1,1652 @@
-/* cr-value.c — being written. */
-#include "cr-interp.h"
+/* cr-value.c — the values a script computes with: construction, reference
+ * counting, containers, Python's truthiness, equality, hashing, repr() and
+ * str(), and the conversions natives use.
+ *
+ * None, True, False, Ellipsis, NotImplemented and the small ints are
+ * immortal statics (a negative ref_count): they are shared by every
+ * interpreter and thread, so their counts are never touched. Other values
+ * belong to one thread at a time and are counted without atomics, as in
+ * CPython. */
+#include "cr-interp-private.h"
+#include "cr-pyformat.h"
+#include "cr-tensor-format.h"
+#include "cr-tensor.h"
+
+#include <math.h>
+#include <string.h>
+
+#define IMMORTAL (-1)
+
+static CrValue none_value      = { IMMORTAL, CR_VALUE_NONE };
+static CrValue true_value      = { IMMORTAL, CR_VALUE_BOOL, { .b = TRUE } };
+static CrValue false_value     = { IMMORTAL, CR_VALUE_BOOL, { .b = FALSE } };
+static CrValue ellipsis_value  = { IMMORTAL, CR_VALUE_ELLIPSIS };
+
+static char *not_implemented_repr (CrValue *self) { return g_strdup ("NotImplemented"); }
+static const CrObjectType not_implemented_type = {
+  .name = "NotImplementedType",
+  .repr = not_implemented_repr,
+};
+static CrValue not_implemented_value = {
+  IMMORTAL, CR_VALUE_OBJECT, { .object = { &not_implemented_type, NULL } }
+};
+
+#define SMALL_INT_MIN (-5)
+#define SMALL_INT_MAX 1024
+static CrValue small_ints[SMALL_INT_MAX - SMALL_INT_MIN + 1];
+
+__attribute__((constructor))
+static void
+init_small_ints (void)
+{
+  for (gint64 i = SMALL_INT_MIN; i <= SMALL_INT_MAX; i++)
+    {
+      CrValue *v = &small_ints[i - SMALL_INT_MIN];
+      v->ref_count = IMMORTAL;
+      v->kind = CR_VALUE_INT;
+      v->u.i = i;
+    }
+}
+
+struct _CrDict {
+  GPtrArray  *keys;     /* owned refs, insertion order */
+  GPtrArray  *values;   /* owned refs */
+  GHashTable *index;    /* key (borrowed) -> GUINT_TO_POINTER (position + 1) */
+};
+
+static guint    value_hash      (gconstpointer v);
+static gboolean value_key_equal (gconstpointer a, gconstpointer b);
+
+static inline CrValue *
+value_alloc (CrValueKind kind)
+{
+  CrValue *v = g_new (CrValue, 1);
+  v->ref_count = 1;
+  v->kind = kind;
+  return v;
+}
+
+static void
+value_unref_notify (gpointer data)
+{
+  cr_value_unref (data);
+}
+
+static GHashTable *
+attrs_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, value_unref_notify);
+}
+
+/* ---- construction -------------------------------------------------------- */
+
+CrValue *
+cr_value_none (void)
+{
+  return &none_value;
+}
+
+CrValue *
+cr_value_new_bool (gboolean b)
+{
+  return b ? &true_value : &false_value;
+}
+
+CrValue *
+cr_value_new_int (gint64 i)
+{
+  if (i >= SMALL_INT_MIN && i <= SMALL_INT_MAX)
+    return &small_ints[i - SMALL_INT_MIN];
+  CrValue *v = value_alloc (CR_VALUE_INT);
+  v->u.i = i;
+  return v;
+}
+
+CrValue *
+cr_value_new_float (double f)
+{
+  CrValue *v = value_alloc (CR_VALUE_FLOAT);
+  v->u.f = f;
+  return v;
+}
+
+CrValue *
+cr_value_new_str_len (const char *s,
+                      gsize       len)
+{
+  CrValue *v = value_alloc (CR_VALUE_STR);
+  v->u.str.data = g_malloc (len + 1);
+  memcpy (v->u.str.data, s, len);
+  v->u.str.data[len] = '\0';
+  v->u.str.len = len;
+  return v;
+}
+
+CrValue *
+cr_value_new_str (const char *s)
+{
+  return cr_value_new_str_len (s, strlen (s));
+}
+
+CrValue *
+cr_value_new_str_take (char *s)
+{
+  CrValue *v = value_alloc (CR_VALUE_STR);
+  v->u.str.data = s;
+  v->u.str.len = strlen (s);
+  return v;
+}
+
+CrValue *
+cr_value_new_list (void)
+{
+  CrValue *v = value_alloc (CR_VALUE_LIST);
+  v->u.seq.items = g_ptr_array_new_with_free_func (value_unref_notify);
+  v->u.seq.is_size = FALSE;
+  return v;
+}
+
+CrValue *
+cr_value_new_list_take (GPtrArray *items)
+{
+  CrValue *v = value_alloc (CR_VALUE_LIST);
+  g_ptr_array_set_free_func (items, value_unref_notify);
+  v->u.seq.items = items;
+  v->u.seq.is_size = FALSE;
+  return v;
+}
+
+CrValue *
+cr_value_new_tuple_take (GPtrArray *items)
+{
+  CrValue *v = cr_value_new_list_take (items);
+  v->kind = CR_VALUE_TUPLE;
+  return v;
+}
+
+CrValue *
+cr_value_new_tuple (CrValue *const *items,
+                    guint           n)
+{
+  GPtrArray *a = g_ptr_array_new_full (n, value_unref_notify);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (a, cr_value_ref (items[i]));
+  return cr_value_new_tuple_take (a);
+}
+
+CrValue *
+cr_value_new_size (const gint64 *shape,
+                   int           ndim)
+{
+  GPtrArray *a = g_ptr_array_new_full (ndim, value_unref_notify);
+  for (int i = 0; i < ndim; i++)
+    g_ptr_array_add (a, cr_value_new_int (shape[i]));
+  CrValue *v = cr_value_new_tuple_take (a);
+  v->u.seq.is_size = TRUE;
+  return v;
+}
+
+CrValue *
+cr_value_new_dict (void)
+{
+  CrValue *v = value_alloc (CR_VALUE_DICT);
+  CrDict *d = g_new (CrDict, 1);
+  d->keys = g_ptr_array_new_with_free_func (value_unref_notify);
+  d->values = g_ptr_array_new_with_free_func (value_unref_notify);
+  d->index = g_hash_table_new (value_hash, value_key_equal);
+  v->u.dict = d;
+  return v;
+}
+
+CrValue *
+cr_value_new_tensor (CrTensor *tensor)
+{
+  return cr_value_new_tensor_take (cr_tensor_ref (tensor));
+}
+
+CrValue *
+cr_value_new_tensor_take (CrTensor *tensor)
+{
+  CrValue *v = value_alloc (CR_VALUE_TENSOR);
+  v->u.tensor = tensor;
+  return v;
+}
+
+CrValue *
+cr_value_new_native (const char   *name,
+                     CrNativeFunc  fn,
+                     CrValue      *self,
+                     gpointer      data)
+{
+  CrValue *v = value_alloc (CR_VALUE_NATIVE);
+  v->u.native.name = name;
+  v->u.native.fn = fn;
+  v->u.native.self = self ? cr_value_ref (self) : NULL;
+  v->u.native.data = data;
+  return v;
+}
+
+CrValue *
+cr_value_new_object (const CrObjectType *type,
+                     gpointer            data)
+{
+  CrValue *v = value_alloc (CR_VALUE_OBJECT);
+  v->u.object.type = type;
+  v->u.object.data = data;
+  return v;
+}
+
+CrValue *
+cr_value_new_module (const char *name)
+{
+  CrValue *v = value_alloc (CR_VALUE_MODULE);
+  v->u.module.name = g_strdup (name);
+  v->u.module.attrs = attrs_new ();
+  return v;
+}
+
+CrValue *
+cr_value_new_class (const char *name,
+                    CrValue    *base)
+{
+  CrValue *v = value_alloc (CR_VALUE_CLASS);
+  v->u.cls.name = g_strdup (name);
+  v->u.cls.base = base ? cr_value_ref (base) : NULL;
+  v->u.cls.attrs = attrs_new ();
+  return v;
+}
+
+CrValue *
+cr_value_new_slice (CrValue *start,
+                    CrValue *stop,
+                    CrValue *step)
+{
+  CrValue *v = value_alloc (CR_VALUE_SLICE);
+  v->u.slice.start = cr_value_ref (start ? start : &none_value);
+  v->u.slice.stop = cr_value_ref (stop ? stop : &none_value);
+  v->u.slice.step = cr_value_ref (step ? step : &none_value);
+  return v;
+}
+
+CrValue *
+cr_value_new_range (gint64 start,
+                    gint64 stop,
+                    gint64 step)
+{
+  CrValue *v = value_alloc (CR_VALUE_RANGE);
+  v->u.range.start = start;
+  v->u.range.stop = stop;
+  v->u.range.step = step;
+  return v;
+}
+
+CrValue *
+cr_value_ellipsis (void)
+{
+  return &ellipsis_value;
+}
+
+CrValue *
+cr_value_not_implemented (void)
+{
+  return &not_implemented_value;
+}
+
+CrValue *
+cr_value_ref (CrValue *v)
+{
+  if (v->ref_count > 0)
+    v->ref_count++;
+  return v;
+}
+
+static void
+value_free (CrValue *v)
+{
+  switch (v->kind)
+    {
+    case CR_VALUE_STR:
+      g_free (v->u.str.data);
+      break;
+    case CR_VALUE_LIST:
+    case CR_VALUE_TUPLE:
+      g_ptr_array_unref (v->u.seq.items);
+      break;
+    case CR_VALUE_DICT:
+      g_hash_table_unref (v->u.dict->index);
+      g_ptr_array_unref (v->u.dict->keys);
+      g_ptr_array_unref (v->u.dict->values);
+      g_free (v->u.dict);
+      break;
+    case CR_VALUE_SLICE:
+      cr_value_unref (v->u.slice.start);
+      cr_value_unref (v->u.slice.stop);
+      cr_value_unref (v->u.slice.step);
+      break;
+    case CR_VALUE_FUNCTION:
+      cr_function_free (v->u.function);
+      break;
+    case CR_VALUE_NATIVE:
+      cr_value_unref (v->u.native.self);
+      break;
+    case CR_VALUE_BOUND_METHOD:
+      cr_value_unref (v->u.bound.func);
+      cr_value_unref (v->u.bound.self);
+      break;
+    case CR_VALUE_CLASS:
+      g_free (v->u.cls.name);
+      cr_value_unref (v->u.cls.base);
+      g_hash_table_unref (v->u.cls.attrs);
+      break;
+    case CR_VALUE_INSTANCE:
+      g_hash_table_unref (v->u.instance.attrs);
+      cr_value_unref (v->u.instance.cls);
+      break;
+    case CR_VALUE_MODULE:
+      g_free (v->u.module.name);
+      g_hash_table_unref (v->u.module.attrs);
+      break;
+    case CR_VALUE_TENSOR:
+      cr_tensor_unref (v->u.tensor);
+      break;
+    case CR_VALUE_OBJECT:
+      if (v->u.object.type->destroy)
+        v->u.object.type->destroy (v->u.object.data);
+      break;
+    default:
+      break;
+    }
+  g_free (v);
+}
+
+void
+cr_value_unref (CrValue *v)
+{
+  if (v == NULL || v->ref_count < 0)
+    return;
+  if (--v->ref_count == 0)
+    value_free (v);
+}
+
+/* ---- containers ------------------------------------------------------------ */
+
+void
+cr_list_append (CrValue *list,
+                CrValue *item)
+{
+  g_return_if_fail (list->kind == CR_VALUE_LIST || list->kind == CR_VALUE_TUPLE);
+  g_ptr_array_add (list->u.seq.items, cr_value_ref (item));
+}
+
+guint
+cr_seq_len (CrValue *seq)
+{
+  g_return_val_if_fail (seq->kind == CR_VALUE_LIST || seq->kind == CR_VALUE_TUPLE, 0);
+  return seq->u.seq.items->len;
+}
+
+CrValue *
+cr_seq_get (CrValue *seq,
+            guint    i)
+{
+  g_return_val_if_fail (seq->kind == CR_VALUE_LIST || seq->kind == CR_VALUE_TUPLE, NULL);
+  g_return_val_if_fail (i < seq->u.seq.items->len, NULL);
+  return g_ptr_array_index (seq->u.seq.items, i);
+}
+
+gboolean
+cr_value_hashable (CrValue  *v,
+                   GError  **error)
+{
+  switch (v->kind)
+    {
+    case CR_VALUE_LIST:
+    case CR_VALUE_DICT:
+    case CR_VALUE_SLICE:
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                   "unhashable type: '%s'", cr_value_type_name (v));
+      return FALSE;
+    case CR_VALUE_TUPLE:
+      for (guint i = 0; i < v->u.seq.items->len; i++)
+        if (!cr_value_hashable (g_ptr_array_index (v->u.seq.items, i), error))
+          return FALSE;
+      return TRUE;
+    default:
+      return TRUE;
+    }
+}
+
+static guint
+hash_int (gint64 i)
+{
+  guint64 u = (guint64) i;
+  u ^= u >> 33;
+  u *= 0xff51afd7ed558ccdULL;
+  u ^= u >> 33;
+  return (guint) u;
+}
+
+static guint
+value_hash (gconstpointer p)
+{
+  CrValue *v = (CrValue *) p;
+  switch (v->kind)
+    {
+    case CR_VALUE_NONE:
+      return 0x9e3779b9u;
+    case CR_VALUE_BOOL:
+      return hash_int (v->u.b);
+    case CR_VALUE_INT:
+      return hash_int (v->u.i);
+    case CR_VALUE_FLOAT:
+      {
+        double f = v->u.f;
+        if (f == floor (f) && fabs (f) < 9.2e18)
+          return hash_int ((gint64) f);
+        guint64 bits;
+        memcpy (&bits, &f, sizeof bits);
+        return hash_int ((gint64) bits);
+      }
+    case CR_VALUE_STR:
+      {
+        guint32 h = 2166136261u;
+        for (gsize i = 0; i < v->u.str.len; i++)
+          h = (h ^ (guchar) v->u.str.data[i]) * 16777619u;
+        return h;
+      }
+    case CR_VALUE_TUPLE:
+      {
+        guint h = 0x345678u;
+        for (guint i = 0; i < v->u.seq.items->len; i++)
+          h = (h ^ value_hash (g_ptr_array_index (v->u.seq.items, i))) * 1000003u;
+        return h;
+      }
+    case CR_VALUE_TENSOR:
+      return g_direct_hash (v->u.tensor);
+    case CR_VALUE_OBJECT:
+      if (v->u.object.type->identity)
+        return g_direct_hash (v->u.object.type->identity (v));
+      return g_direct_hash (v->u.object.data);
+    case CR_VALUE_NATIVE:
+      return g_direct_hash (v->u.native.fn) ^ g_direct_hash (v->u.native.self);
+    default:
+      return g_direct_hash (v);
+    }
+}
+
+static gboolean
+value_key_equal (gconstpointer a,
+                 gconstpointer b)
+{
+  return a == b || cr_value_equal ((CrValue *) a, (CrValue *) b);
+}
+
+static CrDict *
+dict_of (CrValue *dict)
+{
+  return dict->u.dict;
+}
+
+gboolean
+cr_dict_set (CrValue  *dict,
+             CrValue  *key,
+             CrValue  *value,
+             GError  **error)
+{
+  g_return_val_if_fail (dict->kind == CR_VALUE_DICT, FALSE);
+  if (!cr_value_hashable (key, error))
+    return FALSE;
+  CrDict *d = dict_of (dict);
+  gpointer pos = g_hash_table_lookup (d->index, key);
+  if (pos)
+    {
+      guint i = GPOINTER_TO_UINT (pos) - 1;
+      CrValue *old = d->values->pdata[i];
+      d->values->pdata[i] = cr_value_ref (value);
+      cr_value_unref (old);
+      return TRUE;
+    }
+  g_ptr_array_add (d->keys, cr_value_ref (key));
+  g_ptr_array_add (d->values, cr_value_ref (value));
+  g_hash_table_insert (d->index, key, GUINT_TO_POINTER (d->keys->len));
+  return TRUE;
+}
+
+CrValue *
+cr_dict_get (CrValue  *dict,
+             CrValue  *key,
+             GError  **error)
+{
+  g_return_val_if_fail (dict->kind == CR_VALUE_DICT, NULL);
+  if (!cr_value_hashable (key, error))
+    return NULL;
+  CrDict *d = dict_of (dict);
+  gpointer pos = g_hash_table_lookup (d->index, key);
+  if (!pos)
+    return NULL;
+  return d->values->pdata[GPOINTER_TO_UINT (pos) - 1];
+}
+
+gboolean
+cr_dict_delete (CrValue  *dict,
+                CrValue  *key,
+                GError  **error)
+{
+  if (!cr_value_hashable (key, error))
+    return FALSE;
+  CrDict *d = dict_of (dict);
+  gpointer pos = g_hash_table_lookup (d->index, key);
+  if (!pos)
+    {
+      g_autofree char *r = cr_value_repr (NULL, key, NULL);
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_KEY_ERROR, "%s", r ? r : "?");
+      return FALSE;
+    }
+  guint i = GPOINTER_TO_UINT (pos) - 1;
+  g_hash_table_remove (d->index, key);
+  g_ptr_array_remove_index (d->keys, i);
+  g_ptr_array_remove_index (d->values, i);
+  /* Positions after i moved down by one. */
+  for (guint j = i; j < d->keys->len; j++)
+    g_hash_table_insert (d->index, d->keys->pdata[j], GUINT_TO_POINTER (j + 1));
+  return TRUE;
+}
+
+void
+cr_dict_clear (CrValue *dict)
+{
+  CrDict *d = dict_of (dict);
+  g_hash_table_remove_all (d->index);
+  g_ptr_array_set_size (d->keys, 0);
+  g_ptr_array_set_size (d->values, 0);
+}
+
+guint
+cr_dict_len (CrValue *dict)
+{
+  g_return_val_if_fail (dict->kind == CR_VALUE_DICT, 0);
+  return dict_of (dict)->keys->len;
+}
+
+CrValue *
+cr_dict_key_at (CrValue *dict,
+                guint    i)
+{
+  g_return_val_if_fail (dict->kind == CR_VALUE_DICT, NULL);
+  return dict_of (dict)->keys->pdata[i];
+}
+
+CrValue *
+cr_dict_value_at (CrValue *dict,
+                  guint    i)
+{
+  g_return_val_if_fail (dict->kind == CR_VALUE_DICT, NULL);
+  return dict_of (dict)->values->pdata[i];
+}
+
+static GHashTable *
+members_of (CrValue *v)
+{
+  switch (v->kind)
+    {
+    case CR_VALUE_MODULE:   return v->u.module.attrs;
+    case CR_VALUE_CLASS:    return v->u.cls.attrs;
+    case CR_VALUE_INSTANCE: return v->u.instance.attrs;
+    default:                return NULL;
+    }
+}
+
+void
+cr_value_set_member (CrValue    *module_or_class,
+                     const char *name,
+                     CrValue    *value)
+{
+  GHashTable *attrs = members_of (module_or_class);
+  g_return_if_fail (attrs != NULL);
+  g_hash_table_insert (attrs, g_strdup (name), cr_value_ref (value));
+}
+
+CrValue *
+cr_value_get_member (CrValue    *module_or_class,
+                     const char *name)
+{
+  GHashTable *attrs = members_of (module_or_class);
+  g_return_val_if_fail (attrs != NULL, NULL);
+  return g_hash_table_lookup (attrs, name);
+}
+
+CrValue *
+cr_class_lookup (CrValue    *cls,
+                 const char *name)
+{
+  for (int depth = 0; cls != NULL && depth < 64; cls = cls->u.cls.base, depth++)
+    {
+      CrValue *v = g_hash_table_lookup (cls->u.cls.attrs, name);
+      if (v)
+        return v;
+    }
+  return NULL;
+}
+
+gboolean
+cr_class_is_subclass (CrValue *cls,
+                      CrValue *base)
+{
+  for (int depth = 0; cls != NULL && depth < 64; cls = cls->u.cls.base, depth++)
+    if (cls == base)
+      return TRUE;
+  return FALSE;
+}
+
+CrValue *
+cr_instance_method (CrValue    *instance,
+                    const char *name)
+{
+  if (instance->kind != CR_VALUE_INSTANCE)
+    return NULL;
+  return cr_class_lookup (instance->u.instance.cls, name);
+}
+
+/* ---- ranges and slices -------------------------------------------------------- */
+
+gint64
+cr_range_len (CrValue *r)
+{
+  gint64 start = r->u.range.start, stop = r->u.range.stop, step = r->u.range.step;
+  if (step > 0 && start < stop)
+    return (stop - start - 1) / step + 1;
+  if (step < 0 && start > stop)
+    return (start - stop - 1) / (-step) + 1;
+  return 0;
+}
+
+gboolean
+cr_value_as_index (CrValue *v,
+                   gint64  *out)
+{
+  switch (v->kind)
+    {
+    case CR_VALUE_INT:
+      *out = v->u.i;
+      return TRUE;
+    case CR_VALUE_BOOL:
+      *out = v->u.b;
+      return TRUE;
+    case CR_VALUE_TENSOR:
+      {
+        CrTensor *t = v->u.tensor;
+        if (t->numel != 1 || t->ndim != 0 || t->dtype == CR_DTYPE_FLOAT32
+            || t->dtype == CR_DTYPE_FLOAT64)
+          return FALSE;
+        *out = cr_tensor_get_flat_int (t, 0);
+        return TRUE;
+      }
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+slice_part (CrValue  *v,
+            gint64   *out,
+            GError  **error)
+{
+  if (cr_value_as_index (v, out))
+    return TRUE;
+  g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                       "slice indices must be integers or None or have an __index__ method");
+  return FALSE;
+}
+
+gboolean
+cr_slice_indices (CrValue  *slice,
+                  gint64    length,
+                  gint64   *out_start,
+                  gint64   *out_stop,
+                  gint64   *out_step,
+                  gint64   *out_slicelength,
+                  GError  **error)
+{
+  gint64 start, stop, step = 1;
+  if (slice->u.slice.step->kind != CR_VALUE_NONE)
+    {
+      if (!slice_part (slice->u.slice.step, &step, error))
+        return FALSE;
+      if (step == 0)
+        {
+          g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_VALUE_ERROR,
+                               "slice step cannot be zero");
+          return FALSE;
+        }
+    }
+  gint64 lower = step < 0 ? -1 : 0;
+  gint64 upper = step < 0 ? length - 1 : length;
+
+  if (slice->u.slice.start->kind == CR_VALUE_NONE)
+    start = step < 0 ? upper : lower;
+  else
+    {
+      if (!slice_part (slice->u.slice.start, &start, error))
+        return FALSE;
+      if (start < 0)
+        {
+          start += length;
+          if (start < lower)
+            start = lower;
+        }
+      else if (start > upper)
+        start = upper;
+    }
+  if (slice->u.slice.stop->kind == CR_VALUE_NONE)
+    stop = step < 0 ? lower : upper;
+  else
+    {
+      if (!slice_part (slice->u.slice.stop, &stop, error))
+        return FALSE;
+      if (stop < 0)
+        {
+          stop += length;
+          if (stop < lower)
+            stop = lower;
+        }
+      else if (stop > upper)
+        stop = upper;
+    }
+  gint64 n = 0;
+  if (step > 0 && start < stop)
+    n = (stop - start - 1) / step + 1;
+  else if (step < 0 && stop < start)
+    n = (start - stop - 1) / (-step) + 1;
+  *out_start = start;
+  *out_stop = stop;
+  *out_step = step;
+  *out_slicelength = n;
+  return TRUE;
+}
+
+gsize
+cr_str_char_len (CrValue *str)
+{
+  const char *s = str->u.str.data;
+  gsize n = 0;
+  for (gsize i = 0; i < str->u.str.len; i++)
+    if (((guchar) s[i] & 0xc0) != 0x80)
+      n++;
+  return n;
+}
+
+/* ---- the seq view object ------------------------------------------------------- */
+
+static void
+seq_view_destroy (gpointer data)
+{
+  CrSeqView *view = data;
+  cr_value_unref (view->list);
+  g_free (view);
+}
+
+const CrObjectType cr_seq_view_type = {
+  .name = "iterator",
+  .destroy = seq_view_destroy,
+};
+
+CrValue *
+cr_seq_view_new (const char *type_name,
+                 gboolean    wrapped,
+                 CrValue    *list)
+{
+  CrSeqView *view = g_new (CrSeqView, 1);
+  view->type_name = type_name;
+  view->wrapped = wrapped;
+  view->list = list;
+  return cr_value_new_object (&cr_seq_view_type, view);
+}
+
+/* ---- inspection ---------------------------------------------------------------- */
+
+const char *
+cr_value_type_name (CrValue *v)
+{
+  switch (v->kind)
+    {
+    case CR_VALUE_NONE:         return "NoneType";
+    case CR_VALUE_BOOL:         return "bool";
+    case CR_VALUE_INT:          return "int";
+    case CR_VALUE_FLOAT:        return "float";
+    case CR_VALUE_STR:          return "str";
+    case CR_VALUE_LIST:         return "list";
+    case CR_VALUE_TUPLE:        return v->u.seq.is_size ? "torch.Size" : "tuple";
+    case CR_VALUE_DICT:         return "dict";
+    case CR_VALUE_SLICE:        return "slice";
+    case CR_VALUE_RANGE:        return "range";
+    case CR_VALUE_ELLIPSIS:     return "ellipsis";
+    case CR_VALUE_FUNCTION:     return "function";
+    case CR_VALUE_NATIVE:       return "builtin_function_or_method";
+    case CR_VALUE_BOUND_METHOD: return "method";
+    case CR_VALUE_CLASS:        return "type";
+    case CR_VALUE_INSTANCE:     return v->u.instance.cls->u.cls.name;
+    case CR_VALUE_MODULE:       return "module";
+    case CR_VALUE_TENSOR:       return "Tensor";
+    case CR_VALUE_OBJECT:
+      if (v->u.object.type == &cr_seq_view_type)
+        return ((CrSeqView *) v->u.object.data)->type_name;
+      return v->u.object.type->name;
+    default:
+      return "object";
+    }
+}
+
+gboolean
+cr_value_is_number (CrValue *v)
+{
+  return v->kind == CR_VALUE_BOOL || v->kind == CR_VALUE_INT || v->kind == CR_VALUE_FLOAT;
+}
+
+static gboolean
+tensor_truthy (CrTensor  *t,
+               gboolean  *out,
+               GError   **error)
+{
+  if (t->numel == 1)
+    {
+      *out = cr_tensor_get_flat (t, 0) != 0.0;
+      return TRUE;
+    }
+  g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+               "Boolean value of Tensor with %s values is ambiguous",
+               t->numel == 0 ? "no" : "more than one");
+  return FALSE;
+}
+
+gboolean
+cr_value_truthy (CrInterp  *interp,
+                 CrValue   *v,
+                 gboolean  *out,
+                 GError   **error)
+{
+  switch (v->kind)
+    {
+    case CR_VALUE_NONE:   *out = FALSE; return TRUE;
+    case CR_VALUE_BOOL:   *out = v->u.b; return TRUE;
+    case CR_VALUE_INT:    *out = v->u.i != 0; return TRUE;
+    case CR_VALUE_FLOAT:  *out = v->u.f != 0.0; return TRUE;
+    case CR_VALUE_STR:    *out = v->u.str.len != 0; return TRUE;
+    case CR_VALUE_LIST:
+    case CR_VALUE_TUPLE:  *out = v->u.seq.items->len != 0; return TRUE;
+    case CR_VALUE_DICT:   *out = cr_dict_len (v) != 0; return TRUE;
+    case CR_VALUE_RANGE:  *out = cr_range_len (v) != 0; return TRUE;
+    case CR_VALUE_TENSOR: return tensor_truthy (v->u.tensor, out, error);
+    case CR_VALUE_OBJECT:
+      if (v->u.object.type == &cr_seq_view_type
+          && ((CrSeqView *) v->u.object.data)->wrapped)
+        {
+          *out = cr_seq_len (((CrSeqView *) v->u.object.data)->list) != 0;
+          return TRUE;
+        }
+      *out = TRUE;
+      return TRUE;
+    case CR_VALUE_INSTANCE:
+      if (interp)
+        {
+          CrValue *m = cr_instance_method (v, "__bool__");
+          gboolean is_len = FALSE;
+          if (!m)
+            {
+              m = cr_instance_method (v, "__len__");
+              is_len = TRUE;
+            }
+          if (m)
+            {
+              CrValue *r = cr_interp_call_method (interp, v, m, NULL, 0, error);
+              if (!r)
+                return FALSE;
+              gboolean ok = TRUE;
+              if (!is_len && r->kind != CR_VALUE_BOOL)
+                {
+                  g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                               "__bool__ should return bool, returned %s", cr_value_type_name (r));
+                  ok = FALSE;
+                }
+              else if (is_len && r->kind != CR_VALUE_INT)
+                {
+                  g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                               "'%s' object cannot be interpreted as an integer",
+                               cr_value_type_name (r));
+                  ok = FALSE;
+                }
+              else
+                *out = is_len ? r->u.i != 0 : r->u.b;
+              cr_value_unref (r);
+              return ok;
+            }
+        }
+      *out = TRUE;
+      return TRUE;
+    default:
+      *out = TRUE;
+      return TRUE;
+    }
+}
+
+static gboolean
+number_value (CrValue *v,
+              double  *f,
+              gint64  *i,
+              gboolean *is_int)
+{
+  switch (v->kind)
+    {
+    case CR_VALUE_BOOL:  *i = v->u.b; *is_int = TRUE; *f = (double) *i; return TRUE;
+    case CR_VALUE_INT:   *i = v->u.i; *is_int = TRUE; *f = (double) *i; return TRUE;
+    case CR_VALUE_FLOAT: *f = v->u.f; *is_int = FALSE; return TRUE;
+    default:             return FALSE;
+    }
+}
+
+/* An exact comparison of an int with a float, as Python does. */
+static int
+compare_int_float (gint64 i,
+                   double f)
+{
+  if (isnan (f))
+    return 2;   /* unordered */
+  if (f >= 9.3e18)
+    return -1;
+  if (f <= -9.3e18)
+    return 1;
+  double fl = floor (f);
+  gint64 fi = (gint64) fl;
+  if (i < fi)
+    return -1;
+  if (i > fi)
+    return 1;
+  return f > fl ? -1 : 0;
+}
+
+static gboolean value_equal_depth (CrValue *a, CrValue *b, int depth);
+
+static gboolean
+seq_equal (CrValue *a,
+           CrValue *b,
+           int      depth)
+{
+  GPtrArray *x = a->u.seq.items, *y = b->u.seq.items;
+  if (x->len != y->len)
+    return FALSE;
+  for (guint i = 0; i < x->len; i++)
+    if (x->pdata[i] != y->pdata[i] && !value_equal_depth (x->pdata[i], y->pdata[i], depth + 1))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+value_equal_depth (CrValue *a,
+                   CrValue *b,
+                   int      depth)
+{
+  if (depth > 200)
+    return FALSE;
+  double fa, fb;
+  gint64 ia, ib;
+  gboolean a_int, b_int;
+  if (number_value (a, &fa, &ia, &a_int))
+    {
+      if (!number_value (b, &fb, &ib, &b_int))
+        return FALSE;
+      if (a_int && b_int)
+        return ia == ib;
+      if (a_int)
+        return compare_int_float (ia, fb) == 0;
+      if (b_int)
+        return compare_int_float (ib, fa) == 0;
+      return fa == fb;
+    }
+  switch (a->kind)
+    {
+    case CR_VALUE_NONE:
+    case CR_VALUE_ELLIPSIS:
+      return b->kind == a->kind;
+    case CR_VALUE_STR:
+      return b->kind == CR_VALUE_STR && a->u.str.len == b->u.str.len
+             && memcmp (a->u.str.data, b->u.str.data, a->u.str.len) == 0;
+    case CR_VALUE_LIST:
+    case CR_VALUE_TUPLE:
+      return b->kind == a->kind && seq_equal (a, b, depth);
+    case CR_VALUE_DICT:
+      {
+        if (b->kind != CR_VALUE_DICT || cr_dict_len (a) != cr_dict_len (b))
+          return FALSE;
+        for (guint i = 0; i < cr_dict_len (a); i++)
+          {
+            CrValue *other = cr_dict_get (b, cr_dict_key_at (a, i), NULL);
+            CrValue *mine = cr_dict_value_at (a, i);
+            if (!other || (other != mine && !value_equal_depth (mine, other, depth + 1)))
+              return FALSE;
+          }
+        return TRUE;
+      }
+    case CR_VALUE_SLICE:
+      return b->kind == CR_VALUE_SLICE
+             && value_equal_depth (a->u.slice.start, b->u.slice.start, depth + 1)
+             && value_equal_depth (a->u.slice.stop, b->u.slice.stop, depth + 1)
+             && value_equal_depth (a->u.slice.step, b->u.slice.step, depth + 1);
+    case CR_VALUE_RANGE:
+      {
+        if (b->kind != CR_VALUE_RANGE)
+          return FALSE;
+        gint64 n = cr_range_len (a);
+        if (n != cr_range_len (b))
+          return FALSE;
+        if (n == 0)
+          return TRUE;
+        if (a->u.range.start != b->u.range.start)
+          return FALSE;
+        return n == 1 || a->u.range.step == b->u.range.step;
+      }
+    case CR_VALUE_TENSOR:
+      return b->kind == CR_VALUE_TENSOR && a->u.tensor == b->u.tensor;
+    case CR_VALUE_NATIVE:
+      return b->kind == CR_VALUE_NATIVE && a->u.native.fn == b->u.native.fn
+             && a->u.native.self == b->u.native.self && a->u.native.data == b->u.native.data;
+    case CR_VALUE_BOUND_METHOD:
+      return b->kind == CR_VALUE_BOUND_METHOD && a->u.bound.func == b->u.bound.func
+             && a->u.bound.self == b->u.bound.self;
+    case CR_VALUE_OBJECT:
+      if (b->kind != CR_VALUE_OBJECT || a->u.object.type != b->u.object.type)
+        return FALSE;
+      if (a->u.object.type->equal)
+        return a->u.object.type->equal (a, b);
+      return a->u.object.data == b->u.object.data;
+    default:
+      return a == b;
+    }
+}
+
+gboolean
+cr_value_equal (CrValue *a,
+                CrValue *b)
+{
+  return value_equal_depth (a, b, 0);
+}
+
+/* ---- repr and str ---------------------------------------------------------------- */
+
+static gboolean repr_into (CrInterp *interp, CrValue *v, GString *out,
+                           GPtrArray *active, GError **error);
+
+static void
+append_address (GString       *out,
+                gconstpointer  p)
+{
+  g_string_append_printf (out, "0x%" G_GINTPTR_MODIFIER "x", (gintptr) p);
+}
+
+static gboolean
+exception_code_of_class (CrValue     *cls,
+                         CrException *out)
+{
+  CrValue *code = cr_class_lookup (cls, "__cr_exc__");
+  if (code && code->kind == CR_VALUE_INT)
+    {
+      *out = (CrException) code->u.i;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static const char *
+class_module (CrValue *cls)
+{
+  CrValue *m = g_hash_table_lookup (cls->u.cls.attrs, "__module__");
+  if (m && m->kind == CR_VALUE_STR)
+    return m->u.str.data;
+  return NULL;
+}
+
+static gboolean
+user_dunder_str (CrInterp   *interp,
+                 CrValue    *v,
+                 const char *dunder,
+                 GString    *out,
+                 gboolean   *handled,
+                 GError    **error)
+{
+  *handled = FALSE;
+  if (!interp)
+    return TRUE;
+  CrValue *m = cr_instance_method (v, dunder);
+  if (!m || m->kind != CR_VALUE_FUNCTION)
+    return TRUE;
+  *handled = TRUE;
+  CrValue *r = cr_interp_call_method (interp, v, m, NULL, 0, error);
+  if (!r)
+    return FALSE;
+  if (r->kind != CR_VALUE_STR)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                   "%s returned non-string (type %s)", dunder, cr_value_type_name (r));
+      cr_value_unref (r);
+      return FALSE;
+    }
+  g_string_append_len (out, r->u.str.data, r->u.str.len);
+  cr_value_unref (r);
+  return TRUE;
+}
+
+static gboolean
+exception_str_into (CrInterp  *interp,
+                    CrValue   *v,
+                    GString   *out,
+                    GPtrArray *active,
+                    GError   **error)
+{
+  CrValue *args = g_hash_table_lookup (v->u.instance.attrs, "args");
+  if (!args || args->kind != CR_VALUE_TUPLE || cr_seq_len (args) == 0)
+    return TRUE;
+  CrException code = CR_EXC_EXCEPTION;
+  exception_code_of_class (v->u.instance.cls, &code);
+  if (cr_seq_len (args) == 1)
+    {
+      CrValue *a = cr_seq_get (args, 0);
+      if (code == CR_EXC_KEY_ERROR)
+        return repr_into (interp, a, out, active, error);
+      char *s = cr_value_str (interp, a, error);
+      if (!s)
+        return FALSE;
+      g_string_append (out, s);
+      g_free (s);
+      return TRUE;
+    }
+  return repr_into (interp, args, out, active, error);
+}
+
+static gboolean
+repr_items (CrInterp  *interp,
+            GPtrArray *items,
+            GString   *out,
+            GPtrArray *active,
+            GError   **error)
+{
+  for (guint i = 0; i < items->len; i++)
+    {
+      if (i > 0)
+        g_string_append (out, ", ");
+      if (!repr_into (interp, items->pdata[i], out, active, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+repr_container (CrInterp  *interp,
+                CrValue   *v,
+                GString   *out,
+                GPtrArray *active,
+                GError   **error)
+{
+  for (guint i = 0; i < active->len; i++)
+    if (active->pdata[i] == v)
+      {
+        g_string_append (out, v->kind == CR_VALUE_DICT ? "{...}" : "[...]");
+        return TRUE;
+      }
+  if (active->len > 400)
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RECURSION_ERROR,
+                           "maximum recursion depth exceeded while getting the repr of an object");
+      return FALSE;
+    }
+  g_ptr_array_add (active, v);
+  gboolean ok = TRUE;
+  switch (v->kind)
+    {
+    case CR_VALUE_LIST:
+      g_string_append_c (out, '[');
+      ok = repr_items (interp, v->u.seq.items, out, active, error);
+      g_string_append_c (out, ']');
+      break;
+    case CR_VALUE_TUPLE:
+      if (v->u.seq.is_size)
+        {
+          g_string_append (out, "torch.Size([");
+          ok = repr_items (interp, v->u.seq.items, out, active, error);
+          g_string_append (out, "])");
+          break;
+        }
+      g_string_append_c (out, '(');
+      ok = repr_items (interp, v->u.seq.items, out, active, error);
+      if (v->u.seq.items->len == 1)
+        g_string_append_c (out, ',');
+      g_string_append_c (out, ')');
+      break;
+    case CR_VALUE_DICT:
+      g_string_append_c (out, '{');
+      for (guint i = 0; ok && i < cr_dict_len (v); i++)
+        {
+          if (i > 0)
+            g_string_append (out, ", ");
+          ok = repr_into (interp, cr_dict_key_at (v, i), out, active, error);
+          g_string_append (out, ": ");
+          ok = ok && repr_into (interp, cr_dict_value_at (v, i), out, active, error);
+        }
+      g_string_append_c (out, '}');
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  g_ptr_array_remove_index (active, active->len - 1);
+  return ok;
+}
+
+static const CrPrintOptions *
+print_options (CrInterp       *interp,
+               CrPrintOptions *fallback)
+{
+  if (interp)
+    return &interp->print_options;
+  cr_print_options_init_default (fallback);
+  return fallback;
+}
+
+static gboolean
+repr_into (CrInterp  *interp,
+           CrValue   *v,
+           GString   *out,
+           GPtrArray *active,
+           GError   **error)
+{
+  switch (v->kind)
+    {
+    case CR_VALUE_NONE:
+      g_string_append (out, "None");
+      return TRUE;
+    case CR_VALUE_BOOL:
+      g_string_append (out, v->u.b ? "True" : "False");
+      return TRUE;
+    case CR_VALUE_INT:
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, v->u.i);
+      return TRUE;
+    case CR_VALUE_FLOAT:
+      {
+        char *s = cr_py_float_repr (v->u.f);
+        g_string_append (out, s);
+        g_free (s);
+        return TRUE;
+      }
+    case CR_VALUE_STR:
+      {
+        char *s = cr_py_str_repr (v->u.str.data, v->u.str.len);
+        g_string_append (out, s);
+        g_free (s);
+        return TRUE;
+      }
+    case CR_VALUE_LIST:
+    case CR_VALUE_TUPLE:
+    case CR_VALUE_DICT:
+      return repr_container (interp, v, out, active, error);
+    case CR_VALUE_SLICE:
+      g_string_append (out, "slice(");
+      if (!repr_into (interp, v->u.slice.start, out, active, error))
+        return FALSE;
+      g_string_append (out, ", ");
+      if (!repr_into (interp, v->u.slice.stop, out, active, error))
+        return FALSE;
+      g_string_append (out, ", ");
+      if (!repr_into (interp, v->u.slice.step, out, active, error))
+        return FALSE;
+      g_string_append_c (out, ')');
+      return TRUE;
+    case CR_VALUE_RANGE:
+      g_string_append_printf (out, "range(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT,
+                              v->u.range.start, v->u.range.stop);
+      if (v->u.range.step != 1)
+        g_string_append_printf (out, ", %" G_GINT64_FORMAT, v->u.range.step);
+      g_string_append_c (out, ')');
+      return TRUE;
+    case CR_VALUE_ELLIPSIS:
+      g_string_append (out, "Ellipsis");
+      return TRUE;
+    case CR_VALUE_FUNCTION:
+      g_string_append_printf (out, "<function %s at ", v->u.function->qualname);
+      append_address (out, v);
+      g_string_append_c (out, '>');
+      return TRUE;
+    case CR_VALUE_NATIVE:
+      if (v->u.native.self == NULL)
+        g_string_append_printf (out, "<built-in function %s>", v->u.native.name);
+      else
+        {
+          CrValue *self = v->u.native.self;
+          if (self->kind == CR_VALUE_CLASS)
+            {
+              g_string_append_printf (out, "<bound method %s.%s of ", self->u.cls.name,
+                                      v->u.native.name);
+              if (!repr_into (interp, self, out, active, error))
+                return FALSE;
+              g_string_append_c (out, '>');
+              return TRUE;
+            }
+          g_string_append_printf (out, "<built-in method %s of %s object at ",
+                                  v->u.native.name, cr_value_type_name (self));
+          append_address (out, self->kind == CR_VALUE_TENSOR ? (gconstpointer) self->u.tensor
+                                                              : (gconstpointer) self);
+          g_string_append_c (out, '>');
+        }
+      return TRUE;
+    case CR_VALUE_BOUND_METHOD:
+      {
+        CrValue *f = v->u.bound.func;
+        g_string_append_printf (out, "<bound method %s of ",
+                                f->kind == CR_VALUE_FUNCTION ? f->u.function->qualname : "?");
+        if (!repr_into (interp, v->u.bound.self, out, active, error))
+          return FALSE;
+        g_string_append_c (out, '>');
+        return TRUE;
+      }
+    case CR_VALUE_CLASS:
+      {
+        const char *module = class_module (v);
+        if (module)
+          g_string_append_printf (out, "<class '%s.%s'>", module, v->u.cls.name);
+        else
+          g_string_append_printf (out, "<class '%s'>", v->u.cls.name);
+        return TRUE;
+      }
+    case CR_VALUE_INSTANCE:
+      {
+        gboolean handled;
+        if (!user_dunder_str (interp, v, "__repr__", out, &handled, error))
+          return FALSE;
+        if (handled)
+          return TRUE;
+        CrException code;
+        if (exception_code_of_class (v->u.instance.cls, &code))
+          {
+            CrValue *args = g_hash_table_lookup (v->u.instance.attrs, "args");
+            g_string_append (out, v->u.instance.cls->u.cls.name);
+            if (args && args->kind == CR_VALUE_TUPLE && cr_seq_len (args) != 1)
+              return repr_into (interp, args, out, active, error);
+            g_string_append_c (out, '(');
+            if (args && args->kind == CR_VALUE_TUPLE
+                && !repr_into (interp, cr_seq_get (args, 0), out, active, error))
+              return FALSE;
+            g_string_append_c (out, ')');
+            return TRUE;
+          }
+        const char *module = class_module (v->u.instance.cls);
+        g_string_append_printf (out, "<%s%s%s object at ", module ? module : "",
+                                module ? "." : "", v->u.instance.cls->u.cls.name);
+        append_address (out, v);
+        g_string_append_c (out, '>');
+        return TRUE;
+      }
+    case CR_VALUE_MODULE:
+      g_string_append_printf (out, "<module '%s' (built-in)>", v->u.module.name);
+      return TRUE;
+    case CR_VALUE_TENSOR:
+      {
+        CrPrintOptions fallback;
+        char *s = cr_tensor_format (v->u.tensor, print_options (interp, &fallback));
+        g_string_append (out, s);
+        g_free (s);
+        return TRUE;
+      }
+    case CR_VALUE_OBJECT:
+      {
+        const CrObjectType *type = v->u.object.type;
+        if (type == &cr_seq_view_type)
+          {
+            CrSeqView *view = v->u.object.data;
+            if (view->wrapped)
+              {
+                g_string_append_printf (out, "%s(", view->type_name);
+                if (!repr_into (interp, view->list, out, active, error))
+                  return FALSE;
+                g_string_append_c (out, ')');
+              }
+            else
+              {
+                g_string_append_printf (out, "<%s object at ", view->type_name);
+                append_address (out, view);
+                g_string_append_c (out, '>');
+              }
+            return TRUE;
+          }
+        if (type->repr)
+          {
+            char *s = type->repr (v);
+            if (s)
+              {
+                g_string_append (out, s);
+                g_free (s);
+                return TRUE;
+              }
+          }
+        g_string_append_printf (out, "<%s object at ", type->name);
+        append_address (out, type->identity ? type->identity (v) : v->u.object.data);
+        g_string_append_c (out, '>');
+        return TRUE;
+      }
+    default:
+      g_string_append (out, "<object>");
+      return TRUE;
+    }
+}
+
+gboolean
+cr_value_repr_into (CrInterp *interp,
+                    CrValue  *v,
+                    GString  *out,
+                    GError  **error)
+{
+  GPtrArray *active = g_ptr_array_new ();
+  gboolean ok = repr_into (interp, v, out, active, error);
+  g_ptr_array_unref (active);
+  return ok;
+}
+
+char *
+cr_value_repr (CrInterp  *interp,
+               CrValue   *v,
+               GError   **error)
+{
+  GString *out = g_string_new (NULL);
+  if (!cr_value_repr_into (interp, v, out, error))
+    {
+      g_string_free (out, TRUE);
+      return NULL;
+    }
+  return g_string_free (out, FALSE);
+}
+
+char *
+cr_value_str (CrInterp  *interp,
+              CrValue   *v,
+              GError   **error)
+{
+  if (v->kind == CR_VALUE_STR)
+    return g_strndup (v->u.str.data, v->u.str.len);
+  if (v->kind == CR_VALUE_INSTANCE)
+    {
+      GString *out = g_string_new (NULL);
+      gboolean handled;
+      if (!user_dunder_str (interp, v, "__str__", out, &handled, error))
+        {
+          g_string_free (out, TRUE);
+          return NULL;
+        }
+      if (!handled)
+        {
+          CrException code;
+          if (cr_instance_method (v, "__repr__") == NULL
+              && exception_code_of_class (v->u.instance.cls, &code))
+            {
+              GPtrArray *active = g_ptr_array_new ();
+              gboolean ok = exception_str_into (interp, v, out, active, error);
+              g_ptr_array_unref (active);
+              if (!ok)
+                {
+                  g_string_free (out, TRUE);
+                  return NULL;
+                }
+            }
+          else if (!cr_value_repr_into (interp, v, out, error))
+            {
+              g_string_free (out, TRUE);
+              return NULL;
+            }
+        }
+      return g_string_free (out, FALSE);
+    }
+  return cr_value_repr (interp, v, error);
+}
+
+/* ---- conversions ----------------------------------------------------------------- */
+
+static gboolean
+tensor_scalar (CrTensor *t,
+               double   *out,
+               GError  **error)
+{
+  if (t->numel != 1)
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_VALUE_ERROR,
+                           "only one element tensors can be converted to Python scalars");
+      return FALSE;
+    }
+  *out = cr_tensor_get_flat (t, 0);
+  return TRUE;
+}
+
+gboolean
+cr_value_to_double (CrValue  *v,
+                    double   *out,
+                    GError  **error)
+{
+  switch (v->kind)
+    {
+    case CR_VALUE_BOOL:   *out = v->u.b; return TRUE;
+    case CR_VALUE_INT:    *out = (double) v->u.i; return TRUE;
+    case CR_VALUE_FLOAT:  *out = v->u.f; return TRUE;
+    case CR_VALUE_TENSOR: return tensor_scalar (v->u.tensor, out, error);
+    default:
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                   "must be real number, not %s", cr_value_type_name (v));
+      return FALSE;
+    }
+}
+
+gboolean
+cr_value_to_int (CrValue  *v,
+                 gint64   *out,
+                 GError  **error)
+{
+  switch (v->kind)
+    {
+    case CR_VALUE_BOOL: *out = v->u.b; return TRUE;
+    case CR_VALUE_INT:  *out = v->u.i; return TRUE;
+    case CR_VALUE_TENSOR:
+      {
+        CrTensor *t = v->u.tensor;
+        if (!cr_dtype_is_floating (t->dtype))
+          {
+            if (t->numel != 1)
+              {
+                g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_VALUE_ERROR,
+                                     "only one element tensors can be converted to Python scalars");
+                return FALSE;
+              }
+            *out = cr_tensor_get_flat_int (t, 0);
+            return TRUE;
+          }
+      }
+      G_GNUC_FALLTHROUGH;
+    default:
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                   "'%s' object cannot be interpreted as an integer", cr_value_type_name (v));
+      return FALSE;
+    }
+}
+
+gboolean
+cr_value_to_bool (CrValue  *v,
+                  gboolean *out,
+                  GError  **error)
+{
+  switch (v->kind)
+    {
+    case CR_VALUE_BOOL: *out = v->u.b; return TRUE;
+    case CR_VALUE_INT:  *out = v->u.i != 0; return TRUE;
+    case CR_VALUE_TENSOR:
+      return tensor_truthy (v->u.tensor, out, error);
+    default:
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                   "expected bool, not %s", cr_value_type_name (v));
+      return FALSE;
+    }
+}
+
+CrTensor *
+cr_value_to_tensor (CrValue  *v,
+                    GError  **error)
+{
+  CrTensor *t;
+  switch (v->kind)
+    {
+    case CR_VALUE_TENSOR:
+      return cr_tensor_ref (v->u.tensor);
+    case CR_VALUE_BOOL:
+      t = cr_tensor_new_scalar (v->u.b, CR_DTYPE_BOOL);
+      break;
+    case CR_VALUE_INT:
+      t = cr_tensor_new_scalar ((double) v->u.i, CR_DTYPE_INT64);
+      if (v->u.i > (G_GINT64_CONSTANT (1) << 53) || v->u.i < -(G_GINT64_CONSTANT (1) << 53))
+        *(gint64 *) cr_tensor_data (t) = v->u.i;
+      break;
+    case CR_VALUE_FLOAT:
+      t = cr_tensor_new_scalar (v->u.f, CR_DTYPE_FLOAT64);
+      break;
+    default:
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                   "expected Tensor as argument, but got %s", cr_value_type_name (v));
+      return NULL;
+    }
+  t->is_wrapped_number = 1;
+  return t;
+}
+
+gboolean
+cr_value_to_shape (CrValue *const *args,
+                   guint           n_args,
+                   gint64         *out_shape,
+                   int            *out_ndim,
+                   GError        **error)
+{
+  CrValue *const *items = args;
+  guint n = n_args;
+  if (n_args == 1 && (args[0]->kind == CR_VALUE_TUPLE || args[0]->kind == CR_VALUE_LIST))
+    {
+      items = (CrValue *const *) args[0]->u.seq.items->pdata;
+      n = args[0]->u.seq.items->len;
+    }
+  if (n > CR_MAX_DIMS)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "Chainrule supports at most %d dimensions, got %u", CR_MAX_DIMS, n);
+      return FALSE;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 d;
+      if (items[i]->kind == CR_VALUE_BOOL || !cr_value_as_index (items[i], &d))
+        {
+          g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                       "size must be tuple of ints, but got %s at pos %u",
+                       cr_value_type_name (items[i]), i);
+          return FALSE;
+        }
+      out_shape[i] = d;
+    }
+  *out_ndim = (int) n;
+  return TRUE;
+}

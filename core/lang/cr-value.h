@@ -108,6 +108,13 @@ struct _CrObjectType {
   gboolean  (*exit)      (CrInterp *interp, CrValue *self, GError **error);
   /* The address shown in reprs; NULL: the data pointer. */
   gconstpointer (*identity) (CrValue *self);
+  /* str() when it differs from repr() (print(torch.device) shows "cpu",
+   * its repr "device(type='cpu')"); NULL: repr. */
+  char     *(*str)       (CrValue *self);
+  /* An object that also behaves as a tuple, for unpacking, indexing, len()
+   * and iteration (torch.return_types.max: `values, indices = x.max(0)`):
+   * the tuple (new ref); NULL hook: not a sequence. */
+  CrValue  *(*as_tuple)  (CrValue *self);
 };
 
 /* ---- construction (each returns a new ref) ---- */

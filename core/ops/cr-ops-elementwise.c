@@ -1,2 +1,1531 @@
-/* cr-ops-elementwise.c — being written. */
-#include "cr-ops.h"
+/* cr-ops-elementwise.c — differentiable elementwise ops, copies and casts.
+ *
+ * Each op: its forward through the kernels, its row (PyTorch's grad_fn name,
+ * the local-gradient rule as text and as a tensor for the step view) and its
+ * backward formula. The formulas follow PyTorch 1.13's derivatives.yaml and
+ * are written with the differentiable ops, so that a create_graph backward
+ * records the same kind of graph PyTorch's does (x ** 3 twice differentiated
+ * gives 6x). Broadcast gradients are summed back to each input's shape by the
+ * engine (validate_outputs), as in PyTorch, not here.
+ *
+ * Saved-tensor slots: binary ops keep a in 0, b in 1 (and the output in 2);
+ * unary ops keep their input or output in 0. Like PyTorch, an op saves only
+ * what the gradients it will have to compute need, which decides whether a
+ * second backward fails ((x + 2) can be differentiated twice, (x * 2) not). */
+#include "cr-ops-private.h"
+
+#include <math.h>
+
+#include "cr-autograd-private.h"
+#include "cr-error.h"
+#include "cr-grad-mode.h"
+#include "cr-tensor.h"
+
+/* ---- shared helpers (declared in cr-ops-private.h) ---------------------- */
+
+CrNode *
+cr_ops_record (CrOpId           op,
+               CrTensor *const *inputs,
+               guint            n_inputs,
+               CrTensor        *out)
+{
+  CrNode *node;
+
+  if (!cr_autograd_should_record (inputs, n_inputs) || !cr_dtype_is_floating (out->dtype))
+    return NULL;
+  node = cr_node_new (op, inputs, n_inputs, 1);
+  cr_autograd_set_history (out, node, 0);
+  cr_node_unref (node);
+  return node;
+}
+
+CrTensor *
+cr_ops_wrap_number (double   value,
+                    gboolean integral)
+{
+  gboolean is_int = integral && value == floor (value) && fabs (value) < 9.007199254740992e15;
+  CrTensor *t = cr_tensor_new_scalar (value, is_int ? CR_DTYPE_INT64 : CR_DTYPE_FLOAT64);
+
+  t->is_wrapped_number = TRUE;
+  return t;
+}
+
+CrTensor *
+cr_ops_zeros_meta (const CrTensorMeta *meta,
+                   GError            **error)
+{
+  return cr_tensor_new_zeros (meta->shape, meta->ndim, meta->dtype, meta->device, error);
+}
+
+CrTensor *
+cr_ops_zero_scalar_like (const CrTensor *t)
+{
+  return cr_tensor_new_scalar (0.0, t->dtype);
+}
+
+CrTensor *
+cr_ops_mul_number (CrTensor  *t,
+                   double     number,
+                   GError   **error)
+{
+  g_autoptr(CrTensor) n = cr_ops_wrap_number (number, FALSE);
+
+  return cr_mul (t, n, error);
+}
+
+CrTensor *
+cr_ops_add_number (CrTensor  *t,
+                   double     number,
+                   GError   **error)
+{
+  g_autoptr(CrTensor) n = cr_ops_wrap_number (number, FALSE);
+
+  return cr_add (t, n, error);
+}
+
+/* ---- local-gradient helpers (kernels only: never recorded) ------------- */
+
+static CrTensor *
+k_num (CrBinaryOp      op,
+       const CrTensor *t,
+       double          number,
+       GError        **error)
+{
+  g_autoptr(CrTensor) n = cr_ops_wrap_number (number, FALSE);
+
+  return cr_kernel_binary (op, t, n, error);
+}
+
+static CrTensor *
+k_rnum (CrBinaryOp      op,
+        double          number,
+        const CrTensor *t,
+        GError        **error)
+{
+  g_autoptr(CrTensor) n = cr_ops_wrap_number (number, FALSE);
+
+  return cr_kernel_binary (op, n, t, error);
+}
+
+/* t broadcast to the node's output shape and cast to its dtype (a copy). */
+static CrTensor *
+to_output_meta (const CrNode   *node,
+                const CrTensor *t,
+                GError        **error)
+{
+  const CrTensorMeta *meta = &node->output_meta[0];
+  CrTensor *out;
+
+  if (t == NULL)
+    return NULL;
+  out = cr_tensor_new_empty (meta->shape, meta->ndim, meta->dtype, meta->device, error);
+  if (out != NULL && !cr_kernel_copy_into (out, t, error))
+    g_clear_pointer (&out, cr_tensor_unref);
+  return out;
+}
+
+static CrTensor *
+full_output (const CrNode *node,
+             double        value,
+             GError      **error)
+{
+  const CrTensorMeta *meta = &node->output_meta[0];
+
+  return cr_tensor_new_full (meta->shape, meta->ndim, value, meta->dtype, meta->device, error);
+}
+
+/* Takes t; returns it broadcast to the output (NULL stays NULL). */
+static CrTensor *
+take_to_output (const CrNode *node,
+                CrTensor     *t,
+                GError      **error)
+{
+  CrTensor *out;
+
+  if (t == NULL)
+    return NULL;
+  out = to_output_meta (node, t, error);
+  cr_tensor_unref (t);
+  return out;
+}
+
+#define SAVED(var, slot)                                               \
+  g_autoptr(CrTensor) var = cr_node_get_saved (node, (slot), error);   \
+  if (var == NULL)                                                     \
+    return FALSE
+
+#define SAVED_OR_NULL(var, slot)                                       \
+  g_autoptr(CrTensor) var = cr_node_get_saved (node, (slot), error);   \
+  if (var == NULL)                                                     \
+    return NULL
+
+/* Sets grad_inputs[i] from an expression, failing the backward on NULL. */
+#define SET_GRAD(i, expr)                                              \
+  G_STMT_START {                                                       \
+    grad_inputs[(i)] = (expr);                                         \
+    if (grad_inputs[(i)] == NULL)                                      \
+      return FALSE;                                                    \
+  } G_STMT_END
+
+/* ---- add, sub, rsub ---------------------------------------------------- */
+
+static gboolean
+add_backward (CrNode          *node,
+              CrTensor *const *grads,
+              CrTensor       **grad_inputs,
+              GError         **error)
+{
+  double alpha = node->args.has_scalar[0] ? node->args.scalar[0] : 1.0;
+
+  if (cr_ops_needs_grad (node, 0))
+    grad_inputs[0] = cr_tensor_ref (grads[0]);
+  if (cr_ops_needs_grad (node, 1))
+    SET_GRAD (1, alpha == 1.0 ? cr_tensor_ref (grads[0]) : cr_ops_mul_number (grads[0], alpha, error));
+  return TRUE;
+}
+
+static CrTensor *
+add_local_grad (CrNode  *node,
+                guint    input,
+                GError **error)
+{
+  double alpha = node->args.has_scalar[0] ? node->args.scalar[0] : 1.0;
+
+  return full_output (node, input == 0 ? 1.0 : alpha, error);
+}
+
+const CrOpInfo cr_op_row_ADD = {
+  CR_OP_ADD, "add", "AddBackward0", 2, "+",
+  "∂(a+b)/∂a = 1,  ∂(a+b)/∂b = 1",
+  add_backward, add_local_grad
+};
+
+CrTensor *
+cr_add (CrTensor  *a,
+        CrTensor  *b,
+        GError   **error)
+{
+  CrTensor *inputs[2] = { a, b };
+  CrTensor *out = cr_kernel_binary (CR_BINARY_ADD, a, b, error);
+
+  if (out != NULL)
+    cr_ops_record (CR_OP_ADD, inputs, 2, out);
+  return out;
+}
+
+CrTensor *
+cr_add_alpha (CrTensor  *a,
+              CrTensor  *b,
+              double     alpha,
+              GError   **error)
+{
+  CrTensor *inputs[2] = { a, b };
+  CrTensor *out;
+  CrNode *node;
+
+  if (alpha == 1.0)
+    return cr_add (a, b, error);
+  out = cr_kernel_add_scaled (a, b, alpha, error);
+  if (out != NULL && (node = cr_ops_record (CR_OP_ADD, inputs, 2, out)) != NULL)
+    {
+      node->args.scalar[0] = alpha;
+      node->args.has_scalar[0] = TRUE;
+    }
+  return out;
+}
+
+static gboolean
+sub_backward (CrNode          *node,
+              CrTensor *const *grads,
+              CrTensor       **grad_inputs,
+              GError         **error)
+{
+  if (cr_ops_needs_grad (node, 0))
+    grad_inputs[0] = cr_tensor_ref (grads[0]);
+  if (cr_ops_needs_grad (node, 1))
+    SET_GRAD (1, cr_neg (grads[0], error));
+  return TRUE;
+}
+
+static CrTensor *
+sub_local_grad (CrNode  *node,
+                guint    input,
+                GError **error)
+{
+  return full_output (node, input == 0 ? 1.0 : -1.0, error);
+}
+
+const CrOpInfo cr_op_row_SUB = {
+  CR_OP_SUB, "sub", "SubBackward0", 2, "−",
+  "∂(a−b)/∂a = 1,  ∂(a−b)/∂b = −1",
+  sub_backward, sub_local_grad
+};
+
+CrTensor *
+cr_sub (CrTensor  *a,
+        CrTensor  *b,
+        GError   **error)
+{
+  CrTensor *inputs[2] = { a, b };
+  CrTensor *out = cr_kernel_binary (CR_BINARY_SUB, a, b, error);
+
+  if (out != NULL)
+    cr_ops_record (CR_OP_SUB, inputs, 2, out);
+  return out;
+}
+
+static gboolean
+rsub_backward (CrNode          *node,
+               CrTensor *const *grads,
+               CrTensor       **grad_inputs,
+               GError         **error)
+{
+  SET_GRAD (0, cr_neg (grads[0], error));
+  return TRUE;
+}
+
+static CrTensor *
+rsub_local_grad (CrNode  *node,
+                 guint    input,
+                 GError **error)
+{
+  return full_output (node, -1.0, error);
+}
+
+/* args.scalar[0]: the number. */
+const CrOpInfo cr_op_row_RSUB = {
+  CR_OP_RSUB, "rsub", "RsubBackward1", 1, "−",
+  "∂(c−x)/∂x = −1",
+  rsub_backward, rsub_local_grad
+};
+
+CrTensor *
+cr_rsub_scalar (CrTensor  *a,
+                double     number,
+                GError   **error)
+{
+  g_autoptr(CrTensor) n = cr_ops_wrap_number (number, TRUE);
+  CrTensor *out = cr_kernel_binary (CR_BINARY_SUB, n, a, error);
+  CrNode *node;
+
+  if (out != NULL && (node = cr_ops_record (CR_OP_RSUB, &a, 1, out)) != NULL)
+    {
+      node->args.scalar[0] = number;
+      node->args.has_scalar[0] = TRUE;
+    }
+  return out;
+}
+
+/* ---- mul, div ---------------------------------------------------------- */
+
+static gboolean
+mul_backward (CrNode          *node,
+              CrTensor *const *grads,
+              CrTensor       **grad_inputs,
+              GError         **error)
+{
+  if (cr_ops_needs_grad (node, 0))
+    {
+      SAVED (b, 1);
+      SET_GRAD (0, cr_mul (grads[0], b, error));
+    }
+  if (cr_ops_needs_grad (node, 1))
+    {
+      SAVED (a, 0);
+      SET_GRAD (1, cr_mul (grads[0], a, error));
+    }
+  return TRUE;
+}
+
+static CrTensor *
+mul_local_grad (CrNode  *node,
+                guint    input,
+                GError **error)
+{
+  SAVED_OR_NULL (other, input == 0 ? 1 : 0);
+  return to_output_meta (node, other, error);
+}
+
+const CrOpInfo cr_op_row_MUL = {
+  CR_OP_MUL, "mul", "MulBackward0", 2, "×",
+  "∂(a·b)/∂a = b,  ∂(a·b)/∂b = a",
+  mul_backward, mul_local_grad
+};
+
+CrTensor *
+cr_mul (CrTensor  *a,
+        CrTensor  *b,
+        GError   **error)
+{
+  CrTensor *inputs[2] = { a, b };
+  CrTensor *out = cr_kernel_binary (CR_BINARY_MUL, a, b, error);
+  CrNode *node;
+
+  if (out != NULL && (node = cr_ops_record (CR_OP_MUL, inputs, 2, out)) != NULL)
+    {
+      if (cr_ops_needs_grad (node, 0))
+        cr_node_save (node, 1, b, FALSE);
+      if (cr_ops_needs_grad (node, 1))
+        cr_node_save (node, 0, a, FALSE);
+    }
+  return out;
+}
+
+static gboolean
+div_backward (CrNode          *node,
+              CrTensor *const *grads,
+              CrTensor       **grad_inputs,
+              GError         **error)
+{
+  SAVED (b, 1);
+
+  if (cr_ops_needs_grad (node, 0))
+    SET_GRAD (0, cr_div (grads[0], b, error));
+  if (cr_ops_needs_grad (node, 1))
+    {
+      /* -grad * ((a / b) / b) */
+      SAVED (a, 0);
+      g_autoptr(CrTensor) q = cr_div (a, b, error);
+      g_autoptr(CrTensor) q2 = q != NULL ? cr_div (q, b, error) : NULL;
+      g_autoptr(CrTensor) ng = q2 != NULL ? cr_neg (grads[0], error) : NULL;
+
+      SET_GRAD (1, ng != NULL ? cr_mul (ng, q2, error) : NULL);
+    }
+  return TRUE;
+}
+
+static CrTensor *
+div_local_grad (CrNode  *node,
+                guint    input,
+                GError **error)
+{
+  SAVED_OR_NULL (b, 1);
+  if (input == 0)
+    return take_to_output (node, k_rnum (CR_BINARY_DIV, 1.0, b, error), error);
+  else
+    {
+      SAVED_OR_NULL (a, 0);
+      g_autoptr(CrTensor) b2 = cr_kernel_binary (CR_BINARY_MUL, b, b, error);
+      g_autoptr(CrTensor) q = b2 != NULL ? cr_kernel_binary (CR_BINARY_DIV, a, b2, error) : NULL;
+
+      return take_to_output (node, q != NULL ? cr_kernel_unary (CR_UNARY_NEG, q, error) : NULL,
+                             error);
+    }
+}
+
+const CrOpInfo cr_op_row_DIV = {
+  CR_OP_DIV, "div", "DivBackward0", 2, "÷",
+  "∂(a/b)/∂a = 1/b,  ∂(a/b)/∂b = −a/b²",
+  div_backward, div_local_grad
+};
+
+CrTensor *
+cr_div (CrTensor  *a,
+        CrTensor  *b,
+        GError   **error)
+{
+  CrTensor *inputs[2] = { a, b };
+  CrTensor *out = cr_kernel_binary (CR_BINARY_DIV, a, b, error);
+  CrNode *node;
+
+  if (out != NULL && (node = cr_ops_record (CR_OP_DIV, inputs, 2, out)) != NULL)
+    {
+      cr_node_save (node, 1, b, FALSE);
+      if (cr_ops_needs_grad (node, 1))
+        cr_node_save (node, 0, a, FALSE);
+    }
+  return out;
+}
+
+/* ---- pow --------------------------------------------------------------- */
+
+/* grad * (n * x^(n-1)), PyTorch's pow_backward; zeros for n == 0. */
+static gboolean
+pow_scalar_backward (CrNode          *node,
+                     CrTensor *const *grads,
+                     CrTensor       **grad_inputs,
+                     GError         **error)
+{
+  double n = node->args.scalar[0];
+  SAVED (x, 0);
+
+  if (n == 0.0)
+    SET_GRAD (0, cr_tensor_new_zeros (x->shape, x->ndim, x->dtype, x->device, error));
+  else
+    {
+      g_autoptr(CrTensor) p = cr_pow_scalar (x, n - 1.0, error);
+      g_autoptr(CrTensor) np = p != NULL ? cr_ops_mul_number (p, n, error) : NULL;
+
+      SET_GRAD (0, np != NULL ? cr_mul (grads[0], np, error) : NULL);
+    }
+  return TRUE;
+}
+
+static CrTensor *
+pow_scalar_local_grad (CrNode  *node,
+                       guint    input,
+                       GError **error)
+{
+  double n = node->args.scalar[0];
+  SAVED_OR_NULL (x, 0);
+  g_autoptr(CrTensor) e = cr_ops_wrap_number (n - 1.0, TRUE);
+  g_autoptr(CrTensor) p = NULL;
+
+  if (n == 0.0)
+    return full_output (node, 0.0, error);
+  p = cr_kernel_binary (CR_BINARY_POW, x, e, error);
+  return take_to_output (node, p != NULL ? k_num (CR_BINARY_MUL, p, n, error) : NULL, error);
+}
+
+/* args.scalar[0]: the exponent. */
+const CrOpInfo cr_op_row_POW_SCALAR = {
+  CR_OP_POW_SCALAR, "pow", "PowBackward0", 1, "xⁿ",
+  "∂(xⁿ)/∂x = n·xⁿ⁻¹",
+  pow_scalar_backward, pow_scalar_local_grad
+};
+
+CrTensor *
+cr_pow_scalar (CrTensor  *a,
+               double     exponent,
+               GError   **error)
+{
+  g_autoptr(CrTensor) e = cr_ops_wrap_number (exponent, TRUE);
+  CrTensor *out = cr_kernel_binary (CR_BINARY_POW, a, e, error);
+  CrNode *node;
+
+  if (out != NULL && (node = cr_ops_record (CR_OP_POW_SCALAR, &a, 1, out)) != NULL)
+    {
+      node->args.scalar[0] = exponent;
+      node->args.has_scalar[0] = TRUE;
+      cr_node_save (node, 0, a, FALSE);
+    }
+  return out;
+}
+
+/* The masks of PyTorch's pow_backward_self / pow_backward_exponent. */
+static CrTensor *
+pow_exponent_mask (const CrTensor *a,
+                   const CrTensor *b,
+                   GError        **error)
+{
+  /* (a == 0) & (b >= 0) */
+  g_autoptr(CrTensor) a0 = k_num (CR_BINARY_EQ, a, 0.0, error);
+  g_autoptr(CrTensor) bp = a0 != NULL ? k_num (CR_BINARY_GE, b, 0.0, error) : NULL;
+
+  return bp != NULL ? cr_kernel_binary (CR_BINARY_LOGICAL_AND, a0, bp, error) : NULL;
+}
+
+static gboolean
+pow_backward (CrNode          *node,
+              CrTensor *const *grads,
+              CrTensor       **grad_inputs,
+              GError         **error)
+{
+  SAVED (a, 0);
+  SAVED (b, 1);
+  g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (grads[0]);
+
+  if (cr_ops_needs_grad (node, 0))
+    {
+      /* where(b == 0, 0, grad * (b * a^(b-1))) */
+      g_autoptr(CrTensor) one = cr_ops_wrap_number (1.0, TRUE);
+      g_autoptr(CrTensor) cond = k_num (CR_BINARY_EQ, b, 0.0, error);
+      g_autoptr(CrTensor) bm1 = cond != NULL ? cr_sub (b, one, error) : NULL;
+      g_autoptr(CrTensor) p = bm1 != NULL ? cr_pow (a, bm1, error) : NULL;
+      g_autoptr(CrTensor) bp = p != NULL ? cr_mul (b, p, error) : NULL;
+      g_autoptr(CrTensor) gbp = bp != NULL ? cr_mul (grads[0], bp, error) : NULL;
+
+      SET_GRAD (0, gbp != NULL ? cr_where (cond, zero, gbp, error) : NULL);
+    }
+  if (cr_ops_needs_grad (node, 1))
+    {
+      /* grad * where((a == 0) & (b >= 0), 0, out * log(a)) */
+      SAVED (out, 2);
+      g_autoptr(CrTensor) cond = pow_exponent_mask (a, b, error);
+      g_autoptr(CrTensor) la = cond != NULL ? cr_log (a, error) : NULL;
+      g_autoptr(CrTensor) ol = la != NULL ? cr_mul (out, la, error) : NULL;
+      g_autoptr(CrTensor) w = ol != NULL ? cr_where (cond, zero, ol, error) : NULL;
+
+      SET_GRAD (1, w != NULL ? cr_mul (grads[0], w, error) : NULL);
+    }
+  return TRUE;
+}
+
+static CrTensor *
+pow_local_grad (CrNode  *node,
+                guint    input,
+                GError **error)
+{
+  SAVED_OR_NULL (a, 0);
+  SAVED_OR_NULL (b, 1);
+  g_autoptr(CrTensor) zero = cr_tensor_new_scalar (0.0, node->output_meta[0].dtype);
+  g_autoptr(CrTensor) cond = NULL;
+  g_autoptr(CrTensor) value = NULL;
+
+  if (input == 0)
+    {
+      g_autoptr(CrTensor) bm1 = k_num (CR_BINARY_SUB, b, 1.0, error);
+      g_autoptr(CrTensor) p = bm1 != NULL ? cr_kernel_binary (CR_BINARY_POW, a, bm1, error) : NULL;
+
+      cond = k_num (CR_BINARY_EQ, b, 0.0, error);
+      value = p != NULL ? cr_kernel_binary (CR_BINARY_MUL, b, p, error) : NULL;
+    }
+  else
+    {
+      SAVED_OR_NULL (out, 2);
+      g_autoptr(CrTensor) la = cr_kernel_unary (CR_UNARY_LOG, a, error);
+
+      cond = pow_exponent_mask (a, b, error);
+      value = la != NULL ? cr_kernel_binary (CR_BINARY_MUL, out, la, error) : NULL;
+    }
+  if (cond == NULL || value == NULL)
+    return NULL;
+  return take_to_output (node, cr_kernel_where (cond, zero, value, error), error);
+}
+
+const CrOpInfo cr_op_row_POW = {
+  CR_OP_POW, "pow", "PowBackward1", 2, "xʸ",
+  "∂(aᵇ)/∂a = b·aᵇ⁻¹,  ∂(aᵇ)/∂b = aᵇ·ln a",
+  pow_backward, pow_local_grad
+};
+
+CrTensor *
+cr_pow (CrTensor  *a,
+        CrTensor  *b,
+        GError   **error)
+{
+  CrTensor *inputs[2] = { a, b };
+  CrTensor *out = cr_kernel_binary (CR_BINARY_POW, a, b, error);
+  CrNode *node;
+
+  if (out != NULL && (node = cr_ops_record (CR_OP_POW, inputs, 2, out)) != NULL)
+    {
+      cr_node_save (node, 0, a, FALSE);
+      cr_node_save (node, 1, b, FALSE);
+      if (cr_ops_needs_grad (node, 1))
+        cr_node_save (node, 2, out, TRUE);
+    }
+  return out;
+}
+
+/* ---- maximum, minimum, where, clamp ------------------------------------ */
+
+/* maximum: where(a == b, grad / 2, grad) with 0 where a < b for a (a > b for b);
+ * minimum the other way round. */
+static gboolean
+extremum_backward (CrNode          *node,
+                   CrTensor *const *grads,
+                   CrTensor       **grad_inputs,
+                   gboolean         is_min,
+                   GError         **error)
+{
+  SAVED (a, 0);
+  SAVED (b, 1);
+  g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (grads[0]);
+  g_autoptr(CrTensor) tie = cr_kernel_binary (CR_BINARY_EQ, a, b, error);
+  g_autoptr(CrTensor) half = tie != NULL ? cr_ops_mul_number (grads[0], 0.5, error) : NULL;
+  g_autoptr(CrTensor) shared = half != NULL ? cr_where (tie, half, grads[0], error) : NULL;
+
+  if (shared == NULL)
+    return FALSE;
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(CrTensor) loses = NULL;
+      /* Input i loses where the other one wins. */
+      gboolean a_loses_when_less = (i == 0) != is_min;
+
+      if (!cr_ops_needs_grad (node, i))
+        continue;
+      loses = cr_kernel_binary (a_loses_when_less ? CR_BINARY_LT : CR_BINARY_GT, a, b, error);
+      SET_GRAD (i, loses != NULL ? cr_where (loses, zero, shared, error) : NULL);
+    }
+  return TRUE;
+}
+
+static CrTensor *
+extremum_local_grad (CrNode   *node,
+                     guint     input,
+                     gboolean  is_min,
+                     GError  **error)
+{
+  SAVED_OR_NULL (a, 0);
+  SAVED_OR_NULL (b, 1);
+  gboolean a_loses_when_less = (input == 0) != is_min;
+  g_autoptr(CrTensor) half = cr_tensor_new_scalar (0.5, node->output_meta[0].dtype);
+  g_autoptr(CrTensor) one = cr_tensor_new_scalar (1.0, node->output_meta[0].dtype);
+  g_autoptr(CrTensor) zero = cr_tensor_new_scalar (0.0, node->output_meta[0].dtype);
+  g_autoptr(CrTensor) tie = cr_kernel_binary (CR_BINARY_EQ, a, b, error);
+  g_autoptr(CrTensor) loses = tie != NULL ? cr_kernel_binary (a_loses_when_less ? CR_BINARY_LT
+                                                              : CR_BINARY_GT, a, b, error) : NULL;
+  g_autoptr(CrTensor) won = loses != NULL ? cr_kernel_where (loses, zero, one, error) : NULL;
+
+  if (won == NULL)
+    return NULL;
+  return take_to_output (node, cr_kernel_where (tie, half, won, error), error);
+}
+
+static gboolean
+maximum_backward (CrNode          *node,
+                  CrTensor *const *grads,
+                  CrTensor       **grad_inputs,
+                  GError         **error)
+{
+  return extremum_backward (node, grads, grad_inputs, FALSE, error);
+}
+
+static CrTensor *
+maximum_local_grad (CrNode  *node,
+                    guint    input,
+                    GError **error)
+{
+  return extremum_local_grad (node, input, FALSE, error);
+}
+
+static gboolean
+minimum_backward (CrNode          *node,
+                  CrTensor *const *grads,
+                  CrTensor       **grad_inputs,
+                  GError         **error)
+{
+  return extremum_backward (node, grads, grad_inputs, TRUE, error);
+}
+
+static CrTensor *
+minimum_local_grad (CrNode  *node,
+                    guint    input,
+                    GError **error)
+{
+  return extremum_local_grad (node, input, TRUE, error);
+}
+
+const CrOpInfo cr_op_row_MAXIMUM = {
+  CR_OP_MAXIMUM, "maximum", "MaximumBackward0", 2, "max",
+  "∂max(a,b)/∂a = 1 where a > b (½ where a = b), else 0",
+  maximum_backward, maximum_local_grad
+};
+
+const CrOpInfo cr_op_row_MINIMUM = {
+  CR_OP_MINIMUM, "minimum", "MinimumBackward0", 2, "min",
+  "∂min(a,b)/∂a = 1 where a < b (½ where a = b), else 0",
+  minimum_backward, minimum_local_grad
+};
+
+static CrTensor *
+extremum (CrOpId      op,
+          CrBinaryOp  kop,
+          CrTensor   *a,
+          CrTensor   *b,
+          GError    **error)
+{
+  CrTensor *inputs[2] = { a, b };
+  CrTensor *out = cr_kernel_binary (kop, a, b, error);
+  CrNode *node;
+
+  if (out != NULL && (node = cr_ops_record (op, inputs, 2, out)) != NULL)
+    {
+      cr_node_save (node, 0, a, FALSE);
+      cr_node_save (node, 1, b, FALSE);
+    }
+  return out;
+}
+
+CrTensor *
+cr_maximum (CrTensor  *a,
+            CrTensor  *b,
+            GError   **error)
+{
+  return extremum (CR_OP_MAXIMUM, CR_BINARY_MAXIMUM, a, b, error);
+}
+
+CrTensor *
+cr_minimum (CrTensor  *a,
+            CrTensor  *b,
+            GError   **error)
+{
+  return extremum (CR_OP_MINIMUM, CR_BINARY_MINIMUM, a, b, error);
+}
+
+static gboolean
+where_backward (CrNode          *node,
+                CrTensor *const *grads,
+                CrTensor       **grad_inputs,
+                GError         **error)
+{
+  SAVED (cond, 0);
+  g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (grads[0]);
+
+  if (cr_ops_needs_grad (node, 0))
+    SET_GRAD (0, cr_where (cond, grads[0], zero, error));
+  if (cr_ops_needs_grad (node, 1))
+    SET_GRAD (1, cr_where (cond, zero, grads[0], error));
+  return TRUE;
+}
+
+static CrTensor *
+where_local_grad (CrNode  *node,
+                  guint    input,
+                  GError **error)
+{
+  SAVED_OR_NULL (cond, 0);
+  g_autoptr(CrTensor) one = cr_tensor_new_scalar (1.0, node->output_meta[0].dtype);
+  g_autoptr(CrTensor) zero = cr_tensor_new_scalar (0.0, node->output_meta[0].dtype);
+
+  return take_to_output (node, input == 0 ? cr_kernel_where (cond, one, zero, error)
+                                          : cr_kernel_where (cond, zero, one, error), error);
+}
+
+/* Inputs (edges) are a and b; the condition is saved in slot 0. */
+const CrOpInfo cr_op_row_WHERE = {
+  CR_OP_WHERE, "where", "WhereBackward0", 2, "where",
+  "∂where(c,a,b)/∂a = 1 where c else 0,  ∂/∂b = 1 where ¬c else 0",
+  where_backward, where_local_grad
+};
+
+CrTensor *
+cr_where (CrTensor  *cond,
+          CrTensor  *a,
+          CrTensor  *b,
+          GError   **error)
+{
+  CrTensor *inputs[2] = { a, b };
+  CrTensor *out = cr_kernel_where (cond, a, b, error);
+  CrNode *node;
+
+  if (out != NULL && (node = cr_ops_record (CR_OP_WHERE, inputs, 2, out)) != NULL)
+    cr_node_save (node, 0, cond, FALSE);
+  return out;
+}
+
+/* The mask min <= x <= max (bool), for clamp's gradient. */
+static CrTensor *
+clamp_mask (CrNode          *node,
+            const CrTensor  *x,
+            GError         **error)
+{
+  const CrOpArgs *args = &node->args;
+  g_autoptr(CrTensor) lo = NULL;
+  g_autoptr(CrTensor) hi = NULL;
+
+  if (args->has_scalar[0] && (lo = k_num (CR_BINARY_GE, x, args->scalar[0], error)) == NULL)
+    return NULL;
+  if (args->has_scalar[1] && (hi = k_num (CR_BINARY_LE, x, args->scalar[1], error)) == NULL)
+    return NULL;
+  if (lo != NULL && hi != NULL)
+    return cr_kernel_binary (CR_BINARY_LOGICAL_AND, lo, hi, error);
+  return cr_tensor_ref (lo != NULL ? lo : hi);
+}
+
+static gboolean
+clamp_backward (CrNode          *node,
+                CrTensor *const *grads,
+                CrTensor       **grad_inputs,
+                GError         **error)
+{
+  SAVED (x, 0);
+  g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (grads[0]);
+  g_autoptr(CrTensor) mask = clamp_mask (node, x, error);
+
+  SET_GRAD (0, mask != NULL ? cr_where (mask, grads[0], zero, error) : NULL);
+  return TRUE;
+}
+
+static CrTensor *
+clamp_local_grad (CrNode  *node,
+                  guint    input,
+                  GError **error)
+{
+  SAVED_OR_NULL (x, 0);
+  g_autoptr(CrTensor) mask = clamp_mask (node, x, error);
+
+  return take_to_output (node, mask, error);
+}
+
+/* args.scalar[0] / has_scalar[0]: min; scalar[1] / has_scalar[1]: max. The
+ * input is saved in slot 0. */
+const CrOpInfo cr_op_row_CLAMP = {
+  CR_OP_CLAMP, "clamp", "ClampBackward1", 1, "clamp",
+  "∂clamp(x)/∂x = 1 where min ≤ x ≤ max, else 0",
+  clamp_backward, clamp_local_grad
+};
+
+gboolean
+cr_ops_check_clamp_bounds (gboolean   has_min,
+                           gboolean   has_max,
+                           GError   **error)
+{
+  if (!has_min && !has_max)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "torch.clamp: At least one of 'min' or 'max' must not be None");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+CrTensor *
+cr_clamp (CrTensor  *x,
+          gboolean   has_min,
+          double     min,
+          gboolean   has_max,
+          double     max,
+          GError   **error)
+{
+  CrTensor *out;
+  CrNode *node;
+
+  if (!cr_ops_check_clamp_bounds (has_min, has_max, error))
+    return NULL;
+  out = cr_kernel_clamp (x, has_min, min, has_max, max, error);
+  if (out != NULL && (node = cr_ops_record (CR_OP_CLAMP, &x, 1, out)) != NULL)
+    {
+      node->args.scalar[0] = min;
+      node->args.has_scalar[0] = has_min;
+      node->args.scalar[1] = max;
+      node->args.has_scalar[1] = has_max;
+      cr_node_save (node, 0, x, FALSE);
+    }
+  return out;
+}
+
+/* ---- unary ops --------------------------------------------------------- */
+
+typedef enum {
+  SAVE_NOTHING,
+  SAVE_INPUT,
+  SAVE_OUTPUT,
+} SaveKind;
+
+typedef struct {
+  CrUnaryOp kernel;
+  SaveKind  save;
+  gboolean  valid;
+} UnaryInfo;
+
+static const UnaryInfo unary_ops[CR_OP_COUNT] = {
+  [CR_OP_NEG]        = { CR_UNARY_NEG,        SAVE_NOTHING, TRUE },
+  [CR_OP_EXP]        = { CR_UNARY_EXP,        SAVE_OUTPUT,  TRUE },
+  [CR_OP_LOG]        = { CR_UNARY_LOG,        SAVE_INPUT,   TRUE },
+  [CR_OP_SIN]        = { CR_UNARY_SIN,        SAVE_INPUT,   TRUE },
+  [CR_OP_COS]        = { CR_UNARY_COS,        SAVE_INPUT,   TRUE },
+  [CR_OP_TANH]       = { CR_UNARY_TANH,       SAVE_OUTPUT,  TRUE },
+  [CR_OP_SIGMOID]    = { CR_UNARY_SIGMOID,    SAVE_OUTPUT,  TRUE },
+  [CR_OP_RELU]       = { CR_UNARY_RELU,       SAVE_OUTPUT,  TRUE },
+  [CR_OP_SQRT]       = { CR_UNARY_SQRT,       SAVE_OUTPUT,  TRUE },
+  [CR_OP_RSQRT]      = { CR_UNARY_RSQRT,      SAVE_OUTPUT,  TRUE },
+  [CR_OP_ABS]        = { CR_UNARY_ABS,        SAVE_INPUT,   TRUE },
+  [CR_OP_SIGN]       = { CR_UNARY_SIGN,       SAVE_NOTHING, TRUE },
+  [CR_OP_RECIPROCAL] = { CR_UNARY_RECIPROCAL, SAVE_OUTPUT,  TRUE },
+  [CR_OP_LOG1P]      = { CR_UNARY_LOG1P,      SAVE_INPUT,   TRUE },
+  [CR_OP_EXPM1]      = { CR_UNARY_EXPM1,      SAVE_OUTPUT,  TRUE },
+};
+
+CrTensor *
+cr_unary (CrOpId     op,
+          CrTensor  *x,
+          GError   **error)
+{
+  const UnaryInfo *info;
+  CrTensor *out;
+  CrNode *node;
+
+  g_return_val_if_fail ((guint) op < CR_OP_COUNT && unary_ops[op].valid, NULL);
+
+  info = &unary_ops[op];
+  out = cr_kernel_unary (info->kernel, x, error);
+  if (out != NULL && (node = cr_ops_record (op, &x, 1, out)) != NULL)
+    {
+      if (info->save == SAVE_INPUT)
+        cr_node_save (node, 0, x, FALSE);
+      else if (info->save == SAVE_OUTPUT)
+        cr_node_save (node, 0, out, TRUE);
+    }
+  return out;
+}
+
+CrTensor *cr_neg     (CrTensor *x, GError **error) { return cr_unary (CR_OP_NEG, x, error); }
+CrTensor *cr_exp     (CrTensor *x, GError **error) { return cr_unary (CR_OP_EXP, x, error); }
+CrTensor *cr_log     (CrTensor *x, GError **error) { return cr_unary (CR_OP_LOG, x, error); }
+CrTensor *cr_tanh    (CrTensor *x, GError **error) { return cr_unary (CR_OP_TANH, x, error); }
+CrTensor *cr_sigmoid (CrTensor *x, GError **error) { return cr_unary (CR_OP_SIGMOID, x, error); }
+CrTensor *cr_relu    (CrTensor *x, GError **error) { return cr_unary (CR_OP_RELU, x, error); }
+CrTensor *cr_sqrt    (CrTensor *x, GError **error) { return cr_unary (CR_OP_SQRT, x, error); }
+
+/* Every unary backward below has its saved tensor (input or output) in slot 0. */
+
+static gboolean
+neg_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GError **error)
+{
+  SET_GRAD (0, cr_neg (grads[0], error));
+  return TRUE;
+}
+
+static CrTensor *
+neg_local_grad (CrNode *node, guint input, GError **error)
+{
+  return full_output (node, -1.0, error);
+}
+
+static gboolean
+exp_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GError **error)
+{
+  SAVED (out, 0);
+  SET_GRAD (0, cr_mul (grads[0], out, error));
+  return TRUE;
+}
+
+static CrTensor *
+saved_local_grad (CrNode *node, guint input, GError **error)
+{
+  SAVED_OR_NULL (out, 0);
+  return to_output_meta (node, out, error);
+}
+
+static gboolean
+log_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GError **error)
+{
+  SAVED (x, 0);
+  SET_GRAD (0, cr_div (grads[0], x, error));
+  return TRUE;
+}
+
+static CrTensor *
+reciprocal_of_saved_local_grad (CrNode *node, guint input, GError **error)
+{
+  SAVED_OR_NULL (x, 0);
+  return take_to_output (node, k_rnum (CR_BINARY_DIV, 1.0, x, error), error);
+}
+
+static gboolean
+sin_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GError **error)
+{
+  SAVED (x, 0);
+  g_autoptr(CrTensor) c = cr_unary (CR_OP_COS, x, error);
+
+  SET_GRAD (0, c != NULL ? cr_mul (grads[0], c, error) : NULL);
+  return TRUE;
+}
+
+static CrTensor *
+sin_local_grad (CrNode *node, guint input, GError **error)
+{
+  SAVED_OR_NULL (x, 0);
+  return take_to_output (node, cr_kernel_unary (CR_UNARY_COS, x, error), error);
+}
+
+static gboolean
+cos_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GError **error)
+{
+  SAVED (x, 0);
+  g_autoptr(CrTensor) s = cr_unary (CR_OP_SIN, x, error);
+  g_autoptr(CrTensor) ns = s != NULL ? cr_neg (s, error) : NULL;
+
+  SET_GRAD (0, ns != NULL ? cr_mul (grads[0], ns, error) : NULL);
+  return TRUE;
+}
+
+static CrTensor *
+cos_local_grad (CrNode *node, guint input, GError **error)
+{
+  SAVED_OR_NULL (x, 0);
+  g_autoptr(CrTensor) s = cr_kernel_unary (CR_UNARY_SIN, x, error);
+
+  return take_to_output (node, s != NULL ? cr_kernel_unary (CR_UNARY_NEG, s, error) : NULL, error);
+}
+
+static gboolean
+tanh_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GError **error)
+{
+  SAVED (out, 0);
+  SET_GRAD (0, cr_tanh_backward (grads[0], out, error));
+  return TRUE;
+}
+
+static CrTensor *
+tanh_local_grad (CrNode *node, guint input, GError **error)
+{
+  SAVED_OR_NULL (out, 0);
+  g_autoptr(CrTensor) sq = cr_kernel_binary (CR_BINARY_MUL, out, out, error);
+
+  return take_to_output (node, sq != NULL ? k_rnum (CR_BINARY_SUB, 1.0, sq, error) : NULL, error);
+}
+
+static gboolean
+sigmoid_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GError **error)
+{
+  SAVED (out, 0);
+  SET_GRAD (0, cr_sigmoid_backward (grads[0], out, error));
+  return TRUE;
+}
+
+static CrTensor *
+sigmoid_local_grad (CrNode *node, guint input, GError **error)
+{
+  SAVED_OR_NULL (out, 0);
+  g_autoptr(CrTensor) one_minus = k_rnum (CR_BINARY_SUB, 1.0, out, error);
+
+  return take_to_output (node, one_minus != NULL ? cr_kernel_binary (CR_BINARY_MUL, out,
+                                                                      one_minus, error) : NULL,
+                         error);
+}
+
+static gboolean
+relu_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GError **error)
+{
+  SAVED (out, 0);
+  SET_GRAD (0, cr_threshold_backward (grads[0], out, error));
+  return TRUE;
+}
+
+static CrTensor *
+relu_local_grad (CrNode *node, guint input, GError **error)
+{
+  SAVED_OR_NULL (out, 0);
+  return take_to_output (node, k_num (CR_BINARY_GT, out, 0.0, error), error);
+}
+
+static gboolean
+sqrt_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GError **error)
+{
+  SAVED (out, 0);
+  g_autoptr(CrTensor) twice = cr_ops_mul_number (out, 2.0, error);
+
+  SET_GRAD (0, twice != NULL ? cr_div (grads[0], twice, error) : NULL);
+  return TRUE;
+}
+
+static CrTensor *
+sqrt_local_grad (CrNode *node, guint input, GError **error)
+{
+  SAVED_OR_NULL (out, 0);
+  return take_to_output (node, k_rnum (CR_BINARY_DIV, 0.5, out, error), error);
+}
+
+static gboolean
+rsqrt_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GError **error)
+{
+  /* -0.5 * grad * out³ */
+  SAVED (out, 0);
+  g_autoptr(CrTensor) hg = cr_ops_mul_number (grads[0], -0.5, error);
+  g_autoptr(CrTensor) cube = hg != NULL ? cr_pow_scalar (out, 3.0, error) : NULL;
+
+  SET_GRAD (0, cube != NULL ? cr_mul (hg, cube, error) : NULL);
+  return TRUE;
+}
+
+static CrTensor *
+rsqrt_local_grad (CrNode *node, guint input, GError **error)
+{
+  SAVED_OR_NULL (out, 0);
+  g_autoptr(CrTensor) cube = k_num (CR_BINARY_POW, out, 3.0, error);
+
+  return take_to_output (node, cube != NULL ? k_num (CR_BINARY_MUL, cube, -0.5, error) : NULL,
+                         error);
+}
+
+static gboolean
+abs_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GError **error)
+{
+  SAVED (x, 0);
+  g_autoptr(CrTensor) s = cr_unary (CR_OP_SIGN, x, error);
+
+  SET_GRAD (0, s != NULL ? cr_mul (grads[0], s, error) : NULL);
+  return TRUE;
+}
+
+static CrTensor *
+abs_local_grad (CrNode *node, guint input, GError **error)
+{
+  SAVED_OR_NULL (x, 0);
+  return take_to_output (node, cr_kernel_unary (CR_UNARY_SIGN, x, error), error);
+}
+
+static gboolean
+zeros_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GError **error)
+{
+  for (guint i = 0; i < node->n_inputs; i++)
+    if (cr_ops_needs_grad (node, i))
+      SET_GRAD (i, cr_tensor_new_zeros (grads[0]->shape, grads[0]->ndim, grads[0]->dtype,
+                                        grads[0]->device, error));
+  return TRUE;
+}
+
+static CrTensor *
+zeros_local_grad (CrNode *node, guint input, GError **error)
+{
+  return full_output (node, 0.0, error);
+}
+
+static gboolean
+reciprocal_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GError **error)
+{
+  /* -grad * (out * out) */
+  SAVED (out, 0);
+  g_autoptr(CrTensor) ng = cr_neg (grads[0], error);
+  g_autoptr(CrTensor) sq = ng != NULL ? cr_mul (out, out, error) : NULL;
+
+  SET_GRAD (0, sq != NULL ? cr_mul (ng, sq, error) : NULL);
+  return TRUE;
+}
+
+static CrTensor *
+reciprocal_local_grad (CrNode *node, guint input, GError **error)
+{
+  SAVED_OR_NULL (out, 0);
+  g_autoptr(CrTensor) sq = cr_kernel_binary (CR_BINARY_MUL, out, out, error);
+
+  return take_to_output (node, sq != NULL ? cr_kernel_unary (CR_UNARY_NEG, sq, error) : NULL, error);
+}
+
+static gboolean
+log1p_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GError **error)
+{
+  SAVED (x, 0);
+  g_autoptr(CrTensor) x1 = cr_ops_add_number (x, 1.0, error);
+
+  SET_GRAD (0, x1 != NULL ? cr_div (grads[0], x1, error) : NULL);
+  return TRUE;
+}
+
+static CrTensor *
+log1p_local_grad (CrNode *node, guint input, GError **error)
+{
+  SAVED_OR_NULL (x, 0);
+  g_autoptr(CrTensor) x1 = k_num (CR_BINARY_ADD, x, 1.0, error);
+
+  return take_to_output (node, x1 != NULL ? k_rnum (CR_BINARY_DIV, 1.0, x1, error) : NULL, error);
+}
+
+static gboolean
+expm1_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GError **error)
+{
+  SAVED (out, 0);
+  g_autoptr(CrTensor) e = cr_ops_add_number (out, 1.0, error);
+
+  SET_GRAD (0, e != NULL ? cr_mul (grads[0], e, error) : NULL);
+  return TRUE;
+}
+
+static CrTensor *
+expm1_local_grad (CrNode *node, guint input, GError **error)
+{
+  SAVED_OR_NULL (out, 0);
+  return take_to_output (node, k_num (CR_BINARY_ADD, out, 1.0, error), error);
+}
+
+const CrOpInfo cr_op_row_NEG = {
+  CR_OP_NEG, "neg", "NegBackward0", 1, "−x",
+  "∂(−x)/∂x = −1", neg_backward, neg_local_grad
+};
+const CrOpInfo cr_op_row_EXP = {
+  CR_OP_EXP, "exp", "ExpBackward0", 1, "exp",
+  "∂/∂x eˣ = eˣ", exp_backward, saved_local_grad
+};
+const CrOpInfo cr_op_row_LOG = {
+  CR_OP_LOG, "log", "LogBackward0", 1, "log",
+  "∂/∂x ln x = 1/x", log_backward, reciprocal_of_saved_local_grad
+};
+const CrOpInfo cr_op_row_SIN = {
+  CR_OP_SIN, "sin", "SinBackward0", 1, "sin",
+  "∂/∂x sin x = cos x", sin_backward, sin_local_grad
+};
+const CrOpInfo cr_op_row_COS = {
+  CR_OP_COS, "cos", "CosBackward0", 1, "cos",
+  "∂/∂x cos x = −sin x", cos_backward, cos_local_grad
+};
+const CrOpInfo cr_op_row_TANH = {
+  CR_OP_TANH, "tanh", "TanhBackward0", 1, "tanh",
+  "∂/∂x tanh(x) = 1 − tanh²(x)", tanh_backward, tanh_local_grad
+};
+const CrOpInfo cr_op_row_SIGMOID = {
+  CR_OP_SIGMOID, "sigmoid", "SigmoidBackward0", 1, "σ",
+  "∂/∂x σ(x) = σ(x)·(1 − σ(x))", sigmoid_backward, sigmoid_local_grad
+};
+const CrOpInfo cr_op_row_RELU = {
+  CR_OP_RELU, "relu", "ReluBackward0", 1, "ReLU",
+  "∂/∂x relu(x) = 1 if x > 0, else 0", relu_backward, relu_local_grad
+};
+const CrOpInfo cr_op_row_SQRT = {
+  CR_OP_SQRT, "sqrt", "SqrtBackward0", 1, "√",
+  "∂/∂x √x = 1/(2√x)", sqrt_backward, sqrt_local_grad
+};
+const CrOpInfo cr_op_row_RSQRT = {
+  CR_OP_RSQRT, "rsqrt", "RsqrtBackward0", 1, "1/√",
+  "∂/∂x x^(−½) = −½·x^(−3/2)", rsqrt_backward, rsqrt_local_grad
+};
+const CrOpInfo cr_op_row_ABS = {
+  CR_OP_ABS, "abs", "AbsBackward0", 1, "|x|",
+  "∂/∂x |x| = sign(x)", abs_backward, abs_local_grad
+};
+const CrOpInfo cr_op_row_SIGN = {
+  CR_OP_SIGN, "sign", "SignBackward0", 1, "sgn",
+  "∂/∂x sign(x) = 0", zeros_backward, zeros_local_grad
+};
+const CrOpInfo cr_op_row_RECIPROCAL = {
+  CR_OP_RECIPROCAL, "reciprocal", "ReciprocalBackward0", 1, "1/x",
+  "∂/∂x (1/x) = −1/x²", reciprocal_backward, reciprocal_local_grad
+};
+const CrOpInfo cr_op_row_LOG1P = {
+  CR_OP_LOG1P, "log1p", "Log1PBackward0", 1, "log1p",
+  "∂/∂x ln(1 + x) = 1/(1 + x)", log1p_backward, log1p_local_grad
+};
+const CrOpInfo cr_op_row_EXPM1 = {
+  CR_OP_EXPM1, "expm1", "Expm1Backward0", 1, "expm1",
+  "∂/∂x (eˣ − 1) = eˣ", expm1_backward, expm1_local_grad
+};
+
+/* ---- fused backward helpers (their own rows give double backward) ------ */
+
+/* Slots: 0 the incoming gradient, 1 the saved tanh/sigmoid output or relu
+ * input. */
+
+static gboolean
+tanh_backward_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs,
+                        GError **error)
+{
+  SAVED (out, 1);
+
+  if (cr_ops_needs_grad (node, 0))
+    SET_GRAD (0, cr_tanh_backward (grads[0], out, error));
+  if (cr_ops_needs_grad (node, 1))
+    {
+      /* grad * (-2 * out * grad_output) */
+      SAVED (go, 0);
+      g_autoptr(CrTensor) m2 = cr_ops_mul_number (out, -2.0, error);
+      g_autoptr(CrTensor) m2g = m2 != NULL ? cr_mul (m2, go, error) : NULL;
+
+      SET_GRAD (1, m2g != NULL ? cr_mul (grads[0], m2g, error) : NULL);
+    }
+  return TRUE;
+}
+
+static CrTensor *
+tanh_backward_local_grad (CrNode *node, guint input, GError **error)
+{
+  SAVED_OR_NULL (out, 1);
+  if (input == 0)
+    {
+      g_autoptr(CrTensor) sq = cr_kernel_binary (CR_BINARY_MUL, out, out, error);
+
+      return take_to_output (node, sq != NULL ? k_rnum (CR_BINARY_SUB, 1.0, sq, error) : NULL,
+                             error);
+    }
+  else
+    {
+      SAVED_OR_NULL (go, 0);
+      g_autoptr(CrTensor) m2 = k_num (CR_BINARY_MUL, out, -2.0, error);
+
+      return take_to_output (node, m2 != NULL ? cr_kernel_binary (CR_BINARY_MUL, m2, go, error)
+                                              : NULL, error);
+    }
+}
+
+const CrOpInfo cr_op_row_TANH_BACKWARD = {
+  CR_OP_TANH_BACKWARD, "tanh_backward", "TanhBackwardBackward0", 2, "tanh′",
+  "g·(1 − y²):  ∂/∂g = 1 − y²,  ∂/∂y = −2·g·y",
+  tanh_backward_backward, tanh_backward_local_grad
+};
+
+static gboolean
+sigmoid_backward_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs,
+                           GError **error)
+{
+  SAVED (out, 1);
+
+  if (cr_ops_needs_grad (node, 0))
+    SET_GRAD (0, cr_sigmoid_backward (grads[0], out, error));
+  if (cr_ops_needs_grad (node, 1))
+    {
+      /* grad * grad_output * (-2 * out + 1) */
+      SAVED (go, 0);
+      g_autoptr(CrTensor) gg = cr_mul (grads[0], go, error);
+      g_autoptr(CrTensor) m2 = gg != NULL ? cr_ops_mul_number (out, -2.0, error) : NULL;
+      g_autoptr(CrTensor) m21 = m2 != NULL ? cr_ops_add_number (m2, 1.0, error) : NULL;
+
+      SET_GRAD (1, m21 != NULL ? cr_mul (gg, m21, error) : NULL);
+    }
+  return TRUE;
+}
+
+static CrTensor *
+sigmoid_backward_local_grad (CrNode *node, guint input, GError **error)
+{
+  SAVED_OR_NULL (out, 1);
+  if (input == 0)
+    {
+      g_autoptr(CrTensor) one_minus = k_rnum (CR_BINARY_SUB, 1.0, out, error);
+
+      return take_to_output (node, one_minus != NULL ? cr_kernel_binary (CR_BINARY_MUL, out,
+                                                                          one_minus, error)
+                                                     : NULL, error);
+    }
+  else
+    {
+      SAVED_OR_NULL (go, 0);
+      g_autoptr(CrTensor) m2 = k_num (CR_BINARY_MUL, out, -2.0, error);
+      g_autoptr(CrTensor) m21 = m2 != NULL ? k_num (CR_BINARY_ADD, m2, 1.0, error) : NULL;
+
+      return take_to_output (node, m21 != NULL ? cr_kernel_binary (CR_BINARY_MUL, go, m21, error)
+                                               : NULL, error);
+    }
+}
+
+const CrOpInfo cr_op_row_SIGMOID_BACKWARD = {
+  CR_OP_SIGMOID_BACKWARD, "sigmoid_backward", "SigmoidBackwardBackward0", 2, "σ′",
+  "g·y·(1 − y):  ∂/∂g = y·(1 − y),  ∂/∂y = g·(1 − 2y)",
+  sigmoid_backward_backward, sigmoid_backward_local_grad
+};
+
+static gboolean
+threshold_backward_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs,
+                             GError **error)
+{
+  if (cr_ops_needs_grad (node, 0))
+    {
+      SAVED (x, 1);
+      SET_GRAD (0, cr_threshold_backward (grads[0], x, error));
+    }
+  if (cr_ops_needs_grad (node, 1))
+    SET_GRAD (1, cr_tensor_new_zeros (grads[0]->shape, grads[0]->ndim, grads[0]->dtype,
+                                      grads[0]->device, error));
+  return TRUE;
+}
+
+static CrTensor *
+threshold_backward_local_grad (CrNode *node, guint input, GError **error)
+{
+  if (input == 0)
+    {
+      SAVED_OR_NULL (x, 1);
+      return take_to_output (node, k_num (CR_BINARY_GT, x, 0.0, error), error);
+    }
+  return full_output (node, 0.0, error);
+}
+
+/* The threshold is 0 (relu); args.scalar[0] holds it. */
+const CrOpInfo cr_op_row_THRESHOLD_BACKWARD = {
+  CR_OP_THRESHOLD_BACKWARD, "threshold_backward", "ThresholdBackwardBackward0", 2, "ReLU′",
+  "g·[x > 0]:  ∂/∂g = [x > 0],  ∂/∂x = 0",
+  threshold_backward_backward, threshold_backward_local_grad
+};
+
+static CrTensor *
+fused_backward (CrOpId      op,
+                CrBinaryOp  kop,
+                CrTensor   *grad,
+                CrTensor   *saved,
+                GError    **error)
+{
+  CrTensor *inputs[2] = { grad, saved };
+  CrTensor *out = cr_kernel_binary (kop, grad, saved, error);
+  CrNode *node;
+
+  if (out != NULL && (node = cr_ops_record (op, inputs, 2, out)) != NULL)
+    {
+      cr_node_save (node, 1, saved, FALSE);
+      if (cr_ops_needs_grad (node, 1) && op != CR_OP_THRESHOLD_BACKWARD)
+        cr_node_save (node, 0, grad, FALSE);
+      node->args.has_scalar[0] = op == CR_OP_THRESHOLD_BACKWARD;
+    }
+  return out;
+}
+
+CrTensor *
+cr_tanh_backward (CrTensor  *grad,
+                  CrTensor  *out,
+                  GError   **error)
+{
+  return fused_backward (CR_OP_TANH_BACKWARD, CR_BINARY_TANH_BACKWARD, grad, out, error);
+}
+
+CrTensor *
+cr_sigmoid_backward (CrTensor  *grad,
+                     CrTensor  *out,
+                     GError   **error)
+{
+  return fused_backward (CR_OP_SIGMOID_BACKWARD, CR_BINARY_SIGMOID_BACKWARD, grad, out, error);
+}
+
+CrTensor *
+cr_threshold_backward (CrTensor  *grad,
+                       CrTensor  *x,
+                       GError   **error)
+{
+  return fused_backward (CR_OP_THRESHOLD_BACKWARD, CR_BINARY_RELU_BACKWARD, grad, x, error);
+}
+
+/* ---- comparisons and other gradient-free binary ops --------------------- */
+
+CrTensor *
+cr_binary_nograd (CrBinaryOp   op,
+                  CrTensor    *a,
+                  CrTensor    *b,
+                  GError     **error)
+{
+  return cr_kernel_binary (op, a, b, error);
+}
+
+/* ---- copies and casts -------------------------------------------------- */
+
+static gboolean
+identity_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GError **error)
+{
+  grad_inputs[0] = cr_tensor_ref (grads[0]);
+  return TRUE;
+}
+
+static CrTensor *
+ones_local_grad (CrNode *node, guint input, GError **error)
+{
+  return full_output (node, 1.0, error);
+}
+
+const CrOpInfo cr_op_row_CLONE = {
+  CR_OP_CLONE, "clone", "CloneBackward0", 1, "clone",
+  "∂clone(x)/∂x = 1", identity_backward, ones_local_grad
+};
+
+CrTensor *
+cr_clone (CrTensor  *x,
+          GError   **error)
+{
+  CrTensor *out = cr_tensor_copy (x, error);
+
+  if (out != NULL)
+    cr_ops_record (CR_OP_CLONE, &x, 1, out);
+  return out;
+}
+
+static gboolean
+to_copy_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GError **error)
+{
+  SET_GRAD (0, cr_to_dtype (grads[0], node->args.dtype, error));
+  return TRUE;
+}
+
+/* args.dtype: the input's dtype (the gradient is cast back to it). */
+const CrOpInfo cr_op_row_TO_COPY = {
+  CR_OP_TO_COPY, "_to_copy", "ToCopyBackward0", 1, "cast",
+  "∂x.to(dtype)/∂x = 1 (the gradient is cast back)", to_copy_backward, ones_local_grad
+};
+
+CrTensor *
+cr_to_dtype (CrTensor  *x,
+             CrDType    dtype,
+             GError   **error)
+{
+  CrTensor *out;
+  CrNode *node;
+
+  if (x->dtype == dtype)
+    return cr_tensor_ref (x);
+  out = cr_kernel_cast (x, dtype, error);
+  if (out != NULL && (node = cr_ops_record (CR_OP_TO_COPY, &x, 1, out)) != NULL)
+    node->args.dtype = x->dtype;
+  return out;
+}
+
+CrTensor *
+cr_detach (CrTensor *x)
+{
+  return cr_tensor_alias (x);
+}

@@ -1,2 +1,694 @@
-/* cr-ops-linalg.c — being written. */
+/* cr-ops-linalg.c — mm, mv, dot, bmm and torch.matmul's dispatch among them.
+ *
+ * matmul follows PyTorch 1.13's _matmul_impl step by step (unsqueeze + mm +
+ * squeeze_ for a vector on the left, folding a batch into mm rows, expand +
+ * reshape + bmm + _unsafe_view otherwise) so that a script sees the same
+ * grad_fn chain. Backward formulas are products with transposed views, which
+ * the BLAS kernel takes without copying.
+ */
 #include "cr-ops.h"
+#include "cr-node.h"
+#include "cr-error.h"
+
+#include <string.h>
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static void
+attach (CrTensor *out,
+        CrNode   *node)
+{
+  cr_autograd_set_history (out, node, 0);
+  cr_node_unref (node);
+}
+
+static gboolean
+needs_grad (const CrNode *node,
+            guint         i)
+{
+  return node->next[i].node != NULL;
+}
+
+static const char *
+scalar_type_name (CrDType dtype)
+{
+  switch (dtype)
+    {
+    case CR_DTYPE_BOOL:    return "Bool";
+    case CR_DTYPE_INT64:   return "Long";
+    case CR_DTYPE_FLOAT32: return "Float";
+    case CR_DTYPE_FLOAT64: return "Double";
+    case CR_DTYPE_COUNT:
+    default:               return "Undefined";
+    }
+}
+
+static gboolean
+check_same_dtype (const CrTensor  *a,
+                  const CrTensor  *b,
+                  const char      *bool_kernel,
+                  GError         **error)
+{
+  if (a->dtype != b->dtype)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "expected scalar type %s but found %s",
+                   scalar_type_name (a->dtype), scalar_type_name (b->dtype));
+      return FALSE;
+    }
+  if (a->dtype == CR_DTYPE_BOOL)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "\"%s\" not implemented for 'Bool'", bool_kernel);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The BLAS kernels are floating point only; integer products (exact below
+ * 2^53) go through float64. */
+static CrTensor *
+kernel_product (const CrTensor  *a,
+                const CrTensor  *b,
+                gboolean         batched,
+                GError         **error)
+{
+  g_autoptr(CrTensor) da = NULL;
+  g_autoptr(CrTensor) db = NULL;
+  g_autoptr(CrTensor) prod = NULL;
+
+  if (cr_dtype_is_floating (a->dtype))
+    return batched ? cr_kernel_bmm (a, b, error) : cr_kernel_mm (a, b, error);
+
+  da = cr_kernel_cast (a, CR_DTYPE_FLOAT64, error);
+  db = da != NULL ? cr_kernel_cast (b, CR_DTYPE_FLOAT64, error) : NULL;
+  if (db == NULL)
+    return NULL;
+  prod = batched ? cr_kernel_bmm (da, db, error) : cr_kernel_mm (da, db, error);
+  if (prod == NULL)
+    return NULL;
+  return cr_kernel_cast (prod, a->dtype, error);
+}
+
+/* A plain (non-view) tensor over t's storage with another geometry: for
+ * reshaping a fresh kernel result. */
+static CrTensor *
+regeometry (CrTensor     *t,
+            const gint64 *shape,
+            int           ndim)
+{
+  gint64 strides[CR_MAX_DIMS];
+
+  cr_shape_contiguous_strides (shape, ndim, strides);
+  return cr_tensor_new_view (t, shape, ndim, strides, t->offset);
+}
+
+/* ---- mm ------------------------------------------------------------------- */
+
+/* MM: inputs (a, b); saved[0] a (when b needs grad), saved[1] b (when a does). */
+static gboolean
+mm_backward (CrNode          *node,
+             CrTensor *const *grad_outputs,
+             CrTensor       **grad_inputs,
+             GError         **error)
+{
+  CrTensor *grad = grad_outputs[0];
+
+  if (needs_grad (node, 0))
+    {
+      g_autoptr(CrTensor) b = cr_node_get_saved (node, 1, error);
+      g_autoptr(CrTensor) bt = b != NULL ? cr_t (b, error) : NULL;
+
+      if (bt == NULL || (grad_inputs[0] = cr_mm (grad, bt, error)) == NULL)
+        return FALSE;
+    }
+  if (needs_grad (node, 1))
+    {
+      g_autoptr(CrTensor) a = cr_node_get_saved (node, 0, error);
+      g_autoptr(CrTensor) at = a != NULL ? cr_t (a, error) : NULL;
+
+      if (at == NULL || (grad_inputs[1] = cr_mm (at, grad, error)) == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+const CrOpInfo cr_op_row_MM = {
+  CR_OP_MM, "mm", "MmBackward0", 2, "@",
+  "∂C/∂A = G·Bᵀ,  ∂C/∂B = Aᵀ·G", mm_backward, NULL
+};
+
+CrTensor *
+cr_mm (CrTensor  *a,
+       CrTensor  *b,
+       GError   **error)
+{
+  CrTensor *inputs[2] = { a, b };
+  CrTensor *out;
+
+  if (a->ndim != 2)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, "self must be a matrix");
+      return NULL;
+    }
+  if (b->ndim != 2)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, "mat2 must be a matrix");
+      return NULL;
+    }
+  if (a->shape[1] != b->shape[0])
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "mat1 and mat2 shapes cannot be multiplied (%" G_GINT64_FORMAT "x%"
+                   G_GINT64_FORMAT " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ")",
+                   a->shape[0], a->shape[1], b->shape[0], b->shape[1]);
+      return NULL;
+    }
+  if (!check_same_dtype (a, b, "addmm_impl_cpu_", error))
+    return NULL;
+
+  out = kernel_product (a, b, FALSE, error);
+  if (out == NULL)
+    return NULL;
+  if (cr_autograd_should_record (inputs, 2))
+    {
+      CrNode *node = cr_node_new (CR_OP_MM, inputs, 2, 1);
+      if (needs_grad (node, 1))
+        cr_node_save (node, 0, a, FALSE);
+      if (needs_grad (node, 0))
+        cr_node_save (node, 1, b, FALSE);
+      attach (out, node);
+    }
+  return out;
+}
+
+/* ---- mv ------------------------------------------------------------------- */
+
+/* MV: inputs (a, v); saved[0] a (when v needs grad), saved[1] v (when a does). */
+static gboolean
+mv_backward (CrNode          *node,
+             CrTensor *const *grad_outputs,
+             CrTensor       **grad_inputs,
+             GError         **error)
+{
+  CrTensor *grad = grad_outputs[0];
+
+  if (needs_grad (node, 0))
+    {
+      /* The outer product grad ⊗ v, as (n, 1) @ (1, k). */
+      g_autoptr(CrTensor) v = cr_node_get_saved (node, 1, error);
+      g_autoptr(CrTensor) col = NULL;
+      g_autoptr(CrTensor) row = NULL;
+
+      if (v == NULL
+          || (col = cr_unsqueeze (grad, 1, error)) == NULL
+          || (row = cr_unsqueeze (v, 0, error)) == NULL
+          || (grad_inputs[0] = cr_mm (col, row, error)) == NULL)
+        return FALSE;
+    }
+  if (needs_grad (node, 1))
+    {
+      g_autoptr(CrTensor) a = cr_node_get_saved (node, 0, error);
+      g_autoptr(CrTensor) at = a != NULL ? cr_t (a, error) : NULL;
+
+      if (at == NULL || (grad_inputs[1] = cr_mv (at, grad, error)) == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+const CrOpInfo cr_op_row_MV = {
+  CR_OP_MV, "mv", "MvBackward0", 2, "@",
+  "∂(A·v)/∂A = G ⊗ v,  ∂(A·v)/∂v = Aᵀ·G", mv_backward, NULL
+};
+
+CrTensor *
+cr_mv (CrTensor  *a,
+       CrTensor  *v,
+       GError   **error)
+{
+  CrTensor *inputs[2] = { a, v };
+  g_autoptr(CrTensor) col = NULL;
+  g_autoptr(CrTensor) prod = NULL;
+  gint64 col_shape[2], col_strides[2];
+  CrTensor *out;
+
+  if (a->ndim != 2 || v->ndim != 1)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "vector + matrix @ vector expected, got 1, %d, %d", a->ndim, v->ndim);
+      return NULL;
+    }
+  if (a->shape[1] != v->shape[0])
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "size mismatch, got %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "x%"
+                   G_GINT64_FORMAT ",%" G_GINT64_FORMAT,
+                   a->shape[0], a->shape[0], a->shape[1], v->shape[0]);
+      return NULL;
+    }
+  if (!check_same_dtype (a, v, "addmv_impl_cpu", error))
+    return NULL;
+
+  col_shape[0] = v->shape[0];
+  col_shape[1] = 1;
+  col_strides[0] = v->strides[0];
+  col_strides[1] = 1;
+  col = cr_tensor_new_view (v, col_shape, 2, col_strides, v->offset);
+  prod = kernel_product (a, col, FALSE, error);
+  if (prod == NULL)
+    return NULL;
+  out = regeometry (prod, a->shape, 1);
+
+  if (cr_autograd_should_record (inputs, 2))
+    {
+      CrNode *node = cr_node_new (CR_OP_MV, inputs, 2, 1);
+      if (needs_grad (node, 1))
+        cr_node_save (node, 0, a, FALSE);
+      if (needs_grad (node, 0))
+        cr_node_save (node, 1, v, FALSE);
+      attach (out, node);
+    }
+  return out;
+}
+
+/* ---- dot ------------------------------------------------------------------ */
+
+/* DOT: inputs (a, b); saved[0] a (when b needs grad), saved[1] b (when a does). */
+static gboolean
+dot_backward (CrNode          *node,
+              CrTensor *const *grad_outputs,
+              CrTensor       **grad_inputs,
+              GError         **error)
+{
+  CrTensor *grad = grad_outputs[0];
+
+  if (needs_grad (node, 0))
+    {
+      g_autoptr(CrTensor) b = cr_node_get_saved (node, 1, error);
+      if (b == NULL || (grad_inputs[0] = cr_mul (grad, b, error)) == NULL)
+        return FALSE;
+    }
+  if (needs_grad (node, 1))
+    {
+      g_autoptr(CrTensor) a = cr_node_get_saved (node, 0, error);
+      if (a == NULL || (grad_inputs[1] = cr_mul (grad, a, error)) == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+const CrOpInfo cr_op_row_DOT = {
+  CR_OP_DOT, "dot", "DotBackward0", 2, "·",
+  "∂(a·b)/∂a = G·b,  ∂(a·b)/∂b = G·a", dot_backward, NULL
+};
+
+CrTensor *
+cr_dot (CrTensor  *a,
+        CrTensor  *b,
+        GError   **error)
+{
+  CrTensor *inputs[2] = { a, b };
+  g_autoptr(CrTensor) row = NULL;
+  g_autoptr(CrTensor) col = NULL;
+  g_autoptr(CrTensor) prod = NULL;
+  gint64 shape[2], strides[2];
+  CrTensor *out;
+
+  if (a->ndim != 1 || b->ndim != 1)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "1D tensors expected, but got %dD and %dD tensors", a->ndim, b->ndim);
+      return NULL;
+    }
+  if (a->dtype != b->dtype)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "dot : expected both vectors to have same dtype, but found %s and %s",
+                   scalar_type_name (a->dtype), scalar_type_name (b->dtype));
+      return NULL;
+    }
+  if (a->shape[0] != b->shape[0])
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "inconsistent tensor size, expected tensor [%" G_GINT64_FORMAT "] and src [%"
+                   G_GINT64_FORMAT "] to have the same number of elements, but got %"
+                   G_GINT64_FORMAT " and %" G_GINT64_FORMAT " elements respectively",
+                   a->shape[0], b->shape[0], a->shape[0], b->shape[0]);
+      return NULL;
+    }
+  if (a->dtype == CR_DTYPE_BOOL)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "\"dot\" not implemented for 'Bool'");
+      return NULL;
+    }
+
+  shape[0] = 1;
+  shape[1] = a->shape[0];
+  strides[0] = a->shape[0] * a->strides[0];
+  strides[1] = a->strides[0];
+  row = cr_tensor_new_view (a, shape, 2, strides, a->offset);
+  shape[0] = b->shape[0];
+  shape[1] = 1;
+  strides[0] = b->strides[0];
+  strides[1] = 1;
+  col = cr_tensor_new_view (b, shape, 2, strides, b->offset);
+  prod = kernel_product (row, col, FALSE, error);
+  if (prod == NULL)
+    return NULL;
+  out = regeometry (prod, shape, 0);
+
+  if (cr_autograd_should_record (inputs, 2))
+    {
+      CrNode *node = cr_node_new (CR_OP_DOT, inputs, 2, 1);
+      if (needs_grad (node, 1))
+        cr_node_save (node, 0, a, FALSE);
+      if (needs_grad (node, 0))
+        cr_node_save (node, 1, b, FALSE);
+      attach (out, node);
+    }
+  return out;
+}
+
+/* ---- bmm ------------------------------------------------------------------ */
+
+/* BMM: inputs (a, b); saved[0] a (when b needs grad), saved[1] b (when a does). */
+static gboolean
+bmm_backward (CrNode          *node,
+              CrTensor *const *grad_outputs,
+              CrTensor       **grad_inputs,
+              GError         **error)
+{
+  CrTensor *grad = grad_outputs[0];
+
+  if (needs_grad (node, 0))
+    {
+      g_autoptr(CrTensor) b = cr_node_get_saved (node, 1, error);
+      g_autoptr(CrTensor) bt = b != NULL ? cr_transpose (b, 1, 2, error) : NULL;
+
+      if (bt == NULL || (grad_inputs[0] = cr_bmm (grad, bt, error)) == NULL)
+        return FALSE;
+    }
+  if (needs_grad (node, 1))
+    {
+      g_autoptr(CrTensor) a = cr_node_get_saved (node, 0, error);
+      g_autoptr(CrTensor) at = a != NULL ? cr_transpose (a, 1, 2, error) : NULL;
+
+      if (at == NULL || (grad_inputs[1] = cr_bmm (at, grad, error)) == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+const CrOpInfo cr_op_row_BMM = {
+  CR_OP_BMM, "bmm", "BmmBackward0", 2, "@",
+  "∂Cᵢ/∂Aᵢ = Gᵢ·Bᵢᵀ,  ∂Cᵢ/∂Bᵢ = Aᵢᵀ·Gᵢ", bmm_backward, NULL
+};
+
+CrTensor *
+cr_bmm (CrTensor  *a,
+        CrTensor  *b,
+        GError   **error)
+{
+  CrTensor *inputs[2] = { a, b };
+  CrTensor *out;
+
+  if (a->ndim != 3)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "batch1 must be a 3D tensor");
+      return NULL;
+    }
+  if (b->ndim != 3)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "batch2 must be a 3D tensor");
+      return NULL;
+    }
+  if (b->shape[0] != a->shape[0] || b->shape[1] != a->shape[2])
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "Expected size for first two dimensions of batch2 tensor to be: [%"
+                   G_GINT64_FORMAT ", %" G_GINT64_FORMAT "] but got: [%" G_GINT64_FORMAT ", %"
+                   G_GINT64_FORMAT "].", a->shape[0], a->shape[2], b->shape[0], b->shape[1]);
+      return NULL;
+    }
+  if (!check_same_dtype (a, b, "bmm", error))
+    return NULL;
+
+  out = kernel_product (a, b, TRUE, error);
+  if (out == NULL)
+    return NULL;
+  if (cr_autograd_should_record (inputs, 2))
+    {
+      CrNode *node = cr_node_new (CR_OP_BMM, inputs, 2, 1);
+      if (needs_grad (node, 1))
+        cr_node_save (node, 0, a, FALSE);
+      if (needs_grad (node, 0))
+        cr_node_save (node, 1, b, FALSE);
+      attach (out, node);
+    }
+  return out;
+}
+
+/* ---- matmul --------------------------------------------------------------- */
+
+/* at::_unsafe_view of a fresh result (UnsafeViewBackward0). */
+static CrTensor *
+unsafe_view (CrTensor     *x,
+             const gint64 *shape,
+             int           ndim)
+{
+  CrTensor *out;
+
+  if (!cr_tensor_is_contiguous (x))
+    {
+      /* Never happens for kernel outputs; keep the data right regardless. */
+      g_autoptr(CrTensor) c = cr_contiguous (x, NULL);
+      if (c == NULL)
+        return NULL;
+      return cr_reshape (c, shape, ndim, NULL);
+    }
+  out = regeometry (x, shape, ndim);
+  if (cr_autograd_should_record (&x, 1))
+    attach (out, cr_node_new (CR_OP_UNSAFE_VIEW, &x, 1, 1));
+  return out;
+}
+
+/* x.squeeze_(0) on a fresh mm result: SqueezeBackward3, no view. Takes x. */
+static CrTensor *
+squeeze0_inplace (CrTensor *x)
+{
+  CrNode *node = cr_autograd_should_record (&x, 1)
+                 ? cr_node_new (CR_OP_SQUEEZE_INPLACE_DIM, &x, 1, 1) : NULL;
+
+  if (x->ndim > 0 && x->shape[0] == 1)
+    {
+      for (int d = 1; d < x->ndim; d++)
+        {
+          x->shape[d - 1] = x->shape[d];
+          x->strides[d - 1] = x->strides[d];
+        }
+      x->ndim--;
+    }
+  if (node != NULL)
+    {
+      node->args.dims[0] = 0;
+      node->args.n_dims = 1;
+      attach (x, node);
+    }
+  return x;
+}
+
+/* PyTorch's should_fold: a batch of matrices times a matrix or vector is one
+ * mm (or mv) over the folded batch, unless the batch is laid out transposed. */
+static gboolean
+should_fold (const CrTensor *t1,
+             int             dim2)
+{
+  if (t1->ndim >= 3 && (dim2 == 1 || dim2 == 2))
+    {
+      if (t1->ndim == 3 && dim2 == 2 && t1->strides[2] != 1
+          && t1->strides[0] == t1->shape[1] * t1->shape[2])
+        return FALSE;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static CrTensor *
+matmul_folded (CrTensor  *a,
+               CrTensor  *b,
+               GError   **error)
+{
+  gboolean transpose = b->ndim > a->ndim;
+  g_autoptr(CrTensor) t1 = NULL;
+  g_autoptr(CrTensor) t2 = NULL;
+  g_autoptr(CrTensor) folded = NULL;
+  g_autoptr(CrTensor) prod = NULL;
+  gint64 out_shape[CR_MAX_DIMS], fold_shape[2];
+  int out_ndim;
+  gint64 folded_rows;
+
+  t1 = transpose ? cr_transpose (b, -2, -1, error) : cr_tensor_ref (a);
+  if (t1 == NULL)
+    return NULL;
+  if (!transpose)
+    t2 = cr_tensor_ref (b);
+  else if (a->ndim == 2)
+    t2 = cr_t (a, error);
+  else
+    t2 = cr_tensor_ref (a);
+  if (t2 == NULL)
+    return NULL;
+
+  out_ndim = t1->ndim - 1;
+  memcpy (out_shape, t1->shape, sizeof (gint64) * out_ndim);
+  folded_rows = cr_shape_numel (out_shape, out_ndim);
+  if (t2->ndim == 2)
+    out_shape[out_ndim++] = t2->shape[1];
+
+  fold_shape[0] = folded_rows;
+  fold_shape[1] = t1->shape[t1->ndim - 1];
+  folded = cr_reshape (t1, fold_shape, 2, error);
+  if (folded == NULL)
+    return NULL;
+
+  if (t2->ndim == 2)
+    {
+      g_autoptr(CrTensor) output = NULL;
+
+      prod = cr_mm (folded, t2, error);
+      if (prod == NULL)
+        return NULL;
+      output = unsafe_view (prod, out_shape, out_ndim);
+      if (output == NULL || !transpose)
+        return g_steal_pointer (&output);
+      {
+        g_autoptr(CrTensor) mt = cr_transpose (output, -2, -1, error);
+        return mt != NULL ? cr_contiguous (mt, error) : NULL;
+      }
+    }
+  prod = cr_mv (folded, t2, error);
+  if (prod == NULL)
+    return NULL;
+  return unsafe_view (prod, out_shape, out_ndim);
+}
+
+static CrTensor *
+matmul_batched (CrTensor  *a,
+                CrTensor  *b,
+                GError   **error)
+{
+  int da = a->ndim, db = b->ndim;
+  gint64 n = da > 1 ? a->shape[da - 2] : 1;
+  gint64 m1 = a->shape[da - 1];
+  gint64 m2 = db > 1 ? b->shape[db - 2] : b->shape[0];
+  gint64 p = db > 1 ? b->shape[db - 1] : 1;
+  int nb1 = MAX (da - 2, 0), nb2 = MAX (db - 2, 0);
+  gint64 batch[CR_MAX_DIMS], size[CR_MAX_DIMS], shape3[3];
+  int nbatch;
+  gint64 batch_numel;
+  gboolean vector_rhs = db == 1;
+  g_autoptr(CrTensor) e1 = NULL;
+  g_autoptr(CrTensor) r1 = NULL;
+  g_autoptr(CrTensor) e2 = NULL;
+  g_autoptr(CrTensor) r2 = NULL;
+  g_autoptr(CrTensor) prod = NULL;
+  int out_ndim;
+
+  if (!cr_shape_broadcast (a->shape, nb1, b->shape, nb2, batch, &nbatch, error))
+    return NULL;
+  if (nbatch + 2 > CR_MAX_DIMS)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "tensors with more than %d dimensions are not supported", CR_MAX_DIMS);
+      return NULL;
+    }
+  batch_numel = cr_shape_numel (batch, nbatch);
+
+  memcpy (size, batch, sizeof (gint64) * nbatch);
+  size[nbatch] = n;
+  size[nbatch + 1] = m1;
+  shape3[0] = batch_numel;
+  shape3[1] = n;
+  shape3[2] = m1;
+  if ((e1 = cr_expand (a, size, nbatch + 2, error)) == NULL
+      || (r1 = cr_reshape (e1, shape3, 3, error)) == NULL)
+    return NULL;
+
+  if (vector_rhs)
+    {
+      g_autoptr(CrTensor) flat = NULL;
+
+      size[nbatch] = m2;
+      shape3[1] = m2;
+      if ((e2 = cr_expand (b, size, nbatch + 1, error)) == NULL
+          || (flat = cr_reshape (e2, shape3, 2, error)) == NULL
+          || (r2 = cr_unsqueeze (flat, 2, error)) == NULL)
+        return NULL;
+    }
+  else
+    {
+      size[nbatch] = m2;
+      size[nbatch + 1] = p;
+      shape3[1] = m2;
+      shape3[2] = p;
+      if ((e2 = cr_expand (b, size, nbatch + 2, error)) == NULL
+          || (r2 = cr_reshape (e2, shape3, 3, error)) == NULL)
+        return NULL;
+    }
+
+  out_ndim = nbatch;
+  if (da > 1)
+    batch[out_ndim++] = n;
+  if (db > 1)
+    batch[out_ndim++] = p;
+
+  prod = cr_bmm (r1, r2, error);
+  if (prod == NULL)
+    return NULL;
+  if (vector_rhs)
+    {
+      g_autoptr(CrTensor) sq = cr_squeeze_dim (prod, -1, error);
+      if (sq == NULL)
+        return NULL;
+      return unsafe_view (sq, batch, out_ndim);
+    }
+  return unsafe_view (prod, batch, out_ndim);
+}
+
+CrTensor *
+cr_matmul (CrTensor  *a,
+           CrTensor  *b,
+           GError   **error)
+{
+  int da = a->ndim, db = b->ndim;
+
+  if (da == 0 || db == 0)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "both arguments to matmul need to be at least 1D, but they are %dD and %dD",
+                   da, db);
+      return NULL;
+    }
+  if (da == 1 && db == 1)
+    return cr_dot (a, b, error);
+  if (da == 2 && db == 1)
+    return cr_mv (a, b, error);
+  if (da == 1 && db == 2)
+    {
+      g_autoptr(CrTensor) row = cr_unsqueeze (a, 0, error);
+      CrTensor *prod;
+
+      if (row == NULL || (prod = cr_mm (row, b, error)) == NULL)
+        return NULL;
+      return squeeze0_inplace (prod);
+    }
+  if (da == 2 && db == 2)
+    return cr_mm (a, b, error);
+  if (should_fold (a, db) || should_fold (b, da))
+    return matmul_folded (a, b, error);
+  return matmul_batched (a, b, error);
+}

@@ -1,2 +1,962 @@
-/* cr-ops-nn.c — being written. */
+/* cr-ops-nn.c — softmax, log_softmax and the losses of torch.nn.functional.
+ *
+ * Each loss is one node (MseLossBackward0, NllLossBackward0, ...) as in
+ * PyTorch. Backward formulas take a direct kernel path when nothing is being
+ * recorded (the training loop's case: cross_entropy on a 64×10 batch must not
+ * cost more than a few passes over memory) and are composed of differentiable
+ * ops under create_graph, so that second derivatives work.
+ */
 #include "cr-ops.h"
+#include "cr-node.h"
+#include "cr-error.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static void
+attach (CrTensor *out,
+        CrNode   *node)
+{
+  cr_autograd_set_history (out, node, 0);
+  cr_node_unref (node);
+}
+
+static gboolean
+needs_grad (const CrNode *node,
+            guint         i)
+{
+  return node->next[i].node != NULL;
+}
+
+static gboolean
+wrap_dim (int      *dim,
+          int       ndim,
+          GError  **error)
+{
+  int n = ndim > 0 ? ndim : 1;
+
+  if (*dim < -n || *dim >= n)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
+                   "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
+                   -n, n - 1, *dim);
+      return FALSE;
+    }
+  if (*dim < 0)
+    *dim += n;
+  return TRUE;
+}
+
+static const char *
+scalar_type_name (CrDType dtype)
+{
+  switch (dtype)
+    {
+    case CR_DTYPE_BOOL:    return "Bool";
+    case CR_DTYPE_INT64:   return "Long";
+    case CR_DTYPE_FLOAT32: return "Float";
+    case CR_DTYPE_FLOAT64: return "Double";
+    case CR_DTYPE_COUNT:
+    default:               return "Undefined";
+    }
+}
+
+/* A Python number for an op (`g * 0.5`): ranks lowest in type promotion. */
+static CrTensor *
+wrapped (double value)
+{
+  CrTensor *t = cr_tensor_new_scalar (value, CR_DTYPE_FLOAT64);
+
+  t->is_wrapped_number = TRUE;
+  return t;
+}
+
+/* "torch.Size([2, 3])" */
+static char *
+torch_size (const CrTensor *t)
+{
+  g_autofree char *s = cr_shape_to_string (t->shape, t->ndim);
+  return g_strdup_printf ("torch.Size(%s)", s);
+}
+
+/* A 0-d tensor viewed as 1-d, for kernels that want a dim. */
+static CrTensor *
+as_1d (CrTensor *t)
+{
+  gint64 one = 1, stride = 1;
+
+  if (t->ndim > 0)
+    return cr_tensor_ref (t);
+  return cr_tensor_new_view (t, &one, 1, &stride, t->offset);
+}
+
+static CrTensor *
+as_0d (CrTensor *t,
+       int       ndim)
+{
+  gint64 none[1] = { 0 };
+
+  if (ndim > 0)
+    return cr_tensor_ref (t);
+  return cr_tensor_new_view (t, none, 0, none, t->offset);
+}
+
+/* Reduce an elementwise loss (a new ref, taken) per reduction. */
+static CrTensor *
+reduce_loss (CrTensor     *loss,
+             CrReduction   reduction,
+             GError      **error)
+{
+  CrTensor *out;
+
+  switch (reduction)
+    {
+    case CR_REDUCTION_MEAN:
+      out = cr_kernel_mean (loss, NULL, 0, FALSE, error);
+      break;
+    case CR_REDUCTION_SUM:
+      out = cr_kernel_sum (loss, NULL, 0, FALSE, error);
+      break;
+    case CR_REDUCTION_NONE:
+    default:
+      return loss;
+    }
+  cr_tensor_unref (loss);
+  return out;
+}
+
+/* grad * factor / (N when mean): the common tail of the loss backwards. */
+static CrTensor *
+scale_grad (CrTensor     *t,
+            CrTensor     *grad,
+            double        factor,
+            CrReduction   reduction,
+            gint64        numel,
+            GError      **error)
+{
+  g_autoptr(CrTensor) prod = cr_mul (t, grad, error);
+  g_autoptr(CrTensor) k = NULL;
+
+  if (prod == NULL)
+    return NULL;
+  if (reduction == CR_REDUCTION_MEAN)
+    factor /= (double) numel;
+  if (factor == 1.0)
+    return g_steal_pointer (&prod);
+  k = wrapped (factor);
+  return cr_mul (prod, k, error);
+}
+
+/* ---- softmax, log_softmax ----------------------------------------------- */
+
+/* SOFTMAX, LOG_SOFTMAX: input x; saved[0] the output; args.dims[0] the dim. */
+static gboolean
+softmax_backward_common (CrNode          *node,
+                         CrTensor *const *grad_outputs,
+                         CrTensor       **grad_inputs,
+                         gboolean         log,
+                         GError         **error)
+{
+  CrTensor *grad = grad_outputs[0];
+  g_autoptr(CrTensor) out = cr_node_get_saved (node, 0, error);
+  CrTensor *pair[2];
+  int dim = node->args.dims[0];
+
+  if (out == NULL)
+    return FALSE;
+  pair[0] = grad;
+  pair[1] = out;
+
+  if (!cr_autograd_should_record (pair, 2))
+    {
+      g_autoptr(CrTensor) g1 = as_1d (grad);
+      g_autoptr(CrTensor) o1 = as_1d (out);
+      g_autoptr(CrTensor) r = cr_kernel_softmax_backward (g1, o1, dim, log, error);
+
+      if (r == NULL)
+        return FALSE;
+      grad_inputs[0] = as_0d (r, out->ndim);
+      return TRUE;
+    }
+
+  /* create_graph: the same formula in differentiable ops. */
+  if (out->ndim == 0)
+    {
+      /* A softmax over one element is constant. */
+      g_autoptr(CrTensor) zero = wrapped (0.0);
+      grad_inputs[0] = cr_mul (grad, zero, error);
+      return grad_inputs[0] != NULL;
+    }
+  if (log)
+    {
+      /* grad - exp(out) * sum(grad, dim) */
+      g_autoptr(CrTensor) p = cr_exp (out, error);
+      g_autoptr(CrTensor) s = p != NULL ? cr_sum_dim (grad, &dim, 1, TRUE, error) : NULL;
+      g_autoptr(CrTensor) ps = s != NULL ? cr_mul (p, s, error) : NULL;
+
+      grad_inputs[0] = ps != NULL ? cr_sub (grad, ps, error) : NULL;
+    }
+  else
+    {
+      /* out * (grad - sum(grad * out, dim)) */
+      g_autoptr(CrTensor) go = cr_mul (grad, out, error);
+      g_autoptr(CrTensor) s = go != NULL ? cr_sum_dim (go, &dim, 1, TRUE, error) : NULL;
+      g_autoptr(CrTensor) d = s != NULL ? cr_sub (grad, s, error) : NULL;
+
+      grad_inputs[0] = d != NULL ? cr_mul (out, d, error) : NULL;
+    }
+  return grad_inputs[0] != NULL;
+}
+
+static gboolean
+softmax_backward (CrNode          *node,
+                  CrTensor *const *grad_outputs,
+                  CrTensor       **grad_inputs,
+                  GError         **error)
+{
+  return softmax_backward_common (node, grad_outputs, grad_inputs, FALSE, error);
+}
+
+static gboolean
+log_softmax_backward (CrNode          *node,
+                      CrTensor *const *grad_outputs,
+                      CrTensor       **grad_inputs,
+                      GError         **error)
+{
+  return softmax_backward_common (node, grad_outputs, grad_inputs, TRUE, error);
+}
+
+const CrOpInfo cr_op_row_SOFTMAX = {
+  CR_OP_SOFTMAX, "softmax", "SoftmaxBackward0", 1, "softmax",
+  "∂s/∂x: G ↦ s ⊙ (G − Σ(G ⊙ s))", softmax_backward, NULL
+};
+
+const CrOpInfo cr_op_row_LOG_SOFTMAX = {
+  CR_OP_LOG_SOFTMAX, "log_softmax", "LogSoftmaxBackward0", 1, "log_softmax",
+  "∂y/∂x: G ↦ G − exp(y) ⊙ ΣG", log_softmax_backward, NULL
+};
+
+static CrTensor *
+softmax_common (CrTensor  *x,
+                int        dim,
+                gboolean   log,
+                GError   **error)
+{
+  g_autoptr(CrTensor) x1 = NULL;
+  g_autoptr(CrTensor) r = NULL;
+  CrTensor *out;
+
+  if (!wrap_dim (&dim, x->ndim, error))
+    return NULL;
+  if (!cr_dtype_is_floating (x->dtype))
+    {
+      gboolean last = x->ndim == 0 || dim == x->ndim - 1;
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "\"%s\" not implemented for '%s'",
+                   !last ? "softmax_kernel_impl"
+                   : log ? "log_softmax_lastdim_kernel_impl" : "softmax_lastdim_kernel_impl",
+                   scalar_type_name (x->dtype));
+      return NULL;
+    }
+
+  x1 = as_1d (x);
+  r = cr_kernel_softmax (x1, dim, log, error);
+  if (r == NULL)
+    return NULL;
+  out = as_0d (r, x->ndim);
+
+  if (cr_autograd_should_record (&x, 1))
+    {
+      CrNode *node = cr_node_new (log ? CR_OP_LOG_SOFTMAX : CR_OP_SOFTMAX, &x, 1, 1);
+      node->args.dims[0] = dim;
+      node->args.n_dims = 1;
+      cr_autograd_set_history (out, node, 0);
+      cr_node_save (node, 0, out, TRUE);
+      cr_node_unref (node);
+    }
+  return out;
+}
+
+CrTensor *
+cr_softmax (CrTensor  *x,
+            int        dim,
+            GError   **error)
+{
+  return softmax_common (x, dim, FALSE, error);
+}
+
+CrTensor *
+cr_log_softmax (CrTensor  *x,
+                int        dim,
+                GError   **error)
+{
+  return softmax_common (x, dim, TRUE, error);
+}
+
+/* ---- mse_loss ------------------------------------------------------------- */
+
+/* MSE_LOSS: inputs (input, target), saved both; args.ints[0] the reduction. */
+static gboolean
+mse_backward (CrNode          *node,
+              CrTensor *const *grad_outputs,
+              CrTensor       **grad_inputs,
+              GError         **error)
+{
+  CrReduction reduction = (CrReduction) node->args.ints[0];
+  g_autoptr(CrTensor) input = cr_node_get_saved (node, 0, error);
+  g_autoptr(CrTensor) target = input != NULL ? cr_node_get_saved (node, 1, error) : NULL;
+  g_autoptr(CrTensor) diff = NULL;
+  g_autoptr(CrTensor) g = NULL;
+
+  if (target == NULL)
+    return FALSE;
+  diff = cr_sub (input, target, error);
+  if (diff == NULL)
+    return FALSE;
+  g = scale_grad (diff, grad_outputs[0], 2.0, reduction, diff->numel, error);
+  if (g == NULL)
+    return FALSE;
+  if (needs_grad (node, 0))
+    grad_inputs[0] = cr_tensor_ref (g);
+  if (needs_grad (node, 1) && (grad_inputs[1] = cr_neg (g, error)) == NULL)
+    return FALSE;
+  return TRUE;
+}
+
+const CrOpInfo cr_op_row_MSE_LOSS = {
+  CR_OP_MSE_LOSS, "mse_loss", "MseLossBackward0", 2, "mse",
+  "∂L/∂x = 2(x − y)/N,  ∂L/∂y = −2(x − y)/N", mse_backward, NULL
+};
+
+/* Broadcast input and target to one shape as F.mse_loss does (through
+ * expand, recorded only for the one that changes). */
+static gboolean
+broadcast_pair (CrTensor   *a,
+                CrTensor   *b,
+                CrTensor  **out_a,
+                CrTensor  **out_b,
+                GError    **error)
+{
+  gint64 shape[CR_MAX_DIMS];
+  int ndim;
+
+  if (cr_shape_equal (a->shape, a->ndim, b->shape, b->ndim))
+    {
+      *out_a = cr_tensor_ref (a);
+      *out_b = cr_tensor_ref (b);
+      return TRUE;
+    }
+  if (!cr_shape_broadcast (a->shape, a->ndim, b->shape, b->ndim, shape, &ndim, error))
+    return FALSE;
+  *out_a = cr_shape_equal (a->shape, a->ndim, shape, ndim) ? cr_tensor_ref (a)
+                                                            : cr_expand (a, shape, ndim, error);
+  if (*out_a == NULL)
+    return FALSE;
+  *out_b = cr_shape_equal (b->shape, b->ndim, shape, ndim) ? cr_tensor_ref (b)
+                                                            : cr_expand (b, shape, ndim, error);
+  if (*out_b == NULL)
+    {
+      g_clear_pointer (out_a, cr_tensor_unref);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+CrTensor *
+cr_mse_loss (CrTensor     *input,
+             CrTensor     *target,
+             CrReduction   reduction,
+             GError      **error)
+{
+  g_autoptr(CrTensor) a = NULL;
+  g_autoptr(CrTensor) b = NULL;
+  g_autoptr(CrTensor) diff = NULL;
+  CrTensor *inputs[2];
+  CrTensor *loss, *out;
+
+  if (!broadcast_pair (input, target, &a, &b, error))
+    return NULL;
+  diff = cr_kernel_binary (CR_BINARY_SUB, a, b, error);
+  if (diff == NULL)
+    return NULL;
+  loss = cr_kernel_binary (CR_BINARY_MUL, diff, diff, error);
+  if (loss == NULL)
+    return NULL;
+  out = reduce_loss (loss, reduction, error);
+  if (out == NULL)
+    return NULL;
+
+  inputs[0] = a;
+  inputs[1] = b;
+  if (cr_autograd_should_record (inputs, 2))
+    {
+      CrNode *node = cr_node_new (CR_OP_MSE_LOSS, inputs, 2, 1);
+      node->args.ints[0] = reduction;
+      cr_node_save (node, 0, a, FALSE);
+      cr_node_save (node, 1, b, FALSE);
+      attach (out, node);
+    }
+  return out;
+}
+
+/* ---- binary_cross_entropy_with_logits ------------------------------------ */
+
+/* BCE_WITH_LOGITS: inputs (input, target), saved both; args.ints[0] the
+ * reduction. */
+static gboolean
+bce_logits_backward (CrNode          *node,
+                     CrTensor *const *grad_outputs,
+                     CrTensor       **grad_inputs,
+                     GError         **error)
+{
+  CrReduction reduction = (CrReduction) node->args.ints[0];
+  g_autoptr(CrTensor) input = cr_node_get_saved (node, 0, error);
+  g_autoptr(CrTensor) target = input != NULL ? cr_node_get_saved (node, 1, error) : NULL;
+
+  if (target == NULL)
+    return FALSE;
+  if (needs_grad (node, 0))
+    {
+      /* (sigmoid(x) - y) * g / N */
+      g_autoptr(CrTensor) s = cr_sigmoid (input, error);
+      g_autoptr(CrTensor) d = s != NULL ? cr_sub (s, target, error) : NULL;
+
+      if (d == NULL
+          || (grad_inputs[0] = scale_grad (d, grad_outputs[0], 1.0, reduction,
+                                           input->numel, error)) == NULL)
+        return FALSE;
+    }
+  if (needs_grad (node, 1))
+    {
+      /* -x * g / N */
+      if ((grad_inputs[1] = scale_grad (input, grad_outputs[0], -1.0, reduction,
+                                        input->numel, error)) == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+const CrOpInfo cr_op_row_BCE_WITH_LOGITS = {
+  CR_OP_BCE_WITH_LOGITS, "binary_cross_entropy_with_logits",
+  "BinaryCrossEntropyWithLogitsBackward0", 2, "bce",
+  "∂L/∂x = (σ(x) − y)/N,  ∂L/∂y = −x/N", bce_logits_backward, NULL
+};
+
+/* The elementwise losses are computed in the input's own precision, in
+ * PyTorch's order of operations, so that float32 results match its digits. */
+#define BCE_LOGITS_LOOP(T, EXP, LOG)                                       \
+  G_STMT_START {                                                           \
+    const T *xp = (const T *) cr_tensor_data (xc);                         \
+    const T *yp = (const T *) cr_tensor_data (yc);                         \
+    T *lp = (T *) cr_tensor_data (loss);                                   \
+    for (gint64 i = 0; i < n; i++)                                         \
+      {                                                                    \
+        T x = xp[i], y = yp[i];                                            \
+        T max_val = -x > 0 ? -x : 0;                                       \
+        T a = (1 - y) * x + max_val;                                       \
+        lp[i] = a + LOG (EXP (-max_val) + EXP (-x - max_val));             \
+      }                                                                    \
+  } G_STMT_END
+
+CrTensor *
+cr_bce_with_logits (CrTensor     *input,
+                    CrTensor     *target,
+                    CrReduction   reduction,
+                    GError      **error)
+{
+  CrDType dtype;
+  g_autoptr(CrTensor) xc = NULL;
+  g_autoptr(CrTensor) yc = NULL;
+  CrTensor *inputs[2] = { input, target };
+  CrTensor *loss, *out;
+  gint64 n = input->numel;
+
+  if (!cr_shape_equal (input->shape, input->ndim, target->shape, target->ndim))
+    {
+      g_autofree char *ts = torch_size (target);
+      g_autofree char *is = torch_size (input);
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_VALUE_ERROR,
+                   "Target size (%s) must be the same as input size (%s)", ts, is);
+      return NULL;
+    }
+  dtype = cr_dtype_result_type (input, target);
+  if (!cr_dtype_is_floating (input->dtype))
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "result type Float can't be cast to the desired output type %s",
+                   scalar_type_name (input->dtype));
+      return NULL;
+    }
+  if (!cr_dtype_is_floating (dtype))
+    dtype = CR_DTYPE_FLOAT32;
+
+  xc = cr_kernel_cast (input, dtype, error);
+  yc = xc != NULL ? cr_kernel_cast (target, dtype, error) : NULL;
+  if (yc == NULL)
+    return NULL;
+  loss = cr_tensor_new_empty (input->shape, input->ndim, dtype, input->device, error);
+  if (loss == NULL)
+    return NULL;
+  if (dtype == CR_DTYPE_FLOAT32)
+    BCE_LOGITS_LOOP (float, expf, logf);
+  else
+    BCE_LOGITS_LOOP (double, exp, log);
+  out = reduce_loss (loss, reduction, error);
+  if (out == NULL)
+    return NULL;
+
+  if (cr_autograd_should_record (inputs, 2))
+    {
+      CrNode *node = cr_node_new (CR_OP_BCE_WITH_LOGITS, inputs, 2, 1);
+      node->args.ints[0] = reduction;
+      cr_node_save (node, 0, input, FALSE);
+      cr_node_save (node, 1, target, FALSE);
+      attach (out, node);
+    }
+  return out;
+}
+
+/* ---- binary_cross_entropy ------------------------------------------------- */
+
+/* BCE: inputs (input, target), saved both; args.ints[0] the reduction. */
+static gboolean
+bce_backward (CrNode          *node,
+              CrTensor *const *grad_outputs,
+              CrTensor       **grad_inputs,
+              GError         **error)
+{
+  CrReduction reduction = (CrReduction) node->args.ints[0];
+  g_autoptr(CrTensor) x = cr_node_get_saved (node, 0, error);
+  g_autoptr(CrTensor) y = x != NULL ? cr_node_get_saved (node, 1, error) : NULL;
+  g_autoptr(CrTensor) one_minus_x = NULL;
+
+  if (y == NULL)
+    return FALSE;
+  one_minus_x = cr_rsub_scalar (x, 1.0, error);
+  if (one_minus_x == NULL)
+    return FALSE;
+
+  if (needs_grad (node, 0))
+    {
+      /* g * (x - y) / max((1 - x) * x, 1e-12) */
+      g_autoptr(CrTensor) d = cr_sub (x, y, error);
+      g_autoptr(CrTensor) v = d != NULL ? cr_mul (one_minus_x, x, error) : NULL;
+      g_autoptr(CrTensor) c = v != NULL ? cr_clamp (v, TRUE, 1e-12, FALSE, 0, error) : NULL;
+      g_autoptr(CrTensor) q = c != NULL ? cr_div (d, c, error) : NULL;
+
+      if (q == NULL
+          || (grad_inputs[0] = scale_grad (q, grad_outputs[0], 1.0, reduction,
+                                           x->numel, error)) == NULL)
+        return FALSE;
+    }
+  if (needs_grad (node, 1))
+    {
+      /* g * (max(log(1 - x), -100) - max(log(x), -100)) */
+      g_autoptr(CrTensor) l1 = cr_log (one_minus_x, error);
+      g_autoptr(CrTensor) c1 = l1 != NULL ? cr_clamp (l1, TRUE, -100, FALSE, 0, error) : NULL;
+      g_autoptr(CrTensor) l0 = c1 != NULL ? cr_log (x, error) : NULL;
+      g_autoptr(CrTensor) c0 = l0 != NULL ? cr_clamp (l0, TRUE, -100, FALSE, 0, error) : NULL;
+      g_autoptr(CrTensor) d = c0 != NULL ? cr_sub (c1, c0, error) : NULL;
+
+      if (d == NULL
+          || (grad_inputs[1] = scale_grad (d, grad_outputs[0], 1.0, reduction,
+                                           x->numel, error)) == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+const CrOpInfo cr_op_row_BCE = {
+  CR_OP_BCE, "binary_cross_entropy", "BinaryCrossEntropyBackward0", 2, "bce",
+  "∂L/∂x = (x − y) / (x(1 − x)N)", bce_backward, NULL
+};
+
+#define BCE_LOOP(T, LOG)                                                   \
+  G_STMT_START {                                                           \
+    const T *xp = (const T *) cr_tensor_data (xc);                         \
+    const T *yp = (const T *) cr_tensor_data (yc);                         \
+    T *lp = (T *) cr_tensor_data (loss);                                   \
+    for (gint64 i = 0; i < n; i++)                                         \
+      {                                                                    \
+        T x = xp[i], y = yp[i];                                            \
+        T l1, l0;                                                          \
+        if (!(x >= 0 && x <= 1))                                           \
+          {                                                                \
+            bad = TRUE;                                                    \
+            break;                                                         \
+          }                                                                \
+        l1 = LOG (1 - x);                                                  \
+        l0 = LOG (x);                                                      \
+        lp[i] = (y - 1) * (l1 > -100 ? l1 : -100)                          \
+                - y * (l0 > -100 ? l0 : -100);                             \
+      }                                                                    \
+  } G_STMT_END
+
+CrTensor *
+cr_binary_cross_entropy (CrTensor     *input,
+                         CrTensor     *target,
+                         CrReduction   reduction,
+                         GError      **error)
+{
+  g_autoptr(CrTensor) xc = NULL;
+  g_autoptr(CrTensor) yc = NULL;
+  g_autoptr(CrTensor) loss = NULL;
+  CrTensor *inputs[2] = { input, target };
+  CrTensor *out;
+  gint64 n = input->numel;
+  gboolean bad = FALSE;
+
+  if (!cr_shape_equal (input->shape, input->ndim, target->shape, target->ndim))
+    {
+      g_autofree char *ts = torch_size (target);
+      g_autofree char *is = torch_size (input);
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_VALUE_ERROR,
+                   "Using a target size (%s) that is different to the input size (%s) is "
+                   "deprecated. Please ensure they have the same size.", ts, is);
+      return NULL;
+    }
+  if (target->dtype != input->dtype)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "Found dtype %s but expected %s",
+                   scalar_type_name (target->dtype), scalar_type_name (input->dtype));
+      return NULL;
+    }
+  if (!cr_dtype_is_floating (input->dtype))
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "\"binary_cross_entropy\" not implemented for '%s'",
+                   scalar_type_name (input->dtype));
+      return NULL;
+    }
+
+  xc = cr_tensor_contiguous (input, error);
+  yc = xc != NULL ? cr_tensor_contiguous (target, error) : NULL;
+  if (yc == NULL)
+    return NULL;
+  loss = cr_tensor_new_empty (input->shape, input->ndim, input->dtype, input->device, error);
+  if (loss == NULL)
+    return NULL;
+  if (input->dtype == CR_DTYPE_FLOAT32)
+    BCE_LOOP (float, logf);
+  else
+    BCE_LOOP (double, log);
+  if (bad)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "all elements of input should be between 0 and 1");
+      return NULL;
+    }
+  out = reduce_loss (g_steal_pointer (&loss), reduction, error);
+  if (out == NULL)
+    return NULL;
+
+  if (cr_autograd_should_record (inputs, 2))
+    {
+      CrNode *node = cr_node_new (CR_OP_BCE, inputs, 2, 1);
+      node->args.ints[0] = reduction;
+      cr_node_save (node, 0, input, FALSE);
+      cr_node_save (node, 1, target, FALSE);
+      attach (out, node);
+    }
+  return out;
+}
+
+/* ---- nll_loss ---------------------------------------------------------------- */
+
+#define IGNORE_INDEX (-100)
+
+/* The geometry of an nll_loss: input (N, C, rest...) or (C); target (N,
+ * rest...) or 0-d. Input position of sample (n, r) and class c:
+ * (n * C + c) * R + r. */
+typedef struct {
+  gint64 N, C, R;
+} NllShape;
+
+/* NLL_LOSS: input logp; saved[0] the target; args.ints[0] the reduction,
+ * args.scalar[0] the number of targets not ignored. */
+static gboolean
+nll_backward (CrNode          *node,
+              CrTensor *const *grad_outputs,
+              CrTensor       **grad_inputs,
+              GError         **error)
+{
+  const CrTensorMeta *meta = &node->input_meta[0];
+  CrReduction reduction = (CrReduction) node->args.ints[0];
+  CrTensor *grad = grad_outputs[0];
+  g_autoptr(CrTensor) target = cr_node_get_saved (node, 0, error);
+  g_autoptr(CrTensor) tc = NULL;
+  g_autoptr(CrTensor) gc = NULL;
+  g_autoptr(CrTensor) out = NULL;
+  NllShape s;
+  const gint64 *tp;
+  double scale;
+
+  if (target == NULL)
+    return FALSE;
+  s.N = meta->ndim >= 2 ? meta->shape[0] : 1;
+  s.C = meta->ndim >= 2 ? meta->shape[1] : meta->shape[0];
+  s.R = 1;
+  for (int d = 2; d < meta->ndim; d++)
+    s.R *= meta->shape[d];
+  tc = cr_tensor_contiguous (target, error);
+  if (tc == NULL)
+    return FALSE;
+  tp = (const gint64 *) cr_tensor_data (tc);
+  scale = reduction == CR_REDUCTION_MEAN ? -1.0 / node->args.scalar[0] : -1.0;
+
+  out = cr_tensor_new_zeros (meta->shape, meta->ndim, meta->dtype, meta->device, error);
+  if (out == NULL)
+    return FALSE;
+
+  if (!cr_autograd_should_record (&grad, 1))
+    {
+      /* Straight into the zeros: -g (per sample when unreduced) at each target. */
+      g_autoptr(CrTensor) g64 = cr_kernel_cast (grad, CR_DTYPE_FLOAT64, error);
+      const double *gp;
+
+      if (g64 == NULL)
+        return FALSE;
+      gp = (const double *) cr_tensor_data (g64);
+      for (gint64 n = 0; n < s.N; n++)
+        for (gint64 r = 0; r < s.R; r++)
+          {
+            gint64 t = tp[n * s.R + r];
+            double g = reduction == CR_REDUCTION_NONE ? gp[n * s.R + r] : gp[0];
+            gint64 at;
+
+            if (t == IGNORE_INDEX)
+              continue;
+            at = (n * s.C + t) * s.R + r;
+            if (meta->dtype == CR_DTYPE_FLOAT32)
+              ((float *) cr_tensor_data (out))[at] = (float) (scale * g);
+            else
+              ((double *) cr_tensor_data (out))[at] = scale * g;
+          }
+      grad_inputs[0] = g_steal_pointer (&out);
+      return TRUE;
+    }
+
+  /* create_graph: a constant one-hot (scaled) times the gradient, which is
+   * differentiable in the gradient. */
+  for (gint64 n = 0; n < s.N; n++)
+    for (gint64 r = 0; r < s.R; r++)
+      {
+        gint64 t = tp[n * s.R + r];
+        if (t != IGNORE_INDEX)
+          cr_tensor_set_flat (out, (n * s.C + t) * s.R + r, scale);
+      }
+  if (reduction == CR_REDUCTION_NONE && meta->ndim >= 2)
+    {
+      gc = cr_unsqueeze (grad, 1, error);
+      if (gc == NULL)
+        return FALSE;
+    }
+  else
+    gc = cr_tensor_ref (grad);
+  grad_inputs[0] = cr_mul (out, gc, error);
+  return grad_inputs[0] != NULL;
+}
+
+const CrOpInfo cr_op_row_NLL_LOSS = {
+  CR_OP_NLL_LOSS, "nll_loss", "NllLossBackward0", 1, "nll",
+  "∂L/∂logpₙ,ₖ = −1/N where k = targetₙ, else 0", nll_backward, NULL
+};
+
+CrTensor *
+cr_nll_loss (CrTensor     *logp,
+             CrTensor     *target,
+             CrReduction   reduction,
+             GError      **error)
+{
+  g_autoptr(CrTensor) lc = NULL;
+  g_autoptr(CrTensor) tc = NULL;
+  g_autoptr(CrTensor) loss = NULL;
+  const gint64 *tp;
+  NllShape s;
+  gint64 count = 0;
+  double total = 0.0;
+  CrTensor *out;
+
+  if (logp->ndim < 1)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_VALUE_ERROR,
+                   "Expected 1 or more dimensions (got %d)", logp->ndim);
+      return NULL;
+    }
+  if (logp->ndim >= 2 && (target->ndim == 0 || target->shape[0] != logp->shape[0]))
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_VALUE_ERROR,
+                   "Expected input batch_size (%" G_GINT64_FORMAT ") to match target "
+                   "batch_size (%" G_GINT64_FORMAT ").",
+                   logp->shape[0], target->ndim == 0 ? (gint64) 0 : target->shape[0]);
+      return NULL;
+    }
+  if (target->dtype != CR_DTYPE_INT64)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "expected scalar type Long but found %s", scalar_type_name (target->dtype));
+      return NULL;
+    }
+  if (logp->ndim == 1 && target->ndim != 0)
+    {
+      g_autofree char *is = cr_shape_to_string (logp->shape, logp->ndim);
+      g_autofree char *ts = cr_shape_to_string (target->shape, target->ndim);
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "size mismatch (got input: %s, target: %s)", is, ts);
+      return NULL;
+    }
+  if (logp->ndim >= 2)
+    {
+      gboolean ok = target->ndim == logp->ndim - 1;
+      for (int d = 2; ok && d < logp->ndim; d++)
+        ok = target->shape[d - 1] == logp->shape[d];
+      if (!ok)
+        {
+          g_autofree char *is = cr_shape_to_string (logp->shape, logp->ndim);
+          g_autofree char *ts = cr_shape_to_string (target->shape, target->ndim);
+          g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                       "size mismatch (got input: %s, target: %s)", is, ts);
+          return NULL;
+        }
+    }
+  if (!cr_dtype_is_floating (logp->dtype))
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "\"nll_loss_out_frame\" not implemented for '%s'",
+                   scalar_type_name (logp->dtype));
+      return NULL;
+    }
+
+  s.N = logp->ndim >= 2 ? logp->shape[0] : 1;
+  s.C = logp->ndim >= 2 ? logp->shape[1] : logp->shape[0];
+  s.R = 1;
+  for (int d = 2; d < logp->ndim; d++)
+    s.R *= logp->shape[d];
+
+  lc = cr_tensor_contiguous (logp, error);
+  tc = lc != NULL ? cr_tensor_contiguous (target, error) : NULL;
+  if (tc == NULL)
+    return NULL;
+  tp = (const gint64 *) cr_tensor_data (tc);
+
+  if (reduction == CR_REDUCTION_NONE)
+    {
+      loss = cr_tensor_new_empty (target->shape, target->ndim, logp->dtype, logp->device, error);
+      if (loss == NULL)
+        return NULL;
+    }
+
+  for (gint64 n = 0; n < s.N; n++)
+    for (gint64 r = 0; r < s.R; r++)
+      {
+        gint64 t = tp[n * s.R + r];
+        gint64 at = (n * s.C + t) * s.R + r;
+        double v;
+
+        if (t == IGNORE_INDEX)
+          {
+            if (loss != NULL)
+              cr_tensor_set_flat (loss, n * s.R + r, 0.0);
+            continue;
+          }
+        if (t < 0 || t >= s.C)
+          {
+            g_set_error (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
+                         "Target %" G_GINT64_FORMAT " is out of bounds.", t);
+            return NULL;
+          }
+        v = logp->dtype == CR_DTYPE_FLOAT32 ? ((const float *) cr_tensor_data (lc))[at]
+                                            : ((const double *) cr_tensor_data (lc))[at];
+        if (loss != NULL)
+          cr_tensor_set_flat (loss, n * s.R + r, -v);
+        total -= v;
+        count++;
+      }
+
+  if (reduction == CR_REDUCTION_NONE)
+    out = g_steal_pointer (&loss);
+  else
+    {
+      double value = reduction == CR_REDUCTION_SUM ? total : total / (double) count;
+      if (logp->dtype == CR_DTYPE_FLOAT32)
+        value = (float) value;
+      out = cr_tensor_new_scalar (value, logp->dtype);
+    }
+
+  if (cr_autograd_should_record (&logp, 1))
+    {
+      CrNode *node = cr_node_new (CR_OP_NLL_LOSS, &logp, 1, 1);
+      node->args.ints[0] = reduction;
+      node->args.scalar[0] = (double) count;
+      node->args.has_scalar[0] = TRUE;
+      cr_node_save (node, 0, target, FALSE);
+      attach (out, node);
+    }
+  return out;
+}
+
+/* ---- cross_entropy -------------------------------------------------------- */
+
+/* Soft labels (target holds class probabilities): -(log_softmax * target)
+ * summed over classes, as PyTorch composes it. */
+static CrTensor *
+cross_entropy_soft (CrTensor     *lsm,
+                    CrTensor     *target,
+                    int           class_dim,
+                    CrReduction   reduction,
+                    GError      **error)
+{
+  g_autoptr(CrTensor) prod = NULL;
+  g_autoptr(CrTensor) s = NULL;
+  g_autoptr(CrTensor) neg = NULL;
+  g_autoptr(CrTensor) k = NULL;
+
+  if (!cr_shape_equal (lsm->shape, lsm->ndim, target->shape, target->ndim))
+    {
+      g_autofree char *is = cr_shape_to_string (lsm->shape, lsm->ndim);
+      g_autofree char *ts = cr_shape_to_string (target->shape, target->ndim);
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "size mismatch (got input: %s, target: %s)", is, ts);
+      return NULL;
+    }
+  prod = cr_mul (lsm, target, error);
+  if (prod == NULL)
+    return NULL;
+  if (reduction == CR_REDUCTION_NONE)
+    {
+      s = cr_sum_dim (prod, &class_dim, 1, FALSE, error);
+      return s != NULL ? cr_neg (s, error) : NULL;
+    }
+  s = cr_sum (prod, error);
+  neg = s != NULL ? cr_neg (s, error) : NULL;
+  if (neg == NULL || reduction == CR_REDUCTION_SUM)
+    return g_steal_pointer (&neg);
+  k = wrapped ((double) (lsm->numel / lsm->shape[class_dim]));
+  return cr_div (neg, k, error);
+}
+
+CrTensor *
+cr_cross_entropy (CrTensor     *logits,
+                  CrTensor     *target,
+                  CrReduction   reduction,
+                  GError      **error)
+{
+  int class_dim = logits->ndim == 1 ? 0 : 1;
+  g_autoptr(CrTensor) lsm = NULL;
+
+  if (logits->ndim == 0)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_VALUE_ERROR,
+                   "Expected 1 or more dimensions (got %d)", logits->ndim);
+      return NULL;
+    }
+  lsm = cr_log_softmax (logits, class_dim, error);
+  if (lsm == NULL)
+    return NULL;
+  if (cr_dtype_is_floating (target->dtype))
+    return cross_entropy_soft (lsm, target, class_dim, reduction, error);
+  return cr_nll_loss (lsm, target, reduction, error);
+}

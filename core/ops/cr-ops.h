@@ -138,6 +138,10 @@ CrTensor *cr_index_get      (CrTensor *x, const CrIndexItem *items, guint n, GEr
 gboolean  cr_index_set      (CrTensor *x, const CrIndexItem *items, guint n,
                              CrTensor *value, GError **error);
 
+/* x.masked_fill(mask, value): value a 0-d tensor (or wrapped number); the
+ * result has broadcast(x, mask)'s shape. MaskedFillBackward0. */
+CrTensor *cr_masked_fill    (CrTensor *x, CrTensor *mask, CrTensor *value, GError **error);
+
 /* ---- linear algebra (cr-ops-linalg.c) ---------------------------------- */
 /* torch.matmul / @: dot (1-d,1-d), mv, mm, vector-matrix (SqueezeBackward3 on
  * top of MmBackward0), batched with broadcasting (BmmBackward0). */

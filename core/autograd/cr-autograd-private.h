@@ -1,0 +1,21 @@
+/* cr-autograd-private.h — what autograd/ and ops/ share that scripts never see:
+ * the per-thread sequence counter and span, and the release of saved tensors. */
+#pragma once
+
+#include "cr-node.h"
+
+G_BEGIN_DECLS
+
+/* The next node's sequence number (per thread, as PyTorch's). */
+guint64       cr_autograd_next_sequence_nr (void);
+/* The span set by cr_autograd_set_current_span() (borrowed, never NULL). */
+const CrSpan *cr_autograd_get_current_span (void);
+
+/* Free node's saved tensors (a backward without retain_graph did it). */
+void          cr_node_release_saved        (CrNode         *node);
+
+/* The meta of t, for edges and for the engine's output validation. */
+void          cr_tensor_meta_set           (CrTensorMeta   *meta,
+                                            const CrTensor *t);
+
+G_END_DECLS

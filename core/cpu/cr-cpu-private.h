@@ -1,0 +1,233 @@
+/* cr-cpu-private.h — what the CPU kernel files share: device dispatch, dim
+ * checks, scalar loads and stores, and the strided broadcasting iterator.
+ * Private to core/cpu/. */
+#pragma once
+
+#include "cr-kernels.h"
+#include "cr-backend.h"
+#include "cr-error.h"
+
+#include <string.h>
+
+G_BEGIN_DECLS
+
+/* Elements below which a loop never goes to the thread pool. */
+#define CR_PARALLEL_GRAIN 32768
+
+/* Runs the backend of the first non-CPU tensor among the arguments instead of the
+ * CPU loops. Use at the top of each cr_kernel_* function. */
+#define CR_DISPATCH(device, member, error, fail, ...)                          \
+  G_STMT_START {                                                               \
+    if (G_UNLIKELY ((device) != CR_DEVICE_CPU))                                \
+      {                                                                        \
+        const CrBackend *be_ = cr_backend_get ((device), (error));             \
+        if (be_ == NULL)                                                       \
+          return fail;                                                         \
+        if (be_->member == NULL)                                               \
+          {                                                                    \
+            g_set_error ((error), CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,         \
+                         "%s is not implemented on the %s backend",            \
+                         #member, be_->name);                                  \
+            return fail;                                                       \
+          }                                                                    \
+        return be_->member (__VA_ARGS__);                                      \
+      }                                                                        \
+  } G_STMT_END
+
+static inline CrDeviceType
+cr_cpu_device2 (const CrTensor *a,
+                const CrTensor *b)
+{
+  return a->device != CR_DEVICE_CPU ? a->device : b->device;
+}
+
+/* Wraps a negative dim; PyTorch's IndexError when out of range. A 0-d tensor
+ * accepts -1 and 0. */
+gboolean  cr_cpu_wrap_dim          (int        dim,
+                                    int        ndim,
+                                    int       *out_dim,
+                                    GError   **error);
+
+/* ---- scalars ------------------------------------------------------------ */
+
+static inline double
+cr_cpu_load_double (const void *p,
+                    CrDType     dtype)
+{
+  switch (dtype)
+    {
+    case CR_DTYPE_BOOL:    return *(const guint8 *) p != 0;
+    case CR_DTYPE_INT64:   return (double) *(const gint64 *) p;
+    case CR_DTYPE_FLOAT32: return *(const float *) p;
+    case CR_DTYPE_FLOAT64: return *(const double *) p;
+    case CR_DTYPE_COUNT:
+    default:               return 0.0;
+    }
+}
+
+/* Converts one element between dtypes as a cast kernel does: floats to
+ * integers truncate, anything to bool is "!= 0". */
+static inline void
+cr_cpu_convert_scalar (void       *dst,
+                       CrDType     dst_dtype,
+                       const void *src,
+                       CrDType     src_dtype)
+{
+  if (dst_dtype == src_dtype)
+    {
+      memcpy (dst, src, dst_dtype == CR_DTYPE_BOOL ? 1 : (dst_dtype == CR_DTYPE_FLOAT32 ? 4 : 8));
+      return;
+    }
+  if (src_dtype == CR_DTYPE_INT64 && dst_dtype != CR_DTYPE_BOOL)
+    {
+      gint64 v = *(const gint64 *) src;
+
+      if (dst_dtype == CR_DTYPE_FLOAT32)
+        *(float *) dst = (float) v;
+      else
+        *(double *) dst = (double) v;
+      return;
+    }
+  {
+    double v = cr_cpu_load_double (src, src_dtype);
+
+    switch (dst_dtype)
+      {
+      case CR_DTYPE_BOOL:    *(guint8 *) dst = v != 0.0; break;
+      case CR_DTYPE_INT64:   *(gint64 *) dst = (gint64) v; break;
+      case CR_DTYPE_FLOAT32: *(float *) dst = (float) v; break;
+      case CR_DTYPE_FLOAT64: *(double *) dst = v; break;
+      case CR_DTYPE_COUNT:
+      default: break;
+      }
+  }
+}
+
+/* Largest element type, for scalar buffers on the stack. */
+typedef union {
+  guint8 b;
+  gint64 i;
+  float  f;
+  double d;
+} CrScalarBuf;
+
+/* ---- the strided iterator ------------------------------------------------
+ *
+ * Up to CR_ITER_MAX_OPERANDS tensors (operand 0 is the output) walked over one
+ * shape. Broadcast dims have stride 0. Dims of size 1 are dropped and adjacent
+ * dims that are contiguous in every operand are merged, so a contiguous
+ * problem becomes one row. A row function gets the inner dim: its length, the
+ * operands' pointers and their strides in elements. */
+
+#define CR_ITER_MAX_OPERANDS 4
+
+typedef void (*CrRowFunc) (gint64        n,
+                           char *const  *ptrs,
+                           const gint64 *strides,
+                           gpointer      ctx);
+
+typedef struct {
+  int     n_operands;
+  int     ndim;                                     /* >= 1 */
+  gint64  numel;
+  gint64  shape[CR_MAX_DIMS];
+  gint64  strides[CR_ITER_MAX_OPERANDS][CR_MAX_DIMS];   /* bytes */
+  gsize   itemsize[CR_ITER_MAX_OPERANDS];
+  char   *data[CR_ITER_MAX_OPERANDS];
+  gint64  inner_strides[CR_ITER_MAX_OPERANDS];          /* elements */
+} CrIter;
+
+/* Sets iter up over shape; each operand is broadcast to it (its trailing dims
+ * aligned; the caller has checked that the shapes broadcast). */
+void      cr_iter_init             (CrIter          *iter,
+                                    const gint64    *shape,
+                                    int              ndim,
+                                    const CrTensor  *const *operands,
+                                    int              n_operands);
+/* An operand that is a single value held elsewhere (a converted scalar):
+ * stride 0 everywhere. Call right after cr_iter_init, before cr_iter_run. */
+void      cr_iter_set_scalar       (CrIter          *iter,
+                                    int              operand,
+                                    void            *data,
+                                    gsize            itemsize);
+/* Calls fn over all rows, on the thread pool when the problem is large. */
+void      cr_iter_run              (CrIter          *iter,
+                                    CrRowFunc        fn,
+                                    gpointer         ctx);
+
+/* The same on the calling thread only, rows in order. */
+void      cr_iter_run_serial       (CrIter          *iter,
+                                    CrRowFunc        fn,
+                                    gpointer         ctx);
+
+/* ---- row functions ------------------------------------------------------
+ *
+ * One row of out[i] = EXPR(v) with v = x[i] (p[0] = out, p[1] = x): separate
+ * loops for the contiguous and the broadcast-scalar case so that gcc vectorises
+ * them. CR_VEC_CLONES adds an AVX2 copy picked at load time (no FMA, so both
+ * copies give the same bits). */
+#define CR_VEC_CLONES __attribute__ ((target_clones ("avx2", "default")))
+
+#define CR_DEFINE_MAP_ROW(attrs, name, TO, TI, EXPR)                           \
+  attrs static void                                                            \
+  name (gint64        n,                                                       \
+        char *const  *p,                                                       \
+        const gint64 *s,                                                       \
+        gpointer      ctx)                                                     \
+  {                                                                            \
+    TO *restrict o = (TO *) p[0];                                              \
+    const TI *restrict x = (const TI *) p[1];                                  \
+    gint64 so = s[0], sx = s[1];                                               \
+                                                                               \
+    if (so == 1 && sx == 1)                                                    \
+      for (gint64 i = 0; i < n; i++)                                           \
+        {                                                                      \
+          TI v = x[i];                                                         \
+          o[i] = (EXPR);                                                       \
+        }                                                                      \
+    else if (so == 1 && sx == 0)                                               \
+      {                                                                        \
+        TI v = x[0];                                                           \
+        TO r_ = (EXPR);                                                        \
+        for (gint64 i = 0; i < n; i++)                                         \
+          o[i] = r_;                                                           \
+      }                                                                        \
+    else                                                                       \
+      for (gint64 i = 0; i < n; i++)                                           \
+        {                                                                      \
+          TI v = x[i * sx];                                                    \
+          o[i * so] = (EXPR);                                                  \
+        }                                                                      \
+  }
+
+/* ---- shared helpers between the kernel files -------------------------------- */
+
+/* The result of a raw cast (for operands whose dtype differs from the compute
+ * dtype); same as cr_kernel_cast without dispatch. */
+CrTensor *cr_cpu_cast              (const CrTensor  *x,
+                                    CrDType          dtype,
+                                    GError         **error);
+
+/* TRUE when a and b are views of one storage that read it in different
+ * orders, so that writing one while reading the other would see half-written
+ * data (the caller copies first). */
+gboolean  cr_cpu_overlaps_differently (const CrTensor *a,
+                                    const CrTensor  *b);
+
+/* exp(x) / exp(x - max) loops over a float buffer, used by softmax and random. */
+void      cr_cpu_vexp_f32          (gint64           n,
+                                    float           *out,
+                                    const float     *x,
+                                    float            shift);
+void      cr_cpu_vexp_f64          (gint64           n,
+                                    double          *out,
+                                    const double    *x,
+                                    double           shift);
+
+/* Wrong-dtype message of PyTorch's dispatch macros:
+ * "\"abs_cpu\" not implemented for 'Bool'". */
+void      cr_cpu_set_not_implemented (GError       **error,
+                                    const char      *kernel,
+                                    CrDType          dtype);
+
+G_END_DECLS

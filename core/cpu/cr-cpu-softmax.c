@@ -1,0 +1,258 @@
+/* cr-cpu-softmax.c — softmax and log_softmax along a dim, and their backward.
+ *
+ * The input is seen as a contiguous (outer, dim, inner) block. inner == 1 (the
+ * last dim, the common case) works on contiguous rows; inner > 1 runs the same
+ * steps across the inner positions at once so that the loops still vectorise.
+ * The arithmetic follows PyTorch's kernels: exp(x - max), multiplied by
+ * 1/sum; log_softmax is x - (max + log(sum)). */
+#include "cr-cpu-private.h"
+#include "cr-cpu-vecmath.h"
+
+#include <math.h>
+
+CR_VEC_CLONES void
+cr_cpu_vexp_f32 (gint64       n,
+                 float       *out,
+                 const float *x,
+                 float        shift)
+{
+  for (gint64 i = 0; i < n; i++)
+    out[i] = cr_vexpf (x[i] - shift);
+}
+
+CR_VEC_CLONES void
+cr_cpu_vexp_f64 (gint64        n,
+                 double       *out,
+                 const double *x,
+                 double        shift)
+{
+  for (gint64 i = 0; i < n; i++)
+    out[i] = cr_vexp (x[i] - shift);
+}
+
+typedef struct {
+  gint64   outer;
+  gint64   dim;
+  gint64   inner;
+  gboolean log;
+  const void *x;        /* forward: input; backward: grad */
+  const void *y;        /* backward: the forward output */
+  void       *out;
+} SoftmaxJob;
+
+/* One (o) slab of dim * inner elements. T is float or double; sums in double. */
+#define DEFINE_SOFTMAX(name, T, VEXP, EXP, LOG)                                \
+  static void                                                                  \
+  name (gint64   begin,                                                        \
+        gint64   end,                                                          \
+        gpointer data)                                                         \
+  {                                                                            \
+    SoftmaxJob *job = data;                                                    \
+    gint64 D = job->dim, I = job->inner;                                       \
+                                                                               \
+    for (gint64 o = begin; o < end; o++)                                       \
+      {                                                                        \
+        const T *x = (const T *) job->x + o * D * I;                           \
+        T *y = (T *) job->out + o * D * I;                                     \
+                                                                               \
+        for (gint64 i = 0; i < I; i++)                                         \
+          {                                                                    \
+            T max = x[i];                                                      \
+            double sum = 0;                                                    \
+                                                                               \
+            for (gint64 d = 1; d < D; d++)                                     \
+              {                                                                \
+                T v = x[d * I + i];                                            \
+                max = (v > max || v != v) ? v : max;                           \
+              }                                                                \
+            if (I == 1)                                                        \
+              {                                                                \
+                VEXP (D, y, x, max);                                           \
+                for (gint64 d = 0; d < D; d++)                                 \
+                  sum += y[d];                                                 \
+              }                                                                \
+            else                                                               \
+              for (gint64 d = 0; d < D; d++)                                   \
+                {                                                              \
+                  y[d * I + i] = EXP (x[d * I + i] - max);                     \
+                  sum += y[d * I + i];                                         \
+                }                                                              \
+            if (job->log)                                                      \
+              {                                                                \
+                T shift = max + (T) LOG ((T) sum);                             \
+                for (gint64 d = 0; d < D; d++)                                 \
+                  y[d * I + i] = x[d * I + i] - shift;                         \
+              }                                                                \
+            else                                                               \
+              {                                                                \
+                T inv = (T) 1 / (T) sum;                                       \
+                for (gint64 d = 0; d < D; d++)                                 \
+                  y[d * I + i] *= inv;                                         \
+              }                                                                \
+          }                                                                    \
+      }                                                                        \
+  }
+
+DEFINE_SOFTMAX (softmax_f, float, cr_cpu_vexp_f32, cr_vexpf, logf)
+DEFINE_SOFTMAX (softmax_d, double, cr_cpu_vexp_f64, cr_vexp, log)
+
+/* softmax:     gi = y * (g - sum(g * y))
+ * log_softmax: gi = g - exp(y) * sum(g) */
+#define DEFINE_SOFTMAX_BACKWARD(name, T, EXP)                                  \
+  static void                                                                  \
+  name (gint64   begin,                                                        \
+        gint64   end,                                                          \
+        gpointer data)                                                         \
+  {                                                                            \
+    SoftmaxJob *job = data;                                                    \
+    gint64 D = job->dim, I = job->inner;                                       \
+                                                                               \
+    for (gint64 o = begin; o < end; o++)                                       \
+      {                                                                        \
+        const T *g = (const T *) job->x + o * D * I;                           \
+        const T *y = (const T *) job->y + o * D * I;                           \
+        T *gi = (T *) job->out + o * D * I;                                    \
+                                                                               \
+        for (gint64 i = 0; i < I; i++)                                         \
+          {                                                                    \
+            double sum = 0;                                                    \
+            T s;                                                               \
+                                                                               \
+            if (job->log)                                                      \
+              {                                                                \
+                for (gint64 d = 0; d < D; d++)                                 \
+                  sum += g[d * I + i];                                         \
+                s = (T) sum;                                                   \
+                for (gint64 d = 0; d < D; d++)                                 \
+                  gi[d * I + i] = g[d * I + i] - EXP (y[d * I + i]) * s;       \
+              }                                                                \
+            else                                                               \
+              {                                                                \
+                for (gint64 d = 0; d < D; d++)                                 \
+                  sum += (double) (g[d * I + i] * y[d * I + i]);               \
+                s = (T) sum;                                                   \
+                for (gint64 d = 0; d < D; d++)                                 \
+                  gi[d * I + i] = y[d * I + i] * (g[d * I + i] - s);           \
+              }                                                                \
+          }                                                                    \
+      }                                                                        \
+  }
+
+DEFINE_SOFTMAX_BACKWARD (softmax_backward_f, float, cr_vexpf)
+DEFINE_SOFTMAX_BACKWARD (softmax_backward_d, double, cr_vexp)
+
+/* Resolves dim and the (outer, dim, inner) sizes; checks the dtype. */
+static gboolean
+softmax_geometry (const CrTensor  *x,
+                  int              dim,
+                  gboolean         log,
+                  SoftmaxJob      *job,
+                  GError         **error)
+{
+  int d;
+
+  if (!cr_cpu_wrap_dim (dim, x->ndim, &d, error))
+    return FALSE;
+  if (!cr_dtype_is_floating (x->dtype))
+    {
+      gboolean last = x->ndim == 0 || d == x->ndim - 1;
+
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "\"%s%s_kernel_impl\" not implemented for '%s'",
+                   log ? "log_softmax" : "softmax", last ? "_lastdim" : "",
+                   cr_dtype_scalar_name (x->dtype));
+      return FALSE;
+    }
+  job->outer = 1;
+  job->inner = 1;
+  job->dim = x->ndim > 0 ? x->shape[d] : 1;
+  for (int i = 0; i < d && i < x->ndim; i++)
+    job->outer *= x->shape[i];
+  for (int i = d + 1; i < x->ndim; i++)
+    job->inner *= x->shape[i];
+  job->log = log;
+  return TRUE;
+}
+
+static void
+softmax_run (SoftmaxJob  *job,
+             CrDType      dtype,
+             gboolean     backward)
+{
+  gint64 per_slab = MAX (1, job->dim * job->inner);
+  void (*fn) (gint64, gint64, gpointer);
+
+  if (dtype == CR_DTYPE_FLOAT32)
+    fn = backward ? softmax_backward_f : softmax_f;
+  else
+    fn = backward ? softmax_backward_d : softmax_d;
+  if (job->dim == 0)
+    return;
+  cr_parallel_for (job->outer, MAX (1, CR_PARALLEL_GRAIN / per_slab), fn, job);
+}
+
+CrTensor *
+cr_kernel_softmax (const CrTensor  *x,
+                   int              dim,
+                   gboolean         log,
+                   GError         **error)
+{
+  g_autoptr(CrTensor) xc = NULL;
+  SoftmaxJob job;
+  CrTensor *out;
+
+  CR_DISPATCH (x->device, softmax, error, NULL, x, dim, log, error);
+  if (!softmax_geometry (x, dim, log, &job, error))
+    return NULL;
+  xc = cr_tensor_contiguous ((CrTensor *) x, error);
+  if (xc == NULL)
+    return NULL;
+  out = cr_tensor_new_empty (x->shape, x->ndim, x->dtype, CR_DEVICE_CPU, error);
+  if (out == NULL)
+    return NULL;
+  job.x = cr_tensor_data (xc);
+  job.y = NULL;
+  job.out = cr_tensor_data (out);
+  softmax_run (&job, x->dtype, FALSE);
+  return out;
+}
+
+CrTensor *
+cr_kernel_softmax_backward (const CrTensor *grad,
+                            const CrTensor *output,
+                            int             dim,
+                            gboolean        log,
+                            GError        **error)
+{
+  g_autoptr(CrTensor) gc = NULL;
+  g_autoptr(CrTensor) yc = NULL;
+  SoftmaxJob job;
+  CrTensor *out;
+
+  CR_DISPATCH (cr_cpu_device2 (grad, output), softmax_backward, error, NULL, grad, output, dim, log, error);
+  if (!cr_shape_equal (grad->shape, grad->ndim, output->shape, output->ndim))
+    {
+      g_autofree char *s1 = cr_shape_to_string (grad->shape, grad->ndim);
+      g_autofree char *s2 = cr_shape_to_string (output->shape, output->ndim);
+
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "softmax backward: grad of shape %s does not match the output's %s", s1, s2);
+      return NULL;
+    }
+  if (!softmax_geometry (output, dim, log, &job, error))
+    return NULL;
+  /* Both in the output's dtype, contiguous. */
+  gc = grad->dtype == output->dtype ? cr_tensor_contiguous ((CrTensor *) grad, error)
+                                    : cr_cpu_cast (grad, output->dtype, error);
+  yc = gc != NULL ? cr_tensor_contiguous ((CrTensor *) output, error) : NULL;
+  if (yc == NULL)
+    return NULL;
+  out = cr_tensor_new_empty (output->shape, output->ndim, output->dtype, CR_DEVICE_CPU, error);
+  if (out == NULL)
+    return NULL;
+  job.x = cr_tensor_data (gc);
+  job.y = cr_tensor_data (yc);
+  job.out = cr_tensor_data (out);
+  softmax_run (&job, output->dtype, TRUE);
+  return out;
+}

@@ -1,0 +1,425 @@
+/* cr-interp-private.h — what the interpreter's files share: frames, compiled
+ * scopes (CrCode), closures, iteration, and the helpers that builtins, values
+ * and operators call. Not a public contract: the torch layer uses cr-value.h,
+ * cr-interp.h and cr-torch.h only. */
+#pragma once
+
+#include "cr-interp.h"
+#include "cr-torch.h"
+#include "cr-tensor-format.h"
+#include "cr-tensor.h"
+
+G_BEGIN_DECLS
+
+/* ---- name resolution ----------------------------------------------------
+ * The resolver (cr-resolve.c) gives each CR_AST_NAME node, in its `cache`
+ * field, where the name lives: a kind in the top 4 bits and an index. */
+typedef enum {
+  CR_NAME_UNRESOLVED = 0,
+  CR_NAME_LOCAL,          /* frame->locals[i] */
+  CR_NAME_CELL,           /* frame->cells[i]->value (captured by an inner def) */
+  CR_NAME_FREE,           /* frame->closure[i]->value (from an enclosing def) */
+  CR_NAME_GLOBAL,         /* interp->globals[i], then the builtins */
+  CR_NAME_CLASS_GLOBAL,   /* class body: the class namespace, then global i */
+  CR_NAME_CLASS_FREE,     /* class body: the class namespace, then closure i */
+} CrNameKind;
+
+#define CR_NAME_KIND(enc)   ((CrNameKind) ((enc) >> 28))
+#define CR_NAME_INDEX(enc)  ((enc) & 0x0fffffffu)
+#define CR_NAME_ENCODE(kind, index) ((((guint) (kind)) << 28) | ((guint) (index)))
+
+typedef struct _CrCell {
+  gint     ref_count;
+  CrValue *value;   /* owned, NULL: unbound */
+} CrCell;
+
+CrCell   *cr_cell_new   (void);
+CrCell   *cr_cell_ref   (CrCell *cell);
+void      cr_cell_unref (CrCell *cell);
+
+/* Where a free variable of a scope comes from in the scope that creates it. */
+typedef struct {
+  gboolean from_cell;   /* TRUE: creator's cells[index]; FALSE: creator's closure[index] */
+  guint    index;
+} CrFreeSource;
+
+/* A compiled scope: a def, lambda, class body or the module. */
+typedef struct _CrCode {
+  const CrAstNode   *node;        /* FUNCTIONDEF, LAMBDA, CLASSDEF; NULL: module */
+  const char        *name;        /* "f", "<lambda>", "A", "<module>" */
+  char              *qualname;    /* "A.f", "f.<locals>.g" */
+  gboolean           is_class;
+  guint              n_params;
+  const CrAstParam  *params;
+  guint              n_positional;  /* CR_PARAM_NORMAL params (they come first) */
+  int                varargs;       /* param index or -1 */
+  int                kwargs;        /* param index or -1 */
+  guint              n_locals;      /* params are locals 0 .. n_params-1 */
+  const char       **local_names;
+  guint              n_cells;
+  const char       **cell_names;
+  int               *cell_param;    /* the param a cell starts from, or -1 */
+  guint              n_free;
+  const char       **free_names;
+  CrFreeSource      *free_sources;
+  guint              n_body;
+  CrAstNode * const *body;
+} CrCode;
+
+/* The resolved module: its code objects and its global names. */
+typedef struct _CrProgram CrProgram;
+
+CrProgram    *cr_program_new          (CrAstModule     *module,
+                                       CrSpan          *error_span,
+                                       GError         **error);
+void          cr_program_free         (CrProgram       *program);
+CrCode       *cr_program_module_code  (CrProgram       *program);
+CrCode       *cr_program_code_for     (CrProgram       *program,
+                                       const CrAstNode *node);
+guint         cr_program_n_globals    (CrProgram       *program);
+const char   *cr_program_global_name  (CrProgram       *program,
+                                       guint            index);
+
+/* ---- functions ----------------------------------------------------------- */
+struct _CrFunction {
+  CrCode    *code;         /* borrowed from the program */
+  char      *qualname;     /* owned */
+  CrValue  **defaults;     /* n_params entries, NULL where none (owned) */
+  CrCell   **closure;      /* n_free entries (owned) */
+  CrValue   *owner_class;  /* weak: the class whose body made it (super()) */
+};
+
+void      cr_function_free       (CrFunction *function);
+
+/* ---- frames --------------------------------------------------------------- */
+typedef struct _CrFrame CrFrame;
+struct _CrFrame {
+  CrFrame          *back;       /* the caller */
+  CrCode           *code;
+  CrValue         **locals;
+  CrCell          **cells;
+  CrCell          **closure;
+  GHashTable       *class_ns;   /* class body: the class's attrs */
+  CrValue          *function;   /* the running def (borrowed), NULL for module/class */
+  const CrAstNode  *stmt;       /* the statement being run */
+  CrValue          *retval;     /* owned, set by `return` */
+};
+
+typedef enum {
+  CR_EXEC_OK,
+  CR_EXEC_BREAK,
+  CR_EXEC_CONTINUE,
+  CR_EXEC_RETURN,
+  CR_EXEC_ERROR,
+} CrExecStatus;
+
+typedef struct {
+  CrValue   *value;    /* owned */
+  gboolean   builtin_checked;
+  CrValue   *builtin;  /* borrowed from the builtins table */
+} CrGlobalSlot;
+
+typedef struct {
+  const char       *function;   /* "<module>", "f" */
+  const CrAstNode  *stmt;
+  const CrAstNode  *node;       /* the failing expression (carets), may be NULL */
+} CrTracebackEntry;
+
+typedef struct _CrBackwardRun CrBackwardRun;
+
+struct _CrInterp {
+  CrInterpOptions   options;
+  CrPrintOptions    print_options;
+
+  CrAstModule      *module;     /* borrowed during a run */
+  CrProgram        *program;
+  CrGlobalSlot     *globals;
+  guint             n_globals;
+  GHashTable       *builtins;   /* char* -> CrValue* (owned) */
+  GHashTable       *modules;    /* dotted name -> CrValue* (owned) */
+  GHashTable       *globals_view;
+  CrFrame          *frame;      /* innermost */
+  guint             depth;
+  guintptr          stack_limit;
+
+  /* The error being raised: where it happened in each frame it crossed. */
+  gboolean          err_located;
+  const CrAstNode  *err_node;
+  GArray           *traceback;  /* CrTracebackEntry, innermost first */
+  GError           *traceback_owner;
+  char             *exc_name;   /* a user exception class's name */
+  GError           *exc_name_owner;
+
+  guint             cancel_counter;
+
+  GHashTable       *warned;
+  GHashTable       *repr_active;  /* containers being repr'd (cycles) */
+
+  /* Builtin types and the objects the interpreter makes itself. */
+  GHashTable       *type_classes;   /* GINT (CrValueKind) -> CrValue* class (borrowed, in builtins) */
+  GHashTable       *method_tables;  /* GINT (CrValueKind) -> GHashTable name -> CrValue* native */
+  CrValue          *exc_base;       /* BaseException class (borrowed) */
+  CrValue          *exc_classes[CR_EXC_COUNT];  /* borrowed */
+
+  struct _CrGenerator *generator;
+
+  /* Backward records and the labels of graph nodes (trace/record only). */
+  gboolean          labels_enabled;
+  GHashTable       *node_labels;
+  GPtrArray        *records;
+  guint             n_backward_calls;
+};
+
+/* ---- errors ---------------------------------------------------------------- */
+void      cr_interp_set_error     (GError     **error,
+                                   CrException  code,
+                                   const char  *format,
+                                   ...) G_GNUC_PRINTF (3, 4);
+
+/* ---- evaluation (cr-interp-expr.c, cr-interp-stmt.c) ---------------------- */
+CrValue      *cr_eval            (CrInterp        *self,
+                                  CrFrame         *frame,
+                                  CrAstNode       *node,
+                                  GError         **error);
+CrExecStatus  cr_exec_block      (CrInterp        *self,
+                                  CrFrame         *frame,
+                                  CrAstNode *const *stmts,
+                                  guint            n_stmts,
+                                  GError         **error);
+gboolean      cr_store_target    (CrInterp        *self,
+                                  CrFrame         *frame,
+                                  CrAstNode       *target,
+                                  CrValue         *value,
+                                  GError         **error);
+/* A def or lambda value for node, closing over frame. */
+CrValue      *cr_make_function   (CrInterp        *self,
+                                  CrFrame         *frame,
+                                  CrAstNode       *node,
+                                  GError         **error);
+/* Closure cells for code's free variables, taken from frame (the creator). */
+CrCell      **cr_build_closure   (CrFrame         *frame,
+                                  CrCode          *code);
+
+/* ---- objects (cr-interp.c) ------------------------------------------------- */
+CrValue  *cr_interp_getattr      (CrInterp        *self,
+                                  CrValue         *obj,
+                                  const char      *name,
+                                  GError         **error);
+/* NULL without error when absent (no AttributeError). */
+CrValue  *cr_interp_getattr_opt  (CrInterp        *self,
+                                  CrValue         *obj,
+                                  const char      *name,
+                                  GError         **error);
+gboolean  cr_interp_setattr      (CrInterp        *self,
+                                  CrValue         *obj,
+                                  const char      *name,
+                                  CrValue         *value,
+                                  GError         **error);
+gboolean  cr_interp_delattr      (CrInterp        *self,
+                                  CrValue         *obj,
+                                  const char      *name,
+                                  GError         **error);
+CrValue  *cr_interp_getitem      (CrInterp        *self,
+                                  CrValue         *obj,
+                                  CrValue         *index,
+                                  GError         **error);
+gboolean  cr_interp_setitem      (CrInterp        *self,
+                                  CrValue         *obj,
+                                  CrValue         *index,
+                                  CrValue         *value,
+                                  GError         **error);
+gboolean  cr_interp_delitem      (CrInterp        *self,
+                                  CrValue         *obj,
+                                  CrValue         *index,
+                                  GError         **error);
+/* Look name up on a class and its bases (borrowed, NULL when absent). */
+CrValue  *cr_class_lookup        (CrValue         *cls,
+                                  const char      *name);
+gboolean  cr_class_is_subclass   (CrValue         *cls,
+                                  CrValue         *base);
+/* The dunder method of an instance's class (borrowed), NULL when absent. */
+CrValue  *cr_instance_method     (CrValue         *instance,
+                                  const char      *name);
+/* Call a dunder method of an instance with self prepended. */
+CrValue  *cr_interp_call_method  (CrInterp        *self,
+                                  CrValue         *instance,
+                                  CrValue         *method,
+                                  CrValue *const  *args,
+                                  guint            n_args,
+                                  GError         **error);
+/* Import a module by dotted name (cached), torch's or math. */
+CrValue  *cr_interp_import       (CrInterp        *self,
+                                  const char      *dotted,
+                                  GError         **error);
+/* Error bookkeeping when an error leaves a frame. */
+void      cr_interp_traceback_push (CrInterp      *self,
+                                    CrFrame       *frame,
+                                    GError        *error);
+/* The class of an exception code and an instance of it with one message. */
+CrValue  *cr_interp_exception_instance (CrInterp  *self,
+                                        CrException code,
+                                        const char *message);
+
+/* ---- iteration ------------------------------------------------------------- */
+typedef enum {
+  CR_ITER_RANGE,
+  CR_ITER_SEQ,
+  CR_ITER_STR,
+  CR_ITER_DICT,
+  CR_ITER_TENSOR,
+} CrIterMode;
+
+typedef struct {
+  CrIterMode  mode;
+  CrValue    *source;   /* owned */
+  gint64      i, n, step, cur;
+  gsize       offset;
+} CrIter;
+
+gboolean  cr_iter_init           (CrInterp        *self,
+                                  CrIter          *iter,
+                                  CrValue         *value,
+                                  GError         **error);
+/* 1: *out is a new ref; 0: exhausted; -1: error. */
+int       cr_iter_next           (CrInterp        *self,
+                                  CrIter          *iter,
+                                  CrValue        **out,
+                                  GError         **error);
+void      cr_iter_clear          (CrIter          *iter);
+/* Everything value yields, as a new list. */
+CrValue  *cr_iter_to_list        (CrInterp        *self,
+                                  CrValue         *value,
+                                  GError         **error);
+
+/* ---- operators (cr-operators.c) -------------------------------------------- */
+CrValue  *cr_binary_op           (CrInterp        *self,
+                                  CrBinOp          op,
+                                  CrValue         *a,
+                                  CrValue         *b,
+                                  GError         **error);
+/* a op= b: in place for tensors and lists, else the binary op. */
+CrValue  *cr_inplace_op          (CrInterp        *self,
+                                  CrBinOp          op,
+                                  CrValue         *a,
+                                  CrValue         *b,
+                                  GError         **error);
+CrValue  *cr_unary_op            (CrInterp        *self,
+                                  CrUnOp           op,
+                                  CrValue         *a,
+                                  GError         **error);
+CrValue  *cr_compare_op          (CrInterp        *self,
+                                  CrCmpOp          op,
+                                  CrValue         *a,
+                                  CrValue         *b,
+                                  GError         **error);
+/* a < b as a C boolean (sort, min, max); -1 on error. */
+int       cr_less_than           (CrInterp        *self,
+                                  CrValue         *a,
+                                  CrValue         *b,
+                                  GError         **error);
+const char *cr_binop_symbol      (CrBinOp          op);
+/* "%.2f" % x */
+char     *cr_percent_format      (CrInterp        *self,
+                                  const char      *format,
+                                  CrValue         *args,
+                                  GError         **error);
+/* format(value, spec) */
+char     *cr_format_value        (CrInterp        *self,
+                                  CrValue         *value,
+                                  const char      *spec,
+                                  GError         **error);
+
+/* ---- values (cr-value.c) -------------------------------------------------- */
+gboolean  cr_value_hashable      (CrValue         *v,
+                                  GError         **error);
+gboolean  cr_dict_delete         (CrValue         *dict,
+                                  CrValue         *key,
+                                  GError         **error);
+void      cr_dict_clear          (CrValue         *dict);
+CrValue  *cr_value_new_list_take (GPtrArray       *items);      /* takes the array and its refs */
+CrValue  *cr_value_new_tuple_take(GPtrArray       *items);
+CrValue  *cr_value_new_slice     (CrValue         *start,
+                                  CrValue         *stop,
+                                  CrValue         *step);        /* refs; NULL: None */
+CrValue  *cr_value_new_range     (gint64           start,
+                                  gint64           stop,
+                                  gint64           step);
+CrValue  *cr_value_ellipsis      (void);
+CrValue  *cr_value_not_implemented (void);
+gint64    cr_range_len           (CrValue         *range);
+/* Python's slice.indices(): FALSE with ValueError for a zero step. */
+gboolean  cr_slice_indices       (CrValue         *slice,
+                                  gint64           length,
+                                  gint64          *start,
+                                  gint64          *stop,
+                                  gint64          *step,
+                                  gint64          *slicelength,
+                                  GError         **error);
+/* An integer index (int, bool, integer 0-d tensor); FALSE: not an index (no error). */
+gboolean  cr_value_as_index      (CrValue         *v,
+                                  gint64          *out);
+gsize     cr_str_char_len        (CrValue         *str);
+/* repr() with a Python-style guard against self-containing containers. */
+gboolean  cr_value_repr_into     (CrInterp        *interp,
+                                  CrValue         *v,
+                                  GString         *out,
+                                  GError         **error);
+
+/* A native object type the interpreter uses for iterator-like results
+ * (zip, map, enumerate, reversed, dict views): a list with a type name. */
+extern const CrObjectType cr_seq_view_type;
+typedef struct {
+  const char *type_name;   /* static: "zip", "dict_keys" */
+  gboolean    wrapped;     /* repr "dict_keys([...])" rather than "<zip object at 0x...>" */
+  CrValue    *list;        /* owned */
+} CrSeqView;
+CrValue  *cr_seq_view_new        (const char      *type_name,
+                                  gboolean         wrapped,
+                                  CrValue         *list);        /* takes list */
+
+/* staticmethod / property wrappers (cr-builtins.c). */
+extern const CrObjectType cr_staticmethod_type;
+extern const CrObjectType cr_property_type;
+extern const CrObjectType cr_super_type;
+
+/* ---- builtins (cr-builtins.c, cr-methods.c) -------------------------------- */
+void      cr_builtins_install    (CrInterp        *self);
+/* A builtin method of a str, list, dict, ... bound to obj; NULL when none. */
+CrValue  *cr_builtin_method      (CrInterp        *self,
+                                  CrValue         *obj,
+                                  const char      *name);
+void      cr_methods_install     (CrInterp        *self);
+CrValue  *cr_math_module_new     (void);
+/* The builtin class for values of kind (int, float, str, ...), borrowed. */
+CrValue  *cr_interp_type_of      (CrInterp        *self,
+                                  CrValue         *v);
+
+/* ---- backward records (cr-backward-record.c) -------------------------------- */
+void      cr_backward_labels_note_binding (CrInterp  *self,
+                                           CrTensor  *tensor,
+                                           const char *name);
+void      cr_backward_labels_note_expr    (CrInterp  *self,
+                                           CrTensor  *tensor,
+                                           const CrAstNode *expr);
+void      cr_backward_records_free        (CrInterp  *self);
+
+/* Record a tensor binding: its script name, and the trace's label. */
+static inline void
+cr_interp_note_binding (CrInterp   *self,
+                        CrValue    *value,
+                        const char *name)
+{
+  if (value->kind == CR_VALUE_TENSOR)
+    {
+      if (value->u.tensor->name == NULL)
+        cr_tensor_set_name (value->u.tensor, name);
+      if (G_UNLIKELY (self->labels_enabled))
+        cr_backward_labels_note_binding (self, value->u.tensor, name);
+    }
+}
+
+/* The stripped text of line (a new string). */
+char     *cr_interp_source_line  (CrInterp        *self,
+                                  int              line);
+
+G_END_DECLS

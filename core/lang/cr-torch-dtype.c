@@ -1,0 +1,256 @@
+/* cr-torch-dtype.c — torch.dtype (torch.float32 ...) and torch.device objects. */
+#include "cr-torch-private.h"
+
+#include <string.h>
+
+/* ---- torch.dtype ------------------------------------------------------ */
+
+static char *
+dtype_repr (CrValue *self)
+{
+  return g_strdup (cr_dtype_name ((CrDType) (GPOINTER_TO_INT (self->u.object.data) - 1)));
+}
+
+static gboolean
+dtype_equal (CrValue *a,
+             CrValue *b)
+{
+  return a->kind == CR_VALUE_OBJECT && b->kind == CR_VALUE_OBJECT
+         && a->u.object.type == b->u.object.type
+         && a->u.object.data == b->u.object.data;
+}
+
+static CrValue *
+dtype_get_attr (CrInterp    *interp,
+                CrValue     *self,
+                const char  *name,
+                GError     **error)
+{
+  CrDType dtype = (CrDType) (GPOINTER_TO_INT (self->u.object.data) - 1);
+
+  if (strcmp (name, "is_floating_point") == 0)
+    return cr_value_new_bool (cr_dtype_is_floating (dtype));
+  if (strcmp (name, "itemsize") == 0)
+    return cr_value_new_int ((gint64) cr_dtype_size (dtype));
+  return NULL;
+}
+
+static gconstpointer
+dtype_identity (CrValue *self)
+{
+  /* The same address for every torch.float32 value, as the one object
+   * PyTorch has. */
+  static const char ids[CR_DTYPE_COUNT + 1];
+  return &ids[GPOINTER_TO_INT (self->u.object.data)];
+}
+
+static const CrObjectType dtype_type = {
+  .name = "torch.dtype",
+  .get_attr = dtype_get_attr,
+  .repr = dtype_repr,
+  .equal = dtype_equal,
+  .identity = dtype_identity,
+};
+
+CrValue *
+cr_torch_dtype_new (CrDType dtype)
+{
+  return cr_value_new_object (&dtype_type, GINT_TO_POINTER ((int) dtype + 1));
+}
+
+gboolean
+cr_torch_value_get_dtype (CrValue *v,
+                          CrDType *out)
+{
+  if (v == NULL || v->kind != CR_VALUE_OBJECT || v->u.object.type != &dtype_type)
+    return FALSE;
+  *out = (CrDType) (GPOINTER_TO_INT (v->u.object.data) - 1);
+  return TRUE;
+}
+
+/* torch.int32, torch.float16 ...: printable and comparable, refused by every
+ * function that takes a dtype. data is the static name. */
+static char *
+unsupported_dtype_repr (CrValue *self)
+{
+  return g_strdup (self->u.object.data);
+}
+
+static const CrObjectType unsupported_dtype_type = {
+  .name = "torch.dtype",
+  .repr = unsupported_dtype_repr,
+  .equal = dtype_equal,
+};
+
+CrValue *
+cr_torch_unsupported_dtype_new (const char *name)
+{
+  return cr_value_new_object (&unsupported_dtype_type, (gpointer) name);
+}
+
+/* ---- torch.device ----------------------------------------------------- */
+
+static const char *
+device_type_name (CrValue *self)
+{
+  return GPOINTER_TO_INT (self->u.object.data) - 1 == CR_DEVICE_CUDA ? "cuda" : "cpu";
+}
+
+static char *
+device_repr (CrValue *self)
+{
+  if (GPOINTER_TO_INT (self->u.object.data) - 1 == CR_DEVICE_CUDA)
+    return g_strdup ("device(type='cuda', index=0)");
+  return g_strdup ("device(type='cpu')");
+}
+
+static char *
+device_str (CrValue *self)
+{
+  if (GPOINTER_TO_INT (self->u.object.data) - 1 == CR_DEVICE_CUDA)
+    return g_strdup ("cuda:0");
+  return g_strdup ("cpu");
+}
+
+static CrValue *
+device_get_attr (CrInterp    *interp,
+                 CrValue     *self,
+                 const char  *name,
+                 GError     **error)
+{
+  if (strcmp (name, "type") == 0)
+    return cr_value_new_str (device_type_name (self));
+  if (strcmp (name, "index") == 0)
+    {
+      if (GPOINTER_TO_INT (self->u.object.data) - 1 == CR_DEVICE_CUDA)
+        return cr_value_new_int (0);
+      return cr_value_none ();
+    }
+  return NULL;
+}
+
+static const CrObjectType device_type = {
+  .name = "torch.device",
+  .get_attr = device_get_attr,
+  .repr = device_repr,
+  .equal = dtype_equal,
+  .str = device_str,
+};
+
+CrValue *
+cr_torch_device_new (CrDeviceType device)
+{
+  return cr_value_new_object (&device_type, GINT_TO_POINTER ((int) device + 1));
+}
+
+void
+cr_torch_set_no_cuda_error (GError **error)
+{
+  /* What a CUDA build of PyTorch says on a machine without a GPU; Chainrule
+   * built without its CUDA backend is in the same position. */
+  g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                       "Found no NVIDIA driver on your system. Please check that you have "
+                       "an NVIDIA GPU and installed a driver from "
+                       "http://www.nvidia.com/Download/index.aspx");
+}
+
+static gboolean
+parse_device_string (const char   *s,
+                     CrDeviceType *out,
+                     GError      **error)
+{
+  const char *colon = strchr (s, ':');
+  gsize type_len = colon != NULL ? (gsize) (colon - s) : strlen (s);
+
+  if (type_len == 3 && strncmp (s, "cpu", 3) == 0)
+    *out = CR_DEVICE_CPU;
+  else if (type_len == 4 && strncmp (s, "cuda", 4) == 0)
+    *out = CR_DEVICE_CUDA;
+  else
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, "
+                   "ve, fpga, ort, xla, lazy, vulkan, mps, meta, hpu, privateuseone device "
+                   "type at start of device string: %s", s);
+      return FALSE;
+    }
+  if (colon != NULL)
+    {
+      const char *p = colon + 1;
+      if (*p == '\0')
+        goto bad_index;
+      for (; *p != '\0'; p++)
+        if (!g_ascii_isdigit (*p))
+          goto bad_index;
+    }
+  return TRUE;
+
+bad_index:
+  g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+               "Invalid device string: '%s'", s);
+  return FALSE;
+}
+
+gboolean
+cr_torch_value_to_device (CrValue       *v,
+                          CrDeviceType  *out,
+                          GError       **error)
+{
+  CrDeviceType device;
+
+  if (v->kind == CR_VALUE_OBJECT && v->u.object.type == &device_type)
+    device = (CrDeviceType) (GPOINTER_TO_INT (v->u.object.data) - 1);
+  else if (v->kind == CR_VALUE_STR)
+    {
+      if (!parse_device_string (v->u.str.data, &device, error))
+        return FALSE;
+    }
+  else if (v->kind == CR_VALUE_INT)
+    device = CR_DEVICE_CUDA;
+  else
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                   "expected a torch.device or a string, not %s", cr_torch_type_name (v));
+      return FALSE;
+    }
+
+  /* No CUDA backend is linked into this build yet. */
+  if (device == CR_DEVICE_CUDA)
+    {
+      cr_torch_set_no_cuda_error (error);
+      return FALSE;
+    }
+  *out = device;
+  return TRUE;
+}
+
+/* torch.device("cpu"), torch.device("cuda", 0), torch.device(type="cpu") */
+CrValue *
+cr_torch_native_device (CrInterp       *interp,
+                        CrValue        *self,
+                        CrValue *const *args,
+                        guint           n_args,
+                        const CrKwarg  *kwargs,
+                        guint           n_kwargs,
+                        gpointer        data,
+                        GError        **error)
+{
+  CrTorchArgs a;
+  CrDeviceType device;
+  CrValue *v;
+
+  if (!cr_torch_args_parse (&a, "device", "type | index", NULL, args, n_args,
+                            kwargs, n_kwargs, error))
+    return NULL;
+  v = a.values[0];
+  if (v->kind == CR_VALUE_OBJECT && v->u.object.type == &device_type)
+    return cr_value_ref (v);
+  if (v->kind != CR_VALUE_STR)
+    {
+      cr_torch_args_type_error (&a, 0, "str", error);
+      return NULL;
+    }
+  if (!parse_device_string (v->u.str.data, &device, error))
+    return NULL;
+  return cr_torch_device_new (device);
+}

@@ -1,0 +1,1342 @@
+/* cr-torch-math.c — the functions that exist as torch.NAME and as tensor
+ * methods (torch.add(x, y) and x.add(y)), and torch.nn.functional's: each is
+ * one native that takes its input from self when called as a method. */
+#include "cr-torch-private.h"
+#include "cr-kernels.h"
+#include "cr-grad-mode.h"
+
+#include <string.h>
+#include <math.h>
+
+#define NATIVE(fn) \
+  static CrValue *fn (CrInterp *interp, CrValue *self, CrValue *const *args, guint n_args, \
+                      const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error)
+
+#define PARSE(fname, spec) \
+  CrTorchArgs a; \
+  if (!cr_torch_args_parse (&a, fname, spec, self, args, n_args, kwargs, n_kwargs, error)) \
+    return NULL
+
+#define TENSOR_ARG(var, i) \
+  CrTensor *var = cr_torch_args_tensor (&a, i, error); \
+  if (var == NULL) \
+    return NULL
+
+/* "Long" in "... Got: Long". */
+static const char *
+scalar_type_name (CrDType dtype)
+{
+  static const char *names[] = { "Bool", "Long", "Float", "Double" };
+  return names[dtype];
+}
+
+/* The input of a function with varargs after it (x.view(2, 3) and
+ * torch.reshape(x, (2, 3))): the tensor and the remaining arguments. */
+static CrTensor *
+split_input (const char      *fname,
+             CrValue         *self,
+             CrValue *const  *args,
+             guint            n_args,
+             CrValue *const **out_rest,
+             guint           *out_n_rest,
+             GError         **error)
+{
+  if (self != NULL)
+    {
+      *out_rest = args;
+      *out_n_rest = n_args;
+      return self->u.tensor;
+    }
+  if (n_args == 0 || args[0]->kind != CR_VALUE_TENSOR)
+    {
+      if (n_args == 0)
+        g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                     "%s() missing 1 required positional arguments: \"input\"", fname);
+      else
+        g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                     "%s(): argument 'input' (position 1) must be Tensor, not %s",
+                     fname, cr_torch_type_name (args[0]));
+      return NULL;
+    }
+  *out_rest = args + 1;
+  *out_n_rest = n_args - 1;
+  return args[0]->u.tensor;
+}
+
+static gboolean
+no_kwargs (const char *fname,
+           guint       n_kwargs,
+           const CrKwarg *kwargs,
+           GError    **error)
+{
+  if (n_kwargs == 0)
+    return TRUE;
+  g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+               "%s() got an unexpected keyword argument '%s'", fname, kwargs[0].name);
+  return FALSE;
+}
+
+/* ---- elementwise unary ------------------------------------------------ */
+
+typedef struct {
+  const char *name;
+  CrOpId      op;
+} UnaryInfo;
+
+#define UNARY(id, n) static const UnaryInfo unary_##id = { n, CR_OP_##id }
+UNARY (NEG, "neg");
+UNARY (EXP, "exp");
+UNARY (LOG, "log");
+UNARY (SIN, "sin");
+UNARY (COS, "cos");
+UNARY (TANH, "tanh");
+UNARY (SIGMOID, "sigmoid");
+UNARY (RELU, "relu");
+UNARY (SQRT, "sqrt");
+UNARY (RSQRT, "rsqrt");
+UNARY (ABS, "abs");
+UNARY (SIGN, "sign");
+UNARY (RECIPROCAL, "reciprocal");
+UNARY (LOG1P, "log1p");
+UNARY (EXPM1, "expm1");
+#undef UNARY
+
+NATIVE (native_unary)
+{
+  const UnaryInfo *info = data;
+  PARSE (info->name, "input");
+  TENSOR_ARG (x, 0);
+
+  return cr_torch_wrap (cr_unary (info->op, x, error));
+}
+
+/* Kernels without a gradient: floor, ceil, round, logical_not. */
+typedef struct {
+  const char *name;
+  CrUnaryOp   op;
+} KernelUnaryInfo;
+
+static const KernelUnaryInfo kunary_floor = { "floor", CR_UNARY_FLOOR };
+static const KernelUnaryInfo kunary_ceil = { "ceil", CR_UNARY_CEIL };
+static const KernelUnaryInfo kunary_round = { "round", CR_UNARY_ROUND };
+static const KernelUnaryInfo kunary_logical_not = { "logical_not", CR_UNARY_LOGICAL_NOT };
+
+NATIVE (native_kernel_unary)
+{
+  const KernelUnaryInfo *info = data;
+  PARSE (info->name, "input");
+  TENSOR_ARG (x, 0);
+
+  return cr_torch_wrap (cr_kernel_unary (info->op, x, error));
+}
+
+NATIVE (native_square)
+{
+  PARSE ("square", "input");
+  TENSOR_ARG (x, 0);
+
+  return cr_torch_wrap (cr_pow_scalar (x, 2.0, error));
+}
+
+/* F.relu(input, inplace=False), F.sigmoid, F.tanh */
+NATIVE (native_f_relu)
+{
+  gboolean inplace;
+  PARSE ("relu", "input | inplace");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_bool (&a, 1, FALSE, &inplace, error))
+    return NULL;
+  if (inplace)
+    {
+      g_autoptr(CrTensor) r = cr_relu (x, error);
+      if (r == NULL || !cr_copy_ (x, r, error))
+        return NULL;
+      return cr_value_ref (a.values[0]);
+    }
+  return cr_torch_wrap (cr_relu (x, error));
+}
+
+NATIVE (native_f_sigmoid)
+{
+  PARSE ("sigmoid", "input");
+  TENSOR_ARG (x, 0);
+
+  cr_interp_warn (interp, "UserWarning",
+                  "nn.functional.sigmoid is deprecated. Use torch.sigmoid instead.");
+  return cr_torch_wrap (cr_sigmoid (x, error));
+}
+
+NATIVE (native_f_tanh)
+{
+  PARSE ("tanh", "input");
+  TENSOR_ARG (x, 0);
+
+  cr_interp_warn (interp, "UserWarning",
+                  "nn.functional.tanh is deprecated. Use torch.tanh instead.");
+  return cr_torch_wrap (cr_tanh (x, error));
+}
+
+/* ---- elementwise binary ---------------------------------------------- */
+
+typedef struct {
+  const char *name;
+  int         kind;     /* an op of cr-ops.h below, or a kernel op */
+} BinaryInfo;
+
+enum {
+  BIN_ADD, BIN_SUB, BIN_MUL, BIN_DIV, BIN_MAXIMUM, BIN_MINIMUM, BIN_RSUB,
+  BIN_KERNEL_BASE = 100,
+};
+
+static const BinaryInfo binary_add = { "add", BIN_ADD };
+static const BinaryInfo binary_sub = { "sub", BIN_SUB };
+static const BinaryInfo binary_mul = { "mul", BIN_MUL };
+static const BinaryInfo binary_div = { "div", BIN_DIV };
+static const BinaryInfo binary_maximum = { "maximum", BIN_MAXIMUM };
+static const BinaryInfo binary_minimum = { "minimum", BIN_MINIMUM };
+static const BinaryInfo binary_rsub = { "rsub", BIN_RSUB };
+static const BinaryInfo binary_eq = { "eq", BIN_KERNEL_BASE + CR_BINARY_EQ };
+static const BinaryInfo binary_ne = { "ne", BIN_KERNEL_BASE + CR_BINARY_NE };
+static const BinaryInfo binary_lt = { "lt", BIN_KERNEL_BASE + CR_BINARY_LT };
+static const BinaryInfo binary_le = { "le", BIN_KERNEL_BASE + CR_BINARY_LE };
+static const BinaryInfo binary_gt = { "gt", BIN_KERNEL_BASE + CR_BINARY_GT };
+static const BinaryInfo binary_ge = { "ge", BIN_KERNEL_BASE + CR_BINARY_GE };
+static const BinaryInfo binary_floor_divide = { "floor_divide", BIN_KERNEL_BASE + CR_BINARY_FLOOR_DIVIDE };
+static const BinaryInfo binary_remainder = { "remainder", BIN_KERNEL_BASE + CR_BINARY_REMAINDER };
+static const BinaryInfo binary_logical_and = { "logical_and", BIN_KERNEL_BASE + CR_BINARY_LOGICAL_AND };
+static const BinaryInfo binary_logical_or = { "logical_or", BIN_KERNEL_BASE + CR_BINARY_LOGICAL_OR };
+
+NATIVE (native_binary)
+{
+  const BinaryInfo *info = data;
+  g_autoptr(CrTensor) other = NULL;
+  CrTensor *x;
+  double alpha = 1.0;
+  const char *spec;
+
+  switch (info->kind)
+    {
+    case BIN_ADD: case BIN_SUB: case BIN_RSUB:
+      spec = "input other | * alpha";
+      break;
+    case BIN_DIV:
+      spec = "input other | * rounding_mode";
+      break;
+    default:
+      spec = "input other";
+      break;
+    }
+
+  PARSE (info->name, spec);
+  x = cr_torch_args_tensor (&a, 0, error);
+  if (x == NULL)
+    return NULL;
+  if (info->kind == BIN_MAXIMUM || info->kind == BIN_MINIMUM)
+    {
+      CrTensor *o = cr_torch_args_tensor (&a, 1, error);
+      if (o == NULL)
+        return NULL;
+      other = cr_tensor_ref (o);
+    }
+  else
+    {
+      other = cr_torch_args_tensor_or_number (&a, 1, error);
+      if (other == NULL)
+        return NULL;
+    }
+
+  switch (info->kind)
+    {
+    case BIN_ADD:
+    case BIN_SUB:
+    case BIN_RSUB:
+      if (!cr_torch_args_double (&a, 2, 1.0, &alpha, error))
+        return NULL;
+      if (info->kind == BIN_RSUB)
+        {
+          if (alpha == 1.0 && other->is_wrapped_number)
+            return cr_torch_wrap (cr_rsub_scalar (x, cr_tensor_get_flat (other, 0), error));
+          if (alpha == 1.0)
+            return cr_torch_wrap (cr_sub (other, x, error));
+          return cr_torch_wrap (cr_add_alpha (other, x, -alpha, error));
+        }
+      if (alpha != 1.0)
+        return cr_torch_wrap (cr_add_alpha (x, other, info->kind == BIN_SUB ? -alpha : alpha,
+                                            error));
+      if (info->kind == BIN_ADD)
+        return cr_torch_wrap (cr_add (x, other, error));
+      return cr_torch_wrap (cr_sub (x, other, error));
+    case BIN_MUL:
+      return cr_torch_wrap (cr_mul (x, other, error));
+    case BIN_DIV:
+      if (cr_torch_args_has (&a, 2))
+        {
+          CrValue *mode = a.values[2];
+          if (mode->kind == CR_VALUE_STR && strcmp (mode->u.str.data, "floor") == 0)
+            return cr_torch_wrap (cr_binary_nograd (CR_BINARY_FLOOR_DIVIDE, x, other, error));
+          if (mode->kind == CR_VALUE_STR && strcmp (mode->u.str.data, "trunc") == 0)
+            {
+              g_autoptr(CrTensor) q = cr_div (x, other, error);
+              g_autoptr(CrTensor) s = NULL;
+              g_autoptr(CrTensor) m = NULL;
+              if (q == NULL)
+                return NULL;
+              /* trunc(q) = sign(q) * floor(|q|), without a gradient. */
+              s = cr_kernel_unary (CR_UNARY_SIGN, q, error);
+              m = s != NULL ? cr_kernel_unary (CR_UNARY_ABS, q, error) : NULL;
+              if (m == NULL)
+                return NULL;
+              {
+                g_autoptr(CrTensor) f = cr_kernel_unary (CR_UNARY_FLOOR, m, error);
+                if (f == NULL)
+                  return NULL;
+                return cr_torch_wrap (cr_kernel_binary (CR_BINARY_MUL, s, f, error));
+              }
+            }
+          g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                       "div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
+                       "found '%s'", mode->kind == CR_VALUE_STR ? mode->u.str.data : "?");
+          return NULL;
+        }
+      return cr_torch_wrap (cr_div (x, other, error));
+    case BIN_MAXIMUM:
+      return cr_torch_wrap (cr_maximum (x, other, error));
+    case BIN_MINIMUM:
+      return cr_torch_wrap (cr_minimum (x, other, error));
+    default:
+      return cr_torch_wrap (cr_binary_nograd ((CrBinaryOp) (info->kind - BIN_KERNEL_BASE),
+                                              x, other, error));
+    }
+}
+
+/* pow(input, exponent): a Python number exponent is PowBackward0, a tensor
+ * PowBackward1; torch.pow(2, x) has a number as its input. */
+NATIVE (native_pow)
+{
+  double exponent;
+  PARSE ("pow", "input exponent");
+
+  if (a.values[0]->kind != CR_VALUE_TENSOR)
+    {
+      g_autoptr(CrTensor) base = NULL;
+      CrTensor *e;
+
+      if (!cr_value_is_number (a.values[0]))
+        {
+          cr_torch_args_type_error (&a, 0, "Tensor", error);
+          return NULL;
+        }
+      e = cr_torch_args_tensor (&a, 1, error);
+      if (e == NULL)
+        return NULL;
+      base = cr_value_to_tensor (a.values[0], error);
+      if (base == NULL)
+        return NULL;
+      return cr_torch_wrap (cr_pow (base, e, error));
+    }
+
+  if (a.values[1]->kind == CR_VALUE_TENSOR)
+    return cr_torch_wrap (cr_pow (a.values[0]->u.tensor, a.values[1]->u.tensor, error));
+  if (a.values[1]->kind != CR_VALUE_NONE && cr_value_is_number (a.values[1])
+      && cr_torch_value_is_number (a.values[1], &exponent))
+    return cr_torch_wrap (cr_pow_scalar (a.values[0]->u.tensor, exponent, error));
+  cr_torch_args_type_error (&a, 1, "Tensor", error);
+  return NULL;
+}
+
+static gboolean
+clamp_bounds (CrTorchArgs *a,
+              gboolean    *has_min,
+              double      *min,
+              gboolean    *has_max,
+              double      *max,
+              GError     **error)
+{
+  *has_min = cr_torch_args_has (a, 1);
+  *has_max = cr_torch_args_has (a, 2);
+  if (*has_min && !cr_torch_value_is_number (a->values[1], min))
+    {
+      cr_torch_args_type_error (a, 1, "Number", error);
+      return FALSE;
+    }
+  if (*has_max && !cr_torch_value_is_number (a->values[2], max))
+    {
+      cr_torch_args_type_error (a, 2, "Number", error);
+      return FALSE;
+    }
+  if (!*has_min && !*has_max)
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "torch.clamp: At least one of 'min' or 'max' must not be None");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+NATIVE (native_clamp)
+{
+  gboolean has_min, has_max;
+  double min = 0, max = 0;
+  PARSE ((const char *) data, "input | min max");
+  TENSOR_ARG (x, 0);
+
+  if (!clamp_bounds (&a, &has_min, &min, &has_max, &max, error))
+    return NULL;
+  return cr_torch_wrap (cr_clamp (x, has_min, min, has_max, max, error));
+}
+
+NATIVE (native_where)
+{
+  g_autoptr(CrTensor) x = NULL;
+  g_autoptr(CrTensor) y = NULL;
+  PARSE ("where", "condition input other");
+  TENSOR_ARG (cond, 0);
+
+  x = cr_torch_args_tensor_or_number (&a, 1, error);
+  if (x == NULL)
+    return NULL;
+  y = cr_torch_args_tensor_or_number (&a, 2, error);
+  if (y == NULL)
+    return NULL;
+  if (cond->dtype != CR_DTYPE_BOOL)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "where expected condition to be a boolean tensor, but got a tensor with "
+                   "dtype %s", scalar_type_name (cond->dtype));
+      return NULL;
+    }
+  return cr_torch_wrap (cr_where (cond, x, y, error));
+}
+
+/* ---- reductions ------------------------------------------------------- */
+
+typedef enum { RED_SUM, RED_MEAN, RED_PROD } Reduction;
+
+static CrValue *
+reduce (CrInterp       *interp,
+        CrValue        *self,
+        CrValue *const *args,
+        guint           n_args,
+        const CrKwarg  *kwargs,
+        guint           n_kwargs,
+        Reduction       kind,
+        GError        **error)
+{
+  static const char *names[] = { "sum", "mean", "prod" };
+  int dims[CR_MAX_DIMS];
+  int n_dims;
+  gboolean keepdim, has_dtype;
+  CrDType dtype;
+  g_autoptr(CrTensor) input = NULL;
+  PARSE (names[kind], "input | dim keepdim * dtype");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_dims (&a, 1, dims, &n_dims, error)
+      || !cr_torch_args_bool (&a, 2, FALSE, &keepdim, error)
+      || !cr_torch_args_dtype (&a, 3, &dtype, &has_dtype, error))
+    return NULL;
+  if (kind == RED_PROD && n_dims > 1)
+    {
+      cr_torch_args_type_error (&a, 1, "int", error);
+      return NULL;
+    }
+
+  if (kind == RED_MEAN)
+    {
+      CrDType out = has_dtype ? dtype : x->dtype;
+      if (!cr_dtype_is_floating (out))
+        {
+          g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                       "mean(): could not infer output dtype. %s dtype must be either a "
+                       "floating point or complex dtype. Got: %s",
+                       has_dtype ? "Optional" : "Input", scalar_type_name (out));
+          return NULL;
+        }
+    }
+
+  input = has_dtype ? cr_to_dtype (x, dtype, error) : cr_tensor_ref (x);
+  if (input == NULL)
+    return NULL;
+
+  switch (kind)
+    {
+    case RED_SUM:
+      if (n_dims == 0 && !cr_torch_args_has (&a, 1) && !keepdim)
+        return cr_torch_wrap (cr_sum (input, error));
+      return cr_torch_wrap (cr_sum_dim (input, dims, n_dims, keepdim, error));
+    case RED_MEAN:
+      if (n_dims == 0 && !cr_torch_args_has (&a, 1) && !keepdim)
+        return cr_torch_wrap (cr_mean (input, error));
+      return cr_torch_wrap (cr_mean_dim (input, dims, n_dims, keepdim, error));
+    case RED_PROD:
+    default:
+      if (n_dims == 0)
+        return cr_torch_wrap (cr_prod (input, error));
+      if (cr_autograd_should_record (&input, 1))
+        {
+          g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                               "prod(dim) with gradients is not supported by Chainrule yet");
+          return NULL;
+        }
+      return cr_torch_wrap (cr_kernel_prod (input, dims, n_dims, keepdim, error));
+    }
+}
+
+NATIVE (native_sum)
+{
+  return reduce (interp, self, args, n_args, kwargs, n_kwargs, RED_SUM, error);
+}
+
+NATIVE (native_mean)
+{
+  return reduce (interp, self, args, n_args, kwargs, n_kwargs, RED_MEAN, error);
+}
+
+NATIVE (native_prod)
+{
+  return reduce (interp, self, args, n_args, kwargs, n_kwargs, RED_PROD, error);
+}
+
+/* torch.return_types.max(values=..., indices=...): unpacks like a tuple. */
+typedef struct {
+  const char *name;      /* "max", static */
+  CrValue    *values;
+  CrValue    *indices;
+} ReturnPair;
+
+static void
+return_pair_free (gpointer data)
+{
+  ReturnPair *pair = data;
+  cr_value_unref (pair->values);
+  cr_value_unref (pair->indices);
+  g_free (pair);
+}
+
+static CrValue *
+return_pair_get_attr (CrInterp    *interp,
+                      CrValue     *self,
+                      const char  *name,
+                      GError     **error)
+{
+  ReturnPair *pair = self->u.object.data;
+
+  if (strcmp (name, "values") == 0)
+    return cr_value_ref (pair->values);
+  if (strcmp (name, "indices") == 0)
+    return cr_value_ref (pair->indices);
+  return NULL;
+}
+
+static char *
+return_pair_repr (CrValue *self)
+{
+  ReturnPair *pair = self->u.object.data;
+  CrPrintOptions options;
+  g_autofree char *v = NULL;
+  g_autofree char *i = NULL;
+
+  cr_print_options_init_default (&options);
+  v = cr_tensor_format (pair->values->u.tensor, &options);
+  i = cr_tensor_format (pair->indices->u.tensor, &options);
+  return g_strdup_printf ("torch.return_types.%s(\nvalues=%s,\nindices=%s)", pair->name, v, i);
+}
+
+static CrValue *
+return_pair_as_tuple (CrValue *self)
+{
+  ReturnPair *pair = self->u.object.data;
+  CrValue *items[2] = { pair->values, pair->indices };
+  return cr_value_new_tuple (items, 2);
+}
+
+static const CrObjectType return_pair_type = {
+  .name = "torch.return_types",
+  .destroy = return_pair_free,
+  .get_attr = return_pair_get_attr,
+  .repr = return_pair_repr,
+  .as_tuple = return_pair_as_tuple,
+};
+
+static CrValue *
+return_pair_new (const char *name,
+                 CrTensor   *values,
+                 CrTensor   *indices)
+{
+  ReturnPair *pair = g_new0 (ReturnPair, 1);
+
+  pair->name = name;
+  pair->values = cr_value_new_tensor_take (values);
+  pair->indices = cr_value_new_tensor_take (indices);
+  return cr_value_new_object (&return_pair_type, pair);
+}
+
+/* max(input), max(input, dim, keepdim=False), max(input, other) */
+static CrValue *
+max_min (CrInterp       *interp,
+         CrValue        *self,
+         CrValue *const *args,
+         guint           n_args,
+         const CrKwarg  *kwargs,
+         guint           n_kwargs,
+         gboolean        is_min,
+         GError        **error)
+{
+  const char *name = is_min ? "min" : "max";
+  gint64 dim;
+  gboolean keepdim;
+  PARSE (name, "input | dim keepdim");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_has (&a, 1))
+    {
+      if (cr_torch_args_has (&a, 2))
+        {
+          cr_torch_args_type_error (&a, 2, "int", error);
+          return NULL;
+        }
+      return cr_torch_wrap (is_min ? cr_min_all (x, error) : cr_max_all (x, error));
+    }
+  if (a.values[1]->kind == CR_VALUE_TENSOR && !cr_torch_value_is_int (a.values[1], &dim))
+    {
+      CrTensor *other = a.values[1]->u.tensor;
+      return cr_torch_wrap (is_min ? cr_minimum (x, other, error) : cr_maximum (x, other, error));
+    }
+  if (!cr_torch_args_int (&a, 1, 0, &dim, error)
+      || !cr_torch_args_bool (&a, 2, FALSE, &keepdim, error))
+    return NULL;
+  {
+    CrTensor *indices = NULL;
+    CrTensor *values = is_min ? cr_min_dim (x, (int) dim, keepdim, &indices, error)
+                              : cr_max_dim (x, (int) dim, keepdim, &indices, error);
+    if (values == NULL)
+      return NULL;
+    return return_pair_new (name, values, indices);
+  }
+}
+
+NATIVE (native_max)
+{
+  return max_min (interp, self, args, n_args, kwargs, n_kwargs, FALSE, error);
+}
+
+NATIVE (native_min)
+{
+  return max_min (interp, self, args, n_args, kwargs, n_kwargs, TRUE, error);
+}
+
+NATIVE (native_argmax)
+{
+  gint64 dim;
+  gboolean keepdim;
+  gboolean is_min = GPOINTER_TO_INT (data);
+  PARSE (is_min ? "argmin" : "argmax", "input | dim keepdim");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_int (&a, 1, 0, &dim, error)
+      || !cr_torch_args_bool (&a, 2, FALSE, &keepdim, error))
+    return NULL;
+  return cr_torch_wrap (cr_kernel_argmax (x, cr_torch_args_has (&a, 1), (int) dim, keepdim,
+                                          is_min, error));
+}
+
+/* norm(input, p='fro', dim=None, keepdim=False) */
+NATIVE (native_norm)
+{
+  double p = 2.0;
+  int dims[CR_MAX_DIMS];
+  int n_dims;
+  gboolean keepdim;
+  PARSE ("norm", "input | p dim keepdim * dtype");
+  TENSOR_ARG (x, 0);
+
+  if (cr_torch_args_has (&a, 1))
+    {
+      CrValue *pv = a.values[1];
+      if (pv->kind == CR_VALUE_STR && strcmp (pv->u.str.data, "fro") == 0)
+        p = 2.0;
+      else if (!cr_torch_value_is_number (pv, &p))
+        {
+          cr_torch_args_type_error (&a, 1, "Number", error);
+          return NULL;
+        }
+    }
+  if (!cr_torch_args_dims (&a, 2, dims, &n_dims, error)
+      || !cr_torch_args_bool (&a, 3, FALSE, &keepdim, error))
+    return NULL;
+  if (n_dims == 0)
+    return cr_torch_wrap (cr_norm (x, p, error));
+
+  /* Along dims: (sum |x|^p)^(1/p), built from differentiable ops. */
+  {
+    g_autoptr(CrTensor) ab = cr_unary (CR_OP_ABS, x, error);
+    g_autoptr(CrTensor) pw = ab != NULL ? cr_pow_scalar (ab, p, error) : NULL;
+    g_autoptr(CrTensor) s = pw != NULL ? cr_sum_dim (pw, dims, n_dims, keepdim, error) : NULL;
+    if (s == NULL)
+      return NULL;
+    return cr_torch_wrap (cr_pow_scalar (s, 1.0 / p, error));
+  }
+}
+
+/* all / any, over everything or along one dim. */
+NATIVE (native_all_any)
+{
+  gboolean is_any = GPOINTER_TO_INT (data);
+  gint64 dim;
+  gboolean keepdim;
+  PARSE (is_any ? "any" : "all", "input | dim keepdim");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_int (&a, 1, 0, &dim, error)
+      || !cr_torch_args_bool (&a, 2, FALSE, &keepdim, error))
+    return NULL;
+  if (!cr_torch_args_has (&a, 1))
+    {
+      gboolean r = is_any ? cr_kernel_any (x) : cr_kernel_all (x);
+      return cr_value_new_tensor_take (cr_tensor_new_scalar (r ? 1.0 : 0.0, CR_DTYPE_BOOL));
+    }
+  {
+    /* any(dim) = sum(x != 0, dim) > 0; all(dim) = sum(x == 0, dim) == 0. */
+    g_autoptr(CrTensor) zero = cr_tensor_new_scalar (0.0, x->dtype);
+    g_autoptr(CrTensor) mask = NULL;
+    g_autoptr(CrTensor) count = NULL;
+    int d = (int) dim;
+
+    zero->is_wrapped_number = TRUE;
+    mask = cr_kernel_binary (is_any ? CR_BINARY_NE : CR_BINARY_EQ, x, zero, error);
+    if (mask == NULL)
+      return NULL;
+    count = cr_kernel_sum (mask, &d, 1, keepdim, error);
+    if (count == NULL)
+      return NULL;
+    {
+      g_autoptr(CrTensor) z = cr_tensor_new_scalar (0.0, CR_DTYPE_INT64);
+      z->is_wrapped_number = TRUE;
+      return cr_torch_wrap (cr_kernel_binary (is_any ? CR_BINARY_GT : CR_BINARY_EQ, count, z,
+                                              error));
+    }
+  }
+}
+
+NATIVE (native_allclose)
+{
+  double rtol, atol;
+  gboolean result = FALSE;
+  PARSE ("allclose", "input other | rtol atol equal_nan");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (y, 1);
+
+  if (!cr_torch_args_double (&a, 2, 1e-05, &rtol, error)
+      || !cr_torch_args_double (&a, 3, 1e-08, &atol, error))
+    return NULL;
+  if (!cr_kernel_allclose (x, y, rtol, atol, &result, error))
+    return NULL;
+  return cr_value_new_bool (result);
+}
+
+NATIVE (native_equal)
+{
+  PARSE ("equal", "input other");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (y, 1);
+
+  if (!cr_shape_equal (x->shape, x->ndim, y->shape, y->ndim))
+    return cr_value_new_bool (FALSE);
+  {
+    g_autoptr(CrTensor) eq = cr_kernel_binary (CR_BINARY_EQ, x, y, error);
+    if (eq == NULL)
+      return NULL;
+    return cr_value_new_bool (cr_kernel_all (eq));
+  }
+}
+
+/* ---- linear algebra --------------------------------------------------- */
+
+typedef CrTensor *(*BinaryTensorFunc) (CrTensor *a, CrTensor *b, GError **error);
+
+typedef struct {
+  const char      *name;
+  const char      *spec;
+  BinaryTensorFunc func;
+} LinalgInfo;
+
+static const LinalgInfo linalg_matmul = { "matmul", "input other", cr_matmul };
+static const LinalgInfo linalg_mm = { "mm", "input mat2", cr_mm };
+static const LinalgInfo linalg_mv = { "mv", "input vec", cr_mv };
+static const LinalgInfo linalg_dot = { "dot", "input tensor", cr_dot };
+static const LinalgInfo linalg_bmm = { "bmm", "input mat2", cr_bmm };
+
+NATIVE (native_linalg)
+{
+  const LinalgInfo *info = data;
+  PARSE (info->name, info->spec);
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (y, 1);
+
+  return cr_torch_wrap (info->func (x, y, error));
+}
+
+/* ---- shapes ----------------------------------------------------------- */
+
+NATIVE (native_t)
+{
+  PARSE ("t", "input");
+  TENSOR_ARG (x, 0);
+  return cr_torch_wrap (cr_t (x, error));
+}
+
+NATIVE (native_transpose)
+{
+  gint64 d0, d1;
+  PARSE ((const char *) data, "input dim0 dim1");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_int (&a, 1, 0, &d0, error) || !cr_torch_args_int (&a, 2, 0, &d1, error))
+    return NULL;
+  return cr_torch_wrap (cr_transpose (x, (int) d0, (int) d1, error));
+}
+
+/* x.permute(1, 0), x.permute((1, 0)), torch.permute(x, (1, 0)) */
+NATIVE (native_permute)
+{
+  CrValue *const *rest;
+  guint n_rest;
+  gint64 shape[CR_MAX_DIMS];
+  int dims[CR_MAX_DIMS];
+  int n;
+  CrTensor *x;
+
+  if (!no_kwargs ("permute", n_kwargs, kwargs, error))
+    return NULL;
+  x = split_input ("permute", self, args, n_args, &rest, &n_rest, error);
+  if (x == NULL)
+    return NULL;
+  if (self == NULL && n_rest != 1)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                   "permute() takes 2 positional arguments but %u were given", n_args);
+      return NULL;
+    }
+  if (!cr_torch_parse_size ("permute", "dims", rest, n_rest, shape, &n, error))
+    return NULL;
+  for (int i = 0; i < n; i++)
+    dims[i] = (int) CLAMP (shape[i], G_MININT, G_MAXINT);
+  return cr_torch_wrap (cr_permute (x, dims, n, error));
+}
+
+/* x.view(2, 3), x.view((2, 3)), x.reshape(...), torch.reshape(x, (2, 3)),
+ * x.expand(...) */
+typedef CrTensor *(*ShapeFunc) (CrTensor *x, const gint64 *shape, int ndim, GError **error);
+
+typedef struct {
+  const char *name;
+  const char *pname;
+  ShapeFunc   func;
+} ShapeInfo;
+
+static const ShapeInfo shape_view = { "view", "size", cr_view };
+static const ShapeInfo shape_reshape = { "reshape", "shape", cr_reshape };
+static const ShapeInfo shape_expand = { "expand", "size", cr_expand };
+
+NATIVE (native_shape)
+{
+  const ShapeInfo *info = data;
+  CrValue *const *rest;
+  guint n_rest;
+  gint64 shape[CR_MAX_DIMS];
+  int n;
+  CrTensor *x;
+
+  if (!no_kwargs (info->name, n_kwargs, kwargs, error))
+    return NULL;
+  x = split_input (info->name, self, args, n_args, &rest, &n_rest, error);
+  if (x == NULL)
+    return NULL;
+  if (self == NULL)
+    {
+      if (n_rest != 1)
+        {
+          g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                       "%s() takes 2 positional arguments but %u were given", info->name, n_args);
+          return NULL;
+        }
+      if (rest[0]->kind != CR_VALUE_TUPLE && rest[0]->kind != CR_VALUE_LIST)
+        {
+          g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                       "%s(): argument '%s' (position 2) must be tuple of SymInts, not %s",
+                       info->name, info->pname, cr_torch_type_name (rest[0]));
+          return NULL;
+        }
+    }
+  if (!cr_torch_parse_size (info->name, info->pname, rest, n_rest, shape, &n, error))
+    return NULL;
+  return cr_torch_wrap (info->func (x, shape, n, error));
+}
+
+NATIVE (native_expand_as)
+{
+  PARSE ("expand_as", "input other");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (other, 1);
+  return cr_torch_wrap (cr_expand (x, other->shape, other->ndim, error));
+}
+
+NATIVE (native_view_as)
+{
+  PARSE ("view_as", "input other");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (other, 1);
+  return cr_torch_wrap (cr_view (x, other->shape, other->ndim, error));
+}
+
+NATIVE (native_reshape_as)
+{
+  PARSE ("reshape_as", "input other");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (other, 1);
+  return cr_torch_wrap (cr_reshape (x, other->shape, other->ndim, error));
+}
+
+NATIVE (native_flatten)
+{
+  gint64 start, end;
+  PARSE ("flatten", "input | start_dim end_dim");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_int (&a, 1, 0, &start, error) || !cr_torch_args_int (&a, 2, -1, &end, error))
+    return NULL;
+  return cr_torch_wrap (cr_flatten (x, (int) start, (int) end, error));
+}
+
+NATIVE (native_unsqueeze)
+{
+  gint64 dim;
+  PARSE ("unsqueeze", "input dim");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_int (&a, 1, 0, &dim, error))
+    return NULL;
+  return cr_torch_wrap (cr_unsqueeze (x, (int) dim, error));
+}
+
+NATIVE (native_squeeze)
+{
+  gint64 dim;
+  PARSE ("squeeze", "input | dim");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_has (&a, 1))
+    return cr_torch_wrap (cr_squeeze (x, error));
+  if (!cr_torch_args_int (&a, 1, 0, &dim, error))
+    return NULL;
+  return cr_torch_wrap (cr_squeeze_dim (x, (int) dim, error));
+}
+
+NATIVE (native_contiguous)
+{
+  PARSE ("contiguous", "input");
+  TENSOR_ARG (x, 0);
+  return cr_torch_wrap (cr_contiguous (x, error));
+}
+
+NATIVE (native_clone)
+{
+  PARSE ("clone", "input");
+  TENSOR_ARG (x, 0);
+  return cr_torch_wrap (cr_clone (x, error));
+}
+
+NATIVE (native_detach)
+{
+  PARSE ("detach", "input");
+  TENSOR_ARG (x, 0);
+  return cr_value_new_tensor_take (cr_detach (x));
+}
+
+/* cat(tensors, dim=0), stack(tensors, dim=0) */
+NATIVE (native_cat)
+{
+  gboolean is_stack = GPOINTER_TO_INT (data);
+  const char *name = is_stack ? "stack" : "cat";
+  g_autoptr(GPtrArray) tensors = NULL;
+  gint64 dim;
+  CrValue *seq;
+  guint n;
+  PARSE (name, "tensors | dim");
+
+  seq = a.values[0];
+  if (seq->kind != CR_VALUE_LIST && seq->kind != CR_VALUE_TUPLE)
+    {
+      cr_torch_args_type_error (&a, 0, "tuple of Tensors", error);
+      return NULL;
+    }
+  if (!cr_torch_args_int (&a, 1, 0, &dim, error))
+    return NULL;
+  n = cr_seq_len (seq);
+  if (n == 0)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   is_stack ? "stack expects a non-empty TensorList"
+                            : "torch.cat(): expected a non-empty list of Tensors");
+      return NULL;
+    }
+  tensors = g_ptr_array_sized_new (n);
+  for (guint i = 0; i < n; i++)
+    {
+      CrValue *item = cr_seq_get (seq, i);
+      if (item->kind != CR_VALUE_TENSOR)
+        {
+          g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                       "expected Tensor as element %u in argument 0, but got %s",
+                       i, cr_torch_type_name (item));
+          return NULL;
+        }
+      g_ptr_array_add (tensors, item->u.tensor);
+    }
+  if (is_stack)
+    return cr_torch_wrap (cr_stack ((CrTensor *const *) tensors->pdata, n, (int) dim, error));
+  return cr_torch_wrap (cr_cat ((CrTensor *const *) tensors->pdata, n, (int) dim, error));
+}
+
+/* ---- softmax and losses ----------------------------------------------- */
+
+/* torch.softmax(input, dim, dtype=None) and x.softmax(dim); F.softmax's dim
+ * is optional (data: TRUE), picked as PyTorch's _get_softmax_dim does. */
+typedef struct {
+  const char *name;
+  gboolean    log;
+  gboolean    functional;
+} SoftmaxInfo;
+
+static const SoftmaxInfo softmax_plain = { "softmax", FALSE, FALSE };
+static const SoftmaxInfo log_softmax_plain = { "log_softmax", TRUE, FALSE };
+static const SoftmaxInfo softmax_f = { "softmax", FALSE, TRUE };
+static const SoftmaxInfo log_softmax_f = { "log_softmax", TRUE, TRUE };
+
+NATIVE (native_softmax)
+{
+  const SoftmaxInfo *info = data;
+  gint64 dim;
+  gboolean has_dtype;
+  CrDType dtype;
+  g_autoptr(CrTensor) input = NULL;
+  PARSE (info->name, info->functional ? "input | dim _stacklevel dtype" : "input dim | dtype");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_dtype (&a, info->functional ? 3 : 2, &dtype, &has_dtype, error))
+    return NULL;
+  if (!cr_torch_args_has (&a, 1))
+    {
+      if (!info->functional)
+        {
+          cr_torch_args_type_error (&a, 1, "int", error);
+          return NULL;
+        }
+      cr_interp_warn (interp, "UserWarning",
+                      info->log
+                      ? "Implicit dimension choice for log_softmax has been deprecated. "
+                        "Change the call to include dim=X as an argument."
+                      : "Implicit dimension choice for softmax has been deprecated. "
+                        "Change the call to include dim=X as an argument.");
+      dim = (x->ndim == 0 || x->ndim == 1 || x->ndim == 3) ? 0 : 1;
+    }
+  else if (!cr_torch_args_int (&a, 1, 0, &dim, error))
+    return NULL;
+
+  input = has_dtype ? cr_to_dtype (x, dtype, error) : cr_tensor_ref (x);
+  if (input == NULL)
+    return NULL;
+  if (info->log)
+    return cr_torch_wrap (cr_log_softmax (input, (int) dim, error));
+  return cr_torch_wrap (cr_softmax (input, (int) dim, error));
+}
+
+static gboolean
+parse_reduction (CrTorchArgs *a,
+                 guint        i,
+                 CrReduction *out,
+                 GError     **error)
+{
+  const char *s;
+
+  *out = CR_REDUCTION_MEAN;
+  if (!cr_torch_args_has (a, i))
+    return TRUE;
+  if (a->values[i]->kind != CR_VALUE_STR)
+    {
+      cr_torch_args_type_error (a, i, "str", error);
+      return FALSE;
+    }
+  s = a->values[i]->u.str.data;
+  if (strcmp (s, "mean") == 0)
+    *out = CR_REDUCTION_MEAN;
+  else if (strcmp (s, "sum") == 0)
+    *out = CR_REDUCTION_SUM;
+  else if (strcmp (s, "none") == 0)
+    *out = CR_REDUCTION_NONE;
+  else
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_VALUE_ERROR,
+                   "%s is not a valid value for reduction", s);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_unsupported (CrTorchArgs *a,
+                   guint        i,
+                   GError     **error)
+{
+  int len;
+
+  if (!cr_torch_args_has (a, i))
+    return TRUE;
+  len = (int) strcspn (a->names[i], " ");
+  g_set_error (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+               "%s(): the argument '%.*s' is not supported by Chainrule", a->fname, len,
+               a->names[i]);
+  return FALSE;
+}
+
+static void
+warn_target_size (CrInterp *interp,
+                  CrTensor *input,
+                  CrTensor *target)
+{
+  g_autofree char *ts = NULL;
+  g_autofree char *is = NULL;
+  g_autofree char *message = NULL;
+
+  if (cr_shape_equal (input->shape, input->ndim, target->shape, target->ndim))
+    return;
+  ts = cr_shape_to_string (target->shape, target->ndim);
+  is = cr_shape_to_string (input->shape, input->ndim);
+  message = g_strdup_printf ("Using a target size (torch.Size(%s)) that is different to the "
+                             "input size (torch.Size(%s)). This will likely lead to incorrect "
+                             "results due to broadcasting. Please ensure they have the same "
+                             "size.", ts, is);
+  cr_interp_warn (interp, "UserWarning", message);
+}
+
+NATIVE (native_mse_loss)
+{
+  CrReduction reduction;
+  PARSE ("mse_loss", "input target | size_average reduce reduction");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (y, 1);
+
+  if (!check_unsupported (&a, 2, error) || !check_unsupported (&a, 3, error)
+      || !parse_reduction (&a, 4, &reduction, error))
+    return NULL;
+  warn_target_size (interp, x, y);
+  return cr_torch_wrap (cr_mse_loss (x, y, reduction, error));
+}
+
+NATIVE (native_bce)
+{
+  CrReduction reduction;
+  PARSE ("binary_cross_entropy", "input target | weight size_average reduce reduction");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (y, 1);
+
+  if (!check_unsupported (&a, 2, error) || !check_unsupported (&a, 3, error)
+      || !check_unsupported (&a, 4, error) || !parse_reduction (&a, 5, &reduction, error))
+    return NULL;
+  if (!cr_shape_equal (x->shape, x->ndim, y->shape, y->ndim))
+    {
+      g_autofree char *ts = cr_shape_to_string (y->shape, y->ndim);
+      g_autofree char *is = cr_shape_to_string (x->shape, x->ndim);
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_VALUE_ERROR,
+                   "Using a target size (torch.Size(%s)) that is different to the input size "
+                   "(torch.Size(%s)) is deprecated. Please ensure they have the same size.",
+                   ts, is);
+      return NULL;
+    }
+  return cr_torch_wrap (cr_binary_cross_entropy (x, y, reduction, error));
+}
+
+NATIVE (native_bce_with_logits)
+{
+  CrReduction reduction;
+  PARSE ("binary_cross_entropy_with_logits",
+         "input target | weight size_average reduce reduction pos_weight");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (y, 1);
+
+  if (!check_unsupported (&a, 2, error) || !check_unsupported (&a, 3, error)
+      || !check_unsupported (&a, 4, error) || !parse_reduction (&a, 5, &reduction, error)
+      || !check_unsupported (&a, 6, error))
+    return NULL;
+  if (!cr_shape_equal (x->shape, x->ndim, y->shape, y->ndim))
+    {
+      g_autofree char *ts = cr_shape_to_string (y->shape, y->ndim);
+      g_autofree char *is = cr_shape_to_string (x->shape, x->ndim);
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_VALUE_ERROR,
+                   "Target size (torch.Size(%s)) must be the same as input size (torch.Size(%s))",
+                   ts, is);
+      return NULL;
+    }
+  return cr_torch_wrap (cr_bce_with_logits (x, y, reduction, error));
+}
+
+static gboolean
+check_ignore_index (CrTorchArgs *a,
+                    guint        i,
+                    GError     **error)
+{
+  gint64 ignore;
+
+  if (!cr_torch_args_int (a, i, -100, &ignore, error))
+    return FALSE;
+  if (ignore != -100)
+    return check_unsupported (a, i, error);
+  return TRUE;
+}
+
+NATIVE (native_nll_loss)
+{
+  CrReduction reduction;
+  PARSE ("nll_loss", "input target | weight size_average ignore_index reduce reduction");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (y, 1);
+
+  if (!check_unsupported (&a, 2, error) || !check_unsupported (&a, 3, error)
+      || !check_ignore_index (&a, 4, error) || !check_unsupported (&a, 5, error)
+      || !parse_reduction (&a, 6, &reduction, error))
+    return NULL;
+  return cr_torch_wrap (cr_nll_loss (x, y, reduction, error));
+}
+
+NATIVE (native_cross_entropy)
+{
+  CrReduction reduction;
+  double smoothing;
+  PARSE ("cross_entropy",
+         "input target | weight size_average ignore_index reduce reduction label_smoothing");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (y, 1);
+
+  if (!check_unsupported (&a, 2, error) || !check_unsupported (&a, 3, error)
+      || !check_ignore_index (&a, 4, error) || !check_unsupported (&a, 5, error)
+      || !parse_reduction (&a, 6, &reduction, error)
+      || !cr_torch_args_double (&a, 7, 0.0, &smoothing, error))
+    return NULL;
+  if (smoothing != 0.0)
+    {
+      check_unsupported (&a, 7, error);
+      return NULL;
+    }
+  return cr_torch_wrap (cr_cross_entropy (x, y, reduction, error));
+}
+
+/* ---- the table -------------------------------------------------------- */
+
+#define T CR_TORCH_IN_TORCH
+#define M CR_TORCH_IN_TENSOR
+#define F CR_TORCH_IN_F
+
+const CrTorchFunc cr_torch_math_funcs[] = {
+  { "neg", native_unary, T | M, (gpointer) &unary_NEG },
+  { "negative", native_unary, T | M, (gpointer) &unary_NEG },
+  { "exp", native_unary, T | M, (gpointer) &unary_EXP },
+  { "log", native_unary, T | M, (gpointer) &unary_LOG },
+  { "sin", native_unary, T | M, (gpointer) &unary_SIN },
+  { "cos", native_unary, T | M, (gpointer) &unary_COS },
+  { "tanh", native_unary, T | M, (gpointer) &unary_TANH },
+  { "sigmoid", native_unary, T | M, (gpointer) &unary_SIGMOID },
+  { "relu", native_unary, T | M, (gpointer) &unary_RELU },
+  { "sqrt", native_unary, T | M, (gpointer) &unary_SQRT },
+  { "rsqrt", native_unary, T | M, (gpointer) &unary_RSQRT },
+  { "abs", native_unary, T | M, (gpointer) &unary_ABS },
+  { "sign", native_unary, T | M, (gpointer) &unary_SIGN },
+  { "reciprocal", native_unary, T | M, (gpointer) &unary_RECIPROCAL },
+  { "log1p", native_unary, T | M, (gpointer) &unary_LOG1P },
+  { "expm1", native_unary, T | M, (gpointer) &unary_EXPM1 },
+  { "floor", native_kernel_unary, T | M, (gpointer) &kunary_floor },
+  { "ceil", native_kernel_unary, T | M, (gpointer) &kunary_ceil },
+  { "round", native_kernel_unary, T | M, (gpointer) &kunary_round },
+  { "logical_not", native_kernel_unary, T | M, (gpointer) &kunary_logical_not },
+  { "square", native_square, T | M, NULL },
+  { "relu", native_f_relu, F, NULL },
+  { "sigmoid", native_f_sigmoid, F, NULL },
+  { "tanh", native_f_tanh, F, NULL },
+
+  { "add", native_binary, T | M, (gpointer) &binary_add },
+  { "sub", native_binary, T | M, (gpointer) &binary_sub },
+  { "subtract", native_binary, T | M, (gpointer) &binary_sub },
+  { "rsub", native_binary, T, (gpointer) &binary_rsub },
+  { "mul", native_binary, T | M, (gpointer) &binary_mul },
+  { "multiply", native_binary, T | M, (gpointer) &binary_mul },
+  { "div", native_binary, T | M, (gpointer) &binary_div },
+  { "divide", native_binary, T | M, (gpointer) &binary_div },
+  { "true_divide", native_binary, T | M, (gpointer) &binary_div },
+  { "maximum", native_binary, T | M, (gpointer) &binary_maximum },
+  { "minimum", native_binary, T | M, (gpointer) &binary_minimum },
+  { "eq", native_binary, T | M, (gpointer) &binary_eq },
+  { "ne", native_binary, T | M, (gpointer) &binary_ne },
+  { "lt", native_binary, T | M, (gpointer) &binary_lt },
+  { "le", native_binary, T | M, (gpointer) &binary_le },
+  { "gt", native_binary, T | M, (gpointer) &binary_gt },
+  { "ge", native_binary, T | M, (gpointer) &binary_ge },
+  { "floor_divide", native_binary, T | M, (gpointer) &binary_floor_divide },
+  { "remainder", native_binary, T | M, (gpointer) &binary_remainder },
+  { "logical_and", native_binary, T | M, (gpointer) &binary_logical_and },
+  { "logical_or", native_binary, T | M, (gpointer) &binary_logical_or },
+  { "pow", native_pow, T | M, NULL },
+  { "clamp", native_clamp, T | M, (gpointer) "clamp" },
+  { "clip", native_clamp, T | M, (gpointer) "clip" },
+  { "where", native_where, T, NULL },
+
+  { "sum", native_sum, T | M, NULL },
+  { "mean", native_mean, T | M, NULL },
+  { "prod", native_prod, T | M, NULL },
+  { "max", native_max, T | M, NULL },
+  { "min", native_min, T | M, NULL },
+  { "argmax", native_argmax, T | M, GINT_TO_POINTER (FALSE) },
+  { "argmin", native_argmax, T | M, GINT_TO_POINTER (TRUE) },
+  { "norm", native_norm, T | M, NULL },
+  { "all", native_all_any, T | M, GINT_TO_POINTER (FALSE) },
+  { "any", native_all_any, T | M, GINT_TO_POINTER (TRUE) },
+  { "allclose", native_allclose, T | M, NULL },
+  { "equal", native_equal, T | M, NULL },
+
+  { "matmul", native_linalg, T | M, (gpointer) &linalg_matmul },
+  { "mm", native_linalg, T | M, (gpointer) &linalg_mm },
+  { "mv", native_linalg, T | M, (gpointer) &linalg_mv },
+  { "dot", native_linalg, T | M, (gpointer) &linalg_dot },
+  { "bmm", native_linalg, T | M, (gpointer) &linalg_bmm },
+
+  { "t", native_t, T | M, NULL },
+  { "transpose", native_transpose, T | M, (gpointer) "transpose" },
+  { "swapaxes", native_transpose, T | M, (gpointer) "swapaxes" },
+  { "permute", native_permute, T | M, NULL },
+  { "view", native_shape, M, (gpointer) &shape_view },
+  { "reshape", native_shape, T | M, (gpointer) &shape_reshape },
+  { "expand", native_shape, M, (gpointer) &shape_expand },
+  { "expand_as", native_expand_as, M, NULL },
+  { "view_as", native_view_as, M, NULL },
+  { "reshape_as", native_reshape_as, M, NULL },
+  { "flatten", native_flatten, T | M, NULL },
+  { "unsqueeze", native_unsqueeze, T | M, NULL },
+  { "squeeze", native_squeeze, T | M, NULL },
+  { "contiguous", native_contiguous, M, NULL },
+  { "clone", native_clone, T | M, NULL },
+  { "detach", native_detach, T | M, NULL },
+  { "cat", native_cat, T, GINT_TO_POINTER (FALSE) },
+  { "concat", native_cat, T, GINT_TO_POINTER (FALSE) },
+  { "stack", native_cat, T, GINT_TO_POINTER (TRUE) },
+
+  { "softmax", native_softmax, T | M, (gpointer) &softmax_plain },
+  { "log_softmax", native_softmax, T | M, (gpointer) &log_softmax_plain },
+  { "softmax", native_softmax, F, (gpointer) &softmax_f },
+  { "log_softmax", native_softmax, F, (gpointer) &log_softmax_f },
+  { "mse_loss", native_mse_loss, F, NULL },
+  { "binary_cross_entropy", native_bce, F, NULL },
+  { "binary_cross_entropy_with_logits", native_bce_with_logits, F, NULL },
+  { "nll_loss", native_nll_loss, F, NULL },
+  { "cross_entropy", native_cross_entropy, F, NULL },
+};
+
+const guint cr_torch_n_math_funcs = G_N_ELEMENTS (cr_torch_math_funcs);

@@ -1,0 +1,209 @@
+/* cr-torch-private.h — what the files of the torch layer share: argument
+ * parsing with PyTorch's messages, the torch.dtype / torch.device objects, the
+ * table of functions that exist both as torch.NAME and as tensor methods, and
+ * the natives each file exports to the others. */
+#pragma once
+
+#include "cr-torch.h"
+#include "cr-interp.h"
+#include "cr-tensor.h"
+#include "cr-ops.h"
+#include "cr-node.h"
+#include "cr-tensor-format.h"
+
+G_BEGIN_DECLS
+
+#define CR_TORCH_MAX_ARGS 12
+
+/* ---- argument parsing (cr-torch-args.c) ------------------------------- */
+
+/* The arguments of one call, matched to the parameters of a spec such as
+ * "input other | * alpha" ('|' starts the optional ones, '*' the keyword-only
+ * ones). For a method, self fills the first parameter and positions in
+ * messages count as PyTorch counts them (torch.add(x, 's') says position 2,
+ * x.add('s') position 1). */
+typedef struct {
+  const char *fname;
+  guint       n_params;
+  const char *names[CR_TORCH_MAX_ARGS];
+  CrValue    *values[CR_TORCH_MAX_ARGS];      /* borrowed, NULL: not given */
+  int         positions[CR_TORCH_MAX_ARGS];   /* for messages; 0: given by keyword */
+} CrTorchArgs;
+
+gboolean  cr_torch_args_parse        (CrTorchArgs     *a,
+                                      const char      *fname,
+                                      const char      *spec,
+                                      CrValue         *self,
+                                      CrValue *const  *args,
+                                      guint            n_args,
+                                      const CrKwarg   *kwargs,
+                                      guint            n_kwargs,
+                                      GError         **error);
+/* TRUE when parameter i was given and is not None. */
+gboolean  cr_torch_args_has          (const CrTorchArgs *a,
+                                      guint            i);
+/* TypeError "add(): argument 'other' (position 1) must be Tensor, not str". */
+void      cr_torch_args_type_error   (const CrTorchArgs *a,
+                                      guint            i,
+                                      const char      *expected,
+                                      GError         **error);
+/* Parameter i as a tensor (borrowed), TypeError otherwise. */
+CrTensor *cr_torch_args_tensor       (const CrTorchArgs *a,
+                                      guint            i,
+                                      GError         **error);
+/* Parameter i as a tensor, a Python number wrapped (new ref). */
+CrTensor *cr_torch_args_tensor_or_number (const CrTorchArgs *a,
+                                      guint            i,
+                                      GError         **error);
+gboolean  cr_torch_args_int          (const CrTorchArgs *a,
+                                      guint            i,
+                                      gint64           fallback,
+                                      gint64          *out,
+                                      GError         **error);
+gboolean  cr_torch_args_double       (const CrTorchArgs *a,
+                                      guint            i,
+                                      double           fallback,
+                                      double          *out,
+                                      GError         **error);
+gboolean  cr_torch_args_bool         (const CrTorchArgs *a,
+                                      guint            i,
+                                      gboolean         fallback,
+                                      gboolean        *out,
+                                      GError         **error);
+/* An int or a tuple/list of ints (dims of sum/mean/permute). *out_n = 0 when
+ * not given. */
+gboolean  cr_torch_args_dims         (const CrTorchArgs *a,
+                                      guint            i,
+                                      int             *out_dims,
+                                      int             *out_n,
+                                      GError         **error);
+/* dtype=: *out_set FALSE when absent or None. */
+gboolean  cr_torch_args_dtype        (const CrTorchArgs *a,
+                                      guint            i,
+                                      CrDType         *out,
+                                      gboolean        *out_set,
+                                      GError         **error);
+gboolean  cr_torch_args_device       (const CrTorchArgs *a,
+                                      guint            i,
+                                      CrDeviceType    *out,
+                                      gboolean        *out_set,
+                                      GError         **error);
+/* A size given as varargs (zeros(2, 3)), or one tuple/list/torch.Size
+ * (zeros((2, 3))), with PyTorch's messages. */
+gboolean  cr_torch_parse_size        (const char      *fname,
+                                      const char      *pname,
+                                      CrValue *const  *args,
+                                      guint            n_args,
+                                      gint64          *out_shape,
+                                      int             *out_ndim,
+                                      GError         **error);
+/* A Python int (or bool) as gint64; FALSE (no error) for anything else. */
+gboolean  cr_torch_value_is_int      (CrValue         *v,
+                                      gint64          *out);
+gboolean  cr_torch_value_is_number   (CrValue         *v,
+                                      double          *out);
+/* torch's names for argument types in messages: "Tensor", "str", "int"... */
+const char *cr_torch_type_name       (CrValue         *v);
+
+/* ---- torch.dtype and torch.device objects (cr-torch-dtype.c) ----------- */
+
+CrValue  *cr_torch_dtype_new         (CrDType          dtype);
+gboolean  cr_torch_value_get_dtype   (CrValue         *v,
+                                      CrDType         *out);
+/* torch.int32 and friends: known to PyTorch, not to Chainrule. */
+CrValue  *cr_torch_unsupported_dtype_new (const char  *name);
+CrValue  *cr_torch_device_new        (CrDeviceType     device);
+/* A torch.device or a string ("cpu", "cuda", "cuda:0"); errors as torch's
+ * (and "Found no NVIDIA driver ..." for CUDA while no backend is built). */
+gboolean  cr_torch_value_to_device   (CrValue         *v,
+                                      CrDeviceType    *out,
+                                      GError         **error);
+CrValue  *cr_torch_native_device     (CrInterp        *interp,
+                                      CrValue         *self,
+                                      CrValue *const  *args,
+                                      guint            n_args,
+                                      const CrKwarg   *kwargs,
+                                      guint            n_kwargs,
+                                      gpointer         data,
+                                      GError         **error);
+/* The error for using CUDA in a build without it. */
+void      cr_torch_set_no_cuda_error (GError         **error);
+
+/* ---- functions shared by torch.NAME and tensor.NAME --------------------- */
+
+typedef enum {
+  CR_TORCH_IN_TORCH  = 1 << 0,   /* torch.NAME */
+  CR_TORCH_IN_TENSOR = 1 << 1,   /* tensor.NAME() */
+  CR_TORCH_IN_F      = 1 << 2,   /* torch.nn.functional.NAME */
+} CrTorchWhere;
+
+typedef struct {
+  const char   *name;
+  CrNativeFunc  fn;
+  guint         where;
+  gpointer      data;
+} CrTorchFunc;
+
+/* The tables of cr-torch-math.c and cr-torch-tensor-methods.c. */
+extern const CrTorchFunc cr_torch_math_funcs[];
+extern const guint       cr_torch_n_math_funcs;
+extern const CrTorchFunc cr_torch_method_funcs[];
+extern const guint       cr_torch_n_method_funcs;
+
+/* The entry for tensor.NAME (NULL when none). */
+const CrTorchFunc *cr_torch_lookup_method (const char *name);
+/* Put every entry marked where into module. */
+void      cr_torch_add_funcs         (CrValue         *module,
+                                      guint            where);
+
+/* Wraps a tensor result: NULL stays NULL (the error is set). */
+static inline CrValue *
+cr_torch_wrap (CrTensor *t)
+{
+  return t != NULL ? cr_value_new_tensor_take (t) : NULL;
+}
+
+/* ---- cr-torch-function.c ---------------------------------------------- */
+
+/* A grad_fn object (new ref) or None. */
+CrValue  *cr_torch_node_value        (CrNode          *node);
+CrValue  *cr_torch_function_class_new(void);
+CrValue  *cr_torch_native_backward   (CrInterp *interp, CrValue *self, CrValue *const *args,
+                                      guint n_args, const CrKwarg *kwargs, guint n_kwargs,
+                                      gpointer data, GError **error);
+CrValue  *cr_torch_native_autograd_backward (CrInterp *interp, CrValue *self,
+                                      CrValue *const *args, guint n_args,
+                                      const CrKwarg *kwargs, guint n_kwargs,
+                                      gpointer data, GError **error);
+CrValue  *cr_torch_native_grad       (CrInterp *interp, CrValue *self, CrValue *const *args,
+                                      guint n_args, const CrKwarg *kwargs, guint n_kwargs,
+                                      gpointer data, GError **error);
+CrValue  *cr_torch_native_register_hook (CrInterp *interp, CrValue *self,
+                                      CrValue *const *args, guint n_args,
+                                      const CrKwarg *kwargs, guint n_kwargs,
+                                      gpointer data, GError **error);
+
+/* ---- cr-torch-optim.c ------------------------------------------------- */
+
+CrValue  *cr_torch_optim_module_new  (void);
+
+/* ---- cr-torch-module.c ------------------------------------------------ */
+
+/* torch.tensor(data): nested lists/tuples of numbers, bools and 0-d tensors,
+ * with PyTorch's dtype inference (unless has_dtype) and messages. */
+CrTensor *cr_torch_tensor_from_data  (CrValue         *data,
+                                      gboolean         has_dtype,
+                                      CrDType          dtype,
+                                      GError         **error);
+
+/* Grad-mode context managers and decorators (torch.no_grad() ...). */
+CrValue  *cr_torch_grad_mode_new     (gboolean         enabled);
+
+/* ---- cr-torch-tensor-ops.c -------------------------------------------- */
+
+/* tensor.tolist() / .item() as Python values. */
+CrValue  *cr_torch_tensor_item       (CrTensor        *t,
+                                      GError         **error);
+CrValue  *cr_torch_tensor_tolist     (CrTensor        *t);
+
+G_END_DECLS

@@ -1,0 +1,53 @@
+/* cr-ops-private.h — helpers the op files share for recording and for writing
+ * backward formulas (not for the interpreter or the UI). */
+#pragma once
+
+#include "cr-ops.h"
+#include "cr-node.h"
+
+G_BEGIN_DECLS
+
+/* When grad mode is on and one of inputs requires grad: a node for op over
+ * inputs, made out's history (output 0). Returns the node, borrowed (out owns
+ * it), to save tensors and arguments on; NULL when nothing was recorded.
+ * Integer and bool results never record (they cannot require grad). */
+CrNode   *cr_ops_record          (CrOpId           op,
+                                  CrTensor *const *inputs,
+                                  guint            n_inputs,
+                                  CrTensor        *out);
+
+/* A Python number as an op operand: a 0-d wrapped tensor (is_wrapped_number),
+ * int64 when value is integral and integral is TRUE, float64 otherwise, so it
+ * never changes the dtype of the tensor it meets. */
+CrTensor *cr_ops_wrap_number     (double           value,
+                                  gboolean         integral);
+
+/* Zeros of meta's shape and dtype. */
+CrTensor *cr_ops_zeros_meta      (const CrTensorMeta *meta,
+                                  GError         **error);
+/* A 0-d zero of t's dtype (PyTorch's at::zeros({}, grad.options())). */
+CrTensor *cr_ops_zero_scalar_like(const CrTensor  *t);
+
+/* Does input i of node need a gradient (has an edge)? */
+static inline gboolean
+cr_ops_needs_grad (const CrNode *node,
+                   guint         i)
+{
+  return node->next[i].node != NULL;
+}
+
+/* grad * number and number * tensor with a wrapped number, recorded under
+ * create_graph like any op. */
+CrTensor *cr_ops_mul_number      (CrTensor        *t,
+                                  double           number,
+                                  GError         **error);
+CrTensor *cr_ops_add_number      (CrTensor        *t,
+                                  double           number,
+                                  GError         **error);
+
+/* torch.clamp's check that a bound is given (clamp and clamp_). */
+gboolean  cr_ops_check_clamp_bounds (gboolean      has_min,
+                                  gboolean         has_max,
+                                  GError         **error);
+
+G_END_DECLS

@@ -1,0 +1,26 @@
+# Loss functions: mse_loss, binary_cross_entropy (with and without logits),
+# nll_loss and cross_entropy with reduction 'mean', 'sum' and 'none'.
+import torch
+import torch.nn.functional as F
+pred = torch.tensor([0.8, 0.2, 0.6], requires_grad=True)
+target = torch.tensor([1.0, 0.0, 0.0])
+print(F.mse_loss(pred, target))
+print(F.mse_loss(pred, target, reduction='sum'))
+print(F.mse_loss(pred, target, reduction='none'))
+bce = F.binary_cross_entropy(pred, target)
+print(bce)
+bce.backward()
+print(pred.grad)
+logits = torch.tensor([2.0, -1.0, 0.5], requires_grad=True)
+l = F.binary_cross_entropy_with_logits(logits, target, reduction='sum')
+print(l)
+l.backward()
+print(logits.grad)
+scores = torch.tensor([[1.0, 2.0, 0.5], [0.1, 0.2, 3.0]], requires_grad=True)
+labels = torch.tensor([1, 2])
+ce = F.cross_entropy(scores, labels)
+print(ce, ce.grad_fn)
+print(F.cross_entropy(scores, labels, reduction='none'))
+print(F.nll_loss(F.log_softmax(scores, dim=1), labels))
+ce.backward()
+print(scores.grad)

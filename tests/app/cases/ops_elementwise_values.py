@@ -1,0 +1,22 @@
+# Elementwise arithmetic between tensors and Python numbers: values and grad_fn
+# names (Add/Sub/Rsub/Mul/Div/Pow/Neg), with the number on either side.
+import torch
+x = torch.tensor([1.0, 2.0, 4.0], requires_grad=True)
+y = torch.tensor([0.5, -1.0, 3.0], requires_grad=True)
+print(x + y)
+print(x - y)
+print(x * y)
+print(x / y)
+print(x ** 2)
+print(x ** y)
+print(2 ** x)
+print(3 - x)
+print(1 / x)
+print(x / 4)
+print(-x)
+print(x + 1.5)
+print(torch.add(x, y, alpha=2))
+print(torch.sub(x, y))
+print(torch.mul(x, 3))
+print(torch.div(x, y))
+print(torch.pow(x, 3))

@@ -1,0 +1,1 @@
+../../../data/examples/01-toy-network.py

@@ -1,0 +1,1 @@
+../../../data/examples/02-requires-grad.py

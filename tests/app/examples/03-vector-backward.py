@@ -1,0 +1,1 @@
+../../../data/examples/03-vector-backward.py

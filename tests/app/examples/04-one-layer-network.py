@@ -1,0 +1,1 @@
+../../../data/examples/04-one-layer-network.py

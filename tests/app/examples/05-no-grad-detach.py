@@ -1,0 +1,1 @@
+../../../data/examples/05-no-grad-detach.py

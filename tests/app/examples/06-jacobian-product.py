@@ -1,0 +1,1 @@
+../../../data/examples/06-jacobian-product.py

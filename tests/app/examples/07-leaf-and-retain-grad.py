@@ -1,0 +1,1 @@
+../../../data/examples/07-leaf-and-retain-grad.py

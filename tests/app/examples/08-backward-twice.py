@@ -1,0 +1,1 @@
+../../../data/examples/08-backward-twice.py

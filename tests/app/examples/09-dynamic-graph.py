@@ -1,0 +1,1 @@
+../../../data/examples/09-dynamic-graph.py

@@ -1,0 +1,1 @@
+../../../data/examples/10-neuron.py

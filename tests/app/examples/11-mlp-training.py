@@ -1,0 +1,1 @@
+../../../data/examples/11-mlp-training.py

@@ -1,0 +1,1 @@
+../../../data/examples/12-softmax-cross-entropy.py

@@ -1,0 +1,1 @@
+../../../data/examples/13-custom-function.py

@@ -1,0 +1,1 @@
+../../../data/examples/14-hooks.py

@@ -1,0 +1,2 @@
+/* test-engine.c — being written. */
+int main (void) { return 77; }

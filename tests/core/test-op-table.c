@@ -1,0 +1,2 @@
+/* test-op-table.c — being written. */
+int main (void) { return 77; }

@@ -1,0 +1,2 @@
+/* test-optim.c — being written. */
+int main (void) { return 77; }
