@@ -2,9 +2,10 @@
  *
  * This is torch/_tensor_str.py transcribed: a _Formatter chooses integer,
  * fixed or scientific mode and a common width from the elements that will be
- * shown, _tensor_str_with_formatter nests brackets (one blank line per extra
- * dimension between blocks), _vector_str wraps rows at the line width, and
- * _add_suffixes appends device=, dtype=, grad_fn= / requires_grad=.
+ * shown, _tensor_str_with_formatter nests brackets (blocks of an n-d tensor
+ * are separated by n - 2 blank lines), _vector_str wraps rows at the line
+ * width, and _add_suffixes appends device=, dtype=, grad_fn= or
+ * requires_grad=.
  *
  * Elements are read as doubles (float32 widened, exactly what .tolist() hands
  * Python) and printed with printf's %.Nf / %.Ne, which round exactly like
@@ -116,8 +117,8 @@ append_formatted (const Printer *p,
 
 /* ---- which elements are shown --------------------------------------------- */
 
-/* Whether index i of a dimension of size n is shown (summarisation keeps
- * edgeitems at each end of a dimension longer than twice that). */
+/* Whether a dimension of this size is cut short: summarisation keeps
+ * edgeitems at each end of a dimension longer than twice that. */
 static gboolean
 dim_is_summarized (const Printer *p,
                    gint64         size)

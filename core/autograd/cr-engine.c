@@ -798,9 +798,7 @@ run_graph (Run             *run,
           else
             run->capture_node[i] = NULL;   /* not in this graph: unused */
         }
-      /* PyTorch's graph root always runs: with one root, that is the root's node. */
-      if (n_roots == 1)
-        task_get (run, root_nodes[0])->needed = TRUE;
+      /* As in PyTorch 1.13, even the root runs only when it leads to an input. */
       mark_needed (run, root_nodes, n_roots);
     }
 
@@ -865,6 +863,20 @@ cr_autograd_run (CrTensor *const          *roots,
   if (!make_root_grads (roots, grad_roots, n_roots, root_grads, error))
     goto out_grads_only;
 
+  root_edges = g_new0 (CrEdge, n_roots);
+  for (guint i = 0; i < n_roots; i++)
+    {
+      CrTensor *root = roots[i];
+
+      if (root->grad_fn != NULL)
+        {
+          root_edges[i].node = cr_node_ref (root->grad_fn);
+          root_edges[i].input_nr = root->output_nr;
+        }
+      else
+        root_edges[i].node = cr_autograd_grad_accumulator (root);
+    }
+
   if (run.inputs_mode)
     {
       run.capture_node = g_new0 (CrNode *, MAX (1, options->n_inputs));
@@ -878,26 +890,12 @@ cr_autograd_run (CrTensor *const          *roots,
             {
               g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                                    "One of the differentiated Tensors does not require grad");
-              goto out_grads_only;
+              goto out_edges;
             }
           /* A leaf's gradient is read at its AccumulateGrad, if the graph has one. */
           run.capture_node[i] = input->grad_fn != NULL ? input->grad_fn : input->grad_accumulator;
           run.capture_nr[i] = input->grad_fn != NULL ? input->output_nr : 0;
         }
-    }
-
-  root_edges = g_new0 (CrEdge, n_roots);
-  for (guint i = 0; i < n_roots; i++)
-    {
-      CrTensor *root = roots[i];
-
-      if (root->grad_fn != NULL)
-        {
-          root_edges[i].node = cr_node_ref (root->grad_fn);
-          root_edges[i].input_nr = root->output_nr;
-        }
-      else
-        root_edges[i].node = cr_autograd_grad_accumulator (root);
     }
 
   run.nested = run_depth > 0;
@@ -919,6 +917,7 @@ cr_autograd_run (CrTensor *const          *roots,
   g_ptr_array_unref (run.chunks);
   g_ptr_array_unref (run.heap);
   g_clear_pointer (&run.map, g_hash_table_unref);
+out_edges:
   for (guint i = 0; i < n_roots; i++)
     cr_node_unref (root_edges[i].node);
 

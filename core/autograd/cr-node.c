@@ -21,6 +21,22 @@ static __thread gboolean  draining;
 
 static gint hook_ids;
 
+/* ---- the rows of the engine's own nodes ---------------------------------- */
+
+/* AccumulateGrad is run by the engine itself (hooks, .grad, the step view),
+ * so its row has no backward; nor has CUSTOM, whose node carries the user's. */
+const CrOpInfo cr_op_row_ACCUMULATE_GRAD = {
+  CR_OP_ACCUMULATE_GRAD, "accumulate_grad", "AccumulateGrad", 0, "+=",
+  "x.grad += ∂L/∂x",
+  NULL, NULL
+};
+
+const CrOpInfo cr_op_row_CUSTOM = {
+  CR_OP_CUSTOM, "custom", "CustomBackward", -1, "ƒ",
+  "the backward() of the autograd.Function",
+  NULL, NULL
+};
+
 /* ---- allocation -------------------------------------------------------- */
 
 void

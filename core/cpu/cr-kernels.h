@@ -223,6 +223,9 @@ gboolean  cr_kernel_allclose     (const CrTensor  *a,
  * PyTorch's; a seed gives the same numbers on every run and machine). */
 typedef struct _CrGenerator CrGenerator;
 CrGenerator *cr_generator_new    (guint64          seed);
+/* A generator with PyTorch's default seed (67280421310721), for scripts that
+ * never call manual_seed. */
+CrGenerator *cr_generator_new_default (void);
 void         cr_generator_free   (CrGenerator     *gen);        /* NULL-safe */
 void         cr_generator_seed   (CrGenerator     *gen,
                                   guint64          seed);

@@ -1,2 +1,2087 @@
-/* cr-builtins.c — being written. */
-#include "cr-interp.h"
+/* cr-builtins.c — Python's builtins: print, range, len, the type
+ * constructors (int, float, str, list, ...), min/max/sum/sorted, isinstance,
+ * getattr and friends, super, staticmethod, property, the exception classes,
+ * and the math module.
+ *
+ * What is absent on purpose: open, input, exec, eval, compile, __import__,
+ * globals, vars: a script has no way out of its sandbox. */
+#include "cr-interp-private.h"
+#include "cr-pyformat.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NATIVE_ARGS CrInterp *self, CrValue *bound, CrValue *const *args, guint n_args, \
+                    const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error
+
+static gboolean
+no_kwargs (const char    *fname,
+           guint          n_kwargs,
+           const CrKwarg *kwargs,
+           GError       **error)
+{
+  if (n_kwargs == 0)
+    return TRUE;
+  cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "%s() takes no keyword arguments", fname);
+  return FALSE;
+}
+
+static gboolean
+arg_count (const char *fname,
+           guint       n_args,
+           guint       min,
+           guint       max,
+           GError    **error)
+{
+  if (n_args >= min && n_args <= max)
+    return TRUE;
+  if (min == max)
+    cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "%s() takes exactly %s (%u given)", fname,
+                         min == 1 ? "one argument" : (min == 2 ? "2 arguments" : "3 arguments"),
+                         n_args);
+  else if (n_args < min)
+    cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "%s expected at least %u argument%s, got %u",
+                         fname, min, min == 1 ? "" : "s", n_args);
+  else
+    cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "%s expected at most %u argument%s, got %u",
+                         fname, max, max == 1 ? "" : "s", n_args);
+  return FALSE;
+}
+
+/* ---- print ---------------------------------------------------------------------------------- */
+
+static CrValue *
+b_print (NATIVE_ARGS)
+{
+  const char *sep = " ", *end = "\n";
+  for (guint k = 0; k < n_kwargs; k++)
+    {
+      const char *name = kwargs[k].name;
+      CrValue *v = kwargs[k].value;
+      if (strcmp (name, "sep") == 0 || strcmp (name, "end") == 0)
+        {
+          if (v->kind != CR_VALUE_NONE && v->kind != CR_VALUE_STR)
+            {
+              cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "%s must be None or a string, not %s",
+                                   name, cr_value_type_name (v));
+              return NULL;
+            }
+          if (v->kind == CR_VALUE_STR)
+            {
+              if (name[0] == 's')
+                sep = v->u.str.data;
+              else
+                end = v->u.str.data;
+            }
+        }
+      else if (strcmp (name, "flush") != 0 && strcmp (name, "file") != 0)
+        {
+          cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                               "'%s' is an invalid keyword argument for print()", name);
+          return NULL;
+        }
+    }
+  GString *out = g_string_new (NULL);
+  for (guint i = 0; i < n_args; i++)
+    {
+      if (i > 0)
+        g_string_append (out, sep);
+      char *s = cr_value_str (self, args[i], error);
+      if (!s)
+        {
+          g_string_free (out, TRUE);
+          return NULL;
+        }
+      g_string_append (out, s);
+      g_free (s);
+    }
+  g_string_append (out, end);
+  cr_interp_write (self, out->str, FALSE);
+  g_string_free (out, TRUE);
+  return cr_value_none ();
+}
+
+/* ---- numbers and conversions ------------------------------------------------------------------ */
+
+static gboolean
+int_arg (CrValue  *v,
+         gint64   *out,
+         GError  **error)
+{
+  if (v->kind != CR_VALUE_FLOAT && cr_value_as_index (v, out))
+    return TRUE;
+  cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "'%s' object cannot be interpreted as an integer",
+                       cr_value_type_name (v));
+  return FALSE;
+}
+
+static CrValue *
+b_range (NATIVE_ARGS)
+{
+  gint64 start = 0, stop, step = 1;
+  if (!no_kwargs ("range", n_kwargs, kwargs, error) || !arg_count ("range", n_args, 1, 3, error))
+    return NULL;
+  if (n_args == 1)
+    {
+      if (!int_arg (args[0], &stop, error))
+        return NULL;
+    }
+  else
+    {
+      if (!int_arg (args[0], &start, error) || !int_arg (args[1], &stop, error))
+        return NULL;
+      if (n_args == 3)
+        {
+          if (!int_arg (args[2], &step, error))
+            return NULL;
+          if (step == 0)
+            {
+              cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "range() arg 3 must not be zero");
+              return NULL;
+            }
+        }
+    }
+  return cr_value_new_range (start, stop, step);
+}
+
+static gboolean
+value_len (CrInterp  *self,
+           CrValue   *v,
+           gint64    *out,
+           GError   **error)
+{
+  switch (v->kind)
+    {
+    case CR_VALUE_STR:   *out = (gint64) cr_str_char_len (v); return TRUE;
+    case CR_VALUE_LIST:
+    case CR_VALUE_TUPLE: *out = v->u.seq.items->len; return TRUE;
+    case CR_VALUE_DICT:  *out = cr_dict_len (v); return TRUE;
+    case CR_VALUE_RANGE: *out = cr_range_len (v); return TRUE;
+    case CR_VALUE_TENSOR:
+      return cr_torch_tensor_len (v, out, error);
+    case CR_VALUE_OBJECT:
+      if (v->u.object.type == &cr_seq_view_type && ((CrSeqView *) v->u.object.data)->wrapped)
+        {
+          *out = cr_seq_len (((CrSeqView *) v->u.object.data)->list);
+          return TRUE;
+        }
+      break;
+    case CR_VALUE_INSTANCE:
+      {
+        CrValue *m = cr_instance_method (v, "__len__");
+        if (!m)
+          break;
+        CrValue *r = cr_interp_call_method (self, v, m, NULL, 0, error);
+        if (!r)
+          return FALSE;
+        gboolean ok = r->kind == CR_VALUE_INT;
+        if (ok)
+          *out = r->u.i;
+        else
+          cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                               "'%s' object cannot be interpreted as an integer",
+                               cr_value_type_name (r));
+        cr_value_unref (r);
+        return ok;
+      }
+    default:
+      break;
+    }
+  cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "object of type '%s' has no len()",
+                       cr_value_type_name (v));
+  return FALSE;
+}
+
+static CrValue *
+b_len (NATIVE_ARGS)
+{
+  gint64 n;
+  if (!no_kwargs ("len", n_kwargs, kwargs, error) || !arg_count ("len", n_args, 1, 1, error))
+    return NULL;
+  if (!value_len (self, args[0], &n, error))
+    return NULL;
+  return cr_value_new_int (n);
+}
+
+static gboolean
+parse_float (const char *text,
+             double     *out)
+{
+  g_autofree char *s = g_strstrip (g_strdup (text));
+  GString *clean = g_string_new (NULL);
+  for (const char *p = s; *p; p++)
+    {
+      if (*p == '_')
+        {
+          if (p == s || !g_ascii_isdigit (p[-1]) || !g_ascii_isdigit (p[1]))
+            {
+              g_string_free (clean, TRUE);
+              return FALSE;
+            }
+          continue;
+        }
+      if (*p == 'x' || *p == 'X' || *p == 'p' || *p == 'P' || g_ascii_isspace (*p))
+        {
+          g_string_free (clean, TRUE);
+          return FALSE;
+        }
+      g_string_append_c (clean, *p);
+    }
+  const char *c = clean->str;
+  const char *body = c[0] == '+' || c[0] == '-' ? c + 1 : c;
+  gboolean ok = FALSE;
+  if (g_ascii_strcasecmp (body, "inf") == 0 || g_ascii_strcasecmp (body, "infinity") == 0)
+    {
+      *out = c[0] == '-' ? -INFINITY : INFINITY;
+      ok = TRUE;
+    }
+  else if (g_ascii_strcasecmp (body, "nan") == 0)
+    {
+      *out = NAN;
+      ok = TRUE;
+    }
+  else if (body[0] && (g_ascii_isdigit (body[0]) || body[0] == '.'))
+    {
+      char *end = NULL;
+      *out = g_ascii_strtod (c, &end);
+      ok = end && *end == '\0' && end != c;
+    }
+  g_string_free (clean, TRUE);
+  return ok;
+}
+
+static CrValue *
+b_float (NATIVE_ARGS)
+{
+  if (!no_kwargs ("float", n_kwargs, kwargs, error) || !arg_count ("float", n_args, 0, 1, error))
+    return NULL;
+  if (n_args == 0)
+    return cr_value_new_float (0.0);
+  CrValue *v = args[0];
+  double d;
+  switch (v->kind)
+    {
+    case CR_VALUE_FLOAT:
+      return cr_value_ref (v);
+    case CR_VALUE_INT:
+    case CR_VALUE_BOOL:
+    case CR_VALUE_TENSOR:
+      if (!cr_value_to_double (v, &d, error))
+        return NULL;
+      return cr_value_new_float (d);
+    case CR_VALUE_STR:
+      if (parse_float (v->u.str.data, &d))
+        return cr_value_new_float (d);
+      {
+        g_autofree char *r = cr_value_repr (self, v, NULL);
+        cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "could not convert string to float: %s", r);
+      }
+      return NULL;
+    case CR_VALUE_INSTANCE:
+      {
+        CrValue *m = cr_instance_method (v, "__float__");
+        if (m)
+          return cr_interp_call_method (self, v, m, NULL, 0, error);
+      }
+      G_GNUC_FALLTHROUGH;
+    default:
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                           "float() argument must be a string or a real number, not '%s'",
+                           cr_value_type_name (v));
+      return NULL;
+    }
+}
+
+static CrValue *
+float_to_int (double    d,
+              GError  **error)
+{
+  if (isnan (d))
+    {
+      cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "cannot convert float NaN to integer");
+      return NULL;
+    }
+  if (isinf (d))
+    {
+      cr_interp_set_error (error, CR_EXC_OVERFLOW_ERROR, "cannot convert float infinity to integer");
+      return NULL;
+    }
+  double t = trunc (d);
+  if (t >= 9.223372036854775807e18 || t < -9.223372036854775808e18)
+    {
+      cr_interp_set_error (error, CR_EXC_OVERFLOW_ERROR,
+                           "integer result too large (Chainrule's ints are 64-bit)");
+      return NULL;
+    }
+  return cr_value_new_int ((gint64) t);
+}
+
+static gboolean
+parse_int (const char *text,
+           int         base,
+           gint64     *out)
+{
+  g_autofree char *s = g_strstrip (g_strdup (text));
+  const char *p = s;
+  gboolean neg = FALSE;
+  if (*p == '+' || *p == '-')
+    neg = *p++ == '-';
+  if (base == 16 && (g_str_has_prefix (p, "0x") || g_str_has_prefix (p, "0X")))
+    p += 2;
+  else if (base == 8 && (g_str_has_prefix (p, "0o") || g_str_has_prefix (p, "0O")))
+    p += 2;
+  else if (base == 2 && (g_str_has_prefix (p, "0b") || g_str_has_prefix (p, "0B")))
+    p += 2;
+  if (!*p)
+    return FALSE;
+  guint64 acc = 0;
+  gboolean prev_digit = FALSE;
+  for (; *p; p++)
+    {
+      if (*p == '_')
+        {
+          if (!prev_digit || !p[1] || p[1] == '_')
+            return FALSE;
+          prev_digit = FALSE;
+          continue;
+        }
+      int d = g_ascii_xdigit_value (*p);
+      if (!g_ascii_isxdigit (*p) || d >= base)
+        return FALSE;
+      if (acc > (G_MAXUINT64 - (guint64) d) / (guint64) base)
+        return FALSE;
+      acc = acc * base + d;
+      prev_digit = TRUE;
+    }
+  if (acc > (guint64) G_MAXINT64 + (neg ? 1 : 0))
+    return FALSE;
+  *out = neg ? (gint64) (0 - acc) : (gint64) acc;
+  return TRUE;
+}
+
+static CrValue *
+b_int (NATIVE_ARGS)
+{
+  CrValue *x = NULL, *base_v = NULL;
+  if (!cr_args_parse ("int", args, n_args, kwargs, n_kwargs, error, "|x", &x, "base", &base_v, NULL))
+    return NULL;
+  if (!x)
+    return cr_value_new_int (0);
+  if (base_v)
+    {
+      gint64 base;
+      if (x->kind != CR_VALUE_STR)
+        {
+          cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "int() can't convert non-string with explicit base");
+          return NULL;
+        }
+      if (!int_arg (base_v, &base, error))
+        return NULL;
+      if (base < 2 || base > 36)
+        {
+          cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "int() base must be >= 2 and <= 36, or 0");
+          return NULL;
+        }
+      gint64 r;
+      if (base <= 16 && parse_int (x->u.str.data, (int) base, &r))
+        return cr_value_new_int (r);
+      g_autofree char *rep = cr_value_repr (self, x, NULL);
+      cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "invalid literal for int() with base %d: %s",
+                           (int) base, rep);
+      return NULL;
+    }
+  switch (x->kind)
+    {
+    case CR_VALUE_INT:
+      return cr_value_ref (x);
+    case CR_VALUE_BOOL:
+      return cr_value_new_int (x->u.b);
+    case CR_VALUE_FLOAT:
+      return float_to_int (x->u.f, error);
+    case CR_VALUE_TENSOR:
+      {
+        gint64 i;
+        if (!cr_dtype_is_floating (x->u.tensor->dtype) && x->u.tensor->numel == 1)
+          {
+            if (!cr_value_to_int (x, &i, error))
+              return NULL;
+            return cr_value_new_int (i);
+          }
+        double d;
+        if (!cr_value_to_double (x, &d, error))
+          return NULL;
+        return float_to_int (d, error);
+      }
+    case CR_VALUE_STR:
+      {
+        gint64 r;
+        if (parse_int (x->u.str.data, 10, &r))
+          return cr_value_new_int (r);
+        g_autofree char *rep = cr_value_repr (self, x, NULL);
+        cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "invalid literal for int() with base 10: %s",
+                             rep);
+        return NULL;
+      }
+    case CR_VALUE_INSTANCE:
+      {
+        CrValue *m = cr_instance_method (x, "__int__");
+        if (!m)
+          m = cr_instance_method (x, "__index__");
+        if (m)
+          return cr_interp_call_method (self, x, m, NULL, 0, error);
+      }
+      G_GNUC_FALLTHROUGH;
+    default:
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                           "int() argument must be a string, a bytes-like object or a real number, "
+                           "not '%s'", cr_value_type_name (x));
+      return NULL;
+    }
+}
+
+static CrValue *
+b_bool (NATIVE_ARGS)
+{
+  if (!no_kwargs ("bool", n_kwargs, kwargs, error) || !arg_count ("bool", n_args, 0, 1, error))
+    return NULL;
+  if (n_args == 0)
+    return cr_value_new_bool (FALSE);
+  gboolean t;
+  if (!cr_value_truthy (self, args[0], &t, error))
+    return NULL;
+  return cr_value_new_bool (t);
+}
+
+static CrValue *
+b_str (NATIVE_ARGS)
+{
+  if (!no_kwargs ("str", n_kwargs, kwargs, error) || !arg_count ("str", n_args, 0, 1, error))
+    return NULL;
+  if (n_args == 0)
+    return cr_value_new_str ("");
+  if (args[0]->kind == CR_VALUE_STR)
+    return cr_value_ref (args[0]);
+  char *s = cr_value_str (self, args[0], error);
+  return s ? cr_value_new_str_take (s) : NULL;
+}
+
+static CrValue *
+b_repr (NATIVE_ARGS)
+{
+  if (!no_kwargs ("repr", n_kwargs, kwargs, error) || !arg_count ("repr", n_args, 1, 1, error))
+    return NULL;
+  char *s = cr_value_repr (self, args[0], error);
+  return s ? cr_value_new_str_take (s) : NULL;
+}
+
+static CrValue *
+call_method_by_name (CrInterp    *self,
+                     CrValue     *obj,
+                     const char  *name,
+                     CrValue *const *args,
+                     guint        n_args,
+                     GError     **error)
+{
+  CrValue *m = cr_interp_getattr (self, obj, name, error);
+  if (!m)
+    return NULL;
+  CrValue *r = cr_interp_call (self, m, args, n_args, NULL, 0, error);
+  cr_value_unref (m);
+  return r;
+}
+
+static CrValue *
+b_abs (NATIVE_ARGS)
+{
+  if (!no_kwargs ("abs", n_kwargs, kwargs, error) || !arg_count ("abs", n_args, 1, 1, error))
+    return NULL;
+  CrValue *v = args[0];
+  switch (v->kind)
+    {
+    case CR_VALUE_INT:
+      if (v->u.i == G_MININT64)
+        {
+          cr_interp_set_error (error, CR_EXC_OVERFLOW_ERROR,
+                               "integer result too large (Chainrule's ints are 64-bit)");
+          return NULL;
+        }
+      return cr_value_new_int (v->u.i < 0 ? -v->u.i : v->u.i);
+    case CR_VALUE_BOOL:
+      return cr_value_new_int (v->u.b);
+    case CR_VALUE_FLOAT:
+      return cr_value_new_float (fabs (v->u.f));
+    case CR_VALUE_TENSOR:
+      return call_method_by_name (self, v, "abs", NULL, 0, error);
+    case CR_VALUE_INSTANCE:
+      if (cr_instance_method (v, "__abs__"))
+        return call_method_by_name (self, v, "__abs__", NULL, 0, error);
+      break;
+    default:
+      break;
+    }
+  cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "bad operand type for abs(): '%s'",
+                       cr_value_type_name (v));
+  return NULL;
+}
+
+static CrValue *
+b_round (NATIVE_ARGS)
+{
+  CrValue *x = NULL, *nd = NULL;
+  if (!cr_args_parse ("round", args, n_args, kwargs, n_kwargs, error, "number", &x, "|ndigits", &nd,
+                      NULL))
+    return NULL;
+  if (nd && nd->kind == CR_VALUE_NONE)
+    nd = NULL;
+  gint64 ndigits = 0;
+  if (nd && !int_arg (nd, &ndigits, error))
+    return NULL;
+  switch (x->kind)
+    {
+    case CR_VALUE_INT:
+    case CR_VALUE_BOOL:
+      {
+        gint64 i = x->kind == CR_VALUE_INT ? x->u.i : x->u.b;
+        if (!nd || ndigits >= 0)
+          return cr_value_new_int (i);
+        if (ndigits < -18)
+          return cr_value_new_int (0);
+        gint64 p = 1;
+        for (gint64 k = 0; k < -ndigits; k++)
+          p *= 10;
+        gint64 q = i / p, r = i % p;
+        if (r < 0)
+          {
+            r += p;
+            q--;
+          }
+        if (2 * r > p || (2 * r == p && (q & 1)))
+          q++;
+        return cr_value_new_int (q * p);
+      }
+    case CR_VALUE_FLOAT:
+      {
+        double d = x->u.f;
+        if (!nd)
+          {
+            double r = nearbyint (d);   /* the default rounding mode is half-to-even */
+            return float_to_int (r, error);
+          }
+        if (!isfinite (d))
+          return cr_value_ref (x);
+        if (ndigits > 300)
+          return cr_value_ref (x);
+        if (ndigits >= 0)
+          {
+            char buf[512];
+            g_snprintf (buf, sizeof buf, "%.*f", (int) ndigits, d);
+            return cr_value_new_float (g_ascii_strtod (buf, NULL));
+          }
+        double p = pow (10.0, (double) -ndigits);
+        double r = nearbyint (d / p) * p;
+        return cr_value_new_float (isfinite (r) ? r : 0.0 * d);
+      }
+    case CR_VALUE_TENSOR:
+      return call_method_by_name (self, x, "round", NULL, 0, error);
+    case CR_VALUE_INSTANCE:
+      if (cr_instance_method (x, "__round__"))
+        return call_method_by_name (self, x, "__round__", nd ? &nd : NULL, nd ? 1 : 0, error);
+      break;
+    default:
+      break;
+    }
+  cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "type %s doesn't define __round__ method",
+                       cr_value_type_name (x));
+  return NULL;
+}
+
+static CrValue *
+b_pow (NATIVE_ARGS)
+{
+  CrValue *base = NULL, *exp = NULL, *mod = NULL;
+  if (!cr_args_parse ("pow", args, n_args, kwargs, n_kwargs, error, "base", &base, "exp", &exp,
+                      "|mod", &mod, NULL))
+    return NULL;
+  if (!mod || mod->kind == CR_VALUE_NONE)
+    return cr_binary_op (self, CR_BINOP_POW, base, exp, error);
+  if (base->kind != CR_VALUE_INT || exp->kind != CR_VALUE_INT || mod->kind != CR_VALUE_INT)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                           "pow() 3rd argument not allowed unless all arguments are integers");
+      return NULL;
+    }
+  if (mod->u.i == 0)
+    {
+      cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "pow() 3rd argument cannot be 0");
+      return NULL;
+    }
+  if (exp->u.i < 0)
+    {
+      cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "base is not invertible for the given modulus");
+      return NULL;
+    }
+  __int128 m = mod->u.i, result = 1, b = ((base->u.i % m) + m) % m;
+  for (gint64 e = exp->u.i; e > 0; e >>= 1)
+    {
+      if (e & 1)
+        result = (result * b) % m;
+      b = (b * b) % m;
+    }
+  gint64 r = (gint64) result;
+  if (r != 0 && ((r < 0) != (mod->u.i < 0)))
+    r += mod->u.i;
+  return cr_value_new_int (r);
+}
+
+static CrValue *
+b_divmod (NATIVE_ARGS)
+{
+  if (!no_kwargs ("divmod", n_kwargs, kwargs, error) || !arg_count ("divmod", n_args, 2, 2, error))
+    return NULL;
+  CrValue *a = args[0], *b = args[1];
+  if (cr_value_is_number (a) && cr_value_is_number (b)
+      && (a->kind == CR_VALUE_FLOAT || b->kind == CR_VALUE_FLOAT))
+    {
+      double y;
+      cr_value_to_double (b, &y, NULL);
+      if (y == 0.0)
+        {
+          cr_interp_set_error (error, CR_EXC_ZERO_DIVISION_ERROR, "float divmod()");
+          return NULL;
+        }
+    }
+  CrValue *q = cr_binary_op (self, CR_BINOP_FLOORDIV, a, b, error);
+  if (!q)
+    return NULL;
+  CrValue *r = cr_binary_op (self, CR_BINOP_MOD, a, b, error);
+  if (!r)
+    {
+      cr_value_unref (q);
+      return NULL;
+    }
+  CrValue *items[2] = { q, r };
+  CrValue *t = cr_value_new_tuple (items, 2);
+  cr_value_unref (q);
+  cr_value_unref (r);
+  return t;
+}
+
+/* ---- iterables ---------------------------------------------------------------------------------------- */
+
+static CrValue *
+iterable_arg (CrInterp  *self,
+              CrValue   *v,
+              GError   **error)
+{
+  return cr_iter_to_list (self, v, error);
+}
+
+static CrValue *
+call_key (CrInterp  *self,
+          CrValue   *key,
+          CrValue   *item,
+          GError   **error)
+{
+  if (!key || key->kind == CR_VALUE_NONE)
+    return cr_value_ref (item);
+  return cr_interp_call (self, key, &item, 1, NULL, 0, error);
+}
+
+static CrValue *
+min_max (CrInterp       *self,
+         gboolean        is_max,
+         CrValue *const *args,
+         guint           n_args,
+         const CrKwarg  *kwargs,
+         guint           n_kwargs,
+         GError        **error)
+{
+  const char *fname = is_max ? "max" : "min";
+  CrValue *key = NULL, *dflt = NULL;
+  for (guint k = 0; k < n_kwargs; k++)
+    {
+      if (strcmp (kwargs[k].name, "key") == 0)
+        key = kwargs[k].value;
+      else if (strcmp (kwargs[k].name, "default") == 0)
+        dflt = kwargs[k].value;
+      else
+        {
+          cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                               "%s() got an unexpected keyword argument '%s'", fname, kwargs[k].name);
+          return NULL;
+        }
+    }
+  if (n_args == 0)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "%s expected at least 1 argument, got 0", fname);
+      return NULL;
+    }
+  CrValue *list;
+  if (n_args == 1)
+    {
+      list = iterable_arg (self, args[0], error);
+      if (!list)
+        return NULL;
+    }
+  else
+    {
+      if (dflt)
+        {
+          cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                               "Cannot specify a default for %s() with multiple positional arguments",
+                               fname);
+          return NULL;
+        }
+      list = cr_value_new_tuple (args, n_args);
+    }
+  GPtrArray *items = list->u.seq.items;
+  if (items->len == 0)
+    {
+      cr_value_unref (list);
+      if (dflt)
+        return cr_value_ref (dflt);
+      cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "%s() arg is an empty sequence", fname);
+      return NULL;
+    }
+  CrValue *best = items->pdata[0];
+  CrValue *best_key = call_key (self, key, best, error);
+  if (!best_key)
+    {
+      cr_value_unref (list);
+      return NULL;
+    }
+  for (guint i = 1; i < items->len; i++)
+    {
+      CrValue *k = call_key (self, key, items->pdata[i], error);
+      if (!k)
+        {
+          cr_value_unref (best_key);
+          cr_value_unref (list);
+          return NULL;
+        }
+      int better = is_max ? cr_less_than (self, best_key, k, error)
+                          : cr_less_than (self, k, best_key, error);
+      if (better < 0)
+        {
+          cr_value_unref (k);
+          cr_value_unref (best_key);
+          cr_value_unref (list);
+          return NULL;
+        }
+      if (better)
+        {
+          best = items->pdata[i];
+          cr_value_unref (best_key);
+          best_key = k;
+        }
+      else
+        cr_value_unref (k);
+    }
+  cr_value_ref (best);
+  cr_value_unref (best_key);
+  cr_value_unref (list);
+  return best;
+}
+
+static CrValue *
+b_max (NATIVE_ARGS)
+{
+  return min_max (self, TRUE, args, n_args, kwargs, n_kwargs, error);
+}
+
+static CrValue *
+b_min (NATIVE_ARGS)
+{
+  return min_max (self, FALSE, args, n_args, kwargs, n_kwargs, error);
+}
+
+static CrValue *
+b_sum (NATIVE_ARGS)
+{
+  CrValue *it = NULL, *start = NULL;
+  if (!cr_args_parse ("sum", args, n_args, kwargs, n_kwargs, error, "iterable", &it, "|start", &start,
+                      NULL))
+    return NULL;
+  if (start && start->kind == CR_VALUE_STR)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "sum() can't sum strings [use ''.join(seq) instead]");
+      return NULL;
+    }
+  CrValue *list = iterable_arg (self, it, error);
+  if (!list)
+    return NULL;
+  CrValue *acc = cr_value_ref (start ? start : cr_value_new_int (0));
+  for (guint i = 0; i < list->u.seq.items->len; i++)
+    {
+      CrValue *next = cr_binary_op (self, CR_BINOP_ADD, acc, list->u.seq.items->pdata[i], error);
+      cr_value_unref (acc);
+      acc = next;
+      if (!acc)
+        break;
+    }
+  cr_value_unref (list);
+  return acc;
+}
+
+typedef struct {
+  CrInterp  *interp;
+  CrValue  **keys;
+  gboolean   reverse;
+  GError    *error;
+} SortCtx;
+
+static gint
+sort_compare (gconstpointer a,
+              gconstpointer b,
+              gpointer      data)
+{
+  SortCtx *ctx = data;
+  if (ctx->error)
+    return 0;
+  guint ia = *(const guint *) a, ib = *(const guint *) b;
+  CrValue *ka = ctx->keys[ia], *kb = ctx->keys[ib];
+  /* Python sorts with < only; reverse keeps equal items in their order. */
+  int lt = cr_less_than (ctx->interp, ctx->reverse ? kb : ka, ctx->reverse ? ka : kb, &ctx->error);
+  if (lt < 0)
+    return 0;
+  if (lt)
+    return -1;
+  int gt = cr_less_than (ctx->interp, ctx->reverse ? ka : kb, ctx->reverse ? kb : ka, &ctx->error);
+  if (gt < 0)
+    return 0;
+  return gt ? 1 : 0;
+}
+
+/* Sorts list's items in place. */
+gboolean
+cr_sort_list (CrInterp  *self,
+              CrValue   *list,
+              CrValue   *key,
+              gboolean   reverse,
+              GError   **error)
+{
+  GPtrArray *items = list->u.seq.items;
+  guint n = items->len;
+  if (n < 2)
+    return TRUE;
+  CrValue **keys = g_new0 (CrValue *, n);
+  guint *order = g_new (guint, n);
+  gboolean ok = TRUE;
+  for (guint i = 0; i < n && ok; i++)
+    {
+      order[i] = i;
+      keys[i] = call_key (self, key, items->pdata[i], error);
+      ok = keys[i] != NULL;
+    }
+  if (ok)
+    {
+      SortCtx ctx = { self, keys, reverse, NULL };
+      g_qsort_with_data (order, n, sizeof (guint), sort_compare, &ctx);
+      if (ctx.error)
+        {
+          g_propagate_error (error, ctx.error);
+          ok = FALSE;
+        }
+      else
+        {
+          gpointer *sorted = g_new (gpointer, n);
+          for (guint i = 0; i < n; i++)
+            sorted[i] = items->pdata[order[i]];
+          memcpy (items->pdata, sorted, sizeof (gpointer) * n);
+          g_free (sorted);
+        }
+    }
+  for (guint i = 0; i < n; i++)
+    cr_value_unref (keys[i]);
+  g_free (keys);
+  g_free (order);
+  return ok;
+}
+
+static CrValue *
+b_sorted (NATIVE_ARGS)
+{
+  CrValue *it = NULL, *key = NULL, *reverse = NULL;
+  if (!cr_args_parse ("sorted", args, n_args, kwargs, n_kwargs, error, "iterable", &it,
+                      "$key", &key, "$reverse", &reverse, NULL))
+    return NULL;
+  gboolean rev = FALSE;
+  if (reverse && !cr_value_truthy (self, reverse, &rev, error))
+    return NULL;
+  CrValue *list = iterable_arg (self, it, error);
+  if (!list)
+    return NULL;
+  if (!cr_sort_list (self, list, key, rev, error))
+    {
+      cr_value_unref (list);
+      return NULL;
+    }
+  return list;
+}
+
+static CrValue *
+b_reversed (NATIVE_ARGS)
+{
+  if (!no_kwargs ("reversed", n_kwargs, kwargs, error) || !arg_count ("reversed", n_args, 1, 1, error))
+    return NULL;
+  CrValue *v = args[0];
+  if (v->kind == CR_VALUE_DICT || (v->kind == CR_VALUE_OBJECT) || v->kind == CR_VALUE_INSTANCE)
+    {
+      if (v->kind != CR_VALUE_DICT && !(v->kind == CR_VALUE_OBJECT
+                                        && v->u.object.type == &cr_seq_view_type
+                                        && ((CrSeqView *) v->u.object.data)->wrapped))
+        {
+          cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "'%s' object is not reversible",
+                               cr_value_type_name (v));
+          return NULL;
+        }
+    }
+  CrValue *list = iterable_arg (self, v, error);
+  if (!list)
+    return NULL;
+  GPtrArray *items = list->u.seq.items;
+  for (guint i = 0, j = items->len ? items->len - 1 : 0; i < j; i++, j--)
+    {
+      gpointer t = items->pdata[i];
+      items->pdata[i] = items->pdata[j];
+      items->pdata[j] = t;
+    }
+  const char *name = v->kind == CR_VALUE_LIST ? "list_reverseiterator"
+                     : v->kind == CR_VALUE_RANGE ? "range_iterator"
+                     : v->kind == CR_VALUE_DICT ? "dict_reversekeyiterator" : "reversed";
+  return cr_seq_view_new (name, FALSE, list);
+}
+
+static CrValue *
+b_enumerate (NATIVE_ARGS)
+{
+  CrValue *it = NULL, *start_v = NULL;
+  if (!cr_args_parse ("enumerate", args, n_args, kwargs, n_kwargs, error, "iterable", &it,
+                      "|start", &start_v, NULL))
+    return NULL;
+  gint64 start = 0;
+  if (start_v && !int_arg (start_v, &start, error))
+    return NULL;
+  CrValue *list = iterable_arg (self, it, error);
+  if (!list)
+    return NULL;
+  GPtrArray *out = g_ptr_array_new_full (list->u.seq.items->len, NULL);
+  for (guint i = 0; i < list->u.seq.items->len; i++)
+    {
+      CrValue *pair[2] = { cr_value_new_int (start + i), list->u.seq.items->pdata[i] };
+      g_ptr_array_add (out, cr_value_new_tuple (pair, 2));
+      cr_value_unref (pair[0]);
+    }
+  cr_value_unref (list);
+  return cr_seq_view_new ("enumerate", FALSE, cr_value_new_list_take (out));
+}
+
+static CrValue *
+b_zip (NATIVE_ARGS)
+{
+  gboolean strict = FALSE;
+  for (guint k = 0; k < n_kwargs; k++)
+    {
+      if (strcmp (kwargs[k].name, "strict") != 0)
+        {
+          cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                               "zip() got an unexpected keyword argument '%s'", kwargs[k].name);
+          return NULL;
+        }
+      if (!cr_value_truthy (self, kwargs[k].value, &strict, error))
+        return NULL;
+    }
+  CrValue **lists = g_new0 (CrValue *, n_args + 1);
+  guint n = G_MAXUINT;
+  for (guint i = 0; i < n_args; i++)
+    {
+      lists[i] = iterable_arg (self, args[i], error);
+      if (!lists[i])
+        {
+          if (error && *error && (*error)->code == CR_EXC_TYPE_ERROR
+              && g_str_has_suffix ((*error)->message, "is not iterable"))
+            {
+              g_clear_error (error);
+              cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                                   "'%s' object is not iterable", cr_value_type_name (args[i]));
+            }
+          for (guint k = 0; k < i; k++)
+            cr_value_unref (lists[k]);
+          g_free (lists);
+          return NULL;
+        }
+      if (strict && i > 0 && lists[i]->u.seq.items->len != n)
+        {
+          cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "zip() argument %u is %s than argument%s",
+                               i + 1, lists[i]->u.seq.items->len < n ? "shorter" : "longer",
+                               i == 1 ? " 1" : "s 1-");
+          for (guint k = 0; k <= i; k++)
+            cr_value_unref (lists[k]);
+          g_free (lists);
+          return NULL;
+        }
+      n = MIN (n, lists[i]->u.seq.items->len);
+    }
+  if (n_args == 0)
+    n = 0;
+  GPtrArray *out = g_ptr_array_new_full (n, NULL);
+  CrValue **row = g_new (CrValue *, n_args + 1);
+  for (guint j = 0; j < n; j++)
+    {
+      for (guint i = 0; i < n_args; i++)
+        row[i] = lists[i]->u.seq.items->pdata[j];
+      g_ptr_array_add (out, cr_value_new_tuple (row, n_args));
+    }
+  g_free (row);
+  for (guint i = 0; i < n_args; i++)
+    cr_value_unref (lists[i]);
+  g_free (lists);
+  return cr_seq_view_new ("zip", FALSE, cr_value_new_list_take (out));
+}
+
+static CrValue *
+b_map (NATIVE_ARGS)
+{
+  if (!no_kwargs ("map", n_kwargs, kwargs, error))
+    return NULL;
+  if (n_args < 2)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "map() must have at least two arguments.");
+      return NULL;
+    }
+  CrValue *zipped = b_zip (self, NULL, args + 1, n_args - 1, NULL, 0, NULL, error);
+  if (!zipped)
+    return NULL;
+  CrValue *rows = ((CrSeqView *) zipped->u.object.data)->list;
+  GPtrArray *out = g_ptr_array_new_full (rows->u.seq.items->len, (GDestroyNotify) cr_value_unref);
+  for (guint j = 0; j < rows->u.seq.items->len; j++)
+    {
+      CrValue *row = rows->u.seq.items->pdata[j];
+      CrValue *r = cr_interp_call (self, args[0], (CrValue *const *) row->u.seq.items->pdata,
+                                   row->u.seq.items->len, NULL, 0, error);
+      if (!r)
+        {
+          g_ptr_array_unref (out);
+          cr_value_unref (zipped);
+          return NULL;
+        }
+      g_ptr_array_add (out, r);
+    }
+  cr_value_unref (zipped);
+  g_ptr_array_set_free_func (out, NULL);
+  return cr_seq_view_new ("map", FALSE, cr_value_new_list_take (out));
+}
+
+static CrValue *
+b_filter (NATIVE_ARGS)
+{
+  if (!no_kwargs ("filter", n_kwargs, kwargs, error) || !arg_count ("filter", n_args, 2, 2, error))
+    return NULL;
+  CrValue *list = iterable_arg (self, args[1], error);
+  if (!list)
+    return NULL;
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_value_unref);
+  for (guint i = 0; i < list->u.seq.items->len; i++)
+    {
+      CrValue *item = list->u.seq.items->pdata[i];
+      CrValue *r = args[0]->kind == CR_VALUE_NONE
+                   ? cr_value_ref (item) : cr_interp_call (self, args[0], &item, 1, NULL, 0, error);
+      gboolean t = FALSE;
+      if (!r || !cr_value_truthy (self, r, &t, error))
+        {
+          cr_value_unref (r);
+          g_ptr_array_unref (out);
+          cr_value_unref (list);
+          return NULL;
+        }
+      cr_value_unref (r);
+      if (t)
+        g_ptr_array_add (out, cr_value_ref (item));
+    }
+  cr_value_unref (list);
+  g_ptr_array_set_free_func (out, NULL);
+  return cr_seq_view_new ("filter", FALSE, cr_value_new_list_take (out));
+}
+
+static CrValue *
+any_all (CrInterp  *self,
+         CrValue   *it,
+         gboolean   is_any,
+         GError   **error)
+{
+  CrValue *list = iterable_arg (self, it, error);
+  if (!list)
+    return NULL;
+  gboolean result = !is_any;
+  for (guint i = 0; i < list->u.seq.items->len; i++)
+    {
+      gboolean t;
+      if (!cr_value_truthy (self, list->u.seq.items->pdata[i], &t, error))
+        {
+          cr_value_unref (list);
+          return NULL;
+        }
+      if (t == is_any)
+        {
+          result = is_any;
+          break;
+        }
+    }
+  cr_value_unref (list);
+  return cr_value_new_bool (result);
+}
+
+static CrValue *
+b_any (NATIVE_ARGS)
+{
+  if (!no_kwargs ("any", n_kwargs, kwargs, error) || !arg_count ("any", n_args, 1, 1, error))
+    return NULL;
+  return any_all (self, args[0], TRUE, error);
+}
+
+static CrValue *
+b_all (NATIVE_ARGS)
+{
+  if (!no_kwargs ("all", n_kwargs, kwargs, error) || !arg_count ("all", n_args, 1, 1, error))
+    return NULL;
+  return any_all (self, args[0], FALSE, error);
+}
+
+static CrValue *
+b_list (NATIVE_ARGS)
+{
+  if (!no_kwargs ("list", n_kwargs, kwargs, error) || !arg_count ("list", n_args, 0, 1, error))
+    return NULL;
+  if (n_args == 0)
+    return cr_value_new_list ();
+  if (args[0]->kind == CR_VALUE_DICT)
+    {
+      CrValue *l = cr_value_new_list ();
+      for (guint i = 0; i < cr_dict_len (args[0]); i++)
+        cr_list_append (l, cr_dict_key_at (args[0], i));
+      return l;
+    }
+  return cr_iter_to_list (self, args[0], error);
+}
+
+static CrValue *
+b_tuple (NATIVE_ARGS)
+{
+  if (!no_kwargs ("tuple", n_kwargs, kwargs, error) || !arg_count ("tuple", n_args, 0, 1, error))
+    return NULL;
+  if (n_args == 0)
+    return cr_value_new_tuple (NULL, 0);
+  if (args[0]->kind == CR_VALUE_TUPLE && !args[0]->u.seq.is_size)
+    return cr_value_ref (args[0]);
+  CrValue *l = cr_iter_to_list (self, args[0], error);
+  if (l)
+    l->kind = CR_VALUE_TUPLE;
+  return l;
+}
+
+gboolean
+cr_dict_update_from (CrInterp  *self,
+                     CrValue   *dict,
+                     CrValue   *src,
+                     GError   **error)
+{
+  if (src->kind == CR_VALUE_DICT)
+    {
+      for (guint i = 0; i < cr_dict_len (src); i++)
+        cr_dict_set (dict, cr_dict_key_at (src, i), cr_dict_value_at (src, i), NULL);
+      return TRUE;
+    }
+  CrValue *list = cr_iter_to_list (self, src, error);
+  if (!list)
+    return FALSE;
+  for (guint i = 0; i < list->u.seq.items->len; i++)
+    {
+      CrValue *pair = list->u.seq.items->pdata[i];
+      CrValue *kv = cr_iter_to_list (self, pair, NULL);
+      if (!kv)
+        {
+          cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                               "cannot convert dictionary update sequence element #%u to a sequence", i);
+          cr_value_unref (list);
+          return FALSE;
+        }
+      if (kv->u.seq.items->len != 2)
+        {
+          cr_interp_set_error (error, CR_EXC_VALUE_ERROR,
+                               "dictionary update sequence element #%u has length %u; 2 is required",
+                               i, kv->u.seq.items->len);
+          cr_value_unref (kv);
+          cr_value_unref (list);
+          return FALSE;
+        }
+      gboolean ok = cr_dict_set (dict, kv->u.seq.items->pdata[0], kv->u.seq.items->pdata[1], error);
+      cr_value_unref (kv);
+      if (!ok)
+        {
+          cr_value_unref (list);
+          return FALSE;
+        }
+    }
+  cr_value_unref (list);
+  return TRUE;
+}
+
+static CrValue *
+b_dict (NATIVE_ARGS)
+{
+  if (!arg_count ("dict", n_args, 0, 1, error))
+    return NULL;
+  CrValue *d = cr_value_new_dict ();
+  if (n_args == 1 && !cr_dict_update_from (self, d, args[0], error))
+    {
+      cr_value_unref (d);
+      return NULL;
+    }
+  for (guint k = 0; k < n_kwargs; k++)
+    {
+      CrValue *key = cr_value_new_str (kwargs[k].name);
+      cr_dict_set (d, key, kwargs[k].value, NULL);
+      cr_value_unref (key);
+    }
+  return d;
+}
+
+/* ---- types and attributes ------------------------------------------------------------------------ */
+
+CrValue *
+cr_interp_type_of (CrInterp *self,
+                   CrValue  *v)
+{
+  if (v->kind == CR_VALUE_INSTANCE)
+    return v->u.instance.cls;
+  if (v->kind == CR_VALUE_TENSOR)
+    {
+      CrValue *torch = g_hash_table_lookup (self->modules, "torch");
+      CrValue *t = torch ? g_hash_table_lookup (torch->u.module.attrs, "Tensor") : NULL;
+      if (t)
+        return t;
+    }
+  return g_hash_table_lookup (self->type_classes, GINT_TO_POINTER (v->kind));
+}
+
+static gboolean
+isinstance_one (CrInterp  *self,
+                CrValue   *x,
+                CrValue   *cls,
+                gboolean  *out,
+                GError   **error)
+{
+  if (cls->kind == CR_VALUE_TUPLE)
+    {
+      for (guint i = 0; i < cls->u.seq.items->len; i++)
+        {
+          if (!isinstance_one (self, x, cls->u.seq.items->pdata[i], out, error))
+            return FALSE;
+          if (*out)
+            return TRUE;
+        }
+      *out = FALSE;
+      return TRUE;
+    }
+  if (cls->kind == CR_VALUE_NATIVE && strcmp (cls->u.native.name, "Tensor") == 0)
+    {
+      *out = x->kind == CR_VALUE_TENSOR;
+      return TRUE;
+    }
+  if (cls->kind != CR_VALUE_CLASS)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                           "isinstance() arg 2 must be a type, a tuple of types, or a union");
+      return FALSE;
+    }
+  CrValue *kind = g_hash_table_lookup (cls->u.cls.attrs, "__cr_kind__");
+  if (kind && kind->kind == CR_VALUE_INT)
+    {
+      if (kind->u.i < 0)   /* object */
+        *out = TRUE;
+      else if (kind->u.i == CR_VALUE_INT)
+        *out = x->kind == CR_VALUE_INT || x->kind == CR_VALUE_BOOL;
+      else if (kind->u.i == CR_VALUE_CLASS)
+        *out = x->kind == CR_VALUE_CLASS;
+      else
+        *out = x->kind == (CrValueKind) kind->u.i;
+      return TRUE;
+    }
+  if (strcmp (cls->u.cls.name, "Tensor") == 0 || strcmp (cls->u.cls.name, "torch.Tensor") == 0)
+    {
+      *out = x->kind == CR_VALUE_TENSOR;
+      return TRUE;
+    }
+  *out = x->kind == CR_VALUE_INSTANCE && cr_class_is_subclass (x->u.instance.cls, cls);
+  return TRUE;
+}
+
+static CrValue *
+b_isinstance (NATIVE_ARGS)
+{
+  if (!no_kwargs ("isinstance", n_kwargs, kwargs, error)
+      || !arg_count ("isinstance", n_args, 2, 2, error))
+    return NULL;
+  gboolean r;
+  if (!isinstance_one (self, args[0], args[1], &r, error))
+    return NULL;
+  return cr_value_new_bool (r);
+}
+
+static CrValue *
+b_issubclass (NATIVE_ARGS)
+{
+  if (!no_kwargs ("issubclass", n_kwargs, kwargs, error)
+      || !arg_count ("issubclass", n_args, 2, 2, error))
+    return NULL;
+  if (args[0]->kind != CR_VALUE_CLASS)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "issubclass() arg 1 must be a class");
+      return NULL;
+    }
+  CrValue *b = args[1];
+  if (b->kind == CR_VALUE_CLASS)
+    {
+      CrValue *kind = g_hash_table_lookup (b->u.cls.attrs, "__cr_kind__");
+      if (kind && kind->kind == CR_VALUE_INT && kind->u.i < 0)
+        return cr_value_new_bool (TRUE);
+      return cr_value_new_bool (cr_class_is_subclass (args[0], b));
+    }
+  cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                       "issubclass() arg 2 must be a class, a tuple of classes, or a union");
+  return NULL;
+}
+
+static CrValue *
+b_type (NATIVE_ARGS)
+{
+  if (!no_kwargs ("type", n_kwargs, kwargs, error))
+    return NULL;
+  if (n_args != 1)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "type() takes 1 argument");
+      return NULL;
+    }
+  CrValue *t = cr_interp_type_of (self, args[0]);
+  if (!t)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "type() of a %s is not available",
+                           cr_value_type_name (args[0]));
+      return NULL;
+    }
+  return cr_value_ref (t);
+}
+
+static gboolean
+name_arg (const char *fname,
+          CrValue    *v,
+          GError    **error)
+{
+  if (v->kind == CR_VALUE_STR)
+    return TRUE;
+  cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "attribute name must be string, not '%s'",
+                       cr_value_type_name (v));
+  return FALSE;
+}
+
+static CrValue *
+b_getattr (NATIVE_ARGS)
+{
+  if (!no_kwargs ("getattr", n_kwargs, kwargs, error) || !arg_count ("getattr", n_args, 2, 3, error)
+      || !name_arg ("getattr", args[1], error))
+    return NULL;
+  if (n_args == 2)
+    return cr_interp_getattr (self, args[0], args[1]->u.str.data, error);
+  GError *local = NULL;
+  CrValue *v = cr_interp_getattr (self, args[0], args[1]->u.str.data, &local);
+  if (v)
+    return v;
+  if (local->code == CR_EXC_ATTRIBUTE_ERROR)
+    {
+      g_error_free (local);
+      return cr_value_ref (args[2]);
+    }
+  g_propagate_error (error, local);
+  return NULL;
+}
+
+static CrValue *
+b_hasattr (NATIVE_ARGS)
+{
+  if (!no_kwargs ("hasattr", n_kwargs, kwargs, error) || !arg_count ("hasattr", n_args, 2, 2, error)
+      || !name_arg ("hasattr", args[1], error))
+    return NULL;
+  GError *local = NULL;
+  CrValue *v = cr_interp_getattr (self, args[0], args[1]->u.str.data, &local);
+  if (v)
+    {
+      cr_value_unref (v);
+      return cr_value_new_bool (TRUE);
+    }
+  if (local->code == CR_EXC_ATTRIBUTE_ERROR)
+    {
+      g_error_free (local);
+      return cr_value_new_bool (FALSE);
+    }
+  g_propagate_error (error, local);
+  return NULL;
+}
+
+static CrValue *
+b_setattr (NATIVE_ARGS)
+{
+  if (!no_kwargs ("setattr", n_kwargs, kwargs, error) || !arg_count ("setattr", n_args, 3, 3, error)
+      || !name_arg ("setattr", args[1], error))
+    return NULL;
+  if (!cr_interp_setattr (self, args[0], args[1]->u.str.data, args[2], error))
+    return NULL;
+  return cr_value_none ();
+}
+
+static CrValue *
+b_delattr (NATIVE_ARGS)
+{
+  if (!no_kwargs ("delattr", n_kwargs, kwargs, error) || !arg_count ("delattr", n_args, 2, 2, error)
+      || !name_arg ("delattr", args[1], error))
+    return NULL;
+  if (!cr_interp_delattr (self, args[0], args[1]->u.str.data, error))
+    return NULL;
+  return cr_value_none ();
+}
+
+static gconstpointer
+identity_of (CrValue *v)
+{
+  switch (v->kind)
+    {
+    case CR_VALUE_TENSOR: return v->u.tensor;
+    case CR_VALUE_OBJECT:
+      return v->u.object.type->identity ? v->u.object.type->identity (v) : v->u.object.data;
+    default: return v;
+    }
+}
+
+static CrValue *
+b_id (NATIVE_ARGS)
+{
+  if (!no_kwargs ("id", n_kwargs, kwargs, error) || !arg_count ("id", n_args, 1, 1, error))
+    return NULL;
+  return cr_value_new_int ((gint64) (gintptr) identity_of (args[0]));
+}
+
+static CrValue *
+b_hash (NATIVE_ARGS)
+{
+  if (!no_kwargs ("hash", n_kwargs, kwargs, error) || !arg_count ("hash", n_args, 1, 1, error))
+    return NULL;
+  CrValue *v = args[0];
+  if (!cr_value_hashable (v, error))
+    return NULL;
+  switch (v->kind)
+    {
+    case CR_VALUE_INT:  return cr_value_new_int (v->u.i == -1 ? -2 : v->u.i);
+    case CR_VALUE_BOOL: return cr_value_new_int (v->u.b);
+    case CR_VALUE_STR:  return cr_value_new_int ((gint64) g_str_hash (v->u.str.data));
+    case CR_VALUE_FLOAT:
+      if (v->u.f == floor (v->u.f) && fabs (v->u.f) < 1e18)
+        return cr_value_new_int ((gint64) v->u.f);
+      return cr_value_new_int ((gint64) g_double_hash (&v->u.f));
+    default:
+      return cr_value_new_int ((gint64) ((gintptr) identity_of (v) >> 4));
+    }
+}
+
+static CrValue *
+b_callable (NATIVE_ARGS)
+{
+  if (!no_kwargs ("callable", n_kwargs, kwargs, error) || !arg_count ("callable", n_args, 1, 1, error))
+    return NULL;
+  CrValue *v = args[0];
+  gboolean r = v->kind == CR_VALUE_FUNCTION || v->kind == CR_VALUE_NATIVE
+               || v->kind == CR_VALUE_BOUND_METHOD || v->kind == CR_VALUE_CLASS
+               || (v->kind == CR_VALUE_INSTANCE && cr_instance_method (v, "__call__"))
+               || (v->kind == CR_VALUE_OBJECT && v->u.object.type->call);
+  return cr_value_new_bool (r);
+}
+
+static CrValue *
+b_format (NATIVE_ARGS)
+{
+  if (!no_kwargs ("format", n_kwargs, kwargs, error) || !arg_count ("format", n_args, 1, 2, error))
+    return NULL;
+  if (n_args == 2 && args[1]->kind != CR_VALUE_STR)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "format() argument 2 must be str, not %s",
+                           cr_value_type_name (args[1]));
+      return NULL;
+    }
+  char *s = cr_format_value (self, args[0], n_args == 2 ? args[1]->u.str.data : "", error);
+  return s ? cr_value_new_str_take (s) : NULL;
+}
+
+static CrValue *
+b_chr (NATIVE_ARGS)
+{
+  gint64 cp;
+  if (!no_kwargs ("chr", n_kwargs, kwargs, error) || !arg_count ("chr", n_args, 1, 1, error)
+      || !int_arg (args[0], &cp, error))
+    return NULL;
+  if (cp < 0 || cp >= 0x110000)
+    {
+      cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "chr() arg not in range(0x110000)");
+      return NULL;
+    }
+  char buf[8] = { 0 };
+  g_unichar_to_utf8 ((gunichar) cp, buf);
+  return cr_value_new_str (buf);
+}
+
+static CrValue *
+b_ord (NATIVE_ARGS)
+{
+  if (!no_kwargs ("ord", n_kwargs, kwargs, error) || !arg_count ("ord", n_args, 1, 1, error))
+    return NULL;
+  CrValue *v = args[0];
+  if (v->kind != CR_VALUE_STR)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "ord() expected string of length 1, but %s found",
+                           cr_value_type_name (v));
+      return NULL;
+    }
+  gsize n = cr_str_char_len (v);
+  if (n != 1)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                           "ord() expected a character, but string of length %" G_GSIZE_FORMAT " found", n);
+      return NULL;
+    }
+  return cr_value_new_int (g_utf8_get_char (v->u.str.data));
+}
+
+/* ---- staticmethod, property, super ---------------------------------------------------------------- */
+
+static void
+value_destroy (gpointer data)
+{
+  cr_value_unref (data);
+}
+
+const CrObjectType cr_staticmethod_type = {
+  .name = "staticmethod",
+  .destroy = value_destroy,
+};
+
+static CrValue *
+property_get_attr (CrInterp    *self,
+                   CrValue     *obj,
+                   const char  *name,
+                   GError     **error)
+{
+  if (strcmp (name, "fget") == 0)
+    return cr_value_ref (obj->u.object.data);
+  return NULL;
+}
+
+const CrObjectType cr_property_type = {
+  .name = "property",
+  .destroy = value_destroy,
+  .get_attr = property_get_attr,
+};
+
+static CrValue *
+b_staticmethod (NATIVE_ARGS)
+{
+  if (!no_kwargs ("staticmethod", n_kwargs, kwargs, error)
+      || !arg_count ("staticmethod", n_args, 1, 1, error))
+    return NULL;
+  return cr_value_new_object (&cr_staticmethod_type, cr_value_ref (args[0]));
+}
+
+static CrValue *
+b_property (NATIVE_ARGS)
+{
+  if (!no_kwargs ("property", n_kwargs, kwargs, error) || !arg_count ("property", n_args, 1, 1, error))
+    return NULL;
+  return cr_value_new_object (&cr_property_type, cr_value_ref (args[0]));
+}
+
+static CrValue *
+object_init_noop (NATIVE_ARGS)
+{
+  return cr_value_none ();
+}
+
+typedef struct {
+  CrValue *start;   /* the class whose base the lookup starts at */
+  CrValue *obj;     /* the instance (or class) methods bind to */
+} SuperData;
+
+static void
+super_destroy (gpointer data)
+{
+  SuperData *s = data;
+  cr_value_unref (s->start);
+  cr_value_unref (s->obj);
+  g_free (s);
+}
+
+static CrValue *
+super_get_attr (CrInterp    *self,
+                CrValue     *obj,
+                const char  *name,
+                GError     **error)
+{
+  SuperData *s = obj->u.object.data;
+  CrValue *attr = s->start->u.cls.base ? cr_class_lookup (s->start->u.cls.base, name) : NULL;
+  if (!attr)
+    {
+      if (strcmp (name, "__init__") == 0)
+        return cr_value_new_native ("__init__", object_init_noop, s->obj, NULL);
+      cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "'super' object has no attribute '%s'", name);
+      return NULL;
+    }
+  switch (attr->kind)
+    {
+    case CR_VALUE_FUNCTION:
+      if (s->obj->kind == CR_VALUE_INSTANCE)
+        {
+          CrValue *v = g_new (CrValue, 1);
+          v->ref_count = 1;
+          v->kind = CR_VALUE_BOUND_METHOD;
+          v->u.bound.func = cr_value_ref (attr);
+          v->u.bound.self = cr_value_ref (s->obj);
+          return v;
+        }
+      return cr_value_ref (attr);
+    case CR_VALUE_NATIVE:
+      if (attr->u.native.self == NULL)
+        return cr_value_new_native (attr->u.native.name, attr->u.native.fn, s->obj,
+                                    attr->u.native.data);
+      return cr_value_ref (attr);
+    case CR_VALUE_OBJECT:
+      if (attr->u.object.type == &cr_staticmethod_type)
+        return cr_value_ref (attr->u.object.data);
+      return cr_value_ref (attr);
+    default:
+      return cr_value_ref (attr);
+    }
+}
+
+static char *
+super_repr (CrValue *obj)
+{
+  SuperData *s = obj->u.object.data;
+  return g_strdup_printf ("<super: <class '%s'>, <%s object>>", s->start->u.cls.name,
+                          cr_value_type_name (s->obj));
+}
+
+const CrObjectType cr_super_type = {
+  .name = "super",
+  .destroy = super_destroy,
+  .get_attr = super_get_attr,
+  .repr = super_repr,
+};
+
+static CrValue *
+b_super (NATIVE_ARGS)
+{
+  CrValue *start = NULL, *obj = NULL;
+  if (!no_kwargs ("super", n_kwargs, kwargs, error) || !arg_count ("super", n_args, 0, 2, error))
+    return NULL;
+  if (n_args == 2)
+    {
+      start = args[0];
+      obj = args[1];
+    }
+  else if (n_args == 0)
+    {
+      CrFrame *f = self->frame;
+      CrFunction *fn = f && f->function ? f->function->u.function : NULL;
+      if (fn && fn->owner_class && fn->code->n_params > 0)
+        {
+          start = fn->owner_class;
+          int cell = -1;
+          for (guint i = 0; i < fn->code->n_cells; i++)
+            if (fn->code->cell_param[i] == 0)
+              cell = (int) i;
+          obj = cell >= 0 ? f->cells[cell]->value : f->locals[0];
+        }
+      if (!start || !obj)
+        {
+          cr_interp_set_error (error, CR_EXC_RUNTIME_ERROR, "super(): no arguments");
+          return NULL;
+        }
+    }
+  else
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "super() with one argument is not supported");
+      return NULL;
+    }
+  if (start->kind != CR_VALUE_CLASS)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "super() argument 1 must be a type, not %s",
+                           cr_value_type_name (start));
+      return NULL;
+    }
+  SuperData *s = g_new (SuperData, 1);
+  s->start = cr_value_ref (start);
+  s->obj = cr_value_ref (obj);
+  return cr_value_new_object (&cr_super_type, s);
+}
+
+/* ---- registration ------------------------------------------------------------------------------------ */
+
+static void
+add_builtin (CrInterp     *self,
+             const char   *name,
+             CrValue      *value)
+{
+  g_hash_table_insert (self->builtins, g_strdup (name), value);
+}
+
+static void
+add_native (CrInterp     *self,
+            const char   *name,
+            CrNativeFunc  fn)
+{
+  add_builtin (self, name, cr_value_new_native (name, fn, NULL, NULL));
+}
+
+static CrValue *
+add_type (CrInterp     *self,
+          const char   *name,
+          gint64        kind,
+          CrNativeFunc  ctor)
+{
+  CrValue *cls = cr_value_new_class (name, NULL);
+  CrValue *k = cr_value_new_int (kind);
+  cr_value_set_member (cls, "__cr_kind__", k);
+  cr_value_unref (k);
+  if (ctor)
+    {
+      CrValue *c = cr_value_new_native (name, ctor, NULL, NULL);
+      cr_value_set_member (cls, "__cr_new__", c);
+      cr_value_unref (c);
+    }
+  add_builtin (self, name, cls);
+  if (kind >= 0)
+    g_hash_table_insert (self->type_classes, GINT_TO_POINTER ((int) kind), cls);
+  return cls;
+}
+
+static CrValue *
+add_exception (CrInterp    *self,
+               const char  *name,
+               CrException  code,
+               CrValue     *base)
+{
+  CrValue *cls = cr_value_new_class (name, base);
+  CrValue *k = cr_value_new_int (code);
+  cr_value_set_member (cls, "__cr_exc__", k);
+  cr_value_unref (k);
+  add_builtin (self, name, cls);
+  if (strcmp (cr_exception_name (code), name) == 0)
+    self->exc_classes[code] = cls;
+  return cls;
+}
+
+void
+cr_builtins_install (CrInterp *self)
+{
+  add_native (self, "print", b_print);
+  add_native (self, "len", b_len);
+  add_native (self, "repr", b_repr);
+  add_native (self, "abs", b_abs);
+  add_native (self, "round", b_round);
+  add_native (self, "pow", b_pow);
+  add_native (self, "divmod", b_divmod);
+  add_native (self, "min", b_min);
+  add_native (self, "max", b_max);
+  add_native (self, "sum", b_sum);
+  add_native (self, "sorted", b_sorted);
+  add_native (self, "reversed", b_reversed);
+  add_native (self, "enumerate", b_enumerate);
+  add_native (self, "zip", b_zip);
+  add_native (self, "map", b_map);
+  add_native (self, "filter", b_filter);
+  add_native (self, "any", b_any);
+  add_native (self, "all", b_all);
+  add_native (self, "isinstance", b_isinstance);
+  add_native (self, "issubclass", b_issubclass);
+  add_native (self, "getattr", b_getattr);
+  add_native (self, "hasattr", b_hasattr);
+  add_native (self, "setattr", b_setattr);
+  add_native (self, "delattr", b_delattr);
+  add_native (self, "id", b_id);
+  add_native (self, "hash", b_hash);
+  add_native (self, "callable", b_callable);
+  add_native (self, "format", b_format);
+  add_native (self, "chr", b_chr);
+  add_native (self, "ord", b_ord);
+  add_native (self, "staticmethod", b_staticmethod);
+  add_native (self, "property", b_property);
+  add_native (self, "super", b_super);
+
+  add_type (self, "int", CR_VALUE_INT, b_int);
+  add_type (self, "float", CR_VALUE_FLOAT, b_float);
+  add_type (self, "bool", CR_VALUE_BOOL, b_bool);
+  add_type (self, "str", CR_VALUE_STR, b_str);
+  add_type (self, "list", CR_VALUE_LIST, b_list);
+  add_type (self, "tuple", CR_VALUE_TUPLE, b_tuple);
+  add_type (self, "dict", CR_VALUE_DICT, b_dict);
+  add_type (self, "range", CR_VALUE_RANGE, b_range);
+  add_type (self, "type", CR_VALUE_CLASS, b_type);
+  CrValue *object = add_type (self, "object", -1, NULL);
+  {
+    CrValue *init = cr_value_new_native ("__init__", object_init_noop, NULL, NULL);
+    cr_value_set_member (object, "__init__", init);
+    cr_value_unref (init);
+  }
+  /* Types a script cannot name but type() returns. */
+  static const struct { const char *name; CrValueKind kind; } hidden[] = {
+    { "NoneType", CR_VALUE_NONE }, { "function", CR_VALUE_FUNCTION },
+    { "builtin_function_or_method", CR_VALUE_NATIVE }, { "method", CR_VALUE_BOUND_METHOD },
+    { "module", CR_VALUE_MODULE }, { "slice", CR_VALUE_SLICE }, { "ellipsis", CR_VALUE_ELLIPSIS },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (hidden); i++)
+    {
+      CrValue *cls = cr_value_new_class (hidden[i].name, NULL);
+      CrValue *k = cr_value_new_int (hidden[i].kind);
+      cr_value_set_member (cls, "__cr_kind__", k);
+      cr_value_unref (k);
+      g_hash_table_insert (self->type_classes, GINT_TO_POINTER (hidden[i].kind), cls);
+      /* Owned by the builtins table under a name no script can write. */
+      char *key = g_strdup_printf (" %s", hidden[i].name);
+      g_hash_table_insert (self->builtins, key, cls);
+    }
+  add_builtin (self, "NotImplemented", cr_value_not_implemented ());
+  add_builtin (self, "Ellipsis", cr_value_ellipsis ());
+
+  CrValue *base = add_exception (self, "BaseException", CR_EXC_EXCEPTION, NULL);
+  self->exc_base = base;
+  add_exception (self, "KeyboardInterrupt", CR_EXC_KEYBOARD_INTERRUPT, base);
+  CrValue *exc = add_exception (self, "Exception", CR_EXC_EXCEPTION, base);
+  CrValue *arith = add_exception (self, "ArithmeticError", CR_EXC_EXCEPTION, exc);
+  add_exception (self, "ZeroDivisionError", CR_EXC_ZERO_DIVISION_ERROR, arith);
+  add_exception (self, "OverflowError", CR_EXC_OVERFLOW_ERROR, arith);
+  CrValue *lookup = add_exception (self, "LookupError", CR_EXC_EXCEPTION, exc);
+  add_exception (self, "IndexError", CR_EXC_INDEX_ERROR, lookup);
+  add_exception (self, "KeyError", CR_EXC_KEY_ERROR, lookup);
+  CrValue *runtime = add_exception (self, "RuntimeError", CR_EXC_RUNTIME_ERROR, exc);
+  add_exception (self, "NotImplementedError", CR_EXC_NOT_IMPLEMENTED_ERROR, runtime);
+  add_exception (self, "RecursionError", CR_EXC_RECURSION_ERROR, runtime);
+  add_exception (self, "ValueError", CR_EXC_VALUE_ERROR, exc);
+  add_exception (self, "TypeError", CR_EXC_TYPE_ERROR, exc);
+  CrValue *name_error = add_exception (self, "NameError", CR_EXC_NAME_ERROR, exc);
+  add_exception (self, "UnboundLocalError", CR_EXC_UNBOUND_LOCAL_ERROR, name_error);
+  add_exception (self, "AttributeError", CR_EXC_ATTRIBUTE_ERROR, exc);
+  CrValue *syntax = add_exception (self, "SyntaxError", CR_EXC_SYNTAX_ERROR, exc);
+  add_exception (self, "IndentationError", CR_EXC_INDENTATION_ERROR, syntax);
+  add_exception (self, "MemoryError", CR_EXC_MEMORY_ERROR, exc);
+  CrValue *import = add_exception (self, "ImportError", CR_EXC_IMPORT_ERROR, exc);
+  add_exception (self, "ModuleNotFoundError", CR_EXC_MODULE_NOT_FOUND_ERROR, import);
+  add_exception (self, "AssertionError", CR_EXC_ASSERTION_ERROR, exc);
+  add_exception (self, "StopIteration", CR_EXC_STOP_ITERATION, exc);
+  CrValue *os_error = add_exception (self, "OSError", CR_EXC_EXCEPTION, exc);
+  add_exception (self, "TimeoutError", CR_EXC_TIMEOUT_ERROR, os_error);
+  self->exc_classes[CR_EXC_EXCEPTION] = exc;
+}
+
+/* ---- math ---------------------------------------------------------------------------------------------- */
+
+typedef double (*MathFunc1) (double);
+
+static CrValue *
+math_unary (NATIVE_ARGS)
+{
+  MathFunc1 fn = (MathFunc1) data;
+  if (!no_kwargs ("math function", n_kwargs, kwargs, error) || !arg_count ("math function", n_args, 1, 1, error))
+    return NULL;
+  double x;
+  if (args[0]->kind == CR_VALUE_STR || !cr_value_to_double (args[0], &x, NULL))
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "must be real number, not %s",
+                           cr_value_type_name (args[0]));
+      return NULL;
+    }
+  double r = fn (x);
+  if (isnan (r) && !isnan (x))
+    {
+      cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "math domain error");
+      return NULL;
+    }
+  if (isinf (r) && isfinite (x))
+    {
+      if (fn == log || fn == log2 || fn == log10)
+        cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "math domain error");
+      else
+        cr_interp_set_error (error, CR_EXC_OVERFLOW_ERROR, "math range error");
+      return NULL;
+    }
+  return cr_value_new_float (r);
+}
+
+static CrValue *
+math_log (NATIVE_ARGS)
+{
+  if (!no_kwargs ("log", n_kwargs, kwargs, error) || !arg_count ("log", n_args, 1, 2, error))
+    return NULL;
+  double x, b = M_E;
+  if (!cr_value_to_double (args[0], &x, error) || (n_args == 2 && !cr_value_to_double (args[1], &b, error)))
+    return NULL;
+  if (x <= 0 || b <= 0 || b == 1.0)
+    {
+      cr_interp_set_error (error, x <= 0 || b <= 0 ? CR_EXC_VALUE_ERROR : CR_EXC_ZERO_DIVISION_ERROR,
+                           x <= 0 || b <= 0 ? "math domain error" : "float division by zero");
+      return NULL;
+    }
+  return cr_value_new_float (n_args == 2 ? log (x) / log (b) : log (x));
+}
+
+static CrValue *
+math_floor_ceil (NATIVE_ARGS)
+{
+  if (!no_kwargs ("floor", n_kwargs, kwargs, error) || !arg_count ("floor", n_args, 1, 1, error))
+    return NULL;
+  if (args[0]->kind == CR_VALUE_INT || args[0]->kind == CR_VALUE_BOOL)
+    return cr_value_new_int (args[0]->kind == CR_VALUE_INT ? args[0]->u.i : args[0]->u.b);
+  double x;
+  if (!cr_value_to_double (args[0], &x, error))
+    return NULL;
+  return float_to_int (data ? ceil (x) : floor (x), error);
+}
+
+static CrValue *
+math_pow (NATIVE_ARGS)
+{
+  double x, y;
+  if (!no_kwargs ("pow", n_kwargs, kwargs, error) || !arg_count ("pow", n_args, 2, 2, error)
+      || !cr_value_to_double (args[0], &x, error) || !cr_value_to_double (args[1], &y, error))
+    return NULL;
+  if (x == 0.0 && y < 0)
+    {
+      cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "math domain error");
+      return NULL;
+    }
+  double r = pow (x, y);
+  if (isnan (r) && !isnan (x) && !isnan (y))
+    {
+      cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "math domain error");
+      return NULL;
+    }
+  if (isinf (r) && isfinite (x) && isfinite (y))
+    {
+      cr_interp_set_error (error, CR_EXC_OVERFLOW_ERROR, "math range error");
+      return NULL;
+    }
+  return cr_value_new_float (r);
+}
+
+static CrValue *
+math_isclose (NATIVE_ARGS)
+{
+  CrValue *a = NULL, *b = NULL, *rel = NULL, *abs_tol = NULL;
+  if (!cr_args_parse ("isclose", args, n_args, kwargs, n_kwargs, error, "a", &a, "b", &b,
+                      "|$rel_tol", &rel, "$abs_tol", &abs_tol, NULL))
+    return NULL;
+  double x, y, rt = 1e-9, at = 0.0;
+  if (!cr_value_to_double (a, &x, error) || !cr_value_to_double (b, &y, error)
+      || (rel && !cr_value_to_double (rel, &rt, error))
+      || (abs_tol && !cr_value_to_double (abs_tol, &at, error)))
+    return NULL;
+  if (x == y)
+    return cr_value_new_bool (TRUE);
+  if (isinf (x) || isinf (y))
+    return cr_value_new_bool (FALSE);
+  double diff = fabs (y - x);
+  return cr_value_new_bool ((diff <= fabs (rt * y)) || (diff <= fabs (rt * x)) || diff <= at);
+}
+
+static CrValue *
+math_predicate (NATIVE_ARGS)
+{
+  double x;
+  if (!no_kwargs ("isnan", n_kwargs, kwargs, error) || !arg_count ("isnan", n_args, 1, 1, error)
+      || !cr_value_to_double (args[0], &x, error))
+    return NULL;
+  int which = GPOINTER_TO_INT (data);
+  return cr_value_new_bool (which == 0 ? isnan (x) : which == 1 ? isinf (x) : isfinite (x));
+}
+
+static CrValue *
+math_fsum_prod (NATIVE_ARGS)
+{
+  if (!no_kwargs ("fsum", n_kwargs, kwargs, error) || !arg_count ("fsum", n_args, 1, 1, error))
+    return NULL;
+  CrValue *list = cr_iter_to_list (self, args[0], error);
+  if (!list)
+    return NULL;
+  gboolean prod = GPOINTER_TO_INT (data);
+  double acc = prod ? 1.0 : 0.0, comp = 0.0;
+  for (guint i = 0; i < list->u.seq.items->len; i++)
+    {
+      double x;
+      if (!cr_value_to_double (list->u.seq.items->pdata[i], &x, error))
+        {
+          cr_value_unref (list);
+          return NULL;
+        }
+      if (prod)
+        acc *= x;
+      else
+        {
+          /* Neumaier summation: close to fsum for teaching-sized inputs. */
+          double t = acc + x;
+          comp += fabs (acc) >= fabs (x) ? (acc - t) + x : (x - t) + acc;
+          acc = t;
+        }
+    }
+  cr_value_unref (list);
+  return cr_value_new_float (acc + comp);
+}
+
+static double math_degrees (double x) { return x * (180.0 / M_PI); }
+static double math_radians (double x) { return x * (M_PI / 180.0); }
+
+CrValue *
+cr_math_module_new (void)
+{
+  CrValue *m = cr_value_new_module ("math");
+  static const struct { const char *name; MathFunc1 fn; } unary[] = {
+    { "sqrt", sqrt }, { "exp", exp }, { "log2", log2 }, { "log10", log10 }, { "log1p", log1p },
+    { "expm1", expm1 }, { "sin", sin }, { "cos", cos }, { "tan", tan }, { "asin", asin },
+    { "acos", acos }, { "atan", atan }, { "sinh", sinh }, { "cosh", cosh }, { "tanh", tanh },
+    { "fabs", fabs }, { "erf", erf }, { "erfc", erfc }, { "gamma", tgamma }, { "lgamma", lgamma },
+    { "trunc", trunc }, { "degrees", math_degrees }, { "radians", math_radians },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (unary); i++)
+    {
+      CrValue *f = cr_value_new_native (unary[i].name, math_unary, NULL, (gpointer) unary[i].fn);
+      cr_value_set_member (m, unary[i].name, f);
+      cr_value_unref (f);
+    }
+  static const struct { const char *name; CrNativeFunc fn; gpointer data; } others[] = {
+    { "log", math_log, NULL }, { "floor", math_floor_ceil, NULL },
+    { "ceil", math_floor_ceil, GINT_TO_POINTER (1) }, { "pow", math_pow, NULL },
+    { "isclose", math_isclose, NULL }, { "isnan", math_predicate, GINT_TO_POINTER (0) },
+    { "isinf", math_predicate, GINT_TO_POINTER (1) }, { "isfinite", math_predicate, GINT_TO_POINTER (2) },
+    { "fsum", math_fsum_prod, GINT_TO_POINTER (0) }, { "prod", math_fsum_prod, GINT_TO_POINTER (1) },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    {
+      CrValue *f = cr_value_new_native (others[i].name, others[i].fn, NULL, others[i].data);
+      cr_value_set_member (m, others[i].name, f);
+      cr_value_unref (f);
+    }
+  static const struct { const char *name; double value; } constants[] = {
+    { "pi", M_PI }, { "e", M_E }, { "tau", 2 * M_PI }, { "inf", INFINITY }, { "nan", NAN },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (constants); i++)
+    {
+      CrValue *c = cr_value_new_float (constants[i].value);
+      cr_value_set_member (m, constants[i].name, c);
+      cr_value_unref (c);
+    }
+  return m;
+}

@@ -77,6 +77,9 @@ CrCode       *cr_program_module_code  (CrProgram       *program);
 CrCode       *cr_program_code_for     (CrProgram       *program,
                                        const CrAstNode *node);
 guint         cr_program_n_globals    (CrProgram       *program);
+/* The global index of name, or -1. */
+int           cr_program_global_lookup(CrProgram       *program,
+                                       const char      *name);
 const char   *cr_program_global_name  (CrProgram       *program,
                                        guint            index);
 
@@ -101,6 +104,7 @@ struct _CrFrame {
   CrCell          **closure;
   GHashTable       *class_ns;   /* class body: the class's attrs */
   CrValue          *function;   /* the running def (borrowed), NULL for module/class */
+  CrValue          *owner_class;/* class body: the class being made (borrowed) */
   const CrAstNode  *stmt;       /* the statement being run */
   CrValue          *retval;     /* owned, set by `return` */
 };
@@ -185,6 +189,15 @@ CrExecStatus  cr_exec_block      (CrInterp        *self,
                                   CrFrame         *frame,
                                   CrAstNode *const *stmts,
                                   guint            n_stmts,
+                                  GError         **error);
+/* A subscript's index: slices and tuples of them become values. */
+CrValue      *cr_eval_index      (CrInterp        *self,
+                                  CrFrame         *frame,
+                                  CrAstNode       *node,
+                                  GError         **error);
+gboolean      cr_delete_name     (CrInterp        *self,
+                                  CrFrame         *frame,
+                                  CrAstNode       *name,
                                   GError         **error);
 gboolean      cr_store_target    (CrInterp        *self,
                                   CrFrame         *frame,
@@ -389,6 +402,15 @@ CrValue  *cr_builtin_method      (CrInterp        *self,
                                   CrValue         *obj,
                                   const char      *name);
 void      cr_methods_install     (CrInterp        *self);
+gboolean  cr_sort_list           (CrInterp        *self,
+                                  CrValue         *list,
+                                  CrValue         *key,
+                                  gboolean         reverse,
+                                  GError         **error);
+gboolean  cr_dict_update_from    (CrInterp        *self,
+                                  CrValue         *dict,
+                                  CrValue         *src,
+                                  GError         **error);
 CrValue  *cr_math_module_new     (void);
 /* The builtin class for values of kind (int, float, str, ...), borrowed. */
 CrValue  *cr_interp_type_of      (CrInterp        *self,

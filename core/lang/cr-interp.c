@@ -1,2 +1,1838 @@
-/* cr-interp.c — being written. */
-#include "cr-interp.h"
+/* cr-interp.c — the interpreter's life cycle and its object model: running a
+ * module, calling functions (Python's argument binding, recursion limit),
+ * classes and instances, attribute and item access, iteration, imports,
+ * tracebacks, warnings and cancellation. Expressions are evaluated in
+ * cr-interp-expr.c, statements run in cr-interp-stmt.c. */
+#include "cr-interp-private.h"
+#include "cr-kernels.h"
+#include "cr-node.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <string.h>
+
+/* CPython's default recursion limit. The C stack is guarded separately. */
+#define RECURSION_LIMIT 1000
+#define STACK_MARGIN    (256 * 1024)
+/* torch's default seed (torch.initial_seed() in a fresh process). */
+#define DEFAULT_SEED    G_GUINT64_CONSTANT (67280421310721)
+
+void
+cr_interp_set_error (GError     **error,
+                     CrException  code,
+                     const char  *format,
+                     ...)
+{
+  va_list ap;
+  if (error == NULL)
+    return;
+  va_start (ap, format);
+  char *msg = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  g_set_error_literal (error, CR_LANG_ERROR, code, msg);
+  g_free (msg);
+}
+
+/* ---- cells and functions ------------------------------------------------------ */
+
+CrCell *
+cr_cell_new (void)
+{
+  CrCell *cell = g_new (CrCell, 1);
+  cell->ref_count = 1;
+  cell->value = NULL;
+  return cell;
+}
+
+CrCell *
+cr_cell_ref (CrCell *cell)
+{
+  cell->ref_count++;
+  return cell;
+}
+
+void
+cr_cell_unref (CrCell *cell)
+{
+  if (cell && --cell->ref_count == 0)
+    {
+      cr_value_unref (cell->value);
+      g_free (cell);
+    }
+}
+
+void
+cr_function_free (CrFunction *function)
+{
+  for (guint i = 0; i < function->code->n_params; i++)
+    cr_value_unref (function->defaults[i]);
+  g_free (function->defaults);
+  for (guint i = 0; i < function->code->n_free; i++)
+    cr_cell_unref (function->closure[i]);
+  g_free (function->closure);
+  g_free (function->qualname);
+  g_free (function);
+}
+
+CrCell **
+cr_build_closure (CrFrame *frame,
+                  CrCode  *code)
+{
+  if (code->n_free == 0)
+    return NULL;
+  CrCell **closure = g_new (CrCell *, code->n_free);
+  for (guint i = 0; i < code->n_free; i++)
+    {
+      const CrFreeSource *src = &code->free_sources[i];
+      closure[i] = cr_cell_ref (src->from_cell ? frame->cells[src->index]
+                                               : frame->closure[src->index]);
+    }
+  return closure;
+}
+
+/* ---- life cycle ------------------------------------------------------------------- */
+
+static void
+value_unref_notify (gpointer data)
+{
+  cr_value_unref (data);
+}
+
+CrInterp *
+cr_interp_new (const CrInterpOptions *options)
+{
+  CrInterp *self = g_new0 (CrInterp, 1);
+  if (options)
+    self->options = *options;
+  cr_print_options_init_default (&self->print_options);
+  self->builtins = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, value_unref_notify);
+  self->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, value_unref_notify);
+  self->type_classes = g_hash_table_new (g_direct_hash, g_direct_equal);
+  self->method_tables = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                               (GDestroyNotify) g_hash_table_unref);
+  self->traceback = g_array_new (FALSE, FALSE, sizeof (CrTracebackEntry));
+  self->warned = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->labels_enabled = self->options.record_backward || self->options.trace_backward;
+  self->records = g_ptr_array_new ();
+  cr_builtins_install (self);
+  cr_methods_install (self);
+  return self;
+}
+
+static void
+clear_globals (CrInterp *self)
+{
+  /* Unbind in two steps so that destructors that look at globals see a
+   * consistent (empty) table. */
+  for (guint i = 0; i < self->n_globals; i++)
+    {
+      CrValue *v = self->globals[i].value;
+      self->globals[i].value = NULL;
+      cr_value_unref (v);
+    }
+  g_clear_pointer (&self->globals, g_free);
+  self->n_globals = 0;
+}
+
+void
+cr_interp_free (CrInterp *self)
+{
+  if (!self)
+    return;
+  g_clear_pointer (&self->globals_view, g_hash_table_unref);
+  clear_globals (self);
+  cr_backward_records_free (self);
+  g_ptr_array_unref (self->records);
+  g_hash_table_unref (self->modules);
+  g_hash_table_unref (self->method_tables);
+  g_hash_table_unref (self->type_classes);
+  g_hash_table_unref (self->builtins);
+  g_array_unref (self->traceback);
+  g_hash_table_unref (self->warned);
+  g_free (self->exc_name);
+  cr_generator_free (self->generator);
+  cr_program_free (self->program);
+  g_free (self);
+}
+
+void
+cr_script_error_free (CrScriptError *error)
+{
+  if (!error)
+    return;
+  g_free (error->message);
+  g_free (error->traceback);
+  g_free (error);
+}
+
+/* ---- source lines and tracebacks -------------------------------------------------- */
+
+static gboolean
+source_available (CrInterp *self)
+{
+  return self->module && self->module->source
+         && g_strcmp0 (self->module->filename, "<stdin>") != 0;
+}
+
+static char *
+raw_line (CrInterp *self,
+          int       line)
+{
+  if (!self->module || !self->module->source || line <= 0)
+    return NULL;
+  return cr_source_line (self->module->source, line);
+}
+
+char *
+cr_interp_source_line (CrInterp *self,
+                       int       line)
+{
+  char *text = raw_line (self, line);
+  return text ? g_strstrip (text) : NULL;
+}
+
+void
+cr_interp_traceback_push (CrInterp *self,
+                          CrFrame  *frame,
+                          GError   *error)
+{
+  if (self->traceback_owner != error)
+    {
+      g_array_set_size (self->traceback, 0);
+      self->traceback_owner = error;
+    }
+  CrTracebackEntry entry = {
+    frame->code && frame->code->node ? frame->code->name : "<module>",
+    frame->stmt,
+    self->err_located ? self->err_node : frame->stmt,
+  };
+  g_array_append_val (self->traceback, entry);
+  self->err_located = FALSE;
+}
+
+static gsize
+char_offset (const char *line,
+             gsize       byte_offset)
+{
+  gsize len = strlen (line);
+  if (byte_offset > len)
+    byte_offset = len;
+  return g_utf8_strlen (line, byte_offset);
+}
+
+/* Python 3.11's anchors: the operator of a binary operation, the brackets
+ * of a subscript (byte offsets into the segment). */
+static gboolean
+caret_anchors (const CrAstNode *node,
+               const char      *segment,
+               gsize            seg_start_col,
+               gssize          *left,
+               gssize          *right)
+{
+  gsize len = strlen (segment);
+  if (node->kind == CR_AST_BINOP)
+    {
+      const CrAstNode *l = node->u.binop.left, *r = node->u.binop.right;
+      if (l->span.end_line != node->span.line || r->span.line != node->span.line)
+        return FALSE;
+      gssize from = l->span.end_column - (gssize) seg_start_col;
+      gssize to = r->span.column - (gssize) seg_start_col;
+      if (from < 0 || to > (gssize) len)
+        return FALSE;
+      for (gssize i = from; i < to; i++)
+        {
+          if (g_ascii_isspace (segment[i]))
+            continue;
+          *left = i;
+          *right = i + 1;
+          if (i + 1 < to && !g_ascii_isspace (segment[i + 1]))
+            ++*right;
+          if (i + 1 < to && segment[i] == ')')
+            continue;
+          return TRUE;
+        }
+      return FALSE;
+    }
+  if (node->kind == CR_AST_SUBSCRIPT)
+    {
+      const CrAstNode *v = node->u.subscript.value, *ix = node->u.subscript.index;
+      if (v->span.end_line != node->span.line || ix->span.end_line != node->span.line)
+        return FALSE;
+      gssize l = v->span.end_column - (gssize) seg_start_col;
+      gssize r = ix->span.end_column - (gssize) seg_start_col + 1;
+      if (l < 0 || r < 0)
+        return FALSE;
+      while (l < (gssize) len && segment[l] != '[')
+        l++;
+      while (r < (gssize) len && segment[r] != ']')
+        r++;
+      if (r < (gssize) len)
+        r++;
+      *left = l;
+      *right = r;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+append_frame_source (CrInterp        *self,
+                     GString         *out,
+                     int              line,
+                     const CrAstNode *node)
+{
+  if (!source_available (self))
+    return;
+  g_autofree char *text = raw_line (self, line);
+  if (!text)
+    return;
+  gsize indent = 0;
+  while (text[indent] == ' ' || text[indent] == '\t' || text[indent] == '\f')
+    indent++;
+  gsize text_len = strlen (text);
+  while (text_len > indent && g_ascii_isspace (text[text_len - 1]))
+    text[--text_len] = '\0';
+  if (text_len == indent)
+    return;
+  g_string_append_printf (out, "    %s\n", text + indent);
+
+  if (!node || node->span.line != line || node->span.end_line != line
+      || node->span.column <= 0 || node->span.end_column <= node->span.column)
+    return;
+  gsize start = (gsize) node->span.column - 1, end = (gsize) node->span.end_column - 1;
+  if (end > text_len)
+    end = text_len;
+  if (start < indent || start >= end)
+    return;
+  g_autofree char *segment = g_strndup (text + start, end - start);
+  gssize left = -1, right = -1;
+  gboolean anchors = caret_anchors (node, segment, start + 1, &left, &right);
+  gsize start_chars = char_offset (text, start) - char_offset (text, indent);
+  gsize seg_chars = g_utf8_strlen (segment, -1);
+  gsize stripped_chars = g_utf8_strlen (text + indent, -1);
+  if (seg_chars == stripped_chars && !anchors)
+    return;
+  g_string_append (out, "    ");
+  for (gsize i = 0; i < start_chars; i++)
+    g_string_append_c (out, ' ');
+  if (anchors)
+    {
+      gsize l = char_offset (segment, (gsize) left), r = char_offset (segment, (gsize) right);
+      for (gsize i = 0; i < seg_chars; i++)
+        g_string_append_c (out, i >= l && i < r ? '^' : '~');
+    }
+  else
+    for (gsize i = 0; i < seg_chars; i++)
+      g_string_append_c (out, '^');
+  g_string_append_c (out, '\n');
+}
+
+static CrScriptError *
+script_error_new (CrInterp *self,
+                  GError   *error)
+{
+  CrScriptError *e = g_new0 (CrScriptError, 1);
+  if (error->domain == CR_LANG_ERROR || error->domain == CR_CORE_ERROR)
+    e->type = (CrException) error->code;
+  else
+    e->type = CR_EXC_RUNTIME_ERROR;
+  if ((guint) e->type >= CR_EXC_COUNT)
+    e->type = CR_EXC_RUNTIME_ERROR;
+  e->message = g_strdup (error->message);
+  if (self->options.cancel_flag && g_atomic_int_get (self->options.cancel_flag) == 2
+      && (e->type == CR_EXC_KEYBOARD_INTERRUPT || e->type == CR_EXC_TIMEOUT_ERROR))
+    {
+      e->type = CR_EXC_TIMEOUT_ERROR;
+      g_free (e->message);
+      e->message = g_strdup ("the script did not finish within the time limit (--timeout)");
+    }
+
+  const char *type_name = cr_exception_name (e->type);
+  if (self->exc_name && self->exc_name_owner == error)
+    type_name = self->exc_name;
+
+  GString *tb = g_string_new ("Traceback (most recent call last):\n");
+  GArray *entries = self->traceback_owner == error ? self->traceback : NULL;
+  const char *filename = self->module && self->module->filename ? self->module->filename
+                                                                : "<string>";
+  if (entries)
+    for (guint i = entries->len; i > 0; i--)
+      {
+        CrTracebackEntry *entry = &g_array_index (entries, CrTracebackEntry, i - 1);
+        const CrAstNode *where = entry->node ? entry->node : entry->stmt;
+        int line = where ? where->span.line : 0;
+        g_string_append_printf (tb, "  File \"%s\", line %d, in %s\n", filename, line,
+                                entry->function);
+        append_frame_source (self, tb, line, entry->node);
+        if (i == 1 && where)
+          e->span = where->span;
+      }
+  if (e->message[0])
+    g_string_append_printf (tb, "%s: %s\n", type_name, e->message);
+  else
+    g_string_append_printf (tb, "%s\n", type_name);
+  e->traceback = g_string_free (tb, FALSE);
+  return e;
+}
+
+/* A SyntaxError as Python prints it: no traceback, the line and a caret. */
+static CrScriptError *
+syntax_error_new (CrInterp     *self,
+                  CrAstModule  *module,
+                  const CrSpan *span,
+                  GError       *error)
+{
+  CrScriptError *e = g_new0 (CrScriptError, 1);
+  e->type = error->domain == CR_LANG_ERROR && error->code == CR_EXC_INDENTATION_ERROR
+            ? CR_EXC_INDENTATION_ERROR : CR_EXC_SYNTAX_ERROR;
+  e->message = g_strdup (error->message);
+  e->span = *span;
+  e->traceback = cr_format_syntax_error (module->filename, module->source, span,
+                                         cr_exception_name (e->type), error->message);
+  return e;
+}
+
+char *
+cr_format_syntax_error (const char   *filename,
+                        const char   *source,
+                        const CrSpan *span,
+                        const char   *type_name,
+                        const char   *message)
+{
+  GString *out = g_string_new (NULL);
+  g_string_append_printf (out, "  File \"%s\", line %d\n", filename ? filename : "<string>",
+                          span->line);
+  g_autofree char *text = source && span->line > 0 ? cr_source_line (source, span->line) : NULL;
+  if (text)
+    {
+      gsize indent = 0;
+      while (text[indent] == ' ' || text[indent] == '\t' || text[indent] == '\f')
+        indent++;
+      g_strchomp (text);
+      if (text[indent])
+        {
+          g_string_append_printf (out, "    %s\n", text + indent);
+          gsize col = span->column > 0 ? (gsize) span->column - 1 : 0;
+          gsize len = strlen (text);
+          if (col > len)
+            col = len;
+          gssize start = (gssize) char_offset (text, col) - (gssize) char_offset (text, indent);
+          if (start < 0)
+            start = 0;
+          gssize n = 1;
+          if (span->end_line == span->line && span->end_column > span->column)
+            {
+              gsize end = (gsize) span->end_column - 1;
+              n = (gssize) char_offset (text, end) - (gssize) char_offset (text, col);
+              if (n < 1)
+                n = 1;
+            }
+          g_string_append (out, "    ");
+          for (gssize i = 0; i < start; i++)
+            g_string_append_c (out, ' ');
+          for (gssize i = 0; i < n; i++)
+            g_string_append_c (out, '^');
+          g_string_append_c (out, '\n');
+        }
+    }
+  g_string_append_printf (out, "%s: %s\n", type_name, message);
+  return g_string_free (out, FALSE);
+}
+
+/* ---- running a module ---------------------------------------------------------------- */
+
+static void
+init_stack_limit (CrInterp *self)
+{
+  pthread_attr_t attr;
+  void *addr = NULL;
+  size_t size = 0;
+  self->stack_limit = 0;
+  if (pthread_getattr_np (pthread_self (), &attr) != 0)
+    return;
+  if (pthread_attr_getstack (&attr, &addr, &size) == 0 && addr && size > 0)
+    {
+      guintptr here = (guintptr) __builtin_frame_address (0);
+      guintptr low = (guintptr) addr;
+      /* The main thread reports its maximum size; stay well inside it. */
+      gsize margin = MAX ((gsize) STACK_MARGIN, size / 8);
+      if (here > low + margin)
+        self->stack_limit = low + margin;
+    }
+  pthread_attr_destroy (&attr);
+}
+
+gboolean
+cr_interp_run (CrInterp        *self,
+               CrAstModule     *module,
+               CrScriptError  **out_error)
+{
+  g_autoptr (GError) error = NULL;
+  CrSpan span = { 0 };
+
+  g_return_val_if_fail (self != NULL && module != NULL, FALSE);
+  if (out_error)
+    *out_error = NULL;
+  self->module = module;
+
+  CrProgram *program = cr_program_new (module, &span, &error);
+  if (!program)
+    {
+      if (out_error)
+        *out_error = syntax_error_new (self, module, &span, error);
+      self->module = NULL;
+      return FALSE;
+    }
+  g_clear_pointer (&self->globals_view, g_hash_table_unref);
+  clear_globals (self);
+  cr_program_free (self->program);
+  self->program = program;
+
+  self->n_globals = cr_program_n_globals (program);
+  self->globals = g_new0 (CrGlobalSlot, self->n_globals + 1);
+  for (guint i = 0; i < self->n_globals; i++)
+    {
+      self->globals[i].builtin = g_hash_table_lookup (self->builtins,
+                                                      cr_program_global_name (program, i));
+      self->globals[i].builtin_checked = TRUE;
+    }
+  init_stack_limit (self);
+
+  CrCode *code = cr_program_module_code (program);
+  CrFrame frame = { 0 };
+  frame.code = code;
+  frame.locals = g_new0 (CrValue *, code->n_locals + 1);
+  frame.cells = g_new0 (CrCell *, code->n_cells + 1);
+  for (guint i = 0; i < code->n_cells; i++)
+    frame.cells[i] = cr_cell_new ();
+  self->frame = &frame;
+  self->depth = 1;
+  self->err_located = FALSE;
+
+  CrExecStatus status = cr_exec_block (self, &frame, code->body, code->n_body, &error);
+  gboolean ok = status != CR_EXEC_ERROR;
+  if (!ok)
+    {
+      cr_interp_traceback_push (self, &frame, error);
+      if (out_error)
+        *out_error = script_error_new (self, error);
+    }
+  {
+    CrSpan none = { 0 };
+    cr_autograd_set_current_span (&none);
+  }
+
+  self->frame = NULL;
+  self->depth = 0;
+  for (guint i = 0; i < code->n_locals; i++)
+    cr_value_unref (frame.locals[i]);
+  for (guint i = 0; i < code->n_cells; i++)
+    cr_cell_unref (frame.cells[i]);
+  cr_value_unref (frame.retval);
+  g_free (frame.locals);
+  g_free (frame.cells);
+  g_array_set_size (self->traceback, 0);
+  self->traceback_owner = NULL;
+  self->module = NULL;
+  return ok;
+}
+
+GHashTable *
+cr_interp_get_globals (CrInterp *self)
+{
+  g_clear_pointer (&self->globals_view, g_hash_table_unref);
+  self->globals_view = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, value_unref_notify);
+  for (guint i = 0; i < self->n_globals; i++)
+    if (self->globals[i].value)
+      g_hash_table_insert (self->globals_view,
+                           g_strdup (cr_program_global_name (self->program, i)),
+                           cr_value_ref (self->globals[i].value));
+  return self->globals_view;
+}
+
+/* ---- services ---------------------------------------------------------------------- */
+
+void
+cr_interp_write (CrInterp   *self,
+                 const char *text,
+                 gboolean    is_stderr)
+{
+  if (self->options.output)
+    self->options.output (text, is_stderr, self->options.output_data);
+}
+
+void
+cr_interp_warn (CrInterp   *self,
+                const char *category,
+                const char *message)
+{
+  int line = self->frame && self->frame->stmt ? self->frame->stmt->span.line : 0;
+  char *key = g_strdup_printf ("%d\x1f%s\x1f%s", line, category, message);
+  if (g_hash_table_contains (self->warned, key))
+    {
+      g_free (key);
+      return;
+    }
+  g_hash_table_add (self->warned, key);
+  const char *filename = self->module && self->module->filename ? self->module->filename
+                                                                : "<string>";
+  GString *out = g_string_new (NULL);
+  g_string_append_printf (out, "%s:%d: %s: %s\n", filename, line, category, message);
+  if (source_available (self))
+    {
+      g_autofree char *text = cr_interp_source_line (self, line);
+      if (text && text[0])
+        g_string_append_printf (out, "  %s\n", text);
+    }
+  cr_interp_write (self, out->str, TRUE);
+  g_string_free (out, TRUE);
+}
+
+gboolean
+cr_interp_check_cancel (CrInterp  *self,
+                        GError   **error)
+{
+  const gint *flag = self->options.cancel_flag;
+  if (G_LIKELY (flag == NULL))
+    return TRUE;
+  gint value = g_atomic_int_get (flag);
+  if (G_LIKELY (value == 0))
+    return TRUE;
+  if (value == 2)
+    g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_TIMEOUT_ERROR,
+                         "the script did not finish within the time limit (--timeout)");
+  else
+    g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_KEYBOARD_INTERRUPT, "");
+  return FALSE;
+}
+
+CrDeviceType
+cr_interp_get_default_device (CrInterp *self)
+{
+  return self->options.default_device;
+}
+
+struct _CrGenerator *
+cr_interp_get_generator (CrInterp *self)
+{
+  if (!self->generator)
+    self->generator = cr_generator_new (DEFAULT_SEED);
+  return self->generator;
+}
+
+CrPrintOptions *
+cr_interp_get_print_options (CrInterp *self)
+{
+  return &self->print_options;
+}
+
+/* ---- calls -------------------------------------------------------------------------- */
+
+static void
+missing_args_error (GError     **error,
+                    const char  *qualname,
+                    const char  *kind,
+                    const char **names,
+                    guint        n)
+{
+  GString *s = g_string_new (NULL);
+  g_string_append_printf (s, "%s() missing %u required %s argument%s: ", qualname, n, kind,
+                          n == 1 ? "" : "s");
+  for (guint i = 0; i < n; i++)
+    {
+      if (i > 0)
+        g_string_append (s, n == 2 ? " and " : (i == n - 1 ? ", and " : ", "));
+      g_string_append_printf (s, "'%s'", names[i]);
+    }
+  g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR, s->str);
+  g_string_free (s, TRUE);
+}
+
+static gboolean
+bind_args (CrFunction      *fn,
+           CrValue        **locals,
+           CrValue *const  *args,
+           guint            n_args,
+           const CrKwarg   *kwargs,
+           guint            n_kwargs,
+           GError         **error)
+{
+  CrCode *code = fn->code;
+  guint npos = code->n_positional;
+  const char *qualname = fn->qualname;
+
+  guint n_direct = MIN (n_args, npos);
+  for (guint i = 0; i < n_direct; i++)
+    locals[i] = cr_value_ref (args[i]);
+  if (n_args > npos)
+    {
+      if (code->varargs < 0)
+        {
+          guint n_defaults = 0;
+          for (guint i = 0; i < npos; i++)
+            if (code->params[i].default_value)
+              n_defaults++;
+          if (n_defaults == 0)
+            cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                                 "%s() takes %u positional argument%s but %u %s given",
+                                 qualname, npos, npos == 1 ? "" : "s", n_args,
+                                 n_args == 1 ? "was" : "were");
+          else
+            cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                                 "%s() takes from %u to %u positional arguments but %u %s given",
+                                 qualname, npos - n_defaults, npos, n_args,
+                                 n_args == 1 ? "was" : "were");
+          return FALSE;
+        }
+      locals[code->varargs] = cr_value_new_tuple (args + npos, n_args - npos);
+    }
+  else if (code->varargs >= 0)
+    locals[code->varargs] = cr_value_new_tuple (NULL, 0);
+
+  CrValue *kwdict = NULL;
+  if (code->kwargs >= 0)
+    locals[code->kwargs] = kwdict = cr_value_new_dict ();
+
+  for (guint k = 0; k < n_kwargs; k++)
+    {
+      const char *name = kwargs[k].name;
+      guint j;
+      for (j = 0; j < code->n_params; j++)
+        if ((code->params[j].kind == CR_PARAM_NORMAL || code->params[j].kind == CR_PARAM_KWONLY)
+            && strcmp (code->params[j].name, name) == 0)
+          break;
+      if (j < code->n_params)
+        {
+          if (locals[j])
+            {
+              cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                                   "%s() got multiple values for argument '%s'", qualname, name);
+              return FALSE;
+            }
+          locals[j] = cr_value_ref (kwargs[k].value);
+        }
+      else if (kwdict)
+        {
+          CrValue *key = cr_value_new_str (name);
+          cr_dict_set (kwdict, key, kwargs[k].value, NULL);
+          cr_value_unref (key);
+        }
+      else
+        {
+          cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                               "%s() got an unexpected keyword argument '%s'", qualname, name);
+          return FALSE;
+        }
+    }
+
+  const char *missing[64];
+  guint n_missing = 0;
+  for (guint j = 0; j < npos; j++)
+    if (!locals[j])
+      {
+        if (fn->defaults[j])
+          locals[j] = cr_value_ref (fn->defaults[j]);
+        else if (n_missing < G_N_ELEMENTS (missing))
+          missing[n_missing++] = code->params[j].name;
+      }
+  if (n_missing)
+    {
+      missing_args_error (error, qualname, "positional", missing, n_missing);
+      return FALSE;
+    }
+  for (guint j = npos; j < code->n_params; j++)
+    if (code->params[j].kind == CR_PARAM_KWONLY && !locals[j])
+      {
+        if (fn->defaults[j])
+          locals[j] = cr_value_ref (fn->defaults[j]);
+        else if (n_missing < G_N_ELEMENTS (missing))
+          missing[n_missing++] = code->params[j].name;
+      }
+  if (n_missing)
+    {
+      missing_args_error (error, qualname, "keyword-only", missing, n_missing);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_depth (CrInterp  *self,
+             GError   **error)
+{
+  if (G_UNLIKELY (self->depth >= RECURSION_LIMIT
+                  || (self->stack_limit
+                      && (guintptr) __builtin_frame_address (0) < self->stack_limit)))
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RECURSION_ERROR,
+                           "maximum recursion depth exceeded");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static CrValue *
+call_function (CrInterp        *self,
+               CrValue         *fnval,
+               CrValue *const  *args,
+               guint            n_args,
+               const CrKwarg   *kwargs,
+               guint            n_kwargs,
+               GError         **error)
+{
+  CrFunction *fn = fnval->u.function;
+  CrCode *code = fn->code;
+  CrValue *local_buf[16];
+  CrCell *cell_buf[8];
+
+  if (!check_depth (self, error) || !cr_interp_check_cancel (self, error))
+    return NULL;
+
+  CrValue **locals = code->n_locals <= G_N_ELEMENTS (local_buf) ? local_buf
+                                                                : g_new (CrValue *, code->n_locals);
+  memset (locals, 0, sizeof (CrValue *) * code->n_locals);
+  CrCell **cells = code->n_cells <= G_N_ELEMENTS (cell_buf) ? cell_buf
+                                                            : g_new (CrCell *, code->n_cells);
+  for (guint i = 0; i < code->n_cells; i++)
+    cells[i] = NULL;
+
+  CrValue *result = NULL;
+  if (bind_args (fn, locals, args, n_args, kwargs, n_kwargs, error))
+    {
+      for (guint i = 0; i < code->n_cells; i++)
+        {
+          cells[i] = cr_cell_new ();
+          int p = code->cell_param[i];
+          if (p >= 0)
+            {
+              cells[i]->value = locals[p];
+              locals[p] = NULL;
+            }
+        }
+      CrFrame frame = {
+        .back = self->frame,
+        .code = code,
+        .locals = locals,
+        .cells = cells,
+        .closure = fn->closure,
+        .function = fnval,
+        .stmt = code->n_body ? code->body[0] : NULL,
+      };
+      self->frame = &frame;
+      self->depth++;
+      CrExecStatus status = cr_exec_block (self, &frame, code->body, code->n_body, error);
+      self->frame = frame.back;
+      self->depth--;
+      if (frame.back && frame.back->stmt)
+        cr_autograd_set_current_span (&frame.back->stmt->span);
+      if (status == CR_EXEC_ERROR)
+        {
+          cr_interp_traceback_push (self, &frame, error ? *error : NULL);
+          cr_value_unref (frame.retval);
+        }
+      else
+        result = frame.retval ? frame.retval : cr_value_none ();
+    }
+
+  for (guint i = 0; i < code->n_locals; i++)
+    cr_value_unref (locals[i]);
+  for (guint i = 0; i < code->n_cells; i++)
+    cr_cell_unref (cells[i]);
+  if (locals != local_buf)
+    g_free (locals);
+  if (cells != cell_buf)
+    g_free (cells);
+  return result;
+}
+
+static CrValue *
+call_native (CrInterp        *self,
+             CrValue         *native,
+             CrValue         *bound_self,
+             CrValue *const  *args,
+             guint            n_args,
+             const CrKwarg   *kwargs,
+             guint            n_kwargs,
+             GError         **error)
+{
+  GError *local = NULL;
+  CrValue *r = native->u.native.fn (self, bound_self, args, n_args, kwargs, n_kwargs,
+                                    native->u.native.data, &local);
+  if (local)
+    {
+      cr_value_unref (r);
+      g_propagate_error (error, local);
+      return NULL;
+    }
+  return r ? r : cr_value_none ();
+}
+
+/* Calls callable with extra prepended to the arguments. */
+static CrValue *
+call_with_self (CrInterp        *self,
+                CrValue         *callable,
+                CrValue         *extra,
+                CrValue *const  *args,
+                guint            n_args,
+                const CrKwarg   *kwargs,
+                guint            n_kwargs,
+                GError         **error)
+{
+  CrValue *buf[16];
+  CrValue **all = n_args + 1 <= G_N_ELEMENTS (buf) ? buf : g_new (CrValue *, n_args + 1);
+  all[0] = extra;
+  if (n_args)
+    memcpy (all + 1, args, sizeof (CrValue *) * n_args);
+  CrValue *r = cr_interp_call (self, callable, all, n_args + 1, kwargs, n_kwargs, error);
+  if (all != buf)
+    g_free (all);
+  return r;
+}
+
+CrValue *
+cr_interp_call_method (CrInterp        *self,
+                       CrValue         *instance,
+                       CrValue         *method,
+                       CrValue *const  *args,
+                       guint            n_args,
+                       GError         **error)
+{
+  if (method->kind == CR_VALUE_NATIVE && method->u.native.self == NULL)
+    return call_native (self, method, instance, args, n_args, NULL, 0, error);
+  if (method->kind == CR_VALUE_OBJECT && method->u.object.type == &cr_staticmethod_type)
+    return cr_interp_call (self, method->u.object.data, args, n_args, NULL, 0, error);
+  return call_with_self (self, method, instance, args, n_args, NULL, 0, error);
+}
+
+static gboolean
+class_exception_code (CrValue     *cls,
+                      CrException *out)
+{
+  CrValue *code = cr_class_lookup (cls, "__cr_exc__");
+  if (code && code->kind == CR_VALUE_INT)
+    {
+      *out = (CrException) code->u.i;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static CrValue *
+call_class (CrInterp        *self,
+            CrValue         *cls,
+            CrValue *const  *args,
+            guint            n_args,
+            const CrKwarg   *kwargs,
+            guint            n_kwargs,
+            GError         **error)
+{
+  CrValue *ctor = g_hash_table_lookup (cls->u.cls.attrs, "__cr_new__");
+  if (ctor)
+    return cr_interp_call (self, ctor, args, n_args, kwargs, n_kwargs, error);
+
+  CrValue *inst = g_new (CrValue, 1);
+  inst->ref_count = 1;
+  inst->kind = CR_VALUE_INSTANCE;
+  inst->u.instance.cls = cr_value_ref (cls);
+  inst->u.instance.attrs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                  value_unref_notify);
+  CrException code;
+  gboolean is_exception = class_exception_code (cls, &code);
+  if (is_exception)
+    g_hash_table_insert (inst->u.instance.attrs, g_strdup ("args"),
+                         cr_value_new_tuple (args, n_args));
+
+  CrValue *init = cr_class_lookup (cls, "__init__");
+  if (init && init->kind == CR_VALUE_NATIVE && init->u.native.self == NULL)
+    {
+      CrValue *r = call_native (self, init, inst, args, n_args, kwargs, n_kwargs, error);
+      if (!r)
+        {
+          cr_value_unref (inst);
+          return NULL;
+        }
+      cr_value_unref (r);
+    }
+  else if (init)
+    {
+      CrValue *r = call_with_self (self, init, inst, args, n_args, kwargs, n_kwargs, error);
+      if (!r)
+        {
+          cr_value_unref (inst);
+          return NULL;
+        }
+      if (r->kind != CR_VALUE_NONE)
+        {
+          cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                               "__init__() should return None, not '%s'", cr_value_type_name (r));
+          cr_value_unref (r);
+          cr_value_unref (inst);
+          return NULL;
+        }
+    }
+  else if ((n_args || n_kwargs) && !is_exception)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "%s() takes no arguments", cls->u.cls.name);
+      cr_value_unref (inst);
+      return NULL;
+    }
+  return inst;
+}
+
+CrValue *
+cr_interp_call (CrInterp        *self,
+                CrValue         *callable,
+                CrValue *const  *args,
+                guint            n_args,
+                const CrKwarg   *kwargs,
+                guint            n_kwargs,
+                GError         **error)
+{
+  switch (callable->kind)
+    {
+    case CR_VALUE_FUNCTION:
+      return call_function (self, callable, args, n_args, kwargs, n_kwargs, error);
+    case CR_VALUE_NATIVE:
+      return call_native (self, callable, callable->u.native.self, args, n_args, kwargs, n_kwargs,
+                          error);
+    case CR_VALUE_BOUND_METHOD:
+      return call_with_self (self, callable->u.bound.func, callable->u.bound.self, args, n_args,
+                             kwargs, n_kwargs, error);
+    case CR_VALUE_CLASS:
+      if (!check_depth (self, error))
+        return NULL;
+      return call_class (self, callable, args, n_args, kwargs, n_kwargs, error);
+    case CR_VALUE_INSTANCE:
+      {
+        CrValue *m = cr_instance_method (callable, "__call__");
+        if (m)
+          {
+            if (m->kind == CR_VALUE_NATIVE && m->u.native.self == NULL)
+              return call_native (self, m, callable, args, n_args, kwargs, n_kwargs, error);
+            return call_with_self (self, m, callable, args, n_args, kwargs, n_kwargs, error);
+          }
+        break;
+      }
+    case CR_VALUE_OBJECT:
+      if (callable->u.object.type->call)
+        {
+          GError *local = NULL;
+          CrValue *r = callable->u.object.type->call (self, callable, args, n_args, kwargs,
+                                                      n_kwargs, &local);
+          if (local)
+            {
+              cr_value_unref (r);
+              g_propagate_error (error, local);
+              return NULL;
+            }
+          return r ? r : cr_value_none ();
+        }
+      break;
+    default:
+      break;
+    }
+  cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "'%s' object is not callable",
+                       cr_value_type_name (callable));
+  return NULL;
+}
+
+/* ---- attributes ----------------------------------------------------------------------- */
+
+static CrValue *
+bound_method_new (CrValue *func,
+                  CrValue *obj)
+{
+  CrValue *v = g_new (CrValue, 1);
+  v->ref_count = 1;
+  v->kind = CR_VALUE_BOUND_METHOD;
+  v->u.bound.func = cr_value_ref (func);
+  v->u.bound.self = cr_value_ref (obj);
+  return v;
+}
+
+/* What a class attribute becomes when read through obj (an instance, or the
+ * class itself when obj is a class). */
+static CrValue *
+bind_class_attr (CrInterp  *self,
+                 CrValue   *attr,
+                 CrValue   *obj,
+                 GError   **error)
+{
+  switch (attr->kind)
+    {
+    case CR_VALUE_FUNCTION:
+      if (obj->kind == CR_VALUE_INSTANCE)
+        return bound_method_new (attr, obj);
+      return cr_value_ref (attr);
+    case CR_VALUE_NATIVE:
+      if (attr->u.native.self == NULL)
+        return cr_value_new_native (attr->u.native.name, attr->u.native.fn, obj,
+                                    attr->u.native.data);
+      return cr_value_ref (attr);
+    case CR_VALUE_OBJECT:
+      if (attr->u.object.type == &cr_staticmethod_type)
+        return cr_value_ref (attr->u.object.data);
+      if (attr->u.object.type == &cr_property_type && obj->kind == CR_VALUE_INSTANCE)
+        return cr_interp_call (self, attr->u.object.data, &obj, 1, NULL, 0, error);
+      return cr_value_ref (attr);
+    default:
+      return cr_value_ref (attr);
+    }
+}
+
+CrValue *
+cr_interp_getattr_opt (CrInterp    *self,
+                       CrValue     *obj,
+                       const char  *name,
+                       GError     **error)
+{
+  switch (obj->kind)
+    {
+    case CR_VALUE_TENSOR:
+      return cr_torch_tensor_getattr (self, obj, name, error);
+    case CR_VALUE_MODULE:
+      {
+        CrValue *v = g_hash_table_lookup (obj->u.module.attrs, name);
+        if (v)
+          return cr_value_ref (v);
+        if (strcmp (name, "__name__") == 0)
+          return cr_value_new_str (obj->u.module.name);
+        return NULL;
+      }
+    case CR_VALUE_INSTANCE:
+      {
+        CrValue *v = g_hash_table_lookup (obj->u.instance.attrs, name);
+        if (v)
+          return cr_value_ref (v);
+        CrValue *cv = cr_class_lookup (obj->u.instance.cls, name);
+        if (cv)
+          return bind_class_attr (self, cv, obj, error);
+        if (strcmp (name, "__class__") == 0)
+          return cr_value_ref (obj->u.instance.cls);
+        if (strcmp (name, "__dict__") == 0)
+          {
+            CrValue *d = cr_value_new_dict ();
+            GHashTableIter it;
+            gpointer key, value;
+            g_hash_table_iter_init (&it, obj->u.instance.attrs);
+            while (g_hash_table_iter_next (&it, &key, &value))
+              {
+                CrValue *k = cr_value_new_str (key);
+                cr_dict_set (d, k, value, NULL);
+                cr_value_unref (k);
+              }
+            return d;
+          }
+        CrValue *ga = cr_class_lookup (obj->u.instance.cls, "__getattr__");
+        if (ga)
+          {
+            CrValue *arg = cr_value_new_str (name);
+            CrValue *r = cr_interp_call_method (self, obj, ga, &arg, 1, error);
+            cr_value_unref (arg);
+            return r;
+          }
+        return NULL;
+      }
+    case CR_VALUE_CLASS:
+      {
+        CrValue *cv = cr_class_lookup (obj, name);
+        if (cv)
+          return bind_class_attr (self, cv, obj, error);
+        if (strcmp (name, "__name__") == 0 || strcmp (name, "__qualname__") == 0)
+          return cr_value_new_str (obj->u.cls.name);
+        if (strcmp (name, "__base__") == 0)
+          return cr_value_ref (obj->u.cls.base ? obj->u.cls.base : cr_value_none ());
+        return NULL;
+      }
+    case CR_VALUE_OBJECT:
+      if (obj->u.object.type->get_attr)
+        return obj->u.object.type->get_attr (self, obj, name, error);
+      return NULL;
+    case CR_VALUE_FUNCTION:
+      if (strcmp (name, "__name__") == 0)
+        return cr_value_new_str (obj->u.function->code->name);
+      if (strcmp (name, "__qualname__") == 0)
+        return cr_value_new_str (obj->u.function->qualname);
+      return NULL;
+    case CR_VALUE_NATIVE:
+      if (strcmp (name, "__name__") == 0)
+        return cr_value_new_str (obj->u.native.name);
+      return NULL;
+    case CR_VALUE_BOUND_METHOD:
+      if (strcmp (name, "__self__") == 0)
+        return cr_value_ref (obj->u.bound.self);
+      if (strcmp (name, "__func__") == 0)
+        return cr_value_ref (obj->u.bound.func);
+      return cr_interp_getattr_opt (self, obj->u.bound.func, name, error);
+    default:
+      return cr_builtin_method (self, obj, name);
+    }
+}
+
+CrValue *
+cr_interp_getattr (CrInterp    *self,
+                   CrValue     *obj,
+                   const char  *name,
+                   GError     **error)
+{
+  GError *local = NULL;
+  CrValue *v = cr_interp_getattr_opt (self, obj, name, &local);
+  if (local)
+    {
+      cr_value_unref (v);
+      g_propagate_error (error, local);
+      return NULL;
+    }
+  if (v)
+    return v;
+  switch (obj->kind)
+    {
+    case CR_VALUE_MODULE:
+      cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "module '%s' has no attribute '%s'",
+                           obj->u.module.name, name);
+      break;
+    case CR_VALUE_CLASS:
+      cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "type object '%s' has no attribute '%s'",
+                           obj->u.cls.name, name);
+      break;
+    default:
+      cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "'%s' object has no attribute '%s'",
+                           cr_value_type_name (obj), name);
+      break;
+    }
+  return NULL;
+}
+
+gboolean
+cr_interp_setattr (CrInterp    *self,
+                   CrValue     *obj,
+                   const char  *name,
+                   CrValue     *value,
+                   GError     **error)
+{
+  switch (obj->kind)
+    {
+    case CR_VALUE_TENSOR:
+      {
+        GError *local = NULL;
+        if (cr_torch_tensor_setattr (self, obj, name, value, &local))
+          return TRUE;
+        if (local)
+          {
+            g_propagate_error (error, local);
+            return FALSE;
+          }
+        cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR,
+                             "'Tensor' object has no attribute '%s'", name);
+        return FALSE;
+      }
+    case CR_VALUE_INSTANCE:
+      {
+        CrValue *sa = cr_class_lookup (obj->u.instance.cls, "__setattr__");
+        if (sa && sa->kind == CR_VALUE_NATIVE)
+          {
+            CrValue *args[2] = { cr_value_new_str (name), value };
+            CrValue *r = call_native (self, sa, obj, args, 2, NULL, 0, error);
+            cr_value_unref (args[0]);
+            if (!r)
+              return FALSE;
+            cr_value_unref (r);
+            return TRUE;
+          }
+        g_hash_table_insert (obj->u.instance.attrs, g_strdup (name), cr_value_ref (value));
+        return TRUE;
+      }
+    case CR_VALUE_CLASS:
+    case CR_VALUE_MODULE:
+      cr_value_set_member (obj, name, value);
+      return TRUE;
+    case CR_VALUE_OBJECT:
+      if (obj->u.object.type->set_attr)
+        {
+          GError *local = NULL;
+          if (obj->u.object.type->set_attr (self, obj, name, value, &local))
+            return TRUE;
+          if (local)
+            {
+              g_propagate_error (error, local);
+              return FALSE;
+            }
+        }
+      break;
+    default:
+      break;
+    }
+  cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "'%s' object has no attribute '%s'",
+                       cr_value_type_name (obj), name);
+  return FALSE;
+}
+
+gboolean
+cr_interp_delattr (CrInterp    *self,
+                   CrValue     *obj,
+                   const char  *name,
+                   GError     **error)
+{
+  GHashTable *attrs = NULL;
+  if (obj->kind == CR_VALUE_INSTANCE)
+    attrs = obj->u.instance.attrs;
+  else if (obj->kind == CR_VALUE_CLASS)
+    attrs = obj->u.cls.attrs;
+  if (attrs && g_hash_table_remove (attrs, name))
+    return TRUE;
+  if (obj->kind == CR_VALUE_CLASS)
+    cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "type object '%s' has no attribute '%s'",
+                         obj->u.cls.name, name);
+  else
+    cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "'%s' object has no attribute '%s'",
+                         cr_value_type_name (obj), name);
+  return FALSE;
+}
+
+/* ---- items ------------------------------------------------------------------------------ */
+
+static gboolean
+normalize_index (gint64       *i,
+                 gint64        len)
+{
+  if (*i < 0)
+    *i += len;
+  return *i >= 0 && *i < len;
+}
+
+/* Byte offset of code point `index` in a UTF-8 string. */
+static gsize
+utf8_offset (const char *s,
+             gsize       len,
+             gint64      index)
+{
+  gsize off = 0;
+  for (gint64 k = 0; k < index && off < len; k++)
+    {
+      off++;
+      while (off < len && ((guchar) s[off] & 0xc0) == 0x80)
+        off++;
+    }
+  return off;
+}
+
+static gboolean
+str_is_ascii (CrValue *str)
+{
+  for (gsize i = 0; i < str->u.str.len; i++)
+    if ((guchar) str->u.str.data[i] >= 0x80)
+      return FALSE;
+  return TRUE;
+}
+
+static CrValue *
+str_char_at (CrValue *str,
+             gint64   i,
+             gboolean ascii)
+{
+  if (ascii)
+    return cr_value_new_str_len (str->u.str.data + i, 1);
+  gsize off = utf8_offset (str->u.str.data, str->u.str.len, i);
+  gsize end = utf8_offset (str->u.str.data, str->u.str.len, i + 1);
+  return cr_value_new_str_len (str->u.str.data + off, end - off);
+}
+
+static CrValue *
+seq_getitem (CrValue   *obj,
+             CrValue   *index,
+             GError   **error)
+{
+  gint64 len, i;
+  const char *what = obj->kind == CR_VALUE_LIST ? "list"
+                     : obj->kind == CR_VALUE_TUPLE ? "tuple"
+                     : obj->kind == CR_VALUE_STR ? "string" : "range object";
+  gboolean ascii = TRUE;
+  if (obj->kind == CR_VALUE_STR)
+    {
+      ascii = str_is_ascii (obj);
+      len = ascii ? (gint64) obj->u.str.len : (gint64) cr_str_char_len (obj);
+    }
+  else if (obj->kind == CR_VALUE_RANGE)
+    len = cr_range_len (obj);
+  else
+    len = obj->u.seq.items->len;
+
+  if (cr_value_as_index (index, &i))
+    {
+      if (!normalize_index (&i, len))
+        {
+          cr_interp_set_error (error, CR_EXC_INDEX_ERROR, "%s index out of range", what);
+          return NULL;
+        }
+      switch (obj->kind)
+        {
+        case CR_VALUE_STR:
+          return str_char_at (obj, i, ascii);
+        case CR_VALUE_RANGE:
+          return cr_value_new_int (obj->u.range.start + i * obj->u.range.step);
+        default:
+          return cr_value_ref (g_ptr_array_index (obj->u.seq.items, i));
+        }
+    }
+  if (index->kind == CR_VALUE_SLICE)
+    {
+      gint64 start, stop, step, n;
+      if (!cr_slice_indices (index, len, &start, &stop, &step, &n, error))
+        return NULL;
+      switch (obj->kind)
+        {
+        case CR_VALUE_STR:
+          {
+            GString *s = g_string_sized_new (n);
+            for (gint64 k = 0, j = start; k < n; k++, j += step)
+              {
+                if (ascii)
+                  g_string_append_c (s, obj->u.str.data[j]);
+                else
+                  {
+                    gsize off = utf8_offset (obj->u.str.data, obj->u.str.len, j);
+                    gsize end = utf8_offset (obj->u.str.data, obj->u.str.len, j + 1);
+                    g_string_append_len (s, obj->u.str.data + off, end - off);
+                  }
+              }
+            return cr_value_new_str_take (g_string_free (s, FALSE));
+          }
+        case CR_VALUE_RANGE:
+          return cr_value_new_range (obj->u.range.start + start * obj->u.range.step,
+                                     obj->u.range.start + stop * obj->u.range.step,
+                                     obj->u.range.step * step);
+        default:
+          {
+            GPtrArray *items = g_ptr_array_new_full (n, NULL);
+            for (gint64 k = 0, j = start; k < n; k++, j += step)
+              g_ptr_array_add (items, cr_value_ref (g_ptr_array_index (obj->u.seq.items, j)));
+            CrValue *r = obj->kind == CR_VALUE_LIST ? cr_value_new_list_take (items)
+                                                    : cr_value_new_tuple_take (items);
+            if (obj->kind == CR_VALUE_TUPLE)
+              r->u.seq.is_size = obj->u.seq.is_size;
+            return r;
+          }
+        }
+    }
+  if (obj->kind == CR_VALUE_STR)
+    cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "string indices must be integers, not '%s'",
+                         cr_value_type_name (index));
+  else
+    cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "%s indices must be integers or slices, not %s",
+                         obj->kind == CR_VALUE_RANGE ? "range" : what, cr_value_type_name (index));
+  return NULL;
+}
+
+CrValue *
+cr_interp_getitem (CrInterp   *self,
+                   CrValue    *obj,
+                   CrValue    *index,
+                   GError    **error)
+{
+  switch (obj->kind)
+    {
+    case CR_VALUE_TENSOR:
+      return cr_torch_tensor_getitem (self, obj, index, error);
+    case CR_VALUE_LIST:
+    case CR_VALUE_TUPLE:
+    case CR_VALUE_STR:
+    case CR_VALUE_RANGE:
+      return seq_getitem (obj, index, error);
+    case CR_VALUE_DICT:
+      {
+        CrValue *v = cr_dict_get (obj, index, error);
+        if (v)
+          return cr_value_ref (v);
+        if (error && *error)
+          return NULL;
+        g_autofree char *r = cr_value_repr (self, index, NULL);
+        g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_KEY_ERROR, r ? r : "?");
+        return NULL;
+      }
+    case CR_VALUE_INSTANCE:
+      {
+        CrValue *m = cr_instance_method (obj, "__getitem__");
+        if (m)
+          return cr_interp_call_method (self, obj, m, &index, 1, error);
+        break;
+      }
+    case CR_VALUE_CLASS:
+      /* list[int] and friends in annotations. */
+      if (g_hash_table_lookup (obj->u.cls.attrs, "__cr_kind__"))
+        return cr_value_ref (obj);
+      break;
+    default:
+      break;
+    }
+  cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "'%s' object is not subscriptable",
+                       cr_value_type_name (obj));
+  return NULL;
+}
+
+static gboolean
+list_setslice (CrInterp  *self,
+               CrValue   *list,
+               CrValue   *slice,
+               CrValue   *value,
+               GError   **error)
+{
+  GPtrArray *items = list->u.seq.items;
+  gint64 start, stop, step, n;
+  if (!cr_slice_indices (slice, items->len, &start, &stop, &step, &n, error))
+    return FALSE;
+  CrValue *src = cr_iter_to_list (self, value, error);
+  if (!src)
+    return FALSE;
+  GPtrArray *new_items = src->u.seq.items;
+  gboolean ok = TRUE;
+  if (step == 1)
+    {
+      if (stop < start)
+        stop = start;
+      g_ptr_array_remove_range (items, (guint) start, (guint) (stop - start));
+      for (guint k = 0; k < new_items->len; k++)
+        g_ptr_array_insert (items, (gint) (start + k), cr_value_ref (new_items->pdata[k]));
+    }
+  else if ((gint64) new_items->len != n)
+    {
+      cr_interp_set_error (error, CR_EXC_VALUE_ERROR,
+                           "attempt to assign sequence of size %u to extended slice of size %"
+                           G_GINT64_FORMAT, new_items->len, n);
+      ok = FALSE;
+    }
+  else
+    for (gint64 k = 0, j = start; k < n; k++, j += step)
+      {
+        CrValue *old = items->pdata[j];
+        items->pdata[j] = cr_value_ref (new_items->pdata[k]);
+        cr_value_unref (old);
+      }
+  cr_value_unref (src);
+  return ok;
+}
+
+gboolean
+cr_interp_setitem (CrInterp   *self,
+                   CrValue    *obj,
+                   CrValue    *index,
+                   CrValue    *value,
+                   GError    **error)
+{
+  switch (obj->kind)
+    {
+    case CR_VALUE_TENSOR:
+      return cr_torch_tensor_setitem (self, obj, index, value, error);
+    case CR_VALUE_LIST:
+      {
+        gint64 i;
+        if (cr_value_as_index (index, &i))
+          {
+            if (!normalize_index (&i, obj->u.seq.items->len))
+              {
+                cr_interp_set_error (error, CR_EXC_INDEX_ERROR, "list assignment index out of range");
+                return FALSE;
+              }
+            CrValue *old = obj->u.seq.items->pdata[i];
+            obj->u.seq.items->pdata[i] = cr_value_ref (value);
+            cr_value_unref (old);
+            return TRUE;
+          }
+        if (index->kind == CR_VALUE_SLICE)
+          return list_setslice (self, obj, index, value, error);
+        cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "list indices must be integers or slices, not %s",
+                             cr_value_type_name (index));
+        return FALSE;
+      }
+    case CR_VALUE_DICT:
+      return cr_dict_set (obj, index, value, error);
+    case CR_VALUE_INSTANCE:
+      {
+        CrValue *m = cr_instance_method (obj, "__setitem__");
+        if (m)
+          {
+            CrValue *args[2] = { index, value };
+            CrValue *r = cr_interp_call_method (self, obj, m, args, 2, error);
+            cr_value_unref (r);
+            return r != NULL;
+          }
+        break;
+      }
+    default:
+      break;
+    }
+  cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "'%s' object does not support item assignment",
+                       cr_value_type_name (obj));
+  return FALSE;
+}
+
+gboolean
+cr_interp_delitem (CrInterp   *self,
+                   CrValue    *obj,
+                   CrValue    *index,
+                   GError    **error)
+{
+  if (obj->kind == CR_VALUE_LIST)
+    {
+      gint64 i;
+      GPtrArray *items = obj->u.seq.items;
+      if (cr_value_as_index (index, &i))
+        {
+          if (!normalize_index (&i, items->len))
+            {
+              cr_interp_set_error (error, CR_EXC_INDEX_ERROR, "list assignment index out of range");
+              return FALSE;
+            }
+          g_ptr_array_remove_index (items, (guint) i);
+          return TRUE;
+        }
+      if (index->kind == CR_VALUE_SLICE)
+        {
+          gint64 start, stop, step, n;
+          if (!cr_slice_indices (index, items->len, &start, &stop, &step, &n, error))
+            return FALSE;
+          if (step < 0)
+            {
+              start = start + (n - 1) * step;
+              step = -step;
+            }
+          for (gint64 k = n - 1; k >= 0; k--)
+            g_ptr_array_remove_index (items, (guint) (start + k * step));
+          return TRUE;
+        }
+    }
+  else if (obj->kind == CR_VALUE_DICT)
+    return cr_dict_delete (obj, index, error);
+  else if (obj->kind == CR_VALUE_INSTANCE)
+    {
+      CrValue *m = cr_instance_method (obj, "__delitem__");
+      if (m)
+        {
+          CrValue *r = cr_interp_call_method (self, obj, m, &index, 1, error);
+          cr_value_unref (r);
+          return r != NULL;
+        }
+    }
+  cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "'%s' object doesn't support item deletion",
+                       cr_value_type_name (obj));
+  return FALSE;
+}
+
+/* ---- iteration ----------------------------------------------------------------------------- */
+
+gboolean
+cr_iter_init (CrInterp  *self,
+              CrIter    *iter,
+              CrValue   *value,
+              GError   **error)
+{
+  memset (iter, 0, sizeof *iter);
+  switch (value->kind)
+    {
+    case CR_VALUE_RANGE:
+      iter->mode = CR_ITER_RANGE;
+      iter->n = cr_range_len (value);
+      iter->cur = value->u.range.start;
+      iter->step = value->u.range.step;
+      break;
+    case CR_VALUE_LIST:
+    case CR_VALUE_TUPLE:
+      iter->mode = CR_ITER_SEQ;
+      break;
+    case CR_VALUE_STR:
+      iter->mode = CR_ITER_STR;
+      break;
+    case CR_VALUE_DICT:
+      iter->mode = CR_ITER_DICT;
+      iter->n = cr_dict_len (value);
+      break;
+    case CR_VALUE_TENSOR:
+      iter->mode = CR_ITER_TENSOR;
+      if (value->u.tensor->ndim == 0)
+        {
+          cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "iteration over a 0-d tensor");
+          return FALSE;
+        }
+      if (!cr_torch_tensor_len (value, &iter->n, error))
+        return FALSE;
+      break;
+    case CR_VALUE_OBJECT:
+      if (value->u.object.type == &cr_seq_view_type)
+        {
+          iter->mode = CR_ITER_SEQ;
+          iter->source = cr_value_ref (((CrSeqView *) value->u.object.data)->list);
+          return TRUE;
+        }
+      G_GNUC_FALLTHROUGH;
+    case CR_VALUE_INSTANCE:
+      if (value->kind == CR_VALUE_INSTANCE)
+        {
+          CrValue *m = cr_instance_method (value, "__iter__");
+          if (m)
+            {
+              CrValue *r = cr_interp_call_method (self, value, m, NULL, 0, error);
+              if (!r)
+                return FALSE;
+              gboolean ok = r->kind != CR_VALUE_INSTANCE && cr_iter_init (self, iter, r, error);
+              if (!ok && !(error && *error))
+                cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                                     "iter() returned non-iterator of type '%s'",
+                                     cr_value_type_name (r));
+              cr_value_unref (r);
+              return ok;
+            }
+        }
+      G_GNUC_FALLTHROUGH;
+    default:
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "'%s' object is not iterable",
+                           cr_value_type_name (value));
+      return FALSE;
+    }
+  iter->source = cr_value_ref (value);
+  return TRUE;
+}
+
+int
+cr_iter_next (CrInterp  *self,
+              CrIter    *iter,
+              CrValue  **out,
+              GError   **error)
+{
+  CrValue *src = iter->source;
+  switch (iter->mode)
+    {
+    case CR_ITER_RANGE:
+      if (iter->i >= iter->n)
+        return 0;
+      *out = cr_value_new_int (iter->cur);
+      iter->cur += iter->step;
+      iter->i++;
+      return 1;
+    case CR_ITER_SEQ:
+      if ((guint) iter->i >= src->u.seq.items->len)
+        return 0;
+      *out = cr_value_ref (g_ptr_array_index (src->u.seq.items, iter->i));
+      iter->i++;
+      return 1;
+    case CR_ITER_STR:
+      {
+        gsize off = iter->offset, len = src->u.str.len;
+        if (off >= len)
+          return 0;
+        gsize end = off + 1;
+        while (end < len && ((guchar) src->u.str.data[end] & 0xc0) == 0x80)
+          end++;
+        *out = cr_value_new_str_len (src->u.str.data + off, end - off);
+        iter->offset = end;
+        return 1;
+      }
+    case CR_ITER_DICT:
+      if (cr_dict_len (src) != (guint) iter->n)
+        {
+          cr_interp_set_error (error, CR_EXC_RUNTIME_ERROR, "dictionary changed size during iteration");
+          return -1;
+        }
+      if (iter->i >= iter->n)
+        return 0;
+      *out = cr_value_ref (cr_dict_key_at (src, (guint) iter->i));
+      iter->i++;
+      return 1;
+    case CR_ITER_TENSOR:
+      {
+        if (iter->i >= iter->n)
+          return 0;
+        CrValue *index = cr_value_new_int (iter->i);
+        *out = cr_torch_tensor_getitem (self, src, index, error);
+        cr_value_unref (index);
+        iter->i++;
+        return *out ? 1 : -1;
+      }
+    }
+  return 0;
+}
+
+void
+cr_iter_clear (CrIter *iter)
+{
+  g_clear_pointer (&iter->source, cr_value_unref);
+}
+
+CrValue *
+cr_iter_to_list (CrInterp  *self,
+                 CrValue   *value,
+                 GError   **error)
+{
+  if (value->kind == CR_VALUE_LIST || value->kind == CR_VALUE_TUPLE)
+    {
+      GPtrArray *items = g_ptr_array_new_full (value->u.seq.items->len, NULL);
+      for (guint i = 0; i < value->u.seq.items->len; i++)
+        g_ptr_array_add (items, cr_value_ref (value->u.seq.items->pdata[i]));
+      return cr_value_new_list_take (items);
+    }
+  CrIter it;
+  if (!cr_iter_init (self, &it, value, error))
+    return NULL;
+  GPtrArray *items = g_ptr_array_new ();
+  CrValue *item;
+  int r;
+  while ((r = cr_iter_next (self, &it, &item, error)) == 1)
+    g_ptr_array_add (items, item);
+  cr_iter_clear (&it);
+  CrValue *list = cr_value_new_list_take (items);
+  if (r < 0)
+    {
+      cr_value_unref (list);
+      return NULL;
+    }
+  return list;
+}
+
+/* ---- imports --------------------------------------------------------------------------------- */
+
+CrValue *
+cr_interp_import (CrInterp    *self,
+                  const char  *dotted,
+                  GError     **error)
+{
+  CrValue *m = g_hash_table_lookup (self->modules, dotted);
+  if (m)
+    return cr_value_ref (m);
+  if (strcmp (dotted, "math") == 0)
+    m = cr_math_module_new ();
+  else if (g_str_has_prefix (dotted, "math."))
+    {
+      cr_interp_set_error (error, CR_EXC_MODULE_NOT_FOUND_ERROR,
+                           "No module named '%s'; 'math' is not a package", dotted);
+      return NULL;
+    }
+  else if (strcmp (dotted, "torch") == 0 || g_str_has_prefix (dotted, "torch."))
+    {
+      m = cr_torch_import (self, dotted, error);
+      if (!m)
+        return NULL;
+    }
+  else
+    {
+      g_autofree char *top = g_strdup (dotted);
+      char *dot = strchr (top, '.');
+      if (dot)
+        *dot = '\0';
+      cr_interp_set_error (error, CR_EXC_MODULE_NOT_FOUND_ERROR, "No module named '%s'", top);
+      return NULL;
+    }
+  g_hash_table_insert (self->modules, g_strdup (dotted), cr_value_ref (m));
+  return m;
+}
+
+CrValue *
+cr_interp_exception_instance (CrInterp    *self,
+                              CrException  code,
+                              const char  *message)
+{
+  CrValue *cls = (guint) code < CR_EXC_COUNT ? self->exc_classes[code] : NULL;
+  if (!cls)
+    cls = self->exc_classes[CR_EXC_EXCEPTION];
+  CrValue *arg = cr_value_new_str (message ? message : "");
+  CrValue *inst = call_class (self, cls, &arg, message && message[0] ? 1 : 0, NULL, 0, NULL);
+  cr_value_unref (arg);
+  return inst;
+}

@@ -9,6 +9,7 @@
 #include "cr-value.h"
 #include "cr-ast.h"
 #include "cr-engine.h"
+#include "cr-tensor-format.h"
 
 G_BEGIN_DECLS
 
@@ -19,7 +20,8 @@ typedef void (*CrOutputFunc) (const char *text,
 typedef struct {
   CrOutputFunc  output;           /* print() and warnings; NULL: discard */
   gpointer      output_data;
-  const gint   *cancel_flag;      /* set non-zero from any thread to stop the run */
+  const gint   *cancel_flag;      /* set non-zero from any thread to stop the run: 1 raises
+                                   * KeyboardInterrupt, 2 TimeoutError (the runner's --timeout) */
   gboolean      record_backward;  /* keep each backward call's steps (the UI) */
   gboolean      trace_backward;   /* print each step to the output (--trace-backward) */
   CrDeviceType  default_device;
@@ -44,7 +46,18 @@ gboolean    cr_interp_run          (CrInterp              *self,
                                     CrAstModule           *module,
                                     CrScriptError        **out_error);
 
+/* A SyntaxError as Python prints it (no traceback): the File line, the source
+ * line, carets under span, then "SyntaxError: message\n". New string. */
+char       *cr_format_syntax_error (const char            *filename,
+                                    const char            *source,
+                                    const CrSpan          *span,
+                                    const char            *type_name,
+                                    const char            *message);
+
 /* ---- services for natives (the torch layer) ---- */
+
+/* torch.set_printoptions changes these; repr/str of tensors use them. */
+CrPrintOptions *cr_interp_get_print_options (CrInterp     *self);
 
 /* Call a callable value (def, lambda, native, class, bound method). */
 CrValue    *cr_interp_call         (CrInterp              *self,

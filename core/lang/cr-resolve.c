@@ -158,6 +158,8 @@ scope_free (gpointer data)
   g_free (s);
 }
 
+static guint global_index (Resolver *r, const char *name);
+
 static Sym *
 scope_sym (Resolver   *r,
            Scope      *s,
@@ -166,6 +168,8 @@ scope_sym (Resolver   *r,
   Sym *sym = g_hash_table_lookup (s->syms, name);
   if (!sym)
     {
+      if (s->type == SCOPE_MODULE)
+        global_index (r, name);
       sym = sym_new (r, name);
       g_hash_table_insert (s->syms, (gpointer) name, sym);
       g_ptr_array_add (s->order, sym);
@@ -914,6 +918,14 @@ guint
 cr_program_n_globals (CrProgram *program)
 {
   return program->global_names->len;
+}
+
+int
+cr_program_global_lookup (CrProgram  *program,
+                          const char *name)
+{
+  gpointer idx = g_hash_table_lookup (program->global_index, name);
+  return idx ? (int) GPOINTER_TO_UINT (idx) - 1 : -1;
 }
 
 const char *

@@ -742,6 +742,10 @@ class_lookup (CrValue    *cls,
   for (CrValue *c = cls; c != NULL && c->kind == CR_VALUE_CLASS; c = c->u.cls.base)
     {
       CrValue *v = cr_value_get_member (c, name);
+      /* @staticmethod wraps the function in an object holding it. */
+      if (v != NULL && v->kind == CR_VALUE_OBJECT
+          && strcmp (v->u.object.type->name, "staticmethod") == 0 && v->u.object.data != NULL)
+        return v->u.object.data;
       if (v != NULL)
         return v;
     }

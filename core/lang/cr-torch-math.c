@@ -340,7 +340,17 @@ NATIVE (native_pow)
     return cr_torch_wrap (cr_pow (a.values[0]->u.tensor, a.values[1]->u.tensor, error));
   if (a.values[1]->kind != CR_VALUE_NONE && cr_value_is_number (a.values[1])
       && cr_torch_value_is_number (a.values[1], &exponent))
-    return cr_torch_wrap (cr_pow_scalar (a.values[0]->u.tensor, exponent, error));
+    {
+      /* An integer tensor to a float power is float32, as in PyTorch. */
+      CrTensor *x = a.values[0]->u.tensor;
+      g_autoptr(CrTensor) base = a.values[1]->kind == CR_VALUE_FLOAT
+                                 && !cr_dtype_is_floating (x->dtype)
+                                 ? cr_to_dtype (x, CR_DTYPE_FLOAT32, error)
+                                 : cr_tensor_ref (x);
+      if (base == NULL)
+        return NULL;
+      return cr_torch_wrap (cr_pow_scalar (base, exponent, error));
+    }
   cr_torch_args_type_error (&a, 1, "Tensor", error);
   return NULL;
 }

@@ -1144,12 +1144,13 @@ cuda_module_new (void)
 }
 
 /* torch.Tensor: a class named "Tensor" (isinstance(x, torch.Tensor)) whose
- * native __new__ builds tensors (torch.Tensor(3, 5)). */
+ * native __cr_new__ (the interpreter calls it instead of making an
+ * instance) builds tensors: torch.Tensor(3, 5). */
 static CrValue *
 tensor_class_new (void)
 {
   CrValue *cls = cr_value_new_class ("Tensor", NULL);
-  add_native (cls, "__new__", native_legacy_constructor, GINT_TO_POINTER (CR_DTYPE_FLOAT32));
+  add_native (cls, "__cr_new__", native_legacy_constructor, GINT_TO_POINTER (CR_DTYPE_FLOAT32));
   return cls;
 }
 

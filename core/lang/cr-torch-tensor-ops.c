@@ -25,6 +25,19 @@ operand (CrValue  *v,
   return cr_value_to_tensor (v, error);
 }
 
+/* The scalar forms (cr_pow_scalar, cr_rsub_scalar) take a double and keep
+ * the tensor's dtype; a Python float with an integer tensor promotes to the
+ * default float dtype first, as PyTorch's type promotion does. */
+static CrTensor *
+promote_for_float (CrTensor  *t,
+                   CrValue   *number,
+                   GError   **error)
+{
+  if (number->kind == CR_VALUE_FLOAT && !cr_dtype_is_floating (t->dtype))
+    return cr_to_dtype (t, CR_DTYPE_FLOAT32, error);
+  return cr_tensor_ref (t);
+}
+
 static CrTensor *
 bitwise (CrBinOp   op,
          CrTensor *a,
@@ -84,9 +97,12 @@ cr_torch_binary_op (CrInterp  *interp,
       if (a_number)
         {
           /* 10 - x: PyTorch's __rsub__, RsubBackward1. */
+          g_autoptr(CrTensor) x = promote_for_float (b->u.tensor, a, error);
           double number;
+          if (x == NULL)
+            return NULL;
           cr_value_to_double (a, &number, NULL);
-          return cr_torch_wrap (cr_rsub_scalar (b->u.tensor, number, error));
+          return cr_torch_wrap (cr_rsub_scalar (x, number, error));
         }
       break;
 
@@ -108,9 +124,12 @@ cr_torch_binary_op (CrInterp  *interp,
       if (b_number)
         {
           /* x ** 2: PowBackward0; 2 ** x and x ** y below: PowBackward1. */
+          g_autoptr(CrTensor) x = promote_for_float (a->u.tensor, b, error);
           double exponent;
+          if (x == NULL)
+            return NULL;
           cr_value_to_double (b, &exponent, NULL);
-          return cr_torch_wrap (cr_pow_scalar (a->u.tensor, exponent, error));
+          return cr_torch_wrap (cr_pow_scalar (x, exponent, error));
         }
       break;
 

@@ -1,2 +1,407 @@
-/* cr-ops-inplace.c — being written. */
-#include "cr-ops.h"
+/* cr-ops-inplace.c — in-place ops: x += y, x *= y, zero_, fill_, copy_, clamp_.
+ *
+ * PyTorch's rules: a leaf that requires grad cannot be changed in place while
+ * grad mode is on (under no_grad it can: that is how SGD updates weights);
+ * every in-place change bumps the version counter, which makes a tensor saved
+ * for backward stale; and when the change is recorded, the tensor's history
+ * is extended: the new node's first edge is the tensor's previous history and
+ * the tensor's grad_fn becomes the new node (z = x * 2; z += 1 makes
+ * z.grad_fn an AddBackward0 whose first edge is the MulBackward0). A formula
+ * that needs the old value gets a copy of it, taken before the write.
+ *
+ * The rows of the ops here that only exist in place (FILL, ZERO, COPY) are in
+ * this file; add_, mul_ ... reuse the rows of their out-of-place versions. */
+#include "cr-ops-private.h"
+
+#include "cr-error.h"
+#include "cr-grad-mode.h"
+#include "cr-tensor.h"
+
+static gboolean
+zeros_for_inputs (CrNode          *node,
+                  CrTensor *const *grads,
+                  CrTensor       **grad_inputs,
+                  guint            n,
+                  GError         **error)
+{
+  for (guint i = 0; i < n; i++)
+    if (cr_ops_needs_grad (node, i))
+      {
+        grad_inputs[i] = cr_tensor_new_zeros (grads[0]->shape, grads[0]->ndim, grads[0]->dtype,
+                                              grads[0]->device, error);
+        if (grad_inputs[i] == NULL)
+          return FALSE;
+      }
+  return TRUE;
+}
+
+static CrTensor *
+zero_local_grad (CrNode  *node,
+                 guint    input,
+                 GError **error)
+{
+  const CrTensorMeta *meta = &node->output_meta[0];
+
+  return cr_tensor_new_zeros (meta->shape, meta->ndim, meta->dtype, meta->device, error);
+}
+
+/* PyTorch's check_inplace without the version bump (done after the write). */
+static gboolean
+check_leaf (CrTensor  *self,
+            GError   **error)
+{
+  if (!cr_grad_mode_is_enabled () || self->grad_fn != NULL)
+    return TRUE;
+  if (self->requires_grad)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "a leaf Variable that requires grad is being used in an "
+                           "in-place operation.");
+      return FALSE;
+    }
+  if (self->view_base != NULL && self->view_base->grad_fn == NULL
+      && self->view_base->requires_grad)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "a view of a leaf Variable that requires grad is being used in "
+                           "an in-place operation.");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The flat positions, in base (contiguous), of the elements of view: an
+ * int64 tensor of view's shape. */
+static CrTensor *
+positions_in_base (const CrTensor *view,
+                   const CrTensor *base)
+{
+  CrTensor *pos = cr_tensor_new_empty (view->shape, view->ndim, CR_DTYPE_INT64, CR_DEVICE_CPU,
+                                       NULL);
+  gint64 idx[CR_MAX_DIMS] = { 0 };
+  gint64 off = view->offset - base->offset;
+
+  if (pos == NULL)
+    return NULL;
+  for (gint64 i = 0; i < view->numel; i++)
+    {
+      cr_tensor_set_flat (pos, i, (double) off);
+      for (int d = view->ndim - 1; d >= 0; d--)
+        {
+          idx[d]++;
+          off += view->strides[d];
+          if (idx[d] < view->shape[d])
+            break;
+          off -= view->strides[d] * view->shape[d];
+          idx[d] = 0;
+        }
+    }
+  return pos;
+}
+
+/* Records op over inputs (inputs[0] is self, with its history before the
+ * write) and makes the new node self's grad_fn. NULL when not recording.
+ *
+ * A view written in place changes its base too: as PyTorch's rebase_history,
+ * the write goes on the base's history (CopySlices, whose value is the op's
+ * result) and the view is regenerated from the base (AsStridedBackward0). */
+static CrNode *
+rebase_history (CrOpId           op,
+                CrTensor *const *inputs,
+                guint            n_inputs)
+{
+  CrTensor *self = inputs[0];
+  CrTensor *base = self->view_base;
+  g_autoptr(CrTensor) pos = NULL;
+  g_autoptr(CrTensor) value = NULL;
+  CrTensor *write[2];
+  CrNode *node;
+  CrNode *copy_slices;
+  CrNode *as_strided;
+
+  if (!cr_autograd_should_record (inputs, n_inputs) || !cr_dtype_is_floating (self->dtype))
+    return NULL;
+  node = cr_node_new (op, inputs, n_inputs, 1);
+
+  if (base == NULL || !cr_tensor_is_contiguous (base)
+      || (pos = positions_in_base (self, base)) == NULL)
+    {
+      cr_autograd_set_history (self, node, 0);
+      cr_node_unref (node);
+      return node;
+    }
+
+  value = cr_tensor_alias (self);
+  cr_autograd_set_history (value, node, 0);
+  cr_node_unref (node);
+
+  write[0] = base;
+  write[1] = value;
+  copy_slices = cr_node_new (CR_OP_COPY_SLICES, write, 2, 1);
+  cr_node_save (copy_slices, 0, pos, FALSE);
+  copy_slices->args.ints[0] = FALSE;
+  cr_autograd_set_history (base, copy_slices, 0);
+  cr_node_unref (copy_slices);
+
+  as_strided = cr_node_new (CR_OP_AS_STRIDED, &base, 1, 1);
+  cr_node_save (as_strided, 0, pos, FALSE);
+  cr_autograd_set_history (self, as_strided, 0);
+  cr_node_unref (as_strided);
+  return node;   /* alive: copy_slices' edge holds it */
+}
+
+/* Saves other in slot for a formula. If other shares self's memory (x *= x),
+ * keeping other itself would be a cycle (self owns the node); an alias that
+ * counts as the node's output gives PyTorch's stale-tensor error instead. */
+static void
+save_operand (CrNode   *node,
+              guint     slot,
+              CrTensor *self,
+              CrTensor *other,
+              guint32   version_before)
+{
+  if (other->storage == self->storage)
+    {
+      cr_node_save (node, slot, other, TRUE);
+      node->saved[slot].version = version_before;
+    }
+  else
+    cr_node_save (node, slot, other, FALSE);
+}
+
+static CrBinaryOp
+kernel_op (CrOpId op)
+{
+  switch (op)
+    {
+    case CR_OP_ADD:        return CR_BINARY_ADD;
+    case CR_OP_SUB:        return CR_BINARY_SUB;
+    case CR_OP_MUL:        return CR_BINARY_MUL;
+    case CR_OP_DIV:        return CR_BINARY_DIV;
+    case CR_OP_POW:
+    case CR_OP_POW_SCALAR: return CR_BINARY_POW;
+    default:               return CR_BINARY_COUNT;
+    }
+}
+
+gboolean
+cr_inplace_binary (CrOpId     op,
+                   CrTensor  *self,
+                   CrTensor  *other,
+                   GError   **error)
+{
+  CrTensor *inputs[2] = { self, other };
+  CrBinaryOp kop = kernel_op (op);
+  g_autoptr(CrTensor) old_self = NULL;
+  gboolean recording;
+  guint32 version_before;
+  CrNode *node;
+
+  g_return_val_if_fail (self != NULL && other != NULL, FALSE);
+  g_return_val_if_fail (kop != CR_BINARY_COUNT, FALSE);
+
+  if (op == CR_OP_POW_SCALAR && !other->is_wrapped_number)
+    op = CR_OP_POW;
+  else if (op == CR_OP_POW && other->is_wrapped_number && !other->requires_grad)
+    op = CR_OP_POW_SCALAR;
+
+  if (!check_leaf (self, error))
+    return FALSE;
+
+  /* The formulas of mul_, div_ (for other) and pow_ need self's old value. */
+  recording = cr_autograd_should_record (inputs, 2) && cr_dtype_is_floating (self->dtype);
+  if (recording
+      && ((op == CR_OP_MUL && other->requires_grad)
+          || (op == CR_OP_DIV && other->requires_grad)
+          || ((op == CR_OP_POW_SCALAR || op == CR_OP_POW) && self->requires_grad)
+          || (op == CR_OP_POW && other->requires_grad)))
+    {
+      /* PyTorch's original_self = self.clone(): recorded, so that a double
+       * backward reaches self's earlier history through it. */
+      old_self = cr_clone (self, error);
+      if (old_self == NULL)
+        return FALSE;
+    }
+
+  version_before = cr_tensor_version (self);
+  if (!cr_kernel_binary_into (kop, self, self, other, error))
+    return FALSE;
+  cr_tensor_bump_version (self);
+
+  if (!recording || (node = rebase_history (op, inputs, op == CR_OP_POW_SCALAR ? 1 : 2)) == NULL)
+    return TRUE;
+
+  switch (op)
+    {
+    case CR_OP_MUL:
+      if (cr_ops_needs_grad (node, 0))
+        save_operand (node, 1, self, other, version_before);
+      if (cr_ops_needs_grad (node, 1))
+        cr_node_save (node, 0, old_self, FALSE);
+      break;
+    case CR_OP_DIV:
+      save_operand (node, 1, self, other, version_before);
+      if (cr_ops_needs_grad (node, 1))
+        cr_node_save (node, 0, old_self, FALSE);
+      break;
+    case CR_OP_POW_SCALAR:
+      node->args.scalar[0] = cr_tensor_get_flat (other, 0);
+      node->args.has_scalar[0] = TRUE;
+      cr_node_save (node, 0, old_self, FALSE);
+      break;
+    case CR_OP_POW:
+      cr_node_save (node, 0, old_self, FALSE);
+      save_operand (node, 1, self, other, version_before);
+      if (cr_ops_needs_grad (node, 1))
+        cr_node_save (node, 2, self, TRUE);
+      break;
+    default:
+      break;
+    }
+  return TRUE;
+}
+
+/* ---- zero_, fill_ ------------------------------------------------------ */
+
+static gboolean
+zero_backward (CrNode          *node,
+               CrTensor *const *grads,
+               CrTensor       **grad_inputs,
+               GError         **error)
+{
+  return zeros_for_inputs (node, grads, grad_inputs, node->n_inputs, error);
+}
+
+const CrOpInfo cr_op_row_ZERO = {
+  CR_OP_ZERO, "zero_", "ZeroBackward0", 1, "0",
+  "∂zero_(x)/∂x = 0",
+  zero_backward, zero_local_grad
+};
+
+/* fill_ with a Python number is FillBackward2 in PyTorch 1.13 (the tensor
+ * overload would be FillBackward3). args.scalar[0]: the value. */
+const CrOpInfo cr_op_row_FILL = {
+  CR_OP_FILL, "fill_", "FillBackward2", 1, "fill",
+  "∂fill_(x, v)/∂x = 0",
+  zero_backward, zero_local_grad
+};
+
+static gboolean
+fill_with (CrOpId     op,
+           CrTensor  *self,
+           double     value,
+           GError   **error)
+{
+  CrNode *node;
+
+  if (!check_leaf (self, error))
+    return FALSE;
+  if (!cr_kernel_fill (self, value, error))
+    return FALSE;
+  cr_tensor_bump_version (self);
+  if ((node = rebase_history (op, &self, 1)) != NULL && op == CR_OP_FILL)
+    {
+      node->args.scalar[0] = value;
+      node->args.has_scalar[0] = TRUE;
+    }
+  return TRUE;
+}
+
+gboolean
+cr_zero_ (CrTensor  *self,
+          GError   **error)
+{
+  return fill_with (CR_OP_ZERO, self, 0.0, error);
+}
+
+gboolean
+cr_fill_ (CrTensor  *self,
+          double     value,
+          GError   **error)
+{
+  return fill_with (CR_OP_FILL, self, value, error);
+}
+
+/* ---- copy_ ------------------------------------------------------------- */
+
+static gboolean
+copy_backward (CrNode          *node,
+               CrTensor *const *grads,
+               CrTensor       **grad_inputs,
+               GError         **error)
+{
+  if (!zeros_for_inputs (node, grads, grad_inputs, 1, error))
+    return FALSE;
+  /* The engine sums the gradient to src's shape and casts it to its dtype. */
+  if (cr_ops_needs_grad (node, 1))
+    grad_inputs[1] = cr_tensor_ref (grads[0]);
+  return TRUE;
+}
+
+static CrTensor *
+copy_local_grad (CrNode  *node,
+                 guint    input,
+                 GError **error)
+{
+  const CrTensorMeta *meta = &node->output_meta[0];
+
+  return cr_tensor_new_full (meta->shape, meta->ndim, input == 0 ? 0.0 : 1.0, meta->dtype,
+                             meta->device, error);
+}
+
+/* PyTorch prints this node as <CopyBackwards> (its name() is the C++
+ * "torch::autograd::CopyBackwards"). */
+const CrOpInfo cr_op_row_COPY = {
+  CR_OP_COPY, "copy_", "CopyBackwards", 2, "copy",
+  "∂copy_(dst, src)/∂dst = 0,  ∂/∂src = 1",
+  copy_backward, copy_local_grad
+};
+
+gboolean
+cr_copy_ (CrTensor  *self,
+          CrTensor  *src,
+          GError   **error)
+{
+  CrTensor *inputs[2] = { self, src };
+
+  if (!check_leaf (self, error))
+    return FALSE;
+  if (!cr_kernel_copy_into (self, src, error))
+    return FALSE;
+  cr_tensor_bump_version (self);
+  rebase_history (CR_OP_COPY, inputs, 2);
+  return TRUE;
+}
+
+/* ---- clamp_ ------------------------------------------------------------ */
+
+gboolean
+cr_clamp_ (CrTensor  *self,
+           gboolean   has_min,
+           double     min,
+           gboolean   has_max,
+           double     max,
+           GError   **error)
+{
+  g_autoptr(CrTensor) old_self = NULL;
+  g_autoptr(CrTensor) clamped = NULL;
+  CrNode *node;
+
+  if (!cr_ops_check_clamp_bounds (has_min, has_max, error) || !check_leaf (self, error))
+    return FALSE;
+  if (cr_autograd_should_record (&self, 1) && (old_self = cr_clone (self, error)) == NULL)
+    return FALSE;
+  clamped = cr_kernel_clamp (self, has_min, min, has_max, max, error);
+  if (clamped == NULL || !cr_kernel_copy_into (self, clamped, error))
+    return FALSE;
+  cr_tensor_bump_version (self);
+  if ((node = rebase_history (CR_OP_CLAMP, &self, 1)) != NULL)
+    {
+      node->args.scalar[0] = min;
+      node->args.has_scalar[0] = has_min;
+      node->args.scalar[1] = max;
+      node->args.has_scalar[1] = has_max;
+      cr_node_save (node, 0, old_self, FALSE);
+    }
+  return TRUE;
+}

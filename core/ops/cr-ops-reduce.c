@@ -274,6 +274,18 @@ product_of_others (const CrTensor  *x,
   return out;
 }
 
+static gint64
+count_zeros (const CrTensor  *x,
+             GError         **error)
+{
+  g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (x);
+  g_autoptr(CrTensor) is_zero = cr_kernel_binary (CR_BINARY_EQ, x, zero, error);
+  g_autoptr(CrTensor) count = is_zero != NULL ? cr_kernel_sum (is_zero, NULL, 0, FALSE, error)
+                                              : NULL;
+
+  return count != NULL ? cr_tensor_get_flat_int (count, 0) : -1;
+}
+
 static gboolean
 prod_backward (CrNode          *node,
                CrTensor *const *grads,
@@ -281,20 +293,434 @@ prod_backward (CrNode          *node,
                GError         **error)
 {
   SAVED (x, 0);
-  g_autoptr(CrTensor) zeros = NULL;
-  g_autoptr(CrTensor) n_zeros = NULL;
+  gint64 n_zeros;
 
   if (x->ndim == 0)
     {
       grad_inputs[0] = cr_tensor_ref (grads[0]);
       return TRUE;
     }
-  zeros = cr_kernel_binary (CR_BINARY_EQ, x, cr_ops_zero_scalar_like (x) /* see below */, error);
-  return FALSE;
+  n_zeros = count_zeros (x, error);
+  if (n_zeros < 0)
+    return FALSE;
+  if (n_zeros == 0)
+    {
+      /* grad * (out / x) */
+      SAVED (out, 1);
+      g_autoptr(CrTensor) q = cr_div (out, x, error);
+
+      SET_GRAD (0, q != NULL ? cr_mul (grads[0], q, error) : NULL);
+    }
+  else
+    {
+      /* With zeros, out / x is undefined: multiply the products of the others
+       * (not differentiated further, unlike PyTorch's cumprod formulation). */
+      g_autoptr(CrTensor) others = product_of_others (x, error);
+
+      SET_GRAD (0, others != NULL ? cr_mul (grads[0], others, error) : NULL);
+    }
+  return TRUE;
 }
 
+/* The input in slot 0, the output in slot 1. */
 const CrOpInfo cr_op_row_PROD = {
   CR_OP_PROD, "prod", "ProdBackward0", 1, "Π",
   "∂(Πⱼ xⱼ)/∂xᵢ = Πⱼ≠ᵢ xⱼ",
   prod_backward, NULL
 };
+
+CrTensor *
+cr_prod (CrTensor  *x,
+         GError   **error)
+{
+  CrTensor *out = cr_kernel_prod (x, NULL, 0, FALSE, error);
+  CrNode *node;
+
+  if (out != NULL && (node = cr_ops_record (CR_OP_PROD, &x, 1, out)) != NULL)
+    {
+      cr_node_save (node, 0, x, FALSE);
+      cr_node_save (node, 1, out, TRUE);
+    }
+  return out;
+}
+
+/* ---- max, min ---------------------------------------------------------- */
+
+/* PyTorch's evenly_distribute_backward: the gradient is shared by the
+ * elements equal to the extremum. */
+static gboolean
+extremum_all_backward (CrNode          *node,
+                       CrTensor *const *grads,
+                       CrTensor       **grad_inputs,
+                       GError         **error)
+{
+  SAVED (x, 0);
+  SAVED (out, 1);
+  g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (grads[0]);
+  g_autoptr(CrTensor) mask = cr_kernel_binary (CR_BINARY_EQ, x, out, error);
+  g_autoptr(CrTensor) count = mask != NULL ? cr_kernel_sum (mask, NULL, 0, FALSE, error) : NULL;
+  g_autoptr(CrTensor) share = count != NULL ? cr_div (grads[0], count, error) : NULL;
+
+  SET_GRAD (0, share != NULL ? cr_where (mask, share, zero, error) : NULL);
+  return TRUE;
+}
+
+/* The input in slot 0, the output in slot 1. */
+const CrOpInfo cr_op_row_MAX_ALL = {
+  CR_OP_MAX_ALL, "max", "MaxBackward1", 1, "max",
+  "∂max(x)/∂xᵢ = 1/k at each of the k maxima, else 0",
+  extremum_all_backward, NULL
+};
+
+const CrOpInfo cr_op_row_MIN_ALL = {
+  CR_OP_MIN_ALL, "min", "MinBackward1", 1, "min",
+  "∂min(x)/∂xᵢ = 1/k at each of the k minima, else 0",
+  extremum_all_backward, NULL
+};
+
+static CrTensor *
+extremum_all (CrTensor  *x,
+              gboolean   is_min,
+              GError   **error)
+{
+  CrTensor *out = cr_kernel_max_all (x, is_min, error);
+  CrNode *node;
+
+  if (out != NULL
+      && (node = cr_ops_record (is_min ? CR_OP_MIN_ALL : CR_OP_MAX_ALL, &x, 1, out)) != NULL)
+    {
+      cr_node_save (node, 0, x, FALSE);
+      cr_node_save (node, 1, out, TRUE);
+    }
+  return out;
+}
+
+CrTensor *
+cr_max_all (CrTensor  *x,
+            GError   **error)
+{
+  return extremum_all (x, FALSE, error);
+}
+
+CrTensor *
+cr_min_all (CrTensor  *x,
+            GError   **error)
+{
+  return extremum_all (x, TRUE, error);
+}
+
+/* The bool mask of the input's shape that is true where indices point. */
+static CrTensor *
+index_mask (const CrTensorMeta *meta,
+            const CrTensor     *indices,
+            int                 dim,
+            GError            **error)
+{
+  gint64 outer = 1, inner = 1, size = 1;
+  CrTensor *mask;
+
+  if (meta->ndim > 0)
+    {
+      size = meta->shape[dim];
+      for (int d = 0; d < dim; d++)
+        outer *= meta->shape[d];
+      for (int d = dim + 1; d < meta->ndim; d++)
+        inner *= meta->shape[d];
+    }
+  mask = cr_tensor_new_zeros (meta->shape, meta->ndim, CR_DTYPE_BOOL, meta->device, error);
+  if (mask == NULL)
+    return NULL;
+  for (gint64 o = 0; o < outer; o++)
+    for (gint64 i = 0; i < inner; i++)
+      {
+        gint64 k = cr_tensor_get_flat_int (indices, o * inner + i);
+
+        cr_tensor_set_flat (mask, (o * size + k) * inner + i, 1.0);
+      }
+  return mask;
+}
+
+/* PyTorch's value_selecting_reduction_backward: the gradient goes to the
+ * selected element of each slice. */
+static gboolean
+extremum_dim_backward (CrNode          *node,
+                       CrTensor *const *grads,
+                       CrTensor       **grad_inputs,
+                       GError         **error)
+{
+  const CrTensorMeta *meta = &node->input_meta[0];
+  int dim = node->args.dims[0];
+  SAVED (indices, 0);
+  g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (grads[0]);
+  g_autoptr(CrTensor) mask = index_mask (meta, indices, dim, error);
+  g_autoptr(CrTensor) expanded = NULL;
+
+  if (mask == NULL)
+    return FALSE;
+  expanded = sum_backward_expand (grads[0], meta, &dim, 1, node->args.keepdim, error);
+  SET_GRAD (0, expanded != NULL ? cr_where (mask, expanded, zero, error) : NULL);
+  return TRUE;
+}
+
+/* args.dims[0]: the dim; args.keepdim; the indices in slot 0. */
+const CrOpInfo cr_op_row_MAX_DIM = {
+  CR_OP_MAX_DIM, "max", "MaxBackward0", 1, "max",
+  "∂max_dim(x)/∂xᵢ = 1 at the argmax of each slice, else 0",
+  extremum_dim_backward, NULL
+};
+
+const CrOpInfo cr_op_row_MIN_DIM = {
+  CR_OP_MIN_DIM, "min", "MinBackward0", 1, "min",
+  "∂min_dim(x)/∂xᵢ = 1 at the argmin of each slice, else 0",
+  extremum_dim_backward, NULL
+};
+
+static CrTensor *
+extremum_dim (CrTensor   *x,
+              int         dim,
+              gboolean    keepdim,
+              gboolean    is_min,
+              CrTensor  **out_indices,
+              GError    **error)
+{
+  CrTensor *values = NULL;
+  CrTensor *indices = NULL;
+  CrNode *node;
+
+  if (!cr_kernel_max_dim (x, dim, keepdim, is_min, &values, &indices, error))
+    return NULL;
+  node = cr_ops_record (is_min ? CR_OP_MIN_DIM : CR_OP_MAX_DIM, &x, 1, values);
+  if (node != NULL)
+    {
+      normalize_dims (x, &dim, 1, node->args.dims);
+      node->args.n_dims = 1;
+      node->args.keepdim = keepdim;
+      cr_node_save (node, 0, indices, FALSE);
+    }
+  if (out_indices != NULL)
+    *out_indices = indices;
+  else
+    cr_tensor_unref (indices);
+  return values;
+}
+
+CrTensor *
+cr_max_dim (CrTensor   *x,
+            int         dim,
+            gboolean    keepdim,
+            CrTensor  **out_indices,
+            GError    **error)
+{
+  return extremum_dim (x, dim, keepdim, FALSE, out_indices, error);
+}
+
+CrTensor *
+cr_min_dim (CrTensor   *x,
+            int         dim,
+            gboolean    keepdim,
+            CrTensor  **out_indices,
+            GError    **error)
+{
+  return extremum_dim (x, dim, keepdim, TRUE, out_indices, error);
+}
+
+/* ---- norm -------------------------------------------------------------- */
+
+static const char *
+scalar_type_name (CrDType dtype)
+{
+  switch (dtype)
+    {
+    case CR_DTYPE_BOOL:    return "Bool";
+    case CR_DTYPE_INT64:   return "Long";
+    case CR_DTYPE_FLOAT32: return "Float";
+    case CR_DTYPE_FLOAT64: return "Double";
+    default:               return "Undefined";
+    }
+}
+
+/* The p-norm over every element, computed with kernels (no graph). */
+static CrTensor *
+norm_forward (const CrTensor  *x,
+              double           p,
+              GError         **error)
+{
+  g_autoptr(CrTensor) a = NULL;
+  g_autoptr(CrTensor) s = NULL;
+
+  if (p == 2.0)
+    {
+      g_autoptr(CrTensor) sq = cr_kernel_binary (CR_BINARY_MUL, x, x, error);
+
+      s = sq != NULL ? cr_kernel_sum (sq, NULL, 0, FALSE, error) : NULL;
+      return s != NULL ? cr_kernel_unary (CR_UNARY_SQRT, s, error) : NULL;
+    }
+  if (p == 0.0)
+    {
+      g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (x);
+      g_autoptr(CrTensor) nz = cr_kernel_binary (CR_BINARY_NE, x, zero, error);
+
+      s = nz != NULL ? cr_kernel_sum (nz, NULL, 0, FALSE, error) : NULL;
+      return s != NULL ? cr_kernel_cast (s, x->dtype, error) : NULL;
+    }
+  a = cr_kernel_unary (CR_UNARY_ABS, x, error);
+  if (a == NULL)
+    return NULL;
+  if (p == 1.0)
+    return cr_kernel_sum (a, NULL, 0, FALSE, error);
+  if (isinf (p))
+    return cr_kernel_max_all (a, p < 0, error);
+  {
+    g_autoptr(CrTensor) pe = cr_ops_wrap_number (p, FALSE);
+    g_autoptr(CrTensor) ie = cr_ops_wrap_number (1.0 / p, FALSE);
+    g_autoptr(CrTensor) ap = cr_kernel_binary (CR_BINARY_POW, a, pe, error);
+
+    s = ap != NULL ? cr_kernel_sum (ap, NULL, 0, FALSE, error) : NULL;
+    return s != NULL ? cr_kernel_binary (CR_BINARY_POW, s, ie, error) : NULL;
+  }
+}
+
+/* PyTorch's norm_backward for a full reduction (grad and norm are 0-d). */
+static gboolean
+norm_backward (CrNode          *node,
+               CrTensor *const *grads,
+               CrTensor       **grad_inputs,
+               GError         **error)
+{
+  double p = node->args.scalar[0];
+  SAVED (x, 0);
+  SAVED (norm, 1);
+  g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (grads[0]);
+
+  if (p == 0.0)
+    {
+      SET_GRAD (0, cr_tensor_new_zeros (x->shape, x->ndim, x->dtype, x->device, error));
+      return TRUE;
+    }
+  if (p == 1.0)
+    {
+      g_autoptr(CrTensor) sgn = cr_unary (CR_OP_SIGN, x, error);
+
+      SET_GRAD (0, sgn != NULL ? cr_mul (sgn, grads[0], error) : NULL);
+      return TRUE;
+    }
+  if (isinf (p))
+    {
+      g_autoptr(CrTensor) sgn = cr_unary (CR_OP_SIGN, x, error);
+      g_autoptr(CrTensor) ax = sgn != NULL ? cr_kernel_unary (CR_UNARY_ABS, x, error) : NULL;
+      g_autoptr(CrTensor) mask = ax != NULL ? cr_kernel_binary (CR_BINARY_EQ, ax, norm, error)
+                                            : NULL;
+      g_autoptr(CrTensor) count = mask != NULL ? cr_kernel_sum (mask, NULL, 0, FALSE, error)
+                                               : NULL;
+      g_autoptr(CrTensor) share = count != NULL ? cr_div (grads[0], count, error) : NULL;
+      g_autoptr(CrTensor) spread = share != NULL ? cr_where (mask, share, zero, error) : NULL;
+
+      SET_GRAD (0, spread != NULL ? cr_mul (sgn, spread, error) : NULL);
+      return TRUE;
+    }
+
+  {
+    /* self_scaled * where(norm == 0, 0, grad / norm^(p-1)), with self_scaled
+     * = x (p = 2), x·|x|^(p-2) (p > 2) or sgn(x)·|x|^(p-1) (p < 2). */
+    g_autoptr(CrTensor) is_zero = cr_kernel_binary (CR_BINARY_EQ, norm, zero, error);
+    g_autoptr(CrTensor) denom = NULL;
+    g_autoptr(CrTensor) ratio = NULL;
+    g_autoptr(CrTensor) scale = NULL;
+    g_autoptr(CrTensor) scaled_x = NULL;
+
+    if (is_zero == NULL)
+      return FALSE;
+    denom = p == 2.0 ? cr_tensor_ref (norm) : cr_pow_scalar (norm, p - 1.0, error);
+    ratio = denom != NULL ? cr_div (grads[0], denom, error) : NULL;
+    scale = ratio != NULL ? cr_where (is_zero, zero, ratio, error) : NULL;
+    if (scale == NULL)
+      return FALSE;
+    if (p == 2.0)
+      scaled_x = cr_tensor_ref (x);
+    else
+      {
+        g_autoptr(CrTensor) ax = cr_unary (CR_OP_ABS, x, error);
+        g_autoptr(CrTensor) ap = ax != NULL ? cr_pow_scalar (ax, p < 2.0 ? p - 1.0 : p - 2.0,
+                                                             error) : NULL;
+        g_autoptr(CrTensor) base = NULL;
+
+        if (ap == NULL)
+          return FALSE;
+        base = p < 2.0 ? cr_unary (CR_OP_SIGN, x, error) : cr_tensor_ref (x);
+        scaled_x = base != NULL ? cr_mul (base, ap, error) : NULL;
+      }
+    SET_GRAD (0, scaled_x != NULL ? cr_mul (scaled_x, scale, error) : NULL);
+  }
+  return TRUE;
+}
+
+/* args.scalar[0]: p; the input in slot 0, the norm in slot 1. x.norm() and
+ * torch.norm(x) are NormBackward1 in PyTorch 1.13 (torch.linalg.norm would be
+ * LinalgVectorNormBackward0). */
+const CrOpInfo cr_op_row_NORM = {
+  CR_OP_NORM, "norm", "NormBackward1", 1, "‖x‖",
+  "∂‖x‖₂/∂x = x/‖x‖₂  (p-norm: sign(x)·|x|ᵖ⁻¹/‖x‖ₚᵖ⁻¹)",
+  norm_backward, NULL
+};
+
+CrTensor *
+cr_norm (CrTensor  *x,
+         double     p,
+         GError   **error)
+{
+  CrTensor *out;
+  CrNode *node;
+
+  if (!cr_dtype_is_floating (x->dtype))
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "norm(): input dtype should be either floating point or complex. "
+                   "Got %s instead.", scalar_type_name (x->dtype));
+      return NULL;
+    }
+  out = norm_forward (x, p, error);
+  if (out != NULL && (node = cr_ops_record (CR_OP_NORM, &x, 1, out)) != NULL)
+    {
+      node->args.scalar[0] = p;
+      node->args.has_scalar[0] = TRUE;
+      cr_node_save (node, 0, x, FALSE);
+      cr_node_save (node, 1, out, TRUE);
+    }
+  return out;
+}
+
+/* ---- sum_to_shape ------------------------------------------------------ */
+
+CrTensor *
+cr_sum_to_shape (CrTensor      *x,
+                 const gint64  *shape,
+                 int            ndim,
+                 GError       **error)
+{
+  int dims[CR_MAX_DIMS];
+  int n_dims = 0;
+  int leading;
+  g_autoptr(CrTensor) summed = NULL;
+
+  if (cr_shape_equal (x->shape, x->ndim, shape, ndim))
+    return cr_tensor_ref (x);
+  if (!cr_autograd_should_record (&x, 1))
+    return cr_kernel_sum_to_shape (x, shape, ndim, error);
+
+  /* PyTorch's at::sum_to: sum(dims, keepdim=True), then a view when leading
+   * dims have to go. */
+  if (ndim == 0)
+    return cr_sum (x, error);
+  leading = x->ndim - ndim;
+  for (int d = 0; d < leading; d++)
+    dims[n_dims++] = d;
+  for (int d = leading; d < x->ndim; d++)
+    if (shape[d - leading] == 1 && x->shape[d] != 1)
+      dims[n_dims++] = d;
+  summed = n_dims > 0 ? cr_sum_dim (x, dims, n_dims, TRUE, error) : cr_tensor_ref (x);
+  if (summed == NULL)
+    return NULL;
+  if (leading > 0)
+    return cr_view (summed, shape, ndim, error);
+  return g_steal_pointer (&summed);
+}

@@ -899,7 +899,6 @@ cat_forward (CrTensor *const  *xs,
   g_autoptr(GPtrArray) kept = g_ptr_array_new ();
   const CrTensor *first = NULL;
   int dim = *dim_inout;
-  guint first_i = 0;
   CrDType dtype;
 
   if (n == 0)
@@ -924,10 +923,7 @@ cat_forward (CrTensor *const  *xs,
       if (xs[i]->ndim == 1 && xs[i]->shape[0] == 0)
         continue;
       if (first == NULL)
-        {
-          first = xs[i];
-          first_i = i;
-        }
+        first = xs[i];
       g_ptr_array_add (kept, xs[i]);
     }
   if (first == NULL)
@@ -963,7 +959,6 @@ cat_forward (CrTensor *const  *xs,
             return NULL;
           }
     }
-  (void) first_i;
 
   *dim_inout = dim;
   {

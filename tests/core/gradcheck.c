@@ -41,25 +41,33 @@ numerical_jacobian (CrGradcheckFunc           func,
   CrTensor *x = inputs[i];
   double *jac = g_new0 (double, MAX (1, n_out * x->numel));
 
+  g_autofree double *plus_values = g_new0 (double, MAX (1, n_out));
+
   for (gint64 k = 0; k < x->numel; k++)
     {
       double orig = cr_tensor_get_flat (x, k);
       g_autoptr(CrTensor) plus = NULL;
       g_autoptr(CrTensor) minus = NULL;
 
+      /* The output may be a view of the input: read it before the next
+       * perturbation changes it. */
       cr_tensor_set_flat (x, k, orig + options->eps);
       plus = call_func (func, user_data, inputs, n_inputs, FALSE);
+      if (plus != NULL)
+        for (gint64 j = 0; j < n_out; j++)
+          plus_values[j] = cr_tensor_get_flat (plus, j);
       cr_tensor_set_flat (x, k, orig - options->eps);
       minus = call_func (func, user_data, inputs, n_inputs, FALSE);
-      cr_tensor_set_flat (x, k, orig);
       if (plus == NULL || minus == NULL)
         {
+          cr_tensor_set_flat (x, k, orig);
           g_free (jac);
           return NULL;
         }
       for (gint64 j = 0; j < n_out; j++)
-        jac[k * n_out + j] = (cr_tensor_get_flat (plus, j) - cr_tensor_get_flat (minus, j))
+        jac[k * n_out + j] = (plus_values[j] - cr_tensor_get_flat (minus, j))
                              / (2 * options->eps);
+      cr_tensor_set_flat (x, k, orig);
     }
   return jac;
 }
@@ -241,6 +249,9 @@ first_derivative (CrTensor *const *inputs,
       goto out;
     }
   bo.create_graph = TRUE;
+  /* torch.autograd.grad: retain_graph defaults to create_graph (a backward
+   * formula that uses a saved output goes through its node again). */
+  bo.retain_graph = TRUE;
   bo.inputs = &inputs[data->which];
   bo.n_inputs = 1;
   bo.allow_unused = TRUE;
@@ -327,7 +338,7 @@ cr_gradcheck_rand_transposed (const gint64 *shape,
                               double        hi,
                               guint32       seed)
 {
-  gint64 rshape[CR_MAX_DIMS];
+  gint64 rshape[CR_MAX_DIMS] = { 0 };
   gint64 rstrides[CR_MAX_DIMS];
   gint64 strides[CR_MAX_DIMS];
   g_autoptr(CrTensor) base = NULL;

@@ -1,4 +1,4 @@
-# Reductions: norm (LinalgVectorNormBackward0), prod, mean and sum along
+# Reductions: x.norm() (NormBackward1 in 1.13), prod, mean and sum along
 # dimensions with keepdim, and their gradients.
 import torch
 x = torch.tensor([[3.0, 4.0], [1.0, 2.0]], requires_grad=True)

@@ -3,7 +3,7 @@
 import torch
 w = torch.tensor([1.0, -2.0], requires_grad=True)
 b = torch.tensor(0.5, requires_grad=True)
-opt = torch.optim.SGD([w, b], lr=0.1, momentum=0.9, weight_decay=0.01)
+opt = torch.optim.SGD([w, b], lr=0.02, momentum=0.9, weight_decay=0.01)
 for step in range(3):
     opt.zero_grad()
     loss = ((w * 3 + b - 1.0) ** 2).sum()

@@ -1,0 +1,220 @@
+/* cr-parser-private.h — the parser's state, shared by cr-parser.c
+ * (statements, errors, the entry point) and cr-parser-expr.c (expressions,
+ * calls, parameters, strings and f-strings).
+ *
+ * The parser is recursive descent over a token stream, and it reports errors
+ * the way CPython 3.11's PEG parser does: a first pass that only knows
+ * "this does not parse" (the error is "invalid syntax" at the furthest token
+ * read), then, on failure, a second pass over the failing statement in which
+ * the "invalid_*" rules of Python's grammar are active and raise the specific
+ * messages ("Perhaps you forgot a comma?", "cannot assign to function call
+ * here...", "expected ':'"). Errors Python's tokenizer or its compiler would
+ * raise keep their own priorities (see cr-parser.c).
+ */
+#pragma once
+
+#include "cr-ast-private.h"
+#include "cr-lexer.h"
+#include "cr-error.h"
+
+G_BEGIN_DECLS
+
+/* Python's parser gives up (MemoryError) somewhere past this many nested
+ * rules; Chainrule gives the compiler's RecursionError instead. */
+#define CR_PARSER_MAX_DEPTH 3000
+
+typedef enum {
+  CR_LATE_NONE,
+  CR_LATE_SYMTABLE,   /* Python's symtable: before the compiler's errors */
+  CR_LATE_COMPILER,
+} CrLateTier;
+
+typedef struct {
+  const char  *src;
+  CrArena     *arena;
+
+  /* Tokens: every token read since the start of the current top-level
+   * statement (the second pass and a few lookaheads go back to them). */
+  CrLexer     *lexer;
+  GArray      *tokens;          /* of CrToken */
+  guint        pos;
+
+  /* Errors. failed: unwinding; raised: err_* hold a message (otherwise the
+   * failure is a plain "invalid syntax", decided at the end). */
+  gboolean     failed;
+  gboolean     raised;
+  gboolean     raised_by_lexer;
+  int          err_code;
+  char        *err_msg;
+  CrSpan       err_span;
+  gboolean     invalid_rules;   /* the second pass */
+
+  /* The first compile-time error of each tier, reported when the text
+   * parses: Python's compiler runs only then. */
+  int          late_code[3];
+  char        *late_msg[3];
+  CrSpan       late_span[3];
+
+  /* Context. */
+  int          depth;
+  gboolean     in_func;
+  gboolean     in_loop;
+  gboolean     at_module;       /* not inside a def or class */
+  int          fstring_level;
+
+  /* Line starts for offsets inside f-strings, moving forward. */
+  gsize        lc_offset;
+  int          lc_line;
+  gsize        lc_line_start;
+
+  /* Scratch stacks: a list under construction is pushed here, then copied
+   * into the arena when complete. */
+  GPtrArray   *stack;           /* of CrAstNode* */
+  GArray      *params;          /* of CrAstParam */
+  GArray      *keywords;        /* of CrAstKeyword */
+  GArray      *aliases;         /* of CrAstAlias */
+  GArray      *withitems;       /* of CrAstWithItem */
+  GArray      *cmpops;          /* of CrCmpOp */
+} CrParser;
+
+/* ---- tokens ---- */
+
+void         cr_parser_fetch         (CrParser    *p);
+
+static inline const CrToken *
+cr_parser_tok (CrParser *p,
+               guint     i)
+{
+  while (i >= p->tokens->len)
+    cr_parser_fetch (p);
+  return &g_array_index (p->tokens, CrToken, i);
+}
+
+/* The current token; the pointer is valid until the next token is read. */
+#define CUR(p)         (cr_parser_tok ((p), (p)->pos))
+#define CUR_KIND(p)    (CUR (p)->kind)
+#define PEEK_KIND(p,k) (cr_parser_tok ((p), (p)->pos + (k))->kind)
+#define PREV(p)        (&g_array_index ((p)->tokens, CrToken, (p)->pos - 1))
+
+static inline gboolean
+cr_parser_accept (CrParser  *p,
+                  CrTokKind  kind)
+{
+  if (CUR_KIND (p) == kind)
+    {
+      p->pos++;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* Is the current token NAME with this text? */
+gboolean     cr_parser_at_name       (CrParser    *p,
+                                      const char  *name);
+
+/* ---- errors ---- */
+
+/* A plain failure: "invalid syntax" (or what the second pass finds). */
+gpointer     cr_parser_fail          (CrParser    *p);
+/* An error with its message (the first one wins). */
+gpointer     cr_parser_raise         (CrParser    *p,
+                                      int          code,
+                                      CrSpan       span,
+                                      const char  *format,
+                                      ...) G_GNUC_PRINTF (4, 5);
+/* At the furthest token read (Python's RAISE_SYNTAX_ERROR without location). */
+gpointer     cr_parser_raise_here    (CrParser    *p,
+                                      const char  *format,
+                                      ...) G_GNUC_PRINTF (2, 3);
+void         cr_parser_late_error    (CrParser    *p,
+                                      CrLateTier   tier,
+                                      int          code,
+                                      CrSpan       span,
+                                      const char  *format,
+                                      ...) G_GNUC_PRINTF (5, 6);
+/* "... are not supported in Chainrule scripts" (a late error). */
+void         cr_parser_unsupported   (CrParser    *p,
+                                      CrSpan       span,
+                                      const char  *what);
+gboolean     cr_parser_enter         (CrParser    *p);
+#define      cr_parser_leave(p)      ((p)->depth--)
+
+/* ---- spans and nodes ---- */
+
+static inline CrSpan
+cr_span_join (CrSpan a,
+              CrSpan b)
+{
+  CrSpan s = { a.line, a.column, b.end_line, b.end_column };
+  return s;
+}
+
+/* From the start of `start` to the end of the last token consumed. */
+CrSpan       cr_parser_span_from     (CrParser    *p,
+                                      CrSpan       start);
+/* The span of bytes [start, end) of the source. */
+CrSpan       cr_parser_offsets_span  (CrParser    *p,
+                                      gsize        start,
+                                      gsize        end);
+/* Line and line start of byte offset. */
+void         cr_parser_locate        (CrParser    *p,
+                                      gsize        offset,
+                                      int         *line,
+                                      gsize       *line_start);
+
+CrAstNode   *cr_parser_node          (CrParser    *p,
+                                      CrAstKind    kind,
+                                      CrSpan       span);
+/* Account for a child in node's depth. */
+void         cr_parser_child         (CrParser    *p,
+                                      CrAstNode   *node,
+                                      CrAstNode   *child);
+/* Copy stack[base..] into the arena (children of node) and pop them. */
+CrAstNode  **cr_parser_take          (CrParser    *p,
+                                      guint        base,
+                                      guint       *n,
+                                      CrAstNode   *node);
+gpointer     cr_parser_take_array    (CrParser    *p,
+                                      GArray      *array,
+                                      guint        base,
+                                      guint       *n);
+const char  *cr_parser_intern        (CrParser    *p,
+                                      const CrToken *token);
+
+/* ---- targets ---- */
+
+typedef enum {
+  CR_TARGETS_STAR,    /* assignment */
+  CR_TARGETS_FOR,
+  CR_TARGETS_DEL,
+} CrTargetsType;
+
+/* Python's _PyPegen_get_expr_name (): "function call", "literal", ... */
+const char  *cr_parser_expr_name     (const CrAstNode *e);
+/* Python's _PyPegen_get_invalid_target (): NULL when e is a valid target. */
+const CrAstNode *cr_parser_invalid_target (const CrAstNode *e,
+                                           CrTargetsType    type);
+
+/* ---- expressions (cr-parser-expr.c) ---- */
+
+CrAstNode   *cr_parser_expression          (CrParser *p);
+CrAstNode   *cr_parser_named_expression    (CrParser *p);
+CrAstNode   *cr_parser_star_expressions    (CrParser *p);
+CrAstNode   *cr_parser_disjunction         (CrParser *p);
+CrAstNode   *cr_parser_bitwise_or          (CrParser *p);
+CrAstNode   *cr_parser_star_targets        (CrParser *p);
+CrAstNode   *cr_parser_yield_expr          (CrParser *p);
+CrAstNode   *cr_parser_arguments_call      (CrParser *p,
+                                            CrAstNode *func);
+/* def and lambda parameters, up to (not including) the closing token. */
+gboolean     cr_parser_parameters          (CrParser *p,
+                                            gboolean  is_lambda,
+                                            guint    *out_n,
+                                            CrAstParam **out_params);
+/* Second-pass check after `a =` in named-expression position. */
+void         cr_parser_invalid_named       (CrParser *p,
+                                            CrAstNode *a,
+                                            guint      a_start);
+gboolean     cr_parser_can_start_expression (CrTokKind kind);
+
+G_END_DECLS

@@ -1,0 +1,2 @@
+import torch
+torch.arange(0, 5, 0)

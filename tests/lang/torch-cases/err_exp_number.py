@@ -1,0 +1,2 @@
+import torch
+torch.exp(2.0)

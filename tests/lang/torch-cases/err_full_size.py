@@ -1,0 +1,2 @@
+import torch
+torch.full(2, 1.5)

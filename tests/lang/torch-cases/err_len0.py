@@ -1,0 +1,2 @@
+import torch
+len(torch.tensor(1.))

@@ -1,0 +1,2 @@
+import torch
+torch.randn(2, dtype=torch.int64)

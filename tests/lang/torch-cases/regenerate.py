@@ -1,0 +1,42 @@
+#!/usr/bin/python3
+"""Regenerate the expected outputs of the torch-layer cases with PyTorch 1.13.
+
+For each NAME.py here: NAME.out is what `/usr/bin/python3 NAME.py` printed on
+stdout, NAME.err the last line of its stderr when it failed (empty when it
+succeeded). A few cases differ from this CPU-only PyTorch on purpose (see
+OVERRIDE). NAME.stderr, written by hand, holds a line that must appear in
+Chainrule's stderr (warnings).
+
+usage: /usr/bin/python3 regenerate.py
+"""
+import glob
+import os
+import subprocess
+
+# Where Chainrule deliberately differs from the CPU-only PyTorch build.
+OVERRIDE = {
+    # Chainrule has four dtypes; torch.int32 is refused rather than mapped.
+    "err_int32": "TypeError: dtype torch.int32 is not supported by Chainrule",
+    # What a CUDA build of PyTorch says on a machine without a GPU.
+    "err_cuda": "RuntimeError: Found no NVIDIA driver on your system. Please check that you "
+                "have an NVIDIA GPU and installed a driver from "
+                "http://www.nvidia.com/Download/index.aspx",
+    # Scripts are sandboxed: no module outside torch.
+    "err_import": "ModuleNotFoundError: No module named 'os'",
+}
+
+here = os.path.dirname(os.path.abspath(__file__))
+for path in sorted(glob.glob(os.path.join(here, "*.py"))):
+    name = os.path.basename(path)[:-3]
+    if name == "regenerate":
+        continue
+    proc = subprocess.run(["/usr/bin/python3", path], capture_output=True, text=True, cwd=here)
+    err = ""
+    if proc.returncode != 0:
+        lines = [line for line in proc.stderr.split("\n") if line.strip()]
+        err = lines[-1] if lines else ""
+    err = OVERRIDE.get(name, err)
+    with open(os.path.join(here, name + ".out"), "w") as f:
+        f.write(proc.stdout)
+    with open(os.path.join(here, name + ".err"), "w") as f:
+        f.write(err + "\n" if err else "")
