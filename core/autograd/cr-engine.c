@@ -33,7 +33,8 @@
 #define MAX_STACK_INPUTS 8
 
 typedef struct {
-  CrNode    *node;          /* owned */
+  CrNode    *node;          /* borrowed: the graph's edges keep it alive */
+  guint64    sequence_nr;   /* node's, copied: the ready queue compares tasks only */
   gint       deps;          /* gradients still to arrive */
   guint      needed : 1;    /* autograd.grad: leads to an input (or is the root) */
   guint      captured : 1;  /* autograd.grad: an input's gradient is read here */
@@ -49,6 +50,7 @@ typedef struct {
 
 typedef struct {
   const CrBackwardOptions *options;
+  guint64      id;           /* marks the nodes' run_id for this run */
   gboolean     inputs_mode;
   gboolean     nested;
   GHashTable  *map;          /* nested runs only: CrNode* -> Task* */
@@ -64,6 +66,7 @@ typedef struct {
 } Run;
 
 static __thread guint run_depth;
+static gsize run_counter;   /* atomic: ids never repeat, in any thread */
 
 /* ---- tasks ------------------------------------------------------------- */
 
@@ -73,7 +76,7 @@ task_get (Run    *run,
 {
   if (G_UNLIKELY (run->nested))
     return g_hash_table_lookup (run->map, node);
-  return node->run_owner == run ? node->run_task : NULL;
+  return node->run_id == run->id ? node->run_task : NULL;
 }
 
 static Task *
@@ -89,7 +92,8 @@ task_new (Run    *run,
     }
   task = (Task *) g_ptr_array_index (run->chunks, run->chunks->len - 1) + run->chunk_used++;
   memset (task, 0, sizeof *task);
-  task->node = cr_node_ref (node);
+  task->node = node;
+  task->sequence_nr = node->sequence_nr;
   if (node->n_outputs <= G_N_ELEMENTS (task->inline_buffer))
     task->buffer = task->inline_buffer;
   else
@@ -100,28 +104,24 @@ task_new (Run    *run,
     g_hash_table_insert (run->map, node, task);
   else
     {
-      node->run_owner = run;
+      node->run_id = run->id;
       node->run_task = task;
     }
   return task;
 }
 
+/* Nodes keep the run's mark after it: run ids never repeat (per thread), so a
+ * stale mark matches no later run and nothing has to walk the nodes again. */
 static void
-task_clear (Run  *run,
-            Task *task)
+task_clear (Task *task)
 {
   CrNode *node = task->node;
 
   for (guint i = 0; i < node->n_outputs; i++)
-    cr_tensor_unref (task->buffer[i]);
+    if (task->buffer[i] != NULL)
+      cr_tensor_unref (task->buffer[i]);
   if (task->buffer != task->inline_buffer)
     g_free (task->buffer);
-  if (!run->nested && node->run_owner == run)
-    {
-      node->run_owner = NULL;
-      node->run_task = NULL;
-    }
-  cr_node_unref (node);
 }
 
 /* ---- the ready queue: libstdc++'s heap algorithms ---------------------- */
@@ -130,7 +130,7 @@ static inline gboolean
 task_less (const Task *a,
            const Task *b)
 {
-  return a->node->sequence_nr < b->node->sequence_nr;
+  return a->sequence_nr < b->sequence_nr;
 }
 
 /* std::__push_heap */
@@ -898,6 +898,7 @@ cr_autograd_run (CrTensor *const          *roots,
         }
     }
 
+  run.id = (gsize) g_atomic_pointer_add (&run_counter, 1) + 1;
   run.nested = run_depth > 0;
   if (run.nested)
     run.map = g_hash_table_new (NULL, NULL);
@@ -912,7 +913,7 @@ cr_autograd_run (CrTensor *const          *roots,
   run_depth--;
 
   for (guint i = 0; i < run.tasks->len; i++)
-    task_clear (&run, run.tasks->pdata[i]);
+    task_clear (run.tasks->pdata[i]);
   g_ptr_array_unref (run.tasks);
   g_ptr_array_unref (run.chunks);
   g_ptr_array_unref (run.heap);

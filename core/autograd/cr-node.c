@@ -54,19 +54,21 @@ node_alloc (const CrOpInfo *op,
             guint           n_inputs,
             guint           n_outputs)
 {
+  gboolean inline_edges = n_inputs <= G_N_ELEMENTS (((CrNode *) NULL)->inline_next);
   gsize size = sizeof (CrNode)
-               + n_inputs * (sizeof (CrEdge) + sizeof (CrTensorMeta))
-               + n_outputs * sizeof (CrTensorMeta);
+               + n_inputs * sizeof (CrTensorMeta)
+               + n_outputs * sizeof (CrTensorMeta)
+               + (inline_edges ? 0 : n_inputs * sizeof (CrEdge));
   CrNode *node = g_malloc0 (size);
-  guint8 *tail = (guint8 *) (node + 1);
+  CrTensorMeta *metas = (CrTensorMeta *) (node + 1);
 
   node->ref_count = 1;
   node->op = op;
   node->n_inputs = n_inputs;
   node->n_outputs = n_outputs;
-  node->next = (CrEdge *) tail;
-  node->input_meta = (CrTensorMeta *) (tail + n_inputs * sizeof (CrEdge));
-  node->output_meta = node->input_meta + n_inputs;
+  node->input_meta = metas;
+  node->output_meta = metas + n_inputs;
+  node->next = inline_edges ? node->inline_next : (CrEdge *) (metas + n_inputs + n_outputs);
   node->span = *cr_autograd_get_current_span ();
   return node;
 }

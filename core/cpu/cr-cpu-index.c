@@ -47,7 +47,6 @@ cr_kernel_cat (CrTensor *const *tensors,
                GError         **error)
 {
   const CrTensor *ref = NULL;
-  guint ref_index = 0;
   CrDType dtype;
   gint64 shape[CR_MAX_DIMS];
   gint64 offset = 0;
@@ -75,16 +74,10 @@ cr_kernel_cat (CrTensor *const *tensors,
         }
       dtype = cr_dtype_promote (dtype, tensors[i]->dtype);
       if (ref == NULL && !skipped_in_cat (tensors[i]))
-        {
-          ref = tensors[i];
-          ref_index = i;
-        }
+        ref = tensors[i];
     }
   if (ref == NULL)
-    {
-      ref = tensors[0];
-      ref_index = 0;
-    }
+    ref = tensors[0];
 
   if (!cr_cpu_wrap_dim (dim, ref->ndim, &d, error))
     return NULL;
@@ -116,7 +109,6 @@ cr_kernel_cat (CrTensor *const *tensors,
           }
       shape[d] += t->shape[d];
     }
-  (void) ref_index;
 
   out = cr_tensor_new_empty (shape, ref->ndim, dtype, CR_DEVICE_CPU, error);
   if (out == NULL)

@@ -72,6 +72,8 @@ gemm_one (CrDType       dtype,
       memset (c, 0, (gsize) (n * m) * cr_dtype_size (dtype));
       return;
     }
+  /* Makes sure OpenBLAS got the configured thread count before its first call. */
+  (void) cr_threads_get ();
   if (dtype == CR_DTYPE_FLOAT32)
     cblas_sgemm (CblasRowMajor, ta, tb, (blasint) n, (blasint) m, (blasint) k,
                  1.0f, a, (blasint) lda, b, (blasint) ldb, 0.0f, c, (blasint) m);

@@ -157,9 +157,10 @@ softmax_geometry (const CrTensor  *x,
     {
       gboolean last = x->ndim == 0 || d == x->ndim - 1;
 
+      /* PyTorch names only the last-dim kernels after log_softmax. */
       g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                   "\"%s%s_kernel_impl\" not implemented for '%s'",
-                   log ? "log_softmax" : "softmax", last ? "_lastdim" : "",
+                   "\"%s_kernel_impl\" not implemented for '%s'",
+                   !last ? "softmax" : log ? "log_softmax_lastdim" : "softmax_lastdim",
                    cr_dtype_scalar_name (x->dtype));
       return FALSE;
     }

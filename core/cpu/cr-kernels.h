@@ -8,7 +8,11 @@
  *
  * Inputs may be any strided views; outputs are contiguous. Binary ops broadcast
  * and follow cr_dtype_result_type(). Large loops run on the thread pool
- * (cr_parallel_for) when more than one thread is configured. */
+ * (cr_parallel_for) when more than one thread is configured; reductions add
+ * in fixed blocks, so their results do not depend on the thread count.
+ *
+ * A tensor on another device goes to that device's backend (cr-backend.h);
+ * without one the kernel fails with a RuntimeError. */
 #pragma once
 
 #include "cr-tensor.h"

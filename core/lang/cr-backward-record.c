@@ -1,2 +1,459 @@
-/* cr-backward-record.c — being written. */
-#include "cr-interp.h"
+/* cr-backward-record.c — what the engine does during each backward call,
+ * kept for the window (CrBackwardRecord / CrStepRecord) and printed for
+ * `chainrule run --trace-backward`.
+ *
+ * The trace is written for a student reading it top to bottom: one block
+ * per backward call, one block per node in the order the engine ran them,
+ * and in each the chain rule spelled out with the script's own names:
+ *
+ *   backward #1: L.backward() at line 12
+ *     step 1  RsubBackward1  (L = 10 - d, line 11)
+ *       ∂L/∂L = tensor(1.)
+ *       ∂L/∂d = ∂L/∂L × ∂L/∂d = tensor(-1.)
+ *         where ∂L/∂d = tensor(-1.)
+ *     ...
+ *     step 7  AccumulateGrad  w1
+ *       ∂L/∂w1 = tensor([...])
+ *       w1.grad: None -> tensor([...])
+ *
+ * A tensor is named after the variable it was first bound to; an unnamed
+ * intermediate after the expression that made it, "(w3*b)". */
+#include "cr-interp-private.h"
+#include "cr-node.h"
+#include "cr-op-table.h"
+
+#include <string.h>
+
+typedef struct {
+  guint64   sequence_nr;
+  gboolean  is_name;
+  char     *label;
+} NodeLabel;
+
+struct _CrBackwardRun {
+  CrInterp          *interp;
+  CrBackwardRecord  *record;     /* NULL when only tracing */
+  char              *root;       /* the numerator of every ∂: "L" */
+  guint              number;
+};
+
+static void
+node_label_free (gpointer data)
+{
+  NodeLabel *l = data;
+  g_free (l->label);
+  g_free (l);
+}
+
+static GHashTable *
+labels (CrInterp *self)
+{
+  if (!self->node_labels)
+    self->node_labels = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                               node_label_free);
+  return self->node_labels;
+}
+
+/* The text a span covers (first line only, with an ellipsis past it). */
+static char *
+span_text (CrInterp     *self,
+           const CrSpan *span)
+{
+  if (!self->module || !self->module->source || span->line <= 0)
+    return NULL;
+  g_autofree char *line = cr_source_line (self->module->source, span->line);
+  if (!line)
+    return NULL;
+  glong len = g_utf8_strlen (line, -1);
+  glong start = span->column > 0 ? MIN ((glong) span->column - 1, len) : 0;
+  glong end = len;
+  if (span->end_line == span->line && span->end_column > span->column)
+    end = MIN ((glong) span->end_column - 1, len);
+  const char *from = g_utf8_offset_to_pointer (line, start);
+  const char *to = g_utf8_offset_to_pointer (line, end);
+  char *text = g_strstrip (g_strndup (from, to - from));
+  if (span->end_line > span->line)
+    {
+      char *more = g_strconcat (text, " …", NULL);
+      g_free (text);
+      text = more;
+    }
+  return text;
+}
+
+void
+cr_backward_labels_note_binding (CrInterp   *self,
+                                 CrTensor   *tensor,
+                                 const char *name)
+{
+  CrNode *node = tensor->grad_fn;
+  if (!node || tensor->output_nr != 0)
+    return;
+  NodeLabel *l = g_hash_table_lookup (labels (self), node);
+  if (l && l->sequence_nr == node->sequence_nr && l->is_name)
+    return;
+  l = g_new0 (NodeLabel, 1);
+  l->sequence_nr = node->sequence_nr;
+  l->is_name = TRUE;
+  l->label = g_strdup (name);
+  g_hash_table_insert (labels (self), node, l);
+}
+
+void
+cr_backward_labels_note_expr (CrInterp        *self,
+                              CrTensor        *tensor,
+                              const CrAstNode *expr)
+{
+  CrNode *node = tensor->grad_fn;
+  if (!node || tensor->output_nr != 0)
+    return;
+  NodeLabel *l = g_hash_table_lookup (labels (self), node);
+  if (l && l->sequence_nr == node->sequence_nr)
+    return;
+  char *text = span_text (self, &expr->span);
+  if (!text)
+    return;
+  l = g_new0 (NodeLabel, 1);
+  l->sequence_nr = node->sequence_nr;
+  l->label = g_strdup_printf ("(%s)", text);
+  g_free (text);
+  g_hash_table_insert (labels (self), node, l);
+}
+
+/* The name of output output_nr of node, as the trace writes it after ∂. */
+static char *
+output_label (CrInterp *self,
+              CrNode   *node,
+              guint32   output_nr)
+{
+  if (!node)
+    return g_strdup ("?");
+  if (node->variable)
+    {
+      const char *name = cr_tensor_get_name (node->variable);
+      return g_strdup (name ? name : "leaf");
+    }
+  NodeLabel *l = self->node_labels ? g_hash_table_lookup (self->node_labels, node) : NULL;
+  const char *base = l && l->sequence_nr == node->sequence_nr ? l->label : NULL;
+  if (!base)
+    return output_nr ? g_strdup_printf ("[%s:%u]", cr_node_name (node), output_nr)
+                     : g_strdup_printf ("[%s]", cr_node_name (node));
+  return output_nr ? g_strdup_printf ("%s[%u]", base, output_nr) : g_strdup (base);
+}
+
+static char *
+format_tensor (CrInterp *self,
+               CrTensor *t)
+{
+  if (!t)
+    return g_strdup ("None");
+  return cr_tensor_format (t, &self->print_options);
+}
+
+/* Appends prefix then text, indenting text's continuation lines under its
+ * first character. */
+static void
+append_aligned (GString    *out,
+                const char *prefix,
+                const char *text)
+{
+  g_string_append (out, prefix);
+  glong indent = g_utf8_strlen (prefix, -1);
+  for (const char *p = text; *p; p++)
+    {
+      g_string_append_c (out, *p);
+      if (*p == '\n' && p[1])
+        for (glong i = 0; i < indent; i++)
+          g_string_append_c (out, ' ');
+    }
+  g_string_append_c (out, '\n');
+}
+
+static char *
+step_label (CrInterp *self,
+            CrNode   *node)
+{
+  const char *name = cr_node_name (node);
+  if (node->variable)
+    {
+      const char *leaf = cr_tensor_get_name (node->variable);
+      return g_strdup_printf ("%s  %s", name, leaf ? leaf : "(unnamed leaf)");
+    }
+  g_autofree char *text = span_text (self, &node->span);
+  if (text && text[0])
+    return g_strdup_printf ("%s  (%s, line %d)", name, text, node->span.line);
+  return g_strdup (name);
+}
+
+static void
+trace_step (CrBackwardRun        *run,
+            const CrBackwardStep *step)
+{
+  CrInterp *self = run->interp;
+  CrNode *node = step->node;
+  GString *out = g_string_new (NULL);
+  g_autofree char *label = step_label (self, node);
+  g_string_append_printf (out, "  step %u  %s\n", step->index + 1, label);
+
+  g_autofree char *out_name = node->variable ? output_label (self, node, 0) : NULL;
+  for (guint o = 0; o < step->n_outputs; o++)
+    {
+      g_autofree char *oname = node->variable ? g_strdup (out_name)
+                                              : output_label (self, node, o);
+      g_autofree char *value = format_tensor (self, step->grad_outputs[o]);
+      g_autofree char *prefix = g_strdup_printf ("    ∂%s/∂%s = ", run->root, oname);
+      append_aligned (out, prefix, value);
+    }
+
+  if (step->n_inputs > 0 && node->op && node->op->local_grad_text && !node->custom_name
+      && (!node->op->local_grad || step->n_inputs > 2))
+    g_string_append_printf (out, "    rule: %s\n", node->op->local_grad_text);
+
+  g_autofree char *oname = step->n_outputs == 1 && !node->variable
+                           ? output_label (self, node, 0) : g_strdup ("out");
+  for (guint i = 0; i < step->n_inputs; i++)
+    {
+      if (!step->grad_inputs || !step->grad_inputs[i] || !node->next || !node->next[i].node)
+        continue;
+      g_autofree char *iname = output_label (self, node->next[i].node, node->next[i].input_nr);
+      g_autofree char *value = format_tensor (self, step->grad_inputs[i]);
+      CrTensor *local = step->local_grads ? step->local_grads[i] : NULL;
+      g_autofree char *prefix = NULL;
+      if (local && step->n_outputs == 1)
+        prefix = g_strdup_printf ("    ∂%s/∂%s = ∂%s/∂%s × ∂%s/∂%s = ", run->root, iname, run->root,
+                                  oname, oname, iname);
+      else
+        prefix = g_strdup_printf ("    ∂%s/∂%s = ", run->root, iname);
+      append_aligned (out, prefix, value);
+      if (local && step->n_outputs == 1)
+        {
+          g_autofree char *lv = format_tensor (self, local);
+          g_autofree char *lp = g_strdup_printf ("      where ∂%s/∂%s = ", oname, iname);
+          append_aligned (out, lp, lv);
+        }
+    }
+
+  if (node->variable && step->leaf)
+    {
+      const char *leaf = cr_tensor_get_name (step->leaf);
+      g_autofree char *before = format_tensor (self, step->grad_before);
+      g_autofree char *after = format_tensor (self, step->grad_after);
+      g_autofree char *prefix = g_strdup_printf ("    %s.grad: ", leaf ? leaf : "leaf");
+      if (strchr (before, '\n'))
+        {
+          append_aligned (out, prefix, before);
+          g_autofree char *p2 = g_strdup_printf ("%*s-> ", (int) g_utf8_strlen (prefix, -1) - 3, "");
+          append_aligned (out, p2, after);
+        }
+      else
+        {
+          g_autofree char *p2 = g_strdup_printf ("%s%s -> ", prefix, before);
+          append_aligned (out, p2, after);
+        }
+    }
+  cr_interp_write (self, out->str, FALSE);
+  g_string_free (out, TRUE);
+}
+
+static CrTensor *
+ref_or_null (CrTensor *t)
+{
+  return t ? cr_tensor_ref (t) : NULL;
+}
+
+static CrTensor *
+copy_or_null (CrTensor *t)
+{
+  if (!t)
+    return NULL;
+  CrTensor *c = cr_tensor_copy (t, NULL);
+  return c ? c : cr_tensor_ref (t);
+}
+
+static void
+step_record_free (gpointer data)
+{
+  CrStepRecord *s = data;
+  cr_node_unref (s->node);
+  g_free (s->label);
+  for (guint i = 0; i < s->n_outputs; i++)
+    cr_tensor_unref (s->grad_outputs[i]);
+  for (guint i = 0; i < s->n_inputs; i++)
+    {
+      cr_tensor_unref (s->local_grads[i]);
+      cr_tensor_unref (s->grad_inputs[i]);
+    }
+  g_free (s->grad_outputs);
+  g_free (s->local_grads);
+  g_free (s->grad_inputs);
+  cr_tensor_unref (s->leaf);
+  cr_tensor_unref (s->grad_before);
+  cr_tensor_unref (s->grad_after);
+  g_free (s);
+}
+
+static void
+record_step (CrBackwardRun        *run,
+             const CrBackwardStep *step)
+{
+  CrStepRecord *s = g_new0 (CrStepRecord, 1);
+  s->index = step->index;
+  s->node = cr_node_ref (step->node);
+  s->label = step_label (run->interp, step->node);
+  s->n_outputs = step->n_outputs;
+  s->grad_outputs = g_new0 (CrTensor *, step->n_outputs + 1);
+  for (guint i = 0; i < step->n_outputs; i++)
+    s->grad_outputs[i] = ref_or_null (step->grad_outputs ? step->grad_outputs[i] : NULL);
+  s->n_inputs = step->n_inputs;
+  s->local_grads = g_new0 (CrTensor *, step->n_inputs + 1);
+  s->grad_inputs = g_new0 (CrTensor *, step->n_inputs + 1);
+  for (guint i = 0; i < step->n_inputs; i++)
+    {
+      s->local_grads[i] = ref_or_null (step->local_grads ? step->local_grads[i] : NULL);
+      s->grad_inputs[i] = ref_or_null (step->grad_inputs ? step->grad_inputs[i] : NULL);
+    }
+  s->leaf = ref_or_null (step->leaf);
+  s->grad_before = copy_or_null (step->grad_before);
+  s->grad_after = copy_or_null (step->grad_after);
+  g_ptr_array_add (run->record->steps, s);
+}
+
+static void
+observer_step (gpointer              user_data,
+               const CrBackwardStep *step)
+{
+  CrBackwardRun *run = user_data;
+  if (run->interp->options.trace_backward)
+    trace_step (run, step);
+  if (run->record)
+    record_step (run, step);
+}
+
+static void
+observer_accumulate (gpointer  user_data,
+                     CrNode   *node,
+                     guint32   input_nr,
+                     CrTensor *contribution,
+                     CrTensor *running_sum)
+{
+  CrBackwardRun *run = user_data;
+  if (!run->interp->options.trace_backward)
+    return;
+  CrInterp *self = run->interp;
+  g_autofree char *name = output_label (self, node, input_nr);
+  g_autofree char *c = format_tensor (self, contribution);
+  g_autofree char *sum = format_tensor (self, running_sum);
+  GString *out = g_string_new (NULL);
+  g_autofree char *prefix = g_strdup_printf ("    ∂%s/∂%s += ", run->root, name);
+  append_aligned (out, prefix, c);
+  g_autofree char *p2 = g_strdup_printf ("      (sum so far ∂%s/∂%s = ", run->root, name);
+  g_autofree char *closed = g_strconcat (sum, ")", NULL);
+  append_aligned (out, p2, closed);
+  cr_interp_write (self, out->str, FALSE);
+  g_string_free (out, TRUE);
+}
+
+static const CrBackwardObserver observer = {
+  observer_step,
+  observer_accumulate,
+};
+
+static void
+backward_record_free (gpointer data)
+{
+  CrBackwardRecord *r = data;
+  g_ptr_array_unref (r->roots);
+  g_ptr_array_unref (r->steps);
+  g_free (r);
+}
+
+const CrBackwardObserver *
+cr_interp_backward_begin (CrInterp        *self,
+                          CrTensor *const *roots,
+                          guint            n_roots,
+                          gpointer        *out_observer_data)
+{
+  *out_observer_data = NULL;
+  if (!self->options.record_backward && !self->options.trace_backward)
+    return NULL;
+  CrBackwardRun *run = g_new0 (CrBackwardRun, 1);
+  run->interp = self;
+  run->number = ++self->n_backward_calls;
+  const CrSpan *span = self->frame && self->frame->stmt ? &self->frame->stmt->span : NULL;
+
+  if (n_roots > 0 && roots[0])
+    {
+      const char *name = cr_tensor_get_name (roots[0]);
+      if (name)
+        run->root = g_strdup (name);
+      else if (roots[0]->grad_fn)
+        run->root = output_label (self, roots[0]->grad_fn, roots[0]->output_nr);
+    }
+  if (!run->root)
+    run->root = g_strdup ("out");
+
+  if (self->options.record_backward)
+    {
+      CrBackwardRecord *r = g_new0 (CrBackwardRecord, 1);
+      if (span)
+        r->span = *span;
+      r->roots = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_tensor_unref);
+      for (guint i = 0; i < n_roots; i++)
+        if (roots[i])
+          g_ptr_array_add (r->roots, cr_tensor_ref (roots[i]));
+      r->steps = g_ptr_array_new_with_free_func (step_record_free);
+      g_ptr_array_add (self->records, r);
+      run->record = r;
+    }
+  if (self->options.trace_backward)
+    {
+      g_autofree char *text = span ? span_text (self, span) : NULL;
+      g_autofree char *header = NULL;
+      if (text)
+        header = g_strdup_printf ("backward #%u: %s at line %d\n", run->number, text, span->line);
+      else
+        header = g_strdup_printf ("backward #%u\n", run->number);
+      cr_interp_write (self, header, FALSE);
+    }
+  *out_observer_data = run;
+  return &observer;
+}
+
+void
+cr_interp_backward_end (CrInterp *self,
+                        gpointer  observer_data,
+                        gboolean  succeeded)
+{
+  CrBackwardRun *run = observer_data;
+  if (!run)
+    return;
+  if (run->record)
+    run->record->succeeded = succeeded;
+  if (self->options.trace_backward && !succeeded)
+    cr_interp_write (self, "  (backward stopped by an error)\n", FALSE);
+  g_free (run->root);
+  g_free (run);
+}
+
+guint
+cr_interp_get_n_backward_records (CrInterp *self)
+{
+  return self->records->len;
+}
+
+const CrBackwardRecord *
+cr_interp_get_backward_record (CrInterp *self,
+                               guint     i)
+{
+  g_return_val_if_fail (i < self->records->len, NULL);
+  return self->records->pdata[i];
+}
+
+void
+cr_backward_records_free (CrInterp *self)
+{
+  for (guint i = 0; i < self->records->len; i++)
+    backward_record_free (self->records->pdata[i]);
+  g_ptr_array_set_size (self->records, 0);
+  g_clear_pointer (&self->node_labels, g_hash_table_unref);
+}

@@ -166,6 +166,16 @@ value_len (CrInterp  *self,
           *out = cr_seq_len (((CrSeqView *) v->u.object.data)->list);
           return TRUE;
         }
+      if (v->u.object.type->as_tuple)
+        {
+          CrValue *t = v->u.object.type->as_tuple (v);
+          if (t)
+            {
+              *out = cr_seq_len (t);
+              cr_value_unref (t);
+              return TRUE;
+            }
+        }
       break;
     case CR_VALUE_INSTANCE:
       {

@@ -831,64 +831,75 @@ eval_joined (CrInterp  *self,
   return v;
 }
 
+/* One for-clause of a comprehension: its items, its conditions, then the
+ * next clause or, in the innermost one, the element. */
+static gboolean
+comp_clause (CrInterp  *self,
+             CrFrame   *f,
+             CrAstNode *outer,
+             CrAstNode *clause,
+             GPtrArray *items,
+             GError   **error)
+{
+  CrValue *seq = cr_eval (self, f, clause->u.comp.iter, error);
+  if (!seq)
+    return FALSE;
+  CrIter it;
+  gboolean ok = cr_iter_init (self, &it, seq, error);
+  cr_value_unref (seq);
+  if (!ok)
+    return FALSE;
+  CrValue *item;
+  int r;
+  while ((r = cr_iter_next (self, &it, &item, error)) == 1)
+    {
+      ok = store_target (self, f, clause->u.comp.target, item, FALSE, error);
+      cr_value_unref (item);
+      if (!ok)
+        break;
+      gboolean keep = TRUE;
+      for (guint i = 0; ok && keep && i < clause->u.comp.n_ifs; i++)
+        {
+          CrValue *c = cr_eval (self, f, clause->u.comp.ifs[i], error);
+          ok = c && cr_value_truthy (self, c, &keep, error);
+          cr_value_unref (c);
+        }
+      if (!ok)
+        break;
+      if (!keep)
+        continue;
+      if (clause->u.comp.inner)
+        {
+          if (!(ok = comp_clause (self, f, outer, clause->u.comp.inner, items, error)))
+            break;
+          continue;
+        }
+      CrValue *v = cr_eval (self, f, outer->u.comp.elt, error);
+      if (!(ok = v != NULL))
+        break;
+      g_ptr_array_add (items, v);
+    }
+  cr_iter_clear (&it);
+  return ok && r >= 0;
+}
+
 static CrValue *
 eval_listcomp (CrInterp  *self,
                CrFrame   *f,
                CrAstNode *n,
                GError   **error)
 {
-  CrValue *seq = cr_eval (self, f, n->u.comp.iter, error);
-  if (!seq)
-    return NULL;
-  CrIter it;
-  gboolean ok = cr_iter_init (self, &it, seq, error);
-  cr_value_unref (seq);
-  if (!ok)
-    return NULL;
   GPtrArray *items = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_value_unref);
-  CrValue *item;
-  int r;
-  while ((r = cr_iter_next (self, &it, &item, error)) == 1)
-    {
-      ok = store_target (self, f, n->u.comp.target, item, FALSE, error);
-      cr_value_unref (item);
-      if (!ok)
-        {
-          r = -1;
-          break;
-        }
-      gboolean keep = TRUE;
-      for (guint i = 0; keep && i < n->u.comp.n_ifs; i++)
-        {
-          CrValue *c = cr_eval (self, f, n->u.comp.ifs[i], error);
-          if (!c || !cr_value_truthy (self, c, &keep, error))
-            {
-              cr_value_unref (c);
-              r = -1;
-              break;
-            }
-          cr_value_unref (c);
-        }
-      if (r < 0)
-        break;
-      if (!keep)
-        continue;
-      CrValue *v = cr_eval (self, f, n->u.comp.elt, error);
-      if (!v)
-        {
-          r = -1;
-          break;
-        }
-      g_ptr_array_add (items, v);
-    }
-  cr_iter_clear (&it);
-  if (r < 0)
+  if (!comp_clause (self, f, n, n, items, error))
     {
       g_ptr_array_unref (items);
       return NULL;
     }
   g_ptr_array_set_free_func (items, NULL);
-  return cr_value_new_list_take (items);
+  CrValue *list = cr_value_new_list_take (items);
+  if (n->u.comp.is_generator)
+    return cr_seq_view_new ("generator", FALSE, list);
+  return list;
 }
 
 /* ---- operators ----------------------------------------------------------------------------------------- */

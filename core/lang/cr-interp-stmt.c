@@ -823,6 +823,16 @@ exec_stmt (CrInterp  *self,
         CrValue *v = cr_eval (self, f, s->u.raise.exc, error);
         if (!v)
           return CR_EXEC_ERROR;
+        if (s->u.raise.cause)
+          {
+            CrValue *cause = cr_eval (self, f, s->u.raise.cause, error);
+            if (!cause)
+              {
+                cr_value_unref (v);
+                return CR_EXEC_ERROR;
+              }
+            cr_value_unref (cause);
+          }
         CrExecStatus status = raise_value (self, v, error);
         cr_value_unref (v);
         self->err_located = FALSE;

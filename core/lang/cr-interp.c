@@ -3,6 +3,7 @@
  * classes and instances, attribute and item access, iteration, imports,
  * tracebacks, warnings and cancellation. Expressions are evaluated in
  * cr-interp-expr.c, statements run in cr-interp-stmt.c. */
+#define _GNU_SOURCE   /* pthread_getattr_np */
 #include "cr-interp-private.h"
 #include "cr-kernels.h"
 #include "cr-node.h"
@@ -210,42 +211,33 @@ cr_interp_traceback_push (CrInterp *self,
   self->err_located = FALSE;
 }
 
-static gsize
-char_offset (const char *line,
-             gsize       byte_offset)
-{
-  gsize len = strlen (line);
-  if (byte_offset > len)
-    byte_offset = len;
-  return g_utf8_strlen (line, byte_offset);
-}
-
 /* Python 3.11's anchors: the operator of a binary operation, the brackets
- * of a subscript (byte offsets into the segment). */
+ * of a subscript. Offsets are in code points, relative to the segment (the
+ * failing expression's text), as the tree's columns are. */
 static gboolean
 caret_anchors (const CrAstNode *node,
-               const char      *segment,
-               gsize            seg_start_col,
-               gssize          *left,
-               gssize          *right)
+               const gunichar  *segment,
+               glong            len,
+               glong            seg_start_col,
+               glong           *left,
+               glong           *right)
 {
-  gsize len = strlen (segment);
   if (node->kind == CR_AST_BINOP)
     {
       const CrAstNode *l = node->u.binop.left, *r = node->u.binop.right;
       if (l->span.end_line != node->span.line || r->span.line != node->span.line)
         return FALSE;
-      gssize from = l->span.end_column - (gssize) seg_start_col;
-      gssize to = r->span.column - (gssize) seg_start_col;
-      if (from < 0 || to > (gssize) len)
+      glong from = l->span.end_column - seg_start_col;
+      glong to = r->span.column - seg_start_col;
+      if (from < 0 || to > len)
         return FALSE;
-      for (gssize i = from; i < to; i++)
+      for (glong i = from; i < to; i++)
         {
-          if (g_ascii_isspace (segment[i]))
+          if (g_unichar_isspace (segment[i]))
             continue;
           *left = i;
           *right = i + 1;
-          if (i + 1 < to && !g_ascii_isspace (segment[i + 1]))
+          if (i + 1 < to && !g_unichar_isspace (segment[i + 1]))
             ++*right;
           if (i + 1 < to && segment[i] == ')')
             continue;
@@ -258,15 +250,15 @@ caret_anchors (const CrAstNode *node,
       const CrAstNode *v = node->u.subscript.value, *ix = node->u.subscript.index;
       if (v->span.end_line != node->span.line || ix->span.end_line != node->span.line)
         return FALSE;
-      gssize l = v->span.end_column - (gssize) seg_start_col;
-      gssize r = ix->span.end_column - (gssize) seg_start_col + 1;
+      glong l = v->span.end_column - seg_start_col;
+      glong r = ix->span.end_column - seg_start_col + 1;
       if (l < 0 || r < 0)
         return FALSE;
-      while (l < (gssize) len && segment[l] != '[')
+      while (l < len && segment[l] != '[')
         l++;
-      while (r < (gssize) len && segment[r] != ']')
+      while (r < len && segment[r] != ']')
         r++;
-      if (r < (gssize) len)
+      if (r < len)
         r++;
       *left = l;
       *right = r;
@@ -275,6 +267,8 @@ caret_anchors (const CrAstNode *node,
   return FALSE;
 }
 
+/* The source line of a traceback entry and, as Python 3.11 prints them,
+ * carets under the failing expression when it is not the whole line. */
 static void
 append_frame_source (CrInterp        *self,
                      GString         *out,
@@ -286,44 +280,32 @@ append_frame_source (CrInterp        *self,
   g_autofree char *text = raw_line (self, line);
   if (!text)
     return;
-  gsize indent = 0;
-  while (text[indent] == ' ' || text[indent] == '\t' || text[indent] == '\f')
+  g_strchomp (text);
+  glong n_chars = 0;
+  g_autofree gunichar *chars = g_utf8_to_ucs4_fast (text, -1, &n_chars);
+  glong indent = 0;
+  while (indent < n_chars && (chars[indent] == ' ' || chars[indent] == '\t' || chars[indent] == '\f'))
     indent++;
-  gsize text_len = strlen (text);
-  while (text_len > indent && g_ascii_isspace (text[text_len - 1]))
-    text[--text_len] = '\0';
-  if (text_len == indent)
+  if (indent == n_chars)
     return;
-  g_string_append_printf (out, "    %s\n", text + indent);
+  g_string_append_printf (out, "    %s\n", g_utf8_offset_to_pointer (text, indent));
 
   if (!node || node->span.line != line || node->span.end_line != line
       || node->span.column <= 0 || node->span.end_column <= node->span.column)
     return;
-  gsize start = (gsize) node->span.column - 1, end = (gsize) node->span.end_column - 1;
-  if (end > text_len)
-    end = text_len;
+  glong start = node->span.column - 1, end = MIN ((glong) node->span.end_column - 1, n_chars);
   if (start < indent || start >= end)
     return;
-  g_autofree char *segment = g_strndup (text + start, end - start);
-  gssize left = -1, right = -1;
-  gboolean anchors = caret_anchors (node, segment, start + 1, &left, &right);
-  gsize start_chars = char_offset (text, start) - char_offset (text, indent);
-  gsize seg_chars = g_utf8_strlen (segment, -1);
-  gsize stripped_chars = g_utf8_strlen (text + indent, -1);
-  if (seg_chars == stripped_chars && !anchors)
+  glong left = -1, right = -1;
+  gboolean anchors = caret_anchors (node, chars + start, end - start, node->span.column,
+                                    &left, &right);
+  if (end - start == n_chars - indent && !anchors)
     return;
   g_string_append (out, "    ");
-  for (gsize i = 0; i < start_chars; i++)
+  for (glong i = indent; i < start; i++)
     g_string_append_c (out, ' ');
-  if (anchors)
-    {
-      gsize l = char_offset (segment, (gsize) left), r = char_offset (segment, (gsize) right);
-      for (gsize i = 0; i < seg_chars; i++)
-        g_string_append_c (out, i >= l && i < r ? '^' : '~');
-    }
-  else
-    for (gsize i = 0; i < seg_chars; i++)
-      g_string_append_c (out, '^');
+  for (glong i = 0; i < end - start; i++)
+    g_string_append_c (out, anchors ? (i >= left && i < right ? '^' : '~') : '^');
   g_string_append_c (out, '\n');
 }
 
@@ -405,32 +387,25 @@ cr_format_syntax_error (const char   *filename,
   g_autofree char *text = source && span->line > 0 ? cr_source_line (source, span->line) : NULL;
   if (text)
     {
-      gsize indent = 0;
+      g_strchomp (text);
+      glong n_chars = g_utf8_strlen (text, -1);
+      glong indent = 0;
       while (text[indent] == ' ' || text[indent] == '\t' || text[indent] == '\f')
         indent++;
-      g_strchomp (text);
       if (text[indent])
         {
           g_string_append_printf (out, "    %s\n", text + indent);
-          gsize col = span->column > 0 ? (gsize) span->column - 1 : 0;
-          gsize len = strlen (text);
-          if (col > len)
-            col = len;
-          gssize start = (gssize) char_offset (text, col) - (gssize) char_offset (text, indent);
-          if (start < 0)
-            start = 0;
-          gssize n = 1;
+          glong col = span->column > 0 ? span->column - 1 : 0;
+          if (col > n_chars)
+            col = n_chars;
+          glong start = MAX (col - indent, 0);
+          glong n = 1;
           if (span->end_line == span->line && span->end_column > span->column)
-            {
-              gsize end = (gsize) span->end_column - 1;
-              n = (gssize) char_offset (text, end) - (gssize) char_offset (text, col);
-              if (n < 1)
-                n = 1;
-            }
+            n = MAX (MIN ((glong) span->end_column - 1, n_chars) - col, 1);
           g_string_append (out, "    ");
-          for (gssize i = 0; i < start; i++)
+          for (glong i = 0; i < start; i++)
             g_string_append_c (out, ' ');
-          for (gssize i = 0; i < n; i++)
+          for (glong i = 0; i < n; i++)
             g_string_append_c (out, '^');
           g_string_append_c (out, '\n');
         }
@@ -1456,6 +1431,18 @@ cr_interp_getitem (CrInterp   *self,
           return cr_interp_call_method (self, obj, m, &index, 1, error);
         break;
       }
+    case CR_VALUE_OBJECT:
+      if (obj->u.object.type->as_tuple)
+        {
+          CrValue *t = obj->u.object.type->as_tuple (obj);
+          if (t)
+            {
+              CrValue *r = seq_getitem (t, index, error);
+              cr_value_unref (t);
+              return r;
+            }
+        }
+      break;
     case CR_VALUE_CLASS:
       /* list[int] and friends in annotations. */
       if (g_hash_table_lookup (obj->u.cls.attrs, "__cr_kind__"))
@@ -1661,6 +1648,16 @@ cr_iter_init (CrInterp  *self,
           iter->mode = CR_ITER_SEQ;
           iter->source = cr_value_ref (((CrSeqView *) value->u.object.data)->list);
           return TRUE;
+        }
+      if (value->u.object.type->as_tuple)
+        {
+          CrValue *t = value->u.object.type->as_tuple (value);
+          if (t)
+            {
+              iter->mode = CR_ITER_SEQ;
+              iter->source = t;
+              return TRUE;
+            }
         }
       G_GNUC_FALLTHROUGH;
     case CR_VALUE_INSTANCE:

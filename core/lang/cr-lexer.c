@@ -1742,6 +1742,7 @@ fstring_field_end (CrFStringScanner *self,
   piece->debug_start = self->expr_start[d];
   piece->debug_end = self->debug_end[d];
   piece->has_spec = has_spec;
+  piece->end = self->pos;
   /* With "=" and neither a conversion nor a spec, Python shows the repr. */
   if (piece->has_debug && !has_spec && piece->conversion == 0)
     piece->conversion = 'r';

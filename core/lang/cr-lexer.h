@@ -236,6 +236,7 @@ typedef struct {
   gsize        debug_start;
   gsize        debug_end;
   gboolean     has_spec;       /* FIELD_END */
+  gsize        end;            /* FIELD_END: just after the '}' */
   const char  *message;        /* ERROR: Python's text */
 } CrFStrPiece;
 

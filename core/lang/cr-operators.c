@@ -284,7 +284,7 @@ as_number (CrValue  *v,
     {
     case CR_VALUE_INT:   *i = v->u.i; *f = (double) v->u.i; *is_float = FALSE; return TRUE;
     case CR_VALUE_BOOL:  *i = v->u.b; *f = v->u.b; *is_float = FALSE; return TRUE;
-    case CR_VALUE_FLOAT: *f = v->u.f; *is_float = TRUE; return TRUE;
+    case CR_VALUE_FLOAT: *i = 0; *f = v->u.f; *is_float = TRUE; return TRUE;
     default:             return FALSE;
     }
 }
@@ -318,7 +318,7 @@ seq_repeat (CrValue  *seq,
     {
       if (n > 0 && seq->u.str.len > (gsize) (G_MAXINT32 / n))
         {
-          cr_interp_set_error (error, CR_EXC_MEMORY_ERROR, "");
+          g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_MEMORY_ERROR, "");
           return NULL;
         }
       GString *s = g_string_sized_new (seq->u.str.len * n);
@@ -329,7 +329,7 @@ seq_repeat (CrValue  *seq,
   guint len = seq->u.seq.items->len;
   if (n > 0 && len > (guint) (G_MAXINT32 / n))
     {
-      cr_interp_set_error (error, CR_EXC_MEMORY_ERROR, "");
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_MEMORY_ERROR, "");
       return NULL;
     }
   GPtrArray *items = g_ptr_array_new_full (len * n, NULL);

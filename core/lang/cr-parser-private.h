@@ -204,8 +204,11 @@ CrAstNode   *cr_parser_disjunction         (CrParser *p);
 CrAstNode   *cr_parser_bitwise_or          (CrParser *p);
 CrAstNode   *cr_parser_star_targets        (CrParser *p);
 CrAstNode   *cr_parser_yield_expr          (CrParser *p);
+/* '(' arguments ')' after func (NULL for a class's bases), which began at
+ * start. */
 CrAstNode   *cr_parser_arguments_call      (CrParser *p,
-                                            CrAstNode *func);
+                                            CrAstNode *func,
+                                            CrSpan     start);
 /* def and lambda parameters, up to (not including) the closing token. */
 gboolean     cr_parser_parameters          (CrParser *p,
                                             gboolean  is_lambda,

@@ -818,7 +818,7 @@ classdef (CrParser *p,
   if (CUR_KIND (p) == CR_TOK_LPAR)
     {
       /* The bases are parsed as a call's arguments. */
-      CrAstNode *call = cr_parser_arguments_call (p, NULL);
+      CrAstNode *call = cr_parser_arguments_call (p, NULL, CUR (p)->span);
 
       if (call == NULL)
         return NULL;

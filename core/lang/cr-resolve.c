@@ -616,12 +616,17 @@ resolve_expr (Resolver  *r,
       break;
     case CR_AST_LISTCOMP:
       {
-        resolve_expr (r, s, node->u.comp.iter);
+        /* The first iterable is evaluated outside the comprehension; every
+         * later clause sees the variables of the clauses before it. */
         guint mark = s->overlay->len;
-        add_comp_targets (r, s, node->u.comp.target);
-        resolve_expr (r, s, node->u.comp.target);
-        for (guint i = 0; i < node->u.comp.n_ifs; i++)
-          resolve_expr (r, s, node->u.comp.ifs[i]);
+        for (CrAstNode *c = node; c; c = c->u.comp.inner)
+          {
+            resolve_expr (r, s, c->u.comp.iter);
+            add_comp_targets (r, s, c->u.comp.target);
+            resolve_expr (r, s, c->u.comp.target);
+            for (guint i = 0; i < c->u.comp.n_ifs; i++)
+              resolve_expr (r, s, c->u.comp.ifs[i]);
+          }
         resolve_expr (r, s, node->u.comp.elt);
         g_ptr_array_set_size (s->overlay, mark);
         break;
@@ -711,6 +716,7 @@ resolve_stmts (Resolver         *r,
           break;
         case CR_AST_RAISE:
           resolve_expr (r, s, st->u.raise.exc);
+          resolve_expr (r, s, st->u.raise.cause);
           break;
         case CR_AST_DEL:
           for (guint k = 0; k < st->u.seq.n_elts; k++)

@@ -100,7 +100,7 @@ static char *
 device_repr (CrValue *self)
 {
   if (GPOINTER_TO_INT (self->u.object.data) - 1 == CR_DEVICE_CUDA)
-    return g_strdup ("device(type='cuda', index=0)");
+    return g_strdup ("device(type='cuda')");
   return g_strdup ("device(type='cpu')");
 }
 
@@ -108,7 +108,7 @@ static char *
 device_str (CrValue *self)
 {
   if (GPOINTER_TO_INT (self->u.object.data) - 1 == CR_DEVICE_CUDA)
-    return g_strdup ("cuda:0");
+    return g_strdup ("cuda");
   return g_strdup ("cpu");
 }
 
@@ -122,8 +122,6 @@ device_get_attr (CrInterp    *interp,
     return cr_value_new_str (device_type_name (self));
   if (strcmp (name, "index") == 0)
     {
-      if (GPOINTER_TO_INT (self->u.object.data) - 1 == CR_DEVICE_CUDA)
-        return cr_value_new_int (0);
       return cr_value_none ();
     }
   return NULL;

@@ -419,6 +419,19 @@ NATIVE (native_where)
   return cr_torch_wrap (cr_where (cond, x, y, error));
 }
 
+NATIVE (native_masked_fill)
+{
+  g_autoptr(CrTensor) value = NULL;
+  PARSE ("masked_fill", "input mask value");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (mask, 1);
+
+  value = cr_torch_args_tensor_or_number (&a, 2, error);
+  if (value == NULL)
+    return NULL;
+  return cr_torch_wrap (cr_masked_fill (x, mask, value, error));
+}
+
 /* ---- reductions ------------------------------------------------------- */
 
 typedef enum { RED_SUM, RED_MEAN, RED_PROD } Reduction;
@@ -1298,6 +1311,7 @@ const CrTorchFunc cr_torch_math_funcs[] = {
   { "clamp", native_clamp, T | M, (gpointer) "clamp" },
   { "clip", native_clamp, T | M, (gpointer) "clip" },
   { "where", native_where, T, NULL },
+  { "masked_fill", native_masked_fill, T | M, NULL },
 
   { "sum", native_sum, T | M, NULL },
   { "mean", native_mean, T | M, NULL },

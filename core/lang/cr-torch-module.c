@@ -363,7 +363,7 @@ NATIVE (native_tensor)
   if (source == NULL)
     source = args[0];
   self = source;
-  if (self->kind == CR_VALUE_TENSOR && self->u.tensor->ndim > 0)
+  if (self->kind == CR_VALUE_TENSOR)
     {
       /* torch.tensor(t) copies, with PyTorch's advice. */
       cr_interp_warn (interp, "UserWarning",

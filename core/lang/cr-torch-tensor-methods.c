@@ -100,10 +100,16 @@ NATIVE (native_dim)
   return cr_value_new_int (SELF_TENSOR->ndim);
 }
 
+/* Also torch.numel(x): the tensor is the first parameter, not always self. */
 NATIVE (native_numel)
 {
-  PARSE ((const char *) data, "self");
-  return cr_value_new_int (SELF_TENSOR->numel);
+  CrTensor *x;
+  PARSE ((const char *) data, "input");
+
+  x = cr_torch_args_tensor (&a, 0, error);
+  if (x == NULL)
+    return NULL;
+  return cr_value_new_int (x->numel);
 }
 
 NATIVE (native_storage_offset)
@@ -120,8 +126,13 @@ NATIVE (native_is_contiguous)
 
 NATIVE (native_is_floating_point)
 {
-  PARSE ("is_floating_point", "self");
-  return cr_value_new_bool (cr_dtype_is_floating (SELF_TENSOR->dtype));
+  CrTensor *x;
+  PARSE ("is_floating_point", "input");
+
+  x = cr_torch_args_tensor (&a, 0, error);
+  if (x == NULL)
+    return NULL;
+  return cr_value_new_bool (cr_dtype_is_floating (x->dtype));
 }
 
 NATIVE (native_element_size)

@@ -44,7 +44,10 @@ gboolean  cr_torch_tensor_setitem (CrInterp *interp, CrValue *t, CrValue *index,
 /* len(t), iterating over t (t[i] for i in range(len(t))). TypeError "len() of
  * a 0-d tensor" for 0-d. */
 gboolean  cr_torch_tensor_len     (CrValue *t, gint64 *out_len, GError **error);
-/* format(t, spec) for f"{t:.4f}": 0-d tensors format their item; "" gives str(t). */
+/* format(t, spec) for f"{t}" and f"{t:.4f}", as Tensor.__format__: a 0-d
+ * tensor formats its item, also for an empty spec (f"{loss}" prints 2.0, not
+ * tensor(2.)); a bigger tensor gives str(t) for "" and TypeError otherwise.
+ * The interpreter calls it for every tensor in an f-string or format(). */
 char     *cr_torch_tensor_format  (CrInterp *interp, CrValue *t, const char *spec, GError **error);
 /* float(t), int(t), bool(t) go through cr_value_to_double etc. */
 

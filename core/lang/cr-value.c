@@ -1404,6 +1404,12 @@ repr_into (CrInterp  *interp,
                   return FALSE;
                 g_string_append_c (out, ')');
               }
+            else if (strcmp (view->type_name, "generator") == 0)
+              {
+                g_string_append (out, "<generator object <genexpr> at ");
+                append_address (out, view);
+                g_string_append_c (out, '>');
+              }
             else
               {
                 g_string_append_printf (out, "<%s object at ", view->type_name);
@@ -1497,6 +1503,12 @@ cr_value_str (CrInterp  *interp,
             }
         }
       return g_string_free (out, FALSE);
+    }
+  if (v->kind == CR_VALUE_OBJECT && v->u.object.type->str)
+    {
+      char *s = v->u.object.type->str (v);
+      if (s)
+        return s;
     }
   return cr_value_repr (interp, v, error);
 }

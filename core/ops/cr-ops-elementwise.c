@@ -837,7 +837,7 @@ clamp_local_grad (CrNode  *node,
   SAVED_OR_NULL (x, 0);
   g_autoptr(CrTensor) mask = clamp_mask (node, x, error);
 
-  return take_to_output (node, mask, error);
+  return take_to_output (node, g_steal_pointer (&mask), error);
 }
 
 /* args.scalar[0] / has_scalar[0]: min; scalar[1] / has_scalar[1]: max. The

@@ -451,15 +451,18 @@ const CrOpInfo cr_op_row_SLICE = {
   "∂x[a:b]/∂x: G placed in the slice, zeros elsewhere", slice_backward, NULL
 };
 
+/* The dimension in PyTorch's message is the item's position in the index
+ * (real_dim), and a dim past the end reads as size 0. */
 static CrTensor *
 select_view (CrTensor  *x,
              int        dim,
              gint64     index,
+             int        real_dim,
              gboolean   record,
              GError   **error)
 {
   gint64 shape[CR_MAX_DIMS], strides[CR_MAX_DIMS];
-  gint64 size = x->shape[dim];
+  gint64 size = dim < x->ndim ? x->shape[dim] : 0;
   int ndim = 0;
   CrTensor *out;
 
@@ -467,7 +470,7 @@ select_view (CrTensor  *x,
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
                    "index %" G_GINT64_FORMAT " is out of bounds for dimension %d with size %"
-                   G_GINT64_FORMAT, index, dim, size);
+                   G_GINT64_FORMAT, index, real_dim, size);
       return NULL;
     }
   if (index < 0)
@@ -499,12 +502,22 @@ slice_view (CrTensor           *x,
             GError            **error)
 {
   gint64 shape[CR_MAX_DIMS], strides[CR_MAX_DIMS];
-  gint64 size = x->shape[dim];
+  gint64 size;
   gint64 start = item->has_start ? item->start : 0;
-  gint64 stop = item->has_stop ? item->stop : size;
+  gint64 stop;
   gint64 step = item->has_step ? item->step : 1;
   gint64 len;
   CrTensor *out;
+
+  if (dim >= x->ndim)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
+                   "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
+                   -MAX (x->ndim, 1), MAX (x->ndim, 1) - 1, dim);
+      return NULL;
+    }
+  size = x->shape[dim];
+  stop = item->has_stop ? item->stop : size;
 
   if (step == 0)
     {
@@ -560,7 +573,7 @@ unsqueeze_view (CrTensor *x,
   gint64 shape[CR_MAX_DIMS], strides[CR_MAX_DIMS];
   int j = 0;
 
-  if (record)
+  if (record || dim > x->ndim)
     return cr_unsqueeze (x, dim, error);
   if (x->ndim >= CR_MAX_DIMS)
     {
@@ -587,10 +600,13 @@ unsqueeze_view (CrTensor *x,
 
 /* ---- the walk over index items ------------------------------------------ */
 
+/* A tensor index as PyTorch's applySlicing records it: at the walked
+ * tensor's dim `pos`, one position per tensor (a k-dim mask too; it is spread
+ * over k dims only when the gather is set up, which shifts the positions of
+ * the tensors after it: PyTorch's expandTensors). */
 typedef struct {
-  CrTensor *index;     /* owned: int64, or the bool mask when is_mask */
-  int       dim;       /* the dim of the walked tensor it indexes */
-  gboolean  is_mask;
+  CrTensor *index;     /* owned: int64, or a bool mask */
+  int       pos;
 } AdvIndex;
 
 typedef struct {
@@ -618,6 +634,25 @@ replace_cur (IndexWalk *w,
   cr_tensor_unref (w->cur);
   w->cur = next;
   w->cur_is_x = FALSE;
+  return TRUE;
+}
+
+static gboolean
+add_adv (IndexWalk  *w,
+         CrTensor   *index,
+         int         pos,
+         GError    **error)
+{
+  if (w->n_adv >= (int) G_N_ELEMENTS (w->adv))
+    {
+      cr_tensor_unref (index);
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
+                   "too many indices for tensor of dimension %d", w->cur->ndim);
+      return FALSE;
+    }
+  w->adv[w->n_adv].index = index;
+  w->adv[w->n_adv].pos = pos;
+  w->n_adv++;
   return TRUE;
 }
 
@@ -659,7 +694,8 @@ index_walk (IndexWalk          *w,
         }
     }
 
-  if (n == 1 && x->ndim == 0 && items[0].kind == CR_INDEX_INT)
+  /* x[i] (no tuple) skips the count: PyTorch selects directly. */
+  if (n == 1 && x->ndim == 0 && items[0].kind == CR_INDEX_INT && items[0].value == 0)
     {
       g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
                            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
@@ -672,7 +708,7 @@ index_walk (IndexWalk          *w,
                            "slice() cannot be applied to a 0-dim tensor.");
       return FALSE;
     }
-  if (specified > x->ndim)
+  if (specified > x->ndim && !(n == 1 && items[0].kind == CR_INDEX_INT))
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
                    "too many indices for tensor of dimension %d", x->ndim);
@@ -686,7 +722,7 @@ index_walk (IndexWalk          *w,
       switch (it->kind)
         {
         case CR_INDEX_INT:
-          if (!replace_cur (w, select_view (w->cur, dim, it->value, record, error)))
+          if (!replace_cur (w, select_view (w->cur, dim, it->value, i, record, error)))
             return FALSE;
           break;
 
@@ -713,7 +749,7 @@ index_walk (IndexWalk          *w,
             if (t->dtype == CR_DTYPE_INT64 && t->ndim == 0)
               {
                 if (!replace_cur (w, select_view (w->cur, dim, cr_tensor_get_flat_int (t, 0),
-                                                  record, error)))
+                                                  i, record, error)))
                   return FALSE;
               }
             else if (t->dtype == CR_DTYPE_BOOL && t->ndim == 0)
@@ -726,35 +762,17 @@ index_walk (IndexWalk          *w,
                 if (!replace_cur (w, unsqueeze_view (w->cur, dim, record, error)))
                   return FALSE;
                 idx = cr_tensor_new_from_data (&zero, &len, 1, CR_DTYPE_INT64, error);
-                if (idx == NULL)
+                if (idx == NULL || !add_adv (w, idx, dim, error))
                   return FALSE;
-                w->adv[w->n_adv].index = idx;
-                w->adv[w->n_adv].dim = dim;
-                w->adv[w->n_adv].is_mask = FALSE;
-                w->n_adv++;
-                dim++;
-              }
-            else if (t->dtype == CR_DTYPE_BOOL)
-              {
-                w->adv[w->n_adv].index = cr_tensor_ref (t);
-                w->adv[w->n_adv].dim = dim;
-                w->adv[w->n_adv].is_mask = TRUE;
-                w->n_adv++;
-                dim += t->ndim;
-              }
-            else if (t->dtype == CR_DTYPE_INT64)
-              {
-                w->adv[w->n_adv].index = cr_tensor_ref (t);
-                w->adv[w->n_adv].dim = dim;
-                w->adv[w->n_adv].is_mask = FALSE;
-                w->n_adv++;
                 dim++;
               }
             else
               {
-                g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
-                                     "tensors used as indices must be long, byte or bool tensors");
-                return FALSE;
+                /* Other dtypes are refused when the gather is set up, after
+                 * the basic items (PyTorch's order of errors). */
+                if (!add_adv (w, cr_tensor_ref (t), dim, error))
+                  return FALSE;
+                dim++;
               }
           }
           break;
@@ -766,71 +784,110 @@ index_walk (IndexWalk          *w,
   return TRUE;
 }
 
-/* Checks masks against the walked tensor and turns each k-dim mask into k
- * int64 index tensors (the coordinates of its true elements). */
+/* PyTorch's checks at the start of index(), then expandTensors: each k-dim
+ * mask becomes k int64 index tensors (the coordinates of its true elements)
+ * and the positions after it shift by k - 1. */
 static gboolean
 expand_masks (IndexWalk  *w,
               GError    **error)
 {
   AdvIndex out[CR_MAX_DIMS * 2];
-  int n_out = 0;
+  int n_out = 0, shift = 0;
+  int listed = w->adv[w->n_adv - 1].pos + 1;
+  gboolean ok = FALSE;
+
+  if (listed > w->cur->ndim)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
+                   "too many indices for tensor of dimension %d (got %d)",
+                   w->cur->ndim, listed);
+      return FALSE;
+    }
+  for (int i = 0; i < w->n_adv; i++)
+    {
+      CrDType dtype = w->adv[i].index->dtype;
+      if (dtype != CR_DTYPE_INT64 && dtype != CR_DTYPE_BOOL)
+        {
+          g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
+                               "tensors used as indices must be long, byte or bool tensors");
+          return FALSE;
+        }
+    }
 
   for (int i = 0; i < w->n_adv; i++)
     {
       AdvIndex *a = &w->adv[i];
       CrTensor *mask = a->index;
+      int pos = a->pos + shift;
       g_autoptr(CrTensor) flat = NULL;
       gint64 cs[CR_MAX_DIMS];
       const gint64 *fp;
       gint64 count;
 
-      if (!a->is_mask)
+      if (mask->dtype != CR_DTYPE_BOOL)
         {
-          out[n_out++] = *a;
-          a->index = NULL;
+          if (n_out >= (int) G_N_ELEMENTS (out))
+            goto done;
+          out[n_out].index = cr_tensor_ref (a->index);
+          out[n_out].pos = pos;
+          n_out++;
           continue;
         }
       for (int j = 0; j < mask->ndim; j++)
-        if (a->dim + j >= w->cur->ndim || mask->shape[j] != w->cur->shape[a->dim + j])
-          {
-            g_autofree char *ms = cr_shape_to_string (mask->shape, mask->ndim);
-            g_autofree char *xs = cr_shape_to_string (w->cur->shape, w->cur->ndim);
-            g_set_error (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
-                         "The shape of the mask %s at index %d does not match the shape of the "
-                         "indexed tensor %s at index %d", ms, j, xs, a->dim + j);
-            for (int k = 0; k < n_out; k++)
-              cr_tensor_unref (out[k].index);
-            return FALSE;
-          }
+        {
+          if (pos + j >= w->cur->ndim)
+            {
+              g_set_error (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
+                           "Dimension out of range (expected to be in range of [%d, %d], but "
+                           "got %d)", -MAX (w->cur->ndim, 1), MAX (w->cur->ndim, 1) - 1, pos + j);
+              goto done;
+            }
+          if (mask->shape[j] != w->cur->shape[pos + j])
+            {
+              g_autofree char *ms = cr_shape_to_string (mask->shape, mask->ndim);
+              g_autofree char *xs = cr_shape_to_string (w->cur->shape, w->cur->ndim);
+              g_set_error (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
+                           "The shape of the mask %s at index %d does not match the shape of "
+                           "the indexed tensor %s at index %d", ms, j, xs, pos + j);
+              goto done;
+            }
+        }
       flat = cr_kernel_nonzero_flat (mask, error);
       if (flat == NULL)
-        {
-          for (int k = 0; k < n_out; k++)
-            cr_tensor_unref (out[k].index);
-          return FALSE;
-        }
+        goto done;
       count = flat->numel;
       fp = int64_data (flat);
       cr_shape_contiguous_strides (mask->shape, mask->ndim, cs);
       for (int j = 0; j < mask->ndim; j++)
         {
-          CrTensor *coord = cr_tensor_new_empty (&count, 1, CR_DTYPE_INT64, CR_DEVICE_CPU, error);
+          CrTensor *coord;
           gint64 *cp;
 
+          if (n_out >= (int) G_N_ELEMENTS (out))
+            goto done;
+          coord = cr_tensor_new_empty (&count, 1, CR_DTYPE_INT64, CR_DEVICE_CPU, error);
           if (coord == NULL)
-            {
-              for (int k = 0; k < n_out; k++)
-                cr_tensor_unref (out[k].index);
-              return FALSE;
-            }
+            goto done;
           cp = int64_data (coord);
           for (gint64 e = 0; e < count; e++)
             cp[e] = (fp[e] / cs[j]) % mask->shape[j];
           out[n_out].index = coord;
-          out[n_out].dim = a->dim + j;
-          out[n_out].is_mask = FALSE;
+          out[n_out].pos = pos + j;
           n_out++;
         }
+      shift += mask->ndim - 1;
+    }
+  ok = TRUE;
+
+done:
+  if (!ok)
+    {
+      for (int k = 0; k < n_out; k++)
+        cr_tensor_unref (out[k].index);
+      if (error != NULL && *error == NULL)
+        g_set_error (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
+                     "too many indices for tensor of dimension %d", w->cur->ndim);
+      return FALSE;
     }
   for (int i = 0; i < w->n_adv; i++)
     g_clear_pointer (&w->adv[i].index, cr_tensor_unref);
@@ -865,7 +922,7 @@ advanced_positions (IndexWalk  *w,
   gint64 *p;
 
   /* A single mask over every dim (x[x < 0]): the positions are the mask's. */
-  if (w->n_adv == 1 && w->adv[0].is_mask && w->adv[0].dim == 0
+  if (w->n_adv == 1 && w->adv[0].pos == 0 && w->adv[0].index->dtype == CR_DTYPE_BOOL
       && cr_shape_equal (w->adv[0].index->shape, w->adv[0].index->ndim, cur->shape, cur->ndim))
     return cr_kernel_nonzero_flat (w->adv[0].index, error);
 
@@ -876,14 +933,13 @@ advanced_positions (IndexWalk  *w,
   for (int i = 0; i < w->n_adv; i++)
     {
       const CrTensor *t = w->adv[i].index;
-      g_autoptr(GError) local = NULL;
 
       if (i == 0)
         {
           memcpy (bshape, t->shape, sizeof (gint64) * t->ndim);
           bndim = t->ndim;
         }
-      else if (!cr_shape_broadcast (bshape, bndim, t->shape, t->ndim, bshape, &bndim, &local))
+      else if (!cr_shape_broadcast (bshape, bndim, t->shape, t->ndim, bshape, &bndim, NULL))
         {
           GString *s = g_string_new ("shape mismatch: indexing tensors could not be broadcast "
                                      "together with shapes ");
@@ -901,8 +957,8 @@ advanced_positions (IndexWalk  *w,
 
   for (int i = 0; i < w->n_adv; i++)
     {
-      indexed[w->adv[i].dim] = TRUE;
-      if (i > 0 && w->adv[i].dim != w->adv[i - 1].dim + 1)
+      indexed[w->adv[i].pos] = TRUE;
+      if (i > 0 && w->adv[i].pos != w->adv[i - 1].pos + 1)
         adjacent = FALSE;
     }
 
@@ -911,7 +967,7 @@ advanced_positions (IndexWalk  *w,
     {
       if (indexed[d])
         continue;
-      if (adjacent && d < w->adv[0].dim)
+      if (adjacent && d < w->adv[0].pos)
         {
           pre_shape[n_pre] = cur->shape[d];
           pre_strides[n_pre++] = cs[d];
@@ -939,26 +995,30 @@ advanced_positions (IndexWalk  *w,
   npre = cr_shape_numel (pre_shape, n_pre);
   npost = cr_shape_numel (post_shape, n_post);
 
-  /* The offset each broadcast index combination contributes. */
+  /* The offset each broadcast index combination contributes. Bounds are
+   * checked element by element in the result's order, as PyTorch's kernel
+   * does (so an empty result checks nothing). */
   adv_off = g_new0 (gint64, MAX (nb, 1));
-  offs = g_new (gint64, MAX (nb, 1));
+  offs = g_new (gint64, MAX (nb, 1) * w->n_adv);
   for (int i = 0; i < w->n_adv; i++)
     {
       const CrTensor *t = w->adv[i].index;
-      const gint64 *data = (const gint64 *) t->storage->data;
       gint64 bstrides[CR_MAX_DIMS];
-      gint64 size = cur->shape[w->adv[i].dim];
-      gint64 stride = cs[w->adv[i].dim];
 
       for (int d = 0; d < bndim; d++)
         {
           int td = d - (bndim - t->ndim);
           bstrides[d] = td < 0 || t->shape[td] == 1 ? 0 : t->strides[td];
         }
-      fill_offsets (offs, bshape, bndim, bstrides, t->offset);
-      for (gint64 e = 0; e < nb; e++)
+      fill_offsets (offs + i * MAX (nb, 1), bshape, bndim, bstrides, t->offset);
+    }
+  if (npre * npost > 0)
+    for (gint64 e = 0; e < nb; e++)
+      for (int i = 0; i < w->n_adv; i++)
         {
-          gint64 v = data[offs[e]];
+          const gint64 *data = (const gint64 *) w->adv[i].index->storage->data;
+          gint64 size = cur->shape[w->adv[i].pos];
+          gint64 v = data[offs[i * MAX (nb, 1) + e]];
 
           if (v < -size || v >= size)
             {
@@ -969,9 +1029,8 @@ advanced_positions (IndexWalk  *w,
             }
           if (v < 0)
             v += size;
-          adv_off[e] += v * stride;
+          adv_off[e] += v * cs[w->adv[i].pos];
         }
-    }
 
   pre_off = g_new (gint64, MAX (npre, 1));
   post_off = g_new (gint64, MAX (npost, 1));
@@ -1173,7 +1232,7 @@ cr_index_set (CrTensor           *x,
     }
   else
     {
-      gboolean single_mask = w.n_adv == 1 && w.adv[0].is_mask;
+      gboolean single_mask = w.n_adv == 1 && w.adv[0].index->dtype == CR_DTYPE_BOOL;
 
       pos = advanced_positions (&w, error);
       if (pos == NULL)
@@ -1205,6 +1264,13 @@ cr_index_set (CrTensor           *x,
             goto out;
           }
       }
+    }
+
+  /* x[...] = v writes x itself: PyTorch's copy_ (CopyBackwards). */
+  if (!advanced && w.cur_is_x && value->ndim != 0)
+    {
+      ok = cr_copy_ (x, v, error);
+      goto out;
     }
 
   /* Leaf rules, then the version bump. */

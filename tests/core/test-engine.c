@@ -1045,6 +1045,60 @@ test_inplace_rules (void)
   }
 }
 
+/* In place through a view of a non-leaf: the base's history gets the write.
+ *   x = [[1, 2], [3, 4]]; z = x * 2; y = z[0]; y.add_(10); (y * y).sum().backward()
+ *     -> y.grad_fn AsStridedBackward0, z.grad_fn CopySlices, x.grad [[48, 56], [0, 0]]
+ *   z = x * 2; y = z[:, 1]; y.mul_(x[0]); (z * z).sum().backward()
+ *     -> z [[2, 4], [6, 16]], x.grad [[40, 272], [24, 128]] */
+static void
+test_inplace_view (void)
+{
+  const gint64 shape[] = { 2, 2 };
+  g_autoptr(CrTensor) x = cr_tensor_new_zeros (shape, 2, CR_DTYPE_FLOAT32, CR_DEVICE_CPU, NULL);
+  g_autoptr(CrTensor) two = number (2);
+  g_autoptr(CrTensor) ten = number (10);
+  g_autoptr(GError) error = NULL;
+  CrIndexItem row0[] = { { .kind = CR_INDEX_INT, .value = 0 } };
+  CrIndexItem col1[] = { { .kind = CR_INDEX_SLICE }, { .kind = CR_INDEX_INT, .value = 1 } };
+
+  for (int i = 0; i < 4; i++)
+    cr_tensor_set_flat (x, i, i + 1);
+  g_assert_true (cr_tensor_set_requires_grad (x, TRUE, NULL));
+  {
+    g_autoptr(CrTensor) z = OK (cr_mul (x, two, &_e));
+    g_autoptr(CrTensor) y = OK (cr_index_get (z, row0, 1, &_e));
+    g_autoptr(CrTensor) yy = NULL;
+    g_autoptr(CrTensor) s = NULL;
+
+    g_assert_true (cr_inplace_binary (CR_OP_ADD, y, ten, &error));
+    g_assert_no_error (error);
+    g_assert_cmpstr (cr_node_name (y->grad_fn), ==, "AsStridedBackward0");
+    g_assert_cmpstr (cr_node_name (z->grad_fn), ==, "CopySlices");
+    g_assert_cmpstr (cr_node_name (z->grad_fn->next[0].node), ==, "MulBackward0");
+    assert_values (z, (const double[]) { 12, 14, 6, 8 }, 4);
+    yy = OK (cr_mul (y, y, &_e));
+    s = OK (cr_sum (yy, &_e));
+    backward_ok (s);
+    assert_values (x->grad, (const double[]) { 48, 56, 0, 0 }, 4);
+    g_clear_pointer (&x->grad, cr_tensor_unref);
+  }
+  {
+    g_autoptr(CrTensor) z = OK (cr_mul (x, two, &_e));
+    g_autoptr(CrTensor) y = OK (cr_index_get (z, col1, 2, &_e));
+    g_autoptr(CrTensor) x0 = OK (cr_index_get (x, row0, 1, &_e));
+    g_autoptr(CrTensor) zz = NULL;
+    g_autoptr(CrTensor) s = NULL;
+
+    g_assert_true (cr_inplace_binary (CR_OP_MUL, y, x0, &error));
+    g_assert_no_error (error);
+    assert_values (z, (const double[]) { 2, 4, 6, 16 }, 4);
+    zz = OK (cr_mul (z, z, &_e));
+    s = OK (cr_sum (zz, &_e));
+    backward_ok (s);
+    assert_values (x->grad, (const double[]) { 40, 272, 24, 128 }, 4);
+  }
+}
+
 /* requires_grad_() errors */
 static void
 test_requires_grad_flag (void)
@@ -1117,6 +1171,7 @@ main (int    argc,
   g_test_add_func ("/core/engine/long-chain", test_long_chain);
   g_test_add_func ("/core/engine/version-counter", test_version_counter);
   g_test_add_func ("/core/engine/inplace", test_inplace_rules);
+  g_test_add_func ("/core/engine/inplace-view", test_inplace_view);
   g_test_add_func ("/core/engine/requires-grad-flag", test_requires_grad_flag);
   g_test_add_func ("/core/engine/cancel", test_cancel);
 

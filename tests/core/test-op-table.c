@@ -90,6 +90,8 @@ static const struct {
   { CR_OP_BCE_WITH_LOGITS, "BinaryCrossEntropyWithLogitsBackward0" },
   { CR_OP_BCE, "BinaryCrossEntropyBackward0" },
   { CR_OP_NLL_LOSS, "NllLossBackward0" },
+  { CR_OP_ALIAS, "AliasBackward0" },            /* x[...] */
+  { CR_OP_AS_STRIDED, "AsStridedBackward0" },   /* z[0].add_(1): the view's new grad_fn */
 };
 
 static void

@@ -470,6 +470,18 @@ test_set_slice_tensor (void)
   assert_values (a->grad, (double[]) { 2, 0, 6, 8, 0, 12 }, 6);
   assert_values (t->grad, (double[]) { 2, 5 }, 2);
 
+  /* y[...] = value writes y itself: CopyBackwards, as in torch. */
+  {
+    g_autoptr(CrTensor) y3 = times (a, 2);
+    g_autoptr(CrTensor) full = cr_gradcheck_tensor ((double[]) { 1, 2, 3 }, (gint64[]) { 3 }, 1,
+                                                    TRUE);
+    g_assert_true (cr_index_set (y3, (CrIndexItem[]) { idx_kind (CR_INDEX_ELLIPSIS) }, 1, full,
+                                 &error));
+    g_assert_no_error (error);
+    assert_values (y3, (double[]) { 1, 2, 3, 1, 2, 3 }, 6);
+    g_assert_cmpstr (fn_name (y3), ==, "CopyBackwards");
+  }
+
   /* A (1, 2) value loses its leading 1 through a view (ViewBackward0). */
   g_assert_true (cr_index_set (y2, (CrIndexItem[]) { idx_all (), idx_int (1) }, 2, t12, &error));
   g_assert_no_error (error);
