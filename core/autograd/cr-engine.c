@@ -39,6 +39,7 @@ typedef struct {
   guint      needed : 1;    /* autograd.grad: leads to an input (or is the root) */
   guint      captured : 1;  /* autograd.grad: an input's gradient is read here */
   guint      visit : 2;     /* autograd.grad's marking walk */
+  guint      n_outputs;     /* node's, copied: cleanup need not touch the node */
   CrTensor **buffer;        /* node->n_outputs incoming gradients, owned */
   CrTensor  *inline_buffer[1];
 } Task;
@@ -94,6 +95,7 @@ task_new (Run    *run,
   memset (task, 0, sizeof *task);
   task->node = node;
   task->sequence_nr = node->sequence_nr;
+  task->n_outputs = node->n_outputs;
   if (node->n_outputs <= G_N_ELEMENTS (task->inline_buffer))
     task->buffer = task->inline_buffer;
   else
@@ -115,9 +117,7 @@ task_new (Run    *run,
 static void
 task_clear (Task *task)
 {
-  CrNode *node = task->node;
-
-  for (guint i = 0; i < node->n_outputs; i++)
+  for (guint i = 0; i < task->n_outputs; i++)
     if (task->buffer[i] != NULL)
       cr_tensor_unref (task->buffer[i]);
   if (task->buffer != task->inline_buffer)

@@ -50,7 +50,7 @@ copy_into (CrTensor        *dst,
 {
   g_autoptr(CrTensor) tmp = NULL;
   const CrTensor *operands[2];
-  CrIter iter;
+  CrCpuIter iter;
 
   if (!cr_shape_equal (dst->shape, dst->ndim, src->shape, src->ndim))
     {
@@ -86,8 +86,8 @@ copy_into (CrTensor        *dst,
 
   operands[0] = dst;
   operands[1] = src;
-  cr_iter_init (&iter, dst->shape, dst->ndim, operands, 2);
-  cr_iter_run (&iter, convert_rows[dst->dtype][src->dtype], NULL);
+  cr_cpu_iter_init (&iter, dst->shape, dst->ndim, operands, 2);
+  cr_cpu_iter_run (&iter, convert_rows[dst->dtype][src->dtype], NULL);
   return TRUE;
 }
 
@@ -107,7 +107,7 @@ cr_kernel_fill (CrTensor  *dst,
 {
   const CrTensor *operands[2] = { dst, NULL };
   CrScalarBuf buf;
-  CrIter iter;
+  CrCpuIter iter;
 
   CR_DISPATCH (dst->device, fill, error, FALSE, dst, value, error);
 
@@ -117,9 +117,9 @@ cr_kernel_fill (CrTensor  *dst,
       memcpy (cr_tensor_data (dst), &buf, cr_dtype_size (dst->dtype));
       return TRUE;
     }
-  cr_iter_init (&iter, dst->shape, dst->ndim, operands, 2);
-  cr_iter_set_scalar (&iter, 1, &buf, cr_dtype_size (dst->dtype));
-  cr_iter_run (&iter, convert_rows[dst->dtype][dst->dtype], NULL);
+  cr_cpu_iter_init (&iter, dst->shape, dst->ndim, operands, 2);
+  cr_cpu_iter_set_scalar (&iter, 1, &buf, cr_dtype_size (dst->dtype));
+  cr_cpu_iter_run (&iter, convert_rows[dst->dtype][dst->dtype], NULL);
   return TRUE;
 }
 

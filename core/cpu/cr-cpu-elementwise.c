@@ -427,7 +427,7 @@ run_rows (CrRowFunc     row,
 {
   const CrTensor *tensors[CR_ITER_MAX_OPERANDS];
   gboolean all_scalar = TRUE;
-  CrIter iter;
+  CrCpuIter iter;
 
   for (int i = 0; i < n_operands; i++)
     all_scalar = all_scalar && operands[i].is_scalar;
@@ -446,11 +446,11 @@ run_rows (CrRowFunc     row,
   tensors[0] = out;
   for (int i = 0; i < n_operands; i++)
     tensors[i + 1] = operands[i].is_scalar ? NULL : operands[i].t;
-  cr_iter_init (&iter, out->shape, out->ndim, tensors, n_operands + 1);
+  cr_cpu_iter_init (&iter, out->shape, out->ndim, tensors, n_operands + 1);
   for (int i = 0; i < n_operands; i++)
     if (operands[i].is_scalar)
-      cr_iter_set_scalar (&iter, i + 1, &operands[i].scalar, cr_dtype_size (operands[i].dtype));
-  cr_iter_run (&iter, row, ctx);
+      cr_cpu_iter_set_scalar (&iter, i + 1, &operands[i].scalar, cr_dtype_size (operands[i].dtype));
+  cr_cpu_iter_run (&iter, row, ctx);
 }
 
 /* Computes op into out, whose dtype is plan->result and whose shape is the
@@ -483,10 +483,10 @@ binary_run (guint             op,
       else
         {
           const CrTensor *t = operands[1].t;
-          CrIter iter;
+          CrCpuIter iter;
 
-          cr_iter_init (&iter, t->shape, t->ndim, &t, 1);
-          cr_iter_run (&iter, find_zero_row, &zero);
+          cr_cpu_iter_init (&iter, t->shape, t->ndim, &t, 1);
+          cr_cpu_iter_run (&iter, find_zero_row, &zero);
         }
       if (zero)
         {

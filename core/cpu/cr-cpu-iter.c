@@ -31,7 +31,7 @@ cr_cpu_set_not_implemented (GError     **error,
 }
 
 void
-cr_iter_init (CrIter          *iter,
+cr_cpu_iter_init (CrCpuIter          *iter,
               const gint64    *shape,
               int              ndim,
               const CrTensor  *const *operands,
@@ -119,7 +119,7 @@ cr_iter_init (CrIter          *iter,
 }
 
 void
-cr_iter_set_scalar (CrIter *iter,
+cr_cpu_iter_set_scalar (CrCpuIter *iter,
                     int     operand,
                     void   *data,
                     gsize   itemsize)
@@ -132,13 +132,13 @@ cr_iter_set_scalar (CrIter *iter,
 }
 
 typedef struct {
-  const CrIter *iter;
+  const CrCpuIter *iter;
   CrRowFunc     fn;
   gpointer      ctx;
 } RunData;
 
 static void
-run_range (const CrIter *iter,
+run_range (const CrCpuIter *iter,
            gint64        begin,
            gint64        end,
            CrRowFunc     fn,
@@ -203,7 +203,7 @@ run_chunk (gint64   begin,
 }
 
 void
-cr_iter_run (CrIter    *iter,
+cr_cpu_iter_run (CrCpuIter    *iter,
              CrRowFunc  fn,
              gpointer   ctx)
 {
@@ -225,7 +225,7 @@ cr_iter_run (CrIter    *iter,
 }
 
 void
-cr_iter_run_serial (CrIter    *iter,
+cr_cpu_iter_run_serial (CrCpuIter    *iter,
                     CrRowFunc  fn,
                     gpointer   ctx)
 {

@@ -135,28 +135,28 @@ typedef struct {
   gsize   itemsize[CR_ITER_MAX_OPERANDS];
   char   *data[CR_ITER_MAX_OPERANDS];
   gint64  inner_strides[CR_ITER_MAX_OPERANDS];          /* elements */
-} CrIter;
+} CrCpuIter;
 
 /* Sets iter up over shape; each operand is broadcast to it (its trailing dims
  * aligned; the caller has checked that the shapes broadcast). */
-void      cr_iter_init             (CrIter          *iter,
+void      cr_cpu_iter_init             (CrCpuIter          *iter,
                                     const gint64    *shape,
                                     int              ndim,
                                     const CrTensor  *const *operands,
                                     int              n_operands);
 /* An operand that is a single value held elsewhere (a converted scalar):
- * stride 0 everywhere. Call right after cr_iter_init, before cr_iter_run. */
-void      cr_iter_set_scalar       (CrIter          *iter,
+ * stride 0 everywhere. Call right after cr_cpu_iter_init, before cr_cpu_iter_run. */
+void      cr_cpu_iter_set_scalar       (CrCpuIter          *iter,
                                     int              operand,
                                     void            *data,
                                     gsize            itemsize);
 /* Calls fn over all rows, on the thread pool when the problem is large. */
-void      cr_iter_run              (CrIter          *iter,
+void      cr_cpu_iter_run              (CrCpuIter          *iter,
                                     CrRowFunc        fn,
                                     gpointer         ctx);
 
 /* The same on the calling thread only, rows in order. */
-void      cr_iter_run_serial       (CrIter          *iter,
+void      cr_cpu_iter_run_serial       (CrCpuIter          *iter,
                                     CrRowFunc        fn,
                                     gpointer         ctx);
 

@@ -788,7 +788,7 @@ truth (const CrTensor *x,
 {
   g_autoptr(CrTensor) b = NULL;
   TruthCtx ctx = { want_any, FALSE };
-  CrIter iter;
+  CrCpuIter iter;
 
   /* Nonzero-ness as bool first (NaN counts as true). */
   if (x->dtype != CR_DTYPE_BOOL)
@@ -798,9 +798,9 @@ truth (const CrTensor *x,
         return FALSE;
       x = b;
     }
-  cr_iter_init (&iter, x->shape, x->ndim, &x, 1);
+  cr_cpu_iter_init (&iter, x->shape, x->ndim, &x, 1);
   /* Serial: the row function stops looking once it found its answer. */
-  cr_iter_run_serial (&iter, truth_row, &ctx);
+  cr_cpu_iter_run_serial (&iter, truth_row, &ctx);
   return want_any ? ctx.found : !ctx.found;
 }
 
@@ -875,7 +875,7 @@ cr_kernel_allclose (const CrTensor  *a,
   int ndim;
   const CrTensor *operands[3];
   CloseCtx ctx = { rtol, atol, TRUE };
-  CrIter iter;
+  CrCpuIter iter;
 
   CR_DISPATCH (cr_cpu_device2 (a, b), allclose, error, FALSE, a, b, rtol, atol, out_result, error);
   if (!cr_shape_broadcast (a->shape, a->ndim, b->shape, b->ndim, shape, &ndim, error))
@@ -889,8 +889,8 @@ cr_kernel_allclose (const CrTensor  *a,
   operands[0] = NULL;
   operands[1] = da;
   operands[2] = db;
-  cr_iter_init (&iter, shape, ndim, operands, 3);
-  cr_iter_run_serial (&iter, close_row, &ctx);
+  cr_cpu_iter_init (&iter, shape, ndim, operands, 3);
+  cr_cpu_iter_run_serial (&iter, close_row, &ctx);
   *out_result = ctx.close;
   return TRUE;
 }

@@ -179,10 +179,10 @@ cr_kernel_unary (CrUnaryOp        op,
   else
     {
       const CrTensor *operands[2] = { out, x };
-      CrIter iter;
+      CrCpuIter iter;
 
-      cr_iter_init (&iter, out->shape, out->ndim, operands, 2);
-      cr_iter_run (&iter, info->rows[in_dtype], NULL);
+      cr_cpu_iter_init (&iter, out->shape, out->ndim, operands, 2);
+      cr_cpu_iter_run (&iter, info->rows[in_dtype], NULL);
     }
   return out;
 }
