@@ -112,7 +112,7 @@ task_new (Run    *run,
   return task;
 }
 
-/* Nodes keep the run's mark after it: run ids never repeat (per thread), so a
+/* Nodes keep the run's mark after it: run ids never repeat (process-wide), so a
  * stale mark matches no later run and nothing has to walk the nodes again. */
 static void
 task_clear (Task *task)

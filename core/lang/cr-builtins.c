@@ -15,8 +15,8 @@
 #define NATIVE_ARGS CrInterp *self, CrValue *bound, CrValue *const *args, guint n_args, \
                     const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error
 
-static gboolean
-no_kwargs (const char    *fname,
+gboolean
+cr_builtin_no_kwargs (const char    *fname,
            guint          n_kwargs,
            const CrKwarg *kwargs,
            GError       **error)
@@ -27,8 +27,8 @@ no_kwargs (const char    *fname,
   return FALSE;
 }
 
-static gboolean
-arg_count (const char *fname,
+gboolean
+cr_builtin_arg_count (const char *fname,
            guint       n_args,
            guint       min,
            guint       max,
@@ -104,8 +104,8 @@ b_print (NATIVE_ARGS)
 
 /* ---- numbers and conversions ------------------------------------------------------------------ */
 
-static gboolean
-int_arg (CrValue  *v,
+gboolean
+cr_builtin_int_arg (CrValue  *v,
          gint64   *out,
          GError  **error)
 {
@@ -120,20 +120,20 @@ static CrValue *
 b_range (NATIVE_ARGS)
 {
   gint64 start = 0, stop, step = 1;
-  if (!no_kwargs ("range", n_kwargs, kwargs, error) || !arg_count ("range", n_args, 1, 3, error))
+  if (!cr_builtin_no_kwargs ("range", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("range", n_args, 1, 3, error))
     return NULL;
   if (n_args == 1)
     {
-      if (!int_arg (args[0], &stop, error))
+      if (!cr_builtin_int_arg (args[0], &stop, error))
         return NULL;
     }
   else
     {
-      if (!int_arg (args[0], &start, error) || !int_arg (args[1], &stop, error))
+      if (!cr_builtin_int_arg (args[0], &start, error) || !cr_builtin_int_arg (args[1], &stop, error))
         return NULL;
       if (n_args == 3)
         {
-          if (!int_arg (args[2], &step, error))
+          if (!cr_builtin_int_arg (args[2], &step, error))
             return NULL;
           if (step == 0)
             {
@@ -207,7 +207,7 @@ static CrValue *
 b_len (NATIVE_ARGS)
 {
   gint64 n;
-  if (!no_kwargs ("len", n_kwargs, kwargs, error) || !arg_count ("len", n_args, 1, 1, error))
+  if (!cr_builtin_no_kwargs ("len", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("len", n_args, 1, 1, error))
     return NULL;
   if (!value_len (self, args[0], &n, error))
     return NULL;
@@ -264,7 +264,7 @@ parse_float (const char *text,
 static CrValue *
 b_float (NATIVE_ARGS)
 {
-  if (!no_kwargs ("float", n_kwargs, kwargs, error) || !arg_count ("float", n_args, 0, 1, error))
+  if (!cr_builtin_no_kwargs ("float", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("float", n_args, 0, 1, error))
     return NULL;
   if (n_args == 0)
     return cr_value_new_float (0.0);
@@ -303,8 +303,8 @@ b_float (NATIVE_ARGS)
     }
 }
 
-static CrValue *
-float_to_int (double    d,
+CrValue *
+cr_builtin_float_to_int (double    d,
               GError  **error)
 {
   if (isnan (d))
@@ -386,7 +386,7 @@ b_int (NATIVE_ARGS)
           cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "int() can't convert non-string with explicit base");
           return NULL;
         }
-      if (!int_arg (base_v, &base, error))
+      if (!cr_builtin_int_arg (base_v, &base, error))
         return NULL;
       if (base < 2 || base > 36)
         {
@@ -408,7 +408,7 @@ b_int (NATIVE_ARGS)
     case CR_VALUE_BOOL:
       return cr_value_new_int (x->u.b);
     case CR_VALUE_FLOAT:
-      return float_to_int (x->u.f, error);
+      return cr_builtin_float_to_int (x->u.f, error);
     case CR_VALUE_TENSOR:
       {
         gint64 i;
@@ -421,7 +421,7 @@ b_int (NATIVE_ARGS)
         double d;
         if (!cr_value_to_double (x, &d, error))
           return NULL;
-        return float_to_int (d, error);
+        return cr_builtin_float_to_int (d, error);
       }
     case CR_VALUE_STR:
       {
@@ -453,7 +453,7 @@ b_int (NATIVE_ARGS)
 static CrValue *
 b_bool (NATIVE_ARGS)
 {
-  if (!no_kwargs ("bool", n_kwargs, kwargs, error) || !arg_count ("bool", n_args, 0, 1, error))
+  if (!cr_builtin_no_kwargs ("bool", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("bool", n_args, 0, 1, error))
     return NULL;
   if (n_args == 0)
     return cr_value_new_bool (FALSE);
@@ -466,7 +466,7 @@ b_bool (NATIVE_ARGS)
 static CrValue *
 b_str (NATIVE_ARGS)
 {
-  if (!no_kwargs ("str", n_kwargs, kwargs, error) || !arg_count ("str", n_args, 0, 1, error))
+  if (!cr_builtin_no_kwargs ("str", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("str", n_args, 0, 1, error))
     return NULL;
   if (n_args == 0)
     return cr_value_new_str ("");
@@ -479,7 +479,7 @@ b_str (NATIVE_ARGS)
 static CrValue *
 b_repr (NATIVE_ARGS)
 {
-  if (!no_kwargs ("repr", n_kwargs, kwargs, error) || !arg_count ("repr", n_args, 1, 1, error))
+  if (!cr_builtin_no_kwargs ("repr", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("repr", n_args, 1, 1, error))
     return NULL;
   char *s = cr_value_repr (self, args[0], error);
   return s ? cr_value_new_str_take (s) : NULL;
@@ -504,7 +504,7 @@ call_method_by_name (CrInterp    *self,
 static CrValue *
 b_abs (NATIVE_ARGS)
 {
-  if (!no_kwargs ("abs", n_kwargs, kwargs, error) || !arg_count ("abs", n_args, 1, 1, error))
+  if (!cr_builtin_no_kwargs ("abs", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("abs", n_args, 1, 1, error))
     return NULL;
   CrValue *v = args[0];
   switch (v->kind)
@@ -545,7 +545,7 @@ b_round (NATIVE_ARGS)
   if (nd && nd->kind == CR_VALUE_NONE)
     nd = NULL;
   gint64 ndigits = 0;
-  if (nd && !int_arg (nd, &ndigits, error))
+  if (nd && !cr_builtin_int_arg (nd, &ndigits, error))
     return NULL;
   switch (x->kind)
     {
@@ -576,7 +576,7 @@ b_round (NATIVE_ARGS)
         if (!nd)
           {
             double r = nearbyint (d);   /* the default rounding mode is half-to-even */
-            return float_to_int (r, error);
+            return cr_builtin_float_to_int (r, error);
           }
         if (!isfinite (d))
           return cr_value_ref (x);
@@ -647,7 +647,7 @@ b_pow (NATIVE_ARGS)
 static CrValue *
 b_divmod (NATIVE_ARGS)
 {
-  if (!no_kwargs ("divmod", n_kwargs, kwargs, error) || !arg_count ("divmod", n_args, 2, 2, error))
+  if (!cr_builtin_no_kwargs ("divmod", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("divmod", n_args, 2, 2, error))
     return NULL;
   CrValue *a = args[0], *b = args[1];
   if (cr_value_is_number (a) && cr_value_is_number (b)
@@ -675,586 +675,6 @@ b_divmod (NATIVE_ARGS)
   cr_value_unref (q);
   cr_value_unref (r);
   return t;
-}
-
-/* ---- iterables ---------------------------------------------------------------------------------------- */
-
-static CrValue *
-iterable_arg (CrInterp  *self,
-              CrValue   *v,
-              GError   **error)
-{
-  return cr_iter_to_list (self, v, error);
-}
-
-static CrValue *
-call_key (CrInterp  *self,
-          CrValue   *key,
-          CrValue   *item,
-          GError   **error)
-{
-  if (!key || key->kind == CR_VALUE_NONE)
-    return cr_value_ref (item);
-  return cr_interp_call (self, key, &item, 1, NULL, 0, error);
-}
-
-static CrValue *
-min_max (CrInterp       *self,
-         gboolean        is_max,
-         CrValue *const *args,
-         guint           n_args,
-         const CrKwarg  *kwargs,
-         guint           n_kwargs,
-         GError        **error)
-{
-  const char *fname = is_max ? "max" : "min";
-  CrValue *key = NULL, *dflt = NULL;
-  for (guint k = 0; k < n_kwargs; k++)
-    {
-      if (strcmp (kwargs[k].name, "key") == 0)
-        key = kwargs[k].value;
-      else if (strcmp (kwargs[k].name, "default") == 0)
-        dflt = kwargs[k].value;
-      else
-        {
-          cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
-                               "%s() got an unexpected keyword argument '%s'", fname, kwargs[k].name);
-          return NULL;
-        }
-    }
-  if (n_args == 0)
-    {
-      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "%s expected at least 1 argument, got 0", fname);
-      return NULL;
-    }
-  CrValue *list;
-  if (n_args == 1)
-    {
-      list = iterable_arg (self, args[0], error);
-      if (!list)
-        return NULL;
-    }
-  else
-    {
-      if (dflt)
-        {
-          cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
-                               "Cannot specify a default for %s() with multiple positional arguments",
-                               fname);
-          return NULL;
-        }
-      list = cr_value_new_tuple (args, n_args);
-    }
-  GPtrArray *items = list->u.seq.items;
-  if (items->len == 0)
-    {
-      cr_value_unref (list);
-      if (dflt)
-        return cr_value_ref (dflt);
-      cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "%s() arg is an empty sequence", fname);
-      return NULL;
-    }
-  CrValue *best = items->pdata[0];
-  CrValue *best_key = call_key (self, key, best, error);
-  if (!best_key)
-    {
-      cr_value_unref (list);
-      return NULL;
-    }
-  for (guint i = 1; i < items->len; i++)
-    {
-      CrValue *k = call_key (self, key, items->pdata[i], error);
-      if (!k)
-        {
-          cr_value_unref (best_key);
-          cr_value_unref (list);
-          return NULL;
-        }
-      int better = is_max ? cr_less_than (self, best_key, k, error)
-                          : cr_less_than (self, k, best_key, error);
-      if (better < 0)
-        {
-          cr_value_unref (k);
-          cr_value_unref (best_key);
-          cr_value_unref (list);
-          return NULL;
-        }
-      if (better)
-        {
-          best = items->pdata[i];
-          cr_value_unref (best_key);
-          best_key = k;
-        }
-      else
-        cr_value_unref (k);
-    }
-  cr_value_ref (best);
-  cr_value_unref (best_key);
-  cr_value_unref (list);
-  return best;
-}
-
-static CrValue *
-b_max (NATIVE_ARGS)
-{
-  return min_max (self, TRUE, args, n_args, kwargs, n_kwargs, error);
-}
-
-static CrValue *
-b_min (NATIVE_ARGS)
-{
-  return min_max (self, FALSE, args, n_args, kwargs, n_kwargs, error);
-}
-
-static CrValue *
-b_sum (NATIVE_ARGS)
-{
-  CrValue *it = NULL, *start = NULL;
-  if (!cr_args_parse ("sum", args, n_args, kwargs, n_kwargs, error, "iterable", &it, "|start", &start,
-                      NULL))
-    return NULL;
-  if (start && start->kind == CR_VALUE_STR)
-    {
-      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "sum() can't sum strings [use ''.join(seq) instead]");
-      return NULL;
-    }
-  CrValue *list = iterable_arg (self, it, error);
-  if (!list)
-    return NULL;
-  CrValue *acc = cr_value_ref (start ? start : cr_value_new_int (0));
-  for (guint i = 0; i < list->u.seq.items->len; i++)
-    {
-      CrValue *next = cr_binary_op (self, CR_BINOP_ADD, acc, list->u.seq.items->pdata[i], error);
-      cr_value_unref (acc);
-      acc = next;
-      if (!acc)
-        break;
-    }
-  cr_value_unref (list);
-  return acc;
-}
-
-typedef struct {
-  CrInterp  *interp;
-  CrValue  **keys;
-  gboolean   reverse;
-  GError    *error;
-} SortCtx;
-
-static gint
-sort_compare (gconstpointer a,
-              gconstpointer b,
-              gpointer      data)
-{
-  SortCtx *ctx = data;
-  if (ctx->error)
-    return 0;
-  guint ia = *(const guint *) a, ib = *(const guint *) b;
-  CrValue *ka = ctx->keys[ia], *kb = ctx->keys[ib];
-  /* Python sorts with < only; reverse keeps equal items in their order. */
-  int lt = cr_less_than (ctx->interp, ctx->reverse ? kb : ka, ctx->reverse ? ka : kb, &ctx->error);
-  if (lt < 0)
-    return 0;
-  if (lt)
-    return -1;
-  int gt = cr_less_than (ctx->interp, ctx->reverse ? ka : kb, ctx->reverse ? kb : ka, &ctx->error);
-  if (gt < 0)
-    return 0;
-  return gt ? 1 : 0;
-}
-
-/* Sorts list's items in place. */
-gboolean
-cr_sort_list (CrInterp  *self,
-              CrValue   *list,
-              CrValue   *key,
-              gboolean   reverse,
-              GError   **error)
-{
-  GPtrArray *items = list->u.seq.items;
-  guint n = items->len;
-  if (n < 2)
-    return TRUE;
-  CrValue **keys = g_new0 (CrValue *, n);
-  guint *order = g_new (guint, n);
-  gboolean ok = TRUE;
-  for (guint i = 0; i < n && ok; i++)
-    {
-      order[i] = i;
-      keys[i] = call_key (self, key, items->pdata[i], error);
-      ok = keys[i] != NULL;
-    }
-  if (ok)
-    {
-      SortCtx ctx = { self, keys, reverse, NULL };
-      g_qsort_with_data (order, n, sizeof (guint), sort_compare, &ctx);
-      if (ctx.error)
-        {
-          g_propagate_error (error, ctx.error);
-          ok = FALSE;
-        }
-      else
-        {
-          gpointer *sorted = g_new (gpointer, n);
-          for (guint i = 0; i < n; i++)
-            sorted[i] = items->pdata[order[i]];
-          memcpy (items->pdata, sorted, sizeof (gpointer) * n);
-          g_free (sorted);
-        }
-    }
-  for (guint i = 0; i < n; i++)
-    cr_value_unref (keys[i]);
-  g_free (keys);
-  g_free (order);
-  return ok;
-}
-
-static CrValue *
-b_sorted (NATIVE_ARGS)
-{
-  CrValue *it = NULL, *key = NULL, *reverse = NULL;
-  if (!cr_args_parse ("sorted", args, n_args, kwargs, n_kwargs, error, "iterable", &it,
-                      "$key", &key, "$reverse", &reverse, NULL))
-    return NULL;
-  gboolean rev = FALSE;
-  if (reverse && !cr_value_truthy (self, reverse, &rev, error))
-    return NULL;
-  CrValue *list = iterable_arg (self, it, error);
-  if (!list)
-    return NULL;
-  if (!cr_sort_list (self, list, key, rev, error))
-    {
-      cr_value_unref (list);
-      return NULL;
-    }
-  return list;
-}
-
-static CrValue *
-b_reversed (NATIVE_ARGS)
-{
-  if (!no_kwargs ("reversed", n_kwargs, kwargs, error) || !arg_count ("reversed", n_args, 1, 1, error))
-    return NULL;
-  CrValue *v = args[0];
-  if (v->kind == CR_VALUE_DICT || (v->kind == CR_VALUE_OBJECT) || v->kind == CR_VALUE_INSTANCE)
-    {
-      if (v->kind != CR_VALUE_DICT && !(v->kind == CR_VALUE_OBJECT
-                                        && v->u.object.type == &cr_seq_view_type
-                                        && ((CrSeqView *) v->u.object.data)->wrapped))
-        {
-          cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "'%s' object is not reversible",
-                               cr_value_type_name (v));
-          return NULL;
-        }
-    }
-  CrValue *list = iterable_arg (self, v, error);
-  if (!list)
-    return NULL;
-  GPtrArray *items = list->u.seq.items;
-  for (guint i = 0, j = items->len ? items->len - 1 : 0; i < j; i++, j--)
-    {
-      gpointer t = items->pdata[i];
-      items->pdata[i] = items->pdata[j];
-      items->pdata[j] = t;
-    }
-  const char *name = v->kind == CR_VALUE_LIST ? "list_reverseiterator"
-                     : v->kind == CR_VALUE_RANGE ? "range_iterator"
-                     : v->kind == CR_VALUE_DICT ? "dict_reversekeyiterator" : "reversed";
-  return cr_seq_view_new (name, FALSE, list);
-}
-
-static CrValue *
-b_enumerate (NATIVE_ARGS)
-{
-  CrValue *it = NULL, *start_v = NULL;
-  if (!cr_args_parse ("enumerate", args, n_args, kwargs, n_kwargs, error, "iterable", &it,
-                      "|start", &start_v, NULL))
-    return NULL;
-  gint64 start = 0;
-  if (start_v && !int_arg (start_v, &start, error))
-    return NULL;
-  CrValue *list = iterable_arg (self, it, error);
-  if (!list)
-    return NULL;
-  GPtrArray *out = g_ptr_array_new_full (list->u.seq.items->len, NULL);
-  for (guint i = 0; i < list->u.seq.items->len; i++)
-    {
-      CrValue *pair[2] = { cr_value_new_int (start + i), list->u.seq.items->pdata[i] };
-      g_ptr_array_add (out, cr_value_new_tuple (pair, 2));
-      cr_value_unref (pair[0]);
-    }
-  cr_value_unref (list);
-  return cr_seq_view_new ("enumerate", FALSE, cr_value_new_list_take (out));
-}
-
-static CrValue *
-b_zip (NATIVE_ARGS)
-{
-  gboolean strict = FALSE;
-  for (guint k = 0; k < n_kwargs; k++)
-    {
-      if (strcmp (kwargs[k].name, "strict") != 0)
-        {
-          cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
-                               "zip() got an unexpected keyword argument '%s'", kwargs[k].name);
-          return NULL;
-        }
-      if (!cr_value_truthy (self, kwargs[k].value, &strict, error))
-        return NULL;
-    }
-  CrValue **lists = g_new0 (CrValue *, n_args + 1);
-  guint n = G_MAXUINT;
-  for (guint i = 0; i < n_args; i++)
-    {
-      lists[i] = iterable_arg (self, args[i], error);
-      if (!lists[i])
-        {
-          if (error && *error && (*error)->code == CR_EXC_TYPE_ERROR
-              && g_str_has_suffix ((*error)->message, "is not iterable"))
-            {
-              g_clear_error (error);
-              cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
-                                   "'%s' object is not iterable", cr_value_type_name (args[i]));
-            }
-          for (guint k = 0; k < i; k++)
-            cr_value_unref (lists[k]);
-          g_free (lists);
-          return NULL;
-        }
-      if (strict && i > 0 && lists[i]->u.seq.items->len != n)
-        {
-          cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "zip() argument %u is %s than argument%s",
-                               i + 1, lists[i]->u.seq.items->len < n ? "shorter" : "longer",
-                               i == 1 ? " 1" : "s 1-");
-          for (guint k = 0; k <= i; k++)
-            cr_value_unref (lists[k]);
-          g_free (lists);
-          return NULL;
-        }
-      n = MIN (n, lists[i]->u.seq.items->len);
-    }
-  if (n_args == 0)
-    n = 0;
-  GPtrArray *out = g_ptr_array_new_full (n, NULL);
-  CrValue **row = g_new (CrValue *, n_args + 1);
-  for (guint j = 0; j < n; j++)
-    {
-      for (guint i = 0; i < n_args; i++)
-        row[i] = lists[i]->u.seq.items->pdata[j];
-      g_ptr_array_add (out, cr_value_new_tuple (row, n_args));
-    }
-  g_free (row);
-  for (guint i = 0; i < n_args; i++)
-    cr_value_unref (lists[i]);
-  g_free (lists);
-  return cr_seq_view_new ("zip", FALSE, cr_value_new_list_take (out));
-}
-
-static CrValue *
-b_map (NATIVE_ARGS)
-{
-  if (!no_kwargs ("map", n_kwargs, kwargs, error))
-    return NULL;
-  if (n_args < 2)
-    {
-      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "map() must have at least two arguments.");
-      return NULL;
-    }
-  CrValue *zipped = b_zip (self, NULL, args + 1, n_args - 1, NULL, 0, NULL, error);
-  if (!zipped)
-    return NULL;
-  CrValue *rows = ((CrSeqView *) zipped->u.object.data)->list;
-  GPtrArray *out = g_ptr_array_new_full (rows->u.seq.items->len, (GDestroyNotify) cr_value_unref);
-  for (guint j = 0; j < rows->u.seq.items->len; j++)
-    {
-      CrValue *row = rows->u.seq.items->pdata[j];
-      CrValue *r = cr_interp_call (self, args[0], (CrValue *const *) row->u.seq.items->pdata,
-                                   row->u.seq.items->len, NULL, 0, error);
-      if (!r)
-        {
-          g_ptr_array_unref (out);
-          cr_value_unref (zipped);
-          return NULL;
-        }
-      g_ptr_array_add (out, r);
-    }
-  cr_value_unref (zipped);
-  g_ptr_array_set_free_func (out, NULL);
-  return cr_seq_view_new ("map", FALSE, cr_value_new_list_take (out));
-}
-
-static CrValue *
-b_filter (NATIVE_ARGS)
-{
-  if (!no_kwargs ("filter", n_kwargs, kwargs, error) || !arg_count ("filter", n_args, 2, 2, error))
-    return NULL;
-  CrValue *list = iterable_arg (self, args[1], error);
-  if (!list)
-    return NULL;
-  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_value_unref);
-  for (guint i = 0; i < list->u.seq.items->len; i++)
-    {
-      CrValue *item = list->u.seq.items->pdata[i];
-      CrValue *r = args[0]->kind == CR_VALUE_NONE
-                   ? cr_value_ref (item) : cr_interp_call (self, args[0], &item, 1, NULL, 0, error);
-      gboolean t = FALSE;
-      if (!r || !cr_value_truthy (self, r, &t, error))
-        {
-          cr_value_unref (r);
-          g_ptr_array_unref (out);
-          cr_value_unref (list);
-          return NULL;
-        }
-      cr_value_unref (r);
-      if (t)
-        g_ptr_array_add (out, cr_value_ref (item));
-    }
-  cr_value_unref (list);
-  g_ptr_array_set_free_func (out, NULL);
-  return cr_seq_view_new ("filter", FALSE, cr_value_new_list_take (out));
-}
-
-static CrValue *
-any_all (CrInterp  *self,
-         CrValue   *it,
-         gboolean   is_any,
-         GError   **error)
-{
-  CrValue *list = iterable_arg (self, it, error);
-  if (!list)
-    return NULL;
-  gboolean result = !is_any;
-  for (guint i = 0; i < list->u.seq.items->len; i++)
-    {
-      gboolean t;
-      if (!cr_value_truthy (self, list->u.seq.items->pdata[i], &t, error))
-        {
-          cr_value_unref (list);
-          return NULL;
-        }
-      if (t == is_any)
-        {
-          result = is_any;
-          break;
-        }
-    }
-  cr_value_unref (list);
-  return cr_value_new_bool (result);
-}
-
-static CrValue *
-b_any (NATIVE_ARGS)
-{
-  if (!no_kwargs ("any", n_kwargs, kwargs, error) || !arg_count ("any", n_args, 1, 1, error))
-    return NULL;
-  return any_all (self, args[0], TRUE, error);
-}
-
-static CrValue *
-b_all (NATIVE_ARGS)
-{
-  if (!no_kwargs ("all", n_kwargs, kwargs, error) || !arg_count ("all", n_args, 1, 1, error))
-    return NULL;
-  return any_all (self, args[0], FALSE, error);
-}
-
-static CrValue *
-b_list (NATIVE_ARGS)
-{
-  if (!no_kwargs ("list", n_kwargs, kwargs, error) || !arg_count ("list", n_args, 0, 1, error))
-    return NULL;
-  if (n_args == 0)
-    return cr_value_new_list ();
-  if (args[0]->kind == CR_VALUE_DICT)
-    {
-      CrValue *l = cr_value_new_list ();
-      for (guint i = 0; i < cr_dict_len (args[0]); i++)
-        cr_list_append (l, cr_dict_key_at (args[0], i));
-      return l;
-    }
-  return cr_iter_to_list (self, args[0], error);
-}
-
-static CrValue *
-b_tuple (NATIVE_ARGS)
-{
-  if (!no_kwargs ("tuple", n_kwargs, kwargs, error) || !arg_count ("tuple", n_args, 0, 1, error))
-    return NULL;
-  if (n_args == 0)
-    return cr_value_new_tuple (NULL, 0);
-  if (args[0]->kind == CR_VALUE_TUPLE && !args[0]->u.seq.is_size)
-    return cr_value_ref (args[0]);
-  CrValue *l = cr_iter_to_list (self, args[0], error);
-  if (l)
-    l->kind = CR_VALUE_TUPLE;
-  return l;
-}
-
-gboolean
-cr_dict_update_from (CrInterp  *self,
-                     CrValue   *dict,
-                     CrValue   *src,
-                     GError   **error)
-{
-  if (src->kind == CR_VALUE_DICT)
-    {
-      for (guint i = 0; i < cr_dict_len (src); i++)
-        cr_dict_set (dict, cr_dict_key_at (src, i), cr_dict_value_at (src, i), NULL);
-      return TRUE;
-    }
-  CrValue *list = cr_iter_to_list (self, src, error);
-  if (!list)
-    return FALSE;
-  for (guint i = 0; i < list->u.seq.items->len; i++)
-    {
-      CrValue *pair = list->u.seq.items->pdata[i];
-      CrValue *kv = cr_iter_to_list (self, pair, NULL);
-      if (!kv)
-        {
-          cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
-                               "cannot convert dictionary update sequence element #%u to a sequence", i);
-          cr_value_unref (list);
-          return FALSE;
-        }
-      if (kv->u.seq.items->len != 2)
-        {
-          cr_interp_set_error (error, CR_EXC_VALUE_ERROR,
-                               "dictionary update sequence element #%u has length %u; 2 is required",
-                               i, kv->u.seq.items->len);
-          cr_value_unref (kv);
-          cr_value_unref (list);
-          return FALSE;
-        }
-      gboolean ok = cr_dict_set (dict, kv->u.seq.items->pdata[0], kv->u.seq.items->pdata[1], error);
-      cr_value_unref (kv);
-      if (!ok)
-        {
-          cr_value_unref (list);
-          return FALSE;
-        }
-    }
-  cr_value_unref (list);
-  return TRUE;
-}
-
-static CrValue *
-b_dict (NATIVE_ARGS)
-{
-  if (!arg_count ("dict", n_args, 0, 1, error))
-    return NULL;
-  CrValue *d = cr_value_new_dict ();
-  if (n_args == 1 && !cr_dict_update_from (self, d, args[0], error))
-    {
-      cr_value_unref (d);
-      return NULL;
-    }
-  for (guint k = 0; k < n_kwargs; k++)
-    {
-      CrValue *key = cr_value_new_str (kwargs[k].name);
-      cr_dict_set (d, key, kwargs[k].value, NULL);
-      cr_value_unref (key);
-    }
-  return d;
 }
 
 /* ---- types and attributes ------------------------------------------------------------------------ */
@@ -1330,8 +750,8 @@ isinstance_one (CrInterp  *self,
 static CrValue *
 b_isinstance (NATIVE_ARGS)
 {
-  if (!no_kwargs ("isinstance", n_kwargs, kwargs, error)
-      || !arg_count ("isinstance", n_args, 2, 2, error))
+  if (!cr_builtin_no_kwargs ("isinstance", n_kwargs, kwargs, error)
+      || !cr_builtin_arg_count ("isinstance", n_args, 2, 2, error))
     return NULL;
   gboolean r;
   if (!isinstance_one (self, args[0], args[1], &r, error))
@@ -1342,8 +762,8 @@ b_isinstance (NATIVE_ARGS)
 static CrValue *
 b_issubclass (NATIVE_ARGS)
 {
-  if (!no_kwargs ("issubclass", n_kwargs, kwargs, error)
-      || !arg_count ("issubclass", n_args, 2, 2, error))
+  if (!cr_builtin_no_kwargs ("issubclass", n_kwargs, kwargs, error)
+      || !cr_builtin_arg_count ("issubclass", n_args, 2, 2, error))
     return NULL;
   if (args[0]->kind != CR_VALUE_CLASS)
     {
@@ -1366,7 +786,7 @@ b_issubclass (NATIVE_ARGS)
 static CrValue *
 b_type (NATIVE_ARGS)
 {
-  if (!no_kwargs ("type", n_kwargs, kwargs, error))
+  if (!cr_builtin_no_kwargs ("type", n_kwargs, kwargs, error))
     return NULL;
   if (n_args != 1)
     {
@@ -1398,7 +818,7 @@ name_arg (const char *fname,
 static CrValue *
 b_getattr (NATIVE_ARGS)
 {
-  if (!no_kwargs ("getattr", n_kwargs, kwargs, error) || !arg_count ("getattr", n_args, 2, 3, error)
+  if (!cr_builtin_no_kwargs ("getattr", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("getattr", n_args, 2, 3, error)
       || !name_arg ("getattr", args[1], error))
     return NULL;
   if (n_args == 2)
@@ -1419,7 +839,7 @@ b_getattr (NATIVE_ARGS)
 static CrValue *
 b_hasattr (NATIVE_ARGS)
 {
-  if (!no_kwargs ("hasattr", n_kwargs, kwargs, error) || !arg_count ("hasattr", n_args, 2, 2, error)
+  if (!cr_builtin_no_kwargs ("hasattr", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("hasattr", n_args, 2, 2, error)
       || !name_arg ("hasattr", args[1], error))
     return NULL;
   GError *local = NULL;
@@ -1441,7 +861,7 @@ b_hasattr (NATIVE_ARGS)
 static CrValue *
 b_setattr (NATIVE_ARGS)
 {
-  if (!no_kwargs ("setattr", n_kwargs, kwargs, error) || !arg_count ("setattr", n_args, 3, 3, error)
+  if (!cr_builtin_no_kwargs ("setattr", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("setattr", n_args, 3, 3, error)
       || !name_arg ("setattr", args[1], error))
     return NULL;
   if (!cr_interp_setattr (self, args[0], args[1]->u.str.data, args[2], error))
@@ -1452,7 +872,7 @@ b_setattr (NATIVE_ARGS)
 static CrValue *
 b_delattr (NATIVE_ARGS)
 {
-  if (!no_kwargs ("delattr", n_kwargs, kwargs, error) || !arg_count ("delattr", n_args, 2, 2, error)
+  if (!cr_builtin_no_kwargs ("delattr", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("delattr", n_args, 2, 2, error)
       || !name_arg ("delattr", args[1], error))
     return NULL;
   if (!cr_interp_delattr (self, args[0], args[1]->u.str.data, error))
@@ -1475,7 +895,7 @@ identity_of (CrValue *v)
 static CrValue *
 b_id (NATIVE_ARGS)
 {
-  if (!no_kwargs ("id", n_kwargs, kwargs, error) || !arg_count ("id", n_args, 1, 1, error))
+  if (!cr_builtin_no_kwargs ("id", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("id", n_args, 1, 1, error))
     return NULL;
   return cr_value_new_int ((gint64) (gintptr) identity_of (args[0]));
 }
@@ -1483,7 +903,7 @@ b_id (NATIVE_ARGS)
 static CrValue *
 b_hash (NATIVE_ARGS)
 {
-  if (!no_kwargs ("hash", n_kwargs, kwargs, error) || !arg_count ("hash", n_args, 1, 1, error))
+  if (!cr_builtin_no_kwargs ("hash", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("hash", n_args, 1, 1, error))
     return NULL;
   CrValue *v = args[0];
   if (!cr_value_hashable (v, error))
@@ -1505,7 +925,7 @@ b_hash (NATIVE_ARGS)
 static CrValue *
 b_callable (NATIVE_ARGS)
 {
-  if (!no_kwargs ("callable", n_kwargs, kwargs, error) || !arg_count ("callable", n_args, 1, 1, error))
+  if (!cr_builtin_no_kwargs ("callable", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("callable", n_args, 1, 1, error))
     return NULL;
   CrValue *v = args[0];
   gboolean r = v->kind == CR_VALUE_FUNCTION || v->kind == CR_VALUE_NATIVE
@@ -1518,7 +938,7 @@ b_callable (NATIVE_ARGS)
 static CrValue *
 b_format (NATIVE_ARGS)
 {
-  if (!no_kwargs ("format", n_kwargs, kwargs, error) || !arg_count ("format", n_args, 1, 2, error))
+  if (!cr_builtin_no_kwargs ("format", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("format", n_args, 1, 2, error))
     return NULL;
   if (n_args == 2 && args[1]->kind != CR_VALUE_STR)
     {
@@ -1534,8 +954,8 @@ static CrValue *
 b_chr (NATIVE_ARGS)
 {
   gint64 cp;
-  if (!no_kwargs ("chr", n_kwargs, kwargs, error) || !arg_count ("chr", n_args, 1, 1, error)
-      || !int_arg (args[0], &cp, error))
+  if (!cr_builtin_no_kwargs ("chr", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("chr", n_args, 1, 1, error)
+      || !cr_builtin_int_arg (args[0], &cp, error))
     return NULL;
   if (cp < 0 || cp >= 0x110000)
     {
@@ -1550,7 +970,7 @@ b_chr (NATIVE_ARGS)
 static CrValue *
 b_ord (NATIVE_ARGS)
 {
-  if (!no_kwargs ("ord", n_kwargs, kwargs, error) || !arg_count ("ord", n_args, 1, 1, error))
+  if (!cr_builtin_no_kwargs ("ord", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("ord", n_args, 1, 1, error))
     return NULL;
   CrValue *v = args[0];
   if (v->kind != CR_VALUE_STR)
@@ -1602,8 +1022,8 @@ const CrObjectType cr_property_type = {
 static CrValue *
 b_staticmethod (NATIVE_ARGS)
 {
-  if (!no_kwargs ("staticmethod", n_kwargs, kwargs, error)
-      || !arg_count ("staticmethod", n_args, 1, 1, error))
+  if (!cr_builtin_no_kwargs ("staticmethod", n_kwargs, kwargs, error)
+      || !cr_builtin_arg_count ("staticmethod", n_args, 1, 1, error))
     return NULL;
   return cr_value_new_object (&cr_staticmethod_type, cr_value_ref (args[0]));
 }
@@ -1611,7 +1031,7 @@ b_staticmethod (NATIVE_ARGS)
 static CrValue *
 b_property (NATIVE_ARGS)
 {
-  if (!no_kwargs ("property", n_kwargs, kwargs, error) || !arg_count ("property", n_args, 1, 1, error))
+  if (!cr_builtin_no_kwargs ("property", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("property", n_args, 1, 1, error))
     return NULL;
   return cr_value_new_object (&cr_property_type, cr_value_ref (args[0]));
 }
@@ -1697,7 +1117,7 @@ static CrValue *
 b_super (NATIVE_ARGS)
 {
   CrValue *start = NULL, *obj = NULL;
-  if (!no_kwargs ("super", n_kwargs, kwargs, error) || !arg_count ("super", n_args, 0, 2, error))
+  if (!cr_builtin_no_kwargs ("super", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("super", n_args, 0, 2, error))
     return NULL;
   if (n_args == 2)
     {
@@ -1799,6 +1219,7 @@ add_exception (CrInterp    *self,
 void
 cr_builtins_install (CrInterp *self)
 {
+  cr_builtins_iter_install (self);
   add_native (self, "print", b_print);
   add_native (self, "len", b_len);
   add_native (self, "repr", b_repr);
@@ -1806,17 +1227,6 @@ cr_builtins_install (CrInterp *self)
   add_native (self, "round", b_round);
   add_native (self, "pow", b_pow);
   add_native (self, "divmod", b_divmod);
-  add_native (self, "min", b_min);
-  add_native (self, "max", b_max);
-  add_native (self, "sum", b_sum);
-  add_native (self, "sorted", b_sorted);
-  add_native (self, "reversed", b_reversed);
-  add_native (self, "enumerate", b_enumerate);
-  add_native (self, "zip", b_zip);
-  add_native (self, "map", b_map);
-  add_native (self, "filter", b_filter);
-  add_native (self, "any", b_any);
-  add_native (self, "all", b_all);
   add_native (self, "isinstance", b_isinstance);
   add_native (self, "issubclass", b_issubclass);
   add_native (self, "getattr", b_getattr);
@@ -1837,9 +1247,9 @@ cr_builtins_install (CrInterp *self)
   add_type (self, "float", CR_VALUE_FLOAT, b_float);
   add_type (self, "bool", CR_VALUE_BOOL, b_bool);
   add_type (self, "str", CR_VALUE_STR, b_str);
-  add_type (self, "list", CR_VALUE_LIST, b_list);
-  add_type (self, "tuple", CR_VALUE_TUPLE, b_tuple);
-  add_type (self, "dict", CR_VALUE_DICT, b_dict);
+  add_type (self, "list", CR_VALUE_LIST, cr_builtin_list);
+  add_type (self, "tuple", CR_VALUE_TUPLE, cr_builtin_tuple);
+  add_type (self, "dict", CR_VALUE_DICT, cr_builtin_dict);
   add_type (self, "range", CR_VALUE_RANGE, b_range);
   add_type (self, "type", CR_VALUE_CLASS, b_type);
   CrValue *object = add_type (self, "object", -1, NULL);
@@ -1898,200 +1308,3 @@ cr_builtins_install (CrInterp *self)
   self->exc_classes[CR_EXC_EXCEPTION] = exc;
 }
 
-/* ---- math ---------------------------------------------------------------------------------------------- */
-
-typedef double (*MathFunc1) (double);
-
-static CrValue *
-math_unary (NATIVE_ARGS)
-{
-  MathFunc1 fn = (MathFunc1) data;
-  if (!no_kwargs ("math function", n_kwargs, kwargs, error) || !arg_count ("math function", n_args, 1, 1, error))
-    return NULL;
-  double x;
-  if (args[0]->kind == CR_VALUE_STR || !cr_value_to_double (args[0], &x, NULL))
-    {
-      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "must be real number, not %s",
-                           cr_value_type_name (args[0]));
-      return NULL;
-    }
-  double r = fn (x);
-  if (isnan (r) && !isnan (x))
-    {
-      cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "math domain error");
-      return NULL;
-    }
-  if (isinf (r) && isfinite (x))
-    {
-      if (fn == log || fn == log2 || fn == log10)
-        cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "math domain error");
-      else
-        cr_interp_set_error (error, CR_EXC_OVERFLOW_ERROR, "math range error");
-      return NULL;
-    }
-  return cr_value_new_float (r);
-}
-
-static CrValue *
-math_log (NATIVE_ARGS)
-{
-  if (!no_kwargs ("log", n_kwargs, kwargs, error) || !arg_count ("log", n_args, 1, 2, error))
-    return NULL;
-  double x, b = M_E;
-  if (!cr_value_to_double (args[0], &x, error) || (n_args == 2 && !cr_value_to_double (args[1], &b, error)))
-    return NULL;
-  if (x <= 0 || b <= 0 || b == 1.0)
-    {
-      cr_interp_set_error (error, x <= 0 || b <= 0 ? CR_EXC_VALUE_ERROR : CR_EXC_ZERO_DIVISION_ERROR,
-                           x <= 0 || b <= 0 ? "math domain error" : "float division by zero");
-      return NULL;
-    }
-  return cr_value_new_float (n_args == 2 ? log (x) / log (b) : log (x));
-}
-
-static CrValue *
-math_floor_ceil (NATIVE_ARGS)
-{
-  if (!no_kwargs ("floor", n_kwargs, kwargs, error) || !arg_count ("floor", n_args, 1, 1, error))
-    return NULL;
-  if (args[0]->kind == CR_VALUE_INT || args[0]->kind == CR_VALUE_BOOL)
-    return cr_value_new_int (args[0]->kind == CR_VALUE_INT ? args[0]->u.i : args[0]->u.b);
-  double x;
-  if (!cr_value_to_double (args[0], &x, error))
-    return NULL;
-  return float_to_int (data ? ceil (x) : floor (x), error);
-}
-
-static CrValue *
-math_pow (NATIVE_ARGS)
-{
-  double x, y;
-  if (!no_kwargs ("pow", n_kwargs, kwargs, error) || !arg_count ("pow", n_args, 2, 2, error)
-      || !cr_value_to_double (args[0], &x, error) || !cr_value_to_double (args[1], &y, error))
-    return NULL;
-  if (x == 0.0 && y < 0)
-    {
-      cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "math domain error");
-      return NULL;
-    }
-  double r = pow (x, y);
-  if (isnan (r) && !isnan (x) && !isnan (y))
-    {
-      cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "math domain error");
-      return NULL;
-    }
-  if (isinf (r) && isfinite (x) && isfinite (y))
-    {
-      cr_interp_set_error (error, CR_EXC_OVERFLOW_ERROR, "math range error");
-      return NULL;
-    }
-  return cr_value_new_float (r);
-}
-
-static CrValue *
-math_isclose (NATIVE_ARGS)
-{
-  CrValue *a = NULL, *b = NULL, *rel = NULL, *abs_tol = NULL;
-  if (!cr_args_parse ("isclose", args, n_args, kwargs, n_kwargs, error, "a", &a, "b", &b,
-                      "|$rel_tol", &rel, "$abs_tol", &abs_tol, NULL))
-    return NULL;
-  double x, y, rt = 1e-9, at = 0.0;
-  if (!cr_value_to_double (a, &x, error) || !cr_value_to_double (b, &y, error)
-      || (rel && !cr_value_to_double (rel, &rt, error))
-      || (abs_tol && !cr_value_to_double (abs_tol, &at, error)))
-    return NULL;
-  if (x == y)
-    return cr_value_new_bool (TRUE);
-  if (isinf (x) || isinf (y))
-    return cr_value_new_bool (FALSE);
-  double diff = fabs (y - x);
-  return cr_value_new_bool ((diff <= fabs (rt * y)) || (diff <= fabs (rt * x)) || diff <= at);
-}
-
-static CrValue *
-math_predicate (NATIVE_ARGS)
-{
-  double x;
-  if (!no_kwargs ("isnan", n_kwargs, kwargs, error) || !arg_count ("isnan", n_args, 1, 1, error)
-      || !cr_value_to_double (args[0], &x, error))
-    return NULL;
-  int which = GPOINTER_TO_INT (data);
-  return cr_value_new_bool (which == 0 ? isnan (x) : which == 1 ? isinf (x) : isfinite (x));
-}
-
-static CrValue *
-math_fsum_prod (NATIVE_ARGS)
-{
-  if (!no_kwargs ("fsum", n_kwargs, kwargs, error) || !arg_count ("fsum", n_args, 1, 1, error))
-    return NULL;
-  CrValue *list = cr_iter_to_list (self, args[0], error);
-  if (!list)
-    return NULL;
-  gboolean prod = GPOINTER_TO_INT (data);
-  double acc = prod ? 1.0 : 0.0, comp = 0.0;
-  for (guint i = 0; i < list->u.seq.items->len; i++)
-    {
-      double x;
-      if (!cr_value_to_double (list->u.seq.items->pdata[i], &x, error))
-        {
-          cr_value_unref (list);
-          return NULL;
-        }
-      if (prod)
-        acc *= x;
-      else
-        {
-          /* Neumaier summation: close to fsum for teaching-sized inputs. */
-          double t = acc + x;
-          comp += fabs (acc) >= fabs (x) ? (acc - t) + x : (x - t) + acc;
-          acc = t;
-        }
-    }
-  cr_value_unref (list);
-  return cr_value_new_float (acc + comp);
-}
-
-static double math_degrees (double x) { return x * (180.0 / M_PI); }
-static double math_radians (double x) { return x * (M_PI / 180.0); }
-
-CrValue *
-cr_math_module_new (void)
-{
-  CrValue *m = cr_value_new_module ("math");
-  static const struct { const char *name; MathFunc1 fn; } unary[] = {
-    { "sqrt", sqrt }, { "exp", exp }, { "log2", log2 }, { "log10", log10 }, { "log1p", log1p },
-    { "expm1", expm1 }, { "sin", sin }, { "cos", cos }, { "tan", tan }, { "asin", asin },
-    { "acos", acos }, { "atan", atan }, { "sinh", sinh }, { "cosh", cosh }, { "tanh", tanh },
-    { "fabs", fabs }, { "erf", erf }, { "erfc", erfc }, { "gamma", tgamma }, { "lgamma", lgamma },
-    { "trunc", trunc }, { "degrees", math_degrees }, { "radians", math_radians },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (unary); i++)
-    {
-      CrValue *f = cr_value_new_native (unary[i].name, math_unary, NULL, (gpointer) unary[i].fn);
-      cr_value_set_member (m, unary[i].name, f);
-      cr_value_unref (f);
-    }
-  static const struct { const char *name; CrNativeFunc fn; gpointer data; } others[] = {
-    { "log", math_log, NULL }, { "floor", math_floor_ceil, NULL },
-    { "ceil", math_floor_ceil, GINT_TO_POINTER (1) }, { "pow", math_pow, NULL },
-    { "isclose", math_isclose, NULL }, { "isnan", math_predicate, GINT_TO_POINTER (0) },
-    { "isinf", math_predicate, GINT_TO_POINTER (1) }, { "isfinite", math_predicate, GINT_TO_POINTER (2) },
-    { "fsum", math_fsum_prod, GINT_TO_POINTER (0) }, { "prod", math_fsum_prod, GINT_TO_POINTER (1) },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
-    {
-      CrValue *f = cr_value_new_native (others[i].name, others[i].fn, NULL, others[i].data);
-      cr_value_set_member (m, others[i].name, f);
-      cr_value_unref (f);
-    }
-  static const struct { const char *name; double value; } constants[] = {
-    { "pi", M_PI }, { "e", M_E }, { "tau", 2 * M_PI }, { "inf", INFINITY }, { "nan", NAN },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (constants); i++)
-    {
-      CrValue *c = cr_value_new_float (constants[i].value);
-      cr_value_set_member (m, constants[i].name, c);
-      cr_value_unref (c);
-    }
-  return m;
-}

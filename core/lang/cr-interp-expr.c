@@ -276,7 +276,7 @@ store_target (CrInterp  *self,
           if (!self->err_located)
             {
               self->err_located = TRUE;
-              self->err_node = f->stmt;
+              self->err_node = target;
             }
           return FALSE;
         }

@@ -402,6 +402,29 @@ CrValue  *cr_builtin_method      (CrInterp        *self,
                                   CrValue         *obj,
                                   const char      *name);
 void      cr_methods_install     (CrInterp        *self);
+void      cr_builtins_iter_install (CrInterp      *self);
+/* Argument checks shared by the builtins, with CPython's TypeError texts. */
+gboolean  cr_builtin_no_kwargs   (const char      *fname,
+                                  guint            n_kwargs,
+                                  const CrKwarg   *kwargs,
+                                  GError         **error);
+gboolean  cr_builtin_arg_count   (const char      *fname,
+                                  guint            n_args,
+                                  guint            min,
+                                  guint            max,
+                                  GError         **error);
+gboolean  cr_builtin_int_arg     (CrValue         *v,
+                                  gint64          *out,
+                                  GError         **error);
+CrValue  *cr_builtin_float_to_int (double          d,
+                                   GError        **error);
+/* The constructors of list, tuple and dict. */
+CrValue  *cr_builtin_list        (CrInterp *self, CrValue *bound, CrValue *const *args, guint n_args,
+                                  const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error);
+CrValue  *cr_builtin_tuple       (CrInterp *self, CrValue *bound, CrValue *const *args, guint n_args,
+                                  const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error);
+CrValue  *cr_builtin_dict        (CrInterp *self, CrValue *bound, CrValue *const *args, guint n_args,
+                                  const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error);
 gboolean  cr_sort_list           (CrInterp        *self,
                                   CrValue         *list,
                                   CrValue         *key,

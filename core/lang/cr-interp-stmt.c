@@ -809,7 +809,7 @@ exec_stmt (CrInterp  *self,
           }
         g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_ASSERTION_ERROR, msg ? msg : "");
         g_free (msg);
-        locate (self, s);
+        locate (self, s->u.assert_stmt.test);
         return CR_EXEC_ERROR;
       }
     case CR_AST_RAISE:

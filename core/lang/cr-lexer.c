@@ -339,7 +339,8 @@ verify_identifier (CrLexer *self)
 
 /* ---- numbers ---- */
 
-/* CPython's lookahead (): are the next characters `test`? Consumes nothing. */
+/* CPython's lookahead (): are the next characters the rest of a keyword,
+ * `test`? Consumes nothing. */
 static gboolean
 lookahead (CrLexer    *self,
            const char *test)
@@ -349,7 +350,8 @@ lookahead (CrLexer    *self,
   for (; *test; test++, p++)
     if (p >= self->end || self->src[p] != *test)
       return FALSE;
-  return TRUE;
+  /* The keyword must end there. */
+  return p >= self->end || !is_identifier_char ((guchar) self->src[p]);
 }
 
 /* CPython's verify_end_of_number (): "1if x else y" is allowed (with a

@@ -955,7 +955,7 @@ static CrValue *
 list_sort (NATIVE_ARGS)
 {
   CrValue *key = NULL, *reverse = NULL;
-  if (!cr_args_parse ("sort", args, n_args, kwargs, n_kwargs, error, "$key", &key, "$reverse",
+  if (!cr_args_parse ("sort", args, n_args, kwargs, n_kwargs, error, "|$key", &key, "$reverse",
                       &reverse, NULL))
     return NULL;
   gboolean rev = FALSE;

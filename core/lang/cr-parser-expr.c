@@ -164,6 +164,24 @@ token_is_name (CrParser      *p,
 
 /* ---- the second pass's invalid_* checks ---- */
 
+/* CPython 3.11's SOFT_KEYWORD test compares only as many characters as the
+ * NAME has, so "c", "ma" and "_" count as soft keywords ("case", "match"):
+ * `(c d)` gets no "Perhaps you forgot a comma?", and neither does it here. */
+static gboolean
+is_soft_keyword (CrParser      *p,
+                 const CrToken *t)
+{
+  static const char *const soft[] = { "_", "case", "match" };
+  gsize len = t->end - t->start;
+
+  if (t->kind != CR_TOK_NAME)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (soft); i++)
+    if (strncmp (soft[i], p->src + t->start, len) == 0 && len <= strlen (soft[i]))
+      return TRUE;
+  return FALSE;
+}
+
 /* Is e something Python's bitwise_or rule produces by itself? */
 static gboolean
 is_bitwise_or_level (const CrAstNode *e)
@@ -302,8 +320,7 @@ invalid_expression (CrParser  *p,
   first = &g_array_index (p->tokens, CrToken, start);
   legacy = token_is_name (p, first, "print") || token_is_name (p, first, "exec");
   excluded = (first->kind == CR_TOK_NAME && second->kind == CR_TOK_STRING) ||
-             token_is_name (p, first, "_") || token_is_name (p, first, "match") ||
-             token_is_name (p, first, "case");
+             is_soft_keyword (p, first);
 
   /* !(NAME STRING | SOFT_KEYWORD) a=disjunction b=expression_without_invalid */
   if (!excluded && !(legacy && a->kind == CR_AST_NAME))
@@ -805,10 +822,14 @@ cr_parser_arguments_call (CrParser  *p,
         {
           CrAstNode *value;
 
-          if (seen_unpack && p->invalid_rules)
-            return cr_parser_raise (p, CR_EXC_SYNTAX_ERROR, astart,
-                                    "iterable argument unpacking follows keyword argument "
-                                    "unpacking");
+          if (seen_unpack)
+            {
+              if (p->invalid_rules)
+                return cr_parser_raise (p, CR_EXC_SYNTAX_ERROR, astart,
+                                        "iterable argument unpacking follows keyword "
+                                        "argument unpacking");
+              return cr_parser_fail (p);
+            }
           p->pos++;
           value = cr_parser_expression (p);
           if (value == NULL)
@@ -1058,8 +1079,8 @@ cr_parser_star_expressions (CrParser *p)
   return comma_list (p, star_expression);
 }
 
-static CrAstNode *
-star_target (CrParser *p)
+CrAstNode *
+cr_parser_star_target (CrParser *p)
 {
   if (CUR_KIND (p) == CR_TOK_STAR)
     {
@@ -1076,7 +1097,7 @@ star_target (CrParser *p)
 CrAstNode *
 cr_parser_star_targets (CrParser *p)
 {
-  return comma_list (p, star_target);
+  return comma_list (p, cr_parser_star_target);
 }
 
 /* yield_expr: 'yield' 'from' expression | 'yield' [star_expressions] */
@@ -1576,7 +1597,7 @@ fstring_expression (CrParser *p,
       if (!p->raised)
         cr_parser_raise (p, CR_EXC_SYNTAX_ERROR, last.span, "invalid syntax");
     }
-  if (value == NULL && p->raised && !outer_raised &&
+  if (value == NULL && p->raised && !outer_raised && !p->raised_by_lexer &&
       !g_str_has_prefix (p->err_msg, "f-string"))
     {
       /* Python prefixes what its parser says about an f-string's expression. */

@@ -203,6 +203,7 @@ CrAstNode   *cr_parser_star_expressions    (CrParser *p);
 CrAstNode   *cr_parser_disjunction         (CrParser *p);
 CrAstNode   *cr_parser_bitwise_or          (CrParser *p);
 CrAstNode   *cr_parser_star_targets        (CrParser *p);
+CrAstNode   *cr_parser_star_target         (CrParser *p);
 CrAstNode   *cr_parser_yield_expr          (CrParser *p);
 /* '(' arguments ')' after func (NULL for a class's bases), which began at
  * start. */

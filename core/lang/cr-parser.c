@@ -671,12 +671,17 @@ with_item (CrParser *p)
       CrTokKind next;
       const CrAstNode *bad;
 
-      item.optional_vars = cr_parser_star_targets (p);
+      item.optional_vars = cr_parser_star_target (p);
       if (item.optional_vars == NULL)
         return FALSE;
       next = CUR_KIND (p);
       if (next != CR_TOK_COMMA && next != CR_TOK_RPAR && next != CR_TOK_COLON)
-        return cr_parser_fail (p) != NULL;
+        {
+          /* invalid_with_stmt: with a as b NEWLINE */
+          if (next == CR_TOK_NEWLINE && p->invalid_rules)
+            cr_parser_raise_here (p, "expected ':'");
+          return cr_parser_fail (p) != NULL;
+        }
       bad = cr_parser_invalid_target (item.optional_vars, CR_TARGETS_STAR);
       if (bad != NULL)
         {
@@ -754,9 +759,9 @@ with_stmt (CrParser *p)
 
 static CrAstNode *
 funcdef (CrParser  *p,
-         guint      decorators_base,
-         CrSpan     start)
+         guint      decorators_base)
 {
+  CrSpan start = CUR (p)->span;   /* Python's span starts at 'def', not at a decorator */
   CrAstNode *node;
   int line = CUR (p)->span.line;
   gboolean in_func = p->in_func, in_loop = p->in_loop, at_module = p->at_module;
@@ -800,9 +805,9 @@ funcdef (CrParser  *p,
 
 static CrAstNode *
 classdef (CrParser *p,
-          guint     decorators_base,
-          CrSpan    start)
+          guint     decorators_base)
 {
+  CrSpan start = CUR (p)->span;
   CrAstNode *node;
   int line = CUR (p)->span.line;
   gboolean in_func = p->in_func, in_loop = p->in_loop, at_module = p->at_module;
@@ -850,7 +855,6 @@ classdef (CrParser *p,
 static CrAstNode *
 decorated (CrParser *p)
 {
-  CrSpan start = CUR (p)->span;
   guint base = p->stack->len;
 
   while (cr_parser_accept (p, CR_TOK_AT))
@@ -864,14 +868,14 @@ decorated (CrParser *p)
         return cr_parser_fail (p);
     }
   if (CUR_KIND (p) == CR_TOK_KW_DEF)
-    return funcdef (p, base, start);
+    return funcdef (p, base);
   if (CUR_KIND (p) == CR_TOK_KW_CLASS)
-    return classdef (p, base, start);
+    return classdef (p, base);
   if (CUR_KIND (p) == CR_TOK_KW_ASYNC && PEEK_KIND (p, 1) == CR_TOK_KW_DEF)
     {
       cr_parser_unsupported (p, CUR (p)->span, "'async' and 'await' are");
       p->pos++;
-      return funcdef (p, base, start);
+      return funcdef (p, base);
     }
   return cr_parser_fail (p);
 }
@@ -956,7 +960,7 @@ compound (CrParser *p)
       node = decorated (p);
       break;
     case CR_TOK_KW_CLASS:
-      node = classdef (p, p->stack->len, CUR (p)->span);
+      node = classdef (p, p->stack->len);
       break;
     case CR_TOK_KW_IF:
       node = if_stmt (p, FALSE);
@@ -1147,7 +1151,7 @@ assignment (CrParser  *p,
   node->u.assign.targets = cr_parser_take (p, base, &node->u.assign.n_targets, node);
   node->u.assign.value = value;
   cr_parser_child (p, node, value);
-  node->span = cr_span_join (start, value->span);
+  node->span = cr_parser_span_from (p, start);
   push (p, node);
 }
 
@@ -1177,7 +1181,7 @@ augassign (CrParser  *p,
   node->u.augassign.target = target;
   cr_parser_child (p, node, target);
   cr_parser_child (p, node, node->u.augassign.value);
-  node->span = cr_span_join (start, node->u.augassign.value->span);
+  node->span = cr_parser_span_from (p, start);
   push (p, node);
 }
 
@@ -1247,7 +1251,7 @@ expr_stmt (CrParser *p)
     annassign (p, e, start);
   else
     {
-      CrAstNode *node = cr_parser_node (p, CR_AST_EXPR, e->span);
+      CrAstNode *node = cr_parser_node (p, CR_AST_EXPR, cr_parser_span_from (p, start));
 
       check_value (p, e);
       node->u.expr_stmt.value = e;

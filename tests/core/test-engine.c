@@ -317,6 +317,55 @@ test_multiple_roots_shared (void)
   assert_values (a->grad, ag, 2);
 }
 
+/* Ties: several AccumulateGrad nodes (equal sequence numbers) ready at once
+ * leave PyTorch's std::priority_queue in its own order. Leaf hooks record it:
+ *   torch.cat([a, b, c, d]).sum().backward()          -> a c b d
+ *   torch.cat([a, b, c, d, e, f]).sum().backward()    -> a c f e b d
+ *   torch.stack([a, b, c, d, e]).sum().backward()     -> a c e b d */
+static gboolean
+record_leaf_hook (const CrTensor  *grad,
+                  CrTensor       **out,
+                  gpointer         user_data,
+                  GError         **error)
+{
+  g_string_append (((GString **) user_data)[0], ((const char **) user_data)[1]);
+  return TRUE;
+}
+
+static void
+test_order_ties (void)
+{
+  const char *names[] = { "a", "b", "c", "d", "e", "f" };
+  g_autoptr(GString) order = g_string_new (NULL);
+  gpointer hook_data[6][2];
+  CrTensor *leaves[6];
+  struct { guint n; gboolean stack; const char *expected; } cases[] = {
+    { 4, FALSE, "acbd" }, { 6, FALSE, "acfebd" }, { 5, TRUE, "acebd" },
+  };
+
+  for (int i = 0; i < 6; i++)
+    {
+      const double one = 1;
+
+      leaves[i] = vec (&one, 1, TRUE, names[i]);
+      hook_data[i][0] = order;
+      hook_data[i][1] = (gpointer) names[i];
+      cr_tensor_register_hook (leaves[i], record_leaf_hook, hook_data[i], NULL, NULL);
+    }
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(CrTensor) joined = cases[c].stack ? OK (cr_stack (leaves, cases[c].n, 0, &_e))
+                                                  : OK (cr_cat (leaves, cases[c].n, 0, &_e));
+      g_autoptr(CrTensor) s = OK (cr_sum (joined, &_e));
+
+      g_string_truncate (order, 0);
+      backward_ok (s);
+      g_assert_cmpstr (order->str, ==, cases[c].expected);
+    }
+  for (int i = 0; i < 6; i++)
+    cr_tensor_unref (leaves[i]);
+}
+
 /* ---- accumulation, retain_graph ----------------------------------------- */
 
 /* (a * 3).sum().backward(); (a * a).sum().backward() -> a.grad = [5, 7], and a
@@ -1154,6 +1203,7 @@ main (int    argc,
   g_test_add_func ("/core/engine/order/diamond", test_order_diamond);
   g_test_add_func ("/core/engine/order/reused-leaves", test_order_reused_leaves);
   g_test_add_func ("/core/engine/order/layer", test_order_layer);
+  g_test_add_func ("/core/engine/order/ties", test_order_ties);
   g_test_add_func ("/core/engine/multiple-roots", test_multiple_roots);
   g_test_add_func ("/core/engine/multiple-roots-shared", test_multiple_roots_shared);
   g_test_add_func ("/core/engine/accumulate", test_accumulate);

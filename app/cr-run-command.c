@@ -1,0 +1,366 @@
+/* cr-run-command.c — `chainrule run [OPTIONS] FILE.py`: parse and run a
+ * script with stdout and stderr as python3 gives them (a traceback and exit
+ * status 1 on an uncaught error), a time limit, a memory limit, a default
+ * device, and an optional trace of every backward step.
+ *
+ * stdout is fully buffered when it is not a terminal and flushed before
+ * anything goes to stderr, so the two interleave as the script wrote them. */
+#include "cr-config.h"
+#include "cr-run-command.h"
+
+#include "cr-interp.h"
+#include "cr-kernels.h"
+#include "cr-storage.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+typedef struct {
+  const char   *file;
+  double        timeout;          /* seconds; 0: none */
+  gsize         max_memory;       /* 0: the default */
+  gboolean      trace_backward;
+  CrDeviceType  device;
+} RunOptions;
+
+/* Set from signal handlers: 1 on Ctrl-C (KeyboardInterrupt), 2 when the
+ * --timeout deadline passes (TimeoutError). */
+static gint cancel_flag;
+static volatile sig_atomic_t grace_armed;
+
+void
+cr_run_command_usage (FILE *out)
+{
+  fputs ("Usage: chainrule run [OPTIONS] FILE.py     (FILE '-' reads the script from stdin)\n"
+         "\n"
+         "Options:\n"
+         "  --timeout SECONDS       stop the script after this long (TimeoutError, exit 1)\n"
+         "  --max-memory BYTES      cap on tensor memory, e.g. 512M or 4G (default 4G)\n"
+         "  --device cpu|cuda       the device new tensors go to (default cpu)\n"
+         "  --trace-backward        print every step of every backward pass\n"
+         "  --help                  show this help\n"
+         "  --version               show the version\n", out);
+}
+
+static int usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
+
+static int
+usage_error (const char *format,
+             ...)
+{
+  va_list ap;
+  fputs ("chainrule run: ", stderr);
+  va_start (ap, format);
+  vfprintf (stderr, format, ap);
+  va_end (ap);
+  fputs ("\n\n", stderr);
+  cr_run_command_usage (stderr);
+  return 2;
+}
+
+/* "4G", "512M", "1.5GiB", "1000000" -> bytes (powers of 1024). */
+static gboolean
+parse_size (const char *text,
+            gsize      *out)
+{
+  char *end = NULL;
+  errno = 0;
+  double value = g_ascii_strtod (text, &end);
+  if (errno || end == text || !(value > 0) || !isfinite (value))
+    return FALSE;
+  double scale = 1;
+  switch (g_ascii_toupper (*end))
+    {
+    case 'K': scale = 1024.0; end++; break;
+    case 'M': scale = 1024.0 * 1024; end++; break;
+    case 'G': scale = 1024.0 * 1024 * 1024; end++; break;
+    case 'T': scale = 1024.0 * 1024 * 1024 * 1024; end++; break;
+    default: break;
+    }
+  if (scale > 1 && (*end == 'i' || *end == 'I'))
+    end++;
+  if (*end == 'B' || *end == 'b')
+    end++;
+  if (*end != '\0')
+    return FALSE;
+  double bytes = value * scale;
+  if (bytes > (double) G_MAXSIZE / 2)
+    return FALSE;
+  *out = (gsize) bytes;
+  return *out > 0;
+}
+
+static int
+parse_options (int         argc,
+               char      **argv,
+               RunOptions *opts)
+{
+  gboolean only_files = FALSE;
+  for (int i = 1; i < argc; i++)
+    {
+      const char *arg = argv[i];
+      if (only_files || arg[0] != '-' || strcmp (arg, "-") == 0)
+        {
+          if (!opts->file)
+            opts->file = arg;
+          /* Later arguments would be the script's sys.argv, which a
+           * Chainrule script cannot read: they are ignored. */
+          continue;
+        }
+      if (opts->file)
+        continue;
+      if (strcmp (arg, "--") == 0)
+        {
+          only_files = TRUE;
+          continue;
+        }
+      if (strcmp (arg, "--help") == 0 || strcmp (arg, "-h") == 0)
+        {
+          cr_run_command_usage (stdout);
+          return 0;
+        }
+      if (strcmp (arg, "--version") == 0)
+        {
+          printf ("chainrule %s\n", CR_VERSION);
+          return 0;
+        }
+      if (strcmp (arg, "--trace-backward") == 0)
+        {
+          opts->trace_backward = TRUE;
+          continue;
+        }
+      /* Options with a value: "--name VALUE" or "--name=VALUE". */
+      const char *names[] = { "--timeout", "--max-memory", "--device" };
+      const char *value = NULL;
+      guint which = G_N_ELEMENTS (names);
+      for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+        {
+          gsize len = strlen (names[k]);
+          if (strncmp (arg, names[k], len) == 0 && (arg[len] == '\0' || arg[len] == '='))
+            {
+              which = k;
+              if (arg[len] == '=')
+                value = arg + len + 1;
+              else if (i + 1 < argc)
+                value = argv[++i];
+              else
+                return usage_error ("option %s needs a value", names[k]);
+              break;
+            }
+        }
+      if (which == G_N_ELEMENTS (names))
+        return usage_error ("unknown option '%s'", arg);
+      if (which == 0)
+        {
+          char *end = NULL;
+          double t = g_ascii_strtod (value, &end);
+          if (end == value || *end != '\0' || !(t > 0) || !isfinite (t))
+            return usage_error ("--timeout needs a positive number of seconds, not '%s'", value);
+          opts->timeout = t;
+        }
+      else if (which == 1)
+        {
+          if (!parse_size (value, &opts->max_memory))
+            return usage_error ("--max-memory needs a size like 512M or 4G, not '%s'", value);
+        }
+      else
+        {
+          if (strcmp (value, "cpu") == 0)
+            opts->device = CR_DEVICE_CPU;
+          else if (strcmp (value, "cuda") == 0 || g_str_has_prefix (value, "cuda:"))
+            opts->device = CR_DEVICE_CUDA;
+          else
+            return usage_error ("--device must be cpu or cuda, not '%s'", value);
+        }
+    }
+  if (!opts->file)
+    return usage_error ("no script given (FILE.py, or - for stdin)");
+  return -1;
+}
+
+static void
+output_cb (const char *text,
+           gboolean    is_stderr,
+           gpointer    user_data)
+{
+  if (is_stderr)
+    {
+      fflush (stdout);
+      fputs (text, stderr);
+      fflush (stderr);
+    }
+  else
+    fputs (text, stdout);
+}
+
+static void
+on_alarm (int signo)
+{
+  if (!grace_armed)
+    {
+      /* Ask the script to stop; if it is inside one long kernel and does not
+       * come back within two seconds, leave without it. */
+      g_atomic_int_set (&cancel_flag, 2);
+      grace_armed = 1;
+      struct itimerval grace = { { 0, 0 }, { 2, 0 } };
+      setitimer (ITIMER_REAL, &grace, NULL);
+      return;
+    }
+  static const char msg[] = "TimeoutError: the script did not finish within the time limit (--timeout)\n";
+  if (write (STDERR_FILENO, msg, sizeof msg - 1) < 0)
+    _exit (1);
+  _exit (1);
+}
+
+static void
+on_interrupt (int signo)
+{
+  if (g_atomic_int_get (&cancel_flag) == 1)
+    _exit (130);
+  g_atomic_int_set (&cancel_flag, 1);
+}
+
+static void
+install_handlers (double timeout)
+{
+  struct sigaction sa = { 0 };
+  sa.sa_handler = on_interrupt;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGINT, &sa, NULL);
+  if (timeout > 0)
+    {
+      sa.sa_handler = on_alarm;
+      sigaction (SIGALRM, &sa, NULL);
+      struct itimerval t = { { 0, 0 }, { 0, 0 } };
+      t.it_value.tv_sec = (time_t) timeout;
+      t.it_value.tv_usec = (suseconds_t) ((timeout - floor (timeout)) * 1e6);
+      if (t.it_value.tv_sec == 0 && t.it_value.tv_usec == 0)
+        t.it_value.tv_usec = 1;
+      setitimer (ITIMER_REAL, &t, NULL);
+    }
+}
+
+static void
+cancel_timer (void)
+{
+  struct itimerval off = { { 0, 0 }, { 0, 0 } };
+  setitimer (ITIMER_REAL, &off, NULL);
+}
+
+static char *
+read_stdin (gsize *out_len)
+{
+  GString *s = g_string_new (NULL);
+  char buf[65536];
+  size_t n;
+  while ((n = fread (buf, 1, sizeof buf, stdin)) > 0)
+    g_string_append_len (s, buf, n);
+  *out_len = s->len;
+  return g_string_free (s, FALSE);
+}
+
+int
+cr_run_command (int    argc,
+                char **argv)
+{
+  RunOptions opts = { 0 };
+  int status = parse_options (argc, argv, &opts);
+  if (status >= 0)
+    return status;
+
+  g_autofree char *source = NULL;
+  g_autofree char *filename = NULL;
+  gsize length = 0;
+  if (strcmp (opts.file, "-") == 0)
+    {
+      source = read_stdin (&length);
+      filename = g_strdup ("<stdin>");
+    }
+  else
+    {
+      g_autoptr (GError) error = NULL;
+      if (!g_file_get_contents (opts.file, &source, &length, &error))
+        {
+          g_autofree char *abs = g_canonicalize_filename (opts.file, NULL);
+          fprintf (stderr, "chainrule: can't open file '%s': %s\n", abs,
+                   error->code == G_FILE_ERROR_NOENT ? "[Errno 2] No such file or directory"
+                                                     : error->message);
+          return 2;
+        }
+      /* Python names the main script by its absolute path in tracebacks. */
+      filename = g_canonicalize_filename (opts.file, NULL);
+    }
+
+  if (!isatty (STDOUT_FILENO))
+    setvbuf (stdout, NULL, _IOFBF, 1 << 16);
+  cr_threads_init ();
+  if (opts.max_memory)
+    cr_memory_set_limit (opts.max_memory);
+
+  CrSpan span = { 0 };
+  g_autoptr (GError) parse_error = NULL;
+  g_autoptr (CrAstModule) module = cr_parse (source, (gssize) length, filename, &span, &parse_error);
+  if (!module)
+    {
+      CrException code = parse_error->domain == CR_LANG_ERROR
+                         ? (CrException) parse_error->code : CR_EXC_SYNTAX_ERROR;
+      g_autofree char *text = NULL;
+      if (code == CR_EXC_SYNTAX_ERROR || code == CR_EXC_INDENTATION_ERROR)
+        text = cr_format_syntax_error (filename, source, &span, cr_exception_name (code),
+                                       parse_error->message);
+      else
+        text = g_strdup_printf ("%s: %s\n", cr_exception_name (code), parse_error->message);
+      fflush (stdout);
+      fputs (text, stderr);
+      return 1;
+    }
+
+  CrInterpOptions io = {
+    .output = output_cb,
+    .cancel_flag = &cancel_flag,
+    .trace_backward = opts.trace_backward,
+    .default_device = opts.device,
+  };
+  install_handlers (opts.timeout);
+  CrInterp *interp = cr_interp_new (&io);
+  CrScriptError *script_error = NULL;
+  gboolean ok = cr_interp_run (interp, module, &script_error);
+  cancel_timer ();
+
+  fflush (stdout);
+  if (!ok)
+    {
+      if (script_error && script_error->traceback)
+        fputs (script_error->traceback, stderr);
+      else
+        fputs ("RuntimeError: the script failed\n", stderr);
+      fflush (stderr);
+    }
+  cr_script_error_free (script_error);
+  /* Tearing down every tensor of a big script costs time and nothing else:
+   * the process ends here. Under a leak checker, free everything. */
+#if defined(__SANITIZE_ADDRESS__)
+  gboolean free_all = TRUE;
+#else
+  gboolean free_all = g_getenv ("CR_FREE_AT_EXIT") != NULL;
+#endif
+  if (free_all)
+    {
+      cr_interp_free (interp);
+      g_clear_pointer (&module, cr_ast_module_free);
+    }
+  else
+    {
+      fflush (stdout);
+      fflush (stderr);
+      _exit (ok ? 0 : 1);
+    }
+  return ok ? 0 : 1;
+}
