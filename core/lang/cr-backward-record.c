@@ -6,15 +6,24 @@
  * per backward call, one block per node in the order the engine ran them,
  * and in each the chain rule spelled out with the script's own names:
  *
- *   backward #1: L.backward() at line 12
- *     step 1  RsubBackward1  (L = 10 - d, line 11)
- *       ∂L/∂L = tensor(1.)
- *       ∂L/∂d = ∂L/∂L × ∂L/∂d = tensor(-1.)
- *         where ∂L/∂d = tensor(-1.)
- *     ...
- *     step 7  AccumulateGrad  w1
- *       ∂L/∂w1 = tensor([...])
- *       w1.grad: None -> tensor([...])
+ *   backward #1: z.backward() at line 7
+ *     step 1  AddBackward0  (z = y + x, line 6)
+ *       ∂z/∂z = tensor(1.)
+ *       ∂z/∂y = ∂z/∂z × ∂z/∂y = tensor(1.) × tensor(1.) = tensor(1.)
+ *       ∂z/∂x = ∂z/∂z × ∂z/∂x = tensor(1.) × tensor(1.) = tensor(1.)
+ *     step 2  MulBackward0  (y = x * x, line 5)
+ *       ∂z/∂y = tensor(1.)
+ *       ∂z/∂x = ∂z/∂y × ∂y/∂x = tensor(1.) × tensor(3.) = tensor(3.)
+ *       ∂z/∂x = ∂z/∂y × ∂y/∂x = tensor(1.) × tensor(3.) = tensor(3.)
+ *       ∂z/∂x += tensor(3.)  (sum so far tensor(4.))
+ *       ∂z/∂x += tensor(3.)  (sum so far tensor(7.))
+ *     step 3  AccumulateGrad  x
+ *       ∂z/∂x = tensor(7.)
+ *       x.grad: None -> tensor(7.)
+ *
+ * Tensors that print on several lines go on lines of their own, aligned,
+ * with the local gradient on a "where ∂out/∂in = ..." line. Ops without an
+ * elementwise local gradient (sums, matmul, ...) show their rule instead.
  *
  * A tensor is named after the variable it was first bound to; an unnamed
  * intermediate after the expression that made it, "(w3*b)". */
@@ -218,16 +227,24 @@ trace_step (CrBackwardRun        *run,
       g_autofree char *iname = output_label (self, node->next[i].node, node->next[i].input_nr);
       g_autofree char *value = format_tensor (self, step->grad_inputs[i]);
       CrTensor *local = step->local_grads ? step->local_grads[i] : NULL;
-      g_autofree char *prefix = NULL;
-      if (local && step->n_outputs == 1)
-        prefix = g_strdup_printf ("    ∂%s/∂%s = ∂%s/∂%s × ∂%s/∂%s = ", run->root, iname, run->root,
-                                  oname, oname, iname);
-      else
-        prefix = g_strdup_printf ("    ∂%s/∂%s = ", run->root, iname);
-      append_aligned (out, prefix, value);
-      if (local && step->n_outputs == 1)
+      if (!local || step->n_outputs != 1)
         {
-          g_autofree char *lv = format_tensor (self, local);
+          g_autofree char *prefix = g_strdup_printf ("    ∂%s/∂%s = ", run->root, iname);
+          append_aligned (out, prefix, value);
+          continue;
+        }
+      /* The chain rule: ∂R/∂in = ∂R/∂out × ∂out/∂in, with the numbers on
+       * the same line when they fit there. */
+      g_autofree char *lv = format_tensor (self, local);
+      g_autofree char *gv = format_tensor (self, step->grad_outputs[0]);
+      g_autofree char *chain = g_strdup_printf ("    ∂%s/∂%s = ∂%s/∂%s × ∂%s/∂%s = ", run->root, iname,
+                                                run->root, oname, oname, iname);
+      if (!strchr (value, '\n') && !strchr (lv, '\n') && !strchr (gv, '\n')
+          && g_utf8_strlen (chain, -1) + strlen (gv) + strlen (lv) + strlen (value) < 110)
+        g_string_append_printf (out, "%s%s × %s = %s\n", chain, gv, lv, value);
+      else
+        {
+          append_aligned (out, chain, value);
           g_autofree char *lp = g_strdup_printf ("      where ∂%s/∂%s = ", oname, iname);
           append_aligned (out, lp, lv);
         }
@@ -345,10 +362,15 @@ observer_accumulate (gpointer  user_data,
   g_autofree char *sum = format_tensor (self, running_sum);
   GString *out = g_string_new (NULL);
   g_autofree char *prefix = g_strdup_printf ("    ∂%s/∂%s += ", run->root, name);
-  append_aligned (out, prefix, c);
-  g_autofree char *p2 = g_strdup_printf ("      (sum so far ∂%s/∂%s = ", run->root, name);
-  g_autofree char *closed = g_strconcat (sum, ")", NULL);
-  append_aligned (out, p2, closed);
+  if (!strchr (c, '\n') && !strchr (sum, '\n'))
+    g_string_append_printf (out, "%s%s  (sum so far %s)\n", prefix, c, sum);
+  else
+    {
+      append_aligned (out, prefix, c);
+      g_autofree char *p2 = g_strdup_printf ("      (sum so far ∂%s/∂%s = ", run->root, name);
+      g_autofree char *closed = g_strconcat (sum, ")", NULL);
+      append_aligned (out, p2, closed);
+    }
   cr_interp_write (self, out->str, FALSE);
   g_string_free (out, TRUE);
 }

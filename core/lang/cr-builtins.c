@@ -163,7 +163,8 @@ value_len (CrInterp  *self,
     case CR_VALUE_OBJECT:
       if (v->u.object.type == &cr_seq_view_type && ((CrSeqView *) v->u.object.data)->wrapped)
         {
-          *out = cr_seq_len (((CrSeqView *) v->u.object.data)->list);
+          CrSeqView *view = v->u.object.data;
+          *out = view->dict ? cr_dict_len (view->dict) : cr_seq_len (view->list);
           return TRUE;
         }
       if (v->u.object.type->as_tuple)
@@ -830,6 +831,7 @@ b_getattr (NATIVE_ARGS)
   if (local->code == CR_EXC_ATTRIBUTE_ERROR)
     {
       g_error_free (local);
+      cr_interp_forget_error (self);
       return cr_value_ref (args[2]);
     }
   g_propagate_error (error, local);
@@ -852,6 +854,7 @@ b_hasattr (NATIVE_ARGS)
   if (local->code == CR_EXC_ATTRIBUTE_ERROR)
     {
       g_error_free (local);
+      cr_interp_forget_error (self);
       return cr_value_new_bool (FALSE);
     }
   g_propagate_error (error, local);
@@ -1279,7 +1282,6 @@ cr_builtins_install (CrInterp *self)
   add_builtin (self, "Ellipsis", cr_value_ellipsis ());
 
   CrValue *base = add_exception (self, "BaseException", CR_EXC_EXCEPTION, NULL);
-  self->exc_base = base;
   add_exception (self, "KeyboardInterrupt", CR_EXC_KEYBOARD_INTERRUPT, base);
   CrValue *exc = add_exception (self, "Exception", CR_EXC_EXCEPTION, base);
   CrValue *arith = add_exception (self, "ArithmeticError", CR_EXC_EXCEPTION, exc);

@@ -389,7 +389,7 @@ cr_iter_init (CrInterp  *self,
       if (value->u.object.type == &cr_seq_view_type)
         {
           iter->mode = CR_ITER_SEQ;
-          iter->source = cr_value_ref (((CrSeqView *) value->u.object.data)->list);
+          iter->source = cr_seq_view_items (value);
           return TRUE;
         }
       if (value->u.object.type->as_tuple)

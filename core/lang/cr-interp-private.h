@@ -119,7 +119,6 @@ typedef enum {
 
 typedef struct {
   CrValue   *value;    /* owned */
-  gboolean   builtin_checked;
   CrValue   *builtin;  /* borrowed from the builtins table */
 } CrGlobalSlot;
 
@@ -154,15 +153,11 @@ struct _CrInterp {
   char             *exc_name;   /* a user exception class's name */
   GError           *exc_name_owner;
 
-  guint             cancel_counter;
-
   GHashTable       *warned;
-  GHashTable       *repr_active;  /* containers being repr'd (cycles) */
 
   /* Builtin types and the objects the interpreter makes itself. */
   GHashTable       *type_classes;   /* GINT (CrValueKind) -> CrValue* class (borrowed, in builtins) */
-  GHashTable       *method_tables;  /* GINT (CrValueKind) -> GHashTable name -> CrValue* native */
-  CrValue          *exc_base;       /* BaseException class (borrowed) */
+  GHashTable       *method_tables;  /* GINT (CrValueKind) -> GHashTable name -> method definition */
   CrValue          *exc_classes[CR_EXC_COUNT];  /* borrowed */
 
   struct _CrGenerator *generator;
@@ -264,6 +259,8 @@ CrValue  *cr_interp_call_method  (CrInterp        *self,
 CrValue  *cr_interp_import       (CrInterp        *self,
                                   const char      *dotted,
                                   GError         **error);
+/* Forget the error being raised (a builtin or `with` swallowed it). */
+void      cr_interp_forget_error (CrInterp      *self);
 /* Error bookkeeping when an error leaves a frame. */
 void      cr_interp_traceback_push (CrInterp      *self,
                                     CrFrame       *frame,
@@ -384,11 +381,17 @@ extern const CrObjectType cr_seq_view_type;
 typedef struct {
   const char *type_name;   /* static: "zip", "dict_keys" */
   gboolean    wrapped;     /* repr "dict_keys([...])" rather than "<zip object at 0x...>" */
-  CrValue    *list;        /* owned */
+  CrValue    *list;        /* owned; NULL for a dict view */
+  CrValue    *dict;        /* owned: a dict view is live, as Python's are */
+  int         dict_part;   /* 0 keys, 1 values, 2 items */
 } CrSeqView;
 CrValue  *cr_seq_view_new        (const char      *type_name,
                                   gboolean         wrapped,
                                   CrValue         *list);        /* takes list */
+CrValue  *cr_seq_view_new_dict   (CrValue         *dict,
+                                  int              part);        /* refs dict */
+/* The items a view yields now (a new list). */
+CrValue  *cr_seq_view_items      (CrValue         *view);
 
 /* staticmethod / property wrappers (cr-builtins.c). */
 extern const CrObjectType cr_staticmethod_type;

@@ -212,8 +212,11 @@ exec_with_item (CrInterp  *self,
         status = cr_exec_block (self, f, s->u.with_stmt.body, s->u.with_stmt.n_body, error);
     }
 
-  /* __exit__ runs whatever happened in the body. */
+  /* __exit__ runs whatever happened in the body; where the body failed is
+   * kept across it. */
   GError *exit_error = NULL;
+  gboolean located = self->err_located;
+  const CrAstNode *err_node = self->err_node;
   if (ctx->kind == CR_VALUE_OBJECT)
     {
       if (ctx->u.object.type->exit)
@@ -240,6 +243,7 @@ exec_with_item (CrInterp  *self,
           if (suppress)
             {
               g_clear_error (error);
+              cr_interp_forget_error (self);
               status = CR_EXEC_OK;
             }
         }
@@ -247,6 +251,8 @@ exec_with_item (CrInterp  *self,
       cr_value_unref (args[0]);
       cr_value_unref (args[1]);
     }
+  self->err_located = located;
+  self->err_node = err_node;
   if (exit_error)
     {
       if (status == CR_EXEC_ERROR)

@@ -194,6 +194,16 @@ cr_interp_source_line (CrInterp *self,
 }
 
 void
+cr_interp_forget_error (CrInterp *self)
+{
+  g_array_set_size (self->traceback, 0);
+  self->traceback_owner = NULL;
+  self->exc_name_owner = NULL;
+  g_clear_pointer (&self->exc_name, g_free);
+  self->err_located = FALSE;
+}
+
+void
 cr_interp_traceback_push (CrInterp *self,
                           CrFrame  *frame,
                           GError   *error)
@@ -491,7 +501,6 @@ cr_interp_run (CrInterp        *self,
     {
       self->globals[i].builtin = g_hash_table_lookup (self->builtins,
                                                       cr_program_global_name (program, i));
-      self->globals[i].builtin_checked = TRUE;
     }
   init_stack_limit (self);
 
@@ -601,6 +610,12 @@ cr_interp_check_cancel (CrInterp  *self,
   else
     g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_KEYBOARD_INTERRUPT, "");
   return FALSE;
+}
+
+const gint *
+cr_interp_get_cancel_flag (CrInterp *self)
+{
+  return self->options.cancel_flag;
 }
 
 CrDeviceType

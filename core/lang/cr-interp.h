@@ -77,6 +77,9 @@ void        cr_interp_warn         (CrInterp              *self,
                                     const char            *message);
 gboolean    cr_interp_check_cancel (CrInterp              *self,
                                     GError               **error);
+/* The run's cancel flag (NULL when none), for CrBackwardOptions.cancel_flag,
+ * so that a long backward stops too. */
+const gint *cr_interp_get_cancel_flag (CrInterp           *self);
 CrDeviceType cr_interp_get_default_device (CrInterp       *self);
 /* The generator behind torch.manual_seed / randn / rand. */
 struct _CrGenerator *cr_interp_get_generator (CrInterp    *self);

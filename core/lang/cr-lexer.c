@@ -1651,10 +1651,15 @@ fstring_expr (CrFStringScanner *self,
   {
     const char *q = expr_start;
 
-    while (q < s && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\f' || *q == '\r'))
+    while (q < s && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\f'))
       q++;
     if (q == s)
-      return fstring_fail (self, piece, g_strdup ("f-string: empty expression not allowed"));
+      {
+        if (*s == '!' || *s == ':' || *s == '=')
+          return fstring_fail (self, piece,
+                               g_strdup_printf ("f-string: expression required before '%c'", *s));
+        return fstring_fail (self, piece, g_strdup ("f-string: empty expression not allowed"));
+      }
   }
 
   self->expr_start[self->depth] = expr_start - self->src;

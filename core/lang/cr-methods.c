@@ -1016,23 +1016,7 @@ dict_view (NATIVE_ARGS)
   if (!check_args (which == 0 ? "keys" : which == 1 ? "values" : "items", n_args, 0, 0, n_kwargs,
                    error))
     return NULL;
-  guint n = cr_dict_len (bound);
-  GPtrArray *items = g_ptr_array_new_full (n, NULL);
-  for (guint i = 0; i < n; i++)
-    {
-      CrValue *k = cr_dict_key_at (bound, i), *v = cr_dict_value_at (bound, i);
-      if (which == 0)
-        g_ptr_array_add (items, cr_value_ref (k));
-      else if (which == 1)
-        g_ptr_array_add (items, cr_value_ref (v));
-      else
-        {
-          CrValue *pair[2] = { k, v };
-          g_ptr_array_add (items, cr_value_new_tuple (pair, 2));
-        }
-    }
-  return cr_seq_view_new (which == 0 ? "dict_keys" : which == 1 ? "dict_values" : "dict_items",
-                          TRUE, cr_value_new_list_take (items));
+  return cr_seq_view_new_dict (bound, which);
 }
 
 static CrValue *

@@ -698,6 +698,7 @@ order_compare (CrInterp  *self,
     }
   if ((a->kind == CR_VALUE_LIST || a->kind == CR_VALUE_TUPLE) && a->kind == b->kind)
     {
+      static __thread int depth;
       GPtrArray *x = a->u.seq.items, *y = b->u.seq.items;
       guint n = MIN (x->len, y->len);
       for (guint i = 0; i < n; i++)
@@ -707,7 +708,16 @@ order_compare (CrInterp  *self,
             continue;
           if (op == CR_CMP_EQ || op == CR_CMP_NE)
             return 1;
-          return order_compare (self, op, p, q, error);
+          if (depth > 2000)
+            {
+              cr_interp_set_error (error, CR_EXC_RECURSION_ERROR,
+                                   "maximum recursion depth exceeded in comparison");
+              return 2;
+            }
+          depth++;
+          int c = order_compare (self, op, p, q, error);
+          depth--;
+          return c;
         }
       return x->len < y->len ? -1 : x->len > y->len;
     }
@@ -847,7 +857,12 @@ contains (CrInterp  *self,
       }
     case CR_VALUE_OBJECT:
       if (container->u.object.type == &cr_seq_view_type)
-        return contains (self, ((CrSeqView *) container->u.object.data)->list, item, error);
+        {
+          CrValue *items = cr_seq_view_items (container);
+          int r = contains (self, items, item, error);
+          cr_value_unref (items);
+          return r;
+        }
       break;
     case CR_VALUE_INSTANCE:
       {

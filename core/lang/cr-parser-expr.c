@@ -96,6 +96,22 @@ trial_end (CrParser *p,
   return ok;
 }
 
+/* PEG backtracking. Python's parser, when an optional continuation fails
+ * (the right operand of `a + (c d)`, the arguments of `f(c d)`), keeps what
+ * it had; in the second pass that decides which invalid_* rule matches next
+ * ("expected 'else' after 'if' expression" for `a if f(c d) else b`). The
+ * first pass only needs the furthest token, so it just fails. */
+static gboolean
+backtrack (CrParser *p,
+           Trial    *t)
+{
+  if (!p->invalid_rules || p->raised || !p->failed)
+    return FALSE;
+  p->failed = FALSE;
+  trial_end (p, t, FALSE);
+  return TRUE;
+}
+
 /* ---- small nodes ---- */
 
 static CrAstNode *
@@ -368,6 +384,7 @@ expression_inner (CrParser *p)
   CrSpan start = CUR (p)->span;
   guint start_pos = p->pos;
   CrAstNode *a, *b, *c, *node;
+  Trial t;
 
   if (CUR_KIND (p) == CR_TOK_KW_LAMBDA)
     return lambda_expr (p);
@@ -382,20 +399,22 @@ expression_inner (CrParser *p)
       return p->raised ? NULL : a;
     }
 
+  trial_begin (p, &t, p->invalid_rules);
   p->pos++;
   b = cr_parser_disjunction (p);
   if (b == NULL)
-    return NULL;
+    return backtrack (p, &t) ? a : NULL;
   if (!cr_parser_accept (p, CR_TOK_KW_ELSE))
     {
       if (p->invalid_rules && CUR_KIND (p) != CR_TOK_COLON)
         return cr_parser_raise (p, CR_EXC_SYNTAX_ERROR, cr_span_join (a->span, b->span),
                                 "expected 'else' after 'if' expression");
-      return cr_parser_fail (p);
+      cr_parser_fail (p);
+      return backtrack (p, &t) ? a : NULL;
     }
   c = cr_parser_expression (p);
   if (c == NULL)
-    return NULL;
+    return backtrack (p, &t) ? a : NULL;
   node = cr_parser_node (p, CR_AST_IFEXP, cr_parser_span_from (p, start));
   node->u.ifexp.test = b;
   node->u.ifexp.body = a;
@@ -502,13 +521,26 @@ boolop (CrParser *p,
   if (first == NULL || CUR_KIND (p) != kw)
     return first;
   g_ptr_array_add (p->stack, first);
-  while (cr_parser_accept (p, kw))
+  while (CUR_KIND (p) == kw)
     {
-      CrAstNode *next = is_and ? inversion (p) : boolop (p, TRUE);
+      CrAstNode *next;
+      Trial t;
 
+      trial_begin (p, &t, p->invalid_rules);
+      p->pos++;
+      next = is_and ? inversion (p) : boolop (p, TRUE);
       if (next == NULL)
-        return NULL;
+        {
+          if (!backtrack (p, &t))
+            return NULL;
+          break;
+        }
       g_ptr_array_add (p->stack, next);
+    }
+  if (p->stack->len == base + 1)
+    {
+      g_ptr_array_set_size (p->stack, base);
+      return first;
     }
   node = cr_parser_node (p, CR_AST_BOOLOP, cr_parser_span_from (p, start));
   node->u.boolop.is_and = is_and;
@@ -573,17 +605,30 @@ comparison (CrParser *p)
   while (comparison_op (p, &op, &ntokens))
     {
       CrAstNode *right;
+      Trial t;
 
       /* "<>" is a token only for `from __future__ import barry_as_FLUFL`. */
       if (op == CR_CMP_NE && p->src[CUR (p)->start] == '<')
-        return cr_parser_fail (p);
+        {
+          cr_parser_fail (p);
+          break;
+        }
+      trial_begin (p, &t, p->invalid_rules);
       p->pos += ntokens;
       right = cr_parser_bitwise_or (p);
       if (right == NULL)
-        return NULL;
+        {
+          if (!backtrack (p, &t))
+            return NULL;
+          break;
+        }
       g_array_append_val (p->cmpops, op);
       g_ptr_array_add (p->stack, right);
     }
+  if (p->failed)
+    return NULL;
+  if (p->stack->len == base)
+    return left;
   node = cr_parser_node (p, CR_AST_COMPARE, cr_parser_span_from (p, start));
   node->u.compare.left = left;
   cr_parser_child (p, node, left);
@@ -631,11 +676,13 @@ binary (CrParser *p,
   while (binary_op (CUR_KIND (p), &op, &prec) && prec >= min_prec)
     {
       CrAstNode *right;
+      Trial t;
 
+      trial_begin (p, &t, p->invalid_rules);
       p->pos++;
       right = binary (p, prec + 1);
       if (right == NULL)
-        return NULL;
+        return backtrack (p, &t) ? left : NULL;
       left = binop_node (p, op, left, right, start);
     }
   return left;
@@ -655,6 +702,7 @@ power (CrParser *p)
 {
   CrSpan start = CUR (p)->span;
   CrAstNode *base, *exponent;
+  Trial t;
 
   if (CUR_KIND (p) == CR_TOK_KW_AWAIT)
     {
@@ -664,13 +712,14 @@ power (CrParser *p)
   base = primary (p);
   if (base == NULL || CUR_KIND (p) != CR_TOK_DOUBLESTAR)
     return base;
-  p->pos++;
   if (!cr_parser_enter (p))
     return NULL;
+  trial_begin (p, &t, p->invalid_rules);
+  p->pos++;
   exponent = factor (p);
   cr_parser_leave (p);
   if (exponent == NULL)
-    return NULL;
+    return backtrack (p, &t) ? base : NULL;
   return binop_node (p, CR_BINOP_POW, base, exponent, start);
 }
 
@@ -757,7 +806,10 @@ slices (CrParser *p)
   CrAstNode *first, *node;
 
   first = slice (p);
-  if (first == NULL || CUR_KIND (p) != CR_TOK_COMMA)
+  if (first == NULL)
+    return NULL;
+  /* a[*b] is a[(*b,)] */
+  if (CUR_KIND (p) != CR_TOK_COMMA && first->kind != CR_AST_STARRED)
     return first;
   g_ptr_array_add (p->stack, first);
   while (cr_parser_accept (p, CR_TOK_COMMA))
@@ -910,6 +962,8 @@ cr_parser_arguments_call (CrParser  *p,
 
               if (comp == NULL)
                 return NULL;
+              if (sole && CUR_KIND (p) != CR_TOK_RPAR && CUR_KIND (p) != CR_TOK_COMMA)
+                return cr_parser_fail (p);
               if (!sole || CUR_KIND (p) != CR_TOK_RPAR)
                 {
                   if (p->invalid_rules)
@@ -959,6 +1013,10 @@ primary (CrParser *p)
 
   while (node != NULL)
     {
+      CrAstNode *prev = node;
+      Trial t;
+
+      trial_begin (p, &t, p->invalid_rules);
       switch (CUR_KIND (p))
         {
         case CR_TOK_DOT:
@@ -967,7 +1025,10 @@ primary (CrParser *p)
 
             p->pos++;
             if (CUR_KIND (p) != CR_TOK_NAME)
-              return cr_parser_fail (p);
+              {
+                cr_parser_fail (p);
+                return backtrack (p, &t) ? prev : NULL;
+              }
             attr = cr_parser_node (p, CR_AST_ATTRIBUTE, start);
             attr->u.attribute.value = node;
             attr->u.attribute.attr = cr_parser_intern (p, CUR (p));
@@ -981,6 +1042,8 @@ primary (CrParser *p)
 
         case CR_TOK_LPAR:
           node = cr_parser_arguments_call (p, node, start);
+          if (node == NULL)
+            return backtrack (p, &t) ? prev : NULL;
           break;
 
         case CR_TOK_LSQB:
@@ -989,10 +1052,11 @@ primary (CrParser *p)
 
             p->pos++;
             index = slices (p);
-            if (index == NULL)
-              return NULL;
-            if (!cr_parser_accept (p, CR_TOK_RSQB))
-              return cr_parser_fail (p);
+            if (index == NULL || !cr_parser_accept (p, CR_TOK_RSQB))
+              {
+                cr_parser_fail (p);
+                return backtrack (p, &t) ? prev : NULL;
+              }
             sub = cr_parser_node (p, CR_AST_SUBSCRIPT, cr_parser_span_from (p, start));
             sub->u.subscript.value = node;
             sub->u.subscript.index = index;
@@ -1199,22 +1263,25 @@ comprehension (CrParser  *p,
   return node;
 }
 
+/* What follows '(' up to `close`: a tuple, a group, a generator
+ * expression. An f-string's expression part is parsed the same way, with
+ * the end of the part as `close` (CPython 3.11 compiles "(" part ")"). */
 static CrAstNode *
-paren_atom (CrParser *p)
+paren_contents (CrParser  *p,
+                CrSpan     start,
+                CrTokKind  close)
 {
-  CrSpan start = CUR (p)->span;
   guint base = p->stack->len;
   CrAstNode *first, *node;
 
-  p->pos++;
-  if (cr_parser_accept (p, CR_TOK_RPAR))
+  if (cr_parser_accept (p, close))
     return cr_parser_node (p, CR_AST_TUPLE, cr_parser_span_from (p, start));
   if (CUR_KIND (p) == CR_TOK_KW_YIELD)
     {
       first = cr_parser_yield_expr (p);
       if (first == NULL)
         return NULL;
-      if (!cr_parser_accept (p, CR_TOK_RPAR))
+      if (!cr_parser_accept (p, close))
         return cr_parser_fail (p);
       return first;
     }
@@ -1226,7 +1293,7 @@ paren_atom (CrParser *p)
       if (p->invalid_rules)
         {
           p->pos++;
-          if (cr_parser_expression (p) != NULL && CUR_KIND (p) == CR_TOK_RPAR)
+          if (cr_parser_expression (p) != NULL && CUR_KIND (p) == close)
             return cr_parser_raise (p, CR_EXC_SYNTAX_ERROR, star,
                                     "cannot use double starred expression here");
         }
@@ -1247,12 +1314,12 @@ paren_atom (CrParser *p)
       node = comprehension (p, first, TRUE, start);
       if (node == NULL)
         return NULL;
-      if (!cr_parser_accept (p, CR_TOK_RPAR))
+      if (!cr_parser_accept (p, close))
         return cr_parser_fail (p);
       node->span = cr_parser_span_from (p, start);
       return node;
     }
-  if (cr_parser_accept (p, CR_TOK_RPAR))
+  if (cr_parser_accept (p, close))
     {
       if (first->kind == CR_AST_STARRED)
         {
@@ -1270,18 +1337,27 @@ paren_atom (CrParser *p)
     {
       CrAstNode *e;
 
-      if (CUR_KIND (p) == CR_TOK_RPAR)
+      if (CUR_KIND (p) == close)
         break;
       e = star_named_expression (p);
       if (e == NULL)
         return NULL;
       g_ptr_array_add (p->stack, e);
     }
-  if (!cr_parser_accept (p, CR_TOK_RPAR))
+  if (!cr_parser_accept (p, close))
     return cr_parser_fail (p);
   node = cr_parser_node (p, CR_AST_TUPLE, cr_parser_span_from (p, start));
   node->u.seq.elts = cr_parser_take (p, base, &node->u.seq.n_elts, node);
   return node;
+}
+
+static CrAstNode *
+paren_atom (CrParser *p)
+{
+  CrSpan start = CUR (p)->span;
+
+  p->pos++;
+  return paren_contents (p, start, CR_TOK_RPAR);
 }
 
 /* Python's invalid_comprehension for [a, b for ...] and {a, b for ...}. */
@@ -1580,10 +1656,7 @@ fstring_expression (CrParser *p,
   p->invalid_rules = FALSE;
   p->fstring_level++;
 
-  /* fstring: star_expressions, then the end of the expression part. */
-  value = cr_parser_star_expressions (p);
-  if (value != NULL && CUR_KIND (p) != CR_TOK_ENDMARKER)
-    value = cr_parser_fail (p);
+  value = paren_contents (p, CUR (p)->span, CR_TOK_ENDMARKER);
   if (value == NULL && !p->raised)
     {
       CrToken last = g_array_index (p->tokens, CrToken, p->tokens->len - 1);
@@ -1591,9 +1664,7 @@ fstring_expression (CrParser *p,
       p->failed = FALSE;
       p->pos = 0;
       p->invalid_rules = TRUE;
-      value = cr_parser_star_expressions (p);
-      if (value != NULL && CUR_KIND (p) != CR_TOK_ENDMARKER)
-        value = cr_parser_fail (p);
+      value = paren_contents (p, CUR (p)->span, CR_TOK_ENDMARKER);
       if (!p->raised)
         cr_parser_raise (p, CR_EXC_SYNTAX_ERROR, last.span, "invalid syntax");
     }
@@ -1606,10 +1677,6 @@ fstring_expression (CrParser *p,
       g_free (p->err_msg);
       p->err_msg = msg;
     }
-  if (value != NULL && value->kind == CR_AST_STARRED)
-    cr_parser_late_error (p, CR_LATE_COMPILER, CR_EXC_SYNTAX_ERROR, value->span,
-                          "can't use starred expression here");
-
   p->fstring_level--;
   cr_lexer_free (p->lexer);
   g_array_unref (p->tokens);
@@ -1971,7 +2038,15 @@ cr_parser_parameters (CrParser    *p,
               if (CUR_KIND (p) == close ||
                   (CUR_KIND (p) == CR_TOK_COMMA &&
                    (PEEK_KIND (p, 1) == close || PEEK_KIND (p, 1) == CR_TOK_DOUBLESTAR)))
-                return param_fail (p, at, "named arguments must follow bare *");
+                {
+                  /* Python's lambda rule has no location: the furthest token. */
+                  if (is_lambda && p->invalid_rules)
+                    {
+                      cr_parser_raise_here (p, "named arguments must follow bare *");
+                      return FALSE;
+                    }
+                  return param_fail (p, at, "named arguments must follow bare *");
+                }
               if (CUR_KIND (p) != CR_TOK_COMMA)
                 return cr_parser_fail (p) != NULL;
             }

@@ -782,11 +782,20 @@ funcdef (CrParser  *p,
     return cr_parser_fail (p);
   for (guint i = 0; i < node->u.func.n_params; i++)
     cr_parser_child (p, node, node->u.func.params[i].default_value);
-  if (cr_parser_accept (p, CR_TOK_RARROW))
+  if (CUR_KIND (p) == CR_TOK_RARROW)
     {
-      /* The return annotation is parsed and dropped. */
+      /* The return annotation is parsed and dropped. Python's parser drops
+       * an unparsable one too and then insists on the ':' (&&':'). */
+      guint arrow = p->pos;
+
+      p->pos++;
       if (cr_parser_expression (p) == NULL)
-        return NULL;
+        {
+          if (p->raised)
+            return NULL;
+          p->failed = FALSE;
+          p->pos = arrow;
+        }
     }
   if (!expect_colon (p, TRUE))
     return NULL;

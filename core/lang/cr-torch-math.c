@@ -261,9 +261,28 @@ NATIVE (native_binary)
             return cr_torch_wrap (cr_sub (other, x, error));
           return cr_torch_wrap (cr_add_alpha (other, x, -alpha, error));
         }
+      if (alpha != 1.0 && info->kind == BIN_SUB)
+        {
+          /* x - alpha * other stays a SubBackward0 at the top, as PyTorch's. */
+          g_autoptr(CrTensor) scale = cr_tensor_new_scalar (alpha, CR_DTYPE_FLOAT64);
+          g_autoptr(CrTensor) scaled = NULL;
+          scale->is_wrapped_number = TRUE;
+          if (other->is_wrapped_number)
+            {
+              scaled = cr_tensor_new_scalar (cr_tensor_get_flat (other, 0) * alpha,
+                                             other->dtype == CR_DTYPE_INT64
+                                             && alpha == (double) (gint64) alpha
+                                             ? CR_DTYPE_INT64 : CR_DTYPE_FLOAT64);
+              scaled->is_wrapped_number = TRUE;
+            }
+          else
+            scaled = cr_mul (other, scale, error);
+          if (scaled == NULL)
+            return NULL;
+          return cr_torch_wrap (cr_sub (x, scaled, error));
+        }
       if (alpha != 1.0)
-        return cr_torch_wrap (cr_add_alpha (x, other, info->kind == BIN_SUB ? -alpha : alpha,
-                                            error));
+        return cr_torch_wrap (cr_add_alpha (x, other, alpha, error));
       if (info->kind == BIN_ADD)
         return cr_torch_wrap (cr_add (x, other, error));
       return cr_torch_wrap (cr_sub (x, other, error));
@@ -1218,6 +1237,29 @@ check_ignore_index (CrTorchArgs *a,
   return TRUE;
 }
 
+/* Class-index targets must be int64: PyTorch's message names the dtype it
+ * found (soft, class-probability targets are not supported here). */
+static gboolean
+check_target (CrTensor *input,
+              CrTensor *target,
+              gboolean  soft_allowed,
+              GError  **error)
+{
+  if (target->dtype == CR_DTYPE_INT64)
+    return TRUE;
+  if (soft_allowed && cr_dtype_is_floating (target->dtype)
+      && cr_shape_equal (input->shape, input->ndim, target->shape, target->ndim))
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                           "cross_entropy with class-probability targets is not supported by "
+                           "Chainrule");
+      return FALSE;
+    }
+  g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+               "expected scalar type Long but found %s", scalar_type_name (target->dtype));
+  return FALSE;
+}
+
 NATIVE (native_nll_loss)
 {
   CrReduction reduction;
@@ -1227,7 +1269,7 @@ NATIVE (native_nll_loss)
 
   if (!check_unsupported (&a, 2, error) || !check_unsupported (&a, 3, error)
       || !check_ignore_index (&a, 4, error) || !check_unsupported (&a, 5, error)
-      || !parse_reduction (&a, 6, &reduction, error))
+      || !parse_reduction (&a, 6, &reduction, error) || !check_target (x, y, FALSE, error))
     return NULL;
   return cr_torch_wrap (cr_nll_loss (x, y, reduction, error));
 }
@@ -1244,7 +1286,8 @@ NATIVE (native_cross_entropy)
   if (!check_unsupported (&a, 2, error) || !check_unsupported (&a, 3, error)
       || !check_ignore_index (&a, 4, error) || !check_unsupported (&a, 5, error)
       || !parse_reduction (&a, 6, &reduction, error)
-      || !cr_torch_args_double (&a, 7, 0.0, &smoothing, error))
+      || !cr_torch_args_double (&a, 7, 0.0, &smoothing, error)
+      || !check_target (x, y, TRUE, error))
     return NULL;
   if (smoothing != 0.0)
     {

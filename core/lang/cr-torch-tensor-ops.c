@@ -424,7 +424,7 @@ add_index_item (IndexList *list,
       if (cr_dtype_is_floating (v->u.tensor->dtype))
         {
           g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_INDEX_ERROR,
-                               "tensors used as indices must be long, int, byte or bool tensors");
+                               "tensors used as indices must be long, byte or bool tensors");
           return FALSE;
         }
       item->kind = CR_INDEX_TENSOR;
@@ -441,7 +441,7 @@ add_index_item (IndexList *list,
         if (cr_dtype_is_floating (t->dtype))
           {
             g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_INDEX_ERROR,
-                                 "tensors used as indices must be long, int, byte or bool "
+                                 "tensors used as indices must be long, byte or bool "
                                  "tensors");
             return FALSE;
           }

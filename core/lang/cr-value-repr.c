@@ -339,7 +339,10 @@ repr_into (CrInterp  *interp,
             if (view->wrapped)
               {
                 g_string_append_printf (out, "%s(", view->type_name);
-                if (!repr_into (interp, view->list, out, active, error))
+                CrValue *items = cr_seq_view_items (v);
+                gboolean ok = repr_into (interp, items, out, active, error);
+                cr_value_unref (items);
+                if (!ok)
                   return FALSE;
                 g_string_append_c (out, ')');
               }

@@ -359,13 +359,34 @@ value_free (CrValue *v)
   g_free (v);
 }
 
+/* Freeing a value drops its items, which may free theirs: a list nested a
+ * million deep would recurse a million times. Values that die while another
+ * is being freed are queued and freed by the outermost call, iteratively. */
+static __thread GPtrArray *dying;
+static __thread gboolean   freeing;
+
 void
 cr_value_unref (CrValue *v)
 {
   if (v == NULL || v->ref_count < 0)
     return;
-  if (--v->ref_count == 0)
-    value_free (v);
+  if (--v->ref_count != 0)
+    return;
+  if (freeing)
+    {
+      if (!dying)
+        dying = g_ptr_array_new ();
+      g_ptr_array_add (dying, v);
+      return;
+    }
+  freeing = TRUE;
+  value_free (v);
+  while (dying && dying->len > 0)
+    {
+      CrValue *next = g_ptr_array_steal_index_fast (dying, dying->len - 1);
+      value_free (next);
+    }
+  freeing = FALSE;
 }
 
 /* ---- containers ------------------------------------------------------------ */
@@ -394,9 +415,10 @@ cr_seq_get (CrValue *seq,
   return g_ptr_array_index (seq->u.seq.items, i);
 }
 
-gboolean
-cr_value_hashable (CrValue  *v,
-                   GError  **error)
+static gboolean
+hashable_depth (CrValue  *v,
+                int       depth,
+                GError  **error)
 {
   switch (v->kind)
     {
@@ -407,13 +429,26 @@ cr_value_hashable (CrValue  *v,
                    "unhashable type: '%s'", cr_value_type_name (v));
       return FALSE;
     case CR_VALUE_TUPLE:
+      if (depth > 2000)
+        {
+          g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RECURSION_ERROR,
+                               "maximum recursion depth exceeded while calling a Python object");
+          return FALSE;
+        }
       for (guint i = 0; i < v->u.seq.items->len; i++)
-        if (!cr_value_hashable (g_ptr_array_index (v->u.seq.items, i), error))
+        if (!hashable_depth (g_ptr_array_index (v->u.seq.items, i), depth + 1, error))
           return FALSE;
       return TRUE;
     default:
       return TRUE;
     }
+}
+
+gboolean
+cr_value_hashable (CrValue  *v,
+                   GError  **error)
+{
+  return hashable_depth (v, 0, error);
 }
 
 static guint
@@ -456,6 +491,7 @@ value_hash (gconstpointer p)
       }
     case CR_VALUE_TUPLE:
       {
+        /* Keys went through cr_value_hashable, which bounds the nesting. */
         guint h = 0x345678u;
         for (guint i = 0; i < v->u.seq.items->len; i++)
           h = (h ^ value_hash (g_ptr_array_index (v->u.seq.items, i))) * 1000003u;
@@ -782,6 +818,7 @@ seq_view_destroy (gpointer data)
 {
   CrSeqView *view = data;
   cr_value_unref (view->list);
+  cr_value_unref (view->dict);
   g_free (view);
 }
 
@@ -795,11 +832,47 @@ cr_seq_view_new (const char *type_name,
                  gboolean    wrapped,
                  CrValue    *list)
 {
-  CrSeqView *view = g_new (CrSeqView, 1);
+  CrSeqView *view = g_new0 (CrSeqView, 1);
   view->type_name = type_name;
   view->wrapped = wrapped;
   view->list = list;
   return cr_value_new_object (&cr_seq_view_type, view);
+}
+
+CrValue *
+cr_seq_view_new_dict (CrValue *dict,
+                      int      part)
+{
+  CrSeqView *view = g_new0 (CrSeqView, 1);
+  view->type_name = part == 0 ? "dict_keys" : part == 1 ? "dict_values" : "dict_items";
+  view->wrapped = TRUE;
+  view->dict = cr_value_ref (dict);
+  view->dict_part = part;
+  return cr_value_new_object (&cr_seq_view_type, view);
+}
+
+CrValue *
+cr_seq_view_items (CrValue *v)
+{
+  CrSeqView *view = v->u.object.data;
+  if (view->list)
+    return cr_value_ref (view->list);
+  guint n = cr_dict_len (view->dict);
+  GPtrArray *items = g_ptr_array_new_full (n, NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      CrValue *k = cr_dict_key_at (view->dict, i), *val = cr_dict_value_at (view->dict, i);
+      if (view->dict_part == 0)
+        g_ptr_array_add (items, cr_value_ref (k));
+      else if (view->dict_part == 1)
+        g_ptr_array_add (items, cr_value_ref (val));
+      else
+        {
+          CrValue *pair[2] = { k, val };
+          g_ptr_array_add (items, cr_value_new_tuple (pair, 2));
+        }
+    }
+  return cr_value_new_list_take (items);
 }
 
 /* ---- inspection ---------------------------------------------------------------- */
@@ -852,9 +925,9 @@ tensor_truthy (CrTensor  *t,
       *out = cr_tensor_get_flat (t, 0) != 0.0;
       return TRUE;
     }
-  g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
-               "Boolean value of Tensor with %s values is ambiguous",
-               t->numel == 0 ? "no" : "more than one");
+  g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                       t->numel == 0 ? "Boolean value of Tensor with no values is ambiguous"
+                                     : "Boolean value of Tensor with more than one value is ambiguous");
   return FALSE;
 }
 
@@ -880,7 +953,8 @@ cr_value_truthy (CrInterp  *interp,
       if (v->u.object.type == &cr_seq_view_type
           && ((CrSeqView *) v->u.object.data)->wrapped)
         {
-          *out = cr_seq_len (((CrSeqView *) v->u.object.data)->list) != 0;
+          CrSeqView *view = v->u.object.data;
+          *out = (view->dict ? cr_dict_len (view->dict) : cr_seq_len (view->list)) != 0;
           return TRUE;
         }
       *out = TRUE;
@@ -984,7 +1058,7 @@ value_equal_depth (CrValue *a,
                    CrValue *b,
                    int      depth)
 {
-  if (depth > 200)
+  if (depth > 2000)   /* a C-stack guard; CPython would raise RecursionError */
     return FALSE;
   double fa, fb;
   gint64 ia, ib;

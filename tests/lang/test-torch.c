@@ -113,6 +113,16 @@ same_line (const char *expected,
   return TRUE;
 }
 
+/* Report and fail this case, letting the others run. */
+#define FAIL(...) \
+  G_STMT_START { \
+    g_autofree char *message_ = g_strdup_printf (__VA_ARGS__); \
+    g_test_message ("%s", message_); \
+    g_printerr ("%s\n", message_); \
+    g_test_fail (); \
+    goto out; \
+  } G_STMT_END
+
 static char *
 read_optional (const char *base,
                const char *suffix)
@@ -169,12 +179,12 @@ run_case (gconstpointer data)
   act_lines = lines_of (output.out->str);
   for (guint i = 0; i < MIN (exp_lines->len, act_lines->len); i++)
     if (!same_line (exp_lines->pdata[i], act_lines->pdata[i]))
-      g_error ("%s: stdout line %u: expected\n  %s\ngot\n  %s%s%s", filename, i + 1,
+      FAIL ("%s: stdout line %u: expected\n  %s\ngot\n  %s%s%s", filename, i + 1,
                (char *) exp_lines->pdata[i], (char *) act_lines->pdata[i],
                script_error != NULL ? "\nerror: " : "",
                script_error != NULL ? script_error->message : "");
   if (exp_lines->len != act_lines->len)
-    g_error ("%s: stdout has %u lines, expected %u%s%s", filename, act_lines->len,
+    FAIL ("%s: stdout has %u lines, expected %u%s%s", filename, act_lines->len,
              exp_lines->len, script_error != NULL ? "\nerror: " : "",
              script_error != NULL ? script_error->message : "");
 
@@ -185,20 +195,21 @@ run_case (gconstpointer data)
       g_autofree char *masked_actual = NULL;
 
       if (ok)
-        g_error ("%s: ran without error, expected %s", filename, expected_err);
+        FAIL ("%s: ran without error, expected %s", filename, expected_err);
       actual = g_strdup_printf ("%s: %s", cr_exception_name (script_error->type),
                                 script_error->message);
       masked_actual = mask_addresses (actual);
       if (!same_line (masked_expected, masked_actual))
-        g_error ("%s: expected the error\n  %s\ngot\n  %s", filename, expected_err, actual);
+        FAIL ("%s: expected the error\n  %s\ngot\n  %s", filename, expected_err, actual);
     }
   else if (!ok)
-    g_error ("%s: failed: %s: %s", filename, cr_exception_name (script_error->type),
+    FAIL ("%s: failed: %s: %s", filename, cr_exception_name (script_error->type),
              script_error->message);
 
   if (*g_strstrip (expected_stderr) != '\0' && strstr (output.err->str, expected_stderr) == NULL)
-    g_error ("%s: stderr lacks\n  %s\nit was\n%s", filename, expected_stderr, output.err->str);
+    FAIL ("%s: stderr lacks\n  %s\nit was\n%s", filename, expected_stderr, output.err->str);
 
+out:
   cr_script_error_free (script_error);
   cr_interp_free (interp);
   g_string_free (output.out, TRUE);

@@ -26,7 +26,7 @@ print(torch.rand(3, 2).shape, torch.randn(4).dtype, torch.randint(0, 10, (3,)).d
 print(torch.rand_like(x).shape, torch.randn_like(x).requires_grad)
 r = torch.randn(2, 3, requires_grad=True)
 print(r.is_leaf, r.requires_grad, r.grad_fn)
-print(torch.Tensor(2, 3), torch.FloatTensor([1, 2]), torch.LongTensor([3]))
+print(torch.Tensor(2, 3).shape, torch.FloatTensor([1, 2]), torch.LongTensor([3]))
 print(torch.Size([2, 3]), torch.Size([2, 3])[1], len(torch.Size([4, 5, 6])))
 print(torch.float32, torch.float, torch.float64, torch.double, torch.int64, torch.long, torch.bool)
 print(x.dtype == torch.float32, x.dtype == torch.float64, torch.get_default_dtype())

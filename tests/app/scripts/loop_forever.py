@@ -1,0 +1,4 @@
+print("started")
+n = 0
+while True:
+    n += 1

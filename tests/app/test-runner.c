@@ -1,0 +1,347 @@
+/* test-runner.c — `chainrule run` end to end: the binary is spawned on the
+ * scripts in tests/app/scripts/ and its stdout, stderr and exit status are
+ * compared with the expected files there (NAME.out, NAME.err; "@FILE@"
+ * stands for the script's absolute path, which Python prints too).
+ *
+ * The expected files are what /usr/bin/python3 (3.11 + PyTorch 1.13) printed
+ * for the same scripts. */
+#include <glib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#ifndef CHAINRULE_PATH
+#error "CHAINRULE_PATH must name the built binary"
+#endif
+#ifndef SCRIPTS_DIR
+#error "SCRIPTS_DIR must name tests/app/scripts"
+#endif
+
+typedef struct {
+  char *out;
+  char *err;
+  int   status;
+  double seconds;
+} Result;
+
+static void
+result_clear (Result *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+/* Runs chainrule with args (NULL-terminated); stdin_file, when set, is
+ * redirected to its stdin through the shell. */
+static void
+run (Result     *r,
+     const char *stdin_file,
+     ...)
+{
+  va_list ap;
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
+  if (stdin_file)
+    {
+      GString *cmd = g_string_new (NULL);
+      g_autofree char *bin = g_shell_quote (CHAINRULE_PATH);
+      g_string_append (cmd, bin);
+      va_start (ap, stdin_file);
+      for (const char *a = va_arg (ap, const char *); a; a = va_arg (ap, const char *))
+        {
+          g_autofree char *q = g_shell_quote (a);
+          g_string_append_printf (cmd, " %s", q);
+        }
+      va_end (ap);
+      g_autofree char *in = g_shell_quote (stdin_file);
+      g_string_append_printf (cmd, " < %s", in);
+      g_ptr_array_add (argv, g_strdup ("/bin/sh"));
+      g_ptr_array_add (argv, g_strdup ("-c"));
+      g_ptr_array_add (argv, g_string_free (cmd, FALSE));
+    }
+  else
+    {
+      g_ptr_array_add (argv, g_strdup (CHAINRULE_PATH));
+      va_start (ap, stdin_file);
+      for (const char *a = va_arg (ap, const char *); a; a = va_arg (ap, const char *))
+        g_ptr_array_add (argv, g_strdup (a));
+      va_end (ap);
+    }
+  g_ptr_array_add (argv, NULL);
+
+  g_autoptr (GError) error = NULL;
+  int wait_status = 0;
+  gint64 start = g_get_monotonic_time ();
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &r->out, &r->err, &wait_status, &error));
+  g_assert_no_error (error);
+  r->seconds = (g_get_monotonic_time () - start) / 1e6;
+  g_assert_true (WIFEXITED (wait_status));
+  r->status = WEXITSTATUS (wait_status);
+  g_ptr_array_unref (argv);
+}
+
+static char *
+script_path (const char *name)
+{
+  return g_build_filename (SCRIPTS_DIR, name, NULL);
+}
+
+/* The expected file with @FILE@ replaced by the script's path. */
+static char *
+expected (const char *name,
+          const char *script)
+{
+  g_autofree char *path = script_path (name);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_autofree char *abs = g_canonicalize_filename (script, NULL);
+  GString *s = g_string_new (text);
+  g_string_replace (s, "@FILE@", abs, 0);
+  return g_string_free (s, FALSE);
+}
+
+/* The last line of text, without its newline (a new string). */
+static char *
+last_line (const char *text)
+{
+  gsize len = strlen (text);
+  while (len > 0 && text[len - 1] == '\n')
+    len--;
+  const char *p = text + len;
+  while (p > text && p[-1] != '\n')
+    p--;
+  return g_strndup (p, text + len - p);
+}
+
+static void
+test_output (void)
+{
+  g_autofree char *script = script_path ("hello.py");
+  g_autofree char *out = expected ("hello.out", script);
+  Result r;
+  run (&r, NULL, "run", script, NULL);
+  g_assert_cmpstr (r.out, ==, out);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+}
+
+static void
+test_stdin (void)
+{
+  g_autofree char *script = script_path ("hello.py");
+  g_autofree char *out = expected ("hello.out", script);
+  Result r;
+  run (&r, script, "run", "-", NULL);
+  g_assert_cmpstr (r.out, ==, out);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+}
+
+/* stdout up to the error, then Python's traceback on stderr, exit 1. */
+static void
+test_traceback (void)
+{
+  g_autofree char *script = script_path ("nested_error.py");
+  g_autofree char *err = expected ("nested_error.err", script);
+  Result r;
+  run (&r, NULL, "run", script, NULL);
+  g_assert_cmpstr (r.out, ==, "before\n");
+  g_assert_cmpstr (r.err, ==, err);
+  g_assert_cmpint (r.status, ==, 1);
+  result_clear (&r);
+}
+
+static void
+test_syntax_error (void)
+{
+  g_autofree char *script = script_path ("syntax_error.py");
+  g_autofree char *err = expected ("syntax_error.err", script);
+  Result r;
+  run (&r, NULL, "run", script, NULL);
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_cmpstr (r.err, ==, err);
+  g_assert_cmpint (r.status, ==, 1);
+  result_clear (&r);
+}
+
+static void
+test_timeout (void)
+{
+  g_autofree char *script = script_path ("loop_forever.py");
+  Result r;
+  run (&r, NULL, "run", "--timeout", "0.3", script, NULL);
+  g_assert_cmpstr (r.out, ==, "started\n");
+  g_autofree char *last = last_line (r.err);
+  g_assert_cmpstr (last, ==,
+                   "TimeoutError: the script did not finish within the time limit (--timeout)");
+  g_assert_true (g_str_has_prefix (r.err, "Traceback (most recent call last):\n"));
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpfloat (r.seconds, <, 5.0);
+  result_clear (&r);
+}
+
+static void
+test_usage (void)
+{
+  g_autofree char *script = script_path ("hello.py");
+  Result r;
+
+  run (&r, NULL, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "chainrule run FILE.py"));
+  result_clear (&r);
+
+  run (&r, NULL, "run", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_true (g_str_has_prefix (r.err, "chainrule run: no script given"));
+  result_clear (&r);
+
+  run (&r, NULL, "run", "--no-such-option", script, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_true (g_str_has_prefix (r.err, "chainrule run: unknown option '--no-such-option'"));
+  result_clear (&r);
+
+  run (&r, NULL, "run", "--max-memory", "lots", script, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  result_clear (&r);
+
+  run (&r, NULL, "run", "--timeout", "-1", script, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  result_clear (&r);
+
+  run (&r, NULL, "run", "--device", "tpu", script, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  result_clear (&r);
+
+  run (&r, NULL, "run", "/nonexistent/script.py", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.err, ==,
+                   "chainrule: can't open file '/nonexistent/script.py': [Errno 2] No such file or directory\n");
+  result_clear (&r);
+
+  run (&r, NULL, "--version", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "chainrule "));
+  result_clear (&r);
+
+  run (&r, NULL, "run", "--help", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "--trace-backward"));
+  result_clear (&r);
+
+  /* Options may be written --name=value; sizes take K/M/G suffixes. */
+  run (&r, NULL, "run", "--timeout=10", "--max-memory=64M", "--device=cpu", script, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+}
+
+/* The memory cap applies to tensors: a 4000-byte tensor under a 1K cap
+ * fails as PyTorch's allocator does, with a RuntimeError. */
+static void
+test_max_memory (void)
+{
+  g_autofree char *script = script_path ("big_tensor.py");
+  Result r;
+  run (&r, NULL, "run", "--max-memory", "1K", script, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_autofree char *last = last_line (r.err);
+  g_assert_true (g_str_has_prefix (last, "RuntimeError: "));
+  result_clear (&r);
+
+  run (&r, NULL, "run", "--max-memory", "1M", script, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, "tensor(0.)\n");
+  result_clear (&r);
+}
+
+/* --trace-backward prints one block per node in the engine's order, which is
+ * PyTorch's. The order below was read from PyTorch 1.13 with a post-hook on
+ * every node of L.grad_fn's graph (toy_network.py): SumBackward0,
+ * RsubBackward1, AddBackward0, MulBackward0, AccumulateGrad (w4),
+ * MulBackward0, AccumulateGrad (w3), MulBackward0, AccumulateGrad (w2),
+ * MulBackward0, AccumulateGrad (w1), AccumulateGrad (a). */
+static void
+test_trace_backward (void)
+{
+  static const char *const steps[] = {
+    "SumBackward0  (L = (10 - d).sum(), line 12)",
+    "RsubBackward1  (L = (10 - d).sum(), line 12)",
+    "AddBackward0  (d = w3 * b + w4 * c, line 11)",
+    "MulBackward0  (d = w3 * b + w4 * c, line 11)",
+    "AccumulateGrad  w4",
+    "MulBackward0  (d = w3 * b + w4 * c, line 11)",
+    "AccumulateGrad  w3",
+    "MulBackward0  (c = w2 * a, line 10)",
+    "AccumulateGrad  w2",
+    "MulBackward0  (b = w1 * a, line 9)",
+    "AccumulateGrad  w1",
+    "AccumulateGrad  a",
+  };
+  g_autofree char *script = script_path ("toy_network.py");
+  Result r;
+  run (&r, NULL, "run", "--trace-backward", script, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  g_auto (GStrv) lines = g_strsplit (r.out, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "backward #1: L.backward() at line 13");
+  guint n = 0;
+  for (guint i = 0; lines[i]; i++)
+    if (g_str_has_prefix (lines[i], "  step "))
+      {
+        g_autofree char *want = g_strdup_printf ("  step %u  %s", n + 1, steps[n]);
+        g_assert_cmpuint (n, <, G_N_ELEMENTS (steps));
+        g_assert_cmpstr (lines[i], ==, want);
+        n++;
+      }
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (steps));
+  /* a gets two gradients (through b and c): the second one is shown adding up. */
+  g_assert_nonnull (strstr (r.out, "    ∂L/∂a += "));
+  /* The script's own output follows, as without the option. */
+  g_assert_true (g_str_has_suffix (r.out, "tensor([[-0.8750,  2.5000],\n"
+                                          "        [-2.0000,  0.7500]])\n"));
+  result_clear (&r);
+}
+
+/* The chain rule on scalars fits on one line per input. */
+static void
+test_trace_scalar (void)
+{
+  g_autofree char *script = script_path ("scalar_chain.py");
+  Result r;
+  run (&r, NULL, "run", "--trace-backward", script, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==,
+                   "backward #1: z.backward() at line 7\n"
+                   "  step 1  AddBackward0  (z = y + x, line 6)\n"
+                   "    ∂z/∂z = tensor(1.)\n"
+                   "    ∂z/∂y = ∂z/∂z × ∂z/∂y = tensor(1.) × tensor(1.) = tensor(1.)\n"
+                   "    ∂z/∂x = ∂z/∂z × ∂z/∂x = tensor(1.) × tensor(1.) = tensor(1.)\n"
+                   "  step 2  MulBackward0  (y = x * x, line 5)\n"
+                   "    ∂z/∂y = tensor(1.)\n"
+                   "    ∂z/∂x = ∂z/∂y × ∂y/∂x = tensor(1.) × tensor(3.) = tensor(3.)\n"
+                   "    ∂z/∂x = ∂z/∂y × ∂y/∂x = tensor(1.) × tensor(3.) = tensor(3.)\n"
+                   "    ∂z/∂x += tensor(3.)  (sum so far tensor(4.))\n"
+                   "    ∂z/∂x += tensor(3.)  (sum so far tensor(7.))\n"
+                   "  step 3  AccumulateGrad  x\n"
+                   "    ∂z/∂x = tensor(7.)\n"
+                   "    x.grad: None -> tensor(7.)\n"
+                   "tensor(7.)\n");
+  result_clear (&r);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/app/runner/output", test_output);
+  g_test_add_func ("/app/runner/stdin", test_stdin);
+  g_test_add_func ("/app/runner/traceback", test_traceback);
+  g_test_add_func ("/app/runner/syntax-error", test_syntax_error);
+  g_test_add_func ("/app/runner/timeout", test_timeout);
+  g_test_add_func ("/app/runner/usage", test_usage);
+  g_test_add_func ("/app/runner/max-memory", test_max_memory);
+  g_test_add_func ("/app/runner/trace-backward", test_trace_backward);
+  g_test_add_func ("/app/runner/trace-scalar", test_trace_scalar);
+  return g_test_run ();
+}
