@@ -301,15 +301,19 @@ append_frame_source (CrInterp        *self,
     return;
   g_string_append_printf (out, "    %s\n", g_utf8_offset_to_pointer (text, indent));
 
-  if (!node || node->span.line != line || node->span.end_line != line
-      || node->span.column <= 0 || node->span.end_column <= node->span.column)
+  if (!node || node->span.line != line || node->span.column <= 0)
     return;
-  glong start = node->span.column - 1, end = MIN ((glong) node->span.end_column - 1, n_chars);
+  /* An expression over several lines is underlined to the end of its first. */
+  gboolean one_line = node->span.end_line == line;
+  if (one_line && node->span.end_column <= node->span.column)
+    return;
+  glong start = node->span.column - 1;
+  glong end = one_line ? MIN ((glong) node->span.end_column - 1, n_chars) : n_chars;
   if (start < indent || start >= end)
     return;
   glong left = -1, right = -1;
-  gboolean anchors = caret_anchors (node, chars + start, end - start, node->span.column,
-                                    &left, &right);
+  gboolean anchors = one_line && caret_anchors (node, chars + start, end - start,
+                                                node->span.column, &left, &right);
   if (end - start == n_chars - indent && !anchors)
     return;
   g_string_append (out, "    ");
@@ -494,6 +498,11 @@ cr_interp_run (CrInterp        *self,
   clear_globals (self);
   cr_program_free (self->program);
   self->program = program;
+
+  /* The module's own names: scripts test `if __name__ == "__main__":`. */
+  g_hash_table_insert (self->builtins, g_strdup ("__name__"), cr_value_new_str ("__main__"));
+  g_hash_table_insert (self->builtins, g_strdup ("__file__"),
+                       cr_value_new_str (module->filename ? module->filename : "<string>"));
 
   self->n_globals = cr_program_n_globals (program);
   self->globals = g_new0 (CrGlobalSlot, self->n_globals + 1);

@@ -226,25 +226,20 @@ str_split (NATIVE_ARGS)
         first = hits->len - count;
     }
   gsize prev = 0;
-  for (guint k = first; k < first + count; k++)
+  guint k = first;
+  if (right && first > 0 && count > 0)
+    {
+      /* rsplit: everything left of the first separator kept is one part. */
+      gsize h = g_array_index (hits, gsize, first);
+      g_ptr_array_add (parts, cr_value_new_str_len (s, h));
+      prev = h + sl;
+      k = first + 1;
+    }
+  for (; k < first + count; k++)
     {
       gsize h = g_array_index (hits, gsize, k);
       g_ptr_array_add (parts, cr_value_new_str_len (s + prev, h - prev));
       prev = h + sl;
-    }
-  if (right && first > 0)
-    {
-      /* The unsplit left part. */
-      gsize h = g_array_index (hits, gsize, first);
-      g_ptr_array_set_size (parts, 0);
-      g_ptr_array_add (parts, cr_value_new_str_len (s, h));
-      prev = h + sl;
-      for (guint k = first + 1; k < first + count; k++)
-        {
-          gsize h2 = g_array_index (hits, gsize, k);
-          g_ptr_array_add (parts, cr_value_new_str_len (s + prev, h2 - prev));
-          prev = h2 + sl;
-        }
     }
   g_ptr_array_add (parts, cr_value_new_str_len (s + prev, len - prev));
   g_array_unref (hits);

@@ -327,6 +327,11 @@ test_recursion (void)
   /* Depth 900 is fine, as in Python. */
   assert_output ("def depth(n):\n    return 0 if n == 0 else 1 + depth(n - 1)\nprint(depth(900))\n",
                  "900\n");
+
+  /* Freeing a list nested 300000 deep does not recurse (the first one when
+   * x is rebound, the second with the interpreter). */
+  assert_output ("x = []\nfor i in range(300000):\n    x = [x]\nx = None\n"
+                 "y = ()\nfor i in range(300000):\n    y = (y, i)\nprint('ok')\n", "ok\n");
 }
 
 static gpointer
@@ -405,6 +410,8 @@ test_globals (void)
   g_assert_null (g_hash_table_lookup (globals, "z"));
   g_assert_null (g_hash_table_lookup (globals, "print"));
   run_clear (&r);
+
+  assert_output ("if __name__ == '__main__':\n    print(__name__, __file__)\n", "__main__ demo.py\n");
 }
 
 static CrValue *
