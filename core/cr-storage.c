@@ -1,25 +1,25 @@
 /* cr-storage.c — reference-counted memory shared by a tensor and its views.
  *
  * A script of scalar arithmetic creates and frees a storage per op, so the
- * storage struct comes from a small per-thread free list and data of up to
+ * storage struct comes from cr-slab and data of up to
  * CR_STORAGE_INLINE_BYTES lives inside the struct: a 0-d op costs no malloc.
  * Larger CPU blocks are 64-byte aligned (whole AVX vectors, no split lines) and
  * counted against the process-wide memory limit. */
 #include "cr-storage.h"
 #include "cr-error.h"
+#include "cr-slab.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define CR_STORAGE_INLINE_BYTES 64
-#define POOL_MAX                512
 #define CPU_ALIGNMENT           64
 
 typedef struct _StorageBlock StorageBlock;
 
 struct _StorageBlock {
   CrStorage     storage;
-  StorageBlock *next_free;
   /* Aligned for any element type and for 16-byte vector loads. */
   gint64        inline_data[CR_STORAGE_INLINE_BYTES / sizeof (gint64)] __attribute__ ((aligned (16)));
 };
@@ -29,57 +29,200 @@ static gsize memory_in_use;
 
 static CrStorageAllocator device_allocators[CR_DEVICE_CUDA + 1];
 
-static __thread StorageBlock *pool_head;
-static __thread guint         pool_count;
-static __thread gboolean      pool_registered;
-
-static void
-pool_drain (gpointer unused)
+/* A block holds the struct and, for small CPU data, the data: only as much
+ * of inline_data as nbytes needs (a 0-d tensor's storage is one cache line). */
+static inline gsize
+block_size (gboolean inline_data,
+            gsize    nbytes)
 {
-  while (pool_head != NULL)
-    {
-      StorageBlock *block = pool_head;
-
-      pool_head = block->next_free;
-      g_free (block);
-    }
-  pool_count = 0;
+  return G_STRUCT_OFFSET (StorageBlock, inline_data) + (inline_data ? (nbytes + 15) & ~(gsize) 15 : 0);
 }
-
-/* Frees the calling thread's free list when the thread exits. */
-static GPrivate pool_private = G_PRIVATE_INIT (pool_drain);
 
 static StorageBlock *
-block_alloc (void)
+block_alloc (gboolean inline_data,
+             gsize    nbytes)
 {
-  StorageBlock *block = pool_head;
-
-  if (G_LIKELY (block != NULL))
-    {
-      pool_head = block->next_free;
-      pool_count--;
-      return block;
-    }
-
-  if (G_UNLIKELY (!pool_registered))
-    {
-      pool_registered = TRUE;
-      g_private_set (&pool_private, GINT_TO_POINTER (1));
-    }
-  return g_new (StorageBlock, 1);
+  return cr_slab_alloc (block_size (inline_data, nbytes));
 }
 
 static void
-block_free (StorageBlock *block)
+block_free (StorageBlock *block,
+            gboolean      inline_data,
+            gsize         nbytes)
 {
-  if (G_LIKELY (pool_count < POOL_MAX && pool_registered))
+  cr_slab_free (block, block_size (inline_data, nbytes));
+}
+
+/* ---- large CPU buffers ----------------------------------------------------
+ *
+ * A loop over big tensors frees and allocates buffers of the same sizes over
+ * and over; fresh ones from the system cost a page fault per 4 KiB (at 16 MiB,
+ * more than the arithmetic on them). So:
+ *   - a buffer of 2 MiB or more is mapped on its own, 2 MiB-aligned and
+ *     marked for transparent huge pages (8 faults for 16 MiB, not 4096);
+ *   - freed buffers of 1 MiB and more are kept for reuse, most recent first,
+ *     within a byte cap: what is kept never grows past it, whatever the
+ *     script does (not under AddressSanitizer, which must see every free).
+ * Sizes from 1 MiB up are rounded to 64 KiB, so that similar requests share
+ * buffers and a buffer's size is known from the storage's nbytes. */
+
+#if defined(__SANITIZE_ADDRESS__)
+# define BIG_CACHE_DISABLED 1
+#elif defined(__has_feature)
+# if __has_feature (address_sanitizer)
+#  define BIG_CACHE_DISABLED 1
+# endif
+#endif
+
+#define BIG_MIN_BYTES  ((gsize) 1 << 20)
+#define BIG_GRANULE    ((gsize) 64 << 10)
+#define BIG_HUGE_BYTES ((gsize) 2 << 20)
+
+static inline gsize
+big_size (gsize nbytes)
+{
+  return nbytes >= BIG_MIN_BYTES ? (nbytes + BIG_GRANULE - 1) & ~(BIG_GRANULE - 1) : nbytes;
+}
+
+static gpointer
+huge_alloc (gsize size)
+{
+  guint8 *raw = mmap (NULL, size + BIG_HUGE_BYTES, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  guint8 *data;
+  gsize head;
+
+  if (raw == MAP_FAILED)
+    return NULL;
+  head = (BIG_HUGE_BYTES - ((guintptr) raw & (BIG_HUGE_BYTES - 1))) & (BIG_HUGE_BYTES - 1);
+  data = raw + head;
+  if (head > 0)
+    munmap (raw, head);
+  munmap (data + size, BIG_HUGE_BYTES - head);
+  madvise (data, size, MADV_HUGEPAGE);
+  return data;
+}
+
+/* A buffer of size (rounded) bytes from the system. */
+static gpointer
+system_alloc (gsize size)
+{
+  gpointer data = NULL;
+
+  if (size >= BIG_HUGE_BYTES)
+    return huge_alloc (size);
+  if (posix_memalign (&data, CPU_ALIGNMENT, size) != 0)
+    return NULL;
+  return data;
+}
+
+static void
+system_free (gpointer data,
+             gsize    size)
+{
+  if (size >= BIG_HUGE_BYTES)
+    munmap (data, size);
+  else
+    free (data);
+}
+
+#ifndef BIG_CACHE_DISABLED
+#define BIG_SLOTS 64
+
+typedef struct {
+  gpointer data;
+  gsize    size;
+} BigBuffer;
+
+static GMutex    big_lock;
+static BigBuffer big_cache[BIG_SLOTS];      /* oldest first */
+static guint     big_len;
+static gsize     big_bytes;
+
+/* At most a quarter of the memory limit, and 512 MiB. */
+static gsize
+big_cap (void)
+{
+  return MIN ((gsize) 512 << 20, cr_memory_get_limit () / 4);
+}
+
+static gpointer
+big_take (gsize size)
+{
+  gpointer data = NULL;
+
+  g_mutex_lock (&big_lock);
+  for (guint i = big_len; i-- > 0;)
+    if (big_cache[i].size == size)
+      {
+        data = big_cache[i].data;
+        memmove (&big_cache[i], &big_cache[i + 1], (big_len - i - 1) * sizeof (BigBuffer));
+        big_len--;
+        big_bytes -= size;
+        break;
+      }
+  g_mutex_unlock (&big_lock);
+  return data;
+}
+
+/* Keeps data, giving back the oldest buffers to make room; FALSE when it
+ * is too big to keep at all. */
+static gboolean
+big_keep (gpointer data,
+          gsize    size)
+{
+  gsize cap = big_cap ();
+  BigBuffer evicted[BIG_SLOTS];
+  guint n_evicted = 0;
+
+  if (size > cap)
+    return FALSE;
+  g_mutex_lock (&big_lock);
+  while (big_len > 0 && (big_len == BIG_SLOTS || big_bytes + size > cap))
     {
-      block->next_free = pool_head;
-      pool_head = block;
-      pool_count++;
-      return;
+      evicted[n_evicted++] = big_cache[0];
+      big_bytes -= big_cache[0].size;
+      memmove (&big_cache[0], &big_cache[1], --big_len * sizeof (BigBuffer));
     }
-  g_free (block);
+  big_cache[big_len].data = data;
+  big_cache[big_len].size = size;
+  big_len++;
+  big_bytes += size;
+  g_mutex_unlock (&big_lock);
+  for (guint i = 0; i < n_evicted; i++)
+    system_free (evicted[i].data, evicted[i].size);
+  return TRUE;
+}
+#endif
+
+static gpointer
+cpu_alloc (gsize nbytes)
+{
+  gsize size = big_size (nbytes);
+
+#ifndef BIG_CACHE_DISABLED
+  if (size >= BIG_MIN_BYTES)
+    {
+      gpointer data = big_take (size);
+
+      if (data != NULL)
+        return data;
+    }
+#endif
+  return system_alloc (size);
+}
+
+static void
+cpu_free (gpointer data,
+          gsize    nbytes)
+{
+  gsize size = big_size (nbytes);
+
+#ifndef BIG_CACHE_DISABLED
+  if (size >= BIG_MIN_BYTES && big_keep (data, size))
+    return;
+#endif
+  system_free (data, size);
 }
 
 static void
@@ -125,11 +268,11 @@ storage_new (CrDeviceType   device,
 
   if (device == CR_DEVICE_CPU && nbytes <= CR_STORAGE_INLINE_BYTES)
     {
-      block = block_alloc ();
+      block = block_alloc (TRUE, nbytes);
       storage = &block->storage;
       storage->data = block->inline_data;
       if (zeroed)
-        memset (block->inline_data, 0, sizeof block->inline_data);
+        memset (block->inline_data, 0, nbytes);
     }
   else if (device == CR_DEVICE_CPU)
     {
@@ -137,7 +280,8 @@ storage_new (CrDeviceType   device,
 
       if (!reserve_memory (nbytes, error))
         return NULL;
-      if (posix_memalign (&data, CPU_ALIGNMENT, nbytes) != 0 || data == NULL)
+      data = cpu_alloc (nbytes);
+      if (data == NULL)
         {
           release_memory (nbytes);
           set_alloc_error (error, nbytes);
@@ -148,7 +292,7 @@ storage_new (CrDeviceType   device,
        * caller writes next anyway. */
       if (zeroed)
         memset (data, 0, nbytes);
-      block = block_alloc ();
+      block = block_alloc (FALSE, nbytes);
       storage = &block->storage;
       storage->data = data;
     }
@@ -172,7 +316,7 @@ storage_new (CrDeviceType   device,
           release_memory (nbytes);
           return NULL;
         }
-      block = block_alloc ();
+      block = block_alloc (FALSE, nbytes);
       storage = &block->storage;
       storage->data = data;
       storage->backend_data = backend_data;
@@ -215,6 +359,7 @@ void
 cr_storage_unref (CrStorage *storage)
 {
   StorageBlock *block;
+  gboolean is_inline;
 
   if (storage == NULL)
     return;
@@ -222,15 +367,16 @@ cr_storage_unref (CrStorage *storage)
     return;
 
   block = (StorageBlock *) storage;
-  if (storage->data != (gpointer) block->inline_data)
+  is_inline = storage->data == (gpointer) block->inline_data;
+  if (!is_inline)
     {
       if (storage->device == CR_DEVICE_CPU)
-        free (storage->data);
+        cpu_free (storage->data, storage->nbytes);
       else if (device_allocators[storage->device].free != NULL)
         device_allocators[storage->device].free (storage->data, storage->backend_data);
       release_memory (storage->nbytes);
     }
-  block_free (block);
+  block_free (block, is_inline, storage->nbytes);
 }
 
 gboolean

@@ -1,81 +1,37 @@
 /* cr-tensor.c — tensor objects: creation, views, geometry, element access.
  *
- * A scalar script makes and drops a tensor per op, so the structs come from a
- * small per-thread free list (see also cr-storage.c for the data). */
+ * A scalar script makes and drops a tensor per op, so the structs come from
+ * cr-slab (see also cr-storage.c for the data). */
 #include "cr-tensor.h"
 #include "cr-error.h"
 #include "cr-kernels.h"
 #include "cr-node.h"
+#include "cr-slab.h"
 
 #include <math.h>
 #include <string.h>
 
-#define POOL_MAX 512
+/* Element sizes (cr-dtype.c's), here so that hot paths make no call. */
+static const guint8 dtype_sizes[CR_DTYPE_COUNT] = { 1, 8, 4, 8 };
+G_STATIC_ASSERT (CR_DTYPE_COUNT == 4);
 
-typedef union _TensorSlot TensorSlot;
-
-union _TensorSlot {
-  CrTensor    tensor;
-  TensorSlot *next_free;
-};
-
-static __thread TensorSlot *pool_head;
-static __thread guint       pool_count;
-static __thread gboolean    pool_registered;
-
-static void
-pool_drain (gpointer unused)
-{
-  while (pool_head != NULL)
-    {
-      TensorSlot *slot = pool_head;
-
-      pool_head = slot->next_free;
-      g_free (slot);
-    }
-  pool_count = 0;
-}
-
-static GPrivate pool_private = G_PRIVATE_INIT (pool_drain);
-
-/* A zeroed tensor struct with one reference. */
-static CrTensor *
+/* A tensor struct with one reference, every field zero but the sizes and
+ * strides (only the first ndim of them are ever read). */
+static inline CrTensor *
 tensor_alloc (void)
 {
-  TensorSlot *slot = pool_head;
+  CrTensor *self = cr_slab_alloc (sizeof (CrTensor));
 
-  if (G_LIKELY (slot != NULL))
-    {
-      pool_head = slot->next_free;
-      pool_count--;
-    }
-  else
-    {
-      if (G_UNLIKELY (!pool_registered))
-        {
-          pool_registered = TRUE;
-          g_private_set (&pool_private, GINT_TO_POINTER (1));
-        }
-      slot = g_new (TensorSlot, 1);
-    }
-  memset (&slot->tensor, 0, sizeof slot->tensor);
-  slot->tensor.ref_count = 1;
-  return &slot->tensor;
+  memset (self, 0, G_STRUCT_OFFSET (CrTensor, shape));
+  memset (&self->grad, 0, sizeof (CrTensor) - G_STRUCT_OFFSET (CrTensor, grad));
+  self->ref_count = 1;
+  return self;
 }
 
 static void
 tensor_free (CrTensor *self)
 {
-  TensorSlot *slot = (TensorSlot *) self;
-
-  if (G_LIKELY (pool_count < POOL_MAX && pool_registered))
-    {
-      slot->next_free = pool_head;
-      pool_head = slot;
-      pool_count++;
-      return;
-    }
-  g_free (slot);
+  cr_slab_free (self, sizeof (CrTensor));
 }
 
 /* ---- shapes ------------------------------------------------------------- */
@@ -241,12 +197,25 @@ tensor_new (const gint64  *shape,
   gint64 numel;
   gsize nbytes;
 
+  g_return_val_if_fail ((guint) dtype < CR_DTYPE_COUNT, NULL);
+
   if (ndim == 0)
     numel = 1;
-  else if (!check_shape (shape, ndim, dtype, &numel, error))
-    return NULL;
+  else
+    {
+      guint64 n = 1;
+      gboolean bad = ndim < 0 || ndim > CR_MAX_DIMS;
 
-  nbytes = (gsize) numel * cr_dtype_size (dtype);
+      /* Only a bad or huge shape needs the careful checks and messages. */
+      for (int i = 0; i < ndim && !bad; i++)
+        bad = shape[i] < 0 || __builtin_mul_overflow (n, (guint64) shape[i], &n);
+      if (G_LIKELY (!bad && n <= (guint64) G_MAXINT64 / 8))
+        numel = (gint64) n;
+      else if (!check_shape (shape, ndim, dtype, &numel, error))
+        return NULL;
+    }
+
+  nbytes = (gsize) numel * dtype_sizes[dtype];
   storage = zeroed ? cr_storage_new_zeroed (device, nbytes, error)
                    : cr_storage_new (device, nbytes, error);
   if (storage == NULL)
@@ -557,8 +526,9 @@ cr_tensor_unref (CrTensor *self)
   if (!g_atomic_int_dec_and_test (&self->ref_count))
     return;
 
-  cr_autograd_tensor_finalize (self);
-  g_free (self->name);
+  if (self->grad_fn != NULL || self->grad != NULL || self->hooks != NULL
+      || self->view_base != NULL || self->retains_grad)
+    cr_autograd_tensor_finalize (self);
   cr_storage_unref (self->storage);
   tensor_free (self);
 }
@@ -666,7 +636,7 @@ flat_to_offset (const CrTensor *self,
 gpointer
 cr_tensor_data (const CrTensor *self)
 {
-  return (guint8 *) self->storage->data + (gsize) self->offset * cr_dtype_size (self->dtype);
+  return (guint8 *) self->storage->data + (gsize) self->offset * dtype_sizes[self->dtype];
 }
 
 double
@@ -739,6 +709,19 @@ void
 cr_tensor_set_name (CrTensor   *self,
                     const char *name)
 {
-  if (self->name == NULL && name != NULL)
-    self->name = g_strdup (name);
+  /* Names repeat (a loop binds the same few variables), and interning takes
+   * a global lock: the last few interned names are looked at first. */
+  static __thread const char *recent[4];
+  static __thread guint next;
+
+  if (self->name != NULL || name == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (recent); i++)
+    if (recent[i] != NULL && strcmp (recent[i], name) == 0)
+      {
+        self->name = recent[i];
+        return;
+      }
+  self->name = g_intern_string (name);
+  recent[next++ % G_N_ELEMENTS (recent)] = self->name;
 }

@@ -18,34 +18,39 @@ G_BEGIN_DECLS
 
 typedef struct _CrTensorHook CrTensorHook;
 
+/* Field order matters for speed: what every op reads comes first, so that
+ * an op on 0-d tensors touches one cache line of each (and a 1-d one two:
+ * shape[0] still shares the first line and strides[0] the second). */
 struct _CrTensor {
   gint          ref_count;
   CrDType       dtype;
   CrDeviceType  device;
   int           ndim;
   gint64        numel;
-  gint64        shape[CR_MAX_DIMS];
-  gint64        strides[CR_MAX_DIMS];   /* in elements */
   gint64        offset;                 /* in elements, into storage */
   CrStorage    *storage;                /* owned */
 
+  /* Autograd. A tensor is a leaf when grad_fn is NULL. requires_grad is the
+   * user's flag for a leaf and TRUE for every tensor with a grad_fn. */
+  CrNode       *grad_fn;                /* owned, NULL for leaves */
+  guint32       output_nr;              /* which output of grad_fn this is */
+  guint         requires_grad : 1;
+  guint         retains_grad : 1;
   /* A Python number turned into a 0-d tensor for an op (`x * 2`): it ranks
    * lowest in type promotion. */
   guint         is_wrapped_number : 1;
 
-  /* Autograd. A tensor is a leaf when grad_fn is NULL. requires_grad is the
-   * user's flag for a leaf and TRUE for every tensor with a grad_fn. */
-  guint         requires_grad : 1;
-  guint         retains_grad : 1;
-  CrNode       *grad_fn;                /* owned, NULL for leaves */
-  guint32       output_nr;              /* which output of grad_fn this is */
+  gint64        shape[CR_MAX_DIMS];
+  gint64        strides[CR_MAX_DIMS];   /* in elements */
+
   CrTensor     *grad;                   /* owned, NULL until a backward writes it */
   CrNode       *grad_accumulator;       /* weak: the leaf's AccumulateGrad node while
                                          * a graph holds one; the node clears it */
   GPtrArray    *hooks;                  /* of CrTensorHook*, owned; NULL when none */
   CrTensor     *view_base;              /* owned: the tensor this one is a view of */
 
-  char         *name;                   /* owned: the script variable first bound to it */
+  const char   *name;                   /* interned (g_intern_string): the script
+                                         * variable first bound to it */
 };
 
 /* Creation. shape may be NULL when ndim == 0. Fail only for a bad shape or

@@ -14,8 +14,18 @@ const CrSpan *cr_autograd_get_current_span (void);
 /* Free node's saved tensors (a backward without retain_graph did it). */
 void          cr_node_release_saved        (CrNode         *node);
 
-/* The meta of t, for edges and for the engine's output validation. */
+/* The meta of t, for edges and for the engine's output validation; its
+ * sizes are copied to dims (t->ndim of them). */
 void          cr_tensor_meta_set           (CrTensorMeta   *meta,
+                                            gint64         *dims,
                                             const CrTensor *t);
+
+/* What few nodes need: a user's autograd.Function and retain_grad(). */
+struct _CrNodeExtra {
+  GPtrArray            *retained;        /* weak CrTensor*: outputs that called retain_grad() */
+  CrCustomBackwardFunc  custom_backward;
+  gpointer              custom_data;
+  GDestroyNotify        custom_destroy;
+};
 
 G_END_DECLS

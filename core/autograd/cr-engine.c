@@ -29,20 +29,30 @@
 #include "cr-ops.h"
 #include "cr-tensor.h"
 
-#define TASKS_PER_CHUNK 256
+#define TASKS_PER_CHUNK 1024
 #define MAX_STACK_INPUTS 8
 
+/* A node's state in one run. A backward touches every node of a big graph,
+ * so this is small (24 bytes) and the queue below never reads it. */
 typedef struct {
   CrNode    *node;          /* borrowed: the graph's edges keep it alive */
-  guint64    sequence_nr;   /* node's, copied: the ready queue compares tasks only */
   gint       deps;          /* gradients still to arrive */
   guint      needed : 1;    /* autograd.grad: leads to an input (or is the root) */
   guint      captured : 1;  /* autograd.grad: an input's gradient is read here */
   guint      visit : 2;     /* autograd.grad's marking walk */
-  guint      n_outputs;     /* node's, copied: cleanup need not touch the node */
-  CrTensor **buffer;        /* node->n_outputs incoming gradients, owned */
-  CrTensor  *inline_buffer[1];
+  guint      multi : 1;     /* the node has several outputs: buf.many */
+  union {
+    CrTensor  *one;         /* the incoming gradient of a one-output node */
+    CrTensor **many;        /* node->n_outputs of them */
+  } buf;                    /* owned */
 } Task;
+
+/* The ready queue holds the sequence number beside the task, so that sifting
+ * compares without touching tasks. */
+typedef struct {
+  guint64  sequence_nr;
+  Task    *task;
+} HeapEntry;
 
 typedef struct {
   Task  *task;
@@ -55,10 +65,11 @@ typedef struct {
   gboolean     inputs_mode;
   gboolean     nested;
   GHashTable  *map;          /* nested runs only: CrNode* -> Task* */
-  GPtrArray   *tasks;        /* every Task, for cleanup */
-  GPtrArray   *chunks;       /* Task[TASKS_PER_CHUNK] blocks */
+  GPtrArray   *chunks;       /* Task[TASKS_PER_CHUNK] blocks, the last one in use */
   guint        chunk_used;
-  GPtrArray   *heap;         /* ready Task*, a max-heap on sequence_nr */
+  HeapEntry   *heap;         /* ready tasks, a max-heap on sequence_nr */
+  gsize        heap_len;
+  gsize        heap_size;
   /* autograd.grad: per input, where its gradient is read, and the result. */
   CrNode     **capture_node;
   guint32     *capture_nr;
@@ -70,6 +81,12 @@ static __thread guint run_depth;
 static gsize run_counter;   /* atomic: ids never repeat, in any thread */
 
 /* ---- tasks ------------------------------------------------------------- */
+
+static inline CrTensor **
+task_buffer (Task *task)
+{
+  return task->multi ? task->buf.many : &task->buf.one;
+}
 
 static inline Task *
 task_get (Run    *run,
@@ -94,13 +111,11 @@ task_new (Run    *run,
   task = (Task *) g_ptr_array_index (run->chunks, run->chunks->len - 1) + run->chunk_used++;
   memset (task, 0, sizeof *task);
   task->node = node;
-  task->sequence_nr = node->sequence_nr;
-  task->n_outputs = node->n_outputs;
-  if (node->n_outputs <= G_N_ELEMENTS (task->inline_buffer))
-    task->buffer = task->inline_buffer;
-  else
-    task->buffer = g_new0 (CrTensor *, node->n_outputs);
-  g_ptr_array_add (run->tasks, task);
+  if (node->n_outputs > 1)
+    {
+      task->multi = TRUE;
+      task->buf.many = g_new0 (CrTensor *, node->n_outputs);
+    }
 
   if (G_UNLIKELY (run->nested))
     g_hash_table_insert (run->map, node, task);
@@ -117,32 +132,43 @@ task_new (Run    *run,
 static void
 task_clear (Task *task)
 {
-  for (guint i = 0; i < task->n_outputs; i++)
-    if (task->buffer[i] != NULL)
-      cr_tensor_unref (task->buffer[i]);
-  if (task->buffer != task->inline_buffer)
-    g_free (task->buffer);
+  CrTensor **buffer = task_buffer (task);
+  guint n = task->multi ? task->node->n_outputs : 1;
+
+  for (guint i = 0; i < n; i++)
+    if (buffer[i] != NULL)
+      cr_tensor_unref (buffer[i]);
+  if (task->multi)
+    g_free (task->buf.many);
+}
+
+static void
+tasks_free (Run *run)
+{
+  for (guint c = 0; c < run->chunks->len; c++)
+    {
+      Task *chunk = run->chunks->pdata[c];
+      guint n = c + 1 < run->chunks->len ? TASKS_PER_CHUNK : run->chunk_used;
+
+      for (guint i = 0; i < n; i++)
+        task_clear (&chunk[i]);
+      g_free (chunk);
+    }
+  g_ptr_array_unref (run->chunks);
 }
 
 /* ---- the ready queue: libstdc++'s heap algorithms ---------------------- */
 
-static inline gboolean
-task_less (const Task *a,
-           const Task *b)
-{
-  return a->sequence_nr < b->sequence_nr;
-}
-
 /* std::__push_heap */
 static void
-heap_sift_up (gpointer *a,
-              gsize     hole,
-              gsize     top,
-              Task     *value)
+heap_sift_up (HeapEntry *a,
+              gsize      hole,
+              gsize      top,
+              HeapEntry  value)
 {
   gsize parent = (hole - 1) / 2;
 
-  while (hole > top && task_less (a[parent], value))
+  while (hole > top && a[parent].sequence_nr < value.sequence_nr)
     {
       a[hole] = a[parent];
       hole = parent;
@@ -153,10 +179,10 @@ heap_sift_up (gpointer *a,
 
 /* std::__adjust_heap */
 static void
-heap_adjust (gpointer *a,
-             gsize     hole,
-             gsize     len,
-             Task     *value)
+heap_adjust (HeapEntry *a,
+             gsize      hole,
+             gsize      len,
+             HeapEntry  value)
 {
   gsize top = hole;
   gsize second = hole;
@@ -164,7 +190,7 @@ heap_adjust (gpointer *a,
   while (second < (len - 1) / 2)
     {
       second = 2 * (second + 1);
-      if (task_less (a[second], a[second - 1]))
+      if (a[second].sequence_nr < a[second - 1].sequence_nr)
         second--;
       a[hole] = a[second];
       hole = second;
@@ -179,64 +205,105 @@ heap_adjust (gpointer *a,
 }
 
 static void
-heap_push (GPtrArray *heap,
-           Task      *task)
+heap_push (Run  *run,
+           Task *task)
 {
-  g_ptr_array_add (heap, task);
-  heap_sift_up (heap->pdata, heap->len - 1, 0, task);
+  const CrNode *node = task->node;
+  HeapEntry entry;
+
+  /* The node runs soon: fetch its saved tensors' slots and its metas along
+   * with the sequence number. */
+  __builtin_prefetch ((const guint8 *) node + 128);
+  __builtin_prefetch ((const guint8 *) node + 192);
+  entry.sequence_nr = node->sequence_nr;
+  entry.task = task;
+
+  if (run->heap_len == run->heap_size)
+    {
+      run->heap_size = MAX (64, 2 * run->heap_size);
+      run->heap = g_renew (HeapEntry, run->heap, run->heap_size);
+    }
+  run->heap[run->heap_len++] = entry;
+  heap_sift_up (run->heap, run->heap_len - 1, 0, entry);
 }
 
 static Task *
-heap_pop (GPtrArray *heap)
+heap_pop (Run *run)
 {
-  gpointer *a = heap->pdata;
-  gsize len = heap->len;
-  Task *top = a[0];
+  HeapEntry *a = run->heap;
+  gsize len = run->heap_len;
+  Task *top = a[0].task;
 
   if (len > 1)
     {
-      Task *value = a[len - 1];
+      HeapEntry value = a[len - 1];
 
       a[len - 1] = a[0];
       heap_adjust (a, 0, len - 1, value);
     }
-  g_ptr_array_set_size (heap, len - 1);
+  run->heap_len = len - 1;
   return top;
 }
 
 /* ---- graph walks ------------------------------------------------------- */
 
+/* Counts the gradients each node will receive. In a graph bigger than the
+ * cache every node is a miss, so the walk is breadth-first over edges: a
+ * node is fetched (prefetched) when its edge is queued and looked at only
+ * when the edge comes out of the queue, by which time it has arrived. An
+ * edge to a node already seen just counts. No recursion, no order-dependent
+ * result: the counts are the same whatever the walk's order. */
 static void
 compute_dependencies (Run    *run,
                       CrNode *const *roots,
                       guint   n_roots)
 {
-  g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+  g_autoptr(GPtrArray) queue = g_ptr_array_new ();
+  guint head = 0;
 
   for (guint i = 0; i < n_roots; i++)
     if (task_get (run, roots[i]) == NULL)
-      g_ptr_array_add (stack, task_new (run, roots[i]));
-
-  while (stack->len > 0)
+      g_ptr_array_add (queue, roots[i]);
+  /* The roots are found, not reached: they count no edge. */
+  for (guint n = queue->len; head < n; head++)
     {
-      Task *task = g_ptr_array_steal_index_fast (stack, stack->len - 1);
-      CrNode *node = task->node;
+      CrNode *node = queue->pdata[head];
 
+      if (task_get (run, node) != NULL)
+        continue;
+      task_new (run, node);
       for (guint i = 0; i < node->n_inputs; i++)
-        {
-          CrNode *next = node->next[i].node;
-          Task *child;
+        if (node->next[i].node != NULL)
+          {
+            __builtin_prefetch (node->next[i].node, 1);
+            g_ptr_array_add (queue, node->next[i].node);
+          }
+    }
 
-          if (next == NULL)
-            continue;
-          child = task_get (run, next);
-          if (child == NULL)
-            {
-              child = task_new (run, next);
-              g_ptr_array_add (stack, child);
-            }
-          child->deps++;
+  while (head < queue->len)
+    {
+      CrNode *node = queue->pdata[head++];
+      Task *task = task_get (run, node);
+
+      /* Keep the queue from growing with the walk: drop what was read. */
+      if (head >= 4096 && head * 2 >= queue->len)
+        {
+          g_ptr_array_remove_range (queue, 0, head);
+          head = 0;
         }
+      if (task != NULL)
+        {
+          task->deps++;
+          continue;
+        }
+      task = task_new (run, node);
+      task->deps = 1;
+      for (guint i = 0; i < node->n_inputs; i++)
+        if (node->next[i].node != NULL)
+          {
+            __builtin_prefetch (node->next[i].node, 1);
+            g_ptr_array_add (queue, node->next[i].node);
+          }
     }
 }
 
@@ -373,12 +440,13 @@ buffer_add (Run      *run,
             CrTensor *grad,
             GError  **error)
 {
-  CrTensor *old = task->buffer[pos];
+  CrTensor **buffer = task_buffer (task);
+  CrTensor *old = buffer[pos];
   CrTensor *sum;
 
   if (old == NULL)
     {
-      task->buffer[pos] = grad;
+      buffer[pos] = grad;
       return TRUE;
     }
 
@@ -401,7 +469,7 @@ buffer_add (Run      *run,
                                         grad, sum);
   cr_tensor_unref (grad);
   cr_tensor_unref (old);
-  task->buffer[pos] = sum;
+  buffer[pos] = sum;
   return TRUE;
 }
 
@@ -425,7 +493,7 @@ route (Run          *run,
   if (grad != NULL && !buffer_add (run, task, edge->input_nr, grad, error))
     return FALSE;
   if (ready)
-    heap_push (run->heap, task);
+    heap_push (run, task);
   return TRUE;
 }
 
@@ -550,10 +618,10 @@ evaluate_accumulate (Run      *run,
   CrBackwardStep step = { 0 };
 
   /* A leaf's hooks run before its gradient is accumulated. */
-  if (leaf->hooks != NULL && task->buffer[0] != NULL
-      && !call_hooks (leaf->hooks, task->buffer, 1, error))
+  if (leaf->hooks != NULL && task->buf.one != NULL
+      && !call_hooks (leaf->hooks, &task->buf.one, 1, error))
     return FALSE;
-  grad = g_steal_pointer (&task->buffer[0]);
+  grad = g_steal_pointer (&task->buf.one);
 
   if (observer == NULL || observer->step == NULL)
     {
@@ -594,10 +662,12 @@ call_backward (CrNode          *node,
 
   if (node->op->id == CR_OP_CUSTOM)
     {
-      if (node->custom_backward == NULL)
+      const CrNodeExtra *extra = node->extra;
+
+      if (extra == NULL || extra->custom_backward == NULL)
         goto not_implemented;
-      return node->custom_backward (node, node->custom_data, grads, node->n_outputs,
-                                    grad_inputs, node->n_inputs, error);
+      return extra->custom_backward (node, extra->custom_data, grads, node->n_outputs,
+                                     grad_inputs, node->n_inputs, error);
     }
   if (node->op->backward == NULL)
     goto not_implemented;
@@ -617,6 +687,7 @@ evaluate (Run     *run,
   const CrBackwardOptions *options = run->options;
   const CrBackwardObserver *observer = options->observer;
   CrNode *node = task->node;
+  CrTensor **buffer = task_buffer (task);
   CrTensor *stack_grads[MAX_STACK_INPUTS];
   CrTensor *stack_locals[MAX_STACK_INPUTS];
   CrTensor **grad_inputs;
@@ -628,7 +699,7 @@ evaluate (Run     *run,
     for (guint i = 0; i < options->n_inputs; i++)
       if (run->capture_node[i] == node)
         {
-          CrTensor *g = task->buffer[run->capture_nr[i]];
+          CrTensor *g = buffer[run->capture_nr[i]];
 
           cr_tensor_unref (run->captured[i]);
           run->captured[i] = g != NULL ? cr_tensor_ref (g) : NULL;
@@ -636,7 +707,7 @@ evaluate (Run     *run,
   if (run->inputs_mode && !task->needed)
     return TRUE;
 
-  if (node->pre_hooks != NULL && !call_hooks (node->pre_hooks, task->buffer, node->n_outputs, error))
+  if (node->pre_hooks != NULL && !call_hooks (node->pre_hooks, buffer, node->n_outputs, error))
     return FALSE;
 
   if (node->op->id == CR_OP_ACCUMULATE_GRAD)
@@ -662,7 +733,7 @@ evaluate (Run     *run,
             }
     }
 
-  ok = call_backward (node, task->buffer, grad_inputs, error);
+  ok = call_backward (node, buffer, grad_inputs, error);
   for (guint i = 0; ok && i < n_in; i++)
     {
       if (grad_inputs[i] == NULL)
@@ -682,7 +753,7 @@ evaluate (Run     *run,
       step.index = run->step_index;
       step.node = node;
       step.n_outputs = node->n_outputs;
-      step.grad_outputs = task->buffer;
+      step.grad_outputs = buffer;
       step.n_inputs = n_in;
       step.local_grads = local_grads;
       step.grad_inputs = grad_inputs;
@@ -696,7 +767,7 @@ evaluate (Run     *run,
   /* The incoming gradients are no longer needed: free them before the
    * receivers run, so big buffers can be reused in place. */
   for (guint i = 0; i < node->n_outputs; i++)
-    g_clear_pointer (&task->buffer[i], cr_tensor_unref);
+    g_clear_pointer (&buffer[i], cr_tensor_unref);
 
   for (guint i = 0; i < n_in; i++)
     {
@@ -806,8 +877,8 @@ run_graph (Run             *run,
     {
       Task *task = task_get (run, root_nodes[0]);
 
-      task->buffer[root_edges[0].input_nr] = g_steal_pointer (&root_grads[0]);
-      heap_push (run->heap, task);
+      task_buffer (task)[root_edges[0].input_nr] = g_steal_pointer (&root_grads[0]);
+      heap_push (run, task);
     }
   else
     {
@@ -820,7 +891,7 @@ run_graph (Run             *run,
           return FALSE;
     }
 
-  while (run->heap->len > 0)
+  while (run->heap_len > 0)
     {
       Task *task;
 
@@ -829,7 +900,7 @@ run_graph (Run             *run,
           g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_KEYBOARD_INTERRUPT, "cancelled");
           return FALSE;
         }
-      task = heap_pop (run->heap);
+      task = heap_pop (run);
       if (!evaluate (run, task, error))
         return FALSE;
     }
@@ -902,9 +973,7 @@ cr_autograd_run (CrTensor *const          *roots,
   run.nested = run_depth > 0;
   if (run.nested)
     run.map = g_hash_table_new (NULL, NULL);
-  run.tasks = g_ptr_array_new ();
-  run.chunks = g_ptr_array_new_with_free_func (g_free);
-  run.heap = g_ptr_array_new ();
+  run.chunks = g_ptr_array_new ();
 
   run_depth++;
   grad_mode = cr_grad_mode_set_enabled (options->create_graph);
@@ -912,11 +981,8 @@ cr_autograd_run (CrTensor *const          *roots,
   cr_grad_mode_set_enabled (grad_mode);
   run_depth--;
 
-  for (guint i = 0; i < run.tasks->len; i++)
-    task_clear (run.tasks->pdata[i]);
-  g_ptr_array_unref (run.tasks);
-  g_ptr_array_unref (run.chunks);
-  g_ptr_array_unref (run.heap);
+  tasks_free (&run);
+  g_free (run.heap);
   g_clear_pointer (&run.map, g_hash_table_unref);
 out_edges:
   for (guint i = 0; i < n_roots; i++)

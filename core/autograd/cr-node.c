@@ -14,6 +14,7 @@
 #include "cr-error.h"
 #include "cr-grad-mode.h"
 #include "cr-ops.h"
+#include "cr-slab.h"
 #include "cr-tensor.h"
 
 static __thread CrNode   *pending_free;
@@ -39,51 +40,103 @@ const CrOpInfo cr_op_row_CUSTOM = {
 
 /* ---- allocation -------------------------------------------------------- */
 
+static const CrOpArgs no_args;
+
+/* The sizes reserved in the node's block for output nr's meta. */
+static inline gint64 *
+output_dims (CrNode *node,
+             guint   nr)
+{
+  return (gint64 *) (node->output_meta + node->n_outputs) + (gsize) nr * node->out_dims;
+}
+
 void
 cr_tensor_meta_set (CrTensorMeta   *meta,
+                    gint64         *dims,
                     const CrTensor *t)
 {
   meta->ndim = t->ndim;
-  memcpy (meta->shape, t->shape, sizeof (gint64) * t->ndim);
   meta->dtype = t->dtype;
   meta->device = t->device;
+  if (t->ndim > 0)
+    {
+      memcpy (dims, t->shape, sizeof (gint64) * t->ndim);
+      meta->shape = dims;
+    }
+  else
+    meta->shape = NULL;
 }
 
+/* Output nr's meta, in the sizes reserved for it when they suffice (outputs
+ * rarely have more dimensions than the inputs), else on the heap. */
+static void
+output_meta_set (CrNode         *node,
+                 guint           nr,
+                 const CrTensor *t)
+{
+  CrTensorMeta *meta = &node->output_meta[nr];
+  gint64 *reserved = output_dims (node, nr);
+
+  if (meta->shape != NULL && meta->shape != reserved)
+    g_free ((gpointer) meta->shape);
+  if (t->ndim <= (int) node->out_dims)
+    cr_tensor_meta_set (meta, reserved, t);
+  else
+    cr_tensor_meta_set (meta, g_new (gint64, t->ndim), t);
+}
+
+/* One block: the struct, the edges of a node with more than two inputs, the
+ * metas of inputs and outputs, then the sizes (outputs' first). Every
+ * output meta gets as many sizes as the largest input has. */
 static CrNode *
-node_alloc (const CrOpInfo *op,
-            guint           n_inputs,
-            guint           n_outputs)
+node_alloc (const CrOpInfo  *op,
+            CrTensor *const *inputs,
+            guint            n_inputs,
+            guint            n_outputs,
+            guint            out_dims)
 {
   gboolean inline_edges = n_inputs <= G_N_ELEMENTS (((CrNode *) NULL)->inline_next);
-  gsize size = sizeof (CrNode)
-               + n_inputs * sizeof (CrTensorMeta)
-               + n_outputs * sizeof (CrTensorMeta)
-               + (inline_edges ? 0 : n_inputs * sizeof (CrEdge));
-  CrNode *node = g_malloc0 (size);
-  CrTensorMeta *metas = (CrTensorMeta *) (node + 1);
+  guint in_dims = 0;
+  gsize size;
+  CrNode *node;
+  CrTensorMeta *metas;
+  gint64 *dims;
+
+  for (guint i = 0; i < n_inputs; i++)
+    if (inputs[i] != NULL)
+      {
+        in_dims += inputs[i]->ndim;
+        out_dims = MAX (out_dims, (guint) inputs[i]->ndim);
+      }
+  size = sizeof (CrNode)
+         + (inline_edges ? 0 : n_inputs * sizeof (CrEdge))
+         + (n_inputs + n_outputs) * sizeof (CrTensorMeta)
+         + (in_dims + n_outputs * out_dims) * sizeof (gint64);
+  node = cr_slab_alloc0 (size);
+  node->block_size = size <= CR_SLAB_MAX_SIZE ? size : 0;
+  node->next = inline_edges ? node->inline_next : (CrEdge *) (node + 1);
+  metas = (CrTensorMeta *) (inline_edges ? (gpointer) (node + 1) : (gpointer) (node->next + n_inputs));
 
   node->ref_count = 1;
   node->op = op;
   node->n_inputs = n_inputs;
   node->n_outputs = n_outputs;
+  node->out_dims = out_dims;
   node->input_meta = metas;
   node->output_meta = metas + n_inputs;
-  node->next = inline_edges ? node->inline_next : (CrEdge *) (metas + n_inputs + n_outputs);
+  node->saved = node->inline_saved;
+  node->args = (CrOpArgs *) &no_args;
   node->span = *cr_autograd_get_current_span ();
-  return node;
-}
 
-static void
-node_set_inputs (CrNode          *node,
-                 CrTensor *const *inputs)
-{
-  for (guint i = 0; i < node->n_inputs; i++)
+  dims = output_dims (node, n_outputs);
+  for (guint i = 0; i < n_inputs; i++)
     {
       CrTensor *t = inputs[i];
 
       if (t == NULL)
         continue;
-      cr_tensor_meta_set (&node->input_meta[i], t);
+      cr_tensor_meta_set (&node->input_meta[i], dims, t);
+      dims += t->ndim;
       if (t->grad_fn != NULL)
         {
           node->next[i].node = cr_node_ref (t->grad_fn);
@@ -95,6 +148,25 @@ node_set_inputs (CrNode          *node,
           node->next[i].input_nr = 0;
         }
     }
+  return node;
+}
+
+CrOpArgs *
+cr_node_args (CrNode *node)
+{
+  g_return_val_if_fail (node != NULL, NULL);
+
+  if (node->args == &no_args)
+    node->args = g_new0 (CrOpArgs, 1);
+  return node->args;
+}
+
+static CrNodeExtra *
+node_extra (CrNode *node)
+{
+  if (node->extra == NULL)
+    node->extra = g_new0 (CrNodeExtra, 1);
+  return node->extra;
 }
 
 gboolean
@@ -119,9 +191,8 @@ cr_node_new (CrOpId           op,
 
   g_return_val_if_fail ((guint) op < CR_OP_COUNT, NULL);
 
-  node = node_alloc (cr_op_info (op), n_inputs, n_outputs);
+  node = node_alloc (cr_op_info (op), inputs, n_inputs, n_outputs, 0);
   node->sequence_nr = cr_autograd_next_sequence_nr ();
-  node_set_inputs (node, inputs);
   return node;
 }
 
@@ -134,14 +205,17 @@ cr_node_new_custom (const char           *name,
                     gpointer              user_data,
                     GDestroyNotify        destroy)
 {
-  CrNode *node = node_alloc (cr_op_info (CR_OP_CUSTOM), n_inputs, n_outputs);
+  CrNode *node = node_alloc (cr_op_info (CR_OP_CUSTOM), inputs, n_inputs, n_outputs, 0);
+  CrNodeExtra *extra = node_extra (node);
 
   node->sequence_nr = cr_autograd_next_sequence_nr ();
   node->custom_name = g_strdup (name);
-  node->custom_backward = backward;
-  node->custom_data = user_data;
-  node->custom_destroy = destroy;
-  node_set_inputs (node, inputs);
+  extra->custom_backward = backward;
+  extra->custom_data = user_data;
+  extra->custom_destroy = destroy;
+  /* The interpreter reads a custom node's saved slots directly, so all of
+   * them exist from the start. */
+  node->saved = g_new0 (CrSavedTensor, CR_NODE_MAX_SAVED);
   return node;
 }
 
@@ -155,12 +229,12 @@ cr_autograd_grad_accumulator (CrTensor *leaf)
   if (leaf->grad_accumulator != NULL)
     return cr_node_ref (leaf->grad_accumulator);
 
-  node = node_alloc (cr_op_info (CR_OP_ACCUMULATE_GRAD), 0, 1);
+  node = node_alloc (cr_op_info (CR_OP_ACCUMULATE_GRAD), NULL, 0, 1, leaf->ndim);
   /* PyTorch gives AccumulateGrad the largest sequence number, so that it runs
    * as soon as it is ready; it takes none from the counter. */
   node->sequence_nr = G_MAXUINT64;
   node->variable = cr_tensor_ref (leaf);
-  cr_tensor_meta_set (&node->output_meta[0], leaf);
+  output_meta_set (node, 0, leaf);
   leaf->grad_accumulator = node;
   return node;
 }
@@ -230,8 +304,8 @@ steal_retain_hook (CrNode   *node,
       if (hook->func == retain_grad_hook && hook->user_data == tensor)
         {
           g_ptr_array_steal_index (node->pre_hooks, i);
-          if (node->retained != NULL)
-            g_ptr_array_remove (node->retained, tensor);
+          if (node->extra != NULL && node->extra->retained != NULL)
+            g_ptr_array_remove (node->extra->retained, tensor);
           return hook;
         }
     }
@@ -245,11 +319,11 @@ add_retain_hook (CrNode       *node,
 {
   if (node->pre_hooks == NULL)
     node->pre_hooks = g_ptr_array_new_with_free_func (hook_free);
-  if (node->retained == NULL)
-    node->retained = g_ptr_array_new ();
+  if (node_extra (node)->retained == NULL)
+    node->extra->retained = g_ptr_array_new ();
   hook->output_nr = tensor->output_nr;
   g_ptr_array_add (node->pre_hooks, hook);
-  g_ptr_array_add (node->retained, tensor);
+  g_ptr_array_add (node->extra->retained, tensor);
 }
 
 void
@@ -266,7 +340,7 @@ cr_autograd_set_history (CrTensor *out,
     out->grad_fn = cr_node_ref (node);
   out->output_nr = output_nr;
   out->requires_grad = TRUE;
-  cr_tensor_meta_set (&node->output_meta[output_nr], out);
+  output_meta_set (node, output_nr, out);
 
   if (old != NULL && old != node)
     {
@@ -332,6 +406,11 @@ cr_node_save (CrNode   *node,
 
   if (t == NULL)
     return;
+  if (slot >= G_N_ELEMENTS (node->inline_saved) && node->saved == node->inline_saved)
+    {
+      node->saved = g_new0 (CrSavedTensor, CR_NODE_MAX_SAVED);
+      memcpy (node->saved, node->inline_saved, sizeof node->inline_saved);
+    }
   saved = &node->saved[slot];
   g_clear_pointer (&saved->tensor, cr_tensor_unref);
   /* An output is kept as an alias without history: the output owns the node,
@@ -364,6 +443,12 @@ cr_node_get_saved (CrNode   *node,
 
   g_return_val_if_fail (node != NULL && slot < CR_NODE_MAX_SAVED, NULL);
 
+  if (slot >= node->n_saved)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "%s has no saved tensor in slot %u", cr_node_name (node), slot);
+      return NULL;
+    }
   saved = &node->saved[slot];
   t = saved->tensor;
   if (t == NULL)
@@ -432,6 +517,13 @@ cr_node_ref (CrNode *node)
 static void
 node_dispose (CrNode *node)
 {
+  /* Freeing a big graph walks cold memory: ask for everything this node
+   * releases at once rather than one miss after the other. */
+  for (guint i = 0; i < MIN (node->n_inputs, 4u); i++)
+    __builtin_prefetch (node->next[i].node, 1);
+  for (guint i = 0; i < node->n_saved; i++)
+    __builtin_prefetch (node->saved[i].tensor, 1);
+
   for (guint i = 0; i < node->n_inputs; i++)
     cr_node_unref (node->next[i].node);
   for (guint i = 0; i < node->n_saved; i++)
@@ -442,16 +534,33 @@ node_dispose (CrNode *node)
         node->variable->grad_accumulator = NULL;
       cr_tensor_unref (node->variable);
     }
-  /* Retained tensors own this node as grad_fn and take their hooks out when
-   * they go, so whatever is left here points at nothing alive. */
-  if (node->retained != NULL)
-    g_ptr_array_unref (node->retained);
   if (node->pre_hooks != NULL)
     g_ptr_array_unref (node->pre_hooks);
-  if (node->custom_destroy != NULL)
-    node->custom_destroy (node->custom_data);
+  if (node->extra != NULL)
+    {
+      CrNodeExtra *extra = node->extra;
+
+      /* Retained tensors own this node as grad_fn and take their hooks out
+       * when they go, so whatever is left here points at nothing alive. */
+      if (extra->retained != NULL)
+        g_ptr_array_unref (extra->retained);
+      if (extra->custom_destroy != NULL)
+        extra->custom_destroy (extra->custom_data);
+      g_free (extra);
+    }
+  for (guint i = 0; i < node->n_outputs; i++)
+    {
+      const gint64 *shape = node->output_meta[i].shape;
+
+      if (shape != NULL && shape != output_dims (node, i))
+        g_free ((gpointer) shape);
+    }
+  if (node->saved != node->inline_saved)
+    g_free (node->saved);
+  if (node->args != &no_args)
+    g_free (node->args);
   g_free (node->custom_name);
-  g_free (node);
+  cr_slab_free (node, node->block_size);
 }
 
 void

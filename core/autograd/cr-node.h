@@ -24,27 +24,31 @@ typedef struct {
   guint32   input_nr;   /* which output of `node` the input was */
 } CrEdge;
 
+/* The shape, dtype and device of a node's input or output. A backward
+ * graph holds one per edge, so it is small: the sizes live in the node's own
+ * block (shape is NULL for a 0-d tensor) and stay valid as long as the node. */
 typedef struct {
+  const gint64 *shape;        /* ndim sizes, owned by the node */
   int           ndim;
-  gint64        shape[CR_MAX_DIMS];
-  CrDType       dtype;
-  CrDeviceType  device;
+  CrDType       dtype : 8;
+  CrDeviceType  device : 8;
 } CrTensorMeta;
 
 typedef struct {
-  CrTensor *tensor;      /* owned; for an output of the node itself, an alias
-                          * without grad_fn (no reference cycle); for an
-                          * input, the tensor itself (as PyTorch saves it) */
-  guint32   version;     /* the version counter when saved */
-  guint     is_output : 1;
-  guint     was_saved : 1;  /* private: set by cr_node_save, kept after release */
-  guint32   output_nr;      /* private: the tensor's output_nr when saved */
+  CrTensor *tensor;          /* owned; for an output of the node itself, an alias
+                              * without grad_fn (no reference cycle); for an
+                              * input, the tensor itself (as PyTorch saves it) */
+  guint32   version;         /* the version counter when saved */
+  guint32   output_nr : 30;  /* private: the tensor's output_nr when saved */
+  guint32   is_output : 1;
+  guint32   was_saved : 1;   /* private: set by cr_node_save, kept after release */
 } CrSavedTensor;
 
 #define CR_NODE_MAX_SAVED 4
 
 /* Non-tensor arguments an op's backward needs. Each op documents which fields
- * it uses next to its row. */
+ * it uses next to its row. Most nodes have none, so a node's args point at
+ * shared zeros until an op writes them through cr_node_args(). */
 typedef struct {
   double    scalar[2];            /* pow exponent, clamp bounds, rsub's number, alpha */
   guint     has_scalar[2];
@@ -79,44 +83,48 @@ typedef gboolean (*CrCustomBackwardFunc) (CrNode          *node,
                                           guint            n_inputs,
                                           GError         **error);
 
+typedef struct _CrNodeExtra CrNodeExtra;
+
 /* Field order matters for speed: a backward over a 150k-node graph is bound
- * by cache misses, so what the engine reads for every node (count, sequence
- * number, edges, its per-run mark) shares the first two cache lines of the
- * node's 64-byte-aligned block, and the edges of a node with up to two inputs
- * sit right there too (inline_next). */
+ * by cache misses and by the memory the graph takes, so what the engine reads
+ * for every node (count, sequence number, edges, its per-run mark) comes
+ * first, rarely used state sits behind `extra`, and the edges, saved tensors
+ * and input shapes of a small node live in the same block right behind the
+ * struct (a 0-d binary op's node takes about 250 bytes). */
 struct _CrNode {
+  /* The first cache line is what counting the dependencies reads. */
   gint             ref_count;
   guint            n_inputs;
+  CrEdge          *next;            /* n_inputs */
+  CrEdge           inline_next[2];  /* private: next points here for <= 2 inputs */
+  /* Private. The engine keeps its per-run bookkeeping here rather than in a
+   * hash table: run_task is valid while run_id is the running backward's id.
+   * A dead node waits for teardown on the free_next list. */
+  guint64          run_id;
+  union {
+    gpointer       run_task;
+    CrNode        *free_next;
+  };
+
+  /* The second, what running the node reads. */
   guint64          sequence_nr;     /* creation order; AccumulateGrad: G_MAXUINT64 */
   const CrOpInfo  *op;
-  CrEdge          *next;            /* n_inputs */
-  /* Private. The engine keeps its per-run bookkeeping here rather than in a
-   * hash table: run_task is valid while run_id is the running backward's id. */
-  guint64          run_id;
-  gpointer         run_task;
   guint            n_outputs;
   guint            released : 1;    /* saved tensors were freed by a backward */
-
-  CrEdge           inline_next[2];  /* private: next points here for <= 2 inputs */
+  guint            n_saved : 3;     /* private: slots in use, <= CR_NODE_MAX_SAVED */
+  guint            out_dims : 4;    /* private: sizes reserved per output meta */
+  guint            block_size : 11; /* private: the size given to cr_slab (0: g_malloc) */
   GPtrArray       *pre_hooks;       /* of CrTensorHook*: register_hook on a non-leaf output */
-  CrTensor        *variable;        /* AccumulateGrad: the leaf (owned) */
   CrTensorMeta    *input_meta;      /* n_inputs */
   CrTensorMeta    *output_meta;     /* n_outputs */
+  CrSavedTensor   *saved;           /* CR_NODE_MAX_SAVED slots (read below n_saved) */
+  CrOpArgs        *args;            /* never NULL; read-only, see cr_node_args() */
 
-  CrSavedTensor    saved[CR_NODE_MAX_SAVED];
-  guint            n_saved;
-  CrOpArgs         args;
+  CrSavedTensor    inline_saved[2]; /* private: saved points here until slot 2 is used */
+  CrTensor        *variable;        /* AccumulateGrad: the leaf (owned) */
+  char            *custom_name;     /* "MyReLUBackward" */
+  CrNodeExtra     *extra;           /* private: custom backward, retained outputs */
   CrSpan           span;            /* the script code that made it */
-
-  GPtrArray       *retained;        /* weak CrTensor*: outputs that called retain_grad() */
-
-  char                 *custom_name;    /* "MyReLUBackward" */
-  CrCustomBackwardFunc  custom_backward;
-  gpointer              custom_data;
-  GDestroyNotify        custom_destroy;
-
-  /* Private: teardown threads dead nodes on this list instead of recursing. */
-  CrNode          *free_next;
 };
 
 /* ---- for ops: recording ------------------------------------------------ */
@@ -145,6 +153,8 @@ void         cr_node_save               (CrNode          *node,
                                          guint            slot,
                                          CrTensor        *t,
                                          gboolean         is_output);
+/* The node's arguments, writable (allocated on first use). */
+CrOpArgs    *cr_node_args               (CrNode          *node);
 /* The saved tensor of slot, a new ref, or a RuntimeError with PyTorch's text
  * when freed by a previous backward ("Trying to backward through the graph a
  * second time ...") or changed in place since ("one of the variables needed

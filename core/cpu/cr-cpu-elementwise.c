@@ -394,7 +394,7 @@ operand_init (Operand         *op,
   op->is_scalar = FALSE;
   if (t->numel == 1)
     {
-      cr_cpu_convert_scalar (&op->scalar, ct, cr_tensor_data (t), t->dtype);
+      cr_cpu_convert_scalar (&op->scalar, ct, cr_cpu_data (t), t->dtype);
       op->is_scalar = TRUE;
     }
   else if (t->dtype != ct)
@@ -435,12 +435,46 @@ run_rows (CrRowFunc     row,
   if (out->numel == 1 && all_scalar)
     {
       static const gint64 unit_strides[CR_ITER_MAX_OPERANDS] = { 1, 1, 1, 1 };
-      char *ptrs[CR_ITER_MAX_OPERANDS] = { cr_tensor_data (out) };
+      char *ptrs[CR_ITER_MAX_OPERANDS] = { cr_cpu_data (out) };
 
       for (int i = 0; i < n_operands; i++)
         ptrs[i + 1] = (char *) &operands[i].scalar;
       row (1, ptrs, unit_strides, ctx);
       return;
+    }
+
+  /* Small contiguous operands of out's shape (the common case in scalar and
+   * small-tensor scripts): one row, no iterator. Large ones go through the
+   * iterator, which splits them over the thread pool. */
+  if (out->numel < 2 * CR_PARALLEL_GRAIN && cr_cpu_is_contiguous (out))
+    {
+      gint64 strides[CR_ITER_MAX_OPERANDS] = { 1 };
+      char *ptrs[CR_ITER_MAX_OPERANDS] = { cr_cpu_data (out) };
+      gboolean simple = TRUE;
+
+      for (int i = 0; simple && i < n_operands; i++)
+        {
+          const CrTensor *t = operands[i].t;
+
+          if (operands[i].is_scalar)
+            {
+              ptrs[i + 1] = (char *) &operands[i].scalar;
+              strides[i + 1] = 0;
+            }
+          else if (t->numel == out->numel && cr_cpu_is_contiguous (t))
+            {
+              ptrs[i + 1] = cr_cpu_data (t);
+              strides[i + 1] = 1;
+            }
+          else
+            simple = FALSE;
+        }
+      if (simple)
+        {
+          if (out->numel > 0)
+            row (out->numel, ptrs, strides, ctx);
+          return;
+        }
     }
 
   tensors[0] = out;
@@ -449,7 +483,7 @@ run_rows (CrRowFunc     row,
   cr_cpu_iter_init (&iter, out->shape, out->ndim, tensors, n_operands + 1);
   for (int i = 0; i < n_operands; i++)
     if (operands[i].is_scalar)
-      cr_cpu_iter_set_scalar (&iter, i + 1, &operands[i].scalar, cr_dtype_size (operands[i].dtype));
+      cr_cpu_iter_set_scalar (&iter, i + 1, &operands[i].scalar, cr_cpu_itemsize (operands[i].dtype));
   cr_cpu_iter_run (&iter, row, ctx);
 }
 

@@ -46,8 +46,8 @@ cr_cpu_iter_init (CrCpuIter          *iter,
     {
       const CrTensor *t = operands[i];
 
-      iter->itemsize[i] = t != NULL ? cr_dtype_size (t->dtype) : 0;
-      iter->data[i] = t != NULL ? cr_tensor_data (t) : NULL;
+      iter->itemsize[i] = t != NULL ? cr_cpu_itemsize (t->dtype) : 0;
+      iter->data[i] = t != NULL ? cr_cpu_data (t) : NULL;
     }
 
   /* Dims of size 1 never move a pointer: drop them. */

@@ -34,6 +34,32 @@ G_BEGIN_DECLS
       }                                                                        \
   } G_STMT_END
 
+/* cr_dtype_size(), cr_tensor_data() and cr_tensor_is_contiguous() without a
+ * call: the per-op overhead on small tensors is what these loops pay most. */
+static inline gsize
+cr_cpu_itemsize (CrDType dtype)
+{
+  static const guint8 sizes[CR_DTYPE_COUNT] = { 1, 8, 4, 8 };
+
+  return sizes[dtype];
+}
+
+static inline char *
+cr_cpu_data (const CrTensor *t)
+{
+  return (char *) t->storage->data + (gsize) t->offset * cr_cpu_itemsize (t->dtype);
+}
+
+static inline gboolean
+cr_cpu_is_contiguous (const CrTensor *t)
+{
+  if (t->ndim == 0)
+    return TRUE;
+  if (t->ndim == 1)
+    return t->strides[0] == 1 || t->shape[0] <= 1;
+  return cr_tensor_is_contiguous (t);
+}
+
 static inline CrDeviceType
 cr_cpu_device2 (const CrTensor *a,
                 const CrTensor *b)

@@ -148,7 +148,7 @@ cr_kernel_unary (CrUnaryOp        op,
 
   /* An operand of another dtype is converted first: one value on the stack
    * for a 0-d tensor, else a temporary copy. */
-  x_data = cr_tensor_data (x);
+  x_data = cr_cpu_data (x);
   if (in_dtype != x->dtype)
     {
       if (x->numel == 1)
@@ -165,16 +165,19 @@ cr_kernel_unary (CrUnaryOp        op,
               return NULL;
             }
           x = converted;
-          x_data = cr_tensor_data (x);
+          x_data = cr_cpu_data (x);
         }
     }
 
-  if (x->numel == 1)
+  if (x->numel == 1
+      || (x->numel < 2 * CR_PARALLEL_GRAIN && cr_cpu_is_contiguous (x)))
     {
+      /* One value, or a small contiguous block: one row, no iterator. */
       static const gint64 unit_strides[2] = { 1, 1 };
-      char *ptrs[2] = { cr_tensor_data (out), (char *) x_data };
+      char *ptrs[2] = { cr_cpu_data (out), (char *) x_data };
 
-      info->rows[in_dtype] (1, ptrs, unit_strides, NULL);
+      if (x->numel > 0)
+        info->rows[in_dtype] (x->numel, ptrs, unit_strides, NULL);
     }
   else
     {

@@ -30,6 +30,7 @@ struct _CrLexer {
   gsize       cache_pos;
   int         cache_col;
 
+  gboolean    ascii;            /* no byte >= 0x80 in the range: a column is an offset */
   gboolean    atbol;
   gboolean    fstring_expr;
   int         pendin;
@@ -47,10 +48,32 @@ struct _CrLexer {
 
   int         err_code;
   char       *err_msg;
+  gboolean    err_quiet;        /* see cr_lexer_error_is_quiet () */
   CrSpan      err_span;
 };
 
 /* ---- columns ---- */
+
+gboolean
+cr_lexer_is_ascii (const char *s,
+                   gsize       len)
+{
+  gsize i = 0;
+
+  /* Eight bytes at a time. */
+  for (; i + 8 <= len; i += 8)
+    {
+      guint64 w;
+
+      memcpy (&w, s + i, 8);
+      if (w & G_GUINT64_CONSTANT (0x8080808080808080))
+        return FALSE;
+    }
+  for (; i < len; i++)
+    if ((guchar) s[i] >= 0x80)
+      return FALSE;
+  return TRUE;
+}
 
 int
 cr_lexer_column (const char *source,
@@ -72,6 +95,8 @@ column_of (CrLexer *self,
            gsize    line_start,
            gsize    pos)
 {
+  if (self->ascii && self->cache_line == line_start)
+    return self->cache_col + (int) (pos - self->cache_pos);
   if (self->cache_line != line_start || pos < self->cache_pos)
     {
       self->cache_line = line_start;
@@ -112,6 +137,21 @@ backup (CrLexer *self,
   if (c != EOF_CHAR)
     self->pos--;
 }
+
+/* [A-Za-z0-9_] and every byte of a non-ASCII character. */
+static const gboolean identifier_chars[256] = {
+  ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+  ['8'] = 1, ['9'] = 1, ['_'] = 1,
+  ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+  ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+  ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+  ['Y'] = 1, ['Z'] = 1,
+  ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+  ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+  ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+  ['y'] = 1, ['z'] = 1,
+  [128 ... 255] = 1,
+};
 
 static gboolean
 is_identifier_start (int c)
@@ -212,31 +252,47 @@ end_of_line_column (CrLexer *self)
 
 /* ---- keywords ---- */
 
-static const struct { const char *name; CrTokKind kind; } keywords[] = {
-  { "False", CR_TOK_KW_FALSE }, { "None", CR_TOK_KW_NONE }, { "True", CR_TOK_KW_TRUE },
-  { "and", CR_TOK_KW_AND }, { "as", CR_TOK_KW_AS }, { "assert", CR_TOK_KW_ASSERT },
-  { "async", CR_TOK_KW_ASYNC }, { "await", CR_TOK_KW_AWAIT }, { "break", CR_TOK_KW_BREAK },
-  { "class", CR_TOK_KW_CLASS }, { "continue", CR_TOK_KW_CONTINUE }, { "def", CR_TOK_KW_DEF },
-  { "del", CR_TOK_KW_DEL }, { "elif", CR_TOK_KW_ELIF }, { "else", CR_TOK_KW_ELSE },
-  { "except", CR_TOK_KW_EXCEPT }, { "finally", CR_TOK_KW_FINALLY }, { "for", CR_TOK_KW_FOR },
-  { "from", CR_TOK_KW_FROM }, { "global", CR_TOK_KW_GLOBAL }, { "if", CR_TOK_KW_IF },
-  { "import", CR_TOK_KW_IMPORT }, { "in", CR_TOK_KW_IN }, { "is", CR_TOK_KW_IS },
-  { "lambda", CR_TOK_KW_LAMBDA }, { "nonlocal", CR_TOK_KW_NONLOCAL }, { "not", CR_TOK_KW_NOT },
-  { "or", CR_TOK_KW_OR }, { "pass", CR_TOK_KW_PASS }, { "raise", CR_TOK_KW_RAISE },
-  { "return", CR_TOK_KW_RETURN }, { "try", CR_TOK_KW_TRY }, { "while", CR_TOK_KW_WHILE },
-  { "with", CR_TOK_KW_WITH }, { "yield", CR_TOK_KW_YIELD },
+/* Sorted by first letter (keyword_first indexes it). */
+static const struct { const char *name; guint8 len; CrTokKind kind; } keywords[] = {
+  { "False", 5, CR_TOK_KW_FALSE }, { "None", 4, CR_TOK_KW_NONE }, { "True", 4, CR_TOK_KW_TRUE },
+  { "and", 3, CR_TOK_KW_AND }, { "as", 2, CR_TOK_KW_AS }, { "assert", 6, CR_TOK_KW_ASSERT },
+  { "async", 5, CR_TOK_KW_ASYNC }, { "await", 5, CR_TOK_KW_AWAIT },
+  { "break", 5, CR_TOK_KW_BREAK },
+  { "class", 5, CR_TOK_KW_CLASS }, { "continue", 8, CR_TOK_KW_CONTINUE },
+  { "def", 3, CR_TOK_KW_DEF }, { "del", 3, CR_TOK_KW_DEL },
+  { "elif", 4, CR_TOK_KW_ELIF }, { "else", 4, CR_TOK_KW_ELSE }, { "except", 6, CR_TOK_KW_EXCEPT },
+  { "finally", 7, CR_TOK_KW_FINALLY }, { "for", 3, CR_TOK_KW_FOR }, { "from", 4, CR_TOK_KW_FROM },
+  { "global", 6, CR_TOK_KW_GLOBAL },
+  { "if", 2, CR_TOK_KW_IF }, { "import", 6, CR_TOK_KW_IMPORT }, { "in", 2, CR_TOK_KW_IN },
+  { "is", 2, CR_TOK_KW_IS },
+  { "lambda", 6, CR_TOK_KW_LAMBDA },
+  { "nonlocal", 8, CR_TOK_KW_NONLOCAL }, { "not", 3, CR_TOK_KW_NOT },
+  { "or", 2, CR_TOK_KW_OR },
+  { "pass", 4, CR_TOK_KW_PASS },
+  { "raise", 5, CR_TOK_KW_RAISE }, { "return", 6, CR_TOK_KW_RETURN },
+  { "try", 3, CR_TOK_KW_TRY },
+  { "while", 5, CR_TOK_KW_WHILE }, { "with", 4, CR_TOK_KW_WITH },
+  { "yield", 5, CR_TOK_KW_YIELD },
+};
+
+/* The first entry of keywords[] for each first letter; past the end when none. */
+static const guint8 keyword_first[256] = {
+  ['F'] = 0, ['N'] = 1, ['T'] = 2, ['a'] = 3, ['b'] = 8, ['c'] = 9, ['d'] = 11, ['e'] = 13,
+  ['f'] = 16, ['g'] = 19, ['i'] = 20, ['l'] = 24, ['n'] = 25, ['o'] = 27, ['p'] = 28,
+  ['r'] = 29, ['t'] = 31, ['w'] = 32, ['y'] = 34,
 };
 
 static CrTokKind
 keyword_kind (const char *s,
               gsize       len)
 {
-  /* Every keyword is 2 to 8 ASCII letters. */
+  /* Every keyword is 2 to 8 ASCII letters; most names are not keywords, so
+   * look only at the few that share the first letter. */
   if (len < 2 || len > 8)
     return CR_TOK_NAME;
-  for (guint i = 0; i < G_N_ELEMENTS (keywords); i++)
-    if (keywords[i].name[0] == s[0] && strlen (keywords[i].name) == len &&
-        memcmp (keywords[i].name, s, len) == 0)
+  for (guint i = keyword_first[(guchar) s[0]]; i < G_N_ELEMENTS (keywords) &&
+       keywords[i].name[0] == s[0]; i++)
+    if (keywords[i].len == len && memcmp (keywords[i].name, s, len) == 0)
       return keywords[i].kind;
   return CR_TOK_NAME;
 }
@@ -415,10 +471,10 @@ decimal_tail (CrLexer *self)
 
 /* The number starting at character c (already read). */
 static CrTokKind
-lex_number (CrLexer *self,
-            int      c,
-            guint8  *num_kind,
-            gboolean after_dot)
+lex_number (CrLexer  *self,
+            int       c,
+            guint8   *num_kind,
+            gboolean  after_dot)
 {
   *num_kind = CR_NUM_INT;
 
@@ -747,6 +803,7 @@ continuation_line (CrLexer *self)
       int col = cr_lexer_column (self->src, self->line_start, self->pos) - 1;
       set_error (self, CR_EXC_SYNTAX_ERROR, self->lineno, col, col + 1,
                  "unexpected character after line continuation character");
+      self->err_quiet = TRUE;
       return -1;
     }
   c = nextc (self);
@@ -755,6 +812,7 @@ continuation_line (CrLexer *self)
       int col = end_of_line_column (self);
       set_error (self, CR_EXC_SYNTAX_ERROR, self->lineno, col, col + 1,
                  "unexpected EOF while parsing");
+      self->err_quiet = TRUE;
       return -1;
     }
   backup (self, c);
@@ -821,6 +879,7 @@ nextline:
                 {
                   set_error (self, CR_EXC_INDENTATION_ERROR, self->lineno, 1, 1,
                              "too many levels of indentation");
+                  self->err_quiet = TRUE;
                   return CR_TOK_ERROR;
                 }
               if (altcol <= self->altindstack[self->indent])
@@ -842,6 +901,7 @@ nextline:
                   int ecol = end_of_line_column (self);
                   set_error (self, CR_EXC_INDENTATION_ERROR, self->lineno, ecol, ecol + 1,
                              "unindent does not match any outer indentation level");
+                  self->err_quiet = TRUE;
                   return CR_TOK_ERROR;
                 }
               if (altcol != self->altindstack[self->indent])
@@ -916,13 +976,23 @@ again:
               return lex_string (self, c, &token->quote_len);
             }
         }
-      while (is_identifier_char (c))
+      if (is_identifier_char (c))
         {
-          if (c >= 128)
-            nonascii = TRUE;
-          c = nextc (self);
+          /* The rest of the name, straight from the buffer: a name holds no
+           * newline, so nextc ()'s line bookkeeping has nothing to do. */
+          gsize q = self->pos;
+
+          nonascii = c >= 128;
+          while (q < self->end && identifier_chars[(guchar) self->src[q]])
+            {
+              if ((guchar) self->src[q] >= 128)
+                nonascii = TRUE;
+              q++;
+            }
+          self->pos = q;
         }
-      backup (self, c);
+      else
+        backup (self, c);
       if (nonascii && !verify_identifier (self))
         return CR_TOK_ERROR;
       return nonascii ? CR_TOK_NAME
@@ -1036,6 +1106,7 @@ tab_error:
   /* TabError in Python; Chainrule has no such code, IndentationError is its base. */
   set_error (self, CR_EXC_INDENTATION_ERROR, self->lineno, 1, 1,
              "inconsistent use of tabs and spaces in indentation");
+  self->err_quiet = TRUE;
   return CR_TOK_ERROR;
 }
 
@@ -1072,8 +1143,11 @@ cr_lexer_next (CrLexer *self,
       if (kind == CR_TOK_ENDMARKER)
         {
           /* CPython reports errors at the end of input at the length of the
-           * last line, newline included. */
-          token->span.column = MAX (column_of (self, self->line_start, self->pos) - 1, 1);
+           * last line, newline included; the end of an f-string's expression
+           * part is where the part ends (its '}', '!', ':' or '='). */
+          token->span.column = column_of (self, self->line_start, self->pos);
+          if (!self->fstring_expr)
+            token->span.column = MAX (token->span.column - 1, 1);
         }
       else
         {
@@ -1115,6 +1189,7 @@ cr_lexer_new (const char *source,
               gsize       end,
               int         line,
               gsize       line_start,
+              int         column,
               gboolean    fstring_expr)
 {
   CrLexer *self = g_new0 (CrLexer, 1);
@@ -1125,15 +1200,19 @@ cr_lexer_new (const char *source,
   self->lineno = line;
   self->line_start = line_start;
   self->pending_line = G_MAXSIZE;
-  self->cache_line = G_MAXSIZE;
+  /* Columns are counted on from here. */
+  self->cache_line = line_start;
+  self->cache_pos = start;
+  self->cache_col = column;
   self->fstring_expr = fstring_expr;
   self->atbol = !fstring_expr;
+  self->ascii = cr_lexer_is_ascii (source + start, end - start);
   if (fstring_expr)
     {
       /* The implicit parenthesis around the expression. */
       self->parenstack[0] = '(';
       self->parenline[0] = line;
-      self->parencol[0] = cr_lexer_column (source, line_start, start);
+      self->parencol[0] = column;
       self->level = 1;
     }
   return self;
@@ -1158,6 +1237,12 @@ cr_lexer_get_error (CrLexer     *self,
   if (span)
     *span = self->err_span;
   return self->err_msg ? self->err_code : CR_EXC_SYNTAX_ERROR;
+}
+
+gboolean
+cr_lexer_error_is_quiet (CrLexer *self)
+{
+  return self->err_quiet;
 }
 
 gboolean
@@ -1194,628 +1279,4 @@ cr_tok_kind_name (CrTokKind kind)
   if ((guint) kind >= CR_TOK_COUNT)
     return "?";
   return names[kind];
-}
-
-/* ---- token values ---- */
-
-gboolean
-cr_lexer_number_value (const char    *source,
-                       const CrToken *token,
-                       gint64        *out_int,
-                       double        *out_float,
-                       char         **out_message)
-{
-  const char *s = source + token->start;
-  gsize len = token->end - token->start;
-  char stack_buf[64];
-  char *buf = len < sizeof stack_buf ? stack_buf : g_malloc (len + 1);
-  gsize n = 0;
-  gboolean ok = TRUE;
-
-  /* Without the underscores. */
-  for (gsize i = 0; i < len; i++)
-    if (s[i] != '_')
-      buf[n++] = s[i];
-  buf[n] = '\0';
-
-  *out_int = 0;
-  *out_float = 0.0;
-  if (token->num_kind == CR_NUM_INT)
-    {
-      int base = 10;
-      const char *digits = buf;
-      guint64 v = 0;
-
-      if (n > 1 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X'))
-        base = 16, digits += 2;
-      else if (n > 1 && buf[0] == '0' && (buf[1] == 'o' || buf[1] == 'O'))
-        base = 8, digits += 2;
-      else if (n > 1 && buf[0] == '0' && (buf[1] == 'b' || buf[1] == 'B'))
-        base = 2, digits += 2;
-      for (const char *p = digits; *p; p++)
-        {
-          int d = g_ascii_xdigit_value (*p);
-
-          if (v > (G_MAXUINT64 - (guint64) d) / (guint64) base)
-            {
-              ok = FALSE;
-              break;
-            }
-          v = v * (guint64) base + (guint64) d;
-        }
-      if (ok && v > (guint64) G_MAXINT64)
-        ok = FALSE;
-      if (!ok)
-        *out_message = g_strdup_printf ("integer literal %.40s%s is too large "
-                                        "(Chainrule integers are 64-bit)",
-                                        buf, n > 40 ? "..." : "");
-      else
-        *out_int = (gint64) v;
-    }
-  else
-    *out_float = g_ascii_strtod (buf, NULL);
-
-  if (buf != stack_buf)
-    g_free (buf);
-  return ok;
-}
-
-/* The escape error Python's 'unicodeescape' codec gives. */
-static char *
-escape_error (gsize       start,
-              gsize       end,
-              const char *what)
-{
-  if (end > start)
-    return g_strdup_printf ("(unicode error) 'unicodeescape' codec can't decode bytes in "
-                            "position %" G_GSIZE_FORMAT "-%" G_GSIZE_FORMAT ": %s",
-                            start, end, what);
-  return g_strdup_printf ("(unicode error) 'unicodeescape' codec can't decode byte 0x5c in "
-                          "position %" G_GSIZE_FORMAT ": %s", start, what);
-}
-
-static void
-append_unichar (GString  *out,
-                gunichar  ch)
-{
-  /* Lone surrogates have no UTF-8 form; Chainrule strings are UTF-8. */
-  if (ch >= 0xD800 && ch <= 0xDFFF)
-    ch = 0xFFFD;
-  g_string_append_unichar (out, ch);
-}
-
-gboolean
-cr_lexer_decode_string (const char *body,
-                        gsize       len,
-                        gboolean    raw,
-                        GString    *out,
-                        char      **out_message)
-{
-  const char *p = body;
-  const char *end = body + len;
-
-  if (raw || memchr (body, '\\', len) == NULL)
-    {
-      g_string_append_len (out, body, len);
-      return TRUE;
-    }
-
-  while (p < end)
-    {
-      const char *bs = memchr (p, '\\', end - p);
-      gsize at;
-
-      if (bs == NULL)
-        {
-          g_string_append_len (out, p, end - p);
-          break;
-        }
-      g_string_append_len (out, p, bs - p);
-      at = bs - body;
-      p = bs + 1;
-      if (p >= end)
-        {
-          *out_message = escape_error (at, at, "\\ at end of string");
-          return FALSE;
-        }
-      switch (*p)
-        {
-        case '\n': p++; break;
-        case '\\': g_string_append_c (out, '\\'); p++; break;
-        case '\'': g_string_append_c (out, '\''); p++; break;
-        case '"':  g_string_append_c (out, '"'); p++; break;
-        case 'a':  g_string_append_c (out, '\a'); p++; break;
-        case 'b':  g_string_append_c (out, '\b'); p++; break;
-        case 'f':  g_string_append_c (out, '\f'); p++; break;
-        case 'n':  g_string_append_c (out, '\n'); p++; break;
-        case 'r':  g_string_append_c (out, '\r'); p++; break;
-        case 't':  g_string_append_c (out, '\t'); p++; break;
-        case 'v':  g_string_append_c (out, '\v'); p++; break;
-        case '0': case '1': case '2': case '3':
-        case '4': case '5': case '6': case '7':
-          {
-            gunichar v = 0;
-
-            for (int i = 0; i < 3 && p < end && *p >= '0' && *p <= '7'; i++, p++)
-              v = v * 8 + (gunichar) (*p - '0');
-            append_unichar (out, v);
-          }
-          break;
-        case 'x':
-        case 'u':
-        case 'U':
-          {
-            int ndigits = *p == 'x' ? 2 : *p == 'u' ? 4 : 8;
-            const char *what = *p == 'x' ? "truncated \\xXX escape"
-                             : *p == 'u' ? "truncated \\uXXXX escape"
-                             : "truncated \\UXXXXXXXX escape";
-            gunichar v = 0;
-            int i;
-
-            p++;
-            for (i = 0; i < ndigits && p < end && g_ascii_isxdigit (*p); i++, p++)
-              v = v * 16 + (gunichar) g_ascii_xdigit_value (*p);
-            if (i < ndigits)
-              {
-                /* Python's range ends at the last byte it looked at. */
-                gsize last = (p < end ? (gsize) (p - body) : len) - 1;
-                *out_message = escape_error (at, MAX (last, at + 1), what);
-                return FALSE;
-              }
-            if (v > 0x10FFFF)
-              {
-                *out_message = escape_error (at, (gsize) (p - body) - 1,
-                                             "illegal Unicode character");
-                return FALSE;
-              }
-            append_unichar (out, v);
-          }
-          break;
-        case 'N':
-          {
-            /* Unicode names are not in Chainrule's tables. */
-            const char *q = p + 1;
-            gsize last;
-
-            if (q < end && *q == '{')
-              {
-                while (q < end && *q != '}')
-                  q++;
-                if (q < end)
-                  {
-                    last = q - body;
-                    *out_message = escape_error (at, last, "unknown Unicode character name");
-                    return FALSE;
-                  }
-              }
-            last = (q < end ? (gsize) (q - body) : len) - 1;
-            *out_message = escape_error (at, MAX (last, at + 1), "malformed \\N character escape");
-            return FALSE;
-          }
-        default:
-          /* An unknown escape keeps its backslash (a DeprecationWarning in Python). */
-          g_string_append_c (out, '\\');
-          break;
-        }
-    }
-  return TRUE;
-}
-
-/* ---- f-strings ---- */
-
-#define FSTRING_MAX_DEPTH 2
-
-typedef enum {
-  FSTATE_LITERAL,    /* looking for literal text or a '{' */
-  FSTATE_AFTER_EXPR, /* the parser has the expression: '=', '!', ':' next */
-  FSTATE_AFTER_SPEC, /* a format spec ended: expect '}' */
-} FState;
-
-struct _CrFStringScanner {
-  const char *src;
-  gsize       pos;
-  gsize       end;
-  gboolean    raw;
-  int         depth;
-  FState      state[FSTRING_MAX_DEPTH + 1];
-  gsize       expr_start[FSTRING_MAX_DEPTH + 1];
-  gboolean    has_debug[FSTRING_MAX_DEPTH + 1];
-  gsize       debug_end[FSTRING_MAX_DEPTH + 1];
-  int         conversion[FSTRING_MAX_DEPTH + 1];
-  GString    *text;
-  char       *message;
-  gboolean    failed;
-};
-
-CrFStringScanner *
-cr_fstring_scanner_new (const char *source,
-                        gsize       start,
-                        gsize       end,
-                        gboolean    raw)
-{
-  CrFStringScanner *self = g_new0 (CrFStringScanner, 1);
-
-  self->src = source;
-  self->pos = start;
-  self->end = end;
-  self->raw = raw;
-  self->text = g_string_new (NULL);
-  return self;
-}
-
-void
-cr_fstring_scanner_free (CrFStringScanner *self)
-{
-  if (self == NULL)
-    return;
-  g_string_free (self->text, TRUE);
-  g_free (self->message);
-  g_free (self);
-}
-
-static CrFStrEvent
-fstring_fail (CrFStringScanner *self,
-              CrFStrPiece      *piece,
-              char             *message)
-{
-  g_free (self->message);
-  self->message = message;
-  self->failed = TRUE;
-  piece->event = CR_FSTR_ERROR;
-  piece->message = message;
-  return CR_FSTR_ERROR;
-}
-
-/* CPython's fstring_find_literal (): the text up to an undoubled brace.
- * Returns TRUE when it produced text. */
-static gboolean
-fstring_literal (CrFStringScanner *self,
-                 CrFStrPiece      *piece,
-                 gboolean         *failed)
-{
-  const char *s = self->src + self->pos;
-  const char *end = self->src + self->end;
-  const char *literal_start = s;
-  gboolean doubled = FALSE;
-
-  *failed = FALSE;
-  while (s < end)
-    {
-      char ch = *s++;
-
-      if (!self->raw && ch == '\\' && s < end)
-        {
-          ch = *s++;
-          if (ch == 'N')
-            {
-              if (s < end && *s++ == '{')
-                while (s < end && *s++ != '}')
-                  ;
-              continue;
-            }
-        }
-      if (ch == '{' || ch == '}')
-        {
-          if (self->depth == 0)
-            {
-              if (s < end && *s == ch)
-                {
-                  doubled = TRUE;
-                  break;
-                }
-              if (ch == '}')
-                {
-                  self->pos = (s - 1) - self->src;
-                  fstring_fail (self, piece, g_strdup ("f-string: single '}' is not allowed"));
-                  *failed = TRUE;
-                  return FALSE;
-                }
-            }
-          s--;
-          break;
-        }
-    }
-
-  g_string_truncate (self->text, 0);
-  if (s > literal_start)
-    {
-      char *message = NULL;
-
-      if (!cr_lexer_decode_string (literal_start, s - literal_start, self->raw,
-                                   self->text, &message))
-        {
-          fstring_fail (self, piece, message);
-          *failed = TRUE;
-          return FALSE;
-        }
-    }
-  /* After a doubled brace, skip the second one: one brace is in the text. */
-  self->pos = (s - self->src) + (doubled ? 1 : 0);
-  if (s == literal_start && !doubled)
-    return FALSE;
-  piece->event = CR_FSTR_TEXT;
-  piece->text = self->text->str;
-  piece->text_len = self->text->len;
-  return TRUE;
-}
-
-/* CPython's fstring_find_expr (), up to the end of the expression. */
-static CrFStrEvent
-fstring_expr (CrFStringScanner *self,
-              CrFStrPiece      *piece)
-{
-  const char *s;
-  const char *end = self->src + self->end;
-  const char *expr_start;
-  char quote_char = 0;
-  int string_type = 0;
-  int nested = 0;
-  char parenstack[CR_LEXER_MAX_LEVEL];
-
-  if (self->depth >= FSTRING_MAX_DEPTH)
-    return fstring_fail (self, piece, g_strdup ("f-string: expressions nested too deeply"));
-
-  s = self->src + self->pos + 1;   /* after the '{' */
-  expr_start = s;
-  for (; s < end; s++)
-    {
-      char ch = *s;
-
-      if (ch == '\\')
-        return fstring_fail (self, piece,
-                             g_strdup ("f-string expression part cannot include a backslash"));
-      if (quote_char)
-        {
-          if (ch == quote_char)
-            {
-              if (string_type == 3)
-                {
-                  if (s + 2 < end && s[1] == ch && s[2] == ch)
-                    {
-                      s += 2;
-                      string_type = 0;
-                      quote_char = 0;
-                    }
-                }
-              else
-                {
-                  string_type = 0;
-                  quote_char = 0;
-                }
-            }
-          continue;
-        }
-      if (ch == '\'' || ch == '"')
-        {
-          if (s + 2 < end && s[1] == ch && s[2] == ch)
-            {
-              string_type = 3;
-              s += 2;
-            }
-          else
-            string_type = 1;
-          quote_char = ch;
-        }
-      else if (ch == '[' || ch == '{' || ch == '(')
-        {
-          if (nested >= CR_LEXER_MAX_LEVEL)
-            return fstring_fail (self, piece,
-                                 g_strdup ("f-string: too many nested parenthesis"));
-          parenstack[nested++] = ch;
-        }
-      else if (ch == '#')
-        return fstring_fail (self, piece,
-                             g_strdup ("f-string expression part cannot include '#'"));
-      else if (nested == 0 &&
-               (ch == '!' || ch == ':' || ch == '}' || ch == '=' || ch == '>' || ch == '<'))
-        {
-          if (s + 1 < end)
-            {
-              char next = s[1];
-
-              if ((ch == '!' && next == '=') || (ch == '=' && next == '=') ||
-                  (ch == '<' && next == '=') || (ch == '>' && next == '='))
-                {
-                  s++;
-                  continue;
-                }
-            }
-          if (ch == '>' || ch == '<')
-            continue;
-          break;
-        }
-      else if (ch == ']' || ch == '}' || ch == ')')
-        {
-          int opening;
-
-          if (nested == 0)
-            return fstring_fail (self, piece, g_strdup_printf ("f-string: unmatched '%c'", ch));
-          opening = parenstack[--nested];
-          if (!((opening == '(' && ch == ')') || (opening == '[' && ch == ']') ||
-                (opening == '{' && ch == '}')))
-            return fstring_fail (self, piece,
-                                 g_strdup_printf ("f-string: closing parenthesis '%c' does not "
-                                                  "match opening parenthesis '%c'",
-                                                  ch, opening));
-        }
-    }
-  if (quote_char)
-    return fstring_fail (self, piece, g_strdup ("f-string: unterminated string"));
-  if (nested)
-    return fstring_fail (self, piece,
-                         g_strdup_printf ("f-string: unmatched '%c'", parenstack[nested - 1]));
-  if (s >= end)
-    return fstring_fail (self, piece, g_strdup ("f-string: expecting '}'"));
-
-  /* An expression of only whitespace. */
-  {
-    const char *q = expr_start;
-
-    while (q < s && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\f'))
-      q++;
-    if (q == s)
-      {
-        if (*s == '!' || *s == ':' || *s == '=')
-          return fstring_fail (self, piece,
-                               g_strdup_printf ("f-string: expression required before '%c'", *s));
-        return fstring_fail (self, piece, g_strdup ("f-string: empty expression not allowed"));
-      }
-  }
-
-  self->expr_start[self->depth] = expr_start - self->src;
-  self->state[self->depth] = FSTATE_AFTER_EXPR;
-  self->pos = s - self->src;
-  piece->event = CR_FSTR_EXPR;
-  piece->expr_start = expr_start - self->src;
-  piece->expr_end = s - self->src;
-  return CR_FSTR_EXPR;
-}
-
-/* After the expression: '=', '!x', ':spec'. */
-static CrFStrEvent
-fstring_after_expr (CrFStringScanner *self,
-                    CrFStrPiece      *piece)
-{
-  const char *s = self->src + self->pos;
-  const char *end = self->src + self->end;
-  int d = self->depth;
-
-  self->has_debug[d] = FALSE;
-  self->conversion[d] = 0;
-
-  if (*s == '=')
-    {
-      s++;
-      while (s < end && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\f' ||
-                         *s == '\r' || *s == '\v'))
-        s++;
-      if (s >= end)
-        goto expecting;
-      self->has_debug[d] = TRUE;
-      self->debug_end[d] = s - self->src;
-    }
-  if (*s == '!')
-    {
-      s++;
-      if (s >= end)
-        goto expecting;
-      self->conversion[d] = (guchar) *s;
-      s++;
-      if (!(self->conversion[d] == 's' || self->conversion[d] == 'r' ||
-            self->conversion[d] == 'a'))
-        return fstring_fail (self, piece,
-                             g_strdup ("f-string: invalid conversion character: "
-                                       "expected 's', 'r', or 'a'"));
-    }
-  if (s >= end)
-    goto expecting;
-  if (*s == ':')
-    {
-      s++;
-      if (s >= end)
-        goto expecting;
-      self->pos = s - self->src;
-      self->state[d] = FSTATE_AFTER_SPEC;
-      self->depth++;
-      self->state[self->depth] = FSTATE_LITERAL;
-      piece->event = CR_FSTR_SPEC;
-      piece->depth = d;
-      return CR_FSTR_SPEC;
-    }
-  self->pos = s - self->src;
-  self->state[d] = FSTATE_AFTER_SPEC;
-  piece->depth = d;
-  return CR_FSTR_END;   /* not an event: the caller goes on to the '}' */
-
-expecting:
-  return fstring_fail (self, piece, g_strdup ("f-string: expecting '}'"));
-}
-
-static CrFStrEvent
-fstring_field_end (CrFStringScanner *self,
-                   CrFStrPiece      *piece,
-                   gboolean          has_spec)
-{
-  int d = self->depth;
-
-  if (self->pos >= self->end || self->src[self->pos] != '}')
-    return fstring_fail (self, piece, g_strdup ("f-string: expecting '}'"));
-  self->pos++;
-  self->state[d] = FSTATE_LITERAL;
-  piece->event = CR_FSTR_FIELD_END;
-  piece->depth = d;
-  piece->conversion = self->conversion[d];
-  piece->has_debug = self->has_debug[d];
-  piece->debug_start = self->expr_start[d];
-  piece->debug_end = self->debug_end[d];
-  piece->has_spec = has_spec;
-  piece->end = self->pos;
-  /* With "=" and neither a conversion nor a spec, Python shows the repr. */
-  if (piece->has_debug && !has_spec && piece->conversion == 0)
-    piece->conversion = 'r';
-  return CR_FSTR_FIELD_END;
-}
-
-CrFStrEvent
-cr_fstring_scanner_next (CrFStringScanner *self,
-                         CrFStrPiece      *piece)
-{
-  memset (piece, 0, sizeof *piece);
-  piece->depth = self->depth;
-
-  if (self->failed)
-    {
-      piece->event = CR_FSTR_ERROR;
-      piece->message = self->message;
-      return CR_FSTR_ERROR;
-    }
-
-  for (;;)
-    {
-      int d = self->depth;
-
-      switch (self->state[d])
-        {
-        case FSTATE_AFTER_EXPR:
-          {
-            CrFStrEvent ev = fstring_after_expr (self, piece);
-
-            if (ev != CR_FSTR_END)
-              return ev;
-            return fstring_field_end (self, piece, FALSE);
-          }
-
-        case FSTATE_AFTER_SPEC:
-          /* Only reached from a nested level's end, see below. */
-          return fstring_field_end (self, piece, TRUE);
-
-        case FSTATE_LITERAL:
-        default:
-          {
-            gboolean failed;
-
-            if (fstring_literal (self, piece, &failed))
-              return CR_FSTR_TEXT;
-            if (failed)
-              return CR_FSTR_ERROR;
-            if (self->pos >= self->end)
-              {
-                if (d > 0)
-                  return fstring_fail (self, piece, g_strdup ("f-string: expecting '}'"));
-                piece->event = CR_FSTR_END;
-                return CR_FSTR_END;
-              }
-            if (self->src[self->pos] == '}')
-              {
-                /* The end of a format spec (at depth 0 the literal scan has
-                 * already refused a single '}'). */
-                self->depth--;
-                return fstring_field_end (self, piece, TRUE);
-              }
-            /* A '{'. */
-            piece->depth = d;
-            return fstring_expr (self, piece);
-          }
-        }
-    }
 }

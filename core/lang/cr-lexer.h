@@ -151,15 +151,16 @@ typedef struct _CrLexer CrLexer;
 
 /* Lex source[start, end): source must stay alive (the module owns it) and
  * source[end - 1] should be '\n' for whole files (cr_parse makes sure).
- * line and line_start give the position of source[start] (line_start is the
- * byte offset where that line begins), so that the spans of an f-string's
- * expressions point into the file. fstring_expr: lex an f-string expression
- * part, as CPython 3.11 does, as if inside parentheses. */
+ * line, line_start and column give the position of source[start]
+ * (line_start is the byte offset where that line begins), so that the spans
+ * of an f-string's expressions point into the file. fstring_expr: lex an
+ * f-string expression part, as CPython 3.11 does, as if inside parentheses. */
 CrLexer    *cr_lexer_new          (const char     *source,
                                    gsize           start,
                                    gsize           end,
                                    int             line,
                                    gsize           line_start,
+                                   int             column,
                                    gboolean        fstring_expr);
 void        cr_lexer_free         (CrLexer        *self);   /* NULL-safe */
 
@@ -175,6 +176,15 @@ int         cr_lexer_get_error    (CrLexer        *self,
                                    const char    **message,
                                    CrSpan         *span);
 
+/* CPython's tokenizer raises most errors itself, but for an unindent that
+ * matches no level, inconsistent tabs, too deep an indentation, a character
+ * after a line continuation and the end of input after one, it only marks
+ * its state, and the parser raises them when it reads that token. The
+ * difference shows after a parser error: Python tokenizes the rest of the
+ * input, and only an error the tokenizer raised itself replaces the
+ * parser's. TRUE for the second kind. */
+gboolean    cr_lexer_error_is_quiet (CrLexer      *self);
+
 /* The innermost unclosed bracket: its character and position. FALSE when
  * none is open. */
 gboolean    cr_lexer_unclosed     (CrLexer        *self,
@@ -188,6 +198,10 @@ int         cr_lexer_column       (const char     *source,
                                    gsize           pos);
 
 const char *cr_tok_kind_name      (CrTokKind       kind);
+
+/* Is s[0, len) plain ASCII? (Fast: eight bytes at a time.) */
+gboolean    cr_lexer_is_ascii     (const char     *s,
+                                   gsize           len);
 
 /* ---- token values ---- */
 

@@ -1,6 +1,8 @@
-/* cr-parser-private.h — the parser's state, shared by cr-parser.c
- * (statements, errors, the entry point) and cr-parser-expr.c (expressions,
- * calls, parameters, strings and f-strings).
+/* cr-parser-private.h — the parser's state, shared by cr-parser.c (the
+ * entry point, tokens, errors, nodes), cr-parser-stmt.c (statements,
+ * parameters), cr-parser-expr.c (operators, calls, subscripts) and
+ * cr-parser-display.c (tuples, lists, dicts, comprehensions, strings,
+ * f-strings).
  *
  * The parser is recursive descent over a token stream, and it reports errors
  * the way CPython 3.11's PEG parser does: a first pass that only knows
@@ -36,7 +38,8 @@ typedef struct {
   /* Tokens: every token read since the start of the current top-level
    * statement (the second pass and a few lookaheads go back to them). */
   CrLexer     *lexer;
-  GArray      *tokens;          /* of CrToken */
+  GArray      *tokens;          /* of CrToken, grown ahead: ntokens are read */
+  guint        ntokens;
   guint        pos;
 
   /* Errors. failed: unwinding; raised: err_* hold a message (otherwise the
@@ -62,10 +65,19 @@ typedef struct {
   gboolean     at_module;       /* not inside a def or class */
   int          fstring_level;
 
-  /* Line starts for offsets inside f-strings, moving forward. */
+  /* Line, line start and column of offsets inside f-strings, moving
+   * forward (so that a long line of f-strings stays linear). */
   gsize        lc_offset;
   int          lc_line;
   gsize        lc_line_start;
+  int          lc_column;
+
+  /* Recently interned identifiers, by hash (most names repeat). */
+  struct {
+    const char *str;
+    guint32     len;
+    guint32     hash;
+  } names[256];
 
   /* Scratch stacks: a list under construction is pushed here, then copied
    * into the arena when complete. */
@@ -85,7 +97,7 @@ static inline const CrToken *
 cr_parser_tok (CrParser *p,
                guint     i)
 {
-  while (i >= p->tokens->len)
+  while (i >= p->ntokens)
     cr_parser_fetch (p);
   return &g_array_index (p->tokens, CrToken, i);
 }
@@ -95,6 +107,8 @@ cr_parser_tok (CrParser *p,
 #define CUR_KIND(p)    (CUR (p)->kind)
 #define PEEK_KIND(p,k) (cr_parser_tok ((p), (p)->pos + (k))->kind)
 #define PREV(p)        (&g_array_index ((p)->tokens, CrToken, (p)->pos - 1))
+/* The furthest token read (Python's p->tokens[p->fill - 1]). */
+#define LAST(p)        (&g_array_index ((p)->tokens, CrToken, (p)->ntokens - 1))
 
 static inline gboolean
 cr_parser_accept (CrParser  *p,
@@ -126,6 +140,9 @@ gpointer     cr_parser_raise         (CrParser    *p,
 gpointer     cr_parser_raise_here    (CrParser    *p,
                                       const char  *format,
                                       ...) G_GNUC_PRINTF (2, 3);
+gpointer     cr_parser_raise_indentation_here (CrParser   *p,
+                                               const char *format,
+                                               ...) G_GNUC_PRINTF (2, 3);
 void         cr_parser_late_error    (CrParser    *p,
                                       CrLateTier   tier,
                                       int          code,
@@ -156,11 +173,12 @@ CrSpan       cr_parser_span_from     (CrParser    *p,
 CrSpan       cr_parser_offsets_span  (CrParser    *p,
                                       gsize        start,
                                       gsize        end);
-/* Line and line start of byte offset. */
+/* Line, line start and column of byte offset. */
 void         cr_parser_locate        (CrParser    *p,
                                       gsize        offset,
                                       int         *line,
-                                      gsize       *line_start);
+                                      gsize       *line_start,
+                                      int         *column);
 
 CrAstNode   *cr_parser_node          (CrParser    *p,
                                       CrAstKind    kind,
@@ -195,14 +213,57 @@ const char  *cr_parser_expr_name     (const CrAstNode *e);
 const CrAstNode *cr_parser_invalid_target (const CrAstNode *e,
                                            CrTargetsType    type);
 
-/* ---- expressions (cr-parser-expr.c) ---- */
+/* ---- trial parses and backtracking (second pass) ----
+ *
+ * Some of Python's invalid_* rules look ahead ("is there an expression after
+ * this one?"), and its PEG parser backtracks over a failed optional part. A
+ * trial records the position and the scratch stacks; ending it puts them
+ * back, except after an error with a message (a tokenizer error there stops
+ * everything, as in Python). */
+typedef struct {
+  guint    pos;
+  guint    stack_len;
+  guint    params_len;
+  guint    keywords_len;
+  guint    cmpops_len;
+  gboolean invalid_rules;
+} CrParserTrial;
+
+void         cr_parser_trial_begin   (CrParser      *p,
+                                      CrParserTrial *t,
+                                      gboolean       invalid_rules);
+/* TRUE when the trial parsed; the position is put back unless keep. */
+gboolean     cr_parser_trial_end     (CrParser      *p,
+                                      CrParserTrial *t,
+                                      gboolean       keep);
+/* After a failure without a message in the second pass: back to t, TRUE. */
+gboolean     cr_parser_backtrack     (CrParser      *p,
+                                      CrParserTrial *t);
+
+CrAstNode   *cr_parser_starred       (CrParser    *p,
+                                      CrAstNode   *value,
+                                      CrSpan       start);
+CrAstNode   *cr_parser_constant      (CrParser    *p,
+                                      CrConstKind  kind,
+                                      CrSpan       span);
+
+/* ---- statements (cr-parser-stmt.c) ---- */
+
+/* One statement (a compound one, or a line of simple ones) onto the stack. */
+void         cr_parser_statement     (CrParser    *p);
+/* `targets in` after 'for' (statements and comprehensions). */
+CrAstNode   *cr_parser_for_targets   (CrParser    *p);
+
+/* ---- expressions (cr-parser-expr.c, cr-parser-display.c) ---- */
 
 CrAstNode   *cr_parser_expression          (CrParser *p);
 CrAstNode   *cr_parser_named_expression    (CrParser *p);
 CrAstNode   *cr_parser_star_expressions    (CrParser *p);
 CrAstNode   *cr_parser_disjunction         (CrParser *p);
 CrAstNode   *cr_parser_bitwise_or          (CrParser *p);
+CrAstNode   *cr_parser_primary             (CrParser *p);
 CrAstNode   *cr_parser_star_targets        (CrParser *p);
+CrAstNode   *cr_parser_star_named_expression (CrParser *p);
 CrAstNode   *cr_parser_star_target         (CrParser *p);
 CrAstNode   *cr_parser_yield_expr          (CrParser *p);
 /* '(' arguments ')' after func (NULL for a class's bases), which began at
@@ -210,7 +271,8 @@ CrAstNode   *cr_parser_yield_expr          (CrParser *p);
 CrAstNode   *cr_parser_arguments_call      (CrParser *p,
                                             CrAstNode *func,
                                             CrSpan     start);
-/* def and lambda parameters, up to (not including) the closing token. */
+/* def and lambda parameters, up to (not including) the closing token
+ * (cr-parser-stmt.c). */
 gboolean     cr_parser_parameters          (CrParser *p,
                                             gboolean  is_lambda,
                                             guint    *out_n,
@@ -220,5 +282,16 @@ void         cr_parser_invalid_named       (CrParser *p,
                                             CrAstNode *a,
                                             guint      a_start);
 gboolean     cr_parser_can_start_expression (CrTokKind kind);
+CrAstNode   *cr_parser_comprehension       (CrParser  *p,
+                                            CrAstNode *elt,
+                                            gboolean   is_generator,
+                                            CrSpan     start);
+void         cr_parser_starred_comprehension (CrParser  *p,
+                                              CrAstNode *starred);
+CrAstNode   *cr_parser_paren_atom          (CrParser *p);
+CrAstNode   *cr_parser_list_atom           (CrParser *p);
+CrAstNode   *cr_parser_brace_atom          (CrParser *p);
+CrAstNode   *cr_parser_number              (CrParser *p);
+CrAstNode   *cr_parser_strings             (CrParser *p);
 
 G_END_DECLS

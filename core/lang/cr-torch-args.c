@@ -79,7 +79,13 @@ cr_torch_args_parse (CrTorchArgs     *a,
       start = p;
       while (*p != ' ' && *p != '\0')
         p++;
-      g_assert (a->n_params < CR_TORCH_MAX_ARGS);
+      if (a->n_params == CR_TORCH_MAX_ARGS)
+        {
+          /* A programmer error in a spec, reported rather than aborting. */
+          g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                       "%s(): too many parameters in its signature", fname);
+          return FALSE;
+        }
       /* Names point into the static spec: they are used only for lookups and
        * messages, with their lengths recovered from the spec below. */
       a->names[a->n_params] = start;
@@ -104,11 +110,8 @@ cr_torch_args_parse (CrTorchArgs     *a,
       guint shown_max = n_positional - first;
       guint shown_given = n_args;
 
-      if (self == NULL)
-        type_error (error, "%s() takes %u positional argument%s but %u %s given",
-                    fname, shown_max, shown_max == 1 ? "" : "s", shown_given,
-                    shown_given == 1 ? "was" : "were");
-      else if (shown_max == 0)
+      /* x.exp(1) is a method of the C base class in PyTorch's message. */
+      if (self != NULL && shown_max == 0)
         type_error (error, "_TensorBase.%s() takes no arguments (%u given)", fname, shown_given);
       else
         type_error (error, "%s() takes %u positional argument%s but %u %s given",

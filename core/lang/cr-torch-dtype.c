@@ -1,5 +1,6 @@
 /* cr-torch-dtype.c — torch.dtype (torch.float32 ...) and torch.device objects. */
 #include "cr-torch-private.h"
+#include "cr-device.h"
 
 #include <string.h>
 
@@ -144,49 +145,7 @@ cr_torch_device_new (CrDeviceType device)
 void
 cr_torch_set_no_cuda_error (GError **error)
 {
-  /* What a CUDA build of PyTorch says on a machine without a GPU; Chainrule
-   * built without its CUDA backend is in the same position. */
-  g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
-                       "Found no NVIDIA driver on your system. Please check that you have "
-                       "an NVIDIA GPU and installed a driver from "
-                       "http://www.nvidia.com/Download/index.aspx");
-}
-
-static gboolean
-parse_device_string (const char   *s,
-                     CrDeviceType *out,
-                     GError      **error)
-{
-  const char *colon = strchr (s, ':');
-  gsize type_len = colon != NULL ? (gsize) (colon - s) : strlen (s);
-
-  if (type_len == 3 && strncmp (s, "cpu", 3) == 0)
-    *out = CR_DEVICE_CPU;
-  else if (type_len == 4 && strncmp (s, "cuda", 4) == 0)
-    *out = CR_DEVICE_CUDA;
-  else
-    {
-      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
-                   "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, "
-                   "ve, fpga, ort, xla, lazy, vulkan, mps, meta, hpu, privateuseone device "
-                   "type at start of device string: %s", s);
-      return FALSE;
-    }
-  if (colon != NULL)
-    {
-      const char *p = colon + 1;
-      if (*p == '\0')
-        goto bad_index;
-      for (; *p != '\0'; p++)
-        if (!g_ascii_isdigit (*p))
-          goto bad_index;
-    }
-  return TRUE;
-
-bad_index:
-  g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
-               "Invalid device string: '%s'", s);
-  return FALSE;
+  cr_device_check_usable (CR_DEVICE_CUDA, error);
 }
 
 gboolean
@@ -200,7 +159,7 @@ cr_torch_value_to_device (CrValue       *v,
     device = (CrDeviceType) (GPOINTER_TO_INT (v->u.object.data) - 1);
   else if (v->kind == CR_VALUE_STR)
     {
-      if (!parse_device_string (v->u.str.data, &device, error))
+      if (!cr_device_parse (v->u.str.data, &device, NULL, error))
         return FALSE;
     }
   else if (v->kind == CR_VALUE_INT)
@@ -212,12 +171,9 @@ cr_torch_value_to_device (CrValue       *v,
       return FALSE;
     }
 
-  /* No CUDA backend is linked into this build yet. */
-  if (device == CR_DEVICE_CUDA)
-    {
-      cr_torch_set_no_cuda_error (error);
-      return FALSE;
-    }
+  /* PyTorch's "Found no NVIDIA driver ..." when CUDA cannot be used here. */
+  if (!cr_device_check_usable (device, error))
+    return FALSE;
   *out = device;
   return TRUE;
 }
@@ -243,12 +199,15 @@ cr_torch_native_device (CrInterp       *interp,
   v = a.values[0];
   if (v->kind == CR_VALUE_OBJECT && v->u.object.type == &device_type)
     return cr_value_ref (v);
+  /* torch.device(0) is the first CUDA device. */
+  if (v->kind == CR_VALUE_INT && v->u.i >= 0)
+    return cr_torch_device_new (CR_DEVICE_CUDA);
   if (v->kind != CR_VALUE_STR)
     {
       cr_torch_args_type_error (&a, 0, "str", error);
       return NULL;
     }
-  if (!parse_device_string (v->u.str.data, &device, error))
+  if (!cr_device_parse (v->u.str.data, &device, NULL, error))
     return NULL;
   return cr_torch_device_new (device);
 }

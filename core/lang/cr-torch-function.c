@@ -181,6 +181,14 @@ run_backward (CrInterp        *interp,
   gpointer observer_data = NULL;
   gboolean ok;
 
+  if (options->create_graph && options->inputs == NULL)
+    cr_interp_warn (interp, "UserWarning",
+                    "Using backward() with create_graph=True will create a reference cycle "
+                    "between the parameter and its gradient which can cause a memory leak. We "
+                    "recommend using autograd.grad when creating the graph to avoid this. If "
+                    "you have to use this function, make sure to reset the .grad fields of "
+                    "your parameters to None after use to break the cycle and avoid the leak. "
+                    "(Triggered internally at  ./torch/csrc/autograd/engine.cpp:1059.)");
   options->observer = cr_interp_backward_begin (interp, roots, n_roots, &observer_data);
   options->observer_data = observer_data;
   ok = cr_autograd_run (roots, grad_roots, n_roots, options, out_grads, error);

@@ -22,14 +22,6 @@
   if (var == NULL) \
     return NULL
 
-/* "Long" in "... Got: Long". */
-static const char *
-scalar_type_name (CrDType dtype)
-{
-  static const char *names[] = { "Bool", "Long", "Float", "Double" };
-  return names[dtype];
-}
-
 /* The input of a function with varargs after it (x.view(2, 3) and
  * torch.reshape(x, (2, 3))): the tensor and the remaining arguments. */
 static CrTensor *
@@ -415,6 +407,22 @@ NATIVE (native_clamp)
   return cr_torch_wrap (cr_clamp (x, has_min, min, has_max, max, error));
 }
 
+/* clamp_min(input, min), clamp_max(input, max) */
+NATIVE (native_clamp_bound)
+{
+  gboolean is_max = GPOINTER_TO_INT (data);
+  double bound;
+  PARSE (is_max ? "clamp_max" : "clamp_min", is_max ? "input max" : "input min");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_value_is_number (a.values[1], &bound))
+    {
+      cr_torch_args_type_error (&a, 1, "Number", error);
+      return NULL;
+    }
+  return cr_torch_wrap (cr_clamp (x, !is_max, bound, is_max, bound, error));
+}
+
 NATIVE (native_where)
 {
   g_autoptr(CrTensor) x = NULL;
@@ -432,7 +440,7 @@ NATIVE (native_where)
     {
       g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
                    "where expected condition to be a boolean tensor, but got a tensor with "
-                   "dtype %s", scalar_type_name (cond->dtype));
+                   "dtype %s", cr_dtype_scalar_name (cond->dtype));
       return NULL;
     }
   return cr_torch_wrap (cr_where (cond, x, y, error));
@@ -492,7 +500,7 @@ reduce (CrInterp       *interp,
           g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
                        "mean(): could not infer output dtype. %s dtype must be either a "
                        "floating point or complex dtype. Got: %s",
-                       has_dtype ? "Optional" : "Input", scalar_type_name (out));
+                       has_dtype ? "Optional" : "Input", cr_dtype_scalar_name (out));
           return NULL;
         }
     }
@@ -1256,7 +1264,7 @@ check_target (CrTensor *input,
       return FALSE;
     }
   g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
-               "expected scalar type Long but found %s", scalar_type_name (target->dtype));
+               "expected scalar type Long but found %s", cr_dtype_scalar_name (target->dtype));
   return FALSE;
 }
 
@@ -1353,6 +1361,8 @@ const CrTorchFunc cr_torch_math_funcs[] = {
   { "pow", native_pow, T | M, NULL },
   { "clamp", native_clamp, T | M, (gpointer) "clamp" },
   { "clip", native_clamp, T | M, (gpointer) "clip" },
+  { "clamp_min", native_clamp_bound, T | M, GINT_TO_POINTER (FALSE) },
+  { "clamp_max", native_clamp_bound, T | M, GINT_TO_POINTER (TRUE) },
   { "where", native_where, T, NULL },
   { "masked_fill", native_masked_fill, T | M, NULL },
 

@@ -5,6 +5,7 @@
 #include "cr-torch-private.h"
 #include "cr-kernels.h"
 #include "cr-grad-mode.h"
+#include "cr-device.h"
 
 #include <string.h>
 #include <math.h>
@@ -47,8 +48,12 @@ leaf_kind (CrValue  *v,
       g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
                            "Could not infer dtype of NoneType");
       return FALSE;
-    default:
+    case CR_VALUE_STR:
       g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR, "new(): invalid data type '%s'",
+                   cr_torch_type_name (v));
+      return FALSE;
+    default:
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR, "Could not infer dtype of %s",
                    cr_torch_type_name (v));
       return FALSE;
     }
@@ -338,7 +343,7 @@ check_random_dtype (CrDType   dtype,
     return TRUE;
   g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR, "\"%s\" not implemented for '%s'",
                normal ? "normal_kernel_cpu" : "check_uniform_bounds",
-               dtype == CR_DTYPE_BOOL ? "Bool" : "Long");
+               cr_dtype_scalar_name (dtype));
   return FALSE;
 }
 
@@ -868,11 +873,26 @@ NATIVE (native_manual_seed)
   if (!cr_torch_args_parse (&a, "manual_seed", "seed", NULL, args, n_args, kwargs, n_kwargs,
                             error))
     return NULL;
-  if (!cr_torch_value_is_int (a.values[0], &seed))
+  /* PyTorch calls int(seed). */
+  if (a.values[0]->kind == CR_VALUE_FLOAT && isfinite (a.values[0]->u.f))
+    seed = (gint64) a.values[0]->u.f;
+  else if (a.values[0]->kind == CR_VALUE_STR)
+    {
+      const char *text = a.values[0]->u.str.data;
+      char *end = NULL;
+      seed = g_ascii_strtoll (text, &end, 10);
+      if (end == text || *g_strchug (end) != '\0')
+        {
+          g_set_error (error, CR_LANG_ERROR, CR_EXC_VALUE_ERROR,
+                       "invalid literal for int() with base 10: '%s'", text);
+          return NULL;
+        }
+    }
+  else if (!cr_torch_value_is_int (a.values[0], &seed))
     {
       g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
-                   "manual_seed(): argument 'seed' must be int, not %s",
-                   cr_torch_type_name (a.values[0]));
+                   "int() argument must be a string, a bytes-like object or a real number, "
+                   "not '%s'", cr_torch_type_name (a.values[0]));
       return NULL;
     }
   cr_generator_seed (cr_interp_get_generator (interp), (guint64) seed);
@@ -1012,6 +1032,13 @@ NATIVE (native_no_grad)
   CrTorchArgs a;
   const char *name = GPOINTER_TO_INT (data) ? "enable_grad" : "no_grad";
 
+  if (n_args > 0)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                   "%s.__init__() takes 1 positional argument but %u were given", name,
+                   n_args + 1);
+      return NULL;
+    }
   if (!cr_torch_args_parse (&a, name, "", NULL, args, n_args, kwargs, n_kwargs, error))
     return NULL;
   return cr_torch_grad_mode_new (GPOINTER_TO_INT (data));
@@ -1050,18 +1077,24 @@ NATIVE (native_is_grad_enabled)
 
 NATIVE (native_cuda_is_available)
 {
-  return cr_value_new_bool (FALSE);
+  return cr_value_new_bool (cr_cuda_is_available ());
 }
 
 NATIVE (native_cuda_device_count)
 {
-  return cr_value_new_int (0);
+  return cr_value_new_int (cr_cuda_device_count ());
 }
 
+/* torch.cuda.synchronize(), current_device(): PyTorch's error without a
+ * usable device. */
 NATIVE (native_cuda_no_driver)
 {
-  cr_torch_set_no_cuda_error (error);
-  return NULL;
+  if (!cr_cuda_is_available ())
+    {
+      cr_torch_set_no_cuda_error (error);
+      return NULL;
+    }
+  return GPOINTER_TO_INT (data) ? cr_value_new_int (0) : cr_value_none ();
 }
 
 NATIVE (native_noop)
@@ -1136,8 +1169,8 @@ cuda_module_new (void)
   CrValue *m = cr_value_new_module ("torch.cuda");
   add_native (m, "is_available", native_cuda_is_available, NULL);
   add_native (m, "device_count", native_cuda_device_count, NULL);
-  add_native (m, "synchronize", native_cuda_no_driver, NULL);
-  add_native (m, "current_device", native_cuda_no_driver, NULL);
+  add_native (m, "synchronize", native_cuda_no_driver, GINT_TO_POINTER (FALSE));
+  add_native (m, "current_device", native_cuda_no_driver, GINT_TO_POINTER (TRUE));
   add_native (m, "manual_seed", native_noop, NULL);
   add_native (m, "manual_seed_all", native_noop, NULL);
   return m;

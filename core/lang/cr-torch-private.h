@@ -113,8 +113,9 @@ gboolean  cr_torch_value_get_dtype   (CrValue         *v,
 /* torch.int32 and friends: known to PyTorch, not to Chainrule. */
 CrValue  *cr_torch_unsupported_dtype_new (const char  *name);
 CrValue  *cr_torch_device_new        (CrDeviceType     device);
-/* A torch.device or a string ("cpu", "cuda", "cuda:0"); errors as torch's
- * (and "Found no NVIDIA driver ..." for CUDA while no backend is built). */
+/* A torch.device, a string ("cpu", "cuda", "cuda:0") or a CUDA index, for
+ * putting tensors there: errors as torch's, and cr-device.h's "Found no NVIDIA
+ * driver ..." where CUDA cannot be used. */
 gboolean  cr_torch_value_to_device   (CrValue         *v,
                                       CrDeviceType    *out,
                                       GError         **error);
@@ -126,7 +127,7 @@ CrValue  *cr_torch_native_device     (CrInterp        *interp,
                                       guint            n_kwargs,
                                       gpointer         data,
                                       GError         **error);
-/* The error for using CUDA in a build without it. */
+/* The error for using CUDA where it cannot be used (cr-device.h's). */
 void      cr_torch_set_no_cuda_error (GError         **error);
 
 /* ---- functions shared by torch.NAME and tensor.NAME --------------------- */

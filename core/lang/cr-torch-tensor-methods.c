@@ -428,8 +428,9 @@ NATIVE (native_random_)
   if (!cr_dtype_is_floating (SELF_TENSOR->dtype))
     {
       g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
-                   "\"%s\" not implemented for 'Long'",
-                   normal ? "normal_kernel_cpu" : "check_uniform_bounds");
+                   "\"%s\" not implemented for '%s'",
+                   normal ? "normal_kernel_cpu" : "check_uniform_bounds",
+                   cr_dtype_scalar_name (SELF_TENSOR->dtype));
       return NULL;
     }
   if (!cr_autograd_check_inplace (SELF_TENSOR, error))

@@ -97,8 +97,17 @@ cr_torch_binary_op (CrInterp  *interp,
       if (a_number)
         {
           /* 10 - x: PyTorch's __rsub__, RsubBackward1. */
-          g_autoptr(CrTensor) x = promote_for_float (b->u.tensor, a, error);
+          g_autoptr(CrTensor) x = NULL;
           double number;
+          if (a->kind == CR_VALUE_BOOL || b->u.tensor->dtype == CR_DTYPE_BOOL)
+            {
+              g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                                   "Subtraction, the `-` operator, with a bool tensor is not "
+                                   "supported. If you are trying to invert a mask, use the `~` "
+                                   "or `logical_not()` operator instead.");
+              return NULL;
+            }
+          x = promote_for_float (b->u.tensor, a, error);
           if (x == NULL)
             return NULL;
           cr_value_to_double (a, &number, NULL);

@@ -175,7 +175,7 @@ add_backward (CrNode          *node,
               CrTensor       **grad_inputs,
               GError         **error)
 {
-  double alpha = node->args.has_scalar[0] ? node->args.scalar[0] : 1.0;
+  double alpha = node->args->has_scalar[0] ? node->args->scalar[0] : 1.0;
 
   if (cr_ops_needs_grad (node, 0))
     grad_inputs[0] = cr_tensor_ref (grads[0]);
@@ -189,7 +189,7 @@ add_local_grad (CrNode  *node,
                 guint    input,
                 GError **error)
 {
-  double alpha = node->args.has_scalar[0] ? node->args.scalar[0] : 1.0;
+  double alpha = node->args->has_scalar[0] ? node->args->scalar[0] : 1.0;
 
   return full_output (node, input == 0 ? 1.0 : alpha, error);
 }
@@ -228,8 +228,8 @@ cr_add_alpha (CrTensor  *a,
   out = cr_kernel_add_scaled (a, b, alpha, error);
   if (out != NULL && (node = cr_ops_record (CR_OP_ADD, inputs, 2, out)) != NULL)
     {
-      node->args.scalar[0] = alpha;
-      node->args.has_scalar[0] = TRUE;
+      cr_node_args (node)->scalar[0] = alpha;
+      cr_node_args (node)->has_scalar[0] = TRUE;
     }
   return out;
 }
@@ -310,8 +310,8 @@ cr_rsub_scalar (CrTensor  *a,
 
   if (out != NULL && (node = cr_ops_record (CR_OP_RSUB, &a, 1, out)) != NULL)
     {
-      node->args.scalar[0] = number;
-      node->args.has_scalar[0] = TRUE;
+      cr_node_args (node)->scalar[0] = number;
+      cr_node_args (node)->has_scalar[0] = TRUE;
     }
   return out;
 }
@@ -446,7 +446,7 @@ pow_scalar_backward (CrNode          *node,
                      CrTensor       **grad_inputs,
                      GError         **error)
 {
-  double n = node->args.scalar[0];
+  double n = node->args->scalar[0];
   SAVED (x, 0);
 
   if (n == 0.0)
@@ -466,7 +466,7 @@ pow_scalar_local_grad (CrNode  *node,
                        guint    input,
                        GError **error)
 {
-  double n = node->args.scalar[0];
+  double n = node->args->scalar[0];
   SAVED_OR_NULL (x, 0);
   g_autoptr(CrTensor) e = cr_ops_wrap_number (n - 1.0, TRUE);
   g_autoptr(CrTensor) p = NULL;
@@ -495,8 +495,8 @@ cr_pow_scalar (CrTensor  *a,
 
   if (out != NULL && (node = cr_ops_record (CR_OP_POW_SCALAR, &a, 1, out)) != NULL)
     {
-      node->args.scalar[0] = exponent;
-      node->args.has_scalar[0] = TRUE;
+      cr_node_args (node)->scalar[0] = exponent;
+      cr_node_args (node)->has_scalar[0] = TRUE;
       cr_node_save (node, 0, a, FALSE);
     }
   return out;
@@ -802,7 +802,7 @@ clamp_mask (CrNode          *node,
             const CrTensor  *x,
             GError         **error)
 {
-  const CrOpArgs *args = &node->args;
+  const CrOpArgs *args = node->args;
   g_autoptr(CrTensor) lo = NULL;
   g_autoptr(CrTensor) hi = NULL;
 
@@ -878,10 +878,10 @@ cr_clamp (CrTensor  *x,
   out = cr_kernel_clamp (x, has_min, min, has_max, max, error);
   if (out != NULL && (node = cr_ops_record (CR_OP_CLAMP, &x, 1, out)) != NULL)
     {
-      node->args.scalar[0] = min;
-      node->args.has_scalar[0] = has_min;
-      node->args.scalar[1] = max;
-      node->args.has_scalar[1] = has_max;
+      cr_node_args (node)->scalar[0] = min;
+      cr_node_args (node)->has_scalar[0] = has_min;
+      cr_node_args (node)->scalar[1] = max;
+      cr_node_args (node)->has_scalar[1] = has_max;
       cr_node_save (node, 0, x, FALSE);
     }
   return out;
@@ -1424,7 +1424,7 @@ fused_backward (CrOpId      op,
       cr_node_save (node, 1, saved, FALSE);
       if (cr_ops_needs_grad (node, 1) && op != CR_OP_THRESHOLD_BACKWARD)
         cr_node_save (node, 0, grad, FALSE);
-      node->args.has_scalar[0] = op == CR_OP_THRESHOLD_BACKWARD;
+      cr_node_args (node)->has_scalar[0] = op == CR_OP_THRESHOLD_BACKWARD;
     }
   return out;
 }
@@ -1498,7 +1498,7 @@ cr_clone (CrTensor  *x,
 static gboolean
 to_copy_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GError **error)
 {
-  SET_GRAD (0, cr_to_dtype (grads[0], node->args.dtype, error));
+  SET_GRAD (0, cr_to_dtype (grads[0], node->args->dtype, error));
   return TRUE;
 }
 
@@ -1520,7 +1520,7 @@ cr_to_dtype (CrTensor  *x,
     return cr_tensor_ref (x);
   out = cr_kernel_cast (x, dtype, error);
   if (out != NULL && (node = cr_ops_record (CR_OP_TO_COPY, &x, 1, out)) != NULL)
-    node->args.dtype = x->dtype;
+    cr_node_args (node)->dtype = x->dtype;
   return out;
 }
 

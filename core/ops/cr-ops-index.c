@@ -255,7 +255,7 @@ put_backward (CrNode          *node,
 
   if (needs_grad (node, 0))
     {
-      if (node->args.ints[0])
+      if (node->args->ints[0])
         grad_inputs[0] = cr_tensor_ref (grad);
       else
         {
@@ -323,7 +323,7 @@ put_flat (CrTensor  *self,
     {
       CrNode *node = cr_node_new (CR_OP_INDEX_PUT, inputs, 2, 1);
       cr_node_save (node, 0, pos, FALSE);
-      node->args.ints[0] = accumulate;
+      cr_node_args (node)->ints[0] = accumulate;
       attach (out, node);
     }
   return g_steal_pointer (&out);
@@ -404,7 +404,7 @@ select_backward (CrNode          *node,
                  GError         **error)
 {
   const CrTensorMeta *meta = &node->input_meta[0];
-  int dim = node->args.dims[0];
+  int dim = node->args->dims[0];
   gint64 cs[CR_MAX_DIMS], shape[CR_MAX_DIMS], strides[CR_MAX_DIMS];
   int ndim = 0;
 
@@ -417,7 +417,7 @@ select_backward (CrNode          *node,
         ndim++;
       }
   grad_inputs[0] = scatter_region (grad_outputs[0], meta, shape, ndim, strides,
-                                   node->args.ints[0] * cs[dim], error);
+                                   node->args->ints[0] * cs[dim], error);
   return grad_inputs[0] != NULL;
 }
 
@@ -433,16 +433,16 @@ slice_backward (CrNode          *node,
                 GError         **error)
 {
   const CrTensorMeta *meta = &node->input_meta[0];
-  int dim = node->args.dims[0];
+  int dim = node->args->dims[0];
   gint64 cs[CR_MAX_DIMS], shape[CR_MAX_DIMS], strides[CR_MAX_DIMS];
 
   cr_shape_contiguous_strides (meta->shape, meta->ndim, cs);
-  memcpy (shape, meta->shape, sizeof shape);
+  memcpy (shape, meta->shape, sizeof (gint64) * meta->ndim);
   memcpy (strides, cs, sizeof strides);
-  shape[dim] = node->args.ints[3];
-  strides[dim] = cs[dim] * node->args.ints[2];
+  shape[dim] = node->args->ints[3];
+  strides[dim] = cs[dim] * node->args->ints[2];
   grad_inputs[0] = scatter_region (grad_outputs[0], meta, shape, meta->ndim, strides,
-                                   node->args.ints[0] * cs[dim], error);
+                                   node->args->ints[0] * cs[dim], error);
   return grad_inputs[0] != NULL;
 }
 
@@ -486,9 +486,9 @@ select_view (CrTensor  *x,
   if (record && cr_autograd_should_record (&x, 1))
     {
       CrNode *node = cr_node_new (CR_OP_SELECT, &x, 1, 1);
-      node->args.dims[0] = dim;
-      node->args.n_dims = 1;
-      node->args.ints[0] = index;
+      cr_node_args (node)->dims[0] = dim;
+      cr_node_args (node)->n_dims = 1;
+      cr_node_args (node)->ints[0] = index;
       attach (out, node);
     }
   return out;
@@ -553,12 +553,12 @@ slice_view (CrTensor           *x,
   if (record && cr_autograd_should_record (&x, 1))
     {
       CrNode *node = cr_node_new (CR_OP_SLICE, &x, 1, 1);
-      node->args.dims[0] = dim;
-      node->args.n_dims = 1;
-      node->args.ints[0] = start;
-      node->args.ints[1] = stop;
-      node->args.ints[2] = step;
-      node->args.ints[3] = len;
+      cr_node_args (node)->dims[0] = dim;
+      cr_node_args (node)->n_dims = 1;
+      cr_node_args (node)->ints[0] = start;
+      cr_node_args (node)->ints[1] = stop;
+      cr_node_args (node)->ints[2] = step;
+      cr_node_args (node)->ints[3] = len;
       attach (out, node);
     }
   return out;
@@ -1165,7 +1165,7 @@ record_write (CrTensor  *x,
       inputs[1] = value;
       node = cr_node_new (advanced ? CR_OP_INDEX_PUT : CR_OP_COPY_SLICES, inputs, 2, 1);
       cr_node_save (node, 0, pos, FALSE);
-      node->args.ints[0] = FALSE;
+      cr_node_args (node)->ints[0] = FALSE;
       attach (x, node);
       return TRUE;
     }
@@ -1181,7 +1181,7 @@ record_write (CrTensor  *x,
   inputs[1] = value;
   node = cr_node_new (CR_OP_COPY_SLICES, inputs, 2, 1);
   cr_node_save (node, 0, base_pos, FALSE);
-  node->args.ints[0] = FALSE;
+  cr_node_args (node)->ints[0] = FALSE;
   attach (base, node);
 
   node = cr_node_new (CR_OP_AS_STRIDED, &base, 1, 1);

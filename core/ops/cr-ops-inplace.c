@@ -139,7 +139,7 @@ rebase_history (CrOpId           op,
   write[1] = value;
   copy_slices = cr_node_new (CR_OP_COPY_SLICES, write, 2, 1);
   cr_node_save (copy_slices, 0, pos, FALSE);
-  copy_slices->args.ints[0] = FALSE;
+  cr_node_args (copy_slices)->ints[0] = FALSE;
   cr_autograd_set_history (base, copy_slices, 0);
   cr_node_unref (copy_slices);
 
@@ -245,8 +245,8 @@ cr_inplace_binary (CrOpId     op,
         cr_node_save (node, 0, old_self, FALSE);
       break;
     case CR_OP_POW_SCALAR:
-      node->args.scalar[0] = cr_tensor_get_flat (other, 0);
-      node->args.has_scalar[0] = TRUE;
+      cr_node_args (node)->scalar[0] = cr_tensor_get_flat (other, 0);
+      cr_node_args (node)->has_scalar[0] = TRUE;
       cr_node_save (node, 0, old_self, FALSE);
       break;
     case CR_OP_POW:
@@ -301,8 +301,8 @@ fill_with (CrOpId     op,
   cr_tensor_bump_version (self);
   if ((node = rebase_history (op, &self, 1)) != NULL && op == CR_OP_FILL)
     {
-      node->args.scalar[0] = value;
-      node->args.has_scalar[0] = TRUE;
+      cr_node_args (node)->scalar[0] = value;
+      cr_node_args (node)->has_scalar[0] = TRUE;
     }
   return TRUE;
 }
@@ -397,10 +397,10 @@ cr_clamp_ (CrTensor  *self,
   cr_tensor_bump_version (self);
   if ((node = rebase_history (CR_OP_CLAMP, &self, 1)) != NULL)
     {
-      node->args.scalar[0] = min;
-      node->args.has_scalar[0] = has_min;
-      node->args.scalar[1] = max;
-      node->args.has_scalar[1] = has_max;
+      cr_node_args (node)->scalar[0] = min;
+      cr_node_args (node)->has_scalar[0] = has_min;
+      cr_node_args (node)->scalar[1] = max;
+      cr_node_args (node)->has_scalar[1] = has_max;
       cr_node_save (node, 0, old_self, FALSE);
     }
   return TRUE;

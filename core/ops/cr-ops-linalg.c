@@ -494,8 +494,8 @@ squeeze0_inplace (CrTensor *x)
     }
   if (node != NULL)
     {
-      node->args.dims[0] = 0;
-      node->args.n_dims = 1;
+      cr_node_args (node)->dims[0] = 0;
+      cr_node_args (node)->n_dims = 1;
       attach (x, node);
     }
   return x;

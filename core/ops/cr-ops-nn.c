@@ -162,7 +162,7 @@ softmax_backward_common (CrNode          *node,
   CrTensor *grad = grad_outputs[0];
   g_autoptr(CrTensor) out = cr_node_get_saved (node, 0, error);
   CrTensor *pair[2];
-  int dim = node->args.dims[0];
+  int dim = node->args->dims[0];
 
   if (out == NULL)
     return FALSE;
@@ -270,8 +270,8 @@ softmax_common (CrTensor  *x,
   if (cr_autograd_should_record (&x, 1))
     {
       CrNode *node = cr_node_new (log ? CR_OP_LOG_SOFTMAX : CR_OP_SOFTMAX, &x, 1, 1);
-      node->args.dims[0] = dim;
-      node->args.n_dims = 1;
+      cr_node_args (node)->dims[0] = dim;
+      cr_node_args (node)->n_dims = 1;
       cr_autograd_set_history (out, node, 0);
       cr_node_save (node, 0, out, TRUE);
       cr_node_unref (node);
@@ -304,7 +304,7 @@ mse_backward (CrNode          *node,
               CrTensor       **grad_inputs,
               GError         **error)
 {
-  CrReduction reduction = (CrReduction) node->args.ints[0];
+  CrReduction reduction = (CrReduction) node->args->ints[0];
   g_autoptr(CrTensor) input = cr_node_get_saved (node, 0, error);
   g_autoptr(CrTensor) target = input != NULL ? cr_node_get_saved (node, 1, error) : NULL;
   g_autoptr(CrTensor) diff = NULL;
@@ -393,7 +393,7 @@ cr_mse_loss (CrTensor     *input,
   if (cr_autograd_should_record (inputs, 2))
     {
       CrNode *node = cr_node_new (CR_OP_MSE_LOSS, inputs, 2, 1);
-      node->args.ints[0] = reduction;
+      cr_node_args (node)->ints[0] = reduction;
       cr_node_save (node, 0, a, FALSE);
       cr_node_save (node, 1, b, FALSE);
       attach (out, node);
@@ -411,7 +411,7 @@ bce_logits_backward (CrNode          *node,
                      CrTensor       **grad_inputs,
                      GError         **error)
 {
-  CrReduction reduction = (CrReduction) node->args.ints[0];
+  CrReduction reduction = (CrReduction) node->args->ints[0];
   g_autoptr(CrTensor) input = cr_node_get_saved (node, 0, error);
   g_autoptr(CrTensor) target = input != NULL ? cr_node_get_saved (node, 1, error) : NULL;
 
@@ -510,7 +510,7 @@ cr_bce_with_logits (CrTensor     *input,
   if (cr_autograd_should_record (inputs, 2))
     {
       CrNode *node = cr_node_new (CR_OP_BCE_WITH_LOGITS, inputs, 2, 1);
-      node->args.ints[0] = reduction;
+      cr_node_args (node)->ints[0] = reduction;
       cr_node_save (node, 0, input, FALSE);
       cr_node_save (node, 1, target, FALSE);
       attach (out, node);
@@ -527,7 +527,7 @@ bce_backward (CrNode          *node,
               CrTensor       **grad_inputs,
               GError         **error)
 {
-  CrReduction reduction = (CrReduction) node->args.ints[0];
+  CrReduction reduction = (CrReduction) node->args->ints[0];
   g_autoptr(CrTensor) x = cr_node_get_saved (node, 0, error);
   g_autoptr(CrTensor) y = x != NULL ? cr_node_get_saved (node, 1, error) : NULL;
   g_autoptr(CrTensor) one_minus_x = NULL;
@@ -656,7 +656,7 @@ cr_binary_cross_entropy (CrTensor     *input,
   if (cr_autograd_should_record (inputs, 2))
     {
       CrNode *node = cr_node_new (CR_OP_BCE, inputs, 2, 1);
-      node->args.ints[0] = reduction;
+      cr_node_args (node)->ints[0] = reduction;
       cr_node_save (node, 0, input, FALSE);
       cr_node_save (node, 1, target, FALSE);
       attach (out, node);
@@ -684,7 +684,7 @@ nll_backward (CrNode          *node,
               GError         **error)
 {
   const CrTensorMeta *meta = &node->input_meta[0];
-  CrReduction reduction = (CrReduction) node->args.ints[0];
+  CrReduction reduction = (CrReduction) node->args->ints[0];
   CrTensor *grad = grad_outputs[0];
   g_autoptr(CrTensor) target = cr_node_get_saved (node, 0, error);
   g_autoptr(CrTensor) tc = NULL;
@@ -705,7 +705,7 @@ nll_backward (CrNode          *node,
   if (tc == NULL)
     return FALSE;
   tp = (const gint64 *) cr_tensor_data (tc);
-  scale = reduction == CR_REDUCTION_MEAN ? -1.0 / node->args.scalar[0] : -1.0;
+  scale = reduction == CR_REDUCTION_MEAN ? -1.0 / node->args->scalar[0] : -1.0;
 
   out = cr_tensor_new_zeros (meta->shape, meta->ndim, meta->dtype, meta->device, error);
   if (out == NULL)
@@ -889,9 +889,9 @@ cr_nll_loss (CrTensor     *logp,
   if (cr_autograd_should_record (&logp, 1))
     {
       CrNode *node = cr_node_new (CR_OP_NLL_LOSS, &logp, 1, 1);
-      node->args.ints[0] = reduction;
-      node->args.scalar[0] = (double) count;
-      node->args.has_scalar[0] = TRUE;
+      cr_node_args (node)->ints[0] = reduction;
+      cr_node_args (node)->scalar[0] = (double) count;
+      cr_node_args (node)->has_scalar[0] = TRUE;
       cr_node_save (node, 0, target, FALSE);
       attach (out, node);
     }

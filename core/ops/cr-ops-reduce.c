@@ -126,8 +126,8 @@ sum_dim_backward (CrNode          *node,
                   CrTensor       **grad_inputs,
                   GError         **error)
 {
-  SET_GRAD (0, sum_backward_expand (grads[0], &node->input_meta[0], node->args.dims,
-                                    node->args.n_dims, node->args.keepdim, error));
+  SET_GRAD (0, sum_backward_expand (grads[0], &node->input_meta[0], node->args->dims,
+                                    node->args->n_dims, node->args->keepdim, error));
   return TRUE;
 }
 
@@ -150,9 +150,9 @@ cr_sum_dim (CrTensor   *x,
 
   if (out != NULL && (node = cr_ops_record (CR_OP_SUM_DIM, &x, 1, out)) != NULL)
     {
-      normalize_dims (x, dims, n_dims, node->args.dims);
-      node->args.n_dims = n_dims;
-      node->args.keepdim = keepdim;
+      normalize_dims (x, dims, n_dims, cr_node_args (node)->dims);
+      cr_node_args (node)->n_dims = n_dims;
+      cr_node_args (node)->keepdim = keepdim;
     }
   return out;
 }
@@ -207,7 +207,7 @@ mean_dim_backward (CrNode          *node,
                    GError         **error)
 {
   const CrTensorMeta *meta = &node->input_meta[0];
-  const CrOpArgs *args = &node->args;
+  const CrOpArgs *args = node->args;
   /* PyTorch keeps the input for its sizes; a second backward fails like it. */
   SAVED (x, 0);
   g_autoptr(CrTensor) e = sum_backward_expand (grads[0], meta, args->dims, args->n_dims,
@@ -237,9 +237,9 @@ cr_mean_dim (CrTensor   *x,
 
   if (out != NULL && (node = cr_ops_record (CR_OP_MEAN_DIM, &x, 1, out)) != NULL)
     {
-      normalize_dims (x, dims, n_dims, node->args.dims);
-      node->args.n_dims = n_dims;
-      node->args.keepdim = keepdim;
+      normalize_dims (x, dims, n_dims, cr_node_args (node)->dims);
+      cr_node_args (node)->n_dims = n_dims;
+      cr_node_args (node)->keepdim = keepdim;
       cr_node_save (node, 0, x, FALSE);
     }
   return out;
@@ -449,7 +449,7 @@ extremum_dim_backward (CrNode          *node,
                        GError         **error)
 {
   const CrTensorMeta *meta = &node->input_meta[0];
-  int dim = node->args.dims[0];
+  int dim = node->args->dims[0];
   SAVED (indices, 0);
   g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (grads[0]);
   g_autoptr(CrTensor) mask = index_mask (meta, indices, dim, error);
@@ -457,7 +457,7 @@ extremum_dim_backward (CrNode          *node,
 
   if (mask == NULL)
     return FALSE;
-  expanded = sum_backward_expand (grads[0], meta, &dim, 1, node->args.keepdim, error);
+  expanded = sum_backward_expand (grads[0], meta, &dim, 1, node->args->keepdim, error);
   SET_GRAD (0, expanded != NULL ? cr_where (mask, expanded, zero, error) : NULL);
   return TRUE;
 }
@@ -492,9 +492,9 @@ extremum_dim (CrTensor   *x,
   node = cr_ops_record (is_min ? CR_OP_MIN_DIM : CR_OP_MAX_DIM, &x, 1, values);
   if (node != NULL)
     {
-      normalize_dims (x, &dim, 1, node->args.dims);
-      node->args.n_dims = 1;
-      node->args.keepdim = keepdim;
+      normalize_dims (x, &dim, 1, cr_node_args (node)->dims);
+      cr_node_args (node)->n_dims = 1;
+      cr_node_args (node)->keepdim = keepdim;
       cr_node_save (node, 0, indices, FALSE);
     }
   if (out_indices != NULL)
@@ -587,7 +587,7 @@ norm_backward (CrNode          *node,
                CrTensor       **grad_inputs,
                GError         **error)
 {
-  double p = node->args.scalar[0];
+  double p = node->args->scalar[0];
   SAVED (x, 0);
   SAVED (norm, 1);
   g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (grads[0]);
@@ -681,8 +681,8 @@ cr_norm (CrTensor  *x,
   out = norm_forward (x, p, error);
   if (out != NULL && (node = cr_ops_record (CR_OP_NORM, &x, 1, out)) != NULL)
     {
-      node->args.scalar[0] = p;
-      node->args.has_scalar[0] = TRUE;
+      cr_node_args (node)->scalar[0] = p;
+      cr_node_args (node)->has_scalar[0] = TRUE;
       cr_node_save (node, 0, x, FALSE);
       cr_node_save (node, 1, out, TRUE);
     }

@@ -137,7 +137,7 @@ transpose_backward (CrNode          *node,
                     CrTensor       **grad_inputs,
                     GError         **error)
 {
-  grad_inputs[0] = cr_transpose (grad_outputs[0], node->args.dims[0], node->args.dims[1], error);
+  grad_inputs[0] = cr_transpose (grad_outputs[0], node->args->dims[0], node->args->dims[1], error);
   return grad_inputs[0] != NULL;
 }
 
@@ -160,9 +160,9 @@ cr_transpose (CrTensor  *x,
   out = transpose_view (x, dim0, dim1);
   if ((node = maybe_node (CR_OP_TRANSPOSE, x)) != NULL)
     {
-      node->args.dims[0] = dim0;
-      node->args.dims[1] = dim1;
-      node->args.n_dims = 2;
+      cr_node_args (node)->dims[0] = dim0;
+      cr_node_args (node)->dims[1] = dim1;
+      cr_node_args (node)->n_dims = 2;
       attach (out, node);
     }
   return out;
@@ -176,9 +176,9 @@ permute_backward (CrNode          *node,
 {
   int inverse[CR_MAX_DIMS];
 
-  for (int i = 0; i < node->args.n_dims; i++)
-    inverse[node->args.dims[i]] = i;
-  grad_inputs[0] = cr_permute (grad_outputs[0], inverse, node->args.n_dims, error);
+  for (int i = 0; i < node->args->n_dims; i++)
+    inverse[node->args->dims[i]] = i;
+  grad_inputs[0] = cr_permute (grad_outputs[0], inverse, node->args->n_dims, error);
   return grad_inputs[0] != NULL;
 }
 
@@ -225,8 +225,8 @@ permute_with_node (CrTensor   *x,
   out = make_view (x, shape, n_dims, strides, x->offset);
   if ((node = maybe_node (CR_OP_PERMUTE, x)) != NULL)
     {
-      memcpy (node->args.dims, wrapped, sizeof (int) * n_dims);
-      node->args.n_dims = n_dims;
+      memcpy (cr_node_args (node)->dims, wrapped, sizeof (int) * n_dims);
+      cr_node_args (node)->n_dims = n_dims;
       attach (out, node);
     }
   return out;
@@ -537,7 +537,7 @@ unsqueeze_backward (CrNode          *node,
                     CrTensor       **grad_inputs,
                     GError         **error)
 {
-  grad_inputs[0] = cr_squeeze_dim (grad_outputs[0], node->args.dims[0], error);
+  grad_inputs[0] = cr_squeeze_dim (grad_outputs[0], node->args->dims[0], error);
   return grad_inputs[0] != NULL;
 }
 
@@ -589,8 +589,8 @@ cr_unsqueeze (CrTensor  *x,
   out = unsqueeze_view (x, dim);
   if ((node = maybe_node (CR_OP_UNSQUEEZE, x)) != NULL)
     {
-      node->args.dims[0] = dim;
-      node->args.n_dims = 1;
+      cr_node_args (node)->dims[0] = dim;
+      cr_node_args (node)->n_dims = 1;
       attach (out, node);
     }
   return out;
@@ -621,7 +621,7 @@ squeeze_dim_backward (CrNode          *node,
                       GError         **error)
 {
   const CrTensorMeta *meta = &node->input_meta[0];
-  int dim = node->args.dims[0];
+  int dim = node->args->dims[0];
 
   if (meta->ndim > 0 && meta->shape[dim] == 1)
     grad_inputs[0] = cr_unsqueeze (grad_outputs[0], dim, error);
@@ -693,8 +693,8 @@ cr_squeeze_dim (CrTensor  *x,
   out = squeeze_dim_view (x, dim);
   if ((node = maybe_node (CR_OP_SQUEEZE_DIM, x)) != NULL)
     {
-      node->args.dims[0] = dim;
-      node->args.n_dims = 1;
+      cr_node_args (node)->dims[0] = dim;
+      cr_node_args (node)->n_dims = 1;
       attach (out, node);
     }
   return out;
@@ -855,7 +855,7 @@ cat_backward (CrNode          *node,
               CrTensor       **grad_inputs,
               GError         **error)
 {
-  int dim = node->args.dims[0];
+  int dim = node->args->dims[0];
   gint64 start = 0;
 
   for (guint i = 0; i < node->n_inputs; i++)
@@ -989,8 +989,8 @@ cr_cat (CrTensor *const  *xs,
   if (cr_autograd_should_record (xs, n))
     {
       CrNode *node = cr_node_new (CR_OP_CAT, xs, n, 1);
-      node->args.dims[0] = dim;
-      node->args.n_dims = 1;
+      cr_node_args (node)->dims[0] = dim;
+      cr_node_args (node)->n_dims = 1;
       attach (out, node);
     }
   return out;
@@ -1002,7 +1002,7 @@ stack_backward (CrNode          *node,
                 CrTensor       **grad_inputs,
                 GError         **error)
 {
-  int dim = node->args.dims[0];
+  int dim = node->args->dims[0];
   CrIndexItem items[CR_MAX_DIMS];
 
   memset (items, 0, sizeof items);
@@ -1075,8 +1075,8 @@ cr_stack (CrTensor *const  *xs,
   if (cr_autograd_should_record (xs, n))
     {
       CrNode *node = cr_node_new (CR_OP_STACK, xs, n, 1);
-      node->args.dims[0] = dim;
-      node->args.n_dims = 1;
+      cr_node_args (node)->dims[0] = dim;
+      cr_node_args (node)->n_dims = 1;
       attach (out, node);
     }
   return out;

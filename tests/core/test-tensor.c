@@ -429,6 +429,11 @@ test_names (void)
 static void
 test_pool_reuse (void)
 {
+#if defined(__SANITIZE_ADDRESS__)
+  /* Under AddressSanitizer the structs are plain heap blocks (cr-slab.h). */
+  g_test_skip ("no pooling under AddressSanitizer");
+  return;
+#else
   CrTensor *a = cr_tensor_new_scalar (1, CR_DTYPE_FLOAT32);
   CrTensor *a_addr = a;
   CrStorage *a_storage = a->storage;
@@ -458,6 +463,7 @@ test_pool_reuse (void)
     g_assert_false (cr_storage_is_inline (big->storage));
     g_assert_cmpuint (GPOINTER_TO_SIZE (big->storage->data) % 64, ==, 0);
   }
+#endif
 }
 
 static void

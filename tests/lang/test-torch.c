@@ -12,6 +12,7 @@
  * printed digit). */
 #include "cr-interp.h"
 #include "cr-ast.h"
+#include "cr-device.h"
 #include "cr-error.h"
 
 #include <math.h>
@@ -216,6 +217,69 @@ out:
   g_string_free (output.err, TRUE);
 }
 
+/* Runs source; returns the uncaught error (NULL when none) and the stdout. */
+static CrScriptError *
+run_source (const char  *source,
+            char       **out_stdout)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CrAstModule) module = cr_parse (source, -1, "<test>", NULL, &error);
+  CrInterpOptions options = { 0 };
+  Output output = { g_string_new (NULL), g_string_new (NULL) };
+  CrScriptError *script_error = NULL;
+  CrInterp *interp;
+
+  g_assert_no_error (error);
+  options.output = output_cb;
+  options.output_data = &output;
+  interp = cr_interp_new (&options);
+  cr_interp_run (interp, module, &script_error);
+  cr_interp_free (interp);
+  *out_stdout = g_string_free (output.out, FALSE);
+  g_string_free (output.err, TRUE);
+  return script_error;
+}
+
+/* CUDA as a script sees it depends on the machine: without a usable device,
+ * PyTorch's "Found no NVIDIA driver" error for every way of asking for one,
+ * and is_available() False. */
+static void
+test_cuda (void)
+{
+  static const char *const scripts[] = {
+    "import torch\ntorch.zeros(2, device='cuda')\n",
+    "import torch\ntorch.ones(2).cuda()\n",
+    "import torch\ntorch.ones(2).to('cuda:0')\n",
+    "import torch\ntorch.tensor([1.], device=torch.device('cuda'))\n",
+    "import torch\ntorch.cuda.synchronize()\n",
+  };
+  g_autofree char *out = NULL;
+  CrScriptError *e;
+
+  e = run_source ("import torch\nprint(torch.cuda.is_available(), torch.cuda.device_count())\n"
+                  "print(torch.device('cuda'), repr(torch.device('cuda:0')))\n", &out);
+  g_assert_null (e);
+  if (cr_cuda_is_available ())
+    {
+      g_test_skip ("a CUDA device is usable here");
+      return;
+    }
+  g_assert_cmpstr (out, ==, "False 0\ncuda device(type='cuda')\n");
+
+  for (guint i = 0; i < G_N_ELEMENTS (scripts); i++)
+    {
+      g_autofree char *o = NULL;
+      e = run_source (scripts[i], &o);
+      g_assert_nonnull (e);
+      g_assert_cmpint (e->type, ==, CR_EXC_RUNTIME_ERROR);
+      g_assert_true (g_str_has_prefix (e->message,
+                                       "Found no NVIDIA driver on your system. Please check that "
+                                       "you have an NVIDIA GPU and installed a driver from "
+                                       "http://www.nvidia.com/Download/index.aspx"));
+      cr_script_error_free (e);
+    }
+}
+
 static int
 compare_names (gconstpointer a,
                gconstpointer b)
@@ -250,6 +314,8 @@ main (int   argc,
       char *base = g_build_filename (TORCH_CASES_DIR, names->pdata[i], NULL);
       g_test_add_data_func_full (path, base, run_case, g_free);
     }
+
+  g_test_add_func ("/lang/torch-cuda/unavailable", test_cuda);
 
   return g_test_run ();
 }

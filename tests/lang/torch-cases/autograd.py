@@ -1,3 +1,7 @@
+# torch.autograd.grad forms (tuple result, grad_outputs, lists of inputs,
+# retain_graph, create_graph, allow_unused), backward with
+# gradient/retain_graph/create_graph, autograd.backward, retain_grad, next_functions
+# and AccumulateGrad.variable.
 import torch
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 y = (x ** 2).sum()
@@ -45,3 +49,4 @@ print(e.grad_fn.next_functions, e.grad_fn.next_functions[0][0].variable is r)
 print(e.grad_fn.name(), (e + r).grad_fn.next_functions)
 o = r.sum()
 print(o.grad_fn.next_functions[0][0].next_functions)
+p.grad = None

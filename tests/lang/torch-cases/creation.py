@@ -1,3 +1,6 @@
+# torch.tensor dtype inference, zeros/ones/full/arange/linspace/eye and *_like, random
+# shapes, legacy constructors, torch.Size, dtypes, devices, CUDA queries, isinstance,
+# manual_seed.
 import torch
 a = torch.tensor([[1, 2], [3, 4]])
 b = torch.tensor([1, 2.5, True])

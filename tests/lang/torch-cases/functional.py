@@ -1,3 +1,5 @@
+# torch.nn.functional activations and losses with reduction=, and the implicit-dim
+# softmax warning.
 import torch
 import torch.nn.functional as F
 from torch import nn

@@ -1,3 +1,5 @@
+# no_grad/enable_grad blocks, the @torch.no_grad() decorator, set_grad_enabled, manual
+# SGD updates under no_grad and through .data, setting .grad and requires_grad.
 import torch
 x = torch.tensor([1., 2.], requires_grad=True)
 with torch.no_grad():

@@ -1,3 +1,4 @@
+# register_hook on a leaf and a non-leaf, a hook returning None, handle.remove().
 import torch
 x = torch.tensor([1., 2.], requires_grad=True)
 h = x.register_hook(lambda g: g * 10)

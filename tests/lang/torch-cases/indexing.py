@@ -1,3 +1,5 @@
+# basic and advanced indexing (grad_fn names), index assignment with numbers, tensors
+# and masks, backward through an assignment.
 import torch
 x = torch.tensor([[1., 5., 2.], [3., 2., 0.]], requires_grad=True)
 print(x[0], x[0, 1], x[:, 1], x[-1], x[0][2])

@@ -1,3 +1,5 @@
+# in-place methods (add_ sub_ mul_ div_ with alpha, zero_ fill_ clamp_ copy_) and
+# their history on non-leaves.
 import torch
 a = torch.ones(3)
 a.add_(1)

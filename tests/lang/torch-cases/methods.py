@@ -1,3 +1,5 @@
+# the functions that are both torch.NAME and tensor methods: elementwise, binary,
+# reductions, max/min along a dim, comparisons, casts, layout queries.
 import torch
 x = torch.tensor([[1., -2.], [3., 0.5]], requires_grad=True)
 print(x.exp(), torch.exp(x))

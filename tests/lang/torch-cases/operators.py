@@ -1,3 +1,5 @@
+# Python operators with tensors and numbers on either side (grad_fn shapes as
+# PyTorch's), int/bool tensors, comparisons, `in`, augmented assignment, truthiness.
 import torch
 x = torch.tensor([1.0, 2.0, 4.0], requires_grad=True)
 y = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)

@@ -1,3 +1,5 @@
+# torch.optim.SGD: repr, steps, param_groups with a changed lr,
+# zero_grad(set_to_none=True), momentum, weight decay, nesterov.
 import torch
 w = torch.tensor([1., 2.], requires_grad=True)
 b = torch.tensor(0.5, requires_grad=True)

@@ -1,3 +1,5 @@
+# .item() types, f-string formats, reprs and strs, sizes, float()/int()/bool(),
+# scientific and integer print modes.
 import torch
 x = torch.tensor([1.5, 2.5], requires_grad=True)
 s = (x * x).sum()

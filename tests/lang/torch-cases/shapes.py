@@ -1,3 +1,5 @@
+# views and reshapes (grad_fn names), squeeze/unsqueeze/expand, cat/stack, softmax,
+# matmul family, len/iteration, tolist.
 import torch
 x = torch.tensor([[1., 5., 2.], [3., 2., 0.]], requires_grad=True)
 print(x.t(), torch.t(x), x.T, x.mT)

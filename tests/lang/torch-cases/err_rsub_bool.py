@@ -1,0 +1,2 @@
+import torch
+print(True - torch.tensor([1.]))
