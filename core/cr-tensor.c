@@ -536,6 +536,8 @@ cr_tensor_unref (CrTensor *self)
 CrTensor *
 cr_tensor_alias (const CrTensor *self)
 {
+  /* The atomic increment first: it would wait for the new struct's stores. */
+  CrStorage *storage = cr_storage_ref (self->storage);
   CrTensor *alias = tensor_alloc ();
 
   alias->dtype = self->dtype;
@@ -545,7 +547,7 @@ cr_tensor_alias (const CrTensor *self)
   memcpy (alias->shape, self->shape, sizeof (gint64) * self->ndim);
   memcpy (alias->strides, self->strides, sizeof (gint64) * self->ndim);
   alias->offset = self->offset;
-  alias->storage = cr_storage_ref (self->storage);
+  alias->storage = storage;
   alias->is_wrapped_number = self->is_wrapped_number;
   return alias;
 }

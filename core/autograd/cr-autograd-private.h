@@ -11,6 +11,12 @@ guint64       cr_autograd_next_sequence_nr (void);
 /* The span set by cr_autograd_set_current_span() (borrowed, never NULL). */
 const CrSpan *cr_autograd_get_current_span (void);
 
+/* cr_autograd_set_history(), taking the caller's reference on node (a node
+ * just made: no atomic increment and decrement on it). */
+void          cr_autograd_set_history_take (CrTensor       *out,
+                                            CrNode         *node,
+                                            guint32         output_nr);
+
 /* Free node's saved tensors (a backward without retain_graph did it). */
 void          cr_node_release_saved        (CrNode         *node);
 

@@ -204,6 +204,13 @@ heap_adjust (HeapEntry *a,
   heap_sift_up (a, hole, top, value);
 }
 
+static inline void
+prefetch_saved (const CrNode *node)
+{
+  for (guint i = 0; i < MIN (node->n_saved, 2u); i++)
+    __builtin_prefetch (node->saved[i].tensor);
+}
+
 static void
 heap_push (Run  *run,
            Task *task)
@@ -212,11 +219,13 @@ heap_push (Run  *run,
   HeapEntry entry;
 
   /* The node runs soon: fetch its saved tensors' slots and its metas along
-   * with the sequence number. */
+   * with the sequence number, and the saved tensors themselves (evaluate()
+   * has usually fetched the node by now). */
   __builtin_prefetch ((const guint8 *) node + 128);
   __builtin_prefetch ((const guint8 *) node + 192);
   entry.sequence_nr = node->sequence_nr;
   entry.task = task;
+  prefetch_saved (node);
 
   if (run->heap_len == run->heap_size)
     {
@@ -253,6 +262,16 @@ heap_pop (Run *run)
  * when the edge comes out of the queue, by which time it has arrived. An
  * edge to a node already seen just counts. No recursion, no order-dependent
  * result: the counts are the same whatever the walk's order. */
+/* task_new() writes the node's first line and reads its second. */
+static inline void
+queue_edge (GPtrArray *queue,
+            CrNode    *node)
+{
+  __builtin_prefetch (node, 1);
+  __builtin_prefetch ((const guint8 *) node + 64);
+  g_ptr_array_add (queue, node);
+}
+
 static void
 compute_dependencies (Run    *run,
                       CrNode *const *roots,
@@ -274,16 +293,21 @@ compute_dependencies (Run    *run,
       task_new (run, node);
       for (guint i = 0; i < node->n_inputs; i++)
         if (node->next[i].node != NULL)
-          {
-            __builtin_prefetch (node->next[i].node, 1);
-            g_ptr_array_add (queue, node->next[i].node);
-          }
+          queue_edge (queue, node->next[i].node);
     }
 
   while (head < queue->len)
     {
-      CrNode *node = queue->pdata[head++];
-      Task *task = task_get (run, node);
+      CrNode *node;
+      Task *task;
+
+      if (head + 8 < queue->len)
+        {
+          __builtin_prefetch (queue->pdata[head + 8], 1);
+          __builtin_prefetch ((const guint8 *) queue->pdata[head + 8] + 64);
+        }
+      node = queue->pdata[head++];
+      task = task_get (run, node);
 
       /* Keep the queue from growing with the walk: drop what was read. */
       if (head >= 4096 && head * 2 >= queue->len)
@@ -300,10 +324,7 @@ compute_dependencies (Run    *run,
       task->deps = 1;
       for (guint i = 0; i < node->n_inputs; i++)
         if (node->next[i].node != NULL)
-          {
-            __builtin_prefetch (node->next[i].node, 1);
-            g_ptr_array_add (queue, node->next[i].node);
-          }
+          queue_edge (queue, node->next[i].node);
     }
 }
 
@@ -695,6 +716,19 @@ evaluate (Run     *run,
   guint n_in = node->n_inputs;
   gboolean ok = TRUE;
 
+  /* route() reads the receiving nodes once the backward is done, and one
+   * of them usually runs next: fetch their blocks meanwhile. */
+  for (guint i = 0; i < MIN (n_in, 2u); i++)
+    if (node->next[i].node != NULL)
+      {
+        const guint8 *p = (const guint8 *) node->next[i].node;
+
+        __builtin_prefetch (p);
+        __builtin_prefetch (p + 64);
+        __builtin_prefetch (p + 128);
+        __builtin_prefetch (p + 192);
+      }
+
   if (G_UNLIKELY (task->captured))
     for (guint i = 0; i < options->n_inputs; i++)
       if (run->capture_node[i] == node)
@@ -901,6 +935,10 @@ run_graph (Run             *run,
           return FALSE;
         }
       task = heap_pop (run);
+      /* The next task is most likely the new top: its node's lines were
+       * asked for when it became ready, so its saved tensors can be now. */
+      if (run->heap_len > 0)
+        prefetch_saved (run->heap[0].task->node);
       if (!evaluate (run, task, error))
         return FALSE;
     }

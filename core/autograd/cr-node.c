@@ -17,7 +17,9 @@
 #include "cr-slab.h"
 #include "cr-tensor.h"
 
-static __thread CrNode   *pending_free;
+/* Dead nodes waiting for teardown, oldest first. */
+static __thread CrNode   *pending_head;
+static __thread CrNode   *pending_tail;
 static __thread gboolean  draining;
 
 static gint hook_ids;
@@ -85,6 +87,23 @@ output_meta_set (CrNode         *node,
     cr_tensor_meta_set (meta, g_new (gint64, t->ndim), t);
 }
 
+/* The edge to t's history: its grad_fn, or the AccumulateGrad node of a
+ * leaf that requires grad, or none. */
+static CrEdge
+edge_to (CrTensor *t)
+{
+  CrEdge edge = { NULL, 0 };
+
+  if (t->grad_fn != NULL)
+    {
+      edge.node = cr_node_ref (t->grad_fn);
+      edge.input_nr = t->output_nr;
+    }
+  else if (t->requires_grad)
+    edge.node = cr_autograd_grad_accumulator (t);
+  return edge;
+}
+
 /* One block: the struct, the edges of a node with more than two inputs, the
  * metas of inputs and outputs, then the sizes (outputs' first). Every
  * output meta gets as many sizes as the largest input has. */
@@ -96,6 +115,7 @@ node_alloc (const CrOpInfo  *op,
             guint            out_dims)
 {
   gboolean inline_edges = n_inputs <= G_N_ELEMENTS (((CrNode *) NULL)->inline_next);
+  CrEdge edges[G_N_ELEMENTS (((CrNode *) NULL)->inline_next)] = { { NULL, 0 } };
   guint in_dims = 0;
   gsize size;
   CrNode *node;
@@ -108,6 +128,14 @@ node_alloc (const CrOpInfo  *op,
         in_dims += inputs[i]->ndim;
         out_dims = MAX (out_dims, (guint) inputs[i]->ndim);
       }
+  /* The edges of a small node are taken before its block is written: an
+   * atomic increment waits for every store before it, and the block's are
+   * misses (freed memory is cold). */
+  if (inline_edges)
+    for (guint i = 0; i < n_inputs; i++)
+      if (inputs[i] != NULL)
+        edges[i] = edge_to (inputs[i]);
+
   size = sizeof (CrNode)
          + (inline_edges ? 0 : n_inputs * sizeof (CrEdge))
          + (n_inputs + n_outputs) * sizeof (CrTensorMeta)
@@ -137,16 +165,7 @@ node_alloc (const CrOpInfo  *op,
         continue;
       cr_tensor_meta_set (&node->input_meta[i], dims, t);
       dims += t->ndim;
-      if (t->grad_fn != NULL)
-        {
-          node->next[i].node = cr_node_ref (t->grad_fn);
-          node->next[i].input_nr = t->output_nr;
-        }
-      else if (t->requires_grad)
-        {
-          node->next[i].node = cr_autograd_grad_accumulator (t);
-          node->next[i].input_nr = 0;
-        }
+      node->next[i] = inline_edges ? edges[i] : edge_to (t);
     }
   return node;
 }
@@ -326,18 +345,20 @@ add_retain_hook (CrNode       *node,
   g_ptr_array_add (node->extra->retained, tensor);
 }
 
-void
-cr_autograd_set_history (CrTensor *out,
-                         CrNode   *node,
-                         guint32   output_nr)
+/* Makes node out's grad_fn, taking the reference given (ref: whether to take
+ * one of its own instead). */
+static void
+set_history (CrTensor *out,
+             CrNode   *node,
+             guint32   output_nr,
+             gboolean  ref)
 {
-  CrNode *old;
+  CrNode *old = out->grad_fn;
 
-  g_return_if_fail (out != NULL && node != NULL && output_nr < node->n_outputs);
-
-  old = out->grad_fn;
   if (old != node)
-    out->grad_fn = cr_node_ref (node);
+    out->grad_fn = ref ? cr_node_ref (node) : node;
+  else if (!ref)
+    cr_node_unref (node);
   out->output_nr = output_nr;
   out->requires_grad = TRUE;
   output_meta_set (node, output_nr, out);
@@ -353,6 +374,26 @@ cr_autograd_set_history (CrTensor *out,
         }
       cr_node_unref (old);
     }
+}
+
+void
+cr_autograd_set_history (CrTensor *out,
+                         CrNode   *node,
+                         guint32   output_nr)
+{
+  g_return_if_fail (out != NULL && node != NULL && output_nr < node->n_outputs);
+
+  set_history (out, node, output_nr, TRUE);
+}
+
+void
+cr_autograd_set_history_take (CrTensor *out,
+                              CrNode   *node,
+                              guint32   output_nr)
+{
+  g_return_if_fail (out != NULL && node != NULL && output_nr < node->n_outputs);
+
+  set_history (out, node, output_nr, FALSE);
 }
 
 /* PyTorch's rule for in-place ops, without the version bump. */
@@ -517,10 +558,8 @@ cr_node_ref (CrNode *node)
 static void
 node_dispose (CrNode *node)
 {
-  /* Freeing a big graph walks cold memory: ask for everything this node
-   * releases at once rather than one miss after the other. */
-  for (guint i = 0; i < MIN (node->n_inputs, 4u); i++)
-    __builtin_prefetch (node->next[i].node, 1);
+  /* Freeing a big graph walks cold memory: ask for the saved tensors at
+   * once rather than one miss after the other. */
   for (guint i = 0; i < node->n_saved; i++)
     __builtin_prefetch (node->saved[i].tensor, 1);
 
@@ -571,16 +610,27 @@ cr_node_unref (CrNode *node)
   if (!g_atomic_int_dec_and_test (&node->ref_count))
     return;
 
-  node->free_next = pending_free;
-  pending_free = node;
+  /* First in, first out: the nodes this one releases are asked for now and
+   * released after the nodes already waiting, by which time they are in the
+   * cache (tearing down a big graph is a walk through cold memory). */
+  for (guint i = 0; i < MIN (node->n_inputs, 2u); i++)
+    __builtin_prefetch (node->next[i].node, 1);
+  node->free_next = NULL;
+  if (pending_tail != NULL)
+    pending_tail->free_next = node;
+  else
+    pending_head = node;
+  pending_tail = node;
   if (draining)
     return;
 
   draining = TRUE;
-  while (pending_free != NULL)
+  while (pending_head != NULL)
     {
-      node = pending_free;
-      pending_free = node->free_next;
+      node = pending_head;
+      pending_head = node->free_next;
+      if (pending_head == NULL)
+        pending_tail = NULL;
       node_dispose (node);
     }
   draining = FALSE;

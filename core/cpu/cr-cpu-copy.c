@@ -2,6 +2,8 @@
  * conversion: copy_into, fill and cast. */
 #include "cr-cpu-private.h"
 
+#include <math.h>
+
 /* One row of dst[i] = convert(src[i]); src stride 0 is a fill. */
 #define DEFINE_CONVERT_ROW(name, TO, TI, EXPR) CR_DEFINE_MAP_ROW (, name, TO, TI, EXPR)
 
@@ -115,6 +117,12 @@ cr_kernel_fill (CrTensor  *dst,
   if (dst->ndim == 0)
     {
       memcpy (cr_tensor_data (dst), &buf, cr_dtype_size (dst->dtype));
+      return TRUE;
+    }
+  /* zero_grad() and zeros(): all-zero bits into a block are a memset. */
+  if (value == 0.0 && !signbit (value) && cr_cpu_is_contiguous (dst))
+    {
+      memset (cr_cpu_data (dst), 0, (gsize) dst->numel * cr_cpu_itemsize (dst->dtype));
       return TRUE;
     }
   cr_cpu_iter_init (&iter, dst->shape, dst->ndim, operands, 2);

@@ -236,8 +236,10 @@ typedef struct {
  * CR_LANG_ERROR with code CR_EXC_SYNTAX_ERROR (or CR_EXC_INDENTATION_ERROR)
  * whose message is Python's ("invalid syntax", "unexpected indent", "'(' was
  * never closed", ...) and whose span is written to *error_span (may be NULL);
- * the span is where Python 3.11 points (its SyntaxError lineno and offset).
- * A tree too deep to walk safely is CR_EXC_RECURSION_ERROR, like Python's
+ * the span is where Python 3.11 points (its SyntaxError lineno and offset;
+ * column 0 where Python's offset is 0: the end of the input, a dedent, a NUL
+ * byte), except inside an f-string's expression, where Python 3.11 points
+ * into a copy of the expression and Chainrule into the file. A tree too deep to walk safely is CR_EXC_RECURSION_ERROR, like Python's
  * compiler. Constructs outside the language (try, yield, async, sets, bytes,
  * complex numbers, ...) are a SyntaxError "... are not supported in
  * Chainrule scripts", reported, like Python's compile-time errors, only when

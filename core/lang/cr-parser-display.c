@@ -729,7 +729,9 @@ fstring_parts (CrParser         *p,
           cr_parser_raise_here (p, "%s", piece.message);
           return FALSE;
         default:
-          g_assert_not_reached ();
+          /* The scanner gives nothing else after an expression. */
+          cr_parser_raise_here (p, "f-string: expecting '}'");
+          return FALSE;
         }
 
       if (piece.has_debug)

@@ -232,10 +232,14 @@ invalid_expression (CrParser  *p,
   excluded = (first.kind == CR_TOK_NAME && second.kind == CR_TOK_STRING) ||
              is_soft_keyword (p, &first);
 
-  /* !(NAME STRING | SOFT_KEYWORD) a=disjunction b=expression_without_invalid */
-  if (!excluded && !(legacy && a->kind == CR_AST_NAME))
+  /* !(NAME STRING | SOFT_KEYWORD) a=disjunction b=expression_without_invalid.
+   * A '(' or '[' right after a is a call or subscript that did not parse:
+   * Python does not read it again as a tuple or a list there. */
+  if (!excluded && !(legacy && a->kind == CR_AST_NAME) &&
+      CUR_KIND (p) != CR_TOK_LPAR && CUR_KIND (p) != CR_TOK_LSQB)
     {
-      cr_parser_trial_begin (p, &t, FALSE);
+      cr_parser_trial_begin (p, &t, TRUE);
+      p->without_invalid = TRUE;
       b = cr_parser_expression (p);
       if (cr_parser_trial_end (p, &t, TRUE))
         {
@@ -258,7 +262,7 @@ invalid_expression (CrParser  *p,
       char *name = g_strndup (p->src + first.start, first.end - first.start);
 
       p->pos = start + 1;
-      cr_parser_trial_begin (p, &t, FALSE);
+      cr_parser_trial_begin (p, &t, TRUE);
       b = cr_parser_star_expressions (p);
       if (cr_parser_trial_end (p, &t, TRUE))
         cr_parser_raise (p, CR_EXC_SYNTAX_ERROR, cr_span_join (name_span, b->span),
@@ -277,9 +281,11 @@ expression_inner (CrParser *p)
 {
   CrSpan start = CUR (p)->span;
   guint start_pos = p->pos;
+  gboolean without_invalid = p->without_invalid;
   CrAstNode *a, *b, *c, *node;
   CrParserTrial t;
 
+  p->without_invalid = FALSE;
   if (CUR_KIND (p) == CR_TOK_KW_LAMBDA)
     return lambda_expr (p);
 
@@ -288,7 +294,7 @@ expression_inner (CrParser *p)
     return NULL;
   if (CUR_KIND (p) != CR_TOK_KW_IF)
     {
-      if (p->invalid_rules)
+      if (p->invalid_rules && !without_invalid)
         invalid_expression (p, a, start_pos);
       return p->raised ? NULL : a;
     }
@@ -300,7 +306,7 @@ expression_inner (CrParser *p)
     return cr_parser_backtrack (p, &t) ? a : NULL;
   if (!cr_parser_accept (p, CR_TOK_KW_ELSE))
     {
-      if (p->invalid_rules && CUR_KIND (p) != CR_TOK_COLON)
+      if (p->invalid_rules && !without_invalid && CUR_KIND (p) != CR_TOK_COLON)
         return cr_parser_raise (p, CR_EXC_SYNTAX_ERROR, cr_span_join (a->span, b->span),
                                 "expected 'else' after 'if' expression");
       cr_parser_fail (p);
@@ -938,10 +944,13 @@ cr_parser_primary (CrParser *p)
   while (node != NULL)
     {
       CrAstNode *prev = node;
+      CrTokKind kind = CUR_KIND (p);
       CrParserTrial t;
 
+      if (kind != CR_TOK_DOT && kind != CR_TOK_LPAR && kind != CR_TOK_LSQB)
+        return node;
       cr_parser_trial_begin (p, &t, p->invalid_rules);
-      switch (CUR_KIND (p))
+      switch (kind)
         {
         case CR_TOK_DOT:
           {

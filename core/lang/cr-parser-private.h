@@ -51,6 +51,10 @@ typedef struct {
   char        *err_msg;
   CrSpan       err_span;
   gboolean     invalid_rules;   /* the second pass */
+  gboolean     without_invalid; /* the next expression is Python's
+                                 * expression_without_invalid: no invalid_*
+                                 * alternatives of its own (nested rules keep
+                                 * theirs) */
 
   /* The first compile-time error of each tier, reported when the text
    * parses: Python's compiler runs only then. */

@@ -341,6 +341,9 @@ with_stmt (CrParser *p)
         }
       if (!p->failed && cr_parser_accept (p, CR_TOK_RPAR) && CUR_KIND (p) == CR_TOK_COLON)
         parsed = TRUE;
+      else if (!p->failed && p->invalid_rules && PREV (p)->kind == CR_TOK_RPAR &&
+               CUR_KIND (p) == CR_TOK_NEWLINE)
+        return cr_parser_raise_here (p, "expected ':'");
       else
         {
           if (p->raised)
@@ -622,7 +625,9 @@ compound (CrParser *p)
       }
       break;
     default:
-      g_assert_not_reached ();
+      /* Only called for is_compound_start () tokens. */
+      cr_parser_fail (p);
+      return;
     }
   if (node != NULL)
     push (p, node);
@@ -1333,7 +1338,8 @@ param (CrParser    *p,
         return param_fail (p, eq, kind == CR_PARAM_VARARGS
                                   ? "var-positional argument cannot have default value"
                                   : "var-keyword argument cannot have default value");
-      if (next == CR_TOK_COMMA || next == (is_lambda ? CR_TOK_COLON : CR_TOK_RPAR))
+      /* Python's invalid_default: '=' &(')' | ','), for lambdas too. */
+      if (next == CR_TOK_COMMA || next == CR_TOK_RPAR)
         return param_fail (p, eq, "expected default value expression");
       p->pos++;
       out->default_value = cr_parser_expression (p);

@@ -89,6 +89,13 @@ set_error_va (CrParser   *p,
               int         code,
               CrSpan      span,
               const char *format,
+              va_list     args) G_GNUC_PRINTF (4, 0);
+
+static void
+set_error_va (CrParser   *p,
+              int         code,
+              CrSpan      span,
+              const char *format,
               va_list     args)
 {
   p->failed = TRUE;
@@ -617,7 +624,9 @@ parse_module (CrParser    *p,
       /* Nothing before a top-level statement is read again. */
       if (p->pos >= 256)
         {
-          g_array_remove_range (p->tokens, 0, p->pos);
+          /* Only the tokens read move (the array is grown ahead). */
+          memmove (p->tokens->data, &g_array_index (p->tokens, CrToken, p->pos),
+                   (p->ntokens - p->pos) * sizeof (CrToken));
           p->ntokens -= p->pos;
           p->pos = 0;
         }

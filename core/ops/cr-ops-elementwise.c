@@ -34,8 +34,7 @@ cr_ops_record (CrOpId           op,
   if (!cr_autograd_should_record (inputs, n_inputs) || !cr_dtype_is_floating (out->dtype))
     return NULL;
   node = cr_node_new (op, inputs, n_inputs, 1);
-  cr_autograd_set_history (out, node, 0);
-  cr_node_unref (node);
+  cr_autograd_set_history_take (out, node, 0);
   return node;
 }
 

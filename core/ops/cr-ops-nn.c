@@ -8,6 +8,7 @@
  */
 #include "cr-ops.h"
 #include "cr-node.h"
+#include "cr-autograd-private.h"
 #include "cr-error.h"
 
 #include <math.h>
@@ -19,8 +20,7 @@ static void
 attach (CrTensor *out,
         CrNode   *node)
 {
-  cr_autograd_set_history (out, node, 0);
-  cr_node_unref (node);
+  cr_autograd_set_history_take (out, node, 0);
 }
 
 static gboolean

@@ -7,6 +7,7 @@
  */
 #include "cr-ops.h"
 #include "cr-node.h"
+#include "cr-autograd-private.h"
 #include "cr-error.h"
 #include "cr-grad-mode.h"
 
@@ -54,8 +55,7 @@ static void
 attach (CrTensor *out,
         CrNode   *node)
 {
-  cr_autograd_set_history (out, node, 0);
-  cr_node_unref (node);
+  cr_autograd_set_history_take (out, node, 0);
 }
 
 /* A one-input node for op when x needs recording, else NULL. */
