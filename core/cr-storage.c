@@ -60,11 +60,13 @@ block_free (StorageBlock *block,
  * more than the arithmetic on them). So:
  *   - a buffer of 2 MiB or more is mapped on its own, 2 MiB-aligned and
  *     marked for transparent huge pages (8 faults for 16 MiB, not 4096);
- *   - freed buffers of 1 MiB and more are kept for reuse, most recent first,
- *     within a byte cap: what is kept never grows past it, whatever the
- *     script does (not under AddressSanitizer, which must see every free).
- * Sizes from 1 MiB up are rounded to 64 KiB, so that similar requests share
- * buffers and a buffer's size is known from the storage's nbytes. */
+ *   - freed buffers of 64 KiB and more (a training step's activations and
+ *     gradients) are kept for reuse, most recent first, within a byte cap:
+ *     what is kept never grows past it, whatever the script does (not under
+ *     AddressSanitizer, which must see every free).
+ * Sizes from 64 KiB up are rounded to 4 KiB, from 1 MiB up to 64 KiB, so
+ * that similar requests share buffers and a buffer's size is known from the
+ * storage's nbytes. */
 
 #if defined(__SANITIZE_ADDRESS__)
 # define BIG_CACHE_DISABLED 1
@@ -74,14 +76,15 @@ block_free (StorageBlock *block,
 # endif
 #endif
 
-#define BIG_MIN_BYTES  ((gsize) 1 << 20)
-#define BIG_GRANULE    ((gsize) 64 << 10)
+#define BIG_MIN_BYTES  ((gsize) 64 << 10)
 #define BIG_HUGE_BYTES ((gsize) 2 << 20)
 
 static inline gsize
 big_size (gsize nbytes)
 {
-  return nbytes >= BIG_MIN_BYTES ? (nbytes + BIG_GRANULE - 1) & ~(BIG_GRANULE - 1) : nbytes;
+  gsize granule = nbytes >= ((gsize) 1 << 20) ? (gsize) 64 << 10 : (gsize) 4 << 10;
+
+  return nbytes >= BIG_MIN_BYTES ? (nbytes + granule - 1) & ~(granule - 1) : nbytes;
 }
 
 static gpointer
@@ -127,7 +130,7 @@ system_free (gpointer data,
 }
 
 #ifndef BIG_CACHE_DISABLED
-#define BIG_SLOTS 64
+#define BIG_SLOTS 128
 
 typedef struct {
   gpointer data;

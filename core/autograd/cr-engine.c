@@ -225,6 +225,8 @@ heap_push (Run  *run,
   __builtin_prefetch ((const guint8 *) node + 192);
   entry.sequence_nr = node->sequence_nr;
   entry.task = task;
+  if (node->block_size > 256)
+    __builtin_prefetch ((const guint8 *) node + 256);
   prefetch_saved (node);
 
   if (run->heap_len == run->heap_size)
@@ -256,12 +258,6 @@ heap_pop (Run *run)
 
 /* ---- graph walks ------------------------------------------------------- */
 
-/* Counts the gradients each node will receive. In a graph bigger than the
- * cache every node is a miss, so the walk is breadth-first over edges: a
- * node is fetched (prefetched) when its edge is queued and looked at only
- * when the edge comes out of the queue, by which time it has arrived. An
- * edge to a node already seen just counts. No recursion, no order-dependent
- * result: the counts are the same whatever the walk's order. */
 /* task_new() writes the node's first line and reads its second. */
 static inline void
 queue_edge (GPtrArray *queue,
@@ -272,6 +268,12 @@ queue_edge (GPtrArray *queue,
   g_ptr_array_add (queue, node);
 }
 
+/* Counts the gradients each node will receive. In a graph bigger than the
+ * cache every node is a miss, so the walk is breadth-first over edges: a
+ * node is fetched (prefetched) when its edge is queued, again a few edges
+ * ahead of its turn, and looked at only when the edge comes out of the
+ * queue. An edge to a node already seen just counts. No recursion, and the
+ * counts do not depend on the walk's order. */
 static void
 compute_dependencies (Run    *run,
                       CrNode *const *roots,

@@ -1,9 +1,13 @@
 /* cr-node.c — backward nodes: recording, saved tensors, hooks, teardown.
  *
- * A node is one allocation: the struct, then its edges and the metadata of its
- * inputs and outputs (recording a 0-d op must cost a few hundred nanoseconds).
+ * A node is one block from cr-slab: the struct, then its edges and the
+ * metadata of its inputs and outputs, sized to what they need (recording a
+ * 0-d op must cost a few hundred nanoseconds, and a graph of 150k nodes must
+ * stay small). Arguments, a third saved tensor and the state of custom
+ * functions and retain_grad() are separate blocks, made only for the nodes
+ * that have them.
  * Teardown never recurses: a node whose count drops to zero goes on a per-thread
- * work list, and only the outermost cr_node_unref() on the stack drains it, so
+ * work queue, and only the outermost cr_node_unref() on the stack drains it, so
  * a 100k-node chain (tensor -> grad_fn -> saved tensor -> grad_fn ...) is freed
  * in a loop. */
 #include "cr-node.h"

@@ -11,8 +11,12 @@
 
 G_BEGIN_DECLS
 
-/* Elements below which a loop never goes to the thread pool. */
-#define CR_PARALLEL_GRAIN 32768
+/* Elements below which a loop never goes to the thread pool (a loop of fewer
+ * than twice this runs on the calling thread). Waking a worker costs more
+ * than half of a pass over a few hundred KiB, the more so while OpenBLAS's
+ * own threads spin between sgemms (a training step's parameter-sized
+ * updates stay on one thread). */
+#define CR_PARALLEL_GRAIN 131072
 
 /* Runs the backend of the first non-CPU tensor among the arguments instead of the
  * CPU loops. Use at the top of each cr_kernel_* function. */
