@@ -21,67 +21,6 @@
 #include "cr-grad-mode.h"
 #include "cr-tensor.h"
 
-/* ---- shared helpers (declared in cr-ops-private.h) ---------------------- */
-
-CrNode *
-cr_ops_record (CrOpId           op,
-               CrTensor *const *inputs,
-               guint            n_inputs,
-               CrTensor        *out)
-{
-  CrNode *node;
-
-  if (!cr_autograd_should_record (inputs, n_inputs) || !cr_dtype_is_floating (out->dtype))
-    return NULL;
-  node = cr_node_new (op, inputs, n_inputs, 1);
-  cr_autograd_set_history_take (out, node, 0);
-  return node;
-}
-
-CrTensor *
-cr_ops_wrap_number (double   value,
-                    gboolean integral)
-{
-  gboolean is_int = integral && value == floor (value) && fabs (value) < 9.007199254740992e15;
-  CrTensor *t = cr_tensor_new_scalar (value, is_int ? CR_DTYPE_INT64 : CR_DTYPE_FLOAT64);
-
-  t->is_wrapped_number = TRUE;
-  return t;
-}
-
-CrTensor *
-cr_ops_zeros_meta (const CrTensorMeta *meta,
-                   GError            **error)
-{
-  return cr_tensor_new_zeros (meta->shape, meta->ndim, meta->dtype, meta->device, error);
-}
-
-CrTensor *
-cr_ops_zero_scalar_like (const CrTensor *t)
-{
-  return cr_tensor_new_scalar (0.0, t->dtype);
-}
-
-CrTensor *
-cr_ops_mul_number (CrTensor  *t,
-                   double     number,
-                   GError   **error)
-{
-  g_autoptr(CrTensor) n = cr_ops_wrap_number (number, FALSE);
-
-  return cr_mul (t, n, error);
-}
-
-CrTensor *
-cr_ops_add_number (CrTensor  *t,
-                   double     number,
-                   GError   **error)
-{
-  g_autoptr(CrTensor) n = cr_ops_wrap_number (number, FALSE);
-
-  return cr_add (t, n, error);
-}
-
 /* ---- local-gradient helpers (kernels only: never recorded) ------------- */
 
 static CrTensor *
@@ -147,24 +86,6 @@ take_to_output (const CrNode *node,
   cr_tensor_unref (t);
   return out;
 }
-
-#define SAVED(var, slot)                                               \
-  g_autoptr(CrTensor) var = cr_node_get_saved (node, (slot), error);   \
-  if (var == NULL)                                                     \
-    return FALSE
-
-#define SAVED_OR_NULL(var, slot)                                       \
-  g_autoptr(CrTensor) var = cr_node_get_saved (node, (slot), error);   \
-  if (var == NULL)                                                     \
-    return NULL
-
-/* Sets grad_inputs[i] from an expression, failing the backward on NULL. */
-#define SET_GRAD(i, expr)                                              \
-  G_STMT_START {                                                       \
-    grad_inputs[(i)] = (expr);                                         \
-    if (grad_inputs[(i)] == NULL)                                      \
-      return FALSE;                                                    \
-  } G_STMT_END
 
 /* ---- add, sub, rsub ---------------------------------------------------- */
 

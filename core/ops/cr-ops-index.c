@@ -14,58 +14,13 @@
  * for a write through a view, CopySlices on the view's base and
  * AsStridedBackward0 on the view, as PyTorch's view+inplace handling shows.
  */
-#include "cr-ops.h"
-#include "cr-node.h"
-#include "cr-autograd-private.h"
+#include "cr-ops-private.h"
 #include "cr-error.h"
 #include "cr-grad-mode.h"
 
 #include <string.h>
 
 /* ---- helpers ------------------------------------------------------------ */
-
-static void
-attach (CrTensor *out,
-        CrNode   *node)
-{
-  cr_autograd_set_history_take (out, node, 0);
-}
-
-static gboolean
-needs_grad (const CrNode *node,
-            guint         i)
-{
-  return node->next[i].node != NULL;
-}
-
-static CrTensor *
-make_view (CrTensor     *x,
-           const gint64 *shape,
-           int           ndim,
-           const gint64 *strides,
-           gint64        offset)
-{
-  CrTensor *out = cr_tensor_new_view (x, shape, ndim, strides, offset);
-
-  if (out->view_base == NULL)
-    out->view_base = cr_tensor_ref (x->view_base != NULL ? x->view_base : x);
-  return out;
-}
-
-/* PyTorch's ScalarType names, as its dtype errors print them. */
-static const char *
-scalar_type_name (CrDType dtype)
-{
-  switch (dtype)
-    {
-    case CR_DTYPE_BOOL:    return "Bool";
-    case CR_DTYPE_INT64:   return "Long";
-    case CR_DTYPE_FLOAT32: return "Float";
-    case CR_DTYPE_FLOAT64: return "Double";
-    case CR_DTYPE_COUNT:
-    default:               return "Undefined";
-    }
-}
 
 /* Writes, for every element of a strided geometry in row-major order, its
  * offset base + Σ coord·stride. */
@@ -234,7 +189,7 @@ take_flat (CrTensor  *x,
     {
       CrNode *node = cr_node_new (CR_OP_INDEX, &x, 1, 1);
       cr_node_save (node, 0, pos, FALSE);
-      attach (out, node);
+      cr_ops_attach (out, node);
     }
   return out;
 }
@@ -253,7 +208,7 @@ put_backward (CrNode          *node,
   if (pos == NULL)
     return FALSE;
 
-  if (needs_grad (node, 0))
+  if (cr_ops_needs_grad (node, 0))
     {
       if (node->args->ints[0])
         grad_inputs[0] = cr_tensor_ref (grad);
@@ -266,7 +221,7 @@ put_backward (CrNode          *node,
         return FALSE;
     }
 
-  if (node->n_inputs > 1 && needs_grad (node, 1))
+  if (node->n_inputs > 1 && cr_ops_needs_grad (node, 1))
     {
       const CrTensorMeta *meta = &node->input_meta[1];
       g_autoptr(CrTensor) taken = take_flat (grad, pos, error);
@@ -324,7 +279,7 @@ put_flat (CrTensor  *self,
       CrNode *node = cr_node_new (CR_OP_INDEX_PUT, inputs, 2, 1);
       cr_node_save (node, 0, pos, FALSE);
       cr_node_args (node)->ints[0] = accumulate;
-      attach (out, node);
+      cr_ops_attach (out, node);
     }
   return g_steal_pointer (&out);
 }
@@ -482,14 +437,14 @@ select_view (CrTensor  *x,
         strides[ndim] = x->strides[d];
         ndim++;
       }
-  out = make_view (x, shape, ndim, strides, x->offset + index * x->strides[dim]);
+  out = cr_ops_make_view (x, shape, ndim, strides, x->offset + index * x->strides[dim]);
   if (record && cr_autograd_should_record (&x, 1))
     {
       CrNode *node = cr_node_new (CR_OP_SELECT, &x, 1, 1);
       cr_node_args (node)->dims[0] = dim;
       cr_node_args (node)->n_dims = 1;
       cr_node_args (node)->ints[0] = index;
-      attach (out, node);
+      cr_ops_attach (out, node);
     }
   return out;
 }
@@ -549,7 +504,7 @@ slice_view (CrTensor           *x,
   memcpy (strides, x->strides, sizeof strides);
   shape[dim] = len;
   strides[dim] = x->strides[dim] * step;
-  out = make_view (x, shape, x->ndim, strides, x->offset + start * x->strides[dim]);
+  out = cr_ops_make_view (x, shape, x->ndim, strides, x->offset + start * x->strides[dim]);
   if (record && cr_autograd_should_record (&x, 1))
     {
       CrNode *node = cr_node_new (CR_OP_SLICE, &x, 1, 1);
@@ -559,7 +514,7 @@ slice_view (CrTensor           *x,
       cr_node_args (node)->ints[1] = stop;
       cr_node_args (node)->ints[2] = step;
       cr_node_args (node)->ints[3] = len;
-      attach (out, node);
+      cr_ops_attach (out, node);
     }
   return out;
 }
@@ -595,7 +550,7 @@ unsqueeze_view (CrTensor *x,
           j++;
         }
     }
-  return make_view (x, shape, x->ndim + 1, strides, x->offset);
+  return cr_ops_make_view (x, shape, x->ndim + 1, strides, x->offset);
 }
 
 /* ---- the walk over index items ------------------------------------------ */
@@ -1075,9 +1030,9 @@ cr_index_get (CrTensor           *x,
       if (w.cur_is_x)
         {
           /* x[...] and x[()] are an alias of x (AliasBackward0). */
-          out = make_view (x, x->shape, x->ndim, x->strides, x->offset);
+          out = cr_ops_make_view (x, x->shape, x->ndim, x->strides, x->offset);
           if (cr_autograd_should_record (&x, 1))
-            attach (out, cr_node_new (CR_OP_ALIAS, &x, 1, 1));
+            cr_ops_attach (out, cr_node_new (CR_OP_ALIAS, &x, 1, 1));
         }
       else
         out = cr_tensor_ref (w.cur);
@@ -1166,7 +1121,7 @@ record_write (CrTensor  *x,
       node = cr_node_new (advanced ? CR_OP_INDEX_PUT : CR_OP_COPY_SLICES, inputs, 2, 1);
       cr_node_save (node, 0, pos, FALSE);
       cr_node_args (node)->ints[0] = FALSE;
-      attach (x, node);
+      cr_ops_attach (x, node);
       return TRUE;
     }
 
@@ -1182,11 +1137,11 @@ record_write (CrTensor  *x,
   node = cr_node_new (CR_OP_COPY_SLICES, inputs, 2, 1);
   cr_node_save (node, 0, base_pos, FALSE);
   cr_node_args (node)->ints[0] = FALSE;
-  attach (base, node);
+  cr_ops_attach (base, node);
 
   node = cr_node_new (CR_OP_AS_STRIDED, &base, 1, 1);
   cr_node_save (node, 0, x_in_base, FALSE);
-  attach (x, node);
+  cr_ops_attach (x, node);
   return TRUE;
 }
 
@@ -1243,7 +1198,7 @@ cr_index_set (CrTensor           *x,
           g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                        "Index put requires the source and destination dtypes match, got %s for "
                        "the destination and %s for the source.",
-                       scalar_type_name (x->dtype), scalar_type_name (value->dtype));
+                       cr_dtype_scalar_name (x->dtype), cr_dtype_scalar_name (value->dtype));
           goto out;
         }
       v = strip_leading_ones (value, FALSE, error);
@@ -1346,7 +1301,7 @@ masked_fill_backward (CrNode          *node,
   if (mask == NULL)
     return FALSE;
   zero = cr_tensor_new_scalar (0.0, grad->dtype);
-  if (needs_grad (node, 0))
+  if (cr_ops_needs_grad (node, 0))
     {
       g_autoptr(CrTensor) g = cr_where (mask, zero, grad, error);
       if (g == NULL)
@@ -1356,7 +1311,7 @@ masked_fill_backward (CrNode          *node,
       if (grad_inputs[0] == NULL)
         return FALSE;
     }
-  if (needs_grad (node, 1))
+  if (cr_ops_needs_grad (node, 1))
     {
       g_autoptr(CrTensor) g = cr_where (mask, grad, zero, error);
       if (g == NULL)
@@ -1405,7 +1360,7 @@ cr_masked_fill (CrTensor  *x,
     {
       CrNode *node = cr_node_new (CR_OP_MASKED_FILL, inputs, 2, 1);
       cr_node_save (node, 0, bmask, FALSE);
-      attach (out, node);
+      cr_ops_attach (out, node);
     }
   return out;
 }

@@ -6,42 +6,12 @@
  * grad_fn chain. Backward formulas are products with transposed views, which
  * the BLAS kernel takes without copying.
  */
-#include "cr-ops.h"
-#include "cr-node.h"
-#include "cr-autograd-private.h"
+#include "cr-ops-private.h"
 #include "cr-error.h"
 
 #include <string.h>
 
 /* ---- helpers ------------------------------------------------------------ */
-
-static void
-attach (CrTensor *out,
-        CrNode   *node)
-{
-  cr_autograd_set_history_take (out, node, 0);
-}
-
-static gboolean
-needs_grad (const CrNode *node,
-            guint         i)
-{
-  return node->next[i].node != NULL;
-}
-
-static const char *
-scalar_type_name (CrDType dtype)
-{
-  switch (dtype)
-    {
-    case CR_DTYPE_BOOL:    return "Bool";
-    case CR_DTYPE_INT64:   return "Long";
-    case CR_DTYPE_FLOAT32: return "Float";
-    case CR_DTYPE_FLOAT64: return "Double";
-    case CR_DTYPE_COUNT:
-    default:               return "Undefined";
-    }
-}
 
 static gboolean
 check_same_dtype (const CrTensor  *a,
@@ -53,7 +23,7 @@ check_same_dtype (const CrTensor  *a,
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                    "expected scalar type %s but found %s",
-                   scalar_type_name (a->dtype), scalar_type_name (b->dtype));
+                   cr_dtype_scalar_name (a->dtype), cr_dtype_scalar_name (b->dtype));
       return FALSE;
     }
   if (a->dtype == CR_DTYPE_BOOL)
@@ -103,6 +73,28 @@ regeometry (CrTensor     *t,
   return cr_tensor_new_view (t, shape, ndim, strides, t->offset);
 }
 
+/* Records op over (a, b) on out when needed: a product's gradient for one
+ * operand needs only the other, so a is saved (slot 0) when b needs grad and
+ * b (slot 1) when a does. */
+static void
+record_product (CrOpId    op,
+                CrTensor *a,
+                CrTensor *b,
+                CrTensor *out)
+{
+  CrTensor *inputs[2] = { a, b };
+  CrNode *node;
+
+  if (!cr_autograd_should_record (inputs, 2))
+    return;
+  node = cr_node_new (op, inputs, 2, 1);
+  if (cr_ops_needs_grad (node, 1))
+    cr_node_save (node, 0, a, FALSE);
+  if (cr_ops_needs_grad (node, 0))
+    cr_node_save (node, 1, b, FALSE);
+  cr_ops_attach (out, node);
+}
+
 /* ---- mm ------------------------------------------------------------------- */
 
 /* MM: inputs (a, b); saved[0] a (when b needs grad), saved[1] b (when a does). */
@@ -114,7 +106,7 @@ mm_backward (CrNode          *node,
 {
   CrTensor *grad = grad_outputs[0];
 
-  if (needs_grad (node, 0))
+  if (cr_ops_needs_grad (node, 0))
     {
       g_autoptr(CrTensor) b = cr_node_get_saved (node, 1, error);
       g_autoptr(CrTensor) bt = b != NULL ? cr_t (b, error) : NULL;
@@ -122,7 +114,7 @@ mm_backward (CrNode          *node,
       if (bt == NULL || (grad_inputs[0] = cr_mm (grad, bt, error)) == NULL)
         return FALSE;
     }
-  if (needs_grad (node, 1))
+  if (cr_ops_needs_grad (node, 1))
     {
       g_autoptr(CrTensor) a = cr_node_get_saved (node, 0, error);
       g_autoptr(CrTensor) at = a != NULL ? cr_t (a, error) : NULL;
@@ -143,7 +135,6 @@ cr_mm (CrTensor  *a,
        CrTensor  *b,
        GError   **error)
 {
-  CrTensor *inputs[2] = { a, b };
   CrTensor *out;
 
   if (a->ndim != 2)
@@ -170,15 +161,7 @@ cr_mm (CrTensor  *a,
   out = kernel_product (a, b, FALSE, error);
   if (out == NULL)
     return NULL;
-  if (cr_autograd_should_record (inputs, 2))
-    {
-      CrNode *node = cr_node_new (CR_OP_MM, inputs, 2, 1);
-      if (needs_grad (node, 1))
-        cr_node_save (node, 0, a, FALSE);
-      if (needs_grad (node, 0))
-        cr_node_save (node, 1, b, FALSE);
-      attach (out, node);
-    }
+  record_product (CR_OP_MM, a, b, out);
   return out;
 }
 
@@ -193,7 +176,7 @@ mv_backward (CrNode          *node,
 {
   CrTensor *grad = grad_outputs[0];
 
-  if (needs_grad (node, 0))
+  if (cr_ops_needs_grad (node, 0))
     {
       /* The outer product grad ⊗ v, as (n, 1) @ (1, k). */
       g_autoptr(CrTensor) v = cr_node_get_saved (node, 1, error);
@@ -206,7 +189,7 @@ mv_backward (CrNode          *node,
           || (grad_inputs[0] = cr_mm (col, row, error)) == NULL)
         return FALSE;
     }
-  if (needs_grad (node, 1))
+  if (cr_ops_needs_grad (node, 1))
     {
       g_autoptr(CrTensor) a = cr_node_get_saved (node, 0, error);
       g_autoptr(CrTensor) at = a != NULL ? cr_t (a, error) : NULL;
@@ -227,7 +210,6 @@ cr_mv (CrTensor  *a,
        CrTensor  *v,
        GError   **error)
 {
-  CrTensor *inputs[2] = { a, v };
   g_autoptr(CrTensor) col = NULL;
   g_autoptr(CrTensor) prod = NULL;
   gint64 col_shape[2], col_strides[2];
@@ -260,15 +242,7 @@ cr_mv (CrTensor  *a,
     return NULL;
   out = regeometry (prod, a->shape, 1);
 
-  if (cr_autograd_should_record (inputs, 2))
-    {
-      CrNode *node = cr_node_new (CR_OP_MV, inputs, 2, 1);
-      if (needs_grad (node, 1))
-        cr_node_save (node, 0, a, FALSE);
-      if (needs_grad (node, 0))
-        cr_node_save (node, 1, v, FALSE);
-      attach (out, node);
-    }
+  record_product (CR_OP_MV, a, v, out);
   return out;
 }
 
@@ -283,13 +257,13 @@ dot_backward (CrNode          *node,
 {
   CrTensor *grad = grad_outputs[0];
 
-  if (needs_grad (node, 0))
+  if (cr_ops_needs_grad (node, 0))
     {
       g_autoptr(CrTensor) b = cr_node_get_saved (node, 1, error);
       if (b == NULL || (grad_inputs[0] = cr_mul (grad, b, error)) == NULL)
         return FALSE;
     }
-  if (needs_grad (node, 1))
+  if (cr_ops_needs_grad (node, 1))
     {
       g_autoptr(CrTensor) a = cr_node_get_saved (node, 0, error);
       if (a == NULL || (grad_inputs[1] = cr_mul (grad, a, error)) == NULL)
@@ -308,7 +282,6 @@ cr_dot (CrTensor  *a,
         CrTensor  *b,
         GError   **error)
 {
-  CrTensor *inputs[2] = { a, b };
   g_autoptr(CrTensor) row = NULL;
   g_autoptr(CrTensor) col = NULL;
   g_autoptr(CrTensor) prod = NULL;
@@ -325,7 +298,7 @@ cr_dot (CrTensor  *a,
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                    "dot : expected both vectors to have same dtype, but found %s and %s",
-                   scalar_type_name (a->dtype), scalar_type_name (b->dtype));
+                   cr_dtype_scalar_name (a->dtype), cr_dtype_scalar_name (b->dtype));
       return NULL;
     }
   if (a->shape[0] != b->shape[0])
@@ -359,15 +332,7 @@ cr_dot (CrTensor  *a,
     return NULL;
   out = regeometry (prod, shape, 0);
 
-  if (cr_autograd_should_record (inputs, 2))
-    {
-      CrNode *node = cr_node_new (CR_OP_DOT, inputs, 2, 1);
-      if (needs_grad (node, 1))
-        cr_node_save (node, 0, a, FALSE);
-      if (needs_grad (node, 0))
-        cr_node_save (node, 1, b, FALSE);
-      attach (out, node);
-    }
+  record_product (CR_OP_DOT, a, b, out);
   return out;
 }
 
@@ -382,7 +347,7 @@ bmm_backward (CrNode          *node,
 {
   CrTensor *grad = grad_outputs[0];
 
-  if (needs_grad (node, 0))
+  if (cr_ops_needs_grad (node, 0))
     {
       g_autoptr(CrTensor) b = cr_node_get_saved (node, 1, error);
       g_autoptr(CrTensor) bt = b != NULL ? cr_transpose (b, 1, 2, error) : NULL;
@@ -390,7 +355,7 @@ bmm_backward (CrNode          *node,
       if (bt == NULL || (grad_inputs[0] = cr_bmm (grad, bt, error)) == NULL)
         return FALSE;
     }
-  if (needs_grad (node, 1))
+  if (cr_ops_needs_grad (node, 1))
     {
       g_autoptr(CrTensor) a = cr_node_get_saved (node, 0, error);
       g_autoptr(CrTensor) at = a != NULL ? cr_transpose (a, 1, 2, error) : NULL;
@@ -411,7 +376,6 @@ cr_bmm (CrTensor  *a,
         CrTensor  *b,
         GError   **error)
 {
-  CrTensor *inputs[2] = { a, b };
   CrTensor *out;
 
   if (a->ndim != 3)
@@ -440,15 +404,7 @@ cr_bmm (CrTensor  *a,
   out = kernel_product (a, b, TRUE, error);
   if (out == NULL)
     return NULL;
-  if (cr_autograd_should_record (inputs, 2))
-    {
-      CrNode *node = cr_node_new (CR_OP_BMM, inputs, 2, 1);
-      if (needs_grad (node, 1))
-        cr_node_save (node, 0, a, FALSE);
-      if (needs_grad (node, 0))
-        cr_node_save (node, 1, b, FALSE);
-      attach (out, node);
-    }
+  record_product (CR_OP_BMM, a, b, out);
   return out;
 }
 
@@ -472,7 +428,7 @@ unsafe_view (CrTensor     *x,
     }
   out = regeometry (x, shape, ndim);
   if (cr_autograd_should_record (&x, 1))
-    attach (out, cr_node_new (CR_OP_UNSAFE_VIEW, &x, 1, 1));
+    cr_ops_attach (out, cr_node_new (CR_OP_UNSAFE_VIEW, &x, 1, 1));
   return out;
 }
 
@@ -496,7 +452,7 @@ squeeze0_inplace (CrTensor *x)
     {
       cr_node_args (node)->dims[0] = 0;
       cr_node_args (node)->n_dims = 1;
-      attach (x, node);
+      cr_ops_attach (x, node);
     }
   return x;
 }

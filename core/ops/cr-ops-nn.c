@@ -6,72 +6,13 @@
  * cost more than a few passes over memory) and are composed of differentiable
  * ops under create_graph, so that second derivatives work.
  */
-#include "cr-ops.h"
-#include "cr-node.h"
-#include "cr-autograd-private.h"
+#include "cr-ops-private.h"
 #include "cr-error.h"
 
 #include <math.h>
 #include <string.h>
 
 /* ---- helpers ------------------------------------------------------------ */
-
-static void
-attach (CrTensor *out,
-        CrNode   *node)
-{
-  cr_autograd_set_history_take (out, node, 0);
-}
-
-static gboolean
-needs_grad (const CrNode *node,
-            guint         i)
-{
-  return node->next[i].node != NULL;
-}
-
-static gboolean
-wrap_dim (int      *dim,
-          int       ndim,
-          GError  **error)
-{
-  int n = ndim > 0 ? ndim : 1;
-
-  if (*dim < -n || *dim >= n)
-    {
-      g_set_error (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
-                   "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
-                   -n, n - 1, *dim);
-      return FALSE;
-    }
-  if (*dim < 0)
-    *dim += n;
-  return TRUE;
-}
-
-static const char *
-scalar_type_name (CrDType dtype)
-{
-  switch (dtype)
-    {
-    case CR_DTYPE_BOOL:    return "Bool";
-    case CR_DTYPE_INT64:   return "Long";
-    case CR_DTYPE_FLOAT32: return "Float";
-    case CR_DTYPE_FLOAT64: return "Double";
-    case CR_DTYPE_COUNT:
-    default:               return "Undefined";
-    }
-}
-
-/* A Python number for an op (`g * 0.5`): ranks lowest in type promotion. */
-static CrTensor *
-wrapped (double value)
-{
-  CrTensor *t = cr_tensor_new_scalar (value, CR_DTYPE_FLOAT64);
-
-  t->is_wrapped_number = TRUE;
-  return t;
-}
 
 /* "torch.Size([2, 3])" */
 static char *
@@ -145,7 +86,7 @@ scale_grad (CrTensor     *t,
     factor /= (double) numel;
   if (factor == 1.0)
     return g_steal_pointer (&prod);
-  k = wrapped (factor);
+  k = cr_ops_wrap_number (factor, FALSE);
   return cr_mul (prod, k, error);
 }
 
@@ -185,7 +126,7 @@ softmax_backward_common (CrNode          *node,
   if (out->ndim == 0)
     {
       /* A softmax over one element is constant. */
-      g_autoptr(CrTensor) zero = wrapped (0.0);
+      g_autoptr(CrTensor) zero = cr_ops_wrap_number (0.0, FALSE);
       grad_inputs[0] = cr_mul (grad, zero, error);
       return grad_inputs[0] != NULL;
     }
@@ -248,7 +189,7 @@ softmax_common (CrTensor  *x,
   g_autoptr(CrTensor) r = NULL;
   CrTensor *out;
 
-  if (!wrap_dim (&dim, x->ndim, error))
+  if (!cr_ops_wrap_dim (&dim, x->ndim, error))
     return NULL;
   if (!cr_dtype_is_floating (x->dtype))
     {
@@ -257,7 +198,7 @@ softmax_common (CrTensor  *x,
                    "\"%s\" not implemented for '%s'",
                    !last ? "softmax_kernel_impl"
                    : log ? "log_softmax_lastdim_kernel_impl" : "softmax_lastdim_kernel_impl",
-                   scalar_type_name (x->dtype));
+                   cr_dtype_scalar_name (x->dtype));
       return NULL;
     }
 
@@ -318,9 +259,9 @@ mse_backward (CrNode          *node,
   g = scale_grad (diff, grad_outputs[0], 2.0, reduction, diff->numel, error);
   if (g == NULL)
     return FALSE;
-  if (needs_grad (node, 0))
+  if (cr_ops_needs_grad (node, 0))
     grad_inputs[0] = cr_tensor_ref (g);
-  if (needs_grad (node, 1) && (grad_inputs[1] = cr_neg (g, error)) == NULL)
+  if (cr_ops_needs_grad (node, 1) && (grad_inputs[1] = cr_neg (g, error)) == NULL)
     return FALSE;
   return TRUE;
 }
@@ -396,7 +337,7 @@ cr_mse_loss (CrTensor     *input,
       cr_node_args (node)->ints[0] = reduction;
       cr_node_save (node, 0, a, FALSE);
       cr_node_save (node, 1, b, FALSE);
-      attach (out, node);
+      cr_ops_attach (out, node);
     }
   return out;
 }
@@ -417,7 +358,7 @@ bce_logits_backward (CrNode          *node,
 
   if (target == NULL)
     return FALSE;
-  if (needs_grad (node, 0))
+  if (cr_ops_needs_grad (node, 0))
     {
       /* (sigmoid(x) - y) * g / N */
       g_autoptr(CrTensor) s = cr_sigmoid (input, error);
@@ -428,7 +369,7 @@ bce_logits_backward (CrNode          *node,
                                            input->numel, error)) == NULL)
         return FALSE;
     }
-  if (needs_grad (node, 1))
+  if (cr_ops_needs_grad (node, 1))
     {
       /* -x * g / N */
       if ((grad_inputs[1] = scale_grad (input, grad_outputs[0], -1.0, reduction,
@@ -486,7 +427,7 @@ cr_bce_with_logits (CrTensor     *input,
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                    "result type Float can't be cast to the desired output type %s",
-                   scalar_type_name (input->dtype));
+                   cr_dtype_scalar_name (input->dtype));
       return NULL;
     }
   if (!cr_dtype_is_floating (dtype))
@@ -513,7 +454,7 @@ cr_bce_with_logits (CrTensor     *input,
       cr_node_args (node)->ints[0] = reduction;
       cr_node_save (node, 0, input, FALSE);
       cr_node_save (node, 1, target, FALSE);
-      attach (out, node);
+      cr_ops_attach (out, node);
     }
   return out;
 }
@@ -538,7 +479,7 @@ bce_backward (CrNode          *node,
   if (one_minus_x == NULL)
     return FALSE;
 
-  if (needs_grad (node, 0))
+  if (cr_ops_needs_grad (node, 0))
     {
       /* g * (x - y) / max((1 - x) * x, 1e-12) */
       g_autoptr(CrTensor) d = cr_sub (x, y, error);
@@ -551,7 +492,7 @@ bce_backward (CrNode          *node,
                                            x->numel, error)) == NULL)
         return FALSE;
     }
-  if (needs_grad (node, 1))
+  if (cr_ops_needs_grad (node, 1))
     {
       /* g * (max(log(1 - x), -100) - max(log(x), -100)) */
       g_autoptr(CrTensor) l1 = cr_log (one_minus_x, error);
@@ -621,14 +562,14 @@ cr_binary_cross_entropy (CrTensor     *input,
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                    "Found dtype %s but expected %s",
-                   scalar_type_name (target->dtype), scalar_type_name (input->dtype));
+                   cr_dtype_scalar_name (target->dtype), cr_dtype_scalar_name (input->dtype));
       return NULL;
     }
   if (!cr_dtype_is_floating (input->dtype))
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                    "\"binary_cross_entropy\" not implemented for '%s'",
-                   scalar_type_name (input->dtype));
+                   cr_dtype_scalar_name (input->dtype));
       return NULL;
     }
 
@@ -659,7 +600,7 @@ cr_binary_cross_entropy (CrTensor     *input,
       cr_node_args (node)->ints[0] = reduction;
       cr_node_save (node, 0, input, FALSE);
       cr_node_save (node, 1, target, FALSE);
-      attach (out, node);
+      cr_ops_attach (out, node);
     }
   return out;
 }
@@ -797,7 +738,7 @@ cr_nll_loss (CrTensor     *logp,
   if (target->dtype != CR_DTYPE_INT64)
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                   "expected scalar type Long but found %s", scalar_type_name (target->dtype));
+                   "expected scalar type Long but found %s", cr_dtype_scalar_name (target->dtype));
       return NULL;
     }
   if (logp->ndim == 1 && target->ndim != 0)
@@ -826,7 +767,7 @@ cr_nll_loss (CrTensor     *logp,
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                    "\"nll_loss_out_frame\" not implemented for '%s'",
-                   scalar_type_name (logp->dtype));
+                   cr_dtype_scalar_name (logp->dtype));
       return NULL;
     }
 
@@ -893,7 +834,7 @@ cr_nll_loss (CrTensor     *logp,
       cr_node_args (node)->scalar[0] = (double) count;
       cr_node_args (node)->has_scalar[0] = TRUE;
       cr_node_save (node, 0, target, FALSE);
-      attach (out, node);
+      cr_ops_attach (out, node);
     }
   return out;
 }
@@ -934,7 +875,7 @@ cross_entropy_soft (CrTensor     *lsm,
   neg = s != NULL ? cr_neg (s, error) : NULL;
   if (neg == NULL || reduction == CR_REDUCTION_SUM)
     return g_steal_pointer (&neg);
-  k = wrapped ((double) (lsm->numel / lsm->shape[class_dim]));
+  k = cr_ops_wrap_number ((double) (lsm->numel / lsm->shape[class_dim]), FALSE);
   return cr_div (neg, k, error);
 }
 

@@ -4,6 +4,7 @@
 
 #include "cr-ops.h"
 #include "cr-node.h"
+#include "cr-autograd-private.h"
 
 G_BEGIN_DECLS
 
@@ -28,6 +29,14 @@ CrTensor *cr_ops_zeros_meta      (const CrTensorMeta *meta,
 /* A 0-d zero of t's dtype (PyTorch's at::zeros({}, grad.options())). */
 CrTensor *cr_ops_zero_scalar_like(const CrTensor  *t);
 
+/* Makes node the grad_fn of out (output 0) and drops the caller's reference. */
+static inline void
+cr_ops_attach (CrTensor *out,
+               CrNode   *node)
+{
+  cr_autograd_set_history_take (out, node, 0);
+}
+
 /* Does input i of node need a gradient (has an edge)? */
 static inline gboolean
 cr_ops_needs_grad (const CrNode *node,
@@ -49,5 +58,38 @@ CrTensor *cr_ops_add_number      (CrTensor        *t,
 gboolean  cr_ops_check_clamp_bounds (gboolean      has_min,
                                   gboolean         has_max,
                                   GError         **error);
+
+/* PyTorch's maybe_wrap_dim: makes *dim non-negative for a tensor of ndim
+ * dims (a 0-d tensor accepts -1 and 0); IndexError when out of range. */
+gboolean  cr_ops_wrap_dim        (int             *dim,
+                                  int              ndim,
+                                  GError         **error);
+
+/* A view of x sharing its storage; view_base is the tensor owning the memory. */
+CrTensor *cr_ops_make_view       (CrTensor        *x,
+                                  const gint64    *shape,
+                                  int              ndim,
+                                  const gint64    *strides,
+                                  gint64           offset);
+
+/* Backward-formula shorthands: a saved tensor (failing the backward, or
+ * returning NULL from a local-gradient function, when it cannot be had) and
+ * grad_inputs[i] from an expression, failing the backward on NULL. */
+#define SAVED(var, slot)                                               \
+  g_autoptr(CrTensor) var = cr_node_get_saved (node, (slot), error);   \
+  if (var == NULL)                                                     \
+    return FALSE
+
+#define SAVED_OR_NULL(var, slot)                                       \
+  g_autoptr(CrTensor) var = cr_node_get_saved (node, (slot), error);   \
+  if (var == NULL)                                                     \
+    return NULL
+
+#define SET_GRAD(i, expr)                                              \
+  G_STMT_START {                                                       \
+    grad_inputs[(i)] = (expr);                                         \
+    if (grad_inputs[(i)] == NULL)                                      \
+      return FALSE;                                                    \
+  } G_STMT_END
 
 G_END_DECLS

@@ -13,18 +13,6 @@
 #include "cr-error.h"
 #include "cr-tensor.h"
 
-#define SAVED(var, slot)                                               \
-  g_autoptr(CrTensor) var = cr_node_get_saved (node, (slot), error);   \
-  if (var == NULL)                                                     \
-    return FALSE
-
-#define SET_GRAD(i, expr)                                              \
-  G_STMT_START {                                                       \
-    grad_inputs[(i)] = (expr);                                         \
-    if (grad_inputs[(i)] == NULL)                                      \
-      return FALSE;                                                    \
-  } G_STMT_END
-
 /* Dims as the kernel accepted them, made non-negative (a 0-d tensor takes 0
  * and -1, as PyTorch's maybe_wrap_dim). */
 static void
@@ -526,19 +514,6 @@ cr_min_dim (CrTensor   *x,
 
 /* ---- norm -------------------------------------------------------------- */
 
-static const char *
-scalar_type_name (CrDType dtype)
-{
-  switch (dtype)
-    {
-    case CR_DTYPE_BOOL:    return "Bool";
-    case CR_DTYPE_INT64:   return "Long";
-    case CR_DTYPE_FLOAT32: return "Float";
-    case CR_DTYPE_FLOAT64: return "Double";
-    default:               return "Undefined";
-    }
-}
-
 /* The p-norm over every element, computed with kernels (no graph). */
 static CrTensor *
 norm_forward (const CrTensor  *x,
@@ -675,7 +650,7 @@ cr_norm (CrTensor  *x,
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                    "norm(): input dtype should be either floating point or complex. "
-                   "Got %s instead.", scalar_type_name (x->dtype));
+                   "Got %s instead.", cr_dtype_scalar_name (x->dtype));
       return NULL;
     }
   out = norm_forward (x, p, error);

@@ -5,58 +5,13 @@
  * seen by the other and the version counter is shared. Backward formulas are
  * written with these same ops, so they record a graph under create_graph.
  */
-#include "cr-ops.h"
-#include "cr-node.h"
-#include "cr-autograd-private.h"
+#include "cr-ops-private.h"
 #include "cr-error.h"
 #include "cr-grad-mode.h"
 
 #include <string.h>
 
 /* ---- helpers ------------------------------------------------------------ */
-
-/* PyTorch's maybe_wrap_dim: a 0-d tensor accepts dims -1 and 0. */
-static gboolean
-wrap_dim (int      *dim,
-          int       ndim,
-          GError  **error)
-{
-  int n = ndim > 0 ? ndim : 1;
-
-  if (*dim < -n || *dim >= n)
-    {
-      g_set_error (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
-                   "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
-                   -n, n - 1, *dim);
-      return FALSE;
-    }
-  if (*dim < 0)
-    *dim += n;
-  return TRUE;
-}
-
-/* A view of x sharing its storage; view_base is the tensor owning the memory. */
-static CrTensor *
-make_view (CrTensor     *x,
-           const gint64 *shape,
-           int           ndim,
-           const gint64 *strides,
-           gint64        offset)
-{
-  CrTensor *out = cr_tensor_new_view (x, shape, ndim, strides, offset);
-
-  if (out->view_base == NULL)
-    out->view_base = cr_tensor_ref (x->view_base != NULL ? x->view_base : x);
-  return out;
-}
-
-/* Makes node the grad_fn of out and drops the caller's reference. */
-static void
-attach (CrTensor *out,
-        CrNode   *node)
-{
-  cr_autograd_set_history_take (out, node, 0);
-}
 
 /* A one-input node for op when x needs recording, else NULL. */
 static CrNode *
@@ -66,13 +21,6 @@ maybe_node (CrOpId    op,
   if (!cr_autograd_should_record (&x, 1))
     return NULL;
   return cr_node_new (op, &x, 1, 1);
-}
-
-static gboolean
-needs_grad (const CrNode *node,
-            guint         i)
-{
-  return node->next[i].node != NULL;
 }
 
 /* ---- t, .T, transpose, permute ------------------------------------------ */
@@ -93,7 +41,7 @@ transpose_view (CrTensor *x,
       strides[d0] = x->strides[d1];
       strides[d1] = x->strides[d0];
     }
-  return make_view (x, shape, x->ndim, strides, x->offset);
+  return cr_ops_make_view (x, shape, x->ndim, strides, x->offset);
 }
 
 static gboolean
@@ -127,7 +75,7 @@ cr_t (CrTensor  *x,
     }
   out = transpose_view (x, 0, 1);
   if ((node = maybe_node (CR_OP_T, x)) != NULL)
-    attach (out, node);
+    cr_ops_attach (out, node);
   return out;
 }
 
@@ -155,7 +103,7 @@ cr_transpose (CrTensor  *x,
   CrTensor *out;
   CrNode *node;
 
-  if (!wrap_dim (&dim0, x->ndim, error) || !wrap_dim (&dim1, x->ndim, error))
+  if (!cr_ops_wrap_dim (&dim0, x->ndim, error) || !cr_ops_wrap_dim (&dim1, x->ndim, error))
     return NULL;
   out = transpose_view (x, dim0, dim1);
   if ((node = maybe_node (CR_OP_TRANSPOSE, x)) != NULL)
@@ -163,7 +111,7 @@ cr_transpose (CrTensor  *x,
       cr_node_args (node)->dims[0] = dim0;
       cr_node_args (node)->dims[1] = dim1;
       cr_node_args (node)->n_dims = 2;
-      attach (out, node);
+      cr_ops_attach (out, node);
     }
   return out;
 }
@@ -210,7 +158,7 @@ permute_with_node (CrTensor   *x,
   for (int i = 0; i < n_dims; i++)
     {
       wrapped[i] = dims[i];
-      if (!wrap_dim (&wrapped[i], x->ndim, error))
+      if (!cr_ops_wrap_dim (&wrapped[i], x->ndim, error))
         return NULL;
       if (seen[wrapped[i]])
         {
@@ -222,12 +170,12 @@ permute_with_node (CrTensor   *x,
       shape[i] = x->shape[wrapped[i]];
       strides[i] = x->strides[wrapped[i]];
     }
-  out = make_view (x, shape, n_dims, strides, x->offset);
+  out = cr_ops_make_view (x, shape, n_dims, strides, x->offset);
   if ((node = maybe_node (CR_OP_PERMUTE, x)) != NULL)
     {
       memcpy (cr_node_args (node)->dims, wrapped, sizeof (int) * n_dims);
       cr_node_args (node)->n_dims = n_dims;
-      attach (out, node);
+      cr_ops_attach (out, node);
     }
   return out;
 }
@@ -430,9 +378,9 @@ cr_view (CrTensor      *x,
                            "Use .reshape(...) instead.");
       return NULL;
     }
-  out = make_view (x, newshape, ndim, strides, x->offset);
+  out = cr_ops_make_view (x, newshape, ndim, strides, x->offset);
   if ((node = maybe_node (CR_OP_VIEW, x)) != NULL)
-    attach (out, node);
+    cr_ops_attach (out, node);
   return out;
 }
 
@@ -450,7 +398,7 @@ unsafe_view (CrTensor     *x,
   cr_shape_contiguous_strides (shape, ndim, strides);
   out = cr_tensor_new_view (x, shape, ndim, strides, x->offset);
   if ((node = maybe_node (CR_OP_UNSAFE_VIEW, x)) != NULL)
-    attach (out, node);
+    cr_ops_attach (out, node);
   return out;
 }
 
@@ -469,9 +417,9 @@ cr_reshape (CrTensor      *x,
 
   if (compute_view_strides (x, newshape, ndim, strides))
     {
-      out = make_view (x, newshape, ndim, strides, x->offset);
+      out = cr_ops_make_view (x, newshape, ndim, strides, x->offset);
       if ((node = maybe_node (CR_OP_RESHAPE_ALIAS, x)) != NULL)
-        attach (out, node);
+        cr_ops_attach (out, node);
       return out;
     }
   else
@@ -503,7 +451,7 @@ cr_flatten (CrTensor  *x,
   int ndim = 0;
   gint64 merged = 1;
 
-  if (!wrap_dim (&start_dim, x->ndim, error) || !wrap_dim (&end_dim, x->ndim, error))
+  if (!cr_ops_wrap_dim (&start_dim, x->ndim, error) || !cr_ops_wrap_dim (&end_dim, x->ndim, error))
     return NULL;
   if (start_dim > end_dim)
     {
@@ -567,7 +515,7 @@ unsqueeze_view (CrTensor *x,
           j++;
         }
     }
-  return make_view (x, shape, x->ndim + 1, strides, x->offset);
+  return cr_ops_make_view (x, shape, x->ndim + 1, strides, x->offset);
 }
 
 CrTensor *
@@ -584,14 +532,14 @@ cr_unsqueeze (CrTensor  *x,
                    "tensors with more than %d dimensions are not supported", CR_MAX_DIMS);
       return NULL;
     }
-  if (!wrap_dim (&dim, x->ndim + 1, error))
+  if (!cr_ops_wrap_dim (&dim, x->ndim + 1, error))
     return NULL;
   out = unsqueeze_view (x, dim);
   if ((node = maybe_node (CR_OP_UNSQUEEZE, x)) != NULL)
     {
       cr_node_args (node)->dims[0] = dim;
       cr_node_args (node)->n_dims = 1;
-      attach (out, node);
+      cr_ops_attach (out, node);
     }
   return out;
 }
@@ -657,9 +605,9 @@ cr_squeeze (CrTensor  *x,
         strides[ndim] = x->strides[d];
         ndim++;
       }
-  out = make_view (x, shape, ndim, strides, x->offset);
+  out = cr_ops_make_view (x, shape, ndim, strides, x->offset);
   if ((node = maybe_node (CR_OP_SQUEEZE, x)) != NULL)
-    attach (out, node);
+    cr_ops_attach (out, node);
   return out;
 }
 
@@ -677,7 +625,7 @@ squeeze_dim_view (CrTensor *x,
         strides[ndim] = x->strides[d];
         ndim++;
       }
-  return make_view (x, shape, ndim, strides, x->offset);
+  return cr_ops_make_view (x, shape, ndim, strides, x->offset);
 }
 
 CrTensor *
@@ -688,14 +636,14 @@ cr_squeeze_dim (CrTensor  *x,
   CrTensor *out;
   CrNode *node;
 
-  if (!wrap_dim (&dim, x->ndim, error))
+  if (!cr_ops_wrap_dim (&dim, x->ndim, error))
     return NULL;
   out = squeeze_dim_view (x, dim);
   if ((node = maybe_node (CR_OP_SQUEEZE_DIM, x)) != NULL)
     {
       cr_node_args (node)->dims[0] = dim;
       cr_node_args (node)->n_dims = 1;
-      attach (out, node);
+      cr_ops_attach (out, node);
     }
   return out;
 }
@@ -803,9 +751,9 @@ cr_expand (CrTensor      *x,
 
   if (!expand_geometry (x, shape, ndim, out_shape, out_strides, error))
     return NULL;
-  out = make_view (x, out_shape, ndim, out_strides, x->offset);
+  out = cr_ops_make_view (x, out_shape, ndim, out_strides, x->offset);
   if ((node = maybe_node (CR_OP_EXPAND, x)) != NULL)
-    attach (out, node);
+    cr_ops_attach (out, node);
   return out;
 }
 
@@ -864,7 +812,7 @@ cat_backward (CrNode          *node,
 
       if (cat_skipped (meta))
         {
-          if (needs_grad (node, i))
+          if (cr_ops_needs_grad (node, i))
             {
               grad_inputs[i] = cr_tensor_new_zeros (meta->shape, 1, grad_outputs[0]->dtype,
                                                     grad_outputs[0]->device, error);
@@ -873,7 +821,7 @@ cat_backward (CrNode          *node,
             }
           continue;
         }
-      if (needs_grad (node, i))
+      if (cr_ops_needs_grad (node, i))
         {
           grad_inputs[i] = narrow (grad_outputs[0], dim, start, meta->shape[dim], error);
           if (grad_inputs[i] == NULL)
@@ -932,7 +880,7 @@ cat_forward (CrTensor *const  *xs,
       gint64 zero = 0;
       return cr_tensor_new_empty (&zero, 1, dtype, xs[0]->device, error);
     }
-  if (!wrap_dim (&dim, first->ndim, error))
+  if (!cr_ops_wrap_dim (&dim, first->ndim, error))
     return NULL;
 
   for (guint i = 0; i < n; i++)
@@ -991,7 +939,7 @@ cr_cat (CrTensor *const  *xs,
       CrNode *node = cr_node_new (CR_OP_CAT, xs, n, 1);
       cr_node_args (node)->dims[0] = dim;
       cr_node_args (node)->n_dims = 1;
-      attach (out, node);
+      cr_ops_attach (out, node);
     }
   return out;
 }
@@ -1011,7 +959,7 @@ stack_backward (CrNode          *node,
   items[dim].kind = CR_INDEX_INT;
   for (guint i = 0; i < node->n_inputs; i++)
     {
-      if (!needs_grad (node, i))
+      if (!cr_ops_needs_grad (node, i))
         continue;
       items[dim].value = i;
       grad_inputs[i] = cr_index_get (grad_outputs[0], items, dim + 1, error);
@@ -1057,7 +1005,7 @@ cr_stack (CrTensor *const  *xs,
                    "tensors with more than %d dimensions are not supported", CR_MAX_DIMS);
       return NULL;
     }
-  if (!wrap_dim (&dim, xs[0]->ndim + 1, error))
+  if (!cr_ops_wrap_dim (&dim, xs[0]->ndim + 1, error))
     return NULL;
 
   /* Forward: cat of unsqueezed views, none of it recorded; the node is one
@@ -1077,7 +1025,7 @@ cr_stack (CrTensor *const  *xs,
       CrNode *node = cr_node_new (CR_OP_STACK, xs, n, 1);
       cr_node_args (node)->dims[0] = dim;
       cr_node_args (node)->n_dims = 1;
-      attach (out, node);
+      cr_ops_attach (out, node);
     }
   return out;
 }

@@ -9,6 +9,7 @@
 #include "cr-error.h"
 #include "cr-grad-mode.h"
 #include "gradcheck.h"
+#include "test-util.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -20,14 +21,6 @@ arange_x (gboolean requires_grad)
   for (int i = 0; i < 24; i++)
     v[i] = i;
   return cr_gradcheck_tensor (v, (gint64[]) { 2, 3, 4 }, 3, requires_grad);
-}
-
-static CrTensor *
-long_tensor (const gint64 *values,
-             const gint64 *shape,
-             int           ndim)
-{
-  return cr_tensor_new_from_data (values, shape, ndim, CR_DTYPE_INT64, NULL);
 }
 
 static CrTensor *
@@ -92,51 +85,6 @@ idx_tensor (CrTensor *t)
   return it;
 }
 
-static void
-assert_values (const CrTensor *t,
-               const double   *expected,
-               gint64          n)
-{
-  g_assert_cmpint (t->numel, ==, n);
-  for (gint64 i = 0; i < n; i++)
-    g_assert_cmpfloat_with_epsilon (cr_tensor_get_flat (t, i), expected[i], 1e-9);
-}
-
-static void
-assert_shape (const CrTensor *t,
-              const gint64   *shape,
-              int             ndim)
-{
-  g_assert_cmpint (t->ndim, ==, ndim);
-  for (int d = 0; d < ndim; d++)
-    g_assert_cmpint (t->shape[d], ==, shape[d]);
-}
-
-static const char *
-fn_name (const CrTensor *t)
-{
-  return t->grad_fn != NULL ? cr_node_name (t->grad_fn) : "None";
-}
-
-static const char *
-next_name (const CrNode *node,
-           guint         i)
-{
-  g_assert_cmpuint (i, <, node->n_inputs);
-  return node->next[i].node != NULL ? cr_node_name (node->next[i].node) : "None";
-}
-
-static void
-assert_error (GError      *error,
-              CrException  code,
-              const char  *message)
-{
-  g_assert_nonnull (error);
-  g_assert_true (error->domain == CR_CORE_ERROR);
-  g_assert_cmpint (error->code, ==, code);
-  g_assert_cmpstr (error->message, ==, message);
-}
-
 static CrTensor *
 get (CrTensor          *x,
      const CrIndexItem *items,
@@ -147,14 +95,6 @@ get (CrTensor          *x,
   g_assert_no_error (error);
   g_assert_nonnull (out);
   return out;
-}
-
-static void
-backward (CrTensor *t)
-{
-  g_autoptr(GError) error = NULL;
-  g_assert_true (cr_tensor_backward (t, NULL, FALSE, FALSE, NULL, NULL, &error));
-  g_assert_no_error (error);
 }
 
 /* sum(t * weights) as a scalar root. */
@@ -180,46 +120,46 @@ test_basic (void)
   g_autoptr(CrTensor) e = NULL;
   g_autoptr(CrTensor) f = NULL;
   g_autoptr(CrTensor) t1 = NULL;
-  g_autoptr(CrTensor) i1 = long_tensor ((gint64[]) { 1 }, NULL, 0);
+  g_autoptr(CrTensor) i1 = cr_test_long_tensor ((gint64[]) { 1 }, NULL, 0);
 
   /* x[1]: a view at offset 12 */
   a = get (x, (CrIndexItem[]) { idx_int (1) }, 1);
-  assert_shape (a, (gint64[]) { 3, 4 }, 2);
+  cr_test_assert_shape (a, (gint64[]) { 3, 4 }, 2);
   g_assert_true (a->storage == x->storage);
   g_assert_cmpint (a->offset, ==, 12);
   g_assert_true (a->view_base == x);
-  g_assert_cmpstr (fn_name (a), ==, "SelectBackward0");
+  g_assert_cmpstr (cr_test_fn_name (a), ==, "SelectBackward0");
 
   /* x[-1, -2] == [16, 17, 18, 19] */
   b = get (x, (CrIndexItem[]) { idx_int (-1), idx_int (-2) }, 2);
-  assert_values (b, (double[]) { 16, 17, 18, 19 }, 4);
-  g_assert_cmpstr (next_name (b->grad_fn, 0), ==, "SelectBackward0");
+  cr_test_assert_values (b, (double[]) { 16, 17, 18, 19 }, 4);
+  g_assert_cmpstr (cr_test_next_name (b->grad_fn, 0), ==, "SelectBackward0");
 
   /* x[:, ::2, 1::2]: strides (12, 8, 2), offset 1 */
   c = get (x, (CrIndexItem[]) { idx_all (), idx_slice (FALSE, 0, FALSE, 0, TRUE, 2),
                                 idx_slice (TRUE, 1, FALSE, 0, TRUE, 2) }, 3);
-  assert_values (c, (double[]) { 1, 3, 9, 11, 13, 15, 21, 23 }, 8);
+  cr_test_assert_values (c, (double[]) { 1, 3, 9, 11, 13, 15, 21, 23 }, 8);
   g_assert_cmpint (c->strides[0], ==, 12);
   g_assert_cmpint (c->strides[1], ==, 8);
   g_assert_cmpint (c->strides[2], ==, 2);
   g_assert_cmpint (c->offset, ==, 1);
-  g_assert_cmpstr (fn_name (c), ==, "SliceBackward0");
+  g_assert_cmpstr (cr_test_fn_name (c), ==, "SliceBackward0");
 
   /* x[1, ..., 1:3] */
   d = get (x, (CrIndexItem[]) { idx_int (1), idx_kind (CR_INDEX_ELLIPSIS),
                                 idx_slice (TRUE, 1, TRUE, 3, FALSE, 0) }, 3);
-  assert_values (d, (double[]) { 13, 14, 17, 18, 21, 22 }, 6);
+  cr_test_assert_values (d, (double[]) { 13, 14, 17, 18, 21, 22 }, 6);
 
   /* Clamped slices: x[-10:1] has 1 row, x[5:10] none. */
   e = get (x, (CrIndexItem[]) { idx_slice (TRUE, -10, TRUE, 1, FALSE, 0) }, 1);
-  assert_shape (e, (gint64[]) { 1, 3, 4 }, 3);
+  cr_test_assert_shape (e, (gint64[]) { 1, 3, 4 }, 3);
   f = get (x, (CrIndexItem[]) { idx_slice (TRUE, 5, TRUE, 10, FALSE, 0) }, 1);
-  assert_shape (f, (gint64[]) { 0, 3, 4 }, 3);
+  cr_test_assert_shape (f, (gint64[]) { 0, 3, 4 }, 3);
 
   /* A 0-d integer tensor selects. */
   t1 = get (x, (CrIndexItem[]) { idx_tensor (i1) }, 1);
-  assert_shape (t1, (gint64[]) { 3, 4 }, 2);
-  g_assert_cmpstr (fn_name (t1), ==, "SelectBackward0");
+  cr_test_assert_shape (t1, (gint64[]) { 3, 4 }, 2);
+  g_assert_cmpstr (cr_test_fn_name (t1), ==, "SelectBackward0");
 }
 
 static void
@@ -231,16 +171,16 @@ test_none_ellipsis (void)
   g_autoptr(CrTensor) full = NULL;
 
   n = get (x, (CrIndexItem[]) { idx_kind (CR_INDEX_NONE) }, 1);
-  assert_shape (n, (gint64[]) { 1, 2, 3, 4 }, 4);
-  g_assert_cmpstr (fn_name (n), ==, "UnsqueezeBackward0");
+  cr_test_assert_shape (n, (gint64[]) { 1, 2, 3, 4 }, 4);
+  g_assert_cmpstr (cr_test_fn_name (n), ==, "UnsqueezeBackward0");
 
   /* x[...] is an alias (AliasBackward0); x[:] a full slice. */
   e = get (x, (CrIndexItem[]) { idx_kind (CR_INDEX_ELLIPSIS) }, 1);
-  assert_shape (e, x->shape, 3);
+  cr_test_assert_shape (e, x->shape, 3);
   g_assert_true (e != x && e->storage == x->storage);
-  g_assert_cmpstr (fn_name (e), ==, "AliasBackward0");
+  g_assert_cmpstr (cr_test_fn_name (e), ==, "AliasBackward0");
   full = get (x, (CrIndexItem[]) { idx_all () }, 1);
-  g_assert_cmpstr (fn_name (full), ==, "SliceBackward0");
+  g_assert_cmpstr (cr_test_fn_name (full), ==, "SliceBackward0");
 }
 
 static void
@@ -253,33 +193,33 @@ test_basic_errors (void)
   g_autoptr(GError) error = NULL;
 
   g_assert_null (cr_index_get (x, (CrIndexItem[]) { idx_int (5) }, 1, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR, "index 5 is out of bounds for dimension 0 with size 2");
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR, "index 5 is out of bounds for dimension 0 with size 2");
   g_clear_error (&error);
   g_assert_null (cr_index_get (x, (CrIndexItem[]) { idx_int (-5) }, 1, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR, "index -5 is out of bounds for dimension 0 with size 2");
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR, "index -5 is out of bounds for dimension 0 with size 2");
   g_clear_error (&error);
   g_assert_null (cr_index_get (x, (CrIndexItem[]) { idx_slice (TRUE, 1, FALSE, 0, FALSE, 0),
                                                     idx_int (7) }, 2, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR, "index 7 is out of bounds for dimension 1 with size 3");
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR, "index 7 is out of bounds for dimension 1 with size 3");
   g_clear_error (&error);
   g_assert_null (cr_index_get (x, (CrIndexItem[]) { idx_int (0), idx_int (0), idx_int (0),
                                                     idx_int (0) }, 4, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR, "too many indices for tensor of dimension 3");
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR, "too many indices for tensor of dimension 3");
   g_clear_error (&error);
   g_assert_null (cr_index_get (s, (CrIndexItem[]) { idx_int (0) }, 1, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR,
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR,
                 "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                 "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
   g_clear_error (&error);
   g_assert_null (cr_index_get (s, (CrIndexItem[]) { idx_all () }, 1, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR, "slice() cannot be applied to a 0-dim tensor.");
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR, "slice() cannot be applied to a 0-dim tensor.");
   g_clear_error (&error);
   g_assert_null (cr_index_get (x, (CrIndexItem[]) { idx_slice (FALSE, 0, FALSE, 0, TRUE, -1) },
                                1, &error));
-  assert_error (error, CR_EXC_VALUE_ERROR, "step must be greater than zero");
+  cr_test_assert_error (error, CR_EXC_VALUE_ERROR, "step must be greater than zero");
   g_clear_error (&error);
   g_assert_null (cr_index_get (x, (CrIndexItem[]) { idx_tensor (f) }, 1, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR,
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR,
                 "tensors used as indices must be long, byte or bool tensors");
 }
 
@@ -289,9 +229,9 @@ static void
 test_advanced (void)
 {
   g_autoptr(CrTensor) x = arange_x (TRUE);
-  g_autoptr(CrTensor) i01 = long_tensor ((gint64[]) { 0, 1 }, (gint64[]) { 2 }, 1);
-  g_autoptr(CrTensor) i10 = long_tensor ((gint64[]) { 1, 0 }, (gint64[]) { 2 }, 1);
-  g_autoptr(CrTensor) i22 = long_tensor ((gint64[]) { 0, 1, 1, 0 }, (gint64[]) { 2, 2 }, 2);
+  g_autoptr(CrTensor) i01 = cr_test_long_tensor ((gint64[]) { 0, 1 }, (gint64[]) { 2 }, 1);
+  g_autoptr(CrTensor) i10 = cr_test_long_tensor ((gint64[]) { 1, 0 }, (gint64[]) { 2 }, 1);
+  g_autoptr(CrTensor) i22 = cr_test_long_tensor ((gint64[]) { 0, 1, 1, 0 }, (gint64[]) { 2, 2 }, 2);
   g_autoptr(CrTensor) a = NULL;
   g_autoptr(CrTensor) b = NULL;
   g_autoptr(CrTensor) c = NULL;
@@ -301,30 +241,30 @@ test_advanced (void)
   /* x[0, :, [0, 1]]: PyTorch selects first, so the result is (3, 2), not
    * NumPy's (2, 3). */
   a = get (x, (CrIndexItem[]) { idx_int (0), idx_all (), idx_tensor (i01) }, 3);
-  assert_shape (a, (gint64[]) { 3, 2 }, 2);
-  assert_values (a, (double[]) { 0, 1, 4, 5, 8, 9 }, 6);
-  g_assert_cmpstr (fn_name (a), ==, "IndexBackward0");
-  g_assert_cmpstr (next_name (a->grad_fn, 0), ==, "SliceBackward0");
+  cr_test_assert_shape (a, (gint64[]) { 3, 2 }, 2);
+  cr_test_assert_values (a, (double[]) { 0, 1, 4, 5, 8, 9 }, 6);
+  g_assert_cmpstr (cr_test_fn_name (a), ==, "IndexBackward0");
+  g_assert_cmpstr (cr_test_next_name (a->grad_fn, 0), ==, "SliceBackward0");
 
   /* x[[0, 1], :, [1, 0]]: index dims not adjacent, so they go first: (2, 3). */
   b = get (x, (CrIndexItem[]) { idx_tensor (i01), idx_all (), idx_tensor (i10) }, 3);
-  assert_shape (b, (gint64[]) { 2, 3 }, 2);
-  assert_values (b, (double[]) { 1, 5, 9, 12, 16, 20 }, 6);
+  cr_test_assert_shape (b, (gint64[]) { 2, 3 }, 2);
+  cr_test_assert_values (b, (double[]) { 1, 5, 9, 12, 16, 20 }, 6);
 
   /* x[:, [[0, 1], [1, 0]], 0] */
   c = get (x, (CrIndexItem[]) { idx_all (), idx_tensor (i22), idx_int (0) }, 3);
-  assert_shape (c, (gint64[]) { 2, 2, 2 }, 3);
-  assert_values (c, (double[]) { 0, 4, 4, 0, 12, 16, 16, 12 }, 8);
+  cr_test_assert_shape (c, (gint64[]) { 2, 2, 2 }, 3);
+  cr_test_assert_values (c, (double[]) { 0, 4, 4, 0, 12, 16, 16, 12 }, 8);
 
   /* x[None, :, [[0, 1], [1, 0]], None, 0] */
   d = get (x, (CrIndexItem[]) { idx_kind (CR_INDEX_NONE), idx_all (), idx_tensor (i22),
                                 idx_kind (CR_INDEX_NONE), idx_int (0) }, 5);
-  assert_shape (d, (gint64[]) { 1, 2, 2, 2, 1 }, 5);
-  assert_values (d, (double[]) { 0, 4, 4, 0, 12, 16, 16, 12 }, 8);
+  cr_test_assert_shape (d, (gint64[]) { 1, 2, 2, 2, 1 }, 5);
+  cr_test_assert_values (d, (double[]) { 0, 4, 4, 0, 12, 16, 16, 12 }, 8);
 
   /* x[[0, 1], None, [1, 0]] */
   e = get (x, (CrIndexItem[]) { idx_tensor (i01), idx_kind (CR_INDEX_NONE), idx_tensor (i10) }, 3);
-  assert_shape (e, (gint64[]) { 2, 1, 4 }, 3);
+  cr_test_assert_shape (e, (gint64[]) { 2, 1, 4 }, 3);
 }
 
 static void
@@ -343,21 +283,21 @@ test_masks (void)
   g_autoptr(GError) error = NULL;
 
   a = get (x, (CrIndexItem[]) { idx_tensor (mask) }, 1);
-  assert_values (a, (double[]) { 18, 19, 20, 21, 22, 23 }, 6);
-  g_assert_cmpstr (fn_name (a), ==, "IndexBackward0");
-  g_assert_cmpstr (next_name (a->grad_fn, 0), ==, "AccumulateGrad");
+  cr_test_assert_values (a, (double[]) { 18, 19, 20, 21, 22, 23 }, 6);
+  g_assert_cmpstr (cr_test_fn_name (a), ==, "IndexBackward0");
+  g_assert_cmpstr (cr_test_next_name (a->grad_fn, 0), ==, "AccumulateGrad");
 
   b = get (x, (CrIndexItem[]) { idx_all (), idx_tensor (m3) }, 2);
-  assert_shape (b, (gint64[]) { 2, 2, 4 }, 3);
-  assert_values (b, (double[]) { 0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 20, 21, 22, 23 }, 16);
+  cr_test_assert_shape (b, (gint64[]) { 2, 2, 4 }, 3);
+  cr_test_assert_values (b, (double[]) { 0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 20, 21, 22, 23 }, 16);
 
   c = get (x, (CrIndexItem[]) { idx_tensor (t0) }, 1);
-  assert_shape (c, (gint64[]) { 1, 2, 3, 4 }, 4);
+  cr_test_assert_shape (c, (gint64[]) { 1, 2, 3, 4 }, 4);
   d = get (x, (CrIndexItem[]) { idx_tensor (f0) }, 1);
-  assert_shape (d, (gint64[]) { 0, 2, 3, 4 }, 4);
+  cr_test_assert_shape (d, (gint64[]) { 0, 2, 3, 4 }, 4);
 
   g_assert_null (cr_index_get (x, (CrIndexItem[]) { idx_tensor (m3) }, 1, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR,
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR,
                 "The shape of the mask [3] at index 0 does not match the shape of the indexed "
                 "tensor [2, 3, 4] at index 0");
 }
@@ -366,23 +306,23 @@ static void
 test_advanced_errors (void)
 {
   g_autoptr(CrTensor) x = arange_x (FALSE);
-  g_autoptr(CrTensor) i0 = long_tensor ((gint64[]) { 0 }, (gint64[]) { 1 }, 1);
-  g_autoptr(CrTensor) i7 = long_tensor ((gint64[]) { 7 }, (gint64[]) { 1 }, 1);
-  g_autoptr(CrTensor) i5 = long_tensor ((gint64[]) { 5 }, (gint64[]) { 1 }, 1);
-  g_autoptr(CrTensor) i2 = long_tensor ((gint64[]) { 0, 1 }, (gint64[]) { 2 }, 1);
-  g_autoptr(CrTensor) i3 = long_tensor ((gint64[]) { 0, 1, 2 }, (gint64[]) { 3 }, 1);
+  g_autoptr(CrTensor) i0 = cr_test_long_tensor ((gint64[]) { 0 }, (gint64[]) { 1 }, 1);
+  g_autoptr(CrTensor) i7 = cr_test_long_tensor ((gint64[]) { 7 }, (gint64[]) { 1 }, 1);
+  g_autoptr(CrTensor) i5 = cr_test_long_tensor ((gint64[]) { 5 }, (gint64[]) { 1 }, 1);
+  g_autoptr(CrTensor) i2 = cr_test_long_tensor ((gint64[]) { 0, 1 }, (gint64[]) { 2 }, 1);
+  g_autoptr(CrTensor) i3 = cr_test_long_tensor ((gint64[]) { 0, 1, 2 }, (gint64[]) { 3 }, 1);
   g_autoptr(GError) error = NULL;
 
   /* PyTorch numbers the dimension among the index tensors. */
   g_assert_null (cr_index_get (x, (CrIndexItem[]) { idx_all (), idx_tensor (i0), idx_tensor (i7) },
                                3, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR, "index 7 is out of bounds for dimension 1 with size 4");
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR, "index 7 is out of bounds for dimension 1 with size 4");
   g_clear_error (&error);
   g_assert_null (cr_index_get (x, (CrIndexItem[]) { idx_all (), idx_tensor (i5) }, 2, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR, "index 5 is out of bounds for dimension 0 with size 3");
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR, "index 5 is out of bounds for dimension 0 with size 3");
   g_clear_error (&error);
   g_assert_null (cr_index_get (x, (CrIndexItem[]) { idx_tensor (i2), idx_tensor (i3) }, 2, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR,
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR,
                 "shape mismatch: indexing tensors could not be broadcast together with shapes "
                 "[2], [3]");
 }
@@ -393,14 +333,14 @@ test_repeated_index_grad (void)
 {
   g_autoptr(CrTensor) m = cr_gradcheck_tensor ((double[]) { 0, 1, 2, 3, 4, 5 },
                                                (gint64[]) { 2, 3 }, 2, TRUE);
-  g_autoptr(CrTensor) r = long_tensor ((gint64[]) { 0, 0, 1 }, (gint64[]) { 3 }, 1);
-  g_autoptr(CrTensor) c = long_tensor ((gint64[]) { 2, 2, 0 }, (gint64[]) { 3 }, 1);
+  g_autoptr(CrTensor) r = cr_test_long_tensor ((gint64[]) { 0, 0, 1 }, (gint64[]) { 3 }, 1);
+  g_autoptr(CrTensor) c = cr_test_long_tensor ((gint64[]) { 2, 2, 0 }, (gint64[]) { 3 }, 1);
   g_autoptr(CrTensor) out = get (m, (CrIndexItem[]) { idx_tensor (r), idx_tensor (c) }, 2);
   g_autoptr(CrTensor) s = weighted_sum (out, (double[]) { 1, 2, 3 });
 
-  assert_values (out, (double[]) { 2, 2, 3 }, 3);
-  backward (s);
-  assert_values (m->grad, (double[]) { 0, 0, 3, 3, 0, 0 }, 6);
+  cr_test_assert_values (out, (double[]) { 2, 2, 3 }, 3);
+  cr_test_backward (s);
+  cr_test_assert_values (m->grad, (double[]) { 0, 0, 3, 3, 0, 0 }, 6);
 }
 
 /* ---- setitem ---------------------------------------------------------------------- */
@@ -437,13 +377,13 @@ test_set_basic (void)
   g_assert_true (cr_index_set (y, (CrIndexItem[]) { idx_int (0) }, 1, five, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (cr_tensor_version (y), ==, version + 1);
-  assert_values (y, (double[]) { 5, 5, 5, 8, 10, 12 }, 6);
-  g_assert_cmpstr (fn_name (y), ==, "CopySlices");
-  g_assert_cmpstr (next_name (y->grad_fn, 0), ==, "MulBackward0");
-  g_assert_cmpstr (next_name (y->grad_fn, 1), ==, "None");
+  cr_test_assert_values (y, (double[]) { 5, 5, 5, 8, 10, 12 }, 6);
+  g_assert_cmpstr (cr_test_fn_name (y), ==, "CopySlices");
+  g_assert_cmpstr (cr_test_next_name (y->grad_fn, 0), ==, "MulBackward0");
+  g_assert_cmpstr (cr_test_next_name (y->grad_fn, 1), ==, "None");
   s = weighted_sum (y, w);
-  backward (s);
-  assert_values (a->grad, (double[]) { 0, 0, 0, 8, 10, 12 }, 6);
+  cr_test_backward (s);
+  cr_test_assert_values (a->grad, (double[]) { 0, 0, 0, 8, 10, 12 }, 6);
 }
 
 static void
@@ -462,13 +402,13 @@ test_set_slice_tensor (void)
   /* y[:, 1] = t */
   g_assert_true (cr_index_set (y, (CrIndexItem[]) { idx_all (), idx_int (1) }, 2, t, &error));
   g_assert_no_error (error);
-  assert_values (y, (double[]) { 2, 10, 6, 8, 20, 12 }, 6);
-  g_assert_cmpstr (fn_name (y), ==, "CopySlices");
-  g_assert_cmpstr (next_name (y->grad_fn, 1), ==, "AccumulateGrad");
+  cr_test_assert_values (y, (double[]) { 2, 10, 6, 8, 20, 12 }, 6);
+  g_assert_cmpstr (cr_test_fn_name (y), ==, "CopySlices");
+  g_assert_cmpstr (cr_test_next_name (y->grad_fn, 1), ==, "AccumulateGrad");
   s = weighted_sum (y, w);
-  backward (s);
-  assert_values (a->grad, (double[]) { 2, 0, 6, 8, 0, 12 }, 6);
-  assert_values (t->grad, (double[]) { 2, 5 }, 2);
+  cr_test_backward (s);
+  cr_test_assert_values (a->grad, (double[]) { 2, 0, 6, 8, 0, 12 }, 6);
+  cr_test_assert_values (t->grad, (double[]) { 2, 5 }, 2);
 
   /* y[...] = value writes y itself: CopyBackwards, as in torch. */
   {
@@ -478,14 +418,14 @@ test_set_slice_tensor (void)
     g_assert_true (cr_index_set (y3, (CrIndexItem[]) { idx_kind (CR_INDEX_ELLIPSIS) }, 1, full,
                                  &error));
     g_assert_no_error (error);
-    assert_values (y3, (double[]) { 1, 2, 3, 1, 2, 3 }, 6);
-    g_assert_cmpstr (fn_name (y3), ==, "CopyBackwards");
+    cr_test_assert_values (y3, (double[]) { 1, 2, 3, 1, 2, 3 }, 6);
+    g_assert_cmpstr (cr_test_fn_name (y3), ==, "CopyBackwards");
   }
 
   /* A (1, 2) value loses its leading 1 through a view (ViewBackward0). */
   g_assert_true (cr_index_set (y2, (CrIndexItem[]) { idx_all (), idx_int (1) }, 2, t12, &error));
   g_assert_no_error (error);
-  g_assert_cmpstr (next_name (y2->grad_fn, 1), ==, "ViewBackward0");
+  g_assert_cmpstr (cr_test_next_name (y2->grad_fn, 1), ==, "ViewBackward0");
 }
 
 static void
@@ -493,7 +433,7 @@ test_set_index_put (void)
 {
   g_autoptr(CrTensor) w = cr_gradcheck_tensor ((double[]) { 1, 2, 3 }, (gint64[]) { 3 }, 1, TRUE);
   g_autoptr(CrTensor) xx = cr_gradcheck_tensor ((double[]) { 0, 0, 0 }, (gint64[]) { 3 }, 1, TRUE);
-  g_autoptr(CrTensor) idx = long_tensor ((gint64[]) { 0, 0, 1 }, (gint64[]) { 3 }, 1);
+  g_autoptr(CrTensor) idx = cr_test_long_tensor ((gint64[]) { 0, 0, 1 }, (gint64[]) { 3 }, 1);
   g_autoptr(CrTensor) z = times (xx, 1);
   g_autoptr(CrTensor) s = NULL;
   g_autoptr(GError) error = NULL;
@@ -503,14 +443,14 @@ test_set_index_put (void)
    * w.grad [1, 1, 10]). */
   g_assert_true (cr_index_set (z, (CrIndexItem[]) { idx_tensor (idx) }, 1, w, &error));
   g_assert_no_error (error);
-  assert_values (z, (double[]) { 2, 3, 0 }, 3);
-  g_assert_cmpstr (fn_name (z), ==, "IndexPutBackward0");
-  g_assert_cmpstr (next_name (z->grad_fn, 0), ==, "MulBackward0");
-  g_assert_cmpstr (next_name (z->grad_fn, 1), ==, "AccumulateGrad");
+  cr_test_assert_values (z, (double[]) { 2, 3, 0 }, 3);
+  g_assert_cmpstr (cr_test_fn_name (z), ==, "IndexPutBackward0");
+  g_assert_cmpstr (cr_test_next_name (z->grad_fn, 0), ==, "MulBackward0");
+  g_assert_cmpstr (cr_test_next_name (z->grad_fn, 1), ==, "AccumulateGrad");
   s = weighted_sum (z, (double[]) { 1, 10, 100 });
-  backward (s);
-  assert_values (xx->grad, (double[]) { 0, 0, 100 }, 3);
-  assert_values (w->grad, (double[]) { 1, 1, 10 }, 3);
+  cr_test_backward (s);
+  cr_test_assert_values (xx->grad, (double[]) { 0, 0, 100 }, 3);
+  cr_test_assert_values (w->grad, (double[]) { 1, 1, 10 }, 3);
 }
 
 static void
@@ -533,11 +473,11 @@ test_set_mask (void)
   /* y[y > 3] = 0 */
   g_assert_true (cr_index_set (y, (CrIndexItem[]) { idx_tensor (mask) }, 1, zero, &error));
   g_assert_no_error (error);
-  assert_values (y, (double[]) { 1, 2, 3, 0, 0, 0 }, 6);
-  g_assert_cmpstr (fn_name (y), ==, "IndexPutBackward0");
+  cr_test_assert_values (y, (double[]) { 1, 2, 3, 0, 0, 0 }, 6);
+  g_assert_cmpstr (cr_test_fn_name (y), ==, "IndexPutBackward0");
   s = cr_sum (y, NULL);
-  backward (s);
-  assert_values (a->grad, (double[]) { 1, 1, 1, 0, 0, 0 }, 6);
+  cr_test_backward (s);
+  cr_test_assert_values (a->grad, (double[]) { 1, 1, 1, 0, 0, 0 }, 6);
 
   /* A one-element value goes through masked_fill in PyTorch: cast allowed. */
   g_assert_true (cr_index_set (l, (CrIndexItem[]) { idx_tensor (lmask) }, 1, half, &error));
@@ -561,17 +501,17 @@ test_set_through_view (void)
   /* y = a * 2; v = y[1]; v[0] = -1 */
   g_assert_true (cr_index_set (v, (CrIndexItem[]) { idx_int (0) }, 1, m1, &error));
   g_assert_no_error (error);
-  assert_values (y, (double[]) { 2, 4, 6, -1, 10, 12 }, 6);
-  assert_values (v, (double[]) { -1, 10, 12 }, 3);
-  g_assert_cmpstr (fn_name (y), ==, "CopySlices");
-  g_assert_cmpstr (next_name (y->grad_fn, 0), ==, "MulBackward0");
-  g_assert_cmpstr (fn_name (v), ==, "AsStridedBackward0");
-  g_assert_cmpstr (next_name (v->grad_fn, 0), ==, "CopySlices");
+  cr_test_assert_values (y, (double[]) { 2, 4, 6, -1, 10, 12 }, 6);
+  cr_test_assert_values (v, (double[]) { -1, 10, 12 }, 3);
+  g_assert_cmpstr (cr_test_fn_name (y), ==, "CopySlices");
+  g_assert_cmpstr (cr_test_next_name (y->grad_fn, 0), ==, "MulBackward0");
+  g_assert_cmpstr (cr_test_fn_name (v), ==, "AsStridedBackward0");
+  g_assert_cmpstr (cr_test_next_name (v->grad_fn, 0), ==, "CopySlices");
 
   /* torch: (v * [7, 8, 9]).sum().backward() gives a.grad [[0, 0, 0], [0, 16, 18]] */
   s = weighted_sum (v, (double[]) { 7, 8, 9 });
-  backward (s);
-  assert_values (a->grad, (double[]) { 0, 0, 0, 0, 16, 18 }, 6);
+  cr_test_backward (s);
+  cr_test_assert_values (a->grad, (double[]) { 0, 0, 0, 0, 16, 18 }, 6);
 }
 
 static void
@@ -580,7 +520,7 @@ test_set_leaf_rules (void)
   g_autoptr(CrTensor) x = cr_gradcheck_tensor ((double[]) { 1, 2, 3, 4, 5, 6 },
                                                (gint64[]) { 2, 3 }, 2, TRUE);
   g_autoptr(CrTensor) one = scalar_number (1);
-  g_autoptr(CrTensor) idx = long_tensor ((gint64[]) { 0 }, (gint64[]) { 1 }, 1);
+  g_autoptr(CrTensor) idx = cr_test_long_tensor ((gint64[]) { 0 }, (gint64[]) { 1 }, 1);
   g_autoptr(CrTensor) v = NULL;
   g_autoptr(CrTensor) z = cr_tensor_new_zeros ((gint64[]) { 2, 3 }, 2, CR_DTYPE_FLOAT64,
                                                CR_DEVICE_CPU, NULL);
@@ -590,17 +530,17 @@ test_set_leaf_rules (void)
   guint32 version;
 
   g_assert_false (cr_index_set (x, (CrIndexItem[]) { idx_int (0) }, 1, one, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "a view of a leaf Variable that requires grad is being used in an in-place "
                 "operation.");
   g_clear_error (&error);
   g_assert_false (cr_index_set (x, (CrIndexItem[]) { idx_tensor (idx) }, 1, one, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "a leaf Variable that requires grad is being used in an in-place operation.");
   g_clear_error (&error);
   v = get (x, (CrIndexItem[]) { idx_int (0) }, 1);
   g_assert_false (cr_index_set (v, (CrIndexItem[]) { idx_int (0) }, 1, one, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "a view of a leaf Variable that requires grad is being used in an in-place "
                 "operation.");
   g_clear_error (&error);
@@ -613,15 +553,15 @@ test_set_leaf_rules (void)
   g_assert_no_error (error);
   g_assert_cmpuint (cr_tensor_version (x), ==, version + 1);
   g_assert_null (x->grad_fn);
-  assert_values (x, (double[]) { 1, 1, 1, 4, 5, 6 }, 6);
+  cr_test_assert_values (x, (double[]) { 1, 1, 1, 4, 5, 6 }, 6);
 
   /* A plain tensor written with a value that requires grad gets history. */
   g_assert_true (cr_index_set (z, (CrIndexItem[]) { idx_int (1) }, 1, w, &error));
   g_assert_no_error (error);
   g_assert_true (z->requires_grad);
-  g_assert_cmpstr (fn_name (z), ==, "CopySlices");
-  g_assert_cmpstr (next_name (z->grad_fn, 0), ==, "None");
-  g_assert_cmpstr (next_name (z->grad_fn, 1), ==, "AccumulateGrad");
+  g_assert_cmpstr (cr_test_fn_name (z), ==, "CopySlices");
+  g_assert_cmpstr (cr_test_next_name (z->grad_fn, 0), ==, "None");
+  g_assert_cmpstr (cr_test_next_name (z->grad_fn, 1), ==, "AccumulateGrad");
 }
 
 static void
@@ -636,27 +576,27 @@ test_set_errors (void)
   g_autoptr(CrTensor) v32 = cr_tensor_new_zeros ((gint64[]) { 3, 2 }, 2, CR_DTYPE_FLOAT32,
                                                  CR_DEVICE_CPU, NULL);
   g_autoptr(CrTensor) f = cr_tensor_new_scalar (2.7, CR_DTYPE_FLOAT32);
-  g_autoptr(CrTensor) idx = long_tensor ((gint64[]) { 0, 1 }, (gint64[]) { 2 }, 1);
+  g_autoptr(CrTensor) idx = cr_test_long_tensor ((gint64[]) { 0, 1 }, (gint64[]) { 2 }, 1);
   g_autoptr(CrTensor) five = scalar_number (1);
   g_autoptr(GError) error = NULL;
 
   g_assert_false (cr_index_set (x, (CrIndexItem[]) { idx_int (0) }, 1, v2, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "The expanded size of the tensor (3) must match the existing size (2) at "
                 "non-singleton dimension 0.  Target sizes: [3].  Tensor sizes: [2]");
   g_clear_error (&error);
   g_assert_false (cr_index_set (x, (CrIndexItem[]) { idx_tensor (idx) }, 1, v32, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "shape mismatch: value tensor of shape [3, 2] cannot be broadcast to indexing "
                 "result of shape [2, 3]");
   g_clear_error (&error);
   g_assert_false (cr_index_set (l, (CrIndexItem[]) { idx_tensor (idx) }, 1, f, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "Index put requires the source and destination dtypes match, got Long for the "
                 "destination and Float for the source.");
   g_clear_error (&error);
   g_assert_false (cr_index_set (x, (CrIndexItem[]) { idx_int (5) }, 1, five, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR, "index 5 is out of bounds for dimension 0 with size 2");
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR, "index 5 is out of bounds for dimension 0 with size 2");
 }
 
 /* x[1:] = x[:-1] reads the value before writing (torch: [0, 0, 1, 2, 3, 4]). */
@@ -671,7 +611,7 @@ test_set_overlap (void)
   g_assert_true (cr_index_set (x, (CrIndexItem[]) { idx_slice (TRUE, 1, FALSE, 0, FALSE, 0) },
                                1, src, &error));
   g_assert_no_error (error);
-  assert_values (x, (double[]) { 0, 0, 1, 2, 3, 4 }, 6);
+  cr_test_assert_values (x, (double[]) { 0, 0, 1, 2, 3, 4 }, 6);
 }
 
 static void
@@ -686,15 +626,15 @@ test_masked_fill (void)
 
   out = cr_masked_fill (x, mask, v, &error);
   g_assert_no_error (error);
-  assert_values (out, (double[]) { 9, 2 }, 2);
-  g_assert_cmpstr (fn_name (out), ==, "MaskedFillBackward0");
+  cr_test_assert_values (out, (double[]) { 9, 2 }, 2);
+  g_assert_cmpstr (cr_test_fn_name (out), ==, "MaskedFillBackward0");
   s = weighted_sum (out, (double[]) { 3, 4 });
-  backward (s);
-  assert_values (x->grad, (double[]) { 0, 4 }, 2);
-  assert_values (v->grad, (double[]) { 3 }, 1);
+  cr_test_backward (s);
+  cr_test_assert_values (x->grad, (double[]) { 0, 4 }, 2);
+  cr_test_assert_values (v->grad, (double[]) { 3 }, 1);
 
   g_assert_null (cr_masked_fill (x, mask, x, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with 1 "
                 "dimension(s).");
 }
@@ -729,15 +669,15 @@ index_func (CrTensor *const *in,
     case G_ADVANCED:
       {
         /* x[[0, 0, 1], :, [2, 2, -1]]: repeated positions */
-        g_autoptr(CrTensor) r = long_tensor ((gint64[]) { 0, 0, 1 }, (gint64[]) { 3 }, 1);
-        g_autoptr(CrTensor) c = long_tensor ((gint64[]) { 2, 2, -1 }, (gint64[]) { 3 }, 1);
+        g_autoptr(CrTensor) r = cr_test_long_tensor ((gint64[]) { 0, 0, 1 }, (gint64[]) { 3 }, 1);
+        g_autoptr(CrTensor) c = cr_test_long_tensor ((gint64[]) { 2, 2, -1 }, (gint64[]) { 3 }, 1);
         return cr_index_get (x, (CrIndexItem[]) { idx_tensor (r), idx_all (), idx_tensor (c) },
                              3, error);
       }
     case G_MIXED:
       {
         /* x[:, [[1, 1], [0, 2]], 1:] */
-        g_autoptr(CrTensor) i = long_tensor ((gint64[]) { 1, 1, 0, 2 }, (gint64[]) { 2, 2 }, 2);
+        g_autoptr(CrTensor) i = cr_test_long_tensor ((gint64[]) { 1, 1, 0, 2 }, (gint64[]) { 2, 2 }, 2);
         return cr_index_get (x, (CrIndexItem[]) { idx_all (), idx_tensor (i),
                                                   idx_slice (TRUE, 1, FALSE, 0, FALSE, 0) },
                              3, error);
@@ -764,7 +704,7 @@ index_func (CrTensor *const *in,
          * overwritten values get a gradient in PyTorch too, which finite
          * differences cannot see) */
         g_autoptr(CrTensor) y = times (x, 1);
-        g_autoptr(CrTensor) i = long_tensor ((gint64[]) { 2, 0 }, (gint64[]) { 2 }, 1);
+        g_autoptr(CrTensor) i = cr_test_long_tensor ((gint64[]) { 2, 0 }, (gint64[]) { 2 }, 1);
         if (!cr_index_set (y, (CrIndexItem[]) { idx_tensor (i), idx_int (2) }, 2, in[1], error))
           return NULL;
         return g_steal_pointer (&y);
@@ -794,7 +734,7 @@ index_func (CrTensor *const *in,
                                         1, in[0], error))
           return NULL;
         if (cr_grad_mode_is_enabled ())
-          g_assert_cmpstr (fn_name (b), ==, "CopySlices");
+          g_assert_cmpstr (cr_test_fn_name (b), ==, "CopySlices");
         return times (b, 2);
       }
     case G_MASKED_FILL:

@@ -7,6 +7,7 @@
 #include "cr-engine.h"
 #include "cr-error.h"
 #include "gradcheck.h"
+#include "test-util.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -24,32 +25,6 @@ ranged (gint64        n,
   return cr_gradcheck_tensor (v, shape, ndim, requires_grad);
 }
 
-static void
-assert_values (const CrTensor *t,
-               const double   *expected,
-               gint64          n)
-{
-  g_assert_cmpint (t->numel, ==, n);
-  for (gint64 i = 0; i < n; i++)
-    g_assert_cmpfloat_with_epsilon (cr_tensor_get_flat (t, i), expected[i], 1e-9);
-}
-
-static void
-assert_shape (const CrTensor *t,
-              const gint64   *shape,
-              int             ndim)
-{
-  g_assert_cmpint (t->ndim, ==, ndim);
-  for (int d = 0; d < ndim; d++)
-    g_assert_cmpint (t->shape[d], ==, shape[d]);
-}
-
-static const char *
-fn_name (const CrTensor *t)
-{
-  return t->grad_fn != NULL ? cr_node_name (t->grad_fn) : "None";
-}
-
 /* The names along the first-input edges from t's grad_fn, "A<-B<-C". */
 static char *
 chain (const CrTensor *t,
@@ -64,25 +39,6 @@ chain (const CrTensor *t,
       node = node->n_inputs > 0 ? node->next[0].node : NULL;
     }
   return g_string_free (s, FALSE);
-}
-
-static const char *
-next_name (const CrNode *node,
-           guint         i)
-{
-  g_assert_cmpuint (i, <, node->n_inputs);
-  return node->next[i].node != NULL ? cr_node_name (node->next[i].node) : "None";
-}
-
-static void
-assert_error (GError      *error,
-              CrException  code,
-              const char  *message)
-{
-  g_assert_nonnull (error);
-  g_assert_true (error->domain == CR_CORE_ERROR);
-  g_assert_cmpint (error->code, ==, code);
-  g_assert_cmpstr (error->message, ==, message);
 }
 
 static CrTensor *
@@ -114,19 +70,19 @@ test_products (void)
   g_autoptr(CrTensor) s1 = NULL, s2 = NULL, s3 = NULL, t1 = NULL, t2 = NULL, total = NULL;
   g_autoptr(GError) error = NULL;
 
-  assert_values (vm, (double[]) { -3, -3, -3 }, 3);
-  g_assert_cmpstr (fn_name (vm), ==, "SqueezeBackward3");
+  cr_test_assert_values (vm, (double[]) { -3, -3, -3 }, 3);
+  g_assert_cmpstr (cr_test_fn_name (vm), ==, "SqueezeBackward3");
   g_assert_null (vm->view_base);
-  assert_values (mu, (double[]) { 8.5, 19 }, 2);
-  g_assert_cmpstr (fn_name (mu), ==, "MvBackward0");
-  assert_values (uu, (double[]) { 5.25 }, 1);
+  cr_test_assert_values (mu, (double[]) { 8.5, 19 }, 2);
+  g_assert_cmpstr (cr_test_fn_name (mu), ==, "MvBackward0");
+  cr_test_assert_values (uu, (double[]) { 5.25 }, 1);
   g_assert_cmpint (uu->ndim, ==, 0);
-  g_assert_cmpstr (fn_name (uu), ==, "DotBackward0");
+  g_assert_cmpstr (cr_test_fn_name (uu), ==, "DotBackward0");
   mmt = cr_mm (m, mt, &error);
   g_assert_no_error (error);
-  assert_values (mmt, (double[]) { 14, 32, 32, 77 }, 4);
-  g_assert_cmpstr (fn_name (mmt), ==, "MmBackward0");
-  g_assert_cmpstr (next_name (mmt->grad_fn, 1), ==, "TBackward0");
+  cr_test_assert_values (mmt, (double[]) { 14, 32, 32, 77 }, 4);
+  g_assert_cmpstr (cr_test_fn_name (mmt), ==, "MmBackward0");
+  g_assert_cmpstr (cr_test_next_name (mmt->grad_fn, 1), ==, "TBackward0");
 
   /* (v@M).sum() + (M@u).sum() + u@u + mm(M, M.t()).sum() */
   s1 = cr_sum (vm, NULL);
@@ -138,9 +94,9 @@ test_products (void)
   g_assert_true (cr_tensor_backward (total, NULL, FALSE, FALSE, NULL, NULL, &error));
   g_assert_no_error (error);
   /* torch (the conformance case without its + M.T.reshape(6).sum()) */
-  assert_values (m->grad, (double[]) { 11.5, 16, 21, 9.5, 14, 19 }, 6);
-  assert_values (v->grad, (double[]) { 6, 15 }, 2);
-  assert_values (u->grad, (double[]) { 6, 9, 13 }, 3);
+  cr_test_assert_values (m->grad, (double[]) { 11.5, 16, 21, 9.5, 14, 19 }, 6);
+  cr_test_assert_values (v->grad, (double[]) { 6, 15 }, 2);
+  cr_test_assert_values (u->grad, (double[]) { 6, 9, 13 }, 3);
 }
 
 static void
@@ -160,17 +116,17 @@ test_batched_values (void)
   g_autoptr(GError) error = NULL;
 
   /* Values from torch 1.13. */
-  assert_shape (ab, (gint64[]) { 2, 2, 2 }, 3);
-  assert_values (ab, (double[]) { 4, 7, 4, 16, 4, 25, 4, 34 }, 8);
+  cr_test_assert_shape (ab, (gint64[]) { 2, 2, 2 }, 3);
+  cr_test_assert_values (ab, (double[]) { 4, 7, 4, 16, 4, 25, 4, 34 }, 8);
   ac = cr_bmm (a, c, &error);
   g_assert_no_error (error);
-  assert_values (ac, (double[]) { 2.5, 3.25, 7, 10, 43, 48.25, 61, 68.5 }, 8);
-  assert_shape (av, (gint64[]) { 2, 2 }, 2);
-  assert_values (av, (double[]) { 3, 9, 15, 21 }, 4);
-  assert_shape (vc, (gint64[]) { 2, 2 }, 2);
-  assert_values (vc, (double[]) { 1.5, 2, 4.5, 5 }, 4);
-  assert_shape (ef, (gint64[]) { 3, 2, 2 }, 3);
-  assert_values (ef, (double[]) { 2, 3, 6, 11, 6, 7, 26, 31, 10, 11, 46, 51 }, 12);
+  cr_test_assert_values (ac, (double[]) { 2.5, 3.25, 7, 10, 43, 48.25, 61, 68.5 }, 8);
+  cr_test_assert_shape (av, (gint64[]) { 2, 2 }, 2);
+  cr_test_assert_values (av, (double[]) { 3, 9, 15, 21 }, 4);
+  cr_test_assert_shape (vc, (gint64[]) { 2, 2 }, 2);
+  cr_test_assert_values (vc, (double[]) { 1.5, 2, 4.5, 5 }, 4);
+  cr_test_assert_shape (ef, (gint64[]) { 3, 2, 2 }, 3);
+  cr_test_assert_values (ef, (double[]) { 2, 3, 6, 11, 6, 7, 26, 31, 10, 11, 46, 51 }, 12);
 }
 
 /* The grad_fn chains torch 1.13 prints for each matmul path. */
@@ -219,7 +175,7 @@ test_matmul_chains (void)
 
       g_test_message ("case %u: %s", i, c);
       g_assert_cmpstr (c, ==, cases[i].expected);
-      assert_shape (out, cases[i].shape, cases[i].ndim);
+      cr_test_assert_shape (out, cases[i].shape, cases[i].ndim);
     }
 }
 
@@ -252,60 +208,60 @@ test_errors (void)
   g_autoptr(GError) error = NULL;
 
   g_assert_null (cr_matmul (a23, a23, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)");
   g_clear_error (&error);
   g_assert_null (cr_matmul (v3, f22, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "mat1 and mat2 shapes cannot be multiplied (1x3 and 2x2)");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "mat1 and mat2 shapes cannot be multiplied (1x3 and 2x2)");
   g_clear_error (&error);
   g_assert_null (cr_matmul (v3, v2, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "inconsistent tensor size, expected tensor [3] and src [2] to have the same number "
                 "of elements, but got 3 and 2 elements respectively");
   g_clear_error (&error);
   g_assert_null (cr_matmul (a23, v2, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "size mismatch, got 2, 2x3,2");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "size mismatch, got 2, 2x3,2");
   g_clear_error (&error);
   g_assert_null (cr_matmul (s, v3, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "both arguments to matmul need to be at least 1D, but they are 0D and 1D");
   g_clear_error (&error);
   g_assert_null (cr_dot (a23, a23, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "1D tensors expected, but got 2D and 2D tensors");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "1D tensors expected, but got 2D and 2D tensors");
   g_clear_error (&error);
   g_assert_null (cr_dot (v3, dv3, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "dot : expected both vectors to have same dtype, but found Float and Double");
   g_clear_error (&error);
   g_assert_null (cr_mm (v2, f22, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "self must be a matrix");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "self must be a matrix");
   g_clear_error (&error);
   g_assert_null (cr_mm (f22, v2, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "mat2 must be a matrix");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "mat2 must be a matrix");
   g_clear_error (&error);
   g_assert_null (cr_mm (l22, f22, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "expected scalar type Long but found Float");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "expected scalar type Long but found Float");
   g_clear_error (&error);
   g_assert_null (cr_matmul (a23, d23, &error));
   g_assert_nonnull (error);
   g_clear_error (&error);
   g_assert_null (cr_mv (f22, f22, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "vector + matrix @ vector expected, got 1, 2, 2");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "vector + matrix @ vector expected, got 1, 2, 2");
   g_clear_error (&error);
   g_assert_null (cr_bmm (f22, f22, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "batch1 must be a 3D tensor");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "batch1 must be a 3D tensor");
   g_clear_error (&error);
   g_assert_null (cr_matmul (b234, b252, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "Expected size for first two dimensions of batch2 tensor to be: [2, 4] but got: "
                 "[2, 5].");
   g_clear_error (&error);
   g_assert_null (cr_matmul (b234, b352, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "The size of tensor a (2) must match the size of tensor b (3) at non-singleton "
                 "dimension 0");
   g_clear_error (&error);
   g_assert_null (cr_matmul (b234, v5, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "size mismatch, got 6, 6x4,5");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "size mismatch, got 6, 6x4,5");
 }
 
 static void
@@ -345,7 +301,7 @@ test_mm_saves_needed_only (void)
   g_assert_true (cr_tensor_backward (s, NULL, FALSE, FALSE, NULL, NULL, &error));
   g_assert_no_error (error);
   /* d(sum(x @ w))/dx = ones @ w.t(): the row sums of w */
-  assert_values (a->grad, (double[]) { 3, 7, 11, 3, 7, 11 }, 6);
+  cr_test_assert_values (a->grad, (double[]) { 3, 7, 11, 3, 7, 11 }, 6);
 }
 
 /* ---- gradchecks ------------------------------------------------------------------ */

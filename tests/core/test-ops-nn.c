@@ -6,6 +6,7 @@
 #include "cr-engine.h"
 #include "cr-error.h"
 #include "gradcheck.h"
+#include "test-util.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -18,64 +19,13 @@ make_z (gboolean requires_grad)
   return cr_gradcheck_tensor (z_values, (gint64[]) { 2, 3 }, 2, requires_grad);
 }
 
-static CrTensor *
-long_tensor (const gint64 *values,
-             const gint64 *shape,
-             int           ndim)
-{
-  return cr_tensor_new_from_data (values, shape, ndim, CR_DTYPE_INT64, NULL);
-}
-
-static void
-assert_values_eps (const CrTensor *t,
-                   const double   *expected,
-                   gint64          n,
-                   double          eps)
-{
-  g_assert_cmpint (t->numel, ==, n);
-  for (gint64 i = 0; i < n; i++)
-    g_assert_cmpfloat_with_epsilon (cr_tensor_get_flat (t, i), expected[i], eps);
-}
-
+/* The float64 results here match PyTorch's to the last digits: 1e-12. */
 static void
 assert_values (const CrTensor *t,
                const double   *expected,
                gint64          n)
 {
-  assert_values_eps (t, expected, n, 1e-12);
-}
-
-static const char *
-fn_name (const CrTensor *t)
-{
-  return t->grad_fn != NULL ? cr_node_name (t->grad_fn) : "None";
-}
-
-static const char *
-next_name (const CrNode *node,
-           guint         i)
-{
-  g_assert_cmpuint (i, <, node->n_inputs);
-  return node->next[i].node != NULL ? cr_node_name (node->next[i].node) : "None";
-}
-
-static void
-assert_error (GError      *error,
-              CrException  code,
-              const char  *message)
-{
-  g_assert_nonnull (error);
-  g_assert_true (error->domain == CR_CORE_ERROR);
-  g_assert_cmpint (error->code, ==, code);
-  g_assert_cmpstr (error->message, ==, message);
-}
-
-static void
-backward (CrTensor *t)
-{
-  g_autoptr(GError) error = NULL;
-  g_assert_true (cr_tensor_backward (t, NULL, FALSE, FALSE, NULL, NULL, &error));
-  g_assert_no_error (error);
+  cr_test_assert_values_eps (t, expected, n, 1e-12);
 }
 
 /* ---- softmax ---------------------------------------------------------------- */
@@ -86,7 +36,7 @@ test_softmax (void)
   g_autoptr(CrTensor) z = make_z (TRUE);
   g_autoptr(CrTensor) s1 = NULL, s0 = NULL, l1 = NULL, sc = NULL;
   g_autoptr(CrTensor) scalar = cr_gradcheck_tensor ((double[]) { 2.0 }, NULL, 0, TRUE);
-  g_autoptr(CrTensor) ints = long_tensor ((gint64[]) { 1, 2 }, (gint64[]) { 1, 2 }, 2);
+  g_autoptr(CrTensor) ints = cr_test_long_tensor ((gint64[]) { 1, 2 }, (gint64[]) { 1, 2 }, 2);
   g_autoptr(GError) error = NULL;
 
   /* torch (float64) */
@@ -94,7 +44,7 @@ test_softmax (void)
   g_assert_no_error (error);
   assert_values (s1, (double[]) { 0.6037488961486258, 0.030058887569574023, 0.3661922162818002,
                                   0.20934307548219694, 0.7306791292026887, 0.059977795315114275 }, 6);
-  g_assert_cmpstr (fn_name (s1), ==, "SoftmaxBackward0");
+  g_assert_cmpstr (cr_test_fn_name (s1), ==, "SoftmaxBackward0");
   s0 = cr_softmax (z, -2, &error);
   g_assert_no_error (error);
   assert_values (s0, (double[]) { 0.679178699175393, 0.029312230751356316, 0.8175744761936437,
@@ -103,7 +53,7 @@ test_softmax (void)
   g_assert_no_error (error);
   assert_values (l1, (double[]) { -0.5045969023422835, -3.5045969023422834, -1.0045969023422834,
                                   -1.563780863337258, -0.31378086333725796, -2.813780863337258 }, 6);
-  g_assert_cmpstr (fn_name (l1), ==, "LogSoftmaxBackward0");
+  g_assert_cmpstr (cr_test_fn_name (l1), ==, "LogSoftmaxBackward0");
 
   sc = cr_softmax (scalar, 0, &error);
   g_assert_no_error (error);
@@ -111,15 +61,15 @@ test_softmax (void)
   assert_values (sc, (double[]) { 1.0 }, 1);
 
   g_assert_null (cr_softmax (z, 2, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR,
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR,
                 "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
   g_clear_error (&error);
   g_assert_null (cr_softmax (ints, -1, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "\"softmax_lastdim_kernel_impl\" not implemented for 'Long'");
   g_clear_error (&error);
   g_assert_null (cr_log_softmax (ints, 0, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "\"softmax_kernel_impl\" not implemented for 'Long'");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "\"softmax_kernel_impl\" not implemented for 'Long'");
 }
 
 static void
@@ -131,7 +81,7 @@ test_softmax_float32 (void)
 
   g_assert_cmpint (s->dtype, ==, CR_DTYPE_FLOAT32);
   /* torch float32: printed to 4 digits the same, within a float's rounding */
-  assert_values_eps (s, (double[]) { 0.6037489175796509, 0.030058886855840683, 0.3661922216415405,
+  cr_test_assert_values_eps (s, (double[]) { 0.6037489175796509, 0.030058886855840683, 0.3661922216415405,
                                      0.2093430906534195, 0.7306791543960571, 0.05997779592871666 },
                      6, 1e-7);
 }
@@ -146,30 +96,30 @@ test_grad_fn_nn_case (void)
                                                     (gint64[]) { 2, 3 }, 2, FALSE);
   g_autoptr(CrTensor) labels = cr_gradcheck_tensor ((double[]) { 1, 0, 1, 0, 1, 0 },
                                                     (gint64[]) { 2, 3 }, 2, FALSE);
-  g_autoptr(CrTensor) classes = long_tensor ((gint64[]) { 0, 2 }, (gint64[]) { 2 }, 1);
+  g_autoptr(CrTensor) classes = cr_test_long_tensor ((gint64[]) { 0, 2 }, (gint64[]) { 2 }, 1);
   g_autoptr(CrTensor) mse = NULL, bce = NULL, ce = NULL, t1 = NULL, total = NULL;
   g_autoptr(GError) error = NULL;
 
   mse = cr_mse_loss (z, target, CR_REDUCTION_MEAN, &error);
   g_assert_no_error (error);
   assert_values (mse, (double[]) { 0.34375 }, 1);
-  g_assert_cmpstr (fn_name (mse), ==, "MseLossBackward0");
+  g_assert_cmpstr (cr_test_fn_name (mse), ==, "MseLossBackward0");
 
   bce = cr_bce_with_logits (z, labels, CR_REDUCTION_MEAN, &error);
   g_assert_no_error (error);
   assert_values (bce, (double[]) { 0.3758135113535202 }, 1);
-  g_assert_cmpstr (fn_name (bce), ==, "BinaryCrossEntropyWithLogitsBackward0");
+  g_assert_cmpstr (cr_test_fn_name (bce), ==, "BinaryCrossEntropyWithLogitsBackward0");
 
   ce = cr_cross_entropy (z, classes, CR_REDUCTION_MEAN, &error);
   g_assert_no_error (error);
   assert_values (ce, (double[]) { 1.6591888828397707 }, 1);
-  g_assert_cmpstr (fn_name (ce), ==, "NllLossBackward0");
-  g_assert_cmpstr (next_name (ce->grad_fn, 0), ==, "LogSoftmaxBackward0");
+  g_assert_cmpstr (cr_test_fn_name (ce), ==, "NllLossBackward0");
+  g_assert_cmpstr (cr_test_next_name (ce->grad_fn, 0), ==, "LogSoftmaxBackward0");
   g_assert_cmpuint (ce->grad_fn->n_inputs, ==, 1);
 
   t1 = cr_add (mse, bce, NULL);
   total = cr_add (t1, ce, NULL);
-  backward (total);
+  cr_test_backward (total);
   /* torch: z.grad */
   assert_values (z->grad, (double[]) { -0.07628245548735296, -0.29843673587819336,
                                        -0.04649400332545746, 0.2817009545553981,
@@ -184,7 +134,7 @@ test_reductions (void)
                                                     (gint64[]) { 2, 3 }, 2, FALSE);
   g_autoptr(CrTensor) labels = cr_gradcheck_tensor ((double[]) { 1, 0, 1, 0, 1, 0 },
                                                     (gint64[]) { 2, 3 }, 2, FALSE);
-  g_autoptr(CrTensor) classes = long_tensor ((gint64[]) { 0, 2 }, (gint64[]) { 2 }, 1);
+  g_autoptr(CrTensor) classes = cr_test_long_tensor ((gint64[]) { 0, 2 }, (gint64[]) { 2 }, 1);
   g_autoptr(CrTensor) a = NULL, b = NULL, c = NULL, d = NULL;
 
   a = cr_mse_loss (z, target, CR_REDUCTION_SUM, NULL);
@@ -192,7 +142,7 @@ test_reductions (void)
   b = cr_bce_with_logits (z, labels, CR_REDUCTION_NONE, NULL);
   assert_values (b, (double[]) { 0.31326168751822286, 0.1269280110429726, 0.4740769841801067,
                                  0.8259394198788437, 0.20141327798275246, 0.31326168751822286 }, 6);
-  g_assert_cmpstr (fn_name (b), ==, "BinaryCrossEntropyWithLogitsBackward0");
+  g_assert_cmpstr (cr_test_fn_name (b), ==, "BinaryCrossEntropyWithLogitsBackward0");
   c = cr_cross_entropy (z, classes, CR_REDUCTION_NONE, NULL);
   assert_values (c, (double[]) { 0.5045969023422835, 2.813780863337258 }, 2);
   d = cr_cross_entropy (z, classes, CR_REDUCTION_SUM, NULL);
@@ -204,7 +154,7 @@ test_float32_losses (void)
 {
   g_autoptr(CrTensor) z64 = make_z (FALSE);
   g_autoptr(CrTensor) z = cr_kernel_cast (z64, CR_DTYPE_FLOAT32, NULL);
-  g_autoptr(CrTensor) classes = long_tensor ((gint64[]) { 0, 2 }, (gint64[]) { 2 }, 1);
+  g_autoptr(CrTensor) classes = cr_test_long_tensor ((gint64[]) { 0, 2 }, (gint64[]) { 2 }, 1);
   g_autoptr(CrTensor) ce = cr_cross_entropy (z, classes, CR_REDUCTION_MEAN, NULL);
   g_autoptr(CrTensor) big = cr_tensor_new_from_data ((float[]) { 100, -100 }, (gint64[]) { 2 }, 1,
                                                      CR_DTYPE_FLOAT32, NULL);
@@ -214,7 +164,7 @@ test_float32_losses (void)
 
   g_assert_cmpint (ce->dtype, ==, CR_DTYPE_FLOAT32);
   /* torch float32: 1.6591888666152954 */
-  assert_values_eps (ce, (double[]) { 1.6591888666152954 }, 1, 2e-7);
+  cr_test_assert_values_eps (ce, (double[]) { 1.6591888666152954 }, 1, 2e-7);
   /* Stable for large logits (torch: 100.0). */
   assert_values (b, (double[]) { 100.0 }, 1);
 }
@@ -239,10 +189,10 @@ test_bce (void)
 
   l = cr_binary_cross_entropy (p, y, CR_REDUCTION_MEAN, &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (fn_name (l), ==, "BinaryCrossEntropyBackward0");
-  g_assert_cmpstr (next_name (l->grad_fn, 1), ==, "AccumulateGrad");
+  g_assert_cmpstr (cr_test_fn_name (l), ==, "BinaryCrossEntropyBackward0");
+  g_assert_cmpstr (cr_test_next_name (l->grad_fn, 1), ==, "AccumulateGrad");
   assert_values (l, (double[]) { 0.594597099859626 }, 1);
-  backward (l);
+  cr_test_backward (l);
   /* torch */
   assert_values (p->grad, (double[]) { 0.4166666666666666, -0.4761904761904762,
                                        1.4814814814814818 }, 3);
@@ -252,21 +202,21 @@ test_bce (void)
   /* log is clamped at -100 (torch: 66.89771270751953) */
   edge = cr_binary_cross_entropy (ex, ey, CR_REDUCTION_MEAN, &error);
   g_assert_no_error (error);
-  assert_values_eps (edge, (double[]) { 66.89771270751953 }, 1, 1e-5);
+  cr_test_assert_values_eps (edge, (double[]) { 66.89771270751953 }, 1, 1e-5);
 
   g_assert_null (cr_binary_cross_entropy (bad, ey, CR_REDUCTION_MEAN, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "all elements of input should be between 0 and 1");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "all elements of input should be between 0 and 1");
   g_clear_error (&error);
   g_assert_null (cr_binary_cross_entropy (two, ey, CR_REDUCTION_MEAN, &error));
-  assert_error (error, CR_EXC_VALUE_ERROR,
+  cr_test_assert_error (error, CR_EXC_VALUE_ERROR,
                 "Using a target size (torch.Size([3])) that is different to the input size "
                 "(torch.Size([2])) is deprecated. Please ensure they have the same size.");
   g_clear_error (&error);
   g_assert_null (cr_binary_cross_entropy (ex, ey64, CR_REDUCTION_MEAN, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "Found dtype Double but expected Float");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "Found dtype Double but expected Float");
   g_clear_error (&error);
   g_assert_null (cr_bce_with_logits (two, ey, CR_REDUCTION_MEAN, &error));
-  assert_error (error, CR_EXC_VALUE_ERROR,
+  cr_test_assert_error (error, CR_EXC_VALUE_ERROR,
                 "Target size (torch.Size([3])) must be the same as input size (torch.Size([2]))");
 }
 
@@ -283,14 +233,14 @@ test_mse_broadcast (void)
   /* torch: the target is expanded (ExpandBackward0 on its edge) */
   l = cr_mse_loss (x, t, CR_REDUCTION_MEAN, &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (next_name (l->grad_fn, 0), ==, "AccumulateGrad");
-  g_assert_cmpstr (next_name (l->grad_fn, 1), ==, "ExpandBackward0");
-  backward (l);
+  g_assert_cmpstr (cr_test_next_name (l->grad_fn, 0), ==, "AccumulateGrad");
+  g_assert_cmpstr (cr_test_next_name (l->grad_fn, 1), ==, "ExpandBackward0");
+  cr_test_backward (l);
   g_assert_nonnull (t->grad);
   g_assert_cmpint (t->grad->numel, ==, 3);
 
   g_assert_null (cr_mse_loss (x, t5, CR_REDUCTION_MEAN, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "The size of tensor a (3) must match the size of tensor b (5) at non-singleton "
                 "dimension 1");
 }
@@ -301,12 +251,12 @@ test_nll (void)
   g_autoptr(CrTensor) lp = cr_gradcheck_tensor ((double[]) { -0.5, -1.0, -2.0, -0.1, -3.0, -0.7,
                                                              -1.5, -0.2, -0.9 },
                                                 (gint64[]) { 3, 3 }, 2, TRUE);
-  g_autoptr(CrTensor) t = long_tensor ((gint64[]) { 2, 0, 1 }, (gint64[]) { 3 }, 1);
-  g_autoptr(CrTensor) ti = long_tensor ((gint64[]) { 2, -100, 1 }, (gint64[]) { 3 }, 1);
-  g_autoptr(CrTensor) t2 = long_tensor ((gint64[]) { 0, 1 }, (gint64[]) { 2 }, 1);
-  g_autoptr(CrTensor) t5 = long_tensor ((gint64[]) { 0, 5, 1 }, (gint64[]) { 3 }, 1);
-  g_autoptr(CrTensor) tn = long_tensor ((gint64[]) { 0, -1, 1 }, (gint64[]) { 3 }, 1);
-  g_autoptr(CrTensor) t0 = long_tensor ((gint64[]) { 1 }, NULL, 0);
+  g_autoptr(CrTensor) t = cr_test_long_tensor ((gint64[]) { 2, 0, 1 }, (gint64[]) { 3 }, 1);
+  g_autoptr(CrTensor) ti = cr_test_long_tensor ((gint64[]) { 2, -100, 1 }, (gint64[]) { 3 }, 1);
+  g_autoptr(CrTensor) t2 = cr_test_long_tensor ((gint64[]) { 0, 1 }, (gint64[]) { 2 }, 1);
+  g_autoptr(CrTensor) t5 = cr_test_long_tensor ((gint64[]) { 0, 5, 1 }, (gint64[]) { 3 }, 1);
+  g_autoptr(CrTensor) tn = cr_test_long_tensor ((gint64[]) { 0, -1, 1 }, (gint64[]) { 3 }, 1);
+  g_autoptr(CrTensor) t0 = cr_test_long_tensor ((gint64[]) { 1 }, NULL, 0);
   g_autoptr(CrTensor) tf = cr_tensor_new_zeros ((gint64[]) { 3 }, 1, CR_DTYPE_FLOAT32,
                                                 CR_DEVICE_CPU, NULL);
   g_autoptr(CrTensor) row = NULL;
@@ -317,14 +267,14 @@ test_nll (void)
   a = cr_nll_loss (lp, t, CR_REDUCTION_MEAN, &error);
   g_assert_no_error (error);
   assert_values (a, (double[]) { 0.7666666666666666 }, 1);
-  g_assert_cmpstr (fn_name (a), ==, "NllLossBackward0");
+  g_assert_cmpstr (cr_test_fn_name (a), ==, "NllLossBackward0");
   b = cr_nll_loss (lp, ti, CR_REDUCTION_MEAN, &error);
   g_assert_no_error (error);
   assert_values (b, (double[]) { 1.1 }, 1);
   c = cr_nll_loss (lp, ti, CR_REDUCTION_NONE, &error);
   g_assert_no_error (error);
   assert_values (c, (double[]) { 2.0, 0.0, 0.2 }, 3);
-  backward (b);
+  cr_test_backward (b);
   /* -1/2 at the two targets that count */
   assert_values (lp->grad, (double[]) { 0, 0, -0.5, 0, 0, 0, 0, -0.5, 0 }, 9);
 
@@ -335,20 +285,20 @@ test_nll (void)
   assert_values (d, (double[]) { 1.0 }, 1);
 
   g_assert_null (cr_nll_loss (lp, t2, CR_REDUCTION_MEAN, &error));
-  assert_error (error, CR_EXC_VALUE_ERROR,
+  cr_test_assert_error (error, CR_EXC_VALUE_ERROR,
                 "Expected input batch_size (3) to match target batch_size (2).");
   g_clear_error (&error);
   g_assert_null (cr_nll_loss (lp, t5, CR_REDUCTION_MEAN, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR, "Target 5 is out of bounds.");
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR, "Target 5 is out of bounds.");
   g_clear_error (&error);
   g_assert_null (cr_nll_loss (lp, tn, CR_REDUCTION_MEAN, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR, "Target -1 is out of bounds.");
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR, "Target -1 is out of bounds.");
   g_clear_error (&error);
   g_assert_null (cr_nll_loss (lp, tf, CR_REDUCTION_MEAN, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "expected scalar type Long but found Float");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "expected scalar type Long but found Float");
   g_clear_error (&error);
   g_assert_null (cr_cross_entropy (lp, t2, CR_REDUCTION_MEAN, &error));
-  assert_error (error, CR_EXC_VALUE_ERROR,
+  cr_test_assert_error (error, CR_EXC_VALUE_ERROR,
                 "Expected input batch_size (3) to match target batch_size (2).");
 }
 
@@ -386,17 +336,17 @@ nn_func (CrTensor *const *in,
       return cr_binary_cross_entropy (in[0], in[1], CR_REDUCTION_MEAN, error);
     case N_NLL_NONE:
       {
-        g_autoptr(CrTensor) t = long_tensor ((gint64[]) { 1, -100, 3 }, (gint64[]) { 3 }, 1);
+        g_autoptr(CrTensor) t = cr_test_long_tensor ((gint64[]) { 1, -100, 3 }, (gint64[]) { 3 }, 1);
         return cr_nll_loss (in[0], t, CR_REDUCTION_NONE, error);
       }
     case N_CE:
       {
-        g_autoptr(CrTensor) t = long_tensor ((gint64[]) { 1, 0, 3 }, (gint64[]) { 3 }, 1);
+        g_autoptr(CrTensor) t = cr_test_long_tensor ((gint64[]) { 1, 0, 3 }, (gint64[]) { 3 }, 1);
         return cr_cross_entropy (in[0], t, CR_REDUCTION_MEAN, error);
       }
     case N_CE_SUM:
       {
-        g_autoptr(CrTensor) t = long_tensor ((gint64[]) { 1, 0, 3 }, (gint64[]) { 3 }, 1);
+        g_autoptr(CrTensor) t = cr_test_long_tensor ((gint64[]) { 1, 0, 3 }, (gint64[]) { 3 }, 1);
         return cr_cross_entropy (in[0], t, CR_REDUCTION_SUM, error);
       }
     case N_CE_SOFT:

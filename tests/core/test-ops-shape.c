@@ -6,6 +6,7 @@
 #include "cr-engine.h"
 #include "cr-error.h"
 #include "gradcheck.h"
+#include "test-util.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -28,56 +29,11 @@ make_m (void)
 }
 
 static void
-assert_values (const CrTensor *t,
-               const double   *expected,
-               gint64          n)
-{
-  g_assert_cmpint (t->numel, ==, n);
-  for (gint64 i = 0; i < n; i++)
-    g_assert_cmpfloat_with_epsilon (cr_tensor_get_flat (t, i), expected[i], 1e-9);
-}
-
-static void
-assert_shape (const CrTensor *t,
-              const gint64   *shape,
-              int             ndim)
-{
-  g_assert_cmpint (t->ndim, ==, ndim);
-  for (int d = 0; d < ndim; d++)
-    g_assert_cmpint (t->shape[d], ==, shape[d]);
-}
-
-static void
 assert_strides (const CrTensor *t,
                 const gint64   *strides)
 {
   for (int d = 0; d < t->ndim; d++)
     g_assert_cmpint (t->strides[d], ==, strides[d]);
-}
-
-static const char *
-fn_name (const CrTensor *t)
-{
-  return t->grad_fn != NULL ? cr_node_name (t->grad_fn) : "None";
-}
-
-static const char *
-next_name (const CrNode *node,
-           guint         i)
-{
-  g_assert_cmpuint (i, <, node->n_inputs);
-  return node->next[i].node != NULL ? cr_node_name (node->next[i].node) : "None";
-}
-
-static void
-assert_error (GError      *error,
-              CrException  code,
-              const char  *message)
-{
-  g_assert_nonnull (error);
-  g_assert_true (error->domain == CR_CORE_ERROR);
-  g_assert_cmpint (error->code, ==, code);
-  g_assert_cmpstr (error->message, ==, message);
 }
 
 static gboolean
@@ -102,25 +58,25 @@ test_t (void)
 
   t = cr_t (m, &error);
   g_assert_no_error (error);
-  assert_shape (t, shape, 2);
+  cr_test_assert_shape (t, shape, 2);
   assert_strides (t, strides);
-  assert_values (t, tv, 6);
+  cr_test_assert_values (t, tv, 6);
   g_assert_true (same_storage (t, m));
   g_assert_true (t->view_base == m);
-  g_assert_cmpstr (fn_name (t), ==, "TBackward0");
-  g_assert_cmpstr (next_name (t->grad_fn, 0), ==, "AccumulateGrad");
+  g_assert_cmpstr (cr_test_fn_name (t), ==, "TBackward0");
+  g_assert_cmpstr (cr_test_next_name (t->grad_fn, 0), ==, "AccumulateGrad");
 
   /* A view of a view still points at the tensor owning the memory. */
   {
     g_autoptr(CrTensor) tt = cr_t (t, &error);
     g_assert_no_error (error);
     g_assert_true (tt->view_base == m);
-    g_assert_cmpstr (next_name (tt->grad_fn, 0), ==, "TBackward0");
+    g_assert_cmpstr (cr_test_next_name (tt->grad_fn, 0), ==, "TBackward0");
   }
 
   x3 = cr_tensor_new_zeros (s3, 3, CR_DTYPE_FLOAT32, CR_DEVICE_CPU, NULL);
   g_assert_null (cr_t (x3, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "t() expects a tensor with <= 2 dimensions, but self is 3D");
 }
 
@@ -138,42 +94,42 @@ test_mT_permute (void)
 
   T = cr_mT (m, &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (fn_name (T), ==, "PermuteBackward0");
+  g_assert_cmpstr (cr_test_fn_name (T), ==, "PermuteBackward0");
   g_assert_true (same_storage (T, m));
 
   T3 = cr_mT (x, &error);
   g_assert_no_error (error);
-  assert_shape (T3, rev, 3);
+  cr_test_assert_shape (T3, rev, 3);
   assert_strides (T3, rev_strides);
 
   p = cr_permute (x, (int[]) { 1, -1, 0 }, 3, &error);
   g_assert_no_error (error);
-  assert_shape (p, (gint64[]) { 3, 4, 2 }, 3);
+  cr_test_assert_shape (p, (gint64[]) { 3, 4, 2 }, 3);
   assert_strides (p, (gint64[]) { 4, 1, 12 });
-  g_assert_cmpstr (fn_name (p), ==, "PermuteBackward0");
+  g_assert_cmpstr (cr_test_fn_name (p), ==, "PermuteBackward0");
   g_assert_cmpfloat (cr_tensor_get_flat (p, 1 * 8 + 2 * 2 + 1),
                      ==, cr_tensor_get_flat (x, 1 * 12 + 1 * 4 + 2));
 
   tr = cr_transpose (x, 0, -1, &error);
   g_assert_no_error (error);
-  assert_shape (tr, (gint64[]) { 4, 3, 2 }, 3);
-  g_assert_cmpstr (fn_name (tr), ==, "TransposeBackward0");
+  cr_test_assert_shape (tr, (gint64[]) { 4, 3, 2 }, 3);
+  g_assert_cmpstr (cr_test_fn_name (tr), ==, "TransposeBackward0");
 
   g_assert_null (cr_permute (m, (int[]) { 0 }, 1, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "permute(sparse_coo): number of dimensions in the tensor input does not match "
                 "the length of the desired ordering of dimensions i.e. input.dim() = 2 is not "
                 "equal to len(dims) = 1");
   g_clear_error (&error);
   g_assert_null (cr_permute (m, (int[]) { 0, 0 }, 2, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "permute(): duplicate dims are not allowed.");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "permute(): duplicate dims are not allowed.");
   g_clear_error (&error);
   g_assert_null (cr_transpose (m, 0, 2, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR,
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR,
                 "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
   g_clear_error (&error);
   g_assert_null (cr_transpose (m, -3, 0, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR,
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR,
                 "Dimension out of range (expected to be in range of [-2, 1], but got -3)");
 }
 
@@ -191,11 +147,11 @@ test_view (void)
 
   v = cr_view (m, (gint64[]) { 3, -1 }, 2, &error);
   g_assert_no_error (error);
-  assert_shape (v, (gint64[]) { 3, 2 }, 2);
-  assert_values (v, mv, 6);
+  cr_test_assert_shape (v, (gint64[]) { 3, 2 }, 2);
+  cr_test_assert_values (v, mv, 6);
   g_assert_true (same_storage (v, m));
   g_assert_true (v->view_base == m);
-  g_assert_cmpstr (fn_name (v), ==, "ViewBackward0");
+  g_assert_cmpstr (cr_test_fn_name (v), ==, "ViewBackward0");
 
   /* A transposed view can be viewed only where its strides allow it. */
   t = cr_t (m, NULL);
@@ -205,21 +161,21 @@ test_view (void)
   g_clear_pointer (&flat, cr_tensor_unref);
 
   g_assert_null (cr_view (t, (gint64[]) { 6 }, 1, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "view size is not compatible with input tensor's size and stride (at least one "
                 "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
   g_clear_error (&error);
   g_assert_null (cr_view (m, (gint64[]) { 4, 4 }, 2, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "shape '[4, 4]' is invalid for input of size 6");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "shape '[4, 4]' is invalid for input of size 6");
   g_clear_error (&error);
   g_assert_null (cr_view (m, (gint64[]) { -1, -1 }, 2, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "only one dimension can be inferred");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "only one dimension can be inferred");
   g_clear_error (&error);
   g_assert_null (cr_view (m, (gint64[]) { -1, 4 }, 2, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "shape '[-1, 4]' is invalid for input of size 6");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "shape '[-1, 4]' is invalid for input of size 6");
   g_clear_error (&error);
   g_assert_null (cr_reshape (m, (gint64[]) { -2, 3 }, 2, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "invalid shape dimension -2");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "invalid shape dimension -2");
 }
 
 static void
@@ -235,7 +191,7 @@ test_reshape (void)
 
   r = cr_reshape (m, (gint64[]) { 6 }, 1, &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (fn_name (r), ==, "ReshapeAliasBackward0");
+  g_assert_cmpstr (cr_test_fn_name (r), ==, "ReshapeAliasBackward0");
   g_assert_true (same_storage (r, m));
   g_assert_true (r->view_base == m);
 
@@ -243,21 +199,21 @@ test_reshape (void)
   t = cr_t (m, NULL);
   tr = cr_reshape (t, (gint64[]) { 6 }, 1, &error);
   g_assert_no_error (error);
-  assert_values (tr, tv, 6);
+  cr_test_assert_values (tr, tv, 6);
   g_assert_false (same_storage (tr, m));
-  g_assert_cmpstr (fn_name (tr), ==, "UnsafeViewBackward0");
-  g_assert_cmpstr (next_name (tr->grad_fn, 0), ==, "CloneBackward0");
+  g_assert_cmpstr (cr_test_fn_name (tr), ==, "UnsafeViewBackward0");
+  g_assert_cmpstr (cr_test_next_name (tr->grad_fn, 0), ==, "CloneBackward0");
   g_assert_null (tr->view_base);
 
   /* Same shape: still an alias, keeping the strides (torch: is_contiguous False). */
   same = cr_reshape (t, (gint64[]) { 3, 2 }, 2, &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (fn_name (same), ==, "ReshapeAliasBackward0");
-  g_assert_cmpstr (next_name (same->grad_fn, 0), ==, "TBackward0");
+  g_assert_cmpstr (cr_test_fn_name (same), ==, "ReshapeAliasBackward0");
+  g_assert_cmpstr (cr_test_next_name (same->grad_fn, 0), ==, "TBackward0");
   g_assert_false (cr_tensor_is_contiguous (same));
 
   g_assert_null (cr_reshape (m, (gint64[]) { 4, 4 }, 2, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "shape '[4, 4]' is invalid for input of size 6");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "shape '[4, 4]' is invalid for input of size 6");
 }
 
 static void
@@ -272,8 +228,8 @@ test_flatten (void)
 
   f = cr_flatten (m, 0, -1, &error);
   g_assert_no_error (error);
-  assert_shape (f, (gint64[]) { 6 }, 1);
-  g_assert_cmpstr (fn_name (f), ==, "ReshapeAliasBackward0");
+  cr_test_assert_shape (f, (gint64[]) { 6 }, 1);
+  g_assert_cmpstr (cr_test_fn_name (f), ==, "ReshapeAliasBackward0");
 
   /* start == end gives the tensor itself (torch: grad_fn None for a leaf). */
   f1 = cr_flatten (m, 1, 1, &error);
@@ -282,11 +238,11 @@ test_flatten (void)
 
   fs = cr_flatten (s, 0, -1, &error);
   g_assert_no_error (error);
-  assert_shape (fs, (gint64[]) { 1 }, 1);
-  g_assert_cmpstr (fn_name (fs), ==, "ReshapeAliasBackward0");
+  cr_test_assert_shape (fs, (gint64[]) { 1 }, 1);
+  g_assert_cmpstr (cr_test_fn_name (fs), ==, "ReshapeAliasBackward0");
 
   g_assert_null (cr_flatten (m, 1, 0, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "flatten() has invalid args: start_dim cannot come after end_dim");
 }
 
@@ -307,9 +263,9 @@ test_squeeze (void)
 
   u = cr_unsqueeze (x, 3, &error);
   g_assert_no_error (error);
-  assert_shape (u, (gint64[]) { 2, 1, 3, 1 }, 4);
+  cr_test_assert_shape (u, (gint64[]) { 2, 1, 3, 1 }, 4);
   assert_strides (u, (gint64[]) { 3, 3, 1, 1 });
-  g_assert_cmpstr (fn_name (u), ==, "UnsqueezeBackward0");
+  g_assert_cmpstr (cr_test_fn_name (u), ==, "UnsqueezeBackward0");
   g_assert_true (same_storage (u, x));
 
   /* torch: randn(2,3).t().unsqueeze(1).stride() == (1, 6, 3) */
@@ -319,30 +275,30 @@ test_squeeze (void)
 
   q = cr_squeeze (x, &error);
   g_assert_no_error (error);
-  assert_shape (q, (gint64[]) { 2, 3 }, 2);
-  g_assert_cmpstr (fn_name (q), ==, "SqueezeBackward0");
+  cr_test_assert_shape (q, (gint64[]) { 2, 3 }, 2);
+  g_assert_cmpstr (cr_test_fn_name (q), ==, "SqueezeBackward0");
 
   q1 = cr_squeeze_dim (x, -2, &error);
   g_assert_no_error (error);
-  assert_shape (q1, (gint64[]) { 2, 3 }, 2);
-  g_assert_cmpstr (fn_name (q1), ==, "SqueezeBackward1");
+  cr_test_assert_shape (q1, (gint64[]) { 2, 3 }, 2);
+  g_assert_cmpstr (cr_test_fn_name (q1), ==, "SqueezeBackward1");
 
   /* A dim that is not 1 is kept, still a SqueezeBackward1 view. */
   q2 = cr_squeeze_dim (x, 0, &error);
   g_assert_no_error (error);
-  assert_shape (q2, (gint64[]) { 2, 1, 3 }, 3);
-  g_assert_cmpstr (fn_name (q2), ==, "SqueezeBackward1");
+  cr_test_assert_shape (q2, (gint64[]) { 2, 1, 3 }, 3);
+  g_assert_cmpstr (cr_test_fn_name (q2), ==, "SqueezeBackward1");
 
   us = cr_unsqueeze (s, -1, &error);
   g_assert_no_error (error);
-  assert_shape (us, (gint64[]) { 1 }, 1);
+  cr_test_assert_shape (us, (gint64[]) { 1 }, 1);
 
   g_assert_null (cr_squeeze_dim (s, 1, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR,
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR,
                 "Dimension out of range (expected to be in range of [-1, 0], but got 1)");
   g_clear_error (&error);
   g_assert_null (cr_unsqueeze (x, 4, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR,
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR,
                 "Dimension out of range (expected to be in range of [-4, 3], but got 4)");
 }
 
@@ -358,29 +314,29 @@ test_expand (void)
 
   e = cr_expand (v, (gint64[]) { 2, -1 }, 2, &error);
   g_assert_no_error (error);
-  assert_shape (e, (gint64[]) { 2, 3 }, 2);
+  cr_test_assert_shape (e, (gint64[]) { 2, 3 }, 2);
   assert_strides (e, (gint64[]) { 0, 1 });
-  assert_values (e, ev, 6);
+  cr_test_assert_values (e, ev, 6);
   g_assert_true (same_storage (e, v));
-  g_assert_cmpstr (fn_name (e), ==, "ExpandBackward0");
+  g_assert_cmpstr (cr_test_fn_name (e), ==, "ExpandBackward0");
 
   /* Expanding to the same shape is still recorded. */
   same = cr_expand (m, (gint64[]) { 2, 3 }, 2, &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (fn_name (same), ==, "ExpandBackward0");
+  g_assert_cmpstr (cr_test_fn_name (same), ==, "ExpandBackward0");
 
   g_assert_null (cr_expand (v, (gint64[]) { 2, 4 }, 2, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "The expanded size of the tensor (4) must match the existing size (3) at "
                 "non-singleton dimension 1.  Target sizes: [2, 4].  Tensor sizes: [3]");
   g_clear_error (&error);
   g_assert_null (cr_expand (m, (gint64[]) { 3 }, 1, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "expand(torch.DoubleTensor{[2, 3]}, size=[3]): the number of sizes provided (1) "
                 "must be greater or equal to the number of dimensions in the tensor (2)");
   g_clear_error (&error);
   g_assert_null (cr_expand (v, (gint64[]) { -1, 3 }, 2, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
                 "dimension 0");
 }
@@ -400,8 +356,8 @@ test_contiguous (void)
   tc = cr_contiguous (t, &error);
   g_assert_no_error (error);
   g_assert_true (cr_tensor_is_contiguous (tc));
-  assert_values (tc, tv, 6);
-  g_assert_cmpstr (fn_name (tc), ==, "CloneBackward0");
+  cr_test_assert_values (tc, tv, 6);
+  g_assert_cmpstr (cr_test_fn_name (tc), ==, "CloneBackward0");
 }
 
 /* ---- cat, stack ------------------------------------------------------------- */
@@ -423,32 +379,32 @@ test_cat (void)
 
   c = cr_cat ((CrTensor *[]) { m, b }, 2, -1, &error);
   g_assert_no_error (error);
-  assert_shape (c, (gint64[]) { 2, 4 }, 2);
-  assert_values (c, cv, 8);
-  g_assert_cmpstr (fn_name (c), ==, "CatBackward0");
-  g_assert_cmpstr (next_name (c->grad_fn, 0), ==, "AccumulateGrad");
-  g_assert_cmpstr (next_name (c->grad_fn, 1), ==, "None");
+  cr_test_assert_shape (c, (gint64[]) { 2, 4 }, 2);
+  cr_test_assert_values (c, cv, 8);
+  g_assert_cmpstr (cr_test_fn_name (c), ==, "CatBackward0");
+  g_assert_cmpstr (cr_test_next_name (c->grad_fn, 0), ==, "AccumulateGrad");
+  g_assert_cmpstr (cr_test_next_name (c->grad_fn, 1), ==, "None");
 
   /* A 1-d empty tensor is skipped (legacy), but keeps its edge. */
   c0 = cr_cat ((CrTensor *[]) { empty, m }, 2, 0, &error);
   g_assert_no_error (error);
-  assert_shape (c0, (gint64[]) { 2, 3 }, 2);
+  cr_test_assert_shape (c0, (gint64[]) { 2, 3 }, 2);
   g_assert_cmpuint (c0->grad_fn->n_inputs, ==, 2);
 
   g_assert_null (cr_cat ((CrTensor *[]) { m, wrong }, 2, 1, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "Sizes of tensors must match except in dimension 1. Expected size 2 but got "
                 "size 3 for tensor number 1 in the list.");
   g_clear_error (&error);
   g_assert_null (cr_cat (NULL, 0, 0, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "torch.cat(): expected a non-empty list of Tensors");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "torch.cat(): expected a non-empty list of Tensors");
   g_clear_error (&error);
   g_assert_null (cr_cat ((CrTensor *[]) { m, m }, 2, 2, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR,
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR,
                 "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
   g_clear_error (&error);
   g_assert_null (cr_cat ((CrTensor *[]) { s, s }, 2, 0, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "zero-dimensional tensor (at position 0) cannot be concatenated");
 }
 
@@ -469,25 +425,25 @@ test_stack (void)
 
   s = cr_stack ((CrTensor *[]) { m, n }, 2, 2, &error);
   g_assert_no_error (error);
-  assert_shape (s, (gint64[]) { 2, 3, 2 }, 3);
-  assert_values (s, sv, 12);
-  g_assert_cmpstr (fn_name (s), ==, "StackBackward0");
-  g_assert_cmpstr (next_name (s->grad_fn, 0), ==, "AccumulateGrad");
+  cr_test_assert_shape (s, (gint64[]) { 2, 3, 2 }, 3);
+  cr_test_assert_values (s, sv, 12);
+  g_assert_cmpstr (cr_test_fn_name (s), ==, "StackBackward0");
+  g_assert_cmpstr (cr_test_next_name (s->grad_fn, 0), ==, "AccumulateGrad");
 
   ab = cr_stack ((CrTensor *[]) { a, b }, 2, -1, &error);
   g_assert_no_error (error);
-  assert_values (ab, (double[]) { 1, 2 }, 2);
+  cr_test_assert_values (ab, (double[]) { 1, 2 }, 2);
 
   g_assert_null (cr_stack ((CrTensor *[]) { m, wrong }, 2, 0, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR,
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                 "stack expects each tensor to be equal size, but got [2, 3] at entry 0 and "
                 "[3, 2] at entry 1");
   g_clear_error (&error);
   g_assert_null (cr_stack (NULL, 0, 0, &error));
-  assert_error (error, CR_EXC_RUNTIME_ERROR, "stack expects a non-empty TensorList");
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "stack expects a non-empty TensorList");
   g_clear_error (&error);
   g_assert_null (cr_stack ((CrTensor *[]) { m, m }, 2, 3, &error));
-  assert_error (error, CR_EXC_INDEX_ERROR,
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR,
                 "Dimension out of range (expected to be in range of [-3, 2], but got 3)");
 }
 
@@ -512,7 +468,7 @@ test_backward_through_views (void)
   g_assert_true (cr_tensor_backward (s, NULL, FALSE, FALSE, NULL, NULL, &error));
   g_assert_no_error (error);
   g_assert_nonnull (m->grad);
-  assert_values (m->grad, expected, 6);
+  cr_test_assert_values (m->grad, expected, 6);
 }
 
 typedef enum {

@@ -1,0 +1,103 @@
+/* cr-ops-common.c — the helpers every op file shares (declared in
+ * cr-ops-private.h): recording, wrapped numbers, zeros, dim wrapping, views. */
+#include "cr-ops-private.h"
+
+#include <math.h>
+
+#include "cr-autograd-private.h"
+#include "cr-error.h"
+#include "cr-tensor.h"
+
+CrNode *
+cr_ops_record (CrOpId           op,
+               CrTensor *const *inputs,
+               guint            n_inputs,
+               CrTensor        *out)
+{
+  CrNode *node;
+
+  if (!cr_autograd_should_record (inputs, n_inputs) || !cr_dtype_is_floating (out->dtype))
+    return NULL;
+  node = cr_node_new (op, inputs, n_inputs, 1);
+  cr_autograd_set_history_take (out, node, 0);
+  return node;
+}
+
+CrTensor *
+cr_ops_wrap_number (double   value,
+                    gboolean integral)
+{
+  gboolean is_int = integral && value == floor (value) && fabs (value) < 9.007199254740992e15;
+  CrTensor *t = cr_tensor_new_scalar (value, is_int ? CR_DTYPE_INT64 : CR_DTYPE_FLOAT64);
+
+  t->is_wrapped_number = TRUE;
+  return t;
+}
+
+CrTensor *
+cr_ops_zeros_meta (const CrTensorMeta *meta,
+                   GError            **error)
+{
+  return cr_tensor_new_zeros (meta->shape, meta->ndim, meta->dtype, meta->device, error);
+}
+
+CrTensor *
+cr_ops_zero_scalar_like (const CrTensor *t)
+{
+  return cr_tensor_new_scalar (0.0, t->dtype);
+}
+
+CrTensor *
+cr_ops_mul_number (CrTensor  *t,
+                   double     number,
+                   GError   **error)
+{
+  g_autoptr(CrTensor) n = cr_ops_wrap_number (number, FALSE);
+
+  return cr_mul (t, n, error);
+}
+
+CrTensor *
+cr_ops_add_number (CrTensor  *t,
+                   double     number,
+                   GError   **error)
+{
+  g_autoptr(CrTensor) n = cr_ops_wrap_number (number, FALSE);
+
+  return cr_add (t, n, error);
+}
+
+
+/* PyTorch's maybe_wrap_dim: a 0-d tensor accepts dims -1 and 0. */
+gboolean
+cr_ops_wrap_dim (int     *dim,
+                 int      ndim,
+                 GError **error)
+{
+  int n = ndim > 0 ? ndim : 1;
+
+  if (*dim < -n || *dim >= n)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
+                   "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
+                   -n, n - 1, *dim);
+      return FALSE;
+    }
+  if (*dim < 0)
+    *dim += n;
+  return TRUE;
+}
+
+CrTensor *
+cr_ops_make_view (CrTensor     *x,
+                  const gint64 *shape,
+                  int           ndim,
+                  const gint64 *strides,
+                  gint64        offset)
+{
+  CrTensor *out = cr_tensor_new_view (x, shape, ndim, strides, offset);
+
+  if (out->view_base == NULL)
+    out->view_base = cr_tensor_ref (x->view_base != NULL ? x->view_base : x);
+  return out;
+}
