@@ -63,6 +63,32 @@ struct _SpareTail {
   guint8    *end;
 };
 
+/* Transparent huge pages cut the page faults of a big graph ~500-fold; they
+ * are asked for only where the system grants them on request. */
+gboolean
+cr_slab_huge_pages (void)
+{
+  static gsize once;
+  static gboolean huge;
+
+  if (g_once_init_enter (&once))
+    {
+      FILE *f = fopen ("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+      char buf[128] = "";
+
+      if (f != NULL)
+        {
+          if (fgets (buf, sizeof buf, f) == NULL)
+            buf[0] = '\0';
+          fclose (f);
+        }
+      huge = (strstr (buf, "[madvise]") != NULL || strstr (buf, "[always]") != NULL)
+             && g_getenv ("CHAINRULE_NO_HUGEPAGES") == NULL;
+      g_once_init_leave (&once, 1);
+    }
+  return huge;
+}
+
 #ifndef SLAB_DISABLED
 static __thread ThreadCache cache;
 
@@ -156,32 +182,6 @@ ensure_registered (void)
     }
 }
 
-/* Transparent huge pages cut the page faults of a big graph ~500-fold; they
- * are asked for only where the system grants them on request. */
-static gboolean
-want_huge_pages (void)
-{
-  static gsize once;
-  static gboolean huge;
-
-  if (g_once_init_enter (&once))
-    {
-      FILE *f = fopen ("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-      char buf[128] = "";
-
-      if (f != NULL)
-        {
-          if (fgets (buf, sizeof buf, f) == NULL)
-            buf[0] = '\0';
-          fclose (f);
-        }
-      huge = (strstr (buf, "[madvise]") != NULL || strstr (buf, "[always]") != NULL)
-             && g_getenv ("CHAINRULE_NO_HUGEPAGES") == NULL;
-      g_once_init_leave (&once, 1);
-    }
-  return huge;
-}
-
 /* A fresh 2 MiB-aligned chunk, or NULL. */
 static guint8 *
 chunk_new (void)
@@ -198,7 +198,7 @@ chunk_new (void)
   if (head > 0)
     munmap (raw, head);
   munmap (chunk + CHUNK_SIZE, CHUNK_SIZE - head);
-  if (want_huge_pages ())
+  if (cr_slab_huge_pages ())
     madvise (chunk, CHUNK_SIZE, MADV_HUGEPAGE);
   return chunk;
 }

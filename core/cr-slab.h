@@ -31,4 +31,9 @@ gpointer     cr_slab_alloc0            (gsize     size);
 void         cr_slab_free              (gpointer  mem,
                                         gsize     size);
 
+/* Whether big blocks should ask for transparent huge pages: the system grants
+ * them on request (/sys/kernel/mm/transparent_hugepage/enabled) and
+ * CHAINRULE_NO_HUGEPAGES is not set. */
+gboolean     cr_slab_huge_pages        (void);
+
 G_END_DECLS

@@ -102,7 +102,8 @@ huge_alloc (gsize size)
   if (head > 0)
     munmap (raw, head);
   munmap (data + size, BIG_HUGE_BYTES - head);
-  madvise (data, size, MADV_HUGEPAGE);
+  if (cr_slab_huge_pages ())
+    madvise (data, size, MADV_HUGEPAGE);
   return data;
 }
 

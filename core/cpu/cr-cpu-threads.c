@@ -8,6 +8,7 @@
 #include "cr-kernels.h"
 
 #include <cblas.h>
+#include <gmodule.h>
 #include <stdlib.h>
 
 typedef void (*ChunkFunc) (gint64 begin, gint64 end, gpointer data);
@@ -123,6 +124,24 @@ cr_threads_set (int n)
   openblas_set_num_threads (n);
 }
 
+/* OpenBLAS (the pthreads build) starts its workers when it is loaded, and
+ * each spins in sched_yield() for about 2^28 cycles before it sleeps: a
+ * tenth of a second of a core at every start, taken from whatever else runs
+ * (our own pool included). A script that multiplies matrices gets them back
+ * with its first threaded sgemm (OpenBLAS restarts them on demand). */
+static void
+stop_idle_blas_threads (void)
+{
+  GModule *self = g_module_open (NULL, 0);
+  gpointer shutdown = NULL;
+
+  if (self == NULL)
+    return;
+  if (g_module_symbol (self, "blas_thread_shutdown_", &shutdown) && shutdown != NULL)
+    ((int (*) (void)) shutdown) ();
+  g_module_close (self);
+}
+
 void
 cr_threads_init (void)
 {
@@ -133,6 +152,8 @@ cr_threads_init (void)
   if (n == 0)
     n = (int) g_get_num_processors ();
   cr_threads_set (n);
+  if (n > 1)
+    stop_idle_blas_threads ();
 }
 
 int
