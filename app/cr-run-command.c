@@ -8,6 +8,8 @@
 #include "cr-config.h"
 #include "cr-run-command.h"
 
+#include "cr-device.h"
+
 #include "cr-interp.h"
 #include "cr-kernels.h"
 #include "cr-storage.h"
@@ -297,6 +299,19 @@ cr_run_command (int    argc,
       /* Python names the main script by its absolute path in tracebacks. */
       filename = g_canonicalize_filename (opts.file, NULL);
     }
+
+  /* New tensors would go to the device; when it cannot hold them, say so
+   * before running rather than at the script's first tensor. */
+  {
+    g_autoptr (GError) device_error = NULL;
+    if (!cr_device_check_usable (opts.device, &device_error))
+      {
+        fprintf (stderr, "chainrule: --device %s: %s: %s\n",
+                 opts.device == CR_DEVICE_CUDA ? "cuda" : "cpu",
+                 cr_exception_name ((CrException) device_error->code), device_error->message);
+        return 1;
+      }
+  }
 
   if (!isatty (STDOUT_FILENO))
     setvbuf (stdout, NULL, _IOFBF, 1 << 16);

@@ -6,8 +6,11 @@
  * The expected files are what /usr/bin/python3 (3.11 + PyTorch 1.13) printed
  * for the same scripts. */
 #include <glib.h>
+
 #include <string.h>
 #include <sys/wait.h>
+
+#include "cr-device.h"
 
 #ifndef CHAINRULE_PATH
 #error "CHAINRULE_PATH must name the built binary"
@@ -329,6 +332,28 @@ test_trace_scalar (void)
   result_clear (&r);
 }
 
+/* --device cuda where CUDA cannot hold tensors: a clear error before the
+ * script runs, never a crash; --device cpu runs as usual. */
+static void
+test_device (void)
+{
+  g_autofree char *script = script_path ("toy_network.py");
+  Result r;
+  run (&r, NULL, "run", "--device", "cpu", script, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  if (cr_device_check_usable (CR_DEVICE_CUDA, NULL))
+    {
+      g_test_skip ("CUDA is usable here");
+      return;
+    }
+  run (&r, NULL, "run", "--device", "cuda", script, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_true (g_str_has_prefix (r.err, "chainrule: --device cuda: "));
+  result_clear (&r);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -343,5 +368,6 @@ main (int    argc,
   g_test_add_func ("/app/runner/max-memory", test_max_memory);
   g_test_add_func ("/app/runner/trace-backward", test_trace_backward);
   g_test_add_func ("/app/runner/trace-scalar", test_trace_scalar);
+  g_test_add_func ("/app/runner/device", test_device);
   return g_test_run ();
 }
