@@ -22,6 +22,7 @@ G_BEGIN_DECLS
   X (DIV)                 /* DivBackward0 */                           \
   X (POW_SCALAR)          /* PowBackward0: tensor ** number */         \
   X (POW)                 /* PowBackward1: tensor ** tensor */         \
+  X (POW_NUMBER_BASE)     /* PowBackward2: torch.pow(number, tensor) */ \
   X (NEG)                 /* NegBackward0 */                           \
   X (EXP)                 /* ExpBackward0 */                           \
   X (LOG)                 /* LogBackward0 */                           \

@@ -122,6 +122,32 @@ NATIVE (native_kernel_unary)
   return cr_torch_wrap (cr_kernel_unary (info->op, x, error));
 }
 
+/* isnan, isinf, isfinite: bool masks, never recorded (x != x is NaN). */
+NATIVE (native_isnan)
+{
+  int which = GPOINTER_TO_INT (data);
+  g_autoptr(CrTensor) inf = cr_tensor_new_scalar (INFINITY, CR_DTYPE_FLOAT64);
+  g_autoptr(CrTensor) ab = NULL;
+  g_autoptr(CrTensor) finite = NULL;
+  g_autoptr(CrTensor) number = NULL;
+  PARSE (which == 0 ? "isnan" : which == 1 ? "isinf" : "isfinite", "input");
+  TENSOR_ARG (x, 0);
+
+  inf->is_wrapped_number = TRUE;
+  if (which == 0)
+    return cr_torch_wrap (cr_kernel_binary (CR_BINARY_NE, x, x, error));
+  ab = cr_kernel_unary (CR_UNARY_ABS, x, error);
+  if (ab == NULL)
+    return NULL;
+  if (which == 1)
+    return cr_torch_wrap (cr_kernel_binary (CR_BINARY_EQ, ab, inf, error));
+  finite = cr_kernel_binary (CR_BINARY_NE, ab, inf, error);
+  number = finite != NULL ? cr_kernel_binary (CR_BINARY_EQ, x, x, error) : NULL;
+  if (number == NULL)
+    return NULL;
+  return cr_torch_wrap (cr_kernel_binary (CR_BINARY_LOGICAL_AND, finite, number, error));
+}
+
 NATIVE (native_square)
 {
   PARSE ("square", "input");
@@ -322,7 +348,7 @@ NATIVE (native_binary)
 }
 
 /* pow(input, exponent): a Python number exponent is PowBackward0, a tensor
- * PowBackward1; torch.pow(2, x) has a number as its input. */
+ * PowBackward1, and a number input (torch.pow(2, x)) PowBackward2. */
 NATIVE (native_pow)
 {
   double exponent;
@@ -330,10 +356,11 @@ NATIVE (native_pow)
 
   if (a.values[0]->kind != CR_VALUE_TENSOR)
     {
-      g_autoptr(CrTensor) base = NULL;
       CrTensor *e;
+      double base;
 
-      if (!cr_value_is_number (a.values[0]))
+      if (!cr_value_is_number (a.values[0])
+          || !cr_torch_value_is_number (a.values[0], &base))
         {
           cr_torch_args_type_error (&a, 0, "Tensor", error);
           return NULL;
@@ -341,10 +368,8 @@ NATIVE (native_pow)
       e = cr_torch_args_tensor (&a, 1, error);
       if (e == NULL)
         return NULL;
-      base = cr_value_to_tensor (a.values[0], error);
-      if (base == NULL)
-        return NULL;
-      return cr_torch_wrap (cr_pow (base, e, error));
+      return cr_torch_wrap (cr_pow_number_base (base, a.values[0]->kind != CR_VALUE_FLOAT,
+                                                e, error));
     }
 
   if (a.values[1]->kind == CR_VALUE_TENSOR)
@@ -888,6 +913,7 @@ typedef struct {
 static const ShapeInfo shape_view = { "view", "size", cr_view };
 static const ShapeInfo shape_reshape = { "reshape", "shape", cr_reshape };
 static const ShapeInfo shape_expand = { "expand", "size", cr_expand };
+static const ShapeInfo shape_broadcast_to = { "broadcast_to", "size", cr_expand };
 
 NATIVE (native_shape)
 {
@@ -995,6 +1021,39 @@ NATIVE (native_clone)
   PARSE ("clone", "input");
   TENSOR_ARG (x, 0);
   return cr_torch_wrap (cr_clone (x, error));
+}
+
+/* ravel: contiguous().view(-1), as PyTorch composes it. */
+NATIVE (native_ravel)
+{
+  gint64 flat = -1;
+  g_autoptr(CrTensor) c = NULL;
+  PARSE ("ravel", "input");
+  TENSOR_ARG (x, 0);
+
+  c = cr_contiguous (x, error);
+  return c != NULL ? cr_torch_wrap (cr_view (c, &flat, 1, error)) : NULL;
+}
+
+/* outer(input, vec2): input.reshape(n, 1) * vec2, as PyTorch composes it. */
+NATIVE (native_outer)
+{
+  g_autoptr(CrTensor) col = NULL;
+  gint64 shape[2] = { 0, 1 };
+  PARSE ("outer", "input vec2");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (y, 1);
+
+  if (x->ndim != 1 || y->ndim != 1)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "outer: Expected 1-D argument %s, but got %d-D",
+                   x->ndim != 1 ? "self" : "vec2", x->ndim != 1 ? x->ndim : y->ndim);
+      return NULL;
+    }
+  shape[0] = x->shape[0];
+  col = cr_reshape (x, shape, 2, error);
+  return col != NULL ? cr_torch_wrap (cr_mul (col, y, error)) : NULL;
 }
 
 NATIVE (native_detach)
@@ -1184,6 +1243,32 @@ NATIVE (native_mse_loss)
   return cr_torch_wrap (cr_mse_loss (x, y, reduction, error));
 }
 
+/* l1_loss is composite in PyTorch 1.13: abs(input - target), then the
+ * reduction (MeanBackward0, SumBackward0 or AbsBackward0 on top). */
+NATIVE (native_l1_loss)
+{
+  CrReduction reduction;
+  g_autoptr(CrTensor) diff = NULL;
+  g_autoptr(CrTensor) loss = NULL;
+  PARSE ("l1_loss", "input target | size_average reduce reduction");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (y, 1);
+
+  if (!check_unsupported (&a, 2, error) || !check_unsupported (&a, 3, error)
+      || !parse_reduction (&a, 4, &reduction, error))
+    return NULL;
+  warn_target_size (interp, x, y);
+  diff = cr_sub (x, y, error);
+  loss = diff != NULL ? cr_unary (CR_OP_ABS, diff, error) : NULL;
+  if (loss == NULL)
+    return NULL;
+  if (reduction == CR_REDUCTION_MEAN)
+    return cr_torch_wrap (cr_mean (loss, error));
+  if (reduction == CR_REDUCTION_SUM)
+    return cr_torch_wrap (cr_sum (loss, error));
+  return cr_value_new_tensor_take (g_steal_pointer (&loss));
+}
+
 NATIVE (native_bce)
 {
   CrReduction reduction;
@@ -1333,6 +1418,9 @@ const CrTorchFunc cr_torch_math_funcs[] = {
   { "round", native_kernel_unary, T | M, (gpointer) &kunary_round },
   { "logical_not", native_kernel_unary, T | M, (gpointer) &kunary_logical_not },
   { "square", native_square, T | M, NULL },
+  { "isnan", native_isnan, T | M, GINT_TO_POINTER (0) },
+  { "isinf", native_isnan, T | M, GINT_TO_POINTER (1) },
+  { "isfinite", native_isnan, T | M, GINT_TO_POINTER (2) },
   { "relu", native_f_relu, F, NULL },
   { "sigmoid", native_f_sigmoid, F, NULL },
   { "tanh", native_f_tanh, F, NULL },
@@ -1392,6 +1480,10 @@ const CrTorchFunc cr_torch_math_funcs[] = {
   { "view", native_shape, M, (gpointer) &shape_view },
   { "reshape", native_shape, T | M, (gpointer) &shape_reshape },
   { "expand", native_shape, M, (gpointer) &shape_expand },
+  { "broadcast_to", native_shape, T | M, (gpointer) &shape_broadcast_to },
+  { "ravel", native_ravel, T | M, NULL },
+  { "outer", native_outer, T | M, NULL },
+  { "ger", native_outer, T | M, NULL },
   { "expand_as", native_expand_as, M, NULL },
   { "view_as", native_view_as, M, NULL },
   { "reshape_as", native_reshape_as, M, NULL },
@@ -1410,6 +1502,7 @@ const CrTorchFunc cr_torch_math_funcs[] = {
   { "softmax", native_softmax, F, (gpointer) &softmax_f },
   { "log_softmax", native_softmax, F, (gpointer) &log_softmax_f },
   { "mse_loss", native_mse_loss, F, NULL },
+  { "l1_loss", native_l1_loss, F, NULL },
   { "binary_cross_entropy", native_bce, F, NULL },
   { "binary_cross_entropy_with_logits", native_bce_with_logits, F, NULL },
   { "nll_loss", native_nll_loss, F, NULL },

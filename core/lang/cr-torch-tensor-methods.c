@@ -303,6 +303,25 @@ NATIVE (native_requires_grad_)
   return cr_value_ref (self);
 }
 
+NATIVE (native_detach_)
+{
+  PARSE ("detach_", "self");
+  if (!cr_detach_ (SELF_TENSOR, error))
+    return NULL;
+  return cr_value_ref (self);
+}
+
+NATIVE (native_type_as)
+{
+  CrTensor *other;
+  PARSE ("type_as", "self other");
+
+  other = cr_torch_args_tensor (&a, 1, error);
+  if (other == NULL)
+    return NULL;
+  return cr_torch_wrap (cr_to_dtype (SELF_TENSOR, other->dtype, error));
+}
+
 NATIVE (native_retain_grad)
 {
   PARSE ("retain_grad", "self");
@@ -342,6 +361,7 @@ static const InplaceInfo inplace_add = { "add_", CR_OP_ADD };
 static const InplaceInfo inplace_sub = { "sub_", CR_OP_SUB };
 static const InplaceInfo inplace_mul = { "mul_", CR_OP_MUL };
 static const InplaceInfo inplace_div = { "div_", CR_OP_DIV };
+static const InplaceInfo inplace_pow = { "pow_", CR_OP_POW_SCALAR };
 
 NATIVE (native_inplace)
 {
@@ -518,6 +538,8 @@ const CrTorchFunc cr_torch_method_funcs[] = {
   { "numpy", native_numpy, M, NULL },
   { "requires_grad_", native_requires_grad_, M, NULL },
   { "retain_grad", native_retain_grad, M, NULL },
+  { "detach_", native_detach_, M, NULL },
+  { "type_as", native_type_as, M, NULL },
   { "register_hook", cr_torch_native_register_hook, M, NULL },
   { "backward", cr_torch_native_backward, M, NULL },
   { "zero_", native_zero_, M, NULL },
@@ -526,6 +548,7 @@ const CrTorchFunc cr_torch_method_funcs[] = {
   { "sub_", native_inplace, M, (gpointer) &inplace_sub },
   { "mul_", native_inplace, M, (gpointer) &inplace_mul },
   { "div_", native_inplace, M, (gpointer) &inplace_div },
+  { "pow_", native_inplace, M, (gpointer) &inplace_pow },
   { "clamp_", native_clamp_, M, NULL },
   { "copy_", native_copy_, M, NULL },
   { "uniform_", native_random_, M, GINT_TO_POINTER (FALSE) },

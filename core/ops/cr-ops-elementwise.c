@@ -528,6 +528,80 @@ cr_pow (CrTensor  *a,
   return out;
 }
 
+/* PyTorch's pow_backward_exponent for a number base:
+ * grad * (out * log(base)), with 0 where the exponent is >= 0 if base == 0. */
+static gboolean
+pow_number_base_backward (CrNode          *node,
+                          CrTensor *const *grads,
+                          CrTensor       **grad_inputs,
+                          GError         **error)
+{
+  double base = node->args->scalar[0];
+  SAVED (b, 0);
+  SAVED (out, 1);
+  g_autoptr(CrTensor) ol = cr_ops_mul_number (out, log (base), error);
+  g_autoptr(CrTensor) w = NULL;
+
+  if (ol != NULL && base == 0.0)
+    {
+      g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (grads[0]);
+      g_autoptr(CrTensor) cond = k_num (CR_BINARY_GE, b, 0.0, error);
+
+      w = cond != NULL ? cr_where (cond, zero, ol, error) : NULL;
+    }
+  else
+    w = g_steal_pointer (&ol);
+  SET_GRAD (0, w != NULL ? cr_mul (grads[0], w, error) : NULL);
+  return TRUE;
+}
+
+static CrTensor *
+pow_number_base_local_grad (CrNode  *node,
+                            guint    input,
+                            GError **error)
+{
+  double base = node->args->scalar[0];
+  SAVED_OR_NULL (b, 0);
+  SAVED_OR_NULL (out, 1);
+  g_autoptr(CrTensor) zero = cr_tensor_new_scalar (0.0, node->output_meta[0].dtype);
+  g_autoptr(CrTensor) value = k_num (CR_BINARY_MUL, out, log (base), error);
+  g_autoptr(CrTensor) cond = NULL;
+
+  if (value == NULL || base != 0.0)
+    return take_to_output (node, g_steal_pointer (&value), error);
+  cond = k_num (CR_BINARY_GE, b, 0.0, error);
+  if (cond == NULL)
+    return NULL;
+  return take_to_output (node, cr_kernel_where (cond, zero, value, error), error);
+}
+
+/* args.scalar[0]: the base. */
+const CrOpInfo cr_op_row_POW_NUMBER_BASE = {
+  CR_OP_POW_NUMBER_BASE, "pow", "PowBackward2", 1, "cˣ",
+  "∂(cˣ)/∂x = cˣ·ln c",
+  pow_number_base_backward, pow_number_base_local_grad
+};
+
+CrTensor *
+cr_pow_number_base (double     base,
+                    gboolean   integral,
+                    CrTensor  *a,
+                    GError   **error)
+{
+  g_autoptr(CrTensor) n = cr_ops_wrap_number (base, integral);
+  CrTensor *out = cr_kernel_binary (CR_BINARY_POW, n, a, error);
+  CrNode *node;
+
+  if (out != NULL && (node = cr_ops_record (CR_OP_POW_NUMBER_BASE, &a, 1, out)) != NULL)
+    {
+      cr_node_args (node)->scalar[0] = base;
+      cr_node_args (node)->has_scalar[0] = TRUE;
+      cr_node_save (node, 0, a, FALSE);
+      cr_node_save (node, 1, out, TRUE);
+    }
+  return out;
+}
+
 /* ---- maximum, minimum, where, clamp ------------------------------------ */
 
 /* maximum: where(a == b, grad / 2, grad) with 0 where a < b for a (a > b for b);
@@ -1448,4 +1522,26 @@ CrTensor *
 cr_detach (CrTensor *x)
 {
   return cr_tensor_alias (x);
+}
+
+gboolean
+cr_detach_ (CrTensor  *x,
+            GError   **error)
+{
+  if (x->view_base != NULL)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "Can't detach views in-place. Use detach() instead. If you are "
+                           "using DistributedDataParallel (DDP) for training, and "
+                           "gradient_as_bucket_view is set as True, gradients are views of "
+                           "DDP buckets, and hence detach_() cannot be called on these "
+                           "gradients. To fix this error, please refer to the "
+                           "Optimizer.zero_grad() function in torch/optim/optimizer.py as "
+                           "the solution.");
+      return FALSE;
+    }
+  g_clear_pointer (&x->grad_fn, cr_node_unref);
+  x->output_nr = 0;
+  x->requires_grad = FALSE;
+  return TRUE;
 }

@@ -30,6 +30,8 @@ CrTensor *cr_rsub_scalar    (CrTensor *a, double number, GError **error);
 CrTensor *cr_pow_scalar     (CrTensor *a, double exponent, GError **error);
 /* a ** b (either may be a wrapped number): PowBackward1 */
 CrTensor *cr_pow            (CrTensor *a, CrTensor *b, GError **error);
+/* torch.pow(number, a): PowBackward2; integral as in cr_ops_wrap_number */
+CrTensor *cr_pow_number_base(double base, gboolean integral, CrTensor *a, GError **error);
 CrTensor *cr_maximum        (CrTensor *a, CrTensor *b, GError **error);
 CrTensor *cr_minimum        (CrTensor *a, CrTensor *b, GError **error);
 /* Comparisons, logic, floor division and remainder: no gradient. */
@@ -81,6 +83,8 @@ CrTensor *cr_clone          (CrTensor *x, GError **error);
 CrTensor *cr_to_dtype       (CrTensor *x, CrDType dtype, GError **error);
 /* A new tensor sharing x's storage and version counter, no history. */
 CrTensor *cr_detach         (CrTensor *x);
+/* detach_(): drops x's history in place (a RuntimeError for a view). */
+gboolean  cr_detach_        (CrTensor *x, GError **error);
 
 /* ---- in place (cr-ops-inplace.c) --------------------------------------- */
 /* self op= other for ADD SUB MUL DIV (and POW_SCALAR with a wrapped number):

@@ -24,6 +24,7 @@ static const struct {
   { CR_OP_DIV, "DivBackward0" },
   { CR_OP_POW_SCALAR, "PowBackward0" },
   { CR_OP_POW, "PowBackward1" },
+  { CR_OP_POW_NUMBER_BASE, "PowBackward2" },
   { CR_OP_NEG, "NegBackward0" },
   { CR_OP_EXP, "ExpBackward0" },
   { CR_OP_LOG, "LogBackward0" },
