@@ -327,7 +327,7 @@ cr_run_command (int    argc,
       CrException code = parse_error->domain == CR_LANG_ERROR
                          ? (CrException) parse_error->code : CR_EXC_SYNTAX_ERROR;
       g_autofree char *text = NULL;
-      if (code == CR_EXC_SYNTAX_ERROR || code == CR_EXC_INDENTATION_ERROR)
+      if (code == CR_EXC_SYNTAX_ERROR || code == CR_EXC_INDENTATION_ERROR || code == CR_EXC_TAB_ERROR)
         text = cr_format_syntax_error (filename, source, &span, cr_exception_name (code),
                                        parse_error->message);
       else

@@ -29,6 +29,7 @@ static const char *const exception_names[] = {
   [CR_EXC_KEYBOARD_INTERRUPT]    = "KeyboardInterrupt",
   [CR_EXC_TIMEOUT_ERROR]         = "TimeoutError",
   [CR_EXC_EXCEPTION]             = "Exception",
+  [CR_EXC_TAB_ERROR]             = "TabError",
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (exception_names) == CR_EXC_COUNT);
 

@@ -35,6 +35,7 @@ typedef enum {
   CR_EXC_KEYBOARD_INTERRUPT,   /* the run was cancelled (UI edit, --timeout) */
   CR_EXC_TIMEOUT_ERROR,
   CR_EXC_EXCEPTION,            /* a bare `raise Exception(...)` */
+  CR_EXC_TAB_ERROR,            /* a subclass of IndentationError */
   CR_EXC_COUNT
 } CrException;
 

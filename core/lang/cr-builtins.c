@@ -680,6 +680,29 @@ b_divmod (NATIVE_ARGS)
 
 /* ---- types and attributes ------------------------------------------------------------------------ */
 
+/* The class type() gives for an object of a native type ("torch.dtype"),
+ * made on first use and kept in the builtins under a name no script can write. */
+static CrValue *
+object_type_class (CrInterp           *self,
+                   const CrObjectType *type)
+{
+  g_autofree char *key = g_strdup_printf (" type %s", type->name);
+  CrValue *cls = g_hash_table_lookup (self->builtins, key);
+  if (cls)
+    return cls;
+  const char *dot = strrchr (type->name, '.');
+  cls = cr_value_new_class (dot ? dot + 1 : type->name, NULL);
+  if (dot)
+    {
+      g_autofree char *module = g_strndup (type->name, dot - type->name);
+      CrValue *m = cr_value_new_str (module);
+      cr_value_set_member (cls, "__module__", m);
+      cr_value_unref (m);
+    }
+  g_hash_table_insert (self->builtins, g_steal_pointer (&key), cls);
+  return cls;
+}
+
 CrValue *
 cr_interp_type_of (CrInterp *self,
                    CrValue  *v)
@@ -691,8 +714,19 @@ cr_interp_type_of (CrInterp *self,
       CrValue *torch = g_hash_table_lookup (self->modules, "torch");
       CrValue *t = torch ? g_hash_table_lookup (torch->u.module.attrs, "Tensor") : NULL;
       if (t)
-        return t;
+        {
+          /* Printed as <class 'torch.Tensor'>. */
+          if (t->kind == CR_VALUE_CLASS && !g_hash_table_contains (t->u.cls.attrs, "__module__"))
+            {
+              CrValue *m = cr_value_new_str ("torch");
+              cr_value_set_member (t, "__module__", m);
+              cr_value_unref (m);
+            }
+          return t;
+        }
     }
+  if (v->kind == CR_VALUE_OBJECT)
+    return object_type_class (self, v->u.object.type);
   return g_hash_table_lookup (self->type_classes, GINT_TO_POINTER (v->kind));
 }
 
@@ -1005,6 +1039,12 @@ const CrObjectType cr_staticmethod_type = {
   .destroy = value_destroy,
 };
 
+/* A @classmethod: its function binds to the class, also when read through an instance. */
+const CrObjectType cr_classmethod_type = {
+  .name = "classmethod",
+  .destroy = value_destroy,
+};
+
 static CrValue *
 property_get_attr (CrInterp    *self,
                    CrValue     *obj,
@@ -1029,6 +1069,15 @@ b_staticmethod (NATIVE_ARGS)
       || !cr_builtin_arg_count ("staticmethod", n_args, 1, 1, error))
     return NULL;
   return cr_value_new_object (&cr_staticmethod_type, cr_value_ref (args[0]));
+}
+
+static CrValue *
+b_classmethod (NATIVE_ARGS)
+{
+  if (!cr_builtin_no_kwargs ("classmethod", n_kwargs, kwargs, error)
+      || !cr_builtin_arg_count ("classmethod", n_args, 1, 1, error))
+    return NULL;
+  return cr_value_new_object (&cr_classmethod_type, cr_value_ref (args[0]));
 }
 
 static CrValue *
@@ -1095,6 +1144,16 @@ super_get_attr (CrInterp    *self,
     case CR_VALUE_OBJECT:
       if (attr->u.object.type == &cr_staticmethod_type)
         return cr_value_ref (attr->u.object.data);
+      if (attr->u.object.type == &cr_classmethod_type)
+        {
+          CrValue *v = g_new (CrValue, 1);
+          v->ref_count = 1;
+          v->kind = CR_VALUE_BOUND_METHOD;
+          v->u.bound.func = cr_value_ref (attr->u.object.data);
+          v->u.bound.self = cr_value_ref (s->obj->kind == CR_VALUE_INSTANCE
+                                          ? s->obj->u.instance.cls : s->obj);
+          return v;
+        }
       return cr_value_ref (attr);
     default:
       return cr_value_ref (attr);
@@ -1244,6 +1303,7 @@ cr_builtins_install (CrInterp *self)
   add_native (self, "ord", b_ord);
   add_native (self, "staticmethod", b_staticmethod);
   add_native (self, "property", b_property);
+  add_native (self, "classmethod", b_classmethod);
   add_native (self, "super", b_super);
 
   add_type (self, "int", CR_VALUE_INT, b_int);
@@ -1299,7 +1359,8 @@ cr_builtins_install (CrInterp *self)
   add_exception (self, "UnboundLocalError", CR_EXC_UNBOUND_LOCAL_ERROR, name_error);
   add_exception (self, "AttributeError", CR_EXC_ATTRIBUTE_ERROR, exc);
   CrValue *syntax = add_exception (self, "SyntaxError", CR_EXC_SYNTAX_ERROR, exc);
-  add_exception (self, "IndentationError", CR_EXC_INDENTATION_ERROR, syntax);
+  CrValue *indentation = add_exception (self, "IndentationError", CR_EXC_INDENTATION_ERROR, syntax);
+  add_exception (self, "TabError", CR_EXC_TAB_ERROR, indentation);
   add_exception (self, "MemoryError", CR_EXC_MEMORY_ERROR, exc);
   CrValue *import = add_exception (self, "ImportError", CR_EXC_IMPORT_ERROR, exc);
   add_exception (self, "ModuleNotFoundError", CR_EXC_MODULE_NOT_FOUND_ERROR, import);

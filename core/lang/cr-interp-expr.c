@@ -14,7 +14,22 @@
 /* ---- names ---------------------------------------------------------------------------- */
 
 static void
+name_error (CrInterp   *self,
+            CrFrame    *f,
+            const char *name,
+            GError    **error)
+{
+  const char *suggestion = cr_suggest_name (self, f, name);
+  if (suggestion)
+    cr_interp_set_error (error, CR_EXC_NAME_ERROR, "name '%s' is not defined. Did you mean: '%s'?",
+                         name, suggestion);
+  else
+    cr_interp_set_error (error, CR_EXC_NAME_ERROR, "name '%s' is not defined", name);
+}
+
+static void
 unbound_error (CrInterp   *self,
+               CrFrame    *f,
                CrNameKind  kind,
                const char *name,
                GError    **error)
@@ -28,7 +43,7 @@ unbound_error (CrInterp   *self,
                          "cannot access free variable '%s' where it is not associated with a value"
                          " in enclosing scope", name);
   else
-    cr_interp_set_error (error, CR_EXC_NAME_ERROR, "name '%s' is not defined", name);
+    name_error (self, f, name, error);
 }
 
 static inline CrValue *
@@ -68,12 +83,12 @@ load_name (CrInterp  *self,
         v = f->closure[i]->value;
       break;
     default:
-      cr_interp_set_error (error, CR_EXC_NAME_ERROR, "name '%s' is not defined", n->u.name.id);
+      name_error (self, f, n->u.name.id, error);
       return NULL;
     }
   if (G_UNLIKELY (v == NULL))
     {
-      unbound_error (self, kind == CR_NAME_CLASS_FREE ? CR_NAME_FREE : kind, n->u.name.id, error);
+      unbound_error (self, f, kind == CR_NAME_CLASS_FREE ? CR_NAME_FREE : kind, n->u.name.id, error);
       return NULL;
     }
   return cr_value_ref (v);
@@ -141,7 +156,7 @@ cr_delete_name (CrInterp  *self,
     }
   if (!slot || !*slot)
     {
-      unbound_error (self, kind, n->u.name.id, error);
+      unbound_error (self, f, kind, n->u.name.id, error);
       return FALSE;
     }
   CrValue *old = *slot;

@@ -175,6 +175,15 @@ void      cr_interp_set_error     (GError     **error,
                                    const char  *format,
                                    ...) G_GNUC_PRINTF (3, 4);
 
+/* Python 3.11's "Did you mean" for a NameError / AttributeError, or NULL
+ * (cr-suggest.c; borrowed, valid until the names change). */
+const char *cr_suggest_name      (CrInterp    *self,
+                                  CrFrame     *frame,
+                                  const char  *name);
+const char *cr_suggest_attribute (CrInterp    *self,
+                                  CrValue     *obj,
+                                  const char  *name);
+
 /* ---- evaluation (cr-interp-expr.c, cr-interp-stmt.c) ---------------------- */
 CrValue      *cr_eval            (CrInterp        *self,
                                   CrFrame         *frame,
@@ -395,6 +404,7 @@ CrValue  *cr_seq_view_items      (CrValue         *view);
 
 /* staticmethod / property wrappers (cr-builtins.c). */
 extern const CrObjectType cr_staticmethod_type;
+extern const CrObjectType cr_classmethod_type;
 extern const CrObjectType cr_property_type;
 extern const CrObjectType cr_super_type;
 

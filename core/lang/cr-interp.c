@@ -401,8 +401,9 @@ syntax_error_new (CrInterp     *self,
                   GError       *error)
 {
   CrScriptError *e = g_new0 (CrScriptError, 1);
-  e->type = error->domain == CR_LANG_ERROR && error->code == CR_EXC_INDENTATION_ERROR
-            ? CR_EXC_INDENTATION_ERROR : CR_EXC_SYNTAX_ERROR;
+  e->type = error->domain == CR_LANG_ERROR
+            && (error->code == CR_EXC_INDENTATION_ERROR || error->code == CR_EXC_TAB_ERROR)
+            ? (CrException) error->code : CR_EXC_SYNTAX_ERROR;
   e->message = g_strdup (error->message);
   e->span = *span;
   e->traceback = cr_format_syntax_error (module->filename, module->source, span,
@@ -1093,6 +1094,9 @@ bind_class_attr (CrInterp  *self,
     case CR_VALUE_OBJECT:
       if (attr->u.object.type == &cr_staticmethod_type)
         return cr_value_ref (attr->u.object.data);
+      if (attr->u.object.type == &cr_classmethod_type)
+        return bound_method_new (attr->u.object.data,
+                                 obj->kind == CR_VALUE_INSTANCE ? obj->u.instance.cls : obj);
       if (attr->u.object.type == &cr_property_type && obj->kind == CR_VALUE_INSTANCE)
         return cr_interp_call (self, attr->u.object.data, &obj, 1, NULL, 0, error);
       return cr_value_ref (attr);
@@ -1206,21 +1210,24 @@ cr_interp_getattr (CrInterp    *self,
     }
   if (v)
     return v;
+  g_autofree char *message = NULL;
   switch (obj->kind)
     {
     case CR_VALUE_MODULE:
-      cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "module '%s' has no attribute '%s'",
-                           obj->u.module.name, name);
+      message = g_strdup_printf ("module '%s' has no attribute '%s'", obj->u.module.name, name);
       break;
     case CR_VALUE_CLASS:
-      cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "type object '%s' has no attribute '%s'",
-                           obj->u.cls.name, name);
+      message = g_strdup_printf ("type object '%s' has no attribute '%s'", obj->u.cls.name, name);
       break;
     default:
-      cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "'%s' object has no attribute '%s'",
-                           cr_value_type_name (obj), name);
+      message = g_strdup_printf ("'%s' object has no attribute '%s'", cr_value_type_name (obj), name);
       break;
     }
+  const char *suggestion = cr_suggest_attribute (self, obj, name);
+  if (suggestion)
+    cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "%s. Did you mean: '%s'?", message, suggestion);
+  else
+    cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "%s", message);
   return NULL;
 }
 

@@ -1103,8 +1103,7 @@ again:
   return one_char (c);
 
 tab_error:
-  /* TabError in Python; Chainrule has no such code, IndentationError is its base. */
-  set_error (self, CR_EXC_INDENTATION_ERROR, self->lineno, 1, 1,
+  set_error (self, CR_EXC_TAB_ERROR, self->lineno, 1, 1,
              "inconsistent use of tabs and spaces in indentation");
   self->err_quiet = TRUE;
   return CR_TOK_ERROR;

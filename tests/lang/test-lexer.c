@@ -408,7 +408,7 @@ test_indentation (void)
   assert_lex_error ("if x:\n    a\n  b\n", CR_EXC_INDENTATION_ERROR,
                     "unindent does not match any outer indentation level", 3, 4);
   /* Python raises TabError (a subclass of IndentationError). */
-  assert_lex_error ("if x:\n\ta\n        b\n", CR_EXC_INDENTATION_ERROR,
+  assert_lex_error ("if x:\n\ta\n        b\n", CR_EXC_TAB_ERROR,
                     "inconsistent use of tabs and spaces in indentation", 3, 1);
   {
     GString *deep = g_string_new (NULL);

@@ -930,7 +930,8 @@ test_robustness (void)
         g_assert_null (m);
         g_assert_nonnull (error);
         g_assert_true (error->code == CR_EXC_SYNTAX_ERROR ||
-                       error->code == CR_EXC_INDENTATION_ERROR);
+                       error->code == CR_EXC_INDENTATION_ERROR ||
+                       error->code == CR_EXC_TAB_ERROR);
       }
   }
   {

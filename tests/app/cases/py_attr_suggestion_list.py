@@ -1,0 +1,4 @@
+history = []
+history.append(1.5)
+print(history)
+history.apend(2.5)

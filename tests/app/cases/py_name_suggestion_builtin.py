@@ -1,0 +1,3 @@
+values = [3, 1, 2]
+print(sorted(values))
+print(lenn(values))
