@@ -168,6 +168,7 @@ cr_ast_kind_name (CrAstKind kind)
     [CR_AST_LISTCOMP] = "ListComp",
     [CR_AST_STARRED] = "Starred",
     [CR_AST_ELLIPSIS] = "Ellipsis",
+    [CR_AST_SET] = "Set",
     [CR_AST_EXPR] = "Expr",
     [CR_AST_ASSIGN] = "Assign",
     [CR_AST_AUGASSIGN] = "AugAssign",
@@ -189,6 +190,7 @@ cr_ast_kind_name (CrAstKind kind)
     [CR_AST_DEL] = "Delete",
     [CR_AST_GLOBAL] = "Global",
     [CR_AST_NONLOCAL] = "Nonlocal",
+    [CR_AST_TRY] = "Try",
   };
 
   if ((guint) kind >= CR_AST_COUNT || names[kind] == NULL)

@@ -17,6 +17,8 @@
  * - `[e for a in x if c for b in y]`: the LISTCOMP holds the first clause
  *   (target a, iter x, ifs [c]) and comp.inner the next one, a LISTCOMP whose
  *   elt is NULL (target b, iter y); elt is evaluated in the innermost clause.
+ * - A dict comprehension `{k: v for ...}` is a LISTCOMP with comp.key set
+ *   (k) and elt v.
  * - Targets (ASSIGN, AUGASSIGN, FOR, WITH ... as, comprehension, DEL) are
  *   NAME, ATTRIBUTE, SUBSCRIPT, or TUPLE/LIST of targets with at most one
  *   STARRED element; the parser has checked that already.
@@ -57,6 +59,7 @@ typedef enum {
   CR_AST_LISTCOMP,      /* comp: [elt for target in iter if cond] */
   CR_AST_STARRED,       /* starred: *value in a call or a target */
   CR_AST_ELLIPSIS,      /* ... */
+  CR_AST_SET,           /* seq: {a, b} */
 
   /* ---- statements ---- */
   CR_AST_EXPR,          /* expr_stmt: value */
@@ -81,6 +84,7 @@ typedef enum {
   CR_AST_DEL,           /* seq: targets */
   CR_AST_GLOBAL,        /* names */
   CR_AST_NONLOCAL,      /* names */
+  CR_AST_TRY,           /* try_stmt */
   CR_AST_COUNT
 } CrAstKind;
 
@@ -164,6 +168,14 @@ typedef struct {
 /* Arrays: a count and a pointer into the module's arena. */
 #define CR_AST_ARRAY(type, field) guint n_##field; type *field
 
+/* except [type [as name]]: body. type NULL for a bare except. */
+typedef struct {
+  CrAstNode   *type;
+  const char  *name;            /* NULL when no "as" */
+  CR_AST_ARRAY (CrAstNode *, body);
+  CrSpan       span;            /* the except line */
+} CrAstExceptHandler;
+
 struct _CrAstNode {
   CrAstKind  kind;
   CrSpan     span;
@@ -180,17 +192,20 @@ struct _CrAstNode {
     struct { CrAstNode *value; const char *attr; CrSpan attr_span; } attribute;
     struct { CrAstNode *value; CrAstNode *index; } subscript;
     struct { CrAstNode *lower, *upper, *step; } slice;          /* each may be NULL */
-    struct { CR_AST_ARRAY (CrAstNode *, elts); } seq;           /* TUPLE, LIST, JOINEDSTR, DEL */
+    struct { CR_AST_ARRAY (CrAstNode *, elts); } seq;           /* TUPLE, LIST, SET, JOINEDSTR, DEL */
     struct { CR_AST_ARRAY (CrAstNode *, keys); CR_AST_ARRAY (CrAstNode *, values); } dict;
     struct { CrAstNode *test, *body, *orelse; } ifexp;
     struct { CrAstNode *value; int conversion; CrAstNode *format_spec; } formatted; /* conversion: 0, 'r', 's', 'a'; spec: JOINEDSTR or NULL */
     struct {
-      CrAstNode *elt;                 /* NULL in an inner clause */
+      CrAstNode *elt;                 /* NULL in an inner clause; a dict
+                                       * comprehension's value */
+      CrAstNode *key;                 /* {key: elt for ...}; NULL otherwise */
       CrAstNode *target;
       CrAstNode *iter;
       CR_AST_ARRAY (CrAstNode *, ifs);
       CrAstNode *inner;               /* the next for-clause, or NULL */
       gboolean   is_generator;        /* (x for x in v) rather than [...] */
+      gboolean   is_set;              /* {x for x in v} */
     } comp;
     struct { CrAstNode *value; } starred;
 
@@ -218,6 +233,12 @@ struct _CrAstNode {
     struct { CrAstNode *test; CrAstNode *msg; } assert_stmt;
     struct { CrAstNode *exc; CrAstNode *cause; } raise;   /* raise exc from cause */
     struct { CR_AST_ARRAY (const char *, names); } names;
+    struct {
+      CR_AST_ARRAY (CrAstNode *, body);
+      CR_AST_ARRAY (CrAstExceptHandler, handlers);
+      CR_AST_ARRAY (CrAstNode *, orelse);
+      CR_AST_ARRAY (CrAstNode *, finalbody);
+    } try_stmt;
   } u;
 };
 
@@ -240,7 +261,7 @@ typedef struct {
  * column 0 where Python's offset is 0: the end of the input, a dedent, a NUL
  * byte), except inside an f-string's expression, where Python 3.11 points
  * into a copy of the expression and Chainrule into the file. A tree too deep to walk safely is CR_EXC_RECURSION_ERROR, like Python's
- * compiler. Constructs outside the language (try, yield, async, sets, bytes,
+ * compiler. Constructs outside the language (yield, async, bytes,
  * complex numbers, ...) are a SyntaxError "... are not supported in
  * Chainrule scripts", reported, like Python's compile-time errors, only when
  * the whole text is otherwise valid. */

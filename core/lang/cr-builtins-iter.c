@@ -592,6 +592,117 @@ cr_builtin_dict (NATIVE_ARGS)
   return d;
 }
 
+/* ---- iter and next ---- */
+
+static gboolean
+is_iterator (CrValue *v)
+{
+  return v->kind == CR_VALUE_OBJECT && v->u.object.type == &cr_seq_view_type
+         && !((CrSeqView *) v->u.object.data)->wrapped
+         && ((CrSeqView *) v->u.object.data)->list != NULL;
+}
+
+/* Python's name for the iterator over v ("list_iterator", ...). */
+static const char *
+iterator_name (CrValue *v)
+{
+  switch (v->kind)
+    {
+    case CR_VALUE_LIST:
+      return "list_iterator";
+    case CR_VALUE_STR:
+      for (gsize i = 0; i < v->u.str.len; i++)
+        if ((guchar) v->u.str.data[i] >= 0x80)
+          return "str_iterator";
+      return "str_ascii_iterator";
+    case CR_VALUE_RANGE:
+      return "range_iterator";
+    case CR_VALUE_DICT:
+      return "dict_keyiterator";
+    case CR_VALUE_OBJECT:
+      if (v->u.object.type == &cr_seq_view_type && ((CrSeqView *) v->u.object.data)->dict)
+        {
+          int part = ((CrSeqView *) v->u.object.data)->dict_part;
+          return part == 0 ? "dict_keyiterator" : part == 1 ? "dict_valueiterator"
+                                                           : "dict_itemiterator";
+        }
+      return "iterator";
+    default:
+      /* tuple, torch.Size, and a tensor (iter(self.unbind(0))) */
+      return "tuple_iterator";
+    }
+}
+
+static CrValue *
+b_iter (NATIVE_ARGS)
+{
+  if (!cr_builtin_no_kwargs ("iter", n_kwargs, kwargs, error)
+      || !cr_builtin_arg_count ("iter", n_args, 1, 1, error))
+    return NULL;
+  CrValue *v = args[0];
+  if (is_iterator (v))
+    return cr_value_ref (v);
+  if (v->kind == CR_VALUE_INSTANCE && cr_instance_method (v, "__iter__"))
+    {
+      CrValue *r = cr_interp_call_method (self, v, cr_instance_method (v, "__iter__"),
+                                          NULL, 0, error);
+      if (!r || is_iterator (r) || r->kind == CR_VALUE_INSTANCE)
+        return r;
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "iter() returned non-iterator of type '%s'",
+                           cr_value_type_name (r));
+      cr_value_unref (r);
+      return NULL;
+    }
+  CrValue *list = cr_iter_to_list (self, v, error);
+  if (!list)
+    return NULL;
+  return cr_seq_view_new (iterator_name (v), FALSE, list);
+}
+
+static CrValue *
+b_next (NATIVE_ARGS)
+{
+  if (!cr_builtin_no_kwargs ("next", n_kwargs, kwargs, error))
+    return NULL;
+  if (n_args == 0 || n_args > 2)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "next expected at %s %d argument%s, got %u",
+                           n_args == 0 ? "least" : "most", n_args == 0 ? 1 : 2,
+                           n_args == 0 ? "" : "s", n_args);
+      return NULL;
+    }
+  CrValue *v = args[0];
+  if (v->kind == CR_VALUE_INSTANCE && cr_instance_method (v, "__next__"))
+    {
+      GError *local = NULL;
+      CrValue *r = cr_interp_call_method (self, v, cr_instance_method (v, "__next__"),
+                                          NULL, 0, &local);
+      if (!r && n_args == 2 && local->domain == CR_LANG_ERROR
+          && local->code == CR_EXC_STOP_ITERATION)
+        {
+          g_error_free (local);
+          cr_interp_forget_error (self);
+          return cr_value_ref (args[1]);
+        }
+      if (local)
+        g_propagate_error (error, local);
+      return r;
+    }
+  if (!is_iterator (v))
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "'%s' object is not an iterator",
+                           cr_value_type_name (v));
+      return NULL;
+    }
+  CrSeqView *view = v->u.object.data;
+  if (view->pos < view->list->u.seq.items->len)
+    return cr_value_ref (view->list->u.seq.items->pdata[view->pos++]);
+  if (n_args == 2)
+    return cr_value_ref (args[1]);
+  g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_STOP_ITERATION, "");
+  return NULL;
+}
+
 /* ---- registration ---- */
 
 void
@@ -609,6 +720,8 @@ cr_builtins_iter_install (CrInterp *self)
   { "filter", b_filter },
   { "any", b_any },
   { "all", b_all },
+  { "iter", b_iter },
+  { "next", b_next },
   };
   for (guint i = 0; i < G_N_ELEMENTS (natives); i++)
     g_hash_table_insert (self->builtins, g_strdup (natives[i].name),

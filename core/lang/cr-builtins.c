@@ -683,18 +683,18 @@ b_divmod (NATIVE_ARGS)
 /* The class type() gives for an object of a native type ("torch.dtype"),
  * made on first use and kept in the builtins under a name no script can write. */
 static CrValue *
-object_type_class (CrInterp           *self,
-                   const CrObjectType *type)
+object_type_class (CrInterp   *self,
+                   const char *name)
 {
-  g_autofree char *key = g_strdup_printf (" type %s", type->name);
+  g_autofree char *key = g_strdup_printf (" type %s", name);
   CrValue *cls = g_hash_table_lookup (self->builtins, key);
   if (cls)
     return cls;
-  const char *dot = strrchr (type->name, '.');
-  cls = cr_value_new_class (dot ? dot + 1 : type->name, NULL);
+  const char *dot = strrchr (name, '.');
+  cls = cr_value_new_class (dot ? dot + 1 : name, NULL);
   if (dot)
     {
-      g_autofree char *module = g_strndup (type->name, dot - type->name);
+      g_autofree char *module = g_strndup (name, dot - name);
       CrValue *m = cr_value_new_str (module);
       cr_value_set_member (cls, "__module__", m);
       cr_value_unref (m);
@@ -725,8 +725,12 @@ cr_interp_type_of (CrInterp *self,
           return t;
         }
     }
+  if (cr_value_is_set (v))
+    return g_hash_table_lookup (self->builtins, "set");
+  if (v->kind == CR_VALUE_OBJECT && v->u.object.type == &cr_seq_view_type)
+    return object_type_class (self, ((CrSeqView *) v->u.object.data)->type_name);
   if (v->kind == CR_VALUE_OBJECT)
-    return object_type_class (self, v->u.object.type);
+    return object_type_class (self, v->u.object.type->name);
   return g_hash_table_lookup (self->type_classes, GINT_TO_POINTER (v->kind));
 }
 
@@ -776,6 +780,11 @@ isinstance_one (CrInterp  *self,
   if (strcmp (cls->u.cls.name, "Tensor") == 0 || strcmp (cls->u.cls.name, "torch.Tensor") == 0)
     {
       *out = x->kind == CR_VALUE_TENSOR;
+      return TRUE;
+    }
+  if (x->kind == CR_VALUE_OBJECT)
+    {
+      *out = cr_interp_type_of (self, x) == cls;
       return TRUE;
     }
   *out = x->kind == CR_VALUE_INSTANCE && cr_class_is_subclass (x->u.instance.cls, cls);
@@ -1004,6 +1013,46 @@ b_chr (NATIVE_ARGS)
   return cr_value_new_str (buf);
 }
 
+/* hex, oct, bin: data is the base (16, 8, 2). */
+static CrValue *
+b_int_base (NATIVE_ARGS)
+{
+  int base = GPOINTER_TO_INT (data);
+  const char *name = base == 16 ? "hex" : base == 8 ? "oct" : "bin";
+  gint64 v;
+  if (!cr_builtin_no_kwargs (name, n_kwargs, kwargs, error)
+      || !cr_builtin_arg_count (name, n_args, 1, 1, error)
+      || !cr_builtin_int_arg (args[0], &v, error))
+    return NULL;
+  guint64 mag = v < 0 ? (guint64) 0 - (guint64) v : (guint64) v;
+  char digits[72];
+  int n = 0;
+  do
+    {
+      digits[n++] = "0123456789abcdef"[mag % (guint64) base];
+      mag /= (guint64) base;
+    }
+  while (mag > 0);
+  GString *out = g_string_new (v < 0 ? "-0" : "0");
+  g_string_append_c (out, base == 16 ? 'x' : base == 8 ? 'o' : 'b');
+  while (n > 0)
+    g_string_append_c (out, digits[--n]);
+  CrValue *r = cr_value_new_str_len (out->str, out->len);
+  g_string_free (out, TRUE);
+  return r;
+}
+
+static CrValue *
+b_set (NATIVE_ARGS)
+{
+  if (!cr_builtin_no_kwargs ("set", n_kwargs, kwargs, error)
+      || !cr_builtin_arg_count ("set", n_args, 0, 1, error))
+    return NULL;
+  if (n_args == 0)
+    return cr_set_new ();
+  return cr_set_from_iterable (self, args[0], error);
+}
+
 static CrValue *
 b_ord (NATIVE_ARGS)
 {
@@ -1091,6 +1140,26 @@ b_property (NATIVE_ARGS)
 static CrValue *
 object_init_noop (NATIVE_ARGS)
 {
+  return cr_value_none ();
+}
+
+/* BaseException.__init__: self.args = args (a subclass's __init__ calls it
+ * through super() with the arguments it wants kept). */
+static CrValue *
+exception_init (NATIVE_ARGS)
+{
+  (void) self;
+  (void) data;
+  if (n_kwargs > 0)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR, "%s() takes no keyword arguments",
+                   bound && bound->kind == CR_VALUE_INSTANCE
+                     ? bound->u.instance.cls->u.cls.name : "BaseException");
+      return NULL;
+    }
+  if (bound && bound->kind == CR_VALUE_INSTANCE)
+    g_hash_table_insert (bound->u.instance.attrs, g_strdup ("args"),
+                         cr_value_new_tuple (args, n_args));
   return cr_value_none ();
 }
 
@@ -1301,6 +1370,9 @@ cr_builtins_install (CrInterp *self)
   add_native (self, "format", b_format);
   add_native (self, "chr", b_chr);
   add_native (self, "ord", b_ord);
+  add_builtin (self, "hex", cr_value_new_native ("hex", b_int_base, NULL, GINT_TO_POINTER (16)));
+  add_builtin (self, "oct", cr_value_new_native ("oct", b_int_base, NULL, GINT_TO_POINTER (8)));
+  add_builtin (self, "bin", cr_value_new_native ("bin", b_int_base, NULL, GINT_TO_POINTER (2)));
   add_native (self, "staticmethod", b_staticmethod);
   add_native (self, "property", b_property);
   add_native (self, "classmethod", b_classmethod);
@@ -1313,6 +1385,7 @@ cr_builtins_install (CrInterp *self)
   add_type (self, "list", CR_VALUE_LIST, cr_builtin_list);
   add_type (self, "tuple", CR_VALUE_TUPLE, cr_builtin_tuple);
   add_type (self, "dict", CR_VALUE_DICT, cr_builtin_dict);
+  add_type (self, "set", -1, b_set);
   add_type (self, "range", CR_VALUE_RANGE, b_range);
   add_type (self, "type", CR_VALUE_CLASS, b_type);
   CrValue *object = add_type (self, "object", -1, NULL);
@@ -1342,6 +1415,11 @@ cr_builtins_install (CrInterp *self)
   add_builtin (self, "Ellipsis", cr_value_ellipsis ());
 
   CrValue *base = add_exception (self, "BaseException", CR_EXC_EXCEPTION, NULL);
+  {
+    CrValue *init = cr_value_new_native ("__init__", exception_init, NULL, NULL);
+    cr_value_set_member (base, "__init__", init);
+    cr_value_unref (init);
+  }
   add_exception (self, "KeyboardInterrupt", CR_EXC_KEYBOARD_INTERRUPT, base);
   CrValue *exc = add_exception (self, "Exception", CR_EXC_EXCEPTION, base);
   CrValue *arith = add_exception (self, "ArithmeticError", CR_EXC_EXCEPTION, exc);

@@ -711,6 +711,19 @@ eval_seq (CrInterp  *self,
         }
       g_ptr_array_add (items, v);
     }
+  if (n->kind == CR_AST_SET)
+    {
+      CrValue *set = cr_set_new ();
+      for (guint i = 0; i < items->len; i++)
+        if (!cr_set_add (set, items->pdata[i], error))
+          {
+            cr_value_unref (set);
+            g_ptr_array_unref (items);
+            return NULL;
+          }
+      g_ptr_array_unref (items);
+      return set;
+    }
   return n->kind == CR_AST_LIST ? cr_value_new_list_take (items) : cr_value_new_tuple_take (items);
 }
 
@@ -889,6 +902,14 @@ comp_clause (CrInterp  *self,
             break;
           continue;
         }
+      if (outer->u.comp.key)
+        {
+          /* Python 3.8+ evaluates the key first. */
+          CrValue *k = cr_eval (self, f, outer->u.comp.key, error);
+          if (!(ok = k != NULL))
+            break;
+          g_ptr_array_add (items, k);
+        }
       CrValue *v = cr_eval (self, f, outer->u.comp.elt, error);
       if (!(ok = v != NULL))
         break;
@@ -909,6 +930,32 @@ eval_listcomp (CrInterp  *self,
     {
       g_ptr_array_unref (items);
       return NULL;
+    }
+  if (n->u.comp.key)
+    {
+      CrValue *dict = cr_value_new_dict ();
+      for (guint i = 0; i + 1 < items->len; i += 2)
+        if (!cr_dict_set (dict, items->pdata[i], items->pdata[i + 1], error))
+          {
+            cr_value_unref (dict);
+            g_ptr_array_unref (items);
+            return NULL;
+          }
+      g_ptr_array_unref (items);
+      return dict;
+    }
+  if (n->u.comp.is_set)
+    {
+      CrValue *set = cr_set_new ();
+      for (guint i = 0; i < items->len; i++)
+        if (!cr_set_add (set, items->pdata[i], error))
+          {
+            cr_value_unref (set);
+            g_ptr_array_unref (items);
+            return NULL;
+          }
+      g_ptr_array_unref (items);
+      return set;
     }
   g_ptr_array_set_free_func (items, NULL);
   CrValue *list = cr_value_new_list_take (items);
@@ -1098,6 +1145,7 @@ eval_inner (CrInterp  *self,
       return cr_eval_index (self, f, n, error);
     case CR_AST_TUPLE:
     case CR_AST_LIST:
+    case CR_AST_SET:
       return eval_seq (self, f, n, error);
     case CR_AST_DICT:
       return eval_dict (self, f, n, error);

@@ -386,6 +386,15 @@ cr_iter_init (CrInterp  *self,
         return FALSE;
       break;
     case CR_VALUE_OBJECT:
+      if (value->u.object.type == &cr_seq_view_type
+          && !((CrSeqView *) value->u.object.data)->wrapped
+          && ((CrSeqView *) value->u.object.data)->list)
+        {
+          /* Python's iterators are used up by iterating them. */
+          iter->mode = CR_ITER_VIEW;
+          iter->source = cr_value_ref (value);
+          return TRUE;
+        }
       if (value->u.object.type == &cr_seq_view_type)
         {
           iter->mode = CR_ITER_SEQ;
@@ -485,6 +494,15 @@ cr_iter_next (CrInterp  *self,
         cr_value_unref (index);
         iter->i++;
         return *out ? 1 : -1;
+      }
+    case CR_ITER_VIEW:
+      {
+        CrSeqView *view = src->u.object.data;
+        if (view->pos >= view->list->u.seq.items->len)
+          return 0;
+        *out = cr_value_ref (g_ptr_array_index (view->list->u.seq.items, view->pos));
+        view->pos++;
+        return 1;
       }
     }
   return 0;

@@ -152,6 +152,10 @@ struct _CrInterp {
   GError           *traceback_owner;
   char             *exc_name;   /* a user exception class's name */
   GError           *exc_name_owner;
+  CrValue          *exc_value;  /* the instance a raise statement raised */
+  GError           *exc_value_owner;
+  GPtrArray        *handling;   /* CrHandled*: the exceptions being handled (except
+                                 * clauses running), innermost last (cr-interp-try.c) */
 
   GHashTable       *warned;
 
@@ -183,12 +187,27 @@ const char *cr_suggest_name      (CrInterp    *self,
 const char *cr_suggest_attribute (CrInterp    *self,
                                   CrValue     *obj,
                                   const char  *name);
+/* The closest of n sorted candidates to name, or NULL. */
+const char *cr_suggest_among     (const char        *name,
+                                  const char *const *candidates,
+                                  guint              n);
 
 /* ---- evaluation (cr-interp-expr.c, cr-interp-stmt.c) ---------------------- */
 CrValue      *cr_eval            (CrInterp        *self,
                                   CrFrame         *frame,
                                   CrAstNode       *node,
                                   GError         **error);
+/* try statements and a bare raise (cr-interp-try.c). */
+CrExecStatus  cr_exec_try        (CrInterp        *self,
+                                  CrFrame         *frame,
+                                  CrAstNode       *stmt,
+                                  GError         **error);
+CrExecStatus  cr_exec_reraise    (CrInterp        *self,
+                                  CrFrame         *frame,
+                                  GError         **error);
+/* Drops what the interpreter remembers about a raised error (the handled-
+ * exception stack included); for cr_interp_free. */
+void          cr_interp_try_clear (CrInterp       *self);
 CrExecStatus  cr_exec_block      (CrInterp        *self,
                                   CrFrame         *frame,
                                   CrAstNode *const *stmts,
@@ -208,6 +227,11 @@ gboolean      cr_store_target    (CrInterp        *self,
                                   CrAstNode       *target,
                                   CrValue         *value,
                                   GError         **error);
+/* Binds (value NULL: unbinds) a name no CR_AST_NAME node carries. */
+void          cr_store_name      (CrInterp        *self,
+                                  CrFrame         *frame,
+                                  const char      *name,
+                                  CrValue         *value);
 /* A def or lambda value for node, closing over frame. */
 CrValue      *cr_make_function   (CrInterp        *self,
                                   CrFrame         *frame,
@@ -286,6 +310,7 @@ typedef enum {
   CR_ITER_STR,
   CR_ITER_DICT,
   CR_ITER_TENSOR,
+  CR_ITER_VIEW,       /* an iterator object (zip, map, iter(list), ...): consumes it */
 } CrIterMode;
 
 typedef struct {
@@ -387,12 +412,32 @@ gboolean  cr_value_repr_into     (CrInterp        *interp,
 /* A native object type the interpreter uses for iterator-like results
  * (zip, map, enumerate, reversed, dict views): a list with a type name. */
 extern const CrObjectType cr_seq_view_type;
+
+/* Sets (cr-value-set.c): a native object over a dict of its elements. */
+extern const CrObjectType cr_set_type;
+CrValue  *cr_set_new             (void);
+gboolean  cr_value_is_set        (CrValue         *v);
+CrValue  *cr_set_dict            (CrValue         *set);          /* borrowed */
+/* The elements in Python's iteration order (a new tuple). */
+CrValue  *cr_set_items           (CrValue         *set);
+gboolean  cr_set_add             (CrValue         *set,
+                                  CrValue         *item,
+                                  GError         **error);
+CrValue  *cr_set_from_iterable   (CrInterp        *self,
+                                  CrValue         *iterable,
+                                  GError         **error);
+/* op: '|', '&', '-' or '^' */
+CrValue  *cr_set_binop           (CrValue         *a,
+                                  CrValue         *b,
+                                  char             op,
+                                  GError         **error);
 typedef struct {
   const char *type_name;   /* static: "zip", "dict_keys" */
   gboolean    wrapped;     /* repr "dict_keys([...])" rather than "<zip object at 0x...>" */
   CrValue    *list;        /* owned; NULL for a dict view */
   CrValue    *dict;        /* owned: a dict view is live, as Python's are */
   int         dict_part;   /* 0 keys, 1 values, 2 items */
+  guint       pos;         /* an iterator's (not wrapped) items already taken */
 } CrSeqView;
 CrValue  *cr_seq_view_new        (const char      *type_name,
                                   gboolean         wrapped,
@@ -414,6 +459,11 @@ void      cr_builtins_install    (CrInterp        *self);
 CrValue  *cr_builtin_method      (CrInterp        *self,
                                   CrValue         *obj,
                                   const char      *name);
+/* str.lower, list.append, ...: a builtin type's method, called with the
+ * object first; NULL when cls is no builtin type or has no such method. */
+CrValue  *cr_builtin_unbound_method (CrInterp     *self,
+                                     CrValue      *cls,
+                                     const char   *name);
 void      cr_methods_install     (CrInterp        *self);
 void      cr_builtins_iter_install (CrInterp      *self);
 /* Argument checks shared by the builtins, with CPython's TypeError texts. */

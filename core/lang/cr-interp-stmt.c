@@ -18,9 +18,10 @@ locate (CrInterp        *self,
     }
 }
 
-/* Binds a name that no CR_AST_NAME node carries (import, def, class). */
-static void
-store_by_name (CrInterp   *self,
+/* Binds a name that no CR_AST_NAME node carries (import, def, class,
+ * except ... as); value NULL unbinds it. */
+void
+cr_store_name (CrInterp   *self,
                CrFrame    *f,
                const char *name,
                CrValue    *value)
@@ -28,7 +29,10 @@ store_by_name (CrInterp   *self,
   CrValue **slot = NULL;
   if (f->class_ns)
     {
-      g_hash_table_insert (f->class_ns, g_strdup (name), cr_value_ref (value));
+      if (value)
+        g_hash_table_insert (f->class_ns, g_strdup (name), cr_value_ref (value));
+      else
+        g_hash_table_remove (f->class_ns, name);
       return;
     }
   CrCode *code = f->code;
@@ -52,7 +56,7 @@ store_by_name (CrInterp   *self,
       slot = &self->globals[g].value;
     }
   CrValue *old = *slot;
-  *slot = cr_value_ref (value);
+  *slot = value ? cr_value_ref (value) : NULL;
   cr_value_unref (old);
 }
 
@@ -309,7 +313,7 @@ exec_def (CrInterp  *self,
   fn = apply_decorators (self, f, s->u.func.decorators, decorators, n_dec, fn, error);
   if (!fn)
     goto out;
-  store_by_name (self, f, s->u.func.name, fn);
+  cr_store_name (self, f, s->u.func.name, fn);
   cr_value_unref (fn);
   status = CR_EXEC_OK;
 out:
@@ -407,7 +411,7 @@ exec_class (CrInterp  *self,
   cls = apply_decorators (self, f, s->u.cls.decorators, decorators, n_dec, cls, error);
   if (!cls)
     goto out;
-  store_by_name (self, f, s->u.cls.name, cls);
+  cr_store_name (self, f, s->u.cls.name, cls);
   status = CR_EXEC_OK;
 out:
   cr_value_unref (cls);
@@ -433,7 +437,7 @@ exec_import (CrInterp  *self,
       if (!m)
         return CR_EXEC_ERROR;
       if (a->asname)
-        store_by_name (self, f, a->asname, m);
+        cr_store_name (self, f, a->asname, m);
       else
         {
           const char *dot = strchr (a->name, '.');
@@ -446,11 +450,11 @@ exec_import (CrInterp  *self,
                   cr_value_unref (m);
                   return CR_EXEC_ERROR;
                 }
-              store_by_name (self, f, top, tm);
+              cr_store_name (self, f, top, tm);
               cr_value_unref (tm);
             }
           else
-            store_by_name (self, f, a->name, m);
+            cr_store_name (self, f, a->name, m);
         }
       cr_value_unref (m);
     }
@@ -482,7 +486,7 @@ exec_import_from (CrInterp  *self,
           g_hash_table_iter_init (&it, m->u.module.attrs);
           while (g_hash_table_iter_next (&it, &key, &value))
             if (((const char *) key)[0] != '_')
-              store_by_name (self, f, key, value);
+              cr_store_name (self, f, key, value);
           continue;
         }
       CrValue *v = NULL;
@@ -506,7 +510,7 @@ exec_import_from (CrInterp  *self,
               return CR_EXEC_ERROR;
             }
         }
-      store_by_name (self, f, a->asname ? a->asname : a->name, v);
+      cr_store_name (self, f, a->asname ? a->asname : a->name, v);
       cr_value_unref (v);
     }
   cr_value_unref (m);
@@ -551,6 +555,12 @@ raise_value (CrInterp  *self,
     }
   g_set_error_literal (error, CR_LANG_ERROR, code, message);
   g_free (message);
+  if (error)
+    {
+      cr_value_unref (self->exc_value);
+      self->exc_value = cr_value_ref (inst);
+      self->exc_value_owner = *error;
+    }
   if (error && strcmp (cls->u.cls.name, cr_exception_name (code)) != 0)
     {
       g_free (self->exc_name);
@@ -822,6 +832,8 @@ exec_stmt (CrInterp  *self,
       {
         if (!s->u.raise.exc)
           {
+            if (self->handling && self->handling->len > 0)
+              return cr_exec_reraise (self, f, error);
             cr_interp_set_error (error, CR_EXC_RUNTIME_ERROR, "No active exception to reraise");
             locate (self, s);
             return CR_EXEC_ERROR;
@@ -845,6 +857,8 @@ exec_stmt (CrInterp  *self,
         locate (self, s);
         return status;
       }
+    case CR_AST_TRY:
+      return cr_exec_try (self, f, s, error);
     case CR_AST_DEL:
       for (guint i = 0; i < s->u.seq.n_elts; i++)
         if (!delete_target (self, f, s->u.seq.elts[i], error))

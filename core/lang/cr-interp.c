@@ -152,6 +152,7 @@ cr_interp_free (CrInterp *self)
   g_array_unref (self->traceback);
   g_hash_table_unref (self->warned);
   g_free (self->exc_name);
+  cr_interp_try_clear (self);
   cr_generator_free (self->generator);
   cr_program_free (self->program);
   g_free (self);
@@ -200,6 +201,8 @@ cr_interp_forget_error (CrInterp *self)
   self->traceback_owner = NULL;
   self->exc_name_owner = NULL;
   g_clear_pointer (&self->exc_name, g_free);
+  self->exc_value_owner = NULL;
+  g_clear_pointer (&self->exc_value, cr_value_unref);
   self->err_located = FALSE;
 }
 
@@ -1167,7 +1170,7 @@ cr_interp_getattr_opt (CrInterp    *self,
           return cr_value_new_str (obj->u.cls.name);
         if (strcmp (name, "__base__") == 0)
           return cr_value_ref (obj->u.cls.base ? obj->u.cls.base : cr_value_none ());
-        return NULL;
+        return cr_builtin_unbound_method (self, obj, name);
       }
     case CR_VALUE_OBJECT:
       if (obj->u.object.type->get_attr)

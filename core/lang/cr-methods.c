@@ -549,6 +549,37 @@ str_predicate (NATIVE_ARGS)
   return cr_value_new_bool (which < 4 || any_cased);
 }
 
+/* Python's str.istitle: cased characters follow the uncased ones in
+ * title case (upper after uncased, lower after cased), at least one. */
+static CrValue *
+str_istitle (NATIVE_ARGS)
+{
+  (void) self;
+  (void) data;
+  if (!check_args ("istitle", n_args, 0, 0, n_kwargs, error))
+    return NULL;
+  gboolean cased = FALSE, previous_cased = FALSE;
+  for (const char *p = bound->u.str.data; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+      if (g_unichar_isupper (c) || g_unichar_istitle (c))
+        {
+          if (previous_cased)
+            return cr_value_new_bool (FALSE);
+          previous_cased = cased = TRUE;
+        }
+      else if (g_unichar_islower (c))
+        {
+          if (!previous_cased)
+            return cr_value_new_bool (FALSE);
+          previous_cased = cased = TRUE;
+        }
+      else
+        previous_cased = FALSE;
+    }
+  return cr_value_new_bool (cased);
+}
+
 static CrValue *
 str_partition (NATIVE_ARGS)
 {
@@ -1176,6 +1207,7 @@ static const MethodDef str_methods[] = {
   { "isdigit", str_predicate, 0 }, { "isnumeric", str_predicate, 0 }, { "isdecimal", str_predicate, 0 },
   { "isalpha", str_predicate, 1 }, { "isalnum", str_predicate, 2 }, { "isspace", str_predicate, 3 },
   { "isupper", str_predicate, 4 }, { "islower", str_predicate, 5 },
+  { "istitle", str_istitle, 0 },
   { "partition", str_partition, 0 }, { "rpartition", str_partition, 1 },
   { "format", str_format, 0 },
   { NULL }
@@ -1234,6 +1266,50 @@ cr_methods_install (CrInterp *self)
   install_table (self, CR_VALUE_INT, int_methods);
   install_table (self, CR_VALUE_BOOL, int_methods);
   install_table (self, CR_VALUE_FLOAT, float_methods);
+}
+
+/* The bound value is the type object; data the method's definition. */
+static CrValue *
+unbound_call (NATIVE_ARGS)
+{
+  const MethodDef *d = data;
+  CrValue *k = g_hash_table_lookup (bound->u.cls.attrs, "__cr_kind__");
+  CrValueKind kind = (CrValueKind) k->u.i;
+  const char *type_name = bound->u.cls.name;
+  if (n_args == 0)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "unbound method %s.%s() needs an argument",
+                           type_name, d->name);
+      return NULL;
+    }
+  CrValue *obj = args[0];
+  gboolean ok = obj->kind == kind
+                || (kind == CR_VALUE_INT && obj->kind == CR_VALUE_BOOL)
+                || (kind == CR_VALUE_TUPLE && obj->kind == CR_VALUE_TUPLE);
+  if (!ok)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                           "descriptor '%s' for '%s' objects doesn't apply to a '%s' object",
+                           d->name, type_name, cr_value_type_name (obj));
+      return NULL;
+    }
+  return d->fn (self, obj, args + 1, n_args - 1, kwargs, n_kwargs,
+                GINT_TO_POINTER (d->data), error);
+}
+
+CrValue *
+cr_builtin_unbound_method (CrInterp   *self,
+                           CrValue    *cls,
+                           const char *name)
+{
+  CrValue *k = g_hash_table_lookup (cls->u.cls.attrs, "__cr_kind__");
+  if (!k || k->kind != CR_VALUE_INT || k->u.i < 0)
+    return NULL;
+  GHashTable *table = g_hash_table_lookup (self->method_tables, GINT_TO_POINTER ((int) k->u.i));
+  const MethodDef *d = table ? g_hash_table_lookup (table, name) : NULL;
+  if (!d)
+    return NULL;
+  return cr_value_new_native (d->name, unbound_call, cls, (gpointer) d);
 }
 
 CrValue *

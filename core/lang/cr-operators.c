@@ -469,6 +469,12 @@ cr_binary_op (CrInterp  *self,
       return int_binop (op, ia, ib, a, b, error);
     }
 
+  if (cr_value_is_set (a) && cr_value_is_set (b)
+      && (op == CR_BINOP_BITOR || op == CR_BINOP_BITAND || op == CR_BINOP_SUB
+          || op == CR_BINOP_BITXOR))
+    return cr_set_binop (a, b, op == CR_BINOP_BITOR ? '|' : op == CR_BINOP_BITAND ? '&'
+                                : op == CR_BINOP_SUB ? '-' : '^', error);
+
   if (a->kind == CR_VALUE_INSTANCE || b->kind == CR_VALUE_INSTANCE)
     {
       gboolean handled;
@@ -856,6 +862,17 @@ contains (CrInterp  *self,
         return r;
       }
     case CR_VALUE_OBJECT:
+      if (container->u.object.type == &cr_set_type)
+        {
+          GError *local = NULL;
+          CrValue *found = cr_dict_get (cr_set_dict (container), item, &local);
+          if (local)
+            {
+              g_propagate_error (error, local);
+              return -1;
+            }
+          return found != NULL;
+        }
       if (container->u.object.type == &cr_seq_view_type)
         {
           CrValue *items = cr_seq_view_items (container);

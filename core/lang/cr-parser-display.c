@@ -460,6 +460,7 @@ cr_parser_brace_atom (CrParser *p)
               node = cr_parser_comprehension (p, first, FALSE, start);
               if (node == NULL)
                 return NULL;
+              node->u.comp.is_set = TRUE;
             }
           else
             {
@@ -482,13 +483,12 @@ cr_parser_brace_atom (CrParser *p)
                   comprehension_target_hint (p, first, last->span);
                   return p->raised ? NULL : cr_parser_fail (p);
                 }
-              node = cr_parser_node (p, CR_AST_LIST, start);
+              node = cr_parser_node (p, CR_AST_SET, start);
               node->u.seq.elts = cr_parser_take (p, base, &node->u.seq.n_elts, node);
             }
           if (!cr_parser_accept (p, CR_TOK_RBRACE))
             return cr_parser_fail (p);
           node->span = cr_parser_span_from (p, start);
-          cr_parser_unsupported (p, node->span, "sets are");
           return node;
         }
       value = dict_value (p);
@@ -502,7 +502,8 @@ cr_parser_brace_atom (CrParser *p)
           if (!cr_parser_accept (p, CR_TOK_RBRACE))
             return cr_parser_fail (p);
           node->span = cr_parser_span_from (p, start);
-          cr_parser_unsupported (p, node->span, "dict comprehensions are");
+          node->u.comp.key = first;
+          cr_parser_child (p, node, first);
           return node;
         }
     }

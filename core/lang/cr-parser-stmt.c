@@ -511,26 +511,31 @@ decorated (CrParser *p)
   return cr_parser_fail (p);
 }
 
-/* try is not part of the language, but is parsed, so that its error comes
- * only when the rest is valid (and Python's own errors in it come first). */
+/* try: body, then except clauses (each with an optional type and name),
+ * else (only after an except) and finally. */
 static CrAstNode *
 try_stmt (CrParser *p)
 {
   CrSpan start = CUR (p)->span;
-  CrAstNode *holder = cr_parser_node (p, CR_AST_PASS, start);
-  guint n;
-  CrAstNode **body;
-  gboolean handlers = FALSE;
+  CrAstNode *node = cr_parser_node (p, CR_AST_TRY, start);
+  g_autoptr (GArray) handlers = g_array_new (FALSE, FALSE, sizeof (CrAstExceptHandler));
+  gboolean any = FALSE;
+  CrAstNode **last = NULL;
+  guint n_last = 0;
 
   p->pos++;
   if (!expect_colon (p, TRUE) ||
-      !block (p, "'try' statement", start.line, holder, &n, &body))
+      !block (p, "'try' statement", start.line, node,
+              &node->u.try_stmt.n_body, &node->u.try_stmt.body))
     return NULL;
+  last = node->u.try_stmt.body;
+  n_last = node->u.try_stmt.n_body;
   while (CUR_KIND (p) == CR_TOK_KW_EXCEPT)
     {
+      CrAstExceptHandler h = { NULL, NULL, 0, NULL, CUR (p)->span };
       int line = CUR (p)->span.line;
 
-      handlers = TRUE;
+      any = TRUE;
       p->pos++;
       if (CUR_KIND (p) != CR_TOK_COLON)
         {
@@ -538,45 +543,66 @@ try_stmt (CrParser *p)
             cr_parser_unsupported (p, start, "'except*' clauses are");
           if (CUR_KIND (p) == CR_TOK_NEWLINE && p->invalid_rules)
             return cr_parser_raise_here (p, "expected ':'");
-          if (cr_parser_expression (p) == NULL)
+          h.type = cr_parser_expression (p);
+          if (h.type == NULL)
             return NULL;
           if (CUR_KIND (p) == CR_TOK_COMMA && p->invalid_rules)
             return cr_parser_raise (p, CR_EXC_SYNTAX_ERROR, CUR (p)->span,
                                     "multiple exception types must be parenthesized");
           if (cr_parser_accept (p, CR_TOK_KW_AS))
             {
-              if (!cr_parser_accept (p, CR_TOK_NAME))
+              if (CUR_KIND (p) != CR_TOK_NAME)
                 return cr_parser_fail (p);
+              h.name = cr_parser_intern (p, CUR (p));
+              p->pos++;
             }
+          cr_parser_child (p, node, h.type);
         }
-      if (!expect_colon (p, FALSE) ||
-          !block (p, "'except' statement", line, holder, &n, &body))
+      if (!expect_colon (p, FALSE))
         return NULL;
+      h.span = cr_parser_span_from (p, h.span);
+      if (!block (p, "'except' statement", line, node, &h.n_body, &h.body))
+        return NULL;
+      last = h.body;
+      n_last = h.n_body;
+      if (handlers->len > 0
+          && g_array_index (handlers, CrAstExceptHandler, handlers->len - 1).type == NULL)
+        cr_parser_late_error (p, CR_LATE_COMPILER, CR_EXC_SYNTAX_ERROR,
+                              g_array_index (handlers, CrAstExceptHandler,
+                                             handlers->len - 1).span,
+                              "default 'except:' must be last");
+      g_array_append_val (handlers, h);
     }
-  if (handlers && CUR_KIND (p) == CR_TOK_KW_ELSE)
+  node->u.try_stmt.handlers = cr_parser_take_array (p, handlers, 0,
+                                                    &node->u.try_stmt.n_handlers);
+  if (any && CUR_KIND (p) == CR_TOK_KW_ELSE)
     {
-      if (!else_block (p, holder, &n, &body))
+      if (!else_block (p, node, &node->u.try_stmt.n_orelse, &node->u.try_stmt.orelse))
         return NULL;
+      last = node->u.try_stmt.orelse;
+      n_last = node->u.try_stmt.n_orelse;
     }
   if (CUR_KIND (p) == CR_TOK_KW_FINALLY)
     {
       int line = CUR (p)->span.line;
 
-      handlers = TRUE;
+      any = TRUE;
       p->pos++;
       if (!expect_colon (p, TRUE) ||
-          !block (p, "'finally' statement", line, holder, &n, &body))
+          !block (p, "'finally' statement", line, node,
+                  &node->u.try_stmt.n_finalbody, &node->u.try_stmt.finalbody))
         return NULL;
+      last = node->u.try_stmt.finalbody;
+      n_last = node->u.try_stmt.n_finalbody;
     }
-  if (!handlers)
+  if (!any)
     {
       if (p->invalid_rules)
         return cr_parser_raise_here (p, "expected 'except' or 'finally' block");
       return cr_parser_fail (p);
     }
-  cr_parser_unsupported (p, start, "'try' statements are");
-  holder->span = cr_parser_span_from (p, start);
-  return holder;
+  node->span = span_to_last (start, last, n_last);
+  return node;
 }
 
 static void

@@ -471,8 +471,11 @@ cr_parser_expr_name (const CrAstNode *e)
     case CR_AST_BINOP:
     case CR_AST_UNARYOP: return "expression";
     case CR_AST_LISTCOMP:
-      return e->u.comp.is_generator ? "generator expression" : "list comprehension";
+      return e->u.comp.key ? "dict comprehension"
+           : e->u.comp.is_set ? "set comprehension"
+           : e->u.comp.is_generator ? "generator expression" : "list comprehension";
     case CR_AST_DICT: return "dict literal";
+    case CR_AST_SET: return "set display";
     case CR_AST_JOINEDSTR:
     case CR_AST_FORMATTEDVALUE: return "f-string expression";
     case CR_AST_CONSTANT:

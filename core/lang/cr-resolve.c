@@ -254,6 +254,18 @@ collect (Resolver         *r,
             bind_target (r, s, st->u.with_stmt.items[k].optional_vars);
           collect (r, s, st->u.with_stmt.body, st->u.with_stmt.n_body);
           break;
+        case CR_AST_TRY:
+          collect (r, s, st->u.try_stmt.body, st->u.try_stmt.n_body);
+          for (guint k = 0; k < st->u.try_stmt.n_handlers; k++)
+            {
+              const CrAstExceptHandler *h = &st->u.try_stmt.handlers[k];
+              if (h->name)
+                scope_sym (r, s, h->name)->flags |= F_BOUND;
+              collect (r, s, h->body, h->n_body);
+            }
+          collect (r, s, st->u.try_stmt.orelse, st->u.try_stmt.n_orelse);
+          collect (r, s, st->u.try_stmt.finalbody, st->u.try_stmt.n_finalbody);
+          break;
         case CR_AST_FUNCTIONDEF:
           scope_sym (r, s, st->u.func.name)->flags |= F_BOUND;
           break;
@@ -592,6 +604,7 @@ resolve_expr (Resolver  *r,
       break;
     case CR_AST_TUPLE:
     case CR_AST_LIST:
+    case CR_AST_SET:
     case CR_AST_JOINEDSTR:
       for (guint i = 0; i < node->u.seq.n_elts; i++)
         resolve_expr (r, s, node->u.seq.elts[i]);
@@ -627,6 +640,7 @@ resolve_expr (Resolver  *r,
             for (guint i = 0; i < c->u.comp.n_ifs; i++)
               resolve_expr (r, s, c->u.comp.ifs[i]);
           }
+        resolve_expr (r, s, node->u.comp.key);
         resolve_expr (r, s, node->u.comp.elt);
         g_ptr_array_set_size (s->overlay, mark);
         break;
@@ -709,6 +723,17 @@ resolve_stmts (Resolver         *r,
               resolve_expr (r, s, st->u.with_stmt.items[k].optional_vars);
             }
           resolve_stmts (r, s, st->u.with_stmt.body, st->u.with_stmt.n_body);
+          break;
+        case CR_AST_TRY:
+          resolve_stmts (r, s, st->u.try_stmt.body, st->u.try_stmt.n_body);
+          for (guint k = 0; k < st->u.try_stmt.n_handlers; k++)
+            {
+              const CrAstExceptHandler *h = &st->u.try_stmt.handlers[k];
+              resolve_expr (r, s, h->type);
+              resolve_stmts (r, s, h->body, h->n_body);
+            }
+          resolve_stmts (r, s, st->u.try_stmt.orelse, st->u.try_stmt.n_orelse);
+          resolve_stmts (r, s, st->u.try_stmt.finalbody, st->u.try_stmt.n_finalbody);
           break;
         case CR_AST_ASSERT:
           resolve_expr (r, s, st->u.assert_stmt.test);

@@ -159,6 +159,14 @@ closest (const char         *name,
   return best;
 }
 
+const char *
+cr_suggest_among (const char        *name,
+                  const char *const *candidates,
+                  guint              n)
+{
+  return closest (name, candidates, n);
+}
+
 static const char *
 closest_in_array (const char *name,
                   GPtrArray  *names)

@@ -333,6 +333,29 @@ repr_into (CrInterp  *interp,
     case CR_VALUE_OBJECT:
       {
         const CrObjectType *type = v->u.object.type;
+        if (type == &cr_set_type)
+          {
+            CrValue *items = cr_set_items (v);
+            guint n = cr_seq_len (items);
+            if (n == 0)
+              g_string_append (out, "set()");
+            else
+              g_string_append_c (out, '{');
+            for (guint i = 0; i < n; i++)
+              {
+                if (i > 0)
+                  g_string_append (out, ", ");
+                if (!repr_into (interp, cr_seq_get (items, i), out, active, error))
+                  {
+                    cr_value_unref (items);
+                    return FALSE;
+                  }
+              }
+            if (n > 0)
+              g_string_append_c (out, '}');
+            cr_value_unref (items);
+            return TRUE;
+          }
         if (type == &cr_seq_view_type)
           {
             CrSeqView *view = v->u.object.data;

@@ -855,6 +855,15 @@ CrValue *
 cr_seq_view_items (CrValue *v)
 {
   CrSeqView *view = v->u.object.data;
+  if (view->list && view->pos > 0)
+    {
+      /* An iterator: what it has left. */
+      GPtrArray *all = view->list->u.seq.items;
+      GPtrArray *rest = g_ptr_array_new_full (all->len - MIN (view->pos, all->len), NULL);
+      for (guint i = view->pos; i < all->len; i++)
+        g_ptr_array_add (rest, cr_value_ref (all->pdata[i]));
+      return cr_value_new_list_take (rest);
+    }
   if (view->list)
     return cr_value_ref (view->list);
   guint n = cr_dict_len (view->dict);

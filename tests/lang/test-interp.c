@@ -364,6 +364,83 @@ test_cancel (void)
   run_clear (&r);
 }
 
+/* A cancelled run is never caught, not even by a bare except in a loop;
+ * a finally block on the way out stops at its first call (every call checks
+ * the flag), so nothing is printed. */
+static void
+test_cancel_uncatchable (void)
+{
+  gint flag = 0;
+  CrInterpOptions o = { .cancel_flag = &flag };
+  GThread *t = g_thread_new ("cancel", cancel_later, &flag);
+  Run r;
+  g_assert_false (run_script ("n = 0\n"
+                              "while True:\n"
+                              "    try:\n"
+                              "        while True:\n"
+                              "            n += 1\n"
+                              "    except:\n"
+                              "        print('caught')\n"
+                              "    finally:\n"
+                              "        print('finally')\n", &o, &r));
+  g_thread_join (t);
+  g_assert_cmpint (r.error->type, ==, CR_EXC_TIMEOUT_ERROR);
+  g_assert_cmpstr (r.out, ==, "");
+  run_clear (&r);
+}
+
+/* try/except as python3 runs it: the class hierarchy, the instance, a bare
+ * raise, else and finally. */
+static void
+test_try (void)
+{
+  assert_output ("try:\n    [][1]\nexcept LookupError as e:\n"
+                 "    print(type(e).__name__, e, repr(e), e.args)\n",
+                 "IndexError list index out of range IndexError('list index out of range') "
+                 "('list index out of range',)\n");
+  assert_output ("try:\n    {}['k']\nexcept (ValueError, KeyError) as e:\n"
+                 "    print(e, repr(e), e.args)\nelse:\n    print('no')\nfinally:\n    print('f')\n",
+                 "'k' KeyError('k') ('k',)\nf\n");
+  assert_output ("def f():\n    try:\n        return 1\n    finally:\n        print('fin')\n"
+                 "print(f())\n", "fin\n1\n");
+  assert_output ("try:\n    raise KeyboardInterrupt\nexcept Exception:\n    print('no')\n"
+                 "except BaseException as e:\n    print('base', repr(e))\n",
+                 "base KeyboardInterrupt()\n");
+
+  /* A bare raise re-raises the handled error where it first happened. */
+  Run r;
+  g_assert_false (run_script ("try:\n    x = 1 // 0\nexcept ArithmeticError:\n"
+                              "    print('h')\n    raise\n", NULL, &r));
+  g_assert_cmpstr (r.out, ==, "h\n");
+  g_assert_cmpstr (r.error->traceback, ==,
+                   "Traceback (most recent call last):\n"
+                   "  File \"demo.py\", line 2, in <module>\n"
+                   "    x = 1 // 0\n"
+                   "        ~~^^~~\n"
+                   "ZeroDivisionError: integer division or modulo by zero\n");
+  run_clear (&r);
+
+  /* An uncaught error keeps its traceback through a finally block. */
+  g_assert_false (run_script ("def g():\n    return [][0]\ntry:\n    g()\nfinally:\n"
+                              "    print('fin')\n", NULL, &r));
+  g_assert_cmpstr (r.out, ==, "fin\n");
+  g_assert_cmpstr (r.error->traceback, ==,
+                   "Traceback (most recent call last):\n"
+                   "  File \"demo.py\", line 4, in <module>\n"
+                   "    g()\n"
+                   "  File \"demo.py\", line 2, in g\n"
+                   "    return [][0]\n"
+                   "           ~~^^^\n"
+                   "IndexError: list index out of range\n");
+  run_clear (&r);
+
+  g_assert_false (run_script ("try:\n    1 / 0\nexcept 3:\n    pass\n", NULL, &r));
+  g_assert_cmpint (r.error->type, ==, CR_EXC_TYPE_ERROR);
+  g_assert_cmpstr (r.error->message, ==,
+                   "catching classes that do not inherit from BaseException is not allowed");
+  run_clear (&r);
+}
+
 /* No way out of the sandbox: what a script could use to reach files,
  * processes or the interpreter itself does not exist. */
 static void
@@ -543,6 +620,8 @@ main (int    argc,
   g_test_add_func ("/lang/interp/classes", test_classes);
   g_test_add_func ("/lang/interp/containers", test_containers);
   g_test_add_func ("/lang/interp/errors", test_errors);
+  g_test_add_func ("/lang/interp/try", test_try);
+  g_test_add_func ("/lang/interp/cancel-uncatchable", test_cancel_uncatchable);
   g_test_add_func ("/lang/interp/traceback", test_traceback);
   g_test_add_func ("/lang/interp/recursion", test_recursion);
   g_test_add_func ("/lang/interp/cancel", test_cancel);

@@ -757,21 +757,76 @@ test_details (void)
 }
 
 static void
+test_try (void)
+{
+  g_autoptr(CrAstModule) m =
+    parse_ok ("try:\n    f()\n    g()\nexcept (A, B) as e:\n    pass\n"
+              "except C:\n    pass\nexcept:\n    raise\nelse:\n    x = 1\n"
+              "finally:\n    y = 2\n");
+  g_assert_cmpuint (m->n_body, ==, 1);
+  CrAstNode *t = m->body[0];
+  g_assert_cmpint (t->kind, ==, CR_AST_TRY);
+  g_assert_cmpstr (cr_ast_kind_name (t->kind), ==, "Try");
+  g_assert_cmpuint (t->u.try_stmt.n_body, ==, 2);
+  g_assert_cmpuint (t->u.try_stmt.n_handlers, ==, 3);
+  g_assert_cmpint (t->u.try_stmt.handlers[0].type->kind, ==, CR_AST_TUPLE);
+  g_assert_cmpstr (t->u.try_stmt.handlers[0].name, ==, "e");
+  g_assert_cmpint (t->u.try_stmt.handlers[0].span.line, ==, 4);
+  g_assert_cmpint (t->u.try_stmt.handlers[1].type->kind, ==, CR_AST_NAME);
+  g_assert_null (t->u.try_stmt.handlers[1].name);
+  g_assert_null (t->u.try_stmt.handlers[2].type);
+  g_assert_cmpint (t->u.try_stmt.handlers[2].body[0]->kind, ==, CR_AST_RAISE);
+  g_assert_cmpuint (t->u.try_stmt.n_orelse, ==, 1);
+  g_assert_cmpuint (t->u.try_stmt.n_finalbody, ==, 1);
+  /* The statement ends where its last block ends (Python's end_lineno 13). */
+  g_assert_cmpint (t->span.line, ==, 1);
+  g_assert_cmpint (t->span.end_line, ==, 13);
+
+  /* {k: v for k, v in items if v}: key k, element v, one clause. */
+  g_autoptr(CrAstModule) dc = parse_ok ("d = {k: v * 2 for k, v in items if v}\n");
+  CrAstNode *comp = dc->body[0]->u.assign.value;
+  g_assert_cmpint (comp->kind, ==, CR_AST_LISTCOMP);
+  g_assert_cmpint (comp->u.comp.key->kind, ==, CR_AST_NAME);
+  g_assert_cmpint (comp->u.comp.elt->kind, ==, CR_AST_BINOP);
+  g_assert_cmpint (comp->u.comp.target->kind, ==, CR_AST_TUPLE);
+  g_assert_cmpuint (comp->u.comp.n_ifs, ==, 1);
+  g_assert_cmpint (comp->span.column, ==, 5);
+  g_assert_cmpint (comp->span.end_column, ==, 38);
+
+  /* {1, x} is a Set; {x for x in v} a set comprehension. */
+  g_autoptr(CrAstModule) st = parse_ok ("s = {1, x}\nt = {y for y in s}\n");
+  g_assert_cmpint (st->body[0]->u.assign.value->kind, ==, CR_AST_SET);
+  g_assert_cmpuint (st->body[0]->u.assign.value->u.seq.n_elts, ==, 2);
+  g_assert_true (st->body[1]->u.assign.value->u.comp.is_set);
+  g_assert_null (st->body[1]->u.assign.value->u.comp.key);
+
+  g_autoptr(CrAstModule) m2 = parse_ok ("try:\n    pass\nfinally:\n    pass\n");
+  g_assert_cmpuint (m2->body[0]->u.try_stmt.n_handlers, ==, 0);
+  g_assert_cmpuint (m2->body[0]->u.try_stmt.n_finalbody, ==, 1);
+}
+
+static void
 test_unsupported (void)
 {
   /* Valid Python that Chainrule does not run: a SyntaxError at the construct. */
-  assert_error ("x = 1\ntry:\n    f()\nexcept ValueError as e:\n    pass\n", CR_EXC_SYNTAX_ERROR,
-                "'try' statements are not supported in Chainrule scripts", 2, 1);
+  /* Python 3.11: "SyntaxError: default 'except:' must be last" at line 3, offset 1. */
+  assert_error ("try:\n    f()\nexcept:\n    pass\nexcept ValueError:\n    pass\n",
+                CR_EXC_SYNTAX_ERROR, "default 'except:' must be last", 3, 1);
+  assert_error ("try:\n    f()\nx = 1\n", CR_EXC_SYNTAX_ERROR,
+                "expected 'except' or 'finally' block", 3, 1);
   assert_error ("def f():\n    yield 1\n", CR_EXC_SYNTAX_ERROR,
                 "'yield' is not supported in Chainrule scripts", 2, 5);
   assert_error ("async def f():\n    pass\n", CR_EXC_SYNTAX_ERROR,
                 "'async' and 'await' are not supported in Chainrule scripts", 1, 1);
   assert_error ("if (n := 10) > 5:\n    pass\n", CR_EXC_SYNTAX_ERROR,
                 "assignment expressions (':=') are not supported in Chainrule scripts", 1, 5);
-  assert_error ("s = {1, 2}\n", CR_EXC_SYNTAX_ERROR,
-                "sets are not supported in Chainrule scripts", 1, 5);
-  assert_error ("d = {k: 1 for k in x}\n", CR_EXC_SYNTAX_ERROR,
-                "dict comprehensions are not supported in Chainrule scripts", 1, 5);
+  /* Python 3.11: "cannot assign to set display here. Maybe you meant '=='
+   * instead of '='?" at offset 1. */
+  assert_error ("{1, 2} = 1\n", CR_EXC_SYNTAX_ERROR,
+                "cannot assign to set display here. Maybe you meant '==' instead of '='?", 1, 1);
+  /* Python 3.11: "cannot assign to dict comprehension" at offset 1. */
+  assert_error ("{k: 1 for k in x} = 1\n", CR_EXC_SYNTAX_ERROR,
+                "cannot assign to dict comprehension here. Maybe you meant '==' instead of '='?", 1, 1);
   assert_error ("b = b'abc'\n", CR_EXC_SYNTAX_ERROR,
                 "bytes literals are not supported in Chainrule scripts", 1, 5);
   assert_error ("z = 1 + 2j\n", CR_EXC_SYNTAX_ERROR,
@@ -1202,6 +1257,7 @@ main (int    argc,
   g_test_add_func ("/lang/parser/spans", test_spans);
   g_test_add_func ("/lang/parser/details", test_details);
   g_test_add_func ("/lang/parser/errors", test_errors);
+  g_test_add_func ("/lang/parser/try", test_try);
   g_test_add_func ("/lang/parser/unsupported", test_unsupported);
   g_test_add_func ("/lang/parser/depth", test_depth);
   g_test_add_func ("/lang/parser/robustness", test_robustness);

@@ -1,0 +1,4 @@
+try:
+    raise KeyboardInterrupt
+except Exception:
+    print("no")

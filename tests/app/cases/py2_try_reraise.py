@@ -1,0 +1,5 @@
+try:
+    x = [1][3]
+except IndexError:
+    print("c")
+    raise
