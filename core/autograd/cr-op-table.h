@@ -55,6 +55,26 @@ G_BEGIN_DECLS
   X (MAX_DIM)             /* MaxBackward0 */                           \
   X (MIN_DIM)             /* MinBackward0 */                           \
   X (NORM)                /* LinalgVectorNormBackward0 */              \
+  X (VAR)                 /* VarBackward0 */                           \
+  X (STD)                 /* StdBackward0 */                           \
+  X (LOGSUMEXP)           /* LogsumexpBackward0 */                     \
+  X (AMAX)                /* AmaxBackward0 */                          \
+  X (AMIN)                /* AminBackward0 */                          \
+  X (CUMSUM)              /* CumsumBackward0 */                        \
+  X (LEAKY_RELU)          /* LeakyReluBackward0 */                     \
+  X (ELU)                 /* EluBackward0 */                           \
+  X (SOFTPLUS)            /* SoftplusBackward0 */                      \
+  X (SILU)                /* SiluBackward0 */                          \
+  X (GELU)                /* GeluBackward0 */                          \
+  X (SMOOTH_L1_LOSS)      /* SmoothL1LossBackward0 */                  \
+  X (SPLIT)               /* SplitBackward0: split, chunk */           \
+  X (SPLIT_WITH_SIZES)    /* SplitWithSizesBackward0 */                \
+  X (UNBIND)              /* UnbindBackward0 */                        \
+  X (FLIP)                /* FlipBackward0 */                          \
+  X (TRIU)                /* TriuBackward0 */                          \
+  X (TRIL)                /* TrilBackward0 */                          \
+  X (TRACE)               /* TraceBackward0 */                         \
+  X (REPEAT)              /* RepeatBackward0 */                        \
   X (CLONE)               /* CloneBackward0 */                         \
   X (TO_COPY)             /* ToCopyBackward0: dtype casts */           \
   X (T)                   /* TBackward0 */                             \

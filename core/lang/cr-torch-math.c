@@ -167,8 +167,8 @@ NATIVE (native_f_relu)
     return NULL;
   if (inplace)
     {
-      g_autoptr(CrTensor) r = cr_relu (x, error);
-      if (r == NULL || !cr_copy_ (x, r, error))
+      /* x.relu_(): ReluBackward0, as PyTorch records it. */
+      if (!cr_inplace_unary (CR_OP_RELU, x, error))
         return NULL;
       return cr_value_ref (a.values[0]);
     }
@@ -742,16 +742,14 @@ NATIVE (native_norm)
     return NULL;
   if (n_dims == 0)
     return cr_torch_wrap (cr_norm (x, p, error));
-
-  /* Along dims: (sum |x|^p)^(1/p), built from differentiable ops. */
-  {
-    g_autoptr(CrTensor) ab = cr_unary (CR_OP_ABS, x, error);
-    g_autoptr(CrTensor) pw = ab != NULL ? cr_pow_scalar (ab, p, error) : NULL;
-    g_autoptr(CrTensor) s = pw != NULL ? cr_sum_dim (pw, dims, n_dims, keepdim, error) : NULL;
-    if (s == NULL)
-      return NULL;
-    return cr_torch_wrap (cr_pow_scalar (s, 1.0 / p, error));
-  }
+  if (n_dims == 2 && (!cr_torch_args_has (&a, 1) || a.values[1]->kind == CR_VALUE_STR))
+    {
+      /* PyTorch 1.13's frobenius_norm over two dims: sqrt(sum(x * x, dims)). */
+      g_autoptr(CrTensor) sq = cr_mul (x, x, error);
+      g_autoptr(CrTensor) s = sq != NULL ? cr_sum_dim (sq, dims, n_dims, keepdim, error) : NULL;
+      return s != NULL ? cr_torch_wrap (cr_sqrt (s, error)) : NULL;
+    }
+  return cr_torch_wrap (cr_norm_dim (x, p, dims, n_dims, keepdim, error));
 }
 
 /* all / any, over everything or along one dim. */
@@ -1161,11 +1159,11 @@ NATIVE (native_softmax)
   return cr_torch_wrap (cr_softmax (input, (int) dim, error));
 }
 
-static gboolean
-parse_reduction (CrTorchArgs *a,
-                 guint        i,
-                 CrReduction *out,
-                 GError     **error)
+gboolean
+cr_torch_parse_reduction (CrTorchArgs *a,
+                          guint        i,
+                          CrReduction *out,
+                          GError     **error)
 {
   const char *s;
 
@@ -1237,7 +1235,7 @@ NATIVE (native_mse_loss)
   TENSOR_ARG (y, 1);
 
   if (!check_unsupported (&a, 2, error) || !check_unsupported (&a, 3, error)
-      || !parse_reduction (&a, 4, &reduction, error))
+      || !cr_torch_parse_reduction (&a, 4, &reduction, error))
     return NULL;
   warn_target_size (interp, x, y);
   return cr_torch_wrap (cr_mse_loss (x, y, reduction, error));
@@ -1255,7 +1253,7 @@ NATIVE (native_l1_loss)
   TENSOR_ARG (y, 1);
 
   if (!check_unsupported (&a, 2, error) || !check_unsupported (&a, 3, error)
-      || !parse_reduction (&a, 4, &reduction, error))
+      || !cr_torch_parse_reduction (&a, 4, &reduction, error))
     return NULL;
   warn_target_size (interp, x, y);
   diff = cr_sub (x, y, error);
@@ -1277,7 +1275,8 @@ NATIVE (native_bce)
   TENSOR_ARG (y, 1);
 
   if (!check_unsupported (&a, 2, error) || !check_unsupported (&a, 3, error)
-      || !check_unsupported (&a, 4, error) || !parse_reduction (&a, 5, &reduction, error))
+      || !check_unsupported (&a, 4, error)
+      || !cr_torch_parse_reduction (&a, 5, &reduction, error))
     return NULL;
   if (!cr_shape_equal (x->shape, x->ndim, y->shape, y->ndim))
     {
@@ -1301,7 +1300,8 @@ NATIVE (native_bce_with_logits)
   TENSOR_ARG (y, 1);
 
   if (!check_unsupported (&a, 2, error) || !check_unsupported (&a, 3, error)
-      || !check_unsupported (&a, 4, error) || !parse_reduction (&a, 5, &reduction, error)
+      || !check_unsupported (&a, 4, error)
+      || !cr_torch_parse_reduction (&a, 5, &reduction, error)
       || !check_unsupported (&a, 6, error))
     return NULL;
   if (!cr_shape_equal (x->shape, x->ndim, y->shape, y->ndim))
@@ -1362,7 +1362,8 @@ NATIVE (native_nll_loss)
 
   if (!check_unsupported (&a, 2, error) || !check_unsupported (&a, 3, error)
       || !check_ignore_index (&a, 4, error) || !check_unsupported (&a, 5, error)
-      || !parse_reduction (&a, 6, &reduction, error) || !check_target (x, y, FALSE, error))
+      || !cr_torch_parse_reduction (&a, 6, &reduction, error)
+      || !check_target (x, y, FALSE, error))
     return NULL;
   return cr_torch_wrap (cr_nll_loss (x, y, reduction, error));
 }
@@ -1378,7 +1379,7 @@ NATIVE (native_cross_entropy)
 
   if (!check_unsupported (&a, 2, error) || !check_unsupported (&a, 3, error)
       || !check_ignore_index (&a, 4, error) || !check_unsupported (&a, 5, error)
-      || !parse_reduction (&a, 6, &reduction, error)
+      || !cr_torch_parse_reduction (&a, 6, &reduction, error)
       || !cr_torch_args_double (&a, 7, 0.0, &smoothing, error)
       || !check_target (x, y, TRUE, error))
     return NULL;

@@ -3,6 +3,7 @@
  * creation (torch.tensor, zeros, randn, arange ...), grad-mode context
  * managers and decorators, and torch.manual_seed. */
 #include "cr-torch-private.h"
+#include "cr-interp-private.h"
 #include "cr-kernels.h"
 #include "cr-grad-mode.h"
 #include "cr-device.h"
@@ -1131,6 +1132,10 @@ cr_torch_add_funcs (CrValue *module,
     if (cr_torch_math_funcs[i].where & where)
       add_native (module, cr_torch_math_funcs[i].name, cr_torch_math_funcs[i].fn,
                   cr_torch_math_funcs[i].data);
+  for (guint i = 0; i < cr_torch_n_activation_funcs; i++)
+    if (cr_torch_activation_funcs[i].where & where)
+      add_native (module, cr_torch_activation_funcs[i].name, cr_torch_activation_funcs[i].fn,
+                  cr_torch_activation_funcs[i].data);
   for (guint i = 0; i < cr_torch_n_method_funcs; i++)
     if (cr_torch_method_funcs[i].where & where)
       add_native (module, cr_torch_method_funcs[i].name, cr_torch_method_funcs[i].fn,
@@ -1183,6 +1188,11 @@ static CrValue *
 tensor_class_new (void)
 {
   CrValue *cls = cr_value_new_class ("Tensor", NULL);
+  CrValue *module = cr_value_new_str ("torch");
+
+  /* Printed as <class 'torch.Tensor'>, as type(t) is. */
+  cr_value_set_member (cls, "__module__", module);
+  cr_value_unref (module);
   add_native (cls, "__cr_new__", native_legacy_constructor, GINT_TO_POINTER (CR_DTYPE_FLOAT32));
   return cls;
 }
@@ -1275,6 +1285,15 @@ cr_torch_import (CrInterp    *interp,
   /* Each import builds the tree afresh (a few hundred small values) and
    * returns the part asked for; the interpreter caches it by name. */
   module = torch_module_new ();
+  {
+    /* torch.dtype is the class type() gives for a dtype, so that
+     * isinstance(torch.float32, torch.dtype) holds. */
+    CrValue *f32 = cr_torch_dtype_new (CR_DTYPE_FLOAT32);
+    CrValue *dtype_cls = cr_interp_type_of (interp, f32);
+    if (dtype_cls)
+      cr_value_set_member (module, "dtype", dtype_cls);
+    cr_value_unref (f32);
+  }
   parts = g_strsplit (dotted_name, ".", -1);
   for (guint i = 1; parts[i] != NULL; i++)
     {

@@ -148,6 +148,13 @@ typedef struct {
 /* The tables of cr-torch-math.c and cr-torch-tensor-methods.c. */
 extern const CrTorchFunc cr_torch_math_funcs[];
 extern const guint       cr_torch_n_math_funcs;
+/* reduction='mean' | 'sum' | 'none' of a loss, argument i (cr-torch-math.c). */
+gboolean  cr_torch_parse_reduction   (CrTorchArgs     *a,
+                                      guint            i,
+                                      CrReduction     *out,
+                                      GError         **error);
+extern const CrTorchFunc cr_torch_activation_funcs[];   /* cr-torch-activation.c */
+extern const guint       cr_torch_n_activation_funcs;
 extern const CrTorchFunc cr_torch_method_funcs[];
 extern const guint       cr_torch_n_method_funcs;
 
@@ -206,5 +213,8 @@ CrValue  *cr_torch_grad_mode_new     (gboolean         enabled);
 CrValue  *cr_torch_tensor_item       (CrTensor        *t,
                                       GError         **error);
 CrValue  *cr_torch_tensor_tolist     (CrTensor        *t);
+
+/* Python's "Did you mean" among dir() of a tensor, or NULL (cr-torch-dir.c). */
+const char *cr_torch_tensor_suggest_attribute (const char *name);
 
 G_END_DECLS

@@ -393,6 +393,26 @@ NATIVE (native_inplace)
   return cr_value_ref (self);
 }
 
+static const InplaceInfo inplace_unary[] = {
+  { "neg_", CR_OP_NEG }, { "exp_", CR_OP_EXP }, { "log_", CR_OP_LOG }, { "sin_", CR_OP_SIN },
+  { "cos_", CR_OP_COS }, { "tanh_", CR_OP_TANH }, { "sigmoid_", CR_OP_SIGMOID },
+  { "relu_", CR_OP_RELU }, { "sqrt_", CR_OP_SQRT }, { "rsqrt_", CR_OP_RSQRT },
+  { "abs_", CR_OP_ABS }, { "sign_", CR_OP_SIGN }, { "reciprocal_", CR_OP_RECIPROCAL },
+  { "log1p_", CR_OP_LOG1P }, { "expm1_", CR_OP_EXPM1 },
+};
+
+NATIVE (native_inplace_unary)
+{
+  const InplaceInfo *info = data;
+  CrTensor *x;
+  PARSE (info->name, "input");
+
+  x = cr_torch_args_tensor (&a, 0, error);
+  if (x == NULL || !cr_inplace_unary (info->op, x, error))
+    return NULL;
+  return cr_value_ref (a.values[0]);
+}
+
 NATIVE (native_clamp_)
 {
   gboolean has_min, has_max;
@@ -508,6 +528,242 @@ NATIVE (native_new_filled)
   return cr_value_new_tensor_take (t);
 }
 
+/* ---- var, std, logsumexp, amax, amin, cumsum (cr-ops-stats.c) -------- */
+
+/* var(input, dim=None, unbiased=True, keepdim=False), also var(input, unbiased). */
+NATIVE (native_var_std)
+{
+  gboolean is_std = GPOINTER_TO_INT (data);
+  int dims[CR_MAX_DIMS];
+  int n_dims = 0;
+  gboolean unbiased, keepdim;
+  CrTensor *x;
+  PARSE (is_std ? "std" : "var", "input | dim unbiased keepdim");
+
+  x = cr_torch_args_tensor (&a, 0, error);
+  if (x == NULL)
+    return NULL;
+  if (cr_torch_args_has (&a, 1) && a.values[1]->kind == CR_VALUE_BOOL
+      && !cr_torch_args_has (&a, 2) && !cr_torch_args_has (&a, 3))
+    {
+      unbiased = a.values[1]->u.b;
+      keepdim = FALSE;
+    }
+  else if (!cr_torch_args_dims (&a, 1, dims, &n_dims, error)
+           || !cr_torch_args_bool (&a, 2, TRUE, &unbiased, error)
+           || !cr_torch_args_bool (&a, 3, FALSE, &keepdim, error))
+    return NULL;
+  return cr_torch_wrap (is_std ? cr_std (x, dims, n_dims, unbiased, keepdim, error)
+                               : cr_var (x, dims, n_dims, unbiased, keepdim, error));
+}
+
+typedef CrTensor *(*DimsReduceFunc) (CrTensor *x, const int *dims, int n_dims,
+                                     gboolean keepdim, GError **error);
+
+/* amax(input, dim=(), keepdim=False), amin, logsumexp(input, dim, keepdim=False). */
+NATIVE (native_dims_reduce)
+{
+  const char *name = data;
+  gboolean is_lse = strcmp (name, "logsumexp") == 0;
+  DimsReduceFunc fn = is_lse ? cr_logsumexp : strcmp (name, "amax") == 0 ? cr_amax : cr_amin;
+  int dims[CR_MAX_DIMS];
+  int n_dims = 0;
+  gboolean keepdim;
+  CrTensor *x;
+  PARSE (name, is_lse ? "input dim | keepdim" : "input | dim keepdim");
+
+  x = cr_torch_args_tensor (&a, 0, error);
+  if (x == NULL || !cr_torch_args_dims (&a, 1, dims, &n_dims, error)
+      || !cr_torch_args_bool (&a, 2, FALSE, &keepdim, error))
+    return NULL;
+  return cr_torch_wrap (fn (x, dims, n_dims, keepdim, error));
+}
+
+NATIVE (native_cumsum)
+{
+  gint64 dim;
+  CrTensor *x;
+  PARSE ("cumsum", "input dim");
+
+  x = cr_torch_args_tensor (&a, 0, error);
+  if (x == NULL || !cr_torch_args_int (&a, 1, 0, &dim, error))
+    return NULL;
+  return cr_torch_wrap (cr_cumsum (x, (int) dim, error));
+}
+
+/* ---- split, chunk, unbind, flip, triu, tril, trace (cr-ops-pieces.c) -- */
+
+static CrValue *
+pieces_tuple (GPtrArray *pieces)
+{
+  g_autoptr(GPtrArray) items = NULL;
+  CrValue *tuple;
+
+  if (pieces == NULL)
+    return NULL;
+  items = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_value_unref);
+  for (guint i = 0; i < pieces->len; i++)
+    g_ptr_array_add (items, cr_value_new_tensor_take (cr_tensor_ref (pieces->pdata[i])));
+  tuple = cr_value_new_tuple ((CrValue *const *) items->pdata, items->len);
+  g_ptr_array_unref (pieces);
+  return tuple;
+}
+
+/* split(tensor, split_size_or_sections, dim=0) */
+NATIVE (native_split)
+{
+  gint64 dim;
+  CrTensor *x;
+  CrValue *sizes;
+  PARSE ("split", "input split_size_or_sections | dim");
+
+  x = cr_torch_args_tensor (&a, 0, error);
+  if (x == NULL || !cr_torch_args_int (&a, 2, 0, &dim, error))
+    return NULL;
+  sizes = a.values[1];
+  if (sizes->kind == CR_VALUE_LIST || sizes->kind == CR_VALUE_TUPLE)
+    {
+      gint64 lengths[64];
+      guint n = sizes->u.seq.items->len;
+
+      if (n > G_N_ELEMENTS (lengths))
+        {
+          g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                               "split into more than 64 sections is not supported by "
+                               "Chainrule yet");
+          return NULL;
+        }
+      for (guint i = 0; i < n; i++)
+        {
+          CrValue *v = sizes->u.seq.items->pdata[i];
+          if (v->kind != CR_VALUE_INT)
+            {
+              cr_torch_args_type_error (&a, 1, "int", error);
+              return NULL;
+            }
+          lengths[i] = v->u.i;
+        }
+      return pieces_tuple (cr_split_with_sizes (x, lengths, n, (int) dim, error));
+    }
+  if (sizes->kind != CR_VALUE_INT)
+    {
+      cr_torch_args_type_error (&a, 1, "int", error);
+      return NULL;
+    }
+  return pieces_tuple (cr_split (x, sizes->u.i, (int) dim, error));
+}
+
+/* chunk(input, chunks, dim=0): split into pieces of ceil(size / chunks). */
+NATIVE (native_chunk)
+{
+  gint64 chunks, dim;
+  int d;
+  CrTensor *x;
+  PARSE ("chunk", "input chunks | dim");
+
+  x = cr_torch_args_tensor (&a, 0, error);
+  if (x == NULL || !cr_torch_args_int (&a, 1, 1, &chunks, error)
+      || !cr_torch_args_int (&a, 2, 0, &dim, error))
+    return NULL;
+  if (x->ndim == 0)
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "chunk expects at least a 1-dimensional tensor");
+      return NULL;
+    }
+  if (chunks <= 0)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "chunk expects `chunks` to be greater than 0, got: %" G_GINT64_FORMAT, chunks);
+      return NULL;
+    }
+  d = (int) dim;
+  if (d < -x->ndim || d >= x->ndim)
+    return pieces_tuple (cr_split (x, 1, d, error));   /* the IndexError */
+  if (d < 0)
+    d += x->ndim;
+  return pieces_tuple (cr_split (x, MAX ((x->shape[d] + chunks - 1) / chunks, 1), d, error));
+}
+
+NATIVE (native_unbind)
+{
+  gint64 dim;
+  CrTensor *x;
+  PARSE ("unbind", "input | dim");
+
+  x = cr_torch_args_tensor (&a, 0, error);
+  if (x == NULL || !cr_torch_args_int (&a, 1, 0, &dim, error))
+    return NULL;
+  return pieces_tuple (cr_unbind (x, (int) dim, error));
+}
+
+/* x.flip(0, 1), x.flip((0, 1)), torch.flip(x, (0,)) */
+NATIVE (native_flip)
+{
+  int dims[CR_MAX_DIMS];
+  int n_dims = 0;
+  CrTensor *x;
+
+  if (self != NULL && self->kind == CR_VALUE_TENSOR && n_kwargs == 0)
+    {
+      gint64 shape[CR_MAX_DIMS];
+      if (!cr_torch_parse_size ("flip", "dims", args, n_args, shape, &n_dims, error))
+        return NULL;
+      for (int i = 0; i < n_dims; i++)
+        dims[i] = (int) CLAMP (shape[i], G_MININT, G_MAXINT);
+      x = SELF_TENSOR;
+    }
+  else
+    {
+      PARSE ("flip", "input dims");
+      x = cr_torch_args_tensor (&a, 0, error);
+      if (x == NULL || !cr_torch_args_dims (&a, 1, dims, &n_dims, error))
+        return NULL;
+    }
+  return cr_torch_wrap (cr_flip (x, dims, n_dims, error));
+}
+
+/* x.repeat(2, 3), x.repeat((2, 3)) */
+NATIVE (native_repeat)
+{
+  gint64 repeats[CR_MAX_DIMS];
+  int n;
+
+  if (n_kwargs > 0)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                   "repeat() got an unexpected keyword argument '%s'", kwargs[0].name);
+      return NULL;
+    }
+  if (!cr_torch_parse_size ("repeat", "repeats", args, n_args, repeats, &n, error))
+    return NULL;
+  return cr_torch_wrap (cr_repeat (SELF_TENSOR, repeats, n, error));
+}
+
+NATIVE (native_triangle)
+{
+  gboolean upper = GPOINTER_TO_INT (data);
+  gint64 diagonal;
+  CrTensor *x;
+  PARSE (upper ? "triu" : "tril", "input | diagonal");
+
+  x = cr_torch_args_tensor (&a, 0, error);
+  if (x == NULL || !cr_torch_args_int (&a, 1, 0, &diagonal, error))
+    return NULL;
+  return cr_torch_wrap (upper ? cr_triu (x, diagonal, error) : cr_tril (x, diagonal, error));
+}
+
+NATIVE (native_trace)
+{
+  CrTensor *x;
+  PARSE ("trace", "input");
+
+  x = cr_torch_args_tensor (&a, 0, error);
+  if (x == NULL)
+    return NULL;
+  return cr_torch_wrap (cr_trace (x, error));
+}
+
 /* ---- the table -------------------------------------------------------- */
 
 #define M CR_TORCH_IN_TENSOR
@@ -550,6 +806,35 @@ const CrTorchFunc cr_torch_method_funcs[] = {
   { "div_", native_inplace, M, (gpointer) &inplace_div },
   { "pow_", native_inplace, M, (gpointer) &inplace_pow },
   { "clamp_", native_clamp_, M, NULL },
+  { "var", native_var_std, M | CR_TORCH_IN_TORCH, GINT_TO_POINTER (FALSE) },
+  { "std", native_var_std, M | CR_TORCH_IN_TORCH, GINT_TO_POINTER (TRUE) },
+  { "amax", native_dims_reduce, M | CR_TORCH_IN_TORCH, (gpointer) "amax" },
+  { "amin", native_dims_reduce, M | CR_TORCH_IN_TORCH, (gpointer) "amin" },
+  { "logsumexp", native_dims_reduce, M | CR_TORCH_IN_TORCH, (gpointer) "logsumexp" },
+  { "cumsum", native_cumsum, M | CR_TORCH_IN_TORCH, NULL },
+  { "split", native_split, M | CR_TORCH_IN_TORCH, NULL },
+  { "chunk", native_chunk, M | CR_TORCH_IN_TORCH, NULL },
+  { "unbind", native_unbind, M | CR_TORCH_IN_TORCH, NULL },
+  { "flip", native_flip, M | CR_TORCH_IN_TORCH, NULL },
+  { "triu", native_triangle, M | CR_TORCH_IN_TORCH, GINT_TO_POINTER (TRUE) },
+  { "tril", native_triangle, M | CR_TORCH_IN_TORCH, GINT_TO_POINTER (FALSE) },
+  { "trace", native_trace, M | CR_TORCH_IN_TORCH, NULL },
+  { "repeat", native_repeat, M, NULL },
+  { "neg_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[0] },
+  { "exp_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[1] },
+  { "log_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[2] },
+  { "sin_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[3] },
+  { "cos_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[4] },
+  { "tanh_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[5] },
+  { "sigmoid_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[6] },
+  { "relu_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[7] },
+  { "sqrt_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[8] },
+  { "rsqrt_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[9] },
+  { "abs_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[10] },
+  { "sign_", native_inplace_unary, M, (gpointer) &inplace_unary[11] },
+  { "reciprocal_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[12] },
+  { "log1p_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[13] },
+  { "expm1_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[14] },
   { "copy_", native_copy_, M, NULL },
   { "uniform_", native_random_, M, GINT_TO_POINTER (FALSE) },
   { "normal_", native_random_, M, GINT_TO_POINTER (TRUE) },
@@ -737,8 +1022,14 @@ cr_torch_tensor_getattr (CrInterp    *interp,
 
   if (entry == NULL)
     {
-      g_set_error (error, CR_LANG_ERROR, CR_EXC_ATTRIBUTE_ERROR,
-                   "'Tensor' object has no attribute '%s'", name);
+      const char *suggestion = cr_torch_tensor_suggest_attribute (name);
+      if (suggestion)
+        g_set_error (error, CR_LANG_ERROR, CR_EXC_ATTRIBUTE_ERROR,
+                     "'Tensor' object has no attribute '%s'. Did you mean: '%s'?",
+                     name, suggestion);
+      else
+        g_set_error (error, CR_LANG_ERROR, CR_EXC_ATTRIBUTE_ERROR,
+                     "'Tensor' object has no attribute '%s'", name);
       return NULL;
     }
   if (is_attr (entry))

@@ -936,6 +936,18 @@ cr_unary (CrOpId     op,
   return out;
 }
 
+gboolean
+cr_ops_unary_info (CrOpId     op,
+                   CrUnaryOp *kernel,
+                   int       *save)
+{
+  if ((guint) op >= CR_OP_COUNT || !unary_ops[op].valid)
+    return FALSE;
+  *kernel = unary_ops[op].kernel;
+  *save = (int) unary_ops[op].save;
+  return TRUE;
+}
+
 CrTensor *cr_neg     (CrTensor *x, GError **error) { return cr_unary (CR_OP_NEG, x, error); }
 CrTensor *cr_exp     (CrTensor *x, GError **error) { return cr_unary (CR_OP_EXP, x, error); }
 CrTensor *cr_log     (CrTensor *x, GError **error) { return cr_unary (CR_OP_LOG, x, error); }

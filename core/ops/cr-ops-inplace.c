@@ -261,6 +261,49 @@ cr_inplace_binary (CrOpId     op,
   return TRUE;
 }
 
+gboolean
+cr_inplace_unary (CrOpId     op,
+                  CrTensor  *self,
+                  GError   **error)
+{
+  g_autoptr(CrTensor) old_self = NULL;
+  g_autoptr(CrTensor) out = NULL;
+  CrUnaryOp kernel;
+  int save;
+  CrNode *node;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  if (!cr_ops_unary_info (op, &kernel, &save))
+    g_return_val_if_reached (FALSE);
+
+  if (!check_leaf (self, error))
+    return FALSE;
+  if (save == 1 && cr_autograd_should_record (&self, 1) && cr_dtype_is_floating (self->dtype)
+      && (old_self = cr_clone (self, error)) == NULL)
+    return FALSE;
+  out = cr_kernel_unary (kernel, self, error);
+  if (out == NULL)
+    return FALSE;
+  if (out->dtype != self->dtype && !cr_dtype_is_floating (self->dtype))
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "result type %s can't be cast to the desired output type %s",
+                   cr_dtype_scalar_name (out->dtype), cr_dtype_scalar_name (self->dtype));
+      return FALSE;
+    }
+  if (!cr_kernel_copy_into (self, out, error))
+    return FALSE;
+  cr_tensor_bump_version (self);
+  if ((node = rebase_history (op, &self, 1)) != NULL)
+    {
+      if (save == 1)
+        cr_node_save (node, 0, old_self, FALSE);
+      else if (save == 2)
+        cr_node_save (node, 0, self->grad_fn == node ? self : out, self->grad_fn == node);
+    }
+  return TRUE;
+}
+
 /* ---- zero_, fill_ ------------------------------------------------------ */
 
 static gboolean

@@ -54,6 +54,20 @@ CrTensor *cr_ops_add_number      (CrTensor        *t,
                                   double           number,
                                   GError         **error);
 
+/* The kernel of a unary op of cr_unary and what its formula saves in slot 0
+ * (0: nothing, 1: the input, 2: the output); FALSE for any other op. */
+gboolean  cr_ops_unary_info      (CrOpId           op,
+                                  CrUnaryOp       *kernel,
+                                  int             *save);
+
+/* max (is_min: min) of x over the sorted dims, kept as size 1; kernels
+ * only, no graph (cr-ops-stats.c). */
+CrTensor *cr_ops_extremum_keepdim (const CrTensor *x,
+                                  const int       *dims,
+                                  int              n_dims,
+                                  gboolean         is_min,
+                                  GError         **error);
+
 /* torch.clamp's check that a bound is given (clamp and clamp_). */
 gboolean  cr_ops_check_clamp_bounds (gboolean      has_min,
                                   gboolean         has_max,

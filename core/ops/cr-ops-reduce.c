@@ -518,6 +518,9 @@ cr_min_dim (CrTensor   *x,
 static CrTensor *
 norm_forward (const CrTensor  *x,
               double           p,
+              const int       *dims,
+              int              n_dims,
+              gboolean         keepdim,
               GError         **error)
 {
   g_autoptr(CrTensor) a = NULL;
@@ -527,7 +530,7 @@ norm_forward (const CrTensor  *x,
     {
       g_autoptr(CrTensor) sq = cr_kernel_binary (CR_BINARY_MUL, x, x, error);
 
-      s = sq != NULL ? cr_kernel_sum (sq, NULL, 0, FALSE, error) : NULL;
+      s = sq != NULL ? cr_kernel_sum (sq, dims, n_dims, keepdim, error) : NULL;
       return s != NULL ? cr_kernel_unary (CR_UNARY_SQRT, s, error) : NULL;
     }
   if (p == 0.0)
@@ -535,22 +538,30 @@ norm_forward (const CrTensor  *x,
       g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (x);
       g_autoptr(CrTensor) nz = cr_kernel_binary (CR_BINARY_NE, x, zero, error);
 
-      s = nz != NULL ? cr_kernel_sum (nz, NULL, 0, FALSE, error) : NULL;
+      s = nz != NULL ? cr_kernel_sum (nz, dims, n_dims, keepdim, error) : NULL;
       return s != NULL ? cr_kernel_cast (s, x->dtype, error) : NULL;
     }
   a = cr_kernel_unary (CR_UNARY_ABS, x, error);
   if (a == NULL)
     return NULL;
   if (p == 1.0)
-    return cr_kernel_sum (a, NULL, 0, FALSE, error);
-  if (isinf (p))
+    return cr_kernel_sum (a, dims, n_dims, keepdim, error);
+  if (isinf (p) && n_dims == 0)
     return cr_kernel_max_all (a, p < 0, error);
+  if (isinf (p))
+    {
+      g_autoptr(CrTensor) kept = cr_ops_extremum_keepdim (a, dims, n_dims, p < 0, error);
+
+      if (kept == NULL || keepdim)
+        return g_steal_pointer (&kept);
+      return cr_kernel_sum (kept, dims, n_dims, FALSE, error);
+    }
   {
     g_autoptr(CrTensor) pe = cr_ops_wrap_number (p, FALSE);
     g_autoptr(CrTensor) ie = cr_ops_wrap_number (1.0 / p, FALSE);
     g_autoptr(CrTensor) ap = cr_kernel_binary (CR_BINARY_POW, a, pe, error);
 
-    s = ap != NULL ? cr_kernel_sum (ap, NULL, 0, FALSE, error) : NULL;
+    s = ap != NULL ? cr_kernel_sum (ap, dims, n_dims, keepdim, error) : NULL;
     return s != NULL ? cr_kernel_binary (CR_BINARY_POW, s, ie, error) : NULL;
   }
 }
@@ -563,9 +574,29 @@ norm_backward (CrNode          *node,
                GError         **error)
 {
   double p = node->args->scalar[0];
+  const CrOpArgs *args = node->args;
   SAVED (x, 0);
-  SAVED (norm, 1);
+  SAVED (saved_norm, 1);
   g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (grads[0]);
+  g_autoptr(CrTensor) grad = NULL;
+  g_autoptr(CrTensor) norm = NULL;
+
+  /* Along dims, grad and norm get the reduced dims back (size 1 or
+   * expanded), so the full-reduction formulas below broadcast. */
+  if (args->n_dims > 0)
+    {
+      grad = sum_backward_expand (grads[0], &node->input_meta[0], args->dims, args->n_dims,
+                                  args->keepdim, error);
+      norm = grad != NULL ? sum_backward_expand (saved_norm, &node->input_meta[0], args->dims,
+                                                 args->n_dims, args->keepdim, error) : NULL;
+      if (norm == NULL)
+        return FALSE;
+    }
+  else
+    {
+      grad = cr_tensor_ref (grads[0]);
+      norm = cr_tensor_ref (saved_norm);
+    }
 
   if (p == 0.0)
     {
@@ -576,7 +607,7 @@ norm_backward (CrNode          *node,
     {
       g_autoptr(CrTensor) sgn = cr_unary (CR_OP_SIGN, x, error);
 
-      SET_GRAD (0, sgn != NULL ? cr_mul (sgn, grads[0], error) : NULL);
+      SET_GRAD (0, sgn != NULL ? cr_mul (sgn, grad, error) : NULL);
       return TRUE;
     }
   if (isinf (p))
@@ -585,9 +616,10 @@ norm_backward (CrNode          *node,
       g_autoptr(CrTensor) ax = sgn != NULL ? cr_kernel_unary (CR_UNARY_ABS, x, error) : NULL;
       g_autoptr(CrTensor) mask = ax != NULL ? cr_kernel_binary (CR_BINARY_EQ, ax, norm, error)
                                             : NULL;
-      g_autoptr(CrTensor) count = mask != NULL ? cr_kernel_sum (mask, NULL, 0, FALSE, error)
+      g_autoptr(CrTensor) count = mask != NULL ? cr_kernel_sum (mask, args->dims, args->n_dims,
+                                                                args->n_dims > 0, error)
                                                : NULL;
-      g_autoptr(CrTensor) share = count != NULL ? cr_div (grads[0], count, error) : NULL;
+      g_autoptr(CrTensor) share = count != NULL ? cr_div (grad, count, error) : NULL;
       g_autoptr(CrTensor) spread = share != NULL ? cr_where (mask, share, zero, error) : NULL;
 
       SET_GRAD (0, spread != NULL ? cr_mul (sgn, spread, error) : NULL);
@@ -606,7 +638,7 @@ norm_backward (CrNode          *node,
     if (is_zero == NULL)
       return FALSE;
     denom = p == 2.0 ? cr_tensor_ref (norm) : cr_pow_scalar (norm, p - 1.0, error);
-    ratio = denom != NULL ? cr_div (grads[0], denom, error) : NULL;
+    ratio = denom != NULL ? cr_div (grad, denom, error) : NULL;
     scale = ratio != NULL ? cr_where (is_zero, zero, ratio, error) : NULL;
     if (scale == NULL)
       return FALSE;
@@ -629,7 +661,8 @@ norm_backward (CrNode          *node,
   return TRUE;
 }
 
-/* args.scalar[0]: p; the input in slot 0, the norm in slot 1. x.norm() and
+/* args.scalar[0]: p; args.dims / n_dims / keepdim (n_dims 0: every element);
+ * the input in slot 0, the norm in slot 1. x.norm() and
  * torch.norm(x) are NormBackward1 in PyTorch 1.13 (torch.linalg.norm would be
  * LinalgVectorNormBackward0). */
 const CrOpInfo cr_op_row_NORM = {
@@ -643,6 +676,18 @@ cr_norm (CrTensor  *x,
          double     p,
          GError   **error)
 {
+  return cr_norm_dim (x, p, NULL, 0, FALSE, error);
+}
+
+CrTensor *
+cr_norm_dim (CrTensor   *x,
+             double      p,
+             const int  *dims,
+             int         n_dims,
+             gboolean    keepdim,
+             GError    **error)
+{
+  int wrapped[CR_MAX_DIMS];
   CrTensor *out;
   CrNode *node;
 
@@ -653,9 +698,21 @@ cr_norm (CrTensor  *x,
                    "Got %s instead.", cr_dtype_scalar_name (x->dtype));
       return NULL;
     }
-  out = norm_forward (x, p, error);
+  for (int i = 0; i < n_dims; i++)
+    {
+      wrapped[i] = dims[i];
+      if (!cr_ops_wrap_dim (&wrapped[i], x->ndim, error))
+        return NULL;
+    }
+  if (x->ndim == 0)
+    n_dims = 0;
+  qsort (wrapped, n_dims, sizeof (int), compare_ints);
+  out = norm_forward (x, p, wrapped, n_dims, keepdim, error);
   if (out != NULL && (node = cr_ops_record (CR_OP_NORM, &x, 1, out)) != NULL)
     {
+      memcpy (cr_node_args (node)->dims, wrapped, sizeof (int) * n_dims);
+      cr_node_args (node)->n_dims = n_dims;
+      cr_node_args (node)->keepdim = keepdim;
       cr_node_args (node)->scalar[0] = p;
       cr_node_args (node)->has_scalar[0] = TRUE;
       cr_node_save (node, 0, x, FALSE);

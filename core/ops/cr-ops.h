@@ -51,6 +51,15 @@ CrTensor *cr_clamp          (CrTensor *x, gboolean has_min, double min,
                              gboolean has_max, double max, GError **error);
 CrTensor *cr_where          (CrTensor *cond, CrTensor *a, CrTensor *b, GError **error);
 
+/* torch.nn.functional activations with their own nodes (cr-ops-activation.c):
+ * LeakyReluBackward0, EluBackward0, SoftplusBackward0, SiluBackward0,
+ * GeluBackward0 (approximate='none'). */
+CrTensor *cr_leaky_relu     (CrTensor *x, double negative_slope, GError **error);
+CrTensor *cr_elu            (CrTensor *x, double alpha, GError **error);
+CrTensor *cr_softplus       (CrTensor *x, double beta, double threshold, GError **error);
+CrTensor *cr_silu           (CrTensor *x, GError **error);
+CrTensor *cr_gelu           (CrTensor *x, GError **error);
+
 /* Fused backward helpers; differentiable themselves (double backward). */
 CrTensor *cr_tanh_backward      (CrTensor *grad, CrTensor *out, GError **error);
 CrTensor *cr_sigmoid_backward   (CrTensor *grad, CrTensor *out, GError **error);
@@ -71,8 +80,25 @@ CrTensor *cr_max_dim        (CrTensor *x, int dim, gboolean keepdim,
                              CrTensor **out_indices, GError **error);
 CrTensor *cr_min_dim        (CrTensor *x, int dim, gboolean keepdim,
                              CrTensor **out_indices, GError **error);
+/* var / std over dims (n_dims 0: everything), unbiased (correction 1) or
+ * not: VarBackward0 / StdBackward0 (cr-ops-stats.c). */
+CrTensor *cr_var            (CrTensor *x, const int *dims, int n_dims, gboolean unbiased,
+                             gboolean keepdim, GError **error);
+CrTensor *cr_std            (CrTensor *x, const int *dims, int n_dims, gboolean unbiased,
+                             gboolean keepdim, GError **error);
+/* amax / amin / logsumexp over dims (n_dims 0: everything). */
+CrTensor *cr_amax           (CrTensor *x, const int *dims, int n_dims, gboolean keepdim,
+                             GError **error);
+CrTensor *cr_amin           (CrTensor *x, const int *dims, int n_dims, gboolean keepdim,
+                             GError **error);
+CrTensor *cr_logsumexp      (CrTensor *x, const int *dims, int n_dims, gboolean keepdim,
+                             GError **error);
+CrTensor *cr_cumsum         (CrTensor *x, int dim, GError **error);
 /* p-norm over everything (p = 2 for x.norm()). */
 CrTensor *cr_norm           (CrTensor *x, double p, GError **error);
+/* p-norm along dims (x.norm(dim=1)): NormBackward1 too. */
+CrTensor *cr_norm_dim       (CrTensor *x, double p, const int *dims, int n_dims,
+                             gboolean keepdim, GError **error);
 /* Sum x down to shape: the broadcast reduction that backward formulas use
  * (returns x itself, a new ref, when shapes match). Differentiable. */
 CrTensor *cr_sum_to_shape   (CrTensor *x, const gint64 *shape, int ndim, GError **error);
@@ -91,11 +117,28 @@ gboolean  cr_detach_        (CrTensor *x, GError **error);
  * PyTorch's rules for leaves, the version counter bumped, and, when recording,
  * self's history extended (z += 1 makes z.grad_fn an AddBackward0). */
 gboolean  cr_inplace_binary (CrOpId op, CrTensor *self, CrTensor *other, GError **error);
+/* exp_(), log_(), relu_() ... for the ops of cr_unary: the same rules;
+ * a formula that needs the old value gets a recorded clone of it. */
+gboolean  cr_inplace_unary  (CrOpId op, CrTensor *self, GError **error);
 gboolean  cr_zero_          (CrTensor *self, GError **error);
 gboolean  cr_fill_          (CrTensor *self, double value, GError **error);
 gboolean  cr_copy_          (CrTensor *self, CrTensor *src, GError **error);
 gboolean  cr_clamp_         (CrTensor *self, gboolean has_min, double min,
                              gboolean has_max, double max, GError **error);
+
+/* ---- pieces (cr-ops-pieces.c) ----------------------------------------- */
+/* The pieces as views, in a GPtrArray of CrTensor* (owned): x.split(n, dim)
+ * (and chunk), x.split([sizes], dim), x.unbind(dim). */
+GPtrArray *cr_split         (CrTensor *x, gint64 split_size, int dim, GError **error);
+GPtrArray *cr_split_with_sizes (CrTensor *x, const gint64 *sizes, guint n, int dim,
+                                GError **error);
+GPtrArray *cr_unbind        (CrTensor *x, int dim, GError **error);
+CrTensor *cr_flip           (CrTensor *x, const int *dims, int n_dims, GError **error);
+CrTensor *cr_triu           (CrTensor *x, gint64 diagonal, GError **error);
+CrTensor *cr_tril           (CrTensor *x, gint64 diagonal, GError **error);
+CrTensor *cr_trace          (CrTensor *x, GError **error);
+/* x.repeat(r0, r1, ...): n >= x->ndim repeats (RepeatBackward0). */
+CrTensor *cr_repeat         (CrTensor *x, const gint64 *repeats, int n, GError **error);
 
 /* ---- shape (cr-ops-shape.c): views share storage where PyTorch's do ----- */
 CrTensor *cr_t              (CrTensor *x, GError **error);          /* TBackward0 */
@@ -166,6 +209,9 @@ CrTensor *cr_softmax        (CrTensor *x, int dim, GError **error);
 CrTensor *cr_log_softmax    (CrTensor *x, int dim, GError **error);
 CrTensor *cr_mse_loss       (CrTensor *input, CrTensor *target, CrReduction reduction,
                              GError **error);
+/* F.smooth_l1_loss (same shapes): SmoothL1LossBackward0 (cr-ops-activation.c). */
+CrTensor *cr_smooth_l1_loss (CrTensor *input, CrTensor *target, CrReduction reduction,
+                             double beta, GError **error);
 CrTensor *cr_bce_with_logits(CrTensor *input, CrTensor *target, CrReduction reduction,
                              GError **error);
 CrTensor *cr_binary_cross_entropy (CrTensor *input, CrTensor *target, CrReduction reduction,

@@ -1,0 +1,138 @@
+/* cr-torch-activation.c — torch.nn.functional's leaky_relu, elu, softplus,
+ * silu, gelu and smooth_l1_loss (the ops are in core/ops/cr-ops-activation.c). */
+#include "cr-torch-private.h"
+
+#include <string.h>
+
+#define NATIVE(fn) \
+  static CrValue *fn (CrInterp *interp, CrValue *self, CrValue *const *args, guint n_args, \
+                      const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error)
+
+#define PARSE(fname, spec) \
+  CrTorchArgs a; \
+  if (!cr_torch_args_parse (&a, fname, spec, self, args, n_args, kwargs, n_kwargs, error)) \
+    return NULL
+
+#define TENSOR_ARG(var, i) \
+  CrTensor *var = cr_torch_args_tensor (&a, i, error); \
+  if (var == NULL) \
+    return NULL
+
+/* inplace=True would be PyTorch's ...Backward1 nodes, which Chainrule lacks. */
+static gboolean
+check_not_inplace (CrTorchArgs *a,
+                   guint        i,
+                   const char  *name,
+                   GError     **error)
+{
+  gboolean inplace;
+
+  if (!cr_torch_args_bool (a, i, FALSE, &inplace, error))
+    return FALSE;
+  if (inplace)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                   "%s(inplace=True) is not supported by Chainrule yet", name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+NATIVE (native_leaky_relu)
+{
+  double slope;
+  PARSE ("leaky_relu", "input | negative_slope inplace");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_double (&a, 1, 0.01, &slope, error)
+      || !check_not_inplace (&a, 2, "leaky_relu", error))
+    return NULL;
+  return cr_torch_wrap (cr_leaky_relu (x, slope, error));
+}
+
+NATIVE (native_elu)
+{
+  double alpha;
+  PARSE ("elu", "input | alpha inplace");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_double (&a, 1, 1.0, &alpha, error)
+      || !check_not_inplace (&a, 2, "elu", error))
+    return NULL;
+  return cr_torch_wrap (cr_elu (x, alpha, error));
+}
+
+NATIVE (native_softplus)
+{
+  double beta, threshold;
+  PARSE ("softplus", "input | beta threshold");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_double (&a, 1, 1.0, &beta, error)
+      || !cr_torch_args_double (&a, 2, 20.0, &threshold, error))
+    return NULL;
+  return cr_torch_wrap (cr_softplus (x, beta, threshold, error));
+}
+
+NATIVE (native_silu)
+{
+  PARSE ("silu", "input | inplace");
+  TENSOR_ARG (x, 0);
+
+  if (!check_not_inplace (&a, 1, "silu", error))
+    return NULL;
+  return cr_torch_wrap (cr_silu (x, error));
+}
+
+NATIVE (native_gelu)
+{
+  PARSE ("gelu", "input | * approximate");
+  TENSOR_ARG (x, 0);
+
+  if (cr_torch_args_has (&a, 1))
+    {
+      CrValue *v = a.values[1];
+      if (v->kind != CR_VALUE_STR || strcmp (v->u.str.data, "none") != 0)
+        {
+          g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                               "gelu(approximate='tanh') is not supported by Chainrule yet");
+          return NULL;
+        }
+    }
+  return cr_torch_wrap (cr_gelu (x, error));
+}
+
+/* smooth_l1_loss(input, target, size_average=None, reduce=None, reduction='mean', beta=1.0) */
+NATIVE (native_smooth_l1_loss)
+{
+  CrReduction reduction;
+  double beta;
+  PARSE ("smooth_l1_loss", "input target | size_average reduce reduction beta");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (y, 1);
+
+  if (cr_torch_args_has (&a, 2) || cr_torch_args_has (&a, 3))
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                           "size_average and reduce are deprecated and not supported by "
+                           "Chainrule: use reduction");
+      return NULL;
+    }
+  if (!cr_torch_parse_reduction (&a, 4, &reduction, error)
+      || !cr_torch_args_double (&a, 5, 1.0, &beta, error))
+    return NULL;
+  return cr_torch_wrap (cr_smooth_l1_loss (x, y, reduction, beta, error));
+}
+
+#define F CR_TORCH_IN_F
+
+const CrTorchFunc cr_torch_activation_funcs[] = {
+  { "leaky_relu", native_leaky_relu, F, NULL },
+  { "elu", native_elu, F, NULL },
+  { "softplus", native_softplus, F, NULL },
+  { "silu", native_silu, F, NULL },
+  { "gelu", native_gelu, F, NULL },
+  { "smooth_l1_loss", native_smooth_l1_loss, F, NULL },
+};
+
+const guint cr_torch_n_activation_funcs = G_N_ELEMENTS (cr_torch_activation_funcs);

@@ -1,0 +1,38 @@
+import torch
+x = torch.arange(12.).reshape(3, 4).requires_grad_()
+a, b = x.chunk(2, 1)
+print(a, b, a.grad_fn.next_functions, a._version)
+p = x.split(2)
+print(len(p), p[1])
+(p[0].sum() * 2).backward()
+print(x.grad)
+x.grad = None
+c = torch.split(x, [1, 3], dim=1)
+print(c[0].grad_fn, c[1].shape)
+(c[1] ** 2).sum().backward()
+print(x.grad)
+x.grad = None
+u = x.unbind(1)
+print(len(u), u[2], u[0].grad_fn)
+(u[0] * u[3]).sum().backward()
+print(x.grad)
+x.grad = None
+print(x.chunk(5, 0)[2], torch.chunk(x, 3, 1)[1].shape)
+f = x.flip(0)
+print(f, x.flip(0, 1)[0], torch.flip(x, (1,))[0], f.grad_fn)
+(f * torch.arange(12.).reshape(3, 4)).sum().backward()
+print(x.grad)
+x.grad = None
+t = x.triu()
+print(t, x.tril(-1), torch.triu(x, 1).grad_fn)
+(t.sum() + x.tril(1).pow(2).sum()).backward()
+print(x.grad)
+x.grad = None
+tr = x.trace()
+print(tr, tr.grad_fn)
+tr.backward()
+print(x.grad)
+g, = torch.autograd.grad(x.flip(1).triu().pow(2).sum(), x, create_graph=True)
+print(g.grad_fn)
+print(torch.ones(2, 3).split(5), torch.tensor([1, 2, 3]).flip(0))
+x.split([1, 1])

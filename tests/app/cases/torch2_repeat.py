@@ -1,0 +1,13 @@
+import torch
+x = torch.tensor([1., 2.], requires_grad=True)
+y = x.repeat(2, 3)
+print(y, y.grad_fn.next_functions)
+(y * torch.arange(12.).reshape(2, 6)).sum().backward()
+print(x.grad)
+m = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+r = m.t().repeat((2, 1))
+print(r, r.shape, m.repeat(1, 1, 2).shape)
+g, = torch.autograd.grad((r ** 2).sum(), m, create_graph=True)
+print(g, g.grad_fn)
+print(torch.tensor([1, 2]).repeat(3))
+torch.ones(2, 2).repeat(2)
