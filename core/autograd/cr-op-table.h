@@ -87,11 +87,19 @@ G_BEGIN_DECLS
   X (SQUEEZE)             /* SqueezeBackward0: all size-1 dims */      \
   X (SQUEEZE_DIM)         /* SqueezeBackward1 */                       \
   X (SQUEEZE_INPLACE_DIM) /* SqueezeBackward3 (matmul of a vector) */  \
+  X (T_INPLACE)           /* TBackward1: t_() */                       \
+  X (UNSQUEEZE_INPLACE)   /* UnsqueezeBackward1: unsqueeze_(dim) */    \
+  X (SQUEEZE_INPLACE)     /* SqueezeBackward2: squeeze_() */           \
   X (EXPAND)              /* ExpandBackward0 */                        \
   X (SELECT)              /* SelectBackward0 */                        \
   X (SLICE)               /* SliceBackward0 */                         \
   X (INDEX)               /* IndexBackward0 */                         \
   X (INDEX_PUT)           /* IndexPutBackward0 */                      \
+  X (GATHER)              /* GatherBackward0 */                        \
+  X (INDEX_SELECT)        /* IndexSelectBackward0 */                   \
+  X (DIAG)                /* DiagBackward0 */                          \
+  X (SCATTER_ADD)         /* ScatterAddBackward0: gather's gradient */ \
+  X (INDEX_ADD)           /* IndexAddBackward0 */                      \
   X (COPY_SLICES)         /* CopySlices */                             \
   X (MASKED_FILL)         /* MaskedFillBackward0 */                    \
   X (FILL)                /* FillBackward0 */                          \

@@ -859,6 +859,70 @@ NATIVE (native_t)
   return cr_torch_wrap (cr_t (x, error));
 }
 
+/* gather and index_select share (input, dim, index). */
+NATIVE (native_gather)
+{
+  gint64 dim;
+  gboolean gather = data == NULL;
+  PARSE (gather ? "gather" : "index_select", "input dim index");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_int (&a, 1, 0, &dim, error))
+    return NULL;
+  {
+    TENSOR_ARG (index, 2);
+    return cr_torch_wrap (gather ? cr_gather (x, (int) dim, index, error)
+                                 : cr_index_select (x, (int) dim, index, error));
+  }
+}
+
+NATIVE (native_diag)
+{
+  gint64 diagonal;
+  PARSE ("diag", "input | diagonal");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_int (&a, 1, 0, &diagonal, error))
+    return NULL;
+  return cr_torch_wrap (cr_diag (x, diagonal, error));
+}
+
+/* t_, unsqueeze_ and squeeze_ return self. */
+NATIVE (native_t_)
+{
+  PARSE ("t_", "input");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_t_ (x, error))
+    return NULL;
+  return cr_value_ref (a.values[0]);
+}
+
+NATIVE (native_unsqueeze_)
+{
+  gint64 dim;
+  PARSE ("unsqueeze_", "input dim");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_int (&a, 1, 0, &dim, error) || !cr_unsqueeze_ (x, (int) dim, error))
+    return NULL;
+  return cr_value_ref (a.values[0]);
+}
+
+NATIVE (native_squeeze_)
+{
+  gint64 dim = 0;
+  gboolean has_dim;
+  PARSE ("squeeze_", "input | dim");
+  TENSOR_ARG (x, 0);
+
+  has_dim = cr_torch_args_has (&a, 1);
+  if ((has_dim && !cr_torch_args_int (&a, 1, 0, &dim, error))
+      || !cr_squeeze_ (x, has_dim, (int) dim, error))
+    return NULL;
+  return cr_value_ref (a.values[0]);
+}
+
 NATIVE (native_transpose)
 {
   gint64 d0, d1;
@@ -1475,6 +1539,12 @@ const CrTorchFunc cr_torch_math_funcs[] = {
   { "bmm", native_linalg, T | M, (gpointer) &linalg_bmm },
 
   { "t", native_t, T | M, NULL },
+  { "t_", native_t_, M, NULL },
+  { "unsqueeze_", native_unsqueeze_, M, NULL },
+  { "squeeze_", native_squeeze_, M, NULL },
+  { "gather", native_gather, T | M, NULL },
+  { "index_select", native_gather, T | M, GINT_TO_POINTER (1) },
+  { "diag", native_diag, T | M, NULL },
   { "transpose", native_transpose, T | M, (gpointer) "transpose" },
   { "swapaxes", native_transpose, T | M, (gpointer) "swapaxes" },
   { "permute", native_permute, T | M, NULL },

@@ -194,6 +194,23 @@ take_flat (CrTensor  *x,
   return out;
 }
 
+CrTensor *
+cr_ops_take_flat (CrTensor  *x,
+                  CrTensor  *pos,
+                  GError   **error)
+{
+  return take_flat (x, pos, error);
+}
+
+CrTensor *
+cr_ops_scatter_add_flat (CrTensor            *grad,
+                         CrTensor            *pos,
+                         const CrTensorMeta  *meta,
+                         GError             **error)
+{
+  return scatter_add_into_zeros (grad, pos, meta, error);
+}
+
 /* INDEX_PUT, COPY_SLICES: inputs (self, values); saved[0] the positions
  * written; args.ints[0] whether the put accumulated. */
 static gboolean

@@ -448,3 +448,167 @@ cr_clamp_ (CrTensor  *self,
     }
   return TRUE;
 }
+
+/* ---- t_, unsqueeze_, squeeze_ ------------------------------------------ */
+
+static gboolean
+t_inplace_backward (CrNode          *node,
+                    CrTensor *const *grads,
+                    CrTensor       **grad_inputs,
+                    GError         **error)
+{
+  (void) node;
+  grad_inputs[0] = cr_t (grads[0], error);
+  return grad_inputs[0] != NULL;
+}
+
+const CrOpInfo cr_op_row_T_INPLACE = {
+  CR_OP_T_INPLACE, "t_", "TBackward1", 1, "ᵀ",
+  "∂(Aᵀ)/∂A: G ↦ Gᵀ", t_inplace_backward, NULL
+};
+
+static gboolean
+unsqueeze_inplace_backward (CrNode          *node,
+                            CrTensor *const *grads,
+                            CrTensor       **grad_inputs,
+                            GError         **error)
+{
+  grad_inputs[0] = cr_squeeze_dim (grads[0], node->args->dims[0], error);
+  return grad_inputs[0] != NULL;
+}
+
+const CrOpInfo cr_op_row_UNSQUEEZE_INPLACE = {
+  CR_OP_UNSQUEEZE_INPLACE, "unsqueeze_", "UnsqueezeBackward1", 1, "unsqueeze",
+  "∂out/∂x: G ↦ G.squeeze(dim)", unsqueeze_inplace_backward, NULL
+};
+
+static gboolean
+squeeze_inplace_backward (CrNode          *node,
+                          CrTensor *const *grads,
+                          CrTensor       **grad_inputs,
+                          GError         **error)
+{
+  grad_inputs[0] = cr_reshape (grads[0], node->input_meta[0].shape, node->input_meta[0].ndim,
+                               error);
+  return grad_inputs[0] != NULL;
+}
+
+const CrOpInfo cr_op_row_SQUEEZE_INPLACE = {
+  CR_OP_SQUEEZE_INPLACE, "squeeze_", "SqueezeBackward2", 1, "squeeze",
+  "∂out/∂x: G ↦ G.reshape(x.shape)", squeeze_inplace_backward, NULL
+};
+
+/* Gives self a new geometry over the same memory. The node is made before
+ * the change so that it keeps self's old shape as its input's; only the
+ * tensor itself changes (a view's base keeps its own history, as PyTorch's
+ * in-place view ops do). */
+static void
+restride (CrOpId        op,
+          CrTensor     *self,
+          const gint64 *shape,
+          const gint64 *strides,
+          int           ndim,
+          int           dim)
+{
+  CrNode *node = NULL;
+
+  if (cr_autograd_should_record (&self, 1) && cr_dtype_is_floating (self->dtype))
+    {
+      node = cr_node_new (op, &self, 1, 1);
+      cr_node_args (node)->dims[0] = dim;
+      cr_node_args (node)->n_dims = 1;
+    }
+  for (int d = 0; d < ndim; d++)
+    {
+      self->shape[d] = shape[d];
+      self->strides[d] = strides[d];
+    }
+  self->ndim = ndim;
+  cr_tensor_bump_version (self);
+  if (node != NULL)
+    {
+      cr_autograd_set_history (self, node, 0);
+      cr_node_unref (node);
+    }
+}
+
+gboolean
+cr_t_ (CrTensor  *self,
+       GError   **error)
+{
+  gint64 shape[2], strides[2];
+
+  if (!check_leaf (self, error))
+    return FALSE;
+  if (self->ndim > 2)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "t_() expects a tensor with <= 2 dimensions, but self is %dD", self->ndim);
+      return FALSE;
+    }
+  for (int d = 0; d < self->ndim; d++)
+    {
+      shape[d] = self->shape[self->ndim - 1 - d];
+      strides[d] = self->strides[self->ndim - 1 - d];
+    }
+  restride (CR_OP_T_INPLACE, self, shape, strides, self->ndim, 0);
+  return TRUE;
+}
+
+gboolean
+cr_unsqueeze_ (CrTensor  *self,
+               int        dim,
+               GError   **error)
+{
+  gint64 shape[CR_MAX_DIMS], strides[CR_MAX_DIMS];
+
+  if (!check_leaf (self, error))
+    return FALSE;
+  if (self->ndim >= CR_MAX_DIMS)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "tensors with more than %d dimensions are not supported", CR_MAX_DIMS);
+      return FALSE;
+    }
+  if (!cr_ops_wrap_dim (&dim, self->ndim + 1, error))
+    return FALSE;
+  for (int d = 0, j = 0; d <= self->ndim; d++)
+    if (d == dim)
+      {
+        shape[d] = 1;
+        strides[d] = dim >= self->ndim ? 1 : self->shape[dim] * self->strides[dim];
+      }
+    else
+      {
+        shape[d] = self->shape[j];
+        strides[d] = self->strides[j];
+        j++;
+      }
+  restride (CR_OP_UNSQUEEZE_INPLACE, self, shape, strides, self->ndim + 1, dim);
+  return TRUE;
+}
+
+gboolean
+cr_squeeze_ (CrTensor  *self,
+             gboolean   has_dim,
+             int        dim,
+             GError   **error)
+{
+  gint64 shape[CR_MAX_DIMS], strides[CR_MAX_DIMS];
+  int ndim = 0;
+
+  if (!check_leaf (self, error))
+    return FALSE;
+  if (has_dim && !cr_ops_wrap_dim (&dim, self->ndim, error))
+    return FALSE;
+  for (int d = 0; d < self->ndim; d++)
+    if (self->shape[d] != 1 || (has_dim && d != dim))
+      {
+        shape[ndim] = self->shape[d];
+        strides[ndim] = self->strides[d];
+        ndim++;
+      }
+  restride (has_dim ? CR_OP_SQUEEZE_INPLACE_DIM : CR_OP_SQUEEZE_INPLACE, self, shape, strides,
+            ndim, has_dim ? dim : 0);
+  return TRUE;
+}

@@ -79,6 +79,17 @@ gboolean  cr_ops_wrap_dim        (int             *dim,
                                   int              ndim,
                                   GError         **error);
 
+/* Differentiable gather and scatter over flat (row-major) positions, from
+ * cr-ops-index.c: x.flatten()[pos] reshaped like pos (IndexBackward0), and
+ * grad summed into zeros of meta's geometry at pos (IndexPutBackward0). */
+CrTensor *cr_ops_take_flat       (CrTensor        *x,
+                                  CrTensor        *pos,
+                                  GError         **error);
+CrTensor *cr_ops_scatter_add_flat (CrTensor           *grad,
+                                   CrTensor           *pos,
+                                   const CrTensorMeta *meta,
+                                   GError            **error);
+
 /* A view of x sharing its storage; view_base is the tensor owning the memory. */
 CrTensor *cr_ops_make_view       (CrTensor        *x,
                                   const gint64    *shape,

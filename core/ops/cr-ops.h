@@ -121,6 +121,11 @@ gboolean  cr_inplace_binary (CrOpId op, CrTensor *self, CrTensor *other, GError 
  * a formula that needs the old value gets a recorded clone of it. */
 gboolean  cr_inplace_unary  (CrOpId op, CrTensor *self, GError **error);
 gboolean  cr_zero_          (CrTensor *self, GError **error);
+/* t_(), unsqueeze_(dim), squeeze_() and squeeze_(dim): self's geometry
+ * changed in place (TBackward1, UnsqueezeBackward1, SqueezeBackward2/3). */
+gboolean  cr_t_             (CrTensor *self, GError **error);
+gboolean  cr_unsqueeze_     (CrTensor *self, int dim, GError **error);
+gboolean  cr_squeeze_       (CrTensor *self, gboolean has_dim, int dim, GError **error);
 gboolean  cr_fill_          (CrTensor *self, double value, GError **error);
 gboolean  cr_copy_          (CrTensor *self, CrTensor *src, GError **error);
 gboolean  cr_clamp_         (CrTensor *self, gboolean has_min, double min,
@@ -188,6 +193,12 @@ gboolean  cr_index_set      (CrTensor *x, const CrIndexItem *items, guint n,
 /* x.masked_fill(mask, value): value a 0-d tensor (or wrapped number); the
  * result has broadcast(x, mask)'s shape. MaskedFillBackward0. */
 CrTensor *cr_masked_fill    (CrTensor *x, CrTensor *mask, CrTensor *value, GError **error);
+
+/* torch.gather (GatherBackward0), index_select (IndexSelectBackward0) and
+ * diag (DiagBackward0), with PyTorch's checks and messages (cr-ops-gather.c). */
+CrTensor *cr_gather         (CrTensor *x, int dim, CrTensor *index, GError **error);
+CrTensor *cr_index_select   (CrTensor *x, int dim, CrTensor *index, GError **error);
+CrTensor *cr_diag           (CrTensor *x, gint64 diagonal, GError **error);
 
 /* ---- linear algebra (cr-ops-linalg.c) ---------------------------------- */
 /* torch.matmul / @: dot (1-d,1-d), mv, mm, vector-matrix (SqueezeBackward3 on

@@ -22,7 +22,8 @@ typedef enum {
   F_VAR_ALL, F_VAR_1, F_STD_ALL, F_STD_0_KEEP, F_LSE_1, F_LSE_ALL, F_AMAX_1, F_AMIN_ALL,
   F_CUMSUM_1, F_CUMSUM_0, F_EXP_, F_LOG_, F_SIGMOID_, F_NORM_1, F_NORM_3_KEEP, F_NORM_1_P1,
   F_LEAKY, F_ELU, F_SOFTPLUS, F_SILU, F_GELU, F_SPLIT, F_UNBIND, F_FLIP, F_TRIU, F_TRIL, F_TRACE,
-  F_SMOOTH_L1, F_REPEAT,
+  F_SMOOTH_L1, F_REPEAT, F_GATHER, F_INDEX_SELECT, F_DIAG_2D, F_DIAG_1D,
+  F_T_, F_UNSQUEEZE_SQUEEZE_, F_SQUEEZE_DIM_,
 } Which;
 
 static CrTensor *
@@ -59,6 +60,45 @@ apply (CrTensor *const *inputs,
     case F_TRIL:       return cr_tril (x, -1, error);
     case F_TRACE:      return cr_trace (x, error);
     case F_REPEAT:     return cr_repeat (x, (gint64[]) { 2, 1, 3 }, 3, error);
+    case F_GATHER:
+      {
+        /* Repeated positions: their gradients add up. */
+        g_autoptr(CrTensor) index = cr_test_long_tensor ((gint64[]) { 0, 0, 2, 1, 1, 1 },
+                                                         (gint64[]) { 2, 3 }, 2);
+        return cr_gather (x, 1, index, error);
+      }
+    case F_INDEX_SELECT:
+      {
+        g_autoptr(CrTensor) index = cr_test_long_tensor ((gint64[]) { 2, 0, 2 },
+                                                         (gint64[]) { 3 }, 1);
+        return cr_index_select (x, -1, index, error);
+      }
+    case F_DIAG_2D:    return cr_diag (x, 1, error);
+    case F_DIAG_1D:
+      {
+        g_autoptr(CrTensor) d = cr_diag (x, 0, error);
+        return d != NULL ? cr_diag (d, -1, error) : NULL;
+      }
+    case F_T_:
+    case F_UNSQUEEZE_SQUEEZE_:
+    case F_SQUEEZE_DIM_:
+      {
+        /* y = x * 1 changed in place, as a script would write it. */
+        g_autoptr(CrTensor) one_t = cr_tensor_new_scalar (1.0, CR_DTYPE_FLOAT64);
+        g_autoptr(CrTensor) y = cr_mul (x, one_t, error);
+        Which w = (Which) GPOINTER_TO_INT (user_data);
+        gboolean ok;
+
+        if (y == NULL)
+          return NULL;
+        if (w == F_T_)
+          ok = cr_t_ (y, error);
+        else if (w == F_UNSQUEEZE_SQUEEZE_)
+          ok = cr_unsqueeze_ (y, 1, error) && cr_squeeze_ (y, FALSE, 0, error);
+        else
+          ok = cr_unsqueeze_ (y, -1, error) && cr_squeeze_ (y, TRUE, 2, error);
+        return ok ? g_steal_pointer (&y) : NULL;
+      }
     case F_SMOOTH_L1:
       {
         g_autoptr(CrTensor) target = cr_tensor_new_full (x->shape, x->ndim, 0.2,
@@ -99,7 +139,7 @@ test_values (void)
 {
   g_autoptr(CrTensor) z = make_z (TRUE);
   g_autoptr(GError) error = NULL;
-  struct { Which w; const char *name; double values[6]; gint64 n; } cases[] = {
+  struct { Which w; const char *name; double values[9]; gint64 n; } cases[] = {
     /* torch (float64) */
     { F_VAR_ALL, "VarBackward0", { 1.7104166666666665 }, 1 },
     { F_STD_ALL, "StdBackward0", { 1.3078289898402873 }, 1 },
@@ -115,6 +155,17 @@ test_values (void)
                                  0.34573123063700656, 0.14967658142073093,
                                  1.399789198096713, -0.15865525393145702 }, 6 },
     { F_CUMSUM_1, "CumsumBackward0", { 1.0, -1.0, -0.5, 0.25, 1.75, 0.75 }, 6 },
+    /* torch.gather(z, 1, tensor([[0, 0, 2], [1, 1, 1]])) */
+    { F_GATHER, "GatherBackward0", { 1.0, 1.0, 0.5, 1.5, 1.5, 1.5 }, 6 },
+    /* z.index_select(-1, tensor([2, 0, 2])) */
+    { F_INDEX_SELECT, "IndexSelectBackward0", { 0.5, 1.0, 0.5, -1.0, 0.25, -1.0 }, 6 },
+    /* z.diag(1), z.diag().diag(-1) */
+    { F_DIAG_2D, "DiagBackward0", { -2.0, -1.0 }, 2 },
+    { F_DIAG_1D, "DiagBackward0", { 0, 0, 0, 1.0, 0, 0, 0, 1.5, 0 }, 9 },
+    /* (z * 1).t_(), .unsqueeze_(1).squeeze_(), .unsqueeze_(-1).squeeze_(2) */
+    { F_T_, "TBackward1", { 1.0, 0.25, -2.0, 1.5, 0.5, -1.0 }, 6 },
+    { F_UNSQUEEZE_SQUEEZE_, "SqueezeBackward2", { 1.0, -2.0, 0.5, 0.25, 1.5, -1.0 }, 6 },
+    { F_SQUEEZE_DIM_, "SqueezeBackward3", { 1.0, -2.0, 0.5, 0.25, 1.5, -1.0 }, 6 },
     { F_EXP_, "ExpBackward0", { 2.718281828459045, 0.1353352832366127, 1.6487212707001282,
                                 1.2840254166877414, 4.4816890703380645, 0.36787944117144233 }, 6 },
   };
@@ -153,6 +204,34 @@ test_errors (void)
   cr_test_assert_error (error, CR_EXC_INDEX_ERROR,
                         "Dimension out of range (expected to be in range of [-2, 1], but got 3)");
   g_clear_error (&error);
+  g_assert_null (cr_gather (z, 1, ints, &error));
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
+                        "Index tensor must have the same number of dimensions as input tensor");
+  g_clear_error (&error);
+  g_assert_null (cr_index_select (z, 0, ints, &error));
+  cr_test_assert_error (error, CR_EXC_INDEX_ERROR, "index out of range in self");
+  g_clear_error (&error);
+  /* t_ and unsqueeze_ follow the in-place rules and check their dims. */
+  g_assert_false (cr_t_ (z, &error));
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
+                        "a leaf Variable that requires grad is being used in an in-place "
+                        "operation.");
+  g_clear_error (&error);
+  {
+    g_autoptr(CrTensor) cube = cr_tensor_new_zeros ((gint64[]) { 2, 3, 4 }, 3, CR_DTYPE_FLOAT32,
+                                                    CR_DEVICE_CPU, NULL);
+    g_assert_false (cr_t_ (cube, &error));
+    cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
+                          "t_() expects a tensor with <= 2 dimensions, but self is 3D");
+    g_clear_error (&error);
+    g_assert_false (cr_unsqueeze_ (cube, 4, &error));
+    cr_test_assert_error (error, CR_EXC_INDEX_ERROR,
+                          "Dimension out of range (expected to be in range of [-4, 3], but got 4)");
+    g_clear_error (&error);
+  }
+  g_assert_null (cr_diag (z, 4, &error));
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "numel: integer multiplication overflow");
+  g_clear_error (&error);
   /* exp_ of an int64 tensor cannot hold the float result. */
   g_assert_false (cr_inplace_unary (CR_OP_EXP, ints, &error));
   cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
@@ -178,7 +257,8 @@ test_gradcheck (void)
                         F_AMAX_1, F_AMIN_ALL, F_CUMSUM_1, F_CUMSUM_0, F_EXP_, F_SIGMOID_,
                         F_NORM_1, F_NORM_3_KEEP, F_NORM_1_P1, F_LEAKY, F_ELU, F_SOFTPLUS,
                         F_SILU, F_SPLIT, F_UNBIND, F_FLIP, F_TRIU, F_TRIL, F_TRACE,
-                        F_SMOOTH_L1, F_REPEAT };
+                        F_SMOOTH_L1, F_REPEAT, F_GATHER, F_INDEX_SELECT, F_DIAG_2D,
+                        F_DIAG_1D, F_T_, F_UNSQUEEZE_SQUEEZE_, F_SQUEEZE_DIM_ };
 
   for (guint i = 0; i < G_N_ELEMENTS (all); i++)
     {
