@@ -1,22 +1,8 @@
 /* cr-torch-activation.c — torch.nn.functional's leaky_relu, elu, softplus,
  * silu, gelu and smooth_l1_loss (the ops are in core/ops/cr-ops-activation.c). */
-#include "cr-torch-private.h"
+#include "cr-torch-native.h"
 
 #include <string.h>
-
-#define NATIVE(fn) \
-  static CrValue *fn (CrInterp *interp, CrValue *self, CrValue *const *args, guint n_args, \
-                      const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error)
-
-#define PARSE(fname, spec) \
-  CrTorchArgs a; \
-  if (!cr_torch_args_parse (&a, fname, spec, self, args, n_args, kwargs, n_kwargs, error)) \
-    return NULL
-
-#define TENSOR_ARG(var, i) \
-  CrTensor *var = cr_torch_args_tensor (&a, i, error); \
-  if (var == NULL) \
-    return NULL
 
 /* inplace=True would be PyTorch's ...Backward1 nodes, which Chainrule lacks. */
 static gboolean

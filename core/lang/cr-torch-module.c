@@ -1124,22 +1124,25 @@ add_value (CrValue    *module,
   cr_value_unref (take);
 }
 
+const CrTorchFuncTable cr_torch_func_tables[] = {
+  { cr_torch_math_funcs, &cr_torch_n_math_funcs },
+  { cr_torch_loss_funcs, &cr_torch_n_loss_funcs },
+  { cr_torch_activation_funcs, &cr_torch_n_activation_funcs },
+  { cr_torch_method_funcs, &cr_torch_n_method_funcs },
+};
+const guint cr_torch_n_func_tables = G_N_ELEMENTS (cr_torch_func_tables);
+
 void
 cr_torch_add_funcs (CrValue *module,
                     guint    where)
 {
-  for (guint i = 0; i < cr_torch_n_math_funcs; i++)
-    if (cr_torch_math_funcs[i].where & where)
-      add_native (module, cr_torch_math_funcs[i].name, cr_torch_math_funcs[i].fn,
-                  cr_torch_math_funcs[i].data);
-  for (guint i = 0; i < cr_torch_n_activation_funcs; i++)
-    if (cr_torch_activation_funcs[i].where & where)
-      add_native (module, cr_torch_activation_funcs[i].name, cr_torch_activation_funcs[i].fn,
-                  cr_torch_activation_funcs[i].data);
-  for (guint i = 0; i < cr_torch_n_method_funcs; i++)
-    if (cr_torch_method_funcs[i].where & where)
-      add_native (module, cr_torch_method_funcs[i].name, cr_torch_method_funcs[i].fn,
-                  cr_torch_method_funcs[i].data);
+  for (guint t = 0; t < cr_torch_n_func_tables; t++)
+    for (guint i = 0; i < *cr_torch_func_tables[t].n_funcs; i++)
+      {
+        const CrTorchFunc *f = &cr_torch_func_tables[t].funcs[i];
+        if (f->where & where)
+          add_native (module, f->name, f->fn, f->data);
+      }
 }
 
 static CrValue *

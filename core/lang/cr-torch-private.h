@@ -155,6 +155,18 @@ gboolean  cr_torch_parse_reduction   (CrTorchArgs     *a,
                                       GError         **error);
 extern const CrTorchFunc cr_torch_activation_funcs[];   /* cr-torch-activation.c */
 extern const guint       cr_torch_n_activation_funcs;
+extern const CrTorchFunc cr_torch_loss_funcs[];         /* cr-torch-losses.c */
+extern const guint       cr_torch_n_loss_funcs;
+
+/* Every table above, in the order in which a later entry wins on a shared
+ * name (cr-torch-module.c). */
+typedef struct {
+  const CrTorchFunc *funcs;
+  const guint       *n_funcs;
+} CrTorchFuncTable;
+
+extern const CrTorchFuncTable cr_torch_func_tables[];
+extern const guint            cr_torch_n_func_tables;
 extern const CrTorchFunc cr_torch_method_funcs[];
 extern const guint       cr_torch_n_method_funcs;
 

@@ -899,14 +899,13 @@ member_table (void)
     {
       GHashTable *t = g_hash_table_new (g_str_hash, g_str_equal);
 
-      for (guint i = 0; i < cr_torch_n_math_funcs; i++)
-        if (cr_torch_math_funcs[i].where & CR_TORCH_IN_TENSOR)
-          g_hash_table_insert (t, (gpointer) cr_torch_math_funcs[i].name,
-                               (gpointer) &cr_torch_math_funcs[i]);
-      for (guint i = 0; i < cr_torch_n_method_funcs; i++)
-        if (cr_torch_method_funcs[i].where & CR_TORCH_IN_TENSOR)
-          g_hash_table_insert (t, (gpointer) cr_torch_method_funcs[i].name,
-                               (gpointer) &cr_torch_method_funcs[i]);
+      for (guint k = 0; k < cr_torch_n_func_tables; k++)
+        for (guint i = 0; i < *cr_torch_func_tables[k].n_funcs; i++)
+          {
+            const CrTorchFunc *f = &cr_torch_func_tables[k].funcs[i];
+            if (f->where & CR_TORCH_IN_TENSOR)
+              g_hash_table_insert (t, (gpointer) f->name, (gpointer) f);
+          }
       for (guint i = 0; i < G_N_ELEMENTS (attrs); i++)
         g_hash_table_insert (t, (gpointer) attrs[i].name, GINT_TO_POINTER (attrs[i].attr));
       table = t;
