@@ -101,3 +101,69 @@ cr_ops_make_view (CrTensor     *x,
     out->view_base = cr_tensor_ref (x->view_base != NULL ? x->view_base : x);
   return out;
 }
+
+/* ---- local gradients (kernels only: never recorded) -------------------- */
+
+CrTensor *
+cr_ops_k_num (CrBinaryOp      op,
+       const CrTensor *t,
+       double          number,
+       GError        **error)
+{
+  g_autoptr(CrTensor) n = cr_ops_wrap_number (number, FALSE);
+
+  return cr_kernel_binary (op, t, n, error);
+}
+
+CrTensor *
+cr_ops_k_rnum (CrBinaryOp      op,
+        double          number,
+        const CrTensor *t,
+        GError        **error)
+{
+  g_autoptr(CrTensor) n = cr_ops_wrap_number (number, FALSE);
+
+  return cr_kernel_binary (op, n, t, error);
+}
+
+/* t broadcast to the node's output shape and cast to its dtype (a copy). */
+CrTensor *
+cr_ops_to_output_meta (const CrNode   *node,
+                const CrTensor *t,
+                GError        **error)
+{
+  const CrTensorMeta *meta = &node->output_meta[0];
+  CrTensor *out;
+
+  if (t == NULL)
+    return NULL;
+  out = cr_tensor_new_empty (meta->shape, meta->ndim, meta->dtype, meta->device, error);
+  if (out != NULL && !cr_kernel_copy_into (out, t, error))
+    g_clear_pointer (&out, cr_tensor_unref);
+  return out;
+}
+
+CrTensor *
+cr_ops_full_output (const CrNode *node,
+             double        value,
+             GError      **error)
+{
+  const CrTensorMeta *meta = &node->output_meta[0];
+
+  return cr_tensor_new_full (meta->shape, meta->ndim, value, meta->dtype, meta->device, error);
+}
+
+/* Takes t; returns it broadcast to the output (NULL stays NULL). */
+CrTensor *
+cr_ops_take_to_output (const CrNode *node,
+                CrTensor     *t,
+                GError      **error)
+{
+  CrTensor *out;
+
+  if (t == NULL)
+    return NULL;
+  out = cr_ops_to_output_meta (node, t, error);
+  cr_tensor_unref (t);
+  return out;
+}

@@ -21,72 +21,6 @@
 #include "cr-grad-mode.h"
 #include "cr-tensor.h"
 
-/* ---- local-gradient helpers (kernels only: never recorded) ------------- */
-
-static CrTensor *
-k_num (CrBinaryOp      op,
-       const CrTensor *t,
-       double          number,
-       GError        **error)
-{
-  g_autoptr(CrTensor) n = cr_ops_wrap_number (number, FALSE);
-
-  return cr_kernel_binary (op, t, n, error);
-}
-
-static CrTensor *
-k_rnum (CrBinaryOp      op,
-        double          number,
-        const CrTensor *t,
-        GError        **error)
-{
-  g_autoptr(CrTensor) n = cr_ops_wrap_number (number, FALSE);
-
-  return cr_kernel_binary (op, n, t, error);
-}
-
-/* t broadcast to the node's output shape and cast to its dtype (a copy). */
-static CrTensor *
-to_output_meta (const CrNode   *node,
-                const CrTensor *t,
-                GError        **error)
-{
-  const CrTensorMeta *meta = &node->output_meta[0];
-  CrTensor *out;
-
-  if (t == NULL)
-    return NULL;
-  out = cr_tensor_new_empty (meta->shape, meta->ndim, meta->dtype, meta->device, error);
-  if (out != NULL && !cr_kernel_copy_into (out, t, error))
-    g_clear_pointer (&out, cr_tensor_unref);
-  return out;
-}
-
-static CrTensor *
-full_output (const CrNode *node,
-             double        value,
-             GError      **error)
-{
-  const CrTensorMeta *meta = &node->output_meta[0];
-
-  return cr_tensor_new_full (meta->shape, meta->ndim, value, meta->dtype, meta->device, error);
-}
-
-/* Takes t; returns it broadcast to the output (NULL stays NULL). */
-static CrTensor *
-take_to_output (const CrNode *node,
-                CrTensor     *t,
-                GError      **error)
-{
-  CrTensor *out;
-
-  if (t == NULL)
-    return NULL;
-  out = to_output_meta (node, t, error);
-  cr_tensor_unref (t);
-  return out;
-}
-
 /* ---- add, sub, rsub ---------------------------------------------------- */
 
 static gboolean
@@ -111,7 +45,7 @@ add_local_grad (CrNode  *node,
 {
   double alpha = node->args->has_scalar[0] ? node->args->scalar[0] : 1.0;
 
-  return full_output (node, input == 0 ? 1.0 : alpha, error);
+  return cr_ops_full_output (node, input == 0 ? 1.0 : alpha, error);
 }
 
 const CrOpInfo cr_op_row_ADD = {
@@ -172,7 +106,7 @@ sub_local_grad (CrNode  *node,
                 guint    input,
                 GError **error)
 {
-  return full_output (node, input == 0 ? 1.0 : -1.0, error);
+  return cr_ops_full_output (node, input == 0 ? 1.0 : -1.0, error);
 }
 
 const CrOpInfo cr_op_row_SUB = {
@@ -209,7 +143,7 @@ rsub_local_grad (CrNode  *node,
                  guint    input,
                  GError **error)
 {
-  return full_output (node, -1.0, error);
+  return cr_ops_full_output (node, -1.0, error);
 }
 
 /* args.scalar[0]: the number. */
@@ -263,7 +197,7 @@ mul_local_grad (CrNode  *node,
                 GError **error)
 {
   SAVED_OR_NULL (other, input == 0 ? 1 : 0);
-  return to_output_meta (node, other, error);
+  return cr_ops_to_output_meta (node, other, error);
 }
 
 const CrOpInfo cr_op_row_MUL = {
@@ -321,14 +255,14 @@ div_local_grad (CrNode  *node,
 {
   SAVED_OR_NULL (b, 1);
   if (input == 0)
-    return take_to_output (node, k_rnum (CR_BINARY_DIV, 1.0, b, error), error);
+    return cr_ops_take_to_output (node, cr_ops_k_rnum (CR_BINARY_DIV, 1.0, b, error), error);
   else
     {
       SAVED_OR_NULL (a, 0);
       g_autoptr(CrTensor) b2 = cr_kernel_binary (CR_BINARY_MUL, b, b, error);
       g_autoptr(CrTensor) q = b2 != NULL ? cr_kernel_binary (CR_BINARY_DIV, a, b2, error) : NULL;
 
-      return take_to_output (node, q != NULL ? cr_kernel_unary (CR_UNARY_NEG, q, error) : NULL,
+      return cr_ops_take_to_output (node, q != NULL ? cr_kernel_unary (CR_UNARY_NEG, q, error) : NULL,
                              error);
     }
 }
@@ -353,251 +287,6 @@ cr_div (CrTensor  *a,
       cr_node_save (node, 1, b, FALSE);
       if (cr_ops_needs_grad (node, 1))
         cr_node_save (node, 0, a, FALSE);
-    }
-  return out;
-}
-
-/* ---- pow --------------------------------------------------------------- */
-
-/* grad * (n * x^(n-1)), PyTorch's pow_backward; zeros for n == 0. */
-static gboolean
-pow_scalar_backward (CrNode          *node,
-                     CrTensor *const *grads,
-                     CrTensor       **grad_inputs,
-                     GError         **error)
-{
-  double n = node->args->scalar[0];
-  SAVED (x, 0);
-
-  if (n == 0.0)
-    SET_GRAD (0, cr_tensor_new_zeros (x->shape, x->ndim, x->dtype, x->device, error));
-  else
-    {
-      g_autoptr(CrTensor) p = cr_pow_scalar (x, n - 1.0, error);
-      g_autoptr(CrTensor) np = p != NULL ? cr_ops_mul_number (p, n, error) : NULL;
-
-      SET_GRAD (0, np != NULL ? cr_mul (grads[0], np, error) : NULL);
-    }
-  return TRUE;
-}
-
-static CrTensor *
-pow_scalar_local_grad (CrNode  *node,
-                       guint    input,
-                       GError **error)
-{
-  double n = node->args->scalar[0];
-  SAVED_OR_NULL (x, 0);
-  g_autoptr(CrTensor) e = cr_ops_wrap_number (n - 1.0, TRUE);
-  g_autoptr(CrTensor) p = NULL;
-
-  if (n == 0.0)
-    return full_output (node, 0.0, error);
-  p = cr_kernel_binary (CR_BINARY_POW, x, e, error);
-  return take_to_output (node, p != NULL ? k_num (CR_BINARY_MUL, p, n, error) : NULL, error);
-}
-
-/* args.scalar[0]: the exponent. */
-const CrOpInfo cr_op_row_POW_SCALAR = {
-  CR_OP_POW_SCALAR, "pow", "PowBackward0", 1, "xⁿ",
-  "∂(xⁿ)/∂x = n·xⁿ⁻¹",
-  pow_scalar_backward, pow_scalar_local_grad
-};
-
-CrTensor *
-cr_pow_scalar (CrTensor  *a,
-               double     exponent,
-               GError   **error)
-{
-  g_autoptr(CrTensor) e = cr_ops_wrap_number (exponent, TRUE);
-  CrTensor *out = cr_kernel_binary (CR_BINARY_POW, a, e, error);
-  CrNode *node;
-
-  if (out != NULL && (node = cr_ops_record (CR_OP_POW_SCALAR, &a, 1, out)) != NULL)
-    {
-      cr_node_args (node)->scalar[0] = exponent;
-      cr_node_args (node)->has_scalar[0] = TRUE;
-      cr_node_save (node, 0, a, FALSE);
-    }
-  return out;
-}
-
-/* The masks of PyTorch's pow_backward_self / pow_backward_exponent. */
-static CrTensor *
-pow_exponent_mask (const CrTensor *a,
-                   const CrTensor *b,
-                   GError        **error)
-{
-  /* (a == 0) & (b >= 0) */
-  g_autoptr(CrTensor) a0 = k_num (CR_BINARY_EQ, a, 0.0, error);
-  g_autoptr(CrTensor) bp = a0 != NULL ? k_num (CR_BINARY_GE, b, 0.0, error) : NULL;
-
-  return bp != NULL ? cr_kernel_binary (CR_BINARY_LOGICAL_AND, a0, bp, error) : NULL;
-}
-
-static gboolean
-pow_backward (CrNode          *node,
-              CrTensor *const *grads,
-              CrTensor       **grad_inputs,
-              GError         **error)
-{
-  SAVED (a, 0);
-  SAVED (b, 1);
-  g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (grads[0]);
-
-  if (cr_ops_needs_grad (node, 0))
-    {
-      /* where(b == 0, 0, grad * (b * a^(b-1))) */
-      g_autoptr(CrTensor) one = cr_ops_wrap_number (1.0, TRUE);
-      g_autoptr(CrTensor) cond = k_num (CR_BINARY_EQ, b, 0.0, error);
-      g_autoptr(CrTensor) bm1 = cond != NULL ? cr_sub (b, one, error) : NULL;
-      g_autoptr(CrTensor) p = bm1 != NULL ? cr_pow (a, bm1, error) : NULL;
-      g_autoptr(CrTensor) bp = p != NULL ? cr_mul (b, p, error) : NULL;
-      g_autoptr(CrTensor) gbp = bp != NULL ? cr_mul (grads[0], bp, error) : NULL;
-
-      SET_GRAD (0, gbp != NULL ? cr_where (cond, zero, gbp, error) : NULL);
-    }
-  if (cr_ops_needs_grad (node, 1))
-    {
-      /* grad * where((a == 0) & (b >= 0), 0, out * log(a)) */
-      SAVED (out, 2);
-      g_autoptr(CrTensor) cond = pow_exponent_mask (a, b, error);
-      g_autoptr(CrTensor) la = cond != NULL ? cr_log (a, error) : NULL;
-      g_autoptr(CrTensor) ol = la != NULL ? cr_mul (out, la, error) : NULL;
-      g_autoptr(CrTensor) w = ol != NULL ? cr_where (cond, zero, ol, error) : NULL;
-
-      SET_GRAD (1, w != NULL ? cr_mul (grads[0], w, error) : NULL);
-    }
-  return TRUE;
-}
-
-static CrTensor *
-pow_local_grad (CrNode  *node,
-                guint    input,
-                GError **error)
-{
-  SAVED_OR_NULL (a, 0);
-  SAVED_OR_NULL (b, 1);
-  g_autoptr(CrTensor) zero = cr_tensor_new_scalar (0.0, node->output_meta[0].dtype);
-  g_autoptr(CrTensor) cond = NULL;
-  g_autoptr(CrTensor) value = NULL;
-
-  if (input == 0)
-    {
-      g_autoptr(CrTensor) bm1 = k_num (CR_BINARY_SUB, b, 1.0, error);
-      g_autoptr(CrTensor) p = bm1 != NULL ? cr_kernel_binary (CR_BINARY_POW, a, bm1, error) : NULL;
-
-      cond = k_num (CR_BINARY_EQ, b, 0.0, error);
-      value = p != NULL ? cr_kernel_binary (CR_BINARY_MUL, b, p, error) : NULL;
-    }
-  else
-    {
-      SAVED_OR_NULL (out, 2);
-      g_autoptr(CrTensor) la = cr_kernel_unary (CR_UNARY_LOG, a, error);
-
-      cond = pow_exponent_mask (a, b, error);
-      value = la != NULL ? cr_kernel_binary (CR_BINARY_MUL, out, la, error) : NULL;
-    }
-  if (cond == NULL || value == NULL)
-    return NULL;
-  return take_to_output (node, cr_kernel_where (cond, zero, value, error), error);
-}
-
-const CrOpInfo cr_op_row_POW = {
-  CR_OP_POW, "pow", "PowBackward1", 2, "xʸ",
-  "∂(aᵇ)/∂a = b·aᵇ⁻¹,  ∂(aᵇ)/∂b = aᵇ·ln a",
-  pow_backward, pow_local_grad
-};
-
-CrTensor *
-cr_pow (CrTensor  *a,
-        CrTensor  *b,
-        GError   **error)
-{
-  CrTensor *inputs[2] = { a, b };
-  CrTensor *out = cr_kernel_binary (CR_BINARY_POW, a, b, error);
-  CrNode *node;
-
-  if (out != NULL && (node = cr_ops_record (CR_OP_POW, inputs, 2, out)) != NULL)
-    {
-      cr_node_save (node, 0, a, FALSE);
-      cr_node_save (node, 1, b, FALSE);
-      if (cr_ops_needs_grad (node, 1))
-        cr_node_save (node, 2, out, TRUE);
-    }
-  return out;
-}
-
-/* PyTorch's pow_backward_exponent for a number base:
- * grad * (out * log(base)), with 0 where the exponent is >= 0 if base == 0. */
-static gboolean
-pow_number_base_backward (CrNode          *node,
-                          CrTensor *const *grads,
-                          CrTensor       **grad_inputs,
-                          GError         **error)
-{
-  double base = node->args->scalar[0];
-  SAVED (b, 0);
-  SAVED (out, 1);
-  g_autoptr(CrTensor) ol = cr_ops_mul_number (out, log (base), error);
-  g_autoptr(CrTensor) w = NULL;
-
-  if (ol != NULL && base == 0.0)
-    {
-      g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (grads[0]);
-      g_autoptr(CrTensor) cond = k_num (CR_BINARY_GE, b, 0.0, error);
-
-      w = cond != NULL ? cr_where (cond, zero, ol, error) : NULL;
-    }
-  else
-    w = g_steal_pointer (&ol);
-  SET_GRAD (0, w != NULL ? cr_mul (grads[0], w, error) : NULL);
-  return TRUE;
-}
-
-static CrTensor *
-pow_number_base_local_grad (CrNode  *node,
-                            guint    input,
-                            GError **error)
-{
-  double base = node->args->scalar[0];
-  SAVED_OR_NULL (b, 0);
-  SAVED_OR_NULL (out, 1);
-  g_autoptr(CrTensor) zero = cr_tensor_new_scalar (0.0, node->output_meta[0].dtype);
-  g_autoptr(CrTensor) value = k_num (CR_BINARY_MUL, out, log (base), error);
-  g_autoptr(CrTensor) cond = NULL;
-
-  if (value == NULL || base != 0.0)
-    return take_to_output (node, g_steal_pointer (&value), error);
-  cond = k_num (CR_BINARY_GE, b, 0.0, error);
-  if (cond == NULL)
-    return NULL;
-  return take_to_output (node, cr_kernel_where (cond, zero, value, error), error);
-}
-
-/* args.scalar[0]: the base. */
-const CrOpInfo cr_op_row_POW_NUMBER_BASE = {
-  CR_OP_POW_NUMBER_BASE, "pow", "PowBackward2", 1, "cˣ",
-  "∂(cˣ)/∂x = cˣ·ln c",
-  pow_number_base_backward, pow_number_base_local_grad
-};
-
-CrTensor *
-cr_pow_number_base (double     base,
-                    gboolean   integral,
-                    CrTensor  *a,
-                    GError   **error)
-{
-  g_autoptr(CrTensor) n = cr_ops_wrap_number (base, integral);
-  CrTensor *out = cr_kernel_binary (CR_BINARY_POW, n, a, error);
-  CrNode *node;
-
-  if (out != NULL && (node = cr_ops_record (CR_OP_POW_NUMBER_BASE, &a, 1, out)) != NULL)
-    {
-      cr_node_args (node)->scalar[0] = base;
-      cr_node_args (node)->has_scalar[0] = TRUE;
-      cr_node_save (node, 0, a, FALSE);
-      cr_node_save (node, 1, out, TRUE);
     }
   return out;
 }
@@ -655,7 +344,7 @@ extremum_local_grad (CrNode   *node,
 
   if (won == NULL)
     return NULL;
-  return take_to_output (node, cr_kernel_where (tie, half, won, error), error);
+  return cr_ops_take_to_output (node, cr_kernel_where (tie, half, won, error), error);
 }
 
 static gboolean
@@ -764,7 +453,7 @@ where_local_grad (CrNode  *node,
   g_autoptr(CrTensor) one = cr_tensor_new_scalar (1.0, node->output_meta[0].dtype);
   g_autoptr(CrTensor) zero = cr_tensor_new_scalar (0.0, node->output_meta[0].dtype);
 
-  return take_to_output (node, input == 0 ? cr_kernel_where (cond, one, zero, error)
+  return cr_ops_take_to_output (node, input == 0 ? cr_kernel_where (cond, one, zero, error)
                                           : cr_kernel_where (cond, zero, one, error), error);
 }
 
@@ -800,9 +489,9 @@ clamp_mask (CrNode          *node,
   g_autoptr(CrTensor) lo = NULL;
   g_autoptr(CrTensor) hi = NULL;
 
-  if (args->has_scalar[0] && (lo = k_num (CR_BINARY_GE, x, args->scalar[0], error)) == NULL)
+  if (args->has_scalar[0] && (lo = cr_ops_k_num (CR_BINARY_GE, x, args->scalar[0], error)) == NULL)
     return NULL;
-  if (args->has_scalar[1] && (hi = k_num (CR_BINARY_LE, x, args->scalar[1], error)) == NULL)
+  if (args->has_scalar[1] && (hi = cr_ops_k_num (CR_BINARY_LE, x, args->scalar[1], error)) == NULL)
     return NULL;
   if (lo != NULL && hi != NULL)
     return cr_kernel_binary (CR_BINARY_LOGICAL_AND, lo, hi, error);
@@ -831,7 +520,7 @@ clamp_local_grad (CrNode  *node,
   SAVED_OR_NULL (x, 0);
   g_autoptr(CrTensor) mask = clamp_mask (node, x, error);
 
-  return take_to_output (node, g_steal_pointer (&mask), error);
+  return cr_ops_take_to_output (node, g_steal_pointer (&mask), error);
 }
 
 /* args.scalar[0] / has_scalar[0]: min; scalar[1] / has_scalar[1]: max. The
@@ -968,7 +657,7 @@ neg_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GErr
 static CrTensor *
 neg_local_grad (CrNode *node, guint input, GError **error)
 {
-  return full_output (node, -1.0, error);
+  return cr_ops_full_output (node, -1.0, error);
 }
 
 static gboolean
@@ -983,7 +672,7 @@ static CrTensor *
 saved_local_grad (CrNode *node, guint input, GError **error)
 {
   SAVED_OR_NULL (out, 0);
-  return to_output_meta (node, out, error);
+  return cr_ops_to_output_meta (node, out, error);
 }
 
 static gboolean
@@ -998,7 +687,7 @@ static CrTensor *
 reciprocal_of_saved_local_grad (CrNode *node, guint input, GError **error)
 {
   SAVED_OR_NULL (x, 0);
-  return take_to_output (node, k_rnum (CR_BINARY_DIV, 1.0, x, error), error);
+  return cr_ops_take_to_output (node, cr_ops_k_rnum (CR_BINARY_DIV, 1.0, x, error), error);
 }
 
 static gboolean
@@ -1015,7 +704,7 @@ static CrTensor *
 sin_local_grad (CrNode *node, guint input, GError **error)
 {
   SAVED_OR_NULL (x, 0);
-  return take_to_output (node, cr_kernel_unary (CR_UNARY_COS, x, error), error);
+  return cr_ops_take_to_output (node, cr_kernel_unary (CR_UNARY_COS, x, error), error);
 }
 
 static gboolean
@@ -1035,7 +724,7 @@ cos_local_grad (CrNode *node, guint input, GError **error)
   SAVED_OR_NULL (x, 0);
   g_autoptr(CrTensor) s = cr_kernel_unary (CR_UNARY_SIN, x, error);
 
-  return take_to_output (node, s != NULL ? cr_kernel_unary (CR_UNARY_NEG, s, error) : NULL, error);
+  return cr_ops_take_to_output (node, s != NULL ? cr_kernel_unary (CR_UNARY_NEG, s, error) : NULL, error);
 }
 
 static gboolean
@@ -1052,7 +741,7 @@ tanh_local_grad (CrNode *node, guint input, GError **error)
   SAVED_OR_NULL (out, 0);
   g_autoptr(CrTensor) sq = cr_kernel_binary (CR_BINARY_MUL, out, out, error);
 
-  return take_to_output (node, sq != NULL ? k_rnum (CR_BINARY_SUB, 1.0, sq, error) : NULL, error);
+  return cr_ops_take_to_output (node, sq != NULL ? cr_ops_k_rnum (CR_BINARY_SUB, 1.0, sq, error) : NULL, error);
 }
 
 static gboolean
@@ -1067,9 +756,9 @@ static CrTensor *
 sigmoid_local_grad (CrNode *node, guint input, GError **error)
 {
   SAVED_OR_NULL (out, 0);
-  g_autoptr(CrTensor) one_minus = k_rnum (CR_BINARY_SUB, 1.0, out, error);
+  g_autoptr(CrTensor) one_minus = cr_ops_k_rnum (CR_BINARY_SUB, 1.0, out, error);
 
-  return take_to_output (node, one_minus != NULL ? cr_kernel_binary (CR_BINARY_MUL, out,
+  return cr_ops_take_to_output (node, one_minus != NULL ? cr_kernel_binary (CR_BINARY_MUL, out,
                                                                       one_minus, error) : NULL,
                          error);
 }
@@ -1086,7 +775,7 @@ static CrTensor *
 relu_local_grad (CrNode *node, guint input, GError **error)
 {
   SAVED_OR_NULL (out, 0);
-  return take_to_output (node, k_num (CR_BINARY_GT, out, 0.0, error), error);
+  return cr_ops_take_to_output (node, cr_ops_k_num (CR_BINARY_GT, out, 0.0, error), error);
 }
 
 static gboolean
@@ -1103,7 +792,7 @@ static CrTensor *
 sqrt_local_grad (CrNode *node, guint input, GError **error)
 {
   SAVED_OR_NULL (out, 0);
-  return take_to_output (node, k_rnum (CR_BINARY_DIV, 0.5, out, error), error);
+  return cr_ops_take_to_output (node, cr_ops_k_rnum (CR_BINARY_DIV, 0.5, out, error), error);
 }
 
 static gboolean
@@ -1122,9 +811,9 @@ static CrTensor *
 rsqrt_local_grad (CrNode *node, guint input, GError **error)
 {
   SAVED_OR_NULL (out, 0);
-  g_autoptr(CrTensor) cube = k_num (CR_BINARY_POW, out, 3.0, error);
+  g_autoptr(CrTensor) cube = cr_ops_k_num (CR_BINARY_POW, out, 3.0, error);
 
-  return take_to_output (node, cube != NULL ? k_num (CR_BINARY_MUL, cube, -0.5, error) : NULL,
+  return cr_ops_take_to_output (node, cube != NULL ? cr_ops_k_num (CR_BINARY_MUL, cube, -0.5, error) : NULL,
                          error);
 }
 
@@ -1142,7 +831,7 @@ static CrTensor *
 abs_local_grad (CrNode *node, guint input, GError **error)
 {
   SAVED_OR_NULL (x, 0);
-  return take_to_output (node, cr_kernel_unary (CR_UNARY_SIGN, x, error), error);
+  return cr_ops_take_to_output (node, cr_kernel_unary (CR_UNARY_SIGN, x, error), error);
 }
 
 static gboolean
@@ -1158,7 +847,7 @@ zeros_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GE
 static CrTensor *
 zeros_local_grad (CrNode *node, guint input, GError **error)
 {
-  return full_output (node, 0.0, error);
+  return cr_ops_full_output (node, 0.0, error);
 }
 
 static gboolean
@@ -1179,7 +868,7 @@ reciprocal_local_grad (CrNode *node, guint input, GError **error)
   SAVED_OR_NULL (out, 0);
   g_autoptr(CrTensor) sq = cr_kernel_binary (CR_BINARY_MUL, out, out, error);
 
-  return take_to_output (node, sq != NULL ? cr_kernel_unary (CR_UNARY_NEG, sq, error) : NULL, error);
+  return cr_ops_take_to_output (node, sq != NULL ? cr_kernel_unary (CR_UNARY_NEG, sq, error) : NULL, error);
 }
 
 static gboolean
@@ -1196,9 +885,9 @@ static CrTensor *
 log1p_local_grad (CrNode *node, guint input, GError **error)
 {
   SAVED_OR_NULL (x, 0);
-  g_autoptr(CrTensor) x1 = k_num (CR_BINARY_ADD, x, 1.0, error);
+  g_autoptr(CrTensor) x1 = cr_ops_k_num (CR_BINARY_ADD, x, 1.0, error);
 
-  return take_to_output (node, x1 != NULL ? k_rnum (CR_BINARY_DIV, 1.0, x1, error) : NULL, error);
+  return cr_ops_take_to_output (node, x1 != NULL ? cr_ops_k_rnum (CR_BINARY_DIV, 1.0, x1, error) : NULL, error);
 }
 
 static gboolean
@@ -1215,7 +904,7 @@ static CrTensor *
 expm1_local_grad (CrNode *node, guint input, GError **error)
 {
   SAVED_OR_NULL (out, 0);
-  return take_to_output (node, k_num (CR_BINARY_ADD, out, 1.0, error), error);
+  return cr_ops_take_to_output (node, cr_ops_k_num (CR_BINARY_ADD, out, 1.0, error), error);
 }
 
 const CrOpInfo cr_op_row_NEG = {
@@ -1312,15 +1001,15 @@ tanh_backward_local_grad (CrNode *node, guint input, GError **error)
     {
       g_autoptr(CrTensor) sq = cr_kernel_binary (CR_BINARY_MUL, out, out, error);
 
-      return take_to_output (node, sq != NULL ? k_rnum (CR_BINARY_SUB, 1.0, sq, error) : NULL,
+      return cr_ops_take_to_output (node, sq != NULL ? cr_ops_k_rnum (CR_BINARY_SUB, 1.0, sq, error) : NULL,
                              error);
     }
   else
     {
       SAVED_OR_NULL (go, 0);
-      g_autoptr(CrTensor) m2 = k_num (CR_BINARY_MUL, out, -2.0, error);
+      g_autoptr(CrTensor) m2 = cr_ops_k_num (CR_BINARY_MUL, out, -2.0, error);
 
-      return take_to_output (node, m2 != NULL ? cr_kernel_binary (CR_BINARY_MUL, m2, go, error)
+      return cr_ops_take_to_output (node, m2 != NULL ? cr_kernel_binary (CR_BINARY_MUL, m2, go, error)
                                               : NULL, error);
     }
 }
@@ -1358,19 +1047,19 @@ sigmoid_backward_local_grad (CrNode *node, guint input, GError **error)
   SAVED_OR_NULL (out, 1);
   if (input == 0)
     {
-      g_autoptr(CrTensor) one_minus = k_rnum (CR_BINARY_SUB, 1.0, out, error);
+      g_autoptr(CrTensor) one_minus = cr_ops_k_rnum (CR_BINARY_SUB, 1.0, out, error);
 
-      return take_to_output (node, one_minus != NULL ? cr_kernel_binary (CR_BINARY_MUL, out,
+      return cr_ops_take_to_output (node, one_minus != NULL ? cr_kernel_binary (CR_BINARY_MUL, out,
                                                                           one_minus, error)
                                                      : NULL, error);
     }
   else
     {
       SAVED_OR_NULL (go, 0);
-      g_autoptr(CrTensor) m2 = k_num (CR_BINARY_MUL, out, -2.0, error);
-      g_autoptr(CrTensor) m21 = m2 != NULL ? k_num (CR_BINARY_ADD, m2, 1.0, error) : NULL;
+      g_autoptr(CrTensor) m2 = cr_ops_k_num (CR_BINARY_MUL, out, -2.0, error);
+      g_autoptr(CrTensor) m21 = m2 != NULL ? cr_ops_k_num (CR_BINARY_ADD, m2, 1.0, error) : NULL;
 
-      return take_to_output (node, m21 != NULL ? cr_kernel_binary (CR_BINARY_MUL, go, m21, error)
+      return cr_ops_take_to_output (node, m21 != NULL ? cr_kernel_binary (CR_BINARY_MUL, go, m21, error)
                                                : NULL, error);
     }
 }
@@ -1402,9 +1091,9 @@ threshold_backward_local_grad (CrNode *node, guint input, GError **error)
   if (input == 0)
     {
       SAVED_OR_NULL (x, 1);
-      return take_to_output (node, k_num (CR_BINARY_GT, x, 0.0, error), error);
+      return cr_ops_take_to_output (node, cr_ops_k_num (CR_BINARY_GT, x, 0.0, error), error);
     }
-  return full_output (node, 0.0, error);
+  return cr_ops_full_output (node, 0.0, error);
 }
 
 /* The threshold is 0 (relu); args.scalar[0] holds it. */
@@ -1482,7 +1171,7 @@ identity_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs,
 static CrTensor *
 ones_local_grad (CrNode *node, guint input, GError **error)
 {
-  return full_output (node, 1.0, error);
+  return cr_ops_full_output (node, 1.0, error);
 }
 
 const CrOpInfo cr_op_row_CLONE = {

@@ -117,4 +117,16 @@ CrTensor *cr_ops_make_view       (CrTensor        *x,
       return FALSE;                                                    \
   } G_STMT_END
 
+/* Local-gradient helpers for the step view (kernels only: never recorded).
+ * t OP number, number OP t; t broadcast and cast to the node's output (a
+ * copy); a tensor of the output's shape full of value; take_to_output takes t
+ * and returns it broadcast to the output (NULL stays NULL). */
+CrTensor *cr_ops_k_num           (CrBinaryOp op, const CrTensor *t, double number,
+                                  GError **error);
+CrTensor *cr_ops_k_rnum          (CrBinaryOp op, double number, const CrTensor *t,
+                                  GError **error);
+CrTensor *cr_ops_to_output_meta  (const CrNode *node, const CrTensor *t, GError **error);
+CrTensor *cr_ops_full_output     (const CrNode *node, double value, GError **error);
+CrTensor *cr_ops_take_to_output  (const CrNode *node, CrTensor *t, GError **error);
+
 G_END_DECLS
