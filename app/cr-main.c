@@ -2,6 +2,9 @@
  * headless; `chainrule [FILE.py]` opens the window (once it is built). */
 #include "cr-config.h"
 #include "cr-run-command.h"
+#ifdef CR_HAVE_GRAPH
+#include "cr-export-command.h"
+#endif
 
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +15,9 @@ usage (FILE *out)
   fputs ("Usage:\n"
          "  chainrule [FILE.py]              open the window (not built yet)\n"
          "  chainrule run [OPTIONS] FILE.py  run a script headless, as python3 would\n"
+#ifdef CR_HAVE_GRAPH
+         "  chainrule export FILE.py -o OUT  draw the script's graph to PNG, SVG or PDF\n"
+#endif
          "  chainrule --help | --version\n\n", out);
   cr_run_command_usage (out);
 }
@@ -22,6 +28,10 @@ main (int    argc,
 {
   if (argc >= 2 && strcmp (argv[1], "run") == 0)
     return cr_run_command (argc - 1, argv + 1);
+#ifdef CR_HAVE_GRAPH
+  if (argc >= 2 && strcmp (argv[1], "export") == 0)
+    return cr_export_command (argc - 1, argv + 1);
+#endif
   if (argc >= 2 && (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0))
     {
       usage (stdout);

@@ -1,0 +1,290 @@
+/* cr-export-command.c — `chainrule export FILE.py -o out.{png,svg,pdf}
+ * [--step N] [--all-steps] [--dark]`: run a script headless and draw the graph
+ * of its last backward call (or, when none ran, the forward graph of its
+ * newest tensor) the way the window draws it. Needs no display. */
+#include "cr-config.h"
+#include "cr-export-command.h"
+
+#include "cr-interp.h"
+#include "cr-graph-model.h"
+#include "cr-graph-layout.h"
+#include "cr-graph-render.h"
+
+#include <cairo.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* PNGs are drawn at twice the point size, so slides stay sharp. */
+#define PNG_SCALE 2.0
+
+typedef enum { FORMAT_PNG, FORMAT_SVG, FORMAT_PDF } Format;
+
+void
+cr_export_command_usage (FILE *out)
+{
+  fputs ("Usage: chainrule export [OPTIONS] FILE.py -o OUT.png|OUT.svg|OUT.pdf\n"
+         "\n"
+         "Options:\n"
+         "  -o, --output FILE   where to write; the extension picks the format\n"
+         "  --step N            highlight backward step N (1 is the first)\n"
+         "  --all-steps         one PDF page per step, or OUT-01.png, OUT-02.png, ...\n"
+         "  --dark              the dark style\n"
+         "  --help              show this help\n", out);
+}
+
+static void
+discard_output (const char *text,
+                gboolean    is_stderr,
+                gpointer    user_data)
+{
+  if (is_stderr)
+    fputs (text, stderr);
+}
+
+static gboolean
+write_png_page (const CrGraphModel         *model,
+                const CrGraphLayout        *layout,
+                const CrGraphRenderOptions *options,
+                const char                 *path)
+{
+  int w = (int) (layout->width * PNG_SCALE + 0.5), h = (int) (layout->height * PNG_SCALE + 0.5);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, MAX (w, 1), MAX (h, 1));
+  cairo_t *cr = cairo_create (surface);
+  cairo_scale (cr, PNG_SCALE, PNG_SCALE);
+  cr_graph_render (cr, model, layout, options);
+  cairo_destroy (cr);
+  cairo_status_t status = cairo_surface_write_to_png (surface, path);
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      fprintf (stderr, "chainrule export: cannot write '%s': %s\n", path, cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static cairo_surface_t *
+vector_surface (Format      format,
+                const char *path,
+                double      w,
+                double      h)
+{
+  if (format == FORMAT_SVG)
+    return cairo_svg_surface_create (path, w, h);
+  return cairo_pdf_surface_create (path, w, h);
+}
+
+static gboolean
+finish_surface (cairo_surface_t *surface,
+                const char      *path)
+{
+  cairo_surface_finish (surface);
+  cairo_status_t status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      fprintf (stderr, "chainrule export: cannot write '%s': %s\n", path, cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* "out.png" and step 3 of 12 -> "out-03.png". */
+static char *
+numbered_path (const char *path,
+               guint       number,
+               guint       count)
+{
+  const char *dot = strrchr (path, '.');
+  const char *slash = strrchr (path, '/');
+  if (!dot || (slash && dot < slash))
+    dot = path + strlen (path);
+  int digits = count >= 100 ? (count >= 1000 ? 4 : 3) : 2;
+  return g_strdup_printf ("%.*s-%0*u%s", (int) (dot - path), path, digits, number, dot);
+}
+
+static int
+write_graph (const CrGraphModel *model,
+             const char         *out_path,
+             Format              format,
+             int                 step,
+             gboolean            all_steps,
+             CrGraphStyle        style)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CrGraphLayout) layout = cr_graph_render_layout (model, &error);
+  if (!layout)
+    {
+      fprintf (stderr, "chainrule export: %s\n", error->message);
+      return 1;
+    }
+  CrGraphRenderOptions options;
+  cr_graph_render_options_init (&options);
+  options.style = style;
+  options.current_step = step;
+
+  if (!all_steps || model->n_steps == 0)
+    {
+      if (format == FORMAT_PNG)
+        return write_png_page (model, layout, &options, out_path) ? 0 : 1;
+      cairo_surface_t *surface = vector_surface (format, out_path, layout->width, layout->height);
+      cairo_t *cr = cairo_create (surface);
+      cr_graph_render (cr, model, layout, &options);
+      cairo_destroy (cr);
+      return finish_surface (surface, out_path) ? 0 : 1;
+    }
+
+  if (format == FORMAT_PDF)
+    {
+      cairo_surface_t *surface = vector_surface (format, out_path, layout->width, layout->height);
+      cairo_t *cr = cairo_create (surface);
+      for (guint s = 0; s < model->n_steps; s++)
+        {
+          options.current_step = (int) s;
+          cr_graph_render (cr, model, layout, &options);
+          cairo_show_page (cr);
+        }
+      cairo_destroy (cr);
+      return finish_surface (surface, out_path) ? 0 : 1;
+    }
+  for (guint s = 0; s < model->n_steps; s++)
+    {
+      g_autofree char *path = numbered_path (out_path, s + 1, model->n_steps);
+      options.current_step = (int) s;
+      gboolean ok;
+      if (format == FORMAT_PNG)
+        ok = write_png_page (model, layout, &options, path);
+      else
+        {
+          cairo_surface_t *surface = vector_surface (format, path, layout->width, layout->height);
+          cairo_t *cr = cairo_create (surface);
+          cr_graph_render (cr, model, layout, &options);
+          cairo_destroy (cr);
+          ok = finish_surface (surface, path);
+        }
+      if (!ok)
+        return 1;
+    }
+  return 0;
+}
+
+static int
+usage_error (const char *message)
+{
+  fprintf (stderr, "chainrule export: %s\n\n", message);
+  cr_export_command_usage (stderr);
+  return 2;
+}
+
+int
+cr_export_command (int    argc,
+                   char **argv)
+{
+  const char *file = NULL, *out_path = NULL;
+  int step = -1;
+  gboolean all_steps = FALSE;
+  CrGraphStyle style = CR_GRAPH_STYLE_LIGHT;
+  for (int i = 1; i < argc; i++)
+    {
+      const char *arg = argv[i];
+      if (strcmp (arg, "--help") == 0 || strcmp (arg, "-h") == 0)
+        {
+          cr_export_command_usage (stdout);
+          return 0;
+        }
+      else if (strcmp (arg, "-o") == 0 || strcmp (arg, "--output") == 0)
+        {
+          if (i + 1 >= argc)
+            return usage_error ("-o needs a file name");
+          out_path = argv[++i];
+        }
+      else if (g_str_has_prefix (arg, "--output="))
+        out_path = arg + strlen ("--output=");
+      else if (strcmp (arg, "--step") == 0 || g_str_has_prefix (arg, "--step="))
+        {
+          const char *value = arg[6] == '=' ? arg + 7 : (i + 1 < argc ? argv[++i] : NULL);
+          char *end = NULL;
+          long n = value ? strtol (value, &end, 10) : 0;
+          if (!value || *end != '\0' || n < 1 || n > G_MAXINT)
+            return usage_error ("--step needs a step number (1 is the first)");
+          step = (int) n - 1;
+        }
+      else if (strcmp (arg, "--all-steps") == 0)
+        all_steps = TRUE;
+      else if (strcmp (arg, "--dark") == 0)
+        style = CR_GRAPH_STYLE_DARK;
+      else if (arg[0] == '-' && arg[1] != '\0')
+        {
+          g_autofree char *message = g_strdup_printf ("unknown option '%s'", arg);
+          return usage_error (message);
+        }
+      else if (!file)
+        file = arg;
+      else
+        return usage_error ("give one script");
+    }
+  if (!file)
+    return usage_error ("no script given");
+  if (!out_path)
+    return usage_error ("no output file given (-o OUT.png, OUT.svg or OUT.pdf)");
+  Format format;
+  g_autofree char *lower = g_ascii_strdown (out_path, -1);
+  if (g_str_has_suffix (lower, ".png"))
+    format = FORMAT_PNG;
+  else if (g_str_has_suffix (lower, ".svg"))
+    format = FORMAT_SVG;
+  else if (g_str_has_suffix (lower, ".pdf"))
+    format = FORMAT_PDF;
+  else
+    return usage_error ("the output must end in .png, .svg or .pdf");
+
+  g_autofree char *source = NULL;
+  gsize length = 0;
+  g_autoptr (GError) error = NULL;
+  if (!g_file_get_contents (file, &source, &length, &error))
+    {
+      fprintf (stderr, "chainrule export: %s\n", error->message);
+      return 1;
+    }
+  g_autofree char *filename = g_canonicalize_filename (file, NULL);
+  CrSpan span = { 0 };
+  g_autoptr (CrAstModule) module = cr_parse (source, (gssize) length, filename, &span, &error);
+  if (!module)
+    {
+      fprintf (stderr, "chainrule export: %s, line %d: %s\n", file, span.line, error->message);
+      return 1;
+    }
+  CrInterpOptions io = {
+    .output = discard_output,
+    .record_backward = TRUE,
+  };
+  CrInterp *interp = cr_interp_new (&io);
+  CrScriptError *script_error = NULL;
+  if (!cr_interp_run (interp, module, &script_error))
+    {
+      /* The graph up to the error is still worth drawing: say what failed, go on. */
+      fprintf (stderr, "chainrule export: the script stopped: %s",
+               script_error && script_error->traceback ? script_error->traceback : "an error\n");
+      cr_script_error_free (script_error);
+    }
+  g_autoptr (CrGraphModel) model = cr_graph_model_new_from_interp (interp, source);
+  int status;
+  if (!model)
+    {
+      fprintf (stderr, "chainrule export: %s builds no autograd graph (no tensor requires grad)\n", file);
+      status = 1;
+    }
+  else if (step >= 0 && (guint) step >= model->n_steps)
+    {
+      fprintf (stderr, "chainrule export: --step %d: the backward call has %u steps\n",
+               step + 1, model->n_steps);
+      status = 2;
+    }
+  else
+    status = write_graph (model, out_path, format, step, all_steps, style);
+  g_clear_pointer (&model, cr_graph_model_free);
+  cr_interp_free (interp);
+  return status;
+}

@@ -1,0 +1,45 @@
+/* cr-graph-layout.h — where each node of a CrGraphModel goes, from graphviz's
+ * `dot` (forward flowing left to right). All coordinates are in points with y
+ * growing downwards, as Cairo draws. */
+#pragma once
+
+#include <glib.h>
+
+#include "cr-graph-model.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  double x, y;                  /* the box's top-left corner */
+  double width, height;
+} CrGraphBox;
+
+typedef struct {
+  guint       n_points;         /* 1 + 3k: a cubic Bézier path, as Cairo's curve_to takes it */
+  double     *points;           /* x0, y0, x1, y1, ... (owned) */
+  gboolean    has_arrow;
+  double      arrow_x, arrow_y; /* the arrow's tip, on the target's border */
+  gboolean    has_label;
+  double      label_x, label_y; /* the label's centre */
+} CrGraphPath;
+
+typedef struct {
+  double       width, height;   /* the whole drawing */
+  guint        n_nodes;
+  CrGraphBox  *nodes;           /* by node id (owned) */
+  guint        n_edges;
+  CrGraphPath *edges;           /* by edge index (owned) */
+} CrGraphLayout;
+
+/* Lay out model with nodes of the given sizes (width/height pairs in points
+ * by node id, from cr_graph_render_measure()); edge labels get room for text
+ * of label_font_size points. NULL with error when graphviz fails. */
+CrGraphLayout *cr_graph_layout_new  (const CrGraphModel *model,
+                                     const double       *node_sizes,
+                                     double              label_font_size,
+                                     GError            **error);
+void           cr_graph_layout_free (CrGraphLayout      *self);   /* NULL-safe */
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrGraphLayout, cr_graph_layout_free)
+
+G_END_DECLS
