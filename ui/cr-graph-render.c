@@ -343,6 +343,12 @@ draw_op (cairo_t           *cr,
   double glyph_size = g_utf8_strlen (glyph, -1) > 1 ? 10.0 : 15.0;
   double gw, gh;
   text_size (cr, FONT_UI, glyph_size, TRUE, glyph, &gw, &gh);
+  /* Word symbols ("softmax", "mean") shrink to stay inside the disc. */
+  if (gw > DISC - 6.0)
+    {
+      glyph_size *= (DISC - 6.0) / gw;
+      text_size (cr, FONT_UI, glyph_size, TRUE, glyph, &gw, &gh);
+    }
   draw_text (cr, FONT_UI, glyph_size, TRUE, glyph, cx - gw / 2, cy - gh / 2, pal->op_disc_text);
 
   double tx = b->x + 7.0 + DISC + PAD / 1.5 + 2;
