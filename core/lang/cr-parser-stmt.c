@@ -128,6 +128,36 @@ else_block (CrParser    *p,
   return block (p, "'else' statement", line, owner, n, body);
 }
 
+/* The body of a while or for loop (inside the loop, so break and continue are
+ * allowed) and its optional else block; the node's span ends with the last. */
+static gboolean
+loop_body (CrParser     *p,
+           const char   *what,
+           CrSpan        start,
+           CrAstNode    *node,
+           guint        *n_body,
+           CrAstNode  ***body,
+           guint        *n_orelse,
+           CrAstNode  ***orelse)
+{
+  gboolean in_loop = p->in_loop;
+  gboolean ok;
+
+  p->in_loop = TRUE;
+  ok = block (p, what, start.line, node, n_body, body);
+  p->in_loop = in_loop;
+  if (!ok)
+    return FALSE;
+  node->span = span_to_last (start, *body, *n_body);
+  if (CUR_KIND (p) == CR_TOK_KW_ELSE)
+    {
+      if (!else_block (p, node, n_orelse, orelse))
+        return FALSE;
+      node->span = span_to_last (start, *orelse, *n_orelse);
+    }
+  return TRUE;
+}
+
 static CrAstNode *
 if_stmt (CrParser *p,
          gboolean  is_elif)
@@ -171,27 +201,16 @@ while_stmt (CrParser *p)
 {
   CrSpan start = CUR (p)->span;
   CrAstNode *node = cr_parser_node (p, CR_AST_WHILE, start);
-  gboolean in_loop = p->in_loop;
-  gboolean ok;
 
   p->pos++;
   node->u.while_stmt.test = cr_parser_named_expression (p);
   if (node->u.while_stmt.test == NULL || !expect_colon (p, FALSE))
     return NULL;
   cr_parser_child (p, node, node->u.while_stmt.test);
-  p->in_loop = TRUE;
-  ok = block (p, "'while' statement", start.line, node,
-              &node->u.while_stmt.n_body, &node->u.while_stmt.body);
-  p->in_loop = in_loop;
-  if (!ok)
+  if (!loop_body (p, "'while' statement", start, node,
+                  &node->u.while_stmt.n_body, &node->u.while_stmt.body,
+                  &node->u.while_stmt.n_orelse, &node->u.while_stmt.orelse))
     return NULL;
-  node->span = span_to_last (start, node->u.while_stmt.body, node->u.while_stmt.n_body);
-  if (CUR_KIND (p) == CR_TOK_KW_ELSE)
-    {
-      if (!else_block (p, node, &node->u.while_stmt.n_orelse, &node->u.while_stmt.orelse))
-        return NULL;
-      node->span = span_to_last (start, node->u.while_stmt.orelse, node->u.while_stmt.n_orelse);
-    }
   return node;
 }
 
@@ -247,8 +266,6 @@ for_stmt (CrParser *p)
 {
   CrSpan start = CUR (p)->span;
   CrAstNode *node = cr_parser_node (p, CR_AST_FOR, start);
-  gboolean in_loop = p->in_loop;
-  gboolean ok;
 
   p->pos++;
   node->u.for_stmt.target = cr_parser_for_targets (p);
@@ -260,19 +277,10 @@ for_stmt (CrParser *p)
   check_value (p, node->u.for_stmt.iter);
   cr_parser_child (p, node, node->u.for_stmt.target);
   cr_parser_child (p, node, node->u.for_stmt.iter);
-  p->in_loop = TRUE;
-  ok = block (p, "'for' statement", start.line, node,
-              &node->u.for_stmt.n_body, &node->u.for_stmt.body);
-  p->in_loop = in_loop;
-  if (!ok)
+  if (!loop_body (p, "'for' statement", start, node,
+                  &node->u.for_stmt.n_body, &node->u.for_stmt.body,
+                  &node->u.for_stmt.n_orelse, &node->u.for_stmt.orelse))
     return NULL;
-  node->span = span_to_last (start, node->u.for_stmt.body, node->u.for_stmt.n_body);
-  if (CUR_KIND (p) == CR_TOK_KW_ELSE)
-    {
-      if (!else_block (p, node, &node->u.for_stmt.n_orelse, &node->u.for_stmt.orelse))
-        return NULL;
-      node->span = span_to_last (start, node->u.for_stmt.orelse, node->u.for_stmt.n_orelse);
-    }
   return node;
 }
 
