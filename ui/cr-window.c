@@ -441,6 +441,24 @@ cr_window_class_init (CrWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_End, 0, "win.step-last", NULL);
 }
 
+/* The editor follows the light/dark style like the rest of the window. */
+static void
+update_editor_scheme (CrWindow *self)
+{
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  GtkSourceStyleSchemeManager *schemes = gtk_source_style_scheme_manager_get_default ();
+  GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view)));
+  const char *id = adw_style_manager_get_dark (style) ? "Adwaita-dark" : "Adwaita";
+
+  gtk_source_buffer_set_style_scheme (buffer, gtk_source_style_scheme_manager_get_scheme (schemes, id));
+}
+
+static void
+on_dark_changed (CrWindow *self)
+{
+  update_editor_scheme (self);
+}
+
 static void
 cr_window_init (CrWindow *self)
 {
@@ -460,6 +478,9 @@ cr_window_init (CrWindow *self)
   GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view)));
   gtk_source_buffer_set_language (buffer, gtk_source_language_manager_get_language (languages, "python3"));
   g_signal_connect (buffer, "changed", G_CALLBACK (on_source_changed), self);
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (on_dark_changed), self, G_CONNECT_SWAPPED);
+  update_editor_scheme (self);
 
   GtkTextBuffer *output = gtk_text_view_get_buffer (self->output_view);
   gtk_text_buffer_create_tag (output, "error", "foreground", "#e01b24", NULL);
