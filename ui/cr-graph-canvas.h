@@ -1,6 +1,9 @@
-/* cr-graph-canvas.h — a widget that draws the graph of a run, fit to its
- * size, in the libadwaita light or dark style, with the current backward step
- * highlighted. */
+/* cr-graph-canvas.h — the graph of a run: drawn by the Cairo renderer in the
+ * libadwaita light or dark style, with zoom (ctrl+scroll, pinch, +/-), pan
+ * (drag), fit (0), node selection (click, Tab/Shift+Tab) and the current
+ * backward step highlighted, its gradient travelling along the edges it is
+ * sent on. A new model of an edited script keeps the nodes that remain in
+ * their places where possible and animates the change. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -12,9 +15,12 @@ G_BEGIN_DECLS
 #define CR_TYPE_GRAPH_CANVAS (cr_graph_canvas_get_type ())
 G_DECLARE_FINAL_TYPE (CrGraphCanvas, cr_graph_canvas, CR, GRAPH_CANVAS, GtkWidget)
 
+/* Properties: "step" (int), "n-steps" (uint), "selected" (int), "zoom"
+ * (double, 1.0 = 100 %), "dimmed" (boolean), "presentation" (boolean). */
 GtkWidget          *cr_graph_canvas_new         (void);
 /* Takes model (NULL clears the canvas); lays it out. FALSE with error when the
- * layout failed (the canvas is then empty). The step goes back to -1. */
+ * layout failed (the canvas is then empty). The step goes back to -1; the
+ * selection stays on the node with the same key, if any. */
 gboolean            cr_graph_canvas_take_model  (CrGraphCanvas *self,
                                                  CrGraphModel  *model,
                                                  GError       **error);
@@ -24,5 +30,37 @@ guint               cr_graph_canvas_get_n_steps (CrGraphCanvas *self);
 int                 cr_graph_canvas_get_step    (CrGraphCanvas *self);
 void                cr_graph_canvas_set_step    (CrGraphCanvas *self,
                                                  int            step);
+
+/* The selected node's id, or -1. Setting it scrolls the node into view. */
+int                 cr_graph_canvas_get_selected (CrGraphCanvas *self);
+void                cr_graph_canvas_set_selected (CrGraphCanvas *self,
+                                                  int            node_id);
+/* Tab order: left to right, then top to bottom; wraps around. */
+void                cr_graph_canvas_select_next  (CrGraphCanvas *self,
+                                                  gboolean       backwards);
+
+double              cr_graph_canvas_get_zoom     (CrGraphCanvas *self);
+void                cr_graph_canvas_set_zoom     (CrGraphCanvas *self,
+                                                  double         zoom);
+void                cr_graph_canvas_zoom_in      (CrGraphCanvas *self);
+void                cr_graph_canvas_zoom_out     (CrGraphCanvas *self);
+/* Zoom and pan so the whole graph fits (as a new model does at first). */
+void                cr_graph_canvas_zoom_fit     (CrGraphCanvas *self);
+
+/* The last good graph while the script has an error: drawn faded. */
+void                cr_graph_canvas_set_dimmed      (CrGraphCanvas *self,
+                                                     gboolean       dimmed);
+/* Presentation mode: larger type, thicker lines, high contrast. */
+void                cr_graph_canvas_set_presentation (CrGraphCanvas *self,
+                                                      gboolean       presentation);
+/* Animations (the travelling gradient, layout changes) off, for tests. */
+void                cr_graph_canvas_set_animate      (CrGraphCanvas *self,
+                                                      gboolean       animate);
+
+/* What the canvas shows (the whole graph, the current step and selection,
+ * the current style) to a PNG, SVG or PDF file, chosen by path's extension. */
+gboolean            cr_graph_canvas_export       (CrGraphCanvas *self,
+                                                  const char    *path,
+                                                  GError       **error);
 
 G_END_DECLS

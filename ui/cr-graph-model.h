@@ -13,12 +13,60 @@
 
 G_BEGIN_DECLS
 
+/* A copy of a tensor's numbers and metadata, small enough to keep for every
+ * step: the step card shows it as a matrix (small tensors) or as shape,
+ * statistics and a heat map (large ones). */
+#define CR_SNAPSHOT_MAX_VALUES 4096
+
+typedef struct {
+  int      ndim;
+  gint64   shape[CR_MAX_DIMS];  /* ndim sizes */
+  gint64   numel;
+  char    *dtype;               /* "torch.float32" */
+  char    *device;              /* "cpu", "cuda:0" */
+  gint64   n_values;            /* MIN (numel, CR_SNAPSHOT_MAX_VALUES) */
+  double  *values;              /* the first n_values elements, row-major (owned) */
+  double   min, max, mean, std; /* over all numel elements (NaN when numel is 0) */
+  char    *text;                /* the data as print() shows it inside tensor(...) with
+                                 * default print options, e.g. "[[1., 2.],\n [3., 4.]]";
+                                 * NULL when numel > 64 */
+} CrTensorSnapshot;
+
+CrTensorSnapshot *cr_tensor_snapshot_new  (const CrTensor         *tensor);  /* NULL tensor: NULL */
+CrTensorSnapshot *cr_tensor_snapshot_copy (const CrTensorSnapshot *self);
+void              cr_tensor_snapshot_free (CrTensorSnapshot       *self);    /* NULL-safe */
+
 typedef enum {
   CR_GRAPH_NODE_LEAF,         /* a leaf tensor that requires grad: a, w1 */
   CR_GRAPH_NODE_OP,           /* a grad_fn: MulBackward0 */
   CR_GRAPH_NODE_ACCUMULATE,   /* AccumulateGrad: writes a leaf's .grad */
   CR_GRAPH_NODE_OUTPUT,       /* a root of the backward call (or the forward graph): L */
+  CR_GRAPH_NODE_CONSTANT,     /* an op input that gets no gradient (requires_grad=False,
+                               * detached, or made under no_grad): drawn dashed and dim */
 } CrGraphNodeKind;
+
+/* A tensor a grad_fn saved for its backward formula. */
+typedef struct {
+  char             *name;       /* "self", "other", "result" */
+  char             *shape;      /* "3×3" */
+  gboolean          freed;      /* released by a backward without retain_graph */
+  CrTensorSnapshot *value;      /* NULL when freed */
+} CrGraphSaved;
+
+/* What the inspector shows for a node: for tensors (leaf, output, constant)
+ * the tensor itself; for an op the tensor it made, when the script named it
+ * (b for `b = w1*a`), plus the op's saved tensors. */
+typedef struct {
+  gboolean          has_tensor;
+  char             *name;          /* the script's variable, or NULL */
+  CrTensorSnapshot *value;         /* NULL when no tensor is known */
+  CrTensorSnapshot *grad;          /* .grad after the run; NULL: None */
+  char             *grad_fn;       /* "<MulBackward0>" or NULL (None) */
+  gboolean          is_leaf, requires_grad, retains_grad;
+  char             *dtype;         /* "torch.float32" */
+  char             *device;        /* "cpu" */
+  GPtrArray        *saved;         /* ops: of CrGraphSaved* (owned); empty otherwise */
+} CrGraphNodeInfo;
 
 typedef struct {
   guint            id;          /* its index in CrGraphModel.nodes */
@@ -30,6 +78,11 @@ typedef struct {
   char            *preview;     /* tensors: a few values, may be multi-line; or NULL */
   CrSpan           span;        /* the code that made it ({0}: none) */
   int              step;        /* the backward step that ran it (0-based), -1: none */
+  char            *key;         /* stable identity across runs of an edited script, for
+                                 * keeping the layout: "op:MulBackward0:b = w1*a", "leaf:w1" */
+  char            *device;      /* "cpu", "cuda:0" (NULL for ops and AccumulateGrad on cpu) */
+  gboolean         freed;       /* an op whose saved tensors were released */
+  CrGraphNodeInfo  info;
 } CrGraphNode;
 
 typedef struct {
@@ -38,10 +91,56 @@ typedef struct {
   char  *label;                 /* the shape that travels along it: "3×3" */
 } CrGraphEdge;
 
+/* A gradient with its name, "∂L/∂b". */
+typedef struct {
+  char             *name;
+  CrTensorSnapshot *value;      /* NULL: None */
+} CrGraphGrad;
+
+/* What a step sends to one input of its node. */
+typedef struct {
+  guint             to_node;     /* the model node the gradient goes to (G_MAXUINT: none) */
+  guint             edge;        /* the model edge it travels along, backwards (G_MAXUINT: none) */
+  char             *input_name;  /* "w1", "(w3*b)" */
+  char             *local_name;  /* "∂b/∂w1" */
+  CrTensorSnapshot *local;       /* the local gradient's values; NULL when the op has no
+                                  * elementwise local gradient (then see CrGraphStep.rule) */
+  CrGraphGrad       outgoing;    /* "∂L/∂w1" and the gradient sent on */
+  char             *product;     /* "∂L/∂w1 = ∂L/∂b × ∂b/∂w1", NULL without a local gradient */
+} CrGraphStepInput;
+
+/* A tensor reached by several paths: one contribution and the sum so far. */
+typedef struct {
+  char             *name;         /* "∂L/∂a" */
+  guint             node;         /* model node receiving it (G_MAXUINT: unknown) */
+  CrTensorSnapshot *contribution;
+  CrTensorSnapshot *sum;
+} CrGraphAccumulation;
+
+/* One step of the backward call, as the step card shows it. */
+typedef struct {
+  guint       index;             /* 0-based */
+  guint       node;              /* the model node it ran */
+  char       *title;             /* "MulBackward0" */
+  char       *caption;           /* "b = w1*a, line 13", or for AccumulateGrad the leaf's name */
+  char       *root;              /* the name of what backward started from: "L" */
+  GPtrArray  *incoming;          /* of CrGraphGrad*: ∂L/∂out for each output */
+  char       *rule;              /* the op's local-gradient rule, "∂(a·b)/∂a = b, ∂(a·b)/∂b = a", or NULL */
+  GPtrArray  *inputs;            /* of CrGraphStepInput* */
+  GPtrArray  *accumulations;     /* of CrGraphAccumulation*, in the order they happened */
+  char       *leaf_name;         /* AccumulateGrad: "w1"; else NULL */
+  CrTensorSnapshot *grad_before; /* AccumulateGrad: .grad before (NULL: None) */
+  CrTensorSnapshot *grad_after;  /* AccumulateGrad: .grad after */
+} CrGraphStep;
+
 typedef struct {
   GPtrArray *nodes;             /* of CrGraphNode* (owned) */
   GPtrArray *edges;             /* of CrGraphEdge* (owned) */
   guint      n_steps;           /* steps of the backward call it came from (0: forward only) */
+  GPtrArray *steps;             /* of CrGraphStep* (owned), n_steps of them */
+  char      *title;             /* "L.backward() · line 21", or "forward graph of d" */
+  CrSpan     span;              /* the backward call ({0}: none) */
+  gboolean   succeeded;         /* FALSE: backward stopped by an error */
 } CrGraphModel;
 
 /* The graph behind roots (tensors; those without grad_fn and requires_grad
@@ -57,8 +156,19 @@ CrGraphModel *cr_graph_model_new_from_record  (const CrBackwardRecord *record,
  * grad_fn (NULL when there is no graph at all). */
 CrGraphModel *cr_graph_model_new_from_interp  (CrInterp               *interp,
                                                const char             *source);
+/* One model per backward call the run made, in order; when it made none,
+ * the forward graph alone; an empty array when there is no graph at all.
+ * Free-func set. */
+GPtrArray    *cr_graph_models_new_from_interp (CrInterp               *interp,
+                                               const char             *source);
 void          cr_graph_model_free             (CrGraphModel           *self);   /* NULL-safe */
 
+/* The step record of step `step`, or NULL. */
+const CrGraphStep *cr_graph_model_get_step    (const CrGraphModel     *self,
+                                               int                     step);
+/* The node whose span covers line (1-based) best (the innermost), or NULL. */
+const CrGraphNode *cr_graph_model_find_line   (const CrGraphModel     *self,
+                                               int                     line);
 /* The node that backward step `step` ran, or NULL. */
 const CrGraphNode *cr_graph_model_find_step   (const CrGraphModel     *self,
                                                int                     step);

@@ -1,0 +1,15 @@
+/* cr-tensor-view.h — a tensor as a person reads it: a scalar as a number, a
+ * small vector or matrix as a grid of numbers, a large tensor as its shape,
+ * statistics and a heat map. Used by the step card and the inspector. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cr-graph-model.h"
+
+G_BEGIN_DECLS
+
+/* A new widget showing snapshot (NULL: "None"). Copies what it needs. */
+GtkWidget *cr_tensor_view_new (const CrTensorSnapshot *snapshot);
+
+G_END_DECLS
