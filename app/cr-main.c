@@ -8,6 +8,7 @@
 #ifdef CR_HAVE_GUI
 #include "cr-application.h"
 #include "cr-window.h"
+#include "cr-examples.h"
 #endif
 
 #include <stdio.h>
@@ -51,7 +52,7 @@ open_window (int    argc,
 {
   if (!g_getenv ("DISPLAY") && !g_getenv ("WAYLAND_DISPLAY"))
     {
-      g_autofree char *example = g_build_filename (cr_window_examples_dir (), "01-toy-network.py", NULL);
+      g_autofree char *example = g_build_filename (cr_examples_dir (), "01-toy-network.py", NULL);
       return headless_fallback (argc >= 2 ? argv[1] : example);
     }
   g_autoptr (CrApplication) app = cr_application_new ();

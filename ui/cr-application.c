@@ -4,6 +4,7 @@
 #include "cr-application.h"
 
 #include "cr-window.h"
+#include "cr-examples.h"
 
 #include <gtksourceview/gtksource.h>
 
@@ -30,7 +31,7 @@ open_in_new_window (CrApplication *self,
 static void
 cr_application_activate (GApplication *app)
 {
-  g_autofree char *path = g_build_filename (cr_window_examples_dir (), DEFAULT_EXAMPLE, NULL);
+  g_autofree char *path = g_build_filename (cr_examples_dir (), DEFAULT_EXAMPLE, NULL);
   g_autoptr (GFile) file = g_file_new_for_path (path);
   open_in_new_window (CR_APPLICATION (app), g_file_query_exists (file, NULL) ? file : NULL);
 }

@@ -11,6 +11,7 @@
 
 #include "cr-interp.h"
 #include "cr-graph-model.h"
+#include "cr-examples.h"
 
 #include <gtksourceview/gtksource.h>
 
@@ -71,25 +72,6 @@ run_job_free (gpointer data)
   g_free (job->error);
   g_clear_pointer (&job->model, cr_graph_model_free);
   g_free (job);
-}
-
-const char *
-cr_window_examples_dir (void)
-{
-  static gsize initialized;
-  static char *dir;
-  if (g_once_init_enter (&initialized))
-    {
-      char *installed = g_build_filename (CR_DATADIR, "examples", NULL);
-      if (!g_file_test (installed, G_FILE_TEST_IS_DIR))
-        {
-          g_free (installed);
-          installed = g_strdup (CR_SOURCE_EXAMPLES_DIR);
-        }
-      dir = installed;
-      g_once_init_leave (&initialized, 1);
-    }
-  return dir;
 }
 
 static void
@@ -374,7 +356,7 @@ static GMenuModel *
 examples_menu (void)
 {
   GMenu *menu = g_menu_new ();
-  const char *dir_path = cr_window_examples_dir ();
+  const char *dir_path = cr_examples_dir ();
   g_autoptr (GDir) dir = g_dir_open (dir_path, 0, NULL);
   if (!dir)
     return G_MENU_MODEL (menu);

@@ -1,8 +1,10 @@
-/* cr-window.h — the main window: the script on the left, the graph of its
- * last run and its output on the right, and the backward-step controls. */
+/* cr-window.h — the main window: the script (or an expression) on the left,
+ * the graph of its run in the centre with the stepper, the step card and the
+ * inspector on the right; the example gallery; presentation mode. */
 #pragma once
 
 #include <adwaita.h>
+#include <gtksourceview/gtksource.h>
 
 #include "cr-graph-canvas.h"
 
@@ -11,15 +13,42 @@ G_BEGIN_DECLS
 #define CR_TYPE_WINDOW (cr_window_get_type ())
 G_DECLARE_FINAL_TYPE (CrWindow, cr_window, CR, WINDOW, AdwApplicationWindow)
 
-CrWindow      *cr_window_new        (GtkApplication *application);   /* NULL: none */
-/* Loads file into the editor and runs it (after the usual debounce). */
-gboolean       cr_window_open_file  (CrWindow       *self,
-                                     GFile          *file,
-                                     GError        **error);
-CrGraphCanvas *cr_window_get_canvas (CrWindow       *self);
+/* Signals:
+ *   "run-finished" (): a run's result is shown (output, graph or error); the
+ *       canvas has its new model (its next frame draws it). */
+CrWindow      *cr_window_new             (GtkApplication *application);
+/* Loads file into the editor (unmodified) and runs it. FALSE with an error
+ * a person can read (cr_script_file_load's) and nothing changed otherwise.
+ * Does not ask about unsaved changes: the caller does (cr-window-files.c). */
+gboolean       cr_window_open_file       (CrWindow       *self,
+                                          GFile          *file,
+                                          GError        **error);
+/* The file being edited (NULL: a new script). Borrowed. */
+GFile         *cr_window_get_file        (CrWindow       *self);
+/* After Save As: the file now edited (updates the title). */
+void           cr_window_set_file        (CrWindow       *self,
+                                          GFile          *file);
+/* The editor's whole text (new string). */
+char          *cr_window_get_text        (CrWindow       *self);
+GtkSourceView *cr_window_get_source_view (CrWindow       *self);
+CrGraphCanvas *cr_window_get_canvas      (CrWindow       *self);
+/* Shows the gallery (TRUE) or the workspace (FALSE). */
+void           cr_window_show_gallery    (CrWindow       *self,
+                                          gboolean        show);
+/* Shows msg in a toast. */
+void           cr_window_toast           (CrWindow       *self,
+                                          const char     *message);
 /* TRUE while a run is scheduled or in progress. */
-gboolean       cr_window_is_busy    (CrWindow       *self);
-/* Where the examples are: the installed ones, else the source tree's. */
-const char    *cr_window_examples_dir (void);
+gboolean       cr_window_is_busy         (CrWindow       *self);
+
+/* cr-window-files.c: New/Open/Save/Save As/Export actions, drag and drop,
+ * the unsaved-changes prompt on close, and the GSettings bindings; called
+ * once from the window's init. */
+void           cr_window_files_install   (CrWindow       *self);
+/* Runs then() now when the editor has no unsaved changes, else after the
+ * person chose Save (and it worked) or Discard in a prompt; never on Cancel. */
+void           cr_window_confirm_discard (CrWindow       *self,
+                                          GCallback       then,   /* void (*)(CrWindow*, gpointer) */
+                                          gpointer        user_data);
 
 G_END_DECLS

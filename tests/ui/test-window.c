@@ -3,6 +3,7 @@
  * the right enabled states. Runs under xvfb-run. */
 #include "cr-config.h"
 #include "cr-window.h"
+#include "cr-examples.h"
 
 #include <glib/gstdio.h>
 #include <gtksourceview/gtksource.h>
@@ -43,7 +44,7 @@ static void
 test_toy_network (void)
 {
   CrWindow *window = cr_window_new (NULL);
-  g_autofree char *path = g_build_filename (cr_window_examples_dir (), "01-toy-network.py", NULL);
+  g_autofree char *path = g_build_filename (cr_examples_dir (), "01-toy-network.py", NULL);
   g_autoptr (GFile) file = g_file_new_for_path (path);
   g_autoptr (GError) error = NULL;
   g_assert_true (cr_window_open_file (window, file, &error));
