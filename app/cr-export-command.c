@@ -284,7 +284,7 @@ cr_export_command (int    argc,
     }
   else
     status = write_graph (model, out_path, format, step, all_steps, style);
-  g_clear_pointer (&model, cr_graph_model_free);
+  g_clear_pointer (&model, cr_graph_model_unref);
   cr_interp_free (interp);
   return status;
 }

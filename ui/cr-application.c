@@ -1,14 +1,11 @@
-/* cr-application.c — starts GtkSourceView and opens a window: on the files
- * given, or on the first example. */
+/* cr-application.c — starts GtkSourceView and opens a window: on each file
+ * given, or, without files, on the example gallery. */
 #include "cr-config.h"
 #include "cr-application.h"
 
 #include "cr-window.h"
-#include "cr-examples.h"
 
 #include <gtksourceview/gtksource.h>
-
-#define DEFAULT_EXAMPLE "01-toy-network.py"
 
 struct _CrApplication
 {
@@ -24,16 +21,18 @@ open_in_new_window (CrApplication *self,
   CrWindow *window = cr_window_new (GTK_APPLICATION (self));
   g_autoptr (GError) error = NULL;
   if (file && !cr_window_open_file (window, file, &error))
-    g_printerr ("chainrule: %s\n", error->message);
+    {
+      /* The window still opens (on the gallery), and says why. */
+      g_printerr ("chainrule: %s\n", error->message);
+      cr_window_toast (window, error->message);
+    }
   gtk_window_present (GTK_WINDOW (window));
 }
 
 static void
 cr_application_activate (GApplication *app)
 {
-  g_autofree char *path = g_build_filename (cr_examples_dir (), DEFAULT_EXAMPLE, NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  open_in_new_window (CR_APPLICATION (app), g_file_query_exists (file, NULL) ? file : NULL);
+  open_in_new_window (CR_APPLICATION (app), NULL);
 }
 
 static void
@@ -46,12 +45,31 @@ cr_application_open (GApplication  *app,
     open_in_new_window (CR_APPLICATION (app), files[i]);
 }
 
+/* Closes the windows one by one, so each can ask about unsaved changes. */
+static void
+quit_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  /* A copy: a closed window leaves the application's list. */
+  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (user_data)));
+  for (GList *l = windows; l; l = l->next)
+    gtk_window_close (GTK_WINDOW (l->data));
+  g_list_free (windows);
+}
+
 static void
 cr_application_startup (GApplication *app)
 {
+  static const GActionEntry actions[] = {
+    { .name = "quit", .activate = quit_activated },
+  };
+  static const char *const quit_accels[] = { "<Control>q", NULL };
+
   G_APPLICATION_CLASS (cr_application_parent_class)->startup (app);
   gtk_source_init ();
-
+  g_action_map_add_action_entries (G_ACTION_MAP (app), actions, G_N_ELEMENTS (actions), app);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
 }
 
 static void

@@ -11,6 +11,9 @@ G_DECLARE_FINAL_TYPE (CrExampleGallery, cr_example_gallery, CR, EXAMPLE_GALLERY,
 
 /* Signal "example-activated" (const char *path): a card was clicked or
  * activated with the keyboard. */
-GtkWidget *cr_example_gallery_new (void);
+GtkWidget *cr_example_gallery_new         (void);
+/* Property "loading": TRUE from the first map until every card has its
+ * thumbnail (or shows it has none). */
+gboolean   cr_example_gallery_get_loading (CrExampleGallery *self);
 
 G_END_DECLS

@@ -21,5 +21,14 @@ char      *cr_expression_to_script (const char         *formula,
                                     const char *const  *names,
                                     const double       *values,
                                     guint               n_variables);
+/* (Added by expression mode.) to_script gives NULL when the formula is not
+ * an expression or has no variables; a variable missing from names gets its
+ * default value. */
+/* The value a variable starts with: deterministic, varied (2.0, -1.0, 0.5,
+ * 3.0, ... in order of first use), positive inside log and sqrt, and the
+ * micrograd neuron's values for tanh(w1*x1 + w2*x2 + b). 1.0 for a name that
+ * is not one of formula's variables. */
+double     cr_expression_default_value (const char *formula,
+                                        const char *name);
 
 G_END_DECLS

@@ -1,26 +1,88 @@
-/* cr-graph-canvas.c — draws a CrGraphModel with cr_graph_render in a Cairo
- * node. The layout is computed once per model; drawing only scales it to fit
- * the widget, so stepping through a backward call is cheap. */
+/* cr-graph-canvas.c — the graph of a run, drawn by cr_graph_render.
+ *
+ * The view is a zoom and a pan (where the layout's origin lands on the
+ * widget). The layout and all text shaping happen once per model (in the
+ * render cache); a frame only paints what is visible, so panning and
+ * stepping stay cheap on large graphs.
+ *
+ * Three things animate, all from one tick callback: the gradient of the
+ * current step travelling back along its edges, nodes gliding from their old
+ * places when an edited script gives a graph that shares nodes with the old
+ * one (matched by node key; new nodes fade in), and the view scrolling a
+ * node into sight. */
 #include "cr-config.h"
 #include "cr-graph-canvas.h"
+#include "cr-graph-canvas-private.h"
 
 #include "cr-graph-layout.h"
 #include "cr-graph-render.h"
 
 #include <adwaita.h>
+#include <math.h>
+#include <string.h>
 
-/* Space around the drawing, and the largest zoom: small graphs should not
- * turn into posters. */
-#define MARGIN    16.0
-#define MAX_SCALE 1.5
+/* Space kept around the graph when fitting, in pixels. */
+#define MARGIN        24.0
+#define ZOOM_MIN      0.05
+#define ZOOM_MAX      4.0
+#define ZOOM_STEP     1.25
+/* The first view of a graph: never larger than this (small graphs should
+ * not turn into posters) ... */
+#define FIT_MAX       1.0
+/* ... and never so small that text drops under about 8 pixels: then the
+ * person pans instead. */
+#define READABLE_MIN  0.85
+/* How much of the graph always stays on screen while panning. */
+#define KEEP_VISIBLE  80.0
+#define PULSE_US      (650 * G_TIME_SPAN_MILLISECOND)
+#define MORPH_US      (260 * G_TIME_SPAN_MILLISECOND)
+#define SCROLL_US     (240 * G_TIME_SPAN_MILLISECOND)
+#define WHEEL_PIXELS  48.0
+#define KEY_PAN       48.0
 
 struct _CrGraphCanvas
 {
-  GtkWidget      parent_instance;
+  GtkWidget           parent_instance;
 
-  CrGraphModel  *model;
-  CrGraphLayout *layout;
-  int            step;
+  CrGraphModel       *model;
+  CrGraphLayout      *layout;
+  CrGraphRenderCache *cache;
+  guint              *tab_order;       /* node ids, left to right then top to bottom */
+  int                 step;
+  int                 selected;
+  gboolean            dimmed, presentation, animate;
+
+  /* The view: a graph point p is drawn at (tx + zoom * p.x, ty + zoom * p.y). */
+  double              zoom, tx, ty;
+  gboolean            need_fit;        /* fit at the next allocation */
+  gboolean            auto_view;       /* nobody moved the view since it was fitted */
+  int                 last_width, last_height;
+
+  /* Nodes gliding to their new places: each node's offset from its place
+   * at the start (graph units; 0 for new nodes), and their opacity. */
+  CrGraphLayout      *display;         /* the layout as drawn during the morph */
+  double             *morph_dx, *morph_dy;
+  gboolean           *morph_new;
+  double             *alpha;
+  gint64              morph_start;
+  gboolean            morphing;
+
+  gint64              pulse_start;
+  gboolean            pulsing;
+  double              pulse;
+
+  gboolean            scrolling;
+  gint64              scroll_start;
+  double              scroll_from[2], scroll_to[2];
+
+  guint               tick_id;
+
+  /* Gestures. */
+  double              drag_tx, drag_ty;
+  gboolean            dragging;
+  double              pinch_zoom, pinch_tx, pinch_ty;
+  double              pointer_x, pointer_y;
+  gboolean            has_pointer;
 };
 
 G_DEFINE_FINAL_TYPE (CrGraphCanvas, cr_graph_canvas, GTK_TYPE_WIDGET)
@@ -29,17 +91,407 @@ enum {
   PROP_0,
   PROP_STEP,
   PROP_N_STEPS,
+  PROP_SELECTED,
+  PROP_ZOOM,
+  PROP_DIMMED,
+  PROP_PRESENTATION,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
 
-static void
-on_dark_changed (AdwStyleManager *manager,
-                 GParamSpec      *pspec,
-                 CrGraphCanvas   *self)
+/* ---- helpers ------------------------------------------------------------- */
+
+static gboolean
+animations_on (CrGraphCanvas *self)
 {
+  gboolean enabled = TRUE;
+  g_object_get (gtk_widget_get_settings (GTK_WIDGET (self)), "gtk-enable-animations", &enabled, NULL);
+  return self->animate && enabled;
+}
+
+static double
+ease_out (double t)
+{
+  t = CLAMP (t, 0.0, 1.0);
+  return 1 - pow (1 - t, 3);
+}
+
+static double
+ease_in_out (double t)
+{
+  t = CLAMP (t, 0.0, 1.0);
+  return t < 0.5 ? 4 * t * t * t : 1 - pow (-2 * t + 2, 3) / 2;
+}
+
+static const CrGraphLayout *
+drawn_layout (CrGraphCanvas *self)
+{
+  return self->display ? self->display : self->layout;
+}
+
+static void
+box_center (const CrGraphBox *b,
+            double           *x,
+            double           *y)
+{
+  *x = b->x + b->width / 2;
+  *y = b->y + b->height / 2;
+}
+
+static void
+clamp_view (CrGraphCanvas *self)
+{
+  if (!self->layout)
+    return;
+  double w = gtk_widget_get_width (GTK_WIDGET (self));
+  double h = gtk_widget_get_height (GTK_WIDGET (self));
+  double gw = self->zoom * self->layout->width, gh = self->zoom * self->layout->height;
+  double kx = MIN (KEEP_VISIBLE, gw), ky = MIN (KEEP_VISIBLE, gh);
+  self->tx = CLAMP (self->tx, kx - gw, MAX (w - kx, kx - gw));
+  self->ty = CLAMP (self->ty, ky - gh, MAX (h - ky, ky - gh));
+}
+
+static void
+stop_scrolling (CrGraphCanvas *self)
+{
+  self->scrolling = FALSE;
+}
+
+/* Zoom to z keeping the graph point under (px, py) in place. */
+static void
+zoom_around (CrGraphCanvas *self,
+             double         z,
+             double         px,
+             double         py)
+{
+  z = CLAMP (z, ZOOM_MIN, ZOOM_MAX);
+  stop_scrolling (self);
+  self->auto_view = FALSE;
+  if (self->layout)
+    {
+      double gx = (px - self->tx) / self->zoom, gy = (py - self->ty) / self->zoom;
+      self->tx = px - gx * z;
+      self->ty = py - gy * z;
+    }
+  gboolean changed = fabs (z - self->zoom) > 1e-9;
+  self->zoom = z;
+  clamp_view (self);
+  if (changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+set_view (CrGraphCanvas *self,
+          double         z,
+          double         tx,
+          double         ty)
+{
+  gboolean changed = fabs (z - self->zoom) > 1e-9;
+  self->zoom = CLAMP (z, ZOOM_MIN, ZOOM_MAX);
+  self->tx = tx;
+  self->ty = ty;
+  clamp_view (self);
+  if (changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* The node a first view keeps in sight when the graph does not fit: the
+ * output, where backward starts. */
+static int
+anchor_node (CrGraphCanvas *self)
+{
+  const CrGraphModel *m = self->model;
+  for (guint i = 0; i < m->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (m->nodes, i);
+      if (n->kind == CR_GRAPH_NODE_OUTPUT)
+        return (int) i;
+    }
+  const CrGraphNode *first = cr_graph_model_find_step (m, 0);
+  return first ? (int) first->id : -1;
+}
+
+/* whole: the whole graph, however small; else readable: as large as fits
+ * between READABLE_MIN and FIT_MAX, keeping the output in sight. */
+static void
+fit (CrGraphCanvas *self,
+     gboolean       whole)
+{
+  double w = gtk_widget_get_width (GTK_WIDGET (self));
+  double h = gtk_widget_get_height (GTK_WIDGET (self));
+  if (!self->layout || w <= 1 || h <= 1)
+    {
+      self->need_fit = TRUE;
+      return;
+    }
+  stop_scrolling (self);
+  self->need_fit = FALSE;
+  self->auto_view = !whole;
+  double gw = MAX (self->layout->width, 1.0), gh = MAX (self->layout->height, 1.0);
+  double z = MIN ((w - 2 * MARGIN) / gw, (h - 2 * MARGIN) / gh);
+  z = MIN (z, FIT_MAX);
+  if (!whole)
+    z = MAX (z, READABLE_MIN);
+  z = CLAMP (z, ZOOM_MIN, ZOOM_MAX);
+  double tx = (w - z * gw) / 2, ty = (h - z * gh) / 2;
+  int anchor = whole ? -1 : anchor_node (self);
+  if (anchor >= 0 && (z * gw > w || z * gh > h))
+    {
+      const CrGraphBox *b = &self->layout->nodes[anchor];
+      if (z * gw > w)
+        tx = w - MARGIN - z * (b->x + b->width);
+      if (z * gh > h)
+        ty = h / 2 - z * (b->y + b->height / 2);
+    }
+  set_view (self, z, tx, ty);
+}
+
+static gboolean tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data);
+
+static void
+ensure_tick (CrGraphCanvas *self)
+{
+  if (!self->tick_id)
+    self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), tick, NULL, NULL);
+}
+
+static gint64
+now_us (CrGraphCanvas *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+  return clock ? gdk_frame_clock_get_frame_time (clock) : g_get_monotonic_time ();
+}
+
+/* Bring node_id's box into view: smoothly when animating. */
+static void
+scroll_to_node (CrGraphCanvas *self,
+                int            node_id)
+{
+  if (!self->layout || node_id < 0 || (guint) node_id >= self->layout->n_nodes)
+    return;
+  double w = gtk_widget_get_width (GTK_WIDGET (self));
+  double h = gtk_widget_get_height (GTK_WIDGET (self));
+  if (w <= 1 || h <= 1 || self->need_fit)
+    return;
+  const CrGraphBox *b = &self->layout->nodes[node_id];
+  double z = self->zoom, m = 16.0;
+  double x0 = self->tx + z * b->x, x1 = x0 + z * b->width;
+  double y0 = self->ty + z * b->y, y1 = y0 + z * b->height;
+  double dx = 0, dy = 0;
+  /* The smallest move that shows it, or centred when it is larger than the view. */
+  if (x1 - x0 > w - 2 * m)
+    dx = w / 2 - (x0 + x1) / 2;
+  else if (x0 < m)
+    dx = m - x0;
+  else if (x1 > w - m)
+    dx = w - m - x1;
+  if (y1 - y0 > h - 2 * m)
+    dy = h / 2 - (y0 + y1) / 2;
+  else if (y0 < m)
+    dy = m - y0;
+  else if (y1 > h - m)
+    dy = h - m - y1;
+  if (fabs (dx) < 0.5 && fabs (dy) < 0.5)
+    return;
+  if (!animations_on (self))
+    {
+      set_view (self, z, self->tx + dx, self->ty + dy);
+      return;
+    }
+  self->scrolling = TRUE;
+  self->scroll_start = now_us (self);
+  self->scroll_from[0] = self->tx;
+  self->scroll_from[1] = self->ty;
+  self->scroll_to[0] = self->tx + dx;
+  self->scroll_to[1] = self->ty + dy;
+  ensure_tick (self);
+}
+
+static void
+end_morph (CrGraphCanvas *self)
+{
+  self->morphing = FALSE;
+  g_clear_pointer (&self->display, cr_graph_layout_free);
+  g_clear_pointer (&self->morph_dx, g_free);
+  g_clear_pointer (&self->morph_dy, g_free);
+  g_clear_pointer (&self->morph_new, g_free);
+  g_clear_pointer (&self->alpha, g_free);
+}
+
+/* The layout as drawn at morph progress a: each node (and the ends of its
+ * edges) still (1 - a) of its offset away from its place. */
+static void
+update_morph (CrGraphCanvas *self,
+              double         a)
+{
+  const CrGraphLayout *to = self->layout;
+  CrGraphLayout *d = self->display;
+  double r = 1 - a;
+  for (guint i = 0; i < to->n_nodes; i++)
+    {
+      d->nodes[i].x = to->nodes[i].x + r * self->morph_dx[i];
+      d->nodes[i].y = to->nodes[i].y + r * self->morph_dy[i];
+      self->alpha[i] = self->morph_new[i] ? a : 1.0;
+    }
+  for (guint i = 0; i < to->n_edges && i < self->model->edges->len; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (self->model->edges, i);
+      const CrGraphPath *p = &to->edges[i];
+      CrGraphPath *q = &d->edges[i];
+      double fx = r * self->morph_dx[e->from], fy = r * self->morph_dy[e->from];
+      double ex = r * self->morph_dx[e->to], ey = r * self->morph_dy[e->to];
+      for (guint k = 0; k < p->n_points; k++)
+        {
+          double t = p->n_points > 1 ? (double) k / (p->n_points - 1) : 0;
+          q->points[2 * k] = p->points[2 * k] + fx + (ex - fx) * t;
+          q->points[2 * k + 1] = p->points[2 * k + 1] + fy + (ey - fy) * t;
+        }
+      q->arrow_x = p->arrow_x + ex;
+      q->arrow_y = p->arrow_y + ey;
+      q->label_x = p->label_x + (fx + ex) / 2;
+      q->label_y = p->label_y + (fy + ey) / 2;
+    }
+}
+
+static gboolean
+tick (GtkWidget     *widget,
+      GdkFrameClock *clock,
+      gpointer       data)
+{
+  CrGraphCanvas *self = CR_GRAPH_CANVAS (widget);
+  gint64 now = gdk_frame_clock_get_frame_time (clock);
+  gboolean active = FALSE;
+
+  if (self->morphing)
+    {
+      double t = (double) (now - self->morph_start) / MORPH_US;
+      if (t >= 1.0 || !self->layout)
+        end_morph (self);
+      else
+        {
+          update_morph (self, ease_in_out (t));
+          active = TRUE;
+        }
+    }
+  if (self->scrolling)
+    {
+      double t = (double) (now - self->scroll_start) / SCROLL_US;
+      double a = ease_out (t);
+      self->tx = self->scroll_from[0] + (self->scroll_to[0] - self->scroll_from[0]) * a;
+      self->ty = self->scroll_from[1] + (self->scroll_to[1] - self->scroll_from[1]) * a;
+      clamp_view (self);
+      if (t >= 1.0)
+        self->scrolling = FALSE;
+      else
+        active = TRUE;
+    }
+  if (self->pulsing)
+    {
+      double t = (double) (now - self->pulse_start) / PULSE_US;
+      if (t >= 1.0)
+        {
+          self->pulsing = FALSE;
+          self->pulse = -1;
+        }
+      else
+        {
+          self->pulse = ease_in_out (t);
+          active = TRUE;
+        }
+    }
+  gtk_widget_queue_draw (widget);
+  if (active)
+    return G_SOURCE_CONTINUE;
+  self->tick_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+start_pulse (CrGraphCanvas *self)
+{
+  self->pulsing = FALSE;
+  self->pulse = -1;
+  if (self->step < 0 || !animations_on (self) || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return;
+  self->pulsing = TRUE;
+  self->pulse = 0;
+  self->pulse_start = now_us (self);
+  ensure_tick (self);
+}
+
+static int
+compare_position (gconstpointer a,
+                  gconstpointer b,
+                  gpointer      data)
+{
+  const CrGraphLayout *layout = data;
+  const CrGraphBox *ba = &layout->nodes[*(const guint *) a];
+  const CrGraphBox *bb = &layout->nodes[*(const guint *) b];
+  double ax, ay, bx, by;
+  box_center (ba, &ax, &ay);
+  box_center (bb, &bx, &by);
+  /* Columns first (dot puts a rank's centres on one x), then rows. */
+  if (fabs (ax - bx) > 1.0)
+    return ax < bx ? -1 : 1;
+  if (fabs (ay - by) > 0.5)
+    return ay < by ? -1 : 1;
+  return (int) *(const guint *) a - (int) *(const guint *) b;
+}
+
+static void
+update_tab_order (CrGraphCanvas *self)
+{
+  g_clear_pointer (&self->tab_order, g_free);
+  if (!self->layout)
+    return;
+  guint n = self->layout->n_nodes;
+  self->tab_order = g_new (guint, n + 1);
+  for (guint i = 0; i < n; i++)
+    self->tab_order[i] = i;
+  g_qsort_with_data (self->tab_order, (gint) n, sizeof (guint), compare_position, self->layout);
+}
+
+/* ---- drawing ------------------------------------------------------------- */
+
+static void
+fill_render_options (CrGraphCanvas        *self,
+                     CrGraphRenderOptions *options)
+{
+  cr_graph_render_options_init (options);
+  options->style = adw_style_manager_get_dark (adw_style_manager_get_default ())
+                   ? CR_GRAPH_STYLE_DARK : CR_GRAPH_STYLE_LIGHT;
+  options->current_step = self->step;
+  options->selected = self->selected;
+  options->presentation = self->presentation;
+  options->cache = self->cache;
+}
+
+/* A faint dot grid that moves with the graph: panning feels like moving
+ * paper, and the empty canvas reads as a surface. */
+static void
+draw_grid (CrGraphCanvas *self,
+           cairo_t       *cr,
+           int            width,
+           int            height,
+           gboolean       dark)
+{
+  double step = 24.0 * self->zoom;
+  while (step < 12.0)
+    step *= 2;
+  double ox = fmod (self->tx, step), oy = fmod (self->ty, step);
+  if (ox < 0)
+    ox += step;
+  if (oy < 0)
+    oy += step;
+  double a = dark ? 0.09 : 0.10;
+  cairo_set_source_rgba (cr, dark ? 1 : 0, dark ? 1 : 0, dark ? 1 : 0.2, a);
+  for (double y = oy; y < height; y += step)
+    for (double x = ox; x < width; x += step)
+      cairo_rectangle (cr, x - 0.75, y - 0.75, 1.5, 1.5);
+  cairo_fill (cr);
 }
 
 static void
@@ -49,31 +501,45 @@ cr_graph_canvas_snapshot (GtkWidget   *widget,
   CrGraphCanvas *self = CR_GRAPH_CANVAS (widget);
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
-
-  if (!self->model || !self->layout || width <= 0 || height <= 0)
+  if (width <= 0 || height <= 0)
     return;
+  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
 
-  double avail_w = MAX (width - 2 * MARGIN, 1.0);
-  double avail_h = MAX (height - 2 * MARGIN, 1.0);
-  double scale = MIN (avail_w / MAX (self->layout->width, 1.0),
-                      avail_h / MAX (self->layout->height, 1.0));
-  scale = MIN (scale, MAX_SCALE);
-  double draw_w = self->layout->width * scale;
-  double draw_h = self->layout->height * scale;
-
-  cairo_t *cr = gtk_snapshot_append_cairo (snapshot,
-                                           &GRAPHENE_RECT_INIT (0, 0, width, height));
-  cairo_translate (cr, (width - draw_w) / 2.0, (height - draw_h) / 2.0);
-  cairo_scale (cr, scale, scale);
-
-  CrGraphRenderOptions options;
-  cr_graph_render_options_init (&options);
-  options.style = adw_style_manager_get_dark (adw_style_manager_get_default ())
-                  ? CR_GRAPH_STYLE_DARK : CR_GRAPH_STYLE_LIGHT;
-  options.current_step = self->step;
-  /* The widget's own background (the .view style class) shows through. */
-  options.draw_background = FALSE;
-  cr_graph_render (cr, self->model, self->layout, &options);
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  if (self->model && self->layout)
+    {
+      draw_grid (self, cr, width, height, dark);
+      if (self->dimmed)
+        cairo_push_group (cr);
+      cairo_save (cr);
+      cairo_translate (cr, self->tx, self->ty);
+      cairo_scale (cr, self->zoom, self->zoom);
+      CrGraphRenderOptions options;
+      fill_render_options (self, &options);
+      /* The widget's own background (the .view style class) shows through. */
+      options.draw_background = FALSE;
+      options.pulse = self->pulsing ? self->pulse : -1;
+      options.node_alpha = self->morphing ? self->alpha : NULL;
+      cr_graph_render (cr, self->model, drawn_layout (self), &options);
+      cairo_restore (cr);
+      if (self->dimmed)
+        {
+          cairo_pop_group_to_source (cr);
+          cairo_paint_with_alpha (cr, 0.4);
+        }
+    }
+  if (gtk_widget_has_visible_focus (widget))
+    {
+      /* The focus ring, only for keyboard focus, as libadwaita draws it. */
+      GdkRGBA accent;
+      if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (widget),
+                                           "accent_color", &accent))
+        gdk_rgba_parse (&accent, dark ? "#78aeed" : "#1c71d8");
+      cairo_set_source_rgba (cr, accent.red, accent.green, accent.blue, 0.5);
+      cairo_set_line_width (cr, 2);
+      cairo_rectangle (cr, 2, 2, width - 4, height - 4);
+      cairo_stroke (cr);
+    }
   cairo_destroy (cr);
 }
 
@@ -91,6 +557,327 @@ cr_graph_canvas_measure (GtkWidget      *widget,
 }
 
 static void
+cr_graph_canvas_size_allocate (GtkWidget *widget,
+                               int        width,
+                               int        height,
+                               int        baseline)
+{
+  CrGraphCanvas *self = CR_GRAPH_CANVAS (widget);
+  int old_w = self->last_width, old_h = self->last_height;
+  self->last_width = width;
+  self->last_height = height;
+  if (!self->layout)
+    return;
+  if (self->need_fit || self->auto_view)
+    {
+      /* Until the person moves it, the view follows the size. */
+      fit (self, FALSE);
+      return;
+    }
+  if (old_w > 0 && old_h > 0 && (old_w != width || old_h != height))
+    {
+      /* Keep what was at the centre there. */
+      self->tx += (width - old_w) / 2.0;
+      self->ty += (height - old_h) / 2.0;
+      clamp_view (self);
+    }
+}
+
+/* ---- input --------------------------------------------------------------- */
+
+int
+cr_graph_canvas_pick (CrGraphCanvas *self,
+                      double         x,
+                      double         y)
+{
+  g_return_val_if_fail (CR_IS_GRAPH_CANVAS (self), -1);
+  const CrGraphLayout *layout = drawn_layout (self);
+  if (!layout || self->zoom <= 0)
+    return -1;
+  double gx = (x - self->tx) / self->zoom, gy = (y - self->ty) / self->zoom;
+  double tol = 3.0 / self->zoom;
+  /* The last drawn is on top. */
+  for (guint i = layout->n_nodes; i-- > 0;)
+    {
+      const CrGraphBox *b = &layout->nodes[i];
+      if (gx >= b->x - tol && gx <= b->x + b->width + tol
+          && gy >= b->y - tol && gy <= b->y + b->height + tol)
+        return (int) i;
+    }
+  return -1;
+}
+
+void
+cr_graph_canvas_click_at (CrGraphCanvas *self,
+                          double         x,
+                          double         y)
+{
+  g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
+  int node = cr_graph_canvas_pick (self, x, y);
+  if (node != self->selected)
+    {
+      self->selected = node;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+gboolean
+cr_graph_canvas_node_center (CrGraphCanvas *self,
+                             int            node_id,
+                             double        *x,
+                             double        *y)
+{
+  g_return_val_if_fail (CR_IS_GRAPH_CANVAS (self), FALSE);
+  const CrGraphLayout *layout = drawn_layout (self);
+  if (!layout || node_id < 0 || (guint) node_id >= layout->n_nodes)
+    return FALSE;
+  double cx, cy;
+  box_center (&layout->nodes[node_id], &cx, &cy);
+  *x = self->tx + self->zoom * cx;
+  *y = self->ty + self->zoom * cy;
+  return TRUE;
+}
+
+static void
+update_cursor (CrGraphCanvas *self)
+{
+  const char *name = NULL;
+  if (self->dragging)
+    name = "grabbing";
+  else if (self->layout && self->has_pointer)
+    name = cr_graph_canvas_pick (self, self->pointer_x, self->pointer_y) >= 0 ? "pointer" : "grab";
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), name);
+}
+
+static void
+on_click_released (GtkGestureClick *gesture,
+                   int              n_press,
+                   double           x,
+                   double           y,
+                   CrGraphCanvas   *self)
+{
+  if (gtk_widget_get_focusable (GTK_WIDGET (self)))
+    gtk_widget_grab_focus (GTK_WIDGET (self));
+  cr_graph_canvas_click_at (self, x, y);
+}
+
+static void
+on_drag_begin (GtkGestureDrag *gesture,
+               double          x,
+               double          y,
+               CrGraphCanvas  *self)
+{
+  stop_scrolling (self);
+  self->drag_tx = self->tx;
+  self->drag_ty = self->ty;
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture,
+                double          dx,
+                double          dy,
+                CrGraphCanvas  *self)
+{
+  if (!self->layout)
+    return;
+  if (!self->dragging)
+    {
+      /* Small jitter while clicking is not a pan. */
+      if (hypot (dx, dy) < 3.0)
+        return;
+      self->dragging = TRUE;
+      update_cursor (self);
+    }
+  self->auto_view = FALSE;
+  self->tx = self->drag_tx + dx;
+  self->ty = self->drag_ty + dy;
+  clamp_view (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture,
+             double          dx,
+             double          dy,
+             CrGraphCanvas  *self)
+{
+  self->dragging = FALSE;
+  update_cursor (self);
+}
+
+static void
+on_motion (GtkEventControllerMotion *motion,
+           double                    x,
+           double                    y,
+           CrGraphCanvas            *self)
+{
+  self->pointer_x = x;
+  self->pointer_y = y;
+  self->has_pointer = TRUE;
+  update_cursor (self);
+}
+
+static void
+on_leave (GtkEventControllerMotion *motion,
+          CrGraphCanvas            *self)
+{
+  self->has_pointer = FALSE;
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           CrGraphCanvas            *self)
+{
+  if (!self->layout)
+    return FALSE;
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  gboolean wheel = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_WHEEL;
+  if (mods & GDK_CONTROL_MASK)
+    {
+      double px = self->has_pointer ? self->pointer_x : gtk_widget_get_width (GTK_WIDGET (self)) / 2.0;
+      double py = self->has_pointer ? self->pointer_y : gtk_widget_get_height (GTK_WIDGET (self)) / 2.0;
+      double factor = wheel ? pow (ZOOM_STEP, -dy) : exp (-dy * 0.01);
+      zoom_around (self, self->zoom * factor, px, py);
+      return TRUE;
+    }
+  if ((mods & GDK_SHIFT_MASK) && dx == 0)
+    {
+      dx = dy;
+      dy = 0;
+    }
+  double unit = wheel ? WHEEL_PIXELS : 1.0;
+  stop_scrolling (self);
+  self->auto_view = FALSE;
+  self->tx -= dx * unit;
+  self->ty -= dy * unit;
+  clamp_view (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return TRUE;
+}
+
+static void
+on_zoom_begin (GtkGesture       *gesture,
+               GdkEventSequence *sequence,
+               CrGraphCanvas    *self)
+{
+  self->pinch_zoom = self->zoom;
+  self->pinch_tx = self->tx;
+  self->pinch_ty = self->ty;
+}
+
+static void
+on_zoom_scale_changed (GtkGestureZoom *gesture,
+                       double          scale,
+                       CrGraphCanvas  *self)
+{
+  double cx, cy;
+  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
+    return;
+  /* From the view at the start of the pinch, so rounding never drifts. */
+  self->zoom = self->pinch_zoom;
+  self->tx = self->pinch_tx;
+  self->ty = self->pinch_ty;
+  zoom_around (self, self->pinch_zoom * scale, cx, cy);
+}
+
+static void
+pan_by (CrGraphCanvas *self,
+        double         dx,
+        double         dy)
+{
+  stop_scrolling (self);
+  self->auto_view = FALSE;
+  self->tx += dx;
+  self->ty += dy;
+  clamp_view (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static gboolean
+on_key_pressed (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                CrGraphCanvas         *self)
+{
+  gboolean ctrl = (state & GDK_CONTROL_MASK) != 0;
+  gboolean alt = (state & GDK_ALT_MASK) != 0;
+  if (alt)
+    return FALSE;
+  switch (keyval)
+    {
+    case GDK_KEY_plus:
+    case GDK_KEY_equal:
+    case GDK_KEY_KP_Add:
+      cr_graph_canvas_zoom_in (self);
+      return TRUE;
+    case GDK_KEY_minus:
+    case GDK_KEY_underscore:
+    case GDK_KEY_KP_Subtract:
+      cr_graph_canvas_zoom_out (self);
+      return TRUE;
+    case GDK_KEY_0:
+    case GDK_KEY_KP_0:
+      cr_graph_canvas_zoom_fit (self);
+      return TRUE;
+    case GDK_KEY_1:
+    case GDK_KEY_KP_1:
+      if (ctrl)
+        return FALSE;
+      cr_graph_canvas_set_zoom (self, 1.0);
+      return TRUE;
+    case GDK_KEY_Tab:
+    case GDK_KEY_KP_Tab:
+    case GDK_KEY_ISO_Left_Tab:
+      /* Ctrl+Tab still moves the focus out of the canvas. */
+      if (ctrl || !self->layout || self->layout->n_nodes == 0)
+        return FALSE;
+      cr_graph_canvas_select_next (self, keyval == GDK_KEY_ISO_Left_Tab || (state & GDK_SHIFT_MASK));
+      return TRUE;
+    case GDK_KEY_Escape:
+      if (self->selected < 0)
+        return FALSE;
+      cr_graph_canvas_set_selected (self, -1);
+      return TRUE;
+    case GDK_KEY_Left:
+      if (ctrl)
+        return FALSE;
+      pan_by (self, KEY_PAN, 0);
+      return TRUE;
+    case GDK_KEY_Right:
+      if (ctrl)
+        return FALSE;
+      pan_by (self, -KEY_PAN, 0);
+      return TRUE;
+    case GDK_KEY_Up:
+      if (ctrl)
+        return FALSE;
+      pan_by (self, 0, KEY_PAN);
+      return TRUE;
+    case GDK_KEY_Down:
+      if (ctrl)
+        return FALSE;
+      pan_by (self, 0, -KEY_PAN);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* ---- GObject ------------------------------------------------------------- */
+
+static void
+on_dark_changed (AdwStyleManager *manager,
+                 GParamSpec      *pspec,
+                 CrGraphCanvas   *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
 cr_graph_canvas_get_property (GObject    *object,
                               guint       prop_id,
                               GValue     *value,
@@ -105,6 +892,18 @@ cr_graph_canvas_get_property (GObject    *object,
       break;
     case PROP_N_STEPS:
       g_value_set_uint (value, cr_graph_canvas_get_n_steps (self));
+      break;
+    case PROP_SELECTED:
+      g_value_set_int (value, self->selected);
+      break;
+    case PROP_ZOOM:
+      g_value_set_double (value, self->zoom);
+      break;
+    case PROP_DIMMED:
+      g_value_set_boolean (value, self->dimmed);
+      break;
+    case PROP_PRESENTATION:
+      g_value_set_boolean (value, self->presentation);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -124,6 +923,18 @@ cr_graph_canvas_set_property (GObject      *object,
     case PROP_STEP:
       cr_graph_canvas_set_step (self, g_value_get_int (value));
       break;
+    case PROP_SELECTED:
+      cr_graph_canvas_set_selected (self, g_value_get_int (value));
+      break;
+    case PROP_ZOOM:
+      cr_graph_canvas_set_zoom (self, g_value_get_double (value));
+      break;
+    case PROP_DIMMED:
+      cr_graph_canvas_set_dimmed (self, g_value_get_boolean (value));
+      break;
+    case PROP_PRESENTATION:
+      cr_graph_canvas_set_presentation (self, g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -134,10 +945,16 @@ cr_graph_canvas_dispose (GObject *object)
 {
   CrGraphCanvas *self = CR_GRAPH_CANVAS (object);
 
-  g_signal_handlers_disconnect_by_func (adw_style_manager_get_default (),
-                                        on_dark_changed, self);
+  if (self->tick_id)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
+      self->tick_id = 0;
+    }
+  end_morph (self);
+  g_clear_pointer (&self->tab_order, g_free);
+  g_clear_pointer (&self->cache, cr_graph_render_cache_free);
   g_clear_pointer (&self->layout, cr_graph_layout_free);
-  g_clear_pointer (&self->model, cr_graph_model_free);
+  g_clear_pointer (&self->model, cr_graph_model_unref);
 
   G_OBJECT_CLASS (cr_graph_canvas_parent_class)->dispose (object);
 }
@@ -153,31 +970,179 @@ cr_graph_canvas_class_init (CrGraphCanvasClass *klass)
   object_class->set_property = cr_graph_canvas_set_property;
   widget_class->snapshot = cr_graph_canvas_snapshot;
   widget_class->measure = cr_graph_canvas_measure;
+  widget_class->size_allocate = cr_graph_canvas_size_allocate;
 
-  properties[PROP_STEP] =
-    g_param_spec_int ("step", NULL, NULL, -1, G_MAXINT, -1,
-                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  properties[PROP_STEP] = g_param_spec_int ("step", NULL, NULL, -1, G_MAXINT, -1, rw);
   properties[PROP_N_STEPS] =
     g_param_spec_uint ("n-steps", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SELECTED] = g_param_spec_int ("selected", NULL, NULL, -1, G_MAXINT, -1, rw);
+  properties[PROP_ZOOM] = g_param_spec_double ("zoom", NULL, NULL, ZOOM_MIN, ZOOM_MAX, 1.0, rw);
+  properties[PROP_DIMMED] = g_param_spec_boolean ("dimmed", NULL, NULL, FALSE, rw);
+  properties[PROP_PRESENTATION] = g_param_spec_boolean ("presentation", NULL, NULL, FALSE, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "cr-graph-canvas");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
 
 static void
 cr_graph_canvas_init (CrGraphCanvas *self)
 {
+  GtkWidget *widget = GTK_WIDGET (self);
   self->step = -1;
-  gtk_widget_add_css_class (GTK_WIDGET (self), "view");
+  self->selected = -1;
+  self->zoom = 1.0;
+  self->animate = TRUE;
+  self->pulse = -1;
+  gtk_widget_add_css_class (widget, "view");
+  gtk_widget_set_focusable (widget, TRUE);
+  gtk_widget_set_focus_on_click (widget, TRUE);
+  gtk_widget_set_overflow (widget, GTK_OVERFLOW_HIDDEN);
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                            G_CALLBACK (on_dark_changed), self, 0);
+
+  GtkGesture *click = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
+  g_signal_connect (click, "released", G_CALLBACK (on_click_released), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (click));
+
+  GtkGesture *drag = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (drag));
+
+  GtkGesture *zoom = gtk_gesture_zoom_new ();
+  g_signal_connect (zoom, "begin", G_CALLBACK (on_zoom_begin), self);
+  g_signal_connect (zoom, "scale-changed", G_CALLBACK (on_zoom_scale_changed), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (zoom));
+
+  GtkEventController *scroll =
+    gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (widget, scroll);
+
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+  g_signal_connect (motion, "enter", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (widget, motion);
+
+  GtkEventController *keys = gtk_event_controller_key_new ();
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (widget, keys);
 }
 
 GtkWidget *
 cr_graph_canvas_new (void)
 {
   return g_object_new (CR_TYPE_GRAPH_CANVAS, NULL);
+}
+
+/* ---- models -------------------------------------------------------------- */
+
+/* Start gliding the nodes of the new layout from where they were drawn:
+ * old_x/old_y by new node id, NaN for nodes that are new. Keeps the view
+ * where the surviving nodes are, on average. */
+static void
+carry_over (CrGraphCanvas *self,
+            const double  *old_x,
+            const double  *old_y)
+{
+  const CrGraphLayout *layout = self->layout;
+  guint n = layout->n_nodes;
+  double sum_x = 0, sum_y = 0;
+  guint matched = 0;
+  for (guint i = 0; i < n; i++)
+    if (!isnan (old_x[i]))
+      {
+        double cx, cy;
+        box_center (&layout->nodes[i], &cx, &cy);
+        sum_x += cx - old_x[i];
+        sum_y += cy - old_y[i];
+        matched++;
+      }
+  double mx = sum_x / matched, my = sum_y / matched;
+  /* The survivors' mean movement becomes a pan, so on average they stay. */
+  self->tx -= self->zoom * mx;
+  self->ty -= self->zoom * my;
+  clamp_view (self);
+
+  if (!animations_on (self) || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return;
+  self->morph_dx = g_new0 (double, n + 1);
+  self->morph_dy = g_new0 (double, n + 1);
+  self->morph_new = g_new0 (gboolean, n + 1);
+  self->alpha = g_new (double, n + 1);
+  gboolean moves = FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      if (isnan (old_x[i]))
+        {
+          self->morph_new[i] = TRUE;
+          moves = TRUE;
+          continue;
+        }
+      double cx, cy;
+      box_center (&layout->nodes[i], &cx, &cy);
+      self->morph_dx[i] = old_x[i] - cx + mx;
+      self->morph_dy[i] = old_y[i] - cy + my;
+      if (fabs (self->morph_dx[i]) > 0.5 || fabs (self->morph_dy[i]) > 0.5)
+        moves = TRUE;
+    }
+  if (!moves)
+    {
+      end_morph (self);
+      return;
+    }
+  self->display = cr_graph_layout_copy (layout);
+  self->morphing = TRUE;
+  self->morph_start = now_us (self);
+  update_morph (self, 0.0);
+  ensure_tick (self);
+}
+
+/* Lays out model (borrowed: the canvas holds it already) and swaps the new
+ * layout in. old_x/old_y: where each new node was drawn, or NULL. */
+static gboolean
+install_layout (CrGraphCanvas *self,
+                GError       **error)
+{
+  g_clear_pointer (&self->cache, cr_graph_render_cache_free);
+  g_clear_pointer (&self->layout, cr_graph_layout_free);
+  if (!self->model)
+    return TRUE;
+  self->cache = cr_graph_render_cache_new (self->model, self->presentation);
+  self->layout = cr_graph_render_layout_cached (self->model, self->cache, error);
+  if (!self->layout)
+    {
+      g_clear_pointer (&self->cache, cr_graph_render_cache_free);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Where each node is drawn now, by key (first wins); outlives the model. */
+static GHashTable *
+drawn_centers_by_key (CrGraphCanvas *self)
+{
+  GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  const CrGraphLayout *layout = drawn_layout (self);
+  if (!self->model || !layout)
+    return table;
+  for (guint i = 0; i < self->model->nodes->len && i < layout->n_nodes; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (self->model->nodes, i);
+      if (!n->key || g_hash_table_contains (table, n->key))
+        continue;
+      double *c = g_new (double, 2);
+      box_center (&layout->nodes[i], &c[0], &c[1]);
+      g_hash_table_insert (table, g_strdup (n->key), c);
+    }
+  return table;
 }
 
 gboolean
@@ -187,22 +1152,75 @@ cr_graph_canvas_take_model (CrGraphCanvas *self,
 {
   g_return_val_if_fail (CR_IS_GRAPH_CANVAS (self), FALSE);
 
-  g_clear_pointer (&self->layout, cr_graph_layout_free);
-  g_clear_pointer (&self->model, cr_graph_model_free);
-  self->model = model;
-  gboolean ok = TRUE;
-  if (model)
+  /* What to carry over from the old graph: the node places and selection. */
+  g_autoptr (GHashTable) old_centers = drawn_centers_by_key (self);
+  g_autofree char *selected_key = NULL;
+  if (self->model && self->selected >= 0 && (guint) self->selected < self->model->nodes->len)
     {
-      self->layout = cr_graph_render_layout (model, error);
-      if (!self->layout)
-        {
-          g_clear_pointer (&self->model, cr_graph_model_free);
-          ok = FALSE;
-        }
+      const CrGraphNode *n = g_ptr_array_index (self->model->nodes, self->selected);
+      selected_key = g_strdup (n->key);
     }
+  gboolean had_view = self->layout && !self->need_fit;
+
+  end_morph (self);
+  self->pulsing = FALSE;
+  self->pulse = -1;
+  g_clear_pointer (&self->model, cr_graph_model_unref);
+  self->model = model;
+  gboolean ok = install_layout (self, error);
+  if (!ok)
+    g_clear_pointer (&self->model, cr_graph_model_unref);
+
+  int old_selected = self->selected;
+  self->selected = -1;
+  guint matched = 0;
+  if (self->model)
+    {
+      guint n = self->model->nodes->len;
+      g_autofree double *old_x = g_new (double, n + 1);
+      g_autofree double *old_y = g_new (double, n + 1);
+      for (guint i = 0; i < n; i++)
+        {
+          const CrGraphNode *node = g_ptr_array_index (self->model->nodes, i);
+          const double *c = node->key ? g_hash_table_lookup (old_centers, node->key) : NULL;
+          old_x[i] = c ? c[0] : NAN;
+          old_y[i] = c ? c[1] : NAN;
+          matched += c != NULL;
+          if (selected_key && self->selected < 0 && g_strcmp0 (node->key, selected_key) == 0)
+            self->selected = (int) i;
+        }
+      if (matched > 0 && had_view)
+        {
+          gboolean was_auto = self->auto_view;
+          carry_over (self, old_x, old_y);
+          /* An untouched view keeps following the graph: refit when it grew
+           * out of sight. */
+          if (was_auto)
+            {
+              double w = gtk_widget_get_width (GTK_WIDGET (self));
+              double h = gtk_widget_get_height (GTK_WIDGET (self));
+              if (self->tx < 0 || self->ty < 0
+                  || self->tx + self->zoom * self->layout->width > w
+                  || self->ty + self->zoom * self->layout->height > h)
+                {
+                  end_morph (self);
+                  fit (self, FALSE);
+                }
+            }
+        }
+      else
+        fit (self, FALSE);
+    }
+  update_tab_order (self);
+
   self->step = -1;
+  g_object_freeze_notify (G_OBJECT (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_STEPS]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STEP]);
+  if (old_selected != self->selected)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
+  g_object_thaw_notify (G_OBJECT (self));
+  update_cursor (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   return ok;
 }
@@ -238,6 +1256,189 @@ cr_graph_canvas_set_step (CrGraphCanvas *self,
   if (step == self->step)
     return;
   self->step = step;
+  const CrGraphNode *node = step >= 0 ? cr_graph_model_find_step (self->model, step) : NULL;
+  if (node)
+    scroll_to_node (self, (int) node->id);
+  start_pulse (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STEP]);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+int
+cr_graph_canvas_get_selected (CrGraphCanvas *self)
+{
+  g_return_val_if_fail (CR_IS_GRAPH_CANVAS (self), -1);
+  return self->selected;
+}
+
+void
+cr_graph_canvas_set_selected (CrGraphCanvas *self,
+                              int            node_id)
+{
+  g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
+
+  guint n = self->layout ? self->layout->n_nodes : 0;
+  if (node_id < 0 || (guint) node_id >= n)
+    node_id = -1;
+  if (node_id >= 0)
+    scroll_to_node (self, node_id);
+  if (node_id == self->selected)
+    return;
+  self->selected = node_id;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+cr_graph_canvas_select_next (CrGraphCanvas *self,
+                             gboolean       backwards)
+{
+  g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
+
+  guint n = self->layout ? self->layout->n_nodes : 0;
+  if (n == 0 || !self->tab_order)
+    return;
+  guint pos = 0;
+  gboolean found = FALSE;
+  for (guint i = 0; i < n; i++)
+    if ((int) self->tab_order[i] == self->selected)
+      {
+        pos = i;
+        found = TRUE;
+        break;
+      }
+  guint next;
+  if (!found)
+    next = backwards ? n - 1 : 0;
+  else
+    next = backwards ? (pos + n - 1) % n : (pos + 1) % n;
+  cr_graph_canvas_set_selected (self, (int) self->tab_order[next]);
+}
+
+double
+cr_graph_canvas_get_zoom (CrGraphCanvas *self)
+{
+  g_return_val_if_fail (CR_IS_GRAPH_CANVAS (self), 1.0);
+  return self->zoom;
+}
+
+void
+cr_graph_canvas_set_zoom (CrGraphCanvas *self,
+                          double         zoom)
+{
+  g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
+  self->need_fit = FALSE;
+  zoom_around (self, zoom, gtk_widget_get_width (GTK_WIDGET (self)) / 2.0,
+               gtk_widget_get_height (GTK_WIDGET (self)) / 2.0);
+}
+
+void
+cr_graph_canvas_zoom_in (CrGraphCanvas *self)
+{
+  g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
+  cr_graph_canvas_set_zoom (self, self->zoom * ZOOM_STEP);
+}
+
+void
+cr_graph_canvas_zoom_out (CrGraphCanvas *self)
+{
+  g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
+  cr_graph_canvas_set_zoom (self, self->zoom / ZOOM_STEP);
+}
+
+void
+cr_graph_canvas_zoom_fit (CrGraphCanvas *self)
+{
+  g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
+  fit (self, TRUE);
+}
+
+void
+cr_graph_canvas_set_dimmed (CrGraphCanvas *self,
+                            gboolean       dimmed)
+{
+  g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
+  dimmed = !!dimmed;
+  if (dimmed == self->dimmed)
+    return;
+  self->dimmed = dimmed;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIMMED]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+cr_graph_canvas_set_presentation (CrGraphCanvas *self,
+                                  gboolean       presentation)
+{
+  g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
+  presentation = !!presentation;
+  if (presentation == self->presentation)
+    return;
+  self->presentation = presentation;
+  if (self->model)
+    {
+      /* Bigger type means bigger boxes: lay out again and glide there. */
+      guint n = self->model->nodes->len;
+      g_autofree double *old_x = g_new (double, n + 1);
+      g_autofree double *old_y = g_new (double, n + 1);
+      const CrGraphLayout *old = drawn_layout (self);
+      for (guint i = 0; i < n; i++)
+        box_center (&old->nodes[i], &old_x[i], &old_y[i]);
+      end_morph (self);
+      g_autoptr (GError) error = NULL;
+      if (!install_layout (self, &error))
+        {
+          /* The same graph laid out before; only a graphviz failure can get here. */
+          g_warning ("Could not lay out the graph again: %s", error->message);
+          g_clear_pointer (&self->model, cr_graph_model_unref);
+          self->selected = -1;
+        }
+      else if (self->auto_view || self->need_fit)
+        fit (self, FALSE);
+      else
+        carry_over (self, old_x, old_y);
+      update_tab_order (self);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESENTATION]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+cr_graph_canvas_set_animate (CrGraphCanvas *self,
+                             gboolean       animate)
+{
+  g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
+  self->animate = !!animate;
+  if (!self->animate)
+    {
+      end_morph (self);
+      if (self->scrolling)
+        {
+          self->scrolling = FALSE;
+          set_view (self, self->zoom, self->scroll_to[0], self->scroll_to[1]);
+        }
+      self->pulsing = FALSE;
+      self->pulse = -1;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+gboolean
+cr_graph_canvas_export (CrGraphCanvas *self,
+                        const char    *path,
+                        GError       **error)
+{
+  g_return_val_if_fail (CR_IS_GRAPH_CANVAS (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!self->model || !self->layout)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           "There is no graph to export yet");
+      return FALSE;
+    }
+  CrGraphRenderOptions options;
+  fill_render_options (self, &options);
+  options.dimmed = self->dimmed;
+  return cr_graph_render_to_file (self->model, self->layout, &options, path, error);
 }

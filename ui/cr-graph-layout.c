@@ -39,6 +39,35 @@ cr_graph_layout_free (CrGraphLayout *self)
   g_free (self);
 }
 
+/* The point halfway along a path, each Bézier segment taking an equal share. */
+static void
+path_middle (const CrGraphPath *p,
+             double            *x,
+             double            *y)
+{
+  guint n_seg = (p->n_points - 1) / 3;
+  double s = n_seg / 2.0;
+  guint i = MIN ((guint) s, n_seg - 1);
+  double t = s - i, mt = 1 - t;
+  const double *q = p->points + 6 * i;
+  *x = mt * mt * mt * q[0] + 3 * mt * mt * t * q[2] + 3 * mt * t * t * q[4] + t * t * t * q[6];
+  *y = mt * mt * mt * q[1] + 3 * mt * mt * t * q[3] + 3 * mt * t * t * q[5] + t * t * t * q[7];
+}
+
+CrGraphLayout *
+cr_graph_layout_copy (const CrGraphLayout *self)
+{
+  if (!self)
+    return NULL;
+  CrGraphLayout *copy = g_memdup2 (self, sizeof *self);
+  copy->nodes = g_memdup2 (self->nodes, sizeof (CrGraphBox) * (self->n_nodes + 1));
+  copy->edges = g_memdup2 (self->edges, sizeof (CrGraphPath) * (self->n_edges + 1));
+  for (guint i = 0; i < self->n_edges; i++)
+    copy->edges[i].points = g_memdup2 (self->edges[i].points,
+                                       sizeof (double) * 2 * self->edges[i].n_points);
+  return copy;
+}
+
 CrGraphLayout *
 cr_graph_layout_new (const CrGraphModel *model,
                      const double       *node_sizes,
@@ -51,7 +80,8 @@ cr_graph_layout_new (const CrGraphModel *model,
   Agraph_t *g = agopen ((char *) "chainrule", Agdirected, NULL);
   agsafeset (g, (char *) "rankdir", (char *) "LR", "");
   agsafeset (g, (char *) "nodesep", (char *) "0.3", "");
-  agsafeset (g, (char *) "ranksep", (char *) "0.55", "");
+  /* Room between ranks for an edge's shape label ("3×3", "scalar"). */
+  set_double (g, "ranksep", (label_font_size * 4.2 + 12) / 72.0);
   agsafeset (g, (char *) "splines", (char *) "spline", "");
   agsafeset (g, (char *) "pad", (char *) "0.3", "");
 
@@ -77,11 +107,6 @@ cr_graph_layout_new (const CrGraphModel *model,
       char name[32];
       g_snprintf (name, sizeof name, "e%u", i);
       Agedge_t *ge = agedge (g, gnodes[e->from], gnodes[e->to], name, 1);
-      if (e->label)
-        {
-          agsafeset (ge, (char *) "label", e->label, "");
-          set_double (ge, "fontsize", label_font_size);
-        }
       gedges[i] = ge;
     }
 
@@ -137,12 +162,14 @@ cr_graph_layout_new (const CrGraphModel *model,
               p->arrow_y = top - bz->ep.y;
             }
         }
-      textlabel_t *label = ED_label (ge);
-      if (label && label->set)
+      /* The shape label sits on the middle of its edge. Graphviz is not told
+       * about it: its edge labels become virtual nodes that double the
+       * space between ranks, and the graph turns twice as wide. */
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      if (e->label && p->n_points >= 4)
         {
           p->has_label = TRUE;
-          p->label_x = label->pos.x - x0;
-          p->label_y = top - label->pos.y;
+          path_middle (p, &p->label_x, &p->label_y);
         }
     }
 

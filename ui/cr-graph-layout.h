@@ -38,6 +38,7 @@ CrGraphLayout *cr_graph_layout_new  (const CrGraphModel *model,
                                      const double       *node_sizes,
                                      double              label_font_size,
                                      GError            **error);
+CrGraphLayout *cr_graph_layout_copy (const CrGraphLayout *self);   /* deep; NULL-safe */
 void           cr_graph_layout_free (CrGraphLayout      *self);   /* NULL-safe */
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrGraphLayout, cr_graph_layout_free)

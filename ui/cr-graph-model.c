@@ -6,14 +6,169 @@
  * two out-edges. */
 #include "cr-graph-model.h"
 
+#include "cr-device.h"
+#include "cr-dtype.h"
+#include "cr-kernels.h"
 #include "cr-node.h"
 #include "cr-tensor.h"
 #include "cr-tensor-format.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Beyond this many elements a preview says nothing a card can show. */
 #define PREVIEW_MAX_NUMEL 16
+
+/* Tensors above this many elements get no text: the card draws a heat map. */
+#define SNAPSHOT_TEXT_MAX_NUMEL 64
+
+/* ---- snapshots ----------------------------------------------------------- */
+
+/* A contiguous host tensor with t's values (a new ref), or NULL when the
+ * device could not be read. */
+static CrTensor *
+host_contiguous (const CrTensor *t)
+{
+  if (t->device == CR_DEVICE_CPU)
+    return cr_tensor_contiguous ((CrTensor *) t, NULL);
+  g_autoptr (CrTensor) copy = cr_tensor_new_empty (t->shape, t->ndim, t->dtype, CR_DEVICE_CPU, NULL);
+  if (!copy || !cr_kernel_copy_into (copy, t, NULL))
+    return NULL;
+  return g_steal_pointer (&copy);
+}
+
+static inline double
+read_element (gconstpointer data,
+              CrDType       dtype,
+              gint64        i)
+{
+  switch (dtype)
+    {
+    case CR_DTYPE_BOOL:    return ((const guint8 *) data)[i] != 0;
+    case CR_DTYPE_INT64:   return (double) ((const gint64 *) data)[i];
+    case CR_DTYPE_FLOAT32: return ((const float *) data)[i];
+    case CR_DTYPE_FLOAT64: return ((const double *) data)[i];
+    case CR_DTYPE_COUNT:
+    default:               return 0.0;
+    }
+}
+
+/* A snapshot keeping at most max_values values (the stats cover them all). */
+static CrTensorSnapshot *
+snapshot_new (const CrTensor *tensor,
+              gint64          max_values)
+{
+  if (!tensor)
+    return NULL;
+  CrTensorSnapshot *s = g_new0 (CrTensorSnapshot, 1);
+  s->ndim = tensor->ndim;
+  memcpy (s->shape, tensor->shape, sizeof (gint64) * (gsize) MAX (tensor->ndim, 0));
+  s->numel = tensor->numel;
+  s->dtype = g_strdup (cr_dtype_name (tensor->dtype));
+  s->device = g_strdup (cr_device_name (tensor->device));
+  s->min = s->max = s->mean = s->std = NAN;
+
+  g_autoptr (CrTensor) host = tensor->numel > 0 ? host_contiguous (tensor) : NULL;
+  if (host)
+    {
+      gconstpointer data = cr_tensor_data (host);
+      s->n_values = CLAMP (max_values, 0, MIN (host->numel, (gint64) CR_SNAPSHOT_MAX_VALUES));
+      s->values = s->n_values > 0 ? g_new (double, s->n_values) : NULL;
+      /* Two passes: the mean first, then the squared deviations, which
+       * keeps the std accurate where sum-of-squares would cancel. */
+      double sum = 0, lo = INFINITY, hi = -INFINITY;
+      gboolean any_nan = FALSE;
+      for (gint64 i = 0; i < host->numel; i++)
+        {
+          double v = read_element (data, host->dtype, i);
+          if (i < s->n_values)
+            s->values[i] = v;
+          sum += v;
+          if (isnan (v))
+            any_nan = TRUE;
+          else
+            {
+              lo = MIN (lo, v);
+              hi = MAX (hi, v);
+            }
+        }
+      s->mean = sum / (double) host->numel;
+      double sq = 0;
+      for (gint64 i = 0; i < host->numel; i++)
+        {
+          double d = read_element (data, host->dtype, i) - s->mean;
+          sq += d * d;
+        }
+      /* torch.std: Bessel's correction, NaN for a single element. */
+      s->std = host->numel > 1 ? sqrt (sq / (double) (host->numel - 1)) : NAN;
+      /* torch.min/max propagate NaN. */
+      s->min = any_nan ? NAN : lo;
+      s->max = any_nan ? NAN : hi;
+    }
+  if (tensor->numel <= SNAPSHOT_TEXT_MAX_NUMEL)
+    {
+      CrPrintOptions options;
+      cr_print_options_init_default (&options);
+      s->text = cr_tensor_format_data (tensor, &options, 0);
+    }
+  return s;
+}
+
+CrTensorSnapshot *
+cr_tensor_snapshot_new (const CrTensor *tensor)
+{
+  return snapshot_new (tensor, CR_SNAPSHOT_MAX_VALUES);
+}
+
+CrTensorSnapshot *
+cr_tensor_snapshot_copy (const CrTensorSnapshot *self)
+{
+  if (!self)
+    return NULL;
+  CrTensorSnapshot *s = g_memdup2 (self, sizeof *self);
+  s->dtype = g_strdup (self->dtype);
+  s->device = g_strdup (self->device);
+  s->values = self->values ? g_memdup2 (self->values, sizeof (double) * (gsize) self->n_values) : NULL;
+  s->text = g_strdup (self->text);
+  return s;
+}
+
+void
+cr_tensor_snapshot_free (CrTensorSnapshot *self)
+{
+  if (!self)
+    return;
+  g_free (self->dtype);
+  g_free (self->device);
+  g_free (self->values);
+  g_free (self->text);
+  g_free (self);
+}
+
+/* ---- model values ---------------------------------------------------------- */
+
+static void
+saved_free (gpointer data)
+{
+  CrGraphSaved *s = data;
+  g_free (s->name);
+  g_free (s->shape);
+  cr_tensor_snapshot_free (s->value);
+  g_free (s);
+}
+
+static void
+node_info_clear (CrGraphNodeInfo *info)
+{
+  g_free (info->name);
+  cr_tensor_snapshot_free (info->value);
+  cr_tensor_snapshot_free (info->grad);
+  g_free (info->grad_fn);
+  g_free (info->dtype);
+  g_free (info->device);
+  if (info->saved)
+    g_ptr_array_unref (info->saved);
+}
 
 static void
 node_free (gpointer data)
@@ -24,7 +179,63 @@ node_free (gpointer data)
   g_free (n->caption);
   g_free (n->shape);
   g_free (n->preview);
+  g_free (n->key);
+  g_free (n->device);
+  node_info_clear (&n->info);
   g_free (n);
+}
+
+static void
+grad_clear (CrGraphGrad *g)
+{
+  g_free (g->name);
+  cr_tensor_snapshot_free (g->value);
+}
+
+static void
+grad_free (gpointer data)
+{
+  grad_clear (data);
+  g_free (data);
+}
+
+static void
+step_input_free (gpointer data)
+{
+  CrGraphStepInput *in = data;
+  g_free (in->input_name);
+  g_free (in->local_name);
+  cr_tensor_snapshot_free (in->local);
+  grad_clear (&in->outgoing);
+  g_free (in->product);
+  g_free (in);
+}
+
+static void
+accumulation_free (gpointer data)
+{
+  CrGraphAccumulation *a = data;
+  g_free (a->name);
+  cr_tensor_snapshot_free (a->contribution);
+  cr_tensor_snapshot_free (a->sum);
+  g_free (a);
+}
+
+static void
+step_free (gpointer data)
+{
+  CrGraphStep *s = data;
+  g_free (s->title);
+  g_free (s->caption);
+  g_free (s->root);
+  g_ptr_array_unref (s->incoming);
+  g_free (s->rule);
+  g_ptr_array_unref (s->inputs);
+  g_ptr_array_unref (s->accumulations);
+  g_free (s->leaf_name);
+  cr_tensor_snapshot_free (s->grad_before);
+  cr_tensor_snapshot_free (s->grad_after);
+  g_free (s);
 }
 
 static void
@@ -35,14 +246,30 @@ edge_free (gpointer data)
   g_free (e);
 }
 
-void
-cr_graph_model_free (CrGraphModel *self)
+CrGraphModel *
+cr_graph_model_ref (CrGraphModel *self)
 {
-  if (!self)
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_int_inc (&self->ref_count);
+  return self;
+}
+
+void
+cr_graph_model_unref (CrGraphModel *self)
+{
+  if (!self || !g_atomic_int_dec_and_test (&self->ref_count))
     return;
   g_ptr_array_unref (self->nodes);
   g_ptr_array_unref (self->edges);
+  g_ptr_array_unref (self->steps);
+  g_free (self->title);
   g_free (self);
+}
+
+void
+cr_graph_model_free (CrGraphModel *self)
+{
+  cr_graph_model_unref (self);
 }
 
 char *
@@ -57,12 +284,27 @@ cr_graph_format_shape (const gint64 *shape,
   return g_string_free (s, FALSE);
 }
 
+static CrGraphStep *
+step_new (guint index)
+{
+  CrGraphStep *s = g_new0 (CrGraphStep, 1);
+  s->index = index;
+  s->node = G_MAXUINT;
+  s->incoming = g_ptr_array_new_with_free_func (grad_free);
+  s->inputs = g_ptr_array_new_with_free_func (step_input_free);
+  s->accumulations = g_ptr_array_new_with_free_func (accumulation_free);
+  return s;
+}
+
 static CrGraphModel *
 model_new (void)
 {
   CrGraphModel *self = g_new0 (CrGraphModel, 1);
+  self->ref_count = 1;
   self->nodes = g_ptr_array_new_with_free_func (node_free);
   self->edges = g_ptr_array_new_with_free_func (edge_free);
+  self->steps = g_ptr_array_new_with_free_func (step_free);
+  self->succeeded = TRUE;
   return self;
 }
 
@@ -76,6 +318,7 @@ add_node (CrGraphModel    *self,
   n->kind = kind;
   n->title = g_strdup (title);
   n->step = -1;
+  n->info.saved = g_ptr_array_new_with_free_func (saved_free);
   g_ptr_array_add (self->nodes, n);
   return n;
 }
@@ -91,6 +334,99 @@ add_edge (CrGraphModel *self,
   e->to = to;
   e->label = label;
   g_ptr_array_add (self->edges, e);
+}
+
+/* ---- building ------------------------------------------------------------ */
+
+/* All the snapshots of one model together keep at most this many values
+ * (32 MiB): a long backward over big tensors still gets its statistics and
+ * shapes, only the heat maps of its last steps go. */
+#define MODEL_MAX_VALUES (4 * 1024 * 1024)
+
+typedef struct {
+  CrGraphModel *model;
+  const char   *source;
+  GHashTable   *ids;          /* CrNode* -> model id */
+  GHashTable   *leaves;       /* CrTensor* (leaf) -> model id */
+  GHashTable   *constants;    /* CrSavedRecord.identity -> model id */
+  GHashTable   *input_edges;  /* CrNode* -> guint[n_inputs]: the model edge of each input */
+  GHashTable   *named;        /* CrNode* -> const char*: a global whose tensor it made */
+  GHashTable   *named_tensor; /* CrNode* -> CrTensor* (that global's tensor) */
+  GHashTable   *node_steps;   /* CrNode* -> const CrStepRecord* (the first that ran it) */
+  GQueue        queue;
+  gint64        values_left;
+} Builder;
+
+static void
+builder_init (Builder    *b,
+              const char *source)
+{
+  memset (b, 0, sizeof *b);
+  b->model = model_new ();
+  b->source = source;
+  b->ids = g_hash_table_new (g_direct_hash, g_direct_equal);
+  b->leaves = g_hash_table_new (g_direct_hash, g_direct_equal);
+  b->constants = g_hash_table_new (g_direct_hash, g_direct_equal);
+  b->input_edges = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  b->named = g_hash_table_new (g_direct_hash, g_direct_equal);
+  b->named_tensor = g_hash_table_new (g_direct_hash, g_direct_equal);
+  b->node_steps = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_queue_init (&b->queue);
+  b->values_left = MODEL_MAX_VALUES;
+}
+
+static void
+builder_clear (Builder *b)
+{
+  g_hash_table_unref (b->ids);
+  g_hash_table_unref (b->leaves);
+  g_hash_table_unref (b->constants);
+  g_hash_table_unref (b->input_edges);
+  g_hash_table_unref (b->named);
+  g_hash_table_unref (b->named_tensor);
+  g_hash_table_unref (b->node_steps);
+  g_queue_clear (&b->queue);
+}
+
+static CrTensorSnapshot *
+snap (Builder        *b,
+      const CrTensor *t)
+{
+  if (!t)
+    return NULL;
+  CrTensorSnapshot *s = snapshot_new (t, MAX (b->values_left, 0));
+  b->values_left -= s->n_values;
+  return s;
+}
+
+/* The tensors the script's globals name, by the node that made them (for
+ * the inspector of an op node). Several names for one tensor: the one it was
+ * first bound to, else the smallest, so that runs agree. */
+static void
+builder_add_globals (Builder    *b,
+                     GHashTable *globals)
+{
+  if (!globals)
+    return;
+  GHashTableIter iter;
+  gpointer key, value;
+  g_hash_table_iter_init (&iter, globals);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const CrValue *v = value;
+      if (!v || v->kind != CR_VALUE_TENSOR || !v->u.tensor->grad_fn || v->u.tensor->output_nr != 0)
+        continue;
+      CrTensor *t = v->u.tensor;
+      const char *name = key;
+      const char *old = g_hash_table_lookup (b->named, t->grad_fn);
+      const char *first = cr_tensor_get_name (t);
+      if (old && g_strcmp0 (old, first) == 0)
+        continue;
+      if (old && g_strcmp0 (name, first) != 0 && strcmp (old, name) < 0)
+        continue;
+      g_hash_table_insert (b->named, t->grad_fn, (gpointer) name);
+      g_hash_table_insert (b->named_tensor, t->grad_fn, t);
+    }
 }
 
 static char *
@@ -111,6 +447,27 @@ fill_tensor (CrGraphNode    *n,
 {
   n->shape = cr_graph_format_shape (t->shape, t->ndim);
   n->preview = tensor_preview (t);
+  n->device = g_strdup (cr_device_name (t->device));
+}
+
+/* The inspector's view of a tensor. */
+static void
+fill_info (Builder         *b,
+           CrGraphNodeInfo *info,
+           const CrTensor  *t,
+           const char      *name)
+{
+  info->has_tensor = TRUE;
+  g_free (info->name);
+  info->name = g_strdup (name ? name : cr_tensor_get_name (t));
+  info->value = snap (b, t);
+  info->grad = snap (b, t->grad);
+  info->grad_fn = t->grad_fn ? g_strdup_printf ("<%s>", cr_node_name (t->grad_fn)) : NULL;
+  info->is_leaf = t->grad_fn == NULL;
+  info->requires_grad = t->requires_grad;
+  info->retains_grad = t->retains_grad;
+  info->dtype = g_strdup (cr_dtype_name (t->dtype));
+  info->device = g_strdup (cr_device_name (t->device));
 }
 
 /* The code of a one-line span, from the script text (NULL when unknown). */
@@ -138,20 +495,14 @@ span_text (const char   *source,
   return g_strstrip (text);
 }
 
-/* A step label is "MulBackward0 (b = w1*a, line 5)": the part in
- * parentheses without the line is the best caption there is. */
+/* A step caption is "b = w1*a, line 5": without the line it is the node's. */
 static char *
-caption_from_label (const char *label)
+caption_without_line (const char *caption)
 {
-  const char *open = label ? strchr (label, '(') : NULL;
-  if (!open)
+  if (!caption)
     return NULL;
-  const char *close = strrchr (open, ')');
-  const char *comma = g_strrstr (open, ", line ");
-  const char *end = comma ? comma : close;
-  if (!end || end <= open + 1)
-    return NULL;
-  return g_strndup (open + 1, (gsize) (end - open - 1));
+  const char *comma = g_strrstr (caption, ", line ");
+  return g_strndup (caption, comma ? (gsize) (comma - caption) : strlen (caption));
 }
 
 static char *
@@ -168,71 +519,202 @@ shorten (char *text)   /* taken */
   return text;
 }
 
-/* Add a model node for an engine node (and its leaf, for AccumulateGrad). */
+/* The saved tensors of node as the model shows them: described now, or,
+ * for slots a backward already freed, as its step record described them
+ * before (NULL when none did). */
 static guint
-node_for (CrGraphModel *self,
-          GHashTable   *ids,
-          GQueue       *queue,
-          CrNode       *node,
-          const char   *source)
+describe_saved (Builder       *b,
+                CrNode        *node,
+                CrSavedRecord *out)
 {
+  guint n = cr_node_describe_saved (node, out);
+  const CrStepRecord *rec = g_hash_table_lookup (b->node_steps, node);
+  for (guint k = 0; k < n && rec; k++)
+    if (!out[k].known)
+      for (guint j = 0; j < rec->n_saved; j++)
+        if (rec->saved[j].slot == out[k].slot && rec->saved[j].known)
+          out[k] = rec->saved[j];
+  return n;
+}
+
+static void
+fill_op_info (Builder     *b,
+              CrGraphNode *n,
+              CrNode      *node)
+{
+  CrGraphNodeInfo *info = &n->info;
+  CrTensor *made = g_hash_table_lookup (b->named_tensor, node);
+  if (made)
+    fill_info (b, info, made, g_hash_table_lookup (b->named, node));
+  else
+    {
+      info->grad_fn = g_strdup_printf ("<%s>", cr_node_name (node));
+      info->requires_grad = TRUE;
+      if (node->n_outputs > 0 && node->output_meta)
+        {
+          info->dtype = g_strdup (cr_dtype_name (node->output_meta[0].dtype));
+          info->device = g_strdup (cr_device_name (node->output_meta[0].device));
+        }
+    }
+  n->freed = node->released;
+  if (node->n_outputs > 0 && node->output_meta && node->output_meta[0].device != CR_DEVICE_CPU)
+    n->device = g_strdup (cr_device_name (node->output_meta[0].device));
+
+  CrSavedRecord saved[CR_NODE_MAX_SAVED];
+  guint n_saved = describe_saved (b, node, saved);
+  for (guint k = 0; k < n_saved; k++)
+    {
+      const CrSavedRecord *r = &saved[k];
+      CrGraphSaved *s = g_new0 (CrGraphSaved, 1);
+      s->name = r->name ? g_strdup (r->name) : g_strdup_printf ("saved %u", r->slot);
+      s->shape = r->known ? cr_graph_format_shape (r->shape, r->ndim) : g_strdup ("?");
+      const CrTensor *t = node->saved[r->slot].tensor;
+      s->freed = t == NULL;
+      s->value = snap (b, t);
+      g_ptr_array_add (info->saved, s);
+    }
+}
+
+/* A Python number wrapped for the op (`x * 2`): no node for it. Known
+ * exactly when the op saved it; otherwise a 0-d input of a dtype that only a
+ * wrapped number would bring to a floating op. */
+static gboolean
+is_number_input (const CrNode        *node,
+                 guint                i,
+                 const CrSavedRecord *r)
+{
+  if (r && r->known)
+    return r->is_number;
+  const CrTensorMeta *m = node->input_meta ? &node->input_meta[i] : NULL;
+  if (!m || m->ndim != 0)
+    return FALSE;
+  CrDType out = node->n_outputs > 0 && node->output_meta ? node->output_meta[0].dtype : CR_DTYPE_FLOAT32;
+  return m->dtype == CR_DTYPE_INT64 || m->dtype == CR_DTYPE_BOOL
+         || (m->dtype == CR_DTYPE_FLOAT64 && out != CR_DTYPE_FLOAT64);
+}
+
+/* The node of an input that gets no gradient (requires_grad=False,
+ * detached, made under no_grad), or G_MAXUINT for a Python number. */
+static guint
+constant_for (Builder             *b,
+              CrNode              *node,
+              guint                i,
+              const CrSavedRecord *r)
+{
+  if (is_number_input (node, i, r))
+    return G_MAXUINT;
   gpointer found;
-  if (g_hash_table_lookup_extended (ids, node, NULL, &found))
+  if (r && r->identity && g_hash_table_lookup_extended (b->constants, r->identity, NULL, &found))
     return GPOINTER_TO_UINT (found);
 
+  const char *name = r ? r->variable : NULL;
+  CrGraphNode *n = add_node (b->model, CR_GRAPH_NODE_CONSTANT, name ? name : "constant");
+  const CrTensor *t = r && !r->is_output ? node->saved[r->slot].tensor : NULL;
+  const CrTensorMeta *m = node->input_meta ? &node->input_meta[i] : NULL;
+  if (t)
+    {
+      fill_tensor (n, t);
+      fill_info (b, &n->info, t, name);
+    }
+  else
+    {
+      if (m)
+        {
+          n->shape = cr_graph_format_shape (m->shape, m->ndim);
+          n->device = g_strdup (cr_device_name (m->device));
+          n->info.dtype = g_strdup (cr_dtype_name (m->dtype));
+          n->info.device = g_strdup (cr_device_name (m->device));
+        }
+      n->info.name = g_strdup (name);
+      /* Whatever it was, it got no gradient: a tensor without history. */
+      n->info.is_leaf = TRUE;
+    }
+  if (r && r->identity)
+    g_hash_table_insert (b->constants, (gpointer) r->identity, GUINT_TO_POINTER (n->id));
+  return n->id;
+}
+
+/* The model node of an engine node (and its leaf, for AccumulateGrad). */
+static guint
+node_for (Builder *b,
+          CrNode  *node)
+{
+  gpointer found;
+  if (g_hash_table_lookup_extended (b->ids, node, NULL, &found))
+    return GPOINTER_TO_UINT (found);
+
+  CrGraphModel *self = b->model;
   CrGraphNode *n;
   if (node->variable)
     {
+      CrTensor *v = node->variable;
       n = add_node (self, CR_GRAPH_NODE_ACCUMULATE, cr_node_name (node));
-      const char *name = cr_tensor_get_name (node->variable);
+      const char *name = cr_tensor_get_name (v);
       CrGraphNode *leaf = add_node (self, CR_GRAPH_NODE_LEAF, name ? name : "leaf");
-      fill_tensor (leaf, node->variable);
-      add_edge (self, leaf->id, n->id,
-                cr_graph_format_shape (node->variable->shape, node->variable->ndim));
+      fill_tensor (leaf, v);
+      fill_info (b, &leaf->info, v, NULL);
+      g_hash_table_insert (b->leaves, v, GUINT_TO_POINTER (leaf->id));
+      /* AccumulateGrad shows the leaf it writes, with its .grad. */
+      fill_info (b, &n->info, v, NULL);
+      if (v->device != CR_DEVICE_CPU)
+        n->device = g_strdup (cr_device_name (v->device));
+      add_edge (self, leaf->id, n->id, cr_graph_format_shape (v->shape, v->ndim));
     }
   else
     {
       n = add_node (self, CR_GRAPH_NODE_OP, cr_node_name (node));
       if (node->op && node->op->symbol)
         n->symbol = g_strdup (node->op->symbol);
-      n->caption = shorten (span_text (source, &node->span));
+      n->caption = shorten (span_text (b->source, &node->span));
+      fill_op_info (b, n, node);
     }
   n->span = node->span;
-  g_hash_table_insert (ids, node, GUINT_TO_POINTER (n->id));
-  g_queue_push_tail (queue, node);
+  g_hash_table_insert (b->ids, node, GUINT_TO_POINTER (n->id));
+  g_queue_push_tail (&b->queue, node);
   return n->id;
 }
 
 static void
-walk (CrGraphModel *self,
-      GHashTable   *ids,
-      GQueue       *queue,
-      const char   *source)
+walk (Builder *b)
 {
   CrNode *node;
-  while ((node = g_queue_pop_head (queue)))
+  while ((node = g_queue_pop_head (&b->queue)))
     {
-      guint to = GPOINTER_TO_UINT (g_hash_table_lookup (ids, node));
+      guint to = GPOINTER_TO_UINT (g_hash_table_lookup (b->ids, node));
+      guint *edges = g_new (guint, MAX (node->n_inputs, 1));
+      g_hash_table_insert (b->input_edges, node, edges);
+      CrSavedRecord saved[CR_NODE_MAX_SAVED];
+      guint n_saved = node->variable ? 0 : describe_saved (b, node, saved);
       for (guint i = 0; i < node->n_inputs; i++)
         {
           CrNode *next = node->next[i].node;
-          if (!next)
-            continue;
-          guint from = node_for (self, ids, queue, next, source);
           const CrTensorMeta *meta = node->input_meta ? &node->input_meta[i] : NULL;
-          add_edge (self, from, to, meta ? cr_graph_format_shape (meta->shape, meta->ndim) : NULL);
+          guint from;
+          edges[i] = G_MAXUINT;
+          if (next)
+            from = node_for (b, next);
+          else
+            {
+              const CrSavedRecord *r = NULL;
+              for (guint k = 0; k < n_saved && !r; k++)
+                if (saved[k].input == (int) i)
+                  r = &saved[k];
+              from = constant_for (b, node, i, r);
+              if (from == G_MAXUINT)
+                continue;
+            }
+          edges[i] = b->model->edges->len;
+          add_edge (b->model, from, to, meta ? cr_graph_format_shape (meta->shape, meta->ndim) : NULL);
         }
     }
 }
 
 static void
-add_roots (CrGraphModel    *self,
-           GHashTable      *ids,
-           GQueue          *queue,
+add_roots (Builder         *b,
            CrTensor *const *roots,
-           guint            n_roots,
-           const char      *source)
+           guint            n_roots)
 {
+  CrGraphModel *self = b->model;
   for (guint r = 0; r < n_roots; r++)
     {
       CrTensor *t = roots[r];
@@ -242,16 +724,182 @@ add_roots (CrGraphModel    *self,
       if (!t->grad_fn)
         {
           /* A leaf as the root: backward goes straight to its AccumulateGrad. */
+          if (g_hash_table_contains (b->leaves, t))
+            continue;
           CrGraphNode *leaf = add_node (self, CR_GRAPH_NODE_LEAF, name ? name : "tensor");
           fill_tensor (leaf, t);
+          fill_info (b, &leaf->info, t, NULL);
+          g_hash_table_insert (b->leaves, t, GUINT_TO_POINTER (leaf->id));
           continue;
         }
-      guint op = node_for (self, ids, queue, t->grad_fn, source);
+      guint op = node_for (b, t->grad_fn);
       CrGraphNode *out = add_node (self, CR_GRAPH_NODE_OUTPUT, name ? name : "output");
       fill_tensor (out, t);
+      fill_info (b, &out->info, t, NULL);
+      out->span = t->grad_fn->span;
       add_edge (self, op, out->id, cr_graph_format_shape (t->shape, t->ndim));
     }
-  walk (self, ids, queue, source);
+  walk (b);
+}
+
+/* Keys survive an edit of the script that keeps the graph's shape: names
+ * and code, never lines or ids. */
+static void
+assign_keys (CrGraphModel *self)
+{
+  g_autoptr (GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  /* base -> the next number to try: a loop body's 10k nodes share a base. */
+  g_autoptr (GHashTable) next = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < self->nodes->len; i++)
+    {
+      CrGraphNode *n = g_ptr_array_index (self->nodes, i);
+      g_autofree char *base = NULL;
+      switch (n->kind)
+        {
+        case CR_GRAPH_NODE_LEAF:
+          base = g_strconcat ("leaf:", n->title, NULL);
+          break;
+        case CR_GRAPH_NODE_OP:
+          base = g_strdup_printf ("op:%s:%s", n->title, n->caption ? n->caption : "");
+          break;
+        case CR_GRAPH_NODE_ACCUMULATE:
+          base = g_strconcat ("acc:", n->info.name ? n->info.name : "leaf", NULL);
+          break;
+        case CR_GRAPH_NODE_OUTPUT:
+          base = g_strconcat ("out:", n->title, NULL);
+          break;
+        case CR_GRAPH_NODE_CONSTANT:
+        default:
+          base = g_strconcat ("const:", n->title, NULL);
+          break;
+        }
+      char *key = g_strdup (base);
+      guint k = GPOINTER_TO_UINT (g_hash_table_lookup (next, base));
+      for (k = MAX (k, 2); g_hash_table_contains (used, key); k++)
+        {
+          g_free (key);
+          key = g_strdup_printf ("%s#%u", base, k);
+        }
+      g_hash_table_insert (next, g_strdup (base), GUINT_TO_POINTER (k));
+      g_hash_table_add (used, g_strdup (key));
+      n->key = key;
+    }
+}
+
+/* ---- steps ----------------------------------------------------------------- */
+
+static char *
+partial (const char *root,
+         const char *name)
+{
+  return g_strdup_printf ("∂%s/∂%s", root, name ? name : "?");
+}
+
+static guint
+model_id (Builder *b,
+          CrNode  *node)
+{
+  gpointer found;
+  if (node && g_hash_table_lookup_extended (b->ids, node, NULL, &found))
+    return GPOINTER_TO_UINT (found);
+  /* A leaf root has no AccumulateGrad node of its own: its leaf stands in. */
+  if (node && node->variable && g_hash_table_lookup_extended (b->leaves, node->variable, NULL, &found))
+    return GPOINTER_TO_UINT (found);
+  return G_MAXUINT;
+}
+
+/* The step card of one recorded step: the same names and numbers as the
+ * --trace-backward text for it (cr-backward-record.c's trace_step). */
+static CrGraphStep *
+step_from_record (Builder            *b,
+                  const CrStepRecord *rec,
+                  guint               index)
+{
+  CrGraphStep *gs = step_new (index);
+  CrNode *node = rec->node;
+  const char *root = rec->root_name ? rec->root_name : "out";
+  gs->node = model_id (b, node);
+  gs->title = g_strdup (node ? cr_node_name (node) : "?");
+  gs->caption = g_strdup (rec->caption);
+  gs->root = g_strdup (root);
+  gs->rule = g_strdup (rec->rule);
+
+  for (guint o = 0; o < rec->n_outputs; o++)
+    {
+      CrGraphGrad *g = g_new0 (CrGraphGrad, 1);
+      g->name = partial (root, rec->output_names ? rec->output_names[o] : NULL);
+      g->value = snap (b, rec->grad_outputs[o]);
+      g_ptr_array_add (gs->incoming, g);
+    }
+
+  const guint *edges = node ? g_hash_table_lookup (b->input_edges, node) : NULL;
+  for (guint i = 0; i < rec->n_inputs; i++)
+    {
+      if (!rec->grad_inputs[i] || !node || !node->next || !node->next[i].node)
+        continue;
+      const char *iname = rec->input_names ? rec->input_names[i] : NULL;
+      CrGraphStepInput *in = g_new0 (CrGraphStepInput, 1);
+      in->to_node = model_id (b, node->next[i].node);
+      in->edge = edges ? edges[i] : G_MAXUINT;
+      in->input_name = g_strdup (iname);
+      in->outgoing.name = partial (root, iname);
+      in->outgoing.value = snap (b, rec->grad_inputs[i]);
+      CrTensor *local = rec->local_grads[i];
+      /* As the trace: the chain rule only for one output with a local gradient. */
+      if (local && rec->n_outputs == 1)
+        {
+          const char *out = rec->local_name ? rec->local_name : "out";
+          in->local_name = g_strdup_printf ("∂%s/∂%s", out, iname ? iname : "?");
+          in->local = snap (b, local);
+          in->product = g_strdup_printf ("%s = ∂%s/∂%s × %s", in->outgoing.name, root, out,
+                                         in->local_name);
+        }
+      g_ptr_array_add (gs->inputs, in);
+    }
+
+  for (guint k = 0; rec->accumulations && k < rec->accumulations->len; k++)
+    {
+      const CrAccumulationRecord *a = g_ptr_array_index (rec->accumulations, k);
+      CrGraphAccumulation *ga = g_new0 (CrGraphAccumulation, 1);
+      ga->name = partial (root, a->name);
+      ga->node = model_id (b, a->node);
+      ga->contribution = snap (b, a->contribution);
+      ga->sum = snap (b, a->sum);
+      g_ptr_array_add (gs->accumulations, ga);
+    }
+
+  if (node && node->variable)
+    {
+      const char *leaf = rec->leaf ? cr_tensor_get_name (rec->leaf) : NULL;
+      gs->leaf_name = g_strdup (leaf ? leaf : rec->caption);
+      gs->grad_before = snap (b, rec->grad_before);
+      gs->grad_after = snap (b, rec->grad_after);
+    }
+  return gs;
+}
+
+/* ---- models ---------------------------------------------------------------- */
+
+static CrGraphModel *
+builder_finish (Builder *b)
+{
+  assign_keys (b->model);
+  CrGraphModel *model = b->model;
+  builder_clear (b);
+  return model;
+}
+
+static CrGraphModel *
+model_from_tensors (CrTensor *const *roots,
+                    guint            n_roots,
+                    const char      *source,
+                    GHashTable      *globals)
+{
+  Builder b;
+  builder_init (&b, source);
+  builder_add_globals (&b, globals);
+  add_roots (&b, roots, n_roots);
+  return builder_finish (&b);
 }
 
 CrGraphModel *
@@ -259,11 +907,56 @@ cr_graph_model_new_from_tensors (CrTensor *const *roots,
                                  guint            n_roots,
                                  const char      *source)
 {
-  CrGraphModel *self = model_new ();
-  g_autoptr (GHashTable) ids = g_hash_table_new (g_direct_hash, g_direct_equal);
-  GQueue queue = G_QUEUE_INIT;
-  add_roots (self, ids, &queue, roots, n_roots, source);
-  return self;
+  return model_from_tensors (roots, n_roots, source, NULL);
+}
+
+static CrGraphModel *
+model_from_record (const CrBackwardRecord *record,
+                   const char             *source,
+                   GHashTable             *globals)
+{
+  Builder b;
+  builder_init (&b, source);
+  builder_add_globals (&b, globals);
+  /* Steps first, so that nodes a backward freed find their saved tensors
+   * as the record described them. */
+  for (guint s = 0; s < record->steps->len; s++)
+    {
+      const CrStepRecord *step = g_ptr_array_index (record->steps, s);
+      if (step->node && !g_hash_table_contains (b.node_steps, step->node))
+        g_hash_table_insert (b.node_steps, step->node, (gpointer) step);
+    }
+  add_roots (&b, (CrTensor *const *) record->roots->pdata, record->roots->len);
+
+  CrGraphModel *self = b.model;
+  self->span = record->span;
+  self->succeeded = record->succeeded;
+  g_autofree char *text = span_text (source, &record->span);
+  if (text)
+    self->title = g_strdup_printf ("%s · line %d", text, record->span.line);
+  else if (record->span.line > 0)
+    self->title = g_strdup_printf ("backward · line %d", record->span.line);
+  else
+    self->title = g_strdup ("backward");
+
+  self->n_steps = record->steps->len;
+  for (guint s = 0; s < record->steps->len; s++)
+    {
+      const CrStepRecord *step = g_ptr_array_index (record->steps, s);
+      CrGraphStep *gs = step_from_record (&b, step, s);
+      g_ptr_array_add (self->steps, gs);
+      if (gs->node == G_MAXUINT)
+        continue;
+      CrGraphNode *n = g_ptr_array_index (self->nodes, gs->node);
+      if (n->step < 0)
+        n->step = (int) s;
+      if (n->kind == CR_GRAPH_NODE_OP && step->caption)
+        {
+          g_free (n->caption);
+          n->caption = shorten (caption_without_line (step->caption));
+        }
+    }
+  return builder_finish (&b);
 }
 
 CrGraphModel *
@@ -271,31 +964,39 @@ cr_graph_model_new_from_record (const CrBackwardRecord *record,
                                 const char             *source)
 {
   g_return_val_if_fail (record != NULL, NULL);
-  CrGraphModel *self = model_new ();
-  g_autoptr (GHashTable) ids = g_hash_table_new (g_direct_hash, g_direct_equal);
-  GQueue queue = G_QUEUE_INIT;
-  add_roots (self, ids, &queue, (CrTensor *const *) record->roots->pdata, record->roots->len, source);
-  self->n_steps = record->steps->len;
-  for (guint s = 0; s < record->steps->len; s++)
+  return model_from_record (record, source, NULL);
+}
+
+/* The forward graph of the newest tensor with a grad_fn among the globals. */
+static CrGraphModel *
+forward_model (CrInterp   *interp,
+               const char *source)
+{
+  GHashTable *globals = cr_interp_get_globals (interp);
+  CrTensor *newest = NULL;
+  const char *newest_name = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+  g_hash_table_iter_init (&iter, globals);
+  while (g_hash_table_iter_next (&iter, &key, &value))
     {
-      const CrStepRecord *step = g_ptr_array_index (record->steps, s);
-      gpointer found;
-      if (!step->node || !g_hash_table_lookup_extended (ids, step->node, NULL, &found))
+      CrValue *v = value;
+      if (!v || v->kind != CR_VALUE_TENSOR || !v->u.tensor->grad_fn)
         continue;
-      CrGraphNode *n = g_ptr_array_index (self->nodes, GPOINTER_TO_UINT (found));
-      if (n->step < 0)
-        n->step = (int) s;
-      if (n->kind == CR_GRAPH_NODE_OP)
+      guint64 seq = v->u.tensor->grad_fn->sequence_nr;
+      if (!newest || seq > newest->grad_fn->sequence_nr
+          || (seq == newest->grad_fn->sequence_nr && strcmp (key, newest_name) < 0))
         {
-          char *caption = shorten (caption_from_label (step->label));
-          if (caption)
-            {
-              g_free (n->caption);
-              n->caption = caption;
-            }
+          newest = v->u.tensor;
+          newest_name = key;
         }
     }
-  return self;
+  if (!newest)
+    return NULL;
+  CrGraphModel *model = model_from_tensors (&newest, 1, source, globals);
+  const char *name = cr_tensor_get_name (newest);
+  model->title = g_strdup_printf ("forward graph of %s", name ? name : newest_name);
+  return model;
 }
 
 CrGraphModel *
@@ -304,24 +1005,30 @@ cr_graph_model_new_from_interp (CrInterp   *interp,
 {
   guint n = cr_interp_get_n_backward_records (interp);
   if (n > 0)
-    return cr_graph_model_new_from_record (cr_interp_get_backward_record (interp, n - 1), source);
-
-  CrTensor *newest = NULL;
-  GHashTableIter iter;
-  gpointer value;
-  g_hash_table_iter_init (&iter, cr_interp_get_globals (interp));
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      CrValue *v = value;
-      if (!v || v->kind != CR_VALUE_TENSOR || !v->u.tensor->grad_fn)
-        continue;
-      if (!newest || v->u.tensor->grad_fn->sequence_nr > newest->grad_fn->sequence_nr)
-        newest = v->u.tensor;
-    }
-  if (!newest)
-    return NULL;
-  return cr_graph_model_new_from_tensors (&newest, 1, source);
+    return model_from_record (cr_interp_get_backward_record (interp, n - 1), source,
+                              cr_interp_get_globals (interp));
+  return forward_model (interp, source);
 }
+
+GPtrArray *
+cr_graph_models_new_from_interp (CrInterp   *interp,
+                                 const char *source)
+{
+  GPtrArray *models = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_graph_model_unref);
+  guint n = cr_interp_get_n_backward_records (interp);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (models, model_from_record (cr_interp_get_backward_record (interp, i), source,
+                                                cr_interp_get_globals (interp)));
+  if (n == 0)
+    {
+      CrGraphModel *forward = forward_model (interp, source);
+      if (forward)
+        g_ptr_array_add (models, forward);
+    }
+  return models;
+}
+
+/* ---- queries --------------------------------------------------------------- */
 
 const CrGraphNode *
 cr_graph_model_find_step (const CrGraphModel *self,
@@ -334,4 +1041,46 @@ cr_graph_model_find_step (const CrGraphModel *self,
         return n;
     }
   return NULL;
+}
+
+const CrGraphStep *
+cr_graph_model_get_step (const CrGraphModel *self,
+                         int                 step)
+{
+  if (!self || step < 0 || (guint) step >= self->steps->len)
+    return NULL;
+  return g_ptr_array_index (self->steps, step);
+}
+
+const CrGraphNode *
+cr_graph_model_find_line (const CrGraphModel *self,
+                          int                 line)
+{
+  const CrGraphNode *best = NULL;
+  if (!self || line <= 0)
+    return NULL;
+  for (guint i = 0; i < self->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (self->nodes, i);
+      const CrSpan *sp = &n->span;
+      if (sp->line <= 0 || line < sp->line || line > MAX (sp->end_line, sp->line))
+        continue;
+      if (!best)
+        {
+          best = n;
+          continue;
+        }
+      /* The innermost: fewer lines, then fewer columns; among equals the
+       * op that made it over the tensors drawn beside it. */
+      int lines = MAX (sp->end_line, sp->line) - sp->line;
+      const CrSpan *bs = &best->span;
+      int best_lines = MAX (bs->end_line, bs->line) - bs->line;
+      int width = lines == 0 ? sp->end_column - sp->column : G_MAXINT;
+      int best_width = best_lines == 0 ? bs->end_column - bs->column : G_MAXINT;
+      if (lines < best_lines || (lines == best_lines && width < best_width)
+          || (lines == best_lines && width == best_width && n->kind == CR_GRAPH_NODE_OP
+              && best->kind != CR_GRAPH_NODE_OP))
+        best = n;
+    }
+  return best;
 }

@@ -141,6 +141,7 @@ typedef struct {
   char      *title;             /* "L.backward() · line 21", or "forward graph of d" */
   CrSpan     span;              /* the backward call ({0}: none) */
   gboolean   succeeded;         /* FALSE: backward stopped by an error */
+  gint       ref_count;         /* private: see cr_graph_model_ref() */
 } CrGraphModel;
 
 /* The graph behind roots (tensors; those without grad_fn and requires_grad
@@ -161,6 +162,12 @@ CrGraphModel *cr_graph_model_new_from_interp  (CrInterp               *interp,
  * Free-func set. */
 GPtrArray    *cr_graph_models_new_from_interp (CrInterp               *interp,
                                                const char             *source);
+/* Models are reference counted: the window keeps the models of several
+ * backward calls and the canvas holds the one it shows. A new model has one
+ * reference. ref returns self; unref is NULL-safe and frees at zero. */
+CrGraphModel *cr_graph_model_ref              (CrGraphModel           *self);
+void          cr_graph_model_unref            (CrGraphModel           *self);   /* NULL-safe */
+/* Deprecated alias of cr_graph_model_unref(). */
 void          cr_graph_model_free             (CrGraphModel           *self);   /* NULL-safe */
 
 /* The step record of step `step`, or NULL. */
@@ -176,6 +183,6 @@ const CrGraphNode *cr_graph_model_find_step   (const CrGraphModel     *self,
 char         *cr_graph_format_shape           (const gint64           *shape,
                                                int                     ndim);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrGraphModel, cr_graph_model_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrGraphModel, cr_graph_model_unref)
 
 G_END_DECLS

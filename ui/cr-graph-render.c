@@ -1,20 +1,37 @@
 /* cr-graph-render.c — the look of the graph.
  *
  * Leaf tensors are cards with a coloured band (the name, shape and values),
- * ops are rounded pills with their glyph in a disc, AccumulateGrad is a small
- * quiet pill, and the output is a card in the accent colour. Edges are soft
- * curves carrying the shape as a small label. Every colour comes from one
- * palette per style so that light and dark both hold together. */
+ * constants (no gradient) the same card drawn dashed and grey, ops rounded
+ * pills with their glyph in a disc, AccumulateGrad a small quiet pill, and
+ * the output a card in the accent colour. Edges are soft curves carrying the
+ * shape as a small label. Every colour comes from one palette per style so
+ * that light and dark both hold together.
+ *
+ * All text is shaped once per model into a CrGraphRenderCache: a frame only
+ * paints the cached Pango layouts, and skips what lies outside the clip, so
+ * panning a large graph stays cheap. */
 #include "cr-graph-render.h"
 
 #include <math.h>
+#include <string.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
 #include <pango/pangocairo.h>
 
 #define FONT_UI    "Cantarell, Noto Sans, DejaVu Sans, sans-serif"
 #define FONT_MONO  "Source Code Pro, DejaVu Sans Mono, monospace"
 #define LABEL_SIZE 9.0
+#define TITLE_SIZE 13.0
+#define OP_SIZE    11.0
+#define SMALL_SIZE 9.5
+#define MONO_SIZE  9.5
 #define PAD        10.0
 #define RADIUS     10.0
+#define DISC       26.0
+#define PNG_SCALE  2.0
+/* Presentation mode: type and spacing this much larger, lines thicker. */
+#define PRESENT_TYPE 1.3
+#define PRESENT_LINE 1.7
 
 typedef struct { double r, g, b; } Rgb;
 
@@ -22,11 +39,14 @@ typedef struct {
   Rgb background;
   Rgb card, card_border, text, dim_text;
   Rgb leaf_band, leaf_band_text;
+  Rgb const_band, const_text, const_border;
   Rgb op_fill, op_border, op_disc, op_disc_text;
   Rgb acc_fill, acc_text;
   Rgb out_fill, out_text;
   Rgb edge, label_fill, label_text;
-  Rgb highlight, done;
+  Rgb highlight, done, accent;
+  Rgb freed_fill, freed_text;
+  double shadow;
 } Palette;
 
 static Rgb
@@ -36,7 +56,8 @@ hex (guint32 v)
 }
 
 static Palette
-palette_for (CrGraphStyle style)
+palette_for (CrGraphStyle style,
+             gboolean     presentation)
 {
   Palette p;
   if (style == CR_GRAPH_STYLE_DARK)
@@ -45,12 +66,21 @@ palette_for (CrGraphStyle style)
       p.card = hex (0x2d2d31); p.card_border = hex (0x48484e);
       p.text = hex (0xf6f5f4); p.dim_text = hex (0xa8a8b0);
       p.leaf_band = hex (0x3584e4); p.leaf_band_text = hex (0xffffff);
-      p.op_fill = hex (0x33303b); p.op_border = hex (0x9141ac);
+      p.const_band = hex (0x3d3d42); p.const_text = hex (0xb8b8be); p.const_border = hex (0x6e6e76);
+      p.op_fill = hex (0x33303b); p.op_border = hex (0xa65cbc);
       p.op_disc = hex (0xc061cb); p.op_disc_text = hex (0x1e1e20);
       p.acc_fill = hex (0x26382c); p.acc_text = hex (0x8ff0a4);
       p.out_fill = hex (0xc64600); p.out_text = hex (0xffffff);
       p.edge = hex (0x77767b); p.label_fill = hex (0x1e1e20); p.label_text = hex (0xc0bfbc);
-      p.highlight = hex (0xf6d32d); p.done = hex (0x57e389);
+      p.highlight = hex (0xf6d32d); p.done = hex (0x57e389); p.accent = hex (0x78aeed);
+      p.freed_fill = hex (0x5c2329); p.freed_text = hex (0xff9e93);
+      p.shadow = 0.10;
+      if (presentation)
+        {
+          p.text = hex (0xffffff); p.dim_text = hex (0xdeddda);
+          p.card_border = hex (0x77767b); p.edge = hex (0xc0bfbc);
+          p.label_text = hex (0xf6f5f4); p.const_text = hex (0xdeddda);
+        }
     }
   else
     {
@@ -58,12 +88,22 @@ palette_for (CrGraphStyle style)
       p.card = hex (0xffffff); p.card_border = hex (0xd5d5da);
       p.text = hex (0x241f31); p.dim_text = hex (0x6a6a73);
       p.leaf_band = hex (0x1c71d8); p.leaf_band_text = hex (0xffffff);
+      p.const_band = hex (0xebebed); p.const_text = hex (0x6a6a73); p.const_border = hex (0xa8a8b0);
       p.op_fill = hex (0xf6effa); p.op_border = hex (0x9141ac);
       p.op_disc = hex (0x813d9c); p.op_disc_text = hex (0xffffff);
       p.acc_fill = hex (0xe8f6ec); p.acc_text = hex (0x26a269);
       p.out_fill = hex (0xe66100); p.out_text = hex (0xffffff);
       p.edge = hex (0x9a9996); p.label_fill = hex (0xfafafb); p.label_text = hex (0x5e5c64);
-      p.highlight = hex (0xe5a50a); p.done = hex (0x2ec27e);
+      p.highlight = hex (0xe5a50a); p.done = hex (0x2ec27e); p.accent = hex (0x3584e4);
+      p.freed_fill = hex (0xfbe3e1); p.freed_text = hex (0xc01c28);
+      p.shadow = 0.035;
+      if (presentation)
+        {
+          p.text = hex (0x000000); p.dim_text = hex (0x3d3846);
+          p.card_border = hex (0x9a9996); p.edge = hex (0x5e5c64);
+          p.label_text = hex (0x241f31); p.const_text = hex (0x3d3846);
+          p.const_border = hex (0x77767b);
+        }
     }
   return p;
 }
@@ -74,12 +114,21 @@ set_rgb (cairo_t *cr, Rgb c)
   cairo_set_source_rgb (cr, c.r, c.g, c.b);
 }
 
+static void
+set_rgba (cairo_t *cr, Rgb c, double a)
+{
+  cairo_set_source_rgba (cr, c.r, c.g, c.b, a);
+}
+
 void
 cr_graph_render_options_init (CrGraphRenderOptions *options)
 {
+  *options = (CrGraphRenderOptions) { 0 };
   options->style = CR_GRAPH_STYLE_LIGHT;
   options->current_step = -1;
   options->draw_background = TRUE;
+  options->selected = -1;
+  options->pulse = -1;
 }
 
 double
@@ -88,165 +137,289 @@ cr_graph_render_label_size (void)
   return LABEL_SIZE;
 }
 
-/* ---- text ---------------------------------------------------------------- */
-
-/* Measuring needs a Pango context but no real surface: a 1x1 image will do. */
-static PangoLayout *
-text_layout (cairo_t    *cr,
-             const char *family,
-             double      size,
-             gboolean    bold,
-             const char *text)
-{
-  PangoLayout *layout = pango_cairo_create_layout (cr);
-  PangoFontDescription *font = pango_font_description_from_string (family);
-  pango_font_description_set_absolute_size (font, size * PANGO_SCALE);
-  if (bold)
-    pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
-  pango_layout_set_font_description (layout, font);
-  pango_font_description_free (font);
-  /* Metrics independent of the surface's resolution: PNG, SVG and PDF agree. */
-  cairo_font_options_t *fo = cairo_font_options_create ();
-  cairo_font_options_set_hint_metrics (fo, CAIRO_HINT_METRICS_OFF);
-  pango_cairo_context_set_font_options (pango_layout_get_context (layout), fo);
-  cairo_font_options_destroy (fo);
-  pango_layout_context_changed (layout);
-  pango_layout_set_text (layout, text ? text : "", -1);
-  return layout;
-}
-
-static void
-text_size (cairo_t    *cr,
-           const char *family,
-           double      size,
-           gboolean    bold,
-           const char *text,
-           double     *w,
-           double     *h)
-{
-  g_autoptr (PangoLayout) layout = text_layout (cr, family, size, bold, text);
-  int pw, ph;
-  pango_layout_get_size (layout, &pw, &ph);
-  *w = (double) pw / PANGO_SCALE;
-  *h = (double) ph / PANGO_SCALE;
-}
-
-static void
-draw_text (cairo_t    *cr,
-           const char *family,
-           double      size,
-           gboolean    bold,
-           const char *text,
-           double      x,
-           double      y,
-           Rgb         color)
-{
-  g_autoptr (PangoLayout) layout = text_layout (cr, family, size, bold, text);
-  set_rgb (cr, color);
-  cairo_move_to (cr, x, y);
-  pango_cairo_show_layout (cr, layout);
-}
-
-/* ---- sizes --------------------------------------------------------------- */
-
-#define TITLE_SIZE   13.0
-#define SMALL_SIZE   9.5
-#define MONO_SIZE    9.5
-#define DISC         26.0
+/* ---- the text cache ------------------------------------------------------ */
 
 typedef struct {
-  double title_w, title_h;
-  double sub_w, sub_h;
-  double body_w, body_h;
-} Parts;
+  PangoLayout *layout;          /* NULL: no such text */
+  double       w, h;
+} Text;
 
-static const char *
-op_subtitle (const CrGraphNode *n)
+typedef struct {
+  Text   title, sub, body, glyph, note;
+  double width, height;
+} NodeText;
+
+struct _CrGraphRenderCache
 {
-  return n->caption;
+  PangoContext *context;
+  double        k;              /* type and spacing scale: 1, or larger for presentation */
+  double        lw;             /* line width scale */
+  guint         n_nodes, n_edges;
+  NodeText     *nodes;
+  Text         *labels;         /* by edge */
+  int          *edge_step;      /* by edge: the step that sends a gradient along it */
+  double       *sizes;          /* width, height by node */
+};
+
+static Text
+shape_text (CrGraphRenderCache *cache,
+            const char         *family,
+            double              size,
+            PangoWeight         weight,
+            gboolean            italic,
+            const char         *text)
+{
+  Text t = { 0 };
+  if (!text || !*text)
+    return t;
+  t.layout = pango_layout_new (cache->context);
+  PangoFontDescription *font = pango_font_description_from_string (family);
+  pango_font_description_set_absolute_size (font, size * cache->k * PANGO_SCALE);
+  pango_font_description_set_weight (font, weight);
+  if (italic)
+    pango_font_description_set_style (font, PANGO_STYLE_ITALIC);
+  pango_layout_set_font_description (t.layout, font);
+  pango_font_description_free (font);
+  pango_layout_set_text (t.layout, text, -1);
+  int pw, ph;
+  pango_layout_get_size (t.layout, &pw, &ph);
+  t.w = (double) pw / PANGO_SCALE;
+  t.h = (double) ph / PANGO_SCALE;
+  return t;
 }
 
 static void
-measure_parts (cairo_t           *cr,
-               const CrGraphNode *n,
-               Parts             *p)
+text_clear (Text *t)
 {
-  *p = (Parts) { 0 };
-  switch (n->kind)
+  g_clear_object (&t->layout);
+}
+
+static gboolean
+is_tensor (const CrGraphNode *n)
+{
+  return n->kind == CR_GRAPH_NODE_LEAF || n->kind == CR_GRAPH_NODE_OUTPUT
+         || n->kind == CR_GRAPH_NODE_CONSTANT;
+}
+
+static void
+shape_node (CrGraphRenderCache *cache,
+            const CrGraphNode  *n,
+            NodeText           *t)
+{
+  double k = cache->k;
+  *t = (NodeText) { 0 };
+  if (is_tensor (n))
     {
-    case CR_GRAPH_NODE_LEAF:
-    case CR_GRAPH_NODE_OUTPUT:
-      text_size (cr, FONT_UI, TITLE_SIZE, TRUE, n->title, &p->title_w, &p->title_h);
-      text_size (cr, FONT_UI, SMALL_SIZE, FALSE, n->shape, &p->sub_w, &p->sub_h);
-      if (n->preview)
-        text_size (cr, FONT_MONO, MONO_SIZE, FALSE, n->preview, &p->body_w, &p->body_h);
-      break;
-    case CR_GRAPH_NODE_OP:
-      text_size (cr, FONT_UI, 11.0, TRUE, n->title, &p->title_w, &p->title_h);
-      if (op_subtitle (n))
-        text_size (cr, FONT_MONO, SMALL_SIZE, FALSE, op_subtitle (n), &p->sub_w, &p->sub_h);
-      break;
-    case CR_GRAPH_NODE_ACCUMULATE:
-    default:
-      text_size (cr, FONT_UI, SMALL_SIZE, FALSE, n->title, &p->title_w, &p->title_h);
-      break;
+      t->title = shape_text (cache, FONT_UI, TITLE_SIZE, PANGO_WEIGHT_BOLD, FALSE, n->title);
+      /* Where the tensor lives matters once it is not the CPU. */
+      g_autofree char *sub = n->device && strcmp (n->device, "cpu") != 0
+                             ? g_strdup_printf ("%s · %s", n->shape ? n->shape : "", n->device)
+                             : g_strdup (n->shape);
+      t->sub = shape_text (cache, FONT_UI, SMALL_SIZE, PANGO_WEIGHT_NORMAL, FALSE, sub);
+      t->body = shape_text (cache, FONT_MONO, MONO_SIZE, PANGO_WEIGHT_NORMAL, FALSE, n->preview);
+      if (n->kind == CR_GRAPH_NODE_CONSTANT)
+        t->note = shape_text (cache, FONT_UI, SMALL_SIZE, PANGO_WEIGHT_NORMAL, TRUE, "no grad");
+      double band = t->title.h + 2 * 6.0 * k;
+      double body_h = t->body.h + (t->note.layout ? t->note.h : 0);
+      t->width = MAX (MAX (t->title.w + t->sub.w + 3 * PAD * k,
+                           MAX (t->body.w, t->note.w) + 2 * PAD * k), 90.0 * k);
+      t->height = band + (body_h > 0 ? body_h + 2 * 8.0 * k : 0);
     }
+  else if (n->kind == CR_GRAPH_NODE_OP)
+    {
+      t->title = shape_text (cache, FONT_UI, OP_SIZE, PANGO_WEIGHT_BOLD, FALSE, n->title);
+      t->sub = shape_text (cache, FONT_MONO, SMALL_SIZE, PANGO_WEIGHT_NORMAL, FALSE, n->caption);
+      const char *glyph = n->symbol ? n->symbol : "ƒ";
+      double glyph_size = g_utf8_strlen (glyph, -1) > 1 ? 10.0 : 15.0;
+      t->glyph = shape_text (cache, FONT_UI, glyph_size, PANGO_WEIGHT_BOLD, FALSE, glyph);
+      /* Word symbols ("softmax", "mean") shrink to stay inside the disc. */
+      if (t->glyph.w > (DISC - 6.0) * k)
+        {
+          glyph_size *= (DISC - 6.0) * k / t->glyph.w;
+          text_clear (&t->glyph);
+          t->glyph = shape_text (cache, FONT_UI, glyph_size, PANGO_WEIGHT_BOLD, FALSE, glyph);
+        }
+      if (n->freed)
+        t->note = shape_text (cache, FONT_UI, 8.0, PANGO_WEIGHT_BOLD, FALSE, "freed");
+      t->width = (DISC + 3 * PAD / 1.5 + PAD) * k + MAX (t->title.w, t->sub.w);
+      t->height = MAX ((DISC + 2 * 7.0) * k, t->title.h + t->sub.h + 2 * 7.0 * k);
+    }
+  else
+    {
+      t->title = shape_text (cache, FONT_UI, SMALL_SIZE, PANGO_WEIGHT_NORMAL, FALSE, n->title);
+      t->width = t->title.w + 2 * 12.0 * k;
+      t->height = t->title.h + 2 * 5.0 * k;
+    }
+  t->width = ceil (t->width);
+  t->height = ceil (t->height);
 }
 
-static void
-node_size (cairo_t           *cr,
-           const CrGraphNode *n,
-           double            *w,
-           double            *h)
+CrGraphRenderCache *
+cr_graph_render_cache_new (const CrGraphModel *model,
+                           gboolean            presentation)
 {
-  Parts p;
-  measure_parts (cr, n, &p);
-  switch (n->kind)
+  g_return_val_if_fail (model != NULL, NULL);
+
+  CrGraphRenderCache *self = g_new0 (CrGraphRenderCache, 1);
+  self->k = presentation ? PRESENT_TYPE : 1.0;
+  self->lw = presentation ? PRESENT_LINE : 1.0;
+  self->context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+  /* Metrics independent of the surface's resolution and zoom: a layout
+   * shaped once draws the same on screen at any scale and in PNG, SVG, PDF. */
+  cairo_font_options_t *fo = cairo_font_options_create ();
+  cairo_font_options_set_hint_metrics (fo, CAIRO_HINT_METRICS_OFF);
+  cairo_font_options_set_hint_style (fo, CAIRO_HINT_STYLE_NONE);
+  pango_cairo_context_set_font_options (self->context, fo);
+  cairo_font_options_destroy (fo);
+
+  self->n_nodes = model->nodes->len;
+  self->nodes = g_new0 (NodeText, self->n_nodes + 1);
+  self->sizes = g_new0 (double, 2 * self->n_nodes + 2);
+  for (guint i = 0; i < self->n_nodes; i++)
     {
-    case CR_GRAPH_NODE_LEAF:
-    case CR_GRAPH_NODE_OUTPUT:
+      shape_node (self, g_ptr_array_index (model->nodes, i), &self->nodes[i]);
+      self->sizes[2 * i] = self->nodes[i].width;
+      self->sizes[2 * i + 1] = self->nodes[i].height;
+    }
+
+  self->n_edges = model->edges->len;
+  self->labels = g_new0 (Text, self->n_edges + 1);
+  self->edge_step = g_new (int, self->n_edges + 1);
+  for (guint i = 0; i < self->n_edges; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      self->labels[i] = shape_text (self, FONT_UI, LABEL_SIZE, PANGO_WEIGHT_NORMAL, FALSE, e->label);
+      self->edge_step[i] = -1;
+    }
+  /* The step that sends a gradient along each edge: from the step records
+   * where the model has them; for a step without (AccumulateGrad, or a model
+   * without records) the edges into the step's node, which backward runs
+   * against (for AccumulateGrad: the leaf's .grad being written). */
+  guint n_steps = model->steps ? model->steps->len : 0;
+  for (guint s = 0; s < n_steps; s++)
+    {
+      const CrGraphStep *step = g_ptr_array_index (model->steps, s);
+      gboolean any = FALSE;
+      for (guint j = 0; step->inputs && j < step->inputs->len; j++)
+        {
+          const CrGraphStepInput *in = g_ptr_array_index (step->inputs, j);
+          if (in->edge < self->n_edges)
+            {
+              any = TRUE;
+              if (self->edge_step[in->edge] < 0)
+                self->edge_step[in->edge] = (int) s;
+            }
+        }
+      for (guint i = 0; !any && i < self->n_edges; i++)
+        {
+          const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+          if (e->to == step->node && self->edge_step[i] < 0)
+            self->edge_step[i] = (int) s;
+        }
+    }
+  if (n_steps == 0)
+    for (guint i = 0; i < self->n_edges; i++)
       {
-        double band = p.title_h + 2 * 6.0;
-        *w = MAX (MAX (p.title_w + p.sub_w + 3 * PAD, p.body_w + 2 * PAD), 90.0);
-        *h = band + (p.body_h > 0 ? p.body_h + 2 * 8.0 : 0);
-        break;
+        const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+        if (e->to < self->n_nodes)
+          {
+            const CrGraphNode *to = g_ptr_array_index (model->nodes, e->to);
+            self->edge_step[i] = to->step;
+          }
       }
-    case CR_GRAPH_NODE_OP:
-      *w = DISC + 3 * PAD / 1.5 + MAX (p.title_w, p.sub_w) + PAD;
-      *h = MAX (DISC + 2 * 7.0, p.title_h + p.sub_h + 2 * 7.0);
-      break;
-    case CR_GRAPH_NODE_ACCUMULATE:
-    default:
-      *w = p.title_w + 2 * 12.0;
-      *h = p.title_h + 2 * 5.0;
-      break;
+  return self;
+}
+
+void
+cr_graph_render_cache_free (CrGraphRenderCache *self)
+{
+  if (!self)
+    return;
+  for (guint i = 0; i < self->n_nodes; i++)
+    {
+      NodeText *t = &self->nodes[i];
+      text_clear (&t->title);
+      text_clear (&t->sub);
+      text_clear (&t->body);
+      text_clear (&t->glyph);
+      text_clear (&t->note);
     }
-  *w = ceil (*w);
-  *h = ceil (*h);
+  for (guint i = 0; i < self->n_edges; i++)
+    text_clear (&self->labels[i]);
+  g_free (self->nodes);
+  g_free (self->labels);
+  g_free (self->edge_step);
+  g_free (self->sizes);
+  g_clear_object (&self->context);
+  g_free (self);
+}
+
+const double *
+cr_graph_render_cache_sizes (CrGraphRenderCache *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->sizes;
+}
+
+int
+cr_graph_render_cache_edge_step (CrGraphRenderCache *self,
+                                 guint               edge)
+{
+  g_return_val_if_fail (self != NULL, -1);
+  return edge < self->n_edges ? self->edge_step[edge] : -1;
 }
 
 double *
 cr_graph_render_measure (const CrGraphModel *model)
 {
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
-  cairo_t *cr = cairo_create (surface);
-  double *sizes = g_new0 (double, 2 * model->nodes->len + 2);
-  for (guint i = 0; i < model->nodes->len; i++)
-    node_size (cr, g_ptr_array_index (model->nodes, i), &sizes[2 * i], &sizes[2 * i + 1]);
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
+  CrGraphRenderCache *cache = cr_graph_render_cache_new (model, FALSE);
+  double *sizes = g_memdup2 (cache->sizes, sizeof (double) * (2 * model->nodes->len + 2));
+  cr_graph_render_cache_free (cache);
   return sizes;
+}
+
+CrGraphLayout *
+cr_graph_render_layout_cached (const CrGraphModel *model,
+                               CrGraphRenderCache *cache,
+                               GError            **error)
+{
+  g_return_val_if_fail (model != NULL && cache != NULL, NULL);
+  g_return_val_if_fail (cache->n_nodes == model->nodes->len, NULL);
+  return cr_graph_layout_new (model, cache->sizes, LABEL_SIZE * cache->k, error);
 }
 
 CrGraphLayout *
 cr_graph_render_layout (const CrGraphModel *model,
                         GError            **error)
 {
-  g_autofree double *sizes = cr_graph_render_measure (model);
-  return cr_graph_layout_new (model, sizes, LABEL_SIZE, error);
+  CrGraphRenderCache *cache = cr_graph_render_cache_new (model, FALSE);
+  CrGraphLayout *layout = cr_graph_render_layout_cached (model, cache, error);
+  cr_graph_render_cache_free (cache);
+  return layout;
 }
 
 /* ---- drawing ------------------------------------------------------------- */
+
+typedef struct {
+  const CrGraphRenderCache *cache;
+  Palette                   pal;
+  gboolean                  dark;
+  double                    k, lw;
+} Ctx;
+
+static void
+show (cairo_t    *cr,
+      const Text *t,
+      double      x,
+      double      y,
+      Rgb         color)
+{
+  if (!t->layout)
+    return;
+  set_rgb (cr, color);
+  cairo_move_to (cr, x, y);
+  pango_cairo_show_layout (cr, t->layout);
+}
 
 static void
 rounded_rect (cairo_t *cr,
@@ -269,32 +442,45 @@ static void
 shadow (cairo_t          *cr,
         const CrGraphBox *b,
         double            r,
-        gboolean          dark)
+        const Ctx        *c)
 {
   for (int i = 3; i >= 1; i--)
     {
       rounded_rect (cr, b->x - i * 0.5, b->y + i * 0.8, b->width + i, b->height + i * 0.6, r + i);
-      cairo_set_source_rgba (cr, 0, 0, 0, dark ? 0.10 : 0.035);
+      cairo_set_source_rgba (cr, 0, 0, 0, c->pal.shadow);
       cairo_fill (cr);
     }
+}
+
+static double
+node_radius (const CrGraphNode *n,
+             const CrGraphBox  *b,
+             const Ctx         *c)
+{
+  return is_tensor (n) ? RADIUS * c->k : b->height / 2;
 }
 
 static void
 draw_tensor_card (cairo_t           *cr,
                   const CrGraphNode *n,
+                  const NodeText    *t,
                   const CrGraphBox  *b,
-                  const Palette     *pal,
-                  gboolean           dark)
+                  const Ctx         *c)
 {
-  Parts p;
-  measure_parts (cr, n, &p);
-  gboolean output = n->kind == CR_GRAPH_NODE_OUTPUT;
-  Rgb band = output ? pal->out_fill : pal->leaf_band;
-  double band_h = p.title_h + 2 * 6.0;
+  const Palette *pal = &c->pal;
+  double k = c->k;
+  gboolean constant = n->kind == CR_GRAPH_NODE_CONSTANT;
+  Rgb band = constant ? pal->const_band
+             : n->kind == CR_GRAPH_NODE_OUTPUT ? pal->out_fill : pal->leaf_band;
+  Rgb band_text = constant ? pal->const_text : pal->leaf_band_text;
+  double band_h = t->title.h + 2 * 6.0 * k;
+  double r = RADIUS * k;
+  gboolean has_body = t->body.layout || t->note.layout;
 
-  shadow (cr, b, RADIUS, dark);
-  rounded_rect (cr, b->x, b->y, b->width, b->height, RADIUS);
-  set_rgb (cr, pal->card);
+  if (!constant)
+    shadow (cr, b, r, c);
+  rounded_rect (cr, b->x, b->y, b->width, b->height, r);
+  set_rgb (cr, constant ? pal->background : pal->card);
   cairo_fill_preserve (cr);
   cairo_save (cr);
   cairo_clip (cr);
@@ -302,99 +488,167 @@ draw_tensor_card (cairo_t           *cr,
   set_rgb (cr, band);
   cairo_fill (cr);
   cairo_restore (cr);
-  rounded_rect (cr, b->x + 0.5, b->y + 0.5, b->width - 1, b->height - 1, RADIUS);
-  set_rgb (cr, p.body_h > 0 ? pal->card_border : band);
-  cairo_set_line_width (cr, 1);
-  cairo_stroke (cr);
+  rounded_rect (cr, b->x + 0.5, b->y + 0.5, b->width - 1, b->height - 1, r);
+  cairo_set_line_width (cr, c->lw);
+  if (constant)
+    {
+      /* No gradient flows into it: a dashed, quiet outline. */
+      double dash[] = { 4.0 * k, 3.0 * k };
+      cairo_set_dash (cr, dash, 2, 0);
+      set_rgb (cr, pal->const_border);
+      cairo_set_line_width (cr, 1.2 * c->lw);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+    }
+  else
+    {
+      set_rgb (cr, has_body ? pal->card_border : band);
+      cairo_stroke (cr);
+    }
 
-  draw_text (cr, FONT_UI, TITLE_SIZE, TRUE, n->title, b->x + PAD, b->y + 6.0, pal->leaf_band_text);
-  Rgb sub = pal->leaf_band_text;
-  cairo_save (cr);
-  draw_text (cr, FONT_UI, SMALL_SIZE, FALSE, n->shape,
-             b->x + b->width - PAD - p.sub_w, b->y + 6.0 + (p.title_h - p.sub_h) / 2 + 1, sub);
-  cairo_restore (cr);
-  if (n->preview)
-    draw_text (cr, FONT_MONO, MONO_SIZE, FALSE, n->preview, b->x + PAD, b->y + band_h + 8.0, pal->text);
+  show (cr, &t->title, b->x + PAD * k, b->y + 6.0 * k, band_text);
+  show (cr, &t->sub, b->x + b->width - PAD * k - t->sub.w,
+        b->y + 6.0 * k + (t->title.h - t->sub.h) / 2 + 1, band_text);
+  double y = b->y + band_h + 8.0 * k;
+  show (cr, &t->body, b->x + PAD * k, y, constant ? pal->dim_text : pal->text);
+  show (cr, &t->note, b->x + PAD * k, y + t->body.h, pal->dim_text);
 }
 
 static void
 draw_op (cairo_t           *cr,
          const CrGraphNode *n,
+         const NodeText    *t,
          const CrGraphBox  *b,
-         const Palette     *pal,
-         gboolean           dark)
+         gboolean           freed,
+         const Ctx         *c)
 {
-  Parts p;
-  measure_parts (cr, n, &p);
+  const Palette *pal = &c->pal;
+  double k = c->k;
   double r = b->height / 2;
-  shadow (cr, b, r, dark);
+  shadow (cr, b, r, c);
   rounded_rect (cr, b->x, b->y, b->width, b->height, r);
   set_rgb (cr, pal->op_fill);
   cairo_fill_preserve (cr);
   set_rgb (cr, pal->op_border);
-  cairo_set_line_width (cr, 1.5);
+  cairo_set_line_width (cr, 1.5 * c->lw);
+  if (freed)
+    {
+      /* Its saved tensors are gone: the outline breaks up. */
+      double dash[] = { 5.0 * k, 3.0 * k };
+      cairo_set_dash (cr, dash, 2, 0);
+    }
   cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
 
-  double cx = b->x + 7.0 + DISC / 2, cy = b->y + b->height / 2;
-  cairo_arc (cr, cx, cy, DISC / 2, 0, 2 * G_PI);
+  double cx = b->x + 7.0 * k + DISC * k / 2, cy = b->y + b->height / 2;
+  cairo_arc (cr, cx, cy, DISC * k / 2, 0, 2 * G_PI);
   set_rgb (cr, pal->op_disc);
   cairo_fill (cr);
-  const char *glyph = n->symbol ? n->symbol : "ƒ";
-  double glyph_size = g_utf8_strlen (glyph, -1) > 1 ? 10.0 : 15.0;
-  double gw, gh;
-  text_size (cr, FONT_UI, glyph_size, TRUE, glyph, &gw, &gh);
-  /* Word symbols ("softmax", "mean") shrink to stay inside the disc. */
-  if (gw > DISC - 6.0)
-    {
-      glyph_size *= (DISC - 6.0) / gw;
-      text_size (cr, FONT_UI, glyph_size, TRUE, glyph, &gw, &gh);
-    }
-  draw_text (cr, FONT_UI, glyph_size, TRUE, glyph, cx - gw / 2, cy - gh / 2, pal->op_disc_text);
+  show (cr, &t->glyph, cx - t->glyph.w / 2, cy - t->glyph.h / 2, pal->op_disc_text);
 
-  double tx = b->x + 7.0 + DISC + PAD / 1.5 + 2;
-  double total = p.title_h + p.sub_h;
+  double tx = b->x + (7.0 + DISC + PAD / 1.5 + 2) * k;
+  double total = t->title.h + t->sub.h;
   double ty = b->y + (b->height - total) / 2;
-  draw_text (cr, FONT_UI, 11.0, TRUE, n->title, tx, ty, pal->text);
-  if (op_subtitle (n))
-    draw_text (cr, FONT_MONO, SMALL_SIZE, FALSE, op_subtitle (n), tx, ty + p.title_h, pal->dim_text);
+  show (cr, &t->title, tx, ty, pal->text);
+  show (cr, &t->sub, tx, ty + t->title.h, pal->dim_text);
+
+  if (freed && t->note.layout)
+    {
+      /* The "freed" badge sits on the bottom-right of the outline (the
+       * top-right is for the done check). */
+      double w = t->note.w + 10 * k, h = t->note.h + 2 * k;
+      double x = b->x + b->width - w - r * 0.4, y = b->y + b->height - h / 2;
+      rounded_rect (cr, x, y, w, h, h / 2);
+      set_rgb (cr, pal->freed_fill);
+      cairo_fill_preserve (cr);
+      set_rgb (cr, pal->freed_text);
+      cairo_set_line_width (cr, 1.0 * c->lw);
+      cairo_stroke (cr);
+      show (cr, &t->note, x + 5 * k, y + 1 * k, pal->freed_text);
+    }
 }
 
 static void
-draw_accumulate (cairo_t           *cr,
-                 const CrGraphNode *n,
-                 const CrGraphBox  *b,
-                 const Palette     *pal)
+draw_accumulate (cairo_t          *cr,
+                 const NodeText   *t,
+                 const CrGraphBox *b,
+                 const Ctx        *c)
 {
-  Parts p;
-  measure_parts (cr, n, &p);
   rounded_rect (cr, b->x, b->y, b->width, b->height, b->height / 2);
-  set_rgb (cr, pal->acc_fill);
+  set_rgb (cr, c->pal.acc_fill);
   cairo_fill_preserve (cr);
-  set_rgb (cr, pal->acc_text);
-  cairo_set_line_width (cr, 1);
+  set_rgb (cr, c->pal.acc_text);
+  cairo_set_line_width (cr, c->lw);
   cairo_stroke (cr);
-  draw_text (cr, FONT_UI, SMALL_SIZE, FALSE, n->title,
-             b->x + (b->width - p.title_w) / 2, b->y + (b->height - p.title_h) / 2, pal->acc_text);
+  show (cr, &t->title, b->x + (b->width - t->title.w) / 2, b->y + (b->height - t->title.h) / 2,
+        c->pal.acc_text);
 }
 
 static void
-draw_edge (cairo_t             *cr,
-           const CrGraphEdge   *e,
-           const CrGraphPath   *path,
-           const Palette       *pal,
-           gboolean             lit)
+edge_path (cairo_t           *cr,
+           const CrGraphPath *path)
 {
-  if (path->n_points < 4)
-    return;
-  Rgb color = lit ? pal->done : pal->edge;
   const double *pt = path->points;
   cairo_move_to (cr, pt[0], pt[1]);
   for (guint k = 1; k + 2 < path->n_points; k += 3)
     cairo_curve_to (cr, pt[2 * k], pt[2 * k + 1], pt[2 * k + 2], pt[2 * k + 3],
                     pt[2 * k + 4], pt[2 * k + 5]);
-  set_rgb (cr, color);
-  cairo_set_line_width (cr, lit ? 2.2 : 1.4);
+}
+
+/* The point at u (0: the start, 1: the arrow's tip) along the path, each
+ * Bézier segment taking an equal share. */
+static void
+path_point (const CrGraphPath *path,
+            double             u,
+            double            *x,
+            double            *y)
+{
+  const double *pt = path->points;
+  guint n_seg = (path->n_points - 1) / 3;
+  double ex = pt[2 * (path->n_points - 1)], ey = pt[2 * (path->n_points - 1) + 1];
+  /* The arrow's straight tail counts as one more short stretch. */
+  double tail = path->has_arrow ? 0.08 : 0.0;
+  if (u > 1 - tail)
+    {
+      double f = (u - (1 - tail)) / tail;
+      *x = ex + (path->arrow_x - ex) * f;
+      *y = ey + (path->arrow_y - ey) * f;
+      return;
+    }
+  double s = CLAMP (u / (1 - tail), 0, 1) * n_seg;
+  guint i = MIN ((guint) s, n_seg - 1);
+  double t = s - i, mt = 1 - t;
+  const double *p = pt + 6 * i;
+  *x = mt * mt * mt * p[0] + 3 * mt * mt * t * p[2] + 3 * mt * t * t * p[4] + t * t * t * p[6];
+  *y = mt * mt * mt * p[1] + 3 * mt * mt * t * p[3] + 3 * mt * t * t * p[5] + t * t * t * p[7];
+}
+
+typedef enum { EDGE_IDLE, EDGE_DONE, EDGE_CURRENT } EdgeState;
+
+static void
+draw_edge (cairo_t           *cr,
+           const CrGraphPath *path,
+           const Text        *label,
+           EdgeState          state,
+           const Ctx         *c)
+{
+  if (path->n_points < 4)
+    return;
+  const Palette *pal = &c->pal;
+  Rgb color = state == EDGE_CURRENT ? pal->highlight : state == EDGE_DONE ? pal->done : pal->edge;
+  const double *pt = path->points;
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  if (state == EDGE_CURRENT)
+    {
+      /* A soft halo under the edge the gradient is travelling on now. */
+      edge_path (cr, path);
+      set_rgba (cr, color, 0.25);
+      cairo_set_line_width (cr, 7.0 * c->lw);
+      cairo_stroke (cr);
+    }
+  edge_path (cr, path);
+  set_rgb (cr, color);
+  cairo_set_line_width (cr, (state == EDGE_IDLE ? 1.4 : 2.4) * c->lw);
   cairo_stroke (cr);
 
   if (path->has_arrow)
@@ -405,13 +659,14 @@ draw_edge (cairo_t             *cr,
       double len = hypot (dx, dy);
       if (len > 0.01)
         {
+          double a = 8 * MIN (c->lw, 1.3), hw = 4 * MIN (c->lw, 1.3);
           dx /= len;
           dy /= len;
           double tip_x = path->arrow_x, tip_y = path->arrow_y;
-          double base_x = tip_x - dx * 8, base_y = tip_y - dy * 8;
+          double base_x = tip_x - dx * a, base_y = tip_y - dy * a;
           cairo_move_to (cr, tip_x, tip_y);
-          cairo_line_to (cr, base_x - dy * 4, base_y + dx * 4);
-          cairo_line_to (cr, base_x + dy * 4, base_y - dx * 4);
+          cairo_line_to (cr, base_x - dy * hw, base_y + dx * hw);
+          cairo_line_to (cr, base_x + dy * hw, base_y - dx * hw);
           cairo_close_path (cr);
           cairo_fill (cr);
           cairo_move_to (cr, ex, ey);
@@ -420,19 +675,256 @@ draw_edge (cairo_t             *cr,
         }
     }
 
-  if (path->has_label && e->label)
+  if (path->has_label && label->layout)
     {
-      double w, h;
-      text_size (cr, FONT_UI, LABEL_SIZE, FALSE, e->label, &w, &h);
-      double x = path->label_x - w / 2 - 5, y = path->label_y - h / 2 - 1;
-      rounded_rect (cr, x, y, w + 10, h + 2, (h + 2) / 2);
+      double k = c->k;
+      double x = path->label_x - label->w / 2 - 5 * k, y = path->label_y - label->h / 2 - 1 * k;
+      rounded_rect (cr, x, y, label->w + 10 * k, label->h + 2 * k, (label->h + 2 * k) / 2);
       set_rgb (cr, pal->label_fill);
       cairo_fill_preserve (cr);
-      set_rgb (cr, pal->card_border);
-      cairo_set_line_width (cr, 0.8);
+      set_rgb (cr, state == EDGE_IDLE ? pal->card_border : color);
+      cairo_set_line_width (cr, 0.8 * c->lw);
       cairo_stroke (cr);
-      draw_text (cr, FONT_UI, LABEL_SIZE, FALSE, e->label, x + 5, y + 1, pal->label_text);
+      show (cr, label, x + 5 * k, y + 1 * k, pal->label_text);
     }
+}
+
+/* The gradient on its way: a glowing dot with a fading trail, moving from
+ * the edge's head back to its tail. */
+static void
+draw_pulse (cairo_t           *cr,
+            const CrGraphPath *path,
+            double             pulse,
+            const Ctx         *c)
+{
+  if (path->n_points < 4)
+    return;
+  Rgb color = c->pal.highlight;
+  double r = 5.0 * c->k;
+  for (int i = 5; i >= 0; i--)
+    {
+      double u = 1 - CLAMP (pulse - i * 0.035, 0, 1);
+      double x, y;
+      path_point (path, u, &x, &y);
+      double a = i == 0 ? 1.0 : 0.45 * (1 - i / 6.0);
+      double ri = i == 0 ? r : r * (1 - i / 8.0);
+      if (i == 0)
+        {
+          cairo_pattern_t *glow = cairo_pattern_create_radial (x, y, 0, x, y, r * 2.6);
+          cairo_pattern_add_color_stop_rgba (glow, 0, color.r, color.g, color.b, 0.7);
+          cairo_pattern_add_color_stop_rgba (glow, 1, color.r, color.g, color.b, 0);
+          cairo_set_source (cr, glow);
+          cairo_arc (cr, x, y, r * 2.6, 0, 2 * G_PI);
+          cairo_fill (cr);
+          cairo_pattern_destroy (glow);
+        }
+      cairo_arc (cr, x, y, ri, 0, 2 * G_PI);
+      set_rgba (cr, color, a);
+      cairo_fill (cr);
+      if (i == 0)
+        {
+          cairo_arc (cr, x, y, ri * 0.45, 0, 2 * G_PI);
+          cairo_set_source_rgba (cr, 1, 1, 1, 0.9);
+          cairo_fill (cr);
+        }
+    }
+}
+
+static void
+draw_check (cairo_t          *cr,
+            const CrGraphBox *b,
+            const Ctx        *c)
+{
+  /* A small check mark: this node has done its part of backward. */
+  double k = c->k;
+  double cx = b->x + b->width - 2 * k, cy = b->y + 2 * k;
+  cairo_arc (cr, cx, cy, 6.5 * k, 0, 2 * G_PI);
+  set_rgb (cr, c->pal.done);
+  cairo_fill (cr);
+  cairo_move_to (cr, cx - 3 * k, cy);
+  cairo_line_to (cr, cx - 1 * k, cy + 2.5 * k);
+  cairo_line_to (cr, cx + 3 * k, cy - 2.5 * k);
+  set_rgb (cr, c->dark ? c->pal.background : c->pal.card);
+  cairo_set_line_width (cr, 1.6 * MIN (c->lw, 1.3));
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  cairo_stroke (cr);
+}
+
+static void
+ring (cairo_t          *cr,
+      const CrGraphBox *b,
+      double            r,
+      double            gap,
+      double            width,
+      Rgb               color,
+      double            glow)
+{
+  if (glow > 0)
+    {
+      rounded_rect (cr, b->x - gap, b->y - gap, b->width + 2 * gap, b->height + 2 * gap, r + gap);
+      set_rgba (cr, color, glow);
+      cairo_set_line_width (cr, width * 3);
+      cairo_stroke (cr);
+    }
+  rounded_rect (cr, b->x - gap, b->y - gap, b->width + 2 * gap, b->height + 2 * gap, r + gap);
+  set_rgb (cr, color);
+  cairo_set_line_width (cr, width);
+  cairo_stroke (cr);
+}
+
+static gboolean
+visible (const double *clip,
+         double        x0,
+         double        y0,
+         double        x1,
+         double        y1)
+{
+  return x1 >= clip[0] && x0 <= clip[2] && y1 >= clip[1] && y0 <= clip[3];
+}
+
+static void
+path_extents (const CrGraphPath *p,
+              double            *ext)
+{
+  ext[0] = ext[1] = G_MAXDOUBLE;
+  ext[2] = ext[3] = -G_MAXDOUBLE;
+  for (guint k = 0; k < p->n_points; k++)
+    {
+      ext[0] = MIN (ext[0], p->points[2 * k]);
+      ext[2] = MAX (ext[2], p->points[2 * k]);
+      ext[1] = MIN (ext[1], p->points[2 * k + 1]);
+      ext[3] = MAX (ext[3], p->points[2 * k + 1]);
+    }
+  if (p->has_arrow)
+    {
+      ext[0] = MIN (ext[0], p->arrow_x);
+      ext[2] = MAX (ext[2], p->arrow_x);
+      ext[1] = MIN (ext[1], p->arrow_y);
+      ext[3] = MAX (ext[3], p->arrow_y);
+    }
+  if (p->has_label)
+    {
+      ext[0] = MIN (ext[0], p->label_x - 60);
+      ext[2] = MAX (ext[2], p->label_x + 60);
+      ext[1] = MIN (ext[1], p->label_y - 12);
+      ext[3] = MAX (ext[3], p->label_y + 12);
+    }
+}
+
+static void
+render_with_cache (cairo_t                    *cr,
+                   const CrGraphModel         *model,
+                   const CrGraphLayout        *layout,
+                   const CrGraphRenderOptions *options,
+                   const CrGraphRenderCache   *cache)
+{
+  Ctx c = {
+    .cache = cache,
+    .pal = palette_for (options->style, options->presentation),
+    .dark = options->style == CR_GRAPH_STYLE_DARK,
+    .k = cache->k,
+    .lw = cache->lw,
+  };
+  int current = options->current_step;
+  guint n_nodes = MIN (MIN (model->nodes->len, layout->n_nodes), cache->n_nodes);
+  guint n_edges = MIN (MIN (model->edges->len, layout->n_edges), cache->n_edges);
+
+  cairo_save (cr);
+  if (options->dimmed)
+    cairo_push_group (cr);
+  if (options->draw_background)
+    {
+      cairo_rectangle (cr, 0, 0, layout->width, layout->height);
+      set_rgb (cr, c.pal.background);
+      cairo_fill (cr);
+    }
+  double clip[4];
+  cairo_clip_extents (cr, &clip[0], &clip[1], &clip[2], &clip[3]);
+
+  /* Edges first, under the nodes: those whose gradient was sent by an
+   * earlier step are done, those of the current step glow. */
+  for (guint i = 0; i < n_edges; i++)
+    {
+      const CrGraphPath *p = &layout->edges[i];
+      double ext[4];
+      path_extents (p, ext);
+      if (p->n_points < 4 || !visible (clip, ext[0] - 8, ext[1] - 8, ext[2] + 8, ext[3] + 8))
+        continue;
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      int s = cache->edge_step[i];
+      EdgeState state = current < 0 || s < 0 || s > current ? EDGE_IDLE
+                        : s == current ? EDGE_CURRENT : EDGE_DONE;
+      double a = 1.0;
+      if (options->node_alpha && e->from < n_nodes && e->to < n_nodes)
+        a = MIN (options->node_alpha[e->from], options->node_alpha[e->to]);
+      if (a < 1.0)
+        cairo_push_group (cr);
+      draw_edge (cr, p, &cache->labels[i], state, &c);
+      if (a < 1.0)
+        {
+          cairo_pop_group_to_source (cr);
+          cairo_paint_with_alpha (cr, a);
+        }
+    }
+
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      const CrGraphBox *b = &layout->nodes[i];
+      double m = 16 * c.k;
+      if (!visible (clip, b->x - m, b->y - m, b->x + b->width + m, b->y + b->height + m))
+        continue;
+      const NodeText *t = &cache->nodes[i];
+      double a = options->node_alpha ? options->node_alpha[i] : 1.0;
+      if (a <= 0.0)
+        continue;
+      if (a < 1.0)
+        cairo_push_group (cr);
+      double r = node_radius (n, b, &c);
+      gboolean is_current = current >= 0 && n->step == current;
+      if (is_current)
+        ring (cr, b, r, 4 * c.k, 3 * c.lw, c.pal.highlight, 0.3);
+      if (options->selected == (int) i)
+        ring (cr, b, r, (is_current ? 9 : 4) * c.k, 2.5 * c.lw, c.pal.accent, 0.0);
+      switch (n->kind)
+        {
+        case CR_GRAPH_NODE_LEAF:
+        case CR_GRAPH_NODE_OUTPUT:
+        case CR_GRAPH_NODE_CONSTANT:
+          draw_tensor_card (cr, n, t, b, &c);
+          break;
+        case CR_GRAPH_NODE_OP:
+          /* Backward frees an op's saved tensors once it has run: show
+           * them freed from then on (or all along, when this call never ran
+           * it, e.g. a second backward through a freed graph). */
+          draw_op (cr, n, t, b, n->freed && (n->step < 0 || n->step < current), &c);
+          break;
+        case CR_GRAPH_NODE_ACCUMULATE:
+        default:
+          draw_accumulate (cr, t, b, &c);
+          break;
+        }
+      if (current >= 0 && n->step >= 0 && n->step < current)
+        draw_check (cr, b, &c);
+      if (a < 1.0)
+        {
+          cairo_pop_group_to_source (cr);
+          cairo_paint_with_alpha (cr, a);
+        }
+    }
+
+  /* The travelling gradient goes over everything. */
+  if (current >= 0 && options->pulse >= 0)
+    for (guint i = 0; i < n_edges; i++)
+      if (cache->edge_step[i] == current)
+        draw_pulse (cr, &layout->edges[i], options->pulse, &c);
+
+  if (options->dimmed)
+    {
+      cairo_pop_group_to_source (cr);
+      cairo_paint_with_alpha (cr, 0.4);
+    }
+  cairo_restore (cr);
 }
 
 void
@@ -441,76 +933,85 @@ cr_graph_render (cairo_t                    *cr,
                  const CrGraphLayout        *layout,
                  const CrGraphRenderOptions *options)
 {
+  g_return_if_fail (cr != NULL && model != NULL && layout != NULL);
+
   CrGraphRenderOptions defaults;
   if (!options)
     {
       cr_graph_render_options_init (&defaults);
       options = &defaults;
     }
-  Palette pal = palette_for (options->style);
-  gboolean dark = options->style == CR_GRAPH_STYLE_DARK;
-  int current = options->current_step;
-
-  cairo_save (cr);
-  if (options->draw_background)
+  if (options->cache)
     {
-      cairo_rectangle (cr, 0, 0, layout->width, layout->height);
-      set_rgb (cr, pal.background);
-      cairo_fill (cr);
+      render_with_cache (cr, model, layout, options, options->cache);
+      return;
     }
+  CrGraphRenderCache *cache = cr_graph_render_cache_new (model, options->presentation);
+  render_with_cache (cr, model, layout, options, cache);
+  cr_graph_render_cache_free (cache);
+}
 
-  /* Edges first, under the nodes. An edge has carried its gradient once the
-   * node it leads to (backward runs against the arrows) has run. */
-  for (guint i = 0; i < model->edges->len && i < layout->n_edges; i++)
-    {
-      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
-      const CrGraphNode *to = g_ptr_array_index (model->nodes, e->to);
-      gboolean lit = current >= 0 && to->step >= 0 && to->step <= current;
-      draw_edge (cr, e, &layout->edges[i], &pal, lit);
-    }
+static gboolean
+has_suffix (const char *path,
+            const char *suffix)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+  return g_str_has_suffix (lower, suffix);
+}
 
-  for (guint i = 0; i < model->nodes->len && i < layout->n_nodes; i++)
+static gboolean
+check_status (cairo_status_t status,
+              const char    *path,
+              GError       **error)
+{
+  if (status == CAIRO_STATUS_SUCCESS)
+    return TRUE;
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "Could not write %s: %s",
+               path, cairo_status_to_string (status));
+  return FALSE;
+}
+
+gboolean
+cr_graph_render_to_file (const CrGraphModel         *model,
+                         const CrGraphLayout        *layout,
+                         const CrGraphRenderOptions *options,
+                         const char                 *path,
+                         GError                    **error)
+{
+  g_return_val_if_fail (model != NULL && layout != NULL && path != NULL, FALSE);
+
+  double w = MAX (layout->width, 1.0), h = MAX (layout->height, 1.0);
+  cairo_surface_t *surface;
+  gboolean png = has_suffix (path, ".png");
+  if (png)
+    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (w * PNG_SCALE),
+                                          (int) ceil (h * PNG_SCALE));
+  else if (has_suffix (path, ".svg"))
+    surface = cairo_svg_surface_create (path, w, h);
+  else if (has_suffix (path, ".pdf"))
+    surface = cairo_pdf_surface_create (path, w, h);
+  else
     {
-      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
-      const CrGraphBox *b = &layout->nodes[i];
-      gboolean is_current = current >= 0 && n->step == current;
-      if (is_current)
-        {
-          double r = n->kind == CR_GRAPH_NODE_LEAF || n->kind == CR_GRAPH_NODE_OUTPUT
-                     ? RADIUS + 4 : (b->height + 8) / 2;
-          rounded_rect (cr, b->x - 4, b->y - 4, b->width + 8, b->height + 8, r);
-          set_rgb (cr, pal.highlight);
-          cairo_set_line_width (cr, 3);
-          cairo_stroke (cr);
-        }
-      switch (n->kind)
-        {
-        case CR_GRAPH_NODE_LEAF:
-        case CR_GRAPH_NODE_OUTPUT:
-          draw_tensor_card (cr, n, b, &pal, dark);
-          break;
-        case CR_GRAPH_NODE_OP:
-          draw_op (cr, n, b, &pal, dark);
-          break;
-        case CR_GRAPH_NODE_ACCUMULATE:
-        default:
-          draw_accumulate (cr, n, b, &pal);
-          break;
-        }
-      if (current >= 0 && n->step >= 0 && n->step < current)
-        {
-          /* A small check mark: this node has done its part of backward. */
-          double cx = b->x + b->width - 2, cy = b->y + 2;
-          cairo_arc (cr, cx, cy, 6, 0, 2 * G_PI);
-          set_rgb (cr, pal.done);
-          cairo_fill (cr);
-          cairo_move_to (cr, cx - 3, cy);
-          cairo_line_to (cr, cx - 1, cy + 2.5);
-          cairo_line_to (cr, cx + 3, cy - 2.5);
-          set_rgb (cr, pal.card);
-          cairo_set_line_width (cr, 1.6);
-          cairo_stroke (cr);
-        }
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   "Cannot export to %s: the name should end in .png, .svg or .pdf", path);
+      return FALSE;
     }
-  cairo_restore (cr);
+  if (!check_status (cairo_surface_status (surface), path, error))
+    {
+      cairo_surface_destroy (surface);
+      return FALSE;
+    }
+  cairo_t *cr = cairo_create (surface);
+  if (png)
+    cairo_scale (cr, PNG_SCALE, PNG_SCALE);
+  cr_graph_render (cr, model, layout, options);
+  cairo_status_t status = cairo_status (cr);
+  cairo_destroy (cr);
+  if (status == CAIRO_STATUS_SUCCESS && png)
+    status = cairo_surface_write_to_png (surface, path);
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  return check_status (status, path, error);
 }

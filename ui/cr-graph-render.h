@@ -16,13 +16,35 @@ typedef enum {
   CR_GRAPH_STYLE_DARK,
 } CrGraphStyle;
 
+/* The text of one model shaped once (Pango layouts and their sizes), so that
+ * drawing a frame only paints: the canvas keeps one per model. */
+typedef struct _CrGraphRenderCache CrGraphRenderCache;
+
 typedef struct {
   CrGraphStyle  style;
   int           current_step;     /* highlight the node of this backward step; -1: none */
   gboolean      draw_background;  /* fill the whole drawing first */
+  /* Set to defaults by cr_graph_render_options_init (): */
+  int           selected;         /* node id drawn with the selection ring; -1: none */
+  gboolean      dimmed;           /* the whole graph faded (a stale graph) */
+  gboolean      presentation;     /* larger type, thicker lines, more contrast */
+  double        pulse;            /* 0..1: where the current step's gradient is along its
+                                   * edges (it travels against the arrows); < 0: no pulse */
+  const double *node_alpha;       /* per node id opacity (fading in), or NULL: all opaque */
+  CrGraphRenderCache *cache;      /* borrowed, made for this model and presentation
+                                   * setting; NULL: shaped on the fly */
 } CrGraphRenderOptions;
 
 void            cr_graph_render_options_init (CrGraphRenderOptions       *options);
+
+CrGraphRenderCache *cr_graph_render_cache_new  (const CrGraphModel       *model,
+                                                gboolean                  presentation);
+void            cr_graph_render_cache_free   (CrGraphRenderCache         *self);   /* NULL-safe */
+/* Each node's size from the cache (width, height pairs by node id; borrowed). */
+const double   *cr_graph_render_cache_sizes  (CrGraphRenderCache         *self);
+/* The step (0-based) whose gradient travels along edge `edge`, -1: none. */
+int             cr_graph_render_cache_edge_step (CrGraphRenderCache      *self,
+                                                 guint                    edge);
 
 /* Each node's size (width, height pairs by node id, new array of 2 * n_nodes). */
 double         *cr_graph_render_measure      (const CrGraphModel         *model);
@@ -31,9 +53,21 @@ double          cr_graph_render_label_size   (void);
 /* Measure and lay out in one go. */
 CrGraphLayout  *cr_graph_render_layout       (const CrGraphModel         *model,
                                               GError                    **error);
+/* Lay out with the sizes of cache (made for model). */
+CrGraphLayout  *cr_graph_render_layout_cached (const CrGraphModel        *model,
+                                               CrGraphRenderCache        *cache,
+                                               GError                   **error);
+/* Draws what the clip covers (nodes and edges outside it are skipped). */
 void            cr_graph_render              (cairo_t                    *cr,
                                               const CrGraphModel         *model,
                                               const CrGraphLayout        *layout,
                                               const CrGraphRenderOptions *options);
+/* The whole drawing to a PNG (at twice the size, for sharp text), SVG or PDF
+ * file, chosen by path's extension. */
+gboolean        cr_graph_render_to_file      (const CrGraphModel         *model,
+                                              const CrGraphLayout        *layout,
+                                              const CrGraphRenderOptions *options,
+                                              const char                 *path,
+                                              GError                    **error);
 
 G_END_DECLS

@@ -1,394 +1,447 @@
-/* cr-window.c — the main window.
+/* cr-window.c — the main window: the header bar, the example gallery and the
+ * workspace (the script or an expression with the output on the left, the
+ * graph with its stepper in the centre, the step card and the inspector on
+ * the right), the editor <-> graph highlights and presentation mode.
  *
- * Every edit restarts a 300 ms timer; when it fires the script is parsed and
- * run by the interpreter on a GTask worker thread (one run at a time: an edit
- * during a run cancels it through the interpreter's cancel flag and schedules
- * another). The finished run's output fills the output pane and its graph
- * model goes to the canvas, which lays it out on the main thread (graphviz is
- * not thread-safe). */
+ * Running the script lives in cr-window-run.c, stepping in
+ * cr-window-stepper.c, files in cr-window-files.c. */
 #include "cr-config.h"
-#include "cr-window.h"
+#include "cr-window-private.h"
 
-#include "cr-interp.h"
-#include "cr-graph-model.h"
-#include "cr-examples.h"
+#include "cr-about.h"
+#include "cr-example-gallery.h"
+#include "cr-expression-panel.h"
+#include "cr-inspector.h"
+#include "cr-script-file.h"
+#include "cr-settings.h"
+#include "cr-step-card.h"
 
-#include <gtksourceview/gtksource.h>
+#include <math.h>
 
-#define RUN_DELAY_MS 300
+#define DEFAULT_PRESENTATION_SCALE 1.6
+#define HINT_SECONDS 3
 
-struct _CrWindow
-{
-  AdwApplicationWindow  parent_instance;
-
-  AdwWindowTitle       *title;
-  GtkMenuButton        *examples_button;
-  GtkLabel             *step_label;
-  GtkSourceView        *source_view;
-  CrGraphCanvas        *canvas;
-  GtkTextView          *output_view;
-
-  GFile                *file;
-  guint                 run_timeout_id;
-  gboolean              running;
-  gboolean              rerun;
-  gint                 *cancel_flag;   /* the running job's; shared with it */
-  GCancellable         *cancellable;   /* cancelled when the window goes */
+enum {
+  SIGNAL_RUN_FINISHED,
+  N_SIGNALS
 };
+
+static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (CrWindow, cr_window, ADW_TYPE_APPLICATION_WINDOW)
 
-/* One chunk of the script's output. */
-typedef struct {
-  char     *text;
-  gboolean  is_stderr;
-} Chunk;
-
-typedef struct {
-  char         *source;
-  char         *filename;
-  gint         *cancel_flag;   /* owned: the window's pointer is cleared before it is freed */
-  GPtrArray    *chunks;        /* of Chunk* */
-  char         *error;         /* a parse error or a traceback, or NULL */
-  CrGraphModel *model;
-} RunJob;
-
-static void
-chunk_free (gpointer data)
+static GtkTextBuffer *
+get_buffer (CrWindow *self)
 {
-  Chunk *chunk = data;
-  g_free (chunk->text);
-  g_free (chunk);
+  return gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view));
 }
 
-static void
-run_job_free (gpointer data)
+/* ---- title ---- */
+
+void
+cr_window_update_title (CrWindow *self)
 {
-  RunJob *job = data;
-  g_free (job->source);
-  g_free (job->filename);
-  g_free (job->cancel_flag);
-  g_ptr_array_unref (job->chunks);
-  g_free (job->error);
-  g_clear_pointer (&job->model, cr_graph_model_free);
-  g_free (job);
+  g_autofree char *name = self->file ? g_file_get_basename (self->file) : g_strdup ("New Script");
+  gboolean modified = gtk_text_buffer_get_modified (get_buffer (self));
+  g_autofree char *subtitle = modified ? g_strdup_printf ("• %s", name) : g_strdup (name);
+  adw_window_title_set_subtitle (self->title, subtitle);
+  g_autofree char *title = g_strdup_printf ("%s — Chainrule", name);
+  gtk_window_set_title (GTK_WINDOW (self), title);
 }
 
-static void
-collect_output (const char *text,
-                gboolean    is_stderr,
-                gpointer    user_data)
+/* ---- editor <-> graph ---- */
+
+void
+cr_window_highlight_lines (CrWindow          *self,
+                           const char        *tag_name,
+                           const CrGraphNode *node,
+                           gboolean           scroll)
 {
-  RunJob *job = user_data;
-  Chunk *last = job->chunks->len ? g_ptr_array_index (job->chunks, job->chunks->len - 1) : NULL;
-  if (last && last->is_stderr == is_stderr)
-    {
-      char *joined = g_strconcat (last->text, text, NULL);
-      g_free (last->text);
-      last->text = joined;
-      return;
-    }
-  Chunk *chunk = g_new0 (Chunk, 1);
-  chunk->text = g_strdup (text);
-  chunk->is_stderr = is_stderr;
-  g_ptr_array_add (job->chunks, chunk);
-}
-
-static void
-run_thread (GTask        *task,
-            gpointer      source_object,
-            gpointer      task_data,
-            GCancellable *cancellable)
-{
-  RunJob *job = task_data;
-  g_autoptr (GError) error = NULL;
-  CrSpan span = { 0 };
-  g_autoptr (CrAstModule) module = cr_parse (job->source, -1, job->filename, &span, &error);
-  if (!module)
-    {
-      job->error = g_strdup_printf ("  File \"%s\", line %d\n%s\n", job->filename, span.line,
-                                    error->message);
-      g_task_return_boolean (task, TRUE);
-      return;
-    }
-  CrInterpOptions options = {
-    .output = collect_output,
-    .output_data = job,
-    .cancel_flag = job->cancel_flag,
-    .record_backward = TRUE,
-  };
-  CrInterp *interp = cr_interp_new (&options);
-  CrScriptError *script_error = NULL;
-  if (!cr_interp_run (interp, module, &script_error))
-    {
-      job->error = g_strdup (script_error && script_error->traceback
-                             ? script_error->traceback : "the script stopped with an error\n");
-      cr_script_error_free (script_error);
-    }
-  if (!g_atomic_int_get (job->cancel_flag))
-    job->model = cr_graph_model_new_from_interp (interp, job->source);
-  cr_interp_free (interp);
-  g_task_return_boolean (task, TRUE);
-}
-
-static void
-set_enabled (CrWindow   *self,
-             const char *name,
-             gboolean    enabled)
-{
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
-}
-
-static void
-update_actions (CrWindow *self)
-{
-  int step = cr_graph_canvas_get_step (self->canvas);
-  int n = (int) cr_graph_canvas_get_n_steps (self->canvas);
-  set_enabled (self, "step-back", step > -1);
-  set_enabled (self, "step-first", step > -1);
-  set_enabled (self, "step-forward", step < n - 1);
-  set_enabled (self, "step-last", step < n - 1);
-
-  g_autofree char *text = NULL;
-  if (n == 0)
-    text = g_strdup ("");
-  else if (step < 0)
-    text = g_strdup_printf ("%d steps", n);
-  else
-    text = g_strdup_printf ("step %d of %d", step + 1, n);
-  gtk_label_set_label (self->step_label, text);
-}
-
-static void
-show_output (CrWindow *self,
-             RunJob   *job)
-{
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->output_view);
-  GtkTextIter end;
-  gtk_text_buffer_set_text (buffer, "", 0);
-  for (guint i = 0; i < job->chunks->len; i++)
-    {
-      Chunk *chunk = g_ptr_array_index (job->chunks, i);
-      gtk_text_buffer_get_end_iter (buffer, &end);
-      if (chunk->is_stderr)
-        gtk_text_buffer_insert_with_tags_by_name (buffer, &end, chunk->text, -1, "error", NULL);
-      else
-        gtk_text_buffer_insert (buffer, &end, chunk->text, -1);
-    }
-  if (job->error)
-    {
-      gtk_text_buffer_get_end_iter (buffer, &end);
-      gtk_text_buffer_insert_with_tags_by_name (buffer, &end, job->error, -1, "error", NULL);
-    }
-}
-
-static void schedule_run (CrWindow *self, guint delay_ms);
-
-static void
-run_done (GObject      *source_object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  RunJob *job = g_task_get_task_data (G_TASK (result));
-  if (g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
-    return;   /* The window is gone. */
-
-  CrWindow *self = CR_WINDOW (source_object);
-  self->running = FALSE;
-  self->cancel_flag = NULL;
-  if (self->rerun)
-    {
-      self->rerun = FALSE;
-      schedule_run (self, 0);
-      return;
-    }
-  /* Cancelled by an edit: its successor is already scheduled. */
-  if (g_atomic_int_get (job->cancel_flag))
-    return;
-
-  show_output (self, job);
-  g_autoptr (GError) error = NULL;
-  if (!cr_graph_canvas_take_model (self->canvas, g_steal_pointer (&job->model), &error))
-    {
-      GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->output_view);
-      GtkTextIter end;
-      gtk_text_buffer_get_end_iter (buffer, &end);
-      g_autofree char *text = g_strdup_printf ("cannot draw the graph: %s\n", error->message);
-      gtk_text_buffer_insert_with_tags_by_name (buffer, &end, text, -1, "error", NULL);
-    }
-  update_actions (self);
-}
-
-static void
-start_run (CrWindow *self)
-{
-  if (self->running)
-    {
-      self->rerun = TRUE;
-      g_atomic_int_set (self->cancel_flag, 1);
-      return;
-    }
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view));
+  GtkTextBuffer *buffer = get_buffer (self);
   GtkTextIter start, end;
   gtk_text_buffer_get_bounds (buffer, &start, &end);
-
-  RunJob *job = g_new0 (RunJob, 1);
-  job->source = gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
-  job->filename = self->file ? g_file_get_path (self->file) : g_strdup ("<editor>");
-  if (!job->filename)
-    job->filename = g_strdup ("<editor>");
-  job->cancel_flag = g_new0 (gint, 1);
-  job->chunks = g_ptr_array_new_with_free_func (chunk_free);
-  self->cancel_flag = job->cancel_flag;
-  self->running = TRUE;
-
-  g_autoptr (GTask) task = g_task_new (self, self->cancellable, run_done, NULL);
-  g_task_set_task_data (task, job, run_job_free);
-  g_task_run_in_thread (task, run_thread);
-}
-
-static gboolean
-run_timeout (gpointer user_data)
-{
-  CrWindow *self = user_data;
-  self->run_timeout_id = 0;
-  start_run (self);
-  return G_SOURCE_REMOVE;
+  gtk_text_buffer_remove_tag_by_name (buffer, tag_name, &start, &end);
+  if (!node || !self->model_from_editor || node->span.line <= 0)
+    return;
+  int last = MAX (node->span.end_line, node->span.line);
+  gtk_text_buffer_get_iter_at_line (buffer, &start, node->span.line - 1);
+  gtk_text_buffer_get_iter_at_line (buffer, &end, last - 1);
+  gtk_text_iter_forward_line (&end);
+  gtk_text_buffer_apply_tag_by_name (buffer, tag_name, &start, &end);
+  /* Not while the person is working in the editor: the view stays put. */
+  if (scroll && !gtk_widget_has_focus (GTK_WIDGET (self->source_view)))
+    gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (self->source_view), &start, 0.15, FALSE, 0, 0);
 }
 
 static void
-schedule_run (CrWindow *self,
-              guint     delay_ms)
+on_selected_changed (CrGraphCanvas *canvas,
+                     GParamSpec    *pspec,
+                     CrWindow      *self)
 {
-  g_clear_handle_id (&self->run_timeout_id, g_source_remove);
-  self->run_timeout_id = g_timeout_add (delay_ms, run_timeout, self);
+  const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
+  int id = cr_graph_canvas_get_selected (canvas);
+  const CrGraphNode *node = model && id >= 0 && (guint) id < model->nodes->len
+                            ? g_ptr_array_index (model->nodes, id) : NULL;
+  if (self->inspector)
+    cr_inspector_show_node (CR_INSPECTOR (self->inspector), model, id);
+  cr_window_highlight_lines (self, "selected-line", node, !self->syncing);
+  /* A click shows the node; the editor's cursor only updates it quietly. */
+  if (node && !self->syncing)
+    gtk_stack_set_visible_child_name (self->sidebar_stack, "node");
 }
 
 static void
-on_source_changed (GtkTextBuffer *buffer,
-                   CrWindow      *self)
+on_cursor_moved (GtkTextBuffer *buffer,
+                 GParamSpec    *pspec,
+                 CrWindow      *self)
 {
-  if (self->running)
-    g_atomic_int_set (self->cancel_flag, 1);
-  schedule_run (self, RUN_DELAY_MS);
+  if (self->syncing || !self->model_from_editor
+      || !gtk_widget_has_focus (GTK_WIDGET (self->source_view)))
+    return;
+  const CrGraphModel *model = cr_graph_canvas_get_model (self->canvas);
+  if (!model)
+    return;
+  GtkTextIter iter;
+  gtk_text_buffer_get_iter_at_mark (buffer, &iter, gtk_text_buffer_get_insert (buffer));
+  const CrGraphNode *node = cr_graph_model_find_line (model, gtk_text_iter_get_line (&iter) + 1);
+  if (!node || (int) node->id == cr_graph_canvas_get_selected (self->canvas))
+    return;
+  self->syncing = TRUE;
+  cr_graph_canvas_set_selected (self->canvas, (int) node->id);
+  self->syncing = FALSE;
 }
 
 static void
-step_by (CrWindow *self,
-         int       delta)
+on_zoom_changed (CrGraphCanvas *canvas,
+                 GParamSpec    *pspec,
+                 CrWindow      *self)
 {
-  cr_graph_canvas_set_step (self->canvas, cr_graph_canvas_get_step (self->canvas) + delta);
-  update_actions (self);
+  g_autofree char *label = g_strdup_printf ("%ld %%", lround (cr_graph_canvas_get_zoom (canvas) * 100));
+  gtk_button_set_label (self->zoom_fit_button, label);
+}
+
+/* ---- editor setup ---- */
+
+/* The editor follows the light/dark style like the rest of the window. */
+static void
+update_editor_scheme (CrWindow *self)
+{
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  GtkSourceStyleSchemeManager *schemes = gtk_source_style_scheme_manager_get_default ();
+  GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (get_buffer (self));
+  gboolean dark = adw_style_manager_get_dark (style);
+  const char *id = dark ? "Adwaita-dark" : "Adwaita";
+
+  gtk_source_buffer_set_style_scheme (buffer, gtk_source_style_scheme_manager_get_scheme (schemes, id));
+
+  GtkTextTagTable *tags = gtk_text_buffer_get_tag_table (GTK_TEXT_BUFFER (buffer));
+  GdkRGBA selected, step;
+  gdk_rgba_parse (&selected, dark ? "rgba(120,174,237,0.22)" : "rgba(53,132,228,0.16)");
+  gdk_rgba_parse (&step, dark ? "rgba(248,228,92,0.20)" : "rgba(246,211,45,0.34)");
+  g_object_set (gtk_text_tag_table_lookup (tags, "selected-line"), "paragraph-background-rgba", &selected, NULL);
+  g_object_set (gtk_text_tag_table_lookup (tags, "step-line"), "paragraph-background-rgba", &step, NULL);
 }
 
 static void
-step_forward_activated (GSimpleAction *action,
-                        GVariant      *parameter,
-                        gpointer       widget)
+setup_editor (CrWindow *self)
 {
-  step_by (CR_WINDOW (widget), 1);
+  GtkSourceLanguageManager *languages = gtk_source_language_manager_get_default ();
+  GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (get_buffer (self));
+  gtk_source_buffer_set_language (buffer, gtk_source_language_manager_get_language (languages, "python3"));
+
+  GdkRGBA red;
+  gdk_rgba_parse (&red, "#e01b24");
+  gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "error-span",
+                              "underline", PANGO_UNDERLINE_ERROR,
+                              "underline-rgba", &red, NULL);
+  /* The step's line under the selection's: the selection is what was clicked last. */
+  gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "step-line", NULL);
+  gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "selected-line", NULL);
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (update_editor_scheme), self, G_CONNECT_SWAPPED);
+  update_editor_scheme (self);
+
+  g_signal_connect (buffer, "notify::cursor-position", G_CALLBACK (on_cursor_moved), self);
+  g_signal_connect_swapped (buffer, "modified-changed", G_CALLBACK (cr_window_update_title), self);
+
+  GtkTextBuffer *output = gtk_text_view_get_buffer (self->output_view);
+  gtk_text_buffer_create_tag (output, "error", "foreground", "#e01b24", NULL);
+}
+
+/* ---- the gallery ---- */
+
+static void
+open_example_then (CrWindow *self,
+                   gpointer  user_data)
+{
+  g_autofree char *path = user_data;
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  if (!cr_window_open_file (self, file, &error))
+    cr_window_toast (self, error->message);
 }
 
 static void
-step_back_activated (GSimpleAction *action,
-                     GVariant      *parameter,
-                     gpointer       widget)
+open_example (CrWindow   *self,
+              const char *path)
 {
-  step_by (CR_WINDOW (widget), -1);
+  cr_window_confirm_discard (self, G_CALLBACK (open_example_then), g_strdup (path));
 }
 
 static void
-step_first_activated (GSimpleAction *action,
-                      GVariant      *parameter,
-                      gpointer       widget)
+on_example_activated (GtkWidget  *gallery,
+                      const char *path,
+                      CrWindow   *self)
 {
-  CrWindow *self = CR_WINDOW (widget);
-  cr_graph_canvas_set_step (self->canvas, -1);
-  update_actions (self);
-}
-
-static void
-step_last_activated (GSimpleAction *action,
-                     GVariant      *parameter,
-                     gpointer       widget)
-{
-  CrWindow *self = CR_WINDOW (widget);
-  cr_graph_canvas_set_step (self->canvas, (int) cr_graph_canvas_get_n_steps (self->canvas) - 1);
-  update_actions (self);
+  open_example (self, path);
 }
 
 static void
 open_example_activated (GSimpleAction *action,
                         GVariant      *parameter,
-                        gpointer       widget)
+                        gpointer       user_data)
 {
-  CrWindow *self = CR_WINDOW (widget);
-  g_autoptr (GFile) file = g_file_new_for_path (g_variant_get_string (parameter, NULL));
-  g_autoptr (GError) error = NULL;
-  if (!cr_window_open_file (self, file, &error))
-    g_warning ("%s", error->message);
+  open_example (CR_WINDOW (user_data), g_variant_get_string (parameter, NULL));
 }
 
-/* "# The toy network: ..." -> "The toy network: ..." (new string), or NULL. */
-static char *
-example_title (const char *path)
+static void
+gallery_changed (GSimpleAction *action,
+                 GVariant      *value,
+                 gpointer       user_data)
 {
-  g_autofree char *text = NULL;
-  if (!g_file_get_contents (path, &text, NULL, NULL))
-    return NULL;
-  char *newline = strchr (text, '\n');
-  if (newline)
-    *newline = '\0';
-  if (text[0] != '#')
-    return NULL;
-  return g_strdup (g_strstrip (text + 1));
+  cr_window_show_gallery (CR_WINDOW (user_data), g_variant_get_boolean (value));
 }
 
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
+/* ---- expression mode ---- */
+
+static void
+on_expression_changed (GtkWidget  *panel,
+                       const char *script,
+                       CrWindow   *self)
 {
-  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->editor_stack), "expression") == 0)
+    cr_window_schedule_run (self);
 }
 
-static GMenuModel *
-examples_menu (void)
+static void
+on_open_as_script (GtkWidget  *panel,
+                   const char *script,
+                   CrWindow   *self)
 {
-  GMenu *menu = g_menu_new ();
-  const char *dir_path = cr_examples_dir ();
-  g_autoptr (GDir) dir = g_dir_open (dir_path, 0, NULL);
-  if (!dir)
-    return G_MENU_MODEL (menu);
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-  while ((name = g_dir_read_name (dir)))
-    if (g_str_has_suffix (name, ".py"))
-      g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
-  for (guint i = 0; i < names->len; i++)
+  GtkTextBuffer *buffer = get_buffer (self);
+  gtk_text_buffer_set_text (buffer, script, -1);
+  gtk_text_buffer_set_modified (buffer, TRUE);
+  gtk_stack_set_visible_child_name (self->editor_stack, "script");
+  gtk_widget_grab_focus (GTK_WIDGET (self->source_view));
+}
+
+static void
+on_editor_page_changed (GtkStack   *stack,
+                        GParamSpec *pspec,
+                        CrWindow   *self)
+{
+  /* The other page's script is what the graph shows now. */
+  cr_window_schedule_run (self);
+}
+
+/* ---- presentation mode ---- */
+
+static void
+update_presentation_css (CrWindow *self)
+{
+  double scale = self->settings ? g_settings_get_double (self->settings, "presentation-scale")
+                                : DEFAULT_PRESENTATION_SCALE;
+  if (!(scale >= 0.5 && scale <= 4.0))
+    scale = DEFAULT_PRESENTATION_SCALE;
+  /* The base size scales everything that inherits it; Adwaita's title
+   * classes have sizes of their own (in pt), scaled here too. */
+  g_autofree char *css = g_strdup_printf (
+    "window.presentation { font-size: %.0f%%; }\n"
+    "window.presentation .title-1 { font-size: %.1fpt; }\n"
+    "window.presentation .title-2 { font-size: %.1fpt; }\n"
+    "window.presentation .title-3 { font-size: %.1fpt; }\n"
+    "window.presentation .title-4 { font-size: %.1fpt; }\n"
+    "window.presentation .caption { font-size: %.1fpt; }\n",
+    scale * 100, 20 * scale, 15 * scale, 15 * scale, 13 * scale, 9 * scale);
+  gtk_css_provider_load_from_data (self->presentation_css, css, -1);
+}
+
+static gboolean
+hide_hint_cb (gpointer user_data)
+{
+  CrWindow *self = user_data;
+  self->hint_timeout_id = 0;
+  gtk_revealer_set_reveal_child (self->hint_revealer, FALSE);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+show_hint (CrWindow *self)
+{
+  gtk_revealer_set_reveal_child (self->hint_revealer, TRUE);
+  g_clear_handle_id (&self->hint_timeout_id, g_source_remove);
+  self->hint_timeout_id = g_timeout_add_seconds (HINT_SECONDS, hide_hint_cb, self);
+}
+
+static void
+set_editor_hidden (CrWindow *self,
+                   gboolean  hidden)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "hide-editor");
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (hidden));
+  gtk_widget_set_visible (self->editor_column, !hidden);
+}
+
+void
+cr_window_set_presentation (CrWindow *self,
+                            gboolean  presentation)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "presentation");
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (presentation));
+  if (presentation == gtk_widget_has_css_class (GTK_WIDGET (self), "presentation"))
+    return;
+  if (presentation)
     {
-      const char *file_name = g_ptr_array_index (names, i);
-      g_autofree char *path = g_build_filename (dir_path, file_name, NULL);
-      g_autofree char *title = example_title (path);
-      g_autoptr (GMenuItem) item = g_menu_item_new (title ? title : file_name, NULL);
-      g_menu_item_set_action_and_target_value (item, "win.open-example", g_variant_new_string (path));
-      g_menu_append_item (menu, item);
+      update_presentation_css (self);
+      gtk_widget_add_css_class (GTK_WIDGET (self), "presentation");
+      gtk_window_fullscreen (GTK_WINDOW (self));
+      cr_window_show_gallery (self, FALSE);
+      show_hint (self);
     }
-  return G_MENU_MODEL (menu);
+  else
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self), "presentation");
+      gtk_window_unfullscreen (GTK_WINDOW (self));
+      set_editor_hidden (self, FALSE);
+      g_clear_handle_id (&self->hint_timeout_id, g_source_remove);
+      gtk_revealer_set_reveal_child (self->hint_revealer, FALSE);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->header_bar), !presentation);
+  gtk_widget_set_visible (self->stepper_buttons, !presentation);
+  cr_graph_canvas_set_presentation (self->canvas, presentation);
+  gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
 }
+
+static void
+presentation_changed (GSimpleAction *action,
+                      GVariant      *value,
+                      gpointer       user_data)
+{
+  cr_window_set_presentation (CR_WINDOW (user_data), g_variant_get_boolean (value));
+}
+
+static void
+hide_editor_changed (GSimpleAction *action,
+                     GVariant      *value,
+                     gpointer       user_data)
+{
+  set_editor_hidden (CR_WINDOW (user_data), g_variant_get_boolean (value));
+}
+
+/* In presentation mode the hint comes back when the pointer goes to the top
+ * edge, where the header bar would be. */
+static void
+on_pointer_motion (GtkEventControllerMotion *motion,
+                   double                    x,
+                   double                    y,
+                   CrWindow                 *self)
+{
+  if (y < 24 && gtk_widget_has_css_class (GTK_WIDGET (self), "presentation")
+      && !gtk_revealer_get_reveal_child (self->hint_revealer))
+    show_hint (self);
+}
+
+/* ---- other actions ---- */
+
+static void
+zoom_in_activated (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  cr_graph_canvas_zoom_in (CR_WINDOW (user_data)->canvas);
+}
+
+static void
+zoom_out_activated (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  cr_graph_canvas_zoom_out (CR_WINDOW (user_data)->canvas);
+}
+
+static void
+zoom_fit_activated (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  cr_graph_canvas_zoom_fit (CR_WINDOW (user_data)->canvas);
+}
+
+static void
+about_activated (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  cr_about_present (GTK_WINDOW (user_data));
+}
+
+static void
+on_output_toggled (GtkToggleButton *toggle,
+                   CrWindow        *self)
+{
+  gtk_image_set_from_icon_name (self->output_arrow, gtk_toggle_button_get_active (toggle)
+                                                    ? "pan-down-symbolic" : "pan-end-symbolic");
+}
+
+/* ---- layout ---- */
+
+/* The panes start in proportion to the window (the editor about a third,
+ * the sidebar a fixed readable width) rather than at fixed pixels; once the
+ * person drags a handle, their choice stays. */
+static void
+on_outer_max_position (GtkPaned   *paned,
+                       GParamSpec *pspec,
+                       CrWindow   *self)
+{
+  int max = 0;
+  g_object_get (paned, "max-position", &max, NULL);
+  if (max <= 0)
+    return;
+  int width = gtk_widget_get_width (GTK_WIDGET (paned));
+  gtk_paned_set_position (paned, (int) (width * (width >= 1600 ? 0.32 : 0.33)));
+  g_signal_handlers_disconnect_by_func (paned, on_outer_max_position, self);
+}
+
+static void
+on_inner_max_position (GtkPaned   *paned,
+                       GParamSpec *pspec,
+                       CrWindow   *self)
+{
+  int max = 0;
+  g_object_get (paned, "max-position", &max, NULL);
+  int width = gtk_widget_get_width (GTK_WIDGET (paned));
+  if (max <= 0 || width <= 0)
+    return;
+  int sidebar = gtk_widget_get_width (GTK_WIDGET (self)) >= 1600 ? 420 : 360;
+  gtk_paned_set_position (paned, MAX (width - sidebar, 0));
+  g_signal_handlers_disconnect_by_func (paned, on_inner_max_position, self);
+}
+
+/* ---- the GObject ---- */
 
 static void
 cr_window_dispose (GObject *object)
 {
   CrWindow *self = CR_WINDOW (object);
 
-  g_clear_handle_id (&self->run_timeout_id, g_source_remove);
-  if (self->running && self->cancel_flag)
-    g_atomic_int_set (self->cancel_flag, 1);
-  self->cancel_flag = NULL;
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
+  cr_window_run_dispose (self);
+  cr_window_stepper_dispose (self);
+  g_clear_handle_id (&self->hint_timeout_id, g_source_remove);
+  if (self->presentation_css)
+    gtk_style_context_remove_provider_for_display (gtk_widget_get_display (GTK_WIDGET (self)),
+                                                   GTK_STYLE_PROVIDER (self->presentation_css));
+  g_clear_object (&self->presentation_css);
+  g_clear_object (&self->settings);
   g_clear_object (&self->file);
   gtk_widget_dispose_template (GTK_WIDGET (self), CR_TYPE_WINDOW);
 
@@ -403,74 +456,127 @@ cr_window_class_init (CrWindowClass *klass)
 
   object_class->dispose = cr_window_dispose;
 
+  signals[SIGNAL_RUN_FINISHED] =
+    g_signal_new ("run-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
   g_type_ensure (GTK_SOURCE_TYPE_VIEW);
   g_type_ensure (CR_TYPE_GRAPH_CANVAS);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/chainrule/Chainrule/cr-window.ui");
-  gtk_widget_class_bind_template_child (widget_class, CrWindow, title);
-  gtk_widget_class_bind_template_child (widget_class, CrWindow, examples_button);
-  gtk_widget_class_bind_template_child (widget_class, CrWindow, step_label);
-  gtk_widget_class_bind_template_child (widget_class, CrWindow, source_view);
-  gtk_widget_class_bind_template_child (widget_class, CrWindow, canvas);
-  gtk_widget_class_bind_template_child (widget_class, CrWindow, output_view);
+#define BIND(name) gtk_widget_class_bind_template_child (widget_class, CrWindow, name)
+  BIND (header_bar);
+  BIND (title);
+  BIND (gallery_button);
+  BIND (device_dropdown);
+  BIND (call_dropdown);
+  BIND (menu_button);
+  BIND (toast_overlay);
+  BIND (main_stack);
+  BIND (gallery_scroller);
+  BIND (outer_paned);
+  BIND (inner_paned);
+  BIND (editor_column);
+  BIND (editor_stack);
+  BIND (source_view);
+  BIND (error_revealer);
+  BIND (error_label);
+  BIND (expression_box);
+  BIND (output_toggle);
+  BIND (output_arrow);
+  BIND (output_revealer);
+  BIND (output_view);
+  BIND (canvas);
+  BIND (empty_page);
+  BIND (stepper_bar);
+  BIND (stepper_buttons);
+  BIND (play_button);
+  BIND (speed_button);
+  BIND (step_label);
+  BIND (zoom_fit_button);
+  BIND (hint_revealer);
+  BIND (sidebar);
+  BIND (sidebar_stack);
+  BIND (step_scroller);
+  BIND (node_scroller);
+#undef BIND
 
-
-  /* These bubble up, so the editor keeps its own arrow keys while it has focus. */
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "win.step-forward", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Down, 0, "win.step-forward", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "win.step-back", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Up, 0, "win.step-back", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0, "win.step-first", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_End, 0, "win.step-last", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "win.presentation", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.hide-editor", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F11, 0, "win.presentation", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "win.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "win.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "win.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "win.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "win.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "win.zoom-fit", NULL);
 }
 
-/* The editor follows the light/dark style like the rest of the window. */
 static void
-update_editor_scheme (CrWindow *self)
+add_child_widgets (CrWindow *self)
 {
-  AdwStyleManager *style = adw_style_manager_get_default ();
-  GtkSourceStyleSchemeManager *schemes = gtk_source_style_scheme_manager_get_default ();
-  GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view)));
-  const char *id = adw_style_manager_get_dark (style) ? "Adwaita-dark" : "Adwaita";
+  self->gallery = cr_example_gallery_new ();
+  gtk_scrolled_window_set_child (self->gallery_scroller, self->gallery);
+  g_signal_connect (self->gallery, "example-activated", G_CALLBACK (on_example_activated), self);
 
-  gtk_source_buffer_set_style_scheme (buffer, gtk_source_style_scheme_manager_get_scheme (schemes, id));
-}
+  self->expression_panel = cr_expression_panel_new ();
+  gtk_widget_set_vexpand (self->expression_panel, TRUE);
+  gtk_box_append (self->expression_box, self->expression_panel);
+  g_signal_connect (self->expression_panel, "script-changed", G_CALLBACK (on_expression_changed), self);
+  g_signal_connect (self->expression_panel, "open-as-script", G_CALLBACK (on_open_as_script), self);
 
-static void
-on_dark_changed (CrWindow *self)
-{
-  update_editor_scheme (self);
+  self->step_card = cr_step_card_new ();
+  gtk_scrolled_window_set_child (self->step_scroller, self->step_card);
+  self->inspector = cr_inspector_new ();
+  gtk_scrolled_window_set_child (self->node_scroller, self->inspector);
 }
 
 static void
 cr_window_init (CrWindow *self)
 {
   static const GActionEntry actions[] = {
-    { .name = "step-forward", .activate = step_forward_activated },
-    { .name = "step-back", .activate = step_back_activated },
-    { .name = "step-first", .activate = step_first_activated },
-    { .name = "step-last", .activate = step_last_activated },
     { .name = "open-example", .activate = open_example_activated, .parameter_type = "s" },
+    { .name = "gallery", .state = "false", .change_state = gallery_changed },
+    { .name = "presentation", .state = "false", .change_state = presentation_changed },
+    { .name = "hide-editor", .state = "false", .change_state = hide_editor_changed },
+    { .name = "zoom-in", .activate = zoom_in_activated },
+    { .name = "zoom-out", .activate = zoom_out_activated },
+    { .name = "zoom-fit", .activate = zoom_fit_activated },
+    { .name = "about", .activate = about_activated },
   };
 
   gtk_widget_init_template (GTK_WIDGET (self));
   g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
-  self->cancellable = g_cancellable_new ();
+  self->settings = cr_settings_new ();
+  self->presentation_css = gtk_css_provider_new ();
+  gtk_style_context_add_provider_for_display (gtk_widget_get_display (GTK_WIDGET (self)),
+                                              GTK_STYLE_PROVIDER (self->presentation_css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
 
-  GtkSourceLanguageManager *languages = gtk_source_language_manager_get_default ();
-  GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view)));
-  gtk_source_buffer_set_language (buffer, gtk_source_language_manager_get_language (languages, "python3"));
-  g_signal_connect (buffer, "changed", G_CALLBACK (on_source_changed), self);
-  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
-                           G_CALLBACK (on_dark_changed), self, G_CONNECT_SWAPPED);
-  update_editor_scheme (self);
+  add_child_widgets (self);
+  setup_editor (self);
+  cr_window_run_init (self);
+  cr_window_stepper_init (self);
 
-  GtkTextBuffer *output = gtk_text_view_get_buffer (self->output_view);
-  gtk_text_buffer_create_tag (output, "error", "foreground", "#e01b24", NULL);
+  g_signal_connect (self->canvas, "notify::selected", G_CALLBACK (on_selected_changed), self);
+  g_signal_connect (self->canvas, "notify::zoom", G_CALLBACK (on_zoom_changed), self);
+  g_signal_connect (self->editor_stack, "notify::visible-child", G_CALLBACK (on_editor_page_changed), self);
+  g_signal_connect (self->output_toggle, "toggled", G_CALLBACK (on_output_toggled), self);
+  g_signal_connect (self->outer_paned, "notify::max-position", G_CALLBACK (on_outer_max_position), self);
+  g_signal_connect (self->inner_paned, "notify::max-position", G_CALLBACK (on_inner_max_position), self);
 
-  g_autoptr (GMenuModel) menu = examples_menu ();
-  gtk_menu_button_set_menu_model (self->examples_button, menu);
-  update_actions (self);
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+  g_signal_connect (motion, "motion", G_CALLBACK (on_pointer_motion), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+
+  cr_window_files_install (self);
+
+  /* Until a file or an example is opened, the gallery is the way in. */
+  cr_window_show_model (self, 0);
+  cr_window_update_title (self);
+  cr_window_show_gallery (self, TRUE);
 }
+
+/* ---- public API ---- */
 
 CrWindow *
 cr_window_new (GtkApplication *application)
@@ -484,26 +590,59 @@ cr_window_open_file (CrWindow  *self,
                      GError   **error)
 {
   g_return_val_if_fail (CR_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
 
-  g_autofree char *contents = NULL;
-  gsize length = 0;
-  if (!g_file_load_contents (file, NULL, &contents, &length, NULL, error))
+  g_autofree char *contents = cr_script_file_load (file, error);
+  if (!contents)
     return FALSE;
-  if (!g_utf8_validate (contents, (gssize) length, NULL))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "'%s' is not UTF-8 text",
-                   g_file_peek_path (file));
-      return FALSE;
-    }
   g_set_object (&self->file, file);
-  g_autofree char *basename = g_file_get_basename (file);
-  adw_window_title_set_subtitle (self->title, basename);
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view));
-  gtk_text_buffer_set_text (buffer, contents, (int) length);
+  GtkTextBuffer *buffer = get_buffer (self);
+  /* Opening is not an edit to undo. */
+  gtk_text_buffer_begin_irreversible_action (buffer);
+  gtk_text_buffer_set_text (buffer, contents, -1);
+  gtk_text_buffer_end_irreversible_action (buffer);
+  gtk_text_buffer_set_modified (buffer, FALSE);
   GtkTextIter start;
   gtk_text_buffer_get_start_iter (buffer, &start);
   gtk_text_buffer_place_cursor (buffer, &start);
+  gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (self->source_view), &start, 0, FALSE, 0, 0);
+  gtk_stack_set_visible_child_name (self->editor_stack, "script");
+  cr_window_update_title (self);
+  cr_window_show_gallery (self, FALSE);
+  cr_window_schedule_run (self);
   return TRUE;
+}
+
+GFile *
+cr_window_get_file (CrWindow *self)
+{
+  g_return_val_if_fail (CR_IS_WINDOW (self), NULL);
+  return self->file;
+}
+
+void
+cr_window_set_file (CrWindow *self,
+                    GFile    *file)
+{
+  g_return_if_fail (CR_IS_WINDOW (self));
+  g_set_object (&self->file, file);
+  cr_window_update_title (self);
+}
+
+char *
+cr_window_get_text (CrWindow *self)
+{
+  g_return_val_if_fail (CR_IS_WINDOW (self), NULL);
+  GtkTextIter start, end;
+  gtk_text_buffer_get_bounds (get_buffer (self), &start, &end);
+  return gtk_text_buffer_get_text (get_buffer (self), &start, &end, TRUE);
+}
+
+GtkSourceView *
+cr_window_get_source_view (CrWindow *self)
+{
+  g_return_val_if_fail (CR_IS_WINDOW (self), NULL);
+  return self->source_view;
 }
 
 CrGraphCanvas *
@@ -513,9 +652,31 @@ cr_window_get_canvas (CrWindow *self)
   return self->canvas;
 }
 
+void
+cr_window_show_gallery (CrWindow *self,
+                        gboolean  show)
+{
+  g_return_if_fail (CR_IS_WINDOW (self));
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "gallery");
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (show));
+  gtk_stack_set_visible_child_name (self->main_stack, show ? "gallery" : "workspace");
+  if (show)
+    gtk_widget_grab_focus (self->gallery);
+}
+
+void
+cr_window_toast (CrWindow   *self,
+                 const char *message)
+{
+  g_return_if_fail (CR_IS_WINDOW (self));
+  AdwToast *toast = adw_toast_new (message);
+  adw_toast_set_timeout (toast, 4);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
 gboolean
 cr_window_is_busy (CrWindow *self)
 {
   g_return_val_if_fail (CR_IS_WINDOW (self), FALSE);
-  return self->running || self->run_timeout_id != 0;
+  return self->running || self->run_timeout_id != 0 || self->error_timeout_id != 0;
 }

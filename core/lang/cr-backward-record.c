@@ -44,7 +44,14 @@ struct _CrBackwardRun {
   CrBackwardRecord  *record;     /* NULL when only tracing */
   char              *root;       /* the numerator of every ∂: "L" */
   guint              number;
+  GHashTable        *saved;      /* recording: CrNode* -> SavedBlock*, taken before the
+                                  * engine frees the saved tensors */
 };
+
+typedef struct {
+  guint          n;
+  CrSavedRecord  saved[CR_NODE_MAX_SAVED];
+} SavedBlock;
 
 static void
 node_label_free (gpointer data)
@@ -178,20 +185,45 @@ append_aligned (GString    *out,
   g_string_append_c (out, '\n');
 }
 
+/* What a step is about: "b = w1*a, line 5", or the leaf's name; NULL when
+ * the node has no source. */
+static char *
+step_caption (CrInterp *self,
+              CrNode   *node)
+{
+  if (node->variable)
+    {
+      const char *leaf = cr_tensor_get_name (node->variable);
+      return g_strdup (leaf ? leaf : "(unnamed leaf)");
+    }
+  g_autofree char *text = span_text (self, &node->span);
+  if (text && text[0])
+    return g_strdup_printf ("%s, line %d", text, node->span.line);
+  return NULL;
+}
+
 static char *
 step_label (CrInterp *self,
             CrNode   *node)
 {
   const char *name = cr_node_name (node);
+  g_autofree char *caption = step_caption (self, node);
+  if (!caption)
+    return g_strdup (name);
   if (node->variable)
-    {
-      const char *leaf = cr_tensor_get_name (node->variable);
-      return g_strdup_printf ("%s  %s", name, leaf ? leaf : "(unnamed leaf)");
-    }
-  g_autofree char *text = span_text (self, &node->span);
-  if (text && text[0])
-    return g_strdup_printf ("%s  (%s, line %d)", name, text, node->span.line);
-  return g_strdup (name);
+    return g_strdup_printf ("%s  %s", name, caption);
+  return g_strdup_printf ("%s  (%s)", name, caption);
+}
+
+/* The op's rule, when the trace prints it instead of local gradients. */
+static const char *
+step_rule (CrNode *node,
+           guint   n_inputs)
+{
+  if (n_inputs > 0 && node->op && node->op->local_grad_text && !node->custom_name
+      && (!node->op->local_grad || n_inputs > 2))
+    return node->op->local_grad_text;
+  return NULL;
 }
 
 static void
@@ -214,9 +246,9 @@ trace_step (CrBackwardRun        *run,
       append_aligned (out, prefix, value);
     }
 
-  if (step->n_inputs > 0 && node->op && node->op->local_grad_text && !node->custom_name
-      && (!node->op->local_grad || step->n_inputs > 2))
-    g_string_append_printf (out, "    rule: %s\n", node->op->local_grad_text);
+  const char *rule = step_rule (node, step->n_inputs);
+  if (rule)
+    g_string_append_printf (out, "    rule: %s\n", rule);
 
   g_autofree char *oname = step->n_outputs == 1 && !node->variable
                            ? output_label (self, node, 0) : g_strdup ("out");
@@ -288,11 +320,35 @@ copy_or_null (CrTensor *t)
 }
 
 static void
+accumulation_record_free (gpointer data)
+{
+  CrAccumulationRecord *a = data;
+  cr_node_unref (a->node);
+  g_free (a->name);
+  cr_tensor_unref (a->contribution);
+  cr_tensor_unref (a->sum);
+  g_free (a);
+}
+
+static void
 step_record_free (gpointer data)
 {
   CrStepRecord *s = data;
   cr_node_unref (s->node);
   g_free (s->label);
+  g_free (s->caption);
+  g_free (s->root_name);
+  g_free (s->local_name);
+  if (s->output_names)
+    for (guint i = 0; i < s->n_outputs; i++)
+      g_free (s->output_names[i]);
+  g_free (s->output_names);
+  if (s->input_names)
+    for (guint i = 0; i < s->n_inputs; i++)
+      g_free (s->input_names[i]);
+  g_free (s->input_names);
+  if (s->accumulations)
+    g_ptr_array_unref (s->accumulations);
   for (guint i = 0; i < s->n_outputs; i++)
     cr_tensor_unref (s->grad_outputs[i]);
   for (guint i = 0; i < s->n_inputs; i++)
@@ -332,6 +388,33 @@ record_step (CrBackwardRun        *run,
   s->leaf = ref_or_null (step->leaf);
   s->grad_before = copy_or_null (step->grad_before);
   s->grad_after = copy_or_null (step->grad_after);
+
+  /* The names, as trace_step writes them. */
+  CrInterp *self = run->interp;
+  CrNode *node = step->node;
+  s->caption = step_caption (self, node);
+  s->root_name = g_strdup (run->root);
+  s->output_names = g_new0 (char *, step->n_outputs + 1);
+  for (guint o = 0; o < step->n_outputs; o++)
+    s->output_names[o] = output_label (self, node, node->variable ? 0 : o);
+  s->input_names = g_new0 (char *, step->n_inputs + 1);
+  for (guint i = 0; i < step->n_inputs; i++)
+    if (node->next && node->next[i].node)
+      s->input_names[i] = output_label (self, node->next[i].node, node->next[i].input_nr);
+  s->local_name = step->n_outputs == 1 && !node->variable ? output_label (self, node, 0)
+                                                         : g_strdup ("out");
+  s->rule = step_rule (node, step->n_inputs);
+  s->accumulations = g_ptr_array_new_with_free_func (accumulation_record_free);
+
+  /* The saved tensors as they were before the engine freed them. */
+  SavedBlock *block = run->saved ? g_hash_table_lookup (run->saved, node) : NULL;
+  if (block)
+    {
+      s->n_saved = block->n;
+      memcpy (s->saved, block->saved, sizeof (CrSavedRecord) * block->n);
+    }
+  else
+    s->n_saved = cr_node_describe_saved (node, s->saved);
   g_ptr_array_add (run->record->steps, s);
 }
 
@@ -354,9 +437,25 @@ observer_accumulate (gpointer  user_data,
                      CrTensor *running_sum)
 {
   CrBackwardRun *run = user_data;
-  if (!run->interp->options.trace_backward)
-    return;
   CrInterp *self = run->interp;
+  /* The engine adds a gradient into its receiver's buffer right after the
+   * step that produced it (route() follows the observer's step call), so it
+   * belongs to the last recorded step. Several roots can meet before any
+   * step runs; those have no step to belong to. */
+  if (run->record && run->record->steps->len > 0)
+    {
+      CrStepRecord *last = g_ptr_array_index (run->record->steps, run->record->steps->len - 1);
+      CrAccumulationRecord *a = g_new0 (CrAccumulationRecord, 1);
+      a->node = cr_node_ref (node);
+      a->input_nr = input_nr;
+      a->name = output_label (self, node, input_nr);
+      /* Copies: the engine may add into either tensor in place later. */
+      a->contribution = copy_or_null (contribution);
+      a->sum = copy_or_null (running_sum);
+      g_ptr_array_add (last->accumulations, a);
+    }
+  if (!self->options.trace_backward)
+    return;
   g_autofree char *name = output_label (self, node, input_nr);
   g_autofree char *c = format_tensor (self, contribution);
   g_autofree char *sum = format_tensor (self, running_sum);
@@ -379,6 +478,140 @@ static const CrBackwardObserver observer = {
   observer_step,
   observer_accumulate,
 };
+
+/* PyTorch's names for the saved inputs of ops whose second input is not
+ * "other"; every other op with one or two inputs saves "self" and "other". */
+static const struct {
+  CrOpId      op;
+  const char *names[3];
+} saved_input_names[] = {
+  { CR_OP_MM,              { "self", "mat2", NULL } },
+  { CR_OP_BMM,             { "self", "mat2", NULL } },
+  { CR_OP_MV,              { "self", "vec", NULL } },
+  { CR_OP_DOT,             { "self", "tensor", NULL } },
+  { CR_OP_POW,             { "self", "exponent", NULL } },
+  { CR_OP_MSE_LOSS,        { "self", "target", NULL } },
+  { CR_OP_SMOOTH_L1_LOSS,  { "self", "target", NULL } },
+  { CR_OP_BCE,             { "self", "target", "weight" } },
+  { CR_OP_BCE_WITH_LOGITS, { "self", "target", "weight" } },
+};
+
+static const char *
+saved_input_name (const CrNode *node,
+                  int           input)
+{
+  if (input < 0 || !node->op)
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (saved_input_names); i++)
+    if (saved_input_names[i].op == node->op->id)
+      return input < 3 ? saved_input_names[i].names[input] : NULL;
+  if (node->n_inputs <= 2 && node->op->id != CR_OP_CUSTOM)
+    return input == 0 ? "self" : "other";
+  return NULL;
+}
+
+/* Which input of node t is: the edge that carries its history, or for a
+ * tensor without one (no gradient), an edge-less input of its shape and
+ * dtype. claimed keeps x*x's two saved x apart. */
+static int
+find_input (const CrNode   *node,
+            const CrTensor *t,
+            guint32        *claimed)
+{
+  for (int pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < node->n_inputs && i < 32; i++)
+      {
+        const CrEdge *e = &node->next[i];
+        if (pass == 0 && (*claimed & (1u << i)))
+          continue;
+        gboolean match;
+        if (t->grad_fn)
+          match = e->node == t->grad_fn && e->input_nr == t->output_nr;
+        else if (t->requires_grad)
+          match = e->node && e->node->variable == t;
+        else
+          {
+            const CrTensorMeta *m = node->input_meta ? &node->input_meta[i] : NULL;
+            match = !e->node && m && m->dtype == t->dtype
+                    && cr_shape_equal (m->shape, m->ndim, t->shape, t->ndim);
+          }
+        if (match)
+          {
+            *claimed |= 1u << i;
+            return (int) i;
+          }
+      }
+  return -1;
+}
+
+guint
+cr_node_describe_saved (CrNode        *node,
+                        CrSavedRecord *out)
+{
+  guint n = 0;
+  guint32 claimed = 0;
+  if (!node || !node->saved)
+    return 0;
+  for (guint slot = 0; slot < node->n_saved && slot < CR_NODE_MAX_SAVED; slot++)
+    {
+      const CrSavedTensor *sv = &node->saved[slot];
+      if (!sv->was_saved)
+        continue;
+      CrSavedRecord *r = &out[n++];
+      memset (r, 0, sizeof *r);
+      r->slot = slot;
+      r->input = -1;
+      r->is_output = sv->is_output;
+      const CrTensor *t = sv->tensor;
+      if (t)
+        {
+          r->known = TRUE;
+          r->is_number = t->is_wrapped_number;
+          r->variable = cr_tensor_get_name (t);
+          r->identity = t;
+          r->ndim = t->ndim;
+          memcpy (r->shape, t->shape, sizeof (gint64) * (gsize) t->ndim);
+          r->dtype = t->dtype;
+          r->device = t->device;
+          if (!sv->is_output)
+            r->input = find_input (node, t, &claimed);
+        }
+      r->name = sv->is_output ? "result" : saved_input_name (node, r->input);
+    }
+  return n;
+}
+
+/* Every node behind roots with saved tensors, described (the engine frees
+ * them as it goes unless retain_graph). An explicit queue: graphs can be
+ * deep. */
+static GHashTable *
+describe_graph (CrTensor *const *roots,
+                guint            n_roots)
+{
+  GHashTable *blocks = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+  GQueue queue = G_QUEUE_INIT;
+  for (guint i = 0; i < n_roots; i++)
+    if (roots[i] && roots[i]->grad_fn && g_hash_table_add (seen, roots[i]->grad_fn))
+      g_queue_push_tail (&queue, roots[i]->grad_fn);
+  CrNode *node;
+  while ((node = g_queue_pop_head (&queue)))
+    {
+      if (node->n_saved > 0)
+        {
+          SavedBlock *block = g_new0 (SavedBlock, 1);
+          block->n = cr_node_describe_saved (node, block->saved);
+          g_hash_table_insert (blocks, node, block);
+        }
+      for (guint i = 0; i < node->n_inputs; i++)
+        {
+          CrNode *next = node->next[i].node;
+          if (next && g_hash_table_add (seen, next))
+            g_queue_push_tail (&queue, next);
+        }
+    }
+  return blocks;
+}
 
 static void
 backward_record_free (gpointer data)
@@ -426,6 +659,7 @@ cr_interp_backward_begin (CrInterp        *self,
       r->steps = g_ptr_array_new_with_free_func (step_record_free);
       g_ptr_array_add (self->records, r);
       run->record = r;
+      run->saved = describe_graph (roots, n_roots);
     }
   if (self->options.trace_backward)
     {
@@ -453,6 +687,7 @@ cr_interp_backward_end (CrInterp *self,
     run->record->succeeded = succeeded;
   if (self->options.trace_backward && !succeeded)
     cr_interp_write (self, "  (backward stopped by an error)\n", FALSE);
+  g_clear_pointer (&run->saved, g_hash_table_unref);
   g_free (run->root);
   g_free (run);
 }

@@ -96,7 +96,40 @@ void        cr_interp_backward_end (CrInterp              *self,
 
 /* ---- the result, for the UI and tests ---- */
 
-/* One recorded step (refs held by the record). */
+/* A tensor a node saved for its backward formula, described while it is
+ * still there (a backward without retain_graph frees it). */
+typedef struct {
+  guint         slot;
+  const char   *name;           /* "self", "other", "result", ... (static), or NULL: unknown */
+  int           input;          /* the node input it is, -1: an output or not known */
+  gboolean      is_output;
+  gboolean      is_number;      /* a Python number wrapped as a 0-d tensor (`x * 2`) */
+  gboolean      known;          /* FALSE: already freed when described (no shape, no variable) */
+  const char   *variable;       /* the script variable first bound to it (interned), or NULL */
+  gconstpointer identity;       /* the tensor's address when described, to tell tensors
+                                 * apart within one record; never dereferenced */
+  int           ndim;
+  gint64        shape[CR_MAX_DIMS];
+  CrDType       dtype;
+  CrDeviceType  device;
+} CrSavedRecord;
+
+/* Describes the slots of node that hold (or held) a saved tensor into out
+ * (room for CR_NODE_MAX_SAVED); returns how many. */
+guint       cr_node_describe_saved (CrNode               *node,
+                                    CrSavedRecord        *out);
+
+/* A second (third, ...) gradient reaching the same tensor during a step. */
+typedef struct {
+  CrNode     *node;             /* the node receiving it (ref) */
+  guint32     input_nr;
+  char       *name;             /* what ∂ calls it: "a" */
+  CrTensor   *contribution;     /* copies, as they were then */
+  CrTensor   *sum;              /* the sum so far */
+} CrAccumulationRecord;
+
+/* One recorded step (refs held by the record). The names are the ones
+ * `--trace-backward` prints for the same step. */
 typedef struct {
   guint       index;
   CrNode     *node;
@@ -109,6 +142,16 @@ typedef struct {
   CrTensor   *leaf;             /* AccumulateGrad */
   CrTensor   *grad_before;
   CrTensor   *grad_after;
+
+  char       *caption;          /* "b = w1*a, line 5"; AccumulateGrad: the leaf's name; or NULL */
+  char       *root_name;        /* the numerator of every ∂: "L" */
+  char      **output_names;     /* n_outputs: "b", "(w3*b)"; the leaf's name for AccumulateGrad */
+  char      **input_names;      /* n_inputs: "w1", NULL for an input without an edge */
+  char       *local_name;       /* the numerator of local gradients: "b", or "out" */
+  const char *rule;             /* op->local_grad_text when the trace prints it (static), or NULL */
+  GPtrArray  *accumulations;    /* of CrAccumulationRecord*, those the step's gradients caused */
+  guint       n_saved;
+  CrSavedRecord saved[CR_NODE_MAX_SAVED];  /* as before the backward call freed them */
 } CrStepRecord;
 
 typedef struct {

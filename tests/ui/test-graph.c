@@ -2,7 +2,9 @@
 #include "cr-graph-model.h"
 #include "cr-graph-layout.h"
 #include "cr-graph-render.h"
+#include "cr-tensor.h"
 
+#include <math.h>
 #include <string.h>
 
 static CrGraphModel *
@@ -24,6 +26,85 @@ model_of_example (const char *name)
   /* The model is a value: it outlives the interpreter. */
   cr_interp_free (interp);
   return model;
+}
+
+static void
+collect_output (const char *text,
+                gboolean    is_stderr,
+                gpointer    user_data)
+{
+  g_string_append (user_data, text);
+}
+
+/* Runs source as the window does and returns one model per backward call;
+ * with trace, the --trace-backward text lands there. */
+static GPtrArray *
+models_of_source (const char *source,
+                  GString    *trace)
+{
+  g_autoptr (GError) error = NULL;
+  CrSpan span = { 0 };
+  g_autoptr (CrAstModule) module = cr_parse (source, -1, "test.py", &span, &error);
+  g_assert_no_error (error);
+  CrInterpOptions io = {
+    .record_backward = TRUE,
+    .trace_backward = trace != NULL,
+    .output = trace ? collect_output : NULL,
+    .output_data = trace,
+  };
+  CrInterp *interp = cr_interp_new (&io);
+  CrScriptError *script_error = NULL;
+  gboolean ok = cr_interp_run (interp, module, &script_error);
+  if (!ok)
+    g_test_message ("%s", script_error->traceback);
+  g_assert_true (ok);
+  GPtrArray *models = cr_graph_models_new_from_interp (interp, source);
+  cr_interp_free (interp);
+  return models;
+}
+
+static char *
+example_source (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "examples", name, NULL);
+  char *source = NULL;
+  g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
+  return source;
+}
+
+static const CrGraphNode *
+find_node (const CrGraphModel *model,
+           CrGraphNodeKind     kind,
+           const char         *title)
+{
+  for (guint i = 0; i < model->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      if (n->kind == kind && strcmp (n->title, title) == 0)
+        return n;
+    }
+  return NULL;
+}
+
+static const CrGraphNode *
+node_at (const CrGraphModel *model,
+         guint               id)
+{
+  g_assert_cmpuint (id, <, model->nodes->len);
+  return g_ptr_array_index (model->nodes, id);
+}
+
+/* Asserts that a snapshot holds expected (row-major, n values). */
+static void
+assert_values (const CrTensorSnapshot *s,
+               const double           *expected,
+               guint                   n)
+{
+  g_assert_nonnull (s);
+  g_assert_cmpint (s->numel, ==, n);
+  g_assert_cmpint (s->n_values, ==, n);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpfloat_with_epsilon (s->values[i], expected[i], 1e-6);
 }
 
 static gboolean
@@ -131,6 +212,537 @@ test_render_toy (void)
     }
 }
 
+
+/* ---- steps ------------------------------------------------------------------ */
+
+/* The toy example's tensors (data/examples/01-toy-network.py). */
+static const double toy_a[9] = { 0.5, -1.0, 1.5, 2.0, 1.0, -0.5, 1.0, 3.0, -2.0 };
+static const double toy_w1[9] = { 1.0, 2.0, -1.0, 0.5, 0.5, 0.5, -1.5, 1.0, 2.0 };
+static const double toy_w2[9] = { 0.25, -0.5, 1.0, 1.0, -1.0, 2.0, 0.5, 1.5, -0.25 };
+static const double toy_w3[9] = { 1.0, -1.0, 1.0, 2.0, 0.5, -2.0, 1.0, 1.5, 1.0 };
+static const double toy_w4[9] = { -0.5, 1.0, 2.0, 1.0, 1.0, 0.25, 2.0, -1.0, 0.5 };
+
+/* The leaves' .grad after L.backward(), as PyTorch 1.13 prints them
+ * (/usr/bin/python3 with torch running the same script). */
+static const struct {
+  const char *leaf;
+  double      grad[9];
+} toy_torch_grads[] = {
+  { "a",  { -0.875, 2.5, -1.0, -2.0, 0.75, 0.5, 0.5, 0.0, -1.875 } },
+  { "w1", { -0.5, -1.0, -1.5, -4.0, -0.5, -1.0, -1.0, -4.5, 2.0 } },
+  { "w2", { 0.25, 1.0, -3.0, -2.0, -1.0, 0.125, -2.0, 3.0, 1.0 } },
+  { "w3", { -0.5, 2.0, 1.5, -1.0, -0.5, 0.25, 1.5, -3.0, 4.0 } },
+  { "w4", { -0.125, -0.5, -1.5, -2.0, 1.0, 1.0, -0.5, -4.5, -0.5 } },
+};
+
+static CrGraphModel *
+toy_model (GString *trace)
+{
+  g_autofree char *source = example_source ("01-toy-network.py");
+  g_autoptr (GPtrArray) models = models_of_source (source, trace);
+  g_assert_cmpuint (models->len, ==, 1);
+  return cr_graph_model_ref (g_ptr_array_index (models, 0));
+}
+
+static const CrGraphStep *
+find_step (const CrGraphModel *model,
+           const char         *title,
+           const char         *caption_prefix)
+{
+  for (guint s = 0; s < model->n_steps; s++)
+    {
+      const CrGraphStep *step = cr_graph_model_get_step (model, (int) s);
+      if (strcmp (step->title, title) == 0 && step->caption
+          && g_str_has_prefix (step->caption, caption_prefix))
+        return step;
+    }
+  return NULL;
+}
+
+static const CrGraphStepInput *
+step_input (const CrGraphStep *step,
+            const char        *name)
+{
+  for (guint i = 0; i < step->inputs->len; i++)
+    {
+      const CrGraphStepInput *in = g_ptr_array_index (step->inputs, i);
+      if (g_strcmp0 (in->input_name, name) == 0)
+        return in;
+    }
+  return NULL;
+}
+
+static void
+test_steps_toy (void)
+{
+  g_autoptr (CrGraphModel) model = toy_model (NULL);
+  g_assert_cmpuint (model->n_steps, ==, 12);
+  g_assert_cmpuint (model->steps->len, ==, 12);
+  g_assert_null (cr_graph_model_get_step (model, 12));
+  g_assert_null (cr_graph_model_get_step (model, -1));
+  g_assert_cmpstr (model->title, ==, "L.backward() · line 21");
+  g_assert_cmpint (model->span.line, ==, 21);
+  g_assert_true (model->succeeded);
+
+  /* Step 0: L's SumBackward0 receives ∂L/∂L = 1 and shows its rule. */
+  const CrGraphStep *sum = cr_graph_model_get_step (model, 0);
+  g_assert_cmpstr (sum->title, ==, "SumBackward0");
+  g_assert_cmpstr (sum->root, ==, "L");
+  g_assert_cmpstr (sum->caption, ==, "L = (10 - d).sum(), line 16");
+  g_assert_cmpuint (sum->incoming->len, ==, 1);
+  const CrGraphGrad *one = g_ptr_array_index (sum->incoming, 0);
+  g_assert_cmpstr (one->name, ==, "∂L/∂L");
+  g_assert_cmpint (one->value->ndim, ==, 0);
+  g_assert_cmpfloat (one->value->values[0], ==, 1.0);
+  g_assert_cmpstr (one->value->text, ==, "1.");
+  g_assert_nonnull (sum->rule);
+  g_assert_cmpuint (sum->inputs->len, ==, 1);
+  const CrGraphStepInput *rsub_in = g_ptr_array_index (sum->inputs, 0);
+  g_assert_null (rsub_in->local);
+  g_assert_null (rsub_in->product);
+  g_assert_cmpstr (rsub_in->outgoing.name, ==, "∂L/∂(10 - d)");
+  g_assert_cmpuint (sum->node, ==, cr_graph_model_find_step (model, 0)->id);
+
+  /* b = w1 * a: L = Σ(10 - w3*b - w4*c) gives ∂L/∂b = -w3; the local
+   * gradients of a product are the other factor. */
+  const CrGraphStep *mul = find_step (model, "MulBackward0", "b = w1 * a");
+  g_assert_nonnull (mul);
+  g_assert_cmpstr (mul->caption, ==, "b = w1 * a, line 13");
+  g_assert_null (mul->rule);
+  g_assert_cmpuint (mul->incoming->len, ==, 1);
+  const CrGraphGrad *dl_db = g_ptr_array_index (mul->incoming, 0);
+  g_assert_cmpstr (dl_db->name, ==, "∂L/∂b");
+  double minus_w3[9], local_w1[9], out_w1[9], out_a[9];
+  for (guint i = 0; i < 9; i++)
+    {
+      minus_w3[i] = -toy_w3[i];
+      local_w1[i] = toy_a[i];
+      out_w1[i] = -toy_w3[i] * toy_a[i];
+      out_a[i] = -toy_w3[i] * toy_w1[i];
+    }
+  assert_values (dl_db->value, minus_w3, 9);
+  g_assert_cmpuint (mul->inputs->len, ==, 2);
+  const CrGraphStepInput *w1 = step_input (mul, "w1");
+  g_assert_nonnull (w1);
+  g_assert_cmpstr (w1->local_name, ==, "∂b/∂w1");
+  g_assert_cmpstr (w1->outgoing.name, ==, "∂L/∂w1");
+  g_assert_cmpstr (w1->product, ==, "∂L/∂w1 = ∂L/∂b × ∂b/∂w1");
+  assert_values (w1->local, local_w1, 9);
+  assert_values (w1->outgoing.value, out_w1, 9);
+  const CrGraphStepInput *a = step_input (mul, "a");
+  g_assert_nonnull (a);
+  g_assert_cmpstr (a->local_name, ==, "∂b/∂a");
+  assert_values (a->local, toy_w1, 9);
+  assert_values (a->outgoing.value, out_a, 9);
+
+  /* The gradient goes along the model's edge from w1's AccumulateGrad. */
+  const CrGraphNode *mul_node = node_at (model, mul->node);
+  g_assert_cmpint (mul_node->kind, ==, CR_GRAPH_NODE_OP);
+  g_assert_cmpstr (mul_node->caption, ==, "b = w1 * a");
+  g_assert_cmpuint (w1->edge, <, model->edges->len);
+  const CrGraphEdge *edge = g_ptr_array_index (model->edges, w1->edge);
+  g_assert_cmpuint (edge->to, ==, mul->node);
+  g_assert_cmpuint (edge->from, ==, w1->to_node);
+  g_assert_cmpint (node_at (model, w1->to_node)->kind, ==, CR_GRAPH_NODE_ACCUMULATE);
+  g_assert_cmpstr (node_at (model, w1->to_node)->info.name, ==, "w1");
+  g_assert_cmpuint (a->edge, !=, w1->edge);
+
+  /* a is used twice: c = w2 * a ran first and sent -w4*w2, then b's step
+   * adds -w3*w1; the sum is the whole ∂L/∂a. */
+  g_assert_cmpuint (mul->accumulations->len, ==, 1);
+  const CrGraphAccumulation *acc = g_ptr_array_index (mul->accumulations, 0);
+  g_assert_cmpstr (acc->name, ==, "∂L/∂a");
+  g_assert_cmpuint (acc->node, ==, a->to_node);
+  double sum_a[9];
+  for (guint i = 0; i < 9; i++)
+    sum_a[i] = -toy_w3[i] * toy_w1[i] - toy_w4[i] * toy_w2[i];
+  assert_values (acc->contribution, out_a, 9);
+  assert_values (acc->sum, sum_a, 9);
+  const CrGraphStep *mul_c = find_step (model, "MulBackward0", "c = w2 * a");
+  g_assert_nonnull (mul_c);
+  g_assert_cmpuint (mul_c->index, <, mul->index);
+  g_assert_cmpuint (mul_c->accumulations->len, ==, 0);
+  guint n_accumulations = 0;
+  for (guint s = 0; s < model->n_steps; s++)
+    n_accumulations += cr_graph_model_get_step (model, (int) s)->accumulations->len;
+  g_assert_cmpuint (n_accumulations, ==, 1);
+
+  /* Every AccumulateGrad step ends with PyTorch's .grad. */
+  guint n_leaf_steps = 0;
+  for (guint s = 0; s < model->n_steps; s++)
+    {
+      const CrGraphStep *step = cr_graph_model_get_step (model, (int) s);
+      if (strcmp (step->title, "AccumulateGrad") != 0)
+        {
+          g_assert_null (step->leaf_name);
+          continue;
+        }
+      n_leaf_steps++;
+      g_assert_nonnull (step->leaf_name);
+      g_assert_cmpstr (step->caption, ==, step->leaf_name);
+      g_assert_null (step->grad_before);
+      g_assert_cmpuint (step->inputs->len, ==, 0);
+      gboolean found = FALSE;
+      for (guint k = 0; k < G_N_ELEMENTS (toy_torch_grads); k++)
+        if (strcmp (toy_torch_grads[k].leaf, step->leaf_name) == 0)
+          {
+            assert_values (step->grad_after, toy_torch_grads[k].grad, 9);
+            found = TRUE;
+          }
+      g_assert_true (found);
+      g_autofree char *incoming = g_strdup_printf ("∂L/∂%s", step->leaf_name);
+      g_assert_cmpstr (((CrGraphGrad *) g_ptr_array_index (step->incoming, 0))->name, ==, incoming);
+    }
+  g_assert_cmpuint (n_leaf_steps, ==, 5);
+}
+
+/* The step card and `--trace-backward` say the same thing. */
+static void
+test_steps_match_trace (void)
+{
+  g_autoptr (GString) trace = g_string_new (NULL);
+  g_autoptr (CrGraphModel) model = toy_model (trace);
+  const char *from = strstr (trace->str, "backward #1");
+  g_assert_nonnull (from);
+  for (guint s = 0; s < model->n_steps; s++)
+    {
+      const CrGraphStep *step = cr_graph_model_get_step (model, (int) s);
+      g_autofree char *header = g_strdup_printf ("  step %u  %s  ", s + 1, step->title);
+      const char *block = strstr (from, header);
+      g_assert_nonnull (block);
+      const char *end = strstr (block + 1, "\n  step ");
+      g_autofree char *text = g_strndup (block, end ? (gsize) (end - block) : strlen (block));
+      g_assert_nonnull (strstr (text, step->caption));
+      for (guint k = 0; k < step->incoming->len; k++)
+        {
+          const CrGraphGrad *g = g_ptr_array_index (step->incoming, k);
+          g_autofree char *line = g_strdup_printf ("    %s = tensor(", g->name);
+          g_assert_nonnull (strstr (text, line));
+        }
+      if (step->rule)
+        g_assert_nonnull (strstr (text, step->rule));
+      for (guint i = 0; i < step->inputs->len; i++)
+        {
+          const CrGraphStepInput *in = g_ptr_array_index (step->inputs, i);
+          g_autofree char *line = g_strdup_printf ("    %s", in->product ? in->product
+                                                                      : in->outgoing.name);
+          g_assert_nonnull (strstr (text, line));
+        }
+      for (guint k = 0; k < step->accumulations->len; k++)
+        {
+          const CrGraphAccumulation *acc = g_ptr_array_index (step->accumulations, k);
+          g_autofree char *line = g_strdup_printf ("    %s += ", acc->name);
+          g_assert_nonnull (strstr (text, line));
+        }
+      from = block + 1;
+    }
+}
+
+static void
+test_freed (void)
+{
+  /* The toy example's backward had no retain_graph: every op's saved
+   * tensors are gone, but what they were is still known. */
+  g_autoptr (CrGraphModel) model = toy_model (NULL);
+  const CrGraphStep *mul = find_step (model, "MulBackward0", "b = w1 * a");
+  const CrGraphNode *n = node_at (model, mul->node);
+  g_assert_true (n->freed);
+  g_assert_cmpuint (n->info.saved->len, ==, 2);
+  for (guint k = 0; k < n->info.saved->len; k++)
+    {
+      const CrGraphSaved *saved = g_ptr_array_index (n->info.saved, k);
+      g_assert_true (saved->freed);
+      g_assert_null (saved->value);
+      g_assert_cmpstr (saved->shape, ==, "3×3");
+    }
+  /* The inspector still has the tensor the op made. */
+  g_assert_true (n->info.has_tensor);
+  g_assert_cmpstr (n->info.name, ==, "b");
+  g_assert_cmpstr (n->info.grad_fn, ==, "<MulBackward0>");
+  g_assert_false (n->info.is_leaf);
+  double b[9];
+  for (guint i = 0; i < 9; i++)
+    b[i] = toy_w1[i] * toy_a[i];
+  assert_values (n->info.value, b, 9);
+
+  /* With retain_graph=True, they stay, with their values. */
+  g_autoptr (GPtrArray) models = models_of_source (
+    "import torch\n"
+    "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+    "w = torch.tensor([3.0, -1.0], requires_grad=True)\n"
+    "y = (x * w).sum()\n"
+    "y.backward(retain_graph=True)\n", NULL);
+  const CrGraphModel *kept = g_ptr_array_index (models, 0);
+  const CrGraphNode *op = find_node (kept, CR_GRAPH_NODE_OP, "MulBackward0");
+  g_assert_nonnull (op);
+  g_assert_false (op->freed);
+  g_assert_cmpuint (op->info.saved->len, ==, 2);
+  gboolean saw_self = FALSE, saw_other = FALSE;
+  for (guint k = 0; k < op->info.saved->len; k++)
+    {
+      const CrGraphSaved *saved = g_ptr_array_index (op->info.saved, k);
+      g_assert_false (saved->freed);
+      g_assert_cmpstr (saved->shape, ==, "2");
+      const double x[2] = { 1.0, 2.0 }, w[2] = { 3.0, -1.0 };
+      if (strcmp (saved->name, "self") == 0)
+        {
+          assert_values (saved->value, x, 2);
+          saw_self = TRUE;
+        }
+      else if (strcmp (saved->name, "other") == 0)
+        {
+          assert_values (saved->value, w, 2);
+          saw_other = TRUE;
+        }
+    }
+  g_assert_true (saw_self && saw_other);
+}
+
+static void
+test_constant (void)
+{
+  g_autoptr (GPtrArray) models = models_of_source (
+    "import torch\n"
+    "x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
+    "y = (x * 2).detach()\n"
+    "z = (x * y).sum()\n"
+    "z.backward()\n", NULL);
+  g_assert_cmpuint (models->len, ==, 1);
+  const CrGraphModel *model = g_ptr_array_index (models, 0);
+  const CrGraphNode *y = find_node (model, CR_GRAPH_NODE_CONSTANT, "y");
+  g_assert_nonnull (y);
+  g_assert_cmpstr (y->shape, ==, "3");
+  g_assert_cmpstr (y->key, ==, "const:y");
+  g_assert_false (y->info.requires_grad);
+  g_assert_true (y->info.is_leaf);
+  g_assert_null (y->info.grad_fn);
+  const CrGraphNode *mul = find_node (model, CR_GRAPH_NODE_OP, "MulBackward0");
+  g_assert_nonnull (mul);
+  gboolean edge_found = FALSE;
+  guint n_constants = 0;
+  for (guint i = 0; i < model->edges->len; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      edge_found |= e->from == y->id && e->to == mul->id;
+    }
+  for (guint i = 0; i < model->nodes->len; i++)
+    n_constants += node_at (model, i)->kind == CR_GRAPH_NODE_CONSTANT;
+  g_assert_true (edge_found);
+  /* `x * 2` made y without a graph; the 2 itself is no node. */
+  g_assert_cmpuint (n_constants, ==, 1);
+  /* The step sends a gradient to x only. */
+  const CrGraphStep *step = cr_graph_model_get_step (model, mul->step);
+  g_assert_cmpuint (step->inputs->len, ==, 1);
+  g_assert_cmpstr (((CrGraphStepInput *) g_ptr_array_index (step->inputs, 0))->input_name, ==, "x");
+
+  /* A Python number operand is no node either. */
+  g_autoptr (GPtrArray) numbers = models_of_source (
+    "import torch\n"
+    "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+    "y = (x * 2 + 1).sum()\n"
+    "y.backward()\n", NULL);
+  const CrGraphModel *m2 = g_ptr_array_index (numbers, 0);
+  for (guint i = 0; i < m2->nodes->len; i++)
+    g_assert_cmpint (node_at (m2, i)->kind, !=, CR_GRAPH_NODE_CONSTANT);
+}
+
+static void
+test_two_backwards (void)
+{
+  g_autoptr (GPtrArray) models = models_of_source (
+    "import torch\n"
+    "x = torch.tensor(2.0, requires_grad=True)\n"
+    "y = x * x\n"
+    "y.backward()\n"
+    "z = x.exp()\n"
+    "z.backward()\n", NULL);
+  g_assert_cmpuint (models->len, ==, 2);
+  const CrGraphModel *first = g_ptr_array_index (models, 0);
+  const CrGraphModel *second = g_ptr_array_index (models, 1);
+  g_assert_cmpstr (first->title, ==, "y.backward() · line 4");
+  g_assert_cmpstr (second->title, ==, "z.backward() · line 6");
+  g_assert_nonnull (find_node (first, CR_GRAPH_NODE_OP, "MulBackward0"));
+  g_assert_nonnull (find_node (second, CR_GRAPH_NODE_OP, "ExpBackward0"));
+  g_assert_null (find_node (second, CR_GRAPH_NODE_OP, "MulBackward0"));
+  /* x * x: one input twice, so two contributions meet at x. */
+  const CrGraphStep *mul = cr_graph_model_get_step (first, 0);
+  g_assert_cmpuint (mul->inputs->len, ==, 2);
+  g_assert_cmpuint (mul->accumulations->len, ==, 1);
+  const CrGraphAccumulation *acc = g_ptr_array_index (mul->accumulations, 0);
+  g_assert_cmpfloat_with_epsilon (acc->sum->values[0], 4.0, 1e-6);
+  /* Each AccumulateGrad step shows .grad before and after its own call. */
+  const CrGraphStep *leaf = cr_graph_model_get_step (second, (int) second->n_steps - 1);
+  g_assert_cmpstr (leaf->leaf_name, ==, "x");
+  g_assert_cmpfloat_with_epsilon (leaf->grad_before->values[0], 4.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (leaf->grad_after->values[0], 4.0 + exp (2.0), 1e-5);
+
+  /* Without a backward call: the forward graph alone. */
+  g_autoptr (GPtrArray) forward = models_of_source (
+    "import torch\n"
+    "a = torch.ones(2, requires_grad=True)\n"
+    "d = (a * 3).sum()\n", NULL);
+  g_assert_cmpuint (forward->len, ==, 1);
+  const CrGraphModel *f = g_ptr_array_index (forward, 0);
+  g_assert_cmpstr (f->title, ==, "forward graph of d");
+  g_assert_cmpuint (f->n_steps, ==, 0);
+  g_assert_null (cr_graph_model_get_step (f, 0));
+
+  g_autoptr (GPtrArray) none = models_of_source ("x = 1\n", NULL);
+  g_assert_cmpuint (none->len, ==, 0);
+}
+
+static void
+test_keys (void)
+{
+  g_autoptr (CrGraphModel) model = toy_model (NULL);
+  g_autoptr (GHashTable) keys = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < model->nodes->len; i++)
+    {
+      const CrGraphNode *n = node_at (model, i);
+      g_assert_nonnull (n->key);
+      g_assert_true (g_hash_table_add (keys, n->key));
+    }
+  const char *expected[] = { "leaf:w1", "acc:w1", "out:L", "op:MulBackward0:b = w1 * a",
+                             "op:MulBackward0:d = w3 * b + w4 * c",
+                             "op:MulBackward0:d = w3 * b + w4 * c#2" };
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_true (g_hash_table_contains (keys, expected[i]));
+
+  /* Stable across runs of the same script. */
+  g_autoptr (CrGraphModel) again = toy_model (NULL);
+  for (guint i = 0; i < again->nodes->len; i++)
+    g_assert_true (g_hash_table_contains (keys, node_at (again, i)->key));
+}
+
+static void
+test_info (void)
+{
+  g_autoptr (CrGraphModel) model = toy_model (NULL);
+  const CrGraphNode *w1 = find_node (model, CR_GRAPH_NODE_LEAF, "w1");
+  g_assert_true (w1->info.has_tensor);
+  g_assert_cmpstr (w1->info.name, ==, "w1");
+  g_assert_true (w1->info.is_leaf);
+  g_assert_true (w1->info.requires_grad);
+  g_assert_false (w1->info.retains_grad);
+  g_assert_null (w1->info.grad_fn);
+  g_assert_cmpstr (w1->info.dtype, ==, "torch.float32");
+  g_assert_cmpstr (w1->info.device, ==, "cpu");
+  g_assert_cmpstr (w1->device, ==, "cpu");
+  assert_values (w1->info.value, toy_w1, 9);
+  assert_values (w1->info.grad, toy_torch_grads[1].grad, 9);
+  g_assert_cmpuint (w1->info.saved->len, ==, 0);
+
+  const CrGraphNode *out = find_node (model, CR_GRAPH_NODE_OUTPUT, "L");
+  g_assert_cmpstr (out->info.grad_fn, ==, "<SumBackward0>");
+  g_assert_false (out->info.is_leaf);
+  g_assert_null (out->info.grad);
+  /* L = Σ (10 - w3*w1*a - w4*w2*a) */
+  double l = 0;
+  for (guint i = 0; i < 9; i++)
+    l += 10 - toy_w3[i] * toy_w1[i] * toy_a[i] - toy_w4[i] * toy_w2[i] * toy_a[i];
+  g_assert_cmpfloat_with_epsilon (out->info.value->values[0], l, 1e-4);
+  g_assert_cmpstr (out->shape, ==, "scalar");
+
+  /* An unnamed intermediate: no tensor, but the op's own facts. */
+  const CrGraphNode *rsub = find_node (model, CR_GRAPH_NODE_OP, "RsubBackward1");
+  g_assert_false (rsub->info.has_tensor);
+  g_assert_null (rsub->info.value);
+  g_assert_cmpstr (rsub->info.grad_fn, ==, "<RsubBackward1>");
+  g_assert_true (rsub->freed);
+}
+
+static void
+test_snapshot (void)
+{
+  const float data[4] = { 1, 2, 3, 4 };
+  const gint64 shape[2] = { 2, 2 };
+  g_autoptr (CrTensor) t = cr_tensor_new_from_data (data, shape, 2, CR_DTYPE_FLOAT32, NULL);
+  CrTensorSnapshot *s = cr_tensor_snapshot_new (t);
+  g_assert_cmpint (s->ndim, ==, 2);
+  g_assert_cmpint (s->shape[1], ==, 2);
+  g_assert_cmpint (s->numel, ==, 4);
+  g_assert_cmpstr (s->dtype, ==, "torch.float32");
+  g_assert_cmpstr (s->device, ==, "cpu");
+  g_assert_cmpfloat (s->min, ==, 1.0);
+  g_assert_cmpfloat (s->max, ==, 4.0);
+  g_assert_cmpfloat_with_epsilon (s->mean, 2.5, 1e-12);
+  /* torch.std: with Bessel's correction, sqrt(5/3). */
+  g_assert_cmpfloat_with_epsilon (s->std, sqrt (5.0 / 3.0), 1e-12);
+  g_assert_cmpstr (s->text, ==, "[[1., 2.],\n [3., 4.]]");
+  CrTensorSnapshot *c = cr_tensor_snapshot_copy (s);
+  cr_tensor_snapshot_free (s);
+  g_assert_cmpstr (c->text, ==, "[[1., 2.],\n [3., 4.]]");
+  g_assert_cmpfloat (c->values[3], ==, 4.0);
+  cr_tensor_snapshot_free (c);
+  g_assert_null (cr_tensor_snapshot_new (NULL));
+  cr_tensor_snapshot_free (NULL);
+
+  g_autoptr (CrTensor) half = cr_tensor_new_scalar (2.5, CR_DTYPE_FLOAT32);
+  s = cr_tensor_snapshot_new (half);
+  g_assert_cmpstr (s->text, ==, "2.5000");
+  g_assert_true (isnan (s->std));
+  cr_tensor_snapshot_free (s);
+
+  const gboolean flags[3] = { TRUE, FALSE, TRUE };
+  const guint8 bools[3] = { flags[0], flags[1], flags[2] };
+  const gint64 three = 3;
+  g_autoptr (CrTensor) b = cr_tensor_new_from_data (bools, &three, 1, CR_DTYPE_BOOL, NULL);
+  s = cr_tensor_snapshot_new (b);
+  g_assert_cmpstr (s->dtype, ==, "torch.bool");
+  g_assert_cmpfloat (s->values[0], ==, 1.0);
+  g_assert_cmpfloat (s->values[1], ==, 0.0);
+  g_assert_cmpstr (s->text, ==, "[ True, False,  True]");
+  cr_tensor_snapshot_free (s);
+
+  const gint64 none = 0;
+  g_autoptr (CrTensor) empty = cr_tensor_new_zeros (&none, 1, CR_DTYPE_FLOAT32, CR_DEVICE_CPU, NULL);
+  s = cr_tensor_snapshot_new (empty);
+  g_assert_cmpint (s->n_values, ==, 0);
+  g_assert_true (isnan (s->mean) && isnan (s->std) && isnan (s->min) && isnan (s->max));
+  cr_tensor_snapshot_free (s);
+
+  /* Big: the first values kept, the stats over all, no text. */
+  const gint64 big = 5000;
+  g_autoptr (CrTensor) r = cr_tensor_new_arange (0, (double) big, 1, CR_DTYPE_FLOAT64, NULL);
+  g_assert_nonnull (r);
+  s = cr_tensor_snapshot_new (r);
+  g_assert_cmpint (s->numel, ==, big);
+  g_assert_cmpint (s->n_values, ==, CR_SNAPSHOT_MAX_VALUES);
+  g_assert_cmpfloat (s->values[CR_SNAPSHOT_MAX_VALUES - 1], ==, CR_SNAPSHOT_MAX_VALUES - 1);
+  g_assert_cmpfloat (s->max, ==, big - 1);
+  g_assert_cmpfloat_with_epsilon (s->mean, (big - 1) / 2.0, 1e-9);
+  g_assert_null (s->text);
+  cr_tensor_snapshot_free (s);
+}
+
+static void
+test_find_line (void)
+{
+  g_autoptr (CrGraphModel) model = toy_model (NULL);
+  const CrGraphNode *n = cr_graph_model_find_line (model, 13);
+  g_assert_nonnull (n);
+  g_assert_cmpstr (n->title, ==, "MulBackward0");
+  g_assert_cmpstr (n->caption, ==, "b = w1 * a");
+  n = cr_graph_model_find_line (model, 16);
+  g_assert_nonnull (n);
+  g_assert_cmpint (n->kind, ==, CR_GRAPH_NODE_OP);
+  g_assert_null (cr_graph_model_find_line (model, 1));
+  g_assert_null (cr_graph_model_find_line (model, 0));
+  g_assert_null (cr_graph_model_find_line (model, 500));
+}
+
+static void
+test_ref (void)
+{
+  CrGraphModel *model = toy_model (NULL);
+  g_assert_true (cr_graph_model_ref (model) == model);
+  cr_graph_model_unref (model);
+  /* Still alive after one unref of two. */
+  g_assert_cmpuint (model->n_steps, ==, 12);
+  cr_graph_model_unref (model);
+  cr_graph_model_unref (NULL);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -139,5 +751,15 @@ main (int    argc,
   g_test_add_func ("/ui/graph/model-toy", test_model_toy);
   g_test_add_func ("/ui/graph/layout-toy", test_layout_toy);
   g_test_add_func ("/ui/graph/render-toy", test_render_toy);
+  g_test_add_func ("/ui/graph/steps-toy", test_steps_toy);
+  g_test_add_func ("/ui/graph/steps-match-trace", test_steps_match_trace);
+  g_test_add_func ("/ui/graph/freed", test_freed);
+  g_test_add_func ("/ui/graph/constant", test_constant);
+  g_test_add_func ("/ui/graph/two-backwards", test_two_backwards);
+  g_test_add_func ("/ui/graph/keys", test_keys);
+  g_test_add_func ("/ui/graph/info", test_info);
+  g_test_add_func ("/ui/graph/snapshot", test_snapshot);
+  g_test_add_func ("/ui/graph/find-line", test_find_line);
+  g_test_add_func ("/ui/graph/ref", test_ref);
   return g_test_run ();
 }

@@ -1,12 +1,17 @@
-/* test-window.c — the window on the toy example: the run finishes, the canvas
- * gets the backward call's graph, and the step actions walk through it with
- * the right enabled states. Runs under xvfb-run. */
+/* test-window.c — the main window: the toy example's run and its stepper,
+ * node selection with the inspector and the editor's highlight, re-runs after
+ * edits, the delayed error display with the last good graph dimmed,
+ * presentation mode, the backward-call selector, expression mode and the
+ * gallery. Runs under xvfb-run; looks inside the window through its private
+ * header. */
 #include "cr-config.h"
-#include "cr-window.h"
+#include "cr-window-private.h"
 #include "cr-examples.h"
+#include "cr-expression-panel.h"
 
 #include <glib/gstdio.h>
 #include <gtksourceview/gtksource.h>
+#include <string.h>
 #include <unistd.h>
 
 /* 01-toy-network.py's L.backward() runs 12 steps (`chainrule run
@@ -22,15 +27,47 @@ timed_out_cb (gpointer user_data)
 }
 
 static void
-wait_for_run (CrWindow *window)
+wait_until_idle (CrWindow *window)
 {
   gboolean timed_out = FALSE;
   guint id = g_timeout_add_seconds (30, timed_out_cb, &timed_out);
-  /* The run is scheduled by the edit; wait until it started and finished. */
   while (!timed_out && cr_window_is_busy (window))
     g_main_context_iteration (NULL, TRUE);
   g_assert_false (timed_out);
   g_source_remove (id);
+}
+
+static void
+finished_cb (CrWindow *window,
+             gboolean *finished)
+{
+  *finished = TRUE;
+}
+
+/* Waits for the next "run-finished"; returns how long it took, in ms. */
+static double
+wait_for_run_finished (CrWindow *window)
+{
+  gboolean finished = FALSE, timed_out = FALSE;
+  gint64 start = g_get_monotonic_time ();
+  gulong handler = g_signal_connect (window, "run-finished", G_CALLBACK (finished_cb), &finished);
+  guint id = g_timeout_add_seconds (30, timed_out_cb, &timed_out);
+  while (!finished && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+  g_signal_handler_disconnect (window, handler);
+  return (g_get_monotonic_time () - start) / 1000.0;
+}
+
+/* Lets the main loop run for ms milliseconds. */
+static void
+spin (guint ms)
+{
+  gboolean done = FALSE;
+  g_timeout_add (ms, timed_out_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
 }
 
 static gboolean
@@ -41,41 +78,311 @@ enabled (CrWindow   *window,
 }
 
 static void
-test_toy_network (void)
+activate (CrWindow   *window,
+          const char *name)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), name, NULL));
+}
+
+static CrWindow *
+open_example (const char *name)
 {
   CrWindow *window = cr_window_new (NULL);
-  g_autofree char *path = g_build_filename (cr_examples_dir (), "01-toy-network.py", NULL);
+  g_autofree char *path = g_build_filename (cr_examples_dir (), name, NULL);
   g_autoptr (GFile) file = g_file_new_for_path (path);
   g_autoptr (GError) error = NULL;
   g_assert_true (cr_window_open_file (window, file, &error));
   g_assert_no_error (error);
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (cr_window_is_busy (window));
-  wait_for_run (window);
+  wait_until_idle (window);
+  return window;
+}
 
+static void
+set_text (CrWindow   *window,
+          const char *text)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (cr_window_get_source_view (window)));
+  gtk_text_buffer_set_text (buffer, text, -1);
+}
+
+/* Replaces the first occurrence of from in the editor by to. */
+static void
+replace_text (CrWindow   *window,
+              const char *from,
+              const char *to)
+{
+  g_autofree char *text = cr_window_get_text (window);
+  char *at = strstr (text, from);
+  g_assert_nonnull (at);
+  g_autoptr (GString) edited = g_string_new_len (text, at - text);
+  g_string_append (edited, to);
+  g_string_append (edited, at + strlen (from));
+  set_text (window, edited->str);
+}
+
+static gboolean
+line_has_tag (CrWindow   *window,
+              int         line,   /* 1-based */
+              const char *tag_name)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (cr_window_get_source_view (window)));
+  GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), tag_name);
+  g_assert_nonnull (tag);
+  GtkTextIter iter, end;
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, line - 1);
+  end = iter;
+  gtk_text_iter_forward_to_line_end (&end);
+  for (; gtk_text_iter_compare (&iter, &end) <= 0; gtk_text_iter_forward_char (&iter))
+    if (gtk_text_iter_has_tag (&iter, tag))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+buffer_has_tag (CrWindow   *window,
+                const char *tag_name)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (cr_window_get_source_view (window)));
+  for (int line = 1; line <= gtk_text_buffer_get_line_count (buffer); line++)
+    if (line_has_tag (window, line, tag_name))
+      return TRUE;
+  return FALSE;
+}
+
+/* Whether some label under widget shows text. */
+static gboolean
+shows_text (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), text))
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    if (shows_text (child, text))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+canvas_dimmed (CrWindow *window)
+{
+  gboolean dimmed = FALSE;
+  g_object_get (cr_window_get_canvas (window), "dimmed", &dimmed, NULL);
+  return dimmed;
+}
+
+static const CrGraphNode *
+find_node (const CrGraphModel *model,
+           const char         *title,
+           const char         *caption)
+{
+  for (guint i = 0; i < model->nodes->len; i++)
+    {
+      const CrGraphNode *node = g_ptr_array_index (model->nodes, i);
+      if (g_strcmp0 (node->title, title) == 0
+          && (!caption || g_strcmp0 (node->caption, caption) == 0))
+        return node;
+    }
+  return NULL;
+}
+
+static void
+test_toy_network (void)
+{
+  CrWindow *window = open_example ("01-toy-network.py");
   CrGraphCanvas *canvas = cr_window_get_canvas (window);
   g_assert_nonnull (cr_graph_canvas_get_model (canvas));
   g_assert_cmpuint (cr_graph_canvas_get_n_steps (canvas), ==, TOY_STEPS);
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, -1);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->call_dropdown)));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "workspace");
+
+  /* Before the backward pass: only forward. */
   g_assert_false (enabled (window, "step-back"));
+  g_assert_false (enabled (window, "step-first"));
   g_assert_true (enabled (window, "step-forward"));
+  g_assert_true (enabled (window, "step-last"));
+  g_assert_true (enabled (window, "play"));
 
   for (int i = 0; i < TOY_STEPS; i++)
     {
       g_assert_true (enabled (window, "step-forward"));
-      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.step-forward", NULL));
+      activate (window, "win.step-forward");
       g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, i);
       g_assert_true (enabled (window, "step-back"));
+      g_assert_true (enabled (window, "step-first"));
+      /* The label names the step and its node; the editor marks the node's line. */
+      g_autofree char *label = g_strdup_printf ("Step %d of %d · ", i + 1, TOY_STEPS);
+      g_assert_true (g_str_has_prefix (gtk_label_get_text (window->step_label), label));
+      const CrGraphNode *node = cr_graph_model_find_step (cr_graph_canvas_get_model (canvas), i);
+      g_assert_nonnull (node);
+      if (node->span.line > 0)
+        g_assert_true (line_has_tag (window, node->span.line, "step-line"));
     }
+  /* At the end: only back. */
   g_assert_false (enabled (window, "step-forward"));
   g_assert_false (enabled (window, "step-last"));
+  g_assert_true (enabled (window, "step-back"));
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.step-back", NULL));
+  /* In the middle: both ways. */
+  activate (window, "win.step-back");
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, TOY_STEPS - 2);
   g_assert_true (enabled (window, "step-forward"));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.step-first", NULL));
+  g_assert_true (enabled (window, "step-back"));
+  activate (window, "win.step-first");
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, -1);
   g_assert_false (enabled (window, "step-back"));
+  g_assert_false (buffer_has_tag (window, "step-line"));
+  activate (window, "win.step-last");
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, TOY_STEPS - 1);
+
+  /* Play from the end starts over; it advances by itself and pause stops it. */
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "speed", g_variant_new_string ("2"));
+  activate (window, "win.play");
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 0);
+  spin (700);
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 1);
+  activate (window, "win.play");
+  spin (700);
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_selection (void)
+{
+  CrWindow *window = open_example ("01-toy-network.py");
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
+  /* b = w1 * a is line 13. */
+  const CrGraphNode *mul = find_node (model, "MulBackward0", NULL);
+  g_assert_nonnull (mul);
+  const CrGraphNode *node = cr_graph_model_find_line (model, 13);
+  g_assert_nonnull (node);
+  g_assert_cmpint (node->span.line, ==, 13);
+
+  g_assert_false (buffer_has_tag (window, "selected-line"));
+  cr_graph_canvas_set_selected (canvas, (int) node->id);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->sidebar_stack), ==, "node");
+  g_assert_true (line_has_tag (window, 13, "selected-line"));
+  g_assert_false (line_has_tag (window, 14, "selected-line"));
+  g_assert_true (shows_text (window->inspector, node->title));
+
+  /* A leaf: its name, made on line 8. */
+  const CrGraphNode *w1 = find_node (model, "w1", NULL);
+  g_assert_nonnull (w1);
+  cr_graph_canvas_set_selected (canvas, (int) w1->id);
+  g_assert_true (shows_text (window->inspector, "w1"));
+  g_assert_true (line_has_tag (window, w1->span.line, "selected-line"));
+  g_assert_false (line_has_tag (window, 13, "selected-line"));
+
+  /* Stepping brings the step card back. */
+  activate (window, "win.step-forward");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->sidebar_stack), ==, "step");
+
+  /* The editor's cursor selects the node of its line. */
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (window->source_view));
+  gtk_widget_grab_focus (GTK_WIDGET (window->source_view));
+  spin (50);
+  GtkTextIter iter;
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, 14 - 1);   /* c = w2 * a */
+  gtk_text_buffer_place_cursor (buffer, &iter);
+  const CrGraphNode *line14 = cr_graph_model_find_line (model, 14);
+  g_assert_nonnull (line14);
+  if (gtk_widget_has_focus (GTK_WIDGET (window->source_view)))
+    g_assert_cmpint (cr_graph_canvas_get_selected (canvas), ==, (int) line14->id);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_rerun (void)
+{
+  CrWindow *window = open_example ("01-toy-network.py");
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  g_assert_cmpuint (cr_graph_canvas_get_n_steps (canvas), ==, TOY_STEPS);
+  /* Warm: the next pause is the short one. */
+  set_text (window, "import torch\n"
+                    "x = torch.tensor(2.0, requires_grad=True)\n"
+                    "y = x * x\n"
+                    "y.backward()\n"
+                    "print(x.grad)\n");
+  double ms = wait_for_run_finished (window);
+  g_test_message ("edit to shown graph: %.1f ms", ms);
+  /* MulBackward0, then AccumulateGrad. */
+  g_assert_cmpuint (cr_graph_canvas_get_n_steps (canvas), ==, 2);
+  const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
+  g_assert_nonnull (find_node (model, "MulBackward0", NULL));
+  g_assert_false (window->in_error);
+
+  GtkTextBuffer *output = gtk_text_view_get_buffer (window->output_view);
+  GtkTextIter start, end;
+  gtk_text_buffer_get_bounds (output, &start, &end);
+  g_autofree char *printed = gtk_text_buffer_get_text (output, &start, &end, FALSE);
+  g_assert_cmpstr (printed, ==, "tensor(4.)\n");
+
+  /* Several edits in a row: only the last text's graph shows. */
+  replace_text (window, "y = x * x", "y = x * x * x");
+  replace_text (window, "y = x * x * x", "y = x.exp()");
+  wait_for_run_finished (window);
+  wait_until_idle (window);
+  model = cr_graph_canvas_get_model (canvas);
+  g_assert_nonnull (find_node (model, "ExpBackward0", NULL));
+  g_assert_null (find_node (model, "MulBackward0", NULL));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_error_display (void)
+{
+  CrWindow *window = open_example ("01-toy-network.py");
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  const CrGraphModel *good = cr_graph_canvas_get_model (canvas);
+  g_assert_nonnull (good);
+  g_assert_false (gtk_revealer_get_reveal_child (window->error_revealer));
+
+  /* A syntax error on line 13: not shown at once ... */
+  replace_text (window, "b = w1 * a", "b = w1 * (a");
+  gint64 edited = g_get_monotonic_time ();
+  spin (250);
+  g_assert_false (gtk_revealer_get_reveal_child (window->error_revealer));
+  g_assert_false (canvas_dimmed (window));
+  /* ... but after the pause. */
+  wait_for_run_finished (window);
+  g_assert_cmpint ((g_get_monotonic_time () - edited) / 1000, >=, 450);
+  g_assert_true (gtk_revealer_get_reveal_child (window->error_revealer));
+  const char *message = gtk_label_get_text (window->error_label);
+  g_test_message ("error bar: %s", message);
+  g_assert_true (strstr (message, "SyntaxError") != NULL);
+  g_assert_true (buffer_has_tag (window, "error-span"));
+  g_assert_true (line_has_tag (window, 13, "error-span") || line_has_tag (window, 14, "error-span"));
+  /* The last good graph stays, faded. */
+  g_assert_true (canvas_dimmed (window));
+  g_assert_true (cr_graph_canvas_get_model (canvas) == good);
+  g_assert_true (gtk_widget_has_css_class (window->sidebar, "cr-dimmed"));
+  g_assert_true (window->in_error);
+
+  /* Fixed: cleared at once. */
+  replace_text (window, "b = w1 * (a", "b = w1 * a");
+  double ms = wait_for_run_finished (window);
+  g_assert_cmpfloat (ms, <, 450);
+  g_assert_false (gtk_revealer_get_reveal_child (window->error_revealer));
+  g_assert_false (buffer_has_tag (window, "error-span"));
+  g_assert_false (canvas_dimmed (window));
+  g_assert_false (gtk_widget_has_css_class (window->sidebar, "cr-dimmed"));
+  g_assert_true (cr_graph_canvas_get_model (canvas) != good);
+  g_assert_cmpuint (cr_graph_canvas_get_n_steps (canvas), ==, TOY_STEPS);
+
+  /* A runtime error: its line is underlined too. */
+  replace_text (window, "d = w3 * b + w4 * c", "d = w3 * b + w5 * c");
+  wait_for_run_finished (window);
+  g_assert_true (gtk_revealer_get_reveal_child (window->error_revealer));
+  g_assert_true (strstr (gtk_label_get_text (window->error_label), "NameError") != NULL);
+  g_assert_true (line_has_tag (window, 15, "error-span"));
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -86,12 +393,153 @@ test_script_error (void)
   CrWindow *window = cr_window_new (NULL);
   g_autoptr (GFile) file = g_file_new_for_path (g_getenv ("CR_TEST_BAD_SCRIPT"));
   g_assert_true (cr_window_open_file (window, file, NULL));
-  wait_for_run (window);
-  /* No tensor requires grad before the error: no graph, nothing to step. */
+  wait_until_idle (window);
+  /* No tensor requires grad before the error: no graph, nothing to step, and
+   * nothing to keep, so the error shows at once. */
   CrGraphCanvas *canvas = cr_window_get_canvas (window);
   g_assert_null (cr_graph_canvas_get_model (canvas));
   g_assert_false (enabled (window, "step-forward"));
   g_assert_false (enabled (window, "step-back"));
+  g_assert_true (gtk_revealer_get_reveal_child (window->error_revealer));
+  g_assert_true (strstr (gtk_label_get_text (window->error_label), "ValueError: boom") != NULL);
+  g_assert_true (line_has_tag (window, 2, "error-span"));
+  g_assert_true (gtk_widget_get_visible (window->empty_page));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_presentation (void)
+{
+  CrWindow *window = open_example ("01-toy-network.py");
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  gboolean presentation = FALSE;
+
+  activate (window, "win.presentation");
+  g_autoptr (GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (window), "presentation");
+  g_assert_true (g_variant_get_boolean (state));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->header_bar)));
+  g_object_get (canvas, "presentation", &presentation, NULL);
+  g_assert_true (presentation);
+  g_assert_true (gtk_revealer_get_reveal_child (window->hint_revealer));
+
+  /* F9 hides the script; stepping still works. */
+  activate (window, "win.hide-editor");
+  g_assert_false (gtk_widget_get_visible (window->editor_column));
+  activate (window, "win.step-forward");
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 0);
+
+  activate (window, "win.presentation");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->header_bar)));
+  g_assert_true (gtk_widget_get_visible (window->editor_column));
+  g_object_get (canvas, "presentation", &presentation, NULL);
+  g_assert_false (presentation);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_backward_calls (void)
+{
+  CrWindow *window = open_example ("01-toy-network.py");
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  set_text (window, "import torch\n"
+                    "x = torch.tensor(3.0, requires_grad=True)\n"
+                    "y = x * x\n"
+                    "y.backward()\n"
+                    "z = (x * 2).exp().sin()\n"
+                    "z.backward()\n");
+  wait_for_run_finished (window);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->call_dropdown)));
+  GListModel *items = gtk_drop_down_get_model (window->call_dropdown);
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, 2);
+  /* The last call first. */
+  g_assert_cmpuint (gtk_drop_down_get_selected (window->call_dropdown), ==, 1);
+  const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
+  g_assert_nonnull (find_node (model, "SinBackward0", NULL));
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 1), ==, model->title);
+  g_assert_cmpuint (cr_graph_canvas_get_n_steps (canvas), ==, 4);
+
+  activate (window, "win.step-forward");
+  gtk_drop_down_set_selected (window->call_dropdown, 0);
+  model = cr_graph_canvas_get_model (canvas);
+  g_assert_null (find_node (model, "SinBackward0", NULL));
+  g_assert_nonnull (find_node (model, "MulBackward0", NULL));
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 0), ==, model->title);
+  g_assert_cmpuint (cr_graph_canvas_get_n_steps (canvas), ==, 2);
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, -1);
+  g_assert_true (enabled (window, "step-forward"));
+
+  /* Back to one call: the selector goes. */
+  set_text (window, "import torch\nx = torch.tensor(3.0, requires_grad=True)\n(x * x).backward()\n");
+  wait_for_run_finished (window);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->call_dropdown)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_expression (void)
+{
+  CrWindow *window = open_example ("01-toy-network.py");
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+
+  gtk_stack_set_visible_child_name (window->editor_stack, "expression");
+  cr_expression_panel_set_formula (CR_EXPRESSION_PANEL (window->expression_panel), "a*b + c");
+  wait_for_run_finished (window);
+  wait_until_idle (window);
+  const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
+  g_assert_nonnull (model);
+  g_assert_nonnull (find_node (model, "MulBackward0", NULL));
+  g_assert_nonnull (find_node (model, "AddBackward0", NULL));
+  g_assert_null (find_node (model, "SumBackward0", NULL));
+  g_assert_false (window->model_from_editor);
+  g_assert_cmpuint (cr_graph_canvas_get_n_steps (canvas), >, 0);
+  /* The editor keeps its script. */
+  g_autofree char *text = cr_window_get_text (window);
+  g_assert_true (strstr (text, "L.backward()") != NULL);
+
+  /* Back to the script: its graph again. */
+  gtk_stack_set_visible_child_name (window->editor_stack, "script");
+  wait_for_run_finished (window);
+  g_assert_cmpuint (cr_graph_canvas_get_n_steps (canvas), ==, TOY_STEPS);
+
+  /* Open as script puts it in the editor. */
+  g_signal_emit_by_name (window->expression_panel, "open-as-script", "import torch\nq = torch.tensor(1.0, requires_grad=True)\n(q * 3).backward()\n");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->editor_stack), ==, "script");
+  wait_for_run_finished (window);
+  g_assert_cmpuint (cr_graph_canvas_get_n_steps (canvas), ==, 2);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_gallery (void)
+{
+  CrWindow *window = cr_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "gallery");
+  g_assert_null (cr_window_get_file (window));
+  g_assert_true (gtk_toggle_button_get_active (window->gallery_button));
+  g_autofree char *path = g_build_filename (cr_examples_dir (), "03-vector-backward.py", NULL);
+  /* What a click on a card does. */
+  g_signal_emit_by_name (window->gallery, "example-activated", path);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "workspace");
+  g_assert_nonnull (cr_window_get_file (window));
+  g_assert_false (gtk_toggle_button_get_active (window->gallery_button));
+  g_assert_cmpstr (adw_window_title_get_subtitle (window->title), ==, "03-vector-backward.py");
+  wait_until_idle (window);
+  g_assert_nonnull (cr_graph_canvas_get_model (cr_window_get_canvas (window)));
+
+  /* An edit marks the title. */
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (window->source_view));
+  GtkTextIter end;
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  gtk_text_buffer_insert (buffer, &end, "\n", -1);
+  g_assert_cmpstr (adw_window_title_get_subtitle (window->title), ==, "• 03-vector-backward.py");
+  gtk_text_buffer_set_modified (buffer, FALSE);
+  wait_until_idle (window);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -114,7 +562,14 @@ main (int    argc,
   g_setenv ("CR_TEST_BAD_SCRIPT", bad, TRUE);
 
   g_test_add_func ("/ui/window/toy-network", test_toy_network);
+  g_test_add_func ("/ui/window/selection", test_selection);
+  g_test_add_func ("/ui/window/rerun", test_rerun);
+  g_test_add_func ("/ui/window/error-display", test_error_display);
   g_test_add_func ("/ui/window/script-error", test_script_error);
+  g_test_add_func ("/ui/window/presentation", test_presentation);
+  g_test_add_func ("/ui/window/backward-calls", test_backward_calls);
+  g_test_add_func ("/ui/window/expression", test_expression);
+  g_test_add_func ("/ui/window/gallery", test_gallery);
   int status = g_test_run ();
   g_unlink (bad);
   return status;

@@ -1,0 +1,250 @@
+/* bench-graph.c — how fast a large graph lays out and draws.
+ *
+ * Builds a synthetic model of about 500 nodes (a chain of ops, each with a
+ * leaf weight through AccumulateGrad and a constant input, so the chain has
+ * branches), then times: measuring and laying it out, one whole drawing,
+ * and 60 frames of panning across it in a 1366x768 window (what the canvas
+ * draws while dragging). Prints the numbers; goals are layout + draw under
+ * 300 ms and a frame under 16 ms. Not a test: timings depend on the machine.
+ *
+ *   bench-graph [N_NODES [OUT.png|svg|pdf]]  */
+#include "cr-graph-model.h"
+#include "cr-graph-layout.h"
+#include "cr-graph-render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define FRAME_W 1366
+#define FRAME_H 768
+
+static guint
+add_node (CrGraphModel    *model,
+          CrGraphNodeKind  kind,
+          const char      *title,
+          const char      *symbol,
+          char            *caption,
+          const char      *shape,
+          const char      *preview,
+          char            *key)
+{
+  CrGraphNode *n = g_new0 (CrGraphNode, 1);
+  n->id = model->nodes->len;
+  n->kind = kind;
+  n->title = g_strdup (title);
+  n->symbol = g_strdup (symbol);
+  n->caption = caption;
+  n->shape = g_strdup (shape);
+  n->preview = g_strdup (preview);
+  n->key = key;
+  n->step = -1;
+  g_ptr_array_add (model->nodes, n);
+  return n->id;
+}
+
+static void
+add_edge (CrGraphModel *model,
+          guint         from,
+          guint         to,
+          const char   *label)
+{
+  CrGraphEdge *e = g_new0 (CrGraphEdge, 1);
+  e->from = from;
+  e->to = to;
+  e->label = g_strdup (label);
+  g_ptr_array_add (model->edges, e);
+}
+
+static void
+node_free (gpointer data)
+{
+  CrGraphNode *n = data;
+  g_free (n->title);
+  g_free (n->symbol);
+  g_free (n->caption);
+  g_free (n->shape);
+  g_free (n->preview);
+  g_free (n->key);
+  g_free (n);
+}
+
+static void
+edge_free (gpointer data)
+{
+  CrGraphEdge *e = data;
+  g_free (e->label);
+  g_free (e);
+}
+
+static CrGraphModel *
+synthetic_model (guint n_nodes)
+{
+  CrGraphModel *model = g_new0 (CrGraphModel, 1);
+  model->nodes = g_ptr_array_new_with_free_func (node_free);
+  model->edges = g_ptr_array_new_with_free_func (edge_free);
+  model->steps = g_ptr_array_new ();
+  model->title = g_strdup ("synthetic chain");
+  model->succeeded = TRUE;
+
+  const char *preview = "[[ 0.50, -1.00,  1.50],\n [ 2.00,  1.00, -0.50],\n [ 1.00,  3.00, -2.00]]";
+  guint blocks = MAX (n_nodes / 4, 1);
+  guint x = add_node (model, CR_GRAPH_NODE_LEAF, "x", NULL, NULL, "3×3", preview, g_strdup ("leaf:x"));
+  guint prev = x;
+  for (guint k = 0; k < blocks; k++)
+    {
+      char name[32];
+      g_snprintf (name, sizeof name, "w%u", k);
+      guint w = add_node (model, CR_GRAPH_NODE_LEAF, name, NULL, NULL, "3×3", preview,
+                          g_strdup_printf ("leaf:%s", name));
+      guint acc = add_node (model, CR_GRAPH_NODE_ACCUMULATE, "AccumulateGrad", NULL, NULL,
+                            NULL, NULL, g_strdup_printf ("acc:%s", name));
+      g_snprintf (name, sizeof name, "c%u", k);
+      guint c = add_node (model, CR_GRAPH_NODE_CONSTANT, name, NULL, NULL, "3×3",
+                          "[[1., 0., 0.],\n [0., 1., 0.],\n [0., 0., 1.]]",
+                          g_strdup_printf ("const:%s", name));
+      gboolean mul = k % 2 == 0;
+      char *caption = g_strdup_printf ("h%u = h%u %s w%u + c%u", k + 1, k, mul ? "*" : "@", k, k);
+      guint op = add_node (model, CR_GRAPH_NODE_OP, mul ? "MulBackward0" : "MmBackward0",
+                           mul ? "×" : "@", caption, NULL, NULL,
+                           g_strdup_printf ("op:%u", k));
+      add_edge (model, w, acc, "3×3");
+      add_edge (model, acc, op, "3×3");
+      add_edge (model, c, op, "3×3");
+      add_edge (model, prev, op, "3×3");
+      prev = op;
+    }
+  guint out = add_node (model, CR_GRAPH_NODE_OUTPUT, "L", NULL, NULL, "scalar", "86.31",
+                        g_strdup ("out:L"));
+  add_edge (model, prev, out, "scalar");
+  return model;
+}
+
+static void
+synthetic_model_free (CrGraphModel *model)
+{
+  g_ptr_array_unref (model->nodes);
+  g_ptr_array_unref (model->edges);
+  g_ptr_array_unref (model->steps);
+  g_free (model->title);
+  g_free (model);
+}
+
+static double
+ms_since (gint64 start)
+{
+  return (g_get_monotonic_time () - start) / 1000.0;
+}
+
+static void
+frame (cairo_surface_t          *surface,
+       const CrGraphModel       *model,
+       const CrGraphLayout      *layout,
+       CrGraphRenderOptions     *options,
+       double                    zoom,
+       double                    tx,
+       double                    ty)
+{
+  cairo_t *cr = cairo_create (surface);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_translate (cr, tx, ty);
+  cairo_scale (cr, zoom, zoom);
+  cr_graph_render (cr, model, layout, options);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  guint n_nodes = argc > 1 ? (guint) MAX (atoi (argv[1]), 8) : 500;
+  CrGraphModel *model = synthetic_model (n_nodes);
+  printf ("synthetic graph: %u nodes, %u edges\n", model->nodes->len, model->edges->len);
+
+  g_autoptr (GError) error = NULL;
+  gint64 start = g_get_monotonic_time ();
+  CrGraphRenderCache *cache = cr_graph_render_cache_new (model, FALSE);
+  double shape_ms = ms_since (start);
+  start = g_get_monotonic_time ();
+  CrGraphLayout *layout = cr_graph_render_layout_cached (model, cache, &error);
+  double layout_ms = ms_since (start);
+  if (!layout)
+    {
+      fprintf (stderr, "bench-graph: %s\n", error->message);
+      return 1;
+    }
+  printf ("drawing size: %.0f × %.0f pt\n", layout->width, layout->height);
+
+  start = g_get_monotonic_time ();
+  CrGraphLayout *plain = cr_graph_render_layout (model, NULL);
+  double plain_ms = ms_since (start);
+  cr_graph_layout_free (plain);
+
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, FRAME_W, FRAME_H);
+  CrGraphRenderOptions options;
+  cr_graph_render_options_init (&options);
+  options.draw_background = FALSE;
+  options.cache = cache;
+  options.current_step = -1;
+  options.selected = 5;
+
+  /* The whole graph in one window: every node is drawn. */
+  double fit_zoom = MIN (FRAME_W / layout->width, FRAME_H / layout->height);
+  start = g_get_monotonic_time ();
+  frame (surface, model, layout, &options, fit_zoom, 0, 0);
+  double whole_ms = ms_since (start);
+
+  /* Panning at 100 %: 60 frames following the chain of ops from the
+   * output back to the input, as a person reading the graph would. */
+  GArray *ops = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; i < model->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      if (n->kind == CR_GRAPH_NODE_OP)
+        g_array_append_val (ops, i);
+    }
+  double total = 0, worst = 0;
+  for (int i = 0; i < 60; i++)
+    {
+      guint op = g_array_index (ops, guint, (ops->len - 1) * (59 - i) / 59);
+      const CrGraphBox *b = &layout->nodes[op];
+      double tx = FRAME_W / 2.0 - (b->x + b->width / 2);
+      double ty = FRAME_H / 2.0 - (b->y + b->height / 2);
+      gint64 t = g_get_monotonic_time ();
+      frame (surface, model, layout, &options, 1.0, tx, ty);
+      double ms = ms_since (t);
+      total += ms;
+      worst = MAX (worst, ms);
+    }
+  g_array_unref (ops);
+
+  /* The same frames shaping text on the fly, as without a cache. */
+  options.cache = NULL;
+  start = g_get_monotonic_time ();
+  frame (surface, model, layout, &options, 1.0, 0, 0);
+  double uncached_ms = ms_since (start);
+
+  printf ("shape text (cache):         %8.1f ms\n", shape_ms);
+  printf ("graphviz layout:            %8.1f ms\n", layout_ms);
+  printf ("cr_graph_render_layout:     %8.1f ms (measure + layout, no cache)\n", plain_ms);
+  printf ("draw whole graph %dx%d:  %8.1f ms (zoom %.3f)\n", FRAME_W, FRAME_H, whole_ms, fit_zoom);
+  printf ("layout + first draw:        %8.1f ms (goal < 300)\n", shape_ms + layout_ms + whole_ms);
+  printf ("pan frame at 100 %%:         %8.2f ms mean, %.2f ms max over 60 (goal < 16)\n",
+          total / 60, worst);
+  printf ("one frame without cache:    %8.1f ms\n", uncached_ms);
+
+  if (argc > 2)
+    {
+      /* bench-graph N OUT.png|svg|pdf: also write the drawing, to look at. */
+      options.cache = cache;
+      if (!cr_graph_render_to_file (model, layout, &options, argv[2], &error))
+        fprintf (stderr, "bench-graph: %s\n", error->message);
+    }
+  cairo_surface_destroy (surface);
+  cr_graph_layout_free (layout);
+  cr_graph_render_cache_free (cache);
+  synthetic_model_free (model);
+  return 0;
+}

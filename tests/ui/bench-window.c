@@ -1,0 +1,316 @@
+/* bench-window.c — how fast an edit shows as a redrawn graph in the window.
+ *
+ * For every example: open it in a CrWindow, wait for its run, then make small
+ * edits (a space appended to a line, then taken away again) and time, from
+ * the buffer change, (a) the window's "run-finished" (the result is shown,
+ * the canvas has its new model) and (b) the end of the canvas's next frame
+ * (its frame clock's "after-paint" after run-finished: the new graph is on
+ * screen). The script's own work (parse, run, graph models) is timed alone
+ * too, so the rest is the window's pause and overhead.
+ *
+ *   xvfb-run -a build/tests/ui/bench-window [N_EDITS] [EXAMPLE.py...]
+ *
+ * Under Xvfb GTK draws with GL through Mesa's software rasterizer (llvmpipe),
+ * which makes every frame of the whole window cost 50-200 ms on a loaded
+ * machine; GSK_RENDERER=cairo is closer to what a desktop with a GPU sees.
+ * The renderer in use is printed first.
+ *
+ * Not a test: it prints a table and fails only when the window never
+ * finishes a run. */
+#include "cr-config.h"
+#include "cr-window.h"
+#include "cr-examples.h"
+#include "cr-graph-model.h"
+#include "cr-interp.h"
+
+#include <gtksourceview/gtksource.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_EDITS 7
+#define WAIT_S        30
+
+/* The window's pause before a run (ui/cr-window-run.c, which keeps it
+ * private): 20 ms after the last edit while runs take under 30 ms, else 1.5
+ * times the last run, at most 300 ms. */
+#define PAUSE_MIN_MS  20.0
+#define PAUSE_MAX_MS  300.0
+#define PAUSE_FAST_MS 30.0
+
+typedef struct {
+  gint64   edit_us;
+  gint64   finished_us;
+  gint64   painted_us;
+  gboolean armed;        /* an edit is being timed */
+  gboolean finished;
+  gboolean painted;
+} Probe;
+
+static void
+on_run_finished (CrWindow *window,
+                 Probe    *probe)
+{
+  if (!probe->armed || probe->finished)
+    return;
+  probe->finished_us = g_get_monotonic_time ();
+  probe->finished = TRUE;
+}
+
+static void
+on_after_paint (GdkFrameClock *clock,
+                Probe         *probe)
+{
+  if (!probe->armed || !probe->finished || probe->painted)
+    return;
+  probe->painted_us = g_get_monotonic_time ();
+  probe->painted = TRUE;
+}
+
+static gboolean
+timed_out_cb (gpointer user_data)
+{
+  gboolean *timed_out = user_data;
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Iterates the main loop until *flag or WAIT_S seconds; FALSE on time out. */
+static gboolean
+wait_for (const gboolean *flag)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (WAIT_S, timed_out_cb, &timed_out);
+  while (!*flag && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  if (!timed_out)
+    g_source_remove (id);
+  return *flag;
+}
+
+static void
+settle (guint ms)
+{
+  gboolean done = FALSE;
+  g_timeout_add (ms, timed_out_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static int
+compare_doubles (const void *a,
+                 const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static double
+median (double *values,
+        guint   n)
+{
+  if (n == 0)
+    return NAN;
+  qsort (values, n, sizeof *values, compare_doubles);
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+/* The script's own work, as the window's worker does it (ms, best of 3). */
+static double
+work_ms (const char *path)
+{
+  g_autofree char *source = NULL;
+  gsize length = 0;
+  if (!g_file_get_contents (path, &source, &length, NULL))
+    return NAN;
+  double best = INFINITY;
+  for (int i = 0; i < 3; i++)
+    {
+      gint64 start = g_get_monotonic_time ();
+      CrSpan span = { 0 };
+      g_autoptr (CrAstModule) module = cr_parse (source, (gssize) length, path, &span, NULL);
+      if (!module)
+        return NAN;
+      CrInterpOptions options = { .record_backward = TRUE };
+      CrInterp *interp = cr_interp_new (&options);
+      CrScriptError *error = NULL;
+      if (!cr_interp_run (interp, module, &error))
+        cr_script_error_free (error);
+      GPtrArray *models = cr_graph_models_new_from_interp (interp, source);
+      g_ptr_array_unref (models);
+      cr_interp_free (interp);
+      best = MIN (best, (g_get_monotonic_time () - start) / 1000.0);
+    }
+  return best;
+}
+
+/* The line an edit touches: the first assignment that is not a comment. */
+static int
+edit_line (GtkTextBuffer *buffer)
+{
+  int n = gtk_text_buffer_get_line_count (buffer);
+  for (int line = 0; line < n; line++)
+    {
+      GtkTextIter start, end;
+      gtk_text_buffer_get_iter_at_line (buffer, &start, line);
+      end = start;
+      gtk_text_iter_forward_to_line_end (&end);
+      g_autofree char *text = gtk_text_iter_get_text (&start, &end);
+      if (text[0] != '#' && strchr (text, '='))
+        return line;
+    }
+  return 0;
+}
+
+/* Appends a space to line (add) or takes the one appended away. */
+static void
+edit (GtkTextBuffer *buffer,
+      int            line,
+      gboolean       add)
+{
+  GtkTextIter end;
+  gtk_text_buffer_get_iter_at_line (buffer, &end, line);
+  gtk_text_iter_forward_to_line_end (&end);
+  if (add)
+    gtk_text_buffer_insert (buffer, &end, " ", 1);
+  else
+    {
+      GtkTextIter before = end;
+      gtk_text_iter_backward_char (&before);
+      gtk_text_buffer_delete (buffer, &before, &end);
+    }
+}
+
+static double
+predicted_pause (double run_ms)
+{
+  return run_ms < PAUSE_FAST_MS ? PAUSE_MIN_MS : CLAMP (run_ms * 1.5, PAUSE_MIN_MS, PAUSE_MAX_MS);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  gtk_init ();
+  adw_init ();
+  gtk_source_init ();
+  /* A blinking cursor paints frames of its own. */
+  g_object_set (gtk_settings_get_default (), "gtk-cursor-blink", FALSE, NULL);
+
+  int n_edits = DEFAULT_EDITS;
+  int first_path = 1;
+  if (argc > 1 && g_ascii_isdigit (argv[1][0]))
+    {
+      n_edits = MAX (atoi (argv[1]), 1);
+      first_path = 2;
+    }
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  for (int i = first_path; i < argc; i++)
+    g_ptr_array_add (paths, g_canonicalize_filename (argv[i], NULL));
+  if (paths->len == 0)
+    {
+      g_autoptr (GPtrArray) examples = cr_examples_list ();
+      for (guint i = 0; i < examples->len; i++)
+        g_ptr_array_add (paths, g_strdup (((CrExample *) g_ptr_array_index (examples, i))->path));
+    }
+
+  CrWindow *window = cr_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1366, 768);
+  gtk_window_present (GTK_WINDOW (window));
+  Probe probe = { 0 };
+  g_signal_connect (window, "run-finished", G_CALLBACK (on_run_finished), &probe);
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (cr_window_get_source_view (window)));
+  GdkFrameClock *clock = NULL;
+
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (window));
+  g_print ("Edit → redrawn graph in the window, median of %d edits per example (ms);\n"
+           "renderer %s.\n"
+           "  work:     parse + run + graph models, the script alone (best of 3)\n"
+           "  finished: from the edit to the window's run-finished (pause + work + showing)\n"
+           "  redrawn:  from the edit to the end of the canvas's next frame after that\n"
+           "  pause:    the window's debounce for this example (its rule: %.0f ms while\n"
+           "            runs take under %.0f ms, else 1.5 × the last run, at most %.0f ms)\n\n",
+           n_edits, renderer ? G_OBJECT_TYPE_NAME (renderer) : "(none)",
+           PAUSE_MIN_MS, PAUSE_FAST_MS, PAUSE_MAX_MS);
+  g_print ("%-30s %8s %8s %9s %9s\n", "example", "work", "pause", "finished", "redrawn");
+
+  double sum_work = 0, sum_finished = 0, sum_redrawn = 0, sum_pause = 0;
+  guint n_rows = 0;
+  int status = 0;
+  for (guint p = 0; p < paths->len; p++)
+    {
+      const char *path = g_ptr_array_index (paths, p);
+      g_autofree char *name = g_path_get_basename (path);
+      g_autoptr (GFile) file = g_file_new_for_path (path);
+      g_autoptr (GError) error = NULL;
+
+      probe = (Probe) { .armed = TRUE, .edit_us = g_get_monotonic_time () };
+      if (!cr_window_open_file (window, file, &error))
+        {
+          g_print ("%-30s cannot open: %s\n", name, error->message);
+          status = 1;
+          continue;
+        }
+      if (!clock)
+        {
+          /* The canvas is realized once the workspace shows. */
+          settle (50);
+          clock = gtk_widget_get_frame_clock (GTK_WIDGET (canvas));
+          if (!clock)
+            {
+              g_printerr ("bench-window: the canvas has no frame clock\n");
+              return 1;
+            }
+          g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &probe);
+        }
+      if (!wait_for (&probe.finished) || !wait_for (&probe.painted))
+        {
+          g_print ("%-30s the first run did not finish in %d s\n", name, WAIT_S);
+          status = 1;
+          continue;
+        }
+      probe.armed = FALSE;
+      settle (200);
+
+      double work = work_ms (path);
+      int line = edit_line (buffer);
+      g_autofree double *finished = g_new0 (double, n_edits);
+      g_autofree double *redrawn = g_new0 (double, n_edits);
+      guint n = 0;
+      for (int e = 0; e < n_edits; e++)
+        {
+          probe = (Probe) { .armed = TRUE, .edit_us = g_get_monotonic_time () };
+          edit (buffer, line, e % 2 == 0);
+          if (!wait_for (&probe.finished) || !wait_for (&probe.painted))
+            {
+              g_print ("%-30s edit %d: no result in %d s\n", name, e + 1, WAIT_S);
+              status = 1;
+              break;
+            }
+          finished[n] = (probe.finished_us - probe.edit_us) / 1000.0;
+          redrawn[n] = (probe.painted_us - probe.edit_us) / 1000.0;
+          n++;
+          probe.armed = FALSE;
+          /* Let animations (the graph fading in) end, as a person pauses. */
+          settle (150);
+        }
+      if (n == 0)
+        continue;
+      double row_finished = median (finished, n);
+      double row_redrawn = median (redrawn, n);
+      double pause = predicted_pause (work);
+      g_print ("%-30s %8.1f %8.0f %9.1f %9.1f\n", name, work, pause, row_finished, row_redrawn);
+      sum_work += work;
+      sum_pause += pause;
+      sum_finished += row_finished;
+      sum_redrawn += row_redrawn;
+      n_rows++;
+    }
+  if (n_rows)
+    g_print ("%-30s %8.1f %8.0f %9.1f %9.1f\n", "mean", sum_work / n_rows, sum_pause / n_rows,
+             sum_finished / n_rows, sum_redrawn / n_rows);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  return status;
+}

@@ -1,0 +1,515 @@
+/* test-canvas.c — the graph canvas: zoom within bounds, fit, selection by
+ * API, Tab order and click (through the hit test), selection and view kept
+ * across an edited script's new model, scrolling the current step into view,
+ * export to PNG/SVG/PDF, and the dimmed and presentation looks. Runs under
+ * xvfb-run; reaches the hit test through the canvas's private header. */
+#include "cr-config.h"
+#include "cr-graph-canvas-private.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#define SCRIPT_A \
+  "import torch\n" \
+  "a = torch.tensor([1.0, 2.0], requires_grad=True)\n" \
+  "w = torch.tensor([3.0, 4.0], requires_grad=True)\n" \
+  "c = torch.tensor([0.5, 0.5])\n" \
+  "b = w * a\n" \
+  "d = b + c\n" \
+  "L = d.sum()\n" \
+  "L.backward()\n"
+
+/* SCRIPT_A edited: one more op before the loss. */
+#define SCRIPT_A2 \
+  "import torch\n" \
+  "a = torch.tensor([1.0, 2.0], requires_grad=True)\n" \
+  "w = torch.tensor([3.0, 4.0], requires_grad=True)\n" \
+  "c = torch.tensor([0.5, 0.5])\n" \
+  "b = w * a\n" \
+  "d = b + c\n" \
+  "e = d * d\n" \
+  "L = e.sum()\n" \
+  "L.backward()\n"
+
+#define SCRIPT_B \
+  "import torch\n" \
+  "x = torch.tensor(2.0, requires_grad=True)\n" \
+  "y = x.exp()\n" \
+  "y.backward()\n"
+
+static CrGraphModel *
+model_of (const char *source)
+{
+  g_autoptr (GError) error = NULL;
+  CrSpan span = { 0 };
+  g_autoptr (CrAstModule) module = cr_parse (source, -1, "test.py", &span, &error);
+  g_assert_no_error (error);
+  CrInterpOptions io = { .record_backward = TRUE };
+  CrInterp *interp = cr_interp_new (&io);
+  CrScriptError *script_error = NULL;
+  g_assert_true (cr_interp_run (interp, module, &script_error));
+  CrGraphModel *model = cr_graph_model_new_from_interp (interp, source);
+  cr_interp_free (interp);
+  g_assert_nonnull (model);
+  return model;
+}
+
+typedef struct {
+  GtkWindow     *window;
+  CrGraphCanvas *canvas;
+} Fixture;
+
+static void
+iterate (void)
+{
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static gboolean
+timed_out_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until the canvas has its size and has drawn. */
+static void
+wait_allocated (CrGraphCanvas *canvas)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (10, timed_out_cb, &timed_out);
+  while (!timed_out && (gtk_widget_get_width (GTK_WIDGET (canvas)) < 200
+                        || !gtk_widget_get_mapped (GTK_WIDGET (canvas))))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+  iterate ();
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  f->window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (f->window, 800, 500);
+  f->canvas = CR_GRAPH_CANVAS (cr_graph_canvas_new ());
+  cr_graph_canvas_set_animate (f->canvas, FALSE);
+  gtk_window_set_child (f->window, GTK_WIDGET (f->canvas));
+  gtk_window_present (f->window);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_graph_canvas_take_model (f->canvas, model_of (data ? data : SCRIPT_A), &error));
+  g_assert_no_error (error);
+  wait_allocated (f->canvas);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  gtk_window_destroy (f->window);
+  iterate ();
+}
+
+static guint
+n_nodes (Fixture *f)
+{
+  return cr_graph_canvas_get_model (f->canvas)->nodes->len;
+}
+
+static int
+node_with_key_prefix (const CrGraphModel *model,
+                      const char         *prefix)
+{
+  for (guint i = 0; i < model->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      if (n->key && g_str_has_prefix (n->key, prefix))
+        return (int) i;
+    }
+  return -1;
+}
+
+static gboolean
+all_nodes_visible (Fixture *f)
+{
+  int w = gtk_widget_get_width (GTK_WIDGET (f->canvas));
+  int h = gtk_widget_get_height (GTK_WIDGET (f->canvas));
+  for (guint i = 0; i < n_nodes (f); i++)
+    {
+      double x, y;
+      g_assert_true (cr_graph_canvas_node_center (f->canvas, (int) i, &x, &y));
+      if (x < 0 || y < 0 || x > w || y > h)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              guint      *count)
+{
+  (*count)++;
+}
+
+static void
+test_zoom (Fixture       *f,
+           gconstpointer  data)
+{
+  /* A small graph at first: whole, and not blown up past 100 %. */
+  double z = cr_graph_canvas_get_zoom (f->canvas);
+  g_assert_cmpfloat (z, >, 0.0);
+  g_assert_cmpfloat (z, <=, 1.0);
+  g_assert_true (all_nodes_visible (f));
+
+  guint notified = 0;
+  g_signal_connect (f->canvas, "notify::zoom", G_CALLBACK (count_notify), &notified);
+  cr_graph_canvas_zoom_in (f->canvas);
+  g_assert_cmpfloat (cr_graph_canvas_get_zoom (f->canvas), >, z * 1.1);
+  g_assert_cmpuint (notified, ==, 1);
+  cr_graph_canvas_zoom_out (f->canvas);
+  g_assert_cmpfloat (fabs (cr_graph_canvas_get_zoom (f->canvas) - z), <, 1e-9);
+  g_assert_cmpuint (notified, ==, 2);
+
+  /* Bounded both ways, whatever is asked. */
+  for (int i = 0; i < 40; i++)
+    cr_graph_canvas_zoom_in (f->canvas);
+  double top = cr_graph_canvas_get_zoom (f->canvas);
+  g_assert_cmpfloat (top, <=, 4.0);
+  g_assert_cmpfloat (top, >=, 2.0);
+  cr_graph_canvas_set_zoom (f->canvas, 1e9);
+  g_assert_cmpfloat (cr_graph_canvas_get_zoom (f->canvas), ==, top);
+  cr_graph_canvas_set_zoom (f->canvas, 0.0);
+  double bottom = cr_graph_canvas_get_zoom (f->canvas);
+  g_assert_cmpfloat (bottom, >, 0.0);
+  g_assert_cmpfloat (bottom, <=, 0.1);
+  g_object_set (f->canvas, "zoom", 1.5, NULL);
+  double got = 0;
+  g_object_get (f->canvas, "zoom", &got, NULL);
+  g_assert_cmpfloat (fabs (got - 1.5), <, 1e-9);
+
+  /* Fit shows every node again. */
+  cr_graph_canvas_set_zoom (f->canvas, 4.0);
+  g_assert_false (all_nodes_visible (f));
+  cr_graph_canvas_zoom_fit (f->canvas);
+  g_assert_true (all_nodes_visible (f));
+  g_assert_cmpfloat (cr_graph_canvas_get_zoom (f->canvas), <=, 1.0);
+}
+
+static void
+test_select (Fixture       *f,
+             gconstpointer  data)
+{
+  guint n = n_nodes (f);
+  g_assert_cmpuint (n, >=, 6);
+  g_assert_cmpint (cr_graph_canvas_get_selected (f->canvas), ==, -1);
+
+  guint notified = 0;
+  g_signal_connect (f->canvas, "notify::selected", G_CALLBACK (count_notify), &notified);
+  cr_graph_canvas_set_selected (f->canvas, 2);
+  g_assert_cmpint (cr_graph_canvas_get_selected (f->canvas), ==, 2);
+  g_assert_cmpuint (notified, ==, 1);
+  cr_graph_canvas_set_selected (f->canvas, 2);
+  g_assert_cmpuint (notified, ==, 1);
+  cr_graph_canvas_set_selected (f->canvas, (int) n + 5);
+  g_assert_cmpint (cr_graph_canvas_get_selected (f->canvas), ==, -1);
+
+  /* Tab order: every node once, left to right, then top to bottom, then
+   * around to the first again. */
+  g_autofree int *order = g_new (int, n);
+  g_autofree gboolean *seen = g_new0 (gboolean, n);
+  for (guint i = 0; i < n; i++)
+    {
+      cr_graph_canvas_select_next (f->canvas, FALSE);
+      order[i] = cr_graph_canvas_get_selected (f->canvas);
+      g_assert_cmpint (order[i], >=, 0);
+      g_assert_false (seen[order[i]]);
+      seen[order[i]] = TRUE;
+      if (i > 0)
+        {
+          double x0, y0, x1, y1;
+          cr_graph_canvas_node_center (f->canvas, order[i - 1], &x0, &y0);
+          cr_graph_canvas_node_center (f->canvas, order[i], &x1, &y1);
+          g_assert_true (x1 > x0 + 0.5 || (fabs (x1 - x0) <= 2.0 && y1 > y0));
+        }
+    }
+  cr_graph_canvas_select_next (f->canvas, FALSE);
+  g_assert_cmpint (cr_graph_canvas_get_selected (f->canvas), ==, order[0]);
+  cr_graph_canvas_select_next (f->canvas, TRUE);
+  g_assert_cmpint (cr_graph_canvas_get_selected (f->canvas), ==, order[n - 1]);
+  cr_graph_canvas_select_next (f->canvas, TRUE);
+  g_assert_cmpint (cr_graph_canvas_get_selected (f->canvas), ==, order[n - 2]);
+  cr_graph_canvas_set_selected (f->canvas, -1);
+  cr_graph_canvas_select_next (f->canvas, TRUE);
+  g_assert_cmpint (cr_graph_canvas_get_selected (f->canvas), ==, order[n - 1]);
+}
+
+static void
+test_click (Fixture       *f,
+            gconstpointer  data)
+{
+  for (guint i = 0; i < n_nodes (f); i++)
+    {
+      double x, y;
+      g_assert_true (cr_graph_canvas_node_center (f->canvas, (int) i, &x, &y));
+      g_assert_cmpint (cr_graph_canvas_pick (f->canvas, x, y), ==, (int) i);
+      cr_graph_canvas_click_at (f->canvas, x, y);
+      g_assert_cmpint (cr_graph_canvas_get_selected (f->canvas), ==, (int) i);
+    }
+  /* The corner is margin: a click there clears the selection. */
+  g_assert_cmpint (cr_graph_canvas_pick (f->canvas, 2, 2), ==, -1);
+  cr_graph_canvas_click_at (f->canvas, 2, 2);
+  g_assert_cmpint (cr_graph_canvas_get_selected (f->canvas), ==, -1);
+
+  /* Zoomed in, the hit test follows the view. */
+  cr_graph_canvas_set_zoom (f->canvas, 2.0);
+  int mid = (int) n_nodes (f) / 2;
+  double x, y;
+  cr_graph_canvas_node_center (f->canvas, mid, &x, &y);
+  g_assert_cmpint (cr_graph_canvas_pick (f->canvas, x, y), ==, mid);
+}
+
+static void
+test_keep_across_models (Fixture       *f,
+                         gconstpointer  data)
+{
+  const CrGraphModel *model = cr_graph_canvas_get_model (f->canvas);
+  int w = node_with_key_prefix (model, "leaf:w");
+  if (w < 0)
+    {
+      g_test_skip ("the model has no node keys");
+      return;
+    }
+  g_autofree char *key = g_strdup (((CrGraphNode *) g_ptr_array_index (model->nodes, w))->key);
+  cr_graph_canvas_set_selected (f->canvas, w);
+  cr_graph_canvas_set_zoom (f->canvas, 1.3);
+  cr_graph_canvas_set_step (f->canvas, 1);
+
+  /* The edited script: one more op. Same keys, so the same node stays
+   * selected, the zoom stays, and the step goes back to before backward. */
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_graph_canvas_take_model (f->canvas, model_of (SCRIPT_A2), &error));
+  g_assert_no_error (error);
+  model = cr_graph_canvas_get_model (f->canvas);
+  int sel = cr_graph_canvas_get_selected (f->canvas);
+  g_assert_cmpint (sel, >=, 0);
+  g_assert_cmpstr (((CrGraphNode *) g_ptr_array_index (model->nodes, sel))->key, ==, key);
+  g_assert_cmpfloat (fabs (cr_graph_canvas_get_zoom (f->canvas) - 1.3), <, 1e-9);
+  g_assert_cmpint (cr_graph_canvas_get_step (f->canvas), ==, -1);
+
+  /* A graph with nothing in common: no selection, fitted anew. */
+  g_assert_true (cr_graph_canvas_take_model (f->canvas, model_of (SCRIPT_B), &error));
+  g_assert_cmpint (cr_graph_canvas_get_selected (f->canvas), ==, -1);
+  iterate ();
+  g_assert_true (all_nodes_visible (f));
+
+  /* No model: empty, nothing selected. */
+  g_assert_true (cr_graph_canvas_take_model (f->canvas, NULL, &error));
+  g_assert_null (cr_graph_canvas_get_model (f->canvas));
+  g_assert_cmpuint (cr_graph_canvas_get_n_steps (f->canvas), ==, 0);
+  cr_graph_canvas_select_next (f->canvas, FALSE);
+  g_assert_cmpint (cr_graph_canvas_get_selected (f->canvas), ==, -1);
+}
+
+static void
+test_step_scrolls (Fixture       *f,
+                   gconstpointer  data)
+{
+  guint n_steps = cr_graph_canvas_get_n_steps (f->canvas);
+  g_assert_cmpuint (n_steps, >, 2);
+  cr_graph_canvas_set_step (f->canvas, 99);
+  g_assert_cmpint (cr_graph_canvas_get_step (f->canvas), ==, (int) n_steps - 1);
+  cr_graph_canvas_set_step (f->canvas, -7);
+  g_assert_cmpint (cr_graph_canvas_get_step (f->canvas), ==, -1);
+
+  /* Zoomed far in, each step's node is brought into view. */
+  cr_graph_canvas_set_zoom (f->canvas, 4.0);
+  int w = gtk_widget_get_width (GTK_WIDGET (f->canvas));
+  int h = gtk_widget_get_height (GTK_WIDGET (f->canvas));
+  const CrGraphModel *model = cr_graph_canvas_get_model (f->canvas);
+  for (guint s = 0; s < n_steps; s++)
+    {
+      cr_graph_canvas_set_step (f->canvas, (int) s);
+      const CrGraphNode *node = cr_graph_model_find_step (model, (int) s);
+      g_assert_nonnull (node);
+      double x, y;
+      cr_graph_canvas_node_center (f->canvas, (int) node->id, &x, &y);
+      g_assert_cmpfloat (x, >=, 0);
+      g_assert_cmpfloat (x, <=, w);
+      g_assert_cmpfloat (y, >=, 0);
+      g_assert_cmpfloat (y, <=, h);
+    }
+}
+
+static void
+check_magic (const char *path,
+             const char *magic,
+             gsize       at_most)
+{
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  g_assert_cmpuint (length, >, 100);
+  g_assert_nonnull (g_strstr_len (contents, (gssize) MIN (length, at_most), magic));
+}
+
+static guint32
+png_width (const char *path)
+{
+  g_autofree guint8 *contents = NULL;
+  gsize length = 0;
+  g_assert_true (g_file_get_contents (path, (char **) &contents, &length, NULL));
+  g_assert_cmpuint (length, >, 24);
+  return (guint32) contents[16] << 24 | (guint32) contents[17] << 16
+         | (guint32) contents[18] << 8 | contents[19];
+}
+
+static void
+test_export (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cr-canvas-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *png = g_build_filename (dir, "graph.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "graph.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "graph.PDF", NULL);
+  g_autofree char *bad = g_build_filename (dir, "graph.txt", NULL);
+  g_autofree char *big = g_build_filename (dir, "big.png", NULL);
+
+  cr_graph_canvas_set_step (f->canvas, 2);
+  cr_graph_canvas_set_selected (f->canvas, 1);
+  g_assert_true (cr_graph_canvas_export (f->canvas, png, &error));
+  g_assert_no_error (error);
+  check_magic (png, "\x89PNG\r\n", 8);
+  g_assert_true (cr_graph_canvas_export (f->canvas, svg, &error));
+  check_magic (svg, "<svg", 400);
+  g_assert_true (cr_graph_canvas_export (f->canvas, pdf, &error));
+  check_magic (pdf, "%PDF-", 8);
+  g_assert_false (cr_graph_canvas_export (f->canvas, bad, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
+
+  /* Presentation mode draws larger. */
+  cr_graph_canvas_set_presentation (f->canvas, TRUE);
+  g_assert_true (cr_graph_canvas_export (f->canvas, big, &error));
+  g_assert_cmpuint (png_width (big), >, png_width (png) * 11 / 10);
+  cr_graph_canvas_set_presentation (f->canvas, FALSE);
+
+  /* Nothing to export without a graph. */
+  cr_graph_canvas_take_model (f->canvas, NULL, NULL);
+  g_assert_false (cr_graph_canvas_export (f->canvas, png, &error));
+  g_assert_nonnull (error);
+
+  const char *files[] = { png, svg, pdf, big };
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    g_unlink (files[i]);
+  g_rmdir (dir);
+}
+
+/* Draws the canvas as GTK would and counts the pixels that differ from
+ * the top-left one (the background). */
+static guint
+drawn_pixels (CrGraphCanvas *canvas,
+              double        *mean_alpha)
+{
+  int w = gtk_widget_get_width (GTK_WIDGET (canvas));
+  int h = gtk_widget_get_height (GTK_WIDGET (canvas));
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GTK_WIDGET_GET_CLASS (canvas)->snapshot (GTK_WIDGET (canvas), snapshot);
+  GskRenderNode *node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (surface);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  gsk_render_node_unref (node);
+  cairo_surface_flush (surface);
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  guint differ = 0;
+  double alpha = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        guint32 px = *(const guint32 *) (data + y * stride + 4 * x);
+        alpha += (px >> 24) / 255.0;
+        differ += (px >> 24) > 0x20;
+      }
+  cairo_surface_destroy (surface);
+  *mean_alpha = alpha / MAX (w * h, 1);
+  return differ;
+}
+
+static void
+test_looks (Fixture       *f,
+            gconstpointer  data)
+{
+  double plain_alpha, dimmed_alpha, alpha;
+  guint plain = drawn_pixels (f->canvas, &plain_alpha);
+  g_assert_cmpuint (plain, >, 1000);
+
+  guint notified = 0;
+  g_signal_connect (f->canvas, "notify::dimmed", G_CALLBACK (count_notify), &notified);
+  cr_graph_canvas_set_dimmed (f->canvas, TRUE);
+  g_assert_cmpuint (notified, ==, 1);
+  gboolean dimmed = FALSE;
+  g_object_get (f->canvas, "dimmed", &dimmed, NULL);
+  g_assert_true (dimmed);
+  drawn_pixels (f->canvas, &dimmed_alpha);
+  /* Faded: the same drawing, less opaque. */
+  g_assert_cmpfloat (dimmed_alpha, <, plain_alpha * 0.8);
+  g_assert_cmpfloat (dimmed_alpha, >, 0);
+  cr_graph_canvas_set_dimmed (f->canvas, FALSE);
+
+  cr_graph_canvas_set_presentation (f->canvas, TRUE);
+  gboolean presentation = FALSE;
+  g_object_get (f->canvas, "presentation", &presentation, NULL);
+  g_assert_true (presentation);
+  g_assert_cmpuint (drawn_pixels (f->canvas, &alpha), >, 1000);
+  /* The selection and the step survive the new layout. */
+  cr_graph_canvas_set_selected (f->canvas, 1);
+  cr_graph_canvas_set_step (f->canvas, 1);
+  cr_graph_canvas_set_presentation (f->canvas, FALSE);
+  g_assert_cmpint (cr_graph_canvas_get_selected (f->canvas), ==, 1);
+  g_assert_cmpint (cr_graph_canvas_get_step (f->canvas), ==, 1);
+  g_assert_cmpuint (drawn_pixels (f->canvas, &alpha), >, 1000);
+
+  /* Dark style, with the animations on: draws, and frames keep coming. */
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+  cr_graph_canvas_set_animate (f->canvas, TRUE);
+  cr_graph_canvas_set_step (f->canvas, 2);
+  g_assert_cmpuint (drawn_pixels (f->canvas, &alpha), >, 1000);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_graph_canvas_take_model (f->canvas, model_of (SCRIPT_A2), &error));
+  gboolean timed_out = FALSE;
+  g_timeout_add (400, timed_out_cb, &timed_out);
+  while (!timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (drawn_pixels (f->canvas, &alpha), >, 1000);
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add ("/ui/canvas/zoom", Fixture, NULL, fixture_setup, test_zoom, fixture_teardown);
+  g_test_add ("/ui/canvas/select", Fixture, NULL, fixture_setup, test_select, fixture_teardown);
+  g_test_add ("/ui/canvas/click", Fixture, NULL, fixture_setup, test_click, fixture_teardown);
+  g_test_add ("/ui/canvas/keep-across-models", Fixture, NULL, fixture_setup,
+              test_keep_across_models, fixture_teardown);
+  g_test_add ("/ui/canvas/step-scrolls", Fixture, NULL, fixture_setup, test_step_scrolls,
+              fixture_teardown);
+  g_test_add ("/ui/canvas/export", Fixture, NULL, fixture_setup, test_export, fixture_teardown);
+  g_test_add ("/ui/canvas/looks", Fixture, NULL, fixture_setup, test_looks, fixture_teardown);
+  return g_test_run ();
+}

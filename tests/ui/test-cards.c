@@ -1,0 +1,537 @@
+/* test-cards.c — the step card, the inspector and the tensor view, built from
+ * the real models of the examples (and hand-made snapshots for the tensor
+ * view's size rules); what they show is read back from their labels. Runs
+ * under xvfb-run.
+ *
+ * CR_CARDS_PREVIEW="step N EXAMPLE.py" (or "inspect NODE_TITLE EXAMPLE.py")
+ * shows the widget in a window instead, for looking at it. */
+#include "cr-config.h"
+#include "cr-step-card.h"
+#include "cr-inspector.h"
+#include "cr-tensor-view.h"
+
+#include <adwaita.h>
+#include <math.h>
+#include <string.h>
+
+/* ---- models ------------------------------------------------------------ */
+
+static CrGraphModel *
+model_of_source (const char *source,
+                 const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  CrSpan span = { 0 };
+  g_autoptr (CrAstModule) module = cr_parse (source, (gssize) strlen (source), path, &span, &error);
+  g_assert_no_error (error);
+  CrInterpOptions io = { .record_backward = TRUE };
+  CrInterp *interp = cr_interp_new (&io);
+  CrScriptError *script_error = NULL;
+  g_assert_true (cr_interp_run (interp, module, &script_error));
+  CrGraphModel *model = cr_graph_model_new_from_interp (interp, source);
+  cr_interp_free (interp);
+  return model;
+}
+
+static CrGraphModel *
+model_of_example (const char *name)
+{
+  g_autofree char *path = g_path_is_absolute (name) ? g_strdup (name)
+                         : g_build_filename (CR_SOURCE_EXAMPLES_DIR, name, NULL);
+  g_autofree char *source = NULL;
+  g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
+  return model_of_source (source, path);
+}
+
+static int
+find_node (const CrGraphModel *model,
+           CrGraphNodeKind     kind,
+           const char         *title)
+{
+  for (guint i = 0; i < model->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      if (n->kind == kind && g_strcmp0 (n->title, title) == 0)
+        return (int) i;
+    }
+  return -1;
+}
+
+/* A hand-made snapshot, as cr_tensor_snapshot_new would fill it. */
+static CrTensorSnapshot *
+snapshot (int           ndim,
+          const gint64 *shape,
+          const double *values)
+{
+  CrTensorSnapshot *s = g_new0 (CrTensorSnapshot, 1);
+  s->ndim = ndim;
+  s->numel = 1;
+  for (int i = 0; i < ndim; i++)
+    {
+      s->shape[i] = shape[i];
+      s->numel *= shape[i];
+    }
+  s->dtype = g_strdup ("torch.float32");
+  s->device = g_strdup ("cpu");
+  s->n_values = MIN (s->numel, CR_SNAPSHOT_MAX_VALUES);
+  s->values = g_new (double, s->n_values);
+  double sum = 0, sq = 0;
+  s->min = G_MAXDOUBLE;
+  s->max = -G_MAXDOUBLE;
+  for (gint64 i = 0; i < s->n_values; i++)
+    {
+      double v = values ? values[i] : sin ((double) i) * (i % 7);
+      s->values[i] = v;
+      s->min = MIN (s->min, v);
+      s->max = MAX (s->max, v);
+      sum += v;
+      sq += v * v;
+    }
+  s->mean = sum / s->n_values;
+  s->std = sqrt (MAX (sq / s->n_values - s->mean * s->mean, 0));
+  return s;
+}
+
+/* ---- reading widgets back ------------------------------------------------ */
+
+/* Every label's text and every fraction's name, one a line. */
+static void
+collect (GtkWidget *widget,
+         GString   *out)
+{
+  const char *name = g_object_get_data (G_OBJECT (widget), "cr-text");
+  if (name)
+    g_string_append_printf (out, "%s\n", name);
+  if (GTK_IS_LABEL (widget))
+    g_string_append_printf (out, "%s\n", gtk_label_get_text (GTK_LABEL (widget)));
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    collect (c, out);
+}
+
+static char *
+texts (GtkWidget *widget)
+{
+  GString *out = g_string_new (NULL);
+  collect (widget, out);
+  return g_string_free (out, FALSE);
+}
+
+/* TRUE when `line` is one whole line of texts. */
+static gboolean
+has_line (const char *all,
+          const char *line)
+{
+  g_autofree char *needle = g_strdup_printf ("\n%s\n", line);
+  g_autofree char *hay = g_strdup_printf ("\n%s", all);
+  return strstr (hay, needle) != NULL;
+}
+
+#define assert_line(all, line) \
+  G_STMT_START { if (!has_line ((all), (line))) \
+    g_error ("no line \"%s\" in:\n%s", (line), (all)); } G_STMT_END
+#define assert_no_line(all, line) \
+  G_STMT_START { if (has_line ((all), (line))) \
+    g_error ("unexpected line \"%s\" in:\n%s", (line), (all)); } G_STMT_END
+
+static int
+count_css (GtkWidget  *widget,
+           const char *css_class)
+{
+  int n = gtk_widget_has_css_class (widget, css_class) ? 1 : 0;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    n += count_css (c, css_class);
+  return n;
+}
+
+static int
+count_type (GtkWidget  *widget,
+            const char *css_name)
+{
+  int n = g_strcmp0 (gtk_widget_get_css_name (widget), css_name) == 0 ? 1 : 0;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    n += count_type (c, css_name);
+  return n;
+}
+
+/* Owns a floating widget for a test's lifetime. */
+static GtkWidget *
+hold (GtkWidget *widget)
+{
+  return g_object_ref_sink (widget);
+}
+
+/* The sidebar is 340–420 px wide: what a card asks for must fit its narrow end. */
+static void
+assert_fits_sidebar (GtkWidget *widget)
+{
+  int min = 0, nat = 0;
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat, NULL, NULL);
+  g_assert_cmpint (min, <=, 320);
+}
+
+/* ---- the tensor view ------------------------------------------------------ */
+
+static void
+test_tensor_none (void)
+{
+  GtkWidget *view = hold (cr_tensor_view_new (NULL));
+  g_autofree char *all = texts (view);
+  assert_line (all, "None");
+  g_object_unref (view);
+}
+
+static void
+test_tensor_scalar (void)
+{
+  const double half = 0.5, two = 2.0;
+  CrTensorSnapshot *a = snapshot (0, NULL, &half), *b = snapshot (0, NULL, &two);
+  GtkWidget *va = hold (cr_tensor_view_new (a)), *vb = hold (cr_tensor_view_new (b));
+  g_autofree char *ta = texts (va), *tb = texts (vb);
+  /* As PyTorch prints them: tensor(0.5000), tensor(2.). */
+  assert_line (ta, "0.5000");
+  assert_line (tb, "2.");
+  g_assert_cmpint (count_css (va, "cr-matrix"), ==, 0);
+  g_assert_cmpint (count_type (va, "cr-heatmap"), ==, 0);
+  g_object_unref (va);
+  g_object_unref (vb);
+  cr_tensor_snapshot_free (a);
+  cr_tensor_snapshot_free (b);
+}
+
+static void
+test_tensor_grid (void)
+{
+  const gint64 shape[] = { 2, 3 };
+  const double values[] = { -1.0, 0.25, 3.5, 2.0, -0.125, 1.0 };
+  CrTensorSnapshot *s = snapshot (2, shape, values);
+  GtkWidget *view = hold (cr_tensor_view_new (s));
+  g_autofree char *all = texts (view);
+  g_assert_cmpint (count_css (view, "cr-matrix"), ==, 1);
+  g_assert_cmpint (count_type (view, "cr-heatmap"), ==, 0);
+  assert_line (all, "-1.0000");
+  assert_line (all, "-0.1250");
+  assert_line (all, "3.5000");
+  g_object_unref (view);
+  cr_tensor_snapshot_free (s);
+
+  /* Small magnitudes next to large ones switch to scientific notation. */
+  const gint64 n3[] = { 3 };
+  const double sci[] = { 1e-5, 1.0, 2.5 };
+  s = snapshot (1, n3, sci);
+  view = hold (cr_tensor_view_new (s));
+  g_autofree char *sci_text = texts (view);
+  assert_line (sci_text, "1.0000e-05");
+  assert_line (sci_text, "2.5000e+00");
+  g_object_unref (view);
+  cr_tensor_snapshot_free (s);
+}
+
+static void
+test_tensor_heat_map (void)
+{
+  const gint64 big[] = { 10, 12 };
+  CrTensorSnapshot *s = snapshot (2, big, NULL);
+  GtkWidget *view = hold (cr_tensor_view_new (s));
+  g_autofree char *all = texts (view);
+  g_assert_cmpint (count_css (view, "cr-matrix"), ==, 0);
+  g_assert_cmpint (count_type (view, "cr-heatmap"), ==, 1);
+  assert_line (all, "10×12 · torch.float32");
+  assert_line (all, "min");
+  assert_line (all, "std");
+  g_autofree char *max = g_strdup_printf ("%.4g", s->max);
+  assert_line (all, max);
+  assert_fits_sidebar (view);
+  g_object_unref (view);
+  cr_tensor_snapshot_free (s);
+
+  /* 7 columns is past the grid's limit. */
+  const gint64 wide[] = { 2, 7 };
+  s = snapshot (2, wide, NULL);
+  view = hold (cr_tensor_view_new (s));
+  g_assert_cmpint (count_type (view, "cr-heatmap"), ==, 1);
+  g_object_unref (view);
+  cr_tensor_snapshot_free (s);
+
+  /* More dimensions: flattened to 2-D. */
+  const gint64 cube[] = { 2, 3, 4 };
+  s = snapshot (3, cube, NULL);
+  view = hold (cr_tensor_view_new (s));
+  g_autofree char *cube_text = texts (view);
+  g_assert_cmpint (count_type (view, "cr-heatmap"), ==, 1);
+  assert_line (cube_text, "Flattened to 6×4. ");
+  g_object_unref (view);
+  cr_tensor_snapshot_free (s);
+
+  /* Beyond the stored values: a window of the first ones, said so. */
+  const gint64 huge[] = { 300, 200 };
+  s = snapshot (2, huge, NULL);
+  view = hold (cr_tensor_view_new (s));
+  g_autofree char *huge_text = texts (view);
+  g_assert_cmpint (count_type (view, "cr-heatmap"), ==, 1);
+  assert_line (huge_text, "Showing the first 20×64 values.");
+  assert_fits_sidebar (view);
+  g_object_unref (view);
+  cr_tensor_snapshot_free (s);
+}
+
+/* ---- the step card ---------------------------------------------------------- */
+
+static GtkWidget *
+card_at (const CrGraphModel *model,
+         int                 step)
+{
+  GtkWidget *card = hold (cr_step_card_new ());
+  cr_step_card_set_step (CR_STEP_CARD (card), model, step);
+  return card;
+}
+
+static void
+test_step_intro (void)
+{
+  g_autoptr (CrGraphModel) model = model_of_example ("01-toy-network.py");
+  GtkWidget *card = card_at (model, -1);
+  g_autofree char *all = texts (card);
+  assert_line (all, "Step through backward");
+  g_assert_nonnull (strstr (all, "takes 12 steps"));
+  assert_line (all, "Space");
+  assert_line (all, "PgUp");
+  assert_line (all, "∂L/∂out");
+  assert_line (all, "next step");
+  g_object_unref (card);
+
+  card = card_at (NULL, -1);
+  g_autofree char *none = texts (card);
+  assert_line (none, "No graph yet");
+  g_object_unref (card);
+
+  /* A script without .backward(): no steps, and the card says so. */
+  g_autoptr (CrGraphModel) forward = model_of_source (
+    "import torch\na = torch.tensor([1.0, 2.0], requires_grad=True)\nd = (a * 3).sum()\n",
+    "forward.py");
+  g_assert_nonnull (forward);
+  g_assert_cmpuint (forward->n_steps, ==, 0);
+  card = card_at (forward, 0);
+  g_autofree char *fwd = texts (card);
+  assert_line (fwd, "No backward pass");
+  assert_no_line (fwd, "Space");
+  g_object_unref (card);
+}
+
+static void
+test_step_toy (void)
+{
+  g_autoptr (CrGraphModel) model = model_of_example ("01-toy-network.py");
+  g_assert_cmpuint (model->n_steps, ==, 12);
+
+  /* Step 10 (`chainrule run --trace-backward` numbers from 1): b = w1 * a. */
+  GtkWidget *card = card_at (model, 9);
+  g_autofree char *all = texts (card);
+  assert_line (all, "Step 10 of 12");
+  assert_line (all, "MulBackward0");
+  assert_line (all, "b = w1 * a · line 13");
+  assert_line (all, "Incoming gradient");
+  assert_line (all, "∂L/∂b");
+  assert_line (all, "∂b/∂w1");
+  assert_line (all, "∂b/∂a");
+  assert_line (all, "∂L/∂w1");
+  assert_line (all, "Sent on");
+  /* ∂L/∂b[1][0] = -2, ∂b/∂w1 = a, ∂L/∂w1[2][1] = -4.5. */
+  assert_line (all, "-2.0000");
+  assert_line (all, "-4.5000");
+  /* a got gradient along b and along c: the sum so far is -(w3*w1 + w4*w2). */
+  assert_line (all, "Accumulated");
+  assert_line (all, "∂L/∂a");
+  assert_line (all, "-0.8750");
+  assert_line (all, "-1.8750");
+  assert_line (all, "sum so far");
+  g_assert_nonnull (strstr (all, "elementwise"));
+  g_assert_cmpint (count_css (card, "cr-matrix"), >=, 7);
+  assert_fits_sidebar (card);
+  g_object_unref (card);
+
+  /* The first step: L = (10 - d).sum(), nothing accumulates yet. */
+  card = card_at (model, 0);
+  g_autofree char *first = texts (card);
+  assert_line (first, "Step 1 of 12");
+  assert_line (first, "SumBackward0");
+  assert_line (first, "∂L/∂L");
+  assert_line (first, "1.");
+  assert_no_line (first, "Accumulated");
+  g_object_unref (card);
+
+  /* Step 11: AccumulateGrad writes w1.grad. */
+  card = card_at (model, 10);
+  g_autofree char *acc = texts (card);
+  assert_line (acc, "AccumulateGrad");
+  assert_line (acc, "w1.grad");
+  assert_line (acc, "None");
+  assert_line (acc, "-4.5000");
+  assert_no_line (acc, "Sent on");
+  assert_no_line (acc, "Accumulated");
+  g_object_unref (card);
+
+  /* Past the end: back to the explanation rather than a crash. */
+  card = card_at (model, 12);
+  g_autofree char *past = texts (card);
+  assert_line (past, "Step through backward");
+  g_object_unref (card);
+}
+
+static void
+test_step_scalar (void)
+{
+  g_autoptr (CrGraphModel) model = model_of_example ("10-neuron.py");
+  g_assert_cmpuint (model->n_steps, ==, 10);
+  GtkWidget *card = card_at (model, 0);
+  g_autofree char *all = texts (card);
+  assert_line (all, "TanhBackward0");
+  assert_line (all, "∂o/∂o");
+  assert_line (all, "∂o/∂n");
+  assert_line (all, "0.5000");
+  g_assert_null (strstr (all, "elementwise"));
+  g_assert_cmpint (count_css (card, "cr-matrix"), ==, 0);
+  g_object_unref (card);
+
+  /* Step 8: x1 * w1, ∂o/∂x1 = 0.5 × -3 = -1.5. */
+  card = card_at (model, 7);
+  g_autofree char *mul = texts (card);
+  assert_line (mul, "∂o/∂x1");
+  assert_line (mul, "-3.");
+  assert_line (mul, "-1.5000");
+  assert_fits_sidebar (card);
+  g_object_unref (card);
+}
+
+/* ---- the inspector ----------------------------------------------------------- */
+
+static void
+test_inspector (void)
+{
+  g_autoptr (CrGraphModel) model = model_of_example ("01-toy-network.py");
+  GtkWidget *inspector = hold (cr_inspector_new ());
+  g_autofree char *empty = texts (inspector);
+  assert_line (empty, "Click a node to inspect it");
+
+  int w1 = find_node (model, CR_GRAPH_NODE_LEAF, "w1");
+  g_assert_cmpint (w1, >=, 0);
+  cr_inspector_show_node (CR_INSPECTOR (inspector), model, w1);
+  g_autofree char *leaf = texts (inspector);
+  assert_line (leaf, "w1");
+  assert_line (leaf, ".requires_grad");
+  assert_line (leaf, ".is_leaf");
+  assert_line (leaf, ".retains_grad");
+  assert_line (leaf, "True");
+  assert_line (leaf, "False");
+  assert_line (leaf, ".grad_fn");
+  assert_line (leaf, "None");
+  assert_line (leaf, "torch.float32");
+  assert_line (leaf, "cpu");
+  assert_line (leaf, "3×3");
+  /* The value [[1, 2, -1], ...] and, after backward, the grad -4.5 at [2][1]. */
+  assert_line (leaf, "-1.5000");
+  assert_line (leaf, "-4.5000");
+  assert_fits_sidebar (inspector);
+
+  int op = find_node (model, CR_GRAPH_NODE_OP, "MulBackward0");
+  g_assert_cmpint (op, >=, 0);
+  cr_inspector_show_node (CR_INSPECTOR (inspector), model, op);
+  g_autofree char *mul = texts (inspector);
+  assert_line (mul, "MulBackward0");
+  assert_line (mul, "Saved for backward");
+  /* L.backward() ran without retain_graph: what MulBackward0 saved is freed. */
+  const CrGraphNode *node = g_ptr_array_index (model->nodes, op);
+  g_assert_cmpuint (node->info.saved->len, >, 0);
+  const CrGraphSaved *saved = g_ptr_array_index (node->info.saved, 0);
+  assert_line (mul, saved->name);
+  if (saved->freed)
+    assert_line (mul, "freed");
+  assert_no_line (mul, "Click a node to inspect it");
+
+  cr_inspector_show_node (CR_INSPECTOR (inspector), model, -1);
+  g_autofree char *back = texts (inspector);
+  assert_line (back, "Click a node to inspect it");
+  cr_inspector_show_node (CR_INSPECTOR (inspector), model, 100000);
+  g_object_unref (inspector);
+}
+
+/* ---- the preview -------------------------------------------------------------- */
+
+static int
+preview (const char *spec)
+{
+  /* The screenshot tool's dark mode sets GTK_THEME, which hides libadwaita's
+   * own style sheet (boxed lists, cards); ask libadwaita for dark instead. */
+  if (g_getenv ("CR_PREVIEW_DARK"))
+    adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                        ADW_COLOR_SCHEME_FORCE_DARK);
+  g_auto (GStrv) parts = g_strsplit (spec, " ", 3);
+  if (g_strv_length (parts) < 3)
+    return 2;
+  g_autoptr (CrGraphModel) model = model_of_example (parts[2]);
+  GtkWidget *widget;
+  if (strcmp (parts[0], "inspect") == 0)
+    {
+      widget = cr_inspector_new ();
+      int id = find_node (model, CR_GRAPH_NODE_LEAF, parts[1]);
+      if (id < 0)
+        id = find_node (model, CR_GRAPH_NODE_OP, parts[1]);
+      cr_inspector_show_node (CR_INSPECTOR (widget), model, id);
+    }
+  else
+    {
+      widget = cr_step_card_new ();
+      cr_step_card_set_step (CR_STEP_CARD (widget), model, atoi (parts[1]));
+    }
+  GtkWidget *window = gtk_window_new ();
+  const char *css = g_getenv ("CR_CARDS_PREVIEW_CSS");
+  if (css)
+    {
+      GtkCssProvider *p = gtk_css_provider_new ();
+      gtk_css_provider_load_from_data (p, css, -1);
+      gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                                  GTK_STYLE_PROVIDER (p), 900);
+    }
+  gtk_widget_set_margin_start (widget, 18);
+  gtk_widget_set_margin_end (widget, 18);
+  gtk_widget_set_margin_top (widget, 18);
+  gtk_widget_set_margin_bottom (widget, 18);
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), widget);
+  gtk_window_set_child (GTK_WINDOW (window), scrolled);
+  gtk_window_set_default_size (GTK_WINDOW (window), 400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  while (g_list_model_get_n_items (gtk_window_get_toplevels ()) > 0)
+    g_main_context_iteration (NULL, TRUE);
+  return 0;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  const char *theme = g_getenv ("GTK_THEME");
+  if (g_getenv ("CR_CARDS_PREVIEW") && theme && strstr (theme, "dark"))
+    {
+      g_setenv ("CR_PREVIEW_DARK", "1", TRUE);
+      g_unsetenv ("GTK_THEME");
+    }
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  const char *spec = g_getenv ("CR_CARDS_PREVIEW");
+  if (spec && *spec)
+    return preview (spec);
+
+  g_test_add_func ("/cards/tensor/none", test_tensor_none);
+  g_test_add_func ("/cards/tensor/scalar", test_tensor_scalar);
+  g_test_add_func ("/cards/tensor/grid", test_tensor_grid);
+  g_test_add_func ("/cards/tensor/heat-map", test_tensor_heat_map);
+  g_test_add_func ("/cards/step/intro", test_step_intro);
+  g_test_add_func ("/cards/step/toy", test_step_toy);
+  g_test_add_func ("/cards/step/scalar", test_step_scalar);
+  g_test_add_func ("/cards/inspector", test_inspector);
+  return g_test_run ();
+}

@@ -1,0 +1,111 @@
+/* cr-window-private.h — what the window's files share: the instance struct
+ * and the entry points of cr-window-run.c (the worker, the debounce and the
+ * error display) and cr-window-stepper.c (the stepper, its keys, play and the
+ * test state file). Not installed; only ui/cr-window*.c include it. */
+#pragma once
+
+#include "cr-window.h"
+#include "cr-graph-model.h"
+
+G_BEGIN_DECLS
+
+struct _CrWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  /* Template widgets */
+  AdwHeaderBar         *header_bar;
+  AdwWindowTitle       *title;
+  GtkToggleButton      *gallery_button;
+  GtkDropDown          *device_dropdown;
+  GtkDropDown          *call_dropdown;
+  GtkMenuButton        *menu_button;
+  AdwToastOverlay      *toast_overlay;
+  GtkStack             *main_stack;
+  GtkScrolledWindow    *gallery_scroller;
+  GtkPaned             *outer_paned;
+  GtkPaned             *inner_paned;
+  GtkWidget            *editor_column;
+  GtkStack             *editor_stack;
+  GtkSourceView        *source_view;
+  GtkRevealer          *error_revealer;
+  GtkLabel             *error_label;
+  GtkBox               *expression_box;
+  GtkToggleButton      *output_toggle;
+  GtkImage             *output_arrow;
+  GtkRevealer          *output_revealer;
+  GtkTextView          *output_view;
+  CrGraphCanvas        *canvas;
+  GtkWidget            *empty_page;
+  GtkWidget            *stepper_bar;
+  GtkWidget            *stepper_buttons;
+  GtkButton            *play_button;
+  GtkMenuButton        *speed_button;
+  GtkLabel             *step_label;
+  GtkButton            *zoom_fit_button;
+  GtkRevealer          *hint_revealer;
+  GtkWidget            *sidebar;
+  GtkStack             *sidebar_stack;
+  GtkScrolledWindow    *step_scroller;
+  GtkScrolledWindow    *node_scroller;
+
+  /* Made in code (the other helpers' widgets) */
+  GtkWidget            *gallery;
+  GtkWidget            *expression_panel;
+  GtkWidget            *step_card;
+  GtkWidget            *inspector;
+
+  /* Owned */
+  GFile                *file;
+  GSettings            *settings;
+  GPtrArray            *models;          /* of CrGraphModel* from the last shown run */
+  guint                 model_index;     /* the one on the canvas */
+  GtkCssProvider       *presentation_css;
+
+  /* The run (cr-window-run.c) */
+  guint                 run_timeout_id;
+  gboolean              running;
+  gboolean              rerun;
+  gint                 *cancel_flag;     /* the running job's; shared with it */
+  GCancellable         *cancellable;     /* cancelled when the window goes */
+  gint64                run_started_us;
+  gint64                last_run_us;     /* how long the last run took, to pace the next */
+  gint64                last_edit_us;
+  gboolean              model_from_editor; /* spans refer to the editor's text */
+  gboolean              in_error;        /* the error of the latest run is shown */
+  guint                 error_timeout_id;
+  gpointer              pending_error;   /* RunJob* in error, waiting to be shown */
+
+  /* The stepper (cr-window-stepper.c) */
+  guint                 play_timeout_id;
+  guint                 hint_timeout_id;
+  gboolean              syncing;         /* guards editor <-> graph feedback */
+};
+
+/* cr-window-run.c */
+void     cr_window_run_init          (CrWindow   *self);
+void     cr_window_run_dispose       (CrWindow   *self);
+/* The editor or the expression changed: run again after a pause. */
+void     cr_window_schedule_run      (CrWindow   *self);
+/* Shows model `index` of the last run on the canvas. */
+void     cr_window_show_model        (CrWindow   *self,
+                                      guint       index);
+
+/* cr-window-stepper.c */
+void     cr_window_stepper_init      (CrWindow   *self);
+void     cr_window_stepper_dispose   (CrWindow   *self);
+/* Enabled states, the step label, the step card and the editor's step line. */
+void     cr_window_update_step       (CrWindow   *self);
+void     cr_window_write_state       (CrWindow   *self);
+void     cr_window_stop_playing      (CrWindow   *self);
+
+/* cr-window.c */
+void     cr_window_highlight_lines   (CrWindow   *self,
+                                      const char *tag_name,
+                                      const CrGraphNode *node,
+                                      gboolean    scroll);
+void     cr_window_update_title      (CrWindow   *self);
+void     cr_window_set_presentation  (CrWindow   *self,
+                                      gboolean    presentation);
+
+G_END_DECLS

@@ -1,0 +1,540 @@
+/* cr-window-run.c — running the script behind the window.
+ *
+ * Every edit (or expression change) starts a short timer; when it fires the
+ * script is parsed and run by the interpreter on a GTask worker thread, which
+ * also builds one graph model per backward call. One run at a time: an edit
+ * during a run cancels it at once through the interpreter's cancel flag, and
+ * its result is dropped. The pause adapts: ~20 ms after the last keystroke
+ * when runs are fast, so the graph follows the typing, up to 300 ms when they
+ * are slow.
+ *
+ * Errors are not shown while the person is typing: a run in error only
+ * reveals its message and underline when the script is still in error about
+ * 500 ms after the last edit; until then, and while the error shows, the last
+ * good graph stays on the canvas (dimmed once the error shows). A good run
+ * clears everything at once. */
+#include "cr-config.h"
+#include "cr-window-private.h"
+
+#include "cr-interp.h"
+#include "cr-error.h"
+#include "cr-device.h"
+#include "cr-expression-panel.h"
+#include "cr-inspector.h"
+
+#define MIN_DELAY_MS     20
+#define MAX_DELAY_MS     300
+#define FAST_RUN_US      (30 * 1000)
+#define ERROR_DELAY_MS   500
+
+/* One chunk of the script's output. */
+typedef struct {
+  char     *text;
+  gboolean  is_stderr;
+} Chunk;
+
+typedef struct {
+  char         *source;
+  char         *filename;
+  gboolean      from_editor;
+  CrDeviceType  device;
+  gint         *cancel_flag;   /* owned: the window's pointer is cleared before it is freed */
+  GPtrArray    *chunks;        /* of Chunk* */
+  char         *traceback;     /* a parse error or a traceback for the output, or NULL */
+  char         *message;       /* "NameError: name 'x' is not defined", or NULL */
+  CrSpan        span;          /* where the error is ({0}: unknown) */
+  GPtrArray    *models;        /* of CrGraphModel* */
+} RunJob;
+
+static void
+chunk_free (gpointer data)
+{
+  Chunk *chunk = data;
+  g_free (chunk->text);
+  g_free (chunk);
+}
+
+static void
+run_job_free (gpointer data)
+{
+  RunJob *job = data;
+  if (!job)
+    return;
+  g_free (job->source);
+  g_free (job->filename);
+  g_free (job->cancel_flag);
+  g_ptr_array_unref (job->chunks);
+  g_free (job->traceback);
+  g_free (job->message);
+  g_clear_pointer (&job->models, g_ptr_array_unref);
+  g_free (job);
+}
+
+static void
+collect_output (const char *text,
+                gboolean    is_stderr,
+                gpointer    user_data)
+{
+  RunJob *job = user_data;
+  Chunk *last = job->chunks->len ? g_ptr_array_index (job->chunks, job->chunks->len - 1) : NULL;
+  if (last && last->is_stderr == is_stderr)
+    {
+      char *joined = g_strconcat (last->text, text, NULL);
+      g_free (last->text);
+      last->text = joined;
+      return;
+    }
+  Chunk *chunk = g_new0 (Chunk, 1);
+  chunk->text = g_strdup (text);
+  chunk->is_stderr = is_stderr;
+  g_ptr_array_add (job->chunks, chunk);
+}
+
+static void
+run_thread (GTask        *task,
+            gpointer      source_object,
+            gpointer      task_data,
+            GCancellable *cancellable)
+{
+  RunJob *job = task_data;
+  g_autoptr (GError) error = NULL;
+  CrSpan span = { 0 };
+  g_autoptr (CrAstModule) module = cr_parse (job->source, -1, job->filename, &span, &error);
+  if (!module)
+    {
+      CrException code = error->domain == CR_LANG_ERROR ? (CrException) error->code
+                                                        : CR_EXC_SYNTAX_ERROR;
+      const char *name = cr_exception_name (code);
+      if (span.line > 0)
+        job->traceback = cr_format_syntax_error (job->filename, job->source, &span, name,
+                                                 error->message);
+      else
+        job->traceback = g_strdup_printf ("%s: %s\n", name, error->message);
+      job->message = g_strdup_printf ("%s: %s", name, error->message);
+      job->span = span;
+      job->models = g_ptr_array_new ();
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  CrInterpOptions options = {
+    .output = collect_output,
+    .output_data = job,
+    .cancel_flag = job->cancel_flag,
+    .record_backward = TRUE,
+    .default_device = job->device,
+  };
+  CrInterp *interp = cr_interp_new (&options);
+  CrScriptError *script_error = NULL;
+  if (!cr_interp_run (interp, module, &script_error))
+    {
+      job->traceback = g_strdup (script_error && script_error->traceback
+                                 ? script_error->traceback : "the script stopped with an error\n");
+      if (script_error)
+        {
+          job->message = g_strdup_printf ("%s: %s", cr_exception_name (script_error->type),
+                                          script_error->message);
+          job->span = script_error->span;
+        }
+      else
+        job->message = g_strdup ("The script stopped with an error");
+      cr_script_error_free (script_error);
+    }
+  if (!g_atomic_int_get (job->cancel_flag))
+    job->models = cr_graph_models_new_from_interp (interp, job->source);
+  cr_interp_free (interp);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+show_output (CrWindow *self,
+             RunJob   *job)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->output_view);
+  GtkTextIter end;
+  gtk_text_buffer_set_text (buffer, "", 0);
+  for (guint i = 0; i < job->chunks->len; i++)
+    {
+      Chunk *chunk = g_ptr_array_index (job->chunks, i);
+      gtk_text_buffer_get_end_iter (buffer, &end);
+      if (chunk->is_stderr)
+        gtk_text_buffer_insert_with_tags_by_name (buffer, &end, chunk->text, -1, "error", NULL);
+      else
+        gtk_text_buffer_insert (buffer, &end, chunk->text, -1);
+    }
+  if (job->traceback)
+    {
+      gtk_text_buffer_get_end_iter (buffer, &end);
+      gtk_text_buffer_insert_with_tags_by_name (buffer, &end, job->traceback, -1, "error", NULL);
+    }
+}
+
+static void
+append_output_error (CrWindow   *self,
+                     const char *text)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->output_view);
+  GtkTextIter end;
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  gtk_text_buffer_insert_with_tags_by_name (buffer, &end, text, -1, "error", NULL);
+}
+
+void
+cr_window_show_model (CrWindow *self,
+                      guint     index)
+{
+  CrGraphModel *model = self->models && index < self->models->len
+                        ? g_ptr_array_index (self->models, index) : NULL;
+  self->model_index = index;
+  cr_window_stop_playing (self);
+  g_autoptr (GError) error = NULL;
+  if (!cr_graph_canvas_take_model (self->canvas, model ? cr_graph_model_ref (model) : NULL, &error))
+    {
+      g_autofree char *text = g_strdup_printf ("Cannot draw the graph: %s\n", error->message);
+      append_output_error (self, text);
+    }
+  gtk_widget_set_visible (self->empty_page, model == NULL);
+  gtk_widget_set_visible (self->stepper_bar, model != NULL);
+  if (self->inspector)
+    cr_inspector_show_node (CR_INSPECTOR (self->inspector), model,
+                            cr_graph_canvas_get_selected (self->canvas));
+  cr_window_update_step (self);
+}
+
+/* The backward-call selector: one item per model, shown when there are two or more. */
+static void
+update_call_dropdown (CrWindow *self)
+{
+  GtkStringList *list = GTK_STRING_LIST (gtk_drop_down_get_model (self->call_dropdown));
+  guint old = g_list_model_get_n_items (G_LIST_MODEL (list));
+  g_autoptr (GPtrArray) titles = g_ptr_array_new ();
+  for (guint i = 0; self->models && i < self->models->len; i++)
+    {
+      CrGraphModel *model = g_ptr_array_index (self->models, i);
+      g_ptr_array_add (titles, model->title ? model->title : (char *) "graph");
+    }
+  g_ptr_array_add (titles, NULL);
+  self->syncing = TRUE;
+  gtk_string_list_splice (list, 0, old, (const char *const *) titles->pdata);
+  gtk_drop_down_set_selected (self->call_dropdown, self->model_index);
+  self->syncing = FALSE;
+  gtk_widget_set_visible (GTK_WIDGET (self->call_dropdown), self->models && self->models->len > 1);
+}
+
+static void
+on_call_selected (GtkDropDown *dropdown,
+                  GParamSpec  *pspec,
+                  CrWindow    *self)
+{
+  guint index = gtk_drop_down_get_selected (dropdown);
+  if (self->syncing || index == GTK_INVALID_LIST_POSITION || index == self->model_index)
+    return;
+  cr_window_show_model (self, index);
+}
+
+/* Puts the models of a finished run on the canvas: the last backward call
+ * first, as it is what the script ends with. */
+static void
+show_models (CrWindow  *self,
+             RunJob    *job)
+{
+  g_clear_pointer (&self->models, g_ptr_array_unref);
+  self->models = g_steal_pointer (&job->models);
+  if (!self->models)
+    self->models = g_ptr_array_new ();
+  self->model_from_editor = job->from_editor;
+  guint index = self->models->len ? self->models->len - 1 : 0;
+  self->model_index = index;
+  update_call_dropdown (self);
+  cr_window_show_model (self, index);
+}
+
+static void
+clear_error_display (CrWindow *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view));
+  GtkTextIter start, end;
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  gtk_text_buffer_remove_tag_by_name (buffer, "error-span", &start, &end);
+  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
+  cr_graph_canvas_set_dimmed (self->canvas, FALSE);
+  gtk_widget_remove_css_class (self->sidebar, "cr-dimmed");
+  self->in_error = FALSE;
+}
+
+static void
+underline_span (CrWindow     *self,
+                const CrSpan *span)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view));
+  GtkTextIter start, end;
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  gtk_text_buffer_remove_tag_by_name (buffer, "error-span", &start, &end);
+  if (span->line <= 0)
+    return;
+  gtk_text_buffer_get_iter_at_line_offset (buffer, &start, span->line - 1, MAX (span->column - 1, 0));
+  int end_line = span->end_line >= span->line ? span->end_line : span->line;
+  if (span->end_column > 0)
+    gtk_text_buffer_get_iter_at_line_offset (buffer, &end, end_line - 1, span->end_column - 1);
+  else
+    {
+      end = start;
+      gtk_text_iter_forward_to_line_end (&end);
+    }
+  /* A span at a line's end (an unclosed bracket) still gets a visible mark:
+   * the character before it. */
+  if (gtk_text_iter_compare (&start, &end) >= 0)
+    {
+      end = start;
+      if (!gtk_text_iter_ends_line (&end))
+        gtk_text_iter_forward_char (&end);
+      else if (!gtk_text_iter_starts_line (&start))
+        gtk_text_iter_backward_char (&start);
+    }
+  gtk_text_buffer_apply_tag_by_name (buffer, "error-span", &start, &end);
+}
+
+static void
+show_error (CrWindow *self,
+            RunJob   *job)
+{
+  g_autofree char *text = NULL;
+  if (job->span.line > 0)
+    text = g_strdup_printf ("%s (line %d)", job->message, job->span.line);
+  else
+    text = g_strdup (job->message);
+  gtk_label_set_label (self->error_label, text);
+  gtk_revealer_set_reveal_child (self->error_revealer, TRUE);
+  if (job->from_editor)
+    underline_span (self, &job->span);
+  self->in_error = TRUE;
+
+  /* The run got far enough to make a graph: that is the graph of this text.
+   * Else the last good graph stays, faded. */
+  if (job->models && job->models->len > 0)
+    {
+      show_models (self, job);
+      cr_graph_canvas_set_dimmed (self->canvas, FALSE);
+      gtk_widget_remove_css_class (self->sidebar, "cr-dimmed");
+    }
+  else
+    {
+      gboolean has_model = cr_graph_canvas_get_model (self->canvas) != NULL;
+      cr_graph_canvas_set_dimmed (self->canvas, has_model);
+      if (has_model)
+        gtk_widget_add_css_class (self->sidebar, "cr-dimmed");
+    }
+}
+
+static gboolean
+error_timeout_cb (gpointer user_data)
+{
+  CrWindow *self = user_data;
+  self->error_timeout_id = 0;
+  RunJob *job = g_steal_pointer (&self->pending_error);
+  if (job)
+    {
+      show_error (self, job);
+      run_job_free (job);
+      cr_window_write_state (self);
+      g_signal_emit_by_name (self, "run-finished");
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+drop_pending_error (CrWindow *self)
+{
+  g_clear_handle_id (&self->error_timeout_id, g_source_remove);
+  g_clear_pointer (&self->pending_error, run_job_free);
+}
+
+static void start_run (CrWindow *self);
+
+static void
+run_done (GObject      *source_object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
+    return;   /* The window is gone. */
+
+  CrWindow *self = CR_WINDOW (source_object);
+  RunJob *job = g_task_get_task_data (G_TASK (result));
+  self->running = FALSE;
+  self->cancel_flag = NULL;
+  if (self->rerun)
+    {
+      self->rerun = FALSE;
+      start_run (self);
+      return;
+    }
+  /* Cancelled by an edit: its successor is already scheduled. */
+  if (g_atomic_int_get (job->cancel_flag))
+    return;
+
+  show_output (self, job);
+  if (!job->message)
+    {
+      drop_pending_error (self);
+      clear_error_display (self);
+      show_models (self, job);
+    }
+  else if (self->in_error || !cr_graph_canvas_get_model (self->canvas))
+    {
+      /* Already showing an error (or nothing to keep): no flashing to avoid. */
+      drop_pending_error (self);
+      show_error (self, job);
+    }
+  else
+    {
+      /* Wait: the person is probably typing. */
+      drop_pending_error (self);
+      RunJob *pending = g_new0 (RunJob, 1);
+      pending->chunks = g_ptr_array_new_with_free_func (chunk_free);
+      pending->message = g_steal_pointer (&job->message);
+      pending->span = job->span;
+      pending->from_editor = job->from_editor;
+      pending->models = g_steal_pointer (&job->models);
+      self->pending_error = pending;
+      gint64 since_edit_ms = (g_get_monotonic_time () - self->last_edit_us) / 1000;
+      guint delay = since_edit_ms >= ERROR_DELAY_MS ? 0 : (guint) (ERROR_DELAY_MS - since_edit_ms);
+      self->error_timeout_id = g_timeout_add (delay, error_timeout_cb, self);
+      self->last_run_us = g_get_monotonic_time () - self->run_started_us;
+      return;
+    }
+  self->last_run_us = g_get_monotonic_time () - self->run_started_us;
+  cr_window_write_state (self);
+  g_signal_emit_by_name (self, "run-finished");
+}
+
+/* What to run: the expression's script while its page shows, else the editor's. */
+static char *
+current_script (CrWindow *self,
+                gboolean *from_editor)
+{
+  const char *page = gtk_stack_get_visible_child_name (self->editor_stack);
+  if (self->expression_panel && g_strcmp0 (page, "expression") == 0)
+    {
+      *from_editor = FALSE;
+      const char *script = cr_expression_panel_get_script (CR_EXPRESSION_PANEL (self->expression_panel));
+      return script ? g_strdup (script) : NULL;
+    }
+  *from_editor = TRUE;
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view));
+  GtkTextIter start, end;
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
+}
+
+static void
+start_run (CrWindow *self)
+{
+  if (self->running)
+    {
+      self->rerun = TRUE;
+      g_atomic_int_set (self->cancel_flag, 1);
+      return;
+    }
+  gboolean from_editor = TRUE;
+  char *source = current_script (self, &from_editor);
+  if (!source)
+    return;   /* The expression does not parse; its panel says why. */
+
+  RunJob *job = g_new0 (RunJob, 1);
+  job->source = source;
+  job->from_editor = from_editor;
+  job->filename = from_editor && self->file ? g_file_get_path (self->file) : NULL;
+  if (!job->filename)
+    job->filename = g_strdup (from_editor ? "<editor>" : "<expression>");
+  job->device = gtk_drop_down_get_selected (self->device_dropdown) == 1 ? CR_DEVICE_CUDA : CR_DEVICE_CPU;
+  job->cancel_flag = g_new0 (gint, 1);
+  job->chunks = g_ptr_array_new_with_free_func (chunk_free);
+  self->cancel_flag = job->cancel_flag;
+  self->running = TRUE;
+  self->run_started_us = g_get_monotonic_time ();
+
+  g_autoptr (GTask) task = g_task_new (self, self->cancellable, run_done, NULL);
+  g_task_set_task_data (task, job, run_job_free);
+  g_task_run_in_thread (task, run_thread);
+}
+
+static gboolean
+run_timeout_cb (gpointer user_data)
+{
+  CrWindow *self = user_data;
+  self->run_timeout_id = 0;
+  start_run (self);
+  return G_SOURCE_REMOVE;
+}
+
+void
+cr_window_schedule_run (CrWindow *self)
+{
+  self->last_edit_us = g_get_monotonic_time ();
+  /* A stale run stops now rather than finishing work nobody will see. */
+  if (self->running)
+    g_atomic_int_set (self->cancel_flag, 1);
+  /* The error, if any, waits for the next result. */
+  g_clear_handle_id (&self->error_timeout_id, g_source_remove);
+  g_clear_pointer (&self->pending_error, run_job_free);
+
+  guint delay = MIN_DELAY_MS;
+  if (self->last_run_us >= FAST_RUN_US)
+    delay = (guint) CLAMP (self->last_run_us / 1000 * 3 / 2, MIN_DELAY_MS, MAX_DELAY_MS);
+  g_clear_handle_id (&self->run_timeout_id, g_source_remove);
+  self->run_timeout_id = g_timeout_add (delay, run_timeout_cb, self);
+}
+
+static void
+on_source_changed (GtkTextBuffer *buffer,
+                   CrWindow      *self)
+{
+  const char *page = gtk_stack_get_visible_child_name (self->editor_stack);
+  if (g_strcmp0 (page, "script") == 0)
+    cr_window_schedule_run (self);
+}
+
+static void
+on_device_selected (GtkDropDown *dropdown,
+                    GParamSpec  *pspec,
+                    CrWindow    *self)
+{
+  cr_window_schedule_run (self);
+}
+
+void
+cr_window_run_init (CrWindow *self)
+{
+  self->cancellable = g_cancellable_new ();
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view));
+  g_signal_connect (buffer, "changed", G_CALLBACK (on_source_changed), self);
+  g_signal_connect (self->call_dropdown, "notify::selected", G_CALLBACK (on_call_selected), self);
+
+  /* CUDA is offered only where it works. */
+  if (cr_cuda_is_available ())
+    gtk_string_list_append (GTK_STRING_LIST (gtk_drop_down_get_model (self->device_dropdown)), "CUDA");
+  else
+    {
+      const char *why = cr_cuda_unavailable_reason ();
+      g_autofree char *tip = g_strdup_printf ("The script runs on the CPU (no CUDA: %s)",
+                                              why ? why : "not built");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->device_dropdown), tip);
+      gtk_widget_set_sensitive (GTK_WIDGET (self->device_dropdown), FALSE);
+    }
+  g_signal_connect (self->device_dropdown, "notify::selected", G_CALLBACK (on_device_selected), self);
+}
+
+void
+cr_window_run_dispose (CrWindow *self)
+{
+  g_clear_handle_id (&self->run_timeout_id, g_source_remove);
+  drop_pending_error (self);
+  if (self->running && self->cancel_flag)
+    g_atomic_int_set (self->cancel_flag, 1);
+  self->cancel_flag = NULL;
+  if (self->cancellable)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->models, g_ptr_array_unref);
+}

@@ -1,0 +1,362 @@
+/* cr-window-stepper.c — stepping through the backward pass: the step
+ * actions and their enabled states, play with its speed, the keyboard (also
+ * a presenter's clicker), the step card following the step, and the state
+ * file the end-to-end test reads. */
+#include "cr-config.h"
+#include "cr-window-private.h"
+
+#include "cr-step-card.h"
+
+#include <math.h>
+
+static void
+set_enabled (CrWindow   *self,
+             const char *name,
+             gboolean    enabled)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
+  if (action)
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
+}
+
+static const CrGraphModel *
+current_model (CrWindow *self)
+{
+  return cr_graph_canvas_get_model (self->canvas);
+}
+
+static void
+append_values (GString                *line,
+               const CrTensorSnapshot *value)
+{
+  for (gint64 i = 0; value && i < value->n_values; i++)
+    {
+      char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+      g_ascii_formatd (buffer, sizeof buffer, "%.9g", value->values[i]);
+      g_string_append_c (line, ' ');
+      g_string_append (line, buffer);
+    }
+}
+
+/* For the end-to-end test (CHAINRULE_STATE_FILE): where the stepper is and
+ * the leaves' gradients written so far, one "key=value" or "grad ..." line each. */
+void
+cr_window_write_state (CrWindow *self)
+{
+  const char *path = g_getenv ("CHAINRULE_STATE_FILE");
+  if (!path || !*path)
+    return;
+  const CrGraphModel *model = current_model (self);
+  int step = cr_graph_canvas_get_step (self->canvas);
+  const CrGraphNode *node = model && step >= 0 ? cr_graph_model_find_step (model, step) : NULL;
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_string_append_printf (text, "n_steps=%u\n", cr_graph_canvas_get_n_steps (self->canvas));
+  g_string_append_printf (text, "step=%d\n", step);
+  g_string_append_printf (text, "node=%s\n", node && node->title ? node->title : "");
+  g_string_append_printf (text, "model=%s\n", model && model->title ? model->title : "");
+  g_string_append_printf (text, "error=%d\n", self->in_error ? 1 : 0);
+  for (int i = 0; model && i <= step; i++)
+    {
+      const CrGraphStep *record = cr_graph_model_get_step (model, i);
+      if (!record || !record->leaf_name)
+        continue;
+      g_string_append_printf (text, "grad %s", record->leaf_name);
+      append_values (text, record->grad_after);
+      g_string_append_c (text, '\n');
+    }
+  g_autoptr (GError) error = NULL;
+  if (!g_file_set_contents (path, text->str, (gssize) text->len, &error))
+    g_warning ("CHAINRULE_STATE_FILE: %s", error->message);
+}
+
+void
+cr_window_update_step (CrWindow *self)
+{
+  const CrGraphModel *model = current_model (self);
+  int step = cr_graph_canvas_get_step (self->canvas);
+  int n = (int) cr_graph_canvas_get_n_steps (self->canvas);
+  set_enabled (self, "step-back", step > -1);
+  set_enabled (self, "step-first", step > -1);
+  set_enabled (self, "step-forward", step < n - 1);
+  set_enabled (self, "step-last", step < n - 1);
+  set_enabled (self, "play", n > 0);
+
+  g_autofree char *text = NULL;
+  const CrGraphNode *node = model && step >= 0 ? cr_graph_model_find_step (model, step) : NULL;
+  if (!model)
+    text = g_strdup ("");
+  else if (n == 0)
+    text = g_strdup ("Forward graph · no backward call");
+  else if (step < 0)
+    text = g_strdup_printf ("Before backward · %d steps", n);
+  else
+    text = g_strdup_printf ("Step %d of %d · %s", step + 1, n, node && node->title ? node->title : "");
+  gtk_label_set_label (self->step_label, text);
+
+  if (self->step_card)
+    cr_step_card_set_step (CR_STEP_CARD (self->step_card), model, step);
+  cr_window_highlight_lines (self, "step-line", node, node != NULL);
+}
+
+/* ---- actions ---- */
+
+static void
+go_to_step (CrWindow *self,
+            int       step)
+{
+  int n = (int) cr_graph_canvas_get_n_steps (self->canvas);
+  step = CLAMP (step, -1, n - 1);
+  if (step == cr_graph_canvas_get_step (self->canvas))
+    return;
+  cr_graph_canvas_set_step (self->canvas, step);
+  gtk_stack_set_visible_child_name (self->sidebar_stack, "step");
+  cr_window_update_step (self);
+  cr_window_write_state (self);
+}
+
+static void
+step_forward_activated (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  CrWindow *self = user_data;
+  go_to_step (self, cr_graph_canvas_get_step (self->canvas) + 1);
+}
+
+static void
+step_back_activated (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  CrWindow *self = user_data;
+  cr_window_stop_playing (self);
+  go_to_step (self, cr_graph_canvas_get_step (self->canvas) - 1);
+}
+
+static void
+step_first_activated (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  CrWindow *self = user_data;
+  cr_window_stop_playing (self);
+  go_to_step (self, -1);
+}
+
+static void
+step_last_activated (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  CrWindow *self = user_data;
+  cr_window_stop_playing (self);
+  go_to_step (self, (int) cr_graph_canvas_get_n_steps (self->canvas) - 1);
+}
+
+static double
+speed (CrWindow *self)
+{
+  g_autoptr (GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (self), "speed");
+  double value = state ? g_ascii_strtod (g_variant_get_string (state, NULL), NULL) : 1.0;
+  return value > 0 ? value : 1.0;
+}
+
+static void
+set_play_state (CrWindow *self,
+                gboolean  playing)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "play");
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (playing));
+  gtk_button_set_icon_name (self->play_button, playing ? "media-playback-pause-symbolic"
+                                                       : "media-playback-start-symbolic");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->play_button),
+                               playing ? "Pause (P)" : "Play the backward pass (P)");
+}
+
+void
+cr_window_stop_playing (CrWindow *self)
+{
+  if (!self->play_timeout_id)
+    return;
+  g_clear_handle_id (&self->play_timeout_id, g_source_remove);
+  set_play_state (self, FALSE);
+}
+
+static gboolean
+play_tick_cb (gpointer user_data)
+{
+  CrWindow *self = user_data;
+  int n = (int) cr_graph_canvas_get_n_steps (self->canvas);
+  int step = cr_graph_canvas_get_step (self->canvas);
+  if (step < n - 1)
+    go_to_step (self, step + 1);
+  if (cr_graph_canvas_get_step (self->canvas) >= n - 1)
+    {
+      self->play_timeout_id = 0;
+      set_play_state (self, FALSE);
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+start_playing (CrWindow *self)
+{
+  g_clear_handle_id (&self->play_timeout_id, g_source_remove);
+  self->play_timeout_id = g_timeout_add ((guint) lround (1000.0 / speed (self)), play_tick_cb, self);
+  set_play_state (self, TRUE);
+}
+
+static void
+play_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  CrWindow *self = user_data;
+  if (self->play_timeout_id)
+    {
+      cr_window_stop_playing (self);
+      return;
+    }
+  int n = (int) cr_graph_canvas_get_n_steps (self->canvas);
+  if (n == 0)
+    return;
+  /* Playing from the end starts over. */
+  if (cr_graph_canvas_get_step (self->canvas) >= n - 1)
+    go_to_step (self, -1);
+  /* The first step comes at once, so the press visibly does something. */
+  go_to_step (self, cr_graph_canvas_get_step (self->canvas) + 1);
+  if (cr_graph_canvas_get_step (self->canvas) < n - 1)
+    start_playing (self);
+}
+
+static void
+speed_changed (GSimpleAction *action,
+               GVariant      *value,
+               gpointer       user_data)
+{
+  CrWindow *self = user_data;
+  g_simple_action_set_state (action, value);
+  g_autofree char *label = g_strdup_printf ("%s×", g_variant_get_string (value, NULL));
+  gtk_menu_button_set_label (self->speed_button, label);
+  if (self->play_timeout_id)
+    start_playing (self);
+}
+
+/* ---- keys ---- */
+
+/* Typing goes to text fields; the stepper's keys apply everywhere else. */
+static gboolean
+focus_in_text (CrWindow *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  for (GtkWidget *w = focus; w; w = gtk_widget_get_parent (w))
+    if (GTK_IS_TEXT_VIEW (w) || GTK_IS_EDITABLE (w) || GTK_IS_TEXT (w))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+focus_in_source_view (CrWindow *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  return focus && (focus == GTK_WIDGET (self->source_view)
+                   || gtk_widget_is_ancestor (focus, GTK_WIDGET (self->source_view)));
+}
+
+static gboolean
+key_pressed_cb (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                CrWindow              *self)
+{
+  if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK))
+    return FALSE;
+  const char *action = NULL;
+  gboolean presenting = gtk_widget_has_css_class (GTK_WIDGET (self), "presentation");
+  gboolean stepping = gtk_stack_get_visible_child (self->main_stack)
+                      != GTK_WIDGET (self->gallery_scroller);
+
+  switch (keyval)
+    {
+    /* A presenter's clicker sends these: they step wherever the focus is. */
+    case GDK_KEY_Page_Down:
+      action = "step-forward";
+      break;
+    case GDK_KEY_Page_Up:
+      action = "step-back";
+      break;
+    case GDK_KEY_Escape:
+      if (presenting)
+        {
+          cr_window_set_presentation (self, FALSE);
+          return TRUE;
+        }
+      if (focus_in_source_view (self))
+        {
+          gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
+          return TRUE;
+        }
+      return FALSE;
+    default:
+      if (focus_in_text (self))
+        return FALSE;
+      switch (keyval)
+        {
+        case GDK_KEY_space:
+        case GDK_KEY_Right:
+        case GDK_KEY_KP_Right:
+          action = "step-forward";
+          break;
+        case GDK_KEY_Left:
+        case GDK_KEY_KP_Left:
+          action = "step-back";
+          break;
+        case GDK_KEY_Home:
+          action = "step-first";
+          break;
+        case GDK_KEY_End:
+          action = "step-last";
+          break;
+        case GDK_KEY_p:
+        case GDK_KEY_P:
+          action = "play";
+          break;
+        default:
+          return FALSE;
+        }
+    }
+  if (!stepping)
+    return FALSE;
+  /* Consumed even when disabled (at the end), so Space does not also press
+   * whatever button has the focus. */
+  if (g_action_group_get_action_enabled (G_ACTION_GROUP (self), action))
+    g_action_group_activate_action (G_ACTION_GROUP (self), action, NULL);
+  return TRUE;
+}
+
+void
+cr_window_stepper_init (CrWindow *self)
+{
+  static const GActionEntry actions[] = {
+    { .name = "step-forward", .activate = step_forward_activated },
+    { .name = "step-back", .activate = step_back_activated },
+    { .name = "step-first", .activate = step_first_activated },
+    { .name = "step-last", .activate = step_last_activated },
+    { .name = "play", .activate = play_activated, .state = "false" },
+    { .name = "speed", .parameter_type = "s", .state = "'1'", .change_state = speed_changed },
+  };
+  g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
+
+  GtkEventController *keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
+}
+
+void
+cr_window_stepper_dispose (CrWindow *self)
+{
+  g_clear_handle_id (&self->play_timeout_id, g_source_remove);
+}
