@@ -31,7 +31,8 @@ static const char style_sheet[] =
   "            color: @error_color; background-color: alpha(@error_color, 0.12); }\n"
   ".cr-badge.cr-live { color: @success_color; background-color: alpha(@success_color, 0.12); }\n"
   /* Tensor values: a faint tint of the role they play in the formula. */
-  ".cr-tensor { border-radius: 0.45em; padding: 0.25em 0.45em; }\n"
+  ".cr-tensor { border-radius: 0.45em; padding: 0.25em 0.45em;\n"
+  "              background-color: alpha(currentColor, 0.05); }\n"
   ".cr-tensor.cr-in { background-color: alpha(#3584e4, 0.10); }\n"
   ".cr-tensor.cr-local { background-color: alpha(#9141ac, 0.10); }\n"
   ".cr-tensor.cr-out { background-color: alpha(#26a269, 0.12); }\n"
@@ -50,6 +51,12 @@ static const char style_sheet[] =
   ".cr-step-symbol.cr-accumulate { background-color: #26a269; }\n"
   ".cr-section { border-radius: 0.6em; padding: 0.6em 0.75em; }\n"
   ".cr-footnote { font-size: 0.85em; opacity: 0.7; }\n"
+  /* libadwaita's type scale is in pt; in em here, so a larger window font
+   * (presentation mode) enlarges headings and captions with the body. */
+  "cr-step-card .title-3, cr-inspector .title-3 { font-size: 1.36em; }\n"
+  "cr-step-card .heading, cr-inspector .heading { font-size: 1em; }\n"
+  "cr-step-card .caption, cr-inspector .caption, .cr-tensor .caption { font-size: 0.82em; }\n"
+  "cr-step-card .caption-heading, cr-inspector .caption-heading { font-size: 0.82em; }\n"
   ".cr-big-icon { -gtk-icon-size: 4em; opacity: 0.45; }\n";
 
 void

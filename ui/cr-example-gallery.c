@@ -7,7 +7,8 @@
  * the app runs on may have two cores, and the person may be typing); each
  * finished run's model comes back to the main thread, where a tick callback
  * lays out one graph a frame (graphviz is not thread-safe, and one layout
- * per main-loop turn keeps the page responsive). A card draws its graph from
+ * per frame keeps the page responsive; while the gallery is hidden the
+ * layouts wait for it to show again). A card draws its graph from
  * the layout, scaled to fit, into a cached surface at the widget's scale
  * factor and light/dark style; a style or size change only redraws it. */
 #include "cr-config.h"
@@ -48,7 +49,7 @@ struct _CrExampleGallery
   gboolean      started;
   gboolean      loading;
 
-  /* Template widgets */
+  /* Widgets (built in code) */
   GtkWidget    *scroller;
   GtkFlowBox   *flow_box;
 };
@@ -633,6 +634,16 @@ cr_example_gallery_init (CrExampleGallery *self)
       GtkWidget *child = card_new (g_ptr_array_index (self->examples, i), &card);
       gtk_flow_box_append (self->flow_box, child);
       g_ptr_array_add (self->cards, card);
+    }
+
+  /* An installation without its examples says so rather than show nothing. */
+  if (self->examples->len == 0)
+    {
+      g_autofree char *text = g_strdup_printf ("No examples were found in %s", cr_examples_dir ());
+      GtkWidget *empty = gtk_label_new (text);
+      gtk_widget_add_css_class (empty, "dim-label");
+      gtk_label_set_wrap (GTK_LABEL (empty), TRUE);
+      gtk_box_append (GTK_BOX (page), empty);
     }
 
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",

@@ -64,13 +64,18 @@ first_sentence (const char *text)
   return sentence;
 }
 
+/* text with a capital first letter (new string), unless it starts with code:
+ * "requires_grad", "backward()", "o = tanh(...)" stay as written. */
 static char *
 capitalised (const char *text)
 {
-  gunichar first = g_utf8_get_char (text);
-  char upper[8] = { 0 };
-  g_unichar_to_utf8 (g_unichar_toupper (first), upper);
-  return g_strconcat (upper, g_utf8_next_char (text), NULL);
+  gsize word = strcspn (text, " ");
+  gboolean is_word = word > 1;
+  for (gsize i = 0; i < word && is_word; i++)
+    is_word = g_ascii_islower (text[i]) || (i + 1 == word && text[i] == ':');
+  if (!is_word)
+    return g_strdup (text);
+  return g_strdup_printf ("%c%s", g_ascii_toupper (text[0]), text + 1);
 }
 
 static CrExample *

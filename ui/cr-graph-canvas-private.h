@@ -1,10 +1,69 @@
-/* cr-graph-canvas-private.h — what tests need to reach inside the canvas:
- * the hit test and a click, without synthesising pointer events. */
+/* cr-graph-canvas-private.h — the canvas's state, shared by its source
+ * files (cr-graph-canvas.c: the model, view and animations;
+ * cr-graph-canvas-draw.c: a frame; cr-graph-canvas-input.c: pointer, touch
+ * and keys), and what the tests reach: the hit test and a click, without
+ * synthesising pointer events. */
 #pragma once
 
 #include "cr-graph-canvas.h"
+#include "cr-graph-layout.h"
+#include "cr-graph-render.h"
 
 G_BEGIN_DECLS
+
+#define CR_GRAPH_CANVAS_ZOOM_MIN 0.05
+#define CR_GRAPH_CANVAS_ZOOM_MAX 4.0
+
+struct _CrGraphCanvas
+{
+  GtkWidget           parent_instance;
+
+  CrGraphModel       *model;
+  CrGraphLayout      *layout;
+  CrGraphRenderCache *cache;
+  guint              *tab_order;       /* node ids, left to right then top to bottom */
+  int                 step;
+  int                 selected;
+  gboolean            dimmed, presentation, animate;
+
+  /* The view: a graph point p is drawn at (tx + zoom * p.x, ty + zoom * p.y). */
+  double              zoom, tx, ty;
+  gboolean            need_fit;        /* fit at the next allocation */
+  gboolean            auto_view;       /* nobody moved the view since it was fitted */
+  int                 last_width, last_height;
+
+  /* Nodes gliding to their new places: each node's offset from its place
+   * at the start (graph units; 0 for new nodes), and their opacity. */
+  CrGraphLayout      *display;         /* the layout as drawn during the morph */
+  double             *morph_dx, *morph_dy;
+  gboolean           *morph_new;
+  double             *alpha;
+  gint64              morph_start;
+  gboolean            morphing;
+
+  gint64              pulse_start;
+  gboolean            pulsing;
+  double              pulse;
+
+  gboolean            scrolling;
+  gint64              scroll_start;
+  double              scroll_from[2], scroll_to[2];
+
+  guint               tick_id;
+
+  /* The cached drawing (see build_scene) and what it was drawn for. */
+  GskRenderNode      *scene;
+  double              scene_zoom, scene_tx, scene_ty;
+  int                 scene_width, scene_height, scene_step, scene_selected;
+  gboolean            scene_dark;
+
+  /* Gestures. */
+  double              drag_tx, drag_ty;
+  gboolean            dragging;
+  double              pinch_zoom, pinch_tx, pinch_ty;
+  double              pointer_x, pointer_y;
+  gboolean            has_pointer;
+};
 
 /* The node under (x, y) in widget coordinates, or -1. */
 int      cr_graph_canvas_pick        (CrGraphCanvas *self,
@@ -19,5 +78,30 @@ gboolean cr_graph_canvas_node_center (CrGraphCanvas *self,
                                       int            node_id,
                                       double        *x,
                                       double        *y);
+
+/* For cr-graph-canvas-draw.c. */
+void     cr_graph_canvas_snapshot    (GtkWidget     *widget,
+                                      GtkSnapshot   *snapshot);
+void     cr_graph_canvas_clear_scene (CrGraphCanvas *self);
+void     cr_graph_canvas_fill_render_options (CrGraphCanvas        *self,
+                                              CrGraphRenderOptions *options);
+
+/* For cr-graph-canvas-input.c. */
+void     cr_graph_canvas_init_input  (CrGraphCanvas *self);
+void     cr_graph_canvas_update_cursor (CrGraphCanvas *self);
+/* The layout as drawn now (mid-animation, or the model's). */
+const CrGraphLayout *cr_graph_canvas_drawn_layout (CrGraphCanvas *self);
+void     cr_graph_canvas_box_center  (const CrGraphBox *b,
+                                      double           *x,
+                                      double           *y);
+/* Zoom to z keeping the graph point under (px, py) in place. */
+void     cr_graph_canvas_zoom_around (CrGraphCanvas *self,
+                                      double         z,
+                                      double         px,
+                                      double         py);
+/* Pan: the layout's origin to (tx, ty) in widget coordinates. */
+void     cr_graph_canvas_move_to     (CrGraphCanvas *self,
+                                      double         tx,
+                                      double         ty);
 
 G_END_DECLS

@@ -2,8 +2,8 @@
  *
  * The view is a zoom and a pan (where the layout's origin lands on the
  * widget). The layout and all text shaping happen once per model (in the
- * render cache); a frame only paints what is visible, so panning and
- * stepping stay cheap on large graphs.
+ * render cache); frames are drawn in cr-graph-canvas-draw.c, and the
+ * person's input is handled in cr-graph-canvas-input.c.
  *
  * Three things animate, all from one tick callback: the gradient of the
  * current step travelling back along its edges, nodes gliding from their old
@@ -11,11 +11,7 @@
  * one (matched by node key; new nodes fade in), and the view scrolling a
  * node into sight. */
 #include "cr-config.h"
-#include "cr-graph-canvas.h"
 #include "cr-graph-canvas-private.h"
-
-#include "cr-graph-layout.h"
-#include "cr-graph-render.h"
 
 #include <adwaita.h>
 #include <math.h>
@@ -23,67 +19,23 @@
 
 /* Space kept around the graph when fitting, in pixels. */
 #define MARGIN        24.0
-#define ZOOM_MIN      0.05
-#define ZOOM_MAX      4.0
+#define ZOOM_MIN      CR_GRAPH_CANVAS_ZOOM_MIN
+#define ZOOM_MAX      CR_GRAPH_CANVAS_ZOOM_MAX
 #define ZOOM_STEP     1.25
 /* The first view of a graph: never larger than this (small graphs should
  * not turn into posters) ... */
 #define FIT_MAX       1.0
-/* ... and never so small that text drops under about 8 pixels: then the
- * person pans instead. */
-#define READABLE_MIN  0.85
+/* ... and when the whole graph would need less than FIT_LEGIBLE, where the
+ * small text drops under about 7 pixels, it is shown at READABLE instead
+ * (titles at 9 to 11 pixels) around its output, and the person pans. */
+#define FIT_LEGIBLE   0.66
+#define READABLE      0.85
 /* How much of the graph always stays on screen while panning. */
 #define KEEP_VISIBLE  80.0
 #define PULSE_US      (650 * G_TIME_SPAN_MILLISECOND)
 #define MORPH_US      (260 * G_TIME_SPAN_MILLISECOND)
 #define SCROLL_US     (240 * G_TIME_SPAN_MILLISECOND)
-#define WHEEL_PIXELS  48.0
-#define KEY_PAN       48.0
 
-struct _CrGraphCanvas
-{
-  GtkWidget           parent_instance;
-
-  CrGraphModel       *model;
-  CrGraphLayout      *layout;
-  CrGraphRenderCache *cache;
-  guint              *tab_order;       /* node ids, left to right then top to bottom */
-  int                 step;
-  int                 selected;
-  gboolean            dimmed, presentation, animate;
-
-  /* The view: a graph point p is drawn at (tx + zoom * p.x, ty + zoom * p.y). */
-  double              zoom, tx, ty;
-  gboolean            need_fit;        /* fit at the next allocation */
-  gboolean            auto_view;       /* nobody moved the view since it was fitted */
-  int                 last_width, last_height;
-
-  /* Nodes gliding to their new places: each node's offset from its place
-   * at the start (graph units; 0 for new nodes), and their opacity. */
-  CrGraphLayout      *display;         /* the layout as drawn during the morph */
-  double             *morph_dx, *morph_dy;
-  gboolean           *morph_new;
-  double             *alpha;
-  gint64              morph_start;
-  gboolean            morphing;
-
-  gint64              pulse_start;
-  gboolean            pulsing;
-  double              pulse;
-
-  gboolean            scrolling;
-  gint64              scroll_start;
-  double              scroll_from[2], scroll_to[2];
-
-  guint               tick_id;
-
-  /* Gestures. */
-  double              drag_tx, drag_ty;
-  gboolean            dragging;
-  double              pinch_zoom, pinch_tx, pinch_ty;
-  double              pointer_x, pointer_y;
-  gboolean            has_pointer;
-};
 
 G_DEFINE_FINAL_TYPE (CrGraphCanvas, cr_graph_canvas, GTK_TYPE_WIDGET)
 
@@ -124,16 +76,16 @@ ease_in_out (double t)
   return t < 0.5 ? 4 * t * t * t : 1 - pow (-2 * t + 2, 3) / 2;
 }
 
-static const CrGraphLayout *
-drawn_layout (CrGraphCanvas *self)
+const CrGraphLayout *
+cr_graph_canvas_drawn_layout (CrGraphCanvas *self)
 {
   return self->display ? self->display : self->layout;
 }
 
-static void
-box_center (const CrGraphBox *b,
-            double           *x,
-            double           *y)
+void
+cr_graph_canvas_box_center (const CrGraphBox *b,
+                            double           *x,
+                            double           *y)
 {
   *x = b->x + b->width / 2;
   *y = b->y + b->height / 2;
@@ -158,12 +110,11 @@ stop_scrolling (CrGraphCanvas *self)
   self->scrolling = FALSE;
 }
 
-/* Zoom to z keeping the graph point under (px, py) in place. */
-static void
-zoom_around (CrGraphCanvas *self,
-             double         z,
-             double         px,
-             double         py)
+void
+cr_graph_canvas_zoom_around (CrGraphCanvas *self,
+                             double         z,
+                             double         px,
+                             double         py)
 {
   z = CLAMP (z, ZOOM_MIN, ZOOM_MAX);
   stop_scrolling (self);
@@ -179,6 +130,19 @@ zoom_around (CrGraphCanvas *self,
   clamp_view (self);
   if (changed)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+cr_graph_canvas_move_to (CrGraphCanvas *self,
+                         double         tx,
+                         double         ty)
+{
+  stop_scrolling (self);
+  self->auto_view = FALSE;
+  self->tx = tx;
+  self->ty = ty;
+  clamp_view (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -214,8 +178,8 @@ anchor_node (CrGraphCanvas *self)
   return first ? (int) first->id : -1;
 }
 
-/* whole: the whole graph, however small; else readable: as large as fits
- * between READABLE_MIN and FIT_MAX, keeping the output in sight. */
+/* whole: the whole graph, however small; else readable: the whole graph
+ * when it is legible so (up to FIT_MAX), else READABLE around the output. */
 static void
 fit (CrGraphCanvas *self,
      gboolean       whole)
@@ -233,8 +197,8 @@ fit (CrGraphCanvas *self,
   double gw = MAX (self->layout->width, 1.0), gh = MAX (self->layout->height, 1.0);
   double z = MIN ((w - 2 * MARGIN) / gw, (h - 2 * MARGIN) / gh);
   z = MIN (z, FIT_MAX);
-  if (!whole)
-    z = MAX (z, READABLE_MIN);
+  if (!whole && z < FIT_LEGIBLE)
+    z = READABLE;
   z = CLAMP (z, ZOOM_MIN, ZOOM_MAX);
   double tx = (w - z * gw) / 2, ty = (h - z * gh) / 2;
   int anchor = whole ? -1 : anchor_node (self);
@@ -431,8 +395,8 @@ compare_position (gconstpointer a,
   const CrGraphBox *ba = &layout->nodes[*(const guint *) a];
   const CrGraphBox *bb = &layout->nodes[*(const guint *) b];
   double ax, ay, bx, by;
-  box_center (ba, &ax, &ay);
-  box_center (bb, &bx, &by);
+  cr_graph_canvas_box_center (ba, &ax, &ay);
+  cr_graph_canvas_box_center (bb, &bx, &by);
   /* Columns first (dot puts a rank's centres on one x), then rows. */
   if (fabs (ax - bx) > 1.0)
     return ax < bx ? -1 : 1;
@@ -454,94 +418,7 @@ update_tab_order (CrGraphCanvas *self)
   g_qsort_with_data (self->tab_order, (gint) n, sizeof (guint), compare_position, self->layout);
 }
 
-/* ---- drawing ------------------------------------------------------------- */
-
-static void
-fill_render_options (CrGraphCanvas        *self,
-                     CrGraphRenderOptions *options)
-{
-  cr_graph_render_options_init (options);
-  options->style = adw_style_manager_get_dark (adw_style_manager_get_default ())
-                   ? CR_GRAPH_STYLE_DARK : CR_GRAPH_STYLE_LIGHT;
-  options->current_step = self->step;
-  options->selected = self->selected;
-  options->presentation = self->presentation;
-  options->cache = self->cache;
-}
-
-/* A faint dot grid that moves with the graph: panning feels like moving
- * paper, and the empty canvas reads as a surface. */
-static void
-draw_grid (CrGraphCanvas *self,
-           cairo_t       *cr,
-           int            width,
-           int            height,
-           gboolean       dark)
-{
-  double step = 24.0 * self->zoom;
-  while (step < 12.0)
-    step *= 2;
-  double ox = fmod (self->tx, step), oy = fmod (self->ty, step);
-  if (ox < 0)
-    ox += step;
-  if (oy < 0)
-    oy += step;
-  double a = dark ? 0.09 : 0.10;
-  cairo_set_source_rgba (cr, dark ? 1 : 0, dark ? 1 : 0, dark ? 1 : 0.2, a);
-  for (double y = oy; y < height; y += step)
-    for (double x = ox; x < width; x += step)
-      cairo_rectangle (cr, x - 0.75, y - 0.75, 1.5, 1.5);
-  cairo_fill (cr);
-}
-
-static void
-cr_graph_canvas_snapshot (GtkWidget   *widget,
-                          GtkSnapshot *snapshot)
-{
-  CrGraphCanvas *self = CR_GRAPH_CANVAS (widget);
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  if (width <= 0 || height <= 0)
-    return;
-  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
-
-  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  if (self->model && self->layout)
-    {
-      draw_grid (self, cr, width, height, dark);
-      if (self->dimmed)
-        cairo_push_group (cr);
-      cairo_save (cr);
-      cairo_translate (cr, self->tx, self->ty);
-      cairo_scale (cr, self->zoom, self->zoom);
-      CrGraphRenderOptions options;
-      fill_render_options (self, &options);
-      /* The widget's own background (the .view style class) shows through. */
-      options.draw_background = FALSE;
-      options.pulse = self->pulsing ? self->pulse : -1;
-      options.node_alpha = self->morphing ? self->alpha : NULL;
-      cr_graph_render (cr, self->model, drawn_layout (self), &options);
-      cairo_restore (cr);
-      if (self->dimmed)
-        {
-          cairo_pop_group_to_source (cr);
-          cairo_paint_with_alpha (cr, 0.4);
-        }
-    }
-  if (gtk_widget_has_visible_focus (widget))
-    {
-      /* The focus ring, only for keyboard focus, as libadwaita draws it. */
-      GdkRGBA accent;
-      if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (widget),
-                                           "accent_color", &accent))
-        gdk_rgba_parse (&accent, dark ? "#78aeed" : "#1c71d8");
-      cairo_set_source_rgba (cr, accent.red, accent.green, accent.blue, 0.5);
-      cairo_set_line_width (cr, 2);
-      cairo_rectangle (cr, 2, 2, width - 4, height - 4);
-      cairo_stroke (cr);
-    }
-  cairo_destroy (cr);
-}
+/* ---- size ----------------------------------------------------------------- */
 
 static void
 cr_graph_canvas_measure (GtkWidget      *widget,
@@ -583,290 +460,6 @@ cr_graph_canvas_size_allocate (GtkWidget *widget,
     }
 }
 
-/* ---- input --------------------------------------------------------------- */
-
-int
-cr_graph_canvas_pick (CrGraphCanvas *self,
-                      double         x,
-                      double         y)
-{
-  g_return_val_if_fail (CR_IS_GRAPH_CANVAS (self), -1);
-  const CrGraphLayout *layout = drawn_layout (self);
-  if (!layout || self->zoom <= 0)
-    return -1;
-  double gx = (x - self->tx) / self->zoom, gy = (y - self->ty) / self->zoom;
-  double tol = 3.0 / self->zoom;
-  /* The last drawn is on top. */
-  for (guint i = layout->n_nodes; i-- > 0;)
-    {
-      const CrGraphBox *b = &layout->nodes[i];
-      if (gx >= b->x - tol && gx <= b->x + b->width + tol
-          && gy >= b->y - tol && gy <= b->y + b->height + tol)
-        return (int) i;
-    }
-  return -1;
-}
-
-void
-cr_graph_canvas_click_at (CrGraphCanvas *self,
-                          double         x,
-                          double         y)
-{
-  g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
-  int node = cr_graph_canvas_pick (self, x, y);
-  if (node != self->selected)
-    {
-      self->selected = node;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
-      gtk_widget_queue_draw (GTK_WIDGET (self));
-    }
-}
-
-gboolean
-cr_graph_canvas_node_center (CrGraphCanvas *self,
-                             int            node_id,
-                             double        *x,
-                             double        *y)
-{
-  g_return_val_if_fail (CR_IS_GRAPH_CANVAS (self), FALSE);
-  const CrGraphLayout *layout = drawn_layout (self);
-  if (!layout || node_id < 0 || (guint) node_id >= layout->n_nodes)
-    return FALSE;
-  double cx, cy;
-  box_center (&layout->nodes[node_id], &cx, &cy);
-  *x = self->tx + self->zoom * cx;
-  *y = self->ty + self->zoom * cy;
-  return TRUE;
-}
-
-static void
-update_cursor (CrGraphCanvas *self)
-{
-  const char *name = NULL;
-  if (self->dragging)
-    name = "grabbing";
-  else if (self->layout && self->has_pointer)
-    name = cr_graph_canvas_pick (self, self->pointer_x, self->pointer_y) >= 0 ? "pointer" : "grab";
-  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), name);
-}
-
-static void
-on_click_released (GtkGestureClick *gesture,
-                   int              n_press,
-                   double           x,
-                   double           y,
-                   CrGraphCanvas   *self)
-{
-  if (gtk_widget_get_focusable (GTK_WIDGET (self)))
-    gtk_widget_grab_focus (GTK_WIDGET (self));
-  cr_graph_canvas_click_at (self, x, y);
-}
-
-static void
-on_drag_begin (GtkGestureDrag *gesture,
-               double          x,
-               double          y,
-               CrGraphCanvas  *self)
-{
-  stop_scrolling (self);
-  self->drag_tx = self->tx;
-  self->drag_ty = self->ty;
-}
-
-static void
-on_drag_update (GtkGestureDrag *gesture,
-                double          dx,
-                double          dy,
-                CrGraphCanvas  *self)
-{
-  if (!self->layout)
-    return;
-  if (!self->dragging)
-    {
-      /* Small jitter while clicking is not a pan. */
-      if (hypot (dx, dy) < 3.0)
-        return;
-      self->dragging = TRUE;
-      update_cursor (self);
-    }
-  self->auto_view = FALSE;
-  self->tx = self->drag_tx + dx;
-  self->ty = self->drag_ty + dy;
-  clamp_view (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-on_drag_end (GtkGestureDrag *gesture,
-             double          dx,
-             double          dy,
-             CrGraphCanvas  *self)
-{
-  self->dragging = FALSE;
-  update_cursor (self);
-}
-
-static void
-on_motion (GtkEventControllerMotion *motion,
-           double                    x,
-           double                    y,
-           CrGraphCanvas            *self)
-{
-  self->pointer_x = x;
-  self->pointer_y = y;
-  self->has_pointer = TRUE;
-  update_cursor (self);
-}
-
-static void
-on_leave (GtkEventControllerMotion *motion,
-          CrGraphCanvas            *self)
-{
-  self->has_pointer = FALSE;
-}
-
-static gboolean
-on_scroll (GtkEventControllerScroll *controller,
-           double                    dx,
-           double                    dy,
-           CrGraphCanvas            *self)
-{
-  if (!self->layout)
-    return FALSE;
-  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-  gboolean wheel = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_WHEEL;
-  if (mods & GDK_CONTROL_MASK)
-    {
-      double px = self->has_pointer ? self->pointer_x : gtk_widget_get_width (GTK_WIDGET (self)) / 2.0;
-      double py = self->has_pointer ? self->pointer_y : gtk_widget_get_height (GTK_WIDGET (self)) / 2.0;
-      double factor = wheel ? pow (ZOOM_STEP, -dy) : exp (-dy * 0.01);
-      zoom_around (self, self->zoom * factor, px, py);
-      return TRUE;
-    }
-  if ((mods & GDK_SHIFT_MASK) && dx == 0)
-    {
-      dx = dy;
-      dy = 0;
-    }
-  double unit = wheel ? WHEEL_PIXELS : 1.0;
-  stop_scrolling (self);
-  self->auto_view = FALSE;
-  self->tx -= dx * unit;
-  self->ty -= dy * unit;
-  clamp_view (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  return TRUE;
-}
-
-static void
-on_zoom_begin (GtkGesture       *gesture,
-               GdkEventSequence *sequence,
-               CrGraphCanvas    *self)
-{
-  self->pinch_zoom = self->zoom;
-  self->pinch_tx = self->tx;
-  self->pinch_ty = self->ty;
-}
-
-static void
-on_zoom_scale_changed (GtkGestureZoom *gesture,
-                       double          scale,
-                       CrGraphCanvas  *self)
-{
-  double cx, cy;
-  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
-    return;
-  /* From the view at the start of the pinch, so rounding never drifts. */
-  self->zoom = self->pinch_zoom;
-  self->tx = self->pinch_tx;
-  self->ty = self->pinch_ty;
-  zoom_around (self, self->pinch_zoom * scale, cx, cy);
-}
-
-static void
-pan_by (CrGraphCanvas *self,
-        double         dx,
-        double         dy)
-{
-  stop_scrolling (self);
-  self->auto_view = FALSE;
-  self->tx += dx;
-  self->ty += dy;
-  clamp_view (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static gboolean
-on_key_pressed (GtkEventControllerKey *controller,
-                guint                  keyval,
-                guint                  keycode,
-                GdkModifierType        state,
-                CrGraphCanvas         *self)
-{
-  gboolean ctrl = (state & GDK_CONTROL_MASK) != 0;
-  gboolean alt = (state & GDK_ALT_MASK) != 0;
-  if (alt)
-    return FALSE;
-  switch (keyval)
-    {
-    case GDK_KEY_plus:
-    case GDK_KEY_equal:
-    case GDK_KEY_KP_Add:
-      cr_graph_canvas_zoom_in (self);
-      return TRUE;
-    case GDK_KEY_minus:
-    case GDK_KEY_underscore:
-    case GDK_KEY_KP_Subtract:
-      cr_graph_canvas_zoom_out (self);
-      return TRUE;
-    case GDK_KEY_0:
-    case GDK_KEY_KP_0:
-      cr_graph_canvas_zoom_fit (self);
-      return TRUE;
-    case GDK_KEY_1:
-    case GDK_KEY_KP_1:
-      if (ctrl)
-        return FALSE;
-      cr_graph_canvas_set_zoom (self, 1.0);
-      return TRUE;
-    case GDK_KEY_Tab:
-    case GDK_KEY_KP_Tab:
-    case GDK_KEY_ISO_Left_Tab:
-      /* Ctrl+Tab still moves the focus out of the canvas. */
-      if (ctrl || !self->layout || self->layout->n_nodes == 0)
-        return FALSE;
-      cr_graph_canvas_select_next (self, keyval == GDK_KEY_ISO_Left_Tab || (state & GDK_SHIFT_MASK));
-      return TRUE;
-    case GDK_KEY_Escape:
-      if (self->selected < 0)
-        return FALSE;
-      cr_graph_canvas_set_selected (self, -1);
-      return TRUE;
-    case GDK_KEY_Left:
-      if (ctrl)
-        return FALSE;
-      pan_by (self, KEY_PAN, 0);
-      return TRUE;
-    case GDK_KEY_Right:
-      if (ctrl)
-        return FALSE;
-      pan_by (self, -KEY_PAN, 0);
-      return TRUE;
-    case GDK_KEY_Up:
-      if (ctrl)
-        return FALSE;
-      pan_by (self, 0, KEY_PAN);
-      return TRUE;
-    case GDK_KEY_Down:
-      if (ctrl)
-        return FALSE;
-      pan_by (self, 0, -KEY_PAN);
-      return TRUE;
-    default:
-      return FALSE;
-    }
-}
-
 /* ---- GObject ------------------------------------------------------------- */
 
 static void
@@ -874,6 +467,7 @@ on_dark_changed (AdwStyleManager *manager,
                  GParamSpec      *pspec,
                  CrGraphCanvas   *self)
 {
+  cr_graph_canvas_clear_scene (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -951,6 +545,7 @@ cr_graph_canvas_dispose (GObject *object)
       self->tick_id = 0;
     }
   end_morph (self);
+  cr_graph_canvas_clear_scene (self);
   g_clear_pointer (&self->tab_order, g_free);
   g_clear_pointer (&self->cache, cr_graph_render_cache_free);
   g_clear_pointer (&self->layout, cr_graph_layout_free);
@@ -1003,37 +598,7 @@ cr_graph_canvas_init (CrGraphCanvas *self)
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                            G_CALLBACK (on_dark_changed), self, 0);
 
-  GtkGesture *click = gtk_gesture_click_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
-  g_signal_connect (click, "released", G_CALLBACK (on_click_released), self);
-  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (click));
-
-  GtkGesture *drag = gtk_gesture_drag_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
-  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
-  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
-  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
-  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (drag));
-
-  GtkGesture *zoom = gtk_gesture_zoom_new ();
-  g_signal_connect (zoom, "begin", G_CALLBACK (on_zoom_begin), self);
-  g_signal_connect (zoom, "scale-changed", G_CALLBACK (on_zoom_scale_changed), self);
-  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (zoom));
-
-  GtkEventController *scroll =
-    gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
-  gtk_widget_add_controller (widget, scroll);
-
-  GtkEventController *motion = gtk_event_controller_motion_new ();
-  g_signal_connect (motion, "enter", G_CALLBACK (on_motion), self);
-  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (widget, motion);
-
-  GtkEventController *keys = gtk_event_controller_key_new ();
-  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), self);
-  gtk_widget_add_controller (widget, keys);
+  cr_graph_canvas_init_input (self);
 }
 
 GtkWidget *
@@ -1060,7 +625,7 @@ carry_over (CrGraphCanvas *self,
     if (!isnan (old_x[i]))
       {
         double cx, cy;
-        box_center (&layout->nodes[i], &cx, &cy);
+        cr_graph_canvas_box_center (&layout->nodes[i], &cx, &cy);
         sum_x += cx - old_x[i];
         sum_y += cy - old_y[i];
         matched++;
@@ -1087,7 +652,7 @@ carry_over (CrGraphCanvas *self,
           continue;
         }
       double cx, cy;
-      box_center (&layout->nodes[i], &cx, &cy);
+      cr_graph_canvas_box_center (&layout->nodes[i], &cx, &cy);
       self->morph_dx[i] = old_x[i] - cx + mx;
       self->morph_dy[i] = old_y[i] - cy + my;
       if (fabs (self->morph_dx[i]) > 0.5 || fabs (self->morph_dy[i]) > 0.5)
@@ -1111,6 +676,7 @@ static gboolean
 install_layout (CrGraphCanvas *self,
                 GError       **error)
 {
+  cr_graph_canvas_clear_scene (self);
   g_clear_pointer (&self->cache, cr_graph_render_cache_free);
   g_clear_pointer (&self->layout, cr_graph_layout_free);
   if (!self->model)
@@ -1130,7 +696,7 @@ static GHashTable *
 drawn_centers_by_key (CrGraphCanvas *self)
 {
   GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  const CrGraphLayout *layout = drawn_layout (self);
+  const CrGraphLayout *layout = cr_graph_canvas_drawn_layout (self);
   if (!self->model || !layout)
     return table;
   for (guint i = 0; i < self->model->nodes->len && i < layout->n_nodes; i++)
@@ -1139,7 +705,7 @@ drawn_centers_by_key (CrGraphCanvas *self)
       if (!n->key || g_hash_table_contains (table, n->key))
         continue;
       double *c = g_new (double, 2);
-      box_center (&layout->nodes[i], &c[0], &c[1]);
+      cr_graph_canvas_box_center (&layout->nodes[i], &c[0], &c[1]);
       g_hash_table_insert (table, g_strdup (n->key), c);
     }
   return table;
@@ -1220,7 +786,7 @@ cr_graph_canvas_take_model (CrGraphCanvas *self,
   if (old_selected != self->selected)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
   g_object_thaw_notify (G_OBJECT (self));
-  update_cursor (self);
+  cr_graph_canvas_update_cursor (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   return ok;
 }
@@ -1328,7 +894,7 @@ cr_graph_canvas_set_zoom (CrGraphCanvas *self,
 {
   g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
   self->need_fit = FALSE;
-  zoom_around (self, zoom, gtk_widget_get_width (GTK_WIDGET (self)) / 2.0,
+  cr_graph_canvas_zoom_around (self, zoom, gtk_widget_get_width (GTK_WIDGET (self)) / 2.0,
                gtk_widget_get_height (GTK_WIDGET (self)) / 2.0);
 }
 
@@ -1381,9 +947,9 @@ cr_graph_canvas_set_presentation (CrGraphCanvas *self,
       guint n = self->model->nodes->len;
       g_autofree double *old_x = g_new (double, n + 1);
       g_autofree double *old_y = g_new (double, n + 1);
-      const CrGraphLayout *old = drawn_layout (self);
+      const CrGraphLayout *old = cr_graph_canvas_drawn_layout (self);
       for (guint i = 0; i < n; i++)
-        box_center (&old->nodes[i], &old_x[i], &old_y[i]);
+        cr_graph_canvas_box_center (&old->nodes[i], &old_x[i], &old_y[i]);
       end_morph (self);
       g_autoptr (GError) error = NULL;
       if (!install_layout (self, &error))
@@ -1438,7 +1004,7 @@ cr_graph_canvas_export (CrGraphCanvas *self,
       return FALSE;
     }
   CrGraphRenderOptions options;
-  fill_render_options (self, &options);
+  cr_graph_canvas_fill_render_options (self, &options);
   options.dimmed = self->dimmed;
   return cr_graph_render_to_file (self->model, self->layout, &options, path, error);
 }

@@ -24,7 +24,8 @@ typedef struct {
   gint64   numel;
   char    *dtype;               /* "torch.float32" */
   char    *device;              /* "cpu", "cuda:0" */
-  gint64   n_values;            /* MIN (numel, CR_SNAPSHOT_MAX_VALUES) */
+  gint64   n_values;            /* MIN (numel, CR_SNAPSHOT_MAX_VALUES); fewer, down to 0, in
+                                 * a model whose snapshots used up their shared budget */
   double  *values;              /* the first n_values elements, row-major (owned) */
   double   min, max, mean, std; /* over all numel elements (NaN when numel is 0) */
   char    *text;                /* the data as print() shows it inside tensor(...) with

@@ -951,6 +951,34 @@ cr_graph_render (cairo_t                    *cr,
   cr_graph_render_cache_free (cache);
 }
 
+void
+cr_graph_render_pulse (cairo_t                    *cr,
+                       const CrGraphModel         *model,
+                       const CrGraphLayout        *layout,
+                       const CrGraphRenderOptions *options)
+{
+  g_return_if_fail (cr != NULL && model != NULL && layout != NULL);
+  g_return_if_fail (options != NULL && options->cache != NULL);
+
+  const CrGraphRenderCache *cache = options->cache;
+  int current = options->current_step;
+  if (current < 0 || options->pulse < 0)
+    return;
+  Ctx c = {
+    .cache = cache,
+    .pal = palette_for (options->style, options->presentation),
+    .dark = options->style == CR_GRAPH_STYLE_DARK,
+    .k = cache->k,
+    .lw = cache->lw,
+  };
+  guint n_edges = MIN (MIN (model->edges->len, layout->n_edges), cache->n_edges);
+  cairo_save (cr);
+  for (guint i = 0; i < n_edges; i++)
+    if (cache->edge_step[i] == current)
+      draw_pulse (cr, &layout->edges[i], options->pulse, &c);
+  cairo_restore (cr);
+}
+
 static gboolean
 has_suffix (const char *path,
             const char *suffix)

@@ -62,6 +62,12 @@ void            cr_graph_render              (cairo_t                    *cr,
                                               const CrGraphModel         *model,
                                               const CrGraphLayout        *layout,
                                               const CrGraphRenderOptions *options);
+/* Only the travelling gradient of options->current_step at options->pulse
+ * (options->cache is needed): drawn over a cached drawing made with pulse < 0. */
+void            cr_graph_render_pulse        (cairo_t                    *cr,
+                                              const CrGraphModel         *model,
+                                              const CrGraphLayout        *layout,
+                                              const CrGraphRenderOptions *options);
 /* The whole drawing to a PNG (at twice the size, for sharp text), SVG or PDF
  * file, chosen by path's extension. */
 gboolean        cr_graph_render_to_file      (const CrGraphModel         *model,

@@ -159,6 +159,13 @@ build_header (const CrGraphNode *node)
       gtk_box_append (GTK_BOX (box), c);
     }
   g_string_free (caption, TRUE);
+  if (node->step >= 0)
+    {
+      g_autofree char *ran = g_strdup_printf ("Backward ran it at step %d", node->step + 1);
+      GtkWidget *r = cr_card_label_new (ran, "caption");
+      gtk_widget_add_css_class (r, "dim-label");
+      gtk_box_append (GTK_BOX (box), r);
+    }
   return box;
 }
 

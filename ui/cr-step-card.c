@@ -343,17 +343,50 @@ build_leaf_grad (GtkWidget         *box,
   g_autofree char *title = g_strdup_printf ("%s.grad", step->leaf_name);
   GtkWidget *section = section_new (box, title, CR_ROLE_OUT);
   GtkWidget *flow = flow_new (section);
-  GtkWidget *name = cr_card_label_new (title, "monospace");
+  g_autofree char *name_text = g_strdup_printf ("%s:", title);
+  GtkWidget *name = cr_card_label_new (name_text, "monospace");
   gtk_widget_set_valign (name, GTK_ALIGN_CENTER);
   flow_add (flow, name, FALSE);
-  flow_add (flow, term (":", value (step->grad_before, NULL)), FALSE);
-  flow_add (flow, term ("→", value (step->grad_after, CR_ROLE_OUT)), FALSE);
+  flow_add (flow, value (step->grad_before, NULL), FALSE);
+  const CrGraphGrad *incoming = find_incoming (step, NULL);
+  if (step->grad_before && incoming)
+    {
+      /* .grad already held a gradient: the step adds to it. */
+      flow_add (flow, term ("+", value (incoming->value, CR_ROLE_IN)), FALSE);
+      flow_add (flow, term ("=", value (step->grad_after, CR_ROLE_OUT)), FALSE);
+    }
+  else
+    flow_add (flow, term ("→", value (step->grad_after, CR_ROLE_OUT)), FALSE);
   g_autofree char *note = g_strdup_printf (
     step->grad_before
       ? "AccumulateGrad adds the incoming gradient to what %s.grad already held."
       : "AccumulateGrad stores the incoming gradient in the leaf's .grad: %s.grad was None.",
     step->leaf_name);
   gtk_box_append (GTK_BOX (section), cr_card_label_new (note, "cr-footnote"));
+}
+
+/* "∂C/∂A = G·Bᵀ,  ∂C/∂B = Aᵀ·G" → its formulas, split at the commas
+ * outside parentheses. */
+static GPtrArray *
+split_rule (const char *rule)
+{
+  GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
+  const char *start = rule;
+  int depth = 0;
+  for (const char *p = rule; *p; p++)
+    {
+      if (*p == '(' || *p == '[')
+        depth++;
+      else if ((*p == ')' || *p == ']') && depth > 0)
+        depth--;
+      else if (*p == ',' && depth == 0 && p[1] == ' ')
+        {
+          g_ptr_array_add (parts, g_strstrip (g_strndup (start, p - start)));
+          start = p + 1;
+        }
+    }
+  g_ptr_array_add (parts, g_strstrip (g_strdup (start)));
+  return parts;
 }
 
 static void
@@ -374,10 +407,25 @@ build_local (GtkWidget         *box,
                                     CR_ROLE_LOCAL);
   if (step->rule)
     {
-      g_autofree char *rule = g_strdup_printf ("Rule: %s", step->rule);
-      GtkWidget *label = cr_card_label_new (rule, "cr-footnote");
-      gtk_label_set_selectable (GTK_LABEL (label), FALSE);
-      gtk_box_append (GTK_BOX (section), label);
+      /* One formula a line, in the local gradients' colour: for an op such
+       * as matmul the rule is all there is to show. */
+      GtkWidget *rules = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+      g_autoptr (GPtrArray) parts = split_rule (step->rule);
+      for (guint i = 0; i < parts->len; i++)
+        {
+          GtkWidget *label = cr_card_label_new (g_ptr_array_index (parts, i), CR_ROLE_LOCAL);
+          gtk_box_append (GTK_BOX (rules), label);
+        }
+      gtk_box_append (GTK_BOX (section), rules);
+      if (!any_local)
+        {
+          const CrGraphGrad *g = find_incoming (step, NULL);
+          g_autofree char *note = g_strdup_printf (
+            "Not elementwise: the rule turns the incoming gradient%s%s into each input's "
+            "gradient.", g && g->name && strchr (step->rule, 'G') ? " G = " : "",
+            g && g->name && strchr (step->rule, 'G') ? g->name : "");
+          gtk_box_append (GTK_BOX (section), cr_card_label_new (note, "cr-footnote"));
+        }
     }
   for (guint i = 0; i < step->inputs->len; i++)
     {

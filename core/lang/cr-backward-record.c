@@ -567,7 +567,10 @@ cr_node_describe_saved (CrNode        *node,
         {
           r->known = TRUE;
           r->is_number = t->is_wrapped_number;
+          /* x.unsqueeze(0) saved for matmul is still x to the reader. */
           r->variable = cr_tensor_get_name (t);
+          if (!r->variable && t->view_base)
+            r->variable = cr_tensor_get_name (t->view_base);
           r->identity = t;
           r->ndim = t->ndim;
           memcpy (r->shape, t->shape, sizeof (gint64) * (gsize) t->ndim);

@@ -105,7 +105,8 @@ typedef struct {
   gboolean      is_output;
   gboolean      is_number;      /* a Python number wrapped as a 0-d tensor (`x * 2`) */
   gboolean      known;          /* FALSE: already freed when described (no shape, no variable) */
-  const char   *variable;       /* the script variable first bound to it (interned), or NULL */
+  const char   *variable;       /* the script variable first bound to it, or to the tensor
+                                 * it is a view of (interned), or NULL */
   gconstpointer identity;       /* the tensor's address when described, to tell tensors
                                  * apart within one record; never dereferenced */
   int           ndim;

@@ -1,6 +1,6 @@
 # Jacobian-vector products, and gradients that accumulate.
 # out is a matrix, so backward needs a vector v (here all ones) and computes
-# v^T . J. Calling backward again adds to inp.grad; zero_() resets it.
+# vᵀ·J. Calling backward again adds to inp.grad; zero_() resets it.
 # retain_graph=True keeps the graph alive for the next call.
 import torch
 

@@ -402,6 +402,83 @@ test_step_scalar (void)
   g_object_unref (card);
 }
 
+static void
+test_step_rules (void)
+{
+  /* 04-one-layer-network.py: MmBackward0 has no elementwise local gradient,
+   * so its rule is what the card shows. */
+  g_autoptr (CrGraphModel) model = model_of_example ("04-one-layer-network.py");
+  GtkWidget *card = card_at (model, 4);
+  g_autofree char *all = texts (card);
+  assert_line (all, "MmBackward0");
+  assert_line (all, "∂C/∂A = G·Bᵀ");
+  assert_line (all, "∂C/∂B = Aᵀ·G");
+  g_assert_nonnull (strstr (all, "Not elementwise"));
+  assert_line (all, "∂loss/∂w");
+  assert_line (all, "0.0626");
+  g_object_unref (card);
+
+  /* 08-backward-twice.py's last backward: w1.grad held zeros, and the step adds. */
+  g_autoptr (CrGraphModel) twice = model_of_example ("08-backward-twice.py");
+  card = card_at (twice, 2);
+  g_autofree char *acc = texts (card);
+  assert_line (acc, "AccumulateGrad");
+  assert_line (acc, "w1.grad:");
+  assert_line (acc, "0.");
+  assert_line (acc, "+");
+  assert_line (acc, "3.");
+  assert_no_line (acc, "None");
+  g_object_unref (card);
+}
+
+/* Lets the window map and its style settle. */
+static void
+settle (void)
+{
+  for (int i = 0; i < 50; i++)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (2000);
+    }
+}
+
+/* The heat map's cells follow the font size: presentation mode enlarges it. */
+static void
+test_heat_map_scales (void)
+{
+  const gint64 big[] = { 8, 10 };
+  CrTensorSnapshot *s = snapshot (2, big, NULL);
+  GtkWidget *view = hold (cr_tensor_view_new (s));
+  GtkWidget *heat = NULL;
+  for (GtkWidget *c = gtk_widget_get_first_child (gtk_widget_get_first_child (view)); c;
+       c = gtk_widget_get_next_sibling (c))
+    if (g_strcmp0 (gtk_widget_get_css_name (c), "cr-heatmap") == 0)
+      heat = c;
+  g_assert_nonnull (heat);
+  GtkWidget *window = gtk_window_new ();
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_present (GTK_WINDOW (window));
+  settle ();
+  int small = 0, large = 0;
+  gtk_widget_measure (heat, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &small, NULL, NULL);
+
+  GtkCssProvider *provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_data (provider, "cr-heatmap { font-size: 40px; }", -1);
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                              GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_USER);
+  settle ();
+  gtk_widget_measure (heat, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &large, NULL, NULL);
+  gtk_style_context_remove_provider_for_display (gdk_display_get_default (),
+                                                 GTK_STYLE_PROVIDER (provider));
+  g_object_unref (provider);
+  g_assert_cmpint (large, >, small * 2);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (view);
+  cr_tensor_snapshot_free (s);
+}
+
 /* ---- the inspector ----------------------------------------------------------- */
 
 static void
@@ -529,7 +606,9 @@ main (int    argc,
   g_test_add_func ("/cards/tensor/scalar", test_tensor_scalar);
   g_test_add_func ("/cards/tensor/grid", test_tensor_grid);
   g_test_add_func ("/cards/tensor/heat-map", test_tensor_heat_map);
+  g_test_add_func ("/cards/tensor/heat-map-scales", test_heat_map_scales);
   g_test_add_func ("/cards/step/intro", test_step_intro);
+  g_test_add_func ("/cards/step/rules", test_step_rules);
   g_test_add_func ("/cards/step/toy", test_step_toy);
   g_test_add_func ("/cards/step/scalar", test_step_scalar);
   g_test_add_func ("/cards/inspector", test_inspector);

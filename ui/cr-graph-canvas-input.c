@@ -1,0 +1,313 @@
+/* cr-graph-canvas-input.c — how the graph canvas answers the person:
+ * click to select (the hit test runs on the layout's boxes), drag or scroll
+ * to pan (a touchpad's two-finger scroll pans too), ctrl+scroll or pinch to
+ * zoom around the pointer, and keys while it has the focus: + - 0 1 to
+ * zoom, Tab/Shift+Tab through the nodes, arrows to pan, Escape to clear. */
+#include "cr-config.h"
+#include "cr-graph-canvas-private.h"
+
+#include <math.h>
+
+#define ZOOM_STEP     1.25
+/* One wheel notch pans this far, in pixels; so does an arrow key. */
+#define WHEEL_PIXELS  48.0
+#define KEY_PAN       48.0
+
+int
+cr_graph_canvas_pick (CrGraphCanvas *self,
+                      double         x,
+                      double         y)
+{
+  g_return_val_if_fail (CR_IS_GRAPH_CANVAS (self), -1);
+  const CrGraphLayout *layout = cr_graph_canvas_drawn_layout (self);
+  if (!layout || self->zoom <= 0)
+    return -1;
+  double gx = (x - self->tx) / self->zoom, gy = (y - self->ty) / self->zoom;
+  double tol = 3.0 / self->zoom;
+  /* The last drawn is on top. */
+  for (guint i = layout->n_nodes; i-- > 0;)
+    {
+      const CrGraphBox *b = &layout->nodes[i];
+      if (gx >= b->x - tol && gx <= b->x + b->width + tol
+          && gy >= b->y - tol && gy <= b->y + b->height + tol)
+        return (int) i;
+    }
+  return -1;
+}
+
+void
+cr_graph_canvas_click_at (CrGraphCanvas *self,
+                          double         x,
+                          double         y)
+{
+  g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
+  cr_graph_canvas_set_selected (self, cr_graph_canvas_pick (self, x, y));
+}
+
+gboolean
+cr_graph_canvas_node_center (CrGraphCanvas *self,
+                             int            node_id,
+                             double        *x,
+                             double        *y)
+{
+  g_return_val_if_fail (CR_IS_GRAPH_CANVAS (self), FALSE);
+  const CrGraphLayout *layout = cr_graph_canvas_drawn_layout (self);
+  if (!layout || node_id < 0 || (guint) node_id >= layout->n_nodes)
+    return FALSE;
+  double cx, cy;
+  cr_graph_canvas_box_center (&layout->nodes[node_id], &cx, &cy);
+  *x = self->tx + self->zoom * cx;
+  *y = self->ty + self->zoom * cy;
+  return TRUE;
+}
+
+void
+cr_graph_canvas_update_cursor (CrGraphCanvas *self)
+{
+  const char *name = NULL;
+  if (self->dragging)
+    name = "grabbing";
+  else if (self->layout && self->has_pointer)
+    name = cr_graph_canvas_pick (self, self->pointer_x, self->pointer_y) >= 0 ? "pointer" : "grab";
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), name);
+}
+
+static void
+on_click_released (GtkGestureClick *gesture,
+                   int              n_press,
+                   double           x,
+                   double           y,
+                   CrGraphCanvas   *self)
+{
+  if (gtk_widget_get_focusable (GTK_WIDGET (self)))
+    gtk_widget_grab_focus (GTK_WIDGET (self));
+  cr_graph_canvas_click_at (self, x, y);
+}
+
+static void
+on_drag_begin (GtkGestureDrag *gesture,
+               double          x,
+               double          y,
+               CrGraphCanvas  *self)
+{
+  self->drag_tx = self->tx;
+  self->drag_ty = self->ty;
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture,
+                double          dx,
+                double          dy,
+                CrGraphCanvas  *self)
+{
+  if (!self->layout)
+    return;
+  if (!self->dragging)
+    {
+      /* Small jitter while clicking is not a pan. */
+      if (hypot (dx, dy) < 3.0)
+        return;
+      self->dragging = TRUE;
+      cr_graph_canvas_update_cursor (self);
+    }
+  cr_graph_canvas_move_to (self, self->drag_tx + dx, self->drag_ty + dy);
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture,
+             double          dx,
+             double          dy,
+             CrGraphCanvas  *self)
+{
+  self->dragging = FALSE;
+  cr_graph_canvas_update_cursor (self);
+}
+
+static void
+on_motion (GtkEventControllerMotion *motion,
+           double                    x,
+           double                    y,
+           CrGraphCanvas            *self)
+{
+  self->pointer_x = x;
+  self->pointer_y = y;
+  self->has_pointer = TRUE;
+  cr_graph_canvas_update_cursor (self);
+}
+
+static void
+on_leave (GtkEventControllerMotion *motion,
+          CrGraphCanvas            *self)
+{
+  self->has_pointer = FALSE;
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           CrGraphCanvas            *self)
+{
+  if (!self->layout)
+    return FALSE;
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  gboolean wheel = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_WHEEL;
+  if (mods & GDK_CONTROL_MASK)
+    {
+      double px = self->has_pointer ? self->pointer_x : gtk_widget_get_width (GTK_WIDGET (self)) / 2.0;
+      double py = self->has_pointer ? self->pointer_y : gtk_widget_get_height (GTK_WIDGET (self)) / 2.0;
+      double factor = wheel ? pow (ZOOM_STEP, -dy) : exp (-dy * 0.01);
+      cr_graph_canvas_zoom_around (self, self->zoom * factor, px, py);
+      return TRUE;
+    }
+  if ((mods & GDK_SHIFT_MASK) && dx == 0)
+    {
+      dx = dy;
+      dy = 0;
+    }
+  double unit = wheel ? WHEEL_PIXELS : 1.0;
+  cr_graph_canvas_move_to (self, self->tx - dx * unit, self->ty - dy * unit);
+  return TRUE;
+}
+
+static void
+on_zoom_begin (GtkGesture       *gesture,
+               GdkEventSequence *sequence,
+               CrGraphCanvas    *self)
+{
+  self->pinch_zoom = self->zoom;
+  self->pinch_tx = self->tx;
+  self->pinch_ty = self->ty;
+}
+
+static void
+on_zoom_scale_changed (GtkGestureZoom *gesture,
+                       double          scale,
+                       CrGraphCanvas  *self)
+{
+  double cx, cy;
+  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
+    return;
+  /* From the view at the start of the pinch, so rounding never drifts. */
+  self->zoom = self->pinch_zoom;
+  self->tx = self->pinch_tx;
+  self->ty = self->pinch_ty;
+  cr_graph_canvas_zoom_around (self, self->pinch_zoom * scale, cx, cy);
+}
+
+static void
+pan_by (CrGraphCanvas *self,
+        double         dx,
+        double         dy)
+{
+  cr_graph_canvas_move_to (self, self->tx + dx, self->ty + dy);
+}
+
+static gboolean
+on_key_pressed (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                CrGraphCanvas         *self)
+{
+  gboolean ctrl = (state & GDK_CONTROL_MASK) != 0;
+  gboolean alt = (state & GDK_ALT_MASK) != 0;
+  if (alt)
+    return FALSE;
+  switch (keyval)
+    {
+    case GDK_KEY_plus:
+    case GDK_KEY_equal:
+    case GDK_KEY_KP_Add:
+      cr_graph_canvas_zoom_in (self);
+      return TRUE;
+    case GDK_KEY_minus:
+    case GDK_KEY_underscore:
+    case GDK_KEY_KP_Subtract:
+      cr_graph_canvas_zoom_out (self);
+      return TRUE;
+    case GDK_KEY_0:
+    case GDK_KEY_KP_0:
+      cr_graph_canvas_zoom_fit (self);
+      return TRUE;
+    case GDK_KEY_1:
+    case GDK_KEY_KP_1:
+      if (ctrl)
+        return FALSE;
+      cr_graph_canvas_set_zoom (self, 1.0);
+      return TRUE;
+    case GDK_KEY_Tab:
+    case GDK_KEY_KP_Tab:
+    case GDK_KEY_ISO_Left_Tab:
+      /* Ctrl+Tab still moves the focus out of the canvas. */
+      if (ctrl || !self->layout || self->layout->n_nodes == 0)
+        return FALSE;
+      cr_graph_canvas_select_next (self, keyval == GDK_KEY_ISO_Left_Tab || (state & GDK_SHIFT_MASK));
+      return TRUE;
+    case GDK_KEY_Escape:
+      if (self->selected < 0)
+        return FALSE;
+      cr_graph_canvas_set_selected (self, -1);
+      return TRUE;
+    case GDK_KEY_Left:
+      if (ctrl)
+        return FALSE;
+      pan_by (self, KEY_PAN, 0);
+      return TRUE;
+    case GDK_KEY_Right:
+      if (ctrl)
+        return FALSE;
+      pan_by (self, -KEY_PAN, 0);
+      return TRUE;
+    case GDK_KEY_Up:
+      if (ctrl)
+        return FALSE;
+      pan_by (self, 0, KEY_PAN);
+      return TRUE;
+    case GDK_KEY_Down:
+      if (ctrl)
+        return FALSE;
+      pan_by (self, 0, -KEY_PAN);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+void
+cr_graph_canvas_init_input (CrGraphCanvas *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+
+  GtkGesture *click = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
+  g_signal_connect (click, "released", G_CALLBACK (on_click_released), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (click));
+
+  GtkGesture *drag = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (drag));
+
+  GtkGesture *zoom = gtk_gesture_zoom_new ();
+  g_signal_connect (zoom, "begin", G_CALLBACK (on_zoom_begin), self);
+  g_signal_connect (zoom, "scale-changed", G_CALLBACK (on_zoom_scale_changed), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (zoom));
+
+  GtkEventController *scroll =
+    gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (widget, scroll);
+
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+  g_signal_connect (motion, "enter", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (widget, motion);
+
+  GtkEventController *keys = gtk_event_controller_key_new ();
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (widget, keys);
+}

@@ -1,0 +1,139 @@
+/* cr-tensor-snapshot.c — a tensor's numbers and metadata copied out as plain
+ * data (CrTensorSnapshot, declared in cr-graph-model.h), for the step card
+ * and the inspector.
+ *
+ * Statistics are torch's: mean, std with Bessel's correction (NaN for one
+ * element), min and max propagating NaN; all NaN for an empty tensor. */
+#include "cr-graph-model-private.h"
+
+#include "cr-device.h"
+#include "cr-dtype.h"
+#include "cr-kernels.h"
+#include "cr-tensor.h"
+#include "cr-tensor-format.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Tensors above this many elements get no text: the card draws a heat map. */
+#define SNAPSHOT_TEXT_MAX_NUMEL 64
+
+/* A contiguous host tensor with t's values (a new ref), or NULL when the
+ * device could not be read. */
+static CrTensor *
+host_contiguous (const CrTensor *t)
+{
+  if (t->device == CR_DEVICE_CPU)
+    return cr_tensor_contiguous ((CrTensor *) t, NULL);
+  g_autoptr (CrTensor) copy = cr_tensor_new_empty (t->shape, t->ndim, t->dtype, CR_DEVICE_CPU, NULL);
+  if (!copy || !cr_kernel_copy_into (copy, t, NULL))
+    return NULL;
+  return g_steal_pointer (&copy);
+}
+
+static inline double
+read_element (gconstpointer data,
+              CrDType       dtype,
+              gint64        i)
+{
+  switch (dtype)
+    {
+    case CR_DTYPE_BOOL:    return ((const guint8 *) data)[i] != 0;
+    case CR_DTYPE_INT64:   return (double) ((const gint64 *) data)[i];
+    case CR_DTYPE_FLOAT32: return ((const float *) data)[i];
+    case CR_DTYPE_FLOAT64: return ((const double *) data)[i];
+    case CR_DTYPE_COUNT:
+    default:               return 0.0;
+    }
+}
+
+CrTensorSnapshot *
+cr_tensor_snapshot_new_limited (const CrTensor *tensor,
+                                gint64          max_values)
+{
+  if (!tensor)
+    return NULL;
+  CrTensorSnapshot *s = g_new0 (CrTensorSnapshot, 1);
+  s->ndim = tensor->ndim;
+  memcpy (s->shape, tensor->shape, sizeof (gint64) * (gsize) MAX (tensor->ndim, 0));
+  s->numel = tensor->numel;
+  s->dtype = g_strdup (cr_dtype_name (tensor->dtype));
+  s->device = g_strdup (cr_device_name (tensor->device));
+  s->min = s->max = s->mean = s->std = NAN;
+
+  g_autoptr (CrTensor) host = tensor->numel > 0 ? host_contiguous (tensor) : NULL;
+  if (host)
+    {
+      gconstpointer data = cr_tensor_data (host);
+      s->n_values = CLAMP (max_values, 0, MIN (host->numel, (gint64) CR_SNAPSHOT_MAX_VALUES));
+      s->values = s->n_values > 0 ? g_new (double, s->n_values) : NULL;
+      /* Two passes: the mean first, then the squared deviations, which
+       * keeps the std accurate where sum-of-squares would cancel. */
+      double sum = 0, lo = INFINITY, hi = -INFINITY;
+      gboolean any_nan = FALSE;
+      for (gint64 i = 0; i < host->numel; i++)
+        {
+          double v = read_element (data, host->dtype, i);
+          if (i < s->n_values)
+            s->values[i] = v;
+          sum += v;
+          if (isnan (v))
+            any_nan = TRUE;
+          else
+            {
+              lo = MIN (lo, v);
+              hi = MAX (hi, v);
+            }
+        }
+      s->mean = sum / (double) host->numel;
+      double sq = 0;
+      for (gint64 i = 0; i < host->numel; i++)
+        {
+          double d = read_element (data, host->dtype, i) - s->mean;
+          sq += d * d;
+        }
+      /* torch.std: Bessel's correction, NaN for a single element. */
+      s->std = host->numel > 1 ? sqrt (sq / (double) (host->numel - 1)) : NAN;
+      /* torch.min/max propagate NaN. */
+      s->min = any_nan ? NAN : lo;
+      s->max = any_nan ? NAN : hi;
+    }
+  if (tensor->numel <= SNAPSHOT_TEXT_MAX_NUMEL)
+    {
+      CrPrintOptions options;
+      cr_print_options_init_default (&options);
+      s->text = cr_tensor_format_data (tensor, &options, 0);
+    }
+  return s;
+}
+
+CrTensorSnapshot *
+cr_tensor_snapshot_new (const CrTensor *tensor)
+{
+  return cr_tensor_snapshot_new_limited (tensor, CR_SNAPSHOT_MAX_VALUES);
+}
+
+CrTensorSnapshot *
+cr_tensor_snapshot_copy (const CrTensorSnapshot *self)
+{
+  if (!self)
+    return NULL;
+  CrTensorSnapshot *s = g_memdup2 (self, sizeof *self);
+  s->dtype = g_strdup (self->dtype);
+  s->device = g_strdup (self->device);
+  s->values = self->values ? g_memdup2 (self->values, sizeof (double) * (gsize) self->n_values) : NULL;
+  s->text = g_strdup (self->text);
+  return s;
+}
+
+void
+cr_tensor_snapshot_free (CrTensorSnapshot *self)
+{
+  if (!self)
+    return;
+  g_free (self->dtype);
+  g_free (self->device);
+  g_free (self->values);
+  g_free (self->text);
+  g_free (self);
+}
