@@ -1,5 +1,6 @@
 /* cr-main.c — the `chainrule` command: `chainrule run FILE.py` runs a script
- * headless; `chainrule [FILE.py]` opens the window (once it is built). */
+ * headless; `chainrule [FILE.py...]` opens a window on each file, or on the
+ * example gallery without one. */
 #include "cr-config.h"
 #include "cr-run-command.h"
 #ifdef CR_HAVE_GRAPH
@@ -18,7 +19,7 @@ static void
 usage (FILE *out)
 {
   fputs ("Usage:\n"
-         "  chainrule [FILE.py]              open the window (default: an example)\n"
+         "  chainrule [FILE.py]              open the window (default: the example gallery)\n"
          "  chainrule run [OPTIONS] FILE.py  run a script headless, as python3 would\n"
 #ifdef CR_HAVE_GRAPH
          "  chainrule export FILE.py -o OUT  draw the script's graph to PNG, SVG or PDF\n"

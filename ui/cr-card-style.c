@@ -57,7 +57,10 @@ static const char style_sheet[] =
   "cr-step-card .heading, cr-inspector .heading { font-size: 1em; }\n"
   "cr-step-card .caption, cr-inspector .caption, .cr-tensor .caption { font-size: 0.82em; }\n"
   "cr-step-card .caption-heading, cr-inspector .caption-heading { font-size: 0.82em; }\n"
-  ".cr-big-icon { -gtk-icon-size: 4em; opacity: 0.45; }\n";
+  /* The sidebar's scrolled windows hold the card and the inspector as they
+   * are: the space around them is theirs, in em like the rest. */
+  "cr-step-card, cr-inspector { padding: 1em 1.1em 1.5em 1.1em; }\n"
+    ".cr-big-icon { -gtk-icon-size: 4em; opacity: 0.45; }\n";
 
 void
 cr_card_style_ensure (void)

@@ -99,6 +99,44 @@ scene_valid (CrGraphCanvas *self,
          && fabs (self->ty - self->scene_ty) <= SCENE_MARGIN;
 }
 
+/* Where the graph goes on beyond an edge of the widget, that edge fades
+ * into the background: a hint that there is more to pan to. */
+static void
+draw_edge_fades (CrGraphCanvas *self,
+                 GtkSnapshot   *snapshot,
+                 int            width,
+                 int            height)
+{
+  const double fade = 28.0;
+  GdkRGBA bg;
+  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (GTK_WIDGET (self)),
+                                       "view_bg_color", &bg))
+    return;
+  GdkRGBA clear = bg;
+  clear.alpha = 0;
+  double x0 = self->tx, y0 = self->ty;
+  double x1 = x0 + self->zoom * self->layout->width, y1 = y0 + self->zoom * self->layout->height;
+  /* The layout's own padding is empty: only real overflow counts. */
+  double pad = 12.0 * self->zoom;
+  GskColorStop stops[2] = { { 0, bg }, { 1, clear } };
+  if (x0 < -pad)
+    gtk_snapshot_append_linear_gradient (snapshot, &GRAPHENE_RECT_INIT (0, 0, fade, height),
+                                         &GRAPHENE_POINT_INIT (0, 0),
+                                         &GRAPHENE_POINT_INIT (fade, 0), stops, 2);
+  if (x1 > width + pad)
+    gtk_snapshot_append_linear_gradient (snapshot, &GRAPHENE_RECT_INIT (width - fade, 0, fade, height),
+                                         &GRAPHENE_POINT_INIT (width, 0),
+                                         &GRAPHENE_POINT_INIT (width - fade, 0), stops, 2);
+  if (y0 < -pad)
+    gtk_snapshot_append_linear_gradient (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, fade),
+                                         &GRAPHENE_POINT_INIT (0, 0),
+                                         &GRAPHENE_POINT_INIT (0, fade), stops, 2);
+  if (y1 > height + pad)
+    gtk_snapshot_append_linear_gradient (snapshot, &GRAPHENE_RECT_INIT (0, height - fade, width, fade),
+                                         &GRAPHENE_POINT_INIT (0, height),
+                                         &GRAPHENE_POINT_INIT (0, height - fade), stops, 2);
+}
+
 void
 cr_graph_canvas_snapshot (GtkWidget   *widget,
                           GtkSnapshot *snapshot)
@@ -152,6 +190,14 @@ cr_graph_canvas_snapshot (GtkWidget   *widget,
           gtk_snapshot_append_node (snapshot, self->scene);
           gtk_snapshot_pop (snapshot);
           gtk_snapshot_restore (snapshot);
+          if (self->hovered >= 0 && self->hovered != self->selected)
+            {
+              cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+              cairo_translate (cr, self->tx, self->ty);
+              cairo_scale (cr, self->zoom, self->zoom);
+              cr_graph_render_hover (cr, self->model, self->layout, &options, self->hovered);
+              cairo_destroy (cr);
+            }
           if (self->pulsing && self->pulse >= 0)
             {
               cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
@@ -164,6 +210,7 @@ cr_graph_canvas_snapshot (GtkWidget   *widget,
         }
       if (self->dimmed)
         gtk_snapshot_pop (snapshot);
+      draw_edge_fades (self, snapshot, width, height);
     }
   if (gtk_widget_has_visible_focus (widget))
     {

@@ -65,11 +65,19 @@ void
 cr_graph_canvas_update_cursor (CrGraphCanvas *self)
 {
   const char *name = NULL;
+  int hovered = -1;
+  if (self->layout && self->has_pointer && !self->dragging)
+    hovered = cr_graph_canvas_pick (self, self->pointer_x, self->pointer_y);
   if (self->dragging)
     name = "grabbing";
   else if (self->layout && self->has_pointer)
-    name = cr_graph_canvas_pick (self, self->pointer_x, self->pointer_y) >= 0 ? "pointer" : "grab";
+    name = hovered >= 0 ? "pointer" : "grab";
   gtk_widget_set_cursor_from_name (GTK_WIDGET (self), name);
+  if (hovered != self->hovered)
+    {
+      self->hovered = hovered;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
 }
 
 static void
@@ -81,6 +89,12 @@ on_click_released (GtkGestureClick *gesture,
 {
   if (gtk_widget_get_focusable (GTK_WIDGET (self)))
     gtk_widget_grab_focus (GTK_WIDGET (self));
+  /* A double click on the empty canvas shows the whole graph. */
+  if (n_press == 2 && cr_graph_canvas_pick (self, x, y) < 0)
+    {
+      cr_graph_canvas_zoom_fit (self);
+      return;
+    }
   cr_graph_canvas_click_at (self, x, y);
 }
 
@@ -140,6 +154,7 @@ on_leave (GtkEventControllerMotion *motion,
           CrGraphCanvas            *self)
 {
   self->has_pointer = FALSE;
+  cr_graph_canvas_update_cursor (self);
 }
 
 static gboolean

@@ -45,9 +45,10 @@ struct _CrGraphCanvas
   gboolean            pulsing;
   double              pulse;
 
-  gboolean            scrolling;
-  gint64              scroll_start;
-  double              scroll_from[2], scroll_to[2];
+  /* The view gliding to another: zoom and the graph point at the centre. */
+  gboolean            gliding;
+  gint64              glide_start;
+  double              glide_from[3], glide_to[3];
 
   guint               tick_id;
 
@@ -63,6 +64,7 @@ struct _CrGraphCanvas
   double              pinch_zoom, pinch_tx, pinch_ty;
   double              pointer_x, pointer_y;
   gboolean            has_pointer;
+  int                 hovered;         /* the node under the pointer, or -1 */
 };
 
 /* The node under (x, y) in widget coordinates, or -1. */

@@ -34,7 +34,7 @@
 #define KEEP_VISIBLE  80.0
 #define PULSE_US      (650 * G_TIME_SPAN_MILLISECOND)
 #define MORPH_US      (260 * G_TIME_SPAN_MILLISECOND)
-#define SCROLL_US     (240 * G_TIME_SPAN_MILLISECOND)
+#define GLIDE_US      (240 * G_TIME_SPAN_MILLISECOND)
 
 
 G_DEFINE_FINAL_TYPE (CrGraphCanvas, cr_graph_canvas, GTK_TYPE_WIDGET)
@@ -91,23 +91,34 @@ cr_graph_canvas_box_center (const CrGraphBox *b,
   *y = b->y + b->height / 2;
 }
 
+/* Keeps a pan at zoom z from losing the graph: KEEP_VISIBLE pixels of it
+ * stay on screen. */
 static void
-clamp_view (CrGraphCanvas *self)
+clamp_pan (CrGraphCanvas *self,
+           double         z,
+           double        *tx,
+           double        *ty)
 {
   if (!self->layout)
     return;
   double w = gtk_widget_get_width (GTK_WIDGET (self));
   double h = gtk_widget_get_height (GTK_WIDGET (self));
-  double gw = self->zoom * self->layout->width, gh = self->zoom * self->layout->height;
+  double gw = z * self->layout->width, gh = z * self->layout->height;
   double kx = MIN (KEEP_VISIBLE, gw), ky = MIN (KEEP_VISIBLE, gh);
-  self->tx = CLAMP (self->tx, kx - gw, MAX (w - kx, kx - gw));
-  self->ty = CLAMP (self->ty, ky - gh, MAX (h - ky, ky - gh));
+  *tx = CLAMP (*tx, kx - gw, MAX (w - kx, kx - gw));
+  *ty = CLAMP (*ty, ky - gh, MAX (h - ky, ky - gh));
 }
 
 static void
-stop_scrolling (CrGraphCanvas *self)
+clamp_view (CrGraphCanvas *self)
 {
-  self->scrolling = FALSE;
+  clamp_pan (self, self->zoom, &self->tx, &self->ty);
+}
+
+static void
+stop_gliding (CrGraphCanvas *self)
+{
+  self->gliding = FALSE;
 }
 
 void
@@ -117,7 +128,7 @@ cr_graph_canvas_zoom_around (CrGraphCanvas *self,
                              double         py)
 {
   z = CLAMP (z, ZOOM_MIN, ZOOM_MAX);
-  stop_scrolling (self);
+  stop_gliding (self);
   self->auto_view = FALSE;
   if (self->layout)
     {
@@ -138,11 +149,12 @@ cr_graph_canvas_move_to (CrGraphCanvas *self,
                          double         tx,
                          double         ty)
 {
-  stop_scrolling (self);
+  stop_gliding (self);
   self->auto_view = FALSE;
   self->tx = tx;
   self->ty = ty;
   clamp_view (self);
+  cr_graph_canvas_update_cursor (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -178,22 +190,20 @@ anchor_node (CrGraphCanvas *self)
   return first ? (int) first->id : -1;
 }
 
-/* whole: the whole graph, however small; else readable: the whole graph
- * when it is legible so (up to FIT_MAX), else READABLE around the output. */
-static void
-fit (CrGraphCanvas *self,
-     gboolean       whole)
+/* The view that fits the graph. whole: the whole graph, however small;
+ * else readable: the whole graph when it is legible so (up to FIT_MAX),
+ * else READABLE around the output. FALSE before the widget has a size. */
+static gboolean
+fitted_view (CrGraphCanvas *self,
+             gboolean       whole,
+             double        *z_out,
+             double        *tx_out,
+             double        *ty_out)
 {
   double w = gtk_widget_get_width (GTK_WIDGET (self));
   double h = gtk_widget_get_height (GTK_WIDGET (self));
   if (!self->layout || w <= 1 || h <= 1)
-    {
-      self->need_fit = TRUE;
-      return;
-    }
-  stop_scrolling (self);
-  self->need_fit = FALSE;
-  self->auto_view = !whole;
+    return FALSE;
   double gw = MAX (self->layout->width, 1.0), gh = MAX (self->layout->height, 1.0);
   double z = MIN ((w - 2 * MARGIN) / gw, (h - 2 * MARGIN) / gh);
   z = MIN (z, FIT_MAX);
@@ -210,6 +220,26 @@ fit (CrGraphCanvas *self,
       if (z * gh > h)
         ty = h / 2 - z * (b->y + b->height / 2);
     }
+  *z_out = z;
+  *tx_out = tx;
+  *ty_out = ty;
+  return TRUE;
+}
+
+/* Fit at once (a new graph, a new size); see fitted_view(). */
+static void
+fit (CrGraphCanvas *self,
+     gboolean       whole)
+{
+  double z, tx, ty;
+  if (!fitted_view (self, whole, &z, &tx, &ty))
+    {
+      self->need_fit = TRUE;
+      return;
+    }
+  stop_gliding (self);
+  self->need_fit = FALSE;
+  self->auto_view = !whole;
   set_view (self, z, tx, ty);
 }
 
@@ -227,6 +257,75 @@ now_us (CrGraphCanvas *self)
 {
   GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
   return clock ? gdk_frame_clock_get_frame_time (clock) : g_get_monotonic_time ();
+}
+
+/* Moves the view to zoom z and pan (tx, ty): smoothly when animating. The
+ * zoom follows a geometric curve and the graph point at the centre a
+ * straight line, so zooming and panning together feel like one motion. */
+static void
+glide_to (CrGraphCanvas *self,
+          double         z,
+          double         tx,
+          double         ty)
+{
+  double w = gtk_widget_get_width (GTK_WIDGET (self));
+  double h = gtk_widget_get_height (GTK_WIDGET (self));
+  z = CLAMP (z, ZOOM_MIN, ZOOM_MAX);
+  clamp_pan (self, z, &tx, &ty);
+  if (!animations_on (self) || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      stop_gliding (self);
+      set_view (self, z, tx, ty);
+      return;
+    }
+  self->gliding = TRUE;
+  self->glide_start = now_us (self);
+  self->glide_from[0] = self->zoom;
+  self->glide_from[1] = (w / 2 - self->tx) / self->zoom;
+  self->glide_from[2] = (h / 2 - self->ty) / self->zoom;
+  self->glide_to[0] = z;
+  self->glide_to[1] = (w / 2 - tx) / z;
+  self->glide_to[2] = (h / 2 - ty) / z;
+  ensure_tick (self);
+}
+
+/* The view as it will be once any glide is over. */
+static void
+target_view (CrGraphCanvas *self,
+             double        *z,
+             double        *tx,
+             double        *ty)
+{
+  if (!self->gliding)
+    {
+      *z = self->zoom;
+      *tx = self->tx;
+      *ty = self->ty;
+      return;
+    }
+  double w = gtk_widget_get_width (GTK_WIDGET (self));
+  double h = gtk_widget_get_height (GTK_WIDGET (self));
+  *z = self->glide_to[0];
+  *tx = w / 2 - self->glide_to[1] * *z;
+  *ty = h / 2 - self->glide_to[2] * *z;
+}
+
+/* Where the glide is at progress a (0..1). */
+static void
+glide_step (CrGraphCanvas *self,
+            double         a)
+{
+  double w = gtk_widget_get_width (GTK_WIDGET (self));
+  double h = gtk_widget_get_height (GTK_WIDGET (self));
+  const double *f = self->glide_from, *t = self->glide_to;
+  double z = f[0] * pow (t[0] / f[0], a);
+  double cx = f[1] + (t[1] - f[1]) * a, cy = f[2] + (t[2] - f[2]) * a;
+  gboolean changed = fabs (z - self->zoom) > 1e-9;
+  self->zoom = z;
+  self->tx = w / 2 - cx * z;
+  self->ty = h / 2 - cy * z;
+  if (changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
 }
 
 /* Bring node_id's box into view: smoothly when animating. */
@@ -260,18 +359,8 @@ scroll_to_node (CrGraphCanvas *self,
     dy = h - m - y1;
   if (fabs (dx) < 0.5 && fabs (dy) < 0.5)
     return;
-  if (!animations_on (self))
-    {
-      set_view (self, z, self->tx + dx, self->ty + dy);
-      return;
-    }
-  self->scrolling = TRUE;
-  self->scroll_start = now_us (self);
-  self->scroll_from[0] = self->tx;
-  self->scroll_from[1] = self->ty;
-  self->scroll_to[0] = self->tx + dx;
-  self->scroll_to[1] = self->ty + dy;
-  ensure_tick (self);
+  self->auto_view = FALSE;
+  glide_to (self, z, self->tx + dx, self->ty + dy);
 }
 
 static void
@@ -340,15 +429,12 @@ tick (GtkWidget     *widget,
           active = TRUE;
         }
     }
-  if (self->scrolling)
+  if (self->gliding)
     {
-      double t = (double) (now - self->scroll_start) / SCROLL_US;
-      double a = ease_out (t);
-      self->tx = self->scroll_from[0] + (self->scroll_to[0] - self->scroll_from[0]) * a;
-      self->ty = self->scroll_from[1] + (self->scroll_to[1] - self->scroll_from[1]) * a;
-      clamp_view (self);
+      double t = (double) (now - self->glide_start) / GLIDE_US;
+      glide_step (self, ease_out (t));
       if (t >= 1.0)
-        self->scrolling = FALSE;
+        self->gliding = FALSE;
       else
         active = TRUE;
     }
@@ -445,13 +531,14 @@ cr_graph_canvas_size_allocate (GtkWidget *widget,
   self->last_height = height;
   if (!self->layout)
     return;
-  if (self->need_fit || self->auto_view)
+  gboolean resized = old_w != width || old_h != height;
+  if (self->need_fit || (self->auto_view && resized))
     {
-      /* Until the person moves it, the view follows the size. */
+      /* Until the view is moved, it follows the size. */
       fit (self, FALSE);
       return;
     }
-  if (old_w > 0 && old_h > 0 && (old_w != width || old_h != height))
+  if (old_w > 0 && old_h > 0 && resized)
     {
       /* Keep what was at the centre there. */
       self->tx += (width - old_w) / 2.0;
@@ -591,7 +678,10 @@ cr_graph_canvas_init (CrGraphCanvas *self)
   self->zoom = 1.0;
   self->animate = TRUE;
   self->pulse = -1;
+  self->hovered = -1;
   gtk_widget_add_css_class (widget, "view");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  "Computation graph", -1);
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_focus_on_click (widget, TRUE);
   gtk_widget_set_overflow (widget, GTK_OVERFLOW_HIDDEN);
@@ -895,28 +985,56 @@ cr_graph_canvas_set_zoom (CrGraphCanvas *self,
   g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
   self->need_fit = FALSE;
   cr_graph_canvas_zoom_around (self, zoom, gtk_widget_get_width (GTK_WIDGET (self)) / 2.0,
-               gtk_widget_get_height (GTK_WIDGET (self)) / 2.0);
+                               gtk_widget_get_height (GTK_WIDGET (self)) / 2.0);
+}
+
+/* Zoom by factor around the centre, from where any glide is heading. */
+static void
+zoom_by (CrGraphCanvas *self,
+         double         factor)
+{
+  double z, tx, ty;
+  target_view (self, &z, &tx, &ty);
+  double z1 = CLAMP (z * factor, ZOOM_MIN, ZOOM_MAX);
+  double px = gtk_widget_get_width (GTK_WIDGET (self)) / 2.0;
+  double py = gtk_widget_get_height (GTK_WIDGET (self)) / 2.0;
+  self->need_fit = FALSE;
+  self->auto_view = FALSE;
+  if (!self->layout)
+    {
+      set_view (self, z1, tx, ty);
+      return;
+    }
+  glide_to (self, z1, px - (px - tx) / z * z1, py - (py - ty) / z * z1);
 }
 
 void
 cr_graph_canvas_zoom_in (CrGraphCanvas *self)
 {
   g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
-  cr_graph_canvas_set_zoom (self, self->zoom * ZOOM_STEP);
+  zoom_by (self, ZOOM_STEP);
 }
 
 void
 cr_graph_canvas_zoom_out (CrGraphCanvas *self)
 {
   g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
-  cr_graph_canvas_set_zoom (self, self->zoom / ZOOM_STEP);
+  zoom_by (self, 1 / ZOOM_STEP);
 }
 
 void
 cr_graph_canvas_zoom_fit (CrGraphCanvas *self)
 {
   g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
-  fit (self, TRUE);
+  double z, tx, ty;
+  if (!fitted_view (self, TRUE, &z, &tx, &ty))
+    {
+      fit (self, TRUE);
+      return;
+    }
+  self->need_fit = FALSE;
+  self->auto_view = FALSE;
+  glide_to (self, z, tx, ty);
 }
 
 void
@@ -978,10 +1096,12 @@ cr_graph_canvas_set_animate (CrGraphCanvas *self,
   if (!self->animate)
     {
       end_morph (self);
-      if (self->scrolling)
+      if (self->gliding)
         {
-          self->scrolling = FALSE;
-          set_view (self, self->zoom, self->scroll_to[0], self->scroll_to[1]);
+          double z, tx, ty;
+          target_view (self, &z, &tx, &ty);
+          stop_gliding (self);
+          set_view (self, z, tx, ty);
         }
       self->pulsing = FALSE;
       self->pulse = -1;

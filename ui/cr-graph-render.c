@@ -830,14 +830,15 @@ render_with_cache (cairo_t                    *cr,
   guint n_edges = MIN (MIN (model->edges->len, layout->n_edges), cache->n_edges);
 
   cairo_save (cr);
-  if (options->dimmed)
-    cairo_push_group (cr);
   if (options->draw_background)
     {
       cairo_rectangle (cr, 0, 0, layout->width, layout->height);
       set_rgb (cr, c.pal.background);
       cairo_fill (cr);
     }
+  /* Dimmed: the graph fades into the background. */
+  if (options->dimmed)
+    cairo_push_group (cr);
   double clip[4];
   cairo_clip_extents (cr, &clip[0], &clip[1], &clip[2], &clip[3]);
 
@@ -976,6 +977,31 @@ cr_graph_render_pulse (cairo_t                    *cr,
   for (guint i = 0; i < n_edges; i++)
     if (cache->edge_step[i] == current)
       draw_pulse (cr, &layout->edges[i], options->pulse, &c);
+  cairo_restore (cr);
+}
+
+void
+cr_graph_render_hover (cairo_t                    *cr,
+                       const CrGraphModel         *model,
+                       const CrGraphLayout        *layout,
+                       const CrGraphRenderOptions *options,
+                       int                         node)
+{
+  g_return_if_fail (cr != NULL && model != NULL && layout != NULL && options != NULL);
+  if (node < 0 || (guint) node >= MIN (model->nodes->len, layout->n_nodes))
+    return;
+  double k = options->presentation ? PRESENT_TYPE : 1.0;
+  double lw = options->presentation ? PRESENT_LINE : 1.0;
+  Ctx c = { .k = k, .lw = lw };
+  Palette pal = palette_for (options->style, options->presentation);
+  const CrGraphNode *n = g_ptr_array_index (model->nodes, node);
+  const CrGraphBox *b = &layout->nodes[node];
+  cairo_save (cr);
+  rounded_rect (cr, b->x - 3 * k, b->y - 3 * k, b->width + 6 * k, b->height + 6 * k,
+                node_radius (n, b, &c) + 3 * k);
+  set_rgba (cr, pal.accent, 0.45);
+  cairo_set_line_width (cr, 2 * lw);
+  cairo_stroke (cr);
   cairo_restore (cr);
 }
 

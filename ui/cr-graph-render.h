@@ -68,6 +68,12 @@ void            cr_graph_render_pulse        (cairo_t                    *cr,
                                               const CrGraphModel         *model,
                                               const CrGraphLayout        *layout,
                                               const CrGraphRenderOptions *options);
+/* A soft ring around node (the one under the pointer), over a cached drawing. */
+void            cr_graph_render_hover        (cairo_t                    *cr,
+                                              const CrGraphModel         *model,
+                                              const CrGraphLayout        *layout,
+                                              const CrGraphRenderOptions *options,
+                                              int                         node);
 /* The whole drawing to a PNG (at twice the size, for sharp text), SVG or PDF
  * file, chosen by path's extension. */
 gboolean        cr_graph_render_to_file      (const CrGraphModel         *model,

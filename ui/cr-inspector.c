@@ -183,10 +183,14 @@ build_tensor_group (const CrGraphNode *node)
   AdwPreferencesGroup *g = ADW_PREFERENCES_GROUP (group);
 
   adw_preferences_group_add (g, tensor_row ("value", NULL, NULL, info->value, TRUE, NULL));
-  adw_preferences_group_add (g, tensor_row (".grad", info->grad ? NULL
-                                            : "None: not a leaf that requires grad, or no "
-                                              "backward has reached it",
-                                            NULL, info->grad, info->grad != NULL, CR_ROLE_OUT));
+  const char *why_none = NULL;
+  if (!info->grad)
+    why_none = !info->requires_grad ? "requires_grad is False: no gradient is computed for it"
+               : !info->is_leaf && !info->retains_grad
+                 ? "Only leaves keep .grad; call .retain_grad() to keep this one's"
+               : "No backward call has reached it";
+  adw_preferences_group_add (g, tensor_row (".grad", why_none, NULL, info->grad, TRUE,
+                                            info->grad ? CR_ROLE_OUT : NULL));
   adw_preferences_group_add (g, text_row (".grad_fn", info->grad_fn,
                                           "The function backward runs to pass the gradient on"));
   adw_preferences_group_add (g, text_row (".is_leaf", py_bool (info->is_leaf), NULL));
@@ -234,6 +238,41 @@ build_saved_group (const CrGraphNode *node)
   return group;
 }
 
+/* A tensor the model kept no snapshot of (a constant): what the canvas shows. */
+static GtkWidget *
+build_plain_group (const CrGraphNode *node)
+{
+  GtkWidget *group = adw_preferences_group_new ();
+  AdwPreferencesGroup *g = ADW_PREFERENCES_GROUP (group);
+  adw_preferences_group_set_title (g, "Tensor");
+  if (node->kind == CR_GRAPH_NODE_CONSTANT)
+    adw_preferences_group_set_description (
+      g, "It does not require grad, so backward sends it no gradient.");
+  if (node->preview)
+    {
+      GtkWidget *row = adw_preferences_row_new ();
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), "value");
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+      gtk_widget_set_margin_start (box, 12);
+      gtk_widget_set_margin_end (box, 12);
+      gtk_widget_set_margin_top (box, 10);
+      gtk_widget_set_margin_bottom (box, 10);
+      gtk_box_append (GTK_BOX (box), cr_card_label_new ("value", NULL));
+      GtkWidget *text = cr_card_label_new (node->preview, "monospace");
+      gtk_label_set_selectable (GTK_LABEL (text), TRUE);
+      gtk_box_append (GTK_BOX (box), text);
+      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+      adw_preferences_group_add (g, row);
+    }
+  if (node->shape)
+    adw_preferences_group_add (g, text_row (".shape", node->shape, NULL));
+  if (node->device)
+    adw_preferences_group_add (g, text_row (".device", node->device, NULL));
+  return group;
+}
+
 static GtkWidget *
 build_node (const CrGraphNode *node)
 {
@@ -253,6 +292,8 @@ build_node (const CrGraphNode *node)
                                  text_row ("grad_fn", grad_fn, NULL));
       gtk_box_append (GTK_BOX (box), group);
     }
+  else if (node->shape || node->preview)
+    gtk_box_append (GTK_BOX (box), build_plain_group (node));
   if (node->kind == CR_GRAPH_NODE_OP)
     gtk_box_append (GTK_BOX (box), build_saved_group (node));
   return box;

@@ -248,7 +248,7 @@ build_header (const CrGraphModel *model,
               const CrGraphStep  *step)
 {
   GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  const CrGraphNode *node = step->node < model->nodes->len
+  const CrGraphNode *node = model->nodes && step->node < model->nodes->len
                             ? g_ptr_array_index (model->nodes, step->node) : NULL;
   gboolean accumulate = node ? node->kind == CR_GRAPH_NODE_ACCUMULATE : step->leaf_name != NULL;
   const char *symbol = node && node->symbol ? node->symbol : (accumulate ? "+=" : NULL);

@@ -136,6 +136,7 @@ struct _CrHeatMap
   GtkWidget  parent_instance;
   int        rows, cols;
   double    *values;   /* rows × cols */
+  gint64     n_cells;  /* the first n_cells are drawn (a wrapped vector's last row is short) */
   double     scale;    /* the largest magnitude: the ends of the colour map */
 };
 
@@ -200,7 +201,7 @@ cr_heat_map_snapshot (GtkWidget   *widget,
   /* Gaps between cells only while cells are big enough to spare them. */
   double gap = cell >= 8 ? 1.0 : 0.0;
   for (int r = 0; r < self->rows; r++)
-    for (int c = 0; c < self->cols; c++)
+    for (int c = 0; c < self->cols && (gint64) r * self->cols + c < self->n_cells; c++)
       {
         double v = self->values[(gsize) r * self->cols + c];
         Rgb rgb = diverging (self->scale > 0 ? v / self->scale : (isnan (v) ? NAN : 0), dark);
@@ -357,11 +358,13 @@ summary_view (const CrTensorSnapshot *s)
       rows = s->numel / cols;
     }
   gint64 show_cols = MIN (MIN (cols, HEAT_MAX), s->n_values);
-  gint64 show_rows = MAX (1, MIN (MIN (rows, HEAT_MAX), s->n_values / cols));
+  gint64 avail_rows = s->ndim <= 1 ? (s->n_values + cols - 1) / cols : s->n_values / cols;
+  gint64 show_rows = MAX (1, MIN (MIN (rows, HEAT_MAX), avail_rows));
   CrHeatMap *heat = g_object_new (CR_TYPE_HEAT_MAP, NULL);
   heat->rows = (int) show_rows;
   heat->cols = (int) show_cols;
   heat->values = g_new (double, show_rows * show_cols);
+  heat->n_cells = s->ndim <= 1 ? MIN (show_rows * show_cols, s->n_values) : show_rows * show_cols;
   double scale = 0;
   for (gint64 r = 0; r < show_rows; r++)
     for (gint64 c = 0; c < show_cols; c++)
@@ -434,12 +437,12 @@ cr_tensor_view_new (const CrTensorSnapshot *snapshot)
       g_autofree char *text = g_strdup_printf ("[] (empty, %s)", shape);
       content = number_label (text);
     }
-  else if (s->ndim == 0 && s->n_values >= 1)
+  else if (s->ndim == 0 && s->n_values >= 1 && s->values)
     {
       g_autofree char *text = format_number (choose_format (s), s->values[0]);
       content = number_label (text);
     }
-  else if (s->ndim <= 2 && s->n_values == s->numel
+  else if (s->ndim <= 2 && s->n_values == s->numel && s->values
            && (s->ndim == 1 ? s->numel <= GRID_MAX
                             : s->shape[0] <= GRID_MAX && s->shape[1] <= GRID_MAX))
     content = grid_view (s);

@@ -80,6 +80,10 @@ struct _CrWindow
   guint                 play_timeout_id;
   guint                 hint_timeout_id;
   gboolean              syncing;         /* guards editor <-> graph feedback */
+
+  /* The panes follow the window's size until the person drags a handle. */
+  int                   outer_set, inner_set;   /* the positions we gave them */
+  gboolean              outer_moved, inner_moved;
 };
 
 /* cr-window-run.c */

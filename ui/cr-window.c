@@ -17,6 +17,7 @@
 #include "cr-step-card.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #define DEFAULT_PRESENTATION_SCALE 1.6
 #define HINT_SECONDS 3
@@ -395,36 +396,52 @@ on_output_toggled (GtkToggleButton *toggle,
 
 /* ---- layout ---- */
 
-/* The panes start in proportion to the window (the editor about a third,
- * the sidebar a fixed readable width) rather than at fixed pixels; once the
- * person drags a handle, their choice stays. */
+/* The panes keep in proportion to the window (the editor about a third,
+ * the sidebar a fixed readable width) rather than at fixed pixels, until the
+ * person drags a handle: then their choice stays. */
 static void
-on_outer_max_position (GtkPaned   *paned,
-                       GParamSpec *pspec,
-                       CrWindow   *self)
+place_panes (CrWindow *self)
 {
-  int max = 0;
-  g_object_get (paned, "max-position", &max, NULL);
-  if (max <= 0)
+  int width = gtk_widget_get_width (GTK_WIDGET (self->outer_paned));
+  if (width <= 0)
     return;
-  int width = gtk_widget_get_width (GTK_WIDGET (paned));
-  gtk_paned_set_position (paned, (int) (width * (width >= 1600 ? 0.32 : 0.33)));
-  g_signal_handlers_disconnect_by_func (paned, on_outer_max_position, self);
+  if (!self->outer_moved)
+    {
+      self->outer_set = (int) (width * 0.32);
+      gtk_paned_set_position (self->outer_paned, self->outer_set);
+    }
+  int inner = gtk_widget_is_visible (self->editor_column)
+              ? width - gtk_paned_get_position (self->outer_paned) : width;
+  if (!self->inner_moved && inner > 0)
+    {
+      int sidebar = width >= 1500 ? 420 : 360;
+      self->inner_set = MAX (inner - sidebar, 0);
+      gtk_paned_set_position (self->inner_paned, self->inner_set);
+    }
 }
 
 static void
-on_inner_max_position (GtkPaned   *paned,
-                       GParamSpec *pspec,
-                       CrWindow   *self)
+on_pane_max_position (GtkPaned   *paned,
+                      GParamSpec *pspec,
+                      CrWindow   *self)
 {
-  int max = 0;
-  g_object_get (paned, "max-position", &max, NULL);
-  int width = gtk_widget_get_width (GTK_WIDGET (paned));
-  if (max <= 0 || width <= 0)
-    return;
-  int sidebar = gtk_widget_get_width (GTK_WIDGET (self)) >= 1600 ? 420 : 360;
-  gtk_paned_set_position (paned, MAX (width - sidebar, 0));
-  g_signal_handlers_disconnect_by_func (paned, on_inner_max_position, self);
+  place_panes (self);
+}
+
+static void
+on_pane_position (GtkPaned   *paned,
+                  GParamSpec *pspec,
+                  CrWindow   *self)
+{
+  int position = gtk_paned_get_position (paned);
+  /* Only a drag moves a handle anywhere but where place_panes put it (a
+   * clamp to a too small window stays within a few pixels). */
+  if (paned == self->outer_paned && abs (position - self->outer_set) > 8
+      && gtk_widget_get_mapped (GTK_WIDGET (paned)) && self->outer_set > 0)
+    self->outer_moved = TRUE;
+  if (paned == self->inner_paned && abs (position - self->inner_set) > 8
+      && gtk_widget_get_mapped (GTK_WIDGET (paned)) && self->inner_set > 0)
+    self->inner_moved = TRUE;
 }
 
 /* ---- the GObject ---- */
@@ -561,8 +578,10 @@ cr_window_init (CrWindow *self)
   g_signal_connect (self->canvas, "notify::zoom", G_CALLBACK (on_zoom_changed), self);
   g_signal_connect (self->editor_stack, "notify::visible-child", G_CALLBACK (on_editor_page_changed), self);
   g_signal_connect (self->output_toggle, "toggled", G_CALLBACK (on_output_toggled), self);
-  g_signal_connect (self->outer_paned, "notify::max-position", G_CALLBACK (on_outer_max_position), self);
-  g_signal_connect (self->inner_paned, "notify::max-position", G_CALLBACK (on_inner_max_position), self);
+  g_signal_connect (self->outer_paned, "notify::max-position", G_CALLBACK (on_pane_max_position), self);
+  g_signal_connect (self->inner_paned, "notify::max-position", G_CALLBACK (on_pane_max_position), self);
+  g_signal_connect (self->outer_paned, "notify::position", G_CALLBACK (on_pane_position), self);
+  g_signal_connect (self->inner_paned, "notify::position", G_CALLBACK (on_pane_position), self);
 
   GtkEventController *motion = gtk_event_controller_motion_new ();
   g_signal_connect (motion, "motion", G_CALLBACK (on_pointer_motion), self);
@@ -609,6 +628,8 @@ cr_window_open_file (CrWindow  *self,
   gtk_stack_set_visible_child_name (self->editor_stack, "script");
   cr_window_update_title (self);
   cr_window_show_gallery (self, FALSE);
+  /* The keys step through the graph at once; a click puts them in the editor. */
+  gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (self->canvas));
   cr_window_schedule_run (self);
   return TRUE;
 }

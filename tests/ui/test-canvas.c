@@ -197,6 +197,18 @@ test_zoom (Fixture       *f,
   cr_graph_canvas_zoom_fit (f->canvas);
   g_assert_true (all_nodes_visible (f));
   g_assert_cmpfloat (cr_graph_canvas_get_zoom (f->canvas), <=, 1.0);
+
+  /* Animated, the zoom glides there; a second step goes on from where the
+   * first is heading. */
+  cr_graph_canvas_set_animate (f->canvas, TRUE);
+  z = cr_graph_canvas_get_zoom (f->canvas);
+  cr_graph_canvas_zoom_in (f->canvas);
+  cr_graph_canvas_zoom_in (f->canvas);
+  gboolean timed_out = FALSE;
+  g_timeout_add (500, timed_out_cb, &timed_out);
+  while (!timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpfloat (fabs (cr_graph_canvas_get_zoom (f->canvas) - z * 1.25 * 1.25), <, 1e-6);
 }
 
 static void
@@ -272,6 +284,51 @@ test_click (Fixture       *f,
   g_assert_cmpint (cr_graph_canvas_pick (f->canvas, x, y), ==, mid);
 }
 
+/* Each node's centre on screen, by key. */
+static GHashTable *
+screen_centers (Fixture *f)
+{
+  GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  const CrGraphModel *model = cr_graph_canvas_get_model (f->canvas);
+  for (guint i = 0; i < model->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      double *c = g_new (double, 2);
+      g_assert_true (cr_graph_canvas_node_center (f->canvas, (int) i, &c[0], &c[1]));
+      g_hash_table_insert (table, g_strdup (n->key), c);
+    }
+  return table;
+}
+
+/* The mean movement of the nodes in both; returns how many. */
+static guint
+mean_shift (GHashTable *before,
+            GHashTable *after,
+            double     *sx,
+            double     *sy)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+  guint n = 0;
+  *sx = *sy = 0;
+  g_hash_table_iter_init (&iter, after);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const double *b = g_hash_table_lookup (before, key), *a = value;
+      if (!b)
+        continue;
+      *sx += a[0] - b[0];
+      *sy += a[1] - b[1];
+      n++;
+    }
+  if (n)
+    {
+      *sx /= n;
+      *sy /= n;
+    }
+  return n;
+}
+
 static void
 test_keep_across_models (Fixture       *f,
                          gconstpointer  data)
@@ -299,6 +356,17 @@ test_keep_across_models (Fixture       *f,
   g_assert_cmpstr (((CrGraphNode *) g_ptr_array_index (model->nodes, sel))->key, ==, key);
   g_assert_cmpfloat (fabs (cr_graph_canvas_get_zoom (f->canvas) - 1.3), <, 1e-9);
   g_assert_cmpint (cr_graph_canvas_get_step (f->canvas), ==, -1);
+
+  /* The nodes that remain stay where they were on screen, on average. */
+  g_assert_true (cr_graph_canvas_take_model (f->canvas, model_of (SCRIPT_A), &error));
+  g_autoptr (GHashTable) before = screen_centers (f);
+  g_assert_true (cr_graph_canvas_take_model (f->canvas, model_of (SCRIPT_A2), &error));
+  g_autoptr (GHashTable) after = screen_centers (f);
+  double sx = 0, sy = 0;
+  guint matched = mean_shift (before, after, &sx, &sy);
+  g_assert_cmpuint (matched, >=, 5);
+  g_assert_cmpfloat (fabs (sx), <, 1.0);
+  g_assert_cmpfloat (fabs (sy), <, 1.0);
 
   /* A graph with nothing in common: no selection, fitted anew. */
   g_assert_true (cr_graph_canvas_take_model (f->canvas, model_of (SCRIPT_B), &error));
@@ -341,6 +409,61 @@ test_step_scrolls (Fixture       *f,
       g_assert_cmpfloat (x, <=, w);
       g_assert_cmpfloat (y, >=, 0);
       g_assert_cmpfloat (y, <=, h);
+    }
+}
+
+/* With animations on, the nodes that remain start where they were and glide
+ * to their new places; new nodes fade in. */
+static void
+test_morph (Fixture       *f,
+            gconstpointer  data)
+{
+  cr_graph_canvas_set_animate (f->canvas, TRUE);
+  cr_graph_canvas_set_zoom (f->canvas, 1.0);
+  g_autoptr (GHashTable) before = screen_centers (f);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_graph_canvas_take_model (f->canvas, model_of (SCRIPT_A2), &error));
+  g_autoptr (GHashTable) start = screen_centers (f);
+  GHashTableIter iter;
+  gpointer key, value;
+  g_hash_table_iter_init (&iter, start);
+  guint matched = 0;
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const double *b = g_hash_table_lookup (before, key), *a = value;
+      if (!b)
+        continue;
+      g_assert_cmpfloat (fabs (a[0] - b[0]), <, 1.0);
+      g_assert_cmpfloat (fabs (a[1] - b[1]), <, 1.0);
+      matched++;
+    }
+  g_assert_cmpuint (matched, >=, 5);
+
+  gboolean timed_out = FALSE;
+  g_timeout_add (600, timed_out_cb, &timed_out);
+  while (!timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  /* Done: where the new layout puts them, and the same again with the
+   * animations off. */
+  g_autoptr (GHashTable) end = screen_centers (f);
+  double moved = 0;
+  g_hash_table_iter_init (&iter, end);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const double *a = value, *b = g_hash_table_lookup (before, key);
+      if (b)
+        moved = MAX (moved, hypot (a[0] - b[0], a[1] - b[1]));
+    }
+  /* (The edit moves some of them: otherwise this test shows nothing.) */
+  g_assert_cmpfloat (moved, >, 2.0);
+  cr_graph_canvas_set_animate (f->canvas, FALSE);
+  g_autoptr (GHashTable) still = screen_centers (f);
+  g_hash_table_iter_init (&iter, end);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const double *a = value, *b = g_hash_table_lookup (still, key);
+      g_assert_cmpfloat (fabs (a[0] - b[0]), <, 0.01);
+      g_assert_cmpfloat (fabs (a[1] - b[1]), <, 0.01);
     }
 }
 
@@ -509,6 +632,7 @@ main (int    argc,
               test_keep_across_models, fixture_teardown);
   g_test_add ("/ui/canvas/step-scrolls", Fixture, NULL, fixture_setup, test_step_scrolls,
               fixture_teardown);
+  g_test_add ("/ui/canvas/morph", Fixture, NULL, fixture_setup, test_morph, fixture_teardown);
   g_test_add ("/ui/canvas/export", Fixture, NULL, fixture_setup, test_export, fixture_teardown);
   g_test_add ("/ui/canvas/looks", Fixture, NULL, fixture_setup, test_looks, fixture_teardown);
   return g_test_run ();

@@ -252,6 +252,16 @@ test_tensor_heat_map (void)
   g_object_unref (view);
   cr_tensor_snapshot_free (s);
 
+  /* A long vector: wrapped into rows. */
+  const gint64 n40[] = { 40 };
+  s = snapshot (1, n40, NULL);
+  view = hold (cr_tensor_view_new (s));
+  g_autofree char *vec_text = texts (view);
+  g_assert_cmpint (count_type (view, "cr-heatmap"), ==, 1);
+  assert_line (vec_text, "Wrapped into rows of 32. ");
+  g_object_unref (view);
+  cr_tensor_snapshot_free (s);
+
   /* More dimensions: flattened to 2-D. */
   const gint64 cube[] = { 2, 3, 4 };
   s = snapshot (3, cube, NULL);
@@ -524,6 +534,17 @@ test_inspector (void)
     assert_line (mul, "freed");
   assert_no_line (mul, "Click a node to inspect it");
 
+  /* The loss: not a leaf, so its .grad stays None, and the card says why. */
+  int loss = find_node (model, CR_GRAPH_NODE_OUTPUT, "L");
+  g_assert_cmpint (loss, >=, 0);
+  cr_inspector_show_node (CR_INSPECTOR (inspector), model, loss);
+  g_autofree char *out = texts (inspector);
+  assert_line (out, "<SumBackward0>");
+  assert_line (out, "86.3125");
+  assert_line (out, "None");
+  g_assert_nonnull (strstr (out, "Only leaves keep .grad"));
+  assert_no_line (out, "Saved for backward");
+
   cr_inspector_show_node (CR_INSPECTOR (inspector), model, -1);
   g_autofree char *back = texts (inspector);
   assert_line (back, "Click a node to inspect it");
@@ -549,9 +570,9 @@ preview (const char *spec)
   if (strcmp (parts[0], "inspect") == 0)
     {
       widget = cr_inspector_new ();
-      int id = find_node (model, CR_GRAPH_NODE_LEAF, parts[1]);
-      if (id < 0)
-        id = find_node (model, CR_GRAPH_NODE_OP, parts[1]);
+      int id = -1;
+      for (int k = CR_GRAPH_NODE_LEAF; id < 0 && k <= CR_GRAPH_NODE_CONSTANT; k++)
+        id = find_node (model, k, parts[1]);
       cr_inspector_show_node (CR_INSPECTOR (widget), model, id);
     }
   else
@@ -568,10 +589,6 @@ preview (const char *spec)
       gtk_style_context_add_provider_for_display (gdk_display_get_default (),
                                                   GTK_STYLE_PROVIDER (p), 900);
     }
-  gtk_widget_set_margin_start (widget, 18);
-  gtk_widget_set_margin_end (widget, 18);
-  gtk_widget_set_margin_top (widget, 18);
-  gtk_widget_set_margin_bottom (widget, 18);
   GtkWidget *scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER,
                                   GTK_POLICY_AUTOMATIC);
