@@ -289,10 +289,59 @@ on_key_pressed (GtkEventControllerKey *controller,
     }
 }
 
+/* What a node is, in a line or two: its full caption (the drawing may cut
+ * it short), and what its drawing hints at (constant, freed, its step). */
+static gboolean
+on_query_tooltip (GtkWidget     *widget,
+                  int            x,
+                  int            y,
+                  gboolean       keyboard,
+                  GtkTooltip    *tooltip,
+                  CrGraphCanvas *self)
+{
+  if (self->dragging || !self->model)
+    return FALSE;
+  int id = keyboard ? self->selected : cr_graph_canvas_pick (self, x, y);
+  const CrGraphLayout *layout = cr_graph_canvas_drawn_layout (self);
+  if (id < 0 || (guint) id >= self->model->nodes->len || !layout)
+    return FALSE;
+  const CrGraphNode *n = g_ptr_array_index (self->model->nodes, id);
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autofree char *title = g_markup_escape_text (n->title ? n->title : "", -1);
+  g_string_append_printf (text, "<b>%s</b>", title);
+  if (n->shape)
+    {
+      g_autofree char *shape = g_markup_escape_text (n->shape, -1);
+      g_string_append_printf (text, "  %s", shape);
+    }
+  if (n->caption)
+    {
+      g_autofree char *caption = g_markup_escape_text (n->caption, -1);
+      g_string_append_printf (text, "\n<tt>%s</tt>", caption);
+    }
+  if (n->kind == CR_GRAPH_NODE_CONSTANT)
+    g_string_append (text, "\nNo gradient flows into it");
+  if (n->freed)
+    g_string_append (text, "\nIts saved tensors are freed after backward");
+  if (n->step >= 0)
+    g_string_append_printf (text, "\nBackward step %d", n->step + 1);
+  gtk_tooltip_set_markup (tooltip, text->str);
+  const CrGraphBox *b = &layout->nodes[id];
+  GdkRectangle area = {
+    (int) floor (self->tx + self->zoom * b->x), (int) floor (self->ty + self->zoom * b->y),
+    (int) ceil (self->zoom * b->width), (int) ceil (self->zoom * b->height)
+  };
+  gtk_tooltip_set_tip_area (tooltip, &area);
+  return TRUE;
+}
+
 void
 cr_graph_canvas_init_input (CrGraphCanvas *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
+
+  gtk_widget_set_has_tooltip (widget, TRUE);
+  g_signal_connect (widget, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
 
   GtkGesture *click = gtk_gesture_click_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);

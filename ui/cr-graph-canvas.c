@@ -700,31 +700,39 @@ cr_graph_canvas_new (void)
 /* ---- models -------------------------------------------------------------- */
 
 /* Start gliding the nodes of the new layout from where they were drawn:
- * old_x/old_y by new node id, NaN for nodes that are new. Keeps the view
- * where the surviving nodes are, on average. */
+ * old_x/old_y, on screen, by new node id; NaN for nodes that are new (they
+ * fade in). refit: fit the new graph first; else keep the zoom, and turn the
+ * survivors' mean movement into a pan, so on average they stay put. */
 static void
 carry_over (CrGraphCanvas *self,
             const double  *old_x,
-            const double  *old_y)
+            const double  *old_y,
+            gboolean       refit)
 {
   const CrGraphLayout *layout = self->layout;
   guint n = layout->n_nodes;
-  double sum_x = 0, sum_y = 0;
-  guint matched = 0;
-  for (guint i = 0; i < n; i++)
-    if (!isnan (old_x[i]))
-      {
-        double cx, cy;
-        cr_graph_canvas_box_center (&layout->nodes[i], &cx, &cy);
-        sum_x += cx - old_x[i];
-        sum_y += cy - old_y[i];
-        matched++;
-      }
-  double mx = sum_x / matched, my = sum_y / matched;
-  /* The survivors' mean movement becomes a pan, so on average they stay. */
-  self->tx -= self->zoom * mx;
-  self->ty -= self->zoom * my;
-  clamp_view (self);
+  if (refit)
+    fit (self, FALSE);
+  else
+    {
+      double sum_x = 0, sum_y = 0;
+      guint matched = 0;
+      for (guint i = 0; i < n; i++)
+        if (!isnan (old_x[i]))
+          {
+            double cx, cy;
+            cr_graph_canvas_box_center (&layout->nodes[i], &cx, &cy);
+            sum_x += self->tx + self->zoom * cx - old_x[i];
+            sum_y += self->ty + self->zoom * cy - old_y[i];
+            matched++;
+          }
+      if (matched > 0)
+        {
+          self->tx -= sum_x / matched;
+          self->ty -= sum_y / matched;
+          clamp_view (self);
+        }
+    }
 
   if (!animations_on (self) || !gtk_widget_get_mapped (GTK_WIDGET (self)))
     return;
@@ -741,10 +749,11 @@ carry_over (CrGraphCanvas *self,
           moves = TRUE;
           continue;
         }
+      /* The offset (in the new layout's units) that puts it where it was. */
       double cx, cy;
       cr_graph_canvas_box_center (&layout->nodes[i], &cx, &cy);
-      self->morph_dx[i] = old_x[i] - cx + mx;
-      self->morph_dy[i] = old_y[i] - cy + my;
+      self->morph_dx[i] = (old_x[i] - self->tx) / self->zoom - cx;
+      self->morph_dy[i] = (old_y[i] - self->ty) / self->zoom - cy;
       if (fabs (self->morph_dx[i]) > 0.5 || fabs (self->morph_dy[i]) > 0.5)
         moves = TRUE;
     }
@@ -781,7 +790,8 @@ install_layout (CrGraphCanvas *self,
   return TRUE;
 }
 
-/* Where each node is drawn now, by key (first wins); outlives the model. */
+/* Where each node is drawn now on screen, by key (first wins); outlives
+ * the model. */
 static GHashTable *
 drawn_centers_by_key (CrGraphCanvas *self)
 {
@@ -796,6 +806,8 @@ drawn_centers_by_key (CrGraphCanvas *self)
         continue;
       double *c = g_new (double, 2);
       cr_graph_canvas_box_center (&layout->nodes[i], &c[0], &c[1]);
+      c[0] = self->tx + self->zoom * c[0];
+      c[1] = self->ty + self->zoom * c[1];
       g_hash_table_insert (table, g_strdup (n->key), c);
     }
   return table;
@@ -845,25 +857,9 @@ cr_graph_canvas_take_model (CrGraphCanvas *self,
           if (selected_key && self->selected < 0 && g_strcmp0 (node->key, selected_key) == 0)
             self->selected = (int) i;
         }
+      /* Some of the old graph remains: keep the view; else show the new one. */
       if (matched > 0 && had_view)
-        {
-          gboolean was_auto = self->auto_view;
-          carry_over (self, old_x, old_y);
-          /* An untouched view keeps following the graph: refit when it grew
-           * out of sight. */
-          if (was_auto)
-            {
-              double w = gtk_widget_get_width (GTK_WIDGET (self));
-              double h = gtk_widget_get_height (GTK_WIDGET (self));
-              if (self->tx < 0 || self->ty < 0
-                  || self->tx + self->zoom * self->layout->width > w
-                  || self->ty + self->zoom * self->layout->height > h)
-                {
-                  end_morph (self);
-                  fit (self, FALSE);
-                }
-            }
-        }
+        carry_over (self, old_x, old_y, FALSE);
       else
         fit (self, FALSE);
     }
@@ -1067,7 +1063,11 @@ cr_graph_canvas_set_presentation (CrGraphCanvas *self,
       g_autofree double *old_y = g_new (double, n + 1);
       const CrGraphLayout *old = cr_graph_canvas_drawn_layout (self);
       for (guint i = 0; i < n; i++)
-        cr_graph_canvas_box_center (&old->nodes[i], &old_x[i], &old_y[i]);
+        {
+          cr_graph_canvas_box_center (&old->nodes[i], &old_x[i], &old_y[i]);
+          old_x[i] = self->tx + self->zoom * old_x[i];
+          old_y[i] = self->ty + self->zoom * old_y[i];
+        }
       end_morph (self);
       g_autoptr (GError) error = NULL;
       if (!install_layout (self, &error))
@@ -1077,10 +1077,10 @@ cr_graph_canvas_set_presentation (CrGraphCanvas *self,
           g_clear_pointer (&self->model, cr_graph_model_unref);
           self->selected = -1;
         }
-      else if (self->auto_view || self->need_fit)
+      else if (self->need_fit)
         fit (self, FALSE);
       else
-        carry_over (self, old_x, old_y);
+        carry_over (self, old_x, old_y, self->auto_view);
       update_tab_order (self);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESENTATION]);

@@ -29,6 +29,8 @@
 #define RADIUS     10.0
 #define DISC       26.0
 #define PNG_SCALE  2.0
+#define PNG_MAX_SIDE   16000.0
+#define PNG_MAX_PIXELS (64.0 * 1024 * 1024)
 /* Presentation mode: type and spacing this much larger, lines thicker. */
 #define PRESENT_TYPE 1.3
 #define PRESENT_LINE 1.7
@@ -1037,9 +1039,13 @@ cr_graph_render_to_file (const CrGraphModel         *model,
   double w = MAX (layout->width, 1.0), h = MAX (layout->height, 1.0);
   cairo_surface_t *surface;
   gboolean png = has_suffix (path, ".png");
+  /* Twice the size for sharp text, less for huge graphs: Cairo's images
+   * stop at 32767 pixels a side, and memory long before. */
+  double scale = MIN (MIN (PNG_SCALE, PNG_MAX_SIDE / w), MIN (PNG_MAX_SIDE / h,
+                                                             sqrt (PNG_MAX_PIXELS / (w * h))));
   if (png)
-    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (w * PNG_SCALE),
-                                          (int) ceil (h * PNG_SCALE));
+    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (w * scale),
+                                          (int) ceil (h * scale));
   else if (has_suffix (path, ".svg"))
     surface = cairo_svg_surface_create (path, w, h);
   else if (has_suffix (path, ".pdf"))
@@ -1057,7 +1063,7 @@ cr_graph_render_to_file (const CrGraphModel         *model,
     }
   cairo_t *cr = cairo_create (surface);
   if (png)
-    cairo_scale (cr, PNG_SCALE, PNG_SCALE);
+    cairo_scale (cr, scale, scale);
   cr_graph_render (cr, model, layout, options);
   cairo_status_t status = cairo_status (cr);
   cairo_destroy (cr);

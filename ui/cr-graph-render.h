@@ -74,8 +74,8 @@ void            cr_graph_render_hover        (cairo_t                    *cr,
                                               const CrGraphLayout        *layout,
                                               const CrGraphRenderOptions *options,
                                               int                         node);
-/* The whole drawing to a PNG (at twice the size, for sharp text), SVG or PDF
- * file, chosen by path's extension. */
+/* The whole drawing to a PNG (at twice the size for sharp text, smaller for
+ * huge graphs), SVG or PDF file, chosen by path's extension. */
 gboolean        cr_graph_render_to_file      (const CrGraphModel         *model,
                                               const CrGraphLayout        *layout,
                                               const CrGraphRenderOptions *options,

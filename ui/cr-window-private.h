@@ -38,6 +38,7 @@ struct _CrWindow
   CrGraphCanvas        *canvas;
   GtkWidget            *empty_page;
   GtkWidget            *stepper_bar;
+  GtkWidget            *zoom_bar;
   GtkWidget            *stepper_buttons;
   GtkButton            *play_button;
   GtkMenuButton        *speed_button;
@@ -79,6 +80,7 @@ struct _CrWindow
   /* The stepper (cr-window-stepper.c) */
   guint                 play_timeout_id;
   guint                 hint_timeout_id;
+  gboolean              output_was_open; /* before presentation mode */
   gboolean              syncing;         /* guards editor <-> graph feedback */
 
   /* The panes follow the window's size until the person drags a handle. */

@@ -195,6 +195,7 @@ cr_window_show_model (CrWindow *self,
     }
   gtk_widget_set_visible (self->empty_page, model == NULL);
   gtk_widget_set_visible (self->stepper_bar, model != NULL);
+  gtk_widget_set_visible (self->zoom_bar, model != NULL);
   if (self->inspector)
     cr_inspector_show_node (CR_INSPECTOR (self->inspector), model,
                             cr_graph_canvas_get_selected (self->canvas));

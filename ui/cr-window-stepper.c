@@ -108,8 +108,18 @@ go_to_step (CrWindow *self,
   step = CLAMP (step, -1, n - 1);
   if (step == cr_graph_canvas_get_step (self->canvas))
     return;
+  /* on_step_changed () follows. */
   cr_graph_canvas_set_step (self->canvas, step);
   gtk_stack_set_visible_child_name (self->sidebar_stack, "step");
+}
+
+/* However the step changed (the stepper, or a new model going back to -1),
+ * everything that shows it follows. */
+static void
+on_step_changed (CrGraphCanvas *canvas,
+                 GParamSpec    *pspec,
+                 CrWindow      *self)
+{
   cr_window_update_step (self);
   cr_window_write_state (self);
 }
@@ -245,13 +255,14 @@ speed_changed (GSimpleAction *action,
 
 /* ---- keys ---- */
 
-/* Typing goes to text fields; the stepper's keys apply everywhere else. */
+/* Typing goes to text fields (and arrows to sliders, like the expression
+ * panel's); the stepper's keys apply everywhere else. */
 static gboolean
 focus_in_text (CrWindow *self)
 {
   GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
   for (GtkWidget *w = focus; w; w = gtk_widget_get_parent (w))
-    if (GTK_IS_TEXT_VIEW (w) || GTK_IS_EDITABLE (w) || GTK_IS_TEXT (w))
+    if (GTK_IS_TEXT_VIEW (w) || GTK_IS_EDITABLE (w) || GTK_IS_TEXT (w) || GTK_IS_RANGE (w))
       return TRUE;
   return FALSE;
 }
@@ -353,6 +364,8 @@ cr_window_stepper_init (CrWindow *self)
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
   g_signal_connect (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), keys);
+
+  g_signal_connect (self->canvas, "notify::step", G_CALLBACK (on_step_changed), self);
 }
 
 void

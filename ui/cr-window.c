@@ -45,8 +45,11 @@ cr_window_update_title (CrWindow *self)
   g_autofree char *name = self->file ? g_file_get_basename (self->file) : g_strdup ("New Script");
   gboolean modified = gtk_text_buffer_get_modified (get_buffer (self));
   g_autofree char *subtitle = modified ? g_strdup_printf ("• %s", name) : g_strdup (name);
+  /* Nothing open yet (the gallery at start): no name to show. */
+  if (!self->file && !modified && gtk_text_buffer_get_char_count (get_buffer (self)) == 0)
+    g_clear_pointer (&subtitle, g_free);
   adw_window_title_set_subtitle (self->title, subtitle);
-  g_autofree char *title = g_strdup_printf ("%s — Chainrule", name);
+  g_autofree char *title = subtitle ? g_strdup_printf ("%s — Chainrule", name) : g_strdup ("Chainrule");
   gtk_window_set_title (GTK_WINDOW (self), title);
 }
 
@@ -245,6 +248,8 @@ on_editor_page_changed (GtkStack   *stack,
   cr_window_schedule_run (self);
 }
 
+static void place_panes (CrWindow *self);
+
 /* ---- presentation mode ---- */
 
 static void
@@ -262,8 +267,10 @@ update_presentation_css (CrWindow *self)
     "window.presentation .title-2 { font-size: %.1fpt; }\n"
     "window.presentation .title-3 { font-size: %.1fpt; }\n"
     "window.presentation .title-4 { font-size: %.1fpt; }\n"
-    "window.presentation .caption { font-size: %.1fpt; }\n",
-    scale * 100, 20 * scale, 15 * scale, 15 * scale, 13 * scale, 9 * scale);
+    "window.presentation .caption { font-size: %.1fpt; }\n"
+    "window.presentation .heading { font-size: %.1fpt; }\n"
+    "window.presentation .cr-editor { font-size: %.1fpt; }\n",
+    scale * 100, 20 * scale, 15 * scale, 15 * scale, 13 * scale, 9 * scale, 11 * scale, 10.5 * scale);
   gtk_css_provider_load_from_data (self->presentation_css, css, -1);
 }
 
@@ -291,6 +298,7 @@ set_editor_hidden (CrWindow *self,
   GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "hide-editor");
   g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (hidden));
   gtk_widget_set_visible (self->editor_column, !hidden);
+  place_panes (self);
 }
 
 void
@@ -307,6 +315,9 @@ cr_window_set_presentation (CrWindow *self,
       gtk_widget_add_css_class (GTK_WIDGET (self), "presentation");
       gtk_window_fullscreen (GTK_WINDOW (self));
       cr_window_show_gallery (self, FALSE);
+      /* The room goes to the code; the output is a click away. */
+      self->output_was_open = gtk_toggle_button_get_active (self->output_toggle);
+      gtk_toggle_button_set_active (self->output_toggle, FALSE);
       show_hint (self);
     }
   else
@@ -314,9 +325,13 @@ cr_window_set_presentation (CrWindow *self,
       gtk_widget_remove_css_class (GTK_WIDGET (self), "presentation");
       gtk_window_unfullscreen (GTK_WINDOW (self));
       set_editor_hidden (self, FALSE);
+      gtk_toggle_button_set_active (self->output_toggle, self->output_was_open);
       g_clear_handle_id (&self->hint_timeout_id, g_source_remove);
       gtk_revealer_set_reveal_child (self->hint_revealer, FALSE);
     }
+  /* The panes make room for the larger type (and back). */
+  self->outer_moved = self->inner_moved = FALSE;
+  place_panes (self);
   gtk_widget_set_visible (GTK_WIDGET (self->header_bar), !presentation);
   gtk_widget_set_visible (self->stepper_buttons, !presentation);
   cr_graph_canvas_set_presentation (self->canvas, presentation);
@@ -405,16 +420,18 @@ place_panes (CrWindow *self)
   int width = gtk_widget_get_width (GTK_WIDGET (self->outer_paned));
   if (width <= 0)
     return;
+  gboolean presenting = gtk_widget_has_css_class (GTK_WIDGET (self), "presentation");
   if (!self->outer_moved)
     {
-      self->outer_set = (int) (width * 0.32);
+      self->outer_set = (int) (width * (presenting ? 0.28 : 0.32));
       gtk_paned_set_position (self->outer_paned, self->outer_set);
     }
   int inner = gtk_widget_is_visible (self->editor_column)
               ? width - gtk_paned_get_position (self->outer_paned) : width;
   if (!self->inner_moved && inner > 0)
     {
-      int sidebar = width >= 1500 ? 420 : 360;
+      /* Presentation's larger type needs a wider step card. */
+      int sidebar = presenting ? (int) (width * 0.36) : width >= 1500 ? 420 : 360;
       self->inner_set = MAX (inner - sidebar, 0);
       gtk_paned_set_position (self->inner_paned, self->inner_set);
     }
@@ -505,6 +522,7 @@ cr_window_class_init (CrWindowClass *klass)
   BIND (canvas);
   BIND (empty_page);
   BIND (stepper_bar);
+  BIND (zoom_bar);
   BIND (stepper_buttons);
   BIND (play_button);
   BIND (speed_button);
