@@ -45,6 +45,8 @@ struct _CrWindow
   GtkLabel             *step_label;
   GtkButton            *zoom_fit_button;
   GtkRevealer          *hint_revealer;
+  GtkRevealer          *running_revealer;
+  GtkSpinner           *running_spinner;
   GtkWidget            *sidebar;
   GtkStack             *sidebar_stack;
   GtkScrolledWindow    *step_scroller;
@@ -62,6 +64,8 @@ struct _CrWindow
   GPtrArray            *models;          /* of CrGraphModel* from the last shown run */
   guint                 model_index;     /* the one on the canvas */
   GtkCssProvider       *presentation_css;
+  char                 *pending_open;    /* an example to open once unsaved changes are settled */
+  char                 *pending_script;  /* an expression's script, likewise */
 
   /* The run (cr-window-run.c) */
   guint                 run_timeout_id;
@@ -75,6 +79,7 @@ struct _CrWindow
   gboolean              model_from_editor; /* spans refer to the editor's text */
   gboolean              in_error;        /* the error of the latest run is shown */
   guint                 error_timeout_id;
+  guint                 busy_timeout_id;  /* shows "Running…" when a run is slow */
   gpointer              pending_error;   /* RunJob* in error, waiting to be shown */
 
   /* The stepper (cr-window-stepper.c) */

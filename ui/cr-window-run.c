@@ -26,6 +26,7 @@
 #define MAX_DELAY_MS     300
 #define FAST_RUN_US      (30 * 1000)
 #define ERROR_DELAY_MS   500
+#define BUSY_DELAY_MS    400
 
 /* One chunk of the script's output. */
 typedef struct {
@@ -196,10 +197,15 @@ cr_window_show_model (CrWindow *self,
   gtk_widget_set_visible (self->empty_page, model == NULL);
   gtk_widget_set_visible (self->stepper_bar, model != NULL);
   gtk_widget_set_visible (self->zoom_bar, model != NULL);
+  /* The selection stays on the same node where it can; its lines may have moved. */
+  int selected = cr_graph_canvas_get_selected (self->canvas);
+  const CrGraphNode *node = model && selected >= 0 && (guint) selected < model->nodes->len
+                            ? g_ptr_array_index (model->nodes, selected) : NULL;
   if (self->inspector)
-    cr_inspector_show_node (CR_INSPECTOR (self->inspector), model,
-                            cr_graph_canvas_get_selected (self->canvas));
+    cr_inspector_show_node (CR_INSPECTOR (self->inspector), model, selected);
+  cr_window_highlight_lines (self, "selected-line", node, FALSE);
   cr_window_update_step (self);
+  cr_window_write_state (self);
 }
 
 /* The backward-call selector: one item per model, shown when there are two or more. */
@@ -304,6 +310,7 @@ show_error (CrWindow *self,
     text = g_strdup_printf ("%s (line %d)", job->message, job->span.line);
   else
     text = g_strdup (job->message);
+  show_output (self, job);
   gtk_label_set_label (self->error_label, text);
   gtk_revealer_set_reveal_child (self->error_revealer, TRUE);
   if (job->from_editor)
@@ -350,6 +357,32 @@ drop_pending_error (CrWindow *self)
   g_clear_pointer (&self->pending_error, run_job_free);
 }
 
+static gboolean
+busy_timeout_cb (gpointer user_data)
+{
+  CrWindow *self = user_data;
+  self->busy_timeout_id = 0;
+  gtk_spinner_start (self->running_spinner);
+  gtk_revealer_set_reveal_child (self->running_revealer, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+/* A slow run says so; a fast one never flashes the indicator. */
+static void
+set_busy (CrWindow *self,
+          gboolean  busy)
+{
+  if (busy)
+    {
+      if (!self->busy_timeout_id && !gtk_revealer_get_reveal_child (self->running_revealer))
+        self->busy_timeout_id = g_timeout_add (BUSY_DELAY_MS, busy_timeout_cb, self);
+      return;
+    }
+  g_clear_handle_id (&self->busy_timeout_id, g_source_remove);
+  gtk_spinner_stop (self->running_spinner);
+  gtk_revealer_set_reveal_child (self->running_revealer, FALSE);
+}
+
 static void start_run (CrWindow *self);
 
 static void
@@ -373,12 +406,13 @@ run_done (GObject      *source_object,
   /* Cancelled by an edit: its successor is already scheduled. */
   if (g_atomic_int_get (job->cancel_flag))
     return;
+  set_busy (self, FALSE);
 
-  show_output (self, job);
   if (!job->message)
     {
       drop_pending_error (self);
       clear_error_display (self);
+      show_output (self, job);
       show_models (self, job);
     }
   else if (self->in_error || !cr_graph_canvas_get_model (self->canvas))
@@ -392,7 +426,11 @@ run_done (GObject      *source_object,
       /* Wait: the person is probably typing. */
       drop_pending_error (self);
       RunJob *pending = g_new0 (RunJob, 1);
-      pending->chunks = g_ptr_array_new_with_free_func (chunk_free);
+      /* Its output too: a traceback flashing in the output pane is as
+       * distracting as one in the error bar. */
+      pending->chunks = g_steal_pointer (&job->chunks);
+      job->chunks = g_ptr_array_new_with_free_func (chunk_free);
+      pending->traceback = g_steal_pointer (&job->traceback);
       pending->message = g_steal_pointer (&job->message);
       pending->span = job->span;
       pending->from_editor = job->from_editor;
@@ -440,7 +478,10 @@ start_run (CrWindow *self)
   gboolean from_editor = TRUE;
   char *source = current_script (self, &from_editor);
   if (!source)
-    return;   /* The expression does not parse; its panel says why. */
+    {
+      set_busy (self, FALSE);
+      return;   /* The expression does not parse; its panel says why. */
+    }
 
   RunJob *job = g_new0 (RunJob, 1);
   job->source = source;
@@ -453,6 +494,7 @@ start_run (CrWindow *self)
   job->chunks = g_ptr_array_new_with_free_func (chunk_free);
   self->cancel_flag = job->cancel_flag;
   self->running = TRUE;
+  set_busy (self, TRUE);
   self->run_started_us = g_get_monotonic_time ();
 
   g_autoptr (GTask) task = g_task_new (self, self->cancellable, run_done, NULL);
@@ -530,6 +572,7 @@ void
 cr_window_run_dispose (CrWindow *self)
 {
   g_clear_handle_id (&self->run_timeout_id, g_source_remove);
+  g_clear_handle_id (&self->busy_timeout_id, g_source_remove);
   drop_pending_error (self);
   if (self->running && self->cancel_flag)
     g_atomic_int_set (self->cancel_flag, 1);

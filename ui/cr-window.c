@@ -144,6 +144,13 @@ update_editor_scheme (CrWindow *self)
   gdk_rgba_parse (&step, dark ? "rgba(248,228,92,0.20)" : "rgba(246,211,45,0.34)");
   g_object_set (gtk_text_tag_table_lookup (tags, "selected-line"), "paragraph-background-rgba", &selected, NULL);
   g_object_set (gtk_text_tag_table_lookup (tags, "step-line"), "paragraph-background-rgba", &step, NULL);
+
+  /* Adwaita's error colour, readable on either background. */
+  GdkRGBA red;
+  gdk_rgba_parse (&red, dark ? "#ff7b63" : "#c01c28");
+  g_object_set (gtk_text_tag_table_lookup (tags, "error-span"), "underline-rgba", &red, NULL);
+  GtkTextTagTable *output = gtk_text_buffer_get_tag_table (gtk_text_view_get_buffer (self->output_view));
+  g_object_set (gtk_text_tag_table_lookup (output, "error"), "foreground-rgba", &red, NULL);
 }
 
 static void
@@ -153,23 +160,20 @@ setup_editor (CrWindow *self)
   GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (get_buffer (self));
   gtk_source_buffer_set_language (buffer, gtk_source_language_manager_get_language (languages, "python3"));
 
-  GdkRGBA red;
-  gdk_rgba_parse (&red, "#e01b24");
   gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "error-span",
-                              "underline", PANGO_UNDERLINE_ERROR,
-                              "underline-rgba", &red, NULL);
+                              "underline", PANGO_UNDERLINE_ERROR, NULL);
   /* The step's line under the selection's: the selection is what was clicked last. */
   gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "step-line", NULL);
   gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "selected-line", NULL);
+  GtkTextBuffer *output = gtk_text_view_get_buffer (self->output_view);
+  gtk_text_buffer_create_tag (output, "error", NULL);
+
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                            G_CALLBACK (update_editor_scheme), self, G_CONNECT_SWAPPED);
   update_editor_scheme (self);
 
   g_signal_connect (buffer, "notify::cursor-position", G_CALLBACK (on_cursor_moved), self);
   g_signal_connect_swapped (buffer, "modified-changed", G_CALLBACK (cr_window_update_title), self);
-
-  GtkTextBuffer *output = gtk_text_view_get_buffer (self->output_view);
-  gtk_text_buffer_create_tag (output, "error", "foreground", "#e01b24", NULL);
 }
 
 /* ---- the gallery ---- */
@@ -178,7 +182,9 @@ static void
 open_example_then (CrWindow *self,
                    gpointer  user_data)
 {
-  g_autofree char *path = user_data;
+  g_autofree char *path = g_steal_pointer (&self->pending_open);
+  if (!path)
+    return;
   g_autoptr (GFile) file = g_file_new_for_path (path);
   g_autoptr (GError) error = NULL;
   if (!cr_window_open_file (self, file, &error))
@@ -189,7 +195,10 @@ static void
 open_example (CrWindow   *self,
               const char *path)
 {
-  cr_window_confirm_discard (self, G_CALLBACK (open_example_then), g_strdup (path));
+  /* Kept here rather than passed along: a cancelled prompt never calls back. */
+  g_free (self->pending_open);
+  self->pending_open = g_strdup (path);
+  cr_window_confirm_discard (self, G_CALLBACK (open_example_then), NULL);
 }
 
 static void
@@ -228,15 +237,30 @@ on_expression_changed (GtkWidget  *panel,
 }
 
 static void
+open_as_script_then (CrWindow *self,
+                     gpointer  user_data)
+{
+  g_autofree char *script = g_steal_pointer (&self->pending_script);
+  if (!script)
+    return;
+  /* A new script: saving it must not overwrite the file that was open. */
+  g_clear_object (&self->file);
+  GtkTextBuffer *buffer = get_buffer (self);
+  gtk_text_buffer_set_text (buffer, script, -1);
+  gtk_text_buffer_set_modified (buffer, TRUE);
+  cr_window_update_title (self);
+  gtk_stack_set_visible_child_name (self->editor_stack, "script");
+  gtk_widget_grab_focus (GTK_WIDGET (self->source_view));
+}
+
+static void
 on_open_as_script (GtkWidget  *panel,
                    const char *script,
                    CrWindow   *self)
 {
-  GtkTextBuffer *buffer = get_buffer (self);
-  gtk_text_buffer_set_text (buffer, script, -1);
-  gtk_text_buffer_set_modified (buffer, TRUE);
-  gtk_stack_set_visible_child_name (self->editor_stack, "script");
-  gtk_widget_grab_focus (GTK_WIDGET (self->source_view));
+  g_free (self->pending_script);
+  self->pending_script = g_strdup (script);
+  cr_window_confirm_discard (self, G_CALLBACK (open_as_script_then), NULL);
 }
 
 static void
@@ -431,7 +455,8 @@ place_panes (CrWindow *self)
   if (!self->inner_moved && inner > 0)
     {
       /* Presentation's larger type needs a wider step card. */
-      int sidebar = presenting ? (int) (width * 0.36) : width >= 1500 ? 420 : 360;
+      int sidebar = !presenting ? (width >= 1500 ? 420 : 360)
+                    : (int) (width * (gtk_widget_is_visible (self->editor_column) ? 0.36 : 0.32));
       self->inner_set = MAX (inner - sidebar, 0);
       gtk_paned_set_position (self->inner_paned, self->inner_set);
     }
@@ -468,6 +493,16 @@ cr_window_dispose (GObject *object)
 {
   CrWindow *self = CR_WINDOW (object);
 
+  /* Nothing may reach back into a half-disposed window. */
+  GObject *emitters[] = {
+    G_OBJECT (self->canvas), G_OBJECT (self->editor_stack), G_OBJECT (self->outer_paned),
+    G_OBJECT (self->inner_paned), G_OBJECT (self->call_dropdown), G_OBJECT (self->device_dropdown),
+    G_OBJECT (self->expression_panel), G_OBJECT (self->gallery),
+    self->source_view ? G_OBJECT (get_buffer (self)) : NULL,
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (emitters); i++)
+    if (emitters[i])
+      g_signal_handlers_disconnect_by_data (emitters[i], self);
   cr_window_run_dispose (self);
   cr_window_stepper_dispose (self);
   g_clear_handle_id (&self->hint_timeout_id, g_source_remove);
@@ -477,6 +512,8 @@ cr_window_dispose (GObject *object)
   g_clear_object (&self->presentation_css);
   g_clear_object (&self->settings);
   g_clear_object (&self->file);
+  g_clear_pointer (&self->pending_open, g_free);
+  g_clear_pointer (&self->pending_script, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), CR_TYPE_WINDOW);
 
   G_OBJECT_CLASS (cr_window_parent_class)->dispose (object);
@@ -529,6 +566,8 @@ cr_window_class_init (CrWindowClass *klass)
   BIND (step_label);
   BIND (zoom_fit_button);
   BIND (hint_revealer);
+  BIND (running_revealer);
+  BIND (running_spinner);
   BIND (sidebar);
   BIND (sidebar_stack);
   BIND (step_scroller);
@@ -537,7 +576,6 @@ cr_window_class_init (CrWindowClass *klass)
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "win.presentation", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.hide-editor", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F11, 0, "win.presentation", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "win.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "win.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "win.zoom-in", NULL);

@@ -169,6 +169,17 @@ shows_text (GtkWidget  *widget,
 }
 
 static gboolean
+output_contains (CrWindow   *window,
+                 const char *text)
+{
+  GtkTextBuffer *output = gtk_text_view_get_buffer (window->output_view);
+  GtkTextIter start, end;
+  gtk_text_buffer_get_bounds (output, &start, &end);
+  g_autofree char *all = gtk_text_buffer_get_text (output, &start, &end, FALSE);
+  return strstr (all, text) != NULL;
+}
+
+static gboolean
 canvas_dimmed (CrWindow *window)
 {
   gboolean dimmed = FALSE;
@@ -355,6 +366,8 @@ test_error_display (void)
   spin (250);
   g_assert_false (gtk_revealer_get_reveal_child (window->error_revealer));
   g_assert_false (canvas_dimmed (window));
+  g_assert_false (output_contains (window, "SyntaxError"));
+  g_assert_true (output_contains (window, "L = tensor(86.3125"));
   /* ... but after the pause. */
   wait_for_run_finished (window);
   g_assert_cmpint ((g_get_monotonic_time () - edited) / 1000, >=, 450);
@@ -362,6 +375,7 @@ test_error_display (void)
   const char *message = gtk_label_get_text (window->error_label);
   g_test_message ("error bar: %s", message);
   g_assert_true (strstr (message, "SyntaxError") != NULL);
+  g_assert_true (output_contains (window, "SyntaxError: '(' was never closed"));
   g_assert_true (buffer_has_tag (window, "error-span"));
   g_assert_true (line_has_tag (window, 13, "error-span") || line_has_tag (window, 14, "error-span"));
   /* The last good graph stays, faded. */
@@ -512,8 +526,12 @@ test_expression (void)
   /* Open as script puts it in the editor. */
   g_signal_emit_by_name (window->expression_panel, "open-as-script", "import torch\nq = torch.tensor(1.0, requires_grad=True)\n(q * 3).backward()\n");
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->editor_stack), ==, "script");
+  /* A new script: Save must not overwrite the example. */
+  g_assert_null (cr_window_get_file (window));
+  g_assert_cmpstr (adw_window_title_get_subtitle (window->title), ==, "• New Script");
   wait_for_run_finished (window);
   g_assert_cmpuint (cr_graph_canvas_get_n_steps (canvas), ==, 2);
+  gtk_text_buffer_set_modified (gtk_text_view_get_buffer (GTK_TEXT_VIEW (window->source_view)), FALSE);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
