@@ -912,6 +912,9 @@ const CrGraphNode *
 cr_graph_model_find_step (const CrGraphModel *self,
                           int                 step)
 {
+  /* Nodes no step ran have step -1 too: that is not "the node of step -1". */
+  if (step < 0)
+    return NULL;
   for (guint i = 0; i < self->nodes->len; i++)
     {
       const CrGraphNode *n = g_ptr_array_index (self->nodes, i);

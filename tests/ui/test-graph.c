@@ -141,6 +141,7 @@ test_model_toy (void)
   g_assert_cmpuint (model->edges->len, ==, 18);
   g_assert_cmpuint (model->n_steps, >, 0);
   const CrGraphNode *first = cr_graph_model_find_step (model, 0);
+  g_assert_null (cr_graph_model_find_step (model, -1));
   g_assert_nonnull (first);
   g_assert_cmpstr (first->title, ==, "SumBackward0");
 }
