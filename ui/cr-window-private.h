@@ -17,6 +17,7 @@ struct _CrWindow
   AdwHeaderBar         *header_bar;
   AdwWindowTitle       *title;
   GtkToggleButton      *gallery_button;
+  GtkToggleButton      *editor_button;
   GtkDropDown          *device_dropdown;
   GtkDropDown          *call_dropdown;
   GtkMenuButton        *menu_button;
@@ -26,6 +27,7 @@ struct _CrWindow
   GtkPaned             *outer_paned;
   GtkPaned             *inner_paned;
   GtkWidget            *editor_column;
+  GtkWidget            *editor_switcher_bar;
   GtkStack             *editor_stack;
   GtkSourceView        *source_view;
   GtkRevealer          *error_revealer;
@@ -34,6 +36,7 @@ struct _CrWindow
   GtkToggleButton      *output_toggle;
   GtkImage             *output_arrow;
   GtkRevealer          *output_revealer;
+  GtkWidget            *output_scroller;
   GtkTextView          *output_view;
   CrGraphCanvas        *canvas;
   GtkWidget            *empty_page;
@@ -63,7 +66,8 @@ struct _CrWindow
   GSettings            *settings;
   GPtrArray            *models;          /* of CrGraphModel* from the last shown run */
   guint                 model_index;     /* the one on the canvas */
-  GtkCssProvider       *presentation_css;
+  GtkCssProvider       *scale_css;       /* the editor's text zoom, presentation's scale */
+  double                editor_zoom;     /* 1.0 = the editor's normal text size */
   char                 *pending_open;    /* an example to open once unsaved changes are settled */
   char                 *pending_script;  /* an expression's script, likewise */
 
@@ -86,6 +90,7 @@ struct _CrWindow
   guint                 play_timeout_id;
   guint                 hint_timeout_id;
   gboolean              output_was_open; /* before presentation mode */
+  gboolean              editor_was_hidden; /* likewise */
   gboolean              syncing;         /* guards editor <-> graph feedback */
 
   /* The panes follow the window's size until the person drags a handle. */

@@ -19,8 +19,13 @@
 #include <math.h>
 #include <stdlib.h>
 
-#define DEFAULT_PRESENTATION_SCALE 1.6
+#define DEFAULT_PRESENTATION_SCALE 1.4
 #define HINT_SECONDS 3
+/* The editor's text size (style.css's) and its zoom's bounds and step. */
+#define EDITOR_FONT_PT 10.5
+#define EDITOR_ZOOM_MIN 0.6
+#define EDITOR_ZOOM_MAX 3.0
+#define EDITOR_ZOOM_STEP 1.1
 
 enum {
   SIGNAL_RUN_FINISHED,
@@ -274,29 +279,77 @@ on_editor_page_changed (GtkStack   *stack,
 
 static void place_panes (CrWindow *self);
 
-/* ---- presentation mode ---- */
+/* ---- text sizes: presentation's scale and the editor's zoom ---- */
+
+/* CSS wants a '.' whatever the locale. */
+static void
+append_pt (GString    *css,
+           const char *selector,
+           double      pt)
+{
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  g_string_append_printf (css, "%s { font-size: %spt; }\n", selector,
+                          g_ascii_formatd (number, sizeof number, "%.1f", pt));
+}
 
 static void
-update_presentation_css (CrWindow *self)
+update_scale_css (CrWindow *self)
 {
   double scale = self->settings ? g_settings_get_double (self->settings, "presentation-scale")
                                 : DEFAULT_PRESENTATION_SCALE;
   if (!(scale >= 0.5 && scale <= 4.0))
     scale = DEFAULT_PRESENTATION_SCALE;
+  g_autoptr (GString) css = g_string_new (NULL);
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
   /* The base size scales everything that inherits it; Adwaita's title
    * classes have sizes of their own (in pt), scaled here too. */
-  g_autofree char *css = g_strdup_printf (
-    "window.presentation { font-size: %.0f%%; }\n"
-    "window.presentation .title-1 { font-size: %.1fpt; }\n"
-    "window.presentation .title-2 { font-size: %.1fpt; }\n"
-    "window.presentation .title-3 { font-size: %.1fpt; }\n"
-    "window.presentation .title-4 { font-size: %.1fpt; }\n"
-    "window.presentation .caption { font-size: %.1fpt; }\n"
-    "window.presentation .heading { font-size: %.1fpt; }\n"
-    "window.presentation .cr-editor { font-size: %.1fpt; }\n",
-    scale * 100, 20 * scale, 15 * scale, 15 * scale, 13 * scale, 9 * scale, 11 * scale, 10.5 * scale);
-  gtk_css_provider_load_from_data (self->presentation_css, css, -1);
+  g_string_append_printf (css, "window.presentation { font-size: %s%%; }\n",
+                          g_ascii_formatd (number, sizeof number, "%.0f", scale * 100));
+  append_pt (css, "window.presentation .title-1", 20 * scale);
+  append_pt (css, "window.presentation .title-2", 15 * scale);
+  append_pt (css, "window.presentation .title-3", 15 * scale);
+  append_pt (css, "window.presentation .title-4", 13 * scale);
+  append_pt (css, "window.presentation .caption", 9 * scale);
+  append_pt (css, "window.presentation .heading", 11 * scale);
+  append_pt (css, ".cr-editor", EDITOR_FONT_PT * self->editor_zoom);
+  append_pt (css, "window.presentation .cr-editor", EDITOR_FONT_PT * scale * self->editor_zoom);
+  gtk_css_provider_load_from_data (self->scale_css, css->str, -1);
 }
+
+/* GSettings' "zoom" is the editor's text zoom. The graph's zoom belongs to
+ * each graph (a new one is fitted to the view, an edit keeps the view), so a
+ * remembered graph zoom would only fight the fit; the size of the code is a
+ * person's and a room's choice (a lecturer's projector) worth keeping.
+ * Ctrl+plus, Ctrl+minus and Ctrl+0 zoom the editor while it has the
+ * keyboard, the graph otherwise. */
+static void
+set_editor_zoom (CrWindow *self,
+                 double    zoom)
+{
+  self->editor_zoom = CLAMP (zoom, EDITOR_ZOOM_MIN, EDITOR_ZOOM_MAX);
+  if (self->settings && g_settings_get_double (self->settings, "zoom") != self->editor_zoom)
+    g_settings_set_double (self->settings, "zoom", self->editor_zoom);
+  update_scale_css (self);
+}
+
+static void
+on_settings_changed (GSettings  *settings,
+                     const char *key,
+                     CrWindow   *self)
+{
+  /* Another window's zoom, or a change from outside (gsettings set). */
+  if (g_strcmp0 (key, "zoom") == 0)
+    self->editor_zoom = CLAMP (g_settings_get_double (settings, "zoom"), EDITOR_ZOOM_MIN, EDITOR_ZOOM_MAX);
+  update_scale_css (self);
+}
+
+static gboolean
+editor_has_keyboard (CrWindow *self)
+{
+  return gtk_widget_has_focus (GTK_WIDGET (self->source_view));
+}
+
+/* ---- presentation mode ---- */
 
 static gboolean
 hide_hint_cb (gpointer user_data)
@@ -321,8 +374,20 @@ set_editor_hidden (CrWindow *self,
 {
   GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "hide-editor");
   g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (hidden));
+  gtk_toggle_button_set_active (self->editor_button, !hidden);
   gtk_widget_set_visible (self->editor_column, !hidden);
   place_panes (self);
+}
+
+/* The header bar's button shows the script (active) or hides it, like F9. */
+static void
+on_editor_button_toggled (GtkToggleButton *button,
+                          CrWindow        *self)
+{
+  gboolean hidden = !gtk_toggle_button_get_active (button);
+  if (hidden != !gtk_widget_get_visible (self->editor_column))
+    g_action_group_change_action_state (G_ACTION_GROUP (self), "hide-editor",
+                                        g_variant_new_boolean (hidden));
 }
 
 void
@@ -335,7 +400,7 @@ cr_window_set_presentation (CrWindow *self,
     return;
   if (presentation)
     {
-      update_presentation_css (self);
+      self->editor_was_hidden = !gtk_widget_get_visible (self->editor_column);
       gtk_widget_add_css_class (GTK_WIDGET (self), "presentation");
       gtk_window_fullscreen (GTK_WINDOW (self));
       cr_window_show_gallery (self, FALSE);
@@ -348,7 +413,7 @@ cr_window_set_presentation (CrWindow *self,
     {
       gtk_widget_remove_css_class (GTK_WIDGET (self), "presentation");
       gtk_window_unfullscreen (GTK_WINDOW (self));
-      set_editor_hidden (self, FALSE);
+      set_editor_hidden (self, self->editor_was_hidden);
       gtk_toggle_button_set_active (self->output_toggle, self->output_was_open);
       g_clear_handle_id (&self->hint_timeout_id, g_source_remove);
       gtk_revealer_set_reveal_child (self->hint_revealer, FALSE);
@@ -358,6 +423,10 @@ cr_window_set_presentation (CrWindow *self,
   place_panes (self);
   gtk_widget_set_visible (GTK_WIDGET (self->header_bar), !presentation);
   gtk_widget_set_visible (self->stepper_buttons, !presentation);
+  /* A presentation shows the graph and the steps, not the controls: the
+   * keys zoom, and the page (script or expression) stays as it was. */
+  gtk_widget_set_visible (self->editor_switcher_bar, !presentation);
+  gtk_widget_set_visible (self->zoom_bar, !presentation && cr_graph_canvas_get_model (self->canvas));
   cr_graph_canvas_set_presentation (self->canvas, presentation);
   gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
 }
@@ -398,7 +467,11 @@ zoom_in_activated (GSimpleAction *action,
                    GVariant      *parameter,
                    gpointer       user_data)
 {
-  cr_graph_canvas_zoom_in (CR_WINDOW (user_data)->canvas);
+  CrWindow *self = CR_WINDOW (user_data);
+  if (editor_has_keyboard (self))
+    set_editor_zoom (self, self->editor_zoom * EDITOR_ZOOM_STEP);
+  else
+    cr_graph_canvas_zoom_in (self->canvas);
 }
 
 static void
@@ -406,7 +479,11 @@ zoom_out_activated (GSimpleAction *action,
                     GVariant      *parameter,
                     gpointer       user_data)
 {
-  cr_graph_canvas_zoom_out (CR_WINDOW (user_data)->canvas);
+  CrWindow *self = CR_WINDOW (user_data);
+  if (editor_has_keyboard (self))
+    set_editor_zoom (self, self->editor_zoom / EDITOR_ZOOM_STEP);
+  else
+    cr_graph_canvas_zoom_out (self->canvas);
 }
 
 static void
@@ -414,7 +491,11 @@ zoom_fit_activated (GSimpleAction *action,
                     GVariant      *parameter,
                     gpointer       user_data)
 {
-  cr_graph_canvas_zoom_fit (CR_WINDOW (user_data)->canvas);
+  CrWindow *self = CR_WINDOW (user_data);
+  if (editor_has_keyboard (self))
+    set_editor_zoom (self, 1.0);
+  else
+    cr_graph_canvas_zoom_fit (self->canvas);
 }
 
 static void
@@ -435,31 +516,38 @@ on_output_toggled (GtkToggleButton *toggle,
 
 /* ---- layout ---- */
 
-/* The panes keep in proportion to the window (the editor about a third,
- * the sidebar a fixed readable width) rather than at fixed pixels, until the
- * person drags a handle: then their choice stays. */
+/* The panes keep in proportion to the window rather than at fixed pixels,
+ * until the person drags a handle: then their choice stays. The graph gets
+ * the room: the code about 30 % (a quarter in presentation), the sidebar a
+ * readable width for the step card's matrices. */
 static void
 place_panes (CrWindow *self)
 {
   int width = gtk_widget_get_width (GTK_WIDGET (self->outer_paned));
+  int height = gtk_widget_get_height (GTK_WIDGET (self->outer_paned));
   if (width <= 0)
     return;
   gboolean presenting = gtk_widget_has_css_class (GTK_WIDGET (self), "presentation");
+  gboolean editor = gtk_widget_get_visible (self->editor_column);
   if (!self->outer_moved)
     {
-      self->outer_set = (int) (width * (presenting ? 0.28 : 0.32));
+      self->outer_set = (int) (width * (presenting ? 0.25 : 0.30));
       gtk_paned_set_position (self->outer_paned, self->outer_set);
     }
-  int inner = gtk_widget_is_visible (self->editor_column)
-              ? width - gtk_paned_get_position (self->outer_paned) : width;
+  int inner = editor ? width - gtk_paned_get_position (self->outer_paned) : width;
   if (!self->inner_moved && inner > 0)
     {
       /* Presentation's larger type needs a wider step card. */
-      int sidebar = !presenting ? (width >= 1500 ? 420 : 360)
-                    : (int) (width * (gtk_widget_is_visible (self->editor_column) ? 0.36 : 0.32));
+      int sidebar = presenting ? (int) (width * 0.30) : (width >= 1800 ? 400 : 340);
       self->inner_set = MAX (inner - sidebar, 0);
       gtk_paned_set_position (self->inner_paned, self->inner_set);
     }
+  /* The output under the code: a fifth of the height, the code the rest. */
+  int output = CLAMP (height / 5, 100, 220);
+  int old;
+  gtk_widget_get_size_request (self->output_scroller, NULL, &old);
+  if (height > 0 && output != old)
+    gtk_widget_set_size_request (self->output_scroller, -1, output);
 }
 
 static void
@@ -506,10 +594,12 @@ cr_window_dispose (GObject *object)
   cr_window_run_dispose (self);
   cr_window_stepper_dispose (self);
   g_clear_handle_id (&self->hint_timeout_id, g_source_remove);
-  if (self->presentation_css)
+  if (self->scale_css)
     gtk_style_context_remove_provider_for_display (gtk_widget_get_display (GTK_WIDGET (self)),
-                                                   GTK_STYLE_PROVIDER (self->presentation_css));
-  g_clear_object (&self->presentation_css);
+                                                   GTK_STYLE_PROVIDER (self->scale_css));
+  g_clear_object (&self->scale_css);
+  if (self->settings)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
   g_clear_object (&self->settings);
   g_clear_object (&self->file);
   g_clear_pointer (&self->pending_open, g_free);
@@ -538,6 +628,7 @@ cr_window_class_init (CrWindowClass *klass)
   BIND (header_bar);
   BIND (title);
   BIND (gallery_button);
+  BIND (editor_button);
   BIND (device_dropdown);
   BIND (call_dropdown);
   BIND (menu_button);
@@ -547,6 +638,7 @@ cr_window_class_init (CrWindowClass *klass)
   BIND (outer_paned);
   BIND (inner_paned);
   BIND (editor_column);
+  BIND (editor_switcher_bar);
   BIND (editor_stack);
   BIND (source_view);
   BIND (error_revealer);
@@ -555,6 +647,7 @@ cr_window_class_init (CrWindowClass *klass)
   BIND (output_toggle);
   BIND (output_arrow);
   BIND (output_revealer);
+  BIND (output_scroller);
   BIND (output_view);
   BIND (canvas);
   BIND (empty_page);
@@ -620,10 +713,17 @@ cr_window_init (CrWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
   self->settings = cr_settings_new ();
-  self->presentation_css = gtk_css_provider_new ();
+  self->scale_css = gtk_css_provider_new ();
   gtk_style_context_add_provider_for_display (gtk_widget_get_display (GTK_WIDGET (self)),
-                                              GTK_STYLE_PROVIDER (self->presentation_css),
+                                              GTK_STYLE_PROVIDER (self->scale_css),
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
+  self->editor_zoom = 1.0;
+  if (self->settings)
+    {
+      self->editor_zoom = CLAMP (g_settings_get_double (self->settings, "zoom"), EDITOR_ZOOM_MIN, EDITOR_ZOOM_MAX);
+      g_signal_connect (self->settings, "changed", G_CALLBACK (on_settings_changed), self);
+    }
+  update_scale_css (self);
 
   add_child_widgets (self);
   setup_editor (self);
@@ -634,6 +734,7 @@ cr_window_init (CrWindow *self)
   g_signal_connect (self->canvas, "notify::zoom", G_CALLBACK (on_zoom_changed), self);
   g_signal_connect (self->editor_stack, "notify::visible-child", G_CALLBACK (on_editor_page_changed), self);
   g_signal_connect (self->output_toggle, "toggled", G_CALLBACK (on_output_toggled), self);
+  g_signal_connect (self->editor_button, "toggled", G_CALLBACK (on_editor_button_toggled), self);
   g_signal_connect (self->outer_paned, "notify::max-position", G_CALLBACK (on_pane_max_position), self);
   g_signal_connect (self->inner_paned, "notify::max-position", G_CALLBACK (on_pane_max_position), self);
   g_signal_connect (self->outer_paned, "notify::position", G_CALLBACK (on_pane_position), self);
@@ -737,6 +838,8 @@ cr_window_show_gallery (CrWindow *self,
   GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "gallery");
   g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (show));
   gtk_stack_set_visible_child_name (self->main_stack, show ? "gallery" : "workspace");
+  /* The script to show or hide is in the workspace. */
+  gtk_widget_set_visible (GTK_WIDGET (self->editor_button), !show);
   if (show)
     gtk_widget_grab_focus (self->gallery);
 }

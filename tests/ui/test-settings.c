@@ -19,7 +19,7 @@ test_defaults (void)
   g_autofree char *last = g_settings_get_string (settings, "last-file");
   g_assert_cmpstr (last, ==, "");
   g_assert_cmpfloat (g_settings_get_double (settings, "zoom"), ==, 1.0);
-  g_assert_cmpfloat (g_settings_get_double (settings, "presentation-scale"), ==, 1.6);
+  g_assert_cmpfloat (g_settings_get_double (settings, "presentation-scale"), ==, 1.4);
 }
 
 static void

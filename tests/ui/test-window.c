@@ -11,6 +11,7 @@
 
 #include <glib/gstdio.h>
 #include <gtksourceview/gtksource.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -440,6 +441,14 @@ test_presentation (void)
   g_object_get (canvas, "presentation", &presentation, NULL);
   g_assert_true (presentation);
   g_assert_true (gtk_revealer_get_reveal_child (window->hint_revealer));
+  /* The graph and the steps are shown, not the controls. */
+  g_assert_false (gtk_widget_get_visible (window->zoom_bar));
+  g_assert_false (gtk_widget_get_visible (window->editor_switcher_bar));
+  g_assert_false (gtk_widget_get_visible (window->stepper_buttons));
+  g_assert_true (gtk_widget_get_visible (window->stepper_bar));
+  /* A re-run (an edit, another call) keeps the zoom controls hidden. */
+  cr_window_show_model (window, 0);
+  g_assert_false (gtk_widget_get_visible (window->zoom_bar));
 
   /* F9 hides the script; stepping still works. */
   activate (window, "win.hide-editor");
@@ -451,9 +460,118 @@ test_presentation (void)
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->header_bar)));
   g_assert_true (gtk_widget_get_visible (window->editor_column));
+  g_assert_true (gtk_widget_get_visible (window->zoom_bar));
+  g_assert_true (gtk_widget_get_visible (window->editor_switcher_bar));
+  g_assert_true (gtk_widget_get_visible (window->stepper_buttons));
   g_object_get (canvas, "presentation", &presentation, NULL);
   g_assert_false (presentation);
 
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+editor_hidden (CrWindow *window)
+{
+  g_autoptr (GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (window), "hide-editor");
+  return g_variant_get_boolean (state);
+}
+
+/* Outside presentation mode too, the header bar's button and F9 hide the
+ * script, and the graph gets its room; the panes start in proportion. */
+static void
+test_editor_toggle (void)
+{
+  CrWindow *window = open_example ("01-toy-network.py");
+  spin (300);
+  int width = gtk_widget_get_width (GTK_WIDGET (window->outer_paned));
+  g_assert_cmpint (width, >, 0);
+  /* The script about 30 %, the sidebar a fixed readable width. */
+  g_assert_cmpint (abs (gtk_paned_get_position (window->outer_paned) - width * 3 / 10), <=, 10);
+  g_assert_cmpint (gtk_widget_get_width (window->sidebar), >=, 300);
+  g_assert_cmpint (gtk_widget_get_width (window->sidebar), <=, 420);
+  int canvas_width = gtk_widget_get_width (GTK_WIDGET (window->canvas));
+  g_assert_cmpint (canvas_width, >, width / 3);
+
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->editor_button)));
+  g_assert_true (gtk_toggle_button_get_active (window->editor_button));
+  g_assert_false (editor_hidden (window));
+
+  /* The button hides it... */
+  gtk_toggle_button_set_active (window->editor_button, FALSE);
+  g_assert_false (gtk_widget_get_visible (window->editor_column));
+  g_assert_true (editor_hidden (window));
+  spin (300);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window->canvas)), >, canvas_width + 200);
+
+  /* ...F9's action shows it again, and the button follows. */
+  activate (window, "win.hide-editor");
+  g_assert_true (gtk_widget_get_visible (window->editor_column));
+  g_assert_false (editor_hidden (window));
+  g_assert_true (gtk_toggle_button_get_active (window->editor_button));
+  activate (window, "win.hide-editor");
+  g_assert_false (gtk_toggle_button_get_active (window->editor_button));
+
+  /* Presentation keeps the choice and gives it back afterwards. */
+  activate (window, "win.presentation");
+  g_assert_false (gtk_widget_get_visible (window->editor_column));
+  activate (window, "win.hide-editor");
+  g_assert_true (gtk_widget_get_visible (window->editor_column));
+  activate (window, "win.presentation");
+  g_assert_false (gtk_widget_get_visible (window->editor_column));
+  g_assert_false (gtk_toggle_button_get_active (window->editor_button));
+  gtk_toggle_button_set_active (window->editor_button, TRUE);
+  g_assert_true (gtk_widget_get_visible (window->editor_column));
+
+  /* There is no script to hide in the gallery. */
+  cr_window_show_gallery (window, TRUE);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->editor_button)));
+  cr_window_show_gallery (window, FALSE);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->editor_button)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Ctrl+plus/minus/0 zoom the editor's text while it has the keyboard (and
+ * the "zoom" setting remembers it), the graph otherwise. */
+static void
+test_editor_zoom (void)
+{
+  CrWindow *window = open_example ("01-toy-network.py");
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  g_autoptr (GSettings) settings = g_object_ref (window->settings);
+  g_assert_nonnull (settings);
+  g_assert_cmpfloat (window->editor_zoom, ==, 1.0);
+
+  gtk_widget_grab_focus (GTK_WIDGET (window->source_view));
+  double graph_zoom = cr_graph_canvas_get_zoom (canvas);
+  activate (window, "win.zoom-in");
+  g_assert_cmpfloat (window->editor_zoom, >, 1.05);
+  g_assert_cmpfloat (g_settings_get_double (settings, "zoom"), ==, window->editor_zoom);
+  g_assert_cmpfloat (cr_graph_canvas_get_zoom (canvas), ==, graph_zoom);
+  activate (window, "win.zoom-out");
+  activate (window, "win.zoom-out");
+  g_assert_cmpfloat (window->editor_zoom, <, 0.95);
+  for (int i = 0; i < 40; i++)
+    activate (window, "win.zoom-out");
+  g_assert_cmpfloat (window->editor_zoom, >=, 0.5);
+  activate (window, "win.zoom-fit");
+  g_assert_cmpfloat (window->editor_zoom, ==, 1.0);
+
+  /* A change from outside (another window, gsettings) follows. */
+  g_settings_set_double (settings, "zoom", 1.5);
+  g_assert_cmpfloat (window->editor_zoom, ==, 1.5);
+  g_settings_set_double (settings, "zoom", 50.0);
+  g_assert_cmpfloat (window->editor_zoom, <=, 3.0);
+
+  /* The graph has the keys again. */
+  gtk_widget_grab_focus (GTK_WIDGET (canvas));
+  double editor_zoom = window->editor_zoom;
+  activate (window, "win.zoom-in");
+  g_assert_cmpfloat (window->editor_zoom, ==, editor_zoom);
+  spin (400);
+  g_assert_cmpfloat (cr_graph_canvas_get_zoom (canvas), >, graph_zoom * 1.05);
+
+  g_settings_reset (settings, "zoom");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -589,6 +707,8 @@ main (int    argc,
   g_test_add_func ("/ui/window/error-display", test_error_display);
   g_test_add_func ("/ui/window/script-error", test_script_error);
   g_test_add_func ("/ui/window/presentation", test_presentation);
+  g_test_add_func ("/ui/window/editor-toggle", test_editor_toggle);
+  g_test_add_func ("/ui/window/editor-zoom", test_editor_zoom);
   g_test_add_func ("/ui/window/backward-calls", test_backward_calls);
   g_test_add_func ("/ui/window/expression", test_expression);
   g_test_add_func ("/ui/window/gallery", test_gallery);
