@@ -12,12 +12,8 @@
 
 #include <cairo.h>
 #include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* PNGs are drawn at twice the point size, so slides stay sharp. */
-#define PNG_SCALE 2.0
 
 typedef enum { FORMAT_PNG, FORMAT_SVG, FORMAT_PDF } Format;
 
@@ -43,49 +39,18 @@ discard_output (const char *text,
     fputs (text, stderr);
 }
 
+/* One drawing to one file: cr_graph_render_to_file picks the format (PNGs
+ * at twice the point size, so slides stay sharp). */
 static gboolean
-write_png_page (const CrGraphModel         *model,
-                const CrGraphLayout        *layout,
-                const CrGraphRenderOptions *options,
-                const char                 *path)
+write_page (const CrGraphModel         *model,
+            const CrGraphLayout        *layout,
+            const CrGraphRenderOptions *options,
+            const char                 *path)
 {
-  int w = (int) (layout->width * PNG_SCALE + 0.5), h = (int) (layout->height * PNG_SCALE + 0.5);
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, MAX (w, 1), MAX (h, 1));
-  cairo_t *cr = cairo_create (surface);
-  cairo_scale (cr, PNG_SCALE, PNG_SCALE);
-  cr_graph_render (cr, model, layout, options);
-  cairo_destroy (cr);
-  cairo_status_t status = cairo_surface_write_to_png (surface, path);
-  cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS)
+  g_autoptr (GError) error = NULL;
+  if (!cr_graph_render_to_file (model, layout, options, path, &error))
     {
-      fprintf (stderr, "chainrule export: cannot write '%s': %s\n", path, cairo_status_to_string (status));
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static cairo_surface_t *
-vector_surface (Format      format,
-                const char *path,
-                double      w,
-                double      h)
-{
-  if (format == FORMAT_SVG)
-    return cairo_svg_surface_create (path, w, h);
-  return cairo_pdf_surface_create (path, w, h);
-}
-
-static gboolean
-finish_surface (cairo_surface_t *surface,
-                const char      *path)
-{
-  cairo_surface_finish (surface);
-  cairo_status_t status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      fprintf (stderr, "chainrule export: cannot write '%s': %s\n", path, cairo_status_to_string (status));
+      fprintf (stderr, "chainrule export: %s\n", error->message);
       return FALSE;
     }
   return TRUE;
@@ -126,19 +91,13 @@ write_graph (const CrGraphModel *model,
   options.current_step = step;
 
   if (!all_steps || model->n_steps == 0)
-    {
-      if (format == FORMAT_PNG)
-        return write_png_page (model, layout, &options, out_path) ? 0 : 1;
-      cairo_surface_t *surface = vector_surface (format, out_path, layout->width, layout->height);
-      cairo_t *cr = cairo_create (surface);
-      cr_graph_render (cr, model, layout, &options);
-      cairo_destroy (cr);
-      return finish_surface (surface, out_path) ? 0 : 1;
-    }
+    return write_page (model, layout, &options, out_path) ? 0 : 1;
 
   if (format == FORMAT_PDF)
     {
-      cairo_surface_t *surface = vector_surface (format, out_path, layout->width, layout->height);
+      /* All steps in one PDF, a page each. */
+      cairo_surface_t *surface = cairo_pdf_surface_create (out_path, MAX (layout->width, 1.0),
+                                                           MAX (layout->height, 1.0));
       cairo_t *cr = cairo_create (surface);
       for (guint s = 0; s < model->n_steps; s++)
         {
@@ -147,24 +106,22 @@ write_graph (const CrGraphModel *model,
           cairo_show_page (cr);
         }
       cairo_destroy (cr);
-      return finish_surface (surface, out_path) ? 0 : 1;
+      cairo_surface_finish (surface);
+      cairo_status_t status = cairo_surface_status (surface);
+      cairo_surface_destroy (surface);
+      if (status != CAIRO_STATUS_SUCCESS)
+        {
+          fprintf (stderr, "chainrule export: cannot write '%s': %s\n", out_path,
+                   cairo_status_to_string (status));
+          return 1;
+        }
+      return 0;
     }
   for (guint s = 0; s < model->n_steps; s++)
     {
       g_autofree char *path = numbered_path (out_path, s + 1, model->n_steps);
       options.current_step = (int) s;
-      gboolean ok;
-      if (format == FORMAT_PNG)
-        ok = write_png_page (model, layout, &options, path);
-      else
-        {
-          cairo_surface_t *surface = vector_surface (format, path, layout->width, layout->height);
-          cairo_t *cr = cairo_create (surface);
-          cr_graph_render (cr, model, layout, &options);
-          cairo_destroy (cr);
-          ok = finish_surface (surface, path);
-        }
-      if (!ok)
+      if (!write_page (model, layout, &options, path))
         return 1;
     }
   return 0;

@@ -212,9 +212,10 @@ cr_graph_canvas_snapshot (GtkWidget   *widget,
         gtk_snapshot_pop (snapshot);
       draw_edge_fades (self, snapshot, width, height);
     }
-  if (gtk_widget_has_visible_focus (widget))
+  if (gtk_widget_has_visible_focus (widget) && !self->presentation)
     {
-      /* The focus ring, only for keyboard focus, as libadwaita draws it. */
+      /* The focus ring, only for keyboard focus, as libadwaita draws it;
+       * not on a projected graph, where the keys only step. */
       GdkRGBA accent;
       if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (widget),
                                            "accent_color", &accent))

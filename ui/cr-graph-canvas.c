@@ -18,7 +18,7 @@
 #include <string.h>
 
 /* Space kept around the graph when fitting, in pixels. */
-#define MARGIN        24.0
+#define MARGIN        16.0
 #define ZOOM_MIN      CR_GRAPH_CANVAS_ZOOM_MIN
 #define ZOOM_MAX      CR_GRAPH_CANVAS_ZOOM_MAX
 #define ZOOM_STEP     1.25
@@ -26,9 +26,14 @@
  * not turn into posters) ... */
 #define FIT_MAX       1.0
 /* ... and when the whole graph would need less than FIT_LEGIBLE, where the
- * small text drops under about 7 pixels, it is shown at READABLE instead
- * (titles at 9 to 11 pixels) around its output, and the person pans. */
-#define FIT_LEGIBLE   0.66
+ * small text drops under about 6 pixels, it is shown larger instead: as
+ * large as fits the pane's height (a wide graph fills a tall pane rather
+ * than lying in it as a thin strip), at least READABLE (titles at 9 to 11
+ * pixels), around the part that matters, and the person pans. Presentation
+ * mode keeps the same thresholds on its larger layout: a room reads a
+ * projector from far away, so its text must be larger on screen too, and
+ * the view follows the current step instead. */
+#define FIT_LEGIBLE   0.7
 #define READABLE      0.85
 /* How much of the graph always stays on screen while panning. */
 #define KEEP_VISIBLE  80.0
@@ -175,24 +180,46 @@ set_view (CrGraphCanvas *self,
 }
 
 /* The node a first view keeps in sight when the graph does not fit: the
- * output, where backward starts. */
+ * current step's while stepping, else the output, where backward starts. */
 static int
 anchor_node (CrGraphCanvas *self)
 {
   const CrGraphModel *m = self->model;
-  for (guint i = 0; i < m->nodes->len; i++)
+  const CrGraphNode *current = self->step >= 0 ? cr_graph_model_find_step (m, self->step) : NULL;
+  if (current && current->id < self->layout->n_nodes)
+    return (int) current->id;
+  for (guint i = 0; i < m->nodes->len && i < self->layout->n_nodes; i++)
     {
       const CrGraphNode *n = g_ptr_array_index (m->nodes, i);
       if (n->kind == CR_GRAPH_NODE_OUTPUT)
         return (int) i;
     }
   const CrGraphNode *first = cr_graph_model_find_step (m, 0);
-  return first ? (int) first->id : -1;
+  return first && first->id < self->layout->n_nodes ? (int) first->id : -1;
+}
+
+/* Where along one axis the graph (length g at zoom z) goes in a view of
+ * length v: centred when it fits; else with the anchor (from a0 to a1 in
+ * graph points) centred, or at the far end (end: the output, which is
+ * rightmost), without leaving an empty margin wider than MARGIN. */
+static double
+place_axis (double v,
+            double g,
+            double z,
+            double a0,
+            double a1,
+            gboolean end)
+{
+  if (z * g <= v - 2 * MARGIN || a0 > a1)
+    return (v - z * g) / 2;
+  double t = end ? v - MARGIN - z * a1 : v / 2 - z * (a0 + a1) / 2;
+  return CLAMP (t, v - MARGIN - z * g, MARGIN);
 }
 
 /* The view that fits the graph. whole: the whole graph, however small;
  * else readable: the whole graph when it is legible so (up to FIT_MAX),
- * else READABLE around the output. FALSE before the widget has a size. */
+ * else larger around the anchor (see FIT_LEGIBLE). FALSE before the widget
+ * has a size. */
 static gboolean
 fitted_view (CrGraphCanvas *self,
              gboolean       whole,
@@ -205,20 +232,20 @@ fitted_view (CrGraphCanvas *self,
   if (!self->layout || w <= 1 || h <= 1)
     return FALSE;
   double gw = MAX (self->layout->width, 1.0), gh = MAX (self->layout->height, 1.0);
-  double z = MIN ((w - 2 * MARGIN) / gw, (h - 2 * MARGIN) / gh);
-  z = MIN (z, FIT_MAX);
+  double zw = (w - 2 * MARGIN) / gw, zh = (h - 2 * MARGIN) / gh;
+  double z = MIN (MIN (zw, zh), FIT_MAX);
   if (!whole && z < FIT_LEGIBLE)
-    z = READABLE;
+    z = MIN (MAX (MAX (zw, zh), READABLE), FIT_MAX);
   z = CLAMP (z, ZOOM_MIN, ZOOM_MAX);
   double tx = (w - z * gw) / 2, ty = (h - z * gh) / 2;
   int anchor = whole ? -1 : anchor_node (self);
-  if (anchor >= 0 && (z * gw > w || z * gh > h))
+  if (anchor >= 0)
     {
       const CrGraphBox *b = &self->layout->nodes[anchor];
-      if (z * gw > w)
-        tx = w - MARGIN - z * (b->x + b->width);
-      if (z * gh > h)
-        ty = h / 2 - z * (b->y + b->height / 2);
+      const CrGraphNode *n = g_ptr_array_index (self->model->nodes, anchor);
+      gboolean output = n->kind == CR_GRAPH_NODE_OUTPUT && self->step < 0;
+      tx = place_axis (w, gw, z, b->x, b->x + b->width, output);
+      ty = place_axis (h, gh, z, b->y, b->y + b->height, FALSE);
     }
   *z_out = z;
   *tx_out = tx;
@@ -344,19 +371,13 @@ scroll_to_node (CrGraphCanvas *self,
   double x0 = self->tx + z * b->x, x1 = x0 + z * b->width;
   double y0 = self->ty + z * b->y, y1 = y0 + z * b->height;
   double dx = 0, dy = 0;
-  /* The smallest move that shows it, or centred when it is larger than the view. */
-  if (x1 - x0 > w - 2 * m)
-    dx = w / 2 - (x0 + x1) / 2;
-  else if (x0 < m)
-    dx = m - x0;
-  else if (x1 > w - m)
-    dx = w - m - x1;
-  if (y1 - y0 > h - 2 * m)
-    dy = h / 2 - (y0 + y1) / 2;
-  else if (y0 < m)
-    dy = m - y0;
-  else if (y1 > h - m)
-    dy = h - m - y1;
+  /* Along an axis where it is out of sight: centred (so that what the
+   * next steps reach, on either side, shows too), as far as the graph
+   * goes; else no move. */
+  if (x0 < m || x1 > w - m)
+    dx = place_axis (w, self->layout->width, z, b->x, b->x + b->width, FALSE) - self->tx;
+  if (y0 < m || y1 > h - m)
+    dy = place_axis (h, self->layout->height, z, b->y, b->y + b->height, FALSE) - self->ty;
   if (fabs (dx) < 0.5 && fabs (dy) < 0.5)
     return;
   self->auto_view = FALSE;
@@ -1077,10 +1098,13 @@ cr_graph_canvas_set_presentation (CrGraphCanvas *self,
           g_clear_pointer (&self->model, cr_graph_model_unref);
           self->selected = -1;
         }
-      else if (self->need_fit)
-        fit (self, FALSE);
       else
-        carry_over (self, old_x, old_y, self->auto_view);
+        {
+          /* A new mode, a new first view: the larger graph fitted as the
+           * normal one was, the nodes gliding there. */
+          self->need_fit = FALSE;
+          carry_over (self, old_x, old_y, TRUE);
+        }
       update_tab_order (self);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESENTATION]);

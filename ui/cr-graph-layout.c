@@ -6,6 +6,7 @@
 #include "cr-graph-layout.h"
 
 #include <gvc.h>
+#include <math.h>
 
 /* One context for the process: creating one loads graphviz's plugins. */
 static GVC_t *
@@ -68,6 +69,92 @@ cr_graph_layout_copy (const CrGraphLayout *self)
   return copy;
 }
 
+/* A leaf whose only edge goes to its AccumulateGrad, which nothing else
+ * feeds: the pair is drawn as one unit (the AccumulateGrad a pill under the
+ * card), which saves the graph a whole column. partner[i] is the other node
+ * of i's pair, or -1. */
+static int *
+find_pairs (const CrGraphModel *model)
+{
+  guint n_nodes = model->nodes->len;
+  g_autofree guint *n_in = g_new0 (guint, n_nodes + 1);
+  g_autofree guint *n_out = g_new0 (guint, n_nodes + 1);
+  for (guint i = 0; i < model->edges->len; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      if (e->from < n_nodes && e->to < n_nodes)
+        {
+          n_out[e->from]++;
+          n_in[e->to]++;
+        }
+    }
+  int *partner = g_new (int, n_nodes + 1);
+  for (guint i = 0; i < n_nodes; i++)
+    partner[i] = -1;
+  for (guint i = 0; i < model->edges->len; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      if (e->from >= n_nodes || e->to >= n_nodes || e->from == e->to)
+        continue;
+      const CrGraphNode *from = g_ptr_array_index (model->nodes, e->from);
+      const CrGraphNode *to = g_ptr_array_index (model->nodes, e->to);
+      if (from->kind == CR_GRAPH_NODE_LEAF && to->kind == CR_GRAPH_NODE_ACCUMULATE
+          && n_in[e->from] == 0 && n_out[e->from] == 1 && n_in[e->to] == 1
+          && partner[e->from] < 0 && partner[e->to] < 0)
+        {
+          partner[e->from] = (int) e->to;
+          partner[e->to] = (int) e->from;
+        }
+    }
+  return partner;
+}
+
+/* A paired leaf's graphviz node: the card over the pill, as an HTML table
+ * whose bottom cell is the port the AccumulateGrad's edges leave from. */
+static void
+set_pair_label (Agraph_t *g,
+                Agnode_t *n,
+                double    width,
+                double    top_height,
+                double    pill_height)
+{
+  g_autofree char *html = g_strdup_printf (
+    "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"0\">"
+    "<TR><TD FIXEDSIZE=\"TRUE\" WIDTH=\"%d\" HEIGHT=\"%d\"></TD></TR>"
+    "<TR><TD PORT=\"acc\" FIXEDSIZE=\"TRUE\" WIDTH=\"%d\" HEIGHT=\"%d\"></TD></TR>"
+    "</TABLE>",
+    (int) ceil (width), (int) ceil (top_height), (int) ceil (width), (int) ceil (pill_height));
+  char *label = agstrdup_html (g, html);
+  agsafeset (n, (char *) "shape", (char *) "plain", "");
+  agsafeset (n, (char *) "margin", (char *) "0", "");
+  agsafeset (n, (char *) "width", (char *) "0", "");
+  agsafeset (n, (char *) "height", (char *) "0", "");
+  agset (n, (char *) "label", label);
+  agstrfree (g, label);
+}
+
+/* The short straight edge from a card down to its pill. */
+static void
+set_pair_edge (CrGraphPath      *p,
+               const CrGraphBox *leaf,
+               const CrGraphBox *acc)
+{
+  double x = acc->x + acc->width / 2;
+  double y0 = leaf->y + leaf->height, y1 = acc->y - 4;
+  p->n_points = 4;
+  p->points = g_new (double, 2 * 4 + 2);
+  for (int k = 0; k < 4; k++)
+    {
+      p->points[2 * k] = x;
+      p->points[2 * k + 1] = y0 + (y1 - y0) * k / 3.0;
+    }
+  p->has_arrow = TRUE;
+  p->arrow_x = x;
+  p->arrow_y = acc->y;
+  /* The shape is on the card already, and the edge is too short for it. */
+  p->has_label = FALSE;
+}
+
 CrGraphLayout *
 cr_graph_layout_new (const CrGraphModel *model,
                      const double       *node_sizes,
@@ -76,37 +163,83 @@ cr_graph_layout_new (const CrGraphModel *model,
 {
   g_return_val_if_fail (model != NULL && (node_sizes != NULL || model->nodes->len == 0), NULL);
 
+  /* Sizes scale with the type (presentation mode): so do the gaps. */
+  double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
+  double pair_gap = ceil (CR_GRAPH_LAYOUT_PAIR_GAP * k);
+  double pad = 8 * k;
   GVC_t *gvc = context ();
   Agraph_t *g = agopen ((char *) "chainrule", Agdirected, NULL);
   agsafeset (g, (char *) "rankdir", (char *) "LR", "");
-  agsafeset (g, (char *) "nodesep", (char *) "0.3", "");
-  /* Room between ranks for an edge's shape label ("3×3", "scalar"). */
-  set_double (g, "ranksep", (label_font_size * 4.2 + 12) / 72.0);
+  set_double (g, "nodesep", 14 * k / 72.0);
+  /* Room between ranks for the commonest shape label ("3×3"; about 0.55 em
+   * a character, and its pill's padding) with a bit of line and the arrow
+   * on either side. A rarer longer one ("scalar", "2×3×4") may reach its
+   * arrow rather than widen every gap. */
+  g_autoptr (GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
+  const char *common = NULL;
+  guint most = 0;
+  for (guint i = 0; i < model->edges->len; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      if (!e->label)
+        continue;
+      guint c = GPOINTER_TO_UINT (g_hash_table_lookup (counts, e->label)) + 1;
+      g_hash_table_insert (counts, e->label, GUINT_TO_POINTER (c));
+      if (c > most)
+        {
+          most = c;
+          common = e->label;
+        }
+    }
+  double label_w = common ? g_utf8_strlen (common, -1) * 0.55 * label_font_size + 8 * k : 0;
+  set_double (g, "ranksep", CLAMP (label_w + 20 * k, 34 * k, 56 * k) / 72.0);
   agsafeset (g, (char *) "splines", (char *) "spline", "");
-  agsafeset (g, (char *) "pad", (char *) "0.3", "");
+  set_double (g, "pad", pad / 72.0);
 
   guint n_nodes = model->nodes->len;
+  g_autofree int *partner = find_pairs (model);
   g_autofree Agnode_t **gnodes = g_new0 (Agnode_t *, n_nodes + 1);
   for (guint i = 0; i < n_nodes; i++)
     {
+      const CrGraphNode *node = g_ptr_array_index (model->nodes, i);
+      if (partner[i] >= 0 && node->kind == CR_GRAPH_NODE_ACCUMULATE)
+        continue;
       char name[32];
       g_snprintf (name, sizeof name, "n%u", i);
       Agnode_t *n = agnode (g, name, 1);
-      agsafeset (n, (char *) "shape", (char *) "box", "");
-      agsafeset (n, (char *) "fixedsize", (char *) "true", "");
-      agsafeset (n, (char *) "label", (char *) "", "");
-      set_double (n, "width", node_sizes[2 * i] / 72.0);
-      set_double (n, "height", node_sizes[2 * i + 1] / 72.0);
+      if (partner[i] >= 0)
+        {
+          guint a = (guint) partner[i];
+          set_pair_label (g, n, MAX (node_sizes[2 * i], node_sizes[2 * a]),
+                          node_sizes[2 * i + 1] + pair_gap, node_sizes[2 * a + 1]);
+        }
+      else
+        {
+          agsafeset (n, (char *) "shape", (char *) "box", "");
+          agsafeset (n, (char *) "fixedsize", (char *) "true", "");
+          agsafeset (n, (char *) "label", (char *) "", "");
+          set_double (n, "width", node_sizes[2 * i] / 72.0);
+          set_double (n, "height", node_sizes[2 * i + 1] / 72.0);
+        }
       gnodes[i] = n;
     }
+  for (guint i = 0; i < n_nodes; i++)
+    if (!gnodes[i] && partner[i] >= 0)
+      gnodes[i] = gnodes[partner[i]];
+
   guint n_edges = model->edges->len;
   g_autofree Agedge_t **gedges = g_new0 (Agedge_t *, n_edges + 1);
   for (guint i = 0; i < n_edges; i++)
     {
       const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      if (e->from >= n_nodes || e->to >= n_nodes || partner[e->from] == (int) e->to)
+        continue;
       char name[32];
       g_snprintf (name, sizeof name, "e%u", i);
       Agedge_t *ge = agedge (g, gnodes[e->from], gnodes[e->to], name, 1);
+      const CrGraphNode *from = g_ptr_array_index (model->nodes, e->from);
+      if (partner[e->from] >= 0 && from->kind == CR_GRAPH_NODE_ACCUMULATE)
+        agsafeset (ge, (char *) "tailport", (char *) "acc:e", "");
       gedges[i] = ge;
     }
 
@@ -120,7 +253,6 @@ cr_graph_layout_new (const CrGraphModel *model,
 
   CrGraphLayout *self = g_new0 (CrGraphLayout, 1);
   boxf bb = GD_bb (g);
-  double pad = 0.3 * 72;
   double x0 = bb.LL.x - pad;
   double top = bb.UR.y + pad;
   self->width = bb.UR.x - bb.LL.x + 2 * pad;
@@ -130,12 +262,33 @@ cr_graph_layout_new (const CrGraphModel *model,
   self->nodes = g_new0 (CrGraphBox, n_nodes + 1);
   for (guint i = 0; i < n_nodes; i++)
     {
+      const CrGraphNode *node = g_ptr_array_index (model->nodes, i);
+      if (partner[i] >= 0 && node->kind == CR_GRAPH_NODE_ACCUMULATE)
+        continue;
       pointf c = ND_coord (gnodes[i]);
       CrGraphBox *b = &self->nodes[i];
       b->width = node_sizes[2 * i];
       b->height = node_sizes[2 * i + 1];
-      b->x = c.x - x0 - b->width / 2;
-      b->y = top - c.y - b->height / 2;
+      if (partner[i] < 0)
+        {
+          b->x = c.x - x0 - b->width / 2;
+          b->y = top - c.y - b->height / 2;
+          continue;
+        }
+      /* The pair: the card on top, the pill under it, both as wide as
+       * the unit, so that they read as one and the pill's edges leave
+       * from its right end. */
+      guint a = (guint) partner[i];
+      CrGraphBox *pill = &self->nodes[a];
+      double w = MAX (node_sizes[2 * i], node_sizes[2 * a]);
+      double h = node_sizes[2 * i + 1] + pair_gap + node_sizes[2 * a + 1];
+      b->width = w;
+      b->x = c.x - x0 - w / 2;
+      b->y = top - c.y - h / 2;
+      pill->width = w;
+      pill->height = node_sizes[2 * a + 1];
+      pill->x = b->x;
+      pill->y = b->y + h - pill->height;
     }
 
   self->n_edges = n_edges;
@@ -144,16 +297,23 @@ cr_graph_layout_new (const CrGraphModel *model,
     {
       Agedge_t *ge = gedges[i];
       CrGraphPath *p = &self->edges[i];
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      if (!ge)
+        {
+          if (e->from < n_nodes && e->to < n_nodes)
+            set_pair_edge (p, &self->nodes[e->from], &self->nodes[e->to]);
+          continue;
+        }
       splines *spl = ED_spl (ge);
       if (spl && spl->size > 0)
         {
           bezier *bz = &spl->list[0];
           p->n_points = (guint) bz->size;
           p->points = g_new (double, 2 * bz->size + 2);
-          for (int k = 0; k < bz->size; k++)
+          for (int j = 0; j < bz->size; j++)
             {
-              p->points[2 * k] = bz->list[k].x - x0;
-              p->points[2 * k + 1] = top - bz->list[k].y;
+              p->points[2 * j] = bz->list[j].x - x0;
+              p->points[2 * j + 1] = top - bz->list[j].y;
             }
           if (bz->eflag)
             {
@@ -165,11 +325,36 @@ cr_graph_layout_new (const CrGraphModel *model,
       /* The shape label sits on the middle of its edge. Graphviz is not told
        * about it: its edge labels become virtual nodes that double the
        * space between ranks, and the graph turns twice as wide. */
-      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
       if (e->label && p->n_points >= 4)
         {
           p->has_label = TRUE;
           path_middle (p, &p->label_x, &p->label_y);
+          /* A label longer than its (level) edge would hide the line and
+           * reach the arrow and the boxes: it goes just above it. */
+          double dx = p->points[2 * (p->n_points - 1)] - p->points[0];
+          double dy = p->points[2 * (p->n_points - 1) + 1] - p->points[1];
+          double w = g_utf8_strlen (e->label, -1) * 0.55 * label_font_size + 8 * k;
+          if (fabs (dx) > 2 * fabs (dy) && w > fabs (dx) - 6 * k)
+            p->label_y -= label_font_size * 0.75 + 4 * k;
+        }
+    }
+
+  /* Edges forking from one node with the same shape start out together,
+   * and two edges between the same nodes (y * y) run side by side: their
+   * labels would pile up, so one says it for all. */
+  for (guint i = 0; i < n_edges; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      CrGraphPath *p = &self->edges[i];
+      for (guint j = 0; p->has_label && j < i; j++)
+        {
+          const CrGraphEdge *f = g_ptr_array_index (model->edges, j);
+          const CrGraphPath *q = &self->edges[j];
+          if (q->has_label && f->from == e->from && g_strcmp0 (f->label, e->label) == 0
+              && (f->to == e->to
+                  || (fabs (p->label_x - q->label_x) < 4 * label_font_size
+                      && fabs (p->label_y - q->label_y) < 2 * label_font_size)))
+            p->has_label = FALSE;
         }
     }
 

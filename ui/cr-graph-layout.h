@@ -9,6 +9,12 @@
 
 G_BEGIN_DECLS
 
+/* The edge label size the layout's spacing is made for; larger sizes
+ * (presentation mode) scale every gap with them. */
+#define CR_GRAPH_LAYOUT_LABEL_SIZE 8.0
+/* The space between a leaf's card and its AccumulateGrad pill under it. */
+#define CR_GRAPH_LAYOUT_PAIR_GAP   12.0
+
 typedef struct {
   double x, y;                  /* the box's top-left corner */
   double width, height;
@@ -33,7 +39,10 @@ typedef struct {
 
 /* Lay out model with nodes of the given sizes (width/height pairs in points
  * by node id, from cr_graph_render_measure()); edge labels get room for text
- * of label_font_size points. NULL with error when graphviz fails. */
+ * of label_font_size points. A leaf that only feeds its AccumulateGrad shares
+ * its column: the AccumulateGrad box sits under the leaf's, as wide, and
+ * the edge between them is a short straight drop without a label. NULL with
+ * error when graphviz fails. */
 CrGraphLayout *cr_graph_layout_new  (const CrGraphModel *model,
                                      const double       *node_sizes,
                                      double              label_font_size,

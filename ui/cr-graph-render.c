@@ -20,19 +20,26 @@
 
 #define FONT_UI    "Cantarell, Noto Sans, DejaVu Sans, sans-serif"
 #define FONT_MONO  "Source Code Pro, DejaVu Sans Mono, monospace"
-#define LABEL_SIZE 9.0
-#define TITLE_SIZE 13.0
-#define OP_SIZE    11.0
-#define SMALL_SIZE 9.5
-#define MONO_SIZE  9.5
-#define PAD        10.0
-#define RADIUS     10.0
-#define DISC       26.0
+#define LABEL_SIZE CR_GRAPH_LAYOUT_LABEL_SIZE
+#define TITLE_SIZE 12.0
+#define OP_SIZE    10.5
+#define SMALL_SIZE 9.0
+#define MONO_SIZE  8.5
+#define CAPTION_SIZE 8.0
+#define ACC_SIZE   8.5
+#define PAD        8.0
+#define BAND_PAD   4.5
+#define BODY_PAD   6.0
+#define RADIUS     9.0
+#define DISC       22.0
+/* An op's caption is cut (with an ellipsis) past this width, or its title's
+ * when that is wider: the tooltip has it whole. */
+#define CAPTION_MAX 84.0
 #define PNG_SCALE  2.0
 #define PNG_MAX_SIDE   16000.0
 #define PNG_MAX_PIXELS (64.0 * 1024 * 1024)
 /* Presentation mode: type and spacing this much larger, lines thicker. */
-#define PRESENT_TYPE 1.3
+#define PRESENT_TYPE CR_GRAPH_RENDER_PRESENT_TYPE
 #define PRESENT_LINE 1.7
 
 typedef struct { double r, g, b; } Rgb;
@@ -221,36 +228,54 @@ shape_node (CrGraphRenderCache *cache,
       t->body = shape_text (cache, FONT_MONO, MONO_SIZE, PANGO_WEIGHT_NORMAL, FALSE, n->preview);
       if (n->kind == CR_GRAPH_NODE_CONSTANT)
         t->note = shape_text (cache, FONT_UI, SMALL_SIZE, PANGO_WEIGHT_NORMAL, TRUE, "no grad");
-      double band = t->title.h + 2 * 6.0 * k;
+      double band = t->title.h + 2 * BAND_PAD * k;
       double body_h = t->body.h + (t->note.layout ? t->note.h : 0);
       t->width = MAX (MAX (t->title.w + t->sub.w + 3 * PAD * k,
-                           MAX (t->body.w, t->note.w) + 2 * PAD * k), 90.0 * k);
-      t->height = band + (body_h > 0 ? body_h + 2 * 8.0 * k : 0);
+                           MAX (t->body.w, t->note.w) + 2 * PAD * k), 80.0 * k);
+      t->height = band + (body_h > 0 ? body_h + 2 * BODY_PAD * k : 0);
     }
   else if (n->kind == CR_GRAPH_NODE_OP)
     {
       t->title = shape_text (cache, FONT_UI, OP_SIZE, PANGO_WEIGHT_BOLD, FALSE, n->title);
-      t->sub = shape_text (cache, FONT_MONO, SMALL_SIZE, PANGO_WEIGHT_NORMAL, FALSE, n->caption);
-      const char *glyph = n->symbol ? n->symbol : "ƒ";
-      double glyph_size = g_utf8_strlen (glyph, -1) > 1 ? 10.0 : 15.0;
-      t->glyph = shape_text (cache, FONT_UI, glyph_size, PANGO_WEIGHT_BOLD, FALSE, glyph);
-      /* Word symbols ("softmax", "mean") shrink to stay inside the disc. */
-      if (t->glyph.w > (DISC - 6.0) * k)
+      t->sub = shape_text (cache, FONT_MONO, CAPTION_SIZE, PANGO_WEIGHT_NORMAL, FALSE, n->caption);
+      double cap = MAX (t->title.w, CAPTION_MAX * k);
+      if (t->sub.layout && t->sub.w > cap)
         {
-          glyph_size *= (DISC - 6.0) * k / t->glyph.w;
+          /* One line, cut with an ellipsis: the tooltip shows it whole. */
+          pango_layout_set_width (t->sub.layout, (int) (cap * PANGO_SCALE));
+          pango_layout_set_ellipsize (t->sub.layout, PANGO_ELLIPSIZE_END);
+          int pw, ph;
+          pango_layout_get_size (t->sub.layout, &pw, &ph);
+          t->sub.w = MIN ((double) pw / PANGO_SCALE, cap);
+          t->sub.h = (double) ph / PANGO_SCALE;
+        }
+      const char *glyph = n->symbol ? n->symbol : "ƒ";
+      double glyph_size = g_utf8_strlen (glyph, -1) > 1 ? 9.0 : 13.0;
+      t->glyph = shape_text (cache, FONT_UI, glyph_size, PANGO_WEIGHT_BOLD, FALSE, glyph);
+      /* Word symbols ("mean") shrink to stay inside the disc; those that
+       * would become unreadable ("log_softmax") give way to the generic
+       * ƒ: the title names the op anyway. */
+      if (t->glyph.w > (DISC - 5.0) * k)
+        {
+          glyph_size *= (DISC - 5.0) * k / t->glyph.w;
+          if (glyph_size < 6.5)
+            {
+              glyph = "ƒ";
+              glyph_size = 13.0;
+            }
           text_clear (&t->glyph);
           t->glyph = shape_text (cache, FONT_UI, glyph_size, PANGO_WEIGHT_BOLD, FALSE, glyph);
         }
       if (n->freed)
         t->note = shape_text (cache, FONT_UI, 8.0, PANGO_WEIGHT_BOLD, FALSE, "freed");
-      t->width = (DISC + 3 * PAD / 1.5 + PAD) * k + MAX (t->title.w, t->sub.w);
-      t->height = MAX ((DISC + 2 * 7.0) * k, t->title.h + t->sub.h + 2 * 7.0 * k);
+      t->width = (5.0 + DISC + 7.0 + 12.0) * k + MAX (t->title.w, t->sub.w);
+      t->height = MAX ((DISC + 2 * 5.0) * k, t->title.h + t->sub.h + 2 * 5.0 * k);
     }
   else
     {
-      t->title = shape_text (cache, FONT_UI, SMALL_SIZE, PANGO_WEIGHT_NORMAL, FALSE, n->title);
-      t->width = t->title.w + 2 * 12.0 * k;
-      t->height = t->title.h + 2 * 5.0 * k;
+      t->title = shape_text (cache, FONT_UI, ACC_SIZE, PANGO_WEIGHT_NORMAL, FALSE, n->title);
+      t->width = t->title.w + 2 * 9.0 * k;
+      t->height = t->title.h + 2 * 3.0 * k;
     }
   t->width = ceil (t->width);
   t->height = ceil (t->height);
@@ -475,7 +500,7 @@ draw_tensor_card (cairo_t           *cr,
   Rgb band = constant ? pal->const_band
              : n->kind == CR_GRAPH_NODE_OUTPUT ? pal->out_fill : pal->leaf_band;
   Rgb band_text = constant ? pal->const_text : pal->leaf_band_text;
-  double band_h = t->title.h + 2 * 6.0 * k;
+  double band_h = t->title.h + 2 * BAND_PAD * k;
   double r = RADIUS * k;
   gboolean has_body = t->body.layout || t->note.layout;
 
@@ -508,10 +533,10 @@ draw_tensor_card (cairo_t           *cr,
       cairo_stroke (cr);
     }
 
-  show (cr, &t->title, b->x + PAD * k, b->y + 6.0 * k, band_text);
+  show (cr, &t->title, b->x + PAD * k, b->y + BAND_PAD * k, band_text);
   show (cr, &t->sub, b->x + b->width - PAD * k - t->sub.w,
-        b->y + 6.0 * k + (t->title.h - t->sub.h) / 2 + 1, band_text);
-  double y = b->y + band_h + 8.0 * k;
+        b->y + BAND_PAD * k + (t->title.h - t->sub.h) / 2 + 1, band_text);
+  double y = b->y + band_h + BODY_PAD * k;
   show (cr, &t->body, b->x + PAD * k, y, constant ? pal->dim_text : pal->text);
   show (cr, &t->note, b->x + PAD * k, y + t->body.h, pal->dim_text);
 }
@@ -542,13 +567,13 @@ draw_op (cairo_t           *cr,
   cairo_stroke (cr);
   cairo_set_dash (cr, NULL, 0, 0);
 
-  double cx = b->x + 7.0 * k + DISC * k / 2, cy = b->y + b->height / 2;
+  double cx = b->x + 5.0 * k + DISC * k / 2, cy = b->y + b->height / 2;
   cairo_arc (cr, cx, cy, DISC * k / 2, 0, 2 * G_PI);
   set_rgb (cr, pal->op_disc);
   cairo_fill (cr);
   show (cr, &t->glyph, cx - t->glyph.w / 2, cy - t->glyph.h / 2, pal->op_disc_text);
 
-  double tx = b->x + (7.0 + DISC + PAD / 1.5 + 2) * k;
+  double tx = b->x + (5.0 + DISC + 7.0) * k;
   double total = t->title.h + t->sub.h;
   double ty = b->y + (b->height - total) / 2;
   show (cr, &t->title, tx, ty, pal->text);
@@ -559,7 +584,8 @@ draw_op (cairo_t           *cr,
       /* The "freed" badge sits on the bottom-right of the outline (the
        * top-right is for the done check). */
       double w = t->note.w + 10 * k, h = t->note.h + 2 * k;
-      double x = b->x + b->width - w - r * 0.4, y = b->y + b->height - h / 2;
+      /* Mostly under the outline, clear of the caption. */
+      double x = b->x + b->width - w - r * 0.4, y = b->y + b->height - h * 0.3;
       rounded_rect (cr, x, y, w, h, h / 2);
       set_rgb (cr, pal->freed_fill);
       cairo_fill_preserve (cr);
@@ -680,14 +706,14 @@ draw_edge (cairo_t           *cr,
   if (path->has_label && label->layout)
     {
       double k = c->k;
-      double x = path->label_x - label->w / 2 - 5 * k, y = path->label_y - label->h / 2 - 1 * k;
-      rounded_rect (cr, x, y, label->w + 10 * k, label->h + 2 * k, (label->h + 2 * k) / 2);
+      double x = path->label_x - label->w / 2 - 4 * k, y = path->label_y - label->h / 2 - 1 * k;
+      rounded_rect (cr, x, y, label->w + 8 * k, label->h + 2 * k, (label->h + 2 * k) / 2);
       set_rgb (cr, pal->label_fill);
       cairo_fill_preserve (cr);
       set_rgb (cr, state == EDGE_IDLE ? pal->card_border : color);
       cairo_set_line_width (cr, 0.8 * c->lw);
       cairo_stroke (cr);
-      show (cr, label, x + 5 * k, y + 1 * k, pal->label_text);
+      show (cr, label, x + 4 * k, y + 1 * k, pal->label_text);
     }
 }
 

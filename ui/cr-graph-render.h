@@ -11,6 +11,9 @@
 
 G_BEGIN_DECLS
 
+/* Presentation mode's type (and the spacing around it) is this much larger. */
+#define CR_GRAPH_RENDER_PRESENT_TYPE 1.3
+
 typedef enum {
   CR_GRAPH_STYLE_LIGHT,
   CR_GRAPH_STYLE_DARK,

@@ -617,6 +617,92 @@ test_looks (Fixture       *f,
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
 }
 
+/* The toy network in a canvas of w x h pixels. */
+static CrGraphCanvas *
+toy_canvas (int         w,
+            int         h,
+            GtkWindow **window)
+{
+  g_autofree char *path = g_build_filename (CR_SOURCE_EXAMPLES_DIR, "01-toy-network.py", NULL);
+  g_autofree char *source = NULL;
+  g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
+  *window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (*window, w, h);
+  CrGraphCanvas *canvas = CR_GRAPH_CANVAS (cr_graph_canvas_new ());
+  cr_graph_canvas_set_animate (canvas, FALSE);
+  gtk_window_set_child (*window, GTK_WIDGET (canvas));
+  gtk_window_present (*window);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_graph_canvas_take_model (canvas, model_of (source), &error));
+  wait_allocated (canvas);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (canvas)), ==, w);
+  return canvas;
+}
+
+/* Where node's box is on the canvas: inside the widget? */
+static gboolean
+box_visible (CrGraphCanvas *canvas,
+             int            node)
+{
+  const CrGraphBox *b = &canvas->layout->nodes[node];
+  double x0 = canvas->tx + canvas->zoom * b->x, x1 = x0 + canvas->zoom * b->width;
+  double y0 = canvas->ty + canvas->zoom * b->y, y1 = y0 + canvas->zoom * b->height;
+  return x0 >= -0.5 && y0 >= -0.5 && x1 <= gtk_widget_get_width (GTK_WIDGET (canvas)) + 0.5
+         && y1 <= gtk_widget_get_height (GTK_WIDGET (canvas)) + 0.5;
+}
+
+static void
+test_fit (void)
+{
+  /* A 900 pixel pane (1920x1080): the whole toy network, legible. */
+  GtkWindow *window;
+  CrGraphCanvas *canvas = toy_canvas (900, 640, &window);
+  g_assert_cmpfloat (canvas->zoom, >=, 0.75);
+  for (guint i = 0; i < canvas->layout->n_nodes; i++)
+    g_assert_true (box_visible (canvas, (int) i));
+  /* Presentation mode: larger type on screen too (a room reads it from
+   * afar), so the toy no longer fits whole: readable around the output. */
+  cr_graph_canvas_set_presentation (canvas, TRUE);
+  g_assert_cmpfloat (canvas->zoom, >=, 0.85);
+  int out = -1;
+  for (guint i = 0; i < canvas->layout->n_nodes; i++)
+    if (((const CrGraphNode *) g_ptr_array_index (cr_graph_canvas_get_model (canvas)->nodes, i))->kind
+        == CR_GRAPH_NODE_OUTPUT)
+      out = (int) i;
+  g_assert_true (box_visible (canvas, out));
+  gtk_window_destroy (window);
+  iterate ();
+
+  /* A narrow tall pane (1366x768): too narrow for the whole graph at a
+   * legible zoom, so readable around the output, as tall as the pane
+   * allows (not a thin strip in the middle) up to 100 %. */
+  canvas = toy_canvas (560, 650, &window);
+  const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
+  int output = -1;
+  for (guint i = 0; i < model->nodes->len; i++)
+    if (((const CrGraphNode *) g_ptr_array_index (model->nodes, i))->kind == CR_GRAPH_NODE_OUTPUT)
+      output = (int) i;
+  g_assert_cmpint (output, >=, 0);
+  g_assert_cmpfloat (canvas->zoom, >=, 0.85);
+  g_assert_true (canvas->zoom >= 1.0 - 1e-9 || canvas->zoom * canvas->layout->height >= 650 - 40);
+  g_assert_true (box_visible (canvas, output));
+  g_assert_cmpfloat (canvas->tx, <, 0);
+  /* No empty band wider than the margin at the output's end. */
+  g_assert_cmpfloat (canvas->tx + canvas->zoom * canvas->layout->width, <=, 560);
+  g_assert_cmpfloat (canvas->tx + canvas->zoom * canvas->layout->width, >=, 560 - 20);
+
+  /* Stepping to a node at the far left, then into presentation mode: the
+   * new first view keeps the current step's node in sight, readable. */
+  int last = (int) cr_graph_canvas_get_n_steps (canvas) - 1;
+  cr_graph_canvas_set_step (canvas, last);
+  const CrGraphNode *node = cr_graph_model_find_step (model, last);
+  cr_graph_canvas_set_presentation (canvas, TRUE);
+  g_assert_true (box_visible (canvas, (int) node->id));
+  g_assert_cmpfloat (canvas->zoom, >=, 0.85 - 1e-9);
+  gtk_window_destroy (window);
+  iterate ();
+}
+
 int
 main (int    argc,
       char **argv)
@@ -635,5 +721,6 @@ main (int    argc,
   g_test_add ("/ui/canvas/morph", Fixture, NULL, fixture_setup, test_morph, fixture_teardown);
   g_test_add ("/ui/canvas/export", Fixture, NULL, fixture_setup, test_export, fixture_teardown);
   g_test_add ("/ui/canvas/looks", Fixture, NULL, fixture_setup, test_looks, fixture_teardown);
+  g_test_add_func ("/ui/canvas/fit", test_fit);
   return g_test_run ();
 }

@@ -173,12 +173,92 @@ test_layout_toy (void)
       for (guint j = i + 1; j < layout->n_nodes; j++)
         g_assert_false (overlap (a, &layout->nodes[j]));
     }
-  /* Forward flows left to right: every leaf is left of the output. */
+  /* Forward flows left to right, except that each AccumulateGrad sits in
+   * its leaf's column, right under the leaf's card (one column less). */
+  guint n_pairs = 0;
   for (guint i = 0; i < model->edges->len; i++)
     {
       const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
-      g_assert_cmpfloat (layout->nodes[e->from].x, <, layout->nodes[e->to].x);
-      g_assert_cmpuint (layout->edges[i].n_points, >=, 4);
+      const CrGraphNode *from = g_ptr_array_index (model->nodes, e->from);
+      const CrGraphNode *to = g_ptr_array_index (model->nodes, e->to);
+      const CrGraphBox *a = &layout->nodes[e->from], *b = &layout->nodes[e->to];
+      const CrGraphPath *p = &layout->edges[i];
+      g_assert_cmpuint (p->n_points, >=, 4);
+      if (from->kind == CR_GRAPH_NODE_LEAF && to->kind == CR_GRAPH_NODE_ACCUMULATE)
+        {
+          n_pairs++;
+          g_assert_cmpfloat (b->x, <, a->x + a->width);
+          g_assert_cmpfloat (a->x, <, b->x + b->width);
+          g_assert_cmpfloat (b->y, >=, a->y + a->height);
+          g_assert_cmpfloat (b->y, <=, a->y + a->height + 2 * CR_GRAPH_LAYOUT_PAIR_GAP);
+          /* A short drop from the card to the pill, with no shape label. */
+          g_assert_true (p->has_arrow);
+          g_assert_false (p->has_label);
+          g_assert_cmpfloat (fabs (p->arrow_y - b->y), <, 0.5);
+        }
+      else
+        g_assert_cmpfloat (a->x + a->width, <, b->x);
+    }
+  g_assert_cmpuint (n_pairs, ==, 5);
+  /* The toy network was 1613 points wide with AccumulateGrad in a column
+   * of its own; now it must fit a 900 pixel pane (16 pixel margins) at
+   * 75 %, where its smallest text is still legible: (900 - 32) / 0.75. */
+  g_assert_cmpfloat (layout->width, <=, (900 - 32) / 0.75);
+
+  /* Presentation mode: larger type and spacing, all in proportion, so that
+   * the canvas fits it as well (at a zoom smaller by the same factor). */
+  CrGraphRenderCache *cache = cr_graph_render_cache_new (model, TRUE);
+  g_autoptr (CrGraphLayout) big = cr_graph_render_layout_cached (model, cache, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (big->width, >, layout->width);
+  g_assert_cmpfloat (big->width, <=, layout->width * CR_GRAPH_RENDER_PRESENT_TYPE * 1.05);
+  g_assert_cmpfloat (big->height, <=, layout->height * CR_GRAPH_RENDER_PRESENT_TYPE * 1.05);
+  for (guint i = 0; i < big->n_nodes; i++)
+    for (guint j = i + 1; j < big->n_nodes; j++)
+      g_assert_false (overlap (&big->nodes[i], &big->nodes[j]));
+  cr_graph_render_cache_free (cache);
+}
+
+/* Every example lays out without two boxes overlapping, every box inside
+ * the drawing, and each paired AccumulateGrad under its leaf. */
+static void
+test_layout_examples (void)
+{
+  const char *names[] = {
+    "02-requires-grad.py", "03-vector-backward.py", "04-one-layer-network.py",
+    "07-leaf-and-retain-grad.py", "10-neuron.py", "11-mlp-training.py",
+    "13-custom-function.py", "14-hooks.py",
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    {
+      g_autoptr (CrGraphModel) model = model_of_example (names[k]);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (CrGraphLayout) layout = cr_graph_render_layout (model, &error);
+      g_assert_no_error (error);
+      for (guint i = 0; i < layout->n_nodes; i++)
+        {
+          const CrGraphBox *a = &layout->nodes[i];
+          g_assert_cmpfloat (a->x, >=, 0);
+          g_assert_cmpfloat (a->y, >=, 0);
+          g_assert_cmpfloat (a->x + a->width, <=, layout->width + 0.01);
+          g_assert_cmpfloat (a->y + a->height, <=, layout->height + 0.01);
+          for (guint j = i + 1; j < layout->n_nodes; j++)
+            g_assert_false (overlap (a, &layout->nodes[j]));
+        }
+      guint n_acc = 0, n_under = 0;
+      for (guint i = 0; i < model->edges->len; i++)
+        {
+          const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+          const CrGraphNode *to = g_ptr_array_index (model->nodes, e->to);
+          const CrGraphNode *from = g_ptr_array_index (model->nodes, e->from);
+          if (to->kind != CR_GRAPH_NODE_ACCUMULATE || from->kind != CR_GRAPH_NODE_LEAF)
+            continue;
+          n_acc++;
+          const CrGraphBox *a = &layout->nodes[e->from], *b = &layout->nodes[e->to];
+          n_under += b->x < a->x + a->width && a->x < b->x + b->width && b->y >= a->y + a->height;
+        }
+      g_assert_cmpuint (n_acc, >, 0);
+      g_assert_cmpuint (n_under, ==, n_acc);
     }
 }
 
@@ -751,6 +831,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ui/graph/model-toy", test_model_toy);
   g_test_add_func ("/ui/graph/layout-toy", test_layout_toy);
+  g_test_add_func ("/ui/graph/layout-examples", test_layout_examples);
   g_test_add_func ("/ui/graph/render-toy", test_render_toy);
   g_test_add_func ("/ui/graph/steps-toy", test_steps_toy);
   g_test_add_func ("/ui/graph/steps-match-trace", test_steps_match_trace);
