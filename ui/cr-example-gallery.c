@@ -18,7 +18,7 @@
 #include "cr-graph-layout.h"
 #include "cr-graph-model.h"
 #include "cr-graph-render.h"
-#include "cr-interp.h"
+#include "cr-script-run.h"
 
 #include <adwaita.h>
 
@@ -164,6 +164,25 @@ draw_thumbnail (GtkDrawingArea *area,
   cairo_paint (cr);
 }
 
+/* A card's left-aligned label, wrapped to at most lines lines. */
+static GtkWidget *
+card_label_new (const char *text,
+                const char *css_class,
+                int         lines)
+{
+  GtkWidget *label = gtk_label_new (text);
+  gtk_widget_add_css_class (label, css_class);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_lines (GTK_LABEL (label), lines);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  /* Narrow natural widths: the thumbnail sets the card's width, and the
+   * flow box fits as many cards on a line as their natural widths allow. */
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 10);
+  return label;
+}
+
 static GtkWidget *
 card_new (const CrExample *example,
           Card           **out_card)
@@ -222,27 +241,10 @@ card_new (const CrExample *example,
   gtk_widget_set_margin_bottom (text, 16);
   gtk_box_append (GTK_BOX (box), text);
 
-  GtkWidget *title = gtk_label_new (example->title);
-  gtk_widget_add_css_class (title, "heading");
-  gtk_label_set_xalign (GTK_LABEL (title), 0.0);
-  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (title), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_lines (GTK_LABEL (title), 2);
-  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
-  /* Narrow natural widths: the thumbnail sets the card's width, and the
-   * flow box fits as many cards on a line as their natural widths allow. */
-  gtk_label_set_max_width_chars (GTK_LABEL (title), 10);
-  gtk_box_append (GTK_BOX (text), title);
+  gtk_box_append (GTK_BOX (text), card_label_new (example->title, "heading", 2));
 
-  GtkWidget *purpose = gtk_label_new (example->purpose);
-  gtk_widget_add_css_class (purpose, "dim-label");
-  gtk_label_set_xalign (GTK_LABEL (purpose), 0.0);
+  GtkWidget *purpose = card_label_new (example->purpose, "dim-label", 3);
   gtk_label_set_yalign (GTK_LABEL (purpose), 0.0);
-  gtk_label_set_wrap (GTK_LABEL (purpose), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (purpose), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_lines (GTK_LABEL (purpose), 3);
-  gtk_label_set_ellipsize (GTK_LABEL (purpose), PANGO_ELLIPSIZE_END);
-  gtk_label_set_max_width_chars (GTK_LABEL (purpose), 10);
   gtk_widget_set_vexpand (purpose, TRUE);
   gtk_widget_set_valign (purpose, GTK_ALIGN_START);
   gtk_box_append (GTK_BOX (text), purpose);
@@ -283,26 +285,14 @@ run_thread (GTask        *task,
       g_task_return_boolean (task, TRUE);
       return;
     }
-  CrSpan span = { 0 };
-  g_autoptr (CrAstModule) module = cr_parse (source, (gssize) length, job->path, &span, NULL);
-  if (!module)
-    {
-      g_task_return_boolean (task, TRUE);
-      return;
-    }
   /* Output is discarded (NULL); a script that stops with an error still
    * shows the graph it built up to there, as the window does. */
-  CrInterpOptions options = {
-    .cancel_flag = job->cancel_flag,
-    .record_backward = TRUE,
-  };
-  CrInterp *interp = cr_interp_new (&options);
-  CrScriptError *script_error = NULL;
-  if (!cr_interp_run (interp, module, &script_error))
-    cr_script_error_free (script_error);
-  if (!g_atomic_int_get (job->cancel_flag))
-    job->model = cr_graph_model_new_from_interp (interp, source);
-  cr_interp_free (interp);
+  CrInterpOptions options = { .cancel_flag = job->cancel_flag };
+  CrScriptRun run;
+  cr_script_run (source, (gssize) length, job->path, &options, FALSE, &run);
+  if (run.models && run.models->len > 0)
+    job->model = g_ptr_array_steal_index (run.models, 0);
+  cr_script_run_clear (&run);
   g_task_return_boolean (task, TRUE);
 }
 

@@ -2,14 +2,16 @@
  * click to select (the hit test runs on the layout's boxes), drag or scroll
  * to pan (a touchpad's two-finger scroll pans too), ctrl+scroll or pinch to
  * zoom around the pointer, and keys while it has the focus: + - 0 1 to
- * zoom, Tab/Shift+Tab through the nodes, arrows to pan, Escape to clear. */
+ * zoom, Tab/Shift+Tab through the nodes, Up/Down to pan, Escape to clear.
+ * Left/Right are not here: the window steps through backward with them,
+ * in its capture phase, before the canvas sees them. */
 #include "cr-config.h"
 #include "cr-graph-canvas-private.h"
 
 #include <math.h>
 
 #define ZOOM_STEP     1.25
-/* One wheel notch pans this far, in pixels; so does an arrow key. */
+/* One wheel notch pans this far, in pixels; so does Up or Down. */
 #define WHEEL_PIXELS  48.0
 #define KEY_PAN       48.0
 
@@ -263,16 +265,6 @@ on_key_pressed (GtkEventControllerKey *controller,
       if (self->selected < 0)
         return FALSE;
       cr_graph_canvas_set_selected (self, -1);
-      return TRUE;
-    case GDK_KEY_Left:
-      if (ctrl)
-        return FALSE;
-      pan_by (self, KEY_PAN, 0);
-      return TRUE;
-    case GDK_KEY_Right:
-      if (ctrl)
-        return FALSE;
-      pan_by (self, -KEY_PAN, 0);
       return TRUE;
     case GDK_KEY_Up:
       if (ctrl)

@@ -45,6 +45,26 @@ text_row (const char *title,
   return row;
 }
 
+/* An AdwPreferencesRow, so the group puts it in its boxed list, titled
+ * title (for assistive technologies) and holding a padded vertical box for
+ * the caller to fill (*box, borrowed). */
+static GtkWidget *
+box_row_new (const char  *title,
+             GtkWidget  **box)
+{
+  GtkWidget *row = adw_preferences_row_new ();
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_set_margin_start (*box, 12);
+  gtk_widget_set_margin_end (*box, 12);
+  gtk_widget_set_margin_top (*box, 10);
+  gtk_widget_set_margin_bottom (*box, 10);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), *box);
+  return row;
+}
+
 /* A row with a title (and optional badge) over a tensor view. */
 static GtkWidget *
 tensor_row (const char             *title,
@@ -54,16 +74,8 @@ tensor_row (const char             *title,
             gboolean                show_value,
             const char             *role)
 {
-  /* An AdwPreferencesRow, so the group puts it in its boxed list. */
-  GtkWidget *row = adw_preferences_row_new ();
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 10);
-  gtk_widget_set_margin_bottom (box, 10);
+  GtkWidget *box;
+  GtkWidget *row = box_row_new (title, &box);
 
   GtkWidget *top = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   GtkWidget *titles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
@@ -87,7 +99,6 @@ tensor_row (const char             *title,
         gtk_widget_add_css_class (view, role);
       gtk_box_append (GTK_BOX (box), view);
     }
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
   return row;
 }
 
@@ -250,20 +261,12 @@ build_plain_group (const CrGraphNode *node)
       g, "It does not require grad, so backward sends it no gradient.");
   if (node->preview)
     {
-      GtkWidget *row = adw_preferences_row_new ();
-      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), "value");
-      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-      gtk_widget_set_margin_start (box, 12);
-      gtk_widget_set_margin_end (box, 12);
-      gtk_widget_set_margin_top (box, 10);
-      gtk_widget_set_margin_bottom (box, 10);
+      GtkWidget *box;
+      GtkWidget *row = box_row_new ("value", &box);
       gtk_box_append (GTK_BOX (box), cr_card_label_new ("value", NULL));
       GtkWidget *text = cr_card_label_new (node->preview, "monospace");
       gtk_label_set_selectable (GTK_LABEL (text), TRUE);
       gtk_box_append (GTK_BOX (box), text);
-      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
       adw_preferences_group_add (g, row);
     }
   if (node->shape)

@@ -93,6 +93,17 @@ flow_add (GtkWidget *flow,
   cr_formula_flow_append (CR_FORMULA_FLOW (flow), child, break_before);
 }
 
+/* "name = value" in flow, both in role's colour. */
+static void
+flow_add_equals (GtkWidget              *flow,
+                 const char             *name,
+                 const CrTensorSnapshot *snapshot,
+                 const char             *role)
+{
+  flow_add (flow, cr_card_fraction_new (name, role), FALSE);
+  flow_add (flow, term ("=", value (snapshot, role)), FALSE);
+}
+
 static gboolean
 is_scalar (const CrTensorSnapshot *s)
 {
@@ -331,8 +342,7 @@ build_incoming (GtkWidget         *box,
     {
       const CrGraphGrad *g = g_ptr_array_index (step->incoming, i);
       GtkWidget *flow = flow_new (section);
-      flow_add (flow, cr_card_fraction_new (g->name, CR_ROLE_IN), FALSE);
-      flow_add (flow, term ("=", value (g->value, CR_ROLE_IN)), FALSE);
+      flow_add_equals (flow, g->name, g->value, CR_ROLE_IN);
     }
 }
 
@@ -433,8 +443,7 @@ build_local (GtkWidget         *box,
       if (!in->local || !in->local_name)
         continue;
       GtkWidget *flow = flow_new (section);
-      flow_add (flow, cr_card_fraction_new (in->local_name, CR_ROLE_LOCAL), FALSE);
-      flow_add (flow, term ("=", value (in->local, CR_ROLE_LOCAL)), FALSE);
+      flow_add_equals (flow, in->local_name, in->local, CR_ROLE_LOCAL);
     }
 }
 
@@ -471,8 +480,7 @@ build_sent (GtkWidget         *box,
       else
         {
           const char *name = in->outgoing.name ? in->outgoing.name : in->input_name;
-          flow_add (flow, cr_card_fraction_new (name, CR_ROLE_OUT), FALSE);
-          flow_add (flow, term ("=", value (in->outgoing.value, CR_ROLE_OUT)), FALSE);
+          flow_add_equals (flow, name, in->outgoing.value, CR_ROLE_OUT);
         }
       if (in->to_node == G_MAXUINT && !in->outgoing.value)
         gtk_box_append (GTK_BOX (section),

@@ -16,8 +16,7 @@
 #include "cr-config.h"
 #include "cr-window-private.h"
 
-#include "cr-interp.h"
-#include "cr-error.h"
+#include "cr-script-run.h"
 #include "cr-device.h"
 #include "cr-expression-panel.h"
 #include "cr-inspector.h"
@@ -41,10 +40,7 @@ typedef struct {
   CrDeviceType  device;
   gint         *cancel_flag;   /* owned: the window's pointer is cleared before it is freed */
   GPtrArray    *chunks;        /* of Chunk* */
-  char         *traceback;     /* a parse error or a traceback for the output, or NULL */
-  char         *message;       /* "NameError: name 'x' is not defined", or NULL */
-  CrSpan        span;          /* where the error is ({0}: unknown) */
-  GPtrArray    *models;        /* of CrGraphModel* */
+  CrScriptRun   run;           /* its models, or where and why it stopped */
 } RunJob;
 
 static void
@@ -65,9 +61,7 @@ run_job_free (gpointer data)
   g_free (job->filename);
   g_free (job->cancel_flag);
   g_ptr_array_unref (job->chunks);
-  g_free (job->traceback);
-  g_free (job->message);
-  g_clear_pointer (&job->models, g_ptr_array_unref);
+  cr_script_run_clear (&job->run);
   g_free (job);
 }
 
@@ -98,52 +92,13 @@ run_thread (GTask        *task,
             GCancellable *cancellable)
 {
   RunJob *job = task_data;
-  g_autoptr (GError) error = NULL;
-  CrSpan span = { 0 };
-  g_autoptr (CrAstModule) module = cr_parse (job->source, -1, job->filename, &span, &error);
-  if (!module)
-    {
-      CrException code = error->domain == CR_LANG_ERROR ? (CrException) error->code
-                                                        : CR_EXC_SYNTAX_ERROR;
-      const char *name = cr_exception_name (code);
-      if (span.line > 0)
-        job->traceback = cr_format_syntax_error (job->filename, job->source, &span, name,
-                                                 error->message);
-      else
-        job->traceback = g_strdup_printf ("%s: %s\n", name, error->message);
-      job->message = g_strdup_printf ("%s: %s", name, error->message);
-      job->span = span;
-      job->models = g_ptr_array_new ();
-      g_task_return_boolean (task, TRUE);
-      return;
-    }
-
   CrInterpOptions options = {
     .output = collect_output,
     .output_data = job,
     .cancel_flag = job->cancel_flag,
-    .record_backward = TRUE,
     .default_device = job->device,
   };
-  CrInterp *interp = cr_interp_new (&options);
-  CrScriptError *script_error = NULL;
-  if (!cr_interp_run (interp, module, &script_error))
-    {
-      job->traceback = g_strdup (script_error && script_error->traceback
-                                 ? script_error->traceback : "the script stopped with an error\n");
-      if (script_error)
-        {
-          job->message = g_strdup_printf ("%s: %s", cr_exception_name (script_error->type),
-                                          script_error->message);
-          job->span = script_error->span;
-        }
-      else
-        job->message = g_strdup ("The script stopped with an error");
-      cr_script_error_free (script_error);
-    }
-  if (!g_atomic_int_get (job->cancel_flag))
-    job->models = cr_graph_models_new_from_interp (interp, job->source);
-  cr_interp_free (interp);
+  cr_script_run (job->source, -1, job->filename, &options, TRUE, &job->run);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -163,10 +118,11 @@ show_output (CrWindow *self,
       else
         gtk_text_buffer_insert (buffer, &end, chunk->text, -1);
     }
-  if (job->traceback)
+  if (job->run.traceback)
     {
       gtk_text_buffer_get_end_iter (buffer, &end);
-      gtk_text_buffer_insert_with_tags_by_name (buffer, &end, job->traceback, -1, "error", NULL);
+      gtk_text_buffer_insert_with_tags_by_name (buffer, &end, job->run.traceback, -1, "error",
+                                                NULL);
     }
 }
 
@@ -248,7 +204,7 @@ show_models (CrWindow  *self,
              RunJob    *job)
 {
   g_clear_pointer (&self->models, g_ptr_array_unref);
-  self->models = g_steal_pointer (&job->models);
+  self->models = g_steal_pointer (&job->run.models);
   if (!self->models)
     self->models = g_ptr_array_new ();
   self->model_from_editor = job->from_editor;
@@ -308,20 +264,20 @@ show_error (CrWindow *self,
             RunJob   *job)
 {
   g_autofree char *text = NULL;
-  if (job->span.line > 0)
-    text = g_strdup_printf ("%s (line %d)", job->message, job->span.line);
+  if (job->run.span.line > 0)
+    text = g_strdup_printf ("%s (line %d)", job->run.message, job->run.span.line);
   else
-    text = g_strdup (job->message);
+    text = g_strdup (job->run.message);
   show_output (self, job);
   gtk_label_set_label (self->error_label, text);
   gtk_revealer_set_reveal_child (self->error_revealer, TRUE);
   if (job->from_editor)
-    underline_span (self, &job->span);
+    underline_span (self, &job->run.span);
   self->in_error = TRUE;
 
   /* The run got far enough to make a graph: that is the graph of this text.
    * Else the last good graph stays, faded. */
-  if (job->models && job->models->len > 0)
+  if (job->run.models && job->run.models->len > 0)
     {
       show_models (self, job);
       cr_graph_canvas_set_dimmed (self->canvas, FALSE);
@@ -410,7 +366,7 @@ run_done (GObject      *source_object,
     return;
   set_busy (self, FALSE);
 
-  if (!job->message)
+  if (!job->run.message)
     {
       drop_pending_error (self);
       clear_error_display (self);
@@ -432,11 +388,9 @@ run_done (GObject      *source_object,
        * distracting as one in the error bar. */
       pending->chunks = g_steal_pointer (&job->chunks);
       job->chunks = g_ptr_array_new_with_free_func (chunk_free);
-      pending->traceback = g_steal_pointer (&job->traceback);
-      pending->message = g_steal_pointer (&job->message);
-      pending->span = job->span;
+      pending->run = job->run;   /* moved: job keeps nothing of it */
+      job->run = (CrScriptRun) { 0 };
       pending->from_editor = job->from_editor;
-      pending->models = g_steal_pointer (&job->models);
       self->pending_error = pending;
       gint64 since_edit_ms = (g_get_monotonic_time () - self->last_edit_us) / 1000;
       guint delay = since_edit_ms >= ERROR_DELAY_MS ? 0 : (guint) (ERROR_DELAY_MS - since_edit_ms);

@@ -56,36 +56,13 @@ add_edge (CrGraphModel *model,
   g_ptr_array_add (model->edges, e);
 }
 
-static void
-node_free (gpointer data)
-{
-  CrGraphNode *n = data;
-  g_free (n->title);
-  g_free (n->symbol);
-  g_free (n->caption);
-  g_free (n->shape);
-  g_free (n->preview);
-  g_free (n->key);
-  g_free (n);
-}
-
-static void
-edge_free (gpointer data)
-{
-  CrGraphEdge *e = data;
-  g_free (e->label);
-  g_free (e);
-}
-
 static CrGraphModel *
 synthetic_model (guint n_nodes)
 {
-  CrGraphModel *model = g_new0 (CrGraphModel, 1);
-  model->nodes = g_ptr_array_new_with_free_func (node_free);
-  model->edges = g_ptr_array_new_with_free_func (edge_free);
-  model->steps = g_ptr_array_new ();
+  /* An empty model (no roots) owns what is added to it and frees it. */
+  CrGraphModel *model = cr_graph_model_new_from_tensors (NULL, 0, NULL);
+  g_free (model->title);
   model->title = g_strdup ("synthetic chain");
-  model->succeeded = TRUE;
 
   const char *preview = "[[ 0.50, -1.00,  1.50],\n [ 2.00,  1.00, -0.50],\n [ 1.00,  3.00, -2.00]]";
   guint blocks = MAX (n_nodes / 4, 1);
@@ -118,16 +95,6 @@ synthetic_model (guint n_nodes)
                         g_strdup ("out:L"));
   add_edge (model, prev, out, "scalar");
   return model;
-}
-
-static void
-synthetic_model_free (CrGraphModel *model)
-{
-  g_ptr_array_unref (model->nodes);
-  g_ptr_array_unref (model->edges);
-  g_ptr_array_unref (model->steps);
-  g_free (model->title);
-  g_free (model);
 }
 
 static double
@@ -245,6 +212,6 @@ main (int    argc,
   cairo_surface_destroy (surface);
   cr_graph_layout_free (layout);
   cr_graph_render_cache_free (cache);
-  synthetic_model_free (model);
+  cr_graph_model_unref (model);
   return 0;
 }

@@ -21,7 +21,8 @@
 #include "cr-window.h"
 #include "cr-examples.h"
 #include "cr-graph-model.h"
-#include "cr-interp.h"
+#include "cr-script-run.h"
+#include "ui-test-util.h"
 
 #include <gtksourceview/gtksource.h>
 #include <stdlib.h>
@@ -66,36 +67,6 @@ on_after_paint (GdkFrameClock *clock,
   probe->painted = TRUE;
 }
 
-static gboolean
-timed_out_cb (gpointer user_data)
-{
-  gboolean *timed_out = user_data;
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Iterates the main loop until *flag or WAIT_S seconds; FALSE on time out. */
-static gboolean
-wait_for (const gboolean *flag)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (WAIT_S, timed_out_cb, &timed_out);
-  while (!*flag && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  if (!timed_out)
-    g_source_remove (id);
-  return *flag;
-}
-
-static void
-settle (guint ms)
-{
-  gboolean done = FALSE;
-  g_timeout_add (ms, timed_out_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 static int
 compare_doubles (const void *a,
                  const void *b)
@@ -126,18 +97,10 @@ work_ms (const char *path)
   for (int i = 0; i < 3; i++)
     {
       gint64 start = g_get_monotonic_time ();
-      CrSpan span = { 0 };
-      g_autoptr (CrAstModule) module = cr_parse (source, (gssize) length, path, &span, NULL);
-      if (!module)
-        return NAN;
-      CrInterpOptions options = { .record_backward = TRUE };
-      CrInterp *interp = cr_interp_new (&options);
-      CrScriptError *error = NULL;
-      if (!cr_interp_run (interp, module, &error))
-        cr_script_error_free (error);
-      GPtrArray *models = cr_graph_models_new_from_interp (interp, source);
-      g_ptr_array_unref (models);
-      cr_interp_free (interp);
+      CrInterpOptions options = { 0 };
+      CrScriptRun run;
+      cr_script_run (source, (gssize) length, path, &options, TRUE, &run);
+      cr_script_run_clear (&run);
       best = MIN (best, (g_get_monotonic_time () - start) / 1000.0);
     }
   return best;
@@ -255,7 +218,7 @@ main (int    argc,
       if (!clock)
         {
           /* The canvas is realized once the workspace shows. */
-          settle (50);
+          cr_ui_test_spin (50);
           clock = gtk_widget_get_frame_clock (GTK_WIDGET (canvas));
           if (!clock)
             {
@@ -264,14 +227,15 @@ main (int    argc,
             }
           g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &probe);
         }
-      if (!wait_for (&probe.finished) || !wait_for (&probe.painted))
+      if (!cr_ui_test_wait_for_flag (&probe.finished, WAIT_S)
+          || !cr_ui_test_wait_for_flag (&probe.painted, WAIT_S))
         {
           g_print ("%-30s the first run did not finish in %d s\n", name, WAIT_S);
           status = 1;
           continue;
         }
       probe.armed = FALSE;
-      settle (200);
+      cr_ui_test_spin (200);
 
       double work = work_ms (path);
       int line = edit_line (buffer);
@@ -282,7 +246,8 @@ main (int    argc,
         {
           probe = (Probe) { .armed = TRUE, .edit_us = g_get_monotonic_time () };
           edit (buffer, line, e % 2 == 0);
-          if (!wait_for (&probe.finished) || !wait_for (&probe.painted))
+          if (!cr_ui_test_wait_for_flag (&probe.finished, WAIT_S)
+              || !cr_ui_test_wait_for_flag (&probe.painted, WAIT_S))
             {
               g_print ("%-30s edit %d: no result in %d s\n", name, e + 1, WAIT_S);
               status = 1;
@@ -293,7 +258,7 @@ main (int    argc,
           n++;
           probe.armed = FALSE;
           /* Let animations (the graph fading in) end, as a person pauses. */
-          settle (150);
+          cr_ui_test_spin (150);
         }
       if (n == 0)
         continue;

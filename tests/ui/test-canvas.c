@@ -5,30 +5,29 @@
  * xvfb-run; reaches the hit test through the canvas's private header. */
 #include "cr-config.h"
 #include "cr-graph-canvas-private.h"
+#include "ui-test-gui.h"
 
 #include <adwaita.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 
-#define SCRIPT_A \
+#define SCRIPT_A_START \
   "import torch\n" \
   "a = torch.tensor([1.0, 2.0], requires_grad=True)\n" \
   "w = torch.tensor([3.0, 4.0], requires_grad=True)\n" \
   "c = torch.tensor([0.5, 0.5])\n" \
   "b = w * a\n" \
-  "d = b + c\n" \
+  "d = b + c\n"
+
+#define SCRIPT_A \
+  SCRIPT_A_START \
   "L = d.sum()\n" \
   "L.backward()\n"
 
 /* SCRIPT_A edited: one more op before the loss. */
 #define SCRIPT_A2 \
-  "import torch\n" \
-  "a = torch.tensor([1.0, 2.0], requires_grad=True)\n" \
-  "w = torch.tensor([3.0, 4.0], requires_grad=True)\n" \
-  "c = torch.tensor([0.5, 0.5])\n" \
-  "b = w * a\n" \
-  "d = b + c\n" \
+  SCRIPT_A_START \
   "e = d * d\n" \
   "L = e.sum()\n" \
   "L.backward()\n"
@@ -42,16 +41,7 @@
 static CrGraphModel *
 model_of (const char *source)
 {
-  g_autoptr (GError) error = NULL;
-  CrSpan span = { 0 };
-  g_autoptr (CrAstModule) module = cr_parse (source, -1, "test.py", &span, &error);
-  g_assert_no_error (error);
-  CrInterpOptions io = { .record_backward = TRUE };
-  CrInterp *interp = cr_interp_new (&io);
-  CrScriptError *script_error = NULL;
-  g_assert_true (cr_interp_run (interp, module, &script_error));
-  CrGraphModel *model = cr_graph_model_new_from_interp (interp, source);
-  cr_interp_free (interp);
+  CrGraphModel *model = cr_ui_test_model_from_script (source, NULL);
   g_assert_nonnull (model);
   return model;
 }
@@ -61,32 +51,19 @@ typedef struct {
   CrGraphCanvas *canvas;
 } Fixture;
 
-static void
-iterate (void)
-{
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
-}
-
 static gboolean
-timed_out_cb (gpointer data)
+canvas_allocated (gpointer data)
 {
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
+  GtkWidget *canvas = data;
+  return gtk_widget_get_width (canvas) >= 200 && gtk_widget_get_mapped (canvas);
 }
 
 /* Runs the main loop until the canvas has its size and has drawn. */
 static void
 wait_allocated (CrGraphCanvas *canvas)
 {
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (10, timed_out_cb, &timed_out);
-  while (!timed_out && (gtk_widget_get_width (GTK_WIDGET (canvas)) < 200
-                        || !gtk_widget_get_mapped (GTK_WIDGET (canvas))))
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (id);
-  iterate ();
+  g_assert_true (cr_ui_test_wait_until (canvas_allocated, canvas, 10));
+  cr_ui_test_iterate ();
 }
 
 static void
@@ -110,7 +87,7 @@ fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
   gtk_window_destroy (f->window);
-  iterate ();
+  cr_ui_test_iterate ();
 }
 
 static guint
@@ -204,10 +181,7 @@ test_zoom (Fixture       *f,
   z = cr_graph_canvas_get_zoom (f->canvas);
   cr_graph_canvas_zoom_in (f->canvas);
   cr_graph_canvas_zoom_in (f->canvas);
-  gboolean timed_out = FALSE;
-  g_timeout_add (500, timed_out_cb, &timed_out);
-  while (!timed_out)
-    g_main_context_iteration (NULL, TRUE);
+  cr_ui_test_spin (500);
   g_assert_cmpfloat (fabs (cr_graph_canvas_get_zoom (f->canvas) - z * 1.25 * 1.25), <, 1e-6);
 }
 
@@ -371,7 +345,7 @@ test_keep_across_models (Fixture       *f,
   /* A graph with nothing in common: no selection, fitted anew. */
   g_assert_true (cr_graph_canvas_take_model (f->canvas, model_of (SCRIPT_B), &error));
   g_assert_cmpint (cr_graph_canvas_get_selected (f->canvas), ==, -1);
-  iterate ();
+  cr_ui_test_iterate ();
   g_assert_true (all_nodes_visible (f));
 
   /* No model: empty, nothing selected. */
@@ -439,10 +413,7 @@ test_morph (Fixture       *f,
     }
   g_assert_cmpuint (matched, >=, 5);
 
-  gboolean timed_out = FALSE;
-  g_timeout_add (600, timed_out_cb, &timed_out);
-  while (!timed_out)
-    g_main_context_iteration (NULL, TRUE);
+  cr_ui_test_spin (600);
   /* Done: where the new layout puts them, and the same again with the
    * animations off. */
   g_autoptr (GHashTable) end = screen_centers (f);
@@ -609,10 +580,7 @@ test_looks (Fixture       *f,
   g_assert_cmpuint (drawn_pixels (f->canvas, &alpha), >, 1000);
   g_autoptr (GError) error = NULL;
   g_assert_true (cr_graph_canvas_take_model (f->canvas, model_of (SCRIPT_A2), &error));
-  gboolean timed_out = FALSE;
-  g_timeout_add (400, timed_out_cb, &timed_out);
-  while (!timed_out)
-    g_main_context_iteration (NULL, TRUE);
+  cr_ui_test_spin (400);
   g_assert_cmpuint (drawn_pixels (f->canvas, &alpha), >, 1000);
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
 }
@@ -671,7 +639,7 @@ test_fit (void)
       out = (int) i;
   g_assert_true (box_visible (canvas, out));
   gtk_window_destroy (window);
-  iterate ();
+  cr_ui_test_iterate ();
 
   /* A narrow tall pane (1366x768): too narrow for the whole graph at a
    * legible zoom, so readable around the output, as tall as the pane
@@ -700,16 +668,14 @@ test_fit (void)
   g_assert_true (box_visible (canvas, (int) node->id));
   g_assert_cmpfloat (canvas->zoom, >=, 0.85 - 1e-9);
   gtk_window_destroy (window);
-  iterate ();
+  cr_ui_test_iterate ();
 }
 
 int
 main (int    argc,
       char **argv)
 {
-  g_setenv ("GTK_A11Y", "none", TRUE);
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  cr_ui_test_init_gtk (&argc, &argv);
 
   g_test_add ("/ui/canvas/zoom", Fixture, NULL, fixture_setup, test_zoom, fixture_teardown);
   g_test_add ("/ui/canvas/select", Fixture, NULL, fixture_setup, test_select, fixture_teardown);

@@ -9,6 +9,7 @@
 #include "cr-step-card.h"
 #include "cr-inspector.h"
 #include "cr-tensor-view.h"
+#include "ui-test-gui.h"
 
 #include <adwaita.h>
 #include <math.h>
@@ -17,30 +18,13 @@
 /* ---- models ------------------------------------------------------------ */
 
 static CrGraphModel *
-model_of_source (const char *source,
-                 const char *path)
-{
-  g_autoptr (GError) error = NULL;
-  CrSpan span = { 0 };
-  g_autoptr (CrAstModule) module = cr_parse (source, (gssize) strlen (source), path, &span, &error);
-  g_assert_no_error (error);
-  CrInterpOptions io = { .record_backward = TRUE };
-  CrInterp *interp = cr_interp_new (&io);
-  CrScriptError *script_error = NULL;
-  g_assert_true (cr_interp_run (interp, module, &script_error));
-  CrGraphModel *model = cr_graph_model_new_from_interp (interp, source);
-  cr_interp_free (interp);
-  return model;
-}
-
-static CrGraphModel *
 model_of_example (const char *name)
 {
   g_autofree char *path = g_path_is_absolute (name) ? g_strdup (name)
                          : g_build_filename (CR_SOURCE_EXAMPLES_DIR, name, NULL);
   g_autofree char *source = NULL;
   g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
-  return model_of_source (source, path);
+  return cr_ui_test_model_from_script (source, path);
 }
 
 static int
@@ -315,7 +299,7 @@ test_step_intro (void)
   g_object_unref (card);
 
   /* A script without .backward(): no steps, and the card says so. */
-  g_autoptr (CrGraphModel) forward = model_of_source (
+  g_autoptr (CrGraphModel) forward = cr_ui_test_model_from_script (
     "import torch\na = torch.tensor([1.0, 2.0], requires_grad=True)\nd = (a * 3).sum()\n",
     "forward.py");
   g_assert_nonnull (forward);
@@ -605,15 +589,13 @@ int
 main (int    argc,
       char **argv)
 {
-  g_setenv ("GTK_A11Y", "none", TRUE);
   const char *theme = g_getenv ("GTK_THEME");
   if (g_getenv ("CR_CARDS_PREVIEW") && theme && strstr (theme, "dark"))
     {
       g_setenv ("CR_PREVIEW_DARK", "1", TRUE);
       g_unsetenv ("GTK_THEME");
     }
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  cr_ui_test_init_gtk (&argc, &argv);
 
   const char *spec = g_getenv ("CR_CARDS_PREVIEW");
   if (spec && *spec)

@@ -6,30 +6,13 @@
 #include "cr-config.h"
 #include "cr-example-gallery.h"
 #include "cr-examples.h"
+#include "ui-test-gui.h"
 
 #include <adwaita.h>
 #include <string.h>
 
 /* data/examples holds 14 scripts (the seed tutorials' and the later ones). */
 #define N_EXAMPLES 14
-
-static gboolean
-timed_out_cb (gpointer user_data)
-{
-  gboolean *timed_out = user_data;
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Iterates the main loop for ms milliseconds. */
-static void
-spin (guint ms)
-{
-  gboolean timed_out = FALSE;
-  g_timeout_add (ms, timed_out_cb, &timed_out);
-  while (!timed_out)
-    g_main_context_iteration (NULL, TRUE);
-}
 
 static GtkWidget *
 find_descendant (GtkWidget *widget,
@@ -90,19 +73,30 @@ gallery_in_window (GtkWindow **out_window)
   return gallery;
 }
 
+static gboolean
+loading_or_mapped (gpointer gallery)
+{
+  return cr_example_gallery_get_loading (gallery) || gtk_widget_get_mapped (gallery);
+}
+
+static gboolean
+loaded (gpointer gallery)
+{
+  return !cr_example_gallery_get_loading (gallery);
+}
+
+static gboolean
+loading (gpointer gallery)
+{
+  return cr_example_gallery_get_loading (gallery);
+}
+
 static void
 wait_for_thumbnails (GtkWidget *gallery)
 {
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (60, timed_out_cb, &timed_out);
   /* Loading starts at the first map: wait for that, then for the end. */
-  while (!timed_out && !cr_example_gallery_get_loading (CR_EXAMPLE_GALLERY (gallery))
-         && !gtk_widget_get_mapped (gallery))
-    g_main_context_iteration (NULL, TRUE);
-  while (!timed_out && cr_example_gallery_get_loading (CR_EXAMPLE_GALLERY (gallery)))
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (id);
+  g_assert_true (cr_ui_test_wait_until (loading_or_mapped, gallery, 60));
+  g_assert_true (cr_ui_test_wait_until (loaded, gallery, 60));
 }
 
 static void
@@ -264,14 +258,14 @@ test_thumbnails (void)
   GtkWidget *toy = g_ptr_array_index (cards, 0);
   GtkWidget *area = find_descendant (toy, GTK_TYPE_DRAWING_AREA);
   g_assert_nonnull (area);
-  spin (300);   /* the stack's crossfade */
+  cr_ui_test_spin (300);   /* the stack's crossfade */
   double light[3], dark[3];
   guint n_light = drawn_pixels (area, light);
   /* The toy network's nine nodes and their edges cover a good part of it. */
   g_assert_cmpuint (n_light, >, (guint) (gtk_widget_get_width (area) * gtk_widget_get_height (area) / 50));
 
   adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_DARK);
-  spin (100);
+  cr_ui_test_spin (100);
   guint n_dark = drawn_pixels (area, dark);
   g_assert_cmpuint (n_dark, >, 0);
   /* Dark node cards and light text: the drawing is darker overall. */
@@ -292,16 +286,11 @@ test_destroy_while_loading (void)
 {
   GtkWindow *window;
   GtkWidget *gallery = gallery_in_window (&window);
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (10, timed_out_cb, &timed_out);
-  while (!timed_out && !cr_example_gallery_get_loading (CR_EXAMPLE_GALLERY (gallery)))
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (id);
+  g_assert_true (cr_ui_test_wait_until (loading, gallery, 10));
 
   g_object_add_weak_pointer (G_OBJECT (gallery), (gpointer *) &gallery);
   gtk_window_destroy (window);
-  spin (500);
+  cr_ui_test_spin (500);
   g_assert_null (gallery);
 }
 
@@ -309,11 +298,7 @@ int
 main (int    argc,
       char **argv)
 {
-  /* No session bus under xvfb-run: without this the accessibility bridge
-   * warns, and G_DEBUG=fatal-warnings makes that fatal. */
-  g_setenv ("GTK_A11Y", "none", TRUE);
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  cr_ui_test_init_gtk (&argc, &argv);
 
   g_test_add_func ("/ui/gallery/examples-list", test_examples_list);
   g_test_add_func ("/ui/gallery/cards", test_cards);

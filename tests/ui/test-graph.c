@@ -3,6 +3,7 @@
 #include "cr-graph-layout.h"
 #include "cr-graph-render.h"
 #include "cr-tensor.h"
+#include "ui-test-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -12,55 +13,8 @@ model_of_example (const char *name)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "examples", name, NULL);
   g_autofree char *source = NULL;
-  gsize length = 0;
-  g_assert_true (g_file_get_contents (path, &source, &length, NULL));
-  g_autoptr (GError) error = NULL;
-  CrSpan span = { 0 };
-  g_autoptr (CrAstModule) module = cr_parse (source, (gssize) length, path, &span, &error);
-  g_assert_no_error (error);
-  CrInterpOptions io = { .record_backward = TRUE };
-  CrInterp *interp = cr_interp_new (&io);
-  CrScriptError *script_error = NULL;
-  g_assert_true (cr_interp_run (interp, module, &script_error));
-  CrGraphModel *model = cr_graph_model_new_from_interp (interp, source);
-  /* The model is a value: it outlives the interpreter. */
-  cr_interp_free (interp);
-  return model;
-}
-
-static void
-collect_output (const char *text,
-                gboolean    is_stderr,
-                gpointer    user_data)
-{
-  g_string_append (user_data, text);
-}
-
-/* Runs source as the window does and returns one model per backward call;
- * with trace, the --trace-backward text lands there. */
-static GPtrArray *
-models_of_source (const char *source,
-                  GString    *trace)
-{
-  g_autoptr (GError) error = NULL;
-  CrSpan span = { 0 };
-  g_autoptr (CrAstModule) module = cr_parse (source, -1, "test.py", &span, &error);
-  g_assert_no_error (error);
-  CrInterpOptions io = {
-    .record_backward = TRUE,
-    .trace_backward = trace != NULL,
-    .output = trace ? collect_output : NULL,
-    .output_data = trace,
-  };
-  CrInterp *interp = cr_interp_new (&io);
-  CrScriptError *script_error = NULL;
-  gboolean ok = cr_interp_run (interp, module, &script_error);
-  if (!ok)
-    g_test_message ("%s", script_error->traceback);
-  g_assert_true (ok);
-  GPtrArray *models = cr_graph_models_new_from_interp (interp, source);
-  cr_interp_free (interp);
-  return models;
+  g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
+  return cr_ui_test_model_from_script (source, path);
 }
 
 static char *
@@ -112,13 +66,7 @@ has_node (const CrGraphModel *model,
           CrGraphNodeKind     kind,
           const char         *title)
 {
-  for (guint i = 0; i < model->nodes->len; i++)
-    {
-      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
-      if (n->kind == kind && strcmp (n->title, title) == 0)
-        return TRUE;
-    }
-  return FALSE;
+  return find_node (model, kind, title) != NULL;
 }
 
 static void
@@ -320,7 +268,7 @@ static CrGraphModel *
 toy_model (GString *trace)
 {
   g_autofree char *source = example_source ("01-toy-network.py");
-  g_autoptr (GPtrArray) models = models_of_source (source, trace);
+  g_autoptr (GPtrArray) models = cr_ui_test_models_from_script (source, NULL, trace);
   g_assert_cmpuint (models->len, ==, 1);
   return cr_graph_model_ref (g_ptr_array_index (models, 0));
 }
@@ -547,12 +495,12 @@ test_freed (void)
   assert_values (n->info.value, b, 9);
 
   /* With retain_graph=True, they stay, with their values. */
-  g_autoptr (GPtrArray) models = models_of_source (
+  g_autoptr (GPtrArray) models = cr_ui_test_models_from_script (
     "import torch\n"
     "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
     "w = torch.tensor([3.0, -1.0], requires_grad=True)\n"
     "y = (x * w).sum()\n"
-    "y.backward(retain_graph=True)\n", NULL);
+    "y.backward(retain_graph=True)\n", NULL, NULL);
   const CrGraphModel *kept = g_ptr_array_index (models, 0);
   const CrGraphNode *op = find_node (kept, CR_GRAPH_NODE_OP, "MulBackward0");
   g_assert_nonnull (op);
@@ -582,12 +530,12 @@ test_freed (void)
 static void
 test_constant (void)
 {
-  g_autoptr (GPtrArray) models = models_of_source (
+  g_autoptr (GPtrArray) models = cr_ui_test_models_from_script (
     "import torch\n"
     "x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
     "y = (x * 2).detach()\n"
     "z = (x * y).sum()\n"
-    "z.backward()\n", NULL);
+    "z.backward()\n", NULL, NULL);
   g_assert_cmpuint (models->len, ==, 1);
   const CrGraphModel *model = g_ptr_array_index (models, 0);
   const CrGraphNode *y = find_node (model, CR_GRAPH_NODE_CONSTANT, "y");
@@ -617,11 +565,11 @@ test_constant (void)
   g_assert_cmpstr (((CrGraphStepInput *) g_ptr_array_index (step->inputs, 0))->input_name, ==, "x");
 
   /* A Python number operand is no node either. */
-  g_autoptr (GPtrArray) numbers = models_of_source (
+  g_autoptr (GPtrArray) numbers = cr_ui_test_models_from_script (
     "import torch\n"
     "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
     "y = (x * 2 + 1).sum()\n"
-    "y.backward()\n", NULL);
+    "y.backward()\n", NULL, NULL);
   const CrGraphModel *m2 = g_ptr_array_index (numbers, 0);
   for (guint i = 0; i < m2->nodes->len; i++)
     g_assert_cmpint (node_at (m2, i)->kind, !=, CR_GRAPH_NODE_CONSTANT);
@@ -630,13 +578,13 @@ test_constant (void)
 static void
 test_two_backwards (void)
 {
-  g_autoptr (GPtrArray) models = models_of_source (
+  g_autoptr (GPtrArray) models = cr_ui_test_models_from_script (
     "import torch\n"
     "x = torch.tensor(2.0, requires_grad=True)\n"
     "y = x * x\n"
     "y.backward()\n"
     "z = x.exp()\n"
-    "z.backward()\n", NULL);
+    "z.backward()\n", NULL, NULL);
   g_assert_cmpuint (models->len, ==, 2);
   const CrGraphModel *first = g_ptr_array_index (models, 0);
   const CrGraphModel *second = g_ptr_array_index (models, 1);
@@ -658,17 +606,17 @@ test_two_backwards (void)
   g_assert_cmpfloat_with_epsilon (leaf->grad_after->values[0], 4.0 + exp (2.0), 1e-5);
 
   /* Without a backward call: the forward graph alone. */
-  g_autoptr (GPtrArray) forward = models_of_source (
+  g_autoptr (GPtrArray) forward = cr_ui_test_models_from_script (
     "import torch\n"
     "a = torch.ones(2, requires_grad=True)\n"
-    "d = (a * 3).sum()\n", NULL);
+    "d = (a * 3).sum()\n", NULL, NULL);
   g_assert_cmpuint (forward->len, ==, 1);
   const CrGraphModel *f = g_ptr_array_index (forward, 0);
   g_assert_cmpstr (f->title, ==, "forward graph of d");
   g_assert_cmpuint (f->n_steps, ==, 0);
   g_assert_null (cr_graph_model_get_step (f, 0));
 
-  g_autoptr (GPtrArray) none = models_of_source ("x = 1\n", NULL);
+  g_autoptr (GPtrArray) none = cr_ui_test_models_from_script ("x = 1\n", NULL, NULL);
   g_assert_cmpuint (none->len, ==, 0);
 }
 

@@ -5,6 +5,7 @@
  * close with unsaved changes waits for the answer. Runs under xvfb-run. */
 #include "cr-config.h"
 #include "cr-window.h"
+#include "ui-test-gui.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -18,26 +19,6 @@ typedef struct
 } Fixture;
 
 static const char script[] = "import torch\nx = torch.tensor(3.0, requires_grad=True)\n";
-
-static gboolean
-timed_out_cb (gpointer user_data)
-{
-  gboolean *timed_out = user_data;
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Lets the window finish the run an open starts, so none is left behind. */
-static void
-wait_idle (CrWindow *window)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (30, timed_out_cb, &timed_out);
-  while (!timed_out && cr_window_is_busy (window))
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (id);
-}
 
 static void
 fixture_set_up (Fixture       *fixture,
@@ -55,7 +36,7 @@ fixture_set_up (Fixture       *fixture,
   g_assert_true (cr_window_open_file (fixture->window, file, &error));
   g_assert_no_error (error);
   gtk_window_present (GTK_WINDOW (fixture->window));
-  wait_idle (fixture->window);
+  cr_ui_test_wait_window_idle (fixture->window);
 }
 
 static void
@@ -64,7 +45,7 @@ fixture_tear_down (Fixture       *fixture,
 {
   if (fixture->window)
     {
-      wait_idle (fixture->window);
+      cr_ui_test_wait_window_idle (fixture->window);
       gtk_window_destroy (GTK_WINDOW (fixture->window));
       g_clear_object (&fixture->window);
     }
@@ -300,7 +281,7 @@ test_drop (Fixture       *fixture,
   g_autofree char *path = g_file_get_path (cr_window_get_file (fixture->window));
   g_assert_cmpstr (path, ==, other);
   g_assert_false (gtk_text_buffer_get_modified (get_buffer (fixture)));
-  wait_idle (fixture->window);
+  cr_ui_test_wait_window_idle (fixture->window);
 
   /* Unsaved changes: it asks first; Cancel keeps everything. */
   edit (fixture);
@@ -351,11 +332,9 @@ int
 main (int    argc,
       char **argv)
 {
-  /* No session bus under xvfb-run, and never the person's settings. */
-  g_setenv ("GTK_A11Y", "none", TRUE);
+  /* Never the person's settings. */
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  cr_ui_test_init_gtk (&argc, &argv);
   gtk_source_init ();
 
 #define ADD(path, func) \

@@ -8,6 +8,7 @@
 #include "cr-window-private.h"
 #include "cr-examples.h"
 #include "cr-expression-panel.h"
+#include "ui-test-gui.h"
 
 #include <glib/gstdio.h>
 #include <gtksourceview/gtksource.h>
@@ -18,25 +19,6 @@
 /* 01-toy-network.py's L.backward() runs 12 steps (`chainrule run
  * --trace-backward` prints them). */
 #define TOY_STEPS 12
-
-static gboolean
-timed_out_cb (gpointer user_data)
-{
-  gboolean *timed_out = user_data;
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-wait_until_idle (CrWindow *window)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (30, timed_out_cb, &timed_out);
-  while (!timed_out && cr_window_is_busy (window))
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (id);
-}
 
 static void
 finished_cb (CrWindow *window,
@@ -49,26 +31,12 @@ finished_cb (CrWindow *window,
 static double
 wait_for_run_finished (CrWindow *window)
 {
-  gboolean finished = FALSE, timed_out = FALSE;
+  gboolean finished = FALSE;
   gint64 start = g_get_monotonic_time ();
   gulong handler = g_signal_connect (window, "run-finished", G_CALLBACK (finished_cb), &finished);
-  guint id = g_timeout_add_seconds (30, timed_out_cb, &timed_out);
-  while (!finished && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (id);
+  g_assert_true (cr_ui_test_wait_for_flag (&finished, 30));
   g_signal_handler_disconnect (window, handler);
   return (g_get_monotonic_time () - start) / 1000.0;
-}
-
-/* Lets the main loop run for ms milliseconds. */
-static void
-spin (guint ms)
-{
-  gboolean done = FALSE;
-  g_timeout_add (ms, timed_out_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
 }
 
 static gboolean
@@ -96,7 +64,7 @@ open_example (const char *name)
   g_assert_no_error (error);
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (cr_window_is_busy (window));
-  wait_until_idle (window);
+  cr_ui_test_wait_window_idle (window);
   return window;
 }
 
@@ -257,10 +225,10 @@ test_toy_network (void)
   g_action_group_change_action_state (G_ACTION_GROUP (window), "speed", g_variant_new_string ("2"));
   activate (window, "win.play");
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 0);
-  spin (700);
+  cr_ui_test_spin (700);
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 1);
   activate (window, "win.play");
-  spin (700);
+  cr_ui_test_spin (700);
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 1);
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -302,7 +270,7 @@ test_selection (void)
   /* The editor's cursor selects the node of its line. */
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (window->source_view));
   gtk_widget_grab_focus (GTK_WIDGET (window->source_view));
-  spin (50);
+  cr_ui_test_spin (50);
   GtkTextIter iter;
   gtk_text_buffer_get_iter_at_line (buffer, &iter, 14 - 1);   /* c = w2 * a */
   gtk_text_buffer_place_cursor (buffer, &iter);
@@ -344,7 +312,7 @@ test_rerun (void)
   replace_text (window, "y = x * x", "y = x * x * x");
   replace_text (window, "y = x * x * x", "y = x.exp()");
   wait_for_run_finished (window);
-  wait_until_idle (window);
+  cr_ui_test_wait_window_idle (window);
   model = cr_graph_canvas_get_model (canvas);
   g_assert_nonnull (find_node (model, "ExpBackward0", NULL));
   g_assert_null (find_node (model, "MulBackward0", NULL));
@@ -364,7 +332,7 @@ test_error_display (void)
   /* A syntax error on line 13: not shown at once ... */
   replace_text (window, "b = w1 * a", "b = w1 * (a");
   gint64 edited = g_get_monotonic_time ();
-  spin (250);
+  cr_ui_test_spin (250);
   g_assert_false (gtk_revealer_get_reveal_child (window->error_revealer));
   g_assert_false (canvas_dimmed (window));
   g_assert_false (output_contains (window, "SyntaxError"));
@@ -412,7 +380,7 @@ test_script_error (void)
   CrWindow *window = cr_window_new (NULL);
   g_autoptr (GFile) file = g_file_new_for_path (g_getenv ("CR_TEST_BAD_SCRIPT"));
   g_assert_true (cr_window_open_file (window, file, NULL));
-  wait_until_idle (window);
+  cr_ui_test_wait_window_idle (window);
   /* No tensor requires grad before the error: no graph, nothing to step, and
    * nothing to keep, so the error shows at once. */
   CrGraphCanvas *canvas = cr_window_get_canvas (window);
@@ -482,7 +450,7 @@ static void
 test_editor_toggle (void)
 {
   CrWindow *window = open_example ("01-toy-network.py");
-  spin (300);
+  cr_ui_test_spin (300);
   int width = gtk_widget_get_width (GTK_WIDGET (window->outer_paned));
   g_assert_cmpint (width, >, 0);
   /* The script about 30 %, the sidebar a fixed readable width. */
@@ -500,7 +468,7 @@ test_editor_toggle (void)
   gtk_toggle_button_set_active (window->editor_button, FALSE);
   g_assert_false (gtk_widget_get_visible (window->editor_column));
   g_assert_true (editor_hidden (window));
-  spin (300);
+  cr_ui_test_spin (300);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window->canvas)), >, canvas_width + 200);
 
   /* ...F9's action shows it again, and the button follows. */
@@ -568,7 +536,7 @@ test_editor_zoom (void)
   double editor_zoom = window->editor_zoom;
   activate (window, "win.zoom-in");
   g_assert_cmpfloat (window->editor_zoom, ==, editor_zoom);
-  spin (400);
+  cr_ui_test_spin (400);
   g_assert_cmpfloat (cr_graph_canvas_get_zoom (canvas), >, graph_zoom * 1.05);
 
   g_settings_reset (settings, "zoom");
@@ -624,7 +592,7 @@ test_expression (void)
   gtk_stack_set_visible_child_name (window->editor_stack, "expression");
   cr_expression_panel_set_formula (CR_EXPRESSION_PANEL (window->expression_panel), "a*b + c");
   wait_for_run_finished (window);
-  wait_until_idle (window);
+  cr_ui_test_wait_window_idle (window);
   const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
   g_assert_nonnull (model);
   g_assert_nonnull (find_node (model, "MulBackward0", NULL));
@@ -669,7 +637,7 @@ test_gallery (void)
   g_assert_nonnull (cr_window_get_file (window));
   g_assert_false (gtk_toggle_button_get_active (window->gallery_button));
   g_assert_cmpstr (adw_window_title_get_subtitle (window->title), ==, "03-vector-backward.py");
-  wait_until_idle (window);
+  cr_ui_test_wait_window_idle (window);
   g_assert_nonnull (cr_graph_canvas_get_model (cr_window_get_canvas (window)));
 
   /* An edit marks the title. */
@@ -679,7 +647,7 @@ test_gallery (void)
   gtk_text_buffer_insert (buffer, &end, "\n", -1);
   g_assert_cmpstr (adw_window_title_get_subtitle (window->title), ==, "• 03-vector-backward.py");
   gtk_text_buffer_set_modified (buffer, FALSE);
-  wait_until_idle (window);
+  cr_ui_test_wait_window_idle (window);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -687,11 +655,7 @@ int
 main (int    argc,
       char **argv)
 {
-  /* No session bus under xvfb-run: without this the accessibility bridge
-   * warns, and G_DEBUG=fatal-warnings makes that fatal. */
-  g_setenv ("GTK_A11Y", "none", TRUE);
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  cr_ui_test_init_gtk (&argc, &argv);
   gtk_source_init ();
 
   g_autofree char *bad = g_build_filename (g_get_tmp_dir (), "cr-test-window-XXXXXX.py", NULL);

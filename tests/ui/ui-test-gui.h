@@ -1,0 +1,19 @@
+/* ui-test-gui.h — what the ui tests that open windows share (with
+ * ui-test-util.h): GTK set up for a test, and a wait for a window's run. */
+#pragma once
+
+#include "ui-test-util.h"
+#include "cr-window.h"
+
+G_BEGIN_DECLS
+
+/* gtk_test_init() and adw_init(), without the accessibility bridge: there is
+ * no session bus under xvfb-run, so it would warn, and G_DEBUG=fatal-warnings
+ * makes that fatal. */
+void cr_ui_test_init_gtk         (int       *argc,
+                                  char    ***argv);
+/* Runs the main loop until window has no run in progress (asserts that
+ * happens within 30 s). */
+void cr_ui_test_wait_window_idle (CrWindow  *window);
+
+G_END_DECLS
