@@ -121,6 +121,7 @@ edge_free (gpointer data)
 {
   CrGraphEdge *e = data;
   g_free (e->label);
+  g_free (e->tensor_name);
   g_free (e);
 }
 
@@ -512,6 +513,20 @@ constant_for (Builder             *b,
   return n->id;
 }
 
+/* The intermediate tensor an edge carries when the script named it ("b" for
+ * `b = w1 * a`), so that intermediate tensors show in the graph without a
+ * column of their own (new string), or NULL. */
+static char *
+edge_tensor_name (const CrGraphModel *model,
+                  guint               from,
+                  guint32             output_nr)
+{
+  const CrGraphNode *source = g_ptr_array_index (model->nodes, from);
+  if (source->kind != CR_GRAPH_NODE_OP || output_nr != 0)
+    return NULL;
+  return g_strdup (source->info.name);
+}
+
 /* The model node of an engine node (and its leaf, for AccumulateGrad). */
 static guint
 node_for (Builder *b,
@@ -583,6 +598,8 @@ walk (Builder *b)
             }
           edges[i] = b->model->edges->len;
           add_edge (b->model, from, to, meta ? cr_graph_format_shape (meta->shape, meta->ndim) : NULL);
+          CrGraphEdge *edge = g_ptr_array_index (b->model->edges, edges[i]);
+          edge->tensor_name = edge_tensor_name (b->model, from, next ? node->next[i].input_nr : 0);
         }
     }
 }

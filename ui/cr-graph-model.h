@@ -90,6 +90,8 @@ typedef struct {
   guint  from;                  /* forward direction: the input ... */
   guint  to;                    /* ... to the node that used it */
   char  *label;                 /* the shape that travels along it: "3×3" */
+  char  *tensor_name;           /* the intermediate tensor it carries when the script
+                                 * named it ("b" for `b = w1 * a`), or NULL */
 } CrGraphEdge;
 
 /* A gradient with its name, "∂L/∂b". */

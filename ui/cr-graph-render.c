@@ -166,6 +166,7 @@ struct _CrGraphRenderCache
   guint         n_nodes, n_edges;
   NodeText     *nodes;
   Text         *labels;         /* by edge */
+  Text         *names;          /* by edge: the named intermediate tensor it carries */
   int          *edge_step;      /* by edge: the step that sends a gradient along it */
   double       *sizes;          /* width, height by node */
 };
@@ -311,11 +312,14 @@ cr_graph_render_cache_new (const CrGraphModel *model,
 
   self->n_edges = model->edges->len;
   self->labels = g_new0 (Text, self->n_edges + 1);
+  self->names = g_new0 (Text, self->n_edges + 1);
   self->edge_step = g_new (int, self->n_edges + 1);
   for (guint i = 0; i < self->n_edges; i++)
     {
       const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
       self->labels[i] = shape_text (self, FONT_UI, LABEL_SIZE, PANGO_WEIGHT_NORMAL, FALSE, e->label);
+      if (e->tensor_name)
+        self->names[i] = shape_text (self, FONT_MONO, LABEL_SIZE, PANGO_WEIGHT_BOLD, FALSE, e->tensor_name);
       self->edge_step[i] = -1;
     }
   /* The step that sends a gradient along each edge: from the step records
@@ -372,9 +376,13 @@ cr_graph_render_cache_free (CrGraphRenderCache *self)
       text_clear (&t->note);
     }
   for (guint i = 0; i < self->n_edges; i++)
-    text_clear (&self->labels[i]);
+    {
+      text_clear (&self->labels[i]);
+      text_clear (&self->names[i]);
+    }
   g_free (self->nodes);
   g_free (self->labels);
+  g_free (self->names);
   g_free (self->edge_step);
   g_free (self->sizes);
   g_clear_object (&self->context);
@@ -657,6 +665,7 @@ static void
 draw_edge (cairo_t           *cr,
            const CrGraphPath *path,
            const Text        *label,
+           const Text        *name,
            EdgeState          state,
            const Ctx         *c)
 {
@@ -714,6 +723,9 @@ draw_edge (cairo_t           *cr,
       cairo_set_line_width (cr, 0.8 * c->lw);
       cairo_stroke (cr);
       show (cr, label, x + 4 * k, y + 1 * k, pal->label_text);
+      /* The tensor's name just above its shape: b over 3×3. */
+      if (name->layout)
+        show (cr, name, path->label_x - name->w / 2, y - name->h - 0.5 * k, pal->text);
     }
 }
 
@@ -888,7 +900,7 @@ render_with_cache (cairo_t                    *cr,
         a = MIN (options->node_alpha[e->from], options->node_alpha[e->to]);
       if (a < 1.0)
         cairo_push_group (cr);
-      draw_edge (cr, p, &cache->labels[i], state, &c);
+      draw_edge (cr, p, &cache->labels[i], &cache->names[i], state, &c);
       if (a < 1.0)
         {
           cairo_pop_group_to_source (cr);

@@ -643,6 +643,36 @@ test_keys (void)
     g_assert_true (g_hash_table_contains (keys, node_at (again, i)->key));
 }
 
+/* The toy network names b, c and d: the edges leaving their ops carry the
+ * names; edges out of leaves and AccumulateGrad, and unnamed results such as
+ * w3 * b, carry none. */
+static void
+test_edge_tensor_names (void)
+{
+  g_autoptr (CrGraphModel) model = toy_model (NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  for (guint i = 0; i < model->edges->len; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      const CrGraphNode *from = node_at (model, e->from);
+      if (from->kind != CR_GRAPH_NODE_OP)
+        g_assert_null (e->tensor_name);
+      else if (e->tensor_name)
+        {
+          g_assert_cmpstr (e->tensor_name, ==, from->info.name);
+          g_ptr_array_add (names, e->tensor_name);
+        }
+    }
+  g_assert_cmpuint (names->len, ==, 3);
+  for (const char *const *want = (const char *const[]) { "b", "c", "d", NULL }; *want; want++)
+    {
+      gboolean found = FALSE;
+      for (guint i = 0; i < names->len; i++)
+        found |= g_strcmp0 (names->pdata[i], *want) == 0;
+      g_assert_true (found);
+    }
+}
+
 static void
 test_info (void)
 {
@@ -788,6 +818,7 @@ main (int    argc,
   g_test_add_func ("/ui/graph/two-backwards", test_two_backwards);
   g_test_add_func ("/ui/graph/keys", test_keys);
   g_test_add_func ("/ui/graph/info", test_info);
+  g_test_add_func ("/ui/graph/edge-tensor-names", test_edge_tensor_names);
   g_test_add_func ("/ui/graph/snapshot", test_snapshot);
   g_test_add_func ("/ui/graph/find-line", test_find_line);
   g_test_add_func ("/ui/graph/ref", test_ref);
