@@ -82,6 +82,7 @@ struct _CrWindow
   gint64                last_edit_us;
   gboolean              model_from_editor; /* spans refer to the editor's text */
   gboolean              in_error;        /* the error of the latest run is shown */
+  guint                  n_runs_shown;   /* results shown so far (the state file says it) */
   guint                 error_timeout_id;
   guint                 busy_timeout_id;  /* shows "Running…" when a run is slow */
   gpointer              pending_error;   /* RunJob* in error, waiting to be shown */

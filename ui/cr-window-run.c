@@ -302,6 +302,7 @@ error_timeout_cb (gpointer user_data)
     {
       show_error (self, job);
       run_job_free (job);
+      self->n_runs_shown++;
       cr_window_write_state (self);
       g_signal_emit_by_name (self, "run-finished");
     }
@@ -399,6 +400,7 @@ run_done (GObject      *source_object,
       return;
     }
   self->last_run_us = g_get_monotonic_time () - self->run_started_us;
+  self->n_runs_shown++;
   cr_window_write_state (self);
   g_signal_emit_by_name (self, "run-finished");
 }

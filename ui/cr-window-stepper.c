@@ -50,6 +50,7 @@ cr_window_write_state (CrWindow *self)
   int step = cr_graph_canvas_get_step (self->canvas);
   const CrGraphNode *node = model && step >= 0 ? cr_graph_model_find_step (model, step) : NULL;
   g_autoptr (GString) text = g_string_new (NULL);
+  g_string_append_printf (text, "runs=%u\n", self->n_runs_shown);
   g_string_append_printf (text, "n_steps=%u\n", cr_graph_canvas_get_n_steps (self->canvas));
   g_string_append_printf (text, "step=%d\n", step);
   g_string_append_printf (text, "node=%s\n", node && node->title ? node->title : "");
