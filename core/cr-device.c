@@ -2,18 +2,20 @@
 #include "cr-device.h"
 
 #include "cr-config.h"
+#include "cr-cuda.h"
 #include "cr-error.h"
+
+#include "gpu/cr-cuda-abi.h"
 
 #include <gmodule.h>
 #include <string.h>
 
-typedef int (*DeviceCountFunc) (char *message, size_t message_size);
-
 typedef struct {
-  GModule         *module;
-  DeviceCountFunc  device_count;
-  int              n_devices;
-  char             reason[512];
+  GModule    *module;
+  CrCudaApi   api;            /* the module's table; lives as long as the process */
+  int         n_devices;
+  char        device_name[256];
+  char        reason[512];
 } CudaState;
 
 static CudaState cuda_state;
@@ -34,6 +36,9 @@ module_candidates (void)
       g_autofree char *dir = g_path_get_dirname (exe);
       g_ptr_array_add (paths, g_build_filename (dir, "..", "gpu", "libchainrule-cuda.so", NULL));
       g_ptr_array_add (paths, g_build_filename (dir, "libchainrule-cuda.so", NULL));
+      /* Test binaries: build/tests/<suite>/ -> build/gpu/. */
+      g_ptr_array_add (paths, g_build_filename (dir, "..", "..", "gpu", "libchainrule-cuda.so",
+                                                NULL));
     }
   g_ptr_array_add (paths, g_build_filename (CR_LIBDIR, "chainrule", "libchainrule-cuda.so", NULL));
   return paths;
@@ -66,18 +71,37 @@ load_cuda_module (gpointer data)
                  sizeof state->reason);
       return NULL;
     }
-  if (!g_module_symbol (state->module, "cr_cuda_module_device_count",
-                        (gpointer *) &state->device_count))
-    {
-      g_strlcpy (state->reason, "the CUDA backend module is incomplete", sizeof state->reason);
-      return NULL;
-    }
+  {
+    CrCudaGetApiFunc get_api = NULL;
+    char msg[512] = "";
+    int count = 0;
 
-  state->n_devices = state->device_count (state->reason, sizeof state->reason);
-  if (state->n_devices < 0)
-    state->n_devices = 0;
-  else if (state->n_devices == 0)
-    g_strlcpy (state->reason, "no CUDA device was found", sizeof state->reason);
+    if (!g_module_symbol (state->module, CR_CUDA_GET_API_SYMBOL, (gpointer *) &get_api)
+        || get_api (CR_CUDA_ABI_VERSION, &state->api) != CR_CUDA_OK)
+      {
+        g_strlcpy (state->reason, "the CUDA backend module is incomplete or of another version",
+                   sizeof state->reason);
+        return NULL;
+      }
+    /* A machine without a driver or a device stops here: the module answered,
+     * CUDA did not. The message is the runtime's own. */
+    if (state->api.device_count (&count, msg, sizeof msg) != CR_CUDA_OK || count <= 0)
+      {
+        g_strlcpy (state->reason, *msg != '\0' ? msg : "no CUDA device was found",
+                   sizeof state->reason);
+        return NULL;
+      }
+    if (state->api.init (msg, sizeof msg) != CR_CUDA_OK)
+      {
+        g_strlcpy (state->reason, msg, sizeof state->reason);
+        return NULL;
+      }
+    if (state->api.device_name (0, state->device_name, sizeof state->device_name,
+                                msg, sizeof msg) != CR_CUDA_OK)
+      g_strlcpy (state->device_name, "CUDA device 0", sizeof state->device_name);
+    state->n_devices = count;
+    cr_cuda_backend_install (&state->api);
+  }
   return NULL;
 }
 
@@ -106,6 +130,27 @@ cr_cuda_unavailable_reason (void)
 {
   CudaState *state = cuda ();
   return state->n_devices > 0 ? NULL : state->reason;
+}
+
+static __thread CrDeviceType default_device = CR_DEVICE_CPU;
+
+void
+cr_device_set_default (CrDeviceType type)
+{
+  default_device = type;
+}
+
+CrDeviceType
+cr_device_get_default (void)
+{
+  return default_device;
+}
+
+const char *
+cr_cuda_get_device_name (void)
+{
+  CudaState *state = cuda ();
+  return state->n_devices > 0 ? state->device_name : NULL;
 }
 
 const char *
@@ -168,9 +213,5 @@ cr_device_check_usable (CrDeviceType   type,
                    "(Chainrule: %s)", cr_cuda_unavailable_reason ());
       return FALSE;
     }
-  /* A device is here, but tensors cannot live on it until the CUDA kernels land. */
-  g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
-                       "CUDA tensors are not supported by this version of Chainrule yet "
-                       "(its CUDA kernels are a later issue); use device='cpu'");
-  return FALSE;
+  return TRUE;
 }

@@ -312,14 +312,13 @@ storage_new (CrDeviceType   device,
                        "Torch not compiled with CUDA enabled");
           return NULL;
         }
-      if (!reserve_memory (nbytes, error))
-        return NULL;
+      /* Device memory is not the host's: the process-wide limit (which
+       * protects the machine's RAM) does not apply, and the device's
+       * allocator reports its own out-of-memory error ("CUDA out of
+       * memory. Tried to allocate ..."). */
       data = allocator->alloc (nbytes, zeroed, &backend_data, error);
       if (data == NULL && nbytes > 0)
-        {
-          release_memory (nbytes);
-          return NULL;
-        }
+        return NULL;
       block = block_alloc (FALSE, nbytes);
       storage = &block->storage;
       storage->data = data;
@@ -375,10 +374,12 @@ cr_storage_unref (CrStorage *storage)
   if (!is_inline)
     {
       if (storage->device == CR_DEVICE_CPU)
-        cpu_free (storage->data, storage->nbytes);
+        {
+          cpu_free (storage->data, storage->nbytes);
+          release_memory (storage->nbytes);
+        }
       else if (device_allocators[storage->device].free != NULL)
         device_allocators[storage->device].free (storage->data, storage->backend_data);
-      release_memory (storage->nbytes);
     }
   block_free (block, is_inline, storage->nbytes);
 }

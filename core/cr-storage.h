@@ -48,7 +48,8 @@ typedef struct {
 void         cr_storage_set_allocator  (CrDeviceType              device,
                                         const CrStorageAllocator *allocator);
 
-/* Process-wide cap on live tensor memory (default 4 GiB, `--max-memory`). */
+/* Process-wide cap on live host tensor memory (default 4 GiB, `--max-memory`);
+ * device memory is bounded by its own allocator. */
 void         cr_memory_set_limit       (gsize          bytes);
 gsize        cr_memory_get_limit       (void);
 gsize        cr_memory_in_use          (void);

@@ -4,6 +4,7 @@
  * tracebacks, warnings and cancellation. Expressions are evaluated in
  * cr-interp-expr.c, statements run in cr-interp-stmt.c. */
 #define _GNU_SOURCE   /* pthread_getattr_np */
+#include "cr-cuda.h"
 #include "cr-interp-private.h"
 #include "cr-kernels.h"
 #include "cr-node.h"
@@ -489,6 +490,9 @@ cr_interp_run (CrInterp        *self,
   if (out_error)
     *out_error = NULL;
   self->module = module;
+  /* Factory functions (torch.zeros, torch.tensor, ...) put new tensors here
+   * (`chainrule run --device cuda`); per thread, as runs may be off the UI thread. */
+  cr_device_set_default (self->options.default_device);
 
   CrProgram *program = cr_program_new (module, &span, &error);
   if (!program)

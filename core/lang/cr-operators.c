@@ -3,6 +3,7 @@
  * cases and messages, sequence concatenation and repetition, comparisons,
  * `in`, user classes' dunder methods, and the hand-off to the torch layer
  * whenever a tensor is involved. Also format() and the % operator on str. */
+#include "cr-cuda.h"
 #include "cr-interp-private.h"
 #include "cr-pyformat.h"
 
@@ -765,7 +766,7 @@ tensor_any (CrValue *t)
 {
   CrTensor *x = t->u.tensor;
   for (gint64 i = 0; i < x->numel; i++)
-    if (cr_tensor_get_flat (x, i) != 0.0)
+    if (cr_tensor_read_flat (x, i) != 0.0)
       return TRUE;
   return FALSE;
 }

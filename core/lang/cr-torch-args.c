@@ -2,6 +2,7 @@
  * parameters, and converting them, with the messages PyTorch's argument
  * parser prints ("add(): argument 'other' (position 1) must be Tensor, not
  * str"). */
+#include "cr-cuda.h"
 #include "cr-torch-private.h"
 
 #include <string.h>
@@ -240,7 +241,7 @@ cr_torch_value_is_int (CrValue *v,
   if (v->kind == CR_VALUE_TENSOR && v->u.tensor->ndim == 0
       && v->u.tensor->dtype == CR_DTYPE_INT64)
     {
-      *out = cr_tensor_get_flat_int (v->u.tensor, 0);
+      *out = cr_tensor_read_flat_int (v->u.tensor, 0);
       return TRUE;
     }
   return FALSE;
@@ -266,7 +267,7 @@ cr_torch_value_is_number (CrValue *v,
     case CR_VALUE_TENSOR:
       if (v->u.tensor->numel == 1 && v->u.tensor->ndim == 0)
         {
-          *out = cr_tensor_get_flat (v->u.tensor, 0);
+          *out = cr_tensor_read_flat (v->u.tensor, 0);
           return TRUE;
         }
       return FALSE;

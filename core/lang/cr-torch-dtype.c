@@ -91,26 +91,43 @@ cr_torch_unsupported_dtype_new (const char *name)
 
 /* ---- torch.device ----------------------------------------------------- */
 
+/* A device value's data: (type + 1) | (index + 1) << 8, index -1 for none
+ * (torch.device('cuda') has no index; a tensor's .device is cuda:0). */
+#define DEVICE_DATA(type, index) GINT_TO_POINTER (((int) (type) + 1) | (((index) + 1) << 8))
+
+static CrDeviceType
+device_type_of (CrValue *self)
+{
+  return (CrDeviceType) ((GPOINTER_TO_INT (self->u.object.data) & 0xff) - 1);
+}
+
+static int
+device_index_of (CrValue *self)
+{
+  return (GPOINTER_TO_INT (self->u.object.data) >> 8) - 1;
+}
+
 static const char *
 device_type_name (CrValue *self)
 {
-  return GPOINTER_TO_INT (self->u.object.data) - 1 == CR_DEVICE_CUDA ? "cuda" : "cpu";
+  return device_type_of (self) == CR_DEVICE_CUDA ? "cuda" : "cpu";
 }
 
 static char *
 device_repr (CrValue *self)
 {
-  if (GPOINTER_TO_INT (self->u.object.data) - 1 == CR_DEVICE_CUDA)
-    return g_strdup ("device(type='cuda')");
-  return g_strdup ("device(type='cpu')");
+  if (device_index_of (self) >= 0)
+    return g_strdup_printf ("device(type='%s', index=%d)", device_type_name (self),
+                            device_index_of (self));
+  return g_strdup_printf ("device(type='%s')", device_type_name (self));
 }
 
 static char *
 device_str (CrValue *self)
 {
-  if (GPOINTER_TO_INT (self->u.object.data) - 1 == CR_DEVICE_CUDA)
-    return g_strdup ("cuda");
-  return g_strdup ("cpu");
+  if (device_index_of (self) >= 0)
+    return g_strdup_printf ("%s:%d", device_type_name (self), device_index_of (self));
+  return g_strdup (device_type_name (self));
 }
 
 static CrValue *
@@ -123,6 +140,8 @@ device_get_attr (CrInterp    *interp,
     return cr_value_new_str (device_type_name (self));
   if (strcmp (name, "index") == 0)
     {
+      if (device_index_of (self) >= 0)
+        return cr_value_new_int (device_index_of (self));
       return cr_value_none ();
     }
   return NULL;
@@ -136,10 +155,19 @@ static const CrObjectType device_type = {
   .str = device_str,
 };
 
+static CrValue *
+device_new_indexed (CrDeviceType device,
+                    int          index)
+{
+  return cr_value_new_object (&device_type, DEVICE_DATA (device, index));
+}
+
+/* A tensor's .device: cpu, or cuda:0 (PyTorch's tensors always carry an
+ * index on CUDA). */
 CrValue *
 cr_torch_device_new (CrDeviceType device)
 {
-  return cr_value_new_object (&device_type, GINT_TO_POINTER ((int) device + 1));
+  return device_new_indexed (device, device == CR_DEVICE_CUDA ? 0 : -1);
 }
 
 void
@@ -156,7 +184,7 @@ cr_torch_value_to_device (CrValue       *v,
   CrDeviceType device;
 
   if (v->kind == CR_VALUE_OBJECT && v->u.object.type == &device_type)
-    device = (CrDeviceType) (GPOINTER_TO_INT (v->u.object.data) - 1);
+    device = device_type_of (v);
   else if (v->kind == CR_VALUE_STR)
     {
       if (!cr_device_parse (v->u.str.data, &device, NULL, error))
@@ -191,6 +219,7 @@ cr_torch_native_device (CrInterp       *interp,
 {
   CrTorchArgs a;
   CrDeviceType device;
+  int index = -1;
   CrValue *v;
 
   if (!cr_torch_args_parse (&a, "device", "type | index", NULL, args, n_args,
@@ -200,14 +229,26 @@ cr_torch_native_device (CrInterp       *interp,
   if (v->kind == CR_VALUE_OBJECT && v->u.object.type == &device_type)
     return cr_value_ref (v);
   /* torch.device(0) is the first CUDA device. */
-  if (v->kind == CR_VALUE_INT && v->u.i >= 0)
-    return cr_torch_device_new (CR_DEVICE_CUDA);
+  if (v->kind == CR_VALUE_INT && v->u.i >= 0 && v->u.i < 1000)
+    return device_new_indexed (CR_DEVICE_CUDA, (int) v->u.i);
   if (v->kind != CR_VALUE_STR)
     {
       cr_torch_args_type_error (&a, 0, "str", error);
       return NULL;
     }
-  if (!cr_device_parse (v->u.str.data, &device, NULL, error))
+  if (!cr_device_parse (v->u.str.data, &device, &index, error))
     return NULL;
-  return cr_torch_device_new (device);
+  /* torch.device('cuda', 0) */
+  if (cr_torch_args_has (&a, 1) && a.values[1]->kind == CR_VALUE_INT)
+    {
+      if (index >= 0)
+        {
+          g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                       "type (string) must not include an index because index was passed "
+                       "explicitly: %s", v->u.str.data);
+          return NULL;
+        }
+      index = (int) CLAMP (a.values[1]->u.i, -1, 999);
+    }
+  return device_new_indexed (device, index < 1000 ? index : 999);
 }

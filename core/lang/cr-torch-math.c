@@ -1,6 +1,7 @@
 /* cr-torch-math.c — the functions that exist as torch.NAME and as tensor
  * methods (torch.add(x, y) and x.add(y)), and torch.nn.functional's: each is
  * one native that takes its input from self when called as a method. */
+#include "cr-cuda.h"
 #include "cr-torch-private.h"
 #include "cr-torch-native.h"
 #include "cr-kernels.h"
@@ -261,7 +262,7 @@ NATIVE (native_binary)
       if (info->kind == BIN_RSUB)
         {
           if (alpha == 1.0 && other->is_wrapped_number)
-            return cr_torch_wrap (cr_rsub_scalar (x, cr_tensor_get_flat (other, 0), error));
+            return cr_torch_wrap (cr_rsub_scalar (x, cr_tensor_read_flat (other, 0), error));
           if (alpha == 1.0)
             return cr_torch_wrap (cr_sub (other, x, error));
           return cr_torch_wrap (cr_add_alpha (other, x, -alpha, error));
@@ -274,7 +275,7 @@ NATIVE (native_binary)
           scale->is_wrapped_number = TRUE;
           if (other->is_wrapped_number)
             {
-              scaled = cr_tensor_new_scalar (cr_tensor_get_flat (other, 0) * alpha,
+              scaled = cr_tensor_new_scalar (cr_tensor_read_flat (other, 0) * alpha,
                                              other->dtype == CR_DTYPE_INT64
                                              && alpha == (double) (gint64) alpha
                                              ? CR_DTYPE_INT64 : CR_DTYPE_FLOAT64);

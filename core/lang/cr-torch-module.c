@@ -2,6 +2,7 @@
  * torch.nn.functional, torch.autograd, torch.optim, torch.cuda), tensor
  * creation (torch.tensor, zeros, randn, arange ...), grad-mode context
  * managers and decorators, and torch.manual_seed. */
+#include "cr-cuda.h"
 #include "cr-torch-private.h"
 #include "cr-interp-private.h"
 #include "cr-kernels.h"
@@ -94,12 +95,12 @@ store_leaf (CrTensor *t,
     case CR_VALUE_TENSOR:
       if (v->u.tensor->dtype == CR_DTYPE_INT64)
         {
-          i = cr_tensor_get_flat_int (v->u.tensor, 0);
+          i = cr_tensor_read_flat_int (v->u.tensor, 0);
           d = (double) i;
           exact_int = TRUE;
         }
       else
-        d = cr_tensor_get_flat (v->u.tensor, 0);
+        d = cr_tensor_read_flat (v->u.tensor, 0);
       break;
     default:
       break;
@@ -233,6 +234,7 @@ typedef struct {
   gboolean      has_dtype;
   CrDType       dtype;
   CrDeviceType  device;
+  gboolean      has_device;   /* device= was given (else the default device) */
   gboolean      requires_grad;
 } Options;
 
@@ -249,7 +251,8 @@ parse_options (const char     *fname,
 {
   o->has_dtype = FALSE;
   o->dtype = CR_DTYPE_FLOAT32;
-  o->device = CR_DEVICE_CPU;
+  o->device = cr_device_get_default ();
+  o->has_device = FALSE;
   o->requires_grad = FALSE;
   if (out_extra != NULL)
     *out_extra = NULL;
@@ -282,6 +285,7 @@ parse_options (const char     *fname,
         }
       else if (strcmp (name, "device") == 0)
         {
+          o->has_device = v->kind != CR_VALUE_NONE;
           if (v->kind != CR_VALUE_NONE && !cr_torch_value_to_device (v, &o->device, error))
             return FALSE;
         }
@@ -320,6 +324,16 @@ finish (CrTensor  *t,
 {
   if (t == NULL)
     return NULL;
+  /* Made on the CPU (torch.tensor's data, arange, random numbers from our
+   * generator): one copy to the device, as PyTorch's tensor(..., device=). */
+  if (t->device != o->device)
+    {
+      CrTensor *moved = cr_tensor_to_device (t, o->device, error);
+      cr_tensor_unref (t);
+      if (moved == NULL)
+        return NULL;
+      t = moved;
+    }
   if (o->requires_grad)
     {
       if (!cr_dtype_is_floating (t->dtype))
@@ -526,6 +540,9 @@ NATIVE (native_like)
     }
   x = input->u.tensor;
   dtype = o.has_dtype ? o.dtype : x->dtype;
+  /* *_like follow the input's device unless device= says otherwise. */
+  if (!o.has_device)
+    o.device = x->device;
   if (full)
     {
       if (value_kw == NULL)
@@ -541,10 +558,10 @@ NATIVE (native_like)
                        cr_torch_type_name (value_kw));
           return NULL;
         }
-      return finish (cr_tensor_new_full (x->shape, x->ndim, value, dtype, x->device, error),
+      return finish (cr_tensor_new_full (x->shape, x->ndim, value, dtype, o.device, error),
                      &o, error);
     }
-  return finish (make_filled (interp, fill, x->shape, x->ndim, dtype, x->device, error),
+  return finish (make_filled (interp, fill, x->shape, x->ndim, dtype, o.device, error),
                  &o, error);
 }
 
@@ -1095,7 +1112,24 @@ NATIVE (native_cuda_no_driver)
       cr_torch_set_no_cuda_error (error);
       return NULL;
     }
-  return GPOINTER_TO_INT (data) ? cr_value_new_int (0) : cr_value_none ();
+  if (GPOINTER_TO_INT (data))
+    return cr_value_new_int (0);
+  /* synchronize(): waits for the queued kernels; an asynchronous CUDA error
+   * surfaces here as a RuntimeError, as in PyTorch. */
+  if (!cr_cuda_synchronize (error))
+    return NULL;
+  return cr_value_none ();
+}
+
+/* torch.cuda.get_device_name(): "NVIDIA H100 80GB HBM3". */
+NATIVE (native_cuda_get_device_name)
+{
+  if (!cr_cuda_is_available ())
+    {
+      cr_torch_set_no_cuda_error (error);
+      return NULL;
+    }
+  return cr_value_new_str (cr_cuda_get_device_name ());
 }
 
 NATIVE (native_noop)
@@ -1179,6 +1213,7 @@ cuda_module_new (void)
   add_native (m, "device_count", native_cuda_device_count, NULL);
   add_native (m, "synchronize", native_cuda_no_driver, GINT_TO_POINTER (FALSE));
   add_native (m, "current_device", native_cuda_no_driver, GINT_TO_POINTER (TRUE));
+  add_native (m, "get_device_name", native_cuda_get_device_name, NULL);
   add_native (m, "manual_seed", native_noop, NULL);
   add_native (m, "manual_seed_all", native_noop, NULL);
   return m;

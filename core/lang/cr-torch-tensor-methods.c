@@ -2,6 +2,8 @@
  * attributes (shape, grad, grad_fn, requires_grad, data ...), settable ones
  * (t.requires_grad = ..., t.grad = ..., t.data = ...), and its methods: those
  * below plus the ones shared with torch.NAME (cr-torch-math.c). */
+#include "cr-cuda.h"
+#include "cr-device.h"
 #include "cr-torch-private.h"
 #include "cr-kernels.h"
 #include "cr-grad-mode.h"
@@ -190,11 +192,26 @@ NATIVE (native_unsupported_convert)
   return NULL;
 }
 
+/* x on device in dtype as a value: self when nothing changes. */
+static CrValue *
+move (CrValue      *self,
+      CrDeviceType  device,
+      CrDType       dtype,
+      GError      **error)
+{
+  CrTensor *r;
+
+  if (SELF_TENSOR->device == device)
+    return convert (self, dtype, error);
+  r = cr_to_device (SELF_TENSOR, device, dtype, error);
+  return r != NULL ? cr_value_new_tensor_take (r) : NULL;
+}
+
 /* to(dtype), to(device), to(device, dtype), to(other), to(dtype=, device=) */
 NATIVE (native_to)
 {
-  gboolean has_dtype = FALSE;
   CrDType dtype = SELF_TENSOR->dtype;
+  CrDeviceType device = SELF_TENSOR->device;
 
   if (n_args > 2)
     {
@@ -207,7 +224,6 @@ NATIVE (native_to)
     {
       CrValue *v = i < n_args ? args[i] : kwargs[i - n_args].value;
       const char *kw = i < n_args ? NULL : kwargs[i - n_args].name;
-      CrDeviceType device;
 
       if (kw != NULL && (strcmp (kw, "non_blocking") == 0 || strcmp (kw, "copy") == 0
                          || strcmp (kw, "memory_format") == 0))
@@ -222,11 +238,12 @@ NATIVE (native_to)
       if (v->kind == CR_VALUE_NONE)
         continue;
       if (cr_torch_value_get_dtype (v, &dtype))
-        has_dtype = TRUE;
+        continue;
       else if (v->kind == CR_VALUE_TENSOR)
         {
+          /* to(other): other's dtype and device. */
           dtype = v->u.tensor->dtype;
-          has_dtype = TRUE;
+          device = v->u.tensor->device;
         }
       else if (v->kind == CR_VALUE_OBJECT && strcmp (v->u.object.type->name, "torch.dtype") == 0)
         {
@@ -238,22 +255,32 @@ NATIVE (native_to)
       else if (!cr_torch_value_to_device (v, &device, error))
         return NULL;
     }
-  if (!has_dtype)
-    return cr_value_ref (self);
-  return convert (self, dtype, error);
+  return move (self, device, dtype, error);
 }
 
 NATIVE (native_cpu)
 {
   PARSE ("cpu", "self");
-  return cr_value_ref (self);
+  return move (self, CR_DEVICE_CPU, SELF_TENSOR->dtype, error);
 }
 
 NATIVE (native_cuda)
 {
+  CrDeviceType device = CR_DEVICE_CUDA;
   PARSE ("cuda", "self | device non_blocking");
-  cr_torch_set_no_cuda_error (error);
-  return NULL;
+
+  if (cr_torch_args_has (&a, 1) && a.values[1]->kind != CR_VALUE_NONE
+      && !cr_torch_value_to_device (a.values[1], &device, error))
+    return NULL;
+  if (device != CR_DEVICE_CUDA)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "Invalid device, must be cuda device");
+      return NULL;
+    }
+  if (!cr_device_check_usable (CR_DEVICE_CUDA, error))
+    return NULL;
+  return move (self, CR_DEVICE_CUDA, SELF_TENSOR->dtype, error);
 }
 
 /* type() -> "torch.FloatTensor"; type(torch.float64) or type("torch.DoubleTensor") casts. */

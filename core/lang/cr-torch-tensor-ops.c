@@ -1,6 +1,7 @@
 /* cr-torch-tensor-ops.c — tensors as Python operands: arithmetic and
  * comparison operators (with PyTorch's graph shapes for the reflected forms),
  * augmented assignment in place, indexing, len(), format() and .item(). */
+#include "cr-cuda.h"
 #include "cr-torch-private.h"
 #include "cr-kernels.h"
 #include "cr-pyformat.h"
@@ -556,13 +557,13 @@ cr_torch_tensor_item (CrTensor  *t,
   switch (t->dtype)
     {
     case CR_DTYPE_BOOL:
-      return cr_value_new_bool (cr_tensor_get_flat (t, 0) != 0.0);
+      return cr_value_new_bool (cr_tensor_read_flat (t, 0) != 0.0);
     case CR_DTYPE_INT64:
-      return cr_value_new_int (cr_tensor_get_flat_int (t, 0));
+      return cr_value_new_int (cr_tensor_read_flat_int (t, 0));
     default:
       /* A float32 element becomes the double of that float (0.1 ->
        * 0.10000000149011612), as Python sees it. */
-      return cr_value_new_float (cr_tensor_get_flat (t, 0));
+      return cr_value_new_float (cr_tensor_read_flat (t, 0));
     }
 }
 
@@ -573,11 +574,11 @@ element_value (CrTensor *t,
   switch (t->dtype)
     {
     case CR_DTYPE_BOOL:
-      return cr_value_new_bool (cr_tensor_get_flat (t, flat) != 0.0);
+      return cr_value_new_bool (cr_tensor_read_flat (t, flat) != 0.0);
     case CR_DTYPE_INT64:
-      return cr_value_new_int (cr_tensor_get_flat_int (t, flat));
+      return cr_value_new_int (cr_tensor_read_flat_int (t, flat));
     default:
-      return cr_value_new_float (cr_tensor_get_flat (t, flat));
+      return cr_value_new_float (cr_tensor_read_flat (t, flat));
     }
 }
 
@@ -586,11 +587,17 @@ element_value (CrTensor *t,
 CrValue *
 cr_torch_tensor_tolist (CrTensor *t)
 {
+  /* A CUDA tensor comes to the host in one copy, not one per element. */
+  g_autoptr(CrTensor) host = t->device != CR_DEVICE_CPU
+                             ? cr_tensor_to_device (t, CR_DEVICE_CPU, NULL) : NULL;
   CrValue *stack[CR_MAX_DIMS];
   gint64 idx[CR_MAX_DIMS] = { 0 };
   gint64 n = 1;
   int m = 0;
   CrValue *root;
+
+  if (host != NULL)
+    t = host;
 
   if (t->ndim == 0)
     return element_value (t, 0);
@@ -648,17 +655,17 @@ cr_torch_tensor_format (CrInterp  *interp,
         {
         case CR_DTYPE_BOOL:
           {
-            gboolean b = cr_tensor_get_flat (tensor, 0) != 0.0;
+            gboolean b = cr_tensor_read_flat (tensor, 0) != 0.0;
             if (spec == NULL || spec[0] == '\0')
               return g_strdup (b ? "True" : "False");
             return cr_py_format_int (b ? 1 : 0, spec, error);
           }
         case CR_DTYPE_INT64:
-          return cr_py_format_int (cr_tensor_get_flat_int (tensor, 0), spec ? spec : "", error);
+          return cr_py_format_int (cr_tensor_read_flat_int (tensor, 0), spec ? spec : "", error);
         default:
           if (spec == NULL || spec[0] == '\0')
-            return cr_py_float_repr (cr_tensor_get_flat (tensor, 0));
-          return cr_py_format_float (cr_tensor_get_flat (tensor, 0), spec, error);
+            return cr_py_float_repr (cr_tensor_read_flat (tensor, 0));
+          return cr_py_format_float (cr_tensor_read_flat (tensor, 0), spec, error);
         }
     }
   if (spec != NULL && spec[0] != '\0')

@@ -7,6 +7,7 @@
  * interpreter and thread, so their counts are never touched. Other values
  * belong to one thread at a time and are counted without atomics, as in
  * CPython. */
+#include "cr-cuda.h"
 #include "cr-interp-private.h"
 #include "cr-pyformat.h"
 #include "cr-tensor-format.h"
@@ -714,7 +715,7 @@ cr_value_as_index (CrValue *v,
         if (t->numel != 1 || t->ndim != 0 || t->dtype == CR_DTYPE_FLOAT32
             || t->dtype == CR_DTYPE_FLOAT64)
           return FALSE;
-        *out = cr_tensor_get_flat_int (t, 0);
+        *out = cr_tensor_read_flat_int (t, 0);
         return TRUE;
       }
     default:
@@ -931,7 +932,7 @@ tensor_truthy (CrTensor  *t,
 {
   if (t->numel == 1)
     {
-      *out = cr_tensor_get_flat (t, 0) != 0.0;
+      *out = cr_tensor_read_flat (t, 0) != 0.0;
       return TRUE;
     }
   g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
@@ -1165,7 +1166,7 @@ tensor_scalar (CrTensor *t,
                            "only one element tensors can be converted to Python scalars");
       return FALSE;
     }
-  *out = cr_tensor_get_flat (t, 0);
+  *out = cr_tensor_read_flat (t, 0);
   return TRUE;
 }
 
@@ -1207,7 +1208,7 @@ cr_value_to_int (CrValue  *v,
                                      "only one element tensors can be converted to Python scalars");
                 return FALSE;
               }
-            *out = cr_tensor_get_flat_int (t, 0);
+            *out = cr_tensor_read_flat_int (t, 0);
             return TRUE;
           }
       }

@@ -264,7 +264,8 @@ test_cuda (void)
       g_test_skip ("a CUDA device is usable here");
       return;
     }
-  g_assert_cmpstr (out, ==, "False 0\ncuda device(type='cuda')\n");
+  /* repr(torch.device('cuda:0')) carries the index, as in PyTorch. */
+  g_assert_cmpstr (out, ==, "False 0\ncuda device(type='cuda', index=0)\n");
 
   for (guint i = 0; i < G_N_ELEMENTS (scripts); i++)
     {

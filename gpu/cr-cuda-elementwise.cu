@@ -1,0 +1,411 @@
+/* cr-cuda-elementwise.cu — elementwise kernels of the CUDA backend: unary
+ * functions, clamp, where, fill and copies/casts between any two strided
+ * layouts (the table members unary, clamp, where, fill and copy of
+ * gpu/cr-cuda-abi.h; binary and add_scaled are in gpu/cr-cuda-binary.cu, the
+ * launch engine both use in gpu/cr-cuda-elementwise.cuh).
+ *
+ * The ABI's preconditions are assumed (and checked cheaply, a broken one
+ * giving CR_CUDA_ERR_INVALID): core has broadcast every operand to out's shape
+ * (stride 0) and cast it to the compute dtype; an output is disjoint from the
+ * inputs or exactly equal to one.
+ *
+ * They mirror core/cpu/cr-cpu-unary.c and cr-cpu-copy.c op for op, with the
+ * same formulas. The transcendental functions are CUDA's precise ones (expf,
+ * tanhf, ...: within 1-4 ulp of the CPU's), never the __expf intrinsics. */
+#include "cr-cuda-elementwise.cuh"
+
+namespace {
+
+/* ---- unary functions (cr-cpu-unary.c) --------------------------------------------- */
+
+/* Which dtypes each op takes (the CPU's table; core casts integers to float
+ * for the float functions first). */
+constexpr bool
+unary_valid (int op, int dtype)
+{
+  if (dtype == CR_CUDA_FLOAT32 || dtype == CR_CUDA_FLOAT64)
+    return true;
+  switch (op)
+    {
+    case CR_CUDA_UNARY_SIGN:
+    case CR_CUDA_UNARY_LOGICAL_NOT:
+      return true;                       /* bool too: sign copies */
+    case CR_CUDA_UNARY_NEG:
+    case CR_CUDA_UNARY_RELU:
+    case CR_CUDA_UNARY_ABS:
+    case CR_CUDA_UNARY_SQUARE:
+    case CR_CUDA_UNARY_FLOOR:
+    case CR_CUDA_UNARY_CEIL:
+    case CR_CUDA_UNARY_ROUND:
+      return dtype == CR_CUDA_INT64;
+    default:
+      return false;
+    }
+}
+
+template <int OP, typename T>
+struct UnaryFn
+{
+  typedef typename std::conditional<OP == CR_CUDA_UNARY_LOGICAL_NOT, uint8_t, T>::type Out;
+
+  __device__ __forceinline__ Out
+  operator() (T v) const
+  {
+    if constexpr (OP == CR_CUDA_UNARY_NEG)
+      return -v;
+    else if constexpr (OP == CR_CUDA_UNARY_EXP)
+      return m_exp (v);
+    else if constexpr (OP == CR_CUDA_UNARY_LOG)
+      return m_log (v);
+    else if constexpr (OP == CR_CUDA_UNARY_SIN)
+      return m_sin (v);
+    else if constexpr (OP == CR_CUDA_UNARY_COS)
+      return m_cos (v);
+    else if constexpr (OP == CR_CUDA_UNARY_TANH)
+      return m_tanh (v);
+    else if constexpr (OP == CR_CUDA_UNARY_SIGMOID)
+      /* PyTorch's formula: below about -88.7 (float) e^-x is inf and the
+       * result exactly 0, as on the CPU. */
+      return T (1) / (T (1) + m_exp (-v));
+    else if constexpr (OP == CR_CUDA_UNARY_RELU)
+      return v < T (0) ? T (0) : v;                 /* NaN stays NaN */
+    else if constexpr (OP == CR_CUDA_UNARY_SQRT)
+      return m_sqrt (v);
+    else if constexpr (OP == CR_CUDA_UNARY_RSQRT)
+      return T (1) / m_sqrt (v);                    /* not rsqrtf: 2 ulp */
+    else if constexpr (OP == CR_CUDA_UNARY_ABS)
+      {
+        if constexpr (is_float_v<T>)
+          return m_fabs (v);
+        else
+          return v < 0 ? -v : v;
+      }
+    else if constexpr (OP == CR_CUDA_UNARY_SIGN)
+      {
+        if constexpr (is_bool_v<T>)
+          return v;
+        else
+          return (T) ((v > T (0)) - (v < T (0)));   /* NaN -> 0, as the CPU */
+      }
+    else if constexpr (OP == CR_CUDA_UNARY_RECIPROCAL)
+      return T (1) / v;
+    else if constexpr (OP == CR_CUDA_UNARY_SQUARE)
+      return v * v;
+    else if constexpr (OP == CR_CUDA_UNARY_LOG1P)
+      return m_log1p (v);
+    else if constexpr (OP == CR_CUDA_UNARY_EXPM1)
+      return m_expm1 (v);
+    else if constexpr (OP == CR_CUDA_UNARY_FLOOR || OP == CR_CUDA_UNARY_CEIL
+                       || OP == CR_CUDA_UNARY_ROUND)
+      {
+        if constexpr (!is_float_v<T>)
+          return v;                                  /* integers are whole already */
+        else if constexpr (OP == CR_CUDA_UNARY_FLOOR)
+          return m_floor (v);
+        else if constexpr (OP == CR_CUDA_UNARY_CEIL)
+          return m_ceil (v);
+        else
+          return m_rint (v);
+      }
+    else
+      {
+        static_assert (OP == CR_CUDA_UNARY_LOGICAL_NOT, "unknown unary op");
+        return (uint8_t) (v == T (0));
+      }
+  }
+};
+
+const char *const unary_names[] = {
+  "neg", "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt", "rsqrt", "abs",
+  "sign", "reciprocal", "square", "log1p", "expm1", "floor", "ceil", "round", "logical_not",
+};
+static_assert (sizeof unary_names / sizeof unary_names[0] == CR_CUDA_UNARY_COUNT,
+               "a name per unary op");
+
+template <int OP>
+int
+unary_op (const Plan &plan, int dtype, char *msg, size_t msg_size)
+{
+  const char *what = unary_names[OP];
+
+  switch (dtype)
+    {
+#define CASE(DT, T)                                                               \
+    case DT:                                                                      \
+      if constexpr (unary_valid (OP, DT))                                         \
+        return launch1<typename UnaryFn<OP, T>::Out, T> (plan, UnaryFn<OP, T> (), what, \
+                                                          msg, msg_size);         \
+      break;
+    CASE (CR_CUDA_BOOL, uint8_t)
+    CASE (CR_CUDA_INT64, int64_t)
+    CASE (CR_CUDA_FLOAT32, float)
+    CASE (CR_CUDA_FLOAT64, double)
+#undef CASE
+    default:
+      break;
+    }
+  return cr_cuda_set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size,
+                          "\"%s_cuda\" not implemented for '%s'", what, dtype_name (dtype));
+}
+
+/* ---- clamp, where, copies ------------------------------------------------------------ */
+
+template <typename T>
+struct ClampFn
+{
+  T lo, hi;
+
+  __device__ __forceinline__ T
+  operator() (T v) const
+  {
+    v = v < lo ? lo : v;                 /* NaN fails both tests and stays */
+    return v > hi ? hi : v;
+  }
+};
+
+template <typename T>
+struct WhereFn
+{
+  __device__ __forceinline__ T
+  operator() (uint8_t c, T a, T b) const
+  {
+    return c ? a : b;
+  }
+};
+
+template <typename To, typename From>
+struct ConvertFn
+{
+  __device__ __forceinline__ To
+  operator() (From v) const
+  {
+    return convert<To> (v);
+  }
+};
+
+template <typename To>
+int
+copy_from (const Plan &plan, int src_dtype, char *msg, size_t msg_size)
+{
+  switch (src_dtype)
+    {
+    case CR_CUDA_BOOL:
+      return launch1<To, uint8_t> (plan, ConvertFn<To, uint8_t> (), "copy", msg, msg_size);
+    case CR_CUDA_INT64:
+      return launch1<To, int64_t> (plan, ConvertFn<To, int64_t> (), "copy", msg, msg_size);
+    case CR_CUDA_FLOAT32:
+      return launch1<To, float> (plan, ConvertFn<To, float> (), "copy", msg, msg_size);
+    case CR_CUDA_FLOAT64:
+      return launch1<To, double> (plan, ConvertFn<To, double> (), "copy", msg, msg_size);
+    default:
+      return cr_cuda_set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size, "copy: bad dtype %d",
+                              src_dtype);
+    }
+}
+
+/* fill: the value is held by the kernel (no device operand). */
+template <typename T>
+int
+fill_as (const Plan &plan, double value, char *msg, size_t msg_size)
+{
+  return launch1<T, T> (plan, ConvertFn<T, T> (), "fill", msg, msg_size, convert<T> (value));
+}
+
+} // namespace
+
+/* ---- the ABI entries ------------------------------------------------------------------- */
+
+extern "C" int
+cr_cuda_k_unary (int op, const CrCudaTensor *out, const CrCudaTensor *x, char *msg,
+                 size_t msg_size)
+{
+  const CrCudaTensor *operands[2] = { out, x };
+  Plan plan;
+  int status;
+
+  if (op < 0 || op >= CR_CUDA_UNARY_COUNT)
+    return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "unknown unary op %d", op);
+  if (out == nullptr || x == nullptr)
+    return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "%s: NULL tensor",
+                            unary_names[op]);
+  if (out->dtype != (op == CR_CUDA_UNARY_LOGICAL_NOT ? (int) CR_CUDA_BOOL : x->dtype))
+    return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
+                            "%s: output dtype %s for input %s", unary_names[op],
+                            dtype_name (out->dtype), dtype_name (x->dtype));
+  status = plan_init (&plan, operands, 2, unary_names[op], msg, msg_size);
+  if (status != CR_CUDA_OK)
+    return status;
+
+  switch (op)
+    {
+#define CASE(OP) case OP: return unary_op<OP> (plan, x->dtype, msg, msg_size);
+    CASE (CR_CUDA_UNARY_NEG)
+    CASE (CR_CUDA_UNARY_EXP)
+    CASE (CR_CUDA_UNARY_LOG)
+    CASE (CR_CUDA_UNARY_SIN)
+    CASE (CR_CUDA_UNARY_COS)
+    CASE (CR_CUDA_UNARY_TANH)
+    CASE (CR_CUDA_UNARY_SIGMOID)
+    CASE (CR_CUDA_UNARY_RELU)
+    CASE (CR_CUDA_UNARY_SQRT)
+    CASE (CR_CUDA_UNARY_RSQRT)
+    CASE (CR_CUDA_UNARY_ABS)
+    CASE (CR_CUDA_UNARY_SIGN)
+    CASE (CR_CUDA_UNARY_RECIPROCAL)
+    CASE (CR_CUDA_UNARY_SQUARE)
+    CASE (CR_CUDA_UNARY_LOG1P)
+    CASE (CR_CUDA_UNARY_EXPM1)
+    CASE (CR_CUDA_UNARY_FLOOR)
+    CASE (CR_CUDA_UNARY_CEIL)
+    CASE (CR_CUDA_UNARY_ROUND)
+    CASE (CR_CUDA_UNARY_LOGICAL_NOT)
+#undef CASE
+    default:
+      return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "unknown unary op %d", op);
+    }
+}
+
+extern "C" int
+cr_cuda_k_clamp (const CrCudaTensor *out, const CrCudaTensor *x, int has_min, double min,
+                 int has_max, double max, char *msg, size_t msg_size)
+{
+  const CrCudaTensor *operands[2] = { out, x };
+  Plan plan;
+  int status;
+
+  if (out == nullptr || x == nullptr || out->dtype != x->dtype)
+    return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
+                            "clamp: output and input dtypes differ");
+  status = plan_init (&plan, operands, 2, "clamp", msg, msg_size);
+  if (status != CR_CUDA_OK)
+    return status;
+
+  switch (x->dtype)
+    {
+    case CR_CUDA_FLOAT32:
+      {
+        ClampFn<float> f = { has_min ? (float) min : -INFINITY, has_max ? (float) max : INFINITY };
+        return launch1<float, float> (plan, f, "clamp", msg, msg_size);
+      }
+    case CR_CUDA_FLOAT64:
+      {
+        ClampFn<double> f = { has_min ? min : -(double) INFINITY,
+                              has_max ? max : (double) INFINITY };
+        return launch1<double, double> (plan, f, "clamp", msg, msg_size);
+      }
+    case CR_CUDA_INT64:
+      {
+        ClampFn<int64_t> f = { has_min ? convert<int64_t> (min) : INT64_MIN,
+                               has_max ? convert<int64_t> (max) : INT64_MAX };
+        return launch1<int64_t, int64_t> (plan, f, "clamp", msg, msg_size);
+      }
+    default:
+      return cr_cuda_set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size,
+                              "\"clamp_cuda\" not implemented for '%s'", dtype_name (x->dtype));
+    }
+}
+
+extern "C" int
+cr_cuda_k_where (const CrCudaTensor *out, const CrCudaTensor *cond, const CrCudaTensor *a,
+                 const CrCudaTensor *b, char *msg, size_t msg_size)
+{
+  const CrCudaTensor *operands[4] = { out, cond, a, b };
+  Plan plan;
+  int status;
+
+  if (out == nullptr || cond == nullptr || a == nullptr || b == nullptr
+      || cond->dtype != CR_CUDA_BOOL || a->dtype != out->dtype || b->dtype != out->dtype)
+    return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
+                            "where: expected a bool condition and one dtype for a, b and out");
+  status = plan_init (&plan, operands, 4, "where", msg, msg_size);
+  if (status != CR_CUDA_OK)
+    return status;
+
+  switch (out->dtype)
+    {
+    case CR_CUDA_BOOL:
+      return launch3<uint8_t, uint8_t, uint8_t, uint8_t> (plan, WhereFn<uint8_t> (), "where",
+                                                          msg, msg_size);
+    case CR_CUDA_INT64:
+      return launch3<int64_t, uint8_t, int64_t, int64_t> (plan, WhereFn<int64_t> (), "where",
+                                                          msg, msg_size);
+    case CR_CUDA_FLOAT32:
+      return launch3<float, uint8_t, float, float> (plan, WhereFn<float> (), "where", msg,
+                                                    msg_size);
+    case CR_CUDA_FLOAT64:
+      return launch3<double, uint8_t, double, double> (plan, WhereFn<double> (), "where", msg,
+                                                       msg_size);
+    default:
+      return cr_cuda_set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size, "where: bad dtype %d",
+                              out->dtype);
+    }
+}
+
+extern "C" int
+cr_cuda_k_fill (const CrCudaTensor *out, double value, char *msg, size_t msg_size)
+{
+  const CrCudaTensor *operands[2] = { out, nullptr };
+  Plan plan;
+  int status = plan_init (&plan, operands, 2, "fill", msg, msg_size);
+
+  if (status != CR_CUDA_OK)
+    return status;
+  if (plan.numel == 0)
+    return CR_CUDA_OK;
+
+  /* zeros() and zero_grad(): all-zero bits over a block are a memset. */
+  if (value == 0.0 && !signbit (value) && plan.contiguous)
+    {
+      cudaError_t err = cudaMemsetAsync (plan.ptr[0], 0,
+                                         (size_t) plan.numel * dtype_size (out->dtype),
+                                         stream ());
+      return err == cudaSuccess ? CR_CUDA_OK : cr_cuda_fail (err, "fill", msg, msg_size);
+    }
+
+  switch (out->dtype)
+    {
+    case CR_CUDA_BOOL:    return fill_as<uint8_t> (plan, value, msg, msg_size);
+    case CR_CUDA_INT64:   return fill_as<int64_t> (plan, value, msg, msg_size);
+    case CR_CUDA_FLOAT32: return fill_as<float> (plan, value, msg, msg_size);
+    case CR_CUDA_FLOAT64: return fill_as<double> (plan, value, msg, msg_size);
+    default:
+      return cr_cuda_set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size, "fill: bad dtype %d",
+                              out->dtype);
+    }
+}
+
+extern "C" int
+cr_cuda_k_copy (const CrCudaTensor *out, const CrCudaTensor *src, char *msg, size_t msg_size)
+{
+  const CrCudaTensor *operands[2] = { out, src };
+  Plan plan;
+  int status;
+
+  if (out == nullptr || src == nullptr)
+    return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "copy: NULL tensor");
+  status = plan_init (&plan, operands, 2, "copy", msg, msg_size);
+  if (status != CR_CUDA_OK)
+    return status;
+  if (plan.numel == 0)
+    return CR_CUDA_OK;
+
+  /* Same dtype, both one block in the same order: the copy engine's memcpy. */
+  if (out->dtype == src->dtype && plan.contiguous && !plan.one[1])
+    {
+      cudaError_t err = cudaMemcpyAsync (plan.ptr[0], plan.ptr[1],
+                                         (size_t) plan.numel * dtype_size (out->dtype),
+                                         cudaMemcpyDeviceToDevice, stream ());
+      return err == cudaSuccess ? CR_CUDA_OK : cr_cuda_fail (err, "copy", msg, msg_size);
+    }
+
+  switch (out->dtype)
+    {
+    case CR_CUDA_BOOL:    return copy_from<uint8_t> (plan, src->dtype, msg, msg_size);
+    case CR_CUDA_INT64:   return copy_from<int64_t> (plan, src->dtype, msg, msg_size);
+    case CR_CUDA_FLOAT32: return copy_from<float> (plan, src->dtype, msg, msg_size);
+    case CR_CUDA_FLOAT64: return copy_from<double> (plan, src->dtype, msg, msg_size);
+    default:
+      return cr_cuda_set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size, "copy: bad dtype %d",
+                              out->dtype);
+    }
+}

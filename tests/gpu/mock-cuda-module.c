@@ -1,0 +1,911 @@
+/* mock-cuda-module.c — a stand-in for libchainrule-cuda.so that keeps "device"
+ * memory on the host, so that the engine's side of the CUDA backend
+ * (core/cuda, cr-device.c's loading, the script layer's .cuda()/.cpu()/
+ * device=, reprs, sync points, errors) runs on machines without a GPU.
+ *
+ * It implements the whole ABI with plain loops in double precision on the
+ * host, reading and writing through the descriptors exactly as the ABI says
+ * (gemm checks the layout promise). With CHAINRULE_MOCK_CUDA_FEW set it has
+ * only copy, fill, binary and reduce, and core must report the others as
+ * "... is not implemented on CUDA yet". It says nothing about the real
+ * kernels (suite gpu does). A malloc over 1 GiB fails as out of memory.
+ * Plain C; loaded through CHAINRULE_CUDA_MODULE. */
+#include "gpu/cr-cuda-abi.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+static size_t allocated;
+
+/* CHAINRULE_MOCK_CUDA_GUARD=1: "device" blocks are mapped PROT_NONE outside
+ * the module's own calls, so host code of the engine that reads a CUDA
+ * tensor's memory directly (as it cannot on a GPU) crashes here too. */
+typedef struct Block {
+  void         *ptr;
+  size_t        size;
+  struct Block *next;
+} Block;
+
+static Block *blocks;
+static int guard = -1;
+
+static int
+guarded (void)
+{
+  if (guard < 0)
+    guard = getenv ("CHAINRULE_MOCK_CUDA_GUARD") != NULL;
+  return guard;
+}
+
+static void
+protect_all (int prot)
+{
+  for (Block *b = blocks; b != NULL; b = b->next)
+    mprotect (b->ptr, b->size, prot);
+}
+
+#define ENTER() do { if (guarded ()) protect_all (PROT_READ | PROT_WRITE); } while (0)
+#define LEAVE() do { if (guarded ()) protect_all (PROT_NONE); } while (0)
+
+static int
+set_msg (int code, char *msg, size_t msg_size, const char *format, ...)
+{
+  if (msg != NULL && msg_size > 0)
+    {
+      va_list args;
+      va_start (args, format);
+      vsnprintf (msg, msg_size, format, args);
+      va_end (args);
+    }
+  return code;
+}
+
+static int
+device_count (int *out_count, char *msg, size_t msg_size)
+{
+  (void) msg; (void) msg_size;
+  *out_count = 1;
+  return CR_CUDA_OK;
+}
+
+static int
+device_name (int device, char *name, size_t name_size, char *msg, size_t msg_size)
+{
+  (void) device; (void) msg; (void) msg_size;
+  snprintf (name, name_size, "Mock CUDA device (host memory)");
+  return CR_CUDA_OK;
+}
+
+static int
+init (char *msg, size_t msg_size)
+{
+  (void) msg; (void) msg_size;
+  return CR_CUDA_OK;
+}
+
+static int
+mem_get_info (size_t *out_free, size_t *out_total, char *msg, size_t msg_size)
+{
+  (void) msg; (void) msg_size;
+  *out_total = (size_t) 1 << 30;
+  *out_free = *out_total - allocated;
+  return CR_CUDA_OK;
+}
+
+static int
+mock_malloc (size_t nbytes, void **out_ptr, char *msg, size_t msg_size)
+{
+  if (nbytes > ((size_t) 1 << 30))
+    return set_msg (CR_CUDA_ERR_OUT_OF_MEMORY, msg, msg_size, "cudaMalloc: out of memory");
+  if (guarded ())
+    {
+      size_t size = (nbytes + 4095) / 4096 * 4096 + 4096;
+      Block *b = malloc (sizeof *b);
+      void *p = mmap (NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (b == NULL || p == MAP_FAILED)
+        {
+          free (b);
+          return set_msg (CR_CUDA_ERR_OUT_OF_MEMORY, msg, msg_size, "cudaMalloc: out of memory");
+        }
+      b->ptr = p;
+      b->size = size;
+      b->next = blocks;
+      blocks = b;
+      *out_ptr = p;
+    }
+  else
+    {
+      *out_ptr = calloc (1, nbytes > 0 ? nbytes : 1);
+      if (*out_ptr == NULL)
+        return set_msg (CR_CUDA_ERR_OUT_OF_MEMORY, msg, msg_size, "cudaMalloc: out of memory");
+    }
+  allocated += nbytes;
+  return CR_CUDA_OK;
+}
+
+static int
+mock_free (void *ptr, char *msg, size_t msg_size)
+{
+  (void) msg; (void) msg_size;
+  if (!guarded ())
+    {
+      free (ptr);
+      return CR_CUDA_OK;
+    }
+  for (Block **b = &blocks; *b != NULL; b = &(*b)->next)
+    if ((*b)->ptr == ptr)
+      {
+        Block *dead = *b;
+        *b = dead->next;
+        munmap (dead->ptr, dead->size);
+        free (dead);
+        break;
+      }
+  return CR_CUDA_OK;
+}
+
+static int
+empty_cache (char *msg, size_t msg_size)
+{
+  (void) msg; (void) msg_size;
+  return CR_CUDA_OK;
+}
+
+static int
+memory_stats (CrCudaMemoryStats *out, char *msg, size_t msg_size)
+{
+  (void) msg; (void) msg_size;
+  memset (out, 0, sizeof *out);
+  out->allocated = out->reserved = allocated;
+  return CR_CUDA_OK;
+}
+
+static int
+mock_memset_impl (void *dst, int value, size_t nbytes, char *msg, size_t msg_size)
+{
+  (void) msg; (void) msg_size;
+  memset (dst, value, nbytes);
+  return CR_CUDA_OK;
+}
+
+static int
+mock_copy_bytes_impl (void *dst, const void *src, size_t nbytes, char *msg, size_t msg_size)
+{
+  (void) msg; (void) msg_size;
+  memmove (dst, src, nbytes);
+  return CR_CUDA_OK;
+}
+
+static int
+synchronize (char *msg, size_t msg_size)
+{
+  (void) msg; (void) msg_size;
+  return CR_CUDA_OK;
+}
+
+/* ---- element access ---------------------------------------------------------- */
+
+static int64_t
+numel (const CrCudaTensor *t)
+{
+  int64_t n = 1;
+  for (int i = 0; i < t->ndim; i++)
+    n *= t->shape[i];
+  return n;
+}
+
+static void *
+element (const CrCudaTensor *t, int64_t index)
+{
+  static const size_t sizes[] = { 1, 8, 4, 8 };
+  int64_t off = t->offset;
+
+  for (int i = t->ndim - 1; i >= 0; i--)
+    {
+      off += (index % t->shape[i]) * t->strides[i];
+      index /= t->shape[i];
+    }
+  return (char *) t->data + off * (int64_t) sizes[t->dtype];
+}
+
+static double
+load (const CrCudaTensor *t, int64_t i)
+{
+  void *p = element (t, i);
+  switch (t->dtype)
+    {
+    case CR_CUDA_BOOL: return *(uint8_t *) p != 0;
+    case CR_CUDA_INT64: return (double) *(int64_t *) p;
+    case CR_CUDA_FLOAT32: return *(float *) p;
+    default: return *(double *) p;
+    }
+}
+
+static void
+store (const CrCudaTensor *t, int64_t i, double v)
+{
+  void *p = element (t, i);
+  switch (t->dtype)
+    {
+    case CR_CUDA_BOOL: *(uint8_t *) p = v != 0.0; break;
+    case CR_CUDA_INT64: *(int64_t *) p = (int64_t) v; break;
+    case CR_CUDA_FLOAT32: *(float *) p = (float) v; break;
+    default: *(double *) p = v; break;
+    }
+}
+
+/* ---- kernels ------------------------------------------------------------------- */
+
+static int
+copy_impl (const CrCudaTensor *out, const CrCudaTensor *src, char *msg, size_t msg_size)
+{
+  (void) msg; (void) msg_size;
+  for (int64_t i = 0, n = numel (out); i < n; i++)
+    store (out, i, load (src, i));
+  return CR_CUDA_OK;
+}
+
+static int
+fill_impl (const CrCudaTensor *out, double value, char *msg, size_t msg_size)
+{
+  (void) msg; (void) msg_size;
+  for (int64_t i = 0, n = numel (out); i < n; i++)
+    store (out, i, value);
+  return CR_CUDA_OK;
+}
+
+static double
+py_mod (double a, double b)
+{
+  double r = fmod (a, b);
+  if (r != 0.0 && ((r < 0) != (b < 0)))
+    r += b;
+  return r;
+}
+
+static int
+unary_impl (int op, const CrCudaTensor *out, const CrCudaTensor *x, char *msg, size_t msg_size)
+{
+  int is_int = x->dtype == CR_CUDA_INT64;
+
+  for (int64_t i = 0, n = numel (out); i < n; i++)
+    {
+      double v = load (x, i), r;
+      switch (op)
+        {
+        case CR_CUDA_UNARY_NEG: r = -v; break;
+        case CR_CUDA_UNARY_EXP: r = exp (v); break;
+        case CR_CUDA_UNARY_LOG: r = log (v); break;
+        case CR_CUDA_UNARY_SIN: r = sin (v); break;
+        case CR_CUDA_UNARY_COS: r = cos (v); break;
+        case CR_CUDA_UNARY_TANH: r = tanh (v); break;
+        case CR_CUDA_UNARY_SIGMOID: r = 1.0 / (1.0 + exp (-v)); break;
+        case CR_CUDA_UNARY_RELU: r = v > 0 ? v : (isnan (v) ? v : 0.0); break;
+        case CR_CUDA_UNARY_SQRT: r = sqrt (v); break;
+        case CR_CUDA_UNARY_RSQRT: r = 1.0 / sqrt (v); break;
+        case CR_CUDA_UNARY_ABS: r = fabs (v); break;
+        case CR_CUDA_UNARY_SIGN: r = v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0; break;
+        case CR_CUDA_UNARY_RECIPROCAL: r = 1.0 / v; break;
+        case CR_CUDA_UNARY_SQUARE: r = v * v; break;
+        case CR_CUDA_UNARY_LOG1P: r = log1p (v); break;
+        case CR_CUDA_UNARY_EXPM1: r = expm1 (v); break;
+        case CR_CUDA_UNARY_FLOOR: r = is_int ? v : floor (v); break;
+        case CR_CUDA_UNARY_CEIL: r = is_int ? v : ceil (v); break;
+        case CR_CUDA_UNARY_ROUND: r = is_int ? v : nearbyint (v); break;
+        case CR_CUDA_UNARY_LOGICAL_NOT: r = v == 0.0; break;
+        default:
+          return set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size, "no unary op %d", op);
+        }
+      store (out, i, r);
+    }
+  return CR_CUDA_OK;
+}
+
+static int
+binary_impl (int op, const CrCudaTensor *out, const CrCudaTensor *a, const CrCudaTensor *b,
+        char *msg, size_t msg_size)
+{
+  int is_int = a->dtype == CR_CUDA_INT64 || a->dtype == CR_CUDA_BOOL;
+
+  for (int64_t i = 0, n = numel (out); i < n; i++)
+    {
+      double x = load (a, i), y = load (b, i), r;
+      switch (op)
+        {
+        case CR_CUDA_BINARY_ADD: r = x + y; break;
+        case CR_CUDA_BINARY_SUB: r = x - y; break;
+        case CR_CUDA_BINARY_MUL: r = x * y; break;
+        case CR_CUDA_BINARY_DIV: r = x / y; break;
+        case CR_CUDA_BINARY_POW: r = pow (x, y); break;
+        case CR_CUDA_BINARY_MAXIMUM: r = isnan (x) || isnan (y) ? NAN : (x > y ? x : y); break;
+        case CR_CUDA_BINARY_MINIMUM: r = isnan (x) || isnan (y) ? NAN : (x < y ? x : y); break;
+        case CR_CUDA_BINARY_FLOOR_DIVIDE: r = is_int && y == 0 ? 0 : floor (x / y); break;
+        case CR_CUDA_BINARY_REMAINDER: r = is_int && y == 0 ? 0 : py_mod (x, y); break;
+        case CR_CUDA_BINARY_EQ: r = x == y; break;
+        case CR_CUDA_BINARY_NE: r = x != y; break;
+        case CR_CUDA_BINARY_LT: r = x < y; break;
+        case CR_CUDA_BINARY_LE: r = x <= y; break;
+        case CR_CUDA_BINARY_GT: r = x > y; break;
+        case CR_CUDA_BINARY_GE: r = x >= y; break;
+        case CR_CUDA_BINARY_LOGICAL_AND: r = x != 0 && y != 0; break;
+        case CR_CUDA_BINARY_LOGICAL_OR: r = x != 0 || y != 0; break;
+        case CR_CUDA_BINARY_TANH_BACKWARD: r = x * (1 - y * y); break;
+        case CR_CUDA_BINARY_SIGMOID_BACKWARD: r = x * y * (1 - y); break;
+        case CR_CUDA_BINARY_RELU_BACKWARD: r = y > 0 ? x : 0; break;
+        default:
+          return set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size, "no binary op %d", op);
+        }
+      store (out, i, r);
+    }
+  return CR_CUDA_OK;
+}
+
+static int
+add_scaled_impl (const CrCudaTensor *out, const CrCudaTensor *a, const CrCudaTensor *b, double alpha,
+            char *msg, size_t msg_size)
+{
+  (void) msg; (void) msg_size;
+  for (int64_t i = 0, n = numel (out); i < n; i++)
+    store (out, i, load (a, i) + alpha * load (b, i));
+  return CR_CUDA_OK;
+}
+
+static int
+clamp_impl (const CrCudaTensor *out, const CrCudaTensor *x, int has_min, double min, int has_max,
+       double max, char *msg, size_t msg_size)
+{
+  (void) msg; (void) msg_size;
+  for (int64_t i = 0, n = numel (out); i < n; i++)
+    {
+      double v = load (x, i);
+      if (has_min && v < min)
+        v = min;
+      if (has_max && v > max)
+        v = max;
+      store (out, i, v);
+    }
+  return CR_CUDA_OK;
+}
+
+static int
+where_impl (const CrCudaTensor *out, const CrCudaTensor *cond, const CrCudaTensor *a,
+       const CrCudaTensor *b, char *msg, size_t msg_size)
+{
+  (void) msg; (void) msg_size;
+  for (int64_t i = 0, n = numel (out); i < n; i++)
+    store (out, i, load (cond, i) != 0 ? load (a, i) : load (b, i));
+  return CR_CUDA_OK;
+}
+
+/* The output position (in out's logical order) of x's element i, for outputs
+ * in keepdim layout over the dims of mask. */
+static int64_t
+out_index (const CrCudaTensor *x, uint32_t mask, int64_t i)
+{
+  int64_t o = 0, scale = 1;
+  for (int d = x->ndim - 1; d >= 0; d--)
+    {
+      int64_t k = i % x->shape[d];
+      i /= x->shape[d];
+      if (!((mask >> d) & 1))
+        {
+          o += k * scale;
+          scale *= x->shape[d];
+        }
+    }
+  return o;
+}
+
+static int
+reduce_impl (int op, const CrCudaTensor *out, const CrCudaTensor *x, uint32_t dims_mask,
+        char *msg, size_t msg_size)
+{
+  int64_t n_out = numel (out), n = numel (x);
+  double *acc = calloc ((size_t) (n_out > 0 ? n_out : 1), sizeof (double));
+  int64_t *count = calloc ((size_t) (n_out > 0 ? n_out : 1), sizeof (int64_t));
+
+  (void) msg; (void) msg_size;
+  for (int64_t i = 0; i < n; i++)
+    {
+      int64_t o = out_index (x, dims_mask, i);
+      double v = load (x, i), a = acc[o];
+      int first = count[o]++ == 0;
+      switch (op)
+        {
+        case CR_CUDA_REDUCE_SUM: case CR_CUDA_REDUCE_MEAN: a += v; break;
+        case CR_CUDA_REDUCE_PROD: a = first ? v : a * v; break;
+        case CR_CUDA_REDUCE_MAX:
+        case CR_CUDA_REDUCE_MIN:
+          /* NaN propagates: once there, it stays. */
+          if (first || (!isnan (a) && (isnan (v) || (op == CR_CUDA_REDUCE_MAX ? v > a : v < a))))
+            a = v;
+          break;
+        case CR_CUDA_REDUCE_ANY: a = (first ? 0 : a) != 0 || v != 0; break;
+        default: a = (first ? 1 : a) != 0 && v != 0; break;
+        }
+      acc[o] = a;
+    }
+  for (int64_t o = 0; o < n_out; o++)
+    {
+      double v = acc[o];
+      if (count[o] == 0)
+        v = op == CR_CUDA_REDUCE_PROD || op == CR_CUDA_REDUCE_ALL ? 1 : op == CR_CUDA_REDUCE_MEAN ? NAN : 0;
+      else if (op == CR_CUDA_REDUCE_MEAN)
+        v /= (double) count[o];
+      store (out, o, v);
+    }
+  free (acc);
+  free (count);
+  return CR_CUDA_OK;
+}
+
+static int
+max_dim_impl (const CrCudaTensor *values, const CrCudaTensor *indices, const CrCudaTensor *x, int dim,
+         int is_min, char *msg, size_t msg_size)
+{
+  int64_t n_out = numel (indices), n = numel (x);
+  double *best = calloc ((size_t) (n_out > 0 ? n_out : 1), sizeof (double));
+  int64_t *where_ = calloc ((size_t) (n_out > 0 ? n_out : 1), sizeof (int64_t));
+  char *seen = calloc ((size_t) (n_out > 0 ? n_out : 1), 1);
+
+  (void) msg; (void) msg_size;
+  for (int64_t i = 0; i < n; i++)
+    {
+      int64_t o = out_index (x, 1u << dim, i), rest = i, k = 0;
+      double v = load (x, i);
+      for (int d = x->ndim - 1; d >= dim; d--)
+        {
+          k = rest % x->shape[d];
+          rest /= x->shape[d];
+        }
+      if (!seen[o] || (!isnan (best[o]) && (isnan (v) || (is_min ? v < best[o] : v > best[o]))))
+        {
+          best[o] = v;
+          where_[o] = k;
+          seen[o] = 1;
+        }
+    }
+  for (int64_t o = 0; o < n_out; o++)
+    {
+      if (values != NULL)
+        store (values, o, best[o]);
+      *(int64_t *) element (indices, o) = where_[o];
+    }
+  free (best);
+  free (where_);
+  free (seen);
+  return CR_CUDA_OK;
+}
+
+static int
+allclose_impl (const CrCudaTensor *a, const CrCudaTensor *b, double rtol, double atol, int *out_result,
+          char *msg, size_t msg_size)
+{
+  (void) msg; (void) msg_size;
+  *out_result = 1;
+  for (int64_t i = 0, n = numel (a); i < n; i++)
+    {
+      double x = load (a, i), y = load (b, i);
+      if (!(x == y || fabs (x - y) <= atol + rtol * fabs (y)))
+        *out_result = 0;
+    }
+  return CR_CUDA_OK;
+}
+
+/* Visits the rows along dim: fn(base index of the row's first element, stride
+ * in logical index units, length). */
+static int
+softmax_any (const CrCudaTensor *res, const CrCudaTensor *g, const CrCudaTensor *y, int dim,
+             int log_, int backward)
+{
+  int64_t len = y->shape[dim], inner = 1, n = numel (y);
+
+  for (int d = dim + 1; d < y->ndim; d++)
+    inner *= y->shape[d];
+  for (int64_t base = 0; base < n; base++)
+    {
+      /* base is a row start when its index along dim is 0. */
+      if ((base / inner) % len != 0)
+        continue;
+      if (!backward)
+        {
+          double m = -INFINITY, s = 0;
+          for (int64_t k = 0; k < len; k++)
+            m = fmax (m, load (y, base + k * inner));
+          for (int64_t k = 0; k < len; k++)
+            s += exp (load (y, base + k * inner) - m);
+          for (int64_t k = 0; k < len; k++)
+            {
+              double v = load (y, base + k * inner) - m;
+              store (res, base + k * inner, log_ ? v - log (s) : exp (v) / s);
+            }
+        }
+      else
+        {
+          double s = 0;
+          for (int64_t k = 0; k < len; k++)
+            s += log_ ? load (g, base + k * inner)
+                      : load (g, base + k * inner) * load (y, base + k * inner);
+          for (int64_t k = 0; k < len; k++)
+            {
+              double gv = load (g, base + k * inner), yv = load (y, base + k * inner);
+              store (res, base + k * inner, log_ ? gv - exp (yv) * s : yv * (gv - s));
+            }
+        }
+    }
+  return CR_CUDA_OK;
+}
+
+static int
+softmax_impl (const CrCudaTensor *out, const CrCudaTensor *x, int dim, int log_, char *msg,
+         size_t msg_size)
+{
+  (void) msg; (void) msg_size;
+  return softmax_any (out, NULL, x, dim, log_, 0);
+}
+
+static int
+softmax_backward_impl (const CrCudaTensor *grad_in, const CrCudaTensor *grad, const CrCudaTensor *out,
+                  int dim, int log_, char *msg, size_t msg_size)
+{
+  (void) msg; (void) msg_size;
+  return softmax_any (grad_in, grad, out, dim, log_, 1);
+}
+
+/* Checks the ABI's layout promise for one matrix of a gemm operand. */
+static int
+gemm_layout_ok (const CrCudaTensor *t)
+{
+  int64_t rows = t->shape[1], cols = t->shape[2];
+  return (t->strides[2] == 1 && t->strides[1] >= (cols > 1 ? cols : 1))
+         || (t->strides[1] == 1 && t->strides[2] >= (rows > 1 ? rows : 1));
+}
+
+static int
+gemm_impl (const CrCudaTensor *out, const CrCudaTensor *a, const CrCudaTensor *b, char *msg,
+      size_t msg_size)
+{
+  int64_t B = a->shape[0], n = a->shape[1], k = a->shape[2], m = b->shape[2];
+
+  if (a->ndim != 3 || b->ndim != 3 || out->ndim != 3 || !gemm_layout_ok (a) || !gemm_layout_ok (b)
+      || b->shape[1] != k || out->shape[1] != n || out->shape[2] != m)
+    return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "gemm: layout outside the ABI");
+  for (int64_t bi = 0; bi < B; bi++)
+    for (int64_t i = 0; i < n; i++)
+      for (int64_t j = 0; j < m; j++)
+        {
+          double s = 0;
+          for (int64_t p = 0; p < k; p++)
+            s += load (a, (bi * n + i) * k + p) * load (b, (bi * k + p) * m + j);
+          store (out, (bi * n + i) * m + j, s);
+        }
+  return CR_CUDA_OK;
+}
+
+static int
+check_positions (const CrCudaTensor *index, int64_t size, char *msg, size_t msg_size)
+{
+  for (int64_t i = 0, n = numel (index); i < n; i++)
+    {
+      int64_t p = *(int64_t *) element (index, i);
+      if (p < -size || p >= size)
+        return set_msg (CR_CUDA_ERR_INDEX, msg, msg_size,
+                        "index %lld is out of bounds for dimension 0 with size %lld",
+                        (long long) p, (long long) size);
+    }
+  return CR_CUDA_OK;
+}
+
+static int
+take_impl (const CrCudaTensor *out, const CrCudaTensor *x, const CrCudaTensor *index, char *msg,
+      size_t msg_size)
+{
+  int64_t size = numel (x);
+  int code = check_positions (index, size, msg, msg_size);
+
+  if (code != CR_CUDA_OK)
+    return code;
+  for (int64_t i = 0, n = numel (index); i < n; i++)
+    {
+      int64_t p = *(int64_t *) element (index, i);
+      store (out, i, load (x, p < 0 ? p + size : p));
+    }
+  return CR_CUDA_OK;
+}
+
+static int
+put_impl (const CrCudaTensor *dst, const CrCudaTensor *index, const CrCudaTensor *values,
+     int accumulate, char *msg, size_t msg_size)
+{
+  int64_t size = numel (dst);
+  int code = check_positions (index, size, msg, msg_size);
+
+  if (code != CR_CUDA_OK)
+    return code;
+  for (int64_t i = 0, n = numel (index); i < n; i++)
+    {
+      int64_t p = *(int64_t *) element (index, i);
+      p = p < 0 ? p + size : p;
+      store (dst, p, accumulate ? load (dst, p) + load (values, i) : load (values, i));
+    }
+  return CR_CUDA_OK;
+}
+
+static int
+count_nonzero_impl (const CrCudaTensor *x, int64_t *out_count, char *msg, size_t msg_size)
+{
+  (void) msg; (void) msg_size;
+  *out_count = 0;
+  for (int64_t i = 0, n = numel (x); i < n; i++)
+    *out_count += load (x, i) != 0;
+  return CR_CUDA_OK;
+}
+
+static int
+nonzero_flat_impl (const CrCudaTensor *out, const CrCudaTensor *mask, char *msg, size_t msg_size)
+{
+  int64_t k = 0;
+  (void) msg; (void) msg_size;
+  for (int64_t i = 0, n = numel (mask); i < n; i++)
+    if (load (mask, i) != 0)
+      store (out, k++, (double) i);
+  return CR_CUDA_OK;
+}
+
+/* The entry points: the blocks are readable only inside them. */
+
+static int
+mock_memset (void *dst, int value, size_t nbytes, char *msg, size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = mock_memset_impl (dst, value, nbytes, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+static int
+mock_copy_bytes (void *dst, const void *src, size_t nbytes, char *msg, size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = mock_copy_bytes_impl (dst, src, nbytes, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+static int
+copy (const CrCudaTensor *out, const CrCudaTensor *src, char *msg, size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = copy_impl (out, src, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+static int
+fill (const CrCudaTensor *out, double value, char *msg, size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = fill_impl (out, value, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+static int
+unary (int op, const CrCudaTensor *out, const CrCudaTensor *x, char *msg, size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = unary_impl (op, out, x, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+static int
+binary (int op, const CrCudaTensor *out, const CrCudaTensor *a, const CrCudaTensor *b,
+        char *msg, size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = binary_impl (op, out, a, b, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+static int
+add_scaled (const CrCudaTensor *out, const CrCudaTensor *a, const CrCudaTensor *b, double alpha,
+            char *msg, size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = add_scaled_impl (out, a, b, alpha, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+static int
+clamp (const CrCudaTensor *out, const CrCudaTensor *x, int has_min, double min, int has_max,
+       double max, char *msg, size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = clamp_impl (out, x, has_min, min, has_max, max, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+static int
+where (const CrCudaTensor *out, const CrCudaTensor *cond, const CrCudaTensor *a,
+       const CrCudaTensor *b, char *msg, size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = where_impl (out, cond, a, b, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+static int
+reduce (int op, const CrCudaTensor *out, const CrCudaTensor *x, uint32_t dims_mask,
+        char *msg, size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = reduce_impl (op, out, x, dims_mask, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+static int
+max_dim (const CrCudaTensor *values, const CrCudaTensor *indices, const CrCudaTensor *x, int dim,
+         int is_min, char *msg, size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = max_dim_impl (values, indices, x, dim, is_min, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+static int
+allclose (const CrCudaTensor *a, const CrCudaTensor *b, double rtol, double atol, int *out_result,
+          char *msg, size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = allclose_impl (a, b, rtol, atol, out_result, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+static int
+softmax (const CrCudaTensor *out, const CrCudaTensor *x, int dim, int log_, char *msg,
+         size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = softmax_impl (out, x, dim, log_, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+static int
+softmax_backward (const CrCudaTensor *grad_in, const CrCudaTensor *grad, const CrCudaTensor *out,
+                  int dim, int log_, char *msg, size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = softmax_backward_impl (grad_in, grad, out, dim, log_, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+static int
+gemm (const CrCudaTensor *out, const CrCudaTensor *a, const CrCudaTensor *b, char *msg,
+      size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = gemm_impl (out, a, b, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+static int
+take (const CrCudaTensor *out, const CrCudaTensor *x, const CrCudaTensor *index, char *msg,
+      size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = take_impl (out, x, index, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+static int
+put (const CrCudaTensor *dst, const CrCudaTensor *index, const CrCudaTensor *values,
+     int accumulate, char *msg, size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = put_impl (dst, index, values, accumulate, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+static int
+count_nonzero (const CrCudaTensor *x, int64_t *out_count, char *msg, size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = count_nonzero_impl (x, out_count, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+static int
+nonzero_flat (const CrCudaTensor *out, const CrCudaTensor *mask, char *msg, size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = nonzero_flat_impl (out, mask, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+int cr_cuda_module_get_api (int abi_version, CrCudaApi *api);
+
+__attribute__ ((visibility ("default"))) int
+cr_cuda_module_get_api (int abi_version, CrCudaApi *api)
+{
+  memset (api, 0, sizeof *api);
+  if (abi_version != CR_CUDA_ABI_VERSION)
+    return CR_CUDA_ERR_ABI;
+  api->abi_version = CR_CUDA_ABI_VERSION;
+  api->struct_size = sizeof *api;
+  api->device_count = device_count;
+  api->device_name = device_name;
+  api->init = init;
+  api->mem_get_info = mem_get_info;
+  api->malloc = mock_malloc;
+  api->free = mock_free;
+  api->empty_cache = empty_cache;
+  api->memory_stats = memory_stats;
+  api->memset = mock_memset;
+  api->copy_h2d = mock_copy_bytes;
+  api->copy_d2h = mock_copy_bytes;
+  api->copy_d2d = mock_copy_bytes;
+  api->synchronize = synchronize;
+  api->copy = copy;
+  api->fill = fill;
+  if (getenv ("CHAINRULE_MOCK_CUDA_FEW") != NULL)
+    {
+      /* Only a few kernels: the rest must be "not implemented on CUDA yet". */
+      api->binary = binary;
+      api->reduce = reduce;
+      return CR_CUDA_OK;
+    }
+  api->unary = unary;
+  api->binary = binary;
+  api->add_scaled = add_scaled;
+  api->clamp = clamp;
+  api->where = where;
+  api->reduce = reduce;
+  api->max_dim = max_dim;
+  api->allclose = allclose;
+  api->softmax = softmax;
+  api->softmax_backward = softmax_backward;
+  api->gemm = gemm;
+  api->take = take;
+  api->put = put;
+  api->count_nonzero = count_nonzero;
+  api->nonzero_flat = nonzero_flat;
+  return CR_CUDA_OK;
+}
