@@ -9,6 +9,7 @@
  * backward records a graph (gelu's normal CDF term is the exception: it
  * enters the second derivative as a constant). */
 #include "cr-ops-private.h"
+#include "cr-cuda.h"
 
 #include <math.h>
 
@@ -293,9 +294,19 @@ static CrTensor *
 normal_cdf (CrTensor  *x,
             GError   **error)
 {
-  CrTensor *out = cr_tensor_new_empty (x->shape, x->ndim, x->dtype, x->device, error);
+  CrTensor *out;
   gint64 n = x->numel;
 
+  if (x->device != CR_DEVICE_CPU)
+    {
+      /* No erf kernel in the device ABI yet: a round trip through the host
+       * (two synchronizing copies). A device erf would remove it. */
+      g_autoptr(CrTensor) host = cr_tensor_to_device (x, CR_DEVICE_CPU, error);
+      g_autoptr(CrTensor) cdf = host != NULL ? normal_cdf (host, error) : NULL;
+
+      return cdf != NULL ? cr_tensor_to_device (cdf, x->device, error) : NULL;
+    }
+  out = cr_tensor_new_empty (x->shape, x->ndim, x->dtype, x->device, error);
   if (out == NULL)
     return NULL;
   if (!cr_kernel_copy_into (out, x, error))

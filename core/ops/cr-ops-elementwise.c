@@ -13,6 +13,7 @@
  * what the gradients it will have to compute need, which decides whether a
  * second backward fails ((x + 2) can be differentiated twice, (x * 2) not). */
 #include "cr-ops-private.h"
+#include "cr-cuda.h"
 
 #include <math.h>
 
@@ -1193,7 +1194,12 @@ cr_clone (CrTensor  *x,
 static gboolean
 to_copy_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs, GError **error)
 {
-  SET_GRAD (0, cr_to_dtype (grads[0], node->args->dtype, error));
+  /* x.to(device) / x.cuda() / x.cpu(): the gradient goes back to the
+   * input's device (and dtype), as a recorded copy under create_graph. */
+  if (grads[0]->device != node->input_meta[0].device)
+    SET_GRAD (0, cr_to_device (grads[0], node->input_meta[0].device, node->args->dtype, error));
+  else
+    SET_GRAD (0, cr_to_dtype (grads[0], node->args->dtype, error));
   return TRUE;
 }
 

@@ -5,7 +5,23 @@
  * backward reuses the differentiable take/scatter of cr-ops-index.c, so that
  * create_graph works without formulas of their own. */
 #include "cr-ops-private.h"
+#include "cr-cuda.h"
 #include "cr-error.h"
+
+/* A host positions tensor moved to device (taking pos); a no-op on the CPU. */
+static CrTensor *
+positions_to (CrTensor     *pos,
+              CrDeviceType  device,
+              GError      **error)
+{
+  CrTensor *moved;
+
+  if (pos == NULL || pos->device == device)
+    return pos;
+  moved = cr_tensor_to_device (pos, device, error);
+  cr_tensor_unref (pos);
+  return moved;
+}
 
 static CrTensor *take_recording (CrOpId     op,
                                  CrTensor  *x,
@@ -126,8 +142,8 @@ take_recording (CrOpId     op,
                 CrTensor  *pos,
                 GError   **error)
 {
-  g_autoptr(CrTensor) owned = pos;
-  CrTensor *out = cr_kernel_take (x, owned, error);
+  g_autoptr(CrTensor) owned = positions_to (pos, x->device, error);
+  CrTensor *out = owned != NULL ? cr_kernel_take (x, owned, error) : NULL;
   CrNode *node;
 
   if (out != NULL && (node = cr_ops_record (op, &x, 1, out)) != NULL)
@@ -149,13 +165,21 @@ row_major_strides (const CrTensor *x,
 }
 
 /* index as a contiguous int64 tensor (a new ref). */
+/* index as contiguous int64 on the host, where the positions are worked out
+ * (and bounds checked): an index on a device is copied over (a sync). */
 static CrTensor *
 int64_contiguous (CrTensor  *index,
                   GError   **error)
 {
+  g_autoptr(CrTensor) c = NULL;
+
   if (index->dtype != CR_DTYPE_INT64)
-    return cr_kernel_cast (index, CR_DTYPE_INT64, error);
-  return cr_contiguous (index, error);
+    c = cr_kernel_cast (index, CR_DTYPE_INT64, error);
+  else
+    c = cr_contiguous (index, error);
+  if (c == NULL || c->device == CR_DEVICE_CPU)
+    return g_steal_pointer (&c);
+  return cr_tensor_to_device (c, CR_DEVICE_CPU, error);
 }
 
 static const char *
@@ -341,6 +365,9 @@ cr_diag (CrTensor  *x,
       p = cr_tensor_data (pos);
       for (gint64 i = 0; i < x->shape[0]; i++)
         p[i] = (i + row0) * n + i + col0;
+      pos = positions_to (g_steal_pointer (&pos), x->device, error);
+      if (pos == NULL)
+        return NULL;
       out = cr_tensor_new_zeros (shape, 2, x->dtype, x->device, error);
       if (out == NULL || !cr_kernel_put (out, pos, x, FALSE, error))
         return NULL;

@@ -17,6 +17,7 @@
 #include "cr-ops-private.h"
 #include "cr-error.h"
 #include "cr-grad-mode.h"
+#include "cr-cuda.h"
 
 #include <string.h>
 
@@ -68,6 +69,33 @@ int64_data (const CrTensor *t)
   return (gint64 *) cr_tensor_data (t);
 }
 
+/* Positions are worked out on the host (bounds checks need the index values
+ * there); this moves a host positions tensor to the device of the tensor it
+ * indexes, taking pos. A no-op on the CPU. */
+static CrTensor *
+positions_to (CrTensor     *pos,
+              CrDeviceType  device,
+              GError      **error)
+{
+  CrTensor *moved;
+
+  if (pos == NULL || pos->device == device)
+    return pos;
+  moved = cr_tensor_to_device (pos, device, error);
+  cr_tensor_unref (pos);
+  return moved;
+}
+
+/* An index tensor whose values host code reads: t itself on the CPU, else a
+ * synchronizing copy to the host (index lists are small next to the data
+ * they select). Takes t. */
+static CrTensor *
+index_to_host (CrTensor  *t,
+               GError   **error)
+{
+  return positions_to (t, CR_DEVICE_CPU, error);
+}
+
 /* Flat positions of a region (shape, strides and offset counted in the
  * row-major positions of some base), as a new int64 tensor of shape. */
 static CrTensor *
@@ -75,13 +103,14 @@ region_positions (const gint64  *shape,
                   int            ndim,
                   const gint64  *strides,
                   gint64         offset,
+                  CrDeviceType   device,
                   GError       **error)
 {
   CrTensor *pos = cr_tensor_new_empty (shape, ndim, CR_DTYPE_INT64, CR_DEVICE_CPU, error);
 
   if (pos != NULL)
     fill_offsets (int64_data (pos), shape, ndim, strides, offset);
-  return pos;
+  return positions_to (pos, device, error);
 }
 
 /* The flat positions, within b, of the elements of v (a view sharing b's
@@ -129,7 +158,7 @@ view_positions (const CrTensor  *v,
       for (gint64 i = 0; i < v->numel; i++)
         p[i] = inverse[p[i] - lo];
     }
-  return g_steal_pointer (&pos);
+  return positions_to (g_steal_pointer (&pos), b->device, error);
 }
 
 /* ---- differentiable gather / scatter over flat positions ---------------- */
@@ -363,7 +392,7 @@ scatter_region (CrTensor            *grad,
       return g_steal_pointer (&zeros);
     }
   /* create_graph: the same scatter as a differentiable put. */
-  pos = region_positions (shape, ndim, strides, offset, error);
+  pos = region_positions (shape, ndim, strides, offset, meta->device, error);
   if (pos == NULL)
     return NULL;
   return put_flat (zeros, pos, grad, FALSE, error);
@@ -720,14 +749,14 @@ index_walk (IndexWalk          *w,
 
             if (t->dtype == CR_DTYPE_INT64 && t->ndim == 0)
               {
-                if (!replace_cur (w, select_view (w->cur, dim, cr_tensor_get_flat_int (t, 0),
+                if (!replace_cur (w, select_view (w->cur, dim, cr_tensor_read_flat_int (t, 0),
                                                   i, record, error)))
                   return FALSE;
               }
             else if (t->dtype == CR_DTYPE_BOOL && t->ndim == 0)
               {
                 /* x[True] adds a dim of 1 (or 0 for False), as NumPy does. */
-                gint64 len = cr_tensor_get_flat (t, 0) != 0.0 ? 1 : 0;
+                gint64 len = cr_tensor_read_flat (t, 0) != 0.0 ? 1 : 0;
                 gint64 zero = 0;
                 CrTensor *idx;
 
@@ -785,6 +814,16 @@ expand_masks (IndexWalk  *w,
           return FALSE;
         }
     }
+  /* The positions are built on the host from the index values: an index on
+   * a device is copied over once here (a sync), the result goes back to the
+   * indexed tensor's device in advanced_positions. */
+  for (int i = 0; i < w->n_adv; i++)
+    if (w->adv[i].index->device != CR_DEVICE_CPU)
+      {
+        w->adv[i].index = index_to_host (w->adv[i].index, error);
+        if (w->adv[i].index == NULL)
+          return FALSE;   /* index_walk_clear() skips the NULL */
+      }
 
   for (int i = 0; i < w->n_adv; i++)
     {
@@ -893,10 +932,20 @@ advanced_positions (IndexWalk  *w,
   g_autoptr(CrTensor) pos = NULL;
   gint64 *p;
 
+  /* PyTorch's index(): a CPU tensor takes no device indices. */
+  for (int i = 0; i < w->n_adv; i++)
+    if (w->adv[i].index->device != CR_DEVICE_CPU && w->adv[i].index->device != cur->device)
+      {
+        g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                     "indices should be either on cpu or on the same device as the indexed "
+                     "tensor (%s)", cur->device == CR_DEVICE_CPU ? "cpu" : "cuda:0");
+        return NULL;
+      }
+
   /* A single mask over every dim (x[x < 0]): the positions are the mask's. */
   if (w->n_adv == 1 && w->adv[0].pos == 0 && w->adv[0].index->dtype == CR_DTYPE_BOOL
       && cr_shape_equal (w->adv[0].index->shape, w->adv[0].index->ndim, cur->shape, cur->ndim))
-    return cr_kernel_nonzero_flat (w->adv[0].index, error);
+    return positions_to (cr_kernel_nonzero_flat (w->adv[0].index, error), cur->device, error);
 
   if (!expand_masks (w, error))
     return NULL;
@@ -1021,7 +1070,7 @@ advanced_positions (IndexWalk  *w,
         for (gint64 c = 0; c < npost; c++)
           row[c] = base + post_off[c];
       }
-  return g_steal_pointer (&pos);
+  return positions_to (g_steal_pointer (&pos), cur->device, error);
 }
 
 /* ---- x[...] ---------------------------------------------------------------- */

@@ -12,6 +12,7 @@
  * The rows of the ops here that only exist in place (FILL, ZERO, COPY) are in
  * this file; add_, mul_ ... reuse the rows of their out-of-place versions. */
 #include "cr-ops-private.h"
+#include "cr-cuda.h"
 
 #include "cr-error.h"
 #include "cr-grad-mode.h"
@@ -95,6 +96,13 @@ positions_in_base (const CrTensor *view,
           off -= view->strides[d] * view->shape[d];
           idx[d] = 0;
         }
+    }
+  if (base->device != CR_DEVICE_CPU)
+    {
+      /* Built on the host, used with the base's gradient on its device. */
+      CrTensor *moved = cr_tensor_to_device (pos, base->device, NULL);
+      cr_tensor_unref (pos);
+      pos = moved;
     }
   return pos;
 }
@@ -245,7 +253,7 @@ cr_inplace_binary (CrOpId     op,
         cr_node_save (node, 0, old_self, FALSE);
       break;
     case CR_OP_POW_SCALAR:
-      cr_node_args (node)->scalar[0] = cr_tensor_get_flat (other, 0);
+      cr_node_args (node)->scalar[0] = cr_tensor_read_flat (other, 0);
       cr_node_args (node)->has_scalar[0] = TRUE;
       cr_node_save (node, 0, old_self, FALSE);
       break;

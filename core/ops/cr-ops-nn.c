@@ -7,6 +7,7 @@
  * ops under create_graph, so that second derivatives work.
  */
 #include "cr-ops-private.h"
+#include "cr-cuda.h"
 #include "cr-error.h"
 
 #include <math.h>
@@ -342,6 +343,18 @@ cr_mse_loss (CrTensor     *input,
   return out;
 }
 
+/* The losses' loops read both operands' memory: they must share a device. */
+static gboolean
+check_same_device (const CrTensor *a,
+                   const CrTensor *b,
+                   GError        **error)
+{
+  if (a->device == b->device)
+    return TRUE;
+  cr_set_mixed_device_error (error, a->device, b->device);
+  return FALSE;
+}
+
 /* ---- binary_cross_entropy_with_logits ------------------------------------ */
 
 /* BCE_WITH_LOGITS: inputs (input, target), saved both; args.ints[0] the
@@ -433,17 +446,24 @@ cr_bce_with_logits (CrTensor     *input,
   if (!cr_dtype_is_floating (dtype))
     dtype = CR_DTYPE_FLOAT32;
 
+  if (!check_same_device (input, target, error))
+    return NULL;
   xc = cr_kernel_cast (input, dtype, error);
   yc = xc != NULL ? cr_kernel_cast (target, dtype, error) : NULL;
   if (yc == NULL)
     return NULL;
-  loss = cr_tensor_new_empty (input->shape, input->ndim, dtype, input->device, error);
+  if (input->device != CR_DEVICE_CPU)
+    loss = cr_ops_bce_logits_device (xc, yc, error);
+  else
+    {
+      loss = cr_tensor_new_empty (input->shape, input->ndim, dtype, input->device, error);
+      if (loss != NULL && dtype == CR_DTYPE_FLOAT32)
+        BCE_LOGITS_LOOP (float, expf, logf);
+      else if (loss != NULL)
+        BCE_LOGITS_LOOP (double, exp, log);
+    }
   if (loss == NULL)
     return NULL;
-  if (dtype == CR_DTYPE_FLOAT32)
-    BCE_LOGITS_LOOP (float, expf, logf);
-  else
-    BCE_LOGITS_LOOP (double, exp, log);
   out = reduce_loss (loss, reduction, error);
   if (out == NULL)
     return NULL;
@@ -573,17 +593,28 @@ cr_binary_cross_entropy (CrTensor     *input,
       return NULL;
     }
 
+  if (!check_same_device (input, target, error))
+    return NULL;
   xc = cr_tensor_contiguous (input, error);
   yc = xc != NULL ? cr_tensor_contiguous (target, error) : NULL;
   if (yc == NULL)
     return NULL;
-  loss = cr_tensor_new_empty (input->shape, input->ndim, input->dtype, input->device, error);
-  if (loss == NULL)
-    return NULL;
-  if (input->dtype == CR_DTYPE_FLOAT32)
-    BCE_LOOP (float, logf);
+  if (input->device != CR_DEVICE_CPU)
+    {
+      loss = cr_ops_bce_device (xc, yc, &bad, error);
+      if (loss == NULL && !bad)
+        return NULL;
+    }
   else
-    BCE_LOOP (double, log);
+    {
+      loss = cr_tensor_new_empty (input->shape, input->ndim, input->dtype, input->device, error);
+      if (loss == NULL)
+        return NULL;
+      if (input->dtype == CR_DTYPE_FLOAT32)
+        BCE_LOOP (float, logf);
+      else
+        BCE_LOOP (double, log);
+    }
   if (bad)
     {
       g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
@@ -607,14 +638,12 @@ cr_binary_cross_entropy (CrTensor     *input,
 
 /* ---- nll_loss ---------------------------------------------------------------- */
 
-#define IGNORE_INDEX (-100)
+#define IGNORE_INDEX CR_OPS_IGNORE_INDEX
 
 /* The geometry of an nll_loss: input (N, C, rest...) or (C); target (N,
  * rest...) or 0-d. Input position of sample (n, r) and class c:
  * (n * C + c) * R + r. */
-typedef struct {
-  gint64 N, C, R;
-} NllShape;
+typedef CrNllShape NllShape;
 
 /* NLL_LOSS: input logp; saved[0] the target; args.ints[0] the reduction,
  * args.scalar[0] the number of targets not ignored. */
@@ -642,11 +671,16 @@ nll_backward (CrNode          *node,
   s.R = 1;
   for (int d = 2; d < meta->ndim; d++)
     s.R *= meta->shape[d];
+  scale = reduction == CR_REDUCTION_MEAN ? -1.0 / node->args->scalar[0] : -1.0;
+  if (meta->device != CR_DEVICE_CPU)
+    {
+      grad_inputs[0] = cr_ops_nll_backward_device (meta, &s, target, grad, reduction, scale, error);
+      return grad_inputs[0] != NULL;
+    }
   tc = cr_tensor_contiguous (target, error);
   if (tc == NULL)
     return FALSE;
   tp = (const gint64 *) cr_tensor_data (tc);
-  scale = reduction == CR_REDUCTION_MEAN ? -1.0 / node->args->scalar[0] : -1.0;
 
   out = cr_tensor_new_zeros (meta->shape, meta->ndim, meta->dtype, meta->device, error);
   if (out == NULL)
@@ -777,6 +811,16 @@ cr_nll_loss (CrTensor     *logp,
   for (int d = 2; d < logp->ndim; d++)
     s.R *= logp->shape[d];
 
+  if (!check_same_device (logp, target, error))
+    return NULL;
+  if (logp->device != CR_DEVICE_CPU)
+    {
+      out = cr_ops_nll_forward_device (&s, logp, target, reduction, &count, error);
+      if (out == NULL)
+        return NULL;
+      goto record;
+    }
+
   lc = cr_tensor_contiguous (logp, error);
   tc = lc != NULL ? cr_tensor_contiguous (target, error) : NULL;
   if (tc == NULL)
@@ -827,6 +871,7 @@ cr_nll_loss (CrTensor     *logp,
       out = cr_tensor_new_scalar (value, logp->dtype);
     }
 
+record:
   if (cr_autograd_should_record (&logp, 1))
     {
       CrNode *node = cr_node_new (CR_OP_NLL_LOSS, &logp, 1, 1);

@@ -8,6 +8,7 @@
  * together with cat (or stack) along the dim, so a create_graph backward
  * records a graph too. */
 #include "cr-ops-private.h"
+#include "cr-cuda.h"
 
 #include <string.h>
 
@@ -271,11 +272,12 @@ cr_flip (CrTensor   *x,
 
 /* The bool mask of the kept elements of a (..., rows, cols) shape. */
 static CrTensor *
-triangle_mask (gint64     rows,
-               gint64     cols,
-               gint64     diagonal,
-               gboolean   upper,
-               GError   **error)
+triangle_mask (gint64        rows,
+               gint64        cols,
+               gint64        diagonal,
+               gboolean      upper,
+               CrDeviceType  device,
+               GError      **error)
 {
   CrTensor *mask = cr_tensor_new_zeros ((gint64[]) { rows, cols }, 2, CR_DTYPE_BOOL,
                                         CR_DEVICE_CPU, error);
@@ -287,6 +289,13 @@ triangle_mask (gint64     rows,
   for (gint64 i = 0; i < rows; i++)
     for (gint64 j = 0; j < cols; j++)
       p[i * cols + j] = upper ? j - i >= diagonal : j - i <= diagonal;
+  if (device != CR_DEVICE_CPU)
+    {
+      /* Built on the host (rows * cols bytes), copied to the operand's device. */
+      CrTensor *moved = cr_tensor_to_device (mask, device, error);
+      cr_tensor_unref (mask);
+      mask = moved;
+    }
   return mask;
 }
 
@@ -309,7 +318,7 @@ triangle (CrOpId     op,
         return NULL;
     }
   mask = triangle_mask (x->shape[x->ndim - 2], x->shape[x->ndim - 1], diagonal,
-                        op == CR_OP_TRIU, error);
+                        op == CR_OP_TRIU, x->device, error);
   if (mask == NULL)
     return NULL;
   zero = cr_tensor_new_scalar (0.0, x->dtype);
@@ -369,13 +378,22 @@ trace_backward (CrNode          *node,
 {
   const CrTensorMeta *meta = &node->input_meta[0];
   gint64 rows = meta->shape[0], cols = meta->shape[1];
-  g_autoptr(CrTensor) eye = cr_tensor_new_zeros (meta->shape, 2, meta->dtype, meta->device,
+  g_autoptr(CrTensor) eye = cr_tensor_new_zeros (meta->shape, 2, meta->dtype, CR_DEVICE_CPU,
                                                  error);
 
   if (eye == NULL)
     return FALSE;
   for (gint64 i = 0; i < MIN (rows, cols); i++)
     cr_tensor_set_flat (eye, i * cols + i, 1.0);
+  if (meta->device != CR_DEVICE_CPU)
+    {
+      /* Built on the host, copied to the input's device. */
+      CrTensor *moved = cr_tensor_to_device (eye, meta->device, error);
+      cr_tensor_unref (eye);
+      eye = moved;
+      if (eye == NULL)
+        return FALSE;
+    }
   SET_GRAD (0, cr_mul (grads[0], eye, error));
   return TRUE;
 }

@@ -129,4 +129,22 @@ CrTensor *cr_ops_to_output_meta  (const CrNode *node, const CrTensor *t, GError 
 CrTensor *cr_ops_full_output     (const CrNode *node, double value, GError **error);
 CrTensor *cr_ops_take_to_output  (const CrNode *node, CrTensor *t, GError **error);
 
+/* The losses on a device (cr-ops-loss-device.c), forward and backward
+ * without recording; cr-ops-nn.c checks the arguments and records. */
+#define CR_OPS_IGNORE_INDEX (-100)
+/* An nll_loss's geometry: input (N, C, rest...) or (C); target (N, rest...)
+ * or 0-d; R the product of rest. */
+typedef struct {
+  gint64 N, C, R;
+} CrNllShape;
+
+CrTensor *cr_ops_bce_logits_device (CrTensor *x, CrTensor *y, GError **error);
+/* *bad is set (and NULL returned, no error) when an input is outside [0, 1]. */
+CrTensor *cr_ops_bce_device      (CrTensor *x, CrTensor *y, gboolean *bad, GError **error);
+CrTensor *cr_ops_nll_forward_device (const CrNllShape *s, CrTensor *logp, CrTensor *target,
+                                  CrReduction reduction, gint64 *count, GError **error);
+CrTensor *cr_ops_nll_backward_device (const CrTensorMeta *meta, const CrNllShape *s,
+                                  CrTensor *target, CrTensor *grad, CrReduction reduction,
+                                  double scale, GError **error);
+
 G_END_DECLS

@@ -6,6 +6,7 @@
  * norm_backward) and use differentiable ops (unsqueeze, expand, where), so a
  * create_graph backward through them records a graph too. */
 #include "cr-ops-private.h"
+#include "cr-cuda.h"
 
 #include <math.h>
 #include <string.h>
@@ -247,6 +248,15 @@ product_of_others (const CrTensor  *x,
   CrTensor *out;
   double suffix = 1.0;
 
+  if (x->device != CR_DEVICE_CPU)
+    {
+      /* A sequential scan: done on the host (two synchronizing copies); only
+       * prod's backward of an input holding zeros comes here. */
+      g_autoptr(CrTensor) host = cr_tensor_to_device (x, CR_DEVICE_CPU, error);
+      g_autoptr(CrTensor) others = host != NULL ? product_of_others (host, error) : NULL;
+
+      return others != NULL ? cr_tensor_to_device (others, x->device, error) : NULL;
+    }
   for (gint64 i = 0; i < n; i++)
     values[i] = cr_tensor_get_flat (x, i);
   for (gint64 i = 0; i < n; i++)
@@ -271,7 +281,7 @@ count_zeros (const CrTensor  *x,
   g_autoptr(CrTensor) count = is_zero != NULL ? cr_kernel_sum (is_zero, NULL, 0, FALSE, error)
                                               : NULL;
 
-  return count != NULL ? cr_tensor_get_flat_int (count, 0) : -1;
+  return count != NULL ? cr_tensor_read_flat_int (count, 0) : -1;
 }
 
 static gboolean
@@ -414,6 +424,44 @@ index_mask (const CrTensorMeta *meta,
         outer *= meta->shape[d];
       for (int d = dim + 1; d < meta->ndim; d++)
         inner *= meta->shape[d];
+    }
+  if (meta->device != CR_DEVICE_CPU)
+    {
+      /* On a device: arange(size) along dim == indices (viewed with dim
+       * kept as 1), broadcast to the input's shape by the kernel. */
+      gint64 ishape[CR_MAX_DIMS], istrides[CR_MAX_DIMS], ashape[CR_MAX_DIMS];
+      g_autoptr(CrTensor) ic = NULL;
+      g_autoptr(CrTensor) iv = NULL;
+      g_autoptr(CrTensor) ar = NULL;
+      g_autoptr(CrTensor) ard = NULL;
+      g_autoptr(CrTensor) av = NULL;
+      int ndim = MAX (meta->ndim, 1);
+
+      for (int d = 0; d < ndim; d++)
+        {
+          ishape[d] = meta->ndim == 0 ? 1 : (d == dim ? 1 : meta->shape[d]);
+          ashape[d] = d == dim ? size : 1;
+        }
+      ic = cr_tensor_contiguous ((CrTensor *) indices, error);
+      ar = ic != NULL ? cr_tensor_new_arange (0, (double) size, 1, CR_DTYPE_INT64, error) : NULL;
+      ard = ar != NULL ? cr_tensor_to_device (ar, meta->device, error) : NULL;
+      if (ard == NULL)
+        return NULL;
+      cr_shape_contiguous_strides (ishape, ndim, istrides);
+      iv = cr_tensor_new_view (ic, ishape, ndim, istrides, ic->offset);
+      {
+        gint64 astrides[CR_MAX_DIMS];
+        cr_shape_contiguous_strides (ashape, ndim, astrides);
+        av = cr_tensor_new_view (ard, ashape, ndim, astrides, ard->offset);
+      }
+      mask = cr_kernel_binary (CR_BINARY_EQ, av, iv, error);
+      if (mask != NULL && meta->ndim == 0)
+        {
+          /* A 0-d input: its single element is always selected. */
+          g_autoptr(CrTensor) m = mask;
+          mask = cr_tensor_new_view (m, ishape, 0, istrides, m->offset);
+        }
+      return mask;
     }
   mask = cr_tensor_new_zeros (meta->shape, meta->ndim, CR_DTYPE_BOOL, meta->device, error);
   if (mask == NULL)

@@ -541,6 +541,31 @@ cr_cumsum (CrTensor  *x,
   for (int i = dim + 1; i < x->ndim; i++)
     inner *= x->shape[i];
 
+  if (out->device != CR_DEVICE_CPU)
+    {
+      /* On a device: slice k += slice k - 1 along dim, one kernel per step,
+       * adding in the CPU loop's order (so the same digits). */
+      for (gint64 k = 1; k < size; k++)
+        {
+          gint64 vshape[CR_MAX_DIMS];
+          g_autoptr(CrTensor) row = NULL;
+          g_autoptr(CrTensor) prev = NULL;
+
+          memcpy (vshape, out->shape, sizeof (gint64) * out->ndim);
+          vshape[dim] = 1;
+          row = cr_tensor_new_view (out, vshape, out->ndim, out->strides,
+                                    out->offset + k * out->strides[dim]);
+          prev = cr_tensor_new_view (out, vshape, out->ndim, out->strides,
+                                     out->offset + (k - 1) * out->strides[dim]);
+          if (!cr_kernel_binary_into (CR_BINARY_ADD, row, row, prev, error))
+            {
+              cr_tensor_unref (out);
+              return NULL;
+            }
+        }
+    }
+  else
+    {
 #define CUMSUM_LOOP(type)                                               \
   G_STMT_START {                                                        \
     type *p = cr_tensor_data (out);                                     \
@@ -560,6 +585,7 @@ cr_cumsum (CrTensor  *x,
   else
     CUMSUM_LOOP (gint64);
 #undef CUMSUM_LOOP
+    }
 
   if ((node = cr_ops_record (CR_OP_CUMSUM, &x, 1, out)) != NULL)
     cr_node_args (node)->dims[0] = dim;
