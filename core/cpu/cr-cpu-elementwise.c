@@ -298,18 +298,12 @@ typedef struct {
   CrRowFunc row;
 } BinaryPlan;
 
-/* Chooses the compute dtype and checks PyTorch's dtype rules. */
-static gboolean
-plan_binary (guint            op,
-             const CrTensor  *a,
-             const CrTensor  *b,
-             double           alpha,
-             BinaryPlan      *plan,
-             GError         **error)
+gboolean
+cr_cpu_check_binary_dtypes (guint            op,
+                            const CrTensor  *a,
+                            const CrTensor  *b,
+                            GError         **error)
 {
-  const BinaryInfo *info = &binary_info[op];
-  CrDType ct = cr_dtype_result_type (a, b);
-
   if (op == CR_BINARY_SUB && (a->dtype == CR_DTYPE_BOOL || b->dtype == CR_DTYPE_BOOL))
     {
       if (a->dtype == CR_DTYPE_BOOL && b->dtype == CR_DTYPE_BOOL)
@@ -323,6 +317,41 @@ plan_binary (guint            op,
                              "`logical_not()` operator instead.");
       return FALSE;
     }
+  return TRUE;
+}
+
+gboolean
+cr_cpu_check_int_pow (guint            op,
+                      CrDType          ct,
+                      const CrTensor  *b,
+                      GError         **error)
+{
+  /* Only a Python int exponent is known here (a tensor's values are not
+   * read); a wrapped number lives on the host whatever the other operand. */
+  if (op == CR_BINARY_POW && ct == CR_DTYPE_INT64 && b->is_wrapped_number
+      && b->device == CR_DEVICE_CPU && cr_tensor_get_flat (b, 0) < 0)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "Integers to negative integer powers are not allowed.");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Chooses the compute dtype and checks PyTorch's dtype rules. */
+static gboolean
+plan_binary (guint            op,
+             const CrTensor  *a,
+             const CrTensor  *b,
+             double           alpha,
+             BinaryPlan      *plan,
+             GError         **error)
+{
+  const BinaryInfo *info = &binary_info[op];
+  CrDType ct = cr_dtype_result_type (a, b);
+
+  if (!cr_cpu_check_binary_dtypes (op, a, b, error))
+    return FALSE;
 
   if (info->kind == KIND_TRUE_DIV || info->kind == KIND_FLOAT)
     {
@@ -336,20 +365,10 @@ plan_binary (guint            op,
       return FALSE;
     }
 
-  if (op == CR_BINARY_POW && ct == CR_DTYPE_INT64 && b->is_wrapped_number
-      && cr_tensor_get_flat (b, 0) < 0)
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                           "Integers to negative integer powers are not allowed.");
-      return FALSE;
-    }
-  if (op == OP_ADD_SCALED && !cr_dtype_is_floating (ct) && alpha != floor (alpha))
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                           "For integral input tensors, argument alpha must not be a "
-                           "floating point number.");
-      return FALSE;
-    }
+  if (!cr_cpu_check_int_pow (op, ct, b, error))
+    return FALSE;
+  if (op == OP_ADD_SCALED && !cr_cpu_check_alpha (ct, alpha, error))
+    return FALSE;
 
   plan->compute = ct;
   plan->result = info->kind == KIND_COMPARE ? CR_DTYPE_BOOL : ct;
@@ -568,6 +587,21 @@ binary_new (guint            op,
   return out;
 }
 
+gboolean
+cr_cpu_check_alpha (CrDType   ct,
+                    double    alpha,
+                    GError  **error)
+{
+  if (!cr_dtype_is_floating (ct) && alpha != floor (alpha))
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "For integral input tensors, argument alpha must not be a "
+                           "floating point number.");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* PyTorch's canCast: no float into an integer, nothing but bool into bool. */
 static gboolean
 can_cast (CrDType from,
@@ -580,22 +614,34 @@ can_cast (CrDType from,
   return TRUE;
 }
 
-static gboolean
-check_out_shape (const CrTensor  *out,
-                 const gint64    *shape,
-                 int              ndim,
-                 GError         **error)
+gboolean
+cr_cpu_check_into (const CrTensor  *out,
+                   const CrTensor  *a,
+                   const CrTensor  *b,
+                   CrDType          result,
+                   gint64          *shape,
+                   int             *ndim,
+                   GError         **error)
 {
-  g_autofree char *s1 = NULL;
-  g_autofree char *s2 = NULL;
+  if (!cr_shape_broadcast (a->shape, a->ndim, b->shape, b->ndim, shape, ndim, error))
+    return FALSE;
+  if (!cr_shape_equal (out->shape, out->ndim, shape, *ndim))
+    {
+      g_autofree char *s1 = cr_shape_to_string (out->shape, out->ndim);
+      g_autofree char *s2 = cr_shape_to_string (shape, *ndim);
 
-  if (cr_shape_equal (out->shape, out->ndim, shape, ndim))
-    return TRUE;
-  s1 = cr_shape_to_string (out->shape, out->ndim);
-  s2 = cr_shape_to_string (shape, ndim);
-  g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-               "output with shape %s doesn't match the broadcast shape %s", s1, s2);
-  return FALSE;
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "output with shape %s doesn't match the broadcast shape %s", s1, s2);
+      return FALSE;
+    }
+  if (!can_cast (result, out->dtype))
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "result type %s can't be cast to the desired output type %s",
+                   cr_dtype_scalar_name (result), cr_dtype_scalar_name (out->dtype));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -610,18 +656,9 @@ binary_into (guint            op,
   gint64 shape[CR_MAX_DIMS];
   int ndim;
 
-  if (!plan_binary (op, a, b, alpha, &plan, error))
+  if (!plan_binary (op, a, b, alpha, &plan, error)
+      || !cr_cpu_check_into (out, a, b, plan.result, shape, &ndim, error))
     return FALSE;
-  if (!cr_shape_broadcast (a->shape, a->ndim, b->shape, b->ndim, shape, &ndim, error)
-      || !check_out_shape (out, shape, ndim, error))
-    return FALSE;
-  if (!can_cast (plan.result, out->dtype))
-    {
-      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                   "result type %s can't be cast to the desired output type %s",
-                   cr_dtype_scalar_name (plan.result), cr_dtype_scalar_name (out->dtype));
-      return FALSE;
-    }
 
   if (plan.result != out->dtype)
     {

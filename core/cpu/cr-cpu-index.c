@@ -46,13 +46,6 @@ cr_kernel_cat (CrTensor *const *tensors,
                int              dim,
                GError         **error)
 {
-  const CrTensor *ref = NULL;
-  CrDType dtype;
-  gint64 shape[CR_MAX_DIMS];
-  gint64 offset = 0;
-  CrTensor *out;
-  int d;
-
   if (n == 0)
     {
       g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
@@ -62,6 +55,22 @@ cr_kernel_cat (CrTensor *const *tensors,
   for (guint i = 0; i < n; i++)
     if (tensors[i]->device != CR_DEVICE_CPU)
       CR_DISPATCH (tensors[i]->device, cat, error, NULL, tensors, n, dim, error);
+  return cr_cpu_cat_on (tensors, n, dim, CR_DEVICE_CPU, error);
+}
+
+CrTensor *
+cr_cpu_cat_on (CrTensor *const *tensors,
+               guint            n,
+               int              dim,
+               CrDeviceType     device,
+               GError         **error)
+{
+  const CrTensor *ref = NULL;
+  CrDType dtype;
+  gint64 shape[CR_MAX_DIMS];
+  gint64 offset = 0;
+  CrTensor *out;
+  int d;
 
   dtype = tensors[0]->dtype;
   for (guint i = 0; i < n; i++)
@@ -110,10 +119,12 @@ cr_kernel_cat (CrTensor *const *tensors,
       shape[d] += t->shape[d];
     }
 
-  out = cr_tensor_new_empty (shape, ref->ndim, dtype, CR_DEVICE_CPU, error);
+  out = cr_tensor_new_empty (shape, ref->ndim, dtype, device, error);
   if (out == NULL)
     return NULL;
 
+  /* Each input into its slice of out; cr_kernel_copy_into goes to out's
+   * backend (and casts to the promoted dtype). */
   for (guint i = 0; i < n; i++)
     {
       const CrTensor *t = tensors[i];
@@ -138,10 +149,10 @@ cr_kernel_cat (CrTensor *const *tensors,
 
 /* ---- take / put --------------------------------------------------------------- */
 
-static gboolean
-check_index_dtype (const CrTensor  *index,
-                   const char      *what,
-                   GError         **error)
+gboolean
+cr_cpu_check_index_dtype (const CrTensor  *index,
+                          const char      *what,
+                          GError         **error)
 {
   if (index->dtype == CR_DTYPE_INT64)
     return TRUE;
@@ -166,7 +177,7 @@ cr_kernel_take (const CrTensor  *x,
   CrTensor *out;
 
   CR_DISPATCH (cr_cpu_device2 (x, flat_index), take, error, NULL, x, flat_index, error);
-  if (!check_index_dtype (flat_index, "take", error))
+  if (!cr_cpu_check_index_dtype (flat_index, "take", error))
     return NULL;
 
   idx = cr_tensor_contiguous ((CrTensor *) flat_index, error);
@@ -266,7 +277,7 @@ cr_kernel_put (CrTensor        *dst,
   CrDeviceType device = dst->device != CR_DEVICE_CPU ? dst->device : cr_cpu_device2 (flat_index, values);
 
   CR_DISPATCH (device, put, error, FALSE, dst, flat_index, values, accumulate, error);
-  if (!check_index_dtype (flat_index, "put_", error))
+  if (!cr_cpu_check_index_dtype (flat_index, "put_", error))
     return FALSE;
 
   idx = cr_tensor_contiguous ((CrTensor *) flat_index, error);

@@ -176,29 +176,11 @@ cr_kernel_mm (const CrTensor  *a,
 
   CR_DISPATCH (cr_cpu_device2 (a, b), mm, error, NULL, a, b, error);
 
-  if (a->ndim != 2)
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, "self must be a matrix");
-      return NULL;
-    }
-  if (b->ndim != 2)
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, "mat2 must be a matrix");
-      return NULL;
-    }
-  if (a->shape[1] != b->shape[0])
-    {
-      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                   "mat1 and mat2 shapes cannot be multiplied (%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
-                   " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ")",
-                   a->shape[0], a->shape[1], b->shape[0], b->shape[1]);
-      return NULL;
-    }
+  if (!cr_shape_check_mm (a, b, shape, error))
+    return NULL;
   if (!check_dtypes (a, b, "addmm_impl_cpu_", error))
     return NULL;
 
-  shape[0] = a->shape[0];
-  shape[1] = b->shape[1];
   out = cr_tensor_new_empty (shape, 2, a->dtype, CR_DEVICE_CPU, error);
   if (out == NULL)
     return NULL;
@@ -245,24 +227,8 @@ cr_kernel_bmm (const CrTensor  *a,
 
   CR_DISPATCH (cr_cpu_device2 (a, b), bmm, error, NULL, a, b, error);
 
-  if (a->ndim != 3)
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, "batch1 must be a 3D tensor");
-      return NULL;
-    }
-  if (b->ndim != 3)
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, "batch2 must be a 3D tensor");
-      return NULL;
-    }
-  if (b->shape[0] != a->shape[0] || b->shape[1] != a->shape[2])
-    {
-      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                   "Expected size for first two dimensions of batch2 tensor to be: [%" G_GINT64_FORMAT
-                   ", %" G_GINT64_FORMAT "] but got: [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "].",
-                   a->shape[0], a->shape[2], b->shape[0], b->shape[1]);
-      return NULL;
-    }
+  if (!cr_shape_check_bmm (a, b, shape, error))
+    return NULL;
   if (!check_dtypes (a, b, "bmm", error))
     return NULL;
 
@@ -270,9 +236,6 @@ cr_kernel_bmm (const CrTensor  *a,
   n = a->shape[1];
   k = a->shape[2];
   m = b->shape[2];
-  shape[0] = batch;
-  shape[1] = n;
-  shape[2] = m;
   out = cr_tensor_new_empty (shape, 3, a->dtype, CR_DEVICE_CPU, error);
   if (out == NULL)
     return NULL;

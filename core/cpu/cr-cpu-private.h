@@ -6,6 +6,7 @@
 #include "cr-kernels.h"
 #include "cr-backend.h"
 #include "cr-error.h"
+#include "cr-shape-rules.h"
 
 #include <string.h>
 
@@ -253,6 +254,56 @@ void      cr_cpu_vexp_f64          (gint64           n,
                                     double          *out,
                                     const double    *x,
                                     double           shift);
+
+/* The dims of a reduction as a bit mask of x's dims (all of them when
+ * n_dims == 0; none for a 0-d x): wrapped, PyTorch's errors for an out of
+ * range or repeated dim. */
+gboolean  cr_cpu_reduce_dims       (const CrTensor  *x,
+                                    const int       *dims,
+                                    int              n_dims,
+                                    guint32         *out_mask,
+                                    GError         **error);
+
+/* Binary-op dtype rules every backend shares, with PyTorch's RuntimeErrors
+ * (op a CrBinaryOp): no subtraction with a bool operand; no int64 pow to a
+ * negative Python int (ct the compute dtype). */
+gboolean  cr_cpu_check_binary_dtypes (guint          op,
+                                    const CrTensor  *a,
+                                    const CrTensor  *b,
+                                    GError         **error);
+gboolean  cr_cpu_check_int_pow     (guint            op,
+                                    CrDType          ct,
+                                    const CrTensor  *b,
+                                    GError         **error);
+
+/* add's "alpha must be integral for integral inputs" (ct the compute dtype). */
+gboolean  cr_cpu_check_alpha       (CrDType          ct,
+                                    double           alpha,
+                                    GError         **error);
+/* The checks of out = op(a, b) into an existing out: a and b broadcast
+ * (shape, *ndim get the broadcast shape), out has that shape, and result
+ * (the op's result dtype) can be cast to out's dtype (PyTorch's canCast). */
+gboolean  cr_cpu_check_into        (const CrTensor  *out,
+                                    const CrTensor  *a,
+                                    const CrTensor  *b,
+                                    CrDType          result,
+                                    gint64          *shape,
+                                    int             *ndim,
+                                    GError         **error);
+
+/* take/put's "<what>(): Expected a long tensor for index" unless int64. */
+gboolean  cr_cpu_check_index_dtype (const CrTensor  *index,
+                                    const char      *what,
+                                    GError         **error);
+
+/* torch.cat into a new tensor on device (the CUDA backend's cat too): PyTorch's
+ * checks and promotion, 1-d empty inputs skipped, each input written into
+ * its slice with cr_kernel_copy_into. n > 0. */
+CrTensor *cr_cpu_cat_on            (CrTensor *const *tensors,
+                                    guint            n,
+                                    int              dim,
+                                    CrDeviceType     device,
+                                    GError         **error);
 
 /* Wrong-dtype message of PyTorch's dispatch macros:
  * "\"abs_cpu\" not implemented for 'Bool'". */

@@ -23,19 +23,18 @@ typedef enum {
 
 /* ---- dims --------------------------------------------------------------- */
 
-/* Fills mask[d] for the dims to reduce (all of them when n_dims == 0). */
-static gboolean
-dims_to_mask (const CrTensor  *x,
-              const int       *dims,
-              int              n_dims,
-              gboolean        *mask,
-              GError         **error)
+gboolean
+cr_cpu_reduce_dims (const CrTensor  *x,
+                    const int       *dims,
+                    int              n_dims,
+                    guint32         *out_mask,
+                    GError         **error)
 {
-  memset (mask, 0, sizeof (gboolean) * CR_MAX_DIMS);
+  guint32 mask = 0;
+
   if (n_dims == 0)
     {
-      for (int d = 0; d < x->ndim; d++)
-        mask[d] = TRUE;
+      *out_mask = x->ndim > 0 ? (guint32) ((1u << x->ndim) - 1) : 0;
       return TRUE;
     }
   for (int i = 0; i < n_dims; i++)
@@ -46,14 +45,32 @@ dims_to_mask (const CrTensor  *x,
         return FALSE;
       if (x->ndim == 0)
         continue;
-      if (mask[d])
+      if (mask & (1u << d))
         {
           g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                        "dim %d appears multiple times in the list of dims", d);
           return FALSE;
         }
-      mask[d] = TRUE;
+      mask |= 1u << d;
     }
+  *out_mask = mask;
+  return TRUE;
+}
+
+/* Fills mask[d] for the dims to reduce (all of them when n_dims == 0). */
+static gboolean
+dims_to_mask (const CrTensor  *x,
+              const int       *dims,
+              int              n_dims,
+              gboolean        *mask,
+              GError         **error)
+{
+  guint32 bits;
+
+  if (!cr_cpu_reduce_dims (x, dims, n_dims, &bits, error))
+    return FALSE;
+  for (int d = 0; d < CR_MAX_DIMS; d++)
+    mask[d] = (bits >> d) & 1;
   return TRUE;
 }
 

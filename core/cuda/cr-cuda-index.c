@@ -84,39 +84,39 @@ describe_matrix (const CrTensor *t, CrCudaTensor *d)
     }
 }
 
+/* t as a gemm operand on the device: itself when cuBLAS can read dims
+ * (r, r + 1) as they lie, else a contiguous copy. */
+static CrTensor *
+gemm_operand (const CrTensor *t_in, int r, GError **error)
+{
+  g_autoptr(CrTensor) t = cr_cuda_operand (t_in, error);
+
+  if (t == NULL || gemm_ready (t, r, r + 1))
+    return g_steal_pointer (&t);
+  return cr_tensor_copy (t, error);
+}
+
 static CrTensor *
 gemm (const CrTensor *a_in, const CrTensor *b_in, const gint64 *shape, int ndim, GError **error)
 {
-  g_autoptr(CrTensor) a = cr_cuda_operand (a_in, error);
-  g_autoptr(CrTensor) b = a != NULL ? cr_cuda_operand (b_in, error) : NULL;
+  g_autoptr(CrTensor) a = NULL;
+  g_autoptr(CrTensor) b = NULL;
   int r = ndim == 3 ? 1 : 0;
   CrCudaTensor dout, da, db;
   CrTensor *out;
 
-  if (b == NULL)
-    return NULL;
   /* cuBLAS takes int sizes (the ABI's promise). */
   for (int i = 0; i < ndim; i++)
-    if (a->shape[i] > G_MAXINT || b->shape[i] > G_MAXINT)
+    if (a_in->shape[i] > G_MAXINT || b_in->shape[i] > G_MAXINT)
       {
         g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                              "CUDA matrix products take sizes below 2^31");
         return NULL;
       }
-  if (!gemm_ready (a, r, r + 1))
-    {
-      CrTensor *c = cr_tensor_copy (a, error);
-      cr_tensor_unref (g_steal_pointer (&a));
-      if ((a = c) == NULL)
-        return NULL;
-    }
-  if (!gemm_ready (b, r, r + 1))
-    {
-      CrTensor *c = cr_tensor_copy (b, error);
-      cr_tensor_unref (g_steal_pointer (&b));
-      if ((b = c) == NULL)
-        return NULL;
-    }
+  a = gemm_operand (a_in, r, error);
+  b = a != NULL ? gemm_operand (b_in, r, error) : NULL;
+  if (b == NULL)
+    return NULL;
   out = cr_cuda_new_out (shape, ndim, a->dtype, error);
   if (out == NULL || out->numel == 0)
     return out;
@@ -128,43 +128,9 @@ gemm (const CrTensor *a_in, const CrTensor *b_in, const gint64 *shape, int ndim,
   return out;
 }
 
-CrTensor *
-cr_cuda_mm (const CrTensor *a, const CrTensor *b, GError **error)
-{
-  gint64 shape[2];
-
-  if (a->device != b->device)
-    {
-      cr_set_mixed_device_error (error, a->device, b->device);
-      return NULL;
-    }
-  if (a->ndim != 2)
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, "self must be a matrix");
-      return NULL;
-    }
-  if (b->ndim != 2)
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, "mat2 must be a matrix");
-      return NULL;
-    }
-  if (a->shape[1] != b->shape[0])
-    {
-      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                   "mat1 and mat2 shapes cannot be multiplied (%" G_GINT64_FORMAT "x%"
-                   G_GINT64_FORMAT " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ")",
-                   a->shape[0], a->shape[1], b->shape[0], b->shape[1]);
-      return NULL;
-    }
-  if (!check_mm_dtypes (a, b, "addmm_cuda", error))
-    return NULL;
-  shape[0] = a->shape[0];
-  shape[1] = b->shape[1];
-  return gemm (a, b, shape, 2, error);
-}
-
-CrTensor *
-cr_cuda_bmm (const CrTensor *a, const CrTensor *b, GError **error)
+/* mm or bmm: the shape checks shared with the CPU, then one gemm. */
+static CrTensor *
+product (const CrTensor *a, const CrTensor *b, gboolean batched, GError **error)
 {
   gint64 shape[3];
 
@@ -173,143 +139,44 @@ cr_cuda_bmm (const CrTensor *a, const CrTensor *b, GError **error)
       cr_set_mixed_device_error (error, a->device, b->device);
       return NULL;
     }
-  if (a->ndim != 3)
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                           "batch1 must be a 3D tensor");
-      return NULL;
-    }
-  if (b->ndim != 3)
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                           "batch2 must be a 3D tensor");
-      return NULL;
-    }
-  if (b->shape[0] != a->shape[0] || b->shape[1] != a->shape[2])
-    {
-      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                   "Expected size for first two dimensions of batch2 tensor to be: [%"
-                   G_GINT64_FORMAT ", %" G_GINT64_FORMAT "] but got: [%" G_GINT64_FORMAT ", %"
-                   G_GINT64_FORMAT "].", a->shape[0], a->shape[2], b->shape[0], b->shape[1]);
-      return NULL;
-    }
-  if (!check_mm_dtypes (a, b, "bmm_cuda", error))
+  if (!(batched ? cr_shape_check_bmm (a, b, shape, error) : cr_shape_check_mm (a, b, shape, error))
+      || !check_mm_dtypes (a, b, batched ? "bmm_cuda" : "addmm_cuda", error))
     return NULL;
-  shape[0] = a->shape[0];
-  shape[1] = a->shape[1];
-  shape[2] = b->shape[2];
-  return gemm (a, b, shape, 3, error);
+  return gemm (a, b, shape, batched ? 3 : 2, error);
+}
+
+CrTensor *
+cr_cuda_mm (const CrTensor *a, const CrTensor *b, GError **error)
+{
+  return product (a, b, FALSE, error);
+}
+
+CrTensor *
+cr_cuda_bmm (const CrTensor *a, const CrTensor *b, GError **error)
+{
+  return product (a, b, TRUE, error);
 }
 
 /* ---- cat ------------------------------------------------------------------------------ */
 
-static gboolean
-skipped_in_cat (const CrTensor *t)
-{
-  /* PyTorch's legacy rule: a 1-d empty tensor is skipped whatever the other ranks. */
-  return t->ndim == 1 && t->shape[0] == 0;
-}
-
 CrTensor *
 cr_cuda_cat (CrTensor *const *tensors, guint n, int dim, GError **error)
 {
-  const CrTensor *ref = NULL;
-  gint64 shape[CR_MAX_DIMS], offset = 0;
-  CrDType dtype;
-  CrTensor *out;
-  int d;
-
-  dtype = tensors[0]->dtype;
   for (guint i = 0; i < n; i++)
-    {
-      if (tensors[i]->device != CR_DEVICE_CUDA)
-        {
-          /* PyTorch 1.13's wording for cat over devices. */
-          g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                       "Expected all tensors to be on the same device, but found at least two "
-                       "devices, cuda:0 and cpu! (when checking argument for argument tensors "
-                       "in method wrapper_cat)");
-          return NULL;
-        }
-      if (tensors[i]->ndim == 0)
-        {
-          g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                       "zero-dimensional tensor (at position %u) cannot be concatenated", i);
-          return NULL;
-        }
-      dtype = cr_dtype_promote (dtype, tensors[i]->dtype);
-      if (ref == NULL && !skipped_in_cat (tensors[i]))
-        ref = tensors[i];
-    }
-  if (ref == NULL)
-    ref = tensors[0];
-  if (!cr_cpu_wrap_dim (dim, ref->ndim, &d, error))
-    return NULL;
-
-  memcpy (shape, ref->shape, sizeof (gint64) * ref->ndim);
-  shape[d] = 0;
-  for (guint i = 0; i < n; i++)
-    {
-      const CrTensor *t = tensors[i];
-
-      if (skipped_in_cat (t) && t != ref)
-        continue;
-      if (t->ndim != ref->ndim)
-        {
-          g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                       "Tensors must have same number of dimensions: got %d and %d",
-                       ref->ndim, t->ndim);
-          return NULL;
-        }
-      for (int k = 0; k < ref->ndim; k++)
-        if (k != d && t->shape[k] != ref->shape[k])
-          {
-            g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                         "Sizes of tensors must match except in dimension %d. Expected size %"
-                         G_GINT64_FORMAT " but got size %" G_GINT64_FORMAT
-                         " for tensor number %u in the list.", d, ref->shape[k], t->shape[k], i);
-            return NULL;
-          }
-      shape[d] += t->shape[d];
-    }
-
-  out = cr_cuda_new_out (shape, ref->ndim, dtype, error);
-  if (out == NULL)
-    return NULL;
-  for (guint i = 0; i < n; i++)
-    {
-      const CrTensor *t = tensors[i];
-      g_autoptr(CrTensor) slice = NULL;
-      gint64 slice_shape[CR_MAX_DIMS];
-
-      if ((skipped_in_cat (t) && t != ref) || t->shape[d] == 0)
-        continue;
-      memcpy (slice_shape, shape, sizeof (gint64) * ref->ndim);
-      slice_shape[d] = t->shape[d];
-      slice = cr_tensor_new_view (out, slice_shape, ref->ndim, out->strides,
-                                  offset * out->strides[d]);
-      if (!cr_cuda_copy_into (slice, t, error))
-        {
-          cr_tensor_unref (out);
-          return NULL;
-        }
-      offset += t->shape[d];
-    }
-  return out;
+    if (tensors[i]->device != CR_DEVICE_CUDA)
+      {
+        /* PyTorch 1.13's wording for cat over devices. */
+        g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                     "Expected all tensors to be on the same device, but found at least two "
+                     "devices, cuda:0 and cpu! (when checking argument for argument tensors "
+                     "in method wrapper_cat)");
+        return NULL;
+      }
+  /* The shape rules and the slice copies are the CPU's. */
+  return cr_cpu_cat_on (tensors, n, dim, CR_DEVICE_CUDA, error);
 }
 
 /* ---- take / put / nonzero ----------------------------------------------------------- */
-
-static gboolean
-check_index (const CrTensor *index, const char *what, GError **error)
-{
-  if (index->dtype == CR_DTYPE_INT64)
-    return TRUE;
-  g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-               "%s(): Expected a long tensor for index, but got %s",
-               what, cr_dtype_scalar_name (index->dtype));
-  return FALSE;
-}
 
 CrTensor *
 cr_cuda_take (const CrTensor *x_in, const CrTensor *index_in, GError **error)
@@ -319,7 +186,7 @@ cr_cuda_take (const CrTensor *x_in, const CrTensor *index_in, GError **error)
   CrCudaTensor dout, dx, di;
   CrTensor *out;
 
-  if (!check_index (index_in, "take", error))
+  if (!cr_cpu_check_index_dtype (index_in, "take", error))
     return NULL;
   x = cr_cuda_operand (x_in, error);
   index = x != NULL ? cr_cuda_operand (index_in, error) : NULL;
@@ -357,7 +224,7 @@ cr_cuda_put (CrTensor *dst, const CrTensor *index_in, const CrTensor *values_in,
       cr_set_mixed_device_error (error, CR_DEVICE_CUDA, dst->device);
       return FALSE;
     }
-  if (!check_index (index_in, "put_", error))
+  if (!cr_cpu_check_index_dtype (index_in, "put_", error))
     return FALSE;
   index = cr_cuda_operand (index_in, error);
   if (index == NULL)

@@ -98,19 +98,8 @@ plan_binary (CrBinaryOp op, const CrTensor *a, const CrTensor *b, CrDType *compu
 {
   CrDType ct = cr_dtype_result_type (a, b);
 
-  if (op == CR_BINARY_SUB && (a->dtype == CR_DTYPE_BOOL || b->dtype == CR_DTYPE_BOOL))
-    {
-      if (a->dtype == CR_DTYPE_BOOL && b->dtype == CR_DTYPE_BOOL)
-        g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                             "Subtraction, the `-` operator, with two bool tensors is not "
-                             "supported. Use the `^` or `logical_xor()` operator instead.");
-      else
-        g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                             "Subtraction, the `-` operator, with a bool tensor is not "
-                             "supported. If you are trying to invert a mask, use the `~` or "
-                             "`logical_not()` operator instead.");
-      return FALSE;
-    }
+  if (!cr_cpu_check_binary_dtypes (op, a, b, error))
+    return FALSE;
   if ((op == CR_BINARY_DIV || op >= CR_BINARY_TANH_BACKWARD) && !cr_dtype_is_floating (ct))
     ct = CR_DTYPE_FLOAT32;
   /* bool pow / floor_divide / remainder compute in int64 as PyTorch's CUDA
@@ -125,23 +114,22 @@ plan_binary (CrBinaryOp op, const CrTensor *a, const CrTensor *b, CrDType *compu
                    "\"%s\" not implemented for 'Bool'", names[op]);
       return FALSE;
     }
-  if (op == CR_BINARY_POW && ct == CR_DTYPE_INT64 && b->is_wrapped_number
-      && b->device == CR_DEVICE_CPU && cr_tensor_get_flat (b, 0) < 0)
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                           "Integers to negative integer powers are not allowed.");
-      return FALSE;
-    }
+  if (!cr_cpu_check_int_pow (op, ct, b, error))
+    return FALSE;
   *compute = ct;
   *result = binary_is_compare (op) ? CR_DTYPE_BOOL : ct;
   return TRUE;
 }
 
-/* out = op(a, b) where out already has the broadcast shape and the result
- * dtype and does not overlap a or b partially. */
+/* binary_run's op for out = a + alpha * b (the module's add_scaled). */
+#define OP_ADD_SCALED CR_BINARY_COUNT
+
+/* out = op(a, b) (a and b in compute first) where out already has the
+ * broadcast shape and the result dtype and does not overlap a or b
+ * partially. alpha only for OP_ADD_SCALED. */
 static gboolean
-binary_run (CrBinaryOp op, CrTensor *out, const CrTensor *a_in, const CrTensor *b_in,
-            CrDType compute, GError **error)
+binary_run (guint op, CrTensor *out, const CrTensor *a_in, const CrTensor *b_in,
+            CrDType compute, double alpha, GError **error)
 {
   g_autoptr(CrTensor) a = cr_cuda_as_dtype (a_in, compute, error);
   g_autoptr(CrTensor) b = a != NULL ? cr_cuda_as_dtype (b_in, compute, error) : NULL;
@@ -154,6 +142,8 @@ binary_run (CrBinaryOp op, CrTensor *out, const CrTensor *a_in, const CrTensor *
   cr_cuda_describe (out, &dout);
   cr_cuda_describe_expanded (a, out->shape, out->ndim, &da);
   cr_cuda_describe_expanded (b, out->shape, out->ndim, &db);
+  if (op == OP_ADD_SCALED)
+    return CALL (add_scaled, &dout, &da, &db, alpha);
   return CALL (binary, (int) op, &dout, &da, &db);
 }
 
@@ -180,7 +170,7 @@ cuda_binary (CrBinaryOp op, const CrTensor *a_in, const CrTensor *b_in, GError *
   if (b == NULL || !cr_shape_broadcast (a->shape, a->ndim, b->shape, b->ndim, shape, &ndim, error))
     return NULL;
   out = cr_cuda_new_out (shape, ndim, result, error);
-  if (out != NULL && !binary_run (op, out, a, b, compute, error))
+  if (out != NULL && !binary_run (op, out, a, b, compute, 0.0, error))
     g_clear_pointer (&out, cr_tensor_unref);
   return out;
 }
@@ -195,17 +185,6 @@ safe_alias (const CrTensor *out, const CrTensor *t)
   return out->offset == t->offset && out->dtype == t->dtype
          && cr_shape_equal (out->shape, out->ndim, t->shape, t->ndim)
          && memcmp (out->strides, t->strides, sizeof (gint64) * out->ndim) == 0;
-}
-
-static gboolean
-can_cast (CrDType from, CrDType to)
-{
-  /* PyTorch's canCast: no float -> integral, no non-bool -> bool. */
-  if (cr_dtype_is_floating (from) && !cr_dtype_is_floating (to))
-    return FALSE;
-  if (from != CR_DTYPE_BOOL && to == CR_DTYPE_BOOL)
-    return FALSE;
-  return TRUE;
 }
 
 static gboolean
@@ -227,64 +206,18 @@ cuda_binary_into (CrBinaryOp op, CrTensor *out, const CrTensor *a_in, const CrTe
     return FALSE;
   a = cr_cuda_operand (a_in, error);
   b = a != NULL ? cr_cuda_operand (b_in, error) : NULL;
-  if (b == NULL || !cr_shape_broadcast (a->shape, a->ndim, b->shape, b->ndim, shape, &ndim, error))
+  if (b == NULL || !cr_cpu_check_into (out, a, b, result, shape, &ndim, error))
     return FALSE;
-  if (!cr_shape_equal (out->shape, out->ndim, shape, ndim))
-    {
-      g_autofree char *s1 = cr_shape_to_string (out->shape, out->ndim);
-      g_autofree char *s2 = cr_shape_to_string (shape, ndim);
-      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                   "output with shape %s doesn't match the broadcast shape %s", s1, s2);
-      return FALSE;
-    }
-  if (!can_cast (result, out->dtype))
-    {
-      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                   "result type %s can't be cast to the desired output type %s",
-                   cr_dtype_scalar_name (result), cr_dtype_scalar_name (out->dtype));
-      return FALSE;
-    }
   if (result == out->dtype && safe_alias (out, a) && safe_alias (out, b)
       && (a->dtype == compute || out->storage != a->storage)
       && (b->dtype == compute || out->storage != b->storage))
-    return binary_run (op, out, a, b, compute, error);
+    return binary_run (op, out, a, b, compute, 0.0, error);
   {
     /* Another dtype or an overlap the kernel cannot take: a temporary. */
     g_autoptr(CrTensor) tmp = cr_cuda_new_out (shape, ndim, result, error);
-    return tmp != NULL && binary_run (op, tmp, a, b, compute, error)
+    return tmp != NULL && binary_run (op, tmp, a, b, compute, 0.0, error)
            && cr_cuda_copy_into (out, tmp, error);
   }
-}
-
-static gboolean
-add_scaled_run (CrTensor *out, const CrTensor *a_in, const CrTensor *b_in, double alpha,
-                GError **error)
-{
-  g_autoptr(CrTensor) a = cr_cuda_as_dtype (a_in, out->dtype, error);
-  g_autoptr(CrTensor) b = a != NULL ? cr_cuda_as_dtype (b_in, out->dtype, error) : NULL;
-  CrCudaTensor dout, da, db;
-
-  if (b == NULL)
-    return FALSE;
-  if (out->numel == 0)
-    return TRUE;
-  cr_cuda_describe (out, &dout);
-  cr_cuda_describe_expanded (a, out->shape, out->ndim, &da);
-  cr_cuda_describe_expanded (b, out->shape, out->ndim, &db);
-  return CALL (add_scaled, &dout, &da, &db, alpha);
-}
-
-static gboolean
-check_alpha (CrDType ct, double alpha, GError **error)
-{
-  if (!cr_dtype_is_floating (ct) && alpha != floor (alpha))
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                           "For integral input tensors, argument alpha must not be a "
-                           "floating point number.");
-      return FALSE;
-    }
-  return TRUE;
 }
 
 static CrTensor *
@@ -299,14 +232,14 @@ cuda_add_scaled (const CrTensor *a_in, const CrTensor *b_in, double alpha, GErro
 
   if (ct == CR_DTYPE_BOOL)
     ct = CR_DTYPE_INT64;   /* the kernel has no bool a + alpha * b */
-  if (!check_alpha (ct, alpha, error))
+  if (!cr_cpu_check_alpha (ct, alpha, error))
     return NULL;
   a = cr_cuda_operand (a_in, error);
   b = a != NULL ? cr_cuda_operand (b_in, error) : NULL;
   if (b == NULL || !cr_shape_broadcast (a->shape, a->ndim, b->shape, b->ndim, shape, &ndim, error))
     return NULL;
   out = cr_cuda_new_out (shape, ndim, ct, error);
-  if (out != NULL && !add_scaled_run (out, a, b, alpha, error))
+  if (out != NULL && !binary_run (OP_ADD_SCALED, out, a, b, out->dtype, alpha, error))
     g_clear_pointer (&out, cr_tensor_unref);
   if (out != NULL && ct != cr_dtype_result_type (a_in, b_in))
     {
@@ -321,16 +254,21 @@ static gboolean
 cuda_add_scaled_into (CrTensor *out, const CrTensor *b_in, double alpha, GError **error)
 {
   g_autoptr(CrTensor) b = NULL;
+  gint64 shape[CR_MAX_DIMS];
+  int ndim;
 
   if (out->device != CR_DEVICE_CUDA)
     {
       cr_set_mixed_device_error (error, CR_DEVICE_CUDA, out->device);
       return FALSE;
     }
-  if (!check_alpha (out->dtype, alpha, error))
+  if (!cr_cpu_check_alpha (out->dtype, alpha, error))
     return FALSE;
+  /* The CPU's checks for out += alpha * b: b broadcasts to out, and the
+   * result type can be cast to out's dtype. */
   b = cr_cuda_operand (b_in, error);
-  if (b == NULL)
+  if (b == NULL
+      || !cr_cpu_check_into (out, out, b, cr_dtype_result_type (out, b_in), shape, &ndim, error))
     return FALSE;
   if (out->dtype == CR_DTYPE_BOOL || !safe_alias (out, b) || b->dtype != out->dtype)
     {
@@ -338,7 +276,7 @@ cuda_add_scaled_into (CrTensor *out, const CrTensor *b_in, double alpha, GError 
       g_autoptr(CrTensor) tmp = cuda_add_scaled (out, b, alpha, error);
       return tmp != NULL && cr_cuda_copy_into (out, tmp, error);
     }
-  return add_scaled_run (out, out, b, alpha, error);
+  return binary_run (OP_ADD_SCALED, out, out, b, out->dtype, alpha, error);
 }
 
 static CrTensor *
@@ -421,36 +359,6 @@ cuda_where (const CrTensor *cond_in, const CrTensor *a_in, const CrTensor *b_in,
 
 /* ---- reductions ------------------------------------------------------------------ */
 
-/* The dims of a reduction as a bit mask (all dims when n_dims == 0). */
-static gboolean
-dims_mask (const CrTensor *x, const int *dims, int n_dims, guint32 *out_mask, GError **error)
-{
-  guint32 mask = 0;
-
-  if (n_dims == 0)
-    {
-      *out_mask = x->ndim > 0 ? (guint32) ((1u << x->ndim) - 1) : 0;
-      return TRUE;
-    }
-  for (int i = 0; i < n_dims; i++)
-    {
-      int d;
-      if (!cr_cpu_wrap_dim (dims[i], x->ndim, &d, error))
-        return FALSE;
-      if (x->ndim == 0)
-        continue;
-      if (mask & (1u << d))
-        {
-          g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                       "dim %d appears multiple times in the list of dims", d);
-          return FALSE;
-        }
-      mask |= 1u << d;
-    }
-  *out_mask = mask;
-  return TRUE;
-}
-
 /* op over mask into a new tensor of out_dtype (x cast to in_dtype first). */
 static CrTensor *
 reduce_new (CrCudaReduceOp op, const CrTensor *x_in, guint32 mask, gboolean keepdim,
@@ -483,26 +391,29 @@ reduce_new (CrCudaReduceOp op, const CrTensor *x_in, guint32 mask, gboolean keep
   return out;
 }
 
+/* sum and prod: int64 for integer and bool inputs, as on the CPU. */
 static CrTensor *
-cuda_sum (const CrTensor *x, const int *dims, int n_dims, gboolean keepdim, GError **error)
+sum_or_prod (CrCudaReduceOp op, const CrTensor *x, const int *dims, int n_dims, gboolean keepdim,
+             GError **error)
 {
   guint32 mask;
   CrDType dt = cr_dtype_is_floating (x->dtype) ? x->dtype : CR_DTYPE_INT64;
 
-  if (!dims_mask (x, dims, n_dims, &mask, error))
+  if (!cr_cpu_reduce_dims (x, dims, n_dims, &mask, error))
     return NULL;
-  return reduce_new (CR_CUDA_REDUCE_SUM, x, mask, keepdim, dt, dt, error);
+  return reduce_new (op, x, mask, keepdim, dt, dt, error);
+}
+
+static CrTensor *
+cuda_sum (const CrTensor *x, const int *dims, int n_dims, gboolean keepdim, GError **error)
+{
+  return sum_or_prod (CR_CUDA_REDUCE_SUM, x, dims, n_dims, keepdim, error);
 }
 
 static CrTensor *
 cuda_prod (const CrTensor *x, const int *dims, int n_dims, gboolean keepdim, GError **error)
 {
-  guint32 mask;
-  CrDType dt = cr_dtype_is_floating (x->dtype) ? x->dtype : CR_DTYPE_INT64;
-
-  if (!dims_mask (x, dims, n_dims, &mask, error))
-    return NULL;
-  return reduce_new (CR_CUDA_REDUCE_PROD, x, mask, keepdim, dt, dt, error);
+  return sum_or_prod (CR_CUDA_REDUCE_PROD, x, dims, n_dims, keepdim, error);
 }
 
 static CrTensor *
@@ -517,7 +428,7 @@ cuda_mean (const CrTensor *x, const int *dims, int n_dims, gboolean keepdim, GEr
                    "floating point or complex dtype. Got: %s", cr_dtype_scalar_name (x->dtype));
       return NULL;
     }
-  if (!dims_mask (x, dims, n_dims, &mask, error))
+  if (!cr_cpu_reduce_dims (x, dims, n_dims, &mask, error))
     return NULL;
   return reduce_new (CR_CUDA_REDUCE_MEAN, x, mask, keepdim, x->dtype, x->dtype, error);
 }

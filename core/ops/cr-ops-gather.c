@@ -8,21 +8,6 @@
 #include "cr-cuda.h"
 #include "cr-error.h"
 
-/* A host positions tensor moved to device (taking pos); a no-op on the CPU. */
-static CrTensor *
-positions_to (CrTensor     *pos,
-              CrDeviceType  device,
-              GError      **error)
-{
-  CrTensor *moved;
-
-  if (pos == NULL || pos->device == device)
-    return pos;
-  moved = cr_tensor_to_device (pos, device, error);
-  cr_tensor_unref (pos);
-  return moved;
-}
-
 static CrTensor *take_recording (CrOpId     op,
                                  CrTensor  *x,
                                  CrTensor  *pos,
@@ -142,7 +127,7 @@ take_recording (CrOpId     op,
                 CrTensor  *pos,
                 GError   **error)
 {
-  g_autoptr(CrTensor) owned = positions_to (pos, x->device, error);
+  g_autoptr(CrTensor) owned = cr_ops_positions_to (pos, x->device, error);
   CrTensor *out = owned != NULL ? cr_kernel_take (x, owned, error) : NULL;
   CrNode *node;
 
@@ -365,7 +350,7 @@ cr_diag (CrTensor  *x,
       p = cr_tensor_data (pos);
       for (gint64 i = 0; i < x->shape[0]; i++)
         p[i] = (i + row0) * n + i + col0;
-      pos = positions_to (g_steal_pointer (&pos), x->device, error);
+      pos = cr_ops_positions_to (g_steal_pointer (&pos), x->device, error);
       if (pos == NULL)
         return NULL;
       out = cr_tensor_new_zeros (shape, 2, x->dtype, x->device, error);

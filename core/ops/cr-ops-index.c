@@ -69,13 +69,10 @@ int64_data (const CrTensor *t)
   return (gint64 *) cr_tensor_data (t);
 }
 
-/* Positions are worked out on the host (bounds checks need the index values
- * there); this moves a host positions tensor to the device of the tensor it
- * indexes, taking pos. A no-op on the CPU. */
-static CrTensor *
-positions_to (CrTensor     *pos,
-              CrDeviceType  device,
-              GError      **error)
+CrTensor *
+cr_ops_positions_to (CrTensor     *pos,
+                     CrDeviceType  device,
+                     GError      **error)
 {
   CrTensor *moved;
 
@@ -93,7 +90,7 @@ static CrTensor *
 index_to_host (CrTensor  *t,
                GError   **error)
 {
-  return positions_to (t, CR_DEVICE_CPU, error);
+  return cr_ops_positions_to (t, CR_DEVICE_CPU, error);
 }
 
 /* Flat positions of a region (shape, strides and offset counted in the
@@ -110,7 +107,7 @@ region_positions (const gint64  *shape,
 
   if (pos != NULL)
     fill_offsets (int64_data (pos), shape, ndim, strides, offset);
-  return positions_to (pos, device, error);
+  return cr_ops_positions_to (pos, device, error);
 }
 
 /* The flat positions, within b, of the elements of v (a view sharing b's
@@ -158,7 +155,7 @@ view_positions (const CrTensor  *v,
       for (gint64 i = 0; i < v->numel; i++)
         p[i] = inverse[p[i] - lo];
     }
-  return positions_to (g_steal_pointer (&pos), b->device, error);
+  return cr_ops_positions_to (g_steal_pointer (&pos), b->device, error);
 }
 
 /* ---- differentiable gather / scatter over flat positions ---------------- */
@@ -945,7 +942,8 @@ advanced_positions (IndexWalk  *w,
   /* A single mask over every dim (x[x < 0]): the positions are the mask's. */
   if (w->n_adv == 1 && w->adv[0].pos == 0 && w->adv[0].index->dtype == CR_DTYPE_BOOL
       && cr_shape_equal (w->adv[0].index->shape, w->adv[0].index->ndim, cur->shape, cur->ndim))
-    return positions_to (cr_kernel_nonzero_flat (w->adv[0].index, error), cur->device, error);
+    return cr_ops_positions_to (cr_kernel_nonzero_flat (w->adv[0].index, error), cur->device,
+                                error);
 
   if (!expand_masks (w, error))
     return NULL;
@@ -1070,7 +1068,7 @@ advanced_positions (IndexWalk  *w,
         for (gint64 c = 0; c < npost; c++)
           row[c] = base + post_off[c];
       }
-  return positions_to (g_steal_pointer (&pos), cur->device, error);
+  return cr_ops_positions_to (g_steal_pointer (&pos), cur->device, error);
 }
 
 /* ---- x[...] ---------------------------------------------------------------- */

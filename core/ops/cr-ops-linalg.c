@@ -8,6 +8,7 @@
  */
 #include "cr-ops-private.h"
 #include "cr-error.h"
+#include "cr-shape-rules.h"
 
 #include <string.h>
 
@@ -135,26 +136,11 @@ cr_mm (CrTensor  *a,
        CrTensor  *b,
        GError   **error)
 {
+  gint64 shape[2];
   CrTensor *out;
 
-  if (a->ndim != 2)
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, "self must be a matrix");
-      return NULL;
-    }
-  if (b->ndim != 2)
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, "mat2 must be a matrix");
-      return NULL;
-    }
-  if (a->shape[1] != b->shape[0])
-    {
-      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                   "mat1 and mat2 shapes cannot be multiplied (%" G_GINT64_FORMAT "x%"
-                   G_GINT64_FORMAT " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ")",
-                   a->shape[0], a->shape[1], b->shape[0], b->shape[1]);
-      return NULL;
-    }
+  if (!cr_shape_check_mm (a, b, shape, error))
+    return NULL;
   if (!check_same_dtype (a, b, "addmm_impl_cpu_", error))
     return NULL;
 
@@ -376,28 +362,11 @@ cr_bmm (CrTensor  *a,
         CrTensor  *b,
         GError   **error)
 {
+  gint64 shape[3];
   CrTensor *out;
 
-  if (a->ndim != 3)
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                           "batch1 must be a 3D tensor");
-      return NULL;
-    }
-  if (b->ndim != 3)
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                           "batch2 must be a 3D tensor");
-      return NULL;
-    }
-  if (b->shape[0] != a->shape[0] || b->shape[1] != a->shape[2])
-    {
-      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                   "Expected size for first two dimensions of batch2 tensor to be: [%"
-                   G_GINT64_FORMAT ", %" G_GINT64_FORMAT "] but got: [%" G_GINT64_FORMAT ", %"
-                   G_GINT64_FORMAT "].", a->shape[0], a->shape[2], b->shape[0], b->shape[1]);
-      return NULL;
-    }
+  if (!cr_shape_check_bmm (a, b, shape, error))
+    return NULL;
   if (!check_same_dtype (a, b, "bmm", error))
     return NULL;
 

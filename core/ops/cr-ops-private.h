@@ -90,6 +90,13 @@ CrTensor *cr_ops_scatter_add_flat (CrTensor           *grad,
                                    const CrTensorMeta *meta,
                                    GError            **error);
 
+/* Positions are worked out on the host (bounds checks need the index values
+ * there); this moves a host positions tensor to the device of the tensor it
+ * indexes, taking pos (NULL passes through). A no-op on the CPU. */
+CrTensor *cr_ops_positions_to    (CrTensor        *pos,
+                                  CrDeviceType     device,
+                                  GError         **error);
+
 /* A view of x sharing its storage; view_base is the tensor owning the memory. */
 CrTensor *cr_ops_make_view       (CrTensor        *x,
                                   const gint64    *shape,
