@@ -257,7 +257,7 @@ binary_op (const Plan &plan, int dtype, double alpha, char *msg, size_t msg_size
           BinaryFn<OP, T> f;                                                       \
           f.alpha = convert<T> (alpha);                                            \
           f.fast_pow = plan.one[2];                                                \
-          return launch2<typename BinaryFn<OP, T>::Out, T, T> (plan, f, what, msg, msg_size); \
+          return launch<typename BinaryFn<OP, T>::Out, T, T> (plan, f, what, msg, msg_size); \
         }                                                                          \
       break;
     CASE (CR_CUDA_BOOL, uint8_t)

@@ -133,8 +133,8 @@ unary_op (const Plan &plan, int dtype, char *msg, size_t msg_size)
 #define CASE(DT, T)                                                               \
     case DT:                                                                      \
       if constexpr (unary_valid (OP, DT))                                         \
-        return launch1<typename UnaryFn<OP, T>::Out, T> (plan, UnaryFn<OP, T> (), what, \
-                                                          msg, msg_size);         \
+        return launch<typename UnaryFn<OP, T>::Out, T> (plan, UnaryFn<OP, T> (), what, \
+                                                         msg, msg_size);          \
       break;
     CASE (CR_CUDA_BOOL, uint8_t)
     CASE (CR_CUDA_INT64, int64_t)
@@ -190,13 +190,13 @@ copy_from (const Plan &plan, int src_dtype, char *msg, size_t msg_size)
   switch (src_dtype)
     {
     case CR_CUDA_BOOL:
-      return launch1<To, uint8_t> (plan, ConvertFn<To, uint8_t> (), "copy", msg, msg_size);
+      return launch<To, uint8_t> (plan, ConvertFn<To, uint8_t> (), "copy", msg, msg_size);
     case CR_CUDA_INT64:
-      return launch1<To, int64_t> (plan, ConvertFn<To, int64_t> (), "copy", msg, msg_size);
+      return launch<To, int64_t> (plan, ConvertFn<To, int64_t> (), "copy", msg, msg_size);
     case CR_CUDA_FLOAT32:
-      return launch1<To, float> (plan, ConvertFn<To, float> (), "copy", msg, msg_size);
+      return launch<To, float> (plan, ConvertFn<To, float> (), "copy", msg, msg_size);
     case CR_CUDA_FLOAT64:
-      return launch1<To, double> (plan, ConvertFn<To, double> (), "copy", msg, msg_size);
+      return launch<To, double> (plan, ConvertFn<To, double> (), "copy", msg, msg_size);
     default:
       return cr_cuda_set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size, "copy: bad dtype %d",
                               src_dtype);
@@ -208,7 +208,15 @@ template <typename T>
 int
 fill_as (const Plan &plan, double value, char *msg, size_t msg_size)
 {
-  return launch1<T, T> (plan, ConvertFn<T, T> (), "fill", msg, msg_size, convert<T> (value));
+  return launch_srcs<T> (plan, ConvertFn<T, T> (), "fill", msg, msg_size,
+                        src_of<T> (plan, 1, convert<T> (value)));
+}
+
+template <typename T>
+int
+where_as (const Plan &plan, char *msg, size_t msg_size)
+{
+  return launch<T, uint8_t, T, T> (plan, WhereFn<T> (), "where", msg, msg_size);
 }
 
 } // namespace
@@ -285,19 +293,19 @@ cr_cuda_k_clamp (const CrCudaTensor *out, const CrCudaTensor *x, int has_min, do
     case CR_CUDA_FLOAT32:
       {
         ClampFn<float> f = { has_min ? (float) min : -INFINITY, has_max ? (float) max : INFINITY };
-        return launch1<float, float> (plan, f, "clamp", msg, msg_size);
+        return launch<float, float> (plan, f, "clamp", msg, msg_size);
       }
     case CR_CUDA_FLOAT64:
       {
         ClampFn<double> f = { has_min ? min : -(double) INFINITY,
                               has_max ? max : (double) INFINITY };
-        return launch1<double, double> (plan, f, "clamp", msg, msg_size);
+        return launch<double, double> (plan, f, "clamp", msg, msg_size);
       }
     case CR_CUDA_INT64:
       {
         ClampFn<int64_t> f = { has_min ? convert<int64_t> (min) : INT64_MIN,
                                has_max ? convert<int64_t> (max) : INT64_MAX };
-        return launch1<int64_t, int64_t> (plan, f, "clamp", msg, msg_size);
+        return launch<int64_t, int64_t> (plan, f, "clamp", msg, msg_size);
       }
     default:
       return cr_cuda_set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size,
@@ -323,18 +331,10 @@ cr_cuda_k_where (const CrCudaTensor *out, const CrCudaTensor *cond, const CrCuda
 
   switch (out->dtype)
     {
-    case CR_CUDA_BOOL:
-      return launch3<uint8_t, uint8_t, uint8_t, uint8_t> (plan, WhereFn<uint8_t> (), "where",
-                                                          msg, msg_size);
-    case CR_CUDA_INT64:
-      return launch3<int64_t, uint8_t, int64_t, int64_t> (plan, WhereFn<int64_t> (), "where",
-                                                          msg, msg_size);
-    case CR_CUDA_FLOAT32:
-      return launch3<float, uint8_t, float, float> (plan, WhereFn<float> (), "where", msg,
-                                                    msg_size);
-    case CR_CUDA_FLOAT64:
-      return launch3<double, uint8_t, double, double> (plan, WhereFn<double> (), "where", msg,
-                                                       msg_size);
+    case CR_CUDA_BOOL:    return where_as<uint8_t> (plan, msg, msg_size);
+    case CR_CUDA_INT64:   return where_as<int64_t> (plan, msg, msg_size);
+    case CR_CUDA_FLOAT32: return where_as<float> (plan, msg, msg_size);
+    case CR_CUDA_FLOAT64: return where_as<double> (plan, msg, msg_size);
     default:
       return cr_cuda_set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size, "where: bad dtype %d",
                               out->dtype);

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include <type_traits>
+#include <utility>
 
 namespace {
 
@@ -137,12 +138,15 @@ convert (From v)
 /* ---- operands ------------------------------------------------------------------- */
 
 /* An input of the kernels: a device pointer (data + offset already applied),
- * or, when p is NULL, one value held here (fill's value, clamp's bound). */
+ * or, when p is NULL, one value held here (fill's value, clamp's bound). one:
+ * the operand is a single value (stride 0 everywhere, Plan::one), which the
+ * contiguous kernels read once (read_once). */
 template <typename T>
 struct Src
 {
   const T *p;
   T        value;
+  bool     one;
 
   __device__ __forceinline__ T at (int64_t off) const { return p != nullptr ? p[off] : value; }
 };
@@ -228,163 +232,115 @@ vec_width ()
   return (int) (16 / widest);
 }
 
-template <int V, typename T>
-__device__ __forceinline__ void
-load_vec (T (&dst)[V], const Src<T> &s, bool one, T first, int64_t chunk)
+/* A single-value operand's value, read once (a held value stays). */
+template <typename T>
+__device__ __forceinline__ Src<T>
+read_once (Src<T> s)
 {
-  if (one)
+  if (s.one)
+    s.value = s.at (0);
+  return s;
+}
+
+/* Element i of a contiguous operand, after read_once. */
+template <typename T>
+__device__ __forceinline__ T
+run_at (const Src<T> &s, int64_t i)
+{
+  return s.one ? s.value : s.p[i];
+}
+
+/* V elements as separate values (a Vec's lanes, or V copies of one). */
+template <typename T, int V>
+struct Lanes
+{
+  T v[V];
+};
+
+/* The V consecutive elements of chunk (V elements each), moved as one access,
+ * or V copies of a single value; after read_once. */
+template <int V, typename T>
+__device__ __forceinline__ Lanes<T, V>
+load_vec (const Src<T> &s, int64_t chunk)
+{
+  Lanes<T, V> l;
+
+  if (s.one)
     {
 #pragma unroll
       for (int j = 0; j < V; j++)
-        dst[j] = first;
+        l.v[j] = s.value;
     }
   else
     {
       Vec<T, V> v = reinterpret_cast<const Vec<T, V> *> (s.p)[chunk];
 #pragma unroll
       for (int j = 0; j < V; j++)
-        dst[j] = v.v[j];
+        l.v[j] = v.v[j];
     }
+  return l;
+}
+
+/* f applied lane by lane. */
+template <int V, typename Out, typename F, typename... In>
+__device__ __forceinline__ Vec<Out, V>
+apply_vec (const F &f, const Lanes<In, V> &... in)
+{
+  Vec<Out, V> o;
+
+#pragma unroll
+  for (int j = 0; j < V; j++)
+    o.v[j] = f (in.v[j]...);
+  return o;
 }
 
 /* ---- kernels: contiguous ---------------------------------------------------------
  *
  * Every operand either walks the elements 0..n-1 (stride 1) or is one value
- * (one_x: read once). With vec, chunks of V elements go as single accesses,
+ * (Src::one: read once). With vec, chunks of V elements go as single accesses,
  * then the last n % V elements one by one. */
 
-template <int V, typename F, typename Out, typename A>
+template <int V, typename F, typename Out, typename... In>
 __global__ void __launch_bounds__ (kThreads)
-contig1_kernel (int64_t n, bool vec, Out *o, Src<A> a, bool one_a, F f)
+contig_kernel (int64_t n, bool vec, Out *o, F f, Src<In>... in)
 {
   const int64_t step = (int64_t) gridDim.x * blockDim.x;
   const int64_t tid = (int64_t) blockIdx.x * blockDim.x + threadIdx.x;
-  const A a0 = one_a ? a.at (0) : A ();
   int64_t done = 0;
 
+  ((in = read_once (in)), ...);
   if (vec)
     {
       const int64_t nv = n / V;
       for (int64_t k = tid; k < nv; k += step)
-        {
-          A av[V];
-          Vec<Out, V> ov;
-          load_vec<V> (av, a, one_a, a0, k);
-#pragma unroll
-          for (int j = 0; j < V; j++)
-            ov.v[j] = f (av[j]);
-          reinterpret_cast<Vec<Out, V> *> (o)[k] = ov;
-        }
+        reinterpret_cast<Vec<Out, V> *> (o)[k] = apply_vec<V, Out> (f, load_vec<V> (in, k)...);
       done = nv * V;
     }
   for (int64_t i = done + tid; i < n; i += step)
-    o[i] = f (one_a ? a0 : a.p[i]);
-}
-
-template <int V, typename F, typename Out, typename A, typename B>
-__global__ void __launch_bounds__ (kThreads)
-contig2_kernel (int64_t n, bool vec, Out *o, Src<A> a, bool one_a, Src<B> b, bool one_b, F f)
-{
-  const int64_t step = (int64_t) gridDim.x * blockDim.x;
-  const int64_t tid = (int64_t) blockIdx.x * blockDim.x + threadIdx.x;
-  const A a0 = one_a ? a.at (0) : A ();
-  const B b0 = one_b ? b.at (0) : B ();
-  int64_t done = 0;
-
-  if (vec)
-    {
-      const int64_t nv = n / V;
-      for (int64_t k = tid; k < nv; k += step)
-        {
-          A av[V];
-          B bv[V];
-          Vec<Out, V> ov;
-          load_vec<V> (av, a, one_a, a0, k);
-          load_vec<V> (bv, b, one_b, b0, k);
-#pragma unroll
-          for (int j = 0; j < V; j++)
-            ov.v[j] = f (av[j], bv[j]);
-          reinterpret_cast<Vec<Out, V> *> (o)[k] = ov;
-        }
-      done = nv * V;
-    }
-  for (int64_t i = done + tid; i < n; i += step)
-    o[i] = f (one_a ? a0 : a.p[i], one_b ? b0 : b.p[i]);
-}
-
-template <int V, typename F, typename Out, typename A, typename B, typename C>
-__global__ void __launch_bounds__ (kThreads)
-contig3_kernel (int64_t n, bool vec, Out *o, Src<A> a, bool one_a, Src<B> b, bool one_b,
-                Src<C> c, bool one_c, F f)
-{
-  const int64_t step = (int64_t) gridDim.x * blockDim.x;
-  const int64_t tid = (int64_t) blockIdx.x * blockDim.x + threadIdx.x;
-  const A a0 = one_a ? a.at (0) : A ();
-  const B b0 = one_b ? b.at (0) : B ();
-  const C c0 = one_c ? c.at (0) : C ();
-  int64_t done = 0;
-
-  if (vec)
-    {
-      const int64_t nv = n / V;
-      for (int64_t k = tid; k < nv; k += step)
-        {
-          A av[V];
-          B bv[V];
-          C cv[V];
-          Vec<Out, V> ov;
-          load_vec<V> (av, a, one_a, a0, k);
-          load_vec<V> (bv, b, one_b, b0, k);
-          load_vec<V> (cv, c, one_c, c0, k);
-#pragma unroll
-          for (int j = 0; j < V; j++)
-            ov.v[j] = f (av[j], bv[j], cv[j]);
-          reinterpret_cast<Vec<Out, V> *> (o)[k] = ov;
-        }
-      done = nv * V;
-    }
-  for (int64_t i = done + tid; i < n; i += step)
-    o[i] = f (one_a ? a0 : a.p[i], one_b ? b0 : b.p[i], one_c ? c0 : c.p[i]);
+    o[i] = f (run_at (in, i)...);
 }
 
 /* ---- kernels: any strides --------------------------------------------------------- */
 
-template <typename I, typename F, typename Out, typename A>
-__global__ void __launch_bounds__ (kThreads)
-strided1_kernel (Geom<2, I> g, int64_t n, Out *o, Src<A> a, F f)
+/* o[off[0]] = f (in_k at off[k + 1]...). */
+template <typename I, typename F, typename Out, size_t... K, typename... In>
+__device__ __forceinline__ void
+store_at (Out *o, const I *off, const F &f, std::index_sequence<K...>, const Src<In> &... in)
 {
-  const int64_t step = (int64_t) gridDim.x * blockDim.x;
-  for (int64_t i = (int64_t) blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step)
-    {
-      I off[2];
-      geom_offsets<2, I> (g, (I) i, off);
-      o[off[0]] = f (a.at (off[1]));
-    }
+  o[off[0]] = f (in.at (off[K + 1])...);
 }
 
-template <typename I, typename F, typename Out, typename A, typename B>
+template <typename I, typename F, typename Out, int N, typename... In>
 __global__ void __launch_bounds__ (kThreads)
-strided2_kernel (Geom<3, I> g, int64_t n, Out *o, Src<A> a, Src<B> b, F f)
+strided_kernel (Geom<N, I> g, int64_t n, Out *o, F f, Src<In>... in)
 {
+  static_assert (N == 1 + (int) sizeof... (In), "a stride row per operand, out first");
   const int64_t step = (int64_t) gridDim.x * blockDim.x;
   for (int64_t i = (int64_t) blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step)
     {
-      I off[3];
-      geom_offsets<3, I> (g, (I) i, off);
-      o[off[0]] = f (a.at (off[1]), b.at (off[2]));
-    }
-}
-
-template <typename I, typename F, typename Out, typename A, typename B, typename C>
-__global__ void __launch_bounds__ (kThreads)
-strided3_kernel (Geom<4, I> g, int64_t n, Out *o, Src<A> a, Src<B> b, Src<C> c, F f)
-{
-  const int64_t step = (int64_t) gridDim.x * blockDim.x;
-  for (int64_t i = (int64_t) blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step)
-    {
-      I off[4];
-      geom_offsets<4, I> (g, (I) i, off);
-      o[off[0]] = f (a.at (off[1]), b.at (off[2]), c.at (off[3]));
+      I off[N];
+      geom_offsets<N, I> (g, (I) i, off);
+      store_at (o, off, f, std::index_sequence_for<In...> (), in...);
     }
 }
 
@@ -572,6 +528,7 @@ src_of (const Plan &plan, int k, T value = T ())
 
   s.p = (const T *) plan.ptr[k];
   s.value = value;
+  s.one = plan.one[k];
   return s;
 }
 
@@ -581,95 +538,50 @@ stream ()
   return cr_cuda_stream ();
 }
 
-/* Launches out = f(a) over plan (operands: out, a). held: a's value when its
- * pointer is NULL. */
-template <typename Out, typename A, typename F>
+/* Launches out = f(in...) over plan (operands: out, then in in order). */
+template <typename Out, typename F, typename... In>
 int
-launch1 (const Plan &plan, F f, const char *what, char *msg, size_t msg_size, A held = A ())
+launch_srcs (const Plan &plan, F f, const char *what, char *msg, size_t msg_size,
+             Src<In>... in)
 {
+  constexpr int N = 1 + (int) sizeof... (In);
   Out *o = (Out *) plan.ptr[0];
-  Src<A> a = src_of<A> (plan, 1, held);
 
   if (plan.numel == 0)
     return CR_CUDA_OK;
   if (plan.contiguous)
     {
-      constexpr int V = vec_width<Out, A> ();
-      bool vec = aligned (o, sizeof (Out) * V) && (plan.one[1] || aligned (a.p, sizeof (A) * V));
+      constexpr int V = vec_width<Out, In...> ();
+      bool vec = aligned (o, sizeof (Out) * V)
+                 && (... && (in.one || aligned (in.p, sizeof (In) * V)));
       int64_t work = vec ? plan.numel / V + V : plan.numel;
 
-      contig1_kernel<V><<<grid_for (work), kThreads, 0, stream ()>>> (plan.numel, vec, o, a,
-                                                                         plan.one[1], f);
+      contig_kernel<V><<<grid_for (work), kThreads, 0, stream ()>>> (plan.numel, vec, o, f, in...);
     }
   else if (plan.fits32)
-    strided1_kernel<int32_t><<<grid_for (plan.numel), kThreads, 0, stream ()>>> (
-      plan_geom<2, int32_t> (plan), plan.numel, o, a, f);
+    strided_kernel<int32_t><<<grid_for (plan.numel), kThreads, 0, stream ()>>> (
+      plan_geom<N, int32_t> (plan), plan.numel, o, f, in...);
   else
-    strided1_kernel<int64_t><<<grid_for (plan.numel), kThreads, 0, stream ()>>> (
-      plan_geom<2, int64_t> (plan), plan.numel, o, a, f);
+    strided_kernel<int64_t><<<grid_for (plan.numel), kThreads, 0, stream ()>>> (
+      plan_geom<N, int64_t> (plan), plan.numel, o, f, in...);
   return cr_cuda_check_launch (what, msg, msg_size);
 }
 
-template <typename Out, typename A, typename B, typename F>
+template <typename Out, typename... In, typename F, size_t... K>
 int
-launch2 (const Plan &plan, F f, const char *what, char *msg, size_t msg_size)
+launch_seq (const Plan &plan, F f, const char *what, char *msg, size_t msg_size,
+            std::index_sequence<K...>)
 {
-  Out *o = (Out *) plan.ptr[0];
-  Src<A> a = src_of<A> (plan, 1);
-  Src<B> b = src_of<B> (plan, 2);
-
-  if (plan.numel == 0)
-    return CR_CUDA_OK;
-  if (plan.contiguous)
-    {
-      constexpr int V = vec_width<Out, A, B> ();
-      bool vec = aligned (o, sizeof (Out) * V)
-                 && (plan.one[1] || aligned (a.p, sizeof (A) * V))
-                 && (plan.one[2] || aligned (b.p, sizeof (B) * V));
-      int64_t work = vec ? plan.numel / V + V : plan.numel;
-
-      contig2_kernel<V><<<grid_for (work), kThreads, 0, stream ()>>> (
-        plan.numel, vec, o, a, plan.one[1], b, plan.one[2], f);
-    }
-  else if (plan.fits32)
-    strided2_kernel<int32_t><<<grid_for (plan.numel), kThreads, 0, stream ()>>> (
-      plan_geom<3, int32_t> (plan), plan.numel, o, a, b, f);
-  else
-    strided2_kernel<int64_t><<<grid_for (plan.numel), kThreads, 0, stream ()>>> (
-      plan_geom<3, int64_t> (plan), plan.numel, o, a, b, f);
-  return cr_cuda_check_launch (what, msg, msg_size);
+  return launch_srcs<Out> (plan, f, what, msg, msg_size, src_of<In> (plan, (int) K + 1)...);
 }
 
-template <typename Out, typename A, typename B, typename C, typename F>
+/* Launches out = f(a, ...) over plan, every input a device operand:
+ * launch<Out, A, B...> (plan, f, ...). */
+template <typename Out, typename... In, typename F>
 int
-launch3 (const Plan &plan, F f, const char *what, char *msg, size_t msg_size)
+launch (const Plan &plan, F f, const char *what, char *msg, size_t msg_size)
 {
-  Out *o = (Out *) plan.ptr[0];
-  Src<A> a = src_of<A> (plan, 1);
-  Src<B> b = src_of<B> (plan, 2);
-  Src<C> c = src_of<C> (plan, 3);
-
-  if (plan.numel == 0)
-    return CR_CUDA_OK;
-  if (plan.contiguous)
-    {
-      constexpr int V = vec_width<Out, A, B, C> ();
-      bool vec = aligned (o, sizeof (Out) * V)
-                 && (plan.one[1] || aligned (a.p, sizeof (A) * V))
-                 && (plan.one[2] || aligned (b.p, sizeof (B) * V))
-                 && (plan.one[3] || aligned (c.p, sizeof (C) * V));
-      int64_t work = vec ? plan.numel / V + V : plan.numel;
-
-      contig3_kernel<V><<<grid_for (work), kThreads, 0, stream ()>>> (
-        plan.numel, vec, o, a, plan.one[1], b, plan.one[2], c, plan.one[3], f);
-    }
-  else if (plan.fits32)
-    strided3_kernel<int32_t><<<grid_for (plan.numel), kThreads, 0, stream ()>>> (
-      plan_geom<4, int32_t> (plan), plan.numel, o, a, b, c, f);
-  else
-    strided3_kernel<int64_t><<<grid_for (plan.numel), kThreads, 0, stream ()>>> (
-      plan_geom<4, int64_t> (plan), plan.numel, o, a, b, c, f);
-  return cr_cuda_check_launch (what, msg, msg_size);
+  return launch_seq<Out, In...> (plan, f, what, msg, msg_size, std::index_sequence_for<In...> ());
 }
 
 } // namespace

@@ -207,6 +207,37 @@ struct NonzeroAt {
   }
 };
 
+/* The checks and geometry of take and put: index (int64) and its partner
+ * (take's out, put's values) walk index's shape together (g); base (take's x,
+ * put's dst) is addressed by logical position (bg). Every position is checked
+ * against base's size (synchronous). With n == 0 nothing else is filled in. */
+struct Indexed {
+  Dims<2>        g;
+  Dims<1>        bg;
+  const int64_t *index;
+  int64_t        n, size;
+};
+
+static int
+indexed_init (Indexed *ix, const char *what, const CrCudaTensor *base, const CrCudaTensor *index,
+              const CrCudaTensor *partner, char *msg, size_t msg_size)
+{
+  Dims<1> ig;
+
+  ix->n = tensor_numel (index);
+  ix->size = tensor_numel (base);
+  if (index->dtype != CR_CUDA_INT64 || partner->dtype != base->dtype || !dtype_valid (base->dtype)
+      || base->ndim > kMaxDims || !pair_dims (index, partner, &ix->g))
+    return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
+                            "%s: operands of mismatched shapes or dtypes", what);
+  if (ix->n == 0)
+    return CR_CUDA_OK;
+  dims_from_tensor (&ix->bg, base);
+  dims_from_tensor (&ig, index);
+  ix->index = (const int64_t *) element_ptr (index->data, index->dtype, index->offset);
+  return check_index (ix->index, ig, ix->n, ix->size, msg, msg_size);
+}
+
 } /* namespace crl */
 
 using namespace crl;
@@ -215,27 +246,18 @@ extern "C" int
 cr_cuda_k_take (const CrCudaTensor *out, const CrCudaTensor *x, const CrCudaTensor *index,
                 char *msg, size_t msg_size)
 {
-  Dims<2> g;
-  Dims<1> xg, ig;
-  int64_t n = tensor_numel (index);
-  int64_t size = tensor_numel (x);
+  Indexed ix;
 
-  if (index->dtype != CR_CUDA_INT64 || out->dtype != x->dtype || !dtype_valid (x->dtype)
-      || x->ndim > kMaxDims || !pair_dims (index, out, &g))
-    return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
-                            "take: operands of mismatched shapes or dtypes");
-  if (n == 0)
+  CRL_TRY (indexed_init (&ix, "take", x, index, out, msg, msg_size));
+  if (ix.n == 0)
     return CR_CUDA_OK;
-  dims_from_tensor (&xg, x);
-  dims_from_tensor (&ig, index);
-  const int64_t *ip = (const int64_t *) element_ptr (index->data, index->dtype, index->offset);
-  CRL_TRY (check_index (ip, ig, n, size, msg, msg_size));
 
   CRL_DISPATCH (x->dtype, T,
     {
-      take_kernel<T><<<blocks_for (n), kThreads, 0, stream ()>>>
+      take_kernel<T><<<blocks_for (ix.n), kThreads, 0, stream ()>>>
         ((T *) element_ptr (out->data, out->dtype, out->offset),
-         (const T *) element_ptr (x->data, x->dtype, x->offset), ip, g, xg, n, size);
+         (const T *) element_ptr (x->data, x->dtype, x->offset), ix.index, ix.g, ix.bg, ix.n,
+         ix.size);
     });
   CRL_CHECK_LAUNCH ("take kernel");
   /* The check above waited (that is what makes take synchronous); the gather
@@ -248,29 +270,19 @@ extern "C" int
 cr_cuda_k_put (const CrCudaTensor *dst, const CrCudaTensor *index, const CrCudaTensor *values,
                int accumulate, char *msg, size_t msg_size)
 {
-  Dims<2> g;
-  Dims<1> dg, ig;
-  int64_t n = tensor_numel (index);
-  int64_t size = tensor_numel (dst);
+  Indexed ix;
 
-  if (index->dtype != CR_CUDA_INT64 || values->dtype != dst->dtype || !dtype_valid (dst->dtype)
-      || dst->ndim > kMaxDims || !pair_dims (index, values, &g))
-    return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
-                            "put: operands of mismatched shapes or dtypes");
-  if (n == 0)
+  /* Checks everything before writing anything. */
+  CRL_TRY (indexed_init (&ix, "put", dst, index, values, msg, msg_size));
+  if (ix.n == 0)
     return CR_CUDA_OK;
-  dims_from_tensor (&dg, dst);
-  dims_from_tensor (&ig, index);
-  const int64_t *ip = (const int64_t *) element_ptr (index->data, index->dtype, index->offset);
-  /* Check everything before writing anything. */
-  CRL_TRY (check_index (ip, ig, n, size, msg, msg_size));
 
   CRL_DISPATCH (dst->dtype, T,
     {
-      put_kernel<T><<<blocks_for (n), kThreads, 0, stream ()>>>
-        ((T *) element_ptr (dst->data, dst->dtype, dst->offset), ip,
-         (const T *) element_ptr (values->data, values->dtype, values->offset), g, dg, n, size,
-         accumulate != 0);
+      put_kernel<T><<<blocks_for (ix.n), kThreads, 0, stream ()>>>
+        ((T *) element_ptr (dst->data, dst->dtype, dst->offset), ix.index,
+         (const T *) element_ptr (values->data, values->dtype, values->offset), ix.g, ix.bg,
+         ix.n, ix.size, accumulate != 0);
     });
   CRL_CHECK_LAUNCH ("put kernel");
   return CR_CUDA_OK;   /* waited in the check; the scatter is stream-ordered */

@@ -135,12 +135,11 @@ operand_init (Operand *o, const CrCudaTensor *t, char *msg, size_t msg_size)
   Dims<1> g;
   dims_from_tensor (&g, t);
   CRL_TRY (o->copy.alloc ((size_t) n * isz, msg, msg_size));
-  if (t->dtype == CR_CUDA_FLOAT32)
-    gather_kernel<float><<<blocks_for (n), kThreads, 0, stream ()>>>
-      ((float *) o->copy.ptr, (const float *) o->ptr, g, n);
-  else
-    gather_kernel<double><<<blocks_for (n), kThreads, 0, stream ()>>>
-      ((double *) o->copy.ptr, (const double *) o->ptr, g, n);
+  CRL_DISPATCH_FLOATING (t->dtype, T,
+    {
+      gather_kernel<T><<<blocks_for (n), kThreads, 0, stream ()>>>
+        ((T *) o->copy.ptr, (const T *) o->ptr, g, n);
+    });
   CRL_CHECK_LAUNCH ("gemm operand copy");
   o->ptr = o->copy.ptr;
   o->batch_stride = r * c;

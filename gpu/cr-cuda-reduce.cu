@@ -197,21 +197,14 @@ reduce_kernel (Op op, Src src, Dims<Op::NK> kept, Dims<1> red, int64_t n_out, in
     }
 
   /* A tree over y, in a fixed order. */
-  smem[ty * plan.bx + tx] = acc;
-  __syncthreads ();
-  for (int half = plan.by / 2; half > 0; half /= 2)
-    {
-      if (ty < half)
-        smem[ty * plan.bx + tx] = op.combine (smem[ty * plan.bx + tx],
-                                              smem[(ty + half) * plan.bx + tx]);
-      __syncthreads ();
-    }
+  acc = block_rows_reduce (acc, smem, plan.bx, plan.by,
+                           [&op] (Acc a, Acc b) { return op.combine (a, b); });
   if (ty == 0 && o < n_out)
     {
       if (plan.splits > 1)
-        partial[o * plan.splits + s] = smem[tx];
+        partial[o * plan.splits + s] = acc;
       else
-        op.store (off, smem[tx]);
+        op.store (off, acc);
     }
 }
 
@@ -221,25 +214,10 @@ static Plan
 make_plan (int64_t n_out, int64_t n_red, bool contiguous_red)
 {
   Plan p;
-  int64_t red1 = n_red < 1 ? 1 : n_red;
+  RowBlock rb = row_block (n_out, n_red, contiguous_red);
 
-  if (contiguous_red)
-    {
-      /* Rows: every thread along r (a block per output for long rows). */
-      p.by = pow2_ceil (red1 < kThreads ? red1 : kThreads);
-      p.bx = kThreads / p.by;
-    }
-  else
-    {
-      /* Columns: 32 neighbouring outputs side by side, so loads coalesce. */
-      p.bx = pow2_ceil (n_out < 32 ? (n_out < 1 ? 1 : n_out) : 32);
-      p.by = kThreads / p.bx;
-      if (p.by > pow2_ceil (red1))
-        {
-          p.by = pow2_ceil (red1);
-          p.bx = kThreads / p.by;
-        }
-    }
+  p.bx = rb.bx;
+  p.by = rb.by;
   p.out_blocks = (n_out + p.bx - 1) / p.bx;
   p.splits = 1;
   p.chunk = n_red;
@@ -410,6 +388,25 @@ allclose_kernel (const T *a, const T *b, Dims<2> g, int64_t n, double rtol, doub
     }
 }
 
+/* sum, mean (count: the elements per output) or prod of x into out, T
+ * accumulated as Acc. */
+template <typename T, typename Acc>
+static int
+sum_or_prod (int op, const CrCudaTensor *out, const CrCudaTensor *x, int64_t count,
+             const Dims<2> &kept, const Dims<1> &red, char *msg, size_t msg_size)
+{
+  T *o = (T *) element_ptr (out->data, out->dtype, out->offset);
+  const T *xp = (const T *) element_ptr (x->data, x->dtype, x->offset);
+
+  if (op == CR_CUDA_REDUCE_PROD)
+    {
+      ProdOp<T, Acc> p = { o };
+      return run_reduce (p, xp, kept, red, msg, msg_size);
+    }
+  SumOp<T, Acc> s = { o, op == CR_CUDA_REDUCE_MEAN, count };
+  return run_reduce (s, xp, kept, red, msg, msg_size);
+}
+
 } /* namespace crl */
 
 using namespace crl;
@@ -466,55 +463,17 @@ cr_cuda_k_reduce (int op, const CrCudaTensor *out, const CrCudaTensor *x, uint32
     {
     case CR_CUDA_REDUCE_SUM:
     case CR_CUDA_REDUCE_MEAN:
-      split_dims (x, outs, dims_mask, &kept, &red, true);
-      switch (x->dtype)
-        {
-        case CR_CUDA_FLOAT32:
-          {
-            /* float32 accumulates in double, as the CPU kernels do. */
-            SumOp<float, double> o = { (float *) element_ptr (out->data, out->dtype, out->offset),
-                                       op == CR_CUDA_REDUCE_MEAN, count };
-            return run_reduce (o, (const float *) element_ptr (x->data, x->dtype, x->offset),
-                               kept, red, msg, msg_size);
-          }
-        case CR_CUDA_FLOAT64:
-          {
-            SumOp<double, double> o = { (double *) element_ptr (out->data, out->dtype, out->offset),
-                                        op == CR_CUDA_REDUCE_MEAN, count };
-            return run_reduce (o, (const double *) element_ptr (x->data, x->dtype, x->offset),
-                               kept, red, msg, msg_size);
-          }
-        default:
-          {
-            SumOp<int64_t, int64_t> o = { (int64_t *) element_ptr (out->data, out->dtype, out->offset),
-                                          false, count };
-            return run_reduce (o, (const int64_t *) element_ptr (x->data, x->dtype, x->offset),
-                               kept, red, msg, msg_size);
-          }
-        }
-
     case CR_CUDA_REDUCE_PROD:
       split_dims (x, outs, dims_mask, &kept, &red, true);
       switch (x->dtype)
         {
         case CR_CUDA_FLOAT32:
-          {
-            ProdOp<float, double> o = { (float *) element_ptr (out->data, out->dtype, out->offset) };
-            return run_reduce (o, (const float *) element_ptr (x->data, x->dtype, x->offset),
-                               kept, red, msg, msg_size);
-          }
+          /* float32 accumulates in double, as the CPU kernels do. */
+          return sum_or_prod<float, double> (op, out, x, count, kept, red, msg, msg_size);
         case CR_CUDA_FLOAT64:
-          {
-            ProdOp<double, double> o = { (double *) element_ptr (out->data, out->dtype, out->offset) };
-            return run_reduce (o, (const double *) element_ptr (x->data, x->dtype, x->offset),
-                               kept, red, msg, msg_size);
-          }
+          return sum_or_prod<double, double> (op, out, x, count, kept, red, msg, msg_size);
         default:
-          {
-            ProdOp<int64_t, int64_t> o = { (int64_t *) element_ptr (out->data, out->dtype, out->offset) };
-            return run_reduce (o, (const int64_t *) element_ptr (x->data, x->dtype, x->offset),
-                               kept, red, msg, msg_size);
-          }
+          return sum_or_prod<int64_t, int64_t> (op, out, x, count, kept, red, msg, msg_size);
         }
 
     case CR_CUDA_REDUCE_MAX:

@@ -50,47 +50,9 @@ struct Layout {
 static Layout
 make_layout (int64_t rows, int64_t D, bool contiguous_dim)
 {
-  Layout l;
-  int64_t d1 = D < 1 ? 1 : D;
-
-  if (contiguous_dim)
-    {
-      l.by = pow2_ceil (d1 < kThreads ? d1 : kThreads);
-      l.bx = kThreads / l.by;
-    }
-  else
-    {
-      l.bx = pow2_ceil (rows < 32 ? (rows < 1 ? 1 : rows) : 32);
-      l.by = kThreads / l.bx;
-      if (l.by > pow2_ceil (d1))
-        {
-          l.by = pow2_ceil (d1);
-          l.bx = kThreads / l.by;
-        }
-    }
-  l.row_blocks = (rows + l.bx - 1) / l.bx;
+  RowBlock b = row_block (rows, D, contiguous_dim);
+  Layout l = { b.bx, b.by, (rows + b.bx - 1) / b.bx };
   return l;
-}
-
-/* Tree-sums v over y into smem[tx] (every thread returns the total of its
- * row). smem holds kThreads values. */
-template <typename A, typename Combine>
-__device__ __forceinline__ A
-block_rows_reduce (A v, A *smem, int bx, int by, Combine combine)
-{
-  int tx = threadIdx.x, ty = threadIdx.y;
-
-  smem[ty * bx + tx] = v;
-  __syncthreads ();
-  for (int half = by / 2; half > 0; half /= 2)
-    {
-      if (ty < half)
-        smem[ty * bx + tx] = combine (smem[ty * bx + tx], smem[(ty + half) * bx + tx]);
-      __syncthreads ();
-    }
-  A total = smem[tx];
-  __syncthreads ();   /* smem is reused by the next reduction */
-  return total;
 }
 
 struct AddD {
@@ -265,16 +227,13 @@ cr_cuda_k_softmax (const CrCudaTensor *out, const CrCudaTensor *x, int dim, int 
   Layout l = make_layout (n_rows, D, x->strides[dim] == 1);
   dim3 block ((unsigned) l.bx, (unsigned) l.by);
 
-  if (x->dtype == CR_CUDA_FLOAT32)
-    softmax_kernel<float><<<grid_for (l.row_blocks), block, 0, stream ()>>>
-      ((const float *) element_ptr (x->data, x->dtype, x->offset),
-       (float *) element_ptr (out->data, out->dtype, out->offset),
-       rows, n_rows, D, x->strides[dim], out->strides[dim], l, log != 0);
-  else
-    softmax_kernel<double><<<grid_for (l.row_blocks), block, 0, stream ()>>>
-      ((const double *) element_ptr (x->data, x->dtype, x->offset),
-       (double *) element_ptr (out->data, out->dtype, out->offset),
-       rows, n_rows, D, x->strides[dim], out->strides[dim], l, log != 0);
+  CRL_DISPATCH_FLOATING (x->dtype, T,
+    {
+      softmax_kernel<T><<<grid_for (l.row_blocks), block, 0, stream ()>>>
+        ((const T *) element_ptr (x->data, x->dtype, x->offset),
+         (T *) element_ptr (out->data, out->dtype, out->offset),
+         rows, n_rows, D, x->strides[dim], out->strides[dim], l, log != 0);
+    });
   CRL_CHECK_LAUNCH (log ? "log_softmax kernel" : "softmax kernel");
   return CR_CUDA_OK;
 }
@@ -296,19 +255,15 @@ cr_cuda_k_softmax_backward (const CrCudaTensor *grad_in, const CrCudaTensor *gra
   Layout l = make_layout (n_rows, D, out->strides[dim] == 1);
   dim3 block ((unsigned) l.bx, (unsigned) l.by);
 
-  if (grad->dtype == CR_CUDA_FLOAT32)
-    softmax_backward_kernel<float><<<grid_for (l.row_blocks), block, 0, stream ()>>>
-      ((const float *) element_ptr (grad->data, grad->dtype, grad->offset),
-       (const float *) element_ptr (out->data, out->dtype, out->offset),
-       (float *) element_ptr (grad_in->data, grad_in->dtype, grad_in->offset),
-       rows, n_rows, D, grad->strides[dim], out->strides[dim], grad_in->strides[dim], l, log != 0);
-  else
-    softmax_backward_kernel<double><<<grid_for (l.row_blocks), block, 0, stream ()>>>
-      ((const double *) element_ptr (grad->data, grad->dtype, grad->offset),
-       (const double *) element_ptr (out->data, out->dtype, out->offset),
-       (double *) element_ptr (grad_in->data, grad_in->dtype, grad_in->offset),
-       rows, n_rows, D, grad->strides[dim], out->strides[dim], grad_in->strides[dim], l,
-       log != 0);
+  CRL_DISPATCH_FLOATING (grad->dtype, T,
+    {
+      softmax_backward_kernel<T><<<grid_for (l.row_blocks), block, 0, stream ()>>>
+        ((const T *) element_ptr (grad->data, grad->dtype, grad->offset),
+         (const T *) element_ptr (out->data, out->dtype, out->offset),
+         (T *) element_ptr (grad_in->data, grad_in->dtype, grad_in->offset),
+         rows, n_rows, D, grad->strides[dim], out->strides[dim], grad_in->strides[dim], l,
+         log != 0);
+    });
   CRL_CHECK_LAUNCH (log ? "log_softmax backward kernel" : "softmax backward kernel");
   return CR_CUDA_OK;
 }

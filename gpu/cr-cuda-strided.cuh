@@ -1,6 +1,7 @@
 /* cr-cuda-strided.cuh — what the reduce, softmax, matmul and index kernels
  * share: dim sets with strides (coalesced on the host), dtype conversions and
- * dispatch, error reporting, and temporary device buffers.
+ * dispatch, error reporting, the row blocks of reduce and softmax, and
+ * temporary device buffers.
  *
  * Private to gpu/ (C++17, nvcc). Everything lives in namespace crl so that the
  * other kernel files (elementwise, copies) can have helpers of the same names. */
@@ -242,6 +243,16 @@ element_ptr (void *data, int dtype, int64_t offset)
     default:                    { typedef uint8_t T; __VA_ARGS__; } break;       \
     }
 
+/* Runs BODY with T float for float32, double otherwise (a floating dtype
+ * already checked). */
+#define CRL_DISPATCH_FLOATING(dtype, T, ...)                                     \
+  do {                                                                           \
+    if ((dtype) == CR_CUDA_FLOAT32)                                              \
+      { typedef float T; __VA_ARGS__; }                                          \
+    else                                                                         \
+      { typedef double T; __VA_ARGS__; }                                         \
+  } while (0)
+
 /* ---- launches ------------------------------------------------------------------ */
 
 inline unsigned
@@ -259,6 +270,66 @@ pow2_ceil (int64_t n)
   while (p < n && p < (1 << 30))
     p <<= 1;
   return p;
+}
+
+/* ---- rows: the reduce and softmax kernels -------------------------------------------- *
+ * Both have two index spaces: independent rows (reduce: outputs) and the
+ * elements along each row (reduce: the reduced positions), walked by a block
+ * of (bx, by) threads, bx * by = kThreads: x across rows, y along them. */
+
+struct RowBlock {
+  int bx, by;
+};
+
+/* The block shape for n_rows rows of n_along elements, from constants and the
+ * shape only, so that the order of the additions is a function of the shape.
+ * A contiguous row (stride 1 along it) puts every thread along it (a block
+ * per row for long rows); otherwise 32 neighbouring rows sit side by side so
+ * that loads coalesce. */
+inline RowBlock
+row_block (int64_t n_rows, int64_t n_along, bool contiguous)
+{
+  RowBlock b;
+  int64_t along1 = n_along < 1 ? 1 : n_along;
+
+  if (contiguous)
+    {
+      b.by = pow2_ceil (along1 < kThreads ? along1 : kThreads);
+      b.bx = kThreads / b.by;
+    }
+  else
+    {
+      b.bx = pow2_ceil (n_rows < 32 ? (n_rows < 1 ? 1 : n_rows) : 32);
+      b.by = kThreads / b.bx;
+      if (b.by > pow2_ceil (along1))
+        {
+          b.by = pow2_ceil (along1);
+          b.bx = kThreads / b.by;
+        }
+    }
+  return b;
+}
+
+/* Combines v over threadIdx.y in a fixed tree order; every thread gets the
+ * total of its row (threadIdx.x). smem holds bx * by values and may be reused
+ * once this returns. Every thread of the block must call it. */
+template <typename A, typename Combine>
+__device__ __forceinline__ A
+block_rows_reduce (A v, A *smem, int bx, int by, Combine combine)
+{
+  int tx = threadIdx.x, ty = threadIdx.y;
+
+  smem[ty * bx + tx] = v;
+  __syncthreads ();
+  for (int half = by / 2; half > 0; half /= 2)
+    {
+      if (ty < half)
+        smem[ty * bx + tx] = combine (smem[ty * bx + tx], smem[(ty + half) * bx + tx]);
+      __syncthreads ();
+    }
+  A total = smem[tx];
+  __syncthreads ();   /* before smem is written again */
+  return total;
 }
 
 /* ---- temporary buffers ------------------------------------------------------------ */
