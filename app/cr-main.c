@@ -1,15 +1,14 @@
 /* cr-main.c — the `chainrule` command: `chainrule run FILE.py` runs a script
  * headless; `chainrule [FILE.py...]` opens a window on each file, or on the
- * example gallery without one. */
+ * example gallery without one. The runner links core/ only, to start in a few
+ * milliseconds; the window and `chainrule export` are in libchainrule-gui.so,
+ * opened here only for those commands (cr-gui-module.h). */
 #include "cr-config.h"
 #include "cr-run-command.h"
-#ifdef CR_HAVE_GRAPH
-#include "cr-export-command.h"
-#endif
-#ifdef CR_HAVE_GUI
-#include "cr-application.h"
-#include "cr-window.h"
-#include "cr-examples.h"
+#if defined(CR_HAVE_GRAPH) || defined(CR_HAVE_GUI)
+#include "cr-gui-module.h"
+
+#include <gmodule.h>
 #endif
 
 #include <stdio.h>
@@ -28,36 +27,82 @@ usage (FILE *out)
   cr_run_command_usage (out);
 }
 
-#ifdef CR_HAVE_GUI
-/* Without a display, say so, and do the next best thing: run the script and
- * draw its graph to a PNG in the current directory. */
-static int
-headless_fallback (const char *file)
+#if defined(CR_HAVE_GRAPH) || defined(CR_HAVE_GUI)
+/* Where the GUI module may be: where CHAINRULE_GUI_MODULE says, beside the
+ * build tree's binary (build/app/), in the libdir of the prefix the binary
+ * was installed under (PREFIX/bin -> PREFIX/LIBDIR/chainrule, which also
+ * finds a DESTDIR or moved install), or in the configured libdir. */
+static GPtrArray *
+gui_module_candidates (void)
 {
-  g_autofree char *base = g_path_get_basename (file);
-  if (g_str_has_suffix (base, ".py"))
-    base[strlen (base) - 3] = '\0';
-  g_autofree char *png = g_strconcat (base, ".png", NULL);
-  fprintf (stderr, "chainrule: no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so no window.\n"
-                   "chainrule: running %s headless and drawing its graph to %s instead.\n", file, png);
-  char *export_argv[] = { (char *) "export", (char *) file, (char *) "-o", png, NULL };
-  int status = cr_export_command (4, export_argv);
-  if (status == 0)
-    fprintf (stderr, "chainrule: wrote %s\n", png);
-  return status;
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+  const char *env = g_getenv ("CHAINRULE_GUI_MODULE");
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+
+  if (env != NULL && *env != '\0')
+    g_ptr_array_add (paths, g_strdup (env));
+  if (exe != NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (exe);
+      g_autofree char *bin_suffix = g_strconcat (G_DIR_SEPARATOR_S, CR_BINDIR_REL, NULL);
+      g_ptr_array_add (paths, g_build_filename (dir, CR_GUI_MODULE_FILE, NULL));
+      if (!g_path_is_absolute (CR_BINDIR_REL) && !g_path_is_absolute (CR_LIBDIR_REL)
+          && g_str_has_suffix (dir, bin_suffix))
+        {
+          g_autofree char *prefix = g_strndup (dir, strlen (dir) - strlen (bin_suffix));
+          g_ptr_array_add (paths, g_build_filename (prefix, CR_LIBDIR_REL, "chainrule",
+                                                    CR_GUI_MODULE_FILE, NULL));
+        }
+    }
+  g_ptr_array_add (paths, g_build_filename (CR_LIBDIR, "chainrule", CR_GUI_MODULE_FILE, NULL));
+  return paths;
 }
 
+/* Opens the GUI module and runs COMMAND in it; without the module, names every
+ * path tried and why it failed, and returns 1. The module stays loaded: it has
+ * registered GTypes and resources that live until the process exits. */
 static int
-open_window (int    argc,
-             char **argv)
+run_gui_module (const char *command,
+                int         argc,
+                char      **argv)
 {
-  if (!g_getenv ("DISPLAY") && !g_getenv ("WAYLAND_DISPLAY"))
+  g_autoptr (GPtrArray) paths = gui_module_candidates ();
+  g_autoptr (GString) tried = g_string_new (NULL);
+  GModule *module = NULL;
+
+  for (guint i = 0; i < paths->len && module == NULL; i++)
     {
-      g_autofree char *example = g_build_filename (cr_examples_dir (), "01-toy-network.py", NULL);
-      return headless_fallback (argc >= 2 ? argv[1] : example);
+      const char *path = g_ptr_array_index (paths, i);
+      if (!g_file_test (path, G_FILE_TEST_EXISTS))
+        {
+          g_string_append_printf (tried, "  %s (not found)\n", path);
+          continue;
+        }
+      module = g_module_open (path, G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL);
+      if (module == NULL)
+        g_string_append_printf (tried, "  %s (%s)\n", path, g_module_error ());
     }
-  g_autoptr (CrApplication) app = cr_application_new ();
-  return g_application_run (G_APPLICATION (app), argc, argv);
+
+  CrGuiModuleMainFunc module_main = NULL;
+  if (module != NULL
+      && !g_module_symbol (module, CR_GUI_MODULE_MAIN_SYMBOL, (gpointer *) &module_main))
+    {
+      g_string_append_printf (tried, "  %s (%s)\n", g_module_name (module), g_module_error ());
+      g_module_close (module);
+      module = NULL;
+    }
+  if (module == NULL)
+    {
+      fprintf (stderr, "chainrule: cannot load the GUI module (%s), which `chainrule %s` needs.\n"
+                       "Tried:\n%s"
+                       "Set CHAINRULE_GUI_MODULE to its path, or run scripts headless with\n"
+                       "  chainrule run FILE.py\n",
+               CR_GUI_MODULE_FILE, strcmp (command, "export") == 0 ? "export" : "[FILE.py]",
+               tried->str);
+      return 1;
+    }
+  g_module_make_resident (module);
+  return module_main (command, argc, argv);
 }
 #endif
 
@@ -69,7 +114,7 @@ main (int    argc,
     return cr_run_command (argc - 1, argv + 1);
 #ifdef CR_HAVE_GRAPH
   if (argc >= 2 && strcmp (argv[1], "export") == 0)
-    return cr_export_command (argc - 1, argv + 1);
+    return run_gui_module ("export", argc - 1, argv + 1);
 #endif
   if (argc >= 2 && (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0))
     {
@@ -88,7 +133,7 @@ main (int    argc,
       return 2;
     }
 #ifdef CR_HAVE_GUI
-  return open_window (argc, argv);
+  return run_gui_module ("window", argc, argv);
 #else
   fputs ("chainrule: this build has no window (built with -Dgui=false); run a script headless with\n"
          "  chainrule run FILE.py\n", stderr);
