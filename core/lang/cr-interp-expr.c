@@ -288,11 +288,7 @@ store_target (CrInterp  *self,
     case CR_AST_LIST:
       if (!unpack_into (self, f, target, value, note, error))
         {
-          if (!self->err_located)
-            {
-              self->err_located = TRUE;
-              self->err_node = target;
-            }
+          cr_interp_locate (self, target);
           return FALSE;
         }
       return TRUE;
@@ -303,32 +299,20 @@ store_target (CrInterp  *self,
           return FALSE;
         gboolean ok = cr_interp_setattr (self, obj, target->u.attribute.attr, value, error);
         cr_value_unref (obj);
-        if (!ok && !self->err_located)
-          {
-            self->err_located = TRUE;
-            self->err_node = target;
-          }
+        if (!ok)
+          cr_interp_locate (self, target);
         return ok;
       }
     case CR_AST_SUBSCRIPT:
       {
-        CrValue *obj = cr_eval (self, f, target->u.subscript.value, error);
-        if (!obj)
+        CrValue *obj, *index;
+        if (!cr_eval_subscript (self, f, target, &obj, &index, error))
           return FALSE;
-        CrValue *index = cr_eval_index (self, f, target->u.subscript.index, error);
-        if (!index)
-          {
-            cr_value_unref (obj);
-            return FALSE;
-          }
         gboolean ok = cr_interp_setitem (self, obj, index, value, error);
         cr_value_unref (index);
         cr_value_unref (obj);
-        if (!ok && !self->err_located)
-          {
-            self->err_located = TRUE;
-            self->err_node = target;
-          }
+        if (!ok)
+          cr_interp_locate (self, target);
         return ok;
       }
     case CR_AST_STARRED:
@@ -574,11 +558,7 @@ eval_call (CrInterp  *self,
           cr_value_unref (obj);
           if (!callee)
             {
-              if (!self->err_located)
-                {
-                  self->err_located = TRUE;
-                  self->err_node = fnode;
-                }
+              cr_interp_locate (self, fnode);
               return NULL;
             }
         }
@@ -1126,15 +1106,9 @@ eval_inner (CrInterp  *self,
       }
     case CR_AST_SUBSCRIPT:
       {
-        CrValue *obj = cr_eval (self, f, n->u.subscript.value, error);
-        if (!obj)
+        CrValue *obj, *index;
+        if (!cr_eval_subscript (self, f, n, &obj, &index, error))
           return NULL;
-        CrValue *index = cr_eval_index (self, f, n->u.subscript.index, error);
-        if (!index)
-          {
-            cr_value_unref (obj);
-            return NULL;
-          }
         CrValue *v = cr_interp_getitem (self, obj, index, error);
         cr_value_unref (index);
         cr_value_unref (obj);
@@ -1189,6 +1163,27 @@ eval_inner (CrInterp  *self,
     }
 }
 
+gboolean
+cr_eval_subscript (CrInterp   *self,
+                   CrFrame    *f,
+                   CrAstNode  *n,
+                   CrValue   **out_obj,
+                   CrValue   **out_index,
+                   GError    **error)
+{
+  *out_index = NULL;
+  *out_obj = cr_eval (self, f, n->u.subscript.value, error);
+  if (!*out_obj)
+    return FALSE;
+  *out_index = cr_eval_index (self, f, n->u.subscript.index, error);
+  if (!*out_index)
+    {
+      g_clear_pointer (out_obj, cr_value_unref);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 CrValue *
 cr_eval (CrInterp  *self,
          CrFrame   *f,
@@ -1196,10 +1191,7 @@ cr_eval (CrInterp  *self,
          GError   **error)
 {
   CrValue *v = eval_inner (self, f, n, error);
-  if (G_UNLIKELY (v == NULL) && !self->err_located)
-    {
-      self->err_located = TRUE;
-      self->err_node = n;
-    }
+  if (G_UNLIKELY (v == NULL))
+    cr_interp_locate (self, n);
   return v;
 }

@@ -218,6 +218,14 @@ CrValue      *cr_eval_index      (CrInterp        *self,
                                   CrFrame         *frame,
                                   CrAstNode       *node,
                                   GError         **error);
+/* A subscript node's object and index (new refs), in Python's order; FALSE,
+ * with both NULL, on error. */
+gboolean      cr_eval_subscript  (CrInterp        *self,
+                                  CrFrame         *frame,
+                                  CrAstNode       *node,
+                                  CrValue        **out_obj,
+                                  CrValue        **out_index,
+                                  GError         **error);
 gboolean      cr_delete_name     (CrInterp        *self,
                                   CrFrame         *frame,
                                   CrAstNode       *name,
@@ -523,6 +531,19 @@ cr_interp_note_binding (CrInterp   *self,
         cr_tensor_set_name (value->u.tensor, name);
       if (G_UNLIKELY (self->labels_enabled))
         cr_backward_labels_note_binding (self, value->u.tensor, name);
+    }
+}
+
+/* Pin the error being raised to node, unless a node deeper in this frame's
+ * evaluation already claimed it (the traceback shows the innermost one). */
+static inline void
+cr_interp_locate (CrInterp        *self,
+                  const CrAstNode *node)
+{
+  if (!self->err_located)
+    {
+      self->err_located = TRUE;
+      self->err_node = node;
     }
 }
 

@@ -7,17 +7,6 @@
 
 static CrExecStatus exec_stmt (CrInterp *self, CrFrame *f, CrAstNode *s, GError **error);
 
-static void
-locate (CrInterp        *self,
-        const CrAstNode *node)
-{
-  if (!self->err_located)
-    {
-      self->err_located = TRUE;
-      self->err_node = node;
-    }
-}
-
 /* Binds a name that no CR_AST_NAME node carries (import, def, class,
  * except ... as); value NULL unbinds it. */
 void
@@ -76,7 +65,7 @@ exec_for (CrInterp  *self,
   cr_value_unref (seq);
   if (!ok)
     {
-      locate (self, s->u.for_stmt.iter);
+      cr_interp_locate (self, s->u.for_stmt.iter);
       return CR_EXEC_ERROR;
     }
 
@@ -96,7 +85,7 @@ exec_for (CrInterp  *self,
         break;
       if (r < 0)
         {
-          locate (self, s->u.for_stmt.iter);
+          cr_interp_locate (self, s->u.for_stmt.iter);
           status = CR_EXEC_ERROR;
           break;
         }
@@ -144,7 +133,7 @@ exec_while (CrInterp  *self,
       cr_value_unref (test);
       if (!ok)
         {
-          locate (self, s->u.while_stmt.test);
+          cr_interp_locate (self, s->u.while_stmt.test);
           return CR_EXEC_ERROR;
         }
       if (!t)
@@ -194,7 +183,7 @@ exec_with_item (CrInterp  *self,
                          cr_value_type_name (ctx));
   if (!entered)
     {
-      locate (self, item->context_expr);
+      cr_interp_locate (self, item->context_expr);
       cr_value_unref (as_value);
       cr_value_unref (ctx);
       return CR_EXEC_ERROR;
@@ -264,7 +253,7 @@ exec_with_item (CrInterp  *self,
       g_propagate_error (error, exit_error);
       f->stmt = s;
       self->err_located = FALSE;
-      locate (self, s);
+      cr_interp_locate (self, s);
       status = CR_EXEC_ERROR;
     }
   cr_value_unref (ctx);
@@ -288,7 +277,7 @@ apply_decorators (CrInterp         *self,
       cr_value_unref (value);
       value = r;
       if (!r)
-        locate (self, nodes[i - 1]);
+        cr_interp_locate (self, nodes[i - 1]);
     }
   return value;
 }
@@ -349,7 +338,7 @@ exec_class (CrInterp  *self,
       if (base->kind != CR_VALUE_CLASS)
         {
           cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "bases must be types");
-          locate (self, s->u.cls.bases[0]);
+          cr_interp_locate (self, s->u.cls.bases[0]);
           goto out;
         }
       if (g_hash_table_lookup (base->u.cls.attrs, "__cr_kind__")
@@ -359,7 +348,7 @@ exec_class (CrInterp  *self,
           cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
                                "subclassing the builtin type '%s' is not supported",
                                base->u.cls.name);
-          locate (self, s->u.cls.bases[0]);
+          cr_interp_locate (self, s->u.cls.bases[0]);
           goto out;
         }
     }
@@ -582,7 +571,7 @@ delete_target (CrInterp  *self,
     case CR_AST_NAME:
       if (!cr_delete_name (self, f, t, error))
         {
-          locate (self, t);
+          cr_interp_locate (self, t);
           return FALSE;
         }
       return TRUE;
@@ -594,15 +583,14 @@ delete_target (CrInterp  *self,
       return TRUE;
     case CR_AST_SUBSCRIPT:
       {
-        CrValue *obj = cr_eval (self, f, t->u.subscript.value, error);
-        if (!obj)
+        CrValue *obj, *index;
+        if (!cr_eval_subscript (self, f, t, &obj, &index, error))
           return FALSE;
-        CrValue *index = cr_eval_index (self, f, t->u.subscript.index, error);
-        gboolean ok = index && cr_interp_delitem (self, obj, index, error);
+        gboolean ok = cr_interp_delitem (self, obj, index, error);
         cr_value_unref (index);
         cr_value_unref (obj);
         if (!ok)
-          locate (self, t);
+          cr_interp_locate (self, t);
         return ok;
       }
     case CR_AST_ATTRIBUTE:
@@ -613,7 +601,7 @@ delete_target (CrInterp  *self,
         gboolean ok = cr_interp_delattr (self, obj, t->u.attribute.attr, error);
         cr_value_unref (obj);
         if (!ok)
-          locate (self, t);
+          cr_interp_locate (self, t);
         return ok;
       }
     default:
@@ -646,18 +634,15 @@ exec_augassign (CrInterp  *self,
         {
           cur = cr_interp_getattr (self, obj, target->u.attribute.attr, error);
           if (!cur)
-            locate (self, target);
+            cr_interp_locate (self, target);
         }
       break;
     case CR_AST_SUBSCRIPT:
-      obj = cr_eval (self, f, target->u.subscript.value, error);
-      if (obj)
-        index = cr_eval_index (self, f, target->u.subscript.index, error);
-      if (index)
+      if (cr_eval_subscript (self, f, target, &obj, &index, error))
         {
           cur = cr_interp_getitem (self, obj, index, error);
           if (!cur)
-            locate (self, target);
+            cr_interp_locate (self, target);
         }
       break;
     default:
@@ -674,7 +659,7 @@ exec_augassign (CrInterp  *self,
   res = cr_inplace_op (self, s->u.augassign.op, cur, rhs, error);
   if (!res)
     {
-      locate (self, s);
+      cr_interp_locate (self, s);
       goto out;
     }
   gboolean ok = TRUE;
@@ -691,7 +676,7 @@ exec_augassign (CrInterp  *self,
       break;
     }
   if (!ok)
-    locate (self, s);
+    cr_interp_locate (self, s);
   else
     status = CR_EXEC_OK;
 out:
@@ -762,7 +747,7 @@ exec_stmt (CrInterp  *self,
         cr_value_unref (test);
         if (!ok)
           {
-            locate (self, s->u.if_stmt.test);
+            cr_interp_locate (self, s->u.if_stmt.test);
             return CR_EXEC_ERROR;
           }
         if (t)
@@ -825,7 +810,7 @@ exec_stmt (CrInterp  *self,
           }
         g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_ASSERTION_ERROR, msg ? msg : "");
         g_free (msg);
-        locate (self, s->u.assert_stmt.test);
+        cr_interp_locate (self, s->u.assert_stmt.test);
         return CR_EXEC_ERROR;
       }
     case CR_AST_RAISE:
@@ -835,7 +820,7 @@ exec_stmt (CrInterp  *self,
             if (self->handling && self->handling->len > 0)
               return cr_exec_reraise (self, f, error);
             cr_interp_set_error (error, CR_EXC_RUNTIME_ERROR, "No active exception to reraise");
-            locate (self, s);
+            cr_interp_locate (self, s);
             return CR_EXEC_ERROR;
           }
         CrValue *v = cr_eval (self, f, s->u.raise.exc, error);
@@ -854,7 +839,7 @@ exec_stmt (CrInterp  *self,
         CrExecStatus status = raise_value (self, v, error);
         cr_value_unref (v);
         self->err_located = FALSE;
-        locate (self, s);
+        cr_interp_locate (self, s);
         return status;
       }
     case CR_AST_TRY:
@@ -867,7 +852,7 @@ exec_stmt (CrInterp  *self,
     default:
       cr_interp_set_error (error, CR_EXC_SYNTAX_ERROR, "unsupported statement (%s)",
                            cr_ast_kind_name (s->kind));
-      locate (self, s);
+      cr_interp_locate (self, s);
       return CR_EXEC_ERROR;
     }
 }

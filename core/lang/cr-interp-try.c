@@ -284,11 +284,7 @@ handle (CrInterp   *self,
           forget (self, err);
           g_error_free (err);
           *pending = local;
-          if (!self->err_located)
-            {
-              self->err_located = TRUE;
-              self->err_node = hd->type;
-            }
+          cr_interp_locate (self, hd->type);
           cr_value_unref (inst);
           handled_free (h);
           return CR_EXEC_ERROR;

@@ -211,6 +211,31 @@ cr_parser_comprehension (CrParser  *p,
   return node;
 }
 
+/* A display's comprehension, from its element (at 'for') to the closing
+ * bracket; a starred element is an error once the clauses parse. */
+static CrAstNode *
+display_comprehension (CrParser  *p,
+                       CrAstNode *elt,
+                       gboolean   is_generator,
+                       CrTokKind  close,
+                       CrSpan     start)
+{
+  CrAstNode *node;
+
+  if (elt->kind == CR_AST_STARRED)
+    {
+      cr_parser_starred_comprehension (p, elt);
+      return cr_parser_fail (p);
+    }
+  node = cr_parser_comprehension (p, elt, is_generator, start);
+  if (node == NULL)
+    return NULL;
+  if (!cr_parser_accept (p, close))
+    return cr_parser_fail (p);
+  node->span = cr_parser_span_from (p, start);
+  return node;
+}
+
 /* What follows '(' up to `close`: a tuple, a group, a generator
  * expression. An f-string's expression part is parsed the same way, with
  * the end of the part as `close` (CPython 3.11 compiles "(" part ")"). */
@@ -251,20 +276,7 @@ paren_contents (CrParser  *p,
   if (first == NULL)
     return NULL;
   if (CUR_KIND (p) == CR_TOK_KW_FOR || CUR_KIND (p) == CR_TOK_KW_ASYNC)
-    {
-      if (first->kind == CR_AST_STARRED)
-        {
-          cr_parser_starred_comprehension (p, first);
-          return cr_parser_fail (p);
-        }
-      node = cr_parser_comprehension (p, first, TRUE, start);
-      if (node == NULL)
-        return NULL;
-      if (!cr_parser_accept (p, close))
-        return cr_parser_fail (p);
-      node->span = cr_parser_span_from (p, start);
-      return node;
-    }
+    return display_comprehension (p, first, TRUE, close, start);
   if (cr_parser_accept (p, close))
     {
       if (first->kind == CR_AST_STARRED)
@@ -358,20 +370,7 @@ cr_parser_list_atom (CrParser *p)
   if (first == NULL)
     return NULL;
   if (CUR_KIND (p) == CR_TOK_KW_FOR || CUR_KIND (p) == CR_TOK_KW_ASYNC)
-    {
-      if (first->kind == CR_AST_STARRED)
-        {
-          cr_parser_starred_comprehension (p, first);
-          return cr_parser_fail (p);
-        }
-      node = cr_parser_comprehension (p, first, FALSE, start);
-      if (node == NULL)
-        return NULL;
-      if (!cr_parser_accept (p, CR_TOK_RSQB))
-        return cr_parser_fail (p);
-      node->span = cr_parser_span_from (p, start);
-      return node;
-    }
+    return display_comprehension (p, first, FALSE, CR_TOK_RSQB, start);
   g_ptr_array_add (p->stack, first);
   while (cr_parser_accept (p, CR_TOK_COMMA))
     {
@@ -452,40 +451,32 @@ cr_parser_brace_atom (CrParser *p)
           /* A set display or a set comprehension. */
           if (CUR_KIND (p) == CR_TOK_KW_FOR)
             {
-              if (first->kind == CR_AST_STARRED)
-                {
-                  cr_parser_starred_comprehension (p, first);
-                  return cr_parser_fail (p);
-                }
-              node = cr_parser_comprehension (p, first, FALSE, start);
-              if (node == NULL)
-                return NULL;
-              node->u.comp.is_set = TRUE;
+              node = display_comprehension (p, first, FALSE, CR_TOK_RBRACE, start);
+              if (node != NULL)
+                node->u.comp.is_set = TRUE;
+              return node;
             }
-          else
+          g_ptr_array_add (p->stack, first);
+          while (cr_parser_accept (p, CR_TOK_COMMA))
             {
-              g_ptr_array_add (p->stack, first);
-              while (cr_parser_accept (p, CR_TOK_COMMA))
-                {
-                  CrAstNode *e;
+              CrAstNode *e;
 
-                  if (CUR_KIND (p) == CR_TOK_RBRACE)
-                    break;
-                  e = cr_parser_star_named_expression (p);
-                  if (e == NULL)
-                    return NULL;
-                  g_ptr_array_add (p->stack, e);
-                }
-              if (CUR_KIND (p) == CR_TOK_KW_FOR)
-                {
-                  CrAstNode *last = p->stack->pdata[p->stack->len - 1];
-
-                  comprehension_target_hint (p, first, last->span);
-                  return p->raised ? NULL : cr_parser_fail (p);
-                }
-              node = cr_parser_node (p, CR_AST_SET, start);
-              node->u.seq.elts = cr_parser_take (p, base, &node->u.seq.n_elts, node);
+              if (CUR_KIND (p) == CR_TOK_RBRACE)
+                break;
+              e = cr_parser_star_named_expression (p);
+              if (e == NULL)
+                return NULL;
+              g_ptr_array_add (p->stack, e);
             }
+          if (CUR_KIND (p) == CR_TOK_KW_FOR)
+            {
+              CrAstNode *last = p->stack->pdata[p->stack->len - 1];
+
+              comprehension_target_hint (p, first, last->span);
+              return p->raised ? NULL : cr_parser_fail (p);
+            }
+          node = cr_parser_node (p, CR_AST_SET, start);
+          node->u.seq.elts = cr_parser_take (p, base, &node->u.seq.n_elts, node);
           if (!cr_parser_accept (p, CR_TOK_RBRACE))
             return cr_parser_fail (p);
           node->span = cr_parser_span_from (p, start);

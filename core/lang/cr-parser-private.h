@@ -1,7 +1,7 @@
 /* cr-parser-private.h — the parser's state, shared by cr-parser.c (the
- * entry point, tokens, errors, nodes), cr-parser-stmt.c (statements,
- * parameters), cr-parser-expr.c (operators, calls, subscripts) and
- * cr-parser-display.c (tuples, lists, dicts, comprehensions, strings,
+ * entry point, tokens, errors, nodes), cr-parser-stmt.c (statements),
+ * cr-parser-def.c (def, class, parameters), cr-parser-expr.c (operators,
+ * calls, subscripts) and cr-parser-display.c (tuples, lists, dicts, comprehensions, strings,
  * f-strings).
  *
  * The parser is recursive descent over a token stream, and it reports errors
@@ -257,6 +257,28 @@ CrAstNode   *cr_parser_constant      (CrParser    *p,
 void         cr_parser_statement     (CrParser    *p);
 /* `targets in` after 'for' (statements and comprehensions). */
 CrAstNode   *cr_parser_for_targets   (CrParser    *p);
+/* block: NEWLINE INDENT statements DEDENT | simple_stmts, into *body (owned
+ * by owner); `what` and line name the statement in the error for a missing
+ * indented block. */
+gboolean     cr_parser_block         (CrParser     *p,
+                                      const char   *what,
+                                      int           line,
+                                      CrAstNode    *owner,
+                                      guint        *n_body,
+                                      CrAstNode  ***body);
+/* ':' before a block; `forced` is Python's &&':' (an error right away). */
+gboolean     cr_parser_expect_colon  (CrParser    *p,
+                                      gboolean     forced);
+/* The end of a compound statement: the end of its last statement. */
+CrSpan       cr_parser_span_to_last  (CrSpan       start,
+                                      CrAstNode  **body,
+                                      guint        n);
+
+/* ---- definitions (cr-parser-def.c) ---- */
+
+/* Decorators, then a def or class (at 'def', '@', 'class', or 'def' after a
+ * consumed 'async'). */
+CrAstNode   *cr_parser_definition    (CrParser    *p);
 
 /* ---- expressions (cr-parser-expr.c, cr-parser-display.c) ---- */
 
@@ -276,7 +298,7 @@ CrAstNode   *cr_parser_arguments_call      (CrParser *p,
                                             CrAstNode *func,
                                             CrSpan     start);
 /* def and lambda parameters, up to (not including) the closing token
- * (cr-parser-stmt.c). */
+ * (cr-parser-def.c). */
 gboolean     cr_parser_parameters          (CrParser *p,
                                             gboolean  is_lambda,
                                             guint    *out_n,

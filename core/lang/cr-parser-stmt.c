@@ -1,6 +1,6 @@
 /* cr-parser-stmt.c — statements: simple statements and assignments (with
  * the second pass's checks for invalid targets), compound statements and
- * their blocks, and def/lambda parameters.
+ * their blocks (def and class are in cr-parser-def.c).
  */
 #include "cr-parser-private.h"
 
@@ -54,10 +54,10 @@ push (CrParser  *p,
 }
 
 /* The end of a compound statement is the end of its last statement. */
-static CrSpan
-span_to_last (CrSpan      start,
-              CrAstNode **body,
-              guint       n)
+CrSpan
+cr_parser_span_to_last (CrSpan      start,
+                        CrAstNode **body,
+                        guint       n)
 {
   if (n == 0)
     return start;
@@ -65,13 +65,13 @@ span_to_last (CrSpan      start,
 }
 
 /* block: NEWLINE INDENT statements DEDENT | simple_stmts */
-static gboolean
-block (CrParser     *p,
-       const char   *what,
-       int           line,
-       CrAstNode    *owner,
-       guint        *n_body,
-       CrAstNode  ***body)
+gboolean
+cr_parser_block (CrParser     *p,
+                 const char   *what,
+                 int           line,
+                 CrAstNode    *owner,
+                 guint        *n_body,
+                 CrAstNode  ***body)
 {
   guint base = p->stack->len;
 
@@ -101,9 +101,9 @@ block (CrParser     *p,
 }
 
 /* ':' before a block; `forced` is Python's &&':' (an error right away). */
-static gboolean
-expect_colon (CrParser *p,
-              gboolean  forced)
+gboolean
+cr_parser_expect_colon (CrParser *p,
+                        gboolean  forced)
 {
   if (cr_parser_accept (p, CR_TOK_COLON))
     return TRUE;
@@ -123,9 +123,9 @@ else_block (CrParser    *p,
   int line = CUR (p)->span.line;
 
   p->pos++;   /* else */
-  if (!expect_colon (p, TRUE))
+  if (!cr_parser_expect_colon (p, TRUE))
     return FALSE;
-  return block (p, "'else' statement", line, owner, n, body);
+  return cr_parser_block (p, "'else' statement", line, owner, n, body);
 }
 
 /* The body of a while or for loop (inside the loop, so break and continue are
@@ -144,16 +144,16 @@ loop_body (CrParser     *p,
   gboolean ok;
 
   p->in_loop = TRUE;
-  ok = block (p, what, start.line, node, n_body, body);
+  ok = cr_parser_block (p, what, start.line, node, n_body, body);
   p->in_loop = in_loop;
   if (!ok)
     return FALSE;
-  node->span = span_to_last (start, *body, *n_body);
+  node->span = cr_parser_span_to_last (start, *body, *n_body);
   if (CUR_KIND (p) == CR_TOK_KW_ELSE)
     {
       if (!else_block (p, node, n_orelse, orelse))
         return FALSE;
-      node->span = span_to_last (start, *orelse, *n_orelse);
+      node->span = cr_parser_span_to_last (start, *orelse, *n_orelse);
     }
   return TRUE;
 }
@@ -168,14 +168,14 @@ if_stmt (CrParser *p,
 
   p->pos++;
   test = cr_parser_named_expression (p);
-  if (test == NULL || !expect_colon (p, FALSE))
+  if (test == NULL || !cr_parser_expect_colon (p, FALSE))
     return NULL;
   node->u.if_stmt.test = test;
   cr_parser_child (p, node, test);
-  if (!block (p, is_elif ? "'elif' statement" : "'if' statement", start.line, node,
-              &node->u.if_stmt.n_body, &node->u.if_stmt.body))
+  if (!cr_parser_block (p, is_elif ? "'elif' statement" : "'if' statement", start.line, node,
+                        &node->u.if_stmt.n_body, &node->u.if_stmt.body))
     return NULL;
-  node->span = span_to_last (start, node->u.if_stmt.body, node->u.if_stmt.n_body);
+  node->span = cr_parser_span_to_last (start, node->u.if_stmt.body, node->u.if_stmt.n_body);
   if (CUR_KIND (p) == CR_TOK_KW_ELIF)
     {
       CrAstNode *elif = if_stmt (p, TRUE);
@@ -192,7 +192,8 @@ if_stmt (CrParser *p,
         return NULL;
     }
   if (node->u.if_stmt.n_orelse > 0)
-    node->span = span_to_last (start, node->u.if_stmt.orelse, node->u.if_stmt.n_orelse);
+    node->span = cr_parser_span_to_last (start, node->u.if_stmt.orelse,
+                                         node->u.if_stmt.n_orelse);
   return node;
 }
 
@@ -204,7 +205,7 @@ while_stmt (CrParser *p)
 
   p->pos++;
   node->u.while_stmt.test = cr_parser_named_expression (p);
-  if (node->u.while_stmt.test == NULL || !expect_colon (p, FALSE))
+  if (node->u.while_stmt.test == NULL || !cr_parser_expect_colon (p, FALSE))
     return NULL;
   cr_parser_child (p, node, node->u.while_stmt.test);
   if (!loop_body (p, "'while' statement", start, node,
@@ -272,7 +273,7 @@ for_stmt (CrParser *p)
   if (node->u.for_stmt.target == NULL)
     return NULL;
   node->u.for_stmt.iter = cr_parser_star_expressions (p);
-  if (node->u.for_stmt.iter == NULL || !expect_colon (p, FALSE))
+  if (node->u.for_stmt.iter == NULL || !cr_parser_expect_colon (p, FALSE))
     return NULL;
   check_value (p, node->u.for_stmt.iter);
   cr_parser_child (p, node, node->u.for_stmt.target);
@@ -371,7 +372,7 @@ with_stmt (CrParser *p)
         }
       while (cr_parser_accept (p, CR_TOK_COMMA));
     }
-  if (!expect_colon (p, FALSE))
+  if (!cr_parser_expect_colon (p, FALSE))
     return NULL;
   node->u.with_stmt.items = cr_parser_take_array (p, p->withitems, base,
                                                   &node->u.with_stmt.n_items);
@@ -380,143 +381,11 @@ with_stmt (CrParser *p)
       cr_parser_child (p, node, node->u.with_stmt.items[i].context_expr);
       cr_parser_child (p, node, node->u.with_stmt.items[i].optional_vars);
     }
-  if (!block (p, "'with' statement", start.line, node,
-              &node->u.with_stmt.n_body, &node->u.with_stmt.body))
+  if (!cr_parser_block (p, "'with' statement", start.line, node,
+                        &node->u.with_stmt.n_body, &node->u.with_stmt.body))
     return NULL;
-  node->span = span_to_last (start, node->u.with_stmt.body, node->u.with_stmt.n_body);
+  node->span = cr_parser_span_to_last (start, node->u.with_stmt.body, node->u.with_stmt.n_body);
   return node;
-}
-
-static CrAstNode *
-funcdef (CrParser *p,
-         guint     decorators_base)
-{
-  CrSpan start = CUR (p)->span;   /* Python's span starts at 'def', not at a decorator */
-  CrAstNode *node;
-  int line = CUR (p)->span.line;
-  gboolean in_func = p->in_func, in_loop = p->in_loop, at_module = p->at_module;
-  gboolean ok;
-
-  node = cr_parser_node (p, CR_AST_FUNCTIONDEF, start);
-  node->u.func.decorators = cr_parser_take (p, decorators_base, &node->u.func.n_decorators, node);
-  p->pos++;   /* def */
-  if (CUR_KIND (p) != CR_TOK_NAME)
-    return cr_parser_fail (p);
-  node->u.func.name = cr_parser_intern (p, CUR (p));
-  p->pos++;
-  if (!cr_parser_accept (p, CR_TOK_LPAR))
-    return cr_parser_raise (p, CR_EXC_SYNTAX_ERROR, CUR (p)->span, "expected '('");
-  if (!cr_parser_parameters (p, FALSE, &node->u.func.n_params, &node->u.func.params))
-    return NULL;
-  if (!cr_parser_accept (p, CR_TOK_RPAR))
-    return cr_parser_fail (p);
-  for (guint i = 0; i < node->u.func.n_params; i++)
-    cr_parser_child (p, node, node->u.func.params[i].default_value);
-  if (CUR_KIND (p) == CR_TOK_RARROW)
-    {
-      /* The return annotation is parsed and dropped. Python's parser drops
-       * an unparsable one too and then insists on the ':' (&&':'). */
-      guint arrow = p->pos;
-
-      p->pos++;
-      if (cr_parser_expression (p) == NULL)
-        {
-          if (p->raised)
-            return NULL;
-          p->failed = FALSE;
-          p->pos = arrow;
-        }
-    }
-  if (!expect_colon (p, TRUE))
-    return NULL;
-  p->in_func = TRUE;
-  p->in_loop = FALSE;
-  p->at_module = FALSE;
-  ok = block (p, "function definition", line, node, &node->u.func.n_body, &node->u.func.body);
-  p->in_func = in_func;
-  p->in_loop = in_loop;
-  p->at_module = at_module;
-  if (!ok)
-    return NULL;
-  node->span = span_to_last (start, node->u.func.body, node->u.func.n_body);
-  return node;
-}
-
-static CrAstNode *
-classdef (CrParser *p,
-          guint     decorators_base)
-{
-  CrSpan start = CUR (p)->span;
-  CrAstNode *node;
-  int line = CUR (p)->span.line;
-  gboolean in_func = p->in_func, in_loop = p->in_loop, at_module = p->at_module;
-  gboolean ok;
-
-  node = cr_parser_node (p, CR_AST_CLASSDEF, start);
-  node->u.cls.decorators = cr_parser_take (p, decorators_base, &node->u.cls.n_decorators, node);
-  p->pos++;   /* class */
-  if (CUR_KIND (p) != CR_TOK_NAME)
-    return cr_parser_fail (p);
-  node->u.cls.name = cr_parser_intern (p, CUR (p));
-  p->pos++;
-  if (CUR_KIND (p) == CR_TOK_LPAR)
-    {
-      /* The bases are parsed as a call's arguments. */
-      CrAstNode *call = cr_parser_arguments_call (p, NULL, CUR (p)->span);
-
-      if (call == NULL)
-        return NULL;
-      node->u.cls.bases = call->u.call.args;
-      node->u.cls.n_bases = call->u.call.n_args;
-      cr_parser_child (p, node, call);
-      if (call->u.call.n_keywords > 0)
-        cr_parser_unsupported (p, call->span, "class keyword arguments are");
-      for (guint i = 0; i < node->u.cls.n_bases; i++)
-        if (node->u.cls.bases[i]->kind == CR_AST_STARRED)
-          cr_parser_unsupported (p, node->u.cls.bases[i]->span, "starred base classes are");
-    }
-  if (!expect_colon (p, FALSE))
-    return NULL;
-  p->in_func = FALSE;
-  p->in_loop = FALSE;
-  p->at_module = FALSE;
-  ok = block (p, "class definition", line, node, &node->u.cls.n_body, &node->u.cls.body);
-  p->in_func = in_func;
-  p->in_loop = in_loop;
-  p->at_module = at_module;
-  if (!ok)
-    return NULL;
-  node->span = span_to_last (start, node->u.cls.body, node->u.cls.n_body);
-  return node;
-}
-
-/* '@' named_expression NEWLINE ... then def or class. */
-static CrAstNode *
-decorated (CrParser *p)
-{
-  guint base = p->stack->len;
-
-  while (cr_parser_accept (p, CR_TOK_AT))
-    {
-      CrAstNode *d = cr_parser_named_expression (p);
-
-      if (d == NULL)
-        return NULL;
-      push (p, d);
-      if (!cr_parser_accept (p, CR_TOK_NEWLINE))
-        return cr_parser_fail (p);
-    }
-  if (CUR_KIND (p) == CR_TOK_KW_DEF)
-    return funcdef (p, base);
-  if (CUR_KIND (p) == CR_TOK_KW_CLASS)
-    return classdef (p, base);
-  if (CUR_KIND (p) == CR_TOK_KW_ASYNC && PEEK_KIND (p, 1) == CR_TOK_KW_DEF)
-    {
-      cr_parser_unsupported (p, CUR (p)->span, "'async' and 'await' are");
-      p->pos++;
-      return funcdef (p, base);
-    }
-  return cr_parser_fail (p);
 }
 
 /* try: body, then except clauses (each with an optional type and name),
@@ -532,9 +401,9 @@ try_stmt (CrParser *p)
   guint n_last = 0;
 
   p->pos++;
-  if (!expect_colon (p, TRUE) ||
-      !block (p, "'try' statement", start.line, node,
-              &node->u.try_stmt.n_body, &node->u.try_stmt.body))
+  if (!cr_parser_expect_colon (p, TRUE) ||
+      !cr_parser_block (p, "'try' statement", start.line, node,
+                        &node->u.try_stmt.n_body, &node->u.try_stmt.body))
     return NULL;
   last = node->u.try_stmt.body;
   n_last = node->u.try_stmt.n_body;
@@ -566,10 +435,10 @@ try_stmt (CrParser *p)
             }
           cr_parser_child (p, node, h.type);
         }
-      if (!expect_colon (p, FALSE))
+      if (!cr_parser_expect_colon (p, FALSE))
         return NULL;
       h.span = cr_parser_span_from (p, h.span);
-      if (!block (p, "'except' statement", line, node, &h.n_body, &h.body))
+      if (!cr_parser_block (p, "'except' statement", line, node, &h.n_body, &h.body))
         return NULL;
       last = h.body;
       n_last = h.n_body;
@@ -596,9 +465,9 @@ try_stmt (CrParser *p)
 
       any = TRUE;
       p->pos++;
-      if (!expect_colon (p, TRUE) ||
-          !block (p, "'finally' statement", line, node,
-                  &node->u.try_stmt.n_finalbody, &node->u.try_stmt.finalbody))
+      if (!cr_parser_expect_colon (p, TRUE) ||
+          !cr_parser_block (p, "'finally' statement", line, node,
+                            &node->u.try_stmt.n_finalbody, &node->u.try_stmt.finalbody))
         return NULL;
       last = node->u.try_stmt.finalbody;
       n_last = node->u.try_stmt.n_finalbody;
@@ -609,7 +478,7 @@ try_stmt (CrParser *p)
         return cr_parser_raise_here (p, "expected 'except' or 'finally' block");
       return cr_parser_fail (p);
     }
-  node->span = span_to_last (start, last, n_last);
+  node->span = cr_parser_span_to_last (start, last, n_last);
   return node;
 }
 
@@ -622,10 +491,8 @@ compound (CrParser *p)
     {
     case CR_TOK_KW_DEF:
     case CR_TOK_AT:
-      node = decorated (p);
-      break;
     case CR_TOK_KW_CLASS:
-      node = classdef (p, p->stack->len);
+      node = cr_parser_definition (p);
       break;
     case CR_TOK_KW_IF:
       node = if_stmt (p, FALSE);
@@ -653,7 +520,7 @@ compound (CrParser *p)
           }
         cr_parser_unsupported (p, CUR (p)->span, "'async' and 'await' are");
         p->pos++;
-        node = next == CR_TOK_KW_DEF ? decorated (p)
+        node = next == CR_TOK_KW_DEF ? cr_parser_definition (p)
              : next == CR_TOK_KW_FOR ? for_stmt (p)
              : with_stmt (p);
       }
@@ -1184,6 +1051,29 @@ del_stmt (CrParser *p)
   return node;
 }
 
+/* expression [sep expression] (raise X from Y, assert X, msg): both become
+ * node's children; the second stays NULL without sep. */
+static gboolean
+expression_pair (CrParser   *p,
+                 CrAstNode  *node,
+                 CrTokKind   sep,
+                 CrAstNode **first,
+                 CrAstNode **second)
+{
+  *first = cr_parser_expression (p);
+  if (*first == NULL)
+    return FALSE;
+  cr_parser_child (p, node, *first);
+  if (cr_parser_accept (p, sep))
+    {
+      *second = cr_parser_expression (p);
+      if (*second == NULL)
+        return FALSE;
+      cr_parser_child (p, node, *second);
+    }
+  return TRUE;
+}
+
 static void
 simple_stmt (CrParser *p)
 {
@@ -1233,17 +1123,9 @@ simple_stmt (CrParser *p)
       node = cr_parser_node (p, CR_AST_RAISE, start);
       if (cr_parser_can_start_expression (CUR_KIND (p)))
         {
-          node->u.raise.exc = cr_parser_expression (p);
-          if (node->u.raise.exc == NULL)
+          if (!expression_pair (p, node, CR_TOK_KW_FROM,
+                                &node->u.raise.exc, &node->u.raise.cause))
             return;
-          cr_parser_child (p, node, node->u.raise.exc);
-          if (cr_parser_accept (p, CR_TOK_KW_FROM))
-            {
-              node->u.raise.cause = cr_parser_expression (p);
-              if (node->u.raise.cause == NULL)
-                return;
-              cr_parser_child (p, node, node->u.raise.cause);
-            }
         }
       node->span = cr_parser_span_from (p, start);
       break;
@@ -1263,17 +1145,9 @@ simple_stmt (CrParser *p)
     case CR_TOK_KW_ASSERT:
       p->pos++;
       node = cr_parser_node (p, CR_AST_ASSERT, start);
-      node->u.assert_stmt.test = cr_parser_expression (p);
-      if (node->u.assert_stmt.test == NULL)
+      if (!expression_pair (p, node, CR_TOK_COMMA,
+                            &node->u.assert_stmt.test, &node->u.assert_stmt.msg))
         return;
-      cr_parser_child (p, node, node->u.assert_stmt.test);
-      if (cr_parser_accept (p, CR_TOK_COMMA))
-        {
-          node->u.assert_stmt.msg = cr_parser_expression (p);
-          if (node->u.assert_stmt.msg == NULL)
-            return;
-          cr_parser_child (p, node, node->u.assert_stmt.msg);
-        }
       node->span = cr_parser_span_from (p, start);
       break;
 
@@ -1326,199 +1200,4 @@ simple_stmts (CrParser *p)
     }
   if (!cr_parser_accept (p, CR_TOK_NEWLINE))
     cr_parser_fail (p);
-}
-
-/* ---- parameters (def and lambda) ---- */
-
-static gboolean
-param_fail (CrParser   *p,
-            CrSpan      span,
-            const char *message)
-{
-  if (p->invalid_rules)
-    cr_parser_raise (p, CR_EXC_SYNTAX_ERROR, span, "%s", message);
-  cr_parser_fail (p);
-  return FALSE;
-}
-
-/* A parameter's name, annotation (def only, dropped) and default. */
-static gboolean
-param (CrParser    *p,
-       gboolean     is_lambda,
-       CrParamKind  kind,
-       gboolean     may_default,
-       CrAstParam  *out)
-{
-  memset (out, 0, sizeof *out);
-  if (CUR_KIND (p) != CR_TOK_NAME)
-    return cr_parser_fail (p) != NULL;
-  out->name = cr_parser_intern (p, CUR (p));
-  out->span = CUR (p)->span;
-  out->kind = kind;
-  p->pos++;
-  if (!is_lambda && cr_parser_accept (p, CR_TOK_COLON))
-    {
-      if (kind == CR_PARAM_VARARGS && CUR_KIND (p) == CR_TOK_STAR)
-        p->pos++;   /* *args: *Ts */
-      if (cr_parser_expression (p) == NULL)
-        return FALSE;
-    }
-  if (CUR_KIND (p) == CR_TOK_EQUAL)
-    {
-      CrSpan eq = CUR (p)->span;
-      CrTokKind next = PEEK_KIND (p, 1);
-
-      if (!may_default)
-        return param_fail (p, eq, kind == CR_PARAM_VARARGS
-                                  ? "var-positional argument cannot have default value"
-                                  : "var-keyword argument cannot have default value");
-      /* Python's invalid_default: '=' &(')' | ','), for lambdas too. */
-      if (next == CR_TOK_COMMA || next == CR_TOK_RPAR)
-        return param_fail (p, eq, "expected default value expression");
-      p->pos++;
-      out->default_value = cr_parser_expression (p);
-      if (out->default_value == NULL)
-        return FALSE;
-    }
-  return TRUE;
-}
-
-gboolean
-cr_parser_parameters (CrParser    *p,
-                      gboolean     is_lambda,
-                      guint       *out_n,
-                      CrAstParam **out_params)
-{
-  CrTokKind close = is_lambda ? CR_TOK_COLON : CR_TOK_RPAR;
-  guint base = p->params->len;
-  gboolean seen_default = FALSE, seen_star = FALSE, seen_kwargs = FALSE, seen_slash = FALSE;
-
-  while (CUR_KIND (p) != close)
-    {
-      CrSpan at = CUR (p)->span;
-      CrAstParam prm;
-
-      if (seen_kwargs)
-        return param_fail (p, at, "arguments cannot follow var-keyword argument");
-
-      switch (CUR_KIND (p))
-        {
-        case CR_TOK_SLASH:
-          if (p->params->len == base)
-            return param_fail (p, at, "at least one argument must precede /");
-          if (seen_slash)
-            return param_fail (p, at, "/ may appear only once");
-          if (seen_star)
-            return param_fail (p, at, "/ must be ahead of *");
-          seen_slash = TRUE;
-          p->pos++;
-          break;
-
-        case CR_TOK_STAR:
-          if (seen_star)
-            {
-              /* Python's rule wants a parameter (or ',') after the second '*'. */
-              CrTokKind next;
-
-              if (!p->invalid_rules)
-                return cr_parser_fail (p) != NULL;
-              next = PEEK_KIND (p, 1);
-              if (next == CR_TOK_COMMA ||
-                  (next == CR_TOK_NAME &&
-                   (PEEK_KIND (p, 2) == CR_TOK_COMMA || PEEK_KIND (p, 2) == close ||
-                    (!is_lambda && PEEK_KIND (p, 2) == CR_TOK_COLON))))
-                return param_fail (p, at, "* argument may appear only once");
-              return cr_parser_fail (p) != NULL;
-            }
-          seen_star = TRUE;
-          p->pos++;
-          if (CUR_KIND (p) == CR_TOK_NAME)
-            {
-              if (!param (p, is_lambda, CR_PARAM_VARARGS, FALSE, &prm))
-                return FALSE;
-              g_array_append_val (p->params, prm);
-            }
-          else
-            {
-              /* A bare '*' needs a keyword-only parameter after it. */
-              if (CUR_KIND (p) == close ||
-                  (CUR_KIND (p) == CR_TOK_COMMA &&
-                   (PEEK_KIND (p, 1) == close || PEEK_KIND (p, 1) == CR_TOK_DOUBLESTAR)))
-                {
-                  /* Python's lambda rule has no location: the furthest token. */
-                  if (is_lambda && p->invalid_rules)
-                    {
-                      cr_parser_raise_here (p, "named arguments must follow bare *");
-                      return FALSE;
-                    }
-                  return param_fail (p, at, "named arguments must follow bare *");
-                }
-              if (CUR_KIND (p) != CR_TOK_COMMA)
-                return cr_parser_fail (p) != NULL;
-            }
-          break;
-
-        case CR_TOK_DOUBLESTAR:
-          p->pos++;
-          if (!param (p, is_lambda, CR_PARAM_KWARGS, FALSE, &prm))
-            return FALSE;
-          g_array_append_val (p->params, prm);
-          seen_kwargs = TRUE;
-          break;
-
-        case CR_TOK_NAME:
-          if (!param (p, is_lambda, seen_star ? CR_PARAM_KWONLY : CR_PARAM_NORMAL, TRUE, &prm))
-            return FALSE;
-          if (prm.kind == CR_PARAM_NORMAL)
-            {
-              if (prm.default_value != NULL)
-                seen_default = TRUE;
-              else if (seen_default)
-                return param_fail (p, prm.span, "non-default argument follows default argument");
-            }
-          g_array_append_val (p->params, prm);
-          break;
-
-        case CR_TOK_LPAR:
-          if (p->invalid_rules)
-            {
-              guint save = p->pos;
-
-              p->pos++;
-              while (CUR_KIND (p) == CR_TOK_NAME)
-                {
-                  p->pos++;
-                  if (!cr_parser_accept (p, CR_TOK_COMMA))
-                    break;
-                }
-              if (CUR_KIND (p) == CR_TOK_RPAR && p->pos > save + 1)
-                return param_fail (p, cr_span_join (at, CUR (p)->span),
-                                   is_lambda ? "Lambda expression parameters cannot be "
-                                               "parenthesized"
-                                             : "Function parameters cannot be parenthesized");
-              p->pos = save;
-            }
-          return cr_parser_fail (p) != NULL;
-
-        default:
-          return cr_parser_fail (p) != NULL;
-        }
-      if (!cr_parser_accept (p, CR_TOK_COMMA))
-        break;
-    }
-
-  /* Python's symtable: duplicate names. */
-  for (guint i = base; i < p->params->len; i++)
-    for (guint j = base; j < i; j++)
-      if (g_array_index (p->params, CrAstParam, i).name ==
-          g_array_index (p->params, CrAstParam, j).name)
-        {
-          CrAstParam *dup = &g_array_index (p->params, CrAstParam, i);
-
-          cr_parser_late_error (p, CR_LATE_SYMTABLE, CR_EXC_SYNTAX_ERROR, dup->span,
-                                "duplicate argument '%s' in function definition", dup->name);
-          break;
-        }
-  *out_params = cr_parser_take_array (p, p->params, base, out_n);
-  return TRUE;
 }

@@ -1,6 +1,7 @@
 /* cr-parser.c — the script language's parser: the entry point, the token
  * buffer, errors and their priorities, nodes and targets (statements are in
- * cr-parser-stmt.c, expressions in cr-parser-expr.c and cr-parser-display.c).
+ * cr-parser-stmt.c and cr-parser-def.c, expressions in cr-parser-expr.c and
+ * cr-parser-display.c).
  *
  * Which error a user sees follows CPython 3.11, because `chainrule run`
  * prints what `python3 script.py` prints:
