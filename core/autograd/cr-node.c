@@ -401,10 +401,12 @@ cr_autograd_set_history_take (CrTensor *out,
 }
 
 /* PyTorch's rule for in-place ops, without the version bump. */
-static gboolean
-check_inplace_rules (CrTensor  *self,
-                     GError   **error)
+gboolean
+cr_autograd_check_inplace_rules (CrTensor  *self,
+                                 GError   **error)
 {
+  g_return_val_if_fail (self != NULL, FALSE);
+
   if (!cr_grad_mode_is_enabled () || self->grad_fn != NULL)
     return TRUE;
   if (self->requires_grad)
@@ -431,7 +433,7 @@ cr_autograd_check_inplace (CrTensor  *self,
 {
   g_return_val_if_fail (self != NULL, FALSE);
 
-  if (!check_inplace_rules (self, error))
+  if (!cr_autograd_check_inplace_rules (self, error))
     return FALSE;
   cr_tensor_bump_version (self);
   return TRUE;

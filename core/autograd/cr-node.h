@@ -176,6 +176,10 @@ void         cr_autograd_set_history    (CrTensor        *out,
  * Call before writing. */
 gboolean     cr_autograd_check_inplace  (CrTensor        *self,
                                          GError         **error);
+/* The same checks without the version bump, for ops that bump it after the
+ * write. */
+gboolean     cr_autograd_check_inplace_rules (CrTensor   *self,
+                                              GError    **error);
 
 /* The AccumulateGrad node of a leaf that requires grad (created and cached
  * weakly on first use; a new ref). */

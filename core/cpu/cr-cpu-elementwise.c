@@ -14,11 +14,7 @@
 /* One row of out[i] = EXPR(x = a[i], y = b[i]) (p[0] = out, p[1] = a, p[2] = b).
  * PRELUDE runs once per row (reads ctx). */
 #define DEFINE_ZIP_ROW(name, TO, T, PRELUDE, EXPR)                             \
-  static void                                                                  \
-  name (gint64        n,                                                       \
-        char *const  *p,                                                       \
-        const gint64 *s,                                                       \
-        gpointer      ctx)                                                     \
+  CR_ROW_FUNC (name)                                                           \
   {                                                                            \
     TO *restrict o = (TO *) p[0];                                              \
     const T *restrict a = (const T *) p[1];                                    \
@@ -160,11 +156,7 @@ remainder_i (gint64 a, gint64 b)
 /* pow with PyTorch's fast paths for common exponents (same results as its
  * pow_tensor_scalar_optimized kernel). */
 #define DEFINE_POW_ROW(name, T, POW, SQRT)                                     \
-  static void                                                                  \
-  name (gint64        n,                                                       \
-        char *const  *p,                                                       \
-        const gint64 *s,                                                       \
-        gpointer      ctx)                                                     \
+  CR_ROW_FUNC (name)                                                           \
   {                                                                            \
     T *restrict o = (T *) p[0];                                                \
     const T *restrict a = (const T *) p[1];                                    \
@@ -716,11 +708,7 @@ cr_kernel_add_scaled_into (CrTensor        *out,
 /* ---- clamp ---------------------------------------------------------------- */
 
 #define DEFINE_CLAMP_ROW(name, T)                                              \
-  static void                                                                  \
-  name (gint64        n,                                                       \
-        char *const  *p,                                                       \
-        const gint64 *s,                                                       \
-        gpointer      ctx)                                                     \
+  CR_ROW_FUNC (name)                                                           \
   {                                                                            \
     T *restrict o = (T *) p[0];                                                \
     const T *restrict x = (const T *) p[1];                                    \
@@ -821,11 +809,7 @@ cr_kernel_clamp (const CrTensor  *x,
 /* ---- where ---------------------------------------------------------------- */
 
 #define DEFINE_WHERE_ROW(name, T)                                              \
-  static void                                                                  \
-  name (gint64        n,                                                       \
-        char *const  *p,                                                       \
-        const gint64 *s,                                                       \
-        gpointer      ctx)                                                     \
+  CR_ROW_FUNC (name)                                                           \
   {                                                                            \
     T *restrict o = (T *) p[0];                                                \
     const guint8 *restrict c = (const guint8 *) p[1];                          \

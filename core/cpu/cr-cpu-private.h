@@ -199,12 +199,16 @@ void      cr_cpu_iter_run_serial       (CrCpuIter          *iter,
  * copies give the same bits). */
 #define CR_VEC_CLONES __attribute__ ((target_clones ("avx2", "default")))
 
-#define CR_DEFINE_MAP_ROW(attrs, name, TO, TI, EXPR)                           \
-  attrs static void                                                            \
+/* The head of a CrRowFunc definition, for the macros that define rows. */
+#define CR_ROW_FUNC(name)                                                      \
+  static void                                                                  \
   name (gint64        n,                                                       \
         char *const  *p,                                                       \
         const gint64 *s,                                                       \
-        gpointer      ctx)                                                     \
+        gpointer      ctx)
+
+#define CR_DEFINE_MAP_ROW(attrs, name, TO, TI, EXPR)                           \
+  attrs CR_ROW_FUNC (name)                                                     \
   {                                                                            \
     TO *restrict o = (TO *) p[0];                                              \
     const TI *restrict x = (const TI *) p[1];                                  \

@@ -437,6 +437,26 @@ reduce (ReduceOp         op,
 
 /* ---- public reductions ------------------------------------------------------ */
 
+/* Reduces x over dims (all of them when n_dims == 0), keeping them as size 1
+ * when keepdim; mask gets the reduced dims. */
+static CrTensor *
+reduce_dims (ReduceOp         op,
+             const CrTensor  *x,
+             const int       *dims,
+             int              n_dims,
+             gboolean         keepdim,
+             gboolean        *mask,
+             GError         **error)
+{
+  gint64 shape[CR_MAX_DIMS];
+  int nd;
+
+  if (!dims_to_mask (x, dims, n_dims, mask, error))
+    return NULL;
+  nd = reduced_shape (x, mask, keepdim, shape);
+  return reduce (op, x, mask, shape, nd, error);
+}
+
 CrTensor *
 cr_kernel_sum (const CrTensor  *x,
                const int       *dims,
@@ -445,14 +465,9 @@ cr_kernel_sum (const CrTensor  *x,
                GError         **error)
 {
   gboolean mask[CR_MAX_DIMS];
-  gint64 shape[CR_MAX_DIMS];
-  int nd;
 
   CR_DISPATCH (x->device, sum, error, NULL, x, dims, n_dims, keepdim, error);
-  if (!dims_to_mask (x, dims, n_dims, mask, error))
-    return NULL;
-  nd = reduced_shape (x, mask, keepdim, shape);
-  return reduce (RED_SUM, x, mask, shape, nd, error);
+  return reduce_dims (RED_SUM, x, dims, n_dims, keepdim, mask, error);
 }
 
 CrTensor *
@@ -463,14 +478,9 @@ cr_kernel_prod (const CrTensor  *x,
                 GError         **error)
 {
   gboolean mask[CR_MAX_DIMS];
-  gint64 shape[CR_MAX_DIMS];
-  int nd;
 
   CR_DISPATCH (x->device, prod, error, NULL, x, dims, n_dims, keepdim, error);
-  if (!dims_to_mask (x, dims, n_dims, mask, error))
-    return NULL;
-  nd = reduced_shape (x, mask, keepdim, shape);
-  return reduce (RED_PROD, x, mask, shape, nd, error);
+  return reduce_dims (RED_PROD, x, dims, n_dims, keepdim, mask, error);
 }
 
 CrTensor *
@@ -481,10 +491,8 @@ cr_kernel_mean (const CrTensor  *x,
                 GError         **error)
 {
   gboolean mask[CR_MAX_DIMS];
-  gint64 shape[CR_MAX_DIMS];
   gint64 count = 1;
   CrTensor *out;
-  int nd;
 
   CR_DISPATCH (x->device, mean, error, NULL, x, dims, n_dims, keepdim, error);
   if (!cr_dtype_is_floating (x->dtype))
@@ -494,10 +502,7 @@ cr_kernel_mean (const CrTensor  *x,
                    "floating point or complex dtype. Got: %s", cr_dtype_scalar_name (x->dtype));
       return NULL;
     }
-  if (!dims_to_mask (x, dims, n_dims, mask, error))
-    return NULL;
-  nd = reduced_shape (x, mask, keepdim, shape);
-  out = reduce (RED_SUM, x, mask, shape, nd, error);
+  out = reduce_dims (RED_SUM, x, dims, n_dims, keepdim, mask, error);
   if (out == NULL)
     return NULL;
 

@@ -46,31 +46,6 @@ zero_local_grad (CrNode  *node,
   return cr_tensor_new_zeros (meta->shape, meta->ndim, meta->dtype, meta->device, error);
 }
 
-/* PyTorch's check_inplace without the version bump (done after the write). */
-static gboolean
-check_leaf (CrTensor  *self,
-            GError   **error)
-{
-  if (!cr_grad_mode_is_enabled () || self->grad_fn != NULL)
-    return TRUE;
-  if (self->requires_grad)
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                           "a leaf Variable that requires grad is being used in an "
-                           "in-place operation.");
-      return FALSE;
-    }
-  if (self->view_base != NULL && self->view_base->grad_fn == NULL
-      && self->view_base->requires_grad)
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                           "a view of a leaf Variable that requires grad is being used in "
-                           "an in-place operation.");
-      return FALSE;
-    }
-  return TRUE;
-}
-
 /* The flat positions, in base (contiguous), of the elements of view: an
  * int64 tensor of view's shape. */
 static CrTensor *
@@ -213,7 +188,7 @@ cr_inplace_binary (CrOpId     op,
   else if (op == CR_OP_POW && other->is_wrapped_number && !other->requires_grad)
     op = CR_OP_POW_SCALAR;
 
-  if (!check_leaf (self, error))
+  if (!cr_autograd_check_inplace_rules (self, error))
     return FALSE;
 
   /* The formulas of mul_, div_ (for other) and pow_ need self's old value. */
@@ -284,7 +259,7 @@ cr_inplace_unary (CrOpId     op,
   if (!cr_ops_unary_info (op, &kernel, &save))
     g_return_val_if_reached (FALSE);
 
-  if (!check_leaf (self, error))
+  if (!cr_autograd_check_inplace_rules (self, error))
     return FALSE;
   if (save == 1 && cr_autograd_should_record (&self, 1) && cr_dtype_is_floating (self->dtype)
       && (old_self = cr_clone (self, error)) == NULL)
@@ -345,7 +320,7 @@ fill_with (CrOpId     op,
 {
   CrNode *node;
 
-  if (!check_leaf (self, error))
+  if (!cr_autograd_check_inplace_rules (self, error))
     return FALSE;
   if (!cr_kernel_fill (self, value, error))
     return FALSE;
@@ -415,7 +390,7 @@ cr_copy_ (CrTensor  *self,
 {
   CrTensor *inputs[2] = { self, src };
 
-  if (!check_leaf (self, error))
+  if (!cr_autograd_check_inplace_rules (self, error))
     return FALSE;
   if (!cr_kernel_copy_into (self, src, error))
     return FALSE;
@@ -438,7 +413,8 @@ cr_clamp_ (CrTensor  *self,
   g_autoptr(CrTensor) clamped = NULL;
   CrNode *node;
 
-  if (!cr_ops_check_clamp_bounds (has_min, has_max, error) || !check_leaf (self, error))
+  if (!cr_ops_check_clamp_bounds (has_min, has_max, error)
+      || !cr_autograd_check_inplace_rules (self, error))
     return FALSE;
   if (cr_autograd_should_record (&self, 1) && (old_self = cr_clone (self, error)) == NULL)
     return FALSE;
@@ -546,7 +522,7 @@ cr_t_ (CrTensor  *self,
 {
   gint64 shape[2], strides[2];
 
-  if (!check_leaf (self, error))
+  if (!cr_autograd_check_inplace_rules (self, error))
     return FALSE;
   if (self->ndim > 2)
     {
@@ -570,7 +546,7 @@ cr_unsqueeze_ (CrTensor  *self,
 {
   gint64 shape[CR_MAX_DIMS], strides[CR_MAX_DIMS];
 
-  if (!check_leaf (self, error))
+  if (!cr_autograd_check_inplace_rules (self, error))
     return FALSE;
   if (self->ndim >= CR_MAX_DIMS)
     {
@@ -605,7 +581,7 @@ cr_squeeze_ (CrTensor  *self,
   gint64 shape[CR_MAX_DIMS], strides[CR_MAX_DIMS];
   int ndim = 0;
 
-  if (!check_leaf (self, error))
+  if (!cr_autograd_check_inplace_rules (self, error))
     return FALSE;
   if (has_dim && !cr_ops_wrap_dim (&dim, self->ndim, error))
     return FALSE;

@@ -98,32 +98,66 @@ record_product (CrOpId    op,
 
 /* ---- mm ------------------------------------------------------------------- */
 
-/* MM: inputs (a, b); saved[0] a (when b needs grad), saved[1] b (when a does). */
+/* Shared by mm and bmm (batched): inputs (a, b); saved[0] a (when b needs
+ * grad), saved[1] b (when a does). The gradients are products with the other
+ * operand transposed over its last two dims. */
+static gboolean
+product_backward (CrNode          *node,
+                  CrTensor        *grad,
+                  gboolean         batched,
+                  CrTensor       **grad_inputs,
+                  GError         **error)
+{
+  for (int i = 0; i < 2; i++)
+    {
+      g_autoptr(CrTensor) other = NULL;
+      g_autoptr(CrTensor) other_t = NULL;
+      CrTensor *lhs, *rhs;
+
+      if (!cr_ops_needs_grad (node, i))
+        continue;
+      other = cr_node_get_saved (node, 1 - i, error);
+      if (other == NULL)
+        return FALSE;
+      other_t = batched ? cr_transpose (other, 1, 2, error) : cr_t (other, error);
+      if (other_t == NULL)
+        return FALSE;
+      lhs = i == 0 ? grad : other_t;
+      rhs = i == 0 ? other_t : grad;
+      grad_inputs[i] = batched ? cr_bmm (lhs, rhs, error) : cr_mm (lhs, rhs, error);
+      if (grad_inputs[i] == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Checks dtypes, multiplies and records: the part of mm and bmm after their
+ * shape checks. */
+static CrTensor *
+product_forward (CrOpId      op,
+                 CrTensor   *a,
+                 CrTensor   *b,
+                 const char *bool_kernel,
+                 GError    **error)
+{
+  CrTensor *out;
+
+  if (!check_same_dtype (a, b, bool_kernel, error))
+    return NULL;
+  out = kernel_product (a, b, op == CR_OP_BMM, error);
+  if (out == NULL)
+    return NULL;
+  record_product (op, a, b, out);
+  return out;
+}
+
 static gboolean
 mm_backward (CrNode          *node,
              CrTensor *const *grad_outputs,
              CrTensor       **grad_inputs,
              GError         **error)
 {
-  CrTensor *grad = grad_outputs[0];
-
-  if (cr_ops_needs_grad (node, 0))
-    {
-      g_autoptr(CrTensor) b = cr_node_get_saved (node, 1, error);
-      g_autoptr(CrTensor) bt = b != NULL ? cr_t (b, error) : NULL;
-
-      if (bt == NULL || (grad_inputs[0] = cr_mm (grad, bt, error)) == NULL)
-        return FALSE;
-    }
-  if (cr_ops_needs_grad (node, 1))
-    {
-      g_autoptr(CrTensor) a = cr_node_get_saved (node, 0, error);
-      g_autoptr(CrTensor) at = a != NULL ? cr_t (a, error) : NULL;
-
-      if (at == NULL || (grad_inputs[1] = cr_mm (at, grad, error)) == NULL)
-        return FALSE;
-    }
-  return TRUE;
+  return product_backward (node, grad_outputs[0], FALSE, grad_inputs, error);
 }
 
 const CrOpInfo cr_op_row_MM = {
@@ -137,18 +171,10 @@ cr_mm (CrTensor  *a,
        GError   **error)
 {
   gint64 shape[2];
-  CrTensor *out;
 
   if (!cr_shape_check_mm (a, b, shape, error))
     return NULL;
-  if (!check_same_dtype (a, b, "addmm_impl_cpu_", error))
-    return NULL;
-
-  out = kernel_product (a, b, FALSE, error);
-  if (out == NULL)
-    return NULL;
-  record_product (CR_OP_MM, a, b, out);
-  return out;
+  return product_forward (CR_OP_MM, a, b, "addmm_impl_cpu_", error);
 }
 
 /* ---- mv ------------------------------------------------------------------- */
@@ -324,32 +350,14 @@ cr_dot (CrTensor  *a,
 
 /* ---- bmm ------------------------------------------------------------------ */
 
-/* BMM: inputs (a, b); saved[0] a (when b needs grad), saved[1] b (when a does). */
+/* BMM: as MM (product_backward), batched. */
 static gboolean
 bmm_backward (CrNode          *node,
               CrTensor *const *grad_outputs,
               CrTensor       **grad_inputs,
               GError         **error)
 {
-  CrTensor *grad = grad_outputs[0];
-
-  if (cr_ops_needs_grad (node, 0))
-    {
-      g_autoptr(CrTensor) b = cr_node_get_saved (node, 1, error);
-      g_autoptr(CrTensor) bt = b != NULL ? cr_transpose (b, 1, 2, error) : NULL;
-
-      if (bt == NULL || (grad_inputs[0] = cr_bmm (grad, bt, error)) == NULL)
-        return FALSE;
-    }
-  if (cr_ops_needs_grad (node, 1))
-    {
-      g_autoptr(CrTensor) a = cr_node_get_saved (node, 0, error);
-      g_autoptr(CrTensor) at = a != NULL ? cr_transpose (a, 1, 2, error) : NULL;
-
-      if (at == NULL || (grad_inputs[1] = cr_bmm (at, grad, error)) == NULL)
-        return FALSE;
-    }
-  return TRUE;
+  return product_backward (node, grad_outputs[0], TRUE, grad_inputs, error);
 }
 
 const CrOpInfo cr_op_row_BMM = {
@@ -363,18 +371,10 @@ cr_bmm (CrTensor  *a,
         GError   **error)
 {
   gint64 shape[3];
-  CrTensor *out;
 
   if (!cr_shape_check_bmm (a, b, shape, error))
     return NULL;
-  if (!check_same_dtype (a, b, "bmm", error))
-    return NULL;
-
-  out = kernel_product (a, b, TRUE, error);
-  if (out == NULL)
-    return NULL;
-  record_product (CR_OP_BMM, a, b, out);
-  return out;
+  return product_forward (CR_OP_BMM, a, b, "bmm", error);
 }
 
 /* ---- matmul --------------------------------------------------------------- */

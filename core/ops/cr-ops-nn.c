@@ -306,6 +306,31 @@ broadcast_pair (CrTensor   *a,
   return TRUE;
 }
 
+/* Reduces the elementwise loss (a new ref, taken) and records op over
+ * (input, target) on the result when needed: both are saved and args.ints[0]
+ * is the reduction. */
+static CrTensor *
+finish_pair_loss (CrOpId        op,
+                  CrTensor     *input,
+                  CrTensor     *target,
+                  CrTensor     *loss,
+                  CrReduction   reduction,
+                  GError      **error)
+{
+  CrTensor *inputs[2] = { input, target };
+  CrTensor *out = reduce_loss (loss, reduction, error);
+  CrNode *node;
+
+  if (out == NULL || !cr_autograd_should_record (inputs, 2))
+    return out;
+  node = cr_node_new (op, inputs, 2, 1);
+  cr_node_args (node)->ints[0] = reduction;
+  cr_node_save (node, 0, input, FALSE);
+  cr_node_save (node, 1, target, FALSE);
+  cr_ops_attach (out, node);
+  return out;
+}
+
 CrTensor *
 cr_mse_loss (CrTensor     *input,
              CrTensor     *target,
@@ -315,8 +340,7 @@ cr_mse_loss (CrTensor     *input,
   g_autoptr(CrTensor) a = NULL;
   g_autoptr(CrTensor) b = NULL;
   g_autoptr(CrTensor) diff = NULL;
-  CrTensor *inputs[2];
-  CrTensor *loss, *out;
+  CrTensor *loss;
 
   if (!broadcast_pair (input, target, &a, &b, error))
     return NULL;
@@ -326,21 +350,7 @@ cr_mse_loss (CrTensor     *input,
   loss = cr_kernel_binary (CR_BINARY_MUL, diff, diff, error);
   if (loss == NULL)
     return NULL;
-  out = reduce_loss (loss, reduction, error);
-  if (out == NULL)
-    return NULL;
-
-  inputs[0] = a;
-  inputs[1] = b;
-  if (cr_autograd_should_record (inputs, 2))
-    {
-      CrNode *node = cr_node_new (CR_OP_MSE_LOSS, inputs, 2, 1);
-      cr_node_args (node)->ints[0] = reduction;
-      cr_node_save (node, 0, a, FALSE);
-      cr_node_save (node, 1, b, FALSE);
-      cr_ops_attach (out, node);
-    }
-  return out;
+  return finish_pair_loss (CR_OP_MSE_LOSS, a, b, loss, reduction, error);
 }
 
 /* The losses' loops read both operands' memory: they must share a device. */
@@ -423,8 +433,7 @@ cr_bce_with_logits (CrTensor     *input,
   CrDType dtype;
   g_autoptr(CrTensor) xc = NULL;
   g_autoptr(CrTensor) yc = NULL;
-  CrTensor *inputs[2] = { input, target };
-  CrTensor *loss, *out;
+  CrTensor *loss;
   gint64 n = input->numel;
 
   if (!cr_shape_equal (input->shape, input->ndim, target->shape, target->ndim))
@@ -464,19 +473,7 @@ cr_bce_with_logits (CrTensor     *input,
     }
   if (loss == NULL)
     return NULL;
-  out = reduce_loss (loss, reduction, error);
-  if (out == NULL)
-    return NULL;
-
-  if (cr_autograd_should_record (inputs, 2))
-    {
-      CrNode *node = cr_node_new (CR_OP_BCE_WITH_LOGITS, inputs, 2, 1);
-      cr_node_args (node)->ints[0] = reduction;
-      cr_node_save (node, 0, input, FALSE);
-      cr_node_save (node, 1, target, FALSE);
-      cr_ops_attach (out, node);
-    }
-  return out;
+  return finish_pair_loss (CR_OP_BCE_WITH_LOGITS, input, target, loss, reduction, error);
 }
 
 /* ---- binary_cross_entropy ------------------------------------------------- */
@@ -564,8 +561,6 @@ cr_binary_cross_entropy (CrTensor     *input,
   g_autoptr(CrTensor) xc = NULL;
   g_autoptr(CrTensor) yc = NULL;
   g_autoptr(CrTensor) loss = NULL;
-  CrTensor *inputs[2] = { input, target };
-  CrTensor *out;
   gint64 n = input->numel;
   gboolean bad = FALSE;
 
@@ -621,19 +616,7 @@ cr_binary_cross_entropy (CrTensor     *input,
                            "all elements of input should be between 0 and 1");
       return NULL;
     }
-  out = reduce_loss (g_steal_pointer (&loss), reduction, error);
-  if (out == NULL)
-    return NULL;
-
-  if (cr_autograd_should_record (inputs, 2))
-    {
-      CrNode *node = cr_node_new (CR_OP_BCE, inputs, 2, 1);
-      cr_node_args (node)->ints[0] = reduction;
-      cr_node_save (node, 0, input, FALSE);
-      cr_node_save (node, 1, target, FALSE);
-      cr_ops_attach (out, node);
-    }
-  return out;
+  return finish_pair_loss (CR_OP_BCE, input, target, g_steal_pointer (&loss), reduction, error);
 }
 
 /* ---- nll_loss ---------------------------------------------------------------- */

@@ -23,6 +23,25 @@ maybe_node (CrOpId    op,
   return cr_node_new (op, &x, 1, 1);
 }
 
+/* Records op over the n inputs xs on out with the one dim argument dim
+ * (already wrapped), when any of xs needs recording. */
+static void
+record_dim_op (CrOpId           op,
+               CrTensor *const *xs,
+               guint            n,
+               int              dim,
+               CrTensor        *out)
+{
+  CrNode *node;
+
+  if (!cr_autograd_should_record (xs, n))
+    return;
+  node = cr_node_new (op, xs, n, 1);
+  cr_node_args (node)->dims[0] = dim;
+  cr_node_args (node)->n_dims = 1;
+  cr_ops_attach (out, node);
+}
+
 /* ---- t, .T, transpose, permute ------------------------------------------ */
 
 static CrTensor *
@@ -524,7 +543,6 @@ cr_unsqueeze (CrTensor  *x,
               GError   **error)
 {
   CrTensor *out;
-  CrNode *node;
 
   if (x->ndim >= CR_MAX_DIMS)
     {
@@ -535,12 +553,7 @@ cr_unsqueeze (CrTensor  *x,
   if (!cr_ops_wrap_dim (&dim, x->ndim + 1, error))
     return NULL;
   out = unsqueeze_view (x, dim);
-  if ((node = maybe_node (CR_OP_UNSQUEEZE, x)) != NULL)
-    {
-      cr_node_args (node)->dims[0] = dim;
-      cr_node_args (node)->n_dims = 1;
-      cr_ops_attach (out, node);
-    }
+  record_dim_op (CR_OP_UNSQUEEZE, &x, 1, dim, out);
   return out;
 }
 
@@ -588,38 +601,16 @@ const CrOpInfo cr_op_row_SQUEEZE_INPLACE_DIM = {
   "∂out/∂x: G ↦ G.unsqueeze(dim)", squeeze_dim_backward, NULL
 };
 
-CrTensor *
-cr_squeeze (CrTensor  *x,
-            GError   **error)
-{
-  gint64 shape[CR_MAX_DIMS], strides[CR_MAX_DIMS];
-  int ndim = 0;
-  CrTensor *out;
-  CrNode *node;
-
-  (void) error;
-  for (int d = 0; d < x->ndim; d++)
-    if (x->shape[d] != 1)
-      {
-        shape[ndim] = x->shape[d];
-        strides[ndim] = x->strides[d];
-        ndim++;
-      }
-  out = cr_ops_make_view (x, shape, ndim, strides, x->offset);
-  if ((node = maybe_node (CR_OP_SQUEEZE, x)) != NULL)
-    cr_ops_attach (out, node);
-  return out;
-}
-
+/* x without its size-1 dim dim, or without all its size-1 dims when dim < 0. */
 static CrTensor *
-squeeze_dim_view (CrTensor *x,
-                  int       dim)
+squeeze_view (CrTensor *x,
+              int       dim)
 {
   gint64 shape[CR_MAX_DIMS], strides[CR_MAX_DIMS];
   int ndim = 0;
 
   for (int d = 0; d < x->ndim; d++)
-    if (d != dim || x->shape[d] != 1)
+    if (x->shape[d] != 1 || (dim >= 0 && d != dim))
       {
         shape[ndim] = x->shape[d];
         strides[ndim] = x->strides[d];
@@ -629,22 +620,30 @@ squeeze_dim_view (CrTensor *x,
 }
 
 CrTensor *
+cr_squeeze (CrTensor  *x,
+            GError   **error)
+{
+  CrTensor *out;
+  CrNode *node;
+
+  (void) error;
+  out = squeeze_view (x, -1);
+  if ((node = maybe_node (CR_OP_SQUEEZE, x)) != NULL)
+    cr_ops_attach (out, node);
+  return out;
+}
+
+CrTensor *
 cr_squeeze_dim (CrTensor  *x,
                 int        dim,
                 GError   **error)
 {
   CrTensor *out;
-  CrNode *node;
 
   if (!cr_ops_wrap_dim (&dim, x->ndim, error))
     return NULL;
-  out = squeeze_dim_view (x, dim);
-  if ((node = maybe_node (CR_OP_SQUEEZE_DIM, x)) != NULL)
-    {
-      cr_node_args (node)->dims[0] = dim;
-      cr_node_args (node)->n_dims = 1;
-      cr_ops_attach (out, node);
-    }
+  out = squeeze_view (x, dim);
+  record_dim_op (CR_OP_SQUEEZE_DIM, &x, 1, dim, out);
   return out;
 }
 
@@ -934,13 +933,7 @@ cr_cat (CrTensor *const  *xs,
 
   if (out == NULL)
     return NULL;
-  if (cr_autograd_should_record (xs, n))
-    {
-      CrNode *node = cr_node_new (CR_OP_CAT, xs, n, 1);
-      cr_node_args (node)->dims[0] = dim;
-      cr_node_args (node)->n_dims = 1;
-      cr_ops_attach (out, node);
-    }
+  record_dim_op (CR_OP_CAT, xs, n, dim, out);
   return out;
 }
 
@@ -1020,12 +1013,6 @@ cr_stack (CrTensor *const  *xs,
   if (out == NULL)
     return NULL;
 
-  if (cr_autograd_should_record (xs, n))
-    {
-      CrNode *node = cr_node_new (CR_OP_STACK, xs, n, 1);
-      cr_node_args (node)->dims[0] = dim;
-      cr_node_args (node)->n_dims = 1;
-      cr_ops_attach (out, node);
-    }
+  record_dim_op (CR_OP_STACK, xs, n, dim, out);
   return out;
 }
