@@ -33,36 +33,31 @@ str_node (CrParser   *p,
 
 /* ---- comma lists and displays ---- */
 
+/* '*' bitwise_or | otherwise: a starred element, or what else may stand there. */
+static CrAstNode *
+starred_or (CrParser   *p,
+            CrAstNode *(*otherwise) (CrParser *p))
+{
+  if (CUR_KIND (p) != CR_TOK_STAR)
+    return otherwise (p);
+  CrSpan start = CUR (p)->span;
+  p->pos++;
+  CrAstNode *value = cr_parser_bitwise_or (p);
+  return value ? cr_parser_starred (p, value, start) : NULL;
+}
+
 /* '*' bitwise_or | named_expression */
 CrAstNode *
 cr_parser_star_named_expression (CrParser *p)
 {
-  if (CUR_KIND (p) == CR_TOK_STAR)
-    {
-      CrSpan start = CUR (p)->span;
-      CrAstNode *value;
-
-      p->pos++;
-      value = cr_parser_bitwise_or (p);
-      return value ? cr_parser_starred (p, value, start) : NULL;
-    }
-  return cr_parser_named_expression (p);
+  return starred_or (p, cr_parser_named_expression);
 }
 
 /* '*' bitwise_or | expression */
 static CrAstNode *
 star_expression (CrParser *p)
 {
-  if (CUR_KIND (p) == CR_TOK_STAR)
-    {
-      CrSpan start = CUR (p)->span;
-      CrAstNode *value;
-
-      p->pos++;
-      value = cr_parser_bitwise_or (p);
-      return value ? cr_parser_starred (p, value, start) : NULL;
-    }
-  return cr_parser_expression (p);
+  return starred_or (p, cr_parser_expression);
 }
 
 /* One or more, separated by commas (a trailing one allowed): a tuple when
