@@ -75,7 +75,7 @@ check_index (const int64_t *index, const Dims<1> &ig, int64_t n, int64_t size, c
   CRL_CHECK (cudaMemcpyAsync (&first_bad, flag.ptr, sizeof first_bad, cudaMemcpyDeviceToHost,
                               stream ()),
              "cudaMemcpyAsync (device to host)");
-  CRL_TRY (cr_cuda_synchronize (msg, msg_size));
+  CRL_TRY (cr_cuda_stream_synchronize (msg, msg_size));
   if (first_bad == ~0ull)
     return CR_CUDA_OK;
 
@@ -84,7 +84,7 @@ check_index (const int64_t *index, const Dims<1> &ig, int64_t n, int64_t size, c
   CRL_CHECK (cudaMemcpyAsync (&value, index + dims_offset (ig, (int64_t) first_bad), sizeof value,
                               cudaMemcpyDeviceToHost, stream ()),
              "cudaMemcpyAsync (device to host)");
-  CRL_TRY (cr_cuda_synchronize (msg, msg_size));
+  CRL_TRY (cr_cuda_stream_synchronize (msg, msg_size));
   return cr_cuda_set_msg (CR_CUDA_ERR_INDEX, msg, msg_size,
                           "index %lld is out of bounds for dimension 0 with size %lld",
                           (long long) value, (long long) size);
@@ -310,7 +310,7 @@ cr_cuda_k_count_nonzero (const CrCudaTensor *x, int64_t *out_count, char *msg, s
   CRL_CHECK_LAUNCH ("count_nonzero kernel");
   CRL_CHECK (cudaMemcpyAsync (&count, acc.ptr, sizeof count, cudaMemcpyDeviceToHost, stream ()),
              "cudaMemcpyAsync (device to host)");
-  CRL_TRY (cr_cuda_synchronize (msg, msg_size));
+  CRL_TRY (cr_cuda_stream_synchronize (msg, msg_size));
   *out_count = (int64_t) count;
   return CR_CUDA_OK;
 }

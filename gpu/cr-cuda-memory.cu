@@ -138,7 +138,7 @@ cr_cuda_stream (void)
 }
 
 extern "C" int
-cr_cuda_synchronize (char *msg, size_t msg_size)
+cr_cuda_stream_synchronize (char *msg, size_t msg_size)
 {
   cudaError_t err = cudaStreamSynchronize (module_stream);
   if (err != cudaSuccess)
@@ -292,7 +292,7 @@ cr_cuda_copy_d2h (void *dst, const void *src, size_t nbytes, char *msg, size_t m
     return cr_cuda_fail (err, "cudaMemcpyAsync (device to host)", msg, msg_size);
   /* Always wait: the caller reads dst next, and this is where an earlier
    * kernel's asynchronous error surfaces. */
-  return cr_cuda_synchronize (msg, msg_size);
+  return cr_cuda_stream_synchronize (msg, msg_size);
 }
 
 extern "C" int

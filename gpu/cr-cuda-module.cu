@@ -92,7 +92,7 @@ cr_cuda_module_get_api (int abi_version, CrCudaApi *api)
   api->copy_h2d = cr_cuda_copy_h2d;
   api->copy_d2h = cr_cuda_copy_d2h;
   api->copy_d2d = cr_cuda_copy_d2d;
-  api->synchronize = cr_cuda_synchronize;
+  api->synchronize = cr_cuda_stream_synchronize;
 
   /* Weak: NULL where the kernel file is not (yet) part of the module. */
   api->unary = cr_cuda_k_unary;

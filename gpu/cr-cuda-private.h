@@ -74,7 +74,7 @@ cudaStream_t cr_cuda_stream (void);
 int  cr_cuda_malloc (size_t nbytes, void **out_ptr, CR_CUDA_MSG);
 int  cr_cuda_free   (void *ptr, CR_CUDA_MSG);
 /* Waits for the stream (the table's synchronize). */
-int  cr_cuda_synchronize (CR_CUDA_MSG);
+int  cr_cuda_stream_synchronize (CR_CUDA_MSG);
 /* Formats "what: cudaGetErrorString(err) (cudaGetErrorName(err))" into msg,
  * clears the non-sticky error state (cudaGetLastError) and returns
  * CR_CUDA_ERR_RUNTIME (CR_CUDA_ERR_OUT_OF_MEMORY for cudaErrorMemoryAllocation). */

@@ -584,7 +584,7 @@ cr_cuda_k_allclose (const CrCudaTensor *a, const CrCudaTensor *b, double rtol, d
   CRL_CHECK_LAUNCH ("allclose kernel");
   CRL_CHECK (cudaMemcpyAsync (&not_close, flag.ptr, sizeof (int), cudaMemcpyDeviceToHost, stream ()),
              "cudaMemcpyAsync");
-  CRL_TRY (cr_cuda_synchronize (msg, msg_size));
+  CRL_TRY (cr_cuda_stream_synchronize (msg, msg_size));
   *out_result = not_close ? 0 : 1;
   return CR_CUDA_OK;
 }

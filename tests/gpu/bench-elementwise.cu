@@ -141,7 +141,7 @@ main ()
               if (k == 3) OK (cr_cuda_k_unary (CR_CUDA_UNARY_EXP, &tz, &tx, msg, sizeof msg));
             }
           cudaEventRecord (e1, cr_cuda_stream ());
-          OK (cr_cuda_synchronize (msg, sizeof msg));
+          OK (cr_cuda_stream_synchronize (msg, sizeof msg));
           float ms = 0; cudaEventElapsedTime (&ms, e0, e1);
           printf ("N=%-9lld %-16s %8.1f us  %7.1f GB/s\n", (long long) N, names[k], 1000.0 * ms / reps,
                   bytes[k] * reps / (ms * 1e-3) / 1e9);
