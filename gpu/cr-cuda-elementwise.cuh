@@ -395,7 +395,7 @@ plan_init (Plan *plan, const CrCudaTensor *const *operands, int n_operands, cons
         return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
                                 "%s: operand %d does not have the output's shape", what, k);
       for (int d = 0; d < out->ndim; d++)
-        if (t->shape[d] != out->shape[d] || t->strides[d] < 0)
+        if (t->shape[d] != out->shape[d])
           return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
                                   "%s: operand %d does not have the output's shape", what, k);
       plan->ptr[k] = (char *) t->data + t->offset * (int64_t) dtype_size (t->dtype);
@@ -434,24 +434,28 @@ plan_init (Plan *plan, const CrCudaTensor *const *operands, int n_operands, cons
   plan->fits32 = plan->numel <= INT32_MAX;
   for (int k = 0; k < n_operands; k++)
     {
-      int64_t extent = 0;     /* the largest offset the operand reaches */
+      /* The largest distance from ptr[k] that the operand reaches forwards
+       * and backwards: a flipped view (torch.flip) has negative strides. */
+      int64_t ahead = 0, behind = 0;
       bool one = true;
 
       for (int d = 0; d < nd; d++)
         {
           int64_t s = plan->stride[k][d];
+          int64_t step = s < 0 ? -s : s;
+          int64_t *extent = s < 0 ? &behind : &ahead;
 
           if (s != 0)
             one = false;
           if (s != 0 && s != 1)
             plan->contiguous = false;
-          if (s > 0 && (plan->shape[d] - 1) > (INT64_MAX - extent) / s)
-            extent = INT64_MAX;
+          if (step > 0 && (plan->shape[d] - 1) > (INT64_MAX - *extent) / step)
+            *extent = INT64_MAX;
           else
-            extent += (plan->shape[d] - 1) * s;
+            *extent += (plan->shape[d] - 1) * step;
         }
       plan->one[k] = one;
-      if (extent > INT32_MAX)
+      if (ahead > INT32_MAX || behind > INT32_MAX)
         plan->fits32 = false;
     }
   /* The output's elements must be distinct to be written in parallel. */

@@ -10,6 +10,7 @@
 #include "cr-cuda-abi.h"
 
 #include <dlfcn.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -471,6 +472,50 @@ check_allclose (void)
   check (r == 0, "allclose: NaN is never close");
 }
 
+/* copy from a flipped view (negative strides, as torch.flip makes) of a
+ * rows x cols tensor into a contiguous one, along dim 0, dim 1 or both. */
+static void
+check_flipped_copy (int dtype, int64_t rows, int64_t cols, int flip_rows, int flip_cols)
+{
+  int64_t shape[2] = { rows, cols };
+  int64_t n = rows * cols;
+  double *vals = calloc ((size_t) n, sizeof (double));
+  char what[128];
+
+  for (int64_t i = 0; i < n; i++)
+    vals[i] = dtype == CR_CUDA_INT64 ? (double) (i % 1000) : rnd ();
+  CrCudaTensor src = upload (dtype, 2, shape, vals);
+  CrCudaTensor out = upload (dtype, 2, shape, NULL);
+  CrCudaTensor view = src;
+  if (flip_rows)
+    {
+      view.offset += (rows - 1) * view.strides[0];
+      view.strides[0] = -view.strides[0];
+    }
+  if (flip_cols)
+    {
+      view.offset += (cols - 1) * view.strides[1];
+      view.strides[1] = -view.strides[1];
+    }
+  CALL (api.copy (&out, &view, msg, sizeof msg));
+  double *got = download (&out, n);
+  int ok = 1;
+  for (int64_t r = 0; r < rows && ok; r++)
+    for (int64_t c = 0; c < cols && ok; c++)
+      {
+        int64_t from = (flip_rows ? rows - 1 - r : r) * cols + (flip_cols ? cols - 1 - c : c);
+        double want = dtype == CR_CUDA_FLOAT32 ? (double) (float) vals[from] : vals[from];
+        ok = got[r * cols + c] == want;
+      }
+  snprintf (what, sizeof what, "copy of a flipped view: dtype %d, %" PRId64 "x%" PRId64 ", flip %d%d",
+            dtype, rows, cols, flip_rows, flip_cols);
+  check (ok, what);
+  free (got);
+  free (vals);
+  CALL (api.free (src.data, msg, sizeof msg));
+  CALL (api.free (out.data, msg, sizeof msg));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -543,6 +588,12 @@ main (int argc, char **argv)
   check_gemm (CR_CUDA_FLOAT32, 1, 784, 64, 256, 1, 0, 0);
 
   check_index ();
+  for (int flips = 1; flips < 4; flips++)
+    {
+      check_flipped_copy (CR_CUDA_FLOAT32, 3, 4, flips & 1, flips >> 1);
+      check_flipped_copy (CR_CUDA_FLOAT64, 37, 1000, flips & 1, flips >> 1);
+      check_flipped_copy (CR_CUDA_INT64, 1, 5, flips & 1, flips >> 1);
+    }
   CALL (api.synchronize (msg, sizeof msg));
 
   printf ("%d checks, %d failed\n", n_checks, n_failed);
