@@ -238,12 +238,60 @@ store (const CrCudaTensor *t, int64_t i, double v)
     }
 }
 
+/* ---- the elementwise kernels' promises ----------------------------------------------- */
+
+/* What gpu/cr-cuda-elementwise.cuh's plan_init checks before any elementwise
+ * kernel: each operand (NULL: none) has out's ndim and shape and an offset
+ * >= 0, and out does not have stride 0 everywhere (its elements are written
+ * in parallel). The module refuses a broken promise with CR_CUDA_ERR_INVALID,
+ * and so does the mock, or core could break one here unseen and fail on a GPU
+ * only. Negative strides (torch.flip's view) are allowed: the module once
+ * refused them while the mock copied them. */
+static int
+elementwise_promises (const char *what, int n, const CrCudaTensor *const *operands,
+                      char *msg, size_t msg_size)
+{
+  const CrCudaTensor *out = operands[0];
+  int64_t n_out = numel (out);
+  int all_zero = 1;
+
+  for (int k = 0; k < n; k++)
+    {
+      const CrCudaTensor *t = operands[k];
+      if (t == NULL)
+        continue;
+      if (t->ndim != out->ndim || t->offset < 0 || (t->data == NULL && n_out > 0))
+        return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
+                        "%s: operand %d does not have the output's shape", what, k);
+      for (int d = 0; d < out->ndim; d++)
+        if (t->shape[d] != out->shape[d])
+          return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
+                          "%s: operand %d does not have the output's shape", what, k);
+    }
+  for (int d = 0; d < out->ndim; d++)
+    if (out->shape[d] > 1 && out->strides[d] != 0)
+      all_zero = 0;
+  if (n_out > 1 && all_zero)
+    return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
+                    "%s: output has stride 0 on a dim of size > 1", what);
+  return CR_CUDA_OK;
+}
+
+#define PROMISES(what, ...)                                                              \
+  do {                                                                                   \
+    const CrCudaTensor *operands_[] = { __VA_ARGS__ };                                   \
+    int code_ = elementwise_promises (what, (int) (sizeof operands_ / sizeof operands_[0]), \
+                                      operands_, msg, msg_size);                         \
+    if (code_ != CR_CUDA_OK)                                                             \
+      return code_;                                                                      \
+  } while (0)
+
 /* ---- kernels ------------------------------------------------------------------- */
 
 static int
 copy_impl (const CrCudaTensor *out, const CrCudaTensor *src, char *msg, size_t msg_size)
 {
-  (void) msg; (void) msg_size;
+  PROMISES ("copy", out, src);
   for (int64_t i = 0, n = numel (out); i < n; i++)
     store (out, i, load (src, i));
   return CR_CUDA_OK;
@@ -252,7 +300,7 @@ copy_impl (const CrCudaTensor *out, const CrCudaTensor *src, char *msg, size_t m
 static int
 fill_impl (const CrCudaTensor *out, double value, char *msg, size_t msg_size)
 {
-  (void) msg; (void) msg_size;
+  PROMISES ("fill", out);
   for (int64_t i = 0, n = numel (out); i < n; i++)
     store (out, i, value);
   return CR_CUDA_OK;
@@ -270,6 +318,10 @@ py_mod (double a, double b)
 static int
 unary_impl (int op, const CrCudaTensor *out, const CrCudaTensor *x, char *msg, size_t msg_size)
 {
+  PROMISES ("unary", out, x);
+  if (out->dtype != (op == CR_CUDA_UNARY_LOGICAL_NOT ? CR_CUDA_BOOL : x->dtype))
+    return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "unary: output dtype %d for input %d",
+                    out->dtype, x->dtype);
   int is_int = x->dtype == CR_CUDA_INT64;
 
   for (int64_t i = 0, n = numel (out); i < n; i++)
@@ -309,6 +361,12 @@ static int
 binary_impl (int op, const CrCudaTensor *out, const CrCudaTensor *a, const CrCudaTensor *b,
         char *msg, size_t msg_size)
 {
+  int is_compare = op >= CR_CUDA_BINARY_EQ && op <= CR_CUDA_BINARY_LOGICAL_OR;
+  PROMISES ("binary", out, a, b);
+  if (b->dtype != a->dtype || out->dtype != (is_compare ? CR_CUDA_BOOL : a->dtype))
+    return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
+                    "binary: dtypes %d, %d -> %d do not match the op", a->dtype, b->dtype,
+                    out->dtype);
   int is_int = a->dtype == CR_CUDA_INT64 || a->dtype == CR_CUDA_BOOL;
 
   for (int64_t i = 0, n = numel (out); i < n; i++)
@@ -348,7 +406,9 @@ static int
 add_scaled_impl (const CrCudaTensor *out, const CrCudaTensor *a, const CrCudaTensor *b, double alpha,
             char *msg, size_t msg_size)
 {
-  (void) msg; (void) msg_size;
+  PROMISES ("add_scaled", out, a, b);
+  if (b->dtype != a->dtype || out->dtype != a->dtype)
+    return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "add_scaled: dtypes differ");
   for (int64_t i = 0, n = numel (out); i < n; i++)
     store (out, i, load (a, i) + alpha * load (b, i));
   return CR_CUDA_OK;
@@ -358,7 +418,9 @@ static int
 clamp_impl (const CrCudaTensor *out, const CrCudaTensor *x, int has_min, double min, int has_max,
        double max, char *msg, size_t msg_size)
 {
-  (void) msg; (void) msg_size;
+  PROMISES ("clamp", out, x);
+  if (out->dtype != x->dtype)
+    return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "clamp: output and input dtypes differ");
   for (int64_t i = 0, n = numel (out); i < n; i++)
     {
       double v = load (x, i);
@@ -375,7 +437,10 @@ static int
 where_impl (const CrCudaTensor *out, const CrCudaTensor *cond, const CrCudaTensor *a,
        const CrCudaTensor *b, char *msg, size_t msg_size)
 {
-  (void) msg; (void) msg_size;
+  PROMISES ("where", out, cond, a, b);
+  if (cond->dtype != CR_CUDA_BOOL || a->dtype != out->dtype || b->dtype != out->dtype)
+    return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
+                    "where: expected a bool condition and one dtype for a, b and out");
   for (int64_t i = 0, n = numel (out); i < n; i++)
     store (out, i, load (cond, i) != 0 ? load (a, i) : load (b, i));
   return CR_CUDA_OK;
