@@ -591,7 +591,7 @@ cr_matmul (CrTensor  *a,
 {
   int da = a->ndim, db = b->ndim;
 
-  if (da == 0 || db == 0)
+  if (da <= 0 || db <= 0)
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                    "both arguments to matmul need to be at least 1D, but they are %dD and %dD",
