@@ -29,8 +29,9 @@
  * pointer of its storage, dtype, ndim (0..8), shape, strides and offset, both
  * in ELEMENTS. Element i (multi-index i_0..i_{n-1}) is at
  *   ((T *) data)[offset + sum_d i_d * strides[d]].
- * Strides may be 0 (broadcast, only for inputs), and any nonnegative value;
- * core never passes negative strides. An ndim-0 tensor holds one element.
+ * Strides may be 0 (broadcast, only for inputs). An elementwise input may
+ * also have negative strides (copy from torch.flip's view); every other
+ * stride is nonnegative. An ndim-0 tensor holds one element.
  * Shapes are ALREADY BROADCAST by core: for the elementwise kernels every
  * operand has exactly out's ndim and shape (a broadcast input has stride 0
  * where it was expanded), so a kernel never broadcasts itself. numel may be 0:
@@ -135,8 +136,25 @@ typedef struct {
   int32_t  ndim;                          /* 0..CR_CUDA_MAX_DIMS */
   int64_t  offset;                        /* elements from data to element 0 */
   int64_t  shape[CR_CUDA_MAX_DIMS];       /* entries >= ndim are unused */
-  int64_t  strides[CR_CUDA_MAX_DIMS];     /* elements, >= 0 */
+  int64_t  strides[CR_CUDA_MAX_DIMS];     /* elements (see "Tensors" above) */
 } CrCudaTensor;
+
+/* The elementwise members' promise about an operand t: out's ndim and shape,
+ * an offset >= 0, and storage wherever there are elements (out_numel > 0).
+ * The module refuses a broken promise with CR_CUDA_ERR_INVALID, and the tests'
+ * mock module checks it with this same function. */
+static inline int
+cr_cuda_operand_matches_output (const CrCudaTensor *t,
+                                const CrCudaTensor *out,
+                                int64_t             out_numel)
+{
+  if (t->ndim != out->ndim || t->offset < 0 || (t->data == NULL && out_numel > 0))
+    return 0;
+  for (int d = 0; d < out->ndim; d++)
+    if (t->shape[d] != out->shape[d])
+      return 0;
+  return 1;
+}
 
 /* ---- op codes (values = core's CrUnaryOp / CrBinaryOp) --------------------- */
 

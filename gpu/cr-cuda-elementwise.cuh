@@ -390,14 +390,9 @@ plan_init (Plan *plan, const CrCudaTensor *const *operands, int n_operands, cons
       plan->ptr[k] = nullptr;
       if (t == nullptr)
         continue;
-      if (t->ndim != out->ndim || dtype_size (t->dtype) == 0 || t->offset < 0
-          || (t->data == nullptr && plan->numel > 0))
+      if (dtype_size (t->dtype) == 0 || !cr_cuda_operand_matches_output (t, out, plan->numel))
         return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
                                 "%s: operand %d does not have the output's shape", what, k);
-      for (int d = 0; d < out->ndim; d++)
-        if (t->shape[d] != out->shape[d])
-          return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
-                                  "%s: operand %d does not have the output's shape", what, k);
       plan->ptr[k] = (char *) t->data + t->offset * (int64_t) dtype_size (t->dtype);
     }
 

@@ -241,12 +241,12 @@ store (const CrCudaTensor *t, int64_t i, double v)
 /* ---- the elementwise kernels' promises ----------------------------------------------- */
 
 /* What gpu/cr-cuda-elementwise.cuh's plan_init checks before any elementwise
- * kernel: each operand (NULL: none) has out's ndim and shape and an offset
- * >= 0, and out does not have stride 0 everywhere (its elements are written
- * in parallel). The module refuses a broken promise with CR_CUDA_ERR_INVALID,
- * and so does the mock, or core could break one here unseen and fail on a GPU
- * only. Negative strides (torch.flip's view) are allowed: the module once
- * refused them while the mock copied them. */
+ * kernel: each operand (NULL: none) matches out (the ABI's
+ * cr_cuda_operand_matches_output), and out does not have stride 0 everywhere
+ * (its elements are written in parallel). The module refuses a broken promise
+ * with CR_CUDA_ERR_INVALID, and so does the mock, or core could break one here
+ * unseen and fail on a GPU only. Negative strides (torch.flip's view) are
+ * allowed: the module once refused them while the mock copied them. */
 static int
 elementwise_promises (const char *what, int n, const CrCudaTensor *const *operands,
                       char *msg, size_t msg_size)
@@ -260,13 +260,9 @@ elementwise_promises (const char *what, int n, const CrCudaTensor *const *operan
       const CrCudaTensor *t = operands[k];
       if (t == NULL)
         continue;
-      if (t->ndim != out->ndim || t->offset < 0 || (t->data == NULL && n_out > 0))
+      if (!cr_cuda_operand_matches_output (t, out, n_out))
         return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
                         "%s: operand %d does not have the output's shape", what, k);
-      for (int d = 0; d < out->ndim; d++)
-        if (t->shape[d] != out->shape[d])
-          return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
-                          "%s: operand %d does not have the output's shape", what, k);
     }
   for (int d = 0; d < out->ndim; d++)
     if (out->shape[d] > 1 && out->strides[d] != 0)
