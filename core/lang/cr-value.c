@@ -387,6 +387,9 @@ cr_value_unref (CrValue *v)
       CrValue *next = g_ptr_array_steal_index_fast (dying, dying->len - 1);
       value_free (next);
     }
+  /* A thread-local array outlives nothing: the window's worker threads end,
+   * and a kept array would be lost with each of them. */
+  g_clear_pointer (&dying, g_ptr_array_unref);
   freeing = FALSE;
 }
 
