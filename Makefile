@@ -4,7 +4,11 @@
 #   make test   the same set-up, then every test: unit and end-to-end suites, the shared
 #               conformance cases (when ../shared is there), and the suites again under
 #               AddressSanitizer + UndefinedBehaviorSanitizer (without the window: the
-#               engine, `chainrule run`, the graph drawing and `chainrule export`)
+#               engine, `chainrule run`, the graph drawing and `chainrule export`), and
+#               a short run of the fuzzers (test-fuzz: FUZZ_SECONDS each, default 60)
+#   make fuzz   builds the libFuzzer targets (clang, ASan + UBSan, in $(FUZZ_BUILD)) and
+#               runs each for FUZZ_SECONDS (make fuzz FUZZ_SECONDS=3600); findings are
+#               kept in $(FUZZ_BUILD)/fuzz/artifacts (tests/fuzz/run-fuzz says more)
 #
 # Warnings are errors here (what CI runs). Use meson directly for other builds.
 
@@ -13,8 +17,11 @@ ASAN_BUILD ?= build-asan
 SHARED     ?= ../shared
 EXAMPLE    ?= data/examples/01-toy-network.py
 MESON_OPTS ?= --buildtype=debugoptimized -Dwerror=true
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build build-asan run test test-unit test-conformance test-asan clean
+.PHONY: all deps build build-asan build-fuzz run test test-unit test-conformance test-asan \
+        test-fuzz fuzz clean
 
 all: build
 
@@ -30,7 +37,7 @@ build: deps $(BUILD)/build.ninja
 run: build
 	tools/run-example $(BUILD) $(EXAMPLE)
 
-test: build test-unit test-conformance test-asan
+test: build test-unit test-conformance test-asan test-fuzz
 
 test-unit: build
 	meson test -C $(BUILD) --print-errorlogs --num-processes 2
@@ -60,5 +67,20 @@ test-asan: build-asan
 	  meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 --timeout-multiplier 4 \
 	  --no-suite slow
 
+# The fuzz build: clang (libFuzzer comes with it), coverage everywhere, and
+# only what the fuzz targets need is built.
+$(FUZZ_BUILD)/build.ninja: | deps
+	CC=clang meson setup $(FUZZ_BUILD) --buildtype=debugoptimized -Dwerror=true -Dfuzz=true \
+	  -Dgui=false -Dcuda=disabled -Db_sanitize=address,undefined -Db_lundef=false
+
+build-fuzz: deps $(FUZZ_BUILD)/build.ninja
+	ninja -C $(FUZZ_BUILD) tests/fuzz/fuzz-parse tests/fuzz/fuzz-interp
+
+# Every target for FUZZ_SECONDS; fails on any finding (crash, leak, UB, time-out).
+fuzz: build-fuzz
+	tests/fuzz/run-fuzz $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+test-fuzz: fuzz
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
