@@ -78,6 +78,8 @@ struct _CrWindow
   gint                 *cancel_flag;     /* the running job's; shared with it */
   GCancellable         *cancellable;     /* cancelled when the window goes */
   gint64                run_started_us;
+  guint                 run_limit_id;    /* ends the run when it takes too long */
+  guint                 run_time_limit_s; /* how long (tests shorten it) */
   gint64                last_run_us;     /* how long the last run took, to pace the next */
   gint64                last_edit_us;
   gboolean              model_from_editor; /* spans refer to the editor's text */

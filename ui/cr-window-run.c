@@ -12,11 +12,17 @@
  * reveals its message and underline when the script is still in error about
  * 500 ms after the last edit; until then, and while the error shows, the last
  * good graph stays on the canvas (dimmed once the error shows). A good run
- * clears everything at once. */
+ * clears everything at once.
+ *
+ * What a script prints is kept as a bounded tail (cr-output-tail.h), so a
+ * script that prints without end costs the window neither time nor memory;
+ * a run that goes on past RUN_TIME_LIMIT_S ends in a TimeoutError, so it
+ * does not keep a core busy behind the person's back. */
 #include "cr-config.h"
 #include "cr-window-private.h"
 
 #include "cr-script-run.h"
+#include "cr-output-tail.h"
 #include "cr-device.h"
 #include "cr-expression-panel.h"
 #include "cr-inspector.h"
@@ -26,30 +32,20 @@
 #define FAST_RUN_US      (30 * 1000)
 #define ERROR_DELAY_MS   500
 #define BUSY_DELAY_MS    400
-
-/* One chunk of the script's output. */
-typedef struct {
-  char     *text;
-  gboolean  is_stderr;
-} Chunk;
+/* Long enough for any script written to be watched; a run still going then
+ * is most likely a loop that never ends. */
+#define RUN_TIME_LIMIT_S 60
 
 typedef struct {
   char         *source;
   char         *filename;
   gboolean      from_editor;
   CrDeviceType  device;
-  gint         *cancel_flag;   /* owned: the window's pointer is cleared before it is freed */
-  GPtrArray    *chunks;        /* of Chunk* */
+  gint         *cancel_flag;   /* owned: the window's pointer is cleared before it is freed;
+                                * 1: an edit cancelled the run, 2: it ran out of time */
+  CrOutputTail *output;        /* what it printed, the end of it */
   CrScriptRun   run;           /* its models, or where and why it stopped */
 } RunJob;
-
-static void
-chunk_free (gpointer data)
-{
-  Chunk *chunk = data;
-  g_free (chunk->text);
-  g_free (chunk);
-}
 
 static void
 run_job_free (gpointer data)
@@ -60,29 +56,9 @@ run_job_free (gpointer data)
   g_free (job->source);
   g_free (job->filename);
   g_free (job->cancel_flag);
-  g_ptr_array_unref (job->chunks);
+  cr_output_tail_free (job->output);
   cr_script_run_clear (&job->run);
   g_free (job);
-}
-
-static void
-collect_output (const char *text,
-                gboolean    is_stderr,
-                gpointer    user_data)
-{
-  RunJob *job = user_data;
-  Chunk *last = job->chunks->len ? g_ptr_array_index (job->chunks, job->chunks->len - 1) : NULL;
-  if (last && last->is_stderr == is_stderr)
-    {
-      char *joined = g_strconcat (last->text, text, NULL);
-      g_free (last->text);
-      last->text = joined;
-      return;
-    }
-  Chunk *chunk = g_new0 (Chunk, 1);
-  chunk->text = g_strdup (text);
-  chunk->is_stderr = is_stderr;
-  g_ptr_array_add (job->chunks, chunk);
 }
 
 static void
@@ -93,13 +69,49 @@ run_thread (GTask        *task,
 {
   RunJob *job = task_data;
   CrInterpOptions options = {
-    .output = collect_output,
-    .output_data = job,
+    .output = cr_output_tail_append,
+    .output_data = job->output,
     .cancel_flag = job->cancel_flag,
     .default_device = job->device,
   };
   cr_script_run (job->source, -1, job->filename, &options, TRUE, &job->run);
   g_task_return_boolean (task, TRUE);
+}
+
+/* The output pane is filled one run of a stream at a time: a few inserts,
+ * however many lines were printed. */
+typedef struct {
+  GtkTextBuffer *buffer;
+  GString       *run;         /* text of one stream not yet inserted */
+  gboolean       is_stderr;
+} OutputFill;
+
+static void
+fill_flush (OutputFill *fill)
+{
+  if (fill->run->len == 0)
+    return;
+  GtkTextIter end;
+  gtk_text_buffer_get_end_iter (fill->buffer, &end);
+  if (fill->is_stderr)
+    gtk_text_buffer_insert_with_tags_by_name (fill->buffer, &end, fill->run->str,
+                                              (int) fill->run->len, "error", NULL);
+  else
+    gtk_text_buffer_insert (fill->buffer, &end, fill->run->str, (int) fill->run->len);
+  g_string_truncate (fill->run, 0);
+}
+
+static void
+fill_piece (const char *text,
+            gsize       length,
+            gboolean    is_stderr,
+            gpointer    user_data)
+{
+  OutputFill *fill = user_data;
+  if (is_stderr != fill->is_stderr)
+    fill_flush (fill);
+  fill->is_stderr = is_stderr;
+  g_string_append_len (fill->run, text, (gssize) length);
 }
 
 static void
@@ -109,15 +121,16 @@ show_output (CrWindow *self,
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->output_view);
   GtkTextIter end;
   gtk_text_buffer_set_text (buffer, "", 0);
-  for (guint i = 0; i < job->chunks->len; i++)
+  g_autofree char *dropped = cr_output_tail_describe_dropped (job->output);
+  if (dropped)
     {
-      Chunk *chunk = g_ptr_array_index (job->chunks, i);
       gtk_text_buffer_get_end_iter (buffer, &end);
-      if (chunk->is_stderr)
-        gtk_text_buffer_insert_with_tags_by_name (buffer, &end, chunk->text, -1, "error", NULL);
-      else
-        gtk_text_buffer_insert (buffer, &end, chunk->text, -1);
+      gtk_text_buffer_insert_with_tags_by_name (buffer, &end, dropped, -1, "note", NULL);
     }
+  OutputFill fill = { buffer, g_string_new (NULL), FALSE };
+  cr_output_tail_foreach (job->output, fill_piece, &fill);
+  fill_flush (&fill);
+  g_string_free (fill.run, TRUE);
   if (job->run.traceback)
     {
       gtk_text_buffer_get_end_iter (buffer, &end);
@@ -344,6 +357,34 @@ set_busy (CrWindow *self,
 
 static void start_run (CrWindow *self);
 
+/* The interpreter names the runner's option; in the window the limit is ours. */
+static void
+name_time_limit (CrScriptRun *run,
+                 guint        limit_s)
+{
+  g_autofree char *ours = g_strdup_printf ("(%u s in the window)", limit_s);
+  char **texts[] = { &run->message, &run->traceback };
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    if (*texts[i])
+      {
+        GString *text = g_string_new (*texts[i]);
+        g_string_replace (text, "(--timeout)", ours, 0);
+        g_free (*texts[i]);
+        *texts[i] = g_string_free (text, FALSE);
+      }
+}
+
+static gboolean
+run_limit_cb (gpointer user_data)
+{
+  CrWindow *self = user_data;
+  self->run_limit_id = 0;
+  /* An edit's cancel, if it came first, stays what it is. */
+  if (self->running && self->cancel_flag)
+    g_atomic_int_compare_and_exchange (self->cancel_flag, 0, 2);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 run_done (GObject      *source_object,
           GAsyncResult *result,
@@ -356,6 +397,7 @@ run_done (GObject      *source_object,
   RunJob *job = g_task_get_task_data (G_TASK (result));
   self->running = FALSE;
   self->cancel_flag = NULL;
+  g_clear_handle_id (&self->run_limit_id, g_source_remove);
   if (self->rerun)
     {
       self->rerun = FALSE;
@@ -363,8 +405,10 @@ run_done (GObject      *source_object,
       return;
     }
   /* Cancelled by an edit: its successor is already scheduled. */
-  if (g_atomic_int_get (job->cancel_flag))
+  if (g_atomic_int_get (job->cancel_flag) == 1)
     return;
+  if (g_atomic_int_get (job->cancel_flag) == 2)
+    name_time_limit (&job->run, self->run_time_limit_s);
   set_busy (self, FALSE);
 
   if (!job->run.message)
@@ -387,8 +431,7 @@ run_done (GObject      *source_object,
       RunJob *pending = g_new0 (RunJob, 1);
       /* Its output too: a traceback flashing in the output pane is as
        * distracting as one in the error bar. */
-      pending->chunks = g_steal_pointer (&job->chunks);
-      job->chunks = g_ptr_array_new_with_free_func (chunk_free);
+      pending->output = g_steal_pointer (&job->output);
       pending->run = job->run;   /* moved: job keeps nothing of it */
       job->run = (CrScriptRun) { 0 };
       pending->from_editor = job->from_editor;
@@ -449,7 +492,7 @@ start_run (CrWindow *self)
     job->filename = g_strdup (from_editor ? "<editor>" : "<expression>");
   job->device = gtk_drop_down_get_selected (self->device_dropdown) == 1 ? CR_DEVICE_CUDA : CR_DEVICE_CPU;
   job->cancel_flag = g_new0 (gint, 1);
-  job->chunks = g_ptr_array_new_with_free_func (chunk_free);
+  job->output = cr_output_tail_new (CR_OUTPUT_TAIL_MAX_LINES, CR_OUTPUT_TAIL_MAX_BYTES);
   self->cancel_flag = job->cancel_flag;
   self->running = TRUE;
   set_busy (self, TRUE);
@@ -458,6 +501,7 @@ start_run (CrWindow *self)
   g_autoptr (GTask) task = g_task_new (self, self->cancellable, run_done, NULL);
   g_task_set_task_data (task, job, run_job_free);
   g_task_run_in_thread (task, run_thread);
+  self->run_limit_id = g_timeout_add_seconds (self->run_time_limit_s, run_limit_cb, self);
 }
 
 static gboolean
@@ -508,6 +552,10 @@ void
 cr_window_run_init (CrWindow *self)
 {
   self->cancellable = g_cancellable_new ();
+  self->run_time_limit_s = RUN_TIME_LIMIT_S;
+  /* "… 123 earlier lines not shown": not the script's own text. */
+  gtk_text_buffer_create_tag (gtk_text_view_get_buffer (self->output_view), "note",
+                              "style", PANGO_STYLE_ITALIC, NULL);
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view));
   g_signal_connect (buffer, "changed", G_CALLBACK (on_source_changed), self);
   g_signal_connect (self->call_dropdown, "notify::selected", G_CALLBACK (on_call_selected), self);
@@ -531,6 +579,7 @@ cr_window_run_dispose (CrWindow *self)
 {
   g_clear_handle_id (&self->run_timeout_id, g_source_remove);
   g_clear_handle_id (&self->busy_timeout_id, g_source_remove);
+  g_clear_handle_id (&self->run_limit_id, g_source_remove);
   drop_pending_error (self);
   if (self->running && self->cancel_flag)
     g_atomic_int_set (self->cancel_flag, 1);
