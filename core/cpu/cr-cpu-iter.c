@@ -30,6 +30,11 @@ cr_cpu_set_not_implemented (GError     **error,
                "\"%s\" not implemented for '%s'", kernel, cr_dtype_scalar_name (dtype));
 }
 
+/* Where a NULL operand (one the row function ignores, as allclose's output)
+ * points: the iterator still moves its pointer, by zero bytes, and NULL + 0 is
+ * undefined behaviour in C. */
+static char unused_operand;
+
 void
 cr_cpu_iter_init (CrCpuIter          *iter,
               const gint64    *shape,
@@ -47,7 +52,7 @@ cr_cpu_iter_init (CrCpuIter          *iter,
       const CrTensor *t = operands[i];
 
       iter->itemsize[i] = t != NULL ? cr_cpu_itemsize (t->dtype) : 0;
-      iter->data[i] = t != NULL ? cr_cpu_data (t) : NULL;
+      iter->data[i] = t != NULL ? cr_cpu_data (t) : &unused_operand;
     }
 
   /* Dims of size 1 never move a pointer: drop them. */
