@@ -64,14 +64,18 @@ int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
-  /* The lexer's contract: a whole file ends with a newline (and a NUL after,
-   * as every text the app holds). */
+  /* The lexer's contract, which cr_parse keeps for it: valid UTF-8 without
+   * NUL bytes, a newline at the end (and a NUL after, as every text the app
+   * holds). */
   char *file = g_malloc (size + 2);
   memcpy (file, data, size);
   file[size] = '\n';
   file[size + 1] = '\0';
-  lex_all (file, size + 1, FALSE);
-  lex_all (file, size + 1, TRUE);
+  if (g_utf8_validate_len (file, size, NULL))
+    {
+      lex_all (file, size + 1, FALSE);
+      lex_all (file, size + 1, TRUE);
+    }
 
   /* cr_parse gets the bytes exactly as given: it must not read past length. */
   CrSpan span = { 0 };
