@@ -3,8 +3,42 @@
 #include "cr-script-run.h"
 
 #include "cr-error.h"
+#include "cr-storage.h"
 
 #include <string.h>
+#include <unistd.h>
+
+#define MIN_BUDGET ((gsize) 256 << 20)
+#define MAX_BUDGET ((gsize) 4 << 30)
+
+/* The cgroup v2 limit of this process ("max" or unreadable: none). */
+static gsize
+cgroup_memory_limit (void)
+{
+  g_autofree char *cgroup = NULL;
+  if (!g_file_get_contents ("/proc/self/cgroup", &cgroup, NULL, NULL)
+      || !g_str_has_prefix (cgroup, "0::"))
+    return G_MAXSIZE;
+  g_strchomp (cgroup);
+  g_autofree char *path = g_build_filename ("/sys/fs/cgroup", cgroup + 3, "memory.max", NULL);
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return G_MAXSIZE;
+  guint64 limit = 0;
+  if (!g_ascii_string_to_unsigned (g_strchomp (text), 10, 1, G_MAXUINT64, &limit, NULL))
+    return G_MAXSIZE;
+  return (gsize) MIN (limit, (guint64) G_MAXSIZE);
+}
+
+gsize
+cr_script_run_memory_budget (void)
+{
+  long pages = sysconf (_SC_PHYS_PAGES);
+  long page_size = sysconf (_SC_PAGE_SIZE);
+  gsize usable = pages > 0 && page_size > 0 ? (gsize) pages * (gsize) page_size : MAX_BUDGET * 4;
+  usable = MIN (usable, cgroup_memory_limit ());
+  return CLAMP (usable / 4, MIN_BUDGET, MAX_BUDGET);
+}
 
 /* A parse error as the runner prints it, and its one-line message. */
 static void
@@ -50,6 +84,12 @@ cr_script_run (const char            *source,
                CrScriptRun           *run)
 {
   memset (run, 0, sizeof *run);
+  static gsize budget_set = 0;
+  if (g_once_init_enter (&budget_set))
+    {
+      cr_memory_set_limit (cr_script_run_memory_budget ());
+      g_once_init_leave (&budget_set, 1);
+    }
   g_autoptr (GError) error = NULL;
   CrSpan span = { 0 };
   g_autoptr (CrAstModule) module = cr_parse (source, length, filename, &span, &error);

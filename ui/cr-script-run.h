@@ -31,4 +31,11 @@ void cr_script_run       (const char            *source,
                           CrScriptRun           *run);
 void cr_script_run_clear (CrScriptRun           *run);
 
+/* The memory budget of every script the window runs, set process-wide
+ * (cr_memory_set_limit()) by the first cr_script_run(): a quarter of the
+ * memory this process may use (physical RAM, or its cgroup's limit when
+ * lower), between 256 MiB and 4 GiB, so that a script hits MemoryError long
+ * before the kernel's OOM killer takes the window and its unsaved edits. */
+gsize cr_script_run_memory_budget (void);
+
 G_END_DECLS

@@ -14,6 +14,7 @@
 #include "ui-test-gui.h"
 
 #include <gtksourceview/gtksource.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -64,7 +65,7 @@ output_text (CrWindow *window)
   return gtk_text_buffer_get_text (output, &start, &end, FALSE);
 }
 
-G_GNUC_UNUSED static gboolean
+static gboolean
 output_contains (CrWindow   *window,
                  const char *text)
 {
@@ -116,7 +117,7 @@ cpu_seconds (void)
 }
 
 /* Nothing keeps a core busy once the window is idle: a cancelled worker stopped. */
-G_GNUC_UNUSED static void
+static void
 assert_no_thread_spins (void)
 {
   double before = cpu_seconds ();
@@ -182,11 +183,170 @@ test_many_prints (void)
   for (const char *p = strchr (printed, '\n') + 1; *p; p++)
     shown += *p == '\n';
   g_assert_cmpuint (dropped + shown, ==, 200000);
-  g_assert_true (g_str_has_prefix (strchr (printed, '\n') + 1,
-                                   g_strdup_printf ("line %" G_GUINT64_FORMAT "\n", dropped)));
+  g_autofree char *first_shown = g_strdup_printf ("line %" G_GUINT64_FORMAT "\n", dropped);
+  g_assert_true (g_str_has_prefix (strchr (printed, '\n') + 1, first_shown));
 
   assert_next_edit_runs (window, 30);
   gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Resident memory of this process, in MiB. */
+static double
+resident_mib (void)
+{
+  g_autofree char *statm = NULL;
+  g_assert_true (g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL));
+  unsigned long size = 0, resident = 0;
+  g_assert_cmpint (sscanf (statm, "%lu %lu", &size, &resident), ==, 2);
+  return resident * (double) sysconf (_SC_PAGE_SIZE) / (1 << 20);
+}
+
+/* A script that prints without end: the window's memory stays flat while it
+ * runs, and the next edit cancels it and runs. */
+static void
+test_endless_print (void)
+{
+  CrWindow *window = new_window ();
+  set_text (window, "i = 0\n"
+                    "while True:\n"
+                    "    print('spam', i, 'spam' * 20)\n"
+                    "    i += 1\n");
+  cr_ui_test_spin (500);
+  double before = resident_mib ();
+  cr_ui_test_spin (2000);
+  double grown = resident_mib () - before;
+  g_test_message ("resident memory grew %.1f MiB in 2 s of endless print", grown);
+  g_assert_true (cr_window_is_busy (window));
+  g_assert_cmpfloat (grown, <, 64);
+  assert_next_edit_runs (window, 30);
+  assert_no_thread_spins ();
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A loop that never ends and is never edited ends at the window's time limit. */
+static void
+test_time_limit (void)
+{
+  CrWindow *window = new_window ();
+  window->run_time_limit_s = 1;
+  set_text (window, "while True:\n"
+                    "    pass\n");
+  double ms = wait_for_run_finished (window, 20);
+  g_test_message ("the endless loop stopped after %.0f ms", ms);
+  g_assert_cmpfloat (ms, >=, 900);
+  g_assert_true (gtk_revealer_get_reveal_child (window->error_revealer));
+  g_assert_nonnull (strstr (gtk_label_get_text (window->error_label), "TimeoutError"));
+  g_assert_true (output_contains (window, "TimeoutError: the script did not finish within the "
+                                          "time limit (1 s in the window)"));
+  assert_no_thread_spins ();
+  assert_next_edit_runs (window, 30);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Scripts that end in an error by themselves: the error is in the Output pane
+ * and the error bar, and the next edit runs. */
+static void
+assert_ends_in_error (const char *script,
+                      const char *error_line)
+{
+  CrWindow *window = new_window ();
+  set_text (window, script);
+  double ms = wait_for_run_finished (window, 60);
+  g_test_message ("ended after %.0f ms", ms);
+  g_assert_cmpfloat (ms, >=, 0);
+  g_assert_true (gtk_revealer_get_reveal_child (window->error_revealer));
+  if (!output_contains (window, error_line))
+    {
+      g_autofree char *printed = output_text (window);
+      g_test_message ("the output pane: %s", printed);
+    }
+  g_assert_true (output_contains (window, error_line));
+  assert_next_edit_runs (window, 30);
+  assert_no_thread_spins ();
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* 84 bytes whose syntax error once took 19 s and 5.6 GB to find. */
+static void
+test_exponential_parse (void)
+{
+  g_autoptr (GString) script = g_string_new ("x = ");
+  for (int i = 0; i < 26; i++)
+    g_string_append (script, "(a-");
+  g_string_append (script, ")\n");
+  assert_ends_in_error (script->str, "SyntaxError");
+}
+
+/* The same text, edited while it is parsed: the next edit runs at once. */
+static void
+test_exponential_parse_cancelled (void)
+{
+  CrWindow *window = new_window ();
+  g_autoptr (GString) script = g_string_new ("x = ");
+  for (int i = 0; i < 26; i++)
+    g_string_append (script, "(a-");
+  g_string_append (script, ")\n");
+  set_text (window, script->str);
+  cr_ui_test_spin (100);
+  assert_next_edit_runs (window, 10);
+  assert_no_thread_spins ();
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_huge_list (void)
+{
+  assert_ends_in_error ("x = [0] * 10**10\n", "MemoryError");
+}
+
+static void
+test_growing_list (void)
+{
+  /* The window's own budget is up to 4 GiB: a smaller one for a test that
+   * really fills it. The first run in the process sets the window's. */
+  CrWindow *window = new_window ();
+  set_text (window, "pass\n");
+  wait_for_run_finished (window, 30);
+  gtk_window_destroy (GTK_WINDOW (window));
+  gsize budget = cr_memory_get_limit ();
+  cr_memory_set_limit ((gsize) 512 << 20);
+  assert_ends_in_error ("x = []\n"
+                        "while True:\n"
+                        "    x.append('a' * 1000)\n", "MemoryError");
+  cr_memory_set_limit (budget);
+}
+
+static void
+test_deep_recursion (void)
+{
+  assert_ends_in_error ("def f(n):\n"
+                        "    return f(n + 1)\n"
+                        "f(0)\n", "RecursionError: maximum recursion depth exceeded");
+}
+
+static void
+test_huge_tensor (void)
+{
+  assert_ends_in_error ("import torch\n"
+                        "x = torch.zeros(100000, 100000)\n", "can't allocate memory");
+}
+
+/* The budget is the desktop's: a share of this machine's memory, at most 4 GiB. */
+static void
+test_memory_budget (void)
+{
+  CrWindow *window = new_window ();
+  set_text (window, GOOD_SCRIPT);
+  wait_for_run_finished (window, 30);
+  gtk_window_destroy (GTK_WINDOW (window));
+  gsize budget = cr_script_run_memory_budget ();
+  gsize physical = (gsize) sysconf (_SC_PHYS_PAGES) * (gsize) sysconf (_SC_PAGE_SIZE);
+  g_test_message ("memory budget %.2f GiB of %.1f GiB", budget / (double) (1 << 30),
+                  physical / (double) (1 << 30));
+  g_assert_cmpuint (cr_memory_get_limit (), ==, budget);
+  g_assert_cmpuint (budget, <=, (gsize) 4 << 30);
+  g_assert_cmpuint (budget, >=, (gsize) 256 << 20);
+  g_assert_true (budget <= physical / 4 || budget == (gsize) 256 << 20);
 }
 
 int
@@ -201,5 +361,14 @@ main (int    argc,
   gtk_source_init ();
 
   g_test_add_func ("/ui/window-hostile/many-prints", test_many_prints);
+  g_test_add_func ("/ui/window-hostile/endless-print", test_endless_print);
+  g_test_add_func ("/ui/window-hostile/time-limit", test_time_limit);
+  g_test_add_func ("/ui/window-hostile/exponential-parse", test_exponential_parse);
+  g_test_add_func ("/ui/window-hostile/exponential-parse-cancelled", test_exponential_parse_cancelled);
+  g_test_add_func ("/ui/window-hostile/huge-list", test_huge_list);
+  g_test_add_func ("/ui/window-hostile/growing-list", test_growing_list);
+  g_test_add_func ("/ui/window-hostile/deep-recursion", test_deep_recursion);
+  g_test_add_func ("/ui/window-hostile/huge-tensor", test_huge_tensor);
+  g_test_add_func ("/ui/window-hostile/memory-budget", test_memory_budget);
   return g_test_run ();
 }
