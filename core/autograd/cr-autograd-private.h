@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cr-node.h"
+#include "cr-tensor.h"
 
 G_BEGIN_DECLS
 
@@ -16,6 +17,10 @@ const CrSpan *cr_autograd_get_current_span (void);
 void          cr_autograd_set_history_take (CrTensor       *out,
                                             CrNode         *node,
                                             guint32         output_nr);
+
+/* A hook's references (see struct _CrTensorHook); unref takes NULL. */
+CrTensorHook *cr_tensor_hook_ref           (CrTensorHook   *hook);
+void          cr_tensor_hook_unref         (gpointer        hook);
 
 /* Free node's saved tensors (a backward without retain_graph did it). */
 void          cr_node_release_saved        (CrNode         *node);

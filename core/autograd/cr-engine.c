@@ -520,30 +520,76 @@ route (Run          *run,
   return TRUE;
 }
 
-/* Tensor hooks, in registration order; a hook may replace the gradient. */
-static gboolean
-call_hooks (GPtrArray  *hooks,
-            CrTensor  **grads,
-            guint       n_grads,
-            GError    **error)
+/* A copy of hooks, each with a reference of its own. */
+static GPtrArray *
+hooks_snapshot (GPtrArray *hooks)
 {
+  GPtrArray *snapshot = g_ptr_array_new_full (hooks->len, cr_tensor_hook_unref);
+
   for (guint i = 0; i < hooks->len; i++)
+    g_ptr_array_add (snapshot, cr_tensor_hook_ref (hooks->pdata[i]));
+  return snapshot;
+}
+
+/* Calls hook on *grad; a hook may replace the gradient. */
+static gboolean
+call_hook (CrTensorHook  *hook,
+           CrTensor     **grad,
+           GError       **error)
+{
+  CrTensor *replacement = NULL;
+
+  if (!hook->func (*grad, &replacement, hook->user_data, error))
     {
-      CrTensorHook *hook = hooks->pdata[i];
-      CrTensor *replacement = NULL;
+      cr_tensor_unref (replacement);
+      return FALSE;
+    }
+  if (replacement != NULL)
+    {
+      cr_tensor_unref (*grad);
+      *grad = replacement;
+    }
+  return TRUE;
+}
+
+/* A tensor's hooks (tensor->hooks), in registration order, on its gradient.
+ * As PyTorch 1.13 (a copy of the dict's values), the hooks called are those
+ * registered when the list's turn comes: a hook may remove or add hooks,
+ * itself included, and only the next backward sees the change. */
+static gboolean
+call_tensor_hooks (GPtrArray  *hooks,
+                   CrTensor  **grad,
+                   GError    **error)
+{
+  g_autoptr(GPtrArray) snapshot = hooks_snapshot (hooks);
+
+  for (guint i = 0; i < snapshot->len && *grad != NULL; i++)
+    if (!call_hook (snapshot->pdata[i], grad, error))
+      return FALSE;
+  return TRUE;
+}
+
+/* A node's pre-hooks: its outputs' hook lists and retain_grad()'s hooks, in
+ * the order they were added (PyTorch's call_pre_hooks; one added meanwhile
+ * waits for the next backward). */
+static gboolean
+call_pre_hooks (GPtrArray  *pre_hooks,
+                CrTensor  **grads,
+                guint       n_grads,
+                GError    **error)
+{
+  g_autoptr(GPtrArray) snapshot = hooks_snapshot (pre_hooks);
+
+  for (guint i = 0; i < snapshot->len; i++)
+    {
+      CrTensorHook *hook = snapshot->pdata[i];
 
       if (hook->output_nr >= n_grads || grads[hook->output_nr] == NULL)
         continue;
-      if (!hook->func (grads[hook->output_nr], &replacement, hook->user_data, error))
-        {
-          cr_tensor_unref (replacement);
-          return FALSE;
-        }
-      if (replacement != NULL)
-        {
-          cr_tensor_unref (grads[hook->output_nr]);
-          grads[hook->output_nr] = replacement;
-        }
+      if (hook->tensor_hooks != NULL
+          ? !call_tensor_hooks (hook->tensor_hooks, &grads[hook->output_nr], error)
+          : !call_hook (hook, &grads[hook->output_nr], error))
+        return FALSE;
     }
   return TRUE;
 }
@@ -642,7 +688,7 @@ evaluate_accumulate (Run      *run,
 
   /* A leaf's hooks run before its gradient is accumulated. */
   if (leaf->hooks != NULL && task->buf.one != NULL
-      && !call_hooks (leaf->hooks, &task->buf.one, 1, error))
+      && !call_tensor_hooks (leaf->hooks, &task->buf.one, error))
     return FALSE;
   grad = g_steal_pointer (&task->buf.one);
 
@@ -743,7 +789,7 @@ evaluate (Run     *run,
   if (run->inputs_mode && !task->needed)
     return TRUE;
 
-  if (node->pre_hooks != NULL && !call_hooks (node->pre_hooks, buffer, node->n_outputs, error))
+  if (node->pre_hooks != NULL && !call_pre_hooks (node->pre_hooks, buffer, node->n_outputs, error))
     return FALSE;
 
   if (node->op->id == CR_OP_ACCUMULATE_GRAD)

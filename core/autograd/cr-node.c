@@ -296,6 +296,7 @@ hook_new (guint32           output_nr,
 {
   CrTensorHook *hook = g_new0 (CrTensorHook, 1);
 
+  hook->ref_count = 1;
   hook->id = (guint) g_atomic_int_add (&hook_ids, 1) + 1;
   hook->output_nr = output_nr;
   hook->func = func;
@@ -304,13 +305,26 @@ hook_new (guint32           output_nr,
   return hook;
 }
 
-static void
-hook_free (gpointer data)
+CrTensorHook *
+cr_tensor_hook_ref (CrTensorHook *hook)
+{
+  g_return_val_if_fail (hook != NULL, NULL);
+
+  hook->ref_count++;
+  return hook;
+}
+
+void
+cr_tensor_hook_unref (gpointer data)
 {
   CrTensorHook *hook = data;
 
+  if (hook == NULL || --hook->ref_count > 0)
+    return;
   if (hook->destroy != NULL)
     hook->destroy (hook->user_data);
+  if (hook->tensor_hooks != NULL)
+    g_ptr_array_unref (hook->tensor_hooks);
   g_free (hook);
 }
 
@@ -341,7 +355,7 @@ add_retain_hook (CrNode       *node,
                  CrTensorHook *hook)
 {
   if (node->pre_hooks == NULL)
-    node->pre_hooks = g_ptr_array_new_with_free_func (hook_free);
+    node->pre_hooks = g_ptr_array_new_with_free_func (cr_tensor_hook_unref);
   if (node_extra (node)->retained == NULL)
     node->extra->retained = g_ptr_array_new ();
   hook->output_nr = tensor->output_nr;
@@ -400,28 +414,31 @@ cr_autograd_set_history_take (CrTensor *out,
   set_history (out, node, output_nr, FALSE);
 }
 
-/* PyTorch's rule for in-place ops, without the version bump. */
+/* PyTorch's rule for in-place ops (check_inplace), without the version bump.
+ * A view of a leaf is refused whether or not the view has a grad_fn: written
+ * in place, the leaf would get CopySlices as its history, whose edge leads to
+ * the leaf's own AccumulateGrad, a cycle that is never freed. */
 gboolean
 cr_autograd_check_inplace_rules (CrTensor  *self,
                                  GError   **error)
 {
   g_return_val_if_fail (self != NULL, FALSE);
 
-  if (!cr_grad_mode_is_enabled () || self->grad_fn != NULL)
+  if (!cr_grad_mode_is_enabled ())
     return TRUE;
-  if (self->requires_grad)
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                           "a leaf Variable that requires grad is being used in an "
-                           "in-place operation.");
-      return FALSE;
-    }
   if (self->view_base != NULL && self->view_base->grad_fn == NULL
       && self->view_base->requires_grad)
     {
       g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                            "a view of a leaf Variable that requires grad is being used "
                            "in an in-place operation.");
+      return FALSE;
+    }
+  if (self->grad_fn == NULL && self->requires_grad)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "a leaf Variable that requires grad is being used in an "
+                           "in-place operation.");
       return FALSE;
     }
   return TRUE;
@@ -661,8 +678,10 @@ cr_autograd_tensor_finalize (CrTensor *self)
     {
       CrTensorHook *hook = steal_retain_hook (self->grad_fn, self);
 
+      /* A running backward may still hold it: it must not reach self. */
       if (hook != NULL)
-        hook_free (hook);
+        hook->user_data = NULL;
+      cr_tensor_hook_unref (hook);
     }
   self->retains_grad = FALSE;
   g_clear_pointer (&self->hooks, g_ptr_array_unref);
@@ -679,7 +698,6 @@ cr_tensor_register_hook (CrTensor         *self,
                          GError          **error)
 {
   CrTensorHook *hook;
-  GPtrArray **list;
 
   g_return_val_if_fail (self != NULL && func != NULL, 0);
 
@@ -689,29 +707,25 @@ cr_tensor_register_hook (CrTensor         *self,
                            "cannot register a hook on a tensor that doesn't require gradient");
       return 0;
     }
-  /* A non-leaf's hooks live on its grad_fn (for its output_nr), as PyTorch's
-   * pre-hooks do; a leaf's run before its AccumulateGrad. */
-  hook = hook_new (self->output_nr, func, user_data, destroy);
-  list = self->grad_fn != NULL ? &self->grad_fn->pre_hooks : &self->hooks;
-  if (*list == NULL)
-    *list = g_ptr_array_new_with_free_func (hook_free);
-  g_ptr_array_add (*list, hook);
-  return hook->id;
-}
+  /* As PyTorch 1.13's register_hook: the list is made with the first hook
+   * and, for a non-leaf, put in the grad_fn of that moment, where it stays
+   * (an in-place op later gives the tensor a new grad_fn, not its hooks). */
+  if (self->hooks == NULL)
+    {
+      self->hooks = g_ptr_array_new_with_free_func (cr_tensor_hook_unref);
+      if (self->grad_fn != NULL)
+        {
+          CrTensorHook *entry = hook_new (self->output_nr, NULL, NULL, NULL);
 
-static gboolean
-remove_hook_from (GPtrArray *hooks,
-                  guint      id)
-{
-  if (hooks == NULL)
-    return FALSE;
-  for (guint i = 0; i < hooks->len; i++)
-    if (((CrTensorHook *) hooks->pdata[i])->id == id)
-      {
-        g_ptr_array_remove_index (hooks, i);
-        return TRUE;
-      }
-  return FALSE;
+          entry->tensor_hooks = g_ptr_array_ref (self->hooks);
+          if (self->grad_fn->pre_hooks == NULL)
+            self->grad_fn->pre_hooks = g_ptr_array_new_with_free_func (cr_tensor_hook_unref);
+          g_ptr_array_add (self->grad_fn->pre_hooks, entry);
+        }
+    }
+  hook = hook_new (self->output_nr, func, user_data, destroy);
+  g_ptr_array_add (self->hooks, hook);
+  return hook->id;
 }
 
 void
@@ -720,9 +734,14 @@ cr_tensor_remove_hook (CrTensor *self,
 {
   g_return_if_fail (self != NULL);
 
-  if (self->grad_fn != NULL && remove_hook_from (self->grad_fn->pre_hooks, id))
+  if (self->hooks == NULL)
     return;
-  remove_hook_from (self->hooks, id);
+  for (guint i = 0; i < self->hooks->len; i++)
+    if (((CrTensorHook *) self->hooks->pdata[i])->id == id)
+      {
+        g_ptr_array_remove_index (self->hooks, i);
+        return;
+      }
 }
 
 gboolean

@@ -66,12 +66,21 @@ typedef gboolean (*CrTensorHookFunc) (const CrTensor  *grad,
                                       gpointer         user_data,
                                       GError         **error);
 
+/* A tensor's hooks are its own list (tensor->hooks), as PyTorch 1.13's
+ * _backward_hooks dict: a leaf's run before its AccumulateGrad; a non-leaf's
+ * list is put in its grad_fn's pre_hooks when its first hook is registered,
+ * as one entry (tensor_hooks set, func NULL) beside retain_grad()'s hooks.
+ * Refcounted: the list holds one reference, and a backward calling the hook
+ * one more, so that a hook may remove hooks (itself included) while it runs;
+ * destroy(user_data) runs with the last. */
 struct _CrTensorHook {
+  gint              ref_count;        /* private */
   guint             id;
-  guint32           output_nr;
+  guint32           output_nr;        /* the node's output it reads (pre_hooks) */
   CrTensorHookFunc  func;
   gpointer          user_data;
   GDestroyNotify    destroy;
+  GPtrArray        *tensor_hooks;     /* owned ref: a tensor's hook list, or NULL */
 };
 
 /* The backward of a user's torch.autograd.Function, run by the interpreter. */
@@ -114,7 +123,7 @@ struct _CrNode {
   guint            n_saved : 3;     /* private: slots in use, <= CR_NODE_MAX_SAVED */
   guint            out_dims : 4;    /* private: sizes reserved per output meta */
   guint            block_size : 11; /* private: the size given to cr_slab (0: g_malloc) */
-  GPtrArray       *pre_hooks;       /* of CrTensorHook*: register_hook on a non-leaf output */
+  GPtrArray       *pre_hooks;       /* of CrTensorHook*: outputs' hook lists, retain_grad */
   CrTensorMeta    *input_meta;      /* n_inputs */
   CrTensorMeta    *output_meta;     /* n_outputs */
   CrSavedTensor   *saved;           /* CR_NODE_MAX_SAVED slots (read below n_saved) */
