@@ -1,9 +1,12 @@
 /* cr-export-command.c — `chainrule export FILE.py -o out.{png,svg,pdf}
  * [--step N] [--all-steps] [--dark]`: run a script headless and draw the graph
  * of its last backward call (or, when none ran, the forward graph of its
- * newest tensor) the way the window draws it. Needs no display. */
+ * newest tensor) the way the window draws it. Needs no display. The script
+ * runs under a time limit, as `chainrule run --timeout` does (60 s unless
+ * told), so a script that never ends cannot hang a batch of exports. */
 #include "cr-config.h"
 #include "cr-export-command.h"
+#include "cr-time-limit.h"
 
 #include "cr-interp.h"
 #include "cr-graph-model.h"
@@ -15,7 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DEFAULT_TIMEOUT_S 60
+
 typedef enum { FORMAT_PNG, FORMAT_SVG, FORMAT_PDF } Format;
+
+/* Set from signal handlers (cr-time-limit.h): 1 on Ctrl-C, 2 at the deadline. */
+static gint cancel_flag;
 
 void
 cr_export_command_usage (FILE *out)
@@ -27,6 +35,7 @@ cr_export_command_usage (FILE *out)
          "  --step N            highlight backward step N (1 is the first)\n"
          "  --all-steps         one PDF page per step, or OUT-01.png, OUT-02.png, ...\n"
          "  --dark              the dark style\n"
+         "  --timeout SECONDS   stop the script after this long (default 60)\n"
          "  --help              show this help\n", out);
 }
 
@@ -141,6 +150,7 @@ cr_export_command (int    argc,
 {
   const char *file = NULL, *out_path = NULL;
   int step = -1;
+  double timeout = DEFAULT_TIMEOUT_S;
   gboolean all_steps = FALSE;
   CrGraphStyle style = CR_GRAPH_STYLE_LIGHT;
   for (int i = 1; i < argc; i++)
@@ -172,6 +182,12 @@ cr_export_command (int    argc,
         all_steps = TRUE;
       else if (strcmp (arg, "--dark") == 0)
         style = CR_GRAPH_STYLE_DARK;
+      else if (strcmp (arg, "--timeout") == 0 || g_str_has_prefix (arg, "--timeout="))
+        {
+          const char *value = arg[9] == '=' ? arg + 10 : (i + 1 < argc ? argv[++i] : NULL);
+          if (!value || !cr_time_limit_parse (value, &timeout))
+            return usage_error ("--timeout needs a positive number of seconds");
+        }
       else if (arg[0] == '-' && arg[1] != '\0')
         {
           g_autofree char *message = g_strdup_printf ("unknown option '%s'", arg);
@@ -206,20 +222,35 @@ cr_export_command (int    argc,
       return 1;
     }
   g_autofree char *filename = g_canonicalize_filename (file, NULL);
+  /* From before parsing: a pathological text is as slow as an endless loop. */
+  cr_time_limit_arm (&cancel_flag, timeout);
   CrSpan span = { 0 };
   g_autoptr (CrAstModule) module = cr_parse (source, (gssize) length, filename, &span, &error);
   if (!module)
     {
+      cr_time_limit_disarm ();
       fprintf (stderr, "chainrule export: %s, line %d: %s\n", file, span.line, error->message);
       return 1;
     }
   CrInterpOptions io = {
     .output = discard_output,
     .record_backward = TRUE,
+    .cancel_flag = &cancel_flag,
   };
   CrInterp *interp = cr_interp_new (&io);
   CrScriptError *script_error = NULL;
-  if (!cr_interp_run (interp, module, &script_error))
+  gboolean ran = cr_interp_run (interp, module, &script_error);
+  cr_time_limit_disarm ();
+  if (!ran && g_atomic_int_get (&cancel_flag) != 0)
+    {
+      /* Out of time (or Ctrl-C): the script never got to its graph. */
+      fprintf (stderr, "chainrule export: %s",
+               script_error && script_error->traceback ? script_error->traceback : "stopped\n");
+      cr_script_error_free (script_error);
+      cr_interp_free (interp);
+      return 1;
+    }
+  if (!ran)
     {
       /* The graph up to the error is still worth drawing: say what failed, go on. */
       fprintf (stderr, "chainrule export: the script stopped: %s",

@@ -9,6 +9,7 @@
 #include "cr-run-command.h"
 
 #include "cr-device.h"
+#include "cr-time-limit.h"
 
 #include "cr-interp.h"
 #include "cr-kernels.h"
@@ -32,10 +33,9 @@ typedef struct {
   CrDeviceType  device;
 } RunOptions;
 
-/* Set from signal handlers: 1 on Ctrl-C (KeyboardInterrupt), 2 when the
- * --timeout deadline passes (TimeoutError). */
+/* Set from signal handlers (cr-time-limit.h): 1 on Ctrl-C (KeyboardInterrupt),
+ * 2 when the --timeout deadline passes (TimeoutError). */
 static gint cancel_flag;
-static volatile sig_atomic_t grace_armed;
 
 void
 cr_run_command_usage (FILE *out)
@@ -161,11 +161,8 @@ parse_options (int         argc,
         return usage_error ("unknown option '%s'", arg);
       if (which == 0)
         {
-          char *end = NULL;
-          double t = g_ascii_strtod (value, &end);
-          if (end == value || *end != '\0' || !(t > 0) || !isfinite (t))
+          if (!cr_time_limit_parse (value, &opts->timeout))
             return usage_error ("--timeout needs a positive number of seconds, not '%s'", value);
-          opts->timeout = t;
         }
       else if (which == 1)
         {
@@ -200,60 +197,6 @@ output_cb (const char *text,
     }
   else
     fputs (text, stdout);
-}
-
-static void
-on_alarm (int signo)
-{
-  if (!grace_armed)
-    {
-      /* Ask the script to stop; if it is inside one long kernel and does not
-       * come back within two seconds, leave without it. */
-      g_atomic_int_set (&cancel_flag, 2);
-      grace_armed = 1;
-      struct itimerval grace = { { 0, 0 }, { 2, 0 } };
-      setitimer (ITIMER_REAL, &grace, NULL);
-      return;
-    }
-  static const char msg[] = "TimeoutError: the script did not finish within the time limit (--timeout)\n";
-  if (write (STDERR_FILENO, msg, sizeof msg - 1) < 0)
-    _exit (1);
-  _exit (1);
-}
-
-static void
-on_interrupt (int signo)
-{
-  if (g_atomic_int_get (&cancel_flag) == 1)
-    _exit (130);
-  g_atomic_int_set (&cancel_flag, 1);
-}
-
-static void
-install_handlers (double timeout)
-{
-  struct sigaction sa = { 0 };
-  sa.sa_handler = on_interrupt;
-  sigemptyset (&sa.sa_mask);
-  sigaction (SIGINT, &sa, NULL);
-  if (timeout > 0)
-    {
-      sa.sa_handler = on_alarm;
-      sigaction (SIGALRM, &sa, NULL);
-      struct itimerval t = { { 0, 0 }, { 0, 0 } };
-      t.it_value.tv_sec = (time_t) timeout;
-      t.it_value.tv_usec = (suseconds_t) ((timeout - floor (timeout)) * 1e6);
-      if (t.it_value.tv_sec == 0 && t.it_value.tv_usec == 0)
-        t.it_value.tv_usec = 1;
-      setitimer (ITIMER_REAL, &t, NULL);
-    }
-}
-
-static void
-cancel_timer (void)
-{
-  struct itimerval off = { { 0, 0 }, { 0, 0 } };
-  setitimer (ITIMER_REAL, &off, NULL);
 }
 
 static char *
@@ -343,11 +286,11 @@ cr_run_command (int    argc,
     .trace_backward = opts.trace_backward,
     .default_device = opts.device,
   };
-  install_handlers (opts.timeout);
+  cr_time_limit_arm (&cancel_flag, opts.timeout);
   CrInterp *interp = cr_interp_new (&io);
   CrScriptError *script_error = NULL;
   gboolean ok = cr_interp_run (interp, module, &script_error);
-  cancel_timer ();
+  cr_time_limit_disarm ();
 
   fflush (stdout);
   if (!ok)
