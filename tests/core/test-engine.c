@@ -590,6 +590,89 @@ test_hooks (void)
   }
 }
 
+/* A hook that removes hooks while the backward calls them. */
+typedef struct {
+  CrTensor *tensor;
+  guint     ids[2];
+  int       calls;
+} RemovingHook;
+
+static gboolean
+remove_both_hook (const CrTensor  *grad,
+                  CrTensor       **out,
+                  gpointer         user_data,
+                  GError         **error)
+{
+  RemovingHook *state = user_data;
+
+  state->calls++;
+  cr_tensor_remove_hook (state->tensor, state->ids[0]);
+  cr_tensor_remove_hook (state->tensor, state->ids[1]);
+  return TRUE;
+}
+
+static gboolean
+drop_tensor_hook (const CrTensor  *grad,
+                  CrTensor       **out,
+                  gpointer         user_data,
+                  GError         **error)
+{
+  g_clear_pointer ((CrTensor **) user_data, cr_tensor_unref);
+  return TRUE;
+}
+
+/* PyTorch 1.13 calls a copy of a tensor's hook list: a hook that removes
+ * itself and the next one (on z, then on the leaf x) leaves both to run this
+ * time, none the next. z = x * 2; z.sum().backward() -> x.grad [200, 200].
+ * A retained tensor dropped by an earlier hook of its grad_fn is not written. */
+static void
+test_hooks_removed_while_running (void)
+{
+  const double xv[] = { 1, 2 }, hooked[] = { 200, 200 }, plain[] = { 2, 2 };
+  g_autoptr(CrTensor) x = vec (xv, 2, TRUE, "x");
+  g_autoptr(CrTensor) two = number (2);
+  g_autoptr(GError) error = NULL;
+  int calls = 0;
+
+  for (int leaf = 0; leaf < 2; leaf++)
+    {
+      g_autoptr(CrTensor) z = OK (cr_mul (x, two, &_e));
+      g_autoptr(CrTensor) s = OK (cr_sum (z, &_e));
+      RemovingHook state = { .tensor = leaf ? x : z };
+
+      calls = 0;
+      state.ids[0] = cr_tensor_register_hook (state.tensor, remove_both_hook, &state, NULL, &error);
+      state.ids[1] = cr_tensor_register_hook (state.tensor, times_ten_hook, &calls, NULL, &error);
+      cr_tensor_register_hook (state.tensor, times_ten_hook, &calls, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (cr_tensor_backward (s, NULL, TRUE, FALSE, NULL, NULL, &error));
+      g_assert_no_error (error);
+      assert_values (x->grad, hooked, 2);
+      g_assert_cmpint (state.calls, ==, 1);
+      g_assert_cmpint (calls, ==, 2);
+      g_clear_pointer (&x->grad, cr_tensor_unref);
+
+      backward_ok (s);
+      g_assert_cmpint (state.calls, ==, 1);
+      g_assert_cmpint (calls, ==, 3);
+      assert_values (x->grad, (const double[]) { 20, 20 }, 2);
+      g_clear_pointer (&x->grad, cr_tensor_unref);
+    }
+
+  {
+    g_autoptr(CrTensor) y = vec (xv, 2, TRUE, "y");
+    CrTensor *z = OK (cr_mul (y, two, &_e));
+    g_autoptr(CrTensor) s = OK (cr_sum (z, &_e));
+
+    cr_tensor_register_hook (z, drop_tensor_hook, &z, NULL, &error);
+    g_assert_true (cr_tensor_retain_grad (z, &error));
+    g_assert_cmpint (z->ref_count, ==, 1);   /* the hook frees it */
+    backward_ok (s);
+    g_assert_null (z);
+    assert_values (y->grad, plain, 2);
+  }
+}
+
 /* ---- no_grad, detach --------------------------------------------------- */
 
 static void
@@ -1211,6 +1294,7 @@ main (int    argc,
   g_test_add_func ("/core/engine/retain-grad", test_retain_grad);
   g_test_add_func ("/core/engine/retain-grad-inplace", test_retain_grad_inplace);
   g_test_add_func ("/core/engine/hooks", test_hooks);
+  g_test_add_func ("/core/engine/hooks-removed-while-running", test_hooks_removed_while_running);
   g_test_add_func ("/core/engine/no-grad", test_no_grad);
   g_test_add_func ("/core/engine/next-functions", test_next_functions);
   g_test_add_func ("/core/engine/grad-accumulator-lifetime", test_grad_accumulator_lifetime);
