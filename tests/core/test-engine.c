@@ -1228,6 +1228,21 @@ test_inplace_view (void)
     s = OK (cr_sum (zz, &_e));
     backward_ok (s);
     assert_values (x->grad, (const double[]) { 40, 272, 24, 128 }, 4);
+    g_clear_pointer (&x->grad, cr_tensor_unref);
+  }
+  /* A view of the leaf itself has a grad_fn (SelectBackward0) and is still
+   * refused: the leaf would take CopySlices as its history, a cycle. */
+  {
+    g_autoptr(CrTensor) v = OK (cr_index_get (x, row0, 1, &_e));
+
+    g_assert_nonnull (v->grad_fn);
+    g_assert_false (cr_inplace_binary (CR_OP_ADD, v, ten, &error));
+    g_assert_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR);
+    g_assert_cmpstr (error->message, ==, "a view of a leaf Variable that requires grad is "
+                                         "being used in an in-place operation.");
+    g_clear_error (&error);
+    g_assert_null (x->grad_fn);
+    assert_values (x, (const double[]) { 1, 2, 3, 4 }, 4);
   }
 }
 
