@@ -1,5 +1,6 @@
 /* cr-application.c — starts GtkSourceView and opens a window: on each file
- * given, or, without files, on the example gallery. */
+ * given, or, without files, on the example gallery; the first window offers
+ * back the drafts an earlier run left. */
 #include "cr-config.h"
 #include "cr-application.h"
 
@@ -10,6 +11,7 @@
 struct _CrApplication
 {
   AdwApplication parent_instance;
+  gboolean       drafts_offered;  /* once, on the first window */
 };
 
 G_DEFINE_FINAL_TYPE (CrApplication, cr_application, ADW_TYPE_APPLICATION)
@@ -27,6 +29,12 @@ open_in_new_window (CrApplication *self,
       cr_window_toast (window, error->message);
     }
   gtk_window_present (GTK_WINDOW (window));
+  /* What an earlier run left unsaved (a crash, a kill) is offered back. */
+  if (!self->drafts_offered)
+    {
+      self->drafts_offered = TRUE;
+      cr_window_offer_drafts (window);
+    }
 }
 
 static void

@@ -1,13 +1,15 @@
 /* cr-window-files.c — everything the window does with files: New, Open,
  * Save, Save As and Export (the win.* actions and their shortcuts), a .py
  * file dropped onto the window, the unsaved-changes prompt before a close or
- * an open, and the settings that outlive the window (its size, the last
- * file). The window's state here lives in a FilesState attached to it, so the
+ * an open, the settings that outlive the window (its size, the last file),
+ * and crash-proof editing: the editor's text autosaved as a draft a moment
+ * after each edit (cr-draft-store.c) and offered back at the next start. The window's state here lives in a FilesState attached to it, so the
  * window's own struct stays the window owner's. Everything works without
  * GSettings (cr_settings_new () may give NULL): nothing is remembered then. */
 #include "cr-config.h"
 #include "cr-window.h"
 
+#include "cr-draft-store.h"
 #include "cr-examples.h"
 #include "cr-script-file.h"
 #include "cr-settings.h"
@@ -15,6 +17,12 @@
 #include <string.h>
 
 #define STATE_KEY "cr-window-files-state"
+
+/* A draft is written this long after the last edit, and at most
+ * AUTOSAVE_MAX_DELAY_MS after the first edit it does not hold yet, so that
+ * typing without a pause is saved too. */
+#define AUTOSAVE_DELAY_MS 1000
+#define AUTOSAVE_MAX_DELAY_MS 5000
 
 /* What Ctrl+N starts from: a small graph that runs and has a backward pass
  * to step through at once. */
@@ -41,6 +49,13 @@ typedef struct
   GSettings *settings;      /* owned; NULL without the schema */
   GFile     *pending_open;  /* owned: the file to open once the person agreed */
   gboolean   close_confirmed;
+
+  /* Autosave */
+  CrDraftStore *drafts;     /* borrowed: the process's store */
+  char      *draft_id;      /* owned: this window's draft */
+  guint      autosave_id;   /* the pending draft write */
+  gint64     first_edit_us; /* the first edit no draft holds yet; 0: none */
+  gboolean   draft_written; /* a draft was asked for and not removed since */
 } FilesState;
 
 /* A continuation waiting on a dialog: run then (self, user_data) when it
@@ -58,6 +73,8 @@ files_state_free (gpointer data)
   FilesState *state = data;
   g_clear_object (&state->settings);
   g_clear_object (&state->pending_open);
+  g_clear_handle_id (&state->autosave_id, g_source_remove);
+  g_free (state->draft_id);
   g_free (state);
 }
 
@@ -316,6 +333,238 @@ new_action (GSimpleAction *action,
             gpointer       user_data)
 {
   cr_window_confirm_discard (CR_WINDOW (user_data), G_CALLBACK (new_then), NULL);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Autosave */
+
+/* Drops this window's draft: its text is saved, or was let go. */
+static void
+remove_draft (CrWindow *self)
+{
+  FilesState *state = get_state (self);
+  g_clear_handle_id (&state->autosave_id, g_source_remove);
+  state->first_edit_us = 0;
+  if (state->draft_written)
+    cr_draft_store_remove (state->drafts, state->draft_id);
+  state->draft_written = FALSE;
+}
+
+/* Writes the editor's text as this window's draft now (on the store's
+ * thread), or drops the draft when nothing is unsaved. */
+static void
+write_draft (CrWindow *self)
+{
+  FilesState *state = get_state (self);
+  if (!gtk_text_buffer_get_modified (get_buffer (self)))
+    {
+      remove_draft (self);
+      return;
+    }
+  g_clear_handle_id (&state->autosave_id, g_source_remove);
+  state->first_edit_us = 0;
+  g_autofree char *text = cr_window_get_text (self);
+  cr_draft_store_save (state->drafts, state->draft_id, cr_window_get_file (self), text);
+  state->draft_written = TRUE;
+}
+
+static gboolean
+autosave_cb (gpointer user_data)
+{
+  CrWindow *self = CR_WINDOW (user_data);
+  get_state (self)->autosave_id = 0;
+  write_draft (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+buffer_changed_cb (GtkTextBuffer *buffer,
+                   CrWindow      *self)
+{
+  FilesState *state = get_state (self);
+  gint64 now = g_get_monotonic_time ();
+  if (state->first_edit_us == 0)
+    state->first_edit_us = now;
+  gint64 waited_ms = (now - state->first_edit_us) / 1000;
+  guint delay = (guint) CLAMP (AUTOSAVE_MAX_DELAY_MS - waited_ms, 0, AUTOSAVE_DELAY_MS);
+  g_clear_handle_id (&state->autosave_id, g_source_remove);
+  state->autosave_id = g_timeout_add (delay, autosave_cb, self);
+}
+
+/* Saved, opened, or a new script: no unsaved text, so no draft. */
+static void
+buffer_modified_changed_cb (GtkTextBuffer *buffer,
+                            CrWindow      *self)
+{
+  if (!gtk_text_buffer_get_modified (buffer))
+    remove_draft (self);
+}
+
+/* The window goes only once its changes were saved or let go (the prompt
+ * asked): its draft goes too, and is gone from the disk before the process
+ * can end. A crash or a kill never gets here, which leaves the draft. */
+static void
+destroy_cb (CrWindow *self,
+            gpointer  user_data)
+{
+  FilesState *state = get_state (self);
+  remove_draft (self);
+  cr_draft_store_flush (state->drafts);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Restoring drafts */
+
+/* A window that holds nothing unsaved, with no file or draft's file. */
+static gboolean
+window_can_take (CrWindow *window,
+                 CrDraft  *draft)
+{
+  if (gtk_text_buffer_get_modified (get_buffer (window)))
+    return FALSE;
+  GFile *file = cr_window_get_file (window);
+  return file == NULL || (draft->file && g_file_equal (file, draft->file));
+}
+
+/* Puts draft's text in window, unsaved, and writes it as window's own draft
+ * at once, so the text is on disk again before the old draft is removed. */
+static void
+restore_draft (CrWindow *window,
+               CrDraft  *draft)
+{
+  GtkTextBuffer *buffer = get_buffer (window);
+  gboolean from_disk = FALSE;
+  if (draft->file)
+    {
+      /* The file as saved first, so that Undo goes back to it. A file that
+       * is gone (or unreadable) is still the one Save writes to. */
+      from_disk = cr_window_open_file (window, draft->file, NULL);
+      if (!from_disk)
+        cr_window_set_file (window, draft->file);
+    }
+  else
+    {
+      cr_window_set_file (window, NULL);
+    }
+
+  if (from_disk)
+    {
+      /* One edit to undo (set_text would be irreversible). */
+      GtkTextIter start, end;
+      gtk_text_buffer_begin_user_action (buffer);
+      gtk_text_buffer_get_bounds (buffer, &start, &end);
+      gtk_text_buffer_delete (buffer, &start, &end);
+      gtk_text_buffer_insert (buffer, &start, draft->text, -1);
+      gtk_text_buffer_end_user_action (buffer);
+    }
+  else
+    {
+      gtk_text_buffer_set_text (buffer, draft->text, -1);
+    }
+  gtk_text_buffer_set_modified (buffer, TRUE);
+  show_script_editor (window);
+  cr_window_show_gallery (window, FALSE);
+  write_draft (window);
+}
+
+static void
+restore_response_cb (AdwMessageDialog *dialog,
+                     const char       *response,
+                     gpointer          user_data)
+{
+  CrWindow *self = CR_WINDOW (user_data);
+  GPtrArray *drafts = g_object_get_data (G_OBJECT (dialog), "drafts");
+  CrDraftStore *store = get_state (self)->drafts;
+  gboolean restore = g_str_equal (response, "restore");
+
+  /* Escape decides nothing: the drafts wait for the next start. */
+  if (!restore && !g_str_equal (response, "discard"))
+    return;
+
+  for (guint i = 0; i < drafts->len; i++)
+    {
+      CrDraft *draft = g_ptr_array_index (drafts, i);
+      if (restore)
+        {
+          CrWindow *window = self;
+          if (i > 0 || !window_can_take (self, draft))
+            {
+              window = cr_window_new (gtk_window_get_application (GTK_WINDOW (self)));
+              gtk_window_present (GTK_WINDOW (window));
+            }
+          restore_draft (window, draft);
+        }
+      cr_draft_store_remove (store, draft->id);
+    }
+}
+
+/* “t.py”, or “a new script”, for the prompt. */
+static char *
+draft_display_name (CrDraft *draft)
+{
+  if (!draft->file)
+    return g_strdup ("a new script");
+  g_autofree char *base = g_file_get_basename (draft->file);
+  g_autofree char *name = base ? g_filename_display_name (base) : g_file_get_parse_name (draft->file);
+  return g_strdup_printf ("“%s”", name);
+}
+
+/* "“t.py” (last edited today at 14:32)", "“t.py”, a new script and “u.py”". */
+static char *
+describe_drafts (GPtrArray *drafts)
+{
+  GString *names = g_string_new (NULL);
+  for (guint i = 0; i < drafts->len; i++)
+    {
+      g_autofree char *name = draft_display_name (g_ptr_array_index (drafts, i));
+      if (i > 0)
+        g_string_append (names, i + 1 == drafts->len ? " and " : ", ");
+      g_string_append (names, name);
+    }
+  if (drafts->len == 1)
+    {
+      CrDraft *draft = g_ptr_array_index (drafts, 0);
+      g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+      gboolean today = g_date_time_get_year (now) == g_date_time_get_year (draft->saved_at)
+                       && g_date_time_get_day_of_year (now) == g_date_time_get_day_of_year (draft->saved_at);
+      g_autofree char *when = g_date_time_format (draft->saved_at, today ? "today at %H:%M" : "on %-d %B at %H:%M");
+      g_string_append_printf (names, " (last edited %s)", when);
+    }
+  return g_string_free (names, FALSE);
+}
+
+void
+cr_window_offer_drafts (CrWindow *self)
+{
+  g_return_if_fail (CR_IS_WINDOW (self));
+
+  FilesState *state = get_state (self);
+  GPtrArray *drafts = cr_draft_store_list (state->drafts, FALSE);
+  if (drafts->len == 0)
+    {
+      g_ptr_array_unref (drafts);
+      return;
+    }
+
+  g_autofree char *names = describe_drafts (drafts);
+  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), "Restore Unsaved Changes?", NULL);
+  adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
+                                  "Chainrule closed before the changes to %s were saved. "
+                                  "Restore them?%s", names,
+                                  drafts->len > 1 ? " Each opens in a window of its own." : "");
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "discard", "_Discard",
+                                    "restore", "_Restore",
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "discard",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "restore",
+                                              ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "restore");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "later");
+  g_object_set_data_full (G_OBJECT (dialog), "drafts", drafts, (GDestroyNotify) g_ptr_array_unref);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (restore_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -707,7 +956,15 @@ cr_window_files_install (CrWindow *self)
 
   FilesState *state = g_new0 (FilesState, 1);
   state->settings = cr_settings_new ();
+  state->drafts = cr_draft_store_get_default ();
+  state->draft_id = cr_draft_store_new_id (state->drafts);
   g_object_set_data_full (G_OBJECT (self), STATE_KEY, state, files_state_free);
+
+  /* With the window as data: its dispose disconnects them. */
+  GtkTextBuffer *buffer = get_buffer (self);
+  g_signal_connect (buffer, "changed", G_CALLBACK (buffer_changed_cb), self);
+  g_signal_connect (buffer, "modified-changed", G_CALLBACK (buffer_modified_changed_cb), self);
+  g_signal_connect (self, "destroy", G_CALLBACK (destroy_cb), NULL);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), file_actions,
                                    G_N_ELEMENTS (file_actions), self);

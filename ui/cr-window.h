@@ -50,5 +50,11 @@ void           cr_window_files_install   (CrWindow       *self);
 void           cr_window_confirm_discard (CrWindow       *self,
                                           GCallback       then,   /* void (*)(CrWindow*, gpointer) */
                                           gpointer        user_data);
+/* Offers to restore the drafts that an earlier Chainrule left unsaved when
+ * it ended without asking (a crash, a kill, a power cut): a prompt over
+ * self naming the scripts. Restored text opens unsaved, in self when it
+ * holds nothing unsaved, else in new windows. Nothing when there are none.
+ * The application calls it on its first window. */
+void           cr_window_offer_drafts    (CrWindow       *self);
 
 G_END_DECLS
