@@ -27,4 +27,15 @@ CrDType      cr_dtype_promote          (CrDType a,
 CrDType      cr_dtype_result_type      (const CrTensor *a,
                                         const CrTensor *b);
 
+/* A double converted to int64 without UB: in range it truncates as C does;
+ * NaN and out-of-range values give int64's minimum, as x86's conversion (what
+ * PyTorch's casts compile to) does: torch.tensor([1e300]).long(). */
+static inline gint64
+cr_double_to_int64 (double v)
+{
+  if (v >= -9223372036854775808.0 && v < 9223372036854775808.0)
+    return (gint64) v;
+  return G_MININT64;
+}
+
 G_END_DECLS

@@ -41,12 +41,14 @@ cr_shape_contiguous_strides (const gint64 *shape,
                              int           ndim,
                              gint64       *out_strides)
 {
-  gint64 stride = 1;
+  /* Unsigned: a view of an expanded tensor may hold sizes whose product
+   * passes int64 (PyTorch's strides wrap the same way); no UB. */
+  guint64 stride = 1;
 
   for (int i = ndim - 1; i >= 0; i--)
     {
-      out_strides[i] = stride;
-      stride *= shape[i] > 1 ? shape[i] : 1;
+      out_strides[i] = (gint64) stride;
+      stride *= shape[i] > 1 ? (guint64) shape[i] : 1;
     }
 }
 
@@ -54,11 +56,38 @@ gint64
 cr_shape_numel (const gint64 *shape,
                 int           ndim)
 {
-  gint64 n = 1;
+  /* Unsigned so that a caller's unchecked shape cannot be UB; tensors hold
+   * checked shapes (cr_shape_numel_checked), where this never wraps. */
+  guint64 n = 1;
 
   for (int i = 0; i < ndim; i++)
-    n *= shape[i];
-  return n;
+    n *= (guint64) shape[i];
+  return (gint64) n;
+}
+
+gboolean
+cr_shape_numel_checked (const gint64  *shape,
+                        int            ndim,
+                        gint64        *out_numel,
+                        GError       **error)
+{
+  guint64 n = 1;
+  gboolean overflow = FALSE;
+
+  /* PyTorch's safe_compute_numel: left to right, an overflow sticks even
+   * when a later size is 0 ([2**62, 2**62, 0] fails, [0, 2**62, 2**62]
+   * does not). */
+  for (int i = 0; i < ndim; i++)
+    overflow |= __builtin_mul_overflow (n, (guint64) shape[i], &n);
+  if (overflow || n > (guint64) G_MAXINT64)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "numel: integer multiplication overflow");
+      return FALSE;
+    }
+  if (out_numel != NULL)
+    *out_numel = (gint64) n;
+  return TRUE;
 }
 
 gboolean
@@ -152,9 +181,11 @@ check_shape (const gint64 *shape,
                      shape[i], s);
         return FALSE;
       }
+  /* PyTorch's computeStorageNbytesContiguous: the sizes left to right, an
+   * overflow sticks even when a later size is 0 (as torch.zeros(2**62,
+   * 2**62, 0) fails), then times the element size. */
   for (int i = 0; i < ndim; i++)
-    if (__builtin_mul_overflow (numel, (guint64) shape[i], &numel))
-      overflow = TRUE;
+    overflow |= __builtin_mul_overflow (numel, (guint64) shape[i], &numel);
   if (!overflow)
     {
       guint64 nbytes;
@@ -163,13 +194,6 @@ check_shape (const gint64 *shape,
           || nbytes > (guint64) G_MAXINT64)
         overflow = TRUE;
     }
-  /* A zero anywhere makes the product valid whatever the other sizes are. */
-  for (int i = 0; i < ndim; i++)
-    if (shape[i] == 0)
-      {
-        overflow = FALSE;
-        numel = 0;
-      }
   if (overflow)
     {
       g_autofree char *s = cr_shape_to_string (shape, ndim);
@@ -280,7 +304,7 @@ store_scalar (gpointer data,
   switch (dtype)
     {
     case CR_DTYPE_BOOL:    *(guint8 *) data = value != 0.0; break;
-    case CR_DTYPE_INT64:   *(gint64 *) data = (gint64) value; break;
+    case CR_DTYPE_INT64:   *(gint64 *) data = cr_double_to_int64 (value); break;
     case CR_DTYPE_FLOAT32: *(float *) data = (float) value; break;
     case CR_DTYPE_FLOAT64: *(double *) data = value; break;
     case CR_DTYPE_COUNT:
@@ -312,6 +336,17 @@ cr_tensor_new_from_data (gconstpointer   data,
   return self;
 }
 
+/* A finite double to int64, saturating (no UB at 2**63). */
+static gint64
+saturate_to_int64 (double v)
+{
+  if (v >= 9223372036854775808.0)
+    return G_MAXINT64;
+  if (v < -9223372036854775808.0)
+    return G_MININT64;
+  return (gint64) v;
+}
+
 CrTensor *
 cr_tensor_new_arange (double    start,
                       double    end,
@@ -338,12 +373,13 @@ cr_tensor_new_arange (double    start,
                    "unsupported range: %s -> %s", a, b);
       return NULL;
     }
-  /* PyTorch casts the bounds to the integer type first. */
+  /* PyTorch casts the bounds to the integer type first (a bound from a
+   * script int may have rounded up to 2**63 on its way through a double). */
   if (dtype == CR_DTYPE_INT64)
     {
-      start = (double) (gint64) start;
-      end = (double) (gint64) end;
-      step = (double) (gint64) step;
+      start = (double) saturate_to_int64 (start);
+      end = (double) saturate_to_int64 (end);
+      step = (double) saturate_to_int64 (step);
     }
   if (step == 0.0)
     {
@@ -356,8 +392,18 @@ cr_tensor_new_arange (double    start,
                    "upper bound and larger bound inconsistent with step sign");
       return NULL;
     }
-  size_d = ceil ((end - start) / step);
-  if (!(size_d >= 0 && size_d <= (double) G_MAXINT64))
+  if (dtype == CR_DTYPE_INT64)
+    {
+      /* PyTorch subtracts in (wrapping) int64: arange(-2**62, 2**62) is
+       * "invalid size". */
+      guint64 span = (guint64) saturate_to_int64 (end) - (guint64) saturate_to_int64 (start);
+
+      size_d = ceil ((double) (gint64) span / step);
+    }
+  else
+    size_d = ceil ((end - start) / step);
+  /* (double) G_MAXINT64 rounds up to 2**63, which no int64 holds. */
+  if (!(size_d >= 0 && size_d < 9223372036854775808.0))
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                    "invalid size, possible overflow?");
@@ -373,10 +419,12 @@ cr_tensor_new_arange (double    start,
     case CR_DTYPE_INT64:
       {
         gint64 *d = self->storage->data;
-        gint64 s = (gint64) start, st = (gint64) step;
+        guint64 s = (guint64) saturate_to_int64 (start);
+        guint64 st = (guint64) saturate_to_int64 (step);
 
+        /* Wraps where PyTorch's int64 accumulation does, without UB. */
         for (gint64 i = 0; i < n; i++)
-          d[i] = s + st * i;
+          d[i] = (gint64) (s + st * (guint64) i);
       }
       break;
     case CR_DTYPE_FLOAT32:

@@ -102,7 +102,8 @@ void        cr_tensor_unref            (CrTensor       *self);   /* NULL-safe */
  * state (what detach() and saved outputs are built from). */
 CrTensor   *cr_tensor_alias            (const CrTensor *self);
 /* A view over self's storage with the given geometry (no autograd state; the
- * caller checks that it stays inside the storage). */
+ * caller checks that it stays inside the storage and that shape passes
+ * cr_shape_numel_checked). */
 CrTensor   *cr_tensor_new_view         (const CrTensor *self,
                                         const gint64   *shape,
                                         int             ndim,
@@ -121,8 +122,18 @@ CrTensor   *cr_tensor_copy             (const CrTensor *self,
 void        cr_shape_contiguous_strides(const gint64   *shape,
                                         int             ndim,
                                         gint64         *out_strides);
+/* The product of the sizes (wraps, without UB, past int64: use it on shapes
+ * that a tensor already holds). */
 gint64      cr_shape_numel             (const gint64   *shape,
                                         int             ndim);
+/* The product under PyTorch's rule for every tensor, view or not: fails
+ * with RuntimeError "numel: integer multiplication overflow" when a step
+ * overflows or the product passes int64. out_numel may be NULL. Check a
+ * shape with it before building a view of it. */
+gboolean    cr_shape_numel_checked     (const gint64   *shape,
+                                        int             ndim,
+                                        gint64         *out_numel,
+                                        GError        **error);
 gboolean    cr_shape_equal             (const gint64   *a,
                                         int             a_ndim,
                                         const gint64   *b,

@@ -69,6 +69,8 @@ cr_cpu_cat_on (CrTensor *const *tensors,
   CrDType dtype;
   gint64 shape[CR_MAX_DIMS];
   gint64 offset = 0;
+  guint64 total;
+  gboolean overflow = FALSE;
   CrTensor *out;
   int d;
 
@@ -92,7 +94,7 @@ cr_cpu_cat_on (CrTensor *const *tensors,
     return NULL;
 
   memcpy (shape, ref->shape, sizeof (gint64) * ref->ndim);
-  shape[d] = 0;
+  total = 0;
   for (guint i = 0; i < n; i++)
     {
       const CrTensor *t = tensors[i];
@@ -116,7 +118,35 @@ cr_cpu_cat_on (CrTensor *const *tensors,
                          d, ref->shape[k], t->shape[k], i);
             return NULL;
           }
-      shape[d] += t->shape[d];
+      /* PyTorch adds in wrapping int64: the same wrap, unsigned. */
+      total += (guint64) t->shape[d];
+      overflow |= total > (guint64) G_MAXINT64;
+    }
+  shape[d] = (gint64) total;
+
+  /* A negative total fails in the creation (PyTorch's negative dimension);
+   * one that wrapped past 0 would make a short out that the slices below
+   * overrun: PyTorch's narrow error for the first slice that does not fit. */
+  if (overflow && shape[d] >= 0)
+    {
+      guint64 start = 0;
+
+      for (guint i = 0; i < n; i++)
+        {
+          const CrTensor *t = tensors[i];
+
+          if (skipped_in_cat (t) && t != ref)
+            continue;
+          if (start > (guint64) shape[d] || (guint64) t->shape[d] > (guint64) shape[d] - start)
+            {
+              g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "start (%" G_GINT64_FORMAT ") + length (%" G_GINT64_FORMAT
+                           ") exceeds dimension size (%" G_GINT64_FORMAT ").",
+                           (gint64) start, t->shape[d], shape[d]);
+              return NULL;
+            }
+          start += (guint64) t->shape[d];
+        }
     }
 
   out = cr_tensor_new_empty (shape, ref->ndim, dtype, device, error);

@@ -445,6 +445,14 @@ repeat_backward (CrNode          *node,
   g_autoptr(CrTensor) v = NULL;
   g_autoptr(CrTensor) s = NULL;
 
+  /* An empty result (the only one whose repeats may not fit an int) gives
+   * nothing back to x. */
+  if (grads[0]->numel == 0)
+    {
+      SET_GRAD (0, cr_tensor_new_zeros (meta->shape, meta->ndim, meta->dtype, meta->device,
+                                        error));
+      return TRUE;
+    }
   for (int i = 0; i < n; i++)
     {
       split[2 * i] = node->args->dims[i];
@@ -463,6 +471,37 @@ const CrOpInfo cr_op_row_REPEAT = {
   "∂repeat(x)/∂x: the gradient summed over the copies",
   repeat_backward, NULL
 };
+
+/* The checks of PyTorch's empty() on repeat's wrapped target sizes, in its
+ * order: a size below -2**62 is not a SymInt (c10's range), then a negative
+ * size; the storage size is checked by the creation that follows. */
+static gboolean
+check_repeat_sizes (const gint64  *shape,
+                    int            n,
+                    GError       **error)
+{
+  const gint64 min_symint = -(G_GINT64_CONSTANT (1) << 62);
+
+  for (int i = 0; i < n; i++)
+    if (shape[i] < min_symint)
+      {
+        g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                     "IntArrayRef contains an int that cannot be represented as a SymInt: %"
+                     G_GINT64_FORMAT, shape[i]);
+        return FALSE;
+      }
+  for (int i = 0; i < n; i++)
+    if (shape[i] < 0)
+      {
+        g_autofree char *s = cr_shape_to_string (shape, n);
+
+        g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                     "Trying to create tensor with negative dimension %" G_GINT64_FORMAT ": %s",
+                     shape[i], s);
+        return FALSE;
+      }
+  return TRUE;
+}
 
 CrTensor *
 cr_repeat (CrTensor      *x,
@@ -495,43 +534,41 @@ cr_repeat (CrTensor      *x,
     {
       gint64 size = i < pad ? 1 : x->shape[i - pad];
 
-      shape[i] = repeats[i] * size;
+      /* PyTorch multiplies in wrapping int64 and lets empty() judge the
+       * result: the same wrap, in unsigned arithmetic (no UB). */
+      shape[i] = (gint64) ((guint64) repeats[i] * (guint64) size);
       split[2 * i] = repeats[i];
       split[2 * i + 1] = size;
       strides[2 * i] = 0;
       strides[2 * i + 1] = i < pad ? 0 : x->strides[i - pad];
     }
-  for (int i = 0; i < n; i++)
-    if (repeats[i] < 0)
-      {
-        GString *s = g_string_new ("[");
-        for (int j = 0; j < n; j++)
-          g_string_append_printf (s, "%s%" G_GINT64_FORMAT, j ? ", " : "", shape[j]);
-        g_string_append_c (s, ']');
-        g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                     "Trying to create tensor with negative dimension %" G_GINT64_FORMAT ": %s",
-                     shape[i], s->str);
-        g_string_free (s, TRUE);
-        return NULL;
-      }
+  if (!check_repeat_sizes (shape, n, error))
+    return NULL;
 
   /* out seen as (r0, s0, r1, s1, ...) is filled from x broadcast along the
    * repeat dims (stride 0). */
   out = cr_tensor_new_empty (shape, n, x->dtype, x->device, error);
   if (out == NULL)
     return NULL;
-  cr_shape_contiguous_strides (split, 2 * n, split_strides);
-  source = cr_ops_make_view (x, split, 2 * n, strides, x->offset);
-  target = cr_ops_make_view (out, split, 2 * n, split_strides, out->offset);
-  if (!cr_kernel_copy_into (target, source, error))
+  /* An empty out has nothing to copy (a repeat of 0, or an empty x repeated
+   * any number of times, even a negative one: no valid split view). */
+  if (out->numel > 0)
     {
-      cr_tensor_unref (out);
-      return NULL;
+      cr_shape_contiguous_strides (split, 2 * n, split_strides);
+      source = cr_ops_make_view (x, split, 2 * n, strides, x->offset);
+      target = cr_ops_make_view (out, split, 2 * n, split_strides, out->offset);
+      if (!cr_kernel_copy_into (target, source, error))
+        {
+          cr_tensor_unref (out);
+          return NULL;
+        }
     }
   if ((node = cr_ops_record (CR_OP_REPEAT, &x, 1, out)) != NULL)
     {
+      /* Beyond an int only when out is empty, which the backward handles
+       * without them. */
       for (int i = 0; i < n; i++)
-        cr_node_args (node)->dims[i] = (int) repeats[i];
+        cr_node_args (node)->dims[i] = (int) CLAMP (repeats[i], G_MININT, G_MAXINT);
       cr_node_args (node)->ints[0] = n;
     }
   return out;

@@ -44,10 +44,13 @@ record_dim_op (CrOpId           op,
 
 /* ---- t, .T, transpose, permute ------------------------------------------ */
 
+/* A view with d0 and d1 swapped; NULL when the new order fails PyTorch's
+ * numel check ([0, 2**62, 2**62] transposed to [2**62, 2**62, 0]). */
 static CrTensor *
-transpose_view (CrTensor *x,
-                int       d0,
-                int       d1)
+transpose_view (CrTensor  *x,
+                int        d0,
+                int        d1,
+                GError   **error)
 {
   gint64 shape[CR_MAX_DIMS], strides[CR_MAX_DIMS];
 
@@ -60,6 +63,8 @@ transpose_view (CrTensor *x,
       strides[d0] = x->strides[d1];
       strides[d1] = x->strides[d0];
     }
+  if (!cr_shape_numel_checked (shape, x->ndim, NULL, error))
+    return NULL;
   return cr_ops_make_view (x, shape, x->ndim, strides, x->offset);
 }
 
@@ -92,8 +97,8 @@ cr_t (CrTensor  *x,
                    "t() expects a tensor with <= 2 dimensions, but self is %dD", x->ndim);
       return NULL;
     }
-  out = transpose_view (x, 0, 1);
-  if ((node = maybe_node (CR_OP_T, x)) != NULL)
+  out = transpose_view (x, 0, 1, error);
+  if (out != NULL && (node = maybe_node (CR_OP_T, x)) != NULL)
     cr_ops_attach (out, node);
   return out;
 }
@@ -124,8 +129,8 @@ cr_transpose (CrTensor  *x,
 
   if (!cr_ops_wrap_dim (&dim0, x->ndim, error) || !cr_ops_wrap_dim (&dim1, x->ndim, error))
     return NULL;
-  out = transpose_view (x, dim0, dim1);
-  if ((node = maybe_node (CR_OP_TRANSPOSE, x)) != NULL)
+  out = transpose_view (x, dim0, dim1, error);
+  if (out != NULL && (node = maybe_node (CR_OP_TRANSPOSE, x)) != NULL)
     {
       cr_node_args (node)->dims[0] = dim0;
       cr_node_args (node)->dims[1] = dim1;
@@ -189,6 +194,8 @@ permute_with_node (CrTensor   *x,
       shape[i] = x->shape[wrapped[i]];
       strides[i] = x->strides[wrapped[i]];
     }
+  if (!cr_shape_numel_checked (shape, n_dims, NULL, error))
+    return NULL;
   out = cr_ops_make_view (x, shape, n_dims, strides, x->offset);
   if ((node = maybe_node (CR_OP_PERMUTE, x)) != NULL)
     {
@@ -222,7 +229,16 @@ cr_mT (CrTensor  *x,
 
 /* ---- view, reshape, flatten --------------------------------------------- */
 
-/* PyTorch's infer_size: resolves one -1 against numel. */
+#define VIEW_INCOMPATIBLE_MESSAGE \
+  "view size is not compatible with input tensor's size and stride (at least one dimension " \
+  "spans across two contiguous subspaces). Use .reshape(...) instead."
+
+/* PyTorch's infer_size: resolves one -1 against numel. PyTorch multiplies
+ * the sizes in wrapping int64 arithmetic, so a product that overflows back
+ * to numel (x.reshape(2**62 + 1, 4) of 4 elements) passes this check, then
+ * fails in computeStride (or, for 0 elements, in numel's own check): the
+ * same wrap here, in unsigned arithmetic, and the same errors, rather than
+ * a view that reaches past its storage. */
 static gboolean
 infer_shape (const gint64 *shape,
              int           ndim,
@@ -230,7 +246,9 @@ infer_shape (const gint64 *shape,
              gint64       *out,
              GError      **error)
 {
-  gint64 newsize = 1;
+  guint64 wrapped = 1;
+  gboolean overflow = FALSE;
+  gint64 newsize;
   int infer = -1;
 
   if (ndim > CR_MAX_DIMS)
@@ -253,7 +271,8 @@ infer_shape (const gint64 *shape,
           infer = d;
         }
       else if (shape[d] >= 0)
-        newsize *= shape[d];
+        overflow |= __builtin_mul_overflow (wrapped, (guint64) shape[d], &wrapped)
+                    || wrapped > (guint64) G_MAXINT64;
       else
         {
           g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
@@ -261,21 +280,28 @@ infer_shape (const gint64 *shape,
           return FALSE;
         }
     }
+  newsize = (gint64) wrapped;
 
   if (numel == newsize || (infer >= 0 && newsize > 0 && numel % newsize == 0))
     {
-      if (infer >= 0)
+      if (infer >= 0 && newsize == 0)
         {
-          if (newsize == 0)
-            {
-              g_autofree char *s = cr_shape_to_string (shape, ndim);
-              g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                           "cannot reshape tensor of 0 elements into shape %s because the "
-                           "unspecified dimension size -1 can be any value and is ambiguous", s);
-              return FALSE;
-            }
-          out[infer] = numel / newsize;
+          g_autofree char *s = cr_shape_to_string (shape, ndim);
+          g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                       "cannot reshape tensor of 0 elements into shape %s because the "
+                       "unspecified dimension size -1 can be any value and is ambiguous", s);
+          return FALSE;
         }
+      if (overflow && numel == 0)
+        return cr_shape_numel_checked (out, ndim, NULL, error);
+      if (overflow)
+        {
+          g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                               VIEW_INCOMPATIBLE_MESSAGE);
+          return FALSE;
+        }
+      if (infer >= 0)
+        out[infer] = numel / newsize;
       return TRUE;
     }
 
@@ -316,8 +342,8 @@ compute_view_strides (const CrTensor *x,
           memcpy (newstride, oldstride, sizeof (gint64) * new_ndim);
           return TRUE;
         }
-      for (int d = new_ndim - 1; d >= 0; d--)
-        newstride[d] = d == new_ndim - 1 ? 1 : MAX (newshape[d + 1], 1) * newstride[d + 1];
+      /* Sizes after a 0 may multiply past int64: PyTorch's wrapping strides. */
+      cr_shape_contiguous_strides (newshape, new_ndim, newstride);
       return TRUE;
     }
 
@@ -392,9 +418,7 @@ cr_view (CrTensor      *x,
   if (!compute_view_strides (x, newshape, ndim, strides))
     {
       g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                           "view size is not compatible with input tensor's size and stride "
-                           "(at least one dimension spans across two contiguous subspaces). "
-                           "Use .reshape(...) instead.");
+                           VIEW_INCOMPATIBLE_MESSAGE);
       return NULL;
     }
   out = cr_ops_make_view (x, newshape, ndim, strides, x->offset);
@@ -468,7 +492,7 @@ cr_flatten (CrTensor  *x,
 {
   gint64 shape[CR_MAX_DIMS];
   int ndim = 0;
-  gint64 merged = 1;
+  guint64 merged = 1;   /* wraps as PyTorch's multiply_integers; reshape checks */
 
   if (!cr_ops_wrap_dim (&start_dim, x->ndim, error) || !cr_ops_wrap_dim (&end_dim, x->ndim, error))
     return NULL;
@@ -489,8 +513,8 @@ cr_flatten (CrTensor  *x,
   for (int d = 0; d < start_dim; d++)
     shape[ndim++] = x->shape[d];
   for (int d = start_dim; d <= end_dim; d++)
-    merged *= x->shape[d];
-  shape[ndim++] = merged;
+    merged *= (guint64) x->shape[d];
+  shape[ndim++] = (gint64) merged;
   for (int d = end_dim + 1; d < x->ndim; d++)
     shape[ndim++] = x->shape[d];
   return cr_reshape (x, shape, ndim, error);
@@ -697,7 +721,8 @@ expand_geometry (const CrTensor *x,
       int dim = x->ndim - 1 - offset;
       gint64 size = dim >= 0 ? x->shape[dim] : 1;
       gint64 stride = dim >= 0 ? x->strides[dim]
-                    : i + 1 < ndim ? out_shape[i + 1] * out_strides[i + 1] : 1;
+                    : i + 1 < ndim ? (gint64) ((guint64) out_shape[i + 1]
+                                                * (guint64) out_strides[i + 1]) : 1;
       gint64 target = sizes[i];
 
       if (target == -1)
@@ -713,20 +738,17 @@ expand_geometry (const CrTensor *x,
         }
       if (size != target)
         {
-          if (size != 1 || target < 0)
+          /* A negative target passes here, as in PyTorch: cr_expand's
+           * numel check or its negative-size check fails it. */
+          if (size != 1)
             {
               g_autofree char *s = cr_shape_to_string (sizes, ndim);
               g_autofree char *xs = cr_shape_to_string (x->shape, x->ndim);
-              if (size == 1)
-                g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                             "Trying to create tensor with negative dimension %" G_GINT64_FORMAT
-                             ": %s", target, s);
-              else
-                g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                             "The expanded size of the tensor (%" G_GINT64_FORMAT ") must match "
-                             "the existing size (%" G_GINT64_FORMAT ") at non-singleton dimension "
-                             "%d.  Target sizes: %s.  Tensor sizes: %s",
-                             target, size, i, s, xs);
+              g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "The expanded size of the tensor (%" G_GINT64_FORMAT ") must match "
+                           "the existing size (%" G_GINT64_FORMAT ") at non-singleton dimension "
+                           "%d.  Target sizes: %s.  Tensor sizes: %s",
+                           target, size, i, s, xs);
               return FALSE;
             }
           size = target;
@@ -748,8 +770,20 @@ cr_expand (CrTensor      *x,
   CrTensor *out;
   CrNode *node;
 
-  if (!expand_geometry (x, shape, ndim, out_shape, out_strides, error))
+  if (!expand_geometry (x, shape, ndim, out_shape, out_strides, error)
+      || !cr_shape_numel_checked (out_shape, ndim, NULL, error))
     return NULL;
+  /* PyTorch makes a view with a negative size when a 0 hides it from the
+   * numel check (expand(-2, 0)); here it is the creation error. */
+  for (int i = 0; i < ndim; i++)
+    if (out_shape[i] < 0)
+      {
+        g_autofree char *s = cr_shape_to_string (shape, ndim);
+        g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                     "Trying to create tensor with negative dimension %" G_GINT64_FORMAT ": %s",
+                     out_shape[i], s);
+        return NULL;
+      }
   out = cr_ops_make_view (x, out_shape, ndim, out_strides, x->offset);
   if ((node = maybe_node (CR_OP_EXPAND, x)) != NULL)
     cr_ops_attach (out, node);
@@ -1000,6 +1034,16 @@ cr_stack (CrTensor *const  *xs,
     }
   if (!cr_ops_wrap_dim (&dim, xs[0]->ndim + 1, error))
     return NULL;
+  {
+    /* PyTorch sizes the result first: its numel check, before cat's. */
+    gint64 out_shape[CR_MAX_DIMS];
+
+    memcpy (out_shape, xs[0]->shape, sizeof (gint64) * dim);
+    out_shape[dim] = n;
+    memcpy (out_shape + dim + 1, xs[0]->shape + dim, sizeof (gint64) * (xs[0]->ndim - dim));
+    if (!cr_shape_numel_checked (out_shape, xs[0]->ndim + 1, NULL, error))
+      return NULL;
+  }
 
   /* Forward: cat of unsqueezed views, none of it recorded; the node is one
    * StackBackward0 as in PyTorch. */

@@ -391,6 +391,43 @@ test_shape_helpers (void)
   g_assert_false (cr_shape_equal ((const gint64[]) { 4, 5 }, 2, (const gint64[]) { 4 }, 1));
 }
 
+/* PyTorch's numel rule for views: torch.ones(1).expand(2**62, 2) fails with
+ * "numel: integer multiplication overflow", as does (2**62, 2**62, 0), while
+ * (0, 2**62, 2**62) and (2**62, 0, 2**62) are empty tensors. */
+static void
+test_numel_checked (void)
+{
+  const gint64 big = G_GINT64_CONSTANT (4611686018427387904);
+  g_autoptr(GError) error = NULL;
+  gint64 n = -1;
+
+  g_assert_true (cr_shape_numel_checked ((const gint64[]) { 4, 1, 5 }, 3, &n, &error));
+  g_assert_cmpint (n, ==, 20);
+  g_assert_true (cr_shape_numel_checked (NULL, 0, &n, &error));
+  g_assert_cmpint (n, ==, 1);
+  g_assert_true (cr_shape_numel_checked ((const gint64[]) { 0, big, big }, 3, &n, &error));
+  g_assert_cmpint (n, ==, 0);
+  g_assert_true (cr_shape_numel_checked ((const gint64[]) { big, 0, big }, 3, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_false (cr_shape_numel_checked ((const gint64[]) { big, 2 }, 2, &n, &error));
+  g_assert_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR);
+  g_assert_cmpstr (error->message, ==, "numel: integer multiplication overflow");
+  g_clear_error (&error);
+  g_assert_false (cr_shape_numel_checked ((const gint64[]) { big, big, 0 }, 3, &n, &error));
+  g_assert_cmpstr (error->message, ==, "numel: integer multiplication overflow");
+  g_clear_error (&error);
+  /* A negative size reads as a huge unsigned one: torch.ones(1).expand(-2). */
+  g_assert_false (cr_shape_numel_checked ((const gint64[]) { -2 }, 1, &n, &error));
+  g_clear_error (&error);
+
+  /* torch.zeros(2**62, 2**62, 0) fails: the overflow comes before the 0. */
+  g_assert_null (cr_tensor_new_zeros ((const gint64[]) { big, big, 0 }, 3, CR_DTYPE_FLOAT32,
+                                      CR_DEVICE_CPU, &error));
+  g_assert_cmpstr (error->message, ==,
+                   "Storage size calculation overflowed with sizes=[4611686018427387904, "
+                   "4611686018427387904, 0]");
+}
+
 static void
 test_get_set_flat (void)
 {
@@ -492,6 +529,7 @@ main (int    argc,
   g_test_add_func ("/core/tensor/copy", test_copy);
   g_test_add_func ("/core/tensor/broadcast-shapes", test_broadcast_shapes);
   g_test_add_func ("/core/tensor/shape-helpers", test_shape_helpers);
+  g_test_add_func ("/core/tensor/numel-checked", test_numel_checked);
   g_test_add_func ("/core/tensor/get-set-flat", test_get_set_flat);
   g_test_add_func ("/core/tensor/names", test_names);
   g_test_add_func ("/core/tensor/pool-reuse", test_pool_reuse);
