@@ -9,6 +9,7 @@
  * strided row, each its own loop so that gcc vectorises it. */
 #include "cr-cpu-private.h"
 
+#include <float.h>
 #include <math.h>
 
 /* One row of out[i] = EXPR(x = a[i], y = b[i]) (p[0] = out, p[1] = a, p[2] = b).
@@ -69,11 +70,12 @@
 
 /* ---- scalar helpers (not vectorised: floor division, integer pow) ------- */
 
+/* Wrapping like PyTorch's int64 pow, in unsigned arithmetic (no UB). */
 static inline gint64
 ipow (gint64 base,
       gint64 exp)
 {
-  gint64 result = 1;
+  guint64 result = 1, b = (guint64) base;
 
   if (exp < 0)
     {
@@ -86,11 +88,11 @@ ipow (gint64 base,
   while (exp)
     {
       if (exp & 1)
-        result *= base;
+        result *= b;
       exp >>= 1;
-      base *= base;
+      b *= b;
     }
-  return result;
+  return (gint64) result;
 }
 
 /* PyTorch's div_floor for floating point. */
@@ -136,11 +138,17 @@ remainder_d (double a, double b)
   return (mod != 0 && (b < 0) != (mod < 0)) ? mod + b : mod;
 }
 
-/* Callers have checked b != 0. */
+/* Callers have checked b != 0. int64's minimum divided by -1 overflows (a
+ * trap on x86, where PyTorch 1.13 dies of SIGFPE): it wraps to itself, and
+ * its remainder is 0, as NumPy gives. */
 static inline gint64
 floordiv_i (gint64 a, gint64 b)
 {
-  gint64 q = a / b;
+  gint64 q;
+
+  if (b == -1)
+    return (gint64) (0 - (guint64) a);
+  q = a / b;
 
   return ((a % b) != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
@@ -148,8 +156,11 @@ floordiv_i (gint64 a, gint64 b)
 static inline gint64
 remainder_i (gint64 a, gint64 b)
 {
-  gint64 r = a % b;
+  gint64 r;
 
+  if (b == -1)
+    return 0;
+  r = a % b;
   return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
 }
 
@@ -192,12 +203,14 @@ DEFINE_POW_ROW (pow_d, double, pow, sqrt)
 /* ---- rows --------------------------------------------------------------- */
 
 DEFINE_FLOAT_ROWS (add, NO_PRELUDE, NO_PRELUDE, x + y)
-DEFINE_ZIP_ROW (add_i, gint64, gint64, NO_PRELUDE, x + y)
+/* int64 add, sub, mul wrap as in PyTorch, computed unsigned (no UB). */
+#define WRAP_I(EXPR) ((gint64) (EXPR))
+DEFINE_ZIP_ROW (add_i, gint64, gint64, NO_PRELUDE, WRAP_I ((guint64) x + (guint64) y))
 DEFINE_ZIP_ROW (add_b, guint8, guint8, NO_PRELUDE, x | y)
 DEFINE_FLOAT_ROWS (sub, NO_PRELUDE, NO_PRELUDE, x - y)
-DEFINE_ZIP_ROW (sub_i, gint64, gint64, NO_PRELUDE, x - y)
+DEFINE_ZIP_ROW (sub_i, gint64, gint64, NO_PRELUDE, WRAP_I ((guint64) x - (guint64) y))
 DEFINE_FLOAT_ROWS (mul, NO_PRELUDE, NO_PRELUDE, x * y)
-DEFINE_ZIP_ROW (mul_i, gint64, gint64, NO_PRELUDE, x * y)
+DEFINE_ZIP_ROW (mul_i, gint64, gint64, NO_PRELUDE, WRAP_I ((guint64) x * (guint64) y))
 DEFINE_ZIP_ROW (mul_b, guint8, guint8, NO_PRELUDE, x & y)
 DEFINE_FLOAT_ROWS (div, NO_PRELUDE, NO_PRELUDE, x / y)
 DEFINE_ZIP_ROW (pow_i, gint64, gint64, NO_PRELUDE, ipow (x, y))
@@ -231,8 +244,8 @@ DEFINE_FLOAT_ROWS (add_scaled,
                    const float alpha = *(const float *) ctx,
                    const double alpha = *(const double *) ctx,
                    x + alpha * y)
-DEFINE_ZIP_ROW (add_scaled_i, gint64, gint64, const gint64 alpha = *(const gint64 *) ctx,
-                x + alpha * y)
+DEFINE_ZIP_ROW (add_scaled_i, gint64, gint64, const guint64 alpha = *(const guint64 *) ctx,
+                WRAP_I ((guint64) x + alpha * (guint64) y))
 DEFINE_ZIP_ROW (add_scaled_b, guint8, guint8, const guint8 alpha = *(const guint8 *) ctx,
                 x | (alpha & y))
 
@@ -735,6 +748,20 @@ DEFINE_CLAMP_ROW (clamp_f, float)
 DEFINE_CLAMP_ROW (clamp_d, double)
 DEFINE_CLAMP_ROW (clamp_i, gint64)
 
+/* An integral bound in int64's range; 2**63 is a script's 2**63 - 1 rounded
+ * on its way through a double. */
+static gboolean
+clamp_bound_is_int64 (double v)
+{
+  return v == floor (v) && v >= -9223372036854775808.0 && v <= 9223372036854775808.0;
+}
+
+static gint64
+clamp_bound_to_int64 (double v)
+{
+  return v >= 9223372036854775808.0 ? G_MAXINT64 : (gint64) v;
+}
+
 CrTensor *
 cr_kernel_clamp (const CrTensor  *x,
                  gboolean         has_min,
@@ -766,10 +793,23 @@ cr_kernel_clamp (const CrTensor  *x,
       cr_cpu_set_not_implemented (error, "clamp_scalar_cpu", ct);
       return NULL;
     }
-  /* A non-integral bound promotes an integer tensor like a wrapped float. */
+  /* A bound that no int64 holds (non-integral, NaN, infinite, too large)
+   * promotes an integer tensor like a wrapped float. */
   if (ct == CR_DTYPE_INT64
-      && ((has_min && min != floor (min)) || (has_max && max != floor (max))))
+      && ((has_min && !clamp_bound_is_int64 (min)) || (has_max && !clamp_bound_is_int64 (max))))
     ct = CR_DTYPE_FLOAT32;
+  if (ct == CR_DTYPE_FLOAT32
+      && ((has_min && isfinite (min) && fabs (min) > FLT_MAX)
+          || (has_max && isfinite (max) && fabs (max) > FLT_MAX)))
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "value cannot be converted to type float without overflow");
+      return NULL;
+    }
+  /* PyTorch 1.13's clamp with both bounds fills NaN when either is NaN (with
+   * one bound, a NaN bound leaves x as it is: the rows below). */
+  if (has_min && has_max && (isnan (min) || isnan (max)))
+    return cr_tensor_new_full (x->shape, x->ndim, NAN, ct, CR_DEVICE_CPU, error);
 
   switch (ct)
     {
@@ -787,8 +827,8 @@ cr_kernel_clamp (const CrTensor  *x,
     case CR_DTYPE_BOOL:
     case CR_DTYPE_COUNT:
     default:
-      bounds.i[0] = has_min ? (gint64) min : G_MININT64;
-      bounds.i[1] = has_max ? (gint64) max : G_MAXINT64;
+      bounds.i[0] = has_min ? clamp_bound_to_int64 (min) : G_MININT64;
+      bounds.i[1] = has_max ? clamp_bound_to_int64 (max) : G_MAXINT64;
       row = clamp_i;
       break;
     }

@@ -125,7 +125,7 @@ cr_cpu_convert_scalar (void       *dst,
     switch (dst_dtype)
       {
       case CR_DTYPE_BOOL:    *(guint8 *) dst = v != 0.0; break;
-      case CR_DTYPE_INT64:   *(gint64 *) dst = (gint64) v; break;
+      case CR_DTYPE_INT64:   *(gint64 *) dst = cr_double_to_int64 (v); break;
       case CR_DTYPE_FLOAT32: *(float *) dst = (float) v; break;
       case CR_DTYPE_FLOAT64: *(double *) dst = v; break;
       case CR_DTYPE_COUNT:

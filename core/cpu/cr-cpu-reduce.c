@@ -204,8 +204,9 @@ geometry_clear (Geometry *g)
 
 DEFINE_BLOCK_SUM (block_sum_f, float, double)
 DEFINE_BLOCK_SUM (block_sum_d, double, double)
-DEFINE_BLOCK_SUM (block_sum_i, gint64, gint64)
-DEFINE_BLOCK_SUM (block_sum_b, guint8, gint64)
+/* Integer sums wrap as PyTorch's do: in unsigned arithmetic, where it is not UB. */
+DEFINE_BLOCK_SUM (block_sum_i, gint64, guint64)
+DEFINE_BLOCK_SUM (block_sum_b, guint8, guint64)
 
 typedef struct {
   const void *x;
@@ -264,7 +265,7 @@ contiguous_sum (const void *x,
   g_autofree gint64 *heap_i = NULL;
   BlockJob job = { x, dtype, n, stack_d, stack_i };
   double total_d = 0;
-  gint64 total_i = 0;
+  guint64 total_i = 0;   /* wraps, as PyTorch's int64 sum */
 
   if (n_blocks > 64)
     {
@@ -281,10 +282,10 @@ contiguous_sum (const void *x,
       if (cr_dtype_is_floating (dtype))
         total_d += job.partial_d[b];
       else
-        total_i += job.partial_i[b];
+        total_i += (guint64) job.partial_i[b];
     }
   *out_d = total_d;
-  *out_i = total_i;
+  *out_i = (gint64) total_i;
 }
 
 /* ---- the (outer, reduce, inner) loops -------------------------------------- */
@@ -324,12 +325,14 @@ typedef struct {
 
 DEFINE_COLUMNS (sum_cols_f, float, double, float, +, 0)
 DEFINE_COLUMNS (sum_cols_d, double, double, double, +, 0)
-DEFINE_COLUMNS (sum_cols_i, gint64, gint64, gint64, +, 0)
-DEFINE_COLUMNS (sum_cols_b, guint8, gint64, gint64, +, 0)
+/* Integer accumulators are unsigned: int64 sums and products wrap (as in
+ * PyTorch) without UB. */
+DEFINE_COLUMNS (sum_cols_i, gint64, guint64, gint64, +, 0)
+DEFINE_COLUMNS (sum_cols_b, guint8, guint64, gint64, +, 0)
 DEFINE_COLUMNS (prod_cols_f, float, double, float, *, 1)
 DEFINE_COLUMNS (prod_cols_d, double, double, double, *, 1)
-DEFINE_COLUMNS (prod_cols_i, gint64, gint64, gint64, *, 1)
-DEFINE_COLUMNS (prod_cols_b, guint8, gint64, gint64, *, 1)
+DEFINE_COLUMNS (prod_cols_i, gint64, guint64, gint64, *, 1)
+DEFINE_COLUMNS (prod_cols_b, guint8, guint64, gint64, *, 1)
 
 static void
 reduce_rows (gint64   begin,

@@ -55,12 +55,13 @@ D_ROW     (d_ceil,       ceil (v))
 D_ROW     (d_round,      nearbyint (v))
 CR_DEFINE_MAP_ROW (, d_not, guint8, double, v == 0.0)
 
-/* int64 */
-I_ROW     (i_neg,        -v)
+/* int64: negation and products wrap as in PyTorch (abs and neg of int64's
+ * minimum are itself), computed unsigned where that is not UB. */
+I_ROW     (i_neg,        (gint64) (0 - (guint64) v))
 I_ROW     (i_relu,       v < 0 ? 0 : v)
-I_ROW     (i_abs,        v < 0 ? -v : v)
+I_ROW     (i_abs,        v < 0 ? (gint64) (0 - (guint64) v) : v)
 I_ROW     (i_sign,       (gint64) ((v > 0) - (v < 0)))
-I_ROW     (i_square,     v * v)
+I_ROW     (i_square,     (gint64) ((guint64) v * (guint64) v))
 I_ROW     (i_copy,       v)
 CR_DEFINE_MAP_ROW (, i_not, guint8, gint64, v == 0)
 

@@ -1429,6 +1429,79 @@ test_no_cuda_backend (void)
   x->device = CR_DEVICE_CPU;
 }
 
+/* int64's minimum divided by -1 overflows: PyTorch 1.13 dies of SIGFPE on
+ * x86 (torch.tensor([-2**63]) // -1), so there is no PyTorch value to copy;
+ * it wraps to itself and the remainder is 0 (NumPy's answers), with no trap
+ * and no UB (the sanitizer build checks). abs and neg of it wrap too, as in
+ * PyTorch: tensor([-9223372036854775808]). */
+static void
+test_int64_min_edges (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CrTensor) a = cr_tensor_new_empty ((const gint64[]) { 3 }, 1, CR_DTYPE_INT64,
+                                               CR_DEVICE_CPU, &error);
+  g_autoptr(CrTensor) minus_one = scalar (-1, CR_DTYPE_INT64, FALSE);
+  gint64 *d;
+
+  g_assert_no_error (error);
+  d = a->storage->data;
+  d[0] = G_MININT64;
+  d[1] = -7;
+  d[2] = G_MAXINT64;
+  {
+    g_autoptr(CrTensor) q = cr_kernel_binary (CR_BINARY_FLOOR_DIVIDE, a, minus_one, &error);
+    g_autoptr(CrTensor) r = cr_kernel_binary (CR_BINARY_REMAINDER, a, minus_one, &error);
+    g_autoptr(CrTensor) n = cr_kernel_unary (CR_UNARY_NEG, a, &error);
+    g_autoptr(CrTensor) b = cr_kernel_unary (CR_UNARY_ABS, a, &error);
+    g_autoptr(CrTensor) sq = cr_kernel_unary (CR_UNARY_SQUARE, a, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (cr_tensor_get_flat_int (q, 0), ==, G_MININT64);
+    g_assert_cmpint (cr_tensor_get_flat_int (q, 1), ==, 7);
+    g_assert_cmpint (cr_tensor_get_flat_int (q, 2), ==, -G_MAXINT64);
+    for (int i = 0; i < 3; i++)
+      g_assert_cmpint (cr_tensor_get_flat_int (r, i), ==, 0);
+    g_assert_cmpint (cr_tensor_get_flat_int (n, 0), ==, G_MININT64);
+    g_assert_cmpint (cr_tensor_get_flat_int (n, 2), ==, -G_MAXINT64);
+    g_assert_cmpint (cr_tensor_get_flat_int (b, 0), ==, G_MININT64);
+    g_assert_cmpint (cr_tensor_get_flat_int (b, 1), ==, 7);
+    /* torch.tensor([-2**63, -7, 2**63 - 1]).square(): [0, 49, 1] */
+    g_assert_cmpint (cr_tensor_get_flat_int (sq, 0), ==, 0);
+    g_assert_cmpint (cr_tensor_get_flat_int (sq, 1), ==, 49);
+    g_assert_cmpint (cr_tensor_get_flat_int (sq, 2), ==, 1);
+  }
+}
+
+/* torch.tensor([1., 2., nan]).clamp(min=nan, max=1) is all NaN in 1.13; with
+ * one NaN bound x is kept; an int tensor with an infinite or huge bound
+ * computes in float32 (torch.tensor([1, 2]).clamp(max=inf): tensor([1., 2.])),
+ * and a bound past float32's range fails as in PyTorch. */
+static void
+test_clamp_nan_and_range (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CrTensor) x = F32 (1, S (3), { 1, 2, NAN });
+  g_autoptr(CrTensor) i = I64 (1, S (2), { 1, 2 });
+  g_autoptr(CrTensor) both = cr_kernel_clamp (x, TRUE, NAN, TRUE, 1, &error);
+  g_autoptr(CrTensor) min_only = cr_kernel_clamp (x, TRUE, NAN, FALSE, 0, &error);
+  g_autoptr(CrTensor) max_only = cr_kernel_clamp (x, FALSE, 0, TRUE, NAN, &error);
+  g_autoptr(CrTensor) inf_max = cr_kernel_clamp (i, FALSE, 0, TRUE, INFINITY, &error);
+  g_autoptr(CrTensor) big_min = cr_kernel_clamp (i, TRUE, -1e19, FALSE, 0, &error);
+  g_autoptr(CrTensor) huge = NULL;
+
+  g_assert_no_error (error);
+  CHECK_EXACT (both, CR_DTYPE_FLOAT32, 1, S (3), { NAN, NAN, NAN });
+  CHECK_EXACT (min_only, CR_DTYPE_FLOAT32, 1, S (3), { 1, 2, NAN });
+  CHECK_EXACT (max_only, CR_DTYPE_FLOAT32, 1, S (3), { 1, 2, NAN });
+  CHECK_EXACT (inf_max, CR_DTYPE_FLOAT32, 1, S (2), { 1, 2 });
+  CHECK_EXACT (big_min, CR_DTYPE_FLOAT32, 1, S (2), { 1, 2 });
+  /* torch.tensor([1, 2]).clamp(min=1e300) */
+  huge = cr_kernel_clamp (i, TRUE, 1e300, FALSE, 0, &error);
+  g_assert_null (huge);
+  g_assert_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR);
+  g_assert_cmpstr (error->message, ==, "value cannot be converted to type float without overflow");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1462,5 +1535,7 @@ main (int    argc,
   g_test_add_func ("/core/kernels/threads/parallel-for", test_parallel_for);
   g_test_add_func ("/core/kernels/threads/same-result", test_parallel_same_result);
   g_test_add_func ("/core/kernels/no-cuda-backend", test_no_cuda_backend);
+  g_test_add_func ("/core/kernels/int64-min-edges", test_int64_min_edges);
+  g_test_add_func ("/core/kernels/clamp-nan-and-range", test_clamp_nan_and_range);
   return g_test_run ();
 }
