@@ -28,6 +28,14 @@ cr_grad_mode_set_enabled (gboolean enabled)
   return previous;
 }
 
+void
+cr_grad_mode_reset_thread (void)
+{
+  grad_mode_disabled = FALSE;
+  sequence_counter = 0;
+  memset (&current_span, 0, sizeof current_span);
+}
+
 guint64
 cr_autograd_next_sequence_nr (void)
 {

@@ -1190,6 +1190,14 @@ cr_eval (CrInterp  *self,
          CrAstNode *n,
          GError   **error)
 {
+  /* Evaluation recurses over the tree (`1+1+...+1` is thousands deep). */
+  if (G_UNLIKELY (cr_stack_guard_exhausted ()))
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RECURSION_ERROR,
+                           "maximum recursion depth exceeded");
+      cr_interp_locate (self, n);
+      return NULL;
+    }
   CrValue *v = eval_inner (self, f, n, error);
   if (G_UNLIKELY (v == NULL))
     cr_interp_locate (self, n);

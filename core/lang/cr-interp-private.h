@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cr-interp.h"
+#include "cr-stack-guard.h"
 #include "cr-torch.h"
 #include "cr-tensor-format.h"
 #include "cr-tensor.h"
@@ -143,7 +144,6 @@ struct _CrInterp {
   GHashTable       *globals_view;
   CrFrame          *frame;      /* innermost */
   guint             depth;
-  guintptr          stack_limit;
 
   /* The error being raised: where it happened in each frame it crossed. */
   gboolean          err_located;
@@ -165,6 +165,7 @@ struct _CrInterp {
   CrValue          *exc_classes[CR_EXC_COUNT];  /* borrowed */
 
   struct _CrGenerator *generator;
+  guint             next_handle_id;
 
   /* Backward records and the labels of graph nodes (trace/record only). */
   gboolean          labels_enabled;

@@ -3,21 +3,22 @@
  * classes and instances, attribute and item access, iteration, imports,
  * tracebacks, warnings and cancellation. Expressions are evaluated in
  * cr-interp-expr.c, statements run in cr-interp-stmt.c. */
-#define _GNU_SOURCE   /* pthread_getattr_np */
 #include "cr-cuda.h"
+#include "cr-grad-mode.h"
 #include "cr-interp-private.h"
 #include "cr-kernels.h"
 #include "cr-node.h"
 
-#include <pthread.h>
 #include <stdarg.h>
 #include <string.h>
 
-/* CPython's default recursion limit. The C stack is guarded separately. */
+/* CPython's default recursion limit. The C stack is guarded separately
+ * (cr-stack-guard.h). */
 #define RECURSION_LIMIT 1000
-#define STACK_MARGIN    (256 * 1024)
 #define TRACEBACK_REPEAT_CUTOFF 3
-/* torch's default seed (torch.initial_seed() in a fresh process). */
+/* The seed each run starts from: default_rng_seed_val of PyTorch's sources.
+ * (PyTorch seeds a fresh process from /dev/urandom; a fixed seed shows the
+ * same numbers in every run of a script, in the window and headless.) */
 #define DEFAULT_SEED    G_GUINT64_CONSTANT (67280421310721)
 
 void
@@ -406,10 +407,17 @@ syntax_error_new (CrInterp     *self,
 {
   CrScriptError *e = g_new0 (CrScriptError, 1);
   e->type = error->domain == CR_LANG_ERROR
-            && (error->code == CR_EXC_INDENTATION_ERROR || error->code == CR_EXC_TAB_ERROR)
+            && (error->code == CR_EXC_INDENTATION_ERROR || error->code == CR_EXC_TAB_ERROR
+                || error->code == CR_EXC_RECURSION_ERROR)
             ? (CrException) error->code : CR_EXC_SYNTAX_ERROR;
   e->message = g_strdup (error->message);
   e->span = *span;
+  if (e->type == CR_EXC_RECURSION_ERROR)
+    {
+      /* Python's compiler gives it without a location. */
+      e->traceback = g_strdup_printf ("RecursionError: %s\n", error->message);
+      return e;
+    }
   e->traceback = cr_format_syntax_error (module->filename, module->source, span,
                                          cr_exception_name (e->type), error->message);
   return e;
@@ -457,27 +465,6 @@ cr_format_syntax_error (const char   *filename,
 
 /* ---- running a module ---------------------------------------------------------------- */
 
-static void
-init_stack_limit (CrInterp *self)
-{
-  pthread_attr_t attr;
-  void *addr = NULL;
-  size_t size = 0;
-  self->stack_limit = 0;
-  if (pthread_getattr_np (pthread_self (), &attr) != 0)
-    return;
-  if (pthread_attr_getstack (&attr, &addr, &size) == 0 && addr && size > 0)
-    {
-      guintptr here = (guintptr) __builtin_frame_address (0);
-      guintptr low = (guintptr) addr;
-      /* The main thread reports its maximum size; stay well inside it. */
-      gsize margin = MAX ((gsize) STACK_MARGIN, size / 8);
-      if (here > low + margin)
-        self->stack_limit = low + margin;
-    }
-  pthread_attr_destroy (&attr);
-}
-
 gboolean
 cr_interp_run (CrInterp        *self,
                CrAstModule     *module,
@@ -490,8 +477,13 @@ cr_interp_run (CrInterp        *self,
   if (out_error)
     *out_error = NULL;
   self->module = module;
-  /* Factory functions (torch.zeros, torch.tensor, ...) put new tensors here
-   * (`chainrule run --device cuda`); per thread, as runs may be off the UI thread. */
+  /* Every run starts from a fresh thread's state, whatever the last script on
+   * this thread left (the window's worker runs one script after another):
+   * grad mode on (torch.set_grad_enabled(False) is not undone by the script),
+   * and factory functions (torch.zeros, ...) putting new tensors on the run's
+   * device (`chainrule run --device cuda`). Print options, the generator and
+   * the warning registry belong to this CrInterp, made fresh for each run. */
+  cr_grad_mode_reset_thread ();
   cr_device_set_default (self->options.default_device);
 
   CrProgram *program = cr_program_new (module, &span, &error);
@@ -519,7 +511,6 @@ cr_interp_run (CrInterp        *self,
       self->globals[i].builtin = g_hash_table_lookup (self->builtins,
                                                       cr_program_global_name (program, i));
     }
-  init_stack_limit (self);
 
   CrCode *code = cr_program_module_code (program);
   CrFrame frame = { 0 };
@@ -540,10 +531,8 @@ cr_interp_run (CrInterp        *self,
       if (out_error)
         *out_error = script_error_new (self, error);
     }
-  {
-    CrSpan none = { 0 };
-    cr_autograd_set_current_span (&none);
-  }
+  /* And the thread goes back as it was found. */
+  cr_grad_mode_reset_thread ();
 
   self->frame = NULL;
   self->depth = 0;
@@ -647,6 +636,12 @@ cr_interp_get_generator (CrInterp *self)
   if (!self->generator)
     self->generator = cr_generator_new (DEFAULT_SEED);
   return self->generator;
+}
+
+guint
+cr_interp_next_handle_id (CrInterp *self)
+{
+  return self->next_handle_id++;
 }
 
 CrPrintOptions *
@@ -789,9 +784,7 @@ static gboolean
 check_depth (CrInterp  *self,
              GError   **error)
 {
-  if (G_UNLIKELY (self->depth >= RECURSION_LIMIT
-                  || (self->stack_limit
-                      && (guintptr) __builtin_frame_address (0) < self->stack_limit)))
+  if (G_UNLIKELY (self->depth >= RECURSION_LIMIT || cr_stack_guard_exhausted ()))
     {
       g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RECURSION_ERROR,
                            "maximum recursion depth exceeded");

@@ -83,6 +83,9 @@ const gint *cr_interp_get_cancel_flag (CrInterp           *self);
 CrDeviceType cr_interp_get_default_device (CrInterp       *self);
 /* The generator behind torch.manual_seed / randn / rand. */
 struct _CrGenerator *cr_interp_get_generator (CrInterp    *self);
+/* The next RemovableHandle.id: 0, 1, ... in each run, as in a fresh
+ * PyTorch process (the engine's own hook ids are process-wide). */
+guint       cr_interp_next_handle_id (CrInterp            *self);
 
 /* Around every backward the script makes: returns the observer to pass to the
  * engine (NULL when nothing records), and ends the record. */

@@ -715,7 +715,7 @@ order_compare (CrInterp  *self,
             continue;
           if (op == CR_CMP_EQ || op == CR_CMP_NE)
             return 1;
-          if (depth > 2000)
+          if (depth > 2000 || cr_stack_guard_exhausted ())
             {
               cr_interp_set_error (error, CR_EXC_RECURSION_ERROR,
                                    "maximum recursion depth exceeded in comparison");

@@ -88,14 +88,23 @@ static void resolve_stmts (Resolver *r, Scope *s, CrAstNode *const *stmts, guint
 static void resolve_expr  (Resolver *r, Scope *s, CrAstNode *node);
 
 static void
+fail_with (Resolver        *r,
+           const CrAstNode *node,
+           CrException      code,
+           const char      *message)
+{
+  if (r->error)
+    return;
+  r->error = g_error_new_literal (CR_LANG_ERROR, code, message);
+  r->error_span = node->span;
+}
+
+static void
 fail (Resolver        *r,
       const CrAstNode *node,
       const char      *message)
 {
-  if (r->error)
-    return;
-  r->error = g_error_new_literal (CR_LANG_ERROR, CR_EXC_SYNTAX_ERROR, message);
-  r->error_span = node->span;
+  fail_with (r, node, CR_EXC_SYNTAX_ERROR, message);
 }
 
 static Sym *
@@ -559,6 +568,13 @@ resolve_expr (Resolver  *r,
 {
   if (!node || r->error)
     return;
+  if (G_UNLIKELY (cr_stack_guard_exhausted ()))
+    {
+      /* A small stack (a worker thread, `ulimit -s`) and a deep tree. */
+      fail_with (r, node, CR_EXC_RECURSION_ERROR,
+                 "maximum recursion depth exceeded during compilation");
+      return;
+    }
   switch (node->kind)
     {
     case CR_AST_CONSTANT:

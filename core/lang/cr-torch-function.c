@@ -384,7 +384,8 @@ hook_call (const CrTensor  *grad,
 
 typedef struct {
   CrTensor *tensor;
-  guint     id;
+  guint     id;          /* the engine's, for cr_tensor_remove_hook */
+  guint     script_id;   /* what handle.id says */
 } Handle;
 
 static void
@@ -417,7 +418,7 @@ handle_get_attr (CrInterp    *interp,
   if (strcmp (name, "remove") == 0)
     return cr_value_new_native ("remove", native_handle_remove, self, NULL);
   if (strcmp (name, "id") == 0)
-    return cr_value_new_int (((Handle *) self->u.object.data)->id);
+    return cr_value_new_int (((Handle *) self->u.object.data)->script_id);
   return NULL;
 }
 
@@ -459,6 +460,7 @@ cr_torch_native_register_hook (CrInterp       *interp,
   handle = g_new0 (Handle, 1);
   handle->tensor = cr_tensor_ref (self->u.tensor);
   handle->id = id;
+  handle->script_id = cr_interp_next_handle_id (interp);
   return cr_value_new_object (&handle_type, handle);
 }
 

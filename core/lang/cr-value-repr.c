@@ -129,7 +129,7 @@ repr_container (CrInterp  *interp,
         g_string_append (out, v->kind == CR_VALUE_DICT ? "{...}" : "[...]");
         return TRUE;
       }
-  if (active->len > 400)
+  if (active->len > 400 || cr_stack_guard_exhausted ())
     {
       g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RECURSION_ERROR,
                            "maximum recursion depth exceeded while getting the repr of an object");

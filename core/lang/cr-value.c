@@ -1071,7 +1071,7 @@ value_equal_depth (CrValue *a,
                    CrValue *b,
                    int      depth)
 {
-  if (depth > 2000)   /* a C-stack guard; CPython would raise RecursionError */
+  if (depth > 2000 || cr_stack_guard_exhausted ())   /* CPython would raise RecursionError */
     return FALSE;
   double fa, fb;
   gint64 ia, ib;

@@ -9,6 +9,7 @@
 #include "cr-interp-private.h"
 #include "cr-node.h"
 
+#include <pthread.h>
 #include <string.h>
 
 typedef struct {
@@ -610,6 +611,139 @@ test_backward_record (void)
   run_clear (&r);
 }
 
+/* ---- a clean state for every run, and any stack size ----------------------------------------- */
+
+static const char defaults_script[] =
+  "import torch\n"
+  "print(torch.is_grad_enabled())\n"
+  "x = torch.ones(2, requires_grad=True)\n"
+  "y = (x * 2).sum()\n"
+  "y.backward()\n"
+  "print(x.grad)\n"
+  "h = x.register_hook(lambda g: g)\n"
+  "print(h.id)\n"
+  "print(torch.initial_seed(), torch.rand(3))\n";
+
+static gpointer
+run_defaults_script (gpointer data)
+{
+  Run r;
+  g_assert_true (run_script (defaults_script, NULL, &r));
+  char *out = g_strdup (r.out);
+  run_clear (&r);
+  return out;
+}
+
+static void
+test_clean_state (void)
+{
+  /* The window runs one script after another on the same worker thread.
+   * The first run changes what a script can change; the second sees what a
+   * fresh thread sees, and what a fresh PyTorch process has: grad mode on,
+   * handle ids from 0. (PyTorch seeds a fresh process from /dev/urandom; a
+   * run starts from the 67280421310721 of PyTorch's sources, so that a
+   * script shows the same numbers each time.) */
+  g_autofree char *fresh = g_thread_join (g_thread_new ("fresh", run_defaults_script, NULL));
+  g_assert_true (g_str_has_prefix (fresh, "True\ntensor([2., 2.])\n0\n67280421310721 tensor(["));
+  Run r;
+  gboolean ok = run_script ("import torch\n"
+                            "torch.set_grad_enabled(False)\n"
+                            "torch.manual_seed(5)\n"
+                            "x = torch.ones(2, requires_grad=True)\n"
+                            "h = x.register_hook(lambda g: g)\n"
+                            "g = x.register_hook(lambda g: g)\n"
+                            "print(torch.is_grad_enabled(), g.id)\n"
+                            "print((x * 2).requires_grad)\n", NULL, &r);
+  g_assert_true (ok);
+  g_assert_cmpstr (r.out, ==, "False 1\nFalse\n");
+  run_clear (&r);
+
+  /* A run that stops inside `with torch.no_grad():` leaves nothing either. */
+  gint cancel = 0;
+  CrInterpOptions o = { .cancel_flag = &cancel };
+  ok = run_script ("import torch\n"
+                   "with torch.no_grad():\n"
+                   "    raise KeyboardInterrupt\n", &o, &r);
+  g_assert_false (ok);
+  run_clear (&r);
+
+  assert_output (defaults_script, fresh);
+}
+
+static gpointer
+run_deep_scripts (gpointer data)
+{
+  gboolean *survived = data;
+  Run r;
+
+  assert_output ("def f(n):\n"
+                 "    return f(n + 1) + 1\n"
+                 "try:\n"
+                 "    f(0)\n"
+                 "except RecursionError as e:\n"
+                 "    print('call', e)\n"
+                 "a = []\n"
+                 "b = []\n"
+                 "for i in range(100000):\n"
+                 "    a = [a]\n"
+                 "    b = [b, 1]\n"
+                 "try:\n"
+                 "    repr(a)\n"
+                 "except RecursionError as e:\n"
+                 "    print('repr', e)\n"
+                 "try:\n"
+                 "    a < b\n"
+                 "except RecursionError as e:\n"
+                 "    print('compare', e)\n",
+                 "call maximum recursion depth exceeded\n"
+                 "repr maximum recursion depth exceeded while getting the repr of an object\n"
+                 "compare maximum recursion depth exceeded in comparison\n");
+
+  /* A tree thousands deep: evaluated, or a RecursionError (during
+   * compilation on a small stack); never past the end of the stack. */
+  GString *src = g_string_new ("x = 1");
+  for (int i = 0; i < 2900; i++)
+    g_string_append (src, "+1");
+  g_string_append (src, "\nprint(x)\n");
+  g_autoptr (GError) error = NULL;
+  r = (Run) { 0 };
+  r.module = cr_parse (src->str, -1, "demo.py", NULL, &error);
+  if (r.module)
+    {
+      r.interp = cr_interp_new (NULL);
+      if (!cr_interp_run (r.interp, r.module, &r.error))
+        g_assert_cmpint (r.error->type, ==, CR_EXC_RECURSION_ERROR);
+    }
+  else
+    g_assert_error (error, CR_LANG_ERROR, CR_EXC_RECURSION_ERROR);
+  run_clear (&r);
+  g_string_free (src, TRUE);
+  *survived = TRUE;
+  return NULL;
+}
+
+static void
+test_small_stack (void)
+{
+  /* The window runs scripts on a worker thread, and `ulimit -s 256` makes
+   * every thread's stack small: RecursionError, never a SIGSEGV. */
+  static const size_t sizes[] = { 8 * 1024 * 1024, 256 * 1024, 128 * 1024 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      pthread_attr_t attr;
+      pthread_t thread;
+      gboolean survived = FALSE;
+
+      g_assert_cmpint (pthread_attr_init (&attr), ==, 0);
+      g_assert_cmpint (pthread_attr_setstacksize (&attr, sizes[i]), ==, 0);
+      g_assert_cmpint (pthread_create (&thread, &attr, run_deep_scripts, &survived), ==, 0);
+      g_assert_cmpint (pthread_join (thread, NULL), ==, 0);
+      pthread_attr_destroy (&attr);
+      g_assert_true (survived);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -630,5 +764,7 @@ main (int    argc,
   g_test_add_func ("/lang/interp/warnings", test_warnings);
   g_test_add_func ("/lang/interp/tensor-names", test_tensor_names);
   g_test_add_func ("/lang/interp/backward-record", test_backward_record);
+  g_test_add_func ("/lang/interp/clean-state", test_clean_state);
+  g_test_add_func ("/lang/interp/small-stack", test_small_stack);
   return g_test_run ();
 }
