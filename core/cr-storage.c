@@ -240,15 +240,61 @@ set_alloc_error (GError **error,
                "Error code 12 (Cannot allocate memory)", nbytes);
 }
 
+/* The interpreter gives back in batches what it charged in others (and
+ * from any thread), so the total may dip below zero for a moment: it is read
+ * as signed. */
+static inline gssize
+memory_in_use_signed (void)
+{
+  return (gssize) g_atomic_pointer_get (&memory_in_use);
+}
+
+gboolean
+cr_memory_reserve (gsize nbytes)
+{
+  gsize limit = g_atomic_pointer_get (&memory_limit);
+  gssize old;
+
+  if (G_UNLIKELY (nbytes > limit))
+    return FALSE;
+  old = (gssize) g_atomic_pointer_add (&memory_in_use, nbytes);
+  if (G_UNLIKELY (old > 0 && (gsize) old + nbytes > limit))
+    {
+      g_atomic_pointer_add (&memory_in_use, -(gssize) nbytes);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+cr_memory_charge (gssize nbytes)
+{
+  g_atomic_pointer_add (&memory_in_use, nbytes);
+}
+
+gboolean
+cr_memory_exceeded (void)
+{
+  gssize used = memory_in_use_signed ();
+
+  return used > 0 && (gsize) used > g_atomic_pointer_get (&memory_limit);
+}
+
+gboolean
+cr_memory_fits (gsize nbytes)
+{
+  gsize limit = g_atomic_pointer_get (&memory_limit);
+  gssize used = memory_in_use_signed ();
+
+  return nbytes <= limit && (used <= 0 || (gsize) used <= limit - nbytes);
+}
+
 static gboolean
 reserve_memory (gsize    nbytes,
                 GError **error)
 {
-  gsize old = g_atomic_pointer_add (&memory_in_use, nbytes);
-
-  if (G_UNLIKELY (old + nbytes > g_atomic_pointer_get (&memory_limit) || old + nbytes < old))
+  if (G_UNLIKELY (!cr_memory_reserve (nbytes)))
     {
-      g_atomic_pointer_add (&memory_in_use, -(gssize) nbytes);
       set_alloc_error (error, nbytes);
       return FALSE;
     }
@@ -416,5 +462,5 @@ cr_memory_get_limit (void)
 gsize
 cr_memory_in_use (void)
 {
-  return g_atomic_pointer_get (&memory_in_use);
+  return (gsize) MAX (memory_in_use_signed (), 0);
 }

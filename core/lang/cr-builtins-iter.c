@@ -95,7 +95,8 @@ min_max (CrInterp       *self,
     }
   for (guint i = 1; i < items->len; i++)
     {
-      CrValue *k = call_key (self, key, items->pdata[i], error);
+      CrValue *k = cr_value_poll (self, i, 0, error) ? call_key (self, key, items->pdata[i], error)
+                                                      : NULL;
       if (!k)
         {
           cr_value_unref (best_key);
@@ -150,19 +151,28 @@ b_sum (NATIVE_ARGS)
       cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "sum() can't sum strings [use ''.join(seq) instead]");
       return NULL;
     }
-  CrValue *list = iterable_arg (self, it, error);
-  if (!list)
+  /* One item at a time: sum(range(10**9)) holds no list of a billion ints. */
+  CrIter iter;
+  if (!cr_iter_init (self, &iter, it, error))
     return NULL;
   CrValue *acc = cr_value_ref (start ? start : cr_value_new_int (0));
-  for (guint i = 0; i < list->u.seq.items->len; i++)
+  CrValue *item;
+  int r;
+  gsize n_added = 0;
+  while ((r = cr_iter_next (self, &iter, &item, error)) == 1)
     {
-      CrValue *next = cr_binary_op (self, CR_BINOP_ADD, acc, list->u.seq.items->pdata[i], error);
+      CrValue *next = NULL;
+      if (G_LIKELY (cr_value_poll (self, ++n_added, 0, error)))
+        next = cr_binary_op (self, CR_BINOP_ADD, acc, item, error);
+      cr_value_unref (item);
       cr_value_unref (acc);
       acc = next;
       if (!acc)
         break;
     }
-  cr_value_unref (list);
+  cr_iter_clear (&iter);
+  if (r < 0)
+    g_clear_pointer (&acc, cr_value_unref);
   return acc;
 }
 
@@ -171,6 +181,7 @@ typedef struct {
   CrValue  **keys;
   gboolean   reverse;
   GError    *error;
+  gsize      n_compared;
 } SortCtx;
 
 static gint
@@ -180,6 +191,9 @@ sort_compare (gconstpointer a,
 {
   SortCtx *ctx = data;
   if (ctx->error)
+    return 0;
+  /* Sorting a hundred million items takes a while: it can be cancelled. */
+  if (G_UNLIKELY (!cr_value_poll (ctx->interp, ++ctx->n_compared, 0, &ctx->error)))
     return 0;
   guint ia = *(const guint *) a, ib = *(const guint *) b;
   CrValue *ka = ctx->keys[ia], *kb = ctx->keys[ib];
@@ -216,12 +230,13 @@ cr_sort_list (CrInterp  *self,
   for (guint i = 0; i < n && ok; i++)
     {
       order[i] = i;
-      keys[i] = call_key (self, key, items->pdata[i], error);
+      keys[i] = cr_value_poll (self, i, 0, error) ? call_key (self, key, items->pdata[i], error)
+                                                  : NULL;
       ok = keys[i] != NULL;
     }
   if (ok)
     {
-      SortCtx ctx = { self, keys, reverse, NULL };
+      SortCtx ctx = { self, keys, reverse, NULL, 0 };
       g_qsort_with_data (order, n, sizeof (guint), sort_compare, &ctx);
       if (ctx.error)
         {
@@ -314,6 +329,13 @@ b_enumerate (NATIVE_ARGS)
   GPtrArray *out = g_ptr_array_new_full (list->u.seq.items->len, NULL);
   for (guint i = 0; i < list->u.seq.items->len; i++)
     {
+      if (G_UNLIKELY (!cr_value_poll (self, i, (gsize) i * CR_VALUE_ITEM_BYTES, error)))
+        {
+          g_ptr_array_set_free_func (out, (GDestroyNotify) cr_value_unref);
+          g_ptr_array_unref (out);
+          cr_value_unref (list);
+          return NULL;
+        }
       CrValue *pair[2] = { cr_value_new_int (start + i), list->u.seq.items->pdata[i] };
       g_ptr_array_add (out, cr_value_new_tuple (pair, 2));
       cr_value_unref (pair[0]);
@@ -372,16 +394,26 @@ b_zip (NATIVE_ARGS)
     n = 0;
   GPtrArray *out = g_ptr_array_new_full (n, NULL);
   CrValue **row = g_new (CrValue *, n_args + 1);
-  for (guint j = 0; j < n; j++)
+  gboolean ok = TRUE;
+  for (guint j = 0; j < n && ok; j++)
     {
+      if (G_UNLIKELY (!(ok = cr_value_poll (self, j, (gsize) j * CR_VALUE_ITEM_BYTES, error))))
+        break;
       for (guint i = 0; i < n_args; i++)
         row[i] = lists[i]->u.seq.items->pdata[j];
       g_ptr_array_add (out, cr_value_new_tuple (row, n_args));
     }
   g_free (row);
+  if (!ok)
+    {
+      g_ptr_array_set_free_func (out, (GDestroyNotify) cr_value_unref);
+      g_clear_pointer (&out, g_ptr_array_unref);
+    }
   for (guint i = 0; i < n_args; i++)
     cr_value_unref (lists[i]);
   g_free (lists);
+  if (!out)
+    return NULL;
   return cr_seq_view_new ("zip", FALSE, cr_value_new_list_take (out));
 }
 
@@ -403,8 +435,9 @@ b_map (NATIVE_ARGS)
   for (guint j = 0; j < rows->u.seq.items->len; j++)
     {
       CrValue *row = rows->u.seq.items->pdata[j];
-      CrValue *r = cr_interp_call (self, args[0], (CrValue *const *) row->u.seq.items->pdata,
-                                   row->u.seq.items->len, NULL, 0, error);
+      CrValue *r = !cr_value_poll (self, j, (gsize) j * CR_VALUE_ITEM_BYTES, error) ? NULL
+                   : cr_interp_call (self, args[0], (CrValue *const *) row->u.seq.items->pdata,
+                                     row->u.seq.items->len, NULL, 0, error);
       if (!r)
         {
           g_ptr_array_unref (out);
@@ -430,7 +463,8 @@ b_filter (NATIVE_ARGS)
   for (guint i = 0; i < list->u.seq.items->len; i++)
     {
       CrValue *item = list->u.seq.items->pdata[i];
-      CrValue *r = args[0]->kind == CR_VALUE_NONE
+      CrValue *r = !cr_value_poll (self, i, out->len * CR_VALUE_ITEM_BYTES, error) ? NULL
+                   : args[0]->kind == CR_VALUE_NONE
                    ? cr_value_ref (item) : cr_interp_call (self, args[0], &item, 1, NULL, 0, error);
       gboolean t = FALSE;
       if (!r || !cr_value_truthy (self, r, &t, error))
@@ -462,7 +496,8 @@ any_all (CrInterp  *self,
   for (guint i = 0; i < list->u.seq.items->len; i++)
     {
       gboolean t;
-      if (!cr_value_truthy (self, list->u.seq.items->pdata[i], &t, error))
+      if (!cr_value_poll (self, i, 0, error)
+          || !cr_value_truthy (self, list->u.seq.items->pdata[i], &t, error))
         {
           cr_value_unref (list);
           return NULL;

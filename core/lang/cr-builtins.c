@@ -51,10 +51,65 @@ cr_builtin_arg_count (const char *fname,
 
 /* ---- print ---------------------------------------------------------------------------------- */
 
+/* file.write(text) (print's file=). */
+static gboolean
+print_write (CrInterp    *self,
+             CrValue     *file,
+             const char  *text,
+             GError     **error)
+{
+  CrValue *write = cr_interp_getattr (self, file, "write", error);
+  if (!write)
+    return FALSE;
+  CrValue *arg = cr_value_new_str (text);
+  CrValue *r = cr_interp_call (self, write, &arg, 1, NULL, 0, error);
+  cr_value_unref (arg);
+  cr_value_unref (write);
+  cr_value_unref (r);
+  return r != NULL;
+}
+
+/* print(*args, sep=, end=, file=, flush=) to file: one write() per piece,
+ * as Python's print does. A script has no files (no open(), no sys), so
+ * file= is an object of its own with a write method, or Python's
+ * AttributeError "'int' object has no attribute 'write'". */
+static gboolean
+print_to_file (CrInterp        *self,
+               CrValue *const  *args,
+               guint            n_args,
+               const char      *sep,
+               const char      *end,
+               CrValue         *file,
+               gboolean         flush,
+               GError         **error)
+{
+  for (guint i = 0; i < n_args; i++)
+    {
+      if (i > 0 && !print_write (self, file, sep, error))
+        return FALSE;
+      g_autofree char *s = cr_value_str (self, args[i], error);
+      if (!s || !print_write (self, file, s, error))
+        return FALSE;
+    }
+  if (!print_write (self, file, end, error))
+    return FALSE;
+  if (flush)
+    {
+      CrValue *fn = cr_interp_getattr (self, file, "flush", error);
+      CrValue *r = fn ? cr_interp_call (self, fn, NULL, 0, NULL, 0, error) : NULL;
+      cr_value_unref (fn);
+      cr_value_unref (r);
+      return r != NULL;
+    }
+  return TRUE;
+}
+
 static CrValue *
 b_print (NATIVE_ARGS)
 {
   const char *sep = " ", *end = "\n";
+  CrValue *file = NULL;
+  gboolean flush = FALSE;
   for (guint k = 0; k < n_kwargs; k++)
     {
       const char *name = kwargs[k].name;
@@ -75,13 +130,22 @@ b_print (NATIVE_ARGS)
                 end = v->u.str.data;
             }
         }
-      else if (strcmp (name, "flush") != 0 && strcmp (name, "file") != 0)
+      else if (strcmp (name, "file") == 0)
+        file = v->kind == CR_VALUE_NONE ? NULL : v;
+      else if (strcmp (name, "flush") == 0)
+        {
+          if (!cr_value_truthy (self, v, &flush, error))
+            return NULL;
+        }
+      else
         {
           cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
                                "'%s' is an invalid keyword argument for print()", name);
           return NULL;
         }
     }
+  if (file)
+    return print_to_file (self, args, n_args, sep, end, file, flush, error) ? cr_value_none () : NULL;
   GString *out = g_string_new (NULL);
   for (guint i = 0; i < n_args; i++)
     {
@@ -607,6 +671,42 @@ b_round (NATIVE_ARGS)
   return NULL;
 }
 
+/* An int argument of three-argument pow (bool is an int). */
+static gboolean
+pow_int_arg (CrValue *v,
+             gint64  *out)
+{
+  if (v->kind == CR_VALUE_INT)
+    *out = v->u.i;
+  else if (v->kind == CR_VALUE_BOOL)
+    *out = v->u.b;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* The inverse of b modulo m (0 <= b < m), by the extended Euclidean
+ * algorithm; FALSE when gcd(b, m) != 1. */
+static gboolean
+pow_mod_inverse (__int128  b,
+                 __int128  m,
+                 __int128 *out)
+{
+  __int128 r0 = m, r1 = b, t0 = 0, t1 = 1;
+  while (r1 != 0)
+    {
+      __int128 q = r0 / r1, r2 = r0 - q * r1, t2 = t0 - q * t1;
+      r0 = r1;
+      r1 = r2;
+      t0 = t1;
+      t1 = t2;
+    }
+  if (r0 != 1)
+    return FALSE;
+  *out = ((t0 % m) + m) % m;
+  return TRUE;
+}
+
 static CrValue *
 b_pow (NATIVE_ARGS)
 {
@@ -616,33 +716,40 @@ b_pow (NATIVE_ARGS)
     return NULL;
   if (!mod || mod->kind == CR_VALUE_NONE)
     return cr_binary_op (self, CR_BINOP_POW, base, exp, error);
-  if (base->kind != CR_VALUE_INT || exp->kind != CR_VALUE_INT || mod->kind != CR_VALUE_INT)
+  gint64 base_i, exp_i, mod_i;
+  if (!pow_int_arg (base, &base_i) || !pow_int_arg (exp, &exp_i) || !pow_int_arg (mod, &mod_i))
     {
       cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
                            "pow() 3rd argument not allowed unless all arguments are integers");
       return NULL;
     }
-  if (mod->u.i == 0)
+  if (mod_i == 0)
     {
       cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "pow() 3rd argument cannot be 0");
       return NULL;
     }
-  if (exp->u.i < 0)
+  /* CPython's long_pow: the work is done modulo |mod| (in 128 bits, so
+   * that -(-2**63) and the products fit); a negative exponent raises the
+   * inverse of base (Python 3.8+); a negative mod shifts the result into
+   * (mod, 0]. */
+  __int128 m = mod_i < 0 ? -(__int128) mod_i : (__int128) mod_i;
+  __int128 b = (((__int128) base_i % m) + m) % m;
+  unsigned __int128 e = exp_i < 0 ? (unsigned __int128) (-(__int128) exp_i) : (unsigned __int128) exp_i;
+  if (exp_i < 0 && !pow_mod_inverse (b, m, &b))
     {
       cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "base is not invertible for the given modulus");
       return NULL;
     }
-  __int128 m = mod->u.i, result = 1, b = ((base->u.i % m) + m) % m;
-  for (gint64 e = exp->u.i; e > 0; e >>= 1)
+  __int128 result = m == 1 ? 0 : 1;
+  for (; e > 0; e >>= 1)
     {
       if (e & 1)
         result = (result * b) % m;
       b = (b * b) % m;
     }
-  gint64 r = (gint64) result;
-  if (r != 0 && ((r < 0) != (mod->u.i < 0)))
-    r += mod->u.i;
-  return cr_value_new_int (r);
+  if (mod_i < 0 && result != 0)
+    result -= m;
+  return cr_value_new_int ((gint64) result);
 }
 
 static CrValue *
@@ -1197,9 +1304,7 @@ super_get_attr (CrInterp    *self,
     case CR_VALUE_FUNCTION:
       if (s->obj->kind == CR_VALUE_INSTANCE)
         {
-          CrValue *v = g_new (CrValue, 1);
-          v->ref_count = 1;
-          v->kind = CR_VALUE_BOUND_METHOD;
+          CrValue *v = cr_value_alloc (CR_VALUE_BOUND_METHOD);
           v->u.bound.func = cr_value_ref (attr);
           v->u.bound.self = cr_value_ref (s->obj);
           return v;
@@ -1215,9 +1320,7 @@ super_get_attr (CrInterp    *self,
         return cr_value_ref (attr->u.object.data);
       if (attr->u.object.type == &cr_classmethod_type)
         {
-          CrValue *v = g_new (CrValue, 1);
-          v->ref_count = 1;
-          v->kind = CR_VALUE_BOUND_METHOD;
+          CrValue *v = cr_value_alloc (CR_VALUE_BOUND_METHOD);
           v->u.bound.func = cr_value_ref (attr->u.object.data);
           v->u.bound.self = cr_value_ref (s->obj->kind == CR_VALUE_INSTANCE
                                           ? s->obj->u.instance.cls : s->obj);

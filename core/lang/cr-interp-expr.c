@@ -368,9 +368,7 @@ cr_make_function (CrInterp  *self,
   fn->qualname = g_strdup (code->qualname);
   fn->defaults = defaults;
   fn->closure = cr_build_closure (frame, code);
-  CrValue *v = g_new (CrValue, 1);
-  v->ref_count = 1;
-  v->kind = CR_VALUE_FUNCTION;
+  CrValue *v = cr_value_alloc (CR_VALUE_FUNCTION);
   v->u.function = fn;
   return v;
 }
@@ -831,12 +829,8 @@ eval_joined (CrInterp  *self,
           g_free (s);
         }
     }
-  CrValue *v = g_new (CrValue, 1);
-  v->ref_count = 1;
-  v->kind = CR_VALUE_STR;
-  v->u.str.len = out->len;
-  v->u.str.data = g_string_free (out, FALSE);
-  return v;
+  gsize len = out->len;
+  return cr_value_new_str_take_len (g_string_free (out, FALSE), len);
 }
 
 /* One for-clause of a comprehension: its items, its conditions, then the
@@ -859,8 +853,17 @@ comp_clause (CrInterp  *self,
     return FALSE;
   CrValue *item;
   int r;
+  gsize n_seen = 0;
   while ((r = cr_iter_next (self, &it, &item, error)) == 1)
     {
+      /* A comprehension is a loop too: it stops for an edit, a timeout or
+       * the memory budget (counting the list it is building). */
+      if (G_UNLIKELY (!cr_value_poll (self, ++n_seen, items->len * CR_VALUE_ITEM_BYTES, error)))
+        {
+          cr_value_unref (item);
+          ok = FALSE;
+          break;
+        }
       ok = store_target (self, f, clause->u.comp.target, item, FALSE, error);
       cr_value_unref (item);
       if (!ok)

@@ -220,8 +220,14 @@ list_setslice (CrInterp  *self,
       if (stop < start)
         stop = start;
       g_ptr_array_remove_range (items, (guint) start, (guint) (stop - start));
-      for (guint k = 0; k < new_items->len; k++)
-        g_ptr_array_insert (items, (gint) (start + k), cr_value_ref (new_items->pdata[k]));
+      /* Room for the new items in one move (inserting them one at a time
+       * moved the tail once per item: l[:0] = range(10**6) never ended). */
+      guint tail = items->len - (guint) start, m = new_items->len;
+      g_ptr_array_set_size (items, items->len + m);
+      memmove (items->pdata + start + m, items->pdata + start, tail * sizeof (gpointer));
+      for (guint k = 0; k < m; k++)
+        items->pdata[start + k] = cr_value_ref (new_items->pdata[k]);
+      cr_seq_account (list);
     }
   else if ((gint64) new_items->len != n)
     {
@@ -313,6 +319,7 @@ cr_interp_delitem (CrInterp   *self,
               return FALSE;
             }
           g_ptr_array_remove_index (items, (guint) i);
+          cr_seq_account (obj);
           return TRUE;
         }
       if (index->kind == CR_VALUE_SLICE)
@@ -325,8 +332,23 @@ cr_interp_delitem (CrInterp   *self,
               start = start + (n - 1) * step;
               step = -step;
             }
-          for (gint64 k = n - 1; k >= 0; k--)
-            g_ptr_array_remove_index (items, (guint) (start + k * step));
+          /* One pass that drops every step-th item from start and closes
+           * the gaps (removing them one by one moved the tail each time). */
+          guint kept = (guint) start;
+          gint64 next = start, removed = 0;
+          for (guint r = (guint) start; r < items->len; r++)
+            if (removed < n && (gint64) r == next)
+              {
+                cr_value_unref (items->pdata[r]);
+                removed++;
+                next += step;
+              }
+            else
+              items->pdata[kept++] = items->pdata[r];
+          for (guint r = kept; r < items->len; r++)
+            items->pdata[r] = NULL;   /* moved or freed: nothing for set_size to drop */
+          g_ptr_array_set_size (items, kept);
+          cr_seq_account (obj);
           return TRUE;
         }
     }
@@ -521,11 +543,18 @@ cr_iter_to_list (CrInterp  *self,
 {
   if (value->kind == CR_VALUE_LIST || value->kind == CR_VALUE_TUPLE)
     {
+      if (!cr_value_check_alloc_n (value->u.seq.items->len, CR_VALUE_ITEM_BYTES, error))
+        return NULL;
       GPtrArray *items = g_ptr_array_new_full (value->u.seq.items->len, NULL);
       for (guint i = 0; i < value->u.seq.items->len; i++)
         g_ptr_array_add (items, cr_value_ref (value->u.seq.items->pdata[i]));
       return cr_value_new_list_take (items);
     }
+  /* A range's list is known in size: list(range(10**10)) fails at once. */
+  if (value->kind == CR_VALUE_RANGE
+      && !cr_value_check_alloc_n ((gsize) cr_range_len (value),
+                                  CR_VALUE_ITEM_BYTES + CR_VALUE_BYTES, error))
+    return NULL;
   CrIter it;
   if (!cr_iter_init (self, &it, value, error))
     return NULL;
@@ -533,7 +562,14 @@ cr_iter_to_list (CrInterp  *self,
   CrValue *item;
   int r;
   while ((r = cr_iter_next (self, &it, &item, error)) == 1)
-    g_ptr_array_add (items, item);
+    {
+      g_ptr_array_add (items, item);
+      if (G_UNLIKELY (!cr_value_poll (self, items->len, items->len * CR_VALUE_ITEM_BYTES, error)))
+        {
+          r = -1;
+          break;
+        }
+    }
   cr_iter_clear (&it);
   CrValue *list = cr_value_new_list_take (items);
   if (r < 0)

@@ -383,6 +383,10 @@ char     *cr_format_value        (CrInterp        *self,
                                   GError         **error);
 
 /* ---- values (cr-value.c) -------------------------------------------------- */
+/* A value's struct (ref_count 1, kind set, the rest for the caller to fill),
+ * charged to the memory budget: every value is made here or by a
+ * cr_value_new_* constructor, since freeing one gives its charge back. */
+CrValue  *cr_value_alloc         (CrValueKind      kind);
 gboolean  cr_value_hashable      (CrValue         *v,
                                   GError         **error);
 gboolean  cr_dict_delete         (CrValue         *dict,

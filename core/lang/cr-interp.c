@@ -158,6 +158,8 @@ cr_interp_free (CrInterp *self)
   cr_generator_free (self->generator);
   cr_program_free (self->program);
   g_free (self);
+  /* What this thread's values still owe or are owed the memory budget. */
+  cr_value_flush_accounting ();
 }
 
 void
@@ -605,6 +607,10 @@ cr_interp_check_cancel (CrInterp  *self,
                         GError   **error)
 {
   const gint *flag = self->options.cancel_flag;
+  /* Values are charged to the memory budget without a check; this is
+   * where a script that grew past it hears of it. */
+  if (G_UNLIKELY (!cr_value_check_memory (error)))
+    return FALSE;
   if (G_LIKELY (flag == NULL))
     return TRUE;
   gint value = g_atomic_int_get (flag);
@@ -952,9 +958,7 @@ call_class (CrInterp        *self,
   if (ctor)
     return cr_interp_call (self, ctor, args, n_args, kwargs, n_kwargs, error);
 
-  CrValue *inst = g_new (CrValue, 1);
-  inst->ref_count = 1;
-  inst->kind = CR_VALUE_INSTANCE;
+  CrValue *inst = cr_value_alloc (CR_VALUE_INSTANCE);
   inst->u.instance.cls = cr_value_ref (cls);
   inst->u.instance.attrs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                   value_unref_notify);
@@ -1064,9 +1068,7 @@ static CrValue *
 bound_method_new (CrValue *func,
                   CrValue *obj)
 {
-  CrValue *v = g_new (CrValue, 1);
-  v->ref_count = 1;
-  v->kind = CR_VALUE_BOUND_METHOD;
+  CrValue *v = cr_value_alloc (CR_VALUE_BOUND_METHOD);
   v->u.bound.func = cr_value_ref (func);
   v->u.bound.self = cr_value_ref (obj);
   return v;

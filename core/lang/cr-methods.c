@@ -55,12 +55,8 @@ str_arg (const char *fname,
 static CrValue *
 new_str (GString *s)
 {
-  CrValue *v = g_new (CrValue, 1);
-  v->ref_count = 1;
-  v->kind = CR_VALUE_STR;
-  v->u.str.len = s->len;
-  v->u.str.data = g_string_free (s, FALSE);
-  return v;
+  gsize len = s->len;
+  return cr_value_new_str_take_len (g_string_free (s, FALSE), len);
 }
 
 /* ---- str ---------------------------------------------------------------------------------------- */
@@ -148,6 +144,16 @@ str_split (NATIVE_ARGS)
       gsize i = 0;
       while (i < len)
         {
+          /* A word costs two positions here and a str below. */
+          if (G_UNLIKELY (!cr_value_poll (self, all->len / 2 + 1,
+                                          all->len / 2 * (2 * sizeof (gpointer) + CR_VALUE_ITEM_BYTES
+                                                          + CR_VALUE_BYTES),
+                                          error)))
+            {
+              g_ptr_array_unref (all);
+              g_ptr_array_unref (parts);
+              return NULL;
+            }
           while (i < len && g_ascii_isspace (s[i]))
             i++;
           if (i >= len)
@@ -215,6 +221,14 @@ str_split (NATIVE_ARGS)
       {
         g_array_append_val (hits, i);
         i += sl;
+        if (G_UNLIKELY (!cr_value_poll (self, hits->len,
+                                        hits->len * (sizeof (gsize) + CR_VALUE_ITEM_BYTES + CR_VALUE_BYTES),
+                                        error)))
+          {
+            g_array_unref (hits);
+            g_ptr_array_unref (parts);
+            return NULL;
+          }
       }
     else
       i++;
@@ -257,6 +271,12 @@ str_splitlines (NATIVE_ARGS)
   for (gsize i = 0; i < len; i++)
     if (s[i] == '\n' || s[i] == '\r')
       {
+        if (G_UNLIKELY (!cr_value_poll (self, parts->len + 1, parts->len * CR_VALUE_ITEM_BYTES, error)))
+          {
+            g_ptr_array_set_free_func (parts, (GDestroyNotify) cr_value_unref);
+            g_ptr_array_unref (parts);
+            return NULL;
+          }
         g_ptr_array_add (parts, cr_value_new_str_len (s + start, i - start));
         if (s[i] == '\r' && i + 1 < len && s[i + 1] == '\n')
           i++;
@@ -275,15 +295,36 @@ str_join (NATIVE_ARGS)
   CrValue *list = cr_iter_to_list (self, args[0], error);
   if (!list)
     return NULL;
-  GString *out = g_string_new (NULL);
-  for (guint i = 0; i < list->u.seq.items->len; i++)
+  /* The result's size first, checked against the memory budget: a join of
+   * a long list of long strings fails before it allocates. */
+  GPtrArray *items = list->u.seq.items;
+  gsize total = 0;
+  gboolean fits = TRUE;
+  for (guint i = 0; i < items->len; i++)
     {
-      CrValue *item = list->u.seq.items->pdata[i];
+      CrValue *item = items->pdata[i];
       if (item->kind != CR_VALUE_STR)
         {
           cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
                                "sequence item %u: expected str instance, %s found", i,
                                cr_value_type_name (item));
+          cr_value_unref (list);
+          return NULL;
+        }
+      fits = fits && g_size_checked_add (&total, total, item->u.str.len)
+             && (i == 0 || g_size_checked_add (&total, total, bound->u.str.len));
+    }
+  if (!cr_value_check_alloc (fits ? total : G_MAXSIZE, error))
+    {
+      cr_value_unref (list);
+      return NULL;
+    }
+  GString *out = g_string_sized_new (total);
+  for (guint i = 0; i < items->len; i++)
+    {
+      CrValue *item = items->pdata[i];
+      if (G_UNLIKELY (!cr_value_poll (self, i + 1, 0, error)))
+        {
           g_string_free (out, TRUE);
           cr_value_unref (list);
           return NULL;
@@ -307,13 +348,39 @@ str_replace (NATIVE_ARGS)
     return NULL;
   const char *s = bound->u.str.data, *old = args[0]->u.str.data, *new = args[1]->u.str.data;
   gsize len = bound->u.str.len, ol = args[0]->u.str.len, nl = args[1]->u.str.len;
-  GString *out = g_string_new (NULL);
+  /* How many replacements, to check the result's size against the memory
+   * budget before building it ('a'.replace('', 'x' * 10**6) on a long
+   * string is a big result). */
+  gsize n_hits = 0;
+  if (ol == 0)
+    n_hits = cr_str_char_len (bound) + 1;
+  else
+    for (gsize k = 0; k + ol <= len;)
+      if (memcmp (s + k, old, ol) == 0)
+        {
+          n_hits++;
+          k += ol;
+        }
+      else
+        k++;
+  if (count >= 0 && (guint64) count < n_hits)
+    n_hits = (gsize) count;
+  gsize grown = 0, total = 0;
+  if (!cr_value_check_alloc (g_size_checked_mul (&grown, n_hits, nl)
+                             && g_size_checked_add (&total, len, grown) ? total : G_MAXSIZE, error))
+    return NULL;
+  GString *out = g_string_sized_new (total);
   gsize i = 0;
   gint64 done = 0;
   if (ol == 0)
     {
       for (const char *p = s; ; p = g_utf8_next_char (p))
         {
+          if (G_UNLIKELY (!cr_value_poll (self, (gsize) (p - s) + 1, 0, error)))
+            {
+              g_string_free (out, TRUE);
+              return NULL;
+            }
           if (count < 0 || done < count)
             {
               g_string_append_len (out, new, nl);
@@ -327,6 +394,11 @@ str_replace (NATIVE_ARGS)
     }
   while (i < len)
     {
+      if (G_UNLIKELY (!cr_value_poll (self, i + 1, 0, error)))
+        {
+          g_string_free (out, TRUE);
+          return NULL;
+        }
       if ((count < 0 || done < count) && i + ol <= len && memcmp (s + i, old, ol) == 0)
         {
           g_string_append_len (out, new, nl);
@@ -459,6 +531,28 @@ str_removeaffix (NATIVE_ARGS)
   return cr_value_ref (bound);
 }
 
+/* One fill character of a padding; a checkpoint now and then, as a width
+ * may ask for a few gigabytes. Frees out on failure. */
+static gboolean
+pad_append (CrInterp    *self,
+            GString     *out,
+            const char  *fill,
+            gsize        fill_len,
+            gint64       i,
+            GError     **error)
+{
+  if (G_UNLIKELY (!cr_value_poll (self, (gsize) i + 1, 0, error)))
+    {
+      g_string_free (out, TRUE);
+      return FALSE;
+    }
+  if (fill_len == 1)
+    g_string_append_c (out, fill[0]);
+  else
+    g_string_append_len (out, fill, fill_len);
+  return TRUE;
+}
+
 static CrValue *
 str_pad (NATIVE_ARGS)
 {
@@ -490,12 +584,19 @@ str_pad (NATIVE_ARGS)
     left = total;
   else
     left = total / 2 + (total & width & 1);
-  GString *out = g_string_new (NULL);
+  gsize fill_len = strlen (fill), fill_bytes = 0;
+  if (!cr_value_check_alloc (g_size_checked_mul (&fill_bytes, (gsize) total, fill_len)
+                             && fill_bytes <= G_MAXSIZE - bound->u.str.len
+                             ? fill_bytes + bound->u.str.len : G_MAXSIZE, error))
+    return NULL;
+  GString *out = g_string_sized_new (fill_bytes + bound->u.str.len);
   for (gint64 i = 0; i < left; i++)
-    g_string_append (out, fill);
+    if (G_UNLIKELY (!pad_append (self, out, fill, fill_len, i, error)))
+      return NULL;
   g_string_append_len (out, bound->u.str.data, bound->u.str.len);
   for (gint64 i = left; i < total; i++)
-    g_string_append (out, fill);
+    if (G_UNLIKELY (!pad_append (self, out, fill, fill_len, i, error)))
+      return NULL;
   return new_str (out);
 }
 
@@ -510,12 +611,15 @@ str_zfill (NATIVE_ARGS)
   gint64 len = (gint64) cr_str_char_len (bound);
   if (width <= len)
     return cr_value_ref (bound);
-  GString *out = g_string_new (NULL);
+  if (!cr_value_check_alloc ((gsize) (width - len) + bound->u.str.len, error))
+    return NULL;
+  GString *out = g_string_sized_new ((gsize) (width - len) + bound->u.str.len);
   const char *s = bound->u.str.data;
   if (s[0] == '+' || s[0] == '-')
     g_string_append_c (out, *s++);
   for (gint64 i = len; i < width; i++)
-    g_string_append_c (out, '0');
+    if (G_UNLIKELY (!pad_append (self, out, "0", 1, i, error)))
+      return NULL;
   g_string_append (out, s);
   return new_str (out);
 }
@@ -725,14 +829,6 @@ format_field (CrInterp       *self,
   char conv = bang ? bang[1] : 0;
   g_autofree char *raw_spec = g_strdup (colon ? colon + 1 : "");
   g_autofree char *spec = NULL;
-  if (strchr (raw_spec, '{'))
-    {
-      spec = format_string (self, raw_spec, args, n_args, kwargs, n_kwargs, auto_index, error);
-      if (!spec)
-        return FALSE;
-    }
-  else
-    spec = g_strdup (raw_spec);
 
   /* The first part of the name: an index, a keyword or empty (automatic). */
   gsize head_len = strcspn (name, ".[");
@@ -811,6 +907,19 @@ format_field (CrInterp       *self,
         return FALSE;
       v = cr_value_new_str_take (s);
     }
+  /* Nested fields in the spec come after the field itself in automatic
+   * numbering: "{:{}.{}f}".format(x, w, p). */
+  if (strchr (raw_spec, '{'))
+    {
+      spec = format_string (self, raw_spec, args, n_args, kwargs, n_kwargs, auto_index, error);
+      if (!spec)
+        {
+          cr_value_unref (v);
+          return FALSE;
+        }
+    }
+  else
+    spec = g_strdup (raw_spec);
   char *s = cr_format_value (self, v, spec, error);
   cr_value_unref (v);
   if (!s)
@@ -866,6 +975,7 @@ list_insert (NATIVE_ARGS)
   if (i > len)
     i = len;
   g_ptr_array_insert (bound->u.seq.items, (gint) i, cr_value_ref (args[1]));
+  cr_seq_account (bound);
   return cr_value_none ();
 }
 
@@ -895,6 +1005,7 @@ list_pop (NATIVE_ARGS)
     }
   CrValue *v = cr_value_ref (items->pdata[i]);
   g_ptr_array_remove_index (items, (guint) i);
+  cr_seq_account (bound);
   return v;
 }
 
@@ -907,6 +1018,8 @@ seq_find (CrInterp *self,
   for (guint i = 0; i < seq->u.seq.items->len; i++)
     {
       CrValue *item = seq->u.seq.items->pdata[i];
+      if (G_UNLIKELY (!cr_value_poll (self, i + 1, 0, error)))
+        return -2;
       if (item == x)
         return i;
       CrValue *r = cr_compare_op (self, CR_CMP_EQ, item, x, error);
@@ -937,6 +1050,7 @@ list_remove (NATIVE_ARGS)
       return NULL;
     }
   g_ptr_array_remove_index (bound->u.seq.items, (guint) i);
+  cr_seq_account (bound);
   return cr_value_none ();
 }
 
@@ -971,6 +1085,8 @@ seq_count (NATIVE_ARGS)
   for (guint i = 0; i < bound->u.seq.items->len; i++)
     {
       CrValue *item = bound->u.seq.items->pdata[i];
+      if (G_UNLIKELY (!cr_value_poll (self, i + 1, 0, error)))
+        return NULL;
       if (item == args[0] || cr_value_equal (item, args[0]))
         n++;
     }
@@ -1015,7 +1131,10 @@ list_clear (NATIVE_ARGS)
   if (bound->kind == CR_VALUE_DICT)
     cr_dict_clear (bound);
   else
-    g_ptr_array_set_size (bound->u.seq.items, 0);
+    {
+      g_ptr_array_set_size (bound->u.seq.items, 0);
+      cr_seq_account (bound);
+    }
   return cr_value_none ();
 }
 

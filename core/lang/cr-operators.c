@@ -293,9 +293,13 @@ as_number (CrValue  *v,
 /* ---- sequences ------------------------------------------------------------------------ */
 
 static CrValue *
-seq_concat (CrValue *a,
-            CrValue *b)
+seq_concat (CrValue  *a,
+            CrValue  *b,
+            GError  **error)
 {
+  gsize n = (gsize) a->u.seq.items->len + b->u.seq.items->len;
+  if (!cr_value_check_alloc_n (n > G_MAXUINT ? G_MAXSIZE : n, CR_VALUE_ITEM_BYTES, error))
+    return NULL;
   GPtrArray *items = g_ptr_array_new_full (a->u.seq.items->len + b->u.seq.items->len, NULL);
   for (guint i = 0; i < a->u.seq.items->len; i++)
     g_ptr_array_add (items, cr_value_ref (a->u.seq.items->pdata[i]));
@@ -308,35 +312,80 @@ seq_concat (CrValue *a,
   return r;
 }
 
+/* The largest block copied between two checkpoints of a repeat. */
+#define REPEAT_CHUNK_BYTES ((gsize) 64 << 20)
+
+/* s * n: the size is checked against the memory budget before anything is
+ * allocated; then copies that double what is done, a checkpoint between
+ * two, so that 'ab' * 10**9 can still be cancelled. */
 static CrValue *
-seq_repeat (CrValue  *seq,
-            gint64    n,
-            GError  **error)
+str_repeat (CrInterp  *self,
+            CrValue   *str,
+            gint64     n,
+            GError   **error)
 {
-  if (n < 0)
-    n = 0;
-  if (seq->kind == CR_VALUE_STR)
+  gsize len = str->u.str.len, total;
+  if (!g_size_checked_mul (&total, len, (gsize) n) || total == G_MAXSIZE
+      || !cr_value_check_alloc (total, error))
     {
-      if (n > 0 && seq->u.str.len > (gsize) (G_MAXINT32 / n))
-        {
-          g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_MEMORY_ERROR, "");
-          return NULL;
-        }
-      GString *s = g_string_sized_new (seq->u.str.len * n);
-      for (gint64 k = 0; k < n; k++)
-        g_string_append_len (s, seq->u.str.data, seq->u.str.len);
-      return cr_value_new_str_take (g_string_free (s, FALSE));
+      g_clear_error (error);
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_MEMORY_ERROR, "");
+      return NULL;
     }
-  guint len = seq->u.seq.items->len;
-  if (n > 0 && len > (guint) (G_MAXINT32 / n))
+  char *s = g_try_malloc (total + 1);
+  if (s == NULL)
     {
       g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_MEMORY_ERROR, "");
       return NULL;
     }
-  GPtrArray *items = g_ptr_array_new_full (len * n, NULL);
+  gsize done = MIN (len, total);
+  memcpy (s, str->u.str.data, done);
+  while (done < total)
+    {
+      gsize chunk = MIN (MIN (done, total - done), REPEAT_CHUNK_BYTES);
+      memcpy (s + done, s, chunk);
+      done += chunk;
+      if (!cr_value_checkpoint (self, 0, error))
+        {
+          g_free (s);
+          return NULL;
+        }
+    }
+  s[total] = '\0';
+  return cr_value_new_str_take_len (s, total);
+}
+
+static CrValue *
+seq_repeat (CrInterp  *self,
+            CrValue   *seq,
+            gint64     n,
+            GError   **error)
+{
+  if (n < 0)
+    n = 0;
+  if (seq->kind == CR_VALUE_STR)
+    return str_repeat (self, seq, n, error);
+  guint len = seq->u.seq.items->len;
+  gsize total;
+  if (!g_size_checked_mul (&total, len, (gsize) n) || total > G_MAXUINT
+      || !cr_value_check_alloc_n (total, CR_VALUE_ITEM_BYTES, error))
+    {
+      g_clear_error (error);
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_MEMORY_ERROR, "");
+      return NULL;
+    }
+  GPtrArray *items = g_ptr_array_new_full ((guint) total, NULL);
   for (gint64 k = 0; k < n; k++)
     for (guint i = 0; i < len; i++)
-      g_ptr_array_add (items, cr_value_ref (seq->u.seq.items->pdata[i]));
+      {
+        if (G_UNLIKELY (!cr_value_poll (self, items->len + 1, 0, error)))
+          {
+            g_ptr_array_set_free_func (items, (GDestroyNotify) cr_value_unref);
+            g_ptr_array_unref (items);
+            return NULL;
+          }
+        g_ptr_array_add (items, cr_value_ref (seq->u.seq.items->pdata[i]));
+      }
   CrValue *r = seq->kind == CR_VALUE_LIST ? cr_value_new_list_take (items)
                                           : cr_value_new_tuple_take (items);
   if (seq->kind == CR_VALUE_TUPLE)
@@ -371,15 +420,15 @@ sequence_binop (CrInterp  *self,
       if (a->kind == CR_VALUE_STR)
         {
           gsize len = a->u.str.len + b->u.str.len;
+          if (!cr_value_check_alloc (len, error))
+            return NULL;
           char *s = g_malloc (len + 1);
           memcpy (s, a->u.str.data, a->u.str.len);
           memcpy (s + a->u.str.len, b->u.str.data, b->u.str.len);
           s[len] = '\0';
-          CrValue *v = cr_value_new_str_take (s);
-          v->u.str.len = len;
-          return v;
+          return cr_value_new_str_take_len (s, len);
         }
-      return seq_concat (a, b);
+      return seq_concat (a, b, error);
     }
   if (op == CR_BINOP_MUL && (is_seq (a) || is_seq (b)))
     {
@@ -388,7 +437,7 @@ sequence_binop (CrInterp  *self,
       if (n->kind == CR_VALUE_INT || n->kind == CR_VALUE_BOOL)
         {
           count = n->kind == CR_VALUE_INT ? n->u.i : n->u.b;
-          return seq_repeat (seq, count, error);
+          return seq_repeat (self, seq, count, error);
         }
       if (n->kind != CR_VALUE_TENSOR && n->kind != CR_VALUE_INSTANCE)
         {
@@ -785,6 +834,8 @@ contains (CrInterp  *self,
         GPtrArray *items = container->u.seq.items;
         for (guint i = 0; i < items->len; i++)
           {
+            if (G_UNLIKELY (!cr_value_poll (self, i + 1, 0, error)))
+              return -1;
             CrValue *x = items->pdata[i];
             if (is_identical (x, item))
               return 1;
@@ -835,7 +886,8 @@ contains (CrInterp  *self,
         gint64 i;
         if (item->kind == CR_VALUE_FLOAT)
           {
-            if (item->u.f != floor (item->u.f))
+            /* No int64 range holds a float past +-2**63 (nor nan). */
+            if (item->u.f != floor (item->u.f) || !(fabs (item->u.f) < 9.2e18))
               return 0;
             i = (gint64) item->u.f;
           }
@@ -843,15 +895,16 @@ contains (CrInterp  *self,
           i = item->kind == CR_VALUE_INT ? item->u.i : item->u.b;
         else
           return 0;
-        gint64 start = container->u.range.start, step = container->u.range.step;
-        gint64 n = cr_range_len (container);
-        if (n == 0)
+        gint64 start = container->u.range.start, stop = container->u.range.stop;
+        gint64 step = container->u.range.step;
+        if (cr_range_len (container) == 0)
           return 0;
-        gint64 off = i - start;
-        if (off % step != 0)
-          return 0;
-        gint64 k = off / step;
-        return k >= 0 && k < n;
+        /* Distances in unsigned arithmetic: range(-2**63, 2**63 - 1) spans
+         * more than an int64 holds. */
+        if (step > 0)
+          return i >= start && i < stop && ((guint64) i - (guint64) start) % (guint64) step == 0;
+        return i <= start && i > stop
+               && ((guint64) start - (guint64) i) % ((guint64) 0 - (guint64) step) == 0;
       }
     case CR_VALUE_TENSOR:
       {
@@ -1069,20 +1122,46 @@ cr_format_value (CrInterp    *self,
 
 /* ---- printf-style formatting ------------------------------------------------------------------------ */
 
-static void
-pad (GString    *out,
-     const char *s,
+/* s padded with spaces to width characters; a MemoryError when that is
+ * past the memory budget ('%*s' % (10**12, 'a')). */
+static char *
+pad (const char *s,
      gint64      width,
-     gboolean    left)
+     gboolean    left,
+     GError    **error)
 {
   gint64 len = (gint64) g_utf8_strlen (s, -1);
-  if (!left)
-    for (gint64 k = len; k < width; k++)
-      g_string_append_c (out, ' ');
-  g_string_append (out, s);
-  if (left)
-    for (gint64 k = len; k < width; k++)
-      g_string_append_c (out, ' ');
+  gsize n_spaces = width > len ? (gsize) (width - len) : 0, bytes = strlen (s);
+  if (!cr_value_check_alloc (n_spaces <= G_MAXSIZE - bytes ? n_spaces + bytes : G_MAXSIZE, error))
+    return NULL;
+  char *out = g_malloc (n_spaces + bytes + 1);
+  memset (left ? out + bytes : out, ' ', n_spaces);
+  memcpy (left ? out : out + n_spaces, s, bytes);
+  out[n_spaces + bytes] = '\0';
+  return out;
+}
+
+/* A width or precision written in a %-format; ValueError past the largest
+ * size (Python's "width too big", "precision too big"). */
+static gboolean
+read_percent_number (const char **p,
+                     gint64      *out,
+                     const char  *what,
+                     GError     **error)
+{
+  gint64 value = 0;
+  for (; g_ascii_isdigit (**p); (*p)++)
+    {
+      int digit = **p - '0';
+      if (value > (G_MAXINT64 - digit) / 10)
+        {
+          cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "%s too big", what);
+          return FALSE;
+        }
+      value = value * 10 + digit;
+    }
+  *out = value;
+  return TRUE;
 }
 
 char *
@@ -1150,16 +1229,31 @@ cr_percent_format (CrInterp    *self,
             }
           next++;
           p++;
+          /* A negative width from * means '-' (left-justify). */
+          if (width < 0)
+            {
+              left = TRUE;
+              width = width == G_MININT64 ? G_MAXINT64 : -width;
+            }
         }
-      else
-        while (g_ascii_isdigit (*p))
-          width = (width < 0 ? 0 : width * 10) + (*p++ - '0');
+      else if (g_ascii_isdigit (*p) && !read_percent_number (&p, &width, "width", error))
+        goto fail;
       if (*p == '.')
         {
           p++;
-          precision = 0;
-          while (g_ascii_isdigit (*p))
-            precision = precision * 10 + (*p++ - '0');
+          if (*p == '*')
+            {
+              if (next >= n_items || !cr_value_as_index (items[next], &precision))
+                {
+                  cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "* wants int");
+                  goto fail;
+                }
+              next++;
+              p++;
+              precision = MAX (precision, 0);
+            }
+          else if (!read_percent_number (&p, &precision, "precision", error))
+            goto fail;
         }
       while (*p == 'h' || *p == 'l' || *p == 'L')
         p++;
@@ -1275,10 +1369,8 @@ cr_percent_format (CrInterp    *self,
                 char *cut = g_utf8_offset_to_pointer (s, precision);
                 *cut = '\0';
               }
-            GString *tmp = g_string_new (NULL);
-            pad (tmp, s, width, left);
+            piece = pad (s, width, left, error);
             g_free (s);
-            piece = g_string_free (tmp, FALSE);
             break;
           }
         default:
@@ -1291,7 +1383,13 @@ cr_percent_format (CrInterp    *self,
       g_string_free (spec, TRUE);
       if (!piece)
         goto fail;
-      g_string_append (out, piece);
+      gsize piece_len = strlen (piece);
+      if (!cr_value_check_alloc (out->len + piece_len, error))
+        {
+          g_free (piece);
+          goto fail;
+        }
+      g_string_append_len (out, piece, piece_len);
       g_free (piece);
     }
   if (!mapping && next < n_items)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cr-error.h"
+#include "cr-value.h"
 
 /* ---- digit generation ----------------------------------------------------- */
 
@@ -394,6 +395,32 @@ read_integer (const gunichar *spec,
   return TRUE;
 }
 
+/* A width and a precision are sizes to allocate: f"{1:>{10**12}}" is a
+ * MemoryError before anything is allocated, as in Python, and within the
+ * run's memory budget. The estimate counts the fill's bytes, a separator
+ * per three zeros of a grouped zero fill, and the digits of the largest
+ * float. */
+static gboolean
+check_spec_size (const FormatSpec *format,
+                 const char       *type_name,
+                 GError          **error)
+{
+  gsize width = (gsize) MAX (format->width, 0), precision = 0;
+
+  /* Only a float's precision is output (a str's cuts it; an int has none);
+   * past INT_MAX it is a ValueError of its own (format_float). */
+  if (strcmp (type_name, "float") == 0 && format->precision <= G_MAXINT)
+    precision = (gsize) MAX (format->precision, 0);
+  gsize fill_bytes = (gsize) g_unichar_to_utf8 (format->fill, NULL);
+  gsize bytes;
+
+  if (!g_size_checked_mul (&bytes, width, fill_bytes + (format->grouping != GROUP_NONE))
+      || !g_size_checked_add (&bytes, bytes, precision)
+      || !g_size_checked_add (&bytes, bytes, 512))
+    bytes = G_MAXSIZE;
+  return cr_value_check_alloc (bytes, error);
+}
+
 /* parse_internal_render_format_spec() of CPython 3.11. */
 static gboolean
 parse_spec (const char *spec_utf8,
@@ -519,7 +546,7 @@ parse_spec (const char *spec_utf8,
           }
         }
     }
-  return TRUE;
+  return check_spec_size (format, type_name, error);
 }
 
 static gboolean
@@ -542,6 +569,16 @@ append_fill (GString  *out,
   char buf[8];
   int len = g_unichar_to_utf8 (fill, buf);
 
+  if (count <= 0)
+    return;
+  if (len == 1)
+    {
+      /* One memset: a width of a billion is a second's work, not a minute's. */
+      gsize at = out->len;
+      g_string_set_size (out, at + (gsize) count);
+      memset (out->str + at, buf[0], (gsize) count);
+      return;
+    }
   for (gint64 i = 0; i < count; i++)
     g_string_append_len (out, buf, len);
 }
@@ -770,6 +807,13 @@ cr_py_format_float (double       value,
     return cr_py_float_repr (value);
   if (!parse_spec (spec, '\0', '>', "float", &format, error))
     return NULL;
+  /* CPython's limit is INT_MAX; this one leaves room for the integer digits
+   * (the layout counts in int). */
+  if (format.precision > G_MAXINT - 1024)
+    {
+      set_value_error (error, "precision too big");
+      return NULL;
+    }
 
   switch (format.type)
     {

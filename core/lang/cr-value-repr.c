@@ -99,6 +99,18 @@ exception_str_into (CrInterp  *interp,
   return repr_into (interp, args, out, active, error);
 }
 
+/* Between two items of a container: the text so far must fit the memory
+ * budget (str([s] * 10**6) of a long s is gigabytes), and a long repr can
+ * be cancelled. */
+static inline gboolean
+repr_checkpoint (CrInterp  *interp,
+                 guint      i,
+                 GString   *out,
+                 GError   **error)
+{
+  return cr_value_check_alloc (out->len, error) && cr_value_poll (interp, (gsize) i + 1, 0, error);
+}
+
 static gboolean
 repr_items (CrInterp  *interp,
             GPtrArray *items,
@@ -108,6 +120,8 @@ repr_items (CrInterp  *interp,
 {
   for (guint i = 0; i < items->len; i++)
     {
+      if (G_UNLIKELY (!repr_checkpoint (interp, i, out, error)))
+        return FALSE;
       if (i > 0)
         g_string_append (out, ", ");
       if (!repr_into (interp, items->pdata[i], out, active, error))
@@ -162,6 +176,8 @@ repr_container (CrInterp  *interp,
       g_string_append_c (out, '{');
       for (guint i = 0; ok && i < cr_dict_len (v); i++)
         {
+          if (G_UNLIKELY (!(ok = repr_checkpoint (interp, i, out, error))))
+            break;
           if (i > 0)
             g_string_append (out, ", ");
           ok = repr_into (interp, cr_dict_key_at (v, i), out, active, error);

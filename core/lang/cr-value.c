@@ -10,6 +10,7 @@
 #include "cr-cuda.h"
 #include "cr-interp-private.h"
 #include "cr-pyformat.h"
+#include "cr-storage.h"
 #include "cr-tensor-format.h"
 #include "cr-tensor.h"
 
@@ -50,21 +51,161 @@ init_small_ints (void)
 }
 
 struct _CrDict {
-  GPtrArray  *keys;     /* owned refs, insertion order */
-  GPtrArray  *values;   /* owned refs */
-  GHashTable *index;    /* key (borrowed) -> GUINT_TO_POINTER (position + 1) */
+  GPtrArray  *keys;       /* owned refs, insertion order */
+  GPtrArray  *values;     /* owned refs */
+  GHashTable *index;      /* key (borrowed) -> GUINT_TO_POINTER (position + 1) */
+  guint       n_charged;  /* entries counted against the memory budget */
 };
 
 static guint    value_hash      (gconstpointer v);
 static gboolean value_key_equal (gconstpointer a, gconstpointer b);
 
-static inline CrValue *
-value_alloc (CrValueKind kind)
+/* ---- the memory budget ---------------------------------------------------
+ *
+ * A value's cost is its struct plus what it owns: a str's bytes, a list's
+ * item pointers, a dict's entries (two arrays and a hash slot each). These
+ * are estimates of what malloc hands out, not exact counts; what matters is
+ * that a value gives back exactly what it was charged. An atomic add per
+ * value would cost as much as its malloc, so each thread keeps a running
+ * balance and passes it to the shared counter in batches. */
+
+#define STR_OVERHEAD_BYTES  ((gsize) 17)       /* the NUL and malloc's header */
+#define SEQ_OVERHEAD_BYTES  ((gsize) 64)       /* the GPtrArray */
+#define DICT_OVERHEAD_BYTES ((gsize) 256)      /* CrDict, two arrays, a GHashTable */
+#define DICT_ENTRY_BYTES    ((gsize) 56)
+#define ATTRS_OVERHEAD_BYTES ((gsize) 128)     /* an attribute table */
+#define ACCOUNT_BATCH_BYTES ((gssize) 64 << 10)
+
+static __thread gssize account_pending;
+
+static inline void
+account (gssize nbytes)
+{
+  account_pending += nbytes;
+  if (G_UNLIKELY (account_pending > ACCOUNT_BATCH_BYTES || account_pending < -ACCOUNT_BATCH_BYTES))
+    {
+      cr_memory_charge (account_pending);
+      account_pending = 0;
+    }
+}
+
+void
+cr_value_flush_accounting (void)
+{
+  cr_memory_charge (account_pending);
+  account_pending = 0;
+}
+
+static gboolean
+set_memory_error (GError **error)
+{
+  /* Python prints a failed allocation as a bare "MemoryError". */
+  g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_MEMORY_ERROR, "");
+  return FALSE;
+}
+
+gboolean
+cr_value_check_alloc (gsize    nbytes,
+                      GError **error)
+{
+  gssize pending = MAX (account_pending, 0);
+
+  if (G_LIKELY (nbytes <= G_MAXSIZE - (gsize) pending && cr_memory_fits (nbytes + (gsize) pending)))
+    return TRUE;
+  return set_memory_error (error);
+}
+
+gboolean
+cr_value_check_alloc_n (gsize    n,
+                        gsize    item_bytes,
+                        GError **error)
+{
+  gsize nbytes;
+
+  if (!g_size_checked_mul (&nbytes, n, item_bytes))
+    return set_memory_error (error);
+  return cr_value_check_alloc (nbytes, error);
+}
+
+gboolean
+cr_value_check_memory (GError **error)
+{
+  if (G_LIKELY (!cr_memory_exceeded ()))
+    return TRUE;
+  return set_memory_error (error);
+}
+
+gboolean
+cr_value_checkpoint (CrInterp  *interp,
+                     gsize      building_bytes,
+                     GError   **error)
+{
+  if (interp != NULL && !cr_interp_check_cancel (interp, error))
+    return FALSE;
+  return cr_value_check_memory (error) && cr_value_check_alloc (building_bytes, error);
+}
+
+/* What v owns besides its struct, as charged. */
+static gsize
+value_owned_bytes (CrValue *v)
+{
+  switch (v->kind)
+    {
+    case CR_VALUE_STR:
+      return v->u.str.len + STR_OVERHEAD_BYTES;
+    case CR_VALUE_LIST:
+    case CR_VALUE_TUPLE:
+      return SEQ_OVERHEAD_BYTES + (gsize) v->u.seq.n_charged * CR_VALUE_ITEM_BYTES;
+    case CR_VALUE_DICT:
+      return DICT_OVERHEAD_BYTES + (gsize) v->u.dict->n_charged * DICT_ENTRY_BYTES;
+    case CR_VALUE_CLASS:
+    case CR_VALUE_MODULE:
+      return ATTRS_OVERHEAD_BYTES;
+    default:
+      return 0;
+    }
+}
+
+CrValue *
+cr_value_alloc (CrValueKind kind)
 {
   CrValue *v = g_new (CrValue, 1);
   v->ref_count = 1;
   v->kind = kind;
+  account ((gssize) CR_VALUE_BYTES);
   return v;
+}
+
+static inline CrValue *
+value_alloc (CrValueKind kind)
+{
+  return cr_value_alloc (kind);
+}
+
+/* Charges a new value for what it owns (after its fields are set). */
+static inline CrValue *
+value_charged (CrValue *v)
+{
+  account ((gssize) value_owned_bytes (v));
+  return v;
+}
+
+void
+cr_seq_account (CrValue *seq)
+{
+  guint len = seq->u.seq.items->len;
+
+  account (((gssize) len - (gssize) seq->u.seq.n_charged) * (gssize) CR_VALUE_ITEM_BYTES);
+  seq->u.seq.n_charged = len;
+}
+
+static void
+dict_account (CrDict *d)
+{
+  guint len = d->keys->len;
+
+  account (((gssize) len - (gssize) d->n_charged) * (gssize) DICT_ENTRY_BYTES);
+  d->n_charged = len;
 }
 
 static void
@@ -120,7 +261,7 @@ cr_value_new_str_len (const char *s,
   memcpy (v->u.str.data, s, len);
   v->u.str.data[len] = '\0';
   v->u.str.len = len;
-  return v;
+  return value_charged (v);
 }
 
 CrValue *
@@ -132,10 +273,17 @@ cr_value_new_str (const char *s)
 CrValue *
 cr_value_new_str_take (char *s)
 {
+  return cr_value_new_str_take_len (s, strlen (s));
+}
+
+CrValue *
+cr_value_new_str_take_len (char  *s,
+                           gsize  len)
+{
   CrValue *v = value_alloc (CR_VALUE_STR);
   v->u.str.data = s;
-  v->u.str.len = strlen (s);
-  return v;
+  v->u.str.len = len;
+  return value_charged (v);
 }
 
 CrValue *
@@ -144,7 +292,8 @@ cr_value_new_list (void)
   CrValue *v = value_alloc (CR_VALUE_LIST);
   v->u.seq.items = g_ptr_array_new_with_free_func (value_unref_notify);
   v->u.seq.is_size = FALSE;
-  return v;
+  v->u.seq.n_charged = 0;
+  return value_charged (v);
 }
 
 CrValue *
@@ -154,7 +303,8 @@ cr_value_new_list_take (GPtrArray *items)
   g_ptr_array_set_free_func (items, value_unref_notify);
   v->u.seq.items = items;
   v->u.seq.is_size = FALSE;
-  return v;
+  v->u.seq.n_charged = items->len;
+  return value_charged (v);
 }
 
 CrValue *
@@ -195,8 +345,9 @@ cr_value_new_dict (void)
   d->keys = g_ptr_array_new_with_free_func (value_unref_notify);
   d->values = g_ptr_array_new_with_free_func (value_unref_notify);
   d->index = g_hash_table_new (value_hash, value_key_equal);
+  d->n_charged = 0;
   v->u.dict = d;
-  return v;
+  return value_charged (v);
 }
 
 CrValue *
@@ -243,7 +394,7 @@ cr_value_new_module (const char *name)
   CrValue *v = value_alloc (CR_VALUE_MODULE);
   v->u.module.name = g_strdup (name);
   v->u.module.attrs = attrs_new ();
-  return v;
+  return value_charged (v);
 }
 
 CrValue *
@@ -254,7 +405,7 @@ cr_value_new_class (const char *name,
   v->u.cls.name = g_strdup (name);
   v->u.cls.base = base ? cr_value_ref (base) : NULL;
   v->u.cls.attrs = attrs_new ();
-  return v;
+  return value_charged (v);
 }
 
 CrValue *
@@ -304,6 +455,7 @@ cr_value_ref (CrValue *v)
 static void
 value_free (CrValue *v)
 {
+  account (-(gssize) (CR_VALUE_BYTES + value_owned_bytes (v)));
   switch (v->kind)
     {
     case CR_VALUE_STR:
@@ -401,6 +553,7 @@ cr_list_append (CrValue *list,
 {
   g_return_if_fail (list->kind == CR_VALUE_LIST || list->kind == CR_VALUE_TUPLE);
   g_ptr_array_add (list->u.seq.items, cr_value_ref (item));
+  cr_seq_account (list);
 }
 
 guint
@@ -549,6 +702,7 @@ cr_dict_set (CrValue  *dict,
   g_ptr_array_add (d->keys, cr_value_ref (key));
   g_ptr_array_add (d->values, cr_value_ref (value));
   g_hash_table_insert (d->index, key, GUINT_TO_POINTER (d->keys->len));
+  dict_account (d);
   return TRUE;
 }
 
@@ -589,6 +743,7 @@ cr_dict_delete (CrValue  *dict,
   /* Positions after i moved down by one. */
   for (guint j = i; j < d->keys->len; j++)
     g_hash_table_insert (d->index, d->keys->pdata[j], GUINT_TO_POINTER (j + 1));
+  dict_account (d);
   return TRUE;
 }
 
@@ -599,6 +754,7 @@ cr_dict_clear (CrValue *dict)
   g_hash_table_remove_all (d->index);
   g_ptr_array_set_size (d->keys, 0);
   g_ptr_array_set_size (d->values, 0);
+  dict_account (d);
 }
 
 guint

@@ -66,7 +66,11 @@ struct _CrValue {
     gint64   i;
     double   f;
     struct { char *data; gsize len; } str;                       /* UTF-8, owned */
-    struct { GPtrArray *items; gboolean is_size; } seq;          /* LIST, TUPLE */
+    struct {
+      GPtrArray *items;
+      gboolean   is_size;
+      guint      n_charged;   /* items counted against the memory budget */
+    } seq;                                                       /* LIST, TUPLE */
     CrDict  *dict;
     struct { CrValue *start, *stop, *step; } slice;              /* owned; NONE when omitted */
     struct { gint64 start, stop, step; } range;
@@ -125,6 +129,8 @@ CrValue  *cr_value_new_float     (double f);
 CrValue  *cr_value_new_str       (const char *s);
 CrValue  *cr_value_new_str_len   (const char *s, gsize len);
 CrValue  *cr_value_new_str_take  (char *s);
+/* Takes s, which holds len bytes and a NUL after them (may hold NULs). */
+CrValue  *cr_value_new_str_take_len (char *s, gsize len);
 CrValue  *cr_value_new_list      (void);
 CrValue  *cr_value_new_tuple     (CrValue *const *items, guint n);   /* refs items */
 /* torch.Size([..]) */
@@ -143,6 +149,9 @@ void      cr_value_unref         (CrValue *v);                        /* NULL-sa
 
 /* ---- containers ---- */
 void      cr_list_append         (CrValue *list, CrValue *item);      /* refs item */
+/* After changing a list's items directly (g_ptr_array_*): brings what it
+ * counts against the memory budget up (or down) to its length. */
+void      cr_seq_account         (CrValue *seq);
 guint     cr_seq_len             (CrValue *seq);                      /* LIST or TUPLE */
 CrValue  *cr_seq_get             (CrValue *seq, guint i);             /* borrowed */
 gboolean  cr_dict_set            (CrValue *dict, CrValue *key, CrValue *value, GError **error);
@@ -153,6 +162,37 @@ CrValue  *cr_dict_value_at       (CrValue *dict, guint i);            /* borrowe
 /* Module/class attributes (borrowed lookups; set refs value). */
 void      cr_value_set_member    (CrValue *module_or_class, const char *name, CrValue *value);
 CrValue  *cr_value_get_member    (CrValue *module_or_class, const char *name);
+
+/* ---- the memory budget ----
+ * Values count against the budget of cr-storage.h, as tensors do. A value
+ * is charged when made and given back when freed; a thread batches the
+ * charges of small values, so cr_value_flush_accounting hands the rest
+ * over when a run ends. */
+/* MemoryError (no message, as Python's) unless nbytes more fit: called
+ * before making anything whose size is known in advance. */
+gboolean  cr_value_check_alloc   (gsize nbytes, GError **error);
+/* The same for n items of item_bytes each (n * item_bytes may overflow). */
+gboolean  cr_value_check_alloc_n (gsize n, gsize item_bytes, GError **error);
+/* MemoryError when the budget is already spent (a checkpoint). */
+gboolean  cr_value_check_memory  (GError **error);
+void      cr_value_flush_accounting (void);
+/* A checkpoint for long native loops: cancellation (cr_interp_check_cancel,
+ * which also raises MemoryError once the budget is spent; interp may be
+ * NULL) and room for building_bytes, the part of a result being built that
+ * is not charged yet. cr_value_poll takes it every CR_POLL_INTERVAL items,
+ * i being the loop's count: a loop of a billion steps then stops within
+ * milliseconds of an edit, a --timeout or the budget's end. */
+#define CR_POLL_INTERVAL 4096
+gboolean  cr_value_checkpoint    (CrInterp *interp, gsize building_bytes, GError **error);
+static inline gboolean
+cr_value_poll (CrInterp *interp, gsize i, gsize building_bytes, GError **error)
+{
+  return G_LIKELY (i % CR_POLL_INTERVAL != 0) || cr_value_checkpoint (interp, building_bytes, error);
+}
+/* What a value of each kind costs at least (its struct and the allocator's
+ * overhead), and what a list item and a str byte add. */
+#define CR_VALUE_BYTES      ((gsize) sizeof (CrValue) + 16)
+#define CR_VALUE_ITEM_BYTES ((gsize) sizeof (gpointer))
 
 /* ---- inspection ---- */
 /* Python's type name for messages: "int", "float", "str", "Tensor", "list", "NoneType"... */
