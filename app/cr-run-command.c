@@ -262,17 +262,30 @@ cr_run_command (int    argc,
   if (opts.max_memory)
     cr_memory_set_limit (opts.max_memory);
 
+  /* The time limit covers parsing too (a big text takes a while even in
+   * linear time), and Ctrl-C stops the parse as it stops a run. */
+  cr_time_limit_arm (&cancel_flag, opts.timeout);
   CrSpan span = { 0 };
   g_autoptr (GError) parse_error = NULL;
-  g_autoptr (CrAstModule) module = cr_parse (source, (gssize) length, filename, &span, &parse_error);
+  /* The syntax tree is held to the memory budget too, though never to less
+   * than 64 MiB: a budget sized for tiny tensors still parses a script. */
+  CrParseOptions parse_options = {
+    .cancel_flag = &cancel_flag,
+    .max_memory = MAX (cr_memory_get_limit (), (gsize) 64 << 20),
+  };
+  g_autoptr (CrAstModule) module = cr_parse_with_options (source, (gssize) length, filename,
+                                                          &parse_options, &span, &parse_error);
   if (!module)
     {
+      cr_time_limit_disarm ();
       CrException code = parse_error->domain == CR_LANG_ERROR
                          ? (CrException) parse_error->code : CR_EXC_SYNTAX_ERROR;
       g_autofree char *text = NULL;
       if (code == CR_EXC_SYNTAX_ERROR || code == CR_EXC_INDENTATION_ERROR || code == CR_EXC_TAB_ERROR)
         text = cr_format_syntax_error (filename, source, &span, cr_exception_name (code),
                                        parse_error->message);
+      else if (parse_error->message[0] == '\0')
+        text = g_strdup_printf ("%s\n", cr_exception_name (code));   /* KeyboardInterrupt, MemoryError */
       else
         text = g_strdup_printf ("%s: %s\n", cr_exception_name (code), parse_error->message);
       fflush (stdout);
@@ -286,7 +299,6 @@ cr_run_command (int    argc,
     .trace_backward = opts.trace_backward,
     .default_device = opts.device,
   };
-  cr_time_limit_arm (&cancel_flag, opts.timeout);
   CrInterp *interp = cr_interp_new (&io);
   CrScriptError *script_error = NULL;
   gboolean ok = cr_interp_run (interp, module, &script_error);

@@ -29,4 +29,7 @@ const char *cr_arena_intern    (CrArena     *self,
                                 const char  *s,
                                 gsize        len);
 
+/* Bytes taken so far (an upper bound). */
+gsize       cr_arena_size      (CrArena     *self);
+
 G_END_DECLS

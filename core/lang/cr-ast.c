@@ -15,6 +15,7 @@ struct _CrArena {
   char         *cur;
   gsize         left;
   GStringChunk *strings;
+  gsize         bytes;       /* blocks and strings so far */
 };
 
 CrArena *
@@ -51,10 +52,12 @@ cr_arena_alloc (CrArena *self,
           /* A big array gets a block of its own; the current one stays. */
           mem = g_malloc0 (size);
           g_ptr_array_add (self->blocks, mem);
+          self->bytes += size;
           return mem;
         }
       self->cur = g_malloc (BLOCK_SIZE);
       self->left = BLOCK_SIZE;
+      self->bytes += BLOCK_SIZE;
       g_ptr_array_add (self->blocks, self->cur);
     }
   mem = self->cur;
@@ -83,6 +86,7 @@ cr_arena_strndup (CrArena    *self,
                   const char *s,
                   gsize       len)
 {
+  self->bytes += len + 1;
   return g_string_chunk_insert_len (self->strings, s, (gssize) len);
 }
 
@@ -94,6 +98,8 @@ cr_arena_intern (CrArena    *self,
   char stack_buf[64];
   const char *result;
 
+  /* Counted as if new: an upper bound. */
+  self->bytes += len + 1;
   if (len < sizeof stack_buf)
     {
       memcpy (stack_buf, s, len);
@@ -108,6 +114,12 @@ cr_arena_intern (CrArena    *self,
       g_free (tmp);
       return result;
     }
+}
+
+gsize
+cr_arena_size (CrArena *self)
+{
+  return self->bytes;
 }
 
 void

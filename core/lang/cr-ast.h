@@ -270,6 +270,25 @@ CrAstModule *cr_parse            (const char   *source,
                                   const char   *filename,
                                   CrSpan       *error_span,
                                   GError      **error);
+
+/* What a parse may be asked beyond cr_parse (). */
+typedef struct {
+  /* Set non-zero from any thread to stop the parse, as CrInterpOptions'
+   * flag stops a run: 1 fails with CR_EXC_KEYBOARD_INTERRUPT, 2 with
+   * CR_EXC_TIMEOUT_ERROR (the runner's --timeout). May be NULL. */
+  const gint  *cancel_flag;
+  /* Bytes the syntax tree and the parser's own tables may take (0: no
+   * limit); past it the parse fails with CR_EXC_MEMORY_ERROR. */
+  gsize        max_memory;
+} CrParseOptions;
+
+/* cr_parse () with options (NULL: none). */
+CrAstModule *cr_parse_with_options (const char           *source,
+                                    gssize                length,
+                                    const char           *filename,
+                                    const CrParseOptions *options,
+                                    CrSpan               *error_span,
+                                    GError              **error);
 void         cr_ast_module_free  (CrAstModule  *module);   /* NULL-safe */
 
 /* The text of line (1-based) of source, without its newline; a new string. */

@@ -594,6 +594,7 @@ fstring_expression (CrParser *p,
   guint outer_pos = p->pos;
   gboolean outer_invalid = p->invalid_rules;
   gboolean outer_raised = p->raised;
+  GHashTable *outer_memo = p->memo;
   CrAstNode *value;
   int line, column;
   gsize line_start;
@@ -604,6 +605,8 @@ fstring_expression (CrParser *p,
   p->ntokens = 0;
   p->pos = 0;
   p->invalid_rules = FALSE;
+  /* Positions here are in the expression's own tokens. */
+  p->memo = NULL;
   p->fstring_level++;
 
   value = paren_contents (p, CUR (p)->span, CR_TOK_ENDMARKER);
@@ -614,6 +617,7 @@ fstring_expression (CrParser *p,
       p->failed = FALSE;
       p->pos = 0;
       p->invalid_rules = TRUE;
+      p->memo = cr_parser_memo_new ();
       value = paren_contents (p, CUR (p)->span, CR_TOK_ENDMARKER);
       if (!p->raised)
         cr_parser_raise (p, CR_EXC_SYNTAX_ERROR, last.span, "invalid syntax");
@@ -628,6 +632,8 @@ fstring_expression (CrParser *p,
       p->err_msg = msg;
     }
   p->fstring_level--;
+  g_clear_pointer (&p->memo, g_hash_table_unref);
+  p->memo = outer_memo;
   cr_lexer_free (p->lexer);
   g_array_unref (p->tokens);
   p->lexer = outer_lexer;

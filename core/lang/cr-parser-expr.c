@@ -328,12 +328,16 @@ expression_inner (CrParser *p)
 CrAstNode *
 cr_parser_expression (CrParser *p)
 {
+  CrMemoKey key = cr_parser_memo_key (p, CR_MEMO_EXPRESSION);
   CrAstNode *result;
 
+  if (cr_parser_memo_lookup (p, key, &result))
+    return result;
   if (!cr_parser_enter (p))
     return NULL;
   result = expression_inner (p);
   cr_parser_leave (p);
+  cr_parser_memo_store (p, key, result);
   return result;
 }
 
@@ -1044,14 +1048,19 @@ atom (CrParser *p)
     case CR_TOK_LSQB:
     case CR_TOK_LBRACE:
       {
+        CrMemoKey key = cr_parser_memo_key (p, CR_MEMO_BRACKET_ATOM);
+        CrTokKind kind = t->kind;
         CrAstNode *result;
 
+        if (cr_parser_memo_lookup (p, key, &result))
+          return result;
         if (!cr_parser_enter (p))
           return NULL;
-        result = t->kind == CR_TOK_LPAR ? cr_parser_paren_atom (p)
-               : t->kind == CR_TOK_LSQB ? cr_parser_list_atom (p)
+        result = kind == CR_TOK_LPAR ? cr_parser_paren_atom (p)
+               : kind == CR_TOK_LSQB ? cr_parser_list_atom (p)
                : cr_parser_brace_atom (p);
         cr_parser_leave (p);
+        cr_parser_memo_store (p, key, result);
         return result;
       }
     default:

@@ -55,6 +55,13 @@ typedef struct {
                                  * expression_without_invalid: no invalid_*
                                  * alternatives of its own (nested rules keep
                                  * theirs) */
+  GHashTable  *memo;            /* second pass only: see cr_parser_memo_lookup () */
+
+  /* Stop when *cancel_flag turns non-zero, or past max_memory bytes (0: no
+   * limit); both are polled every so many rules. */
+  const gint  *cancel_flag;
+  gsize        max_memory;
+  guint        poll_countdown;
 
   /* The first compile-time error of each tier, reported when the text
    * parses: Python's compiler runs only then. */
@@ -159,6 +166,40 @@ void         cr_parser_unsupported   (CrParser    *p,
                                       const char  *what);
 gboolean     cr_parser_enter         (CrParser    *p);
 #define      cr_parser_leave(p)      ((p)->depth--)
+
+/* ---- memoisation (second pass) ----
+ *
+ * In the second pass an invalid_* alternative may parse the rest of a nested
+ * expression again (`(a-(a-(a-` is parsed once as an operand, once more after
+ * the operand fails to find "Perhaps you forgot a comma?"): each level would
+ * double the work. As CPython's PEG parser memoises its rules, the second pass
+ * keeps each result by (token position, rule, flags), so that a text is
+ * parsed in linear time. The first pass never parses a rule twice at the same
+ * place with the same flags. */
+typedef enum {
+  CR_MEMO_EXPRESSION,
+  CR_MEMO_BRACKET_ATOM,
+} CrMemoRule;
+
+/* Where and how a rule starts: the current position and flags. Taken on
+ * entering the rule, before it changes them. */
+typedef gpointer CrMemoKey;
+
+CrMemoKey    cr_parser_memo_key      (CrParser    *p,
+                                      CrMemoRule   rule);
+/* TRUE when the rule of key was parsed there before: then *out is what it
+ * returned, p->failed is set as it set it, and the position is where it
+ * ended. FALSE when not known, or not in the second pass. */
+gboolean     cr_parser_memo_lookup   (CrParser    *p,
+                                      CrMemoKey    key,
+                                      CrAstNode  **out);
+/* Keeps what the rule of key returned (result, p->failed, the position); an
+ * error with a message is not kept: it ends the parse. */
+void         cr_parser_memo_store    (CrParser    *p,
+                                      CrMemoKey    key,
+                                      CrAstNode   *result);
+/* A new, empty memo for the second pass over the current token array. */
+GHashTable  *cr_parser_memo_new      (void);
 
 /* ---- spans and nodes ---- */
 

@@ -18,6 +18,7 @@
  *      only when everything parsed.
  */
 #include "cr-parser-private.h"
+#include "cr-stack-guard.h"
 
 #include <string.h>
 
@@ -200,17 +201,114 @@ cr_parser_unsupported (CrParser   *p,
                         "%s not supported in Chainrule scripts", what);
 }
 
+/* The syntax tree, the tokens of the current statement and the memo. */
+static gsize
+memory_in_use (CrParser *p)
+{
+  return cr_arena_size (p->arena) + p->tokens->len * sizeof (CrToken) +
+         (p->memo ? g_hash_table_size (p->memo) * 64 : 0);
+}
+
+/* A cancelled run stops while it parses too (a big text takes a while even
+ * in linear time), and the parse is held to the run's memory budget. */
+static gboolean
+check_budgets (CrParser *p)
+{
+  gint value;
+
+  if (--p->poll_countdown > 0)
+    return TRUE;
+  p->poll_countdown = 1024;
+  if (p->max_memory > 0 && memory_in_use (p) > p->max_memory)
+    {
+      cr_parser_raise (p, CR_EXC_MEMORY_ERROR, CUR (p)->span, "%s", "");
+      return FALSE;
+    }
+  if (p->cancel_flag == NULL)
+    return TRUE;
+  value = g_atomic_int_get (p->cancel_flag);
+  if (G_LIKELY (value == 0))
+    return TRUE;
+  if (value == 2)
+    cr_parser_raise (p, CR_EXC_TIMEOUT_ERROR, CUR (p)->span,
+                     "the script did not finish within the time limit (--timeout)");
+  else
+    cr_parser_raise (p, CR_EXC_KEYBOARD_INTERRUPT, CUR (p)->span, "%s", "");
+  return FALSE;
+}
+
 gboolean
 cr_parser_enter (CrParser *p)
 {
-  if (p->depth >= CR_PARSER_MAX_DEPTH)
+  if (p->depth >= CR_PARSER_MAX_DEPTH || cr_stack_guard_exhausted ())
     {
       cr_parser_raise (p, CR_EXC_RECURSION_ERROR, CUR (p)->span,
                        "maximum recursion depth exceeded during compilation");
       return FALSE;
     }
+  if (!check_budgets (p))
+    return FALSE;
   p->depth++;
   return TRUE;
+}
+
+/* ---- memoisation (second pass) ---- */
+
+typedef struct {
+  CrAstNode *result;
+  guint      end_pos;
+  gboolean   failed;
+} MemoEntry;
+
+GHashTable *
+cr_parser_memo_new (void)
+{
+  return g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+}
+
+CrMemoKey
+cr_parser_memo_key (CrParser   *p,
+                    CrMemoRule  rule)
+{
+  guint64 key = ((guint64) p->pos << 4) | ((guint64) rule << 2) |
+                (p->invalid_rules ? 2u : 0u) | (p->without_invalid ? 1u : 0u);
+
+  /* Never NULL; a token position fits in a pointer's 60 bits. */
+  return GSIZE_TO_POINTER ((gsize) key + 1);
+}
+
+gboolean
+cr_parser_memo_lookup (CrParser   *p,
+                       CrMemoKey   key,
+                       CrAstNode **out)
+{
+  MemoEntry *entry;
+
+  if (p->memo == NULL || (entry = g_hash_table_lookup (p->memo, key)) == NULL)
+    return FALSE;
+  *out = entry->result;
+  p->pos = entry->end_pos;
+  if (entry->failed)
+    p->failed = TRUE;
+  /* The rule would have taken the flag (expression_inner clears it). */
+  p->without_invalid = FALSE;
+  return TRUE;
+}
+
+void
+cr_parser_memo_store (CrParser   *p,
+                      CrMemoKey   key,
+                      CrAstNode  *result)
+{
+  MemoEntry *entry;
+
+  if (p->memo == NULL || p->raised)
+    return;
+  entry = g_new (MemoEntry, 1);
+  entry->result = result;
+  entry->end_pos = p->pos;
+  entry->failed = p->failed;
+  g_hash_table_replace (p->memo, key, entry);
 }
 
 /* ---- spans and nodes ---- */
@@ -587,6 +685,7 @@ second_pass (CrParser *p,
   p->failed = FALSE;
   p->pos = stmt_start;
   p->invalid_rules = TRUE;
+  p->memo = cr_parser_memo_new ();
   p->depth = 0;
   p->in_func = FALSE;
   p->in_loop = FALSE;
@@ -634,6 +733,8 @@ parse_module (CrParser    *p,
           p->ntokens -= p->pos;
           p->pos = 0;
         }
+      if (!check_budgets (p))
+        return;
       stmt_start = p->pos;
       cr_parser_statement (p);
       if (p->failed)
@@ -743,6 +844,17 @@ cr_parse (const char  *source,
           CrSpan      *error_span,
           GError     **error)
 {
+  return cr_parse_with_options (source, length, filename, NULL, error_span, error);
+}
+
+CrAstModule *
+cr_parse_with_options (const char           *source,
+                       gssize                length,
+                       const char           *filename,
+                       const CrParseOptions *options,
+                       CrSpan               *error_span,
+                       GError              **error)
+{
   CrParser parser = { 0 };
   CrParser *p = &parser;
   CrAstModule *module;
@@ -783,6 +895,9 @@ cr_parse (const char  *source,
   p->withitems = g_array_new (FALSE, FALSE, sizeof (CrAstWithItem));
   p->cmpops = g_array_new (FALSE, FALSE, sizeof (CrCmpOp));
   p->at_module = TRUE;
+  p->cancel_flag = options ? options->cancel_flag : NULL;
+  p->max_memory = options ? options->max_memory : 0;
+  p->poll_countdown = 1;
   p->lc_line = 1;
   p->lc_column = 1;
 
@@ -821,6 +936,7 @@ cr_parse (const char  *source,
   g_array_unref (p->aliases);
   g_array_unref (p->withitems);
   g_array_unref (p->cmpops);
+  g_clear_pointer (&p->memo, g_hash_table_unref);
   g_free (p->err_msg);
   for (int tier = 0; tier < 3; tier++)
     g_free (p->late_msg[tier]);

@@ -6,6 +6,7 @@
  * The expected files are what /usr/bin/python3 (3.11 + PyTorch 1.13) printed
  * for the same scripts. */
 #include <glib.h>
+#include <glib/gstdio.h>
 
 #include <string.h>
 #include <sys/wait.h>
@@ -356,6 +357,96 @@ test_device (void)
   result_clear (&r);
 }
 
+/* A script written to a new temporary folder; *dir gets the folder (for
+ * rm_temp). */
+static char *
+temp_script (const char  *text,
+             gsize        length,
+             char       **dir)
+{
+  g_autoptr (GError) error = NULL;
+  *dir = g_dir_make_tmp ("chainrule-runner-XXXXXX", &error);
+  g_assert_no_error (error);
+  char *path = g_build_filename (*dir, "script.py", NULL);
+  g_assert_true (g_file_set_contents (path, text, (gssize) length, &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+static void
+rm_temp (char *dir,
+         char *path)
+{
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+}
+
+/* --timeout covers parsing: a text that takes long to parse ends with the
+ * TimeoutError (no traceback: nothing ran), not after the parse. */
+static void
+test_timeout_parse (void)
+{
+  GString *text = g_string_new (NULL);
+  for (int i = 0; i < 200000; i++)
+    g_string_append (text, "x = [a + b * (c - d) for a in range(3)]\n");
+  char *dir;
+  char *path = temp_script (text->str, text->len, &dir);
+  g_string_free (text, TRUE);
+  Result r;
+  run (&r, NULL, "run", "--timeout", "0.001", path, NULL);
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_cmpstr (r.err, ==,
+                   "TimeoutError: the script did not finish within the time limit (--timeout)\n");
+  g_assert_cmpint (r.status, ==, 1);
+  result_clear (&r);
+  rm_temp (dir, path);
+}
+
+/* Deep recursion under `ulimit -s 256` and 64: a RecursionError, never a
+ * SIGSEGV (the stack guard used to switch itself off on small stacks). */
+static void
+test_small_stack (void)
+{
+  static const char script[] =
+    "def f(n):\n"
+    "    return f(n + 1) + 1\n"
+    "try:\n"
+    "    f(0)\n"
+    "except RecursionError as e:\n"
+    "    print('RecursionError', e)\n"
+    "l = []\n"
+    "for i in range(100000):\n"
+    "    l = [l]\n"
+    "print(repr(l))\n";
+  char *dir;
+  char *path = temp_script (script, sizeof script - 1, &dir);
+  static const char *const limits[] = { "256", "64" };
+  for (guint i = 0; i < G_N_ELEMENTS (limits); i++)
+    {
+      g_autofree char *bin = g_shell_quote (CHAINRULE_PATH);
+      g_autofree char *file = g_shell_quote (path);
+      g_autofree char *cmd = g_strdup_printf ("ulimit -s %s && exec %s run %s", limits[i],
+                                              bin, file);
+      const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+      Result r = { 0 };
+      int wait_status = 0;
+      g_autoptr (GError) error = NULL;
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                                   &r.out, &r.err, &wait_status, &error));
+      g_assert_no_error (error);
+      g_assert_true (WIFEXITED (wait_status));
+      g_assert_cmpstr (r.out, ==, "RecursionError maximum recursion depth exceeded\n");
+      g_autofree char *last = last_line (r.err);
+      g_assert_cmpstr (last, ==, "RecursionError: maximum recursion depth exceeded while "
+                                 "getting the repr of an object");
+      g_assert_cmpint (WEXITSTATUS (wait_status), ==, 1);
+      result_clear (&r);
+    }
+  rm_temp (dir, path);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -371,5 +462,7 @@ main (int    argc,
   g_test_add_func ("/app/runner/trace-backward", test_trace_backward);
   g_test_add_func ("/app/runner/trace-scalar", test_trace_scalar);
   g_test_add_func ("/app/runner/device", test_device);
+  g_test_add_func ("/app/runner/timeout-parse", test_timeout_parse);
+  g_test_add_func ("/app/runner/small-stack", test_small_stack);
   return g_test_run ();
 }

@@ -9,6 +9,7 @@
 #include "cr-ast.h"
 #include "cr-error.h"
 
+#include <pthread.h>
 #include <string.h>
 
 static CrAstModule *
@@ -1247,6 +1248,191 @@ test_errors (void)
   assert_error ("x = f\"{1abc}\"\n", CR_EXC_SYNTAX_ERROR, "invalid decimal literal", 1, 8);
 }
 
+/* head, unit * n, middle, close * n, tail */
+static char *
+nested_text (const char *head,
+             const char *unit,
+             const char *middle,
+             const char *close,
+             const char *tail,
+             int         n)
+{
+  GString *s = g_string_new (head);
+
+  for (int i = 0; i < n; i++)
+    g_string_append (s, unit);
+  g_string_append (s, middle);
+  for (int i = 0; i < n; i++)
+    g_string_append (s, close);
+  g_string_append (s, tail);
+  return g_string_free (s, FALSE);
+}
+
+static void
+test_nested_linear (void)
+{
+  /* The second pass looks for "Perhaps you forgot a comma?" after each
+   * operand that did not parse, which parses the rest of a nested text again:
+   * `x = (a-(a-...` took 2.9 s and 1.4 GB at 24 levels, twice as much with
+   * each level more. With the second pass memoised, 190 levels (the
+   * tokenizer allows 200 brackets) of every shape parse at once. Messages and
+   * columns at 12 levels: Python 3.11.7's compile (). */
+  static const struct {
+    const char *head, *unit, *middle, *close, *tail, *message;
+    int column;
+  } shapes[] = {
+    { "x = ", "(a-", "", "", ")\n", "invalid syntax", 41 },
+    { "x = ", "(a-", "", "", "\n", "'(' was never closed", 38 },
+    { "x = ", "[a-", "", "", "]\n", "invalid syntax", 41 },
+    { "x = ", "{a-", "", "", "}\n", "invalid syntax", 41 },
+    { "x = ", "f(a-", "", "", ")\n", "invalid syntax", 53 },
+    { "x = ", "f(a, ", "b c", ")", "\n", "invalid syntax. Perhaps you forgot a comma?", 65 },
+    { "x = ", "lambda: ", "a b", "", "\n", "invalid syntax", 103 },
+    { "x = ", "(lambda: a-", "", "", ")\n", "invalid syntax", 137 },
+    { "x = ", "(not a-", "", "", ")\n", "invalid syntax", 89 },
+    { "x = ", "not ", "a b", "", "\n", "invalid syntax", 55 },
+    { "x = ", "(-a-", "", "", ")\n", "invalid syntax", 53 },
+    { "x = ", "[a for a in ", "b c", "]", "\n", "invalid syntax", 151 },
+    { "x = ", "a if (b-", "", "", ")\n", "invalid syntax", 101 },
+    { "x = ", "a[b-", "", "", "]\n", "invalid syntax", 53 },
+    { "x = ", "{a: b-", "", "", "}\n", "invalid syntax", 77 },
+    { "x = ", "(a, b-", "", "", ")\n", "invalid syntax", 77 },
+    { "x = ", "(a-", "b c", ")", "\n", "invalid syntax. Perhaps you forgot a comma?", 39 },
+    { "x = ", "(a**-", "", "", ")\n", "invalid syntax", 65 },
+    { "x = ", "(a.b-", "", "", ")\n", "invalid syntax", 65 },
+    { "x = ", "[*a-", "", "", "]\n", "invalid syntax", 53 },
+    { "x = ", "(a := b-", "", "", ")\n", "invalid syntax", 101 },
+    { "x = ", "f(a=b-", "", "", ")\n", "invalid syntax", 77 },
+    { "x = ", "(a < b-", "", "", ")\n", "invalid syntax", 89 },
+    { "x = ", "(a and b-", "", "", ")\n", "invalid syntax", 113 },
+    { "", "(a-", "", "", ") = 1\n", "invalid syntax", 37 },
+    { "x = ", "a[b:c-", "", "", "]\n", "invalid syntax", 77 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    {
+      g_autofree char *small = nested_text (shapes[i].head, shapes[i].unit, shapes[i].middle,
+                                            shapes[i].close, shapes[i].tail, 12);
+      g_autofree char *deep = nested_text (shapes[i].head, shapes[i].unit, shapes[i].middle,
+                                           shapes[i].close, shapes[i].tail, 190);
+      g_autoptr(GError) error = NULL;
+      gint64 start;
+      double seconds;
+
+      assert_error (small, CR_EXC_SYNTAX_ERROR, shapes[i].message, 1, shapes[i].column);
+      start = g_get_monotonic_time ();
+      g_assert_null (cr_parse (deep, -1, "deep.py", NULL, &error));
+      seconds = (g_get_monotonic_time () - start) / 1e6;
+      g_assert_error (error, CR_LANG_ERROR, CR_EXC_SYNTAX_ERROR);
+      if (seconds > 0.5)
+        g_error ("%s...: %.2f s to parse 190 levels", shapes[i].unit, seconds);
+    }
+
+  /* The same inside an f-string's expression, which has its own second pass. */
+  {
+    g_autofree char *inner = nested_text ("", "(a-", "", "", "", 150);
+    g_autofree char *text = g_strdup_printf ("x = f\"{%s}\"\n", inner);
+    g_autoptr(GError) error = NULL;
+    gint64 start = g_get_monotonic_time ();
+
+    g_assert_null (cr_parse (text, -1, "deep.py", NULL, &error));
+    g_assert_error (error, CR_LANG_ERROR, CR_EXC_SYNTAX_ERROR);
+    g_assert_cmpfloat ((g_get_monotonic_time () - start) / 1e6, <, 0.5);
+  }
+}
+
+static void
+test_cancel (void)
+{
+  gint flag = 0;
+  CrParseOptions options = { .cancel_flag = &flag };
+  g_autoptr(GError) error = NULL;
+  CrAstModule *module;
+
+  module = cr_parse_with_options ("x = 1\n", -1, "t.py", &options, NULL, &error);
+  g_assert_no_error (error);
+  cr_ast_module_free (module);
+
+  /* The runner's --timeout and the window's edit set the flag from elsewhere
+   * while a long parse runs. */
+  flag = 2;
+  g_assert_null (cr_parse_with_options ("x = (1 +\n 2)\n", -1, "t.py", &options, NULL, &error));
+  g_assert_error (error, CR_LANG_ERROR, CR_EXC_TIMEOUT_ERROR);
+  g_assert_cmpstr (error->message, ==, "the script did not finish within the time limit (--timeout)");
+  g_clear_error (&error);
+
+  flag = 1;
+  g_assert_null (cr_parse_with_options ("pass\n", -1, "t.py", &options, NULL, &error));
+  g_assert_error (error, CR_LANG_ERROR, CR_EXC_KEYBOARD_INTERRUPT);
+  g_clear_error (&error);
+
+  /* The memory budget: a tree bigger than it is a MemoryError. */
+  {
+    GString *big = g_string_new (NULL);
+
+    for (int i = 0; i < 20000; i++)
+      g_string_append (big, "x = [a + b * (c - d) for a in range(3)]\n");
+    flag = 0;
+    options.max_memory = 256 * 1024;
+    g_assert_null (cr_parse_with_options (big->str, -1, "t.py", &options, NULL, &error));
+    g_assert_error (error, CR_LANG_ERROR, CR_EXC_MEMORY_ERROR);
+    g_clear_error (&error);
+    options.max_memory = 256 * 1024 * 1024;
+    module = cr_parse_with_options (big->str, -1, "t.py", &options, NULL, &error);
+    g_assert_no_error (error);
+    cr_ast_module_free (module);
+    g_string_free (big, TRUE);
+  }
+}
+
+static gpointer
+parse_deep_texts (gpointer data)
+{
+  static const char *const units[] = { "-", "not ", "lambda: ", "(", "[", "a if b else " };
+  gboolean *survived = data;
+
+  for (guint k = 0; k < G_N_ELEMENTS (units); k++)
+    for (int n = 10; n <= 2900; n *= 3)
+      {
+        GString *src = g_string_new ("x = ");
+        g_autoptr(GError) error = NULL;
+        CrAstModule *module;
+
+        for (int i = 0; i < n; i++)
+          g_string_append (src, units[k]);
+        g_string_append (src, "1\n");
+        module = cr_parse (src->str, -1, "deep.py", NULL, &error);
+        /* Parsed, or an error: never past the end of the stack. */
+        g_assert_true ((module != NULL) != (error != NULL));
+        cr_ast_module_free (module);
+        g_string_free (src, TRUE);
+      }
+  *survived = TRUE;
+  return NULL;
+}
+
+static void
+test_small_stack (void)
+{
+  /* The window parses on a worker thread, and `ulimit -s` makes any thread's
+   * stack small: the parser's depth limit alone would run past it. */
+  static const size_t sizes[] = { 256 * 1024, 128 * 1024 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      pthread_attr_t attr;
+      pthread_t thread;
+      gboolean survived = FALSE;
+
+      g_assert_cmpint (pthread_attr_init (&attr), ==, 0);
+      g_assert_cmpint (pthread_attr_setstacksize (&attr, sizes[i]), ==, 0);
+      g_assert_cmpint (pthread_create (&thread, &attr, parse_deep_texts, &survived), ==, 0);
+      g_assert_cmpint (pthread_join (thread, NULL), ==, 0);
+      pthread_attr_destroy (&attr);
+      g_assert_true (survived);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1261,6 +1447,9 @@ main (int    argc,
   g_test_add_func ("/lang/parser/unsupported", test_unsupported);
   g_test_add_func ("/lang/parser/depth", test_depth);
   g_test_add_func ("/lang/parser/robustness", test_robustness);
+  g_test_add_func ("/lang/parser/nested-linear", test_nested_linear);
+  g_test_add_func ("/lang/parser/cancel-and-memory", test_cancel);
+  g_test_add_func ("/lang/parser/small-stack", test_small_stack);
   g_test_add_func ("/lang/parser/helpers", test_helpers);
   return g_test_run ();
 }
