@@ -9,6 +9,7 @@
 #include "cr-time-limit.h"
 
 #include "cr-interp.h"
+#include "cr-storage.h"
 #include "cr-graph-model.h"
 #include "cr-graph-layout.h"
 #include "cr-graph-render.h"
@@ -225,11 +226,19 @@ cr_export_command (int    argc,
   /* From before parsing: a pathological text is as slow as an endless loop. */
   cr_time_limit_arm (&cancel_flag, timeout);
   CrSpan span = { 0 };
-  g_autoptr (CrAstModule) module = cr_parse (source, (gssize) length, filename, &span, &error);
+  CrParseOptions parse_options = {
+    .cancel_flag = &cancel_flag,
+    .max_memory = cr_memory_get_limit (),
+  };
+  g_autoptr (CrAstModule) module = cr_parse_with_options (source, (gssize) length, filename,
+                                                          &parse_options, &span, &error);
   if (!module)
     {
       cr_time_limit_disarm ();
-      fprintf (stderr, "chainrule export: %s, line %d: %s\n", file, span.line, error->message);
+      if (g_atomic_int_get (&cancel_flag) == 2)
+        fprintf (stderr, "chainrule export: TimeoutError: %s\n", error->message);
+      else
+        fprintf (stderr, "chainrule export: %s, line %d: %s\n", file, span.line, error->message);
       return 1;
     }
   CrInterpOptions io = {

@@ -92,7 +92,13 @@ cr_script_run (const char            *source,
     }
   g_autoptr (GError) error = NULL;
   CrSpan span = { 0 };
-  g_autoptr (CrAstModule) module = cr_parse (source, length, filename, &span, &error);
+  /* The parse too can be stopped by an edit, and is under the budget. */
+  CrParseOptions parse_options = {
+    .cancel_flag = options->cancel_flag,
+    .max_memory = cr_memory_get_limit (),
+  };
+  g_autoptr (CrAstModule) module = cr_parse_with_options (source, length, filename, &parse_options,
+                                                          &span, &error);
   if (!module)
     {
       set_parse_error (run, source, filename, error, &span);
