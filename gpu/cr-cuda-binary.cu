@@ -66,9 +66,9 @@ ipow (int64_t base, int64_t exp)
   while (exp)
     {
       if (exp & 1)
-        result *= base;
+        result = wrap_mul (result, base);
       exp >>= 1;
-      base *= base;
+      base = wrap_mul (base, base);
     }
   return result;
 }
@@ -112,17 +112,26 @@ struct BinaryFn
       {
         if constexpr (is_bool_v<T>)
           return x | y;
-        else
+        else if constexpr (is_float_v<T>)
           return x + y;
+        else
+          return wrap_add (x, y);
       }
     else if constexpr (OP == CR_CUDA_BINARY_SUB)
-      return x - y;
+      {
+        if constexpr (is_float_v<T>)
+          return x - y;
+        else
+          return wrap_sub (x, y);
+      }
     else if constexpr (OP == CR_CUDA_BINARY_MUL)
       {
         if constexpr (is_bool_v<T>)
           return x & y;
-        else
+        else if constexpr (is_float_v<T>)
           return x * y;
+        else
+          return wrap_mul (x, y);
       }
     else if constexpr (OP == CR_CUDA_BINARY_DIV)
       return x / y;

@@ -52,7 +52,12 @@ struct UnaryFn
   operator() (T v) const
   {
     if constexpr (OP == CR_CUDA_UNARY_NEG)
-      return -v;
+      {
+        if constexpr (is_float_v<T>)
+          return -v;
+        else
+          return wrap_sub (0, v);                    /* -INT64_MIN wraps to itself */
+      }
     else if constexpr (OP == CR_CUDA_UNARY_EXP)
       return m_exp (v);
     else if constexpr (OP == CR_CUDA_UNARY_LOG)
@@ -78,7 +83,7 @@ struct UnaryFn
         if constexpr (is_float_v<T>)
           return m_fabs (v);
         else
-          return v < 0 ? -v : v;
+          return v < 0 ? wrap_sub (0, v) : v;
       }
     else if constexpr (OP == CR_CUDA_UNARY_SIGN)
       {
@@ -90,7 +95,12 @@ struct UnaryFn
     else if constexpr (OP == CR_CUDA_UNARY_RECIPROCAL)
       return T (1) / v;
     else if constexpr (OP == CR_CUDA_UNARY_SQUARE)
-      return v * v;
+      {
+        if constexpr (is_float_v<T>)
+          return v * v;
+        else
+          return wrap_mul (v, v);
+      }
     else if constexpr (OP == CR_CUDA_UNARY_LOG1P)
       return m_log1p (v);
     else if constexpr (OP == CR_CUDA_UNARY_EXPM1)

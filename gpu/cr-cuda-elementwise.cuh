@@ -26,6 +26,7 @@
 #pragma once
 
 #include "cr-cuda-private.h"
+#include "cr-cuda-strided.cuh"
 
 #include <cuda_runtime.h>
 
@@ -37,6 +38,10 @@
 #include <utility>
 
 namespace {
+
+using crl::wrap_add;
+using crl::wrap_mul;
+using crl::wrap_sub;
 
 constexpr int kMaxDims = CR_CUDA_MAX_DIMS;
 constexpr int kThreads = 256;
@@ -72,10 +77,10 @@ __device__ __forceinline__ double m_copysign (double a, double b) { return copys
 /* Products and sums rounded on their own (never contracted into an FMA). */
 __device__ __forceinline__ float mul_rn (float a, float b) { return __fmul_rn (a, b); }
 __device__ __forceinline__ double mul_rn (double a, double b) { return __dmul_rn (a, b); }
-__device__ __forceinline__ int64_t mul_rn (int64_t a, int64_t b) { return a * b; }
+__device__ __forceinline__ int64_t mul_rn (int64_t a, int64_t b) { return wrap_mul (a, b); }
 __device__ __forceinline__ float add_rn (float a, float b) { return __fadd_rn (a, b); }
 __device__ __forceinline__ double add_rn (double a, double b) { return __dadd_rn (a, b); }
-__device__ __forceinline__ int64_t add_rn (int64_t a, int64_t b) { return a + b; }
+__device__ __forceinline__ int64_t add_rn (int64_t a, int64_t b) { return wrap_add (a, b); }
 __device__ __forceinline__ float sub_rn (float a, float b) { return __fsub_rn (a, b); }
 __device__ __forceinline__ double sub_rn (double a, double b) { return __dsub_rn (a, b); }
 

@@ -45,7 +45,14 @@ struct SumOp {
   int64_t count;
   __device__ Acc identity () const { return (Acc) 0; }
   __device__ Acc element (T v, int64_t) const { return (Acc) v; }
-  __device__ Acc combine (Acc a, Acc b) const { return a + b; }
+  __device__ Acc
+  combine (Acc a, Acc b) const
+  {
+    if constexpr (std::is_same<Acc, int64_t>::value)
+      return wrap_add (a, b);                 /* int64 sums wrap, as PyTorch's */
+    else
+      return a + b;
+  }
   __device__ void
   store (const int64_t *off, Acc acc) const
   {
@@ -63,7 +70,14 @@ struct ProdOp {
   T *out;
   __device__ Acc identity () const { return (Acc) 1; }
   __device__ Acc element (T v, int64_t) const { return (Acc) v; }
-  __device__ Acc combine (Acc a, Acc b) const { return a * b; }
+  __device__ Acc
+  combine (Acc a, Acc b) const
+  {
+    if constexpr (std::is_same<Acc, int64_t>::value)
+      return wrap_mul (a, b);
+    else
+      return a * b;
+  }
   __device__ void store (const int64_t *off, Acc acc) const { out[off[1]] = (T) acc; }
 };
 

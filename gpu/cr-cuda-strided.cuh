@@ -106,6 +106,27 @@ dims_push1 (Dims<1> *g, int64_t size, int64_t stride)
   dims_push (g, size, &stride);
 }
 
+/* int64 arithmetic in kernels wraps around as PyTorch's does, through
+ * unsigned arithmetic: a signed overflow is undefined behaviour in device code
+ * as on the host. */
+__host__ __device__ __forceinline__ int64_t
+wrap_add (int64_t a, int64_t b)
+{
+  return (int64_t) ((uint64_t) a + (uint64_t) b);
+}
+
+__host__ __device__ __forceinline__ int64_t
+wrap_sub (int64_t a, int64_t b)
+{
+  return (int64_t) ((uint64_t) a - (uint64_t) b);
+}
+
+__host__ __device__ __forceinline__ int64_t
+wrap_mul (int64_t a, int64_t b)
+{
+  return (int64_t) ((uint64_t) a * (uint64_t) b);
+}
+
 template <int N>
 inline int64_t
 dims_numel (const Dims<N> &g)
