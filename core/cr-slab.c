@@ -203,12 +203,31 @@ chunk_new (void)
   return chunk;
 }
 
+/* CHAINRULE_SLAB_MALLOC set: no chunk, so every object is a malloc() block
+ * (alloc_slow's fallback) and free_slow() frees it. Valgrind sees leaked
+ * objects then; inside chunks, which it does not track, it cannot. */
+static gboolean
+slab_bypassed (void)
+{
+  static gsize once;
+  static gboolean bypassed;
+
+  if (g_once_init_enter (&once))
+    {
+      bypassed = g_getenv ("CHAINRULE_SLAB_MALLOC") != NULL;
+      g_once_init_leave (&once, 1);
+    }
+  return bypassed;
+}
+
 static gboolean
 refill_bump (void)
 {
   SpareTail *tail = NULL;
   guint8 *chunk;
 
+  if (slab_bypassed ())
+    return FALSE;
   if (g_atomic_pointer_get (&spare_tails) != NULL)
     {
       g_mutex_lock (&pool_lock);
@@ -269,18 +288,27 @@ alloc_slow (guint c)
   return mem;
 }
 
-static G_GNUC_NO_INLINE void
+/* TRUE when obj was given back to malloc (CHAINRULE_SLAB_MALLOC: magazines
+ * stay empty, so every free comes here). */
+static G_GNUC_NO_INLINE gboolean
 free_slow (Magazine *m,
-           guint     c)
+           guint     c,
+           gpointer  obj)
 {
+  if (slab_bypassed ())
+    {
+      g_free (obj);
+      return TRUE;
+    }
   ensure_registered ();
   if (m->cur_n < BATCH)
-    return;
+    return FALSE;
   pool_push (c, m->full, m->full_n);
   m->full = m->cur;
   m->full_n = m->cur_n;
   m->cur = NULL;
   m->cur_n = 0;
+  return FALSE;
 }
 #endif /* !SLAB_DISABLED */
 
@@ -341,8 +369,8 @@ cr_slab_free (gpointer mem,
 
       if (mem == NULL)
         return;
-      if (G_UNLIKELY (m->cur_n == 0 || m->cur_n >= BATCH))
-        free_slow (m, c);
+      if (G_UNLIKELY (m->cur_n == 0 || m->cur_n >= BATCH) && free_slow (m, c, mem))
+        return;
       obj->next = m->cur;
       m->cur = obj;
       m->cur_n++;
