@@ -28,6 +28,13 @@ static __thread gboolean  draining;
 
 static gint hook_ids;
 
+/* Hook id -> the tensor hook list that holds it (weak), so that a handle
+ * holds no tensor: a hook's function often refers to its own handle, and a
+ * handle that kept the tensor (and so the hook) alive would be a cycle never
+ * freed. PyTorch's handle holds a weakref to the dict for the same reason. */
+static GMutex      hook_lists_lock;
+static GHashTable *hook_lists;
+
 /* ---- the rows of the engine's own nodes ---------------------------------- */
 
 /* AccumulateGrad is run by the engine itself (hooks, .grad, the step view),
@@ -326,6 +333,18 @@ cr_tensor_hook_unref (gpointer data)
   if (hook->tensor_hooks != NULL)
     g_ptr_array_unref (hook->tensor_hooks);
   g_free (hook);
+}
+
+/* The free function of a tensor's hook list: the hook leaves it. */
+static void
+hook_leave_list (gpointer data)
+{
+  CrTensorHook *hook = data;
+
+  g_mutex_lock (&hook_lists_lock);
+  g_hash_table_remove (hook_lists, GUINT_TO_POINTER (hook->id));
+  g_mutex_unlock (&hook_lists_lock);
+  cr_tensor_hook_unref (hook);
 }
 
 static CrTensorHook *
@@ -712,7 +731,7 @@ cr_tensor_register_hook (CrTensor         *self,
    * (an in-place op later gives the tensor a new grad_fn, not its hooks). */
   if (self->hooks == NULL)
     {
-      self->hooks = g_ptr_array_new_with_free_func (cr_tensor_hook_unref);
+      self->hooks = g_ptr_array_new_with_free_func (hook_leave_list);
       if (self->grad_fn != NULL)
         {
           CrTensorHook *entry = hook_new (self->output_nr, NULL, NULL, NULL);
@@ -725,7 +744,38 @@ cr_tensor_register_hook (CrTensor         *self,
     }
   hook = hook_new (self->output_nr, func, user_data, destroy);
   g_ptr_array_add (self->hooks, hook);
+  g_mutex_lock (&hook_lists_lock);
+  if (hook_lists == NULL)
+    hook_lists = g_hash_table_new (NULL, NULL);
+  g_hash_table_insert (hook_lists, GUINT_TO_POINTER (hook->id), self->hooks);
+  g_mutex_unlock (&hook_lists_lock);
   return hook->id;
+}
+
+static void
+remove_from (GPtrArray *hooks,
+             guint      id)
+{
+  for (guint i = 0; hooks != NULL && i < hooks->len; i++)
+    if (((CrTensorHook *) hooks->pdata[i])->id == id)
+      {
+        g_ptr_array_remove_index (hooks, i);
+        return;
+      }
+}
+
+void
+cr_hook_remove (guint id)
+{
+  GPtrArray *hooks = NULL;
+
+  /* A list is only changed by the thread that runs its script, so it cannot
+   * go between the lookup and the removal. */
+  g_mutex_lock (&hook_lists_lock);
+  if (hook_lists != NULL)
+    hooks = g_hash_table_lookup (hook_lists, GUINT_TO_POINTER (id));
+  g_mutex_unlock (&hook_lists_lock);
+  remove_from (hooks, id);
 }
 
 void
@@ -734,14 +784,7 @@ cr_tensor_remove_hook (CrTensor *self,
 {
   g_return_if_fail (self != NULL);
 
-  if (self->hooks == NULL)
-    return;
-  for (guint i = 0; i < self->hooks->len; i++)
-    if (((CrTensorHook *) self->hooks->pdata[i])->id == id)
-      {
-        g_ptr_array_remove_index (self->hooks, i);
-        return;
-      }
+  remove_from (self->hooks, id);
 }
 
 gboolean

@@ -218,6 +218,9 @@ guint        cr_tensor_register_hook    (CrTensor        *self,
                                          GError         **error);
 void         cr_tensor_remove_hook      (CrTensor        *self,
                                          guint            id);
+/* The same without the tensor (a RemovableHandle must not keep it alive);
+ * nothing when the hook was removed or its tensor is gone. */
+void         cr_hook_remove             (guint            id);
 gboolean     cr_tensor_retain_grad      (CrTensor        *self,
                                          GError         **error);
 /* requires_grad_(flag) with PyTorch's errors (non-leaf, non-float dtype). */

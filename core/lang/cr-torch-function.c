@@ -382,30 +382,19 @@ hook_call (const CrTensor  *grad,
   return TRUE;
 }
 
+/* Holds no tensor, as PyTorch's holds a weakref: the hook's function often
+ * refers to its handle, and that would be a cycle. */
 typedef struct {
-  CrTensor *tensor;
-  guint     id;          /* the engine's, for cr_tensor_remove_hook */
+  guint     id;          /* the engine's, for cr_hook_remove */
   guint     script_id;   /* what handle.id says */
 } Handle;
-
-static void
-handle_free (gpointer data)
-{
-  Handle *handle = data;
-  cr_tensor_unref (handle->tensor);
-  g_free (handle);
-}
 
 NATIVE (native_handle_remove)
 {
   Handle *handle = self->u.object.data;
   PARSE ("remove", "self");
 
-  if (handle->tensor != NULL)
-    {
-      cr_tensor_remove_hook (handle->tensor, handle->id);
-      g_clear_pointer (&handle->tensor, cr_tensor_unref);
-    }
+  cr_hook_remove (handle->id);
   return cr_value_none ();
 }
 
@@ -424,7 +413,7 @@ handle_get_attr (CrInterp    *interp,
 
 static const CrObjectType handle_type = {
   .name = "torch.utils.hooks.RemovableHandle",
-  .destroy = handle_free,
+  .destroy = g_free,
   .get_attr = handle_get_attr,
 };
 
@@ -458,7 +447,6 @@ cr_torch_native_register_hook (CrInterp       *interp,
       return NULL;
     }
   handle = g_new0 (Handle, 1);
-  handle->tensor = cr_tensor_ref (self->u.tensor);
   handle->id = id;
   handle->script_id = cr_interp_next_handle_id (interp);
   return cr_value_new_object (&handle_type, handle);
