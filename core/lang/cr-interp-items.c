@@ -55,6 +55,42 @@ str_char_at (CrValue *str,
   return cr_value_new_str_len (str->u.str.data + off, end - off);
 }
 
+/* range(...)[start:stop:step] with the slice's indices (n items): Python's
+ * range(r.start + start * r.step, r.start + stop * r.step, r.step * step),
+ * computed in 128 bits. Where that stop does not fit in an int64 (Python's
+ * ints are unbounded), the stop just past the last item gives the same
+ * items; a step that does not fit is an OverflowError. */
+static CrValue *
+range_slice (CrValue  *r,
+             gint64    start,
+             gint64    stop,
+             gint64    step,
+             gint64    n,
+             GError  **error)
+{
+  __int128 r_start = r->u.range.start, r_step = r->u.range.step;
+  __int128 first = r_start + start * r_step, end = r_start + stop * r_step;
+  __int128 new_step = r_step * step;
+  if (new_step > G_MAXINT64 || new_step < G_MININT64 || first > G_MAXINT64 || first < G_MININT64)
+    {
+      if (n == 0)
+        return cr_value_new_range (0, 0, 1);
+      cr_interp_set_error (error, CR_EXC_OVERFLOW_ERROR, "Python int too large to convert to C long");
+      return NULL;
+    }
+  if (end > G_MAXINT64 || end < G_MININT64)
+    {
+      __int128 last = first + (__int128) MAX (n - 1, 0) * new_step;
+      end = n == 0 ? first : new_step > 0 ? last + 1 : last - 1;
+      if (end > G_MAXINT64 || end < G_MININT64)
+        {
+          cr_interp_set_error (error, CR_EXC_OVERFLOW_ERROR, "Python int too large to convert to C long");
+          return NULL;
+        }
+    }
+  return cr_value_new_range ((gint64) first, (gint64) end, (gint64) new_step);
+}
+
 static CrValue *
 seq_getitem (CrValue   *obj,
              CrValue   *index,
@@ -77,6 +113,22 @@ seq_getitem (CrValue   *obj,
 
   if (cr_value_as_index (index, &i))
     {
+      /* A range longer than an int64 (range(-2**63, 2**63 - 1)) counts
+       * negative indices from its true end. */
+      if (obj->kind == CR_VALUE_RANGE && i < 0 && len == G_MAXINT64)
+        {
+          __int128 r_step = obj->u.range.step, stop = obj->u.range.stop;
+          __int128 true_len = ((r_step > 0 ? stop - obj->u.range.start - 1
+                                           : obj->u.range.start - stop - 1)
+                               / (r_step > 0 ? r_step : -r_step)) + 1;
+          if (true_len + i < 0)
+            {
+              cr_interp_set_error (error, CR_EXC_INDEX_ERROR, "%s index out of range", what);
+              return NULL;
+            }
+          return cr_value_new_int ((gint64) ((__int128) obj->u.range.start
+                                             + (true_len + i) * r_step));
+        }
       if (!normalize_index (&i, len))
         {
           cr_interp_set_error (error, CR_EXC_INDEX_ERROR, "%s index out of range", what);
@@ -87,7 +139,9 @@ seq_getitem (CrValue   *obj,
         case CR_VALUE_STR:
           return str_char_at (obj, i, ascii);
         case CR_VALUE_RANGE:
-          return cr_value_new_int (obj->u.range.start + i * obj->u.range.step);
+          /* An item of the range, so it fits; the product alone may not. */
+          return cr_value_new_int ((gint64) ((__int128) obj->u.range.start
+                                             + (__int128) i * obj->u.range.step));
         default:
           return cr_value_ref (g_ptr_array_index (obj->u.seq.items, i));
         }
@@ -116,9 +170,7 @@ seq_getitem (CrValue   *obj,
             return cr_value_new_str_take (g_string_free (s, FALSE));
           }
         case CR_VALUE_RANGE:
-          return cr_value_new_range (obj->u.range.start + start * obj->u.range.step,
-                                     obj->u.range.start + stop * obj->u.range.step,
-                                     obj->u.range.step * step);
+          return range_slice (obj, start, stop, step, n, error);
         default:
           {
             GPtrArray *items = g_ptr_array_new_full (n, NULL);
@@ -140,6 +192,7 @@ seq_getitem (CrValue   *obj,
                          obj->kind == CR_VALUE_RANGE ? "range" : what, cr_value_type_name (index));
   return NULL;
 }
+
 
 CrValue *
 cr_interp_getitem (CrInterp   *self,
@@ -475,7 +528,9 @@ cr_iter_next (CrInterp  *self,
       if (iter->i >= iter->n)
         return 0;
       *out = cr_value_new_int (iter->cur);
-      iter->cur += iter->step;
+      /* Past the last item the next value may not fit (range(0, 2**63 - 1,
+       * 2**62)); it is never used, so it may wrap, without UB. */
+      iter->cur = (gint64) ((guint64) iter->cur + (guint64) iter->step);
       iter->i++;
       return 1;
     case CR_ITER_SEQ:

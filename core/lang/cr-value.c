@@ -76,24 +76,33 @@ static gboolean value_key_equal (gconstpointer a, gconstpointer b);
 #define ATTRS_OVERHEAD_BYTES ((gsize) 128)     /* an attribute table */
 #define ACCOUNT_BATCH_BYTES ((gssize) 64 << 10)
 
-static __thread gssize account_pending;
+/* initial-exec: core is built position-independent, and the default model
+ * would make every access a call to __tls_get_addr. */
+static __thread gssize account_pending __attribute__ ((tls_model ("initial-exec")));
+__thread gboolean cr_value_over_budget __attribute__ ((tls_model ("initial-exec")));
+
+/* Hands the balance to the shared counter and notes whether it is now over
+ * the limit: checkpoints read the note, not the shared counter. */
+static void
+account_flush (void)
+{
+  cr_memory_charge (account_pending);
+  account_pending = 0;
+  cr_value_over_budget = cr_memory_exceeded ();
+}
 
 static inline void
 account (gssize nbytes)
 {
   account_pending += nbytes;
   if (G_UNLIKELY (account_pending > ACCOUNT_BATCH_BYTES || account_pending < -ACCOUNT_BATCH_BYTES))
-    {
-      cr_memory_charge (account_pending);
-      account_pending = 0;
-    }
+    account_flush ();
 }
 
 void
 cr_value_flush_accounting (void)
 {
-  cr_memory_charge (account_pending);
-  account_pending = 0;
+  account_flush ();
 }
 
 static gboolean
@@ -128,11 +137,11 @@ cr_value_check_alloc_n (gsize    n,
 }
 
 gboolean
-cr_value_check_memory (GError **error)
+cr_value_check_memory_slow (GError **error)
 {
-  if (G_LIKELY (!cr_memory_exceeded ()))
-    return TRUE;
-  return set_memory_error (error);
+  /* Tensors freed since the note was taken may have made room. */
+  cr_value_over_budget = cr_memory_exceeded ();
+  return !cr_value_over_budget || set_memory_error (error);
 }
 
 gboolean
@@ -166,8 +175,8 @@ value_owned_bytes (CrValue *v)
     }
 }
 
-CrValue *
-cr_value_alloc (CrValueKind kind)
+static inline CrValue *
+value_alloc (CrValueKind kind)
 {
   CrValue *v = g_new (CrValue, 1);
   v->ref_count = 1;
@@ -176,10 +185,10 @@ cr_value_alloc (CrValueKind kind)
   return v;
 }
 
-static inline CrValue *
-value_alloc (CrValueKind kind)
+CrValue *
+cr_value_alloc (CrValueKind kind)
 {
-  return cr_value_alloc (kind);
+  return value_alloc (kind);
 }
 
 /* Charges a new value for what it owns (after its fields are set). */
@@ -455,6 +464,13 @@ cr_value_ref (CrValue *v)
 static void
 value_free (CrValue *v)
 {
+  /* Most values that die are numbers: no contents, nothing owned. */
+  if (v->kind < CR_VALUE_STR)
+    {
+      account (-(gssize) CR_VALUE_BYTES);
+      g_free (v);
+      return;
+    }
   account (-(gssize) (CR_VALUE_BYTES + value_owned_bytes (v)));
   switch (v->kind)
     {
@@ -515,8 +531,8 @@ value_free (CrValue *v)
 /* Freeing a value drops its items, which may free theirs: a list nested a
  * million deep would recurse a million times. Values that die while another
  * is being freed are queued and freed by the outermost call, iteratively. */
-static __thread GPtrArray *dying;
-static __thread gboolean   freeing;
+static __thread GPtrArray *dying __attribute__ ((tls_model ("initial-exec")));
+static __thread gboolean   freeing __attribute__ ((tls_model ("initial-exec")));
 
 void
 cr_value_unref (CrValue *v)
@@ -849,11 +865,17 @@ gint64
 cr_range_len (CrValue *r)
 {
   gint64 start = r->u.range.start, stop = r->u.range.stop, step = r->u.range.step;
+  guint64 n;
+  /* In unsigned arithmetic: range(-2**63, 2**63 - 1) spans more than an
+   * int64 holds. A length past int64 (Python's OverflowError in len()) is
+   * clamped: nothing iterates that far. */
   if (step > 0 && start < stop)
-    return (stop - start - 1) / step + 1;
-  if (step < 0 && start > stop)
-    return (start - stop - 1) / (-step) + 1;
-  return 0;
+    n = ((guint64) stop - (guint64) start - 1) / (guint64) step + 1;
+  else if (step < 0 && start > stop)
+    n = ((guint64) start - (guint64) stop - 1) / ((guint64) 0 - (guint64) step) + 1;
+  else
+    return 0;
+  return (gint64) MIN (n, (guint64) G_MAXINT64);
 }
 
 gboolean

@@ -173,8 +173,15 @@ CrValue  *cr_value_get_member    (CrValue *module_or_class, const char *name);
 gboolean  cr_value_check_alloc   (gsize nbytes, GError **error);
 /* The same for n items of item_bytes each (n * item_bytes may overflow). */
 gboolean  cr_value_check_alloc_n (gsize n, gsize item_bytes, GError **error);
-/* MemoryError when the budget is already spent (a checkpoint). */
-gboolean  cr_value_check_memory  (GError **error);
+/* MemoryError when the budget is already spent (a checkpoint; inline, as
+ * every loop iteration and call takes it). */
+extern __thread gboolean cr_value_over_budget __attribute__ ((tls_model ("initial-exec")));  /* private: the thread's charges passed the limit */
+gboolean  cr_value_check_memory_slow (GError **error);
+static inline gboolean
+cr_value_check_memory (GError **error)
+{
+  return G_LIKELY (!cr_value_over_budget) || cr_value_check_memory_slow (error);
+}
 void      cr_value_flush_accounting (void);
 /* A checkpoint for long native loops: cancellation (cr_interp_check_cancel,
  * which also raises MemoryError once the budget is spent; interp may be

@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include "cr-device.h"
@@ -447,6 +448,170 @@ test_small_stack (void)
   rm_temp (dir, path);
 }
 
+/* ---- the memory budget and cancellation of long operations (issue 9) ---- */
+
+/* Runs chainrule on a script text with args before the script; *peak_kib gets
+ * the child's peak resident size (wait4). */
+static void
+run_text_measured (Result      *r,
+                   gsize       *peak_kib,
+                   const char  *text,
+                   const char  *const *args)
+{
+  char *dir;
+  char *path = temp_script (text, strlen (text), &dir);
+  g_autofree char *out_path = g_build_filename (dir, "out", NULL);
+  g_autofree char *err_path = g_build_filename (dir, "err", NULL);
+  GString *cmd = g_string_new ("exec ");
+  g_autofree char *bin = g_shell_quote (CHAINRULE_PATH);
+  g_string_append_printf (cmd, "%s run", bin);
+  for (guint i = 0; args[i]; i++)
+    {
+      g_autofree char *q = g_shell_quote (args[i]);
+      g_string_append_printf (cmd, " %s", q);
+    }
+  g_autofree char *qpath = g_shell_quote (path);
+  g_autofree char *qout = g_shell_quote (out_path);
+  g_autofree char *qerr = g_shell_quote (err_path);
+  g_string_append_printf (cmd, " %s >%s 2>%s", qpath, qout, qerr);
+  const char *argv[] = { "/bin/sh", "-c", cmd->str, NULL };
+  GPid pid;
+  g_autoptr (GError) error = NULL;
+  gint64 start = g_get_monotonic_time ();
+  g_assert_true (g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                &pid, &error));
+  g_assert_no_error (error);
+  int wait_status = 0;
+  struct rusage usage = { 0 };
+  g_assert_cmpint (wait4 (pid, &wait_status, 0, &usage), ==, pid);
+  g_spawn_close_pid (pid);
+  r->seconds = (g_get_monotonic_time () - start) / 1e6;
+  /* Never a signal (the OOM killer's SIGKILL, GLib's SIGTRAP). */
+  g_assert_true (WIFEXITED (wait_status));
+  r->status = WEXITSTATUS (wait_status);
+  *peak_kib = (gsize) usage.ru_maxrss;
+  g_assert_true (g_file_get_contents (out_path, &r->out, NULL, NULL));
+  g_assert_true (g_file_get_contents (err_path, &r->err, NULL, NULL));
+  g_unlink (out_path);
+  g_unlink (err_path);
+  g_string_free (cmd, TRUE);
+  rm_temp (dir, path);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+# define UNDER_ASAN 1
+#elif defined(__has_feature)
+# if __has_feature (address_sanitizer)
+#  define UNDER_ASAN 1
+# endif
+#endif
+
+/* Lists, strings, dicts and format widths count against --max-memory, as
+ * tensors do: each script ends in a bare MemoryError (exit 1), never the
+ * OOM killer, and the process stays near the budget. */
+static void
+test_memory_budget (void)
+{
+  static const char *const scripts[] = {
+    "x = [0] * 10**9\n",
+    "s = 'ab'\nwhile True:\n    s = s + s\n",
+    "l = []\nwhile True:\n    l.append(1.5)\n",
+    "l = [0.5 for _ in range(10**10)]\n",
+    "d = {}\ni = 0\nwhile True:\n    d[i] = str(i)\n    i += 1\n",
+    "s = set()\ni = 0\nwhile True:\n    s.add((i, 'x'))\n    i += 1\n",
+    "l = list(range(10**10))\n",
+    "print(len(','.join(['abcdefgh'] * 10**7)))\n",
+    "print(f'{1:>{10**12}}')\n",
+    "print('{:>{}}'.format(1, 10**12))\n",
+    "print('%*d' % (10**12, 1))\n",
+    "print('%-*s' % (10**12, 'a'))\n",
+    "print('a'.ljust(10**12))\n",
+    "print('a'.center(10**12, '*'))\n",
+    "print('1'.zfill(10**12))\n",
+    "print(format(2.5, '>10000000000'))\n",
+    "print(len('ab' * 10**12))\n",
+    "x = 'a' * 10**6\nprint(len(str([x] * 1000)))\n",
+    "x = 'a b ' * 10**7\nprint(len(x.split()))\n",
+    "x = 'ab' * 10**6\nprint(len(x.replace('a', 'a' * 1000)))\n",
+  };
+  static const char *const args[] = { "--max-memory", "64M", "--timeout", "120", NULL };
+  for (guint i = 0; i < G_N_ELEMENTS (scripts); i++)
+    {
+      Result r = { 0 };
+      gsize peak_kib = 0;
+      run_text_measured (&r, &peak_kib, scripts[i], args);
+      g_test_message ("%s: %.2f s, peak %" G_GSIZE_FORMAT " KiB", scripts[i], r.seconds, peak_kib);
+      g_autofree char *last = last_line (r.err);
+      g_assert_cmpstr (last, ==, "MemoryError");
+      g_assert_cmpint (r.status, ==, 1);
+#ifndef UNDER_ASAN
+      /* The budget, the doubling of a growing array's capacity, malloc's
+       * slack and the process itself. (AddressSanitizer's redzones and
+       * quarantine would need a bound of their own.) */
+      g_assert_cmpuint (peak_kib, <, 200 * 1024);
+#endif
+      result_clear (&r);
+    }
+}
+
+/* MemoryError is an exception like any other; below the budget the same
+ * operations work. */
+static void
+test_memory_error_caught (void)
+{
+  static const char script[] =
+    "try:\n"
+    "    x = [0] * 10**9\n"
+    "except MemoryError as e:\n"
+    "    print('caught', repr(e))\n"
+    "l = []\n"
+    "try:\n"
+    "    while True:\n"
+    "        l.append('x' * 100)\n"
+    "except MemoryError:\n"
+    "    n = len(l)\n"
+    "    l = None\n"
+    "    print('grew', n > 1000)\n"
+    "print(len([0] * 10**6), len('ab' * 10**6), len(f'{1:>{10**6}}'))\n";
+  static const char *const args[] = { "--max-memory", "64M", NULL };
+  Result r = { 0 };
+  gsize peak_kib = 0;
+  run_text_measured (&r, &peak_kib, script, args);
+  g_assert_cmpstr (r.out, ==, "caught MemoryError()\ngrew True\n1000000 2000000 1000000\n");
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+}
+
+/* Long operations inside one builtin poll the cancel flag: --timeout ends
+ * them with the script's TimeoutError traceback, not the runner's hard exit
+ * two seconds later (which prints no traceback). */
+static void
+test_timeout_long_operations (void)
+{
+  static const char *const scripts[] = {
+    "print(sum(range(10**15)))\n",
+    "print(sum(x for x in range(10**15)))\n",
+    "l = [1] * 10**6\nwhile True:\n    l.count(2)\n",
+  };
+  static const char *const args[] = { "--timeout", "0.5", "--max-memory", "1G", NULL };
+  for (guint i = 0; i < G_N_ELEMENTS (scripts); i++)
+    {
+      Result r = { 0 };
+      gsize peak_kib = 0;
+      run_text_measured (&r, &peak_kib, scripts[i], args);
+      g_test_message ("%s: %.2f s", scripts[i], r.seconds);
+      g_assert_true (g_str_has_prefix (r.err, "Traceback (most recent call last):\n"));
+      g_autofree char *last = last_line (r.err);
+      g_assert_true (g_str_equal (last, "TimeoutError: the script did not finish within the "
+                                        "time limit (--timeout)")
+                     || g_str_equal (last, "MemoryError"));
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_cmpfloat (r.seconds, <, 2.4);
+      result_clear (&r);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -464,5 +629,8 @@ main (int    argc,
   g_test_add_func ("/app/runner/device", test_device);
   g_test_add_func ("/app/runner/timeout-parse", test_timeout_parse);
   g_test_add_func ("/app/runner/small-stack", test_small_stack);
+  g_test_add_func ("/app/runner/memory-budget", test_memory_budget);
+  g_test_add_func ("/app/runner/memory-error-caught", test_memory_error_caught);
+  g_test_add_func ("/app/runner/timeout-long-operations", test_timeout_long_operations);
   return g_test_run ();
 }

@@ -317,6 +317,87 @@ test_args_parse (void)
   g_assert_cmpstr (error->message, ==, "h() missing 1 required keyword-only argument: 'key'");
 }
 
+/* Values count against the one memory budget (cr-storage.h) and give back
+ * exactly what they were charged, however their contents changed. */
+static void
+test_memory_accounting (void)
+{
+  cr_value_flush_accounting ();
+  gsize before = cr_memory_in_use ();
+  CrValue *list = cr_value_new_list ();
+  for (int i = 0; i < 100000; i++)
+    {
+      CrValue *s = cr_value_new_str ("abcdefgh");
+      cr_list_append (list, s);
+      cr_value_unref (s);
+    }
+  CrValue *dict = cr_value_new_dict ();
+  for (int i = 0; i < 1000; i++)
+    {
+      CrValue *k = cr_value_new_int (2000 + i);
+      g_assert_true (cr_dict_set (dict, k, list, NULL));
+      cr_value_unref (k);
+    }
+  cr_value_flush_accounting ();
+  g_assert_cmpuint (cr_memory_in_use (), >=,
+                    before + 100000 * (CR_VALUE_BYTES + CR_VALUE_ITEM_BYTES + 8));
+
+  /* Items dropped directly, then counted again; a dict emptied. */
+  g_ptr_array_set_size (list->u.seq.items, 10);
+  cr_seq_account (list);
+  cr_dict_clear (dict);
+  cr_value_flush_accounting ();
+  g_assert_cmpuint (cr_memory_in_use (), <, before + 1000 * CR_VALUE_BYTES);
+
+  cr_value_unref (dict);
+  cr_value_unref (list);
+  cr_value_flush_accounting ();
+  g_assert_cmpuint (cr_memory_in_use (), ==, before);
+}
+
+/* Past the limit: a size known in advance is refused before allocating, and
+ * growth is reported at the next checkpoint, both as a bare MemoryError. */
+static void
+test_memory_limit (void)
+{
+  gsize old_limit = cr_memory_get_limit ();
+  GError *error = NULL;
+  cr_value_flush_accounting ();
+  cr_memory_set_limit (cr_memory_in_use () + (1 << 20));
+
+  g_assert_true (cr_value_check_alloc (1000, &error));
+  g_assert_no_error (error);
+  g_assert_false (cr_value_check_alloc (2 << 20, &error));
+  g_assert_error (error, CR_LANG_ERROR, CR_EXC_MEMORY_ERROR);
+  g_assert_cmpstr (error->message, ==, "");
+  g_clear_error (&error);
+  g_assert_false (cr_value_check_alloc_n (G_MAXSIZE / 4, 8, &error));   /* overflows */
+  g_assert_error (error, CR_LANG_ERROR, CR_EXC_MEMORY_ERROR);
+  g_clear_error (&error);
+
+  g_assert_true (cr_value_check_memory (&error));
+  CrValue *list = cr_value_new_list ();
+  for (int i = 0; i < 50000; i++)
+    {
+      CrValue *s = cr_value_new_str ("0123456789abcdef");
+      cr_list_append (list, s);
+      cr_value_unref (s);
+    }
+  cr_value_flush_accounting ();
+  g_assert_false (cr_value_check_memory (&error));
+  g_assert_error (error, CR_LANG_ERROR, CR_EXC_MEMORY_ERROR);
+  g_clear_error (&error);
+  g_assert_false (cr_value_checkpoint (NULL, 0, &error));
+  g_assert_error (error, CR_LANG_ERROR, CR_EXC_MEMORY_ERROR);
+  g_clear_error (&error);
+
+  cr_value_unref (list);
+  cr_value_flush_accounting ();
+  g_assert_true (cr_value_check_memory (&error));
+  g_assert_no_error (error);
+  cr_memory_set_limit (old_limit);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -331,5 +412,7 @@ main (int    argc,
   g_test_add_func ("/lang/values/slices", test_slices);
   g_test_add_func ("/lang/values/conversions", test_conversions);
   g_test_add_func ("/lang/values/args-parse", test_args_parse);
+  g_test_add_func ("/lang/values/memory-accounting", test_memory_accounting);
+  g_test_add_func ("/lang/values/memory-limit", test_memory_limit);
   return g_test_run ();
 }
