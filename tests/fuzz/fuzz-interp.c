@@ -4,20 +4,20 @@
  *   time       a watchdog thread sets the run's cancel flag (TimeoutError)
  *              RUN_SECONDS after the input starts; a run that ignores it is
  *              caught by libFuzzer's -timeout (a finding: cancellation broken);
- *   memory     RUN_MEMORY of tensor memory (what --max-memory sets); a bigger
- *              single allocation is libFuzzer's -malloc_limit_mb (a finding);
+ *   memory     RUN_MEMORY for tensors, values and the syntax tree (what
+ *              --max-memory sets); a single allocation past libFuzzer's
+ *              -malloc_limit_mb is a finding (the budget was bypassed);
  *   recursion  the interpreter's own limit and stack guard.
  *
- * Output is discarded. Every input starts from a clean state: what a run may
- * leave behind on its thread is reset here too, so that a finding replays on
- * its own. Everything is freed after each input, so LeakSanitizer sees leaks. */
+ * Output is discarded. Every input runs on the same thread, as the window's
+ * runs do: each must start from a clean state by itself. Everything is freed
+ * after each input, so LeakSanitizer sees leaks. */
 #include "cr-fuzz.h"
 
 #include <glib.h>
 #include <string.h>
 
 #include "cr-ast.h"
-#include "cr-grad-mode.h"
 #include "cr-interp.h"
 #include "cr-storage.h"
 
@@ -80,10 +80,16 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   source[size] = '\0';
 
   watchdog_arm (g_get_monotonic_time () + RUN_SECONDS * G_TIME_SPAN_SECOND);
-  /* Parsing is inside the deadline too: the window parses on its worker. */
+  /* The parse is under the deadline and the budget too, as in the runner and
+   * the window. */
+  CrParseOptions parse_options = {
+    .cancel_flag = &cancel_flag,
+    .max_memory = RUN_MEMORY,
+  };
   CrSpan span = { 0 };
   GError *error = NULL;
-  CrAstModule *module = cr_parse (source, (gssize) size, "<fuzz>", &span, &error);
+  CrAstModule *module = cr_parse_with_options (source, (gssize) size, "<fuzz>", &parse_options,
+                                               &span, &error);
   if (!module)
     {
       char *text = cr_format_syntax_error ("<fuzz>", source, &span, "SyntaxError", error->message);
@@ -94,8 +100,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       return 0;
     }
 
-  /* A clean state, as every run must start from (grad mode is per thread). */
-  cr_grad_mode_set_enabled (TRUE);
+  /* No reset of the thread's state here: each run must start clean by
+   * itself (the window runs script after script on one thread), so what a
+   * run leaves behind is the engine's bug and should show up here. */
   CrInterpOptions options = {
     .output = NULL,                  /* discarded, but still formatted */
     .cancel_flag = &cancel_flag,
