@@ -151,7 +151,7 @@ b_print (NATIVE_ARGS)
     {
       if (i > 0)
         g_string_append (out, sep);
-      char *s = cr_value_str (self, args[i], error);
+      char *s = cr_value_check_alloc (out->len, error) ? cr_value_str (self, args[i], error) : NULL;
       if (!s)
         {
           g_string_free (out, TRUE);

@@ -805,6 +805,12 @@ eval_joined (CrInterp  *self,
   for (guint i = 0; i < n->u.seq.n_elts; i++)
     {
       CrAstNode *e = n->u.seq.elts[i];
+      /* Each piece fits the budget; together they must too. */
+      if (G_UNLIKELY (!cr_value_check_alloc (out->len, error)))
+        {
+          g_string_free (out, TRUE);
+          return NULL;
+        }
       if (e->kind == CR_AST_CONSTANT && e->u.constant.kind == CR_CONST_STR)
         g_string_append_len (out, e->u.constant.s, e->u.constant.s_len);
       else if (e->kind == CR_AST_FORMATTEDVALUE)

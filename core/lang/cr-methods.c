@@ -771,7 +771,8 @@ format_string (CrInterp       *self,
               return NULL;
             }
           g_autofree char *field = g_strndup (p + 1, q - p - 1);
-          if (!format_field (self, field, args, n_args, kwargs, n_kwargs, auto_index, out, error))
+          if (!cr_value_check_alloc (out->len, error)
+              || !format_field (self, field, args, n_args, kwargs, n_kwargs, auto_index, out, error))
             {
               g_string_free (out, TRUE);
               return NULL;

@@ -152,6 +152,10 @@ NATIVE (native_item)
 NATIVE (native_tolist)
 {
   PARSE ("tolist", "self");
+  /* A value per element: checked against the memory budget first (a
+   * 4-byte float becomes a ~60-byte value). */
+  if (!cr_value_check_alloc_n ((gsize) SELF_TENSOR->numel, CR_VALUE_BYTES + CR_VALUE_ITEM_BYTES, error))
+    return NULL;
   return cr_torch_tensor_tolist (SELF_TENSOR);
 }
 

@@ -74,6 +74,7 @@ static gboolean value_key_equal (gconstpointer a, gconstpointer b);
 #define DICT_OVERHEAD_BYTES ((gsize) 256)      /* CrDict, two arrays, a GHashTable */
 #define DICT_ENTRY_BYTES    ((gsize) 56)
 #define ATTRS_OVERHEAD_BYTES ((gsize) 128)     /* an attribute table */
+#define INSTANCE_OVERHEAD_BYTES ((gsize) 256)  /* an instance's empty attribute table */
 #define ACCOUNT_BATCH_BYTES ((gssize) 64 << 10)
 
 /* initial-exec: core is built position-independent, and the default model
@@ -170,6 +171,8 @@ value_owned_bytes (CrValue *v)
     case CR_VALUE_CLASS:
     case CR_VALUE_MODULE:
       return ATTRS_OVERHEAD_BYTES;
+    case CR_VALUE_INSTANCE:
+      return INSTANCE_OVERHEAD_BYTES;
     default:
       return 0;
     }
@@ -188,7 +191,11 @@ value_alloc (CrValueKind kind)
 CrValue *
 cr_value_alloc (CrValueKind kind)
 {
-  return value_alloc (kind);
+  CrValue *v = value_alloc (kind);
+  /* The interpreter gives an instance its attribute table right away. */
+  if (kind == CR_VALUE_INSTANCE)
+    account ((gssize) INSTANCE_OVERHEAD_BYTES);
+  return v;
 }
 
 /* Charges a new value for what it owns (after its fields are set). */

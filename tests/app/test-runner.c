@@ -533,6 +533,13 @@ test_memory_budget (void)
     "x = 'a' * 10**6\nprint(len(str([x] * 1000)))\n",
     "x = 'a b ' * 10**7\nprint(len(x.split()))\n",
     "x = 'ab' * 10**6\nprint(len(x.replace('a', 'a' * 1000)))\n",
+    "class A:\n    pass\nl = []\nwhile True:\n    l.append(A())\n",
+    "s = 'a' * 10**7\nprint(len(f'{s}{s}{s}{s}{s}{s}{s}{s}{s}{s}'))\n",
+    "s = 'a' * 10**7\nprint(len('{0}{0}{0}{0}{0}{0}{0}{0}{0}{0}'.format(s)))\n",
+    "s = 'a' * 10**7\nprint(s, s, s, s, s, s, s, s, s, s)\n",
+    "import torch\nx = torch.zeros(10**7)\nprint(len(x.tolist()))\n",
+    "x = {i: i for i in range(10**9)}\n",
+    "l = [0]\nwhile True:\n    l.extend(l)\n",
   };
   static const char *const args[] = { "--max-memory", "64M", "--timeout", "120", NULL };
   for (guint i = 0; i < G_N_ELEMENTS (scripts); i++)
