@@ -44,7 +44,7 @@ cr_run_command_usage (FILE *out)
          "\n"
          "Options:\n"
          "  --timeout SECONDS       stop the script after this long (TimeoutError, exit 1)\n"
-         "  --max-memory BYTES      cap on tensor memory, e.g. 512M or 4G (default 4G)\n"
+         "  --max-memory BYTES      cap on memory (tensors and values), e.g. 512M or 4G (default 4G)\n"
          "  --device cpu|cuda       the device new tensors go to (default cpu)\n"
          "  --trace-backward        print every step of every backward pass\n"
          "  --help                  show this help\n"

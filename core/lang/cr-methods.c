@@ -217,21 +217,24 @@ str_split (NATIVE_ARGS)
    * left (split) or the right (rsplit). */
   GArray *hits = g_array_new (FALSE, FALSE, sizeof (gsize));
   for (gsize i = 0; i + sl <= len;)
-    if (memcmp (s + i, sep, sl) == 0)
-      {
-        g_array_append_val (hits, i);
-        i += sl;
-        if (G_UNLIKELY (!cr_value_poll (self, hits->len,
-                                        hits->len * (sizeof (gsize) + CR_VALUE_ITEM_BYTES + CR_VALUE_BYTES),
-                                        error)))
-          {
-            g_array_unref (hits);
-            g_ptr_array_unref (parts);
-            return NULL;
-          }
-      }
-    else
-      i++;
+    {
+      /* A part costs a position here and a str below. */
+      if (G_UNLIKELY (!cr_value_poll (self, i + 1,
+                                      hits->len * (sizeof (gsize) + CR_VALUE_ITEM_BYTES + CR_VALUE_BYTES),
+                                      error)))
+        {
+          g_array_unref (hits);
+          g_ptr_array_unref (parts);
+          return NULL;
+        }
+      if (memcmp (s + i, sep, sl) == 0)
+        {
+          g_array_append_val (hits, i);
+          i += sl;
+        }
+      else
+        i++;
+    }
   guint first = 0, count = hits->len;
   if (maxsplit >= 0 && (guint64) maxsplit < hits->len)
     {
@@ -356,13 +359,17 @@ str_replace (NATIVE_ARGS)
     n_hits = cr_str_char_len (bound) + 1;
   else
     for (gsize k = 0; k + ol <= len;)
-      if (memcmp (s + k, old, ol) == 0)
-        {
-          n_hits++;
-          k += ol;
-        }
-      else
-        k++;
+      {
+        if (G_UNLIKELY (!cr_value_poll (self, k + 1, 0, error)))
+          return NULL;
+        if (memcmp (s + k, old, ol) == 0)
+          {
+            n_hits++;
+            k += ol;
+          }
+        else
+          k++;
+      }
   if (count >= 0 && (guint64) count < n_hits)
     n_hits = (gsize) count;
   gsize grown = 0, total = 0;
