@@ -365,6 +365,41 @@ test_cancel (void)
   run_clear (&r);
 }
 
+static gpointer
+edit_later (gpointer data)
+{
+  g_usleep (50 * 1000);
+  g_atomic_int_set ((gint *) data, 1);   /* what the window does on an edit */
+  return NULL;
+}
+
+/* Long loops inside one builtin or comprehension poll the flag too: an edit
+ * stops sum(range(10**15)) promptly (it iterates lazily, without a list),
+ * and a comprehension whose filter keeps nothing. */
+static void
+test_cancel_long_builtins (void)
+{
+  static const char *const scripts[] = {
+    "print(sum(range(10**15)))\n",
+    "x = list(range(10**6))\nprint([y for y in x for z in x if z < 0])\n",
+    "print(sum(1 for i in range(10**15) if i < 0))\n",
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (scripts); i++)
+    {
+      gint flag = 0;
+      CrInterpOptions o = { .cancel_flag = &flag };
+      GThread *t = g_thread_new ("edit", edit_later, &flag);
+      Run r;
+      gint64 start = g_get_monotonic_time ();
+      g_assert_false (run_script (scripts[i], &o, &r));
+      g_thread_join (t);
+      g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
+      g_assert_cmpint (r.error->type, ==, CR_EXC_KEYBOARD_INTERRUPT);
+      g_assert_cmpstr (r.out, ==, "");
+      run_clear (&r);
+    }
+}
+
 /* A cancelled run is never caught, not even by a bare except in a loop;
  * a finally block on the way out stops at its first call (every call checks
  * the flag), so nothing is printed. */
@@ -759,6 +794,7 @@ main (int    argc,
   g_test_add_func ("/lang/interp/traceback", test_traceback);
   g_test_add_func ("/lang/interp/recursion", test_recursion);
   g_test_add_func ("/lang/interp/cancel", test_cancel);
+  g_test_add_func ("/lang/interp/cancel-long-builtins", test_cancel_long_builtins);
   g_test_add_func ("/lang/interp/sandbox", test_sandbox);
   g_test_add_func ("/lang/interp/globals", test_globals);
   g_test_add_func ("/lang/interp/warnings", test_warnings);
