@@ -72,7 +72,7 @@ static gboolean value_key_equal (gconstpointer a, gconstpointer b);
 #define STR_OVERHEAD_BYTES  ((gsize) 17)       /* the NUL and malloc's header */
 #define SEQ_OVERHEAD_BYTES  ((gsize) 64)       /* the GPtrArray */
 #define DICT_OVERHEAD_BYTES ((gsize) 256)      /* CrDict, two arrays, a GHashTable */
-#define DICT_ENTRY_BYTES    ((gsize) 56)
+#define DICT_ENTRY_BYTES    ((gsize) 96)       /* keys, values and the hash slots, at their arrays' doubling slack */
 #define ATTRS_OVERHEAD_BYTES ((gsize) 128)     /* an attribute table */
 #define INSTANCE_OVERHEAD_BYTES ((gsize) 256)  /* an instance's empty attribute table */
 #define ACCOUNT_BATCH_BYTES ((gssize) 64 << 10)
