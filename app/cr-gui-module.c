@@ -3,6 +3,8 @@
 #include "cr-config.h"
 #include "cr-gui-module.h"
 #include "cr-export-command.h"
+#include "cr-guard-command.h"
+#include "cr-script-guard.h"
 #ifdef CR_HAVE_GUI
 #include "cr-application.h"
 #include "cr-window.h"
@@ -53,9 +55,17 @@ cr_gui_module_main (const char *command,
 {
   if (strcmp (command, "export") == 0)
     return cr_export_command (argc, argv);
+  if (strcmp (command, "guard-run") == 0)
+    return cr_guard_command (argc, argv);
 #ifdef CR_HAVE_GUI
   if (strcmp (command, "window") == 0)
-    return open_window (argc, argv);
+    {
+      /* This module is loaded only by the chainrule binary: the window's
+       * crash guard starts that same binary as its child. */
+      g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+      cr_script_guard_set_runner (exe);
+      return open_window (argc, argv);
+    }
 #endif
   fprintf (stderr, "chainrule: this build's GUI module cannot do '%s'\n", command);
   return 2;

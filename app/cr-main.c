@@ -115,6 +115,9 @@ main (int    argc,
 #ifdef CR_HAVE_GRAPH
   if (argc >= 2 && strcmp (argv[1], "export") == 0)
     return run_gui_module ("export", argc - 1, argv + 1);
+  /* Not in --help: the window's crash guard starts it (ui/cr-script-guard.h). */
+  if (argc >= 2 && strcmp (argv[1], "guard-run") == 0)
+    return run_gui_module ("guard-run", argc - 1, argv + 1);
 #endif
   if (argc >= 2 && (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0))
     {

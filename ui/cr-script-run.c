@@ -40,6 +40,17 @@ cr_script_run_memory_budget (void)
   return CLAMP (usable / 4, MIN_BUDGET, MAX_BUDGET);
 }
 
+void
+cr_script_run_init_memory_budget (void)
+{
+  static gsize budget_set = 0;
+  if (g_once_init_enter (&budget_set))
+    {
+      cr_memory_set_limit (cr_script_run_memory_budget ());
+      g_once_init_leave (&budget_set, 1);
+    }
+}
+
 /* A parse error as the runner prints it, and its one-line message. */
 static void
 set_parse_error (CrScriptRun  *run,
@@ -84,12 +95,7 @@ cr_script_run (const char            *source,
                CrScriptRun           *run)
 {
   memset (run, 0, sizeof *run);
-  static gsize budget_set = 0;
-  if (g_once_init_enter (&budget_set))
-    {
-      cr_memory_set_limit (cr_script_run_memory_budget ());
-      g_once_init_leave (&budget_set, 1);
-    }
+  cr_script_run_init_memory_budget ();
   g_autoptr (GError) error = NULL;
   CrSpan span = { 0 };
   /* The parse too can be stopped by an edit, and is under the budget. */

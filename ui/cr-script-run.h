@@ -37,5 +37,10 @@ void cr_script_run_clear (CrScriptRun           *run);
  * lower), between 256 MiB and 4 GiB, so that a script hits MemoryError long
  * before the kernel's OOM killer takes the window and its unsaved edits. */
 gsize cr_script_run_memory_budget (void);
+/* Sets that budget, once per process (later calls do nothing); the first
+ * cr_script_run() calls it. Call it first to read the budget, or to replace
+ * it by a later cr_memory_set_limit() (the crash guard's child takes its
+ * window's). */
+void  cr_script_run_init_memory_budget (void);
 
 G_END_DECLS

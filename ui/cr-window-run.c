@@ -17,11 +17,19 @@
  * What a script prints is kept as a bounded tail (cr-output-tail.h), so a
  * script that prints without end costs the window neither time nor memory;
  * a run that goes on past RUN_TIME_LIMIT_S ends in a TimeoutError, so it
- * does not keep a core busy behind the person's back. */
+ * does not keep a core busy behind the person's back.
+ *
+ * Before a run in process, the worker makes the same run in a child process
+ * (the crash guard, cr-script-guard.h): a bug in the engine that kills the
+ * child is reported in the Output pane and the script is not run here; a
+ * child that ran out of time or memory gives its error, and the run here is
+ * skipped as it would end the same way. Each of the two runs gets the whole
+ * time limit. */
 #include "cr-config.h"
 #include "cr-window-private.h"
 
 #include "cr-script-run.h"
+#include "cr-script-guard.h"
 #include "cr-output-tail.h"
 #include "cr-device.h"
 #include "cr-expression-panel.h"
@@ -43,6 +51,9 @@ typedef struct {
   CrDeviceType  device;
   gint         *cancel_flag;   /* owned: the window's pointer is cleared before it is freed;
                                 * 1: an edit cancelled the run, 2: it ran out of time */
+  CrWindow     *window;        /* not a reference (see start_run) */
+  guint         time_limit_s;  /* of the crash guard's child, and of the run here */
+  gboolean      guard_timed_out; /* the child's run ended in TimeoutError */
   CrOutputTail *output;        /* what it printed, the end of it */
   CrScriptRun   run;           /* its models, or where and why it stopped */
 } RunJob;
@@ -61,6 +72,38 @@ run_job_free (gpointer data)
   g_free (job);
 }
 
+static gboolean run_limit_cb (gpointer user_data);
+
+/* The run in process starts: its time limit starts with it. */
+typedef struct {
+  CrWindow     *window;       /* not a reference: gone when cancellable is cancelled */
+  GCancellable *cancellable;  /* the window's, a reference */
+  gint         *cancel_flag;  /* which run; compared, never read */
+} ArmLimit;
+
+static void
+arm_limit_free (gpointer data)
+{
+  ArmLimit *arm = data;
+  g_object_unref (arm->cancellable);
+  g_free (arm);
+}
+
+static gboolean
+arm_limit_cb (gpointer user_data)
+{
+  ArmLimit *arm = user_data;
+  if (g_cancellable_is_cancelled (arm->cancellable))
+    return G_SOURCE_REMOVE;   /* The window is gone. */
+  CrWindow *self = arm->window;
+  if (self->running && self->cancel_flag == arm->cancel_flag)
+    {
+      g_clear_handle_id (&self->run_limit_id, g_source_remove);
+      self->run_limit_id = g_timeout_add_seconds (self->run_time_limit_s, run_limit_cb, self);
+    }
+  return G_SOURCE_REMOVE;
+}
+
 static void
 run_thread (GTask        *task,
             gpointer      source_object,
@@ -68,6 +111,34 @@ run_thread (GTask        *task,
             GCancellable *cancellable)
 {
   RunJob *job = task_data;
+  switch (cr_script_guard_check (job->source, job->filename, job->time_limit_s, job->cancel_flag,
+                                 &job->run))
+    {
+    case CR_SCRIPT_GUARD_CRASHED:
+    case CR_SCRIPT_GUARD_OUT_OF_MEMORY:
+      g_task_return_boolean (task, TRUE);
+      return;
+    case CR_SCRIPT_GUARD_TIMED_OUT:
+      job->guard_timed_out = TRUE;
+      g_task_return_boolean (task, TRUE);
+      return;
+    case CR_SCRIPT_GUARD_CANCELLED:
+    case CR_SCRIPT_GUARD_PASSED:
+    case CR_SCRIPT_GUARD_UNAVAILABLE:
+      break;
+    }
+  ArmLimit *arm = g_new0 (ArmLimit, 1);
+  arm->window = job->window;
+  arm->cancellable = g_object_ref (cancellable);
+  arm->cancel_flag = job->cancel_flag;
+  /* An idle on the main context, not g_main_context_invoke(), which would
+   * call it here when the main thread does not hold the context. */
+  GSource *idle = g_idle_source_new ();
+  g_source_set_priority (idle, G_PRIORITY_DEFAULT);
+  g_source_set_callback (idle, arm_limit_cb, arm, arm_limit_free);
+  g_source_attach (idle, g_main_context_default ());
+  g_source_unref (idle);
+  /* Cancelled: this run sees the flag and stops at once. */
   CrInterpOptions options = {
     .output = cr_output_tail_append,
     .output_data = job->output,
@@ -393,7 +464,7 @@ run_done (GObject      *source_object,
   if (g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
     return;   /* The window is gone. */
 
-  CrWindow *self = CR_WINDOW (source_object);
+  CrWindow *self = CR_WINDOW (user_data);
   RunJob *job = g_task_get_task_data (G_TASK (result));
   self->running = FALSE;
   self->cancel_flag = NULL;
@@ -407,8 +478,8 @@ run_done (GObject      *source_object,
   /* Cancelled by an edit: its successor is already scheduled. */
   if (g_atomic_int_get (job->cancel_flag) == 1)
     return;
-  if (g_atomic_int_get (job->cancel_flag) == 2)
-    name_time_limit (&job->run, self->run_time_limit_s);
+  if (g_atomic_int_get (job->cancel_flag) == 2 || job->guard_timed_out)
+    name_time_limit (&job->run, job->time_limit_s);
   set_busy (self, FALSE);
 
   if (!job->run.message)
@@ -492,16 +563,23 @@ start_run (CrWindow *self)
     job->filename = g_strdup (from_editor ? "<editor>" : "<expression>");
   job->device = gtk_drop_down_get_selected (self->device_dropdown) == 1 ? CR_DEVICE_CUDA : CR_DEVICE_CPU;
   job->cancel_flag = g_new0 (gint, 1);
+  job->time_limit_s = self->run_time_limit_s;
   job->output = cr_output_tail_new (CR_OUTPUT_TAIL_MAX_LINES, CR_OUTPUT_TAIL_MAX_BYTES);
   self->cancel_flag = job->cancel_flag;
   self->running = TRUE;
   set_busy (self, TRUE);
   self->run_started_us = g_get_monotonic_time ();
 
-  g_autoptr (GTask) task = g_task_new (self, self->cancellable, run_done, NULL);
+  /* The task holds no reference to the window: a closed window is disposed
+   * at once, which stops its run (and the crash guard's child), and its last
+   * reference is never dropped on the worker. run_done checks the
+   * cancellable, which dispose cancels, before it touches the window. */
+  job->window = self;
+  g_autoptr (GTask) task = g_task_new (NULL, self->cancellable, run_done, self);
   g_task_set_task_data (task, job, run_job_free);
+  /* The time limit is armed by the worker (arm_limit_cb) once the crash
+   * guard's child, which has a limit of its own, has finished. */
   g_task_run_in_thread (task, run_thread);
-  self->run_limit_id = g_timeout_add_seconds (self->run_time_limit_s, run_limit_cb, self);
 }
 
 static gboolean

@@ -4,18 +4,22 @@
  * error in the Output pane (or be cancelled by the next edit), the window must
  * stay usable, and the next edit must run and show its graph. Also: the
  * window's memory budget, and that a cancelled worker really stops.
+ * The crash guard (ui/cr-script-guard.h): an engine that crashes on a script
+ * is reported and the window stays; a guard child killed by an edit is gone.
  *
  * Runs under xvfb-run with an address-space limit of its own (see main), so
  * that a regression cannot take the shared machine down with it. */
 #include "cr-config.h"
 #include "cr-window-private.h"
 #include "cr-script-run.h"
+#include "cr-script-guard.h"
 #include "cr-storage.h"
 #include "ui-test-gui.h"
 
 #include <gtksourceview/gtksource.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -349,6 +353,105 @@ test_memory_budget (void)
   g_assert_true (budget <= physical / 4 || budget == (gsize) 256 << 20);
 }
 
+/* The processes whose parent is this one (the crash guard's children), and
+ * how many of those are zombies. */
+static guint
+count_children (guint *zombies)
+{
+  guint count = 0;
+  *zombies = 0;
+  DIR *proc = opendir ("/proc");
+  g_assert_nonnull (proc);
+  struct dirent *entry;
+  while ((entry = readdir (proc)))
+    {
+      if (!g_ascii_isdigit (entry->d_name[0]))
+        continue;
+      g_autofree char *path = g_strdup_printf ("/proc/%s/stat", entry->d_name);
+      g_autofree char *stat = NULL;
+      if (!g_file_get_contents (path, &stat, NULL, NULL))
+        continue;
+      /* "pid (comm) state ppid ...": comm may hold spaces and parentheses. */
+      const char *after = strrchr (stat, ')');
+      char state = 0;
+      long ppid = 0;
+      if (!after || sscanf (after + 1, " %c %ld", &state, &ppid) != 2 || ppid != getpid ())
+        continue;
+      count++;
+      *zombies += state == 'Z';
+    }
+  closedir (proc);
+  return count;
+}
+
+static gboolean
+skip_without_guard (void)
+{
+  if (cr_script_guard_get_runner ())
+    return FALSE;
+  g_test_skip ("no crash guard: CHAINRULE_RUNNER is not set (meson test sets it)");
+  return TRUE;
+}
+
+/* An engine that crashes on a script (the guard's child, on purpose): the
+ * Output pane and the error bar say so, the last good graph stays dimmed, the
+ * window stays, and the next edit runs. */
+static void
+test_engine_crash (void)
+{
+  if (skip_without_guard ())
+    return;
+  CrWindow *window = new_window ();
+  assert_next_edit_runs (window, 30);
+  g_setenv (CR_SCRIPT_GUARD_TEST_CRASH_ENV, "1", TRUE);
+  set_text (window, GOOD_SCRIPT "print('crash me')\n");
+  double ms = wait_for_run_finished (window, 30);
+  g_unsetenv (CR_SCRIPT_GUARD_TEST_CRASH_ENV);
+  g_test_message ("the crash was reported after %.0f ms", ms);
+  g_assert_cmpfloat (ms, >=, 0);
+  g_autofree char *printed = output_text (window);
+  g_test_message ("Output pane:\n%s", printed);
+  g_assert_true (g_str_has_prefix (printed, "The engine crashed on this script (Segmentation fault): "
+                                            "this is a bug in Chainrule, not in your script. "
+                                            "The window did not run it.\n"));
+  g_assert_nonnull (strstr (printed, "crashing on purpose"));
+  /* Not run in process: nothing it prints is there. */
+  g_assert_null (strstr (printed, "crash me"));
+  g_assert_true (gtk_revealer_get_reveal_child (window->error_revealer));
+  g_assert_nonnull (strstr (gtk_label_get_text (window->error_label), "The engine crashed"));
+  g_assert_nonnull (cr_graph_canvas_get_model (cr_window_get_canvas (window)));
+  g_assert_true (gtk_widget_has_css_class (window->sidebar, "cr-dimmed"));
+  assert_next_edit_runs (window, 30);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A guard child still running when the next edit comes is killed and reaped
+ * at once: no process left behind, no zombie. So is one running when the
+ * window closes. */
+static void
+test_guard_killed_by_edit (void)
+{
+  if (skip_without_guard ())
+    return;
+  guint zombies = 0;
+  g_assert_cmpuint (count_children (&zombies), ==, 0);
+  CrWindow *window = new_window ();
+  set_text (window, "while True:\n    pass\n");
+  cr_ui_test_spin (500);
+  g_assert_cmpuint (count_children (&zombies), ==, 1);
+  assert_next_edit_runs (window, 30);
+  cr_ui_test_spin (100);
+  g_assert_cmpuint (count_children (&zombies), ==, 0);
+
+  set_text (window, "while True:\n    pass\n");
+  cr_ui_test_spin (500);
+  g_assert_cmpuint (count_children (&zombies), ==, 1);
+  gtk_window_destroy (GTK_WINDOW (window));
+  cr_ui_test_spin (200);
+  g_assert_cmpuint (count_children (&zombies), ==, 0);
+  assert_no_thread_spins ();
+}
+
 int
 main (int    argc,
       char **argv)
@@ -370,5 +473,7 @@ main (int    argc,
   g_test_add_func ("/ui/window-hostile/deep-recursion", test_deep_recursion);
   g_test_add_func ("/ui/window-hostile/huge-tensor", test_huge_tensor);
   g_test_add_func ("/ui/window-hostile/memory-budget", test_memory_budget);
+  g_test_add_func ("/ui/window-hostile/engine-crash", test_engine_crash);
+  g_test_add_func ("/ui/window-hostile/guard-killed-by-edit", test_guard_killed_by_edit);
   return g_test_run ();
 }
