@@ -317,9 +317,11 @@ typedef struct CrCudaApi {
   int (*add_scaled)    (const CrCudaTensor *out, const CrCudaTensor *a, const CrCudaTensor *b,
                         double alpha, CR_CUDA_MSG);
 
-  /* out = min(max(x, lo), hi) for the bounds that apply; NaN stays NaN.
-   * x->dtype == out->dtype (float32/float64/int64; for int64 the bounds are
-   * whole numbers, converted with (int64_t)). */
+  /* out = min(max(x, lo), hi) for the bounds that apply; NaN stays NaN, and
+   * so does x with a single NaN bound; both bounds given and one NaN gives
+   * NaN everywhere (PyTorch 1.13). x->dtype == out->dtype (float32/float64/
+   * int64; for int64 the bounds are whole numbers in [-2^63, 2^63], 2^63
+   * meaning INT64_MAX). */
   int (*clamp)         (const CrCudaTensor *out, const CrCudaTensor *x, int has_min, double min,
                         int has_max, double max, CR_CUDA_MSG);
 

@@ -163,15 +163,42 @@ unary_op (const Plan &plan, int dtype, char *msg, size_t msg_size)
 template <typename T>
 struct ClampFn
 {
-  T lo, hi;
+  T    lo, hi;
+  bool all_nan;      /* both bounds given, one NaN: lo (NaN) everywhere, as PyTorch 1.13 */
 
   __device__ __forceinline__ T
   operator() (T v) const
   {
-    v = v < lo ? lo : v;                 /* NaN fails both tests and stays */
-    return v > hi ? hi : v;
+    if (all_nan)
+      return lo;
+    v = v < lo ? lo : v;                 /* NaN fails both tests and stays; so does a */
+    return v > hi ? hi : v;              /* single NaN bound */
   }
 };
+
+/* The float bounds of clamp: an absent one is infinite; both given and one
+ * NaN makes both NaN (the CPU's rule, also applied by core before the call). */
+template <typename T>
+ClampFn<T>
+clamp_float_bounds (int has_min, double min, int has_max, double max)
+{
+  ClampFn<T> f = { has_min ? (T) min : -(T) INFINITY, has_max ? (T) max : (T) INFINITY, false };
+
+  if (has_min && has_max && (min != min || max != max))
+    {
+      f.lo = f.hi = (T) NAN;
+      f.all_nan = true;
+    }
+  return f;
+}
+
+/* An int64 bound (a whole number): 2^63, a script's 2^63 - 1 rounded through
+ * a double, saturates as on the CPU (convert would give INT64_MIN). */
+inline int64_t
+clamp_int64_bound (double v)
+{
+  return v >= 9223372036854775808.0 ? INT64_MAX : convert<int64_t> (v);
+}
 
 template <typename T>
 struct WhereFn
@@ -301,20 +328,15 @@ cr_cuda_k_clamp (const CrCudaTensor *out, const CrCudaTensor *x, int has_min, do
   switch (x->dtype)
     {
     case CR_CUDA_FLOAT32:
-      {
-        ClampFn<float> f = { has_min ? (float) min : -INFINITY, has_max ? (float) max : INFINITY };
-        return launch<float, float> (plan, f, "clamp", msg, msg_size);
-      }
+      return launch<float, float> (plan, clamp_float_bounds<float> (has_min, min, has_max, max),
+                                   "clamp", msg, msg_size);
     case CR_CUDA_FLOAT64:
-      {
-        ClampFn<double> f = { has_min ? min : -(double) INFINITY,
-                              has_max ? max : (double) INFINITY };
-        return launch<double, double> (plan, f, "clamp", msg, msg_size);
-      }
+      return launch<double, double> (plan, clamp_float_bounds<double> (has_min, min, has_max, max),
+                                     "clamp", msg, msg_size);
     case CR_CUDA_INT64:
       {
-        ClampFn<int64_t> f = { has_min ? convert<int64_t> (min) : INT64_MIN,
-                               has_max ? convert<int64_t> (max) : INT64_MAX };
+        ClampFn<int64_t> f = { has_min ? clamp_int64_bound (min) : INT64_MIN,
+                               has_max ? clamp_int64_bound (max) : INT64_MAX, false };
         return launch<int64_t, int64_t> (plan, f, "clamp", msg, msg_size);
       }
     default:

@@ -756,10 +756,41 @@ clamp_bound_is_int64 (double v)
   return v == floor (v) && v >= -9223372036854775808.0 && v <= 9223372036854775808.0;
 }
 
-static gint64
-clamp_bound_to_int64 (double v)
+gint64
+cr_cpu_clamp_bound_to_int64 (double v)
 {
   return v >= 9223372036854775808.0 ? G_MAXINT64 : (gint64) v;
+}
+
+gboolean
+cr_cpu_clamp_rule (CrDType    dtype,
+                   gboolean   has_min,
+                   double     min,
+                   gboolean   has_max,
+                   double     max,
+                   CrDType   *out_dtype,
+                   gboolean  *out_fill_nan,
+                   GError   **error)
+{
+  CrDType ct = dtype;
+
+  /* A bound that no int64 holds (non-integral, NaN, infinite, too large)
+   * promotes an integer tensor like a wrapped float. */
+  if (ct == CR_DTYPE_INT64
+      && ((has_min && !clamp_bound_is_int64 (min)) || (has_max && !clamp_bound_is_int64 (max))))
+    ct = CR_DTYPE_FLOAT32;
+  if (ct == CR_DTYPE_FLOAT32
+      && ((has_min && isfinite (min) && fabs (min) > FLT_MAX)
+          || (has_max && isfinite (max) && fabs (max) > FLT_MAX)))
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "value cannot be converted to type float without overflow");
+      return FALSE;
+    }
+  *out_dtype = ct;
+  /* PyTorch 1.13's clamp with both bounds fills NaN when either is NaN. */
+  *out_fill_nan = has_min && has_max && (isnan (min) || isnan (max));
+  return TRUE;
 }
 
 CrTensor *
@@ -771,6 +802,7 @@ cr_kernel_clamp (const CrTensor  *x,
                  GError         **error)
 {
   CrDType ct = x->dtype;
+  gboolean fill_nan;
   Operand operand;
   CrTensor *out;
   union {
@@ -793,22 +825,10 @@ cr_kernel_clamp (const CrTensor  *x,
       cr_cpu_set_not_implemented (error, "clamp_scalar_cpu", ct);
       return NULL;
     }
-  /* A bound that no int64 holds (non-integral, NaN, infinite, too large)
-   * promotes an integer tensor like a wrapped float. */
-  if (ct == CR_DTYPE_INT64
-      && ((has_min && !clamp_bound_is_int64 (min)) || (has_max && !clamp_bound_is_int64 (max))))
-    ct = CR_DTYPE_FLOAT32;
-  if (ct == CR_DTYPE_FLOAT32
-      && ((has_min && isfinite (min) && fabs (min) > FLT_MAX)
-          || (has_max && isfinite (max) && fabs (max) > FLT_MAX)))
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                           "value cannot be converted to type float without overflow");
-      return NULL;
-    }
-  /* PyTorch 1.13's clamp with both bounds fills NaN when either is NaN (with
-   * one bound, a NaN bound leaves x as it is: the rows below). */
-  if (has_min && has_max && (isnan (min) || isnan (max)))
+  /* With one bound, a NaN bound leaves x as it is: the rows below. */
+  if (!cr_cpu_clamp_rule (x->dtype, has_min, min, has_max, max, &ct, &fill_nan, error))
+    return NULL;
+  if (fill_nan)
     return cr_tensor_new_full (x->shape, x->ndim, NAN, ct, CR_DEVICE_CPU, error);
 
   switch (ct)
@@ -827,8 +847,8 @@ cr_kernel_clamp (const CrTensor  *x,
     case CR_DTYPE_BOOL:
     case CR_DTYPE_COUNT:
     default:
-      bounds.i[0] = has_min ? clamp_bound_to_int64 (min) : G_MININT64;
-      bounds.i[1] = has_max ? clamp_bound_to_int64 (max) : G_MAXINT64;
+      bounds.i[0] = has_min ? cr_cpu_clamp_bound_to_int64 (min) : G_MININT64;
+      bounds.i[1] = has_max ? cr_cpu_clamp_bound_to_int64 (max) : G_MAXINT64;
       row = clamp_i;
       break;
     }

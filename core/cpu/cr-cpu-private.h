@@ -295,6 +295,23 @@ gboolean  cr_cpu_check_into        (const CrTensor  *out,
                                     int             *ndim,
                                     GError         **error);
 
+/* clamp's dtype rule every backend shares (PyTorch 1.13): *out_dtype gets
+ * the compute and result dtype (an int64 tensor with a bound that no int64
+ * holds computes in float32), *out_fill_nan whether the result is all NaN
+ * (both bounds given and one NaN; a single NaN bound leaves x as it is).
+ * FALSE with PyTorch's RuntimeError for a bound past float32's range. */
+gboolean  cr_cpu_clamp_rule        (CrDType          dtype,
+                                    gboolean         has_min,
+                                    double           min,
+                                    gboolean         has_max,
+                                    double           max,
+                                    CrDType         *out_dtype,
+                                    gboolean        *out_fill_nan,
+                                    GError         **error);
+/* An int64 clamp bound from a double the rule kept int64: 2**63 (a script's
+ * 2**63 - 1 rounded on its way through a double) saturates. */
+gint64    cr_cpu_clamp_bound_to_int64 (double        v);
+
 /* take/put's "<what>(): Expected a long tensor for index" unless int64. */
 gboolean  cr_cpu_check_index_dtype (const CrTensor  *index,
                                     const char      *what,

@@ -285,6 +285,8 @@ cuda_clamp (const CrTensor *x_in, gboolean has_min, double min, gboolean has_max
 {
   g_autoptr(CrTensor) x = NULL;
   CrCudaTensor dout, dx;
+  CrDType ct;
+  gboolean fill_nan;
   CrTensor *out;
 
   if (!has_min && !has_max)
@@ -301,6 +303,20 @@ cuda_clamp (const CrTensor *x_in, gboolean has_min, double min, gboolean has_max
       g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                            "\"clamp_cuda\" not implemented for 'Bool'");
       return NULL;
+    }
+  /* The CPU's dtype and NaN rule; the kernel gets x in the compute dtype. */
+  if (!cr_cpu_clamp_rule (x->dtype, has_min, min, has_max, max, &ct, &fill_nan, error))
+    return NULL;
+  if (fill_nan)
+    return cr_tensor_new_full (x->shape, x->ndim, NAN, ct, CR_DEVICE_CUDA, error);
+  if (ct != x->dtype)
+    {
+      CrTensor *cast = cr_cuda_as_dtype (x, ct, error);
+
+      if (cast == NULL)
+        return NULL;
+      cr_tensor_unref (x);
+      x = cast;
     }
   out = cr_cuda_new_out (x->shape, x->ndim, x->dtype, error);
   if (out == NULL || out->numel == 0)

@@ -420,6 +420,9 @@ clamp_impl (const CrCudaTensor *out, const CrCudaTensor *x, int has_min, double 
   for (int64_t i = 0, n = numel (out); i < n; i++)
     {
       double v = load (x, i);
+      /* Both bounds and one NaN: NaN (PyTorch 1.13); one NaN bound keeps x. */
+      if (has_min && has_max && (isnan (min) || isnan (max)))
+        v = NAN;
       if (has_min && v < min)
         v = min;
       if (has_max && v > max)
