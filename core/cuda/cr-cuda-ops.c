@@ -137,6 +137,23 @@ binary_run (guint op, CrTensor *out, const CrTensor *a_in, const CrTensor *b_in,
 
   if (b == NULL)
     return FALSE;
+  /* int64 division by zero fails as on the CPU (the kernel would write 0):
+   * counting b's nonzero elements waits for the device. */
+  if (compute == CR_DTYPE_INT64 && (op == CR_BINARY_FLOOR_DIVIDE || op == CR_BINARY_REMAINDER)
+      && b->numel > 0)
+    {
+      CrCudaTensor dzero;
+      gint64 nonzero = 0;
+
+      cr_cuda_describe (b, &dzero);
+      if (!CALL (count_nonzero, &dzero, &nonzero))
+        return FALSE;
+      if (nonzero < b->numel)
+        {
+          g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, "ZeroDivisionError");
+          return FALSE;
+        }
+    }
   if (out->numel == 0)
     return TRUE;
   cr_cuda_describe (out, &dout);

@@ -4,7 +4,8 @@
  * device=, reprs, sync points, errors) runs on machines without a GPU.
  *
  * It implements the whole ABI with plain loops in double precision on the
- * host, reading and writing through the descriptors exactly as the ABI says
+ * host (int64 in exact, wrapping integer arithmetic, as the module and the
+ * CPU), reading and writing through the descriptors exactly as the ABI says
  * (gemm checks the layout promise). With CHAINRULE_MOCK_CUDA_FEW set it has
  * only copy, fill, binary and reduce, and core must report the others as
  * "... is not implemented on CUDA yet". It says nothing about the real
@@ -225,6 +226,17 @@ load (const CrCudaTensor *t, int64_t i)
     }
 }
 
+/* The ABI's float -> int64 cast (x86's cvttsd2si, the CPU's
+ * cr_double_to_int64): NaN and values out of range give INT64_MIN, without
+ * the C cast's UB. */
+static int64_t
+to_int64 (double v)
+{
+  if (v >= -9223372036854775808.0 && v < 9223372036854775808.0)
+    return (int64_t) v;
+  return INT64_MIN;
+}
+
 static void
 store (const CrCudaTensor *t, int64_t i, double v)
 {
@@ -232,10 +244,61 @@ store (const CrCudaTensor *t, int64_t i, double v)
   switch (t->dtype)
     {
     case CR_CUDA_BOOL: *(uint8_t *) p = v != 0.0; break;
-    case CR_CUDA_INT64: *(int64_t *) p = (int64_t) v; break;
+    case CR_CUDA_INT64: *(int64_t *) p = to_int64 (v); break;
     case CR_CUDA_FLOAT32: *(float *) p = (float) v; break;
     default: *(double *) p = v; break;
     }
+}
+
+/* int64 elements exactly (a double holds only 53 bits of them). */
+static int64_t
+load_i (const CrCudaTensor *t, int64_t i)
+{
+  void *p = element (t, i);
+  switch (t->dtype)
+    {
+    case CR_CUDA_BOOL: return *(uint8_t *) p != 0;
+    case CR_CUDA_INT64: return *(int64_t *) p;
+    case CR_CUDA_FLOAT32: return to_int64 (*(float *) p);
+    default: return to_int64 (*(double *) p);
+    }
+}
+
+static void
+store_i (const CrCudaTensor *t, int64_t i, int64_t v)
+{
+  void *p = element (t, i);
+  switch (t->dtype)
+    {
+    case CR_CUDA_BOOL: *(uint8_t *) p = v != 0; break;
+    case CR_CUDA_INT64: *(int64_t *) p = v; break;
+    case CR_CUDA_FLOAT32: *(float *) p = (float) v; break;
+    default: *(double *) p = (double) v; break;
+    }
+}
+
+/* int64 arithmetic wraps around as PyTorch's, in unsigned arithmetic (a
+ * signed overflow is UB). */
+static int64_t wrap_add (int64_t a, int64_t b) { return (int64_t) ((uint64_t) a + (uint64_t) b); }
+static int64_t wrap_sub (int64_t a, int64_t b) { return (int64_t) ((uint64_t) a - (uint64_t) b); }
+static int64_t wrap_mul (int64_t a, int64_t b) { return (int64_t) ((uint64_t) a * (uint64_t) b); }
+
+/* int64 pow by squaring, wrapping; negative exponents as the CPU. */
+static int64_t
+ipow (int64_t base, int64_t exp)
+{
+  int64_t result = 1;
+
+  if (exp < 0)
+    return base == 1 ? 1 : base == -1 ? ((exp & 1) ? -1 : 1) : 0;
+  while (exp)
+    {
+      if (exp & 1)
+        result = wrap_mul (result, base);
+      exp >>= 1;
+      base = wrap_mul (base, base);
+    }
+  return result;
 }
 
 /* ---- the elementwise kernels' promises ----------------------------------------------- */
@@ -289,7 +352,10 @@ copy_impl (const CrCudaTensor *out, const CrCudaTensor *src, char *msg, size_t m
 {
   PROMISES ("copy", out, src);
   for (int64_t i = 0, n = numel (out); i < n; i++)
-    store (out, i, load (src, i));
+    if (src->dtype == CR_CUDA_INT64)
+      store_i (out, i, load_i (src, i));
+    else
+      store (out, i, load (src, i));
   return CR_CUDA_OK;
 }
 
@@ -311,6 +377,32 @@ py_mod (double a, double b)
   return r;
 }
 
+/* The int64 unary ops the module has (its unary_valid), exact and wrapping. */
+static int
+unary_int64 (int op, const CrCudaTensor *out, const CrCudaTensor *x, char *msg, size_t msg_size)
+{
+  for (int64_t i = 0, n = numel (out); i < n; i++)
+    {
+      int64_t v = load_i (x, i), r;
+      switch (op)
+        {
+        case CR_CUDA_UNARY_NEG: r = wrap_sub (0, v); break;
+        case CR_CUDA_UNARY_ABS: r = v < 0 ? wrap_sub (0, v) : v; break;
+        case CR_CUDA_UNARY_SQUARE: r = wrap_mul (v, v); break;
+        case CR_CUDA_UNARY_SIGN: r = (v > 0) - (v < 0); break;
+        case CR_CUDA_UNARY_RELU: r = v < 0 ? 0 : v; break;
+        case CR_CUDA_UNARY_FLOOR:
+        case CR_CUDA_UNARY_CEIL:
+        case CR_CUDA_UNARY_ROUND: r = v; break;
+        default:
+          return set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size,
+                          "\"unary op %d\" not implemented for 'Long'", op);
+        }
+      store_i (out, i, r);
+    }
+  return CR_CUDA_OK;
+}
+
 static int
 unary_impl (int op, const CrCudaTensor *out, const CrCudaTensor *x, char *msg, size_t msg_size)
 {
@@ -320,6 +412,8 @@ unary_impl (int op, const CrCudaTensor *out, const CrCudaTensor *x, char *msg, s
                     out->dtype, x->dtype);
   int is_int = x->dtype == CR_CUDA_INT64;
 
+  if (is_int && op != CR_CUDA_UNARY_LOGICAL_NOT)
+    return unary_int64 (op, out, x, msg, msg_size);
   for (int64_t i = 0, n = numel (out); i < n; i++)
     {
       double v = load (x, i), r;
@@ -353,6 +447,54 @@ unary_impl (int op, const CrCudaTensor *out, const CrCudaTensor *x, char *msg, s
   return CR_CUDA_OK;
 }
 
+/* int64 binary ops, exact and wrapping as the module's BinaryFn: division by
+ * zero writes 0, INT64_MIN // -1 wraps, % -1 is 0. */
+static int
+binary_int64 (int op, const CrCudaTensor *out, const CrCudaTensor *a, const CrCudaTensor *b,
+              char *msg, size_t msg_size)
+{
+  for (int64_t i = 0, n = numel (out); i < n; i++)
+    {
+      int64_t x = load_i (a, i), y = load_i (b, i), r;
+      switch (op)
+        {
+        case CR_CUDA_BINARY_ADD: r = wrap_add (x, y); break;
+        case CR_CUDA_BINARY_SUB: r = wrap_sub (x, y); break;
+        case CR_CUDA_BINARY_MUL: r = wrap_mul (x, y); break;
+        case CR_CUDA_BINARY_POW: r = ipow (x, y); break;
+        case CR_CUDA_BINARY_MAXIMUM: r = x > y ? x : y; break;
+        case CR_CUDA_BINARY_MINIMUM: r = x < y ? x : y; break;
+        case CR_CUDA_BINARY_FLOOR_DIVIDE:
+          if (y == 0)
+            r = 0;
+          else if (y == -1)
+            r = wrap_sub (0, x);
+          else
+            r = x / y - ((x % y) != 0 && ((x < 0) != (y < 0)));
+          break;
+        case CR_CUDA_BINARY_REMAINDER:
+          r = y == 0 || y == -1 ? 0 : x % y;
+          if (r != 0 && ((r < 0) != (y < 0)))
+            r += y;
+          break;
+        case CR_CUDA_BINARY_EQ: r = x == y; break;
+        case CR_CUDA_BINARY_NE: r = x != y; break;
+        case CR_CUDA_BINARY_LT: r = x < y; break;
+        case CR_CUDA_BINARY_LE: r = x <= y; break;
+        case CR_CUDA_BINARY_GT: r = x > y; break;
+        case CR_CUDA_BINARY_GE: r = x >= y; break;
+        case CR_CUDA_BINARY_LOGICAL_AND: r = x != 0 && y != 0; break;
+        case CR_CUDA_BINARY_LOGICAL_OR: r = x != 0 || y != 0; break;
+        case CR_CUDA_BINARY_RELU_BACKWARD: r = y > 0 ? x : 0; break;
+        default:
+          return set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size,
+                          "\"binary op %d\" not implemented for 'Long'", op);
+        }
+      store_i (out, i, r);
+    }
+  return CR_CUDA_OK;
+}
+
 static int
 binary_impl (int op, const CrCudaTensor *out, const CrCudaTensor *a, const CrCudaTensor *b,
         char *msg, size_t msg_size)
@@ -365,6 +507,8 @@ binary_impl (int op, const CrCudaTensor *out, const CrCudaTensor *a, const CrCud
                     out->dtype);
   int is_int = a->dtype == CR_CUDA_INT64 || a->dtype == CR_CUDA_BOOL;
 
+  if (a->dtype == CR_CUDA_INT64)
+    return binary_int64 (op, out, a, b, msg, msg_size);
   for (int64_t i = 0, n = numel (out); i < n; i++)
     {
       double x = load (a, i), y = load (b, i), r;
@@ -406,7 +550,10 @@ add_scaled_impl (const CrCudaTensor *out, const CrCudaTensor *a, const CrCudaTen
   if (b->dtype != a->dtype || out->dtype != a->dtype)
     return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "add_scaled: dtypes differ");
   for (int64_t i = 0, n = numel (out); i < n; i++)
-    store (out, i, load (a, i) + alpha * load (b, i));
+    if (a->dtype == CR_CUDA_INT64)
+      store_i (out, i, wrap_add (load_i (a, i), wrap_mul (to_int64 (alpha), load_i (b, i))));
+    else
+      store (out, i, load (a, i) + alpha * load (b, i));
   return CR_CUDA_OK;
 }
 
@@ -417,6 +564,19 @@ clamp_impl (const CrCudaTensor *out, const CrCudaTensor *x, int has_min, double 
   PROMISES ("clamp", out, x);
   if (out->dtype != x->dtype)
     return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "clamp: output and input dtypes differ");
+  if (x->dtype == CR_CUDA_INT64)
+    {
+      /* Whole-number bounds; 2^63 saturates (the ABI). */
+      int64_t lo = !has_min ? INT64_MIN : min >= 9223372036854775808.0 ? INT64_MAX : to_int64 (min);
+      int64_t hi = !has_max ? INT64_MAX : max >= 9223372036854775808.0 ? INT64_MAX : to_int64 (max);
+      for (int64_t i = 0, n = numel (out); i < n; i++)
+        {
+          int64_t v = load_i (x, i);
+          v = v < lo ? lo : v;
+          store_i (out, i, v > hi ? hi : v);
+        }
+      return CR_CUDA_OK;
+    }
   for (int64_t i = 0, n = numel (out); i < n; i++)
     {
       double v = load (x, i);
@@ -441,7 +601,10 @@ where_impl (const CrCudaTensor *out, const CrCudaTensor *cond, const CrCudaTenso
     return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
                     "where: expected a bool condition and one dtype for a, b and out");
   for (int64_t i = 0, n = numel (out); i < n; i++)
-    store (out, i, load (cond, i) != 0 ? load (a, i) : load (b, i));
+    if (out->dtype == CR_CUDA_INT64)
+      store_i (out, i, load (cond, i) != 0 ? load_i (a, i) : load_i (b, i));
+    else
+      store (out, i, load (cond, i) != 0 ? load (a, i) : load (b, i));
   return CR_CUDA_OK;
 }
 
@@ -464,6 +627,37 @@ out_index (const CrCudaTensor *x, uint32_t mask, int64_t i)
   return o;
 }
 
+/* int64 sum, prod (wrapping), max and min, exact. */
+static int
+reduce_int64 (int op, const CrCudaTensor *out, const CrCudaTensor *x, uint32_t dims_mask)
+{
+  int64_t n_out = numel (out), n = numel (x);
+  int64_t *acc = calloc ((size_t) (n_out > 0 ? n_out : 1), sizeof (int64_t));
+  char *seen = calloc ((size_t) (n_out > 0 ? n_out : 1), 1);
+
+  for (int64_t o = 0; o < n_out; o++)
+    acc[o] = op == CR_CUDA_REDUCE_PROD;
+  for (int64_t i = 0; i < n; i++)
+    {
+      int64_t o = out_index (x, dims_mask, i), v = load_i (x, i);
+      switch (op)
+        {
+        case CR_CUDA_REDUCE_SUM: acc[o] = wrap_add (acc[o], v); break;
+        case CR_CUDA_REDUCE_PROD: acc[o] = wrap_mul (acc[o], v); break;
+        default:
+          if (!seen[o] || (op == CR_CUDA_REDUCE_MAX ? v > acc[o] : v < acc[o]))
+            acc[o] = v;
+          break;
+        }
+      seen[o] = 1;
+    }
+  for (int64_t o = 0; o < n_out; o++)
+    store_i (out, o, acc[o]);
+  free (acc);
+  free (seen);
+  return CR_CUDA_OK;
+}
+
 static int
 reduce_impl (int op, const CrCudaTensor *out, const CrCudaTensor *x, uint32_t dims_mask,
         char *msg, size_t msg_size)
@@ -473,6 +667,13 @@ reduce_impl (int op, const CrCudaTensor *out, const CrCudaTensor *x, uint32_t di
   int64_t *count = calloc ((size_t) (n_out > 0 ? n_out : 1), sizeof (int64_t));
 
   (void) msg; (void) msg_size;
+  if (x->dtype == CR_CUDA_INT64 && op != CR_CUDA_REDUCE_MEAN && op != CR_CUDA_REDUCE_ANY
+      && op != CR_CUDA_REDUCE_ALL)
+    {
+      free (acc);
+      free (count);
+      return reduce_int64 (op, out, x, dims_mask);
+    }
   for (int64_t i = 0; i < n; i++)
     {
       int64_t o = out_index (x, dims_mask, i);
@@ -513,6 +714,7 @@ max_dim_impl (const CrCudaTensor *values, const CrCudaTensor *indices, const CrC
 {
   int64_t n_out = numel (indices), n = numel (x);
   double *best = calloc ((size_t) (n_out > 0 ? n_out : 1), sizeof (double));
+  int64_t *best_i = calloc ((size_t) (n_out > 0 ? n_out : 1), sizeof (int64_t));
   int64_t *where_ = calloc ((size_t) (n_out > 0 ? n_out : 1), sizeof (int64_t));
   char *seen = calloc ((size_t) (n_out > 0 ? n_out : 1), 1);
 
@@ -521,25 +723,35 @@ max_dim_impl (const CrCudaTensor *values, const CrCudaTensor *indices, const CrC
     {
       int64_t o = out_index (x, 1u << dim, i), rest = i, k = 0;
       double v = load (x, i);
+      int64_t vi = x->dtype == CR_CUDA_INT64 ? load_i (x, i) : 0;
+      int better;
       for (int d = x->ndim - 1; d >= dim; d--)
         {
           k = rest % x->shape[d];
           rest /= x->shape[d];
         }
-      if (!seen[o] || (!isnan (best[o]) && (isnan (v) || (is_min ? v < best[o] : v > best[o]))))
+      if (x->dtype == CR_CUDA_INT64)
+        better = is_min ? vi < best_i[o] : vi > best_i[o];
+      else
+        better = !isnan (best[o]) && (isnan (v) || (is_min ? v < best[o] : v > best[o]));
+      if (!seen[o] || better)
         {
           best[o] = v;
+          best_i[o] = vi;
           where_[o] = k;
           seen[o] = 1;
         }
     }
   for (int64_t o = 0; o < n_out; o++)
     {
-      if (values != NULL)
+      if (values != NULL && x->dtype == CR_CUDA_INT64)
+        store_i (values, o, best_i[o]);
+      else if (values != NULL)
         store (values, o, best[o]);
       *(int64_t *) element (indices, o) = where_[o];
     }
   free (best);
+  free (best_i);
   free (where_);
   free (seen);
   return CR_CUDA_OK;
@@ -676,7 +888,10 @@ take_impl (const CrCudaTensor *out, const CrCudaTensor *x, const CrCudaTensor *i
   for (int64_t i = 0, n = numel (index); i < n; i++)
     {
       int64_t p = *(int64_t *) element (index, i);
-      store (out, i, load (x, p < 0 ? p + size : p));
+      if (x->dtype == CR_CUDA_INT64)
+        store_i (out, i, load_i (x, p < 0 ? p + size : p));
+      else
+        store (out, i, load (x, p < 0 ? p + size : p));
     }
   return CR_CUDA_OK;
 }
@@ -694,7 +909,11 @@ put_impl (const CrCudaTensor *dst, const CrCudaTensor *index, const CrCudaTensor
     {
       int64_t p = *(int64_t *) element (index, i);
       p = p < 0 ? p + size : p;
-      store (dst, p, accumulate ? load (dst, p) + load (values, i) : load (values, i));
+      if (dst->dtype == CR_CUDA_INT64)
+        store_i (dst, p, accumulate ? wrap_add (load_i (dst, p), load_i (values, i))
+                                    : load_i (values, i));
+      else
+        store (dst, p, accumulate ? load (dst, p) + load (values, i) : load (values, i));
     }
   return CR_CUDA_OK;
 }
