@@ -1,5 +1,5 @@
 /* cr-guard-command.c — `chainrule guard-run [--timeout S] [--max-memory BYTES]
- * [--filename NAME]`: the crash guard's child (ui/cr-script-guard.h). Reads a
+ * [--device cpu|cuda] [--filename NAME]`: the crash guard's child (ui/cr-script-guard.h). Reads a
  * script from stdin and runs it exactly as the window does, through
  * cr_script_run() (every backward recorded, graph models built), under the
  * window's budgets, its output discarded. The exit status says how the run
@@ -23,7 +23,7 @@ usage_error (const char *message)
 {
   fprintf (stderr, "chainrule guard-run: %s\n"
                    "Usage: chainrule guard-run [--timeout SECONDS] [--max-memory BYTES] "
-                   "[--filename NAME] < FILE.py\n", message);
+                   "[--device cpu|cuda] [--filename NAME] < FILE.py\n", message);
   return 2;
 }
 
@@ -34,6 +34,7 @@ cr_guard_command (int    argc,
   double timeout = 0;
   guint64 max_memory = 0;
   const char *filename = "<editor>";
+  CrDeviceType device = CR_DEVICE_CPU;
   for (int i = 1; i < argc; i++)
     {
       const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -46,6 +47,12 @@ cr_guard_command (int    argc,
         {
           if (!g_ascii_string_to_unsigned (value, 10, 1, G_MAXSIZE, &max_memory, NULL))
             return usage_error ("--max-memory needs a number of bytes");
+        }
+      else if (strcmp (argv[i], "--device") == 0 && value)
+        {
+          if (strcmp (value, "cpu") != 0 && strcmp (value, "cuda") != 0)
+            return usage_error ("--device must be cpu or cuda");
+          device = strcmp (value, "cuda") == 0 ? CR_DEVICE_CUDA : CR_DEVICE_CPU;
         }
       else if (strcmp (argv[i], "--filename") == 0 && value)
         filename = value;
@@ -80,7 +87,10 @@ cr_guard_command (int    argc,
   if (max_memory)
     cr_memory_set_limit ((gsize) max_memory);
   cr_time_limit_arm (&cancel_flag, timeout);
-  CrInterpOptions options = { .cancel_flag = &cancel_flag };   /* output: discarded */
+  CrInterpOptions options = {   /* output: discarded */
+    .cancel_flag = &cancel_flag,
+    .default_device = device,
+  };
   CrScriptRun run;
   cr_script_run (source, (gssize) length, filename, &options, TRUE, &run);
   cr_time_limit_disarm ();

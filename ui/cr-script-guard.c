@@ -187,6 +187,7 @@ fill_crashed (CrScriptRun *run,
 CrScriptGuardVerdict
 cr_script_guard_check (const char  *source,
                        const char  *filename,
+                       CrDeviceType device,
                        guint        timeout_s,
                        const gint  *cancel_flag,
                        CrScriptRun *run)
@@ -203,6 +204,7 @@ cr_script_guard_check (const char  *source,
   g_autofree char *timeout = g_strdup_printf ("%u", timeout_s);
   g_autofree char *memory = g_strdup_printf ("%" G_GSIZE_FORMAT, cr_memory_get_limit ());
   const char *argv[] = { runner, "guard-run", "--timeout", timeout, "--max-memory", memory,
+                         "--device", device == CR_DEVICE_CUDA ? "cuda" : "cpu",
                          "--filename", filename ? filename : "<editor>", NULL };
   g_autoptr (GSubprocessLauncher) launcher
     = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE);

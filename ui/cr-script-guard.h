@@ -14,7 +14,8 @@
 
 G_BEGIN_DECLS
 
-/* `chainrule guard-run [--timeout S] [--max-memory BYTES] [--filename NAME]`
+/* `chainrule guard-run [--timeout S] [--max-memory BYTES] [--device cpu|cuda]
+ *  [--filename NAME]`
  * reads the script from stdin and exits with one of these (any other status,
  * or a signal, is the child's own failure or a crash). */
 #define CR_SCRIPT_GUARD_EXIT_RAN        0   /* the run ended, with or without a Python error */
@@ -44,13 +45,14 @@ void                 cr_script_guard_set_runner (const char *path);
 const char          *cr_script_guard_get_runner (void);
 
 /* Runs source (NUL-terminated; filename names it in tracebacks) in a child
- * under timeout_s and this process's memory budget, and waits for it on the
+ * on device, under timeout_s and this process's memory budget, and waits for it on the
  * calling thread (a worker), killing it at once when *cancel_flag becomes
  * non-zero. For CRASHED, TIMED_OUT and OUT_OF_MEMORY, fills run (which must
  * be empty) as cr_script_run() fills a run that stopped with an error, with
  * no model; else leaves it empty. */
 CrScriptGuardVerdict cr_script_guard_check      (const char  *source,
                                                  const char  *filename,
+                                                 CrDeviceType device,
                                                  guint        timeout_s,
                                                  const gint  *cancel_flag,
                                                  CrScriptRun *run);

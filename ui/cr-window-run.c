@@ -111,8 +111,8 @@ run_thread (GTask        *task,
             GCancellable *cancellable)
 {
   RunJob *job = task_data;
-  switch (cr_script_guard_check (job->source, job->filename, job->time_limit_s, job->cancel_flag,
-                                 &job->run))
+  switch (cr_script_guard_check (job->source, job->filename, job->device, job->time_limit_s,
+                                 job->cancel_flag, &job->run))
     {
     case CR_SCRIPT_GUARD_CRASHED:
     case CR_SCRIPT_GUARD_OUT_OF_MEMORY:
