@@ -206,6 +206,17 @@ check_shape (const gint64 *shape,
   return TRUE;
 }
 
+gboolean
+cr_shape_check_storage (const gint64  *shape,
+                        int            ndim,
+                        CrDType        dtype,
+                        GError       **error)
+{
+  gint64 numel;
+
+  return check_shape (shape, ndim, dtype, &numel, error);
+}
+
 /* ---- creation ----------------------------------------------------------- */
 
 static CrTensor *

@@ -134,6 +134,14 @@ gboolean    cr_shape_numel_checked     (const gint64   *shape,
                                         int             ndim,
                                         gint64         *out_numel,
                                         GError        **error);
+/* The checks of a new tensor of this shape and dtype, as PyTorch's: no
+ * negative size, a byte size that fits int64 ("Storage size calculation
+ * overflowed with sizes=..."). For a backend that must refuse a shape for
+ * its own reasons only after these. */
+gboolean    cr_shape_check_storage     (const gint64   *shape,
+                                        int             ndim,
+                                        CrDType         dtype,
+                                        GError        **error);
 gboolean    cr_shape_equal             (const gint64   *a,
                                         int             a_ndim,
                                         const gint64   *b,

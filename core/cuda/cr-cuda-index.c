@@ -105,6 +105,10 @@ gemm (const CrTensor *a_in, const CrTensor *b_in, const gint64 *shape, int ndim,
   CrCudaTensor dout, da, db;
   CrTensor *out;
 
+  /* The output's storage size first: a product no device could hold fails
+   * with PyTorch's device-neutral error, not with cuBLAS's limit. */
+  if (!cr_shape_check_storage (shape, ndim, a_in->dtype, error))
+    return NULL;
   /* cuBLAS takes int sizes (the ABI's promise). */
   for (int i = 0; i < ndim; i++)
     if (a_in->shape[i] > G_MAXINT || b_in->shape[i] > G_MAXINT)
