@@ -25,10 +25,12 @@
 #define TENSOR_INDENT 7
 
 typedef struct {
-  const CrTensor       *t;           /* host tensor being printed */
+  const CrTensor       *t;           /* host tensor read: the one printed, or its shown part */
+  const gint64         *shape;       /* the printed tensor's shape */
   const CrPrintOptions *options;
   gboolean              summarize;
-  gint64                row_stride[CR_MAX_DIMS];  /* logical row-major strides */
+  gint64                row_stride[CR_MAX_DIMS];  /* t's logical row-major strides */
+  gint64                gap[CR_MAX_DIMS];         /* middle indices of a dim that t lacks */
 
   /* The _Formatter. */
   gboolean              floating;
@@ -126,6 +128,18 @@ dim_is_summarized (const Printer *p,
   return p->summarize && size > 2 * (gint64) p->options->edgeitems;
 }
 
+/* The flat-index step of index i along dim in t (which may lack the hidden
+ * middle of that dim: then the tail indices move down by its size). */
+static gint64
+shown_offset (const Printer *p,
+              int            dim,
+              gint64         i)
+{
+  if (p->gap[dim] > 0 && i >= p->shape[dim] - p->options->edgeitems)
+    i -= p->gap[dim];
+  return i * p->row_stride[dim];
+}
+
 typedef void (*ElementFunc) (Printer *p,
                              gint64   flat,
                              gpointer user_data);
@@ -156,13 +170,13 @@ foreach_shown (Printer     *p,
       int d;
 
       for (d = 0; d < ndim; d++)
-        flat += idx[d] * p->row_stride[d];
+        flat += shown_offset (p, d, idx[d]);
       func (p, flat, user_data);
 
       /* Odometer step, jumping over the hidden middle of summarised dims. */
       for (d = ndim - 1; d >= 0; d--)
         {
-          gint64 size = t->shape[d];
+          gint64 size = p->shape[d];
           idx[d]++;
           if (dim_is_summarized (p, size) && idx[d] == p->options->edgeitems)
             idx[d] = size - p->options->edgeitems;
@@ -278,8 +292,7 @@ append_vector (const Printer *p,
                gint64         base,
                int            indent)
 {
-  gint64 size = p->t->shape[dim];
-  gint64 stride = p->row_stride[dim];
+  gint64 size = p->shape[dim];
   int element_length = p->max_width + 2;
   int per_line = (int) floor ((double) (p->options->linewidth - indent) / element_length);
   gboolean summarized = dim_is_summarized (p, size);
@@ -310,7 +323,7 @@ append_vector (const Printer *p,
           gint64 i = k;
           if (summarized && k > edge)
             i = size - (n_items - k);
-          append_formatted (p, out, base + i * stride);
+          append_formatted (p, out, base + shown_offset (p, dim, i));
         }
     }
   g_string_append_c (out, ']');
@@ -340,7 +353,7 @@ append_slices (const Printer *p,
       return;
     }
 
-  size = p->t->shape[dim];
+  size = p->shape[dim];
   summarized = dim_is_summarized (p, size);
 
   g_string_append_c (out, '[');
@@ -359,24 +372,70 @@ append_slices (const Printer *p,
           i = size - edge - 1;
           continue;
         }
-      append_slices (p, out, dim + 1, base + i * p->row_stride[dim], indent + 1);
+      append_slices (p, out, dim + 1, base + shown_offset (p, dim, i), indent + 1);
     }
   g_string_append_c (out, ']');
 }
 
-/* A host tensor to read elements from: t itself, or a CPU copy of a CUDA tensor. */
+/* A host tensor to read the shown elements from: t itself on the CPU; for a
+ * device tensor, only what is shown, as PyTorch slices the edges before
+ * reading: each summarized dim keeps its edgeitems at both ends, its middle
+ * (gap[d] indices) left out, one copy per corner of those dims (at most
+ * 2^CR_MAX_DIMS small ones). So a huge expanded CUDA tensor reads a few
+ * elements, as on the CPU. */
 static CrTensor *
-host_tensor (const CrTensor *t)
+host_tensor (const CrTensor *t,
+             gboolean        summarize,
+             int             edge,
+             gint64         *gap)
 {
-  g_autoptr(CrTensor) copy = NULL;
+  gint64 shape[CR_MAX_DIMS], part[CR_MAX_DIMS];
+  int cut[CR_MAX_DIMS], n_cut = 0;
+  g_autoptr(CrTensor) host = NULL;
 
+  for (int d = 0; d < CR_MAX_DIMS; d++)
+    gap[d] = 0;
   if (t->device == CR_DEVICE_CPU)
     return cr_tensor_ref ((CrTensor *) t);
 
-  copy = cr_tensor_new_empty (t->shape, t->ndim, t->dtype, CR_DEVICE_CPU, NULL);
-  if (copy == NULL || !cr_kernel_copy_into (copy, t, NULL))
+  for (int d = 0; d < t->ndim; d++)
+    {
+      shape[d] = t->shape[d];
+      if (summarize && t->shape[d] > 2 * (gint64) edge)
+        {
+          gap[d] = t->shape[d] - 2 * (gint64) edge;
+          shape[d] = 2 * (gint64) edge;
+          cut[n_cut++] = d;
+        }
+    }
+  host = cr_tensor_new_empty (shape, t->ndim, t->dtype, CR_DEVICE_CPU, NULL);
+  if (host == NULL)
     return NULL;
-  return g_steal_pointer (&copy);
+  for (guint corner = 0; corner < (1u << n_cut); corner++)
+    {
+      g_autoptr(CrTensor) src = NULL;
+      g_autoptr(CrTensor) dst = NULL;
+      gint64 src_offset = t->offset, dst_offset = host->offset;
+
+      for (int d = 0; d < t->ndim; d++)
+        part[d] = shape[d];
+      for (int k = 0; k < n_cut; k++)
+        {
+          int d = cut[k];
+
+          part[d] = edge;
+          if (corner & (1u << k))
+            {
+              src_offset += (t->shape[d] - edge) * t->strides[d];
+              dst_offset += edge * host->strides[d];
+            }
+        }
+      src = cr_tensor_new_view (t, part, t->ndim, t->strides, src_offset);
+      dst = cr_tensor_new_view (host, part, t->ndim, host->strides, dst_offset);
+      if (!cr_kernel_copy_into (dst, src, NULL))
+        return NULL;
+    }
+  return g_steal_pointer (&host);
 }
 
 /* _tensor_str(): the bracketed data. */
@@ -396,7 +455,8 @@ append_data (GString              *out,
       return;
     }
 
-  host = host_tensor (t);
+  p.summarize = t->numel > options->threshold;
+  host = host_tensor (t, p.summarize, options->edgeitems, p.gap);
   if (host == NULL)
     {
       /* The device could not be read; say so instead of printing garbage. */
@@ -406,9 +466,9 @@ append_data (GString              *out,
 
   scratch = g_string_new (NULL);
   p.t = host;
+  p.shape = t->shape;
   p.options = options;
   p.scratch = scratch;
-  p.summarize = host->numel > options->threshold;
   cr_shape_contiguous_strides (host->shape, host->ndim, p.row_stride);
 
   formatter_init (&p);
