@@ -35,7 +35,8 @@ cr_guard_command (int    argc,
   guint64 max_memory = 0;
   const char *filename = "<editor>";
   CrDeviceType device = CR_DEVICE_CPU;
-  for (int i = 1; i < argc; i++)
+  /* Every option takes a value: the loop steps over both. */
+  for (int i = 1; i < argc; i += 2)
     {
       const char *value = i + 1 < argc ? argv[i + 1] : NULL;
       if (strcmp (argv[i], "--timeout") == 0 && value)
@@ -58,7 +59,6 @@ cr_guard_command (int    argc,
         filename = value;
       else
         return usage_error ("unknown option, or an option without its value");
-      i++;
     }
 
   g_autoptr (GIOChannel) in = g_io_channel_unix_new (0);
