@@ -1306,7 +1306,18 @@ cr_percent_format (CrInterp    *self,
             if (arg->kind == CR_VALUE_INT || arg->kind == CR_VALUE_BOOL)
               iv = arg->kind == CR_VALUE_INT ? arg->u.i : arg->u.b;
             else if (cr_value_to_double (arg, &dv, NULL) && arg->kind != CR_VALUE_STR)
-              iv = (gint64) dv;
+              {
+                /* As int(): NaN and infinity are Python's errors, and a value
+                 * past 64 bits is an error, not a cast (undefined behaviour). */
+                CrValue *as_int = cr_builtin_float_to_int (dv, error);
+                if (as_int == NULL)
+                  {
+                    g_string_free (spec, TRUE);
+                    goto fail;
+                  }
+                iv = as_int->u.i;
+                cr_value_unref (as_int);
+              }
             else
               {
                 cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
