@@ -166,6 +166,7 @@ struct _CrInterp {
 
   struct _CrGenerator *generator;
   guint             next_handle_id;
+  GPtrArray        *at_free;    /* CrAtFree*: run by cr_interp_free, last first */
 
   /* Backward records and the labels of graph nodes (trace/record only). */
   gboolean          labels_enabled;

@@ -138,11 +138,38 @@ clear_globals (CrInterp *self)
   self->n_globals = 0;
 }
 
+typedef struct {
+  GDestroyNotify func;
+  gpointer       data;
+} CrAtFree;
+
+void
+cr_interp_at_free (CrInterp       *self,
+                   GDestroyNotify  func,
+                   gpointer        data)
+{
+  CrAtFree *entry = g_new (CrAtFree, 1);
+
+  g_return_if_fail (self != NULL && func != NULL);
+  entry->func = func;
+  entry->data = data;
+  if (!self->at_free)
+    self->at_free = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (self->at_free, entry);
+}
+
 void
 cr_interp_free (CrInterp *self)
 {
   if (!self)
     return;
+  while (self->at_free && self->at_free->len > 0)
+    {
+      CrAtFree *entry = g_ptr_array_steal_index (self->at_free, self->at_free->len - 1);
+      entry->func (entry->data);
+      g_free (entry);
+    }
+  g_clear_pointer (&self->at_free, g_ptr_array_unref);
   g_clear_pointer (&self->globals_view, g_hash_table_unref);
   clear_globals (self);
   cr_backward_records_free (self);

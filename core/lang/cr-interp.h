@@ -81,6 +81,12 @@ gboolean    cr_interp_check_cancel (CrInterp              *self,
  * so that a long backward stops too. */
 const gint *cr_interp_get_cancel_flag (CrInterp           *self);
 CrDeviceType cr_interp_get_default_device (CrInterp       *self);
+/* Calls func (data) when self is freed, before its variables are dropped,
+ * the last registered first: how a binding breaks the reference cycles its
+ * objects may form (a leaf whose .grad has a graph that leads back to it). */
+void        cr_interp_at_free      (CrInterp              *self,
+                                    GDestroyNotify         func,
+                                    gpointer               data);
 /* The generator behind torch.manual_seed / randn / rand. */
 struct _CrGenerator *cr_interp_get_generator (CrInterp    *self);
 /* The next RemovableHandle.id: 0, 1, ... in each run, as in a fresh

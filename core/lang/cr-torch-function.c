@@ -169,6 +169,49 @@ retain_arg (CrTorchArgs *a,
   return cr_value_to_bool (a->values[i], out, error);
 }
 
+/* A leaf's AccumulateGrad holds the leaf, so after backward(create_graph=True)
+ * the leaf's .grad, whose graph reaches that node, keeps the leaf alive: the
+ * cycle PyTorch warns of. A script that does not reset .grad to None (or
+ * stops with an error first) would leak it, so the run breaks it at its end. */
+static void
+break_grad_cycles (gpointer data)
+{
+  GPtrArray *leaves = data;
+
+  for (guint i = 0; i < leaves->len; i++)
+    {
+      CrTensor *leaf = g_ptr_array_index (leaves, i);
+      g_clear_pointer (&leaf->grad, cr_tensor_unref);
+    }
+  g_ptr_array_unref (leaves);
+}
+
+/* The leaves whose AccumulateGrad the graph of roots reaches (new refs). */
+static GPtrArray *
+reachable_leaves (CrTensor *const *roots,
+                  guint            n_roots)
+{
+  GPtrArray *leaves = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_tensor_unref);
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr (GPtrArray) stack = g_ptr_array_new ();
+
+  for (guint i = 0; i < n_roots; i++)
+    if (roots[i] && roots[i]->grad_fn)
+      g_ptr_array_add (stack, roots[i]->grad_fn);
+  while (stack->len > 0)
+    {
+      CrNode *node = g_ptr_array_steal_index_fast (stack, stack->len - 1);
+      if (!g_hash_table_add (seen, node))
+        continue;
+      if (node->variable)
+        g_ptr_array_add (leaves, cr_tensor_ref (node->variable));
+      for (guint e = 0; e < node->n_inputs; e++)
+        if (node->next[e].node)
+          g_ptr_array_add (stack, node->next[e].node);
+    }
+  return leaves;
+}
+
 static gboolean
 run_backward (CrInterp        *interp,
               CrTensor *const *roots,
@@ -189,6 +232,8 @@ run_backward (CrInterp        *interp,
                     "you have to use this function, make sure to reset the .grad fields of "
                     "your parameters to None after use to break the cycle and avoid the leak. "
                     "(Triggered internally at  ./torch/csrc/autograd/engine.cpp:1059.)");
+  if (options->create_graph && options->inputs == NULL)
+    cr_interp_at_free (interp, break_grad_cycles, reachable_leaves (roots, n_roots));
   options->observer = cr_interp_backward_begin (interp, roots, n_roots, &observer_data);
   options->observer_data = observer_data;
   ok = cr_autograd_run (roots, grad_roots, n_roots, options, out_grads, error);
