@@ -3,6 +3,7 @@
  * process's drafts are not offered while a killed one's are, stray files
  * are ignored, and a folder that cannot hold drafts turns them off. */
 #include "cr-config.h"
+#include "ui-test-files.h"
 #include "cr-draft-store.h"
 
 #include <glib/gstdio.h>
@@ -37,14 +38,7 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autoptr (GDir) dir = g_dir_open (fixture->folder, 0, NULL);
-  const char *name;
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *path = g_build_filename (fixture->folder, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (fixture->folder);
+  cr_ui_test_remove_tree (fixture->folder);
   g_free (fixture->folder);
 }
 

@@ -5,6 +5,7 @@
  * a read-only folder, a write cut short), follows symbolic links and keeps
  * the mode. */
 #include "cr-config.h"
+#include "ui-test-files.h"
 #include "cr-script-file.h"
 #include "ui-test-tmpfs.h"
 
@@ -35,18 +36,7 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autoptr (GDir) dir = g_dir_open (fixture->dir, 0, NULL);
-  const char *name;
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *path = g_build_filename (fixture->dir, name, NULL);
-      g_chmod (path, 0600);
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        g_rmdir (path);
-      else
-        g_unlink (path);
-    }
-  g_rmdir (fixture->dir);
+  cr_ui_test_remove_tree (fixture->dir);
   g_free (fixture->dir);
 }
 

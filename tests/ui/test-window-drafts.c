@@ -8,6 +8,7 @@
  * script stays a symlink with its mode; a named pipe is refused at once,
  * from the open path of the dialog and drops, and from the command line. */
 #include "cr-config.h"
+#include "ui-test-files.h"
 #include "cr-draft-store.h"
 #include "cr-window.h"
 #include "ui-test-gui.h"
@@ -95,14 +96,7 @@ fixture_tear_down (Fixture       *fixture,
       return;
     }
   g_unsetenv (FIXTURE_DIR_ENV);
-  g_autoptr (GDir) dir = g_dir_open (fixture->dir, 0, NULL);
-  const char *name;
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *path = g_build_filename (fixture->dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (fixture->dir);
+  cr_ui_test_remove_tree (fixture->dir);
   g_free (fixture->path);
   g_free (fixture->dir);
 }
@@ -572,22 +566,6 @@ test_open_fifo_command_line (Fixture       *fixture,
   g_assert_cmpstr (line, ==, "chainrule: “pipe.py” is a named pipe, not a script");
 }
 
-/* Deletes folder and what it holds. */
-static void
-remove_tree (const char *folder)
-{
-  g_autoptr (GDir) dir = g_dir_open (folder, 0, NULL);
-  const char *name;
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *path = g_build_filename (folder, name, NULL);
-      if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (path);
-      else
-        g_unlink (path);
-    }
-  g_rmdir (folder);
-}
 
 int
 main (int    argc,
@@ -623,6 +601,6 @@ main (int    argc,
 
   int status = g_test_run ();
   if (own_state_home)
-    remove_tree (own_state_home);
+    cr_ui_test_remove_tree (own_state_home);
   return status;
 }

@@ -4,6 +4,7 @@
  * never on Cancel, after Discard, and after a Save that wrote the file; a
  * close with unsaved changes waits for the answer. Runs under xvfb-run. */
 #include "cr-config.h"
+#include "ui-test-files.h"
 #include "cr-window.h"
 #include "ui-test-gui.h"
 
@@ -49,14 +50,7 @@ fixture_tear_down (Fixture       *fixture,
       gtk_window_destroy (GTK_WINDOW (fixture->window));
       g_clear_object (&fixture->window);
     }
-  g_autoptr (GDir) dir = g_dir_open (fixture->dir, 0, NULL);
-  const char *name;
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *path = g_build_filename (fixture->dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (fixture->dir);
+  cr_ui_test_remove_tree (fixture->dir);
   g_free (fixture->path);
   g_free (fixture->dir);
 }
