@@ -582,11 +582,17 @@ binary (CrParser *p,
   CrAstNode *left;
   CrBinOp op;
   int prec;
+  int max_prec = G_MAXINT;
 
   left = factor (p);
   if (left == NULL)
     return NULL;
-  while (binary_op (CUR_KIND (p), &op, &prec) && prec >= min_prec)
+  /* After `left op right`, an operator binding tighter than op is one on
+   * which the right operand's own loop backtracked (`c >> e * [...` whose
+   * `[` failed): Python's grammar has no rule that takes it there, and
+   * trying it again here would parse the failing operand once more per
+   * precedence level, which is exponential in the nesting. */
+  while (binary_op (CUR_KIND (p), &op, &prec) && prec >= min_prec && prec <= max_prec)
     {
       CrAstNode *right;
       CrParserTrial t;
@@ -597,6 +603,7 @@ binary (CrParser *p,
       if (right == NULL)
         return cr_parser_backtrack (p, &t) ? left : NULL;
       left = binop_node (p, op, left, right, start);
+      max_prec = prec;
     }
   return left;
 }

@@ -1328,6 +1328,56 @@ test_nested_linear (void)
         g_error ("%s...: %.2f s to parse 190 levels", shapes[i].unit, seconds);
     }
 
+  /* Operators of two or more precedences before a bracket whose contents
+   * fail (the fuzzer's parser-nested-brackets-superlinear and the others in
+   * tests/fuzz/regressions): each precedence level used to try the failing
+   * operand again, in both passes, so that `b(c>>e*[` took twice as long with
+   * each level more (1.2 s and 835 MB at 20 levels). As deep as the
+   * tokenizer's 200 brackets allow; messages and columns at 12 levels: Python
+   * 3.11.7's compile (). */
+  static const struct {
+    const char *unit, *middle, *close, *message;
+    int column;
+  } operators[] = {
+    { "b(c>>e*[", "q w", "])", "invalid syntax. Perhaps you forgot a comma?", 101 },
+    { "b(c>>e*[", "+", "])", "invalid syntax", 102 },
+    { "(c<<e>>e*[", "q w", "])", "invalid syntax. Perhaps you forgot a comma?", 125 },
+    { "(a or c>>e*[", "q w", "])", "invalid syntax. Perhaps you forgot a comma?", 149 },
+    { "(a or c>>e*[", "-", "])", "invalid syntax", 150 },
+    { "{a!=b&c%{", "q w", "}}", "invalid syntax. Perhaps you forgot a comma?", 113 },
+    { "{a!=b&c%{", "~", "}}", "invalid syntax", 114 },
+    { "[a+b@+[", "q w", "]]", "invalid syntax. Perhaps you forgot a comma?", 89 },
+    { "[a+b@+[", "+", "]]", "invalid syntax", 90 },
+    { "f(a|b^c&d<<e+f*-[", "q w", "])", "invalid syntax. Perhaps you forgot a comma?", 209 },
+    { "f(a|b^c&d<<e+f*-[", "-", "])", "invalid syntax", 210 },
+    { "(a<b|c>d+e*[", "1 2", "])", "invalid syntax. Perhaps you forgot a comma?", 149 },
+    { "(c>>e*(", "q w", "))", "invalid syntax. Perhaps you forgot a comma?", 89 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (operators); i++)
+    {
+      CrParseOptions budget = { .max_memory = 256 << 20 };
+      int brackets = (int) strlen (operators[i].close);
+      g_autofree char *small = nested_text ("x = ", operators[i].unit, operators[i].middle,
+                                            operators[i].close, "\n", 12);
+      g_autofree char *deep = nested_text ("x = ", operators[i].unit, operators[i].middle,
+                                           operators[i].close, "\n", 198 / brackets);
+      g_autoptr(GError) error = NULL;
+      gint64 start;
+      double seconds;
+
+      assert_error (small, CR_EXC_SYNTAX_ERROR, operators[i].message, 1, operators[i].column);
+      /* A regression ends in a MemoryError, not in the machine's swap. */
+      start = g_get_monotonic_time ();
+      g_assert_null (cr_parse_with_options (deep, -1, "deep.py", &budget, NULL, &error));
+      seconds = (g_get_monotonic_time () - start) / 1e6;
+      g_assert_error (error, CR_LANG_ERROR, CR_EXC_SYNTAX_ERROR);
+      g_assert_cmpstr (error->message, ==, operators[i].message);
+      if (seconds > 0.5)
+        g_error ("%s...: %.2f s to parse %d levels", operators[i].unit, seconds,
+                 198 / brackets);
+    }
+
   /* The same inside an f-string's expression, which has its own second pass. */
   {
     g_autofree char *inner = nested_text ("", "(a-", "", "", "", 150);
