@@ -170,9 +170,10 @@ retain_arg (CrTorchArgs *a,
 }
 
 /* A leaf's AccumulateGrad holds the leaf, so after backward(create_graph=True)
- * the leaf's .grad, whose graph reaches that node, keeps the leaf alive: the
- * cycle PyTorch warns of. A script that does not reset .grad to None (or
- * stops with an error first) would leak it, so the run breaks it at its end. */
+ * or `x.grad = f(x)` the leaf's .grad, whose graph reaches that node, keeps the
+ * leaf alive: the cycle PyTorch warns of. A script that does not reset .grad
+ * to None (or stops with an error first) would leak it, so the run breaks it
+ * at its end. */
 static void
 break_grad_cycles (gpointer data)
 {
@@ -212,6 +213,14 @@ reachable_leaves (CrTensor *const *roots,
   return leaves;
 }
 
+void
+cr_torch_break_grad_cycles_at_end (CrInterp        *interp,
+                                   CrTensor *const *roots,
+                                   guint            n_roots)
+{
+  cr_interp_at_free (interp, break_grad_cycles, reachable_leaves (roots, n_roots));
+}
+
 static gboolean
 run_backward (CrInterp        *interp,
               CrTensor *const *roots,
@@ -233,7 +242,7 @@ run_backward (CrInterp        *interp,
                     "your parameters to None after use to break the cycle and avoid the leak. "
                     "(Triggered internally at  ./torch/csrc/autograd/engine.cpp:1059.)");
   if (options->create_graph && options->inputs == NULL)
-    cr_interp_at_free (interp, break_grad_cycles, reachable_leaves (roots, n_roots));
+    cr_torch_break_grad_cycles_at_end (interp, roots, n_roots);
   options->observer = cr_interp_backward_begin (interp, roots, n_roots, &observer_data);
   options->observer_data = observer_data;
   ok = cr_autograd_run (roots, grad_roots, n_roots, options, out_grads, error);

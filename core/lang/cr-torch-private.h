@@ -188,6 +188,12 @@ cr_torch_wrap (CrTensor *t)
 /* A grad_fn object (new ref) or None. */
 CrValue  *cr_torch_node_value        (CrNode          *node);
 CrValue  *cr_torch_function_class_new(void);
+/* The leaves the graphs of roots reach get their .grad cleared when interp
+ * is freed: a .grad with history that leads back to its own leaf (after
+ * backward(create_graph=True) or `x.grad = f(x)`) is otherwise a cycle. */
+void      cr_torch_break_grad_cycles_at_end (CrInterp        *interp,
+                                             CrTensor *const *roots,
+                                             guint            n_roots);
 CrValue  *cr_torch_native_backward   (CrInterp *interp, CrValue *self, CrValue *const *args,
                                       guint n_args, const CrKwarg *kwargs, guint n_kwargs,
                                       gpointer data, GError **error);

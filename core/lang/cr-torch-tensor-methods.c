@@ -1071,7 +1071,8 @@ cr_torch_tensor_getattr (CrInterp    *interp,
 }
 
 static gboolean
-set_grad (CrTensor  *t,
+set_grad (CrInterp  *interp,
+          CrTensor  *t,
           CrValue   *value,
           GError   **error)
 {
@@ -1114,6 +1115,8 @@ set_grad (CrTensor  *t,
                            "can't assign Variable as its own grad");
       return FALSE;
     }
+  if (g->grad_fn)
+    cr_torch_break_grad_cycles_at_end (interp, &g, 1);
   cr_tensor_ref (g);
   cr_tensor_unref (t->grad);
   t->grad = g;
@@ -1177,7 +1180,7 @@ cr_torch_tensor_setattr (CrInterp    *interp,
             }
           return cr_tensor_set_requires_grad (t, value->u.b, error);
         case ATTR_GRAD:
-          return set_grad (t, value, error);
+          return set_grad (interp, t, value, error);
         case ATTR_DATA:
           return set_data (t, value, error);
         default:
