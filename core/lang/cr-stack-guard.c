@@ -12,8 +12,7 @@
 #define RESERVE_LARGE  (256 * 1024)
 #define RESERVE_MIN    (24 * 1024)
 
-static __thread guintptr stack_limit;
-static __thread gboolean stack_known;
+__thread guintptr cr_stack_guard_known_limit __attribute__ ((tls_model ("initial-exec")));
 
 static guintptr
 compute_limit (void)
@@ -21,10 +20,10 @@ compute_limit (void)
   pthread_attr_t attr;
   void *addr = NULL;
   size_t size = 0;
-  guintptr limit = 0;
+  guintptr limit = 1;   /* no guard: no frame lies below it */
 
   if (pthread_getattr_np (pthread_self (), &attr) != 0)
-    return 0;
+    return limit;
   if (pthread_attr_getstack (&attr, &addr, &size) == 0 && addr != NULL && size > 0)
     {
       guintptr low = (guintptr) addr;
@@ -43,10 +42,7 @@ compute_limit (void)
 guintptr
 cr_stack_guard_limit (void)
 {
-  if (G_UNLIKELY (!stack_known))
-    {
-      stack_limit = compute_limit ();
-      stack_known = TRUE;
-    }
-  return stack_limit;
+  if (G_UNLIKELY (cr_stack_guard_known_limit == 0))
+    cr_stack_guard_known_limit = compute_limit ();
+  return cr_stack_guard_known_limit;
 }

@@ -14,14 +14,23 @@ G_BEGIN_DECLS
 /* The lowest address recursion may reach on the calling thread (stacks grow
  * down), leaving a reserve for the C code that runs between two checks (a
  * native function, printing, BLAS). Computed on the first call in each
- * thread; 0 when the stack cannot be found (no guard). */
+ * thread; 1 when the stack cannot be found (no guard). */
 guintptr  cr_stack_guard_limit      (void);
+
+/* Private: the thread's limit once computed, 0 before. initial-exec, as core
+ * is position-independent: the check runs for every expression evaluated,
+ * and the default TLS model would make it a call. */
+extern __thread guintptr cr_stack_guard_known_limit __attribute__ ((tls_model ("initial-exec")));
 
 /* TRUE when the caller is too deep to recurse further. */
 static inline gboolean
 cr_stack_guard_exhausted (void)
 {
-  return (guintptr) __builtin_frame_address (0) < cr_stack_guard_limit ();
+  guintptr limit = cr_stack_guard_known_limit;
+
+  if (G_UNLIKELY (limit == 0))
+    limit = cr_stack_guard_limit ();
+  return (guintptr) __builtin_frame_address (0) < limit;
 }
 
 G_END_DECLS
