@@ -480,6 +480,7 @@ CrValue  *cr_builtin_unbound_method (CrInterp     *self,
                                      const char   *name);
 void      cr_methods_install     (CrInterp        *self);
 void      cr_builtins_iter_install (CrInterp      *self);
+void      cr_builtins_math_install (CrInterp      *self);
 /* Argument checks shared by the builtins, with CPython's TypeError texts. */
 gboolean  cr_builtin_no_kwargs   (const char      *fname,
                                   guint            n_kwargs,
