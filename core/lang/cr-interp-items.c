@@ -380,6 +380,8 @@ cr_interp_delitem (CrInterp   *self,
           gint64 start, stop, step, n;
           if (!cr_slice_indices (index, items->len, &start, &stop, &step, &n, error))
             return FALSE;
+          if (n == 0)
+            return TRUE;   /* and `start` may lie past the end (del l[15:2:-4] of [1, 2]) */
           if (step < 0)
             {
               start = start + (n - 1) * step;

@@ -34,3 +34,7 @@ del l[::2]
 print(len(l), l[:3], l[-3:])
 l[1:3] = l
 print(len(l))
+k = [1, 2]
+del k[15:2:-4]
+del k[5:0:-3]
+print(k, len(k))
