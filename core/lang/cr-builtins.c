@@ -8,6 +8,7 @@
  * globals, vars: a script has no way out of its sandbox. */
 #include "cr-interp-private.h"
 #include "cr-pyformat.h"
+#include "cr-object.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -968,23 +969,6 @@ const CrObjectType cr_classmethod_type = {
 };
 
 static CrValue *
-property_get_attr (CrInterp    *self,
-                   CrValue     *obj,
-                   const char  *name,
-                   GError     **error)
-{
-  if (strcmp (name, "fget") == 0)
-    return cr_value_ref (obj->u.object.data);
-  return NULL;
-}
-
-const CrObjectType cr_property_type = {
-  .name = "property",
-  .destroy = value_destroy,
-  .get_attr = property_get_attr,
-};
-
-static CrValue *
 b_staticmethod (NATIVE_ARGS)
 {
   if (!cr_builtin_no_kwargs ("staticmethod", n_kwargs, kwargs, error)
@@ -1005,9 +989,11 @@ b_classmethod (NATIVE_ARGS)
 static CrValue *
 b_property (NATIVE_ARGS)
 {
-  if (!cr_builtin_no_kwargs ("property", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("property", n_args, 1, 1, error))
+  CrValue *fget = NULL, *fset = NULL, *fdel = NULL, *doc = NULL;
+  if (!cr_args_parse ("property", args, n_args, kwargs, n_kwargs, error,
+                      "|fget", &fget, "fset", &fset, "fdel", &fdel, "doc", &doc, NULL))
     return NULL;
-  return cr_value_new_object (&cr_property_type, cr_value_ref (args[0]));
+  return cr_property_new (fget, fset, fdel);
 }
 
 static CrValue *
@@ -1057,45 +1043,15 @@ super_get_attr (CrInterp    *self,
                 GError     **error)
 {
   SuperData *s = obj->u.object.data;
-  CrValue *attr = s->start->u.cls.base ? cr_class_lookup (s->start->u.cls.base, name) : NULL;
+  CrValue *base = s->start->u.cls.base;
+  CrValue *attr = base ? cr_object_class_lookup (self, base, name)
+                       : cr_object_class_lookup (self, cr_object_class (self), name);
   if (!attr)
     {
-      if (strcmp (name, "__init__") == 0)
-        return cr_value_new_native ("__init__", object_init_noop, s->obj, NULL);
       cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "'super' object has no attribute '%s'", name);
       return NULL;
     }
-  switch (attr->kind)
-    {
-    case CR_VALUE_FUNCTION:
-      if (s->obj->kind == CR_VALUE_INSTANCE)
-        {
-          CrValue *v = cr_value_alloc (CR_VALUE_BOUND_METHOD);
-          v->u.bound.func = cr_value_ref (attr);
-          v->u.bound.self = cr_value_ref (s->obj);
-          return v;
-        }
-      return cr_value_ref (attr);
-    case CR_VALUE_NATIVE:
-      if (attr->u.native.self == NULL)
-        return cr_value_new_native (attr->u.native.name, attr->u.native.fn, s->obj,
-                                    attr->u.native.data);
-      return cr_value_ref (attr);
-    case CR_VALUE_OBJECT:
-      if (attr->u.object.type == &cr_staticmethod_type)
-        return cr_value_ref (attr->u.object.data);
-      if (attr->u.object.type == &cr_classmethod_type)
-        {
-          CrValue *v = cr_value_alloc (CR_VALUE_BOUND_METHOD);
-          v->u.bound.func = cr_value_ref (attr->u.object.data);
-          v->u.bound.self = cr_value_ref (s->obj->kind == CR_VALUE_INSTANCE
-                                          ? s->obj->u.instance.cls : s->obj);
-          return v;
-        }
-      return cr_value_ref (attr);
-    default:
-      return cr_value_ref (attr);
-    }
+  return cr_object_bind_class_attr (self, attr, s->obj, error);
 }
 
 static char *
@@ -1259,6 +1215,7 @@ cr_builtins_install (CrInterp *self)
     CrValue *init = cr_value_new_native ("__init__", object_init_noop, NULL, NULL);
     cr_value_set_member (object, "__init__", init);
     cr_value_unref (init);
+    cr_object_install (self, object);
   }
   /* Types a script cannot name but type() returns. */
   static const struct { const char *name; CrValueKind kind; } hidden[] = {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cr-interp.h"
+#include "cr-object.h"
 #include "cr-stack-guard.h"
 #include "cr-torch.h"
 #include "cr-tensor-format.h"
@@ -464,7 +465,6 @@ CrValue  *cr_seq_view_items      (CrValue         *view);
 /* staticmethod / property wrappers (cr-builtins.c). */
 extern const CrObjectType cr_staticmethod_type;
 extern const CrObjectType cr_classmethod_type;
-extern const CrObjectType cr_property_type;
 extern const CrObjectType cr_super_type;
 
 /* ---- builtins (cr-builtins.c, cr-methods.c) -------------------------------- */

@@ -1091,49 +1091,6 @@ cr_interp_call (CrInterp        *self,
 
 /* ---- attributes ----------------------------------------------------------------------- */
 
-static CrValue *
-bound_method_new (CrValue *func,
-                  CrValue *obj)
-{
-  CrValue *v = cr_value_alloc (CR_VALUE_BOUND_METHOD);
-  v->u.bound.func = cr_value_ref (func);
-  v->u.bound.self = cr_value_ref (obj);
-  return v;
-}
-
-/* What a class attribute becomes when read through obj (an instance, or the
- * class itself when obj is a class). */
-static CrValue *
-bind_class_attr (CrInterp  *self,
-                 CrValue   *attr,
-                 CrValue   *obj,
-                 GError   **error)
-{
-  switch (attr->kind)
-    {
-    case CR_VALUE_FUNCTION:
-      if (obj->kind == CR_VALUE_INSTANCE)
-        return bound_method_new (attr, obj);
-      return cr_value_ref (attr);
-    case CR_VALUE_NATIVE:
-      if (attr->u.native.self == NULL)
-        return cr_value_new_native (attr->u.native.name, attr->u.native.fn, obj,
-                                    attr->u.native.data);
-      return cr_value_ref (attr);
-    case CR_VALUE_OBJECT:
-      if (attr->u.object.type == &cr_staticmethod_type)
-        return cr_value_ref (attr->u.object.data);
-      if (attr->u.object.type == &cr_classmethod_type)
-        return bound_method_new (attr->u.object.data,
-                                 obj->kind == CR_VALUE_INSTANCE ? obj->u.instance.cls : obj);
-      if (attr->u.object.type == &cr_property_type && obj->kind == CR_VALUE_INSTANCE)
-        return cr_interp_call (self, attr->u.object.data, &obj, 1, NULL, 0, error);
-      return cr_value_ref (attr);
-    default:
-      return cr_value_ref (attr);
-    }
-}
-
 CrValue *
 cr_interp_getattr_opt (CrInterp    *self,
                        CrValue     *obj,
@@ -1154,44 +1111,12 @@ cr_interp_getattr_opt (CrInterp    *self,
         return NULL;
       }
     case CR_VALUE_INSTANCE:
-      {
-        CrValue *v = g_hash_table_lookup (obj->u.instance.attrs, name);
-        if (v)
-          return cr_value_ref (v);
-        CrValue *cv = cr_class_lookup (obj->u.instance.cls, name);
-        if (cv)
-          return bind_class_attr (self, cv, obj, error);
-        if (strcmp (name, "__class__") == 0)
-          return cr_value_ref (obj->u.instance.cls);
-        if (strcmp (name, "__dict__") == 0)
-          {
-            CrValue *d = cr_value_new_dict ();
-            GHashTableIter it;
-            gpointer key, value;
-            g_hash_table_iter_init (&it, obj->u.instance.attrs);
-            while (g_hash_table_iter_next (&it, &key, &value))
-              {
-                CrValue *k = cr_value_new_str (key);
-                cr_dict_set (d, k, value, NULL);
-                cr_value_unref (k);
-              }
-            return d;
-          }
-        CrValue *ga = cr_class_lookup (obj->u.instance.cls, "__getattr__");
-        if (ga)
-          {
-            CrValue *arg = cr_value_new_str (name);
-            CrValue *r = cr_interp_call_method (self, obj, ga, &arg, 1, error);
-            cr_value_unref (arg);
-            return r;
-          }
-        return NULL;
-      }
+      return cr_object_instance_getattr (self, obj, name, error);
     case CR_VALUE_CLASS:
       {
-        CrValue *cv = cr_class_lookup (obj, name);
+        CrValue *cv = cr_object_class_lookup (self, obj, name);
         if (cv)
-          return bind_class_attr (self, cv, obj, error);
+          return cr_object_bind_class_attr (self, cv, obj, error);
         if (strcmp (name, "__name__") == 0 || strcmp (name, "__qualname__") == 0)
           return cr_value_new_str (obj->u.cls.name);
         if (strcmp (name, "__base__") == 0)
@@ -1284,21 +1209,7 @@ cr_interp_setattr (CrInterp    *self,
         return FALSE;
       }
     case CR_VALUE_INSTANCE:
-      {
-        CrValue *sa = cr_class_lookup (obj->u.instance.cls, "__setattr__");
-        if (sa && sa->kind == CR_VALUE_NATIVE)
-          {
-            CrValue *args[2] = { cr_value_new_str (name), value };
-            CrValue *r = call_native (self, sa, obj, args, 2, NULL, 0, error);
-            cr_value_unref (args[0]);
-            if (!r)
-              return FALSE;
-            cr_value_unref (r);
-            return TRUE;
-          }
-        g_hash_table_insert (obj->u.instance.attrs, g_strdup (name), cr_value_ref (value));
-        return TRUE;
-      }
+      return cr_object_instance_setattr (self, obj, name, value, error);
     case CR_VALUE_CLASS:
     case CR_VALUE_MODULE:
       cr_value_set_member (obj, name, value);
@@ -1332,8 +1243,8 @@ cr_interp_delattr (CrInterp    *self,
 {
   GHashTable *attrs = NULL;
   if (obj->kind == CR_VALUE_INSTANCE)
-    attrs = obj->u.instance.attrs;
-  else if (obj->kind == CR_VALUE_CLASS)
+    return cr_object_instance_delattr (self, obj, name, error);
+  if (obj->kind == CR_VALUE_CLASS)
     attrs = obj->u.cls.attrs;
   if (attrs && g_hash_table_remove (attrs, name))
     return TRUE;

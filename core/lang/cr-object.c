@@ -1,0 +1,464 @@
+/* cr-object.c — the attribute protocol of instances and the class `object`
+ * (see cr-object.h). The order of a read follows CPython's
+ * PyObject_GenericGetAttr: a data descriptor (property) on the class, then
+ * the instance's own attributes, then the class attribute, bound; and
+ * __getattr__ only when that finds nothing or raises AttributeError. */
+#include "cr-object.h"
+#include "cr-interp-private.h"
+#include "cr-native.h"
+
+#include <string.h>
+
+/* ---- property ------------------------------------------------------------------------------ */
+
+typedef struct {
+  CrValue *fget, *fset, *fdel;   /* owned, NULL when absent */
+} Property;
+
+static void
+property_destroy (gpointer data)
+{
+  Property *p = data;
+  cr_value_unref (p->fget);
+  cr_value_unref (p->fset);
+  cr_value_unref (p->fdel);
+  g_free (p);
+}
+
+CrValue *
+cr_property_new (CrValue *fget,
+                 CrValue *fset,
+                 CrValue *fdel)
+{
+  Property *p = g_new0 (Property, 1);
+  if (fget && fget->kind != CR_VALUE_NONE)
+    p->fget = cr_value_ref (fget);
+  if (fset && fset->kind != CR_VALUE_NONE)
+    p->fset = cr_value_ref (fset);
+  if (fdel && fdel->kind != CR_VALUE_NONE)
+    p->fdel = cr_value_ref (fdel);
+  return cr_value_new_object (&cr_property_type, p);
+}
+
+/* prop.setter(f) and friends: a copy of the property with one function
+ * replaced (data: 0 getter, 1 setter, 2 deleter). */
+NATIVE (property_with)
+{
+  if (!cr_builtin_no_kwargs ("setter", n_kwargs, kwargs, error)
+      || !cr_builtin_arg_count ("setter", n_args, 1, 1, error))
+    return NULL;
+  Property *p = self->u.object.data;
+  int which = GPOINTER_TO_INT (data);
+  return cr_property_new (which == 0 ? args[0] : p->fget, which == 1 ? args[0] : p->fset,
+                          which == 2 ? args[0] : p->fdel);
+}
+
+static CrValue *
+property_get_attr (CrInterp    *interp,
+                   CrValue     *obj,
+                   const char  *name,
+                   GError     **error)
+{
+  Property *p = obj->u.object.data;
+  static const char *const functions[] = { "fget", "fset", "fdel" };
+  static const char *const makers[] = { "getter", "setter", "deleter" };
+  for (int i = 0; i < 3; i++)
+    {
+      if (strcmp (name, functions[i]) == 0)
+        {
+          CrValue *f = i == 0 ? p->fget : (i == 1 ? p->fset : p->fdel);
+          return f ? cr_value_ref (f) : cr_value_none ();
+        }
+      if (strcmp (name, makers[i]) == 0)
+        return cr_value_new_native (makers[i], property_with, obj, GINT_TO_POINTER (i));
+    }
+  return NULL;
+}
+
+const CrObjectType cr_property_type = {
+  .name = "property",
+  .destroy = property_destroy,
+  .get_attr = property_get_attr,
+};
+
+static gboolean
+is_property (CrValue *v)
+{
+  return v->kind == CR_VALUE_OBJECT && v->u.object.type == &cr_property_type;
+}
+
+static const char *
+instance_type_name (CrValue *inst)
+{
+  return cr_value_type_name (inst);
+}
+
+static CrValue *
+property_get (CrInterp    *interp,
+              CrValue     *prop,
+              CrValue     *inst,
+              const char  *name,
+              GError     **error)
+{
+  Property *p = prop->u.object.data;
+  if (!p->fget)
+    {
+      cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "property '%s' of '%s' object has no getter",
+                           name, instance_type_name (inst));
+      return NULL;
+    }
+  return cr_interp_call (interp, p->fget, &inst, 1, NULL, 0, error);
+}
+
+/* fset(inst, value), or fdel(inst) when value is NULL. */
+static gboolean
+property_set (CrInterp    *interp,
+              CrValue     *prop,
+              CrValue     *inst,
+              const char  *name,
+              CrValue     *value,
+              GError     **error)
+{
+  Property *p = prop->u.object.data;
+  CrValue *fn = value ? p->fset : p->fdel;
+  if (!fn)
+    {
+      cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "property '%s' of '%s' object has no %s",
+                           name, instance_type_name (inst), value ? "setter" : "deleter");
+      return FALSE;
+    }
+  CrValue *call_args[2] = { inst, value };
+  CrValue *r = cr_interp_call (interp, fn, call_args, value ? 2 : 1, NULL, 0, error);
+  cr_value_unref (r);
+  return r != NULL;
+}
+
+/* ---- class attributes --------------------------------------------------------------------- */
+
+CrValue *
+cr_object_class (CrInterp *interp)
+{
+  return g_hash_table_lookup (interp->builtins, "object");
+}
+
+CrValue *
+cr_object_class_lookup (CrInterp    *interp,
+                        CrValue     *cls,
+                        const char  *name)
+{
+  CrValue *v = cr_class_lookup (cls, name);
+  if (v || name[0] != '_' || g_str_has_prefix (name, "__cr_"))
+    return v;
+  CrValue *object = cr_object_class (interp);
+  return object && object != cls ? g_hash_table_lookup (object->u.cls.attrs, name) : NULL;
+}
+
+static CrValue *
+bound_method_new (CrValue *func,
+                  CrValue *obj)
+{
+  CrValue *v = cr_value_alloc (CR_VALUE_BOUND_METHOD);
+  v->u.bound.func = cr_value_ref (func);
+  v->u.bound.self = cr_value_ref (obj);
+  return v;
+}
+
+CrValue *
+cr_object_bind_class_attr (CrInterp  *interp,
+                           CrValue   *attr,
+                           CrValue   *obj,
+                           GError   **error)
+{
+  switch (attr->kind)
+    {
+    case CR_VALUE_FUNCTION:
+      if (obj->kind != CR_VALUE_CLASS)
+        return bound_method_new (attr, obj);
+      return cr_value_ref (attr);
+    case CR_VALUE_NATIVE:
+      if (attr->u.native.self == NULL)
+        return cr_value_new_native (attr->u.native.name, attr->u.native.fn, obj,
+                                    attr->u.native.data);
+      return cr_value_ref (attr);
+    case CR_VALUE_OBJECT:
+      if (attr->u.object.type == &cr_staticmethod_type)
+        return cr_value_ref (attr->u.object.data);
+      if (attr->u.object.type == &cr_classmethod_type)
+        return bound_method_new (attr->u.object.data,
+                                 obj->kind == CR_VALUE_INSTANCE ? obj->u.instance.cls : obj);
+      if (is_property (attr) && obj->kind != CR_VALUE_CLASS)
+        return property_get (interp, attr, obj, "?", error);
+      return cr_value_ref (attr);
+    default:
+      return cr_value_ref (attr);
+    }
+}
+
+/* ---- the generic protocol (object.__getattribute__ and friends) ---------------------------- */
+
+static CrValue *
+instance_dict (CrValue *inst)
+{
+  CrValue *d = cr_value_new_dict ();
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, inst->u.instance.attrs);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      CrValue *k = cr_value_new_str (key);
+      cr_dict_set (d, k, value, NULL);
+      cr_value_unref (k);
+    }
+  return d;
+}
+
+/* NULL without error when absent. */
+static CrValue *
+generic_getattr (CrInterp    *interp,
+                 CrValue     *inst,
+                 const char  *name,
+                 GError     **error)
+{
+  CrValue *cls = inst->u.instance.cls;
+  CrValue *attr = cr_object_class_lookup (interp, cls, name);
+  if (attr && is_property (attr))
+    return property_get (interp, attr, inst, name, error);
+  CrValue *v = g_hash_table_lookup (inst->u.instance.attrs, name);
+  if (v)
+    return cr_value_ref (v);
+  if (attr)
+    return cr_object_bind_class_attr (interp, attr, inst, error);
+  if (strcmp (name, "__class__") == 0)
+    return cr_value_ref (cls);
+  if (strcmp (name, "__dict__") == 0)
+    return instance_dict (inst);
+  return NULL;
+}
+
+static gboolean
+generic_setattr (CrInterp    *interp,
+                 CrValue     *inst,
+                 const char  *name,
+                 CrValue     *value,
+                 GError     **error)
+{
+  CrValue *attr = cr_object_class_lookup (interp, inst->u.instance.cls, name);
+  if (attr && is_property (attr))
+    return property_set (interp, attr, inst, name, value, error);
+  g_hash_table_insert (inst->u.instance.attrs, g_strdup (name), cr_value_ref (value));
+  return TRUE;
+}
+
+static gboolean
+generic_delattr (CrInterp    *interp,
+                 CrValue     *inst,
+                 const char  *name,
+                 GError     **error)
+{
+  CrValue *attr = cr_object_class_lookup (interp, inst->u.instance.cls, name);
+  if (attr && is_property (attr))
+    return property_set (interp, attr, inst, name, NULL, error);
+  if (g_hash_table_remove (inst->u.instance.attrs, name))
+    return TRUE;
+  cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "'%s' object has no attribute '%s'",
+                       instance_type_name (inst), name);
+  return FALSE;
+}
+
+/* A class's own __getattribute__ / __setattr__ / __delattr__, NULL when it
+ * has none (object's are not in a class's chain). */
+static CrValue *
+own_hook (CrValue    *inst,
+          const char *name)
+{
+  return cr_class_lookup (inst->u.instance.cls, name);
+}
+
+CrValue *
+cr_object_instance_getattr (CrInterp    *interp,
+                            CrValue     *inst,
+                            const char  *name,
+                            GError     **error)
+{
+  GError *local = NULL;
+  CrValue *v;
+  CrValue *getattribute = own_hook (inst, "__getattribute__");
+  if (getattribute)
+    {
+      CrValue *arg = cr_value_new_str (name);
+      v = cr_interp_call_method (interp, inst, getattribute, &arg, 1, &local);
+      cr_value_unref (arg);
+    }
+  else
+    v = generic_getattr (interp, inst, name, &local);
+  if (v)
+    return v;
+  if (local && local->code != CR_EXC_ATTRIBUTE_ERROR)
+    {
+      g_propagate_error (error, local);
+      return NULL;
+    }
+  CrValue *getattr = own_hook (inst, "__getattr__");
+  if (!getattr)
+    {
+      if (local)
+        g_propagate_error (error, local);
+      return NULL;
+    }
+  if (local)
+    {
+      g_error_free (local);
+      cr_interp_forget_error (interp);
+    }
+  CrValue *arg = cr_value_new_str (name);
+  v = cr_interp_call_method (interp, inst, getattr, &arg, 1, error);
+  cr_value_unref (arg);
+  return v;
+}
+
+gboolean
+cr_object_instance_setattr (CrInterp    *interp,
+                            CrValue     *inst,
+                            const char  *name,
+                            CrValue     *value,
+                            GError     **error)
+{
+  CrValue *hook = own_hook (inst, "__setattr__");
+  if (!hook)
+    return generic_setattr (interp, inst, name, value, error);
+  CrValue *hook_args[2] = { cr_value_new_str (name), value };
+  CrValue *r = cr_interp_call_method (interp, inst, hook, hook_args, 2, error);
+  cr_value_unref (hook_args[0]);
+  cr_value_unref (r);
+  return r != NULL;
+}
+
+gboolean
+cr_object_instance_delattr (CrInterp    *interp,
+                            CrValue     *inst,
+                            const char  *name,
+                            GError     **error)
+{
+  CrValue *hook = own_hook (inst, "__delattr__");
+  if (!hook)
+    return generic_delattr (interp, inst, name, error);
+  CrValue *arg = cr_value_new_str (name);
+  CrValue *r = cr_interp_call_method (interp, inst, hook, &arg, 1, error);
+  cr_value_unref (arg);
+  cr_value_unref (r);
+  return r != NULL;
+}
+
+/* ---- object's methods ----------------------------------------------------------------------- */
+
+/* Read through a class (object.__setattr__(x, n, v)) a method of object is
+ * bound to that class and its receiver comes first among the arguments;
+ * read through an instance it is bound to the instance. Checks that
+ * n_expected arguments follow the receiver. */
+static gboolean
+take_receiver (CrValue          *self,
+               CrValue *const  **args,
+               guint            *n_args,
+               guint             n_expected,
+               CrValue         **out_receiver,
+               GError          **error)
+{
+  if (self == NULL || self->kind == CR_VALUE_CLASS)
+    {
+      if (*n_args == 0)
+        {
+          cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "descriptor needs an argument");
+          return FALSE;
+        }
+      self = (*args)[0];
+      (*args)++;
+      (*n_args)--;
+    }
+  if (*n_args != n_expected)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, " expected %u argument%s, got %u", n_expected,
+                           n_expected == 1 ? "" : "s", *n_args);
+      return FALSE;
+    }
+  if (self->kind == CR_VALUE_CLASS)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "can't apply this method to type object");
+      return FALSE;
+    }
+  *out_receiver = self;
+  return TRUE;
+}
+
+static gboolean
+name_arg (CrValue  *v,
+          GError  **error)
+{
+  if (v->kind == CR_VALUE_STR)
+    return TRUE;
+  cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "attribute name must be string, not '%s'",
+                       cr_value_type_name (v));
+  return FALSE;
+}
+
+NATIVE (object_getattribute)
+{
+  CrValue *receiver;
+  if (!cr_builtin_no_kwargs ("__getattribute__", n_kwargs, kwargs, error)
+      || !take_receiver (self, &args, &n_args, 1, &receiver, error) || !name_arg (args[0], error))
+    return NULL;
+  const char *name = args[0]->u.str.data;
+  if (receiver->kind != CR_VALUE_INSTANCE)
+    return cr_interp_getattr (interp, receiver, name, error);
+  GError *local = NULL;
+  CrValue *v = generic_getattr (interp, receiver, name, &local);
+  if (local)
+    g_propagate_error (error, local);
+  else if (!v)
+    cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "'%s' object has no attribute '%s'",
+                         instance_type_name (receiver), name);
+  return v;
+}
+
+NATIVE (object_setattr)
+{
+  CrValue *receiver;
+  if (!cr_builtin_no_kwargs ("__setattr__", n_kwargs, kwargs, error)
+      || !take_receiver (self, &args, &n_args, 2, &receiver, error) || !name_arg (args[0], error))
+    return NULL;
+  gboolean ok = receiver->kind == CR_VALUE_INSTANCE
+                  ? generic_setattr (interp, receiver, args[0]->u.str.data, args[1], error)
+                  : cr_interp_setattr (interp, receiver, args[0]->u.str.data, args[1], error);
+  return ok ? cr_value_none () : NULL;
+}
+
+NATIVE (object_delattr)
+{
+  CrValue *receiver;
+  if (!cr_builtin_no_kwargs ("__delattr__", n_kwargs, kwargs, error)
+      || !take_receiver (self, &args, &n_args, 1, &receiver, error) || !name_arg (args[0], error))
+    return NULL;
+  gboolean ok = receiver->kind == CR_VALUE_INSTANCE
+                  ? generic_delattr (interp, receiver, args[0]->u.str.data, error)
+                  : cr_interp_delattr (interp, receiver, args[0]->u.str.data, error);
+  return ok ? cr_value_none () : NULL;
+}
+
+static void
+add_method (CrValue      *cls,
+            const char   *name,
+            CrNativeFunc  fn)
+{
+  CrValue *m = cr_value_new_native (name, fn, NULL, NULL);
+  cr_value_set_member (cls, name, m);
+  cr_value_unref (m);
+}
+
+void
+cr_object_install (CrInterp *interp,
+                   CrValue  *object_class)
+{
+  (void) interp;
+  add_method (object_class, "__getattribute__", object_getattribute);
+  add_method (object_class, "__setattr__", object_setattr);
+  add_method (object_class, "__delattr__", object_delattr);
+}
