@@ -28,6 +28,26 @@ tensor_alloc (void)
   return self;
 }
 
+struct _CrVersionCounter {
+  gint     ref_count;
+  guint32  version;
+};
+
+static CrVersionCounter *
+version_counter_ref (CrVersionCounter *counter)
+{
+  if (counter != NULL)
+    g_atomic_int_inc (&counter->ref_count);
+  return counter;
+}
+
+static void
+version_counter_unref (CrVersionCounter *counter)
+{
+  if (counter != NULL && g_atomic_int_dec_and_test (&counter->ref_count))
+    g_free (counter);
+}
+
 static void
 tensor_free (CrTensor *self)
 {
@@ -589,6 +609,7 @@ cr_tensor_unref (CrTensor *self)
       || self->view_base != NULL || self->retains_grad)
     cr_autograd_tensor_finalize (self);
   cr_storage_unref (self->storage);
+  version_counter_unref (self->version_counter);
   tensor_free (self);
 }
 
@@ -608,6 +629,18 @@ cr_tensor_alias (const CrTensor *self)
   alias->offset = self->offset;
   alias->storage = storage;
   alias->is_wrapped_number = self->is_wrapped_number;
+  alias->version_counter = version_counter_ref (self->version_counter);
+  return alias;
+}
+
+CrTensor *
+cr_tensor_alias_unversioned (const CrTensor *self)
+{
+  CrTensor *alias = cr_tensor_alias (self);
+
+  version_counter_unref (alias->version_counter);
+  alias->version_counter = g_new0 (CrVersionCounter, 1);
+  alias->version_counter->ref_count = 1;
   return alias;
 }
 
@@ -634,6 +667,7 @@ cr_tensor_new_view (const CrTensor *self,
     }
   view->offset = offset;
   view->storage = cr_storage_ref (self->storage);
+  view->version_counter = version_counter_ref (self->version_counter);
   return view;
 }
 
@@ -751,13 +785,17 @@ cr_tensor_set_flat (CrTensor *self,
 guint32
 cr_tensor_version (const CrTensor *self)
 {
-  return self->storage->version;
+  return G_LIKELY (self->version_counter == NULL) ? self->storage->version
+                                                  : self->version_counter->version;
 }
 
 void
 cr_tensor_bump_version (CrTensor *self)
 {
-  self->storage->version++;
+  if (G_LIKELY (self->version_counter == NULL))
+    self->storage->version++;
+  else
+    self->version_counter->version++;
 }
 
 const char *

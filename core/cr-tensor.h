@@ -17,6 +17,7 @@
 G_BEGIN_DECLS
 
 typedef struct _CrTensorHook CrTensorHook;
+typedef struct _CrVersionCounter CrVersionCounter;
 
 /* Field order matters for speed: what every op reads comes first, so that
  * an op on 0-d tensors touches one cache line of each (and a 1-d one two:
@@ -51,6 +52,11 @@ struct _CrTensor {
 
   const char   *name;                   /* interned (g_intern_string): the script
                                          * variable first bound to it */
+  /* owned; NULL (nearly always): the storage's counter, shared with every
+   * view and detach(). `.data` gives an alias a counter of its own, which its
+   * views then share, so changing it in place leaves the original's saved
+   * values valid, as PyTorch's .data does. */
+  CrVersionCounter *version_counter;
 };
 
 /* Creation. shape may be NULL when ndim == 0. Fail only for a bad shape or
@@ -101,6 +107,9 @@ void        cr_tensor_unref            (CrTensor       *self);   /* NULL-safe */
 /* A new tensor object over the same storage, shape and strides, with no autograd
  * state (what detach() and saved outputs are built from). */
 CrTensor   *cr_tensor_alias            (const CrTensor *self);
+/* An alias with a version counter of its own (`.data`): in-place changes
+ * through it do not make the original's saved tensors stale. */
+CrTensor   *cr_tensor_alias_unversioned (const CrTensor *self);
 /* A view over self's storage with the given geometry (no autograd state; the
  * caller checks that it stays inside the storage and that shape passes
  * cr_shape_numel_checked). */

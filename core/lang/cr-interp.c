@@ -172,6 +172,7 @@ cr_interp_free (CrInterp *self)
   g_clear_pointer (&self->at_free, g_ptr_array_unref);
   g_clear_pointer (&self->globals_view, g_hash_table_unref);
   clear_globals (self);
+  cr_prelude_scopes_free (self);
   cr_backward_records_free (self);
   g_ptr_array_unref (self->records);
   g_hash_table_unref (self->modules);
@@ -202,19 +203,25 @@ cr_script_error_free (CrScriptError *error)
 /* ---- source lines and tracebacks -------------------------------------------------- */
 
 static gboolean
-source_available (CrInterp *self)
+module_source_available (const CrAstModule *module)
 {
-  return self->module && self->module->source
-         && g_strcmp0 (self->module->filename, "<stdin>") != 0;
+  return module && module->source && g_strcmp0 (module->filename, "<stdin>") != 0;
+}
+
+static char *
+module_raw_line (const CrAstModule *module,
+                 int                line)
+{
+  if (!module || !module->source || line <= 0)
+    return NULL;
+  return cr_source_line (module->source, line);
 }
 
 static char *
 raw_line (CrInterp *self,
           int       line)
 {
-  if (!self->module || !self->module->source || line <= 0)
-    return NULL;
-  return cr_source_line (self->module->source, line);
+  return module_raw_line (self->module, line);
 }
 
 char *
@@ -251,6 +258,7 @@ cr_interp_traceback_push (CrInterp *self,
     frame->code && frame->code->node ? frame->code->name : "<module>",
     frame->stmt,
     self->err_located ? self->err_node : frame->stmt,
+    self->scope,
   };
   g_array_append_val (self->traceback, entry);
   self->err_located = FALSE;
@@ -315,14 +323,14 @@ caret_anchors (const CrAstNode *node,
 /* The source line of a traceback entry and, as Python 3.11 prints them,
  * carets under the failing expression when it is not the whole line. */
 static void
-append_frame_source (CrInterp        *self,
-                     GString         *out,
-                     int              line,
-                     const CrAstNode *node)
+append_frame_source (const CrAstModule *module,
+                     GString           *out,
+                     int                line,
+                     const CrAstNode   *node)
 {
-  if (!source_available (self))
+  if (!module_source_available (module))
     return;
-  g_autofree char *text = raw_line (self, line);
+  g_autofree char *text = module_raw_line (module, line);
   if (!text)
     return;
   g_strchomp (text);
@@ -384,8 +392,6 @@ script_error_new (CrInterp *self,
 
   GString *tb = g_string_new ("Traceback (most recent call last):\n");
   GArray *entries = self->traceback_owner == error ? self->traceback : NULL;
-  const char *filename = self->module && self->module->filename ? self->module->filename
-                                                                : "<string>";
   /* Like CPython, a frame repeated more than three times in a row (deep
    * recursion) is shown three times and then counted. */
   const char *last_function = NULL;
@@ -397,7 +403,11 @@ script_error_new (CrInterp *self,
         CrTracebackEntry *entry = &g_array_index (entries, CrTracebackEntry, i - 1);
         const CrAstNode *where = entry->node ? entry->node : entry->stmt;
         int line = where ? where->span.line : 0;
-        if (i == 1 && where)
+        const CrAstModule *module = entry->scope ? entry->scope->module : self->module;
+        const char *filename = module && module->filename ? module->filename : "<string>";
+        /* The window underlines the innermost line of the script, not of the
+         * prelude (torch.nn's source) below it. */
+        if (where && !(entry->scope && entry->scope->is_prelude))
           e->span = where->span;
         if (line != last_line || g_strcmp0 (entry->function, last_function) != 0)
           {
@@ -413,7 +423,7 @@ script_error_new (CrInterp *self,
           continue;
         g_string_append_printf (tb, "  File \"%s\", line %d, in %s\n", filename, line,
                                 entry->function);
-        append_frame_source (self, tb, line, entry->node);
+        append_frame_source (module, tb, line, entry->node);
       }
   if (repeat > TRACEBACK_REPEAT_CUTOFF)
     g_string_append_printf (tb, "  [Previous line repeated %u more time%s]\n",
@@ -540,6 +550,15 @@ cr_interp_run (CrInterp        *self,
       self->globals[i].builtin = g_hash_table_lookup (self->builtins,
                                                       cr_program_global_name (program, i));
     }
+  self->main_scope = (CrScope) {
+    .name = "__main__",
+    .module = module,
+    .program = program,
+    .globals = self->globals,
+    .n_globals = self->n_globals,
+  };
+  self->scope = &self->main_scope;
+  self->in_prelude = FALSE;
 
   CrCode *code = cr_program_module_code (program);
   CrFrame frame = { 0 };
@@ -607,7 +626,12 @@ cr_interp_warn (CrInterp   *self,
                 const char *category,
                 const char *message)
 {
-  int line = self->frame && self->frame->stmt ? self->frame->stmt->span.line : 0;
+  /* A warning from prelude code points at the script's line that called it,
+   * as PyTorch's stacklevel= does for most of its warnings. */
+  const CrAstNode *stmt = self->in_prelude ? self->user_stmt
+                          : self->frame ? self->frame->stmt : NULL;
+  const CrAstModule *module = self->in_prelude ? self->main_scope.module : self->module;
+  int line = stmt ? stmt->span.line : 0;
   char *key = g_strdup_printf ("%d\x1f%s\x1f%s", line, category, message);
   if (g_hash_table_contains (self->warned, key))
     {
@@ -615,14 +639,13 @@ cr_interp_warn (CrInterp   *self,
       return;
     }
   g_hash_table_add (self->warned, key);
-  const char *filename = self->module && self->module->filename ? self->module->filename
-                                                                : "<string>";
+  const char *filename = module && module->filename ? module->filename : "<string>";
   GString *out = g_string_new (NULL);
   g_string_append_printf (out, "%s:%d: %s: %s\n", filename, line, category, message);
-  if (source_available (self))
+  if (module_source_available (module))
     {
-      g_autofree char *text = cr_interp_source_line (self, line);
-      if (text && text[0])
+      g_autofree char *text = module_raw_line (module, line);
+      if (text && g_strstrip (text)[0])
         g_string_append_printf (out, "  %s\n", text);
     }
   cr_interp_write (self, out->str, TRUE);
@@ -873,13 +896,16 @@ call_function (CrInterp        *self,
         .function = fnval,
         .stmt = code->n_body ? code->body[0] : NULL,
       };
+      /* A function of another module (the prelude's) runs with its names. */
+      CrScopeSaved saved_scope;
+      gboolean other_scope = fn->scope && fn->scope != self->scope;
+      if (other_scope)
+        cr_interp_scope_enter (self, fn->scope, &saved_scope);
       self->frame = &frame;
       self->depth++;
       CrExecStatus status = cr_exec_block (self, &frame, code->body, code->n_body, error);
       self->frame = frame.back;
       self->depth--;
-      if (frame.back && frame.back->stmt)
-        cr_autograd_set_current_span (&frame.back->stmt->span);
       if (status == CR_EXEC_ERROR)
         {
           cr_interp_traceback_push (self, &frame, error ? *error : NULL);
@@ -887,6 +913,11 @@ call_function (CrInterp        *self,
         }
       else
         result = frame.retval ? frame.retval : cr_value_none ();
+      if (other_scope)
+        cr_interp_scope_leave (self, &saved_scope);
+      const CrAstNode *span_stmt = cr_interp_span_stmt (self, frame.back);
+      if (span_stmt)
+        cr_autograd_set_current_span (&span_stmt->span);
     }
 
   for (guint i = 0; i < code->n_locals; i++)
@@ -1108,6 +1139,19 @@ cr_interp_getattr_opt (CrInterp    *self,
           return cr_value_ref (v);
         if (strcmp (name, "__name__") == 0)
           return cr_value_new_str (obj->u.module.name);
+        /* `torch.nn` after `import torch`: the prelude module, run now. */
+        v = cr_prelude_submodule (self, obj, name, error);
+        if (v || (error && *error))
+          return v;
+        /* A module's own __getattr__ (PEP 562): torch.nn names what it lacks. */
+        CrValue *ga = g_hash_table_lookup (obj->u.module.attrs, "__getattr__");
+        if (ga)
+          {
+            CrValue *arg = cr_value_new_str (name);
+            CrValue *r = cr_interp_call (self, ga, &arg, 1, NULL, 0, error);
+            cr_value_unref (arg);
+            return r;
+          }
         return NULL;
       }
     case CR_VALUE_INSTANCE:
@@ -1277,6 +1321,12 @@ cr_interp_import (CrInterp    *self,
     }
   else if (strcmp (dotted, "torch") == 0 || g_str_has_prefix (dotted, "torch."))
     {
+      /* A prelude module (torch.nn ...) caches itself before it runs, as
+       * Python's sys.modules does, so that its imports may name it. */
+      gboolean handled = FALSE;
+      m = cr_prelude_import (self, dotted, &handled, error);
+      if (handled)
+        return m;
       m = cr_torch_import (self, dotted, error);
       if (!m)
         return NULL;

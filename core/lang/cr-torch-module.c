@@ -1179,20 +1179,38 @@ cr_torch_add_funcs (CrValue *module,
       }
 }
 
-static CrValue *
-functional_module_new (void)
+/* torch._C._warn(message, category="UserWarning"): the prelude's
+ * warnings.warn, shown once per line of the script as Python's are. */
+NATIVE (native_c_warn)
 {
-  CrValue *f = cr_value_new_module ("torch.nn.functional");
-  cr_torch_add_funcs (f, CR_TORCH_IN_F);
-  return f;
+  CrTorchArgs a;
+
+  if (!cr_torch_args_parse (&a, "_warn", "message | category", NULL, args, n_args, kwargs,
+                            n_kwargs, error))
+    return NULL;
+  if (a.values[0]->kind != CR_VALUE_STR
+      || (cr_torch_args_has (&a, 1) && a.values[1]->kind != CR_VALUE_STR))
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                           "_warn(): message and category must be str");
+      return NULL;
+    }
+  cr_interp_warn (interp, cr_torch_args_has (&a, 1) ? a.values[1]->u.str.data : "UserWarning",
+                  a.values[0]->u.str.data);
+  return cr_value_none ();
 }
 
+/* torch._C._nn: the native functions of torch.nn.functional. The prelude's
+ * torch/nn/functional.py takes them all and adds what is written in script. */
 static CrValue *
-nn_module_new (void)
+c_module_new (void)
 {
-  CrValue *nn = cr_value_new_module ("torch.nn");
-  add_value (nn, "functional", functional_module_new ());
-  return nn;
+  CrValue *c = cr_value_new_module ("torch._C");
+  add_native (c, "_warn", native_c_warn, NULL);
+  CrValue *nn = cr_value_new_module ("torch._C._nn");
+  cr_torch_add_funcs (nn, CR_TORCH_IN_F);
+  add_value (c, "_nn", nn);
+  return c;
 }
 
 static CrValue *
@@ -1297,7 +1315,8 @@ torch_module_new (void)
   add_value (torch, "inf", cr_value_new_float (INFINITY));
   add_value (torch, "nan", cr_value_new_float (NAN));
 
-  add_value (torch, "nn", nn_module_new ());
+  /* torch.nn is the prelude's (core/lang/prelude), run when first reached. */
+  add_value (torch, "_C", c_module_new ());
   add_value (torch, "autograd", autograd_module_new ());
   add_value (torch, "optim", cr_torch_optim_module_new ());
   add_value (torch, "cuda", cuda_module_new ());
@@ -1320,9 +1339,16 @@ cr_torch_import (CrInterp    *interp,
       return NULL;
     }
 
-  /* Each import builds the tree afresh (a few hundred small values) and
-   * returns the part asked for; the interpreter caches it by name. */
-  module = torch_module_new ();
+  /* The tree is built once per run (a few hundred small values); a
+   * submodule is taken from the interpreter's `torch`, so that every
+   * spelling of an import gives the same object. */
+  if (strcmp (dotted_name, "torch") != 0)
+    module = cr_interp_import (interp, "torch", error);
+  else
+    module = torch_module_new ();
+  if (module == NULL)
+    return NULL;
+  if (strcmp (dotted_name, "torch") == 0)
   {
     /* torch.dtype is the class type() gives for a dtype, so that
      * isinstance(torch.float32, torch.dtype) holds. */

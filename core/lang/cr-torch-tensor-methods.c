@@ -997,7 +997,7 @@ get_attr (CrInterp *interp,
     case ATTR_IS_LEAF:
       return cr_value_new_bool (t->grad_fn == NULL);
     case ATTR_DATA:
-      return cr_value_new_tensor_take (cr_tensor_alias (t));
+      return cr_value_new_tensor_take (cr_tensor_alias_unversioned (t));
     case ATTR_T:
       {
         int dims[CR_MAX_DIMS];

@@ -157,6 +157,14 @@ cr_torch_binary_op (CrInterp  *interp,
   tb = operand (b, error);
   if (tb == NULL)
     return NULL;
+  if (a_number && (op == CR_BINOP_ADD || op == CR_BINOP_MUL))
+    {
+      /* 2 * x is x.__rmul__(2), which is x.mul(2): the tensor is the
+       * node's first input, as next_functions shows. */
+      CrTensor *swap = ta;
+      ta = tb;
+      tb = swap;
+    }
 
   switch (op)
     {
