@@ -366,6 +366,7 @@ cr_make_function (CrInterp  *self,
   CrFunction *fn = g_new0 (CrFunction, 1);
   fn->code = code;
   fn->qualname = g_strdup (code->qualname);
+  fn->scope = self->scope;
   fn->defaults = defaults;
   fn->closure = cr_build_closure (frame, code);
   CrValue *v = cr_value_alloc (CR_VALUE_FUNCTION);
@@ -1034,7 +1035,7 @@ note_expr (CrInterp  *self,
            CrValue   *v,
            CrAstNode *n)
 {
-  if (G_UNLIKELY (self->labels_enabled) && v && v->kind == CR_VALUE_TENSOR)
+  if (G_UNLIKELY (self->labels_enabled) && v && v->kind == CR_VALUE_TENSOR && !self->in_prelude)
     cr_backward_labels_note_expr (self, v->u.tensor, n);
 }
 

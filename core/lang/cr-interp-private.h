@@ -86,8 +86,26 @@ const char   *cr_program_global_name  (CrProgram       *program,
                                        guint            index);
 
 /* ---- functions ----------------------------------------------------------- */
+/* A module's names and code: the script's own (CrInterp.main_scope) or a
+ * prelude module's (cr-prelude.c). The interpreter's module, program and
+ * globals fields are those of the scope whose code runs now; calling a
+ * function of another scope switches them (cr_interp_scope_enter/_leave). */
+typedef struct _CrScope {
+  const char            *name;        /* "__main__", "torch.nn.modules.module" */
+  CrAstModule           *module;      /* borrowed: filename and source */
+  CrProgram             *program;     /* borrowed */
+  struct _CrGlobalSlot  *globals;     /* owned by the scope's owner */
+  guint                  n_globals;
+  gboolean               is_prelude;  /* library code: its lines are never a graph
+                                       * node's span, its names never a tensor's */
+  CrValue               *namespace;   /* a prelude module's value (borrowed), which also
+                                       * takes names its code never reads (`import *`) */
+} CrScope;
+
 struct _CrFunction {
   CrCode    *code;         /* borrowed from the program */
+  const CrScope *scope;    /* the module that defined it (borrowed; lives as long as
+                            * the interpreter); NULL: the current one */
   char      *qualname;     /* owned */
   CrValue  **defaults;     /* n_params entries, NULL where none (owned) */
   CrCell   **closure;      /* n_free entries (owned) */
@@ -119,7 +137,7 @@ typedef enum {
   CR_EXEC_ERROR,
 } CrExecStatus;
 
-typedef struct {
+typedef struct _CrGlobalSlot {
   CrValue   *value;    /* owned */
   CrValue   *builtin;  /* borrowed from the builtins table */
 } CrGlobalSlot;
@@ -128,6 +146,7 @@ typedef struct {
   const char       *function;   /* "<module>", "f" */
   const CrAstNode  *stmt;
   const CrAstNode  *node;       /* the failing expression (carets), may be NULL */
+  const CrScope    *scope;      /* the frame's module (file name, source lines) */
 } CrTracebackEntry;
 
 typedef struct _CrBackwardRun CrBackwardRun;
@@ -140,6 +159,14 @@ struct _CrInterp {
   CrProgram        *program;
   CrGlobalSlot     *globals;
   guint             n_globals;
+  /* Where the four above come from: the script's scope or a prelude module's
+   * (cr-prelude.c). While prelude code runs, user_stmt is the script's
+   * statement that called into it: ops and warnings are attributed to it. */
+  CrScope           main_scope;
+  const CrScope    *scope;
+  gboolean          in_prelude;
+  const CrAstNode  *user_stmt;
+  GPtrArray        *prelude_scopes;   /* CrScope* of the prelude modules run (owned) */
   GHashTable       *builtins;   /* char* -> CrValue* (owned) */
   GHashTable       *modules;    /* dotted name -> CrValue* (owned) */
   GHashTable       *globals_view;
@@ -532,7 +559,7 @@ cr_interp_note_binding (CrInterp   *self,
                         CrValue    *value,
                         const char *name)
 {
-  if (value->kind == CR_VALUE_TENSOR)
+  if (value->kind == CR_VALUE_TENSOR && !self->in_prelude)
     {
       if (value->u.tensor->name == NULL)
         cr_tensor_set_name (value->u.tensor, name);
@@ -540,6 +567,70 @@ cr_interp_note_binding (CrInterp   *self,
         cr_backward_labels_note_binding (self, value->u.tensor, name);
     }
 }
+
+/* ---- scopes (cr-prelude.c) ---------------------------------------------------- */
+typedef struct {
+  const CrScope    *scope;
+  const CrAstNode  *user_stmt;
+} CrScopeSaved;
+
+/* Makes scope's module the one whose names and lines are used, keeping the
+ * current one in *saved for cr_interp_scope_leave. Entering the prelude from
+ * the script remembers the script's statement (self->frame's, the caller). */
+static inline void
+cr_interp_scope_enter (CrInterp       *self,
+                       const CrScope  *scope,
+                       CrScopeSaved   *saved)
+{
+  saved->scope = self->scope;
+  saved->user_stmt = self->user_stmt;
+  if (scope->is_prelude && !self->in_prelude)
+    self->user_stmt = self->frame ? self->frame->stmt : NULL;
+  self->scope = scope;
+  self->module = scope->module;
+  self->program = scope->program;
+  self->globals = scope->globals;
+  self->n_globals = scope->n_globals;
+  self->in_prelude = scope->is_prelude;
+}
+
+static inline void
+cr_interp_scope_leave (CrInterp           *self,
+                       const CrScopeSaved *saved)
+{
+  const CrScope *scope = saved->scope;
+  self->scope = scope;
+  self->module = scope->module;
+  self->program = scope->program;
+  self->globals = scope->globals;
+  self->n_globals = scope->n_globals;
+  self->in_prelude = scope->is_prelude;
+  self->user_stmt = saved->user_stmt;
+}
+
+/* The span new graph nodes get after a call returns into frame: its
+ * statement's, or in prelude code the script statement that called it. */
+static inline const CrAstNode *
+cr_interp_span_stmt (CrInterp *self,
+                     CrFrame  *frame)
+{
+  return self->in_prelude ? self->user_stmt : frame ? frame->stmt : NULL;
+}
+
+/* A prelude module, imported (run) once per interpreter: NULL with
+ * *handled FALSE when dotted names none. */
+CrValue  *cr_prelude_import      (CrInterp        *self,
+                                  const char      *dotted,
+                                  gboolean        *handled,
+                                  GError         **error);
+/* A module attribute not set yet that names a prelude submodule
+ * (`torch.nn` after `import torch`): imports it. NULL: none (no error), or
+ * an error while running it. */
+CrValue  *cr_prelude_submodule   (CrInterp        *self,
+                                  CrValue         *module,
+                                  const char      *name,
+                                  GError         **error);
+void      cr_prelude_scopes_free (CrInterp        *self);
 
 /* Pin the error being raised to node, unless a node deeper in this frame's
  * evaluation already claimed it (the traceback shows the innermost one). */

@@ -41,7 +41,12 @@ cr_store_name (CrInterp   *self,
     {
       int g = cr_program_global_lookup (self->program, name);
       if (g < 0)
-        return;
+        {
+          /* A prelude module exports what it imports (functional.py's natives). */
+          if (self->scope && self->scope->namespace && value)
+            cr_value_set_member (self->scope->namespace, name, value);
+          return;
+        }
       slot = &self->globals[g].value;
     }
   CrValue *old = *slot;
@@ -358,7 +363,7 @@ exec_class (CrInterp  *self,
 
   cls = cr_value_new_class (s->u.cls.name, base);
   {
-    CrValue *module = cr_value_new_str ("__main__");
+    CrValue *module = cr_value_new_str (self->scope ? self->scope->name : "__main__");
     CrValue *qualname = cr_value_new_str (code->qualname);
     cr_value_set_member (cls, "__module__", module);
     cr_value_set_member (cls, "__qualname__", qualname);
@@ -472,6 +477,21 @@ exec_import_from (CrInterp  *self,
         {
           GHashTableIter it;
           gpointer key, value;
+          /* A module's __all__ lists what `import *` takes (the prelude's). */
+          CrValue *all = g_hash_table_lookup (m->u.module.attrs, "__all__");
+          if (all && (all->kind == CR_VALUE_LIST || all->kind == CR_VALUE_TUPLE))
+            {
+              for (guint j = 0; j < cr_seq_len (all); j++)
+                {
+                  CrValue *item = cr_seq_get (all, j);
+                  CrValue *v = item->kind == CR_VALUE_STR
+                               ? g_hash_table_lookup (m->u.module.attrs, item->u.str.data)
+                               : NULL;
+                  if (v)
+                    cr_store_name (self, f, item->u.str.data, v);
+                }
+              continue;
+            }
           g_hash_table_iter_init (&it, m->u.module.attrs);
           while (g_hash_table_iter_next (&it, &key, &value))
             if (((const char *) key)[0] != '_')
@@ -698,7 +718,9 @@ exec_stmt (CrInterp  *self,
 {
   f->stmt = s;
   self->err_located = FALSE;
-  cr_autograd_set_current_span (&s->span);
+  /* Graph nodes made by prelude code keep the script line that called it. */
+  if (G_LIKELY (!self->in_prelude))
+    cr_autograd_set_current_span (&s->span);
 
   switch (s->kind)
     {

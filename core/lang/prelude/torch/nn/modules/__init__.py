@@ -1,0 +1,18 @@
+# torch.nn.modules: every layer, loss and container class.
+from torch.nn.modules.module import Module
+from torch.nn.modules.linear import Identity, Linear, Bilinear
+from torch.nn.modules.activation import ReLU, ReLU6, Hardtanh, LeakyReLU, Tanh, Sigmoid, \
+    LogSigmoid, Softsign, Tanhshrink, GELU, SiLU, Mish, ELU, Softplus, Softmax, LogSoftmax, \
+    Softmin
+from torch.nn.modules.loss import L1Loss, MSELoss, SmoothL1Loss, HuberLoss, NLLLoss, \
+    CrossEntropyLoss, BCELoss, BCEWithLogitsLoss
+from torch.nn.modules.container import Sequential, ModuleList, ModuleDict
+from torch.nn.modules.flatten import Flatten, Unflatten
+
+__all__ = [
+    'Module', 'Identity', 'Linear', 'Bilinear', 'ReLU', 'ReLU6', 'Hardtanh', 'LeakyReLU',
+    'Tanh', 'Sigmoid', 'LogSigmoid', 'Softsign', 'Tanhshrink', 'GELU', 'SiLU', 'Mish', 'ELU',
+    'Softplus', 'Softmax', 'LogSoftmax', 'Softmin', 'L1Loss', 'MSELoss', 'SmoothL1Loss',
+    'HuberLoss', 'NLLLoss', 'CrossEntropyLoss', 'BCELoss', 'BCEWithLogitsLoss', 'Sequential',
+    'ModuleList', 'ModuleDict', 'Flatten', 'Unflatten',
+]
