@@ -118,7 +118,16 @@ G_BEGIN_DECLS
   X (BCE)                 /* BinaryCrossEntropyBackward0 */            \
   X (NLL_LOSS)            /* NllLossBackward0 */                       \
   X (ALIAS)               /* AliasBackward0: x[...] */                 \
-  X (AS_STRIDED)          /* AsStridedBackward0: a view written through */
+  X (AS_STRIDED)          /* AsStridedBackward0: a view written through */ \
+  X (CONVOLUTION)         /* ConvolutionBackward0 (also transposed) */ \
+  X (CONVOLUTION_WEIGHT)  /* ConvolutionBackwardBackward0: weight grad */ \
+  X (MAX_POOL2D)          /* MaxPool2DWithIndicesBackward0 */          \
+  X (MAX_POOL2D_BACKWARD) /* MaxPool2DWithIndicesBackwardBackward0 */  \
+  X (ADAPTIVE_MAX_POOL2D) /* AdaptiveMaxPool2DBackward0 */             \
+  X (AVG_POOL2D)          /* AvgPool2DBackward0 */                     \
+  X (AVG_POOL2D_BACKWARD) /* AvgPool2DBackwardBackward0 */             \
+  X (ADAPTIVE_AVG_POOL2D) /* AdaptiveAvgPool2DBackward0 */             \
+  X (ADAPTIVE_AVG_POOL2D_BACKWARD) /* AdaptiveAvgPool2DBackwardBackward0 */
 
 typedef enum {
 #define CR_OP_ENUM(name) CR_OP_##name,

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "cr-kernels.h"
+#include "cr-kernels-conv.h"
 
 G_BEGIN_DECLS
 
@@ -56,6 +57,23 @@ typedef struct {
   gboolean  (*put)            (CrTensor *dst, const CrTensor *flat_index, const CrTensor *values,
                                gboolean accumulate, GError **error);
   CrTensor *(*nonzero_flat)   (const CrTensor *mask, GError **error);
+
+  /* Convolution and pooling (cr-kernels-conv.h). */
+  CrTensor *(*conv2d)         (const CrTensor *x, const CrTensor *w, const CrTensor *bias,
+                               const CrConvGeom *geom, GError **error);
+  CrTensor *(*conv2d_input_grad) (const CrTensor *gy, const CrTensor *w, const CrTensor *bias,
+                               const CrConvGeom *geom, gint64 height, gint64 width,
+                               GError **error);
+  CrTensor *(*conv2d_weight_grad) (const CrTensor *gy, const CrTensor *x, const CrConvGeom *geom,
+                               gint64 kernel_h, gint64 kernel_w, GError **error);
+  gboolean  (*max_pool2d)     (const CrTensor *x, const CrPoolGeom *geom, CrTensor **out_values,
+                               CrTensor **out_indices, GError **error);
+  CrTensor *(*max_pool2d_backward) (const CrTensor *gy, const CrTensor *indices,
+                               const CrPoolGeom *geom, GError **error);
+  CrTensor *(*max_pool2d_gather) (const CrTensor *g, const CrTensor *indices,
+                               const CrPoolGeom *geom, GError **error);
+  CrTensor *(*avg_pool2d)     (const CrTensor *x, const CrPoolGeom *geom, GError **error);
+  CrTensor *(*avg_pool2d_backward) (const CrTensor *gy, const CrPoolGeom *geom, GError **error);
 
   /* Random numbers are made on the CPU and copied: one stream for every device. */
 } CrBackend;

@@ -121,6 +121,15 @@ static const struct {
   { CR_OP_NLL_LOSS, "NllLossBackward0" },
   { CR_OP_ALIAS, "AliasBackward0" },            /* x[...] */
   { CR_OP_AS_STRIDED, "AsStridedBackward0" },   /* z[0].add_(1): the view's new grad_fn */
+  { CR_OP_CONVOLUTION, "ConvolutionBackward0" },
+  { CR_OP_CONVOLUTION_WEIGHT, "ConvolutionBackwardBackward0" },
+  { CR_OP_MAX_POOL2D, "MaxPool2DWithIndicesBackward0" },
+  { CR_OP_MAX_POOL2D_BACKWARD, "MaxPool2DWithIndicesBackwardBackward0" },
+  { CR_OP_ADAPTIVE_MAX_POOL2D, "AdaptiveMaxPool2DBackward0" },
+  { CR_OP_AVG_POOL2D, "AvgPool2DBackward0" },
+  { CR_OP_AVG_POOL2D_BACKWARD, "AvgPool2DBackwardBackward0" },
+  { CR_OP_ADAPTIVE_AVG_POOL2D, "AdaptiveAvgPool2DBackward0" },
+  { CR_OP_ADAPTIVE_AVG_POOL2D_BACKWARD, "AdaptiveAvgPool2DBackwardBackward0" },
 };
 
 static void

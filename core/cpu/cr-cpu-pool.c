@@ -1,0 +1,386 @@
+/* cr-cpu-pool.c — max and average pooling over the last two dims, sliding
+ * or adaptive windows (cr-kernels-conv.h), on the CPU.
+ *
+ * Every leading dim is a plane of its own; planes are split over the thread
+ * pool, and each writes only its own output (the backward kernels scatter
+ * within their plane), so no chunk touches another's memory. The windows of
+ * each axis are worked out once per call. The comparisons are PyTorch's
+ * (aten/src/ATen/native/cpu/MaxPoolKernel.cpp): the first maximum wins, and
+ * every NaN replaces the maximum, so that a NaN in a window is the result. */
+#include "cr-cpu-private.h"
+#include "cr-kernels-conv.h"
+
+#include <math.h>
+
+/* The taps of one output position along one axis: first, first + step, ...
+ * below end; span is the window's size counted inside the padded range
+ * (count_include_pad's divisor). */
+typedef struct {
+  gint64 first, end, step, span;
+} Window;
+
+static void
+axis_windows (const CrPoolGeom *g,
+              int               axis,
+              Window           *w)
+{
+  gint64 size = g->in[axis];
+
+  for (gint64 o = 0; o < g->out[axis]; o++)
+    {
+      if (g->adaptive)
+        {
+          w[o].first = o * size / g->out[axis];
+          w[o].end = ((o + 1) * size + g->out[axis] - 1) / g->out[axis];
+          w[o].step = 1;
+          w[o].span = w[o].end - w[o].first;
+          continue;
+        }
+      {
+        gint64 d = g->dilation[axis];
+        gint64 start = o * g->stride[axis] - g->padding[axis];
+        gint64 last = start + (g->kernel[axis] - 1) * d;
+        gint64 first = start;
+
+        if (first < 0)
+          first += (-first + d - 1) / d * d;
+        w[o].first = first;
+        w[o].end = MIN (last + 1, size);
+        w[o].step = d;
+        w[o].span = MIN (start + g->kernel[axis], size + g->padding[axis]) - start;
+      }
+    }
+}
+
+typedef struct {
+  const CrPoolGeom *g;
+  CrDType           dtype;
+  const Window     *wy, *wx;
+  const char       *in;        /* planes of the input of this direction */
+  char             *out;
+  const gint64     *indices;   /* max: (planes, oh·ow) */
+  gint64           *out_indices;
+  gint64            in_plane, out_plane;
+} PoolJob;
+
+static double
+divisor (const PoolJob *job,
+         const Window  *y,
+         const Window  *x)
+{
+  const CrPoolGeom *g = job->g;
+
+  if (g->divisor_override != 0)
+    return (double) g->divisor_override;
+  if (g->count_include_pad && !g->adaptive)
+    return (double) (y->span * x->span);
+  return (double) (MAX (y->end - y->first, (gint64) 0) * MAX (x->end - x->first, (gint64) 0));
+}
+
+#define DEFINE_POOL_LOOPS(suffix, T)                                            \
+static void                                                                     \
+max_plane_##suffix (const PoolJob *job, gint64 p)                               \
+{                                                                               \
+  const CrPoolGeom *g = job->g;                                                 \
+  const T *src = (const T *) job->in + p * job->in_plane;                       \
+  T *dst = (T *) job->out + p * job->out_plane;                                 \
+  gint64 *idx = job->out_indices + p * job->out_plane;                          \
+  gint64 W = g->in[1];                                                          \
+                                                                                \
+  for (gint64 oy = 0; oy < g->out[0]; oy++)                                     \
+    for (gint64 ox = 0; ox < g->out[1]; ox++)                                   \
+      {                                                                         \
+        const Window *y = &job->wy[oy], *x = &job->wx[ox];                      \
+        T best = -INFINITY;                                                     \
+        gint64 at = y->first * W + x->first;                                    \
+                                                                                \
+        for (gint64 iy = y->first; iy < y->end; iy += y->step)                  \
+          for (gint64 ix = x->first; ix < x->end; ix += x->step)                \
+            {                                                                   \
+              T v = src[iy * W + ix];                                           \
+                                                                                \
+              if (v > best || isnan (v))                                        \
+                {                                                               \
+                  best = v;                                                     \
+                  at = iy * W + ix;                                             \
+                }                                                               \
+            }                                                                   \
+        dst[oy * g->out[1] + ox] = best;                                        \
+        idx[oy * g->out[1] + ox] = at;                                          \
+      }                                                                         \
+}                                                                               \
+                                                                                \
+static void                                                                     \
+max_scatter_##suffix (const PoolJob *job, gint64 p)                             \
+{                                                                               \
+  const T *src = (const T *) job->in + p * job->in_plane;                       \
+  T *dst = (T *) job->out + p * job->out_plane;                                 \
+  const gint64 *idx = job->indices + p * job->in_plane;                         \
+                                                                                \
+  for (gint64 o = 0; o < job->in_plane; o++)                                    \
+    dst[idx[o]] += src[o];                                                      \
+}                                                                               \
+                                                                                \
+static void                                                                     \
+max_gather_##suffix (const PoolJob *job, gint64 p)                              \
+{                                                                               \
+  const T *src = (const T *) job->in + p * job->in_plane;                       \
+  T *dst = (T *) job->out + p * job->out_plane;                                 \
+  const gint64 *idx = job->indices + p * job->out_plane;                        \
+                                                                                \
+  for (gint64 o = 0; o < job->out_plane; o++)                                   \
+    dst[o] = src[idx[o]];                                                       \
+}                                                                               \
+                                                                                \
+static void                                                                     \
+avg_plane_##suffix (const PoolJob *job, gint64 p)                               \
+{                                                                               \
+  const CrPoolGeom *g = job->g;                                                 \
+  const T *src = (const T *) job->in + p * job->in_plane;                       \
+  T *dst = (T *) job->out + p * job->out_plane;                                 \
+  gint64 W = g->in[1];                                                          \
+                                                                                \
+  for (gint64 oy = 0; oy < g->out[0]; oy++)                                     \
+    for (gint64 ox = 0; ox < g->out[1]; ox++)                                   \
+      {                                                                         \
+        const Window *y = &job->wy[oy], *x = &job->wx[ox];                      \
+        T sum = 0;                                                              \
+                                                                                \
+        if (y->first >= y->end || x->first >= x->end)                           \
+          {                                                                     \
+            dst[oy * g->out[1] + ox] = 0;                                       \
+            continue;                                                           \
+          }                                                                     \
+        for (gint64 iy = y->first; iy < y->end; iy += y->step)                  \
+          for (gint64 ix = x->first; ix < x->end; ix += x->step)                \
+            sum += src[iy * W + ix];                                            \
+        dst[oy * g->out[1] + ox] = sum / (T) divisor (job, y, x);               \
+      }                                                                         \
+}                                                                               \
+                                                                                \
+static void                                                                     \
+avg_scatter_##suffix (const PoolJob *job, gint64 p)                             \
+{                                                                               \
+  const CrPoolGeom *g = job->g;                                                 \
+  const T *src = (const T *) job->in + p * job->in_plane;                       \
+  T *dst = (T *) job->out + p * job->out_plane;                                 \
+  gint64 W = g->in[1];                                                          \
+                                                                                \
+  for (gint64 oy = 0; oy < g->out[0]; oy++)                                     \
+    for (gint64 ox = 0; ox < g->out[1]; ox++)                                   \
+      {                                                                         \
+        const Window *y = &job->wy[oy], *x = &job->wx[ox];                      \
+        T share;                                                                \
+                                                                                \
+        if (y->first >= y->end || x->first >= x->end)                           \
+          continue;                                                             \
+        share = src[oy * g->out[1] + ox] / (T) divisor (job, y, x);             \
+        for (gint64 iy = y->first; iy < y->end; iy += y->step)                  \
+          for (gint64 ix = x->first; ix < x->end; ix += x->step)                \
+            dst[iy * W + ix] += share;                                          \
+      }                                                                         \
+}
+
+DEFINE_POOL_LOOPS (f32, float)
+DEFINE_POOL_LOOPS (f64, double)
+
+typedef enum {
+  POOL_MAX,
+  POOL_MAX_SCATTER,
+  POOL_MAX_GATHER,
+  POOL_AVG,
+  POOL_AVG_SCATTER,
+} PoolKind;
+
+typedef struct {
+  PoolJob  job;
+  PoolKind kind;
+} PoolTask;
+
+static void
+pool_tasks (gint64   begin,
+            gint64   end,
+            gpointer data)
+{
+  const PoolTask *t = data;
+  gboolean f32 = t->job.dtype == CR_DTYPE_FLOAT32;
+
+  for (gint64 p = begin; p < end; p++)
+    switch (t->kind)
+      {
+      case POOL_MAX:         f32 ? max_plane_f32 (&t->job, p) : max_plane_f64 (&t->job, p); break;
+      case POOL_MAX_SCATTER: f32 ? max_scatter_f32 (&t->job, p) : max_scatter_f64 (&t->job, p); break;
+      case POOL_MAX_GATHER:  f32 ? max_gather_f32 (&t->job, p) : max_gather_f64 (&t->job, p); break;
+      case POOL_AVG:         f32 ? avg_plane_f32 (&t->job, p) : avg_plane_f64 (&t->job, p); break;
+      case POOL_AVG_SCATTER: f32 ? avg_scatter_f32 (&t->job, p) : avg_scatter_f64 (&t->job, p); break;
+      default: break;
+      }
+}
+
+static gboolean
+check_float (CrDType      dtype,
+             const char  *kernel,
+             GError     **error)
+{
+  if (!cr_dtype_is_floating (dtype))
+    {
+      cr_cpu_set_not_implemented (error, kernel, dtype);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* t's shape with the last two sizes replaced. */
+static void
+plane_shape (const CrTensor *t,
+             gint64          h,
+             gint64          w,
+             gint64         *shape)
+{
+  memcpy (shape, t->shape, sizeof (gint64) * (gsize) t->ndim);
+  shape[t->ndim - 2] = h;
+  shape[t->ndim - 1] = w;
+}
+
+/* Runs kind over every plane: in (planes of in_h x in_w, any strides) into
+ * out (zeroed first for the scatters). */
+static gboolean
+run_planes (PoolKind          kind,
+            const CrPoolGeom *g,
+            const CrTensor   *in,
+            const CrTensor   *indices,
+            CrTensor         *out,
+            CrTensor         *out_indices,
+            GError          **error)
+{
+  g_autoptr(CrTensor) ic = cr_tensor_contiguous ((CrTensor *) in, error);
+  g_autoptr(CrTensor) xc = NULL;
+  g_autofree Window *wy = g_new (Window, MAX (g->out[0], (gint64) 1));
+  g_autofree Window *wx = g_new (Window, MAX (g->out[1], (gint64) 1));
+  gint64 in_plane = in->shape[in->ndim - 2] * in->shape[in->ndim - 1];
+  gint64 out_plane = out->shape[out->ndim - 2] * out->shape[out->ndim - 1];
+  gint64 planes = in_plane > 0 ? in->numel / in_plane : 0;
+  PoolTask task;
+
+  if (ic == NULL)
+    return FALSE;
+  if (indices != NULL && (xc = cr_tensor_contiguous ((CrTensor *) indices, error)) == NULL)
+    return FALSE;
+  axis_windows (g, 0, wy);
+  axis_windows (g, 1, wx);
+  task.kind = kind;
+  task.job.g = g;
+  task.job.dtype = in->dtype;
+  task.job.wy = wy;
+  task.job.wx = wx;
+  task.job.in = cr_cpu_data (ic);
+  task.job.out = cr_cpu_data (out);
+  task.job.indices = xc != NULL ? (const gint64 *) cr_cpu_data (xc) : NULL;
+  task.job.out_indices = out_indices != NULL ? (gint64 *) cr_cpu_data (out_indices) : NULL;
+  task.job.in_plane = in_plane;
+  task.job.out_plane = out_plane;
+  cr_parallel_for (planes, MAX ((gint64) 1, CR_PARALLEL_GRAIN / MAX (in_plane + out_plane, (gint64) 1)),
+                   pool_tasks, &task);
+  return TRUE;
+}
+
+gboolean
+cr_kernel_max_pool2d (const CrTensor   *x,
+                      const CrPoolGeom *geom,
+                      CrTensor        **out_values,
+                      CrTensor        **out_indices,
+                      GError          **error)
+{
+  gint64 shape[CR_MAX_DIMS];
+  g_autoptr(CrTensor) values = NULL;
+  g_autoptr(CrTensor) indices = NULL;
+
+  CR_DISPATCH (x->device, max_pool2d, error, FALSE, x, geom, out_values, out_indices, error);
+  if (!check_float (x->dtype, geom->adaptive ? "adaptive_max_pool2d" : "max_pool2d", error))
+    return FALSE;
+  plane_shape (x, geom->out[0], geom->out[1], shape);
+  values = cr_tensor_new_empty (shape, x->ndim, x->dtype, CR_DEVICE_CPU, error);
+  indices = values != NULL ? cr_tensor_new_empty (shape, x->ndim, CR_DTYPE_INT64, CR_DEVICE_CPU,
+                                                  error) : NULL;
+  if (indices == NULL || !run_planes (POOL_MAX, geom, x, NULL, values, indices, error))
+    return FALSE;
+  *out_values = g_steal_pointer (&values);
+  *out_indices = g_steal_pointer (&indices);
+  return TRUE;
+}
+
+CrTensor *
+cr_kernel_max_pool2d_backward (const CrTensor   *gy,
+                               const CrTensor   *indices,
+                               const CrPoolGeom *geom,
+                               GError          **error)
+{
+  gint64 shape[CR_MAX_DIMS];
+  g_autoptr(CrTensor) out = NULL;
+
+  CR_DISPATCH (cr_cpu_device2 (gy, indices), max_pool2d_backward, error, NULL,
+               gy, indices, geom, error);
+  if (!check_float (gy->dtype, "max_pool2d_backward", error))
+    return NULL;
+  plane_shape (gy, geom->in[0], geom->in[1], shape);
+  out = cr_tensor_new_zeros (shape, gy->ndim, gy->dtype, CR_DEVICE_CPU, error);
+  if (out == NULL || !run_planes (POOL_MAX_SCATTER, geom, gy, indices, out, NULL, error))
+    return NULL;
+  return g_steal_pointer (&out);
+}
+
+CrTensor *
+cr_kernel_max_pool2d_gather (const CrTensor   *g,
+                             const CrTensor   *indices,
+                             const CrPoolGeom *geom,
+                             GError          **error)
+{
+  gint64 shape[CR_MAX_DIMS];
+  g_autoptr(CrTensor) out = NULL;
+
+  CR_DISPATCH (cr_cpu_device2 (g, indices), max_pool2d_gather, error, NULL,
+               g, indices, geom, error);
+  if (!check_float (g->dtype, "max_pool2d_with_indices_backward", error))
+    return NULL;
+  plane_shape (g, geom->out[0], geom->out[1], shape);
+  out = cr_tensor_new_empty (shape, g->ndim, g->dtype, CR_DEVICE_CPU, error);
+  if (out == NULL || !run_planes (POOL_MAX_GATHER, geom, g, indices, out, NULL, error))
+    return NULL;
+  return g_steal_pointer (&out);
+}
+
+CrTensor *
+cr_kernel_avg_pool2d (const CrTensor   *x,
+                      const CrPoolGeom *geom,
+                      GError          **error)
+{
+  gint64 shape[CR_MAX_DIMS];
+  g_autoptr(CrTensor) out = NULL;
+
+  CR_DISPATCH (x->device, avg_pool2d, error, NULL, x, geom, error);
+  if (!check_float (x->dtype, geom->adaptive ? "adaptive_avg_pool2d" : "avg_pool2d", error))
+    return NULL;
+  plane_shape (x, geom->out[0], geom->out[1], shape);
+  out = cr_tensor_new_empty (shape, x->ndim, x->dtype, CR_DEVICE_CPU, error);
+  if (out == NULL || !run_planes (POOL_AVG, geom, x, NULL, out, NULL, error))
+    return NULL;
+  return g_steal_pointer (&out);
+}
+
+CrTensor *
+cr_kernel_avg_pool2d_backward (const CrTensor   *gy,
+                               const CrPoolGeom *geom,
+                               GError          **error)
+{
+  gint64 shape[CR_MAX_DIMS];
+  g_autoptr(CrTensor) out = NULL;
+
+  CR_DISPATCH (gy->device, avg_pool2d_backward, error, NULL, gy, geom, error);
+  if (!check_float (gy->dtype, "avg_pool2d_backward", error))
+    return NULL;
+  plane_shape (gy, geom->in[0], geom->in[1], shape);
+  out = cr_tensor_new_zeros (shape, gy->ndim, gy->dtype, CR_DEVICE_CPU, error);
+  if (out == NULL || !run_planes (POOL_AVG_SCATTER, geom, gy, NULL, out, NULL, error))
+    return NULL;
+  return g_steal_pointer (&out);
+}
