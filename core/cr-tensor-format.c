@@ -50,6 +50,7 @@ cr_print_options_init_default (CrPrintOptions *options)
   options->threshold = 1000;
   options->edgeitems = 3;
   options->linewidth = 80;
+  options->sci_mode = -1;
 }
 
 /* ---- element text --------------------------------------------------------- */
@@ -260,7 +261,8 @@ formatter_init (Printer *p)
     {
       foreach_shown (p, collect_stats, &s);
       if (!s.any)
-        return;   /* no nonzero finite value: width 1, integer mode */
+        return;   /* no nonzero finite value: width 1, integer mode, even
+                   * under sci_mode=True (PyTorch returns before it) */
 
       p->int_mode = s.int_mode;
       if (p->int_mode)
@@ -272,6 +274,10 @@ formatter_init (Printer *p)
 
   /* In integer mode the width counts the '.' that append_element adds. */
   foreach_shown (p, measure_width, buf);
+  /* set_printoptions(sci_mode=...) decides the format after the width was
+   * measured in the mode chosen above, as PyTorch's _Formatter does. */
+  if (p->floating && p->options->sci_mode >= 0)
+    p->sci_mode = p->options->sci_mode;
 }
 
 /* ---- layout ---------------------------------------------------------------- */

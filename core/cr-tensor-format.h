@@ -13,6 +13,7 @@ typedef struct {
   gint64 threshold;   /* 1000: summarise above this many elements */
   int   edgeitems;    /* 3 */
   int   linewidth;    /* 80 */
+  int   sci_mode;     /* -1: chosen for each tensor (None); 0 or 1: forced */
 } CrPrintOptions;
 
 /* torch.set_printoptions's defaults. */

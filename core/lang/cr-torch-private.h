@@ -155,6 +155,8 @@ gboolean  cr_torch_parse_reduction   (CrTorchArgs     *a,
                                       GError         **error);
 extern const CrTorchFunc cr_torch_activation_funcs[];   /* cr-torch-activation.c */
 extern const guint       cr_torch_n_activation_funcs;
+extern const CrTorchFunc cr_torch_print_funcs[];        /* cr-torch-print.c */
+extern const guint       cr_torch_n_print_funcs;
 extern const CrTorchFunc cr_torch_loss_funcs[];         /* cr-torch-losses.c */
 extern const guint       cr_torch_n_loss_funcs;
 
