@@ -111,6 +111,7 @@ G_BEGIN_DECLS
   X (MV)                  /* MvBackward0 */                            \
   X (DOT)                 /* DotBackward0 */                           \
   X (BMM)                 /* BmmBackward0 */                           \
+  X (ADDMM)               /* AddmmBackward0: nn.Linear */              \
   X (SOFTMAX)             /* SoftmaxBackward0 */                       \
   X (LOG_SOFTMAX)         /* LogSoftmaxBackward0 */                    \
   X (MSE_LOSS)            /* MseLossBackward0 */                       \
@@ -119,6 +120,11 @@ G_BEGIN_DECLS
   X (NLL_LOSS)            /* NllLossBackward0 */                       \
   X (ALIAS)               /* AliasBackward0: x[...] */                 \
   X (AS_STRIDED)          /* AsStridedBackward0: a view written through */ \
+  X (NATIVE_LAYER_NORM)   /* NativeLayerNormBackward0 */               \
+  X (NATIVE_BATCH_NORM)   /* NativeBatchNormBackward0 */               \
+  X (NATIVE_GROUP_NORM)   /* NativeGroupNormBackward0 */               \
+  X (EMBEDDING)           /* EmbeddingBackward0 */                     \
+  X (DIAGONAL)            /* DiagonalBackward0 */                      \
   X (CONVOLUTION)         /* ConvolutionBackward0 (also transposed) */ \
   X (CONVOLUTION_WEIGHT)  /* ConvolutionBackwardBackward0: weight grad */ \
   X (MAX_POOL2D)          /* MaxPool2DWithIndicesBackward0 */          \

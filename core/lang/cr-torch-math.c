@@ -838,6 +838,33 @@ NATIVE (native_linalg)
   return cr_torch_wrap (info->func (x, y, error));
 }
 
+/* torch.addmm(input, mat1, mat2, *, beta=1, alpha=1) and input.addmm(...):
+ * one AddmmBackward0 node (nn.Linear's); alpha as bias + alpha * mm. */
+NATIVE (native_addmm)
+{
+  double beta = 1.0, alpha = 1.0;
+  PARSE ("addmm", "input mat1 mat2 | * beta alpha");
+  TENSOR_ARG (bias, 0);
+  TENSOR_ARG (m1, 1);
+  TENSOR_ARG (m2, 2);
+
+  if ((cr_torch_args_has (&a, 3) && !cr_torch_args_double (&a, 3, 1.0, &beta, error))
+      || (cr_torch_args_has (&a, 4) && !cr_torch_args_double (&a, 4, 1.0, &alpha, error)))
+    return NULL;
+  if (beta == 1.0 && alpha == 1.0)
+    return cr_torch_wrap (cr_addmm (bias, m1, m2, error));
+  if (beta != 1.0)
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                           "addmm with beta != 1 is not supported by Chainrule yet");
+      return NULL;
+    }
+  {
+    g_autoptr(CrTensor) prod = cr_mm (m1, m2, error);
+    return prod ? cr_torch_wrap (cr_add_alpha (bias, prod, alpha, error)) : NULL;
+  }
+}
+
 /* ---- shapes ----------------------------------------------------------- */
 
 NATIVE (native_t)
@@ -1240,6 +1267,7 @@ const CrTorchFunc cr_torch_math_funcs[] = {
   { "mv", native_linalg, T | M, (gpointer) &linalg_mv },
   { "dot", native_linalg, T | M, (gpointer) &linalg_dot },
   { "bmm", native_linalg, T | M, (gpointer) &linalg_bmm },
+  { "addmm", native_addmm, T | M, NULL },
 
   { "t", native_t, T | M, NULL },
   { "t_", native_t_, M, NULL },

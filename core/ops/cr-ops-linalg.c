@@ -9,6 +9,7 @@
 #include "cr-ops-private.h"
 #include "cr-error.h"
 #include "cr-shape-rules.h"
+#include "cr-grad-mode.h"
 
 #include <string.h>
 
@@ -375,6 +376,82 @@ cr_bmm (CrTensor  *a,
   if (!cr_shape_check_bmm (a, b, shape, error))
     return NULL;
   return product_forward (CR_OP_BMM, a, b, "bmm", error);
+}
+
+/* ---- addmm ---------------------------------------------------------------- */
+
+/* ADDMM: inputs (bias, a, b); saved[0] a (when b needs grad), saved[1] b
+ * (when a does). The bias gets the gradient summed down to its shape. */
+static gboolean
+addmm_backward (CrNode          *node,
+                CrTensor *const *grad_outputs,
+                CrTensor       **grad_inputs,
+                GError         **error)
+{
+  CrTensor *grad = grad_outputs[0];
+
+  if (cr_ops_needs_grad (node, 0))
+    {
+      const CrTensorMeta *meta = &node->input_meta[0];
+      grad_inputs[0] = cr_sum_to_shape (grad, meta->shape, meta->ndim, error);
+      if (grad_inputs[0] == NULL)
+        return FALSE;
+    }
+  for (int i = 1; i < 3; i++)
+    {
+      g_autoptr(CrTensor) other = NULL;
+      g_autoptr(CrTensor) other_t = NULL;
+
+      if (!cr_ops_needs_grad (node, i))
+        continue;
+      other = cr_node_get_saved (node, 2 - i, error);
+      if (other == NULL || (other_t = cr_t (other, error)) == NULL)
+        return FALSE;
+      grad_inputs[i] = i == 1 ? cr_mm (grad, other_t, error) : cr_mm (other_t, grad, error);
+      if (grad_inputs[i] == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+const CrOpInfo cr_op_row_ADDMM = {
+  CR_OP_ADDMM, "addmm", "AddmmBackward0", 3, "+@",
+  "∂C/∂bias = Σ G,  ∂C/∂A = G·Bᵀ,  ∂C/∂B = Aᵀ·G", addmm_backward, NULL
+};
+
+CrTensor *
+cr_addmm (CrTensor  *bias,
+          CrTensor  *a,
+          CrTensor  *b,
+          GError   **error)
+{
+  gint64 shape[2];
+  g_autoptr(CrTensor) prod = NULL;
+  g_autoptr(CrTensor) expanded = NULL;
+  CrTensor *inputs[3] = { bias, a, b };
+  CrTensor *out;
+  CrNode *node;
+
+  if (!cr_shape_check_mm (a, b, shape, error)
+      || !check_same_dtype (a, b, "addmm_impl_cpu_", error)
+      || !check_same_dtype (bias, a, "addmm_impl_cpu_", error))
+    return NULL;
+  /* The bias broadcast as PyTorch's expand checks it, outside the graph. */
+  gboolean grad_was_enabled = cr_grad_mode_set_enabled (FALSE);
+  expanded = cr_expand (bias, shape, 2, error);
+  cr_grad_mode_set_enabled (grad_was_enabled);
+  if (expanded == NULL || (prod = kernel_product (a, b, FALSE, error)) == NULL)
+    return NULL;
+  out = cr_kernel_binary (CR_BINARY_ADD, expanded, prod, error);
+  if (out == NULL || !cr_autograd_should_record (inputs, 3))
+    return out;
+  node = cr_node_new (CR_OP_ADDMM, inputs, 3, 1);
+  if (cr_ops_needs_grad (node, 2))
+    cr_node_save (node, 0, a, FALSE);
+  if (cr_ops_needs_grad (node, 1))
+    cr_node_save (node, 1, b, FALSE);
+  cr_ops_attach (out, node);
+  return out;
 }
 
 /* ---- matmul --------------------------------------------------------------- */

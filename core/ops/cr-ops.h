@@ -208,6 +208,8 @@ CrTensor *cr_mm             (CrTensor *a, CrTensor *b, GError **error);
 CrTensor *cr_mv             (CrTensor *a, CrTensor *b, GError **error);
 CrTensor *cr_dot            (CrTensor *a, CrTensor *b, GError **error);
 CrTensor *cr_bmm            (CrTensor *a, CrTensor *b, GError **error);
+/* bias + a @ b, bias broadcast to the product (torch.addmm, F.linear): AddmmBackward0 */
+CrTensor *cr_addmm          (CrTensor *bias, CrTensor *a, CrTensor *b, GError **error);
 
 /* ---- neural-network functions (cr-ops-nn.c) ---------------------------- */
 typedef enum {

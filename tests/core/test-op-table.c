@@ -121,6 +121,11 @@ static const struct {
   { CR_OP_NLL_LOSS, "NllLossBackward0" },
   { CR_OP_ALIAS, "AliasBackward0" },            /* x[...] */
   { CR_OP_AS_STRIDED, "AsStridedBackward0" },   /* z[0].add_(1): the view's new grad_fn */
+  { CR_OP_NATIVE_LAYER_NORM, "NativeLayerNormBackward0" },
+  { CR_OP_NATIVE_BATCH_NORM, "NativeBatchNormBackward0" },
+  { CR_OP_NATIVE_GROUP_NORM, "NativeGroupNormBackward0" },
+  { CR_OP_EMBEDDING, "EmbeddingBackward0" },
+  { CR_OP_DIAGONAL, "DiagonalBackward0" },
   { CR_OP_CONVOLUTION, "ConvolutionBackward0" },
   { CR_OP_CONVOLUTION_WEIGHT, "ConvolutionBackwardBackward0" },
   { CR_OP_MAX_POOL2D, "MaxPool2DWithIndicesBackward0" },

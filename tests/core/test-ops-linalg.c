@@ -380,6 +380,50 @@ test_gradcheck_products (void)
   g_assert_true (cr_gradgradcheck (matmul_func, GINT_TO_POINTER (0), (CrTensor *[]) { u, b }, 2));
 }
 
+static CrTensor *
+addmm_func (CrTensor *const *inputs,
+            guint            n_inputs,
+            gpointer         user_data,
+            GError         **error)
+{
+  return cr_addmm (inputs[0], inputs[1], inputs[2], error);
+}
+
+/* torch.addmm (nn.Linear): a bias of (m,), (1, m), (n, m) and a 0-d one,
+ * first and second derivatives, and the grad_fn PyTorch names. */
+static void
+test_gradcheck_addmm (void)
+{
+  g_autoptr(CrTensor) a = cr_gradcheck_rand ((gint64[]) { 3, 4 }, 2, -1, 1, 300);
+  g_autoptr(CrTensor) bt = cr_gradcheck_rand_transposed ((gint64[]) { 4, 2 }, 2, -1, 1, 301);
+  CrTensor *biases[] = {
+    cr_gradcheck_rand ((gint64[]) { 2 }, 1, -1, 1, 302),
+    cr_gradcheck_rand ((gint64[]) { 1, 2 }, 2, -1, 1, 303),
+    cr_gradcheck_rand ((gint64[]) { 3, 2 }, 2, -1, 1, 304),
+    cr_gradcheck_rand (NULL, 0, -1, 1, 305),
+  };
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (biases); i++)
+    {
+      CrTensor *inputs[3] = { biases[i], a, bt };
+      g_assert_true (cr_gradcheck (addmm_func, NULL, inputs, 3));
+      g_assert_true (cr_gradgradcheck (addmm_func, NULL, inputs, 3));
+    }
+  {
+    g_autoptr(CrTensor) out = cr_addmm (biases[0], a, bt, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (cr_node_name (out->grad_fn), ==, "AddmmBackward0");
+    cr_test_assert_shape (out, (gint64[]) { 3, 2 }, 2);
+  }
+  g_assert_null (cr_addmm (a, a, bt, &error));
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
+                        "The expanded size of the tensor (2) must match the existing size (4) at "
+                        "non-singleton dimension 1.  Target sizes: [3, 2].  Tensor sizes: [3, 4]");
+  for (guint i = 0; i < G_N_ELEMENTS (biases); i++)
+    cr_tensor_unref (biases[i]);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -394,6 +438,7 @@ main (int   argc,
   g_test_add_func ("/ops/linalg/mm-saves-needed-only", test_mm_saves_needed_only);
   g_test_add_func ("/ops/linalg/gradcheck-matmul", test_gradcheck_matmul);
   g_test_add_func ("/ops/linalg/gradcheck-products", test_gradcheck_products);
+  g_test_add_func ("/ops/linalg/gradcheck-addmm", test_gradcheck_addmm);
 
   return g_test_run ();
 }

@@ -1,3 +1,208 @@
-# torch.nn.functional: the native functions (torch._C._nn) and those written
-# here in script.
+# torch.nn.functional: the native functions (torch._C._nn) and, below, those
+# written in script on top of tensor operations.
+import math
+import torch
 from torch._C._nn import *
+
+
+def linear(input, weight, bias=None):
+    # The graph PyTorch records: addmm for a batch of rows, a view around it
+    # for more dimensions.
+    if input.dim() == 2:
+        if bias is None:
+            return input.mm(weight.t())
+        return torch.addmm(bias, input, weight.t())
+    if input.dim() > 2:
+        rows = input.reshape(-1, input.shape[-1])
+        out = rows.mm(weight.t()) if bias is None else torch.addmm(bias, rows, weight.t())
+        return out.view(*(list(input.shape[:-1]) + [weight.shape[0]]))
+    out = torch.matmul(input, weight.t())
+    return out if bias is None else out + bias
+
+
+def bilinear(input1, input2, weight, bias=None):
+    # y[..., o] = x1[..., i] A[o, i, j] x2[..., j] + b[o]
+    left = input1.unsqueeze(-2).unsqueeze(-2)        # (..., 1, 1, in1)
+    right = input2.unsqueeze(-2).unsqueeze(-1)       # (..., 1, in2, 1)
+    out = torch.matmul(torch.matmul(left, weight), right).squeeze(-1).squeeze(-1)
+    return out if bias is None else out + bias
+
+
+def hardtanh(input, min_val=-1., max_val=1., inplace=False):
+    if inplace:
+        return input.clamp_(min_val, max_val)
+    return input.clamp(min_val, max_val)
+
+
+def relu6(input, inplace=False):
+    return hardtanh(input, 0., 6., inplace)
+
+
+def logsigmoid(input):
+    return -softplus(-input)
+
+
+def softsign(input):
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input):
+    return input - input.tanh()
+
+
+def mish(input, inplace=False):
+    out = input * softplus(input).tanh()
+    if inplace:
+        return input.copy_(out)
+    return out
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        torch._C._warn("Implicit dimension choice for softmin has been deprecated. "
+                       "Change the call to include dim=X as an argument.")
+        dim = 0 if input.dim() in (0, 1, 3) else 1
+    if dtype is None:
+        return softmax(-input, dim)
+    return softmax(-input, dim, dtype=dtype)
+
+
+def huber_loss(input, target, reduction='mean', delta=1.0):
+    if target.size() != input.size():
+        torch._C._warn("Using a target size ({}) that is different to the input size ({}). "
+                       "This will likely lead to incorrect results due to broadcasting. "
+                       "Please ensure they have the same size.".format(target.size(), input.size()))
+    diff = (input - target).abs()
+    loss = torch.where(diff < delta, 0.5 * diff * diff, delta * (diff - 0.5 * delta))
+    return _reduce(loss, reduction)
+
+
+def _reduce(loss, reduction):
+    if reduction == 'mean':
+        return loss.mean()
+    if reduction == 'sum':
+        return loss.sum()
+    if reduction == 'none':
+        return loss
+    raise ValueError("{} is not a valid value for reduction".format(reduction))
+
+
+def one_hot(tensor, num_classes=-1):
+    if tensor.dtype != torch.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor.")
+    if num_classes == -1:
+        if tensor.numel() == 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(tensor.max()) + 1
+    elif tensor.numel() > 0 and int(tensor.max()) >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    if tensor.numel() > 0 and int(tensor.min()) < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    return (tensor.unsqueeze(-1) == torch.arange(num_classes)).long()
+
+
+def pad(input, pad, mode='constant', value=None):
+    if len(pad) % 2 != 0:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError("Padding length too large")
+    if mode != 'constant':
+        if value is not None and value != 0:
+            raise RuntimeError("Padding mode \"{}\" doesn't take in value argument".format(mode))
+        return _pad_by_index(input, pad, mode)
+    fill = 0 if value is None else value
+    out = input
+    for k in range(len(pad) // 2):
+        dim = input.dim() - 1 - k
+        before = pad[2 * k]
+        after = pad[2 * k + 1]
+        if before < 0:
+            out = out.narrow(dim, -before, out.shape[dim] + before)
+        if after < 0:
+            out = out.narrow(dim, 0, out.shape[dim] + after)
+        parts = []
+        if before > 0:
+            parts.append(_constant_block(out, dim, before, fill))
+        parts.append(out)
+        if after > 0:
+            parts.append(_constant_block(out, dim, after, fill))
+        if len(parts) > 1:
+            out = torch.cat(parts, dim)
+    return out
+
+
+def _constant_block(like, dim, size, fill):
+    shape = list(like.shape)
+    shape[dim] = size
+    return torch.full(shape, fill, dtype=like.dtype, device=like.device)
+
+
+def _pad_by_index(input, pad, mode):
+    if mode not in ('reflect', 'replicate', 'circular'):
+        raise NotImplementedError("Padding mode \"{}\" is not supported by Chainrule".format(mode))
+    out = input
+    for k in range(len(pad) // 2):
+        dim = input.dim() - 1 - k
+        n = out.shape[dim]
+        before = pad[2 * k]
+        after = pad[2 * k + 1]
+        index = []
+        for i in range(-before, n + after):
+            if mode == 'replicate':
+                j = min(max(i, 0), n - 1)
+            elif mode == 'circular':
+                j = i % n
+            else:
+                if before >= n or after >= n:
+                    raise RuntimeError(
+                        "Argument #4: Padding size should be less than the corresponding input "
+                        "dimension, but got: padding ({}, {}) at dimension {} of input {}".format(
+                            before, after, dim, list(input.shape)))
+                j = -i if i < 0 else (2 * (n - 1) - i if i >= n else i)
+            index.append(j)
+        out = out.index_select(dim, torch.tensor(index))
+    return out
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    if out is None:
+        return input / denom
+    return out.copy_(input / denom)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    w12 = (x1 * x2).sum(dim)
+    w1 = (x1 * x1).sum(dim)
+    w2 = (x2 * x2).sum(dim)
+    return w12 / (w1 * w2).clamp_min(eps * eps).sqrt()
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    return (x1 - x2 + eps).norm(p, -1, keepdim=keepdim)
+
+
+# What torch.nn.functional has in PyTorch 1.13 that Chainrule lacks.
+_NOT_YET = [
+    'adaptive_avg_pool1d', 'adaptive_avg_pool3d', 'adaptive_max_pool1d', 'adaptive_max_pool2d',
+    'adaptive_max_pool3d', 'affine_grid', 'alpha_dropout', 'avg_pool1d', 'avg_pool3d',
+    'celu', 'channel_shuffle', 'conv3d', 'conv_tbc', 'conv_transpose1d', 'conv_transpose2d',
+    'conv_transpose3d', 'cosine_embedding_loss', 'ctc_loss', 'dropout1d', 'dropout2d',
+    'dropout3d', 'embedding_bag', 'feature_alpha_dropout', 'fold', 'fractional_max_pool2d',
+    'fractional_max_pool3d', 'gaussian_nll_loss', 'glu', 'grid_sample', 'group_norm',
+    'gumbel_softmax', 'hardshrink', 'hardsigmoid', 'hardswish', 'hinge_embedding_loss',
+    'instance_norm', 'interpolate', 'kl_div', 'local_response_norm', 'lp_pool1d', 'lp_pool2d',
+    'margin_ranking_loss', 'max_pool1d', 'max_pool3d', 'max_unpool1d', 'max_unpool2d',
+    'max_unpool3d', 'multi_head_attention_forward', 'multi_margin_loss',
+    'multilabel_margin_loss', 'multilabel_soft_margin_loss', 'pdist', 'pixel_shuffle',
+    'pixel_unshuffle', 'poisson_nll_loss', 'prelu', 'rrelu', 'selu', 'soft_margin_loss',
+    'softshrink', 'threshold', 'triplet_margin_loss', 'triplet_margin_with_distance_loss',
+    'unfold', 'upsample', 'upsample_bilinear', 'upsample_nearest',
+]
+
+
+def __getattr__(name):
+    if name in _NOT_YET:
+        raise NotImplementedError(
+            "torch.nn.functional.{} is not supported by Chainrule yet".format(name))
+    raise AttributeError("module 'torch.nn.functional' has no attribute '{}'".format(name))

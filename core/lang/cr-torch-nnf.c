@@ -1,0 +1,237 @@
+/* cr-torch-nnf.c — torch.nn.functional's layer functions with PyTorch 1.13's
+ * signatures and defaults: embedding, layer_norm, batch_norm, group_norm,
+ * core/ops/cr-ops-norm.c and cr-ops-embedding.c), and their torch.NAME
+ * spellings. */
+#include "cr-torch-native.h"
+#include "cr-ops-nnf.h"
+
+#include <string.h>
+
+/* Parameter i as an optional tensor: *out NULL when absent or None. */
+static gboolean
+optional_tensor (CrTorchArgs  *a,
+                 guint         i,
+                 CrTensor    **out,
+                 GError      **error)
+{
+  *out = NULL;
+  if (!cr_torch_args_has (a, i))
+    return TRUE;
+  *out = cr_torch_args_tensor (a, i, error);
+  return *out != NULL;
+}
+
+/* The result, or the argument itself when the op handed back its input (so
+static CrValue *
+wrap_or_same (CrTensor  *result,
+              CrTensor  *input,
+              CrValue   *input_value)
+{
+  if (result != NULL && result == input)
+    {
+      cr_tensor_unref (result);
+      return cr_value_ref (input_value);
+    }
+  return cr_torch_wrap (result);
+}
+
+/* ---- embedding ---------------------------------------------------------- */
+
+/* F.embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+ *             scale_grad_by_freq=False, sparse=False) */
+NATIVE (native_f_embedding)
+{
+  gint64 padding_idx = -1;
+  double max_norm = 0.0, norm_type;
+  gboolean flag;
+  PARSE ("embedding", "input weight | padding_idx max_norm norm_type scale_grad_by_freq sparse");
+  TENSOR_ARG (indices, 0);
+  TENSOR_ARG (weight, 1);
+
+  if (cr_torch_args_has (&a, 2))
+    {
+      gint64 rows = weight->ndim > 0 ? weight->shape[0] : 0;
+
+      if (!cr_torch_args_int (&a, 2, -1, &padding_idx, error))
+        return NULL;
+      if (padding_idx >= rows || padding_idx < -rows)
+        {
+          g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_ASSERTION_ERROR,
+                               "Padding_idx must be within num_embeddings");
+          return NULL;
+        }
+      if (padding_idx < 0)
+        padding_idx += rows;
+    }
+  if (!cr_torch_args_double (&a, 3, 0.0, &max_norm, error)
+      || !cr_torch_args_double (&a, 4, 2.0, &norm_type, error))
+    return NULL;
+  for (guint i = 5; i <= 6; i++)
+    {
+      if (!cr_torch_args_bool (&a, i, FALSE, &flag, error))
+        return NULL;
+      if (flag)
+        {
+          g_set_error (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                       "embedding(%s=True) is not supported by Chainrule yet",
+                       i == 5 ? "scale_grad_by_freq" : "sparse");
+          return NULL;
+        }
+    }
+  return cr_torch_wrap (cr_embedding (weight, indices, cr_torch_args_has (&a, 2), padding_idx,
+                                      cr_torch_args_has (&a, 3), max_norm, norm_type, error));
+}
+
+/* torch.embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False,
+ *                 sparse=False): padding_idx -1 (or any negative) is none. */
+NATIVE (native_embedding)
+{
+  gint64 padding_idx;
+  PARSE ("embedding", "weight indices | padding_idx scale_grad_by_freq sparse");
+  TENSOR_ARG (weight, 0);
+  TENSOR_ARG (indices, 1);
+
+  if (!cr_torch_args_int (&a, 2, -1, &padding_idx, error))
+    return NULL;
+  return cr_torch_wrap (cr_embedding (weight, indices, padding_idx >= 0, padding_idx,
+                                      FALSE, 0.0, 2.0, error));
+}
+
+/* ---- normalization ------------------------------------------------------ */
+
+/* normalized_shape: a tuple, list or torch.Size of ints (not an int). */
+static gboolean
+parse_shape (CrTorchArgs  *a,
+             guint         i,
+             gint64       *shape,
+             int          *n,
+             GError      **error)
+{
+  CrValue *v = a->values[i];
+  guint len;
+
+  if (v == NULL || (v->kind != CR_VALUE_TUPLE && v->kind != CR_VALUE_LIST))
+    {
+      cr_torch_args_type_error (a, i, "tuple of ints", error);
+      return FALSE;
+    }
+  len = cr_seq_len (v);
+  if (len > CR_MAX_DIMS)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "%s(): too many dimensions (%u)", a->fname, len);
+      return FALSE;
+    }
+  for (guint k = 0; k < len; k++)
+    if (!cr_torch_value_is_int (cr_seq_get (v, k), &shape[k]))
+      {
+        g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                     "%s(): argument 'normalized_shape' must be tuple of ints, but found "
+                     "element of type %s at pos %u",
+                     a->fname, cr_torch_type_name (cr_seq_get (v, k)), k + 1);
+        return FALSE;
+      }
+  *n = (int) len;
+  return TRUE;
+}
+
+/* F.layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05)
+ * torch.layer_norm(input, normalized_shape, weight=None, bias=None,
+ *                  eps=1e-05, cudnn_enable=True) */
+NATIVE (native_layer_norm)
+{
+  gint64 shape[CR_MAX_DIMS];
+  int n;
+  double eps;
+  CrTensor *weight, *bias;
+  PARSE ("layer_norm", "input normalized_shape | weight bias eps cudnn_enable");
+  TENSOR_ARG (x, 0);
+
+  if (!parse_shape (&a, 1, shape, &n, error)
+      || !optional_tensor (&a, 2, &weight, error) || !optional_tensor (&a, 3, &bias, error)
+      || !cr_torch_args_double (&a, 4, 1e-5, &eps, error))
+    return NULL;
+  return cr_torch_wrap (cr_layer_norm (x, shape, n, weight, bias, eps, error));
+}
+
+/* F.batch_norm(input, running_mean, running_var, weight=None, bias=None,
+ *              training=False, momentum=0.1, eps=1e-05) */
+NATIVE (native_batch_norm)
+{
+  CrTensor *rm, *rv, *weight, *bias;
+  gboolean training;
+  double momentum, eps;
+  PARSE ("batch_norm", "input running_mean running_var | weight bias training momentum eps");
+  TENSOR_ARG (x, 0);
+
+  if (a.values[6] != NULL && a.values[6]->kind == CR_VALUE_NONE)
+    {
+      cr_torch_args_type_error (&a, 6, "float", error);
+      return NULL;
+    }
+  if (!optional_tensor (&a, 1, &rm, error) || !optional_tensor (&a, 2, &rv, error)
+      || !optional_tensor (&a, 3, &weight, error) || !optional_tensor (&a, 4, &bias, error)
+      || !cr_torch_args_bool (&a, 5, FALSE, &training, error)
+      || !cr_torch_args_double (&a, 6, 0.1, &momentum, error)
+      || !cr_torch_args_double (&a, 7, 1e-5, &eps, error))
+    return NULL;
+  return cr_torch_wrap (cr_batch_norm (x, rm, rv, weight, bias, training, momentum, eps, error));
+}
+
+/* F.group_norm(input, num_groups, weight=None, bias=None, eps=1e-05) */
+NATIVE (native_group_norm)
+{
+  gint64 groups;
+  CrTensor *weight, *bias;
+  double eps;
+  PARSE ("group_norm", "input num_groups | weight bias eps");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_int (&a, 1, 1, &groups, error)
+      || !optional_tensor (&a, 2, &weight, error) || !optional_tensor (&a, 3, &bias, error)
+      || !cr_torch_args_double (&a, 4, 1e-5, &eps, error))
+    return NULL;
+  if (groups == 0 && x->ndim > 1)
+    {
+      /* F.group_norm's own shape check divides by it first. */
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_ZERO_DIVISION_ERROR,
+                           "integer division or modulo by zero");
+      return NULL;
+    }
+  return cr_torch_wrap (cr_group_norm (x, groups, weight, bias, eps, error));
+}
+
+/* F.instance_norm(input, running_mean=None, running_var=None, weight=None,
+ *                 bias=None, use_input_stats=True, momentum=0.1, eps=1e-05) */
+NATIVE (native_instance_norm)
+{
+  CrTensor *rm, *rv, *weight, *bias;
+  gboolean use_stats;
+  double momentum, eps;
+  PARSE ("instance_norm",
+         "input | running_mean running_var weight bias use_input_stats momentum eps");
+  TENSOR_ARG (x, 0);
+
+  if (!optional_tensor (&a, 1, &rm, error) || !optional_tensor (&a, 2, &rv, error)
+      || !optional_tensor (&a, 3, &weight, error) || !optional_tensor (&a, 4, &bias, error)
+      || !cr_torch_args_bool (&a, 5, TRUE, &use_stats, error)
+      || !cr_torch_args_double (&a, 6, 0.1, &momentum, error)
+      || !cr_torch_args_double (&a, 7, 1e-5, &eps, error))
+    return NULL;
+  return cr_torch_wrap (cr_instance_norm (x, rm, rv, weight, bias, use_stats, momentum, eps,
+                                          error));
+}
+
+#define F CR_TORCH_IN_F
+#define T CR_TORCH_IN_TORCH
+
+const CrTorchFunc cr_torch_nnf_funcs[] = {
+  { "embedding", native_f_embedding, F, NULL },
+  { "embedding", native_embedding, T, NULL },
+  { "layer_norm", native_layer_norm, F | T, NULL },
+  { "batch_norm", native_batch_norm, F, NULL },
+  { "group_norm", native_group_norm, F, NULL },
+  { "instance_norm", native_instance_norm, F, NULL },
+};
+
+const guint cr_torch_n_nnf_funcs = G_N_ELEMENTS (cr_torch_nnf_funcs);

@@ -1,0 +1,212 @@
+/* cr-ops-embedding.c — F.embedding (EmbeddingBackward0).
+ *
+ * The embedding is a take of the weight's rows at flat positions; its
+ * backward sums the gradient back into zeros of the weight's shape at the same
+ * positions with the differentiable scatter of cr-ops-index.c (so create_graph
+ * works), rows of padding_idx left out. */
+#include "cr-ops-private.h"
+#include "cr-ops-nnf.h"
+#include "cr-grad-mode.h"
+#include "cr-cuda.h"
+#include "cr-error.h"
+
+#include <math.h>
+
+/* EMBEDDING: input the weight; saved[0] the flat positions taken, saved[1]
+ * (with padding_idx) a float mask of the index's shape + [1]: 0 where the
+ * index was padding_idx. */
+static gboolean
+embedding_backward (CrNode          *node,
+                    CrTensor *const *grad_outputs,
+                    CrTensor       **grad_inputs,
+                    GError         **error)
+{
+  g_autoptr(CrTensor) g = cr_tensor_ref (grad_outputs[0]);
+  SAVED (pos, 0);
+
+  if (node->n_saved > 1)
+    {
+      SAVED (keep, 1);
+      CrTensor *masked = cr_mul (g, keep, error);
+
+      if (masked == NULL)
+        return FALSE;
+      cr_tensor_unref (g);
+      g = masked;
+    }
+  SET_GRAD (0, cr_ops_scatter_add_flat (g, pos, &node->input_meta[0], error));
+  return TRUE;
+}
+
+const CrOpInfo cr_op_row_EMBEDDING = {
+  CR_OP_EMBEDDING, "embedding", "EmbeddingBackward0", 1, "embed",
+  "∂out/∂W: G's rows summed into the rows of W they were read from "
+  "(none for padding_idx)",
+  embedding_backward, NULL
+};
+
+/* max_norm: the rows that idx reads are scaled down in place to a p-norm of
+ * at most max_norm, as embedding_renorm_ does (without recording). */
+static gboolean
+renorm_rows (CrTensor      *weight,
+             const gint64  *iv,
+             gint64         n,
+             double         max_norm,
+             double         norm_type,
+             GError       **error)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_int64_hash, g_int64_equal);
+  gint64 width = weight->shape[1];
+  gboolean was_enabled, ok;
+
+  if (weight->device != CR_DEVICE_CPU)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                           "embedding(max_norm=) on CUDA is not supported by Chainrule yet");
+      return FALSE;
+    }
+  /* F.embedding renormalizes under no_grad: allowed on a leaf, but the
+   * version moves on. */
+  was_enabled = cr_grad_mode_set_enabled (FALSE);
+  ok = cr_autograd_check_inplace (weight, error);
+  cr_grad_mode_set_enabled (was_enabled);
+  if (!ok)
+    return FALSE;
+  for (gint64 i = 0; i < n; i++)
+    {
+      char *base = (char *) cr_tensor_data (weight)
+                   + iv[i] * weight->strides[0] * cr_dtype_size (weight->dtype);
+      gsize step = weight->strides[1] * cr_dtype_size (weight->dtype);
+      double norm = 0.0, scale;
+
+      if (g_hash_table_contains (seen, &iv[i]))
+        continue;
+      g_hash_table_add (seen, (gpointer) &iv[i]);
+      for (gint64 j = 0; j < width; j++)
+        {
+          double v = weight->dtype == CR_DTYPE_FLOAT32 ? *(float *) (base + j * step)
+                                                        : *(double *) (base + j * step);
+          norm += norm_type == 1.0 ? fabs (v) : pow (fabs (v), norm_type);
+        }
+      norm = norm_type == 1.0 ? norm : pow (norm, 1.0 / norm_type);
+      if (norm <= max_norm)
+        continue;
+      scale = max_norm / (norm + 1e-7);
+      for (gint64 j = 0; j < width; j++)
+        {
+          if (weight->dtype == CR_DTYPE_FLOAT32)
+            *(float *) (base + j * step) = (float) (*(float *) (base + j * step) * scale);
+          else
+            *(double *) (base + j * step) *= scale;
+        }
+    }
+  return TRUE;
+}
+
+CrTensor *
+cr_embedding (CrTensor  *weight,
+              CrTensor  *indices,
+              gboolean   has_padding_idx,
+              gint64     padding_idx,
+              gboolean   has_max_norm,
+              double     max_norm,
+              double     norm_type,
+              GError   **error)
+{
+  g_autoptr(CrTensor) idx = NULL;
+  g_autoptr(CrTensor) pos = NULL;
+  g_autoptr(CrTensor) keep = NULL;
+  g_autoptr(CrTensor) out = NULL;
+  gint64 shape[CR_MAX_DIMS], rows, width;
+  const gint64 *iv;
+  gint64 *p;
+  CrNode *node;
+
+  if (indices->dtype != CR_DTYPE_INT64)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "Expected tensor for argument #1 'indices' to have one of the following "
+                   "scalar types: Long, Int; but got %s instead (while checking arguments for "
+                   "embedding)", cr_dtype_legacy_name (indices->dtype));
+      return NULL;
+    }
+  if (weight->ndim != 2)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, "'weight' must be 2-D");
+      return NULL;
+    }
+  if (indices->ndim + 1 > CR_MAX_DIMS)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "embedding: indices of more than %d dims are not supported by Chainrule",
+                   CR_MAX_DIMS - 1);
+      return NULL;
+    }
+  rows = weight->shape[0];
+  width = weight->shape[1];
+  idx = cr_tensor_contiguous (indices, error);
+  if (idx != NULL && idx->device != CR_DEVICE_CPU)
+    {
+      CrTensor *host = cr_tensor_to_device (idx, CR_DEVICE_CPU, error);
+
+      cr_tensor_unref (idx);
+      idx = host;
+    }
+  if (idx == NULL)
+    return NULL;
+  iv = cr_tensor_data (idx);
+  for (gint64 i = 0; i < idx->numel; i++)
+    if (iv[i] < 0 || iv[i] >= rows)
+      {
+        g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
+                             "index out of range in self");
+        return NULL;
+      }
+  if (has_max_norm && !renorm_rows (weight, iv, idx->numel, max_norm, norm_type, error))
+    return NULL;
+
+  memcpy (shape, indices->shape, sizeof (gint64) * indices->ndim);
+  shape[indices->ndim] = width;
+  pos = cr_tensor_new_empty (shape, indices->ndim + 1, CR_DTYPE_INT64, CR_DEVICE_CPU, error);
+  if (pos == NULL)
+    return NULL;
+  p = cr_tensor_data (pos);
+  for (gint64 i = 0; i < idx->numel; i++)
+    for (gint64 j = 0; j < width; j++)
+      *p++ = iv[i] * width + j;
+  if (has_padding_idx)
+    {
+      gint64 kshape[CR_MAX_DIMS];
+      double *k;
+
+      memcpy (kshape, indices->shape, sizeof (gint64) * indices->ndim);
+      kshape[indices->ndim] = 1;
+      keep = cr_tensor_new_empty (kshape, indices->ndim + 1, CR_DTYPE_FLOAT64, CR_DEVICE_CPU,
+                                  error);
+      if (keep == NULL)
+        return NULL;
+      k = cr_tensor_data (keep);
+      for (gint64 i = 0; i < idx->numel; i++)
+        k[i] = iv[i] == padding_idx ? 0.0 : 1.0;
+      if (weight->dtype != CR_DTYPE_FLOAT64 || weight->device != CR_DEVICE_CPU)
+        {
+          CrTensor *cast = cr_kernel_cast (keep, weight->dtype, error);
+          CrTensor *moved = cast != NULL ? cr_tensor_to_device (cast, weight->device, error)
+                                         : NULL;
+
+          cr_tensor_unref (cast);
+          cr_tensor_unref (keep);
+          if ((keep = moved) == NULL)
+            return NULL;
+        }
+    }
+  pos = cr_ops_positions_to (g_steal_pointer (&pos), weight->device, error);
+  if (pos == NULL || (out = cr_kernel_take (weight, pos, error)) == NULL)
+    return NULL;
+  if ((node = cr_ops_record (CR_OP_EMBEDDING, &weight, 1, out)) != NULL)
+    {
+      cr_node_save (node, 0, pos, FALSE);
+      cr_node_save (node, 1, keep, FALSE);
+    }
+  return g_steal_pointer (&out);
+}

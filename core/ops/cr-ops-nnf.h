@@ -1,0 +1,96 @@
+/* cr-ops-nnf.h — the layer ops of torch.nn.functional beyond activations and
+ * losses: normalization, embedding, dropout, padding, bilinear and the
+ * distance functions. Same conventions as cr-ops.h: inputs borrowed (an
+ * optional tensor may be NULL), the result a new ref or NULL with a GError
+ * carrying PyTorch's exception type and message. */
+#pragma once
+
+#include "cr-ops.h"
+
+G_BEGIN_DECLS
+
+/* ---- normalization (cr-ops-norm.c) ------------------------------------- */
+
+/* F.layer_norm over the last n dims (normalized_shape): one
+ * NativeLayerNormBackward0 node over (x, weight, bias). */
+CrTensor *cr_layer_norm     (CrTensor      *x,
+                             const gint64  *normalized_shape,
+                             int            n,
+                             CrTensor      *weight,
+                             CrTensor      *bias,
+                             double         eps,
+                             GError       **error);
+/* F.batch_norm over dim 1 of (N, C, ...): NativeBatchNormBackward0. In
+ * training the batch's statistics are used and running_mean/running_var
+ * (when given) are updated in place with momentum and the unbiased
+ * variance; otherwise the running statistics are used. */
+CrTensor *cr_batch_norm     (CrTensor      *x,
+                             CrTensor      *running_mean,
+                             CrTensor      *running_var,
+                             CrTensor      *weight,
+                             CrTensor      *bias,
+                             gboolean       training,
+                             double         momentum,
+                             double         eps,
+                             GError       **error);
+/* F.group_norm of (N, C, ...): NativeGroupNormBackward0. */
+CrTensor *cr_group_norm     (CrTensor      *x,
+                             gint64         num_groups,
+                             CrTensor      *weight,
+                             CrTensor      *bias,
+                             double         eps,
+                             GError       **error);
+/* F.instance_norm, composed as PyTorch does: batch_norm of x viewed as
+ * (1, N*C, ...) with weight, bias and running stats repeated N times. */
+CrTensor *cr_instance_norm  (CrTensor      *x,
+                             CrTensor      *running_mean,
+                             CrTensor      *running_var,
+                             CrTensor      *weight,
+                             CrTensor      *bias,
+                             gboolean       use_input_stats,
+                             double         momentum,
+                             double         eps,
+                             GError       **error);
+
+/* ---- embedding (cr-ops-embedding.c), dropout (cr-ops-dropout.c) ------- */
+
+/* F.embedding: weight (num, dim) read at int64 indices of any shape, giving
+ * (*indices.shape, dim); EmbeddingBackward0. Rows read at padding_idx get no
+ * gradient. With max_norm, the rows read are first renormalized in place
+ * (embedding_renorm_, norm_type the p of the norm). padding_idx is already
+ * wrapped and checked by the caller. */
+CrTensor *cr_embedding      (CrTensor      *weight,
+                             CrTensor      *indices,
+                             gboolean       has_padding_idx,
+                             gint64         padding_idx,
+                             gboolean       has_max_norm,
+                             double         max_norm,
+                             double         norm_type,
+                             GError       **error);
+/* F.dropout (feature FALSE) and F.dropout2d/feature_dropout (TRUE) as 1.13
+ * composes them on the CPU: x itself when not training or p == 0; x * 0 when
+ * p == 1; else x * noise with noise = bernoulli(1 - p) / (1 - p) drawn from
+ * gen in x's shape (feature: (N, C, 1, ...)): MulBackward0. */
+CrTensor *cr_dropout        (CrTensor      *x,
+                             double         p,
+                             gboolean       training,
+                             gboolean       feature,
+                             CrGenerator   *gen,
+                             GError       **error);
+
+/* ---- einsum and diagonal (cr-ops-einsum.c) ---------------------------- */
+
+/* torch.einsum(equation, *operands), composed as PyTorch 1.13 composes it
+ * (permute, reshape, bmm, sum, diagonal), with its error messages. */
+CrTensor *cr_einsum         (const char        *equation,
+                             CrTensor *const   *operands,
+                             guint              n_operands,
+                             GError           **error);
+/* torch.diagonal(x, offset, dim1, dim2): a view, DiagonalBackward0. */
+CrTensor *cr_diagonal       (CrTensor      *x,
+                             gint64         offset,
+                             int            dim1,
+                             int            dim2,
+                             GError       **error);
+
+G_END_DECLS

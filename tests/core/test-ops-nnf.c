@@ -1,0 +1,249 @@
+/* test-ops-nnf.c — layer_norm, batch_norm, group_norm, instance_norm,
+ * embedding, einsum and diagonal: first and second finite-difference checks
+ * (float64) of every input, values against PyTorch 1.13, grad_fn names, and
+ * the running statistics of batch norm. */
+#include "cr-ops-nnf.h"
+#include "cr-node.h"
+#include "cr-engine.h"
+#include "cr-error.h"
+#include "gradcheck.h"
+#include "test-util.h"
+
+typedef enum {
+  F_LAYER_NORM, F_LAYER_NORM_2, F_LAYER_NORM_PLAIN, F_BATCH_NORM_TRAIN, F_BATCH_NORM_EVAL,
+  F_BATCH_NORM_4D, F_GROUP_NORM, F_INSTANCE_NORM, F_EMBEDDING, F_EMBEDDING_PAD,
+  F_EINSUM_MM, F_EINSUM_TRACE, F_EINSUM_OUTER, F_EINSUM_BATCH, F_EINSUM_THREE, F_DIAGONAL,
+} Which;
+
+static CrTensor *
+apply (CrTensor *const *in,
+       guint            n_inputs,
+       gpointer         user_data,
+       GError         **error)
+{
+  switch ((Which) GPOINTER_TO_INT (user_data))
+    {
+    case F_LAYER_NORM:
+      return cr_layer_norm (in[0], (gint64[]) { 3 }, 1, in[1], in[2], 1e-5, error);
+    case F_LAYER_NORM_2:
+      return cr_layer_norm (in[0], (gint64[]) { 2, 3 }, 2, in[1], NULL, 1e-3, error);
+    case F_LAYER_NORM_PLAIN:
+      return cr_layer_norm (in[0], (gint64[]) { 3 }, 1, NULL, NULL, 1e-5, error);
+    case F_BATCH_NORM_TRAIN:
+      return cr_batch_norm (in[0], NULL, NULL, in[1], in[2], TRUE, 0.1, 1e-5, error);
+    case F_BATCH_NORM_EVAL:
+      {
+        g_autoptr(CrTensor) rm = cr_gradcheck_tensor ((double[]) { 0.5, -1.0, 0.25 },
+                                                      (gint64[]) { 3 }, 1, FALSE);
+        g_autoptr(CrTensor) rv = cr_gradcheck_tensor ((double[]) { 2.0, 0.5, 1.5 },
+                                                      (gint64[]) { 3 }, 1, FALSE);
+        return cr_batch_norm (in[0], rm, rv, in[1], in[2], FALSE, 0.1, 1e-5, error);
+      }
+    case F_BATCH_NORM_4D:
+      return cr_batch_norm (in[0], NULL, NULL, in[1], NULL, TRUE, 0.1, 1e-5, error);
+    case F_GROUP_NORM:
+      return cr_group_norm (in[0], 2, in[1], in[2], 1e-5, error);
+    case F_INSTANCE_NORM:
+      return cr_instance_norm (in[0], NULL, NULL, in[1], NULL, TRUE, 0.1, 1e-5, error);
+    case F_EMBEDDING:
+    case F_EMBEDDING_PAD:
+      {
+        g_autoptr(CrTensor) idx = cr_test_long_tensor ((gint64[]) { 2, 0, 2, 3 },
+                                                       (gint64[]) { 2, 2 }, 2);
+        return cr_embedding (in[0], idx, GPOINTER_TO_INT (user_data) == F_EMBEDDING_PAD, 2,
+                             FALSE, 0.0, 2.0, error);
+      }
+    case F_EINSUM_MM:    return cr_einsum ("ij,jk->ik", in, 2, error);
+    case F_EINSUM_TRACE: return cr_einsum ("ii", in, 1, error);
+    case F_EINSUM_OUTER: return cr_einsum ("i,j", in, 2, error);
+    case F_EINSUM_BATCH: return cr_einsum ("...ij,...kj->...ik", in, 2, error);
+    case F_EINSUM_THREE: return cr_einsum ("ij,jk,k->i", in, 3, error);
+    case F_DIAGONAL:     return cr_diagonal (in[0], 1, 0, 2, error);
+    }
+  g_assert_not_reached ();
+}
+
+static CrTensor *
+rand_t (const gint64 *shape,
+        int           ndim,
+        guint32       seed)
+{
+  return cr_gradcheck_rand (shape, ndim, -1.0, 1.0, seed);
+}
+
+static void
+check_both (Which             which,
+            CrTensor *const  *inputs,
+            guint             n)
+{
+  gpointer data = GINT_TO_POINTER (which);
+
+  g_assert_true (cr_gradcheck (apply, data, inputs, n));
+  g_assert_true (cr_gradgradcheck (apply, data, inputs, n));
+}
+
+static void
+test_layer_norm_grads (void)
+{
+  g_autoptr(CrTensor) x = rand_t ((gint64[]) { 2, 2, 3 }, 3, 1);
+  g_autoptr(CrTensor) w = rand_t ((gint64[]) { 3 }, 1, 2);
+  g_autoptr(CrTensor) b = rand_t ((gint64[]) { 3 }, 1, 3);
+  g_autoptr(CrTensor) w2 = rand_t ((gint64[]) { 2, 3 }, 2, 4);
+  CrTensor *in[3] = { x, w, b };
+  CrTensor *in2[2] = { x, w2 };
+
+  check_both (F_LAYER_NORM, in, 3);
+  check_both (F_LAYER_NORM_2, in2, 2);
+  check_both (F_LAYER_NORM_PLAIN, in, 1);
+}
+
+static void
+test_batch_norm_grads (void)
+{
+  g_autoptr(CrTensor) x = rand_t ((gint64[]) { 4, 3 }, 2, 5);
+  g_autoptr(CrTensor) x3 = rand_t ((gint64[]) { 2, 3, 2 }, 3, 6);
+  g_autoptr(CrTensor) x4 = rand_t ((gint64[]) { 2, 3, 2, 2 }, 4, 7);
+  g_autoptr(CrTensor) w = rand_t ((gint64[]) { 3 }, 1, 8);
+  g_autoptr(CrTensor) b = rand_t ((gint64[]) { 3 }, 1, 9);
+  CrTensor *in[3] = { x, w, b };
+  CrTensor *in3[3] = { x3, w, b };
+  CrTensor *in4[2] = { x4, w };
+
+  check_both (F_BATCH_NORM_TRAIN, in, 3);
+  check_both (F_BATCH_NORM_TRAIN, in3, 3);
+  check_both (F_BATCH_NORM_EVAL, in3, 3);
+  check_both (F_BATCH_NORM_4D, in4, 2);
+}
+
+static void
+test_group_instance_norm_grads (void)
+{
+  g_autoptr(CrTensor) x = rand_t ((gint64[]) { 2, 4, 3 }, 3, 10);
+  g_autoptr(CrTensor) w = rand_t ((gint64[]) { 4 }, 1, 11);
+  g_autoptr(CrTensor) b = rand_t ((gint64[]) { 4 }, 1, 12);
+  CrTensor *in[3] = { x, w, b };
+
+  check_both (F_GROUP_NORM, in, 3);
+  check_both (F_INSTANCE_NORM, in, 2);
+}
+
+static void
+test_embedding_grads (void)
+{
+  g_autoptr(CrTensor) w = rand_t ((gint64[]) { 4, 3 }, 2, 13);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CrTensor) out = NULL;
+
+  check_both (F_EMBEDDING, &w, 1);
+  /* padding_idx's rows get no gradient on purpose, so no finite differences:
+   * its gradient of a sum counts the other rows' reads. */
+  {
+    g_autoptr(CrTensor) padded = apply (&w, 1, GINT_TO_POINTER (F_EMBEDDING_PAD), &error);
+    g_autoptr(CrTensor) total = padded != NULL ? cr_sum (padded, &error) : NULL;
+
+    g_assert_no_error (error);
+    cr_test_backward (total);
+    cr_test_assert_values_eps (w->grad, (double[]) { 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1 }, 12,
+                               1e-12);
+  }
+
+  out = apply (&w, 1, GINT_TO_POINTER (F_EMBEDDING), &error);
+  g_assert_no_error (error);
+  cr_test_assert_shape (out, (gint64[]) { 2, 2, 3 }, 3);
+  g_assert_cmpstr (cr_test_fn_name (out), ==, "EmbeddingBackward0");
+}
+
+static void
+test_einsum_grads (void)
+{
+  g_autoptr(CrTensor) a = rand_t ((gint64[]) { 2, 3 }, 2, 14);
+  g_autoptr(CrTensor) b = rand_t ((gint64[]) { 3, 4 }, 2, 15);
+  g_autoptr(CrTensor) m = rand_t ((gint64[]) { 3, 3 }, 2, 16);
+  g_autoptr(CrTensor) u = rand_t ((gint64[]) { 2 }, 1, 17);
+  g_autoptr(CrTensor) v = rand_t ((gint64[]) { 4 }, 1, 18);
+  g_autoptr(CrTensor) bx = rand_t ((gint64[]) { 2, 2, 3 }, 3, 19);
+  g_autoptr(CrTensor) by = rand_t ((gint64[]) { 4, 3 }, 2, 20);
+  g_autoptr(CrTensor) t3 = rand_t ((gint64[]) { 2, 3, 4 }, 3, 21);
+  CrTensor *mm[2] = { a, b };
+  CrTensor *outer[2] = { u, v };
+  CrTensor *batch[2] = { bx, by };
+  CrTensor *three[3] = { a, b, v };
+
+  check_both (F_EINSUM_MM, mm, 2);
+  check_both (F_EINSUM_TRACE, &m, 1);
+  check_both (F_EINSUM_OUTER, outer, 2);
+  check_both (F_EINSUM_BATCH, batch, 2);
+  check_both (F_EINSUM_THREE, three, 3);
+  check_both (F_DIAGONAL, &t3, 1);
+}
+
+/* F.batch_norm(x, rm, rv, training=True, momentum=0.2) of the nnf_batch_norm
+ * case's first rows, float64: PyTorch 1.13's running statistics. */
+static void
+test_batch_norm_running_stats (void)
+{
+  g_autoptr(CrTensor) x = cr_gradcheck_tensor ((double[]) { 1.0, 2.0, 3.0, 5.0, -1.0, 0.5 },
+                                               (gint64[]) { 3, 2 }, 2, FALSE);
+  g_autoptr(CrTensor) rm = cr_gradcheck_tensor ((double[]) { 0.0, 1.0 }, (gint64[]) { 2 }, 1,
+                                                FALSE);
+  g_autoptr(CrTensor) rv = cr_gradcheck_tensor ((double[]) { 1.0, 2.0 }, (gint64[]) { 2 }, 1,
+                                                FALSE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CrTensor) out = cr_batch_norm (x, rm, rv, NULL, NULL, TRUE, 0.2, 1e-5, &error);
+
+  g_assert_no_error (error);
+  /* mean (1, 2.5), unbiased var (4, 5.25) */
+  cr_test_assert_values_eps (rm, (double[]) { 0.2, 1.3 }, 2, 1e-12);
+  cr_test_assert_values_eps (rv, (double[]) { 1.6, 2.65 }, 2, 1e-12);
+  cr_test_assert_values_eps (out, (double[]) { 0.0, -0.2672604, 1.2247419, 1.3363020,
+                                               -1.2247419, -1.0690416 }, 6, 1e-5);
+}
+
+static void
+test_errors (void)
+{
+  g_autoptr(CrTensor) x = rand_t ((gint64[]) { 2, 3, 4 }, 3, 22);
+  g_autoptr(CrTensor) w3 = rand_t ((gint64[]) { 3 }, 1, 23);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (cr_layer_norm (x, (gint64[]) { 3 }, 1, NULL, NULL, 1e-5, &error));
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
+                        "Given normalized_shape=[3], expected input with shape [*, 3], but got "
+                        "input of size[2, 3, 4]");
+  g_clear_error (&error);
+  g_assert_null (cr_layer_norm (x, (gint64[]) { 4 }, 1, w3, NULL, 1e-5, &error));
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
+                        "Expected weight to be of same shape as normalized_shape, but got weight "
+                        "of shape [3] and normalized_shape = [4]");
+  g_clear_error (&error);
+  g_assert_null (cr_batch_norm (x, w3, NULL, NULL, NULL, FALSE, 0.1, 1e-5, &error));
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
+                        "running_var must be defined in evaluation mode");
+  g_clear_error (&error);
+  g_assert_null (cr_group_norm (x, 2, NULL, NULL, 1e-5, &error));
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
+                        "Expected number of channels in input to be divisible by num_groups, but "
+                        "got input of shape [2, 3, 4] and num_groups=2");
+  g_clear_error (&error);
+  g_assert_null (cr_einsum ("ij,jk", &x, 1, &error));
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
+                        "einsum(): fewer operands were provided than specified in the equation");
+  g_clear_error (&error);
+  g_assert_null (cr_diagonal (x, 0, 1, -2, &error));
+  cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "diagonal dimensions cannot be identical 1, 1");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ops-nnf/layer-norm/grads", test_layer_norm_grads);
+  g_test_add_func ("/ops-nnf/batch-norm/grads", test_batch_norm_grads);
+  g_test_add_func ("/ops-nnf/batch-norm/running-stats", test_batch_norm_running_stats);
+  g_test_add_func ("/ops-nnf/group-instance-norm/grads", test_group_instance_norm_grads);
+  g_test_add_func ("/ops-nnf/embedding/grads", test_embedding_grads);
+  g_test_add_func ("/ops-nnf/einsum/grads", test_einsum_grads);
+  g_test_add_func ("/ops-nnf/errors", test_errors);
+  return g_test_run ();
+}
