@@ -28,8 +28,11 @@ class Sequential(Module):
         return items[_index(idx, len(items))]
 
     def __getitem__(self, idx):
-        if isinstance(idx, slice):
-            return self.__class__(_ordered_dict(list(self._modules.items())[idx]))
+        if _is_slice(idx):
+            out = self.__class__()
+            for key, module in list(self._modules.items())[idx]:
+                out.add_module(key, module)
+            return out
         return self._get_item_by_idx(self._modules.values(), idx)
 
     def __setitem__(self, idx, module):
@@ -37,7 +40,7 @@ class Sequential(Module):
         return setattr(self, key, module)
 
     def __delitem__(self, idx):
-        if isinstance(idx, slice):
+        if _is_slice(idx):
             for key in list(self._modules.keys())[idx]:
                 delattr(self, key)
         else:
@@ -77,7 +80,7 @@ class ModuleList(Module):
         return str(_index(idx, len(self)))
 
     def __getitem__(self, idx):
-        if isinstance(idx, slice):
+        if _is_slice(idx):
             return self.__class__(list(self._modules.values())[idx])
         return self._modules[self._get_abs_string_index(idx)]
 
@@ -86,7 +89,7 @@ class ModuleList(Module):
         return setattr(self, str(idx), module)
 
     def __delitem__(self, idx):
-        if isinstance(idx, slice):
+        if _is_slice(idx):
             for k in range(len(self._modules))[idx]:
                 delattr(self, str(k))
         else:
@@ -192,6 +195,10 @@ class ModuleDict(Module):
     def forward(self, *args):
         raise NotImplementedError(
             'Module [ModuleDict] is missing the required "forward" function')
+
+
+def _is_slice(value):
+    return type(value).__name__ == 'slice'
 
 
 def _is_ordered_dict(value):
