@@ -340,6 +340,16 @@ check_types (const CrTensor  *x,
 {
   char xb[64], wb[64];
 
+  /* PyTorch's CPU float32 path (mkldnn) checks the types with its own
+   * message; the others find the weight's scalar type. */
+  if (x->dtype != w->dtype && x->device == CR_DEVICE_CPU && w->device == CR_DEVICE_CPU
+      && x->dtype != CR_DTYPE_FLOAT32)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "expected scalar type %s but found %s", cr_dtype_scalar_name (x->dtype),
+                   cr_dtype_scalar_name (w->dtype));
+      return FALSE;
+    }
   if (x->dtype != w->dtype || x->device != w->device)
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,

@@ -283,6 +283,9 @@ check_input (const CrTensor *x,
   return FALSE;
 }
 
+/* In PyTorch's order: the output-size checks of each axis (stride zero,
+ * padding), then pool2d_shape_check's (kernel, stride, dilation, input,
+ * output size). */
 static gboolean
 sliding_geom (CrTensor             *x,
               const CrPool2dParams *p,
@@ -291,6 +294,30 @@ sliding_geom (CrTensor             *x,
               GError              **error)
 {
   memset (g, 0, sizeof *g);
+  if (x->ndim < 2)
+    return check_input (x, is_max ? "max_pool2d" : "avg_pool2d", TRUE, error);
+  for (int i = 0; i < 2; i++)
+    {
+      if (p->stride[i] == 0)
+        {
+          g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                               "stride should not be zero");
+          return FALSE;
+        }
+      if (p->padding[i] < 0)
+        {
+          g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                       "pad must be non-negative, but got pad: %" G_GINT64_FORMAT, p->padding[i]);
+          return FALSE;
+        }
+      if (p->padding[i] > p->kernel[i] / 2)
+        {
+          g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                       "pad should be at most half of kernel size, but got pad=%" G_GINT64_FORMAT
+                       " and kernel_size=%" G_GINT64_FORMAT, p->padding[i], p->kernel[i]);
+          return FALSE;
+        }
+    }
   if (p->kernel[0] <= 0 || p->kernel[1] <= 0)
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
@@ -316,19 +343,6 @@ sliding_geom (CrTensor             *x,
     return FALSE;
   for (int i = 0; i < 2; i++)
     {
-      if (p->padding[i] < 0)
-        {
-          g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                       "pad must be non-negative, but got pad: %" G_GINT64_FORMAT, p->padding[i]);
-          return FALSE;
-        }
-      if (p->padding[i] > p->kernel[i] / 2)
-        {
-          g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                       "pad should be at most half of kernel size, but got pad=%" G_GINT64_FORMAT
-                       " and kernel_size=%" G_GINT64_FORMAT, p->padding[i], p->kernel[i]);
-          return FALSE;
-        }
       g->kernel[i] = p->kernel[i];
       g->stride[i] = p->stride[i];
       g->padding[i] = p->padding[i];
