@@ -98,15 +98,17 @@ class _BackwardHookState:
 
 
 class BackwardHookFunction(torch.autograd.Function):
+    # Identity on the tensors; on the way back it hands their gradients to
+    # hook (a Python function), which may replace them.
     @staticmethod
-    def forward(ctx, *args):
-        return args if len(args) != 1 else args[0]
+    def forward(ctx, hook, *args):
+        ctx.cr_hook = hook
+        outs = tuple([a.view_as(a) for a in args])
+        return outs if len(outs) != 1 else outs[0]
 
     @staticmethod
     def backward(ctx, *grads):
-        hook = ctx.cr_hook
-        grads = hook(grads)
-        return grads if len(grads) != 1 else grads[0]
+        return (None,) + tuple(ctx.cr_hook(grads))
 
 
 class Module:
@@ -315,7 +317,7 @@ class Module:
 
     # ---- calling ------------------------------------------------------------------------
 
-    def __call__(self, *input, **kwargs):
+    def _call_impl(self, *input, **kwargs):
         if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks):
             return self.forward(*input, **kwargs)
         for hook in list(self._forward_pre_hooks.values()):
@@ -337,6 +339,8 @@ class Module:
             result = self._setup_output_hook(bw_state, result)
         return result
 
+    __call__ = _call_impl
+
     def _setup_input_hook(self, state, input):
         positions = [i for i in range(len(input))
                      if isinstance(input[i], torch.Tensor) and input[i].requires_grad]
@@ -351,11 +355,9 @@ class Module:
             new = state.call_hooks(tuple(full))
             return tuple([new[p] for p in positions])
 
-        tensors = BackwardHookFunction.apply(*[input[i] for i in positions])
+        tensors = BackwardHookFunction.apply(on_grad_inputs, *[input[i] for i in positions])
         if not isinstance(tensors, tuple):
             tensors = (tensors,)
-        for t in tensors:
-            t.grad_fn.cr_hook = on_grad_inputs
         new_input = list(input)
         for k in range(len(positions)):
             new_input[positions[k]] = tensors[k]
@@ -379,11 +381,9 @@ class Module:
                 state.call_hooks(tuple([None] * state.n_inputs))
             return grads
 
-        tensors = BackwardHookFunction.apply(*[outputs[i] for i in positions])
+        tensors = BackwardHookFunction.apply(on_grad_outputs, *[outputs[i] for i in positions])
         if not isinstance(tensors, tuple):
             tensors = (tensors,)
-        for t in tensors:
-            t.grad_fn.cr_hook = on_grad_outputs
         new_outputs = list(outputs)
         for k in range(len(positions)):
             new_outputs[positions[k]] = tensors[k]
