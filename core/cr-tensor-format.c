@@ -20,10 +20,6 @@
 #include "cr-node.h"
 #include "cr-kernels.h"
 
-/* The prefix "tensor(" sets the indentation of continuation lines. */
-#define TENSOR_PREFIX "tensor("
-#define TENSOR_INDENT 7
-
 typedef struct {
   const CrTensor       *t;           /* host tensor read: the one printed, or its shown part */
   const gint64         *shape;       /* the printed tensor's shape */
@@ -509,7 +505,8 @@ cr_tensor_format_data (const CrTensor       *t,
 static void
 add_suffixes (GString   *out,
               GPtrArray *suffixes,
-              int        linewidth)
+              int        linewidth,
+              int        indent)
 {
   const char *last_newline = strrchr (out->str, '\n');
   gsize last_line_len = last_newline != NULL
@@ -524,8 +521,8 @@ add_suffixes (GString   *out,
       if (last_line_len + suffix_len + 2 > (gsize) linewidth)
         {
           g_string_append (out, ",\n");
-          append_indent (out, TENSOR_INDENT);
-          last_line_len = TENSOR_INDENT + suffix_len;
+          append_indent (out, indent);
+          last_line_len = (gsize) indent + suffix_len;
         }
       else
         {
@@ -540,6 +537,14 @@ add_suffixes (GString   *out,
 char *
 cr_tensor_format (const CrTensor       *t,
                   const CrPrintOptions *options)
+{
+  return cr_tensor_format_named (t, options, "tensor");
+}
+
+char *
+cr_tensor_format_named (const CrTensor       *t,
+                        const CrPrintOptions *options,
+                        const char           *name)
 {
   CrPrintOptions defaults;
   g_autoptr(GPtrArray) suffixes = g_ptr_array_new_with_free_func (g_free);
@@ -583,8 +588,10 @@ cr_tensor_format (const CrTensor       *t,
   else if (t->requires_grad)
     g_ptr_array_add (suffixes, g_strdup ("requires_grad=True"));
 
-  out = g_string_new (TENSOR_PREFIX);
-  append_data (out, t, options, TENSOR_INDENT);
-  add_suffixes (out, suffixes, options->linewidth);
+  out = g_string_new (name);
+  g_string_append_c (out, '(');
+  int indent = (int) out->len;
+  append_data (out, t, options, indent);
+  add_suffixes (out, suffixes, options->linewidth, indent);
   return g_string_free (out, FALSE);
 }

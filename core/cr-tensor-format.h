@@ -22,6 +22,11 @@ void  cr_print_options_init_default (CrPrintOptions       *options);
 /* repr(t) / str(t): "tensor([1., 2.], requires_grad=True)". New string. */
 char *cr_tensor_format              (const CrTensor       *t,
                                      const CrPrintOptions *options);
+/* The same with another name before the parenthesis, as PyTorch prints a
+ * tensor of a script's subclass: "MyTensor([1., 2.])". */
+char *cr_tensor_format_named        (const CrTensor       *t,
+                                     const CrPrintOptions *options,
+                                     const char           *name);
 /* Only the data part, as it appears inside "tensor(...)" with the given
  * indentation for continuation lines (the UI's value previews). */
 char *cr_tensor_format_data         (const CrTensor       *t,

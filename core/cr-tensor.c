@@ -608,6 +608,8 @@ cr_tensor_unref (CrTensor *self)
   if (self->grad_fn != NULL || self->grad != NULL || self->hooks != NULL
       || self->view_base != NULL || self->retains_grad)
     cr_autograd_tensor_finalize (self);
+  if (self->script_data != NULL)
+    self->script_data_free (self->script_data);
   cr_storage_unref (self->storage);
   version_counter_unref (self->version_counter);
   tensor_free (self);

@@ -57,6 +57,11 @@ struct _CrTensor {
    * views then share, so changing it in place leaves the original's saved
    * values valid, as PyTorch's .data does. */
   CrVersionCounter *version_counter;
+  /* owned, opaque to core: what the script layer attaches to this tensor
+   * object (its Python subclass, its attributes); script_data_free frees it
+   * with the tensor. Aliases and views start without. */
+  gpointer        script_data;
+  GDestroyNotify  script_data_free;
 };
 
 /* Creation. shape may be NULL when ndim == 0. Fail only for a bad shape or

@@ -158,29 +158,69 @@ cr_cuda_operand_matches_output (const CrCudaTensor *t,
 
 /* ---- op codes (values = core's CrUnaryOp / CrBinaryOp) --------------------- */
 
+/* Generated from the op list, which keeps the first values in place: a new
+ * op is a new value at the end (core/cr-unary-ops.def says what each op
+ * computes for each dtype). */
 typedef enum {
-  CR_CUDA_UNARY_NEG,
-  CR_CUDA_UNARY_EXP,
-  CR_CUDA_UNARY_LOG,
-  CR_CUDA_UNARY_SIN,
-  CR_CUDA_UNARY_COS,
-  CR_CUDA_UNARY_TANH,
-  CR_CUDA_UNARY_SIGMOID,
-  CR_CUDA_UNARY_RELU,
-  CR_CUDA_UNARY_SQRT,
-  CR_CUDA_UNARY_RSQRT,
-  CR_CUDA_UNARY_ABS,
-  CR_CUDA_UNARY_SIGN,
-  CR_CUDA_UNARY_RECIPROCAL,
-  CR_CUDA_UNARY_SQUARE,
-  CR_CUDA_UNARY_LOG1P,
-  CR_CUDA_UNARY_EXPM1,
-  CR_CUDA_UNARY_FLOOR,
-  CR_CUDA_UNARY_CEIL,
-  CR_CUDA_UNARY_ROUND,          /* half to even (rint), as torch.round */
-  CR_CUDA_UNARY_LOGICAL_NOT,    /* out is bool: x == 0 (NaN is nonzero) */
+#define CR_UNARY_OP(ID, ...) CR_CUDA_UNARY_##ID,
+#define CR_UNARY_KERNEL CR_UNARY_OP
+#include "../core/cr-unary-ops.def"
   CR_CUDA_UNARY_COUNT
 } CrCudaUnaryOp;
+
+/* Whether unary op computes in dtype itself (core has cast x to it), from
+ * its row's rule and CUDA column: the module and the tests' mock both ask. */
+#ifdef __cplusplus
+#define CR_CUDA_CONSTEXPR constexpr
+#else
+#define CR_CUDA_CONSTEXPR
+#endif
+enum {
+  CR_CUDA_RULE_FLOAT, CR_CUDA_RULE_SAME, CR_CUDA_RULE_SAME_BOOL_ROW,
+  CR_CUDA_RULE_SAME_BOOL_INT64, CR_CUDA_RULE_FLOATS_ONLY, CR_CUDA_RULE_LOGICAL,
+};
+#define CR_CUDA_HAS_KERNEL_VEC      1
+#define CR_CUDA_HAS_KERNEL_SCALAR   1
+#define CR_CUDA_HAS_KERNEL_CPU_ONLY 0
+
+static inline CR_CUDA_CONSTEXPR int
+cr_cuda_unary_rule (int op)
+{
+  switch (op)
+    {
+#define CR_UNARY_OP(ID, name, alias, rule, ...) \
+    case CR_CUDA_UNARY_##ID: return CR_CUDA_RULE_##rule;
+#define CR_UNARY_KERNEL CR_UNARY_OP
+#include "../core/cr-unary-ops.def"
+    default:
+      return -1;
+    }
+}
+
+static inline CR_CUDA_CONSTEXPR int
+cr_cuda_unary_takes (int op, int dtype)
+{
+  switch (op)
+    {
+#define CR_UNARY_OP(ID, name, alias, rule, errors, vec, ...) \
+    case CR_CUDA_UNARY_##ID: if (!CR_CUDA_HAS_KERNEL_##vec) return 0; break;
+#define CR_UNARY_KERNEL CR_UNARY_OP
+#include "../core/cr-unary-ops.def"
+    default:
+      return 0;
+    }
+  switch (cr_cuda_unary_rule (op))
+    {
+    case CR_CUDA_RULE_SAME:
+    case CR_CUDA_RULE_SAME_BOOL_INT64:
+      return dtype != CR_CUDA_BOOL;
+    case CR_CUDA_RULE_SAME_BOOL_ROW:
+    case CR_CUDA_RULE_LOGICAL:
+      return 1;
+    default:
+      return dtype == CR_CUDA_FLOAT32 || dtype == CR_CUDA_FLOAT64;
+    }
+}
 
 typedef enum {
   CR_CUDA_BINARY_ADD,
@@ -288,14 +328,13 @@ typedef struct CrCudaApi {
   /* == Elementwise (gpu/cr-cuda-elementwise.cu); all asynchronous ========= *
    * All operands have out's shape (broadcast by core: stride 0). */
 
-  /* out = op(x). dtypes: x->dtype == out->dtype (core casts first), except
-   * LOGICAL_NOT where out is bool and x any dtype. Float functions (EXP, LOG,
-   * SIN, COS, TANH, SIGMOID, SQRT, RSQRT, RECIPROCAL, LOG1P, EXPM1) get
-   * float32/float64 only; NEG, ABS, SIGN, RELU, SQUARE, FLOOR, CEIL, ROUND get
-   * float32/float64/int64 (FLOOR/CEIL/ROUND of int64 copy). Semantics are the
-   * C math library's (expf/exp, ...): sigmoid 1/(1+exp(-x)), relu x > 0 ? x : 0
-   * (NaN -> NaN), sign -1/0/1 with sign(NaN) = 0 and sign(-0.0) = 0 (as
-   * torch 1.13), rsqrt 1/sqrt, round half to even. */
+  /* out = op(x): the row of op in core/cr-unary-ops.def. dtypes: the
+   * compute dtype of the row's rule (core casts first), for every op except
+   * the LOGICAL ones, whose out is bool and x any dtype; the values are the
+   * row's F, D, I, B expressions, computed with CUDA's precise functions
+   * (sigmoid 1/(1+exp(-x)), relu x > 0 ? x : 0 (NaN -> NaN), sign -1/0/1 with
+   * sign(NaN) = 0, rsqrt 1/sqrt, round half to even). A dtype the rule
+   * refuses, or a CPU_ONLY row: CR_CUDA_ERR_UNSUPPORTED. */
   int (*unary)         (int op, const CrCudaTensor *out, const CrCudaTensor *x, CR_CUDA_MSG);
 
   /* out = op(a, b). dtypes: a->dtype == b->dtype == the compute dtype (core has

@@ -18,116 +18,54 @@ namespace {
 
 /* ---- unary functions (cr-cpu-unary.c) --------------------------------------------- */
 
-/* Which dtypes each op takes (the CPU's table; core casts integers to float
- * for the float functions first). */
+/* Which dtypes each op computes in, from its row (core has cast first). */
 constexpr bool
 unary_valid (int op, int dtype)
 {
-  if (dtype == CR_CUDA_FLOAT32 || dtype == CR_CUDA_FLOAT64)
-    return true;
-  switch (op)
-    {
-    case CR_CUDA_UNARY_SIGN:
-    case CR_CUDA_UNARY_LOGICAL_NOT:
-      return true;                       /* bool too: sign copies */
-    case CR_CUDA_UNARY_NEG:
-    case CR_CUDA_UNARY_RELU:
-    case CR_CUDA_UNARY_ABS:
-    case CR_CUDA_UNARY_SQUARE:
-    case CR_CUDA_UNARY_FLOOR:
-    case CR_CUDA_UNARY_CEIL:
-    case CR_CUDA_UNARY_ROUND:
-      return dtype == CR_CUDA_INT64;
-    default:
-      return false;
-    }
+  return cr_cuda_unary_takes (op, dtype) != 0;
 }
 
+constexpr bool
+unary_is_logical (int op)
+{
+  return cr_cuda_unary_rule (op) == CR_CUDA_RULE_LOGICAL;
+}
+
+/* The row's expression for v of type T (only instantiated for the dtypes
+ * unary_valid allows). */
+#define NONE T (0)
 template <int OP, typename T>
 struct UnaryFn
 {
-  typedef typename std::conditional<OP == CR_CUDA_UNARY_LOGICAL_NOT, uint8_t, T>::type Out;
+  typedef typename std::conditional<unary_is_logical (OP), uint8_t, T>::type Out;
 
   __device__ __forceinline__ Out
   operator() (T v) const
   {
-    if constexpr (OP == CR_CUDA_UNARY_NEG)
-      {
-        if constexpr (is_float_v<T>)
-          return -v;
-        else
-          return wrap_sub (0, v);                    /* -INT64_MIN wraps to itself */
-      }
-    else if constexpr (OP == CR_CUDA_UNARY_EXP)
-      return m_exp (v);
-    else if constexpr (OP == CR_CUDA_UNARY_LOG)
-      return m_log (v);
-    else if constexpr (OP == CR_CUDA_UNARY_SIN)
-      return m_sin (v);
-    else if constexpr (OP == CR_CUDA_UNARY_COS)
-      return m_cos (v);
-    else if constexpr (OP == CR_CUDA_UNARY_TANH)
-      return m_tanh (v);
-    else if constexpr (OP == CR_CUDA_UNARY_SIGMOID)
-      /* PyTorch's formula: below about -88.7 (float) e^-x is inf and the
-       * result exactly 0, as on the CPU. */
-      return T (1) / (T (1) + m_exp (-v));
-    else if constexpr (OP == CR_CUDA_UNARY_RELU)
-      return v < T (0) ? T (0) : v;                 /* NaN stays NaN */
-    else if constexpr (OP == CR_CUDA_UNARY_SQRT)
-      return m_sqrt (v);
-    else if constexpr (OP == CR_CUDA_UNARY_RSQRT)
-      return T (1) / m_sqrt (v);                    /* not rsqrtf: 2 ulp */
-    else if constexpr (OP == CR_CUDA_UNARY_ABS)
-      {
-        if constexpr (is_float_v<T>)
-          return m_fabs (v);
-        else
-          return v < 0 ? wrap_sub (0, v) : v;
-      }
-    else if constexpr (OP == CR_CUDA_UNARY_SIGN)
-      {
-        if constexpr (is_bool_v<T>)
-          return v;
-        else
-          return (T) ((v > T (0)) - (v < T (0)));   /* NaN -> 0, as the CPU */
-      }
-    else if constexpr (OP == CR_CUDA_UNARY_RECIPROCAL)
-      return T (1) / v;
-    else if constexpr (OP == CR_CUDA_UNARY_SQUARE)
-      {
-        if constexpr (is_float_v<T>)
-          return v * v;
-        else
-          return wrap_mul (v, v);
-      }
-    else if constexpr (OP == CR_CUDA_UNARY_LOG1P)
-      return m_log1p (v);
-    else if constexpr (OP == CR_CUDA_UNARY_EXPM1)
-      return m_expm1 (v);
-    else if constexpr (OP == CR_CUDA_UNARY_FLOOR || OP == CR_CUDA_UNARY_CEIL
-                       || OP == CR_CUDA_UNARY_ROUND)
-      {
-        if constexpr (!is_float_v<T>)
-          return v;                                  /* integers are whole already */
-        else if constexpr (OP == CR_CUDA_UNARY_FLOOR)
-          return m_floor (v);
-        else if constexpr (OP == CR_CUDA_UNARY_CEIL)
-          return m_ceil (v);
-        else
-          return m_rint (v);
-      }
+#define CR_UNARY_OP(ID, name, alias, rule, errors, vec, F, D, I, B, ...)           \
+    if constexpr (OP == CR_CUDA_UNARY_##ID)                                       \
+      {                                                                           \
+        if constexpr (std::is_same<T, float>::value)                              \
+          return (Out) (F);                                                       \
+        else if constexpr (std::is_same<T, double>::value)                        \
+          return (Out) (D);                                                       \
+        else if constexpr (std::is_same<T, int64_t>::value)                       \
+          return (Out) (I);                                                       \
+        else                                                                      \
+          return (Out) (B);                                                       \
+      }                                                                           \
     else
-      {
-        static_assert (OP == CR_CUDA_UNARY_LOGICAL_NOT, "unknown unary op");
-        return (uint8_t) (v == T (0));
-      }
+#define CR_UNARY_KERNEL CR_UNARY_OP
+#include "../core/cr-unary-ops.def"
+    return Out (0);
   }
 };
+#undef NONE
 
 const char *const unary_names[] = {
-  "neg", "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt", "rsqrt", "abs",
-  "sign", "reciprocal", "square", "log1p", "expm1", "floor", "ceil", "round", "logical_not",
+#define CR_UNARY_OP(ID, name, ...) name,
+#define CR_UNARY_KERNEL CR_UNARY_OP
+#include "../core/cr-unary-ops.def"
 };
 static_assert (sizeof unary_names / sizeof unary_names[0] == CR_CUDA_UNARY_COUNT,
                "a name per unary op");
@@ -273,7 +211,7 @@ cr_cuda_k_unary (int op, const CrCudaTensor *out, const CrCudaTensor *x, char *m
   if (out == nullptr || x == nullptr)
     return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "%s: NULL tensor",
                             unary_names[op]);
-  if (out->dtype != (op == CR_CUDA_UNARY_LOGICAL_NOT ? (int) CR_CUDA_BOOL : x->dtype))
+  if (out->dtype != (unary_is_logical (op) ? (int) CR_CUDA_BOOL : x->dtype))
     return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
                             "%s: output dtype %s for input %s", unary_names[op],
                             dtype_name (out->dtype), dtype_name (x->dtype));
@@ -283,28 +221,10 @@ cr_cuda_k_unary (int op, const CrCudaTensor *out, const CrCudaTensor *x, char *m
 
   switch (op)
     {
-#define CASE(OP) case OP: return unary_op<OP> (plan, x->dtype, msg, msg_size);
-    CASE (CR_CUDA_UNARY_NEG)
-    CASE (CR_CUDA_UNARY_EXP)
-    CASE (CR_CUDA_UNARY_LOG)
-    CASE (CR_CUDA_UNARY_SIN)
-    CASE (CR_CUDA_UNARY_COS)
-    CASE (CR_CUDA_UNARY_TANH)
-    CASE (CR_CUDA_UNARY_SIGMOID)
-    CASE (CR_CUDA_UNARY_RELU)
-    CASE (CR_CUDA_UNARY_SQRT)
-    CASE (CR_CUDA_UNARY_RSQRT)
-    CASE (CR_CUDA_UNARY_ABS)
-    CASE (CR_CUDA_UNARY_SIGN)
-    CASE (CR_CUDA_UNARY_RECIPROCAL)
-    CASE (CR_CUDA_UNARY_SQUARE)
-    CASE (CR_CUDA_UNARY_LOG1P)
-    CASE (CR_CUDA_UNARY_EXPM1)
-    CASE (CR_CUDA_UNARY_FLOOR)
-    CASE (CR_CUDA_UNARY_CEIL)
-    CASE (CR_CUDA_UNARY_ROUND)
-    CASE (CR_CUDA_UNARY_LOGICAL_NOT)
-#undef CASE
+#define CR_UNARY_OP(ID, ...) \
+    case CR_CUDA_UNARY_##ID: return unary_op<CR_CUDA_UNARY_##ID> (plan, x->dtype, msg, msg_size);
+#define CR_UNARY_KERNEL CR_UNARY_OP
+#include "../core/cr-unary-ops.def"
     default:
       return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "unknown unary op %d", op);
     }

@@ -67,6 +67,19 @@ CR_MATH1 (m_ceil, ceilf, ceil)
 CR_MATH1 (m_rint, rintf, rint)      /* the CPU's nearbyint: half to even */
 #undef CR_MATH1
 
+/* The CPU's vectorised functions (core/cpu/cr-cpu-vecmath.h) that rows of
+ * core/cr-unary-ops.def call: here CUDA's precise functions, same formulas. */
+__device__ __forceinline__ float cr_vexpf (float x) { return expf (x); }
+__device__ __forceinline__ double cr_vexp (double x) { return exp (x); }
+__device__ __forceinline__ float cr_vlogf (float x) { return logf (x); }
+__device__ __forceinline__ double cr_vlog (double x) { return log (x); }
+__device__ __forceinline__ float cr_vtanhf (float x) { return tanhf (x); }
+__device__ __forceinline__ double cr_vtanh (double x) { return tanh (x); }
+/* PyTorch's formula: below about -88.7 (float) e^-x is inf and the result
+ * exactly 0, as on the CPU. */
+__device__ __forceinline__ float cr_vsigmoidf (float x) { return 1.0f / (1.0f + expf (-x)); }
+__device__ __forceinline__ double cr_vsigmoid (double x) { return 1.0 / (1.0 + exp (-x)); }
+
 __device__ __forceinline__ float m_fmod (float a, float b) { return fmodf (a, b); }
 __device__ __forceinline__ double m_fmod (double a, double b) { return fmod (a, b); }
 __device__ __forceinline__ float m_pow (float a, float b) { return powf (a, b); }

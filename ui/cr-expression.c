@@ -20,32 +20,34 @@
 #include <math.h>
 #include <string.h>
 
-/* The functions a formula may call: each is a torch function with a gradient
- * (see core/lang/cr-torch-math.c). math_name spells it for an argument
- * without variables (a plain number, where torch.log(2) would fail in
- * PyTorch); NULL: the number is made a tensor first. Sorted by name: the
- * list in the unknown-function message follows it. */
+/* The functions a formula may call: each is a torch function with a gradient,
+ * the rows of core/cr-unary-ops.def with an EXPR column, and pow. math_name
+ * spells it for an argument without variables (a plain number, where
+ * torch.log(2) would fail in PyTorch); NULL: the number is made a tensor
+ * first. The list in the unknown-function message is sorted by name. */
 typedef struct {
   const char *name;
   const char *math_name;
   guint       n_args;
   gboolean    wants_positive;   /* defaults of variables inside are made positive */
+  gboolean    in_formulas;      /* FALSE: a row without EXPR (skipped) */
 } Func;
 
+#define POSITIVE TRUE
+#define ANY      FALSE
+#define EXPR(math_name, positive) math_name, 1, positive, TRUE
+#define NO_EXPR                   NULL, 1, FALSE, FALSE
+#define CR_UNARY_OP(ID, name, alias, rule, errors, vec, F, D, I, B, grad_fn, symbol, save, \
+                    formula, text, bind, expr)                                             \
+  { name, expr },
 static const Func funcs[] = {
-  { "abs",     "abs",         1, FALSE },
-  { "cos",     "math.cos",    1, FALSE },
-  { "exp",     "math.exp",    1, FALSE },
-  { "expm1",   "math.expm1",  1, FALSE },
-  { "log",     "math.log",    1, TRUE  },
-  { "log1p",   "math.log1p",  1, TRUE  },
-  { "pow",     NULL,          2, FALSE },
-  { "relu",    NULL,          1, FALSE },
-  { "sigmoid", NULL,          1, FALSE },
-  { "sin",     "math.sin",    1, FALSE },
-  { "sqrt",    "math.sqrt",   1, TRUE  },
-  { "tanh",    "math.tanh",   1, FALSE },
+#include "core/cr-unary-ops.def"
+  { "pow", NULL, 2, FALSE, TRUE },
 };
+#undef POSITIVE
+#undef ANY
+#undef EXPR
+#undef NO_EXPR
 
 /* Names the script itself uses: a variable may not shadow them. */
 static const char *const reserved_names[] = { "torch", "math", "print", "float", NULL };
@@ -86,7 +88,7 @@ static const Func *
 find_func (const char *name)
 {
   for (guint i = 0; i < G_N_ELEMENTS (funcs); i++)
-    if (strcmp (funcs[i].name, name) == 0)
+    if (funcs[i].in_formulas && strcmp (funcs[i].name, name) == 0)
       return &funcs[i];
   return NULL;
 }
@@ -97,12 +99,25 @@ is_constant_name (const char *name)
   return strcmp (name, "pi") == 0 || strcmp (name, "e") == 0;
 }
 
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
 static char *
 known_functions_text (void)
 {
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
   GString *text = g_string_new (NULL);
+
   for (guint i = 0; i < G_N_ELEMENTS (funcs); i++)
-    g_string_append_printf (text, "%s%s", i ? ", " : "", funcs[i].name);
+    if (funcs[i].in_formulas)
+      g_ptr_array_add (names, (gpointer) funcs[i].name);
+  g_ptr_array_sort (names, compare_names);
+  for (guint i = 0; i < names->len; i++)
+    g_string_append_printf (text, "%s%s", i ? ", " : "", (const char *) names->pdata[i]);
   return g_string_free (text, FALSE);
 }
 

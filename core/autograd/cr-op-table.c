@@ -6,6 +6,8 @@ static const CrOpInfo *const op_rows[] = {
 #define CR_OP_ROW_PTR(name) [CR_OP_##name] = &cr_op_row_##name,
   CR_OP_LIST (CR_OP_ROW_PTR)
 #undef CR_OP_ROW_PTR
+#define CR_UNARY_OP(ID, ...) [CR_OP_##ID] = &cr_op_row_##ID,
+#include "cr-unary-ops.def"
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (op_rows) == CR_OP_COUNT);
 

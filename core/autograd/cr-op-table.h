@@ -3,7 +3,8 @@
  * inspector, and its backward formula.
  *
  * Adding an op: a line in CR_OP_LIST below, its row (`const CrOpInfo
- * cr_op_row_NAME`, next to its forward in ops/), its kernels, nothing else.
+ * cr_op_row_NAME`, next to its forward in ops/), its kernels, nothing else;
+ * an elementwise function of one tensor: only its row in core/cr-unary-ops.def.
  * A missing row is a link error; tests/core/test-op-table.c checks the rest. */
 #pragma once
 
@@ -23,21 +24,6 @@ G_BEGIN_DECLS
   X (POW_SCALAR)          /* PowBackward0: tensor ** number */         \
   X (POW)                 /* PowBackward1: tensor ** tensor */         \
   X (POW_NUMBER_BASE)     /* PowBackward2: torch.pow(number, tensor) */ \
-  X (NEG)                 /* NegBackward0 */                           \
-  X (EXP)                 /* ExpBackward0 */                           \
-  X (LOG)                 /* LogBackward0 */                           \
-  X (SIN)                 /* SinBackward0 */                           \
-  X (COS)                 /* CosBackward0 */                           \
-  X (TANH)                /* TanhBackward0 */                          \
-  X (SIGMOID)             /* SigmoidBackward0 */                       \
-  X (RELU)                /* ReluBackward0 */                          \
-  X (SQRT)                /* SqrtBackward0 */                          \
-  X (RSQRT)               /* RsqrtBackward0 */                         \
-  X (ABS)                 /* AbsBackward0 */                           \
-  X (SIGN)                /* SignBackward0 */                          \
-  X (RECIPROCAL)          /* ReciprocalBackward0 */                    \
-  X (LOG1P)               /* Log1PBackward0 */                         \
-  X (EXPM1)               /* Expm1Backward0 */                         \
   X (CLAMP)               /* ClampBackward1 */                         \
   X (MAXIMUM)             /* MaximumBackward0 */                       \
   X (MINIMUM)             /* MinimumBackward0 */                       \
@@ -135,10 +121,14 @@ G_BEGIN_DECLS
   X (ADAPTIVE_AVG_POOL2D) /* AdaptiveAvgPool2DBackward0 */             \
   X (ADAPTIVE_AVG_POOL2D_BACKWARD) /* AdaptiveAvgPool2DBackwardBackward0 */
 
+/* The elementwise functions of one tensor are rows of core/cr-unary-ops.def
+ * (CR_UNARY_OP), which also gives their rows here (ops/cr-ops-unary.c). */
 typedef enum {
 #define CR_OP_ENUM(name) CR_OP_##name,
   CR_OP_LIST (CR_OP_ENUM)
 #undef CR_OP_ENUM
+#define CR_UNARY_OP(ID, ...) CR_OP_##ID,
+#include "cr-unary-ops.def"
   CR_OP_COUNT
 } CrOpId;
 
@@ -174,6 +164,8 @@ typedef struct {
 #define CR_OP_ROW_EXTERN(name) extern const CrOpInfo cr_op_row_##name;
 CR_OP_LIST (CR_OP_ROW_EXTERN)
 #undef CR_OP_ROW_EXTERN
+#define CR_UNARY_OP(ID, ...) extern const CrOpInfo cr_op_row_##ID;
+#include "cr-unary-ops.def"
 
 /* The row of op (borrowed, static). */
 const CrOpInfo *cr_op_info (CrOpId op);

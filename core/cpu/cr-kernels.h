@@ -16,35 +16,12 @@
 #pragma once
 
 #include "cr-tensor.h"
+#include "cr-unary-ops.h"
 
 G_BEGIN_DECLS
 
-typedef enum {
-  CR_UNARY_NEG,
-  CR_UNARY_EXP,
-  CR_UNARY_LOG,
-  CR_UNARY_SIN,
-  CR_UNARY_COS,
-  CR_UNARY_TANH,
-  CR_UNARY_SIGMOID,
-  CR_UNARY_RELU,
-  CR_UNARY_SQRT,
-  CR_UNARY_RSQRT,
-  CR_UNARY_ABS,
-  CR_UNARY_SIGN,
-  CR_UNARY_RECIPROCAL,
-  CR_UNARY_SQUARE,
-  CR_UNARY_LOG1P,
-  CR_UNARY_EXPM1,
-  CR_UNARY_FLOOR,
-  CR_UNARY_CEIL,
-  CR_UNARY_ROUND,
-  CR_UNARY_LOGICAL_NOT,     /* -> bool */
-  CR_UNARY_COUNT
-} CrUnaryOp;
-
-/* Float functions (exp, log, ...) of an integer/bool tensor give float32, as in
- * PyTorch; neg/abs/sign/relu/square keep the dtype. */
+/* op(x) for the ops of cr-unary-ops.def, with the dtype rule of its row
+ * (cr_unary_op_dtypes: exp of an integer tensor gives float32, as in PyTorch). */
 CrTensor *cr_kernel_unary        (CrUnaryOp        op,
                                   const CrTensor  *x,
                                   GError         **error);

@@ -12,20 +12,6 @@
 
 /* ---- unary ---------------------------------------------------------------------- */
 
-static gboolean
-unary_is_float_function (CrUnaryOp op)
-{
-  switch (op)
-    {
-    case CR_UNARY_EXP: case CR_UNARY_LOG: case CR_UNARY_SIN: case CR_UNARY_COS:
-    case CR_UNARY_TANH: case CR_UNARY_SIGMOID: case CR_UNARY_SQRT: case CR_UNARY_RSQRT:
-    case CR_UNARY_RECIPROCAL: case CR_UNARY_LOG1P: case CR_UNARY_EXPM1:
-      return TRUE;
-    default:
-      return FALSE;
-    }
-}
-
 static CrTensor *
 cuda_unary (CrUnaryOp op, const CrTensor *x_in, GError **error)
 {
@@ -35,43 +21,12 @@ cuda_unary (CrUnaryOp op, const CrTensor *x_in, GError **error)
   CrCudaTensor dout, dx;
   CrTensor *out;
 
-  if (x == NULL)
+  /* The row's dtype rule, as on the CPU, with CUDA's kernel names. */
+  if (x == NULL || !cr_unary_op_dtypes (op, x->dtype, TRUE, &in_dtype, &out_dtype, error))
     return NULL;
-  in_dtype = x->dtype;
-  if (unary_is_float_function (op) && !cr_dtype_is_floating (in_dtype))
-    in_dtype = CR_DTYPE_FLOAT32;
-  else if (op == CR_UNARY_SQUARE && in_dtype == CR_DTYPE_BOOL)
-    in_dtype = CR_DTYPE_INT64;
-  else if (in_dtype == CR_DTYPE_BOOL && op != CR_UNARY_LOGICAL_NOT && op != CR_UNARY_SIGN)
-    {
-      /* The CPU's messages name its kernels; ours name the CUDA ones. */
-      static const char *names[CR_UNARY_COUNT] = {
-        [CR_UNARY_NEG] = "neg_cuda", [CR_UNARY_RELU] = "clamp_min_cuda",
-        [CR_UNARY_ABS] = "abs_cuda", [CR_UNARY_FLOOR] = "floor_cuda",
-        [CR_UNARY_CEIL] = "ceil_cuda", [CR_UNARY_ROUND] = "round_cuda",
-      };
-      if (op == CR_UNARY_NEG)
-        g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                             "Negation, the `-` operator, on a bool tensor is not supported. If "
-                             "you are trying to invert a mask, use the `~` or `logical_not()` "
-                             "operator instead.");
-      else
-        g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                     "\"%s\" not implemented for 'Bool'", names[op] ? names[op] : "unary_cuda");
-      return NULL;
-    }
-  out_dtype = op == CR_UNARY_LOGICAL_NOT ? CR_DTYPE_BOOL : in_dtype;
-  /* sign(bool) is the bool itself. */
-  if (op == CR_UNARY_SIGN && x->dtype == CR_DTYPE_BOOL)
-    return cr_tensor_copy (x, error);
-  if (op != CR_UNARY_LOGICAL_NOT)
-    {
-      xc = cr_cuda_as_dtype (x, in_dtype, error);
-      if (xc == NULL)
-        return NULL;
-    }
-  else
-    xc = cr_tensor_ref (x);
+  xc = cr_cuda_as_dtype (x, in_dtype, error);
+  if (xc == NULL)
+    return NULL;
 
   out = cr_cuda_new_out (x->shape, x->ndim, out_dtype, error);
   if (out == NULL)

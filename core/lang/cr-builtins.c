@@ -581,8 +581,9 @@ CrValue *
 cr_interp_type_of (CrInterp *self,
                    CrValue  *v)
 {
-  if (v->kind == CR_VALUE_INSTANCE)
-    return v->u.instance.cls;
+  CrValue *script_class = cr_object_script_class (v);
+  if (script_class)
+    return script_class;
   if (v->kind == CR_VALUE_TENSOR)
     {
       CrValue *torch = g_hash_table_lookup (self->modules, "torch");
@@ -639,11 +640,14 @@ isinstance_one (CrInterp  *self,
       return FALSE;
     }
   CrValue *kind = g_hash_table_lookup (cls->u.cls.attrs, "__cr_kind__");
-  if (kind && kind->kind == CR_VALUE_INT)
+  if (cls == cr_object_class (self))
     {
-      if (kind->u.i < 0)   /* object */
-        *out = TRUE;
-      else if (kind->u.i == CR_VALUE_INT)
+      *out = TRUE;
+      return TRUE;
+    }
+  if (kind && kind->kind == CR_VALUE_INT && kind->u.i >= 0)
+    {
+      if (kind->u.i == CR_VALUE_INT)
         *out = x->kind == CR_VALUE_INT || x->kind == CR_VALUE_BOOL;
       else if (kind->u.i == CR_VALUE_CLASS)
         *out = x->kind == CR_VALUE_CLASS;
@@ -651,17 +655,9 @@ isinstance_one (CrInterp  *self,
         *out = x->kind == (CrValueKind) kind->u.i;
       return TRUE;
     }
-  if (strcmp (cls->u.cls.name, "Tensor") == 0 || strcmp (cls->u.cls.name, "torch.Tensor") == 0)
-    {
-      *out = x->kind == CR_VALUE_TENSOR;
-      return TRUE;
-    }
-  if (x->kind == CR_VALUE_OBJECT)
-    {
-      *out = cr_interp_type_of (self, x) == cls;
-      return TRUE;
-    }
-  *out = x->kind == CR_VALUE_INSTANCE && cr_class_is_subclass (x->u.instance.cls, cls);
+  /* By identity: a script's own `class Tensor` is not torch.Tensor. */
+  CrValue *type = cr_interp_type_of (self, x);
+  *out = type != NULL && cr_class_is_subclass (type, cls);
   return TRUE;
 }
 
@@ -691,8 +687,7 @@ b_issubclass (NATIVE_ARGS)
   CrValue *b = args[1];
   if (b->kind == CR_VALUE_CLASS)
     {
-      CrValue *kind = g_hash_table_lookup (b->u.cls.attrs, "__cr_kind__");
-      if (kind && kind->kind == CR_VALUE_INT && kind->u.i < 0)
+      if (b == cr_object_class (self))
         return cr_value_new_bool (TRUE);
       return cr_value_new_bool (cr_class_is_subclass (args[0], b));
     }

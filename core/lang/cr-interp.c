@@ -1016,13 +1016,49 @@ call_class (CrInterp        *self,
   if (ctor)
     return cr_interp_call (self, ctor, args, n_args, kwargs, n_kwargs, error);
 
-  CrValue *inst = cr_value_alloc (CR_VALUE_INSTANCE);
-  inst->u.instance.cls = cr_value_ref (cls);
-  inst->u.instance.attrs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                  value_unref_notify);
+  /* cls.__new__(cls, *args) makes the object; __init__ runs when that is
+   * an object of cls. A subclass of a builtin class (torch.Tensor) without
+   * a __new__ of its own is made by the builtin's constructor. */
+  CrValue *inst;
+  gboolean made_by_new = TRUE;
+  CrValue *new_fn = cr_class_lookup (cls, "__new__");
+  CrValue *builtin_ctor = NULL;
+  for (CrValue *c = cls->u.cls.base; c && !builtin_ctor && !new_fn; c = c->u.cls.base)
+    builtin_ctor = g_hash_table_lookup (c->u.cls.attrs, "__cr_new__");
+  if (new_fn)
+    {
+      if (new_fn->kind == CR_VALUE_OBJECT && new_fn->u.object.type == &cr_staticmethod_type)
+        new_fn = new_fn->u.object.data;
+      inst = call_with_self (self, new_fn, cls, args, n_args, kwargs, n_kwargs, error);
+      if (!inst)
+        return NULL;
+      CrValue *type = cr_interp_type_of (self, inst);
+      if (!type || !cr_class_is_subclass (type, cls))
+        return inst;
+    }
+  else if (builtin_ctor)
+    {
+      inst = cr_interp_call (self, builtin_ctor, args, n_args, kwargs, n_kwargs, error);
+      if (!inst)
+        return NULL;
+      if (!cr_object_extra (inst, TRUE))
+        {
+          cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                               "subclassing the builtin type '%s' is not supported",
+                               cr_value_type_name (inst));
+          cr_value_unref (inst);
+          return NULL;
+        }
+      cr_object_set_class (inst, cls);
+    }
+  else
+    {
+      inst = cr_object_new_instance (cls);
+      made_by_new = FALSE;
+    }
   CrException code;
   gboolean is_exception = class_exception_code (cls, &code);
-  if (is_exception)
+  if (is_exception && inst->kind == CR_VALUE_INSTANCE && !made_by_new)
     g_hash_table_insert (inst->u.instance.attrs, g_strdup ("args"),
                          cr_value_new_tuple (args, n_args));
 
@@ -1054,7 +1090,7 @@ call_class (CrInterp        *self,
           return NULL;
         }
     }
-  else if ((n_args || n_kwargs) && !is_exception)
+  else if ((n_args || n_kwargs) && !is_exception && !made_by_new)
     {
       cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "%s() takes no arguments", cls->u.cls.name);
       cr_value_unref (inst);
@@ -1131,7 +1167,7 @@ cr_interp_getattr_opt (CrInterp    *self,
   switch (obj->kind)
     {
     case CR_VALUE_TENSOR:
-      return cr_torch_tensor_getattr (self, obj, name, error);
+      return cr_object_tensor_getattr (self, obj, name, error);
     case CR_VALUE_MODULE:
       {
         CrValue *v = g_hash_table_lookup (obj->u.module.attrs, name);
@@ -1239,19 +1275,7 @@ cr_interp_setattr (CrInterp    *self,
   switch (obj->kind)
     {
     case CR_VALUE_TENSOR:
-      {
-        GError *local = NULL;
-        if (cr_torch_tensor_setattr (self, obj, name, value, &local))
-          return TRUE;
-        if (local)
-          {
-            g_propagate_error (error, local);
-            return FALSE;
-          }
-        cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR,
-                             "'Tensor' object has no attribute '%s'", name);
-        return FALSE;
-      }
+      return cr_object_tensor_setattr (self, obj, name, value, error);
     case CR_VALUE_INSTANCE:
       return cr_object_instance_setattr (self, obj, name, value, error);
     case CR_VALUE_CLASS:
@@ -1288,6 +1312,8 @@ cr_interp_delattr (CrInterp    *self,
   GHashTable *attrs = NULL;
   if (obj->kind == CR_VALUE_INSTANCE)
     return cr_object_instance_delattr (self, obj, name, error);
+  if (obj->kind == CR_VALUE_TENSOR)
+    return cr_object_tensor_delattr (self, obj, name, error);
   if (obj->kind == CR_VALUE_CLASS)
     attrs = obj->u.cls.attrs;
   if (attrs && g_hash_table_remove (attrs, name))

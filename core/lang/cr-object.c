@@ -349,6 +349,161 @@ cr_object_instance_delattr (CrInterp    *interp,
   return r != NULL;
 }
 
+/* ---- builtin objects with a class and attributes of their own --------------------------- */
+
+static void
+extra_free (gpointer data)
+{
+  CrObjectExtra *extra = data;
+  cr_value_unref (extra->cls);
+  if (extra->attrs)
+    g_hash_table_unref (extra->attrs);
+  g_free (extra);
+}
+
+CrObjectExtra *
+cr_object_extra (CrValue  *v,
+                 gboolean  create)
+{
+  if (v->kind != CR_VALUE_TENSOR)
+    return NULL;
+  CrTensor *t = v->u.tensor;
+  if (t->script_data == NULL && create)
+    {
+      t->script_data = g_new0 (CrObjectExtra, 1);
+      t->script_data_free = extra_free;
+    }
+  return t->script_data;
+}
+
+CrValue *
+cr_object_script_class (CrValue *v)
+{
+  if (v->kind == CR_VALUE_INSTANCE)
+    return v->u.instance.cls;
+  CrObjectExtra *extra = cr_object_extra (v, FALSE);
+  return extra ? extra->cls : NULL;
+}
+
+void
+cr_object_set_class (CrValue *v,
+                     CrValue *cls)
+{
+  CrObjectExtra *extra = cr_object_extra (v, TRUE);
+  g_return_if_fail (extra != NULL);
+  CrValue *old = extra->cls;
+  extra->cls = cr_value_ref (cls);
+  cr_value_unref (old);
+}
+
+static void
+value_unref_notify (gpointer v)
+{
+  cr_value_unref (v);
+}
+
+static CrValue *
+attrs_dict (GHashTable *attrs)
+{
+  CrValue *d = cr_value_new_dict ();
+  if (!attrs)
+    return d;
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, attrs);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      CrValue *k = cr_value_new_str (key);
+      cr_dict_set (d, k, value, NULL);
+      cr_value_unref (k);
+    }
+  return d;
+}
+
+const char *
+cr_object_tensor_print_name (CrValue *tensor)
+{
+  CrValue *cls = cr_object_script_class (tensor);
+  if (!cls)
+    return "tensor";
+  CrValue *module = g_hash_table_lookup (cls->u.cls.attrs, "__module__");
+  if (module && module->kind == CR_VALUE_STR && g_str_has_prefix (module->u.str.data, "torch."))
+    return "tensor";
+  return cls->u.cls.name;
+}
+
+CrValue *
+cr_object_tensor_getattr (CrInterp    *interp,
+                          CrValue     *tensor,
+                          const char  *name,
+                          GError     **error)
+{
+  CrObjectExtra *extra = cr_object_extra (tensor, FALSE);
+  if (extra)
+    {
+      CrValue *attr = extra->cls && !g_str_has_prefix (name, "__cr_")
+                        ? cr_class_lookup (extra->cls, name) : NULL;
+      if (attr && is_property (attr))
+        return property_get (interp, attr, tensor, name, error);
+      CrValue *v = extra->attrs ? g_hash_table_lookup (extra->attrs, name) : NULL;
+      if (v)
+        return cr_value_ref (v);
+      if (attr)
+        return cr_object_bind_class_attr (interp, attr, tensor, error);
+    }
+  if (name[0] == '_' && name[1] == '_')
+    {
+      if (strcmp (name, "__class__") == 0)
+        return cr_value_ref (cr_interp_type_of (interp, tensor));
+      if (strcmp (name, "__dict__") == 0)
+        return attrs_dict (extra ? extra->attrs : NULL);
+    }
+  return cr_torch_tensor_getattr (interp, tensor, name, error);
+}
+
+gboolean
+cr_object_tensor_setattr (CrInterp    *interp,
+                          CrValue     *tensor,
+                          const char  *name,
+                          CrValue     *value,
+                          GError     **error)
+{
+  GError *local = NULL;
+  if (cr_torch_tensor_setattr (interp, tensor, name, value, &local))
+    return TRUE;
+  if (local)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  /* Not one of the tensor's own members: the script's attribute. */
+  CrObjectExtra *extra = cr_object_extra (tensor, TRUE);
+  CrValue *attr = extra->cls ? cr_class_lookup (extra->cls, name) : NULL;
+  if (attr && is_property (attr))
+    return property_set (interp, attr, tensor, name, value, error);
+  if (!extra->attrs)
+    extra->attrs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, value_unref_notify);
+  g_hash_table_insert (extra->attrs, g_strdup (name), cr_value_ref (value));
+  return TRUE;
+}
+
+gboolean
+cr_object_tensor_delattr (CrInterp    *interp,
+                          CrValue     *tensor,
+                          const char  *name,
+                          GError     **error)
+{
+  CrObjectExtra *extra = cr_object_extra (tensor, FALSE);
+  CrValue *attr = extra && extra->cls ? cr_class_lookup (extra->cls, name) : NULL;
+  if (attr && is_property (attr))
+    return property_set (interp, attr, tensor, name, NULL, error);
+  if (extra && extra->attrs && g_hash_table_remove (extra->attrs, name))
+    return TRUE;
+  cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "'%s' object has no attribute '%s'",
+                       cr_value_type_name (tensor), name);
+  return FALSE;
+}
+
 /* ---- object's methods ----------------------------------------------------------------------- */
 
 /* Read through a class (object.__setattr__(x, n, v)) a method of object is
@@ -443,6 +598,42 @@ NATIVE (object_delattr)
   return ok ? cr_value_none () : NULL;
 }
 
+CrValue *
+cr_object_new_instance (CrValue *cls)
+{
+  CrValue *inst = cr_value_alloc (CR_VALUE_INSTANCE);
+  inst->u.instance.cls = cr_value_ref (cls);
+  inst->u.instance.attrs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                  value_unref_notify);
+  return inst;
+}
+
+/* object.__new__(cls, ...): a static method, so its class comes first
+ * however it was read. */
+NATIVE (object_new)
+{
+  if (n_args == 0)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "object.__new__(): not enough arguments");
+      return NULL;
+    }
+  CrValue *cls = args[0];
+  if (cls->kind != CR_VALUE_CLASS)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "object.__new__(X): X is not a type object (%s)",
+                           cr_value_type_name (cls));
+      return NULL;
+    }
+  if (g_hash_table_lookup (cls->u.cls.attrs, "__cr_kind__"))
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                           "object.__new__(%s) is not safe, use %s.__new__()", cls->u.cls.name,
+                           cls->u.cls.name);
+      return NULL;
+    }
+  return cr_object_new_instance (cls);
+}
+
 static void
 add_method (CrValue      *cls,
             const char   *name,
@@ -461,4 +652,5 @@ cr_object_install (CrInterp *interp,
   add_method (object_class, "__getattribute__", object_getattribute);
   add_method (object_class, "__setattr__", object_setattr);
   add_method (object_class, "__delattr__", object_delattr);
+  add_method (object_class, "__new__", object_new);
 }

@@ -50,6 +50,52 @@ gboolean  cr_object_instance_delattr  (CrInterp    *interp,
                                        const char  *name,
                                        GError     **error);
 
+/* What a script attaches to a builtin object that is not an instance of a
+ * script class (today: a tensor): the class it was made as, a script's
+ * subclass of the builtin class (nn.Parameter of torch.Tensor; NULL: the
+ * builtin class itself), and its own attributes (`inp.g = ...`). It belongs
+ * to the object, so every reference to it sees the same. */
+typedef struct {
+  CrValue    *cls;     /* owned, may be NULL */
+  GHashTable *attrs;   /* char* -> CrValue* (owned), NULL until one is set */
+} CrObjectExtra;
+
+/* v's extra (borrowed), made when create is TRUE and v can hold one; NULL
+ * when v has none. */
+CrObjectExtra *cr_object_extra        (CrValue     *v,
+                                       gboolean     create);
+/* The script class v is an instance of (borrowed): an instance's class, or
+ * the subclass a builtin object was made as; NULL for anything else. */
+CrValue  *cr_object_script_class      (CrValue     *v);
+/* Makes v (a tensor) an object of cls, a script subclass of its builtin class. */
+void      cr_object_set_class         (CrValue     *v,
+                                       CrValue     *cls);
+
+/* Attribute access on a tensor: the script subclass's methods and
+ * properties and the tensor's own attributes around the torch layer's
+ * members. getattr: NULL without error when absent. */
+CrValue  *cr_object_tensor_getattr    (CrInterp    *interp,
+                                       CrValue     *tensor,
+                                       const char  *name,
+                                       GError     **error);
+gboolean  cr_object_tensor_setattr    (CrInterp    *interp,
+                                       CrValue     *tensor,
+                                       const char  *name,
+                                       CrValue     *value,
+                                       GError     **error);
+gboolean  cr_object_tensor_delattr    (CrInterp    *interp,
+                                       CrValue     *tensor,
+                                       const char  *name,
+                                       GError     **error);
+
+/* The name a tensor prints with, "tensor" or, as PyTorch's _str_intern
+ * has it, the name of a script's subclass ("MyTensor([1., 2.])"); torch's
+ * own subclasses (nn.Parameter) print as "tensor". Borrowed. */
+const char *cr_object_tensor_print_name (CrValue   *tensor);
+
+/* A bare instance of the script class cls (object.__new__(cls)): new ref. */
+CrValue  *cr_object_new_instance      (CrValue     *cls);
+
 /* Installs object's methods on the class `object`. */
 void      cr_object_install           (CrInterp    *interp,
                                        CrValue     *object_class);

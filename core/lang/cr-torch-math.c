@@ -58,47 +58,14 @@ no_kwargs (const char *fname,
 
 /* ---- elementwise unary ------------------------------------------------ */
 
-typedef struct {
-  const char *name;
-  CrOpId      op;
-} UnaryInfo;
+/* (The functions with a gradient: cr-torch-unary.c, from cr-unary-ops.def.) */
 
-#define UNARY(id, n) static const UnaryInfo unary_##id = { n, CR_OP_##id }
-UNARY (NEG, "neg");
-UNARY (EXP, "exp");
-UNARY (LOG, "log");
-UNARY (SIN, "sin");
-UNARY (COS, "cos");
-UNARY (TANH, "tanh");
-UNARY (SIGMOID, "sigmoid");
-UNARY (RELU, "relu");
-UNARY (SQRT, "sqrt");
-UNARY (RSQRT, "rsqrt");
-UNARY (ABS, "abs");
-UNARY (SIGN, "sign");
-UNARY (RECIPROCAL, "reciprocal");
-UNARY (LOG1P, "log1p");
-UNARY (EXPM1, "expm1");
-#undef UNARY
-
-NATIVE (native_unary)
-{
-  const UnaryInfo *info = data;
-  PARSE (info->name, "input");
-  TENSOR_ARG (x, 0);
-
-  return cr_torch_wrap (cr_unary (info->op, x, error));
-}
-
-/* Kernels without a gradient: floor, ceil, round, logical_not. */
+/* Kernels without a gradient: logical_not. */
 typedef struct {
   const char *name;
   CrUnaryOp   op;
 } KernelUnaryInfo;
 
-static const KernelUnaryInfo kunary_floor = { "floor", CR_UNARY_FLOOR };
-static const KernelUnaryInfo kunary_ceil = { "ceil", CR_UNARY_CEIL };
-static const KernelUnaryInfo kunary_round = { "round", CR_UNARY_ROUND };
 static const KernelUnaryInfo kunary_logical_not = { "logical_not", CR_UNARY_LOGICAL_NOT };
 
 NATIVE (native_kernel_unary)
@@ -1192,25 +1159,6 @@ NATIVE (native_cat)
 #define F CR_TORCH_IN_F
 
 const CrTorchFunc cr_torch_math_funcs[] = {
-  { "neg", native_unary, T | M, (gpointer) &unary_NEG },
-  { "negative", native_unary, T | M, (gpointer) &unary_NEG },
-  { "exp", native_unary, T | M, (gpointer) &unary_EXP },
-  { "log", native_unary, T | M, (gpointer) &unary_LOG },
-  { "sin", native_unary, T | M, (gpointer) &unary_SIN },
-  { "cos", native_unary, T | M, (gpointer) &unary_COS },
-  { "tanh", native_unary, T | M, (gpointer) &unary_TANH },
-  { "sigmoid", native_unary, T | M, (gpointer) &unary_SIGMOID },
-  { "relu", native_unary, T | M, (gpointer) &unary_RELU },
-  { "sqrt", native_unary, T | M, (gpointer) &unary_SQRT },
-  { "rsqrt", native_unary, T | M, (gpointer) &unary_RSQRT },
-  { "abs", native_unary, T | M, (gpointer) &unary_ABS },
-  { "sign", native_unary, T | M, (gpointer) &unary_SIGN },
-  { "reciprocal", native_unary, T | M, (gpointer) &unary_RECIPROCAL },
-  { "log1p", native_unary, T | M, (gpointer) &unary_LOG1P },
-  { "expm1", native_unary, T | M, (gpointer) &unary_EXPM1 },
-  { "floor", native_kernel_unary, T | M, (gpointer) &kunary_floor },
-  { "ceil", native_kernel_unary, T | M, (gpointer) &kunary_ceil },
-  { "round", native_kernel_unary, T | M, (gpointer) &kunary_round },
   { "logical_not", native_kernel_unary, T | M, (gpointer) &kunary_logical_not },
   { "square", native_square, T | M, NULL },
   { "isnan", native_isnan, T | M, GINT_TO_POINTER (0) },

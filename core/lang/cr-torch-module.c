@@ -1159,6 +1159,7 @@ add_value (CrValue    *module,
 }
 
 const CrTorchFuncTable cr_torch_func_tables[] = {
+  { cr_torch_unary_funcs, &cr_torch_n_unary_funcs },
   { cr_torch_math_funcs, &cr_torch_n_math_funcs },
   { cr_torch_loss_funcs, &cr_torch_n_loss_funcs },
   { cr_torch_print_funcs, &cr_torch_n_print_funcs },

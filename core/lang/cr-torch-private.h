@@ -153,6 +153,8 @@ gboolean  cr_torch_parse_reduction   (CrTorchArgs     *a,
                                       guint            i,
                                       CrReduction     *out,
                                       GError         **error);
+extern const CrTorchFunc cr_torch_unary_funcs[];        /* cr-torch-unary.c */
+extern const guint       cr_torch_n_unary_funcs;
 extern const CrTorchFunc cr_torch_activation_funcs[];   /* cr-torch-activation.c */
 extern const guint       cr_torch_n_activation_funcs;
 extern const CrTorchFunc cr_torch_print_funcs[];        /* cr-torch-print.c */

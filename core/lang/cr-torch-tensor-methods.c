@@ -424,26 +424,6 @@ NATIVE (native_inplace)
   return cr_value_ref (self);
 }
 
-static const InplaceInfo inplace_unary[] = {
-  { "neg_", CR_OP_NEG }, { "exp_", CR_OP_EXP }, { "log_", CR_OP_LOG }, { "sin_", CR_OP_SIN },
-  { "cos_", CR_OP_COS }, { "tanh_", CR_OP_TANH }, { "sigmoid_", CR_OP_SIGMOID },
-  { "relu_", CR_OP_RELU }, { "sqrt_", CR_OP_SQRT }, { "rsqrt_", CR_OP_RSQRT },
-  { "abs_", CR_OP_ABS }, { "sign_", CR_OP_SIGN }, { "reciprocal_", CR_OP_RECIPROCAL },
-  { "log1p_", CR_OP_LOG1P }, { "expm1_", CR_OP_EXPM1 },
-};
-
-NATIVE (native_inplace_unary)
-{
-  const InplaceInfo *info = data;
-  CrTensor *x;
-  PARSE (info->name, "input");
-
-  x = cr_torch_args_tensor (&a, 0, error);
-  if (x == NULL || !cr_inplace_unary (info->op, x, error))
-    return NULL;
-  return cr_value_ref (a.values[0]);
-}
-
 NATIVE (native_clamp_)
 {
   gboolean has_min, has_max;
@@ -851,21 +831,6 @@ const CrTorchFunc cr_torch_method_funcs[] = {
   { "tril", native_triangle, M | CR_TORCH_IN_TORCH, GINT_TO_POINTER (FALSE) },
   { "trace", native_trace, M | CR_TORCH_IN_TORCH, NULL },
   { "repeat", native_repeat, M, NULL },
-  { "neg_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[0] },
-  { "exp_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[1] },
-  { "log_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[2] },
-  { "sin_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[3] },
-  { "cos_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[4] },
-  { "tanh_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[5] },
-  { "sigmoid_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[6] },
-  { "relu_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[7] },
-  { "sqrt_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[8] },
-  { "rsqrt_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[9] },
-  { "abs_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[10] },
-  { "sign_", native_inplace_unary, M, (gpointer) &inplace_unary[11] },
-  { "reciprocal_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[12] },
-  { "log1p_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[13] },
-  { "expm1_", native_inplace_unary, M | CR_TORCH_IN_TORCH, (gpointer) &inplace_unary[14] },
   { "copy_", native_copy_, M, NULL },
   { "uniform_", native_random_, M, GINT_TO_POINTER (FALSE) },
   { "normal_", native_random_, M, GINT_TO_POINTER (TRUE) },

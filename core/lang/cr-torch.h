@@ -32,7 +32,8 @@ CrValue  *cr_torch_unary_op       (CrInterp *interp, CrUnOp op, CrValue *a, GErr
 CrValue  *cr_torch_compare        (CrInterp *interp, CrCmpOp op, CrValue *a, CrValue *b,
                                    GError **error);
 
-/* t.attr / t.method (a bound native), and t.attr = v (requires_grad, grad, data). */
+/* t.attr / t.method (a bound native), and t.attr = v (requires_grad, grad,
+ * data; FALSE without error for a name that is no member of Tensor). */
 CrValue  *cr_torch_tensor_getattr (CrInterp *interp, CrValue *t, const char *name, GError **error);
 gboolean  cr_torch_tensor_setattr (CrInterp *interp, CrValue *t, const char *name, CrValue *value,
                                    GError **error);

@@ -53,7 +53,8 @@ user_dunder_str (CrInterp   *interp,
   *handled = FALSE;
   if (!interp)
     return TRUE;
-  CrValue *m = cr_instance_method (v, dunder);
+  CrValue *cls = cr_object_script_class (v);
+  CrValue *m = cls ? cr_class_lookup (cls, dunder) : NULL;
   if (!m || m->kind != CR_VALUE_FUNCTION)
     return TRUE;
   *handled = TRUE;
@@ -340,8 +341,14 @@ repr_into (CrInterp  *interp,
       return TRUE;
     case CR_VALUE_TENSOR:
       {
+        gboolean handled;   /* a subclass's own __repr__ (nn.Parameter's) */
+        if (!user_dunder_str (interp, v, "__repr__", out, &handled, error))
+          return FALSE;
+        if (handled)
+          return TRUE;
         CrPrintOptions fallback;
-        char *s = cr_tensor_format (v->u.tensor, print_options (interp, &fallback));
+        char *s = cr_tensor_format_named (v->u.tensor, print_options (interp, &fallback),
+                                          cr_object_tensor_print_name (v));
         g_string_append (out, s);
         g_free (s);
         return TRUE;
@@ -484,6 +491,19 @@ cr_value_str (CrInterp  *interp,
             }
         }
       return g_string_free (out, FALSE);
+    }
+  if (v->kind == CR_VALUE_TENSOR && cr_object_script_class (v))
+    {
+      GString *out = g_string_new (NULL);
+      gboolean handled;
+      if (!user_dunder_str (interp, v, "__str__", out, &handled, error))
+        {
+          g_string_free (out, TRUE);
+          return NULL;
+        }
+      if (handled)
+        return g_string_free (out, FALSE);
+      g_string_free (out, TRUE);
     }
   if (v->kind == CR_VALUE_OBJECT && v->u.object.type->str)
     {

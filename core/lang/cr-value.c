@@ -1097,7 +1097,11 @@ cr_value_type_name (CrValue *v)
     case CR_VALUE_CLASS:        return "type";
     case CR_VALUE_INSTANCE:     return v->u.instance.cls->u.cls.name;
     case CR_VALUE_MODULE:       return "module";
-    case CR_VALUE_TENSOR:       return "Tensor";
+    case CR_VALUE_TENSOR:
+      {
+        CrValue *cls = cr_object_script_class (v);   /* nn.Parameter */
+        return cls ? cls->u.cls.name : "Tensor";
+      }
     case CR_VALUE_OBJECT:
       if (v->u.object.type == &cr_seq_view_type)
         return ((CrSeqView *) v->u.object.data)->type_name;

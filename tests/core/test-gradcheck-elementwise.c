@@ -342,6 +342,64 @@ test_unary (void)
     }
 }
 
+/* Every row of cr-unary-ops.def, gradcheck and gradgradcheck, on inputs
+ * inside its domain and away from its kinks. */
+#define CR_UNARY_OP(ID, ...) \
+  static CrTensor *row_##ID (CrTensor *x, GError **e) { return cr_unary (CR_OP_##ID, x, e); }
+#include "cr-unary-ops.def"
+
+static void
+test_unary_rows (void)
+{
+  static const struct { CrOpId id; Op1 op; } rows[] = {
+#define CR_UNARY_OP(ID, ...) { CR_OP_##ID, row_##ID },
+#include "cr-unary-ops.def"
+  };
+  static const struct { CrOpId id; double lo, hi; gboolean kink; } domains[] = {
+    { CR_OP_LOG, 0.5, 2, FALSE }, { CR_OP_SQRT, 0.5, 2, FALSE }, { CR_OP_RSQRT, 0.5, 2, FALSE },
+    { CR_OP_LOG10, 0.5, 2, FALSE }, { CR_OP_LOG2, 0.5, 2, FALSE },
+    { CR_OP_LOG1P, -0.5, 2, FALSE }, { CR_OP_ASIN, -0.8, 0.8, FALSE },
+    { CR_OP_ACOS, -0.8, 0.8, FALSE }, { CR_OP_ATANH, -0.8, 0.8, FALSE },
+    { CR_OP_ACOSH, 1.2, 3, FALSE }, { CR_OP_TAN, -1.2, 1.2, FALSE },
+    /* steps: between two integers */
+    { CR_OP_FLOOR, 0.1, 0.9, FALSE }, { CR_OP_CEIL, 0.1, 0.9, FALSE },
+    { CR_OP_ROUND, 0.1, 0.4, FALSE }, { CR_OP_TRUNC, 0.1, 0.9, FALSE },
+    { CR_OP_FRAC, 0.1, 0.9, FALSE },
+    /* kinks at ±3: inside, then the flat part */
+    { CR_OP_HARDSIGMOID, -2.5, 2.5, FALSE }, { CR_OP_HARDSWISH, -2.5, 2.5, FALSE },
+    /* kinks or a pole at 0 */
+    { CR_OP_RELU, 0, 0, TRUE }, { CR_OP_ABS, 0, 0, TRUE }, { CR_OP_SIGN, 0, 0, TRUE },
+    { CR_OP_RECIPROCAL, 0, 0, TRUE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      double lo = -1, hi = 1;
+      gboolean kink = FALSE;
+      g_autoptr(CrTensor) x = NULL;
+
+      for (guint k = 0; k < G_N_ELEMENTS (domains); k++)
+        if (domains[k].id == rows[i].id)
+          {
+            lo = domains[k].lo;
+            hi = domains[k].hi;
+            kink = domains[k].kink;
+          }
+      x = kink ? rnd_away_from_zero (S23, 2, 0.2, 700 + i) : rnd (S23, 2, lo, hi, 700 + i);
+      if (g_test_verbose ())
+        g_test_message ("%s", cr_op_info (rows[i].id)->name);
+      checkgg1 (rows[i].op, x);
+    }
+  /* hardsigmoid and hardswish beyond their kinks */
+  {
+    const double v[] = { -4.5, -3.5, 3.5, 4.0, -5.0, 6.0 };
+    g_autoptr(CrTensor) x = cr_gradcheck_tensor (v, S23, 2, TRUE);
+
+    checkgg1 (row_HARDSIGMOID, x);
+    checkgg1 (row_HARDSWISH, x);
+  }
+}
+
 static CrTensor *clamp_both (CrTensor *x, GError **e) { return cr_clamp (x, TRUE, -0.5, TRUE, 0.5, e); }
 static CrTensor *clamp_min (CrTensor *x, GError **e) { return cr_clamp (x, TRUE, 0.1, FALSE, 0, e); }
 static CrTensor *clamp_max (CrTensor *x, GError **e) { return cr_clamp (x, FALSE, 0, TRUE, 0.1, e); }
@@ -718,6 +776,7 @@ main (int    argc,
   g_test_add_func ("/core/gradcheck/maximum-tie", test_maximum_tie);
   g_test_add_func ("/core/gradcheck/where", test_where);
   g_test_add_func ("/core/gradcheck/unary", test_unary);
+  g_test_add_func ("/core/gradcheck/unary-rows", test_unary_rows);
   g_test_add_func ("/core/gradcheck/clamp", test_clamp);
   g_test_add_func ("/core/gradcheck/fused-backward", test_fused_backward);
   g_test_add_func ("/core/gradcheck/double-backward-names", test_double_backward_names);

@@ -377,72 +377,83 @@ py_mod (double a, double b)
   return r;
 }
 
-/* The int64 unary ops the module has (its unary_valid), exact and wrapping. */
-static int
-unary_int64 (int op, const CrCudaTensor *out, const CrCudaTensor *x, char *msg, size_t msg_size)
+/* The CPU's vectorised functions that rows of core/cr-unary-ops.def call, in
+ * libm's double precision (float32 is computed in double, then rounded). */
+static double cr_vexp (double x) { return exp (x); }
+static double cr_vlog (double x) { return log (x); }
+static double cr_vtanh (double x) { return tanh (x); }
+static double cr_vsigmoid (double x) { return 1.0 / (1.0 + exp (-x)); }
+
+/* The rows' values: D for float32/float64, I for int64 (exact, wrapping), B
+ * for bool, for the dtypes the header says each op takes. */
+#define NONE ((void) v, 0)
+static double
+unary_double (int op, double v)
 {
-  for (int64_t i = 0, n = numel (out); i < n; i++)
+  switch (op)
     {
-      int64_t v = load_i (x, i), r;
-      switch (op)
-        {
-        case CR_CUDA_UNARY_NEG: r = wrap_sub (0, v); break;
-        case CR_CUDA_UNARY_ABS: r = v < 0 ? wrap_sub (0, v) : v; break;
-        case CR_CUDA_UNARY_SQUARE: r = wrap_mul (v, v); break;
-        case CR_CUDA_UNARY_SIGN: r = (v > 0) - (v < 0); break;
-        case CR_CUDA_UNARY_RELU: r = v < 0 ? 0 : v; break;
-        case CR_CUDA_UNARY_FLOOR:
-        case CR_CUDA_UNARY_CEIL:
-        case CR_CUDA_UNARY_ROUND: r = v; break;
-        default:
-          return set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size,
-                          "\"unary op %d\" not implemented for 'Long'", op);
-        }
-      store_i (out, i, r);
+#define CR_UNARY_OP(ID, name, alias, rule, errors, vec, F, D, I, B, ...) \
+    case CR_CUDA_UNARY_##ID: return (double) (D);
+#define CR_UNARY_KERNEL CR_UNARY_OP
+#include "core/cr-unary-ops.def"
+    default:
+      return NAN;
     }
-  return CR_CUDA_OK;
 }
+
+static int64_t
+unary_int64 (int op, int64_t v)
+{
+  switch (op)
+    {
+#define CR_UNARY_OP(ID, name, alias, rule, errors, vec, F, D, I, B, ...) \
+    case CR_CUDA_UNARY_##ID: return (int64_t) (I);
+#define CR_UNARY_KERNEL CR_UNARY_OP
+#include "core/cr-unary-ops.def"
+    default:
+      return 0;
+    }
+}
+
+static uint8_t
+unary_bool (int op, uint8_t v)
+{
+  switch (op)
+    {
+#define CR_UNARY_OP(ID, name, alias, rule, errors, vec, F, D, I, B, ...) \
+    case CR_CUDA_UNARY_##ID: return (uint8_t) (B);
+#define CR_UNARY_KERNEL CR_UNARY_OP
+#include "core/cr-unary-ops.def"
+    default:
+      return 0;
+    }
+}
+#undef NONE
 
 static int
 unary_impl (int op, const CrCudaTensor *out, const CrCudaTensor *x, char *msg, size_t msg_size)
 {
+  int logical = cr_cuda_unary_rule (op) == CR_CUDA_RULE_LOGICAL;
+
   PROMISES ("unary", out, x);
-  if (out->dtype != (op == CR_CUDA_UNARY_LOGICAL_NOT ? CR_CUDA_BOOL : x->dtype))
+  if (op < 0 || op >= CR_CUDA_UNARY_COUNT)
+    return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "no unary op %d", op);
+  if (out->dtype != (logical ? CR_CUDA_BOOL : x->dtype))
     return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "unary: output dtype %d for input %d",
                     out->dtype, x->dtype);
-  int is_int = x->dtype == CR_CUDA_INT64;
-
-  if (is_int && op != CR_CUDA_UNARY_LOGICAL_NOT)
-    return unary_int64 (op, out, x, msg, msg_size);
+  if (!cr_cuda_unary_takes (op, x->dtype))
+    return set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size,
+                    "\"unary op %d\" not implemented for dtype %d", op, x->dtype);
   for (int64_t i = 0, n = numel (out); i < n; i++)
     {
-      double v = load (x, i), r;
-      switch (op)
-        {
-        case CR_CUDA_UNARY_NEG: r = -v; break;
-        case CR_CUDA_UNARY_EXP: r = exp (v); break;
-        case CR_CUDA_UNARY_LOG: r = log (v); break;
-        case CR_CUDA_UNARY_SIN: r = sin (v); break;
-        case CR_CUDA_UNARY_COS: r = cos (v); break;
-        case CR_CUDA_UNARY_TANH: r = tanh (v); break;
-        case CR_CUDA_UNARY_SIGMOID: r = 1.0 / (1.0 + exp (-v)); break;
-        case CR_CUDA_UNARY_RELU: r = v > 0 ? v : (isnan (v) ? v : 0.0); break;
-        case CR_CUDA_UNARY_SQRT: r = sqrt (v); break;
-        case CR_CUDA_UNARY_RSQRT: r = 1.0 / sqrt (v); break;
-        case CR_CUDA_UNARY_ABS: r = fabs (v); break;
-        case CR_CUDA_UNARY_SIGN: r = v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0; break;
-        case CR_CUDA_UNARY_RECIPROCAL: r = 1.0 / v; break;
-        case CR_CUDA_UNARY_SQUARE: r = v * v; break;
-        case CR_CUDA_UNARY_LOG1P: r = log1p (v); break;
-        case CR_CUDA_UNARY_EXPM1: r = expm1 (v); break;
-        case CR_CUDA_UNARY_FLOOR: r = is_int ? v : floor (v); break;
-        case CR_CUDA_UNARY_CEIL: r = is_int ? v : ceil (v); break;
-        case CR_CUDA_UNARY_ROUND: r = is_int ? v : nearbyint (v); break;
-        case CR_CUDA_UNARY_LOGICAL_NOT: r = v == 0.0; break;
-        default:
-          return set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size, "no unary op %d", op);
-        }
-      store (out, i, r);
+      if (x->dtype == CR_CUDA_INT64 && !logical)
+        store_i (out, i, unary_int64 (op, load_i (x, i)));
+      else if (x->dtype == CR_CUDA_INT64)
+        store (out, i, (double) unary_int64 (op, load_i (x, i)));
+      else if (x->dtype == CR_CUDA_BOOL)
+        store (out, i, (double) unary_bool (op, (uint8_t) (load (x, i) != 0.0)));
+      else
+        store (out, i, unary_double (op, load (x, i)));
     }
   return CR_CUDA_OK;
 }

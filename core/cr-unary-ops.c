@@ -1,0 +1,102 @@
+/* cr-unary-ops.c — the dtype rule of each unary op, from its row in
+ * cr-unary-ops.def: one rule for the CPU and CUDA. */
+#include "cr-unary-ops.h"
+
+#include "cr-dtype.h"
+#include "cr-error.h"
+
+typedef struct {
+  const char  *name;
+  CrUnaryRule  rule;
+  /* PyTorch's error for a dtype the rule refuses: message, or else
+   * "\"<kernel>\" not implemented for '<dtype>'" with the device's kernel. */
+  const char  *message;
+  const char  *cpu_kernel;
+  const char  *cuda_kernel;
+} UnaryRow;
+
+#define NO_ERROR                   NULL, NULL, NULL
+#define MESSAGE(text)              text, NULL, NULL
+#define KERNELS(cpu, cuda)         NULL, cpu, cuda
+#define CR_UNARY_OP(ID, name, alias, rule, errors, ...) \
+  [CR_UNARY_##ID] = { name, CR_UNARY_RULE_##rule, errors },
+#define CR_UNARY_KERNEL CR_UNARY_OP
+static const UnaryRow unary_rows[] = {
+#include "cr-unary-ops.def"
+};
+#undef NO_ERROR
+#undef MESSAGE
+#undef KERNELS
+G_STATIC_ASSERT (G_N_ELEMENTS (unary_rows) == CR_UNARY_COUNT);
+
+CrUnaryRule
+cr_unary_op_rule (CrUnaryOp op)
+{
+  g_return_val_if_fail ((guint) op < CR_UNARY_COUNT, CR_UNARY_RULE_FLOAT);
+  return unary_rows[op].rule;
+}
+
+const char *
+cr_unary_op_name (CrUnaryOp op)
+{
+  g_return_val_if_fail ((guint) op < CR_UNARY_COUNT, NULL);
+  return unary_rows[op].name;
+}
+
+gboolean
+cr_unary_op_takes (CrUnaryOp op,
+                   CrDType   dtype)
+{
+  g_return_val_if_fail ((guint) op < CR_UNARY_COUNT, FALSE);
+  if (cr_dtype_is_floating (dtype))
+    return TRUE;
+  switch (unary_rows[op].rule)
+    {
+    case CR_UNARY_RULE_SAME:
+    case CR_UNARY_RULE_SAME_BOOL_INT64:
+      return dtype == CR_DTYPE_INT64;
+    case CR_UNARY_RULE_SAME_BOOL_ROW:
+    case CR_UNARY_RULE_LOGICAL:
+      return TRUE;
+    case CR_UNARY_RULE_FLOAT:
+    case CR_UNARY_RULE_FLOATS_ONLY:
+    default:
+      return FALSE;
+    }
+}
+
+gboolean
+cr_unary_op_dtypes (CrUnaryOp  op,
+                    CrDType    in,
+                    gboolean   on_cuda,
+                    CrDType   *out_compute,
+                    CrDType   *out_result,
+                    GError   **error)
+{
+  const UnaryRow *row;
+  CrDType compute = in;
+
+  g_return_val_if_fail ((guint) op < CR_UNARY_COUNT, FALSE);
+  row = &unary_rows[op];
+  if (!cr_unary_op_takes (op, in))
+    {
+      if (row->rule == CR_UNARY_RULE_FLOAT)
+        compute = CR_DTYPE_FLOAT32;
+      else if (row->rule == CR_UNARY_RULE_SAME_BOOL_INT64)
+        compute = CR_DTYPE_INT64;
+      else
+        {
+          if (row->message != NULL)
+            g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, row->message);
+          else
+            g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                         "\"%s\" not implemented for '%s'",
+                         on_cuda ? row->cuda_kernel : row->cpu_kernel,
+                         cr_dtype_scalar_name (in));
+          return FALSE;
+        }
+    }
+  *out_compute = compute;
+  *out_result = row->rule == CR_UNARY_RULE_LOGICAL ? CR_DTYPE_BOOL : compute;
+  return TRUE;
+}
