@@ -8,11 +8,19 @@ from torch.nn.modules.loss import L1Loss, MSELoss, SmoothL1Loss, HuberLoss, NLLL
     CrossEntropyLoss, BCELoss, BCEWithLogitsLoss
 from torch.nn.modules.container import Sequential, ModuleList, ModuleDict
 from torch.nn.modules.flatten import Flatten, Unflatten
+from torch.nn.modules.conv import Conv1d, Conv2d
+from torch.nn.modules.pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
+from torch.nn.modules.dropout import Dropout
+from torch.nn.modules.sparse import Embedding
+from torch.nn.modules.normalization import LayerNorm
+from torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 
 __all__ = [
     'Module', 'Identity', 'Linear', 'Bilinear', 'ReLU', 'ReLU6', 'Hardtanh', 'LeakyReLU',
     'Tanh', 'Sigmoid', 'LogSigmoid', 'Softsign', 'Tanhshrink', 'GELU', 'SiLU', 'Mish', 'ELU',
     'Softplus', 'Softmax', 'LogSoftmax', 'Softmin', 'L1Loss', 'MSELoss', 'SmoothL1Loss',
     'HuberLoss', 'NLLLoss', 'CrossEntropyLoss', 'BCELoss', 'BCEWithLogitsLoss', 'Sequential',
-    'ModuleList', 'ModuleDict', 'Flatten', 'Unflatten',
+    'ModuleList', 'ModuleDict', 'Flatten', 'Unflatten', 'Conv1d', 'Conv2d', 'MaxPool2d',
+    'AvgPool2d', 'AdaptiveAvgPool2d', 'Dropout', 'Embedding', 'LayerNorm', 'BatchNorm1d',
+    'BatchNorm2d',
 ]
