@@ -30,6 +30,7 @@ static const char *const exception_names[] = {
   [CR_EXC_TIMEOUT_ERROR]         = "TimeoutError",
   [CR_EXC_EXCEPTION]             = "Exception",
   [CR_EXC_TAB_ERROR]             = "TabError",
+  [CR_EXC_GENERATOR_EXIT]        = "GeneratorExit",
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (exception_names) == CR_EXC_COUNT);
 

@@ -36,6 +36,7 @@ typedef enum {
   CR_EXC_TIMEOUT_ERROR,
   CR_EXC_EXCEPTION,            /* a bare `raise Exception(...)` */
   CR_EXC_TAB_ERROR,            /* a subclass of IndentationError */
+  CR_EXC_GENERATOR_EXIT,       /* what close() raises inside a generator */
   CR_EXC_COUNT
 } CrException;
 

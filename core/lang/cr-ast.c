@@ -181,6 +181,8 @@ cr_ast_kind_name (CrAstKind kind)
     [CR_AST_STARRED] = "Starred",
     [CR_AST_ELLIPSIS] = "Ellipsis",
     [CR_AST_SET] = "Set",
+    [CR_AST_YIELD] = "Yield",
+    [CR_AST_YIELD_FROM] = "YieldFrom",
     [CR_AST_EXPR] = "Expr",
     [CR_AST_ASSIGN] = "Assign",
     [CR_AST_AUGASSIGN] = "AugAssign",

@@ -13,7 +13,8 @@
  * - A subscript's index is one node: `a[1:2, ::2, None, ...]` is a TUPLE of
  *   SLICE, SLICE, CONSTANT None and ELLIPSIS.
  * - Generator expressions (`sum(x*x for x in v)`, `(x for x in v)`) are
- *   LISTCOMP with comp.is_generator set; the interpreter may build a list.
+ *   LISTCOMP with comp.is_generator set; the resolver makes each a scope of
+ *   its own (as Python does), run lazily by the interpreter.
  * - `[e for a in x if c for b in y]`: the LISTCOMP holds the first clause
  *   (target a, iter x, ifs [c]) and comp.inner the next one, a LISTCOMP whose
  *   elt is NULL (target b, iter y); elt is evaluated in the innermost clause.
@@ -60,6 +61,8 @@ typedef enum {
   CR_AST_STARRED,       /* starred: *value in a call or a target */
   CR_AST_ELLIPSIS,      /* ... */
   CR_AST_SET,           /* seq: {a, b} */
+  CR_AST_YIELD,         /* yield_expr: yield value (value NULL: yield None) */
+  CR_AST_YIELD_FROM,    /* yield_expr: yield from value */
 
   /* ---- statements ---- */
   CR_AST_EXPR,          /* expr_stmt: value */
@@ -208,6 +211,7 @@ struct _CrAstNode {
       gboolean   is_set;              /* {x for x in v} */
     } comp;
     struct { CrAstNode *value; } starred;
+    struct { CrAstNode *value; } yield_expr;                    /* YIELD, YIELD_FROM */
 
     struct { CrAstNode *value; } expr_stmt;
     struct { CR_AST_ARRAY (CrAstNode *, targets); CrAstNode *value; CrAstNode *annotation; } assign;
@@ -261,7 +265,7 @@ typedef struct {
  * column 0 where Python's offset is 0: the end of the input, a dedent, a NUL
  * byte), except inside an f-string's expression, where Python 3.11 points
  * into a copy of the expression and Chainrule into the file. A tree too deep to walk safely is CR_EXC_RECURSION_ERROR, like Python's
- * compiler. Constructs outside the language (yield, async, bytes,
+ * compiler. Constructs outside the language (async, bytes,
  * complex numbers, ...) are a SyntaxError "... are not supported in
  * Chainrule scripts", reported, like Python's compile-time errors, only when
  * the whole text is otherwise valid. */

@@ -1239,6 +1239,7 @@ cr_builtins_install (CrInterp *self)
     cr_value_unref (init);
   }
   add_exception (self, "KeyboardInterrupt", CR_EXC_KEYBOARD_INTERRUPT, base);
+  add_exception (self, "GeneratorExit", CR_EXC_GENERATOR_EXIT, base);
   CrValue *exc = add_exception (self, "Exception", CR_EXC_EXCEPTION, base);
   CrValue *arith = add_exception (self, "ArithmeticError", CR_EXC_EXCEPTION, exc);
   add_exception (self, "ZeroDivisionError", CR_EXC_ZERO_DIVISION_ERROR, arith);
@@ -1261,7 +1262,13 @@ cr_builtins_install (CrInterp *self)
   CrValue *import = add_exception (self, "ImportError", CR_EXC_IMPORT_ERROR, exc);
   add_exception (self, "ModuleNotFoundError", CR_EXC_MODULE_NOT_FOUND_ERROR, import);
   add_exception (self, "AssertionError", CR_EXC_ASSERTION_ERROR, exc);
-  add_exception (self, "StopIteration", CR_EXC_STOP_ITERATION, exc);
+  CrValue *stop = add_exception (self, "StopIteration", CR_EXC_STOP_ITERATION, exc);
+  {
+    /* A generator's `return v` sets it on the instance (cr-gen-object.c). */
+    CrValue *none = cr_value_none ();
+    cr_value_set_member (stop, "value", none);
+    cr_value_unref (none);
+  }
   CrValue *os_error = add_exception (self, "OSError", CR_EXC_EXCEPTION, exc);
   add_exception (self, "TimeoutError", CR_EXC_TIMEOUT_ERROR, os_error);
   self->exc_classes[CR_EXC_EXCEPTION] = exc;

@@ -4,6 +4,7 @@
  *
  * The hot path (a loop of tensor arithmetic) allocates nothing but the
  * result values: names are array reads, arguments live on the C stack. */
+#include "cr-gen-object.h"
 #include "cr-interp-private.h"
 #include "cr-pyformat.h"
 
@@ -334,6 +335,16 @@ cr_store_target (CrInterp  *self,
                  GError   **error)
 {
   return store_target (self, frame, target, value, TRUE, error);
+}
+
+gboolean
+cr_store_target_unnamed (CrInterp  *self,
+                         CrFrame   *frame,
+                         CrAstNode *target,
+                         CrValue   *value,
+                         GError   **error)
+{
+  return store_target (self, frame, target, value, FALSE, error);
 }
 
 /* ---- functions --------------------------------------------------------------------------------- */
@@ -948,10 +959,7 @@ eval_listcomp (CrInterp  *self,
       return set;
     }
   g_ptr_array_set_free_func (items, NULL);
-  CrValue *list = cr_value_new_list_take (items);
-  if (n->u.comp.is_generator)
-    return cr_seq_view_new ("generator", FALSE, list);
-  return list;
+  return cr_value_new_list_take (items);
 }
 
 /* ---- operators ----------------------------------------------------------------------------------------- */

@@ -463,6 +463,12 @@ cr_iter_init (CrInterp  *self,
         return FALSE;
       break;
     case CR_VALUE_OBJECT:
+      if (value->u.object.type->next)
+        {
+          iter->mode = CR_ITER_NATIVE;
+          iter->source = cr_value_ref (value);
+          return TRUE;
+        }
       if (value->u.object.type == &cr_seq_view_type
           && !((CrSeqView *) value->u.object.data)->wrapped
           && ((CrSeqView *) value->u.object.data)->list)
@@ -574,6 +580,8 @@ cr_iter_next (CrInterp  *self,
         iter->i++;
         return *out ? 1 : -1;
       }
+    case CR_ITER_NATIVE:
+      return src->u.object.type->next (self, src, out, error);
     case CR_ITER_VIEW:
       {
         CrSeqView *view = src->u.object.data;

@@ -66,6 +66,8 @@ typedef struct _CrCode {
   CrFreeSource      *free_sources;
   guint              n_body;
   CrAstNode * const *body;
+  gboolean           is_generator;  /* a def or lambda with a yield: a call makes a generator */
+  gboolean           is_genexpr;    /* a generator expression (node: its LISTCOMP) */
 } CrCode;
 
 /* The resolved module: its code objects and its global names. */
@@ -193,6 +195,8 @@ struct _CrInterp {
   CrValue          *exc_classes[CR_EXC_COUNT];  /* borrowed */
 
   struct _CrGenerator *generator;
+  GHashTable       *live_gen_objects;  /* CrGenObject*: generators suspended on their
+                                        * own stack, closed by cr_interp_free (cr-gen-object.c) */
   guint             next_handle_id;
   GPtrArray        *at_free;    /* CrAtFree*: run by cr_interp_free, last first */
 
@@ -265,6 +269,12 @@ gboolean      cr_store_target    (CrInterp        *self,
                                   CrAstNode       *target,
                                   CrValue         *value,
                                   GError         **error);
+/* The same without naming a tensor after its variable (a comprehension's). */
+gboolean      cr_store_target_unnamed (CrInterp   *self,
+                                       CrFrame    *frame,
+                                       CrAstNode  *target,
+                                       CrValue    *value,
+                                       GError    **error);
 /* Binds (value NULL: unbinds) a name no CR_AST_NAME node carries. */
 void          cr_store_name      (CrInterp        *self,
                                   CrFrame         *frame,
@@ -349,6 +359,7 @@ typedef enum {
   CR_ITER_DICT,
   CR_ITER_TENSOR,
   CR_ITER_VIEW,       /* an iterator object (zip, map, iter(list), ...): consumes it */
+  CR_ITER_NATIVE,     /* an object whose type has a next hook (a generator...) */
 } CrIterMode;
 
 typedef struct {
@@ -507,6 +518,8 @@ CrValue  *cr_builtin_unbound_method (CrInterp     *self,
                                      const char   *name);
 void      cr_methods_install     (CrInterp        *self);
 void      cr_builtins_iter_install (CrInterp      *self);
+/* iter, next, zip, map, filter, enumerate, reversed (cr-iterators.c). */
+void      cr_iterators_install   (CrInterp        *self);
 void      cr_builtins_math_install (CrInterp      *self);
 /* Argument checks shared by the builtins, with CPython's TypeError texts. */
 gboolean  cr_builtin_no_kwargs   (const char      *fname,

@@ -90,7 +90,8 @@ exec_for (CrInterp  *self,
         break;
       if (r < 0)
         {
-          cr_interp_locate (self, s->u.for_stmt.iter);
+          /* Python points at the whole line, not at the iterable. */
+          cr_interp_locate (self, s);
           status = CR_EXEC_ERROR;
           break;
         }

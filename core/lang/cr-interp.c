@@ -5,6 +5,7 @@
  * cr-interp-expr.c, statements run in cr-interp-stmt.c. */
 #include "cr-cuda.h"
 #include "cr-grad-mode.h"
+#include "cr-gen-object.h"
 #include "cr-interp-private.h"
 #include "cr-kernels.h"
 #include "cr-node.h"
@@ -163,6 +164,8 @@ cr_interp_free (CrInterp *self)
 {
   if (!self)
     return;
+  /* Generators still suspended hold frames on stacks of their own. */
+  cr_gen_objects_shutdown (self);
   while (self->at_free && self->at_free->len > 0)
     {
       CrAtFree *entry = g_ptr_array_steal_index (self->at_free, self->at_free->len - 1);
@@ -887,6 +890,12 @@ call_function (CrInterp        *self,
               locals[p] = NULL;
             }
         }
+      if (G_UNLIKELY (code->is_generator))
+        {
+          /* The body runs when the generator is resumed (cr-gen-object.c). */
+          result = cr_gen_object_new_call (self, fnval, locals, cells);
+          goto done;
+        }
       CrFrame frame = {
         .back = self->frame,
         .code = code,
@@ -920,6 +929,7 @@ call_function (CrInterp        *self,
         cr_autograd_set_current_span (&span_stmt->span);
     }
 
+done:
   for (guint i = 0; i < code->n_locals; i++)
     cr_value_unref (locals[i]);
   for (guint i = 0; i < code->n_cells; i++)

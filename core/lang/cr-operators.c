@@ -927,6 +927,32 @@ contains (CrInterp  *self,
             }
           return found != NULL;
         }
+      if (container->u.object.type->next)
+        {
+          /* An iterator (a generator, zip...): consumed up to the item. */
+          CrValue *x = NULL;
+          int r;
+          gsize n_seen = 0;
+          while ((r = container->u.object.type->next (self, container, &x, error)) == 1)
+            {
+              int found = 0;
+              if (!cr_value_poll (self, ++n_seen, 0, error))
+                found = -1;
+              else if (is_identical (x, item))
+                found = 1;
+              else
+                {
+                  CrValue *eq = cr_compare_op (self, CR_CMP_EQ, item, x, error);
+                  gboolean t = FALSE;
+                  found = eq && cr_value_truthy (self, eq, &t, error) ? t : -1;
+                  cr_value_unref (eq);
+                }
+              cr_value_unref (x);
+              if (found != 0)
+                return found;
+            }
+          return r;
+        }
       if (container->u.object.type == &cr_seq_view_type)
         {
           CrValue *items = cr_seq_view_items (container);

@@ -125,21 +125,32 @@ CrAstNode *
 cr_parser_yield_expr (CrParser *p)
 {
   CrSpan start = CUR (p)->span;
-  CrAstNode *node;
+  CrAstNode *node, *value = NULL;
+  gboolean from;
 
   p->pos++;
-  if (cr_parser_accept (p, CR_TOK_KW_FROM))
+  from = cr_parser_accept (p, CR_TOK_KW_FROM);
+  if (from)
     {
-      if (cr_parser_expression (p) == NULL)
+      value = cr_parser_expression (p);
+      if (value == NULL)
         return NULL;
     }
   else if (cr_parser_can_start_expression (CUR_KIND (p)) || CUR_KIND (p) == CR_TOK_STAR)
     {
-      if (cr_parser_star_expressions (p) == NULL)
+      value = cr_parser_star_expressions (p);
+      if (value == NULL)
         return NULL;
+      if (value->kind == CR_AST_STARRED)
+        cr_parser_late_error (p, CR_LATE_COMPILER, CR_EXC_SYNTAX_ERROR, value->span,
+                              "can't use starred expression here");
     }
-  node = cr_parser_constant (p, CR_CONST_NONE, cr_parser_span_from (p, start));
-  cr_parser_unsupported (p, node->span, "'yield' is");
+  /* Where a yield may stand ('yield' outside function, inside a
+   * comprehension) is the resolver's check, as it is Python's compiler's. */
+  node = cr_parser_node (p, from ? CR_AST_YIELD_FROM : CR_AST_YIELD, start);
+  node->u.yield_expr.value = value;
+  cr_parser_child (p, node, value);
+  node->span = cr_parser_span_from (p, start);
   return node;
 }
 

@@ -675,11 +675,21 @@ assignment (CrParser  *p,
       check_starred_targets (p, value, TRUE);
       push (p, value);
       p->pos++;   /* '=' */
+      gboolean bare_yield = CUR_KIND (p) == CR_TOK_KW_YIELD;
       value = rhs (p);
       if (value == NULL)
         return;
       if (CUR_KIND (p) != CR_TOK_EQUAL)
         break;
+      if (bare_yield)
+        {
+          /* `x = yield = 1`: Python's invalid_assignment. */
+          if (p->invalid_rules)
+            cr_parser_raise (p, CR_EXC_SYNTAX_ERROR, value->span,
+                             "assignment to yield expression not possible");
+          cr_parser_fail (p);
+          return;
+        }
     }
   check_value (p, value);
   node->u.assign.targets = cr_parser_take (p, base, &node->u.assign.n_targets, node);

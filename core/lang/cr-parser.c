@@ -587,6 +587,8 @@ cr_parser_expr_name (const CrAstNode *e)
     case CR_AST_COMPARE: return "comparison";
     case CR_AST_IFEXP: return "conditional expression";
     case CR_AST_SLICE: return "slice";
+    case CR_AST_YIELD:
+    case CR_AST_YIELD_FROM: return "yield expression";
     default: return "expression";
     }
 }

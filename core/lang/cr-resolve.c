@@ -52,6 +52,9 @@ struct _Scope {
   GPtrArray        *overlay;     /* comprehension variables in effect (Sym*) */
   GPtrArray        *snapshot;    /* the parent's overlay when this scope was made */
   int               loop_depth;
+  gboolean          is_generator; /* a yield in a def or lambda */
+  gboolean          is_genexpr;
+  const char       *comprehension;/* "list comprehension" while inside one: no yield there */
 };
 
 typedef enum {
@@ -502,6 +505,15 @@ add_comp_targets (Resolver  *r,
 
 static CrCode *finish_scope (Resolver *r, Scope *s);
 
+/* Python's name for a comprehension in "'yield' inside ...". */
+static const char *
+comprehension_name (const CrAstNode *node)
+{
+  return node->u.comp.key ? "dict comprehension"
+       : node->u.comp.is_set ? "set comprehension"
+       : node->u.comp.is_generator ? "generator expression" : "list comprehension";
+}
+
 static void
 resolve_function (Resolver  *r,
                   Scope     *s,
@@ -646,21 +658,47 @@ resolve_expr (Resolver  *r,
     case CR_AST_LISTCOMP:
       {
         /* The first iterable is evaluated outside the comprehension; every
-         * later clause sees the variables of the clauses before it. */
-        guint mark = s->overlay->len;
+         * later clause sees the variables of the clauses before it. A
+         * generator expression runs later, lazily: a scope of its own. */
+        resolve_expr (r, s, node->u.comp.iter);
+        Scope *inner = s;
+        if (node->u.comp.is_generator)
+          {
+            inner = scope_new (r, s, SCOPE_FUNCTION, node, "<genexpr>");
+            inner->is_genexpr = TRUE;
+          }
+        guint mark = inner->overlay->len;
+        const char *outer_comprehension = inner->comprehension;
+        inner->comprehension = comprehension_name (node);
         for (CrAstNode *c = node; c; c = c->u.comp.inner)
           {
-            resolve_expr (r, s, c->u.comp.iter);
-            add_comp_targets (r, s, c->u.comp.target);
-            resolve_expr (r, s, c->u.comp.target);
+            if (c != node)
+              resolve_expr (r, inner, c->u.comp.iter);
+            add_comp_targets (r, inner, c->u.comp.target);
+            resolve_expr (r, inner, c->u.comp.target);
             for (guint i = 0; i < c->u.comp.n_ifs; i++)
-              resolve_expr (r, s, c->u.comp.ifs[i]);
+              resolve_expr (r, inner, c->u.comp.ifs[i]);
           }
-        resolve_expr (r, s, node->u.comp.key);
-        resolve_expr (r, s, node->u.comp.elt);
-        g_ptr_array_set_size (s->overlay, mark);
+        resolve_expr (r, inner, node->u.comp.key);
+        resolve_expr (r, inner, node->u.comp.elt);
+        inner->comprehension = outer_comprehension;
+        g_ptr_array_set_size (inner->overlay, mark);
+        if (inner != s)
+          finish_scope (r, inner);
         break;
       }
+    case CR_AST_YIELD:
+    case CR_AST_YIELD_FROM:
+      if (s->comprehension)
+        {
+          g_autofree char *msg = g_strdup_printf ("'yield' inside %s", s->comprehension);
+          fail (r, node, msg);
+        }
+      else if (s->type != SCOPE_FUNCTION)
+        fail (r, node, "'yield' outside function");
+      s->is_generator = TRUE;
+      resolve_expr (r, s, node->u.yield_expr.value);
+      break;
     case CR_AST_STARRED:
       resolve_expr (r, s, node->u.starred.value);
       break;
@@ -796,6 +834,8 @@ finish_scope (Resolver *r,
   code->name = s->name;
   code->qualname = g_strdup (s->qualname);
   code->varargs = code->kwargs = -1;
+  code->is_generator = s->is_generator;
+  code->is_genexpr = s->is_genexpr;
   if (node && (node->kind == CR_AST_FUNCTIONDEF || node->kind == CR_AST_LAMBDA))
     {
       code->n_params = node->u.func.n_params;

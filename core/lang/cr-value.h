@@ -119,6 +119,10 @@ struct _CrObjectType {
    * and iteration (torch.return_types.max: `values, indices = x.max(0)`):
    * the tuple (new ref); NULL hook: not a sequence. */
   CrValue  *(*as_tuple)  (CrValue *self);
+  /* An iterator (a generator, zip, map, iter(list)...): its next item. 1:
+   * *out is a new ref; 0: exhausted, no error; -1: error. iter() of such
+   * an object is the object itself. NULL hook: not an iterator. */
+  int       (*next)      (CrInterp *interp, CrValue *self, CrValue **out, GError **error);
 };
 
 /* ---- construction (each returns a new ref) ---- */

@@ -807,6 +807,24 @@ test_try (void)
 }
 
 static void
+test_yield (void)
+{
+  g_autoptr(CrAstModule) m = parse_ok ("def f():\n    yield\n    x = yield 1, 2\n    y = yield from g()\n");
+  CrAstNode *const *body = m->body[0]->u.func.body;
+  g_assert_cmpint (body[0]->u.expr_stmt.value->kind, ==, CR_AST_YIELD);
+  g_assert_null (body[0]->u.expr_stmt.value->u.yield_expr.value);
+  CrAstNode *value = body[1]->u.assign.value;
+  g_assert_cmpint (value->kind, ==, CR_AST_YIELD);
+  g_assert_cmpint (value->u.yield_expr.value->kind, ==, CR_AST_TUPLE);
+  assert_span (&value->span, 3, 9, 3, 19);
+  g_assert_cmpint (body[2]->u.assign.value->kind, ==, CR_AST_YIELD_FROM);
+  g_assert_cmpint (body[2]->u.assign.value->u.yield_expr.value->kind, ==, CR_AST_CALL);
+  /* Where a yield may stand is the resolver's question, not the parser's. */
+  g_autoptr(CrAstModule) m2 = parse_ok ("yield 1\n");
+  g_assert_cmpint (m2->body[0]->u.expr_stmt.value->kind, ==, CR_AST_YIELD);
+}
+
+static void
 test_unsupported (void)
 {
   /* Valid Python that Chainrule does not run: a SyntaxError at the construct. */
@@ -815,8 +833,14 @@ test_unsupported (void)
                 CR_EXC_SYNTAX_ERROR, "default 'except:' must be last", 3, 1);
   assert_error ("try:\n    f()\nx = 1\n", CR_EXC_SYNTAX_ERROR,
                 "expected 'except' or 'finally' block", 3, 1);
-  assert_error ("def f():\n    yield 1\n", CR_EXC_SYNTAX_ERROR,
-                "'yield' is not supported in Chainrule scripts", 2, 5);
+  assert_error ("def f():\n    x = yield = 1\n", CR_EXC_SYNTAX_ERROR,
+                "assignment to yield expression not possible", 2, 9);
+  assert_error ("def f():\n    (yield) = 1\n", CR_EXC_SYNTAX_ERROR,
+                "cannot assign to yield expression here. Maybe you meant '==' instead of '='?", 2, 6);
+  assert_error ("def f():\n    del (yield)\n", CR_EXC_SYNTAX_ERROR,
+                "cannot delete yield expression", 2, 10);
+  assert_error ("def f():\n    yield *a\n", CR_EXC_SYNTAX_ERROR,
+                "can't use starred expression here", 2, 11);
   assert_error ("async def f():\n    pass\n", CR_EXC_SYNTAX_ERROR,
                 "'async' and 'await' are not supported in Chainrule scripts", 1, 1);
   assert_error ("if (n := 10) > 5:\n    pass\n", CR_EXC_SYNTAX_ERROR,
@@ -1494,6 +1518,7 @@ main (int    argc,
   g_test_add_func ("/lang/parser/details", test_details);
   g_test_add_func ("/lang/parser/errors", test_errors);
   g_test_add_func ("/lang/parser/try", test_try);
+  g_test_add_func ("/lang/parser/yield", test_yield);
   g_test_add_func ("/lang/parser/unsupported", test_unsupported);
   g_test_add_func ("/lang/parser/depth", test_depth);
   g_test_add_func ("/lang/parser/robustness", test_robustness);

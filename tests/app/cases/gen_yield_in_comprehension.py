@@ -1,0 +1,2 @@
+def f(xs):
+    return [(yield x) for x in xs]

@@ -1,0 +1,4 @@
+def f():
+    yield 1
+print(list(f()))
+yield 2
