@@ -1,73 +1,14 @@
-/* cr-cpu-random.c — the seeded generator behind torch.manual_seed, randn, rand
- * and randint.
+/* cr-cpu-random.c — the CPU generator: PyTorch's CPUGeneratorImpl, state and all.
  *
- * xoshiro256** (Blackman and Vigna) seeded through splitmix64; normals by
- * Box-Muller. The numbers differ from PyTorch's (its Mersenne Twister streams
- * are not part of what a script can rely on) but a seed always gives the same
- * numbers: the generator is integer arithmetic and the float32 transform uses
- * the deterministic functions of cr-cpu-vecmath.h, identical on every machine
- * and vector width. Random tensors are made on the CPU (one stream for every
- * device) and copied to another device by the caller.
- *
- * A generator is not thread-safe: each script run owns its own. */
+ * A seeded mt19937 plus the Box-Muller sample PyTorch caches between two
+ * scalar normals (one for float, one for double). get_state/set_state use
+ * PyTorch's byte layout, so torch.get_rng_state() has its size and its
+ * bytes. The sampling itself is in cr-cpu-sampling.c. */
 #include "cr-cpu-private.h"
-#include "cr-cpu-vecmath.h"
+#include "cr-random-private.h"
 
 #include <math.h>
-
-/* The seed a generator has before any manual_seed: PyTorch's default
- * (default_rng_seed_val). */
-#define CR_DEFAULT_SEED G_GUINT64_CONSTANT (67280421310721)
-
-struct _CrGenerator {
-  guint64 state[4];
-  guint64 seed;
-};
-
-static inline guint64
-rotl (guint64 x,
-      int     k)
-{
-  return (x << k) | (x >> (64 - k));
-}
-
-static inline guint64
-next_u64 (CrGenerator *gen)
-{
-  guint64 *s = gen->state;
-  guint64 result = rotl (s[1] * 5, 7) * 9;
-  guint64 t = s[1] << 17;
-
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = rotl (s[3], 45);
-  return result;
-}
-
-static inline guint64
-splitmix64 (guint64 *x)
-{
-  guint64 z = (*x += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
-
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
-  return z ^ (z >> 31);
-}
-
-void
-cr_generator_seed (CrGenerator *gen,
-                   guint64      seed)
-{
-  guint64 x = seed;
-
-  g_return_if_fail (gen != NULL);
-  gen->seed = seed;
-  for (int i = 0; i < 4; i++)
-    gen->state[i] = splitmix64 (&x);
-}
+#include <string.h>
 
 CrGenerator *
 cr_generator_new (guint64 seed)
@@ -81,7 +22,7 @@ cr_generator_new (guint64 seed)
 CrGenerator *
 cr_generator_new_default (void)
 {
-  return cr_generator_new (CR_DEFAULT_SEED);
+  return cr_generator_new (CR_GENERATOR_DEFAULT_SEED);
 }
 
 void
@@ -90,72 +31,219 @@ cr_generator_free (CrGenerator *gen)
   g_free (gen);
 }
 
+void
+cr_generator_seed (CrGenerator *gen,
+                   guint64      seed)
+{
+  g_return_if_fail (gen != NULL);
+  cr_mt19937_seed (&gen->engine, seed);
+  gen->has_next_float_normal = FALSE;
+  gen->has_next_double_normal = FALSE;
+  gen->next_float_normal = 0.0f;
+  gen->next_double_normal = 0.0;
+}
+
 guint64
 cr_generator_initial_seed (const CrGenerator *gen)
 {
-  return gen->seed;
+  return gen->engine.seed;
 }
 
-/* ---- transforms ------------------------------------------------------------ */
-
-/* Uniform [0, 1) with 24 / 53 random bits. */
-static inline float
-u01_f (guint64 r)
+void
+cr_generator_copy_state (CrGenerator       *dest,
+                         const CrGenerator *src)
 {
-  return (float) (r >> 40) * (1.0f / 16777216.0f);
+  *dest = *src;
 }
 
-static inline double
-u01_d (guint64 r)
+guint32
+cr_generator_random (CrGenerator *gen)
 {
-  return (double) (r >> 11) * (1.0 / 9007199254740992.0);
+  return cr_mt19937_next (&gen->engine);
 }
 
-/* Box-Muller on pairs of raw 32-bit draws, vectorised: u1 in (0, 1] for the
- * radius, and the angle 2*pi*u2 taken apart into a quadrant (exact: u2 * 4)
- * and a remainder in [-pi/4, pi/4) for the sin/cos polynomials. */
-CR_VEC_CLONES static void
-box_muller_f32 (gint64         n_pairs,
-                const guint32 *bits,
-                float         *out)
+guint64
+cr_generator_random64 (CrGenerator *gen)
 {
-  for (gint64 i = 0; i < n_pairs; i++)
+  guint64 hi = cr_mt19937_next (&gen->engine);
+  guint64 lo = cr_mt19937_next (&gen->engine);
+
+  return (hi << 32) | lo;
+}
+
+/* ---- state bytes --------------------------------------------------------
+ *
+ * PyTorch's CPUGeneratorImplState on x86-64: its legacy part (the TH
+ * generator's struct, state words widened to 64 bits, the double normal in
+ * normal_y) then the float normal and its flag. Offsets in bytes: */
+enum {
+  STATE_SEED = 0,                     /* uint64 */
+  STATE_LEFT = 8,                     /* int */
+  STATE_SEEDED = 12,                  /* int */
+  STATE_NEXT = 16,                    /* uint64 */
+  STATE_WORDS = 24,                   /* uint64[624] */
+  STATE_NORMAL_X = STATE_WORDS + 8 * CR_MT19937_N,  /* double, 0 */
+  STATE_NORMAL_Y = STATE_NORMAL_X + 8,              /* double: the cached normal */
+  STATE_NORMAL_RHO = STATE_NORMAL_Y + 8,            /* double, 0 */
+  STATE_NORMAL_VALID = STATE_NORMAL_RHO + 8,        /* int */
+  STATE_FLOAT_NORMAL = 5048,          /* float */
+  STATE_FLOAT_NORMAL_VALID = 5052,    /* bool */
+};
+
+G_STATIC_ASSERT (STATE_NORMAL_VALID + 4 + 4 == CR_GENERATOR_LEGACY_STATE_SIZE);
+G_STATIC_ASSERT (STATE_FLOAT_NORMAL == CR_GENERATOR_LEGACY_STATE_SIZE);
+
+static void
+put_u64 (guint8  *out,
+         gsize    at,
+         guint64  v)
+{
+  v = GUINT64_TO_LE (v);
+  memcpy (out + at, &v, 8);
+}
+
+static void
+put_u32 (guint8  *out,
+         gsize    at,
+         guint32  v)
+{
+  v = GUINT32_TO_LE (v);
+  memcpy (out + at, &v, 4);
+}
+
+static guint64
+get_u64 (const guint8 *in,
+         gsize         at)
+{
+  guint64 v;
+
+  memcpy (&v, in + at, 8);
+  return GUINT64_FROM_LE (v);
+}
+
+static guint32
+get_u32 (const guint8 *in,
+         gsize         at)
+{
+  guint32 v;
+
+  memcpy (&v, in + at, 4);
+  return GUINT32_FROM_LE (v);
+}
+
+void
+cr_generator_get_state (const CrGenerator *gen,
+                        guint8            *out)
+{
+  const CrMt19937 *mt = &gen->engine;
+
+  memset (out, 0, CR_GENERATOR_STATE_SIZE);
+  put_u64 (out, STATE_SEED, mt->seed);
+  put_u32 (out, STATE_LEFT, (guint32) mt->left);
+  put_u32 (out, STATE_SEEDED, mt->seeded ? 1 : 0);
+  put_u64 (out, STATE_NEXT, mt->next);
+  for (int i = 0; i < CR_MT19937_N; i++)
+    put_u64 (out, STATE_WORDS + 8 * i, mt->state[i]);
+  if (gen->has_next_double_normal)
     {
-      float u1 = ((float) (bits[2 * i] >> 8) + 1.0f) * (1.0f / 16777216.0f);
-      float u2 = (float) (bits[2 * i + 1] >> 8) * (1.0f / 16777216.0f);
-      float radius = sqrtf (-2.0f * cr_vlogf (u1));
-      float q4 = u2 * 4.0f;
-      float qr = (q4 + 12582912.0f) - 12582912.0f;    /* round to nearest */
-      gint32 quadrant = (gint32) qr & 3;
-      float phi = (q4 - qr) * 1.57079632679489662f;
-      float s = cr_vsinf_reduced (phi);
-      float c = cr_vcosf_reduced (phi);
-      float sin_t = quadrant == 0 ? s : quadrant == 1 ? c : quadrant == 2 ? -s : -c;
-      float cos_t = quadrant == 0 ? c : quadrant == 1 ? -s : quadrant == 2 ? -c : s;
+      guint64 bits;
 
-      out[2 * i] = radius * cos_t;
-      out[2 * i + 1] = radius * sin_t;
+      memcpy (&bits, &gen->next_double_normal, 8);
+      put_u64 (out, STATE_NORMAL_Y, bits);
+      put_u32 (out, STATE_NORMAL_VALID, 1);
+    }
+  if (gen->has_next_float_normal)
+    {
+      guint32 bits;
+
+      memcpy (&bits, &gen->next_float_normal, 4);
+      put_u32 (out, STATE_FLOAT_NORMAL, bits);
+      out[STATE_FLOAT_NORMAL_VALID] = 1;
     }
 }
 
-static CrTensor *
-new_random (const gint64  *shape,
-            int            ndim,
-            CrDType        dtype,
-            GError       **error)
+gboolean
+cr_generator_set_state (CrGenerator   *gen,
+                        const guint8  *bytes,
+                        gsize          n_bytes,
+                        GError       **error)
 {
-  return cr_tensor_new_empty (shape, ndim, dtype, CR_DEVICE_CPU, error);
+  CrGenerator next = { 0 };
+  CrMt19937 *mt = &next.engine;
+
+  if (n_bytes != CR_GENERATOR_STATE_SIZE && n_bytes != CR_GENERATOR_LEGACY_STATE_SIZE)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "Expected either a CPUGeneratorImplStateLegacy of size %d or a "
+                   "CPUGeneratorImplState of size %d but found the input RNG state size to be %"
+                   G_GSIZE_FORMAT, CR_GENERATOR_LEGACY_STATE_SIZE, CR_GENERATOR_STATE_SIZE,
+                   n_bytes);
+      return FALSE;
+    }
+  mt->seed = get_u64 (bytes, STATE_SEED);
+  mt->left = (gint32) get_u32 (bytes, STATE_LEFT);
+  mt->seeded = get_u32 (bytes, STATE_SEEDED) != 0;
+  mt->next = (guint32) get_u64 (bytes, STATE_NEXT);
+  for (int i = 0; i < CR_MT19937_N; i++)
+    mt->state[i] = (guint32) get_u64 (bytes, STATE_WORDS + 8 * i);
+  if (get_u32 (bytes, STATE_NORMAL_VALID) != 0)
+    {
+      guint64 bits = get_u64 (bytes, n_bytes == CR_GENERATOR_STATE_SIZE ? STATE_NORMAL_Y
+                                                                        : STATE_NORMAL_X);
+      double x;
+
+      memcpy (&x, &bits, 8);
+      next.has_next_double_normal = TRUE;
+      if (n_bytes == CR_GENERATOR_STATE_SIZE)
+        next.next_double_normal = x;
+      else
+        {
+          /* The legacy layout kept Box-Muller's inputs: rho and the angle's
+           * uniform; the cached sample is the sine one. */
+          guint64 rho_bits = get_u64 (bytes, STATE_NORMAL_RHO);
+          double rho;
+
+          memcpy (&rho, &rho_bits, 8);
+          next.next_double_normal = rho * sin (2.0 * G_PI * x);
+        }
+    }
+  if (n_bytes == CR_GENERATOR_STATE_SIZE && bytes[STATE_FLOAT_NORMAL_VALID] != 0)
+    {
+      guint32 bits = get_u32 (bytes, STATE_FLOAT_NORMAL);
+
+      memcpy (&next.next_float_normal, &bits, 4);
+      next.has_next_float_normal = TRUE;
+    }
+  if (!cr_mt19937_is_valid (mt))
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "Invalid mt19937 state");
+      return FALSE;
+    }
+  *gen = next;
+  return TRUE;
 }
 
-static gboolean
-check_float (CrDType       dtype,
-             const char   *kernel,
-             GError      **error)
+/* ---- new random tensors ---------------------------------------------- */
+
+static CrTensor *
+new_filled (CrGenerator   *gen,
+            const gint64  *shape,
+            int            ndim,
+            CrDType        dtype,
+            gboolean       normal,
+            GError       **error)
 {
-  if (cr_dtype_is_floating (dtype))
-    return TRUE;
-  cr_cpu_set_not_implemented (error, kernel, dtype);
-  return FALSE;
+  CrTensor *out;
+
+  g_return_val_if_fail (gen != NULL, NULL);
+  out = cr_tensor_new_empty (shape, ndim, dtype, CR_DEVICE_CPU, error);
+  if (out == NULL)
+    return NULL;
+  if (!(normal ? cr_random_normal_ (gen, out, 0.0, 1.0, error)
+               : cr_random_uniform_ (gen, out, 0.0, 1.0, error)))
+    g_clear_pointer (&out, cr_tensor_unref);
+  return out;
 }
 
 CrTensor *
@@ -165,56 +253,7 @@ cr_kernel_randn (CrGenerator   *gen,
                  CrDType        dtype,
                  GError       **error)
 {
-  CrTensor *out;
-  gint64 n;
-
-  g_return_val_if_fail (gen != NULL, NULL);
-  if (!check_float (dtype, "normal_kernel_cpu", error))
-    return NULL;
-  out = new_random (shape, ndim, dtype, error);
-  if (out == NULL)
-    return NULL;
-  n = out->numel;
-
-  if (dtype == CR_DTYPE_FLOAT32)
-    {
-      float *o = cr_tensor_data (out);
-      guint32 bits[512];
-      float pair_out[512];
-
-      for (gint64 i = 0; i < n; i += 512)
-        {
-          gint64 len = MIN (512, n - i);
-          gint64 pairs = (len + 1) / 2;
-
-          for (gint64 j = 0; j < pairs; j++)
-            {
-              guint64 r = next_u64 (gen);
-
-              bits[2 * j] = (guint32) r;
-              bits[2 * j + 1] = (guint32) (r >> 32);
-            }
-          box_muller_f32 (pairs, bits, pair_out);
-          memcpy (o + i, pair_out, sizeof (float) * len);
-        }
-    }
-  else
-    {
-      double *o = cr_tensor_data (out);
-
-      for (gint64 i = 0; i < n; i += 2)
-        {
-          double u1 = 1.0 - u01_d (next_u64 (gen));     /* (0, 1] */
-          double u2 = u01_d (next_u64 (gen));
-          double radius = sqrt (-2.0 * log (u1));
-          double theta = 2.0 * G_PI * u2;
-
-          o[i] = radius * cos (theta);
-          if (i + 1 < n)
-            o[i + 1] = radius * sin (theta);
-        }
-    }
-  return out;
+  return new_filled (gen, shape, ndim, dtype, TRUE, error);
 }
 
 CrTensor *
@@ -224,30 +263,7 @@ cr_kernel_rand (CrGenerator   *gen,
                 CrDType        dtype,
                 GError       **error)
 {
-  CrTensor *out;
-
-  g_return_val_if_fail (gen != NULL, NULL);
-  if (!check_float (dtype, "uniform", error))
-    return NULL;
-  out = new_random (shape, ndim, dtype, error);
-  if (out == NULL)
-    return NULL;
-
-  if (dtype == CR_DTYPE_FLOAT32)
-    {
-      float *o = cr_tensor_data (out);
-
-      for (gint64 i = 0; i < out->numel; i++)
-        o[i] = u01_f (next_u64 (gen));
-    }
-  else
-    {
-      double *o = cr_tensor_data (out);
-
-      for (gint64 i = 0; i < out->numel; i++)
-        o[i] = u01_d (next_u64 (gen));
-    }
-  return out;
+  return new_filled (gen, shape, ndim, dtype, FALSE, error);
 }
 
 CrTensor *
@@ -259,8 +275,6 @@ cr_kernel_randint (CrGenerator   *gen,
                    GError       **error)
 {
   CrTensor *out;
-  guint64 range;
-  gint64 *o;
 
   g_return_val_if_fail (gen != NULL, NULL);
   if (low >= high)
@@ -270,18 +284,9 @@ cr_kernel_randint (CrGenerator   *gen,
                    " >= to=%" G_GINT64_FORMAT, low, high);
       return NULL;
     }
-  out = new_random (shape, ndim, CR_DTYPE_INT64, error);
-  if (out == NULL)
-    return NULL;
-
-  /* Lemire's multiply-shift: the high word of r * range, bias below 2^-64 * range. */
-  range = (guint64) high - (guint64) low;
-  o = cr_tensor_data (out);
-  for (gint64 i = 0; i < out->numel; i++)
-    {
-      unsigned __int128 m = (unsigned __int128) next_u64 (gen) * range;
-
-      o[i] = low + (gint64) (guint64) (m >> 64);
-    }
+  out = cr_tensor_new_empty (shape, ndim, CR_DTYPE_INT64, CR_DEVICE_CPU, error);
+  if (out != NULL
+      && !cr_random_from_to_ (gen, out, low, (guint64) high - (guint64) low, error))
+    g_clear_pointer (&out, cr_tensor_unref);
   return out;
 }

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "cr-tensor.h"
+#include "cr-random.h"
 #include "cr-unary-ops.h"
 
 G_BEGIN_DECLS
@@ -200,17 +201,8 @@ gboolean  cr_kernel_allclose     (const CrTensor  *a,
                                   gboolean        *out_result,
                                   GError         **error);
 
-/* Random numbers from a seeded generator of our own (values need not match
- * PyTorch's; a seed gives the same numbers on every run and machine). */
-typedef struct _CrGenerator CrGenerator;
-CrGenerator *cr_generator_new    (guint64          seed);
-/* A generator with PyTorch's default seed (67280421310721), for scripts that
- * never call manual_seed. */
-CrGenerator *cr_generator_new_default (void);
-void         cr_generator_free   (CrGenerator     *gen);        /* NULL-safe */
-void         cr_generator_seed   (CrGenerator     *gen,
-                                  guint64          seed);
-guint64      cr_generator_initial_seed (const CrGenerator *gen);
+/* The generator and PyTorch's samplers (cr-random.h); the three below make
+ * a new CPU tensor and fill it as torch.randn / rand / randint do. */
 /* Standard normal / uniform [0,1) / integers in [low, high). */
 CrTensor *cr_kernel_randn        (CrGenerator     *gen,
                                   const gint64    *shape,

@@ -768,72 +768,6 @@ NATIVE (native_eye)
                  &o, error);
 }
 
-/* randint(high, size) / randint(low, high, size) */
-NATIVE (native_randint)
-{
-  Options o;
-  CrValue *size_kw;
-  gint64 low = 0, high;
-  gint64 shape[CR_MAX_DIMS];
-  int ndim;
-  CrValue *size;
-  CrTensor *t;
-
-  if (!parse_options ("randint", kwargs, n_kwargs, "size", &size_kw, &o, error))
-    return NULL;
-  if (n_args + (size_kw != NULL) < 2 || n_args + (size_kw != NULL) > 3)
-    {
-      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
-                           "randint() missing 1 required positional arguments: \"size\"");
-      return NULL;
-    }
-  size = size_kw != NULL ? size_kw : args[n_args - 1];
-  if (!is_seq (size))
-    {
-      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
-                   "randint(): argument 'size' (position %u) must be tuple of ints, not %s",
-                   n_args, cr_torch_type_name (size));
-      return NULL;
-    }
-  {
-    guint n_bounds = size_kw != NULL ? n_args : n_args - 1;
-    gint64 bounds[2];
-    for (guint i = 0; i < n_bounds; i++)
-      if (!cr_torch_value_is_int (args[i], &bounds[i]))
-        {
-          g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
-                       "randint(): argument '%s' (position %u) must be int, not %s",
-                       n_bounds == 1 || i == 1 ? "high" : "low", i + 1,
-                       cr_torch_type_name (args[i]));
-          return NULL;
-        }
-    if (n_bounds == 1)
-      high = bounds[0];
-    else
-      {
-        low = bounds[0];
-        high = bounds[1];
-      }
-  }
-  if (low >= high)
-    {
-      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
-                   "random_ expects 'from' to be less than 'to', but got from=%" G_GINT64_FORMAT
-                   " >= to=%" G_GINT64_FORMAT, low, high);
-      return NULL;
-    }
-  if (!cr_torch_parse_size ("randint", "size", &size, 1, shape, &ndim, error))
-    return NULL;
-  t = cr_kernel_randint (cr_interp_get_generator (interp), low, high, shape, ndim, error);
-  if (t != NULL && o.has_dtype && o.dtype != CR_DTYPE_INT64)
-    {
-      CrTensor *c = cr_kernel_cast (t, o.dtype, error);
-      cr_tensor_unref (t);
-      t = c;
-    }
-  return finish (t, &o, error);
-}
-
 /* torch.Size([2, 3]) */
 NATIVE (native_size)
 {
@@ -875,51 +809,6 @@ NATIVE (native_get_default_dtype)
                             error))
     return NULL;
   return cr_torch_dtype_new (CR_DTYPE_FLOAT32);
-}
-
-/* ---- random seeds ----------------------------------------------------- */
-
-static const CrObjectType generator_type = {
-  .name = "torch._C.Generator",
-};
-
-NATIVE (native_manual_seed)
-{
-  CrTorchArgs a;
-  gint64 seed;
-
-  if (!cr_torch_args_parse (&a, "manual_seed", "seed", NULL, args, n_args, kwargs, n_kwargs,
-                            error))
-    return NULL;
-  /* PyTorch calls int(seed). */
-  if (a.values[0]->kind == CR_VALUE_FLOAT && isfinite (a.values[0]->u.f))
-    seed = (gint64) a.values[0]->u.f;
-  else if (a.values[0]->kind == CR_VALUE_STR)
-    {
-      const char *text = a.values[0]->u.str.data;
-      char *end = NULL;
-      seed = g_ascii_strtoll (text, &end, 10);
-      if (end == text || *g_strchug (end) != '\0')
-        {
-          g_set_error (error, CR_LANG_ERROR, CR_EXC_VALUE_ERROR,
-                       "invalid literal for int() with base 10: '%s'", text);
-          return NULL;
-        }
-    }
-  else if (!cr_torch_value_is_int (a.values[0], &seed))
-    {
-      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
-                   "int() argument must be a string, a bytes-like object or a real number, "
-                   "not '%s'", cr_torch_type_name (a.values[0]));
-      return NULL;
-    }
-  cr_generator_seed (cr_interp_get_generator (interp), (guint64) seed);
-  return cr_value_new_object (&generator_type, cr_interp_get_generator (interp));
-}
-
-NATIVE (native_initial_seed)
-{
-  return cr_value_new_int ((gint64) cr_generator_initial_seed (cr_interp_get_generator (interp)));
 }
 
 /* ---- grad mode -------------------------------------------------------- */
@@ -1165,6 +1054,7 @@ const CrTorchFuncTable cr_torch_func_tables[] = {
   { cr_torch_print_funcs, &cr_torch_n_print_funcs },
   { cr_torch_activation_funcs, &cr_torch_n_activation_funcs },
   { cr_torch_method_funcs, &cr_torch_n_method_funcs },
+  { cr_torch_random_funcs, &cr_torch_n_random_funcs },
 };
 const guint cr_torch_n_func_tables = G_N_ELEMENTS (cr_torch_func_tables);
 
@@ -1285,19 +1175,14 @@ torch_module_new (void)
   add_native (torch, "zeros", native_filled, GINT_TO_POINTER (FILL_ZEROS));
   add_native (torch, "ones", native_filled, GINT_TO_POINTER (FILL_ONES));
   add_native (torch, "empty", native_filled, GINT_TO_POINTER (FILL_EMPTY));
-  add_native (torch, "rand", native_filled, GINT_TO_POINTER (FILL_RAND));
-  add_native (torch, "randn", native_filled, GINT_TO_POINTER (FILL_RANDN));
   add_native (torch, "zeros_like", native_like, GINT_TO_POINTER (FILL_ZEROS));
   add_native (torch, "ones_like", native_like, GINT_TO_POINTER (FILL_ONES));
   add_native (torch, "empty_like", native_like, GINT_TO_POINTER (FILL_EMPTY));
-  add_native (torch, "rand_like", native_like, GINT_TO_POINTER (FILL_RAND));
-  add_native (torch, "randn_like", native_like, GINT_TO_POINTER (FILL_RANDN));
   add_native (torch, "full_like", native_like, GINT_TO_POINTER (0x100));
   add_native (torch, "full", native_full, NULL);
   add_native (torch, "arange", native_arange, NULL);
   add_native (torch, "linspace", native_linspace, NULL);
   add_native (torch, "eye", native_eye, NULL);
-  add_native (torch, "randint", native_randint, NULL);
   add_native (torch, "FloatTensor", native_legacy_constructor, GINT_TO_POINTER (CR_DTYPE_FLOAT32));
   add_native (torch, "DoubleTensor", native_legacy_constructor, GINT_TO_POINTER (CR_DTYPE_FLOAT64));
   add_native (torch, "LongTensor", native_legacy_constructor, GINT_TO_POINTER (CR_DTYPE_INT64));
@@ -1307,13 +1192,12 @@ torch_module_new (void)
   add_native (torch, "device", cr_torch_native_device, NULL);
   add_native (torch, "is_tensor", native_is_tensor, NULL);
   add_native (torch, "get_default_dtype", native_get_default_dtype, NULL);
-  add_native (torch, "manual_seed", native_manual_seed, NULL);
-  add_native (torch, "initial_seed", native_initial_seed, NULL);
   add_native (torch, "no_grad", native_no_grad, GINT_TO_POINTER (FALSE));
   add_native (torch, "enable_grad", native_no_grad, GINT_TO_POINTER (TRUE));
   add_native (torch, "inference_mode", native_no_grad, GINT_TO_POINTER (FALSE));
   add_native (torch, "set_grad_enabled", native_set_grad_enabled, NULL);
   add_native (torch, "is_grad_enabled", native_is_grad_enabled, NULL);
+  add_value (torch, "default_generator", cr_torch_default_generator_new ());
   add_value (torch, "inf", cr_value_new_float (INFINITY));
   add_value (torch, "nan", cr_value_new_float (NAN));
 

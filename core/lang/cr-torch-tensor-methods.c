@@ -459,51 +459,6 @@ NATIVE (native_copy_)
   return cr_value_ref (self);
 }
 
-/* uniform_(from=0, to=1), normal_(mean=0, std=1): random fills from the
- * script's generator, no history (as nn.init uses them under no_grad). */
-NATIVE (native_random_)
-{
-  gboolean normal = GPOINTER_TO_INT (data);
-  double p0, p1;
-  g_autoptr(CrTensor) r = NULL;
-  g_autoptr(CrTensor) scale = NULL;
-  g_autoptr(CrTensor) shift = NULL;
-  g_autoptr(CrTensor) scaled = NULL;
-  g_autoptr(CrTensor) result = NULL;
-  PARSE (normal ? "normal_" : "uniform_", normal ? "self | mean std * generator"
-                                                 : "self | from to * generator");
-
-  if (!cr_torch_args_double (&a, 1, 0.0, &p0, error)
-      || !cr_torch_args_double (&a, 2, 1.0, &p1, error))
-    return NULL;
-  if (!cr_dtype_is_floating (SELF_TENSOR->dtype))
-    {
-      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
-                   "\"%s\" not implemented for '%s'",
-                   normal ? "normal_kernel_cpu" : "check_uniform_bounds",
-                   cr_dtype_scalar_name (SELF_TENSOR->dtype));
-      return NULL;
-    }
-  if (!cr_autograd_check_inplace (SELF_TENSOR, error))
-    return NULL;
-  r = normal ? cr_kernel_randn (cr_interp_get_generator (interp), SELF_TENSOR->shape,
-                                SELF_TENSOR->ndim, SELF_TENSOR->dtype, error)
-             : cr_kernel_rand (cr_interp_get_generator (interp), SELF_TENSOR->shape,
-                               SELF_TENSOR->ndim, SELF_TENSOR->dtype, error);
-  if (r == NULL)
-    return NULL;
-  /* normal: mean + std * r; uniform: from + (to - from) * r */
-  scale = cr_tensor_new_scalar (normal ? p1 : p1 - p0, SELF_TENSOR->dtype);
-  shift = cr_tensor_new_scalar (p0, SELF_TENSOR->dtype);
-  scaled = cr_kernel_binary (CR_BINARY_MUL, r, scale, error);
-  if (scaled == NULL)
-    return NULL;
-  result = cr_kernel_binary (CR_BINARY_ADD, scaled, shift, error);
-  if (result == NULL || !cr_kernel_copy_into (SELF_TENSOR, result, error))
-    return NULL;
-  return cr_value_ref (self);
-}
-
 /* new_zeros(size), new_ones(size): same dtype and device as self. */
 NATIVE (native_new_filled)
 {
@@ -832,8 +787,6 @@ const CrTorchFunc cr_torch_method_funcs[] = {
   { "trace", native_trace, M | CR_TORCH_IN_TORCH, NULL },
   { "repeat", native_repeat, M, NULL },
   { "copy_", native_copy_, M, NULL },
-  { "uniform_", native_random_, M, GINT_TO_POINTER (FALSE) },
-  { "normal_", native_random_, M, GINT_TO_POINTER (TRUE) },
   { "new_zeros", native_new_filled, M, GINT_TO_POINTER (0) },
   { "new_ones", native_new_filled, M, GINT_TO_POINTER (1) },
 };

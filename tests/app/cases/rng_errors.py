@@ -1,0 +1,40 @@
+# PyTorch's messages for bad arguments to the samplers.
+import torch
+
+def t(f):
+    try:
+        f()
+        print("no error")
+    except Exception as e:
+        print(type(e).__name__, e)
+
+t(lambda: torch.empty(3).uniform_(1, 0))
+t(lambda: torch.empty(3).normal_(0, -1))
+t(lambda: torch.empty(3).bernoulli_(2))
+t(lambda: torch.empty(3).exponential_(-1))
+t(lambda: torch.empty(3, dtype=torch.int64).exponential_())
+t(lambda: torch.empty(3, dtype=torch.int64).uniform_())
+t(lambda: torch.empty(3, dtype=torch.int64).normal_())
+t(lambda: torch.empty(3).random_(5, 2))
+t(lambda: torch.normal(0., -1., (3,)))
+t(lambda: torch.normal(torch.zeros(3), torch.tensor([-1., 1., 1.])))
+t(lambda: torch.multinomial(torch.tensor([1., 2.]), 3))
+t(lambda: torch.multinomial(torch.tensor([1., -2.]), 1))
+t(lambda: torch.multinomial(torch.tensor([1., -2.]), 2, True))
+t(lambda: torch.multinomial(torch.tensor([0., 0.]), 1))
+t(lambda: torch.multinomial(torch.tensor([1, 2]), 1))
+t(lambda: torch.multinomial(torch.tensor([1., 2.]), 0))
+t(lambda: torch.multinomial(torch.tensor(1.), 1))
+t(lambda: torch.set_rng_state(torch.get_rng_state()[:10]))
+t(lambda: torch.set_rng_state(torch.zeros(5056)))
+t(lambda: torch.rand(3, dtype=torch.int64))
+t(lambda: torch.randn(3, dtype=torch.int64))
+t(lambda: torch.randint(3, 1, (2,)))
+t(lambda: torch.bernoulli(torch.tensor([0.5]), 2.))
+t(lambda: torch.bernoulli(torch.tensor([1, 0])))
+t(lambda: torch.zeros(3).bernoulli_(torch.tensor([1, 0, 0])))
+t(lambda: torch.zeros(3, requires_grad=True).uniform_())
+t(lambda: torch.randint(0, 3, (2,), requires_grad=True))
+t(lambda: torch.manual_seed("x"))
+t(lambda: torch.manual_seed(None))
+print(torch.empty(3).exponential_(0))
