@@ -196,6 +196,11 @@ cr_torch_wrap (CrTensor *t)
 /* A grad_fn object (new ref) or None. */
 CrValue  *cr_torch_node_value        (CrNode          *node);
 CrValue  *cr_torch_function_class_new(void);
+
+/* ---- cr-torch-tensor-class.c ------------------------------------------ */
+
+/* Tensor._make_subclass and Tensor.__repr__ on the class torch.Tensor. */
+void      cr_torch_tensor_class_install (CrValue        *cls);
 /* The leaves the graphs of roots reach get their .grad cleared when interp
  * is freed: a .grad with history that leads back to its own leaf (after
  * backward(create_graph=True) or `x.grad = f(x)`) is otherwise a cycle. */
