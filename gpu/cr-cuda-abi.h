@@ -341,8 +341,9 @@ typedef struct CrCudaApi {
    * promoted and cast); out->dtype is the compute dtype, or bool for EQ..
    * LOGICAL_OR. ADD SUB MUL MAXIMUM MINIMUM FLOOR_DIVIDE REMAINDER POW EQ..GE
    * LOGICAL_*: int64/float32/float64, and bool for ADD (logical or), MUL
-   * (and), MAXIMUM/MINIMUM, EQ..GE, LOGICAL_*. DIV and *_BACKWARD: float32/
-   * float64. int64 FLOOR_DIVIDE/REMAINDER with b == 0 write 0 (the CPU raises
+   * (and), MAXIMUM/MINIMUM, EQ..GE, LOGICAL_*. DIV, TANH_BACKWARD and
+   * SIGMOID_BACKWARD: float32/float64; RELU_BACKWARD: int64 too (the CPU's
+   * rule: it keeps the dtype). int64 FLOOR_DIVIDE/REMAINDER with b == 0 write 0 (the CPU raises
    * "ZeroDivisionError" first, checked by core only where cheap; a GPU run
    * must not fault). int64 POW with a negative exponent: 1 if a == 1, (-1)^b
    * if a == -1, else 0 (core rejects it as PyTorch does when it can see it).

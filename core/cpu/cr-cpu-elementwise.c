@@ -343,6 +343,23 @@ cr_cpu_check_int_pow (guint            op,
   return TRUE;
 }
 
+CrDType
+cr_cpu_binary_compute_dtype (guint   op,
+                             CrDType promoted)
+{
+  BinaryKind kind = binary_info[op].kind;
+
+  if ((kind == KIND_TRUE_DIV || kind == KIND_FLOAT) && !cr_dtype_is_floating (promoted))
+    return CR_DTYPE_FLOAT32;
+  return promoted;
+}
+
+gboolean
+cr_cpu_binary_is_compare (guint op)
+{
+  return binary_info[op].kind == KIND_COMPARE;
+}
+
 /* Chooses the compute dtype and checks PyTorch's dtype rules. */
 static gboolean
 plan_binary (guint            op,
@@ -358,11 +375,7 @@ plan_binary (guint            op,
   if (!cr_cpu_check_binary_dtypes (op, a, b, error))
     return FALSE;
 
-  if (info->kind == KIND_TRUE_DIV || info->kind == KIND_FLOAT)
-    {
-      if (!cr_dtype_is_floating (ct))
-        ct = CR_DTYPE_FLOAT32;
-    }
+  ct = cr_cpu_binary_compute_dtype (op, ct);
 
   if (info->rows[ct] == NULL)
     {

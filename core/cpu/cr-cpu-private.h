@@ -268,6 +268,13 @@ gboolean  cr_cpu_reduce_dims       (const CrTensor  *x,
                                     guint32         *out_mask,
                                     GError         **error);
 
+/* The dtype binary op computes in, from the result type of its operands
+ * (true division and the tanh/sigmoid backward helpers make integers float32),
+ * and whether it gives bool: one rule, used by the CPU and CUDA backends. */
+CrDType   cr_cpu_binary_compute_dtype (guint        op,
+                                       CrDType      promoted);
+gboolean  cr_cpu_binary_is_compare  (guint          op);
+
 /* Binary-op dtype rules every backend shares, with PyTorch's RuntimeErrors
  * (op a CrBinaryOp): no subtraction with a bool operand; no int64 pow to a
  * negative Python int (ct the compute dtype). */

@@ -40,12 +40,6 @@ cuda_unary (CrUnaryOp op, const CrTensor *x_in, GError **error)
 
 /* ---- binary --------------------------------------------------------------------- */
 
-static gboolean
-binary_is_compare (CrBinaryOp op)
-{
-  return op >= CR_BINARY_EQ && op <= CR_BINARY_LOGICAL_OR;
-}
-
 /* Compute and result dtypes of op(a, b), with the CPU's errors. */
 static gboolean
 plan_binary (CrBinaryOp op, const CrTensor *a, const CrTensor *b, CrDType *compute,
@@ -55,8 +49,8 @@ plan_binary (CrBinaryOp op, const CrTensor *a, const CrTensor *b, CrDType *compu
 
   if (!cr_cpu_check_binary_dtypes (op, a, b, error))
     return FALSE;
-  if ((op == CR_BINARY_DIV || op >= CR_BINARY_TANH_BACKWARD) && !cr_dtype_is_floating (ct))
-    ct = CR_DTYPE_FLOAT32;
+  /* The CPU's rule (relu's backward keeps int64 on both). */
+  ct = cr_cpu_binary_compute_dtype (op, ct);
   /* bool pow / floor_divide / remainder compute in int64 as PyTorch's CUDA
    * kernels reject bool: the module gets no bool for them. */
   if (ct == CR_DTYPE_BOOL
@@ -72,7 +66,7 @@ plan_binary (CrBinaryOp op, const CrTensor *a, const CrTensor *b, CrDType *compu
   if (!cr_cpu_check_int_pow (op, ct, b, error))
     return FALSE;
   *compute = ct;
-  *result = binary_is_compare (op) ? CR_DTYPE_BOOL : ct;
+  *result = cr_cpu_binary_is_compare (op) ? CR_DTYPE_BOOL : ct;
   return TRUE;
 }
 

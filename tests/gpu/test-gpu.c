@@ -156,6 +156,54 @@ test_unary (void)
     }
 }
 
+/* One dtype rule: every unary op on every dtype, and relu's backward on
+ * int64, give the same dtype (or both fail) on both devices. */
+static void
+test_dtype_rules (void)
+{
+  const double values[] = { 1, -2, 3, 0 };
+  gint64 shape = 4;
+
+  for (int dt = 0; dt < CR_DTYPE_COUNT; dt++)
+    {
+      g_autoptr(CrTensor) x = cr_tensor_new_from_data (values, &shape, 1, dt, NULL);
+      g_autoptr(CrTensor) gx = NULL;
+
+      if (dt == CR_DTYPE_BOOL)
+        for (int i = 0; i < 4; i++)
+          cr_tensor_set_flat (x, i, i % 2 == 0);
+      gx = to (x, CR_DEVICE_CUDA);
+      for (int op = 0; op < CR_UNARY_COUNT; op++)
+        {
+          g_autoptr(GError) cpu_error = NULL;
+          g_autoptr(GError) cuda_error = NULL;
+          g_autofree char *what = g_strdup_printf ("unary %s of %s", cr_unary_op_name (op),
+                                                   cr_dtype_name (dt));
+          g_autoptr(CrTensor) e = cr_kernel_unary (op, x, &cpu_error);
+          g_autoptr(CrTensor) a = cr_kernel_unary (op, gx, &cuda_error);
+
+          if (e == NULL)
+            {
+              g_assert_null (a);
+              g_assert_nonnull (cuda_error);
+              g_assert_cmpint (cpu_error->code, ==, cuda_error->code);
+              continue;
+            }
+          g_assert_no_error (cuda_error);
+          assert_close (e, a, 1e-5, 1e-6, what);
+        }
+    }
+  {
+    g_autoptr(CrTensor) g = cr_tensor_new_from_data (values, &shape, 1, CR_DTYPE_INT64, NULL);
+    g_autoptr(CrTensor) gg = to (g, CR_DEVICE_CUDA);
+    g_autoptr(CrTensor) e = cr_kernel_binary (CR_BINARY_RELU_BACKWARD, g, g, NULL);
+    g_autoptr(CrTensor) a = cr_kernel_binary (CR_BINARY_RELU_BACKWARD, gg, gg, NULL);
+
+    g_assert_cmpint (e->dtype, ==, CR_DTYPE_INT64);
+    assert_close (e, a, 0, 0, "threshold_backward of int64");
+  }
+}
+
 static void
 test_binary_broadcast (void)
 {
@@ -562,6 +610,7 @@ main (int argc, char *argv[])
   gen = cr_generator_new (42);
 
   g_test_add_func ("/gpu/unary", test_unary);
+  g_test_add_func ("/gpu/dtype-rules", test_dtype_rules);
   g_test_add_func ("/gpu/binary-broadcast", test_binary_broadcast);
   g_test_add_func ("/gpu/copy-cast-fill", test_copy_cast_fill);
   g_test_add_func ("/gpu/reductions-softmax", test_reductions);

@@ -38,23 +38,12 @@ def relu6(input, inplace=False):
     return hardtanh(input, 0., 6., inplace)
 
 
-def logsigmoid(input):
-    return -softplus(-input)
-
-
 def softsign(input):
     return input / (input.abs() + 1)
 
 
 def tanhshrink(input):
     return input - input.tanh()
-
-
-def mish(input, inplace=False):
-    out = input * softplus(input).tanh()
-    if inplace:
-        return input.copy_(out)
-    return out
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
