@@ -76,6 +76,130 @@ def _reduce(loss, reduction):
     raise ValueError("{} is not a valid value for reduction".format(reduction))
 
 
+_native_nll_loss = nll_loss
+_native_cross_entropy = cross_entropy
+
+
+def _legacy_reduction(size_average, reduce, reduction):
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    ret = 'mean' if size_average and reduce else 'sum' if reduce else 'none'
+    torch._C._warn("size_average and reduce args will be deprecated, please use "
+                   "reduction='{}' instead.".format(ret))
+    return ret
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+             reduction='mean'):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if weight is None and ignore_index == -100:
+        return _native_nll_loss(input, target, reduction=reduction)
+    # Class weights or another ignore_index: composed of gather and sums
+    # (the values are PyTorch's; the grad_fn is not NllLossBackward0).
+    class_dim = 1 if input.dim() >= 2 else 0
+    if input.dim() >= 2 and target.dim() >= 1 and target.shape[0] != input.shape[0]:
+        raise ValueError("Expected input batch_size ({}) to match target batch_size ({}).".format(
+            input.shape[0], target.shape[0]))
+    keep = target != ignore_index
+    safe_target = torch.where(keep, target, torch.zeros_like(target))
+    n_classes = input.shape[class_dim]
+    if keep.any() and (int(safe_target.max()) >= n_classes or int(safe_target.min()) < 0):
+        bad = target[keep & ((target >= n_classes) | (target < 0))][0]
+        raise IndexError("Target {} is out of bounds.".format(int(bad)))
+    picked = input.gather(class_dim, safe_target.unsqueeze(class_dim)).squeeze(class_dim)
+    if weight is None:
+        w = keep.to(input.dtype)
+    else:
+        w = weight[safe_target] * keep.to(input.dtype)
+    losses = -picked * w
+    if reduction == 'none':
+        return losses
+    if reduction == 'sum':
+        return losses.sum()
+    return losses.sum() / w.sum()
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
+                  reduce=None, reduction='mean', label_smoothing=0.0):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if weight is None and ignore_index == -100 and label_smoothing == 0.0:
+        return _native_cross_entropy(input, target, reduction=reduction)
+    if label_smoothing < 0.0 or label_smoothing > 1.0:
+        raise RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: {}".format(
+            label_smoothing))
+    class_dim = 1 if input.dim() >= 2 else 0
+    logp = log_softmax(input, class_dim)
+    if target.is_floating_point():
+        if weight is not None or ignore_index != -100:
+            raise NotImplementedError("cross_entropy() with class-probability targets and "
+                                      "weight or ignore_index is not supported by Chainrule yet")
+        n_classes = input.shape[class_dim]
+        target = target * (1 - label_smoothing) + label_smoothing / n_classes
+        return _native_cross_entropy(input, target, reduction=reduction)
+    loss = nll_loss(logp, target, weight, None, ignore_index, None, reduction)
+    if label_smoothing == 0.0:
+        return loss
+    # PyTorch 1.13's cross_entropy_loss_label_smoothing, step by step.
+    n_classes = input.shape[class_dim]
+    ignore_mask = target == ignore_index
+    if weight is not None:
+        shape = [1] * input.dim()
+        shape[class_dim] = weight.shape[0]
+        smooth_loss = -(logp * weight.view(shape)).sum(class_dim)
+    else:
+        smooth_loss = -logp.sum(class_dim)
+    smooth_loss = smooth_loss.masked_fill(ignore_mask, 0.0)
+    if reduction == 'mean':
+        if weight is not None:
+            ret = smooth_loss.sum() / weight.gather(0, target[~ignore_mask].flatten()).sum()
+        else:
+            ret = smooth_loss.sum() / (~ignore_mask).sum()
+    elif reduction == 'sum':
+        ret = smooth_loss.sum()
+    else:
+        ret = smooth_loss
+    return (1 - label_smoothing) * loss + ret * (label_smoothing / n_classes)
+
+
+_native_binary_cross_entropy = binary_cross_entropy
+_native_binary_cross_entropy_with_logits = binary_cross_entropy_with_logits
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                         reduction='mean'):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if weight is None:
+        return _native_binary_cross_entropy(input, target, reduction=reduction)
+    if target.size() != input.size():
+        raise ValueError("Using a target size ({}) that is different to the input size ({}) is "
+                         "deprecated. Please ensure they have the same size.".format(
+                             target.size(), input.size()))
+    # Weighted: the unreduced native loss times the weight (values as PyTorch's).
+    loss = _native_binary_cross_entropy(input, target, reduction='none') * weight
+    return _reduce(loss, reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
+                                     reduce=None, reduction='mean', pos_weight=None):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if weight is None and pos_weight is None:
+        return _native_binary_cross_entropy_with_logits(input, target, reduction=reduction)
+    if target.size() != input.size():
+        raise ValueError("Target size ({}) must be the same as input size ({})".format(
+            target.size(), input.size()))
+    # PyTorch's formula: (1 - t) x + (1 + (pw - 1) t) (log(1 + e^-|x|) + max(-x, 0)).
+    soft = torch.log1p(torch.exp(-input.abs())) + torch.clamp(-input, min=0)
+    if pos_weight is not None:
+        loss = (1 - target) * input + (1 + (pos_weight - 1) * target) * soft
+    else:
+        loss = (1 - target) * input + soft
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
 def one_hot(tensor, num_classes=-1):
     if tensor.dtype != torch.int64:
         raise RuntimeError("one_hot is only applicable to index tensor.")
