@@ -1142,6 +1142,7 @@ tensor_class_new (void)
   cr_value_set_member (cls, "__module__", module);
   cr_value_unref (module);
   add_native (cls, "__cr_new__", native_legacy_constructor, GINT_TO_POINTER (CR_DTYPE_FLOAT32));
+  cr_torch_tensor_class_install (cls);
   return cls;
 }
 

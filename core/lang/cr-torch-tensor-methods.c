@@ -1114,7 +1114,6 @@ cr_torch_tensor_setattr (CrInterp    *interp,
                    "'Tensor' object attribute '%s' is read-only", name);
       return FALSE;
     }
-  g_set_error (error, CR_LANG_ERROR, CR_EXC_ATTRIBUTE_ERROR,
-               "Chainrule tensors take no new attributes ('%s')", name);
+  /* Not a member: the caller keeps it as the tensor object's own attribute. */
   return FALSE;
 }
