@@ -1053,6 +1053,8 @@ const CrTorchFuncTable cr_torch_func_tables[] = {
   { cr_torch_loss_funcs, &cr_torch_n_loss_funcs },
   { cr_torch_print_funcs, &cr_torch_n_print_funcs },
   { cr_torch_activation_funcs, &cr_torch_n_activation_funcs },
+  { cr_torch_nnf_funcs, &cr_torch_n_nnf_funcs },
+  { cr_torch_einsum_funcs, &cr_torch_n_einsum_funcs },
   { cr_torch_method_funcs, &cr_torch_n_method_funcs },
   { cr_torch_random_funcs, &cr_torch_n_random_funcs },
 };

@@ -1,5 +1,6 @@
 /* cr-torch-nnf.c — torch.nn.functional's layer functions with PyTorch 1.13's
  * signatures and defaults: embedding, layer_norm, batch_norm, group_norm,
+ * instance_norm, dropout, dropout1d/2d (the ops are in
  * core/ops/cr-ops-norm.c and cr-ops-embedding.c), and their torch.NAME
  * spellings. */
 #include "cr-torch-native.h"
@@ -22,6 +23,7 @@ optional_tensor (CrTorchArgs  *a,
 }
 
 /* The result, or the argument itself when the op handed back its input (so
+ * that `F.dropout(x, training=False) is x`). */
 static CrValue *
 wrap_or_same (CrTensor  *result,
               CrTensor  *input,
@@ -222,6 +224,100 @@ NATIVE (native_instance_norm)
                                           error));
 }
 
+/* ---- dropout ------------------------------------------------------------ */
+
+/* F.dropout(input, p=0.5, training=True, inplace=False) and the feature
+ * dropouts (data: TRUE); torch.dropout(input, p, train) parses the same. */
+static CrValue *
+dropout_common (CrInterp        *interp,
+                CrTorchArgs     *a,
+                gboolean         feature,
+                GError         **error)
+{
+  double p;
+  gboolean training, inplace;
+  CrTensor *x = cr_torch_args_tensor (a, 0, error);
+
+  if (x == NULL || !cr_torch_args_double (a, 1, 0.5, &p, error)
+      || !cr_torch_args_bool (a, 2, TRUE, &training, error)
+      || !cr_torch_args_bool (a, 3, FALSE, &inplace, error))
+    return NULL;
+  if (!(p >= 0.0 && p <= 1.0))
+    {
+      g_autofree char *repr = cr_value_repr (interp, a->values[1], NULL);
+
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_VALUE_ERROR,
+                   "dropout probability has to be between 0 and 1, but got %s",
+                   repr != NULL ? repr : "?");
+      return NULL;
+    }
+  if (inplace)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                   "%s(inplace=True) is not supported by Chainrule yet", a->fname);
+      return NULL;
+    }
+  return wrap_or_same (cr_dropout (x, p, training, feature, cr_interp_get_generator (interp),
+                                   error),
+                       x, a->values[0]);
+}
+
+NATIVE (native_dropout)
+{
+  PARSE ("dropout", "input | p training inplace");
+  return dropout_common (interp, &a, FALSE, error);
+}
+
+/* data: TRUE for torch.feature_dropout. */
+NATIVE (native_torch_dropout)
+{
+  PARSE (GPOINTER_TO_INT (data) ? "feature_dropout" : "dropout", "input p train");
+  return dropout_common (interp, &a, GPOINTER_TO_INT (data), error);
+}
+
+NATIVE (native_dropout2d)
+{
+  PARSE ("dropout2d", "input | p training inplace");
+  return dropout_common (interp, &a, TRUE, error);
+}
+
+NATIVE (native_dropout1d)
+{
+  PARSE ("dropout1d", "input | p training inplace");
+  TENSOR_ARG (x, 0);
+
+  if (x->ndim != 2 && x->ndim != 3)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "dropout1d: Expected 2D or 3D input, but received a %dD input. Note that "
+                   "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial "
+                   "dimension, a channel dimension, and an optional batch dimension (i.e. 2D "
+                   "or 3D inputs).", x->ndim);
+      return NULL;
+    }
+  if (x->ndim == 2)
+    {
+      /* No batch dim: one value per channel, as unsqueeze(0) then squeeze(0). */
+      g_autoptr(CrTensor) b = cr_unsqueeze (x, 0, error);
+      g_autoptr(CrTensor) r = NULL;
+      double p;
+      gboolean training, inplace;
+
+      if (b == NULL || !cr_torch_args_double (&a, 1, 0.5, &p, error)
+          || !cr_torch_args_bool (&a, 2, TRUE, &training, error)
+          || !cr_torch_args_bool (&a, 3, FALSE, &inplace, error))
+        return NULL;
+      if (p >= 0.0 && p <= 1.0 && !inplace)
+        {
+          r = cr_dropout (b, p, training, TRUE, cr_interp_get_generator (interp), error);
+          if (r == NULL)
+            return NULL;
+          return cr_torch_wrap (cr_squeeze_dim (r, 0, error));
+        }
+    }
+  return dropout_common (interp, &a, TRUE, error);
+}
+
 #define F CR_TORCH_IN_F
 #define T CR_TORCH_IN_TORCH
 
@@ -232,6 +328,11 @@ const CrTorchFunc cr_torch_nnf_funcs[] = {
   { "batch_norm", native_batch_norm, F, NULL },
   { "group_norm", native_group_norm, F, NULL },
   { "instance_norm", native_instance_norm, F, NULL },
+  { "dropout", native_dropout, F, NULL },
+  { "dropout", native_torch_dropout, T, NULL },
+  { "dropout2d", native_dropout2d, F, NULL },
+  { "feature_dropout", native_torch_dropout, T, GINT_TO_POINTER (TRUE) },
+  { "dropout1d", native_dropout1d, F, NULL },
 };
 
 const guint cr_torch_n_nnf_funcs = G_N_ELEMENTS (cr_torch_nnf_funcs);

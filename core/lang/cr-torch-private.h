@@ -157,6 +157,10 @@ extern const CrTorchFunc cr_torch_unary_funcs[];        /* cr-torch-unary.c */
 extern const guint       cr_torch_n_unary_funcs;
 extern const CrTorchFunc cr_torch_activation_funcs[];   /* cr-torch-activation.c */
 extern const guint       cr_torch_n_activation_funcs;
+extern const CrTorchFunc cr_torch_nnf_funcs[];          /* cr-torch-nnf.c */
+extern const guint       cr_torch_n_nnf_funcs;
+extern const CrTorchFunc cr_torch_einsum_funcs[];       /* cr-torch-einsum.c */
+extern const guint       cr_torch_n_einsum_funcs;
 extern const CrTorchFunc cr_torch_print_funcs[];        /* cr-torch-print.c */
 extern const guint       cr_torch_n_print_funcs;
 extern const CrTorchFunc cr_torch_loss_funcs[];         /* cr-torch-losses.c */
