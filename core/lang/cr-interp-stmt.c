@@ -510,6 +510,20 @@ exec_import_from (CrInterp  *self,
           g_autofree char *sub = g_strdup_printf ("%s.%s", s->u.import.module, a->name);
           GError *local = NULL;
           v = cr_interp_import (self, sub, &local);
+          if (!v && m->kind == CR_VALUE_MODULE
+              && g_hash_table_lookup (m->u.module.attrs, "__getattr__") != NULL)
+            {
+              /* The module's own __getattr__ (PEP 562) has the last word:
+               * torch's says which names Chainrule lacks. */
+              g_clear_error (&local);
+              v = cr_interp_getattr (self, m, a->name, &local);
+              if (!v && !g_error_matches (local, CR_LANG_ERROR, CR_EXC_ATTRIBUTE_ERROR))
+                {
+                  g_propagate_error (error, local);
+                  cr_value_unref (m);
+                  return CR_EXEC_ERROR;
+                }
+            }
           if (!v)
             {
               g_clear_error (&local);

@@ -1254,6 +1254,16 @@ cr_interp_getattr (CrInterp    *self,
     }
   if (v)
     return v;
+  if (obj->kind == CR_VALUE_MODULE)
+    {
+      /* A module's own __getattr__ (PEP 562) answers for names it lacks. */
+      CrValue *hook = cr_value_get_member (obj, "__getattr__");
+      if (hook != NULL)
+        {
+          g_autoptr(CrValue) arg = cr_value_new_str (name);
+          return cr_interp_call (self, hook, &arg, 1, NULL, 0, error);
+        }
+    }
   g_autofree char *message = NULL;
   switch (obj->kind)
     {

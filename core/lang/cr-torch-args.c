@@ -134,6 +134,11 @@ cr_torch_args_parse (CrTorchArgs     *a,
       gsize name_len = strlen (name);
       guint j;
 
+      /* PyTorch's argument parser takes numpy's spelling keepdims= for
+       * keepdim= (x.sum(1, keepdims=True)); norm, written in Python
+       * there, does not. */
+      if (strcmp (name, "keepdims") == 0 && strcmp (fname, "norm") != 0)
+        name_len = strlen ("keepdim");
       for (j = first; j < a->n_params; j++)
         {
           const char *pn = a->names[j];

@@ -1101,6 +1101,7 @@ c_module_new (void)
 {
   CrValue *c = cr_value_new_module ("torch._C");
   add_native (c, "_warn", native_c_warn, NULL);
+  cr_torch_install_missing_native (c);
   CrValue *nn = cr_value_new_module ("torch._C._nn");
   cr_torch_add_funcs (nn, CR_TORCH_IN_F);
   add_value (c, "_nn", nn);
@@ -1114,6 +1115,7 @@ autograd_module_new (void)
   add_native (m, "grad", cr_torch_native_grad, NULL);
   add_native (m, "backward", cr_torch_native_autograd_backward, NULL);
   add_value (m, "Function", cr_torch_function_class_new ());
+  cr_torch_install_missing_hook (m, "torch.autograd");
   return m;
 }
 
@@ -1128,6 +1130,7 @@ cuda_module_new (void)
   add_native (m, "get_device_name", native_cuda_get_device_name, NULL);
   add_native (m, "manual_seed", native_noop, NULL);
   add_native (m, "manual_seed_all", native_noop, NULL);
+  cr_torch_install_missing_hook (m, "torch.cuda");
   return m;
 }
 
@@ -1209,6 +1212,7 @@ torch_module_new (void)
   add_value (torch, "autograd", autograd_module_new ());
   add_value (torch, "optim", cr_torch_optim_module_new ());
   add_value (torch, "cuda", cuda_module_new ());
+  cr_torch_install_missing_hook (torch, "torch");
   return torch;
 }
 
@@ -1250,17 +1254,35 @@ cr_torch_import (CrInterp    *interp,
   parts = g_strsplit (dotted_name, ".", -1);
   for (guint i = 1; parts[i] != NULL; i++)
     {
-      CrValue *child = cr_value_get_member (module, parts[i]);
+      /* getattr, not a member lookup: a prelude submodule (torch.nn) is
+       * run when first reached. */
+      GError *local = NULL;
+      g_autoptr(CrValue) child = cr_interp_getattr_opt (interp, module, parts[i], &local);
+      if (g_error_matches (local, CR_LANG_ERROR, CR_EXC_ATTRIBUTE_ERROR))
+        g_clear_error (&local);
+      if (local != NULL)
+        {
+          cr_value_unref (module);
+          g_propagate_error (error, local);
+          return NULL;
+        }
       if (child == NULL || child->kind != CR_VALUE_MODULE)
         {
           cr_value_unref (module);
-          /* Python names the first missing part: "No module named 'torch.foo'". */
+          /* Python names the first missing part: "No module named 'torch.foo'";
+           * a part PyTorch has says that Chainrule lacks it. */
           {
             GString *name = g_string_new (parts[0]);
-            for (guint j = 1; j <= i; j++)
+            for (guint j = 1; j < i; j++)
               g_string_append_printf (name, ".%s", parts[j]);
-            g_set_error (error, CR_LANG_ERROR, CR_EXC_MODULE_NOT_FOUND_ERROR,
-                         "No module named '%s'", name->str);
+            if (cr_torch_is_unsupported_name (name->str, parts[i]))
+              cr_torch_missing_attribute_error (name->str, parts[i], error);
+            else
+              {
+                g_string_append_printf (name, ".%s", parts[i]);
+                g_set_error (error, CR_LANG_ERROR, CR_EXC_MODULE_NOT_FOUND_ERROR,
+                             "No module named '%s'", name->str);
+              }
             g_string_free (name, TRUE);
           }
           return NULL;

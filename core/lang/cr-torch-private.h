@@ -161,6 +161,16 @@ extern const CrTorchFunc cr_torch_nnf_funcs[];          /* cr-torch-nnf.c */
 extern const guint       cr_torch_n_nnf_funcs;
 extern const CrTorchFunc cr_torch_einsum_funcs[];       /* cr-torch-einsum.c */
 extern const guint       cr_torch_n_einsum_funcs;
+/* cr-torch-missing.c: a PyTorch name Chainrule lacks. Sets
+ * NotImplementedError "torch.fft is not supported by Chainrule yet" when
+ * PyTorch 1.13's module has the name, Python's AttributeError otherwise. */
+void      cr_torch_missing_attribute_error (const char *module, const char *name,
+                                            GError **error);
+gboolean  cr_torch_is_unsupported_name     (const char *module, const char *name);
+/* Gives a native module the __getattr__ that raises that error. */
+void      cr_torch_install_missing_hook    (CrValue *module, const char *dotted);
+/* torch._C._missing_attribute(module, name), for the prelude's modules. */
+void      cr_torch_install_missing_native  (CrValue *c_module);
 extern const CrTorchFunc cr_torch_print_funcs[];        /* cr-torch-print.c */
 extern const guint       cr_torch_n_print_funcs;
 extern const CrTorchFunc cr_torch_loss_funcs[];         /* cr-torch-losses.c */

@@ -970,7 +970,13 @@ cr_torch_tensor_getattr (CrInterp    *interp,
 
   if (entry == NULL)
     {
-      const char *suggestion = cr_torch_tensor_suggest_attribute (name);
+      const char *suggestion;
+      if (cr_torch_is_unsupported_name ("torch.Tensor", name))
+        {
+          cr_torch_missing_attribute_error ("torch.Tensor", name, error);
+          return NULL;
+        }
+      suggestion = cr_torch_tensor_suggest_attribute (name);
       if (suggestion)
         g_set_error (error, CR_LANG_ERROR, CR_EXC_ATTRIBUTE_ERROR,
                      "'Tensor' object has no attribute '%s'. Did you mean: '%s'?",

@@ -19,6 +19,11 @@ OVERRIDE = {
     "err_int32": "TypeError: dtype torch.int32 is not supported by Chainrule",
     # Scripts are sandboxed: no module outside torch.
     "err_import": "ModuleNotFoundError: No module named 'os'",
+    # What PyTorch has and Chainrule lacks says so (cr-torch-missing.c).
+    "err_missing_module": "NotImplementedError: torch.fft is not supported by Chainrule yet",
+    "err_missing_from_import": "NotImplementedError: torch.median is not supported by Chainrule yet",
+    "err_missing_method": "NotImplementedError: Tensor.median is not supported by Chainrule yet",
+    "err_missing_submodule_import": "NotImplementedError: torch.special is not supported by Chainrule yet",
 }
 
 here = os.path.dirname(os.path.abspath(__file__))

@@ -1,0 +1,3 @@
+import torch
+x = torch.arange(5.)
+m = x.median()
