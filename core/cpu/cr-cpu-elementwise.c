@@ -239,11 +239,14 @@ DEFINE_FLOAT_ROWS (sigmoid_bw, NO_PRELUDE, NO_PRELUDE, x * (1 - y) * y)
 DEFINE_FLOAT_ROWS (relu_bw, NO_PRELUDE, NO_PRELUDE, y <= 0 ? 0 : x)
 DEFINE_ZIP_ROW (relu_bw_i, gint64, gint64, NO_PRELUDE, y <= 0 ? 0 : x)
 
-/* a + alpha * b: ctx points at alpha in the compute dtype. */
-DEFINE_FLOAT_ROWS (add_scaled,
-                   const float alpha = *(const float *) ctx,
-                   const double alpha = *(const double *) ctx,
-                   x + alpha * y)
+/* a + alpha * b: ctx points at alpha in the compute dtype. One rounding, as
+ * PyTorch's vectorised add (Vectorized::fmadd) on a CPU with FMA, so that an
+ * optimizer's add_(grad, alpha=-lr) gives PyTorch's bits; the FMA clone is
+ * vectorised, the default one calls libm's exact fma. */
+CR_FMA_CLONES DEFINE_ZIP_ROW (add_scaled_f, float, float, const float alpha = *(const float *) ctx,
+                              fmaf (alpha, y, x))
+CR_FMA_CLONES DEFINE_ZIP_ROW (add_scaled_d, double, double,
+                              const double alpha = *(const double *) ctx, fma (alpha, y, x))
 DEFINE_ZIP_ROW (add_scaled_i, gint64, gint64, const guint64 alpha = *(const guint64 *) ctx,
                 WRAP_I ((guint64) x + alpha * (guint64) y))
 DEFINE_ZIP_ROW (add_scaled_b, guint8, guint8, const guint8 alpha = *(const guint8 *) ctx,

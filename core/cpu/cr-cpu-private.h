@@ -200,6 +200,15 @@ void      cr_cpu_iter_run_serial       (CrCpuIter          *iter,
 #define CR_VEC_CLONES __attribute__ ((target_clones ("avx2", "default")))
 
 /* The head of a CrRowFunc definition, for the macros that define rows. */
+/* Before a row function whose expression calls fma/fmaf: an FMA-instruction
+ * clone picked at load time where the CPU has FMA, libm's exact fma where not
+ * (the result is the same, one rounding, either way). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CR_FMA_CLONES __attribute__ ((target_clones ("fma", "default")))
+#else
+#define CR_FMA_CLONES
+#endif
+
 #define CR_ROW_FUNC(name)                                                      \
   static void                                                                  \
   name (gint64        n,                                                       \

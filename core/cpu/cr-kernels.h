@@ -234,4 +234,19 @@ void      cr_parallel_for        (gint64           n,
                                   void           (*fn) (gint64 begin, gint64 end, gpointer data),
                                   gpointer         data);
 
+/* addcmul / addcdiv (divide) with PyTorch's CPU roundings (cr-cpu-pointwise.c):
+ * out = self + value * t1 * t2 or self + value * t1 / t2. Only where
+ * cr_kernel_addc_fits: one floating dtype, all on the CPU, out of the
+ * broadcast shape and overlapping an input only by being it. */
+gboolean  cr_kernel_addc_fits    (const CrTensor  *out,
+                                  const CrTensor  *self,
+                                  const CrTensor  *t1,
+                                  const CrTensor  *t2);
+void      cr_kernel_addc         (CrTensor        *out,
+                                  const CrTensor  *self,
+                                  const CrTensor  *t1,
+                                  const CrTensor  *t2,
+                                  double           value,
+                                  gboolean         divide);
+
 G_END_DECLS

@@ -1057,6 +1057,7 @@ const CrTorchFuncTable cr_torch_func_tables[] = {
   { cr_torch_einsum_funcs, &cr_torch_n_einsum_funcs },
   { cr_torch_method_funcs, &cr_torch_n_method_funcs },
   { cr_torch_random_funcs, &cr_torch_n_random_funcs },
+  { cr_torch_pointwise_funcs, &cr_torch_n_pointwise_funcs },
 };
 const guint cr_torch_n_func_tables = G_N_ELEMENTS (cr_torch_func_tables);
 
@@ -1094,6 +1095,17 @@ NATIVE (native_c_warn)
   return cr_value_none ();
 }
 
+static CrValue *
+autograd_module_new (void)
+{
+  CrValue *m = cr_value_new_module ("torch._C._autograd");
+  add_native (m, "grad", cr_torch_native_grad, NULL);
+  add_native (m, "backward", cr_torch_native_autograd_backward, NULL);
+  add_value (m, "Function", cr_torch_function_class_new ());
+  cr_torch_install_missing_hook (m, "torch.autograd");
+  return m;
+}
+
 /* torch._C._nn: the native functions of torch.nn.functional. The prelude's
  * torch/nn/functional.py takes them all and adds what is written in script. */
 static CrValue *
@@ -1101,22 +1113,13 @@ c_module_new (void)
 {
   CrValue *c = cr_value_new_module ("torch._C");
   add_native (c, "_warn", native_c_warn, NULL);
+  /* torch.autograd (the prelude) re-exports grad, backward and Function. */
+  add_value (c, "_autograd", autograd_module_new ());
   cr_torch_install_missing_native (c);
   CrValue *nn = cr_value_new_module ("torch._C._nn");
   cr_torch_add_funcs (nn, CR_TORCH_IN_F);
   add_value (c, "_nn", nn);
   return c;
-}
-
-static CrValue *
-autograd_module_new (void)
-{
-  CrValue *m = cr_value_new_module ("torch.autograd");
-  add_native (m, "grad", cr_torch_native_grad, NULL);
-  add_native (m, "backward", cr_torch_native_autograd_backward, NULL);
-  add_value (m, "Function", cr_torch_function_class_new ());
-  cr_torch_install_missing_hook (m, "torch.autograd");
-  return m;
 }
 
 static CrValue *
@@ -1209,8 +1212,6 @@ torch_module_new (void)
 
   /* torch.nn is the prelude's (core/lang/prelude), run when first reached. */
   add_value (torch, "_C", c_module_new ());
-  add_value (torch, "autograd", autograd_module_new ());
-  add_value (torch, "optim", cr_torch_optim_module_new ());
   add_value (torch, "cuda", cuda_module_new ());
   cr_torch_install_missing_hook (torch, "torch");
   return torch;

@@ -179,6 +179,8 @@ extern const CrTorchFunc cr_torch_random_funcs[];       /* cr-torch-random.c */
 extern const guint       cr_torch_n_random_funcs;
 /* torch.default_generator (new ref): the script's generator. */
 CrValue  *cr_torch_default_generator_new (void);
+extern const CrTorchFunc cr_torch_pointwise_funcs[];     /* cr-torch-pointwise.c */
+extern const guint       cr_torch_n_pointwise_funcs;
 
 /* Every table above, in the order in which a later entry wins on a shared
  * name (cr-torch-module.c). */
@@ -235,10 +237,6 @@ CrValue  *cr_torch_native_register_hook (CrInterp *interp, CrValue *self,
                                       CrValue *const *args, guint n_args,
                                       const CrKwarg *kwargs, guint n_kwargs,
                                       gpointer data, GError **error);
-
-/* ---- cr-torch-optim.c ------------------------------------------------- */
-
-CrValue  *cr_torch_optim_module_new  (void);
 
 /* ---- cr-torch-module.c ------------------------------------------------ */
 

@@ -407,19 +407,8 @@ NATIVE (native_inplace)
     return NULL;
   if (has_alpha && !cr_torch_args_double (&a, 2, 1.0, &alpha, error))
     return NULL;
-  if (alpha != 1.0)
-    {
-      g_autoptr(CrTensor) scale = cr_tensor_new_scalar (alpha, CR_DTYPE_FLOAT64);
-      CrTensor *scaled;
-
-      scale->is_wrapped_number = TRUE;
-      scaled = cr_mul (other, scale, error);
-      if (scaled == NULL)
-        return NULL;
-      cr_tensor_unref (other);
-      other = scaled;
-    }
-  if (!cr_inplace_binary (info->op, SELF_TENSOR, other, error))
+  if (alpha != 1.0 ? !cr_add_alpha_ (SELF_TENSOR, info->op, other, alpha, error)
+                    : !cr_inplace_binary (info->op, SELF_TENSOR, other, error))
     return NULL;
   return cr_value_ref (self);
 }

@@ -50,6 +50,16 @@ CrTensor *cr_sqrt           (CrTensor *x, GError **error);
 CrTensor *cr_clamp          (CrTensor *x, gboolean has_min, double min,
                              gboolean has_max, double max, GError **error);
 CrTensor *cr_where          (CrTensor *cond, CrTensor *a, CrTensor *b, GError **error);
+/* self + value * t1 * t2, or self + value * t1 / t2 when divide (torch.addcmul,
+ * torch.addcdiv); value is a 0-d (wrapped number) tensor. cr-ops-pointwise.c */
+CrTensor *cr_addc           (CrTensor *self, CrTensor *t1, CrTensor *t2, CrTensor *value,
+                             gboolean divide, GError **error);
+/* The same into self (addcmul_, addcdiv_): PyTorch's in-place rules. */
+gboolean  cr_addc_          (CrTensor *self, CrTensor *t1, CrTensor *t2, CrTensor *value,
+                             gboolean divide, GError **error);
+/* self.add_(other, alpha=) / self.sub_(other, alpha=) for op ADD / SUB. */
+gboolean  cr_add_alpha_     (CrTensor *self, CrOpId op, CrTensor *other, double alpha,
+                             GError **error);
 
 /* torch.nn.functional activations with their own nodes (cr-ops-activation.c):
  * LeakyReluBackward0, EluBackward0, SoftplusBackward0, SiluBackward0,

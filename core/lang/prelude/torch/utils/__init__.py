@@ -1,0 +1,2 @@
+# torch.utils: only torch.utils.data so far.
+from torch.utils import data
