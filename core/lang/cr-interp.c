@@ -1379,6 +1379,11 @@ cr_interp_import (CrInterp    *self,
     }
   else
     {
+      /* Other modules written as prelude source (itertools). */
+      gboolean handled = FALSE;
+      m = cr_prelude_import (self, dotted, &handled, error);
+      if (handled)
+        return m;
       g_autofree char *top = g_strdup (dotted);
       char *dot = strchr (top, '.');
       if (dot)
