@@ -381,9 +381,20 @@ cr_torch_native_grad (CrInterp       *interp,
 
   options.inputs = (CrTensor *const *) inputs->pdata;
   options.n_inputs = inputs->len;
-  if (!run_backward (interp, (CrTensor *const *) outputs->pdata,
-                     (CrTensor *const *) grads->pdata, outputs->len, &options, &out_grads,
-                     error))
+  /* No outputs: nothing reaches the inputs (gradcheck asks so of a function
+   * without differentiable outputs). */
+  if (outputs->len == 0 && inputs->len > 0 && !options.allow_unused)
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "One of the differentiated Tensors appears to not have been used "
+                           "in the graph. Set allow_unused=True if this is the desired "
+                           "behavior.");
+      return NULL;
+    }
+  if (outputs->len > 0
+      && !run_backward (interp, (CrTensor *const *) outputs->pdata,
+                        (CrTensor *const *) grads->pdata, outputs->len, &options, &out_grads,
+                        error))
     return NULL;
 
   results = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_value_unref);
