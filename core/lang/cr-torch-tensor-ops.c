@@ -467,6 +467,28 @@ add_index_item (IndexList *list,
         item->tensor = t;
       }
       break;
+    case CR_VALUE_RANGE:
+      {
+        /* x[range(1, 5, 2)] is x[[1, 3]]: PyTorch takes any sequence. */
+        gint64 start = v->u.range.start, stop = v->u.range.stop, step = v->u.range.step;
+        gint64 n = step > 0 ? (stop > start ? (gint64) (((guint64) stop - (guint64) start - 1)
+                                                        / (guint64) step) + 1 : 0)
+                            : (start > stop ? (gint64) (((guint64) start - (guint64) stop - 1)
+                                                        / (0 - (guint64) step)) + 1 : 0);
+        CrTensor *t = cr_tensor_new_empty (&n, 1, CR_DTYPE_INT64, CR_DEVICE_CPU, error);
+        gint64 *data;
+        if (t == NULL)
+          return FALSE;
+        if (list->owned == NULL)
+          list->owned = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_tensor_unref);
+        g_ptr_array_add (list->owned, t);
+        data = cr_tensor_data (t);
+        for (gint64 k = 0; k < n; k++)
+          data[k] = start + k * step;
+        item->kind = CR_INDEX_TENSOR;
+        item->tensor = t;
+      }
+      break;
     default:
       g_set_error (error, CR_LANG_ERROR, CR_EXC_INDEX_ERROR,
                    "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
