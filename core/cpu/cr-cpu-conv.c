@@ -169,8 +169,12 @@ col2im_##suffix (const ColsJob *job, gint64 c, gint64 b)                        
             if (iy < 0 || iy >= s->H)                                           \
               continue;                                                         \
             row = dst + iy * s->W + xoff;                                       \
-            for (gint64 ox = lo; ox < hi; ox++)                                 \
-              row[ox * s->g.stride[1]] += src[ox];                              \
+            if (s->g.stride[1] == 1)                                            \
+              for (gint64 ox = lo; ox < hi; ox++)                               \
+                row[ox] += src[ox];                                             \
+            else                                                                \
+              for (gint64 ox = lo; ox < hi; ox++)                               \
+                row[ox * s->g.stride[1]] += src[ox];                            \
           }                                                                     \
       }                                                                         \
 }

@@ -14,9 +14,10 @@
 
 /* The taps of one output position along one axis: first, first + step, ...
  * below end; span is the window's size counted inside the padded range
- * (count_include_pad's divisor). */
+ * (count_include_pad's divisor); base + j·step for j < taps (the axis's most
+ * taps) are the window's places, inside it or not. */
 typedef struct {
-  gint64 first, end, step, span;
+  gint64 first, end, step, span, base;
 } Window;
 
 static void
@@ -34,6 +35,7 @@ axis_windows (const CrPoolGeom *g,
           w[o].end = ((o + 1) * size + g->out[axis] - 1) / g->out[axis];
           w[o].step = 1;
           w[o].span = w[o].end - w[o].first;
+          w[o].base = w[o].first;
           continue;
         }
       {
@@ -48,6 +50,7 @@ axis_windows (const CrPoolGeom *g,
         w[o].end = MIN (last + 1, size);
         w[o].step = d;
         w[o].span = MIN (start + g->kernel[axis], size + g->padding[axis]) - start;
+        w[o].base = start;
       }
     }
 }
@@ -56,6 +59,7 @@ typedef struct {
   const CrPoolGeom *g;
   CrDType           dtype;
   const Window     *wy, *wx;
+  gint64            x_taps;    /* the most taps of an x window */
   const char       *in;        /* planes of the input of this direction */
   char             *out;
   const gint64     *indices;   /* max: (planes, oh·ow) */
@@ -77,6 +81,42 @@ divisor (const PoolJob *job,
   return (double) (MAX (y->end - y->first, (gint64) 0) * MAX (x->end - x->first, (gint64) 0));
 }
 
+/* best, at = v, index when v > best or v is NaN, without a branch: on real
+ * data the outcome is a coin toss, and gcc keeps the branch of a ?:. */
+static inline void
+take_f32 (float   v,
+          gint64  index,
+          float  *best,
+          gint64 *at)
+{
+  guint32 t = (guint32) ((v > *best) | (v != v));
+  guint32 m = 0u - t;
+  gint64 m64 = -(gint64) t;
+  union { float f; guint32 u; } a = { *best }, b = { v };
+
+  a.u = (a.u & ~m) | (b.u & m);
+  *best = a.f;
+  *at = (*at & ~m64) | (index & m64);
+}
+
+static inline void
+take_f64 (double  v,
+          gint64  index,
+          double *best,
+          gint64 *at)
+{
+  guint64 t = (guint64) ((v > *best) | (v != v));
+  guint64 m = 0u - t;
+  union { double f; guint64 u; } a = { *best }, b = { v };
+
+  a.u = (a.u & ~m) | (b.u & m);
+  *best = a.f;
+  *at = (gint64) (((guint64) *at & ~m) | ((guint64) index & m));
+}
+
+/* Outputs of a row that max_plane works on together. */
+#define POOL_BLOCK 64
+
 #define DEFINE_POOL_LOOPS(suffix, T)                                            \
 static void                                                                     \
 max_plane_##suffix (const PoolJob *job, gint64 p)                               \
@@ -85,28 +125,35 @@ max_plane_##suffix (const PoolJob *job, gint64 p)                               
   const T *src = (const T *) job->in + p * job->in_plane;                       \
   T *dst = (T *) job->out + p * job->out_plane;                                 \
   gint64 *idx = job->out_indices + p * job->out_plane;                          \
-  gint64 W = g->in[1];                                                          \
+  gint64 W = g->in[1], OW = g->out[1];                                          \
+  T best[POOL_BLOCK];                                                           \
+  gint64 at[POOL_BLOCK];                                                        \
                                                                                 \
+  /* A block of outputs of a row at a time, the outputs innermost: each       \
+   * keeps its own running maximum, so the comparisons do not wait on each     \
+   * other. Each output still sees its taps in PyTorch's order. */             \
   for (gint64 oy = 0; oy < g->out[0]; oy++)                                     \
-    for (gint64 ox = 0; ox < g->out[1]; ox++)                                   \
+    for (gint64 ox0 = 0; ox0 < OW; ox0 += POOL_BLOCK)                           \
       {                                                                         \
-        const Window *y = &job->wy[oy], *x = &job->wx[ox];                      \
-        T best = -INFINITY;                                                     \
-        gint64 at = y->first * W + x->first;                                    \
+        const Window *y = &job->wy[oy], *wx = job->wx + ox0;                    \
+        gint64 n = MIN ((gint64) POOL_BLOCK, OW - ox0);                         \
                                                                                 \
+        for (gint64 k = 0; k < n; k++)                                          \
+          {                                                                     \
+            best[k] = -INFINITY;                                                \
+            at[k] = y->first * W + wx[k].first;                                 \
+          }                                                                     \
         for (gint64 iy = y->first; iy < y->end; iy += y->step)                  \
-          for (gint64 ix = x->first; ix < x->end; ix += x->step)                \
-            {                                                                   \
-              T v = src[iy * W + ix];                                           \
+          for (gint64 j = 0; j < job->x_taps; j++)                              \
+            for (gint64 k = 0; k < n; k++)                                      \
+              {                                                                 \
+                gint64 ix = wx[k].base + j * wx[k].step;                        \
                                                                                 \
-              if (v > best || isnan (v))                                        \
-                {                                                               \
-                  best = v;                                                     \
-                  at = iy * W + ix;                                             \
-                }                                                               \
-            }                                                                   \
-        dst[oy * g->out[1] + ox] = best;                                        \
-        idx[oy * g->out[1] + ox] = at;                                          \
+                if (ix >= wx[k].first && ix < wx[k].end)                        \
+                  take_##suffix (src[iy * W + ix], iy * W + ix, &best[k], &at[k]); \
+              }                                                                 \
+        memcpy (dst + oy * OW + ox0, best, sizeof (T) * (gsize) n);             \
+        memcpy (idx + oy * OW + ox0, at, sizeof (gint64) * (gsize) n);          \
       }                                                                         \
 }                                                                               \
                                                                                 \
@@ -268,6 +315,9 @@ run_planes (PoolKind          kind,
     return FALSE;
   axis_windows (g, 0, wy);
   axis_windows (g, 1, wx);
+  task.job.x_taps = g->adaptive ? 0 : g->kernel[1];
+  for (gint64 o = 0; g->adaptive && o < g->out[1]; o++)
+    task.job.x_taps = MAX (task.job.x_taps, wx[o].end - wx[o].first);
   task.kind = kind;
   task.job.g = g;
   task.job.dtype = in->dtype;
