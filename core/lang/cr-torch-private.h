@@ -175,6 +175,8 @@ extern const CrTorchFunc cr_torch_print_funcs[];        /* cr-torch-print.c */
 extern const guint       cr_torch_n_print_funcs;
 extern const CrTorchFunc cr_torch_loss_funcs[];         /* cr-torch-losses.c */
 extern const guint       cr_torch_n_loss_funcs;
+extern const CrTorchFunc cr_torch_conv_funcs[];         /* cr-torch-conv.c */
+extern const guint       cr_torch_n_conv_funcs;
 extern const CrTorchFunc cr_torch_random_funcs[];       /* cr-torch-random.c */
 extern const guint       cr_torch_n_random_funcs;
 /* torch.default_generator (new ref): the script's generator. */
