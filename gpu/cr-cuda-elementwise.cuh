@@ -27,6 +27,7 @@
 
 #include "cr-cuda-private.h"
 #include "cr-cuda-strided.cuh"
+#include "../core/cr-special-math.h"
 
 #include <cuda_runtime.h>
 

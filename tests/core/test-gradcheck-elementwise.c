@@ -360,6 +360,7 @@ test_unary_rows (void)
     { CR_OP_LOG10, 0.5, 2, FALSE }, { CR_OP_LOG2, 0.5, 2, FALSE },
     { CR_OP_LOG1P, -0.5, 2, FALSE }, { CR_OP_ASIN, -0.8, 0.8, FALSE },
     { CR_OP_ACOS, -0.8, 0.8, FALSE }, { CR_OP_ATANH, -0.8, 0.8, FALSE },
+    { CR_OP_ERFINV, -0.8, 0.8, FALSE },
     { CR_OP_ACOSH, 1.2, 3, FALSE }, { CR_OP_TAN, -1.2, 1.2, FALSE },
     /* steps: between two integers */
     { CR_OP_FLOOR, 0.1, 0.9, FALSE }, { CR_OP_CEIL, 0.1, 0.9, FALSE },

@@ -63,6 +63,7 @@ static const struct {
   { CR_OP_HARDSWISH, "HardswishBackward0" },
   { CR_OP_MISH, "MishBackward0" },
   { CR_OP_LOG_SIGMOID, "LogSigmoidBackward0" },
+  { CR_OP_ERFINV, "ErfinvBackward0" },
   { CR_OP_CLAMP, "ClampBackward1" },
   { CR_OP_MAXIMUM, "MaximumBackward0" },
   { CR_OP_MINIMUM, "MinimumBackward0" },
@@ -337,7 +338,7 @@ test_local_grads_match_backward (void)
     g_ptr_array_add (outs, cr_unary (unary[i],
                                      unary[i] == CR_OP_RELU || unary[i] == CR_OP_HARDSWISH ? b
                                      : unary[i] == CR_OP_ASIN || unary[i] == CR_OP_ACOS
-                                       || unary[i] == CR_OP_ATANH ? a_half
+                                       || unary[i] == CR_OP_ATANH || unary[i] == CR_OP_ERFINV ? a_half
                                      : unary[i] == CR_OP_ACOSH ? a_above : a, NULL));
 
   for (guint i = 0; i < outs->len; i++)

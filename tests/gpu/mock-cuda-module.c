@@ -12,6 +12,7 @@
  * kernels (suite gpu does). A malloc over 1 GiB fails as out of memory.
  * Plain C; loaded through CHAINRULE_CUDA_MODULE. */
 #include "gpu/cr-cuda-abi.h"
+#include "core/cr-special-math.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -64,3 +64,10 @@ try:
 except RuntimeError as e:
     print("RuntimeError:", e)
 print(z.round(), torch.round(torch.tensor([0.5, 1.5, 2.5, -0.5])))
+
+# erfinv (PyTorch's algorithm): values, gradient, in place, integers
+e = torch.tensor([-0.95, -0.3, 0.0, 0.5, 0.9], requires_grad=True)
+y = torch.erfinv(e)
+g, = torch.autograd.grad(y.sum(), e, create_graph=True)
+print(y, g.detach(), torch.autograd.grad(g.sum(), e)[0])
+print(torch.erfinv(torch.tensor([0, 1, -1])), torch.tensor([0.25, 2.0]).erfinv_())
