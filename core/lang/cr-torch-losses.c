@@ -216,17 +216,22 @@ NATIVE (native_bce_with_logits)
   return cr_torch_wrap (cr_bce_with_logits (x, y, reduction, error));
 }
 
+/* weight= (parameter i): a tensor or None (*out NULL). */
 static gboolean
-check_ignore_index (CrTorchArgs *a,
-                    guint        i,
-                    GError     **error)
+optional_weight (CrTorchArgs *a,
+                 guint        i,
+                 CrTensor   **out,
+                 GError     **error)
 {
-  gint64 ignore;
-
-  if (!cr_torch_args_int (a, i, -100, &ignore, error))
-    return FALSE;
-  if (ignore != -100)
-    return check_unsupported (a, i, error);
+  *out = NULL;
+  if (!cr_torch_args_has (a, i))
+    return TRUE;
+  if (a->values[i]->kind != CR_VALUE_TENSOR)
+    {
+      cr_torch_args_type_error (a, i, "Tensor", error);
+      return FALSE;
+    }
+  *out = a->values[i]->u.tensor;
   return TRUE;
 }
 
@@ -256,39 +261,46 @@ check_target (CrTensor *input,
 NATIVE (native_nll_loss)
 {
   CrReduction reduction;
+  CrTensor *weight;
+  gint64 ignore_index;
   PARSE ("nll_loss", "input target | weight size_average ignore_index reduce reduction");
   TENSOR_ARG (x, 0);
   TENSOR_ARG (y, 1);
 
-  if (!check_unsupported (&a, 2, error) || !check_unsupported (&a, 3, error)
-      || !check_ignore_index (&a, 4, error) || !check_unsupported (&a, 5, error)
+  if (!optional_weight (&a, 2, &weight, error) || !check_unsupported (&a, 3, error)
+      || !cr_torch_args_int (&a, 4, -100, &ignore_index, error)
+      || !check_unsupported (&a, 5, error)
       || !cr_torch_parse_reduction (&a, 6, &reduction, error)
       || !check_target (x, y, FALSE, error))
     return NULL;
-  return cr_torch_wrap (cr_nll_loss (x, y, reduction, error));
+  return cr_torch_wrap (cr_nll_loss_full (x, y, weight, ignore_index, reduction, error));
 }
 
 NATIVE (native_cross_entropy)
 {
   CrReduction reduction;
+  CrTensor *weight;
+  gint64 ignore_index;
   double smoothing;
   PARSE ("cross_entropy",
          "input target | weight size_average ignore_index reduce reduction label_smoothing");
   TENSOR_ARG (x, 0);
   TENSOR_ARG (y, 1);
 
-  if (!check_unsupported (&a, 2, error) || !check_unsupported (&a, 3, error)
-      || !check_ignore_index (&a, 4, error) || !check_unsupported (&a, 5, error)
+  if (!optional_weight (&a, 2, &weight, error) || !check_unsupported (&a, 3, error)
+      || !cr_torch_args_int (&a, 4, -100, &ignore_index, error)
+      || !check_unsupported (&a, 5, error)
       || !cr_torch_parse_reduction (&a, 6, &reduction, error)
       || !cr_torch_args_double (&a, 7, 0.0, &smoothing, error)
       || !check_target (x, y, TRUE, error))
     return NULL;
+  /* label_smoothing is composed by torch.nn.functional's script. */
   if (smoothing != 0.0)
     {
       check_unsupported (&a, 7, error);
       return NULL;
     }
-  return cr_torch_wrap (cr_cross_entropy (x, y, reduction, error));
+  return cr_torch_wrap (cr_cross_entropy_full (x, y, weight, ignore_index, reduction, error));
 }
 
 /* ---- the table -------------------------------------------------------- */

@@ -628,8 +628,10 @@ cr_binary_cross_entropy (CrTensor     *input,
  * (n * C + c) * R + r. */
 typedef CrNllShape NllShape;
 
-/* NLL_LOSS: input logp; saved[0] the target; args.ints[0] the reduction,
- * args.scalar[0] the number of targets not ignored. */
+/* NLL_LOSS: input logp; saved[0] the target, saved[1] the class weights
+ * (when given); args.ints[0] the reduction, args.ints[1] the ignore_index,
+ * args.scalar[0] what the mean divides by: the number of targets not
+ * ignored, or their total weight. */
 static gboolean
 nll_backward (CrNode          *node,
               CrTensor *const *grad_outputs,
@@ -640,15 +642,27 @@ nll_backward (CrNode          *node,
   CrReduction reduction = (CrReduction) node->args->ints[0];
   CrTensor *grad = grad_outputs[0];
   g_autoptr(CrTensor) target = cr_node_get_saved (node, 0, error);
+  g_autoptr(CrTensor) weight = NULL;
+  g_autoptr(CrTensor) w64 = NULL;
   g_autoptr(CrTensor) tc = NULL;
   g_autoptr(CrTensor) gc = NULL;
   g_autoptr(CrTensor) out = NULL;
+  gint64 ignore_index = node->args->ints[1];
+  const double *wp = NULL;
   NllShape s;
   const gint64 *tp;
   double scale;
 
   if (target == NULL)
     return FALSE;
+  if (node->n_saved > 1)
+    {
+      weight = cr_node_get_saved (node, 1, error);
+      w64 = weight != NULL ? cr_kernel_cast (weight, CR_DTYPE_FLOAT64, error) : NULL;
+      if (w64 == NULL)
+        return FALSE;
+      wp = (const double *) cr_tensor_data (w64);
+    }
   s.N = meta->ndim >= 2 ? meta->shape[0] : 1;
   s.C = meta->ndim >= 2 ? meta->shape[1] : meta->shape[0];
   s.R = 1;
@@ -685,8 +699,10 @@ nll_backward (CrNode          *node,
             double g = reduction == CR_REDUCTION_NONE ? gp[n * s.R + r] : gp[0];
             gint64 at;
 
-            if (t == IGNORE_INDEX)
+            if (t == ignore_index)
               continue;
+            if (wp != NULL)
+              g *= wp[t];
             at = (n * s.C + t) * s.R + r;
             if (meta->dtype == CR_DTYPE_FLOAT32)
               ((float *) cr_tensor_data (out))[at] = (float) (scale * g);
@@ -703,8 +719,8 @@ nll_backward (CrNode          *node,
     for (gint64 r = 0; r < s.R; r++)
       {
         gint64 t = tp[n * s.R + r];
-        if (t != IGNORE_INDEX)
-          cr_tensor_set_flat (out, (n * s.C + t) * s.R + r, scale);
+        if (t != ignore_index)
+          cr_tensor_set_flat (out, (n * s.C + t) * s.R + r, wp != NULL ? scale * wp[t] : scale);
       }
   if (reduction == CR_REDUCTION_NONE && meta->ndim >= 2)
     {
@@ -729,12 +745,26 @@ cr_nll_loss (CrTensor     *logp,
              CrReduction   reduction,
              GError      **error)
 {
+  return cr_nll_loss_full (logp, target, NULL, IGNORE_INDEX, reduction, error);
+}
+
+CrTensor *
+cr_nll_loss_full (CrTensor     *logp,
+                  CrTensor     *target,
+                  CrTensor     *weight,
+                  gint64        ignore_index,
+                  CrReduction   reduction,
+                  GError      **error)
+{
   g_autoptr(CrTensor) lc = NULL;
   g_autoptr(CrTensor) tc = NULL;
   g_autoptr(CrTensor) loss = NULL;
+  g_autoptr(CrTensor) w64 = NULL;
+  const double *wp = NULL;
   const gint64 *tp;
   NllShape s;
   gint64 count = 0;
+  double divisor = 0.0;
   double total = 0.0;
   CrTensor *out;
 
@@ -794,13 +824,48 @@ cr_nll_loss (CrTensor     *logp,
   for (int d = 2; d < logp->ndim; d++)
     s.R *= logp->shape[d];
 
+  if (weight != NULL)
+    {
+      if (weight->numel != s.C)
+        {
+          g_autofree char *ws = cr_shape_to_string (weight->shape, weight->ndim);
+          g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                       "weight tensor should be defined either for all %" G_GINT64_FORMAT
+                       " classes or no classes but got weight tensor of shape: %s", s.C, ws);
+          return NULL;
+        }
+      if (weight->dtype != logp->dtype)
+        {
+          g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                       "expected scalar type %s but found %s",
+                       cr_dtype_scalar_name (logp->dtype), cr_dtype_scalar_name (weight->dtype));
+          return NULL;
+        }
+      if (!check_same_device (logp, weight, error))
+        return NULL;
+    }
   if (!check_same_device (logp, target, error))
     return NULL;
+  if (logp->device != CR_DEVICE_CPU && (weight != NULL || ignore_index != IGNORE_INDEX))
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                           "nll_loss with class weights or another ignore_index is not "
+                           "supported by Chainrule on CUDA yet");
+      return NULL;
+    }
+  if (weight != NULL)
+    {
+      w64 = cr_kernel_cast (weight, CR_DTYPE_FLOAT64, error);
+      if (w64 == NULL)
+        return NULL;
+      wp = (const double *) cr_tensor_data (w64);
+    }
   if (logp->device != CR_DEVICE_CPU)
     {
       out = cr_ops_nll_forward_device (&s, logp, target, reduction, &count, error);
       if (out == NULL)
         return NULL;
+      divisor = (double) count;
       goto record;
     }
 
@@ -822,9 +887,9 @@ cr_nll_loss (CrTensor     *logp,
       {
         gint64 t = tp[n * s.R + r];
         gint64 at = (n * s.C + t) * s.R + r;
-        double v;
+        double v, w;
 
-        if (t == IGNORE_INDEX)
+        if (t == ignore_index)
           {
             if (loss != NULL)
               cr_tensor_set_flat (loss, n * s.R + r, 0.0);
@@ -838,9 +903,11 @@ cr_nll_loss (CrTensor     *logp,
           }
         v = logp->dtype == CR_DTYPE_FLOAT32 ? ((const float *) cr_tensor_data (lc))[at]
                                             : ((const double *) cr_tensor_data (lc))[at];
+        w = wp != NULL ? wp[t] : 1.0;
         if (loss != NULL)
-          cr_tensor_set_flat (loss, n * s.R + r, -v);
-        total -= v;
+          cr_tensor_set_flat (loss, n * s.R + r, -v * w);
+        total -= v * w;
+        divisor += w;
         count++;
       }
 
@@ -848,7 +915,7 @@ cr_nll_loss (CrTensor     *logp,
     out = g_steal_pointer (&loss);
   else
     {
-      double value = reduction == CR_REDUCTION_SUM ? total : total / (double) count;
+      double value = reduction == CR_REDUCTION_SUM ? total : total / divisor;
       if (logp->dtype == CR_DTYPE_FLOAT32)
         value = (float) value;
       out = cr_tensor_new_scalar (value, logp->dtype);
@@ -859,9 +926,12 @@ record:
     {
       CrNode *node = cr_node_new (CR_OP_NLL_LOSS, &logp, 1, 1);
       cr_node_args (node)->ints[0] = reduction;
-      cr_node_args (node)->scalar[0] = (double) count;
+      cr_node_args (node)->ints[1] = ignore_index;
+      cr_node_args (node)->scalar[0] = divisor;
       cr_node_args (node)->has_scalar[0] = TRUE;
       cr_node_save (node, 0, target, FALSE);
+      if (weight != NULL)
+        cr_node_save (node, 1, weight, FALSE);
       cr_ops_attach (out, node);
     }
   return out;
@@ -913,6 +983,17 @@ cr_cross_entropy (CrTensor     *logits,
                   CrReduction   reduction,
                   GError      **error)
 {
+  return cr_cross_entropy_full (logits, target, NULL, IGNORE_INDEX, reduction, error);
+}
+
+CrTensor *
+cr_cross_entropy_full (CrTensor     *logits,
+                       CrTensor     *target,
+                       CrTensor     *weight,
+                       gint64        ignore_index,
+                       CrReduction   reduction,
+                       GError      **error)
+{
   int class_dim = logits->ndim == 1 ? 0 : 1;
   g_autoptr(CrTensor) lsm = NULL;
 
@@ -926,6 +1007,15 @@ cr_cross_entropy (CrTensor     *logits,
   if (lsm == NULL)
     return NULL;
   if (cr_dtype_is_floating (target->dtype))
-    return cross_entropy_soft (lsm, target, class_dim, reduction, error);
-  return cr_nll_loss (lsm, target, reduction, error);
+    {
+      if (weight != NULL)
+        {
+          g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                               "cross_entropy with class-probability targets and class weights "
+                               "is not supported by Chainrule yet");
+          return NULL;
+        }
+      return cross_entropy_soft (lsm, target, class_dim, reduction, error);
+    }
+  return cr_nll_loss_full (lsm, target, weight, ignore_index, reduction, error);
 }

@@ -242,8 +242,15 @@ CrTensor *cr_binary_cross_entropy (CrTensor *input, CrTensor *target, CrReductio
 /* logp (N, C) or (C), target int64 (N) or 0-d. */
 CrTensor *cr_nll_loss       (CrTensor *logp, CrTensor *target, CrReduction reduction,
                              GError **error);
+/* With class weights (NULL: none; C values) and targets equal to
+ * ignore_index skipped (-100 in PyTorch); the mean divides by the total
+ * weight of the targets kept. */
+CrTensor *cr_nll_loss_full  (CrTensor *logp, CrTensor *target, CrTensor *weight,
+                             gint64 ignore_index, CrReduction reduction, GError **error);
 /* log_softmax(dim=1) then nll_loss, as PyTorch composes it. */
 CrTensor *cr_cross_entropy  (CrTensor *logits, CrTensor *target, CrReduction reduction,
                              GError **error);
+CrTensor *cr_cross_entropy_full (CrTensor *logits, CrTensor *target, CrTensor *weight,
+                             gint64 ignore_index, CrReduction reduction, GError **error);
 
 G_END_DECLS

@@ -306,7 +306,7 @@ test_nll (void)
 
 typedef enum {
   N_SOFTMAX, N_LOG_SOFTMAX, N_SOFTMAX_T, N_MSE, N_MSE_NONE, N_BCEL, N_BCEL_SUM, N_BCE,
-  N_NLL_NONE, N_CE, N_CE_SUM, N_CE_SOFT,
+  N_NLL_NONE, N_CE, N_CE_SUM, N_CE_SOFT, N_NLL_WEIGHTED, N_CE_WEIGHTED_NONE,
 } NnFunc;
 
 static CrTensor *
@@ -351,6 +351,17 @@ nn_func (CrTensor *const *in,
       }
     case N_CE_SOFT:
       return cr_cross_entropy (in[0], in[1], CR_REDUCTION_MEAN, error);
+    case N_NLL_WEIGHTED:
+    case N_CE_WEIGHTED_NONE:
+      {
+        /* Class weights, and class 2 ignored (ignore_index=2). */
+        g_autoptr(CrTensor) t = cr_test_long_tensor ((gint64[]) { 1, 2, 3 }, (gint64[]) { 3 }, 1);
+        g_autoptr(CrTensor) w = cr_gradcheck_tensor ((double[]) { 0.5, 2.0, 1.0, 1.5 },
+                                                     (gint64[]) { 4 }, 1, FALSE);
+        if (GPOINTER_TO_INT (user_data) == N_NLL_WEIGHTED)
+          return cr_nll_loss_full (in[0], t, w, 2, CR_REDUCTION_MEAN, error);
+        return cr_cross_entropy_full (in[0], t, w, 2, CR_REDUCTION_NONE, error);
+      }
     default:
       g_assert_not_reached ();
     }
@@ -378,6 +389,8 @@ test_gradcheck (void)
   g_assert_true (cr_gradcheck (nn_func, GINT_TO_POINTER (N_CE), &xt, 1));
   g_assert_true (cr_gradcheck (nn_func, GINT_TO_POINTER (N_CE_SUM), &x, 1));
   g_assert_true (cr_gradcheck (nn_func, GINT_TO_POINTER (N_CE_SOFT), (CrTensor *[]) { x, q }, 2));
+  g_assert_true (cr_gradcheck (nn_func, GINT_TO_POINTER (N_NLL_WEIGHTED), &x, 1));
+  g_assert_true (cr_gradcheck (nn_func, GINT_TO_POINTER (N_CE_WEIGHTED_NONE), &xt, 1));
 
   /* Second derivatives: the create_graph paths of the backward formulas. */
   g_assert_true (cr_gradgradcheck (nn_func, GINT_TO_POINTER (N_SOFTMAX), &x, 1));
@@ -387,6 +400,8 @@ test_gradcheck (void)
   g_assert_true (cr_gradgradcheck (nn_func, GINT_TO_POINTER (N_BCE), (CrTensor *[]) { p, q }, 2));
   g_assert_true (cr_gradgradcheck (nn_func, GINT_TO_POINTER (N_CE), &x, 1));
   g_assert_true (cr_gradgradcheck (nn_func, GINT_TO_POINTER (N_NLL_NONE), &x, 1));
+  g_assert_true (cr_gradgradcheck (nn_func, GINT_TO_POINTER (N_NLL_WEIGHTED), &x, 1));
+  g_assert_true (cr_gradgradcheck (nn_func, GINT_TO_POINTER (N_CE_WEIGHTED_NONE), &x, 1));
 }
 
 int

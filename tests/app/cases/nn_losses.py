@@ -18,12 +18,10 @@ for loss_fn in [nn.CrossEntropyLoss(), nn.CrossEntropyLoss(weight=w), nn.CrossEn
                 nn.CrossEntropyLoss(weight=w, label_smoothing=0.2)]:
     loss = loss_fn(logits, labels)
     g, = torch.autograd.grad(loss.sum(), logits)
-    # Class weights and ignore_index are composed in script: values only.
-    plain = loss_fn.weight is None and loss_fn.ignore_index == -100
-    print(loss_fn, loss if plain else loss.detach())
+    print(loss_fn, loss)
     print(g)
 logp = torch.log_softmax(logits, dim=1)
-print(nn.NLLLoss()(logp, labels), nn.NLLLoss(weight=w, reduction='sum')(logp, labels).detach())
+print(nn.NLLLoss()(logp, labels), nn.NLLLoss(weight=w, reduction='sum')(logp, labels), nn.NLLLoss(ignore_index=3)(logp, labels))
 probs = torch.sigmoid(torch.randn(6, requires_grad=True))
 t01 = torch.tensor([0., 1., 1., 0., 1., 0.])
 print(nn.BCELoss()(probs, t01), nn.BCELoss(weight=torch.linspace(0.5, 1.5, 6))(probs, t01).detach())

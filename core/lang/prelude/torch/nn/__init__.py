@@ -23,7 +23,7 @@ _NOT_YET = [
     'LazyInstanceNorm3d', 'LazyLinear', 'LocalResponseNorm', 'MarginRankingLoss', 'MaxPool1d',
     'MaxPool3d', 'MaxUnpool1d', 'MaxUnpool2d', 'MaxUnpool3d', 'MultiLabelMarginLoss',
     'MultiLabelSoftMarginLoss', 'MultiMarginLoss', 'MultiheadAttention', 'NLLLoss2d', 'PReLU',
-    'PairwiseDistance', 'ParameterDict', 'ParameterList', 'PixelShuffle', 'PixelUnshuffle',
+    'PairwiseDistance', 'PixelShuffle', 'PixelUnshuffle',
     'PoissonNLLLoss', 'RNN', 'RNNBase', 'RNNCell', 'RNNCellBase', 'RReLU', 'ReflectionPad1d',
     'ReflectionPad2d', 'ReflectionPad3d', 'ReplicationPad1d', 'ReplicationPad2d',
     'ReplicationPad3d', 'SELU', 'Softmax2d', 'SoftMarginLoss', 'Softshrink', 'SyncBatchNorm',

@@ -20,14 +20,6 @@ def linear(input, weight, bias=None):
     return out if bias is None else out + bias
 
 
-def bilinear(input1, input2, weight, bias=None):
-    # y[..., o] = x1[..., i] A[o, i, j] x2[..., j] + b[o]
-    left = input1.unsqueeze(-2).unsqueeze(-2)        # (..., 1, 1, in1)
-    right = input2.unsqueeze(-2).unsqueeze(-1)       # (..., 1, in2, 1)
-    out = torch.matmul(torch.matmul(left, weight), right).squeeze(-1).squeeze(-1)
-    return out if bias is None else out + bias
-
-
 def hardtanh(input, min_val=-1., max_val=1., inplace=False):
     if inplace:
         return input.clamp_(min_val, max_val)
@@ -76,7 +68,6 @@ def _reduce(loss, reduction):
     raise ValueError("{} is not a valid value for reduction".format(reduction))
 
 
-_native_nll_loss = nll_loss
 _native_cross_entropy = cross_entropy
 
 
@@ -91,41 +82,12 @@ def _legacy_reduction(size_average, reduce, reduction):
     return ret
 
 
-def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
-             reduction='mean'):
-    reduction = _legacy_reduction(size_average, reduce, reduction)
-    if weight is None and ignore_index == -100:
-        return _native_nll_loss(input, target, reduction=reduction)
-    # Class weights or another ignore_index: composed of gather and sums
-    # (the values are PyTorch's; the grad_fn is not NllLossBackward0).
-    class_dim = 1 if input.dim() >= 2 else 0
-    if input.dim() >= 2 and target.dim() >= 1 and target.shape[0] != input.shape[0]:
-        raise ValueError("Expected input batch_size ({}) to match target batch_size ({}).".format(
-            input.shape[0], target.shape[0]))
-    keep = target != ignore_index
-    safe_target = torch.where(keep, target, torch.zeros_like(target))
-    n_classes = input.shape[class_dim]
-    if keep.any() and (int(safe_target.max()) >= n_classes or int(safe_target.min()) < 0):
-        bad = target[keep & ((target >= n_classes) | (target < 0))][0]
-        raise IndexError("Target {} is out of bounds.".format(int(bad)))
-    picked = input.gather(class_dim, safe_target.unsqueeze(class_dim)).squeeze(class_dim)
-    if weight is None:
-        w = keep.to(input.dtype)
-    else:
-        w = weight[safe_target] * keep.to(input.dtype)
-    losses = -picked * w
-    if reduction == 'none':
-        return losses
-    if reduction == 'sum':
-        return losses.sum()
-    return losses.sum() / w.sum()
-
-
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
                   reduce=None, reduction='mean', label_smoothing=0.0):
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    if weight is None and ignore_index == -100 and label_smoothing == 0.0:
-        return _native_cross_entropy(input, target, reduction=reduction)
+    if label_smoothing == 0.0:
+        return _native_cross_entropy(input, target, weight, ignore_index=ignore_index,
+                                     reduction=reduction)
     if label_smoothing < 0.0 or label_smoothing > 1.0:
         raise RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: {}".format(
             label_smoothing))
@@ -138,9 +100,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         n_classes = input.shape[class_dim]
         target = target * (1 - label_smoothing) + label_smoothing / n_classes
         return _native_cross_entropy(input, target, reduction=reduction)
-    loss = nll_loss(logp, target, weight, None, ignore_index, None, reduction)
-    if label_smoothing == 0.0:
-        return loss
+    loss = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     # PyTorch 1.13's cross_entropy_loss_label_smoothing, step by step.
     n_classes = input.shape[class_dim]
     ignore_mask = target == ignore_index
@@ -212,87 +172,6 @@ def one_hot(tensor, num_classes=-1):
     if tensor.numel() > 0 and int(tensor.min()) < 0:
         raise RuntimeError("Class values must be non-negative.")
     return (tensor.unsqueeze(-1) == torch.arange(num_classes)).long()
-
-
-def pad(input, pad, mode='constant', value=None):
-    if len(pad) % 2 != 0:
-        raise RuntimeError("Padding length must be divisible by 2")
-    if len(pad) // 2 > input.dim():
-        raise RuntimeError("Padding length too large")
-    if mode != 'constant':
-        if value is not None and value != 0:
-            raise RuntimeError("Padding mode \"{}\" doesn't take in value argument".format(mode))
-        return _pad_by_index(input, pad, mode)
-    fill = 0 if value is None else value
-    out = input
-    for k in range(len(pad) // 2):
-        dim = input.dim() - 1 - k
-        before = pad[2 * k]
-        after = pad[2 * k + 1]
-        if before < 0:
-            out = out.narrow(dim, -before, out.shape[dim] + before)
-        if after < 0:
-            out = out.narrow(dim, 0, out.shape[dim] + after)
-        parts = []
-        if before > 0:
-            parts.append(_constant_block(out, dim, before, fill))
-        parts.append(out)
-        if after > 0:
-            parts.append(_constant_block(out, dim, after, fill))
-        if len(parts) > 1:
-            out = torch.cat(parts, dim)
-    return out
-
-
-def _constant_block(like, dim, size, fill):
-    shape = list(like.shape)
-    shape[dim] = size
-    return torch.full(shape, fill, dtype=like.dtype, device=like.device)
-
-
-def _pad_by_index(input, pad, mode):
-    if mode not in ('reflect', 'replicate', 'circular'):
-        raise NotImplementedError("Padding mode \"{}\" is not supported by Chainrule".format(mode))
-    out = input
-    for k in range(len(pad) // 2):
-        dim = input.dim() - 1 - k
-        n = out.shape[dim]
-        before = pad[2 * k]
-        after = pad[2 * k + 1]
-        index = []
-        for i in range(-before, n + after):
-            if mode == 'replicate':
-                j = min(max(i, 0), n - 1)
-            elif mode == 'circular':
-                j = i % n
-            else:
-                if before >= n or after >= n:
-                    raise RuntimeError(
-                        "Argument #4: Padding size should be less than the corresponding input "
-                        "dimension, but got: padding ({}, {}) at dimension {} of input {}".format(
-                            before, after, dim, list(input.shape)))
-                j = -i if i < 0 else (2 * (n - 1) - i if i >= n else i)
-            index.append(j)
-        out = out.index_select(dim, torch.tensor(index))
-    return out
-
-
-def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
-    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
-    if out is None:
-        return input / denom
-    return out.copy_(input / denom)
-
-
-def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    w12 = (x1 * x2).sum(dim)
-    w1 = (x1 * x1).sum(dim)
-    w2 = (x2 * x2).sum(dim)
-    return w12 / (w1 * w2).clamp_min(eps * eps).sqrt()
-
-
-def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
-    return (x1 - x2 + eps).norm(p, -1, keepdim=keepdim)
 
 
 # What torch.nn.functional has in PyTorch 1.13 that Chainrule lacks.

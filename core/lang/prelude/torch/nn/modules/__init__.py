@@ -6,7 +6,8 @@ from torch.nn.modules.activation import ReLU, ReLU6, Hardtanh, LeakyReLU, Tanh, 
     Softmin
 from torch.nn.modules.loss import L1Loss, MSELoss, SmoothL1Loss, HuberLoss, NLLLoss, \
     CrossEntropyLoss, BCELoss, BCEWithLogitsLoss
-from torch.nn.modules.container import Sequential, ModuleList, ModuleDict
+from torch.nn.modules.container import Sequential, ModuleList, ModuleDict, ParameterList, \
+    ParameterDict
 from torch.nn.modules.flatten import Flatten, Unflatten
 from torch.nn.modules.conv import Conv1d, Conv2d
 from torch.nn.modules.pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
@@ -20,7 +21,7 @@ __all__ = [
     'Tanh', 'Sigmoid', 'LogSigmoid', 'Softsign', 'Tanhshrink', 'GELU', 'SiLU', 'Mish', 'ELU',
     'Softplus', 'Softmax', 'LogSoftmax', 'Softmin', 'L1Loss', 'MSELoss', 'SmoothL1Loss',
     'HuberLoss', 'NLLLoss', 'CrossEntropyLoss', 'BCELoss', 'BCEWithLogitsLoss', 'Sequential',
-    'ModuleList', 'ModuleDict', 'Flatten', 'Unflatten', 'Conv1d', 'Conv2d', 'MaxPool2d',
+    'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict', 'Flatten', 'Unflatten', 'Conv1d', 'Conv2d', 'MaxPool2d',
     'AvgPool2d', 'AdaptiveAvgPool2d', 'Dropout', 'Embedding', 'LayerNorm', 'BatchNorm1d',
     'BatchNorm2d',
 ]

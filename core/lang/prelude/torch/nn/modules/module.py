@@ -420,60 +420,61 @@ class Module:
     def _named_members(self, get_members_fn, prefix='', recurse=True):
         memo = set()
         modules = self.named_modules(prefix=prefix) if recurse else [(prefix, self)]
-        out = []
         for module_prefix, module in modules:
             for k, v in get_members_fn(module):
                 if v is None or v in memo:
                     continue
                 memo.add(v)
-                out.append((module_prefix + ('.' if module_prefix else '') + k, v))
-        return out
+                yield module_prefix + ('.' if module_prefix else '') + k, v
 
     def parameters(self, recurse=True):
-        return iter([param for name, param in self.named_parameters(recurse=recurse)])
+        for name, param in self.named_parameters(recurse=recurse):
+            yield param
 
     def named_parameters(self, prefix='', recurse=True):
-        return iter(self._named_members(lambda module: module._parameters.items(),
-                                        prefix=prefix, recurse=recurse))
+        gen = self._named_members(lambda module: module._parameters.items(),
+                                  prefix=prefix, recurse=recurse)
+        for elem in gen:
+            yield elem
 
     def buffers(self, recurse=True):
-        return iter([buf for name, buf in self.named_buffers(recurse=recurse)])
+        for name, buf in self.named_buffers(recurse=recurse):
+            yield buf
 
     def named_buffers(self, prefix='', recurse=True):
-        return iter(self._named_members(lambda module: module._buffers.items(),
-                                        prefix=prefix, recurse=recurse))
+        gen = self._named_members(lambda module: module._buffers.items(),
+                                  prefix=prefix, recurse=recurse)
+        for elem in gen:
+            yield elem
 
     def children(self):
-        return iter([module for name, module in self.named_children()])
+        for name, module in self.named_children():
+            yield module
 
     def named_children(self):
         memo = set()
-        out = []
         for name, module in self._modules.items():
             if module is not None and module not in memo:
                 memo.add(module)
-                out.append((name, module))
-        return iter(out)
+                yield name, module
 
     def modules(self):
-        return iter([module for name, module in self.named_modules()])
+        for name, module in self.named_modules():
+            yield module
 
     def named_modules(self, memo=None, prefix='', remove_duplicate=True):
-        out = []
-        self._collect_modules(out, set() if memo is None else memo, prefix, remove_duplicate)
-        return iter(out)
-
-    def _collect_modules(self, out, memo, prefix, remove_duplicate):
-        if self in memo:
-            return
-        if remove_duplicate:
-            memo.add(self)
-        out.append((prefix, self))
-        for name, module in self._modules.items():
-            if module is None:
-                continue
-            module._collect_modules(out, memo, prefix + ('.' if prefix else '') + name,
-                                    remove_duplicate)
+        if memo is None:
+            memo = set()
+        if self not in memo:
+            if remove_duplicate:
+                memo.add(self)
+            yield prefix, self
+            for name, module in self._modules.items():
+                if module is None:
+                    continue
+                submodule_prefix = prefix + ('.' if prefix else '') + name
+                for m in module.named_modules(memo, submodule_prefix, remove_duplicate):
+                    yield m
 
     # ---- modes and gradients ------------------------------------------------------------
 
