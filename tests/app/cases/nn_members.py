@@ -1,0 +1,17 @@
+import torch
+import torch.nn as nn
+net = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+shared = nn.Linear(2, 2)
+net.add_module('again', shared)
+net.add_module('alias', shared)
+print(net.parameters())
+print(net.named_modules())
+print(len(list(net.parameters())), [n for n, _ in net.named_parameters()])
+print([n for n, _ in net.named_modules()])
+print([n for n, _ in net.named_modules(remove_duplicate=False)])
+print([n for n, _ in net.named_parameters(prefix='model', recurse=False)])
+print([n for n, _ in net[0].named_parameters(prefix='first')])
+print(sum(p.numel() for p in net.parameters() if p.requires_grad))
+net.requires_grad_(False)
+print([p.requires_grad for p in net.parameters()])
+print(net)
