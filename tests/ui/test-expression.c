@@ -287,6 +287,8 @@ static const char *const checked_formulas[] = {
   "pow(a, 3) + 2**b - log1p(c) + expm1(a/4)",
   "relu(x) + 0.5*relu(-x) + pi*x**2 + e*log(2)",
   "sigmoid(1)*x + torch.tanh(x/y)",
+  "tan(a/4) + atan(b) + sinh(c/4)*cosh(a/4) + asinh(b) + erf(c) - erfc(a/2)",
+  "exp2(b/2) + log10(c) + log2(d) + log2(8)*a + asinh(1)*b + exp2(3)",
   NULL
 };
 
