@@ -447,10 +447,13 @@ fiber_body (CrFiber  *fiber,
 static void
 live_add (CrGenObject *gen)
 {
+  /* The value: when it started, the order they are closed in at the end. */
+  static gsize serial;
   CrInterp *self = gen->interp;
   if (!self->live_gen_objects)
     self->live_gen_objects = g_hash_table_new (g_direct_hash, g_direct_equal);
-  g_hash_table_add (self->live_gen_objects, gen);
+  g_hash_table_insert (self->live_gen_objects, gen,
+                       GSIZE_TO_POINTER ((gsize) g_atomic_pointer_add (&serial, 1) + 1));
 }
 
 static void
@@ -982,8 +985,9 @@ gen_stop (CrGenObject *gen)
   if (!gen_close (gen, &local))
     {
       /* Python prints what a finalizer raised, and goes on. */
-      g_autofree char *text = g_strdup_printf ("Exception ignored in: <generator object %s>\n%s: %s\n",
-                                               gen->qualname,
+      g_autofree char *text = g_strdup_printf ("Exception ignored in: <generator object %s at 0x%"
+                                               G_GINTPTR_MODIFIER "x>\n%s: %s\n",
+                                               gen->qualname, (gintptr) gen,
                                                cr_exception_name ((CrException) local->code),
                                                local->message);
       if (!is_error (local, CR_EXC_KEYBOARD_INTERRUPT) && !is_error (local, CR_EXC_TIMEOUT_ERROR))
@@ -993,6 +997,38 @@ gen_stop (CrGenObject *gen)
   if (gen->state == GEN_SUSPENDED)
     gen_kill (gen);
   error_state_restore (self, &saved);
+}
+
+static gint
+by_start (gconstpointer a,
+          gconstpointer b,
+          gpointer      data)
+{
+  GHashTable *live = data;
+  gsize sa = GPOINTER_TO_SIZE (g_hash_table_lookup (live, *(CrGenObject *const *) a));
+  gsize sb = GPOINTER_TO_SIZE (g_hash_table_lookup (live, *(CrGenObject *const *) b));
+  return sa < sb ? -1 : sa > sb;
+}
+
+void
+cr_gen_objects_close_all (CrInterp *self)
+{
+  if (!self->live_gen_objects || g_hash_table_size (self->live_gen_objects) == 0)
+    return;
+  guint n = 0;
+  CrGenObject **gens = (CrGenObject **) g_hash_table_get_keys_as_array (self->live_gen_objects, &n);
+  g_qsort_with_data (gens, n, sizeof *gens, by_start, self->live_gen_objects);
+  /* Held first: closing one may drop the last reference to another. */
+  CrValue **values = g_new (CrValue *, n + 1);
+  for (guint i = 0; i < n; i++)
+    values[i] = cr_value_ref (gens[i]->value);
+  for (guint i = 0; i < n; i++)
+    if (gens[i]->state == GEN_SUSPENDED)
+      gen_stop (gens[i]);
+  for (guint i = 0; i < n; i++)
+    cr_value_unref (values[i]);
+  g_free (values);
+  g_free (gens);
 }
 
 void

@@ -48,7 +48,12 @@ CrValue  *cr_gen_object_builtin_next(CrInterp        *self,
                                      CrValue         *iterator,
                                      CrValue         *default_value,
                                      GError         **error);
-/* Stops every generator of self still suspended (cr_interp_free). */
+/* Closes the generators of self still suspended, in the order they
+ * started, as Python's exit does: GeneratorExit at each one's yield (the end
+ * of a run). */
+void      cr_gen_objects_close_all  (CrInterp        *self);
+/* Stops every generator of self still suspended, running no script code
+ * (cr_interp_free). */
 void      cr_gen_objects_shutdown   (CrInterp        *self);
 
 G_END_DECLS

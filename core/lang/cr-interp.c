@@ -582,6 +582,9 @@ cr_interp_run (CrInterp        *self,
       if (out_error)
         *out_error = script_error_new (self, error);
     }
+  /* As at Python's exit: the generators still suspended are closed, and
+   * their finally blocks run (cr-gen-object.c). */
+  cr_gen_objects_close_all (self);
   /* And the thread goes back as it was found. */
   cr_grad_mode_reset_thread ();
 
