@@ -7,6 +7,18 @@ class Dataset(object):
     def __getitem__(self, index):
         raise NotImplementedError
 
+    def __iter__(self):
+        # Python iterates an object with __getitem__ by index until
+        # IndexError (list(subset)); Chainrule's iter() does not, yet.
+        i = 0
+        while True:
+            try:
+                item = self[i]
+            except IndexError:
+                return
+            yield item
+            i += 1
+
     def __add__(self, other):
         return ConcatDataset([self, other])
 
