@@ -354,7 +354,7 @@ cr_builtin_tuple (NATIVE_ARGS)
     return NULL;
   if (n_args == 0)
     return cr_value_new_tuple (NULL, 0);
-  if (args[0]->kind == CR_VALUE_TUPLE && !args[0]->u.seq.is_size)
+  if (args[0]->kind == CR_VALUE_TUPLE && !args[0]->u.seq.is_size && !args[0]->u.seq.extra)
     return cr_value_ref (args[0]);
   CrValue *l = cr_iter_to_list (self, args[0], error);
   if (l)

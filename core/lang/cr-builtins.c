@@ -821,10 +821,24 @@ b_hash (NATIVE_ARGS)
   if (!cr_builtin_no_kwargs ("hash", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("hash", n_args, 1, 1, error))
     return NULL;
   CrValue *v = args[0];
+  CrValue *cls = cr_object_script_class (v);
+  CrValue *user_hash = cls ? cr_class_lookup (cls, "__hash__") : NULL;
+  if (user_hash && user_hash->kind == CR_VALUE_FUNCTION)
+    {
+      CrValue *r = cr_interp_call_method (self, v, user_hash, NULL, 0, error);
+      if (r && r->kind != CR_VALUE_INT && r->kind != CR_VALUE_BOOL)
+        {
+          cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "__hash__ method should return an integer");
+          g_clear_pointer (&r, cr_value_unref);
+        }
+      return r;
+    }
   if (!cr_value_hashable (v, error))
     return NULL;
   switch (v->kind)
     {
+    case CR_VALUE_TUPLE:
+      return cr_value_new_int (cr_value_hash (v));
     case CR_VALUE_INT:  return cr_value_new_int (v->u.i == -1 ? -2 : v->u.i);
     case CR_VALUE_BOOL: return cr_value_new_int (v->u.b);
     case CR_VALUE_STR:  return cr_value_new_int ((gint64) g_str_hash (v->u.str.data));
@@ -1041,6 +1055,14 @@ super_get_attr (CrInterp    *self,
   CrValue *base = s->start->u.cls.base;
   CrValue *attr = base ? cr_object_class_lookup (self, base, name)
                        : cr_object_class_lookup (self, cr_object_class (self), name);
+  if (!attr && s->obj->kind != CR_VALUE_INSTANCE && s->obj->kind != CR_VALUE_CLASS)
+    {
+      /* A method of the builtin type a script's subclass extends
+       * (super().append(x) in a list subclass). */
+      CrValue *m = cr_builtin_method (self, s->obj, name);
+      if (m)
+        return m;
+    }
   if (!attr)
     {
       cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "'super' object has no attribute '%s'", name);

@@ -216,6 +216,11 @@ cr_interp_getitem (CrInterp   *self,
           return cr_value_ref (v);
         if (error && *error)
           return NULL;
+        /* A dict subclass's __missing__ (defaultdict's way). */
+        CrValue *cls = cr_object_script_class (obj);
+        CrValue *missing = cls ? cr_class_lookup (cls, "__missing__") : NULL;
+        if (missing)
+          return cr_interp_call_method (self, obj, missing, &index, 1, error);
         g_autofree char *r = cr_value_repr (self, index, NULL);
         g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_KEY_ERROR, r ? r : "?");
         return NULL;

@@ -427,6 +427,8 @@ char     *cr_format_value        (CrInterp        *self,
  * charged to the memory budget: every value is made here or by a
  * cr_value_new_* constructor, since freeing one gives its charge back. */
 CrValue  *cr_value_alloc         (CrValueKind      kind);
+/* The hash a dict uses for a hashable value (equal values, equal hashes). */
+guint     cr_value_hash          (CrValue         *v);
 gboolean  cr_value_hashable      (CrValue         *v,
                                   GError         **error);
 gboolean  cr_dict_delete         (CrValue         *dict,

@@ -347,9 +347,11 @@ exec_class (CrInterp  *self,
           cr_interp_locate (self, s->u.cls.bases[0]);
           goto out;
         }
+      /* list, tuple and dict have a __new__ that makes objects of a
+       * subclass (cr-object.c); the other builtin types do not. */
       if (g_hash_table_lookup (base->u.cls.attrs, "__cr_kind__")
-          && !cr_class_lookup (base, "__cr_exc__")
-          && strcmp (base->u.cls.name, "object") != 0)
+          && !cr_class_lookup (base, "__cr_exc__") && !cr_class_lookup (base, "__new__")
+          && base != cr_object_class (self))
         {
           cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
                                "subclassing the builtin type '%s' is not supported",

@@ -1180,7 +1180,10 @@ cr_interp_getattr_opt (CrInterp    *self,
   switch (obj->kind)
     {
     case CR_VALUE_TENSOR:
-      return cr_object_tensor_getattr (self, obj, name, error);
+    case CR_VALUE_LIST:
+    case CR_VALUE_TUPLE:
+    case CR_VALUE_DICT:
+      return cr_object_builtin_getattr (self, obj, name, error);
     case CR_VALUE_MODULE:
       {
         CrValue *v = g_hash_table_lookup (obj->u.module.attrs, name);
@@ -1298,10 +1301,22 @@ cr_interp_setattr (CrInterp    *self,
   switch (obj->kind)
     {
     case CR_VALUE_TENSOR:
-      return cr_object_tensor_setattr (self, obj, name, value, error);
+    case CR_VALUE_LIST:
+    case CR_VALUE_TUPLE:
+    case CR_VALUE_DICT:
+      return cr_object_builtin_setattr (self, obj, name, value, error);
     case CR_VALUE_INSTANCE:
       return cr_object_instance_setattr (self, obj, name, value, error);
     case CR_VALUE_CLASS:
+      if (strcmp (name, "__name__") == 0 && value->kind == CR_VALUE_STR)
+        {
+          /* A class made by a function (namedtuple) takes its name. */
+          g_free (obj->u.cls.name);
+          obj->u.cls.name = g_strdup (value->u.str.data);
+          return TRUE;
+        }
+      cr_value_set_member (obj, name, value);
+      return TRUE;
     case CR_VALUE_MODULE:
       cr_value_set_member (obj, name, value);
       return TRUE;
@@ -1335,8 +1350,8 @@ cr_interp_delattr (CrInterp    *self,
   GHashTable *attrs = NULL;
   if (obj->kind == CR_VALUE_INSTANCE)
     return cr_object_instance_delattr (self, obj, name, error);
-  if (obj->kind == CR_VALUE_TENSOR)
-    return cr_object_tensor_delattr (self, obj, name, error);
+  if (cr_object_extra (obj, FALSE))
+    return cr_object_builtin_delattr (self, obj, name, error);
   if (obj->kind == CR_VALUE_CLASS)
     attrs = obj->u.cls.attrs;
   if (attrs && g_hash_table_remove (attrs, name))

@@ -351,29 +351,43 @@ cr_object_instance_delattr (CrInterp    *interp,
 
 /* ---- builtin objects with a class and attributes of their own --------------------------- */
 
-static void
-extra_free (gpointer data)
+void
+cr_object_extra_free (CrObjectExtra *extra)
 {
-  CrObjectExtra *extra = data;
+  if (extra == NULL)
+    return;
   cr_value_unref (extra->cls);
   if (extra->attrs)
     g_hash_table_unref (extra->attrs);
   g_free (extra);
 }
 
+static void
+extra_free_notify (gpointer data)
+{
+  cr_object_extra_free (data);
+}
+
 CrObjectExtra *
 cr_object_extra (CrValue  *v,
                  gboolean  create)
 {
-  if (v->kind != CR_VALUE_TENSOR)
-    return NULL;
-  CrTensor *t = v->u.tensor;
-  if (t->script_data == NULL && create)
+  if (v->kind == CR_VALUE_TENSOR)
     {
-      t->script_data = g_new0 (CrObjectExtra, 1);
-      t->script_data_free = extra_free;
+      CrTensor *t = v->u.tensor;
+      if (t->script_data == NULL && create)
+        {
+          t->script_data = g_new0 (CrObjectExtra, 1);
+          t->script_data_free = extra_free_notify;
+        }
+      return t->script_data;
     }
-  return t->script_data;
+  CrObjectExtra **slot = cr_value_extra_slot (v);
+  if (slot == NULL)
+    return NULL;
+  if (*slot == NULL && create)
+    *slot = g_new0 (CrObjectExtra, 1);
+  return *slot;
 }
 
 CrValue *
@@ -432,55 +446,102 @@ cr_object_tensor_print_name (CrValue *tensor)
   return cls->u.cls.name;
 }
 
-CrValue *
-cr_object_tensor_getattr (CrInterp    *interp,
-                          CrValue     *tensor,
-                          const char  *name,
-                          GError     **error)
+/* The builtin type's own attribute: a tensor's member (AttributeError when
+ * absent), a list's method (NULL when absent). */
+static CrValue *
+builtin_member (CrInterp    *interp,
+                CrValue     *v,
+                const char  *name,
+                GError     **error)
 {
-  CrObjectExtra *extra = cr_object_extra (tensor, FALSE);
+  if (v->kind == CR_VALUE_TENSOR)
+    return cr_torch_tensor_getattr (interp, v, name, error);
+  return cr_builtin_method (interp, v, name);
+}
+
+CrValue *
+cr_object_builtin_getattr (CrInterp    *interp,
+                           CrValue     *v,
+                           const char  *name,
+                           GError     **error)
+{
+  CrObjectExtra *extra = cr_object_extra (v, FALSE);
+  CrValue *cls = extra ? extra->cls : NULL;
   if (extra)
     {
-      CrValue *attr = extra->cls && !g_str_has_prefix (name, "__cr_")
-                        ? cr_class_lookup (extra->cls, name) : NULL;
+      CrValue *attr = cls && !g_str_has_prefix (name, "__cr_") ? cr_class_lookup (cls, name) : NULL;
       if (attr && is_property (attr))
-        return property_get (interp, attr, tensor, name, error);
-      CrValue *v = extra->attrs ? g_hash_table_lookup (extra->attrs, name) : NULL;
-      if (v)
-        return cr_value_ref (v);
+        return property_get (interp, attr, v, name, error);
+      CrValue *own = extra->attrs ? g_hash_table_lookup (extra->attrs, name) : NULL;
+      if (own)
+        return cr_value_ref (own);
       if (attr)
-        return cr_object_bind_class_attr (interp, attr, tensor, error);
+        return cr_object_bind_class_attr (interp, attr, v, error);
     }
   if (name[0] == '_' && name[1] == '_')
     {
       if (strcmp (name, "__class__") == 0)
-        return cr_value_ref (cr_interp_type_of (interp, tensor));
-      if (strcmp (name, "__dict__") == 0)
+        return cr_value_ref (cr_interp_type_of (interp, v));
+      if (strcmp (name, "__dict__") == 0 && (v->kind == CR_VALUE_TENSOR || cls))
         return attrs_dict (extra ? extra->attrs : NULL);
     }
-  return cr_torch_tensor_getattr (interp, tensor, name, error);
+  GError *local = NULL;
+  CrValue *r = builtin_member (interp, v, name, &local);
+  if (r || !cls || (local && local->code != CR_EXC_ATTRIBUTE_ERROR))
+    {
+      if (local)
+        g_propagate_error (error, local);
+      return r;
+    }
+  /* A subclass's __getattr__, when all else failed. */
+  CrValue *getattr = cr_class_lookup (cls, "__getattr__");
+  if (!getattr || getattr->kind != CR_VALUE_FUNCTION)
+    {
+      if (local)
+        g_propagate_error (error, local);
+      return NULL;
+    }
+  if (local)
+    {
+      g_error_free (local);
+      cr_interp_forget_error (interp);
+    }
+  CrValue *arg = cr_value_new_str (name);
+  r = cr_interp_call_method (interp, v, getattr, &arg, 1, error);
+  cr_value_unref (arg);
+  return r;
 }
 
 gboolean
-cr_object_tensor_setattr (CrInterp    *interp,
-                          CrValue     *tensor,
-                          const char  *name,
-                          CrValue     *value,
-                          GError     **error)
+cr_object_builtin_setattr (CrInterp    *interp,
+                           CrValue     *v,
+                           const char  *name,
+                           CrValue     *value,
+                           GError     **error)
 {
-  GError *local = NULL;
-  if (cr_torch_tensor_setattr (interp, tensor, name, value, &local))
-    return TRUE;
-  if (local)
+  if (v->kind == CR_VALUE_TENSOR)
     {
-      g_propagate_error (error, local);
+      GError *local = NULL;
+      if (cr_torch_tensor_setattr (interp, v, name, value, &local))
+        return TRUE;
+      if (local)
+        {
+          g_propagate_error (error, local);
+          return FALSE;
+        }
+    }
+  /* Not one of the builtin's members: the object's own attribute, which a
+   * tensor and an object of a script's subclass of list, tuple or dict take. */
+  CrObjectExtra *extra = cr_object_extra (v, v->kind == CR_VALUE_TENSOR);
+  if (!extra || (v->kind != CR_VALUE_TENSOR && !extra->cls))
+    {
+      cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "'%s' object has no attribute '%s'",
+                           cr_value_type_name (v), name);
       return FALSE;
     }
-  /* Not one of the tensor's own members: the script's attribute. */
-  CrObjectExtra *extra = cr_object_extra (tensor, TRUE);
   CrValue *attr = extra->cls ? cr_class_lookup (extra->cls, name) : NULL;
   if (attr && is_property (attr))
-    return property_set (interp, attr, tensor, name, value, error);
+    return property_set (interp, attr, v, name, value, error);
   if (!extra->attrs)
     extra->attrs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, value_unref_notify);
   g_hash_table_insert (extra->attrs, g_strdup (name), cr_value_ref (value));
@@ -488,20 +549,148 @@ cr_object_tensor_setattr (CrInterp    *interp,
 }
 
 gboolean
-cr_object_tensor_delattr (CrInterp    *interp,
-                          CrValue     *tensor,
-                          const char  *name,
-                          GError     **error)
+cr_object_builtin_delattr (CrInterp    *interp,
+                           CrValue     *v,
+                           const char  *name,
+                           GError     **error)
 {
-  CrObjectExtra *extra = cr_object_extra (tensor, FALSE);
+  CrObjectExtra *extra = cr_object_extra (v, FALSE);
   CrValue *attr = extra && extra->cls ? cr_class_lookup (extra->cls, name) : NULL;
   if (attr && is_property (attr))
-    return property_set (interp, attr, tensor, name, NULL, error);
+    return property_set (interp, attr, v, name, NULL, error);
   if (extra && extra->attrs && g_hash_table_remove (extra->attrs, name))
     return TRUE;
   cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "'%s' object has no attribute '%s'",
-                       cr_value_type_name (tensor), name);
+                       cr_value_type_name (v), name);
   return FALSE;
+}
+
+/* ---- list, tuple and dict as base classes ------------------------------------------------- */
+
+/* Makes a fresh value (v itself unless something else holds it: tuple(t)
+ * may hand back t) of the script class cls. Takes v; a new ref. */
+static CrValue *
+adopt (CrValue *v,
+       CrValue *cls)
+{
+  if (cls->kind == CR_VALUE_CLASS && g_hash_table_lookup (cls->u.cls.attrs, "__cr_kind__"))
+    return v;   /* the builtin class itself: a plain value */
+  if (v->ref_count > 1 && (v->kind == CR_VALUE_LIST || v->kind == CR_VALUE_TUPLE))
+    {
+      CrValue *copy = cr_value_new_tuple ((CrValue *const *) v->u.seq.items->pdata,
+                                          v->u.seq.items->len);
+      copy->kind = v->kind;
+      cr_value_unref (v);
+      v = copy;
+    }
+  cr_object_set_class (v, cls);
+  return v;
+}
+
+static gboolean
+new_cls_arg (CrValue *const  *args,
+             guint            n_args,
+             const char      *type_name,
+             GError         **error)
+{
+  if (n_args > 0 && args[0]->kind == CR_VALUE_CLASS)
+    return TRUE;
+  cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "%s.__new__(X): X is not a type object (%s)",
+                       type_name, n_args > 0 ? cr_value_type_name (args[0]) : "nothing");
+  return FALSE;
+}
+
+/* list.__new__(cls, ...) and dict.__new__(cls, ...): an empty one of cls,
+ * which __init__ fills. */
+NATIVE (container_new)
+{
+  CrValueKind kind = (CrValueKind) GPOINTER_TO_INT (data);
+  if (!new_cls_arg (args, n_args, kind == CR_VALUE_LIST ? "list" : "dict", error))
+    return NULL;
+  return adopt (kind == CR_VALUE_LIST ? cr_value_new_list () : cr_value_new_dict (), args[0]);
+}
+
+/* tuple.__new__(cls, iterable=()): a tuple is filled when made. */
+NATIVE (tuple_new)
+{
+  if (!new_cls_arg (args, n_args, "tuple", error))
+    return NULL;
+  if (n_kwargs > 0 || n_args > 2)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "tuple expected at most 1 argument, got %u",
+                           n_args - 1);
+      return NULL;
+    }
+  CrValue *list = n_args == 2 ? cr_iter_to_list (interp, args[1], error) : cr_value_new_list ();
+  if (!list)
+    return NULL;
+  list->kind = CR_VALUE_TUPLE;
+  return adopt (list, args[0]);
+}
+
+/* list.__init__(self, iterable=()) and dict.__init__(self, *args, **kwargs). */
+NATIVE (container_init)
+{
+  CrValueKind kind = (CrValueKind) GPOINTER_TO_INT (data);
+  CrValue *receiver = self;
+  if (receiver == NULL || receiver->kind == CR_VALUE_CLASS)
+    {
+      if (n_args == 0)
+        {
+          cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "descriptor '__init__' needs an argument");
+          return NULL;
+        }
+      receiver = args[0];
+      args++;
+      n_args--;
+    }
+  if (receiver->kind != kind)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
+                           "descriptor '__init__' requires a '%s' object but received a '%s'",
+                           kind == CR_VALUE_LIST ? "list" : "dict", cr_value_type_name (receiver));
+      return NULL;
+    }
+  if (kind == CR_VALUE_LIST)
+    {
+      if (n_kwargs > 0)
+        {
+          cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "list() takes no keyword arguments");
+          return NULL;
+        }
+      if (n_args > 1)
+        {
+          cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "list expected at most 1 argument, got %u",
+                               n_args);
+          return NULL;
+        }
+      CrValue *items = n_args == 1 ? cr_iter_to_list (interp, args[0], error) : cr_value_new_list ();
+      if (!items)
+        return NULL;
+      g_ptr_array_set_size (receiver->u.seq.items, 0);
+      for (guint i = 0; i < items->u.seq.items->len; i++)
+        g_ptr_array_add (receiver->u.seq.items, cr_value_ref (items->u.seq.items->pdata[i]));
+      cr_seq_account (receiver);
+      cr_value_unref (items);
+      return cr_value_none ();
+    }
+  if (n_args > 1)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "dict expected at most 1 argument, got %u",
+                           n_args);
+      return NULL;
+    }
+  if (n_args == 1 && !cr_dict_update_from (interp, receiver, args[0], error))
+    return NULL;
+  for (guint i = 0; i < n_kwargs; i++)
+    {
+      CrValue *key = cr_value_new_str (kwargs[i].name);
+      gboolean ok = cr_dict_set (receiver, key, kwargs[i].value, error);
+      cr_value_unref (key);
+      if (!ok)
+        return NULL;
+    }
+  return cr_value_none ();
 }
 
 /* ---- object's methods ----------------------------------------------------------------------- */
@@ -648,9 +837,24 @@ void
 cr_object_install (CrInterp *interp,
                    CrValue  *object_class)
 {
-  (void) interp;
   add_method (object_class, "__getattribute__", object_getattribute);
   add_method (object_class, "__setattr__", object_setattr);
   add_method (object_class, "__delattr__", object_delattr);
   add_method (object_class, "__new__", object_new);
+
+  /* list, tuple and dict as base classes (made before object). */
+  static const struct { CrValueKind kind; const char *name; CrNativeFunc fn; } methods[] = {
+    { CR_VALUE_LIST, "__new__", container_new }, { CR_VALUE_LIST, "__init__", container_init },
+    { CR_VALUE_DICT, "__new__", container_new }, { CR_VALUE_DICT, "__init__", container_init },
+    { CR_VALUE_TUPLE, "__new__", tuple_new },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (methods); i++)
+    {
+      CrValue *cls = g_hash_table_lookup (interp->type_classes, GINT_TO_POINTER (methods[i].kind));
+      g_return_if_fail (cls != NULL);
+      CrValue *m = cr_value_new_native (methods[i].name, methods[i].fn, NULL,
+                                        GINT_TO_POINTER (methods[i].kind));
+      cr_value_set_member (cls, methods[i].name, m);
+      cr_value_unref (m);
+    }
 }

@@ -55,10 +55,14 @@ gboolean  cr_object_instance_delattr  (CrInterp    *interp,
  * subclass of the builtin class (nn.Parameter of torch.Tensor; NULL: the
  * builtin class itself), and its own attributes (`inp.g = ...`). It belongs
  * to the object, so every reference to it sees the same. */
-typedef struct {
+struct _CrObjectExtra {
   CrValue    *cls;     /* owned, may be NULL */
   GHashTable *attrs;   /* char* -> CrValue* (owned), NULL until one is set */
-} CrObjectExtra;
+};
+void      cr_object_extra_free        (CrObjectExtra *extra);   /* NULL-safe */
+/* Where a list, tuple or dict keeps its extra (cr-value.c); NULL for other
+ * values (and torch.Size). */
+CrObjectExtra **cr_value_extra_slot   (CrValue     *v);
 
 /* v's extra (borrowed), made when create is TRUE and v can hold one; NULL
  * when v has none. */
@@ -71,20 +75,21 @@ CrValue  *cr_object_script_class      (CrValue     *v);
 void      cr_object_set_class         (CrValue     *v,
                                        CrValue     *cls);
 
-/* Attribute access on a tensor: the script subclass's methods and
- * properties and the tensor's own attributes around the torch layer's
+/* Attribute access on a builtin object that may carry an extra (a tensor;
+ * a list, tuple or dict of a script's subclass): the subclass's methods
+ * and properties and the object's own attributes around the builtin's
  * members. getattr: NULL without error when absent. */
-CrValue  *cr_object_tensor_getattr    (CrInterp    *interp,
-                                       CrValue     *tensor,
+CrValue  *cr_object_builtin_getattr   (CrInterp    *interp,
+                                       CrValue     *v,
                                        const char  *name,
                                        GError     **error);
-gboolean  cr_object_tensor_setattr    (CrInterp    *interp,
-                                       CrValue     *tensor,
+gboolean  cr_object_builtin_setattr   (CrInterp    *interp,
+                                       CrValue     *v,
                                        const char  *name,
                                        CrValue     *value,
                                        GError     **error);
-gboolean  cr_object_tensor_delattr    (CrInterp    *interp,
-                                       CrValue     *tensor,
+gboolean  cr_object_builtin_delattr   (CrInterp    *interp,
+                                       CrValue     *v,
                                        const char  *name,
                                        GError     **error);
 

@@ -239,6 +239,14 @@ repr_into (CrInterp  *interp,
     case CR_VALUE_LIST:
     case CR_VALUE_TUPLE:
     case CR_VALUE_DICT:
+      if (G_UNLIKELY (cr_object_script_class (v) != NULL))
+        {
+          gboolean handled;   /* a subclass's own __repr__ (OrderedDict's) */
+          if (!user_dunder_str (interp, v, "__repr__", out, &handled, error))
+            return FALSE;
+          if (handled)
+            return TRUE;
+        }
       return repr_container (interp, v, out, active, error);
     case CR_VALUE_SLICE:
       g_string_append (out, "slice(");
@@ -492,7 +500,7 @@ cr_value_str (CrInterp  *interp,
         }
       return g_string_free (out, FALSE);
     }
-  if (v->kind == CR_VALUE_TENSOR && cr_object_script_class (v))
+  if (v->kind != CR_VALUE_INSTANCE && cr_object_script_class (v))
     {
       GString *out = g_string_new (NULL);
       gboolean handled;

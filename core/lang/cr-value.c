@@ -55,6 +55,7 @@ struct _CrDict {
   GPtrArray  *values;     /* owned refs */
   GHashTable *index;      /* key (borrowed) -> GUINT_TO_POINTER (position + 1) */
   guint       n_charged;  /* entries counted against the memory budget */
+  CrObjectExtra *extra;   /* owned, NULL but for a script's dict subclass */
 };
 
 static guint    value_hash      (gconstpointer v);
@@ -309,6 +310,7 @@ cr_value_new_list (void)
   v->u.seq.items = g_ptr_array_new_with_free_func (value_unref_notify);
   v->u.seq.is_size = FALSE;
   v->u.seq.n_charged = 0;
+  v->u.seq.extra = NULL;
   return value_charged (v);
 }
 
@@ -320,6 +322,7 @@ cr_value_new_list_take (GPtrArray *items)
   v->u.seq.items = items;
   v->u.seq.is_size = FALSE;
   v->u.seq.n_charged = items->len;
+  v->u.seq.extra = NULL;
   return value_charged (v);
 }
 
@@ -362,6 +365,7 @@ cr_value_new_dict (void)
   d->values = g_ptr_array_new_with_free_func (value_unref_notify);
   d->index = g_hash_table_new (value_hash, value_key_equal);
   d->n_charged = 0;
+  d->extra = NULL;
   v->u.dict = d;
   return value_charged (v);
 }
@@ -487,8 +491,10 @@ value_free (CrValue *v)
     case CR_VALUE_LIST:
     case CR_VALUE_TUPLE:
       g_ptr_array_unref (v->u.seq.items);
+      cr_object_extra_free (v->u.seq.extra);
       break;
     case CR_VALUE_DICT:
+      cr_object_extra_free (v->u.dict->extra);
       g_hash_table_unref (v->u.dict->index);
       g_ptr_array_unref (v->u.dict->keys);
       g_ptr_array_unref (v->u.dict->values);
@@ -855,6 +861,28 @@ cr_class_is_subclass (CrValue *cls,
     if (cls == base)
       return TRUE;
   return FALSE;
+}
+
+guint
+cr_value_hash (CrValue *v)
+{
+  return value_hash (v);
+}
+
+CrObjectExtra **
+cr_value_extra_slot (CrValue *v)
+{
+  switch (v->kind)
+    {
+    case CR_VALUE_LIST:
+      return &v->u.seq.extra;
+    case CR_VALUE_TUPLE:
+      return v->u.seq.is_size ? NULL : &v->u.seq.extra;
+    case CR_VALUE_DICT:
+      return &v->u.dict->extra;
+    default:
+      return NULL;
+    }
 }
 
 CrValue *

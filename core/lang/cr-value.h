@@ -19,6 +19,7 @@ typedef struct _CrInterp     CrInterp;
 typedef struct _CrObjectType CrObjectType;
 typedef struct _CrFunction   CrFunction;   /* private to the interpreter */
 typedef struct _CrDict       CrDict;       /* private to cr-value.c: insertion-ordered */
+typedef struct _CrObjectExtra CrObjectExtra; /* cr-object.h: a builtin subclass's class */
 
 typedef enum {
   CR_VALUE_NONE,
@@ -70,6 +71,8 @@ struct _CrValue {
       GPtrArray *items;
       gboolean   is_size;
       guint      n_charged;   /* items counted against the memory budget */
+      CrObjectExtra *extra;   /* owned, NULL but for an object of a script's
+                               * subclass of list or tuple (cr-object.h) */
     } seq;                                                       /* LIST, TUPLE */
     CrDict  *dict;
     struct { CrValue *start, *stop, *step; } slice;              /* owned; NONE when omitted */
