@@ -111,6 +111,17 @@ G_BEGIN_DECLS
   X (NATIVE_GROUP_NORM)   /* NativeGroupNormBackward0 */               \
   X (EMBEDDING)           /* EmbeddingBackward0 */                     \
   X (DIAGONAL)            /* DiagonalBackward0 */                      \
+  X (CONSTANT_PAD_ND)     /* ConstantPadNdBackward0 */                 \
+  X (REFLECTION_PAD1D)    /* ReflectionPad1DBackward0 */               \
+  X (REFLECTION_PAD2D)    /* ReflectionPad2DBackward0 */               \
+  X (REFLECTION_PAD3D)    /* ReflectionPad3DBackward0 */               \
+  X (REPLICATION_PAD1D)   /* ReplicationPad1DBackward0 */              \
+  X (REPLICATION_PAD2D)   /* ReplicationPad2DBackward0 */              \
+  X (REPLICATION_PAD3D)   /* ReplicationPad3DBackward0 */              \
+  X (CLAMP_MIN)           /* ClampMinBackward0 */                      \
+  X (CLAMP_MAX)           /* ClampMaxBackward0 */                      \
+  X (ADD_SCALAR)          /* AddBackward1: at::add(tensor, scalar) */  \
+  X (TRILINEAR)           /* TrilinearBackward0: F.bilinear */         \
   X (CONVOLUTION)         /* ConvolutionBackward0 (also transposed) */ \
   X (CONVOLUTION_WEIGHT)  /* ConvolutionBackwardBackward0: weight grad */ \
   X (MAX_POOL2D)          /* MaxPool2DWithIndicesBackward0 */          \

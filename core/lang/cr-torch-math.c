@@ -4,6 +4,7 @@
 #include "cr-cuda.h"
 #include "cr-torch-private.h"
 #include "cr-torch-native.h"
+#include "cr-ops-nnf.h"
 #include "cr-kernels.h"
 #include "cr-grad-mode.h"
 
@@ -400,7 +401,8 @@ NATIVE (native_clamp_bound)
       cr_torch_args_type_error (&a, 1, "Number", error);
       return NULL;
     }
-  return cr_torch_wrap (cr_clamp (x, !is_max, bound, is_max, bound, error));
+  /* ClampMinBackward0 / ClampMaxBackward0, as PyTorch records them. */
+  return cr_torch_wrap (is_max ? cr_clamp_max (x, bound, error) : cr_clamp_min (x, bound, error));
 }
 
 NATIVE (native_where)

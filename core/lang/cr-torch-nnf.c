@@ -1,8 +1,9 @@
 /* cr-torch-nnf.c — torch.nn.functional's layer functions with PyTorch 1.13's
  * signatures and defaults: embedding, layer_norm, batch_norm, group_norm,
- * instance_norm, dropout, dropout1d/2d (the ops are in
- * core/ops/cr-ops-norm.c and cr-ops-embedding.c), and their torch.NAME
- * spellings. */
+ * instance_norm, dropout, dropout1d/2d, pad, normalize, cosine_similarity,
+ * pairwise_distance and bilinear (the ops are in core/ops/cr-ops-norm.c,
+ * cr-ops-embedding.c, cr-ops-dropout.c, cr-ops-pad.c, cr-ops-distance.c), and
+ * their torch.NAME spellings. */
 #include "cr-torch-native.h"
 #include "cr-ops-nnf.h"
 
@@ -318,6 +319,120 @@ NATIVE (native_dropout1d)
   return dropout_common (interp, &a, TRUE, error);
 }
 
+/* ---- padding, distances, bilinear ---------------------------------------- */
+
+/* F.pad(input, pad, mode='constant', value=None) */
+NATIVE (native_pad)
+{
+  gint64 pad[2 * CR_MAX_DIMS];
+  CrValue *seq;
+  const char *mode = "constant";
+  double value = 0.0;
+  guint n;
+  PARSE ("pad", "input pad | mode value");
+  TENSOR_ARG (x, 0);
+
+  seq = a.values[1];
+  if (seq->kind != CR_VALUE_TUPLE && seq->kind != CR_VALUE_LIST)
+    {
+      cr_torch_args_type_error (&a, 1, "tuple of ints", error);
+      return NULL;
+    }
+  n = cr_seq_len (seq);
+  if (n > G_N_ELEMENTS (pad))
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR, "Padding length too large");
+      return NULL;
+    }
+  for (guint k = 0; k < n; k++)
+    if (!cr_torch_value_is_int (cr_seq_get (seq, k), &pad[k]))
+      {
+        g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                     "pad(): argument 'pad' must be tuple of ints, but found element of type %s "
+                     "at pos %u", cr_torch_type_name (cr_seq_get (seq, k)), k + 1);
+        return NULL;
+      }
+  if (cr_torch_args_has (&a, 2))
+    {
+      if (a.values[2]->kind != CR_VALUE_STR)
+        {
+          cr_torch_args_type_error (&a, 2, "str", error);
+          return NULL;
+        }
+      mode = a.values[2]->u.str.data;
+    }
+  if (!cr_torch_args_double (&a, 3, 0.0, &value, error))
+    return NULL;
+  return cr_torch_wrap (cr_pad (x, pad, (int) n, mode, cr_torch_args_has (&a, 3), value, error));
+}
+
+/* F.normalize(input, p=2.0, dim=1, eps=1e-12, out=None) */
+NATIVE (native_normalize)
+{
+  double p, eps;
+  gint64 dim;
+  PARSE ("normalize", "input | p dim eps out");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_double (&a, 1, 2.0, &p, error)
+      || !cr_torch_args_int (&a, 2, 1, &dim, error)
+      || !cr_torch_args_double (&a, 3, 1e-12, &eps, error))
+    return NULL;
+  if (cr_torch_args_has (&a, 4))
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                           "normalize(out=) is not supported by Chainrule yet");
+      return NULL;
+    }
+  return cr_torch_wrap (cr_normalize (x, p, (int) CLAMP (dim, G_MININT, G_MAXINT), eps, error));
+}
+
+/* F.cosine_similarity(x1, x2, dim=1, eps=1e-8) */
+NATIVE (native_cosine_similarity)
+{
+  gint64 dim;
+  double eps;
+  PARSE ("cosine_similarity", "x1 x2 | dim eps");
+  TENSOR_ARG (x1, 0);
+  TENSOR_ARG (x2, 1);
+
+  if (!cr_torch_args_int (&a, 2, 1, &dim, error)
+      || !cr_torch_args_double (&a, 3, 1e-8, &eps, error))
+    return NULL;
+  return cr_torch_wrap (cr_cosine_similarity (x1, x2, (int) CLAMP (dim, G_MININT, G_MAXINT), eps,
+                                              error));
+}
+
+/* F.pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False) */
+NATIVE (native_pairwise_distance)
+{
+  double p, eps;
+  gboolean keepdim;
+  PARSE ("pairwise_distance", "x1 x2 | p eps keepdim");
+  TENSOR_ARG (x1, 0);
+  TENSOR_ARG (x2, 1);
+
+  if (!cr_torch_args_double (&a, 2, 2.0, &p, error)
+      || !cr_torch_args_double (&a, 3, 1e-6, &eps, error)
+      || !cr_torch_args_bool (&a, 4, FALSE, &keepdim, error))
+    return NULL;
+  return cr_torch_wrap (cr_pairwise_distance (x1, x2, p, eps, keepdim, error));
+}
+
+/* F.bilinear(input1, input2, weight, bias=None) */
+NATIVE (native_bilinear)
+{
+  CrTensor *bias;
+  PARSE ("bilinear", "input1 input2 weight | bias");
+  TENSOR_ARG (x1, 0);
+  TENSOR_ARG (x2, 1);
+  TENSOR_ARG (w, 2);
+
+  if (!optional_tensor (&a, 3, &bias, error))
+    return NULL;
+  return cr_torch_wrap (cr_bilinear (x1, x2, w, bias, error));
+}
+
 #define F CR_TORCH_IN_F
 #define T CR_TORCH_IN_TORCH
 
@@ -333,6 +448,11 @@ const CrTorchFunc cr_torch_nnf_funcs[] = {
   { "dropout2d", native_dropout2d, F, NULL },
   { "feature_dropout", native_torch_dropout, T, GINT_TO_POINTER (TRUE) },
   { "dropout1d", native_dropout1d, F, NULL },
+  { "pad", native_pad, F, NULL },
+  { "normalize", native_normalize, F, NULL },
+  { "cosine_similarity", native_cosine_similarity, F | T, NULL },
+  { "pairwise_distance", native_pairwise_distance, F | T, NULL },
+  { "bilinear", native_bilinear, F | T, NULL },
 };
 
 const guint cr_torch_n_nnf_funcs = G_N_ELEMENTS (cr_torch_nnf_funcs);

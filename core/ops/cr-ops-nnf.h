@@ -93,4 +93,63 @@ CrTensor *cr_diagonal       (CrTensor      *x,
                              int            dim2,
                              GError       **error);
 
+/* ---- padding (cr-ops-pad.c) -------------------------------------------- */
+
+/* F.pad(x, pad, mode, value): pad holds n (even) sizes, (left, right) pairs
+ * from the last dim backwards; mode "constant" (ConstantPadNdBackward0;
+ * negative sizes cut), "reflect", "replicate" (ReflectionPad1DBackward0 ...
+ * ReplicationPad3DBackward0) or "circular". */
+CrTensor *cr_pad            (CrTensor      *x,
+                             const gint64  *pad,
+                             int            n,
+                             const char    *mode,
+                             gboolean       has_value,
+                             double         value,
+                             GError       **error);
+/* torch.constant_pad_nd(x, pad, value). */
+CrTensor *cr_constant_pad   (CrTensor      *x,
+                             const gint64  *pad,
+                             int            n,
+                             double         value,
+                             GError       **error);
+
+/* ---- distances and bilinear (cr-ops-distance.c) -------------------------- */
+
+/* x.clamp_min(min) / x.clamp_max(max): ClampMinBackward0 / ClampMaxBackward0. */
+CrTensor *cr_clamp_min      (CrTensor      *x,
+                             double         min,
+                             GError       **error);
+CrTensor *cr_clamp_max      (CrTensor      *x,
+                             double         max,
+                             GError       **error);
+/* x + value as C++'s at::add(Tensor, Scalar) records it: AddBackward1. */
+CrTensor *cr_add_scalar     (CrTensor      *x,
+                             double         value,
+                             GError       **error);
+/* F.normalize(x, p, dim, eps). */
+CrTensor *cr_normalize      (CrTensor      *x,
+                             double         p,
+                             int            dim,
+                             double         eps,
+                             GError       **error);
+/* F.cosine_similarity(x1, x2, dim, eps). */
+CrTensor *cr_cosine_similarity (CrTensor   *x1,
+                             CrTensor      *x2,
+                             int            dim,
+                             double         eps,
+                             GError       **error);
+/* F.pairwise_distance(x1, x2, p, eps, keepdim). */
+CrTensor *cr_pairwise_distance (CrTensor   *x1,
+                             CrTensor      *x2,
+                             double         p,
+                             double         eps,
+                             gboolean       keepdim,
+                             GError       **error);
+/* F.bilinear(x1, x2, weight, bias): TrilinearBackward0 under the reshapes. */
+CrTensor *cr_bilinear       (CrTensor      *input1,
+                             CrTensor      *input2,
+                             CrTensor      *weight,
+                             CrTensor      *bias,
+                             GError       **error);
+
 G_END_DECLS

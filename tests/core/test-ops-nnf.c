@@ -1,5 +1,6 @@
 /* test-ops-nnf.c — layer_norm, batch_norm, group_norm, instance_norm,
- * embedding, einsum and diagonal: first and second finite-difference checks
+ * embedding, einsum, diagonal, pad, normalize, cosine_similarity,
+ * pairwise_distance, bilinear and clamp_min: first and second finite-difference checks
  * (float64) of every input, values against PyTorch 1.13, grad_fn names, and
  * the running statistics of batch norm. */
 #include "cr-ops-nnf.h"
@@ -13,6 +14,8 @@ typedef enum {
   F_LAYER_NORM, F_LAYER_NORM_2, F_LAYER_NORM_PLAIN, F_BATCH_NORM_TRAIN, F_BATCH_NORM_EVAL,
   F_BATCH_NORM_4D, F_GROUP_NORM, F_INSTANCE_NORM, F_EMBEDDING, F_EMBEDDING_PAD,
   F_EINSUM_MM, F_EINSUM_TRACE, F_EINSUM_OUTER, F_EINSUM_BATCH, F_EINSUM_THREE, F_DIAGONAL,
+  F_PAD_CONSTANT, F_PAD_CUT, F_PAD_REFLECT, F_PAD_REPLICATE_2D, F_NORMALIZE, F_COSINE,
+  F_PAIRWISE, F_BILINEAR, F_CLAMP_MIN,
 } Which;
 
 static CrTensor *
@@ -59,6 +62,19 @@ apply (CrTensor *const *in,
     case F_EINSUM_BATCH: return cr_einsum ("...ij,...kj->...ik", in, 2, error);
     case F_EINSUM_THREE: return cr_einsum ("ij,jk,k->i", in, 3, error);
     case F_DIAGONAL:     return cr_diagonal (in[0], 1, 0, 2, error);
+    case F_PAD_CONSTANT: return cr_pad (in[0], (gint64[]) { 1, 2, 0, 1 }, 4, "constant", TRUE,
+                                        0.5, error);
+    case F_PAD_CUT:      return cr_pad (in[0], (gint64[]) { -1, 2 }, 2, "constant", FALSE, 0.0,
+                                        error);
+    case F_PAD_REFLECT:  return cr_pad (in[0], (gint64[]) { 2, 1 }, 2, "reflect", FALSE, 0.0,
+                                        error);
+    case F_PAD_REPLICATE_2D:
+      return cr_pad (in[0], (gint64[]) { 1, 2, 2, 0 }, 4, "replicate", FALSE, 0.0, error);
+    case F_NORMALIZE:    return cr_normalize (in[0], 2.0, 1, 1e-12, error);
+    case F_COSINE:       return cr_cosine_similarity (in[0], in[1], 1, 1e-8, error);
+    case F_PAIRWISE:     return cr_pairwise_distance (in[0], in[1], 2.0, 1e-6, FALSE, error);
+    case F_BILINEAR:     return cr_bilinear (in[0], in[1], in[2], in[3], error);
+    case F_CLAMP_MIN:    return cr_clamp_min (in[0], 0.1, error);
     }
   g_assert_not_reached ();
 }
@@ -177,6 +193,33 @@ test_einsum_grads (void)
   check_both (F_DIAGONAL, &t3, 1);
 }
 
+static void
+test_pad_distance_grads (void)
+{
+  g_autoptr(CrTensor) x = rand_t ((gint64[]) { 2, 2, 4 }, 3, 30);
+  g_autoptr(CrTensor) y = rand_t ((gint64[]) { 2, 2, 4 }, 3, 31);
+  g_autoptr(CrTensor) img = rand_t ((gint64[]) { 1, 2, 3, 3 }, 4, 32);
+  g_autoptr(CrTensor) m1 = rand_t ((gint64[]) { 3, 4 }, 2, 33);
+  g_autoptr(CrTensor) m2 = rand_t ((gint64[]) { 3, 4 }, 2, 34);
+  g_autoptr(CrTensor) i1 = rand_t ((gint64[]) { 2, 3, 2 }, 3, 35);
+  g_autoptr(CrTensor) i2 = rand_t ((gint64[]) { 2, 3, 3 }, 3, 36);
+  g_autoptr(CrTensor) w = rand_t ((gint64[]) { 4, 2, 3 }, 3, 37);
+  g_autoptr(CrTensor) b = rand_t ((gint64[]) { 4 }, 1, 38);
+  CrTensor *pair[2] = { m1, m2 };
+  CrTensor *pair3[2] = { x, y };
+  CrTensor *bil[4] = { i1, i2, w, b };
+
+  check_both (F_PAD_CONSTANT, &x, 1);
+  check_both (F_PAD_CUT, &x, 1);
+  check_both (F_PAD_REFLECT, &x, 1);
+  check_both (F_PAD_REPLICATE_2D, &img, 1);
+  check_both (F_NORMALIZE, &m1, 1);
+  check_both (F_COSINE, pair, 2);
+  check_both (F_PAIRWISE, pair3, 2);
+  check_both (F_BILINEAR, bil, 4);
+  check_both (F_CLAMP_MIN, &m1, 1);
+}
+
 /* F.batch_norm(x, rm, rv, training=True, momentum=0.2) of the nnf_batch_norm
  * case's first rows, float64: PyTorch 1.13's running statistics. */
 static void
@@ -244,6 +287,7 @@ main (int    argc,
   g_test_add_func ("/ops-nnf/group-instance-norm/grads", test_group_instance_norm_grads);
   g_test_add_func ("/ops-nnf/embedding/grads", test_embedding_grads);
   g_test_add_func ("/ops-nnf/einsum/grads", test_einsum_grads);
+  g_test_add_func ("/ops-nnf/pad-distance/grads", test_pad_distance_grads);
   g_test_add_func ("/ops-nnf/errors", test_errors);
   return g_test_run ();
 }
