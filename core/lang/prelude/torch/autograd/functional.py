@@ -357,3 +357,7 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     outputs = _grad_postprocess(outputs, create_graph)
     hvp = _grad_postprocess(hvp, create_graph)
     return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(hvp, is_inputs_tuple)
+
+
+def __getattr__(name):
+    torch._C._missing_attribute('torch.autograd.functional', name)
