@@ -18,13 +18,26 @@ _GET_LR_WARNING = ("To get the last learning rate computed by the scheduler, "
                    "please use `get_last_lr()`.")
 
 
-def _counting_step(optimizer, step):
-    # PyTorch wraps optimizer.step so that the scheduler can tell whether it
-    # ran before its own first step().
-    def wrapper(*args, **kwargs):
-        optimizer._step_count += 1
-        return step(*args, **kwargs)
-    return wrapper
+# The optimizer classes whose step() counts its calls in _step_count, so
+# that a scheduler can tell whether it ran before its own first step().
+# PyTorch wraps the instance's step through a weak reference; here the class's
+# step is wrapped, once, so that no optimizer refers to itself.
+_counted_classes = []
+
+
+def _count_steps(optimizer):
+    cls = type(optimizer)
+    for counted in _counted_classes:
+        if counted is cls:
+            return
+    func = cls.step
+
+    def step(self, *args, **kwargs):
+        self._step_count = getattr(self, '_step_count', 0) + 1
+        return func(self, *args, **kwargs)
+
+    cls.step = step
+    _counted_classes.append(cls)
 
 
 def _epoch_str(epoch):
@@ -82,9 +95,7 @@ class _LRScheduler(object):
                                    "in param_groups[{}] when resuming an optimizer".format(i))
         self.base_lrs = [group['initial_lr'] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
-        if not getattr(optimizer, '_step_counted', False):
-            optimizer.step = _counting_step(optimizer, optimizer.step)
-            optimizer._step_counted = True
+        _count_steps(optimizer)
         self.verbose = verbose
         self._initial_step()
 

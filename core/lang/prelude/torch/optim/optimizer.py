@@ -37,6 +37,23 @@ def _typename(o):
     return prefix + type(o).__name__
 
 
+def _cast(param, value, key=None):
+    # load_state_dict's copy of a state value: tensors to param's device, and
+    # to its dtype when floating, except the step counts.
+    if isinstance(value, torch.Tensor):
+        if key != "step":
+            if param.is_floating_point():
+                value = value.to(param.dtype)
+            value = value.to(param.device)
+        return value
+    elif isinstance(value, dict):
+        return {k: _cast(param, v, key=k) for k, v in value.items()}
+    elif isinstance(value, (list, tuple)):
+        return type(value)(_cast(param, v) for v in value)
+    else:
+        return value
+
+
 class Optimizer(object):
     def __init__(self, params, defaults):
         self.defaults = defaults
@@ -114,25 +131,12 @@ class Optimizer(object):
             for old_id, p in zip(s['params'], g['params']):
                 id_map[old_id] = p
 
-        def cast(param, value, key=None):
-            if isinstance(value, torch.Tensor):
-                if key != "step":
-                    if param.is_floating_point():
-                        value = value.to(param.dtype)
-                    value = value.to(param.device)
-                return value
-            elif isinstance(value, dict):
-                return {k: cast(param, v, key=k) for k, v in value.items()}
-            elif isinstance(value, (list, tuple)):
-                return type(value)(cast(param, v) for v in value)
-            else:
-                return value
 
         state = {}
         for k, v in state_dict['state'].items():
             if k in id_map:
                 param = id_map[k]
-                state[param] = cast(param, v)
+                state[param] = _cast(param, v)
             else:
                 state[k] = v
         param_groups = []
