@@ -3,7 +3,7 @@
  * instance_norm, dropout, dropout1d/2d, pad, normalize, cosine_similarity,
  * pairwise_distance and bilinear (the ops are in core/ops/cr-ops-norm.c,
  * cr-ops-embedding.c, cr-ops-dropout.c, cr-ops-pad.c, cr-ops-distance.c), and
- * their torch.NAME spellings. */
+ * their torch.NAME spellings; Tensor.index_copy(_) and unflatten. */
 #include "cr-torch-native.h"
 #include "cr-ops-nnf.h"
 
@@ -433,8 +433,67 @@ NATIVE (native_bilinear)
   return cr_torch_wrap (cr_bilinear (x1, x2, w, bias, error));
 }
 
+/* ---- index_copy, unflatten --------------------------------------------- */
+
+/* index_copy(input, dim, index, source); data: TRUE for index_copy_. */
+NATIVE (native_index_copy)
+{
+  gboolean inplace = GPOINTER_TO_INT (data);
+  gint64 dim;
+  PARSE (inplace ? "index_copy_" : "index_copy", "input dim index source");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (index, 2);
+  TENSOR_ARG (source, 3);
+
+  if (!cr_torch_args_int (&a, 1, 0, &dim, error))
+    return NULL;
+  dim = CLAMP (dim, G_MININT, G_MAXINT);
+  if (!inplace)
+    return cr_torch_wrap (cr_index_copy (x, (int) dim, index, source, error));
+  if (!cr_index_copy_ (x, (int) dim, index, source, error))
+    return NULL;
+  return cr_value_ref (a.values[0]);
+}
+
+/* unflatten(input, dim, sizes) */
+NATIVE (native_unflatten)
+{
+  gint64 sizes[CR_MAX_DIMS], dim;
+  CrValue *seq;
+  guint n;
+  PARSE ("unflatten", "input dim sizes");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_int (&a, 1, 0, &dim, error))
+    return NULL;
+  seq = a.values[2];
+  if (seq->kind != CR_VALUE_TUPLE && seq->kind != CR_VALUE_LIST)
+    {
+      cr_torch_args_type_error (&a, 2, "tuple of ints", error);
+      return NULL;
+    }
+  n = cr_seq_len (seq);
+  if (n > CR_MAX_DIMS)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "tensors with more than %d dimensions are not supported", CR_MAX_DIMS);
+      return NULL;
+    }
+  for (guint k = 0; k < n; k++)
+    if (!cr_torch_value_is_int (cr_seq_get (seq, k), &sizes[k]))
+      {
+        g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                     "unflatten(): argument 'sizes' must be tuple of ints, but found element of "
+                     "type %s at pos %u", cr_torch_type_name (cr_seq_get (seq, k)), k + 1);
+        return NULL;
+      }
+  return cr_torch_wrap (cr_unflatten (x, (int) CLAMP (dim, G_MININT, G_MAXINT), sizes, (int) n,
+                                      error));
+}
+
 #define F CR_TORCH_IN_F
 #define T CR_TORCH_IN_TORCH
+#define M CR_TORCH_IN_TENSOR
 
 const CrTorchFunc cr_torch_nnf_funcs[] = {
   { "embedding", native_f_embedding, F, NULL },
@@ -453,6 +512,9 @@ const CrTorchFunc cr_torch_nnf_funcs[] = {
   { "cosine_similarity", native_cosine_similarity, F | T, NULL },
   { "pairwise_distance", native_pairwise_distance, F | T, NULL },
   { "bilinear", native_bilinear, F | T, NULL },
+  { "index_copy", native_index_copy, T | M, GINT_TO_POINTER (FALSE) },
+  { "index_copy_", native_index_copy, M, GINT_TO_POINTER (TRUE) },
+  { "unflatten", native_unflatten, T | M, NULL },
 };
 
 const guint cr_torch_n_nnf_funcs = G_N_ELEMENTS (cr_torch_nnf_funcs);

@@ -152,4 +152,26 @@ CrTensor *cr_bilinear       (CrTensor      *input1,
                              CrTensor      *bias,
                              GError       **error);
 
+/* ---- index_copy (cr-ops-index-copy.c), unflatten (cr-ops-unflatten.c) -- */
+
+/* self.index_copy(dim, index, source): IndexCopyBackward0 over (self,
+ * source); index_copy_ writes self in place (PyTorch's leaf rules, the
+ * version bumped, self's history extended). */
+CrTensor *cr_index_copy     (CrTensor      *self,
+                             int            dim,
+                             CrTensor      *index,
+                             CrTensor      *source,
+                             GError       **error);
+gboolean  cr_index_copy_    (CrTensor      *self,
+                             int            dim,
+                             CrTensor      *index,
+                             CrTensor      *source,
+                             GError       **error);
+/* x.unflatten(dim, sizes): a view, one size may be -1. */
+CrTensor *cr_unflatten      (CrTensor      *x,
+                             int            dim,
+                             const gint64  *sizes,
+                             int            n,
+                             GError       **error);
+
 G_END_DECLS

@@ -15,7 +15,7 @@ typedef enum {
   F_BATCH_NORM_4D, F_GROUP_NORM, F_INSTANCE_NORM, F_EMBEDDING, F_EMBEDDING_PAD,
   F_EINSUM_MM, F_EINSUM_TRACE, F_EINSUM_OUTER, F_EINSUM_BATCH, F_EINSUM_THREE, F_DIAGONAL,
   F_PAD_CONSTANT, F_PAD_CUT, F_PAD_REFLECT, F_PAD_REPLICATE_2D, F_NORMALIZE, F_COSINE,
-  F_PAIRWISE, F_BILINEAR, F_CLAMP_MIN,
+  F_PAIRWISE, F_BILINEAR, F_CLAMP_MIN, F_INDEX_COPY, F_INDEX_COPY_, F_UNFLATTEN,
 } Which;
 
 static CrTensor *
@@ -75,6 +75,21 @@ apply (CrTensor *const *in,
     case F_PAIRWISE:     return cr_pairwise_distance (in[0], in[1], 2.0, 1e-6, FALSE, error);
     case F_BILINEAR:     return cr_bilinear (in[0], in[1], in[2], in[3], error);
     case F_CLAMP_MIN:    return cr_clamp_min (in[0], 0.1, error);
+    case F_INDEX_COPY:
+    case F_INDEX_COPY_:
+      {
+        g_autoptr(CrTensor) idx = cr_test_long_tensor ((gint64[]) { 3, 0 }, (gint64[]) { 2 }, 1);
+        g_autoptr(CrTensor) c = NULL;
+
+        if (GPOINTER_TO_INT (user_data) == F_INDEX_COPY)
+          return cr_index_copy (in[0], 1, idx, in[1], error);
+        /* In place on a clone, as a script would write it. */
+        c = cr_clone (in[0], error);
+        if (c == NULL || !cr_index_copy_ (c, -1, idx, in[1], error))
+          return NULL;
+        return g_steal_pointer (&c);
+      }
+    case F_UNFLATTEN:    return cr_unflatten (in[0], 1, (gint64[]) { 2, -1 }, 2, error);
     }
   g_assert_not_reached ();
 }
@@ -220,6 +235,18 @@ test_pad_distance_grads (void)
   check_both (F_CLAMP_MIN, &m1, 1);
 }
 
+static void
+test_index_copy_unflatten_grads (void)
+{
+  g_autoptr(CrTensor) self = rand_t ((gint64[]) { 3, 4 }, 2, 40);
+  g_autoptr(CrTensor) source = rand_t ((gint64[]) { 3, 2 }, 2, 41);
+  CrTensor *in[2] = { self, source };
+
+  check_both (F_INDEX_COPY, in, 2);
+  check_both (F_INDEX_COPY_, in, 2);
+  check_both (F_UNFLATTEN, &self, 1);
+}
+
 /* F.batch_norm(x, rm, rv, training=True, momentum=0.2) of the nnf_batch_norm
  * case's first rows, float64: PyTorch 1.13's running statistics. */
 static void
@@ -288,6 +315,7 @@ main (int    argc,
   g_test_add_func ("/ops-nnf/embedding/grads", test_embedding_grads);
   g_test_add_func ("/ops-nnf/einsum/grads", test_einsum_grads);
   g_test_add_func ("/ops-nnf/pad-distance/grads", test_pad_distance_grads);
+  g_test_add_func ("/ops-nnf/index-copy-unflatten/grads", test_index_copy_unflatten_grads);
   g_test_add_func ("/ops-nnf/errors", test_errors);
   return g_test_run ();
 }
