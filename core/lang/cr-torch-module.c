@@ -349,19 +349,6 @@ finish (CrTensor  *t,
   return cr_value_new_tensor_take (t);
 }
 
-static gboolean
-check_random_dtype (CrDType   dtype,
-                    gboolean  normal,
-                    GError  **error)
-{
-  if (cr_dtype_is_floating (dtype))
-    return TRUE;
-  g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR, "\"%s\" not implemented for '%s'",
-               normal ? "normal_kernel_cpu" : "check_uniform_bounds",
-               cr_dtype_scalar_name (dtype));
-  return FALSE;
-}
-
 NATIVE (native_tensor)
 {
   Options o;
@@ -399,9 +386,10 @@ NATIVE (native_tensor)
   return finish (t, &o, error);
 }
 
-typedef enum { FILL_ZEROS, FILL_ONES, FILL_EMPTY, FILL_RAND, FILL_RANDN } Fill;
+/* rand, randn and their _like forms are in cr-torch-random.c. */
+typedef enum { FILL_ZEROS, FILL_ONES, FILL_EMPTY } Fill;
 
-static const char *fill_names[] = { "zeros", "ones", "empty", "rand", "randn" };
+static const char *fill_names[] = { "zeros", "ones", "empty" };
 
 static CrTensor *
 make_filled (CrInterp     *interp,
@@ -420,16 +408,8 @@ make_filled (CrInterp     *interp,
        * zeros keep a script's output reproducible. */
       return cr_tensor_new_zeros (shape, ndim, dtype, device, error);
     case FILL_ONES:
-      return cr_tensor_new_full (shape, ndim, 1.0, dtype, device, error);
-    case FILL_RAND:
-      if (!check_random_dtype (dtype, FALSE, error))
-        return NULL;
-      return cr_kernel_rand (cr_interp_get_generator (interp), shape, ndim, dtype, error);
-    case FILL_RANDN:
     default:
-      if (!check_random_dtype (dtype, TRUE, error))
-        return NULL;
-      return cr_kernel_randn (cr_interp_get_generator (interp), shape, ndim, dtype, error);
+      return cr_tensor_new_full (shape, ndim, 1.0, dtype, device, error);
     }
 }
 
@@ -504,8 +484,7 @@ NATIVE (native_like)
   Fill fill = (Fill) (GPOINTER_TO_INT (data) & 0xff);
   gboolean full = (GPOINTER_TO_INT (data) & 0x100) != 0;
   const char *name = full ? "full_like" : fill == FILL_ZEROS ? "zeros_like"
-                     : fill == FILL_ONES ? "ones_like" : fill == FILL_EMPTY ? "empty_like"
-                     : fill == FILL_RAND ? "rand_like" : "randn_like";
+                     : fill == FILL_ONES ? "ones_like" : "empty_like";
   Options o;
   CrValue *input_kw, *value_kw = NULL;
   CrValue *input;
@@ -1058,6 +1037,7 @@ const CrTorchFuncTable cr_torch_func_tables[] = {
   { cr_torch_einsum_funcs, &cr_torch_n_einsum_funcs },
   { cr_torch_method_funcs, &cr_torch_n_method_funcs },
   { cr_torch_random_funcs, &cr_torch_n_random_funcs },
+  { cr_torch_generator_funcs, &cr_torch_n_generator_funcs },
   { cr_torch_pointwise_funcs, &cr_torch_n_pointwise_funcs },
 };
 const guint cr_torch_n_func_tables = G_N_ELEMENTS (cr_torch_func_tables);

@@ -179,8 +179,17 @@ extern const CrTorchFunc cr_torch_conv_funcs[];         /* cr-torch-conv.c */
 extern const guint       cr_torch_n_conv_funcs;
 extern const CrTorchFunc cr_torch_random_funcs[];       /* cr-torch-random.c */
 extern const guint       cr_torch_n_random_funcs;
+extern const CrTorchFunc cr_torch_generator_funcs[];    /* cr-torch-generator.c */
+extern const guint       cr_torch_n_generator_funcs;
 /* torch.default_generator (new ref): the script's generator. */
 CrValue  *cr_torch_default_generator_new (void);
+/* generator= (parameter i): the Generator's, or the script's for None or
+ * absent; TypeError for anything else. */
+gboolean  cr_torch_generator_arg    (CrInterp          *interp,
+                                     const CrTorchArgs *a,
+                                     guint              i,
+                                     struct _CrGenerator **out,
+                                     GError           **error);
 extern const CrTorchFunc cr_torch_pointwise_funcs[];     /* cr-torch-pointwise.c */
 extern const guint       cr_torch_n_pointwise_funcs;
 

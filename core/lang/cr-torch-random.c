@@ -1,6 +1,6 @@
-/* cr-torch-random.c — torch's random functions: seeds, torch.Generator, the
- * rng state, and every sampling function and in-place fill, each with
- * generator= as in PyTorch 1.13.
+/* cr-torch-random.c — torch's sampling functions and in-place random fills,
+ * each with generator= as in PyTorch 1.13 (torch.Generator and the seeds
+ * are in cr-torch-generator.c).
  *
  * The numbers come from core/cpu/cr-random.h, PyTorch's CPU generator value
  * for value; this file parses arguments, makes the result tensor as PyTorch
@@ -13,301 +13,6 @@
 
 #include <math.h>
 #include <string.h>
-
-/* ---- torch.Generator -------------------------------------------------- */
-
-/* gen NULL: the script's default generator (torch.default_generator), which
- * the interpreter owns and a call resolves. */
-typedef struct {
-  CrGenerator *gen;     /* owned when not NULL */
-} GeneratorObject;
-
-static void
-generator_object_free (gpointer data)
-{
-  GeneratorObject *g = data;
-
-  cr_generator_free (g->gen);
-  g_free (g);
-}
-
-static CrValue *generator_get_attr (CrInterp *interp, CrValue *self, const char *name,
-                                    GError **error);
-
-static gconstpointer
-generator_identity (CrValue *self)
-{
-  GeneratorObject *g = self->u.object.data;
-
-  /* Every torch.default_generator is one object, as in PyTorch. */
-  return g->gen != NULL ? (gconstpointer) g->gen : (gconstpointer) &generator_object_free;
-}
-
-static gboolean
-generator_equal (CrValue *a,
-                 CrValue *b)
-{
-  return generator_identity (a) == generator_identity (b);
-}
-
-static const CrObjectType generator_type = {
-  .name = "torch._C.Generator",
-  .destroy = generator_object_free,
-  .get_attr = generator_get_attr,
-  .identity = generator_identity,
-  .equal = generator_equal,
-};
-
-static CrValue *
-generator_value_new (CrGenerator *take)
-{
-  GeneratorObject *g = g_new0 (GeneratorObject, 1);
-
-  g->gen = take;
-  return cr_value_new_object (&generator_type, g);
-}
-
-CrValue *
-cr_torch_default_generator_new (void)
-{
-  return generator_value_new (NULL);
-}
-
-static CrGenerator *
-generator_of (CrInterp *interp,
-              CrValue  *v)
-{
-  GeneratorObject *g = v->u.object.data;
-
-  return g->gen != NULL ? g->gen : cr_interp_get_generator (interp);
-}
-
-/* generator= of a sampling function: None or absent means the default. */
-static gboolean
-generator_arg (CrInterp           *interp,
-               const CrTorchArgs  *a,
-               guint               i,
-               CrGenerator       **out,
-               GError            **error)
-{
-  CrValue *v = i < a->n_params ? a->values[i] : NULL;
-
-  if (v == NULL || v->kind == CR_VALUE_NONE)
-    {
-      *out = cr_interp_get_generator (interp);
-      return TRUE;
-    }
-  if (v->kind == CR_VALUE_OBJECT && v->u.object.type == &generator_type)
-    {
-      *out = generator_of (interp, v);
-      return TRUE;
-    }
-  cr_torch_args_type_error (a, i, "torch.Generator", error);
-  return FALSE;
-}
-
-/* A seed as torch.manual_seed takes it (int(seed)), wrapped to 64 bits as
- * PyTorch stores a negative one. */
-static gboolean
-parse_seed (CrValue  *v,
-            guint64  *out,
-            GError  **error)
-{
-  gint64 seed;
-
-  if (v->kind == CR_VALUE_FLOAT && isfinite (v->u.f)
-      && fabs (v->u.f) < 9223372036854775808.0)
-    seed = (gint64) v->u.f;
-  else if (v->kind == CR_VALUE_STR)
-    {
-      const char *text = v->u.str.data;
-      char *end = NULL;
-
-      seed = g_ascii_strtoll (text, &end, 10);
-      while (end != NULL && g_ascii_isspace (*end))
-        end++;
-      if (end == text || *end != '\0')
-        {
-          g_set_error (error, CR_LANG_ERROR, CR_EXC_VALUE_ERROR,
-                       "invalid literal for int() with base 10: '%s'", text);
-          return FALSE;
-        }
-    }
-  else if (!cr_torch_value_is_int (v, &seed))
-    {
-      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
-                   "int() argument must be a string, a bytes-like object or a real number, "
-                   "not '%s'", cr_torch_type_name (v));
-      return FALSE;
-    }
-  *out = (guint64) seed;
-  return TRUE;
-}
-
-static CrValue *
-state_tensor_new (CrGenerator *gen)
-{
-  guint8 bytes[CR_GENERATOR_STATE_SIZE];
-  gint64 n = CR_GENERATOR_STATE_SIZE;
-  CrTensor *t;
-  gint64 *data;
-
-  cr_generator_get_state (gen, bytes);
-  /* Chainrule has no uint8: the bytes as int64 values 0..255. */
-  t = cr_tensor_new_empty (&n, 1, CR_DTYPE_INT64, CR_DEVICE_CPU, NULL);
-  data = cr_tensor_data (t);
-  for (gint64 i = 0; i < n; i++)
-    data[i] = bytes[i];
-  return cr_value_new_tensor_take (t);
-}
-
-static gboolean
-set_state_from (CrGenerator  *gen,
-                CrValue      *v,
-                GError      **error)
-{
-  g_autofree guint8 *bytes = NULL;
-  CrTensor *t;
-
-  if (v->kind != CR_VALUE_TENSOR || cr_dtype_is_floating (v->u.tensor->dtype)
-      || v->u.tensor->dtype == CR_DTYPE_BOOL || v->u.tensor->device != CR_DEVICE_CPU)
-    {
-      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
-                           "RNG state must be a torch.ByteTensor");
-      return FALSE;
-    }
-  t = v->u.tensor;
-  bytes = g_new0 (guint8, MAX (t->numel, 1));
-  for (gint64 i = 0; i < t->numel; i++)
-    bytes[i] = (guint8) cr_tensor_get_flat_int (t, i);
-  return cr_generator_set_state (gen, bytes, (gsize) t->numel, error);
-}
-
-/* The nanoseconds of the clock, as PyTorch's CPU seed() takes them. */
-static guint64
-nondeterministic_seed (void)
-{
-  return (guint64) g_get_real_time () * 1000u + (guint64) g_random_int_range (0, 1000);
-}
-
-NATIVE (native_generator_manual_seed)
-{
-  guint64 seed;
-  PARSE ("manual_seed", "self seed");
-
-  if (!parse_seed (a.values[1], &seed, error))
-    return NULL;
-  cr_generator_seed (generator_of (interp, self), seed);
-  return cr_value_ref (self);
-}
-
-NATIVE (native_generator_seed)
-{
-  guint64 seed = nondeterministic_seed ();
-  PARSE ("seed", "self");
-
-  cr_generator_seed (generator_of (interp, self), seed);
-  return cr_value_new_int ((gint64) seed);
-}
-
-NATIVE (native_generator_initial_seed)
-{
-  PARSE ("initial_seed", "self");
-  return cr_value_new_int ((gint64) cr_generator_initial_seed (generator_of (interp, self)));
-}
-
-NATIVE (native_generator_get_state)
-{
-  PARSE ("get_state", "self");
-  return state_tensor_new (generator_of (interp, self));
-}
-
-NATIVE (native_generator_set_state)
-{
-  PARSE ("set_state", "self new_state");
-
-  if (!set_state_from (generator_of (interp, self), a.values[1], error))
-    return NULL;
-  return cr_value_ref (self);
-}
-
-static CrValue *
-generator_get_attr (CrInterp    *interp,
-                    CrValue     *self,
-                    const char  *name,
-                    GError     **error)
-{
-  static const struct { const char *name; CrNativeFunc fn; } methods[] = {
-    { "manual_seed", native_generator_manual_seed },
-    { "seed", native_generator_seed },
-    { "initial_seed", native_generator_initial_seed },
-    { "get_state", native_generator_get_state },
-    { "set_state", native_generator_set_state },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (methods); i++)
-    if (strcmp (name, methods[i].name) == 0)
-      return cr_value_new_native (methods[i].name, methods[i].fn, self, NULL);
-  if (strcmp (name, "device") == 0)
-    return cr_torch_device_new (CR_DEVICE_CPU);
-  return NULL;
-}
-
-/* torch.Generator(device='cpu') */
-NATIVE (native_generator_new)
-{
-  CrDeviceType device = CR_DEVICE_CPU;
-  gboolean has_device;
-  PARSE ("Generator", "| device");
-
-  if (!cr_torch_args_device (&a, 0, &device, &has_device, error))
-    return NULL;
-  /* A CUDA generator would be Philox; ours draws on the CPU for both. */
-  return generator_value_new (cr_generator_new_default ());
-}
-
-/* ---- seeds and state ------------------------------------------------- */
-
-NATIVE (native_manual_seed)
-{
-  guint64 seed;
-  PARSE ("manual_seed", "seed");
-
-  if (!parse_seed (a.values[0], &seed, error))
-    return NULL;
-  cr_generator_seed (cr_interp_get_generator (interp), seed);
-  return cr_torch_default_generator_new ();
-}
-
-NATIVE (native_seed)
-{
-  guint64 seed = nondeterministic_seed ();
-  PARSE ("seed", "");
-
-  cr_generator_seed (cr_interp_get_generator (interp), seed);
-  return cr_value_new_int ((gint64) seed);
-}
-
-NATIVE (native_initial_seed)
-{
-  PARSE ("initial_seed", "");
-  return cr_value_new_int ((gint64) cr_generator_initial_seed (cr_interp_get_generator (interp)));
-}
-
-NATIVE (native_get_rng_state)
-{
-  PARSE ("get_rng_state", "");
-  return state_tensor_new (cr_interp_get_generator (interp));
-}
-
-NATIVE (native_set_rng_state)
-{
-  PARSE ("set_rng_state", "new_state");
-
-  if (!set_state_from (cr_interp_get_generator (interp), a.values[0], error))
-    return NULL;
-  return cr_value_none ();
-}
 
 /* ---- making the result ---------------------------------------------- */
 
@@ -485,7 +190,7 @@ NATIVE (native_rand)
     }
   if (!cr_torch_parse_size (name, "size", args, n_args, shape, &ndim, error)
       || !parse_options (&a, (OptionSlots) { 1, 3, 4 }, CR_DTYPE_FLOAT32, &o, error)
-      || !generator_arg (interp, &a, 0, &gen, error))
+      || !cr_torch_generator_arg (interp, &a, 0, &gen, error))
     return NULL;
   return finish (new_standard (gen, kind, shape, ndim, o.dtype, error), &o, error);
 }
@@ -592,7 +297,7 @@ NATIVE (native_randint)
     if (!cr_torch_parse_size ("randint", "size", &size, 1, shape, &ndim, error)
         || !parse_options (&a, (OptionSlots) { base + 3, base + 5, base + 6 }, CR_DTYPE_INT64,
                            &o, error)
-        || !generator_arg (interp, &a, base + 2, &gen, error))
+        || !cr_torch_generator_arg (interp, &a, base + 2, &gen, error))
       return NULL;
   }
   return finish (new_randint (gen, low, high, shape, ndim, o.dtype, error), &o, error);
@@ -644,7 +349,7 @@ NATIVE (native_randperm)
 
   if (!int_arg (&a, 0, &n, error)
       || !parse_options (&a, (OptionSlots) { 3, 5, 6 }, CR_DTYPE_INT64, &o, error)
-      || !generator_arg (interp, &a, 1, &gen, error))
+      || !cr_torch_generator_arg (interp, &a, 1, &gen, error))
     return NULL;
   if (n < 0)
     {
@@ -757,7 +462,7 @@ NATIVE (native_uniform_)
 
   if (!cr_torch_args_double (&a, 1, 0.0, &f.a, error)
       || !cr_torch_args_double (&a, 2, 1.0, &f.b, error)
-      || !generator_arg (interp, &a, 3, &gen, error)
+      || !cr_torch_generator_arg (interp, &a, 3, &gen, error)
       || !check_floating_self (self->u.tensor, "check_uniform_bounds", error))
     return NULL;
   if (f.a > f.b)
@@ -790,7 +495,7 @@ NATIVE (native_normal_)
 
   if (!cr_torch_args_double (&a, 1, 0.0, &f.a, error)
       || !cr_torch_args_double (&a, 2, 1.0, &f.b, error)
-      || !generator_arg (interp, &a, 3, &gen, error)
+      || !cr_torch_generator_arg (interp, &a, 3, &gen, error)
       || !check_std (f.b, error)
       || !check_floating_self (self->u.tensor, "normal_kernel_cpu", error))
     return NULL;
@@ -805,7 +510,7 @@ NATIVE (native_exponential_)
   PARSE ("exponential_", "self | lambd * generator");
 
   if (!cr_torch_args_double (&a, 1, 1.0, &f.a, error)
-      || !generator_arg (interp, &a, 2, &gen, error))
+      || !cr_torch_generator_arg (interp, &a, 2, &gen, error))
     return NULL;
   if (!(f.a >= 0.0))
     {
@@ -863,7 +568,7 @@ NATIVE (native_random_)
   gboolean has_from, has_to;
   PARSE ("random_", "self | from to * generator");
 
-  if (!generator_arg (interp, &a, 3, &gen, error))
+  if (!cr_torch_generator_arg (interp, &a, 3, &gen, error))
     return NULL;
   has_from = cr_torch_args_has (&a, 1);
   has_to = cr_torch_args_has (&a, 2);
@@ -942,7 +647,7 @@ NATIVE (native_bernoulli_)
   CrGenerator *gen;
   PARSE ("bernoulli_", "self | p * generator");
 
-  if (!generator_arg (interp, &a, 2, &gen, error))
+  if (!cr_torch_generator_arg (interp, &a, 2, &gen, error))
     return NULL;
   if (cr_torch_args_has (&a, 1) && a.values[1]->kind == CR_VALUE_TENSOR)
     {
@@ -966,7 +671,7 @@ NATIVE (native_bernoulli)
   PARSE ("bernoulli", "input | p * generator out");
   TENSOR_ARG (input, 0);
 
-  if (!generator_arg (interp, &a, 2, &gen, error))
+  if (!cr_torch_generator_arg (interp, &a, 2, &gen, error))
     return NULL;
   if (cr_torch_args_has (&a, 1))
     {
@@ -1028,7 +733,7 @@ NATIVE (native_normal)
   PARSE ("normal", "mean std | size * generator out dtype layout device requires_grad "
                    "pin_memory");
 
-  if (!generator_arg (interp, &a, 3, &gen, error))
+  if (!cr_torch_generator_arg (interp, &a, 3, &gen, error))
     return NULL;
   if (a.values[0]->kind == CR_VALUE_TENSOR)
     mean_t = a.values[0]->u.tensor;
@@ -1139,7 +844,7 @@ NATIVE (native_multinomial)
 
   if (!int_arg (&a, 1, &n_samples, error)
       || !cr_torch_args_bool (&a, 2, FALSE, &replacement, error)
-      || !generator_arg (interp, &a, 3, &gen, error))
+      || !cr_torch_generator_arg (interp, &a, 3, &gen, error))
     return NULL;
   if (input->ndim < 1 || input->ndim > 2)
     {
@@ -1187,12 +892,6 @@ NATIVE (native_multinomial)
 #define M CR_TORCH_IN_TENSOR
 
 const CrTorchFunc cr_torch_random_funcs[] = {
-  { "manual_seed", native_manual_seed, T, NULL },
-  { "seed", native_seed, T, NULL },
-  { "initial_seed", native_initial_seed, T, NULL },
-  { "get_rng_state", native_get_rng_state, T, NULL },
-  { "set_rng_state", native_set_rng_state, T, NULL },
-  { "Generator", native_generator_new, T, NULL },
   { "rand", native_rand, T, GINT_TO_POINTER (FILL_UNIFORM) },
   { "randn", native_rand, T, GINT_TO_POINTER (FILL_NORMAL) },
   { "rand_like", native_rand_like, T, GINT_TO_POINTER (FILL_UNIFORM) },
