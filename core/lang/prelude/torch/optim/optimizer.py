@@ -54,6 +54,17 @@ def _cast(param, value, key=None):
         return value
 
 
+class _StateDict(dict):
+    # Optimizer.state: PyTorch's defaultdict(dict), keyed by parameter.
+    def __missing__(self, key):
+        value = {}
+        self[key] = value
+        return value
+
+    def __repr__(self):
+        return "defaultdict(<class 'dict'>, " + repr(dict(self)) + ")"
+
+
 class Optimizer(object):
     def __init__(self, params, defaults):
         self.defaults = defaults
@@ -61,7 +72,7 @@ class Optimizer(object):
             raise TypeError("params argument given to the optimizer should be "
                             "an iterable of Tensors or dicts, but got " +
                             _typename(params))
-        self.state = {}
+        self.state = _StateDict()
         self.param_groups = []
         param_groups = list(params)
         if len(param_groups) == 0:
@@ -83,12 +94,7 @@ class Optimizer(object):
         return format_string
 
     def _state_of(self, p):
-        # self.state is PyTorch's defaultdict(dict).
-        state = self.state.get(p)
-        if state is None:
-            state = {}
-            self.state[p] = state
-        return state
+        return self.state[p]
 
     def _set_group_defaults(self):
         # What a subclass's __setstate__ adds to groups loaded from an older dict.
@@ -132,7 +138,7 @@ class Optimizer(object):
                 id_map[old_id] = p
 
 
-        state = {}
+        state = _StateDict()
         for k, v in state_dict['state'].items():
             if k in id_map:
                 param = id_map[k]
