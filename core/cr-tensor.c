@@ -635,6 +635,27 @@ cr_tensor_alias (const CrTensor *self)
   return alias;
 }
 
+void
+cr_tensor_set_source (CrTensor       *self,
+                      const CrTensor *src)
+{
+  if (src == self)
+    return;
+  if (src->storage != self->storage)
+    {
+      CrStorage *old = self->storage;
+      self->storage = cr_storage_ref (src->storage);
+      cr_storage_unref (old);
+    }
+  self->dtype = src->dtype;
+  self->device = src->device;
+  self->ndim = src->ndim;
+  self->numel = src->numel;
+  memcpy (self->shape, src->shape, sizeof self->shape);
+  memcpy (self->strides, src->strides, sizeof self->strides);
+  self->offset = src->offset;
+}
+
 CrTensor *
 cr_tensor_alias_unversioned (const CrTensor *self)
 {

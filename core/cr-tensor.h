@@ -112,6 +112,11 @@ void        cr_tensor_unref            (CrTensor       *self);   /* NULL-safe */
 /* A new tensor object over the same storage, shape and strides, with no autograd
  * state (what detach() and saved outputs are built from). */
 CrTensor   *cr_tensor_alias            (const CrTensor *self);
+/* self now looks at src's storage with src's dtype, device and geometry,
+ * keeping its own autograd identity (`t.data = other`, an out= tensor
+ * resized to the result). */
+void        cr_tensor_set_source       (CrTensor       *self,
+                                        const CrTensor *src);
 /* An alias with a version counter of its own (`.data`): in-place changes
  * through it do not make the original's saved tensors stale. */
 CrTensor   *cr_tensor_alias_unversioned (const CrTensor *self);

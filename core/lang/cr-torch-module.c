@@ -1050,7 +1050,11 @@ cr_torch_add_funcs (CrValue *module,
     for (guint i = 0; i < *cr_torch_func_tables[t].n_funcs; i++)
       {
         const CrTorchFunc *f = &cr_torch_func_tables[t].funcs[i];
-        if (f->where & where)
+        if (!(f->where & where))
+          continue;
+        if (where == CR_TORCH_IN_TORCH)
+          add_native (module, f->name, cr_torch_native_with_out, (gpointer) f);
+        else
           add_native (module, f->name, f->fn, f->data);
       }
 }
@@ -1135,6 +1139,17 @@ tensor_class_new (void)
   return cls;
 }
 
+/* torch.zeros(..., out=t) and the like: through cr-torch-out.c. */
+static const CrTorchFunc factory_funcs[] = {
+  { "zeros", native_filled, CR_TORCH_IN_TORCH | CR_TORCH_FACTORY, GINT_TO_POINTER (FILL_ZEROS) },
+  { "ones", native_filled, CR_TORCH_IN_TORCH | CR_TORCH_FACTORY, GINT_TO_POINTER (FILL_ONES) },
+  { "empty", native_filled, CR_TORCH_IN_TORCH | CR_TORCH_FACTORY, GINT_TO_POINTER (FILL_EMPTY) },
+  { "full", native_full, CR_TORCH_IN_TORCH | CR_TORCH_FACTORY, NULL },
+  { "arange", native_arange, CR_TORCH_IN_TORCH | CR_TORCH_FACTORY, NULL },
+  { "linspace", native_linspace, CR_TORCH_IN_TORCH | CR_TORCH_FACTORY, NULL },
+  { "eye", native_eye, CR_TORCH_IN_TORCH | CR_TORCH_FACTORY, NULL },
+};
+
 static CrValue *
 torch_module_new (void)
 {
@@ -1162,17 +1177,13 @@ torch_module_new (void)
     add_value (torch, unsupported[i].name, cr_torch_unsupported_dtype_new (unsupported[i].repr));
 
   add_native (torch, "tensor", native_tensor, NULL);
-  add_native (torch, "zeros", native_filled, GINT_TO_POINTER (FILL_ZEROS));
-  add_native (torch, "ones", native_filled, GINT_TO_POINTER (FILL_ONES));
-  add_native (torch, "empty", native_filled, GINT_TO_POINTER (FILL_EMPTY));
+  for (guint i = 0; i < G_N_ELEMENTS (factory_funcs); i++)
+    add_native (torch, factory_funcs[i].name, cr_torch_native_with_out, (gpointer) &factory_funcs[i]);
   add_native (torch, "zeros_like", native_like, GINT_TO_POINTER (FILL_ZEROS));
   add_native (torch, "ones_like", native_like, GINT_TO_POINTER (FILL_ONES));
   add_native (torch, "empty_like", native_like, GINT_TO_POINTER (FILL_EMPTY));
   add_native (torch, "full_like", native_like, GINT_TO_POINTER (0x100));
-  add_native (torch, "full", native_full, NULL);
-  add_native (torch, "arange", native_arange, NULL);
-  add_native (torch, "linspace", native_linspace, NULL);
-  add_native (torch, "eye", native_eye, NULL);
+
   add_native (torch, "FloatTensor", native_legacy_constructor, GINT_TO_POINTER (CR_DTYPE_FLOAT32));
   add_native (torch, "DoubleTensor", native_legacy_constructor, GINT_TO_POINTER (CR_DTYPE_FLOAT64));
   add_native (torch, "LongTensor", native_legacy_constructor, GINT_TO_POINTER (CR_DTYPE_INT64));

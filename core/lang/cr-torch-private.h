@@ -136,6 +136,9 @@ typedef enum {
   CR_TORCH_IN_TORCH  = 1 << 0,   /* torch.NAME */
   CR_TORCH_IN_TENSOR = 1 << 1,   /* tensor.NAME() */
   CR_TORCH_IN_F      = 1 << 2,   /* torch.nn.functional.NAME */
+  /* A factory (zeros, arange, randn ...): with out=, its dtype is out's
+   * unless dtype= is given (cr-torch-out.c). */
+  CR_TORCH_FACTORY   = 1 << 3,
 } CrTorchWhere;
 
 typedef struct {
@@ -161,6 +164,11 @@ extern const CrTorchFunc cr_torch_nnf_funcs[];          /* cr-torch-nnf.c */
 extern const guint       cr_torch_n_nnf_funcs;
 extern const CrTorchFunc cr_torch_einsum_funcs[];       /* cr-torch-einsum.c */
 extern const guint       cr_torch_n_einsum_funcs;
+/* torch.NAME(..., out=t) for every function of the tables; data is the
+ * CrTorchFunc (cr-torch-out.c). */
+CrValue  *cr_torch_native_with_out (CrInterp *interp, CrValue *self, CrValue *const *args,
+                                    guint n_args, const CrKwarg *kwargs, guint n_kwargs,
+                                    gpointer data, GError **error);
 /* cr-torch-missing.c: a PyTorch name Chainrule lacks. Sets
  * NotImplementedError "torch.fft is not supported by Chainrule yet" when
  * PyTorch 1.13's module has the name, Python's AttributeError otherwise. */

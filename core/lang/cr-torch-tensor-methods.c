@@ -1052,21 +1052,7 @@ set_data (CrTensor  *t,
       return FALSE;
     }
   src = value->u.tensor;
-  if (src == t)
-    return TRUE;
-  if (src->storage != t->storage)
-    {
-      CrStorage *old = t->storage;
-      t->storage = cr_storage_ref (src->storage);
-      cr_storage_unref (old);
-    }
-  t->dtype = src->dtype;
-  t->device = src->device;
-  t->ndim = src->ndim;
-  t->numel = src->numel;
-  memcpy (t->shape, src->shape, sizeof t->shape);
-  memcpy (t->strides, src->strides, sizeof t->strides);
-  t->offset = src->offset;
+  cr_tensor_set_source (t, src);
   return TRUE;
 }
 

@@ -1,0 +1,41 @@
+# out=: the result written into the given tensor, resized, cast, or refused as PyTorch does.
+import torch
+a = torch.ones(2, 3)
+o = torch.empty(2, 3)
+r = torch.add(a, a, out=o)
+print(r is o, o)
+e = torch.empty(0)
+torch.mul(a, 3, out=e)
+print(e)
+z = torch.zeros(5)
+torch.sum(a, 0, out=z)
+print(z)
+l = torch.empty(2, dtype=torch.int64)
+try:
+    torch.add(torch.ones(2), 1.5, out=l)
+except RuntimeError as ex:
+    print("RE", ex)
+f = torch.empty(2)
+torch.add(torch.ones(2, dtype=torch.int64), 1, out=f)
+print(f)
+w = torch.ones(2, requires_grad=True)
+try:
+    torch.mul(w, 2, out=torch.empty(2))
+except RuntimeError as ex:
+    print("RE", ex)
+with torch.no_grad():
+    q = torch.empty(2)
+    torch.mul(w, 2, out=q)
+    print(q, q.requires_grad)
+print(torch.arange(5, out=torch.empty(5, dtype=torch.int64)))
+print(torch.matmul(a, a.t(), out=torch.empty(2, 2)))
+print(torch.cat([a, a], out=torch.empty(4, 3)).shape)
+print(torch.randn(2, out=torch.empty(2)).shape)
+x = torch.ones(3)
+torch.exp(x, out=x)
+print(x)
+print(torch.zeros(2, out=torch.empty(0, dtype=torch.int64)), torch.ones(2, 2, out=torch.empty(4, dtype=torch.float64)))
+print(torch.arange(0, 1, 0.25, out=torch.empty(4, dtype=torch.float64)), torch.full((2,), 3, out=torch.empty(2, dtype=torch.int64)))
+print(torch.linspace(0, 1, 3, out=torch.empty(3)), torch.eye(2, out=torch.empty(2, 2, dtype=torch.bool)))
+m = torch.empty(2)
+print(torch.add(torch.ones(2), 1, out=None))
