@@ -1195,13 +1195,24 @@ cr_interp_getattr_opt (CrInterp    *self,
         v = cr_prelude_submodule (self, obj, name, error);
         if (v || (error && *error))
           return v;
-        /* A module's own __getattr__ (PEP 562): torch.nn names what it lacks. */
+        /* A module's own __getattr__ (PEP 562): torch.nn names what it lacks.
+         * Its AttributeError is Python's, with 3.11's "Did you mean" added
+         * by cr_interp_getattr, so it counts as not found. */
         CrValue *ga = g_hash_table_lookup (obj->u.module.attrs, "__getattr__");
         if (ga)
           {
+            GError *local = NULL;
             CrValue *arg = cr_value_new_str (name);
-            CrValue *r = cr_interp_call (self, ga, &arg, 1, NULL, 0, error);
+            CrValue *r = cr_interp_call (self, ga, &arg, 1, NULL, 0, &local);
             cr_value_unref (arg);
+            if (local && local->domain == CR_LANG_ERROR && local->code == CR_EXC_ATTRIBUTE_ERROR)
+              {
+                g_error_free (local);
+                cr_interp_forget_error (self);
+                return NULL;
+              }
+            if (local)
+              g_propagate_error (error, local);
             return r;
           }
         return NULL;
@@ -1260,16 +1271,6 @@ cr_interp_getattr (CrInterp    *self,
     }
   if (v)
     return v;
-  if (obj->kind == CR_VALUE_MODULE)
-    {
-      /* A module's own __getattr__ (PEP 562) answers for names it lacks. */
-      CrValue *hook = cr_value_get_member (obj, "__getattr__");
-      if (hook != NULL)
-        {
-          g_autoptr(CrValue) arg = cr_value_new_str (name);
-          return cr_interp_call (self, hook, &arg, 1, NULL, 0, error);
-        }
-    }
   g_autofree char *message = NULL;
   switch (obj->kind)
     {

@@ -239,8 +239,9 @@ cr_suggest_attribute (CrInterp   *self,
       cls = obj;
       break;
     case CR_VALUE_MODULE:
-      /* dir(torch) is too long for Python to suggest anything. */
-      if (strcmp (obj->u.module.name, "math") != 0)
+      /* dir(torch) is too long for Python to suggest anything (over 750
+       * names); torch.nn's and math's are not. */
+      if (strcmp (obj->u.module.name, "torch") == 0)
         return NULL;
       add_keys (names, obj->u.module.attrs);
       break;

@@ -199,7 +199,8 @@ test_missing_names (void)
   g_assert_false (run_script ("import torch.nn as nn\n"
                               "x = nn.Linaer\n", FALSE, &r));
   g_assert_cmpint (r.error->type, ==, CR_EXC_ATTRIBUTE_ERROR);
-  g_assert_cmpstr (r.error->message, ==, "module 'torch.nn' has no attribute 'Linaer'");
+  g_assert_cmpstr (r.error->message, ==,
+                   "module 'torch.nn' has no attribute 'Linaer'. Did you mean: 'Linear'?");
   run_clear (&r);
 }
 

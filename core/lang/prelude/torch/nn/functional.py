@@ -20,16 +20,6 @@ def linear(input, weight, bias=None):
     return out if bias is None else out + bias
 
 
-def hardtanh(input, min_val=-1., max_val=1., inplace=False):
-    if inplace:
-        return input.clamp_(min_val, max_val)
-    return input.clamp(min_val, max_val)
-
-
-def relu6(input, inplace=False):
-    return hardtanh(input, 0., 6., inplace)
-
-
 def softsign(input):
     return input / (input.abs() + 1)
 
@@ -174,27 +164,6 @@ def one_hot(tensor, num_classes=-1):
     return (tensor.unsqueeze(-1) == torch.arange(num_classes)).long()
 
 
-# What torch.nn.functional has in PyTorch 1.13 that Chainrule lacks.
-_NOT_YET = [
-    'adaptive_avg_pool1d', 'adaptive_avg_pool3d', 'adaptive_max_pool1d', 'adaptive_max_pool2d',
-    'adaptive_max_pool3d', 'affine_grid', 'alpha_dropout', 'avg_pool1d', 'avg_pool3d',
-    'celu', 'channel_shuffle', 'conv3d', 'conv_tbc', 'conv_transpose1d', 'conv_transpose2d',
-    'conv_transpose3d', 'cosine_embedding_loss', 'ctc_loss', 'dropout1d', 'dropout2d',
-    'dropout3d', 'embedding_bag', 'feature_alpha_dropout', 'fold', 'fractional_max_pool2d',
-    'fractional_max_pool3d', 'gaussian_nll_loss', 'glu', 'grid_sample', 'group_norm',
-    'gumbel_softmax', 'hardshrink', 'hardsigmoid', 'hardswish', 'hinge_embedding_loss',
-    'instance_norm', 'interpolate', 'kl_div', 'local_response_norm', 'lp_pool1d', 'lp_pool2d',
-    'margin_ranking_loss', 'max_pool1d', 'max_pool3d', 'max_unpool1d', 'max_unpool2d',
-    'max_unpool3d', 'multi_head_attention_forward', 'multi_margin_loss',
-    'multilabel_margin_loss', 'multilabel_soft_margin_loss', 'pdist', 'pixel_shuffle',
-    'pixel_unshuffle', 'poisson_nll_loss', 'prelu', 'rrelu', 'selu', 'soft_margin_loss',
-    'softshrink', 'threshold', 'triplet_margin_loss', 'triplet_margin_with_distance_loss',
-    'unfold', 'upsample', 'upsample_bilinear', 'upsample_nearest',
-]
-
-
+# What torch.nn.functional has in PyTorch 1.13 and Chainrule lacks says so.
 def __getattr__(name):
-    if name in _NOT_YET:
-        raise NotImplementedError(
-            "torch.nn.functional.{} is not supported by Chainrule yet".format(name))
-    raise AttributeError("module 'torch.nn.functional' has no attribute '{}'".format(name))
+    torch._C._missing_attribute('torch.nn.functional', name)

@@ -250,3 +250,7 @@ def kaiming_uniform(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu'):
 def kaiming_normal(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu'):
     torch._C._warn("nn.init.kaiming_normal is now deprecated in favor of nn.init.kaiming_normal_.")
     return kaiming_normal_(tensor, a, mode, nonlinearity)
+
+
+def __getattr__(name):
+    torch._C._missing_attribute('torch.nn.init', name)

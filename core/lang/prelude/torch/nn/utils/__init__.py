@@ -59,9 +59,4 @@ def vector_to_parameters(vec, parameters):
 
 
 def __getattr__(name):
-    if name in ['rnn', 'prune', 'parametrize', 'parametrizations', 'spectral_norm',
-                'weight_norm', 'remove_spectral_norm', 'remove_weight_norm', 'stateless',
-                'fusion', 'convert_conv2d_weight_memory_format', 'skip_init', 'fuse_conv_bn_eval',
-                'fuse_conv_bn_weights']:
-        raise NotImplementedError("torch.nn.utils.{} is not supported by Chainrule yet".format(name))
-    raise AttributeError("module 'torch.nn.utils' has no attribute '{}'".format(name))
+    torch._C._missing_attribute('torch.nn.utils', name)
