@@ -179,6 +179,8 @@ gboolean  cr_torch_is_unsupported_name     (const char *module, const char *name
 void      cr_torch_install_missing_hook    (CrValue *module, const char *dotted);
 /* torch._C._missing_attribute(module, name), for the prelude's modules. */
 void      cr_torch_install_missing_native  (CrValue *c_module);
+extern const CrTorchFunc cr_torch_storage_funcs[];      /* cr-torch-storage.c */
+extern const guint       cr_torch_n_storage_funcs;
 extern const CrTorchFunc cr_torch_print_funcs[];        /* cr-torch-print.c */
 extern const guint       cr_torch_n_print_funcs;
 extern const CrTorchFunc cr_torch_loss_funcs[];         /* cr-torch-losses.c */
