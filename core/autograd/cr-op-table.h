@@ -28,6 +28,8 @@ G_BEGIN_DECLS
   X (MAXIMUM)             /* MaximumBackward0 */                       \
   X (MINIMUM)             /* MinimumBackward0 */                       \
   X (WHERE)               /* WhereBackward0 */                         \
+  X (ADDCMUL)             /* AddcmulBackward0 */                       \
+  X (ADDCDIV)             /* AddcdivBackward0 */                       \
   X (TANH_BACKWARD)       /* TanhBackwardBackward0 */                  \
   X (SIGMOID_BACKWARD)    /* SigmoidBackwardBackward0 */               \
   X (THRESHOLD_BACKWARD)  /* ThresholdBackwardBackward0 */             \

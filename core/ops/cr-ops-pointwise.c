@@ -1,14 +1,16 @@
 /* cr-ops-pointwise.c — addcmul and addcdiv: self + value * t1 * t2 and
  * self + value * t1 / t2 (torch.addcmul, x.addcmul_(), ...).
  *
- * With nothing to record, one pass of cr_kernel_addc, which rounds as
- * PyTorch's CPU kernel does (the optimizers' updates depend on it). With a
- * graph to record, or where that kernel does not fit (mixed dtypes, CUDA),
- * the same value made of differentiable ops: self + (value * t1) op t2, so
- * gradients and create_graph work; its grad_fn is then AddBackward0 where
- * PyTorch shows AddcmulBackward0 / AddcdivBackward0. */
+ * The value is one pass of cr_kernel_addc, which rounds as PyTorch's CPU
+ * kernel does (the optimizers' updates depend on it), or, where that kernel
+ * does not fit (mixed dtypes, CUDA), the same value made of ops run without
+ * recording. A recorded call gets PyTorch's AddcmulBackward0 /
+ * AddcdivBackward0, whose formulas are differentiable ops (create_graph).
+ * The in-place forms with a graph to extend add the product term with add_
+ * (AddBackward0 where PyTorch shows AddcmulBackward0). */
 #include "cr-ops-private.h"
 #include "cr-error.h"
+#include "cr-grad-mode.h"
 
 static gboolean
 check_addcdiv_dtypes (const CrTensor *t1,
@@ -62,25 +64,73 @@ broadcast3 (const CrTensor *self,
          && cr_shape_broadcast (self->shape, self->ndim, first, first_ndim, shape, ndim, error);
 }
 
-CrTensor *
-cr_addc (CrTensor  *self,
-         CrTensor  *t1,
-         CrTensor  *t2,
-         CrTensor  *value,
-         gboolean   divide,
-         GError   **error)
+/* ADDCMUL / ADDCDIV: saved[0] t1, saved[1] t2, saved[2] value (0-d). */
+static gboolean
+addc_backward (CrNode          *node,
+               CrTensor *const *grads,
+               CrTensor       **grad_inputs,
+               GError         **error)
 {
-  CrTensor *inputs[] = { self, t1, t2 };
-  gint64 shape[CR_MAX_DIMS];
-  int ndim;
+  gboolean divide = node->op->id == CR_OP_ADDCDIV;
 
-  g_return_val_if_fail (value != NULL && value->numel == 1, NULL);
+  if (cr_ops_needs_grad (node, 0))
+    grad_inputs[0] = cr_tensor_ref (grads[0]);
+  if (cr_ops_needs_grad (node, 1))
+    {
+      /* addcmul: grad * (t2 * value); addcdiv: grad * (value / t2) */
+      SAVED (t2, 1);
+      SAVED (value, 2);
+      g_autoptr(CrTensor) factor = divide ? cr_div (value, t2, error) : cr_mul (t2, value, error);
+      if (factor == NULL)
+        return FALSE;
+      SET_GRAD (1, cr_mul (grads[0], factor, error));
+    }
+  if (cr_ops_needs_grad (node, 2))
+    {
+      /* addcmul: grad * (t1 * value); addcdiv: -grad * (value * t1 / (t2 * t2)) */
+      SAVED (t1, 0);
+      SAVED (value, 2);
+      g_autoptr(CrTensor) scaled = cr_mul (value, t1, error);
+      if (scaled == NULL)
+        return FALSE;
+      if (!divide)
+        SET_GRAD (2, cr_mul (grads[0], scaled, error));
+      else
+        {
+          SAVED (t2, 1);
+          g_autoptr(CrTensor) square = cr_mul (t2, t2, error);
+          g_autoptr(CrTensor) factor = square ? cr_div (scaled, square, error) : NULL;
+          g_autoptr(CrTensor) minus = factor ? cr_neg (grads[0], error) : NULL;
+          if (minus == NULL)
+            return FALSE;
+          SET_GRAD (2, cr_mul (minus, factor, error));
+        }
+    }
+  return TRUE;
+}
 
-  if (!check_addcdiv_dtypes (t1, t2, divide, error)
-      || !broadcast3 (self, t1, t2, shape, &ndim, error))
-    return NULL;
-  if (!cr_autograd_should_record (inputs, G_N_ELEMENTS (inputs))
-      && self->dtype == t1->dtype && self->dtype == t2->dtype && cr_dtype_is_floating (self->dtype)
+const CrOpInfo cr_op_row_ADDCMUL = {
+  CR_OP_ADDCMUL, "addcmul", "AddcmulBackward0", 3, "addcmul",
+  "∂/∂self = 1,  ∂/∂t1 = value·t2,  ∂/∂t2 = value·t1", addc_backward, NULL
+};
+
+const CrOpInfo cr_op_row_ADDCDIV = {
+  CR_OP_ADDCDIV, "addcdiv", "AddcdivBackward0", 3, "addcdiv",
+  "∂/∂self = 1,  ∂/∂t1 = value/t2,  ∂/∂t2 = -value·t1/t2²", addc_backward, NULL
+};
+
+/* The value of addcmul / addcdiv, nothing recorded. */
+static CrTensor *
+addc_value (CrTensor       *self,
+            CrTensor       *t1,
+            CrTensor       *t2,
+            CrTensor       *value,
+            gboolean        divide,
+            const gint64   *shape,
+            int             ndim,
+            GError        **error)
+{
+  if (self->dtype == t1->dtype && self->dtype == t2->dtype && cr_dtype_is_floating (self->dtype)
       && self->device == CR_DEVICE_CPU && t1->device == CR_DEVICE_CPU
       && t2->device == CR_DEVICE_CPU)
     {
@@ -96,8 +146,43 @@ cr_addc (CrTensor  *self,
       cr_tensor_unref (out);
     }
 
+  gboolean was_enabled = cr_grad_mode_set_enabled (FALSE);
   g_autoptr(CrTensor) term = product_term (t1, t2, value, divide, error);
-  return term != NULL ? cr_add (self, term, error) : NULL;
+  CrTensor *out = term != NULL ? cr_add (self, term, error) : NULL;
+  cr_grad_mode_set_enabled (was_enabled);
+  return out;
+}
+
+CrTensor *
+cr_addc (CrTensor  *self,
+         CrTensor  *t1,
+         CrTensor  *t2,
+         CrTensor  *value,
+         gboolean   divide,
+         GError   **error)
+{
+  CrTensor *inputs[] = { self, t1, t2 };
+  gint64 shape[CR_MAX_DIMS];
+  int ndim;
+  CrTensor *out;
+  CrNode *node;
+
+  g_return_val_if_fail (value != NULL && value->numel == 1, NULL);
+
+  if (!check_addcdiv_dtypes (t1, t2, divide, error)
+      || !broadcast3 (self, t1, t2, shape, &ndim, error))
+    return NULL;
+  out = addc_value (self, t1, t2, value, divide, shape, ndim, error);
+  if (out != NULL && cr_dtype_is_floating (out->dtype)
+      && (node = cr_ops_record (divide ? CR_OP_ADDCDIV : CR_OP_ADDCMUL, inputs, 3, out)) != NULL)
+    {
+      if (cr_ops_needs_grad (node, 2) || (divide && cr_ops_needs_grad (node, 1)))
+        cr_node_save (node, 0, t1, FALSE);
+      if (cr_ops_needs_grad (node, 1) || cr_ops_needs_grad (node, 2))
+        cr_node_save (node, 1, t2, FALSE);
+      cr_node_save (node, 2, value, FALSE);
+    }
+  return out;
 }
 
 gboolean

@@ -68,6 +68,8 @@ static const struct {
   { CR_OP_MAXIMUM, "MaximumBackward0" },
   { CR_OP_MINIMUM, "MinimumBackward0" },
   { CR_OP_WHERE, "WhereBackward0" },
+  { CR_OP_ADDCMUL, "AddcmulBackward0" },
+  { CR_OP_ADDCDIV, "AddcdivBackward0" },
   { CR_OP_TANH_BACKWARD, "TanhBackwardBackward0" },
   { CR_OP_SIGMOID_BACKWARD, "SigmoidBackwardBackward0" },
   { CR_OP_THRESHOLD_BACKWARD, "ThresholdBackwardBackward0" },
