@@ -5,7 +5,8 @@
  * cr-builtins-iter.c, abs/round/pow/divmod in cr-builtins-math.c.
  *
  * What is absent on purpose: open, input, exec, eval, compile, __import__,
- * globals, vars: a script has no way out of its sandbox. */
+ * globals, and vars() and dir() without an argument: a script has no way
+ * out of its sandbox. */
 #include "cr-interp-private.h"
 #include "cr-pyformat.h"
 #include "cr-object.h"
@@ -696,6 +697,60 @@ b_issubclass (NATIVE_ARGS)
   return NULL;
 }
 
+/* slice(stop), slice(start, stop[, step]) */
+static CrValue *
+b_slice (NATIVE_ARGS)
+{
+  if (!cr_builtin_no_kwargs ("slice", n_kwargs, kwargs, error))
+    return NULL;
+  if (n_args == 0 || n_args > 3)
+    {
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, n_args == 0
+                           ? "slice expected at least 1 argument, got 0"
+                           : "slice expected at most 3 arguments, got %u", n_args);
+      return NULL;
+    }
+  if (n_args == 1)
+    return cr_value_new_slice (NULL, args[0], NULL);
+  return cr_value_new_slice (args[0], args[1], n_args == 3 ? args[2] : NULL);
+}
+
+/* dir(obj): the attribute names, sorted. */
+static CrValue *
+b_dir (NATIVE_ARGS)
+{
+  if (!cr_builtin_no_kwargs ("dir", n_kwargs, kwargs, error)
+      || !cr_builtin_arg_count ("dir", n_args, 1, 1, error))
+    return NULL;
+  g_autoptr (GPtrArray) names = cr_interp_dir (self, args[0]);
+  CrValue *list = cr_value_new_list ();
+  for (guint i = 0; i < names->len; i++)
+    {
+      CrValue *s = cr_value_new_str (names->pdata[i]);
+      cr_list_append (list, s);
+      cr_value_unref (s);
+    }
+  return list;
+}
+
+/* vars(obj): obj.__dict__. */
+static CrValue *
+b_vars (NATIVE_ARGS)
+{
+  if (!cr_builtin_no_kwargs ("vars", n_kwargs, kwargs, error)
+      || !cr_builtin_arg_count ("vars", n_args, 1, 1, error))
+    return NULL;
+  GError *local = NULL;
+  CrValue *d = cr_interp_getattr (self, args[0], "__dict__", &local);
+  if (local)
+    {
+      g_error_free (local);
+      cr_interp_forget_error (self);
+      cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "vars() argument must have __dict__ attribute");
+    }
+  return d;
+}
+
 static CrValue *
 b_type (NATIVE_ARGS)
 {
@@ -1026,8 +1081,11 @@ exception_init (NATIVE_ARGS)
       return NULL;
     }
   if (bound && bound->kind == CR_VALUE_INSTANCE)
-    g_hash_table_insert (bound->u.instance.attrs, g_strdup ("args"),
-                         cr_value_new_tuple (args, n_args));
+    {
+      CrValue *exc_args = cr_value_new_tuple (args, n_args);
+      cr_object_instance_store (bound, "args", exc_args);
+      cr_value_unref (exc_args);
+    }
   return cr_value_none ();
 }
 
@@ -1198,6 +1256,8 @@ cr_builtins_install (CrInterp *self)
   add_native (self, "len", b_len);
   add_native (self, "repr", b_repr);
   add_native (self, "isinstance", b_isinstance);
+  add_native (self, "dir", b_dir);
+  add_native (self, "vars", b_vars);
   add_native (self, "issubclass", b_issubclass);
   add_native (self, "getattr", b_getattr);
   add_native (self, "hasattr", b_hasattr);
@@ -1250,6 +1310,14 @@ cr_builtins_install (CrInterp *self)
       /* Owned by the builtins table under a name no script can write. */
       char *key = g_strdup_printf (" %s", hidden[i].name);
       g_hash_table_insert (self->builtins, key, cls);
+      if (hidden[i].kind == CR_VALUE_SLICE)
+        {
+          /* slice is also a builtin name, its own constructor. */
+          CrValue *ctor = cr_value_new_native ("slice", b_slice, NULL, NULL);
+          cr_value_set_member (cls, "__cr_new__", ctor);
+          cr_value_unref (ctor);
+          add_builtin (self, "slice", cr_value_ref (cls));
+        }
     }
   add_builtin (self, "NotImplemented", cr_value_not_implemented ());
   add_builtin (self, "Ellipsis", cr_value_ellipsis ());

@@ -509,7 +509,15 @@ cr_iter_init (CrInterp  *self,
               CrValue *r = cr_interp_call_method (self, value, m, NULL, 0, error);
               if (!r)
                 return FALSE;
-              gboolean ok = r->kind != CR_VALUE_INSTANCE && cr_iter_init (self, iter, r, error);
+              gboolean ok;
+              if (r->kind == CR_VALUE_INSTANCE && cr_instance_method (r, "__next__"))
+                {
+                  iter->mode = CR_ITER_NEXT_METHOD;
+                  iter->source = cr_value_ref (r);
+                  ok = TRUE;
+                }
+              else
+                ok = r->kind != CR_VALUE_INSTANCE && cr_iter_init (self, iter, r, error);
               if (!ok && !(error && *error))
                 cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
                                      "iter() returned non-iterator of type '%s'",
@@ -587,6 +595,22 @@ cr_iter_next (CrInterp  *self,
       }
     case CR_ITER_NATIVE:
       return src->u.object.type->next (self, src, out, error);
+    case CR_ITER_NEXT_METHOD:
+      {
+        GError *local = NULL;
+        *out = cr_interp_call_method (self, src, cr_instance_method (src, "__next__"), NULL, 0,
+                                      &local);
+        if (*out)
+          return 1;
+        if (local->code == CR_EXC_STOP_ITERATION)
+          {
+            g_error_free (local);
+            cr_interp_forget_error (self);
+            return 0;
+          }
+        g_propagate_error (error, local);
+        return -1;
+      }
     case CR_ITER_VIEW:
       {
         CrSeqView *view = src->u.object.data;

@@ -221,6 +221,10 @@ const char *cr_suggest_name      (CrInterp    *self,
 const char *cr_suggest_attribute (CrInterp    *self,
                                   CrValue     *obj,
                                   const char  *name);
+/* dir(obj): the names, sorted and each once (borrowed strings, valid while
+ * obj and its class are unchanged; the array is the caller's). */
+GPtrArray  *cr_interp_dir        (CrInterp    *self,
+                                  CrValue     *obj);
 /* The closest of n sorted candidates to name, or NULL. */
 const char *cr_suggest_among     (const char        *name,
                                   const char *const *candidates,
@@ -360,6 +364,7 @@ typedef enum {
   CR_ITER_TENSOR,
   CR_ITER_VIEW,       /* an iterator object (zip, map, iter(list), ...): consumes it */
   CR_ITER_NATIVE,     /* an object whose type has a next hook (a generator...) */
+  CR_ITER_NEXT_METHOD,/* an instance whose class has __next__ (until StopIteration) */
 } CrIterMode;
 
 typedef struct {

@@ -368,10 +368,13 @@ exec_class (CrInterp  *self,
   {
     CrValue *module = cr_value_new_str (self->scope ? self->scope->name : "__main__");
     CrValue *qualname = cr_value_new_str (code->qualname);
+    CrValue *doc = cr_object_docstring (code);
     cr_value_set_member (cls, "__module__", module);
     cr_value_set_member (cls, "__qualname__", qualname);
+    cr_value_set_member (cls, "__doc__", doc);
     cr_value_unref (module);
     cr_value_unref (qualname);
+    cr_value_unref (doc);
   }
 
   CrFrame frame = { 0 };

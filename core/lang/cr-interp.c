@@ -1072,8 +1072,11 @@ call_class (CrInterp        *self,
   CrException code;
   gboolean is_exception = class_exception_code (cls, &code);
   if (is_exception && inst->kind == CR_VALUE_INSTANCE && !made_by_new)
-    g_hash_table_insert (inst->u.instance.attrs, g_strdup ("args"),
-                         cr_value_new_tuple (args, n_args));
+    {
+      CrValue *exc_args = cr_value_new_tuple (args, n_args);
+      cr_object_instance_store (inst, "args", exc_args);
+      cr_value_unref (exc_args);
+    }
 
   CrValue *init = cr_class_lookup (cls, "__init__");
   if (init && init->kind == CR_VALUE_NATIVE && init->u.native.self == NULL)
@@ -1226,8 +1229,14 @@ cr_interp_getattr_opt (CrInterp    *self,
           return cr_object_bind_class_attr (self, cv, obj, error);
         if (strcmp (name, "__name__") == 0 || strcmp (name, "__qualname__") == 0)
           return cr_value_new_str (obj->u.cls.name);
-        if (strcmp (name, "__base__") == 0)
-          return cr_value_ref (obj->u.cls.base ? obj->u.cls.base : cr_value_none ());
+        if (strcmp (name, "__base__") == 0 || strcmp (name, "__bases__") == 0)
+          {
+            CrValue *object = cr_object_class (self);
+            CrValue *base = obj->u.cls.base ? obj->u.cls.base : obj != object ? object : NULL;
+            if (strcmp (name, "__base__") == 0)
+              return base ? cr_value_ref (base) : cr_value_none ();
+            return cr_value_new_tuple (&base, base ? 1 : 0);
+          }
         return cr_builtin_unbound_method (self, obj, name);
       }
     case CR_VALUE_OBJECT:
@@ -1239,6 +1248,8 @@ cr_interp_getattr_opt (CrInterp    *self,
         return cr_value_new_str (obj->u.function->code->name);
       if (strcmp (name, "__qualname__") == 0)
         return cr_value_new_str (obj->u.function->qualname);
+      if (strcmp (name, "__doc__") == 0)
+        return cr_object_docstring (obj->u.function->code);
       return NULL;
     case CR_VALUE_NATIVE:
       if (strcmp (name, "__name__") == 0)

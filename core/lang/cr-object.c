@@ -196,17 +196,56 @@ cr_object_bind_class_attr (CrInterp  *interp,
 
 /* ---- the generic protocol (object.__getattribute__ and friends) ---------------------------- */
 
+void
+cr_object_instance_store (CrValue    *inst,
+                          const char *name,
+                          CrValue    *value)
+{
+  GHashTable *attrs = inst->u.instance.attrs;
+  /* insert keeps the key it has (order points at it) and frees the new one. */
+  if (g_hash_table_insert (attrs, g_strdup (name), cr_value_ref (value)))
+    {
+      /* A new name: the table's own copy of it, in order. */
+      gpointer key = NULL;
+      g_hash_table_lookup_extended (attrs, name, &key, NULL);
+      g_ptr_array_add (inst->u.instance.order, key);
+    }
+}
+
+static gboolean
+instance_remove (CrValue    *inst,
+                 const char *name)
+{
+  gpointer key;
+  if (!g_hash_table_lookup_extended (inst->u.instance.attrs, name, &key, NULL))
+    return FALSE;
+  g_ptr_array_remove (inst->u.instance.order, key);
+  g_hash_table_remove (inst->u.instance.attrs, name);
+  return TRUE;
+}
+
 static CrValue *
 instance_dict (CrValue *inst)
 {
   CrValue *d = cr_value_new_dict ();
+  GPtrArray *order = inst->u.instance.order;
+  for (guint i = 0; i < order->len; i++)
+    {
+      CrValue *k = cr_value_new_str (order->pdata[i]);
+      cr_dict_set (d, k, g_hash_table_lookup (inst->u.instance.attrs, order->pdata[i]), NULL);
+      cr_value_unref (k);
+    }
+  if (order->len == g_hash_table_size (inst->u.instance.attrs))
+    return d;
+  /* Names set past cr_object_instance_store (cr_value_set_member) come last. */
   GHashTableIter it;
   gpointer key, value;
   g_hash_table_iter_init (&it, inst->u.instance.attrs);
   while (g_hash_table_iter_next (&it, &key, &value))
     {
       CrValue *k = cr_value_new_str (key);
-      cr_dict_set (d, k, value, NULL);
+      if (!cr_dict_get (d, k, NULL))
+        cr_dict_set (d, k, value, NULL);
       cr_value_unref (k);
     }
   return d;
@@ -245,7 +284,7 @@ generic_setattr (CrInterp    *interp,
   CrValue *attr = cr_object_class_lookup (interp, inst->u.instance.cls, name);
   if (attr && is_property (attr))
     return property_set (interp, attr, inst, name, value, error);
-  g_hash_table_insert (inst->u.instance.attrs, g_strdup (name), cr_value_ref (value));
+  cr_object_instance_store (inst, name, value);
   return TRUE;
 }
 
@@ -258,7 +297,7 @@ generic_delattr (CrInterp    *interp,
   CrValue *attr = cr_object_class_lookup (interp, inst->u.instance.cls, name);
   if (attr && is_property (attr))
     return property_set (interp, attr, inst, name, NULL, error);
-  if (g_hash_table_remove (inst->u.instance.attrs, name))
+  if (instance_remove (inst, name))
     return TRUE;
   cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "'%s' object has no attribute '%s'",
                        instance_type_name (inst), name);
@@ -794,6 +833,7 @@ cr_object_new_instance (CrValue *cls)
   inst->u.instance.cls = cr_value_ref (cls);
   inst->u.instance.attrs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                   value_unref_notify);
+  inst->u.instance.order = g_ptr_array_new ();
   return inst;
 }
 
@@ -821,6 +861,18 @@ NATIVE (object_new)
       return NULL;
     }
   return cr_object_new_instance (cls);
+}
+
+CrValue *
+cr_object_docstring (const CrCode *code)
+{
+  if (code->n_body > 0 && code->body[0]->kind == CR_AST_EXPR)
+    {
+      const CrAstNode *value = code->body[0]->u.expr_stmt.value;
+      if (value->kind == CR_AST_CONSTANT && value->u.constant.kind == CR_CONST_STR)
+        return cr_value_new_str_len (value->u.constant.s, value->u.constant.s_len);
+    }
+  return cr_value_none ();
 }
 
 static void

@@ -98,8 +98,16 @@ gboolean  cr_object_builtin_delattr   (CrInterp    *interp,
  * own subclasses (nn.Parameter) print as "tensor". Borrowed. */
 const char *cr_object_tensor_print_name (CrValue   *tensor);
 
+/* inst.name = value in the instance's own attributes (refs value). */
+void      cr_object_instance_store    (CrValue     *inst,
+                                       const char  *name,
+                                       CrValue     *value);
 /* A bare instance of the script class cls (object.__new__(cls)): new ref. */
 CrValue  *cr_object_new_instance      (CrValue     *cls);
+
+/* The docstring of a def or class body (a new str), or None. */
+struct _CrCode;
+CrValue  *cr_object_docstring         (const struct _CrCode *code);
 
 /* Installs object's methods on the class `object`. */
 void      cr_object_install           (CrInterp    *interp,

@@ -222,13 +222,15 @@ compare_names (gconstpointer a,
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
-const char *
-cr_suggest_attribute (CrInterp   *self,
-                      CrValue    *obj,
-                      const char *name)
+GPtrArray *
+cr_interp_dir (CrInterp *self,
+               CrValue  *obj)
 {
-  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  GPtrArray *names = g_ptr_array_new ();
   CrValue *cls = NULL;
+  CrObjectExtra *extra = cr_object_extra (obj, FALSE);
+  if (extra && extra->attrs)
+    add_keys (names, extra->attrs);
   switch (obj->kind)
     {
     case CR_VALUE_INSTANCE:
@@ -273,5 +275,32 @@ cr_suggest_attribute (CrInterp   *self,
     if (out == 0 || strcmp (names->pdata[out - 1], names->pdata[i]) != 0)
       names->pdata[out++] = names->pdata[i];
   g_ptr_array_set_size (names, out);
+  return names;
+}
+
+const char *
+cr_suggest_attribute (CrInterp   *self,
+                      CrValue    *obj,
+                      const char *name)
+{
+  switch (obj->kind)
+    {
+    case CR_VALUE_INSTANCE:
+    case CR_VALUE_CLASS:
+    case CR_VALUE_LIST:
+    case CR_VALUE_TUPLE:
+    case CR_VALUE_DICT:
+    case CR_VALUE_STR:
+      break;
+    case CR_VALUE_MODULE:
+      /* dir(torch) is too long for Python to suggest anything (over 750
+       * names); torch.nn's and math's are not. */
+      if (strcmp (obj->u.module.name, "torch") == 0)
+        return NULL;
+      break;
+    default:
+      return NULL;
+    }
+  g_autoptr (GPtrArray) names = cr_interp_dir (self, obj);
   return closest_in_array (name, names);
 }

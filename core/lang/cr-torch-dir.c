@@ -104,6 +104,13 @@ static const char *const tensor_dir[] = {
   "xpu", "zero_",
 };
 
+const char *const *
+cr_torch_tensor_dir (guint *n)
+{
+  *n = G_N_ELEMENTS (tensor_dir);
+  return tensor_dir;
+}
+
 const char *
 cr_torch_tensor_suggest_attribute (const char *name)
 {

@@ -51,5 +51,7 @@ gboolean  cr_torch_tensor_len     (CrValue *t, gint64 *out_len, GError **error);
  * The interpreter calls it for every tensor in an f-string or format(). */
 char     *cr_torch_tensor_format  (CrInterp *interp, CrValue *t, const char *spec, GError **error);
 /* float(t), int(t), bool(t) go through cr_value_to_double etc. */
+/* dir() of a tensor: PyTorch 1.13's names, sorted (static). */
+const char *const *cr_torch_tensor_dir (guint *n_names);
 
 G_END_DECLS

@@ -521,6 +521,8 @@ value_free (CrValue *v)
       g_hash_table_unref (v->u.cls.attrs);
       break;
     case CR_VALUE_INSTANCE:
+      if (v->u.instance.order)
+        g_ptr_array_unref (v->u.instance.order);
       g_hash_table_unref (v->u.instance.attrs);
       cr_value_unref (v->u.instance.cls);
       break;

@@ -90,7 +90,11 @@ struct _CrValue {
       CrValue     *base;         /* owned, NULL: object */
       GHashTable  *attrs;        /* char* -> CrValue* (owned) */
     } cls;
-    struct { CrValue *cls; GHashTable *attrs; } instance;        /* owned */
+    struct {
+      CrValue    *cls;
+      GHashTable *attrs;
+      GPtrArray  *order;     /* attrs' keys (borrowed) as first set: __dict__'s order */
+    } instance;                                                  /* owned */
     struct { char *name; GHashTable *attrs; } module;            /* owned */
     CrTensor *tensor;                                            /* owned */
     struct { const CrObjectType *type; gpointer data; } object;
