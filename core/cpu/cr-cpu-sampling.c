@@ -615,6 +615,57 @@ cr_random_exponential_ (CrGenerator  *gen,
   return TRUE;
 }
 
+gboolean
+cr_random_log_normal_ (CrGenerator  *gen,
+                       CrTensor     *self,
+                       double        mean,
+                       double        std,
+                       GError      **error)
+{
+  Walk w;
+
+  if (!check_floating (self, "log_normal_cpu", error))
+    return FALSE;
+  walk_init (&w, self);
+  for (gint64 i = 0; i < self->numel; i++)
+    store_double (self, walk_next (&w), exp (normal_double (gen, mean, std)));
+  return TRUE;
+}
+
+gboolean
+cr_random_cauchy_ (CrGenerator  *gen,
+                   CrTensor     *self,
+                   double        median,
+                   double        sigma,
+                   GError      **error)
+{
+  Walk w;
+
+  if (!check_floating (self, "cauchy_cpu", error))
+    return FALSE;
+  walk_init (&w, self);
+  for (gint64 i = 0; i < self->numel; i++)
+    store_double (self, walk_next (&w),
+                  fma (sigma, tan (G_PI * (uniform_double (gen) - 0.5)), median));
+  return TRUE;
+}
+
+gboolean
+cr_random_geometric_ (CrGenerator  *gen,
+                      CrTensor     *self,
+                      double        p,
+                      GError      **error)
+{
+  Walk w;
+
+  if (!check_cpu (self, error))
+    return FALSE;
+  walk_init (&w, self);
+  for (gint64 i = 0; i < self->numel; i++)
+    store_double (self, walk_next (&w), ceil (log (uniform_double (gen)) / log (1.0 - p)));
+  return TRUE;
+}
+
 /* ---- randperm, multinomial ----------------------------------------------- */
 
 CrTensor *

@@ -93,6 +93,24 @@ gboolean  cr_random_exponential_   (CrGenerator     *gen,
                                     double           lambd,
                                     GError         **error);
 
+/* log_normal_(mean, std): exp of a scalar normal; float32/float64. */
+gboolean  cr_random_log_normal_    (CrGenerator     *gen,
+                                    CrTensor        *self,
+                                    double           mean,
+                                    double           std,
+                                    GError         **error);
+/* cauchy_(median, sigma): float32/float64. */
+gboolean  cr_random_cauchy_        (CrGenerator     *gen,
+                                    CrTensor        *self,
+                                    double           median,
+                                    double           sigma,
+                                    GError         **error);
+/* geometric_(p), p in (0, 1): trials to the first success, any dtype. */
+gboolean  cr_random_geometric_     (CrGenerator     *gen,
+                                    CrTensor        *self,
+                                    double           p,
+                                    GError         **error);
+
 /* ---- new tensors --------------------------------------------------------- */
 
 /* randperm(n): a new 1-d CPU tensor of dtype (int64, float32 or float64). */

@@ -317,3 +317,24 @@ const CrTorchFunc cr_torch_generator_funcs[] = {
   { "Generator", native_generator_new, T, NULL },
 };
 const guint cr_torch_n_generator_funcs = G_N_ELEMENTS (cr_torch_generator_funcs);
+
+/* torch.random: the seed functions again, and default_generator. */
+CrValue *
+cr_torch_random_module_new (void)
+{
+  CrValue *m = cr_value_new_module ("torch.random");
+  g_autoptr(CrValue) def = cr_torch_default_generator_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (cr_torch_generator_funcs); i++)
+    {
+      const CrTorchFunc *f = &cr_torch_generator_funcs[i];
+      g_autoptr(CrValue) v = NULL;
+
+      if (strcmp (f->name, "Generator") == 0)
+        continue;
+      v = cr_value_new_native (f->name, f->fn, NULL, f->data);
+      cr_value_set_member (m, f->name, v);
+    }
+  cr_value_set_member (m, "default_generator", def);
+  return m;
+}

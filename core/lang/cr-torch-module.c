@@ -1200,6 +1200,7 @@ torch_module_new (void)
   add_native (torch, "set_grad_enabled", native_set_grad_enabled, NULL);
   add_native (torch, "is_grad_enabled", native_is_grad_enabled, NULL);
   add_value (torch, "default_generator", cr_torch_default_generator_new ());
+  add_value (torch, "random", cr_torch_random_module_new ());
   add_value (torch, "inf", cr_value_new_float (INFINITY));
   add_value (torch, "nan", cr_value_new_float (NAN));
 

@@ -193,6 +193,8 @@ extern const CrTorchFunc cr_torch_generator_funcs[];    /* cr-torch-generator.c 
 extern const guint       cr_torch_n_generator_funcs;
 /* torch.default_generator (new ref): the script's generator. */
 CrValue  *cr_torch_default_generator_new (void);
+/* The module torch.random (new ref). */
+CrValue  *cr_torch_random_module_new (void);
 /* generator= (parameter i): the Generator's, or the script's for None or
  * absent; TypeError for anything else. */
 gboolean  cr_torch_generator_arg    (CrInterp          *interp,

@@ -523,6 +523,83 @@ NATIVE (native_exponential_)
   return fill_in_place (self, gen, fill_exponential, &f, error);
 }
 
+static gboolean
+fill_log_normal (CrGenerator *gen, CrTensor *t, gpointer ctx, GError **error)
+{
+  FillArgs *f = ctx;
+  return cr_random_log_normal_ (gen, t, f->a, f->b, error);
+}
+
+static gboolean
+fill_cauchy (CrGenerator *gen, CrTensor *t, gpointer ctx, GError **error)
+{
+  FillArgs *f = ctx;
+  return cr_random_cauchy_ (gen, t, f->a, f->b, error);
+}
+
+static gboolean
+fill_geometric (CrGenerator *gen, CrTensor *t, gpointer ctx, GError **error)
+{
+  FillArgs *f = ctx;
+  return cr_random_geometric_ (gen, t, f->a, error);
+}
+
+/* Tensor.log_normal_(mean=1, std=2, *, generator) */
+NATIVE (native_log_normal_)
+{
+  FillArgs f = { 0 };
+  CrGenerator *gen;
+  PARSE ("log_normal_", "self | mean std * generator");
+
+  if (!cr_torch_args_double (&a, 1, 1.0, &f.a, error)
+      || !cr_torch_args_double (&a, 2, 2.0, &f.b, error)
+      || !cr_torch_generator_arg (interp, &a, 3, &gen, error))
+    return NULL;
+  if (!(f.b > 0.0))
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "log_normal_ expects std > 0.0, but found std=%g", f.b);
+      return NULL;
+    }
+  if (!check_floating_self (self->u.tensor, "log_normal_cpu", error))
+    return NULL;
+  return fill_in_place (self, gen, fill_log_normal, &f, error);
+}
+
+/* Tensor.cauchy_(median=0, sigma=1, *, generator) */
+NATIVE (native_cauchy_)
+{
+  FillArgs f = { 0 };
+  CrGenerator *gen;
+  PARSE ("cauchy_", "self | median sigma * generator");
+
+  if (!cr_torch_args_double (&a, 1, 0.0, &f.a, error)
+      || !cr_torch_args_double (&a, 2, 1.0, &f.b, error)
+      || !cr_torch_generator_arg (interp, &a, 3, &gen, error)
+      || !check_floating_self (self->u.tensor, "cauchy_cpu", error))
+    return NULL;
+  return fill_in_place (self, gen, fill_cauchy, &f, error);
+}
+
+/* Tensor.geometric_(p, *, generator) */
+NATIVE (native_geometric_)
+{
+  FillArgs f = { 0 };
+  CrGenerator *gen;
+  PARSE ("geometric_", "self p | * generator");
+
+  if (!cr_torch_args_double (&a, 1, 0.5, &f.a, error)
+      || !cr_torch_generator_arg (interp, &a, 2, &gen, error))
+    return NULL;
+  if (!(f.a > 0.0 && f.a < 1.0))
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "geometric_ expects p to be in (0, 1), but got p=%g", f.a);
+      return NULL;
+    }
+  return fill_in_place (self, gen, fill_geometric, &f, error);
+}
+
 typedef struct {
   gboolean bounded;         /* FALSE: random_() */
   gint64   base;
@@ -907,5 +984,8 @@ const CrTorchFunc cr_torch_random_funcs[] = {
   { "exponential_", native_exponential_, M, NULL },
   { "random_", native_random_, M, NULL },
   { "bernoulli_", native_bernoulli_, M, NULL },
+  { "log_normal_", native_log_normal_, M, NULL },
+  { "cauchy_", native_cauchy_, M, NULL },
+  { "geometric_", native_geometric_, M, NULL },
 };
 const guint cr_torch_n_random_funcs = G_N_ELEMENTS (cr_torch_random_funcs);
