@@ -133,7 +133,8 @@ G_BEGIN_DECLS
   X (AVG_POOL2D)          /* AvgPool2DBackward0 */                     \
   X (AVG_POOL2D_BACKWARD) /* AvgPool2DBackwardBackward0 */             \
   X (ADAPTIVE_AVG_POOL2D) /* AdaptiveAvgPool2DBackward0 */             \
-  X (ADAPTIVE_AVG_POOL2D_BACKWARD) /* AdaptiveAvgPool2DBackwardBackward0 */
+  X (ADAPTIVE_AVG_POOL2D_BACKWARD) /* AdaptiveAvgPool2DBackwardBackward0 */ \
+  X (HARDTANH)            /* HardtanhBackward0: F.hardtanh, F.relu6 */
 
 /* The elementwise functions of one tensor are rows of core/cr-unary-ops.def
  * (CR_UNARY_OP), which also gives their rows here (ops/cr-ops-unary.c). */

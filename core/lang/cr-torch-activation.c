@@ -112,7 +112,51 @@ NATIVE (native_smooth_l1_loss)
 
 #define F CR_TORCH_IN_F
 
+/* F.hardtanh(input, min_val=-1., max_val=1., inplace=False) and
+ * F.relu6(input, inplace=False). */
+static CrValue *
+hardtanh_of (CrValue   *input,
+             CrTensor  *x,
+             double     min_val,
+             double     max_val,
+             gboolean   inplace,
+             GError   **error)
+{
+  if (!inplace)
+    return cr_torch_wrap (cr_hardtanh (x, min_val, max_val, error));
+  if (!cr_hardtanh_ (x, min_val, max_val, error))
+    return NULL;
+  return cr_value_ref (input);
+}
+
+NATIVE (native_hardtanh)
+{
+  double min_val, max_val;
+  gboolean inplace;
+  PARSE ("hardtanh", "input | min_val max_val inplace");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_double (&a, 1, -1.0, &min_val, error)
+      || !cr_torch_args_double (&a, 2, 1.0, &max_val, error)
+      || !cr_torch_args_bool (&a, 3, FALSE, &inplace, error))
+    return NULL;
+  return hardtanh_of (a.values[0], x, min_val, max_val, inplace, error);
+}
+
+NATIVE (native_relu6)
+{
+  gboolean inplace;
+  PARSE ("relu6", "input | inplace");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_bool (&a, 1, FALSE, &inplace, error))
+    return NULL;
+  return hardtanh_of (a.values[0], x, 0.0, 6.0, inplace, error);
+}
+
 const CrTorchFunc cr_torch_activation_funcs[] = {
+  { "hardtanh", native_hardtanh, F, NULL },
+  { "relu6", native_relu6, F, NULL },
   { "leaky_relu", native_leaky_relu, F, NULL },
   { "elu", native_elu, F, NULL },
   { "softplus", native_softplus, F, NULL },

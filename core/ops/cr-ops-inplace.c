@@ -433,6 +433,41 @@ cr_clamp_ (CrTensor  *self,
   return TRUE;
 }
 
+/* F.hardtanh(inplace=True), F.relu6(inplace=True): HardtanhBackward0 over the
+ * old self (in PyTorch over the result: the same mask). */
+gboolean
+cr_hardtanh_ (CrTensor  *self,
+              double     min_val,
+              double     max_val,
+              GError   **error)
+{
+  g_autoptr(CrTensor) old_self = NULL;
+  g_autoptr(CrTensor) clamped = NULL;
+  CrNode *node;
+
+  if (self->dtype == CR_DTYPE_BOOL)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "Bool inputs not supported for hardtanh");
+      return FALSE;
+    }
+  if (!cr_autograd_check_inplace_rules (self, error))
+    return FALSE;
+  if (cr_autograd_should_record (&self, 1) && (old_self = cr_clone (self, error)) == NULL)
+    return FALSE;
+  clamped = cr_kernel_clamp (self, TRUE, min_val, TRUE, max_val, error);
+  if (clamped == NULL || !cr_kernel_copy_into (self, clamped, error))
+    return FALSE;
+  cr_tensor_bump_version (self);
+  if ((node = rebase_history (CR_OP_HARDTANH, &self, 1)) != NULL)
+    {
+      cr_node_args (node)->scalar[0] = min_val;
+      cr_node_args (node)->scalar[1] = max_val;
+      cr_node_save (node, 0, old_self, FALSE);
+    }
+  return TRUE;
+}
+
 /* ---- t_, unsqueeze_, squeeze_ ------------------------------------------ */
 
 static gboolean

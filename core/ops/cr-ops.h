@@ -69,6 +69,10 @@ CrTensor *cr_elu            (CrTensor *x, double alpha, GError **error);
 CrTensor *cr_softplus       (CrTensor *x, double beta, double threshold, GError **error);
 CrTensor *cr_silu           (CrTensor *x, GError **error);
 CrTensor *cr_gelu           (CrTensor *x, GError **error);
+/* F.hardtanh / F.relu6: clamp to [min_val, max_val], HardtanhBackward0
+ * (cr-ops-hardtanh.c). */
+CrTensor *cr_hardtanh       (CrTensor *x, double min_val, double max_val, GError **error);
+gboolean  cr_hardtanh_      (CrTensor *x, double min_val, double max_val, GError **error);
 
 /* Fused backward helpers; differentiable themselves (double backward). */
 CrTensor *cr_tanh_backward      (CrTensor *grad, CrTensor *out, GError **error);

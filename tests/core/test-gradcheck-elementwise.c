@@ -401,6 +401,22 @@ test_unary_rows (void)
   }
 }
 
+static CrTensor *hardtanh_default (CrTensor *x, GError **e) { return cr_hardtanh (x, -1, 1, e); }
+static CrTensor *relu6 (CrTensor *x, GError **e) { return cr_hardtanh (x, 0, 6, e); }
+
+static void
+test_hardtanh (void)
+{
+  /* values kept away from the bounds, inside and outside */
+  const double v[] = { -1.7, -0.6, 0.05, 0.4, 0.95, 1.3 };
+  const double w[] = { -0.5, 0.3, 2.5, 5.5, 6.5, 9.0 };
+  g_autoptr(CrTensor) x = cr_gradcheck_tensor (v, S23, 2, TRUE);
+  g_autoptr(CrTensor) y = cr_gradcheck_tensor (w, S23, 2, TRUE);
+
+  checkgg1 (hardtanh_default, x);
+  checkgg1 (relu6, y);
+}
+
 static CrTensor *clamp_both (CrTensor *x, GError **e) { return cr_clamp (x, TRUE, -0.5, TRUE, 0.5, e); }
 static CrTensor *clamp_min (CrTensor *x, GError **e) { return cr_clamp (x, TRUE, 0.1, FALSE, 0, e); }
 static CrTensor *clamp_max (CrTensor *x, GError **e) { return cr_clamp (x, FALSE, 0, TRUE, 0.1, e); }
@@ -778,6 +794,7 @@ main (int    argc,
   g_test_add_func ("/core/gradcheck/where", test_where);
   g_test_add_func ("/core/gradcheck/unary", test_unary);
   g_test_add_func ("/core/gradcheck/unary-rows", test_unary_rows);
+  g_test_add_func ("/core/gradcheck/hardtanh", test_hardtanh);
   g_test_add_func ("/core/gradcheck/clamp", test_clamp);
   g_test_add_func ("/core/gradcheck/fused-backward", test_fused_backward);
   g_test_add_func ("/core/gradcheck/double-backward-names", test_double_backward_names);

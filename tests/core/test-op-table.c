@@ -64,6 +64,7 @@ static const struct {
   { CR_OP_MISH, "MishBackward0" },
   { CR_OP_LOG_SIGMOID, "LogSigmoidBackward0" },
   { CR_OP_ERFINV, "ErfinvBackward0" },
+  { CR_OP_HARDTANH, "HardtanhBackward0" },
   { CR_OP_CLAMP, "ClampBackward1" },
   { CR_OP_MAXIMUM, "MaximumBackward0" },
   { CR_OP_MINIMUM, "MinimumBackward0" },
