@@ -810,4 +810,12 @@ const CrBackend cr_cuda_backend = {
   .take = cr_cuda_take,
   .put = cr_cuda_put,
   .nonzero_flat = cr_cuda_nonzero_flat,
+  .conv2d = cr_cuda_conv2d,
+  .conv2d_input_grad = cr_cuda_conv2d_input_grad,
+  .conv2d_weight_grad = cr_cuda_conv2d_weight_grad,
+  .max_pool2d = cr_cuda_max_pool2d,
+  .max_pool2d_backward = cr_cuda_max_pool2d_backward,
+  .max_pool2d_gather = cr_cuda_max_pool2d_gather,
+  .avg_pool2d = cr_cuda_avg_pool2d,
+  .avg_pool2d_backward = cr_cuda_avg_pool2d_backward,
 };

@@ -97,6 +97,26 @@ gboolean  cr_cuda_put               (CrTensor        *dst,
 CrTensor *cr_cuda_nonzero_flat      (const CrTensor  *mask,
                                      GError         **error);
 
+/* Convolution and pooling (cr-cuda-conv.c): the CPU kernels on host copies
+ * until gpu/ has its own. */
+CrTensor *cr_cuda_conv2d            (const CrTensor *x, const CrTensor *w, const CrTensor *bias,
+                                     const CrConvGeom *geom, GError **error);
+CrTensor *cr_cuda_conv2d_input_grad (const CrTensor *gy, const CrTensor *w, const CrTensor *bias,
+                                     const CrConvGeom *geom, gint64 height, gint64 width,
+                                     GError **error);
+CrTensor *cr_cuda_conv2d_weight_grad(const CrTensor *gy, const CrTensor *x, const CrConvGeom *geom,
+                                     gint64 kernel_h, gint64 kernel_w, GError **error);
+gboolean  cr_cuda_max_pool2d        (const CrTensor *x, const CrPoolGeom *geom,
+                                     CrTensor **out_values, CrTensor **out_indices,
+                                     GError **error);
+CrTensor *cr_cuda_max_pool2d_backward (const CrTensor *gy, const CrTensor *indices,
+                                     const CrPoolGeom *geom, GError **error);
+CrTensor *cr_cuda_max_pool2d_gather (const CrTensor *g, const CrTensor *indices,
+                                     const CrPoolGeom *geom, GError **error);
+CrTensor *cr_cuda_avg_pool2d        (const CrTensor *x, const CrPoolGeom *geom, GError **error);
+CrTensor *cr_cuda_avg_pool2d_backward (const CrTensor *gy, const CrPoolGeom *geom,
+                                     GError **error);
+
 /* The table (cr-cuda-ops.c). */
 extern const CrBackend cr_cuda_backend;
 

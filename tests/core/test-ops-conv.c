@@ -184,6 +184,34 @@ test_conv_errors (void)
   g_assert_null (cr_convolution (x, w3, b3, &bad, &error));
   cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "non-positive stride is not supported");
   g_clear_error (&error);
+  {
+    g_autoptr(CrTensor) xf = cr_kernel_cast (x, CR_DTYPE_FLOAT32, NULL);
+    g_autoptr(CrTensor) xl = cr_kernel_cast (x, CR_DTYPE_INT64, NULL);
+    g_autoptr(CrTensor) xb = cr_kernel_cast (x, CR_DTYPE_BOOL, NULL);
+    g_autoptr(CrTensor) wf = cr_kernel_cast (w3, CR_DTYPE_FLOAT32, NULL);
+    g_autoptr(CrTensor) wb = cr_kernel_cast (w3, CR_DTYPE_BOOL, NULL);
+
+    g_assert_null (cr_convolution (xf, w3, NULL, &p, &error));
+    cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
+                          "Input type (torch.FloatTensor) and weight type (torch.DoubleTensor) "
+                          "should be the same or input should be a MKLDNN tensor and weight is a "
+                          "dense tensor");
+    g_clear_error (&error);
+    g_assert_null (cr_convolution (x, wf, NULL, &p, &error));
+    cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "expected scalar type Double but found Float");
+    g_clear_error (&error);
+    g_assert_null (cr_convolution (xl, wf, NULL, &p, &error));
+    cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "expected scalar type Long but found Float");
+    g_clear_error (&error);
+    g_assert_null (cr_convolution (xf, wf, b3, &p, &error));
+    cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
+                          "Input type (float) and bias type (double) should be the same");
+    g_clear_error (&error);
+    g_assert_null (cr_convolution (xb, wb, NULL, &p, &error));
+    cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
+                          "\"slow_conv2d_cpu\" not implemented for 'Bool'");
+    g_clear_error (&error);
+  }
   g_assert_null (cr_convolution (x, w3, NULL, &t, &error));
   cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                         "output padding must be smaller than either stride or dilation, but got "
@@ -329,6 +357,14 @@ test_pool_errors (void)
                         "Given input size: (3x7x7). Calculated output size: (3x0x0). "
                         "Output size is too small");
   g_clear_error (&error);
+  {
+    g_autoptr(CrTensor) xl = cr_kernel_cast (x, CR_DTYPE_INT64, NULL);
+    PoolCase two = pool_case (POOL_MAX, 2, 2, 0, 1, FALSE);
+
+    g_assert_null (cr_max_pool2d (xl, &two.p, NULL, &error));
+    cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "\"max_pool2d\" not implemented for 'Long'");
+    g_clear_error (&error);
+  }
   g_assert_null (cr_avg_pool2d (x, &pad.p, &error));
   cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                         "pad should be at most half of kernel size, but got pad=2 and "
