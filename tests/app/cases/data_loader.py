@@ -30,7 +30,7 @@ for xb, yb in loader:
 print(torch.rand(1), g.initial_seed())
 
 it = iter(DataLoader(ds, batch_size=10))
-print(next(it)[1], next(it)[1], next(it)[1])
+print(len(it), next(it)[1], next(it)[1], next(it)[1])
 try:
     next(it)
 except StopIteration:

@@ -149,10 +149,7 @@ class DataLoader(object):
             return self.sampler
 
     def __iter__(self):
-        # The iterator is made (and draws its base seed) now, as PyTorch's;
-        # its batches come through a generator until the interpreter's iter()
-        # takes an object with __next__.
-        return _SingleProcessDataLoaderIter(self)._batches()
+        return _SingleProcessDataLoaderIter(self)
 
     def __len__(self):
         if self._dataset_is_iterable:
@@ -201,14 +198,6 @@ class _SingleProcessDataLoaderIter(object):
 
     def __len__(self):
         return len(self._index_sampler)
-
-    def _batches(self):
-        while True:
-            try:
-                data = self.__next__()
-            except StopIteration:
-                return
-            yield data
 
     def _next_index(self):
         return next(self._sampler_iter)
