@@ -372,6 +372,66 @@ test_pool_errors (void)
   g_clear_error (&error);
 }
 
+/* The pool's chunks write disjoint memory: two threads give one thread's
+ * results (float64, sizes large enough for the thread pool). */
+static CrTensor *
+conv_and_pool (CrTensor  *x,
+               CrTensor  *w,
+               CrTensor **gx,
+               CrTensor **gw)
+{
+  CrConvParams p = conv_params (2, 1, 1, 1, 1, FALSE, 0);
+  PoolCase max = pool_case (POOL_MAX, 2, 2, 0, 1, FALSE);
+  CrTensor *inputs[2] = { x, w };
+  g_autoptr(CrTensor) y = NULL, m = NULL, s = NULL;
+  CrTensor **grads = NULL;
+  g_autoptr(GError) error = NULL;
+  CrBackwardOptions options = { 0, };
+
+  options.inputs = inputs;
+  options.n_inputs = 2;
+
+  y = cr_convolution (x, w, NULL, &p, &error);
+  g_assert_no_error (error);
+  m = cr_max_pool2d (y, &max.p, NULL, &error);
+  g_assert_no_error (error);
+  s = cr_sum (m, &error);
+  g_assert_no_error (error);
+  g_assert_true (cr_autograd_run (&s, NULL, 1, &options, &grads, &error));
+  g_assert_no_error (error);
+  *gx = grads[0];
+  *gw = grads[1];
+  g_free (grads);
+  return cr_tensor_ref (m);
+}
+
+static void
+assert_same (const CrTensor *a,
+             const CrTensor *b)
+{
+  g_assert_cmpint (a->numel, ==, b->numel);
+  for (gint64 i = 0; i < a->numel; i++)
+    g_assert_cmpfloat_with_epsilon (cr_tensor_get_flat (a, i), cr_tensor_get_flat (b, i), 1e-9);
+}
+
+static void
+test_threads (void)
+{
+  g_autoptr(CrTensor) x = cr_gradcheck_rand ((gint64[]) { 16, 6, 40, 40 }, 4, -1, 1, 41);
+  g_autoptr(CrTensor) w = cr_gradcheck_rand ((gint64[]) { 8, 6, 3, 3 }, 4, -1, 1, 42);
+  g_autoptr(CrTensor) m1 = NULL, gx1 = NULL, gw1 = NULL, m2 = NULL, gx2 = NULL, gw2 = NULL;
+  int before = cr_threads_get ();
+
+  cr_threads_set (1);
+  m1 = conv_and_pool (x, w, &gx1, &gw1);
+  cr_threads_set (2);
+  m2 = conv_and_pool (x, w, &gx2, &gw2);
+  cr_threads_set (before);
+  assert_same (m1, m2);
+  assert_same (gx1, gx2);
+  assert_same (gw1, gw2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -387,6 +447,7 @@ main (int   argc,
   g_test_add_func ("/ops/pool/gradcheck", test_pool_gradcheck);
   g_test_add_func ("/ops/pool/values", test_pool_values);
   g_test_add_func ("/ops/pool/errors", test_pool_errors);
+  g_test_add_func ("/ops/conv/threads", test_threads);
 
   return g_test_run ();
 }
