@@ -820,6 +820,40 @@ tensor_any (CrValue *t)
   return FALSE;
 }
 
+/* `item in it` for what has no __contains__: Python iterates, and an
+ * iterator (a generator, zip...) is consumed up to the item. */
+static int
+contains_by_iteration (CrInterp  *self,
+                       CrValue   *container,
+                       CrValue   *item,
+                       GError   **error)
+{
+  CrIter it;
+  if (!cr_iter_init (self, &it, container, error))
+    return -1;
+  CrValue *x = NULL;
+  int r;
+  int found = 0;
+  gsize n_seen = 0;
+  while (found == 0 && (r = cr_iter_next (self, &it, &x, error)) == 1)
+    {
+      if (!cr_value_poll (self, ++n_seen, 0, error))
+        found = -1;
+      else if (is_identical (x, item))
+        found = 1;
+      else
+        {
+          CrValue *eq = cr_compare_op (self, CR_CMP_EQ, item, x, error);
+          gboolean t = FALSE;
+          found = eq && cr_value_truthy (self, eq, &t, error) ? t : -1;
+          cr_value_unref (eq);
+        }
+      cr_value_unref (x);
+    }
+  cr_iter_clear (&it);
+  return found != 0 ? found : r;
+}
+
 static int
 contains (CrInterp  *self,
           CrValue   *container,
@@ -928,31 +962,7 @@ contains (CrInterp  *self,
           return found != NULL;
         }
       if (container->u.object.type->next)
-        {
-          /* An iterator (a generator, zip...): consumed up to the item. */
-          CrValue *x = NULL;
-          int r;
-          gsize n_seen = 0;
-          while ((r = container->u.object.type->next (self, container, &x, error)) == 1)
-            {
-              int found = 0;
-              if (!cr_value_poll (self, ++n_seen, 0, error))
-                found = -1;
-              else if (is_identical (x, item))
-                found = 1;
-              else
-                {
-                  CrValue *eq = cr_compare_op (self, CR_CMP_EQ, item, x, error);
-                  gboolean t = FALSE;
-                  found = eq && cr_value_truthy (self, eq, &t, error) ? t : -1;
-                  cr_value_unref (eq);
-                }
-              cr_value_unref (x);
-              if (found != 0)
-                return found;
-            }
-          return r;
-        }
+        return contains_by_iteration (self, container, item, error);
       if (container->u.object.type == &cr_seq_view_type)
         {
           CrValue *items = cr_seq_view_items (container);
@@ -974,6 +984,8 @@ contains (CrInterp  *self,
             cr_value_unref (r);
             return ok ? t : -1;
           }
+        if (cr_instance_method (container, "__iter__"))
+          return contains_by_iteration (self, container, item, error);
         break;
       }
     default:
