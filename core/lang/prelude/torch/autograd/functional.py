@@ -2,7 +2,7 @@
 # torch.autograd.grad (so through the one backward engine), jvp and hvp by
 # the double-backward trick, results shaped as PyTorch shapes them (a tuple
 # when the inputs / outputs were a tuple). vectorize=True and forward mode
-# are not in Chainrule yet.
+# give the same Jacobian, computed by rows here too.
 import torch
 
 
@@ -157,10 +157,6 @@ def _fill_in_zeros(grads, refs, strict, create_graph, stage):
     return res
 
 
-def _not_yet(what):
-    raise NotImplementedError("torch.autograd.functional: " + what + " is not supported by Chainrule yet")
-
-
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
     with torch.enable_grad():
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vjp")
@@ -230,7 +226,14 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
                                       'and `strategy="forward-mode"` are not supported together (yet). '
                                       'Please either set `create_graph=False` or '
                                       '`strategy="reverse-mode"`.')
-        _not_yet('strategy="forward-mode"')
+        if strict:
+            raise RuntimeError('torch.autograd.functional.jacobian: `strict=True` '
+                               'and `strategy="forward-mode"` are not supported together (yet). '
+                               'Please either set `strict=False` or '
+                               '`strategy="reverse-mode"`.')
+        if not vectorize:
+            raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
+                                      "only implemented for `vectorize=True`.")
     with torch.enable_grad():
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
         inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
@@ -239,13 +242,13 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
                                               "outputs of the user-provided function",
                                               "jacobian")
         _check_requires_grad(outputs, "outputs", strict=strict)
-        if vectorize:
-            if strict:
-                raise RuntimeError('torch.autograd.functional.jacobian: `strict=True` '
-                                   'and `vectorized=True` are not supported together. '
-                                   'Please either set `strict=False` or '
-                                   '`vectorize=False`.')
-            _not_yet("vectorize=True")
+        # vectorize=True and forward mode are ways of computing the same
+        # Jacobian faster; Chainrule computes it row by row either way.
+        if vectorize and strict:
+            raise RuntimeError('torch.autograd.functional.jacobian: `strict=True` '
+                               'and `vectorized=True` are not supported together. '
+                               'Please either set `strict=False` or '
+                               '`vectorize=False`.')
         jacobian = tuple()
         for i, out in enumerate(outputs):
             jac_i = tuple([] for _ in range(len(inputs)))
@@ -268,6 +271,9 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
             jacobian += (tuple(torch.stack(jac_i_el, dim=0).view(out.size()
                          + inputs[el_idx].size()) for (el_idx, jac_i_el) in enumerate(jac_i)), )
         jacobian = _grad_postprocess(jacobian, create_graph)
+        if strategy == "forward-mode":
+            # PyTorch's forward mode nests lists, not tuples.
+            jacobian = [list(row) for row in jacobian]
         return _tuple_postprocess(jacobian, (is_outputs_tuple, is_inputs_tuple))
 
 
