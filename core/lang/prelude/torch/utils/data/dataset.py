@@ -28,7 +28,7 @@ class IterableDataset(Dataset):
         raise NotImplementedError
 
     def __add__(self, other):
-        raise TypeError("ChainDataset is not supported by Chainrule yet")
+        return ChainDataset([self, other])
 
 
 class TensorDataset(Dataset):
@@ -77,6 +77,25 @@ class ConcatDataset(Dataset):
         else:
             sample_idx = idx - self.cumulative_sizes[dataset_idx - 1]
         return self.datasets[dataset_idx][sample_idx]
+
+
+class ChainDataset(IterableDataset):
+    def __init__(self, datasets):
+        super(ChainDataset, self).__init__()
+        self.datasets = datasets
+
+    def __iter__(self):
+        for d in self.datasets:
+            assert isinstance(d, IterableDataset), "ChainDataset only supports IterableDataset"
+            for x in d:
+                yield x
+
+    def __len__(self):
+        total = 0
+        for d in self.datasets:
+            assert isinstance(d, IterableDataset), "ChainDataset only supports IterableDataset"
+            total += len(d)
+        return total
 
 
 class Subset(Dataset):
