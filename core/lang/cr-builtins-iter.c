@@ -5,8 +5,7 @@
 
 #include <string.h>
 
-#define NATIVE_ARGS CrInterp *self, CrValue *bound, CrValue *const *args, guint n_args, \
-                    const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error
+#include "cr-native.h"
 
 /* ---- iterables ---------------------------------------------------------------------------------------- */
 
@@ -126,20 +125,17 @@ min_max (CrInterp       *self,
   return best;
 }
 
-static CrValue *
-b_max (NATIVE_ARGS)
+NATIVE (b_max)
 {
-  return min_max (self, TRUE, args, n_args, kwargs, n_kwargs, error);
+  return min_max (interp, TRUE, args, n_args, kwargs, n_kwargs, error);
 }
 
-static CrValue *
-b_min (NATIVE_ARGS)
+NATIVE (b_min)
 {
-  return min_max (self, FALSE, args, n_args, kwargs, n_kwargs, error);
+  return min_max (interp, FALSE, args, n_args, kwargs, n_kwargs, error);
 }
 
-static CrValue *
-b_sum (NATIVE_ARGS)
+NATIVE (b_sum)
 {
   CrValue *it = NULL, *start = NULL;
   if (!cr_args_parse ("sum", args, n_args, kwargs, n_kwargs, error, "iterable", &it, "|start", &start,
@@ -152,17 +148,17 @@ b_sum (NATIVE_ARGS)
     }
   /* One item at a time: sum(range(10**9)) holds no list of a billion ints. */
   CrIter iter;
-  if (!cr_iter_init (self, &iter, it, error))
+  if (!cr_iter_init (interp, &iter, it, error))
     return NULL;
   CrValue *acc = cr_value_ref (start ? start : cr_value_new_int (0));
   CrValue *item;
   int r;
   gsize n_added = 0;
-  while ((r = cr_iter_next (self, &iter, &item, error)) == 1)
+  while ((r = cr_iter_next (interp, &iter, &item, error)) == 1)
     {
       CrValue *next = NULL;
-      if (G_LIKELY (cr_value_poll (self, ++n_added, 0, error)))
-        next = cr_binary_op (self, CR_BINOP_ADD, acc, item, error);
+      if (G_LIKELY (cr_value_poll (interp, ++n_added, 0, error)))
+        next = cr_binary_op (interp, CR_BINOP_ADD, acc, item, error);
       cr_value_unref (item);
       cr_value_unref (acc);
       acc = next;
@@ -258,20 +254,19 @@ cr_sort_list (CrInterp  *self,
   return ok;
 }
 
-static CrValue *
-b_sorted (NATIVE_ARGS)
+NATIVE (b_sorted)
 {
   CrValue *it = NULL, *key = NULL, *reverse = NULL;
   if (!cr_args_parse ("sorted", args, n_args, kwargs, n_kwargs, error, "iterable", &it,
                       "|$key", &key, "$reverse", &reverse, NULL))
     return NULL;
   gboolean rev = FALSE;
-  if (reverse && !cr_value_truthy (self, reverse, &rev, error))
+  if (reverse && !cr_value_truthy (interp, reverse, &rev, error))
     return NULL;
-  CrValue *list = iterable_arg (self, it, error);
+  CrValue *list = iterable_arg (interp, it, error);
   if (!list)
     return NULL;
-  if (!cr_sort_list (self, list, key, rev, error))
+  if (!cr_sort_list (interp, list, key, rev, error))
     {
       cr_value_unref (list);
       return NULL;
@@ -314,24 +309,22 @@ any_all (CrInterp  *self,
   return r < 0 ? NULL : cr_value_new_bool (result);
 }
 
-static CrValue *
-b_any (NATIVE_ARGS)
+NATIVE (b_any)
 {
   if (!cr_builtin_no_kwargs ("any", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("any", n_args, 1, 1, error))
     return NULL;
-  return any_all (self, args[0], TRUE, error);
+  return any_all (interp, args[0], TRUE, error);
 }
 
-static CrValue *
-b_all (NATIVE_ARGS)
+NATIVE (b_all)
 {
   if (!cr_builtin_no_kwargs ("all", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("all", n_args, 1, 1, error))
     return NULL;
-  return any_all (self, args[0], FALSE, error);
+  return any_all (interp, args[0], FALSE, error);
 }
 
 CrValue *
-cr_builtin_list (NATIVE_ARGS)
+cr_builtin_list (CR_NATIVE_PARAMS)
 {
   if (!cr_builtin_no_kwargs ("list", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("list", n_args, 0, 1, error))
     return NULL;
@@ -344,11 +337,11 @@ cr_builtin_list (NATIVE_ARGS)
         cr_list_append (l, cr_dict_key_at (args[0], i));
       return l;
     }
-  return cr_iter_to_list (self, args[0], error);
+  return cr_iter_to_list (interp, args[0], error);
 }
 
 CrValue *
-cr_builtin_tuple (NATIVE_ARGS)
+cr_builtin_tuple (CR_NATIVE_PARAMS)
 {
   if (!cr_builtin_no_kwargs ("tuple", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("tuple", n_args, 0, 1, error))
     return NULL;
@@ -356,7 +349,7 @@ cr_builtin_tuple (NATIVE_ARGS)
     return cr_value_new_tuple (NULL, 0);
   if (args[0]->kind == CR_VALUE_TUPLE && !args[0]->u.seq.is_size && !args[0]->u.seq.extra)
     return cr_value_ref (args[0]);
-  CrValue *l = cr_iter_to_list (self, args[0], error);
+  CrValue *l = cr_iter_to_list (interp, args[0], error);
   if (l)
     l->kind = CR_VALUE_TUPLE;
   return l;
@@ -410,12 +403,12 @@ cr_dict_update_from (CrInterp  *self,
 }
 
 CrValue *
-cr_builtin_dict (NATIVE_ARGS)
+cr_builtin_dict (CR_NATIVE_PARAMS)
 {
   if (!cr_builtin_arg_count ("dict", n_args, 0, 1, error))
     return NULL;
   CrValue *d = cr_value_new_dict ();
-  if (n_args == 1 && !cr_dict_update_from (self, d, args[0], error))
+  if (n_args == 1 && !cr_dict_update_from (interp, d, args[0], error))
     {
       cr_value_unref (d);
       return NULL;

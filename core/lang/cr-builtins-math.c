@@ -7,8 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#define NATIVE_ARGS CrInterp *self, CrValue *bound, CrValue *const *args, guint n_args, \
-                    const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error
+#include "cr-native.h"
 
 static CrValue *
 call_method_by_name (CrInterp    *self,
@@ -26,8 +25,7 @@ call_method_by_name (CrInterp    *self,
   return r;
 }
 
-static CrValue *
-b_abs (NATIVE_ARGS)
+NATIVE (b_abs)
 {
   if (!cr_builtin_no_kwargs ("abs", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("abs", n_args, 1, 1, error))
     return NULL;
@@ -47,10 +45,10 @@ b_abs (NATIVE_ARGS)
     case CR_VALUE_FLOAT:
       return cr_value_new_float (fabs (v->u.f));
     case CR_VALUE_TENSOR:
-      return call_method_by_name (self, v, "abs", NULL, 0, error);
+      return call_method_by_name (interp, v, "abs", NULL, 0, error);
     case CR_VALUE_INSTANCE:
       if (cr_instance_method (v, "__abs__"))
-        return call_method_by_name (self, v, "__abs__", NULL, 0, error);
+        return call_method_by_name (interp, v, "__abs__", NULL, 0, error);
       break;
     default:
       break;
@@ -60,8 +58,7 @@ b_abs (NATIVE_ARGS)
   return NULL;
 }
 
-static CrValue *
-b_round (NATIVE_ARGS)
+NATIVE (b_round)
 {
   CrValue *x = NULL, *nd = NULL;
   if (!cr_args_parse ("round", args, n_args, kwargs, n_kwargs, error, "number", &x, "|ndigits", &nd,
@@ -118,10 +115,10 @@ b_round (NATIVE_ARGS)
         return cr_value_new_float (isfinite (r) ? r : 0.0 * d);
       }
     case CR_VALUE_TENSOR:
-      return call_method_by_name (self, x, "round", NULL, 0, error);
+      return call_method_by_name (interp, x, "round", NULL, 0, error);
     case CR_VALUE_INSTANCE:
       if (cr_instance_method (x, "__round__"))
-        return call_method_by_name (self, x, "__round__", nd ? &nd : NULL, nd ? 1 : 0, error);
+        return call_method_by_name (interp, x, "__round__", nd ? &nd : NULL, nd ? 1 : 0, error);
       break;
     default:
       break;
@@ -167,15 +164,14 @@ pow_mod_inverse (__int128  b,
   return TRUE;
 }
 
-static CrValue *
-b_pow (NATIVE_ARGS)
+NATIVE (b_pow)
 {
   CrValue *base = NULL, *exp = NULL, *mod = NULL;
   if (!cr_args_parse ("pow", args, n_args, kwargs, n_kwargs, error, "base", &base, "exp", &exp,
                       "|mod", &mod, NULL))
     return NULL;
   if (!mod || mod->kind == CR_VALUE_NONE)
-    return cr_binary_op (self, CR_BINOP_POW, base, exp, error);
+    return cr_binary_op (interp, CR_BINOP_POW, base, exp, error);
   gint64 base_i, exp_i, mod_i;
   if (!pow_int_arg (base, &base_i) || !pow_int_arg (exp, &exp_i) || !pow_int_arg (mod, &mod_i))
     {
@@ -212,8 +208,7 @@ b_pow (NATIVE_ARGS)
   return cr_value_new_int ((gint64) result);
 }
 
-static CrValue *
-b_divmod (NATIVE_ARGS)
+NATIVE (b_divmod)
 {
   if (!cr_builtin_no_kwargs ("divmod", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("divmod", n_args, 2, 2, error))
     return NULL;
@@ -229,10 +224,10 @@ b_divmod (NATIVE_ARGS)
           return NULL;
         }
     }
-  CrValue *q = cr_binary_op (self, CR_BINOP_FLOORDIV, a, b, error);
+  CrValue *q = cr_binary_op (interp, CR_BINOP_FLOORDIV, a, b, error);
   if (!q)
     return NULL;
-  CrValue *r = cr_binary_op (self, CR_BINOP_MOD, a, b, error);
+  CrValue *r = cr_binary_op (interp, CR_BINOP_MOD, a, b, error);
   if (!r)
     {
       cr_value_unref (q);

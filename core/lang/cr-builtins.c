@@ -15,8 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NATIVE_ARGS CrInterp *self, CrValue *bound, CrValue *const *args, guint n_args, \
-                    const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error
+#include "cr-native.h"
 
 gboolean
 cr_builtin_no_kwargs (const char    *fname,
@@ -107,8 +106,7 @@ print_to_file (CrInterp        *self,
   return TRUE;
 }
 
-static CrValue *
-b_print (NATIVE_ARGS)
+NATIVE (b_print)
 {
   const char *sep = " ", *end = "\n";
   CrValue *file = NULL;
@@ -137,7 +135,7 @@ b_print (NATIVE_ARGS)
         file = v->kind == CR_VALUE_NONE ? NULL : v;
       else if (strcmp (name, "flush") == 0)
         {
-          if (!cr_value_truthy (self, v, &flush, error))
+          if (!cr_value_truthy (interp, v, &flush, error))
             return NULL;
         }
       else
@@ -148,13 +146,13 @@ b_print (NATIVE_ARGS)
         }
     }
   if (file)
-    return print_to_file (self, args, n_args, sep, end, file, flush, error) ? cr_value_none () : NULL;
+    return print_to_file (interp, args, n_args, sep, end, file, flush, error) ? cr_value_none () : NULL;
   GString *out = g_string_new (NULL);
   for (guint i = 0; i < n_args; i++)
     {
       if (i > 0)
         g_string_append (out, sep);
-      char *s = cr_value_check_alloc (out->len, error) ? cr_value_str (self, args[i], error) : NULL;
+      char *s = cr_value_check_alloc (out->len, error) ? cr_value_str (interp, args[i], error) : NULL;
       if (!s)
         {
           g_string_free (out, TRUE);
@@ -164,7 +162,7 @@ b_print (NATIVE_ARGS)
       g_free (s);
     }
   g_string_append (out, end);
-  cr_interp_write (self, out->str, FALSE);
+  cr_interp_write (interp, out->str, FALSE);
   g_string_free (out, TRUE);
   return cr_value_none ();
 }
@@ -183,8 +181,7 @@ cr_builtin_int_arg (CrValue  *v,
   return FALSE;
 }
 
-static CrValue *
-b_range (NATIVE_ARGS)
+NATIVE (b_range)
 {
   gint64 start = 0, stop, step = 1;
   if (!cr_builtin_no_kwargs ("range", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("range", n_args, 1, 3, error))
@@ -271,13 +268,12 @@ value_len (CrInterp  *self,
   return FALSE;
 }
 
-static CrValue *
-b_len (NATIVE_ARGS)
+NATIVE (b_len)
 {
   gint64 n;
   if (!cr_builtin_no_kwargs ("len", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("len", n_args, 1, 1, error))
     return NULL;
-  if (!value_len (self, args[0], &n, error))
+  if (!value_len (interp, args[0], &n, error))
     return NULL;
   return cr_value_new_int (n);
 }
@@ -329,8 +325,7 @@ parse_float (const char *text,
   return ok;
 }
 
-static CrValue *
-b_float (NATIVE_ARGS)
+NATIVE (b_float)
 {
   if (!cr_builtin_no_kwargs ("float", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("float", n_args, 0, 1, error))
     return NULL;
@@ -352,7 +347,7 @@ b_float (NATIVE_ARGS)
       if (parse_float (v->u.str.data, &d))
         return cr_value_new_float (d);
       {
-        g_autofree char *r = cr_value_repr (self, v, NULL);
+        g_autofree char *r = cr_value_repr (interp, v, NULL);
         cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "could not convert string to float: %s", r);
       }
       return NULL;
@@ -360,7 +355,7 @@ b_float (NATIVE_ARGS)
       {
         CrValue *m = cr_instance_method (v, "__float__");
         if (m)
-          return cr_interp_call_method (self, v, m, NULL, 0, error);
+          return cr_interp_call_method (interp, v, m, NULL, 0, error);
       }
       G_GNUC_FALLTHROUGH;
     default:
@@ -438,8 +433,7 @@ parse_int (const char *text,
   return TRUE;
 }
 
-static CrValue *
-b_int (NATIVE_ARGS)
+NATIVE (b_int)
 {
   CrValue *x = NULL, *base_v = NULL;
   if (!cr_args_parse ("int", args, n_args, kwargs, n_kwargs, error, "|x", &x, "base", &base_v, NULL))
@@ -464,7 +458,7 @@ b_int (NATIVE_ARGS)
       gint64 r;
       if (base <= 16 && parse_int (x->u.str.data, (int) base, &r))
         return cr_value_new_int (r);
-      g_autofree char *rep = cr_value_repr (self, x, NULL);
+      g_autofree char *rep = cr_value_repr (interp, x, NULL);
       cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "invalid literal for int() with base %d: %s",
                            (int) base, rep);
       return NULL;
@@ -496,7 +490,7 @@ b_int (NATIVE_ARGS)
         gint64 r;
         if (parse_int (x->u.str.data, 10, &r))
           return cr_value_new_int (r);
-        g_autofree char *rep = cr_value_repr (self, x, NULL);
+        g_autofree char *rep = cr_value_repr (interp, x, NULL);
         cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "invalid literal for int() with base 10: %s",
                              rep);
         return NULL;
@@ -507,7 +501,7 @@ b_int (NATIVE_ARGS)
         if (!m)
           m = cr_instance_method (x, "__index__");
         if (m)
-          return cr_interp_call_method (self, x, m, NULL, 0, error);
+          return cr_interp_call_method (interp, x, m, NULL, 0, error);
       }
       G_GNUC_FALLTHROUGH;
     default:
@@ -518,21 +512,19 @@ b_int (NATIVE_ARGS)
     }
 }
 
-static CrValue *
-b_bool (NATIVE_ARGS)
+NATIVE (b_bool)
 {
   if (!cr_builtin_no_kwargs ("bool", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("bool", n_args, 0, 1, error))
     return NULL;
   if (n_args == 0)
     return cr_value_new_bool (FALSE);
   gboolean t;
-  if (!cr_value_truthy (self, args[0], &t, error))
+  if (!cr_value_truthy (interp, args[0], &t, error))
     return NULL;
   return cr_value_new_bool (t);
 }
 
-static CrValue *
-b_str (NATIVE_ARGS)
+NATIVE (b_str)
 {
   if (!cr_builtin_no_kwargs ("str", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("str", n_args, 0, 1, error))
     return NULL;
@@ -540,16 +532,15 @@ b_str (NATIVE_ARGS)
     return cr_value_new_str ("");
   if (args[0]->kind == CR_VALUE_STR)
     return cr_value_ref (args[0]);
-  char *s = cr_value_str (self, args[0], error);
+  char *s = cr_value_str (interp, args[0], error);
   return s ? cr_value_new_str_take (s) : NULL;
 }
 
-static CrValue *
-b_repr (NATIVE_ARGS)
+NATIVE (b_repr)
 {
   if (!cr_builtin_no_kwargs ("repr", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("repr", n_args, 1, 1, error))
     return NULL;
-  char *s = cr_value_repr (self, args[0], error);
+  char *s = cr_value_repr (interp, args[0], error);
   return s ? cr_value_new_str_take (s) : NULL;
 }
 
@@ -662,20 +653,18 @@ isinstance_one (CrInterp  *self,
   return TRUE;
 }
 
-static CrValue *
-b_isinstance (NATIVE_ARGS)
+NATIVE (b_isinstance)
 {
   if (!cr_builtin_no_kwargs ("isinstance", n_kwargs, kwargs, error)
       || !cr_builtin_arg_count ("isinstance", n_args, 2, 2, error))
     return NULL;
   gboolean r;
-  if (!isinstance_one (self, args[0], args[1], &r, error))
+  if (!isinstance_one (interp, args[0], args[1], &r, error))
     return NULL;
   return cr_value_new_bool (r);
 }
 
-static CrValue *
-b_issubclass (NATIVE_ARGS)
+NATIVE (b_issubclass)
 {
   if (!cr_builtin_no_kwargs ("issubclass", n_kwargs, kwargs, error)
       || !cr_builtin_arg_count ("issubclass", n_args, 2, 2, error))
@@ -688,7 +677,7 @@ b_issubclass (NATIVE_ARGS)
   CrValue *b = args[1];
   if (b->kind == CR_VALUE_CLASS)
     {
-      if (b == cr_object_class (self))
+      if (b == cr_object_class (interp))
         return cr_value_new_bool (TRUE);
       return cr_value_new_bool (cr_class_is_subclass (args[0], b));
     }
@@ -698,8 +687,7 @@ b_issubclass (NATIVE_ARGS)
 }
 
 /* slice(stop), slice(start, stop[, step]) */
-static CrValue *
-b_slice (NATIVE_ARGS)
+NATIVE (b_slice)
 {
   if (!cr_builtin_no_kwargs ("slice", n_kwargs, kwargs, error))
     return NULL;
@@ -716,13 +704,12 @@ b_slice (NATIVE_ARGS)
 }
 
 /* dir(obj): the attribute names, sorted. */
-static CrValue *
-b_dir (NATIVE_ARGS)
+NATIVE (b_dir)
 {
   if (!cr_builtin_no_kwargs ("dir", n_kwargs, kwargs, error)
       || !cr_builtin_arg_count ("dir", n_args, 1, 1, error))
     return NULL;
-  g_autoptr (GPtrArray) names = cr_interp_dir (self, args[0]);
+  g_autoptr (GPtrArray) names = cr_interp_dir (interp, args[0]);
   CrValue *list = cr_value_new_list ();
   for (guint i = 0; i < names->len; i++)
     {
@@ -734,25 +721,23 @@ b_dir (NATIVE_ARGS)
 }
 
 /* vars(obj): obj.__dict__. */
-static CrValue *
-b_vars (NATIVE_ARGS)
+NATIVE (b_vars)
 {
   if (!cr_builtin_no_kwargs ("vars", n_kwargs, kwargs, error)
       || !cr_builtin_arg_count ("vars", n_args, 1, 1, error))
     return NULL;
   GError *local = NULL;
-  CrValue *d = cr_interp_getattr (self, args[0], "__dict__", &local);
+  CrValue *d = cr_interp_getattr (interp, args[0], "__dict__", &local);
   if (local)
     {
       g_error_free (local);
-      cr_interp_forget_error (self);
+      cr_interp_forget_error (interp);
       cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "vars() argument must have __dict__ attribute");
     }
   return d;
 }
 
-static CrValue *
-b_type (NATIVE_ARGS)
+NATIVE (b_type)
 {
   if (!cr_builtin_no_kwargs ("type", n_kwargs, kwargs, error))
     return NULL;
@@ -761,7 +746,7 @@ b_type (NATIVE_ARGS)
       cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "type() takes 1 argument");
       return NULL;
     }
-  CrValue *t = cr_interp_type_of (self, args[0]);
+  CrValue *t = cr_interp_type_of (interp, args[0]);
   if (!t)
     {
       cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "type() of a %s is not available",
@@ -783,36 +768,34 @@ name_arg (const char *fname,
   return FALSE;
 }
 
-static CrValue *
-b_getattr (NATIVE_ARGS)
+NATIVE (b_getattr)
 {
   if (!cr_builtin_no_kwargs ("getattr", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("getattr", n_args, 2, 3, error)
       || !name_arg ("getattr", args[1], error))
     return NULL;
   if (n_args == 2)
-    return cr_interp_getattr (self, args[0], args[1]->u.str.data, error);
+    return cr_interp_getattr (interp, args[0], args[1]->u.str.data, error);
   GError *local = NULL;
-  CrValue *v = cr_interp_getattr (self, args[0], args[1]->u.str.data, &local);
+  CrValue *v = cr_interp_getattr (interp, args[0], args[1]->u.str.data, &local);
   if (v)
     return v;
   if (local->code == CR_EXC_ATTRIBUTE_ERROR)
     {
       g_error_free (local);
-      cr_interp_forget_error (self);
+      cr_interp_forget_error (interp);
       return cr_value_ref (args[2]);
     }
   g_propagate_error (error, local);
   return NULL;
 }
 
-static CrValue *
-b_hasattr (NATIVE_ARGS)
+NATIVE (b_hasattr)
 {
   if (!cr_builtin_no_kwargs ("hasattr", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("hasattr", n_args, 2, 2, error)
       || !name_arg ("hasattr", args[1], error))
     return NULL;
   GError *local = NULL;
-  CrValue *v = cr_interp_getattr (self, args[0], args[1]->u.str.data, &local);
+  CrValue *v = cr_interp_getattr (interp, args[0], args[1]->u.str.data, &local);
   if (v)
     {
       cr_value_unref (v);
@@ -821,31 +804,29 @@ b_hasattr (NATIVE_ARGS)
   if (local->code == CR_EXC_ATTRIBUTE_ERROR)
     {
       g_error_free (local);
-      cr_interp_forget_error (self);
+      cr_interp_forget_error (interp);
       return cr_value_new_bool (FALSE);
     }
   g_propagate_error (error, local);
   return NULL;
 }
 
-static CrValue *
-b_setattr (NATIVE_ARGS)
+NATIVE (b_setattr)
 {
   if (!cr_builtin_no_kwargs ("setattr", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("setattr", n_args, 3, 3, error)
       || !name_arg ("setattr", args[1], error))
     return NULL;
-  if (!cr_interp_setattr (self, args[0], args[1]->u.str.data, args[2], error))
+  if (!cr_interp_setattr (interp, args[0], args[1]->u.str.data, args[2], error))
     return NULL;
   return cr_value_none ();
 }
 
-static CrValue *
-b_delattr (NATIVE_ARGS)
+NATIVE (b_delattr)
 {
   if (!cr_builtin_no_kwargs ("delattr", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("delattr", n_args, 2, 2, error)
       || !name_arg ("delattr", args[1], error))
     return NULL;
-  if (!cr_interp_delattr (self, args[0], args[1]->u.str.data, error))
+  if (!cr_interp_delattr (interp, args[0], args[1]->u.str.data, error))
     return NULL;
   return cr_value_none ();
 }
@@ -862,16 +843,14 @@ identity_of (CrValue *v)
     }
 }
 
-static CrValue *
-b_id (NATIVE_ARGS)
+NATIVE (b_id)
 {
   if (!cr_builtin_no_kwargs ("id", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("id", n_args, 1, 1, error))
     return NULL;
   return cr_value_new_int ((gint64) (gintptr) identity_of (args[0]));
 }
 
-static CrValue *
-b_hash (NATIVE_ARGS)
+NATIVE (b_hash)
 {
   if (!cr_builtin_no_kwargs ("hash", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("hash", n_args, 1, 1, error))
     return NULL;
@@ -880,7 +859,7 @@ b_hash (NATIVE_ARGS)
   CrValue *user_hash = cls ? cr_class_lookup (cls, "__hash__") : NULL;
   if (user_hash && user_hash->kind == CR_VALUE_FUNCTION)
     {
-      CrValue *r = cr_interp_call_method (self, v, user_hash, NULL, 0, error);
+      CrValue *r = cr_interp_call_method (interp, v, user_hash, NULL, 0, error);
       if (r && r->kind != CR_VALUE_INT && r->kind != CR_VALUE_BOOL)
         {
           cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "__hash__ method should return an integer");
@@ -906,8 +885,7 @@ b_hash (NATIVE_ARGS)
     }
 }
 
-static CrValue *
-b_callable (NATIVE_ARGS)
+NATIVE (b_callable)
 {
   if (!cr_builtin_no_kwargs ("callable", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("callable", n_args, 1, 1, error))
     return NULL;
@@ -919,8 +897,7 @@ b_callable (NATIVE_ARGS)
   return cr_value_new_bool (r);
 }
 
-static CrValue *
-b_format (NATIVE_ARGS)
+NATIVE (b_format)
 {
   if (!cr_builtin_no_kwargs ("format", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("format", n_args, 1, 2, error))
     return NULL;
@@ -930,12 +907,11 @@ b_format (NATIVE_ARGS)
                            cr_value_type_name (args[1]));
       return NULL;
     }
-  char *s = cr_format_value (self, args[0], n_args == 2 ? args[1]->u.str.data : "", error);
+  char *s = cr_format_value (interp, args[0], n_args == 2 ? args[1]->u.str.data : "", error);
   return s ? cr_value_new_str_take (s) : NULL;
 }
 
-static CrValue *
-b_chr (NATIVE_ARGS)
+NATIVE (b_chr)
 {
   gint64 cp;
   if (!cr_builtin_no_kwargs ("chr", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("chr", n_args, 1, 1, error)
@@ -952,8 +928,7 @@ b_chr (NATIVE_ARGS)
 }
 
 /* hex, oct, bin: data is the base (16, 8, 2). */
-static CrValue *
-b_int_base (NATIVE_ARGS)
+NATIVE (b_int_base)
 {
   int base = GPOINTER_TO_INT (data);
   const char *name = base == 16 ? "hex" : base == 8 ? "oct" : "bin";
@@ -980,19 +955,17 @@ b_int_base (NATIVE_ARGS)
   return r;
 }
 
-static CrValue *
-b_set (NATIVE_ARGS)
+NATIVE (b_set)
 {
   if (!cr_builtin_no_kwargs ("set", n_kwargs, kwargs, error)
       || !cr_builtin_arg_count ("set", n_args, 0, 1, error))
     return NULL;
   if (n_args == 0)
     return cr_set_new ();
-  return cr_set_from_iterable (self, args[0], error);
+  return cr_set_from_iterable (interp, args[0], error);
 }
 
-static CrValue *
-b_ord (NATIVE_ARGS)
+NATIVE (b_ord)
 {
   if (!cr_builtin_no_kwargs ("ord", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("ord", n_args, 1, 1, error))
     return NULL;
@@ -1032,8 +1005,7 @@ const CrObjectType cr_classmethod_type = {
   .destroy = value_destroy,
 };
 
-static CrValue *
-b_staticmethod (NATIVE_ARGS)
+NATIVE (b_staticmethod)
 {
   if (!cr_builtin_no_kwargs ("staticmethod", n_kwargs, kwargs, error)
       || !cr_builtin_arg_count ("staticmethod", n_args, 1, 1, error))
@@ -1041,8 +1013,7 @@ b_staticmethod (NATIVE_ARGS)
   return cr_value_new_object (&cr_staticmethod_type, cr_value_ref (args[0]));
 }
 
-static CrValue *
-b_classmethod (NATIVE_ARGS)
+NATIVE (b_classmethod)
 {
   if (!cr_builtin_no_kwargs ("classmethod", n_kwargs, kwargs, error)
       || !cr_builtin_arg_count ("classmethod", n_args, 1, 1, error))
@@ -1050,8 +1021,7 @@ b_classmethod (NATIVE_ARGS)
   return cr_value_new_object (&cr_classmethod_type, cr_value_ref (args[0]));
 }
 
-static CrValue *
-b_property (NATIVE_ARGS)
+NATIVE (b_property)
 {
   CrValue *fget = NULL, *fset = NULL, *fdel = NULL, *doc = NULL;
   if (!cr_args_parse ("property", args, n_args, kwargs, n_kwargs, error,
@@ -1060,30 +1030,28 @@ b_property (NATIVE_ARGS)
   return cr_property_new (fget, fset, fdel);
 }
 
-static CrValue *
-object_init_noop (NATIVE_ARGS)
+NATIVE (object_init_noop)
 {
   return cr_value_none ();
 }
 
 /* BaseException.__init__: self.args = args (a subclass's __init__ calls it
  * through super() with the arguments it wants kept). */
-static CrValue *
-exception_init (NATIVE_ARGS)
+NATIVE (exception_init)
 {
-  (void) self;
+  (void) interp;
   (void) data;
   if (n_kwargs > 0)
     {
       g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR, "%s() takes no keyword arguments",
-                   bound && bound->kind == CR_VALUE_INSTANCE
-                     ? bound->u.instance.cls->u.cls.name : "BaseException");
+                   self && self->kind == CR_VALUE_INSTANCE
+                     ? self->u.instance.cls->u.cls.name : "BaseException");
       return NULL;
     }
-  if (bound && bound->kind == CR_VALUE_INSTANCE)
+  if (self && self->kind == CR_VALUE_INSTANCE)
     {
       CrValue *exc_args = cr_value_new_tuple (args, n_args);
-      cr_object_instance_store (bound, "args", exc_args);
+      cr_object_instance_store (self, "args", exc_args);
       cr_value_unref (exc_args);
     }
   return cr_value_none ();
@@ -1144,8 +1112,7 @@ const CrObjectType cr_super_type = {
   .repr = super_repr,
 };
 
-static CrValue *
-b_super (NATIVE_ARGS)
+NATIVE (b_super)
 {
   CrValue *start = NULL, *obj = NULL;
   if (!cr_builtin_no_kwargs ("super", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("super", n_args, 0, 2, error))
@@ -1157,7 +1124,7 @@ b_super (NATIVE_ARGS)
     }
   else if (n_args == 0)
     {
-      CrFrame *f = self->frame;
+      CrFrame *f = interp->frame;
       CrFunction *fn = f && f->function ? f->function->u.function : NULL;
       if (fn && fn->owner_class && fn->code->n_params > 0)
         {

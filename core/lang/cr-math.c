@@ -4,15 +4,13 @@
 
 #include <math.h>
 
-#define NATIVE_ARGS CrInterp *self, CrValue *bound, CrValue *const *args, guint n_args, \
-                    const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error
+#include "cr-native.h"
 
 /* ---- math ---------------------------------------------------------------------------------------------- */
 
 typedef double (*MathFunc1) (double);
 
-static CrValue *
-math_unary (NATIVE_ARGS)
+NATIVE (math_unary)
 {
   MathFunc1 fn = (MathFunc1) data;
   if (!cr_builtin_no_kwargs ("math function", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("math function", n_args, 1, 1, error))
@@ -41,8 +39,7 @@ math_unary (NATIVE_ARGS)
   return cr_value_new_float (r);
 }
 
-static CrValue *
-math_log (NATIVE_ARGS)
+NATIVE (math_log)
 {
   if (!cr_builtin_no_kwargs ("log", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("log", n_args, 1, 2, error))
     return NULL;
@@ -58,8 +55,7 @@ math_log (NATIVE_ARGS)
   return cr_value_new_float (n_args == 2 ? log (x) / log (b) : log (x));
 }
 
-static CrValue *
-math_floor_ceil (NATIVE_ARGS)
+NATIVE (math_floor_ceil)
 {
   if (!cr_builtin_no_kwargs ("floor", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("floor", n_args, 1, 1, error))
     return NULL;
@@ -71,8 +67,7 @@ math_floor_ceil (NATIVE_ARGS)
   return cr_builtin_float_to_int (data ? ceil (x) : floor (x), error);
 }
 
-static CrValue *
-math_pow (NATIVE_ARGS)
+NATIVE (math_pow)
 {
   double x, y;
   if (!cr_builtin_no_kwargs ("pow", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("pow", n_args, 2, 2, error)
@@ -97,8 +92,7 @@ math_pow (NATIVE_ARGS)
   return cr_value_new_float (r);
 }
 
-static CrValue *
-math_isclose (NATIVE_ARGS)
+NATIVE (math_isclose)
 {
   CrValue *a = NULL, *b = NULL, *rel = NULL, *abs_tol = NULL;
   if (!cr_args_parse ("isclose", args, n_args, kwargs, n_kwargs, error, "a", &a, "b", &b,
@@ -117,8 +111,7 @@ math_isclose (NATIVE_ARGS)
   return cr_value_new_bool ((diff <= fabs (rt * y)) || (diff <= fabs (rt * x)) || diff <= at);
 }
 
-static CrValue *
-math_predicate (NATIVE_ARGS)
+NATIVE (math_predicate)
 {
   double x;
   if (!cr_builtin_no_kwargs ("isnan", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("isnan", n_args, 1, 1, error)
@@ -128,12 +121,11 @@ math_predicate (NATIVE_ARGS)
   return cr_value_new_bool (which == 0 ? isnan (x) : which == 1 ? isinf (x) : isfinite (x));
 }
 
-static CrValue *
-math_fsum_prod (NATIVE_ARGS)
+NATIVE (math_fsum_prod)
 {
   if (!cr_builtin_no_kwargs ("fsum", n_kwargs, kwargs, error) || !cr_builtin_arg_count ("fsum", n_args, 1, 1, error))
     return NULL;
-  CrValue *list = cr_iter_to_list (self, args[0], error);
+  CrValue *list = cr_iter_to_list (interp, args[0], error);
   if (!list)
     return NULL;
   gboolean prod = GPOINTER_TO_INT (data);

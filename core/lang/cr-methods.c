@@ -8,8 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#define NATIVE_ARGS CrInterp *self, CrValue *bound, CrValue *const *args, guint n_args, \
-                    const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error
+#include "cr-native.h"
 
 static gboolean
 check_args (const char    *fname,
@@ -61,13 +60,12 @@ new_str (GString *s)
 
 /* ---- str ---------------------------------------------------------------------------------------- */
 
-static CrValue *
-str_case (NATIVE_ARGS)
+NATIVE (str_case)
 {
   if (!check_args ("upper", n_args, 0, 0, n_kwargs, error))
     return NULL;
   int which = GPOINTER_TO_INT (data);
-  const char *s = bound->u.str.data;
+  const char *s = self->u.str.data;
   char *r;
   switch (which)
     {
@@ -97,8 +95,7 @@ str_case (NATIVE_ARGS)
   return cr_value_new_str_take (r);
 }
 
-static CrValue *
-str_strip (NATIVE_ARGS)
+NATIVE (str_strip)
 {
   if (!check_args ("strip", n_args, 0, 1, n_kwargs, error))
     return NULL;
@@ -110,8 +107,8 @@ str_strip (NATIVE_ARGS)
       chars = args[0]->u.str.data;
     }
   int which = GPOINTER_TO_INT (data);   /* 0 both, 1 left, 2 right */
-  const char *s = bound->u.str.data;
-  gsize start = 0, end = bound->u.str.len;
+  const char *s = self->u.str.data;
+  gsize start = 0, end = self->u.str.len;
 #define STRIPPABLE(c) (chars ? (strchr (chars, (c)) != NULL && (c) != '\0') : g_ascii_isspace (c))
   if (which != 2)
     while (start < end && STRIPPABLE (s[start]))
@@ -123,8 +120,7 @@ str_strip (NATIVE_ARGS)
   return cr_value_new_str_len (s + start, end - start);
 }
 
-static CrValue *
-str_split (NATIVE_ARGS)
+NATIVE (str_split)
 {
   CrValue *sep_v = NULL, *max_v = NULL;
   if (!cr_args_parse ("split", args, n_args, kwargs, n_kwargs, error, "|sep", &sep_v, "maxsplit",
@@ -134,8 +130,8 @@ str_split (NATIVE_ARGS)
   if (max_v && !cr_value_to_int (max_v, &maxsplit, error))
     return NULL;
   gboolean right = GPOINTER_TO_INT (data);
-  const char *s = bound->u.str.data;
-  gsize len = bound->u.str.len;
+  const char *s = self->u.str.data;
+  gsize len = self->u.str.len;
   GPtrArray *parts = g_ptr_array_new ();
   if (!sep_v || sep_v->kind == CR_VALUE_NONE)
     {
@@ -145,7 +141,7 @@ str_split (NATIVE_ARGS)
       while (i < len)
         {
           /* A word costs two positions here and a str below. */
-          if (G_UNLIKELY (!cr_value_poll (self, all->len / 2 + 1,
+          if (G_UNLIKELY (!cr_value_poll (interp, all->len / 2 + 1,
                                           all->len / 2 * (2 * sizeof (gpointer) + CR_VALUE_ITEM_BYTES
                                                           + CR_VALUE_BYTES),
                                           error)))
@@ -219,7 +215,7 @@ str_split (NATIVE_ARGS)
   for (gsize i = 0; i + sl <= len;)
     {
       /* A part costs a position here and a str below. */
-      if (G_UNLIKELY (!cr_value_poll (self, i + 1,
+      if (G_UNLIKELY (!cr_value_poll (interp, i + 1,
                                       hits->len * (sizeof (gsize) + CR_VALUE_ITEM_BYTES + CR_VALUE_BYTES),
                                       error)))
         {
@@ -263,18 +259,17 @@ str_split (NATIVE_ARGS)
   return cr_value_new_list_take (parts);
 }
 
-static CrValue *
-str_splitlines (NATIVE_ARGS)
+NATIVE (str_splitlines)
 {
   if (!check_args ("splitlines", n_args, 0, 0, n_kwargs, error))
     return NULL;
   GPtrArray *parts = g_ptr_array_new ();
-  const char *s = bound->u.str.data;
-  gsize len = bound->u.str.len, start = 0;
+  const char *s = self->u.str.data;
+  gsize len = self->u.str.len, start = 0;
   for (gsize i = 0; i < len; i++)
     if (s[i] == '\n' || s[i] == '\r')
       {
-        if (G_UNLIKELY (!cr_value_poll (self, parts->len + 1, parts->len * CR_VALUE_ITEM_BYTES, error)))
+        if (G_UNLIKELY (!cr_value_poll (interp, parts->len + 1, parts->len * CR_VALUE_ITEM_BYTES, error)))
           {
             g_ptr_array_set_free_func (parts, (GDestroyNotify) cr_value_unref);
             g_ptr_array_unref (parts);
@@ -290,12 +285,11 @@ str_splitlines (NATIVE_ARGS)
   return cr_value_new_list_take (parts);
 }
 
-static CrValue *
-str_join (NATIVE_ARGS)
+NATIVE (str_join)
 {
   if (!check_args ("join", n_args, 1, 1, n_kwargs, error))
     return NULL;
-  CrValue *list = cr_iter_to_list (self, args[0], error);
+  CrValue *list = cr_iter_to_list (interp, args[0], error);
   if (!list)
     return NULL;
   /* The result's size first, checked against the memory budget: a join of
@@ -315,7 +309,7 @@ str_join (NATIVE_ARGS)
           return NULL;
         }
       fits = fits && g_size_checked_add (&total, total, item->u.str.len)
-             && (i == 0 || g_size_checked_add (&total, total, bound->u.str.len));
+             && (i == 0 || g_size_checked_add (&total, total, self->u.str.len));
     }
   if (!cr_value_check_alloc (fits ? total : G_MAXSIZE, error))
     {
@@ -326,22 +320,21 @@ str_join (NATIVE_ARGS)
   for (guint i = 0; i < items->len; i++)
     {
       CrValue *item = items->pdata[i];
-      if (G_UNLIKELY (!cr_value_poll (self, i + 1, 0, error)))
+      if (G_UNLIKELY (!cr_value_poll (interp, i + 1, 0, error)))
         {
           g_string_free (out, TRUE);
           cr_value_unref (list);
           return NULL;
         }
       if (i > 0)
-        g_string_append_len (out, bound->u.str.data, bound->u.str.len);
+        g_string_append_len (out, self->u.str.data, self->u.str.len);
       g_string_append_len (out, item->u.str.data, item->u.str.len);
     }
   cr_value_unref (list);
   return new_str (out);
 }
 
-static CrValue *
-str_replace (NATIVE_ARGS)
+NATIVE (str_replace)
 {
   if (!check_args ("replace", n_args, 2, 3, n_kwargs, error)
       || !str_arg ("replace", args[0], error) || !str_arg ("replace", args[1], error))
@@ -349,18 +342,18 @@ str_replace (NATIVE_ARGS)
   gint64 count = -1;
   if (n_args == 3 && !cr_value_to_int (args[2], &count, error))
     return NULL;
-  const char *s = bound->u.str.data, *old = args[0]->u.str.data, *new = args[1]->u.str.data;
-  gsize len = bound->u.str.len, ol = args[0]->u.str.len, nl = args[1]->u.str.len;
+  const char *s = self->u.str.data, *old = args[0]->u.str.data, *new = args[1]->u.str.data;
+  gsize len = self->u.str.len, ol = args[0]->u.str.len, nl = args[1]->u.str.len;
   /* How many replacements, to check the result's size against the memory
    * budget before building it ('a'.replace('', 'x' * 10**6) on a long
    * string is a big result). */
   gsize n_hits = 0;
   if (ol == 0)
-    n_hits = cr_str_char_len (bound) + 1;
+    n_hits = cr_str_char_len (self) + 1;
   else
     for (gsize k = 0; k + ol <= len;)
       {
-        if (G_UNLIKELY (!cr_value_poll (self, k + 1, 0, error)))
+        if (G_UNLIKELY (!cr_value_poll (interp, k + 1, 0, error)))
           return NULL;
         if (memcmp (s + k, old, ol) == 0)
           {
@@ -383,7 +376,7 @@ str_replace (NATIVE_ARGS)
     {
       for (const char *p = s; ; p = g_utf8_next_char (p))
         {
-          if (G_UNLIKELY (!cr_value_poll (self, (gsize) (p - s) + 1, 0, error)))
+          if (G_UNLIKELY (!cr_value_poll (interp, (gsize) (p - s) + 1, 0, error)))
             {
               g_string_free (out, TRUE);
               return NULL;
@@ -401,7 +394,7 @@ str_replace (NATIVE_ARGS)
     }
   while (i < len)
     {
-      if (G_UNLIKELY (!cr_value_poll (self, i + 1, 0, error)))
+      if (G_UNLIKELY (!cr_value_poll (interp, i + 1, 0, error)))
         {
           g_string_free (out, TRUE);
           return NULL;
@@ -446,14 +439,13 @@ str_search (CrValue *hay,
   return -1;
 }
 
-static CrValue *
-str_find (NATIVE_ARGS)
+NATIVE (str_find)
 {
   int which = GPOINTER_TO_INT (data);   /* 0 find, 1 rfind, 2 index, 3 rindex */
   const char *name = which == 0 ? "find" : which == 1 ? "rfind" : which == 2 ? "index" : "rindex";
   if (!check_args (name, n_args, 1, 1, n_kwargs, error) || !str_arg (name, args[0], error))
     return NULL;
-  gssize pos = str_search (bound, args[0], which & 1);
+  gssize pos = str_search (self, args[0], which & 1);
   if (pos < 0)
     {
       if (which >= 2)
@@ -463,20 +455,19 @@ str_find (NATIVE_ARGS)
         }
       return cr_value_new_int (-1);
     }
-  return cr_value_new_int (char_index_of_byte (bound, (gsize) pos));
+  return cr_value_new_int (char_index_of_byte (self, (gsize) pos));
 }
 
-static CrValue *
-str_count (NATIVE_ARGS)
+NATIVE (str_count)
 {
   if (!check_args ("count", n_args, 1, 1, n_kwargs, error) || !str_arg ("count", args[0], error))
     return NULL;
-  gsize hl = bound->u.str.len, nl = args[0]->u.str.len;
+  gsize hl = self->u.str.len, nl = args[0]->u.str.len;
   gint64 n = 0;
   if (nl == 0)
-    return cr_value_new_int ((gint64) cr_str_char_len (bound) + 1);
+    return cr_value_new_int ((gint64) cr_str_char_len (self) + 1);
   for (gsize i = 0; i + nl <= hl;)
-    if (memcmp (bound->u.str.data + i, args[0]->u.str.data, nl) == 0)
+    if (memcmp (self->u.str.data + i, args[0]->u.str.data, nl) == 0)
       {
         n++;
         i += nl;
@@ -486,8 +477,7 @@ str_count (NATIVE_ARGS)
   return cr_value_new_int (n);
 }
 
-static CrValue *
-str_affix (NATIVE_ARGS)
+NATIVE (str_affix)
 {
   int which = GPOINTER_TO_INT (data);   /* 0 startswith, 1 endswith */
   const char *name = which ? "endswith" : "startswith";
@@ -511,31 +501,30 @@ str_affix (NATIVE_ARGS)
                                cr_value_type_name (c));
           return NULL;
         }
-      if (c->u.str.len > bound->u.str.len)
+      if (c->u.str.len > self->u.str.len)
         continue;
-      const char *at = which ? bound->u.str.data + bound->u.str.len - c->u.str.len : bound->u.str.data;
+      const char *at = which ? self->u.str.data + self->u.str.len - c->u.str.len : self->u.str.data;
       if (memcmp (at, c->u.str.data, c->u.str.len) == 0)
         return cr_value_new_bool (TRUE);
     }
   return cr_value_new_bool (FALSE);
 }
 
-static CrValue *
-str_removeaffix (NATIVE_ARGS)
+NATIVE (str_removeaffix)
 {
   int which = GPOINTER_TO_INT (data);   /* 0 removeprefix, 1 removesuffix */
   if (!check_args (which ? "removesuffix" : "removeprefix", n_args, 1, 1, n_kwargs, error)
       || !str_arg (which ? "removesuffix" : "removeprefix", args[0], error))
     return NULL;
-  gsize bl = bound->u.str.len, al = args[0]->u.str.len;
+  gsize bl = self->u.str.len, al = args[0]->u.str.len;
   if (al <= bl)
     {
-      if (!which && memcmp (bound->u.str.data, args[0]->u.str.data, al) == 0)
-        return cr_value_new_str_len (bound->u.str.data + al, bl - al);
-      if (which && memcmp (bound->u.str.data + bl - al, args[0]->u.str.data, al) == 0)
-        return cr_value_new_str_len (bound->u.str.data, bl - al);
+      if (!which && memcmp (self->u.str.data, args[0]->u.str.data, al) == 0)
+        return cr_value_new_str_len (self->u.str.data + al, bl - al);
+      if (which && memcmp (self->u.str.data + bl - al, args[0]->u.str.data, al) == 0)
+        return cr_value_new_str_len (self->u.str.data, bl - al);
     }
-  return cr_value_ref (bound);
+  return cr_value_ref (self);
 }
 
 /* One fill character of a padding; a checkpoint now and then, as a width
@@ -560,8 +549,7 @@ pad_append (CrInterp    *self,
   return TRUE;
 }
 
-static CrValue *
-str_pad (NATIVE_ARGS)
+NATIVE (str_pad)
 {
   int which = GPOINTER_TO_INT (data);   /* 0 center, 1 ljust, 2 rjust */
   const char *name = which == 0 ? "center" : which == 1 ? "ljust" : "rjust";
@@ -581,9 +569,9 @@ str_pad (NATIVE_ARGS)
         }
       fill = args[1]->u.str.data;
     }
-  gint64 len = (gint64) cr_str_char_len (bound);
+  gint64 len = (gint64) cr_str_char_len (self);
   if (width <= len)
-    return cr_value_ref (bound);
+    return cr_value_ref (self);
   gint64 total = width - len, left;
   if (which == 1)
     left = 0;
@@ -593,51 +581,49 @@ str_pad (NATIVE_ARGS)
     left = total / 2 + (total & width & 1);
   gsize fill_len = strlen (fill), fill_bytes = 0;
   if (!cr_value_check_alloc (g_size_checked_mul (&fill_bytes, (gsize) total, fill_len)
-                             && fill_bytes <= G_MAXSIZE - bound->u.str.len
-                             ? fill_bytes + bound->u.str.len : G_MAXSIZE, error))
+                             && fill_bytes <= G_MAXSIZE - self->u.str.len
+                             ? fill_bytes + self->u.str.len : G_MAXSIZE, error))
     return NULL;
-  GString *out = g_string_sized_new (fill_bytes + bound->u.str.len);
+  GString *out = g_string_sized_new (fill_bytes + self->u.str.len);
   for (gint64 i = 0; i < left; i++)
-    if (G_UNLIKELY (!pad_append (self, out, fill, fill_len, i, error)))
+    if (G_UNLIKELY (!pad_append (interp, out, fill, fill_len, i, error)))
       return NULL;
-  g_string_append_len (out, bound->u.str.data, bound->u.str.len);
+  g_string_append_len (out, self->u.str.data, self->u.str.len);
   for (gint64 i = left; i < total; i++)
-    if (G_UNLIKELY (!pad_append (self, out, fill, fill_len, i, error)))
+    if (G_UNLIKELY (!pad_append (interp, out, fill, fill_len, i, error)))
       return NULL;
   return new_str (out);
 }
 
-static CrValue *
-str_zfill (NATIVE_ARGS)
+NATIVE (str_zfill)
 {
   if (!check_args ("zfill", n_args, 1, 1, n_kwargs, error))
     return NULL;
   gint64 width;
   if (!cr_value_to_int (args[0], &width, error))
     return NULL;
-  gint64 len = (gint64) cr_str_char_len (bound);
+  gint64 len = (gint64) cr_str_char_len (self);
   if (width <= len)
-    return cr_value_ref (bound);
-  if (!cr_value_check_alloc ((gsize) (width - len) + bound->u.str.len, error))
+    return cr_value_ref (self);
+  if (!cr_value_check_alloc ((gsize) (width - len) + self->u.str.len, error))
     return NULL;
-  GString *out = g_string_sized_new ((gsize) (width - len) + bound->u.str.len);
-  const char *s = bound->u.str.data;
+  GString *out = g_string_sized_new ((gsize) (width - len) + self->u.str.len);
+  const char *s = self->u.str.data;
   if (s[0] == '+' || s[0] == '-')
     g_string_append_c (out, *s++);
   for (gint64 i = len; i < width; i++)
-    if (G_UNLIKELY (!pad_append (self, out, "0", 1, i, error)))
+    if (G_UNLIKELY (!pad_append (interp, out, "0", 1, i, error)))
       return NULL;
   g_string_append (out, s);
   return new_str (out);
 }
 
-static CrValue *
-str_predicate (NATIVE_ARGS)
+NATIVE (str_predicate)
 {
   if (!check_args ("isdigit", n_args, 0, 0, n_kwargs, error))
     return NULL;
   int which = GPOINTER_TO_INT (data);
-  const char *s = bound->u.str.data;
+  const char *s = self->u.str.data;
   if (!*s)
     return cr_value_new_bool (FALSE);
   gboolean any_cased = FALSE;
@@ -662,15 +648,14 @@ str_predicate (NATIVE_ARGS)
 
 /* Python's str.istitle: cased characters follow the uncased ones in
  * title case (upper after uncased, lower after cased), at least one. */
-static CrValue *
-str_istitle (NATIVE_ARGS)
+NATIVE (str_istitle)
 {
-  (void) self;
+  (void) interp;
   (void) data;
   if (!check_args ("istitle", n_args, 0, 0, n_kwargs, error))
     return NULL;
   gboolean cased = FALSE, previous_cased = FALSE;
-  for (const char *p = bound->u.str.data; *p; p = g_utf8_next_char (p))
+  for (const char *p = self->u.str.data; *p; p = g_utf8_next_char (p))
     {
       gunichar c = g_utf8_get_char (p);
       if (g_unichar_isupper (c) || g_unichar_istitle (c))
@@ -691,8 +676,7 @@ str_istitle (NATIVE_ARGS)
   return cr_value_new_bool (cased);
 }
 
-static CrValue *
-str_partition (NATIVE_ARGS)
+NATIVE (str_partition)
 {
   gboolean right = GPOINTER_TO_INT (data);
   if (!check_args (right ? "rpartition" : "partition", n_args, 1, 1, n_kwargs, error)
@@ -703,22 +687,22 @@ str_partition (NATIVE_ARGS)
       cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "empty separator");
       return NULL;
     }
-  gssize pos = str_search (bound, args[0], right);
+  gssize pos = str_search (self, args[0], right);
   CrValue *parts[3];
   if (pos < 0)
     {
       CrValue *empty = cr_value_new_str ("");
-      parts[0] = right ? cr_value_ref (empty) : cr_value_ref (bound);
+      parts[0] = right ? cr_value_ref (empty) : cr_value_ref (self);
       parts[1] = cr_value_ref (empty);
-      parts[2] = right ? cr_value_ref (bound) : cr_value_ref (empty);
+      parts[2] = right ? cr_value_ref (self) : cr_value_ref (empty);
       cr_value_unref (empty);
     }
   else
     {
-      parts[0] = cr_value_new_str_len (bound->u.str.data, (gsize) pos);
+      parts[0] = cr_value_new_str_len (self->u.str.data, (gsize) pos);
       parts[1] = cr_value_ref (args[0]);
       gsize after = (gsize) pos + args[0]->u.str.len;
-      parts[2] = cr_value_new_str_len (bound->u.str.data + after, bound->u.str.len - after);
+      parts[2] = cr_value_new_str_len (self->u.str.data + after, self->u.str.len - after);
     }
   CrValue *t = cr_value_new_tuple (parts, 3);
   for (int i = 0; i < 3; i++)
@@ -937,62 +921,57 @@ format_field (CrInterp       *self,
   return TRUE;
 }
 
-static CrValue *
-str_format (NATIVE_ARGS)
+NATIVE (str_format)
 {
   guint auto_index = 0;
-  char *s = format_string (self, bound->u.str.data, args, n_args, kwargs, n_kwargs, &auto_index,
+  char *s = format_string (interp, self->u.str.data, args, n_args, kwargs, n_kwargs, &auto_index,
                            error);
   return s ? cr_value_new_str_take (s) : NULL;
 }
 
 /* ---- list and tuple -------------------------------------------------------------------------------- */
 
-static CrValue *
-list_append (NATIVE_ARGS)
+NATIVE (list_append)
 {
   if (!check_args ("append", n_args, 1, 1, n_kwargs, error))
     return NULL;
-  cr_list_append (bound, args[0]);
+  cr_list_append (self, args[0]);
   return cr_value_none ();
 }
 
-static CrValue *
-list_extend (NATIVE_ARGS)
+NATIVE (list_extend)
 {
   if (!check_args ("extend", n_args, 1, 1, n_kwargs, error))
     return NULL;
-  CrValue *items = cr_iter_to_list (self, args[0], error);
+  CrValue *items = cr_iter_to_list (interp, args[0], error);
   if (!items)
     return NULL;
   for (guint i = 0; i < items->u.seq.items->len; i++)
-    cr_list_append (bound, items->u.seq.items->pdata[i]);
+    cr_list_append (self, items->u.seq.items->pdata[i]);
   cr_value_unref (items);
   return cr_value_none ();
 }
 
-static CrValue *
-list_insert (NATIVE_ARGS)
+NATIVE (list_insert)
 {
   gint64 i;
   if (!check_args ("insert", n_args, 2, 2, n_kwargs, error) || !cr_value_to_int (args[0], &i, error))
     return NULL;
-  gint64 len = bound->u.seq.items->len;
+  gint64 len = self->u.seq.items->len;
   if (i < 0)
     i = MAX (0, i + len);
   if (i > len)
     i = len;
-  g_ptr_array_insert (bound->u.seq.items, (gint) i, cr_value_ref (args[1]));
-  cr_seq_account (bound);
+  g_ptr_array_insert (self->u.seq.items, (gint) i, cr_value_ref (args[1]));
+  cr_seq_account (self);
   return cr_value_none ();
 }
 
-static CrValue *
-list_pop (NATIVE_ARGS)
+NATIVE (list_pop)
 {
   if (!check_args ("pop", n_args, 0, 1, n_kwargs, error))
     return NULL;
-  GPtrArray *items = bound->u.seq.items;
+  GPtrArray *items = self->u.seq.items;
   if (items->len == 0)
     {
       cr_interp_set_error (error, CR_EXC_INDEX_ERROR, "pop from empty list");
@@ -1013,7 +992,7 @@ list_pop (NATIVE_ARGS)
     }
   CrValue *v = cr_value_ref (items->pdata[i]);
   g_ptr_array_remove_index (items, (guint) i);
-  cr_seq_account (bound);
+  cr_seq_account (self);
   return v;
 }
 
@@ -1044,12 +1023,11 @@ seq_find (CrInterp *self,
   return -1;
 }
 
-static CrValue *
-list_remove (NATIVE_ARGS)
+NATIVE (list_remove)
 {
   if (!check_args ("remove", n_args, 1, 1, n_kwargs, error))
     return NULL;
-  gint64 i = seq_find (self, bound, args[0], error);
+  gint64 i = seq_find (interp, self, args[0], error);
   if (i == -2)
     return NULL;
   if (i < 0)
@@ -1057,26 +1035,25 @@ list_remove (NATIVE_ARGS)
       cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "list.remove(x): x not in list");
       return NULL;
     }
-  g_ptr_array_remove_index (bound->u.seq.items, (guint) i);
-  cr_seq_account (bound);
+  g_ptr_array_remove_index (self->u.seq.items, (guint) i);
+  cr_seq_account (self);
   return cr_value_none ();
 }
 
-static CrValue *
-seq_index (NATIVE_ARGS)
+NATIVE (seq_index)
 {
   if (!check_args ("index", n_args, 1, 1, n_kwargs, error))
     return NULL;
-  gint64 i = seq_find (self, bound, args[0], error);
+  gint64 i = seq_find (interp, self, args[0], error);
   if (i == -2)
     return NULL;
   if (i < 0)
     {
-      if (bound->kind == CR_VALUE_TUPLE)
+      if (self->kind == CR_VALUE_TUPLE)
         cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "tuple.index(x): x not in tuple");
       else
         {
-          g_autofree char *r = cr_value_repr (self, args[0], NULL);
+          g_autofree char *r = cr_value_repr (interp, args[0], NULL);
           cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "%s is not in list", r ? r : "?");
         }
       return NULL;
@@ -1084,16 +1061,15 @@ seq_index (NATIVE_ARGS)
   return cr_value_new_int (i);
 }
 
-static CrValue *
-seq_count (NATIVE_ARGS)
+NATIVE (seq_count)
 {
   if (!check_args ("count", n_args, 1, 1, n_kwargs, error))
     return NULL;
   gint64 n = 0;
-  for (guint i = 0; i < bound->u.seq.items->len; i++)
+  for (guint i = 0; i < self->u.seq.items->len; i++)
     {
-      CrValue *item = bound->u.seq.items->pdata[i];
-      if (G_UNLIKELY (!cr_value_poll (self, i + 1, 0, error)))
+      CrValue *item = self->u.seq.items->pdata[i];
+      if (G_UNLIKELY (!cr_value_poll (interp, i + 1, 0, error)))
         return NULL;
       if (item == args[0] || cr_value_equal (item, args[0]))
         n++;
@@ -1101,27 +1077,25 @@ seq_count (NATIVE_ARGS)
   return cr_value_new_int (n);
 }
 
-static CrValue *
-list_sort (NATIVE_ARGS)
+NATIVE (list_sort)
 {
   CrValue *key = NULL, *reverse = NULL;
   if (!cr_args_parse ("sort", args, n_args, kwargs, n_kwargs, error, "|$key", &key, "$reverse",
                       &reverse, NULL))
     return NULL;
   gboolean rev = FALSE;
-  if (reverse && !cr_value_truthy (self, reverse, &rev, error))
+  if (reverse && !cr_value_truthy (interp, reverse, &rev, error))
     return NULL;
-  if (!cr_sort_list (self, bound, key, rev, error))
+  if (!cr_sort_list (interp, self, key, rev, error))
     return NULL;
   return cr_value_none ();
 }
 
-static CrValue *
-list_reverse (NATIVE_ARGS)
+NATIVE (list_reverse)
 {
   if (!check_args ("reverse", n_args, 0, 0, n_kwargs, error))
     return NULL;
-  GPtrArray *items = bound->u.seq.items;
+  GPtrArray *items = self->u.seq.items;
   for (guint i = 0, j = items->len ? items->len - 1 : 0; i < j; i++, j--)
     {
       gpointer t = items->pdata[i];
@@ -1131,53 +1105,49 @@ list_reverse (NATIVE_ARGS)
   return cr_value_none ();
 }
 
-static CrValue *
-list_clear (NATIVE_ARGS)
+NATIVE (list_clear)
 {
   if (!check_args ("clear", n_args, 0, 0, n_kwargs, error))
     return NULL;
-  if (bound->kind == CR_VALUE_DICT)
-    cr_dict_clear (bound);
+  if (self->kind == CR_VALUE_DICT)
+    cr_dict_clear (self);
   else
     {
-      g_ptr_array_set_size (bound->u.seq.items, 0);
-      cr_seq_account (bound);
+      g_ptr_array_set_size (self->u.seq.items, 0);
+      cr_seq_account (self);
     }
   return cr_value_none ();
 }
 
-static CrValue *
-list_copy (NATIVE_ARGS)
+NATIVE (list_copy)
 {
   if (!check_args ("copy", n_args, 0, 0, n_kwargs, error))
     return NULL;
-  if (bound->kind == CR_VALUE_DICT)
+  if (self->kind == CR_VALUE_DICT)
     {
       CrValue *d = cr_value_new_dict ();
-      cr_dict_update_from (self, d, bound, NULL);
+      cr_dict_update_from (interp, d, self, NULL);
       return d;
     }
-  return cr_iter_to_list (self, bound, error);
+  return cr_iter_to_list (interp, self, error);
 }
 
 /* ---- dict ---------------------------------------------------------------------------------------------- */
 
-static CrValue *
-dict_view (NATIVE_ARGS)
+NATIVE (dict_view)
 {
   int which = GPOINTER_TO_INT (data);   /* 0 keys, 1 values, 2 items */
   if (!check_args (which == 0 ? "keys" : which == 1 ? "values" : "items", n_args, 0, 0, n_kwargs,
                    error))
     return NULL;
-  return cr_seq_view_new_dict (bound, which);
+  return cr_seq_view_new_dict (self, which);
 }
 
-static CrValue *
-dict_get (NATIVE_ARGS)
+NATIVE (dict_get)
 {
   if (!check_args ("get", n_args, 1, 2, n_kwargs, error))
     return NULL;
-  CrValue *v = cr_dict_get (bound, args[0], error);
+  CrValue *v = cr_dict_get (self, args[0], error);
   if (v)
     return cr_value_ref (v);
   if (error && *error)
@@ -1185,77 +1155,73 @@ dict_get (NATIVE_ARGS)
   return cr_value_ref (n_args == 2 ? args[1] : cr_value_none ());
 }
 
-static CrValue *
-dict_pop (NATIVE_ARGS)
+NATIVE (dict_pop)
 {
   if (!check_args ("pop", n_args, 1, 2, n_kwargs, error))
     return NULL;
-  CrValue *v = cr_dict_get (bound, args[0], error);
+  CrValue *v = cr_dict_get (self, args[0], error);
   if (!v)
     {
       if (error && *error)
         return NULL;
       if (n_args == 2)
         return cr_value_ref (args[1]);
-      g_autofree char *r = cr_value_repr (self, args[0], NULL);
+      g_autofree char *r = cr_value_repr (interp, args[0], NULL);
       g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_KEY_ERROR, r ? r : "?");
       return NULL;
     }
   cr_value_ref (v);
-  cr_dict_delete (bound, args[0], NULL);
+  cr_dict_delete (self, args[0], NULL);
   return v;
 }
 
-static CrValue *
-dict_popitem (NATIVE_ARGS)
+NATIVE (dict_popitem)
 {
   if (!check_args ("popitem", n_args, 0, 0, n_kwargs, error))
     return NULL;
-  guint n = cr_dict_len (bound);
+  guint n = cr_dict_len (self);
   if (n == 0)
     {
       cr_interp_set_error (error, CR_EXC_KEY_ERROR, "'popitem(): dictionary is empty'");
       return NULL;
     }
-  CrValue *pair[2] = { cr_value_ref (cr_dict_key_at (bound, n - 1)),
-                       cr_value_ref (cr_dict_value_at (bound, n - 1)) };
-  cr_dict_delete (bound, pair[0], NULL);
+  CrValue *pair[2] = { cr_value_ref (cr_dict_key_at (self, n - 1)),
+                       cr_value_ref (cr_dict_value_at (self, n - 1)) };
+  cr_dict_delete (self, pair[0], NULL);
   CrValue *t = cr_value_new_tuple (pair, 2);
   cr_value_unref (pair[0]);
   cr_value_unref (pair[1]);
   return t;
 }
 
-static CrValue *
-dict_setdefault (NATIVE_ARGS)
+NATIVE (dict_setdefault)
 {
   if (!check_args ("setdefault", n_args, 1, 2, n_kwargs, error))
     return NULL;
-  CrValue *v = cr_dict_get (bound, args[0], error);
+  CrValue *v = cr_dict_get (self, args[0], error);
   if (v)
     return cr_value_ref (v);
   if (error && *error)
     return NULL;
   CrValue *d = n_args == 2 ? args[1] : cr_value_none ();
-  if (!cr_dict_set (bound, args[0], d, error))
+  if (!cr_dict_set (self, args[0], d, error))
     return NULL;
   return cr_value_ref (d);
 }
 
-static CrValue *
-dict_update (NATIVE_ARGS)
+NATIVE (dict_update)
 {
   if (n_args > 1)
     {
       cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "update expected at most 1 argument, got %u", n_args);
       return NULL;
     }
-  if (n_args == 1 && !cr_dict_update_from (self, bound, args[0], error))
+  if (n_args == 1 && !cr_dict_update_from (interp, self, args[0], error))
     return NULL;
   for (guint k = 0; k < n_kwargs; k++)
     {
       CrValue *key = cr_value_new_str (kwargs[k].name);
-      cr_dict_set (bound, key, kwargs[k].value, NULL);
+      cr_dict_set (self, key, kwargs[k].value, NULL);
       cr_value_unref (key);
     }
   return cr_value_none ();
@@ -1263,22 +1229,20 @@ dict_update (NATIVE_ARGS)
 
 /* ---- numbers ------------------------------------------------------------------------------------------ */
 
-static CrValue *
-float_is_integer (NATIVE_ARGS)
+NATIVE (float_is_integer)
 {
   if (!check_args ("is_integer", n_args, 0, 0, n_kwargs, error))
     return NULL;
-  if (bound->kind != CR_VALUE_FLOAT)
+  if (self->kind != CR_VALUE_FLOAT)
     return cr_value_new_bool (TRUE);
-  return cr_value_new_bool (isfinite (bound->u.f) && bound->u.f == floor (bound->u.f));
+  return cr_value_new_bool (isfinite (self->u.f) && self->u.f == floor (self->u.f));
 }
 
-static CrValue *
-int_bit_length (NATIVE_ARGS)
+NATIVE (int_bit_length)
 {
   if (!check_args ("bit_length", n_args, 0, 0, n_kwargs, error))
     return NULL;
-  gint64 i = bound->kind == CR_VALUE_INT ? bound->u.i : bound->u.b;
+  gint64 i = self->kind == CR_VALUE_INT ? self->u.i : self->u.b;
   guint64 u = i < 0 ? (guint64) 0 - (guint64) i : (guint64) i;
   int n = 0;
   while (u)
@@ -1289,25 +1253,23 @@ int_bit_length (NATIVE_ARGS)
   return cr_value_new_int (n);
 }
 
-static CrValue *
-number_conjugate (NATIVE_ARGS)
+NATIVE (number_conjugate)
 {
   if (!check_args ("conjugate", n_args, 0, 0, n_kwargs, error))
     return NULL;
-  if (bound->kind == CR_VALUE_BOOL)
-    return cr_value_new_int (bound->u.b);
-  return cr_value_ref (bound);
+  if (self->kind == CR_VALUE_BOOL)
+    return cr_value_new_int (self->u.b);
+  return cr_value_ref (self);
 }
 
-static CrValue *
-size_numel (NATIVE_ARGS)
+NATIVE (size_numel)
 {
   if (!check_args ("numel", n_args, 0, 0, n_kwargs, error))
     return NULL;
   gint64 n = 1;
-  for (guint i = 0; i < bound->u.seq.items->len; i++)
+  for (guint i = 0; i < self->u.seq.items->len; i++)
     {
-      CrValue *d = bound->u.seq.items->pdata[i];
+      CrValue *d = self->u.seq.items->pdata[i];
       n *= d->kind == CR_VALUE_INT ? d->u.i : 0;
     }
   return cr_value_new_int (n);
@@ -1396,13 +1358,12 @@ cr_methods_install (CrInterp *self)
 }
 
 /* The bound value is the type object; data the method's definition. */
-static CrValue *
-unbound_call (NATIVE_ARGS)
+NATIVE (unbound_call)
 {
   const MethodDef *d = data;
-  CrValue *k = g_hash_table_lookup (bound->u.cls.attrs, "__cr_kind__");
+  CrValue *k = g_hash_table_lookup (self->u.cls.attrs, "__cr_kind__");
   CrValueKind kind = (CrValueKind) k->u.i;
-  const char *type_name = bound->u.cls.name;
+  const char *type_name = self->u.cls.name;
   if (n_args == 0)
     {
       cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "unbound method %s.%s() needs an argument",
@@ -1420,7 +1381,7 @@ unbound_call (NATIVE_ARGS)
                            d->name, type_name, cr_value_type_name (obj));
       return NULL;
     }
-  return d->fn (self, obj, args + 1, n_args - 1, kwargs, n_kwargs,
+  return d->fn (interp, obj, args + 1, n_args - 1, kwargs, n_kwargs,
                 GINT_TO_POINTER (d->data), error);
 }
 

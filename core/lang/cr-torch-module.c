@@ -12,9 +12,7 @@
 #include <string.h>
 #include <math.h>
 
-#define NATIVE(fn) \
-  static CrValue *fn (CrInterp *interp, CrValue *self, CrValue *const *args, guint n_args, \
-                      const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error)
+#include "cr-native.h"
 
 /* ---- torch.tensor(data) ----------------------------------------------- */
 

@@ -5,9 +5,7 @@
 
 #include "cr-torch-private.h"
 
-#define NATIVE(fn) \
-  static CrValue *fn (CrInterp *interp, CrValue *self, CrValue *const *args, guint n_args, \
-                      const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error)
+#include "cr-native.h"
 
 #define PARSE(fname, spec) \
   CrTorchArgs a; \

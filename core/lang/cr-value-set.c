@@ -7,8 +7,7 @@
 
 #include <string.h>
 
-#define NATIVE_ARGS CrInterp *self, CrValue *bound, CrValue *const *args, guint n_args, \
-                    const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error
+#include "cr-native.h"
 
 static void
 set_destroy (gpointer data)
@@ -270,11 +269,10 @@ as_set (CrInterp  *self,
   return cr_set_from_iterable (self, v, error);
 }
 
-static CrValue *
-set_method (NATIVE_ARGS)
+NATIVE (set_method)
 {
   const char *name = data;
-  CrValue *dict = bound->u.object.data;
+  CrValue *dict = self->u.object.data;
   (void) kwargs;
 
   if (strcmp (name, "add") == 0 || strcmp (name, "discard") == 0 || strcmp (name, "remove") == 0)
@@ -282,7 +280,7 @@ set_method (NATIVE_ARGS)
       if (!arg_count (name, n_args, 1, n_kwargs, error))
         return NULL;
       if (name[0] == 'a')
-        return cr_set_add (bound, args[0], error) ? cr_value_none () : NULL;
+        return cr_set_add (self, args[0], error) ? cr_value_none () : NULL;
       GError *local = NULL;
       CrValue *found = cr_dict_get (dict, args[0], &local);
       if (local)
@@ -294,7 +292,7 @@ set_method (NATIVE_ARGS)
         {
           if (name[0] == 'r')
             {
-              char *r = cr_value_repr (self, args[0], error);
+              char *r = cr_value_repr (interp, args[0], error);
               if (r)
                 g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_KEY_ERROR, r);
               g_free (r);
@@ -316,7 +314,7 @@ set_method (NATIVE_ARGS)
       cr_value_unref (gone);
       cr_value_unref (none);
       cr_value_unref (dict);
-      bound->u.object.data = rest;
+      self->u.object.data = rest;
       return cr_value_none ();
     }
   if (strcmp (name, "clear") == 0)
@@ -324,7 +322,7 @@ set_method (NATIVE_ARGS)
       if (!arg_count (name, n_args, 0, n_kwargs, error))
         return NULL;
       cr_value_unref (dict);
-      bound->u.object.data = cr_value_new_dict ();
+      self->u.object.data = cr_value_new_dict ();
       return cr_value_none ();
     }
   if (strcmp (name, "copy") == 0)
@@ -345,13 +343,13 @@ set_method (NATIVE_ARGS)
         }
       for (guint a = 0; a < n_args; a++)
         {
-          CrValue *other = as_set (self, args[a], error);
+          CrValue *other = as_set (interp, args[a], error);
           if (!other)
             return NULL;
           CrValue *od = other->u.object.data;
           gboolean ok = TRUE;
           for (guint i = 0; ok && i < cr_dict_len (od); i++)
-            ok = cr_set_add (bound, cr_dict_key_at (od, i), error);
+            ok = cr_set_add (self, cr_dict_key_at (od, i), error);
           cr_value_unref (other);
           if (!ok)
             return NULL;
@@ -361,14 +359,14 @@ set_method (NATIVE_ARGS)
   /* union, intersection, difference, symmetric_difference, issubset, issuperset */
   if (!arg_count (name, n_args, 1, n_kwargs, error))
     return NULL;
-  CrValue *other = as_set (self, args[0], error);
+  CrValue *other = as_set (interp, args[0], error);
   if (!other)
     return NULL;
   CrValue *r = NULL;
   if (strcmp (name, "issubset") == 0 || strcmp (name, "issuperset") == 0)
     {
-      CrValue *small = name[2] == 's' && name[3] == 'u' && name[4] == 'b' ? bound : other;
-      CrValue *big = small == bound ? other : bound;
+      CrValue *small = name[2] == 's' && name[3] == 'u' && name[4] == 'b' ? self : other;
+      CrValue *big = small == self ? other : self;
       CrValue *ds = small->u.object.data, *db = big->u.object.data;
       gboolean all = TRUE;
       for (guint i = 0; all && i < cr_dict_len (ds); i++)
@@ -379,7 +377,7 @@ set_method (NATIVE_ARGS)
     {
       char op = strcmp (name, "union") == 0 ? '|' : strcmp (name, "intersection") == 0 ? '&'
               : strcmp (name, "difference") == 0 ? '-' : '^';
-      r = cr_set_binop (bound, other, op, error);
+      r = cr_set_binop (self, other, op, error);
     }
   cr_value_unref (other);
   return r;
