@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cr-interp.h"
+#include "cr-native.h"
 #include "cr-object.h"
 #include "cr-stack-guard.h"
 #include "cr-torch.h"
@@ -544,12 +545,9 @@ gboolean  cr_builtin_int_arg     (CrValue         *v,
 CrValue  *cr_builtin_float_to_int (double          d,
                                    GError        **error);
 /* The constructors of list, tuple and dict. */
-CrValue  *cr_builtin_list        (CrInterp *self, CrValue *bound, CrValue *const *args, guint n_args,
-                                  const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error);
-CrValue  *cr_builtin_tuple       (CrInterp *self, CrValue *bound, CrValue *const *args, guint n_args,
-                                  const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error);
-CrValue  *cr_builtin_dict        (CrInterp *self, CrValue *bound, CrValue *const *args, guint n_args,
-                                  const CrKwarg *kwargs, guint n_kwargs, gpointer data, GError **error);
+CrValue  *cr_builtin_list        (CR_NATIVE_PARAMS);
+CrValue  *cr_builtin_tuple       (CR_NATIVE_PARAMS);
+CrValue  *cr_builtin_dict        (CR_NATIVE_PARAMS);
 gboolean  cr_sort_list           (CrInterp        *self,
                                   CrValue         *list,
                                   CrValue         *key,
