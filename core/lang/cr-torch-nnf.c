@@ -433,6 +433,21 @@ NATIVE (native_bilinear)
   return cr_torch_wrap (cr_bilinear (x1, x2, w, bias, error));
 }
 
+/* torch.cdist(x1, x2, p=2.0, compute_mode=None): every mode computes the
+ * differences directly (PyTorch's matrix-product path for p = 2 rounds
+ * differently in the last bits). */
+NATIVE (native_cdist)
+{
+  double p;
+  PARSE ("cdist", "x1 x2 | p compute_mode");
+  TENSOR_ARG (x1, 0);
+  TENSOR_ARG (x2, 1);
+
+  if (!cr_torch_args_double (&a, 2, 2.0, &p, error))
+    return NULL;
+  return cr_torch_wrap (cr_cdist (x1, x2, p, error));
+}
+
 /* ---- index_copy, unflatten --------------------------------------------- */
 
 /* index_copy(input, dim, index, source); data: TRUE for index_copy_. */
@@ -515,6 +530,7 @@ const CrTorchFunc cr_torch_nnf_funcs[] = {
   { "index_copy", native_index_copy, T | M, GINT_TO_POINTER (FALSE) },
   { "index_copy_", native_index_copy, M, GINT_TO_POINTER (TRUE) },
   { "unflatten", native_unflatten, T | M, NULL },
+  { "cdist", native_cdist, T, NULL },
 };
 
 const guint cr_torch_n_nnf_funcs = G_N_ELEMENTS (cr_torch_nnf_funcs);

@@ -2,12 +2,13 @@
  * F.pairwise_distance and F.bilinear composed as PyTorch 1.13 composes them,
  * with the small ops they need: clamp_min / clamp_max (ClampMinBackward0,
  * ClampMaxBackward0), tensor + C++ scalar (AddBackward1) and _trilinear
- * (TrilinearBackward0). */
+ * (TrilinearBackward0); torch.cdist (CdistBackward0). */
 #include "cr-ops-private.h"
 #include "cr-ops-nnf.h"
 #include "cr-grad-mode.h"
 #include "cr-error.h"
 
+#include <math.h>
 #include <string.h>
 
 /* ---- clamp_min, clamp_max ---------------------------------------------- */
@@ -391,4 +392,221 @@ cr_bilinear (CrTensor  *input1,
   if (bias == NULL)
     return g_steal_pointer (&out);
   return cr_add (out, bias, error);
+}
+
+/* ---- cdist --------------------------------------------------------------- */
+
+/* diff (..., P, R, M) = x1[..., :, None, :] - x2[..., None, :, :], recorded
+ * when grad mode is on. */
+static CrTensor *
+pair_differences (CrTensor  *x1,
+                  CrTensor  *x2,
+                  GError   **error)
+{
+  g_autoptr(CrTensor) a = cr_unsqueeze (x1, -2, error);
+  g_autoptr(CrTensor) b = a != NULL ? cr_unsqueeze (x2, -3, error) : NULL;
+
+  return b != NULL ? cr_sub (a, b, error) : NULL;
+}
+
+/* The p-distances over the last dim of diff (p = 0 counts, p = inf the
+ * largest), recorded when grad mode is on. */
+static CrTensor *
+p_distances (CrTensor  *diff,
+             double     p,
+             GError   **error)
+{
+  int last = -1;
+
+  if (p == 0.0)
+    {
+      g_autoptr(CrTensor) zero = cr_ops_wrap_number (0.0, FALSE);
+      g_autoptr(CrTensor) nz = cr_binary_nograd (CR_BINARY_NE, diff, zero, error);
+      g_autoptr(CrTensor) n = nz != NULL ? cr_kernel_sum (nz, &last, 1, FALSE, error) : NULL;
+
+      return n != NULL ? cr_kernel_cast (n, diff->dtype, error) : NULL;
+    }
+  if (isinf (p))
+    {
+      g_autoptr(CrTensor) mag = cr_unary (CR_OP_ABS, diff, error);
+
+      return mag != NULL ? cr_amax (mag, &last, 1, FALSE, error) : NULL;
+    }
+  return cr_norm_dim (diff, p, &last, 1, FALSE, error);
+}
+
+/* The gradient of cdist(xa, xb, p) for xa, given g (..., A, B):
+ * Σ_b g · ∂d/∂diff with diff = xa[a] − xb[b] and
+ * ∂d/∂diff = sign(diff)·|diff|^(p-1) / d^(p-1) (0 where d = 0), all in
+ * differentiable ops, the distances recomputed. PyTorch computes x2's
+ * gradient the same way with the roles swapped (so a zero is +0, not −0). */
+static CrTensor *
+cdist_grad_first (CrTensor  *xa,
+                  CrTensor  *xb,
+                  CrTensor  *grad,
+                  double     p,
+                  GError   **error)
+{
+  g_autoptr(CrTensor) diff = NULL, dist = NULL, local = NULL, g = NULL, gd = NULL;
+  g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (grad);
+  int b_dim = -2;
+
+  if ((diff = pair_differences (xa, xb, error)) == NULL
+      || (dist = p_distances (diff, p, error)) == NULL
+      || (g = cr_unsqueeze (grad, -1, error)) == NULL)
+    return NULL;
+  if (p == 0.0)
+    local = cr_mul (diff, zero, error);
+  else if (isinf (p))
+    {
+      /* sign(diff) where |diff| is the largest */
+      g_autoptr(CrTensor) mag = cr_unary (CR_OP_ABS, diff, error);
+      g_autoptr(CrTensor) d = mag != NULL ? cr_unsqueeze (dist, -1, error) : NULL;
+      g_autoptr(CrTensor) top = d != NULL ? cr_binary_nograd (CR_BINARY_EQ, mag, d, error) : NULL;
+      g_autoptr(CrTensor) sign = top != NULL ? cr_unary (CR_OP_SIGN, diff, error) : NULL;
+
+      local = sign != NULL ? cr_where (top, sign, zero, error) : NULL;
+    }
+  else
+    {
+      g_autoptr(CrTensor) d = cr_unsqueeze (dist, -1, error);
+      g_autoptr(CrTensor) positive = d != NULL ? cr_ops_k_num (CR_BINARY_GT, d, 0.0, error) : NULL;
+      g_autoptr(CrTensor) one = cr_ops_wrap_number (1.0, FALSE);
+      /* d where positive, 1 elsewhere: no division by zero, even in the branch not taken */
+      g_autoptr(CrTensor) safe = positive != NULL ? cr_where (positive, d, one, error) : NULL;
+      g_autoptr(CrTensor) num = NULL, den = NULL, ratio = NULL;
+
+      if (safe == NULL)
+        return NULL;
+      if (p == 1.0)
+        num = cr_unary (CR_OP_SIGN, diff, error);
+      else if (p == 2.0)
+        num = cr_tensor_ref (diff);
+      else
+        {
+          /* |diff| with 1 where diff = 0, whose sign then zeroes the term: no
+           * 0 ** (p - 1) = inf for p < 1, in this or a second derivative */
+          g_autoptr(CrTensor) mag = cr_unary (CR_OP_ABS, diff, error);
+          g_autoptr(CrTensor) nonzero = mag != NULL ? cr_ops_k_num (CR_BINARY_GT, mag, 0.0, error)
+                                                    : NULL;
+          g_autoptr(CrTensor) mag_safe = nonzero != NULL ? cr_where (nonzero, mag, one, error)
+                                                         : NULL;
+          g_autoptr(CrTensor) powed = mag_safe != NULL ? cr_pow_scalar (mag_safe, p - 1.0, error)
+                                                       : NULL;
+          g_autoptr(CrTensor) sign = powed != NULL ? cr_unary (CR_OP_SIGN, diff, error) : NULL;
+
+          num = sign != NULL ? cr_mul (sign, powed, error) : NULL;
+        }
+      if (num == NULL)
+        return NULL;
+      if (p == 1.0)
+        ratio = cr_tensor_ref (num);
+      else
+        {
+          den = p == 2.0 ? cr_tensor_ref (safe) : cr_pow_scalar (safe, p - 1.0, error);
+          ratio = den != NULL ? cr_div (num, den, error) : NULL;
+        }
+      local = ratio != NULL ? cr_where (positive, ratio, zero, error) : NULL;
+    }
+  if (local == NULL || (gd = cr_mul (g, local, error)) == NULL)
+    return NULL;
+  return cr_sum_dim (gd, &b_dim, 1, FALSE, error);
+}
+
+/* CDIST: inputs (x1, x2); args.scalar[0] p. */
+static gboolean
+cdist_backward (CrNode          *node,
+                CrTensor *const *grad_outputs,
+                CrTensor       **grad_inputs,
+                GError         **error)
+{
+  double p = node->args->scalar[0];
+  SAVED (x1, 0);
+  SAVED (x2, 1);
+
+  if (cr_ops_needs_grad (node, 0))
+    {
+      g_autoptr(CrTensor) s = cdist_grad_first (x1, x2, grad_outputs[0], p, error);
+
+      SET_GRAD (0, s != NULL ? cr_sum_to_shape (s, node->input_meta[0].shape,
+                                                node->input_meta[0].ndim, error) : NULL);
+    }
+  if (cr_ops_needs_grad (node, 1))
+    {
+      g_autoptr(CrTensor) gt = cr_transpose (grad_outputs[0], -1, -2, error);
+      g_autoptr(CrTensor) s = gt != NULL ? cdist_grad_first (x2, x1, gt, p, error) : NULL;
+
+      SET_GRAD (1, s != NULL ? cr_sum_to_shape (s, node->input_meta[1].shape,
+                                                node->input_meta[1].ndim, error) : NULL);
+    }
+  return TRUE;
+}
+
+const CrOpInfo cr_op_row_CDIST = {
+  CR_OP_CDIST, "cdist", "CdistBackward0", 2, "cdist",
+  "d = ‖x₁ᵢ − x₂ⱼ‖ₚ:  ∂d/∂x₁ᵢ = sign(δ)|δ|ᵖ⁻¹ / dᵖ⁻¹,  ∂d/∂x₂ⱼ = −(the same)",
+  cdist_backward, NULL
+};
+
+CrTensor *
+cr_cdist (CrTensor  *x1,
+          CrTensor  *x2,
+          double     p,
+          GError   **error)
+{
+  CrTensor *inputs[2] = { x1, x2 };
+  CrTensor *out = NULL;
+  gboolean was_enabled;
+  CrNode *node;
+
+  if (x1->ndim < 2 || x2->ndim < 2)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "cdist only supports at least 2D tensors, X%d got: %dD",
+                   x1->ndim < 2 ? 1 : 2, x1->ndim < 2 ? x1->ndim : x2->ndim);
+      return NULL;
+    }
+  if (x1->shape[x1->ndim - 1] != x2->shape[x2->ndim - 1])
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "X1 and X2 must have the same number of columns. X1: %" G_GINT64_FORMAT
+                   " X2: %" G_GINT64_FORMAT, x1->shape[x1->ndim - 1], x2->shape[x2->ndim - 1]);
+      return NULL;
+    }
+  if (!cr_dtype_is_floating (x1->dtype) || !cr_dtype_is_floating (x2->dtype))
+    {
+      gboolean first = !cr_dtype_is_floating (x1->dtype);
+
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "cdist only supports floating-point dtypes, X%d got: %s", first ? 1 : 2,
+                   cr_dtype_scalar_name ((first ? x1 : x2)->dtype));
+      return NULL;
+    }
+  if (!(p >= 0.0))
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "cdist only supports non-negative p values");
+      return NULL;
+    }
+  if (x1->ndim + 1 > CR_MAX_DIMS || x2->ndim + 1 > CR_MAX_DIMS)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "cdist: tensors of more than %d dims are not supported by Chainrule",
+                   CR_MAX_DIMS - 1);
+      return NULL;
+    }
+  was_enabled = cr_grad_mode_set_enabled (FALSE);
+  {
+    g_autoptr(CrTensor) diff = pair_differences (x1, x2, error);
+
+    out = diff != NULL ? p_distances (diff, p, error) : NULL;
+  }
+  cr_grad_mode_set_enabled (was_enabled);
+  if (out != NULL && (node = cr_ops_record (CR_OP_CDIST, inputs, 2, out)) != NULL)
+    {
+      cr_node_args (node)->scalar[0] = p;
+      cr_node_save (node, 0, x1, FALSE);
+      cr_node_save (node, 1, x2, FALSE);
+    }
+  return out;
 }

@@ -10,7 +10,6 @@
 #include "cr-cuda.h"
 #include "cr-error.h"
 
-#include <math.h>
 
 /* EMBEDDING: input the weight; saved[0] the flat positions taken, saved[1]
  * (with padding_idx) a float mask of the index's shape + [1]: 0 where the
@@ -46,7 +45,8 @@ const CrOpInfo cr_op_row_EMBEDDING = {
 };
 
 /* max_norm: the rows that idx reads are scaled down in place to a p-norm of
- * at most max_norm, as embedding_renorm_ does (without recording). */
+ * at most max_norm (by max_norm / (norm + 1e-7)), as embedding_renorm_ does:
+ * under no_grad, with the kernels of the weight's device. */
 static gboolean
 renorm_rows (CrTensor      *weight,
              const gint64  *iv,
@@ -56,51 +56,60 @@ renorm_rows (CrTensor      *weight,
              GError       **error)
 {
   g_autoptr(GHashTable) seen = g_hash_table_new (g_int64_hash, g_int64_equal);
-  gint64 width = weight->shape[1];
+  g_autoptr(CrTensor) pos = NULL;
+  gint64 width = weight->shape[1], shape[2], n_rows = 0;
   gboolean was_enabled, ok;
+  gint64 *p;
+  int one = 1;
 
-  if (weight->device != CR_DEVICE_CPU)
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
-                           "embedding(max_norm=) on CUDA is not supported by Chainrule yet");
-      return FALSE;
-    }
+  for (gint64 i = 0; i < n; i++)
+    if (!g_hash_table_contains (seen, &iv[i]))
+      {
+        g_hash_table_add (seen, (gpointer) &iv[i]);
+        n_rows++;
+      }
+  shape[0] = n_rows;
+  shape[1] = width;
+  pos = cr_tensor_new_empty (shape, 2, CR_DTYPE_INT64, CR_DEVICE_CPU, error);
+  if (pos == NULL)
+    return FALSE;
+  p = cr_tensor_data (pos);
+  g_hash_table_remove_all (seen);
+  for (gint64 i = 0; i < n; i++)
+    if (!g_hash_table_contains (seen, &iv[i]))
+      {
+        g_hash_table_add (seen, (gpointer) &iv[i]);
+        for (gint64 j = 0; j < width; j++)
+          *p++ = iv[i] * width + j;
+      }
+  pos = cr_ops_positions_to (g_steal_pointer (&pos), weight->device, error);
+  if (pos == NULL)
+    return FALSE;
+
   /* F.embedding renormalizes under no_grad: allowed on a leaf, but the
    * version moves on. */
   was_enabled = cr_grad_mode_set_enabled (FALSE);
   ok = cr_autograd_check_inplace (weight, error);
-  cr_grad_mode_set_enabled (was_enabled);
-  if (!ok)
-    return FALSE;
-  for (gint64 i = 0; i < n; i++)
+  if (ok)
     {
-      char *base = (char *) cr_tensor_data (weight)
-                   + iv[i] * weight->strides[0] * cr_dtype_size (weight->dtype);
-      gsize step = weight->strides[1] * cr_dtype_size (weight->dtype);
-      double norm = 0.0, scale;
+      g_autoptr(CrTensor) rows = cr_kernel_take (weight, pos, error);
+      g_autoptr(CrTensor) norms = rows != NULL ? cr_norm_dim (rows, norm_type, &one, 1, TRUE,
+                                                              error) : NULL;
+      g_autoptr(CrTensor) over = norms != NULL ? cr_ops_k_num (CR_BINARY_GT, norms, max_norm,
+                                                               error) : NULL;
+      g_autoptr(CrTensor) shifted = over != NULL ? cr_ops_add_number (norms, 1e-7, error) : NULL;
+      g_autoptr(CrTensor) limit = cr_ops_wrap_number (max_norm, FALSE);
+      g_autoptr(CrTensor) unit = cr_ops_wrap_number (1.0, FALSE);
+      g_autoptr(CrTensor) ratio = shifted != NULL ? cr_kernel_binary (CR_BINARY_DIV, limit,
+                                                                      shifted, error) : NULL;
+      g_autoptr(CrTensor) scale = ratio != NULL ? cr_kernel_where (over, ratio, unit, error)
+                                                : NULL;
+      g_autoptr(CrTensor) scaled = scale != NULL ? cr_mul (rows, scale, error) : NULL;
 
-      if (g_hash_table_contains (seen, &iv[i]))
-        continue;
-      g_hash_table_add (seen, (gpointer) &iv[i]);
-      for (gint64 j = 0; j < width; j++)
-        {
-          double v = weight->dtype == CR_DTYPE_FLOAT32 ? *(float *) (base + j * step)
-                                                        : *(double *) (base + j * step);
-          norm += norm_type == 1.0 ? fabs (v) : pow (fabs (v), norm_type);
-        }
-      norm = norm_type == 1.0 ? norm : pow (norm, 1.0 / norm_type);
-      if (norm <= max_norm)
-        continue;
-      scale = max_norm / (norm + 1e-7);
-      for (gint64 j = 0; j < width; j++)
-        {
-          if (weight->dtype == CR_DTYPE_FLOAT32)
-            *(float *) (base + j * step) = (float) (*(float *) (base + j * step) * scale);
-          else
-            *(double *) (base + j * step) *= scale;
-        }
+      ok = scaled != NULL && cr_kernel_put (weight, pos, scaled, FALSE, error);
     }
-  return TRUE;
+  cr_grad_mode_set_enabled (was_enabled);
+  return ok;
 }
 
 CrTensor *

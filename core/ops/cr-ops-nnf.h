@@ -152,6 +152,13 @@ CrTensor *cr_bilinear       (CrTensor      *input1,
                              CrTensor      *bias,
                              GError       **error);
 
+/* torch.cdist(x1, x2, p): (..., P, M) and (..., R, M) to (..., P, R) with
+ * broadcast batch dims; CdistBackward0 (cr-ops-distance.c). */
+CrTensor *cr_cdist          (CrTensor      *x1,
+                             CrTensor      *x2,
+                             double         p,
+                             GError       **error);
+
 /* ---- index_copy (cr-ops-index-copy.c), unflatten (cr-ops-unflatten.c) -- */
 
 /* self.index_copy(dim, index, source): IndexCopyBackward0 over (self,

@@ -10,12 +10,15 @@
 #include "gradcheck.h"
 #include "test-util.h"
 
+#include <math.h>
+
 typedef enum {
   F_LAYER_NORM, F_LAYER_NORM_2, F_LAYER_NORM_PLAIN, F_BATCH_NORM_TRAIN, F_BATCH_NORM_EVAL,
   F_BATCH_NORM_4D, F_GROUP_NORM, F_INSTANCE_NORM, F_EMBEDDING, F_EMBEDDING_PAD,
   F_EINSUM_MM, F_EINSUM_TRACE, F_EINSUM_OUTER, F_EINSUM_BATCH, F_EINSUM_THREE, F_DIAGONAL,
   F_PAD_CONSTANT, F_PAD_CUT, F_PAD_REFLECT, F_PAD_REPLICATE_2D, F_NORMALIZE, F_COSINE,
   F_PAIRWISE, F_BILINEAR, F_CLAMP_MIN, F_INDEX_COPY, F_INDEX_COPY_, F_UNFLATTEN,
+  F_CDIST_2, F_CDIST_1, F_CDIST_3, F_CDIST_INF,
 } Which;
 
 static CrTensor *
@@ -90,6 +93,10 @@ apply (CrTensor *const *in,
         return g_steal_pointer (&c);
       }
     case F_UNFLATTEN:    return cr_unflatten (in[0], 1, (gint64[]) { 2, -1 }, 2, error);
+    case F_CDIST_2:      return cr_cdist (in[0], in[1], 2.0, error);
+    case F_CDIST_1:      return cr_cdist (in[0], in[1], 1.0, error);
+    case F_CDIST_3:      return cr_cdist (in[0], in[1], 3.0, error);
+    case F_CDIST_INF:    return cr_cdist (in[0], in[1], INFINITY, error);
     }
   g_assert_not_reached ();
 }
@@ -247,6 +254,20 @@ test_index_copy_unflatten_grads (void)
   check_both (F_UNFLATTEN, &self, 1);
 }
 
+static void
+test_cdist_grads (void)
+{
+  g_autoptr(CrTensor) x1 = rand_t ((gint64[]) { 2, 3, 4 }, 3, 50);
+  g_autoptr(CrTensor) x2 = rand_t ((gint64[]) { 1, 2, 4 }, 3, 51);
+  CrTensor *in[2] = { x1, x2 };
+
+  check_both (F_CDIST_2, in, 2);
+  check_both (F_CDIST_3, in, 2);
+  /* p = 1 and inf: first derivatives (the second are 0 almost everywhere) */
+  g_assert_true (cr_gradcheck (apply, GINT_TO_POINTER (F_CDIST_1), in, 2));
+  g_assert_true (cr_gradcheck (apply, GINT_TO_POINTER (F_CDIST_INF), in, 2));
+}
+
 /* F.batch_norm(x, rm, rv, training=True, momentum=0.2) of the nnf_batch_norm
  * case's first rows, float64: PyTorch 1.13's running statistics. */
 static void
@@ -316,6 +337,7 @@ main (int    argc,
   g_test_add_func ("/ops-nnf/einsum/grads", test_einsum_grads);
   g_test_add_func ("/ops-nnf/pad-distance/grads", test_pad_distance_grads);
   g_test_add_func ("/ops-nnf/index-copy-unflatten/grads", test_index_copy_unflatten_grads);
+  g_test_add_func ("/ops-nnf/cdist/grads", test_cdist_grads);
   g_test_add_func ("/ops-nnf/errors", test_errors);
   return g_test_run ();
 }
