@@ -364,6 +364,15 @@ NATIVE (native_randperm)
                            "\"randperm\" not implemented for 'Bool'");
       return NULL;
     }
+  /* Every index must be exact in the dtype. */
+  if ((o.dtype == CR_DTYPE_FLOAT32 && n > (G_GINT64_CONSTANT (1) << 24) + 1)
+      || (o.dtype == CR_DTYPE_FLOAT64 && n > (G_GINT64_CONSTANT (1) << 53) + 1))
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "n cannot be greater than 2^%d+1 for %s type.",
+                   o.dtype == CR_DTYPE_FLOAT32 ? 24 : 53, cr_dtype_scalar_name (o.dtype));
+      return NULL;
+    }
   return finish (cr_random_randperm (gen, n, o.dtype, error), &o, error);
 }
 
@@ -967,16 +976,18 @@ NATIVE (native_multinomial)
 
 #define T CR_TORCH_IN_TORCH
 #define M CR_TORCH_IN_TENSOR
+/* out= gives its dtype (cr-torch-out.c). */
+#define F CR_TORCH_FACTORY
 
 const CrTorchFunc cr_torch_random_funcs[] = {
-  { "rand", native_rand, T, GINT_TO_POINTER (FILL_UNIFORM) },
-  { "randn", native_rand, T, GINT_TO_POINTER (FILL_NORMAL) },
+  { "rand", native_rand, T | F, GINT_TO_POINTER (FILL_UNIFORM) },
+  { "randn", native_rand, T | F, GINT_TO_POINTER (FILL_NORMAL) },
   { "rand_like", native_rand_like, T, GINT_TO_POINTER (FILL_UNIFORM) },
   { "randn_like", native_rand_like, T, GINT_TO_POINTER (FILL_NORMAL) },
-  { "randint", native_randint, T, NULL },
+  { "randint", native_randint, T | F, NULL },
   { "randint_like", native_randint_like, T, NULL },
-  { "randperm", native_randperm, T, NULL },
-  { "normal", native_normal, T, NULL },
+  { "randperm", native_randperm, T | F, NULL },
+  { "normal", native_normal, T | F, NULL },
   { "bernoulli", native_bernoulli, T | M, NULL },
   { "multinomial", native_multinomial, T | M, NULL },
   { "uniform_", native_uniform_, M, NULL },
