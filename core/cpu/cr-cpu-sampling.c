@@ -700,6 +700,19 @@ cr_random_randperm (CrGenerator  *gen,
   return out;
 }
 
+static gint
+by_key_descending (gconstpointer a,
+                   gconstpointer b,
+                   gpointer      keys_data)
+{
+  const double *keys = keys_data;
+  gint64 i = *(const gint64 *) a, j = *(const gint64 *) b;
+
+  if (keys[i] != keys[j])
+    return keys[i] > keys[j] ? -1 : 1;
+  return i < j ? -1 : i > j;
+}
+
 /* Without replacement (or one sample): PyTorch's Gumbel trick,
  * argmax/top-k of p / q with q ~ Exp(1). */
 static gboolean
@@ -734,22 +747,10 @@ multinomial_by_exponential (CrGenerator     *gen,
             keys[c] = cr_tensor_get_flat (probs, flat) / ((const double *) cr_tensor_data (q))[flat];
           idx[c] = c;
         }
-      /* The n largest, largest first (ties: the lower index first). */
-      for (gint64 k = 0; k < n_samples; k++)
-        {
-          gint64 best = k;
-
-          for (gint64 c = k + 1; c < n_cat; c++)
-            if (keys[idx[c]] > keys[idx[best]]
-                || (keys[idx[c]] == keys[idx[best]] && idx[c] < idx[best]))
-              best = c;
-          {
-            gint64 tmp = idx[k];
-            idx[k] = idx[best];
-            idx[best] = tmp;
-          }
-          out[r * n_samples + k] = idx[k];
-        }
+      /* The n largest, largest first (ties: the lower index first); a sort
+       * keeps n up to the row's length at n log n. */
+      g_qsort_with_data (idx, (gint) n_cat, sizeof (gint64), by_key_descending, keys);
+      memcpy (out + r * n_samples, idx, sizeof (gint64) * n_samples);
     }
   return TRUE;
 }
