@@ -48,21 +48,7 @@ cr_unary_op_takes (CrUnaryOp op,
                    CrDType   dtype)
 {
   g_return_val_if_fail ((guint) op < CR_UNARY_COUNT, FALSE);
-  if (cr_dtype_is_floating (dtype))
-    return TRUE;
-  switch (unary_rows[op].rule)
-    {
-    case CR_UNARY_RULE_SAME:
-    case CR_UNARY_RULE_SAME_BOOL_INT64:
-      return dtype == CR_DTYPE_INT64;
-    case CR_UNARY_RULE_SAME_BOOL_ROW:
-    case CR_UNARY_RULE_LOGICAL:
-      return TRUE;
-    case CR_UNARY_RULE_FLOAT:
-    case CR_UNARY_RULE_FLOATS_ONLY:
-    default:
-      return FALSE;
-    }
+  return cr_unary_rule_takes (unary_rows[op].rule, dtype);
 }
 
 gboolean

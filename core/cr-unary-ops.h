@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cr-types.h"
+#include "cr-unary-rule.h"
 
 G_BEGIN_DECLS
 
@@ -14,15 +15,6 @@ typedef enum {
   CR_UNARY_COUNT
 } CrUnaryOp;
 
-/* The rule column of the .def: which dtypes an op takes and gives. */
-typedef enum {
-  CR_UNARY_RULE_FLOAT,            /* bool/int64 compute in float32 */
-  CR_UNARY_RULE_SAME,             /* keeps int64; bool is an error */
-  CR_UNARY_RULE_SAME_BOOL_ROW,    /* keeps every dtype */
-  CR_UNARY_RULE_SAME_BOOL_INT64,  /* keeps int64; bool computes in int64 */
-  CR_UNARY_RULE_FLOATS_ONLY,      /* float32/float64 only */
-  CR_UNARY_RULE_LOGICAL,          /* any dtype in, bool out */
-} CrUnaryRule;
 
 CrUnaryRule  cr_unary_op_rule    (CrUnaryOp op);
 /* "expm1": the op's script name. */

@@ -12,7 +12,8 @@
  * CR_CUDA_ERR_INVALID rather than crashing.
  *
  * This header is included by C (core, gnu11) and by CUDA C++ (the .cu files of gpu/, C++17),
- * and needs only <stddef.h> and <stdint.h>.
+ * and needs only <stddef.h>, <stdint.h> and the op list of core/ (cr-unary-ops.def,
+ * cr-unary-rule.h: plain C, no GLib).
  *
  * ---- Conventions ----------------------------------------------------------
  *
@@ -99,6 +100,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../core/cr-unary-rule.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -168,17 +171,14 @@ typedef enum {
   CR_CUDA_UNARY_COUNT
 } CrCudaUnaryOp;
 
-/* Whether unary op computes in dtype itself (core has cast x to it), from
- * its row's rule and CUDA column: the module and the tests' mock both ask. */
+/* Whether unary op computes in dtype itself (core has cast x to it): its
+ * row's rule (core/cr-unary-rule.h, core's own) and CUDA column; the module
+ * and the tests' mock both ask. */
 #ifdef __cplusplus
 #define CR_CUDA_CONSTEXPR constexpr
 #else
 #define CR_CUDA_CONSTEXPR
 #endif
-enum {
-  CR_CUDA_RULE_FLOAT, CR_CUDA_RULE_SAME, CR_CUDA_RULE_SAME_BOOL_ROW,
-  CR_CUDA_RULE_SAME_BOOL_INT64, CR_CUDA_RULE_FLOATS_ONLY, CR_CUDA_RULE_LOGICAL,
-};
 #define CR_CUDA_HAS_KERNEL_VEC      1
 #define CR_CUDA_HAS_KERNEL_SCALAR   1
 #define CR_CUDA_HAS_KERNEL_CPU_ONLY 0
@@ -189,7 +189,7 @@ cr_cuda_unary_rule (int op)
   switch (op)
     {
 #define CR_UNARY_OP(ID, name, alias, rule, ...) \
-    case CR_CUDA_UNARY_##ID: return CR_CUDA_RULE_##rule;
+    case CR_CUDA_UNARY_##ID: return CR_UNARY_RULE_##rule;
 #define CR_UNARY_KERNEL CR_UNARY_OP
 #include "../core/cr-unary-ops.def"
     default:
@@ -203,22 +203,12 @@ cr_cuda_unary_takes (int op, int dtype)
   switch (op)
     {
 #define CR_UNARY_OP(ID, name, alias, rule, errors, vec, ...) \
-    case CR_CUDA_UNARY_##ID: if (!CR_CUDA_HAS_KERNEL_##vec) return 0; break;
+    case CR_CUDA_UNARY_##ID: \
+      return CR_CUDA_HAS_KERNEL_##vec && cr_unary_rule_takes (CR_UNARY_RULE_##rule, dtype);
 #define CR_UNARY_KERNEL CR_UNARY_OP
 #include "../core/cr-unary-ops.def"
     default:
       return 0;
-    }
-  switch (cr_cuda_unary_rule (op))
-    {
-    case CR_CUDA_RULE_SAME:
-    case CR_CUDA_RULE_SAME_BOOL_INT64:
-      return dtype != CR_CUDA_BOOL;
-    case CR_CUDA_RULE_SAME_BOOL_ROW:
-    case CR_CUDA_RULE_LOGICAL:
-      return 1;
-    default:
-      return dtype == CR_CUDA_FLOAT32 || dtype == CR_CUDA_FLOAT64;
     }
 }
 

@@ -28,7 +28,7 @@ unary_valid (int op, int dtype)
 constexpr bool
 unary_is_logical (int op)
 {
-  return cr_cuda_unary_rule (op) == CR_CUDA_RULE_LOGICAL;
+  return cr_cuda_unary_rule (op) == CR_UNARY_RULE_LOGICAL;
 }
 
 /* The row's expression for v of type T (only instantiated for the dtypes

@@ -441,7 +441,7 @@ unary_bool (int op, uint8_t v)
 static int
 unary_impl (int op, const CrCudaTensor *out, const CrCudaTensor *x, char *msg, size_t msg_size)
 {
-  int logical = cr_cuda_unary_rule (op) == CR_CUDA_RULE_LOGICAL;
+  int logical = cr_cuda_unary_rule (op) == CR_UNARY_RULE_LOGICAL;
 
   PROMISES ("unary", out, x);
   if (op < 0 || op >= CR_CUDA_UNARY_COUNT)
