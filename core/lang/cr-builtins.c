@@ -709,6 +709,18 @@ NATIVE (b_dir)
   if (!cr_builtin_no_kwargs ("dir", n_kwargs, kwargs, error)
       || !cr_builtin_arg_count ("dir", n_args, 1, 1, error))
     return NULL;
+  CrValue *cls = cr_object_script_class (args[0]);
+  CrValue *user_dir = cls ? cr_class_lookup (cls, "__dir__") : NULL;
+  if (user_dir && user_dir->kind == CR_VALUE_FUNCTION)
+    {
+      /* A class's own __dir__ (nn.Module lists its submodules), sorted. */
+      CrValue *names = cr_interp_call_method (interp, args[0], user_dir, NULL, 0, error);
+      CrValue *list = names ? cr_iter_to_list (interp, names, error) : NULL;
+      cr_value_unref (names);
+      if (list && !cr_sort_list (interp, list, NULL, FALSE, error))
+        g_clear_pointer (&list, cr_value_unref);
+      return list;
+    }
   g_autoptr (GPtrArray) names = cr_interp_dir (interp, args[0]);
   CrValue *list = cr_value_new_list ();
   for (guint i = 0; i < names->len; i++)

@@ -1229,6 +1229,18 @@ cr_interp_getattr_opt (CrInterp    *self,
           return cr_object_bind_class_attr (self, cv, obj, error);
         if (strcmp (name, "__name__") == 0 || strcmp (name, "__qualname__") == 0)
           return cr_value_new_str (obj->u.cls.name);
+        if (strcmp (name, "__mro__") == 0)
+          {
+            /* Single inheritance: the class, its bases, object. */
+            CrValue *object = cr_object_class (self);
+            GPtrArray *mro = g_ptr_array_new ();
+            CrValue *last = obj;
+            for (CrValue *c = obj; c && mro->len < 64; c = c->u.cls.base)
+              g_ptr_array_add (mro, cr_value_ref (last = c));
+            if (last != object)
+              g_ptr_array_add (mro, cr_value_ref (object));
+            return cr_value_new_tuple_take (mro);
+          }
         if (strcmp (name, "__base__") == 0 || strcmp (name, "__bases__") == 0)
           {
             CrValue *object = cr_object_class (self);

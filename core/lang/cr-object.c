@@ -853,7 +853,7 @@ NATIVE (object_new)
                            cr_value_type_name (cls));
       return NULL;
     }
-  if (g_hash_table_lookup (cls->u.cls.attrs, "__cr_kind__"))
+  if (g_hash_table_lookup (cls->u.cls.attrs, "__cr_kind__") && cls != cr_object_class (interp))
     {
       cr_interp_set_error (error, CR_EXC_TYPE_ERROR,
                            "object.__new__(%s) is not safe, use %s.__new__()", cls->u.cls.name,
