@@ -10,6 +10,7 @@
 #include "cr-torch-native.h"
 #include "cr-kernels.h"
 #include "cr-cuda.h"
+#include "cr-device.h"
 
 #include <math.h>
 #include <string.h>
@@ -46,6 +47,9 @@ parse_options (const CrTorchArgs  *a,
     return FALSE;
   if (!o->has_dtype)
     o->dtype = default_dtype;
+  /* Without device=, the run's default device (`chainrule run --device cuda`). */
+  if (!o->has_device)
+    o->device = cr_device_get_default ();
   return TRUE;
 }
 
@@ -58,7 +62,7 @@ finish (CrTensor      *t,
 {
   if (t == NULL)
     return NULL;
-  if (o->has_device && o->device != CR_DEVICE_CPU)
+  if (o->device != CR_DEVICE_CPU)
     {
       CrTensor *moved = cr_tensor_to_device (t, o->device, error);
 

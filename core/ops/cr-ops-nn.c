@@ -648,6 +648,7 @@ nll_backward (CrNode          *node,
   g_autoptr(CrTensor) gc = NULL;
   g_autoptr(CrTensor) out = NULL;
   gint64 ignore_index = node->args->ints[1];
+  gboolean on_host;
   const double *wp = NULL;
   NllShape s;
   const gint64 *tp;
@@ -655,10 +656,15 @@ nll_backward (CrNode          *node,
 
   if (target == NULL)
     return FALSE;
+  /* As the forward: the defaults on the device, else through host copies. */
+  on_host = meta->device != CR_DEVICE_CPU && (node->n_saved > 1 || ignore_index != IGNORE_INDEX);
   if (node->n_saved > 1)
     {
+      g_autoptr(CrTensor) hw = NULL;
       weight = cr_node_get_saved (node, 1, error);
-      w64 = weight != NULL ? cr_kernel_cast (weight, CR_DTYPE_FLOAT64, error) : NULL;
+      hw = weight == NULL ? NULL
+           : on_host ? cr_tensor_to_device (weight, CR_DEVICE_CPU, error) : cr_tensor_ref (weight);
+      w64 = hw != NULL ? cr_kernel_cast (hw, CR_DTYPE_FLOAT64, error) : NULL;
       if (w64 == NULL)
         return FALSE;
       wp = (const double *) cr_tensor_data (w64);
@@ -669,21 +675,25 @@ nll_backward (CrNode          *node,
   for (int d = 2; d < meta->ndim; d++)
     s.R *= meta->shape[d];
   scale = reduction == CR_REDUCTION_MEAN ? -1.0 / node->args->scalar[0] : -1.0;
-  if (meta->device != CR_DEVICE_CPU)
+  if (meta->device != CR_DEVICE_CPU && !on_host)
     {
       grad_inputs[0] = cr_ops_nll_backward_device (meta, &s, target, grad, reduction, scale, error);
       return grad_inputs[0] != NULL;
     }
-  tc = cr_tensor_contiguous (target, error);
+  {
+    g_autoptr(CrTensor) ht = on_host ? cr_tensor_to_device (target, CR_DEVICE_CPU, error)
+                                     : cr_tensor_ref (target);
+    tc = ht != NULL ? cr_tensor_contiguous (ht, error) : NULL;
+  }
   if (tc == NULL)
     return FALSE;
   tp = (const gint64 *) cr_tensor_data (tc);
 
-  out = cr_tensor_new_zeros (meta->shape, meta->ndim, meta->dtype, meta->device, error);
+  out = cr_tensor_new_zeros (meta->shape, meta->ndim, meta->dtype, CR_DEVICE_CPU, error);
   if (out == NULL)
     return FALSE;
 
-  if (!cr_autograd_should_record (&grad, 1))
+  if (!on_host && !cr_autograd_should_record (&grad, 1))
     {
       /* Straight into the zeros: -g (per sample when unreduced) at each target. */
       g_autoptr(CrTensor) g64 = cr_kernel_cast (grad, CR_DTYPE_FLOAT64, error);
@@ -722,6 +732,14 @@ nll_backward (CrNode          *node,
         if (t != ignore_index)
           cr_tensor_set_flat (out, (n * s.C + t) * s.R + r, wp != NULL ? scale * wp[t] : scale);
       }
+  if (on_host)
+    {
+      CrTensor *moved = cr_tensor_to_device (out, meta->device, error);
+      if (moved == NULL)
+        return FALSE;
+      g_clear_pointer (&out, cr_tensor_unref);
+      out = moved;
+    }
   if (reduction == CR_REDUCTION_NONE && meta->ndim >= 2)
     {
       gc = cr_unsqueeze (grad, 1, error);
@@ -766,6 +784,7 @@ cr_nll_loss_full (CrTensor     *logp,
   gint64 count = 0;
   double divisor = 0.0;
   double total = 0.0;
+  gboolean on_host;
   CrTensor *out;
 
   if (logp->ndim < 1)
@@ -846,21 +865,19 @@ cr_nll_loss_full (CrTensor     *logp,
     }
   if (!check_same_device (logp, target, error))
     return NULL;
-  if (logp->device != CR_DEVICE_CPU && (weight != NULL || ignore_index != IGNORE_INDEX))
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
-                           "nll_loss with class weights or another ignore_index is not "
-                           "supported by Chainrule on CUDA yet");
-      return NULL;
-    }
+  /* The device kernels know the defaults only: with class weights or
+   * another ignore_index a device loss is computed from host copies. */
+  on_host = logp->device != CR_DEVICE_CPU && (weight != NULL || ignore_index != IGNORE_INDEX);
   if (weight != NULL)
     {
-      w64 = cr_kernel_cast (weight, CR_DTYPE_FLOAT64, error);
+      g_autoptr(CrTensor) hw = on_host ? cr_tensor_to_device (weight, CR_DEVICE_CPU, error)
+                                       : cr_tensor_ref (weight);
+      w64 = hw != NULL ? cr_kernel_cast (hw, CR_DTYPE_FLOAT64, error) : NULL;
       if (w64 == NULL)
         return NULL;
       wp = (const double *) cr_tensor_data (w64);
     }
-  if (logp->device != CR_DEVICE_CPU)
+  if (logp->device != CR_DEVICE_CPU && !on_host)
     {
       out = cr_ops_nll_forward_device (&s, logp, target, reduction, &count, error);
       if (out == NULL)
@@ -869,15 +886,22 @@ cr_nll_loss_full (CrTensor     *logp,
       goto record;
     }
 
-  lc = cr_tensor_contiguous (logp, error);
-  tc = lc != NULL ? cr_tensor_contiguous (target, error) : NULL;
+  {
+    g_autoptr(CrTensor) hl = on_host ? cr_tensor_to_device (logp, CR_DEVICE_CPU, error)
+                                     : cr_tensor_ref (logp);
+    g_autoptr(CrTensor) ht = hl == NULL ? NULL
+                             : on_host ? cr_tensor_to_device (target, CR_DEVICE_CPU, error)
+                             : cr_tensor_ref (target);
+    lc = ht != NULL ? cr_tensor_contiguous (hl, error) : NULL;
+    tc = lc != NULL ? cr_tensor_contiguous (ht, error) : NULL;
+  }
   if (tc == NULL)
     return NULL;
   tp = (const gint64 *) cr_tensor_data (tc);
 
   if (reduction == CR_REDUCTION_NONE)
     {
-      loss = cr_tensor_new_empty (target->shape, target->ndim, logp->dtype, logp->device, error);
+      loss = cr_tensor_new_empty (target->shape, target->ndim, logp->dtype, CR_DEVICE_CPU, error);
       if (loss == NULL)
         return NULL;
     }
@@ -919,6 +943,14 @@ cr_nll_loss_full (CrTensor     *logp,
       if (logp->dtype == CR_DTYPE_FLOAT32)
         value = (float) value;
       out = cr_tensor_new_scalar (value, logp->dtype);
+    }
+  if (on_host)
+    {
+      CrTensor *moved = cr_tensor_to_device (out, logp->device, error);
+      cr_tensor_unref (out);
+      if (moved == NULL)
+        return NULL;
+      out = moved;
     }
 
 record:

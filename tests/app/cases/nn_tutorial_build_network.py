@@ -4,7 +4,6 @@ from torch import nn
 
 torch.manual_seed(0)
 device = "cuda" if torch.cuda.is_available() else "cpu"
-print(f"Using {device} device")
 
 
 class NeuralNetwork(nn.Module):
