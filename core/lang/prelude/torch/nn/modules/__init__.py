@@ -11,9 +11,13 @@ from torch.nn.modules.container import Sequential, ModuleList, ModuleDict, Param
 from torch.nn.modules.flatten import Flatten, Unflatten
 from torch.nn.modules.conv import Conv1d, Conv2d
 from torch.nn.modules.pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
-from torch.nn.modules.dropout import Dropout
+from torch.nn.modules.dropout import Dropout, Dropout1d, Dropout2d
 from torch.nn.modules.sparse import Embedding
-from torch.nn.modules.normalization import LayerNorm
+from torch.nn.modules.normalization import LayerNorm, GroupNorm
+from torch.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d
+from torch.nn.modules.padding import ConstantPad1d, ConstantPad2d, ConstantPad3d, ZeroPad2d, \
+    ReflectionPad1d, ReflectionPad2d, ReplicationPad1d, ReplicationPad2d
+from torch.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 
 __all__ = [
@@ -23,5 +27,8 @@ __all__ = [
     'HuberLoss', 'NLLLoss', 'CrossEntropyLoss', 'BCELoss', 'BCEWithLogitsLoss', 'Sequential',
     'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict', 'Flatten', 'Unflatten', 'Conv1d', 'Conv2d', 'MaxPool2d',
     'AvgPool2d', 'AdaptiveAvgPool2d', 'Dropout', 'Embedding', 'LayerNorm', 'BatchNorm1d',
-    'BatchNorm2d',
+    'BatchNorm2d', 'Dropout1d', 'Dropout2d', 'GroupNorm', 'InstanceNorm1d', 'InstanceNorm2d',
+    'ConstantPad1d', 'ConstantPad2d', 'ConstantPad3d', 'ZeroPad2d', 'ReflectionPad1d',
+    'ReflectionPad2d', 'ReplicationPad1d', 'ReplicationPad2d', 'CosineSimilarity',
+    'PairwiseDistance',
 ]
