@@ -20,6 +20,7 @@ typedef enum {
   LAZY_FILTER,
   LAZY_ENUMERATE,
   LAZY_REVERSED,    /* a list, tuple, str or range, by index from the end */
+  LAZY_REVERSED_SEQ,/* an object with __len__ and __getitem__, the same way */
   LAZY_CALLABLE,    /* iter(f, sentinel) */
 } LazyKind;
 
@@ -240,6 +241,16 @@ lazy_next (CrInterp  *self,
     case LAZY_REVERSED:
       status = reversed_next (self, lazy, out, error);
       break;
+    case LAZY_REVERSED_SEQ:
+      {
+        if (lazy->index < 0)
+          break;
+        CrValue *index = cr_value_new_int (lazy->index--);
+        *out = cr_interp_getitem (self, lazy->seq, index, error);
+        cr_value_unref (index);
+        status = *out ? 1 : -1;
+        break;
+      }
     case LAZY_CALLABLE:
       {
         CrValue *item = cr_interp_call (self, lazy->func, NULL, 0, NULL, 0, error);
@@ -578,6 +589,28 @@ NATIVE (b_reversed)
       lazy_of (it)->seq = cr_value_ref (v);
       lazy_of (it)->index = start;
       return it;
+    }
+  if (v->kind == CR_VALUE_INSTANCE)
+    {
+      /* Python's protocol: __reversed__, else __len__ and __getitem__
+       * (`for layer in reversed(self.blocks)` over an nn.ModuleList). */
+      CrValue *m = cr_instance_method (v, "__reversed__");
+      if (m)
+        return cr_interp_call_method (interp, v, m, NULL, 0, error);
+      CrValue *len_m = cr_instance_method (v, "__len__");
+      if (len_m && cr_instance_method (v, "__getitem__"))
+        {
+          CrValue *n = cr_interp_call_method (interp, v, len_m, NULL, 0, error);
+          gint64 len = 0;
+          gboolean ok = n && cr_builtin_int_arg (n, &len, error);
+          cr_value_unref (n);
+          if (!ok)
+            return NULL;
+          CrValue *it = lazy_new (interp, &reversed_type, LAZY_REVERSED_SEQ, NULL, 0, error);
+          lazy_of (it)->seq = cr_value_ref (v);
+          lazy_of (it)->index = len - 1;
+          return it;
+        }
     }
   /* A dict, a tensor, a dict view: their items now, from the end. */
   if (!(v->kind == CR_VALUE_DICT || v->kind == CR_VALUE_TENSOR
