@@ -42,3 +42,11 @@ for bad in [lambda: WeightedRandomSampler([1.0], 0), lambda: WeightedRandomSampl
         bad()
     except ValueError as e:
         print(e)
+# A DataLoader refuses new batch_size, sampler, ... once made, as PyTorch 1.13.
+l = DataLoader(TensorDataset(torch.arange(4)), batch_size=2)
+l.collate_fn = lambda b: len(b)
+print(list(l))
+try:
+    l.batch_size = 3
+except ValueError as e:
+    print(e)

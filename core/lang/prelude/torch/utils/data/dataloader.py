@@ -136,6 +136,14 @@ class DataLoader(object):
         self.collate_fn = collate_fn
         self.persistent_workers = persistent_workers
         self._IterableDataset_len_called = None
+        self._initialized = True
+
+    def __setattr__(self, attr, val):
+        if getattr(self, '_initialized', False) and attr in (
+                'batch_size', 'batch_sampler', 'sampler', 'drop_last', 'dataset', 'persistent_workers'):
+            raise ValueError('{} attribute should not be set after {} is '
+                             'initialized'.format(attr, self.__class__.__name__))
+        super(DataLoader, self).__setattr__(attr, val)
 
     @property
     def _auto_collation(self):
