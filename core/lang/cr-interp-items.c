@@ -525,6 +525,14 @@ cr_iter_init (CrInterp  *self,
               cr_value_unref (r);
               return ok;
             }
+          /* The old sequence protocol: __getitem__ from 0 until IndexError
+           * (`for x, y in dataset` over a Dataset, which has no __iter__). */
+          if (cr_instance_method (value, "__getitem__"))
+            {
+              iter->mode = CR_ITER_NATIVE;
+              iter->source = cr_sequence_iterator_new (value);
+              return TRUE;
+            }
         }
       G_GNUC_FALLTHROUGH;
     default:

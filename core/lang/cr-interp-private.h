@@ -528,6 +528,9 @@ void      cr_methods_install     (CrInterp        *self);
 void      cr_builtins_iter_install (CrInterp      *self);
 /* iter, next, zip, map, filter, enumerate, reversed (cr-iterators.c). */
 void      cr_iterators_install   (CrInterp        *self);
+/* The iterator of Python's sequence protocol over obj: obj[0], obj[1], ...
+ * until IndexError or StopIteration (a new ref). */
+CrValue  *cr_sequence_iterator_new (CrValue       *obj);
 void      cr_builtins_math_install (CrInterp      *self);
 /* Argument checks shared by the builtins, with CPython's TypeError texts. */
 gboolean  cr_builtin_no_kwargs   (const char      *fname,

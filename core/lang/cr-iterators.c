@@ -21,6 +21,7 @@ typedef enum {
   LAZY_ENUMERATE,
   LAZY_REVERSED,    /* a list, tuple, str or range, by index from the end */
   LAZY_REVERSED_SEQ,/* an object with __len__ and __getitem__, the same way */
+  LAZY_GETITEM,     /* obj[0], obj[1], ... until IndexError */
   LAZY_CALLABLE,    /* iter(f, sentinel) */
 } LazyKind;
 
@@ -241,6 +242,21 @@ lazy_next (CrInterp  *self,
     case LAZY_REVERSED:
       status = reversed_next (self, lazy, out, error);
       break;
+    case LAZY_GETITEM:
+      {
+        CrValue *index = cr_value_new_int (lazy->index++);
+        *out = cr_interp_getitem (self, lazy->seq, index, error);
+        cr_value_unref (index);
+        status = *out ? 1 : -1;
+        if (!*out && error && *error && (*error)->domain == CR_LANG_ERROR
+            && ((*error)->code == CR_EXC_INDEX_ERROR || (*error)->code == CR_EXC_STOP_ITERATION))
+          {
+            g_clear_error (error);
+            cr_interp_forget_error (self);
+            status = 0;
+          }
+        break;
+      }
     case LAZY_REVERSED_SEQ:
       {
         if (lazy->index < 0)
@@ -402,6 +418,9 @@ NATIVE (b_iter)
     }
   if (is_iterator (v))
     return cr_value_ref (v);
+  if (v->kind == CR_VALUE_INSTANCE && !cr_instance_method (v, "__iter__")
+      && cr_instance_method (v, "__getitem__"))
+    return cr_sequence_iterator_new (v);
   if (v->kind == CR_VALUE_INSTANCE && cr_instance_method (v, "__iter__"))
     {
       CrValue *r = cr_interp_call_method (interp, v, cr_instance_method (v, "__iter__"),
@@ -630,6 +649,16 @@ NATIVE (b_reversed)
   lazy_of (it)->seq = list;
   lazy_of (it)->index = (gint64) list->u.seq.items->len - 1;
   return it;
+}
+
+CrValue *
+cr_sequence_iterator_new (CrValue *obj)
+{
+  Lazy *lazy = g_new0 (Lazy, 1);
+  lazy->kind = LAZY_GETITEM;
+  lazy->iters = g_new0 (CrIter, 1);
+  lazy->seq = cr_value_ref (obj);
+  return cr_value_new_object (&iterator_type, lazy);
 }
 
 void

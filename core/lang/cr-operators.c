@@ -984,7 +984,7 @@ contains (CrInterp  *self,
             cr_value_unref (r);
             return ok ? t : -1;
           }
-        if (cr_instance_method (container, "__iter__"))
+        if (cr_instance_method (container, "__iter__") || cr_instance_method (container, "__getitem__"))
           return contains_by_iteration (self, container, item, error);
         break;
       }
