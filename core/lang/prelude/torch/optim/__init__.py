@@ -6,6 +6,7 @@ from torch.optim.adam import Adam
 from torch.optim.adamw import AdamW
 from torch.optim.rmsprop import RMSprop
 from torch.optim.adagrad import Adagrad
+from torch.optim.adadelta import Adadelta
 from torch.optim import lr_scheduler
 
 
