@@ -7,6 +7,10 @@ from torch.optim.adamw import AdamW
 from torch.optim.rmsprop import RMSprop
 from torch.optim.adagrad import Adagrad
 from torch.optim.adadelta import Adadelta
+from torch.optim.adamax import Adamax
+from torch.optim.nadam import NAdam
+from torch.optim.radam import RAdam
+from torch.optim.rprop import Rprop
 from torch.optim import lr_scheduler
 
 
