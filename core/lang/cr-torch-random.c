@@ -404,10 +404,19 @@ fill_in_place (CrValue      *self,
     }
   else
     {
-      g_autoptr(CrTensor) host = cr_tensor_new_empty (t->shape, t->ndim, t->dtype,
-                                                      CR_DEVICE_CPU, error);
+      /* A host tensor of t's strides, so that the fill walks the elements
+       * in the order it walks a CPU tensor of that geometry. */
+      gint64 span = t->numel > 0 ? 1 : 0;
+      g_autoptr(CrTensor) base = NULL;
+      g_autoptr(CrTensor) host = NULL;
 
-      if (host == NULL || !fill (gen, host, ctx, error) || !cr_kernel_copy_into (t, host, error))
+      for (int d = 0; d < t->ndim && t->numel > 0; d++)
+        span += (t->shape[d] - 1) * ABS (t->strides[d]);
+      base = cr_tensor_new_empty (&span, 1, t->dtype, CR_DEVICE_CPU, error);
+      if (base == NULL)
+        return NULL;
+      host = cr_tensor_new_view (base, t->shape, t->ndim, t->strides, 0);
+      if (!fill (gen, host, ctx, error) || !cr_kernel_copy_into (t, host, error))
         return NULL;
     }
   return cr_value_ref (self);
