@@ -83,8 +83,7 @@ class _ConvNd(Module):
         s = '{}, {}, kernel_size={}, stride={}'.format(
             self.in_channels, self.out_channels, self.kernel_size, self.stride)
         if self.padding != (0,) * len(self.padding):
-            s += ', padding={}'.format(self.padding if not isinstance(self.padding, str)
-                                       else repr(self.padding))
+            s += ', padding={}'.format(self.padding)
         if self.dilation != (1,) * len(self.dilation):
             s += ', dilation={}'.format(self.dilation)
         if self.output_padding != (0,) * len(self.output_padding):
