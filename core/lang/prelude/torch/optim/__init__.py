@@ -11,6 +11,7 @@ from torch.optim.adamax import Adamax
 from torch.optim.nadam import NAdam
 from torch.optim.radam import RAdam
 from torch.optim.rprop import Rprop
+from torch.optim.lbfgs import LBFGS
 from torch.optim import lr_scheduler
 
 
