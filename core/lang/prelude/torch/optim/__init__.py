@@ -12,6 +12,7 @@ from torch.optim.nadam import NAdam
 from torch.optim.radam import RAdam
 from torch.optim.rprop import Rprop
 from torch.optim.lbfgs import LBFGS
+from torch.optim.asgd import ASGD
 from torch.optim import lr_scheduler
 
 
