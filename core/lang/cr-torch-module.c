@@ -1090,6 +1090,24 @@ autograd_module_new (void)
   return m;
 }
 
+/* torch._C._set_name(tensor, name): what the trace and the graph call a
+ * module's parameter ("fc1.weight", as named_parameters() says). */
+NATIVE (native_c_set_name)
+{
+  if (n_args != 2 || n_kwargs != 0 || args[0]->kind != CR_VALUE_TENSOR
+      || args[1]->kind != CR_VALUE_STR)
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                           "_set_name() takes a tensor and a str");
+      return NULL;
+    }
+  /* A renaming: the module path grows as modules nest (0.weight, then
+   * seq.0.weight), while cr_tensor_set_name keeps a first name. */
+  args[0]->u.tensor->name = NULL;
+  cr_tensor_set_name (args[0]->u.tensor, args[1]->u.str.data);
+  return cr_value_none ();
+}
+
 /* torch._C._nn: the native functions of torch.nn.functional. The prelude's
  * torch/nn/functional.py takes them all and adds what is written in script. */
 static CrValue *
@@ -1097,6 +1115,7 @@ c_module_new (void)
 {
   CrValue *c = cr_value_new_module ("torch._C");
   add_native (c, "_warn", native_c_warn, NULL);
+  add_native (c, "_set_name", native_c_set_name, NULL);
   /* torch.autograd (the prelude) re-exports grad, backward and Function. */
   add_value (c, "_autograd", autograd_module_new ());
   cr_torch_install_missing_native (c);

@@ -188,6 +188,7 @@ class Module:
                 "the forward() method.".format(name))
         else:
             self._parameters[name] = param
+            _name_parameters(param, name)
 
     def add_module(self, name, module):
         if not isinstance(module, Module) and module is not None:
@@ -201,6 +202,7 @@ class Module:
         elif name == '':
             raise KeyError("module name can't be empty string \"\"")
         self._modules[name] = module
+        _name_parameters(module, name)
 
     def register_module(self, name, module):
         self.add_module(name, module)
@@ -270,6 +272,7 @@ class Module:
                     raise AttributeError("cannot assign module before Module.__init__() call")
                 self._remove_attribute(name, 'module')
                 modules[name] = value
+                _name_parameters(value, name)
             elif modules is not None and name in modules:
                 if value is not None:
                     raise TypeError("cannot assign '{}' as child module '{}' "
@@ -532,6 +535,9 @@ class Module:
         for key, buf in list(self._buffers.items()):
             if buf is not None:
                 self._buffers[key] = fn(buf)
+        # New tensors: named again (the outermost module's _apply runs last).
+        for name, param in self.named_parameters():
+            torch._C._set_name(param, name)
         return self
 
     def cuda(self, device=None):
@@ -698,6 +704,17 @@ class Module:
             else:
                 main_str += '\n  ' + '\n  '.join(lines) + '\n'
         return main_str + ')'
+
+
+def _name_parameters(owner, name):
+    # The trace and the graph call a parameter by its named_parameters()
+    # name within the outermost module it has been put in so far:
+    # "weight", then "fc1.weight", then "encoder.fc1.weight".
+    if isinstance(owner, Parameter):
+        torch._C._set_name(owner, name)
+    elif isinstance(owner, Module):
+        for sub, param in owner.named_parameters():
+            torch._C._set_name(param, name + '.' + sub)
 
 
 def _new_ordered_dict():
