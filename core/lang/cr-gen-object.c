@@ -919,6 +919,11 @@ gen_close (CrGenObject  *gen,
       release_frame (gen);
       return TRUE;
     }
+  if (gen->state == GEN_RUNNING)
+    {
+      cr_interp_set_error (error, CR_EXC_VALUE_ERROR, "generator already executing");
+      return FALSE;
+    }
   if (gen->state != GEN_SUSPENDED)
     return TRUE;
   GError *exit = g_error_new_literal (CR_LANG_ERROR, CR_EXC_GENERATOR_EXIT, "");
