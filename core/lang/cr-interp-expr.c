@@ -1168,7 +1168,24 @@ eval_inner (CrInterp  *self,
         return cr_value_new_str_take (g_string_free (out, FALSE));
       }
     case CR_AST_LISTCOMP:
+      if (n->u.comp.is_generator)
+        return cr_gen_object_new_genexpr (self, f, n, error);
       return eval_listcomp (self, f, n, error);
+    case CR_AST_YIELD:
+      {
+        CrValue *v = n->u.yield_expr.value ? cr_eval (self, f, n->u.yield_expr.value, error)
+                                           : cr_value_none ();
+        return v ? cr_gen_object_yield (self, f, v, error) : NULL;
+      }
+    case CR_AST_YIELD_FROM:
+      {
+        CrValue *v = cr_eval (self, f, n->u.yield_expr.value, error);
+        if (!v)
+          return NULL;
+        CrValue *r = cr_gen_object_yield_from (self, f, v, error);
+        cr_value_unref (v);
+        return r;
+      }
     case CR_AST_ELLIPSIS:
       return cr_value_ellipsis ();
     case CR_AST_STARRED:
