@@ -165,6 +165,7 @@ fx_zeros (Fx *fx)
 #define LTN(a, n)          fx_compare (fx, CR_BINARY_LT, (a), (n))
 #define GEN(a, n)          fx_compare (fx, CR_BINARY_GE, (a), (n))
 #define LEN(a, n)          fx_compare (fx, CR_BINARY_LE, (a), (n))
+#define EQN(a, n)          fx_compare (fx, CR_BINARY_EQ, (a), (n))
 #define AND(a, b)          fx_and (fx, (a), (b))
 #define WHERE(m, a, b)     fx_where (fx, (m), (a), (b))
 #define TANH_BW(g, y)      fx_binary (fx, cr_tanh_backward, (g), (y))
@@ -200,6 +201,7 @@ enum { SAVE_NOTHING, SAVE_INPUT, SAVE_OUTPUT };
 #undef LTN
 #undef GEN
 #undef LEN
+#undef EQN
 #undef AND
 #undef WHERE
 #undef TANH_BW

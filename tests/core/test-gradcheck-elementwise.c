@@ -370,6 +370,7 @@ test_unary_rows (void)
     { CR_OP_HARDSIGMOID, -2.5, 2.5, FALSE }, { CR_OP_HARDSWISH, -2.5, 2.5, FALSE },
     /* kinks or a pole at 0 */
     { CR_OP_RELU, 0, 0, TRUE }, { CR_OP_ABS, 0, 0, TRUE }, { CR_OP_SIGN, 0, 0, TRUE },
+    { CR_OP_SGN, 0, 0, TRUE },
     { CR_OP_RECIPROCAL, 0, 0, TRUE },
   };
 
