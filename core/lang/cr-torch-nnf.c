@@ -252,14 +252,8 @@ dropout_common (CrInterp        *interp,
                    repr != NULL ? repr : "?");
       return NULL;
     }
-  if (inplace)
-    {
-      g_set_error (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
-                   "%s(inplace=True) is not supported by Chainrule yet", a->fname);
-      return NULL;
-    }
-  return wrap_or_same (cr_dropout (x, p, training, feature, cr_interp_get_generator (interp),
-                                   error),
+  return wrap_or_same (cr_dropout (x, p, training, feature, inplace,
+                                   cr_interp_get_generator (interp), error),
                        x, a->values[0]);
 }
 
@@ -310,7 +304,7 @@ NATIVE (native_dropout1d)
         return NULL;
       if (p >= 0.0 && p <= 1.0 && !inplace)
         {
-          r = cr_dropout (b, p, training, TRUE, cr_interp_get_generator (interp), error);
+          r = cr_dropout (b, p, training, TRUE, FALSE, cr_interp_get_generator (interp), error);
           if (r == NULL)
             return NULL;
           return cr_torch_wrap (cr_squeeze_dim (r, 0, error));

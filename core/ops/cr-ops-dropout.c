@@ -9,11 +9,26 @@
 #include "cr-cuda.h"
 #include "cr-error.h"
 
+/* x * factor, or x *= factor (x itself returned) in place. */
+static CrTensor *
+multiply (CrTensor  *x,
+          CrTensor  *factor,
+          gboolean   inplace,
+          GError   **error)
+{
+  if (!inplace)
+    return cr_mul (x, factor, error);
+  if (!cr_inplace_binary (CR_OP_MUL, x, factor, error))
+    return NULL;
+  return cr_tensor_ref (x);
+}
+
 CrTensor *
 cr_dropout (CrTensor     *x,
             double        p,
             gboolean      training,
             gboolean      feature,
+            gboolean      inplace,
             CrGenerator  *gen,
             GError      **error)
 {
@@ -40,7 +55,7 @@ cr_dropout (CrTensor     *x,
   if (p == 1.0)
     {
       g_autoptr(CrTensor) zero = cr_tensor_new_scalar (0.0, x->dtype);
-      return cr_mul (x, zero, error);
+      return multiply (x, zero, inplace, error);
     }
   if (!cr_dtype_is_floating (x->dtype))
     {
@@ -74,5 +89,5 @@ cr_dropout (CrTensor     *x,
       if ((noise = moved) == NULL)
         return NULL;
     }
-  return cr_mul (x, noise, error);
+  return multiply (x, noise, inplace, error);
 }

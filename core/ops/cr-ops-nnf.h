@@ -70,11 +70,13 @@ CrTensor *cr_embedding      (CrTensor      *weight,
 /* F.dropout (feature FALSE) and F.dropout2d/feature_dropout (TRUE) as 1.13
  * composes them on the CPU: x itself when not training or p == 0; x * 0 when
  * p == 1; else x * noise with noise = bernoulli(1 - p) / (1 - p) drawn from
- * gen in x's shape (feature: (N, C, 1, ...)): MulBackward0. */
+ * gen in x's shape (feature: (N, C, 1, ...)): MulBackward0. inplace: x *=
+ * instead, x itself (a new ref) returned. */
 CrTensor *cr_dropout        (CrTensor      *x,
                              double         p,
                              gboolean       training,
                              gboolean       feature,
+                             gboolean       inplace,
                              CrGenerator   *gen,
                              GError       **error);
 
