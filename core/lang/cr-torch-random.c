@@ -229,9 +229,136 @@ NATIVE (native_rand_like)
   return finish (new_standard (gen, kind, input->shape, input->ndim, o.dtype, error), &o, error);
 }
 
+/* ---- random_'s bounds ----------------------------------------------- */
+
+static int
+mantissa_digits (CrDType dtype)
+{
+  return dtype == CR_DTYPE_FLOAT32 ? 24 : 53;
+}
+
+static int
+highest_bit (gint64 v)
+{
+  int n = 0;
+
+  v = v < 0 ? -v : v;
+  while (v >>= 1)
+    n++;
+  return n;
+}
+
+/* PyTorch's update_from/update_to: a bound that rounds past itself in a
+ * float dtype moves inside, so that every draw converts into [from, to). */
+static gint64
+float_update_from (gint64  from,
+                   CrDType dtype)
+{
+  gint64 from_plus_1 = dtype == CR_DTYPE_FLOAT32 ? (gint64) (float) (from + 1)
+                                                 : (gint64) (double) (from + 1);
+
+  if (from_plus_1 < from)
+    from = from_plus_1 + (G_GINT64_CONSTANT (1)
+                          << (highest_bit (from + 1) - mantissa_digits (dtype) + 1));
+  return from;
+}
+
+static gint64
+float_update_to (gint64  to,
+                 CrDType dtype)
+{
+  gint64 to_minus_1 = dtype == CR_DTYPE_FLOAT32 ? (gint64) (float) (to - 1)
+                                                : (gint64) (double) (to - 1);
+
+  if (to_minus_1 >= to)
+    to = to_minus_1 - (G_GINT64_CONSTANT (1)
+                       << (highest_bit (to - 1) - mantissa_digits (dtype) + 1));
+  return to;
+}
+
+/* check_from_to_in_range: integer dtypes refuse what they cannot hold, float
+ * ones warn past 2^mantissa, as PyTorch 1.13 does. */
+static gboolean
+check_random_range (CrInterp  *interp,
+                    CrDType    dtype,
+                    gint64     from,
+                    gint64     to_inc,
+                    GError   **error)
+{
+  if (dtype == CR_DTYPE_BOOL)
+    {
+      const char *name = from < 0 || from > 1 ? "from" : to_inc < 0 || to_inc > 1 ? "to - 1" : NULL;
+
+      if (name != NULL)
+        {
+          g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR, "%s is out of bounds for bool",
+                       name);
+          return FALSE;
+        }
+    }
+  else if (cr_dtype_is_floating (dtype))
+    {
+      int digits = mantissa_digits (dtype);
+      gint64 limit = G_GINT64_CONSTANT (1) << digits;
+      const struct { gint64 v; const char *name; int line; } bounds[] = {
+        { from, "from", 94 }, { to_inc, "to - 1", 95 },
+      };
+
+      for (guint i = 0; i < G_N_ELEMENTS (bounds); i++)
+        if (bounds[i].v < -limit || bounds[i].v > limit)
+          {
+            g_autofree char *message = g_strdup_printf (
+              "%s is out of bounds [-(2^%d), 2^%d]. Due to precision limitations %s can support "
+              "discrete uniform distribution only within this range. This warning will become "
+              "an error in version 1.7 release, please fix the code in advance (Triggered "
+              "internally at  ./aten/src/ATen/native/DistributionTemplates.h:%d.)",
+              bounds[i].name, digits, digits, dtype == CR_DTYPE_FLOAT32 ? "float" : "double",
+              bounds[i].line);
+            cr_interp_warn (interp, "UserWarning", message);
+          }
+    }
+  return TRUE;
+}
+
+/* random_(from, to)'s checks and bounds: *range is to - from as unsigned. */
+static gboolean
+random_from_to_bounds (CrInterp  *interp,
+                       CrDType    dtype,
+                       gint64    *from,
+                       gint64     to,
+                       guint64   *range,
+                       GError   **error)
+{
+  if (*from >= to)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "random_ expects 'from' to be less than 'to', but got from=%" G_GINT64_FORMAT
+                   " >= to=%" G_GINT64_FORMAT, *from, to);
+      return FALSE;
+    }
+  if (cr_dtype_is_floating (dtype))
+    {
+      *from = float_update_from (*from, dtype);
+      to = float_update_to (to, dtype);
+      if (*from >= to)
+        {
+          g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                       "random_ expects 'from' casted to dtype to be less than 'to' casted to "
+                       "dtype, but got from=%" G_GINT64_FORMAT " >= to=%" G_GINT64_FORMAT,
+                       *from, to);
+          return FALSE;
+        }
+    }
+  if (!check_random_range (interp, dtype, *from, to - 1, error))
+    return FALSE;
+  *range = (guint64) to - (guint64) *from;
+  return TRUE;
+}
+
 /* An int64 CPU tensor of shape with random_(low, high). */
 static CrTensor *
-new_randint (CrGenerator   *gen,
+new_randint (CrInterp      *interp,
+             CrGenerator   *gen,
              gint64         low,
              gint64         high,
              const gint64  *shape,
@@ -240,17 +367,12 @@ new_randint (CrGenerator   *gen,
              GError       **error)
 {
   g_autoptr(CrTensor) t = NULL;
+  guint64 range;
 
-  if (low >= high)
-    {
-      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
-                   "random_ expects 'from' to be less than 'to', but got from=%" G_GINT64_FORMAT
-                   " >= to=%" G_GINT64_FORMAT, low, high);
-      return NULL;
-    }
+  if (!random_from_to_bounds (interp, dtype, &low, high, &range, error))
+    return NULL;
   t = cr_tensor_new_empty (shape, ndim, dtype, CR_DEVICE_CPU, error);
-  if (t == NULL
-      || !cr_random_from_to_ (gen, t, low, (guint64) high - (guint64) low, error))
+  if (t == NULL || !cr_random_from_to_ (gen, t, low, range, error))
     return NULL;
   return g_steal_pointer (&t);
 }
@@ -304,7 +426,7 @@ NATIVE (native_randint)
         || !cr_torch_generator_arg (interp, &a, base + 2, &gen, error))
       return NULL;
   }
-  return finish (new_randint (gen, low, high, shape, ndim, o.dtype, error), &o, error);
+  return finish (new_randint (interp, gen, low, high, shape, ndim, o.dtype, error), &o, error);
 }
 
 /* randint_like(input, low=0, high, *, dtype, ...) */
@@ -339,7 +461,7 @@ NATIVE (native_randint_like)
                          error))
     return NULL;
   like_options (input, &o);
-  return finish (new_randint (cr_interp_get_generator (interp), low, high, input->shape,
+  return finish (new_randint (interp, cr_interp_get_generator (interp), low, high, input->shape,
                               input->ndim, o.dtype, error), &o, error);
 }
 
@@ -682,30 +804,30 @@ NATIVE (native_random_)
     }
   if (has_to)
     {
-      if (from >= to)
-        {
-          g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
-                       "random_ expects 'from' to be less than 'to', but got from=%"
-                       G_GINT64_FORMAT " >= to=%" G_GINT64_FORMAT, from, to);
-          return NULL;
-        }
+      if (!random_from_to_bounds (interp, t->dtype, &from, to, &r.range, error))
+        return NULL;
       r.bounded = TRUE;
       r.base = from;
-      r.range = (guint64) to - (guint64) from;
     }
   else if (has_from)
     {
       /* [from, the dtype's top] (int64's whole range: 2^64, range 0). */
       gint64 to_inc = random_to_inclusive (t->dtype);
 
-      if (from > to_inc)
+      if (cr_dtype_is_floating (t->dtype))
         {
-          g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
-                       "random_ expects 'from' casted to dtype to be less than or equal to "
-                       "'to_inc' casted to dtype, but got from=%" G_GINT64_FORMAT
-                       " > to_inc=%" G_GINT64_FORMAT, from, to_inc);
-          return NULL;
+          from = float_update_from (from, t->dtype);
+          if (from >= to_inc)
+            {
+              g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "random_ expects 'from' casted to dtype to be less than or equal to "
+                           "'to_inc' casted to dtype, but got from=%" G_GINT64_FORMAT
+                           " > to_inc=%" G_GINT64_FORMAT, from, to_inc);
+              return NULL;
+            }
         }
+      if (!check_random_range (interp, t->dtype, from, to_inc, error))
+        return NULL;
       r.bounded = TRUE;
       r.base = from;
       r.range = (guint64) to_inc - (guint64) from + 1;
