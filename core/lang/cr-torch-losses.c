@@ -167,14 +167,34 @@ NATIVE (native_l1_loss)
   return cr_value_new_tensor_take (g_steal_pointer (&loss));
 }
 
+/* weight= (parameter i): a tensor or None (*out NULL). */
+static gboolean
+optional_weight (CrTorchArgs *a,
+                 guint        i,
+                 CrTensor   **out,
+                 GError     **error)
+{
+  *out = NULL;
+  if (!cr_torch_args_has (a, i))
+    return TRUE;
+  if (a->values[i]->kind != CR_VALUE_TENSOR)
+    {
+      cr_torch_args_type_error (a, i, "Tensor", error);
+      return FALSE;
+    }
+  *out = a->values[i]->u.tensor;
+  return TRUE;
+}
+
 NATIVE (native_bce)
 {
   CrReduction reduction;
+  CrTensor *weight;
   PARSE ("binary_cross_entropy", "input target | weight size_average reduce reduction");
   TENSOR_ARG (x, 0);
   TENSOR_ARG (y, 1);
 
-  if (!check_unsupported (&a, 2, error) || !check_unsupported (&a, 3, error)
+  if (!optional_weight (&a, 2, &weight, error) || !check_unsupported (&a, 3, error)
       || !check_unsupported (&a, 4, error)
       || !cr_torch_parse_reduction (&a, 5, &reduction, error))
     return NULL;
@@ -188,7 +208,7 @@ NATIVE (native_bce)
                    ts, is);
       return NULL;
     }
-  return cr_torch_wrap (cr_binary_cross_entropy (x, y, reduction, error));
+  return cr_torch_wrap (cr_binary_cross_entropy_weighted (x, y, weight, reduction, error));
 }
 
 NATIVE (native_bce_with_logits)
@@ -216,24 +236,6 @@ NATIVE (native_bce_with_logits)
   return cr_torch_wrap (cr_bce_with_logits (x, y, reduction, error));
 }
 
-/* weight= (parameter i): a tensor or None (*out NULL). */
-static gboolean
-optional_weight (CrTorchArgs *a,
-                 guint        i,
-                 CrTensor   **out,
-                 GError     **error)
-{
-  *out = NULL;
-  if (!cr_torch_args_has (a, i))
-    return TRUE;
-  if (a->values[i]->kind != CR_VALUE_TENSOR)
-    {
-      cr_torch_args_type_error (a, i, "Tensor", error);
-      return FALSE;
-    }
-  *out = a->values[i]->u.tensor;
-  return TRUE;
-}
 
 /* Class-index targets must be int64: PyTorch's message names the dtype it
  * found (soft, class-probability targets are not supported here). */

@@ -9,6 +9,7 @@
 #include "cr-ops-private.h"
 #include "cr-cuda.h"
 #include "cr-error.h"
+#include "cr-grad-mode.h"
 
 #include <math.h>
 #include <string.h>
@@ -478,7 +479,8 @@ cr_bce_with_logits (CrTensor     *input,
 
 /* ---- binary_cross_entropy ------------------------------------------------- */
 
-/* BCE: inputs (input, target), saved both; args.ints[0] the reduction. */
+/* BCE: inputs (input, target), saved both, and saved[2] the weight expanded
+ * to the input's shape when one was given; args.ints[0] the reduction. */
 static gboolean
 bce_backward (CrNode          *node,
               CrTensor *const *grad_outputs,
@@ -488,9 +490,12 @@ bce_backward (CrNode          *node,
   CrReduction reduction = (CrReduction) node->args->ints[0];
   g_autoptr(CrTensor) x = cr_node_get_saved (node, 0, error);
   g_autoptr(CrTensor) y = x != NULL ? cr_node_get_saved (node, 1, error) : NULL;
+  g_autoptr(CrTensor) w = NULL;
   g_autoptr(CrTensor) one_minus_x = NULL;
 
   if (y == NULL)
+    return FALSE;
+  if (node->n_saved > 2 && (w = cr_node_get_saved (node, 2, error)) == NULL)
     return FALSE;
   one_minus_x = cr_rsub_scalar (x, 1.0, error);
   if (one_minus_x == NULL)
@@ -504,6 +509,12 @@ bce_backward (CrNode          *node,
       g_autoptr(CrTensor) c = v != NULL ? cr_clamp (v, TRUE, 1e-12, FALSE, 0, error) : NULL;
       g_autoptr(CrTensor) q = c != NULL ? cr_div (d, c, error) : NULL;
 
+      if (q != NULL && w != NULL)
+        {
+          CrTensor *wq = cr_mul (q, w, error);
+          g_clear_pointer (&q, cr_tensor_unref);
+          q = wq;
+        }
       if (q == NULL
           || (grad_inputs[0] = scale_grad (q, grad_outputs[0], 1.0, reduction,
                                            x->numel, error)) == NULL)
@@ -518,6 +529,12 @@ bce_backward (CrNode          *node,
       g_autoptr(CrTensor) c0 = l0 != NULL ? cr_clamp (l0, TRUE, -100, FALSE, 0, error) : NULL;
       g_autoptr(CrTensor) d = c0 != NULL ? cr_sub (c1, c0, error) : NULL;
 
+      if (d != NULL && w != NULL)
+        {
+          CrTensor *wd = cr_mul (d, w, error);
+          g_clear_pointer (&d, cr_tensor_unref);
+          d = wd;
+        }
       if (d == NULL
           || (grad_inputs[1] = scale_grad (d, grad_outputs[0], 1.0, reduction,
                                            x->numel, error)) == NULL)
@@ -558,6 +575,17 @@ cr_binary_cross_entropy (CrTensor     *input,
                          CrReduction   reduction,
                          GError      **error)
 {
+  return cr_binary_cross_entropy_weighted (input, target, NULL, reduction, error);
+}
+
+CrTensor *
+cr_binary_cross_entropy_weighted (CrTensor     *input,
+                                  CrTensor     *target,
+                                  CrTensor     *weight,
+                                  CrReduction   reduction,
+                                  GError      **error)
+{
+  g_autoptr(CrTensor) w = NULL;
   g_autoptr(CrTensor) xc = NULL;
   g_autoptr(CrTensor) yc = NULL;
   g_autoptr(CrTensor) loss = NULL;
@@ -616,7 +644,35 @@ cr_binary_cross_entropy (CrTensor     *input,
                            "all elements of input should be between 0 and 1");
       return NULL;
     }
-  return finish_pair_loss (CR_OP_BCE, input, target, g_steal_pointer (&loss), reduction, error);
+  if (weight == NULL)
+    return finish_pair_loss (CR_OP_BCE, input, target, g_steal_pointer (&loss), reduction,
+                             error);
+
+  /* Class weights: each element's loss times its (broadcast) weight, which
+   * the backward applies too; the weight itself gets no gradient. */
+  {
+    gboolean grad_was_enabled = cr_grad_mode_set_enabled (FALSE);
+    w = cr_expand (weight, input->shape, input->ndim, error);
+    cr_grad_mode_set_enabled (grad_was_enabled);
+  }
+  if (w == NULL)
+    return NULL;
+  {
+    CrTensor *weighted = cr_kernel_binary (CR_BINARY_MUL, loss, w, error);
+    CrTensor *inputs[2] = { input, target };
+    CrTensor *out = weighted != NULL ? reduce_loss (weighted, reduction, error) : NULL;
+    CrNode *node;
+
+    if (out == NULL || !cr_autograd_should_record (inputs, 2))
+      return out;
+    node = cr_node_new (CR_OP_BCE, inputs, 2, 1);
+    cr_node_args (node)->ints[0] = reduction;
+    cr_node_save (node, 0, input, FALSE);
+    cr_node_save (node, 1, target, FALSE);
+    cr_node_save (node, 2, w, FALSE);
+    cr_ops_attach (out, node);
+    return out;
+  }
 }
 
 /* ---- nll_loss ---------------------------------------------------------------- */

@@ -243,6 +243,9 @@ CrTensor *cr_bce_with_logits(CrTensor *input, CrTensor *target, CrReduction redu
                              GError **error);
 CrTensor *cr_binary_cross_entropy (CrTensor *input, CrTensor *target, CrReduction reduction,
                              GError **error);
+/* With a weight broadcast to input's shape (NULL: none), as F.binary_cross_entropy's. */
+CrTensor *cr_binary_cross_entropy_weighted (CrTensor *input, CrTensor *target,
+                             CrTensor *weight, CrReduction reduction, GError **error);
 /* logp (N, C) or (C), target int64 (N) or 0-d. */
 CrTensor *cr_nll_loss       (CrTensor *logp, CrTensor *target, CrReduction reduction,
                              GError **error);

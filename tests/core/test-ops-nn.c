@@ -306,7 +306,7 @@ test_nll (void)
 
 typedef enum {
   N_SOFTMAX, N_LOG_SOFTMAX, N_SOFTMAX_T, N_MSE, N_MSE_NONE, N_BCEL, N_BCEL_SUM, N_BCE,
-  N_NLL_NONE, N_CE, N_CE_SUM, N_CE_SOFT, N_NLL_WEIGHTED, N_CE_WEIGHTED_NONE,
+  N_NLL_NONE, N_CE, N_CE_SUM, N_CE_SOFT, N_NLL_WEIGHTED, N_CE_WEIGHTED_NONE, N_BCE_WEIGHTED,
 } NnFunc;
 
 static CrTensor *
@@ -351,6 +351,13 @@ nn_func (CrTensor *const *in,
       }
     case N_CE_SOFT:
       return cr_cross_entropy (in[0], in[1], CR_REDUCTION_MEAN, error);
+    case N_BCE_WEIGHTED:
+      {
+        /* A weight per column, broadcast over the rows. */
+        g_autoptr(CrTensor) w = cr_gradcheck_tensor ((double[]) { 0.5, 2.0, 1.0, 1.5 },
+                                                     (gint64[]) { 4 }, 1, FALSE);
+        return cr_binary_cross_entropy_weighted (in[0], in[1], w, CR_REDUCTION_MEAN, error);
+      }
     case N_NLL_WEIGHTED:
     case N_CE_WEIGHTED_NONE:
       {
@@ -390,6 +397,7 @@ test_gradcheck (void)
   g_assert_true (cr_gradcheck (nn_func, GINT_TO_POINTER (N_CE_SUM), &x, 1));
   g_assert_true (cr_gradcheck (nn_func, GINT_TO_POINTER (N_CE_SOFT), (CrTensor *[]) { x, q }, 2));
   g_assert_true (cr_gradcheck (nn_func, GINT_TO_POINTER (N_NLL_WEIGHTED), &x, 1));
+  g_assert_true (cr_gradcheck (nn_func, GINT_TO_POINTER (N_BCE_WEIGHTED), (CrTensor *[]) { p, q }, 2));
   g_assert_true (cr_gradcheck (nn_func, GINT_TO_POINTER (N_CE_WEIGHTED_NONE), &xt, 1));
 
   /* Second derivatives: the create_graph paths of the backward formulas. */
@@ -401,6 +409,7 @@ test_gradcheck (void)
   g_assert_true (cr_gradgradcheck (nn_func, GINT_TO_POINTER (N_CE), &x, 1));
   g_assert_true (cr_gradgradcheck (nn_func, GINT_TO_POINTER (N_NLL_NONE), &x, 1));
   g_assert_true (cr_gradgradcheck (nn_func, GINT_TO_POINTER (N_NLL_WEIGHTED), &x, 1));
+  g_assert_true (cr_gradgradcheck (nn_func, GINT_TO_POINTER (N_BCE_WEIGHTED), (CrTensor *[]) { p, q }, 2));
   g_assert_true (cr_gradgradcheck (nn_func, GINT_TO_POINTER (N_CE_WEIGHTED_NONE), &x, 1));
 }
 

@@ -124,22 +124,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     return (1 - label_smoothing) * loss + ret * (label_smoothing / n_classes)
 
 
-_native_binary_cross_entropy = binary_cross_entropy
 _native_binary_cross_entropy_with_logits = binary_cross_entropy_with_logits
-
-
-def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
-                         reduction='mean'):
-    reduction = _legacy_reduction(size_average, reduce, reduction)
-    if weight is None:
-        return _native_binary_cross_entropy(input, target, reduction=reduction)
-    if target.size() != input.size():
-        raise ValueError("Using a target size ({}) that is different to the input size ({}) is "
-                         "deprecated. Please ensure they have the same size.".format(
-                             target.size(), input.size()))
-    # Weighted: the unreduced native loss times the weight (values as PyTorch's).
-    loss = _native_binary_cross_entropy(input, target, reduction='none') * weight
-    return _reduce(loss, reduction)
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
