@@ -169,7 +169,10 @@ NATIVE (native_batch_norm)
 
   if (a.values[6] != NULL && a.values[6]->kind == CR_VALUE_NONE)
     {
-      cr_torch_args_type_error (&a, 6, "float", error);
+      /* F.batch_norm passes it on to torch.batch_norm by position. */
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                           "batch_norm(): argument 'momentum' (position 7) must be float, not "
+                           "NoneType");
       return NULL;
     }
   if (!optional_tensor (&a, 1, &rm, error) || !optional_tensor (&a, 2, &rv, error)

@@ -461,6 +461,34 @@ check_features (const char      *name,
   return FALSE;
 }
 
+/* The CPU batch norm's dtype rule: the given parameters and running
+ * statistics share one dtype, the input's, with 1.13's messages (which
+ * speak of the bfloat16 mixed mode Chainrule lacks). */
+static gboolean
+check_batch_norm_dtypes (const CrTensor   *x,
+                         CrTensor *const  *params,
+                         GError          **error)
+{
+  const CrTensor *first = NULL;
+  gboolean agree = TRUE;
+
+  for (int i = 0; i < 4; i++)
+    if (params[i] != NULL)
+      {
+        if (first == NULL)
+          first = params[i];
+        else if (params[i]->dtype != first->dtype)
+          agree = FALSE;
+      }
+  if (first == NULL || (agree && first->dtype == x->dtype))
+    return TRUE;
+  g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                       !agree || first->dtype != CR_DTYPE_FLOAT32
+                       ? "mixed dtype (CPU): expect parameter to have scalar type of Float"
+                       : "mixed dtype (CPU): expect input to have scalar type of BFloat16");
+  return FALSE;
+}
+
 /* running = (1 - momentum) * running + momentum * value, in place (a buffer:
  * its version moves on as PyTorch's does). */
 static gboolean
@@ -491,6 +519,7 @@ cr_batch_norm (CrTensor      *x,
                GError       **error)
 {
   gint64 features = x->ndim > 1 ? x->shape[1] : 0;
+  CrTensor *params[4] = { weight, bias, running_mean, running_var };
   g_autoptr(CrTensor) mean = NULL;
   g_autoptr(CrTensor) out = NULL;
   NormLayout l;
@@ -530,7 +559,7 @@ cr_batch_norm (CrTensor      *x,
                    running_mean == NULL ? "running_mean" : "running_var");
       return NULL;
     }
-  if (!check_floating (x, "batch_norm", error))
+  if (!check_floating (x, "batch_norm", error) || !check_batch_norm_dtypes (x, params, error))
     return NULL;
 
   layout_for (CR_OP_NATIVE_BATCH_NORM, x->shape, x->ndim, 0, &l);
@@ -610,7 +639,9 @@ cr_group_norm (CrTensor      *x,
   for (int i = 0; i < 2; i++)
     if (params[i] != NULL && (params[i]->ndim != 1 || params[i]->numel != channels))
       {
-        g_autofree char *ps = cr_shape_to_string (params[i]->shape, params[i]->ndim);
+        /* 1.13 prints the weight's shape for either ([0] without one). */
+        g_autofree char *ps = weight != NULL ? cr_shape_to_string (weight->shape, weight->ndim)
+                                             : g_strdup ("[0]");
         g_autofree char *xs = cr_shape_to_string (x->shape, x->ndim);
 
         g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
@@ -619,7 +650,8 @@ cr_group_norm (CrTensor      *x,
                      names[i], names[i], ps, xs);
         return NULL;
       }
-  if (!check_floating (x, "GroupNormKernelImpl", error))
+  if (!check_floating (x, "GroupNormKernelImpl", error)
+      || !check_same_dtype (x, weight, error) || !check_same_dtype (x, bias, error))
     return NULL;
   return norm_forward (CR_OP_NATIVE_GROUP_NORM, x, weight, bias, num_groups, eps, NULL, NULL,
                        NULL, error);
@@ -659,6 +691,13 @@ cr_instance_norm (CrTensor      *x,
       g_set_error (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
                    "Dimension out of range (expected to be in range of [-%d, %d], but got 1)",
                    MAX (x->ndim, 1), MAX (x->ndim, 1) - 1);
+      return NULL;
+    }
+  if (!use_input_stats && (running_mean == NULL || running_var == NULL))
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "Expected running_mean and running_var to be defined when "
+                           "use_input_stats is false");
       return NULL;
     }
   n = x->shape[0];
