@@ -38,9 +38,10 @@ class ASGD(Optimizer):
                         continue
                     state = self.state[param]
                     if len(state) == 0:
-                        state['step'] = torch.tensor(0.)
-                        state['eta'] = torch.tensor(lr)
-                        state['mu'] = torch.tensor(1.)
+                        # On the CPU, as PyTorch 1.13 makes them.
+                        state['step'] = torch.tensor(0., device='cpu')
+                        state['eta'] = torch.tensor(lr, device='cpu')
+                        state['mu'] = torch.tensor(1., device='cpu')
                         state['ax'] = torch.zeros_like(param)
                     grad = param.grad if not maximize else -param.grad
                     mu = state['mu']
@@ -57,6 +58,6 @@ class ASGD(Optimizer):
                         ax.add_(param.sub(ax).mul(mu))
                     else:
                         ax.copy_(param)
-                    eta.copy_(torch.tensor(lr / math.pow((1 + lambd * lr * step), alpha)))
-                    mu.copy_(torch.tensor(1 / max(1, step - t0)))
+                    eta.copy_(torch.tensor(lr / math.pow((1 + lambd * lr * step), alpha), device='cpu'))
+                    mu.copy_(torch.tensor(1 / max(1, step - t0), device='cpu'))
         return loss
