@@ -223,7 +223,7 @@ value_len (CrInterp  *self,
     case CR_VALUE_DICT:  *out = cr_dict_len (v); return TRUE;
     case CR_VALUE_RANGE: *out = cr_range_len (v); return TRUE;
     case CR_VALUE_TENSOR:
-      return cr_torch_tensor_len (v, out, error);
+      return self->tensor_slots->len (v, out, error);
     case CR_VALUE_OBJECT:
       if (v->u.object.type == &cr_seq_view_type && ((CrSeqView *) v->u.object.data)->wrapped)
         {

@@ -203,7 +203,7 @@ cr_interp_getitem (CrInterp   *self,
   switch (obj->kind)
     {
     case CR_VALUE_TENSOR:
-      return cr_torch_tensor_getitem (self, obj, index, error);
+      return self->tensor_slots->getitem (self, obj, index, error);
     case CR_VALUE_LIST:
     case CR_VALUE_TUPLE:
     case CR_VALUE_STR:
@@ -315,7 +315,7 @@ cr_interp_setitem (CrInterp   *self,
   switch (obj->kind)
     {
     case CR_VALUE_TENSOR:
-      return cr_torch_tensor_setitem (self, obj, index, value, error);
+      return self->tensor_slots->setitem (self, obj, index, value, error);
     case CR_VALUE_LIST:
       {
         gint64 i;
@@ -464,7 +464,7 @@ cr_iter_init (CrInterp  *self,
           cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "iteration over a 0-d tensor");
           return FALSE;
         }
-      if (!cr_torch_tensor_len (value, &iter->n, error))
+      if (!self->tensor_slots->len (value, &iter->n, error))
         return FALSE;
       break;
     case CR_VALUE_OBJECT:
@@ -596,7 +596,7 @@ cr_iter_next (CrInterp  *self,
         if (iter->i >= iter->n)
           return 0;
         CrValue *index = cr_value_new_int (iter->i);
-        *out = cr_torch_tensor_getitem (self, src, index, error);
+        *out = self->tensor_slots->getitem (self, src, index, error);
         cr_value_unref (index);
         iter->i++;
         return *out ? 1 : -1;

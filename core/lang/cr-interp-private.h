@@ -8,6 +8,7 @@
 #include "cr-native.h"
 #include "cr-object.h"
 #include "cr-stack-guard.h"
+#include "cr-type-slots.h"
 #include "cr-torch.h"
 #include "cr-tensor-format.h"
 #include "cr-tensor.h"
@@ -192,6 +193,7 @@ struct _CrInterp {
 
   /* Builtin types and the objects the interpreter makes itself. */
   GHashTable       *type_classes;   /* GINT (CrValueKind) -> CrValue* class (borrowed, in builtins) */
+  const CrTypeSlots *tensor_slots;  /* what a CR_VALUE_TENSOR does (the torch layer's) */
   GHashTable       *method_tables;  /* GINT (CrValueKind) -> GHashTable name -> method definition */
   CrValue          *exc_classes[CR_EXC_COUNT];  /* borrowed */
 

@@ -113,6 +113,7 @@ cr_interp_new (const CrInterpOptions *options)
   self->builtins = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, value_unref_notify);
   self->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, value_unref_notify);
   self->type_classes = g_hash_table_new (g_direct_hash, g_direct_equal);
+  self->tensor_slots = &cr_torch_tensor_slots;
   self->method_tables = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
                                                (GDestroyNotify) g_hash_table_unref);
   self->traceback = g_array_new (FALSE, FALSE, sizeof (CrTracebackEntry));

@@ -494,7 +494,7 @@ builtin_member (CrInterp    *interp,
                 GError     **error)
 {
   if (v->kind == CR_VALUE_TENSOR)
-    return cr_torch_tensor_getattr (interp, v, name, error);
+    return interp->tensor_slots->getattr (interp, v, name, error);
   return cr_builtin_method (interp, v, name);
 }
 
@@ -561,7 +561,7 @@ cr_object_builtin_setattr (CrInterp    *interp,
   if (v->kind == CR_VALUE_TENSOR)
     {
       GError *local = NULL;
-      if (cr_torch_tensor_setattr (interp, v, name, value, &local))
+      if (interp->tensor_slots->setattr (interp, v, name, value, &local))
         return TRUE;
       if (local)
         {

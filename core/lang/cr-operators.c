@@ -3,7 +3,6 @@
  * cases and messages, sequence concatenation and repetition, comparisons,
  * `in`, user classes' dunder methods, and the hand-off to the torch layer
  * whenever a tensor is involved. Also format() and the % operator on str. */
-#include "cr-cuda.h"
 #include "cr-interp-private.h"
 #include "cr-pyformat.h"
 
@@ -547,7 +546,7 @@ cr_binary_op (CrInterp  *self,
   if (a->kind == CR_VALUE_TENSOR || b->kind == CR_VALUE_TENSOR)
     {
       GError *local = NULL;
-      CrValue *r = cr_torch_binary_op (self, op, a, b, &local);
+      CrValue *r = self->tensor_slots->binary_op (self, op, a, b, &local);
       if (local)
         {
           cr_value_unref (r);
@@ -578,7 +577,7 @@ cr_inplace_op (CrInterp  *self,
     case CR_VALUE_TENSOR:
       {
         GError *local = NULL;
-        if (cr_torch_inplace_op (self, op, a, b, &local))
+        if (self->tensor_slots->inplace_op (self, op, a, b, &local))
           return cr_value_ref (a);
         if (local)
           {
@@ -658,7 +657,7 @@ cr_unary_op (CrInterp  *self,
     case CR_VALUE_TENSOR:
       {
         GError *local = NULL;
-        CrValue *r = cr_torch_unary_op (self, op, a, &local);
+        CrValue *r = self->tensor_slots->unary_op (self, op, a, &local);
         if (local)
           {
             cr_value_unref (r);
@@ -810,16 +809,6 @@ is_identical (CrValue *a,
     }
 }
 
-static gboolean
-tensor_any (CrValue *t)
-{
-  CrTensor *x = t->u.tensor;
-  for (gint64 i = 0; i < x->numel; i++)
-    if (cr_tensor_read_flat (x, i) != 0.0)
-      return TRUE;
-  return FALSE;
-}
-
 /* `item in it` for what has no __contains__: Python iterates, and an
  * iterator (a generator, zip...) is consumed up to the item. */
 static int
@@ -941,14 +930,7 @@ contains (CrInterp  *self,
                && ((guint64) start - (guint64) i) % ((guint64) 0 - (guint64) step) == 0;
       }
     case CR_VALUE_TENSOR:
-      {
-        CrValue *eq = cr_torch_compare (self, CR_CMP_EQ, container, item, error);
-        if (!eq)
-          return -1;
-        int r = eq->kind == CR_VALUE_TENSOR ? tensor_any (eq) : 0;
-        cr_value_unref (eq);
-        return r;
-      }
+      return self->tensor_slots->contains (self, container, item, error);
     case CR_VALUE_OBJECT:
       if (container->u.object.type == &cr_set_type)
         {
@@ -1059,7 +1041,7 @@ cr_compare_op (CrInterp  *self,
   else if (a->kind == CR_VALUE_TENSOR || b->kind == CR_VALUE_TENSOR)
     {
       GError *local = NULL;
-      CrValue *r = cr_torch_compare (self, op, a, b, &local);
+      CrValue *r = self->tensor_slots->compare (self, op, a, b, &local);
       if (local)
         {
           cr_value_unref (r);
@@ -1122,7 +1104,7 @@ cr_format_value (CrInterp    *self,
     case CR_VALUE_STR:
       return cr_py_format_str (value->u.str.data, spec, error);
     case CR_VALUE_TENSOR:
-      return cr_torch_tensor_format (self, value, spec, error);
+      return self->tensor_slots->format (self, value, spec, error);
     case CR_VALUE_INSTANCE:
       {
         CrValue *m = cr_instance_method (value, "__format__");

@@ -241,25 +241,25 @@ cr_interp_dir (CrInterp *self,
       cls = obj;
       break;
     case CR_VALUE_MODULE:
-      /* dir(torch) is too long for Python to suggest anything (over 750
-       * names); torch.nn's and math's are not. */
-      if (strcmp (obj->u.module.name, "torch") == 0)
-        return NULL;
       add_keys (names, obj->u.module.attrs);
       break;
-    case CR_VALUE_LIST:
-    case CR_VALUE_TUPLE:
-    case CR_VALUE_DICT:
-    case CR_VALUE_STR:
+    case CR_VALUE_TENSOR:
       {
-        GHashTable *table = g_hash_table_lookup (self->method_tables, GINT_TO_POINTER (obj->kind));
-        if (!table)
-          return NULL;
-        add_keys (names, table);
+        guint n;
+        const char *const *tensor_names = self->tensor_slots->dir (&n);
+        for (guint i = 0; i < n; i++)
+          g_ptr_array_add (names, (gpointer) tensor_names[i]);
+        cls = extra ? extra->cls : NULL;
         break;
       }
     default:
-      return NULL;
+      {
+        GHashTable *table = g_hash_table_lookup (self->method_tables, GINT_TO_POINTER (obj->kind));
+        if (table)
+          add_keys (names, table);
+        cls = cr_object_script_class (obj);
+        break;
+      }
     }
   if (cls)
     {

@@ -53,5 +53,8 @@ char     *cr_torch_tensor_format  (CrInterp *interp, CrValue *t, const char *spe
 /* float(t), int(t), bool(t) go through cr_value_to_double etc. */
 /* dir() of a tensor: PyTorch 1.13's names, sorted (static). */
 const char *const *cr_torch_tensor_dir (guint *n_names);
+/* All of the above as torch.Tensor's type slots (cr-type-slots.h), which
+ * the runtime calls. */
+extern const struct _CrTypeSlots cr_torch_tensor_slots;
 
 G_END_DECLS
