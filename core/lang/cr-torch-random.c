@@ -909,9 +909,8 @@ NATIVE (native_bernoulli)
   if (out == NULL)
     return NULL;
   result = cr_value_new_tensor_take (out);
-  if (fill_in_place (result, gen, fill_bernoulli, &f, error) == NULL)
-    return NULL;
-  return g_steal_pointer (&result);
+  /* fill_in_place returns a new ref on result. */
+  return fill_in_place (result, gen, fill_bernoulli, &f, error);
 }
 
 /* ---- torch.normal, multinomial ----------------------------------------- */
