@@ -231,6 +231,37 @@ test_two_runs (void)
     }
 }
 
+/* The window runs scripts on worker threads: two runs at once share the
+ * parsed prelude (parsed under a lock, read only afterwards). */
+static gpointer
+run_in_thread (gpointer data)
+{
+  for (int i = 0; i < 3; i++)
+    {
+      Run r;
+      gboolean ok = run_script ("import torch\n"
+                                "import torch.nn as nn\n"
+                                "net = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))\n"
+                                "print(net(torch.ones(4, 2)).shape)\n", FALSE, &r);
+      gboolean same = ok && g_str_equal (r.out, "torch.Size([4, 1])\n");
+      run_clear (&r);
+      if (!same)
+        return GINT_TO_POINTER (FALSE);
+    }
+  return GINT_TO_POINTER (TRUE);
+}
+
+static void
+test_threads (void)
+{
+  GThread *threads[2];
+
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    threads[i] = g_thread_new ("prelude-run", run_in_thread, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    g_assert_true (GPOINTER_TO_INT (g_thread_join (threads[i])));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -242,5 +273,6 @@ main (int   argc,
   g_test_add_func ("/lang/prelude/import-spellings", test_import_spellings);
   g_test_add_func ("/lang/prelude/missing-names", test_missing_names);
   g_test_add_func ("/lang/prelude/two-runs", test_two_runs);
+  g_test_add_func ("/lang/prelude/threads", test_threads);
   return g_test_run ();
 }
