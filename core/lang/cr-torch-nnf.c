@@ -46,7 +46,7 @@ NATIVE (native_f_embedding)
 {
   gint64 padding_idx = -1;
   double max_norm = 0.0, norm_type;
-  gboolean flag;
+  gboolean by_freq, sparse;
   PARSE ("embedding", "input weight | padding_idx max_norm norm_type scale_grad_by_freq sparse");
   TENSOR_ARG (indices, 0);
   TENSOR_ARG (weight, 1);
@@ -69,20 +69,18 @@ NATIVE (native_f_embedding)
   if (!cr_torch_args_double (&a, 3, 0.0, &max_norm, error)
       || !cr_torch_args_double (&a, 4, 2.0, &norm_type, error))
     return NULL;
-  for (guint i = 5; i <= 6; i++)
+  if (!cr_torch_args_bool (&a, 5, FALSE, &by_freq, error)
+      || !cr_torch_args_bool (&a, 6, FALSE, &sparse, error))
+    return NULL;
+  if (sparse)
     {
-      if (!cr_torch_args_bool (&a, i, FALSE, &flag, error))
-        return NULL;
-      if (flag)
-        {
-          g_set_error (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
-                       "embedding(%s=True) is not supported by Chainrule yet",
-                       i == 5 ? "scale_grad_by_freq" : "sparse");
-          return NULL;
-        }
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                           "embedding(sparse=True) is not supported by Chainrule yet");
+      return NULL;
     }
   return cr_torch_wrap (cr_embedding (weight, indices, cr_torch_args_has (&a, 2), padding_idx,
-                                      cr_torch_args_has (&a, 3), max_norm, norm_type, error));
+                                      by_freq, cr_torch_args_has (&a, 3), max_norm, norm_type,
+                                      error));
 }
 
 /* torch.embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False,
@@ -90,13 +88,22 @@ NATIVE (native_f_embedding)
 NATIVE (native_embedding)
 {
   gint64 padding_idx;
+  gboolean by_freq, sparse;
   PARSE ("embedding", "weight indices | padding_idx scale_grad_by_freq sparse");
   TENSOR_ARG (weight, 0);
   TENSOR_ARG (indices, 1);
 
-  if (!cr_torch_args_int (&a, 2, -1, &padding_idx, error))
+  if (!cr_torch_args_int (&a, 2, -1, &padding_idx, error)
+      || !cr_torch_args_bool (&a, 3, FALSE, &by_freq, error)
+      || !cr_torch_args_bool (&a, 4, FALSE, &sparse, error))
     return NULL;
-  return cr_torch_wrap (cr_embedding (weight, indices, padding_idx >= 0, padding_idx,
+  if (sparse)
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                           "embedding(sparse=True) is not supported by Chainrule yet");
+      return NULL;
+    }
+  return cr_torch_wrap (cr_embedding (weight, indices, padding_idx >= 0, padding_idx, by_freq,
                                       FALSE, 0.0, 2.0, error));
 }
 

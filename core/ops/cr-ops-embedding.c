@@ -12,8 +12,9 @@
 
 
 /* EMBEDDING: input the weight; saved[0] the flat positions taken, saved[1]
- * (with padding_idx) a float mask of the index's shape + [1]: 0 where the
- * index was padding_idx. */
+ * (with padding_idx or scale_grad_by_freq) a factor of the index's shape +
+ * [1]: 0 where the index was padding_idx, else 1 / the number of times its
+ * row was read (1 without scale_grad_by_freq). */
 static gboolean
 embedding_backward (CrNode          *node,
                     CrTensor *const *grad_outputs,
@@ -117,6 +118,7 @@ cr_embedding (CrTensor  *weight,
               CrTensor  *indices,
               gboolean   has_padding_idx,
               gint64     padding_idx,
+              gboolean   scale_grad_by_freq,
               gboolean   has_max_norm,
               double     max_norm,
               double     norm_type,
@@ -183,10 +185,25 @@ cr_embedding (CrTensor  *weight,
   for (gint64 i = 0; i < idx->numel; i++)
     for (gint64 j = 0; j < width; j++)
       *p++ = iv[i] * width + j;
-  if (has_padding_idx)
+  if (has_padding_idx || scale_grad_by_freq)
     {
+      g_autoptr(GHashTable) counts = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL,
+                                                            g_free);
       gint64 kshape[CR_MAX_DIMS];
       double *k;
+
+      /* How often each row is read, for scale_grad_by_freq. */
+      for (gint64 i = 0; i < idx->numel && scale_grad_by_freq; i++)
+        {
+          gint64 *c = g_hash_table_lookup (counts, &iv[i]);
+
+          if (c == NULL)
+            {
+              c = g_new0 (gint64, 1);
+              g_hash_table_insert (counts, (gpointer) &iv[i], c);
+            }
+          (*c)++;
+        }
 
       memcpy (kshape, indices->shape, sizeof (gint64) * indices->ndim);
       kshape[indices->ndim] = 1;
@@ -196,7 +213,11 @@ cr_embedding (CrTensor  *weight,
         return NULL;
       k = cr_tensor_data (keep);
       for (gint64 i = 0; i < idx->numel; i++)
-        k[i] = iv[i] == padding_idx ? 0.0 : 1.0;
+        {
+          gint64 *c = scale_grad_by_freq ? g_hash_table_lookup (counts, &iv[i]) : NULL;
+
+          k[i] = has_padding_idx && iv[i] == padding_idx ? 0.0 : 1.0 / (c != NULL ? *c : 1);
+        }
       if (weight->dtype != CR_DTYPE_FLOAT64 || weight->device != CR_DEVICE_CPU)
         {
           CrTensor *cast = cr_kernel_cast (keep, weight->dtype, error);

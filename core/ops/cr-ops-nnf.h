@@ -56,13 +56,15 @@ CrTensor *cr_instance_norm  (CrTensor      *x,
 
 /* F.embedding: weight (num, dim) read at int64 indices of any shape, giving
  * (*indices.shape, dim); EmbeddingBackward0. Rows read at padding_idx get no
- * gradient. With max_norm, the rows read are first renormalized in place
- * (embedding_renorm_, norm_type the p of the norm). padding_idx is already
- * wrapped and checked by the caller. */
+ * gradient; with scale_grad_by_freq a row's gradient is divided by how often
+ * the indices read it. With max_norm, the rows read are first renormalized
+ * in place (embedding_renorm_, norm_type the p of the norm). padding_idx is
+ * already wrapped and checked by the caller. */
 CrTensor *cr_embedding      (CrTensor      *weight,
                              CrTensor      *indices,
                              gboolean       has_padding_idx,
                              gint64         padding_idx,
+                             gboolean       scale_grad_by_freq,
                              gboolean       has_max_norm,
                              double         max_norm,
                              double         norm_type,

@@ -14,7 +14,7 @@
 
 typedef enum {
   F_LAYER_NORM, F_LAYER_NORM_2, F_LAYER_NORM_PLAIN, F_BATCH_NORM_TRAIN, F_BATCH_NORM_EVAL,
-  F_BATCH_NORM_4D, F_GROUP_NORM, F_INSTANCE_NORM, F_EMBEDDING, F_EMBEDDING_PAD,
+  F_BATCH_NORM_4D, F_GROUP_NORM, F_INSTANCE_NORM, F_EMBEDDING, F_EMBEDDING_PAD, F_EMBEDDING_FREQ,
   F_EINSUM_MM, F_EINSUM_TRACE, F_EINSUM_OUTER, F_EINSUM_BATCH, F_EINSUM_THREE, F_DIAGONAL,
   F_PAD_CONSTANT, F_PAD_CUT, F_PAD_REFLECT, F_PAD_REPLICATE_2D, F_NORMALIZE, F_COSINE,
   F_PAIRWISE, F_BILINEAR, F_CLAMP_MIN, F_INDEX_COPY, F_INDEX_COPY_, F_UNFLATTEN,
@@ -53,11 +53,13 @@ apply (CrTensor *const *in,
       return cr_instance_norm (in[0], NULL, NULL, in[1], NULL, TRUE, 0.1, 1e-5, error);
     case F_EMBEDDING:
     case F_EMBEDDING_PAD:
+    case F_EMBEDDING_FREQ:
       {
         g_autoptr(CrTensor) idx = cr_test_long_tensor ((gint64[]) { 2, 0, 2, 3 },
                                                        (gint64[]) { 2, 2 }, 2);
         return cr_embedding (in[0], idx, GPOINTER_TO_INT (user_data) == F_EMBEDDING_PAD, 2,
-                             FALSE, 0.0, 2.0, error);
+                             GPOINTER_TO_INT (user_data) == F_EMBEDDING_FREQ, FALSE, 0.0, 2.0,
+                             error);
       }
     case F_EINSUM_MM:    return cr_einsum ("ij,jk->ik", in, 2, error);
     case F_EINSUM_TRACE: return cr_einsum ("ii", in, 1, error);
@@ -182,6 +184,17 @@ test_embedding_grads (void)
     g_assert_no_error (error);
     cr_test_backward (total);
     cr_test_assert_values_eps (w->grad, (double[]) { 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1 }, 12,
+                               1e-12);
+  }
+  /* scale_grad_by_freq: row 2, read twice, gets half of each read's gradient. */
+  g_clear_pointer (&w->grad, cr_tensor_unref);
+  {
+    g_autoptr(CrTensor) scaled = apply (&w, 1, GINT_TO_POINTER (F_EMBEDDING_FREQ), &error);
+    g_autoptr(CrTensor) total = scaled != NULL ? cr_sum (scaled, &error) : NULL;
+
+    g_assert_no_error (error);
+    cr_test_backward (total);
+    cr_test_assert_values_eps (w->grad, (double[]) { 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1 }, 12,
                                1e-12);
   }
 

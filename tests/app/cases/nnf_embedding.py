@@ -55,3 +55,12 @@ err(lambda: F.embedding(torch.tensor([1.0]), w))
 err(lambda: F.embedding(torch.tensor([1]), torch.ones(5)))
 err(lambda: F.embedding(torch.tensor([1]), w, padding_idx=5))
 err(lambda: F.embedding(torch.tensor([1]), w, padding_idx=-6))
+
+# scale_grad_by_freq divides each row's gradient by how often it was read
+wf = torch.ones(4, 2, requires_grad=True)
+out = F.embedding(torch.tensor([[0, 2, 2], [2, 3, 0]]), wf, scale_grad_by_freq=True)
+(out * torch.arange(12.0).reshape(2, 3, 2)).sum().backward()
+print(wf.grad)
+wf.grad = None
+F.embedding(torch.tensor([1, 1, 3]), wf, padding_idx=3, scale_grad_by_freq=True).sum().backward()
+print(wf.grad)
