@@ -283,6 +283,28 @@ NATIVE (native_torch_dropout)
 NATIVE (native_dropout2d)
 {
   PARSE ("dropout2d", "input | p training inplace");
+  TENSOR_ARG (x, 0);
+
+  /* F.dropout2d's warnings about the input's rank, PyTorch 1.13's words. */
+  if (x->ndim != 3 && x->ndim != 4)
+    {
+      g_autofree char *message =
+        g_strdup_printf ("dropout2d: Received a %d-D input to dropout2d, which is deprecated and "
+                         "will result in an error in a future release. To retain the behavior "
+                         "and silence this warning, please use dropout instead. Note that "
+                         "dropout2d exists to provide channel-wise dropout on inputs with 2 "
+                         "spatial dimensions, a channel dimension, and an optional batch "
+                         "dimension (i.e. 3D or 4D inputs).", x->ndim);
+      cr_interp_warn (interp, "UserWarning", message);
+    }
+  if (x->ndim == 3)
+    cr_interp_warn (interp, "UserWarning",
+                    "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise "
+                    "1D dropout behavior is desired - input is interpreted as shape (N, C, L), "
+                    "where C is the channel dim. This behavior will change in a future release "
+                    "to interpret the input as one without a batch dimension, i.e. shape (C, H, "
+                    "W). To maintain the 1D channel-wise dropout behavior, please switch to "
+                    "using dropout1d instead.");
   return dropout_common (interp, &a, TRUE, error);
 }
 
