@@ -52,7 +52,6 @@ G_BEGIN_DECLS
   X (LEAKY_RELU)          /* LeakyReluBackward0 */                     \
   X (ELU)                 /* EluBackward0 */                           \
   X (SOFTPLUS)            /* SoftplusBackward0 */                      \
-  X (SILU)                /* SiluBackward0 */                          \
   X (GELU)                /* GeluBackward0 */                          \
   X (SMOOTH_L1_LOSS)      /* SmoothL1LossBackward0 */                  \
   X (SPLIT)               /* SplitBackward0: split, chunk */           \

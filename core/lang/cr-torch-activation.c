@@ -60,16 +60,6 @@ NATIVE (native_softplus)
   return cr_torch_wrap (cr_softplus (x, beta, threshold, error));
 }
 
-NATIVE (native_silu)
-{
-  PARSE ("silu", "input | inplace");
-  TENSOR_ARG (x, 0);
-
-  if (!check_not_inplace (&a, 1, "silu", error))
-    return NULL;
-  return cr_torch_wrap (cr_silu (x, error));
-}
-
 NATIVE (native_gelu)
 {
   PARSE ("gelu", "input | * approximate");
@@ -160,7 +150,6 @@ const CrTorchFunc cr_torch_activation_funcs[] = {
   { "leaky_relu", native_leaky_relu, F, NULL },
   { "elu", native_elu, F, NULL },
   { "softplus", native_softplus, F, NULL },
-  { "silu", native_silu, F, NULL },
   { "gelu", native_gelu, F, NULL },
   { "smooth_l1_loss", native_smooth_l1_loss, F, NULL },
 };

@@ -1,12 +1,13 @@
 /* cr-ops-activation.c — the activations of torch.nn.functional that have
- * their own PyTorch nodes: leaky_relu, elu, softplus, silu, gelu.
+ * their own PyTorch nodes and a parameter: leaky_relu, elu, softplus, gelu
+ * (silu is a row of core/cr-unary-ops.def).
  *
  * A forward is computed with grad mode off from existing ops (a fresh
  * tensor) and recorded as one node with the input saved, as PyTorch saves
  * self for these. The backward formulas are PyTorch 1.13's
- * leaky_relu_backward, elu_backward, softplus_backward, silu_backward and
- * gelu_backward, written with differentiable ops so that a create_graph
- * backward records a graph (gelu's normal CDF term is the exception: it
+ * leaky_relu_backward, elu_backward, softplus_backward and gelu_backward,
+ * written with differentiable ops so that a create_graph backward records a
+ * graph (gelu's normal CDF term is the exception: it
  * enters the second derivative as a constant). */
 #include "cr-ops-private.h"
 #include "cr-cuda.h"
@@ -232,58 +233,6 @@ cr_softplus (CrTensor  *x,
   cr_grad_mode_set_enabled (was_enabled);
   if (out != NULL)
     record (CR_OP_SOFTPLUS, x, out, beta, threshold);
-  return out;
-}
-
-/* ---- silu -------------------------------------------------------------- */
-
-/* grad * σ(x) * (1 + x (1 - σ(x))) */
-static gboolean
-silu_backward (CrNode          *node,
-               CrTensor *const *grads,
-               CrTensor       **grad_inputs,
-               GError         **error)
-{
-  SAVED (x, 0);
-  g_autoptr(CrTensor) one = cr_ops_wrap_number (1.0, TRUE);
-  g_autoptr(CrTensor) s = cr_sigmoid (x, error);
-  g_autoptr(CrTensor) oms = s != NULL ? cr_sub (one, s, error) : NULL;
-  g_autoptr(CrTensor) xoms = oms != NULL ? cr_mul (x, oms, error) : NULL;
-  g_autoptr(CrTensor) f = xoms != NULL ? cr_add (xoms, one, error) : NULL;
-  g_autoptr(CrTensor) gs = f != NULL ? cr_mul (grads[0], s, error) : NULL;
-
-  if (gs == NULL)
-    return FALSE;
-  SET_GRAD (0, cr_mul (gs, f, error));
-  return TRUE;
-}
-
-/* The input in slot 0. */
-const CrOpInfo cr_op_row_SILU = {
-  CR_OP_SILU, "silu", "SiluBackward0", 1, "silu",
-  "∂silu(x)/∂x = σ(x)(1 + x(1 − σ(x)))",
-  silu_backward, NULL
-};
-
-CrTensor *
-cr_silu (CrTensor  *x,
-         GError   **error)
-{
-  gboolean was_enabled;
-  CrTensor *out = NULL;
-
-  if (!check_floating ("silu_cpu", x, error))
-    return NULL;
-  was_enabled = cr_grad_mode_set_enabled (FALSE);
-  {
-    g_autoptr(CrTensor) s = cr_sigmoid (x, error);
-
-    if (s != NULL)
-      out = cr_mul (x, s, error);
-  }
-  cr_grad_mode_set_enabled (was_enabled);
-  if (out != NULL)
-    record (CR_OP_SILU, x, out, 0.0, 0.0);
   return out;
 }
 

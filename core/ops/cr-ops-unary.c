@@ -337,3 +337,4 @@ CrTensor *cr_tanh    (CrTensor *x, GError **error) { return cr_unary (CR_OP_TANH
 CrTensor *cr_sigmoid (CrTensor *x, GError **error) { return cr_unary (CR_OP_SIGMOID, x, error); }
 CrTensor *cr_relu    (CrTensor *x, GError **error) { return cr_unary (CR_OP_RELU, x, error); }
 CrTensor *cr_sqrt    (CrTensor *x, GError **error) { return cr_unary (CR_OP_SQRT, x, error); }
+CrTensor *cr_silu    (CrTensor *x, GError **error) { return cr_unary (CR_OP_SILU, x, error); }

@@ -81,3 +81,12 @@ for name in ["sgn", "deg2rad", "rad2deg", "sinc"]:
     print(name, y, g.detach(), second)
 print(torch.sgn(torch.tensor([True, False])), torch.sgn(torch.tensor([3, -4])),
       torch.deg2rad(torch.tensor([180, 90])), torch.sinc(torch.tensor([0, 1])))
+
+# F.silu is a row now: one kernel, PyTorch's x / (1 + e^-x), and in place too
+v = torch.tensor([-3.0, -0.7, 0.0, 0.4, 2.5, 30.0, -100.0], requires_grad=True)
+y = F.silu(v)
+g, = torch.autograd.grad(y.sum(), v, create_graph=True)
+print(y, g, torch.autograd.grad(g.sum(), v)[0])
+w = v * 1
+F.silu(w, inplace=True)
+print(w, torch.nn.SiLU(inplace=True))
