@@ -31,6 +31,17 @@ typedef struct {
   CrConvGeom g;
 } ConvShape;
 
+/* a·b for sizes (>= 0), G_MAXINT64 when it would overflow: a hostile
+ * geometry then fails to allocate instead of wrapping. */
+static gint64
+mul_sat (gint64 a,
+         gint64 b)
+{
+  if (a <= 0 || b <= 0)
+    return 0;
+  return a > G_MAXINT64 / b ? G_MAXINT64 : a * b;
+}
+
 static void
 conv_shape_init (ConvShape        *s,
                  CrDType           dtype,
@@ -57,16 +68,16 @@ conv_shape_init (ConvShape        *s,
   s->groups = geom->groups;
   s->Cg = C / geom->groups;
   s->OCg = OC / geom->groups;
-  s->L = s->oh * s->ow;
-  s->K = kh * kw;
-  s->CgK = s->Cg * s->K;
+  s->L = mul_sat (s->oh, s->ow);
+  s->K = mul_sat (kh, kw);
+  s->CgK = mul_sat (s->Cg, s->K);
 }
 
 /* Samples per chunk. */
 static gint64
 chunk_size (const ConvShape *s)
 {
-  gint64 per_sample = MAX (s->C * s->K * s->L, (gint64) 1);
+  gint64 per_sample = MAX (mul_sat (mul_sat (s->C, s->K), s->L), (gint64) 1);
 
   return CLAMP (COLS_BUDGET / per_sample, (gint64) 1, MAX (s->N, (gint64) 1));
 }
@@ -128,14 +139,17 @@ im2col_##suffix (const ColsJob *job, gint64 c, gint64 b)                        
                                                                                 \
             if (iy < 0 || iy >= s->H)                                           \
               {                                                                 \
-                memset (dst, 0, sizeof (T) * (gsize) s->ow);                    \
+                for (gint64 ox = 0; ox < s->ow; ox++)                           \
+                  dst[ox] = 0;                                                  \
                 continue;                                                       \
               }                                                                 \
             row = src + iy * s->W + xoff;                                       \
             for (gint64 ox = 0; ox < lo; ox++)                                  \
               dst[ox] = 0;                                                      \
+            /* Rows are short (a LeNet's are 8 to 24): a loop, not a call. */   \
             if (s->g.stride[1] == 1)                                            \
-              memcpy (dst + lo, row + lo, sizeof (T) * (gsize) (hi - lo));      \
+              for (gint64 ox = lo; ox < hi; ox++)                               \
+                dst[ox] = row[ox];                                              \
             else                                                                \
               for (gint64 ox = lo; ox < hi; ox++)                               \
                 dst[ox] = row[ox * s->g.stride[1]];                             \
@@ -425,7 +439,7 @@ scratch (gint64    n,
          CrDType   dtype,
          GError  **error)
 {
-  gsize bytes = (gsize) MAX (n, (gint64) 1) * cr_cpu_itemsize (dtype);
+  gsize bytes = (gsize) MAX (mul_sat (n, (gint64) cr_cpu_itemsize (dtype)), (gint64) 1);
   void *p = g_try_malloc (bytes);
 
   if (p == NULL)
@@ -490,8 +504,8 @@ cr_kernel_conv2d (const CrTensor   *x,
 
   isz = cr_cpu_itemsize (s.dtype);
   chunk = chunk_size (&s);
-  cols = scratch (s.C * s.K * chunk * s.L, s.dtype, error);
-  wide = cols != NULL ? scratch (s.OC * chunk * s.L, s.dtype, error) : NULL;
+  cols = scratch (mul_sat (mul_sat (s.C, s.K), mul_sat (chunk, s.L)), s.dtype, error);
+  wide = cols != NULL ? scratch (mul_sat (s.OC, mul_sat (chunk, s.L)), s.dtype, error) : NULL;
   if (wide == NULL)
     goto fail;
 
@@ -559,8 +573,8 @@ cr_kernel_conv2d_input_grad (const CrTensor   *gy,
 
   isz = cr_cpu_itemsize (s.dtype);
   chunk = chunk_size (&s);
-  cols = scratch (s.C * s.K * chunk * s.L, s.dtype, error);
-  wide = cols != NULL ? scratch (s.OC * chunk * s.L, s.dtype, error) : NULL;
+  cols = scratch (mul_sat (mul_sat (s.C, s.K), mul_sat (chunk, s.L)), s.dtype, error);
+  wide = cols != NULL ? scratch (mul_sat (s.OC, mul_sat (chunk, s.L)), s.dtype, error) : NULL;
   if (wide == NULL)
     goto fail;
 
@@ -627,8 +641,8 @@ cr_kernel_conv2d_weight_grad (const CrTensor   *gy,
 
   isz = cr_cpu_itemsize (s.dtype);
   chunk = chunk_size (&s);
-  cols = scratch (s.C * s.K * chunk * s.L, s.dtype, error);
-  wide = cols != NULL ? scratch (s.OC * chunk * s.L, s.dtype, error) : NULL;
+  cols = scratch (mul_sat (mul_sat (s.C, s.K), mul_sat (chunk, s.L)), s.dtype, error);
+  wide = cols != NULL ? scratch (mul_sat (s.OC, mul_sat (chunk, s.L)), s.dtype, error) : NULL;
   if (wide == NULL)
     goto fail;
 
