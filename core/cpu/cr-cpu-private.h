@@ -96,6 +96,13 @@ cr_cpu_load_double (const void *p,
     }
 }
 
+/* Float sums in PyTorch 1.13's order (cr-cpu-cascade-sum.c): n contiguous
+ * elements, or out[c] = sum over r < reduce of x[r * inner + c]. */
+float   cr_cpu_cascade_sum_f      (const float *x, gint64 n);
+double  cr_cpu_cascade_sum_d      (const double *x, gint64 n);
+void    cr_cpu_cascade_sum_cols_f (const float *x, gint64 reduce, gint64 inner, float *out);
+void    cr_cpu_cascade_sum_cols_d (const double *x, gint64 reduce, gint64 inner, double *out);
+
 /* Converts one element between dtypes as a cast kernel does: floats to
  * integers truncate, anything to bool is "!= 0". */
 static inline void

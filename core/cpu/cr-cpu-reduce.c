@@ -353,6 +353,22 @@ reduce_rows (gint64   begin,
       const char *x = base + (gsize) (o * row_elems) * isz;
       char *dst = out + (gsize) (o * g->inner) * osz;
 
+      if (job->op == RED_SUM && dtype == CR_DTYPE_FLOAT32)
+        {
+          if (g->inner == 1)
+            *(float *) dst = cr_cpu_cascade_sum_f ((const float *) x, g->reduce);
+          else
+            cr_cpu_cascade_sum_cols_f ((const float *) x, g->reduce, g->inner, (float *) dst);
+          continue;
+        }
+      if (job->op == RED_SUM && dtype == CR_DTYPE_FLOAT64)
+        {
+          if (g->inner == 1)
+            *(double *) dst = cr_cpu_cascade_sum_d ((const double *) x, g->reduce);
+          else
+            cr_cpu_cascade_sum_cols_d ((const double *) x, g->reduce, g->inner, (double *) dst);
+          continue;
+        }
       if (job->op == RED_SUM && g->inner == 1)
         {
           double sd;
@@ -415,7 +431,11 @@ reduce (ReduceOp         op,
       return NULL;
     }
 
-  if (op == RED_SUM && g.outer == 1 && g.inner == 1)
+  if (op == RED_SUM && g.outer == 1 && g.inner == 1 && g.src->dtype == CR_DTYPE_FLOAT32)
+    *(float *) cr_tensor_data (out) = cr_cpu_cascade_sum_f (cr_tensor_data (g.src), g.reduce);
+  else if (op == RED_SUM && g.outer == 1 && g.inner == 1 && g.src->dtype == CR_DTYPE_FLOAT64)
+    *(double *) cr_tensor_data (out) = cr_cpu_cascade_sum_d (cr_tensor_data (g.src), g.reduce);
+  else if (op == RED_SUM && g.outer == 1 && g.inner == 1)
     {
       /* Everything into one value: blocks in parallel. */
       double sd;
