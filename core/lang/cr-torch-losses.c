@@ -214,15 +214,16 @@ NATIVE (native_bce)
 NATIVE (native_bce_with_logits)
 {
   CrReduction reduction;
+  CrTensor *weight, *pos_weight;
   PARSE ("binary_cross_entropy_with_logits",
          "input target | weight size_average reduce reduction pos_weight");
   TENSOR_ARG (x, 0);
   TENSOR_ARG (y, 1);
 
-  if (!check_unsupported (&a, 2, error) || !check_unsupported (&a, 3, error)
+  if (!optional_weight (&a, 2, &weight, error) || !check_unsupported (&a, 3, error)
       || !check_unsupported (&a, 4, error)
       || !cr_torch_parse_reduction (&a, 5, &reduction, error)
-      || !check_unsupported (&a, 6, error))
+      || !optional_weight (&a, 6, &pos_weight, error))
     return NULL;
   if (!cr_shape_equal (x->shape, x->ndim, y->shape, y->ndim))
     {
@@ -233,7 +234,7 @@ NATIVE (native_bce_with_logits)
                    ts, is);
       return NULL;
     }
-  return cr_torch_wrap (cr_bce_with_logits (x, y, reduction, error));
+  return cr_torch_wrap (cr_bce_with_logits_full (x, y, weight, pos_weight, reduction, error));
 }
 
 

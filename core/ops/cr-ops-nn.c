@@ -368,8 +368,67 @@ check_same_device (const CrTensor *a,
 
 /* ---- binary_cross_entropy_with_logits ------------------------------------ */
 
+/* With weight w and pos_weight pw (either may be NULL), lw = (pw - 1) y + 1:
+ * ∂L/∂x = (lw σ(x) − pw y) w,  ∂L/∂y = (log(1 − σ(x)) − pw log σ(x)) w
+ * (−x w without pw), then times g / N. */
+static gboolean
+bce_logits_weighted_backward (CrNode          *node,
+                              CrTensor        *x,
+                              CrTensor        *y,
+                              CrTensor        *w,
+                              CrTensor        *pw,
+                              CrTensor        *grad,
+                              CrTensor       **grad_inputs,
+                              GError         **error)
+{
+  CrReduction reduction = (CrReduction) node->args->ints[0];
+  g_autoptr(CrTensor) s = cr_sigmoid (x, error);
+
+  if (s == NULL)
+    return FALSE;
+  for (int i = 0; i < 2; i++)
+    {
+      g_autoptr(CrTensor) d = NULL;
+
+      if (!cr_ops_needs_grad (node, i))
+        continue;
+      if (i == 0 && pw == NULL)
+        d = cr_sub (s, y, error);
+      else if (i == 0)
+        {
+          g_autoptr(CrTensor) pw1 = cr_ops_add_number (pw, -1.0, error);
+          g_autoptr(CrTensor) t = pw1 != NULL ? cr_mul (pw1, y, error) : NULL;
+          g_autoptr(CrTensor) lw = t != NULL ? cr_ops_add_number (t, 1.0, error) : NULL;
+          g_autoptr(CrTensor) a = lw != NULL ? cr_mul (lw, s, error) : NULL;
+          g_autoptr(CrTensor) b = a != NULL ? cr_mul (pw, y, error) : NULL;
+          d = b != NULL ? cr_sub (a, b, error) : NULL;
+        }
+      else if (pw == NULL)
+        d = cr_neg (x, error);
+      else
+        {
+          g_autoptr(CrTensor) one_minus = cr_rsub_scalar (s, 1.0, error);
+          g_autoptr(CrTensor) l1 = one_minus != NULL ? cr_log (one_minus, error) : NULL;
+          g_autoptr(CrTensor) l0 = l1 != NULL ? cr_log (s, error) : NULL;
+          g_autoptr(CrTensor) p0 = l0 != NULL ? cr_mul (pw, l0, error) : NULL;
+          d = p0 != NULL ? cr_sub (l1, p0, error) : NULL;
+        }
+      if (d != NULL && w != NULL)
+        {
+          CrTensor *wd = cr_mul (d, w, error);
+          g_clear_pointer (&d, cr_tensor_unref);
+          d = wd;
+        }
+      if (d == NULL
+          || (grad_inputs[i] = scale_grad (d, grad, 1.0, reduction, x->numel, error)) == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* BCE_WITH_LOGITS: inputs (input, target), saved both; args.ints[0] the
- * reduction. */
+ * reduction; args.ints[1] bit 1: the weight (expanded to the input's shape)
+ * is saved next, bit 2: then pos_weight (expanded too). */
 static gboolean
 bce_logits_backward (CrNode          *node,
                      CrTensor *const *grad_outputs,
@@ -377,11 +436,22 @@ bce_logits_backward (CrNode          *node,
                      GError         **error)
 {
   CrReduction reduction = (CrReduction) node->args->ints[0];
+  gint64 extra = node->args->ints[1];
   g_autoptr(CrTensor) input = cr_node_get_saved (node, 0, error);
   g_autoptr(CrTensor) target = input != NULL ? cr_node_get_saved (node, 1, error) : NULL;
+  g_autoptr(CrTensor) w = NULL;
+  g_autoptr(CrTensor) pw = NULL;
+  guint slot = 2;
 
   if (target == NULL)
     return FALSE;
+  if ((extra & 1) && (w = cr_node_get_saved (node, slot++, error)) == NULL)
+    return FALSE;
+  if ((extra & 2) && (pw = cr_node_get_saved (node, slot, error)) == NULL)
+    return FALSE;
+  if (w != NULL || pw != NULL)
+    return bce_logits_weighted_backward (node, input, target, w, pw, grad_outputs[0],
+                                         grad_inputs, error);
   if (cr_ops_needs_grad (node, 0))
     {
       /* (sigmoid(x) - y) * g / N */
@@ -475,6 +545,135 @@ cr_bce_with_logits (CrTensor     *input,
   if (loss == NULL)
     return NULL;
   return finish_pair_loss (CR_OP_BCE_WITH_LOGITS, input, target, loss, reduction, error);
+}
+
+/* With weight and pos_weight (PyTorch's order of operations, per element):
+ * m = max(-x, 0), lw = (pw - 1) y + 1,
+ * loss = ((1 - y) x + lw (log(e^-m + e^(-x-m)) + m)) w. */
+#define BCE_LOGITS_WEIGHTED_LOOP(T, EXP, LOG)                              \
+  G_STMT_START {                                                           \
+    const T *xp = (const T *) cr_tensor_data (hx);                         \
+    const T *yp = (const T *) cr_tensor_data (hy);                         \
+    const T *wp = hw != NULL ? (const T *) cr_tensor_data (hw) : NULL;     \
+    const T *pp = hp != NULL ? (const T *) cr_tensor_data (hp) : NULL;     \
+    T *lp = (T *) cr_tensor_data (loss);                                   \
+    for (gint64 i = 0; i < n; i++)                                         \
+      {                                                                    \
+        T x = xp[i], y = yp[i];                                            \
+        T max_val = -x > 0 ? -x : 0;                                       \
+        T l;                                                               \
+        if (pp != NULL)                                                    \
+          {                                                                \
+            T lw = (pp[i] - 1) * y + 1;                                    \
+            l = (1 - y) * x                                                \
+                + lw * (LOG (EXP (-max_val) + EXP (-x - max_val)) + max_val); \
+          }                                                                \
+        else                                                               \
+          l = (1 - y) * x + max_val                                        \
+              + LOG (EXP (-max_val) + EXP (-x - max_val));                 \
+        lp[i] = wp != NULL ? l * wp[i] : l;                                \
+      }                                                                    \
+  } G_STMT_END
+
+/* expand (t, shape) outside the graph, cast to dtype, on the host, contiguous. */
+static CrTensor *
+host_expanded (CrTensor       *t,
+               const CrTensor *like,
+               CrDType         dtype,
+               GError        **error)
+{
+  g_autoptr(CrTensor) e = NULL;
+  g_autoptr(CrTensor) c = NULL;
+  g_autoptr(CrTensor) h = NULL;
+  gboolean grad_was_enabled = cr_grad_mode_set_enabled (FALSE);
+
+  e = cr_expand (t, like->shape, like->ndim, error);
+  cr_grad_mode_set_enabled (grad_was_enabled);
+  c = e != NULL ? cr_kernel_cast (e, dtype, error) : NULL;
+  h = c == NULL ? NULL
+      : c->device != CR_DEVICE_CPU ? cr_tensor_to_device (c, CR_DEVICE_CPU, error)
+      : cr_tensor_ref (c);
+  return h != NULL ? cr_tensor_contiguous (h, error) : NULL;
+}
+
+CrTensor *
+cr_bce_with_logits_full (CrTensor     *input,
+                         CrTensor     *target,
+                         CrTensor     *weight,
+                         CrTensor     *pos_weight,
+                         CrReduction   reduction,
+                         GError      **error)
+{
+  g_autoptr(CrTensor) hx = NULL;
+  g_autoptr(CrTensor) hy = NULL;
+  g_autoptr(CrTensor) hw = NULL;
+  g_autoptr(CrTensor) hp = NULL;
+  g_autoptr(CrTensor) loss = NULL;
+  g_autoptr(CrTensor) dw = NULL;
+  g_autoptr(CrTensor) dp = NULL;
+  CrTensor *inputs[2] = { input, target };
+  gint64 n = input->numel;
+  CrDType dtype;
+  CrTensor *out;
+  CrNode *node;
+  guint slot = 2;
+
+  if (weight == NULL && pos_weight == NULL)
+    return cr_bce_with_logits (input, target, reduction, error);
+  /* The checks of the plain loss, on a throwaway result. */
+  {
+    g_autoptr(CrTensor) check = NULL;
+    gboolean grad_was_enabled = cr_grad_mode_set_enabled (FALSE);
+    check = cr_bce_with_logits (input, target, CR_REDUCTION_NONE, error);
+    cr_grad_mode_set_enabled (grad_was_enabled);
+    if (check == NULL)
+      return NULL;
+    dtype = check->dtype;
+  }
+  /* The device kernels know no weights: host copies, as nll_loss does. */
+  hx = host_expanded (input, input, dtype, error);
+  hy = hx != NULL ? host_expanded (target, input, dtype, error) : NULL;
+  if (hy == NULL
+      || (weight != NULL && (hw = host_expanded (weight, input, dtype, error)) == NULL)
+      || (pos_weight != NULL && (hp = host_expanded (pos_weight, input, dtype, error)) == NULL))
+    return NULL;
+  loss = cr_tensor_new_empty (input->shape, input->ndim, dtype, CR_DEVICE_CPU, error);
+  if (loss == NULL)
+    return NULL;
+  if (dtype == CR_DTYPE_FLOAT32)
+    BCE_LOGITS_WEIGHTED_LOOP (float, expf, logf);
+  else
+    BCE_LOGITS_WEIGHTED_LOOP (double, exp, log);
+  if (input->device != CR_DEVICE_CPU)
+    {
+      CrTensor *moved = cr_tensor_to_device (loss, input->device, error);
+      g_clear_pointer (&loss, cr_tensor_unref);
+      if (moved == NULL)
+        return NULL;
+      loss = moved;
+    }
+  out = reduce_loss (g_steal_pointer (&loss), reduction, error);
+  if (out == NULL || !cr_autograd_should_record (inputs, 2))
+    return out;
+
+  /* The backward's weights, on the input's device and in its shape. */
+  {
+    gboolean grad_was_enabled = cr_grad_mode_set_enabled (FALSE);
+    dw = weight != NULL ? cr_expand (weight, input->shape, input->ndim, error) : NULL;
+    dp = pos_weight != NULL ? cr_expand (pos_weight, input->shape, input->ndim, error) : NULL;
+    cr_grad_mode_set_enabled (grad_was_enabled);
+  }
+  node = cr_node_new (CR_OP_BCE_WITH_LOGITS, inputs, 2, 1);
+  cr_node_args (node)->ints[0] = reduction;
+  cr_node_args (node)->ints[1] = (dw != NULL ? 1 : 0) | (dp != NULL ? 2 : 0);
+  cr_node_save (node, 0, input, FALSE);
+  cr_node_save (node, 1, target, FALSE);
+  if (dw != NULL)
+    cr_node_save (node, slot++, dw, FALSE);
+  if (dp != NULL)
+    cr_node_save (node, slot, dp, FALSE);
+  cr_ops_attach (out, node);
+  return out;
 }
 
 /* ---- binary_cross_entropy ------------------------------------------------- */

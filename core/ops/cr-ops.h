@@ -241,6 +241,9 @@ CrTensor *cr_smooth_l1_loss (CrTensor *input, CrTensor *target, CrReduction redu
                              double beta, GError **error);
 CrTensor *cr_bce_with_logits(CrTensor *input, CrTensor *target, CrReduction reduction,
                              GError **error);
+/* With weight and pos_weight broadcast to input's shape (either NULL: none). */
+CrTensor *cr_bce_with_logits_full (CrTensor *input, CrTensor *target, CrTensor *weight,
+                             CrTensor *pos_weight, CrReduction reduction, GError **error);
 CrTensor *cr_binary_cross_entropy (CrTensor *input, CrTensor *target, CrReduction reduction,
                              GError **error);
 /* With a weight broadcast to input's shape (NULL: none), as F.binary_cross_entropy's. */

@@ -307,6 +307,7 @@ test_nll (void)
 typedef enum {
   N_SOFTMAX, N_LOG_SOFTMAX, N_SOFTMAX_T, N_MSE, N_MSE_NONE, N_BCEL, N_BCEL_SUM, N_BCE,
   N_NLL_NONE, N_CE, N_CE_SUM, N_CE_SOFT, N_NLL_WEIGHTED, N_CE_WEIGHTED_NONE, N_BCE_WEIGHTED,
+  N_BCEL_WEIGHTED, N_BCEL_POS_WEIGHTED,
 } NnFunc;
 
 static CrTensor *
@@ -358,6 +359,18 @@ nn_func (CrTensor *const *in,
                                                      (gint64[]) { 4 }, 1, FALSE);
         return cr_binary_cross_entropy_weighted (in[0], in[1], w, CR_REDUCTION_MEAN, error);
       }
+    case N_BCEL_WEIGHTED:
+    case N_BCEL_POS_WEIGHTED:
+      {
+        /* weight per row (3, 1) and pos_weight per column (4), broadcast. */
+        g_autoptr(CrTensor) w = cr_gradcheck_tensor ((double[]) { 0.5, 2.0, 1.0 },
+                                                     (gint64[]) { 3, 1 }, 2, FALSE);
+        g_autoptr(CrTensor) pw = cr_gradcheck_tensor ((double[]) { 3.0, 0.5, 1.0, 2.0 },
+                                                      (gint64[]) { 4 }, 1, FALSE);
+        if (GPOINTER_TO_INT (user_data) == N_BCEL_WEIGHTED)
+          return cr_bce_with_logits_full (in[0], in[1], w, NULL, CR_REDUCTION_SUM, error);
+        return cr_bce_with_logits_full (in[0], in[1], w, pw, CR_REDUCTION_MEAN, error);
+      }
     case N_NLL_WEIGHTED:
     case N_CE_WEIGHTED_NONE:
       {
@@ -398,6 +411,8 @@ test_gradcheck (void)
   g_assert_true (cr_gradcheck (nn_func, GINT_TO_POINTER (N_CE_SOFT), (CrTensor *[]) { x, q }, 2));
   g_assert_true (cr_gradcheck (nn_func, GINT_TO_POINTER (N_NLL_WEIGHTED), &x, 1));
   g_assert_true (cr_gradcheck (nn_func, GINT_TO_POINTER (N_BCE_WEIGHTED), (CrTensor *[]) { p, q }, 2));
+  g_assert_true (cr_gradcheck (nn_func, GINT_TO_POINTER (N_BCEL_WEIGHTED), (CrTensor *[]) { x, q }, 2));
+  g_assert_true (cr_gradcheck (nn_func, GINT_TO_POINTER (N_BCEL_POS_WEIGHTED), (CrTensor *[]) { xt, q }, 2));
   g_assert_true (cr_gradcheck (nn_func, GINT_TO_POINTER (N_CE_WEIGHTED_NONE), &xt, 1));
 
   /* Second derivatives: the create_graph paths of the backward formulas. */
@@ -410,6 +425,7 @@ test_gradcheck (void)
   g_assert_true (cr_gradgradcheck (nn_func, GINT_TO_POINTER (N_NLL_NONE), &x, 1));
   g_assert_true (cr_gradgradcheck (nn_func, GINT_TO_POINTER (N_NLL_WEIGHTED), &x, 1));
   g_assert_true (cr_gradgradcheck (nn_func, GINT_TO_POINTER (N_BCE_WEIGHTED), (CrTensor *[]) { p, q }, 2));
+  g_assert_true (cr_gradgradcheck (nn_func, GINT_TO_POINTER (N_BCEL_POS_WEIGHTED), (CrTensor *[]) { x, q }, 2));
   g_assert_true (cr_gradgradcheck (nn_func, GINT_TO_POINTER (N_CE_WEIGHTED_NONE), &x, 1));
 }
 

@@ -124,28 +124,6 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     return (1 - label_smoothing) * loss + ret * (label_smoothing / n_classes)
 
 
-_native_binary_cross_entropy_with_logits = binary_cross_entropy_with_logits
-
-
-def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
-                                     reduce=None, reduction='mean', pos_weight=None):
-    reduction = _legacy_reduction(size_average, reduce, reduction)
-    if weight is None and pos_weight is None:
-        return _native_binary_cross_entropy_with_logits(input, target, reduction=reduction)
-    if target.size() != input.size():
-        raise ValueError("Target size ({}) must be the same as input size ({})".format(
-            target.size(), input.size()))
-    # PyTorch's formula: (1 - t) x + (1 + (pw - 1) t) (log(1 + e^-|x|) + max(-x, 0)).
-    soft = torch.log1p(torch.exp(-input.abs())) + torch.clamp(-input, min=0)
-    if pos_weight is not None:
-        loss = (1 - target) * input + (1 + (pos_weight - 1) * target) * soft
-    else:
-        loss = (1 - target) * input + soft
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
-
-
 def one_hot(tensor, num_classes=-1):
     if tensor.dtype != torch.int64:
         raise RuntimeError("one_hot is only applicable to index tensor.")
