@@ -1,4 +1,5 @@
 # torch.backends: the device pick of the tutorials and the cudnn flags.
+# cuda: cpu-only, it prints the device the tutorial picks
 import torch
 device = "cuda" if torch.cuda.is_available() else "mps" if torch.backends.mps.is_available() else "cpu"
 print(f"Using {device} device")

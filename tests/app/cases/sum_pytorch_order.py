@@ -1,5 +1,6 @@
 # Float sums add in PyTorch's order (its cascade in AVX2 lanes): .item()
 # shows every digit, so any other order prints other last digits.
+# cuda: cpu-only, CUDA adds in the order of its own kernels
 import torch, math
 torch.manual_seed(0)
 a = torch.linspace(0., 2. * math.pi, steps=25)

@@ -1,4 +1,5 @@
 # x.storage() and x.data_ptr(): views share the storage of their base.
+# cuda: cpu-only, the storage names its device
 import torch
 x = torch.arange(6.).reshape(2, 3)
 print(x.storage())
