@@ -177,8 +177,9 @@ max_gather_##suffix (const PoolJob *job, gint64 p)                              
                                                                                 \
   for (gint64 o = 0; o < job->out_plane; o++)                                   \
     dst[o] = src[idx[o]];                                                       \
-}                                                                               \
-                                                                                \
+}
+
+#define DEFINE_AVG_LOOPS(suffix, T)                                             \
 static void                                                                     \
 avg_plane_##suffix (const PoolJob *job, gint64 p)                               \
 {                                                                               \
@@ -230,6 +231,10 @@ avg_scatter_##suffix (const PoolJob *job, gint64 p)                             
 
 DEFINE_POOL_LOOPS (f32, float)
 DEFINE_POOL_LOOPS (f64, double)
+DEFINE_AVG_LOOPS (f32, float)
+DEFINE_AVG_LOOPS (f64, double)
+/* PyTorch averages int64 too, with C's division (toward zero). */
+DEFINE_AVG_LOOPS (i64, gint64)
 
 typedef enum {
   POOL_MAX,
@@ -251,6 +256,16 @@ pool_tasks (gint64   begin,
 {
   const PoolTask *t = data;
   gboolean f32 = t->job.dtype == CR_DTYPE_FLOAT32;
+
+  if (t->job.dtype == CR_DTYPE_INT64)
+    {
+      for (gint64 p = begin; p < end; p++)
+        if (t->kind == POOL_AVG)
+          avg_plane_i64 (&t->job, p);
+        else if (t->kind == POOL_AVG_SCATTER)
+          avg_scatter_i64 (&t->job, p);
+      return;
+    }
 
   for (gint64 p = begin; p < end; p++)
     switch (t->kind)
@@ -408,7 +423,8 @@ cr_kernel_avg_pool2d (const CrTensor   *x,
   g_autoptr(CrTensor) out = NULL;
 
   CR_DISPATCH (x->device, avg_pool2d, error, NULL, x, geom, error);
-  if (!check_float (x->dtype, geom->adaptive ? "adaptive_avg_pool2d" : "avg_pool2d", error))
+  if ((geom->adaptive || x->dtype != CR_DTYPE_INT64)
+      && !check_float (x->dtype, geom->adaptive ? "adaptive_avg_pool2d" : "avg_pool2d", error))
     return NULL;
   plane_shape (x, geom->out[0], geom->out[1], shape);
   out = cr_tensor_new_empty (shape, x->ndim, x->dtype, CR_DEVICE_CPU, error);

@@ -54,3 +54,6 @@ print(torch.max_pool2d(x, 2).grad_fn.name(), torch.avg_pool1d(s, 3).shape)
 n = torch.tensor([[[[1.0, float('nan'), 3.0, 2.0], [0.0, 5.0, float('nan'), -1.0]]]])
 v, k = F.max_pool2d(n, 2, return_indices=True)
 print(v, k)
+
+q = torch.arange(-8, 8).reshape(1, 1, 4, 4)
+print(F.avg_pool2d(q, 2), F.avg_pool2d(q, 3, 1, 1, count_include_pad=False), F.avg_pool2d(q, 2, divisor_override=3))
