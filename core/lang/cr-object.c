@@ -196,12 +196,32 @@ cr_object_bind_class_attr (CrInterp  *interp,
 
 /* ---- the generic protocol (object.__getattribute__ and friends) ---------------------------- */
 
+/* Once a script has read inst.__dict__ it may change that dict itself
+ * (self.__dict__.update(state), as lr_scheduler's load_state_dict does):
+ * from then on the dict is what an attribute read sees, and every store
+ * goes to both. */
+static CrValue *
+dict_lookup_str (CrValue    *dict,
+                 const char *name)
+{
+  CrValue *key = cr_value_new_str (name);
+  CrValue *v = cr_dict_get (dict, key, NULL);
+  cr_value_unref (key);
+  return v;
+}
+
 void
 cr_object_instance_store (CrValue    *inst,
                           const char *name,
                           CrValue    *value)
 {
   GHashTable *attrs = inst->u.instance.attrs;
+  if (G_UNLIKELY (inst->u.instance.dict != NULL))
+    {
+      CrValue *key = cr_value_new_str (name);
+      cr_dict_set (inst->u.instance.dict, key, value, NULL);
+      cr_value_unref (key);
+    }
   /* insert keeps the key it has (order points at it) and frees the new one. */
   if (g_hash_table_insert (attrs, g_strdup (name), cr_value_ref (value)))
     {
@@ -216,9 +236,17 @@ static gboolean
 instance_remove (CrValue    *inst,
                  const char *name)
 {
+  gboolean found = FALSE;
+  if (G_UNLIKELY (inst->u.instance.dict != NULL))
+    {
+      CrValue *k = cr_value_new_str (name);
+      found = cr_dict_get (inst->u.instance.dict, k, NULL) != NULL
+              && cr_dict_delete (inst->u.instance.dict, k, NULL);
+      cr_value_unref (k);
+    }
   gpointer key;
   if (!g_hash_table_lookup_extended (inst->u.instance.attrs, name, &key, NULL))
-    return FALSE;
+    return found;
   g_ptr_array_remove (inst->u.instance.order, key);
   g_hash_table_remove (inst->u.instance.attrs, name);
   return TRUE;
@@ -227,7 +255,11 @@ instance_remove (CrValue    *inst,
 static CrValue *
 instance_dict (CrValue *inst)
 {
+  if (inst->u.instance.dict)
+    return cr_value_ref (inst->u.instance.dict);
   CrValue *d = cr_value_new_dict ();
+  inst->u.instance.dict = d;   /* the instance's reference */
+  cr_value_ref (d);            /* the caller's */
   GPtrArray *order = inst->u.instance.order;
   for (guint i = 0; i < order->len; i++)
     {
@@ -262,7 +294,9 @@ generic_getattr (CrInterp    *interp,
   CrValue *attr = cr_object_class_lookup (interp, cls, name);
   if (attr && is_property (attr))
     return property_get (interp, attr, inst, name, error);
-  CrValue *v = g_hash_table_lookup (inst->u.instance.attrs, name);
+  CrValue *v = G_UNLIKELY (inst->u.instance.dict != NULL)
+                 ? dict_lookup_str (inst->u.instance.dict, name)
+                 : g_hash_table_lookup (inst->u.instance.attrs, name);
   if (v)
     return cr_value_ref (v);
   if (attr)
@@ -834,6 +868,7 @@ cr_object_new_instance (CrValue *cls)
   inst->u.instance.attrs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                   value_unref_notify);
   inst->u.instance.order = g_ptr_array_new ();
+  inst->u.instance.dict = NULL;
   return inst;
 }
 

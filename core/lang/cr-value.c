@@ -523,6 +523,7 @@ value_free (CrValue *v)
     case CR_VALUE_INSTANCE:
       if (v->u.instance.order)
         g_ptr_array_unref (v->u.instance.order);
+      cr_value_unref (v->u.instance.dict);
       g_hash_table_unref (v->u.instance.attrs);
       cr_value_unref (v->u.instance.cls);
       break;

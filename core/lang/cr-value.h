@@ -94,6 +94,8 @@ struct _CrValue {
       CrValue    *cls;
       GHashTable *attrs;
       GPtrArray  *order;     /* attrs' keys (borrowed) as first set: __dict__'s order */
+      CrValue    *dict;      /* NULL until __dict__ is read; then the attributes'
+                              * dict, which the script may change (cr-object.c) */
     } instance;                                                  /* owned */
     struct { char *name; GHashTable *attrs; } module;            /* owned */
     CrTensor *tensor;                                            /* owned */
