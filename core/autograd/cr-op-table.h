@@ -125,6 +125,7 @@ G_BEGIN_DECLS
   X (TRILINEAR)           /* TrilinearBackward0: F.bilinear */         \
   X (INDEX_COPY)          /* IndexCopyBackward0 */                     \
   X (CDIST)               /* CdistBackward0 */                         \
+  X (ROLL)                /* RollBackward0 */                          \
   X (CONVOLUTION)         /* ConvolutionBackward0 (also transposed) */ \
   X (CONVOLUTION_WEIGHT)  /* ConvolutionBackwardBackward0: weight grad */ \
   X (MAX_POOL2D)          /* MaxPool2DWithIndicesBackward0 */          \

@@ -532,6 +532,23 @@ NATIVE (native_unflatten)
                                       error));
 }
 
+/* roll(input, shifts, dims=None): shifts and dims an int or a tuple of ints */
+NATIVE (native_roll)
+{
+  int shifts32[CR_MAX_DIMS], dims[CR_MAX_DIMS];
+  gint64 shifts[CR_MAX_DIMS];
+  int n_shifts, n_dims;
+  PARSE ("roll", "input shifts | dims");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_dims (&a, 1, shifts32, &n_shifts, error)
+      || !cr_torch_args_dims (&a, 2, dims, &n_dims, error))
+    return NULL;
+  for (int i = 0; i < n_shifts; i++)
+    shifts[i] = shifts32[i];
+  return cr_torch_wrap (cr_roll (x, shifts, n_shifts, dims, n_dims, error));
+}
+
 #define F CR_TORCH_IN_F
 #define T CR_TORCH_IN_TORCH
 #define M CR_TORCH_IN_TENSOR
@@ -557,6 +574,7 @@ const CrTorchFunc cr_torch_nnf_funcs[] = {
   { "index_copy_", native_index_copy, M, GINT_TO_POINTER (TRUE) },
   { "unflatten", native_unflatten, T | M, NULL },
   { "cdist", native_cdist, T, NULL },
+  { "roll", native_roll, T | M, NULL },
 };
 
 const guint cr_torch_n_nnf_funcs = G_N_ELEMENTS (cr_torch_nnf_funcs);

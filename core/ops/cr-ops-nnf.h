@@ -185,4 +185,13 @@ CrTensor *cr_unflatten      (CrTensor      *x,
                              int            n,
                              GError       **error);
 
+/* torch.roll(x, shifts, dims): RollBackward0 (cr-ops-roll.c); without dims
+ * (n_dims 0, one shift) x rolls as if flattened. */
+CrTensor *cr_roll           (CrTensor      *x,
+                             const gint64  *shifts,
+                             int            n_shifts,
+                             const int     *dims,
+                             int            n_dims,
+                             GError       **error);
+
 G_END_DECLS

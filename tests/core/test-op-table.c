@@ -171,6 +171,7 @@ static const struct {
   { CR_OP_TRILINEAR, "TrilinearBackward0" },
   { CR_OP_INDEX_COPY, "IndexCopyBackward0" },
   { CR_OP_CDIST, "CdistBackward0" },
+  { CR_OP_ROLL, "RollBackward0" },
   { CR_OP_CONVOLUTION, "ConvolutionBackward0" },
   { CR_OP_CONVOLUTION_WEIGHT, "ConvolutionBackwardBackward0" },
   { CR_OP_MAX_POOL2D, "MaxPool2DWithIndicesBackward0" },

@@ -1,6 +1,7 @@
 /* test-ops-nnf.c — layer_norm, batch_norm, group_norm, instance_norm,
  * embedding, einsum, diagonal, pad, normalize, cosine_similarity,
- * pairwise_distance, bilinear and clamp_min: first and second finite-difference checks
+ * pairwise_distance, bilinear, clamp_min, cdist, index_copy, unflatten and
+ * roll: first and second finite-difference checks
  * (float64) of every input, values against PyTorch 1.13, grad_fn names, and
  * the running statistics of batch norm. */
 #include "cr-ops-nnf.h"
@@ -18,7 +19,7 @@ typedef enum {
   F_EINSUM_MM, F_EINSUM_TRACE, F_EINSUM_OUTER, F_EINSUM_BATCH, F_EINSUM_THREE, F_DIAGONAL,
   F_PAD_CONSTANT, F_PAD_CUT, F_PAD_REFLECT, F_PAD_REPLICATE_2D, F_NORMALIZE, F_COSINE,
   F_PAIRWISE, F_BILINEAR, F_CLAMP_MIN, F_INDEX_COPY, F_INDEX_COPY_, F_UNFLATTEN,
-  F_CDIST_2, F_CDIST_1, F_CDIST_3, F_CDIST_INF,
+  F_CDIST_2, F_CDIST_1, F_CDIST_3, F_CDIST_INF, F_ROLL, F_ROLL_FLAT,
 } Which;
 
 static CrTensor *
@@ -99,6 +100,9 @@ apply (CrTensor *const *in,
     case F_CDIST_1:      return cr_cdist (in[0], in[1], 1.0, error);
     case F_CDIST_3:      return cr_cdist (in[0], in[1], 3.0, error);
     case F_CDIST_INF:    return cr_cdist (in[0], in[1], INFINITY, error);
+    case F_ROLL:         return cr_roll (in[0], (gint64[]) { 1, -5 }, 2, (int[]) { 0, 2 }, 2,
+                                         error);
+    case F_ROLL_FLAT:    return cr_roll (in[0], (gint64[]) { 7 }, 1, NULL, 0, error);
     }
   g_assert_not_reached ();
 }
@@ -268,6 +272,15 @@ test_index_copy_unflatten_grads (void)
 }
 
 static void
+test_roll_grads (void)
+{
+  g_autoptr(CrTensor) x = rand_t ((gint64[]) { 2, 2, 3 }, 3, 60);
+
+  check_both (F_ROLL, &x, 1);
+  check_both (F_ROLL_FLAT, &x, 1);
+}
+
+static void
 test_cdist_grads (void)
 {
   g_autoptr(CrTensor) x1 = rand_t ((gint64[]) { 2, 3, 4 }, 3, 50);
@@ -351,6 +364,7 @@ main (int    argc,
   g_test_add_func ("/ops-nnf/pad-distance/grads", test_pad_distance_grads);
   g_test_add_func ("/ops-nnf/index-copy-unflatten/grads", test_index_copy_unflatten_grads);
   g_test_add_func ("/ops-nnf/cdist/grads", test_cdist_grads);
+  g_test_add_func ("/ops-nnf/roll/grads", test_roll_grads);
   g_test_add_func ("/ops-nnf/errors", test_errors);
   return g_test_run ();
 }

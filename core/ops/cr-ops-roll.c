@@ -1,0 +1,98 @@
+/* cr-ops-roll.c — torch.roll (RollBackward0): a take at flat positions
+ * worked out on the host; the backward puts the gradient back at them (a
+ * roll is a permutation), with the differentiable scatter of
+ * cr-ops-index.c. */
+#include "cr-ops-private.h"
+#include "cr-ops-nnf.h"
+#include "cr-error.h"
+
+/* ROLL: saved[0] the flat positions read. */
+static gboolean
+roll_backward (CrNode          *node,
+               CrTensor *const *grad_outputs,
+               CrTensor       **grad_inputs,
+               GError         **error)
+{
+  SAVED (pos, 0);
+
+  SET_GRAD (0, cr_ops_scatter_add_flat (grad_outputs[0], pos, &node->input_meta[0], error));
+  return TRUE;
+}
+
+const CrOpInfo cr_op_row_ROLL = {
+  CR_OP_ROLL, "roll", "RollBackward0", 1, "roll",
+  "∂out/∂x: G rolled back by −shifts", roll_backward, NULL
+};
+
+static gint64
+wrap (gint64 i,
+      gint64 size)
+{
+  return size > 0 ? ((i % size) + size) % size : 0;
+}
+
+CrTensor *
+cr_roll (CrTensor      *x,
+         const gint64  *shifts,
+         int            n_shifts,
+         const int     *dims,
+         int            n_dims,
+         GError       **error)
+{
+  gint64 strides[CR_MAX_DIMS], shift[CR_MAX_DIMS] = { 0, }, coord[CR_MAX_DIMS] = { 0, };
+  g_autoptr(CrTensor) pos = NULL;
+  CrTensor *out;
+  CrNode *node;
+  gint64 *p;
+
+  if (n_shifts == 0)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, "`shifts` required");
+      return NULL;
+    }
+  if (n_dims == 0 ? n_shifts != 1 : n_shifts != n_dims)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "shifts and dimensions must align. shifts: %d, dims:%d", n_shifts, n_dims);
+      return NULL;
+    }
+  for (int i = 0; i < n_dims; i++)
+    {
+      int d = dims[i];
+
+      if (!cr_ops_wrap_dim (&d, x->ndim, error))
+        return NULL;
+      if (x->ndim > 0)
+        shift[d] += shifts[i];
+    }
+
+  cr_shape_contiguous_strides (x->shape, x->ndim, strides);
+  pos = cr_tensor_new_empty (x->shape, x->ndim, CR_DTYPE_INT64, CR_DEVICE_CPU, error);
+  if (pos == NULL)
+    return NULL;
+  p = cr_tensor_data (pos);
+  for (gint64 i = 0; i < pos->numel; i++)
+    {
+      gint64 at = 0;
+
+      if (n_dims == 0)
+        /* Without dims the tensor rolls as if flattened. */
+        at = wrap (i - shifts[0], pos->numel);
+      else
+        for (int d = 0; d < x->ndim; d++)
+          at += wrap (coord[d] - shift[d], x->shape[d]) * strides[d];
+      p[i] = at;
+      for (int d = x->ndim - 1; d >= 0; d--)
+        {
+          if (++coord[d] < x->shape[d])
+            break;
+          coord[d] = 0;
+        }
+    }
+  pos = cr_ops_positions_to (g_steal_pointer (&pos), x->device, error);
+  if (pos == NULL || (out = cr_kernel_take (x, pos, error)) == NULL)
+    return NULL;
+  if ((node = cr_ops_record (CR_OP_ROLL, &x, 1, out)) != NULL)
+    cr_node_save (node, 0, pos, FALSE);
+  return out;
+}

@@ -1,0 +1,15 @@
+import torch
+def t(f):
+    try: r = f(); print(r, r.grad_fn.name() if r.grad_fn is not None else None)
+    except Exception as e: print(type(e).__name__, str(e).split('\n')[0])
+x = torch.arange(6.).reshape(2, 3).requires_grad_()
+t(lambda: x.roll(1))
+t(lambda: x.roll(-1, 1))
+t(lambda: torch.roll(x, (1, 2), (0, 1)))
+t(lambda: x.roll(shifts=4, dims=-1))
+t(lambda: x.roll((1, 2), 0))
+t(lambda: x.roll(1, 2))
+t(lambda: x.roll([], []))
+t(lambda: torch.ones(0).roll(1))
+t(lambda: torch.tensor(3.).roll(1))
+r = torch.roll(x, (1, 2), (0, 1)); (r * torch.arange(6.).reshape(2,3)).sum().backward(); print(x.grad)
