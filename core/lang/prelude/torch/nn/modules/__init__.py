@@ -2,8 +2,8 @@
 from torch.nn.modules.module import Module
 from torch.nn.modules.linear import Identity, Linear, Bilinear
 from torch.nn.modules.activation import ReLU, ReLU6, Hardtanh, LeakyReLU, Tanh, Sigmoid, \
-    LogSigmoid, Softsign, Tanhshrink, GELU, SiLU, Mish, ELU, Softplus, Softmax, LogSoftmax, \
-    Softmin
+    LogSigmoid, Softsign, Tanhshrink, GELU, SiLU, Mish, Hardsigmoid, Hardswish, ELU, Softplus, \
+    Softmax, LogSoftmax, Softmin
 from torch.nn.modules.loss import L1Loss, MSELoss, SmoothL1Loss, HuberLoss, NLLLoss, \
     CrossEntropyLoss, BCELoss, BCEWithLogitsLoss
 from torch.nn.modules.container import Sequential, ModuleList, ModuleDict, ParameterList, \
@@ -22,7 +22,8 @@ from torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 
 __all__ = [
     'Module', 'Identity', 'Linear', 'Bilinear', 'ReLU', 'ReLU6', 'Hardtanh', 'LeakyReLU',
-    'Tanh', 'Sigmoid', 'LogSigmoid', 'Softsign', 'Tanhshrink', 'GELU', 'SiLU', 'Mish', 'ELU',
+    'Tanh', 'Sigmoid', 'LogSigmoid', 'Softsign', 'Tanhshrink', 'GELU', 'SiLU', 'Mish', 'Hardsigmoid',
+    'Hardswish', 'ELU',
     'Softplus', 'Softmax', 'LogSoftmax', 'Softmin', 'L1Loss', 'MSELoss', 'SmoothL1Loss',
     'HuberLoss', 'NLLLoss', 'CrossEntropyLoss', 'BCELoss', 'BCEWithLogitsLoss', 'Sequential',
     'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict', 'Flatten', 'Unflatten', 'Conv1d', 'Conv2d', 'MaxPool2d',

@@ -123,6 +123,25 @@ class Mish(Module):
         return _inplace_str(self.inplace, True)
 
 
+class Hardsigmoid(Module):
+    # (PyTorch prints no inplace= for these two)
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.hardsigmoid(input, self.inplace)
+
+
+class Hardswish(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.hardswish(input, self.inplace)
+
+
 class ELU(Module):
     def __init__(self, alpha=1.0, inplace=False):
         super().__init__()
