@@ -89,7 +89,8 @@ cr_diagonal (CrTensor  *x,
       cr_tensor_unref (out);
       return NULL;
     }
-  start = offset >= 0 ? offset * in_strides[dim2] : -offset * in_strides[dim1];
+  /* (Only read when the diagonal has elements, so the offset is in range.) */
+  start = size == 0 ? 0 : offset >= 0 ? offset * in_strides[dim2] : -offset * in_strides[dim1];
   p = cr_tensor_data (pos);
   for (gint64 i = 0; i < pos->numel; i++)
     {

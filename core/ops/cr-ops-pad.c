@@ -146,20 +146,27 @@ cr_constant_pad (CrTensor      *x,
       in_start[d] = 0;
       if (l < 0)
         {
-          if (!check_narrow (-l, size + l, size, error))
+          if (!check_narrow (l == G_MININT64 ? G_MAXINT64 : -l, l < -size ? -1 : size + l, size,
+                             error))
             return NULL;
           in_start[d] = -l;
           size += l;
         }
       if (r < 0)
         {
-          if (!check_narrow (0, size + r, size, error))
+          if (!check_narrow (0, r < -size ? -1 : size + r, size, error))
             return NULL;
           size += r;
         }
       len[d] = size;
       out_start[d] = MAX (l, 0);
-      out_shape[d] = size + MAX (l, 0) + MAX (r, 0);
+      if (__builtin_add_overflow (size, MAX (l, 0), &out_shape[d])
+          || __builtin_add_overflow (out_shape[d], MAX (r, 0), &out_shape[d]))
+        {
+          g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                               "numel: integer multiplication overflow");
+          return NULL;
+        }
     }
 
   out = cr_tensor_new_full (out_shape, x->ndim, value, x->dtype, x->device, error);
@@ -235,8 +242,14 @@ check_mode_pads (PadMode          mode,
   for (int k = 0; k < n / 2; k++)
     {
       int d = x->ndim - 1 - k;
-      gint64 size = x->shape[d], l = pad[2 * k], r = pad[2 * k + 1];
+      gint64 size = x->shape[d], l = pad[2 * k], r = pad[2 * k + 1], total;
 
+      if (__builtin_add_overflow (size, l, &total) || __builtin_add_overflow (total, r, &total))
+        {
+          g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                               "numel: integer multiplication overflow");
+          return FALSE;
+        }
       if (mode == PAD_REFLECT && (l >= size || r >= size))
         {
           g_autofree char *shape = cr_shape_to_string (x->shape, x->ndim);
@@ -253,11 +266,11 @@ check_mode_pads (PadMode          mode,
                                "Padding value causes wrapping around more than once.");
           return FALSE;
         }
-      if (size + l + r < 1 || size == 0)
+      if (total < 1 || size == 0)
         {
           g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                        "input (W: %" G_GINT64_FORMAT ") is too small. Calculated output W: %"
-                       G_GINT64_FORMAT, size, size + l + r);
+                       G_GINT64_FORMAT, size, total);
           return FALSE;
         }
     }

@@ -62,8 +62,9 @@ cr_roll (CrTensor      *x,
 
       if (!cr_ops_wrap_dim (&d, x->ndim, error))
         return NULL;
-      if (x->ndim > 0)
-        shift[d] += shifts[i];
+      /* Reduced first: no overflow however large the shift. */
+      if (x->ndim > 0 && x->shape[d] > 0)
+        shift[d] = wrap (shift[d] + wrap (shifts[i], x->shape[d]), x->shape[d]);
     }
 
   cr_shape_contiguous_strides (x->shape, x->ndim, strides);
@@ -77,7 +78,7 @@ cr_roll (CrTensor      *x,
 
       if (n_dims == 0)
         /* Without dims the tensor rolls as if flattened. */
-        at = wrap (i - shifts[0], pos->numel);
+        at = wrap (i - wrap (shifts[0], pos->numel), pos->numel);
       else
         for (int d = 0; d < x->ndim; d++)
           at += wrap (coord[d] - shift[d], x->shape[d]) * strides[d];
