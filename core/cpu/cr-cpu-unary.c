@@ -6,17 +6,13 @@
 #include <math.h>
 #include <stdint.h>
 
-/* The row functions of every op of cr-unary-ops.def, for each dtype its
- * rule may compute in; the others are never referenced (dropped as unused). */
+/* The row functions of every op of cr-unary-ops.def, one per dtype; the
+ * table below refers to all four, cr_kernel_unary calls only those of the
+ * dtypes its rule computes in (the others compute NONE, a 0). */
 #define NONE ((void) v, 0)
-#if defined(__clang__)
-/* clang refuses target_clones together with unused (the fuzz build). */
-#define ROW_ATTRS_VEC      G_GNUC_UNUSED
-#else
-#define ROW_ATTRS_VEC      G_GNUC_UNUSED CR_VEC_CLONES
-#endif
-#define ROW_ATTRS_SCALAR   G_GNUC_UNUSED
-#define ROW_ATTRS_CPU_ONLY G_GNUC_UNUSED
+#define ROW_ATTRS_VEC      CR_VEC_CLONES
+#define ROW_ATTRS_SCALAR
+#define ROW_ATTRS_CPU_ONLY
 /* The result's C type: bool for LOGICAL, else the computing type. */
 #define OUT_FLOAT(T)           T
 #define OUT_SAME(T)            T
