@@ -1,0 +1,69 @@
+/* cr-cpu-torch-sinf.h — float32 sin with the bits of PyTorch 1.13's CPU kernel.
+ *
+ * On an AVX2 machine PyTorch computes torch.sin of float32 with SLEEF's
+ * Sleef_sinf8_u10 (1-ulp, FMA build), not libm's sinf: the two differ in the
+ * last bit for a few percent of arguments, which a training loop turns into
+ * different losses. This follows SLEEF's algorithm for |x| < 125 (its fast
+ * path): x - q·π with π in three float parts, a double-float square and
+ * polynomial, the sign from q's parity. Larger arguments (SLEEF's slower
+ * Payne-Hanek-like path) use libm's sinf. The FMAs are fmaf calls, so the
+ * result does not depend on the compiler's contraction or the vector width.
+ * Private to core/cpu/. */
+#pragma once
+
+#include <math.h>
+
+/* A float pair hi + lo (SLEEF's "double-float"). */
+typedef struct
+{
+  float hi, lo;
+} CrFloatPair;
+
+static inline float
+cr_vsinf (float x)
+{
+  const float pi_a = 3.1414794921875f, pi_b = 0.00011315941810607910156f,
+              pi_c = 1.9841872589410058936e-09f;
+  CrFloatPair r, r2, poly, sum;
+  float n, v, pb, pc, a, u, t;
+  int q;
+
+  if (!(fabsf (x) < 125.0f))
+    return sinf (x);
+  if (x == 0.0f)
+    return x;   /* keeps -0 */
+
+  /* n = the nearest multiple count of π; r = x - n·π as a pair. */
+  n = rintf (x * (float) M_1_PI);
+  q = (int) n;
+  v = fmaf (n, -pi_a, x);
+  pb = n * -pi_b;
+  r.hi = v + pb;
+  t = r.hi - v;
+  r.lo = (v - (r.hi - t)) + (pb - t);
+  pc = n * -pi_c;
+  a = r.hi + pc;
+  r.lo = ((r.hi - a) + pc) + r.lo;
+  r.hi = a;
+
+  /* r² as a pair. */
+  r2.hi = r.hi * r.hi;
+  r2.lo = fmaf (r.hi + r.hi, r.lo, fmaf (r.hi, r.hi, -r2.hi));
+
+  /* 1 + r²·(c3 + r²·(c5 + r²·(c7 + r²·c9))), the outer steps in pairs. */
+  u = 2.6083159809786593541503e-06f;
+  u = fmaf (u, r2.hi, -0.0001981069071916863322258f);
+  u = fmaf (u, r2.hi, 0.00833307858556509017944336f);
+  t = u * r2.hi;
+  poly.hi = -0.166666597127914428710938f + t;
+  poly.lo = (-0.166666597127914428710938f - poly.hi) + t;
+  a = poly.hi * r2.hi;
+  poly.lo = fmaf (poly.hi, r2.lo, fmaf (poly.lo, r2.hi, fmaf (poly.hi, r2.hi, -a)));
+  poly.hi = a;
+  sum.hi = 1.0f + poly.hi;
+  sum.lo = ((1.0f - sum.hi) + poly.hi) + poly.lo;
+
+  /* r · sum, rounded once. */
+  u = fmaf (r.hi, sum.hi, fmaf (r.lo, sum.hi, r.hi * sum.lo));
+  return (q & 1) ? -u : u;
+}
