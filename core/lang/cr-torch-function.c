@@ -87,6 +87,12 @@ node_get_attr (CrInterp    *interp,
     return cr_value_new_tensor (node->variable);
   if (strcmp (name, "metadata") == 0)
     return cr_value_new_dict ();
+  {
+    gboolean found;
+    CrValue *saved = cr_torch_node_saved_attr (node, name, &found, error);
+    if (found)
+      return saved;
+  }
   return NULL;
 }
 

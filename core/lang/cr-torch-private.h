@@ -234,6 +234,12 @@ cr_torch_wrap (CrTensor *t)
 
 /* A grad_fn object (new ref) or None. */
 CrValue  *cr_torch_node_value        (CrNode          *node);
+/* grad_fn._saved_self and the like (cr-torch-saved.c): *found says whether
+ * name is one; the value (new ref), or NULL with error set. */
+CrValue  *cr_torch_node_saved_attr   (CrNode          *node,
+                                      const char      *name,
+                                      gboolean        *found,
+                                      GError         **error);
 CrValue  *cr_torch_function_class_new(void);
 
 /* ---- cr-torch-tensor-class.c ------------------------------------------ */
