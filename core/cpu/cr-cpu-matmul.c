@@ -63,23 +63,27 @@ gemm_one (CrDType       dtype,
           const void   *b,
           CBLAS_TRANSPOSE tb,
           gint64        ldb,
-          void         *c)
+          void         *c,
+          gboolean      accumulate)
 {
   if (n == 0 || m == 0)
     return;
   if (k == 0)
     {
-      memset (c, 0, (gsize) (n * m) * cr_dtype_size (dtype));
+      if (!accumulate)
+        memset (c, 0, (gsize) (n * m) * cr_dtype_size (dtype));
       return;
     }
   /* Makes sure OpenBLAS got the configured thread count before its first call. */
   (void) cr_threads_get ();
   if (dtype == CR_DTYPE_FLOAT32)
     cblas_sgemm (CblasRowMajor, ta, tb, (blasint) n, (blasint) m, (blasint) k,
-                 1.0f, a, (blasint) lda, b, (blasint) ldb, 0.0f, c, (blasint) m);
+                 1.0f, a, (blasint) lda, b, (blasint) ldb, accumulate ? 1.0f : 0.0f,
+                 c, (blasint) m);
   else
     cblas_dgemm (CblasRowMajor, ta, tb, (blasint) n, (blasint) m, (blasint) k,
-                 1.0, a, (blasint) lda, b, (blasint) ldb, 0.0, c, (blasint) m);
+                 1.0, a, (blasint) lda, b, (blasint) ldb, accumulate ? 1.0 : 0.0,
+                 c, (blasint) m);
 }
 
 /* int64: i-k-j order so that the inner loop runs along contiguous rows. */
@@ -208,7 +212,45 @@ cr_kernel_mm (const CrTensor  *a,
   gemm_one (a->dtype, shape[0], a->shape[1], shape[1],
             cr_tensor_data (ma.t), ma.trans, ma.ld,
             cr_tensor_data (mb.t), mb.trans, mb.ld,
-            cr_tensor_data (out));
+            cr_tensor_data (out), FALSE);
+  g_clear_pointer (&ma.owned, cr_tensor_unref);
+  g_clear_pointer (&mb.owned, cr_tensor_unref);
+  return out;
+}
+
+CrTensor *
+cr_kernel_addmm (const CrTensor  *bias,
+                 const CrTensor  *a,
+                 const CrTensor  *b,
+                 GError         **error)
+{
+  gint64 shape[2];
+  Matrix ma, mb;
+  CrTensor *out;
+
+  g_return_val_if_fail (cr_dtype_is_floating (a->dtype) && a->device == CR_DEVICE_CPU, NULL);
+  if (!cr_shape_check_mm (a, b, shape, error) || !check_dtypes (a, b, "addmm_impl_cpu_", error))
+    return NULL;
+  /* PyTorch's addmm_impl_cpu_: the bias copied into the result, then one
+   * gemm with beta = 1, so each partial sum of BLAS's blocks lands on it. */
+  out = cr_tensor_copy (bias, error);
+  if (out == NULL)
+    return NULL;
+  if (!matrix_init (&ma, a, 0, 1, error))
+    {
+      cr_tensor_unref (out);
+      return NULL;
+    }
+  if (!matrix_init (&mb, b, 0, 1, error))
+    {
+      g_clear_pointer (&ma.owned, cr_tensor_unref);
+      cr_tensor_unref (out);
+      return NULL;
+    }
+  gemm_one (a->dtype, shape[0], a->shape[1], shape[1],
+            cr_tensor_data (ma.t), ma.trans, ma.ld,
+            cr_tensor_data (mb.t), mb.trans, mb.ld,
+            cr_tensor_data (out), TRUE);
   g_clear_pointer (&ma.owned, cr_tensor_unref);
   g_clear_pointer (&mb.owned, cr_tensor_unref);
   return out;
@@ -266,7 +308,7 @@ cr_kernel_bmm (const CrTensor  *a,
     gemm_one (a->dtype, n, k, m,
               (const char *) cr_tensor_data (ma.t) + (gsize) (i * ma.t->strides[0]) * isz, ma.trans, ma.ld,
               (const char *) cr_tensor_data (mb.t) + (gsize) (i * mb.t->strides[0]) * isz, mb.trans, mb.ld,
-              (char *) cr_tensor_data (out) + (gsize) (i * n * m) * isz);
+              (char *) cr_tensor_data (out) + (gsize) (i * n * m) * isz, FALSE);
   g_clear_pointer (&ma.owned, cr_tensor_unref);
   g_clear_pointer (&mb.owned, cr_tensor_unref);
   return out;

@@ -149,6 +149,13 @@ CrTensor *cr_kernel_argmax       (const CrTensor  *x,
 CrTensor *cr_kernel_mm           (const CrTensor  *a,
                                   const CrTensor  *b,
                                   GError         **error);
+/* bias (n, m, any strides) + a @ b as PyTorch's CPU addmm computes it: the
+ * bias copied into the new result, then gemm with beta = 1. CPU float32 and
+ * float64 only. */
+CrTensor *cr_kernel_addmm        (const CrTensor  *bias,
+                                  const CrTensor  *a,
+                                  const CrTensor  *b,
+                                  GError         **error);
 /* a (B, n, k) @ b (B, k, m) -> (B, n, m). */
 CrTensor *cr_kernel_bmm          (const CrTensor  *a,
                                   const CrTensor  *b,

@@ -440,9 +440,15 @@ cr_addmm (CrTensor  *bias,
   gboolean grad_was_enabled = cr_grad_mode_set_enabled (FALSE);
   expanded = cr_expand (bias, shape, 2, error);
   cr_grad_mode_set_enabled (grad_was_enabled);
-  if (expanded == NULL || (prod = kernel_product (a, b, FALSE, error)) == NULL)
+  if (expanded == NULL)
     return NULL;
-  out = cr_kernel_binary (CR_BINARY_ADD, expanded, prod, error);
+  if (a->device == CR_DEVICE_CPU && b->device == CR_DEVICE_CPU && bias->device == CR_DEVICE_CPU
+      && cr_dtype_is_floating (a->dtype))
+    out = cr_kernel_addmm (expanded, a, b, error);
+  else if ((prod = kernel_product (a, b, FALSE, error)) == NULL)
+    return NULL;
+  else
+    out = cr_kernel_binary (CR_BINARY_ADD, expanded, prod, error);
   if (out == NULL || !cr_autograd_should_record (inputs, 3))
     return out;
   node = cr_node_new (CR_OP_ADDMM, inputs, 3, 1);
