@@ -1,7 +1,7 @@
 /* cr-cpu-unary.c — elementwise functions of one tensor (cr_kernel_unary). */
 #include "cr-cpu-private.h"
 #include "cr-cpu-vecmath.h"
-#include "cr-cpu-torch-sinf.h"
+#include "cr-cpu-torch-math.h"
 #include "cr-special-math.h"
 
 #include <math.h>

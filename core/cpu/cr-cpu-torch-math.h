@@ -1,14 +1,16 @@
-/* cr-cpu-torch-sinf.h — float32 sin with the bits of PyTorch 1.13's CPU kernel.
+/* cr-cpu-torch-math.h — float32 functions with the bits of PyTorch 1.13's CPU
+ * kernels.
  *
- * On an AVX2 machine PyTorch computes torch.sin of float32 with SLEEF's
- * Sleef_sinf8_u10 (1-ulp, FMA build), not libm's sinf: the two differ in the
- * last bit for a few percent of arguments, which a training loop turns into
- * different losses. This follows SLEEF's algorithm for |x| < 125 (its fast
+ * On an AVX2 machine PyTorch computes float32 sin and exp with SLEEF
+ * (Sleef_sinf8_u10, Sleef_expf8_u10, FMA builds), not libm: the two differ
+ * in the last bit for a few percent of arguments, which a training loop turns
+ * into different losses. The FMAs here are fmaf calls, so the result does not
+ * depend on the compiler's contraction or the vector width.
+ *
+ * sin follows SLEEF's algorithm for |x| < 125 (its fast
  * path): x - q·π with π in three float parts, a double-float square and
  * polynomial, the sign from q's parity. Larger arguments (SLEEF's slower
- * Payne-Hanek-like path) use libm's sinf. The FMAs are fmaf calls, so the
- * result does not depend on the compiler's contraction or the vector width.
- * Private to core/cpu/. */
+ * Payne-Hanek-like path) use libm's sinf. Private to core/cpu/. */
 #pragma once
 
 #include <math.h>
@@ -66,4 +68,33 @@ cr_vsinf (float x)
   /* r · sum, rounded once. */
   u = fmaf (r.hi, sum.hi, fmaf (r.lo, sum.hi, r.hi * sum.lo));
   return (q & 1) ? -u : u;
+}
+
+/* e^x as SLEEF's expf_u10: n = rint(x / ln 2), s = x - n ln 2 in two fused
+ * steps, a degree-6 polynomial, then the scale by 2^n in two halves. */
+static inline float
+cr_torch_expf (float x)
+{
+  float n = rintf (x * 1.442695040888963407359924681001892137426645954152985934135449406931f);
+  float s, u;
+  int q, half;
+
+  if (x != x)
+    return x;
+  if (x < -104.0f)
+    return 0.0f;
+  if (x > 100.0f)
+    return INFINITY;
+  q = (int) n;
+  s = fmaf (n, -0.693145751953125f, x);
+  s = fmaf (n, -1.428606765330187045e-06f, s);
+  u = 0.000198527617612853646278381f;
+  u = fmaf (u, s, 0.00139304355252534151077271f);
+  u = fmaf (u, s, 0.00833336077630519866943359f);
+  u = fmaf (u, s, 0.0416664853692054748535156f);
+  u = fmaf (u, s, 0.166666671633720397949219f);
+  u = fmaf (u, s, 0.5f);
+  u = 1.0f + fmaf (s * s, u, s);
+  half = q >> 1;
+  return u * ldexpf (1.0f, half) * ldexpf (1.0f, q - half);
 }
