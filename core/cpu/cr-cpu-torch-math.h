@@ -13,7 +13,10 @@
  * Payne-Hanek-like path) use libm's sinf. Private to core/cpu/. */
 #pragma once
 
+#include <float.h>
+#include <glib.h>
 #include <math.h>
+#include <string.h>
 
 /* A float pair hi + lo (SLEEF's "double-float"). */
 typedef struct
@@ -97,4 +100,64 @@ cr_torch_expf (float x)
   u = 1.0f + fmaf (s * s, u, s);
   half = q >> 1;
   return u * ldexpf (1.0f, half) * ldexpf (1.0f, q - half);
+}
+
+/* ln x as SLEEF's logf_u1 (Sleef_logf8_u10): x = m·2^e with m in [0.75, 1.5),
+ * then 2·atanh((m-1)/(m+1)) as a float pair plus e·ln 2. */
+static inline float
+cr_torch_logf (float x)
+{
+  const float ln2_hi = 0.69314718246459960938f, ln2_lo = -1.904654323148236017e-09f;
+  CrFloatPair s, num, den, q, sum;
+  float d = x, m, fe, t, x2, inv, u, a, v;
+  guint32 bits;
+  int e;
+  gboolean tiny;
+
+  if (x != x || x < 0.0f)
+    return NAN;
+  if (x == 0.0f)
+    return -INFINITY;
+  if (isinf (x))
+    return INFINITY;
+  tiny = d < FLT_MIN;
+  if (tiny)
+    d *= 18446744073709551616.0f;   /* 2^64 */
+  a = d * (1.0f / 0.75f);
+  memcpy (&bits, &a, sizeof bits);
+  e = (int) ((bits >> 23) & 0xff) - 0x7f;
+  memcpy (&bits, &d, sizeof bits);
+  bits = (guint32) ((gint32) bits - (gint32) ((guint32) e << 23));
+  memcpy (&m, &bits, sizeof m);
+  if (tiny)
+    e -= 64;
+  fe = (float) e;
+  s.hi = ln2_hi * fe;
+  s.lo = fmaf (ln2_lo, fe, fmaf (ln2_hi, fe, -s.hi));
+
+  /* (m - 1) / (m + 1) as a pair. */
+  num.hi = -1.0f + m;
+  v = num.hi - -1.0f;
+  num.lo = (-1.0f - (num.hi - v)) + (m - v);
+  den.hi = 1.0f + m;
+  v = den.hi - 1.0f;
+  den.lo = (1.0f - (den.hi - v)) + (m - v);
+  inv = 1.0f / den.hi;
+  q.hi = num.hi * inv;
+  u = fmaf (inv, num.hi, -q.hi);
+  q.lo = fmaf (-den.lo, inv, fmaf (-den.hi, inv, 1.0f));
+  q.lo = fmaf (q.hi, q.lo, fmaf (num.lo, inv, u));
+
+  x2 = q.hi * q.hi;
+  t = 0.3027294874f;
+  t = fmaf (t, x2, 0.3996108174f);
+  t = fmaf (t, x2, 0.6666694880f);
+
+  sum.hi = s.hi + q.hi * 2.0f;
+  sum.lo = (((s.hi - sum.hi) + q.hi * 2.0f) + s.lo) + q.lo * 2.0f;
+  a = (x2 * q.hi) * t;
+  v = sum.hi + a;
+  sum.lo = ((sum.hi - v) + a) + sum.lo;
+  sum.hi = v;
+  return sum.hi + sum.lo;
 }
