@@ -7,8 +7,10 @@
  * 1/sum; log_softmax is x - (max + log(sum)). */
 #include "cr-cpu-private.h"
 #include "cr-cpu-vecmath.h"
+#include "cr-cpu-torch-math.h"
 
 #include <math.h>
+#include <string.h>
 
 CR_VEC_CLONES void
 cr_cpu_vexp_f32 (gint64       n,
@@ -95,6 +97,77 @@ typedef struct {
 
 DEFINE_SOFTMAX (softmax_f, float, cr_cpu_vexp_f32, cr_vexpf, logf)
 DEFINE_SOFTMAX (softmax_d, double, cr_cpu_vexp_f64, cr_vexp, log)
+
+/* ---- float32 along the last dim, bit for bit with PyTorch 1.13 --------- */
+
+/* The sum of v[0..n) as PyTorch's vec::reduce_all (AVX2) adds it: eight lane
+ * accumulators, a partial last vector into the first lanes only, then lanes
+ * k + 4, k + 2, k + 1 folded; fewer than eight values in order. */
+static float
+torch_lane_sum (const float *v,
+                gint64       n)
+{
+  float acc[8], w0, w1, w2, w3;
+  gint64 d;
+
+  if (n < 8)
+    {
+      float s = v[0];
+
+      for (gint64 i = 1; i < n; i++)
+        s += v[i];
+      return s;
+    }
+  memcpy (acc, v, sizeof acc);
+  for (d = 8; d < n - n % 8; d += 8)
+    for (int k = 0; k < 8; k++)
+      acc[k] += v[d + k];
+  for (int k = 0; d + k < n; k++)
+    acc[k] += v[d + k];
+  w0 = acc[0] + acc[4];
+  w1 = acc[1] + acc[5];
+  w2 = acc[2] + acc[6];
+  w3 = acc[3] + acc[7];
+  return (w0 + w2) + (w1 + w3);
+}
+
+/* _vec_softmax_lastdim / _vec_log_softmax_lastdim: SLEEF's exp and log, the
+ * sums in float in the lane order above, x - max - log(sum) in that order. */
+static void
+softmax_lastdim_f (gint64   begin,
+                   gint64   end,
+                   gpointer data)
+{
+  SoftmaxJob *job = data;
+  gint64 D = job->dim;
+
+  for (gint64 o = begin; o < end; o++)
+    {
+      const float *x = (const float *) job->x + o * D;
+      float *y = (float *) job->out + o * D;
+      float max = x[0], sum;
+
+      for (gint64 d = 1; d < D; d++)
+        max = (x[d] > max || x[d] != x[d]) ? x[d] : max;
+      for (gint64 d = 0; d < D; d++)
+        y[d] = cr_torch_expf (x[d] - max);
+      sum = torch_lane_sum (y, D);
+      if (job->log)
+        {
+          float log_sum = cr_torch_logf (sum);
+
+          for (gint64 d = 0; d < D; d++)
+            y[d] = (x[d] - max) - log_sum;
+        }
+      else
+        {
+          float inv = 1.0f / sum;
+
+          for (gint64 d = 0; d < D; d++)
+            y[d] *= inv;
+        }
+    }
+}
 
 /* softmax:     gi = y * (g - sum(g * y))
  * log_softmax: gi = g - exp(y) * sum(g) */
@@ -183,7 +256,9 @@ softmax_run (SoftmaxJob  *job,
   gint64 per_slab = MAX (1, job->dim * job->inner);
   void (*fn) (gint64, gint64, gpointer);
 
-  if (dtype == CR_DTYPE_FLOAT32)
+  if (dtype == CR_DTYPE_FLOAT32 && !backward && job->inner == 1)
+    fn = softmax_lastdim_f;
+  else if (dtype == CR_DTYPE_FLOAT32)
     fn = backward ? softmax_backward_f : softmax_f;
   else
     fn = backward ? softmax_backward_d : softmax_d;

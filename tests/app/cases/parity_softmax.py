@@ -1,0 +1,9 @@
+# softmax / log_softmax of float32 along the last dim as PyTorch's AVX2
+# kernels: SLEEF exp and log, float sums in the vector lanes' order.
+import torch
+torch.manual_seed(0)
+for D in (3, 8, 10, 27, 100):
+    p = torch.randn(16, D) * 2
+    ls = torch.log_softmax(p, 1)
+    s = torch.softmax(p, -1)
+    print(D, ls.sum().item(), ls[3].tolist()[:5], s.sum().item(), s[5].tolist()[:5])
