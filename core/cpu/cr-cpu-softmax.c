@@ -131,6 +131,38 @@ torch_lane_sum (const float *v,
   return (w0 + w2) + (w1 + w3);
 }
 
+/* The sum of a[i] * b[i] as vec::map2_reduce_all: like torch_lane_sum, the
+ * products past the first vector fused into the lane accumulators. */
+static float
+torch_lane_dot (const float *a,
+                const float *b,
+                gint64       n)
+{
+  float acc[8], w0, w1, w2, w3;
+  gint64 d;
+
+  if (n < 8)
+    {
+      float s = a[0] * b[0];
+
+      for (gint64 i = 1; i < n; i++)
+        s += a[i] * b[i];
+      return s;
+    }
+  for (int k = 0; k < 8; k++)
+    acc[k] = a[k] * b[k];
+  for (d = 8; d < n - n % 8; d += 8)
+    for (int k = 0; k < 8; k++)
+      acc[k] = fmaf (a[d + k], b[d + k], acc[k]);
+  for (int k = 0; d + k < n; k++)
+    acc[k] = fmaf (a[d + k], b[d + k], acc[k]);
+  w0 = acc[0] + acc[4];
+  w1 = acc[1] + acc[5];
+  w2 = acc[2] + acc[6];
+  w3 = acc[3] + acc[7];
+  return (w0 + w2) + (w1 + w3);
+}
+
 /* _vec_softmax_lastdim / _vec_log_softmax_lastdim: SLEEF's exp and log, the
  * sums in float in the lane order above, x - max - log(sum) in that order. */
 static void
@@ -165,6 +197,38 @@ softmax_lastdim_f (gint64   begin,
 
           for (gint64 d = 0; d < D; d++)
             y[d] *= inv;
+        }
+    }
+}
+
+/* _vec_host_softmax_backward_lastdim: log_softmax gi = g - exp(y) * sum(g),
+ * softmax gi = (g - sum(g * y)) * y, the sums as torch_lane_sum. */
+static void
+softmax_backward_lastdim_f (gint64   begin,
+                            gint64   end,
+                            gpointer data)
+{
+  SoftmaxJob *job = data;
+  gint64 D = job->dim;
+
+  for (gint64 o = begin; o < end; o++)
+    {
+      const float *g = (const float *) job->x + o * D;
+      const float *y = (const float *) job->y + o * D;
+      float *gi = (float *) job->out + o * D;
+      float sum;
+
+      if (job->log)
+        {
+          sum = torch_lane_sum (g, D);
+          for (gint64 d = 0; d < D; d++)
+            gi[d] = fmaf (-cr_torch_expf (y[d]), sum, g[d]);
+        }
+      else
+        {
+          sum = torch_lane_dot (g, y, D);
+          for (gint64 d = 0; d < D; d++)
+            gi[d] = (g[d] - sum) * y[d];
         }
     }
 }
@@ -256,8 +320,8 @@ softmax_run (SoftmaxJob  *job,
   gint64 per_slab = MAX (1, job->dim * job->inner);
   void (*fn) (gint64, gint64, gpointer);
 
-  if (dtype == CR_DTYPE_FLOAT32 && !backward && job->inner == 1)
-    fn = softmax_lastdim_f;
+  if (dtype == CR_DTYPE_FLOAT32 && job->inner == 1)
+    fn = backward ? softmax_backward_lastdim_f : softmax_lastdim_f;
   else if (dtype == CR_DTYPE_FLOAT32)
     fn = backward ? softmax_backward_f : softmax_f;
   else
