@@ -1161,11 +1161,19 @@ cr_nll_loss_full (CrTensor     *logp,
         return NULL;
     }
 
+  /* PyTorch's nll_loss(2d)_out_frame: partial sums in the input's dtype,
+   * cascaded every 16 positions over eight levels (float32 rounded at each
+   * step; the double arithmetic below rounds exactly as float would). */
+  gboolean f32 = logp->dtype == CR_DTYPE_FLOAT32;
+  double loss_partial[8] = { 0 }, weight_partial[8] = { 0 };
+#define AS_DTYPE(x) (f32 ? (double) (float) (x) : (x))
+
   for (gint64 n = 0; n < s.N; n++)
     for (gint64 r = 0; r < s.R; r++)
       {
         gint64 t = tp[n * s.R + r];
         gint64 at = (n * s.C + t) * s.R + r;
+        gint64 linear = n * s.R + r;
         double v, w;
 
         if (t == ignore_index)
@@ -1185,17 +1193,34 @@ cr_nll_loss_full (CrTensor     *logp,
         w = wp != NULL ? wp[t] : 1.0;
         if (loss != NULL)
           cr_tensor_set_flat (loss, n * s.R + r, -v * w);
-        total -= v * w;
-        divisor += w;
+        loss_partial[0] = AS_DTYPE (loss_partial[0] - AS_DTYPE (v * w));
+        weight_partial[0] = AS_DTYPE (weight_partial[0] + w);
+        for (int j = 0; j + 1 < 8; j++)
+          {
+            if ((linear & ((gint64) 15 << (j * 4))) != 0)
+              break;
+            loss_partial[j + 1] = AS_DTYPE (loss_partial[j + 1] + loss_partial[j]);
+            weight_partial[j + 1] = AS_DTYPE (weight_partial[j + 1] + weight_partial[j]);
+            loss_partial[j] = 0;
+            weight_partial[j] = 0;
+          }
         count++;
       }
+  for (int j = 0; j < 8; j++)
+    {
+      total = AS_DTYPE (total + loss_partial[j]);
+      divisor = AS_DTYPE (divisor + weight_partial[j]);
+    }
+  if (wp == NULL)
+    divisor = AS_DTYPE ((double) count);
+#undef AS_DTYPE
 
   if (reduction == CR_REDUCTION_NONE)
     out = g_steal_pointer (&loss);
   else
     {
       double value = reduction == CR_REDUCTION_SUM ? total : total / divisor;
-      if (logp->dtype == CR_DTYPE_FLOAT32)
+      if (f32)
         value = (float) value;
       out = cr_tensor_new_scalar (value, logp->dtype);
     }
