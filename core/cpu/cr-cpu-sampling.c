@@ -713,7 +713,7 @@ by_key_descending (gconstpointer a,
   return i < j ? -1 : i > j;
 }
 
-/* Without replacement (or one sample): PyTorch's Gumbel trick,
+/* Without replacement: PyTorch's Gumbel trick,
  * argmax/top-k of p / q with q ~ Exp(1). */
 static gboolean
 multinomial_by_exponential (CrGenerator     *gen,
@@ -858,7 +858,10 @@ cr_random_multinomial (CrGenerator     *gen,
                              CR_DEVICE_CPU, error);
   if (out == NULL)
     return NULL;
-  if (!replacement || n_samples == 1)
+  /* PyTorch 1.13 takes the exponential trick without replacement only (one
+   * sample with replacement searches the cumulative sums, as /usr/bin/python3
+   * shows; later versions changed this). */
+  if (!replacement)
     {
       if (!multinomial_by_exponential (gen, probs, n_dist, n_cat, n_samples,
                                        cr_tensor_data (out), error))
