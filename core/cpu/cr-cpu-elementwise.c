@@ -8,6 +8,7 @@
  * then see operands of one type: a contiguous row, a row against a scalar, or a
  * strided row, each its own loop so that gcc vectorises it. */
 #include "cr-cpu-private.h"
+#include "cr-cpu-torch-math.h"
 
 #include <float.h>
 #include <math.h>
@@ -165,14 +166,18 @@ remainder_i (gint64 a, gint64 b)
 }
 
 /* pow with PyTorch's fast paths for common exponents (same results as its
- * pow_tensor_scalar_optimized kernel). */
-#define DEFINE_POW_ROW(name, T, POW, SQRT)                                     \
+ * pow_tensor_scalar_optimized kernel). VPOW is what its vectorised loop
+ * computes: on a row whose operands are contiguous or a single value, blocks
+ * of 16 go through VPOW and the tail of n % 16 through POW (libm), as
+ * cpu_kernel_vec does; other strides are all POW. */
+#define DEFINE_POW_ROW(name, T, POW, VPOW, SQRT)                               \
   CR_ROW_FUNC (name)                                                           \
   {                                                                            \
     T *restrict o = (T *) p[0];                                                \
     const T *restrict a = (const T *) p[1];                                    \
     const T *restrict b = (const T *) p[2];                                    \
     gint64 so = s[0], sa = s[1], sb = s[2];                                    \
+    gint64 n_vec = n - n % 16;                                                 \
                                                                                \
     if (sb == 0 && so == 1 && sa == 1)                                         \
       {                                                                        \
@@ -190,15 +195,20 @@ remainder_i (gint64 a, gint64 b)
         else if (y == -2)                                                      \
           for (gint64 i = 0; i < n; i++) o[i] = 1 / (a[i] * a[i]);             \
         else                                                                   \
-          for (gint64 i = 0; i < n; i++) o[i] = POW (a[i], y);                 \
+          for (gint64 i = 0; i < n; i++)                                       \
+            o[i] = i < n_vec ? VPOW (a[i], y) : POW (a[i], y);                 \
         return;                                                                \
       }                                                                        \
+    if (so != 1 || (sa != 0 && sa != 1) || (sb != 0 && sb != 1))              \
+      n_vec = 0;                                                               \
     for (gint64 i = 0; i < n; i++)                                             \
-      o[i * so] = POW (a[i * sa], b[i * sb]);                                  \
+      o[i * so] = i < n_vec ? VPOW (a[i * sa], b[i * sb])                      \
+                            : POW (a[i * sa], b[i * sb]);                      \
   }
 
-DEFINE_POW_ROW (pow_f, float, powf, sqrtf)
-DEFINE_POW_ROW (pow_d, double, pow, sqrt)
+/* float32: SLEEF's powf in the vectorised blocks, as PyTorch on AVX2. */
+DEFINE_POW_ROW (pow_f, float, powf, cr_torch_powf, sqrtf)
+DEFINE_POW_ROW (pow_d, double, pow, pow, sqrt)
 
 /* ---- rows --------------------------------------------------------------- */
 

@@ -161,3 +161,150 @@ cr_torch_logf (float x)
   sum.hi = v;
   return sum.hi + sum.lo;
 }
+
+/* SLEEF's logkf: ln |d| as a float pair (for powf). */
+static inline CrFloatPair
+cr_torch_logkf (float d)
+{
+  const float ln2_hi = 0.69314718246459960938f, ln2_lo = -1.904654323148236017e-09f;
+  CrFloatPair s, num, den, q, q2, p, c, r, tmp;
+  float m, fe, t, inv, u, a, v;
+  guint32 bits;
+  int e;
+  gboolean tiny = d < FLT_MIN;
+
+  if (tiny)
+    d *= 18446744073709551616.0f;   /* 2^64 */
+  a = d * (1.0f / 0.75f);
+  memcpy (&bits, &a, sizeof bits);
+  e = (int) ((bits >> 23) & 0xff) - 0x7f;
+  memcpy (&bits, &d, sizeof bits);
+  bits = (guint32) ((gint32) bits - (gint32) ((guint32) e << 23));
+  memcpy (&m, &bits, sizeof m);
+  if (tiny)
+    e -= 64;
+
+  num.hi = -1.0f + m;
+  v = num.hi - -1.0f;
+  num.lo = (-1.0f - (num.hi - v)) + (m - v);
+  den.hi = 1.0f + m;
+  v = den.hi - 1.0f;
+  den.lo = (1.0f - (den.hi - v)) + (m - v);
+  inv = 1.0f / den.hi;
+  q.hi = num.hi * inv;
+  u = fmaf (inv, num.hi, -q.hi);
+  q.lo = fmaf (-den.lo, inv, fmaf (-den.hi, inv, 1.0f));
+  q.lo = fmaf (q.hi, q.lo, fmaf (num.lo, inv, u));
+
+  q2.hi = q.hi * q.hi;
+  q2.lo = fmaf (q.hi + q.hi, q.lo, fmaf (q.hi, q.hi, -q2.hi));
+  t = 0.240320354700088500976562f;
+  t = fmaf (t, q2.hi, 0.285112679004669189453125f);
+  t = fmaf (t, q2.hi, 0.400007992982864379882812f);
+  c.hi = 0.66666662693023681640625f;
+  c.lo = 3.69183861259614332084311e-09f;
+
+  fe = (float) e;
+  s.hi = ln2_hi * fe;
+  s.lo = fmaf (ln2_lo, fe, fmaf (ln2_hi, fe, -s.hi));
+  /* s += 2q */
+  r.hi = s.hi + q.hi * 2.0f;
+  r.lo = (((s.hi - r.hi) + q.hi * 2.0f) + s.lo) + q.lo * 2.0f;
+  s = r;
+  /* p = q2 * t + c (dfadd2 of a pair and a pair) */
+  tmp.hi = q2.hi * t;
+  tmp.lo = fmaf (q2.lo, t, fmaf (q2.hi, t, -tmp.hi));
+  p.hi = tmp.hi + c.hi;
+  v = p.hi - tmp.hi;
+  p.lo = (tmp.hi - (p.hi - v)) + (c.hi - v);
+  p.lo = p.lo + (tmp.lo + c.lo);
+  /* tmp = (q2 * q) * p */
+  r.hi = q2.hi * q.hi;
+  r.lo = fmaf (q2.hi, q.lo, fmaf (q2.lo, q.hi, fmaf (q2.hi, q.hi, -r.hi)));
+  tmp.hi = r.hi * p.hi;
+  tmp.lo = fmaf (r.hi, p.lo, fmaf (r.lo, p.hi, fmaf (r.hi, p.hi, -tmp.hi)));
+  /* s += tmp */
+  r.hi = s.hi + tmp.hi;
+  r.lo = (((s.hi - r.hi) + tmp.hi) + s.lo) + tmp.lo;
+  return r;
+}
+
+/* SLEEF's expkf: e^(d.hi + d.lo) (for powf). */
+static inline float
+cr_torch_expkf (CrFloatPair d)
+{
+  float u = (d.hi + d.lo) * 1.442695040888963407359924681001892137426645954152985934135449406931f;
+  float n = rintf (u), t, v, w;
+  CrFloatPair s, s2, r;
+  int q, half;
+
+  if (d.hi < -104.0f)
+    return 0.0f;
+  if (!(fabsf (n) < 1000.0f))
+    return d.hi > 0.0f ? INFINITY : 0.0f;
+  q = (int) n;
+  /* s = d + q·(-ln2 hi), then + q·(-ln2 lo), each a dfadd2 of pair and float */
+  w = n * -0.693145751953125f;
+  s.hi = d.hi + w;
+  v = s.hi - d.hi;
+  s.lo = ((d.hi - (s.hi - v)) + (w - v)) + d.lo;
+  w = n * -1.428606765330187045e-06f;
+  t = s.hi + w;
+  v = t - s.hi;
+  s.lo = ((s.hi - (t - v)) + (w - v)) + s.lo;
+  s.hi = t;
+  /* normalise */
+  t = s.hi + s.lo;
+  s.lo = (s.hi - t) + s.lo;
+  s.hi = t;
+
+  u = 0.00136324646882712841033936f;
+  u = fmaf (u, s.hi, 0.00836596917361021041870117f);
+  u = fmaf (u, s.hi, 0.0416710823774337768554688f);
+  u = fmaf (u, s.hi, 0.166665524244308471679688f);
+  u = fmaf (u, s.hi, 0.499999850988388061523438f);
+
+  s2.hi = s.hi * s.hi;
+  s2.lo = fmaf (s.hi + s.hi, s.lo, fmaf (s.hi, s.hi, -s2.hi));
+  /* r = s2 * u (pair times float) */
+  r.hi = s2.hi * u;
+  r.lo = fmaf (s2.lo, u, fmaf (s2.hi, u, -r.hi));
+  /* t = s + r */
+  t = s.hi + r.hi;
+  w = (((s.hi - t) + r.hi) + s.lo) + r.lo;
+  /* 1 + t */
+  v = 1.0f + t;
+  w = ((1.0f - v) + t) + w;
+  u = v + w;
+  half = q >> 1;
+  return u * ldexpf (1.0f, half) * ldexpf (1.0f, q - half);
+}
+
+/* x^y as SLEEF's powf_u10: exp(y · ln|x|) in float pairs, then IEEE's
+ * special cases. */
+static inline float
+cr_torch_powf (float x, float y)
+{
+  gboolean y_int = truncf (y) == y || fabsf (y) > 16777216.0f;
+  gboolean y_odd = y_int && fabsf (y) < 16777216.0f && (((gint32) truncf (y)) & 1) != 0;
+  CrFloatPair l = cr_torch_logkf (fabsf (x)), ly;
+  float result, efx;
+
+  if (y == 0.0f || x == 1.0f)
+    return 1.0f;
+  if (x != x || y != y)
+    return NAN;
+  ly.hi = l.hi * y;
+  ly.lo = fmaf (l.lo, y, fmaf (l.hi, y, -ly.hi));
+  result = cr_torch_expkf (ly);
+  if (result != result)
+    result = INFINITY;
+  result *= x > 0.0f ? 1.0f : !y_int ? NAN : y_odd ? -1.0f : 1.0f;
+  efx = copysignf (1.0f, y) * (fabsf (x) - 1.0f);
+  if (isinf (y))
+    result = efx < 0.0f ? 0.0f : efx == 0.0f ? 1.0f : INFINITY;
+  if (isinf (x) || x == 0.0f)
+    result = (y_odd ? copysignf (1.0f, x) : 1.0f)
+             * (((x == 0.0f ? -y : y) < 0.0f) ? 0.0f : INFINITY);
+  return result;
+}
