@@ -127,7 +127,7 @@ cr_torch_logf (float x)
   memcpy (&bits, &a, sizeof bits);
   e = (int) ((bits >> 23) & 0xff) - 0x7f;
   memcpy (&bits, &d, sizeof bits);
-  bits = (guint32) ((gint32) bits - (gint32) ((guint32) e << 23));
+  bits -= (guint32) e << 23;   /* unsigned: wraps like the integer add SLEEF does */
   memcpy (&m, &bits, sizeof m);
   if (tiny)
     e -= 64;
@@ -179,7 +179,7 @@ cr_torch_logkf (float d)
   memcpy (&bits, &a, sizeof bits);
   e = (int) ((bits >> 23) & 0xff) - 0x7f;
   memcpy (&bits, &d, sizeof bits);
-  bits = (guint32) ((gint32) bits - (gint32) ((guint32) e << 23));
+  bits -= (guint32) e << 23;   /* unsigned: wraps like the integer add SLEEF does */
   memcpy (&m, &bits, sizeof m);
   if (tiny)
     e -= 64;
