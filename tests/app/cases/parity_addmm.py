@@ -1,4 +1,5 @@
 # torch.addmm / nn.Linear as PyTorch's CPU kernel: the bias copied into the
+# cuda: cpu-only, the bits of PyTorch's CPU kernels (SLEEF, OpenBLAS, its sum orders)
 # result, then one sgemm with beta = 1 (not a product plus the bias after).
 import torch
 torch.manual_seed(0)

@@ -1,4 +1,5 @@
 # torch.log of float32 as PyTorch's AVX2 CPU kernel (SLEEF's logf_u1).
+# cuda: cpu-only, the bits of PyTorch's CPU kernels (SLEEF, OpenBLAS, its sum orders)
 import torch
 torch.manual_seed(0)
 for sc in (0.3, 3.0, 30.0):

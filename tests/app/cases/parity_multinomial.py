@@ -1,4 +1,5 @@
 # torch.multinomial as PyTorch 1.13's CPU kernel: with replacement (one
+# cuda: cpu-only, the bits of PyTorch's CPU kernels (SLEEF, OpenBLAS, its sum orders)
 # sample too) a binary search of the float cumulative sums for each double
 # uniform; without replacement the exponential (Gumbel) trick.
 import torch

@@ -1,4 +1,5 @@
 # nll_loss / cross_entropy reductions as PyTorch's nll_loss_out_frame: float
+# cuda: cpu-only, the bits of PyTorch's CPU kernels (SLEEF, OpenBLAS, its sum orders)
 # partial sums cascaded every 16 targets, mean over the count or weights.
 import torch
 torch.manual_seed(0)

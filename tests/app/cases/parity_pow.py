@@ -1,4 +1,5 @@
 # pow of float32 as PyTorch's AVX2 kernels: SLEEF's powf in vectorised
+# cuda: cpu-only, the bits of PyTorch's CPU kernels (SLEEF, OpenBLAS, its sum orders)
 # blocks of 16, libm's powf for the tail and for broadcast inner dims; 2, 3,
 # 0.5, -0.5, -1, -2 exponents are products and square roots.
 import torch, math

@@ -1,4 +1,5 @@
 # torch.sin of float32 as PyTorch's AVX2 CPU kernel (SLEEF's 1-ulp sinf)
+# cuda: cpu-only, the bits of PyTorch's CPU kernels (SLEEF, OpenBLAS, its sum orders)
 # computes it: these arguments round differently under libm's sinf.
 import torch, math
 x = torch.linspace(-math.pi, math.pi, 2000)

@@ -1,4 +1,5 @@
 # softmax / log_softmax of float32 along the last dim as PyTorch's AVX2
+# cuda: cpu-only, the bits of PyTorch's CPU kernels (SLEEF, OpenBLAS, its sum orders)
 # kernels: SLEEF exp and log, float sums in the vector lanes' order.
 import torch
 torch.manual_seed(0)
