@@ -335,8 +335,10 @@ index_pad (PadMode        mode,
   out = cr_kernel_take (x, pos, error);
   if (out == NULL)
     return NULL;
-  node = cr_ops_record ((mode == PAD_REFLECT ? reflect_ops : replicate_ops)[n / 2 - 1], &x, 1,
-                        out);
+  /* One array per access: UBSan's object-size check flags an index into
+   * the result of choosing between two arrays. */
+  node = cr_ops_record (mode == PAD_REFLECT ? reflect_ops[n / 2 - 1] : replicate_ops[n / 2 - 1],
+                        &x, 1, out);
   if (node != NULL)
     cr_node_save (node, 0, pos, FALSE);
   return out;
