@@ -73,6 +73,53 @@ cr_vsinf (float x)
   return (q & 1) ? -u : u;
 }
 
+/* cos as SLEEF's cosf_u1 for |x| < 125 (libm's cosf beyond): x - (2q+1)·π/2
+ * in float pairs, the same polynomial as sin, the sign from q & 2. */
+static inline float
+cr_vcosf (float x)
+{
+  const float pi_a = 3.1414794921875f * 0.5f, pi_b = 0.00011315941810607910156f * 0.5f,
+              pi_c = 1.9841872589410058936e-09f * 0.5f;
+  CrFloatPair r, r2, poly, sum;
+  float dq, w, t, v, a, u;
+  int q;
+
+  if (!(fabsf (x) < 125.0f))
+    return cosf (x);
+  dq = fmaf (rintf (fmaf (x, (float) M_1_PI, -0.5f)), 2.0f, 1.0f);
+  q = (int) dq;
+  w = dq * -pi_a;
+  r.hi = x + w;
+  v = r.hi - x;
+  r.lo = (x - (r.hi - v)) + (w - v);
+  w = dq * -pi_b;
+  t = r.hi + w;
+  v = t - r.hi;
+  r.lo = ((r.hi - (t - v)) + (w - v)) + r.lo;
+  r.hi = t;
+  w = dq * -pi_c;
+  t = r.hi + w;
+  v = t - r.hi;
+  r.lo = ((r.hi - (t - v)) + (w - v)) + r.lo;
+  r.hi = t;
+
+  r2.hi = r.hi * r.hi;
+  r2.lo = fmaf (r.hi + r.hi, r.lo, fmaf (r.hi, r.hi, -r2.hi));
+  u = 2.6083159809786593541503e-06f;
+  u = fmaf (u, r2.hi, -0.0001981069071916863322258f);
+  u = fmaf (u, r2.hi, 0.00833307858556509017944336f);
+  t = u * r2.hi;
+  poly.hi = -0.166666597127914428710938f + t;
+  poly.lo = (-0.166666597127914428710938f - poly.hi) + t;
+  a = poly.hi * r2.hi;
+  poly.lo = fmaf (poly.hi, r2.lo, fmaf (poly.lo, r2.hi, fmaf (poly.hi, r2.hi, -a)));
+  poly.hi = a;
+  sum.hi = 1.0f + poly.hi;
+  sum.lo = ((1.0f - sum.hi) + poly.hi) + poly.lo;
+  u = fmaf (r.hi, sum.hi, fmaf (r.lo, sum.hi, r.hi * sum.lo));
+  return (q & 2) == 0 ? -u : u;
+}
+
 /* e^x as SLEEF's expf_u10: n = rint(x / ln 2), s = x - n ln 2 in two fused
  * steps, a degree-6 polynomial, then the scale by 2^n in two halves. */
 static inline float
