@@ -355,3 +355,10 @@ cr_torch_powf (float x, float y)
              * (((x == 0.0f ? -y : y) < 0.0f) ? 0.0f : INFINITY);
   return result;
 }
+
+/* sigmoid as PyTorch's vectorised kernel: 1 / (1 + e^-x) with SLEEF's exp. */
+static inline float
+cr_torch_sigmoidf (float x)
+{
+  return 1.0f / (1.0f + cr_torch_expf (-x));
+}
