@@ -78,6 +78,7 @@ __device__ __forceinline__ float cr_vtanhf (float x) { return tanhf (x); }
 __device__ __forceinline__ double cr_vtanh (double x) { return tanh (x); }
 __device__ __forceinline__ float cr_vsinf (float x) { return sinf (x); }
 __device__ __forceinline__ float cr_vcosf (float x) { return cosf (x); }
+__device__ __forceinline__ float cr_torch_tanhf (float x) { return tanhf (x); }
 __device__ __forceinline__ float cr_torch_sigmoidf (float x) { return 1.0f / (1.0f + expf (-x)); }
 __device__ __forceinline__ float cr_torch_expf (float x) { return expf (x); }
 __device__ __forceinline__ float cr_torch_logf (float x) { return logf (x); }

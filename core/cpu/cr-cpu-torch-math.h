@@ -362,3 +362,96 @@ cr_torch_sigmoidf (float x)
 {
   return 1.0f / (1.0f + cr_torch_expf (-x));
 }
+
+/* a + b for float pairs, SLEEF's dfadd2 (no magnitude assumption). */
+static inline CrFloatPair
+cr_pair_add2 (CrFloatPair a,
+              CrFloatPair b)
+{
+  CrFloatPair r;
+  float v;
+
+  r.hi = a.hi + b.hi;
+  v = r.hi - a.hi;
+  r.lo = (a.hi - (r.hi - v)) + (b.hi - v);
+  r.lo = r.lo + (a.lo + b.lo);
+  return r;
+}
+
+/* a + b for a pair and a float, SLEEF's dfadd2. */
+static inline CrFloatPair
+cr_pair_add2_f (CrFloatPair a,
+                float       b)
+{
+  CrFloatPair r;
+  float v;
+
+  r.hi = a.hi + b;
+  v = r.hi - a.hi;
+  r.lo = (a.hi - (r.hi - v)) + (b - v);
+  r.lo = r.lo + a.lo;
+  return r;
+}
+
+static inline CrFloatPair
+cr_pair_mul (CrFloatPair a,
+             CrFloatPair b)
+{
+  CrFloatPair r;
+
+  r.hi = a.hi * b.hi;
+  r.lo = fmaf (a.hi, b.lo, fmaf (a.lo, b.hi, fmaf (a.hi, b.hi, -r.hi)));
+  return r;
+}
+
+/* tanh as SLEEF's tanhf_u10: e^|x| as a pair (expk2f), then
+ * (e - 1/e) / (e + 1/e) in pairs. */
+static inline float
+cr_torch_tanhf (float x)
+{
+  float y = fabsf (x), n, w, u, t, inv;
+  CrFloatPair d, s, r, e, num, den, q;
+  int k, half;
+
+  if (x != x)
+    return x;
+  if (y > 8.664339742f)
+    return copysignf (1.0f, x);
+  /* expk2f of (y, 0) */
+  n = rintf (y * 1.442695040888963407359924681001892137426645954152985934135449406931f);
+  k = (int) n;
+  d.hi = y;
+  d.lo = 0.0f;
+  s = cr_pair_add2_f (d, n * -0.693145751953125f);
+  s = cr_pair_add2_f (s, n * -1.428606765330187045e-06f);
+  u = 0.1980960224e-3f;
+  u = fmaf (u, s.hi, 0.1394256484e-2f);
+  u = fmaf (u, s.hi, 0.8333456703e-2f);
+  u = fmaf (u, s.hi, 0.4166637361e-1f);
+  r.hi = s.hi * u;
+  r.lo = fmaf (s.lo, u, fmaf (s.hi, u, -r.hi));
+  r = cr_pair_add2_f (r, 0.166666659414234244790680580464e+0f);
+  r = cr_pair_add2_f (cr_pair_mul (s, r), 0.5f);
+  r = cr_pair_add2 (s, cr_pair_mul (cr_pair_mul (s, s), r));
+  t = 1.0f + r.hi;
+  w = ((1.0f - t) + r.hi) + r.lo;
+  half = k >> 1;
+  e.hi = t * ldexpf (1.0f, half) * ldexpf (1.0f, k - half);
+  e.lo = w * ldexpf (1.0f, half) * ldexpf (1.0f, k - half);
+  /* 1/e as a pair */
+  inv = 1.0f / e.hi;
+  r.hi = inv;
+  r.lo = inv * fmaf (-e.lo, inv, fmaf (-e.hi, inv, 1.0f));
+  /* num = e - 1/e, den = e + 1/e (dfadd: |e| >= |1/e|) */
+  num.hi = e.hi + -r.hi;
+  num.lo = (((e.hi - num.hi) + -r.hi) + e.lo) + -r.lo;
+  den.hi = e.hi + r.hi;
+  den.lo = (((e.hi - den.hi) + r.hi) + e.lo) + r.lo;
+  /* q = num / den */
+  inv = 1.0f / den.hi;
+  q.hi = num.hi * inv;
+  u = fmaf (inv, num.hi, -q.hi);
+  q.lo = fmaf (-den.lo, inv, fmaf (-den.hi, inv, 1.0f));
+  q.lo = fmaf (q.hi, q.lo, fmaf (num.lo, inv, u));
+  return copysignf (q.hi + q.lo, x);
+}
