@@ -8,26 +8,13 @@
  * _random.Random(seed) makes a generator object with .seed(n), .random(),
  * .getrandbits(k) (k <= 63: Chainrule has no big ints). */
 #include "cr-interp-private.h"
+#include "cr-mt19937.h"
 
 #include <string.h>
 
-#define MT_N 624
-#define MT_M 397
-
-typedef struct {
-  guint32 state[MT_N];
-  int     index;
-} Twister;
-
-static void
-init_genrand (Twister *mt,
-              guint32  seed)
-{
-  mt->state[0] = seed;
-  for (int i = 1; i < MT_N; i++)
-    mt->state[i] = 1812433253u * (mt->state[i - 1] ^ (mt->state[i - 1] >> 30)) + (guint32) i;
-  mt->index = MT_N;
-}
+/* The engine is PyTorch's (cr-mt19937.h: the same MT19937); CPython seeds
+ * it differently, by init_by_array. */
+typedef CrMt19937 Twister;
 
 /* The reference init_by_array of Matsumoto and Nishimura, as CPython's. */
 static void
@@ -35,58 +22,37 @@ init_by_array (Twister       *mt,
                const guint32 *key,
                int            key_length)
 {
+  guint32 *state = mt->state;
   int i = 1, j = 0;
 
-  init_genrand (mt, 19650218u);
-  for (int k = MAX (MT_N, key_length); k > 0; k--)
+  cr_mt19937_seed (mt, 19650218u);
+  for (int k = MAX (CR_MT19937_N, key_length); k > 0; k--)
     {
-      mt->state[i] = (mt->state[i] ^ ((mt->state[i - 1] ^ (mt->state[i - 1] >> 30)) * 1664525u))
-                     + key[j] + (guint32) j;
+      state[i] = (state[i] ^ ((state[i - 1] ^ (state[i - 1] >> 30)) * 1664525u))
+                 + key[j] + (guint32) j;
       i++;
       j++;
-      if (i >= MT_N)
+      if (i >= CR_MT19937_N)
         {
-          mt->state[0] = mt->state[MT_N - 1];
+          state[0] = state[CR_MT19937_N - 1];
           i = 1;
         }
       if (j >= key_length)
         j = 0;
     }
-  for (int k = MT_N - 1; k > 0; k--)
+  for (int k = CR_MT19937_N - 1; k > 0; k--)
     {
-      mt->state[i] = (mt->state[i] ^ ((mt->state[i - 1] ^ (mt->state[i - 1] >> 30)) * 1566083941u))
-                     - (guint32) i;
+      state[i] = (state[i] ^ ((state[i - 1] ^ (state[i - 1] >> 30)) * 1566083941u))
+                 - (guint32) i;
       i++;
-      if (i >= MT_N)
+      if (i >= CR_MT19937_N)
         {
-          mt->state[0] = mt->state[MT_N - 1];
+          state[0] = state[CR_MT19937_N - 1];
           i = 1;
         }
     }
-  mt->state[0] = 0x80000000u;   /* a non-zero initial state, as the reference */
-  mt->index = MT_N;
-}
-
-static guint32
-genrand_uint32 (Twister *mt)
-{
-  guint32 y;
-
-  if (mt->index >= MT_N)
-    {
-      for (int k = 0; k < MT_N; k++)
-        {
-          y = (mt->state[k] & 0x80000000u) | (mt->state[(k + 1) % MT_N] & 0x7fffffffu);
-          mt->state[k] = mt->state[(k + MT_M) % MT_N] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
-        }
-      mt->index = 0;
-    }
-  y = mt->state[mt->index++];
-  y ^= y >> 11;
-  y ^= (y << 7) & 0x9d2c5680u;
-  y ^= (y << 15) & 0xefc60000u;
-  y ^= y >> 18;
-  return y;
+  state[0] = 0x80000000u;   /* a non-zero initial state, as the reference */
+  /* cr_mt19937_seed left the engine to twist on its first draw. */
 }
 
 /* random.seed(n): all the bits of abs(n), low word first; 0 is one zero word. */
@@ -159,8 +125,8 @@ native_random (CrInterp *interp, CrValue *self, CrValue *const *args, guint n_ar
                            "Random.random() takes no arguments (%u given)", n_args);
       return NULL;
     }
-  a = genrand_uint32 (mt) >> 5;
-  b = genrand_uint32 (mt) >> 6;
+  a = cr_mt19937_next (mt) >> 5;
+  b = cr_mt19937_next (mt) >> 6;
   return cr_value_new_float ((a * 67108864.0 + b) * (1.0 / 9007199254740992.0));
 }
 
@@ -195,10 +161,10 @@ native_getrandbits (CrInterp *interp, CrValue *self, CrValue *const *args, guint
   if (k == 0)
     return cr_value_new_int (0);
   if (k <= 32)
-    return cr_value_new_int (genrand_uint32 (mt) >> (32 - k));
+    return cr_value_new_int (cr_mt19937_next (mt) >> (32 - k));
   /* Low word first, the last one shortened to what is left. */
-  bits = genrand_uint32 (mt);
-  bits |= (guint64) (genrand_uint32 (mt) >> (64 - k)) << 32;
+  bits = cr_mt19937_next (mt);
+  bits |= (guint64) (cr_mt19937_next (mt) >> (64 - k)) << 32;
   return cr_value_new_int ((gint64) bits);
 }
 

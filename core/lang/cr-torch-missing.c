@@ -5,25 +5,25 @@
 #include "cr-torch-native.h"
 #include "cr-torch-names.h"
 
+gboolean
+cr_torch_is_unsupported_name (const char *module,
+                              const char *name)
+{
+  return name[0] != '_' && cr_torch_names_has (module, name);
+}
+
 void
 cr_torch_missing_attribute_error (const char  *module,
                                   const char  *name,
                                   GError     **error)
 {
-  if (name[0] != '_' && cr_torch_names_has (module, name))
+  if (cr_torch_is_unsupported_name (module, name))
     g_set_error (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
                  "%s.%s is not supported by Chainrule yet",
                  g_str_equal (module, "torch.Tensor") ? "Tensor" : module, name);
   else
     g_set_error (error, CR_LANG_ERROR, CR_EXC_ATTRIBUTE_ERROR,
                  "module '%s' has no attribute '%s'", module, name);
-}
-
-gboolean
-cr_torch_is_unsupported_name (const char *module,
-                              const char *name)
-{
-  return name[0] != '_' && cr_torch_names_has (module, name);
 }
 
 /* A native module's __getattr__ (PEP 562); data is the module's dotted name. */
