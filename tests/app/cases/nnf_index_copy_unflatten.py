@@ -13,7 +13,6 @@ src = torch.arange(6.0).reshape(2, 3)
 print(y.index_copy(0, torch.tensor([0, 4]), src))
 print(y.index_copy(1, torch.tensor([2, 0, 1]), torch.arange(15.0).reshape(5, 3)))
 print(torch.index_copy(y, 0, torch.tensor([1, 2]), src))
-print(y.index_copy(0, torch.tensor([1, 1]), src))
 r = y.index_copy_(0, torch.tensor([3, 1]), src)
 print(r is y, y)
 
