@@ -54,6 +54,23 @@ def _cast(param, value, key=None):
         return value
 
 
+_HYPERPARAMETER_LABELS = {'lr': 'learning rate', 'eps': 'epsilon value'}
+
+
+def _check_hyperparameters(**values):
+    # The constructors' range checks, in the order each constructor lists them,
+    # with 1.13's messages: betas each in [0, 1), rho in [0, 1], the others >= 0
+    # (written `not 0.0 <= v` as PyTorch does, so NaN is refused too).
+    for name, value in values.items():
+        if name == 'betas':
+            for i in (0, 1):
+                if not 0.0 <= value[i] < 1.0:
+                    raise ValueError("Invalid beta parameter at index {}: {}".format(i, value[i]))
+        elif not (0.0 <= value <= 1.0 if name == 'rho' else 0.0 <= value):
+            label = _HYPERPARAMETER_LABELS.get(name, name + ' value')
+            raise ValueError("Invalid {}: {}".format(label, value))
+
+
 class _StateDict(dict):
     # Optimizer.state: PyTorch's defaultdict(dict), keyed by parameter.
     def __missing__(self, key):
@@ -93,12 +110,40 @@ class Optimizer(object):
         format_string += ')'
         return format_string
 
-    def _state_of(self, p):
-        return self.state[p]
+    # What a subclass's __setstate__ adds to groups loaded from an older dict.
+    _group_defaults = {}
 
     def _set_group_defaults(self):
-        # What a subclass's __setstate__ adds to groups loaded from an older dict.
+        for group in self.param_groups:
+            for name, value in self._group_defaults.items():
+                group.setdefault(name, value)
+
+    def _step_each(self, closure, grad_enabled=False):
+        # The loop of 1.13's single-tensor optimizers: the closure under
+        # enable_grad, then each parameter that has a gradient, its state made on
+        # first use by the subclass's _init_state and updated by its _update.
+        loss = None
+        if closure is not None:
+            with torch.enable_grad():
+                loss = closure()
+        with torch.set_grad_enabled(grad_enabled):
+            for group in self.param_groups:
+                for param in group['params']:
+                    if param.grad is None:
+                        continue
+                    state = self.state[param]
+                    if len(state) == 0:
+                        self._init_state(group, param, state)
+                    self._update(group, param, state)
+        return loss
+
+    def _init_state(self, group, param, state):
         pass
+
+    @staticmethod
+    def _grad_of(group, param):
+        # maximize follows the negated gradient.
+        return -param.grad if group.get('maximize', False) else param.grad
 
     def state_dict(self):
         param_mappings = {}
