@@ -177,24 +177,12 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     with torch.set_grad_enabled(enable_grad):
         grad_res = _autograd_grad(outputs, inputs, v, create_graph=create_graph)
         vjp = _fill_in_zeros(grad_res, inputs, strict, create_graph, "back")
-    outputs = _grad_postprocess(outputs, create_graph)
-    vjp = _grad_postprocess(vjp, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(vjp, is_inputs_tuple)
+    return _postprocess_pair(outputs, is_outputs_tuple, vjp, is_inputs_tuple, create_graph)
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
     with torch.enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        if v is not None:
-            _, v = _as_tuple(v, "v", "jvp")
-            v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
-            _validate_v(v, inputs, is_inputs_tuple)
-        else:
-            if len(inputs) != 1 or inputs[0].nelement() != 1:
-                raise RuntimeError("The vector v can only be None if the input to "
-                                   "the user-provided function is a single Tensor "
-                                   "with a single element.")
+        is_inputs_tuple, inputs, v = _inputs_and_v(inputs, v, create_graph, "jvp")
         outputs = func(*inputs)
         is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "jvp")
         _check_requires_grad(outputs, "outputs", strict=strict)
@@ -210,9 +198,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     else:
         grad_res = _autograd_grad(grad_inputs, grad_outputs, v, create_graph=create_graph)
         jvp = _fill_in_zeros(grad_res, outputs, strict, create_graph, "back_trick")
-    outputs = _grad_postprocess(outputs, create_graph)
-    jvp = _grad_postprocess(jvp, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(jvp, is_outputs_tuple)
+    return _postprocess_pair(outputs, is_outputs_tuple, jvp, is_outputs_tuple, create_graph)
 
 
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
@@ -302,57 +288,61 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, out
     return _tuple_postprocess(res, (is_inputs_tuple, is_inputs_tuple))
 
 
+def _inputs_and_v(inputs, v, create_graph, name):
+    # jvp's, vhp's and hvp's checks of their inputs and of v, which has the
+    # inputs' shapes (None only for a single one-element input).
+    is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", name)
+    inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+    if v is not None:
+        _, v = _as_tuple(v, "v", name)
+        v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
+        _validate_v(v, inputs, is_inputs_tuple)
+    elif len(inputs) != 1 or inputs[0].nelement() != 1:
+        raise RuntimeError("The vector v can only be None if the input to the user-provided function "
+                           "is a single Tensor with a single element.")
+    return is_inputs_tuple, inputs, v
+
+
+def _first_derivative(func, inputs, v, create_graph, strict, name):
+    # What vhp and hvp share: the checks of inputs, v and func's single-element
+    # output, then the Jacobian kept in the graph for the second derivative.
+    is_inputs_tuple, inputs, v = _inputs_and_v(inputs, v, create_graph, name)
+    outputs = func(*inputs)
+    is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", name)
+    _check_requires_grad(outputs, "outputs", strict=strict)
+    if is_outputs_tuple or not isinstance(outputs[0], torch.Tensor):
+        raise RuntimeError("The function given to {} should return a single Tensor".format(name))
+    if outputs[0].nelement() != 1:
+        raise RuntimeError("The Tensor returned by the function given to {} should contain a single "
+                           "element".format(name))
+    jac = _autograd_grad(outputs, inputs, create_graph=True)
+    _check_requires_grad(jac, "jacobian", strict=strict)
+    return is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac
+
+
+def _postprocess_pair(outputs, is_outputs_tuple, result, is_result_tuple, create_graph):
+    # vjp's, jvp's, vhp's and hvp's return: (func's outputs, the product),
+    # detached unless create_graph, each unpacked unless it was a tuple.
+    outputs = _grad_postprocess(outputs, create_graph)
+    result = _grad_postprocess(result, create_graph)
+    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(result, is_result_tuple)
+
+
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
     with torch.enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        if v is not None:
-            _, v = _as_tuple(v, "v", "vhp")
-            v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
-            _validate_v(v, inputs, is_inputs_tuple)
-        else:
-            if len(inputs) != 1 or inputs[0].nelement() != 1:
-                raise RuntimeError("The vector v can only be None if the input to the user-provided function "
-                                   "is a single Tensor with a single element.")
-        outputs = func(*inputs)
-        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "vhp")
-        _check_requires_grad(outputs, "outputs", strict=strict)
-        if is_outputs_tuple or not isinstance(outputs[0], torch.Tensor):
-            raise RuntimeError("The function given to vhp should return a single Tensor")
-        if outputs[0].nelement() != 1:
-            raise RuntimeError("The Tensor returned by the function given to vhp should contain a single element")
-        jac = _autograd_grad(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict=strict)
+        is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac = _first_derivative(
+            func, inputs, v, create_graph, strict, "vhp")
     enable_grad = True if create_graph else torch.is_grad_enabled()
     with torch.set_grad_enabled(enable_grad):
         grad_res = _autograd_grad(jac, inputs, v, create_graph=create_graph)
         vhp = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back")
-    outputs = _grad_postprocess(outputs, create_graph)
-    vhp = _grad_postprocess(vhp, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(vhp, is_inputs_tuple)
+    return _postprocess_pair(outputs, is_outputs_tuple, vhp, is_inputs_tuple, create_graph)
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
     with torch.enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        if v is not None:
-            _, v = _as_tuple(v, "v", "hvp")
-            v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
-            _validate_v(v, inputs, is_inputs_tuple)
-        else:
-            if len(inputs) != 1 or inputs[0].nelement() != 1:
-                raise RuntimeError("The vector v can only be None if the input to the user-provided function "
-                                   "is a single Tensor with a single element.")
-        outputs = func(*inputs)
-        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "hvp")
-        _check_requires_grad(outputs, "outputs", strict=strict)
-        if is_outputs_tuple or not isinstance(outputs[0], torch.Tensor):
-            raise RuntimeError("The function given to hvp should return a single Tensor")
-        if outputs[0].nelement() != 1:
-            raise RuntimeError("The Tensor returned by the function given to hvp should contain a single element")
-        jac = _autograd_grad(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict=strict)
+        is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac = _first_derivative(
+            func, inputs, v, create_graph, strict, "hvp")
         grad_jac = tuple(torch.zeros_like(inp, requires_grad=True) for inp in inputs)
         double_back = _autograd_grad(jac, inputs, grad_jac, create_graph=True)
         _check_requires_grad(jac, "hessian", strict=strict)
@@ -360,9 +350,7 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     with torch.set_grad_enabled(enable_grad):
         grad_res = _autograd_grad(double_back, grad_jac, v, create_graph=create_graph)
         hvp = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back_trick")
-    outputs = _grad_postprocess(outputs, create_graph)
-    hvp = _grad_postprocess(hvp, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(hvp, is_inputs_tuple)
+    return _postprocess_pair(outputs, is_outputs_tuple, hvp, is_inputs_tuple, create_graph)
 
 
 def __getattr__(name):
