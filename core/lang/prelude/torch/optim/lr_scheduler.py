@@ -59,6 +59,16 @@ def _bisect_right(a, x):
     return lo
 
 
+def _per_group_lambdas(optimizer, lr_lambda):
+    # One function for every group, or a list with one per group.
+    if not isinstance(lr_lambda, list) and not isinstance(lr_lambda, tuple):
+        return [lr_lambda] * len(optimizer.param_groups)
+    if len(lr_lambda) != len(optimizer.param_groups):
+        raise ValueError("Expected {} lr_lambdas, but got {}".format(
+            len(optimizer.param_groups), len(lr_lambda)))
+    return list(lr_lambda)
+
+
 def _lambdas_state_dict(scheduler):
     # A plain function is not saved; a callable object's attributes are.
     state_dict = {key: value for key, value in scheduler.__dict__.items()
@@ -77,6 +87,23 @@ def _lambdas_load_state_dict(scheduler, state_dict):
     for idx, fn in enumerate(lr_lambdas):
         if fn is not None:
             scheduler.lr_lambdas[idx].__dict__.update(fn)
+
+
+def _schedulers_state_dict(scheduler):
+    # SequentialLR's and ChainedScheduler's: their own attributes and each
+    # inner scheduler's state dict.
+    state_dict = {key: value for key, value in scheduler.__dict__.items()
+                  if key not in ('optimizer', '_schedulers')}
+    state_dict['_schedulers'] = [s.state_dict() for s in scheduler._schedulers]
+    return state_dict
+
+
+def _schedulers_load_state_dict(scheduler, state_dict):
+    _schedulers = state_dict.pop('_schedulers')
+    scheduler.__dict__.update(state_dict)
+    state_dict['_schedulers'] = _schedulers
+    for idx, s in enumerate(_schedulers):
+        scheduler._schedulers[idx].load_state_dict(s)
 
 
 class _LRScheduler(object):
@@ -164,13 +191,7 @@ class _LRScheduler(object):
 class LambdaLR(_LRScheduler):
     def __init__(self, optimizer, lr_lambda, last_epoch=-1, verbose=False):
         self.optimizer = optimizer
-        if not isinstance(lr_lambda, list) and not isinstance(lr_lambda, tuple):
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
-        else:
-            if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError("Expected {} lr_lambdas, but got {}".format(
-                    len(optimizer.param_groups), len(lr_lambda)))
-            self.lr_lambdas = list(lr_lambda)
+        self.lr_lambdas = _per_group_lambdas(optimizer, lr_lambda)
         super(LambdaLR, self).__init__(optimizer, last_epoch, verbose)
 
     def state_dict(self):
@@ -188,13 +209,7 @@ class LambdaLR(_LRScheduler):
 class MultiplicativeLR(_LRScheduler):
     def __init__(self, optimizer, lr_lambda, last_epoch=-1, verbose=False):
         self.optimizer = optimizer
-        if not isinstance(lr_lambda, list) and not isinstance(lr_lambda, tuple):
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
-        else:
-            if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError("Expected {} lr_lambdas, but got {}".format(
-                    len(optimizer.param_groups), len(lr_lambda)))
-            self.lr_lambdas = list(lr_lambda)
+        self.lr_lambdas = _per_group_lambdas(optimizer, lr_lambda)
         super(MultiplicativeLR, self).__init__(optimizer, last_epoch, verbose)
 
     def state_dict(self):
@@ -410,17 +425,10 @@ class SequentialLR(_LRScheduler):
         self._last_lr = scheduler.get_last_lr()
 
     def state_dict(self):
-        state_dict = {key: value for key, value in self.__dict__.items()
-                      if key not in ('optimizer', '_schedulers')}
-        state_dict['_schedulers'] = [s.state_dict() for s in self._schedulers]
-        return state_dict
+        return _schedulers_state_dict(self)
 
     def load_state_dict(self, state_dict):
-        _schedulers = state_dict.pop('_schedulers')
-        self.__dict__.update(state_dict)
-        state_dict['_schedulers'] = _schedulers
-        for idx, s in enumerate(_schedulers):
-            self._schedulers[idx].load_state_dict(s)
+        _schedulers_load_state_dict(self, state_dict)
 
 
 class ChainedScheduler(_LRScheduler):
@@ -440,17 +448,10 @@ class ChainedScheduler(_LRScheduler):
         self._last_lr = [group['lr'] for group in self._schedulers[-1].optimizer.param_groups]
 
     def state_dict(self):
-        state_dict = {key: value for key, value in self.__dict__.items()
-                      if key not in ('optimizer', '_schedulers')}
-        state_dict['_schedulers'] = [s.state_dict() for s in self._schedulers]
-        return state_dict
+        return _schedulers_state_dict(self)
 
     def load_state_dict(self, state_dict):
-        _schedulers = state_dict.pop('_schedulers')
-        self.__dict__.update(state_dict)
-        state_dict['_schedulers'] = _schedulers
-        for idx, s in enumerate(_schedulers):
-            self._schedulers[idx].load_state_dict(s)
+        _schedulers_load_state_dict(self, state_dict)
 
 
 def _format_param(name, optimizer, param):
