@@ -953,6 +953,12 @@ run_graph (Run             *run,
         }
       /* As in PyTorch 1.13, even the root runs only when it leads to an input. */
       mark_needed (run, root_nodes, n_roots);
+      /* backward(inputs=): the inputs' own nodes run too (PyTorch's output
+       * edges with accumulate_grad), the nodes past them do not. */
+      if (options->accumulate_inputs)
+        for (guint i = 0; i < options->n_inputs; i++)
+          if (run->capture_node[i] != NULL)
+            task_get (run, run->capture_node[i])->needed = TRUE;
     }
 
   if (n_roots == 1)
@@ -1011,7 +1017,8 @@ cr_autograd_run (CrTensor *const          *roots,
   g_return_val_if_fail (roots != NULL && n_roots > 0, FALSE);
   if (options == NULL)
     options = &default_options;
-  g_return_val_if_fail (options->inputs == NULL || out_grads != NULL, FALSE);
+  g_return_val_if_fail (options->inputs == NULL || out_grads != NULL
+                        || options->accumulate_inputs, FALSE);
 
   run.options = options;
   run.inputs_mode = options->inputs != NULL;
@@ -1074,7 +1081,7 @@ out_edges:
   for (guint i = 0; i < n_roots; i++)
     cr_node_unref (root_edges[i].node);
 
-  if (ok && run.inputs_mode && !options->allow_unused)
+  if (ok && run.inputs_mode && !options->allow_unused && !options->accumulate_inputs)
     for (guint i = 0; i < options->n_inputs; i++)
       if (run.captured[i] == NULL)
         {
@@ -1091,7 +1098,7 @@ out_grads_only:
     cr_tensor_unref (root_grads[i]);
   if (run.inputs_mode)
     {
-      if (ok)
+      if (ok && !options->accumulate_inputs)
         *out_grads = g_steal_pointer (&run.captured);
       else if (run.captured != NULL)
         for (guint i = 0; i < options->n_inputs; i++)

@@ -52,6 +52,11 @@ typedef struct {
   CrTensor *const           *inputs;
   guint                      n_inputs;
   gboolean                   allow_unused;
+  /* tensor.backward(inputs=...): with inputs set, run only what reaches them
+   * and accumulate into their .grad (leaves through AccumulateGrad and their
+   * hooks, non-leaves through retain_grad's hook, which the caller installs)
+   * instead of returning the gradients; out_grads may be NULL. */
+  gboolean                   accumulate_inputs;
   const CrBackwardObserver  *observer;       /* may be NULL */
   gpointer                   observer_data;
   /* Checked between nodes; set it (from any thread) to cancel. */
@@ -62,7 +67,8 @@ typedef struct {
  * scalar root (implicit 1; otherwise PyTorch's "grad can be implicitly created
  * only for scalar outputs"). With options->inputs set, returns in *out_grads a
  * new array (n_inputs entries, each a new ref or NULL when unused) instead of
- * writing .grad; pass NULL for out_grads otherwise. */
+ * writing .grad (unless options->accumulate_inputs); pass NULL for out_grads
+ * otherwise. */
 gboolean   cr_autograd_run      (CrTensor *const         *roots,
                                  CrTensor *const         *grad_roots,
                                  guint                    n_roots,

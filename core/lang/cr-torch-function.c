@@ -157,6 +157,45 @@ tensor_list (const char *fname,
   return FALSE;
 }
 
+/* backward(inputs=...): a tensor or a sequence of them, not empty; a
+ * non-leaf retains its grad, which is how its .grad gets written (PyTorch's
+ * run_backward with accumulate_grad calls retain_grad on every input, which
+ * also refuses one that does not require grad). Borrowed pointers. */
+static gboolean
+backward_inputs (CrValue    *v,
+                 GPtrArray  *out,
+                 GError    **error)
+{
+  if ((v->kind == CR_VALUE_LIST || v->kind == CR_VALUE_TUPLE) && cr_seq_len (v) == 0)
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "'inputs' argument to backward() cannot be empty.");
+      return FALSE;
+    }
+  if (!tensor_list ("backward", "inputs", v, out, FALSE, error))
+    return FALSE;
+  for (guint i = 0; i < out->len; i++)
+    if (!cr_tensor_retain_grad (g_ptr_array_index (out, i), error))
+      return FALSE;
+  return TRUE;
+}
+
+/* Points options at the inputs (kept alive by the caller's array). */
+static gboolean
+use_backward_inputs (CrBackwardOptions  *options,
+                     CrValue            *v,
+                     GPtrArray          *inputs,
+                     GError            **error)
+{
+  if (!backward_inputs (v, inputs, error))
+    return FALSE;
+  options->inputs = (CrTensor *const *) inputs->pdata;
+  options->n_inputs = inputs->len;
+  options->accumulate_inputs = TRUE;
+  options->allow_unused = TRUE;
+  return TRUE;
+}
+
 /* retain_graph=None means "as create_graph". */
 static gboolean
 retain_arg (CrTorchArgs *a,
@@ -237,7 +276,7 @@ run_backward (CrInterp        *interp,
   gpointer observer_data = NULL;
   gboolean ok;
 
-  if (options->create_graph && options->inputs == NULL)
+  if (options->create_graph && (options->inputs == NULL || options->accumulate_inputs))
     cr_interp_warn (interp, "UserWarning",
                     "Using backward() with create_graph=True will create a reference cycle "
                     "between the parameter and its gradient which can cause a memory leak. We "
@@ -245,7 +284,7 @@ run_backward (CrInterp        *interp,
                     "you have to use this function, make sure to reset the .grad fields of "
                     "your parameters to None after use to break the cycle and avoid the leak. "
                     "(Triggered internally at  ./torch/csrc/autograd/engine.cpp:1059.)");
-  if (options->create_graph && options->inputs == NULL)
+  if (options->create_graph && (options->inputs == NULL || options->accumulate_inputs))
     cr_torch_break_grad_cycles_at_end (interp, roots, n_roots);
   options->observer = cr_interp_backward_begin (interp, roots, n_roots, &observer_data);
   options->observer_data = observer_data;
@@ -268,6 +307,7 @@ cr_torch_native_backward (CrInterp       *interp,
   CrBackwardOptions options = { 0 };
   CrTensor *gradient = NULL;
   CrTensor *root;
+  g_autoptr(GPtrArray) inputs = g_ptr_array_new ();
   PARSE ("backward", "self | gradient retain_graph create_graph inputs");
 
   root = cr_torch_args_tensor (&a, 0, error);
@@ -282,12 +322,8 @@ cr_torch_native_backward (CrInterp       *interp,
   if (!cr_torch_args_bool (&a, 3, FALSE, &options.create_graph, error)
       || !retain_arg (&a, 2, options.create_graph, &options.retain_graph, error))
     return NULL;
-  if (cr_torch_args_has (&a, 4))
-    {
-      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
-                           "backward(inputs=...) is not supported by Chainrule");
-      return NULL;
-    }
+  if (cr_torch_args_has (&a, 4) && !use_backward_inputs (&options, a.values[4], inputs, error))
+    return NULL;
   if (!run_backward (interp, &root, &gradient, 1, &options, NULL, error))
     return NULL;
   return cr_value_none ();
@@ -308,6 +344,7 @@ cr_torch_native_autograd_backward (CrInterp       *interp,
   CrBackwardOptions options = { 0 };
   g_autoptr(GPtrArray) roots = g_ptr_array_new ();
   g_autoptr(GPtrArray) grads = g_ptr_array_new ();
+  g_autoptr(GPtrArray) inputs = g_ptr_array_new ();
   PARSE ("backward",
          "tensors | grad_tensors retain_graph create_graph grad_variables inputs");
 
@@ -329,12 +366,8 @@ cr_torch_native_autograd_backward (CrInterp       *interp,
   if (!cr_torch_args_bool (&a, 3, FALSE, &options.create_graph, error)
       || !retain_arg (&a, 2, options.create_graph, &options.retain_graph, error))
     return NULL;
-  if (cr_torch_args_has (&a, 5))
-    {
-      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
-                           "backward(inputs=...) is not supported by Chainrule");
-      return NULL;
-    }
+  if (cr_torch_args_has (&a, 5) && !use_backward_inputs (&options, a.values[5], inputs, error))
+    return NULL;
   if (!run_backward (interp, (CrTensor *const *) roots->pdata,
                      (CrTensor *const *) grads->pdata, roots->len, &options, NULL, error))
     return NULL;
