@@ -259,6 +259,32 @@ typedef struct {
 /* The message buffer every function takes last. */
 #define CR_CUDA_MSG char *msg, size_t msg_size
 
+/* Convolution geometry for im2col / col2im (cr-kernels-conv.h's
+ * CrConvGeom plus the kernel and output sizes): output position (oy, ox)
+ * and tap (i, j) read input (oy*stride[0] - padding[0] + i*dilation[0],
+ * ox*stride[1] - padding[1] + j*dilation[1]); out[] = (oh, ow). */
+typedef struct {
+  int64_t kernel[2];
+  int64_t stride[2];
+  int64_t padding[2];
+  int64_t dilation[2];
+  int64_t out[2];
+} CrCudaConvGeom;
+
+/* Pooling geometry: core's CrPoolGeom (core/cpu/cr-kernels-conv.h says what
+ * each field means; the windows and divisors are the CPU's exactly). */
+typedef struct {
+  int32_t adaptive;
+  int32_t count_include_pad;
+  int64_t kernel[2];
+  int64_t stride[2];
+  int64_t padding[2];
+  int64_t dilation[2];
+  int64_t in[2];               /* H, W */
+  int64_t out[2];              /* oh, ow */
+  int64_t divisor_override;    /* 0: none */
+} CrCudaPoolGeom;
+
 /* ---- the table -------------------------------------------------------------
  *
  * Members are grouped; core treats a NULL member as "not implemented on CUDA
@@ -453,6 +479,49 @@ typedef struct CrCudaApi {
   /* out (int64, 1-d, contiguous, count_nonzero(mask) elements) = the flat
    * logical positions of mask's nonzero elements, ascending. Asynchronous. */
   int (*nonzero_flat)  (const CrCudaTensor *out, const CrCudaTensor *mask, CR_CUDA_MSG);
+  /* == Convolution and pooling (gpu/cr-cuda-conv.cu, gpu/cr-cuda-pool.cu);
+   * asynchronous. core/cuda/cr-cuda-conv.c builds conv2d and its two
+   * adjoints from im2col / col2im and gemm, as the CPU does. ============== */
+
+  /* cols (C*kh*kw, nb*oh*ow), row (c*kh + i)*kw + j, column b*oh*ow +
+   * oy*ow + ox = x[b, c] at tap (i, j) of output (oy, ox), 0 in the
+   * padding. x (nb, C, H, W), any strides; cols any strides (contiguous in
+   * practice), cols' shape as stated (else CR_CUDA_ERR_INVALID). dtypes:
+   * float32/float64/int64, one for both. */
+  int (*im2col)        (const CrCudaTensor *cols, const CrCudaTensor *x,
+                        const CrCudaConvGeom *geom, CR_CUDA_MSG);
+  /* The adjoint: x[b, c, y, x] = the sum of the cols entries that im2col
+   * would read from it, in (i, j, oy, ox) order; every element of x is
+   * WRITTEN (not accumulated), 0 where no tap reads it. Gathers, so no
+   * atomics and the CPU's order of additions per element. */
+  int (*col2im)        (const CrCudaTensor *x, const CrCudaTensor *cols,
+                        const CrCudaConvGeom *geom, CR_CUDA_MSG);
+  /* Max over each window of the planes x (P, H, W) -> values (P, oh, ow)
+   * and int64 indices (flat y*W + x in the plane): taps in row-major
+   * order, the first maximum wins, every NaN replaces the maximum (the
+   * CPU's rule). float32/float64; values x's dtype; any strides. */
+  int (*max_pool2d)    (const CrCudaTensor *values, const CrCudaTensor *indices,
+                        const CrCudaTensor *x, const CrCudaPoolGeom *geom, CR_CUDA_MSG);
+  /* gx (P, H, W) = gy (P, oh, ow) summed at indices (P, oh, ow), every
+   * element of gx written (a gather over the windows that hold it, in
+   * ascending output order: the CPU's order). Indices outside the plane are
+   * ignored. float32/float64. */
+  int (*max_pool2d_backward) (const CrCudaTensor *gx, const CrCudaTensor *gy,
+                        const CrCudaTensor *indices, const CrCudaPoolGeom *geom, CR_CUDA_MSG);
+  /* out (P, oh, ow) = g (P, H, W) at indices (double backward); an index
+   * outside the plane gives 0. float32/float64. */
+  int (*max_pool2d_gather) (const CrCudaTensor *out, const CrCudaTensor *g,
+                        const CrCudaTensor *indices, const CrCudaPoolGeom *geom, CR_CUDA_MSG);
+  /* out (P, oh, ow) = window sums / divisor (cr-kernels-conv.h); an empty
+   * window gives 0. float32/float64, and int64 when not adaptive (C's
+   * division). */
+  int (*avg_pool2d)    (const CrCudaTensor *out, const CrCudaTensor *x,
+                        const CrCudaPoolGeom *geom, CR_CUDA_MSG);
+  /* The adjoint: gx (P, H, W), every element written, = the sum of gy /
+   * divisor over the windows that hold it, in ascending output order.
+   * float32/float64. */
+  int (*avg_pool2d_backward) (const CrCudaTensor *gx, const CrCudaTensor *gy,
+                        const CrCudaPoolGeom *geom, CR_CUDA_MSG);
 } CrCudaApi;
 
 /* The module's one exported entry. Fills *api (every member; unwritten kernels

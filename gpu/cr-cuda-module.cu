@@ -112,5 +112,12 @@ cr_cuda_module_get_api (int abi_version, CrCudaApi *api)
   api->put = cr_cuda_k_put;
   api->count_nonzero = cr_cuda_k_count_nonzero;
   api->nonzero_flat = cr_cuda_k_nonzero_flat;
+  api->im2col = cr_cuda_k_im2col;
+  api->col2im = cr_cuda_k_col2im;
+  api->max_pool2d = cr_cuda_k_max_pool2d;
+  api->max_pool2d_backward = cr_cuda_k_max_pool2d_backward;
+  api->max_pool2d_gather = cr_cuda_k_max_pool2d_gather;
+  api->avg_pool2d = cr_cuda_k_avg_pool2d;
+  api->avg_pool2d_backward = cr_cuda_k_avg_pool2d_backward;
   return CR_CUDA_OK;
 }

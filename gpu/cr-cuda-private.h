@@ -55,6 +55,23 @@ CR_CUDA_KERNEL int cr_cuda_k_count_nonzero (const CrCudaTensor *x, int64_t *out_
                                             CR_CUDA_MSG);
 CR_CUDA_KERNEL int cr_cuda_k_nonzero_flat (const CrCudaTensor *out, const CrCudaTensor *mask,
                                            CR_CUDA_MSG);
+CR_CUDA_KERNEL int cr_cuda_k_im2col (const CrCudaTensor *cols, const CrCudaTensor *x,
+                                     const CrCudaConvGeom *geom, CR_CUDA_MSG);
+CR_CUDA_KERNEL int cr_cuda_k_col2im (const CrCudaTensor *x, const CrCudaTensor *cols,
+                                     const CrCudaConvGeom *geom, CR_CUDA_MSG);
+CR_CUDA_KERNEL int cr_cuda_k_max_pool2d (const CrCudaTensor *values, const CrCudaTensor *indices,
+                                         const CrCudaTensor *x, const CrCudaPoolGeom *geom,
+                                         CR_CUDA_MSG);
+CR_CUDA_KERNEL int cr_cuda_k_max_pool2d_backward (const CrCudaTensor *gx, const CrCudaTensor *gy,
+                                                  const CrCudaTensor *indices,
+                                                  const CrCudaPoolGeom *geom, CR_CUDA_MSG);
+CR_CUDA_KERNEL int cr_cuda_k_max_pool2d_gather (const CrCudaTensor *out, const CrCudaTensor *g,
+                                                const CrCudaTensor *indices,
+                                                const CrCudaPoolGeom *geom, CR_CUDA_MSG);
+CR_CUDA_KERNEL int cr_cuda_k_avg_pool2d (const CrCudaTensor *out, const CrCudaTensor *x,
+                                         const CrCudaPoolGeom *geom, CR_CUDA_MSG);
+CR_CUDA_KERNEL int cr_cuda_k_avg_pool2d_backward (const CrCudaTensor *gx, const CrCudaTensor *gy,
+                                                  const CrCudaPoolGeom *geom, CR_CUDA_MSG);
 
 /* Shared services of gpu/cr-cuda-memory.cu for the kernel files. */
 

@@ -97,8 +97,8 @@ gboolean  cr_cuda_put               (CrTensor        *dst,
 CrTensor *cr_cuda_nonzero_flat      (const CrTensor  *mask,
                                      GError         **error);
 
-/* Convolution and pooling (cr-cuda-conv.c): the CPU kernels on host copies
- * until gpu/ has its own. */
+/* Convolution and pooling (cr-cuda-conv.c): im2col/col2im + gemm and the
+ * module's pooling kernels. */
 CrTensor *cr_cuda_conv2d            (const CrTensor *x, const CrTensor *w, const CrTensor *bias,
                                      const CrConvGeom *geom, GError **error);
 CrTensor *cr_cuda_conv2d_input_grad (const CrTensor *gy, const CrTensor *w, const CrTensor *bias,

@@ -54,6 +54,11 @@ CrTensor *cr_to_device             (CrTensor        *x,
  * asynchronous CUDA error as a RuntimeError. TRUE without a backend. */
 gboolean  cr_cuda_synchronize      (GError         **error);
 
+/* For tests: the elements of a CUDA convolution's column matrix per chunk
+ * of the batch (0: the default, 16M), so that small cases take several
+ * chunks. */
+void      cr_cuda_set_conv_chunk_elements (gint64 elements);
+
 /* The error of an op that got tensors on two devices, with PyTorch's text:
  * "Expected all tensors to be on the same device, but found at least two
  * devices, cuda:0 and cpu!" (first, second in operand order). */

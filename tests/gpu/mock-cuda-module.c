@@ -1162,6 +1162,373 @@ nonzero_flat (const CrCudaTensor *out, const CrCudaTensor *mask, char *msg, size
   return r;
 }
 
+/* ---- convolution columns and pooling (the CPU's semantics, in double) -------- */
+
+/* Element (i0, i1, i2[, i3]) of a 3-d or 4-d descriptor, by logical index. */
+static int64_t
+pos3 (const CrCudaTensor *t, int64_t a, int64_t b, int64_t c)
+{
+  return (a * t->shape[1] + b) * t->shape[2] + c;
+}
+
+static int
+conv_cols_check (const CrCudaTensor *cols, const CrCudaTensor *x, const CrCudaConvGeom *g,
+                 char *msg, size_t msg_size)
+{
+  if (cols->ndim != 2 || x->ndim != 4 || cols->dtype != x->dtype
+      || cols->shape[0] != x->shape[1] * g->kernel[0] * g->kernel[1]
+      || cols->shape[1] != x->shape[0] * g->out[0] * g->out[1])
+    return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "im2col/col2im: shapes outside the ABI");
+  if (x->dtype != CR_CUDA_FLOAT32 && x->dtype != CR_CUDA_FLOAT64 && x->dtype != CR_CUDA_INT64)
+    return set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size, "im2col: dtype not supported");
+  return CR_CUDA_OK;
+}
+
+/* The input position of output o and tap k along axis a, or -1 outside. */
+static int64_t
+conv_tap (const CrCudaConvGeom *g, int a, int64_t o, int64_t k, int64_t size)
+{
+  int64_t i = o * g->stride[a] - g->padding[a] + k * g->dilation[a];
+  return i >= 0 && i < size ? i : -1;
+}
+
+static int
+im2col_impl (const CrCudaTensor *cols, const CrCudaTensor *x, const CrCudaConvGeom *g,
+             char *msg, size_t msg_size)
+{
+  int code = conv_cols_check (cols, x, g, msg, msg_size);
+  int64_t nb = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
+  int64_t kh = g->kernel[0], kw = g->kernel[1], oh = g->out[0], ow = g->out[1];
+
+  if (code != CR_CUDA_OK)
+    return code;
+  for (int64_t c = 0; c < C; c++)
+    for (int64_t i = 0; i < kh; i++)
+      for (int64_t j = 0; j < kw; j++)
+        for (int64_t b = 0; b < nb; b++)
+          for (int64_t oy = 0; oy < oh; oy++)
+            for (int64_t ox = 0; ox < ow; ox++)
+              {
+                int64_t r = (c * kh + i) * kw + j, q = (b * oh + oy) * ow + ox;
+                int64_t iy = conv_tap (g, 0, oy, i, H), ix = conv_tap (g, 1, ox, j, W);
+                int64_t src = ((b * C + c) * H + iy) * W + ix;
+                int64_t dst = r * cols->shape[1] + q;
+
+                if (x->dtype == CR_CUDA_INT64)
+                  store_i (cols, dst, iy < 0 || ix < 0 ? 0 : load_i (x, src));
+                else
+                  store (cols, dst, iy < 0 || ix < 0 ? 0.0 : load (x, src));
+              }
+  return CR_CUDA_OK;
+}
+
+static int
+col2im_impl (const CrCudaTensor *x, const CrCudaTensor *cols, const CrCudaConvGeom *g,
+             char *msg, size_t msg_size)
+{
+  int code = conv_cols_check (cols, x, g, msg, msg_size);
+  int64_t nb = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
+  int64_t kh = g->kernel[0], kw = g->kernel[1], oh = g->out[0], ow = g->out[1];
+  int64_t n = nb * C * H * W;
+  double *acc;
+  int64_t *acc_i;
+
+  if (code != CR_CUDA_OK)
+    return code;
+  /* Every element is written: the sums start from zero here. */
+  acc = calloc ((size_t) (n > 0 ? n : 1), sizeof *acc);
+  acc_i = calloc ((size_t) (n > 0 ? n : 1), sizeof *acc_i);
+  if (acc == NULL || acc_i == NULL)
+    {
+      free (acc);
+      free (acc_i);
+      return set_msg (CR_CUDA_ERR_OUT_OF_MEMORY, msg, msg_size, "col2im: out of host memory");
+    }
+  for (int64_t c = 0; c < C; c++)
+    for (int64_t i = 0; i < kh; i++)
+      for (int64_t j = 0; j < kw; j++)
+        for (int64_t b = 0; b < nb; b++)
+          for (int64_t oy = 0; oy < oh; oy++)
+            for (int64_t ox = 0; ox < ow; ox++)
+              {
+                int64_t r = (c * kh + i) * kw + j, q = (b * oh + oy) * ow + ox;
+                int64_t iy = conv_tap (g, 0, oy, i, H), ix = conv_tap (g, 1, ox, j, W);
+                int64_t at = ((b * C + c) * H + iy) * W + ix;
+
+                if (iy < 0 || ix < 0)
+                  continue;
+                if (x->dtype == CR_CUDA_INT64)
+                  acc_i[at] = wrap_add (acc_i[at], load_i (cols, r * cols->shape[1] + q));
+                else
+                  acc[at] += load (cols, r * cols->shape[1] + q);
+              }
+  for (int64_t k = 0; k < n; k++)
+    {
+      if (x->dtype == CR_CUDA_INT64)
+        store_i (x, k, acc_i[k]);
+      else
+        store (x, k, acc[k]);
+    }
+  free (acc);
+  free (acc_i);
+  return CR_CUDA_OK;
+}
+
+/* cr-kernels-conv.h's window of output o along axis a. */
+typedef struct {
+  int64_t first, end, step, span;
+} PoolWin;
+
+static PoolWin
+pool_window (const CrCudaPoolGeom *g, int a, int64_t o)
+{
+  PoolWin w;
+  int64_t size = g->in[a];
+
+  if (g->adaptive)
+    {
+      w.first = o * size / g->out[a];
+      w.end = ((o + 1) * size + g->out[a] - 1) / g->out[a];
+      w.step = 1;
+      w.span = w.end - w.first;
+    }
+  else
+    {
+      int64_t d = g->dilation[a], start = o * g->stride[a] - g->padding[a];
+      int64_t last = start + (g->kernel[a] - 1) * d, hi = start + g->kernel[a];
+
+      w.first = start < 0 ? start + (-start + d - 1) / d * d : start;
+      w.end = last + 1 < size ? last + 1 : size;
+      w.step = d;
+      w.span = (hi < size + g->padding[a] ? hi : size + g->padding[a]) - start;
+    }
+  return w;
+}
+
+static double
+pool_divisor (const CrCudaPoolGeom *g, const PoolWin *y, const PoolWin *x)
+{
+  int64_t ny = y->end - y->first, nx = x->end - x->first;
+
+  if (g->divisor_override != 0)
+    return (double) g->divisor_override;
+  if (g->count_include_pad && !g->adaptive)
+    return (double) (y->span * x->span);
+  return (double) ((ny > 0 ? ny : 0) * (nx > 0 ? nx : 0));
+}
+
+/* t is (P, h, w) with the given sizes. */
+static int
+pool_planes_ok (const CrCudaTensor *t, int64_t P, int64_t h, int64_t w)
+{
+  return t->ndim == 3 && t->shape[0] == P && t->shape[1] == h && t->shape[2] == w;
+}
+
+static int
+pool_invalid (const char *what, char *msg, size_t msg_size)
+{
+  return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "%s: shapes outside the ABI", what);
+}
+
+static int
+pool_unsupported (const char *what, char *msg, size_t msg_size)
+{
+  return set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size, "%s: dtype not supported", what);
+}
+
+static int
+max_pool2d_impl (const CrCudaTensor *values, const CrCudaTensor *indices, const CrCudaTensor *x,
+                 const CrCudaPoolGeom *g, char *msg, size_t msg_size)
+{
+  int64_t P = x->ndim == 3 ? x->shape[0] : -1;
+
+  if (!pool_planes_ok (x, P, g->in[0], g->in[1]) || !pool_planes_ok (values, P, g->out[0], g->out[1])
+      || !pool_planes_ok (indices, P, g->out[0], g->out[1]) || indices->dtype != CR_CUDA_INT64)
+    return pool_invalid ("max_pool2d", msg, msg_size);
+  if (x->dtype != CR_CUDA_FLOAT32 && x->dtype != CR_CUDA_FLOAT64)
+    return pool_unsupported ("max_pool2d", msg, msg_size);
+  for (int64_t p = 0; p < P; p++)
+    for (int64_t oy = 0; oy < g->out[0]; oy++)
+      for (int64_t ox = 0; ox < g->out[1]; ox++)
+        {
+          PoolWin y = pool_window (g, 0, oy), xw = pool_window (g, 1, ox);
+          double best = -INFINITY;
+          int64_t at = y.first * g->in[1] + xw.first;
+
+          for (int64_t iy = y.first; iy < y.end; iy += y.step)
+            for (int64_t ix = xw.first; ix < xw.end; ix += xw.step)
+              {
+                double v = load (x, pos3 (x, p, iy, ix));
+                if (v > best || isnan (v))
+                  {
+                    best = v;
+                    at = iy * g->in[1] + ix;
+                  }
+              }
+          store (values, pos3 (values, p, oy, ox), best);
+          store_i (indices, pos3 (indices, p, oy, ox), at);
+        }
+  return CR_CUDA_OK;
+}
+
+static int
+max_pool2d_backward_impl (const CrCudaTensor *gx, const CrCudaTensor *gy,
+                          const CrCudaTensor *indices, const CrCudaPoolGeom *g, char *msg,
+                          size_t msg_size)
+{
+  int64_t P = gy->ndim == 3 ? gy->shape[0] : -1, plane = g->in[0] * g->in[1];
+
+  if (!pool_planes_ok (gy, P, g->out[0], g->out[1]) || !pool_planes_ok (gx, P, g->in[0], g->in[1])
+      || !pool_planes_ok (indices, P, g->out[0], g->out[1]) || indices->dtype != CR_CUDA_INT64)
+    return pool_invalid ("max_pool2d_backward", msg, msg_size);
+  if (gy->dtype != CR_CUDA_FLOAT32 && gy->dtype != CR_CUDA_FLOAT64)
+    return pool_unsupported ("max_pool2d_backward", msg, msg_size);
+  for (int64_t p = 0; p < P; p++)
+    {
+      for (int64_t k = 0; k < plane; k++)
+        store (gx, p * plane + k, 0.0);
+      for (int64_t o = 0; o < g->out[0] * g->out[1]; o++)
+        {
+          int64_t k = load_i (indices, p * g->out[0] * g->out[1] + o);
+          if (k >= 0 && k < plane)
+            store (gx, p * plane + k,
+                   load (gx, p * plane + k) + load (gy, p * g->out[0] * g->out[1] + o));
+        }
+    }
+  return CR_CUDA_OK;
+}
+
+static int
+max_pool2d_gather_impl (const CrCudaTensor *out, const CrCudaTensor *src,
+                        const CrCudaTensor *indices, const CrCudaPoolGeom *g, char *msg,
+                        size_t msg_size)
+{
+  int64_t P = src->ndim == 3 ? src->shape[0] : -1, plane = g->in[0] * g->in[1];
+  int64_t oplane = g->out[0] * g->out[1];
+
+  if (!pool_planes_ok (src, P, g->in[0], g->in[1]) || !pool_planes_ok (out, P, g->out[0], g->out[1])
+      || !pool_planes_ok (indices, P, g->out[0], g->out[1]) || indices->dtype != CR_CUDA_INT64)
+    return pool_invalid ("max_pool2d_gather", msg, msg_size);
+  if (src->dtype != CR_CUDA_FLOAT32 && src->dtype != CR_CUDA_FLOAT64)
+    return pool_unsupported ("max_pool2d_gather", msg, msg_size);
+  for (int64_t p = 0; p < P; p++)
+    for (int64_t o = 0; o < oplane; o++)
+      {
+        int64_t k = load_i (indices, p * oplane + o);
+        store (out, p * oplane + o, k >= 0 && k < plane ? load (src, p * plane + k) : 0.0);
+      }
+  return CR_CUDA_OK;
+}
+
+static int
+avg_pool2d_impl (const CrCudaTensor *out, const CrCudaTensor *x, const CrCudaPoolGeom *g,
+                 char *msg, size_t msg_size)
+{
+  int64_t P = x->ndim == 3 ? x->shape[0] : -1;
+
+  if (!pool_planes_ok (x, P, g->in[0], g->in[1]) || !pool_planes_ok (out, P, g->out[0], g->out[1]))
+    return pool_invalid ("avg_pool2d", msg, msg_size);
+  if (x->dtype != CR_CUDA_FLOAT32 && x->dtype != CR_CUDA_FLOAT64
+      && (x->dtype != CR_CUDA_INT64 || g->adaptive))
+    return pool_unsupported ("avg_pool2d", msg, msg_size);
+  for (int64_t p = 0; p < P; p++)
+    for (int64_t oy = 0; oy < g->out[0]; oy++)
+      for (int64_t ox = 0; ox < g->out[1]; ox++)
+        {
+          PoolWin y = pool_window (g, 0, oy), xw = pool_window (g, 1, ox);
+          double sum = 0;
+          int64_t sum_i = 0, div;
+
+          if (y.first >= y.end || xw.first >= xw.end)
+            {
+              store (out, pos3 (out, p, oy, ox), 0.0);
+              continue;
+            }
+          for (int64_t iy = y.first; iy < y.end; iy += y.step)
+            for (int64_t ix = xw.first; ix < xw.end; ix += xw.step)
+              {
+                if (x->dtype == CR_CUDA_INT64)
+                  sum_i = wrap_add (sum_i, load_i (x, pos3 (x, p, iy, ix)));
+                else
+                  sum += load (x, pos3 (x, p, iy, ix));
+              }
+          if (x->dtype != CR_CUDA_INT64)
+            {
+              store (out, pos3 (out, p, oy, ox), sum / pool_divisor (g, &y, &xw));
+              continue;
+            }
+          div = (int64_t) pool_divisor (g, &y, &xw);
+          /* C's division; / -1 wraps as negation does (no INT64_MIN / -1 trap). */
+          store_i (out, pos3 (out, p, oy, ox),
+                   div == 0 ? 0 : div == -1 ? (int64_t) (0u - (uint64_t) sum_i) : sum_i / div);
+        }
+  return CR_CUDA_OK;
+}
+
+static int
+avg_pool2d_backward_impl (const CrCudaTensor *gx, const CrCudaTensor *gy,
+                          const CrCudaPoolGeom *g, char *msg, size_t msg_size)
+{
+  int64_t P = gy->ndim == 3 ? gy->shape[0] : -1, plane = g->in[0] * g->in[1];
+
+  if (!pool_planes_ok (gy, P, g->out[0], g->out[1]) || !pool_planes_ok (gx, P, g->in[0], g->in[1]))
+    return pool_invalid ("avg_pool2d_backward", msg, msg_size);
+  if (gy->dtype != CR_CUDA_FLOAT32 && gy->dtype != CR_CUDA_FLOAT64)
+    return pool_unsupported ("avg_pool2d_backward", msg, msg_size);
+  for (int64_t p = 0; p < P; p++)
+    {
+      for (int64_t k = 0; k < plane; k++)
+        store (gx, p * plane + k, 0.0);
+      for (int64_t oy = 0; oy < g->out[0]; oy++)
+        for (int64_t ox = 0; ox < g->out[1]; ox++)
+          {
+            PoolWin y = pool_window (g, 0, oy), xw = pool_window (g, 1, ox);
+            double share;
+
+            if (y.first >= y.end || xw.first >= xw.end)
+              continue;
+            share = load (gy, pos3 (gy, p, oy, ox)) / pool_divisor (g, &y, &xw);
+            for (int64_t iy = y.first; iy < y.end; iy += y.step)
+              for (int64_t ix = xw.first; ix < xw.end; ix += xw.step)
+                store (gx, pos3 (gx, p, iy, ix), load (gx, pos3 (gx, p, iy, ix)) + share);
+          }
+    }
+  return CR_CUDA_OK;
+}
+
+#define MOCK_GUARDED(name, params, args)                                        \
+static int                                                                      \
+name params                                                                     \
+{                                                                               \
+  int r;                                                                        \
+  ENTER ();                                                                     \
+  r = name##_impl args;                                                         \
+  LEAVE ();                                                                     \
+  return r;                                                                     \
+}
+
+MOCK_GUARDED (im2col, (const CrCudaTensor *cols, const CrCudaTensor *x, const CrCudaConvGeom *g,
+                       char *msg, size_t msg_size), (cols, x, g, msg, msg_size))
+MOCK_GUARDED (col2im, (const CrCudaTensor *x, const CrCudaTensor *cols, const CrCudaConvGeom *g,
+                       char *msg, size_t msg_size), (x, cols, g, msg, msg_size))
+MOCK_GUARDED (max_pool2d, (const CrCudaTensor *values, const CrCudaTensor *indices,
+                           const CrCudaTensor *x, const CrCudaPoolGeom *g, char *msg,
+                           size_t msg_size), (values, indices, x, g, msg, msg_size))
+MOCK_GUARDED (max_pool2d_backward, (const CrCudaTensor *gx, const CrCudaTensor *gy,
+                                    const CrCudaTensor *indices, const CrCudaPoolGeom *g,
+                                    char *msg, size_t msg_size),
+              (gx, gy, indices, g, msg, msg_size))
+MOCK_GUARDED (max_pool2d_gather, (const CrCudaTensor *out, const CrCudaTensor *src,
+                                  const CrCudaTensor *indices, const CrCudaPoolGeom *g,
+                                  char *msg, size_t msg_size),
+              (out, src, indices, g, msg, msg_size))
+MOCK_GUARDED (avg_pool2d, (const CrCudaTensor *out, const CrCudaTensor *x,
+                           const CrCudaPoolGeom *g, char *msg, size_t msg_size),
+              (out, x, g, msg, msg_size))
+MOCK_GUARDED (avg_pool2d_backward, (const CrCudaTensor *gx, const CrCudaTensor *gy,
+                                    const CrCudaPoolGeom *g, char *msg, size_t msg_size),
+              (gx, gy, g, msg, msg_size))
+
 int cr_cuda_module_get_api (int abi_version, CrCudaApi *api);
 
 __attribute__ ((visibility ("default"))) int
@@ -1209,5 +1576,12 @@ cr_cuda_module_get_api (int abi_version, CrCudaApi *api)
   api->put = put;
   api->count_nonzero = count_nonzero;
   api->nonzero_flat = nonzero_flat;
+  api->im2col = im2col;
+  api->col2im = col2im;
+  api->max_pool2d = max_pool2d;
+  api->max_pool2d_backward = max_pool2d_backward;
+  api->max_pool2d_gather = max_pool2d_gather;
+  api->avg_pool2d = avg_pool2d;
+  api->avg_pool2d_backward = avg_pool2d_backward;
   return CR_CUDA_OK;
 }

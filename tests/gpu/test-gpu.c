@@ -9,6 +9,7 @@
  * Also: out of memory and mixed devices are RuntimeErrors, and copies
  * between the devices round-trip. */
 #include "cr-kernels.h"
+#include "cr-kernels-conv.h"
 #include "cr-cuda.h"
 #include "cr-device.h"
 #include "cr-error.h"
@@ -596,6 +597,207 @@ test_scripts (void)
     }
 }
 
+/* ---- convolution and pooling ----------------------------------------------------- */
+
+/* A case of conv2d and its two adjoints on both devices. x_nhwc: x is a
+ * permuted view of an (N, H, W, C) tensor (channels last). */
+typedef struct {
+  gint64     N, C, H, W, OC, kh, kw;
+  CrConvGeom g;
+  gboolean   bias, x_nhwc;
+} ConvCase;
+
+static void
+check_conv (CrDType dt, const ConvCase *c, const char *label)
+{
+  gint64 xs[4] = { c->N, c->C, c->H, c->W }, xs_nhwc[4] = { c->N, c->H, c->W, c->C };
+  gint64 x_strides[4] = { c->H * c->W * c->C, 1, c->W * c->C, c->C };
+  gint64 ws[4] = { c->OC, c->C / c->g.groups, c->kh, c->kw };
+  gint64 oh = (c->H + 2 * c->g.padding[0] - c->g.dilation[0] * (c->kh - 1) - 1) / c->g.stride[0] + 1;
+  gint64 ow = (c->W + 2 * c->g.padding[1] - c->g.dilation[1] * (c->kw - 1) - 1) / c->g.stride[1] + 1;
+  gint64 ys[4] = { c->N, c->OC, oh, ow };
+  g_autoptr(CrTensor) x_base = randn (c->x_nhwc ? xs_nhwc : xs, 4, dt);
+  g_autoptr(CrTensor) x = c->x_nhwc ? cr_tensor_new_view (x_base, xs, 4, x_strides, 0)
+                                    : cr_tensor_ref (x_base);
+  g_autoptr(CrTensor) w = randn (ws, 4, dt);
+  g_autoptr(CrTensor) b = randn (&c->OC, 1, dt);
+  g_autoptr(CrTensor) bc = randn (&c->C, 1, dt);
+  g_autoptr(CrTensor) gy = randn (ys, 4, dt);
+  g_autoptr(CrTensor) dx = same_view_on_cuda (x);
+  g_autoptr(CrTensor) dw = to (w, CR_DEVICE_CUDA);
+  g_autoptr(CrTensor) db = to (b, CR_DEVICE_CUDA);
+  g_autoptr(CrTensor) dbc = to (bc, CR_DEVICE_CUDA);
+  g_autoptr(CrTensor) dgy = to (gy, CR_DEVICE_CUDA);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CrTensor) e1 = cr_kernel_conv2d (x, w, c->bias ? b : NULL, &c->g, &error);
+  g_autoptr(CrTensor) a1 = cr_kernel_conv2d (dx, dw, c->bias ? db : NULL, &c->g, &error);
+  g_autoptr(CrTensor) e2 = cr_kernel_conv2d_input_grad (gy, w, c->bias ? bc : NULL, &c->g,
+                                                        c->H, c->W, &error);
+  g_autoptr(CrTensor) a2 = cr_kernel_conv2d_input_grad (dgy, dw, c->bias ? dbc : NULL, &c->g,
+                                                        c->H, c->W, &error);
+  g_autoptr(CrTensor) e3 = cr_kernel_conv2d_weight_grad (gy, x, &c->g, c->kh, c->kw, &error);
+  g_autoptr(CrTensor) a3 = cr_kernel_conv2d_weight_grad (dgy, dx, &c->g, c->kh, c->kw, &error);
+  double tol = dt == CR_DTYPE_FLOAT32 ? 1e-4 : 1e-11;
+  g_autofree char *w1 = g_strdup_printf ("conv2d %s %s", label, cr_dtype_name (dt));
+  g_autofree char *w2 = g_strdup_printf ("conv2d_input_grad %s %s", label, cr_dtype_name (dt));
+  g_autofree char *w3 = g_strdup_printf ("conv2d_weight_grad %s %s", label, cr_dtype_name (dt));
+
+  g_assert_no_error (error);
+  assert_close (e1, a1, tol, tol, w1);
+  assert_close (e2, a2, tol, tol, w2);
+  assert_close (e3, a3, tol, tol, w3);
+}
+
+static void
+test_conv (void)
+{
+  static const ConvCase cases[] = {
+    /* N C H W OC kh kw  stride pad dil groups  bias nhwc */
+    { 2, 3, 7, 6, 4, 3, 3, { { 1, 1 }, { 1, 1 }, { 1, 1 }, 1 }, TRUE, FALSE },
+    { 3, 4, 9, 8, 6, 3, 2, { { 2, 1 }, { 1, 0 }, { 2, 1 }, 2 }, TRUE, FALSE },
+    { 2, 4, 6, 7, 4, 3, 3, { { 2, 2 }, { 2, 1 }, { 1, 1 }, 4 }, FALSE, TRUE },
+    { 4, 2, 1, 12, 3, 1, 5, { { 1, 3 }, { 0, 2 }, { 1, 2 }, 1 }, TRUE, FALSE },   /* conv1d */
+    { 5, 3, 5, 5, 2, 5, 5, { { 1, 1 }, { 0, 0 }, { 1, 1 }, 1 }, FALSE, TRUE },    /* 1x1 out */
+    { 1, 2, 4, 4, 3, 2, 2, { { 3, 3 }, { 0, 0 }, { 1, 1 }, 1 }, TRUE, FALSE },    /* unread rows */
+  };
+
+  /* Each case with the batch in one chunk, then with small chunks (several
+   * samples per chunk and one), which the module sees in other layouts. */
+  for (int budget = 0; budget < 3; budget++)
+    {
+      cr_cuda_set_conv_chunk_elements (budget == 0 ? 0 : budget == 1 ? 400 : 1);
+      for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+        for (guint d = 0; d < G_N_ELEMENTS (float_dtypes); d++)
+          {
+            g_autofree char *label = g_strdup_printf ("case %u budget %d", i, budget);
+            check_conv (float_dtypes[d], &cases[i], label);
+          }
+    }
+  cr_cuda_set_conv_chunk_elements (0);
+}
+
+/* The output size of a sliding window (ceil_mode: PyTorch's rule, the last
+ * window starts inside the input or the left padding). */
+static gint64
+pool_out (gint64 size, gint64 k, gint64 s, gint64 p, gint64 d, gboolean ceil_mode)
+{
+  gint64 span = size + 2 * p - d * (k - 1) - 1;
+  gint64 o = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
+
+  if (ceil_mode && (o - 1) * s >= size + p)
+    o--;
+  return o;
+}
+
+static void
+check_pool (CrDType dt, const CrPoolGeom *g, gboolean transposed, gboolean with_nan,
+            const char *label)
+{
+  gint64 H = g->in[0], W = g->in[1];
+  gint64 xs[4] = { 2, 3, H, W };
+  /* transposed: x is the transpose of a contiguous (2, 3, W, H) tensor. */
+  gint64 xt_shape[4] = { 2, 3, W, H };
+  gint64 xt_strides[4] = { 3 * H * W, H * W, 1, H };
+  gint64 ys[4] = { 2, 3, g->out[0], g->out[1] };
+  g_autoptr(CrTensor) base = randn (transposed ? xt_shape : xs, 4, dt);
+  g_autoptr(CrTensor) x = NULL;
+  g_autoptr(CrTensor) gy = randn (ys, 4, dt);
+  g_autoptr(CrTensor) gin = randn (xs, 4, dt);
+  g_autoptr(GError) error = NULL;
+  CrTensor *ev = NULL, *ei = NULL, *av = NULL, *ai = NULL;
+  double tol = dt == CR_DTYPE_FLOAT32 ? 1e-5 : 1e-12;
+  g_autofree char *what = g_strdup_printf ("pool %s %s", label, cr_dtype_name (dt));
+
+  if (with_nan)
+    cr_tensor_set_flat (base, 5, NAN);
+  x = transposed ? cr_tensor_new_view (base, xs, 4, xt_strides, 0) : cr_tensor_ref (base);
+  {
+    g_autoptr(CrTensor) dx = same_view_on_cuda (x);
+    g_autoptr(CrTensor) dgy = to (gy, CR_DEVICE_CUDA);
+    g_autoptr(CrTensor) dgin = to (gin, CR_DEVICE_CUDA);
+    g_autoptr(CrTensor) e_avg = NULL;
+    g_autoptr(CrTensor) a_avg = NULL;
+    g_autoptr(CrTensor) e_avgb = NULL;
+    g_autoptr(CrTensor) a_avgb = NULL;
+
+    g_assert_true (cr_kernel_max_pool2d (x, g, &ev, &ei, &error));
+    g_assert_true (cr_kernel_max_pool2d (dx, g, &av, &ai, &error));
+    g_assert_no_error (error);
+    assert_close (ev, av, 0, 0, what);
+    assert_close (ei, ai, 0, 0, what);
+    {
+      /* Backward and gather with the CPU's indices on both devices. */
+      g_autoptr(CrTensor) dei = to (ei, CR_DEVICE_CUDA);
+      g_autoptr(CrTensor) eb = cr_kernel_max_pool2d_backward (gy, ei, g, &error);
+      g_autoptr(CrTensor) ab = cr_kernel_max_pool2d_backward (dgy, dei, g, &error);
+      g_autoptr(CrTensor) eg = cr_kernel_max_pool2d_gather (gin, ei, g, &error);
+      g_autoptr(CrTensor) ag = cr_kernel_max_pool2d_gather (dgin, dei, g, &error);
+      g_assert_no_error (error);
+      assert_close (eb, ab, tol, tol, what);
+      assert_close (eg, ag, 0, 0, what);
+    }
+    e_avg = cr_kernel_avg_pool2d (x, g, &error);
+    a_avg = cr_kernel_avg_pool2d (dx, g, &error);
+    e_avgb = cr_kernel_avg_pool2d_backward (gy, g, &error);
+    a_avgb = cr_kernel_avg_pool2d_backward (dgy, g, &error);
+    g_assert_no_error (error);
+    assert_close (e_avg, a_avg, tol, tol, what);
+    assert_close (e_avgb, a_avgb, tol, tol, what);
+  }
+  cr_tensor_unref (ev);
+  cr_tensor_unref (ei);
+  cr_tensor_unref (av);
+  cr_tensor_unref (ai);
+}
+
+static void
+test_pool (void)
+{
+  for (guint d = 0; d < G_N_ELEMENTS (float_dtypes); d++)
+    {
+      CrDType dt = float_dtypes[d];
+      CrPoolGeom g;
+
+      for (int ceil_mode = 0; ceil_mode < 2; ceil_mode++)
+        for (int include_pad = 0; include_pad < 2; include_pad++)
+          {
+            g_autofree char *label = g_strdup_printf ("sliding ceil %d pad %d", ceil_mode,
+                                                      include_pad);
+            memset (&g, 0, sizeof g);
+            g.kernel[0] = 3; g.kernel[1] = 2;
+            g.stride[0] = 2; g.stride[1] = 3;
+            g.padding[0] = 1; g.padding[1] = 1;
+            g.dilation[0] = 1; g.dilation[1] = 1;
+            g.in[0] = 9; g.in[1] = 8;
+            g.count_include_pad = include_pad;
+            g.divisor_override = include_pad && ceil_mode ? 5 : 0;
+            for (int a = 0; a < 2; a++)
+              g.out[a] = pool_out (g.in[a], g.kernel[a], g.stride[a], g.padding[a], 1, ceil_mode);
+            check_pool (dt, &g, ceil_mode, include_pad, label);
+          }
+      /* Overlapping dilated windows (max pool's dilation; avg reads the
+       * same taps). */
+      memset (&g, 0, sizeof g);
+      g.kernel[0] = 3; g.kernel[1] = 3;
+      g.stride[0] = 1; g.stride[1] = 2;
+      g.padding[0] = 1; g.padding[1] = 0;
+      g.dilation[0] = 2; g.dilation[1] = 1;
+      g.in[0] = 7; g.in[1] = 9;
+      for (int a = 0; a < 2; a++)
+        g.out[a] = pool_out (g.in[a], g.kernel[a], g.stride[a], g.padding[a], g.dilation[a], FALSE);
+      check_pool (dt, &g, FALSE, TRUE, "dilated");
+      /* Adaptive: uneven windows that overlap (9 -> 4) and that do not (8 -> 3). */
+      memset (&g, 0, sizeof g);
+      g.adaptive = TRUE;
+      g.in[0] = 9; g.in[1] = 8;
+      g.out[0] = 4; g.out[1] = 3;
+      check_pool (dt, &g, FALSE, FALSE, "adaptive");
+      check_pool (dt, &g, TRUE, TRUE, "adaptive strided");
+      g.out[0] = 1; g.out[1] = 1;
+      check_pool (dt, &g, FALSE, FALSE, "adaptive global");
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -619,5 +821,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/gpu/errors", test_errors);
   g_test_add_func ("/gpu/round-trip", test_round_trip);
   g_test_add_func ("/gpu/scripts", test_scripts);
+  g_test_add_func ("/gpu/conv", test_conv);
+  g_test_add_func ("/gpu/pool", test_pool);
   return g_test_run ();
 }
