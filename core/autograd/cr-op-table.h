@@ -135,7 +135,11 @@ G_BEGIN_DECLS
   X (AVG_POOL2D_BACKWARD) /* AvgPool2DBackwardBackward0 */             \
   X (ADAPTIVE_AVG_POOL2D) /* AdaptiveAvgPool2DBackward0 */             \
   X (ADAPTIVE_AVG_POOL2D_BACKWARD) /* AdaptiveAvgPool2DBackwardBackward0 */ \
-  X (HARDTANH)            /* HardtanhBackward0: F.hardtanh, F.relu6 */
+  X (HARDTANH)            /* HardtanhBackward0: F.hardtanh, F.relu6 */ \
+  X (HUBER_LOSS)          /* HuberLossBackward0 */                     \
+  X (NLL_LOSS2D)          /* NllLoss2DBackward0: nll_loss over (N, C, d...) */ \
+  X (CONVOLUTION_INPUT)   /* ConvolutionBackwardBackward0: input grad */ \
+  X (CIRCULAR_PAD)        /* CopySlices: F.pad(mode='circular') */
 
 /* The elementwise functions of one tensor are rows of core/cr-unary-ops.def
  * (CR_UNARY_OP), which also gives their rows here (ops/cr-ops-unary.c). */

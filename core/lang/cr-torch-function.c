@@ -48,10 +48,21 @@ node_equal (CrValue *a,
          && a->u.object.type == b->u.object.type && a->u.object.data == b->u.object.data;
 }
 
+/* grad_fn.name(): the C++ class's name, so the nodes PyTorch writes by hand
+ * (not generated from derivatives.yaml) carry their namespace. */
 NATIVE (native_node_name)
 {
+  CrNode *node;
   PARSE ("name", "self");
-  return cr_value_new_str (cr_node_name (self->u.object.data));
+  node = self->u.object.data;
+  if (node->op != NULL && node->custom_name == NULL
+      && (strcmp (node->op->grad_fn_name, "AccumulateGrad") == 0
+          || strcmp (node->op->grad_fn_name, "CopySlices") == 0))
+    {
+      g_autofree char *qualified = g_strconcat ("torch::autograd::", cr_node_name (node), NULL);
+      return cr_value_new_str (qualified);
+    }
+  return cr_value_new_str (cr_node_name (node));
 }
 
 static CrValue *

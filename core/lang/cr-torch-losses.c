@@ -141,6 +141,22 @@ NATIVE (native_mse_loss)
   return cr_torch_wrap (cr_mse_loss (x, y, reduction, error));
 }
 
+/* huber_loss(input, target, reduction='mean', delta=1.0) */
+NATIVE (native_huber_loss)
+{
+  CrReduction reduction;
+  double delta;
+  PARSE ("huber_loss", "input target | reduction delta");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (y, 1);
+
+  if (!cr_torch_parse_reduction (&a, 2, &reduction, error)
+      || !cr_torch_args_double (&a, 3, 1.0, &delta, error))
+    return NULL;
+  warn_target_size (interp, x, y);
+  return cr_torch_wrap (cr_huber_loss (x, y, reduction, delta, error));
+}
+
 /* l1_loss is composite in PyTorch 1.13: abs(input - target), then the
  * reduction (MeanBackward0, SumBackward0 or AbsBackward0 on top). */
 NATIVE (native_l1_loss)
@@ -318,6 +334,7 @@ const CrTorchFunc cr_torch_loss_funcs[] = {
   { "softmax", native_softmax, F, (gpointer) &softmax_f },
   { "log_softmax", native_softmax, F, (gpointer) &log_softmax_f },
   { "mse_loss", native_mse_loss, F, NULL },
+  { "huber_loss", native_huber_loss, F, NULL },
   { "l1_loss", native_l1_loss, F, NULL },
   { "binary_cross_entropy", native_bce, F, NULL },
   { "binary_cross_entropy_with_logits", native_bce_with_logits, F, NULL },

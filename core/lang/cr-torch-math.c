@@ -808,7 +808,7 @@ NATIVE (native_linalg)
 }
 
 /* torch.addmm(input, mat1, mat2, *, beta=1, alpha=1) and input.addmm(...):
- * one AddmmBackward0 node (nn.Linear's); alpha as bias + alpha * mm. */
+ * one AddmmBackward0 node (nn.Linear's). */
 NATIVE (native_addmm)
 {
   double beta = 1.0, alpha = 1.0;
@@ -820,18 +820,7 @@ NATIVE (native_addmm)
   if ((cr_torch_args_has (&a, 3) && !cr_torch_args_double (&a, 3, 1.0, &beta, error))
       || (cr_torch_args_has (&a, 4) && !cr_torch_args_double (&a, 4, 1.0, &alpha, error)))
     return NULL;
-  if (beta == 1.0 && alpha == 1.0)
-    return cr_torch_wrap (cr_addmm (bias, m1, m2, error));
-  if (beta != 1.0)
-    {
-      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
-                           "addmm with beta != 1 is not supported by Chainrule yet");
-      return NULL;
-    }
-  {
-    g_autoptr(CrTensor) prod = cr_mm (m1, m2, error);
-    return prod ? cr_torch_wrap (cr_add_alpha (bias, prod, alpha, error)) : NULL;
-  }
+  return cr_torch_wrap (cr_addmm_scaled (bias, m1, m2, beta, alpha, error));
 }
 
 /* ---- shapes ----------------------------------------------------------- */

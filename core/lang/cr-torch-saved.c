@@ -1,18 +1,57 @@
 /* cr-torch-saved.c — grad_fn._saved_self and its kind: what a node saved
  * for backward, under PyTorch 1.13's attribute names (MulBackward0's
- * _saved_self / _saved_other, ExpBackward0's _saved_result, ...). A slot the
- * op did not need is None, as in PyTorch; one a backward freed is PyTorch's
- * "Trying to backward through the graph a second time" error. */
+ * _saved_self / _saved_other, ExpBackward0's _saved_result, SumBackward1's
+ * _saved_dim, ConvolutionBackward0's _saved_stride, ...). A slot the op did
+ * not need is None, as in PyTorch; one a backward freed is PyTorch's
+ * "Trying to backward through the graph a second time" error. Dims show
+ * wrapped (PyTorch shows a negative dim as it was given). */
 #include "cr-torch-private.h"
 #include "cr-node.h"
+#include "cr-ops-conv.h"
 
 #include <string.h>
+
+/* Where a saved value lives in the node. */
+typedef enum {
+  SAVED_TENSOR,        /* a saved tensor's slot (arg) */
+  SAVED_SCALAR,        /* args->scalar[arg] as a Scalar */
+  SAVED_SCALAR_OR_ONE, /* args->scalar[arg], 1 when not set (addmm's beta, alpha) */
+  SAVED_DIMS,          /* args->dims as a tuple; () for all dims */
+  SAVED_DIMS_OR_NONE,  /* the same, None unless args->ints[0] says dims were given */
+  SAVED_DIM,           /* args->dims[arg] as an int */
+  SAVED_KEEPDIM,       /* args->keepdim */
+  SAVED_INPUT_SIZES,   /* input arg's sizes as a tuple */
+  SAVED_INPUT_NUMEL,   /* input 0's element count */
+  SAVED_CONV,          /* the convolution's geometry: arg is a ConvField */
+} SavedKind;
+
+typedef enum {
+  CONV_STRIDE,
+  CONV_PADDING,
+  CONV_DILATION,
+  CONV_OUTPUT_PADDING,
+  CONV_GROUPS,
+  CONV_TRANSPOSED,
+  CONV_BIAS_SIZES,
+} ConvField;
 
 typedef struct {
   CrOpId      op;
   const char *name;    /* without the _saved_ prefix */
   int         slot;    /* a saved tensor's slot; -1: args->scalar[0] */
+  SavedKind   kind;    /* SAVED_TENSOR (0) unless given */
 } SavedName;
+
+#define CONV_ROWS(OP)                                                                  \
+  { OP, "input", 0, SAVED_TENSOR }, { OP, "weight", 1, SAVED_TENSOR },                   \
+  { OP, "stride", CONV_STRIDE, SAVED_CONV }, { OP, "padding", CONV_PADDING, SAVED_CONV }, \
+  { OP, "dilation", CONV_DILATION, SAVED_CONV },                                         \
+  { OP, "output_padding", CONV_OUTPUT_PADDING, SAVED_CONV },                             \
+  { OP, "groups", CONV_GROUPS, SAVED_CONV }, { OP, "transposed", CONV_TRANSPOSED, SAVED_CONV }, \
+  { OP, "bias_sym_sizes_opt", CONV_BIAS_SIZES, SAVED_CONV }
+
+#define DIMS_KEEPDIM(OP, DIMS_KIND) \
+  { OP, "dim", 0, DIMS_KIND }, { OP, "keepdim", 0, SAVED_KEEPDIM }
 
 static const SavedName saved_names[] = {
   { CR_OP_MUL, "self", 0 }, { CR_OP_MUL, "other", 1 },
@@ -31,6 +70,45 @@ static const SavedName saved_names[] = {
   { CR_OP_ADDCMUL, "value", 2 },
   { CR_OP_ADDCDIV, "tensor1", 0 }, { CR_OP_ADDCDIV, "tensor2", 1 },
   { CR_OP_ADDCDIV, "value", 2 },
+  { CR_OP_ADDMM, "beta", 0, SAVED_SCALAR_OR_ONE }, { CR_OP_ADDMM, "alpha", 1, SAVED_SCALAR_OR_ONE },
+  { CR_OP_ADDMM, "mat1_sym_sizes", 1, SAVED_INPUT_SIZES },
+  { CR_OP_ADDMM, "mat2_sym_sizes", 2, SAVED_INPUT_SIZES },
+  /* Reductions. */
+  { CR_OP_SUM, "self_sym_sizes", 0, SAVED_INPUT_SIZES },
+  { CR_OP_SUM_DIM, "self_sym_sizes", 0, SAVED_INPUT_SIZES }, DIMS_KEEPDIM (CR_OP_SUM_DIM, SAVED_DIMS),
+  { CR_OP_MEAN, "self_sizes", 0, SAVED_INPUT_SIZES }, { CR_OP_MEAN, "self_numel", 0, SAVED_INPUT_NUMEL },
+  { CR_OP_MEAN_DIM, "self", 0 }, { CR_OP_MEAN_DIM, "self_sym_sizes", 0, SAVED_INPUT_SIZES },
+  DIMS_KEEPDIM (CR_OP_MEAN_DIM, SAVED_DIMS),
+  { CR_OP_PROD, "self", 0 }, { CR_OP_PROD, "result", 1 },
+  { CR_OP_MAX_ALL, "self", 0 }, { CR_OP_MAX_ALL, "result", 1 },
+  { CR_OP_MIN_ALL, "self", 0 }, { CR_OP_MIN_ALL, "result", 1 },
+  { CR_OP_MAX_DIM, "indices", 0 }, { CR_OP_MAX_DIM, "self_sizes", 0, SAVED_INPUT_SIZES },
+  DIMS_KEEPDIM (CR_OP_MAX_DIM, SAVED_DIM),
+  { CR_OP_MIN_DIM, "indices", 0 }, { CR_OP_MIN_DIM, "self_sizes", 0, SAVED_INPUT_SIZES },
+  DIMS_KEEPDIM (CR_OP_MIN_DIM, SAVED_DIM),
+  { CR_OP_AMAX, "self", 0 }, { CR_OP_AMAX, "result", 1 }, DIMS_KEEPDIM (CR_OP_AMAX, SAVED_DIMS),
+  { CR_OP_AMIN, "self", 0 }, { CR_OP_AMIN, "result", 1 }, DIMS_KEEPDIM (CR_OP_AMIN, SAVED_DIMS),
+  { CR_OP_VAR, "self", 0 }, { CR_OP_VAR, "correction", 0, SAVED_SCALAR },
+  DIMS_KEEPDIM (CR_OP_VAR, SAVED_DIMS_OR_NONE),
+  { CR_OP_STD, "self", 0 }, { CR_OP_STD, "result", 1 }, { CR_OP_STD, "correction", 0, SAVED_SCALAR },
+  DIMS_KEEPDIM (CR_OP_STD, SAVED_DIMS_OR_NONE),
+  { CR_OP_LOGSUMEXP, "self", 0 }, { CR_OP_LOGSUMEXP, "result", 1 },
+  DIMS_KEEPDIM (CR_OP_LOGSUMEXP, SAVED_DIMS),
+  { CR_OP_NORM, "self", 0 }, { CR_OP_NORM, "result", 1 }, { CR_OP_NORM, "p", 0, SAVED_SCALAR },
+  DIMS_KEEPDIM (CR_OP_NORM, SAVED_DIMS),
+  { CR_OP_CUMSUM, "dim", 0, SAVED_DIM },
+  { CR_OP_SOFTMAX, "result", 0 }, { CR_OP_SOFTMAX, "dim", 0, SAVED_DIM },
+  { CR_OP_LOG_SOFTMAX, "result", 0 }, { CR_OP_LOG_SOFTMAX, "dim", 0, SAVED_DIM },
+  /* Convolutions (the input gradient of one shows as ConvolutionBackwardBackward0). */
+  CONV_ROWS (CR_OP_CONVOLUTION),
+  /* Shapes. */
+  { CR_OP_VIEW, "self_sym_sizes", 0, SAVED_INPUT_SIZES },
+  { CR_OP_RESHAPE_ALIAS, "self_sym_sizes", 0, SAVED_INPUT_SIZES },
+  { CR_OP_EXPAND, "self_sym_sizes", 0, SAVED_INPUT_SIZES },
+  { CR_OP_PERMUTE, "dims", 0, SAVED_DIMS },
+  { CR_OP_TRANSPOSE, "dim0", 0, SAVED_DIM }, { CR_OP_TRANSPOSE, "dim1", 1, SAVED_DIM },
+  { CR_OP_UNSQUEEZE, "dim", 0, SAVED_DIM },
+  { CR_OP_CAT, "dim", 0, SAVED_DIM },
 };
 
 /* The rows of core/cr-unary-ops.def come after CR_OP_LIST's. */
@@ -69,6 +147,108 @@ saved_slot (CrNode     *node,
   return cr_value_new_tensor_take (t);
 }
 
+/* A tuple of ints. */
+static CrValue *
+int_tuple (const gint64 *values,
+           int           n)
+{
+  CrValue *items[CR_MAX_DIMS];
+  CrValue *tuple;
+
+  for (int i = 0; i < n; i++)
+    items[i] = cr_value_new_int (values[i]);
+  tuple = cr_value_new_tuple (items, (guint) n);
+  for (int i = 0; i < n; i++)
+    cr_value_unref (items[i]);
+  return tuple;
+}
+
+static CrValue *
+dims_tuple (const CrOpArgs *args)
+{
+  gint64 dims[CR_MAX_DIMS];
+
+  for (int i = 0; i < args->n_dims; i++)
+    dims[i] = args->dims[i];
+  return int_tuple (dims, args->n_dims);
+}
+
+static CrValue *
+conv_field (CrNode    *node,
+            ConvField  field)
+{
+  CrConvParams p;
+
+  if (!cr_convolution_node_params (node, &p))
+    return cr_value_none ();
+  switch (field)
+    {
+    case CONV_STRIDE:
+      return int_tuple (p.stride, p.spatial);
+    case CONV_PADDING:
+      return int_tuple (p.padding, p.spatial);
+    case CONV_DILATION:
+      return int_tuple (p.dilation, p.spatial);
+    case CONV_OUTPUT_PADDING:
+      return int_tuple (p.output_padding, p.spatial);
+    case CONV_GROUPS:
+      return cr_value_new_int (p.groups);
+    case CONV_TRANSPOSED:
+      return cr_value_new_bool (p.transposed);
+    case CONV_BIAS_SIZES:
+    default:
+      {
+        /* Optional sizes: (0,) without a bias, as PyTorch shows them. */
+        gint64 none = 0;
+        if (node->n_inputs > 2 && node->input_meta[2].ndim > 0)
+          return int_tuple (node->input_meta[2].shape, node->input_meta[2].ndim);
+        return int_tuple (&none, 1);
+      }
+    }
+}
+
+/* A saved argument that is not a tensor, from the node's args and input
+ * metadata (a new ref). */
+static CrValue *
+saved_argument (CrNode          *node,
+                const SavedName *entry)
+{
+  const CrOpArgs *args = node->args;
+  int arg = entry->slot;
+
+  switch (entry->kind)
+    {
+    case SAVED_SCALAR:
+      return scalar_value (args->scalar[arg]);
+    case SAVED_SCALAR_OR_ONE:
+      return scalar_value (args->has_scalar[arg] ? args->scalar[arg] : 1.0);
+    case SAVED_DIMS:
+      return dims_tuple (args);
+    case SAVED_DIMS_OR_NONE:
+      return args->ints[0] ? dims_tuple (args) : cr_value_none ();
+    case SAVED_DIM:
+      return cr_value_new_int (args->dims[arg]);
+    case SAVED_KEEPDIM:
+      return cr_value_new_bool (args->keepdim);
+    case SAVED_INPUT_SIZES:
+      return (guint) arg < node->n_inputs
+             ? int_tuple (node->input_meta[arg].shape, node->input_meta[arg].ndim)
+             : cr_value_none ();
+    case SAVED_INPUT_NUMEL:
+      {
+        gint64 numel = 1;
+        for (int d = 0; d < node->input_meta[0].ndim; d++)
+          numel *= node->input_meta[0].shape[d];
+        return cr_value_new_int (numel);
+      }
+    case SAVED_CONV:
+      return conv_field (node, (ConvField) arg);
+    case SAVED_TENSOR:
+    default:
+      return cr_value_none ();
+    }
+}
+
 CrValue *
 cr_torch_node_saved_attr (CrNode      *node,
                           const char  *name,
@@ -86,6 +266,8 @@ cr_torch_node_saved_attr (CrNode      *node,
     if (saved_names[i].op == node->op->id && strcmp (saved_names[i].name, key) == 0)
       {
         *found = TRUE;
+        if (saved_names[i].kind != SAVED_TENSOR)
+          return saved_argument (node, &saved_names[i]);
         if (saved_names[i].slot < 0)
           return node->args->has_scalar[0] ? scalar_value (node->args->scalar[0])
                                            : cr_value_none ();

@@ -411,8 +411,11 @@ convolution_forward (CrTensor           *x,
                   p->spatial);
 }
 
-CrTensor *
-cr_convolution (CrTensor           *x,
+/* A convolution recorded as op: CONVOLUTION, or CONVOLUTION_INPUT for the
+ * input gradient of one (PyTorch names it ConvolutionBackwardBackward0). */
+static CrTensor *
+convolution_as (CrOpId              op,
+                CrTensor           *x,
                 CrTensor           *weight,
                 CrTensor           *bias,
                 const CrConvParams *p,
@@ -430,7 +433,7 @@ cr_convolution (CrTensor           *x,
   out = convolution_forward (x, weight, bias, p, error);
   if (out == NULL)
     return NULL;
-  if ((node = cr_ops_record (CR_OP_CONVOLUTION, inputs, 3, out)) != NULL)
+  if ((node = cr_ops_record (op, inputs, 3, out)) != NULL)
     {
       params_to_args (p, p->output_padding, cr_node_args (node));
       cr_node_save (node, 0, x, FALSE);
@@ -439,10 +442,35 @@ cr_convolution (CrTensor           *x,
   return out;
 }
 
+CrTensor *
+cr_convolution (CrTensor           *x,
+                CrTensor           *weight,
+                CrTensor           *bias,
+                const CrConvParams *p,
+                GError            **error)
+{
+  return convolution_as (CR_OP_CONVOLUTION, x, weight, bias, p, error);
+}
+
+gboolean
+cr_convolution_node_params (const CrNode *node,
+                            CrConvParams *params)
+{
+  gint64 last_pair[2];
+
+  if (node->op == NULL || (node->op->id != CR_OP_CONVOLUTION
+                           && node->op->id != CR_OP_CONVOLUTION_INPUT))
+    return FALSE;
+  params_from_args (node->args, params, last_pair);
+  memcpy (params->output_padding, last_pair, sizeof params->output_padding);
+  return TRUE;
+}
+
 /* conv(x, w) or convᵀ(x, w) with p's geometry, the transposed one sized to
  * come out at `want`'s spatial size. */
 static CrTensor *
-conv_again (CrTensor           *x,
+conv_again (CrOpId              op,
+            CrTensor           *x,
             CrTensor           *w,
             const CrConvParams *base,
             gboolean            transposed,
@@ -460,7 +488,7 @@ conv_again (CrTensor           *x,
                                                 spatial_size (w->shape, w->ndim, p.spatial, i),
                                                 spatial_size (want_shape, want_ndim, p.spatial, i),
                                                 i);
-  return cr_convolution (x, w, NULL, &p, error);
+  return convolution_as (op, x, w, NULL, &p, error);
 }
 
 /* The sum of g over every dim but 1: the bias gradient. */
@@ -494,7 +522,8 @@ convolution_backward (CrNode          *node,
   for (int i = 0; i < p.spatial; i++)
     kernel[i] = spatial_size (w->shape, w->ndim, p.spatial, i);
   if (cr_ops_needs_grad (node, 0))
-    SET_GRAD (0, conv_again (gy, w, &p, !p.transposed, x->shape, x->ndim, error));
+    SET_GRAD (0, conv_again (CR_OP_CONVOLUTION_INPUT, gy, w, &p, !p.transposed, x->shape,
+                             x->ndim, error));
   if (cr_ops_needs_grad (node, 1))
     SET_GRAD (1, p.transposed ? conv_weight_grad (x, gy, &p, kernel, error)
                               : conv_weight_grad (gy, x, &p, kernel, error));
@@ -557,15 +586,22 @@ convolution_weight_backward (CrNode          *node,
     return TRUE;
   params_from_args (node->args, &p, kernel);
   if (cr_ops_needs_grad (node, 0))
-    SET_GRAD (0, conv_again (b, gw, &p, FALSE, a->shape, a->ndim, error));
+    SET_GRAD (0, conv_again (CR_OP_CONVOLUTION, b, gw, &p, FALSE, a->shape, a->ndim, error));
   if (cr_ops_needs_grad (node, 1))
-    SET_GRAD (1, conv_again (a, gw, &p, TRUE, b->shape, b->ndim, error));
+    SET_GRAD (1, conv_again (CR_OP_CONVOLUTION, a, gw, &p, TRUE, b->shape, b->ndim, error));
   return TRUE;
 }
 
 const CrOpInfo cr_op_row_CONVOLUTION = {
   CR_OP_CONVOLUTION, "convolution", "ConvolutionBackward0", 3, "conv",
   "∂out/∂x = convᵀ(G, w),  ∂out/∂w = Σ G ⋆ x,  ∂out/∂b = Σ G",
+  convolution_backward, NULL
+};
+
+/* The same convolution, as the input gradient of one under create_graph. */
+const CrOpInfo cr_op_row_CONVOLUTION_INPUT = {
+  CR_OP_CONVOLUTION_INPUT, "convolution_backward_input", "ConvolutionBackwardBackward0", 3,
+  "conv∂x", "∂out/∂g = conv(G, w),  ∂out/∂w = Σ G ⋆ g",
   convolution_backward, NULL
 };
 

@@ -31,6 +31,10 @@ CrTensor *cr_convolution        (CrTensor           *x,
                                  CrTensor           *bias,
                                  const CrConvParams *params,
                                  GError            **error);
+/* The geometry a CONVOLUTION node (or the input gradient of one) was made
+ * with, for grad_fn._saved_*; FALSE for any other node. */
+gboolean  cr_convolution_node_params (const CrNode *node,
+                                      CrConvParams *params);
 
 /* A 2-d pooling: kernel, stride (PyTorch's default is the kernel: the
  * binding fills it in), padding, dilation (max only), ceil_mode, and for

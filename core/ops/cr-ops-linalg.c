@@ -380,8 +380,25 @@ cr_bmm (CrTensor  *a,
 
 /* ---- addmm ---------------------------------------------------------------- */
 
+/* t times the node's scalar[which] when one was given (PyTorch's
+ * maybe_multiply: the factor 1 records nothing); a new ref. */
+static CrTensor *
+maybe_multiply (CrNode    *node,
+                int        which,
+                CrTensor  *t,
+                GError   **error)
+{
+  g_autoptr(CrTensor) factor = NULL;
+
+  if (!node->args->has_scalar[which] || node->args->scalar[which] == 1.0)
+    return cr_tensor_ref (t);
+  factor = cr_ops_wrap_number (node->args->scalar[which], FALSE);
+  return cr_mul (t, factor, error);
+}
+
 /* ADDMM: inputs (bias, a, b); saved[0] a (when b needs grad), saved[1] b
- * (when a does). The bias gets the gradient summed down to its shape. */
+ * (when a does); args scalar[0] beta and scalar[1] alpha when not 1. The
+ * bias gets beta times the gradient summed down to its shape. */
 static gboolean
 addmm_backward (CrNode          *node,
                 CrTensor *const *grad_outputs,
@@ -393,7 +410,11 @@ addmm_backward (CrNode          *node,
   if (cr_ops_needs_grad (node, 0))
     {
       const CrTensorMeta *meta = &node->input_meta[0];
-      grad_inputs[0] = cr_sum_to_shape (grad, meta->shape, meta->ndim, error);
+      g_autoptr(CrTensor) scaled = maybe_multiply (node, 0, grad, error);
+
+      if (scaled == NULL)
+        return FALSE;
+      grad_inputs[0] = cr_sum_to_shape (scaled, meta->shape, meta->ndim, error);
       if (grad_inputs[0] == NULL)
         return FALSE;
     }
@@ -401,13 +422,17 @@ addmm_backward (CrNode          *node,
     {
       g_autoptr(CrTensor) other = NULL;
       g_autoptr(CrTensor) other_t = NULL;
+      g_autoptr(CrTensor) product = NULL;
 
       if (!cr_ops_needs_grad (node, i))
         continue;
       other = cr_node_get_saved (node, 2 - i, error);
       if (other == NULL || (other_t = cr_t (other, error)) == NULL)
         return FALSE;
-      grad_inputs[i] = i == 1 ? cr_mm (grad, other_t, error) : cr_mm (other_t, grad, error);
+      product = i == 1 ? cr_mm (grad, other_t, error) : cr_mm (other_t, grad, error);
+      if (product == NULL)
+        return FALSE;
+      grad_inputs[i] = maybe_multiply (node, 1, product, error);
       if (grad_inputs[i] == NULL)
         return FALSE;
     }
@@ -425,7 +450,45 @@ cr_addmm (CrTensor  *bias,
           CrTensor  *b,
           GError   **error)
 {
+  return cr_addmm_scaled (bias, a, b, 1.0, 1.0, error);
+}
+
+/* beta * bias + alpha * (a @ b) outside the graph (beta 0 ignores the bias,
+ * nan and inf included, as PyTorch's kernel does); a fresh tensor. */
+static CrTensor *
+addmm_scaled_forward (CrTensor  *expanded,
+                      CrTensor  *a,
+                      CrTensor  *b,
+                      double     beta,
+                      double     alpha,
+                      GError   **error)
+{
+  gboolean grad_was_enabled = cr_grad_mode_set_enabled (FALSE);
+  g_autoptr(CrTensor) beta_number = cr_ops_wrap_number (beta, FALSE);
+  g_autoptr(CrTensor) alpha_number = cr_ops_wrap_number (alpha, FALSE);
+  g_autoptr(CrTensor) prod = kernel_product (a, b, FALSE, error);
+  g_autoptr(CrTensor) scaled_prod = prod != NULL ? cr_mul (prod, alpha_number, error) : NULL;
+  g_autoptr(CrTensor) scaled_bias = NULL;
+  CrTensor *out = NULL;
+
+  if (scaled_prod != NULL && beta == 0.0)
+    out = cr_tensor_ref (scaled_prod);
+  else if (scaled_prod != NULL && (scaled_bias = cr_mul (expanded, beta_number, error)) != NULL)
+    out = cr_add (scaled_bias, scaled_prod, error);
+  cr_grad_mode_set_enabled (grad_was_enabled);
+  return out;
+}
+
+CrTensor *
+cr_addmm_scaled (CrTensor  *bias,
+                 CrTensor  *a,
+                 CrTensor  *b,
+                 double     beta,
+                 double     alpha,
+                 GError   **error)
+{
   gint64 shape[2];
+  gboolean scaled = beta != 1.0 || alpha != 1.0;
   g_autoptr(CrTensor) prod = NULL;
   g_autoptr(CrTensor) expanded = NULL;
   CrTensor *inputs[3] = { bias, a, b };
@@ -442,8 +505,10 @@ cr_addmm (CrTensor  *bias,
   cr_grad_mode_set_enabled (grad_was_enabled);
   if (expanded == NULL)
     return NULL;
-  if (a->device == CR_DEVICE_CPU && b->device == CR_DEVICE_CPU && bias->device == CR_DEVICE_CPU
-      && cr_dtype_is_floating (a->dtype))
+  if (scaled)
+    out = addmm_scaled_forward (expanded, a, b, beta, alpha, error);
+  else if (a->device == CR_DEVICE_CPU && b->device == CR_DEVICE_CPU
+           && bias->device == CR_DEVICE_CPU && cr_dtype_is_floating (a->dtype))
     out = cr_kernel_addmm (expanded, a, b, error);
   else if ((prod = kernel_product (a, b, FALSE, error)) == NULL)
     return NULL;
@@ -452,6 +517,13 @@ cr_addmm (CrTensor  *bias,
   if (out == NULL || !cr_autograd_should_record (inputs, 3))
     return out;
   node = cr_node_new (CR_OP_ADDMM, inputs, 3, 1);
+  if (scaled)
+    {
+      CrOpArgs *args = cr_node_args (node);
+      args->scalar[0] = beta;
+      args->scalar[1] = alpha;
+      args->has_scalar[0] = args->has_scalar[1] = TRUE;
+    }
   if (cr_ops_needs_grad (node, 2))
     cr_node_save (node, 0, a, FALSE);
   if (cr_ops_needs_grad (node, 1))

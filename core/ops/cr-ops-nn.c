@@ -354,6 +354,98 @@ cr_mse_loss (CrTensor     *input,
   return finish_pair_loss (CR_OP_MSE_LOSS, a, b, loss, reduction, error);
 }
 
+/* ---- huber_loss ----------------------------------------------------------- */
+
+/* HUBER_LOSS: inputs (input, target), saved both; args.ints[0] the
+ * reduction, scalar[0] delta. ∂L/∂x = clamp(x − y, −δ, δ) · g (/ N), which
+ * is differentiable once more (1 inside the band, 0 outside). */
+static gboolean
+huber_backward (CrNode          *node,
+                CrTensor *const *grad_outputs,
+                CrTensor       **grad_inputs,
+                GError         **error)
+{
+  CrReduction reduction = (CrReduction) node->args->ints[0];
+  double delta = node->args->scalar[0];
+  SAVED (input, 0);
+  SAVED (target, 1);
+  g_autoptr(CrTensor) diff = cr_sub (input, target, error);
+  g_autoptr(CrTensor) local = diff != NULL ? cr_clamp (diff, TRUE, -delta, TRUE, delta, error)
+                                           : NULL;
+  g_autoptr(CrTensor) g = local != NULL ? scale_grad (local, grad_outputs[0], 1.0, reduction,
+                                                      diff->numel, error)
+                                        : NULL;
+
+  if (g == NULL)
+    return FALSE;
+  if (cr_ops_needs_grad (node, 0))
+    grad_inputs[0] = cr_tensor_ref (g);
+  if (cr_ops_needs_grad (node, 1) && (grad_inputs[1] = cr_neg (g, error)) == NULL)
+    return FALSE;
+  return TRUE;
+}
+
+const CrOpInfo cr_op_row_HUBER_LOSS = {
+  CR_OP_HUBER_LOSS, "huber_loss", "HuberLossBackward0", 2, "huber",
+  "∂L/∂x = x − y where |x − y| < δ, δ·sign(x − y) elsewhere", huber_backward, NULL
+};
+
+CrTensor *
+cr_huber_loss (CrTensor     *input,
+               CrTensor     *target,
+               CrReduction   reduction,
+               double        delta,
+               GError      **error)
+{
+  g_autoptr(CrTensor) a = NULL;
+  g_autoptr(CrTensor) b = NULL;
+  CrTensor *loss = NULL;
+  CrTensor *out;
+  gboolean was_enabled;
+
+  if (delta <= 0)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "huber_loss does not support non-positive values for delta.");
+      return NULL;
+    }
+  if (!cr_dtype_is_floating (input->dtype))
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "\"huber_cpu\" not implemented for '%s'", cr_dtype_scalar_name (input->dtype));
+      return NULL;
+    }
+  if (!broadcast_pair (input, target, &a, &b, error))
+    return NULL;
+  /* where(|d| < δ, d²/2, δ(|d| − δ/2)), with the ops outside the graph. */
+  was_enabled = cr_grad_mode_set_enabled (FALSE);
+  {
+    g_autoptr(CrTensor) d = cr_sub (a, b, error);
+    g_autoptr(CrTensor) ad = d != NULL ? cr_unary (CR_OP_ABS, d, error) : NULL;
+    g_autoptr(CrTensor) delta_t = cr_ops_wrap_number (delta, FALSE);
+    g_autoptr(CrTensor) inside = ad != NULL ? cr_binary_nograd (CR_BINARY_LT, ad, delta_t, error)
+                                            : NULL;
+    g_autoptr(CrTensor) sq = inside != NULL ? cr_mul (d, d, error) : NULL;
+    g_autoptr(CrTensor) quad = sq != NULL ? cr_ops_mul_number (sq, 0.5, error) : NULL;
+    g_autoptr(CrTensor) shifted = quad != NULL ? cr_ops_add_number (ad, -0.5 * delta, error)
+                                               : NULL;
+    g_autoptr(CrTensor) lin = shifted != NULL ? cr_ops_mul_number (shifted, delta, error) : NULL;
+
+    if (lin != NULL)
+      loss = cr_where (inside, quad, lin, error);
+  }
+  cr_grad_mode_set_enabled (was_enabled);
+  if (loss == NULL)
+    return NULL;
+  out = finish_pair_loss (CR_OP_HUBER_LOSS, a, b, loss, reduction, error);
+  if (out != NULL && out->grad_fn != NULL && out->grad_fn->op->id == CR_OP_HUBER_LOSS)
+    {
+      cr_node_args (out->grad_fn)->scalar[0] = delta;
+      cr_node_args (out->grad_fn)->has_scalar[0] = TRUE;
+    }
+  return out;
+}
+
 /* The losses' loops read both operands' memory: they must share a device. */
 static gboolean
 check_same_device (const CrTensor *a,
@@ -1012,6 +1104,12 @@ const CrOpInfo cr_op_row_NLL_LOSS = {
   "∂L/∂logpₙ,ₖ = −1/N where k = targetₙ, else 0", nll_backward, NULL
 };
 
+/* The same for an input of 3 or more dims (PyTorch's nll_loss2d). */
+const CrOpInfo cr_op_row_NLL_LOSS2D = {
+  CR_OP_NLL_LOSS2D, "nll_loss2d", "NllLoss2DBackward0", 1, "nll",
+  "∂L/∂logpₙ,ₖ = −1/N where k = targetₙ, else 0", nll_backward, NULL
+};
+
 CrTensor *
 cr_nll_loss (CrTensor     *logp,
              CrTensor     *target,
@@ -1236,7 +1334,8 @@ cr_nll_loss_full (CrTensor     *logp,
 record:
   if (cr_autograd_should_record (&logp, 1))
     {
-      CrNode *node = cr_node_new (CR_OP_NLL_LOSS, &logp, 1, 1);
+      CrNode *node = cr_node_new (logp->ndim >= 3 ? CR_OP_NLL_LOSS2D : CR_OP_NLL_LOSS,
+                                  &logp, 1, 1);
       cr_node_args (node)->ints[0] = reduction;
       cr_node_args (node)->ints[1] = ignore_index;
       cr_node_args (node)->scalar[0] = divisor;

@@ -61,6 +61,10 @@ PAD_ROW (REFLECTION_PAD3D, "reflection_pad3d", "ReflectionPad3DBackward0", REFLE
 PAD_ROW (REPLICATION_PAD1D, "replication_pad1d", "ReplicationPad1DBackward0", REPLICATE_RULE)
 PAD_ROW (REPLICATION_PAD2D, "replication_pad2d", "ReplicationPad2DBackward0", REPLICATE_RULE)
 PAD_ROW (REPLICATION_PAD3D, "replication_pad3d", "ReplicationPad3DBackward0", REPLICATE_RULE)
+/* PyTorch 1.13 writes a circular pad as slice copies into a new tensor, so
+ * its node is the CopySlices of the last copy. */
+PAD_ROW (CIRCULAR_PAD, "pad_circular", "CopySlices",
+         "∂out/∂x: G summed back onto the elements each border wraps around to")
 
 /* ---- constant ----------------------------------------------------------- */
 
@@ -330,14 +334,13 @@ index_pad (PadMode        mode,
   pos = cr_ops_positions_to (g_steal_pointer (&pos), x->device, error);
   if (pos == NULL)
     return NULL;
-  if (mode == PAD_CIRCULAR)
-    return cr_ops_take_flat (x, pos, error);
   out = cr_kernel_take (x, pos, error);
   if (out == NULL)
     return NULL;
   /* One array per access: UBSan's object-size check flags an index into
    * the result of choosing between two arrays. */
-  node = cr_ops_record (mode == PAD_REFLECT ? reflect_ops[n / 2 - 1] : replicate_ops[n / 2 - 1],
+  node = cr_ops_record (mode == PAD_CIRCULAR ? CR_OP_CIRCULAR_PAD
+                        : mode == PAD_REFLECT ? reflect_ops[n / 2 - 1] : replicate_ops[n / 2 - 1],
                         &x, 1, out);
   if (node != NULL)
     cr_node_save (node, 0, pos, FALSE);

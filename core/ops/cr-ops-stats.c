@@ -226,6 +226,7 @@ var_or_std (CrOpId     op,
     {
       set_dims (node, wrapped, n_wrapped, keepdim);
       cr_node_args (node)->scalar[0] = correction;
+      cr_node_args (node)->ints[0] = n_dims > 0;  /* dims given: _saved_dim is not None */
       cr_node_save (node, 0, x, FALSE);
       if (op == CR_OP_STD)
         cr_node_save (node, 1, out, TRUE);

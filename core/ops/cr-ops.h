@@ -224,6 +224,9 @@ CrTensor *cr_dot            (CrTensor *a, CrTensor *b, GError **error);
 CrTensor *cr_bmm            (CrTensor *a, CrTensor *b, GError **error);
 /* bias + a @ b, bias broadcast to the product (torch.addmm, F.linear): AddmmBackward0 */
 CrTensor *cr_addmm          (CrTensor *bias, CrTensor *a, CrTensor *b, GError **error);
+/* beta * bias + alpha * (a @ b) (torch.addmm's beta= and alpha=): AddmmBackward0 */
+CrTensor *cr_addmm_scaled   (CrTensor *bias, CrTensor *a, CrTensor *b, double beta,
+                             double alpha, GError **error);
 
 /* ---- neural-network functions (cr-ops-nn.c) ---------------------------- */
 typedef enum {
@@ -236,6 +239,9 @@ CrTensor *cr_softmax        (CrTensor *x, int dim, GError **error);
 CrTensor *cr_log_softmax    (CrTensor *x, int dim, GError **error);
 CrTensor *cr_mse_loss       (CrTensor *input, CrTensor *target, CrReduction reduction,
                              GError **error);
+/* F.huber_loss (target broadcast to input through expand): HuberLossBackward0. */
+CrTensor *cr_huber_loss     (CrTensor *input, CrTensor *target, CrReduction reduction,
+                             double delta, GError **error);
 /* F.smooth_l1_loss (same shapes): SmoothL1LossBackward0 (cr-ops-activation.c). */
 CrTensor *cr_smooth_l1_loss (CrTensor *input, CrTensor *target, CrReduction reduction,
                              double beta, GError **error);

@@ -49,16 +49,6 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
     return softmax(-input, dim, dtype=dtype)
 
 
-def huber_loss(input, target, reduction='mean', delta=1.0):
-    if target.size() != input.size():
-        torch._C._warn("Using a target size ({}) that is different to the input size ({}). "
-                       "This will likely lead to incorrect results due to broadcasting. "
-                       "Please ensure they have the same size.".format(target.size(), input.size()))
-    diff = (input - target).abs()
-    loss = torch.where(diff < delta, 0.5 * diff * diff, delta * (diff - 0.5 * delta))
-    return _reduce(loss, reduction)
-
-
 def _reduce(loss, reduction):
     if reduction == 'mean':
         return loss.mean()
@@ -67,6 +57,26 @@ def _reduce(loss, reduction):
     if reduction == 'none':
         return loss
     raise ValueError("{} is not a valid value for reduction".format(reduction))
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction='mean', log_target=False):
+    # PyTorch 1.13's composite: target * (log target - input), batchmean as
+    # the sum over the batch size.
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce, reduction)
+    elif reduction == 'mean':
+        torch._C._warn("reduction: 'mean' divides the total loss by both the batch size and the "
+                       "support size.'batchmean' divides only by the batch size, and aligns with "
+                       "the KL div math definition.'mean' will be changed to behave the same as "
+                       "'batchmean' in the next major release.")
+    if log_target:
+        output = torch.exp(target) * (target - input)
+    else:
+        output = torch.xlogy(target, target) - target * input
+    reduced = _reduce(output, 'sum' if reduction == 'batchmean' else reduction)
+    if reduction == 'batchmean' and input.dim() != 0:
+        reduced = reduced / input.size()[0]
+    return reduced
 
 
 _native_cross_entropy = cross_entropy
