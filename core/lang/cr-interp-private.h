@@ -565,6 +565,7 @@ gboolean  cr_dict_update_from    (CrInterp        *self,
 CrValue  *cr_math_module_new     (void);
 /* `_random`: the Mersenne Twister under the prelude's random.py (cr-pyrandom.c). */
 CrValue  *cr_pyrandom_module_new (void);
+CrValue  *cr_time_module_new     (void);
 /* The builtin class for values of kind (int, float, str, ...), borrowed. */
 CrValue  *cr_interp_type_of      (CrInterp        *self,
                                   CrValue         *v);

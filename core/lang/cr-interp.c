@@ -1404,6 +1404,8 @@ cr_interp_import (CrInterp    *self,
     m = cr_math_module_new ();
   else if (strcmp (dotted, "_random") == 0)
     m = cr_pyrandom_module_new ();
+  else if (strcmp (dotted, "time") == 0)
+    m = cr_time_module_new ();
   else if (g_str_has_prefix (dotted, "math."))
     {
       cr_interp_set_error (error, CR_EXC_MODULE_NOT_FOUND_ERROR,

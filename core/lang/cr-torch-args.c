@@ -131,18 +131,24 @@ cr_torch_args_parse (CrTorchArgs     *a,
   for (guint k = 0; k < n_kwargs; k++)
     {
       const char *name = kwargs[k].name;
+      const char *wanted = name;   /* the parameter it names */
       gsize name_len = strlen (name);
       guint j;
 
-      /* PyTorch's argument parser takes numpy's spelling keepdims= for
-       * keepdim= (x.sum(1, keepdims=True)); norm, written in Python
-       * there, does not. */
-      if (strcmp (name, "keepdims") == 0 && strcmp (fname, "norm") != 0)
-        name_len = strlen ("keepdim");
+      /* PyTorch's argument parser takes numpy's spellings keepdims= for
+       * keepdim= and axis= for dim= (d2l's x.sum(axis=0, keepdims=True));
+       * norm, written in Python there, does not. */
+      if (strcmp (fname, "norm") != 0)
+        {
+          if (strcmp (name, "keepdims") == 0)
+            name_len = strlen ("keepdim");
+          else if (strcmp (name, "axis") == 0)
+            wanted = "dim", name_len = strlen ("dim");
+        }
       for (j = first; j < a->n_params; j++)
         {
           const char *pn = a->names[j];
-          if (strncmp (pn, name, name_len) == 0 && (pn[name_len] == ' ' || pn[name_len] == '\0'))
+          if (strncmp (pn, wanted, name_len) == 0 && (pn[name_len] == ' ' || pn[name_len] == '\0'))
             break;
         }
       if (j == a->n_params)
