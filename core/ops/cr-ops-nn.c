@@ -722,27 +722,33 @@ cr_bce_with_logits_full (CrTensor     *input,
       return NULL;
     dtype = check->dtype;
   }
-  /* The device kernels know no weights: host copies, as nll_loss does. */
-  hx = host_expanded (input, input, dtype, error);
-  hy = hx != NULL ? host_expanded (target, input, dtype, error) : NULL;
-  if (hy == NULL
-      || (weight != NULL && (hw = host_expanded (weight, input, dtype, error)) == NULL)
-      || (pos_weight != NULL && (hp = host_expanded (pos_weight, input, dtype, error)) == NULL))
-    return NULL;
-  loss = cr_tensor_new_empty (input->shape, input->ndim, dtype, CR_DEVICE_CPU, error);
-  if (loss == NULL)
-    return NULL;
-  if (dtype == CR_DTYPE_FLOAT32)
-    BCE_LOGITS_WEIGHTED_LOOP (float, expf, logf);
-  else
-    BCE_LOGITS_WEIGHTED_LOOP (double, exp, log);
   if (input->device != CR_DEVICE_CPU)
     {
-      CrTensor *moved = cr_tensor_to_device (loss, input->device, error);
-      g_clear_pointer (&loss, cr_tensor_unref);
-      if (moved == NULL)
+      /* A chain of device kernels (the weights expanded on the device). */
+      if (!check_same_device (input, target, error)
+          || (weight != NULL && !check_same_device (input, weight, error))
+          || (pos_weight != NULL && !check_same_device (input, pos_weight, error)))
         return NULL;
-      loss = moved;
+      loss = cr_ops_bce_logits_weighted_device (input, target, weight, pos_weight, dtype, error);
+      if (loss == NULL)
+        return NULL;
+    }
+  else
+    {
+      hx = host_expanded (input, input, dtype, error);
+      hy = hx != NULL ? host_expanded (target, input, dtype, error) : NULL;
+      if (hy == NULL
+          || (weight != NULL && (hw = host_expanded (weight, input, dtype, error)) == NULL)
+          || (pos_weight != NULL
+              && (hp = host_expanded (pos_weight, input, dtype, error)) == NULL))
+        return NULL;
+      loss = cr_tensor_new_empty (input->shape, input->ndim, dtype, CR_DEVICE_CPU, error);
+      if (loss == NULL)
+        return NULL;
+      if (dtype == CR_DTYPE_FLOAT32)
+        BCE_LOGITS_WEIGHTED_LOOP (float, expf, logf);
+      else
+        BCE_LOGITS_WEIGHTED_LOOP (double, exp, log);
     }
   out = reduce_loss (g_steal_pointer (&loss), reduction, error);
   if (out == NULL || !cr_autograd_should_record (inputs, 2))
@@ -995,7 +1001,6 @@ nll_backward (CrNode          *node,
   g_autoptr(CrTensor) gc = NULL;
   g_autoptr(CrTensor) out = NULL;
   gint64 ignore_index = node->args->ints[1];
-  gboolean on_host;
   const double *wp = NULL;
   NllShape s;
   const gint64 *tp;
@@ -1003,35 +1008,28 @@ nll_backward (CrNode          *node,
 
   if (target == NULL)
     return FALSE;
-  /* As the forward: the defaults on the device, else through host copies. */
-  on_host = meta->device != CR_DEVICE_CPU && (node->n_saved > 1 || ignore_index != IGNORE_INDEX);
-  if (node->n_saved > 1)
-    {
-      g_autoptr(CrTensor) hw = NULL;
-      weight = cr_node_get_saved (node, 1, error);
-      hw = weight == NULL ? NULL
-           : on_host ? cr_tensor_to_device (weight, CR_DEVICE_CPU, error) : cr_tensor_ref (weight);
-      w64 = hw != NULL ? cr_kernel_cast (hw, CR_DTYPE_FLOAT64, error) : NULL;
-      if (w64 == NULL)
-        return FALSE;
-      wp = (const double *) cr_tensor_data (w64);
-    }
+  if (node->n_saved > 1 && (weight = cr_node_get_saved (node, 1, error)) == NULL)
+    return FALSE;
   s.N = meta->ndim >= 2 ? meta->shape[0] : 1;
   s.C = meta->ndim >= 2 ? meta->shape[1] : meta->shape[0];
   s.R = 1;
   for (int d = 2; d < meta->ndim; d++)
     s.R *= meta->shape[d];
   scale = reduction == CR_REDUCTION_MEAN ? -1.0 / node->args->scalar[0] : -1.0;
-  if (meta->device != CR_DEVICE_CPU && !on_host)
+  if (meta->device != CR_DEVICE_CPU)
     {
-      grad_inputs[0] = cr_ops_nll_backward_device (meta, &s, target, grad, reduction, scale, error);
+      grad_inputs[0] = cr_ops_nll_backward_device (meta, &s, target, weight, ignore_index, grad,
+                                                   reduction, scale, error);
       return grad_inputs[0] != NULL;
     }
-  {
-    g_autoptr(CrTensor) ht = on_host ? cr_tensor_to_device (target, CR_DEVICE_CPU, error)
-                                     : cr_tensor_ref (target);
-    tc = ht != NULL ? cr_tensor_contiguous (ht, error) : NULL;
-  }
+  if (weight != NULL)
+    {
+      w64 = cr_kernel_cast (weight, CR_DTYPE_FLOAT64, error);
+      if (w64 == NULL)
+        return FALSE;
+      wp = (const double *) cr_tensor_data (w64);
+    }
+  tc = cr_tensor_contiguous (target, error);
   if (tc == NULL)
     return FALSE;
   tp = (const gint64 *) cr_tensor_data (tc);
@@ -1040,7 +1038,7 @@ nll_backward (CrNode          *node,
   if (out == NULL)
     return FALSE;
 
-  if (!on_host && !cr_autograd_should_record (&grad, 1))
+  if (!cr_autograd_should_record (&grad, 1))
     {
       /* Straight into the zeros: -g (per sample when unreduced) at each target. */
       g_autoptr(CrTensor) g64 = cr_kernel_cast (grad, CR_DTYPE_FLOAT64, error);
@@ -1079,14 +1077,6 @@ nll_backward (CrNode          *node,
         if (t != ignore_index)
           cr_tensor_set_flat (out, (n * s.C + t) * s.R + r, wp != NULL ? scale * wp[t] : scale);
       }
-  if (on_host)
-    {
-      CrTensor *moved = cr_tensor_to_device (out, meta->device, error);
-      if (moved == NULL)
-        return FALSE;
-      g_clear_pointer (&out, cr_tensor_unref);
-      out = moved;
-    }
   if (reduction == CR_REDUCTION_NONE && meta->ndim >= 2)
     {
       gc = cr_unsqueeze (grad, 1, error);
@@ -1137,7 +1127,6 @@ cr_nll_loss_full (CrTensor     *logp,
   gint64 count = 0;
   double divisor = 0.0;
   double total = 0.0;
-  gboolean on_host;
   CrTensor *out;
 
   if (logp->ndim < 1)
@@ -1218,36 +1207,23 @@ cr_nll_loss_full (CrTensor     *logp,
     }
   if (!check_same_device (logp, target, error))
     return NULL;
-  /* The device kernels know the defaults only: with class weights or
-   * another ignore_index a device loss is computed from host copies. */
-  on_host = logp->device != CR_DEVICE_CPU && (weight != NULL || ignore_index != IGNORE_INDEX);
+  if (logp->device != CR_DEVICE_CPU)
+    {
+      out = cr_ops_nll_forward_device (&s, logp, target, weight, ignore_index, reduction, &count,
+                                       &divisor, error);
+      if (out == NULL)
+        return NULL;
+      goto record;
+    }
   if (weight != NULL)
     {
-      g_autoptr(CrTensor) hw = on_host ? cr_tensor_to_device (weight, CR_DEVICE_CPU, error)
-                                       : cr_tensor_ref (weight);
-      w64 = hw != NULL ? cr_kernel_cast (hw, CR_DTYPE_FLOAT64, error) : NULL;
+      w64 = cr_kernel_cast (weight, CR_DTYPE_FLOAT64, error);
       if (w64 == NULL)
         return NULL;
       wp = (const double *) cr_tensor_data (w64);
     }
-  if (logp->device != CR_DEVICE_CPU && !on_host)
-    {
-      out = cr_ops_nll_forward_device (&s, logp, target, reduction, &count, error);
-      if (out == NULL)
-        return NULL;
-      divisor = (double) count;
-      goto record;
-    }
-
-  {
-    g_autoptr(CrTensor) hl = on_host ? cr_tensor_to_device (logp, CR_DEVICE_CPU, error)
-                                     : cr_tensor_ref (logp);
-    g_autoptr(CrTensor) ht = hl == NULL ? NULL
-                             : on_host ? cr_tensor_to_device (target, CR_DEVICE_CPU, error)
-                             : cr_tensor_ref (target);
-    lc = ht != NULL ? cr_tensor_contiguous (hl, error) : NULL;
-    tc = lc != NULL ? cr_tensor_contiguous (ht, error) : NULL;
-  }
+  lc = cr_tensor_contiguous (logp, error);
+  tc = lc != NULL ? cr_tensor_contiguous (target, error) : NULL;
   if (tc == NULL)
     return NULL;
   tp = (const gint64 *) cr_tensor_data (tc);
@@ -1321,14 +1297,6 @@ cr_nll_loss_full (CrTensor     *logp,
       if (f32)
         value = (float) value;
       out = cr_tensor_new_scalar (value, logp->dtype);
-    }
-  if (on_host)
-    {
-      CrTensor *moved = cr_tensor_to_device (out, logp->device, error);
-      cr_tensor_unref (out);
-      if (moved == NULL)
-        return NULL;
-      out = moved;
     }
 
 record:

@@ -148,10 +148,19 @@ typedef struct {
 CrTensor *cr_ops_bce_logits_device (CrTensor *x, CrTensor *y, GError **error);
 /* *bad is set (and NULL returned, no error) when an input is outside [0, 1]. */
 CrTensor *cr_ops_bce_device      (CrTensor *x, CrTensor *y, gboolean *bad, GError **error);
+/* With weight and pos_weight (either may be NULL), expanded to input's
+ * shape and cast to dtype on the device. */
+CrTensor *cr_ops_bce_logits_weighted_device (CrTensor *input, CrTensor *target,
+                                  CrTensor *weight, CrTensor *pos_weight, CrDType dtype,
+                                  GError **error);
+/* weight: the class weights or NULL. *divisor: what the mean divides by. */
 CrTensor *cr_ops_nll_forward_device (const CrNllShape *s, CrTensor *logp, CrTensor *target,
-                                  CrReduction reduction, gint64 *count, GError **error);
+                                  CrTensor *weight, gint64 ignore_index,
+                                  CrReduction reduction, gint64 *count, double *divisor,
+                                  GError **error);
 CrTensor *cr_ops_nll_backward_device (const CrTensorMeta *meta, const CrNllShape *s,
-                                  CrTensor *target, CrTensor *grad, CrReduction reduction,
-                                  double scale, GError **error);
+                                  CrTensor *target, CrTensor *weight, gint64 ignore_index,
+                                  CrTensor *grad, CrReduction reduction, double scale,
+                                  GError **error);
 
 G_END_DECLS
