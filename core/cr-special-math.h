@@ -50,3 +50,56 @@
 CR_DEFINE_ERFINV (cr_erfinvf, float, f)
 CR_DEFINE_ERFINV (cr_erfinv, double, )
 #undef CR_DEFINE_ERFINV
+
+/* The activations with parameters, as PyTorch 1.13's CPU kernels compute one
+ * element (their scalar paths: the operations in the same order, in the
+ * tensor's precision). */
+#include <stdint.h>
+
+#define CR_DEFINE_ACTIVATIONS(SUFFIX, T)                                        \
+  /* hardtanh: std::min(std::max(v, lo), hi), as clamp (NaN stays) */           \
+  CR_SPECIAL_MATH T                                                             \
+  cr_math_hardtanh##SUFFIX (T v, T lo, T hi)                                    \
+  {                                                                             \
+    v = v < lo ? lo : v;                                                        \
+    return hi < v ? hi : v;                                                     \
+  }                                                                             \
+  /* elu: (e^(v·input_scale) − 1)·(alpha·scale) for v ≤ 0, else v·scale */      \
+  CR_SPECIAL_MATH T                                                             \
+  cr_math_elu##SUFFIX (T v, T alpha, T scale, T input_scale)                    \
+  {                                                                             \
+    return v <= (T) 0 ? (exp##SUFFIX (v * input_scale) - (T) 1) * (alpha * scale) \
+                      : v * scale;                                              \
+  }                                                                             \
+  /* softplus: v where v·beta > threshold, else log1p(e^(v·beta))/beta */       \
+  CR_SPECIAL_MATH T                                                             \
+  cr_math_softplus##SUFFIX (T v, T beta, T threshold)                           \
+  {                                                                             \
+    return v * beta > threshold ? v : log1p##SUFFIX (exp##SUFFIX (v * beta)) / beta; \
+  }                                                                             \
+  /* gelu, approximate='none': v·½·(1 + erf(v/√2)) */                           \
+  CR_SPECIAL_MATH T                                                             \
+  cr_math_gelu##SUFFIX (T v)                                                    \
+  {                                                                             \
+    return v * (T) 0.5 * ((T) 1 + erf##SUFFIX (v * (T) M_SQRT1_2));             \
+  }                                                                             \
+  /* gelu, approximate='tanh': ½·v·(1 + tanh(√(2/π)·(v + 0.044715·v³))) */      \
+  CR_SPECIAL_MATH T                                                             \
+  cr_math_gelu_tanh##SUFFIX (T v)                                               \
+  {                                                                             \
+    const T beta = (T) (M_SQRT2 * M_2_SQRTPI * 0.5), kappa = (T) 0.044715;      \
+    T cube = v * v * v;                                                         \
+    T inner = beta * (v + kappa * cube);                                        \
+    return (T) 0.5 * v * ((T) 1 + tanh##SUFFIX (inner));                        \
+  }
+
+CR_DEFINE_ACTIVATIONS (f, float)
+CR_DEFINE_ACTIVATIONS (, double)
+#undef CR_DEFINE_ACTIVATIONS
+
+CR_SPECIAL_MATH int64_t
+cr_math_clamp_i64 (int64_t v, int64_t lo, int64_t hi)
+{
+  v = v < lo ? lo : v;
+  return hi < v ? hi : v;
+}

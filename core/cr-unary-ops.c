@@ -13,13 +13,17 @@ typedef struct {
   const char  *message;
   const char  *cpu_kernel;
   const char  *cuda_kernel;
+  gboolean     has_params;
 } UnaryRow;
 
 #define NO_ERROR                   NULL, NULL, NULL
 #define MESSAGE(text)              text, NULL, NULL
 #define KERNELS(cpu, cuda)         NULL, cpu, cuda
-#define CR_UNARY_OP(ID, name, alias, rule, errors, ...) \
-  [CR_UNARY_##ID] = { name, CR_UNARY_RULE_##rule, errors },
+#define NO_PARAMS                  FALSE
+#define PARAMS(...)                TRUE
+#define CR_UNARY_OP(ID, name, alias, rule, errors, vec, F, D, I, B, grad_fn, symbol, save, \
+                    formula, text, bind, expr, params)                                     \
+  [CR_UNARY_##ID] = { name, CR_UNARY_RULE_##rule, errors, params },
 #define CR_UNARY_KERNEL CR_UNARY_OP
 static const UnaryRow unary_rows[] = {
 #include "cr-unary-ops.def"
@@ -27,6 +31,8 @@ static const UnaryRow unary_rows[] = {
 #undef NO_ERROR
 #undef MESSAGE
 #undef KERNELS
+#undef NO_PARAMS
+#undef PARAMS
 G_STATIC_ASSERT (G_N_ELEMENTS (unary_rows) == CR_UNARY_COUNT);
 
 CrUnaryRule
@@ -34,6 +40,13 @@ cr_unary_op_rule (CrUnaryOp op)
 {
   g_return_val_if_fail ((guint) op < CR_UNARY_COUNT, CR_UNARY_RULE_FLOAT);
   return unary_rows[op].rule;
+}
+
+gboolean
+cr_unary_op_has_params (CrUnaryOp op)
+{
+  g_return_val_if_fail ((guint) op < CR_UNARY_COUNT, FALSE);
+  return unary_rows[op].has_params;
 }
 
 const char *

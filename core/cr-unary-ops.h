@@ -16,7 +16,12 @@ typedef enum {
 } CrUnaryOp;
 
 
+/* The most numbers a row takes besides its tensor (the params column). */
+#define CR_UNARY_MAX_PARAMS 3
+
 CrUnaryRule  cr_unary_op_rule    (CrUnaryOp op);
+/* Whether op's row takes parameters (P0.. in its expressions). */
+gboolean     cr_unary_op_has_params (CrUnaryOp op);
 /* "expm1": the op's script name. */
 const char  *cr_unary_op_name    (CrUnaryOp op);
 /* Whether the rule has op compute in dtype itself (no cast first). */

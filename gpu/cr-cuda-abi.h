@@ -522,6 +522,15 @@ typedef struct CrCudaApi {
    * float32/float64. */
   int (*avg_pool2d_backward) (const CrCudaTensor *gx, const CrCudaTensor *gy,
                         const CrCudaPoolGeom *geom, CR_CUDA_MSG);
+
+  /* == Unary rows with parameters (gpu/cr-cuda-elementwise.cu) ============= */
+
+  /* unary for a row of core/cr-unary-ops.def with a params column (hardtanh,
+   * leaky_relu, elu, softplus, gelu, ...): params holds 3 doubles, P0 P1 P2
+   * of the row's expressions (the module copies them before returning).
+   * Everything else as unary. Asynchronous. */
+  int (*unary_params)  (int op, const CrCudaTensor *out, const CrCudaTensor *x,
+                        const double *params, CR_CUDA_MSG);
 } CrCudaApi;
 
 /* The module's one exported entry. Fills *api (every member; unwritten kernels

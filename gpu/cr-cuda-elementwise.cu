@@ -32,12 +32,18 @@ unary_is_logical (int op)
 }
 
 /* The row's expression for v of type T (only instantiated for the dtypes
- * unary_valid allows). */
+ * unary_valid allows); P0 P1 P2 are the row's parameters, 0 for a row
+ * without. */
 #define NONE T (0)
+#define P0 p0
+#define P1 p1
+#define P2 p2
 template <int OP, typename T>
 struct UnaryFn
 {
   typedef typename std::conditional<unary_is_logical (OP), uint8_t, T>::type Out;
+
+  double p0, p1, p2;
 
   __device__ __forceinline__ Out
   operator() (T v) const
@@ -61,6 +67,9 @@ struct UnaryFn
   }
 };
 #undef NONE
+#undef P0
+#undef P1
+#undef P2
 
 const char *const unary_names[] = {
 #define CR_UNARY_OP(ID, name, ...) name,
@@ -72,7 +81,7 @@ static_assert (sizeof unary_names / sizeof unary_names[0] == CR_CUDA_UNARY_COUNT
 
 template <int OP>
 int
-unary_op (const Plan &plan, int dtype, char *msg, size_t msg_size)
+unary_op (const Plan &plan, int dtype, const double *params, char *msg, size_t msg_size)
 {
   const char *what = unary_names[OP];
 
@@ -81,8 +90,8 @@ unary_op (const Plan &plan, int dtype, char *msg, size_t msg_size)
 #define CASE(DT, T)                                                               \
     case DT:                                                                      \
       if constexpr (unary_valid (OP, DT))                                         \
-        return launch<typename UnaryFn<OP, T>::Out, T> (plan, UnaryFn<OP, T> (), what, \
-                                                         msg, msg_size);          \
+        return launch<typename UnaryFn<OP, T>::Out, T> (                          \
+          plan, UnaryFn<OP, T> { params[0], params[1], params[2] }, what, msg, msg_size); \
       break;
     CASE (CR_CUDA_BOOL, uint8_t)
     CASE (CR_CUDA_INT64, int64_t)
@@ -202,14 +211,23 @@ extern "C" int
 cr_cuda_k_unary (int op, const CrCudaTensor *out, const CrCudaTensor *x, char *msg,
                  size_t msg_size)
 {
+  static const double no_params[3] = { 0, 0, 0 };
+
+  return cr_cuda_k_unary_params (op, out, x, no_params, msg, msg_size);
+}
+
+extern "C" int
+cr_cuda_k_unary_params (int op, const CrCudaTensor *out, const CrCudaTensor *x,
+                        const double *params, char *msg, size_t msg_size)
+{
   const CrCudaTensor *operands[2] = { out, x };
   Plan plan;
   int status;
 
   if (op < 0 || op >= CR_CUDA_UNARY_COUNT)
     return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "unknown unary op %d", op);
-  if (out == nullptr || x == nullptr)
-    return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "%s: NULL tensor",
+  if (out == nullptr || x == nullptr || params == nullptr)
+    return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "%s: NULL argument",
                             unary_names[op]);
   if (out->dtype != (unary_is_logical (op) ? (int) CR_CUDA_BOOL : x->dtype))
     return cr_cuda_set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
@@ -222,7 +240,8 @@ cr_cuda_k_unary (int op, const CrCudaTensor *out, const CrCudaTensor *x, char *m
   switch (op)
     {
 #define CR_UNARY_OP(ID, ...) \
-    case CR_CUDA_UNARY_##ID: return unary_op<CR_CUDA_UNARY_##ID> (plan, x->dtype, msg, msg_size);
+    case CR_CUDA_UNARY_##ID:                                                        \
+      return unary_op<CR_CUDA_UNARY_##ID> (plan, x->dtype, params, msg, msg_size);
 #define CR_UNARY_KERNEL CR_UNARY_OP
 #include "../core/cr-unary-ops.def"
     default:

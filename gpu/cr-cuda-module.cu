@@ -96,6 +96,7 @@ cr_cuda_module_get_api (int abi_version, CrCudaApi *api)
 
   /* Weak: NULL where the kernel file is not (yet) part of the module. */
   api->unary = cr_cuda_k_unary;
+  api->unary_params = cr_cuda_k_unary_params;
   api->binary = cr_cuda_k_binary;
   api->add_scaled = cr_cuda_k_add_scaled;
   api->clamp = cr_cuda_k_clamp;

@@ -23,6 +23,9 @@ extern "C" {
 
 CR_CUDA_KERNEL int cr_cuda_k_unary (int op, const CrCudaTensor *out, const CrCudaTensor *x,
                                     CR_CUDA_MSG);
+CR_CUDA_KERNEL int cr_cuda_k_unary_params (int op, const CrCudaTensor *out,
+                                           const CrCudaTensor *x, const double *params,
+                                           CR_CUDA_MSG);
 CR_CUDA_KERNEL int cr_cuda_k_binary (int op, const CrCudaTensor *out, const CrCudaTensor *a,
                                      const CrCudaTensor *b, CR_CUDA_MSG);
 CR_CUDA_KERNEL int cr_cuda_k_add_scaled (const CrCudaTensor *out, const CrCudaTensor *a,

@@ -38,7 +38,7 @@ typedef struct {
 #define EXPR(math_name, positive) math_name, 1, positive, TRUE
 #define NO_EXPR                   NULL, 1, FALSE, FALSE
 #define CR_UNARY_OP(ID, name, alias, rule, errors, vec, F, D, I, B, grad_fn, symbol, save, \
-                    formula, text, bind, expr)                                             \
+                    formula, text, bind, expr, params)                                             \
   { name, expr },
 static const Func funcs[] = {
 #include "core/cr-unary-ops.def"

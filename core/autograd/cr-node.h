@@ -50,8 +50,11 @@ typedef struct {
  * it uses next to its row. Most nodes have none, so a node's args point at
  * shared zeros until an op writes them through cr_node_args(). */
 typedef struct {
-  double    scalar[2];            /* pow exponent, clamp bounds, rsub's number, alpha */
-  guint     has_scalar[2];
+  double    scalar[3];            /* pow exponent, clamp bounds, rsub's number, alpha;
+                                   * a unary row's parameters (cr-unary-ops.def) */
+  guint     has_scalar[3];
+  guint     scalar_int_mask;      /* bit i: scalar[i] came as a Python int (how a
+                                   * grad_fn's _saved_<param> shows it: 6, not 6.0) */
   int       dims[CR_MAX_DIMS];    /* reduction dims, permutation, transpose pair */
   int       n_dims;
   gboolean  keepdim;

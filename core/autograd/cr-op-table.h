@@ -49,10 +49,6 @@ G_BEGIN_DECLS
   X (AMAX)                /* AmaxBackward0 */                          \
   X (AMIN)                /* AminBackward0 */                          \
   X (CUMSUM)              /* CumsumBackward0 */                        \
-  X (LEAKY_RELU)          /* LeakyReluBackward0 */                     \
-  X (ELU)                 /* EluBackward0 */                           \
-  X (SOFTPLUS)            /* SoftplusBackward0 */                      \
-  X (GELU)                /* GeluBackward0 */                          \
   X (SMOOTH_L1_LOSS)      /* SmoothL1LossBackward0 */                  \
   X (SPLIT)               /* SplitBackward0: split, chunk */           \
   X (SPLIT_WITH_SIZES)    /* SplitWithSizesBackward0 */                \
@@ -135,19 +131,20 @@ G_BEGIN_DECLS
   X (AVG_POOL2D_BACKWARD) /* AvgPool2DBackwardBackward0 */             \
   X (ADAPTIVE_AVG_POOL2D) /* AdaptiveAvgPool2DBackward0 */             \
   X (ADAPTIVE_AVG_POOL2D_BACKWARD) /* AdaptiveAvgPool2DBackwardBackward0 */ \
-  X (HARDTANH)            /* HardtanhBackward0: F.hardtanh, F.relu6 */ \
   X (HUBER_LOSS)          /* HuberLossBackward0 */                     \
   X (NLL_LOSS2D)          /* NllLoss2DBackward0: nll_loss over (N, C, d...) */ \
   X (CONVOLUTION_INPUT)   /* ConvolutionBackwardBackward0: input grad */ \
   X (CIRCULAR_PAD)        /* CopySlices: F.pad(mode='circular') */
 
 /* The elementwise functions of one tensor are rows of core/cr-unary-ops.def
- * (CR_UNARY_OP), which also gives their rows here (ops/cr-ops-unary.c). */
+ * (CR_UNARY_OP, and CR_UNARY_INPLACE for the nodes of some in-place forms),
+ * which also gives their rows here (ops/cr-ops-unary.c). */
 typedef enum {
 #define CR_OP_ENUM(name) CR_OP_##name,
   CR_OP_LIST (CR_OP_ENUM)
 #undef CR_OP_ENUM
 #define CR_UNARY_OP(ID, ...) CR_OP_##ID,
+#define CR_UNARY_INPLACE(ID, ...) CR_OP_##ID,
 #include "cr-unary-ops.def"
   CR_OP_COUNT
 } CrOpId;
@@ -185,6 +182,7 @@ typedef struct {
 CR_OP_LIST (CR_OP_ROW_EXTERN)
 #undef CR_OP_ROW_EXTERN
 #define CR_UNARY_OP(ID, ...) extern const CrOpInfo cr_op_row_##ID;
+#define CR_UNARY_INPLACE CR_UNARY_OP
 #include "cr-unary-ops.def"
 
 /* The row of op (borrowed, static). */

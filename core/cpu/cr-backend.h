@@ -15,7 +15,8 @@ G_BEGIN_DECLS
 typedef struct {
   const char *name;   /* "cuda" */
 
-  CrTensor *(*unary)          (CrUnaryOp op, const CrTensor *x, GError **error);
+  CrTensor *(*unary)          (CrUnaryOp op, const CrTensor *x, const double *params,
+                               GError **error);
   CrTensor *(*binary)         (CrBinaryOp op, const CrTensor *a, const CrTensor *b, GError **error);
   gboolean  (*binary_into)    (CrBinaryOp op, CrTensor *out, const CrTensor *a, const CrTensor *b,
                                GError **error);

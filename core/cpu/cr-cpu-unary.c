@@ -9,8 +9,13 @@
 
 /* The row functions of every op of cr-unary-ops.def, one per dtype; the
  * table below refers to all four, cr_kernel_unary calls only those of the
- * dtypes its rule computes in (the others compute NONE, a 0). */
+ * dtypes its rule computes in (the others compute NONE, a 0). A row's
+ * parameters come in the row function's ctx (CR_UNARY_MAX_PARAMS doubles;
+ * o is restrict, so the compiler reads them once). */
 #define NONE ((void) v, 0)
+#define P0 (((const double *) ctx)[0])
+#define P1 (((const double *) ctx)[1])
+#define P2 (((const double *) ctx)[2])
 #define ROW_ATTRS_VEC      CR_VEC_CLONES
 #define ROW_ATTRS_SCALAR
 #define ROW_ATTRS_CPU_ONLY
@@ -44,11 +49,25 @@ G_STATIC_ASSERT (G_N_ELEMENTS (unary_info) == CR_UNARY_COUNT);
 G_STATIC_ASSERT (CR_DTYPE_BOOL == 0 && CR_DTYPE_INT64 == 1 && CR_DTYPE_FLOAT32 == 2
                  && CR_DTYPE_FLOAT64 == 3);
 #undef NONE
+#undef P0
+#undef P1
+#undef P2
 
 CrTensor *
 cr_kernel_unary (CrUnaryOp        op,
                  const CrTensor  *x,
                  GError         **error)
+{
+  static const double no_params[CR_UNARY_MAX_PARAMS];
+
+  return cr_kernel_unary_p (op, x, no_params, error);
+}
+
+CrTensor *
+cr_kernel_unary_p (CrUnaryOp        op,
+                   const CrTensor  *x,
+                   const double    *params,
+                   GError         **error)
 {
   const UnaryInfo *info;
   g_autoptr(CrTensor) converted = NULL;
@@ -56,9 +75,11 @@ cr_kernel_unary (CrUnaryOp        op,
   CrTensor *out;
   CrScalarBuf scalar;
   const void *x_data;
+  gpointer ctx = (gpointer) params;
 
   g_return_val_if_fail ((guint) op < CR_UNARY_COUNT, NULL);
-  CR_DISPATCH (x->device, unary, error, NULL, op, x, error);
+  g_return_val_if_fail (params != NULL, NULL);
+  CR_DISPATCH (x->device, unary, error, NULL, op, x, params, error);
 
   info = &unary_info[op];
   if (!cr_unary_op_dtypes (op, x->dtype, FALSE, &in_dtype, &out_dtype, error))
@@ -99,7 +120,7 @@ cr_kernel_unary (CrUnaryOp        op,
       char *ptrs[2] = { cr_cpu_data (out), (char *) x_data };
 
       if (x->numel > 0)
-        info->rows[in_dtype] (x->numel, ptrs, unit_strides, NULL);
+        info->rows[in_dtype] (x->numel, ptrs, unit_strides, ctx);
     }
   else
     {
@@ -107,7 +128,7 @@ cr_kernel_unary (CrUnaryOp        op,
       CrCpuIter iter;
 
       cr_cpu_iter_init (&iter, out->shape, out->ndim, operands, 2);
-      cr_cpu_iter_run (&iter, info->rows[in_dtype], NULL);
+      cr_cpu_iter_run (&iter, info->rows[in_dtype], ctx);
     }
   return out;
 }

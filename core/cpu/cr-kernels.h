@@ -26,6 +26,12 @@ G_BEGIN_DECLS
 CrTensor *cr_kernel_unary        (CrUnaryOp        op,
                                   const CrTensor  *x,
                                   GError         **error);
+/* The same for a row with parameters: params holds CR_UNARY_MAX_PARAMS
+ * numbers, P0.. of its expressions (cr_kernel_unary gives such a row zeros). */
+CrTensor *cr_kernel_unary_p      (CrUnaryOp        op,
+                                  const CrTensor  *x,
+                                  const double    *params,
+                                  GError         **error);
 
 typedef enum {
   CR_BINARY_ADD,

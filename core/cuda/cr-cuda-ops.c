@@ -13,7 +13,7 @@
 /* ---- unary ---------------------------------------------------------------------- */
 
 static CrTensor *
-cuda_unary (CrUnaryOp op, const CrTensor *x_in, GError **error)
+cuda_unary (CrUnaryOp op, const CrTensor *x_in, const double *params, GError **error)
 {
   g_autoptr(CrTensor) x = cr_cuda_operand (x_in, error);
   g_autoptr(CrTensor) xc = NULL;
@@ -33,7 +33,11 @@ cuda_unary (CrUnaryOp op, const CrTensor *x_in, GError **error)
     return NULL;
   cr_cuda_describe (out, &dout);
   cr_cuda_describe (xc, &dx);
-  if (out->numel > 0 && !CALL (unary, (int) op, &dout, &dx))
+  /* A row with parameters has its own member (rows without keep the
+   * first ABI's). */
+  if (out->numel > 0
+      && !(cr_unary_op_has_params (op) ? CALL (unary_params, (int) op, &dout, &dx, params)
+                                       : CALL (unary, (int) op, &dout, &dx)))
     g_clear_pointer (&out, cr_tensor_unref);
   return out;
 }

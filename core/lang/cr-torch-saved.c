@@ -283,5 +283,24 @@ cr_torch_node_saved_attr (CrNode      *node,
       *found = TRUE;
       return saved_slot (node, 0, FALSE, error);
     }
+
+  /* A unary row's parameters (_saved_negative_slope), as the script gave
+   * them: 6 for an int, 6.0 for a float; gelu's approximate as its string. */
+  {
+    const char *param;
+
+    for (guint i = 0; cr_ops_unary_param (node->op->id, i, &param, NULL, NULL, NULL); i++)
+      if (strcmp (param, key) == 0)
+        {
+          double v = node->args->scalar[i];
+
+          *found = TRUE;
+          if (strcmp (param, "approximate") == 0)
+            return cr_value_new_str (v == 0 ? "none" : "tanh");
+          if ((node->args->scalar_int_mask >> i) & 1)
+            return cr_value_new_int ((gint64) v);
+          return cr_value_new_float (v);
+        }
+  }
   return NULL;
 }

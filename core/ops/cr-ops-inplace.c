@@ -249,22 +249,38 @@ cr_inplace_unary (CrOpId     op,
                   CrTensor  *self,
                   GError   **error)
 {
+  return cr_inplace_unary_p (op, self, NULL, error);
+}
+
+gboolean
+cr_inplace_unary_p (CrOpId               op,
+                    CrTensor            *self,
+                    const CrUnaryParams *params,
+                    GError             **error)
+{
   g_autoptr(CrTensor) old_self = NULL;
   g_autoptr(CrTensor) out = NULL;
+  CrUnaryParams resolved;
   CrUnaryOp kernel;
+  CrOpId node_op;
   int save;
   CrNode *node;
 
   g_return_val_if_fail (self != NULL, FALSE);
   if (!cr_ops_unary_info (op, &kernel, &save))
     g_return_val_if_reached (FALSE);
+  /* The in-place node may save another tensor than the row's (the result). */
+  node_op = cr_ops_unary_inplace_node (op);
+  if (!cr_ops_unary_info (node_op, &kernel, &save))
+    g_return_val_if_reached (FALSE);
 
-  if (!cr_autograd_check_inplace_rules (self, error))
+  if (!cr_ops_unary_params_resolve (op, params, &resolved, error)
+      || !cr_autograd_check_inplace_rules (self, error))
     return FALSE;
   if (save == 1 && cr_autograd_should_record (&self, 1) && cr_dtype_is_floating (self->dtype)
       && (old_self = cr_clone (self, error)) == NULL)
     return FALSE;
-  out = cr_kernel_unary (kernel, self, error);
+  out = cr_kernel_unary_p (kernel, self, resolved.value, error);
   if (out == NULL)
     return FALSE;
   if (out->dtype != self->dtype && !cr_dtype_is_floating (self->dtype))
@@ -277,8 +293,9 @@ cr_inplace_unary (CrOpId     op,
   if (!cr_kernel_copy_into (self, out, error))
     return FALSE;
   cr_tensor_bump_version (self);
-  if ((node = rebase_history (op, &self, 1)) != NULL)
+  if ((node = rebase_history (node_op, &self, 1)) != NULL)
     {
+      cr_ops_unary_params_keep (node, node_op, &resolved);
       if (save == 1)
         cr_node_save (node, 0, old_self, FALSE);
       else if (save == 2)
@@ -428,41 +445,6 @@ cr_clamp_ (CrTensor  *self,
       cr_node_args (node)->has_scalar[0] = has_min;
       cr_node_args (node)->scalar[1] = max;
       cr_node_args (node)->has_scalar[1] = has_max;
-      cr_node_save (node, 0, old_self, FALSE);
-    }
-  return TRUE;
-}
-
-/* F.hardtanh(inplace=True), F.relu6(inplace=True): HardtanhBackward0 over the
- * old self (in PyTorch over the result: the same mask). */
-gboolean
-cr_hardtanh_ (CrTensor  *self,
-              double     min_val,
-              double     max_val,
-              GError   **error)
-{
-  g_autoptr(CrTensor) old_self = NULL;
-  g_autoptr(CrTensor) clamped = NULL;
-  CrNode *node;
-
-  if (self->dtype == CR_DTYPE_BOOL)
-    {
-      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                           "Bool inputs not supported for hardtanh");
-      return FALSE;
-    }
-  if (!cr_autograd_check_inplace_rules (self, error))
-    return FALSE;
-  if (cr_autograd_should_record (&self, 1) && (old_self = cr_clone (self, error)) == NULL)
-    return FALSE;
-  clamped = cr_kernel_clamp (self, TRUE, min_val, TRUE, max_val, error);
-  if (clamped == NULL || !cr_kernel_copy_into (self, clamped, error))
-    return FALSE;
-  cr_tensor_bump_version (self);
-  if ((node = rebase_history (CR_OP_HARDTANH, &self, 1)) != NULL)
-    {
-      cr_node_args (node)->scalar[0] = min_val;
-      cr_node_args (node)->scalar[1] = max_val;
       cr_node_save (node, 0, old_self, FALSE);
     }
   return TRUE;

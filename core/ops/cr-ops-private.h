@@ -59,6 +59,18 @@ CrTensor *cr_ops_add_number      (CrTensor        *t,
 gboolean  cr_ops_unary_info      (CrOpId           op,
                                   CrUnaryOp       *kernel,
                                   int             *save);
+/* The node of op's in-place form (op itself, or its CR_UNARY_INPLACE row). */
+CrOpId    cr_ops_unary_inplace_node (CrOpId        op);
+/* op's parameters: given, or the row's defaults when NULL, then the row's
+ * check (FALSE with PyTorch's error). */
+gboolean  cr_ops_unary_params_resolve (CrOpId               op,
+                                  const CrUnaryParams *given,
+                                  CrUnaryParams       *out,
+                                  GError             **error);
+/* Keeps a row's parameters in node's args (scalar[i], scalar_int_mask). */
+void      cr_ops_unary_params_keep (CrNode             *node,
+                                  CrOpId               op,
+                                  const CrUnaryParams *params);
 
 /* max (is_min: min) of x over the sorted dims, kept as size 1; kernels
  * only, no graph (cr-ops-stats.c). */

@@ -1,7 +1,8 @@
 /* cr-ops-unary.c — the differentiable functions of one tensor, made from
  * their rows in core/cr-unary-ops.def: forward (the kernel, and what backward
- * needs saved in slot 0), the autograd row, the backward formula and the step
- * view's local gradient.
+ * needs saved in slot 0), the autograd row, the backward formula, the step
+ * view's local gradient, and a row's parameters (their defaults and check;
+ * a node keeps them in args->scalar, where the formula reads P0..).
  *
  * A row's formula is an expression over G (the incoming gradient) and X or Y
  * (the saved input or output) with the differentiable ops below, so a
@@ -15,6 +16,7 @@
 #include "cr-tensor.h"
 
 #include <math.h>
+#include <string.h>
 
 /* ---- the formula vocabulary --------------------------------------------- */
 
@@ -23,10 +25,11 @@
  * (the result is borrowed from there); the first failure sets err and makes
  * every later step NULL. */
 typedef struct {
-  CrTensor  *grad;      /* G, borrowed */
-  CrTensor  *saved;     /* X or Y, borrowed; NULL when the row saves nothing */
-  GPtrArray *temps;
-  GError    *err;
+  CrTensor     *grad;      /* G, borrowed */
+  CrTensor     *saved;     /* X or Y, borrowed; NULL when the row saves nothing */
+  const double *p;         /* P0 P1 P2: the node's parameters (zeros without) */
+  GPtrArray    *temps;
+  GError       *err;
 } Fx;
 
 typedef CrTensor *(*FormulaFunc) (Fx *fx);
@@ -136,6 +139,15 @@ fx_where (Fx *fx, CrTensor *mask, CrTensor *a, CrTensor *b)
   return fx_keep (fx, cr_where (mask, a, b, &fx->err));
 }
 
+/* A formula's CHECKED condition failed: PyTorch's RuntimeError. */
+G_GNUC_UNUSED static CrTensor *
+fx_fail (Fx *fx, const char *message)
+{
+  if (fx->err == NULL)
+    g_set_error_literal (&fx->err, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, message);
+  return NULL;
+}
+
 /* zeros_like(G) */
 G_GNUC_UNUSED static CrTensor *
 fx_zeros (Fx *fx)
@@ -172,6 +184,10 @@ fx_zeros (Fx *fx)
 #define SIGMOID_BW(g, y)   fx_binary (fx, cr_sigmoid_backward, (g), (y))
 #define THRESHOLD_BW(g, x) fx_binary (fx, cr_threshold_backward, (g), (x))
 #define ZEROS()            fx_zeros (fx)
+#define P0                 (fx->p[0])
+#define P1                 (fx->p[1])
+#define P2                 (fx->p[2])
+#define CHECKED(cond, message, expr) ((cond) ? (expr) : fx_fail (fx, (message)))
 
 /* ---- the rows ------------------------------------------------------------ */
 
@@ -180,6 +196,8 @@ enum { SAVE_NOTHING, SAVE_INPUT, SAVE_OUTPUT };
 /* One function per row's formula. */
 #define CR_UNARY_OP(ID, name, alias, rule, errors, vec, F, D, I, B, grad_fn, symbol, save, \
                     formula, ...)                                                          \
+  static CrTensor *formula_##ID (Fx *fx) { return (formula); }
+#define CR_UNARY_INPLACE(ID, OF, name, grad_fn, symbol, save, formula, text)               \
   static CrTensor *formula_##ID (Fx *fx) { return (formula); }
 #include "cr-unary-ops.def"
 
@@ -208,16 +226,115 @@ enum { SAVE_NOTHING, SAVE_INPUT, SAVE_OUTPUT };
 #undef SIGMOID_BW
 #undef THRESHOLD_BW
 #undef ZEROS
+#undef P0
+#undef P1
+#undef P2
+#undef CHECKED
+
+/* ---- parameters ---------------------------------------------------------- */
+
+typedef gboolean (*CheckFunc) (const double *p, GError **error);
+
+/* A CHECK's message with its "%g" (P0 as C++'s ostream prints it), without
+ * a format string that the compiler cannot see. */
+static gboolean
+check_failed (const char  *message,
+              double       p0,
+              GError     **error)
+{
+  const char *at = strstr (message, "%g");
+  g_autoptr(GString) text = g_string_new (message);
+
+  if (at != NULL)
+    {
+      char number[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_snprintf (number, sizeof number, "%g", p0);
+      g_string_erase (text, at - message, 2);
+      g_string_insert (text, at - message, number);
+    }
+  g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, text->str);
+  return FALSE;
+}
+
+/* One function per row's check (the last word of its params column). */
+#define P0 (p[0])
+#define P1 (p[1])
+#define P2 (p[2])
+#define NO_PARAMS                 TRUE
+#define PARAMS(n, a, b, c, check) check
+#define NO_CHECK                  TRUE
+#define CHECK(cond, message)      ((cond) ? TRUE : check_failed ((message), P0, error))
+#define CR_UNARY_OP(ID, name, alias, rule, errors, vec, F, D, I, B, grad_fn, symbol, save, \
+                    formula, text, bind, expr, params)                                     \
+  static gboolean check_##ID (const double *p, GError **error) { return (params); }
+#include "cr-unary-ops.def"
+#undef P0
+#undef P1
+#undef P2
+#undef NO_PARAMS
+#undef PARAMS
+#undef NO_CHECK
+#undef CHECK
+
+typedef struct {
+  guint       n;                              /* parameters */
+  guint       n_script;                       /* of them, the script's arguments */
+  const char *names[CR_UNARY_MAX_PARAMS];
+  double      defaults[CR_UNARY_MAX_PARAMS];  /* NAN: REQUIRED */
+  guint       int_mask;                       /* bit i: defaults[i] is an int literal */
+  CheckFunc   check;
+} ParamsInfo;
+
+#define REQUIRED                  NAN
+#define NO_PARAM                  (NULL, 0.0)
+#define PARAM_NAME(name, value)   name
+#define PARAM_VALUE(name, value)  (value)
+#define PARAM_IS_INT(name, value) _Generic ((value), int: 1u, default: 0u)
+#define PARAM_COUNT(name, value)  _Generic ((name), char *: 1u, default: 0u)
+#define NO_PARAMS                 0, 0, { NULL, NULL, NULL }, { 0, 0, 0 }, 0
+#define PARAMS(n_script, a, b, c, check)                                       \
+  PARAM_COUNT a + PARAM_COUNT b + PARAM_COUNT c, n_script,                     \
+  { PARAM_NAME a, PARAM_NAME b, PARAM_NAME c },                                \
+  { PARAM_VALUE a, PARAM_VALUE b, PARAM_VALUE c },                             \
+  PARAM_IS_INT a | PARAM_IS_INT b << 1 | PARAM_IS_INT c << 2
+#define CR_UNARY_OP(ID, name, alias, rule, errors, vec, F, D, I, B, grad_fn, symbol, save, \
+                    formula, text, bind, expr, params)                                     \
+  [CR_OP_##ID] = { params, check_##ID },
+static const ParamsInfo params_info[CR_OP_COUNT] = {
+#include "cr-unary-ops.def"
+};
+#undef REQUIRED
+#undef NO_PARAM
+#undef PARAM_NAME
+#undef PARAM_VALUE
+#undef PARAM_IS_INT
+#undef PARAM_COUNT
+#undef NO_PARAMS
+#undef PARAMS
+
+/* ---- the rows ------------------------------------------------------------ */
 
 typedef struct {
   CrUnaryOp   kernel;
   int         save;
   FormulaFunc formula;
+  CrOpId      base;           /* the row of its kernel and parameters: itself, or OF */
 } UnaryOp;
 
 #define CR_UNARY_OP(ID, name, alias, rule, errors, vec, F, D, I, B, grad_fn, symbol, save, ...) \
-  [CR_OP_##ID] = { CR_UNARY_##ID, SAVE_##save, formula_##ID },
+  [CR_OP_##ID] = { CR_UNARY_##ID, SAVE_##save, formula_##ID, CR_OP_##ID },
+#define CR_UNARY_INPLACE(ID, OF, name, grad_fn, symbol, save, ...)                          \
+  [CR_OP_##ID] = { CR_UNARY_##OF, SAVE_##save, formula_##ID, CR_OP_##OF },
 static const UnaryOp unary_ops[CR_OP_COUNT] = {
+#include "cr-unary-ops.def"
+};
+
+/* The node of a row's in-place form where PyTorch's is another (0: the
+ * row's own). */
+#define CR_UNARY_OP(...)
+#define CR_UNARY_INPLACE(ID, OF, ...) [CR_OP_##OF] = CR_OP_##ID,
+static const CrOpId inplace_nodes[CR_OP_COUNT] = {
 #include "cr-unary-ops.def"
 };
 
@@ -228,15 +345,17 @@ unary_op (CrOpId op)
   return &unary_ops[op];
 }
 
-/* The formula of op for grad (G) and saved (X or Y): a new ref, or NULL with
- * error set. */
+/* The formula of op for grad (G), saved (X or Y) and the node's parameters:
+ * a new ref, or NULL with error set. */
 static CrTensor *
 run_formula (const UnaryOp  *u,
              CrTensor       *grad,
              CrTensor       *saved,
+             const double   *params,
              GError        **error)
 {
-  Fx fx = { grad, saved, g_ptr_array_new_with_free_func ((GDestroyNotify) cr_tensor_unref), NULL };
+  Fx fx = { grad, saved, params, g_ptr_array_new_with_free_func ((GDestroyNotify) cr_tensor_unref),
+            NULL };
   CrTensor *result = u->formula (&fx);
 
   if (result != NULL)
@@ -262,7 +381,7 @@ unary_backward (CrNode          *node,
 
   if (u->save != SAVE_NOTHING && (saved = cr_node_get_saved (node, 0, error)) == NULL)
     return FALSE;
-  SET_GRAD (0, run_formula (u, grads[0], saved, error));
+  SET_GRAD (0, run_formula (u, grads[0], saved, node->args->scalar, error));
   return TRUE;
 }
 
@@ -283,7 +402,7 @@ unary_local_grad (CrNode  *node,
   if (ones == NULL)
     return NULL;
   was_enabled = cr_grad_mode_set_enabled (FALSE);
-  local = run_formula (u, ones, saved, error);
+  local = run_formula (u, ones, saved, node->args->scalar, error);
   cr_grad_mode_set_enabled (was_enabled);
   return cr_ops_take_to_output (node, local, error);
 }
@@ -293,29 +412,81 @@ unary_local_grad (CrNode  *node,
   const CrOpInfo cr_op_row_##ID = {                                                        \
     CR_OP_##ID, name, grad_fn, 1, symbol, text, unary_backward, unary_local_grad           \
   };
+#define CR_UNARY_INPLACE(ID, OF, name, grad_fn, symbol, save, formula, text)               \
+  const CrOpInfo cr_op_row_##ID = {                                                        \
+    CR_OP_##ID, name, grad_fn, 1, symbol, text, unary_backward, unary_local_grad           \
+  };
 #include "cr-unary-ops.def"
 
 /* ---- forward ------------------------------------------------------------- */
 
+gboolean
+cr_ops_unary_params_resolve (CrOpId               op,
+                             const CrUnaryParams *given,
+                             CrUnaryParams       *out,
+                             GError             **error)
+{
+  const ParamsInfo *info;
+
+  g_return_val_if_fail (unary_op (op) != NULL, FALSE);
+  info = &params_info[unary_ops[op].base];
+  if (given != NULL)
+    *out = *given;
+  else
+    {
+      memcpy (out->value, info->defaults, sizeof out->value);
+      out->int_mask = info->int_mask;
+    }
+  return info->n == 0 || info->check (out->value, error);
+}
+
+void
+cr_ops_unary_params_keep (CrNode              *node,
+                          CrOpId               op,
+                          const CrUnaryParams *params)
+{
+  CrOpArgs *args;
+
+  if (params_info[unary_ops[op].base].n == 0)
+    return;
+  args = cr_node_args (node);
+  for (guint i = 0; i < CR_UNARY_MAX_PARAMS; i++)
+    args->scalar[i] = params->value[i];
+  args->scalar_int_mask = params->int_mask;
+}
+
 CrTensor *
-cr_unary (CrOpId     op,
-          CrTensor  *x,
-          GError   **error)
+cr_unary_p (CrOpId               op,
+            CrTensor            *x,
+            const CrUnaryParams *params,
+            GError             **error)
 {
   const UnaryOp *u = unary_op (op);
+  CrUnaryParams resolved;
   CrTensor *out;
   CrNode *node;
 
   g_return_val_if_fail (u != NULL, NULL);
-  out = cr_kernel_unary (u->kernel, x, error);
+  if (!cr_ops_unary_params_resolve (op, params, &resolved, error))
+    return NULL;
+  out = cr_kernel_unary_p (u->kernel, x, resolved.value, error);
   if (out != NULL && (node = cr_ops_record (op, &x, 1, out)) != NULL)
     {
+      cr_ops_unary_params_keep (node, op, &resolved);
       if (u->save == SAVE_INPUT)
         cr_node_save (node, 0, x, FALSE);
       else if (u->save == SAVE_OUTPUT)
         cr_node_save (node, 0, out, TRUE);
     }
   return out;
+}
+
+CrTensor *
+cr_unary (CrOpId     op,
+          CrTensor  *x,
+          GError   **error)
+{
+  return cr_unary_p (op, x, NULL, error);
 }
 
 gboolean
@@ -327,6 +498,39 @@ cr_ops_unary_info (CrOpId     op,
     return FALSE;
   *kernel = unary_ops[op].kernel;
   *save = unary_ops[op].save;
+  return TRUE;
+}
+
+CrOpId
+cr_ops_unary_inplace_node (CrOpId op)
+{
+  g_return_val_if_fail (unary_op (op) != NULL, op);
+  return inplace_nodes[op] != 0 ? inplace_nodes[op] : op;
+}
+
+gboolean
+cr_ops_unary_param (CrOpId       op,
+                    guint        i,
+                    const char **out_name,
+                    double      *out_default,
+                    gboolean    *out_int_default,
+                    gboolean    *out_in_script)
+{
+  const ParamsInfo *info;
+
+  if ((guint) op >= CR_OP_COUNT || unary_ops[op].formula == NULL)
+    return FALSE;
+  info = &params_info[unary_ops[op].base];
+  if (i >= info->n)
+    return FALSE;
+  if (out_name != NULL)
+    *out_name = info->names[i];
+  if (out_default != NULL)
+    *out_default = info->defaults[i];
+  if (out_int_default != NULL)
+    *out_int_default = (info->int_mask >> i) & 1;
+  if (out_in_script != NULL)
+    *out_in_script = i < info->n_script;
   return TRUE;
 }
 

@@ -37,9 +37,27 @@ CrTensor *cr_minimum        (CrTensor *a, CrTensor *b, GError **error);
 /* Comparisons, logic, floor division and remainder: no gradient. */
 CrTensor *cr_binary_nograd  (CrBinaryOp op, CrTensor *a, CrTensor *b, GError **error);
 
-/* One function for every unary elementwise op with a row: NEG EXP LOG SIN COS
- * TANH SIGMOID RELU SQRT RSQRT ABS SIGN RECIPROCAL LOG1P EXPM1. */
+/* One function for every unary elementwise op with a row of
+ * core/cr-unary-ops.def (NEG EXP ... LEAKY_RELU ELU GELU ...); a row with
+ * parameters gets its defaults. */
 CrTensor *cr_unary          (CrOpId op, CrTensor *x, GError **error);
+
+/* The numbers a row takes besides its tensor (its params column), and which
+ * of them came as Python ints: grad_fn._saved_<name> shows 6, not 6.0. */
+typedef struct {
+  double value[CR_UNARY_MAX_PARAMS];
+  guint  int_mask;
+} CrUnaryParams;
+
+/* op(x) with parameters (NULL: the row's defaults); the row's check fails
+ * with PyTorch's RuntimeError ("lambda must be greater or equal to 0, ..."). */
+CrTensor *cr_unary_p        (CrOpId op, CrTensor *x, const CrUnaryParams *params,
+                             GError **error);
+/* Parameter i of op's row: PyTorch's name ("negative_slope"), its default
+ * (NAN: the script must give it), whether that is an int, and whether the
+ * script passes it (F.elu passes alpha, not scale); FALSE past the last. */
+gboolean  cr_ops_unary_param (CrOpId op, guint i, const char **out_name, double *out_default,
+                             gboolean *out_int_default, gboolean *out_in_script);
 CrTensor *cr_neg            (CrTensor *x, GError **error);
 CrTensor *cr_exp            (CrTensor *x, GError **error);
 CrTensor *cr_log            (CrTensor *x, GError **error);
@@ -61,18 +79,7 @@ gboolean  cr_addc_          (CrTensor *self, CrTensor *t1, CrTensor *t2, CrTenso
 gboolean  cr_add_alpha_     (CrTensor *self, CrOpId op, CrTensor *other, double alpha,
                              GError **error);
 
-/* torch.nn.functional activations with their own nodes (cr-ops-activation.c):
- * LeakyReluBackward0, EluBackward0, SoftplusBackward0, SiluBackward0,
- * GeluBackward0 (approximate='none'). */
-CrTensor *cr_leaky_relu     (CrTensor *x, double negative_slope, GError **error);
-CrTensor *cr_elu            (CrTensor *x, double alpha, GError **error);
-CrTensor *cr_softplus       (CrTensor *x, double beta, double threshold, GError **error);
 CrTensor *cr_silu           (CrTensor *x, GError **error);
-CrTensor *cr_gelu           (CrTensor *x, GError **error);
-/* F.hardtanh / F.relu6: clamp to [min_val, max_val], HardtanhBackward0
- * (cr-ops-hardtanh.c). */
-CrTensor *cr_hardtanh       (CrTensor *x, double min_val, double max_val, GError **error);
-gboolean  cr_hardtanh_      (CrTensor *x, double min_val, double max_val, GError **error);
 
 /* Fused backward helpers; differentiable themselves (double backward). */
 CrTensor *cr_tanh_backward      (CrTensor *grad, CrTensor *out, GError **error);
@@ -134,6 +141,10 @@ gboolean  cr_inplace_binary (CrOpId op, CrTensor *self, CrTensor *other, GError 
 /* exp_(), log_(), relu_() ... for the ops of cr_unary: the same rules;
  * a formula that needs the old value gets a recorded clone of it. */
 gboolean  cr_inplace_unary  (CrOpId op, CrTensor *self, GError **error);
+/* The same with parameters (NULL: the row's defaults). The node is the
+ * row's, or its CR_UNARY_INPLACE line's (leaky_relu_: LeakyReluBackward1). */
+gboolean  cr_inplace_unary_p (CrOpId op, CrTensor *self, const CrUnaryParams *params,
+                             GError **error);
 gboolean  cr_zero_          (CrTensor *self, GError **error);
 /* t_(), unsqueeze_(dim), squeeze_() and squeeze_(dim): self's geometry
  * changed in place (TBackward1, UnsqueezeBackward1, SqueezeBackward2/3). */
@@ -242,7 +253,7 @@ CrTensor *cr_mse_loss       (CrTensor *input, CrTensor *target, CrReduction redu
 /* F.huber_loss (target broadcast to input through expand): HuberLossBackward0. */
 CrTensor *cr_huber_loss     (CrTensor *input, CrTensor *target, CrReduction reduction,
                              double delta, GError **error);
-/* F.smooth_l1_loss (same shapes): SmoothL1LossBackward0 (cr-ops-activation.c). */
+/* F.smooth_l1_loss (same shapes): SmoothL1LossBackward0 (cr-ops-smooth-l1.c). */
 CrTensor *cr_smooth_l1_loss (CrTensor *input, CrTensor *target, CrReduction reduction,
                              double beta, GError **error);
 CrTensor *cr_bce_with_logits(CrTensor *input, CrTensor *target, CrReduction reduction,

@@ -402,8 +402,12 @@ test_unary_rows (void)
   }
 }
 
-static CrTensor *hardtanh_default (CrTensor *x, GError **e) { return cr_hardtanh (x, -1, 1, e); }
-static CrTensor *relu6 (CrTensor *x, GError **e) { return cr_hardtanh (x, 0, 6, e); }
+static CrTensor *hardtanh_default (CrTensor *x, GError **e) { return cr_unary (CR_OP_HARDTANH, x, e); }
+static CrTensor *
+relu6 (CrTensor *x, GError **e)
+{
+  return cr_unary_p (CR_OP_HARDTANH, x, &(CrUnaryParams) { { 0, 6 } }, e);
+}
 
 static void
 test_hardtanh (void)

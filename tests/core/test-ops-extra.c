@@ -50,11 +50,11 @@ apply (CrTensor *const *inputs,
     case F_NORM_1:     return cr_norm_dim (x, 2.0, &one, 1, FALSE, error);
     case F_NORM_3_KEEP: return cr_norm_dim (x, 3.0, &zero, 1, TRUE, error);
     case F_NORM_1_P1:  return cr_norm_dim (x, 1.0, &one, 1, FALSE, error);
-    case F_LEAKY:      return cr_leaky_relu (x, 0.2, error);
-    case F_ELU:        return cr_elu (x, 0.5, error);
-    case F_SOFTPLUS:   return cr_softplus (x, 2.0, 1.0, error);
+    case F_LEAKY:      return cr_unary_p (CR_OP_LEAKY_RELU, x, &(CrUnaryParams) { { 0.2 } }, error);
+    case F_ELU:        return cr_unary_p (CR_OP_ELU, x, &(CrUnaryParams) { { 0.5, 1, 1 } }, error);
+    case F_SOFTPLUS:   return cr_unary_p (CR_OP_SOFTPLUS, x, &(CrUnaryParams) { { 2.0, 1.0 } }, error);
     case F_SILU:       return cr_silu (x, error);
-    case F_GELU:       return cr_gelu (x, error);
+    case F_GELU:       return cr_unary (CR_OP_GELU, x, error);
     case F_FLIP:       return cr_flip (x, (int[]) { 0, -1 }, 2, error);
     case F_TRIU:       return cr_triu (x, 1, error);
     case F_TRIL:       return cr_tril (x, -1, error);

@@ -389,12 +389,16 @@ static double cr_vsigmoid (double x) { return 1.0 / (1.0 + exp (-x)); }
  * for bool, for the dtypes the header says each op takes; a CPU_ONLY row's
  * expressions are not compiled here (the module has no kernel for it). */
 #define NONE ((void) v, 0)
+#define P0 (p[0])
+#define P1 (p[1])
+#define P2 (p[2])
 #define MOCK_VEC(...)      __VA_ARGS__
 #define MOCK_SCALAR(...)   __VA_ARGS__
 #define MOCK_CPU_ONLY(...)
 static double
-unary_double (int op, double v)
+unary_double (int op, double v, const double *p)
 {
+  (void) p;
   switch (op)
     {
 #define CR_UNARY_OP(ID, name, alias, rule, errors, vec, F, D, I, B, ...) \
@@ -407,8 +411,9 @@ unary_double (int op, double v)
 }
 
 static int64_t
-unary_int64 (int op, int64_t v)
+unary_int64 (int op, int64_t v, const double *p)
 {
+  (void) p;
   switch (op)
     {
 #define CR_UNARY_OP(ID, name, alias, rule, errors, vec, F, D, I, B, ...) \
@@ -421,8 +426,9 @@ unary_int64 (int op, int64_t v)
 }
 
 static uint8_t
-unary_bool (int op, uint8_t v)
+unary_bool (int op, uint8_t v, const double *p)
 {
+  (void) p;
   switch (op)
     {
 #define CR_UNARY_OP(ID, name, alias, rule, errors, vec, F, D, I, B, ...) \
@@ -434,12 +440,16 @@ unary_bool (int op, uint8_t v)
     }
 }
 #undef NONE
+#undef P0
+#undef P1
+#undef P2
 #undef MOCK_VEC
 #undef MOCK_SCALAR
 #undef MOCK_CPU_ONLY
 
 static int
-unary_impl (int op, const CrCudaTensor *out, const CrCudaTensor *x, char *msg, size_t msg_size)
+unary_impl (int op, const CrCudaTensor *out, const CrCudaTensor *x, const double *p, char *msg,
+            size_t msg_size)
 {
   int logical = cr_cuda_unary_rule (op) == CR_UNARY_RULE_LOGICAL;
 
@@ -455,13 +465,13 @@ unary_impl (int op, const CrCudaTensor *out, const CrCudaTensor *x, char *msg, s
   for (int64_t i = 0, n = numel (out); i < n; i++)
     {
       if (x->dtype == CR_CUDA_INT64 && !logical)
-        store_i (out, i, unary_int64 (op, load_i (x, i)));
+        store_i (out, i, unary_int64 (op, load_i (x, i), p));
       else if (x->dtype == CR_CUDA_INT64)
-        store (out, i, (double) unary_int64 (op, load_i (x, i)));
+        store (out, i, (double) unary_int64 (op, load_i (x, i), p));
       else if (x->dtype == CR_CUDA_BOOL)
-        store (out, i, (double) unary_bool (op, (uint8_t) (load (x, i) != 0.0)));
+        store (out, i, (double) unary_bool (op, (uint8_t) (load (x, i) != 0.0), p));
       else
-        store (out, i, unary_double (op, load (x, i)));
+        store (out, i, unary_double (op, load (x, i), p));
     }
   return CR_CUDA_OK;
 }
@@ -1003,9 +1013,21 @@ fill (const CrCudaTensor *out, double value, char *msg, size_t msg_size)
 static int
 unary (int op, const CrCudaTensor *out, const CrCudaTensor *x, char *msg, size_t msg_size)
 {
+  static const double no_params[3];
   int r;
   ENTER ();
-  r = unary_impl (op, out, x, msg, msg_size);
+  r = unary_impl (op, out, x, no_params, msg, msg_size);
+  LEAVE ();
+  return r;
+}
+
+static int
+unary_params (int op, const CrCudaTensor *out, const CrCudaTensor *x, const double *params,
+              char *msg, size_t msg_size)
+{
+  int r;
+  ENTER ();
+  r = unary_impl (op, out, x, params, msg, msg_size);
   LEAVE ();
   return r;
 }
@@ -1562,6 +1584,7 @@ cr_cuda_module_get_api (int abi_version, CrCudaApi *api)
       return CR_CUDA_OK;
     }
   api->unary = unary;
+  api->unary_params = unary_params;
   api->binary = binary;
   api->add_scaled = add_scaled;
   api->clamp = clamp;

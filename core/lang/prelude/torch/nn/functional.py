@@ -20,17 +20,6 @@ def linear(input, weight, bias=None):
     return out if bias is None else out + bias
 
 
-_native_gelu = gelu
-
-
-def gelu(input, approximate='none'):
-    if approximate == 'tanh':
-        # The tanh approximation, composed (its grad_fn is not GeluBackward0).
-        inner = math.sqrt(2.0 / math.pi) * (input + 0.044715 * input * input * input)
-        return 0.5 * input * (1.0 + torch.tanh(inner))
-    return _native_gelu(input, approximate=approximate)
-
-
 def softsign(input):
     return input / (input.abs() + 1)
 

@@ -3,7 +3,7 @@ from torch.nn.modules.module import Module
 from torch.nn.modules.linear import Identity, Linear, Bilinear
 from torch.nn.modules.activation import ReLU, ReLU6, Hardtanh, LeakyReLU, Tanh, Sigmoid, \
     LogSigmoid, Softsign, Tanhshrink, GELU, SiLU, Mish, Hardsigmoid, Hardswish, ELU, Softplus, \
-    Softmax, LogSoftmax, Softmin
+    Softmax, LogSoftmax, Softmin, CELU, SELU, Threshold, Hardshrink, Softshrink
 from torch.nn.modules.loss import L1Loss, MSELoss, SmoothL1Loss, HuberLoss, NLLLoss, \
     CrossEntropyLoss, BCELoss, BCEWithLogitsLoss, KLDivLoss
 from torch.nn.modules.container import Sequential, ModuleList, ModuleDict, ParameterList, \
@@ -23,7 +23,7 @@ from torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 __all__ = [
     'Module', 'Identity', 'Linear', 'Bilinear', 'ReLU', 'ReLU6', 'Hardtanh', 'LeakyReLU',
     'Tanh', 'Sigmoid', 'LogSigmoid', 'Softsign', 'Tanhshrink', 'GELU', 'SiLU', 'Mish', 'Hardsigmoid',
-    'Hardswish', 'ELU',
+    'Hardswish', 'ELU', 'CELU', 'SELU', 'Threshold', 'Hardshrink', 'Softshrink',
     'Softplus', 'Softmax', 'LogSoftmax', 'Softmin', 'L1Loss', 'MSELoss', 'SmoothL1Loss',
     'HuberLoss', 'NLLLoss', 'CrossEntropyLoss', 'BCELoss', 'BCEWithLogitsLoss', 'Sequential',
     'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict', 'Flatten', 'Unflatten', 'Conv1d', 'Conv2d', 'MaxPool2d',
