@@ -607,6 +607,18 @@ typedef struct {
   gboolean   bias, x_nhwc;
 } ConvCase;
 
+/* randn, or small integers (-2..2) for int64. */
+static CrTensor *
+conv_randn (const gint64 *shape, int ndim, CrDType dtype)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CrTensor) r = randn (shape, ndim, dtype == CR_DTYPE_INT64 ? CR_DTYPE_FLOAT64 : dtype);
+  CrTensor *t = dtype == CR_DTYPE_INT64 ? cr_kernel_cast (r, dtype, &error) : cr_tensor_ref (r);
+
+  g_assert_no_error (error);
+  return t;
+}
+
 static void
 check_conv (CrDType dt, const ConvCase *c, const char *label)
 {
@@ -616,13 +628,13 @@ check_conv (CrDType dt, const ConvCase *c, const char *label)
   gint64 oh = (c->H + 2 * c->g.padding[0] - c->g.dilation[0] * (c->kh - 1) - 1) / c->g.stride[0] + 1;
   gint64 ow = (c->W + 2 * c->g.padding[1] - c->g.dilation[1] * (c->kw - 1) - 1) / c->g.stride[1] + 1;
   gint64 ys[4] = { c->N, c->OC, oh, ow };
-  g_autoptr(CrTensor) x_base = randn (c->x_nhwc ? xs_nhwc : xs, 4, dt);
+  g_autoptr(CrTensor) x_base = conv_randn (c->x_nhwc ? xs_nhwc : xs, 4, dt);
   g_autoptr(CrTensor) x = c->x_nhwc ? cr_tensor_new_view (x_base, xs, 4, x_strides, 0)
                                     : cr_tensor_ref (x_base);
-  g_autoptr(CrTensor) w = randn (ws, 4, dt);
-  g_autoptr(CrTensor) b = randn (&c->OC, 1, dt);
-  g_autoptr(CrTensor) bc = randn (&c->C, 1, dt);
-  g_autoptr(CrTensor) gy = randn (ys, 4, dt);
+  g_autoptr(CrTensor) w = conv_randn (ws, 4, dt);
+  g_autoptr(CrTensor) b = conv_randn (&c->OC, 1, dt);
+  g_autoptr(CrTensor) bc = conv_randn (&c->C, 1, dt);
+  g_autoptr(CrTensor) gy = conv_randn (ys, 4, dt);
   g_autoptr(CrTensor) dx = same_view_on_cuda (x);
   g_autoptr(CrTensor) dw = to (w, CR_DEVICE_CUDA);
   g_autoptr(CrTensor) db = to (b, CR_DEVICE_CUDA);
@@ -637,7 +649,7 @@ check_conv (CrDType dt, const ConvCase *c, const char *label)
                                                         c->H, c->W, &error);
   g_autoptr(CrTensor) e3 = cr_kernel_conv2d_weight_grad (gy, x, &c->g, c->kh, c->kw, &error);
   g_autoptr(CrTensor) a3 = cr_kernel_conv2d_weight_grad (dgy, dx, &c->g, c->kh, c->kw, &error);
-  double tol = dt == CR_DTYPE_FLOAT32 ? 1e-4 : 1e-11;
+  double tol = dt == CR_DTYPE_FLOAT32 ? 1e-4 : dt == CR_DTYPE_FLOAT64 ? 1e-11 : 0;
   g_autofree char *w1 = g_strdup_printf ("conv2d %s %s", label, cr_dtype_name (dt));
   g_autofree char *w2 = g_strdup_printf ("conv2d_input_grad %s %s", label, cr_dtype_name (dt));
   g_autofree char *w3 = g_strdup_printf ("conv2d_weight_grad %s %s", label, cr_dtype_name (dt));
@@ -651,6 +663,8 @@ check_conv (CrDType dt, const ConvCase *c, const char *label)
 static void
 test_conv (void)
 {
+  /* int64: the module's int64 gemm with the transposed operands. */
+  static const CrDType conv_dtypes[] = { CR_DTYPE_FLOAT32, CR_DTYPE_FLOAT64, CR_DTYPE_INT64 };
   static const ConvCase cases[] = {
     /* N C H W OC kh kw  stride pad dil groups  bias nhwc */
     { 2, 3, 7, 6, 4, 3, 3, { { 1, 1 }, { 1, 1 }, { 1, 1 }, 1 }, TRUE, FALSE },
@@ -667,10 +681,10 @@ test_conv (void)
     {
       cr_cuda_set_conv_chunk_elements (budget == 0 ? 0 : budget == 1 ? 400 : 1);
       for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-        for (guint d = 0; d < G_N_ELEMENTS (float_dtypes); d++)
+        for (guint d = 0; d < G_N_ELEMENTS (conv_dtypes); d++)
           {
             g_autofree char *label = g_strdup_printf ("case %u budget %d", i, budget);
-            check_conv (float_dtypes[d], &cases[i], label);
+            check_conv (conv_dtypes[d], &cases[i], label);
           }
     }
   cr_cuda_set_conv_chunk_elements (0);
@@ -699,10 +713,10 @@ check_pool (CrDType dt, const CrPoolGeom *g, gboolean transposed, gboolean with_
   gint64 xt_shape[4] = { 2, 3, W, H };
   gint64 xt_strides[4] = { 3 * H * W, H * W, 1, H };
   gint64 ys[4] = { 2, 3, g->out[0], g->out[1] };
-  g_autoptr(CrTensor) base = randn (transposed ? xt_shape : xs, 4, dt);
+  g_autoptr(CrTensor) base = conv_randn (transposed ? xt_shape : xs, 4, dt);
   g_autoptr(CrTensor) x = NULL;
-  g_autoptr(CrTensor) gy = randn (ys, 4, dt);
-  g_autoptr(CrTensor) gin = randn (xs, 4, dt);
+  g_autoptr(CrTensor) gy = conv_randn (ys, 4, dt);
+  g_autoptr(CrTensor) gin = conv_randn (xs, 4, dt);
   g_autoptr(GError) error = NULL;
   CrTensor *ev = NULL, *ei = NULL, *av = NULL, *ai = NULL;
   double tol = dt == CR_DTYPE_FLOAT32 ? 1e-5 : 1e-12;
@@ -796,6 +810,30 @@ test_pool (void)
       g.out[0] = 1; g.out[1] = 1;
       check_pool (dt, &g, FALSE, FALSE, "adaptive global");
     }
+  {
+    /* avg_pool2d of int64 (C's division), padded windows. */
+    gint64 xs[3] = { 2, 5, 6 };
+    g_autoptr(CrTensor) x = conv_randn (xs, 3, CR_DTYPE_INT64);
+    g_autoptr(CrTensor) dx = to (x, CR_DEVICE_CUDA);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(CrTensor) e = NULL;
+    g_autoptr(CrTensor) a = NULL;
+    CrPoolGeom g;
+
+    memset (&g, 0, sizeof g);
+    g.kernel[0] = 2; g.kernel[1] = 3;
+    g.stride[0] = 2; g.stride[1] = 2;
+    g.padding[0] = 1; g.padding[1] = 1;
+    g.dilation[0] = 1; g.dilation[1] = 1;
+    g.in[0] = 5; g.in[1] = 6;
+    g.count_include_pad = TRUE;
+    for (int a_ = 0; a_ < 2; a_++)
+      g.out[a_] = pool_out (g.in[a_], g.kernel[a_], g.stride[a_], g.padding[a_], 1, FALSE);
+    e = cr_kernel_avg_pool2d (x, &g, &error);
+    a = cr_kernel_avg_pool2d (dx, &g, &error);
+    g_assert_no_error (error);
+    assert_close (e, a, 0, 0, "avg_pool2d int64");
+  }
 }
 
 int
