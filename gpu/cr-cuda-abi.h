@@ -12,8 +12,8 @@
  * CR_CUDA_ERR_INVALID rather than crashing.
  *
  * This header is included by C (core, gnu11) and by CUDA C++ (the .cu files of gpu/, C++17),
- * and needs only <stddef.h>, <stdint.h> and the op list of core/ (cr-unary-ops.def,
- * cr-unary-rule.h: plain C, no GLib).
+ * and needs only <stddef.h>, <stdint.h> and the op lists of core/ (cr-unary-ops.def,
+ * cr-unary-rule.h, cr-binary-ops.def, cr-binary-rule.h: plain C, no GLib).
  *
  * ---- Conventions ----------------------------------------------------------
  *
@@ -101,6 +101,7 @@
 #include <stdint.h>
 
 #include "../core/cr-unary-rule.h"
+#include "../core/cr-binary-rule.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -213,28 +214,37 @@ cr_cuda_unary_takes (int op, int dtype)
 }
 
 typedef enum {
-  CR_CUDA_BINARY_ADD,
-  CR_CUDA_BINARY_SUB,
-  CR_CUDA_BINARY_MUL,
-  CR_CUDA_BINARY_DIV,             /* true division (core has made ints float) */
-  CR_CUDA_BINARY_POW,             /* int64: exact by squaring; negative exponent: see binary */
-  CR_CUDA_BINARY_MAXIMUM,         /* NaN propagates */
-  CR_CUDA_BINARY_MINIMUM,         /* NaN propagates */
-  CR_CUDA_BINARY_FLOOR_DIVIDE,    /* floor(a / b); int64 b == 0: see binary */
-  CR_CUDA_BINARY_REMAINDER,       /* Python's sign: result has b's sign (a - floor(a/b)*b) */
-  CR_CUDA_BINARY_EQ,              /* comparisons and logic write bool */
-  CR_CUDA_BINARY_NE,
-  CR_CUDA_BINARY_LT,
-  CR_CUDA_BINARY_LE,
-  CR_CUDA_BINARY_GT,
-  CR_CUDA_BINARY_GE,
-  CR_CUDA_BINARY_LOGICAL_AND,     /* (a != 0) && (b != 0) */
-  CR_CUDA_BINARY_LOGICAL_OR,
-  CR_CUDA_BINARY_TANH_BACKWARD,       /* a * (1 - b*b),  b = tanh output */
-  CR_CUDA_BINARY_SIGMOID_BACKWARD,    /* a * b * (1 - b), b = sigmoid output */
-  CR_CUDA_BINARY_RELU_BACKWARD,       /* b > 0 ? a : 0 */
+#define CR_BINARY_OP(ID, ...) CR_CUDA_BINARY_##ID,
+#define CR_BINARY_KERNEL CR_BINARY_OP
+#include "../core/cr-binary-ops.def"
   CR_CUDA_BINARY_COUNT
 } CrCudaBinaryOp;
+
+/* The dtype binary op computes in when its operands promote to promoted
+ * (core has cast a and b to it), or -1 for one the row's rule refuses
+ * (core/cr-binary-rule.h, core's own); the module and the tests' mock both
+ * ask. */
+static inline CR_CUDA_CONSTEXPR int
+cr_cuda_binary_rule (int op)
+{
+  switch (op)
+    {
+#define CR_BINARY_OP(ID, name, alias, rule, ...) \
+    case CR_CUDA_BINARY_##ID: return CR_BINARY_RULE_##rule;
+#define CR_BINARY_KERNEL CR_BINARY_OP
+#include "../core/cr-binary-ops.def"
+    default:
+      return -1;
+    }
+}
+
+/* Whether binary op takes operands of dtype (the compute dtype core chose). */
+static inline CR_CUDA_CONSTEXPR int
+cr_cuda_binary_takes (int op, int dtype)
+{
+  return cr_cuda_binary_rule (op) >= 0
+         && cr_binary_rule_compute (cr_cuda_binary_rule (op), dtype) == dtype;
+}
 
 typedef enum {
   CR_CUDA_REDUCE_SUM,
@@ -353,18 +363,17 @@ typedef struct CrCudaApi {
    * refuses, or a CPU_ONLY row: CR_CUDA_ERR_UNSUPPORTED. */
   int (*unary)         (int op, const CrCudaTensor *out, const CrCudaTensor *x, CR_CUDA_MSG);
 
-  /* out = op(a, b). dtypes: a->dtype == b->dtype == the compute dtype (core has
-   * promoted and cast); out->dtype is the compute dtype, or bool for EQ..
-   * LOGICAL_OR. ADD SUB MUL MAXIMUM MINIMUM FLOOR_DIVIDE REMAINDER POW EQ..GE
-   * LOGICAL_*: int64/float32/float64, and bool for ADD (logical or), MUL
-   * (and), MAXIMUM/MINIMUM, EQ..GE, LOGICAL_*. DIV, TANH_BACKWARD and
-   * SIGMOID_BACKWARD: float32/float64; RELU_BACKWARD: int64 too (the CPU's
-   * rule: it keeps the dtype). int64 FLOOR_DIVIDE/REMAINDER with b == 0 write 0 (the CPU raises
-   * "ZeroDivisionError" first, checked by core only where cheap; a GPU run
-   * must not fault). int64 POW with a negative exponent: 1 if a == 1, (-1)^b
-   * if a == -1, else 0 (core rejects it as PyTorch does when it can see it).
-   * REMAINDER of floats: fmod(a, b), then + b when nonzero and the signs of
-   * the result and b differ. */
+  /* out = op(a, b): the row of op in core/cr-binary-ops.def. dtypes:
+   * a->dtype == b->dtype == the compute dtype of the row's rule (core has
+   * promoted and cast; cr_cuda_binary_takes), out->dtype that or bool for
+   * the COMPARE rows (EQ..LOGICAL_OR); the values are the row's F, D, I, B
+   * expressions. int64 FLOOR_DIVIDE/REMAINDER/FMOD with b == 0 write 0 (the
+   * CPU raises "ZeroDivisionError" first, as core does after counting b's
+   * zeros; a GPU run must not fault). int64 POW with a negative exponent: 1
+   * if a == 1, (-1)^b if a == -1, else 0 (core rejects it as PyTorch does
+   * when it can see it). A float POW whose b is one value takes the CPU's
+   * short cuts for exponents 2, 3, 0.5, -0.5, -1, -2. A dtype the rule
+   * refuses: CR_CUDA_ERR_UNSUPPORTED. */
   int (*binary)        (int op, const CrCudaTensor *out, const CrCudaTensor *a,
                         const CrCudaTensor *b, CR_CUDA_MSG);
 

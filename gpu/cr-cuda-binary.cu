@@ -9,6 +9,7 @@
  * nvcc from fusing them into an FMA, which would round once instead of twice.
  * Core has promoted and cast both operands to the compute dtype (the ABI). */
 #include "cr-cuda-elementwise.cuh"
+#include "../core/cr-binary-math.h"
 
 namespace {
 
@@ -20,83 +21,18 @@ constexpr int OP_ADD_SCALED = CR_CUDA_BINARY_COUNT;
 constexpr bool
 binary_is_compare (int op)
 {
-  return op >= CR_CUDA_BINARY_EQ && op <= CR_CUDA_BINARY_LOGICAL_OR;
+  return op != OP_ADD_SCALED && cr_cuda_binary_rule (op) == CR_BINARY_RULE_COMPARE;
 }
 
+/* Whether op computes in dtype: its row's rule (a + alpha*b: every dtype). */
 constexpr bool
 binary_valid (int op, int dtype)
 {
-  switch (op)
-    {
-    case CR_CUDA_BINARY_ADD:
-    case CR_CUDA_BINARY_MUL:
-    case CR_CUDA_BINARY_MAXIMUM:
-    case CR_CUDA_BINARY_MINIMUM:
-    case OP_ADD_SCALED:
-      return true;
-    case CR_CUDA_BINARY_DIV:
-    case CR_CUDA_BINARY_TANH_BACKWARD:
-    case CR_CUDA_BINARY_SIGMOID_BACKWARD:
-      return dtype == CR_CUDA_FLOAT32 || dtype == CR_CUDA_FLOAT64;
-    case CR_CUDA_BINARY_SUB:
-    case CR_CUDA_BINARY_POW:
-    case CR_CUDA_BINARY_FLOOR_DIVIDE:
-    case CR_CUDA_BINARY_REMAINDER:
-    case CR_CUDA_BINARY_RELU_BACKWARD:
-      return dtype != CR_CUDA_BOOL;
-    default:
-      return binary_is_compare (op);
-    }
+  return op == OP_ADD_SCALED || cr_cuda_binary_takes (op, dtype);
 }
 
-/* int64 pow by squaring; negative exponents as the CPU (and PyTorch). */
-__device__ __forceinline__ int64_t
-ipow (int64_t base, int64_t exp)
-{
-  int64_t result = 1;
-
-  if (exp < 0)
-    {
-      if (base == 1)
-        return 1;
-      if (base == -1)
-        return (exp & 1) ? -1 : 1;
-      return 0;
-    }
-  while (exp)
-    {
-      if (exp & 1)
-        result = wrap_mul (result, base);
-      exp >>= 1;
-      base = wrap_mul (base, base);
-    }
-  return result;
-}
-
-/* PyTorch's div_floor for floating point, as the CPU. */
-template <typename T>
-__device__ __forceinline__ T
-floordiv_float (T a, T b)
-{
-  T mod, div, floordiv;
-
-  if (b == 0)
-    return a / b;
-  mod = m_fmod (a, b);
-  div = (a - mod) / b;
-  if (mod != 0 && (b < 0) != (mod < 0))
-    div -= 1;
-  if (div != 0)
-    {
-      floordiv = m_floor (div);
-      if (div - floordiv > T (0.5))
-        floordiv += 1;
-    }
-  else
-    floordiv = m_copysign (T (0), a / b);
-  return floordiv;
-}
-
+/* The rows' F, D, I, B of core/cr-binary-ops.def, for x and y of type T. */
+#define NONE ((void) x, (void) y, 0)
 template <int OP, typename T>
 struct BinaryFn
 {
@@ -108,145 +44,59 @@ struct BinaryFn
   __device__ __forceinline__ Out
   operator() (T x, T y) const
   {
-    if constexpr (OP == CR_CUDA_BINARY_ADD)
+    if constexpr (OP == CR_CUDA_BINARY_POW && is_float_v<T>)
       {
-        if constexpr (is_bool_v<T>)
-          return x | y;
-        else if constexpr (is_float_v<T>)
-          return x + y;
-        else
-          return wrap_add (x, y);
-      }
-    else if constexpr (OP == CR_CUDA_BINARY_SUB)
-      {
-        if constexpr (is_float_v<T>)
-          return x - y;
-        else
-          return wrap_sub (x, y);
-      }
-    else if constexpr (OP == CR_CUDA_BINARY_MUL)
-      {
-        if constexpr (is_bool_v<T>)
-          return x & y;
-        else if constexpr (is_float_v<T>)
-          return x * y;
-        else
-          return wrap_mul (x, y);
-      }
-    else if constexpr (OP == CR_CUDA_BINARY_DIV)
-      return x / y;
-    else if constexpr (OP == CR_CUDA_BINARY_POW)
-      {
-        if constexpr (is_float_v<T>)
+        /* pow_tensor_scalar_optimized's cases, taken by the CPU when the
+         * exponent is one value. */
+        if (fast_pow)
           {
-            /* pow_tensor_scalar_optimized's cases, taken by the CPU when the
-             * exponent is one value. */
-            if (fast_pow)
-              {
-                if (y == T (2))
-                  return x * x;
-                if (y == T (3))
-                  return x * x * x;
-                if (y == T (0.5))
-                  return m_sqrt (x);
-                if (y == T (-0.5))
-                  return T (1) / m_sqrt (x);
-                if (y == T (-1))
-                  return T (1) / x;
-                if (y == T (-2))
-                  return T (1) / (x * x);
-              }
-            return m_pow (x, y);
-          }
-        else
-          return ipow (x, y);
-      }
-    else if constexpr (OP == CR_CUDA_BINARY_MAXIMUM)
-      {
-        if constexpr (is_bool_v<T>)
-          return x | y;
-        else if constexpr (is_float_v<T>)
-          return x != x ? x : (x > y ? x : y);      /* NaN propagates */
-        else
-          return x > y ? x : y;
-      }
-    else if constexpr (OP == CR_CUDA_BINARY_MINIMUM)
-      {
-        if constexpr (is_bool_v<T>)
-          return x & y;
-        else if constexpr (is_float_v<T>)
-          return x != x ? x : (x < y ? x : y);
-        else
-          return x < y ? x : y;
-      }
-    else if constexpr (OP == CR_CUDA_BINARY_FLOOR_DIVIDE)
-      {
-        if constexpr (is_float_v<T>)
-          return floordiv_float (x, y);
-        else
-          {
-            /* Division by zero writes 0 (the ABI: core raises first where
-             * it can); INT64_MIN // -1 wraps. Neither may fault. */
-            if (y == 0)
-              return 0;
-            if (y == -1)
-              return (int64_t) (0ull - (uint64_t) x);
-            int64_t q = x / y;
-            return ((x % y) != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+            if (y == T (2))
+              return x * x;
+            if (y == T (3))
+              return x * x * x;
+            if (y == T (0.5))
+              return m_sqrt (x);
+            if (y == T (-0.5))
+              return T (1) / m_sqrt (x);
+            if (y == T (-1))
+              return T (1) / x;
+            if (y == T (-2))
+              return T (1) / (x * x);
           }
       }
-    else if constexpr (OP == CR_CUDA_BINARY_REMAINDER)
+    if constexpr (OP == OP_ADD_SCALED)
       {
-        if constexpr (is_float_v<T>)
-          {
-            T mod = m_fmod (x, y);
-            return (mod != 0 && (y < 0) != (mod < 0)) ? mod + y : mod;
-          }
-        else
-          {
-            if (y == 0 || y == -1)
-              return 0;
-            int64_t r = x % y;
-            return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r;
-          }
-      }
-    else if constexpr (OP == CR_CUDA_BINARY_EQ)
-      return x == y;
-    else if constexpr (OP == CR_CUDA_BINARY_NE)
-      return x != y;
-    else if constexpr (OP == CR_CUDA_BINARY_LT)
-      return x < y;
-    else if constexpr (OP == CR_CUDA_BINARY_LE)
-      return x <= y;
-    else if constexpr (OP == CR_CUDA_BINARY_GT)
-      return x > y;
-    else if constexpr (OP == CR_CUDA_BINARY_GE)
-      return x >= y;
-    else if constexpr (OP == CR_CUDA_BINARY_LOGICAL_AND)
-      return (x != T (0)) & (y != T (0));
-    else if constexpr (OP == CR_CUDA_BINARY_LOGICAL_OR)
-      return (x != T (0)) | (y != T (0));
-    else if constexpr (OP == CR_CUDA_BINARY_TANH_BACKWARD)
-      return mul_rn (x, sub_rn (T (1), mul_rn (y, y)));            /* x * (1 - y*y) */
-    else if constexpr (OP == CR_CUDA_BINARY_SIGMOID_BACKWARD)
-      return mul_rn (mul_rn (x, sub_rn (T (1), y)), y);            /* x * (1 - y) * y */
-    else if constexpr (OP == CR_CUDA_BINARY_RELU_BACKWARD)
-      return y <= T (0) ? T (0) : x;
-    else
-      {
-        static_assert (OP == OP_ADD_SCALED, "unknown binary op");
         if constexpr (is_bool_v<T>)
           return x | (alpha & y);
         else
           return add_rn (x, mul_rn (alpha, y));                    /* x + alpha*y */
       }
+    else
+#define CR_BINARY_OP(ID, name, alias, rule, errors, cpu, F, D, I, B, ...)        \
+    if constexpr (OP == CR_CUDA_BINARY_##ID)                                    \
+      {                                                                         \
+        if constexpr (std::is_same<T, float>::value)                            \
+          return (Out) (F);                                                     \
+        else if constexpr (std::is_same<T, double>::value)                      \
+          return (Out) (D);                                                     \
+        else if constexpr (std::is_same<T, int64_t>::value)                     \
+          return (Out) (I);                                                     \
+        else                                                                    \
+          return (Out) (B);                                                     \
+      }                                                                         \
+    else
+#define CR_BINARY_KERNEL CR_BINARY_OP
+#include "../core/cr-binary-ops.def"
+    return Out (0);
   }
 };
+#undef NONE
 
 const char *const binary_names[] = {
-  "add", "sub", "mul", "div", "pow", "maximum", "minimum", "floor_divide", "remainder",
-  "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "tanh_backward",
-  "sigmoid_backward", "threshold_backward", "add_scaled",
+#define CR_BINARY_OP(ID, name, ...) name,
+#define CR_BINARY_KERNEL CR_BINARY_OP
+#include "../core/cr-binary-ops.def"
+  "add_scaled",
 };
 static_assert (sizeof binary_names / sizeof binary_names[0] == CR_CUDA_BINARY_COUNT + 1,
                "a name per binary op");
@@ -308,26 +158,9 @@ binary_run (int op, const CrCudaTensor *out, const CrCudaTensor *a, const CrCuda
   switch (op)
     {
 #define CASE(OP) case OP: return binary_op<OP> (plan, dtype, alpha, msg, msg_size);
-    CASE (CR_CUDA_BINARY_ADD)
-    CASE (CR_CUDA_BINARY_SUB)
-    CASE (CR_CUDA_BINARY_MUL)
-    CASE (CR_CUDA_BINARY_DIV)
-    CASE (CR_CUDA_BINARY_POW)
-    CASE (CR_CUDA_BINARY_MAXIMUM)
-    CASE (CR_CUDA_BINARY_MINIMUM)
-    CASE (CR_CUDA_BINARY_FLOOR_DIVIDE)
-    CASE (CR_CUDA_BINARY_REMAINDER)
-    CASE (CR_CUDA_BINARY_EQ)
-    CASE (CR_CUDA_BINARY_NE)
-    CASE (CR_CUDA_BINARY_LT)
-    CASE (CR_CUDA_BINARY_LE)
-    CASE (CR_CUDA_BINARY_GT)
-    CASE (CR_CUDA_BINARY_GE)
-    CASE (CR_CUDA_BINARY_LOGICAL_AND)
-    CASE (CR_CUDA_BINARY_LOGICAL_OR)
-    CASE (CR_CUDA_BINARY_TANH_BACKWARD)
-    CASE (CR_CUDA_BINARY_SIGMOID_BACKWARD)
-    CASE (CR_CUDA_BINARY_RELU_BACKWARD)
+#define CR_BINARY_OP(ID, ...) CASE (CR_CUDA_BINARY_##ID)
+#define CR_BINARY_KERNEL CR_BINARY_OP
+#include "../core/cr-binary-ops.def"
     CASE (OP_ADD_SCALED)
 #undef CASE
     default:

@@ -19,14 +19,10 @@ G_BEGIN_DECLS
   X (ADD)                 /* AddBackward0 */                           \
   X (SUB)                 /* SubBackward0 */                           \
   X (RSUB)                /* RsubBackward1: scalar - tensor */         \
-  X (MUL)                 /* MulBackward0 */                           \
-  X (DIV)                 /* DivBackward0 */                           \
   X (POW_SCALAR)          /* PowBackward0: tensor ** number */         \
   X (POW)                 /* PowBackward1: tensor ** tensor */         \
   X (POW_NUMBER_BASE)     /* PowBackward2: torch.pow(number, tensor) */ \
   X (CLAMP)               /* ClampBackward1 */                         \
-  X (MAXIMUM)             /* MaximumBackward0 */                       \
-  X (MINIMUM)             /* MinimumBackward0 */                       \
   X (WHERE)               /* WhereBackward0 */                         \
   X (ADDCMUL)             /* AddcmulBackward0 */                       \
   X (ADDCDIV)             /* AddcdivBackward0 */                       \
@@ -138,7 +134,9 @@ G_BEGIN_DECLS
 
 /* The elementwise functions of one tensor are rows of core/cr-unary-ops.def
  * (CR_UNARY_OP, and CR_UNARY_INPLACE for the nodes of some in-place forms),
- * which also gives their rows here (ops/cr-ops-unary.c). */
+ * which also gives their rows here (ops/cr-ops-unary.c); those of two
+ * tensors are rows of core/cr-binary-ops.def (CR_BINARY_OP: ID for op(a, b)
+ * and ID_SCALAR for op(a, number), ops/cr-ops-binary.c). */
 typedef enum {
 #define CR_OP_ENUM(name) CR_OP_##name,
   CR_OP_LIST (CR_OP_ENUM)
@@ -146,6 +144,8 @@ typedef enum {
 #define CR_UNARY_OP(ID, ...) CR_OP_##ID,
 #define CR_UNARY_INPLACE(ID, ...) CR_OP_##ID,
 #include "cr-unary-ops.def"
+#define CR_BINARY_OP(ID, ...) CR_OP_##ID, CR_OP_##ID##_SCALAR,
+#include "cr-binary-ops.def"
   CR_OP_COUNT
 } CrOpId;
 
@@ -184,6 +184,9 @@ CR_OP_LIST (CR_OP_ROW_EXTERN)
 #define CR_UNARY_OP(ID, ...) extern const CrOpInfo cr_op_row_##ID;
 #define CR_UNARY_INPLACE CR_UNARY_OP
 #include "cr-unary-ops.def"
+#define CR_BINARY_OP(ID, ...) \
+  extern const CrOpInfo cr_op_row_##ID; extern const CrOpInfo cr_op_row_##ID##_SCALAR;
+#include "cr-binary-ops.def"
 
 /* The row of op (borrowed, static). */
 const CrOpInfo *cr_op_info (CrOpId op);

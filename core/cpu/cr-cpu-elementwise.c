@@ -9,6 +9,7 @@
  * strided row, each its own loop so that gcc vectorises it. */
 #include "cr-cpu-private.h"
 #include "cr-cpu-torch-math.h"
+#include "cr-binary-math.h"
 
 #include <float.h>
 #include <math.h>
@@ -58,113 +59,6 @@
 
 #define NO_PRELUDE (void) ctx
 
-/* The same op for float and double: name_f, name_d. */
-#define DEFINE_FLOAT_ROWS(name, PRELUDE_F, PRELUDE_D, EXPR)                    \
-  DEFINE_ZIP_ROW (name##_f, float, float, PRELUDE_F, EXPR)                     \
-  DEFINE_ZIP_ROW (name##_d, double, double, PRELUDE_D, EXPR)
-
-#define DEFINE_CMP_ROWS(name, EXPR)                                            \
-  DEFINE_ZIP_ROW (name##_b, guint8, guint8, NO_PRELUDE, EXPR)                  \
-  DEFINE_ZIP_ROW (name##_i, guint8, gint64, NO_PRELUDE, EXPR)                  \
-  DEFINE_ZIP_ROW (name##_f, guint8, float, NO_PRELUDE, EXPR)                   \
-  DEFINE_ZIP_ROW (name##_d, guint8, double, NO_PRELUDE, EXPR)
-
-/* ---- scalar helpers (not vectorised: floor division, integer pow) ------- */
-
-/* Wrapping like PyTorch's int64 pow, in unsigned arithmetic (no UB). */
-static inline gint64
-ipow (gint64 base,
-      gint64 exp)
-{
-  guint64 result = 1, b = (guint64) base;
-
-  if (exp < 0)
-    {
-      if (base == 1)
-        return 1;
-      if (base == -1)
-        return (exp & 1) ? -1 : 1;
-      return 0;
-    }
-  while (exp)
-    {
-      if (exp & 1)
-        result *= b;
-      exp >>= 1;
-      b *= b;
-    }
-  return (gint64) result;
-}
-
-/* PyTorch's div_floor for floating point. */
-#define DEFINE_FLOORDIV(name, T, FMOD, FLOOR, COPYSIGN)                        \
-  static inline T                                                              \
-  name (T a, T b)                                                              \
-  {                                                                            \
-    T mod, div, floordiv;                                                      \
-                                                                               \
-    if (b == 0)                                                                \
-      return a / b;                                                            \
-    mod = FMOD (a, b);                                                         \
-    div = (a - mod) / b;                                                       \
-    if (mod != 0 && (b < 0) != (mod < 0))                                      \
-      div -= 1;                                                                \
-    if (div != 0)                                                              \
-      {                                                                        \
-        floordiv = FLOOR (div);                                                \
-        if (div - floordiv > (T) 0.5)                                          \
-          floordiv += 1;                                                       \
-      }                                                                        \
-    else                                                                       \
-      floordiv = COPYSIGN ((T) 0, a / b);                                      \
-    return floordiv;                                                           \
-  }
-
-DEFINE_FLOORDIV (floordiv_f, float, fmodf, floorf, copysignf)
-DEFINE_FLOORDIV (floordiv_d, double, fmod, floor, copysign)
-
-static inline float
-remainder_f (float a, float b)
-{
-  float mod = fmodf (a, b);
-
-  return (mod != 0 && (b < 0) != (mod < 0)) ? mod + b : mod;
-}
-
-static inline double
-remainder_d (double a, double b)
-{
-  double mod = fmod (a, b);
-
-  return (mod != 0 && (b < 0) != (mod < 0)) ? mod + b : mod;
-}
-
-/* Callers have checked b != 0. int64's minimum divided by -1 overflows (a
- * trap on x86, where PyTorch 1.13 dies of SIGFPE): it wraps to itself, and
- * its remainder is 0, as NumPy gives. */
-static inline gint64
-floordiv_i (gint64 a, gint64 b)
-{
-  gint64 q;
-
-  if (b == -1)
-    return (gint64) (0 - (guint64) a);
-  q = a / b;
-
-  return ((a % b) != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-static inline gint64
-remainder_i (gint64 a, gint64 b)
-{
-  gint64 r;
-
-  if (b == -1)
-    return 0;
-  r = a % b;
-  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
-
 /* pow with PyTorch's fast paths for common exponents (same results as its
  * pow_tensor_scalar_optimized kernel). VPOW is what its vectorised loop
  * computes: on a row whose operands are contiguous or a single value, blocks
@@ -207,47 +101,36 @@ remainder_i (gint64 a, gint64 b)
   }
 
 /* float32: SLEEF's powf in the vectorised blocks, as PyTorch on AVX2. */
-DEFINE_POW_ROW (pow_f, float, powf, cr_torch_powf, sqrtf)
-DEFINE_POW_ROW (pow_d, double, pow, pow, sqrt)
+DEFINE_POW_ROW (own_POW_f, float, powf, cr_torch_powf, sqrtf)
+DEFINE_POW_ROW (own_POW_d, double, pow, pow, sqrt)
 
 /* ---- rows --------------------------------------------------------------- */
 
-DEFINE_FLOAT_ROWS (add, NO_PRELUDE, NO_PRELUDE, x + y)
-/* int64 add, sub, mul wrap as in PyTorch, computed unsigned (no UB). */
+/* The row functions of every op of cr-binary-ops.def, one per dtype; the
+ * table below refers to all four, the driver calls only those of the dtypes
+ * its rule computes in (the others compute NONE, a 0). */
+#define NONE ((void) x, (void) y, 0)
+/* The result's C type: bool for COMPARE, else the computing type. */
+#define OUT_ARITH(T)       T
+#define OUT_ARITH_BOOL(T)  T
+#define OUT_FLOAT(T)       T
+#define OUT_FLOATS_ONLY(T) T
+#define OUT_COMPARE(T)     guint8
+/* The float rows of a ZIP row, or an OWN row's hand-written ones. */
+#define FLOAT_ROWS_ZIP(ID, rule, F, D)                                         \
+  DEFINE_ZIP_ROW (own_##ID##_f, OUT_##rule (float), float, NO_PRELUDE, F)      \
+  DEFINE_ZIP_ROW (own_##ID##_d, OUT_##rule (double), double, NO_PRELUDE, D)
+#define FLOAT_ROWS_OWN(ID, rule, F, D)
+
+#define CR_BINARY_OP(ID, name, alias, rule, errors, cpu, F, D, I, B, ...)              \
+  FLOAT_ROWS_##cpu (ID, rule, F, D)                                                   \
+  DEFINE_ZIP_ROW (i_##ID, OUT_##rule (gint64), gint64, NO_PRELUDE, I)                 \
+  DEFINE_ZIP_ROW (b_##ID, OUT_##rule (guint8), guint8, NO_PRELUDE, B)
+#define CR_BINARY_KERNEL CR_BINARY_OP
+#include "cr-binary-ops.def"
+#undef NONE
+
 #define WRAP_I(EXPR) ((gint64) (EXPR))
-DEFINE_ZIP_ROW (add_i, gint64, gint64, NO_PRELUDE, WRAP_I ((guint64) x + (guint64) y))
-DEFINE_ZIP_ROW (add_b, guint8, guint8, NO_PRELUDE, x | y)
-DEFINE_FLOAT_ROWS (sub, NO_PRELUDE, NO_PRELUDE, x - y)
-DEFINE_ZIP_ROW (sub_i, gint64, gint64, NO_PRELUDE, WRAP_I ((guint64) x - (guint64) y))
-DEFINE_FLOAT_ROWS (mul, NO_PRELUDE, NO_PRELUDE, x * y)
-DEFINE_ZIP_ROW (mul_i, gint64, gint64, NO_PRELUDE, WRAP_I ((guint64) x * (guint64) y))
-DEFINE_ZIP_ROW (mul_b, guint8, guint8, NO_PRELUDE, x & y)
-DEFINE_FLOAT_ROWS (div, NO_PRELUDE, NO_PRELUDE, x / y)
-DEFINE_ZIP_ROW (pow_i, gint64, gint64, NO_PRELUDE, ipow (x, y))
-DEFINE_FLOAT_ROWS (max, NO_PRELUDE, NO_PRELUDE, x != x ? x : (x > y ? x : y))
-DEFINE_ZIP_ROW (max_i, gint64, gint64, NO_PRELUDE, x > y ? x : y)
-DEFINE_ZIP_ROW (max_b, guint8, guint8, NO_PRELUDE, x | y)
-DEFINE_FLOAT_ROWS (min, NO_PRELUDE, NO_PRELUDE, x != x ? x : (x < y ? x : y))
-DEFINE_ZIP_ROW (min_i, gint64, gint64, NO_PRELUDE, x < y ? x : y)
-DEFINE_ZIP_ROW (min_b, guint8, guint8, NO_PRELUDE, x & y)
-DEFINE_ZIP_ROW (floordiv_f_row, float, float, NO_PRELUDE, floordiv_f (x, y))
-DEFINE_ZIP_ROW (floordiv_d_row, double, double, NO_PRELUDE, floordiv_d (x, y))
-DEFINE_ZIP_ROW (floordiv_i_row, gint64, gint64, NO_PRELUDE, floordiv_i (x, y))
-DEFINE_ZIP_ROW (remainder_f_row, float, float, NO_PRELUDE, remainder_f (x, y))
-DEFINE_ZIP_ROW (remainder_d_row, double, double, NO_PRELUDE, remainder_d (x, y))
-DEFINE_ZIP_ROW (remainder_i_row, gint64, gint64, NO_PRELUDE, remainder_i (x, y))
-DEFINE_CMP_ROWS (eq, x == y)
-DEFINE_CMP_ROWS (ne, x != y)
-DEFINE_CMP_ROWS (lt, x < y)
-DEFINE_CMP_ROWS (le, x <= y)
-DEFINE_CMP_ROWS (gt, x > y)
-DEFINE_CMP_ROWS (ge, x >= y)
-DEFINE_CMP_ROWS (land, (x != 0) & (y != 0))
-DEFINE_CMP_ROWS (lor, (x != 0) | (y != 0))
-DEFINE_FLOAT_ROWS (tanh_bw, NO_PRELUDE, NO_PRELUDE, x * (1 - y * y))
-DEFINE_FLOAT_ROWS (sigmoid_bw, NO_PRELUDE, NO_PRELUDE, x * (1 - y) * y)
-DEFINE_FLOAT_ROWS (relu_bw, NO_PRELUDE, NO_PRELUDE, y <= 0 ? 0 : x)
-DEFINE_ZIP_ROW (relu_bw_i, gint64, gint64, NO_PRELUDE, y <= 0 ? 0 : x)
 
 /* a + alpha * b: ctx points at alpha in the compute dtype. One rounding, as
  * PyTorch's vectorised add (Vectorized::fmadd) on a CPU with FMA, so that an
@@ -265,46 +148,19 @@ DEFINE_ZIP_ROW (add_scaled_b, guint8, guint8, const guint8 alpha = *(const guint
 /* The internal op for a + alpha*b shares the driver. */
 #define OP_ADD_SCALED CR_BINARY_COUNT
 
-typedef enum {
-  KIND_ARITH,        /* result type, same output dtype */
-  KIND_TRUE_DIV,     /* integers compute in float32 */
-  KIND_FLOAT,        /* backward helpers: float32 at least */
-  KIND_COMPARE,      /* bool output */
-} BinaryKind;
-
 typedef struct {
-  BinaryKind  kind;
-  CrRowFunc   rows[CR_DTYPE_COUNT];
-  const char *kernel_name;       /* for "not implemented for 'Bool'" */
+  CrRowFunc rows[CR_DTYPE_COUNT];
 } BinaryInfo;
 
+#define CR_BINARY_OP(ID, ...)                                                          \
+  [CR_BINARY_##ID] = { { [CR_DTYPE_BOOL] = b_##ID, [CR_DTYPE_INT64] = i_##ID,           \
+                         [CR_DTYPE_FLOAT32] = own_##ID##_f,                             \
+                         [CR_DTYPE_FLOAT64] = own_##ID##_d } },
+#define CR_BINARY_KERNEL CR_BINARY_OP
 static const BinaryInfo binary_info[] = {
-  [CR_BINARY_ADD]           = { KIND_ARITH,    { add_b, add_i, add_f, add_d }, "add" },
-  [CR_BINARY_SUB]           = { KIND_ARITH,    { NULL, sub_i, sub_f, sub_d }, "sub" },
-  [CR_BINARY_MUL]           = { KIND_ARITH,    { mul_b, mul_i, mul_f, mul_d }, "mul" },
-  [CR_BINARY_DIV]           = { KIND_TRUE_DIV, { NULL, NULL, div_f, div_d }, "div" },
-  [CR_BINARY_POW]           = { KIND_ARITH,    { NULL, pow_i, pow_f, pow_d }, "pow" },
-  [CR_BINARY_MAXIMUM]       = { KIND_ARITH,    { max_b, max_i, max_f, max_d }, "maximum_cpu" },
-  [CR_BINARY_MINIMUM]       = { KIND_ARITH,    { min_b, min_i, min_f, min_d }, "minimum_cpu" },
-  [CR_BINARY_FLOOR_DIVIDE]  = { KIND_ARITH,    { NULL, floordiv_i_row, floordiv_f_row, floordiv_d_row },
-                                "div_floor_cpu" },
-  [CR_BINARY_REMAINDER]     = { KIND_ARITH,    { NULL, remainder_i_row, remainder_f_row, remainder_d_row },
-                                "remainder_cpu" },
-  [CR_BINARY_EQ]            = { KIND_COMPARE,  { eq_b, eq_i, eq_f, eq_d }, "eq_cpu" },
-  [CR_BINARY_NE]            = { KIND_COMPARE,  { ne_b, ne_i, ne_f, ne_d }, "ne_cpu" },
-  [CR_BINARY_LT]            = { KIND_COMPARE,  { lt_b, lt_i, lt_f, lt_d }, "lt_cpu" },
-  [CR_BINARY_LE]            = { KIND_COMPARE,  { le_b, le_i, le_f, le_d }, "le_cpu" },
-  [CR_BINARY_GT]            = { KIND_COMPARE,  { gt_b, gt_i, gt_f, gt_d }, "gt_cpu" },
-  [CR_BINARY_GE]            = { KIND_COMPARE,  { ge_b, ge_i, ge_f, ge_d }, "ge_cpu" },
-  [CR_BINARY_LOGICAL_AND]   = { KIND_COMPARE,  { land_b, land_i, land_f, land_d }, "logical_and_cpu" },
-  [CR_BINARY_LOGICAL_OR]    = { KIND_COMPARE,  { lor_b, lor_i, lor_f, lor_d }, "logical_or_cpu" },
-  [CR_BINARY_TANH_BACKWARD] = { KIND_FLOAT,    { NULL, NULL, tanh_bw_f, tanh_bw_d }, "tanh_backward_cpu" },
-  [CR_BINARY_SIGMOID_BACKWARD] = { KIND_FLOAT, { NULL, NULL, sigmoid_bw_f, sigmoid_bw_d },
-                                   "sigmoid_backward_cpu" },
-  [CR_BINARY_RELU_BACKWARD] = { KIND_ARITH,    { NULL, relu_bw_i, relu_bw_f, relu_bw_d },
-                                "threshold_backward_cpu" },
-  [OP_ADD_SCALED]           = { KIND_ARITH,    { add_scaled_b, add_scaled_i, add_scaled_f, add_scaled_d },
-                                "add" },
+#include "cr-binary-ops.def"
+  [OP_ADD_SCALED] = { { [CR_DTYPE_BOOL] = add_scaled_b, [CR_DTYPE_INT64] = add_scaled_i,
+                        [CR_DTYPE_FLOAT32] = add_scaled_f, [CR_DTYPE_FLOAT64] = add_scaled_d } },
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (binary_info) == CR_BINARY_COUNT + 1);
 
@@ -317,11 +173,16 @@ typedef struct {
 } BinaryPlan;
 
 gboolean
-cr_cpu_check_binary_dtypes (guint            op,
-                            const CrTensor  *a,
-                            const CrTensor  *b,
-                            GError         **error)
+cr_cpu_binary_dtypes (guint            op,
+                      const CrTensor  *a,
+                      const CrTensor  *b,
+                      gboolean         on_cuda,
+                      CrDType         *out_compute,
+                      CrDType         *out_result,
+                      GError         **error)
 {
+  CrDType promoted = cr_dtype_result_type (a, b);
+
   if (op == CR_BINARY_SUB && (a->dtype == CR_DTYPE_BOOL || b->dtype == CR_DTYPE_BOOL))
     {
       if (a->dtype == CR_DTYPE_BOOL && b->dtype == CR_DTYPE_BOOL)
@@ -335,18 +196,16 @@ cr_cpu_check_binary_dtypes (guint            op,
                              "`logical_not()` operator instead.");
       return FALSE;
     }
-  return TRUE;
-}
-
-gboolean
-cr_cpu_check_int_pow (guint            op,
-                      CrDType          ct,
-                      const CrTensor  *b,
-                      GError         **error)
-{
+  if (op == OP_ADD_SCALED)
+    {
+      *out_compute = *out_result = promoted;
+      return TRUE;
+    }
+  if (!cr_binary_op_dtypes (op, promoted, on_cuda, out_compute, out_result, error))
+    return FALSE;
   /* Only a Python int exponent is known here (a tensor's values are not
    * read); a wrapped number lives on the host whatever the other operand. */
-  if (op == CR_BINARY_POW && ct == CR_DTYPE_INT64 && b->is_wrapped_number
+  if (op == CR_BINARY_POW && *out_compute == CR_DTYPE_INT64 && b->is_wrapped_number
       && b->device == CR_DEVICE_CPU && cr_tensor_get_flat (b, 0) < 0)
     {
       g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
@@ -354,23 +213,6 @@ cr_cpu_check_int_pow (guint            op,
       return FALSE;
     }
   return TRUE;
-}
-
-CrDType
-cr_cpu_binary_compute_dtype (guint   op,
-                             CrDType promoted)
-{
-  BinaryKind kind = binary_info[op].kind;
-
-  if ((kind == KIND_TRUE_DIV || kind == KIND_FLOAT) && !cr_dtype_is_floating (promoted))
-    return CR_DTYPE_FLOAT32;
-  return promoted;
-}
-
-gboolean
-cr_cpu_binary_is_compare (guint op)
-{
-  return binary_info[op].kind == KIND_COMPARE;
 }
 
 /* Chooses the compute dtype and checks PyTorch's dtype rules. */
@@ -382,28 +224,17 @@ plan_binary (guint            op,
              BinaryPlan      *plan,
              GError         **error)
 {
-  const BinaryInfo *info = &binary_info[op];
-  CrDType ct = cr_dtype_result_type (a, b);
-
-  if (!cr_cpu_check_binary_dtypes (op, a, b, error))
+  if (!cr_cpu_binary_dtypes (op, a, b, FALSE, &plan->compute, &plan->result, error))
     return FALSE;
-
-  ct = cr_cpu_binary_compute_dtype (op, ct);
-
-  if (info->rows[ct] == NULL)
+  plan->row = binary_info[op].rows[plan->compute];
+  if (plan->row == NULL)
     {
-      cr_cpu_set_not_implemented (error, info->kernel_name, ct);
+      cr_cpu_set_not_implemented (error, op == OP_ADD_SCALED ? "add" : cr_binary_op_name (op),
+                                  plan->compute);
       return FALSE;
     }
-
-  if (!cr_cpu_check_int_pow (op, ct, b, error))
+  if (op == OP_ADD_SCALED && !cr_cpu_check_alpha (plan->compute, alpha, error))
     return FALSE;
-  if (op == OP_ADD_SCALED && !cr_cpu_check_alpha (ct, alpha, error))
-    return FALSE;
-
-  plan->compute = ct;
-  plan->result = info->kind == KIND_COMPARE ? CR_DTYPE_BOOL : ct;
-  plan->row = info->rows[ct];
   return TRUE;
 }
 
@@ -557,8 +388,7 @@ binary_run (guint             op,
   if (!operand_init (&operands[1], b, plan->compute, out, error))
     goto out;
 
-  if (plan->compute == CR_DTYPE_INT64
-      && (op == CR_BINARY_FLOOR_DIVIDE || op == CR_BINARY_REMAINDER))
+  if (plan->compute == CR_DTYPE_INT64 && op != OP_ADD_SCALED && cr_binary_op_divides (op))
     {
       gboolean zero = FALSE;
 

@@ -284,23 +284,16 @@ gboolean  cr_cpu_reduce_dims       (const CrTensor  *x,
                                     guint32         *out_mask,
                                     GError         **error);
 
-/* The dtype binary op computes in, from the result type of its operands
- * (true division and the tanh/sigmoid backward helpers make integers float32),
- * and whether it gives bool: one rule, used by the CPU and CUDA backends. */
-CrDType   cr_cpu_binary_compute_dtype (guint        op,
-                                       CrDType      promoted);
-gboolean  cr_cpu_binary_is_compare  (guint          op);
-
-/* Binary-op dtype rules every backend shares, with PyTorch's RuntimeErrors
- * (op a CrBinaryOp): no subtraction with a bool operand; no int64 pow to a
- * negative Python int (ct the compute dtype). */
-gboolean  cr_cpu_check_binary_dtypes (guint          op,
+/* The dtype binary op (a CrBinaryOp) computes in and that of its result:
+ * its row's rule (cr_binary_op_dtypes) over the result type of a and b, and
+ * the checks every backend shares, with PyTorch's RuntimeErrors: no
+ * subtraction with a bool operand; no int64 pow to a negative Python int. */
+gboolean  cr_cpu_binary_dtypes     (guint            op,
                                     const CrTensor  *a,
                                     const CrTensor  *b,
-                                    GError         **error);
-gboolean  cr_cpu_check_int_pow     (guint            op,
-                                    CrDType          ct,
-                                    const CrTensor  *b,
+                                    gboolean         on_cuda,
+                                    CrDType         *out_compute,
+                                    CrDType         *out_result,
                                     GError         **error);
 
 /* add's "alpha must be integral for integral inputs" (ct the compute dtype). */

@@ -18,6 +18,7 @@
 #include "cr-tensor.h"
 #include "cr-random.h"
 #include "cr-unary-ops.h"
+#include "cr-binary-ops.h"
 
 G_BEGIN_DECLS
 
@@ -33,32 +34,8 @@ CrTensor *cr_kernel_unary_p      (CrUnaryOp        op,
                                   const double    *params,
                                   GError         **error);
 
-typedef enum {
-  CR_BINARY_ADD,
-  CR_BINARY_SUB,
-  CR_BINARY_MUL,
-  CR_BINARY_DIV,             /* true division: integers give float32 */
-  CR_BINARY_POW,
-  CR_BINARY_MAXIMUM,
-  CR_BINARY_MINIMUM,
-  CR_BINARY_FLOOR_DIVIDE,
-  CR_BINARY_REMAINDER,       /* Python's sign convention */
-  CR_BINARY_EQ,              /* comparisons and logic give bool */
-  CR_BINARY_NE,
-  CR_BINARY_LT,
-  CR_BINARY_LE,
-  CR_BINARY_GT,
-  CR_BINARY_GE,
-  CR_BINARY_LOGICAL_AND,
-  CR_BINARY_LOGICAL_OR,
-  /* Fused backward helpers (one pass over memory instead of three):
-   * a is the incoming gradient, b the saved tensor. */
-  CR_BINARY_TANH_BACKWARD,       /* a * (1 - b*b),  b = tanh output */
-  CR_BINARY_SIGMOID_BACKWARD,    /* a * b * (1 - b), b = sigmoid output */
-  CR_BINARY_RELU_BACKWARD,       /* b > 0 ? a : 0,  b = relu output or input */
-  CR_BINARY_COUNT
-} CrBinaryOp;
-
+/* op(a, b) for the ops of cr-binary-ops.def, with the dtype rule of its row
+ * (cr_binary_op_dtypes) over the operands' result type. */
 CrTensor *cr_kernel_binary       (CrBinaryOp       op,
                                   const CrTensor  *a,
                                   const CrTensor  *b,

@@ -44,34 +44,14 @@ cuda_unary (CrUnaryOp op, const CrTensor *x_in, const double *params, GError **e
 
 /* ---- binary --------------------------------------------------------------------- */
 
-/* Compute and result dtypes of op(a, b), with the CPU's errors. */
+/* Compute and result dtypes of op(a, b): the row's rule and the CPU's
+ * checks, with CUDA's kernel names (bool pow, floor_divide and remainder are
+ * "not implemented" as PyTorch's CUDA kernels say). */
 static gboolean
 plan_binary (CrBinaryOp op, const CrTensor *a, const CrTensor *b, CrDType *compute,
              CrDType *result, GError **error)
 {
-  CrDType ct = cr_dtype_result_type (a, b);
-
-  if (!cr_cpu_check_binary_dtypes (op, a, b, error))
-    return FALSE;
-  /* The CPU's rule (relu's backward keeps int64 on both). */
-  ct = cr_cpu_binary_compute_dtype (op, ct);
-  /* bool pow / floor_divide / remainder compute in int64 as PyTorch's CUDA
-   * kernels reject bool: the module gets no bool for them. */
-  if (ct == CR_DTYPE_BOOL
-      && (op == CR_BINARY_POW || op == CR_BINARY_FLOOR_DIVIDE || op == CR_BINARY_REMAINDER))
-    {
-      static const char *names[] = { [CR_BINARY_POW] = "pow_cuda",
-                                     [CR_BINARY_FLOOR_DIVIDE] = "div_floor_cuda",
-                                     [CR_BINARY_REMAINDER] = "remainder_cuda" };
-      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                   "\"%s\" not implemented for 'Bool'", names[op]);
-      return FALSE;
-    }
-  if (!cr_cpu_check_int_pow (op, ct, b, error))
-    return FALSE;
-  *compute = ct;
-  *result = cr_cpu_binary_is_compare (op) ? CR_DTYPE_BOOL : ct;
-  return TRUE;
+  return cr_cpu_binary_dtypes (op, a, b, TRUE, compute, result, error);
 }
 
 /* binary_run's op for out = a + alpha * b (the module's add_scaled). */
@@ -92,7 +72,7 @@ binary_run (guint op, CrTensor *out, const CrTensor *a_in, const CrTensor *b_in,
     return FALSE;
   /* int64 division by zero fails as on the CPU (the kernel would write 0):
    * counting b's nonzero elements waits for the device. */
-  if (compute == CR_DTYPE_INT64 && (op == CR_BINARY_FLOOR_DIVIDE || op == CR_BINARY_REMAINDER)
+  if (compute == CR_DTYPE_INT64 && op != OP_ADD_SCALED && cr_binary_op_divides (op)
       && b->numel > 0)
     {
       CrCudaTensor dzero;

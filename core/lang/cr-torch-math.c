@@ -155,31 +155,18 @@ NATIVE (native_f_tanh)
 
 typedef struct {
   const char *name;
-  int         kind;     /* an op of cr-ops.h below, or a kernel op */
+  int         kind;     /* BIN_*: add, sub, mul, div, rsub (the others: cr-torch-binary.c) */
 } BinaryInfo;
 
 enum {
-  BIN_ADD, BIN_SUB, BIN_MUL, BIN_DIV, BIN_MAXIMUM, BIN_MINIMUM, BIN_RSUB,
-  BIN_KERNEL_BASE = 100,
+  BIN_ADD, BIN_SUB, BIN_MUL, BIN_DIV, BIN_RSUB,
 };
 
 static const BinaryInfo binary_add = { "add", BIN_ADD };
 static const BinaryInfo binary_sub = { "sub", BIN_SUB };
 static const BinaryInfo binary_mul = { "mul", BIN_MUL };
 static const BinaryInfo binary_div = { "div", BIN_DIV };
-static const BinaryInfo binary_maximum = { "maximum", BIN_MAXIMUM };
-static const BinaryInfo binary_minimum = { "minimum", BIN_MINIMUM };
 static const BinaryInfo binary_rsub = { "rsub", BIN_RSUB };
-static const BinaryInfo binary_eq = { "eq", BIN_KERNEL_BASE + CR_BINARY_EQ };
-static const BinaryInfo binary_ne = { "ne", BIN_KERNEL_BASE + CR_BINARY_NE };
-static const BinaryInfo binary_lt = { "lt", BIN_KERNEL_BASE + CR_BINARY_LT };
-static const BinaryInfo binary_le = { "le", BIN_KERNEL_BASE + CR_BINARY_LE };
-static const BinaryInfo binary_gt = { "gt", BIN_KERNEL_BASE + CR_BINARY_GT };
-static const BinaryInfo binary_ge = { "ge", BIN_KERNEL_BASE + CR_BINARY_GE };
-static const BinaryInfo binary_floor_divide = { "floor_divide", BIN_KERNEL_BASE + CR_BINARY_FLOOR_DIVIDE };
-static const BinaryInfo binary_remainder = { "remainder", BIN_KERNEL_BASE + CR_BINARY_REMAINDER };
-static const BinaryInfo binary_logical_and = { "logical_and", BIN_KERNEL_BASE + CR_BINARY_LOGICAL_AND };
-static const BinaryInfo binary_logical_or = { "logical_or", BIN_KERNEL_BASE + CR_BINARY_LOGICAL_OR };
 
 NATIVE (native_binary)
 {
@@ -206,19 +193,9 @@ NATIVE (native_binary)
   x = cr_torch_args_tensor (&a, 0, error);
   if (x == NULL)
     return NULL;
-  if (info->kind == BIN_MAXIMUM || info->kind == BIN_MINIMUM)
-    {
-      CrTensor *o = cr_torch_args_tensor (&a, 1, error);
-      if (o == NULL)
-        return NULL;
-      other = cr_tensor_ref (o);
-    }
-  else
-    {
-      other = cr_torch_args_tensor_or_number (&a, 1, error);
-      if (other == NULL)
-        return NULL;
-    }
+  other = cr_torch_args_tensor_or_number (&a, 1, error);
+  if (other == NULL)
+    return NULL;
 
   switch (info->kind)
     {
@@ -260,8 +237,6 @@ NATIVE (native_binary)
       if (info->kind == BIN_ADD)
         return cr_torch_wrap (cr_add (x, other, error));
       return cr_torch_wrap (cr_sub (x, other, error));
-    case BIN_MUL:
-      return cr_torch_wrap (cr_mul (x, other, error));
     case BIN_DIV:
       if (cr_torch_args_has (&a, 2))
         {
@@ -293,13 +268,8 @@ NATIVE (native_binary)
           return NULL;
         }
       return cr_torch_wrap (cr_div (x, other, error));
-    case BIN_MAXIMUM:
-      return cr_torch_wrap (cr_maximum (x, other, error));
-    case BIN_MINIMUM:
-      return cr_torch_wrap (cr_minimum (x, other, error));
     default:
-      return cr_torch_wrap (cr_binary_nograd ((CrBinaryOp) (info->kind - BIN_KERNEL_BASE),
-                                              x, other, error));
+      return cr_torch_wrap (cr_mul (x, other, error));
     }
 }
 
@@ -1168,18 +1138,6 @@ const CrTorchFunc cr_torch_math_funcs[] = {
   { "div", native_binary, T | M, (gpointer) &binary_div },
   { "divide", native_binary, T | M, (gpointer) &binary_div },
   { "true_divide", native_binary, T | M, (gpointer) &binary_div },
-  { "maximum", native_binary, T | M, (gpointer) &binary_maximum },
-  { "minimum", native_binary, T | M, (gpointer) &binary_minimum },
-  { "eq", native_binary, T | M, (gpointer) &binary_eq },
-  { "ne", native_binary, T | M, (gpointer) &binary_ne },
-  { "lt", native_binary, T | M, (gpointer) &binary_lt },
-  { "le", native_binary, T | M, (gpointer) &binary_le },
-  { "gt", native_binary, T | M, (gpointer) &binary_gt },
-  { "ge", native_binary, T | M, (gpointer) &binary_ge },
-  { "floor_divide", native_binary, T | M, (gpointer) &binary_floor_divide },
-  { "remainder", native_binary, T | M, (gpointer) &binary_remainder },
-  { "logical_and", native_binary, T | M, (gpointer) &binary_logical_and },
-  { "logical_or", native_binary, T | M, (gpointer) &binary_logical_or },
   { "pow", native_pow, T | M, NULL },
   { "clamp", native_clamp, T | M, (gpointer) "clamp" },
   { "clip", native_clamp, T | M, (gpointer) "clip" },

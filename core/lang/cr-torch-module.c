@@ -1032,6 +1032,7 @@ const CrTorchFuncTable cr_torch_func_tables[] = {
   { cr_torch_print_funcs, &cr_torch_n_print_funcs },
   { cr_torch_storage_funcs, &cr_torch_n_storage_funcs },
   { cr_torch_activation_funcs, &cr_torch_n_activation_funcs },
+  { cr_torch_binary_funcs, &cr_torch_n_binary_funcs },
   { cr_torch_nnf_funcs, &cr_torch_n_nnf_funcs },
   { cr_torch_einsum_funcs, &cr_torch_n_einsum_funcs },
   { cr_torch_method_funcs, &cr_torch_n_method_funcs },

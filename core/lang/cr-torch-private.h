@@ -158,6 +158,8 @@ gboolean  cr_torch_parse_reduction   (CrTorchArgs     *a,
                                       GError         **error);
 extern const CrTorchFunc cr_torch_unary_funcs[];        /* cr-torch-unary.c */
 extern const guint       cr_torch_n_unary_funcs;
+extern const CrTorchFunc cr_torch_binary_funcs[];       /* cr-torch-binary.c */
+extern const guint       cr_torch_n_binary_funcs;
 extern const CrTorchFunc cr_torch_activation_funcs[];   /* cr-torch-activation.c */
 extern const guint       cr_torch_n_activation_funcs;
 extern const CrTorchFunc cr_torch_nnf_funcs[];          /* cr-torch-nnf.c */

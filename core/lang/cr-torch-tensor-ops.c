@@ -181,7 +181,13 @@ cr_torch_binary_op (CrInterp  *interp,
     case CR_BINOP_FLOORDIV:
       return cr_torch_wrap (cr_binary_nograd (CR_BINARY_FLOOR_DIVIDE, ta, tb, error));
     case CR_BINOP_MOD:
-      return cr_torch_wrap (cr_binary_nograd (CR_BINARY_REMAINDER, ta, tb, error));
+      /* x % 2: RemainderBackward0; x % y: RemainderBackward1; 7 % x has no
+       * gradient (PyTorch's NotImplemented). */
+      if (b_number)
+        return cr_torch_wrap (cr_binary_scalar (CR_OP_REMAINDER, ta, tb, error));
+      if (a_number)
+        return cr_torch_wrap (cr_binary_nograd (CR_BINARY_REMAINDER, ta, tb, error));
+      return cr_torch_wrap (cr_binary (CR_OP_REMAINDER, ta, tb, error));
     case CR_BINOP_BITAND:
     case CR_BINOP_BITOR:
     case CR_BINOP_BITXOR:
@@ -215,8 +221,13 @@ cr_torch_inplace_op (CrInterp  *interp,
         return FALSE;
       id = CR_OP_POW_SCALAR;
       break;
+    case CR_BINOP_MOD:
+      tb = operand (b, error);
+      return tb != NULL
+             && cr_inplace_binary_row (CR_OP_REMAINDER, a->u.tensor, tb,
+                                       b->kind != CR_VALUE_TENSOR, error);
     default:
-      /* //=, %=, @= ...: rebinding to a OP b gives the same values. */
+      /* //=, @= ...: rebinding to a OP b gives the same values. */
       return FALSE;
     }
 

@@ -52,9 +52,7 @@ cr_ops_mul_number (CrTensor  *t,
                    double     number,
                    GError   **error)
 {
-  g_autoptr(CrTensor) n = cr_ops_wrap_number (number, FALSE);
-
-  return cr_mul (t, n, error);
+  return cr_binary_number (CR_OP_MUL, t, number, error);
 }
 
 CrTensor *

@@ -88,10 +88,10 @@ positions_in_base (const CrTensor *view,
  * A view written in place changes its base too: as PyTorch's rebase_history,
  * the write goes on the base's history (CopySlices, whose value is the op's
  * result) and the view is regenerated from the base (AsStridedBackward0). */
-static CrNode *
-rebase_history (CrOpId           op,
-                CrTensor *const *inputs,
-                guint            n_inputs)
+CrNode *
+cr_ops_rebase_history (CrOpId           op,
+                       CrTensor *const *inputs,
+                       guint            n_inputs)
 {
   CrTensor *self = inputs[0];
   CrTensor *base = self->view_base;
@@ -159,8 +159,6 @@ kernel_op (CrOpId op)
     {
     case CR_OP_ADD:        return CR_BINARY_ADD;
     case CR_OP_SUB:        return CR_BINARY_SUB;
-    case CR_OP_MUL:        return CR_BINARY_MUL;
-    case CR_OP_DIV:        return CR_BINARY_DIV;
     case CR_OP_POW:
     case CR_OP_POW_SCALAR: return CR_BINARY_POW;
     default:               return CR_BINARY_COUNT;
@@ -181,6 +179,8 @@ cr_inplace_binary (CrOpId     op,
   CrNode *node;
 
   g_return_val_if_fail (self != NULL && other != NULL, FALSE);
+  if (op == CR_OP_MUL || op == CR_OP_DIV)
+    return cr_inplace_binary_row (op, self, other, FALSE, error);
   g_return_val_if_fail (kop != CR_BINARY_COUNT, FALSE);
 
   if (op == CR_OP_POW_SCALAR && !other->is_wrapped_number)
@@ -191,12 +191,10 @@ cr_inplace_binary (CrOpId     op,
   if (!cr_autograd_check_inplace_rules (self, error))
     return FALSE;
 
-  /* The formulas of mul_, div_ (for other) and pow_ need self's old value. */
+  /* pow_'s formulas need self's old value. */
   recording = cr_autograd_should_record (inputs, 2) && cr_dtype_is_floating (self->dtype);
   if (recording
-      && ((op == CR_OP_MUL && other->requires_grad)
-          || (op == CR_OP_DIV && other->requires_grad)
-          || ((op == CR_OP_POW_SCALAR || op == CR_OP_POW) && self->requires_grad)
+      && (((op == CR_OP_POW_SCALAR || op == CR_OP_POW) && self->requires_grad)
           || (op == CR_OP_POW && other->requires_grad)))
     {
       /* PyTorch's original_self = self.clone(): recorded, so that a double
@@ -211,22 +209,11 @@ cr_inplace_binary (CrOpId     op,
     return FALSE;
   cr_tensor_bump_version (self);
 
-  if (!recording || (node = rebase_history (op, inputs, op == CR_OP_POW_SCALAR ? 1 : 2)) == NULL)
+  if (!recording || (node = cr_ops_rebase_history (op, inputs, op == CR_OP_POW_SCALAR ? 1 : 2)) == NULL)
     return TRUE;
 
   switch (op)
     {
-    case CR_OP_MUL:
-      if (cr_ops_needs_grad (node, 0))
-        save_operand (node, 1, self, other, version_before);
-      if (cr_ops_needs_grad (node, 1))
-        cr_node_save (node, 0, old_self, FALSE);
-      break;
-    case CR_OP_DIV:
-      save_operand (node, 1, self, other, version_before);
-      if (cr_ops_needs_grad (node, 1))
-        cr_node_save (node, 0, old_self, FALSE);
-      break;
     case CR_OP_POW_SCALAR:
       cr_node_args (node)->scalar[0] = cr_tensor_read_flat (other, 0);
       cr_node_args (node)->has_scalar[0] = TRUE;
@@ -293,7 +280,7 @@ cr_inplace_unary_p (CrOpId               op,
   if (!cr_kernel_copy_into (self, out, error))
     return FALSE;
   cr_tensor_bump_version (self);
-  if ((node = rebase_history (node_op, &self, 1)) != NULL)
+  if ((node = cr_ops_rebase_history (node_op, &self, 1)) != NULL)
     {
       cr_ops_unary_params_keep (node, node_op, &resolved);
       if (save == 1)
@@ -342,7 +329,7 @@ fill_with (CrOpId     op,
   if (!cr_kernel_fill (self, value, error))
     return FALSE;
   cr_tensor_bump_version (self);
-  if ((node = rebase_history (op, &self, 1)) != NULL && op == CR_OP_FILL)
+  if ((node = cr_ops_rebase_history (op, &self, 1)) != NULL && op == CR_OP_FILL)
     {
       cr_node_args (node)->scalar[0] = value;
       cr_node_args (node)->has_scalar[0] = TRUE;
@@ -412,7 +399,7 @@ cr_copy_ (CrTensor  *self,
   if (!cr_kernel_copy_into (self, src, error))
     return FALSE;
   cr_tensor_bump_version (self);
-  rebase_history (CR_OP_COPY, inputs, 2);
+  cr_ops_rebase_history (CR_OP_COPY, inputs, 2);
   return TRUE;
 }
 
@@ -439,7 +426,7 @@ cr_clamp_ (CrTensor  *self,
   if (clamped == NULL || !cr_kernel_copy_into (self, clamped, error))
     return FALSE;
   cr_tensor_bump_version (self);
-  if ((node = rebase_history (CR_OP_CLAMP, &self, 1)) != NULL)
+  if ((node = cr_ops_rebase_history (CR_OP_CLAMP, &self, 1)) != NULL)
     {
       cr_node_args (node)->scalar[0] = min;
       cr_node_args (node)->has_scalar[0] = has_min;

@@ -37,6 +37,14 @@ cr_ops_attach (CrTensor *out,
   cr_autograd_set_history_take (out, node, 0);
 }
 
+/* Records op over inputs for an in-place write into inputs[0] (self, with
+ * its history before the write) and makes the node self's history, through
+ * CopySlices when self is a view (PyTorch's rebase_history; cr-ops-inplace.c).
+ * The node (borrowed), or NULL when not recording. */
+CrNode   *cr_ops_rebase_history  (CrOpId           op,
+                                  CrTensor *const *inputs,
+                                  guint            n_inputs);
+
 /* Does input i of node need a gradient (has an edge)? */
 static inline gboolean
 cr_ops_needs_grad (const CrNode *node,
@@ -45,8 +53,8 @@ cr_ops_needs_grad (const CrNode *node,
   return node->next[i].node != NULL;
 }
 
-/* grad * number and number * tensor with a wrapped number, recorded under
- * create_graph like any op. */
+/* t * number and t + number in a formula, recorded under create_graph as
+ * PyTorch's C++ `t * 2` (mul.Scalar: MulBackward1) and `t + 1` (AddBackward0). */
 CrTensor *cr_ops_mul_number      (CrTensor        *t,
                                   double           number,
                                   GError         **error);

@@ -37,6 +37,20 @@ CrTensor *cr_minimum        (CrTensor *a, CrTensor *b, GError **error);
 /* Comparisons, logic, floor division and remainder: no gradient. */
 CrTensor *cr_binary_nograd  (CrBinaryOp op, CrTensor *a, CrTensor *b, GError **error);
 
+/* ---- the rows of core/cr-binary-ops.def (cr-ops-binary.c) --------------- */
+/* op(a, b) for a CR_BINARY_OP row (CR_OP_ATAN2 ...); b may be a wrapped
+ * number, which is then an input without a gradient (MulBackward0 of 2 * x). */
+CrTensor *cr_binary         (CrOpId op, CrTensor *a, CrTensor *b, GError **error);
+/* op(a, number) as PyTorch's .Scalar overload records it: the row's scalar
+ * grad_fn (FmodBackward0, MulBackward1), one input; number a wrapped number. */
+CrTensor *cr_binary_scalar  (CrOpId op, CrTensor *a, CrTensor *number, GError **error);
+/* The same for a C double (a formula's `grad * 2`: MulBackward1). */
+CrTensor *cr_binary_number  (CrOpId op, CrTensor *a, double number, GError **error);
+/* self.op_(other) (number: other is a Python number, the .Scalar row), with
+ * the rules of cr_inplace_binary. */
+gboolean  cr_inplace_binary_row (CrOpId op, CrTensor *self, CrTensor *other, gboolean number,
+                             GError **error);
+
 /* One function for every unary elementwise op with a row of
  * core/cr-unary-ops.def (NEG EXP ... LEAKY_RELU ELU GELU ...); a row with
  * parameters gets its defaults. */

@@ -13,6 +13,7 @@
  * Plain C; loaded through CHAINRULE_CUDA_MODULE. */
 #include "gpu/cr-cuda-abi.h"
 #include "core/cr-special-math.h"
+#include "core/cr-binary-math.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -281,26 +282,7 @@ store_i (const CrCudaTensor *t, int64_t i, int64_t v)
 /* int64 arithmetic wraps around as PyTorch's, in unsigned arithmetic (a
  * signed overflow is UB). */
 static int64_t wrap_add (int64_t a, int64_t b) { return (int64_t) ((uint64_t) a + (uint64_t) b); }
-static int64_t wrap_sub (int64_t a, int64_t b) { return (int64_t) ((uint64_t) a - (uint64_t) b); }
 static int64_t wrap_mul (int64_t a, int64_t b) { return (int64_t) ((uint64_t) a * (uint64_t) b); }
-
-/* int64 pow by squaring, wrapping; negative exponents as the CPU. */
-static int64_t
-ipow (int64_t base, int64_t exp)
-{
-  int64_t result = 1;
-
-  if (exp < 0)
-    return base == 1 ? 1 : base == -1 ? ((exp & 1) ? -1 : 1) : 0;
-  while (exp)
-    {
-      if (exp & 1)
-        result = wrap_mul (result, base);
-      exp >>= 1;
-      base = wrap_mul (base, base);
-    }
-  return result;
-}
 
 /* ---- the elementwise kernels' promises ----------------------------------------------- */
 
@@ -367,15 +349,6 @@ fill_impl (const CrCudaTensor *out, double value, char *msg, size_t msg_size)
   for (int64_t i = 0, n = numel (out); i < n; i++)
     store (out, i, value);
   return CR_CUDA_OK;
-}
-
-static double
-py_mod (double a, double b)
-{
-  double r = fmod (a, b);
-  if (r != 0.0 && ((r < 0) != (b < 0)))
-    r += b;
-  return r;
 }
 
 /* The CPU's vectorised functions that rows of core/cr-unary-ops.def call, in
@@ -476,97 +449,79 @@ unary_impl (int op, const CrCudaTensor *out, const CrCudaTensor *x, const double
   return CR_CUDA_OK;
 }
 
-/* int64 binary ops, exact and wrapping as the module's BinaryFn: division by
- * zero writes 0, INT64_MIN // -1 wraps, % -1 is 0. */
-static int
-binary_int64 (int op, const CrCudaTensor *out, const CrCudaTensor *a, const CrCudaTensor *b,
-              char *msg, size_t msg_size)
+/* The rows' values of core/cr-binary-ops.def: D for float32/float64 (float32
+ * computed in double, then rounded), I for int64 (exact, wrapping; a zero
+ * divisor gives 0 as in the module), B for bool. */
+#define NONE ((void) x, (void) y, 0)
+static double
+binary_double (int op, double x, double y)
 {
-  for (int64_t i = 0, n = numel (out); i < n; i++)
+  switch (op)
     {
-      int64_t x = load_i (a, i), y = load_i (b, i), r;
-      switch (op)
-        {
-        case CR_CUDA_BINARY_ADD: r = wrap_add (x, y); break;
-        case CR_CUDA_BINARY_SUB: r = wrap_sub (x, y); break;
-        case CR_CUDA_BINARY_MUL: r = wrap_mul (x, y); break;
-        case CR_CUDA_BINARY_POW: r = ipow (x, y); break;
-        case CR_CUDA_BINARY_MAXIMUM: r = x > y ? x : y; break;
-        case CR_CUDA_BINARY_MINIMUM: r = x < y ? x : y; break;
-        case CR_CUDA_BINARY_FLOOR_DIVIDE:
-          if (y == 0)
-            r = 0;
-          else if (y == -1)
-            r = wrap_sub (0, x);
-          else
-            r = x / y - ((x % y) != 0 && ((x < 0) != (y < 0)));
-          break;
-        case CR_CUDA_BINARY_REMAINDER:
-          r = y == 0 || y == -1 ? 0 : x % y;
-          if (r != 0 && ((r < 0) != (y < 0)))
-            r += y;
-          break;
-        case CR_CUDA_BINARY_EQ: r = x == y; break;
-        case CR_CUDA_BINARY_NE: r = x != y; break;
-        case CR_CUDA_BINARY_LT: r = x < y; break;
-        case CR_CUDA_BINARY_LE: r = x <= y; break;
-        case CR_CUDA_BINARY_GT: r = x > y; break;
-        case CR_CUDA_BINARY_GE: r = x >= y; break;
-        case CR_CUDA_BINARY_LOGICAL_AND: r = x != 0 && y != 0; break;
-        case CR_CUDA_BINARY_LOGICAL_OR: r = x != 0 || y != 0; break;
-        case CR_CUDA_BINARY_RELU_BACKWARD: r = y > 0 ? x : 0; break;
-        default:
-          return set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size,
-                          "\"binary op %d\" not implemented for 'Long'", op);
-        }
-      store_i (out, i, r);
+#define CR_BINARY_OP(ID, name, alias, rule, errors, cpu, F, D, I, B, ...) \
+    case CR_CUDA_BINARY_##ID: return (double) (D);
+#define CR_BINARY_KERNEL CR_BINARY_OP
+#include "core/cr-binary-ops.def"
+    default:
+      return NAN;
     }
-  return CR_CUDA_OK;
 }
+
+static int64_t
+binary_int64 (int op, int64_t x, int64_t y)
+{
+  switch (op)
+    {
+#define CR_BINARY_OP(ID, name, alias, rule, errors, cpu, F, D, I, B, ...) \
+    case CR_CUDA_BINARY_##ID: return (int64_t) (I);
+#define CR_BINARY_KERNEL CR_BINARY_OP
+#include "core/cr-binary-ops.def"
+    default:
+      return 0;
+    }
+}
+
+static uint8_t
+binary_bool (int op, uint8_t x, uint8_t y)
+{
+  switch (op)
+    {
+#define CR_BINARY_OP(ID, name, alias, rule, errors, cpu, F, D, I, B, ...) \
+    case CR_CUDA_BINARY_##ID: return (uint8_t) (B);
+#define CR_BINARY_KERNEL CR_BINARY_OP
+#include "core/cr-binary-ops.def"
+    default:
+      return 0;
+    }
+}
+#undef NONE
 
 static int
 binary_impl (int op, const CrCudaTensor *out, const CrCudaTensor *a, const CrCudaTensor *b,
         char *msg, size_t msg_size)
 {
-  int is_compare = op >= CR_CUDA_BINARY_EQ && op <= CR_CUDA_BINARY_LOGICAL_OR;
+  int is_compare = cr_cuda_binary_rule (op) == CR_BINARY_RULE_COMPARE;
   PROMISES ("binary", out, a, b);
+  if (op < 0 || op >= CR_CUDA_BINARY_COUNT)
+    return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size, "no binary op %d", op);
   if (b->dtype != a->dtype || out->dtype != (is_compare ? CR_CUDA_BOOL : a->dtype))
     return set_msg (CR_CUDA_ERR_INVALID, msg, msg_size,
                     "binary: dtypes %d, %d -> %d do not match the op", a->dtype, b->dtype,
                     out->dtype);
-  int is_int = a->dtype == CR_CUDA_INT64 || a->dtype == CR_CUDA_BOOL;
-
-  if (a->dtype == CR_CUDA_INT64)
-    return binary_int64 (op, out, a, b, msg, msg_size);
+  if (!cr_cuda_binary_takes (op, a->dtype))
+    return set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size,
+                    "\"binary op %d\" not implemented for dtype %d", op, a->dtype);
   for (int64_t i = 0, n = numel (out); i < n; i++)
     {
-      double x = load (a, i), y = load (b, i), r;
-      switch (op)
-        {
-        case CR_CUDA_BINARY_ADD: r = x + y; break;
-        case CR_CUDA_BINARY_SUB: r = x - y; break;
-        case CR_CUDA_BINARY_MUL: r = x * y; break;
-        case CR_CUDA_BINARY_DIV: r = x / y; break;
-        case CR_CUDA_BINARY_POW: r = pow (x, y); break;
-        case CR_CUDA_BINARY_MAXIMUM: r = isnan (x) || isnan (y) ? NAN : (x > y ? x : y); break;
-        case CR_CUDA_BINARY_MINIMUM: r = isnan (x) || isnan (y) ? NAN : (x < y ? x : y); break;
-        case CR_CUDA_BINARY_FLOOR_DIVIDE: r = is_int && y == 0 ? 0 : floor (x / y); break;
-        case CR_CUDA_BINARY_REMAINDER: r = is_int && y == 0 ? 0 : py_mod (x, y); break;
-        case CR_CUDA_BINARY_EQ: r = x == y; break;
-        case CR_CUDA_BINARY_NE: r = x != y; break;
-        case CR_CUDA_BINARY_LT: r = x < y; break;
-        case CR_CUDA_BINARY_LE: r = x <= y; break;
-        case CR_CUDA_BINARY_GT: r = x > y; break;
-        case CR_CUDA_BINARY_GE: r = x >= y; break;
-        case CR_CUDA_BINARY_LOGICAL_AND: r = x != 0 && y != 0; break;
-        case CR_CUDA_BINARY_LOGICAL_OR: r = x != 0 || y != 0; break;
-        case CR_CUDA_BINARY_TANH_BACKWARD: r = x * (1 - y * y); break;
-        case CR_CUDA_BINARY_SIGMOID_BACKWARD: r = x * y * (1 - y); break;
-        case CR_CUDA_BINARY_RELU_BACKWARD: r = y > 0 ? x : 0; break;
-        default:
-          return set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size, "no binary op %d", op);
-        }
-      store (out, i, r);
+      if (a->dtype == CR_CUDA_INT64 && !is_compare)
+        store_i (out, i, binary_int64 (op, load_i (a, i), load_i (b, i)));
+      else if (a->dtype == CR_CUDA_INT64)
+        store (out, i, (double) binary_int64 (op, load_i (a, i), load_i (b, i)));
+      else if (a->dtype == CR_CUDA_BOOL)
+        store (out, i, (double) binary_bool (op, (uint8_t) (load (a, i) != 0.0),
+                                             (uint8_t) (load (b, i) != 0.0)));
+      else
+        store (out, i, binary_double (op, load (a, i), load (b, i)));
     }
   return CR_CUDA_OK;
 }
