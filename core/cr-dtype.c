@@ -14,6 +14,8 @@ static const DTypeInfo dtype_info[] = {
   [CR_DTYPE_INT64]   = { 8, "torch.int64",   "long",   "torch.LongTensor"   },
   [CR_DTYPE_FLOAT32] = { 4, "torch.float32", "float",  "torch.FloatTensor"  },
   [CR_DTYPE_FLOAT64] = { 8, "torch.float64", "double", "torch.DoubleTensor" },
+  [CR_DTYPE_INT32]   = { 4, "torch.int32",   "int",    "torch.IntTensor"    },
+  [CR_DTYPE_UINT8]   = { 1, "torch.uint8",   "byte",   "torch.ByteTensor"   },
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (dtype_info) == CR_DTYPE_COUNT);
 
@@ -53,6 +55,8 @@ cr_dtype_scalar_name (CrDType dtype)
     [CR_DTYPE_INT64]   = "Long",
     [CR_DTYPE_FLOAT32] = "Float",
     [CR_DTYPE_FLOAT64] = "Double",
+    [CR_DTYPE_INT32]   = "Int",
+    [CR_DTYPE_UINT8]   = "Byte",
   };
   G_STATIC_ASSERT (G_N_ELEMENTS (names) == CR_DTYPE_COUNT);
 
@@ -66,15 +70,34 @@ cr_dtype_is_floating (CrDType dtype)
   return dtype == CR_DTYPE_FLOAT32 || dtype == CR_DTYPE_FLOAT64;
 }
 
+gboolean
+cr_dtype_is_integral (CrDType dtype)
+{
+  return dtype == CR_DTYPE_INT64 || dtype == CR_DTYPE_INT32 || dtype == CR_DTYPE_UINT8;
+}
+
+gboolean
+cr_dtype_is_narrow_integer (CrDType dtype)
+{
+  return dtype == CR_DTYPE_INT32 || dtype == CR_DTYPE_UINT8;
+}
+
 /* "Undefined" while no operand of a priority level has been seen. */
 #define DTYPE_UNDEFINED ((CrDType) -1)
+
+/* Each dtype's place in PyTorch's promotion lattice for the types we have:
+ * bool < uint8 < int32 < int64 < float32 < float64 is a chain (no int8, so
+ * uint8 never meets a signed type it cannot fit in). */
+static const guint8 promotion_rank[CR_DTYPE_COUNT] = {
+  [CR_DTYPE_BOOL] = 0, [CR_DTYPE_UINT8] = 1, [CR_DTYPE_INT32] = 2,
+  [CR_DTYPE_INT64] = 3, [CR_DTYPE_FLOAT32] = 4, [CR_DTYPE_FLOAT64] = 5,
+};
 
 CrDType
 cr_dtype_promote (CrDType a,
                   CrDType b)
 {
-  /* The enum is ordered so that the promotion of our four types is the max. */
-  return a > b ? a : b;
+  return promotion_rank[a] >= promotion_rank[b] ? a : b;
 }
 
 static CrDType

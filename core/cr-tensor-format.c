@@ -577,7 +577,7 @@ cr_tensor_format_named (const CrTensor       *t,
       if (t->dtype != CR_DTYPE_FLOAT32)
         g_ptr_array_add (suffixes, g_strconcat ("dtype=", cr_dtype_name (t->dtype), NULL));
     }
-  else if (t->dtype == CR_DTYPE_FLOAT64)
+  else if (t->dtype != CR_DTYPE_FLOAT32 && t->dtype != CR_DTYPE_INT64 && t->dtype != CR_DTYPE_BOOL)
     {
       /* float32, int64 and bool are "default" dtypes that print no suffix. */
       g_ptr_array_add (suffixes, g_strconcat ("dtype=", cr_dtype_name (t->dtype), NULL));

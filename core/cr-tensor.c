@@ -12,8 +12,8 @@
 #include <string.h>
 
 /* Element sizes (cr-dtype.c's), here so that hot paths make no call. */
-static const guint8 dtype_sizes[CR_DTYPE_COUNT] = { 1, 8, 4, 8 };
-G_STATIC_ASSERT (CR_DTYPE_COUNT == 4);
+static const guint8 dtype_sizes[CR_DTYPE_COUNT] = { 1, 8, 4, 8, 4, 1 };
+G_STATIC_ASSERT (CR_DTYPE_COUNT == 6);
 
 /* A tensor struct with one reference, every field zero but the sizes and
  * strides (only the first ndim of them are ever read). */
@@ -338,6 +338,8 @@ store_scalar (gpointer data,
     case CR_DTYPE_INT64:   *(gint64 *) data = cr_double_to_int64 (value); break;
     case CR_DTYPE_FLOAT32: *(float *) data = (float) value; break;
     case CR_DTYPE_FLOAT64: *(double *) data = value; break;
+    case CR_DTYPE_INT32:   *(gint32 *) data = (gint32) (guint32) (guint64) cr_double_to_int64 (value); break;
+    case CR_DTYPE_UINT8:   *(guint8 *) data = (guint8) (guint64) cr_double_to_int64 (value); break;
     case CR_DTYPE_COUNT:
     default: break;
     }
@@ -389,6 +391,13 @@ cr_tensor_new_arange (double    start,
   double size_d;
   gint64 n;
 
+  /* int32/uint8 count in int64 and are cast: the same values in range. */
+  if (cr_dtype_is_narrow_integer (dtype))
+    {
+      g_autoptr(CrTensor) wide = cr_tensor_new_arange (start, end, step, CR_DTYPE_INT64, error);
+
+      return wide != NULL ? cr_kernel_cast (wide, dtype, error) : NULL;
+    }
   if (dtype == CR_DTYPE_BOOL)
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
@@ -512,6 +521,13 @@ cr_tensor_new_linspace (double    start,
 {
   CrTensor *self;
   gint64 halfway = steps / 2;
+
+  if (cr_dtype_is_narrow_integer (dtype))
+    {
+      g_autoptr(CrTensor) wide = cr_tensor_new_linspace (start, end, steps, CR_DTYPE_INT64, error);
+
+      return wide != NULL ? cr_kernel_cast (wide, dtype, error) : NULL;
+    }
 
   if (steps < 0)
     {
@@ -815,6 +831,8 @@ cr_tensor_get_flat (const CrTensor *self,
     case CR_DTYPE_INT64:   return (double) ((const gint64 *) self->storage->data)[offset];
     case CR_DTYPE_FLOAT32: return ((const float *) self->storage->data)[offset];
     case CR_DTYPE_FLOAT64: return ((const double *) self->storage->data)[offset];
+    case CR_DTYPE_INT32:   return ((const gint32 *) self->storage->data)[offset];
+    case CR_DTYPE_UINT8:   return ((const guint8 *) self->storage->data)[offset];
     case CR_DTYPE_COUNT:
     default:               return 0.0;
     }

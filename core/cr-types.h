@@ -17,12 +17,16 @@ typedef struct _CrTensor  CrTensor;
 typedef struct _CrStorage CrStorage;
 typedef struct _CrNode    CrNode;
 
-/* Ordered by type-promotion category: bool < integer < floating. */
+/* The values are those of the CUDA module's CrCudaDType (gpu/cr-cuda-abi.h),
+ * so a new dtype goes at the end; promotion is cr_dtype_promote()'s table,
+ * not the order. */
 typedef enum {
   CR_DTYPE_BOOL,
   CR_DTYPE_INT64,
   CR_DTYPE_FLOAT32,
   CR_DTYPE_FLOAT64,
+  CR_DTYPE_INT32,
+  CR_DTYPE_UINT8,
   CR_DTYPE_COUNT
 } CrDType;
 

@@ -77,7 +77,8 @@ cr_unary_op_dtypes (CrUnaryOp  op,
 
   g_return_val_if_fail ((guint) op < CR_UNARY_COUNT, FALSE);
   row = &unary_rows[op];
-  if (!cr_unary_op_takes (op, in))
+  /* int32 and uint8 follow int64's rule (the kernels compute them in int64). */
+  if (!cr_unary_op_takes (op, cr_dtype_is_narrow_integer (in) ? CR_DTYPE_INT64 : in))
     {
       if (row->rule == CR_UNARY_RULE_FLOAT)
         compute = CR_DTYPE_FLOAT32;

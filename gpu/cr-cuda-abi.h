@@ -131,6 +131,8 @@ typedef enum {
   CR_CUDA_INT64   = 1,   /* int64_t */
   CR_CUDA_FLOAT32 = 2,   /* float */
   CR_CUDA_FLOAT64 = 3,   /* double */
+  CR_CUDA_INT32   = 4,   /* int32_t */
+  CR_CUDA_UINT8   = 5,   /* uint8_t, 0..255 */
   CR_CUDA_DTYPE_COUNT
 } CrCudaDType;
 

@@ -181,6 +181,10 @@ copy_from (const Plan &plan, int src_dtype, char *msg, size_t msg_size)
       return launch<To, float> (plan, ConvertFn<To, float> (), "copy", msg, msg_size);
     case CR_CUDA_FLOAT64:
       return launch<To, double> (plan, ConvertFn<To, double> (), "copy", msg, msg_size);
+    case CR_CUDA_INT32:
+      return launch<To, int32_t> (plan, ConvertFn<To, int32_t> (), "copy", msg, msg_size);
+    case CR_CUDA_UINT8:
+      return launch<To, byte_t> (plan, ConvertFn<To, byte_t> (), "copy", msg, msg_size);
     default:
       return cr_cuda_set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size, "copy: bad dtype %d",
                               src_dtype);
@@ -339,6 +343,8 @@ cr_cuda_k_fill (const CrCudaTensor *out, double value, char *msg, size_t msg_siz
     case CR_CUDA_INT64:   return fill_as<int64_t> (plan, value, msg, msg_size);
     case CR_CUDA_FLOAT32: return fill_as<float> (plan, value, msg, msg_size);
     case CR_CUDA_FLOAT64: return fill_as<double> (plan, value, msg, msg_size);
+    case CR_CUDA_INT32:   return fill_as<int32_t> (plan, value, msg, msg_size);
+    case CR_CUDA_UINT8:   return fill_as<byte_t> (plan, value, msg, msg_size);
     default:
       return cr_cuda_set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size, "fill: bad dtype %d",
                               out->dtype);
@@ -375,6 +381,8 @@ cr_cuda_k_copy (const CrCudaTensor *out, const CrCudaTensor *src, char *msg, siz
     case CR_CUDA_INT64:   return copy_from<int64_t> (plan, src->dtype, msg, msg_size);
     case CR_CUDA_FLOAT32: return copy_from<float> (plan, src->dtype, msg, msg_size);
     case CR_CUDA_FLOAT64: return copy_from<double> (plan, src->dtype, msg, msg_size);
+    case CR_CUDA_INT32:   return copy_from<int32_t> (plan, src->dtype, msg, msg_size);
+    case CR_CUDA_UINT8:   return copy_from<byte_t> (plan, src->dtype, msg, msg_size);
     default:
       return cr_cuda_set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size, "copy: bad dtype %d",
                               out->dtype);

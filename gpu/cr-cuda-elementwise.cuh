@@ -109,6 +109,11 @@ constexpr bool is_float_v = std::is_same<T, float>::value || std::is_same<T, dou
 template <typename T>
 constexpr bool is_bool_v = std::is_same<T, uint8_t>::value;
 
+/* An element of uint8 (CR_CUDA_UINT8), a type of its own so that a
+ * conversion to it wraps where one to bool (uint8_t) tests != 0. Only the
+ * copy and fill kernels know it: core computes uint8 in int64. */
+enum class byte_t : uint8_t {};
+
 /* ---- dtypes ------------------------------------------------------------------ */
 
 inline size_t
@@ -120,6 +125,8 @@ dtype_size (int dtype)
     case CR_CUDA_INT64:   return 8;
     case CR_CUDA_FLOAT32: return 4;
     case CR_CUDA_FLOAT64: return 8;
+    case CR_CUDA_INT32:   return 4;
+    case CR_CUDA_UINT8:   return 1;
     default:              return 0;
     }
 }
@@ -133,6 +140,8 @@ dtype_name (int dtype)
     case CR_CUDA_INT64:   return "Long";
     case CR_CUDA_FLOAT32: return "Float";
     case CR_CUDA_FLOAT64: return "Double";
+    case CR_CUDA_INT32:   return "Int";
+    case CR_CUDA_UINT8:   return "Byte";
     default:              return "Unknown";
     }
 }
@@ -147,8 +156,22 @@ convert (From v)
 {
   if constexpr (std::is_same<To, From>::value)
     return v;
+  else if constexpr (std::is_same<From, byte_t>::value)
+    return convert<To, int32_t> ((int32_t) (uint8_t) v);
+  else if constexpr (std::is_same<To, byte_t>::value)
+    /* Through int32 as the CPU's cr_double_to_uint8 (300.0 -> 44). */
+    return (byte_t) (uint8_t) (uint32_t) convert<int32_t, From> (v);
   else if constexpr (is_bool_v<To>)
     return (uint8_t) (v != From (0));
+  else if constexpr (std::is_same<To, int32_t>::value && is_float_v<From>)
+    {
+      if (!(v > From (-2147483649.0) && v < From (2147483648.0)))
+        return INT32_MIN;
+      return (int32_t) v;
+    }
+  else if constexpr (std::is_same<To, int32_t>::value)
+    /* Integers wrap as two's complement. */
+    return (int32_t) (uint32_t) (uint64_t) v;
   else if constexpr (std::is_same<To, int64_t>::value && is_float_v<From>)
     {
       /* 2^63 is exact in float and double. */

@@ -225,6 +225,7 @@ dtype_size (int dtype)
     case CR_CUDA_FLOAT32: return 4;
     case CR_CUDA_FLOAT64: return 8;
     case CR_CUDA_INT64:   return 8;
+    case CR_CUDA_INT32:   return 4;
     default:                    return 1;
     }
 }

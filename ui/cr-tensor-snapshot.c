@@ -42,6 +42,8 @@ read_element (gconstpointer data,
     case CR_DTYPE_INT64:   return (double) ((const gint64 *) data)[i];
     case CR_DTYPE_FLOAT32: return ((const float *) data)[i];
     case CR_DTYPE_FLOAT64: return ((const double *) data)[i];
+    case CR_DTYPE_INT32:   return ((const gint32 *) data)[i];
+    case CR_DTYPE_UINT8:   return ((const guint8 *) data)[i];
     case CR_DTYPE_COUNT:
     default:               return 0.0;
     }

@@ -9,27 +9,50 @@
 
 DEFINE_CONVERT_ROW (b_from_b, guint8, guint8, v)
 DEFINE_CONVERT_ROW (b_from_i, guint8, gint64, v != 0)
-DEFINE_CONVERT_ROW (b_from_f, guint8, float,  v != 0.0f)
+DEFINE_CONVERT_ROW (b_from_f, guint8, float, v != 0.0f)
 DEFINE_CONVERT_ROW (b_from_d, guint8, double, v != 0.0)
+DEFINE_CONVERT_ROW (b_from_i32, guint8, gint32, v != 0)
+DEFINE_CONVERT_ROW (b_from_u8, guint8, guint8, v != 0)
 DEFINE_CONVERT_ROW (i_from_b, gint64, guint8, (gint64) v)
 DEFINE_CONVERT_ROW (i_from_i, gint64, gint64, v)
-DEFINE_CONVERT_ROW (i_from_f, gint64, float,  cr_double_to_int64 (v))
+DEFINE_CONVERT_ROW (i_from_f, gint64, float, cr_double_to_int64 (v))
 DEFINE_CONVERT_ROW (i_from_d, gint64, double, cr_double_to_int64 (v))
-DEFINE_CONVERT_ROW (f_from_b, float,  guint8, (float) v)
-DEFINE_CONVERT_ROW (f_from_i, float,  gint64, (float) v)
-DEFINE_CONVERT_ROW (f_from_f, float,  float,  v)
-DEFINE_CONVERT_ROW (f_from_d, float,  double, (float) v)
+DEFINE_CONVERT_ROW (i_from_i32, gint64, gint32, (gint64) v)
+DEFINE_CONVERT_ROW (i_from_u8, gint64, guint8, (gint64) v)
+DEFINE_CONVERT_ROW (f_from_b, float, guint8, (float) v)
+DEFINE_CONVERT_ROW (f_from_i, float, gint64, (float) v)
+DEFINE_CONVERT_ROW (f_from_f, float, float, v)
+DEFINE_CONVERT_ROW (f_from_d, float, double, (float) v)
+DEFINE_CONVERT_ROW (f_from_i32, float, gint32, (float) v)
+DEFINE_CONVERT_ROW (f_from_u8, float, guint8, (float) v)
 DEFINE_CONVERT_ROW (d_from_b, double, guint8, (double) v)
 DEFINE_CONVERT_ROW (d_from_i, double, gint64, (double) v)
-DEFINE_CONVERT_ROW (d_from_f, double, float,  (double) v)
+DEFINE_CONVERT_ROW (d_from_f, double, float, (double) v)
 DEFINE_CONVERT_ROW (d_from_d, double, double, v)
+DEFINE_CONVERT_ROW (d_from_i32, double, gint32, (double) v)
+DEFINE_CONVERT_ROW (d_from_u8, double, guint8, (double) v)
+DEFINE_CONVERT_ROW (i32_from_b, gint32, guint8, (gint32) (guint32) (guint64) (gint64) v)
+DEFINE_CONVERT_ROW (i32_from_i, gint32, gint64, (gint32) (guint32) (guint64) (gint64) v)
+DEFINE_CONVERT_ROW (i32_from_f, gint32, float, cr_double_to_int32 (v))
+DEFINE_CONVERT_ROW (i32_from_d, gint32, double, cr_double_to_int32 (v))
+DEFINE_CONVERT_ROW (i32_from_i32, gint32, gint32, v)
+DEFINE_CONVERT_ROW (i32_from_u8, gint32, guint8, (gint32) (guint32) (guint64) (gint64) v)
+DEFINE_CONVERT_ROW (u8_from_b, guint8, guint8, (guint8) (guint64) (gint64) v)
+DEFINE_CONVERT_ROW (u8_from_i, guint8, gint64, (guint8) (guint64) (gint64) v)
+DEFINE_CONVERT_ROW (u8_from_f, guint8, float, cr_double_to_uint8 (v))
+DEFINE_CONVERT_ROW (u8_from_d, guint8, double, cr_double_to_uint8 (v))
+DEFINE_CONVERT_ROW (u8_from_i32, guint8, gint32, (guint8) (guint64) (gint64) v)
+DEFINE_CONVERT_ROW (u8_from_u8, guint8, guint8, v)
 
-/* [dst dtype][src dtype] */
+/* [dst dtype][src dtype]; int32 and uint8 wrap as two's complement, as
+ * PyTorch's casts (torch.tensor([300]).byte() is 44). */
 static const CrRowFunc convert_rows[CR_DTYPE_COUNT][CR_DTYPE_COUNT] = {
-  [CR_DTYPE_BOOL]    = { b_from_b, b_from_i, b_from_f, b_from_d },
-  [CR_DTYPE_INT64]   = { i_from_b, i_from_i, i_from_f, i_from_d },
-  [CR_DTYPE_FLOAT32] = { f_from_b, f_from_i, f_from_f, f_from_d },
-  [CR_DTYPE_FLOAT64] = { d_from_b, d_from_i, d_from_f, d_from_d },
+  [CR_DTYPE_BOOL   ] = { b_from_b, b_from_i, b_from_f, b_from_d, b_from_i32, b_from_u8 },
+  [CR_DTYPE_INT64  ] = { i_from_b, i_from_i, i_from_f, i_from_d, i_from_i32, i_from_u8 },
+  [CR_DTYPE_FLOAT32] = { f_from_b, f_from_i, f_from_f, f_from_d, f_from_i32, f_from_u8 },
+  [CR_DTYPE_FLOAT64] = { d_from_b, d_from_i, d_from_f, d_from_d, d_from_i32, d_from_u8 },
+  [CR_DTYPE_INT32  ] = { i32_from_b, i32_from_i, i32_from_f, i32_from_d, i32_from_i32, i32_from_u8 },
+  [CR_DTYPE_UINT8  ] = { u8_from_b, u8_from_i, u8_from_f, u8_from_d, u8_from_i32, u8_from_u8 },
 };
 
 gboolean

@@ -530,13 +530,76 @@ binary_into (guint            op,
   return binary_run (op, &plan, out, a, b, alpha, error);
 }
 
+/* An op with an int32/uint8 operand, on any device: computed in int64 from
+ * the operands brought to their common dtype, the result cast back
+ * (cr-cpu-narrow.c). *out_result: the dtype PyTorch gives. */
+static CrTensor *
+binary_widened (guint            op,
+                const CrTensor  *a,
+                const CrTensor  *b,
+                double           alpha,
+                CrDType         *out_result,
+                GError         **error)
+{
+  CrDType common = cr_dtype_result_type (a, b);
+  CrDType compute;
+  g_autoptr(CrTensor) wa = NULL;
+  g_autoptr(CrTensor) wb = NULL;
+  CrTensor *wide;
+
+  /* The op's rule as for int64; an int64 result is the common dtype. */
+  *out_result = common;
+  if (op != OP_ADD_SCALED
+      && !cr_binary_op_dtypes (op, cr_dtype_is_narrow_integer (common) ? CR_DTYPE_INT64 : common,
+                               cr_cpu_device2 (a, b) != CR_DEVICE_CPU, &compute, out_result, error))
+    return NULL;
+  if (*out_result == CR_DTYPE_INT64)
+    *out_result = common;
+  wa = cr_cpu_widen (a, common, error);
+  wb = wa != NULL ? cr_cpu_widen (b, common, error) : NULL;
+  if (wb == NULL)
+    return NULL;
+  wide = op == OP_ADD_SCALED ? cr_kernel_add_scaled (wa, wb, alpha, error)
+                             : cr_kernel_binary (op, wa, wb, error);
+  return cr_cpu_narrow (wide, *out_result, error);
+}
+
+/* binary_widened into out, with PyTorch's check that the result casts to
+ * out's dtype. */
+static gboolean
+binary_widened_into (guint            op,
+                     CrTensor        *out,
+                     const CrTensor  *a,
+                     const CrTensor  *b,
+                     double           alpha,
+                     GError         **error)
+{
+  CrDType result;
+  gint64 shape[CR_MAX_DIMS];
+  int ndim;
+  CrTensor *wide = binary_widened (op, a, b, alpha, &result, error);
+
+  if (wide == NULL)
+    return FALSE;
+  if (!cr_cpu_check_into (out, a, b, result, shape, &ndim, error))
+    {
+      cr_tensor_unref (wide);
+      return FALSE;
+    }
+  return cr_cpu_store_wide (out, wide, error);
+}
+
 CrTensor *
 cr_kernel_binary (CrBinaryOp       op,
                   const CrTensor  *a,
                   const CrTensor  *b,
                   GError         **error)
 {
+  CrDType result;
+
   g_return_val_if_fail ((guint) op < CR_BINARY_COUNT, NULL);
+  if (G_UNLIKELY (cr_cpu_is_narrow (a) || cr_cpu_is_narrow (b)))
+    return binary_widened (op, a, b, 0.0, &result, error);
   CR_DISPATCH (cr_cpu_device2 (a, b), binary, error, NULL, op, a, b, error);
   return binary_new (op, a, b, 0.0, error);
 }
@@ -549,6 +612,8 @@ cr_kernel_binary_into (CrBinaryOp       op,
                        GError         **error)
 {
   g_return_val_if_fail ((guint) op < CR_BINARY_COUNT, FALSE);
+  if (G_UNLIKELY (cr_cpu_is_narrow (a) || cr_cpu_is_narrow (b)))
+    return binary_widened_into (op, out, a, b, 0.0, error);
   CR_DISPATCH (out->device != CR_DEVICE_CPU ? out->device : cr_cpu_device2 (a, b),
                binary_into, error, FALSE, op, out, a, b, error);
   return binary_into (op, out, a, b, 0.0, error);
@@ -560,6 +625,10 @@ cr_kernel_add_scaled (const CrTensor  *a,
                       double           alpha,
                       GError         **error)
 {
+  CrDType result;
+
+  if (G_UNLIKELY (cr_cpu_is_narrow (a) || cr_cpu_is_narrow (b)))
+    return binary_widened (OP_ADD_SCALED, a, b, alpha, &result, error);
   CR_DISPATCH (cr_cpu_device2 (a, b), add_scaled, error, NULL, a, b, alpha, error);
   return binary_new (OP_ADD_SCALED, a, b, alpha, error);
 }
@@ -570,6 +639,8 @@ cr_kernel_add_scaled_into (CrTensor        *out,
                            double           alpha,
                            GError         **error)
 {
+  if (G_UNLIKELY (cr_cpu_is_narrow (out) || cr_cpu_is_narrow (b)))
+    return binary_widened_into (OP_ADD_SCALED, out, out, b, alpha, error);
   CR_DISPATCH (cr_cpu_device2 (out, b), add_scaled_into, error, FALSE, out, b, alpha, error);
   return binary_into (OP_ADD_SCALED, out, out, b, alpha, error);
 }
@@ -668,6 +739,14 @@ cr_kernel_clamp (const CrTensor  *x,
   } bounds;
   CrRowFunc row;
 
+  if (G_UNLIKELY (cr_cpu_is_narrow (x)))
+    {
+      g_autoptr(CrTensor) wide = cr_cpu_widen (x, x->dtype, error);
+
+      return wide != NULL ? cr_cpu_narrow (cr_kernel_clamp (wide, has_min, min, has_max, max, error),
+                                           x->dtype, error)
+                          : NULL;
+    }
   CR_DISPATCH (x->device, clamp, error, NULL, x, has_min, min, has_max, max, error);
 
   if (!has_min && !has_max)
@@ -760,6 +839,14 @@ cr_kernel_where (const CrTensor  *cond,
   CrTensor *out = NULL;
   CrDeviceType device = cr_cpu_device2 (cond, a) != CR_DEVICE_CPU ? cr_cpu_device2 (cond, a) : b->device;
 
+  if (G_UNLIKELY (cr_cpu_is_narrow (a) || cr_cpu_is_narrow (b)))
+    {
+      CrDType common = cr_dtype_result_type (a, b);
+      g_autoptr(CrTensor) wa = cr_cpu_widen (a, common, error);
+      g_autoptr(CrTensor) wb = wa != NULL ? cr_cpu_widen (b, common, error) : NULL;
+
+      return wb != NULL ? cr_cpu_narrow (cr_kernel_where (cond, wa, wb, error), common, error) : NULL;
+    }
   CR_DISPATCH (device, where, error, NULL, cond, a, b, error);
 
   if (cond->dtype != CR_DTYPE_BOOL)

@@ -206,6 +206,15 @@ cr_kernel_take (const CrTensor  *x,
   gint64 n = x->numel;
   CrTensor *out;
 
+  /* The CPU moves int32/uint8 elements as they are; another device's
+   * module takes them in int64. */
+  if (G_UNLIKELY (cr_cpu_is_narrow (x) && cr_cpu_device2 (x, flat_index) != CR_DEVICE_CPU))
+    {
+      g_autoptr(CrTensor) wide = cr_cpu_widen (x, x->dtype, error);
+
+      return wide != NULL ? cr_cpu_narrow (cr_kernel_take (wide, flat_index, error), x->dtype, error)
+                          : NULL;
+    }
   CR_DISPATCH (cr_cpu_device2 (x, flat_index), take, error, NULL, x, flat_index, error);
   if (!cr_cpu_check_index_dtype (flat_index, "take", error))
     return NULL;
@@ -246,7 +255,7 @@ cr_kernel_take (const CrTensor  *x,
   return out;
 }
 
-#define DEFINE_PUT(name, T)                                                    \
+#define DEFINE_PUT(name, T, ADD)                                               \
   static void                                                                  \
   name (CrTensor     *dst,                                                     \
         const gint64 *ip,                                                      \
@@ -264,15 +273,23 @@ cr_kernel_take (const CrTensor  *x,
         gint64 off = contiguous ? dst->offset + pos : flat_offset (dst, pos);  \
                                                                                \
         if (accumulate)                                                        \
-          base[off] += vp[i];                                                  \
+          base[off] = ADD (base[off], vp[i]);                                  \
         else                                                                   \
           base[off] = vp[i];                                                   \
       }                                                                        \
   }
 
-DEFINE_PUT (put_i, gint64)
-DEFINE_PUT (put_f, float)
-DEFINE_PUT (put_d, double)
+#define PUT_ADD(x, y) ((x) + (y))
+/* Integers wrap, computed unsigned (no UB). */
+#define PUT_ADD_I64(x, y) ((gint64) ((guint64) (x) + (guint64) (y)))
+#define PUT_ADD_I32(x, y) ((gint32) ((guint32) (x) + (guint32) (y)))
+#define PUT_ADD_U8(x, y) ((guint8) ((x) + (y)))
+
+DEFINE_PUT (put_i, gint64, PUT_ADD_I64)
+DEFINE_PUT (put_f, float, PUT_ADD)
+DEFINE_PUT (put_d, double, PUT_ADD)
+DEFINE_PUT (put_i32, gint32, PUT_ADD_I32)
+DEFINE_PUT (put_u8, guint8, PUT_ADD_U8)
 
 static void
 put_b (CrTensor     *dst,
@@ -306,6 +323,15 @@ cr_kernel_put (CrTensor        *dst,
   gint64 n = dst->numel;
   CrDeviceType device = dst->device != CR_DEVICE_CPU ? dst->device : cr_cpu_device2 (flat_index, values);
 
+  if (G_UNLIKELY (device != CR_DEVICE_CPU && (cr_cpu_is_narrow (dst) || cr_cpu_is_narrow (values))))
+    {
+      /* The module puts int64: a wide copy of dst, written back. */
+      g_autoptr(CrTensor) wide = cr_cpu_widen (dst, dst->dtype, error);
+      g_autoptr(CrTensor) wide_values = wide != NULL ? cr_cpu_widen (values, values->dtype, error) : NULL;
+
+      return wide_values != NULL && cr_kernel_put (wide, flat_index, wide_values, accumulate, error)
+             && cr_kernel_copy_into (dst, wide, error);
+    }
   CR_DISPATCH (device, put, error, FALSE, dst, flat_index, values, accumulate, error);
   if (!cr_cpu_check_index_dtype (flat_index, "put_", error))
     return FALSE;
@@ -333,6 +359,8 @@ cr_kernel_put (CrTensor        *dst,
     case CR_DTYPE_INT64:   put_i (dst, ip, cr_tensor_data (vals), idx->numel, accumulate); break;
     case CR_DTYPE_FLOAT32: put_f (dst, ip, cr_tensor_data (vals), idx->numel, accumulate); break;
     case CR_DTYPE_FLOAT64: put_d (dst, ip, cr_tensor_data (vals), idx->numel, accumulate); break;
+    case CR_DTYPE_INT32:   put_i32 (dst, ip, cr_tensor_data (vals), idx->numel, accumulate); break;
+    case CR_DTYPE_UINT8:   put_u8 (dst, ip, cr_tensor_data (vals), idx->numel, accumulate); break;
     case CR_DTYPE_COUNT:
     default: break;
     }
@@ -349,6 +377,12 @@ cr_kernel_nonzero_flat (const CrTensor  *mask,
   gint64 *op;
   CrTensor *out;
 
+  if (G_UNLIKELY (cr_cpu_is_narrow (mask) && mask->device != CR_DEVICE_CPU))
+    {
+      g_autoptr(CrTensor) wide = cr_cpu_widen (mask, mask->dtype, error);
+
+      return wide != NULL ? cr_kernel_nonzero_flat (wide, error) : NULL;
+    }
   CR_DISPATCH (mask->device, nonzero_flat, error, NULL, mask, error);
 
   /* A contiguous bool copy: logical order, nonzero-ness (NaN counts). */

@@ -178,6 +178,13 @@ cr_kernel_mm (const CrTensor  *a,
   Matrix ma, mb;
   CrTensor *out;
 
+  if (G_UNLIKELY (cr_cpu_is_narrow (a) && a->dtype == b->dtype))
+    {
+      g_autoptr(CrTensor) wa = cr_cpu_widen (a, a->dtype, error);
+      g_autoptr(CrTensor) wb = wa != NULL ? cr_cpu_widen (b, b->dtype, error) : NULL;
+
+      return wb != NULL ? cr_cpu_narrow (cr_kernel_mm (wa, wb, error), a->dtype, error) : NULL;
+    }
   CR_DISPATCH (cr_cpu_device2 (a, b), mm, error, NULL, a, b, error);
 
   if (!cr_shape_check_mm (a, b, shape, error))
@@ -267,6 +274,13 @@ cr_kernel_bmm (const CrTensor  *a,
   Matrix ma, mb;
   CrTensor *out;
 
+  if (G_UNLIKELY (cr_cpu_is_narrow (a) && a->dtype == b->dtype))
+    {
+      g_autoptr(CrTensor) wa = cr_cpu_widen (a, a->dtype, error);
+      g_autoptr(CrTensor) wb = wa != NULL ? cr_cpu_widen (b, b->dtype, error) : NULL;
+
+      return wb != NULL ? cr_cpu_narrow (cr_kernel_bmm (wa, wb, error), a->dtype, error) : NULL;
+    }
   CR_DISPATCH (cr_cpu_device2 (a, b), bmm, error, NULL, a, b, error);
 
   if (!cr_shape_check_bmm (a, b, shape, error))

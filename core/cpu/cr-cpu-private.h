@@ -44,7 +44,7 @@ G_BEGIN_DECLS
 static inline gsize
 cr_cpu_itemsize (CrDType dtype)
 {
-  static const guint8 sizes[CR_DTYPE_COUNT] = { 1, 8, 4, 8 };
+  static const guint8 sizes[CR_DTYPE_COUNT] = { 1, 8, 4, 8, 4, 1 };
 
   return sizes[dtype];
 }
@@ -91,6 +91,8 @@ cr_cpu_load_double (const void *p,
     case CR_DTYPE_INT64:   return (double) *(const gint64 *) p;
     case CR_DTYPE_FLOAT32: return *(const float *) p;
     case CR_DTYPE_FLOAT64: return *(const double *) p;
+    case CR_DTYPE_INT32:   return *(const gint32 *) p;
+    case CR_DTYPE_UINT8:   return *(const guint8 *) p;
     case CR_DTYPE_COUNT:
     default:               return 0.0;
     }
@@ -113,17 +115,29 @@ cr_cpu_convert_scalar (void       *dst,
 {
   if (dst_dtype == src_dtype)
     {
-      memcpy (dst, src, dst_dtype == CR_DTYPE_BOOL ? 1 : (dst_dtype == CR_DTYPE_FLOAT32 ? 4 : 8));
+      memcpy (dst, src, cr_cpu_itemsize (dst_dtype));
       return;
     }
-  if (src_dtype == CR_DTYPE_INT64 && dst_dtype != CR_DTYPE_BOOL)
+  /* Integers go to integers by two's-complement truncation (no double on
+   * the way: int64 values above 2**53 stay exact). */
+  if (src_dtype != CR_DTYPE_BOOL && !cr_dtype_is_floating (src_dtype)
+      && dst_dtype != CR_DTYPE_BOOL)
     {
-      gint64 v = *(const gint64 *) src;
+      gint64 v = src_dtype == CR_DTYPE_INT64 ? *(const gint64 *) src
+                 : src_dtype == CR_DTYPE_INT32 ? *(const gint32 *) src
+                 : *(const guint8 *) src;
 
-      if (dst_dtype == CR_DTYPE_FLOAT32)
-        *(float *) dst = (float) v;
-      else
-        *(double *) dst = (double) v;
+      switch (dst_dtype)
+        {
+        case CR_DTYPE_INT64:   *(gint64 *) dst = v; break;
+        case CR_DTYPE_INT32:   *(gint32 *) dst = (gint32) (guint32) (guint64) v; break;
+        case CR_DTYPE_UINT8:   *(guint8 *) dst = (guint8) (guint64) v; break;
+        case CR_DTYPE_FLOAT32: *(float *) dst = (float) v; break;
+        case CR_DTYPE_FLOAT64: *(double *) dst = (double) v; break;
+        case CR_DTYPE_BOOL:
+        case CR_DTYPE_COUNT:
+        default: break;
+        }
       return;
     }
   {
@@ -135,15 +149,42 @@ cr_cpu_convert_scalar (void       *dst,
       case CR_DTYPE_INT64:   *(gint64 *) dst = cr_double_to_int64 (v); break;
       case CR_DTYPE_FLOAT32: *(float *) dst = (float) v; break;
       case CR_DTYPE_FLOAT64: *(double *) dst = v; break;
+      case CR_DTYPE_INT32:   *(gint32 *) dst = cr_double_to_int32 (v); break;
+      case CR_DTYPE_UINT8:   *(guint8 *) dst = cr_double_to_uint8 (v); break;
       case CR_DTYPE_COUNT:
       default: break;
       }
   }
 }
 
+/* ---- int32 and uint8 (cr-cpu-narrow.c) ----------------------------------- */
+
+/* x for a kernel that computes integers in int64: a new ref of x unless x is
+ * int32/uint8, else x cast to int64 on its device (first to common when that
+ * is int32/uint8, so a Python -1 meets uint8 as 255). */
+CrTensor *cr_cpu_widen             (const CrTensor  *x,
+                                    CrDType          common,
+                                    GError         **error);
+/* Takes wide (which may be NULL): it cast to dtype when wide is int64 and
+ * dtype int32/uint8, else wide itself. */
+CrTensor *cr_cpu_narrow            (CrTensor        *wide,
+                                    CrDType          dtype,
+                                    GError         **error);
+/* Copies wide (taken, may be NULL) into out with out's dtype. */
+gboolean  cr_cpu_store_wide        (CrTensor        *out,
+                                    CrTensor        *wide,
+                                    GError         **error);
+
+static inline gboolean
+cr_cpu_is_narrow (const CrTensor *t)
+{
+  return t->dtype == CR_DTYPE_INT32 || t->dtype == CR_DTYPE_UINT8;
+}
+
 /* Largest element type, for scalar buffers on the stack. */
 typedef union {
   guint8 b;
+  gint32 i32;
   gint64 i;
   float  f;
   double d;

@@ -489,6 +489,13 @@ cr_kernel_sum (const CrTensor  *x,
 {
   gboolean mask[CR_MAX_DIMS];
 
+  /* int32/uint8 sum to int64, as in PyTorch: computed from an int64 copy. */
+  if (G_UNLIKELY (cr_cpu_is_narrow (x)))
+    {
+      g_autoptr(CrTensor) wide = cr_cpu_widen (x, x->dtype, error);
+
+      return wide != NULL ? cr_kernel_sum (wide, dims, n_dims, keepdim, error) : NULL;
+    }
   CR_DISPATCH (x->device, sum, error, NULL, x, dims, n_dims, keepdim, error);
   return reduce_dims (RED_SUM, x, dims, n_dims, keepdim, mask, error);
 }
@@ -502,6 +509,12 @@ cr_kernel_prod (const CrTensor  *x,
 {
   gboolean mask[CR_MAX_DIMS];
 
+  if (G_UNLIKELY (cr_cpu_is_narrow (x)))
+    {
+      g_autoptr(CrTensor) wide = cr_cpu_widen (x, x->dtype, error);
+
+      return wide != NULL ? cr_kernel_prod (wide, dims, n_dims, keepdim, error) : NULL;
+    }
   CR_DISPATCH (x->device, prod, error, NULL, x, dims, n_dims, keepdim, error);
   return reduce_dims (RED_PROD, x, dims, n_dims, keepdim, mask, error);
 }
@@ -517,7 +530,6 @@ cr_kernel_mean (const CrTensor  *x,
   gint64 count = 1;
   CrTensor *out;
 
-  CR_DISPATCH (x->device, mean, error, NULL, x, dims, n_dims, keepdim, error);
   if (!cr_dtype_is_floating (x->dtype))
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
@@ -525,6 +537,7 @@ cr_kernel_mean (const CrTensor  *x,
                    "floating point or complex dtype. Got: %s", cr_dtype_scalar_name (x->dtype));
       return NULL;
     }
+  CR_DISPATCH (x->device, mean, error, NULL, x, dims, n_dims, keepdim, error);
   out = reduce_dims (RED_SUM, x, dims, n_dims, keepdim, mask, error);
   if (out == NULL)
     return NULL;
@@ -562,6 +575,14 @@ cr_kernel_sum_to_shape (const CrTensor  *x,
   gboolean mask[CR_MAX_DIMS] = { FALSE };
   int lead = x->ndim - ndim;
 
+  if (G_UNLIKELY (cr_cpu_is_narrow (x)))
+    {
+      g_autoptr(CrTensor) wide = cr_cpu_widen (x, x->dtype, error);
+
+      return wide != NULL ? cr_cpu_narrow (cr_kernel_sum_to_shape (wide, shape, ndim, error),
+                                           x->dtype, error)
+                          : NULL;
+    }
   CR_DISPATCH (x->device, sum_to_shape, error, NULL, x, shape, ndim, error);
 
   if (lead < 0)
@@ -663,6 +684,13 @@ cr_kernel_max_all (const CrTensor  *x,
   Geometry g;
   CrTensor *out;
 
+  if (G_UNLIKELY (cr_cpu_is_narrow (x)))
+    {
+      g_autoptr(CrTensor) wide = cr_cpu_widen (x, x->dtype, error);
+
+      return wide != NULL ? cr_cpu_narrow (cr_kernel_max_all (wide, is_min, error), x->dtype, error)
+                          : NULL;
+    }
   CR_DISPATCH (x->device, max_all, error, NULL, x, is_min, error);
   if (x->numel == 0)
     {
@@ -703,6 +731,22 @@ cr_kernel_max_dim (const CrTensor  *x,
   Geometry g;
   int d, nd;
 
+  if (G_UNLIKELY (cr_cpu_is_narrow (x)))
+    {
+      g_autoptr(CrTensor) wide = cr_cpu_widen (x, x->dtype, error);
+
+      if (wide == NULL || !cr_kernel_max_dim (wide, dim, keepdim, is_min, &values, &indices, error))
+        return FALSE;
+      values = cr_cpu_narrow (values, x->dtype, error);
+      if (values == NULL)
+        {
+          cr_tensor_unref (indices);
+          return FALSE;
+        }
+      *out_values = values;
+      *out_indices = indices;
+      return TRUE;
+    }
   CR_DISPATCH (x->device, max_dim, error, FALSE, x, dim, keepdim, is_min, out_values, out_indices, error);
   if (!cr_cpu_wrap_dim (dim, x->ndim, &d, error))
     return FALSE;
@@ -744,6 +788,12 @@ cr_kernel_argmax (const CrTensor  *x,
                   gboolean         is_min,
                   GError         **error)
 {
+  if (G_UNLIKELY (cr_cpu_is_narrow (x)))
+    {
+      g_autoptr(CrTensor) wide = cr_cpu_widen (x, x->dtype, error);
+
+      return wide != NULL ? cr_kernel_argmax (wide, has_dim, dim, keepdim, is_min, error) : NULL;
+    }
   CR_DISPATCH (x->device, argmax, error, NULL, x, has_dim, dim, keepdim, is_min, error);
 
   if (has_dim)
@@ -852,6 +902,12 @@ truth (const CrTensor *x,
 gboolean
 cr_kernel_any (const CrTensor *x)
 {
+  if (x->device != CR_DEVICE_CPU && cr_cpu_is_narrow (x))
+    {
+      g_autoptr(CrTensor) wide = cr_cpu_widen (x, x->dtype, NULL);
+
+      return wide != NULL && cr_kernel_any (wide);
+    }
   if (x->device != CR_DEVICE_CPU)
     {
       const CrBackend *be = cr_backend_get (x->device, NULL);
@@ -867,6 +923,12 @@ cr_kernel_any (const CrTensor *x)
 gboolean
 cr_kernel_all (const CrTensor *x)
 {
+  if (x->device != CR_DEVICE_CPU && cr_cpu_is_narrow (x))
+    {
+      g_autoptr(CrTensor) wide = cr_cpu_widen (x, x->dtype, NULL);
+
+      return wide != NULL && cr_kernel_all (wide);
+    }
   if (x->device != CR_DEVICE_CPU)
     {
       const CrBackend *be = cr_backend_get (x->device, NULL);
@@ -922,6 +984,13 @@ cr_kernel_allclose (const CrTensor  *a,
   CloseCtx ctx = { rtol, atol, TRUE };
   CrCpuIter iter;
 
+  if (cr_cpu_device2 (a, b) != CR_DEVICE_CPU && (cr_cpu_is_narrow (a) || cr_cpu_is_narrow (b)))
+    {
+      g_autoptr(CrTensor) wa = cr_cpu_widen (a, a->dtype, error);
+      g_autoptr(CrTensor) wb = wa != NULL ? cr_cpu_widen (b, b->dtype, error) : NULL;
+
+      return wb != NULL && cr_kernel_allclose (wa, wb, rtol, atol, out_result, error);
+    }
   CR_DISPATCH (cr_cpu_device2 (a, b), allclose, error, FALSE, a, b, rtol, atol, out_result, error);
   if (!cr_shape_broadcast (a->shape, a->ndim, b->shape, b->ndim, shape, &ndim, error))
     return FALSE;

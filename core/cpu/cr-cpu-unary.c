@@ -79,6 +79,17 @@ cr_kernel_unary_p (CrUnaryOp        op,
 
   g_return_val_if_fail ((guint) op < CR_UNARY_COUNT, NULL);
   g_return_val_if_fail (params != NULL, NULL);
+  if (G_UNLIKELY (cr_cpu_is_narrow (x)))
+    {
+      g_autoptr(CrTensor) wide = NULL;
+
+      /* int32/uint8 follow int64's rule; the result keeps their dtype. */
+      if (!cr_unary_op_dtypes (op, x->dtype, x->device != CR_DEVICE_CPU, &in_dtype, &out_dtype, error))
+        return NULL;
+      wide = cr_cpu_widen (x, x->dtype, error);
+      return wide != NULL ? cr_cpu_narrow (cr_kernel_unary_p (op, wide, params, error), out_dtype,
+                                           error) : NULL;
+    }
   CR_DISPATCH (x->device, unary, error, NULL, op, x, params, error);
 
   info = &unary_info[op];

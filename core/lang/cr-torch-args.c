@@ -250,7 +250,7 @@ cr_torch_value_is_int (CrValue *v,
     }
   /* PyTorch takes a 0-d integer tensor where an int is expected. */
   if (v->kind == CR_VALUE_TENSOR && v->u.tensor->ndim == 0
-      && v->u.tensor->dtype == CR_DTYPE_INT64)
+      && cr_dtype_is_integral (v->u.tensor->dtype))
     {
       *out = cr_tensor_read_flat_int (v->u.tensor, 0);
       return TRUE;

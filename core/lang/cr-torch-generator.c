@@ -146,16 +146,10 @@ state_tensor_new (CrGenerator *gen)
 {
   guint8 bytes[CR_GENERATOR_STATE_SIZE];
   gint64 n = CR_GENERATOR_STATE_SIZE;
-  CrTensor *t;
-  gint64 *data;
 
   cr_generator_get_state (gen, bytes);
-  /* Chainrule has no uint8: the bytes as int64 values 0..255. */
-  t = cr_tensor_new_empty (&n, 1, CR_DTYPE_INT64, CR_DEVICE_CPU, NULL);
-  data = cr_tensor_data (t);
-  for (gint64 i = 0; i < n; i++)
-    data[i] = bytes[i];
-  return cr_value_new_tensor_take (t);
+  /* A torch.ByteTensor, as PyTorch's. */
+  return cr_value_new_tensor_take (cr_tensor_new_from_data (bytes, &n, 1, CR_DTYPE_UINT8, NULL));
 }
 
 static gboolean
@@ -166,8 +160,8 @@ set_state_from (CrGenerator  *gen,
   g_autofree guint8 *bytes = NULL;
   CrTensor *t;
 
-  if (v->kind != CR_VALUE_TENSOR || cr_dtype_is_floating (v->u.tensor->dtype)
-      || v->u.tensor->dtype == CR_DTYPE_BOOL || v->u.tensor->device != CR_DEVICE_CPU)
+  if (v->kind != CR_VALUE_TENSOR || v->u.tensor->dtype != CR_DTYPE_UINT8
+      || v->u.tensor->device != CR_DEVICE_CPU)
     {
       g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
                            "RNG state must be a torch.ByteTensor");

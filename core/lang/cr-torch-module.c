@@ -42,7 +42,7 @@ leaf_kind (CrValue  *v,
           return FALSE;
         }
       *out = v->u.tensor->dtype == CR_DTYPE_BOOL ? KIND_BOOL
-             : v->u.tensor->dtype == CR_DTYPE_INT64 ? KIND_INT : KIND_FLOAT;
+             : cr_dtype_is_integral (v->u.tensor->dtype) ? KIND_INT : KIND_FLOAT;
       return TRUE;
     case CR_VALUE_NONE:
       g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
@@ -91,7 +91,7 @@ store_leaf (CrTensor *t,
       d = v->u.f;
       break;
     case CR_VALUE_TENSOR:
-      if (v->u.tensor->dtype == CR_DTYPE_INT64)
+      if (cr_dtype_is_integral (v->u.tensor->dtype))
         {
           i = cr_tensor_read_flat_int (v->u.tensor, 0);
           d = (double) i;
@@ -112,6 +112,12 @@ store_leaf (CrTensor *t,
     case CR_DTYPE_INT64:
       /* Floats truncate toward zero, as torch.tensor([1.5], dtype=torch.long). */
       ((gint64 *) base)[pos] = exact_int ? i : (isfinite (d) ? (gint64) d : 0);
+      break;
+    case CR_DTYPE_INT32:
+      ((gint32 *) base)[pos] = exact_int ? (gint32) (guint32) (guint64) i : cr_double_to_int32 (d);
+      break;
+    case CR_DTYPE_UINT8:
+      ((guint8 *) base)[pos] = exact_int ? (guint8) (guint64) i : cr_double_to_uint8 (d);
       break;
     case CR_DTYPE_FLOAT32:
       ((float *) base)[pos] = (float) d;
@@ -1177,11 +1183,11 @@ torch_module_new (void)
     { "float32", CR_DTYPE_FLOAT32 }, { "float", CR_DTYPE_FLOAT32 },
     { "float64", CR_DTYPE_FLOAT64 }, { "double", CR_DTYPE_FLOAT64 },
     { "int64", CR_DTYPE_INT64 }, { "long", CR_DTYPE_INT64 },
-    { "bool", CR_DTYPE_BOOL },
+    { "int32", CR_DTYPE_INT32 }, { "int", CR_DTYPE_INT32 },
+    { "uint8", CR_DTYPE_UINT8 }, { "bool", CR_DTYPE_BOOL },
   };
   static const struct { const char *name; const char *repr; } unsupported[] = {
-    { "int32", "torch.int32" }, { "int", "torch.int32" }, { "int16", "torch.int16" },
-    { "short", "torch.int16" }, { "int8", "torch.int8" }, { "uint8", "torch.uint8" },
+    { "int16", "torch.int16" }, { "short", "torch.int16" }, { "int8", "torch.int8" },
     { "float16", "torch.float16" }, { "half", "torch.float16" },
     { "bfloat16", "torch.bfloat16" }, { "complex64", "torch.complex64" },
     { "cfloat", "torch.complex64" }, { "complex128", "torch.complex128" },
@@ -1207,6 +1213,8 @@ torch_module_new (void)
   add_native (torch, "DoubleTensor", native_legacy_constructor, GINT_TO_POINTER (CR_DTYPE_FLOAT64));
   add_native (torch, "LongTensor", native_legacy_constructor, GINT_TO_POINTER (CR_DTYPE_INT64));
   add_native (torch, "BoolTensor", native_legacy_constructor, GINT_TO_POINTER (CR_DTYPE_BOOL));
+  add_native (torch, "IntTensor", native_legacy_constructor, GINT_TO_POINTER (CR_DTYPE_INT32));
+  add_native (torch, "ByteTensor", native_legacy_constructor, GINT_TO_POINTER (CR_DTYPE_UINT8));
   add_value (torch, "Tensor", tensor_class_new ());
   add_native (torch, "Size", native_size, NULL);
   add_native (torch, "device", cr_torch_native_device, NULL);

@@ -773,6 +773,10 @@ random_to_inclusive (CrDType dtype)
       return G_GINT64_CONSTANT (1) << 53;
     case CR_DTYPE_BOOL:
       return 1;
+    case CR_DTYPE_UINT8:
+      return G_MAXUINT8;
+    case CR_DTYPE_INT32:
+      return G_MAXINT32;
     case CR_DTYPE_INT64:
     default:
       return G_MAXINT64;

@@ -139,7 +139,7 @@ saved_slot (CrNode     *node,
   if (as_scalar)
     {
       /* addcmul's value, kept as a 0-d wrapped number. */
-      CrValue *v = t->dtype == CR_DTYPE_INT64 ? cr_value_new_int (cr_tensor_get_flat_int (t, 0))
+      CrValue *v = cr_dtype_is_integral (t->dtype) ? cr_value_new_int (cr_tensor_get_flat_int (t, 0))
                                               : cr_value_new_float (cr_tensor_get_flat (t, 0));
       cr_tensor_unref (t);
       return v;

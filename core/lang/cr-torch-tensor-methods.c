@@ -179,9 +179,8 @@ convert (CrValue  *self,
 
 NATIVE (native_convert)
 {
-  static const char *names[] = { "bool", "long", "float", "double" };
   CrDType dtype = (CrDType) GPOINTER_TO_INT (data);
-  PARSE (names[dtype], "self");
+  PARSE (cr_dtype_short_name (dtype), "self");
   return convert (self, dtype, error);
 }
 
@@ -189,8 +188,7 @@ NATIVE (native_unsupported_convert)
 {
   PARSE ((const char *) data, "self");
   g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
-               "dtype torch.%s is not supported by Chainrule",
-               strcmp (data, "int") == 0 ? "int32" : "float16");
+               "dtype torch.%s is not supported by Chainrule", "float16");
   return NULL;
 }
 
@@ -293,6 +291,11 @@ NATIVE (native_type)
 
   if (!cr_torch_args_has (&a, 1))
     return cr_value_new_str (cr_dtype_legacy_name (SELF_TENSOR->dtype));
+  /* x.type(torch.IntTensor): the legacy class, a native named as its type. */
+  if (a.values[1]->kind == CR_VALUE_NATIVE && a.values[1]->u.native.self == NULL)
+    for (int d = 0; d < CR_DTYPE_COUNT; d++)
+      if (strcmp (a.values[1]->u.native.name, cr_dtype_legacy_name ((CrDType) d) + strlen ("torch.")) == 0)
+        return convert (self, (CrDType) d, error);
   if (a.values[1]->kind == CR_VALUE_STR)
     {
       for (int d = 0; d < CR_DTYPE_COUNT; d++)
@@ -738,7 +741,8 @@ const CrTorchFunc cr_torch_method_funcs[] = {
   { "long", native_convert, M, GINT_TO_POINTER (CR_DTYPE_INT64) },
   { "float", native_convert, M, GINT_TO_POINTER (CR_DTYPE_FLOAT32) },
   { "double", native_convert, M, GINT_TO_POINTER (CR_DTYPE_FLOAT64) },
-  { "int", native_unsupported_convert, M, (gpointer) "int" },
+  { "int", native_convert, M, GINT_TO_POINTER (CR_DTYPE_INT32) },
+  { "byte", native_convert, M, GINT_TO_POINTER (CR_DTYPE_UINT8) },
   { "half", native_unsupported_convert, M, (gpointer) "half" },
   { "to", native_to, M, NULL },
   { "cpu", native_cpu, M, NULL },

@@ -54,7 +54,7 @@ bitwise (CrBinOp   op,
                      : op == CR_BINOP_BITOR ? CR_BINARY_LOGICAL_OR : CR_BINARY_NE;
       return cr_binary_nograd (k, a, b, error);
     }
-  if (a->dtype == CR_DTYPE_INT64 || b->dtype == CR_DTYPE_INT64)
+  if (cr_dtype_is_integral (a->dtype) || cr_dtype_is_integral (b->dtype))
     {
       if (cr_dtype_is_floating (a->dtype) || cr_dtype_is_floating (b->dtype))
         goto float_error;
@@ -273,7 +273,7 @@ cr_torch_unary_op (CrInterp  *interp,
     case CR_UNOP_INVERT:
       if (t->dtype == CR_DTYPE_BOOL)
         return cr_torch_wrap (cr_kernel_unary (CR_UNARY_LOGICAL_NOT, t, error));
-      if (t->dtype == CR_DTYPE_INT64)
+      if (cr_dtype_is_integral (t->dtype))
         {
           /* ~n == -n - 1 */
           g_autoptr(CrTensor) n = cr_kernel_unary (CR_UNARY_NEG, t, error);
@@ -458,6 +458,19 @@ add_index_item (IndexList *list,
         }
       item->kind = CR_INDEX_TENSOR;
       item->tensor = v->u.tensor;
+      /* A uint8 index is a mask, as PyTorch 1.13 still reads it (with a
+       * deprecation warning). */
+      if (v->u.tensor->dtype == CR_DTYPE_UINT8)
+        {
+          CrTensor *mask = cr_kernel_cast (v->u.tensor, CR_DTYPE_BOOL, error);
+
+          if (mask == NULL)
+            return FALSE;
+          if (list->owned == NULL)
+            list->owned = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_tensor_unref);
+          g_ptr_array_add (list->owned, mask);
+          item->tensor = mask;
+        }
       break;
     case CR_VALUE_LIST:
       {
@@ -600,6 +613,8 @@ cr_torch_tensor_item (CrTensor  *t,
     case CR_DTYPE_BOOL:
       return cr_value_new_bool (cr_tensor_read_flat (t, 0) != 0.0);
     case CR_DTYPE_INT64:
+    case CR_DTYPE_INT32:
+    case CR_DTYPE_UINT8:
       return cr_value_new_int (cr_tensor_read_flat_int (t, 0));
     default:
       /* A float32 element becomes the double of that float (0.1 ->
@@ -617,6 +632,8 @@ element_value (CrTensor *t,
     case CR_DTYPE_BOOL:
       return cr_value_new_bool (cr_tensor_read_flat (t, flat) != 0.0);
     case CR_DTYPE_INT64:
+    case CR_DTYPE_INT32:
+    case CR_DTYPE_UINT8:
       return cr_value_new_int (cr_tensor_read_flat_int (t, flat));
     default:
       return cr_value_new_float (cr_tensor_read_flat (t, flat));
@@ -702,6 +719,8 @@ cr_torch_tensor_format (CrInterp  *interp,
             return cr_py_format_int (b ? 1 : 0, spec, error);
           }
         case CR_DTYPE_INT64:
+        case CR_DTYPE_INT32:
+        case CR_DTYPE_UINT8:
           return cr_py_format_int (cr_tensor_read_flat_int (tensor, 0), spec ? spec : "", error);
         default:
           if (spec == NULL || spec[0] == '\0')

@@ -133,7 +133,7 @@ cr_embedding (CrTensor  *weight,
   gint64 *p;
   CrNode *node;
 
-  if (indices->dtype != CR_DTYPE_INT64)
+  if (indices->dtype != CR_DTYPE_INT64 && indices->dtype != CR_DTYPE_INT32)
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                    "Expected tensor for argument #1 'indices' to have one of the following "
@@ -155,7 +155,9 @@ cr_embedding (CrTensor  *weight,
     }
   rows = weight->shape[0];
   width = weight->shape[1];
-  idx = cr_tensor_contiguous (indices, error);
+  /* int32 indices are read as int64 (contiguous either way). */
+  idx = indices->dtype == CR_DTYPE_INT32 ? cr_kernel_cast (indices, CR_DTYPE_INT64, error)
+                                         : cr_tensor_contiguous (indices, error);
   if (idx != NULL && idx->device != CR_DEVICE_CPU)
     {
       CrTensor *host = cr_tensor_to_device (idx, CR_DEVICE_CPU, error);

@@ -273,7 +273,7 @@ cr_index_select (CrTensor  *x,
                            "index_select(): Index is supposed to be a vector");
       return NULL;
     }
-  if (index->dtype != CR_DTYPE_INT64)
+  if (index->dtype != CR_DTYPE_INT64 && index->dtype != CR_DTYPE_INT32)
     {
       g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                            "index_select(): Expected dtype int32 or int64 for index");

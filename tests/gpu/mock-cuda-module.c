@@ -204,7 +204,7 @@ numel (const CrCudaTensor *t)
 static void *
 element (const CrCudaTensor *t, int64_t index)
 {
-  static const size_t sizes[] = { 1, 8, 4, 8 };
+  static const size_t sizes[] = { 1, 8, 4, 8, 4, 1 };
   int64_t off = t->offset;
 
   for (int i = t->ndim - 1; i >= 0; i--)
@@ -224,6 +224,8 @@ load (const CrCudaTensor *t, int64_t i)
     case CR_CUDA_BOOL: return *(uint8_t *) p != 0;
     case CR_CUDA_INT64: return (double) *(int64_t *) p;
     case CR_CUDA_FLOAT32: return *(float *) p;
+    case CR_CUDA_INT32: return *(int32_t *) p;
+    case CR_CUDA_UINT8: return *(uint8_t *) p;
     default: return *(double *) p;
     }
 }
@@ -239,6 +241,15 @@ to_int64 (double v)
   return INT64_MIN;
 }
 
+/* The same to int32 (cvttsd2si to 32 bits); uint8 keeps its low byte. */
+static int32_t
+to_int32 (double v)
+{
+  if (v > -2147483649.0 && v < 2147483648.0)
+    return (int32_t) v;
+  return INT32_MIN;
+}
+
 static void
 store (const CrCudaTensor *t, int64_t i, double v)
 {
@@ -248,6 +259,8 @@ store (const CrCudaTensor *t, int64_t i, double v)
     case CR_CUDA_BOOL: *(uint8_t *) p = v != 0.0; break;
     case CR_CUDA_INT64: *(int64_t *) p = to_int64 (v); break;
     case CR_CUDA_FLOAT32: *(float *) p = (float) v; break;
+    case CR_CUDA_INT32: *(int32_t *) p = to_int32 (v); break;
+    case CR_CUDA_UINT8: *(uint8_t *) p = (uint8_t) (uint32_t) to_int32 (v); break;
     default: *(double *) p = v; break;
     }
 }
@@ -261,6 +274,8 @@ load_i (const CrCudaTensor *t, int64_t i)
     {
     case CR_CUDA_BOOL: return *(uint8_t *) p != 0;
     case CR_CUDA_INT64: return *(int64_t *) p;
+    case CR_CUDA_INT32: return *(int32_t *) p;
+    case CR_CUDA_UINT8: return *(uint8_t *) p;
     case CR_CUDA_FLOAT32: return to_int64 (*(float *) p);
     default: return to_int64 (*(double *) p);
     }
@@ -274,6 +289,8 @@ store_i (const CrCudaTensor *t, int64_t i, int64_t v)
     {
     case CR_CUDA_BOOL: *(uint8_t *) p = v != 0; break;
     case CR_CUDA_INT64: *(int64_t *) p = v; break;
+    case CR_CUDA_INT32: *(int32_t *) p = (int32_t) (uint32_t) (uint64_t) v; break;
+    case CR_CUDA_UINT8: *(uint8_t *) p = (uint8_t) (uint64_t) v; break;
     case CR_CUDA_FLOAT32: *(float *) p = (float) v; break;
     default: *(double *) p = (double) v; break;
     }
@@ -335,7 +352,7 @@ copy_impl (const CrCudaTensor *out, const CrCudaTensor *src, char *msg, size_t m
 {
   PROMISES ("copy", out, src);
   for (int64_t i = 0, n = numel (out); i < n; i++)
-    if (src->dtype == CR_CUDA_INT64)
+    if (src->dtype == CR_CUDA_INT64 || src->dtype == CR_CUDA_INT32 || src->dtype == CR_CUDA_UINT8)
       store_i (out, i, load_i (src, i));
     else
       store (out, i, load (src, i));

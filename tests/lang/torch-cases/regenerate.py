@@ -15,8 +15,8 @@ import subprocess
 
 # Where Chainrule deliberately differs from the CPU-only PyTorch build.
 OVERRIDE = {
-    # Chainrule has four dtypes; torch.int32 is refused rather than mapped.
-    "err_int32": "TypeError: dtype torch.int32 is not supported by Chainrule",
+    # Chainrule has no half floats; torch.float16 is refused rather than mapped.
+    "err_float16": "TypeError: dtype torch.float16 is not supported by Chainrule",
     # Scripts are sandboxed: no module outside torch.
     "err_import": "ModuleNotFoundError: No module named 'os'",
     # What PyTorch has and Chainrule lacks says so (cr-torch-missing.c).

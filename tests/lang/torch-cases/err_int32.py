@@ -1,2 +1,0 @@
-import torch
-torch.zeros(2, dtype=torch.int32)
