@@ -170,6 +170,12 @@ store_double (CrTensor *t,
     case CR_DTYPE_INT64:
       ((gint64 *) base)[at] = cr_double_to_int64 (v);
       break;
+    case CR_DTYPE_INT32:
+      ((gint32 *) base)[at] = cr_double_to_int32 (v);
+      break;
+    case CR_DTYPE_UINT8:
+      ((guint8 *) base)[at] = cr_double_to_uint8 (v);
+      break;
     case CR_DTYPE_BOOL:
     default:
       ((guint8 *) base)[at] = v != 0.0;
@@ -194,6 +200,12 @@ store_int (CrTensor *t,
       break;
     case CR_DTYPE_INT64:
       ((gint64 *) base)[at] = v;
+      break;
+    case CR_DTYPE_INT32:
+      ((gint32 *) base)[at] = (gint32) (guint32) (guint64) v;
+      break;
+    case CR_DTYPE_UINT8:
+      ((guint8 *) base)[at] = (guint8) (guint64) v;
       break;
     case CR_DTYPE_BOOL:
     default:
@@ -526,6 +538,12 @@ cr_random_random_ (CrGenerator  *gen,
         case CR_DTYPE_INT64:
           store_int (self, at, (gint64) (cr_generator_random64 (gen)
                                          & G_GUINT64_CONSTANT (0x7fffffffffffffff)));
+          break;
+        case CR_DTYPE_INT32:
+          store_int (self, at, cr_generator_random (gen) % (G_GUINT64_CONSTANT (1) << 31));
+          break;
+        case CR_DTYPE_UINT8:
+          store_int (self, at, cr_generator_random (gen) % 256);
           break;
         case CR_DTYPE_BOOL:
         default:

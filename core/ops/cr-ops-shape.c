@@ -899,8 +899,7 @@ cat_forward (CrTensor *const  *xs,
   dtype = xs[0]->dtype;
   for (guint i = 0; i < n; i++)
     {
-      if (xs[i]->dtype > dtype)
-        dtype = xs[i]->dtype;
+      dtype = cr_dtype_promote (dtype, xs[i]->dtype);
       if (xs[i]->ndim == 1 && xs[i]->shape[0] == 0)
         continue;
       if (first == NULL)

@@ -1,0 +1,17 @@
+import torch
+torch.manual_seed(0)
+print(torch.randint(0, 10, (5,), dtype=torch.int32), torch.randint(0, 200, (4,), dtype=torch.uint8))
+a = torch.arange(12, dtype=torch.int32).view(3, 4)
+print(a, a.new_zeros(2), torch.zeros_like(a, dtype=torch.uint8).dtype)
+print(a[:, 1], a[a > 5], a.T.contiguous().view(-1)[:3], a.flatten().dtype, a.unsqueeze(0).shape)
+print(a.sum(dim=0, keepdim=True), a.float().mean(1), a.argmax(1), a.max(), torch.max(a, 0).values)
+b = a.clone(); b[b > 5] = 0; print(b)
+b[0] += torch.tensor([1, 1, 1, 1], dtype=torch.int32); print(b)
+print(torch.tensor(3, dtype=torch.int32) * torch.tensor(2.5), torch.tensor(3, dtype=torch.uint8) + 1)
+print(a.tolist()[0], int(a[0, 1]), float(a[0, 1]), bool(a[0, 1]))
+try: torch.nn.functional.one_hot(a.flatten(), 12)
+except Exception as e: print(type(e).__name__, e)
+
+print(torch.arange(2000, dtype=torch.int32))
+print(torch.tensor([1, 2], dtype=torch.int32).repeat(2), torch.cat([a[0], torch.tensor([9])]))
+print((a > 2).int(), (a > 2).byte().sum(), torch.tensor([True, False]).to(torch.uint8))
