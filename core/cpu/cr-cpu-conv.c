@@ -114,7 +114,80 @@ typedef struct {
   char            *xw;
   char            *cols;    /* (C·K, nb·L) */
   gint64           n0, nb;
+  /* valid_range per kernel row i (y_lo[i], y_hi[i]: output rows) and column
+   * j (x_lo[j], x_hi[j]: output columns), worked out once per call. */
+  gint64          *y_lo, *y_hi, *x_lo, *x_hi;
 } ColsJob;
+
+/* Copies rows of `bytes` bytes from src (rows src_step bytes apart) to
+ * dst (packed; no overlap). Rows are short (a LeNet's are 8 to 24
+ * elements): 16-byte moves, the last one of a row overlapping the one
+ * before, rather than a call to memcpy or a loop with an epilogue. */
+static G_GNUC_NO_INLINE void
+copy_rows (void       *restrict dst,
+           const void *restrict src,
+           gint64               rows,
+           gsize                bytes,
+           gsize                src_step)
+{
+  char *d = dst;
+  const char *s = src;
+  gsize full = bytes / 16, tail = bytes % 16;
+
+  if (bytes < 16)
+    {
+      for (gint64 r = 0; r < rows; r++, d += bytes, s += src_step)
+        memcpy (d, s, bytes);
+      return;
+    }
+  for (gint64 r = 0; r < rows; r++, d += bytes, s += src_step)
+    {
+      /* A switch, not a loop: gcc would turn a loop into a memcpy call. */
+      switch (full)
+        {
+        case 8: memcpy (d + 112, s + 112, 16); G_GNUC_FALLTHROUGH;
+        case 7: memcpy (d + 96, s + 96, 16); G_GNUC_FALLTHROUGH;
+        case 6: memcpy (d + 80, s + 80, 16); G_GNUC_FALLTHROUGH;
+        case 5: memcpy (d + 64, s + 64, 16); G_GNUC_FALLTHROUGH;
+        case 4: memcpy (d + 48, s + 48, 16); G_GNUC_FALLTHROUGH;
+        case 3: memcpy (d + 32, s + 32, 16); G_GNUC_FALLTHROUGH;
+        case 2: memcpy (d + 16, s + 16, 16); G_GNUC_FALLTHROUGH;
+        case 1: memcpy (d, s, 16); break;
+        default: memcpy (d, s, bytes); continue;
+        }
+      if (tail != 0)
+        memcpy (d + bytes - 16, s + bytes - 16, 16);
+    }
+}
+
+/* rows of n elements: dst (rows dst_step apart) += src (packed), two
+ * buffers that do not overlap. Not inlined: inside col2im's loops gcc runs
+ * out of registers. Four at a time written out, which gcc makes one vector
+ * add without the prologue and epilogue of a vectorised loop (rows are
+ * short). */
+#define DEFINE_ADD_ROW(suffix, T)                                               \
+static G_GNUC_NO_INLINE void                                                    \
+add_rows_##suffix (T *restrict dst, gint64 dst_step, const T *restrict src,     \
+                   gint64 rows, gint64 n)                                       \
+{                                                                               \
+  for (gint64 r = 0; r < rows; r++, dst += dst_step, src += n)                  \
+    {                                                                           \
+      gint64 k = 0;                                                             \
+                                                                                \
+      for (; k + 4 <= n; k += 4)                                                \
+        {                                                                       \
+          dst[k] += src[k];                                                     \
+          dst[k + 1] += src[k + 1];                                             \
+          dst[k + 2] += src[k + 2];                                             \
+          dst[k + 3] += src[k + 3];                                             \
+        }                                                                       \
+      for (; k < n; k++)                                                        \
+        dst[k] += src[k];                                                       \
+    }                                                                           \
+}
+DEFINE_ADD_ROW (f32, float)
+DEFINE_ADD_ROW (f64, double)
+DEFINE_ADD_ROW (i64, gint64)
 
 #define DEFINE_COLS_LOOPS(suffix, T)                                            \
 static void                                                                     \
@@ -122,39 +195,40 @@ im2col_##suffix (const ColsJob *job, gint64 c, gint64 b)                        
 {                                                                               \
   const ConvShape *s = job->s;                                                  \
   const T *src = (const T *) job->x + ((job->n0 + b) * s->C + c) * s->H * s->W; \
-  gint64 ld = job->nb * s->L;                                                   \
+  gint64 ld = job->nb * s->L, sy = s->g.stride[0], sx = s->g.stride[1];          \
                                                                                 \
   for (gint64 i = 0; i < s->kh; i++)                                            \
     for (gint64 j = 0; j < s->kw; j++)                                          \
       {                                                                         \
         T *dst = (T *) job->cols + ((c * s->kh + i) * s->kw + j) * ld + b * s->L; \
         gint64 xoff = j * s->g.dilation[1] - s->g.padding[1];                   \
-        gint64 lo, hi;                                                          \
+        gint64 yoff = i * s->g.dilation[0] - s->g.padding[0];                   \
                                                                                 \
-        valid_range (s->ow, s->g.stride[1], xoff, s->W, &lo, &hi);              \
-        for (gint64 oy = 0; oy < s->oh; oy++, dst += s->ow)                     \
+        gint64 lo = job->x_lo[j], hi = job->x_hi[j];                            \
+        gint64 oy_lo = job->y_lo[i], oy_hi = job->y_hi[i];                      \
+        /* Rows whose input row is padding are zeros. */                        \
+        if (oy_lo > 0)                                                          \
+          memset (dst, 0, sizeof (T) * (gsize) (oy_lo * s->ow));                \
+        if (oy_hi < s->oh)                                                      \
+          memset (dst + oy_hi * s->ow, 0, sizeof (T) * (gsize) ((s->oh - oy_hi) * s->ow)); \
+        if (sx == 1 && lo == 0 && hi == s->ow)                                  \
           {                                                                     \
-            gint64 iy = oy * s->g.stride[0] - s->g.padding[0] + i * s->g.dilation[0]; \
-            const T *row;                                                       \
+            copy_rows (dst + oy_lo * s->ow, src + (oy_lo * sy + yoff) * s->W + xoff, \
+                       oy_hi - oy_lo, sizeof (T) * (gsize) s->ow,               \
+                       sizeof (T) * (gsize) (sy * s->W));                       \
+            continue;                                                           \
+          }                                                                     \
+        for (gint64 oy = oy_lo; oy < oy_hi; oy++)                               \
+          {                                                                     \
+            T *out = dst + oy * s->ow;                                          \
+            const T *row = src + (oy * sy + yoff) * s->W + xoff;                \
                                                                                 \
-            if (iy < 0 || iy >= s->H)                                           \
-              {                                                                 \
-                for (gint64 ox = 0; ox < s->ow; ox++)                           \
-                  dst[ox] = 0;                                                  \
-                continue;                                                       \
-              }                                                                 \
-            row = src + iy * s->W + xoff;                                       \
             for (gint64 ox = 0; ox < lo; ox++)                                  \
-              dst[ox] = 0;                                                      \
-            /* Rows are short (a LeNet's are 8 to 24): a loop, not a call. */   \
-            if (s->g.stride[1] == 1)                                            \
-              for (gint64 ox = lo; ox < hi; ox++)                               \
-                dst[ox] = row[ox];                                              \
-            else                                                                \
-              for (gint64 ox = lo; ox < hi; ox++)                               \
-                dst[ox] = row[ox * s->g.stride[1]];                             \
+              out[ox] = 0;                                                      \
+            for (gint64 ox = lo; ox < hi; ox++)                                 \
+              out[ox] = row[ox * sx];                                           \
             for (gint64 ox = hi; ox < s->ow; ox++)                              \
-              dst[ox] = 0;                                                      \
+              out[ox] = 0;                                                      \
           }                                                                     \
       }                                                                         \
 }                                                                               \
@@ -164,7 +238,7 @@ col2im_##suffix (const ColsJob *job, gint64 c, gint64 b)                        
 {                                                                               \
   const ConvShape *s = job->s;                                                  \
   T *dst = (T *) job->xw + ((job->n0 + b) * s->C + c) * s->H * s->W;            \
-  gint64 ld = job->nb * s->L;                                                   \
+  gint64 ld = job->nb * s->L, sy = s->g.stride[0], sx = s->g.stride[1];          \
                                                                                 \
   for (gint64 i = 0; i < s->kh; i++)                                            \
     for (gint64 j = 0; j < s->kw; j++)                                          \
@@ -172,23 +246,23 @@ col2im_##suffix (const ColsJob *job, gint64 c, gint64 b)                        
         const T *src = (const T *) job->cols + ((c * s->kh + i) * s->kw + j) * ld \
                        + b * s->L;                                              \
         gint64 xoff = j * s->g.dilation[1] - s->g.padding[1];                   \
-        gint64 lo, hi;                                                          \
+        gint64 yoff = i * s->g.dilation[0] - s->g.padding[0];                   \
                                                                                 \
-        valid_range (s->ow, s->g.stride[1], xoff, s->W, &lo, &hi);              \
-        for (gint64 oy = 0; oy < s->oh; oy++, src += s->ow)                     \
+        gint64 lo = job->x_lo[j], hi = job->x_hi[j];                            \
+        gint64 oy_lo = job->y_lo[i], oy_hi = job->y_hi[i];                      \
+        if (sx == 1 && lo == 0 && hi == s->ow)                                  \
           {                                                                     \
-            gint64 iy = oy * s->g.stride[0] - s->g.padding[0] + i * s->g.dilation[0]; \
-            T *row;                                                             \
+            add_rows_##suffix (dst + (oy_lo * sy + yoff) * s->W + xoff, sy * s->W, \
+                               src + oy_lo * s->ow, oy_hi - oy_lo, s->ow);      \
+            continue;                                                           \
+          }                                                                     \
+        for (gint64 oy = oy_lo; oy < oy_hi; oy++)                               \
+          {                                                                     \
+            T *row = dst + (oy * sy + yoff) * s->W + xoff;                      \
+            const T *in = src + oy * s->ow;                                     \
                                                                                 \
-            if (iy < 0 || iy >= s->H)                                           \
-              continue;                                                         \
-            row = dst + iy * s->W + xoff;                                       \
-            if (s->g.stride[1] == 1)                                            \
-              for (gint64 ox = lo; ox < hi; ox++)                               \
-                row[ox] += src[ox];                                             \
-            else                                                                \
-              for (gint64 ox = lo; ox < hi; ox++)                               \
-                row[ox * s->g.stride[1]] += src[ox];                            \
+            for (gint64 ox = lo; ox < hi; ox++)                                 \
+              row[ox * sx] += in[ox];                                           \
           }                                                                     \
       }                                                                         \
 }
@@ -237,6 +311,35 @@ col2im_tasks (gint64   begin,
     }
 }
 
+/* job for im2col or col2im of samples [n0, n0 + nb); free its ranges with
+ * g_free of job->y_lo. */
+static void
+cols_job_init (ColsJob         *job,
+               const ConvShape *s,
+               const void      *x,
+               void            *xw,
+               const void      *cols,
+               gint64           n0,
+               gint64           nb)
+{
+  job->s = s;
+  job->x = x;
+  job->xw = xw;
+  job->cols = (char *) cols;
+  job->n0 = n0;
+  job->nb = nb;
+  job->y_lo = g_new (gint64, 2 * (s->kh + s->kw));
+  job->y_hi = job->y_lo + s->kh;
+  job->x_lo = job->y_hi + s->kh;
+  job->x_hi = job->x_lo + s->kw;
+  for (gint64 i = 0; i < s->kh; i++)
+    valid_range (s->oh, s->g.stride[0], i * s->g.dilation[0] - s->g.padding[0], s->H,
+                 &job->y_lo[i], &job->y_hi[i]);
+  for (gint64 j = 0; j < s->kw; j++)
+    valid_range (s->ow, s->g.stride[1], j * s->g.dilation[1] - s->g.padding[1], s->W,
+                 &job->x_lo[j], &job->x_hi[j]);
+}
+
 static void
 im2col (const ConvShape *s,
         const void      *x,
@@ -244,9 +347,11 @@ im2col (const ConvShape *s,
         gint64           n0,
         gint64           nb)
 {
-  ColsJob job = { s, x, NULL, cols, n0, nb };
+  ColsJob job;
 
+  cols_job_init (&job, s, x, NULL, cols, n0, nb);
   cr_parallel_for (s->C * nb, task_grain (s->K * s->L), im2col_tasks, &job);
+  g_free (job.y_lo);
 }
 
 /* Adds the columns into x (which the caller has zeroed). */
@@ -257,9 +362,11 @@ col2im (const ConvShape *s,
         gint64           n0,
         gint64           nb)
 {
-  ColsJob job = { s, NULL, x, (char *) cols, n0, nb };
+  ColsJob job;
 
+  cols_job_init (&job, s, NULL, x, cols, n0, nb);
   cr_parallel_for (s->C * nb, task_grain (s->K * s->L), col2im_tasks, &job);
+  g_free (job.y_lo);
 }
 
 /* ---- (OC, nb·L) <-> (nb, OC, L), with the bias ---------------------------- */
@@ -292,22 +399,41 @@ layout_tasks (gint64   begin,
           memcpy (w, p, (gsize) job->L * isz);
           continue;
         }
-      memcpy (p, w, (gsize) job->L * isz);
       if (job->bias == NULL)
-        continue;
+        {
+          memcpy (p, w, (gsize) job->L * isz);
+          continue;
+        }
+      /* The copy and the bias in one pass; the bias read once (p could
+       * alias it for all gcc knows). */
       switch (job->dtype)
         {
         case CR_DTYPE_FLOAT32:
-          for (gint64 l = 0; l < job->L; l++)
-            ((float *) p)[l] += ((const float *) job->bias)[r];
+          {
+            float *restrict row = (float *) p, b0 = ((const float *) job->bias)[r];
+            const float *restrict from = (const float *) w;
+
+            for (gint64 l = 0; l < job->L; l++)
+              row[l] = from[l] + b0;
+          }
           break;
         case CR_DTYPE_FLOAT64:
-          for (gint64 l = 0; l < job->L; l++)
-            ((double *) p)[l] += ((const double *) job->bias)[r];
+          {
+            double *restrict row = (double *) p, b0 = ((const double *) job->bias)[r];
+            const double *restrict from = (const double *) w;
+
+            for (gint64 l = 0; l < job->L; l++)
+              row[l] = from[l] + b0;
+          }
           break;
         default:
-          for (gint64 l = 0; l < job->L; l++)
-            ((gint64 *) p)[l] += ((const gint64 *) job->bias)[r];
+          {
+            gint64 *restrict row = (gint64 *) p, b0 = ((const gint64 *) job->bias)[r];
+            const gint64 *restrict from = (const gint64 *) w;
+
+            for (gint64 l = 0; l < job->L; l++)
+              row[l] = from[l] + b0;
+          }
           break;
         }
     }

@@ -11,6 +11,9 @@
 #include "cr-kernels-conv.h"
 
 #include <math.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* The taps of one output position along one axis: first, first + step, ...
  * below end; span is the window's size counted inside the padded range
@@ -65,6 +68,7 @@ typedef struct {
   const gint64     *indices;   /* max: (planes, oh·ow) */
   gint64           *out_indices;
   gint64            in_plane, out_plane;
+  gint64            quad_begin, quad_end;  /* max_plane_f32's four-wide outputs */
 } PoolJob;
 
 static double
@@ -114,47 +118,50 @@ take_f64 (double  v,
   *at = (gint64) (((guint64) *at & ~m) | ((guint64) index & m));
 }
 
-/* Outputs of a row that max_plane works on together. */
+/* Outputs of a row that max_row works on together. */
 #define POOL_BLOCK 64
 
+/* max_row: outputs [ox_begin, ox_end) of output row oy of plane p, any
+ * window. */
 #define DEFINE_POOL_LOOPS(suffix, T)                                            \
 static void                                                                     \
-max_plane_##suffix (const PoolJob *job, gint64 p)                               \
+max_row_##suffix (const PoolJob *job, gint64 p, gint64 oy,                      \
+                  gint64 ox_begin, gint64 ox_end)                               \
 {                                                                               \
   const CrPoolGeom *g = job->g;                                                 \
   const T *src = (const T *) job->in + p * job->in_plane;                       \
   T *dst = (T *) job->out + p * job->out_plane;                                 \
   gint64 *idx = job->out_indices + p * job->out_plane;                          \
   gint64 W = g->in[1], OW = g->out[1];                                          \
+  const Window *y = &job->wy[oy];                                               \
   T best[POOL_BLOCK];                                                           \
   gint64 at[POOL_BLOCK];                                                        \
                                                                                 \
   /* A block of outputs of a row at a time, the outputs innermost: each       \
    * keeps its own running maximum, so the comparisons do not wait on each     \
    * other. Each output still sees its taps in PyTorch's order. */             \
-  for (gint64 oy = 0; oy < g->out[0]; oy++)                                     \
-    for (gint64 ox0 = 0; ox0 < OW; ox0 += POOL_BLOCK)                           \
-      {                                                                         \
-        const Window *y = &job->wy[oy], *wx = job->wx + ox0;                    \
-        gint64 n = MIN ((gint64) POOL_BLOCK, OW - ox0);                         \
+  for (gint64 ox0 = ox_begin; ox0 < ox_end; ox0 += POOL_BLOCK)                  \
+    {                                                                           \
+      const Window *wx = job->wx + ox0;                                         \
+      gint64 n = MIN ((gint64) POOL_BLOCK, ox_end - ox0);                       \
                                                                                 \
-        for (gint64 k = 0; k < n; k++)                                          \
-          {                                                                     \
-            best[k] = -INFINITY;                                                \
-            at[k] = y->first * W + wx[k].first;                                 \
-          }                                                                     \
-        for (gint64 iy = y->first; iy < y->end; iy += y->step)                  \
-          for (gint64 j = 0; j < job->x_taps; j++)                              \
-            for (gint64 k = 0; k < n; k++)                                      \
-              {                                                                 \
-                gint64 ix = wx[k].base + j * wx[k].step;                        \
+      for (gint64 k = 0; k < n; k++)                                            \
+        {                                                                       \
+          best[k] = -INFINITY;                                                  \
+          at[k] = y->first * W + wx[k].first;                                   \
+        }                                                                       \
+      for (gint64 iy = y->first; iy < y->end; iy += y->step)                    \
+        for (gint64 j = 0; j < job->x_taps; j++)                                \
+          for (gint64 k = 0; k < n; k++)                                        \
+            {                                                                   \
+              gint64 ix = wx[k].base + j * wx[k].step;                          \
                                                                                 \
-                if (ix >= wx[k].first && ix < wx[k].end)                        \
-                  take_##suffix (src[iy * W + ix], iy * W + ix, &best[k], &at[k]); \
-              }                                                                 \
-        memcpy (dst + oy * OW + ox0, best, sizeof (T) * (gsize) n);             \
-        memcpy (idx + oy * OW + ox0, at, sizeof (gint64) * (gsize) n);          \
-      }                                                                         \
+              if (ix >= wx[k].first && ix < wx[k].end)                          \
+                take_##suffix (src[iy * W + ix], iy * W + ix, &best[k], &at[k]); \
+            }                                                                   \
+      memcpy (dst + oy * OW + ox0, best, sizeof (T) * (gsize) n);               \
+      memcpy (idx + oy * OW + ox0, at, sizeof (gint64) * (gsize) n);            \
+    }                                                                           \
 }                                                                               \
                                                                                 \
 static void                                                                     \
@@ -235,6 +242,121 @@ DEFINE_AVG_LOOPS (f32, float)
 DEFINE_AVG_LOOPS (f64, double)
 /* PyTorch averages int64 too, with C's division (toward zero). */
 DEFINE_AVG_LOOPS (i64, gint64)
+
+static void
+max_plane_f64 (const PoolJob *job,
+               gint64         p)
+{
+  for (gint64 oy = 0; oy < job->g->out[0]; oy++)
+    max_row_f64 (job, p, oy, 0, job->g->out[1]);
+}
+
+#ifdef __SSE2__
+/* Four outputs ox.. of row oy whose x windows lie inside the row (every tap
+ * counts), four lanes at once with the same comparisons as take_f32. A lane
+ * keeps its best tap as an offset from the window's first place. */
+static void
+max_quad_f32 (const PoolJob *job,
+              const float   *src,
+              float         *dst,
+              gint64        *idx,
+              gint64         oy,
+              gint64         ox)
+{
+  const CrPoolGeom *g = job->g;
+  const Window *y = &job->wy[oy], *wx = &job->wx[ox];
+  gint64 W = g->in[1], sx = g->stride[1], dx = g->dilation[1];
+  const float *plane_end = src + job->in_plane;
+  __m128 best = _mm_set1_ps (-INFINITY);
+  __m128i at = _mm_setzero_si128 ();
+
+  for (gint64 iy = y->first; iy < y->end; iy += y->step)
+    {
+      const float *row = src + iy * W + wx->base;
+
+      for (gint64 j = 0; j < job->x_taps; j++)
+        {
+          const float *q = row + j * dx;
+          __m128 v, take;
+          __m128i tap, take_i;
+
+          if (sx == 1)
+            v = _mm_loadu_ps (q);
+          else if (sx == 2 && q + 8 <= plane_end)
+            v = _mm_shuffle_ps (_mm_loadu_ps (q), _mm_loadu_ps (q + 4), _MM_SHUFFLE (2, 0, 2, 0));
+          else
+            v = _mm_setr_ps (q[0], q[sx], q[2 * sx], q[3 * sx]);
+          take = _mm_or_ps (_mm_cmpgt_ps (v, best), _mm_cmpunord_ps (v, v));
+          take_i = _mm_castps_si128 (take);
+          tap = _mm_set1_epi32 ((gint32) ((iy - y->first) * W + j * dx));
+          best = _mm_or_ps (_mm_and_ps (take, v), _mm_andnot_ps (take, best));
+          at = _mm_or_si128 (_mm_and_si128 (take_i, tap), _mm_andnot_si128 (take_i, at));
+        }
+    }
+  _mm_storeu_ps (dst + oy * g->out[1] + ox, best);
+  /* index k = the first place of window k (base + k·sx) + its lane's offset,
+   * widened to int64 (the offsets are not negative). */
+  {
+    gint64 base = y->first * W + wx->base;
+    __m128i zero = _mm_setzero_si128 ();
+    __m128i lo = _mm_add_epi64 (_mm_unpacklo_epi32 (at, zero), _mm_set_epi64x (base + sx, base));
+    __m128i hi = _mm_add_epi64 (_mm_unpackhi_epi32 (at, zero),
+                                _mm_set_epi64x (base + 3 * sx, base + 2 * sx));
+
+    _mm_storeu_si128 ((__m128i *) (idx + oy * g->out[1] + ox), lo);
+    _mm_storeu_si128 ((__m128i *) (idx + oy * g->out[1] + ox + 2), hi);
+  }
+}
+#endif
+
+static void
+max_plane_f32 (const PoolJob *job,
+               gint64         p)
+{
+  gint64 OW = job->g->out[1];
+
+  for (gint64 oy = 0; oy < job->g->out[0]; oy++)
+    {
+      gint64 ox = 0;
+
+#ifdef __SSE2__
+      if (job->quad_end - job->quad_begin >= 4)
+        {
+          const float *src = (const float *) job->in + p * job->in_plane;
+          float *dst = (float *) job->out + p * job->out_plane;
+          gint64 *idx = job->out_indices + p * job->out_plane;
+
+          max_row_f32 (job, p, oy, 0, job->quad_begin);
+          for (ox = job->quad_begin; ox + 4 <= job->quad_end; ox += 4)
+            max_quad_f32 (job, src, dst, idx, oy, ox);
+        }
+#endif
+      max_row_f32 (job, p, oy, ox, OW);
+    }
+}
+
+/* The outputs [*begin, *end) whose x windows have all their taps inside the
+ * row, evenly spaced: where max_quad_f32 applies (none when the plane is too
+ * big for its 32-bit tap offsets). */
+static void
+quad_range (const PoolJob *job,
+            gint64        *begin,
+            gint64        *end)
+{
+  const CrPoolGeom *g = job->g;
+  gint64 o = 0;
+
+  *begin = *end = 0;
+  if (g->adaptive || job->in_plane > G_MAXINT32 || job->x_taps < 1)
+    return;
+  while (o < g->out[1] && job->wx[o].first != job->wx[o].base)
+    o++;
+  *begin = o;
+  while (o < g->out[1] && job->wx[o].first == job->wx[o].base
+         && job->wx[o].base + (job->x_taps - 1) * job->wx[o].step < job->wx[o].end)
+    o++;
+  *end = o;
+}
 
 typedef enum {
   POOL_MAX,
@@ -344,6 +466,7 @@ run_planes (PoolKind          kind,
   task.job.out_indices = out_indices != NULL ? (gint64 *) cr_cpu_data (out_indices) : NULL;
   task.job.in_plane = in_plane;
   task.job.out_plane = out_plane;
+  quad_range (&task.job, &task.job.quad_begin, &task.job.quad_end);
   cr_parallel_for (planes, MAX ((gint64) 1, CR_PARALLEL_GRAIN / MAX (in_plane + out_plane, (gint64) 1)),
                    pool_tasks, &task);
   return TRUE;
