@@ -130,7 +130,11 @@ G_BEGIN_DECLS
   X (HUBER_LOSS)          /* HuberLossBackward0 */                     \
   X (NLL_LOSS2D)          /* NllLoss2DBackward0: nll_loss over (N, C, d...) */ \
   X (CONVOLUTION_INPUT)   /* ConvolutionBackwardBackward0: input grad */ \
-  X (CIRCULAR_PAD)        /* CopySlices: F.pad(mode='circular') */
+  X (CIRCULAR_PAD)        /* CopySlices: F.pad(mode='circular') */ \
+  X (SORT)                /* SortBackward0 */                          \
+  X (TOPK)                /* TopkBackward0 */                          \
+  X (SCATTER)             /* ScatterBackward0: scatter(dim, index, src) */ \
+  X (SCATTER_VALUE)       /* ScatterBackward1: scatter(dim, index, value) */
 
 /* The elementwise functions of one tensor are rows of core/cr-unary-ops.def
  * (CR_UNARY_OP, and CR_UNARY_INPLACE for the nodes of some in-place forms),

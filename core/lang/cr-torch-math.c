@@ -574,6 +574,14 @@ return_pair_new (const char *name,
   return cr_value_new_object (&return_pair_type, pair);
 }
 
+CrValue *
+cr_torch_return_pair_new (const char *name,
+                          CrTensor   *values,
+                          CrTensor   *indices)
+{
+  return return_pair_new (name, values, indices);
+}
+
 /* max(input), max(input, dim, keepdim=False), max(input, other) */
 static CrValue *
 max_min (CrInterp       *interp,

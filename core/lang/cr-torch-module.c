@@ -1041,6 +1041,8 @@ const CrTorchFuncTable cr_torch_func_tables[] = {
   { cr_torch_binary_funcs, &cr_torch_n_binary_funcs },
   { cr_torch_nnf_funcs, &cr_torch_n_nnf_funcs },
   { cr_torch_einsum_funcs, &cr_torch_n_einsum_funcs },
+  { cr_torch_sort_funcs, &cr_torch_n_sort_funcs },
+  { cr_torch_scatter_funcs, &cr_torch_n_scatter_funcs },
   { cr_torch_method_funcs, &cr_torch_n_method_funcs },
   { cr_torch_random_funcs, &cr_torch_n_random_funcs },
   { cr_torch_generator_funcs, &cr_torch_n_generator_funcs },

@@ -166,6 +166,12 @@ extern const CrTorchFunc cr_torch_nnf_funcs[];          /* cr-torch-nnf.c */
 extern const guint       cr_torch_n_nnf_funcs;
 extern const CrTorchFunc cr_torch_einsum_funcs[];       /* cr-torch-einsum.c */
 extern const guint       cr_torch_n_einsum_funcs;
+extern const CrTorchFunc cr_torch_sort_funcs[];         /* cr-torch-sort.c */
+extern const guint       cr_torch_n_sort_funcs;
+extern const CrTorchFunc cr_torch_scatter_funcs[];      /* cr-torch-scatter.c */
+extern const guint       cr_torch_n_scatter_funcs;
+/* torch.return_types.NAME(values=..., indices=...), taking both (cr-torch-math.c). */
+CrValue  *cr_torch_return_pair_new (const char *name, CrTensor *values, CrTensor *indices);
 /* torch.NAME(..., out=t) for every function of the tables; data is the
  * CrTorchFunc (cr-torch-out.c). */
 CrValue  *cr_torch_native_with_out (CrInterp *interp, CrValue *self, CrValue *const *args,

@@ -115,6 +115,12 @@ CrTensor *cr_max_dim        (CrTensor *x, int dim, gboolean keepdim,
                              CrTensor **out_indices, GError **error);
 CrTensor *cr_min_dim        (CrTensor *x, int dim, gboolean keepdim,
                              CrTensor **out_indices, GError **error);
+/* sort / topk along dim: values (differentiable) and indices (int64,
+ * *out_indices, new ref); a stable order, NaN as the largest (cr-ops-sort.c). */
+CrTensor *cr_sort           (CrTensor *x, int dim, gboolean descending,
+                             CrTensor **out_indices, GError **error);
+CrTensor *cr_topk           (CrTensor *x, gint64 k, int dim, gboolean largest,
+                             CrTensor **out_indices, GError **error);
 /* var / std over dims (n_dims 0: everything), unbiased (correction 1) or
  * not: VarBackward0 / StdBackward0 (cr-ops-stats.c). */
 CrTensor *cr_var            (CrTensor *x, const int *dims, int n_dims, gboolean unbiased,
@@ -236,6 +242,11 @@ CrTensor *cr_masked_fill    (CrTensor *x, CrTensor *mask, CrTensor *value, GErro
 /* torch.gather (GatherBackward0), index_select (IndexSelectBackward0) and
  * diag (DiagBackward0), with PyTorch's checks and messages (cr-ops-gather.c). */
 CrTensor *cr_gather         (CrTensor *x, int dim, CrTensor *index, GError **error);
+/* scatter / scatter_add of src (or of value when src is NULL: scatter
+ * only), out of place or into self (inplace: self's new ref back);
+ * ScatterBackward0/1, ScatterAddBackward0 (cr-ops-scatter.c). */
+CrTensor *cr_scatter_full   (CrTensor *self, int dim, CrTensor *index, CrTensor *src,
+                             double value, gboolean add, gboolean inplace, GError **error);
 CrTensor *cr_index_select   (CrTensor *x, int dim, CrTensor *index, GError **error);
 CrTensor *cr_diag           (CrTensor *x, gint64 diagonal, GError **error);
 

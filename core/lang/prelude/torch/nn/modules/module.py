@@ -87,7 +87,11 @@ class _BackwardHookState:
         for hook in self.user_hooks:
             out = hook(self.module, result, self.grad_outputs)
             if out is not None:
-                if not isinstance(out, tuple):
+                # PyTorch takes any sequence of the right length (a list
+                # comprehension over grad_input, as the docs' example).
+                if isinstance(out, list):
+                    out = tuple(out)
+                elif not isinstance(out, tuple):
                     out = (out,)
                 if len(out) != len(result):
                     raise RuntimeError(

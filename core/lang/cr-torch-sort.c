@@ -1,0 +1,91 @@
+/* cr-torch-sort.c — torch.sort, argsort, msort and topk, as functions and
+ * Tensor methods. The ops are in core/ops/cr-ops-sort.c. */
+#include "cr-torch-native.h"
+#include "cr-grad-mode.h"
+
+/* sort(input, dim=-1, descending=False, stable=False) -> (values, indices) */
+NATIVE (native_sort)
+{
+  gint64 dim;
+  gboolean descending, stable;
+  CrTensor *indices = NULL;
+  CrTensor *values;
+  PARSE ("sort", "input | dim descending stable");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_int (&a, 1, -1, &dim, error)
+      || !cr_torch_args_bool (&a, 2, FALSE, &descending, error)
+      || !cr_torch_args_bool (&a, 3, FALSE, &stable, error))
+    return NULL;
+  /* PyTorch's CPU sort is stable either way. */
+  values = cr_sort (x, (int) dim, descending, &indices, error);
+  if (values == NULL)
+    return NULL;
+  return cr_torch_return_pair_new ("sort", values, indices);
+}
+
+/* argsort(input, dim=-1, descending=False, stable=False) */
+NATIVE (native_argsort)
+{
+  gint64 dim;
+  gboolean descending, stable;
+  CrTensor *indices = NULL;
+  g_autoptr(CrTensor) values = NULL;
+  PARSE ("argsort", "input | dim descending stable");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_int (&a, 1, -1, &dim, error)
+      || !cr_torch_args_bool (&a, 2, FALSE, &descending, error)
+      || !cr_torch_args_bool (&a, 3, FALSE, &stable, error))
+    return NULL;
+  /* The indices only: no graph, as PyTorch's argsort has no grad_fn. */
+  {
+    gboolean was = cr_grad_mode_set_enabled (FALSE);
+    values = cr_sort (x, (int) dim, descending, &indices, error);
+    cr_grad_mode_set_enabled (was);
+  }
+  return values != NULL ? cr_value_new_tensor_take (indices) : NULL;
+}
+
+/* msort(input): sort along dim 0, the values only. */
+NATIVE (native_msort)
+{
+  g_autoptr(CrTensor) indices = NULL;
+  PARSE ("msort", "input");
+  TENSOR_ARG (x, 0);
+
+  return cr_torch_wrap (cr_sort (x, 0, FALSE, &indices, error));
+}
+
+/* topk(input, k, dim=-1, largest=True, sorted=True) -> (values, indices) */
+NATIVE (native_topk)
+{
+  gint64 k, dim;
+  gboolean largest, sorted;
+  CrTensor *indices = NULL;
+  CrTensor *values;
+  PARSE ("topk", "input k | dim largest sorted");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_int (&a, 1, 0, &k, error)
+      || !cr_torch_args_int (&a, 2, -1, &dim, error)
+      || !cr_torch_args_bool (&a, 3, TRUE, &largest, error)
+      || !cr_torch_args_bool (&a, 4, TRUE, &sorted, error))
+    return NULL;
+  values = cr_topk (x, k, (int) dim, largest, &indices, error);
+  if (values == NULL)
+    return NULL;
+  return cr_torch_return_pair_new ("topk", values, indices);
+}
+
+#define T CR_TORCH_IN_TORCH
+#define M CR_TORCH_IN_TENSOR
+
+const CrTorchFunc cr_torch_sort_funcs[] = {
+  { "sort", native_sort, T | M, NULL },
+  { "argsort", native_argsort, T | M, NULL },
+  { "msort", native_msort, T | M, NULL },
+  { "topk", native_topk, T | M, NULL },
+};
+
+const guint cr_torch_n_sort_funcs = G_N_ELEMENTS (cr_torch_sort_funcs);
