@@ -1,4 +1,5 @@
-# Conv1d and Conv2d, on the native F.conv1d / F.conv2d.
+# Conv1d, Conv2d, ConvTranspose1d and ConvTranspose2d, on the native
+# F.conv1d / F.conv2d / F.conv_transpose1d / F.conv_transpose2d.
 import math
 import torch
 from torch.nn.parameter import Parameter
@@ -63,7 +64,10 @@ class _ConvNd(Module):
             self._reversed_padding_repeated_twice = pads
         else:
             self._reversed_padding_repeated_twice = _reverse_repeat_tuple(self.padding, 2)
-        shape = [out_channels, in_channels // groups] + list(kernel_size)
+        if transposed:
+            shape = [in_channels, out_channels // groups] + list(kernel_size)
+        else:
+            shape = [out_channels, in_channels // groups] + list(kernel_size)
         self.weight = Parameter(torch.empty(shape, device=device, dtype=dtype))
         if bias:
             self.bias = Parameter(torch.empty(out_channels, device=device, dtype=dtype))
@@ -133,3 +137,73 @@ class Conv2d(_ConvNd):
 
     def forward(self, input):
         return self._conv_forward(input, self.weight, self.bias)
+
+
+class _ConvTransposeNd(_ConvNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation,
+                 transposed, output_padding, groups, bias, padding_mode, device=None,
+                 dtype=None):
+        if padding_mode != 'zeros':
+            raise ValueError('Only "zeros" padding mode is supported for {}'.format(
+                self.__class__.__name__))
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         transposed, output_padding, groups, bias, padding_mode, device, dtype)
+
+    def _output_padding(self, input, output_size, stride, padding, kernel_size,
+                        num_spatial_dims, dilation=None):
+        if output_size is None:
+            return _ntuple(self.output_padding, num_spatial_dims)
+        has_batch_dim = input.dim() == num_spatial_dims + 2
+        num_non_spatial_dims = 2 if has_batch_dim else 1
+        output_size = list(output_size)
+        if len(output_size) == num_non_spatial_dims + num_spatial_dims:
+            output_size = output_size[num_non_spatial_dims:]
+        if len(output_size) != num_spatial_dims:
+            raise ValueError(
+                "ConvTranspose{}D: for {}D input, output_size must have {} or {} elements (got {})"
+                .format(num_spatial_dims, input.dim(), num_spatial_dims,
+                        num_non_spatial_dims + num_spatial_dims, len(output_size)))
+        min_sizes = []
+        max_sizes = []
+        for d in range(num_spatial_dims):
+            dim_size = ((input.size(d + num_non_spatial_dims) - 1) * stride[d] - 2 * padding[d] +
+                        (dilation[d] if dilation is not None else 1) * (kernel_size[d] - 1) + 1)
+            min_sizes.append(dim_size)
+            max_sizes.append(min_sizes[d] + stride[d] - 1)
+        for i in range(len(output_size)):
+            if output_size[i] < min_sizes[i] or output_size[i] > max_sizes[i]:
+                raise ValueError(
+                    "requested an output size of {}, but valid sizes range from {} to {} "
+                    "(for an input of {})".format(output_size, min_sizes, max_sizes,
+                                                  input.size()[2:]))
+        return [output_size[d] - min_sizes[d] for d in range(num_spatial_dims)]
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups=1, bias=True, dilation=1, padding_mode='zeros',
+                 device=None, dtype=None):
+        super().__init__(in_channels, out_channels, _ntuple(kernel_size, 1), _ntuple(stride, 1),
+                         _ntuple(padding, 1), _ntuple(dilation, 1), True,
+                         _ntuple(output_padding, 1), groups, bias, padding_mode, device, dtype)
+
+    def forward(self, input, output_size=None):
+        output_padding = self._output_padding(input, output_size, self.stride, self.padding,
+                                              self.kernel_size, 1, self.dilation)
+        return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding,
+                                  output_padding, self.groups, self.dilation)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups=1, bias=True, dilation=1, padding_mode='zeros',
+                 device=None, dtype=None):
+        super().__init__(in_channels, out_channels, _ntuple(kernel_size, 2), _ntuple(stride, 2),
+                         _ntuple(padding, 2), _ntuple(dilation, 2), True,
+                         _ntuple(output_padding, 2), groups, bias, padding_mode, device, dtype)
+
+    def forward(self, input, output_size=None):
+        output_padding = self._output_padding(input, output_size, self.stride, self.padding,
+                                              self.kernel_size, 2, self.dilation)
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
+                                  output_padding, self.groups, self.dilation)
