@@ -45,7 +45,7 @@ NATIVE (b_abs)
     case CR_VALUE_FLOAT:
       return cr_value_new_float (fabs (v->u.f));
     case CR_VALUE_TENSOR:
-      return call_method_by_name (interp, v, "abs", NULL, 0, error);
+      return interp->tensor_slots->abs (interp, v, error);
     case CR_VALUE_INSTANCE:
       if (cr_instance_method (v, "__abs__"))
         return call_method_by_name (interp, v, "__abs__", NULL, 0, error);
@@ -115,7 +115,7 @@ NATIVE (b_round)
         return cr_value_new_float (isfinite (r) ? r : 0.0 * d);
       }
     case CR_VALUE_TENSOR:
-      return call_method_by_name (interp, x, "round", NULL, 0, error);
+      return interp->tensor_slots->round (interp, x, error);
     case CR_VALUE_INSTANCE:
       if (cr_instance_method (x, "__round__"))
         return call_method_by_name (interp, x, "__round__", nd ? &nd : NULL, nd ? 1 : 0, error);

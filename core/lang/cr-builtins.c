@@ -474,11 +474,13 @@ NATIVE (b_int)
     case CR_VALUE_TENSOR:
       {
         gint64 i;
-        if (!cr_dtype_is_floating (x->u.tensor->dtype) && x->u.tensor->numel == 1)
+        GError *local = NULL;
+        if (interp->tensor_slots->to_int (x, &i, &local))
+          return cr_value_new_int (i);
+        if (local)
           {
-            if (!cr_value_to_int (x, &i, error))
-              return NULL;
-            return cr_value_new_int (i);
+            g_propagate_error (error, local);
+            return NULL;
           }
         double d;
         if (!cr_value_to_double (x, &d, error))
@@ -576,21 +578,12 @@ cr_interp_type_of (CrInterp *self,
   CrValue *script_class = cr_object_script_class (v);
   if (script_class)
     return script_class;
-  if (v->kind == CR_VALUE_TENSOR)
+  const CrTypeSlots *slots = cr_value_slots (v);
+  if (slots)
     {
-      CrValue *torch = g_hash_table_lookup (self->modules, "torch");
-      CrValue *t = torch ? g_hash_table_lookup (torch->u.module.attrs, "Tensor") : NULL;
+      CrValue *t = slots->type (self, v);
       if (t)
-        {
-          /* Printed as <class 'torch.Tensor'>. */
-          if (t->kind == CR_VALUE_CLASS && !g_hash_table_contains (t->u.cls.attrs, "__module__"))
-            {
-              CrValue *m = cr_value_new_str ("torch");
-              cr_value_set_member (t, "__module__", m);
-              cr_value_unref (m);
-            }
-          return t;
-        }
+        return t;
     }
   if (cr_value_is_set (v))
     return g_hash_table_lookup (self->builtins, "set");
@@ -620,9 +613,9 @@ isinstance_one (CrInterp  *self,
       *out = FALSE;
       return TRUE;
     }
-  if (cls->kind == CR_VALUE_NATIVE && strcmp (cls->u.native.name, "Tensor") == 0)
+  if (cls->kind == CR_VALUE_NATIVE && strcmp (cls->u.native.name, self->tensor_slots->name) == 0)
     {
-      *out = x->kind == CR_VALUE_TENSOR;
+      *out = cr_value_slots (x) == self->tensor_slots;
       return TRUE;
     }
   if (cls->kind != CR_VALUE_CLASS)
@@ -848,7 +841,7 @@ identity_of (CrValue *v)
 {
   switch (v->kind)
     {
-    case CR_VALUE_TENSOR: return v->u.tensor;
+    case CR_VALUE_TENSOR: return cr_binding.tensor_slots->identity (v);
     case CR_VALUE_OBJECT:
       return v->u.object.type->identity ? v->u.object.type->identity (v) : v->u.object.data;
     default: return v;

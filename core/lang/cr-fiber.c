@@ -22,7 +22,7 @@
 
 #include "cr-error.h"
 #include "cr-stack-guard.h"
-#include "cr-storage.h"
+#include "cr-memory.h"
 
 #include <string.h>
 #include <sys/mman.h>

@@ -19,8 +19,7 @@
 
 #include "cr-fiber.h"
 #include "cr-native.h"
-#include "cr-node.h"
-#include "cr-storage.h"
+#include "cr-memory.h"
 
 #include <string.h>
 
@@ -562,7 +561,7 @@ fiber_resume (CrGenObject  *gen,
     cr_interp_scope_leave (self, &saved_scope);
   const CrAstNode *span_stmt = cr_interp_span_stmt (self, back);
   if (span_stmt)
-    cr_autograd_set_current_span (&span_stmt->span);
+    cr_binding.statement (&span_stmt->span);
 
   if (!cr_fiber_is_finished (gen->fiber))
     {

@@ -1043,8 +1043,8 @@ note_expr (CrInterp  *self,
            CrValue   *v,
            CrAstNode *n)
 {
-  if (G_UNLIKELY (self->labels_enabled) && v && v->kind == CR_VALUE_TENSOR && !self->in_prelude)
-    cr_backward_labels_note_expr (self, v->u.tensor, n);
+  if (G_UNLIKELY (self->labels_enabled) && v && !self->in_prelude)
+    cr_binding.note_value (self, v, n);
 }
 
 static CrValue *

@@ -459,12 +459,7 @@ cr_iter_init (CrInterp  *self,
       break;
     case CR_VALUE_TENSOR:
       iter->mode = CR_ITER_TENSOR;
-      if (value->u.tensor->ndim == 0)
-        {
-          cr_interp_set_error (error, CR_EXC_TYPE_ERROR, "iteration over a 0-d tensor");
-          return FALSE;
-        }
-      if (!self->tensor_slots->len (value, &iter->n, error))
+      if (!self->tensor_slots->iter_len (value, &iter->n, error))
         return FALSE;
       break;
     case CR_VALUE_OBJECT:

@@ -4,14 +4,12 @@
  * cr-interp.h and cr-torch.h only. */
 #pragma once
 
-#include "cr-interp.h"
+#include "cr-interp-base.h"
 #include "cr-native.h"
 #include "cr-object.h"
 #include "cr-stack-guard.h"
 #include "cr-type-slots.h"
-#include "cr-torch.h"
-#include "cr-tensor-format.h"
-#include "cr-tensor.h"
+#include "cr-binding.h"
 
 G_BEGIN_DECLS
 
@@ -153,11 +151,10 @@ typedef struct {
   const CrScope    *scope;      /* the frame's module (file name, source lines) */
 } CrTracebackEntry;
 
-typedef struct _CrBackwardRun CrBackwardRun;
 
 struct _CrInterp {
   CrInterpOptions   options;
-  CrPrintOptions    print_options;
+  gpointer          binding_state;  /* cr_binding.state_new's (cr-binding.h) */
 
   CrAstModule      *module;     /* borrowed during a run */
   CrProgram        *program;
@@ -193,21 +190,18 @@ struct _CrInterp {
 
   /* Builtin types and the objects the interpreter makes itself. */
   GHashTable       *type_classes;   /* GINT (CrValueKind) -> CrValue* class (borrowed, in builtins) */
-  const CrTypeSlots *tensor_slots;  /* what a CR_VALUE_TENSOR does (the torch layer's) */
+  const CrTypeSlots *tensor_slots;  /* what a CR_VALUE_TENSOR does (cr_binding's) */
   GHashTable       *method_tables;  /* GINT (CrValueKind) -> GHashTable name -> method definition */
   CrValue          *exc_classes[CR_EXC_COUNT];  /* borrowed */
 
-  struct _CrGenerator *generator;
   GHashTable       *live_gen_objects;  /* CrGenObject*: generators suspended on their
                                         * own stack, closed by cr_interp_free (cr-gen-object.c) */
   guint             next_handle_id;
   GPtrArray        *at_free;    /* CrAtFree*: run by cr_interp_free, last first */
 
-  /* Backward records and the labels of graph nodes (trace/record only). */
+  /* Whether the binding is told of each value computed and name bound
+   * (CrBinding.note_value): for the labels of graph nodes (trace/record). */
   gboolean          labels_enabled;
-  GHashTable       *node_labels;
-  GPtrArray        *records;
-  guint             n_backward_calls;
 };
 
 /* ---- errors ---------------------------------------------------------------- */
@@ -570,28 +564,15 @@ CrValue  *cr_time_module_new     (void);
 CrValue  *cr_interp_type_of      (CrInterp        *self,
                                   CrValue         *v);
 
-/* ---- backward records (cr-backward-record.c) -------------------------------- */
-void      cr_backward_labels_note_binding (CrInterp  *self,
-                                           CrTensor  *tensor,
-                                           const char *name);
-void      cr_backward_labels_note_expr    (CrInterp  *self,
-                                           CrTensor  *tensor,
-                                           const CrAstNode *expr);
-void      cr_backward_records_free        (CrInterp  *self);
-
-/* Record a tensor binding: its script name, and the trace's label. */
+/* `name = value` in the script's own code: a value with slots (a tensor)
+ * takes the name (cr_binding.bind_name). */
 static inline void
 cr_interp_note_binding (CrInterp   *self,
                         CrValue    *value,
                         const char *name)
 {
-  if (value->kind == CR_VALUE_TENSOR && !self->in_prelude)
-    {
-      if (value->u.tensor->name == NULL)
-        cr_tensor_set_name (value->u.tensor, name);
-      if (G_UNLIKELY (self->labels_enabled))
-        cr_backward_labels_note_binding (self, value->u.tensor, name);
-    }
+  if (G_UNLIKELY (cr_value_slots (value) != NULL) && !self->in_prelude)
+    cr_binding.bind_name (self, value, name);
 }
 
 /* ---- scopes (cr-prelude.c) ---------------------------------------------------- */

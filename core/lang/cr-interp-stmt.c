@@ -1,7 +1,6 @@
 /* cr-interp-stmt.c — running statements: assignments, control flow, def and
  * class, with, import, assert, raise, del. */
 #include "cr-interp-private.h"
-#include "cr-node.h"
 
 #include <string.h>
 
@@ -740,7 +739,7 @@ exec_stmt (CrInterp  *self,
   self->err_located = FALSE;
   /* Graph nodes made by prelude code keep the script line that called it. */
   if (G_LIKELY (!self->in_prelude))
-    cr_autograd_set_current_span (&s->span);
+    cr_binding.statement (&s->span);
 
   switch (s->kind)
     {

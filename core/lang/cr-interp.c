@@ -3,12 +3,8 @@
  * classes and instances, attribute and item access, iteration, imports,
  * tracebacks, warnings and cancellation. Expressions are evaluated in
  * cr-interp-expr.c, statements run in cr-interp-stmt.c. */
-#include "cr-cuda.h"
-#include "cr-grad-mode.h"
 #include "cr-gen-object.h"
 #include "cr-interp-private.h"
-#include "cr-kernels.h"
-#include "cr-node.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -17,10 +13,6 @@
  * (cr-stack-guard.h). */
 #define RECURSION_LIMIT 1000
 #define TRACEBACK_REPEAT_CUTOFF 3
-/* The seed each run starts from: default_rng_seed_val of PyTorch's sources.
- * (PyTorch seeds a fresh process from /dev/urandom; a fixed seed shows the
- * same numbers in every run of a script, in the window and headless.) */
-#define DEFAULT_SEED    G_GUINT64_CONSTANT (67280421310721)
 
 void
 cr_interp_set_error (GError     **error,
@@ -109,17 +101,16 @@ cr_interp_new (const CrInterpOptions *options)
   CrInterp *self = g_new0 (CrInterp, 1);
   if (options)
     self->options = *options;
-  cr_print_options_init_default (&self->print_options);
   self->builtins = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, value_unref_notify);
   self->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, value_unref_notify);
   self->type_classes = g_hash_table_new (g_direct_hash, g_direct_equal);
-  self->tensor_slots = &cr_torch_tensor_slots;
+  self->tensor_slots = cr_binding.tensor_slots;
   self->method_tables = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
                                                (GDestroyNotify) g_hash_table_unref);
   self->traceback = g_array_new (FALSE, FALSE, sizeof (CrTracebackEntry));
   self->warned = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->labels_enabled = self->options.record_backward || self->options.trace_backward;
-  self->records = g_ptr_array_new ();
+  self->binding_state = cr_binding.state_new (self);
   cr_builtins_install (self);
   cr_methods_install (self);
   return self;
@@ -177,8 +168,6 @@ cr_interp_free (CrInterp *self)
   g_clear_pointer (&self->globals_view, g_hash_table_unref);
   clear_globals (self);
   cr_prelude_scopes_free (self);
-  cr_backward_records_free (self);
-  g_ptr_array_unref (self->records);
   g_hash_table_unref (self->modules);
   g_hash_table_unref (self->method_tables);
   g_hash_table_unref (self->type_classes);
@@ -187,7 +176,7 @@ cr_interp_free (CrInterp *self)
   g_hash_table_unref (self->warned);
   g_free (self->exc_name);
   cr_interp_try_clear (self);
-  cr_generator_free (self->generator);
+  cr_binding.state_free (self->binding_state);
   cr_program_free (self->program);
   g_free (self);
   /* What this thread's values still owe or are owed the memory budget. */
@@ -520,14 +509,8 @@ cr_interp_run (CrInterp        *self,
   if (out_error)
     *out_error = NULL;
   self->module = module;
-  /* Every run starts from a fresh thread's state, whatever the last script on
-   * this thread left (the window's worker runs one script after another):
-   * grad mode on (torch.set_grad_enabled(False) is not undone by the script),
-   * and factory functions (torch.zeros, ...) putting new tensors on the run's
-   * device (`chainrule run --device cuda`). Print options, the generator and
-   * the warning registry belong to this CrInterp, made fresh for each run. */
-  cr_grad_mode_reset_thread ();
-  cr_device_set_default (self->options.default_device);
+  /* Every run starts from a fresh thread's state (the binding's too). */
+  cr_binding.run_begin (self);
 
   CrProgram *program = cr_program_new (module, &span, &error);
   if (!program)
@@ -587,7 +570,7 @@ cr_interp_run (CrInterp        *self,
    * their finally blocks run (cr-gen-object.c). */
   cr_gen_objects_close_all (self);
   /* And the thread goes back as it was found. */
-  cr_grad_mode_reset_thread ();
+  cr_binding.run_end (self);
 
   self->frame = NULL;
   self->depth = 0;
@@ -693,24 +676,23 @@ cr_interp_get_default_device (CrInterp *self)
   return self->options.default_device;
 }
 
-struct _CrGenerator *
-cr_interp_get_generator (CrInterp *self)
+gpointer
+cr_interp_get_binding_state (CrInterp *self)
 {
-  if (!self->generator)
-    self->generator = cr_generator_new (DEFAULT_SEED);
-  return self->generator;
+  return self->binding_state;
+}
+
+CrValue *
+cr_interp_loaded_module (CrInterp   *self,
+                         const char *dotted_name)
+{
+  return g_hash_table_lookup (self->modules, dotted_name);
 }
 
 guint
 cr_interp_next_handle_id (CrInterp *self)
 {
   return self->next_handle_id++;
-}
-
-CrPrintOptions *
-cr_interp_get_print_options (CrInterp *self)
-{
-  return &self->print_options;
 }
 
 /* ---- calls -------------------------------------------------------------------------- */
@@ -930,7 +912,7 @@ call_function (CrInterp        *self,
         cr_interp_scope_leave (self, &saved_scope);
       const CrAstNode *span_stmt = cr_interp_span_stmt (self, frame.back);
       if (span_stmt)
-        cr_autograd_set_current_span (&span_stmt->span);
+        cr_binding.statement (&span_stmt->span);
     }
 
 done:
@@ -1412,7 +1394,7 @@ cr_interp_import (CrInterp    *self,
                            "No module named '%s'; 'math' is not a package", dotted);
       return NULL;
     }
-  else if (strcmp (dotted, "torch") == 0 || g_str_has_prefix (dotted, "torch."))
+  else if (cr_binding.owns_module (dotted))
     {
       /* A prelude module (torch.nn ...) caches itself before it runs, as
        * Python's sys.modules does, so that its imports may name it. */
@@ -1420,7 +1402,7 @@ cr_interp_import (CrInterp    *self,
       m = cr_prelude_import (self, dotted, &handled, error);
       if (handled)
         return m;
-      m = cr_torch_import (self, dotted, error);
+      m = cr_binding.import (self, dotted, error);
       if (!m)
         return NULL;
     }

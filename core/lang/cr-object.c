@@ -435,26 +435,13 @@ cr_object_extra_free (CrObjectExtra *extra)
   g_free (extra);
 }
 
-static void
-extra_free_notify (gpointer data)
-{
-  cr_object_extra_free (data);
-}
-
 CrObjectExtra *
 cr_object_extra (CrValue  *v,
                  gboolean  create)
 {
-  if (v->kind == CR_VALUE_TENSOR)
-    {
-      CrTensor *t = v->u.tensor;
-      if (t->script_data == NULL && create)
-        {
-          t->script_data = g_new0 (CrObjectExtra, 1);
-          t->script_data_free = extra_free_notify;
-        }
-      return t->script_data;
-    }
+  const CrTypeSlots *slots = cr_value_slots (v);
+  if (slots)
+    return slots->extra (v, create);
   CrObjectExtra **slot = cr_value_extra_slot (v);
   if (slot == NULL)
     return NULL;
@@ -507,18 +494,6 @@ attrs_dict (GHashTable *attrs)
   return d;
 }
 
-const char *
-cr_object_tensor_print_name (CrValue *tensor)
-{
-  CrValue *cls = cr_object_script_class (tensor);
-  if (!cls)
-    return "tensor";
-  CrValue *module = g_hash_table_lookup (cls->u.cls.attrs, "__module__");
-  if (module && module->kind == CR_VALUE_STR && g_str_has_prefix (module->u.str.data, "torch."))
-    return "tensor";
-  return cls->u.cls.name;
-}
-
 /* The builtin type's own attribute: a tensor's member (AttributeError when
  * absent), a list's method (NULL when absent). */
 static CrValue *
@@ -527,7 +502,7 @@ builtin_member (CrInterp    *interp,
                 const char  *name,
                 GError     **error)
 {
-  if (v->kind == CR_VALUE_TENSOR)
+  if (cr_value_slots (v) != NULL)
     return interp->tensor_slots->getattr (interp, v, name, error);
   return cr_builtin_method (interp, v, name);
 }
@@ -555,7 +530,7 @@ cr_object_builtin_getattr (CrInterp    *interp,
     {
       if (strcmp (name, "__class__") == 0)
         return cr_value_ref (cr_interp_type_of (interp, v));
-      if (strcmp (name, "__dict__") == 0 && (v->kind == CR_VALUE_TENSOR || cls))
+      if (strcmp (name, "__dict__") == 0 && (cr_value_slots (v) != NULL || cls))
         return attrs_dict (extra ? extra->attrs : NULL);
     }
   GError *local = NULL;
@@ -592,7 +567,7 @@ cr_object_builtin_setattr (CrInterp    *interp,
                            CrValue     *value,
                            GError     **error)
 {
-  if (v->kind == CR_VALUE_TENSOR)
+  if (cr_value_slots (v) != NULL)
     {
       GError *local = NULL;
       if (interp->tensor_slots->setattr (interp, v, name, value, &local))
@@ -605,8 +580,8 @@ cr_object_builtin_setattr (CrInterp    *interp,
     }
   /* Not one of the builtin's members: the object's own attribute, which a
    * tensor and an object of a script's subclass of list, tuple or dict take. */
-  CrObjectExtra *extra = cr_object_extra (v, v->kind == CR_VALUE_TENSOR);
-  if (!extra || (v->kind != CR_VALUE_TENSOR && !extra->cls))
+  CrObjectExtra *extra = cr_object_extra (v, cr_value_slots (v) != NULL);
+  if (!extra || (cr_value_slots (v) == NULL && !extra->cls))
     {
       cr_interp_set_error (error, CR_EXC_ATTRIBUTE_ERROR, "'%s' object has no attribute '%s'",
                            cr_value_type_name (v), name);

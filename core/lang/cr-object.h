@@ -93,11 +93,6 @@ gboolean  cr_object_builtin_delattr   (CrInterp    *interp,
                                        const char  *name,
                                        GError     **error);
 
-/* The name a tensor prints with, "tensor" or, as PyTorch's _str_intern
- * has it, the name of a script's subclass ("MyTensor([1., 2.])"); torch's
- * own subclasses (nn.Parameter) print as "tensor". Borrowed. */
-const char *cr_object_tensor_print_name (CrValue   *tensor);
-
 /* inst.name = value in the instance's own attributes (refs value). */
 void      cr_object_instance_store    (CrValue     *inst,
                                        const char  *name,

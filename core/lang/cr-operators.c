@@ -792,7 +792,7 @@ is_identical (CrValue *a,
   switch (a->kind)
     {
     case CR_VALUE_TENSOR:
-      return a->u.tensor == b->u.tensor;
+      return cr_binding.tensor_slots->identity (a) == cr_binding.tensor_slots->identity (b);
     case CR_VALUE_OBJECT:
       if (a->u.object.type != b->u.object.type)
         return FALSE;

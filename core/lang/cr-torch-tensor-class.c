@@ -3,14 +3,14 @@
  * nn.Parameter's __new__ makes its tensors, and Tensor.__repr__, which a
  * subclass's own __repr__ reaches through super(). The objects such a
  * subclass makes are tensors that remember their class (cr-object.c).
- * Also the type slots through which the runtime works with tensors. */
+ * (The type slots through which the runtime works with tensors are in
+ * cr-torch-value.c.) */
 #include "cr-torch-private.h"
 #include "cr-native.h"
 #include "cr-object.h"
 #include "cr-node.h"
 #include "cr-cuda.h"
 #include "cr-tensor-format.h"
-#include "cr-type-slots.h"
 
 /* torch.Tensor._make_subclass(cls, data, require_grad=False): a leaf over
  * data's storage (and version counter) whose class is cls. */
@@ -63,15 +63,15 @@ NATIVE (tensor_repr)
     }
   return cr_value_new_str_take (cr_tensor_format_named (t->u.tensor,
                                                        cr_interp_get_print_options (interp),
-                                                       cr_object_tensor_print_name (t)));
+                                                       cr_torch_tensor_print_name (t)));
 }
 
 /* x in t: (t == x).any(), as Tensor.__contains__. */
-static int
-tensor_contains (CrInterp  *interp,
-                 CrValue   *t,
-                 CrValue   *item,
-                 GError   **error)
+int
+cr_torch_tensor_contains (CrInterp  *interp,
+                          CrValue   *t,
+                          CrValue   *item,
+                          GError   **error)
 {
   CrValue *eq = cr_torch_compare (interp, CR_CMP_EQ, t, item, error);
   if (!eq)
@@ -86,22 +86,6 @@ tensor_contains (CrInterp  *interp,
   cr_value_unref (eq);
   return found;
 }
-
-const CrTypeSlots cr_torch_tensor_slots = {
-  .name = "Tensor",
-  .getattr = cr_torch_tensor_getattr,
-  .setattr = cr_torch_tensor_setattr,
-  .binary_op = cr_torch_binary_op,
-  .inplace_op = cr_torch_inplace_op,
-  .unary_op = cr_torch_unary_op,
-  .compare = cr_torch_compare,
-  .contains = tensor_contains,
-  .getitem = cr_torch_tensor_getitem,
-  .setitem = cr_torch_tensor_setitem,
-  .len = cr_torch_tensor_len,
-  .format = cr_torch_tensor_format,
-  .dir = cr_torch_tensor_dir,
-};
 
 void
 cr_torch_tensor_class_install (CrValue *cls)

@@ -12,6 +12,13 @@
 
 G_BEGIN_DECLS
 
+/* A tensor as a value (cr-torch-value.c; new refs). */
+CrValue  *cr_value_new_tensor     (CrTensor *tensor);                  /* refs tensor */
+CrValue  *cr_value_new_tensor_take (CrTensor *tensor);                /* takes the ref */
+/* A tensor (new ref): a tensor value itself, or a Python number wrapped as a 0-d
+ * tensor (is_wrapped_number; int -> int64, float -> float64, bool -> bool). */
+CrTensor *cr_value_to_tensor      (CrValue *v, GError **error);
+
 /* `import torch`, `import torch.nn.functional as F`, `from torch import nn`:
  * the module value (new ref) for a dotted name, or NULL with
  * ModuleNotFoundError "No module named 'os'" for anything outside torch. The
@@ -53,6 +60,12 @@ char     *cr_torch_tensor_format  (CrInterp *interp, CrValue *t, const char *spe
 /* float(t), int(t), bool(t) go through cr_value_to_double etc. */
 /* dir() of a tensor: PyTorch 1.13's names, sorted (static). */
 const char *const *cr_torch_tensor_dir (guint *n_names);
+/* item in t: (t == item).any(), as Tensor.__contains__: 1, 0, -1 with error. */
+int       cr_torch_tensor_contains (CrInterp *interp, CrValue *t, CrValue *item, GError **error);
+/* The name a tensor prints with, "tensor" or, as PyTorch's _str_intern
+ * has it, the name of a script's subclass ("MyTensor([1., 2.])"); torch's
+ * own subclasses (nn.Parameter) print as "tensor". Borrowed. */
+const char *cr_torch_tensor_print_name (CrValue *tensor);
 /* All of the above as torch.Tensor's type slots (cr-type-slots.h), which
  * the runtime calls. */
 extern const struct _CrTypeSlots cr_torch_tensor_slots;

@@ -1,10 +1,10 @@
 /* cr-value-repr.c — repr() and str() exactly as Python prints them: float
  * reprs, quoted strings, containers (with "[...]" for a container that holds
  * itself), torch.Size, classes and instances (a user's __repr__/__str__),
- * exceptions, functions, and tensors through cr_tensor_format. */
+ * exceptions, functions, and values with type slots (tensors) through their
+ * repr slot. */
 #include "cr-interp-private.h"
 #include "cr-pyformat.h"
-#include "cr-tensor-format.h"
 
 #include <string.h>
 
@@ -194,16 +194,6 @@ repr_container (CrInterp  *interp,
   return ok;
 }
 
-static const CrPrintOptions *
-print_options (CrInterp       *interp,
-               CrPrintOptions *fallback)
-{
-  if (interp)
-    return &interp->print_options;
-  cr_print_options_init_default (fallback);
-  return fallback;
-}
-
 static gboolean
 repr_into (CrInterp  *interp,
            CrValue   *v,
@@ -292,8 +282,8 @@ repr_into (CrInterp  *interp,
             }
           g_string_append_printf (out, "<built-in method %s of %s object at ",
                                   v->u.native.name, cr_value_type_name (self));
-          append_address (out, self->kind == CR_VALUE_TENSOR ? (gconstpointer) self->u.tensor
-                                                              : (gconstpointer) self);
+          const CrTypeSlots *slots = cr_value_slots (self);
+          append_address (out, slots ? slots->identity (self) : (gconstpointer) self);
           g_string_append_c (out, '>');
         }
       return TRUE;
@@ -354,9 +344,7 @@ repr_into (CrInterp  *interp,
           return FALSE;
         if (handled)
           return TRUE;
-        CrPrintOptions fallback;
-        char *s = cr_tensor_format_named (v->u.tensor, print_options (interp, &fallback),
-                                          cr_object_tensor_print_name (v));
+        char *s = cr_binding.tensor_slots->repr (interp, v);
         g_string_append (out, s);
         g_free (s);
         return TRUE;

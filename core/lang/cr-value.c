@@ -7,12 +7,9 @@
  * interpreter and thread, so their counts are never touched. Other values
  * belong to one thread at a time and are counted without atomics, as in
  * CPython. */
-#include "cr-cuda.h"
 #include "cr-interp-private.h"
 #include "cr-pyformat.h"
-#include "cr-storage.h"
-#include "cr-tensor-format.h"
-#include "cr-tensor.h"
+#include "cr-memory.h"
 
 #include <math.h>
 #include <string.h>
@@ -371,20 +368,6 @@ cr_value_new_dict (void)
 }
 
 CrValue *
-cr_value_new_tensor (CrTensor *tensor)
-{
-  return cr_value_new_tensor_take (cr_tensor_ref (tensor));
-}
-
-CrValue *
-cr_value_new_tensor_take (CrTensor *tensor)
-{
-  CrValue *v = value_alloc (CR_VALUE_TENSOR);
-  v->u.tensor = tensor;
-  return v;
-}
-
-CrValue *
 cr_value_new_native (const char   *name,
                      CrNativeFunc  fn,
                      CrValue      *self,
@@ -532,7 +515,7 @@ value_free (CrValue *v)
       g_hash_table_unref (v->u.module.attrs);
       break;
     case CR_VALUE_TENSOR:
-      cr_tensor_unref (v->u.tensor);
+      cr_binding.tensor_slots->free_payload (v);
       break;
     case CR_VALUE_OBJECT:
       if (v->u.object.type->destroy)
@@ -687,7 +670,7 @@ value_hash (gconstpointer p)
         return h;
       }
     case CR_VALUE_TENSOR:
-      return g_direct_hash (v->u.tensor);
+      return g_direct_hash (cr_binding.tensor_slots->identity (v));
     case CR_VALUE_OBJECT:
       if (v->u.object.type->identity)
         return g_direct_hash (v->u.object.type->identity (v));
@@ -929,14 +912,7 @@ cr_value_as_index (CrValue *v,
       *out = v->u.b;
       return TRUE;
     case CR_VALUE_TENSOR:
-      {
-        CrTensor *t = v->u.tensor;
-        if (t->numel != 1 || t->ndim != 0 || t->dtype == CR_DTYPE_FLOAT32
-            || t->dtype == CR_DTYPE_FLOAT64)
-          return FALSE;
-        *out = cr_tensor_read_flat_int (t, 0);
-        return TRUE;
-      }
+      return cr_binding.tensor_slots->as_index (v, out);
     default:
       return FALSE;
     }
@@ -1131,7 +1107,7 @@ cr_value_type_name (CrValue *v)
     case CR_VALUE_TENSOR:
       {
         CrValue *cls = cr_object_script_class (v);   /* nn.Parameter */
-        return cls ? cls->u.cls.name : "Tensor";
+        return cls ? cls->u.cls.name : cr_binding.tensor_slots->name;
       }
     case CR_VALUE_OBJECT:
       if (v->u.object.type == &cr_seq_view_type)
@@ -1146,22 +1122,6 @@ gboolean
 cr_value_is_number (CrValue *v)
 {
   return v->kind == CR_VALUE_BOOL || v->kind == CR_VALUE_INT || v->kind == CR_VALUE_FLOAT;
-}
-
-static gboolean
-tensor_truthy (CrTensor  *t,
-               gboolean  *out,
-               GError   **error)
-{
-  if (t->numel == 1)
-    {
-      *out = cr_tensor_read_flat (t, 0) != 0.0;
-      return TRUE;
-    }
-  g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
-                       t->numel == 0 ? "Boolean value of Tensor with no values is ambiguous"
-                                     : "Boolean value of Tensor with more than one value is ambiguous");
-  return FALSE;
 }
 
 gboolean
@@ -1181,7 +1141,7 @@ cr_value_truthy (CrInterp  *interp,
     case CR_VALUE_TUPLE:  *out = v->u.seq.items->len != 0; return TRUE;
     case CR_VALUE_DICT:   *out = cr_dict_len (v) != 0; return TRUE;
     case CR_VALUE_RANGE:  *out = cr_range_len (v) != 0; return TRUE;
-    case CR_VALUE_TENSOR: return tensor_truthy (v->u.tensor, out, error);
+    case CR_VALUE_TENSOR: return cr_binding.tensor_slots->truthy (v, out, error);
     case CR_VALUE_OBJECT:
       if (v->u.object.type == &cr_seq_view_type
           && ((CrSeqView *) v->u.object.data)->wrapped)
@@ -1351,7 +1311,8 @@ value_equal_depth (CrValue *a,
         return n == 1 || a->u.range.step == b->u.range.step;
       }
     case CR_VALUE_TENSOR:
-      return b->kind == CR_VALUE_TENSOR && a->u.tensor == b->u.tensor;
+      return b->kind == CR_VALUE_TENSOR
+             && cr_binding.tensor_slots->identity (a) == cr_binding.tensor_slots->identity (b);
     case CR_VALUE_NATIVE:
       return b->kind == CR_VALUE_NATIVE && a->u.native.fn == b->u.native.fn
              && a->u.native.self == b->u.native.self && a->u.native.data == b->u.native.data;
@@ -1378,21 +1339,6 @@ cr_value_equal (CrValue *a,
 
 /* ---- conversions ----------------------------------------------------------------- */
 
-static gboolean
-tensor_scalar (CrTensor *t,
-               double   *out,
-               GError  **error)
-{
-  if (t->numel != 1)
-    {
-      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_VALUE_ERROR,
-                           "only one element tensors can be converted to Python scalars");
-      return FALSE;
-    }
-  *out = cr_tensor_read_flat (t, 0);
-  return TRUE;
-}
-
 gboolean
 cr_value_to_double (CrValue  *v,
                     double   *out,
@@ -1403,7 +1349,7 @@ cr_value_to_double (CrValue  *v,
     case CR_VALUE_BOOL:   *out = v->u.b; return TRUE;
     case CR_VALUE_INT:    *out = (double) v->u.i; return TRUE;
     case CR_VALUE_FLOAT:  *out = v->u.f; return TRUE;
-    case CR_VALUE_TENSOR: return tensor_scalar (v->u.tensor, out, error);
+    case CR_VALUE_TENSOR: return cr_binding.tensor_slots->to_double (v, out, error);
     default:
       g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
                    "must be real number, not %s", cr_value_type_name (v));
@@ -1422,17 +1368,13 @@ cr_value_to_int (CrValue  *v,
     case CR_VALUE_INT:  *out = v->u.i; return TRUE;
     case CR_VALUE_TENSOR:
       {
-        CrTensor *t = v->u.tensor;
-        if (!cr_dtype_is_floating (t->dtype))
+        GError *local = NULL;
+        if (cr_binding.tensor_slots->to_int (v, out, &local))
+          return TRUE;
+        if (local)
           {
-            if (t->numel != 1)
-              {
-                g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_VALUE_ERROR,
-                                     "only one element tensors can be converted to Python scalars");
-                return FALSE;
-              }
-            *out = cr_tensor_read_flat_int (t, 0);
-            return TRUE;
+            g_propagate_error (error, local);
+            return FALSE;
           }
       }
       G_GNUC_FALLTHROUGH;
@@ -1453,41 +1395,12 @@ cr_value_to_bool (CrValue  *v,
     case CR_VALUE_BOOL: *out = v->u.b; return TRUE;
     case CR_VALUE_INT:  *out = v->u.i != 0; return TRUE;
     case CR_VALUE_TENSOR:
-      return tensor_truthy (v->u.tensor, out, error);
+      return cr_binding.tensor_slots->truthy (v, out, error);
     default:
       g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
                    "expected bool, not %s", cr_value_type_name (v));
       return FALSE;
     }
-}
-
-CrTensor *
-cr_value_to_tensor (CrValue  *v,
-                    GError  **error)
-{
-  CrTensor *t;
-  switch (v->kind)
-    {
-    case CR_VALUE_TENSOR:
-      return cr_tensor_ref (v->u.tensor);
-    case CR_VALUE_BOOL:
-      t = cr_tensor_new_scalar (v->u.b, CR_DTYPE_BOOL);
-      break;
-    case CR_VALUE_INT:
-      t = cr_tensor_new_scalar ((double) v->u.i, CR_DTYPE_INT64);
-      if (v->u.i > (G_GINT64_CONSTANT (1) << 53) || v->u.i < -(G_GINT64_CONSTANT (1) << 53))
-        *(gint64 *) cr_tensor_data (t) = v->u.i;
-      break;
-    case CR_VALUE_FLOAT:
-      t = cr_tensor_new_scalar (v->u.f, CR_DTYPE_FLOAT64);
-      break;
-    default:
-      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
-                   "expected Tensor as argument, but got %s", cr_value_type_name (v));
-      return NULL;
-    }
-  t->is_wrapped_number = 1;
-  return t;
 }
 
 gboolean

@@ -98,7 +98,7 @@ struct _CrValue {
                               * dict, which the script may change (cr-object.c) */
     } instance;                                                  /* owned */
     struct { char *name; GHashTable *attrs; } module;            /* owned */
-    CrTensor *tensor;                                            /* owned */
+    CrTensor *tensor;       /* owned; opaque here: the torch binding's (cr-binding.h) */
     struct { const CrObjectType *type; gpointer data; } object;
   } u;
 };
@@ -149,8 +149,6 @@ CrValue  *cr_value_new_tuple     (CrValue *const *items, guint n);   /* refs ite
 /* torch.Size([..]) */
 CrValue  *cr_value_new_size      (const gint64 *shape, int ndim);
 CrValue  *cr_value_new_dict      (void);
-CrValue  *cr_value_new_tensor    (CrTensor *tensor);                  /* refs tensor */
-CrValue  *cr_value_new_tensor_take (CrTensor *tensor);               /* takes the ref */
 CrValue  *cr_value_new_native    (const char *name, CrNativeFunc fn, CrValue *self,
                                   gpointer data);
 CrValue  *cr_value_new_object    (const CrObjectType *type, gpointer data); /* takes data */
@@ -221,8 +219,8 @@ gboolean  cr_value_is_number     (CrValue *v);   /* bool, int, float */
 /* Python truthiness (tensors: one element or RuntimeError "Boolean value of
  * Tensor with more than one value is ambiguous"). */
 gboolean  cr_value_truthy        (CrInterp *interp, CrValue *v, gboolean *out, GError **error);
-/* repr() and str() exactly as Python prints them (tensors through
- * cr_tensor_format). New strings. */
+/* repr() and str() exactly as Python prints them (a value with type slots,
+ * a tensor, through its repr slot). New strings. */
 char     *cr_value_repr          (CrInterp *interp, CrValue *v, GError **error);
 char     *cr_value_str           (CrInterp *interp, CrValue *v, GError **error);
 /* == between non-tensors (tensors compare elementwise in the torch layer). */
@@ -232,9 +230,6 @@ gboolean  cr_value_equal         (CrValue *a, CrValue *b);
 gboolean  cr_value_to_double     (CrValue *v, double *out, GError **error);   /* bool/int/float, 1-element tensor */
 gboolean  cr_value_to_int        (CrValue *v, gint64 *out, GError **error);   /* bool/int, int tensor */
 gboolean  cr_value_to_bool       (CrValue *v, gboolean *out, GError **error);
-/* A tensor (new ref): a tensor value itself, or a Python number wrapped as a 0-d
- * tensor (is_wrapped_number; int -> int64, float -> float64, bool -> bool). */
-CrTensor *cr_value_to_tensor     (CrValue *v, GError **error);
 /* A shape from (2, 3) / [2, 3] / torch.Size / the varargs 2, 3. */
 gboolean  cr_value_to_shape      (CrValue *const *args, guint n_args, gint64 *out_shape,
                                   int *out_ndim, GError **error);

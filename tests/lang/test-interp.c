@@ -6,8 +6,10 @@
  *
  * Every expected output below was printed by /usr/bin/python3 (3.11.2 with
  * PyTorch 1.13) running the same script. */
+#include "cr-interp.h"
 #include "cr-interp-private.h"
 #include "cr-node.h"
+#include "cr-tensor.h"
 
 #include <pthread.h>
 #include <string.h>

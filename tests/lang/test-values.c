@@ -2,7 +2,11 @@
  * equality and hashing across int/float/bool, insertion-ordered dicts,
  * truthiness, slices, conversions for natives and cr_args_parse's errors.
  * Every expected string was printed by /usr/bin/python3 (3.11). */
+#include "cr-interp.h"
 #include "cr-interp-private.h"
+#include "cr-storage.h"
+#include "cr-tensor.h"
+#include "cr-torch.h"
 
 #include <math.h>
 

@@ -1,4 +1,4 @@
-/* cr-backward-record.c — what the engine does during each backward call,
+/* cr-torch-backward-record.c — what the engine does during each backward call,
  * kept for the window (CrBackwardRecord / CrStepRecord) and printed for
  * `chainrule run --trace-backward`.
  *
@@ -28,6 +28,8 @@
  * A tensor is named after the variable it was first bound to; an unnamed
  * intermediate after the expression that made it, "(w3*b)". */
 #include "cr-interp-private.h"
+#include "cr-torch-private.h"
+#include "cr-torch-state.h"
 #include "cr-node.h"
 #include "cr-op-table.h"
 
@@ -64,10 +66,11 @@ node_label_free (gpointer data)
 static GHashTable *
 labels (CrInterp *self)
 {
-  if (!self->node_labels)
-    self->node_labels = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
-                                               node_label_free);
-  return self->node_labels;
+  CrTorchState *state = cr_torch_state (self);
+  if (!state->node_labels)
+    state->node_labels = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                                node_label_free);
+  return state->node_labels;
 }
 
 /* The text a span covers (first line only, with an ellipsis past it). */
@@ -149,7 +152,8 @@ output_label (CrInterp *self,
       const char *name = cr_tensor_get_name (node->variable);
       return g_strdup (name ? name : "leaf");
     }
-  NodeLabel *l = self->node_labels ? g_hash_table_lookup (self->node_labels, node) : NULL;
+  GHashTable *node_labels = cr_torch_state (self)->node_labels;
+  NodeLabel *l = node_labels ? g_hash_table_lookup (node_labels, node) : NULL;
   const char *base = l && l->sequence_nr == node->sequence_nr ? l->label : NULL;
   if (!base)
     return output_nr ? g_strdup_printf ("[%s:%u]", cr_node_name (node), output_nr)
@@ -163,7 +167,7 @@ format_tensor (CrInterp *self,
 {
   if (!t)
     return g_strdup ("None");
-  return cr_tensor_format (t, &self->print_options);
+  return cr_tensor_format (t, cr_interp_get_print_options (self));
 }
 
 /* Appends prefix then text, indenting text's continuation lines under its
@@ -636,7 +640,7 @@ cr_interp_backward_begin (CrInterp        *self,
     return NULL;
   CrBackwardRun *run = g_new0 (CrBackwardRun, 1);
   run->interp = self;
-  run->number = ++self->n_backward_calls;
+  run->number = ++cr_torch_state (self)->n_backward_calls;
   const CrSpan *span = self->frame && self->frame->stmt ? &self->frame->stmt->span : NULL;
 
   if (n_roots > 0 && roots[0])
@@ -660,7 +664,7 @@ cr_interp_backward_begin (CrInterp        *self,
         if (roots[i])
           g_ptr_array_add (r->roots, cr_tensor_ref (roots[i]));
       r->steps = g_ptr_array_new_with_free_func (step_record_free);
-      g_ptr_array_add (self->records, r);
+      g_ptr_array_add (cr_torch_state (self)->records, r);
       run->record = r;
       run->saved = describe_graph (roots, n_roots);
     }
@@ -698,22 +702,23 @@ cr_interp_backward_end (CrInterp *self,
 guint
 cr_interp_get_n_backward_records (CrInterp *self)
 {
-  return self->records->len;
+  return cr_torch_state (self)->records->len;
 }
 
 const CrBackwardRecord *
 cr_interp_get_backward_record (CrInterp *self,
                                guint     i)
 {
-  g_return_val_if_fail (i < self->records->len, NULL);
-  return self->records->pdata[i];
+  GPtrArray *records = cr_torch_state (self)->records;
+  g_return_val_if_fail (i < records->len, NULL);
+  return records->pdata[i];
 }
 
 void
-cr_backward_records_free (CrInterp *self)
+cr_backward_records_free (CrTorchState *state)
 {
-  for (guint i = 0; i < self->records->len; i++)
-    backward_record_free (self->records->pdata[i]);
-  g_ptr_array_set_size (self->records, 0);
-  g_clear_pointer (&self->node_labels, g_hash_table_unref);
+  for (guint i = 0; i < state->records->len; i++)
+    backward_record_free (state->records->pdata[i]);
+  g_ptr_array_set_size (state->records, 0);
+  g_clear_pointer (&state->node_labels, g_hash_table_unref);
 }

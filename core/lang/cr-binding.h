@@ -1,0 +1,57 @@
+/* cr-binding.h — what the layer on top of the runtime supplies to it. The
+ * runtime (values, calls, classes, the interpreter) names no torch function:
+ * it calls these, which the torch binding defines (cr-torch-binding.c), as
+ * CPython's core calls the modules of its inittab. A build of the runtime
+ * with another binding would define another cr_binding.
+ *
+ * Every hook is required; refs and errors as cr-type-slots.h says. */
+#pragma once
+
+#include "cr-value.h"
+#include "cr-ast.h"
+#include "cr-type-slots.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  /* What a CR_VALUE_TENSOR does. */
+  const CrTypeSlots *tensor_slots;
+  /* The binding's own state in each interpreter (print options, the
+   * random generator, the backward records): made with it, freed with it;
+   * cr_interp_get_binding_state returns it. */
+  gpointer  (*state_new)   (CrInterp *interp);
+  void      (*state_free)  (gpointer state);
+  /* Around each run on its thread: the thread's state as a fresh process
+   * has it (grad mode, the default device), and back again. */
+  void      (*run_begin)   (CrInterp *interp);
+  void      (*run_end)     (CrInterp *interp);
+  /* `import NAME` of a module the binding owns (cr_interp_import asks it
+   * for names under owns_module's prefix): new ref, or NULL with error. */
+  gboolean  (*owns_module) (const char *dotted_name);
+  CrValue  *(*import)      (CrInterp *interp, const char *dotted_name, GError **error);
+  /* The script statement that runs now (NULL: none), so that what it makes
+   * (graph nodes) remembers its line. Called for every statement. */
+  void      (*statement)   (const CrSpan *span);
+  /* v, the value of expression node n, was just computed (only while
+   * CrInterp.labels_enabled): names for the graph's nodes. */
+  void      (*note_value)  (CrInterp *interp, CrValue *v, const CrAstNode *n);
+  /* `name = v` in the script's own code, v a value with slots. */
+  void      (*bind_name)   (CrInterp *interp, CrValue *v, const char *name);
+} CrBinding;
+
+extern const CrBinding cr_binding;
+
+/* What the runtime offers its binding besides cr-interp.h: the module
+ * imported under dotted_name (borrowed), NULL when not imported yet. */
+CrValue  *cr_interp_loaded_module (CrInterp *interp, const char *dotted_name);
+/* The binding's state in interp (state_new's). */
+gpointer  cr_interp_get_binding_state (CrInterp *interp);
+
+/* The slots of a value kind the runtime holds as a handle, or NULL. */
+static inline const CrTypeSlots *
+cr_value_slots (CrValue *v)
+{
+  return v->kind == CR_VALUE_TENSOR ? cr_binding.tensor_slots : NULL;
+}
+
+G_END_DECLS

@@ -1,0 +1,123 @@
+/* cr-torch-binding.c — the torch layer as the runtime's binding
+ * (cr-binding.h): torch.Tensor's slots, the torch modules, the state the
+ * layer keeps in each interpreter, and what each run and statement mean
+ * to autograd (grad mode, the default device, the span graph nodes get). */
+#include "cr-torch-private.h"
+#include "cr-binding.h"
+#include "cr-cuda.h"
+#include "cr-grad-mode.h"
+#include "cr-interp-private.h"
+#include "cr-random.h"
+#include "cr-torch-state.h"
+
+#include <string.h>
+
+/* The seed each run starts from: default_rng_seed_val of PyTorch's sources.
+ * (PyTorch seeds a fresh process from /dev/urandom; a fixed seed shows the
+ * same numbers in every run of a script, in the window and headless.) */
+#define DEFAULT_SEED G_GUINT64_CONSTANT (67280421310721)
+
+static gpointer
+state_new (CrInterp *interp)
+{
+  (void) interp;
+  CrTorchState *state = g_new0 (CrTorchState, 1);
+  cr_print_options_init_default (&state->print_options);
+  state->records = g_ptr_array_new ();
+  return state;
+}
+
+static void
+state_free (gpointer data)
+{
+  CrTorchState *state = data;
+  cr_backward_records_free (state);
+  g_ptr_array_unref (state->records);
+  cr_generator_free (state->generator);
+  g_free (state);
+}
+
+CrPrintOptions *
+cr_interp_get_print_options (CrInterp *self)
+{
+  return &cr_torch_state (self)->print_options;
+}
+
+struct _CrGenerator *
+cr_interp_get_generator (CrInterp *self)
+{
+  CrTorchState *state = cr_torch_state (self);
+  if (!state->generator)
+    state->generator = cr_generator_new (DEFAULT_SEED);
+  return state->generator;
+}
+
+/* Every run starts from a fresh thread's state, whatever the last script on
+ * this thread left (the window's worker runs one script after another):
+ * grad mode on (torch.set_grad_enabled(False) is not undone by the script),
+ * and factory functions (torch.zeros, ...) putting new tensors on the run's
+ * device (`chainrule run --device cuda`). Print options, the generator and
+ * the warning registry belong to the CrInterp, made fresh for each run. */
+static void
+run_begin (CrInterp *interp)
+{
+  cr_grad_mode_reset_thread ();
+  cr_device_set_default (cr_interp_get_default_device (interp));
+}
+
+/* And the thread goes back as it was found. */
+static void
+run_end (CrInterp *interp)
+{
+  (void) interp;
+  cr_grad_mode_reset_thread ();
+}
+
+static gboolean
+owns_module (const char *dotted)
+{
+  return strcmp (dotted, "torch") == 0 || g_str_has_prefix (dotted, "torch.");
+}
+
+static void
+statement (const CrSpan *span)
+{
+  cr_autograd_set_current_span (span);
+}
+
+static void
+note_value (CrInterp        *interp,
+            CrValue         *v,
+            const CrAstNode *n)
+{
+  if (v->kind == CR_VALUE_TENSOR)
+    cr_backward_labels_note_expr (interp, v->u.tensor, n);
+}
+
+/* `x = ...`: the tensor takes the first name it is bound to (the graph's
+ * and the trace's name for it). */
+static void
+bind_name (CrInterp   *interp,
+           CrValue    *v,
+           const char *name)
+{
+  if (v->kind != CR_VALUE_TENSOR)
+    return;
+  if (v->u.tensor->name == NULL)
+    cr_tensor_set_name (v->u.tensor, name);
+  if (G_UNLIKELY (interp->labels_enabled))
+    cr_backward_labels_note_binding (interp, v->u.tensor, name);
+}
+
+const CrBinding cr_binding = {
+  .tensor_slots = &cr_torch_tensor_slots,
+  .state_new = state_new,
+  .state_free = state_free,
+  .run_begin = run_begin,
+  .run_end = run_end,
+  .owns_module = owns_module,
+  .import = cr_torch_import,
+  .statement = statement,
+  .note_value = note_value,
+  .bind_name = bind_name,
+};

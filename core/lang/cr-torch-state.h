@@ -1,0 +1,39 @@
+/* cr-torch-state.h — what the torch binding keeps in each interpreter
+ * (CrBinding.state_new): the print options torch.set_printoptions
+ * changes, the generator behind torch.manual_seed, and the backward
+ * records with the labels of graph nodes (cr-backward-record.c). */
+#pragma once
+
+#include "cr-interp.h"
+#include "cr-tensor-format.h"
+
+G_BEGIN_DECLS
+
+typedef struct _CrBackwardRun CrBackwardRun;
+
+typedef struct {
+  CrPrintOptions       print_options;
+  struct _CrGenerator *generator;     /* owned, made when first asked for */
+  GHashTable          *node_labels;   /* CrNode* -> label (owned), NULL until one */
+  GPtrArray           *records;       /* CrBackwardRecord* (owned) */
+  guint                n_backward_calls;
+} CrTorchState;
+
+static inline CrTorchState *
+cr_torch_state (CrInterp *interp)
+{
+  extern gpointer cr_interp_get_binding_state (CrInterp *interp);
+  return cr_interp_get_binding_state (interp);
+}
+
+/* cr-backward-record.c */
+void      cr_backward_labels_note_binding (CrInterp        *self,
+                                           CrTensor        *tensor,
+                                           const char      *name);
+void      cr_backward_labels_note_expr    (CrInterp        *self,
+                                           CrTensor        *tensor,
+                                           const CrAstNode *expr);
+/* Frees the records and labels (not the array). */
+void      cr_backward_records_free        (CrTorchState    *state);
+
+G_END_DECLS
