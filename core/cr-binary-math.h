@@ -154,6 +154,33 @@ cr_fmod_i (int64_t a,
     if (isinf (a) && a == b)                                                  \
       return a;                                                               \
     return m + log1p##S (exp2##S (-fabs##S (a - b))) * (T) 1.4426950408889634; \
+  }                                                                           \
+                                                                              \
+  /* PyTorch's scalar maximum/minimum (NaN propagates, else std::max,        \
+   * which keeps a on a tie: max(-0, 0) is -0) and fmax/fmin (NaN only       \
+   * where both are; a tie keeps a) */                                        \
+  CR_BINARY_MATH T                                                            \
+  cr_maximum##S (T a, T b)                                                    \
+  {                                                                           \
+    return a != a ? a : b != b ? b : a < b ? b : a;                           \
+  }                                                                           \
+                                                                              \
+  CR_BINARY_MATH T                                                            \
+  cr_minimum##S (T a, T b)                                                    \
+  {                                                                           \
+    return a != a ? a : b != b ? b : b < a ? b : a;                           \
+  }                                                                           \
+                                                                              \
+  CR_BINARY_MATH T                                                            \
+  cr_fmax##S (T a, T b)                                                       \
+  {                                                                           \
+    return a >= b || b != b ? a : b;                                          \
+  }                                                                           \
+                                                                              \
+  CR_BINARY_MATH T                                                            \
+  cr_fmin##S (T a, T b)                                                       \
+  {                                                                           \
+    return a <= b || b != b ? a : b;                                          \
   }
 
 CR_DEFINE_BINARY_FLOAT_MATH (float, f)

@@ -11,6 +11,7 @@
  * off. Broadcast gradients are summed back to each input's shape by the
  * engine, as in PyTorch. */
 #include "cr-ops-private.h"
+#include "cr-ops-nnf.h"
 
 #include "cr-error.h"
 #include "cr-grad-mode.h"
@@ -68,14 +69,14 @@ fx_unary (Fx *fx, CrOpId op, CrTensor *a)
   return fx_keep (fx, cr_unary (op, a, &fx->err));
 }
 
-/* a OP n with a number: the row's .Scalar op (MulBackward1, DivBackward1),
- * as a C++ formula's `grad * 2` records in PyTorch. */
+/* a OP n with a number: the row's .Scalar op (MulBackward1, DivBackward1,
+ * AddBackward1), as a C++ formula's `grad * 2` records in PyTorch. */
 G_GNUC_UNUSED static CrTensor *
 fx_number (Fx *fx, CrOpId op, CrTensor *a, double n)
 {
   if (fx->err != NULL || a == NULL)
     return NULL;
-  return fx_keep (fx, op == CR_OP_ADD ? cr_ops_add_number (a, n, &fx->err)
+  return fx_keep (fx, op == CR_OP_ADD ? cr_add_scalar (a, n, &fx->err)
                                       : cr_binary_number (op, a, n, &fx->err));
 }
 
@@ -141,6 +142,18 @@ fx_where (Fx *fx, CrTensor *mask, CrTensor *a, CrTensor *b)
   return fx_keep (fx, cr_where (mask, a, b, &fx->err));
 }
 
+/* t.masked_fill(mask, n): MaskedFillBackward0 */
+G_GNUC_UNUSED static CrTensor *
+fx_masked_fill (Fx *fx, CrTensor *t, CrTensor *mask, double n)
+{
+  g_autoptr(CrTensor) number = NULL;
+
+  if (fx->err != NULL || t == NULL || mask == NULL)
+    return NULL;
+  number = cr_ops_wrap_number (n, FALSE);
+  return fx_keep (fx, cr_masked_fill (t, mask, number, &fx->err));
+}
+
 /* at::zeros({}, grad.options()) */
 G_GNUC_UNUSED static CrTensor *
 fx_zero (Fx *fx)
@@ -183,6 +196,8 @@ fx_zeros (Fx *fx)
 #define KN(OP, a, n)       fx_kernel_number (fx, CR_BINARY_##OP, (a), (n))
 #define KU(OP, a)          fx_kernel_unary (fx, CR_UNARY_##OP, (a))
 #define OR(a, b)           fx_kernel (fx, CR_BINARY_LOGICAL_OR, (a), (b))
+#define AND(a, b)          fx_kernel (fx, CR_BINARY_LOGICAL_AND, (a), (b))
+#define MASKED_FILL(t, m, n) fx_masked_fill (fx, (t), (m), (n))
 #define ZERO()             fx_zero (fx)
 #define ZEROS()            fx_zeros (fx)
 
@@ -220,6 +235,8 @@ enum { SAVE_NEVER, SAVE_ALWAYS, SAVE_FOR_A, SAVE_FOR_B };
 #undef KN
 #undef KU
 #undef OR
+#undef AND
+#undef MASKED_FILL
 #undef ZERO
 #undef ZEROS
 

@@ -402,6 +402,39 @@ test_unary_rows (void)
   }
 }
 
+/* Every row of cr-binary-ops.def (and its op(a, number) twin), gradcheck
+ * and gradgradcheck over the shapes of check_binary_shapes, on operands in
+ * [0.5, 2]: inside every row's domain (xlogy's b > 0), ties unlikely. */
+#define CR_BINARY_OP(ID, ...)                                                            \
+  static CrTensor *brow_##ID (CrTensor *a, CrTensor *b, GError **e)                     \
+  {                                                                                     \
+    return cr_binary (CR_OP_##ID, a, b, e);                                             \
+  }                                                                                     \
+  static CrTensor *brow_number_##ID (CrTensor *a, GError **e)                           \
+  {                                                                                     \
+    return cr_binary_number (CR_OP_##ID, a, 0.75, e);                                   \
+  }
+#include "cr-binary-ops.def"
+
+static void
+test_binary_rows (void)
+{
+  static const struct { CrOpId id; Op2 op; Op1 number_op; } rows[] = {
+#define CR_BINARY_OP(ID, ...) { CR_OP_##ID, brow_##ID, brow_number_##ID },
+#include "cr-binary-ops.def"
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      g_autoptr(CrTensor) x = rnd (S23, 2, 0.5, 2, 900 + i);
+
+      if (g_test_verbose ())
+        g_test_message ("%s", cr_op_info (rows[i].id)->name);
+      check_binary_shapes (rows[i].op, 0.5, 2, 800 + 10 * i);
+      checkgg1 (rows[i].number_op, x);
+    }
+}
+
 static CrTensor *hardtanh_default (CrTensor *x, GError **e) { return cr_unary (CR_OP_HARDTANH, x, e); }
 static CrTensor *
 relu6 (CrTensor *x, GError **e)
@@ -799,6 +832,7 @@ main (int    argc,
   g_test_add_func ("/core/gradcheck/where", test_where);
   g_test_add_func ("/core/gradcheck/unary", test_unary);
   g_test_add_func ("/core/gradcheck/unary-rows", test_unary_rows);
+  g_test_add_func ("/core/gradcheck/binary-rows", test_binary_rows);
   g_test_add_func ("/core/gradcheck/hardtanh", test_hardtanh);
   g_test_add_func ("/core/gradcheck/clamp", test_clamp);
   g_test_add_func ("/core/gradcheck/fused-backward", test_fused_backward);
