@@ -10,12 +10,22 @@
 /* The row functions of every op of cr-unary-ops.def, one per dtype; the
  * table below refers to all four, cr_kernel_unary calls only those of the
  * dtypes its rule computes in (the others compute NONE, a 0). A row's
- * parameters come in the row function's ctx (CR_UNARY_MAX_PARAMS doubles;
- * o is restrict, so the compiler reads them once). */
+ * parameters come in the row function's ctx (CR_UNARY_MAX_PARAMS doubles):
+ * each expression is a function of v and P0..P2, called with all three read
+ * from ctx, so that the reads are unconditional (hoisted out of the loop)
+ * and a select such as leaky_relu's still vectorises. */
 #define NONE ((void) v, 0)
-#define P0 (((const double *) ctx)[0])
-#define P1 (((const double *) ctx)[1])
-#define P2 (((const double *) ctx)[2])
+#define P0 p0_
+#define P1 p1_
+#define P2 p2_
+#define PARAMS_OF_CTX ((const double *) ctx)[0], ((const double *) ctx)[1], \
+                      ((const double *) ctx)[2]
+#define EXPR_FUNC(name, TO, TI, EXPR)                                           \
+  static inline __attribute__ ((always_inline)) TO                             \
+  name (TI v, double p0_, double p1_, double p2_)                              \
+  {                                                                            \
+    return (EXPR);                                                             \
+  }
 #define ROW_ATTRS_VEC      CR_VEC_CLONES
 #define ROW_ATTRS_SCALAR
 #define ROW_ATTRS_CPU_ONLY
@@ -28,10 +38,18 @@
 #define OUT_LOGICAL(T)         guint8
 
 #define CR_UNARY_OP(ID, name, alias, rule, errors, vec, F, D, I, B, ...)                \
-  CR_DEFINE_MAP_ROW (ROW_ATTRS_##vec, f_##ID, OUT_##rule (float), float, F)             \
-  CR_DEFINE_MAP_ROW (ROW_ATTRS_##vec, d_##ID, OUT_##rule (double), double, D)           \
-  CR_DEFINE_MAP_ROW (ROW_ATTRS_SCALAR, i_##ID, OUT_##rule (int64_t), int64_t, I)        \
-  CR_DEFINE_MAP_ROW (ROW_ATTRS_SCALAR, b_##ID, OUT_##rule (uint8_t), uint8_t, B)
+  EXPR_FUNC (fx_##ID, OUT_##rule (float), float, F)                                     \
+  EXPR_FUNC (dx_##ID, OUT_##rule (double), double, D)                                   \
+  EXPR_FUNC (ix_##ID, OUT_##rule (int64_t), int64_t, I)                                 \
+  EXPR_FUNC (bx_##ID, OUT_##rule (uint8_t), uint8_t, B)                                 \
+  CR_DEFINE_MAP_ROW (ROW_ATTRS_##vec, f_##ID, OUT_##rule (float), float,                \
+                     fx_##ID (v, PARAMS_OF_CTX))                                        \
+  CR_DEFINE_MAP_ROW (ROW_ATTRS_##vec, d_##ID, OUT_##rule (double), double,              \
+                     dx_##ID (v, PARAMS_OF_CTX))                                        \
+  CR_DEFINE_MAP_ROW (ROW_ATTRS_SCALAR, i_##ID, OUT_##rule (int64_t), int64_t,           \
+                     ix_##ID (v, PARAMS_OF_CTX))                                        \
+  CR_DEFINE_MAP_ROW (ROW_ATTRS_SCALAR, b_##ID, OUT_##rule (uint8_t), uint8_t,           \
+                     bx_##ID (v, PARAMS_OF_CTX))
 #define CR_UNARY_KERNEL CR_UNARY_OP
 #include "cr-unary-ops.def"
 
@@ -52,6 +70,8 @@ G_STATIC_ASSERT (CR_DTYPE_BOOL == 0 && CR_DTYPE_INT64 == 1 && CR_DTYPE_FLOAT32 =
 #undef P0
 #undef P1
 #undef P2
+#undef PARAMS_OF_CTX
+#undef EXPR_FUNC
 
 CrTensor *
 cr_kernel_unary (CrUnaryOp        op,
