@@ -131,6 +131,7 @@ G_BEGIN_DECLS
   X (NLL_LOSS2D)          /* NllLoss2DBackward0: nll_loss over (N, C, d...) */ \
   X (CONVOLUTION_INPUT)   /* ConvolutionBackwardBackward0: input grad */ \
   X (CIRCULAR_PAD)        /* CopySlices: F.pad(mode='circular') */ \
+  X (PROD_DIM)            /* ProdBackward1 */                          \
   X (SORT)                /* SortBackward0 */                          \
   X (TOPK)                /* TopkBackward0 */                          \
   X (SCATTER)             /* ScatterBackward0: scatter(dim, index, src) */ \

@@ -255,7 +255,8 @@ NATIVE (native_bce_with_logits)
 
 
 /* Class-index targets must be int64: PyTorch's message names the dtype it
- * found (soft, class-probability targets are not supported here). */
+ * found. cross_entropy also takes class probabilities: a floating target of
+ * the input's shape. */
 static gboolean
 check_target (CrTensor *input,
               CrTensor *target,
@@ -266,12 +267,7 @@ check_target (CrTensor *input,
     return TRUE;
   if (soft_allowed && cr_dtype_is_floating (target->dtype)
       && cr_shape_equal (input->shape, input->ndim, target->shape, target->ndim))
-    {
-      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
-                           "cross_entropy with class-probability targets is not supported by "
-                           "Chainrule");
-      return FALSE;
-    }
+    return TRUE;
   g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
                "expected scalar type Long but found %s", cr_dtype_scalar_name (target->dtype));
   return FALSE;

@@ -475,13 +475,7 @@ reduce (CrInterp       *interp,
     default:
       if (n_dims == 0)
         return cr_torch_wrap (cr_prod (input, error));
-      if (cr_autograd_should_record (&input, 1))
-        {
-          g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
-                               "prod(dim) with gradients is not supported by Chainrule yet");
-          return NULL;
-        }
-      return cr_torch_wrap (cr_kernel_prod (input, dims, n_dims, keepdim, error));
+      return cr_torch_wrap (cr_prod_dim (input, dims[0], keepdim, error));
     }
 }
 

@@ -14,8 +14,11 @@
 /* Where a saved value lives in the node. */
 typedef enum {
   SAVED_TENSOR,        /* a saved tensor's slot (arg) */
-  SAVED_SCALAR,        /* args->scalar[arg] as a Scalar */
+  SAVED_SCALAR,        /* args->scalar[arg] as a Scalar (2, or 2.5) */
+  SAVED_DOUBLE,        /* args->scalar[arg] as a double (2.0) */
   SAVED_SCALAR_OR_ONE, /* args->scalar[arg], 1 when not set (addmm's beta, alpha) */
+  SAVED_SCALAR_OR_NONE,/* args->scalar[arg], None when not set (clamp's bounds) */
+  SAVED_INT,           /* args->ints[arg] (a reduction: 0 none, 1 mean, 2 sum) */
   SAVED_DIMS,          /* args->dims as a tuple; () for all dims */
   SAVED_DIMS_OR_NONE,  /* the same, None unless args->ints[0] says dims were given */
   SAVED_DIM,           /* args->dims[arg] as an int */
@@ -109,6 +112,20 @@ static const SavedName saved_names[] = {
   { CR_OP_TRANSPOSE, "dim0", 0, SAVED_DIM }, { CR_OP_TRANSPOSE, "dim1", 1, SAVED_DIM },
   { CR_OP_UNSQUEEZE, "dim", 0, SAVED_DIM },
   { CR_OP_CAT, "dim", 0, SAVED_DIM },
+  { CR_OP_SELECT, "dim", 0, SAVED_DIM }, { CR_OP_SELECT, "index", 0, SAVED_INT },
+  { CR_OP_SELECT, "self_sizes", 0, SAVED_INPUT_SIZES },
+  { CR_OP_SQUEEZE_DIM, "dim", 0, SAVED_DIM },
+  { CR_OP_SQUEEZE_DIM, "self_sizes", 0, SAVED_INPUT_SIZES },
+  { CR_OP_CLAMP, "self", 0 }, { CR_OP_CLAMP, "min", 0, SAVED_SCALAR_OR_NONE },
+  { CR_OP_CLAMP, "max", 1, SAVED_SCALAR_OR_NONE },
+  /* Losses: the reduction as PyTorch's enum. */
+  { CR_OP_MSE_LOSS, "self", 0 }, { CR_OP_MSE_LOSS, "target", 1 },
+  { CR_OP_MSE_LOSS, "reduction", 0, SAVED_INT },
+  { CR_OP_HUBER_LOSS, "self", 0 }, { CR_OP_HUBER_LOSS, "target", 1 },
+  { CR_OP_HUBER_LOSS, "reduction", 0, SAVED_INT }, { CR_OP_HUBER_LOSS, "delta", 0, SAVED_DOUBLE },
+  { CR_OP_SMOOTH_L1_LOSS, "self", 0 }, { CR_OP_SMOOTH_L1_LOSS, "target", 1 },
+  { CR_OP_SMOOTH_L1_LOSS, "reduction", 0, SAVED_INT },
+  { CR_OP_SMOOTH_L1_LOSS, "beta", 0, SAVED_DOUBLE },
 };
 
 /* The rows of core/cr-unary-ops.def come after CR_OP_LIST's. */
@@ -152,7 +169,7 @@ static CrValue *
 int_tuple (const gint64 *values,
            int           n)
 {
-  CrValue *items[CR_MAX_DIMS];
+  CrValue *items[CR_MAX_DIMS] = { NULL, };
   CrValue *tuple;
 
   for (int i = 0; i < n; i++)
@@ -220,8 +237,14 @@ saved_argument (CrNode          *node,
     {
     case SAVED_SCALAR:
       return scalar_value (args->scalar[arg]);
+    case SAVED_DOUBLE:
+      return cr_value_new_float (args->scalar[arg]);
     case SAVED_SCALAR_OR_ONE:
       return scalar_value (args->has_scalar[arg] ? args->scalar[arg] : 1.0);
+    case SAVED_SCALAR_OR_NONE:
+      return args->has_scalar[arg] ? scalar_value (args->scalar[arg]) : cr_value_none ();
+    case SAVED_INT:
+      return cr_value_new_int (args->ints[arg]);
     case SAVED_DIMS:
       return dims_tuple (args);
     case SAVED_DIMS_OR_NONE:

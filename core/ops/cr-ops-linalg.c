@@ -381,19 +381,17 @@ cr_bmm (CrTensor  *a,
 /* ---- addmm ---------------------------------------------------------------- */
 
 /* t times the node's scalar[which] when one was given (PyTorch's
- * maybe_multiply: the factor 1 records nothing); a new ref. */
+ * maybe_multiply: the factor 1 records nothing, another MulBackward1); a
+ * new ref. */
 static CrTensor *
 maybe_multiply (CrNode    *node,
                 int        which,
                 CrTensor  *t,
                 GError   **error)
 {
-  g_autoptr(CrTensor) factor = NULL;
-
   if (!node->args->has_scalar[which] || node->args->scalar[which] == 1.0)
     return cr_tensor_ref (t);
-  factor = cr_ops_wrap_number (node->args->scalar[which], FALSE);
-  return cr_mul (t, factor, error);
+  return cr_ops_mul_number (t, node->args->scalar[which], error);
 }
 
 /* ADDMM: inputs (bias, a, b); saved[0] a (when b needs grad), saved[1] b

@@ -1323,14 +1323,15 @@ record:
 static CrTensor *
 cross_entropy_soft (CrTensor     *lsm,
                     CrTensor     *target,
+                    CrTensor     *weight,
                     int           class_dim,
                     CrReduction   reduction,
                     GError      **error)
 {
+  g_autoptr(CrTensor) unweighted = NULL;
   g_autoptr(CrTensor) prod = NULL;
   g_autoptr(CrTensor) s = NULL;
   g_autoptr(CrTensor) neg = NULL;
-  g_autoptr(CrTensor) k = NULL;
 
   if (!cr_shape_equal (lsm->shape, lsm->ndim, target->shape, target->ndim))
     {
@@ -1340,9 +1341,33 @@ cross_entropy_soft (CrTensor     *lsm,
                    "size mismatch (got input: %s, target: %s)", is, ts);
       return NULL;
     }
-  prod = cr_mul (lsm, target, error);
-  if (prod == NULL)
+  unweighted = cr_mul (lsm, target, error);
+  if (unweighted == NULL)
     return NULL;
+  if (weight == NULL)
+    prod = g_steal_pointer (&unweighted);
+  else
+    {
+      /* The class weights along the class dim: (1, C, 1, ...). */
+      gint64 shape[CR_MAX_DIMS];
+      g_autoptr(CrTensor) w = NULL;
+
+      if (weight->ndim != 1 || weight->shape[0] != lsm->shape[class_dim])
+        {
+          g_autofree char *ws = cr_shape_to_string (weight->shape, weight->ndim);
+          g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                       "cross_entropy: weight tensor should be defined either for all %"
+                       G_GINT64_FORMAT " classes or no classes but got weight tensor of shape: %s",
+                       lsm->shape[class_dim], ws);
+          return NULL;
+        }
+      for (int d = 0; d < lsm->ndim; d++)
+        shape[d] = d == class_dim ? weight->shape[0] : 1;
+      w = lsm->ndim > 1 ? cr_view (weight, shape, lsm->ndim, error) : cr_tensor_ref (weight);
+      prod = w != NULL ? cr_mul (unweighted, w, error) : NULL;
+      if (prod == NULL)
+        return NULL;
+    }
   if (reduction == CR_REDUCTION_NONE)
     {
       s = cr_sum_dim (prod, &class_dim, 1, FALSE, error);
@@ -1352,8 +1377,8 @@ cross_entropy_soft (CrTensor     *lsm,
   neg = s != NULL ? cr_neg (s, error) : NULL;
   if (neg == NULL || reduction == CR_REDUCTION_SUM)
     return g_steal_pointer (&neg);
-  k = cr_ops_wrap_number ((double) (lsm->numel / lsm->shape[class_dim]), FALSE);
-  return cr_div (neg, k, error);
+  /* At C++'s tensor / int: DivBackward1. */
+  return cr_binary_number (CR_OP_DIV, neg, (double) (lsm->numel / lsm->shape[class_dim]), error);
 }
 
 CrTensor *
@@ -1387,14 +1412,13 @@ cr_cross_entropy_full (CrTensor     *logits,
     return NULL;
   if (cr_dtype_is_floating (target->dtype))
     {
-      if (weight != NULL)
+      if (ignore_index >= 0)
         {
-          g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
-                               "cross_entropy with class-probability targets and class weights "
-                               "is not supported by Chainrule yet");
+          g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                               "ignore_index is not supported for floating point target");
           return NULL;
         }
-      return cross_entropy_soft (lsm, target, class_dim, reduction, error);
+      return cross_entropy_soft (lsm, target, weight, class_dim, reduction, error);
     }
   return cr_nll_loss_full (lsm, target, weight, ignore_index, reduction, error);
 }

@@ -236,39 +236,53 @@ cr_mean_dim (CrTensor   *x,
 
 /* ---- prod -------------------------------------------------------------- */
 
-/* For each element, the product of all the others (prefix times suffix
- * products): PyTorch's prod_safe_zeros_backward, for inputs with zeros. */
+/* For each element, the product of the others in its slice along dim (all
+ * elements when dim is -1), as prefix times suffix products: PyTorch's
+ * prod_safe_zeros_backward, for inputs with zeros. */
 static CrTensor *
 product_of_others (const CrTensor  *x,
+                   int              dim,
                    GError         **error)
 {
-  gint64 n = x->numel;
+  gint64 n = dim < 0 ? x->numel : x->shape[dim], inner = 1, outer = 1;
   g_autofree double *values = g_new (double, MAX (n, 1));
   g_autofree double *prefix = g_new (double, MAX (n, 1));
   CrTensor *out;
-  double suffix = 1.0;
 
   if (x->device != CR_DEVICE_CPU)
     {
       /* A sequential scan: done on the host (two synchronizing copies); only
        * prod's backward of an input holding zeros comes here. */
       g_autoptr(CrTensor) host = cr_tensor_to_device (x, CR_DEVICE_CPU, error);
-      g_autoptr(CrTensor) others = host != NULL ? product_of_others (host, error) : NULL;
+      g_autoptr(CrTensor) others = host != NULL ? product_of_others (host, dim, error) : NULL;
 
       return others != NULL ? cr_tensor_to_device (others, x->device, error) : NULL;
     }
-  for (gint64 i = 0; i < n; i++)
-    values[i] = cr_tensor_get_flat (x, i);
-  for (gint64 i = 0; i < n; i++)
-    prefix[i] = i == 0 ? 1.0 : prefix[i - 1] * values[i - 1];
+  for (int d = 0; dim >= 0 && d < x->ndim; d++)
+    {
+      if (d < dim)
+        outer *= x->shape[d];
+      else if (d > dim)
+        inner *= x->shape[d];
+    }
   out = cr_tensor_new_empty (x->shape, x->ndim, x->dtype, x->device, error);
   if (out == NULL)
     return NULL;
-  for (gint64 i = n - 1; i >= 0; i--)
-    {
-      cr_tensor_set_flat (out, i, prefix[i] * suffix);
-      suffix *= values[i];
-    }
+  for (gint64 o = 0; o < outer; o++)
+    for (gint64 i = 0; i < inner; i++)
+      {
+        double suffix = 1.0;
+
+        for (gint64 k = 0; k < n; k++)
+          values[k] = cr_tensor_get_flat (x, (o * n + k) * inner + i);
+        for (gint64 k = 0; k < n; k++)
+          prefix[k] = k == 0 ? 1.0 : prefix[k - 1] * values[k - 1];
+        for (gint64 k = n - 1; k >= 0; k--)
+          {
+            cr_tensor_set_flat (out, (o * n + k) * inner + i, prefix[k] * suffix);
+            suffix *= values[k];
+          }
+      }
   return out;
 }
 
@@ -313,7 +327,7 @@ prod_backward (CrNode          *node,
     {
       /* With zeros, out / x is undefined: multiply the products of the others
        * (not differentiated further, unlike PyTorch's cumprod formulation). */
-      g_autoptr(CrTensor) others = product_of_others (x, error);
+      g_autoptr(CrTensor) others = product_of_others (x, -1, error);
 
       SET_GRAD (0, others != NULL ? cr_mul (grads[0], others, error) : NULL);
     }
@@ -336,6 +350,88 @@ cr_prod (CrTensor  *x,
 
   if (out != NULL && (node = cr_ops_record (CR_OP_PROD, &x, 1, out)) != NULL)
     {
+      cr_node_save (node, 0, x, FALSE);
+      cr_node_save (node, 1, out, TRUE);
+    }
+  return out;
+}
+
+/* PROD_DIM: the input in slot 0, the output in slot 1; args.dims[0] the
+ * dim, args.keepdim. PyTorch's prod_backward: grad * result / x, or the
+ * products of the others in the slice when x holds a zero. */
+static gboolean
+prod_dim_backward (CrNode          *node,
+                   CrTensor *const *grads,
+                   CrTensor       **grad_inputs,
+                   GError         **error)
+{
+  int dim = node->args->dims[0];
+  SAVED (x, 0);
+  SAVED (out, 1);
+  g_autoptr(CrTensor) grad = NULL;
+  g_autoptr(CrTensor) result = NULL;
+  gint64 n_zeros;
+
+  if (x->ndim == 0)
+    {
+      grad_inputs[0] = cr_tensor_ref (grads[0]);
+      return TRUE;
+    }
+  if (!node->args->keepdim && x->ndim != 1)
+    {
+      grad = cr_unsqueeze (grads[0], dim, error);
+      result = grad != NULL ? cr_unsqueeze (out, dim, error) : NULL;
+      if (result == NULL)
+        return FALSE;
+    }
+  else
+    {
+      grad = cr_tensor_ref (grads[0]);
+      result = cr_tensor_ref (out);
+    }
+  n_zeros = count_zeros (x, error);
+  if (n_zeros < 0)
+    return FALSE;
+  if (n_zeros == 0)
+    {
+      g_autoptr(CrTensor) q = cr_div (result, x, error);
+
+      SET_GRAD (0, q != NULL ? cr_mul (grad, q, error) : NULL);
+    }
+  else
+    {
+      /* As for prod(): the products of the others are not differentiated
+       * further (PyTorch's cumprod formulation is). */
+      g_autoptr(CrTensor) others = product_of_others (x, dim, error);
+
+      SET_GRAD (0, others != NULL ? cr_mul (grad, others, error) : NULL);
+    }
+  return TRUE;
+}
+
+const CrOpInfo cr_op_row_PROD_DIM = {
+  CR_OP_PROD_DIM, "prod", "ProdBackward1", 1, "Π",
+  "∂(Πⱼ xⱼ)/∂xᵢ = Πⱼ≠ᵢ xⱼ along dim",
+  prod_dim_backward, NULL
+};
+
+CrTensor *
+cr_prod_dim (CrTensor  *x,
+             int        dim,
+             gboolean   keepdim,
+             GError   **error)
+{
+  CrTensor *out;
+  CrNode *node;
+
+  if (!cr_ops_wrap_dim (&dim, x->ndim, error))
+    return NULL;
+  out = cr_kernel_prod (x, x->ndim > 0 ? &dim : NULL, x->ndim > 0 ? 1 : 0, keepdim, error);
+  if (out != NULL && (node = cr_ops_record (CR_OP_PROD_DIM, &x, 1, out)) != NULL)
+    {
+      cr_node_args (node)->dims[0] = dim;
+      cr_node_args (node)->n_dims = 1;
+      cr_node_args (node)->keepdim = keepdim;
       cr_node_save (node, 0, x, FALSE);
       cr_node_save (node, 1, out, TRUE);
     }

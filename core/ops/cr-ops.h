@@ -108,6 +108,8 @@ CrTensor *cr_mean           (CrTensor *x, GError **error);
 CrTensor *cr_mean_dim       (CrTensor *x, const int *dims, int n_dims, gboolean keepdim,
                              GError **error);
 CrTensor *cr_prod           (CrTensor *x, GError **error);
+/* x.prod(dim, keepdim): ProdBackward1 */
+CrTensor *cr_prod_dim       (CrTensor *x, int dim, gboolean keepdim, GError **error);
 CrTensor *cr_max_all        (CrTensor *x, GError **error);
 CrTensor *cr_min_all        (CrTensor *x, GError **error);
 /* values (differentiable) and indices (int64, *out_indices, new ref). */

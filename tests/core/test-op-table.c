@@ -217,6 +217,7 @@ static const struct {
   { CR_OP_NLL_LOSS2D, "NllLoss2DBackward0" },
   { CR_OP_CONVOLUTION_INPUT, "ConvolutionBackwardBackward0" },
   { CR_OP_CIRCULAR_PAD, "CopySlices" },
+  { CR_OP_PROD_DIM, "ProdBackward1" },
 };
 
 /* A binary row without PyTorch's .Scalar overload: its op(a, number) row

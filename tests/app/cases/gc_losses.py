@@ -1,7 +1,7 @@
 # cuda: cpu-only, gradcheck works in float64 on CPU tensors
 # gradcheck and gradgradcheck (float64, PyTorch 1.13's tolerances) of every
-# loss, each reduction, with class weights, ignore_index, label smoothing and
-# pos_weight.
+# loss, each reduction, with class weights, ignore_index, label smoothing,
+# class-probability targets and pos_weight.
 import torch
 import torch.nn.functional as F
 from torch.autograd import gradcheck, gradgradcheck
@@ -72,3 +72,17 @@ check('kl_div_log_target', lambda a, t: F.kl_div(a, t, reduction='sum', log_targ
 check('kl_div_target', lambda a, t: F.kl_div(a, t, reduction='none'), lp, p.clone().requires_grad_())
 check('nn.KLDivLoss', torch.nn.KLDivLoss(reduction='batchmean', log_target=True), lp, r(3, 4))
 check('nn.HuberLoss', torch.nn.HuberLoss(delta=0.3), inp, r(3, 4))
+probs = torch.softmax(torch.randn(3, 4, dtype=torch.double), 1)
+check('cross_entropy_probs', lambda a: F.cross_entropy(a, probs), inp)
+check('cross_entropy_probs_w', lambda a: F.cross_entropy(a, probs, weight=cw, reduction='sum'), inp)
+check('cross_entropy_probs_ls', lambda a: F.cross_entropy(a, probs, weight=cw, label_smoothing=0.3), inp)
+check('cross_entropy_probs_none', lambda a, t: F.cross_entropy(a, t, reduction='none'), inp,
+      probs.clone().requires_grad_())
+probs2 = torch.softmax(torch.randn(2, 3, 2, dtype=torch.double), 1)
+check('cross_entropy_probs_2d', lambda a: F.cross_entropy(a, probs2), r(2, 3, 2))
+check('cross_entropy_probs_1d', lambda a: F.cross_entropy(a, probs[0], weight=cw), r(4))
+for kw in [dict(weight=torch.ones(3)), dict(ignore_index=1)]:
+    try:
+        F.cross_entropy(inp, probs, **kw)
+    except RuntimeError as e:
+        print(e)

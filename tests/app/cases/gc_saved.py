@@ -87,3 +87,15 @@ try:
     z.grad_fn._saved_indices
 except RuntimeError as e:
     print(str(e)[:80])
+
+a = torch.randn(3, 4, requires_grad=True)
+t = torch.randn(3, 4)
+show('select', x[1], 'dim', 'index', 'self_sizes')
+show('squeeze', x.unsqueeze(2).squeeze(2), 'dim', 'self_sizes')
+show('clamp', x.clamp(0, 1), 'min', 'max')
+show('clamp_min', x.clamp(min=-0.5), 'min', 'max')
+show('clamp_max', torch.clamp(x, max=2), 'min', 'max')
+show('mse', F.mse_loss(a, t), 'reduction', 'self', 'target')
+show('mse_sum', F.mse_loss(a, t, reduction='sum'), 'reduction')
+show('huber', F.huber_loss(a, t, reduction='none', delta=0.5), 'reduction', 'delta', 'self', 'target')
+show('smooth_l1', F.smooth_l1_loss(a, t, beta=2.0), 'reduction', 'beta', 'self', 'target')

@@ -2,8 +2,7 @@
 # gradcheck and gradgradcheck (float64, PyTorch 1.13's tolerances) of every
 # unary row (inputs inside each function's domain, away from its kinks) and
 # the activations without parameters. PyTorch 1.13 has no double backward of
-# hardsigmoid. gelu is left out until its double backward differentiates
-# the normal CDF term.
+# hardsigmoid.
 import torch
 import torch.nn.functional as F
 from torch.autograd import gradcheck, gradgradcheck
@@ -42,12 +41,13 @@ for name, t in rows:
     check(name, getattr(torch, name), t)
 check('sinc_at_0', torch.sinc, torch.tensor([0.0, 0.5], dtype=torch.double, requires_grad=True))
 for name in ['hardsigmoid', 'hardswish', 'mish', 'logsigmoid', 'silu', 'softsign', 'tanhshrink',
-             'relu6', 'elu', 'softplus', 'leaky_relu', 'hardtanh']:
+             'relu6', 'gelu', 'elu', 'softplus', 'leaky_relu', 'hardtanh']:
     check('F.' + name, getattr(F, name), x, gg=name != 'hardsigmoid')
+check('F.gelu_tanh', lambda t: F.gelu(t, approximate='tanh'), x)
 check('F.elu_alpha', lambda t: F.elu(t, 0.7), x)
 check('F.softplus_beta', lambda t: F.softplus(t, 2, 1), x)
 check('F.leaky_relu_slope', lambda t: F.leaky_relu(t, 0.2), x)
 check('F.hardtanh_range', lambda t: F.hardtanh(t, -0.5, 0.5), x)
 for name in ['Tanh', 'Sigmoid', 'ReLU', 'SiLU', 'Mish', 'Hardswish', 'Softsign', 'Tanhshrink',
-             'LogSigmoid', 'ELU', 'Softplus', 'LeakyReLU', 'ReLU6']:
+             'LogSigmoid', 'GELU', 'ELU', 'Softplus', 'LeakyReLU', 'ReLU6']:
     check('nn.' + name, getattr(torch.nn, name)(), x)

@@ -93,13 +93,11 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             label_smoothing))
     class_dim = 1 if input.dim() >= 2 else 0
     logp = log_softmax(input, class_dim)
-    if target.is_floating_point():
-        if weight is not None or ignore_index != -100:
-            raise NotImplementedError("cross_entropy() with class-probability targets and "
-                                      "weight or ignore_index is not supported by Chainrule yet")
+    if target.is_floating_point() and target.shape == input.shape:
         n_classes = input.shape[class_dim]
         target = target * (1 - label_smoothing) + label_smoothing / n_classes
-        return _native_cross_entropy(input, target, reduction=reduction)
+        return _native_cross_entropy(input, target, weight, ignore_index=ignore_index,
+                                     reduction=reduction)
     loss = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     # PyTorch 1.13's cross_entropy_loss_label_smoothing, step by step.
     n_classes = input.shape[class_dim]
