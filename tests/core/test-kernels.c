@@ -542,6 +542,105 @@ test_promotion_table (void)
     }
 }
 
+/* The same with int32 and uint8, by CrDType value (B L F D I U), as
+ * torch.result_type gives in 1.13; then a Python bool, int, float with a
+ * tensor with dims and a 0-d one. */
+static void
+test_promotion_narrow (void)
+{
+  static const char *const table[] = {
+    "dim dim", "BLFDIU", "LLFDLL", "FFFDFF", "DDDDDD", "ILFDII", "ULFDIU",
+    "dim 0d",  "BLFDIU", "LLFDLL", "FFFFFF", "DDDDDD", "IIFDII", "UUFDUU",
+    "0d dim",  "BLFDIU", "LLFDIU", "FFFDFF", "DDFDDD", "ILFDIU", "ULFDIU",
+    "0d 0d",   "BLFDIU", "LLFDLL", "FFFDFF", "DDDDDD", "ILFDII", "ULFDIU",
+  };
+  static const char *const wrapped[] = { "BBLLFF", "LLLLFF", "FFFFFF", "DDDDDD", "IIIIFF", "UUUUFF" };
+  static const CrDType python[] = { CR_DTYPE_BOOL, CR_DTYPE_INT64, CR_DTYPE_FLOAT64 };
+  const char letters[] = "BLFDIU";
+
+  G_STATIC_ASSERT (CR_DTYPE_COUNT == 6);
+  for (guint block = 0; block < G_N_ELEMENTS (table); block += 7)
+    for (int da = 0; da < CR_DTYPE_COUNT; da++)
+      for (int db = 0; db < CR_DTYPE_COUNT; db++)
+        {
+          gboolean a_dims = g_str_has_prefix (table[block], "dim");
+          gboolean b_dims = g_str_has_suffix (table[block], "dim");
+          g_autoptr(CrTensor) a = cr_tensor_new_zeros ((const gint64[]) { 2 }, a_dims ? 1 : 0,
+                                                       (CrDType) da, CR_DEVICE_CPU, NULL);
+          g_autoptr(CrTensor) b = cr_tensor_new_zeros ((const gint64[]) { 2 }, b_dims ? 1 : 0,
+                                                       (CrDType) db, CR_DEVICE_CPU, NULL);
+
+          g_assert_cmpint (letters[cr_dtype_result_type (a, b)], ==, table[block + 1 + da][db]);
+        }
+  for (int da = 0; da < CR_DTYPE_COUNT; da++)
+    for (int k = 0; k < 6; k++)
+      {
+        g_autoptr(CrTensor) a = cr_tensor_new_zeros ((const gint64[]) { 2 }, k % 2 == 0 ? 1 : 0,
+                                                     (CrDType) da, CR_DEVICE_CPU, NULL);
+        g_autoptr(CrTensor) b = cr_tensor_new_scalar (1, python[k / 2]);
+
+        b->is_wrapped_number = TRUE;
+        g_assert_cmpint (letters[cr_dtype_result_type (a, b)], ==, wrapped[da][k]);
+      }
+}
+
+/* int32 and uint8 compute in int64 and wrap as PyTorch's (cr-cpu-narrow.c). */
+static void
+test_narrow_integers (void)
+{
+  const guint8 u_data[] = { 250, 3, 7 };
+  const gint32 i_data[] = { G_MAXINT32, -7, 7 };
+  g_autoptr(CrTensor) u = cr_tensor_new_from_data (u_data, (const gint64[]) { 3 }, 1, CR_DTYPE_UINT8, NULL);
+  g_autoptr(CrTensor) i = cr_tensor_new_from_data (i_data, (const gint64[]) { 3 }, 1, CR_DTYPE_INT32, NULL);
+  g_autoptr(CrTensor) ten = cr_tensor_new_scalar (10, CR_DTYPE_INT64);
+  g_autoptr(CrTensor) minus_one = cr_tensor_new_scalar (-1, CR_DTYPE_INT64);
+  g_autoptr(CrTensor) three = cr_tensor_new_scalar (3, CR_DTYPE_INT64);
+  g_autoptr(CrTensor) u_sum = NULL, i_sum = NULL, u_gt = NULL, i_div = NULL, i_fdiv = NULL;
+  g_autoptr(CrTensor) u_cast = NULL, floats = NULL;
+  const float f_data[] = { 300.0f, -1.0f, 1e10f, -2.7f };
+  GError *error = NULL;
+
+  ten->is_wrapped_number = minus_one->is_wrapped_number = three->is_wrapped_number = TRUE;
+
+  u_sum = cr_kernel_binary (CR_BINARY_ADD, u, ten, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (u_sum->dtype, ==, CR_DTYPE_UINT8);
+  g_assert_cmpint (cr_tensor_get_flat_int (u_sum, 0), ==, 4);    /* 260 wraps */
+
+  i_sum = cr_kernel_binary (CR_BINARY_ADD, i, ten, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (i_sum->dtype, ==, CR_DTYPE_INT32);
+  g_assert_cmpint (cr_tensor_get_flat_int (i_sum, 0), ==, (gint64) G_MININT32 + 9);
+
+  /* -1 meets uint8 as 255. */
+  u_gt = cr_kernel_binary (CR_BINARY_GT, u, minus_one, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (u_gt->dtype, ==, CR_DTYPE_BOOL);
+  g_assert_cmpfloat (cr_tensor_get_flat (u_gt, 0), ==, 0.0);
+
+  i_div = cr_kernel_binary (CR_BINARY_DIV, i, three, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (i_div->dtype, ==, CR_DTYPE_FLOAT32);
+  i_fdiv = cr_kernel_binary (CR_BINARY_FLOOR_DIVIDE, i, three, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (i_fdiv->dtype, ==, CR_DTYPE_INT32);
+  g_assert_cmpint (cr_tensor_get_flat_int (i_fdiv, 1), ==, -3);
+
+  g_clear_pointer (&u_sum, cr_tensor_unref);
+  u_sum = cr_kernel_sum (u, NULL, 0, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (u_sum->dtype, ==, CR_DTYPE_INT64);
+  g_assert_cmpint (cr_tensor_get_flat_int (u_sum, 0), ==, 260);
+
+  floats = cr_tensor_new_from_data (f_data, (const gint64[]) { 4 }, 1, CR_DTYPE_FLOAT32, NULL);
+  u_cast = cr_kernel_cast (floats, CR_DTYPE_UINT8, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (cr_tensor_get_flat_int (u_cast, 0), ==, 44);
+  g_assert_cmpint (cr_tensor_get_flat_int (u_cast, 1), ==, 255);
+  g_assert_cmpint (cr_tensor_get_flat_int (u_cast, 2), ==, 0);
+  g_assert_cmpint (cr_tensor_get_flat_int (u_cast, 3), ==, 254);
+}
+
 static void
 test_binary_into (void)
 {
@@ -1546,6 +1645,8 @@ main (int    argc,
   g_test_add_func ("/core/kernels/binary/bool", test_binary_bool);
   g_test_add_func ("/core/kernels/binary/errors", test_binary_errors);
   g_test_add_func ("/core/kernels/binary/promotion-table", test_promotion_table);
+  g_test_add_func ("/core/kernels/binary/promotion-narrow", test_promotion_narrow);
+  g_test_add_func ("/core/kernels/binary/narrow-integers", test_narrow_integers);
   g_test_add_func ("/core/kernels/binary/into", test_binary_into);
   g_test_add_func ("/core/kernels/binary/add-scaled", test_add_scaled);
   g_test_add_func ("/core/kernels/clamp-where", test_clamp_where);
