@@ -1,4 +1,3 @@
-# cuda: cpu-only, names of float64 CPU graphs
 # grad_fn names PyTorch 1.13 gives that differ from the obvious composition:
 # the gradient of a convolution under create_graph (ConvolutionBackwardBackward0),
 # HuberLoss, nll_loss over (N, C, d...) (NllLoss2DBackward0), addmm with beta

@@ -1,4 +1,3 @@
-# cuda: cpu-only, saved tensors print as CPU tensors
 # grad_fn._saved_* of reductions, softmax, convolutions, addmm and shape ops
 # under PyTorch 1.13's names (dims given non-negative: PyTorch shows a
 # negative dim as the unsigned number it was stored as).
