@@ -160,8 +160,13 @@ set_state_from (CrGenerator  *gen,
   g_autofree guint8 *bytes = NULL;
   CrTensor *t;
 
-  if (v->kind != CR_VALUE_TENSOR || v->u.tensor->dtype != CR_DTYPE_UINT8
-      || v->u.tensor->device != CR_DEVICE_CPU)
+  if (v->kind != CR_VALUE_TENSOR)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                   "expected a torch.ByteTensor, but got %s", cr_torch_type_name (v));
+      return FALSE;
+    }
+  if (v->u.tensor->dtype != CR_DTYPE_UINT8 || v->u.tensor->device != CR_DEVICE_CPU)
     {
       g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
                            "RNG state must be a torch.ByteTensor");
