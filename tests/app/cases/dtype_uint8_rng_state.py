@@ -13,7 +13,7 @@ print(gs.dtype, torch.equal(b, torch.rand(2, generator=g)))
 for f in [lambda: torch.set_rng_state(5), lambda: torch.Generator().set_state(5),
           lambda: torch.Generator().set_state(torch.zeros(3)),
           lambda: torch.set_rng_state(s.long()),
-          lambda: torch.set_rng_state(torch.zeros(3, dtype=torch.uint8))]:
+          lambda: torch.set_rng_state(torch.zeros(3, dtype=torch.uint8, device='cpu'))]:
     try:
         f()
         print("ok")
