@@ -12,7 +12,7 @@
  * the CPU's order for that element): no atomics, no zeroing first, and the
  * same bits on every run. Indices are int64 and loops grid-stride, so a
  * tensor of more than 2^31 elements is fine. */
-#include "cr-cuda-strided.cuh"
+#include "cr-cuda-grid.cuh"
 
 #include <type_traits>
 
@@ -148,7 +148,7 @@ cr_cuda_k_im2col (const CrCudaTensor *cols, const CrCudaTensor *x, const CrCudaC
     return CR_CUDA_OK;
   CRL_DISPATCH (x->dtype, T,
     {
-      im2col_kernel<T><<<blocks_for (total), kThreads, 0, stream ()>>>
+      im2col_kernel<T> CRL_GRID (total)
         ((T *) element_ptr (cols->data, cols->dtype, cols->offset),
          (const T *) element_ptr (x->data, x->dtype, x->offset), im, cl, *geom, total);
     });
@@ -169,7 +169,7 @@ cr_cuda_k_col2im (const CrCudaTensor *x, const CrCudaTensor *cols, const CrCudaC
     return CR_CUDA_OK;
   CRL_DISPATCH (x->dtype, T,
     {
-      col2im_kernel<T><<<blocks_for (total), kThreads, 0, stream ()>>>
+      col2im_kernel<T> CRL_GRID (total)
         ((T *) element_ptr (x->data, x->dtype, x->offset),
          (const T *) element_ptr (cols->data, cols->dtype, cols->offset), im, cl, *geom, total);
     });

@@ -9,7 +9,7 @@
  * the CPU's scatter adds into that element, so the result is the CPU's to
  * the bit, with no atomics and no zeroing first. int64 indices throughout,
  * grid-stride loops. */
-#include "cr-cuda-strided.cuh"
+#include "cr-cuda-grid.cuh"
 
 #include <math.h>
 #include <type_traits>
@@ -318,7 +318,7 @@ cr_cuda_k_max_pool2d (const CrCudaTensor *values, const CrCudaTensor *indices,
     return CR_CUDA_OK;
   CRL_DISPATCH_FLOATING (x->dtype, T,
     {
-      max_kernel<T><<<blocks_for (total), kThreads, 0, stream ()>>>
+      max_kernel<T> CRL_GRID (total)
         ((T *) element_ptr (values->data, values->dtype, values->offset),
          (int64_t *) element_ptr (indices->data, indices->dtype, indices->offset),
          (const T *) element_ptr (x->data, x->dtype, x->offset),
@@ -347,7 +347,7 @@ cr_cuda_k_max_pool2d_backward (const CrCudaTensor *gx, const CrCudaTensor *gy,
     return CR_CUDA_OK;
   CRL_DISPATCH_FLOATING (gy->dtype, T,
     {
-      max_backward_kernel<T><<<blocks_for (total), kThreads, 0, stream ()>>>
+      max_backward_kernel<T> CRL_GRID (total)
         ((T *) element_ptr (gx->data, gx->dtype, gx->offset),
          (const T *) element_ptr (gy->data, gy->dtype, gy->offset),
          (const int64_t *) element_ptr (indices->data, indices->dtype, indices->offset),
@@ -376,7 +376,7 @@ cr_cuda_k_max_pool2d_gather (const CrCudaTensor *out, const CrCudaTensor *g,
     return CR_CUDA_OK;
   CRL_DISPATCH_FLOATING (g->dtype, T,
     {
-      max_gather_kernel<T><<<blocks_for (total), kThreads, 0, stream ()>>>
+      max_gather_kernel<T> CRL_GRID (total)
         ((T *) element_ptr (out->data, out->dtype, out->offset),
          (const T *) element_ptr (g->data, g->dtype, g->offset),
          (const int64_t *) element_ptr (indices->data, indices->dtype, indices->offset),
@@ -403,7 +403,7 @@ cr_cuda_k_avg_pool2d (const CrCudaTensor *out, const CrCudaTensor *x,
   if (total == 0)
     return CR_CUDA_OK;
 #define CRL_AVG_LAUNCH(T)                                                        \
-  avg_kernel<T><<<blocks_for (total), kThreads, 0, stream ()>>>                  \
+  avg_kernel<T> CRL_GRID (total)                                                 \
     ((T *) element_ptr (out->data, out->dtype, out->offset),                     \
      (const T *) element_ptr (x->data, x->dtype, x->offset),                     \
      planes_of (out), planes_of (x), *geom, total)
@@ -435,7 +435,7 @@ cr_cuda_k_avg_pool2d_backward (const CrCudaTensor *gx, const CrCudaTensor *gy,
     return CR_CUDA_OK;
   CRL_DISPATCH_FLOATING (gy->dtype, T,
     {
-      avg_backward_kernel<T><<<blocks_for (total), kThreads, 0, stream ()>>>
+      avg_backward_kernel<T> CRL_GRID (total)
         ((T *) element_ptr (gx->data, gx->dtype, gx->offset),
          (const T *) element_ptr (gy->data, gy->dtype, gy->offset),
          planes_of (gx), planes_of (gy), *geom, total);
