@@ -80,6 +80,9 @@
  *     copy_d2h of one bool); max_dim, argmax -> max_dim (argmax: values NULL);
  *   softmax(_backward), allclose, take, put -> the kernel of the same name;
  *   mm, bmm -> gemm; nonzero_flat -> count_nonzero, then nonzero_flat.
+ *   conv2d, conv2d_input_grad, conv2d_weight_grad -> im2col / col2im and
+ *     gemm (batch = groups), copy for the layout changes, add_scaled for the
+ *     bias; the pooling members -> the kernel of the same name.
  * Random numbers are not in the ABI: they are made on the CPU by the
  * engine's seeded generator and copied, so a seed gives the same numbers on
  * both devices.
@@ -91,7 +94,7 @@
  * Kernel entry points. Each table member (past the memory group, which lives
  * in gpu/cr-cuda-module.cu and gpu/cr-cuda-memory.cu) is an extern "C"
  * function named cr_cuda_k_<member> with the member's signature, defined in
- * one of gpu/cr-cuda-{elementwise,reduce,softmax,matmul,index}.cu. The module
+ * one of gpu/cr-cuda-{elementwise,reduce,softmax,matmul,index,conv,pool}.cu. The module
  * refers to them as WEAK symbols (CR_CUDA_KERNEL_WEAK, gpu/cr-cuda-private.h), so a kernel not
  * written yet leaves its member NULL and core reports "<op> is not implemented
  * on CUDA yet" instead of failing to link. */
