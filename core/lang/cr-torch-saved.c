@@ -19,6 +19,10 @@ typedef enum {
   SAVED_SCALAR_OR_ONE, /* args->scalar[arg], 1 when not set (addmm's beta, alpha) */
   SAVED_SCALAR_OR_NONE,/* args->scalar[arg], None when not set (clamp's bounds) */
   SAVED_INT,           /* args->ints[arg] (a reduction: 0 none, 1 mean, 2 sum) */
+  SAVED_BOOL,          /* args->ints[arg] as a bool */
+  SAVED_INPUT_DIM,     /* input 0's size along dim arg (group norm's N, C) */
+  SAVED_INPUT_HXW,     /* input 0's elements per sample and channel (group norm's HxW) */
+  SAVED_TRAILING_SIZES,/* input 0's last args->ints[0] sizes (layer norm's normalized_shape) */
   SAVED_DIMS,          /* args->dims as a tuple; () for all dims */
   SAVED_DIMS_OR_NONE,  /* the same, None unless args->ints[0] says dims were given */
   SAVED_DIM,           /* args->dims[arg] as an int */
@@ -118,6 +122,19 @@ static const SavedName saved_names[] = {
   { CR_OP_SQUEEZE_DIM, "self_sizes", 0, SAVED_INPUT_SIZES },
   { CR_OP_CLAMP, "self", 0 }, { CR_OP_CLAMP, "min", 0, SAVED_SCALAR_OR_NONE },
   { CR_OP_CLAMP, "max", 1, SAVED_SCALAR_OR_NONE },
+  /* Normalizations (args->ints[0]: layer norm's normalized dims, group
+   * norm's groups; ints[1]: batch norm in training). */
+  { CR_OP_NATIVE_BATCH_NORM, "input", 0 }, { CR_OP_NATIVE_BATCH_NORM, "weight", 1 },
+  { CR_OP_NATIVE_BATCH_NORM, "eps", 0, SAVED_DOUBLE },
+  { CR_OP_NATIVE_BATCH_NORM, "training", 1, SAVED_BOOL },
+  { CR_OP_NATIVE_LAYER_NORM, "input", 0 }, { CR_OP_NATIVE_LAYER_NORM, "weight", 1 },
+  { CR_OP_NATIVE_LAYER_NORM, "normalized_shape", 0, SAVED_TRAILING_SIZES },
+  { CR_OP_NATIVE_GROUP_NORM, "input", 0 }, { CR_OP_NATIVE_GROUP_NORM, "weight", 1 },
+  { CR_OP_NATIVE_GROUP_NORM, "eps", 0, SAVED_DOUBLE },
+  { CR_OP_NATIVE_GROUP_NORM, "group", 0, SAVED_INT },
+  { CR_OP_NATIVE_GROUP_NORM, "N", 0, SAVED_INPUT_DIM },
+  { CR_OP_NATIVE_GROUP_NORM, "C", 1, SAVED_INPUT_DIM },
+  { CR_OP_NATIVE_GROUP_NORM, "HxW", 0, SAVED_INPUT_HXW },
   /* Losses: the reduction as PyTorch's enum. */
   { CR_OP_MSE_LOSS, "self", 0 }, { CR_OP_MSE_LOSS, "target", 1 },
   { CR_OP_MSE_LOSS, "reduction", 0, SAVED_INT },
@@ -245,6 +262,23 @@ saved_argument (CrNode          *node,
       return args->has_scalar[arg] ? scalar_value (args->scalar[arg]) : cr_value_none ();
     case SAVED_INT:
       return cr_value_new_int (args->ints[arg]);
+    case SAVED_BOOL:
+      return cr_value_new_bool (args->ints[arg] != 0);
+    case SAVED_INPUT_DIM:
+      return cr_value_new_int (arg < node->input_meta[0].ndim ? node->input_meta[0].shape[arg] : 1);
+    case SAVED_INPUT_HXW:
+      {
+        gint64 hxw = 1;
+        for (int d = 2; d < node->input_meta[0].ndim; d++)
+          hxw *= node->input_meta[0].shape[d];
+        return cr_value_new_int (hxw);
+      }
+    case SAVED_TRAILING_SIZES:
+      {
+        const CrTensorMeta *meta = &node->input_meta[0];
+        int n = (int) CLAMP (args->ints[0], 0, meta->ndim);
+        return int_tuple (meta->shape + meta->ndim - n, n);
+      }
     case SAVED_DIMS:
       return dims_tuple (args);
     case SAVED_DIMS_OR_NONE:

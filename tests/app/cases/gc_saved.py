@@ -98,3 +98,14 @@ show('mse', F.mse_loss(a, t), 'reduction', 'self', 'target')
 show('mse_sum', F.mse_loss(a, t, reduction='sum'), 'reduction')
 show('huber', F.huber_loss(a, t, reduction='none', delta=0.5), 'reduction', 'delta', 'self', 'target')
 show('smooth_l1', F.smooth_l1_loss(a, t, beta=2.0), 'reduction', 'beta', 'self', 'target')
+
+w3 = torch.randn(3, requires_grad=True)
+show('batch_norm', F.batch_norm(x, None, None, w3, None, training=True, eps=1e-3),
+     'eps', 'training', 'input', 'weight')
+show('batch_norm_eval', F.batch_norm(x, torch.zeros(3), torch.ones(3), w3), 'eps', 'training',
+     'input')
+show('layer_norm', F.layer_norm(x, (3, 4)), 'normalized_shape', 'input', 'weight')
+show('layer_norm_w', F.layer_norm(x, (4,), torch.ones(4, requires_grad=True)), 'normalized_shape',
+     'weight')
+show('group_norm', F.group_norm(x2, 2, torch.ones(4, requires_grad=True), eps=1e-4), 'eps',
+     'group', 'N', 'C', 'HxW', 'input', 'weight')
