@@ -1109,6 +1109,34 @@ cr_nll_loss (CrTensor     *logp,
   return cr_nll_loss_full (logp, target, NULL, IGNORE_INDEX, reduction, error);
 }
 
+/* PyTorch's nll_loss_nd for an input of 3 or more than 4 dims: nll_loss2d
+ * of the input viewed as (N, C, 1, -1) (ViewBackward0 under it), the
+ * unreduced loss viewed back to (N, d...) (ViewBackward0 on top). */
+static CrTensor *
+nll_loss_through_2d (CrTensor     *logp,
+                     CrTensor     *target,
+                     CrTensor     *weight,
+                     gint64        ignore_index,
+                     CrReduction   reduction,
+                     GError      **error)
+{
+  gint64 n = logp->shape[0], c = logp->shape[1];
+  gint64 input_shape[4] = { n, c, 1, logp->numel / (n * c) };
+  gint64 target_shape[3] = { n, 1, logp->numel / (n * c) };
+  g_autoptr(CrTensor) xc = cr_contiguous (logp, error);
+  g_autoptr(CrTensor) xv = xc != NULL ? cr_view (xc, input_shape, 4, error) : NULL;
+  g_autoptr(CrTensor) tc = xv != NULL ? cr_contiguous (target, error) : NULL;
+  g_autoptr(CrTensor) tv = tc != NULL ? cr_view (tc, target_shape, 3, error) : NULL;
+  g_autoptr(CrTensor) out = NULL;
+
+  if (tv == NULL)
+    return NULL;
+  out = cr_nll_loss_full (xv, tv, weight, ignore_index, reduction, error);
+  if (out == NULL || reduction != CR_REDUCTION_NONE)
+    return g_steal_pointer (&out);
+  return cr_view (out, target->shape, target->ndim, error);
+}
+
 CrTensor *
 cr_nll_loss_full (CrTensor     *logp,
                   CrTensor     *target,
@@ -1178,6 +1206,9 @@ cr_nll_loss_full (CrTensor     *logp,
                    cr_dtype_scalar_name (logp->dtype));
       return NULL;
     }
+
+  if ((logp->ndim == 3 || logp->ndim > 4) && logp->numel > 0)
+    return nll_loss_through_2d (logp, target, weight, ignore_index, reduction, error);
 
   s.N = logp->ndim >= 2 ? logp->shape[0] : 1;
   s.C = logp->ndim >= 2 ? logp->shape[1] : logp->shape[0];

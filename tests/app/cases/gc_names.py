@@ -77,3 +77,12 @@ z = torch.zeros(3)
 z[1:] = leaf
 print(z.grad_fn.name())
 print(F.pad(torch.ones(1, 1, 3, requires_grad=True), (1, 1), mode='circular').grad_fn.name())
+
+# nll_loss over 3 or more than 4 dims goes through nll_loss2d on a view.
+for shape, tshape in [((2, 3, 2), (2, 2)), ((2, 3, 2, 2), (2, 2, 2)), ((2, 3, 2, 1, 2), (2, 2, 1, 2))]:
+    x = torch.randn(*shape, requires_grad=True)
+    t = torch.randint(0, 3, tshape)
+    for red in ['mean', 'none']:
+        loss = F.cross_entropy(x, t, reduction=red, ignore_index=1)
+        print(shape, red, name(loss), [name_of[0].name() for name_of in loss.grad_fn.next_functions],
+              tuple(loss.shape))
