@@ -578,6 +578,7 @@ typedef struct {
   CrNode      *node;            /* weak: the node owns the ctx */
   CrValue     *needs_input_grad;
   GPtrArray   *non_differentiable;  /* of CrTensor* (borrowed, compared by address) */
+  GPtrArray   *dirty;           /* mark_dirty's inputs (borrowed, compared by address) */
 } Ctx;
 
 static void
@@ -589,6 +590,7 @@ ctx_free (gpointer data)
   g_clear_pointer (&ctx->saved, g_ptr_array_unref);
   cr_value_unref (ctx->needs_input_grad);
   g_clear_pointer (&ctx->non_differentiable, g_ptr_array_unref);
+  g_clear_pointer (&ctx->dirty, g_ptr_array_unref);
   g_free (ctx);
 }
 
@@ -633,15 +635,18 @@ NATIVE (native_save_for_backward)
   return cr_value_none ();
 }
 
+/* ctx.mark_non_differentiable(*tensors), ctx.mark_dirty(*tensors): data
+ * FALSE / TRUE. */
 NATIVE (native_mark_non_differentiable)
 {
   Ctx *ctx = self->u.object.data;
+  GPtrArray **list = GPOINTER_TO_INT (data) ? &ctx->dirty : &ctx->non_differentiable;
 
-  if (ctx->non_differentiable == NULL)
-    ctx->non_differentiable = g_ptr_array_new ();
+  if (*list == NULL)
+    *list = g_ptr_array_new ();
   for (guint i = 0; i < n_args; i++)
     if (args[i]->kind == CR_VALUE_TENSOR)
-      g_ptr_array_add (ctx->non_differentiable, args[i]->u.tensor);
+      g_ptr_array_add (*list, args[i]->u.tensor);
   return cr_value_none ();
 }
 
@@ -704,8 +709,11 @@ ctx_get_attr (CrInterp    *interp,
   if (strcmp (name, "mark_non_differentiable") == 0)
     return cr_value_new_native ("mark_non_differentiable", native_mark_non_differentiable,
                                 self, NULL);
-  if (strcmp (name, "mark_dirty") == 0 || strcmp (name, "set_materialize_grads") == 0)
-    return cr_value_new_native ("mark_dirty", native_ctx_noop, self, NULL);
+  if (strcmp (name, "mark_dirty") == 0)
+    return cr_value_new_native ("mark_dirty", native_mark_non_differentiable, self,
+                                GINT_TO_POINTER (TRUE));
+  if (strcmp (name, "set_materialize_grads") == 0)
+    return cr_value_new_native ("set_materialize_grads", native_ctx_noop, self, NULL);
   return NULL;
 }
 
@@ -864,15 +872,20 @@ class_lookup (CrValue    *cls,
 }
 
 static gboolean
+in_list (GPtrArray *list,
+         CrTensor  *t)
+{
+  for (guint i = 0; list != NULL && i < list->len; i++)
+    if (list->pdata[i] == t)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
 is_non_differentiable (Ctx      *ctx,
                        CrTensor *t)
 {
-  if (ctx->non_differentiable == NULL)
-    return FALSE;
-  for (guint i = 0; i < ctx->non_differentiable->len; i++)
-    if (ctx->non_differentiable->pdata[i] == t)
-      return TRUE;
-  return FALSE;
+  return in_list (ctx->non_differentiable, t);
 }
 
 /* Function.apply(*args): self is the user's class. */
@@ -967,8 +980,21 @@ NATIVE (native_apply)
   {
     guint n_outputs = 0;
     for (guint i = 0; i < outputs->len; i++)
-      if (((CrValue *) outputs->pdata[i])->kind == CR_VALUE_TENSOR)
+      {
+        CrValue *v = outputs->pdata[i];
+
+        if (v->kind != CR_VALUE_TENSOR)
+          continue;
         n_outputs++;
+        if (in_list (ctx->dirty, v->u.tensor) && v->u.tensor->grad_fn == NULL
+            && v->u.tensor->requires_grad)
+          {
+            g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                                 "a leaf Variable that requires grad has been used in an "
+                                 "in-place operation.");
+            return NULL;
+          }
+      }
     if (n_outputs == 0)
       return g_steal_pointer (&result);
 
@@ -1000,7 +1026,15 @@ NATIVE (native_apply)
             continue;
           }
         t = v->u.tensor;
-        if (t->grad_fn != NULL || t->requires_grad)
+        /* An input the forward changed in place (ctx.mark_dirty) is
+         * returned itself, its history rebased onto this node. */
+        if (in_list (ctx->dirty, t))
+          {
+            /* PyTorch counts the rebase as one more change. */
+            cr_tensor_bump_version (t);
+            g_ptr_array_add (new_items, cr_value_ref (v));
+          }
+        else if (t->grad_fn != NULL || t->requires_grad)
           {
             CrTensor *alias = cr_tensor_alias (t);
             g_ptr_array_add (new_items, cr_value_new_tensor_take (alias));

@@ -1,5 +1,6 @@
-/* cr-torch-sort.c — torch.sort, argsort, msort and topk, as functions and
- * Tensor methods. The ops are in core/ops/cr-ops-sort.c. */
+/* cr-torch-sort.c — torch.sort, argsort, msort, topk and nonzero/argwhere
+ * (the functions that answer with positions), as functions and Tensor
+ * methods. The ops are in core/ops/cr-ops-sort.c and cr-ops-nonzero.c. */
 #include "cr-torch-native.h"
 #include "cr-grad-mode.h"
 
@@ -78,6 +79,38 @@ NATIVE (native_topk)
   return cr_torch_return_pair_new ("topk", values, indices);
 }
 
+/* nonzero(input, *, as_tuple=False); data: TRUE for argwhere (no as_tuple). */
+NATIVE (native_nonzero)
+{
+  gboolean argwhere = GPOINTER_TO_INT (data);
+  gboolean as_tuple = FALSE;
+  CrTensor *coords;
+  PARSE (argwhere ? "argwhere" : "nonzero", argwhere ? "input" : "input | * as_tuple");
+  TENSOR_ARG (x, 0);
+
+  if (!argwhere && !cr_torch_args_bool (&a, 1, FALSE, &as_tuple, error))
+    return NULL;
+  coords = cr_nonzero (x, error);
+  if (coords == NULL || !as_tuple)
+    return cr_torch_wrap (coords);
+  {
+    g_autoptr(CrTensor) owned = coords;
+    g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_value_unref);
+
+    for (int d = 0; d < MAX (x->ndim, 1); d++)
+      {
+        CrIndexItem at[2] = { { .kind = CR_INDEX_SLICE }, { .kind = CR_INDEX_INT, .value = d } };
+        CrTensor *column = x->ndim > 0 ? cr_index_get (owned, at, 2, error)
+                                       : cr_tensor_ref (owned);
+
+        if (column == NULL)
+          return NULL;
+        g_ptr_array_add (items, cr_value_new_tensor_take (column));
+      }
+    return cr_value_new_tuple ((CrValue **) items->pdata, items->len);
+  }
+}
+
 #define T CR_TORCH_IN_TORCH
 #define M CR_TORCH_IN_TENSOR
 
@@ -86,6 +119,8 @@ const CrTorchFunc cr_torch_sort_funcs[] = {
   { "argsort", native_argsort, T | M, NULL },
   { "msort", native_msort, T | M, NULL },
   { "topk", native_topk, T | M, NULL },
+  { "nonzero", native_nonzero, T | M, GINT_TO_POINTER (FALSE) },
+  { "argwhere", native_nonzero, T | M, GINT_TO_POINTER (TRUE) },
 };
 
 const guint cr_torch_n_sort_funcs = G_N_ELEMENTS (cr_torch_sort_funcs);

@@ -200,33 +200,25 @@ written_values (CrTensor  *self,
   return cr_tensor_new_full (index->shape, index->ndim, value, self->dtype, self->device, error);
 }
 
-/* scatter / scatter_add of src (or of value when src is NULL), out of place
- * or into self (inplace; returns self's new ref then). */
-CrTensor *
-cr_scatter_full (CrTensor   *self,
-                 int         dim,
-                 CrTensor   *index,
-                 CrTensor   *src,
-                 double      value,
-                 gboolean    add,
-                 gboolean    inplace,
-                 GError    **error)
+/* values written (or added) into self at pos, out of place or in place
+ * (returns self's new ref then), recording op over (self, values) or (self)
+ * with pos in saved slot 0 and keep (NULL for an add) in slot 1. */
+static CrTensor *
+write_at (CrOpId      op,
+          const char *fname,
+          CrTensor   *self,
+          CrTensor   *pos,
+          CrTensor   *keep,
+          CrTensor   *values,
+          guint       n_inputs,
+          gboolean    add,
+          gboolean    inplace,
+          GError    **error)
 {
-  const char *fname = add ? "scatter_add" : "scatter";
-  g_autoptr(CrTensor) pos = NULL;
-  g_autoptr(CrTensor) keep = NULL;
-  g_autoptr(CrTensor) values = NULL;
   g_autoptr(CrTensor) out = NULL;
-  CrOpId op = add ? CR_OP_SCATTER_ADD : src != NULL ? CR_OP_SCATTER : CR_OP_SCATTER_VALUE;
-  CrTensor *inputs[2];
-  guint n_inputs = src != NULL ? 2 : 1;
+  CrTensor *inputs[2] = { self, values };
   CrNode *node = NULL;
 
-  if (!plan (fname, self, &dim, index, src, &pos, &keep, error)
-      || (values = written_values (self, index, src, value, error)) == NULL)
-    return NULL;
-  inputs[0] = self;
-  inputs[1] = values;
   if (!inplace)
     {
       if ((out = cr_tensor_copy (self, error)) == NULL
@@ -261,7 +253,7 @@ cr_scatter_full (CrTensor   *self,
   if (node != NULL)
     {
       cr_node_save (node, 0, pos, FALSE);
-      if (!add)
+      if (keep != NULL)
         cr_node_save (node, 1, keep, FALSE);
       if (inplace)
         {
@@ -270,4 +262,137 @@ cr_scatter_full (CrTensor   *self,
         }
     }
   return g_steal_pointer (&out);
+}
+
+/* scatter / scatter_add of src (or of value when src is NULL), out of place
+ * or into self (inplace; returns self's new ref then). */
+CrTensor *
+cr_scatter_full (CrTensor   *self,
+                 int         dim,
+                 CrTensor   *index,
+                 CrTensor   *src,
+                 double      value,
+                 gboolean    add,
+                 gboolean    inplace,
+                 GError    **error)
+{
+  const char *fname = add ? "scatter_add" : "scatter";
+  g_autoptr(CrTensor) pos = NULL;
+  g_autoptr(CrTensor) keep = NULL;
+  g_autoptr(CrTensor) values = NULL;
+  CrOpId op = add ? CR_OP_SCATTER_ADD : src != NULL ? CR_OP_SCATTER : CR_OP_SCATTER_VALUE;
+
+  if (!plan (fname, self, &dim, index, src, &pos, &keep, error)
+      || (values = written_values (self, index, src, value, error)) == NULL)
+    return NULL;
+  return write_at (op, fname, self, pos, add ? NULL : keep, values, src != NULL ? 2 : 1, add,
+                   inplace, error);
+}
+
+/* index_add(dim, index, source): source's slice i added into self's slice
+ * index[i] along dim (IndexAddBackward0; alpha, when not 1, a MulBackward0
+ * on source first). */
+CrTensor *
+cr_index_add_full (CrTensor   *self,
+                   int         dim,
+                   CrTensor   *index,
+                   CrTensor   *source,
+                   double      alpha,
+                   gboolean    inplace,
+                   GError    **error)
+{
+  g_autoptr(CrTensor) idx = NULL;
+  g_autoptr(CrTensor) pos = NULL;
+  g_autoptr(CrTensor) scaled = NULL;
+  gint64 strides[CR_MAX_DIMS], coord[CR_MAX_DIMS] = { 0, };
+  gint64 n_index, size, *p;
+  const gint64 *iv;
+
+  if (!cr_ops_wrap_dim (&dim, self->ndim, error))
+    return NULL;
+  if ((index->dtype != CR_DTYPE_INT64 && index->dtype != CR_DTYPE_INT32) || index->ndim > 1)
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           index->ndim > 1 ? "index_add_(): Index is supposed to be a vector"
+                                           : "index_add_(): Expected dtype int32/int64 for index");
+      return NULL;
+    }
+  n_index = index->numel;
+  if (n_index != (source->ndim == 0 ? 1 : source->shape[MIN (dim, source->ndim - 1)])
+      || MAX (source->ndim, 1) != MAX (self->ndim, 1))
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "index_add_(): Number of indices (%" G_GINT64_FORMAT ") should be equal to "
+                   "source.size(dim): (%" G_GINT64_FORMAT "), for dim: %d", n_index,
+                   source->ndim == 0 ? 1 : source->shape[MIN (dim, source->ndim - 1)], dim);
+      return NULL;
+    }
+  for (int d = 0; d < self->ndim; d++)
+    if (d != dim && source->shape[d] != self->shape[d])
+      {
+        g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                     "source tensor shape must match self tensor shape, excluding the "
+                     "specified dimension. Got self.shape = [%" G_GINT64_FORMAT "] "
+                     "source.shape = [%" G_GINT64_FORMAT "]", self->shape[d], source->shape[d]);
+        return NULL;
+      }
+  if (source->dtype != self->dtype)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "index_add_(): self (%s) and source (%s) must have the same scalar type",
+                   cr_dtype_scalar_name (self->dtype), cr_dtype_scalar_name (source->dtype));
+      return NULL;
+    }
+  /* int32 indices are read as int64, on the host. */
+  idx = index->dtype == CR_DTYPE_INT32 ? cr_kernel_cast (index, CR_DTYPE_INT64, error)
+                                       : cr_tensor_contiguous (index, error);
+  if (idx != NULL && idx->device != CR_DEVICE_CPU)
+    {
+      CrTensor *host = cr_tensor_to_device (idx, CR_DEVICE_CPU, error);
+
+      cr_tensor_unref (idx);
+      idx = host;
+    }
+  if (idx == NULL)
+    return NULL;
+  iv = cr_tensor_data (idx);
+  size = self->ndim > 0 ? self->shape[dim] : 1;
+  for (gint64 i = 0; i < n_index; i++)
+    if (iv[i] < 0 || iv[i] >= size)
+      {
+        g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_INDEX_ERROR,
+                             "index out of range in self");
+        return NULL;
+      }
+  cr_shape_contiguous_strides (self->shape, self->ndim, strides);
+  pos = cr_tensor_new_empty (source->shape, source->ndim, CR_DTYPE_INT64, CR_DEVICE_CPU, error);
+  if (pos == NULL)
+    return NULL;
+  p = cr_tensor_data (pos);
+  for (gint64 i = 0; i < pos->numel; i++)
+    {
+      gint64 at = 0;
+
+      for (int d = 0; d < self->ndim; d++)
+        at += (d == dim ? iv[coord[d]] : coord[d]) * strides[d];
+      p[i] = self->ndim == 0 ? 0 : at;
+      for (int d = source->ndim - 1; d >= 0; d--)
+        {
+          if (++coord[d] < source->shape[d])
+            break;
+          coord[d] = 0;
+        }
+    }
+  pos = cr_ops_positions_to (g_steal_pointer (&pos), self->device, error);
+  if (pos == NULL)
+    return NULL;
+  if (alpha != 1.0)
+    {
+      g_autoptr(CrTensor) factor = cr_ops_wrap_number (alpha, FALSE);
+
+      if ((scaled = cr_mul (source, factor, error)) == NULL)
+        return NULL;
+    }
+  return write_at (CR_OP_INDEX_ADD, "index_add", self, pos, NULL,
+                   scaled != NULL ? scaled : source, 2, TRUE, inplace, error);
 }

@@ -249,6 +249,12 @@ CrTensor *cr_gather         (CrTensor *x, int dim, CrTensor *index, GError **err
  * ScatterBackward0/1, ScatterAddBackward0 (cr-ops-scatter.c). */
 CrTensor *cr_scatter_full   (CrTensor *self, int dim, CrTensor *index, CrTensor *src,
                              double value, gboolean add, gboolean inplace, GError **error);
+/* index_add / index_add_ (IndexAddBackward0), alpha times source. */
+CrTensor *cr_index_add_full (CrTensor *self, int dim, CrTensor *index, CrTensor *source,
+                             double alpha, gboolean inplace, GError **error);
+/* torch.nonzero: the coordinates (n, ndim) of the nonzero elements, int64,
+ * in row-major order; no graph (cr-ops-nonzero.c). */
+CrTensor *cr_nonzero        (CrTensor *x, GError **error);
 CrTensor *cr_index_select   (CrTensor *x, int dim, CrTensor *index, GError **error);
 CrTensor *cr_diag           (CrTensor *x, gint64 diagonal, GError **error);
 
