@@ -1,0 +1,12 @@
+import torch
+a = torch.tensor([True, 2, 3.7], dtype=torch.int32)
+print(a)
+print(torch.where(a > 1, a, 0), torch.where(a > 1, a, 0.5))
+print(a.float() / a, a == a.float(), a < 2.5)
+x = torch.zeros(5, dtype=torch.int32)
+x[torch.tensor([1, 3])] = 7; print(x)
+x.index_add_(0, torch.tensor([0, 0], dtype=torch.int32), torch.tensor([1, 2], dtype=torch.int32)); print(x)
+print(x.to(torch.float64), x.new_zeros(2), x.new_ones(2))
+print(torch.stack([x, x], 1).shape)
+print(torch.tensor([[1, 2], [3, 4]], dtype=torch.uint8).T @ torch.tensor([[1, 0], [0, 1]], dtype=torch.uint8))
+print(a.abs().sum().item(), a.max().item(), (a * 1.0).dtype, ~a)
