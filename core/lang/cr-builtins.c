@@ -874,20 +874,14 @@ NATIVE (b_hash)
     }
   if (!cr_value_hashable (v, error))
     return NULL;
-  switch (v->kind)
+  GError *local = NULL;
+  gint64 h = cr_value_hash (v, &local);
+  if (local)
     {
-    case CR_VALUE_TUPLE:
-      return cr_value_new_int (cr_value_hash (v));
-    case CR_VALUE_INT:  return cr_value_new_int (v->u.i == -1 ? -2 : v->u.i);
-    case CR_VALUE_BOOL: return cr_value_new_int (v->u.b);
-    case CR_VALUE_STR:  return cr_value_new_int ((gint64) g_str_hash (v->u.str.data));
-    case CR_VALUE_FLOAT:
-      if (v->u.f == floor (v->u.f) && fabs (v->u.f) < 1e18)
-        return cr_value_new_int ((gint64) v->u.f);
-      return cr_value_new_int ((gint64) g_double_hash (&v->u.f));
-    default:
-      return cr_value_new_int ((gint64) ((gintptr) identity_of (v) >> 4));
+      g_propagate_error (error, local);
+      return NULL;
     }
+  return cr_value_new_int (h);
 }
 
 NATIVE (b_callable)

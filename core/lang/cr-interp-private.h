@@ -429,8 +429,12 @@ char     *cr_format_value        (CrInterp        *self,
  * charged to the memory budget: every value is made here or by a
  * cr_value_new_* constructor, since freeing one gives its charge back. */
 CrValue  *cr_value_alloc         (CrValueKind      kind);
-/* The hash a dict uses for a hashable value (equal values, equal hashes). */
-guint     cr_value_hash          (CrValue         *v);
+/* Python's hash(v) of a hashable value (error: a __hash__ that raised). */
+gint64    cr_value_hash          (CrValue         *v,
+                                  GError         **error);
+/* The interpreter whose __hash__ and __eq__ dict keys on this thread use
+ * (set around each run; NULL: keys by identity). */
+void      cr_value_set_thread_interp (CrInterp     *interp);
 gboolean  cr_value_hashable      (CrValue         *v,
                                   GError         **error);
 gboolean  cr_dict_delete         (CrValue         *dict,

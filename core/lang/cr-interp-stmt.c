@@ -406,6 +406,15 @@ exec_class (CrInterp  *self,
   cr_value_unref (frame.retval);
   if (body == CR_EXEC_ERROR)
     goto out;
+  /* As Python's type(): a class that defines __eq__ and not __hash__ has
+   * __hash__ = None, and its objects are no dict keys. */
+  if (g_hash_table_contains (cls->u.cls.attrs, "__eq__")
+      && !g_hash_table_contains (cls->u.cls.attrs, "__hash__"))
+    {
+      CrValue *none = cr_value_none ();
+      cr_value_set_member (cls, "__hash__", none);
+      cr_value_unref (none);
+    }
 
   cls = apply_decorators (self, f, s->u.cls.decorators, decorators, n_dec, cls, error);
   if (!cls)

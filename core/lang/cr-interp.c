@@ -511,6 +511,7 @@ cr_interp_run (CrInterp        *self,
   self->module = module;
   /* Every run starts from a fresh thread's state (the binding's too). */
   cr_binding.run_begin (self);
+  cr_value_set_thread_interp (self);
 
   CrProgram *program = cr_program_new (module, &span, &error);
   if (!program)
@@ -571,6 +572,7 @@ cr_interp_run (CrInterp        *self,
   cr_gen_objects_close_all (self);
   /* And the thread goes back as it was found. */
   cr_binding.run_end (self);
+  cr_value_set_thread_interp (NULL);
 
   self->frame = NULL;
   self->depth = 0;

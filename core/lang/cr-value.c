@@ -58,6 +58,119 @@ struct _CrDict {
 static guint    value_hash      (gconstpointer v);
 static gboolean value_key_equal (gconstpointer a, gconstpointer b);
 
+/* ---- keys whose hash and == are the script's ------------------------------
+ *
+ * An object of a class that defines __hash__ (and __eq__) is a dict key and
+ * set item by those, as in Python; anything else by value or identity
+ * (tensors by identity, as PyTorch's). The dict's GHashTable calls
+ * value_hash and value_key_equal, which call into the interpreter that runs
+ * on this thread; the first error they meet waits in key_calls.error until
+ * the dict operation ends and reports it. A key's hash is computed once per
+ * operation (known[]), as Python stores it with the entry. */
+typedef struct {
+  CrInterp *interp;       /* the run on this thread, NULL: identity only */
+  GError   *error;        /* raised by a __hash__ or __eq__ during this operation */
+  CrValue  *known[2];     /* keys hashed during this operation ... */
+  gint64    known_hash[2];/* ... and their hashes */
+  guint     n_known;
+} CrKeyCalls;
+
+static __thread CrKeyCalls key_calls;
+
+void
+cr_value_set_thread_interp (CrInterp *interp)
+{
+  key_calls.interp = interp;
+}
+
+/* The class's own __hash__ (a def), NULL when it hashes by identity. */
+static CrValue *
+user_hash_method (CrValue *v)
+{
+  CrValue *m = cr_class_lookup (v->u.instance.cls, "__hash__");
+  return m && m->kind == CR_VALUE_FUNCTION ? m : NULL;
+}
+
+/* Keeps the first error of the operation (takes error). */
+static void
+key_calls_fail (GError *error)
+{
+  if (error == NULL)
+    return;
+  if (key_calls.error == NULL)
+    key_calls.error = error;
+  else
+    g_error_free (error);
+}
+
+static gint64
+instance_hash (CrValue *v)
+{
+  CrValue *method = key_calls.interp ? user_hash_method (v) : NULL;
+  if (!method)
+    return (gintptr) v >> 4;
+  for (guint i = 0; i < key_calls.n_known; i++)
+    if (key_calls.known[i] == v)
+      return key_calls.known_hash[i];
+  gint64 h = 0;
+  if (key_calls.error == NULL)
+    {
+      /* Not &key_calls.error: the call may run dict operations of its own. */
+      GError *local = NULL;
+      cr_value_ref (v);
+      CrValue *r = cr_interp_call_method (key_calls.interp, v, method, NULL, 0, &local);
+      if (r && (r->kind == CR_VALUE_INT || r->kind == CR_VALUE_BOOL))
+        h = r->kind == CR_VALUE_INT ? (r->u.i == -1 ? -2 : r->u.i) : r->u.b;
+      else if (r)
+        g_set_error_literal (&local, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                             "__hash__ method should return an integer");
+      cr_value_unref (r);
+      cr_value_unref (v);
+      key_calls_fail (local);
+    }
+  if (key_calls.n_known < G_N_ELEMENTS (key_calls.known))
+    {
+      key_calls.known[key_calls.n_known] = v;
+      key_calls.known_hash[key_calls.n_known++] = h;
+    }
+  return h;
+}
+
+/* stored == probe with a script's __eq__ on either side. */
+static gboolean
+instance_key_equal (CrValue *stored,
+                    CrValue *probe)
+{
+  if (key_calls.error != NULL)
+    return FALSE;
+  /* The script's __eq__ may empty the dict: both stay alive meanwhile. */
+  GError *local = NULL;
+  cr_value_ref (stored);
+  cr_value_ref (probe);
+  CrValue *r = cr_compare_op (key_calls.interp, CR_CMP_EQ, stored, probe, &local);
+  gboolean equal = FALSE;
+  if (r && !cr_value_truthy (key_calls.interp, r, &equal, &local))
+    equal = FALSE;
+  cr_value_unref (r);
+  cr_value_unref (probe);
+  cr_value_unref (stored);
+  key_calls_fail (local);
+  return equal;
+}
+
+/* Ends a dict operation: FALSE with error when a key's __hash__ or __eq__
+ * raised during it. */
+static gboolean
+key_calls_end (GError **error)
+{
+  key_calls.n_known = 0;
+  if (G_LIKELY (key_calls.error == NULL))
+    return TRUE;
+  g_propagate_error (error, key_calls.error);
+  key_calls.error = NULL;
+  return FALSE;
+}
+
 /* ---- the memory budget ---------------------------------------------------
  *
  * A value's cost is its struct plus what it owns: a str's bytes, a list's
@@ -600,6 +713,17 @@ hashable_depth (CrValue  *v,
       g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
                    "unhashable type: '%s'", cr_value_type_name (v));
       return FALSE;
+    case CR_VALUE_INSTANCE:
+      {
+        CrValue *m = cr_class_lookup (v->u.instance.cls, "__hash__");
+        if (m && m->kind == CR_VALUE_NONE)
+          {
+            g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                         "unhashable type: '%s'", cr_value_type_name (v));
+            return FALSE;
+          }
+        return TRUE;
+      }
     case CR_VALUE_TUPLE:
       if (depth > 2000)
         {
@@ -633,26 +757,28 @@ hash_int (gint64 i)
   return (guint) u;
 }
 
-static guint
-value_hash (gconstpointer p)
+/* Python's hash(v) (v went through cr_value_hashable, which bounds a
+ * tuple's nesting): equal values, equal hashes, across int, float, bool
+ * and a script's __hash__. */
+static gint64
+py_hash (CrValue *v)
 {
-  CrValue *v = (CrValue *) p;
   switch (v->kind)
     {
     case CR_VALUE_NONE:
-      return 0x9e3779b9u;
+      return 0x9e3779b9;
     case CR_VALUE_BOOL:
-      return hash_int (v->u.b);
+      return v->u.b;
     case CR_VALUE_INT:
-      return hash_int (v->u.i);
+      return v->u.i == -1 ? -2 : v->u.i;
     case CR_VALUE_FLOAT:
       {
         double f = v->u.f;
         if (f == floor (f) && fabs (f) < 9.2e18)
-          return hash_int ((gint64) f);
+          return (gint64) f == -1 ? -2 : (gint64) f;
         guint64 bits;
         memcpy (&bits, &f, sizeof bits);
-        return hash_int ((gint64) bits);
+        return (gint64) (bits >> 1);
       }
     case CR_VALUE_STR:
       {
@@ -663,30 +789,43 @@ value_hash (gconstpointer p)
       }
     case CR_VALUE_TUPLE:
       {
-        /* Keys went through cr_value_hashable, which bounds the nesting. */
-        guint h = 0x345678u;
+        guint64 h = 0x345678u;
         for (guint i = 0; i < v->u.seq.items->len; i++)
-          h = (h ^ value_hash (g_ptr_array_index (v->u.seq.items, i))) * 1000003u;
-        return h;
+          h = (h ^ (guint64) py_hash (g_ptr_array_index (v->u.seq.items, i))) * 1000003u;
+        return (gint64) (h >> 1);
       }
     case CR_VALUE_TENSOR:
-      return g_direct_hash (cr_binding.tensor_slots->identity (v));
+      return (gintptr) cr_binding.tensor_slots->identity (v) >> 4;
     case CR_VALUE_OBJECT:
       if (v->u.object.type->identity)
-        return g_direct_hash (v->u.object.type->identity (v));
-      return g_direct_hash (v->u.object.data);
+        return (gintptr) v->u.object.type->identity (v) >> 4;
+      return (gintptr) v->u.object.data >> 4;
     case CR_VALUE_NATIVE:
-      return g_direct_hash (v->u.native.fn) ^ g_direct_hash (v->u.native.self);
+      return ((gintptr) v->u.native.fn ^ (gintptr) v->u.native.self) >> 4;
+    case CR_VALUE_INSTANCE:
+      return instance_hash (v);
     default:
-      return g_direct_hash (v);
+      return (gintptr) v >> 4;
     }
+}
+
+static guint
+value_hash (gconstpointer p)
+{
+  return hash_int (py_hash ((CrValue *) p));
 }
 
 static gboolean
 value_key_equal (gconstpointer a,
                  gconstpointer b)
 {
-  return a == b || cr_value_equal ((CrValue *) a, (CrValue *) b);
+  if (a == b)
+    return TRUE;
+  CrValue *x = (CrValue *) a, *y = (CrValue *) b;
+  if (G_UNLIKELY (x->kind == CR_VALUE_INSTANCE || y->kind == CR_VALUE_INSTANCE)
+      && key_calls.interp)
+    return instance_key_equal (x, y);
+  return cr_value_equal (x, y);
 }
 
 static CrDict *
@@ -706,8 +845,11 @@ cr_dict_set (CrValue  *dict,
     return FALSE;
   CrDict *d = dict_of (dict);
   gpointer pos = g_hash_table_lookup (d->index, key);
+  if (G_UNLIKELY (key_calls.error != NULL))
+    return key_calls_end (error);
   if (pos)
     {
+      key_calls_end (NULL);
       guint i = GPOINTER_TO_UINT (pos) - 1;
       CrValue *old = d->values->pdata[i];
       d->values->pdata[i] = cr_value_ref (value);
@@ -716,7 +858,16 @@ cr_dict_set (CrValue  *dict,
     }
   g_ptr_array_add (d->keys, cr_value_ref (key));
   g_ptr_array_add (d->values, cr_value_ref (value));
+  /* The new key's hash is known from the lookup (a __hash__ runs once). */
   g_hash_table_insert (d->index, key, GUINT_TO_POINTER (d->keys->len));
+  GError *late = NULL;
+  if (!key_calls_end (&late))
+    {
+      /* An __eq__ that raised only now (it changed between the calls): the
+       * key is in; the error is dropped, as if it had not been raised. */
+      g_error_free (late);
+      cr_interp_forget_error (key_calls.interp);
+    }
   dict_account (d);
   return TRUE;
 }
@@ -731,7 +882,7 @@ cr_dict_get (CrValue  *dict,
     return NULL;
   CrDict *d = dict_of (dict);
   gpointer pos = g_hash_table_lookup (d->index, key);
-  if (!pos)
+  if (!key_calls_end (error) || !pos)
     return NULL;
   return d->values->pdata[GPOINTER_TO_UINT (pos) - 1];
 }
@@ -745,6 +896,8 @@ cr_dict_delete (CrValue  *dict,
     return FALSE;
   CrDict *d = dict_of (dict);
   gpointer pos = g_hash_table_lookup (d->index, key);
+  if (!key_calls_end (error))
+    return FALSE;
   if (!pos)
     {
       g_autofree char *r = cr_value_repr (NULL, key, NULL);
@@ -752,12 +905,21 @@ cr_dict_delete (CrValue  *dict,
       return FALSE;
     }
   guint i = GPOINTER_TO_UINT (pos) - 1;
-  g_hash_table_remove (d->index, key);
+  /* Removed and renumbered through an iterator: no key's __hash__ or
+   * __eq__ runs again. Positions after i move down by one. */
+  GHashTableIter it;
+  gpointer stored, stored_pos;
+  g_hash_table_iter_init (&it, d->index);
+  while (g_hash_table_iter_next (&it, &stored, &stored_pos))
+    {
+      guint p = GPOINTER_TO_UINT (stored_pos) - 1;
+      if (p == i)
+        g_hash_table_iter_remove (&it);
+      else if (p > i)
+        g_hash_table_iter_replace (&it, GUINT_TO_POINTER (p));
+    }
   g_ptr_array_remove_index (d->keys, i);
   g_ptr_array_remove_index (d->values, i);
-  /* Positions after i moved down by one. */
-  for (guint j = i; j < d->keys->len; j++)
-    g_hash_table_insert (d->index, d->keys->pdata[j], GUINT_TO_POINTER (j + 1));
   dict_account (d);
   return TRUE;
 }
@@ -849,10 +1011,13 @@ cr_class_is_subclass (CrValue *cls,
   return FALSE;
 }
 
-guint
-cr_value_hash (CrValue *v)
+gint64
+cr_value_hash (CrValue  *v,
+               GError  **error)
 {
-  return value_hash (v);
+  gint64 h = py_hash (v);
+  key_calls_end (error);
+  return h;
 }
 
 CrObjectExtra **
