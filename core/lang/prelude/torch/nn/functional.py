@@ -135,6 +135,37 @@ def one_hot(tensor, num_classes=-1):
     return (tensor.unsqueeze(-1) == torch.arange(num_classes)).long()
 
 
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                        reduction='mean'):
+    # PyTorch 1.13's composite: max(0, -target * (input1 - input2) + margin).
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(
+            "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            "input1: {}, input2: {}, target: {} ".format(input1.size(), input2.size(),
+                                                          target.size()))
+    output = torch.clamp_min(-target * (input1 - input2) + margin, 0)
+    return _reduce(output, reduction)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+                        size_average=None, reduce=None, reduction='mean'):
+    # PyTorch 1.13's composite over pairwise distances.
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    a_dim, p_dim, n_dim = anchor.dim(), positive.dim(), negative.dim()
+    if not (a_dim == p_dim and p_dim == n_dim):
+        raise RuntimeError(
+            "The anchor, positive, and negative tensors are expected to have the same number "
+            "of dimensions, but got: anchor {}D, positive {}D, and negative {}D inputs".format(
+                a_dim, p_dim, n_dim))
+    dist_pos = pairwise_distance(anchor, positive, p, eps)
+    dist_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        dist_neg = torch.min(dist_neg, pairwise_distance(positive, negative, p, eps))
+    output = torch.clamp_min(margin + dist_pos - dist_neg, 0)
+    return _reduce(output, reduction)
+
+
 # What torch.nn.functional has in PyTorch 1.13 and Chainrule lacks says so.
 def __getattr__(name):
     torch._C._missing_attribute('torch.nn.functional', name)

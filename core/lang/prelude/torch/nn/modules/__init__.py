@@ -5,7 +5,7 @@ from torch.nn.modules.activation import ReLU, ReLU6, Hardtanh, LeakyReLU, Tanh, 
     LogSigmoid, Softsign, Tanhshrink, GELU, SiLU, Mish, Hardsigmoid, Hardswish, ELU, Softplus, \
     Softmax, LogSoftmax, Softmin, CELU, SELU, Threshold, Hardshrink, Softshrink
 from torch.nn.modules.loss import L1Loss, MSELoss, SmoothL1Loss, HuberLoss, NLLLoss, \
-    CrossEntropyLoss, BCELoss, BCEWithLogitsLoss, KLDivLoss
+    CrossEntropyLoss, BCELoss, BCEWithLogitsLoss, KLDivLoss, MarginRankingLoss, TripletMarginLoss
 from torch.nn.modules.container import Sequential, ModuleList, ModuleDict, ParameterList, \
     ParameterDict
 from torch.nn.modules.flatten import Flatten, Unflatten
@@ -31,5 +31,5 @@ __all__ = [
     'BatchNorm2d', 'Dropout1d', 'Dropout2d', 'GroupNorm', 'InstanceNorm1d', 'InstanceNorm2d',
     'ConstantPad1d', 'ConstantPad2d', 'ConstantPad3d', 'ZeroPad2d', 'ReflectionPad1d',
     'ReflectionPad2d', 'ReplicationPad1d', 'ReplicationPad2d', 'CosineSimilarity',
-    'PairwiseDistance', 'KLDivLoss',
+    'PairwiseDistance', 'KLDivLoss', 'MarginRankingLoss', 'TripletMarginLoss',
 ]
