@@ -1,0 +1,190 @@
+# RNN, LSTM and GRU, unrolled over time with differentiable ops, in the order
+# PyTorch 1.13's CPU kernels (aten/src/ATen/native/RNN.cpp) compute them: the
+# input projection of every step at once, then per step the hidden
+# projection plus that step's slice, the gates, the new state; outputs and
+# final states stacked (StackBackward0).
+import math
+import torch
+from torch.nn.parameter import Parameter
+from torch.nn import functional as F
+from torch.nn import init
+from torch.nn.modules.module import Module
+
+_GATES = {'LSTM': 4, 'GRU': 3, 'RNN_TANH': 1, 'RNN_RELU': 1}
+
+
+class RNNBase(Module):
+    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True,
+                 batch_first=False, dropout=0., bidirectional=False, proj_size=0,
+                 device=None, dtype=None):
+        super().__init__()
+        self.mode = mode
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.num_layers = num_layers
+        self.bias = bias
+        self.batch_first = batch_first
+        self.dropout = float(dropout)
+        self.bidirectional = bidirectional
+        self.proj_size = proj_size
+        num_directions = 2 if bidirectional else 1
+        if not isinstance(dropout, (int, float)) or isinstance(dropout, bool) \
+                or not 0 <= dropout <= 1:
+            raise ValueError("dropout should be a number in range [0, 1] "
+                             "representing the probability of an element being "
+                             "zeroed")
+        if dropout > 0 and num_layers == 1:
+            torch._C._warn("dropout option adds dropout after all but last "
+                           "recurrent layer, so non-zero dropout expects "
+                           "num_layers greater than 1, but got dropout={} and "
+                           "num_layers={}".format(dropout, num_layers))
+        if proj_size != 0:
+            raise NotImplementedError("LSTM(proj_size=...) is not supported by Chainrule yet")
+        gate_size = _GATES[mode] * hidden_size
+        self._flat_weights_names = []
+        for layer in range(num_layers):
+            for direction in range(num_directions):
+                layer_input_size = input_size if layer == 0 else hidden_size * num_directions
+                suffix = '_reverse' if direction == 1 else ''
+                names = ['weight_ih_l{}{}', 'weight_hh_l{}{}']
+                shapes = [(gate_size, layer_input_size), (gate_size, hidden_size)]
+                if bias:
+                    names += ['bias_ih_l{}{}', 'bias_hh_l{}{}']
+                    shapes += [(gate_size,), (gate_size,)]
+                for name, shape in zip(names, shapes):
+                    name = name.format(layer, suffix)
+                    setattr(self, name, Parameter(torch.empty(shape, device=device, dtype=dtype)))
+                    self._flat_weights_names.append(name)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def extra_repr(self):
+        s = '{}, {}'.format(self.input_size, self.hidden_size)
+        if self.num_layers != 1:
+            s += ', num_layers={}'.format(self.num_layers)
+        if self.bias is not True:
+            s += ', bias={}'.format(self.bias)
+        if self.batch_first is not False:
+            s += ', batch_first={}'.format(self.batch_first)
+        if self.dropout != 0:
+            s += ', dropout={}'.format(self.dropout)
+        if self.bidirectional is not False:
+            s += ', bidirectional={}'.format(self.bidirectional)
+        return s
+
+    def _weights(self, layer, direction):
+        suffix = '_reverse' if direction == 1 else ''
+        w_ih = getattr(self, 'weight_ih_l{}{}'.format(layer, suffix))
+        w_hh = getattr(self, 'weight_hh_l{}{}'.format(layer, suffix))
+        if self.bias:
+            return (w_ih, w_hh, getattr(self, 'bias_ih_l{}{}'.format(layer, suffix)),
+                    getattr(self, 'bias_hh_l{}{}'.format(layer, suffix)))
+        return w_ih, w_hh, None, None
+
+    def _cell(self, x_w, h, c, w_hh, b_hh):
+        # one step: x_w is this step's input projection (with b_ih)
+        if self.mode == 'LSTM':
+            gates = F.linear(h, w_hh, b_hh) + x_w
+            ingate, forgetgate, cellgate, outgate = gates.chunk(4, 1)
+            ingate = ingate.sigmoid()
+            forgetgate = forgetgate.sigmoid()
+            cellgate = cellgate.tanh()
+            outgate = outgate.sigmoid()
+            cy = forgetgate * c + ingate * cellgate
+            hy = outgate * cy.tanh()
+            return hy, cy
+        if self.mode == 'GRU':
+            i_r, i_z, i_n = x_w.chunk(3, 1)
+            h_r, h_z, h_n = F.linear(h, w_hh, b_hh).chunk(3, 1)
+            reset_gate = (h_r + i_r).sigmoid()
+            input_gate = (h_z + i_z).sigmoid()
+            new_gate = (i_n + h_n * reset_gate).tanh()
+            return (h - new_gate) * input_gate + new_gate, None
+        pre = F.linear(h, w_hh, b_hh) + x_w
+        return (pre.tanh() if self.mode == 'RNN_TANH' else pre.relu()), None
+
+    def _layer(self, x, h, c, layer, direction):
+        w_ih, w_hh, b_ih, b_hh = self._weights(layer, direction)
+        x_w = F.linear(x, w_ih, b_ih)
+        steps = x_w.unbind(0)
+        order = range(len(steps) - 1, -1, -1) if direction == 1 else range(len(steps))
+        outputs = [None] * len(steps)
+        for t in order:
+            h, c = self._cell(steps[t], h, c, w_hh, b_hh)
+            outputs[t] = h
+        return torch.stack(outputs, 0), h, c
+
+    def forward(self, input, hx=None):
+        is_lstm = self.mode == 'LSTM'
+        batched = input.dim() == 3
+        if input.dim() not in (2, 3):
+            raise ValueError("{}: Expected input to be 2-D or 3-D but received {}-D tensor"
+                             .format(type(self).__name__, input.dim()))
+        if not batched:
+            input = input.unsqueeze(1)
+        elif self.batch_first:
+            input = input.transpose(0, 1)
+        num_directions = 2 if self.bidirectional else 1
+        batch = input.size(1)
+        if hx is None:
+            zeros = torch.zeros(self.num_layers * num_directions, batch, self.hidden_size,
+                                dtype=input.dtype, device=input.device)
+            h0, c0 = zeros, zeros
+        elif is_lstm:
+            h0, c0 = hx
+            if not batched:
+                h0, c0 = h0.unsqueeze(1), c0.unsqueeze(1)
+        else:
+            h0, c0 = (hx if batched else hx.unsqueeze(1)), None
+        x = input
+        h_n, c_n = [], []
+        for layer in range(self.num_layers):
+            outs = []
+            for direction in range(num_directions):
+                k = layer * num_directions + direction
+                out, h, c = self._layer(x, h0[k], c0[k] if is_lstm else None, layer, direction)
+                outs.append(out)
+                h_n.append(h)
+                c_n.append(c)
+            x = outs[0] if num_directions == 1 else torch.cat(outs, 2)
+            if self.dropout > 0 and self.training and layer < self.num_layers - 1:
+                x = F.dropout(x, self.dropout, True)
+        output = x
+        hidden = torch.stack(h_n, 0)
+        cell = torch.stack(c_n, 0) if is_lstm else None
+        if not batched:
+            output = output.squeeze(1)
+            hidden = hidden.squeeze(1)
+            cell = cell.squeeze(1) if is_lstm else None
+        elif self.batch_first:
+            output = output.transpose(0, 1)
+        if is_lstm:
+            return output, (hidden, cell)
+        return output, hidden
+
+
+class RNN(RNNBase):
+    def __init__(self, *args, **kwargs):
+        nonlinearity = kwargs.pop('nonlinearity', 'tanh')
+        if nonlinearity == 'tanh':
+            mode = 'RNN_TANH'
+        elif nonlinearity == 'relu':
+            mode = 'RNN_RELU'
+        else:
+            raise ValueError("Unknown nonlinearity '{}'".format(nonlinearity))
+        super().__init__(mode, *args, **kwargs)
+        self.nonlinearity = nonlinearity
+
+
+class LSTM(RNNBase):
+    def __init__(self, *args, **kwargs):
+        super().__init__('LSTM', *args, **kwargs)
+
+
+class GRU(RNNBase):
+    def __init__(self, *args, **kwargs):
+        super().__init__('GRU', *args, **kwargs)

@@ -1,0 +1,21 @@
+# nn.LSTM, nn.GRU and nn.RNN as the sequence-model tutorials use them
+import torch
+from torch import nn
+torch.manual_seed(1)
+lstm = nn.LSTM(3, 4)
+print(lstm, [n for n, _ in lstm.named_parameters()])
+x = torch.randn(5, 2, 3)
+out, (h, c) = lstm(x)
+print(out[-1], h, c.shape, out.grad_fn, h.grad_fn)
+out.sum().backward()
+print(lstm.weight_hh_l0.grad.sum(), lstm.bias_ih_l0.grad[:4])
+gru = nn.GRU(3, 2, num_layers=2, batch_first=True)
+y, hn = gru(torch.randn(2, 4, 3))
+print(gru, y.shape, hn.shape, y[0, -1], hn[-1])
+rnn = nn.RNN(3, 2, nonlinearity='relu', bidirectional=True)
+y, hn = rnn(torch.randn(4, 3), torch.zeros(2, 2))
+print(rnn, y, hn)
+bi = nn.LSTM(2, 3, bidirectional=True, batch_first=True)
+y, (h, c) = bi(torch.randn(1, 3, 2))
+print(y, h)
+print(nn.LSTM(2, 2, num_layers=2, dropout=0.5))
