@@ -160,13 +160,13 @@ cr_fmod_i (int64_t a,
    * which keeps a on a tie: max(-0, 0) is -0) and fmax/fmin (NaN only       \
    * where both are; a tie keeps a) */                                        \
   CR_BINARY_MATH T                                                            \
-  cr_maximum##S (T a, T b)                                                    \
+  cr_max_nan##S (T a, T b)                                                    \
   {                                                                           \
     return a != a ? a : b != b ? b : a < b ? b : a;                           \
   }                                                                           \
                                                                               \
   CR_BINARY_MATH T                                                            \
-  cr_minimum##S (T a, T b)                                                    \
+  cr_min_nan##S (T a, T b)                                                    \
   {                                                                           \
     return a != a ? a : b != b ? b : b < a ? b : a;                           \
   }                                                                           \

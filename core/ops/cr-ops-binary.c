@@ -80,15 +80,6 @@ fx_number (Fx *fx, CrOpId op, CrTensor *a, double n)
                                       : cr_binary_number (op, a, n, &fx->err));
 }
 
-/* n - a: RsubBackward1 */
-G_GNUC_UNUSED static CrTensor *
-fx_rsub_number (Fx *fx, double n, CrTensor *a)
-{
-  if (fx->err != NULL || a == NULL)
-    return NULL;
-  return fx_keep (fx, cr_rsub_scalar (a, n, &fx->err));
-}
-
 G_GNUC_UNUSED static CrTensor *
 fx_pow_number (Fx *fx, CrTensor *a, double n)
 {
@@ -186,7 +177,6 @@ fx_zeros (Fx *fx)
 #define MULN(a, n)         fx_number (fx, CR_OP_MUL, (a), (n))
 #define DIVN(a, n)         fx_number (fx, CR_OP_DIV, (a), (n))
 #define ADDN(a, n)         fx_number (fx, CR_OP_ADD, (a), (n))
-#define RSUBN(n, a)        fx_rsub_number (fx, (n), (a))
 #define POWN(a, n)         fx_pow_number (fx, (a), (n))
 #define RPOWN(n, a)        fx_rpow_number (fx, (n), (a))
 #define U(OP, a)           fx_unary (fx, CR_OP_##OP, (a))
@@ -225,7 +215,6 @@ enum { SAVE_NEVER, SAVE_ALWAYS, SAVE_FOR_A, SAVE_FOR_B };
 #undef MULN
 #undef DIVN
 #undef ADDN
-#undef RSUBN
 #undef POWN
 #undef RPOWN
 #undef U

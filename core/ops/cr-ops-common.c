@@ -1,6 +1,7 @@
 /* cr-ops-common.c — the helpers every op file shares (declared in
  * cr-ops-private.h): recording, wrapped numbers, zeros, dim wrapping, views. */
 #include "cr-ops-private.h"
+#include "cr-ops-nnf.h"
 
 #include <math.h>
 
@@ -60,9 +61,7 @@ cr_ops_add_number (CrTensor  *t,
                    double     number,
                    GError   **error)
 {
-  g_autoptr(CrTensor) n = cr_ops_wrap_number (number, FALSE);
-
-  return cr_add (t, n, error);
+  return cr_add_scalar (t, number, error);
 }
 
 

@@ -1375,7 +1375,7 @@ masked_fill_backward (CrNode          *node,
       if (grad_inputs[0] == NULL)
         return FALSE;
     }
-  if (cr_ops_needs_grad (node, 1))
+  if (node->n_inputs > 1 && cr_ops_needs_grad (node, 1))
     {
       g_autoptr(CrTensor) g = cr_where (mask, grad, zero, error);
       if (g == NULL)
@@ -1420,9 +1420,10 @@ cr_masked_fill (CrTensor  *x,
   out = cr_kernel_where (bmask, fill, x, error);
   if (out == NULL)
     return NULL;
-  if (cr_autograd_should_record (inputs, 2))
+  /* A Python number is PyTorch's masked_fill.Scalar: one input. */
+  if (cr_autograd_should_record (inputs, value->is_wrapped_number ? 1 : 2))
     {
-      CrNode *node = cr_node_new (CR_OP_MASKED_FILL, inputs, 2, 1);
+      CrNode *node = cr_node_new (CR_OP_MASKED_FILL, inputs, value->is_wrapped_number ? 1 : 2, 1);
       cr_node_save (node, 0, bmask, FALSE);
       cr_ops_attach (out, node);
     }

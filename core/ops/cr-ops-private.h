@@ -54,7 +54,8 @@ cr_ops_needs_grad (const CrNode *node,
 }
 
 /* t * number and t + number in a formula, recorded under create_graph as
- * PyTorch's C++ `t * 2` (mul.Scalar: MulBackward1) and `t + 1` (AddBackward0). */
+ * PyTorch's C++ `t * 2` (mul.Scalar: MulBackward1) and `t + 1` (add.Scalar:
+ * AddBackward1). */
 CrTensor *cr_ops_mul_number      (CrTensor        *t,
                                   double           number,
                                   GError         **error);

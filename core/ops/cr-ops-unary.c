@@ -75,6 +75,19 @@ fx_mul_number (Fx *fx, CrTensor *a, double n)
   return fx_keep (fx, cr_ops_mul_number (a, n, &fx->err));
 }
 
+/* a * n with n a wrapped 0-d tensor: MulBackward0, as PyTorch's
+ * wrapped_scalar_tensor in a formula (deg2rad's). */
+G_GNUC_UNUSED static CrTensor *
+fx_mul_wrapped (Fx *fx, CrTensor *a, double n)
+{
+  g_autoptr(CrTensor) number = NULL;
+
+  if (fx->err != NULL || a == NULL)
+    return NULL;
+  number = cr_ops_wrap_number (n, FALSE);
+  return fx_keep (fx, cr_mul (a, number, &fx->err));
+}
+
 G_GNUC_UNUSED static CrTensor *
 fx_add_number (Fx *fx, CrTensor *a, double n)
 {
@@ -94,13 +107,20 @@ fx_div_number (Fx *fx, CrTensor *a, double n)
   return fx_keep (fx, cr_div (a, number, &fx->err));
 }
 
-/* n - a: RsubBackward1, as PyTorch's `1 - x` in a formula. */
+/* n - a in a formula. */
 G_GNUC_UNUSED static CrTensor *
 fx_rsub_number (Fx *fx, double n, CrTensor *a)
 {
+  g_autoptr(CrTensor) filled = NULL;
+
   if (fx->err != NULL || a == NULL)
     return NULL;
-  return fx_keep (fx, cr_rsub_scalar (a, n, &fx->err));
+  /* C++'s `1 - t` is empty_like(t).fill_(1).sub_(t): SubBackward0 whose
+   * first input has no gradient (Python's 1 - t is RsubBackward1). */
+  filled = cr_tensor_new_full (a->shape, a->ndim, n, a->dtype, a->device, &fx->err);
+  if (filled == NULL)
+    return NULL;
+  return fx_keep (fx, cr_sub (filled, a, &fx->err));
 }
 
 G_GNUC_UNUSED static CrTensor *
@@ -168,6 +188,7 @@ fx_zeros (Fx *fx)
 #define SUB(a, b)          fx_binary (fx, cr_sub, (a), (b))
 #define NEG(a)             fx_neg (fx, (a))
 #define MULN(a, n)         fx_mul_number (fx, (a), (n))
+#define MULW(a, n)         fx_mul_wrapped (fx, (a), (n))
 #define DIVN(a, n)         fx_div_number (fx, (a), (n))
 #define ADDN(a, n)         fx_add_number (fx, (a), (n))
 #define RSUBN(n, a)        fx_rsub_number (fx, (n), (a))
@@ -210,6 +231,7 @@ enum { SAVE_NOTHING, SAVE_INPUT, SAVE_OUTPUT };
 #undef SUB
 #undef NEG
 #undef MULN
+#undef MULW
 #undef ADDN
 #undef DIVN
 #undef RSUBN
