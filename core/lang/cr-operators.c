@@ -1184,6 +1184,64 @@ read_percent_number (const char **p,
   return TRUE;
 }
 
+/* "%.5d" % 3: an integer with at least precision digits ("00003"), then
+ * the sign, the 0x/0o of '#', and the width, as Python's printf-style
+ * formatting does (a '0' flag still pads the width with zeros). */
+static char *
+percent_int_precision (gint64      value,
+                       char        conv,
+                       gint64      precision,
+                       gint64      width,
+                       gboolean    left,
+                       gboolean    zero,
+                       gboolean    plus,
+                       gboolean    space,
+                       gboolean    alt,
+                       GError    **error)
+{
+  char spec[3] = { 0 };
+  spec[0] = alt ? '#' : conv == 'i' || conv == 'u' ? 'd' : conv;
+  spec[1] = alt ? conv : 0;
+  g_autofree char *plain = cr_py_format_int (value, spec, error);   /* "-0xff" */
+  if (plain == NULL)
+    return NULL;
+  const char *digits = plain;
+  gboolean negative = *digits == '-';
+  if (negative)
+    digits++;
+  GString *head = g_string_new (negative ? "-" : plus ? "+" : space ? " " : "");
+  if (alt && conv != 'd' && conv != 'i' && conv != 'u')
+    {
+      g_string_append_len (head, digits, 2);   /* 0x, 0X, 0o */
+      digits += 2;
+    }
+  gsize n_digits = strlen (digits);
+  gsize body = (gsize) MAX ((gint64) n_digits, precision);
+  if (!cr_value_check_alloc_n (MAX (body, (gsize) MAX (width, 0)), 2, error))
+    {
+      g_string_free (head, TRUE);
+      return NULL;
+    }
+  GString *out = g_string_new (NULL);
+  gsize len = head->len + body;
+  gsize pad = width > 0 && (gsize) width > len ? (gsize) width - len : 0;
+  if (pad && !left && !zero)
+    for (gsize i = 0; i < pad; i++)
+      g_string_append_c (out, ' ');
+  g_string_append_len (out, head->str, head->len);
+  if (pad && !left && zero)
+    for (gsize i = 0; i < pad; i++)
+      g_string_append_c (out, '0');
+  for (gsize i = n_digits; i < body; i++)
+    g_string_append_c (out, '0');
+  g_string_append (out, digits);
+  if (pad && left)
+    for (gsize i = 0; i < pad; i++)
+      g_string_append_c (out, ' ');
+  g_string_free (head, TRUE);
+  return g_string_free (out, FALSE);
+}
+
 char *
 cr_percent_format (CrInterp    *self,
                    const char  *format,
@@ -1348,8 +1406,14 @@ cr_percent_format (CrInterp    *self,
                 g_string_free (spec, TRUE);
                 goto fail;
               }
-            g_string_append_c (spec, conv == 'i' || conv == 'u' ? 'd' : conv);
-            piece = cr_py_format_int (iv, spec->str, error);
+            if (precision >= 0)
+              piece = percent_int_precision (iv, conv, precision, width, left, zero, plus,
+                                             space, alt, error);
+            else
+              {
+                g_string_append_c (spec, conv == 'i' || conv == 'u' ? 'd' : conv);
+                piece = cr_py_format_int (iv, spec->str, error);
+              }
             break;
           }
         case 'e': case 'E': case 'f': case 'F': case 'g': case 'G':
