@@ -17,7 +17,10 @@
 /* Node arguments of every pooling row: dims[0..1] kernel, [2..3] stride,
  * [4..5] padding, [6..7] dilation; ints[0] adaptive, ints[1]
  * count_include_pad, ints[2] divisor_override. The spatial sizes come from
- * the node's input and output metadata. MAX rows save the indices (slot 0). */
+ * the node's input and output metadata. MAX rows save the indices (slot 0)
+ * and the input (slot 1), AVG rows the input (slot 0): the adjoints take it
+ * as a second input with a zero derivative, as PyTorch's *_backward ops take
+ * self. */
 static void
 geom_to_args (const CrPoolGeom *g,
               CrOpArgs         *args)
@@ -73,20 +76,28 @@ avg_forward (CrOpId            op,
   CrNode *node;
 
   if (out != NULL && (node = cr_ops_record (op, &x, 1, out)) != NULL)
-    geom_to_args (g, cr_node_args (node));
+    {
+      geom_to_args (g, cr_node_args (node));
+      cr_node_save (node, 0, x, FALSE);
+    }
   return out;
 }
 
+/* The adjoint of a pool over x: its node's inputs are (gy, x), as PyTorch's
+ * *_backward ops take self, so that a gradient taken with create_graph
+ * depends on x (with a zero derivative) even when gy needs no gradient. */
 static CrTensor *
 avg_adjoint (CrOpId            op,
              CrTensor         *gy,
+             CrTensor         *x,
              const CrPoolGeom *g,
              GError          **error)
 {
   CrTensor *out = cr_kernel_avg_pool2d_backward (gy, g, error);
+  CrTensor *inputs[2] = { gy, x };
   CrNode *node;
 
-  if (out != NULL && (node = cr_ops_record (op, &gy, 1, out)) != NULL)
+  if (out != NULL && (node = cr_ops_record (op, inputs, 2, out)) != NULL)
     geom_to_args (g, cr_node_args (node));
   return out;
 }
@@ -106,6 +117,7 @@ max_gather (CrOpId            op,
     {
       geom_to_args (geom, cr_node_args (node));
       cr_node_save (node, 0, indices, FALSE);
+      cr_node_save (node, 1, g, FALSE);
     }
   return out;
 }
@@ -115,14 +127,18 @@ max_gather (CrOpId            op,
 static CrTensor *
 max_scatter (CrOpId            pool_op,
              CrTensor         *gy,
+             CrTensor         *x,
              CrTensor         *indices,
              const CrPoolGeom *geom,
              GError          **error)
 {
   CrTensor *out = cr_kernel_max_pool2d_backward (gy, indices, geom, error);
+  CrTensor *inputs[2] = { gy, x };
   CrNode *node;
 
-  if (out != NULL && (node = cr_ops_record (CR_OP_MAX_POOL2D_BACKWARD, &gy, 1, out)) != NULL)
+  if (out != NULL && (node = cr_ops_record (pool_op == CR_OP_ADAPTIVE_MAX_POOL2D
+                                            ? CR_OP_ADAPTIVE_MAX_POOL2D_BACKWARD
+                                            : CR_OP_MAX_POOL2D_BACKWARD, inputs, 2, out)) != NULL)
     {
       CrOpArgs *args = cr_node_args (node);
 
@@ -141,9 +157,10 @@ max_pool_backward (CrNode          *node,
 {
   CrPoolGeom g;
   SAVED (indices, 0);
+  SAVED (x, 1);
 
   geom_from_node (node, FALSE, &g);
-  SET_GRAD (0, max_scatter (node->op->id, grad_outputs[0], indices, &g, error));
+  SET_GRAD (0, max_scatter (node->op->id, grad_outputs[0], x, indices, &g, error));
   return TRUE;
 }
 
@@ -157,7 +174,10 @@ max_pool_adjoint_backward (CrNode          *node,
   SAVED (indices, 0);
 
   geom_from_node (node, TRUE, &g);
-  SET_GRAD (0, max_gather ((CrOpId) node->args->ints[3], grad_outputs[0], indices, &g, error));
+  if (cr_ops_needs_grad (node, 0))
+    SET_GRAD (0, max_gather ((CrOpId) node->args->ints[3], grad_outputs[0], indices, &g, error));
+  if (cr_ops_needs_grad (node, 1))
+    SET_GRAD (1, cr_ops_zeros_meta (&node->input_meta[1], error));
   return TRUE;
 }
 
@@ -168,11 +188,12 @@ avg_pool_backward (CrNode          *node,
                    GError         **error)
 {
   CrPoolGeom g;
+  SAVED (x, 0);
 
   geom_from_node (node, FALSE, &g);
   SET_GRAD (0, avg_adjoint (g.adaptive ? CR_OP_ADAPTIVE_AVG_POOL2D_BACKWARD
                                        : CR_OP_AVG_POOL2D_BACKWARD,
-                            grad_outputs[0], &g, error));
+                            grad_outputs[0], x, &g, error));
   return TRUE;
 }
 
@@ -185,8 +206,11 @@ avg_pool_adjoint_backward (CrNode          *node,
   CrPoolGeom g;
 
   geom_from_node (node, TRUE, &g);
-  SET_GRAD (0, avg_forward (g.adaptive ? CR_OP_ADAPTIVE_AVG_POOL2D : CR_OP_AVG_POOL2D,
-                            grad_outputs[0], &g, error));
+  if (cr_ops_needs_grad (node, 0))
+    SET_GRAD (0, avg_forward (g.adaptive ? CR_OP_ADAPTIVE_AVG_POOL2D : CR_OP_AVG_POOL2D,
+                              grad_outputs[0], &g, error));
+  if (cr_ops_needs_grad (node, 1))
+    SET_GRAD (1, cr_ops_zeros_meta (&node->input_meta[1], error));
   return TRUE;
 }
 
@@ -203,8 +227,15 @@ const CrOpInfo cr_op_row_ADAPTIVE_MAX_POOL2D = {
 };
 
 const CrOpInfo cr_op_row_MAX_POOL2D_BACKWARD = {
-  CR_OP_MAX_POOL2D_BACKWARD, "max_pool2d_backward", "MaxPool2DWithIndicesBackwardBackward0", 1,
-  "maxpool∂", "∂out/∂g: G read at the saved maximum positions",
+  CR_OP_MAX_POOL2D_BACKWARD, "max_pool2d_backward", "MaxPool2DWithIndicesBackwardBackward0", 2,
+  "maxpool∂", "∂out/∂g: G read at the saved maximum positions,  ∂out/∂x = 0",
+  max_pool_adjoint_backward, NULL
+};
+
+const CrOpInfo cr_op_row_ADAPTIVE_MAX_POOL2D_BACKWARD = {
+  CR_OP_ADAPTIVE_MAX_POOL2D_BACKWARD, "adaptive_max_pool2d_backward",
+  "AdaptiveMaxPool2DBackwardBackward0", 2, "maxpool∂",
+  "∂out/∂g: G read at the saved maximum positions,  ∂out/∂x = 0",
   max_pool_adjoint_backward, NULL
 };
 
@@ -215,8 +246,8 @@ const CrOpInfo cr_op_row_AVG_POOL2D = {
 };
 
 const CrOpInfo cr_op_row_AVG_POOL2D_BACKWARD = {
-  CR_OP_AVG_POOL2D_BACKWARD, "avg_pool2d_backward", "AvgPool2DBackwardBackward0", 1,
-  "avgpool∂", "∂out/∂g = avg_pool2d(G)",
+  CR_OP_AVG_POOL2D_BACKWARD, "avg_pool2d_backward", "AvgPool2DBackwardBackward0", 2,
+  "avgpool∂", "∂out/∂g = avg_pool2d(G),  ∂out/∂x = 0",
   avg_pool_adjoint_backward, NULL
 };
 
@@ -228,7 +259,8 @@ const CrOpInfo cr_op_row_ADAPTIVE_AVG_POOL2D = {
 
 const CrOpInfo cr_op_row_ADAPTIVE_AVG_POOL2D_BACKWARD = {
   CR_OP_ADAPTIVE_AVG_POOL2D_BACKWARD, "adaptive_avg_pool2d_backward",
-  "AdaptiveAvgPool2DBackwardBackward0", 1, "avgpool∂", "∂out/∂g = adaptive_avg_pool2d(G)",
+  "AdaptiveAvgPool2DBackwardBackward0", 2, "avgpool∂",
+  "∂out/∂g = adaptive_avg_pool2d(G),  ∂out/∂x = 0",
   avg_pool_adjoint_backward, NULL
 };
 
@@ -411,8 +443,10 @@ max_pool (CrOpId            op,
     return NULL;
   if ((node = cr_ops_record (op, &x, 1, values)) != NULL)
     {
+      /* The input too, as PyTorch saves self: its adjoint's second edge. */
       geom_to_args (g, cr_node_args (node));
       cr_node_save (node, 0, indices, FALSE);
+      cr_node_save (node, 1, x, FALSE);
     }
   if (out_indices != NULL)
     *out_indices = indices;

@@ -86,3 +86,22 @@ for shape, tshape in [((2, 3, 2), (2, 2)), ((2, 3, 2, 2), (2, 2, 2)), ((2, 3, 2,
         loss = F.cross_entropy(x, t, reduction=red, ignore_index=1)
         print(shape, red, name(loss), [name_of[0].name() for name_of in loss.grad_fn.next_functions],
               tuple(loss.shape))
+
+# A pool's gradient taken with create_graph depends on the pool's input (with
+# a zero derivative), as PyTorch's *_backward ops take self.
+x = torch.randn(1, 2, 4, 4, requires_grad=True)
+pools = [('max_pool2d', lambda t: F.max_pool2d(t, 2)),
+         ('avg_pool2d', lambda t: F.avg_pool2d(t, 2, stride=1)),
+         ('adaptive_avg_pool2d', lambda t: F.adaptive_avg_pool2d(t, 3)),
+         ('adaptive_max_pool2d', lambda t: F.adaptive_max_pool2d(t, 3)),
+         ('max_pool1d', lambda t: F.max_pool1d(t.flatten(2), 3)),
+         ('avg_pool1d', lambda t: F.avg_pool1d(t.flatten(2), 3))]
+for label, f in pools:
+    g, = torch.autograd.grad(f(x).pow(2).sum(), x, create_graph=True)
+    h, = torch.autograd.grad(f(x).sum(), x, create_graph=True)
+    print(label, g.grad_fn.name(), h.grad_fn.name() if h.grad_fn is not None else None, h.requires_grad)
+    (g.sum() + h.sum()).backward(retain_graph=True)
+    print(x.grad.sum(dim=(2, 3)))
+    x.grad = None
+    gg, = torch.autograd.grad(h.sum(), x, allow_unused=True)
+    print(gg if gg is None else gg.abs().sum())
