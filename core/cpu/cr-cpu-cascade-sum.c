@@ -184,3 +184,84 @@ DEFINE_INNER (cr_cpu_cascade_sum_d, double, 4, row_sum_d)
 
 DEFINE_OUTER (cr_cpu_cascade_sum_cols_f, float, 8, multi_row_sum_f, row_sum_f)
 DEFINE_OUTER (cr_cpu_cascade_sum_cols_d, double, 4, multi_row_sum_d, row_sum_d)
+
+/* x.sum() of a non-contiguous x as PyTorch's TensorIterator walks it: the
+ * dims sorted by stride (the smallest innermost; equal strides, the smaller
+ * size first), merged where one runs on into the next, then each innermost
+ * run summed (the vectorised cascade when it is contiguous, else the scalar
+ * four-way row sum) and the runs added one after another into the zeroed
+ * output. Returns FALSE (nothing done) for an expanded x (a stride of 0),
+ * whose order PyTorch leaves to its dims. */
+#define DEFINE_STRIDED(name, T, INNER, ROW_SUM)                                \
+  gboolean                                                                     \
+  name (const T       *x,                                                      \
+        const gint64  *shape,                                                  \
+        const gint64  *strides,                                                \
+        int            ndim,                                                   \
+        T             *out)                                                    \
+  {                                                                            \
+    gint64 size[CR_MAX_DIMS], stride[CR_MAX_DIMS], at[CR_MAX_DIMS] = { 0 };    \
+    int n = 0, m = 0;                                                          \
+    T total = 0;                                                               \
+                                                                               \
+    for (int d = 0; d < ndim; d++)                                             \
+      {                                                                        \
+        int i;                                                                 \
+                                                                               \
+        if (shape[d] == 1)                                                     \
+          continue;                                                            \
+        if (strides[d] <= 0)                                                   \
+          return FALSE;                                                        \
+        for (i = n; i > 0 && (stride[i - 1] > strides[d]                       \
+                              || (stride[i - 1] == strides[d]                  \
+                                  && size[i - 1] > shape[d])); i--)            \
+          {                                                                    \
+            size[i] = size[i - 1];                                             \
+            stride[i] = stride[i - 1];                                         \
+          }                                                                    \
+        size[i] = shape[d];                                                    \
+        stride[i] = strides[d];                                                \
+        n++;                                                                   \
+      }                                                                        \
+    for (int i = 0; i < n; i++)                                                \
+      if (m > 0 && stride[i] == size[m - 1] * stride[m - 1])                   \
+        size[m - 1] *= size[i];                                                \
+      else                                                                     \
+        {                                                                      \
+          size[m] = size[i];                                                   \
+          stride[m] = stride[i];                                               \
+          m++;                                                                 \
+        }                                                                      \
+    if (m == 0)                                                                \
+      {                                                                        \
+        *out = (T) 0 + x[0];                                                   \
+        return TRUE;                                                           \
+      }                                                                        \
+    for (;;)                                                                   \
+      {                                                                        \
+        const T *row = x;                                                      \
+        T r;                                                                   \
+        int d;                                                                 \
+                                                                               \
+        for (d = 1; d < m; d++)                                                \
+          row += at[d] * stride[d];                                            \
+        if (stride[0] == 1)                                                    \
+          r = INNER (row, size[0]);                                            \
+        else                                                                   \
+          ROW_SUM (row, stride[0], 1, size[0], &r);                            \
+        total += r;                                                            \
+        for (d = 1; d < m; d++)                                                \
+          {                                                                    \
+            if (++at[d] < size[d])                                             \
+              break;                                                           \
+            at[d] = 0;                                                         \
+          }                                                                    \
+        if (d == m)                                                            \
+          break;                                                               \
+      }                                                                        \
+    *out = (T) 0 + total;                                                      \
+    return TRUE;                                                               \
+  }
+
+DEFINE_STRIDED (cr_cpu_cascade_sum_strided_f, float, cr_cpu_cascade_sum_f, row_sum_f)
+DEFINE_STRIDED (cr_cpu_cascade_sum_strided_d, double, cr_cpu_cascade_sum_d, row_sum_d)

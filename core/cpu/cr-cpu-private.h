@@ -104,6 +104,12 @@ float   cr_cpu_cascade_sum_f      (const float *x, gint64 n);
 double  cr_cpu_cascade_sum_d      (const double *x, gint64 n);
 void    cr_cpu_cascade_sum_cols_f (const float *x, gint64 reduce, gint64 inner, float *out);
 void    cr_cpu_cascade_sum_cols_d (const double *x, gint64 reduce, gint64 inner, double *out);
+/* The sum of every element of a strided x (the data at its offset), in the
+ * order PyTorch walks a non-contiguous tensor; FALSE for a stride of 0. */
+gboolean cr_cpu_cascade_sum_strided_f (const float *x, const gint64 *shape,
+                                       const gint64 *strides, int ndim, float *out);
+gboolean cr_cpu_cascade_sum_strided_d (const double *x, const gint64 *shape,
+                                       const gint64 *strides, int ndim, double *out);
 
 /* Converts one element between dtypes as a cast kernel does: floats to
  * integers truncate, anything to bool is "!= 0". */

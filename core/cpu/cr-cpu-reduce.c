@@ -408,6 +408,17 @@ reduce_rows (gint64   begin,
     }
 }
 
+/* Whether mask takes every dim of x bigger than 1. */
+static gboolean
+reduces_everything (const CrTensor *x,
+                    const gboolean *mask)
+{
+  for (int d = 0; d < x->ndim; d++)
+    if (!mask[d] && x->shape[d] != 1)
+      return FALSE;
+  return x->numel > 0;
+}
+
 /* Reduces x over mask into a new tensor of out_shape (its numel is
  * outer * inner of the geometry). */
 static CrTensor *
@@ -421,6 +432,23 @@ reduce (ReduceOp         op,
   CrDType out_dtype = cr_dtype_is_floating (x->dtype) ? x->dtype : CR_DTYPE_INT64;
   Geometry g;
   CrTensor *out;
+
+  /* A float sum of every element of a strided tensor (x[:, 0].sum(),
+   * w.t().sum()): in PyTorch's walk of the strides, not of a copy. */
+  if (op == RED_SUM && cr_dtype_is_floating (x->dtype) && !cr_tensor_is_contiguous (x)
+      && reduces_everything (x, mask))
+    {
+      out = cr_tensor_new_empty (out_shape, out_ndim, out_dtype, CR_DEVICE_CPU, error);
+      if (out == NULL)
+        return NULL;
+      if (x->dtype == CR_DTYPE_FLOAT32
+          ? cr_cpu_cascade_sum_strided_f (cr_tensor_data (x), x->shape, x->strides, x->ndim,
+                                          cr_tensor_data (out))
+          : cr_cpu_cascade_sum_strided_d (cr_tensor_data (x), x->shape, x->strides, x->ndim,
+                                          cr_tensor_data (out)))
+        return out;
+      cr_tensor_unref (out);
+    }
 
   if (!geometry_init (&g, x, mask, error))
     return NULL;

@@ -1,0 +1,15 @@
+# cuda: cpu-only, the last bits of strided float sums follow PyTorch's CPU walk
+import torch
+torch.manual_seed(42)
+x = torch.randn(1000, 10)
+print(repr(x[:, 0].sum().item()), repr(x[:, 3].sum().item()), repr(x.t().sum().item()))
+print(repr(x[::3].sum().item()), repr(x[:, 1:7].sum().item()), repr(x[5:9, 2].sum().item()))
+y = torch.randn(6, 7, 9, dtype=torch.float64)
+print(repr(y.permute(2, 0, 1).sum().item()), repr(y[:, ::2, 1:].sum().item()))
+print(repr(x[:, 0].mean().item()), repr(x.t()[2:5].sum().item()))
+z = torch.randn(40, 3).t()
+print(z.sum(), z[0].sum(), torch.randn(5).expand(4, 5).sum())
+w = torch.randn(300, 2, requires_grad=True)
+s = w[:, 1].sum()
+s.backward()
+print(s, w.grad.sum(0))
