@@ -145,6 +145,50 @@ static const SavedName saved_names[] = {
   { CR_OP_SMOOTH_L1_LOSS, "beta", 0, SAVED_DOUBLE },
 };
 
+/* A row of core/cr-binary-ops.def keeps self in slot 0, other in 1 and
+ * result in 2 when its formulas need them (its SAVES column): *out_slot for
+ * key, FALSE when the op has no such attribute (its op(a, number) twin has
+ * no other unless a's gradient needs it). */
+enum { SAVE_NEVER, SAVE_ALWAYS, SAVE_FOR_A, SAVE_FOR_B };
+
+static gboolean
+binary_saved_slot (CrOpId      op,
+                   const char *key,
+                   int        *out_slot)
+{
+  static const char *const keys[3] = { "self", "other", "result" };
+  const int *kept = NULL;
+  gboolean number = FALSE;
+
+  switch (op)
+    {
+#define SAVES(a, b, out) { SAVE_##a, SAVE_##b, SAVE_##out }
+#define CR_BINARY_OP(ID, name, alias, rule, errors, cpu, F, D, I, B, grad_fn, scalar, symbol, \
+                     saves, ...)                                                             \
+    case CR_OP_##ID##_SCALAR:                                                                \
+      number = TRUE;                                                                         \
+      G_GNUC_FALLTHROUGH;                                                                    \
+    case CR_OP_##ID:                                                                         \
+      {                                                                                      \
+        static const int row[3] = saves;                                                     \
+        kept = row;                                                                          \
+      }                                                                                      \
+      break;
+#include "cr-binary-ops.def"
+#undef SAVES
+    default:
+      return FALSE;
+    }
+  for (int slot = 0; slot < 3; slot++)
+    if (strcmp (key, keys[slot]) == 0 && kept[slot] != SAVE_NEVER
+        && !(number && kept[slot] == SAVE_FOR_B))
+      {
+        *out_slot = slot;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 /* The rows of core/cr-unary-ops.def come after CR_OP_LIST's. */
 #define COUNT_ONE(name) + 1
 static const int first_unary_op = 0 CR_OP_LIST (COUNT_ONE);
@@ -330,6 +374,17 @@ cr_torch_node_saved_attr (CrNode      *node,
                                            : cr_value_none ();
         return saved_slot (node, saved_names[i].slot, strcmp (key, "value") == 0, error);
       }
+
+  /* A function of two tensors: its other is a Scalar in its number twin. */
+  {
+    int slot;
+
+    if (binary_saved_slot (node->op->id, key, &slot))
+      {
+        *found = TRUE;
+        return saved_slot (node, slot, slot == 1 && node->op->arity == 1, error);
+      }
+  }
 
   /* An elementwise function of one tensor saves its input (_saved_self)
    * or its output (_saved_result) in slot 0. */
