@@ -44,10 +44,16 @@ for name in ['hardsigmoid', 'hardswish', 'mish', 'logsigmoid', 'silu', 'softsign
              'relu6', 'gelu', 'elu', 'softplus', 'leaky_relu', 'hardtanh']:
     check('F.' + name, getattr(F, name), x, gg=name != 'hardsigmoid')
 check('F.gelu_tanh', lambda t: F.gelu(t, approximate='tanh'), x)
+for name in ['selu', 'celu', 'hardshrink', 'softshrink']:
+    check('F.' + name, getattr(F, name), x)
+check('F.celu_alpha', lambda t: F.celu(t, 0.5), x)
+check('F.softshrink_lambd', lambda t: F.softshrink(t, 0.3), x)
+check('F.threshold', lambda t: F.threshold(t, 0.1, 2.0), x)
 check('F.elu_alpha', lambda t: F.elu(t, 0.7), x)
 check('F.softplus_beta', lambda t: F.softplus(t, 2, 1), x)
 check('F.leaky_relu_slope', lambda t: F.leaky_relu(t, 0.2), x)
 check('F.hardtanh_range', lambda t: F.hardtanh(t, -0.5, 0.5), x)
 for name in ['Tanh', 'Sigmoid', 'ReLU', 'SiLU', 'Mish', 'Hardswish', 'Softsign', 'Tanhshrink',
-             'LogSigmoid', 'GELU', 'ELU', 'Softplus', 'LeakyReLU', 'ReLU6']:
+             'LogSigmoid', 'GELU', 'ELU', 'Softplus', 'LeakyReLU', 'ReLU6', 'SELU', 'CELU',
+             'Hardshrink', 'Softshrink']:
     check('nn.' + name, getattr(torch.nn, name)(), x)
