@@ -249,9 +249,16 @@ void      cr_cpu_iter_run_serial       (CrCpuIter          *iter,
  *
  * One row of out[i] = EXPR(v) with v = x[i] (p[0] = out, p[1] = x): separate
  * loops for the contiguous and the broadcast-scalar case so that gcc vectorises
- * them. CR_VEC_CLONES adds an AVX2 copy picked at load time (no FMA, so both
- * copies give the same bits). */
+ * them. CR_VEC_CLONES adds an AVX2 copy picked at load time; with gcc it is
+ * x86-64-v3 (AVX2 + FMA), so that the explicit fmaf of PyTorch's SLEEF
+ * functions (cr-cpu-torch-math.h) is an instruction and their rows vectorise.
+ * core is built with -ffp-contract=off: no other multiply-add is fused, so
+ * both copies give the same bits. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CR_VEC_CLONES __attribute__ ((target_clones ("arch=x86-64-v3", "default")))
+#else
 #define CR_VEC_CLONES __attribute__ ((target_clones ("avx2", "default")))
+#endif
 
 /* The head of a CrRowFunc definition, for the macros that define rows. */
 /* Before a row function whose expression calls fma/fmaf: an FMA-instruction

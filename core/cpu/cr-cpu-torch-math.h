@@ -4,8 +4,15 @@
  * On an AVX2 machine PyTorch computes float32 sin and exp with SLEEF
  * (Sleef_sinf8_u10, Sleef_expf8_u10, FMA builds), not libm: the two differ
  * in the last bit for a few percent of arguments, which a training loop turns
- * into different losses. The FMAs here are fmaf calls, so the result does not
- * depend on the compiler's contraction or the vector width.
+ * into different losses. The FMAs here are fmaf calls and core is built with
+ * -ffp-contract=off, so the result does not depend on the compiler's
+ * contraction or the vector width.
+ *
+ * exp, log and tanh are written branch-free (special cases as selects at the
+ * end, 2^n from its bits rather than ldexpf) so that a row of them
+ * vectorises where fmaf is an instruction: CR_VEC_CLONES' x86-64-v3 copy
+ * (AVX2 + FMA). Elsewhere fmaf is libm's exact call and the loop stays
+ * scalar, with the same bits.
  *
  * sin follows SLEEF's algorithm for |x| < 125 (its fast
  * path): x - q·π with π in three float parts, a double-float square and
@@ -120,23 +127,34 @@ cr_vcosf (float x)
   return (q & 2) == 0 ? -u : u;
 }
 
+/* 2^q for q in [-126, 127], from its bits. */
+static inline float
+cr_pow2if (int q)
+{
+  guint32 bits = (guint32) (q + 0x7f) << 23;
+  float f;
+
+  memcpy (&f, &bits, sizeof f);
+  return f;
+}
+
 /* e^x as SLEEF's expf_u10: n = rint(x / ln 2), s = x - n ln 2 in two fused
  * steps, a degree-6 polynomial, then the scale by 2^n in two halves. */
-static inline float
+static inline G_ALWAYS_INLINE float
 cr_torch_expf (float x)
 {
-  float n = rintf (x * 1.442695040888963407359924681001892137426645954152985934135449406931f);
-  float s, u;
+  /* Clamped so that the conversion to int is defined; the clamped
+   * arguments are replaced at the end. */
+  float xc = x > -104.0f ? x : -104.0f;
+  float n, s, u, r;
   int q, half;
 
-  if (x != x)
-    return x;
-  if (x < -104.0f)
-    return 0.0f;
-  if (x > 100.0f)
-    return INFINITY;
+  xc = xc < 100.0f ? xc : 100.0f;
+  n = rintf (xc * 1.442695040888963407359924681001892137426645954152985934135449406931f);
   q = (int) n;
-  s = fmaf (n, -0.693145751953125f, x);
+  half = q >> 1;
+
+  s = fmaf (n, -0.693145751953125f, xc);
   s = fmaf (n, -1.428606765330187045e-06f, s);
   u = 0.000198527617612853646278381f;
   u = fmaf (u, s, 0.00139304355252534151077271f);
@@ -145,39 +163,32 @@ cr_torch_expf (float x)
   u = fmaf (u, s, 0.166666671633720397949219f);
   u = fmaf (u, s, 0.5f);
   u = 1.0f + fmaf (s * s, u, s);
-  half = q >> 1;
-  return u * ldexpf (1.0f, half) * ldexpf (1.0f, q - half);
+  r = u * cr_pow2if (half) * cr_pow2if (q - half);
+  r = x < -104.0f ? 0.0f : r;
+  r = x > 100.0f ? INFINITY : r;
+  return x != x ? x : r;
 }
 
 /* ln x as SLEEF's logf_u1 (Sleef_logf8_u10): x = m·2^e with m in [0.75, 1.5),
  * then 2·atanh((m-1)/(m+1)) as a float pair plus e·ln 2. */
-static inline float
+static inline G_ALWAYS_INLINE float
 cr_torch_logf (float x)
 {
   const float ln2_hi = 0.69314718246459960938f, ln2_lo = -1.904654323148236017e-09f;
   CrFloatPair s, num, den, q, sum;
-  float d = x, m, fe, t, x2, inv, u, a, v;
-  guint32 bits;
+  float m, fe, t, x2, inv, u, a, v, r;
+  guint32 bits, d_bits;
   int e;
-  gboolean tiny;
+  gboolean tiny = x < FLT_MIN;
+  float d = tiny ? x * 18446744073709551616.0f : x;   /* 2^64 */
 
-  if (x != x || x < 0.0f)
-    return NAN;
-  if (x == 0.0f)
-    return -INFINITY;
-  if (isinf (x))
-    return INFINITY;
-  tiny = d < FLT_MIN;
-  if (tiny)
-    d *= 18446744073709551616.0f;   /* 2^64 */
   a = d * (1.0f / 0.75f);
   memcpy (&bits, &a, sizeof bits);
   e = (int) ((bits >> 23) & 0xff) - 0x7f;
-  memcpy (&bits, &d, sizeof bits);
-  bits -= (guint32) e << 23;   /* unsigned: wraps like the integer add SLEEF does */
-  memcpy (&m, &bits, sizeof m);
-  if (tiny)
-    e -= 64;
+  memcpy (&d_bits, &d, sizeof d_bits);
+  d_bits -= (guint32) e << 23;   /* unsigned: wraps like the integer add SLEEF does */
+  memcpy (&m, &d_bits, sizeof m);
+  e -= tiny ? 64 : 0;
   fe = (float) e;
   s.hi = ln2_hi * fe;
   s.lo = fmaf (ln2_lo, fe, fmaf (ln2_hi, fe, -s.hi));
@@ -206,7 +217,11 @@ cr_torch_logf (float x)
   v = sum.hi + a;
   sum.lo = ((sum.hi - v) + a) + sum.lo;
   sum.hi = v;
-  return sum.hi + sum.lo;
+  r = sum.hi + sum.lo;
+  /* The special cases, the first that applies winning. */
+  r = x == INFINITY ? INFINITY : r;
+  r = x == 0.0f ? -INFINITY : r;
+  return (x != x || x < 0.0f) ? NAN : r;
 }
 
 /* SLEEF's logkf: ln |d| as a float pair (for powf). */
@@ -406,17 +421,17 @@ cr_pair_mul (CrFloatPair a,
 
 /* tanh as SLEEF's tanhf_u10: e^|x| as a pair (expk2f), then
  * (e - 1/e) / (e + 1/e) in pairs. */
-static inline float
+static inline G_ALWAYS_INLINE float
 cr_torch_tanhf (float x)
 {
-  float y = fabsf (x), n, w, u, t, inv;
+  /* Clamped (NaN too) so that every step is defined; the clamped arguments
+   * are replaced at the end. */
+  float y = fabsf (x), n, w, u, t, inv, p0, p1, res;
   CrFloatPair d, s, r, e, num, den, q;
   int k, half;
 
-  if (x != x)
-    return x;
-  if (y > 8.664339742f)
-    return copysignf (1.0f, x);
+  y = y < 8.664339742f ? y : 8.664339742f;
+
   /* expk2f of (y, 0) */
   n = rintf (y * 1.442695040888963407359924681001892137426645954152985934135449406931f);
   k = (int) n;
@@ -436,8 +451,10 @@ cr_torch_tanhf (float x)
   t = 1.0f + r.hi;
   w = ((1.0f - t) + r.hi) + r.lo;
   half = k >> 1;
-  e.hi = t * ldexpf (1.0f, half) * ldexpf (1.0f, k - half);
-  e.lo = w * ldexpf (1.0f, half) * ldexpf (1.0f, k - half);
+  p0 = cr_pow2if (half);
+  p1 = cr_pow2if (k - half);
+  e.hi = t * p0 * p1;
+  e.lo = w * p0 * p1;
   /* 1/e as a pair */
   inv = 1.0f / e.hi;
   r.hi = inv;
@@ -453,5 +470,7 @@ cr_torch_tanhf (float x)
   u = fmaf (inv, num.hi, -q.hi);
   q.lo = fmaf (-den.lo, inv, fmaf (-den.hi, inv, 1.0f));
   q.lo = fmaf (q.hi, q.lo, fmaf (num.lo, inv, u));
-  return copysignf (q.hi + q.lo, x);
+  res = copysignf (q.hi + q.lo, x);
+  res = fabsf (x) > 8.664339742f ? copysignf (1.0f, x) : res;
+  return x != x ? x : res;
 }
