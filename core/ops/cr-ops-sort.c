@@ -163,8 +163,9 @@ take_sorted (CrOpId     op,
   CrTensor *values = on_device != NULL ? cr_kernel_take (x, on_device, error) : NULL;
   CrNode *node;
 
+  /* The positions on x's device, where the backward puts the gradient. */
   if (values != NULL && (node = cr_ops_record (op, &x, 1, values)) != NULL)
-    cr_node_save (node, 0, pos, FALSE);
+    cr_node_save (node, 0, on_device, FALSE);
   return values;
 }
 
