@@ -59,8 +59,16 @@ cr_interp_get_generator (CrInterp *self)
  * device (`chainrule run --device cuda`). Print options, the generator and
  * the warning registry belong to the CrInterp, made fresh for each run. */
 static void
+forget_names (CrInterp *interp)
+{
+  CrTorchState *state = cr_torch_state (interp);
+  memset (state->name_keys, 0, sizeof state->name_keys);
+}
+
+static void
 run_begin (CrInterp *interp)
 {
+  forget_names (interp);
   cr_grad_mode_reset_thread ();
   cr_device_set_default (cr_interp_get_default_device (interp));
 }
@@ -69,7 +77,7 @@ run_begin (CrInterp *interp)
 static void
 run_end (CrInterp *interp)
 {
-  (void) interp;
+  forget_names (interp);
   cr_grad_mode_reset_thread ();
 }
 
@@ -94,6 +102,30 @@ note_value (CrInterp        *interp,
     cr_backward_labels_note_expr (interp, v->u.tensor, n);
 }
 
+/* name interned, as tensor names are (cr_tensor_set_name): a loop binds
+ * the same few names again and again, and g_intern_string takes a global
+ * lock and a hash, so the interned pointer of each name the script's code
+ * holds is remembered for the run. */
+static const char *
+interned_name (CrInterp   *interp,
+               const char *name)
+{
+  CrTorchState *state = interp->binding_state;
+  /* Fibonacci hashing of the address: its top 7 bits pick a set. */
+  guint set = (guint) (((guint64) (guintptr) name * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 57)
+              & ~1u;
+  if (G_LIKELY (state->name_keys[set] == name))
+    return state->name_interned[set];
+  if (state->name_keys[set + 1] == name)
+    return state->name_interned[set + 1];
+  /* The newer of the set's two moves to its second place. */
+  state->name_keys[set + 1] = state->name_keys[set];
+  state->name_interned[set + 1] = state->name_interned[set];
+  state->name_keys[set] = name;
+  state->name_interned[set] = g_intern_string (name);
+  return state->name_interned[set];
+}
+
 /* `x = ...`: the tensor takes the first name it is bound to (the graph's
  * and the trace's name for it). */
 static void
@@ -104,7 +136,7 @@ bind_name (CrInterp   *interp,
   if (v->kind != CR_VALUE_TENSOR)
     return;
   if (v->u.tensor->name == NULL)
-    cr_tensor_set_name (v->u.tensor, name);
+    v->u.tensor->name = interned_name (interp, name);
   if (G_UNLIKELY (interp->labels_enabled))
     cr_backward_labels_note_binding (interp, v->u.tensor, name);
 }

@@ -17,6 +17,11 @@ typedef struct {
   GHashTable          *node_labels;   /* CrNode* -> label (owned), NULL until one */
   GPtrArray           *records;       /* CrBackwardRecord* (owned) */
   guint                n_backward_calls;
+  /* The names the script binds tensors to: the AST's string (stable
+   * during a run) -> its g_intern_string, in a table of two-way sets.
+   * Emptied around each run. */
+  const char          *name_keys[128];
+  const char          *name_interned[128];
 } CrTorchState;
 
 static inline CrTorchState *

@@ -15,14 +15,6 @@ cr_value_new_tensor (CrTensor *tensor)
   return cr_value_new_tensor_take (cr_tensor_ref (tensor));
 }
 
-CrValue *
-cr_value_new_tensor_take (CrTensor *tensor)
-{
-  CrValue *v = cr_value_alloc (CR_VALUE_TENSOR);
-  v->u.tensor = tensor;
-  return v;
-}
-
 CrTensor *
 cr_value_to_tensor (CrValue  *v,
                     GError  **error)

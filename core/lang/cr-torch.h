@@ -12,9 +12,13 @@
 
 G_BEGIN_DECLS
 
-/* A tensor as a value (cr-torch-value.c; new refs). */
+/* A tensor as a value (new refs). */
 CrValue  *cr_value_new_tensor     (CrTensor *tensor);                  /* refs tensor */
-CrValue  *cr_value_new_tensor_take (CrTensor *tensor);                /* takes the ref */
+static inline CrValue *
+cr_value_new_tensor_take (CrTensor *tensor)                           /* takes the ref */
+{
+  return cr_value_new_handle (CR_VALUE_TENSOR, tensor);
+}
 /* A tensor (new ref): a tensor value itself, or a Python number wrapped as a 0-d
  * tensor (is_wrapped_number; int -> int64, float -> float64, bool -> bool). */
 CrTensor *cr_value_to_tensor      (CrValue *v, GError **error);

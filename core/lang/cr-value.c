@@ -481,6 +481,15 @@ cr_value_new_dict (void)
 }
 
 CrValue *
+cr_value_new_handle (CrValueKind kind,
+                     gpointer    payload)
+{
+  CrValue *v = value_alloc (kind);
+  v->u.tensor = payload;
+  return v;
+}
+
+CrValue *
 cr_value_new_native (const char   *name,
                      CrNativeFunc  fn,
                      CrValue      *self,

@@ -149,6 +149,10 @@ CrValue  *cr_value_new_tuple     (CrValue *const *items, guint n);   /* refs ite
 /* torch.Size([..]) */
 CrValue  *cr_value_new_size      (const gint64 *shape, int ndim);
 CrValue  *cr_value_new_dict      (void);
+/* A value of a kind whose payload the binding owns (CR_VALUE_TENSOR, in
+ * u.tensor): takes payload's reference; the kind's free_payload slot
+ * drops it. */
+CrValue  *cr_value_new_handle    (CrValueKind kind, gpointer payload);
 CrValue  *cr_value_new_native    (const char *name, CrNativeFunc fn, CrValue *self,
                                   gpointer data);
 CrValue  *cr_value_new_object    (const CrObjectType *type, gpointer data); /* takes data */
