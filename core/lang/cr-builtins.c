@@ -590,7 +590,7 @@ cr_interp_type_of (CrInterp *self,
   if (v->kind == CR_VALUE_OBJECT && v->u.object.type == &cr_seq_view_type)
     return object_type_class (self, ((CrSeqView *) v->u.object.data)->type_name);
   if (v->kind == CR_VALUE_OBJECT)
-    return object_type_class (self, v->u.object.type->name);
+    return object_type_class (self, cr_value_type_name (v));
   return g_hash_table_lookup (self->type_classes, GINT_TO_POINTER (v->kind));
 }
 

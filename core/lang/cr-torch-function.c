@@ -107,8 +107,16 @@ node_get_attr (CrInterp    *interp,
   return NULL;
 }
 
+/* type(y.grad_fn).__name__: the node's class in PyTorch, "MulBackward0". */
+static const char *
+node_type_name (CrValue *self)
+{
+  return cr_node_name (self->u.object.data);
+}
+
 static const CrObjectType node_type = {
   .name = "grad_fn",
+  .type_name = node_type_name,
   .destroy = node_destroy,
   .get_attr = node_get_attr,
   .repr = node_repr,

@@ -1286,6 +1286,8 @@ cr_value_type_name (CrValue *v)
     case CR_VALUE_OBJECT:
       if (v->u.object.type == &cr_seq_view_type)
         return ((CrSeqView *) v->u.object.data)->type_name;
+      if (v->u.object.type->type_name)
+        return v->u.object.type->type_name (v);
       return v->u.object.type->name;
     default:
       return "object";

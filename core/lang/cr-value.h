@@ -132,6 +132,9 @@ struct _CrObjectType {
    * *out is a new ref; 0: exhausted, no error; -1: error. iter() of such
    * an object is the object itself. NULL hook: not an iterator. */
   int       (*next)      (CrInterp *interp, CrValue *self, CrValue **out, GError **error);
+  /* The object's own type name when objects of this CrObjectType are of
+   * several Python types (a grad_fn node: "MulBackward0"); NULL: name. */
+  const char *(*type_name) (CrValue *self);
 };
 
 /* ---- construction (each returns a new ref) ---- */
