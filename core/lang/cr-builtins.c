@@ -624,6 +624,21 @@ isinstance_one (CrInterp  *self,
                            "isinstance() arg 2 must be a type, a tuple of types, or a union");
       return FALSE;
     }
+  /* A class that decides its instances itself, as a metaclass's
+   * __instancecheck__ does in Python (torch.autograd.Variable: every
+   * tensor): a static function of the class, for the library's classes. */
+  CrValue *check = g_hash_table_lookup (cls->u.cls.attrs, "__cr_instancecheck__");
+  if (check)
+    {
+      if (check->kind == CR_VALUE_OBJECT && check->u.object.type == &cr_staticmethod_type)
+        check = check->u.object.data;
+      CrValue *r = cr_interp_call (self, check, &x, 1, NULL, 0, error);
+      if (!r)
+        return FALSE;
+      gboolean ok = cr_value_truthy (self, r, out, error);
+      cr_value_unref (r);
+      return ok;
+    }
   CrValue *kind = g_hash_table_lookup (cls->u.cls.attrs, "__cr_kind__");
   if (cls == cr_object_class (self))
     {

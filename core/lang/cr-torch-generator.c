@@ -6,6 +6,7 @@
  * which stands for the script's own (the interpreter keeps it, so each run
  * starts from PyTorch's default seed). */
 #include "cr-torch-native.h"
+#include "cr-interp-private.h"
 #include "cr-kernels.h"
 
 #include <math.h>
@@ -260,6 +261,23 @@ NATIVE (native_generator_new)
     return NULL;
   /* A CUDA generator would be Philox; ours draws on the CPU for both. */
   return generator_value_new (cr_generator_new_default ());
+}
+
+/* torch.Generator as the class type() gives for a generator (so that
+ * isinstance(g, torch.Generator) holds), which calling makes one. */
+CrValue *
+cr_torch_generator_class (CrInterp *interp)
+{
+  g_autoptr(CrValue) probe = generator_value_new (cr_generator_new_default ());
+  CrValue *cls = cr_interp_type_of (interp, probe);
+  if (cls == NULL || cls->kind != CR_VALUE_CLASS)
+    return NULL;
+  if (!cr_value_get_member (cls, "__cr_new__"))
+    {
+      g_autoptr(CrValue) ctor = cr_value_new_native ("Generator", native_generator_new, NULL, NULL);
+      cr_value_set_member (cls, "__cr_new__", ctor);
+    }
+  return cls;
 }
 
 /* ---- seeds and state ------------------------------------------------- */

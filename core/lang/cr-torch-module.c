@@ -1273,6 +1273,9 @@ cr_torch_import (CrInterp    *interp,
     if (dtype_cls)
       cr_value_set_member (module, "dtype", dtype_cls);
     cr_value_unref (f32);
+    CrValue *generator_cls = cr_torch_generator_class (interp);
+    if (generator_cls)
+      cr_value_set_member (module, "Generator", generator_cls);
   }
   parts = g_strsplit (dotted_name, ".", -1);
   for (guint i = 1; parts[i] != NULL; i++)

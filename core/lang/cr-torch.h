@@ -70,6 +70,9 @@ int       cr_torch_tensor_contains (CrInterp *interp, CrValue *t, CrValue *item,
  * has it, the name of a script's subclass ("MyTensor([1., 2.])"); torch's
  * own subclasses (nn.Parameter) print as "tensor". Borrowed. */
 const char *cr_torch_tensor_print_name (CrValue *tensor);
+/* torch.Generator: the class of generators, which makes one when called
+ * (borrowed; NULL when it cannot be made). */
+CrValue  *cr_torch_generator_class (CrInterp *interp);
 /* All of the above as torch.Tensor's type slots (cr-type-slots.h), which
  * the runtime calls. */
 extern const struct _CrTypeSlots cr_torch_tensor_slots;
