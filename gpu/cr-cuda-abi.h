@@ -67,8 +67,9 @@
  * not assume numel < 2^31 (use 64-bit linear indices, or grid-stride loops).
  *
  * Op codes. CrCudaUnaryOp and CrCudaBinaryOp have the values of the engine's
- * CrUnaryOp and CrBinaryOp (core/cpu/cr-kernels.h), checked by static asserts
- * in core/cuda; a new engine op is added to both at the end.
+ * CrUnaryOp and CrBinaryOp: both are generated from core's op lists
+ * (cr-unary-ops.def, cr-binary-ops.def), checked by static asserts in
+ * core/cuda; a new op is a new row at the end of its list.
  *
  * CrBackend members and the kernels they use (core/cuda):
  *   unary, binary(_into), add_scaled(_into), clamp, where, fill -> the kernel

@@ -3,11 +3,12 @@
  * alpha*b) of gpu/cr-cuda-abi.h, on the launch engine of
  * gpu/cr-cuda-elementwise.cuh.
  *
- * They mirror core/cpu/cr-cpu-elementwise.c op for op, with the same formulas
- * in the same order, so that the arithmetic ops give the CPU's bits: where a
- * product feeds a sum (a + alpha*b, the backward helpers) __fmul_rn & co keep
- * nvcc from fusing them into an FMA, which would round once instead of twice.
- * Core has promoted and cast both operands to the compute dtype (the ABI). */
+ * The functor is generated from the rows of core/cr-binary-ops.def: the same
+ * F, D, I, B expressions as the CPU's rows, so that the arithmetic ops give the
+ * CPU's bits: where a product feeds a sum (a + alpha*b, the backward helpers)
+ * __fmul_rn & co (cr_mul_rn in a row) keep nvcc from fusing them into an FMA,
+ * which would round once instead of twice. Core has promoted and cast both
+ * operands to the compute dtype (the ABI). */
 #include "cr-cuda-elementwise.cuh"
 #include "../core/cr-binary-math.h"
 

@@ -2,8 +2,9 @@
  * promotion (cr_kernel_binary and its in-place form), a + alpha*b, clamp and
  * where.
  *
- * Every op runs in a compute dtype (PyTorch's result type, float32 for true
- * division of integers). An operand of another dtype is converted first: a
+ * The ops and their row functions come from core/cr-binary-ops.def. Every
+ * op runs in the compute dtype of its row's rule (PyTorch's result type,
+ * float32 for true division of integers). An operand of another dtype is converted first: a
  * single value goes on the stack, a tensor is cast into a temporary. The loops
  * then see operands of one type: a contiguous row, a row against a scalar, or a
  * strided row, each its own loop so that gcc vectorises it. */
