@@ -133,6 +133,7 @@ G_BEGIN_DECLS
   X (CIRCULAR_PAD)        /* CopySlices: F.pad(mode='circular') */ \
   X (PROD_DIM)            /* ProdBackward1 */                          \
   X (ADAPTIVE_MAX_POOL2D_BACKWARD) /* AdaptiveMaxPool2DBackwardBackward0 */ \
+  X (CONVOLUTION_BIAS)    /* ConvolutionBackwardBackward0: bias grad */ \
   X (SORT)                /* SortBackward0 */                          \
   X (TOPK)                /* TopkBackward0 */                          \
   X (SCATTER)             /* ScatterBackward0: scatter(dim, index, src) */ \

@@ -15,6 +15,7 @@
 #include "cr-ops-conv.h"
 #include "cr-kernels-conv.h"
 #include "cr-error.h"
+#include "cr-grad-mode.h"
 
 #include <string.h>
 
@@ -491,18 +492,63 @@ conv_again (CrOpId              op,
   return convolution_as (op, x, w, NULL, &p, error);
 }
 
-/* The sum of g over every dim but 1: the bias gradient. */
+/* The sum of g over every dim but 1, the bias gradient of a convolution
+ * over x and w, recorded (under create_graph) as one of the outputs of
+ * PyTorch's convolution_backward: a CONVOLUTION_BIAS node over (g, x, w),
+ * so that it depends on x and w too (with a zero derivative). */
 static CrTensor *
 bias_grad (CrTensor  *g,
+           CrTensor  *x,
+           CrTensor  *w,
            GError   **error)
 {
+  CrTensor *inputs[3] = { g, x, w };
   int dims[CR_MAX_DIMS], n = 0;
+  gboolean was_enabled;
+  CrTensor *out;
 
   for (int d = 0; d < g->ndim; d++)
     if (d != 1)
       dims[n++] = d;
-  return cr_sum_dim (g, dims, n, FALSE, error);
+  was_enabled = cr_grad_mode_set_enabled (FALSE);
+  out = cr_sum_dim (g, dims, n, FALSE, error);
+  cr_grad_mode_set_enabled (was_enabled);
+  if (out != NULL)
+    cr_ops_record (CR_OP_CONVOLUTION_BIAS, inputs, 3, out);
+  return out;
 }
+
+/* CONVOLUTION_BIAS: ∂/∂g is the gradient spread back over g's other dims;
+ * x and w get zeros. */
+static gboolean
+convolution_bias_backward (CrNode          *node,
+                           CrTensor *const *grad_outputs,
+                           CrTensor       **grad_inputs,
+                           GError         **error)
+{
+  const CrTensorMeta *gm = &node->input_meta[0];
+
+  if (cr_ops_needs_grad (node, 0))
+    {
+      gint64 shape[CR_MAX_DIMS];
+      g_autoptr(CrTensor) column = NULL;
+
+      for (int d = 0; d < gm->ndim; d++)
+        shape[d] = d == 1 ? gm->shape[1] : 1;
+      column = cr_view (grad_outputs[0], shape, gm->ndim, error);
+      SET_GRAD (0, column != NULL ? cr_expand (column, gm->shape, gm->ndim, error) : NULL);
+    }
+  for (guint i = 1; i < 3; i++)
+    if (cr_ops_needs_grad (node, i))
+      SET_GRAD (i, cr_ops_zeros_meta (&node->input_meta[i], error));
+  return TRUE;
+}
+
+const CrOpInfo cr_op_row_CONVOLUTION_BIAS = {
+  CR_OP_CONVOLUTION_BIAS, "convolution_backward_bias", "ConvolutionBackwardBackward0", 3,
+  "conv∂b", "∂out/∂g: G spread over every dim but the channels,  ∂out/∂x = ∂out/∂w = 0",
+  convolution_bias_backward, NULL
+};
 
 static gboolean
 convolution_backward (CrNode          *node,
@@ -528,7 +574,7 @@ convolution_backward (CrNode          *node,
     SET_GRAD (1, p.transposed ? conv_weight_grad (x, gy, &p, kernel, error)
                               : conv_weight_grad (gy, x, &p, kernel, error));
   if (cr_ops_needs_grad (node, 2))
-    SET_GRAD (2, bias_grad (gy, error));
+    SET_GRAD (2, bias_grad (gy, x, w, error));
   return TRUE;
 }
 

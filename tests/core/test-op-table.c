@@ -219,6 +219,7 @@ static const struct {
   { CR_OP_CIRCULAR_PAD, "CopySlices" },
   { CR_OP_PROD_DIM, "ProdBackward1" },
   { CR_OP_ADAPTIVE_MAX_POOL2D_BACKWARD, "AdaptiveMaxPool2DBackwardBackward0" },
+  { CR_OP_CONVOLUTION_BIAS, "ConvolutionBackwardBackward0" },
 };
 
 /* A binary row without PyTorch's .Scalar overload: its op(a, number) row

@@ -105,3 +105,20 @@ for label, f in pools:
     x.grad = None
     gg, = torch.autograd.grad(h.sum(), x, allow_unused=True)
     print(gg if gg is None else gg.abs().sum())
+
+# Under create_graph a convolution's three gradients are ConvolutionBackwardBackward0
+# outputs, the bias's too (it depends on x and w with a zero derivative).
+x = torch.randn(1, 2, 5, requires_grad=True)
+w = torch.randn(3, 2, 2, requires_grad=True)
+b = torch.randn(3, requires_grad=True)
+for label, f in [('conv1d', lambda: F.conv1d(x, w, b, padding=1)),
+                 ('conv_t', lambda: F.conv_transpose1d(x, w.transpose(0, 1), b, stride=2))]:
+    y = f()
+    for loss in [y.sum(), y.pow(2).sum()]:
+        gs = torch.autograd.grad(loss, (x, w, b), create_graph=True, allow_unused=True)
+        print(label, [g.grad_fn.name() if g is not None and g.grad_fn is not None else None for g in gs])
+        s = sum(g.pow(2).sum() for g in gs if g is not None)
+        s.backward()
+        print(x.grad.sum().item() != 0, w.grad.abs().sum() > 0, b.grad)
+        x.grad = w.grad = b.grad = None
+print(torch.autograd.gradgradcheck(lambda x, w, b: F.conv1d(x, w, b), (x.double(), w.double(), b.double())))
