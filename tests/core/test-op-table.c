@@ -220,6 +220,10 @@ static const struct {
   { CR_OP_PROD_DIM, "ProdBackward1" },
   { CR_OP_ADAPTIVE_MAX_POOL2D_BACKWARD, "AdaptiveMaxPool2DBackwardBackward0" },
   { CR_OP_CONVOLUTION_BIAS, "ConvolutionBackwardBackward0" },
+  { CR_OP_SORT, "SortBackward0" },
+  { CR_OP_TOPK, "TopkBackward0" },
+  { CR_OP_SCATTER, "ScatterBackward0" },
+  { CR_OP_SCATTER_VALUE, "ScatterBackward1" },
 };
 
 /* A binary row without PyTorch's .Scalar overload: its op(a, number) row
