@@ -117,9 +117,14 @@ DEFINE_POW_ROW (own_POW_d, double, pow, pow, sqrt)
 #define OUT_FLOAT(T)       T
 #define OUT_FLOATS_ONLY(T) T
 #define OUT_COMPARE(T)     guint8
-/* The float rows of a ZIP row, or an OWN row's hand-written ones. */
+/* The float rows of a ZIP row, or an OWN row's hand-written ones. With an
+ * FMA clone, a row that calls fmaf (tanh_backward, as PyTorch's kernel
+ * rounds once) gets the instruction rather than libm's call; core's
+ * -ffp-contract=off keeps every other row's roundings as written. */
 #define FLOAT_ROWS_ZIP(ID, rule, F, D)                                         \
+  CR_FMA_CLONES                                                                \
   DEFINE_ZIP_ROW (own_##ID##_f, OUT_##rule (float), float, NO_PRELUDE, F)      \
+  CR_FMA_CLONES                                                                \
   DEFINE_ZIP_ROW (own_##ID##_d, OUT_##rule (double), double, NO_PRELUDE, D)
 #define FLOAT_ROWS_OWN(ID, rule, F, D)
 

@@ -212,26 +212,19 @@ NATIVE (native_binary)
             return cr_torch_wrap (cr_sub (other, x, error));
           return cr_torch_wrap (cr_add_alpha (other, x, -alpha, error));
         }
-      if (alpha != 1.0 && info->kind == BIN_SUB)
+      if (alpha != 1.0 && info->kind == BIN_SUB && other->is_wrapped_number)
         {
-          /* x - alpha * other stays a SubBackward0 at the top, as PyTorch's. */
-          g_autoptr(CrTensor) scale = cr_tensor_new_scalar (alpha, CR_DTYPE_FLOAT64);
-          g_autoptr(CrTensor) scaled = NULL;
-          scale->is_wrapped_number = TRUE;
-          if (other->is_wrapped_number)
-            {
-              scaled = cr_tensor_new_scalar (cr_tensor_read_flat (other, 0) * alpha,
-                                             other->dtype == CR_DTYPE_INT64
-                                             && alpha == (double) (gint64) alpha
-                                             ? CR_DTYPE_INT64 : CR_DTYPE_FLOAT64);
-              scaled->is_wrapped_number = TRUE;
-            }
-          else
-            scaled = cr_mul (other, scale, error);
-          if (scaled == NULL)
-            return NULL;
+          /* x.sub(number, alpha=): PyTorch's Scalar overload, one number. */
+          g_autoptr(CrTensor) scaled =
+            cr_tensor_new_scalar (cr_tensor_read_flat (other, 0) * alpha,
+                                  other->dtype == CR_DTYPE_INT64
+                                  && alpha == (double) (gint64) alpha
+                                  ? CR_DTYPE_INT64 : CR_DTYPE_FLOAT64);
+          scaled->is_wrapped_number = TRUE;
           return cr_torch_wrap (cr_sub (x, scaled, error));
         }
+      if (alpha != 1.0 && info->kind == BIN_SUB)
+        return cr_torch_wrap (cr_sub_alpha (x, other, alpha, error));
       if (alpha != 1.0)
         return cr_torch_wrap (cr_add_alpha (x, other, alpha, error));
       if (info->kind == BIN_ADD)

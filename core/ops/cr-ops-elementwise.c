@@ -93,16 +93,27 @@ cr_add_alpha (CrTensor  *a,
   return out;
 }
 
+/* args.scalar[0], when set: sub's alpha (a − alpha·b). */
 static gboolean
 sub_backward (CrNode          *node,
               CrTensor *const *grads,
               CrTensor       **grad_inputs,
               GError         **error)
 {
+  double alpha = node->args != NULL && node->args->has_scalar[0] ? node->args->scalar[0] : 1.0;
+
   if (cr_ops_needs_grad (node, 0))
     grad_inputs[0] = cr_tensor_ref (grads[0]);
   if (cr_ops_needs_grad (node, 1))
-    SET_GRAD (1, cr_neg (grads[0], error));
+    {
+      /* PyTorch's maybe_multiply (-grad, alpha). */
+      g_autoptr(CrTensor) negated = cr_neg (grads[0], error);
+
+      if (negated == NULL)
+        return FALSE;
+      SET_GRAD (1, alpha == 1.0 ? g_steal_pointer (&negated)
+                                : cr_ops_mul_number (negated, alpha, error));
+    }
   return TRUE;
 }
 
@@ -111,7 +122,9 @@ sub_local_grad (CrNode  *node,
                 guint    input,
                 GError **error)
 {
-  return cr_ops_full_output (node, input == 0 ? 1.0 : -1.0, error);
+  double alpha = node->args != NULL && node->args->has_scalar[0] ? node->args->scalar[0] : 1.0;
+
+  return cr_ops_full_output (node, input == 0 ? 1.0 : -alpha, error);
 }
 
 const CrOpInfo cr_op_row_SUB = {
@@ -130,6 +143,29 @@ cr_sub (CrTensor  *a,
 
   if (out != NULL)
     cr_ops_record (CR_OP_SUB, inputs, 2, out);
+  return out;
+}
+
+/* a.sub(b, alpha=): PyTorch's sub is add with −alpha, one fused multiply-add
+ * a + (−alpha)·b, and one SubBackward0 node over a and b. */
+CrTensor *
+cr_sub_alpha (CrTensor  *a,
+              CrTensor  *b,
+              double     alpha,
+              GError   **error)
+{
+  CrTensor *inputs[2] = { a, b };
+  CrTensor *out;
+  CrNode *node;
+
+  if (alpha == 1.0)
+    return cr_sub (a, b, error);
+  out = cr_kernel_add_scaled (a, b, -alpha, error);
+  if (out != NULL && (node = cr_ops_record (CR_OP_SUB, inputs, 2, out)) != NULL)
+    {
+      cr_node_args (node)->scalar[0] = alpha;
+      cr_node_args (node)->has_scalar[0] = TRUE;
+    }
   return out;
 }
 

@@ -22,6 +22,7 @@ CrTensor *cr_add            (CrTensor *a, CrTensor *b, GError **error);
 /* a + alpha * b (torch.add(a, b, alpha=)) */
 CrTensor *cr_add_alpha      (CrTensor *a, CrTensor *b, double alpha, GError **error);
 CrTensor *cr_sub            (CrTensor *a, CrTensor *b, GError **error);
+CrTensor *cr_sub_alpha      (CrTensor *a, CrTensor *b, double alpha, GError **error);
 CrTensor *cr_mul            (CrTensor *a, CrTensor *b, GError **error);
 CrTensor *cr_div            (CrTensor *a, CrTensor *b, GError **error);
 /* number - a: RsubBackward1 */
