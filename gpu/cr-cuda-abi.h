@@ -111,7 +111,7 @@
 extern "C" {
 #endif
 
-#define CR_CUDA_ABI_VERSION 1
+#define CR_CUDA_ABI_VERSION 2   /* 2: int32/uint8, the binary rows, unary parameters, conv and pool */
 #define CR_CUDA_MAX_DIMS    8
 
 /* ---- status codes -------------------------------------------------------- */
