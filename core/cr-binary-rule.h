@@ -18,6 +18,8 @@ typedef enum {
   CR_BINARY_RULE_FLOAT,         /* bool/int64 compute in float32 */
   CR_BINARY_RULE_FLOATS_ONLY,   /* float32/float64 only; others are errors */
   CR_BINARY_RULE_COMPARE,       /* the promoted dtype, any; the result is bool */
+  CR_BINARY_RULE_INTEGERS,      /* bool/int64 in the promoted dtype (B for bool);
+                                 * floats are errors */
 } CrBinaryRule;
 
 /* The dtype an op of rule computes in when its operands promote to
@@ -26,7 +28,8 @@ static inline CR_BINARY_RULE_CONSTEXPR int
 cr_binary_rule_compute (int rule,
                         int promoted)
 {
-  return promoted == 2 || promoted == 3 ? promoted
+  return rule == CR_BINARY_RULE_INTEGERS ? (promoted == 0 || promoted == 1 ? promoted : -1)
+         : promoted == 2 || promoted == 3 ? promoted
          : rule == CR_BINARY_RULE_FLOAT && (promoted == 0 || promoted == 1) ? 2
          : rule == CR_BINARY_RULE_FLOATS_ONLY ? -1
          : promoted == 1 ? 1

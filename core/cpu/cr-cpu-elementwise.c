@@ -117,6 +117,7 @@ DEFINE_POW_ROW (own_POW_d, double, pow, pow, sqrt)
 #define OUT_FLOAT(T)       T
 #define OUT_FLOATS_ONLY(T) T
 #define OUT_COMPARE(T)     guint8
+#define OUT_INTEGERS(T)    T
 /* The float rows of a ZIP row, or an OWN row's hand-written ones. With an
  * FMA clone, a row that calls fmaf (tanh_backward, as PyTorch's kernel
  * rounds once) gets the instruction rather than libm's call; core's

@@ -58,9 +58,9 @@ bitwise (CrBinOp   op,
     {
       if (cr_dtype_is_floating (a->dtype) || cr_dtype_is_floating (b->dtype))
         goto float_error;
-      g_set_error (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
-                   "bitwise operators on integer tensors are not supported by Chainrule");
-      return NULL;
+      return cr_binary_nograd (op == CR_BINOP_BITAND ? CR_BINARY_BITWISE_AND
+                               : op == CR_BINOP_BITOR ? CR_BINARY_BITWISE_OR
+                               : CR_BINARY_BITWISE_XOR, a, b, error);
     }
 float_error:
   g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,

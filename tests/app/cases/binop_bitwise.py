@@ -1,0 +1,13 @@
+import torch
+a = torch.tensor([1, 2, 3, -4]); b = torch.tensor([3, 1, 2, 7])
+print(a & b, a | b, a ^ b)
+print(torch.bitwise_and(a, b), torch.bitwise_or(a, 5), a.bitwise_xor(b), a ^ 6)
+t = torch.tensor([True, False, True]); f = torch.tensor([True, True, False])
+print(t & f, t | f, t ^ f, torch.bitwise_xor(t, f))
+c = a.clone(); c.bitwise_and_(torch.tensor(6)); print(c)
+c ^= b; print(c)
+i32 = torch.tensor([5, 6], dtype=torch.int32)
+print(i32 & 3, i32 | torch.tensor([1, 1]), (i32 ^ i32).dtype)
+u = torch.tensor([255, 15], dtype=torch.uint8)
+print(u & torch.tensor([15, 255], dtype=torch.uint8), u ^ 1)
+print(torch.tensor([1, 2]) & True)
