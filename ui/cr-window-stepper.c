@@ -89,7 +89,7 @@ cr_window_update_step (CrWindow *self)
   else if (n == 0)
     text = g_strdup ("Forward graph · no backward call");
   else if (step < 0)
-    text = g_strdup_printf ("Before backward · %d steps", n);
+    text = g_strdup_printf ("Before backward · %d %s", n, n == 1 ? "step" : "steps");
   else
     text = g_strdup_printf ("Step %d of %d · %s", step + 1, n, node && node->title ? node->title : "");
   gtk_label_set_label (self->step_label, text);

@@ -579,6 +579,13 @@ test_backward_calls (void)
   set_text (window, "import torch\nx = torch.tensor(3.0, requires_grad=True)\n(x * x).backward()\n");
   wait_for_run_finished (window);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->call_dropdown)));
+  g_assert_cmpstr (gtk_label_get_text (window->step_label), ==, "Before backward · 2 steps");
+
+  /* A leaf's own backward is one step, and says so in the singular. */
+  set_text (window, "import torch\nx = torch.tensor(3.0, requires_grad=True)\nx.backward()\n");
+  wait_for_run_finished (window);
+  g_assert_cmpuint (cr_graph_canvas_get_n_steps (cr_window_get_canvas (window)), ==, 1);
+  g_assert_cmpstr (gtk_label_get_text (window->step_label), ==, "Before backward · 1 step");
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
