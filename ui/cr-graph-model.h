@@ -10,32 +10,9 @@
 
 #include "cr-types.h"
 #include "cr-interp.h"
+#include "cr-tensor-snapshot.h"
 
 G_BEGIN_DECLS
-
-/* A copy of a tensor's numbers and metadata, small enough to keep for every
- * step: the step card shows it as a matrix (small tensors) or as shape,
- * statistics and a heat map (large ones). */
-#define CR_SNAPSHOT_MAX_VALUES 4096
-
-typedef struct {
-  int      ndim;
-  gint64   shape[CR_MAX_DIMS];  /* ndim sizes */
-  gint64   numel;
-  char    *dtype;               /* "torch.float32" */
-  char    *device;              /* "cpu", "cuda:0" */
-  gint64   n_values;            /* MIN (numel, CR_SNAPSHOT_MAX_VALUES); fewer, down to 0, in
-                                 * a model whose snapshots used up their shared budget */
-  double  *values;              /* the first n_values elements, row-major (owned) */
-  double   min, max, mean, std; /* over all numel elements (NaN when numel is 0) */
-  char    *text;                /* the data as print() shows it inside tensor(...) with
-                                 * default print options, e.g. "[[1., 2.],\n [3., 4.]]";
-                                 * NULL when numel > 64 */
-} CrTensorSnapshot;
-
-CrTensorSnapshot *cr_tensor_snapshot_new  (const CrTensor         *tensor);  /* NULL tensor: NULL */
-CrTensorSnapshot *cr_tensor_snapshot_copy (const CrTensorSnapshot *self);
-void              cr_tensor_snapshot_free (CrTensorSnapshot       *self);    /* NULL-safe */
 
 typedef enum {
   CR_GRAPH_NODE_LEAF,         /* a leaf tensor that requires grad: a, w1 */

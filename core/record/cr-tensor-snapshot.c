@@ -1,10 +1,10 @@
 /* cr-tensor-snapshot.c — a tensor's numbers and metadata copied out as plain
- * data (CrTensorSnapshot, declared in cr-graph-model.h), for the step card
+ * data (CrTensorSnapshot), for the step card
  * and the inspector.
  *
  * Statistics are torch's: mean, std with Bessel's correction (NaN for one
  * element), min and max propagating NaN; all NaN for an empty tensor. */
-#include "cr-graph-model-private.h"
+#include "cr-tensor-snapshot.h"
 
 #include "cr-device.h"
 #include "cr-dtype.h"

@@ -1,0 +1,332 @@
+/* cr-run-record.h — the run record: one model of a finished run, the thing
+ * the window, `chainrule export`, `--trace-backward` and
+ * `chainrule run --record FILE.json` all render.
+ *
+ * It is plain data: strings, numbers and tensor snapshots, never a pointer
+ * into the engine (no CrNode, no CrTensor), so it outlives the interpreter
+ * that made it, crosses threads and processes (as JSON), and the UI keeps no
+ * second model of a step. Items refer to each other by index: a tensor's
+ * `op` is an index into record->ops, a step's `op` likewise, -1 for none.
+ *
+ * What it holds:
+ *   tensors       every tensor the graph or a step mentions: leaves, results,
+ *                 constants, tensors made under no_grad or detached, with the
+ *                 name they were bound to and the loop iteration of that binding
+ *   ops           every recorded forward op (a grad_fn node): inputs, outputs,
+ *                 source span, the module call it ran in, saved tensors and
+ *                 their life (saved, freed by which backward step, modified in
+ *                 place by which line)
+ *   module_calls  nn.Module calls, nested (fc1 inside model), for grouping
+ *   regions       torch.no_grad() / enable_grad / set_grad_enabled(False) blocks
+ *   backwards     every backward call (.backward(), autograd.grad) and its
+ *                 steps: incoming gradients, hooks and what they changed, each
+ *                 input's local gradient, product, broadcast reduction and
+ *                 outgoing gradient, custom Function backward calls,
+ *                 accumulation into .grad and into retained grads
+ *   errors        every error the run raised, with its node and span
+ *
+ * The state of a tensor at a step (its .grad, whether a saved tensor is
+ * freed yet) is not stored per step: the events above are, and the queries
+ * at the end of this header answer "as of step k of backward call b".
+ *
+ * Ownership: a record is reference counted (cr_run_record_ref/unref). Every
+ * array below owns its items (free-funcs set); every string and snapshot is
+ * owned by the struct holding it. A finished record is read-only and may be
+ * shared between threads. */
+#pragma once
+
+#include <glib.h>
+
+#include "cr-types.h"
+#include "cr-tensor-snapshot.h"
+
+G_BEGIN_DECLS
+
+/* Bumped on any change a reader of the JSON would notice; documented with
+ * the schema in docs/run-record.md. */
+#define CR_RUN_RECORD_SCHEMA_VERSION 1
+
+/* ---- tensors -------------------------------------------------------------- */
+
+typedef enum {
+  CR_RECORD_TENSOR_LEAF,      /* a leaf that requires grad: x = torch.ones(3, requires_grad=True),
+                               * a parameter */
+  CR_RECORD_TENSOR_RESULT,    /* the output of a recorded op (has a grad_fn) */
+  CR_RECORD_TENSOR_CONSTANT,  /* an input that requires no grad: data, targets, torch.ones(3) */
+  CR_RECORD_TENSOR_NO_GRAD,   /* made under torch.no_grad() (or set_grad_enabled(False))
+                               * from tensors that require grad: the graph stops here */
+  CR_RECORD_TENSOR_DETACHED,  /* t.detach() / t.data of a tensor that requires grad */
+} CrRecordTensorOrigin;
+
+typedef struct {
+  guint                 id;             /* its index in record->tensors */
+  char                 *name;           /* the script variable it was first bound to, "y",
+                                         * or NULL */
+  guint                 iteration;      /* the (1-based) iteration of the innermost loop
+                                         * that binding ran in; 0: not in a loop */
+  char                 *label;          /* what the window and trace call it: "y", "y₃"
+                                         * (iteration 3), "fc1.weight", "(w3*b)", "x.grad" */
+  char                 *module_path;    /* a module's parameter or buffer: "fc1.weight"; else NULL */
+  CrRecordTensorOrigin  origin;
+  int                   op;             /* RESULT: the op that made it (index in ops); else -1 */
+  guint                 output_nr;      /* RESULT: which output of op */
+  int                   source;         /* DETACHED / NO_GRAD: the tensor it was computed or
+                                         * detached from, when known; else -1 */
+  int                   region;         /* NO_GRAD: the region it was made in (index in
+                                         * regions); else -1 */
+  CrSpan                span;           /* where it was made or first bound ({0}: unknown) */
+  int                   ndim;
+  gint64                shape[CR_MAX_DIMS];
+  char                 *dtype;          /* "torch.float32" */
+  char                 *device;         /* "cpu", "cuda:0" */
+  gboolean              requires_grad;
+  gboolean              retains_grad;   /* retain_grad() was called on it */
+  CrTensorSnapshot     *value;          /* its value when recorded (NULL: not kept) */
+} CrRecordTensor;
+
+/* ---- forward ops ---------------------------------------------------------- */
+
+/* A tensor an op saved for its backward formula, and what became of it. */
+typedef struct {
+  char             *name;            /* "self", "other", "result" (as _saved_<name>) */
+  int               tensor;          /* the tensor saved (index in tensors), -1: unknown */
+  int               ndim;
+  gint64            shape[CR_MAX_DIMS];
+  CrTensorSnapshot *value;           /* as saved (NULL: not kept) */
+  int               freed_backward;  /* the backward call that freed it (index in
+                                      * backwards), -1: never freed (retain_graph) */
+  int               freed_step;      /* the step of that call after which it was freed */
+  CrSpan            modified_span;   /* an in-place statement that changed it after it
+                                      * was saved ({0}: none): backward through it fails */
+} CrRecordSaved;
+
+typedef struct {
+  guint       id;                /* its index in record->ops */
+  char       *grad_fn;           /* "MulBackward0", "MyReLUBackward" */
+  char       *symbol;            /* a glyph for the graph: "×", "+", "Σ", "@"; or NULL */
+  char       *caption;           /* the source that made it: "b = w1*a" (NULL: unknown) */
+  CrSpan      span;              /* ({0}: unknown) */
+  char       *key;               /* stable across runs of an edited script, for keeping the
+                                  * layout: "op:MulBackward0:b = w1*a" */
+  GArray     *inputs;            /* of int: a tensor per input edge (index in tensors), -1
+                                  * where the input is not known */
+  GArray     *outputs;           /* of int: the tensors it made */
+  int         module_call;       /* the innermost nn.Module call it ran in (index in
+                                  * module_calls), -1: none */
+  guint       iteration;         /* 1-based iteration of the innermost loop it ran in; 0: none */
+  char       *custom_function;   /* an autograd.Function subclass: "MyReLU"; else NULL */
+  gboolean    in_place;          /* add_, relu_(), x[0] = ... */
+  const char *rule;              /* the op's local-gradient rule text, static; or NULL */
+  GPtrArray  *saved;             /* of CrRecordSaved* */
+} CrRecordOp;
+
+/* ---- modules and grad-mode regions ---------------------------------------- */
+
+typedef struct {
+  guint   id;                    /* its index in record->module_calls */
+  char   *path;                  /* "fc1", "layers.0"; "" for the outermost module called */
+  char   *class_name;            /* "Linear" */
+  int     parent;                /* the call it ran inside (index), -1: none */
+  guint   depth;                 /* 0 for a call made by the script itself */
+  guint   iteration;             /* 1-based loop iteration of the call; 0: none */
+  CrSpan  span;                  /* the call site */
+} CrRecordModuleCall;
+
+typedef enum {
+  CR_RECORD_REGION_NO_GRAD,      /* with torch.no_grad(): / @torch.no_grad() */
+  CR_RECORD_REGION_ENABLE_GRAD,  /* with torch.enable_grad(): */
+  CR_RECORD_REGION_GRAD_DISABLED,/* torch.set_grad_enabled(False) until it is set back */
+  CR_RECORD_REGION_INFERENCE,    /* with torch.inference_mode(): */
+} CrRecordRegionKind;
+
+typedef struct {
+  guint               id;
+  CrRecordRegionKind  kind;
+  CrSpan              span;      /* the with statement, its body included */
+  guint               iteration; /* 1-based loop iteration; 0: none */
+} CrRecordRegion;
+
+/* ---- backward calls ------------------------------------------------------- */
+
+/* A gradient with its name, "∂L/∂b". */
+typedef struct {
+  char             *name;
+  int               tensor;      /* the tensor it is the gradient of, -1: unknown */
+  CrTensorSnapshot *value;       /* NULL: None */
+} CrRecordGrad;
+
+/* The sum-to-shape of a broadcast: the product had the broadcast shape and is
+ * summed back to the input's shape ("summed over dim 0 to b's shape 3"). */
+typedef struct {
+  int               dims[CR_MAX_DIMS];  /* the dims summed, in the product's numbering */
+  int               n_dims;
+  int               from_ndim;
+  gint64            from_shape[CR_MAX_DIMS];
+  int               to_ndim;
+  gint64            to_shape[CR_MAX_DIMS];
+} CrRecordReduction;
+
+/* What a step sends to one input of its node. */
+typedef struct {
+  int                 tensor;       /* the input (index in tensors), -1: unknown */
+  int                 to_op;        /* the op the gradient goes on to, -1: a leaf or none */
+  int                 to_leaf;      /* the leaf whose AccumulateGrad gets it, -1: none */
+  char               *name;         /* "w1", "(w3*b)" */
+  char               *local_name;   /* "∂b/∂w1" */
+  CrTensorSnapshot   *local;        /* the local gradient; NULL when the op has no
+                                     * elementwise one (see CrRecordStep.rule) */
+  CrTensorSnapshot   *product;      /* incoming × local, before any reduction; NULL
+                                     * without a local gradient */
+  CrRecordReduction  *reduction;    /* NULL unless the product was summed to shape */
+  CrRecordGrad        outgoing;     /* "∂L/∂w1" and the gradient sent on (NULL value:
+                                     * the input gets no gradient) */
+} CrRecordStepInput;
+
+typedef enum {
+  CR_RECORD_HOOK_TENSOR,         /* t.register_hook(fn) */
+  CR_RECORD_HOOK_RETAIN_GRAD,    /* retain_grad(): writes t.grad */
+  CR_RECORD_HOOK_MODULE,         /* register_full_backward_hook and friends */
+} CrRecordHookKind;
+
+/* A hook that ran on a gradient, before the node using that gradient. */
+typedef struct {
+  CrRecordHookKind  kind;
+  int               tensor;       /* whose hook (index in tensors) */
+  char             *function;     /* the hook's name: "double_it", "<lambda>" */
+  CrSpan            span;         /* the hook function's definition ({0}: unknown) */
+  CrTensorSnapshot *before;       /* the gradient it was called with */
+  CrTensorSnapshot *after;        /* what it returned; NULL: None, the gradient is
+                                   * unchanged. RETAIN_GRAD: the .grad written */
+} CrRecordHookCall;
+
+/* A second (third, ...) gradient reaching the same tensor during a step. */
+typedef struct {
+  char             *name;         /* "∂L/∂a" */
+  int               tensor;
+  int               to_op;        /* the op receiving it, -1: a leaf */
+  CrTensorSnapshot *contribution;
+  CrTensorSnapshot *sum;          /* the sum so far */
+} CrRecordAccumulation;
+
+typedef enum {
+  CR_RECORD_STEP_NODE,           /* a grad_fn ran its backward formula */
+  CR_RECORD_STEP_ACCUMULATE,     /* AccumulateGrad wrote a leaf's .grad */
+} CrRecordStepKind;
+
+typedef struct {
+  guint              index;         /* 0-based within its backward call */
+  CrRecordStepKind   kind;
+  int                op;            /* NODE: the op (index in ops); else -1 */
+  int                leaf;          /* ACCUMULATE: the leaf (index in tensors); else -1 */
+  char              *title;         /* "MulBackward0", "AccumulateGrad" */
+  char              *caption;       /* "b = w1*a, line 13"; ACCUMULATE: the leaf's label */
+  GPtrArray         *hooks;         /* of CrRecordHookCall*: in the order they ran, before
+                                     * the node (pre-hooks, retain_grad) */
+  GPtrArray         *incoming;      /* of CrRecordGrad*: ∂L/∂out per output, after hooks */
+  const char        *rule;          /* the local-gradient rule, static, or NULL */
+  char              *custom_backward; /* a custom Function: "MyReLU.backward"; else NULL */
+  CrSpan             custom_span;     /* its def line ({0}: none) */
+  GPtrArray         *inputs;        /* of CrRecordStepInput* */
+  GPtrArray         *accumulations; /* of CrRecordAccumulation*, in the order they happened */
+  CrTensorSnapshot  *grad_before;   /* ACCUMULATE: .grad before (NULL: None) */
+  CrTensorSnapshot  *grad_after;    /* ACCUMULATE: .grad after */
+} CrRecordStep;
+
+typedef enum {
+  CR_RECORD_BACKWARD_CALL,       /* t.backward(), torch.autograd.backward */
+  CR_RECORD_BACKWARD_GRAD,       /* torch.autograd.grad */
+} CrRecordBackwardKind;
+
+typedef struct {
+  guint                 id;           /* its index in record->backwards */
+  CrRecordBackwardKind  kind;
+  char                 *title;        /* "loss.backward() · line 23", "… · iteration 3" */
+  CrSpan                span;         /* the call */
+  guint                 iteration;    /* 1-based loop iteration of the call; 0: none */
+  GArray               *roots;        /* of int: tensors it started from */
+  char                 *root_name;    /* the numerator of every ∂: "L" */
+  gboolean              retain_graph;
+  gboolean              create_graph;
+  gboolean              succeeded;
+  int                   error;        /* index in errors when it failed; else -1 */
+  GPtrArray            *steps;        /* of CrRecordStep*, in the order the engine ran them */
+} CrRecordBackward;
+
+/* ---- errors --------------------------------------------------------------- */
+
+typedef struct {
+  char   *type;                  /* "RuntimeError" */
+  char   *message;               /* PyTorch's text */
+  CrSpan  span;                  /* the line that raised ({0}: unknown) */
+  int     op;                    /* the node that failed (index in ops), -1 */
+  int     backward;              /* the backward call it stopped, -1 */
+  int     step;                  /* the step of that call it stopped at, -1 */
+  int     tensor;                /* the tensor at fault (a saved tensor changed in
+                                  * place, the operand of a shape error), -1 */
+  CrSpan  culprit_span;          /* in-place errors: the statement that changed the saved
+                                  * tensor ({0}: none) */
+} CrRecordError;
+
+/* ---- the record ----------------------------------------------------------- */
+
+typedef struct {
+  gint        ref_count;          /* private */
+  char       *filename;           /* as errors name it: "<stdin>", "mlp.py" */
+  char       *source;             /* the script's text (spans refer to it) */
+  GPtrArray  *tensors;            /* of CrRecordTensor* */
+  GPtrArray  *ops;                /* of CrRecordOp* */
+  GPtrArray  *module_calls;       /* of CrRecordModuleCall* */
+  GPtrArray  *regions;            /* of CrRecordRegion* */
+  GPtrArray  *backwards;          /* of CrRecordBackward* */
+  GPtrArray  *errors;             /* of CrRecordError* */
+} CrRunRecord;
+
+/* An empty record (every array empty, free-funcs set). source and filename are
+ * copied; either may be NULL. */
+CrRunRecord        *cr_run_record_new        (const char        *filename,
+                                              const char        *source);
+CrRunRecord        *cr_run_record_ref        (CrRunRecord       *self);
+void                cr_run_record_unref      (CrRunRecord       *self);   /* NULL-safe */
+
+/* Item constructors for whoever fills a record: zeroed, every int index set
+ * to -1, every array made (owning), appended to their array in self; the
+ * returned item is borrowed from self. */
+CrRecordTensor     *cr_run_record_add_tensor      (CrRunRecord      *self);
+CrRecordOp         *cr_run_record_add_op          (CrRunRecord      *self);
+CrRecordModuleCall *cr_run_record_add_module_call (CrRunRecord      *self);
+CrRecordRegion     *cr_run_record_add_region      (CrRunRecord      *self);
+CrRecordBackward   *cr_run_record_add_backward    (CrRunRecord      *self);
+CrRecordStep       *cr_record_backward_add_step   (CrRecordBackward *backward);
+CrRecordError      *cr_run_record_add_error       (CrRunRecord      *self);
+CrRecordSaved      *cr_record_op_add_saved        (CrRecordOp       *op);
+CrRecordStepInput  *cr_record_step_add_input      (CrRecordStep     *step);
+CrRecordHookCall   *cr_record_step_add_hook       (CrRecordStep     *step);
+CrRecordGrad       *cr_record_step_add_incoming   (CrRecordStep     *step);
+CrRecordAccumulation *cr_record_step_add_accumulation (CrRecordStep *step);
+
+/* ---- state at a step -------------------------------------------------------
+ * "As of (backward, step)": after step `step` of backward call `backward` ran;
+ * step -1 is before that call's first step. Everything before that call
+ * counts in full. */
+
+/* The .grad of tensor as of (backward, step), borrowed; NULL: None. Written
+ * by AccumulateGrad steps (leaves) and retain_grad hooks (non-leaves). */
+const CrTensorSnapshot *cr_run_record_grad_at      (const CrRunRecord *self,
+                                                    int                tensor,
+                                                    int                backward,
+                                                    int                step);
+/* Whether op's saved tensor `slot` was freed as of (backward, step). */
+gboolean                cr_run_record_saved_freed_at (const CrRunRecord *self,
+                                                      int                op,
+                                                      guint              slot,
+                                                      int                backward,
+                                                      int                step);
+/* Whether op had run its backward as of (backward, step): in that call only. */
+gboolean                cr_run_record_op_ran_at    (const CrRunRecord *self,
+                                                    int                op,
+                                                    int                backward,
+                                                    int                step);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrRunRecord, cr_run_record_unref)
+
+G_END_DECLS

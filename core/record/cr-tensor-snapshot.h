@@ -1,0 +1,42 @@
+/* cr-tensor-snapshot.h — a tensor's numbers and metadata copied out as plain
+ * data: what the run record keeps of every value it shows (an incoming
+ * gradient, a local gradient, a leaf's .grad before and after). */
+#pragma once
+
+#include <glib.h>
+
+#include "cr-types.h"
+
+G_BEGIN_DECLS
+
+/* A copy of a tensor's numbers and metadata, small enough to keep for every
+ * step: the step card shows it as a matrix (small tensors) or as shape,
+ * statistics and a heat map (large ones). */
+#define CR_SNAPSHOT_MAX_VALUES 4096
+
+typedef struct {
+  int      ndim;
+  gint64   shape[CR_MAX_DIMS];  /* ndim sizes */
+  gint64   numel;
+  char    *dtype;               /* "torch.float32" */
+  char    *device;              /* "cpu", "cuda:0" */
+  gint64   n_values;            /* MIN (numel, CR_SNAPSHOT_MAX_VALUES); fewer, down to 0, in
+                                 * a model whose snapshots used up their shared budget */
+  double  *values;              /* the first n_values elements, row-major (owned) */
+  double   min, max, mean, std; /* over all numel elements (NaN when numel is 0) */
+  char    *text;                /* the data as print() shows it inside tensor(...) with
+                                 * default print options, e.g. "[[1., 2.],\n [3., 4.]]";
+                                 * NULL when numel > 64 */
+} CrTensorSnapshot;
+
+CrTensorSnapshot *cr_tensor_snapshot_new  (const CrTensor         *tensor);  /* NULL tensor: NULL */
+CrTensorSnapshot *cr_tensor_snapshot_copy (const CrTensorSnapshot *self);
+void              cr_tensor_snapshot_free (CrTensorSnapshot       *self);    /* NULL-safe */
+
+/* cr_tensor_snapshot_new() keeping at most max_values values (0: none); the
+ * statistics and text still cover the whole tensor. A record's snapshots
+ * share a budget so that a long backward over big tensors stays small. */
+CrTensorSnapshot *cr_tensor_snapshot_new_limited (const CrTensor *tensor,
+                                                  gint64          max_values);
+
+G_END_DECLS
