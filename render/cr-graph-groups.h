@@ -1,0 +1,155 @@
+/* cr-graph-groups.h — module code on the graph: a tree of groups over a
+ * CrGraphModel (one per nn.Module call, per call of a user class's __call__,
+ * per loop iteration of equal structure), "× N" folds of runs of equal
+ * sibling groups, and the collapse of a model into a smaller CrGraphModel in
+ * which each closed group is ONE node (CR_GRAPH_NODE_GROUP) with the edges
+ * in and out of it, so that layout and drawing need no change.
+ *
+ * Levels: a group's level is its depth in this tree, folds included (a top
+ * group is at level 0). "Open to level L" opens exactly the groups whose
+ * level is below L: level 0 shows every top group closed, the tree's height
+ * shows the whole model. The window's depth control sets L; a click on a
+ * closed group opens that one (the open state is a gboolean per group id,
+ * kept by the canvas, by key across re-runs of an edited script).
+ *
+ * Which group a node is in: an op node is in the innermost module call it
+ * ran in (CrRecordOp.module_call); a parameter (a tensor with a module path:
+ * "fc1.weight") in the innermost group that holds every op using it, and its
+ * AccumulateGrad with it; every other node (the script's inputs, the output)
+ * is in no group.
+ *
+ * A groups value borrows nothing after it is made: it copies what it needs
+ * (titles, the node → group map) and holds a ref on the model. */
+#pragma once
+
+#include <glib.h>
+
+#include "cr-graph-model.h"
+#include "cr-run-record.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  CR_GRAPH_GROUP_MODULE,      /* an nn.Module call: "fc1 · Linear" */
+  CR_GRAPH_GROUP_CALL,        /* a call of a user class that is not a module: "layers.0 · Layer" */
+  CR_GRAPH_GROUP_ITERATION,   /* the ops of one loop iteration outside any call: "iteration 3" */
+  CR_GRAPH_GROUP_REPEAT,      /* a fold of N ≥ 2 consecutive equal siblings: "layers.0–3 · Block × 4" */
+} CrGraphGroupKind;
+
+typedef struct {
+  guint             id;           /* its index in CrGraphGroups.groups */
+  CrGraphGroupKind  kind;
+  int               parent;       /* the group it is in (index), -1: top */
+  guint             level;        /* depth in this tree, folds included: 0 for a top group */
+  char             *path;         /* "fc1", "layers.0"; a fold: "layers.0–3"; "" for the
+                                   * outermost module called; iteration: NULL */
+  char             *class_name;   /* "Linear"; iteration: NULL */
+  char             *title;        /* what its box and its closed node say:
+                                   * "fc1 · Linear", "Block × 4", "iteration 3" */
+  char             *key;          /* stable across runs of an edited script, for keeping
+                                   * which groups are open: "call:fc1", "repeat:layers.0–3" */
+  int               module_call;  /* MODULE/CALL: index in record->module_calls; else -1 */
+  guint             iteration;    /* the loop iteration of the call (1-based); 0: none */
+  guint             repeat;       /* REPEAT: N; else 1 */
+  GArray           *children;     /* of guint: its child groups, in forward order */
+  GArray           *nodes;        /* of guint: the model nodes directly in it (not in a child) */
+  guint             n_ops;        /* op nodes in it, children included */
+  CrSpan            span;         /* the call site ({0}: none) */
+} CrGraphGroup;
+
+typedef struct {
+  CrGraphModel *model;            /* the model grouped (a ref) */
+  GPtrArray    *groups;           /* of CrGraphGroup* (owned), parents before children */
+  GArray       *top;              /* of guint: the top groups, in forward order */
+  int          *node_group;       /* by model node id: the innermost group it is in, -1: none */
+  guint         height;           /* 1 + the deepest level; 0 when there are no groups */
+} CrGraphGroups;
+
+/* What the groups are made from, per model node (by node id). */
+typedef struct {
+  int      module_call;           /* an op: the innermost call it ran in (index into calls),
+                                   * -1: none */
+  guint    iteration;             /* an op: its loop iteration (1-based), 0: none */
+  gboolean follows_users;         /* a parameter (or its AccumulateGrad): goes in the
+                                   * innermost group holding all its users */
+} CrGraphGroupsNodeFacts;
+
+/* The groups of model, from the record the model is a view of (its
+ * module calls, each op's call and iteration, each tensor's module path).
+ * Never NULL: a model without module code gives no groups (height 0). */
+CrGraphGroups *cr_graph_groups_new            (CrGraphModel                 *model);
+/* The same from facts given by node (model->nodes->len of them) and the
+ * module calls they refer to (of CrRecordModuleCall*, borrowed for the call):
+ * for tests and for models not made from a record. */
+CrGraphGroups *cr_graph_groups_new_with_facts (CrGraphModel                 *model,
+                                               const CrGraphGroupsNodeFacts *facts,
+                                               GPtrArray                    *calls);
+void           cr_graph_groups_free           (CrGraphGroups                *self);   /* NULL-safe */
+
+const CrGraphGroup *cr_graph_groups_get       (const CrGraphGroups *self,
+                                               int                  group);          /* or NULL */
+/* The group with key, or NULL. */
+const CrGraphGroup *cr_graph_groups_find_key  (const CrGraphGroups *self,
+                                               const char          *key);
+/* TRUE when node (a model node id) is in group or in one of its descendants. */
+gboolean       cr_graph_groups_contains       (const CrGraphGroups *self,
+                                               guint                group,
+                                               guint                node);
+
+/* ---- which groups are open ---------------------------------------------------- */
+
+/* A new array of groups->len gbooleans: the groups with level < level open. */
+gboolean      *cr_graph_groups_open_to_level  (const CrGraphGroups *self,
+                                               guint                level);
+/* How many nodes the collapse with open shows (a closed group counts one). */
+guint          cr_graph_groups_count_visible  (const CrGraphGroups *self,
+                                               const gboolean      *open);
+/* The deepest level whose collapse shows at most max_nodes nodes (0 when
+ * even level 0 shows more; the height when the whole model fits). */
+guint          cr_graph_groups_level_for      (const CrGraphGroups *self,
+                                               guint                max_nodes);
+/* Whether node (a model node id) is shown as itself with open: every group it
+ * is in is open. */
+gboolean       cr_graph_groups_node_visible   (const CrGraphGroups *self,
+                                               const gboolean      *open,
+                                               guint                node);
+/* The outermost closed group holding node, -1 when node is visible. */
+int            cr_graph_groups_closed_group_of(const CrGraphGroups *self,
+                                               const gboolean      *open,
+                                               guint                node);
+
+/* ---- the collapsed model -------------------------------------------------------- */
+
+typedef struct {
+  CrGraphModel *model;            /* the smaller model (owned ref): visible nodes copied,
+                                   * a closed group as one CR_GRAPH_NODE_GROUP node (its
+                                   * step: the first step of a node inside, its key
+                                   * "group:" + the group's key). Its steps ARE the full
+                                   * model's (shared): the node ids in a step are the full
+                                   * model's, map them with node_of */
+  guint         n_full_nodes;
+  guint        *node_of;          /* by full model node id: the node that shows it here */
+  int          *group_of;         /* by node id here: the closed group it stands for, -1:
+                                   * a node of the full model */
+  guint        *full_node;        /* by node id here: the full model's node (G_MAXUINT for
+                                   * a group node) */
+} CrGraphCollapse;
+
+/* The model with the groups that open says are closed shown as one node
+ * each. With every group open (or no groups), a model equal to the full one. */
+CrGraphCollapse *cr_graph_collapse_new        (const CrGraphGroups *groups,
+                                               const gboolean      *open);
+void             cr_graph_collapse_free       (CrGraphCollapse     *self);   /* NULL-safe */
+
+/* Stepping over a closed group as one unit: from step (of the full model;
+ * -1: before the first) in direction +1 or -1, the next step that the
+ * collapse shows on a different node than step's, or the first step of
+ * that node's run when going back; -1 / n_steps at either end. */
+int              cr_graph_collapse_next_step  (const CrGraphCollapse *self,
+                                               int                    step,
+                                               int                    direction);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrGraphGroups, cr_graph_groups_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrGraphCollapse, cr_graph_collapse_free)
+
+G_END_DECLS
