@@ -42,6 +42,12 @@ cr_autograd_next_sequence_nr (void)
   return sequence_counter++;
 }
 
+guint64
+cr_autograd_peek_sequence_nr (void)
+{
+  return sequence_counter;
+}
+
 void
 cr_autograd_set_current_span (const CrSpan *span)
 {

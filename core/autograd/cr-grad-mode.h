@@ -13,5 +13,9 @@ gboolean  cr_grad_mode_set_enabled  (gboolean enabled);
  * current span. Each run starts with it, since the window runs one script
  * after another on the same worker thread. */
 void      cr_grad_mode_reset_thread (void);
+/* The sequence number the next node made on this thread will get: a module
+ * call made the nodes numbered from its value at the call's start to its
+ * value at the end (the run record groups ops by module call with it). */
+guint64   cr_autograd_peek_sequence_nr (void);
 
 G_END_DECLS

@@ -130,6 +130,10 @@ typedef struct {
   guint   depth;                 /* 0 for a call made by the script itself */
   guint   iteration;             /* 1-based loop iteration of the call; 0: none */
   CrSpan  span;                  /* the call site */
+  gboolean user_class;           /* a call of a user class that is no nn.Module (a
+                                  * micrograd-style Neuron's __call__); path as for a
+                                  * module, from the outermost object's attributes:
+                                  * "layers.0.neurons.3" */
 } CrRecordModuleCall;
 
 typedef enum {
