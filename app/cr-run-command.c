@@ -1,7 +1,8 @@
 /* cr-run-command.c — `chainrule run [OPTIONS] FILE.py`: parse and run a
  * script with stdout and stderr as python3 gives them (a traceback and exit
  * status 1 on an uncaught error), a time limit, a memory limit, a default
- * device, and an optional trace of every backward step.
+ * device, an optional trace of every backward step, and an optional run
+ * record written as JSON (--record, docs/run-record.md).
  *
  * stdout is fully buffered when it is not a terminal and flushed before
  * anything goes to stderr, so the two interleave as the script wrote them. */
@@ -13,6 +14,7 @@
 
 #include "cr-interp.h"
 #include "cr-kernels.h"
+#include "cr-run-record-json.h"
 #include "cr-storage.h"
 
 #include <errno.h>
@@ -30,12 +32,17 @@ typedef struct {
   double        timeout;          /* seconds; 0: none */
   gsize         max_memory;       /* 0: the default */
   gboolean      trace_backward;
+  const char   *record;           /* --record: the JSON file, "-" for stdout; NULL: none */
   CrDeviceType  device;
 } RunOptions;
 
 /* Set from signal handlers (cr-time-limit.h): 1 on Ctrl-C (KeyboardInterrupt),
  * 2 when the --timeout deadline passes (TimeoutError). */
 static gint cancel_flag;
+
+/* --record -: stdout carries the record alone, so the script's own output
+ * goes to stderr. */
+static gboolean script_stdout_to_stderr;
 
 void
 cr_run_command_usage (FILE *out)
@@ -47,6 +54,9 @@ cr_run_command_usage (FILE *out)
          "  --max-memory BYTES      cap on memory (tensors and values), e.g. 512M or 4G (default 4G)\n"
          "  --device cpu|cuda       the device new tensors go to (default cpu)\n"
          "  --trace-backward        print every step of every backward pass\n"
+         "  --record FILE.json      write the run record (every op, backward step, hook and\n"
+         "                          error) as JSON, also when the script fails; '-' writes it\n"
+         "                          to stdout and the script's own output to stderr\n"
          "  --help                  show this help\n"
          "  --version               show the version\n", out);
 }
@@ -139,7 +149,7 @@ parse_options (int         argc,
           continue;
         }
       /* Options with a value: "--name VALUE" or "--name=VALUE". */
-      const char *names[] = { "--timeout", "--max-memory", "--device" };
+      const char *names[] = { "--timeout", "--max-memory", "--device", "--record" };
       const char *value = NULL;
       guint which = G_N_ELEMENTS (names);
       for (guint k = 0; k < G_N_ELEMENTS (names); k++)
@@ -169,6 +179,12 @@ parse_options (int         argc,
           if (!parse_size (value, &opts->max_memory))
             return usage_error ("--max-memory needs a size like 512M or 4G, not '%s'", value);
         }
+      else if (which == 3)
+        {
+          if (!value[0])
+            return usage_error ("--record needs a file name, or - for stdout");
+          opts->record = value;
+        }
       else
         {
           if (strcmp (value, "cpu") == 0)
@@ -189,7 +205,7 @@ output_cb (const char *text,
            gboolean    is_stderr,
            gpointer    user_data)
 {
-  if (is_stderr)
+  if (is_stderr || script_stdout_to_stderr)
     {
       fflush (stdout);
       fputs (text, stderr);
@@ -209,6 +225,61 @@ read_stdin (gsize *out_len)
     g_string_append_len (s, buf, n);
   *out_len = s->len;
   return g_string_free (s, FALSE);
+}
+
+/* Adds the run's uncaught error to record unless the recorder already holds
+ * it as its last error. */
+static void
+note_uncaught_error (CrRunRecord     *record,
+                     CrException      type,
+                     const char      *message,
+                     const CrSpan    *span)
+{
+  const char *name = cr_exception_name (type);
+  if (record->errors->len > 0)
+    {
+      const CrRecordError *last = record->errors->pdata[record->errors->len - 1];
+      if (g_strcmp0 (last->type, name) == 0 && g_strcmp0 (last->message, message) == 0)
+        return;
+    }
+  CrRecordError *error = cr_run_record_add_error (record);
+  error->type = g_strdup (name);
+  error->message = g_strdup (message ? message : "");
+  if (span)
+    error->span = *span;
+}
+
+/* Writes record as JSON to path ("-": stdout, after everything the script
+ * printed). FALSE, with a message on stderr, when the file cannot be
+ * written. */
+static gboolean
+write_record (const char  *path,
+              CrRunRecord *record)
+{
+  gsize length = 0;
+  g_autofree char *json = cr_run_record_to_json (record, &length);
+  if (strcmp (path, "-") == 0)
+    {
+      fflush (stdout);
+      gboolean ok = fwrite (json, 1, length, stdout) == length && fflush (stdout) == 0;
+      if (!ok)
+        fprintf (stderr, "chainrule: can't write the record to stdout: %s\n", g_strerror (errno));
+      return ok;
+    }
+  FILE *file = fopen (path, "wb");
+  gboolean ok = file && fwrite (json, 1, length, file) == length;
+  int saved_errno = errno;
+  if (file && fclose (file) != 0 && ok)
+    {
+      ok = FALSE;
+      saved_errno = errno;
+    }
+  if (!ok)
+    {
+      fflush (stdout);
+      fprintf (stderr, "chainrule: can't write the record '%s': %s\n", path, g_strerror (saved_errno));
+    }
+  return ok;
 }
 
 int
@@ -258,6 +329,7 @@ cr_run_command (int    argc,
 
   if (!isatty (STDOUT_FILENO))
     setvbuf (stdout, NULL, _IOFBF, 1 << 16);
+  script_stdout_to_stderr = opts.record && strcmp (opts.record, "-") == 0;
   cr_threads_init ();
   if (opts.max_memory)
     cr_memory_set_limit (opts.max_memory);
@@ -290,6 +362,13 @@ cr_run_command (int    argc,
         text = g_strdup_printf ("%s: %s\n", cr_exception_name (code), parse_error->message);
       fflush (stdout);
       fputs (text, stderr);
+      if (opts.record)
+        {
+          /* Nothing ran: the record holds the script and why it did not run. */
+          g_autoptr (CrRunRecord) record = cr_run_record_new (filename, source);
+          note_uncaught_error (record, code, parse_error->message, &span);
+          write_record (opts.record, record);
+        }
       return 1;
     }
 
@@ -297,6 +376,7 @@ cr_run_command (int    argc,
     .output = output_cb,
     .cancel_flag = &cancel_flag,
     .trace_backward = opts.trace_backward,
+    .record_backward = opts.record != NULL,
     .default_device = opts.device,
   };
   CrInterp *interp = cr_interp_new (&io);
@@ -312,6 +392,17 @@ cr_run_command (int    argc,
       else
         fputs ("RuntimeError: the script failed\n", stderr);
       fflush (stderr);
+    }
+  gboolean record_written = TRUE;
+  if (opts.record)
+    {
+      /* H3: cr_interp_get_run_record (interp) once the recorder lands. */
+      g_autoptr (CrRunRecord) record = NULL;
+      if (!record)
+        record = cr_run_record_new (filename, source);
+      if (!ok && script_error)
+        note_uncaught_error (record, script_error->type, script_error->message, &script_error->span);
+      record_written = write_record (opts.record, record);
     }
   cr_script_error_free (script_error);
   /* Tearing down every tensor of a big script costs time and nothing else:
@@ -330,7 +421,7 @@ cr_run_command (int    argc,
     {
       fflush (stdout);
       fflush (stderr);
-      _exit (ok ? 0 : 1);
+      _exit (ok && record_written ? 0 : 1);
     }
-  return ok ? 0 : 1;
+  return ok && record_written ? 0 : 1;
 }

@@ -1,0 +1,606 @@
+/* cr-run-record-json.c — a run record written as JSON (docs/run-record.md).
+ *
+ * A small writer of our own rather than a JSON library: the output must be
+ * deterministic (keys in the header's order), numbers must read back to the
+ * same value, and the schema has a few rules JSON itself lacks (NaN and the
+ * infinities as strings, spans as objects or null). Objects go one member a
+ * line; spans, shapes, gradients' snapshots and number arrays go on one line
+ * each, which keeps a long run's file readable and a tenth of the size. */
+#include "cr-run-record-json.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  GString  *out;
+  int       depth;       /* open containers */
+  int       inline_from; /* containers from this depth on go on one line; G_MAXINT: none */
+  gboolean  first;       /* nothing written yet in the innermost open container */
+} JsonWriter;
+
+/* ---- scalars ---------------------------------------------------------------- */
+
+static void
+append_string (GString    *out,
+               const char *text)
+{
+  if (!text)
+    {
+      g_string_append (out, "null");
+      return;
+    }
+  /* A record's strings come from the script (names, captions, messages):
+   * bytes that are not UTF-8 would make the whole file unreadable. */
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
+  g_string_append_c (out, '"');
+  for (const unsigned char *p = (const unsigned char *) valid; *p; p++)
+    switch (*p)
+      {
+      case '"':  g_string_append (out, "\\\""); break;
+      case '\\': g_string_append (out, "\\\\"); break;
+      case '\n': g_string_append (out, "\\n"); break;
+      case '\r': g_string_append (out, "\\r"); break;
+      case '\t': g_string_append (out, "\\t"); break;
+      case '\b': g_string_append (out, "\\b"); break;
+      case '\f': g_string_append (out, "\\f"); break;
+      default:
+        if (*p < 0x20 || *p == 0x7f)
+          g_string_append_printf (out, "\\u%04x", *p);
+        else
+          g_string_append_c (out, (char) *p);
+      }
+  g_string_append_c (out, '"');
+}
+
+/* The shortest text that reads back to the same number: float32 values
+ * (most tensors) to the same float, so 0.1f is "0.1" and not
+ * "0.10000000149011612"; doubles to the same double. JSON has no NaN or
+ * infinity: they are the strings "nan", "inf" and "-inf", which Python's
+ * float() reads. */
+static void
+append_number (GString *out,
+               double   value,
+               gboolean is_float32)
+{
+  if (isnan (value))
+    {
+      g_string_append (out, "\"nan\"");
+      return;
+    }
+  if (isinf (value))
+    {
+      g_string_append (out, value > 0 ? "\"inf\"" : "\"-inf\"");
+      return;
+    }
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  int from = is_float32 ? 6 : 15, to = is_float32 ? 9 : 17;
+  for (int precision = from; precision <= to; precision++)
+    {
+      char format[8];
+      g_snprintf (format, sizeof format, "%%.%dg", precision);
+      g_ascii_formatd (buf, sizeof buf, format, value);
+      double back = g_ascii_strtod (buf, NULL);
+      if (is_float32 ? (float) back == (float) value : back == value)
+        break;
+    }
+  g_string_append (out, buf);
+}
+
+/* ---- containers ------------------------------------------------------------- */
+
+/* Starts a member (key may be NULL inside arrays): the comma after the
+ * previous one, a new line unless inline, the key. */
+static void
+member (JsonWriter *w,
+        const char *key)
+{
+  if (!w->first)
+    g_string_append_c (w->out, ',');
+  if (w->depth >= w->inline_from)
+    {
+      if (!w->first)
+        g_string_append_c (w->out, ' ');
+    }
+  else if (w->depth > 0)   /* the root value starts the text */
+    {
+      g_string_append_c (w->out, '\n');
+      for (int i = 0; i < w->depth; i++)
+        g_string_append (w->out, "  ");
+    }
+  w->first = FALSE;
+  if (key)
+    {
+      append_string (w->out, key);
+      g_string_append (w->out, ": ");
+    }
+}
+
+static void
+open_container (JsonWriter *w,
+                const char *key,
+                char        bracket,
+                gboolean    on_one_line)
+{
+  member (w, key);
+  g_string_append_c (w->out, bracket);
+  w->depth++;
+  if (on_one_line && w->inline_from > w->depth)
+    w->inline_from = w->depth;
+  w->first = TRUE;
+}
+
+static void
+close_container (JsonWriter *w,
+                 char        bracket)
+{
+  gboolean empty = w->first;
+  gboolean was_inline = w->depth >= w->inline_from;
+  w->depth--;
+  if (!empty && !was_inline)
+    {
+      g_string_append_c (w->out, '\n');
+      for (int i = 0; i < w->depth; i++)
+        g_string_append (w->out, "  ");
+    }
+  if (w->inline_from > w->depth)
+    w->inline_from = G_MAXINT;
+  g_string_append_c (w->out, bracket);
+  w->first = FALSE;
+}
+
+static void begin_object  (JsonWriter *w, const char *key) { open_container (w, key, '{', FALSE); }
+static void begin_inline  (JsonWriter *w, const char *key) { open_container (w, key, '{', TRUE); }
+static void end_object    (JsonWriter *w)                  { close_container (w, '}'); }
+static void begin_array   (JsonWriter *w, const char *key) { open_container (w, key, '[', FALSE); }
+static void end_array     (JsonWriter *w)                  { close_container (w, ']'); }
+
+static void
+write_string (JsonWriter *w,
+              const char *key,
+              const char *value)
+{
+  member (w, key);
+  append_string (w->out, value);
+}
+
+static void
+write_int (JsonWriter *w,
+           const char *key,
+           gint64      value)
+{
+  member (w, key);
+  g_string_append_printf (w->out, "%" G_GINT64_FORMAT, value);
+}
+
+static void
+write_bool (JsonWriter *w,
+            const char *key,
+            gboolean    value)
+{
+  member (w, key);
+  g_string_append (w->out, value ? "true" : "false");
+}
+
+static void
+write_null (JsonWriter *w,
+            const char *key)
+{
+  member (w, key);
+  g_string_append (w->out, "null");
+}
+
+static void
+write_double (JsonWriter *w,
+              const char *key,
+              double      value)
+{
+  member (w, key);
+  append_number (w->out, value, FALSE);
+}
+
+/* A shape or list of dims, always on one line: [2, 3]. */
+static void
+write_int64s (JsonWriter   *w,
+              const char   *key,
+              const gint64 *values,
+              int           n)
+{
+  member (w, key);
+  g_string_append_c (w->out, '[');
+  for (int i = 0; i < n; i++)
+    g_string_append_printf (w->out, i ? ", %" G_GINT64_FORMAT : "%" G_GINT64_FORMAT, values[i]);
+  g_string_append_c (w->out, ']');
+}
+
+static void
+write_ints (JsonWriter *w,
+            const char *key,
+            const int  *values,
+            int         n)
+{
+  member (w, key);
+  g_string_append_c (w->out, '[');
+  for (int i = 0; i < n; i++)
+    g_string_append_printf (w->out, i ? ", %d" : "%d", values[i]);
+  g_string_append_c (w->out, ']');
+}
+
+/* A GArray of int (tensor or op indices). */
+static void
+write_index_array (JsonWriter   *w,
+                   const char   *key,
+                   const GArray *indices)
+{
+  write_ints (w, key, indices ? (const int *) (gconstpointer) indices->data : NULL,
+              indices ? (int) indices->len : 0);
+}
+
+/* {"line": 3, "column": 5, "end_line": 3, "end_column": 12}; null for {0}. */
+static void
+write_span (JsonWriter   *w,
+            const char   *key,
+            const CrSpan *span)
+{
+  if (span->line <= 0)
+    {
+      write_null (w, key);
+      return;
+    }
+  begin_inline (w, key);
+  write_int (w, "line", span->line);
+  write_int (w, "column", span->column);
+  write_int (w, "end_line", span->end_line);
+  write_int (w, "end_column", span->end_column);
+  end_object (w);
+}
+
+/* ---- the record's items ------------------------------------------------------ */
+
+static void
+write_snapshot (JsonWriter             *w,
+                const char             *key,
+                const CrTensorSnapshot *s)
+{
+  if (!s)
+    {
+      write_null (w, key);
+      return;
+    }
+  begin_inline (w, key);
+  write_int64s (w, "shape", s->shape, s->ndim);
+  write_int (w, "numel", s->numel);
+  write_string (w, "dtype", s->dtype);
+  write_string (w, "device", s->device);
+  /* Values of float32 tensors are written as float32 (see append_number);
+   * integers and bools are whole numbers either way. */
+  gboolean is_float32 = s->dtype && strcmp (s->dtype, "torch.float32") == 0;
+  member (w, "values");
+  g_string_append_c (w->out, '[');
+  for (gint64 i = 0; i < s->n_values; i++)
+    {
+      if (i)
+        g_string_append (w->out, ", ");
+      append_number (w->out, s->values[i], is_float32);
+    }
+  g_string_append_c (w->out, ']');
+  begin_inline (w, "statistics");
+  write_double (w, "min", s->min);
+  write_double (w, "max", s->max);
+  write_double (w, "mean", s->mean);
+  write_double (w, "std", s->std);
+  end_object (w);
+  write_string (w, "text", s->text);
+  end_object (w);
+}
+
+static const char *
+origin_name (CrRecordTensorOrigin origin)
+{
+  switch (origin)
+    {
+    case CR_RECORD_TENSOR_LEAF:     return "leaf";
+    case CR_RECORD_TENSOR_RESULT:   return "result";
+    case CR_RECORD_TENSOR_CONSTANT: return "constant";
+    case CR_RECORD_TENSOR_NO_GRAD:  return "no_grad";
+    case CR_RECORD_TENSOR_DETACHED: return "detached";
+    default:                        return "unknown";
+    }
+}
+
+static const char *
+region_kind_name (CrRecordRegionKind kind)
+{
+  switch (kind)
+    {
+    case CR_RECORD_REGION_NO_GRAD:       return "no_grad";
+    case CR_RECORD_REGION_ENABLE_GRAD:   return "enable_grad";
+    case CR_RECORD_REGION_GRAD_DISABLED: return "grad_disabled";
+    case CR_RECORD_REGION_INFERENCE:     return "inference_mode";
+    default:                             return "unknown";
+    }
+}
+
+static const char *
+hook_kind_name (CrRecordHookKind kind)
+{
+  switch (kind)
+    {
+    case CR_RECORD_HOOK_TENSOR:      return "tensor";
+    case CR_RECORD_HOOK_RETAIN_GRAD: return "retain_grad";
+    case CR_RECORD_HOOK_MODULE:      return "module";
+    default:                         return "unknown";
+    }
+}
+
+static void
+write_tensor (JsonWriter           *w,
+              const CrRecordTensor *t)
+{
+  begin_object (w, NULL);
+  write_int (w, "id", t->id);
+  write_string (w, "name", t->name);
+  write_int (w, "iteration", t->iteration);
+  write_string (w, "label", t->label);
+  write_string (w, "module_path", t->module_path);
+  write_string (w, "origin", origin_name (t->origin));
+  write_int (w, "op", t->op);
+  write_int (w, "output_nr", t->output_nr);
+  write_int (w, "source", t->source);
+  write_int (w, "region", t->region);
+  write_span (w, "span", &t->span);
+  write_int64s (w, "shape", t->shape, t->ndim);
+  write_string (w, "dtype", t->dtype);
+  write_string (w, "device", t->device);
+  write_bool (w, "requires_grad", t->requires_grad);
+  write_bool (w, "retains_grad", t->retains_grad);
+  write_snapshot (w, "value", t->value);
+  end_object (w);
+}
+
+static void
+write_saved (JsonWriter          *w,
+             const CrRecordSaved *s)
+{
+  begin_object (w, NULL);
+  write_string (w, "name", s->name);
+  write_int (w, "tensor", s->tensor);
+  write_int64s (w, "shape", s->shape, s->ndim);
+  write_snapshot (w, "value", s->value);
+  write_int (w, "freed_backward", s->freed_backward);
+  write_int (w, "freed_step", s->freed_step);
+  write_span (w, "modified_span", &s->modified_span);
+  end_object (w);
+}
+
+static void
+write_op (JsonWriter       *w,
+          const CrRecordOp *op)
+{
+  begin_object (w, NULL);
+  write_int (w, "id", op->id);
+  write_string (w, "grad_fn", op->grad_fn);
+  write_string (w, "symbol", op->symbol);
+  write_string (w, "caption", op->caption);
+  write_span (w, "span", &op->span);
+  write_string (w, "key", op->key);
+  write_index_array (w, "inputs", op->inputs);
+  write_index_array (w, "outputs", op->outputs);
+  write_int (w, "module_call", op->module_call);
+  write_int (w, "iteration", op->iteration);
+  write_string (w, "custom_function", op->custom_function);
+  write_bool (w, "in_place", op->in_place);
+  write_string (w, "rule", op->rule);
+  begin_array (w, "saved");
+  for (guint i = 0; op->saved && i < op->saved->len; i++)
+    write_saved (w, op->saved->pdata[i]);
+  end_array (w);
+  end_object (w);
+}
+
+static void
+write_module_call (JsonWriter               *w,
+                   const CrRecordModuleCall *call)
+{
+  begin_object (w, NULL);
+  write_int (w, "id", call->id);
+  write_string (w, "path", call->path);
+  write_string (w, "class_name", call->class_name);
+  write_int (w, "parent", call->parent);
+  write_int (w, "depth", call->depth);
+  write_int (w, "iteration", call->iteration);
+  write_span (w, "span", &call->span);
+  end_object (w);
+}
+
+static void
+write_region (JsonWriter           *w,
+              const CrRecordRegion *region)
+{
+  begin_object (w, NULL);
+  write_int (w, "id", region->id);
+  write_string (w, "kind", region_kind_name (region->kind));
+  write_span (w, "span", &region->span);
+  write_int (w, "iteration", region->iteration);
+  end_object (w);
+}
+
+/* {"name": "∂L/∂b", "tensor": 3, "value": {...}} on one line. */
+static void
+write_grad (JsonWriter         *w,
+            const char         *key,
+            const CrRecordGrad *grad)
+{
+  begin_inline (w, key);
+  write_string (w, "name", grad->name);
+  write_int (w, "tensor", grad->tensor);
+  write_snapshot (w, "value", grad->value);
+  end_object (w);
+}
+
+static void
+write_reduction (JsonWriter              *w,
+                 const CrRecordReduction *r)
+{
+  if (!r)
+    {
+      write_null (w, "reduction");
+      return;
+    }
+  begin_inline (w, "reduction");
+  write_ints (w, "dims", r->dims, r->n_dims);
+  write_int64s (w, "from_shape", r->from_shape, r->from_ndim);
+  write_int64s (w, "to_shape", r->to_shape, r->to_ndim);
+  end_object (w);
+}
+
+static void
+write_step_input (JsonWriter              *w,
+                  const CrRecordStepInput *in)
+{
+  begin_object (w, NULL);
+  write_int (w, "tensor", in->tensor);
+  write_int (w, "to_op", in->to_op);
+  write_int (w, "to_leaf", in->to_leaf);
+  write_string (w, "name", in->name);
+  write_string (w, "local_name", in->local_name);
+  write_snapshot (w, "local", in->local);
+  write_snapshot (w, "product", in->product);
+  write_reduction (w, in->reduction);
+  write_grad (w, "outgoing", &in->outgoing);
+  end_object (w);
+}
+
+static void
+write_hook (JsonWriter             *w,
+            const CrRecordHookCall *hook)
+{
+  begin_object (w, NULL);
+  write_string (w, "kind", hook_kind_name (hook->kind));
+  write_int (w, "tensor", hook->tensor);
+  write_string (w, "function", hook->function);
+  write_span (w, "span", &hook->span);
+  write_snapshot (w, "before", hook->before);
+  write_snapshot (w, "after", hook->after);
+  end_object (w);
+}
+
+static void
+write_accumulation (JsonWriter                 *w,
+                    const CrRecordAccumulation *a)
+{
+  begin_object (w, NULL);
+  write_string (w, "name", a->name);
+  write_int (w, "tensor", a->tensor);
+  write_int (w, "to_op", a->to_op);
+  write_snapshot (w, "contribution", a->contribution);
+  write_snapshot (w, "sum", a->sum);
+  end_object (w);
+}
+
+static void
+write_step (JsonWriter         *w,
+            const CrRecordStep *step)
+{
+  begin_object (w, NULL);
+  write_int (w, "index", step->index);
+  write_string (w, "kind", step->kind == CR_RECORD_STEP_ACCUMULATE ? "accumulate" : "node");
+  write_int (w, "op", step->op);
+  write_int (w, "leaf", step->leaf);
+  write_string (w, "title", step->title);
+  write_string (w, "caption", step->caption);
+  begin_array (w, "hooks");
+  for (guint i = 0; step->hooks && i < step->hooks->len; i++)
+    write_hook (w, step->hooks->pdata[i]);
+  end_array (w);
+  begin_array (w, "incoming");
+  for (guint i = 0; step->incoming && i < step->incoming->len; i++)
+    write_grad (w, NULL, step->incoming->pdata[i]);
+  end_array (w);
+  write_string (w, "rule", step->rule);
+  write_string (w, "custom_backward", step->custom_backward);
+  write_span (w, "custom_span", &step->custom_span);
+  begin_array (w, "inputs");
+  for (guint i = 0; step->inputs && i < step->inputs->len; i++)
+    write_step_input (w, step->inputs->pdata[i]);
+  end_array (w);
+  begin_array (w, "accumulations");
+  for (guint i = 0; step->accumulations && i < step->accumulations->len; i++)
+    write_accumulation (w, step->accumulations->pdata[i]);
+  end_array (w);
+  write_snapshot (w, "grad_before", step->grad_before);
+  write_snapshot (w, "grad_after", step->grad_after);
+  end_object (w);
+}
+
+static void
+write_backward (JsonWriter             *w,
+                const CrRecordBackward *b)
+{
+  begin_object (w, NULL);
+  write_int (w, "id", b->id);
+  write_string (w, "kind", b->kind == CR_RECORD_BACKWARD_GRAD ? "grad" : "backward");
+  write_string (w, "title", b->title);
+  write_span (w, "span", &b->span);
+  write_int (w, "iteration", b->iteration);
+  write_index_array (w, "roots", b->roots);
+  write_string (w, "root_name", b->root_name);
+  write_bool (w, "retain_graph", b->retain_graph);
+  write_bool (w, "create_graph", b->create_graph);
+  write_bool (w, "succeeded", b->succeeded);
+  write_int (w, "error", b->error);
+  begin_array (w, "steps");
+  for (guint i = 0; b->steps && i < b->steps->len; i++)
+    write_step (w, b->steps->pdata[i]);
+  end_array (w);
+  end_object (w);
+}
+
+static void
+write_error (JsonWriter          *w,
+             const CrRecordError *e)
+{
+  begin_object (w, NULL);
+  write_string (w, "type", e->type);
+  write_string (w, "message", e->message);
+  write_span (w, "span", &e->span);
+  write_int (w, "op", e->op);
+  write_int (w, "backward", e->backward);
+  write_int (w, "step", e->step);
+  write_int (w, "tensor", e->tensor);
+  write_span (w, "culprit_span", &e->culprit_span);
+  end_object (w);
+}
+
+/* Writes every item of a record array with write_item. */
+#define WRITE_ITEMS(w, key, array, write_item)                  \
+  G_STMT_START {                                                \
+    begin_array ((w), (key));                                   \
+    for (guint i_ = 0; (array) && i_ < (array)->len; i_++)      \
+      write_item ((w), (array)->pdata[i_]);                     \
+    end_array ((w));                                            \
+  } G_STMT_END
+
+char *
+cr_run_record_to_json (const CrRunRecord *record,
+                       gsize             *length)
+{
+  g_return_val_if_fail (record != NULL, NULL);
+  JsonWriter w = { g_string_new (NULL), 0, G_MAXINT, TRUE };
+  begin_object (&w, NULL);
+  write_string (&w, "schema", "chainrule-run-record");
+  write_int (&w, "version", CR_RUN_RECORD_SCHEMA_VERSION);
+  write_string (&w, "filename", record->filename);
+  write_string (&w, "source", record->source);
+  WRITE_ITEMS (&w, "tensors", record->tensors, write_tensor);
+  WRITE_ITEMS (&w, "ops", record->ops, write_op);
+  WRITE_ITEMS (&w, "module_calls", record->module_calls, write_module_call);
+  WRITE_ITEMS (&w, "regions", record->regions, write_region);
+  WRITE_ITEMS (&w, "backwards", record->backwards, write_backward);
+  WRITE_ITEMS (&w, "errors", record->errors, write_error);
+  end_object (&w);
+  g_string_append_c (w.out, '\n');
+  if (length)
+    *length = w.out->len;
+  return g_string_free (w.out, FALSE);
+}
