@@ -22,8 +22,10 @@
  * (titles, the node → group map) and holds a ref on the model. */
 #pragma once
 
+#include <cairo.h>
 #include <glib.h>
 
+#include "cr-graph-layout.h"
 #include "cr-graph-model.h"
 #include "cr-run-record.h"
 
@@ -120,6 +122,16 @@ int            cr_graph_groups_closed_group_of(const CrGraphGroups *self,
 
 /* ---- the collapsed model -------------------------------------------------------- */
 
+/* An open group as the drawing shows it: a box behind the nodes in it. */
+typedef struct {
+  int           group;            /* index in the groups */
+  guint         level;
+  guint         inner;            /* how many levels of open groups it holds (0: none),
+                                   * for the padding that keeps their boxes inside its */
+  const char   *title;            /* "fc1 · Linear" (borrowed from the groups) */
+  GArray       *nodes;            /* of guint: the collapsed model's nodes in it, at any depth */
+} CrGraphGroupBox;
+
 typedef struct {
   CrGraphModel *model;            /* the smaller model (owned ref): visible nodes copied,
                                    * a closed group as one CR_GRAPH_NODE_GROUP node (its
@@ -133,6 +145,13 @@ typedef struct {
                                    * a node of the full model */
   guint        *full_node;        /* by node id here: the full model's node (G_MAXUINT for
                                    * a group node) */
+  guint         n_steps;          /* the full model's */
+  guint        *step_node;        /* by step: the node here that shows it (G_MAXUINT: none),
+                                   * a closed group for a step of a node inside it */
+  GPtrArray    *boxes;            /* of CrGraphGroupBox* (owned): the open groups holding a
+                                   * node, outer before inner */
+  CrGraphGroups *groups;          /* the groups it was made from (borrowed: the caller
+                                   * keeps them alive as long as the collapse) */
 } CrGraphCollapse;
 
 /* The model with the groups that open says are closed shown as one node
@@ -141,13 +160,28 @@ CrGraphCollapse *cr_graph_collapse_new        (const CrGraphGroups *groups,
                                                const gboolean      *open);
 void             cr_graph_collapse_free       (CrGraphCollapse     *self);   /* NULL-safe */
 
-/* Stepping over a closed group as one unit: from step (of the full model;
- * -1: before the first) in direction +1 or -1, the next step that the
- * collapse shows on a different node than step's, or the first step of
- * that node's run when going back; -1 / n_steps at either end. */
+/* Stepping over a closed group as one unit. Steps shown one after another
+ * on the same node (a closed group's, or a node's own) form a run; from
+ * step (of the full model; -1: before the first) in direction +1 the end of
+ * the run after step's, in direction -1 the end of the run before step's
+ * (-1 when none). n_steps when going forward from the last. */
 int              cr_graph_collapse_next_step  (const CrGraphCollapse *self,
                                                int                    step,
                                                int                    direction);
+
+/* The step of the node the collapse shows step on: step itself for a node
+ * shown as itself, the first step of a closed group for a step inside it
+ * (what the drawing highlights as current); -1 for -1. */
+int              cr_graph_collapse_shown_step (const CrGraphCollapse *self,
+                                               int                    step);
+/* The open groups' boxes behind their nodes, for layout (cairo, in layout
+ * points; the caller's transform applies): each with its title on top.
+ * scale: the type's scale (1; larger in presentation mode). */
+void             cr_graph_collapse_draw_boxes (const CrGraphCollapse *self,
+                                               cairo_t               *cr,
+                                               const CrGraphLayout   *layout,
+                                               gboolean               dark,
+                                               double                 scale);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrGraphGroups, cr_graph_groups_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrGraphCollapse, cr_graph_collapse_free)

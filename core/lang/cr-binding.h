@@ -37,6 +37,12 @@ typedef struct {
   void      (*note_value)  (CrInterp *interp, CrValue *v, const CrAstNode *n);
   /* `name = v` in the script's own code, v a value with slots. */
   void      (*bind_name)   (CrInterp *interp, CrValue *v, const char *name);
+  /* An instance's __call__ is about to run (only while the run is
+   * recorded: CrInterpOptions.record_backward): a token (NULL: nothing to
+   * note) that call_end gets when the call returned or raised. The run
+   * record's module calls (model(x), self.fc1(x)). */
+  gpointer  (*call_begin)  (CrInterp *interp, CrValue *instance);
+  void      (*call_end)    (CrInterp *interp, gpointer token);
 } CrBinding;
 
 extern const CrBinding cr_binding;

@@ -1128,9 +1128,16 @@ cr_interp_call (CrInterp        *self,
         CrValue *m = cr_instance_method (callable, "__call__");
         if (m)
           {
+            gpointer token = G_UNLIKELY (self->options.record_backward) && cr_binding.call_begin
+                             ? cr_binding.call_begin (self, callable) : NULL;
+            CrValue *r;
             if (m->kind == CR_VALUE_NATIVE && m->u.native.self == NULL)
-              return call_native (self, m, callable, args, n_args, kwargs, n_kwargs, error);
-            return call_with_self (self, m, callable, args, n_args, kwargs, n_kwargs, error);
+              r = call_native (self, m, callable, args, n_args, kwargs, n_kwargs, error);
+            else
+              r = call_with_self (self, m, callable, args, n_args, kwargs, n_kwargs, error);
+            if (token)
+              cr_binding.call_end (self, token);
+            return r;
           }
         break;
       }

@@ -1,0 +1,102 @@
+/* cr-graph-groups-draw.c — an open module call drawn as a rounded box
+ * behind its nodes, its path and class on top ("fc1 · Linear"): what makes
+ * module code read as modules. Outer boxes are drawn first and pad more, so
+ * that the boxes inside them and their titles stay inside. */
+#include "cr-graph-groups.h"
+
+#include <cairo.h>
+#include <pango/pangocairo.h>
+
+/* In layout points at scale 1. */
+#define BOX_PAD        10.0
+#define BOX_PAD_LEVEL   9.0
+#define BOX_TITLE_SIZE  8.5
+#define BOX_RADIUS      10.0
+
+static void
+rounded (cairo_t *cr,
+         double   x,
+         double   y,
+         double   w,
+         double   h,
+         double   r)
+{
+  r = MIN (r, MIN (w, h) / 2);
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, x + w - r, y + r, r, -G_PI / 2, 0);
+  cairo_arc (cr, x + w - r, y + h - r, r, 0, G_PI / 2);
+  cairo_arc (cr, x + r, y + h - r, r, G_PI / 2, G_PI);
+  cairo_arc (cr, x + r, y + r, r, G_PI, 3 * G_PI / 2);
+  cairo_close_path (cr);
+}
+
+void
+cr_graph_collapse_draw_boxes (const CrGraphCollapse *self,
+                              cairo_t               *cr,
+                              const CrGraphLayout   *layout,
+                              gboolean               dark,
+                              double                 scale)
+{
+  if (!self || !self->boxes || self->boxes->len == 0 || !layout)
+    return;
+
+  PangoLayout *text = pango_cairo_create_layout (cr);
+  PangoFontDescription *font = pango_font_description_from_string ("Sans Bold");
+  pango_font_description_set_size (font, (int) (BOX_TITLE_SIZE * scale * PANGO_SCALE));
+  pango_layout_set_font_description (text, font);
+  pango_font_description_free (font);
+
+  cairo_save (cr);
+  for (guint i = 0; i < self->boxes->len; i++)
+    {
+      const CrGraphGroupBox *box = g_ptr_array_index (self->boxes, i);
+      double x0 = G_MAXDOUBLE, y0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
+      for (guint k = 0; k < box->nodes->len; k++)
+        {
+          guint n = g_array_index (box->nodes, guint, k);
+          if (n >= layout->n_nodes)
+            continue;
+          const CrGraphBox *b = &layout->nodes[n];
+          x0 = MIN (x0, b->x);
+          y0 = MIN (y0, b->y);
+          x1 = MAX (x1, b->x + b->width);
+          y1 = MAX (y1, b->y + b->height);
+        }
+      if (x0 > x1)
+        continue;
+
+      pango_layout_set_text (text, box->title, -1);
+      int tw, th;
+      pango_layout_get_pixel_size (text, &tw, &th);
+      double pad = (BOX_PAD + BOX_PAD_LEVEL * box->inner) * scale;
+      double x = x0 - pad, y = y0 - pad - th, w = x1 - x0 + 2 * pad, h = y1 - y0 + 2 * pad + th;
+      w = MAX (w, tw + 2 * BOX_PAD * scale);
+
+      /* Deeper boxes a little stronger, so nesting reads. */
+      double a = MIN (0.035 + 0.025 * box->level, 0.12);
+      rounded (cr, x, y, w, h, BOX_RADIUS * scale);
+      if (dark)
+        cairo_set_source_rgba (cr, 0.55, 0.70, 1.0, a + 0.02);
+      else
+        cairo_set_source_rgba (cr, 0.20, 0.35, 0.75, a);
+      cairo_fill_preserve (cr);
+      if (dark)
+        cairo_set_source_rgba (cr, 0.60, 0.72, 1.0, 0.45);
+      else
+        cairo_set_source_rgba (cr, 0.25, 0.38, 0.70, 0.45);
+      cairo_set_line_width (cr, 1.0 * scale);
+      double dash[] = { 4.0 * scale, 3.0 * scale };
+      cairo_set_dash (cr, dash, 2, 0);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+
+      if (dark)
+        cairo_set_source_rgba (cr, 0.75, 0.83, 1.0, 0.95);
+      else
+        cairo_set_source_rgba (cr, 0.18, 0.28, 0.55, 0.95);
+      cairo_move_to (cr, x + BOX_PAD * scale * 0.8, y + pad * 0.35);
+      pango_cairo_show_layout (cr, text);
+    }
+  cairo_restore (cr);
+  g_object_unref (text);
+}

@@ -1,0 +1,381 @@
+/* test-graph-groups.c — module calls as groups over a graph model, "× N"
+ * folds, levels, and the collapse of a model into a smaller one, on models
+ * and module calls built by hand. */
+#include "cr-graph-groups.h"
+
+#include <string.h>
+
+typedef struct {
+  CrRunRecord            *record;
+  CrGraphModel           *model;
+  GArray                 *facts;   /* of CrGraphGroupsNodeFacts, by node */
+} Fixture;
+
+static void
+fixture_init (Fixture *f)
+{
+  f->record = cr_run_record_new ("t.py", NULL);
+  f->model = cr_graph_model_new ();
+  f->facts = g_array_new (FALSE, TRUE, sizeof (CrGraphGroupsNodeFacts));
+}
+
+static void
+fixture_clear (Fixture *f)
+{
+  cr_graph_model_unref (f->model);
+  cr_run_record_unref (f->record);
+  g_array_unref (f->facts);
+}
+
+static int
+add_call (Fixture    *f,
+          const char *path,
+          const char *class_name,
+          int         parent)
+{
+  CrRecordModuleCall *c = cr_run_record_add_module_call (f->record);
+  c->path = g_strdup (path);
+  c->class_name = g_strdup (class_name);
+  c->parent = parent;
+  c->depth = parent < 0 ? 0 : ((CrRecordModuleCall *) g_ptr_array_index (f->record->module_calls, parent))->depth + 1;
+  return (int) c->id;
+}
+
+static guint
+add_node (Fixture         *f,
+          CrGraphNodeKind  kind,
+          const char      *title,
+          int              call,
+          gboolean         parameter)
+{
+  CrGraphNode *n = cr_graph_model_add_node (f->model, kind, title);
+  n->key = g_strdup_printf ("%s:%u", title, n->id);
+  CrGraphGroupsNodeFacts facts = { call, 0, parameter };
+  g_array_append_val (f->facts, facts);
+  return n->id;
+}
+
+static void
+add_edge (Fixture *f,
+          guint    from,
+          guint    to)
+{
+  cr_graph_model_add_edge (f->model, from, to, g_strdup ("3"));
+}
+
+static CrGraphGroups *
+groups_new (Fixture *f)
+{
+  return cr_graph_groups_new_with_facts (f->model, (CrGraphGroupsNodeFacts *) f->facts->data,
+                                         f->record->module_calls);
+}
+
+/* x -> Net(fc1: Linear (weight), relu: ReLU, fc2: Linear) -> L */
+typedef struct {
+  guint x, w1, acc1, mm1, relu, w2, mm2, out;
+} Net;
+
+static Net
+build_net (Fixture *f)
+{
+  Net n;
+  int net = add_call (f, "", "Net", -1);
+  int fc1 = add_call (f, "fc1", "Linear", net);
+  int relu = add_call (f, "relu", "ReLU", net);
+  int fc2 = add_call (f, "fc2", "Linear", net);
+  n.x = add_node (f, CR_GRAPH_NODE_CONSTANT, "x", -1, FALSE);
+  n.w1 = add_node (f, CR_GRAPH_NODE_LEAF, "fc1.weight", -1, TRUE);
+  n.acc1 = add_node (f, CR_GRAPH_NODE_ACCUMULATE, "AccumulateGrad", -1, TRUE);
+  n.mm1 = add_node (f, CR_GRAPH_NODE_OP, "MmBackward0", fc1, FALSE);
+  n.relu = add_node (f, CR_GRAPH_NODE_OP, "ReluBackward0", relu, FALSE);
+  n.w2 = add_node (f, CR_GRAPH_NODE_LEAF, "fc2.weight", -1, TRUE);
+  n.mm2 = add_node (f, CR_GRAPH_NODE_OP, "MmBackward0", fc2, FALSE);
+  n.out = add_node (f, CR_GRAPH_NODE_OUTPUT, "L", -1, FALSE);
+  add_edge (f, n.x, n.mm1);
+  add_edge (f, n.w1, n.mm1);
+  add_edge (f, n.w1, n.acc1);
+  add_edge (f, n.mm1, n.relu);
+  add_edge (f, n.relu, n.mm2);
+  add_edge (f, n.w2, n.mm2);
+  add_edge (f, n.mm2, n.out);
+  return n;
+}
+
+static const CrGraphGroup *
+group_of (const CrGraphGroups *g,
+          guint                node)
+{
+  return cr_graph_groups_get (g, g->node_group[node]);
+}
+
+static void
+test_module_tree (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  Net n = build_net (&f);
+  g_autoptr (CrGraphGroups) g = groups_new (&f);
+
+  g_assert_cmpuint (g->groups->len, ==, 4);
+  g_assert_cmpuint (g->top->len, ==, 1);
+  g_assert_cmpuint (g->height, ==, 2);
+  const CrGraphGroup *net = cr_graph_groups_get (g, g_array_index (g->top, guint, 0));
+  g_assert_cmpstr (net->title, ==, "Net");
+  g_assert_cmpint (net->kind, ==, CR_GRAPH_GROUP_MODULE);
+  g_assert_cmpuint (net->children->len, ==, 3);
+  g_assert_cmpuint (net->n_ops, ==, 3);
+  const CrGraphGroup *fc1 = cr_graph_groups_get (g, g_array_index (net->children, guint, 0));
+  g_assert_cmpstr (fc1->title, ==, "fc1 · Linear");
+  g_assert_cmpuint (fc1->level, ==, 1);
+  g_assert_cmpint (fc1->parent, ==, (int) net->id);
+  g_assert_cmpstr (cr_graph_groups_get (g, g_array_index (net->children, guint, 1))->title, ==,
+                   "relu · ReLU");
+  /* A parameter goes in the call that uses it, its AccumulateGrad with it;
+   * the input and the output stay outside. */
+  g_assert_true (group_of (g, n.mm1) == fc1);
+  g_assert_true (group_of (g, n.w1) == fc1);
+  g_assert_true (group_of (g, n.acc1) == fc1);
+  g_assert_cmpstr (group_of (g, n.w2)->title, ==, "fc2 · Linear");
+  g_assert_cmpint (g->node_group[n.x], ==, -1);
+  g_assert_cmpint (g->node_group[n.out], ==, -1);
+  g_assert_true (cr_graph_groups_contains (g, net->id, n.w2));
+  g_assert_false (cr_graph_groups_contains (g, fc1->id, n.w2));
+  g_assert_nonnull (cr_graph_groups_find_key (g, fc1->key));
+  g_assert_true (cr_graph_groups_find_key (g, fc1->key) == fc1);
+
+  /* Levels: 0 shows Net closed; 1 its three calls closed; 2 everything. */
+  g_autofree gboolean *open0 = cr_graph_groups_open_to_level (g, 0);
+  g_autofree gboolean *open1 = cr_graph_groups_open_to_level (g, 1);
+  g_autofree gboolean *open2 = cr_graph_groups_open_to_level (g, 2);
+  g_assert_cmpuint (cr_graph_groups_count_visible (g, open0), ==, 3);
+  g_assert_cmpuint (cr_graph_groups_count_visible (g, open1), ==, 5);
+  g_assert_cmpuint (cr_graph_groups_count_visible (g, open2), ==, 8);
+  g_assert_cmpuint (cr_graph_groups_level_for (g, 100), ==, 2);
+  g_assert_cmpuint (cr_graph_groups_level_for (g, 5), ==, 1);
+  g_assert_cmpuint (cr_graph_groups_level_for (g, 2), ==, 0);
+  g_assert_cmpint (cr_graph_groups_closed_group_of (g, open1, n.w1), ==, (int) fc1->id);
+  g_assert_cmpint (cr_graph_groups_closed_group_of (g, open0, n.w1), ==, (int) net->id);
+  g_assert_true (cr_graph_groups_node_visible (g, open2, n.w1));
+  g_assert_true (cr_graph_groups_node_visible (g, open0, n.x));
+  fixture_clear (&f);
+}
+
+static gboolean
+has_edge (const CrGraphModel *m,
+          guint               from,
+          guint               to)
+{
+  for (guint i = 0; i < m->edges->len; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (m->edges, i);
+      if (e->from == from && e->to == to)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_collapse (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  Net n = build_net (&f);
+  ((CrGraphNode *) g_ptr_array_index (f.model->nodes, n.mm2))->step = 0;
+  ((CrGraphNode *) g_ptr_array_index (f.model->nodes, n.relu))->step = 1;
+  ((CrGraphNode *) g_ptr_array_index (f.model->nodes, n.mm1))->step = 2;
+  ((CrGraphNode *) g_ptr_array_index (f.model->nodes, n.acc1))->step = 3;
+  f.model->n_steps = 4;
+  g_autoptr (CrGraphGroups) g = groups_new (&f);
+
+  /* Net open, its calls closed: x -> fc1 -> relu -> fc2 -> L. */
+  g_autofree gboolean *open = cr_graph_groups_open_to_level (g, 1);
+  g_autoptr (CrGraphCollapse) c = cr_graph_collapse_new (g, open);
+  const CrGraphModel *m = c->model;
+  g_assert_cmpuint (m->nodes->len, ==, 5);
+  guint x = c->node_of[n.x], fc1 = c->node_of[n.mm1], relu = c->node_of[n.relu];
+  guint fc2 = c->node_of[n.mm2], out = c->node_of[n.out];
+  g_assert_cmpuint (c->node_of[n.w1], ==, fc1);
+  g_assert_cmpuint (c->node_of[n.acc1], ==, fc1);
+  const CrGraphNode *fc1_node = g_ptr_array_index (m->nodes, fc1);
+  g_assert_cmpint (fc1_node->kind, ==, CR_GRAPH_NODE_GROUP);
+  g_assert_cmpstr (fc1_node->title, ==, "fc1 · Linear");
+  g_assert_cmpint (fc1_node->step, ==, 2);
+  g_assert_cmpint (c->group_of[fc1], ==, g->node_group[n.mm1]);
+  g_assert_cmpuint (c->full_node[x], ==, n.x);
+  g_assert_cmpuint (c->full_node[fc1], ==, G_MAXUINT);
+  g_assert_cmpstr (((CrGraphNode *) g_ptr_array_index (m->nodes, x))->title, ==, "x");
+  g_assert_cmpuint (m->edges->len, ==, 4);
+  g_assert_true (has_edge (m, x, fc1));
+  g_assert_true (has_edge (m, fc1, relu));
+  g_assert_true (has_edge (m, relu, fc2));
+  g_assert_true (has_edge (m, fc2, out));
+  g_assert_cmpuint (m->n_steps, ==, 4);
+
+  /* Stepping: fc1's two steps (MmBackward0, AccumulateGrad) are one unit. */
+  g_assert_cmpint (cr_graph_collapse_next_step (c, -1, 1), ==, 0);
+  g_assert_cmpint (cr_graph_collapse_next_step (c, 1, 1), ==, 3);
+  g_assert_cmpint (cr_graph_collapse_next_step (c, 2, 1), ==, 3);
+  g_assert_cmpint (cr_graph_collapse_next_step (c, 3, 1), ==, 4);
+  g_assert_cmpint (cr_graph_collapse_next_step (c, 3, -1), ==, 1);
+  g_assert_cmpint (cr_graph_collapse_next_step (c, 2, -1), ==, 1);
+  g_assert_cmpint (cr_graph_collapse_next_step (c, 1, -1), ==, 0);
+  g_assert_cmpint (cr_graph_collapse_next_step (c, 0, -1), ==, -1);
+  g_assert_cmpuint (c->step_node[3], ==, fc1);
+
+  /* All open: the same graph as the full model. */
+  g_autofree gboolean *all = cr_graph_groups_open_to_level (g, g->height);
+  g_autoptr (CrGraphCollapse) whole = cr_graph_collapse_new (g, all);
+  g_assert_cmpuint (whole->model->nodes->len, ==, f.model->nodes->len);
+  g_assert_cmpuint (whole->model->edges->len, ==, f.model->edges->len);
+  for (guint i = 0; i < f.model->nodes->len; i++)
+    g_assert_cmpuint (whole->full_node[whole->node_of[i]], ==, i);
+  g_assert_cmpint (cr_graph_collapse_next_step (whole, 2, 1), ==, 3);
+  fixture_clear (&f);
+}
+
+/* layers: Sequential of three equal Blocks (each a Linear), then a head. */
+static void
+test_fold_equal_blocks (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  int seq = add_call (&f, "layers", "Sequential", -1);
+  guint prev = add_node (&f, CR_GRAPH_NODE_CONSTANT, "x", -1, FALSE);
+  for (int i = 0; i < 3; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("layers.%d", i);
+      g_autofree char *lin = g_strdup_printf ("layers.%d.lin", i);
+      int block = add_call (&f, path, "Block", seq);
+      int linear = add_call (&f, lin, "Linear", block);
+      guint mm = add_node (&f, CR_GRAPH_NODE_OP, "MmBackward0", linear, FALSE);
+      guint act = add_node (&f, CR_GRAPH_NODE_OP, "TanhBackward0", block, FALSE);
+      add_edge (&f, prev, mm);
+      add_edge (&f, mm, act);
+      prev = act;
+    }
+  int head = add_call (&f, "head", "Linear", -1);
+  guint mm = add_node (&f, CR_GRAPH_NODE_OP, "MmBackward0", head, FALSE);
+  add_edge (&f, prev, mm);
+  g_autoptr (CrGraphGroups) g = groups_new (&f);
+
+  g_assert_cmpuint (g->top->len, ==, 2);
+  const CrGraphGroup *layers = cr_graph_groups_get (g, g_array_index (g->top, guint, 0));
+  g_assert_cmpstr (layers->title, ==, "layers · Sequential");
+  g_assert_cmpuint (layers->children->len, ==, 1);
+  const CrGraphGroup *fold = cr_graph_groups_get (g, g_array_index (layers->children, guint, 0));
+  g_assert_cmpint (fold->kind, ==, CR_GRAPH_GROUP_REPEAT);
+  g_assert_cmpuint (fold->repeat, ==, 3);
+  g_assert_cmpstr (fold->path, ==, "layers.0–2");
+  g_assert_cmpstr (fold->title, ==, "layers.0–2 · Block × 3");
+  g_assert_cmpuint (fold->level, ==, 1);
+  g_assert_cmpuint (fold->n_ops, ==, 6);
+  const CrGraphGroup *block1 = cr_graph_groups_get (g, g_array_index (fold->children, guint, 1));
+  g_assert_cmpstr (block1->title, ==, "layers.1 · Block");
+  g_assert_cmpuint (block1->level, ==, 2);
+  g_assert_cmpuint (g->height, ==, 4);
+  /* The head is a Linear like the blocks' but not a block: no fold with them. */
+  g_assert_cmpstr (cr_graph_groups_get (g, g_array_index (g->top, guint, 1))->title, ==, "head · Linear");
+
+  /* Level 1: the fold closed, one node for the three blocks. */
+  g_autofree gboolean *open = cr_graph_groups_open_to_level (g, 1);
+  g_assert_cmpuint (cr_graph_groups_count_visible (g, open), ==, 3);
+  g_autoptr (CrGraphCollapse) c = cr_graph_collapse_new (g, open);
+  g_assert_cmpuint (c->model->nodes->len, ==, 3);
+  const CrGraphNode *node = g_ptr_array_index (c->model->nodes, c->node_of[1]);
+  g_assert_cmpint (node->kind, ==, CR_GRAPH_NODE_GROUP);
+  g_assert_cmpstr (node->title, ==, "layers.0–2 · Block × 3");
+  g_assert_cmpstr (node->caption, ==, "6 ops");
+  g_assert_true (g_str_has_prefix (node->key, "group:"));
+
+  /* Keys are unique and stable. */
+  g_autoptr (GHashTable) keys = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < g->groups->len; i++)
+    g_assert_true (g_hash_table_add (keys, ((CrGraphGroup *) g_ptr_array_index (g->groups, i))->key));
+  fixture_clear (&f);
+}
+
+/* A user class's calls (micrograd's Neuron) group as CALL groups; calls of
+ * one module twice in a row fold. */
+static void
+test_user_class_calls (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  int mlp = add_call (&f, "", "MLP", -1);
+  ((CrRecordModuleCall *) g_ptr_array_index (f.record->module_calls, mlp))->user_class = TRUE;
+  guint prev = add_node (&f, CR_GRAPH_NODE_CONSTANT, "x", -1, FALSE);
+  for (int i = 0; i < 2; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("neurons.%d", i);
+      int neuron = add_call (&f, path, "Neuron", mlp);
+      ((CrRecordModuleCall *) g_ptr_array_index (f.record->module_calls, neuron))->user_class = TRUE;
+      guint w = add_node (&f, CR_GRAPH_NODE_LEAF, "w", -1, TRUE);
+      guint mul = add_node (&f, CR_GRAPH_NODE_OP, "MulBackward0", neuron, FALSE);
+      add_edge (&f, prev, mul);
+      add_edge (&f, w, mul);
+    }
+  g_autoptr (CrGraphGroups) g = groups_new (&f);
+  const CrGraphGroup *top = cr_graph_groups_get (g, g_array_index (g->top, guint, 0));
+  g_assert_cmpint (top->kind, ==, CR_GRAPH_GROUP_CALL);
+  g_assert_cmpstr (top->title, ==, "MLP");
+  const CrGraphGroup *fold = cr_graph_groups_get (g, g_array_index (top->children, guint, 0));
+  g_assert_cmpint (fold->kind, ==, CR_GRAPH_GROUP_REPEAT);
+  g_assert_cmpstr (fold->title, ==, "neurons.0–1 · Neuron × 2");
+  const CrGraphGroup *n0 = cr_graph_groups_get (g, g_array_index (fold->children, guint, 0));
+  g_assert_cmpint (n0->kind, ==, CR_GRAPH_GROUP_CALL);
+  g_assert_true (group_of (g, 1) == n0);   /* the first w */
+  fixture_clear (&f);
+}
+
+/* Ops outside any call from several loop iterations: a group each. */
+static void
+test_iterations (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  guint prev = add_node (&f, CR_GRAPH_NODE_LEAF, "h", -1, FALSE);
+  for (guint i = 1; i <= 3; i++)
+    {
+      guint op = add_node (&f, CR_GRAPH_NODE_OP, "TanhBackward0", -1, FALSE);
+      g_array_index (f.facts, CrGraphGroupsNodeFacts, op).iteration = i;
+      add_edge (&f, prev, op);
+      prev = op;
+    }
+  g_autoptr (CrGraphGroups) g = groups_new (&f);
+  g_assert_cmpuint (g->top->len, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      const CrGraphGroup *it = cr_graph_groups_get (g, g_array_index (g->top, guint, i));
+      g_autofree char *title = g_strdup_printf ("iteration %u", i + 1);
+      g_assert_cmpint (it->kind, ==, CR_GRAPH_GROUP_ITERATION);
+      g_assert_cmpstr (it->title, ==, title);
+      g_assert_cmpuint (it->nodes->len, ==, 1);
+    }
+
+  /* One iteration only (a training step's graph): no group. */
+  Fixture one;
+  fixture_init (&one);
+  guint a = add_node (&one, CR_GRAPH_NODE_OP, "TanhBackward0", -1, FALSE);
+  g_array_index (one.facts, CrGraphGroupsNodeFacts, a).iteration = 7;
+  g_autoptr (CrGraphGroups) none = groups_new (&one);
+  g_assert_cmpuint (none->groups->len, ==, 0);
+  g_assert_cmpuint (none->height, ==, 0);
+  g_assert_cmpuint (cr_graph_groups_level_for (none, 40), ==, 0);
+  g_autofree gboolean *open = cr_graph_groups_open_to_level (none, 0);
+  g_autoptr (CrGraphCollapse) c = cr_graph_collapse_new (none, open);
+  g_assert_cmpuint (c->model->nodes->len, ==, 1);
+  fixture_clear (&one);
+  fixture_clear (&f);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/graph-groups/module-tree", test_module_tree);
+  g_test_add_func ("/graph-groups/collapse", test_collapse);
+  g_test_add_func ("/graph-groups/fold", test_fold_equal_blocks);
+  g_test_add_func ("/graph-groups/user-class", test_user_class_calls);
+  g_test_add_func ("/graph-groups/iterations", test_iterations);
+  return g_test_run ();
+}
