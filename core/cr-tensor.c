@@ -7,6 +7,7 @@
 #include "cr-kernels.h"
 #include "cr-node.h"
 #include "cr-slab.h"
+#include "cr-version-observer.h"
 
 #include <math.h>
 #include <string.h>
@@ -872,6 +873,17 @@ cr_tensor_version (const CrTensor *self)
                                                   : self->version_counter->version;
 }
 
+static __thread CrVersionObserverFunc version_observer;
+static __thread gpointer version_observer_data;
+
+void
+cr_tensor_set_version_observer (CrVersionObserverFunc func,
+                                gpointer              user_data)
+{
+  version_observer = func;
+  version_observer_data = user_data;
+}
+
 void
 cr_tensor_bump_version (CrTensor *self)
 {
@@ -879,6 +891,8 @@ cr_tensor_bump_version (CrTensor *self)
     self->storage->version++;
   else
     self->version_counter->version++;
+  if (G_UNLIKELY (version_observer != NULL))
+    version_observer (self, version_observer_data);
 }
 
 const char *

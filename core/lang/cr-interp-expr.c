@@ -1056,7 +1056,12 @@ eval_inner (CrInterp  *self,
   switch (n->kind)
     {
     case CR_AST_NAME:
-      return load_name (self, f, n, error);
+      {
+        CrValue *v = load_name (self, f, n, error);
+        /* The run record reads an operand's tensor from its name too. */
+        note_expr (self, v, n);
+        return v;
+      }
     case CR_AST_CONSTANT:
       switch (n->u.constant.kind)
         {

@@ -129,6 +129,8 @@ struct _CrFrame {
   CrValue          *owner_class;/* class body: the class being made (borrowed) */
   const CrAstNode  *stmt;       /* the statement being run */
   CrValue          *retval;     /* owned, set by `return` */
+  guint             loop_iteration;  /* 1-based iteration of the innermost loop running in
+                                      * this frame; 0: none (the run record's "y₃") */
 };
 
 typedef enum {
@@ -202,7 +204,15 @@ struct _CrInterp {
   /* Whether the binding is told of each value computed and name bound
    * (CrBinding.note_value): for the labels of graph nodes (trace/record). */
   gboolean          labels_enabled;
+
+  /* The uncaught error ending the run, while the binding's run_end runs
+   * (the run record keeps it); NULL otherwise. */
+  const CrScriptError *run_error;
 };
+
+/* The 1-based iteration of the innermost loop running, this frame's or, in
+ * a function called from a loop, its caller's; 0: none. */
+guint     cr_interp_loop_iteration (CrInterp  *self);
 
 /* ---- errors ---------------------------------------------------------------- */
 void      cr_interp_set_error     (GError     **error,

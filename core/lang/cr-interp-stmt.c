@@ -75,10 +75,12 @@ exec_for (CrInterp  *self,
 
   CrExecStatus status = CR_EXEC_OK;
   gboolean broke = FALSE;
-  for (;;)
+  guint outer_iteration = f->loop_iteration;
+  for (guint iteration = 1;; iteration++)
     {
       CrValue *item;
       f->stmt = s;
+      f->loop_iteration = iteration;
       if (G_UNLIKELY (!cr_interp_check_cancel (self, error)))
         {
           status = CR_EXEC_ERROR;
@@ -114,20 +116,23 @@ exec_for (CrInterp  *self,
         break;
     }
   cr_iter_clear (&it);
+  f->loop_iteration = outer_iteration;
   if (status == CR_EXEC_OK && !broke && s->u.for_stmt.n_orelse)
     status = cr_exec_block (self, f, s->u.for_stmt.orelse, s->u.for_stmt.n_orelse, error);
   return status;
 }
 
 static CrExecStatus
-exec_while (CrInterp  *self,
-            CrFrame   *f,
-            CrAstNode *s,
-            GError   **error)
+exec_while_loop (CrInterp  *self,
+                 CrFrame   *f,
+                 CrAstNode *s,
+                 guint      outer_iteration,
+                 GError   **error)
 {
-  for (;;)
+  for (guint iteration = 1;; iteration++)
     {
       f->stmt = s;
+      f->loop_iteration = iteration;
       if (G_UNLIKELY (!cr_interp_check_cancel (self, error)))
         return CR_EXEC_ERROR;
       CrValue *test = cr_eval (self, f, s->u.while_stmt.test, error);
@@ -151,9 +156,24 @@ exec_while (CrInterp  *self,
         continue;
       return status;
     }
+  f->loop_iteration = outer_iteration;
   if (s->u.while_stmt.n_orelse)
     return cr_exec_block (self, f, s->u.while_stmt.orelse, s->u.while_stmt.n_orelse, error);
   return CR_EXEC_OK;
+}
+
+/* The loop, with the frame's loop iteration (the run record's) back as it
+ * was however it ends. */
+static CrExecStatus
+exec_while (CrInterp  *self,
+            CrFrame   *f,
+            CrAstNode *s,
+            GError   **error)
+{
+  guint outer_iteration = f->loop_iteration;
+  CrExecStatus status = exec_while_loop (self, f, s, outer_iteration, error);
+  f->loop_iteration = outer_iteration;
+  return status;
 }
 
 /* ---- with ---------------------------------------------------------------------------------- */

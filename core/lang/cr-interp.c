@@ -561,18 +561,24 @@ cr_interp_run (CrInterp        *self,
 
   CrExecStatus status = cr_exec_block (self, &frame, code->body, code->n_body, &error);
   gboolean ok = status != CR_EXEC_ERROR;
+  CrScriptError *run_error = NULL;
   if (!ok)
     {
       cr_interp_traceback_push (self, &frame, error);
-      if (out_error)
-        *out_error = script_error_new (self, error);
+      run_error = script_error_new (self, error);
     }
   /* As at Python's exit: the generators still suspended are closed, and
    * their finally blocks run (cr-gen-object.c). */
   cr_gen_objects_close_all (self);
   /* And the thread goes back as it was found. */
+  self->run_error = run_error;
   cr_binding.run_end (self);
+  self->run_error = NULL;
   cr_value_set_thread_interp (NULL);
+  if (out_error)
+    *out_error = run_error;
+  else
+    cr_script_error_free (run_error);
 
   self->frame = NULL;
   self->depth = 0;
@@ -642,6 +648,15 @@ cr_interp_warn (CrInterp   *self,
     }
   cr_interp_write (self, out->str, TRUE);
   g_string_free (out, TRUE);
+}
+
+guint
+cr_interp_loop_iteration (CrInterp *self)
+{
+  for (const CrFrame *f = self->frame; f; f = f->back)
+    if (f->loop_iteration > 0)
+      return f->loop_iteration;
+  return 0;
 }
 
 gboolean

@@ -7,6 +7,7 @@
 
 #include "cr-interp-base.h"
 #include "cr-engine.h"
+#include "cr-run-record.h"
 #include "cr-tensor-format.h"
 
 G_BEGIN_DECLS
@@ -95,6 +96,12 @@ typedef struct {
   GPtrArray  *steps;            /* of CrStepRecord* (owned) */
   gboolean    succeeded;
 } CrBackwardRecord;
+
+/* The run's record (core/record/cr-run-record.h), a new ref: what the
+ * window, export, --trace-backward and --record render. NULL when the run
+ * records nothing (CrInterpOptions.record_backward off). Complete once
+ * cr_interp_run has returned. */
+CrRunRecord             *cr_interp_get_run_record         (CrInterp *self);
 
 guint                    cr_interp_get_n_backward_records (CrInterp *self);
 const CrBackwardRecord  *cr_interp_get_backward_record    (CrInterp *self,

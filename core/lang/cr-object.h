@@ -58,6 +58,8 @@ gboolean  cr_object_instance_delattr  (CrInterp    *interp,
 struct _CrObjectExtra {
   CrValue    *cls;     /* owned, may be NULL */
   GHashTable *attrs;   /* char* -> CrValue* (owned), NULL until one is set */
+  guint64     serial;  /* the run recorder's identity of the object (a tensor's
+                        * address is reused once it is freed); 0: none given */
 };
 void      cr_object_extra_free        (CrObjectExtra *extra);   /* NULL-safe */
 /* Where a list, tuple or dict keeps its extra (cr-value.c); NULL for other

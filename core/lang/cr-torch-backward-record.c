@@ -32,6 +32,7 @@
 #include "cr-torch-state.h"
 #include "cr-node.h"
 #include "cr-op-table.h"
+#include "cr-run-recorder.h"
 
 #include <string.h>
 
@@ -638,6 +639,7 @@ cr_interp_backward_begin (CrInterp        *self,
   *out_observer_data = NULL;
   if (!self->options.record_backward && !self->options.trace_backward)
     return NULL;
+  cr_run_recorder_backward_begin (self, roots, n_roots);
   CrBackwardRun *run = g_new0 (CrBackwardRun, 1);
   run->interp = self;
   run->number = ++cr_torch_state (self)->n_backward_calls;

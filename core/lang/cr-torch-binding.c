@@ -8,6 +8,7 @@
 #include "cr-grad-mode.h"
 #include "cr-interp-private.h"
 #include "cr-random.h"
+#include "cr-run-recorder.h"
 #include "cr-torch-state.h"
 
 #include <string.h>
@@ -31,6 +32,7 @@ static void
 state_free (gpointer data)
 {
   CrTorchState *state = data;
+  cr_run_recorder_free (state->recorder);
   cr_backward_records_free (state);
   g_ptr_array_unref (state->records);
   cr_generator_free (state->generator);
@@ -71,12 +73,14 @@ run_begin (CrInterp *interp)
   forget_names (interp);
   cr_grad_mode_reset_thread ();
   cr_device_set_default (cr_interp_get_default_device (interp));
+  cr_run_recorder_run_begin (interp);
 }
 
 /* And the thread goes back as it was found. */
 static void
 run_end (CrInterp *interp)
 {
+  cr_run_recorder_run_end (interp);
   forget_names (interp);
   cr_grad_mode_reset_thread ();
 }
@@ -98,8 +102,12 @@ note_value (CrInterp        *interp,
             CrValue         *v,
             const CrAstNode *n)
 {
-  if (v->kind == CR_VALUE_TENSOR)
+  if (v->kind != CR_VALUE_TENSOR)
+    return;
+  /* A name's value is no new expression for the old labels. */
+  if (n->kind != CR_AST_NAME)
     cr_backward_labels_note_expr (interp, v->u.tensor, n);
+  cr_run_recorder_note_value (interp, v->u.tensor, n);
 }
 
 /* name interned, as tensor names are (cr_tensor_set_name): a loop binds
@@ -138,7 +146,10 @@ bind_name (CrInterp   *interp,
   if (v->u.tensor->name == NULL)
     v->u.tensor->name = interned_name (interp, name);
   if (G_UNLIKELY (interp->labels_enabled))
-    cr_backward_labels_note_binding (interp, v->u.tensor, name);
+    {
+      cr_backward_labels_note_binding (interp, v->u.tensor, name);
+      cr_run_recorder_note_binding (interp, v->u.tensor, name);
+    }
 }
 
 const CrBinding cr_binding = {

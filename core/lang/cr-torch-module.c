@@ -8,6 +8,7 @@
 #include "cr-kernels.h"
 #include "cr-grad-mode.h"
 #include "cr-device.h"
+#include "cr-run-recorder.h"
 
 #include <string.h>
 #include <math.h>
@@ -802,6 +803,7 @@ typedef struct {
   ModeKind kind;
   gboolean enabled;
   gboolean prev;
+  gboolean inference;   /* torch.inference_mode(): no_grad for Chainrule */
 } GradMode;
 
 static const char *
@@ -832,7 +834,12 @@ grad_mode_enter (CrInterp  *interp,
 
   /* set_grad_enabled() switched when it was made; entering changes nothing. */
   if (m->kind != MODE_SET)
-    m->prev = cr_grad_mode_set_enabled (m->enabled);
+    {
+      m->prev = cr_grad_mode_set_enabled (m->enabled);
+      cr_run_recorder_region_enter (interp, m->inference ? CR_RECORD_REGION_INFERENCE
+                                            : m->enabled ? CR_RECORD_REGION_ENABLE_GRAD
+                                            : CR_RECORD_REGION_NO_GRAD);
+    }
   if (out_as != NULL)
     *out_as = cr_value_none ();
   return TRUE;
@@ -846,6 +853,10 @@ grad_mode_exit (CrInterp  *interp,
   GradMode *m = self->u.object.data;
 
   cr_grad_mode_set_enabled (m->prev);
+  if (m->kind != MODE_SET)
+    cr_run_recorder_region_exit (interp);
+  else
+    cr_run_recorder_grad_enabled (interp, m->prev);
   return TRUE;
 }
 
@@ -862,8 +873,11 @@ decorated_call (CrInterp       *interp,
                 GError        **error)
 {
   gboolean prev = cr_grad_mode_set_enabled (GPOINTER_TO_INT (data));
+  cr_run_recorder_region_enter (interp, GPOINTER_TO_INT (data) ? CR_RECORD_REGION_ENABLE_GRAD
+                                                              : CR_RECORD_REGION_NO_GRAD);
   CrValue *result = cr_interp_call (interp, self, args, n_args, kwargs, n_kwargs, error);
 
+  cr_run_recorder_region_exit (interp);
   cr_grad_mode_set_enabled (prev);
   return result;
 }
@@ -920,7 +934,8 @@ cr_torch_grad_mode_new (gboolean enabled)
 NATIVE (native_no_grad)
 {
   CrTorchArgs a;
-  const char *name = GPOINTER_TO_INT (data) ? "enable_grad" : "no_grad";
+  int kind = GPOINTER_TO_INT (data);  /* 0 no_grad, 1 enable_grad, 2 inference_mode */
+  const char *name = kind == 1 ? "enable_grad" : kind == 2 ? "inference_mode" : "no_grad";
 
   if (n_args > 0)
     {
@@ -931,7 +946,9 @@ NATIVE (native_no_grad)
     }
   if (!cr_torch_args_parse (&a, name, "", NULL, args, n_args, kwargs, n_kwargs, error))
     return NULL;
-  return cr_torch_grad_mode_new (GPOINTER_TO_INT (data));
+  CrValue *mode = cr_torch_grad_mode_new (kind == 1);
+  ((GradMode *) mode->u.object.data)->inference = kind == 2;
+  return mode;
 }
 
 NATIVE (native_set_grad_enabled)
@@ -950,6 +967,7 @@ NATIVE (native_set_grad_enabled)
     }
   m = grad_mode_new (MODE_SET, a.values[0]->u.b);
   cr_grad_mode_set_enabled (a.values[0]->u.b);
+  cr_run_recorder_grad_enabled (interp, a.values[0]->u.b);
   return m;
 }
 
@@ -1224,7 +1242,7 @@ torch_module_new (void)
   add_native (torch, "get_default_dtype", native_get_default_dtype, NULL);
   add_native (torch, "no_grad", native_no_grad, GINT_TO_POINTER (FALSE));
   add_native (torch, "enable_grad", native_no_grad, GINT_TO_POINTER (TRUE));
-  add_native (torch, "inference_mode", native_no_grad, GINT_TO_POINTER (FALSE));
+  add_native (torch, "inference_mode", native_no_grad, GINT_TO_POINTER (2));
   add_native (torch, "set_grad_enabled", native_set_grad_enabled, NULL);
   add_native (torch, "is_grad_enabled", native_is_grad_enabled, NULL);
   add_value (torch, "default_generator", cr_torch_default_generator_new ());

@@ -17,6 +17,8 @@ typedef struct {
   GHashTable          *node_labels;   /* CrNode* -> label (owned), NULL until one */
   GPtrArray           *records;       /* CrBackwardRecord* (owned) */
   guint                n_backward_calls;
+  struct _CrRunRecorder *recorder;    /* owned: the run record being filled
+                                       * (cr-run-recorder.c), or NULL */
   /* The names the script binds tensors to: the AST's string (stable
    * during a run) -> its g_intern_string, in a table of two-way sets.
    * Emptied around each run. */

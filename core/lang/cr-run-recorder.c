@@ -1,0 +1,1013 @@
+/* cr-run-recorder.c — fills the run record while a script runs: its forward
+ * side (tensors with their names and loop iterations, ops, grad-mode
+ * regions, in-place changes, errors) and the mapping from engine objects to
+ * record ids that the backward side (cr-torch-backward-record.c) uses.
+ *
+ * Ops are recorded when the script first sees their result (the value of an
+ * expression), so that an op made in iteration 3 of a loop says so; the
+ * graph behind it, made inside natives (nn.Linear's addmm) or functions, is
+ * walked back from there. Identity: a node by its sequence number (unique in
+ * a run: the counter starts again with each run), a result by (node,
+ * output_nr), any other tensor by a serial number kept in its script data,
+ * since freed nodes' and tensors' addresses are reused.
+ *
+ * What a tensor that requires no grad was made from (under no_grad, or by
+ * detach()) is worked out from the expression that made it: each
+ * expression's tensor value leaves a hint (its record id, or the source of a
+ * tensor without history) under its AST node, which its parent reads. */
+#include "cr-run-recorder.h"
+#include "cr-run-recorder-modules.h"
+
+#include "cr-device.h"
+#include "cr-dtype.h"
+#include "cr-grad-mode.h"
+#include "cr-interp-private.h"
+#include "cr-object.h"
+#include "cr-tensor.h"
+#include "cr-torch-state.h"
+#include "cr-version-observer.h"
+
+#include <string.h>
+
+/* All the snapshots of one record together keep at most this many values
+ * (32 MiB): a long run over big tensors keeps the statistics and shapes of
+ * every value, only the numbers of the last ones go. */
+#define RECORD_MAX_VALUES (4 * 1024 * 1024)
+
+/* How a tensor without history was made, noted when the script made it and
+ * used when (if) it enters the record. */
+typedef struct {
+  CrRecordTensorOrigin origin;   /* NO_GRAD or DETACHED */
+  int                  source;   /* record id, -1: unknown */
+  int                  region;   /* NO_GRAD: the region it was made in, -1 */
+} Provenance;
+
+/* What an in-place statement last did to a version counter. */
+typedef struct {
+  CrSpan  span;
+  guint32 version;               /* the version it left: the change is the current
+                                  * one only while the counter still reads this */
+} Change;
+
+/* A tensor changed in place, looked at again once the op that changed it
+ * has set its history: the op is marked in_place. */
+typedef struct {
+  CrTensor *tensor;              /* owned ref */
+  guint64   grad_fn_sequence_nr; /* of its grad_fn before the change, G_MAXUINT64: none */
+} Bump;
+
+typedef struct {
+  guint64 sequence_nr;
+  guint32 output_nr;
+} OutputKey;
+
+struct _CrRunRecorder {
+  CrInterp    *interp;           /* borrowed: the recorder lives in its binding state */
+  CrRunRecord *record;           /* owned */
+  gint64       values_left;      /* the snapshots' shared budget */
+  guint64      next_serial;      /* tensors known by themselves, numbered from 1 */
+  GHashTable  *serial_ids;       /* serial -> id + 1 */
+  GHashTable  *output_ids;       /* OutputKey* (owned) -> id + 1 */
+  GHashTable  *op_ids;           /* sequence_nr -> op id + 1 */
+  GHashTable  *provenance;       /* serial -> Provenance* (owned) */
+  GHashTable  *changes;          /* version counter (its storage or own counter) -> Change* */
+  GHashTable  *hints;            /* const CrAstNode* -> id + 1 of its last tensor value, or
+                                  * of the source of a tensor without history */
+  GArray      *open_regions;     /* int: regions entered and not left, innermost last */
+  int          disabled_region;  /* the set_grad_enabled(False) region running, -1 */
+  GArray      *bumps;            /* Bump: changed in place, not looked at yet */
+  gboolean     walking;          /* cr_run_recorder_op is filling: no nested walk */
+  GQueue       pending;          /* CrNode*: ops made, their inputs not filled yet */
+};
+
+static CrRunRecorder *
+recorder (CrInterp *self)
+{
+  if (!self || !self->options.record_backward)
+    return NULL;
+  return cr_torch_state (self)->recorder;
+}
+
+CrRunRecord *
+cr_run_recorder_get (CrInterp *self)
+{
+  CrRunRecorder *r = recorder (self);
+  return r ? r->record : NULL;
+}
+
+CrRunRecord *
+cr_interp_get_run_record (CrInterp *self)
+{
+  CrRunRecord *record = cr_run_recorder_get (self);
+  return record ? cr_run_record_ref (record) : NULL;
+}
+
+guint
+cr_run_recorder_iteration (CrInterp *self)
+{
+  return self ? cr_interp_loop_iteration (self) : 0;
+}
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+static guint
+output_key_hash (gconstpointer key)
+{
+  const OutputKey *k = key;
+  return (guint) (k->sequence_nr * 31u) ^ (guint) (k->sequence_nr >> 32) ^ (k->output_nr * 2654435761u);
+}
+
+static gboolean
+output_key_equal (gconstpointer a,
+                  gconstpointer b)
+{
+  const OutputKey *x = a, *y = b;
+  return x->sequence_nr == y->sequence_nr && x->output_nr == y->output_nr;
+}
+
+static int
+lookup_id (GHashTable   *table,
+           gconstpointer key)
+{
+  return GPOINTER_TO_INT (g_hash_table_lookup (table, key)) - 1;
+}
+
+static void
+insert_id (GHashTable *table,
+           gpointer    key,
+           int         id)
+{
+  g_hash_table_insert (table, key, GINT_TO_POINTER (id + 1));
+}
+
+/* The statement running now, the script's own (a prelude function's ops are
+ * the statement's that called it). */
+static CrSpan
+current_span (CrInterp *self)
+{
+  const CrAstNode *stmt = self->in_prelude && self->user_stmt ? self->user_stmt
+                          : self->frame ? self->frame->stmt : NULL;
+  return stmt ? stmt->span : (CrSpan) { 0 };
+}
+
+/* The first line of the text a span covers, trimmed; NULL when unknown. */
+static char *
+span_text (CrInterp     *self,
+           const CrSpan *span)
+{
+  if (!self->module || !self->module->source || span->line <= 0)
+    return NULL;
+  g_autofree char *line = cr_source_line (self->module->source, span->line);
+  if (!line)
+    return NULL;
+  glong len = g_utf8_strlen (line, -1);
+  glong start = span->column > 0 ? MIN ((glong) span->column - 1, len) : 0;
+  glong end = len;
+  if (span->end_line == span->line && span->end_column > span->column)
+    end = MIN ((glong) span->end_column - 1, len);
+  const char *from = g_utf8_offset_to_pointer (line, start);
+  const char *to = g_utf8_offset_to_pointer (line, end);
+  char *text = g_strstrip (g_strndup (from, to - from));
+  if (!text[0])
+    g_clear_pointer (&text, g_free);
+  return text;
+}
+
+/* "y₃": a name with the loop iteration it was bound in. */
+static char *
+label_with_iteration (const char *name,
+                      guint       iteration)
+{
+  if (iteration == 0)
+    return g_strdup (name);
+  static const char *const subscripts[] = { "₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉" };
+  char digits[24];
+  g_snprintf (digits, sizeof digits, "%u", iteration);
+  GString *label = g_string_new (name);
+  for (const char *d = digits; *d; d++)
+    g_string_append (label, subscripts[*d - '0']);
+  return g_string_free (label, FALSE);
+}
+
+static void
+extra_free_notify (gpointer data)
+{
+  cr_object_extra_free (data);
+}
+
+/* t's serial number (0 when it has none and create is FALSE). It lives in
+ * the tensor's script data, which goes with the tensor. */
+static guint64
+tensor_serial (CrRunRecorder *r,
+               CrTensor      *t,
+               gboolean       create)
+{
+  CrObjectExtra *extra = t->script_data;
+  if (!extra)
+    {
+      if (!create)
+        return 0;
+      extra = g_new0 (CrObjectExtra, 1);
+      t->script_data = extra;
+      t->script_data_free = extra_free_notify;
+    }
+  if (extra->serial == 0 && create)
+    extra->serial = ++r->next_serial;
+  return extra->serial;
+}
+
+CrTensorSnapshot *
+cr_run_recorder_snapshot (CrInterp       *self,
+                          const CrTensor *t)
+{
+  CrRunRecorder *r = recorder (self);
+  if (!r || !t)
+    return NULL;
+  CrTensorSnapshot *s = cr_tensor_snapshot_new_limited (t, MAX (r->values_left, 0));
+  r->values_left -= s->n_values;
+  return s;
+}
+
+static void
+fill_meta (CrRecordTensor *rec,
+           int             ndim,
+           const gint64   *shape,
+           CrDType         dtype,
+           CrDeviceType    device)
+{
+  rec->ndim = ndim;
+  if (ndim > 0 && shape)
+    memcpy (rec->shape, shape, sizeof (gint64) * (gsize) ndim);
+  g_free (rec->dtype);
+  rec->dtype = g_strdup (cr_dtype_name (dtype));
+  g_free (rec->device);
+  rec->device = g_strdup (cr_device_name (device));
+}
+
+static void
+fill_from_tensor (CrInterp       *self,
+                  CrRecordTensor *rec,
+                  CrTensor       *t)
+{
+  fill_meta (rec, t->ndim, t->shape, t->dtype, t->device);
+  rec->requires_grad = t->requires_grad;
+  rec->retains_grad = t->retains_grad;
+  if (!rec->value)
+    rec->value = cr_run_recorder_snapshot (self, t);
+}
+
+/* The innermost open region that turns recording off, -1: none. */
+static int
+disabling_region (CrRunRecorder *r)
+{
+  for (guint i = r->open_regions->len; i > 0; i--)
+    {
+      int id = g_array_index (r->open_regions, int, i - 1);
+      const CrRecordRegion *region = g_ptr_array_index (r->record->regions, id);
+      if (region->kind == CR_RECORD_REGION_ENABLE_GRAD)
+        return -1;
+      return id;
+    }
+  return r->disabled_region;
+}
+
+/* ---- ops -------------------------------------------------------------------- */
+
+static int op_new (CrRunRecorder *r, CrNode *node);
+static void settle_bumps (CrRunRecorder *r);
+
+int
+cr_run_recorder_output (CrInterp *self,
+                        CrNode   *node,
+                        guint32   output_nr)
+{
+  CrRunRecorder *r = recorder (self);
+  if (!r || !node)
+    return -1;
+  if (node->variable)
+    return cr_run_recorder_tensor (self, node->variable);
+  OutputKey key = { node->sequence_nr, output_nr };
+  int id = lookup_id (r->output_ids, &key);
+  if (id >= 0)
+    return id;
+  if (lookup_id (r->op_ids, GSIZE_TO_POINTER (node->sequence_nr)) < 0)
+    cr_run_recorder_op (self, node);
+  return lookup_id (r->output_ids, &key);
+}
+
+/* A Python number wrapped for the op (`x * 2`): it gets no record. Known
+ * exactly when the op saved it; else a 0-d input of a dtype that only a
+ * wrapped number would bring to a floating op. */
+static gboolean
+is_number_input (const CrNode        *node,
+                 guint                i,
+                 const CrSavedRecord *saved)
+{
+  if (saved && saved->known)
+    return saved->is_number;
+  const CrTensorMeta *m = node->input_meta ? &node->input_meta[i] : NULL;
+  if (!m || m->ndim != 0)
+    return FALSE;
+  CrDType out = node->n_outputs > 0 && node->output_meta ? node->output_meta[0].dtype : CR_DTYPE_FLOAT32;
+  return m->dtype == CR_DTYPE_INT64 || m->dtype == CR_DTYPE_BOOL
+         || (m->dtype == CR_DTYPE_FLOAT64 && out != CR_DTYPE_FLOAT64);
+}
+
+/* The tensor of input i of node that has no edge (it gets no gradient): the
+ * saved tensor when the op saved it (the variable it is a view of, when that
+ * one has a name and it has none), else a constant made from the input's
+ * metadata. -1 for a Python number. */
+static int
+edgeless_input (CrRunRecorder       *r,
+                CrNode              *node,
+                guint                i,
+                const CrSavedRecord *saved)
+{
+  if (is_number_input (node, i, saved))
+    return -1;
+  CrTensor *t = saved && saved->known && !saved->is_output ? node->saved[saved->slot].tensor : NULL;
+  if (t)
+    {
+      if (!t->name && t->view_base && t->view_base->name && !t->view_base->grad_fn)
+        t = t->view_base;
+      return cr_run_recorder_tensor (r->interp, t);
+    }
+  CrRecordTensor *rec = cr_run_record_add_tensor (r->record);
+  rec->origin = CR_RECORD_TENSOR_CONSTANT;
+  const CrTensorMeta *m = node->input_meta ? &node->input_meta[i] : NULL;
+  if (m)
+    fill_meta (rec, m->ndim, m->shape, m->dtype, m->device);
+  return (int) rec->id;
+}
+
+/* The span of the in-place statement that gave t its current version. */
+CrSpan
+cr_run_recorder_modified_span (CrInterp       *self,
+                               const CrTensor *t)
+{
+  CrRunRecorder *r = recorder (self);
+  if (!r || !t)
+    return (CrSpan) { 0 };
+  gconstpointer counter = t->version_counter ? (gconstpointer) t->version_counter
+                                             : (gconstpointer) t->storage;
+  const Change *change = g_hash_table_lookup (r->changes, counter);
+  if (!change || change->version != cr_tensor_version (t))
+    return (CrSpan) { 0 };
+  return change->span;
+}
+
+static void
+fill_op (CrRunRecorder *r,
+         CrRecordOp    *op,
+         CrNode        *node)
+{
+  CrInterp *self = r->interp;
+  CrSavedRecord saved[CR_NODE_MAX_SAVED];
+  guint n_saved = cr_node_describe_saved (node, saved);
+
+  for (guint i = 0; i < node->n_inputs; i++)
+    {
+      const CrEdge *edge = &node->next[i];
+      int id;
+      if (edge->node && edge->node->variable)
+        id = cr_run_recorder_tensor (self, edge->node->variable);
+      else if (edge->node)
+        {
+          OutputKey key = { edge->node->sequence_nr, edge->input_nr };
+          if (lookup_id (r->op_ids, GSIZE_TO_POINTER (edge->node->sequence_nr)) < 0)
+            op_new (r, edge->node);
+          id = lookup_id (r->output_ids, &key);
+        }
+      else
+        {
+          const CrSavedRecord *match = NULL;
+          for (guint k = 0; k < n_saved && !match; k++)
+            if (saved[k].input == (int) i)
+              match = &saved[k];
+          id = edgeless_input (r, node, i, match);
+        }
+      g_array_append_val (op->inputs, id);
+    }
+
+  for (guint k = 0; k < n_saved; k++)
+    {
+      const CrSavedRecord *s = &saved[k];
+      CrRecordSaved *rec = cr_record_op_add_saved (op);
+      rec->name = s->name ? g_strdup (s->name) : g_strdup_printf ("saved%u", s->slot);
+      CrTensor *t = node->saved[s->slot].tensor;
+      if (s->is_output)
+        {
+          guint32 out = node->saved[s->slot].output_nr;
+          rec->tensor = out < op->outputs->len ? g_array_index (op->outputs, int, out) : -1;
+        }
+      else if (s->input >= 0 && (guint) s->input < op->inputs->len)
+        rec->tensor = g_array_index (op->inputs, int, s->input);
+      else if (t)
+        rec->tensor = cr_run_recorder_tensor (self, t);
+      if (s->known)
+        {
+          rec->ndim = s->ndim;
+          memcpy (rec->shape, s->shape, sizeof (gint64) * (gsize) MAX (s->ndim, 0));
+        }
+      if (t)
+        {
+          rec->value = cr_run_recorder_snapshot (self, t);
+          if (cr_tensor_version (t) != node->saved[s->slot].version)
+            rec->modified_span = cr_run_recorder_modified_span (self, t);
+        }
+    }
+}
+
+/* A new op for node with its outputs (its inputs wait in r->pending). */
+static int
+op_new (CrRunRecorder *r,
+        CrNode        *node)
+{
+  CrInterp *self = r->interp;
+  CrRecordOp *op = cr_run_record_add_op (r->record);
+  insert_id (r->op_ids, GSIZE_TO_POINTER (node->sequence_nr), (int) op->id);
+  op->grad_fn = g_strdup (cr_node_name (node));
+  if (node->custom_name)
+    {
+      op->custom_function = g_strdup (node->custom_name);
+      char *suffix = g_strrstr (op->custom_function, "Backward");
+      if (suffix && suffix != op->custom_function)
+        *suffix = '\0';
+    }
+  else if (node->op)
+    {
+      op->symbol = g_strdup (node->op->symbol);
+      op->rule = node->op->local_grad_text;
+    }
+  op->span = node->span;
+  op->caption = span_text (self, &node->span);
+  op->key = g_strdup_printf ("op:%s:%s", op->grad_fn, op->caption ? op->caption : "");
+  op->iteration = cr_interp_loop_iteration (self);
+  op->module_call = cr_run_recorder_module_call_of (self, node);
+
+  for (guint32 o = 0; o < node->n_outputs; o++)
+    {
+      CrRecordTensor *rec = cr_run_record_add_tensor (r->record);
+      rec->origin = CR_RECORD_TENSOR_RESULT;
+      rec->op = (int) op->id;
+      rec->output_nr = o;
+      rec->requires_grad = TRUE;
+      rec->span = node->span;
+      if (node->output_meta)
+        fill_meta (rec, node->output_meta[o].ndim, node->output_meta[o].shape,
+                   node->output_meta[o].dtype, node->output_meta[o].device);
+      OutputKey *key = g_new (OutputKey, 1);
+      key->sequence_nr = node->sequence_nr;
+      key->output_nr = o;
+      insert_id (r->output_ids, key, (int) rec->id);
+      int id = (int) rec->id;
+      g_array_append_val (op->outputs, id);
+    }
+  g_queue_push_tail (&r->pending, node);
+  return (int) op->id;
+}
+
+int
+cr_run_recorder_op (CrInterp *self,
+                    CrNode   *node)
+{
+  CrRunRecorder *r = recorder (self);
+  if (!r || !node || node->variable)
+    return -1;
+  int id = lookup_id (r->op_ids, GSIZE_TO_POINTER (node->sequence_nr));
+  if (id >= 0)
+    return id;
+  id = op_new (r, node);
+  /* The graph behind it, an explicit queue (graphs can be 45k nodes deep);
+   * a walk already running (an edge-less input's tensor) fills the rest. */
+  if (r->walking)
+    return id;
+  r->walking = TRUE;
+  CrNode *next;
+  while ((next = g_queue_pop_head (&r->pending)))
+    {
+      int op_id = lookup_id (r->op_ids, GSIZE_TO_POINTER (next->sequence_nr));
+      fill_op (r, g_ptr_array_index (r->record->ops, op_id), next);
+    }
+  r->walking = FALSE;
+  return id;
+}
+
+void
+cr_run_recorder_refresh_op (CrInterp *self,
+                            CrNode   *node)
+{
+  CrRunRecorder *r = recorder (self);
+  if (!r || !node || node->variable)
+    return;
+  int id = lookup_id (r->op_ids, GSIZE_TO_POINTER (node->sequence_nr));
+  if (id < 0)
+    return;
+  CrRecordOp *op = g_ptr_array_index (r->record->ops, id);
+  CrSavedRecord saved[CR_NODE_MAX_SAVED];
+  guint n_saved = cr_node_describe_saved (node, saved);
+  for (guint k = 0; k < n_saved && k < op->saved->len; k++)
+    {
+      CrRecordSaved *rec = g_ptr_array_index (op->saved, k);
+      const CrTensor *t = node->saved[saved[k].slot].tensor;
+      if (t && cr_tensor_version (t) != node->saved[saved[k].slot].version)
+        {
+          CrSpan span = cr_run_recorder_modified_span (self, t);
+          if (span.line > 0)
+            rec->modified_span = span;
+        }
+    }
+}
+
+void
+cr_run_recorder_backward_begin (CrInterp        *self,
+                                CrTensor *const *roots,
+                                guint            n_roots)
+{
+  CrRunRecorder *r = recorder (self);
+  if (!r)
+    return;
+  settle_bumps (r);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+  GQueue queue = G_QUEUE_INIT;
+  for (guint i = 0; i < n_roots; i++)
+    if (roots[i])
+      {
+        cr_run_recorder_tensor (self, roots[i]);
+        if (roots[i]->grad_fn && g_hash_table_add (seen, roots[i]->grad_fn))
+          g_queue_push_tail (&queue, roots[i]->grad_fn);
+      }
+  CrNode *node;
+  while ((node = g_queue_pop_head (&queue)))
+    {
+      cr_run_recorder_refresh_op (self, node);
+      for (guint i = 0; i < node->n_inputs; i++)
+        {
+          CrNode *next = node->next[i].node;
+          if (next && !next->variable && g_hash_table_add (seen, next))
+            g_queue_push_tail (&queue, next);
+        }
+    }
+}
+
+/* ---- tensors ---------------------------------------------------------------- */
+
+int
+cr_run_recorder_tensor (CrInterp *self,
+                        CrTensor *t)
+{
+  CrRunRecorder *r = recorder (self);
+  if (!r || !t)
+    return -1;
+  if (t->grad_fn)
+    {
+      int id = cr_run_recorder_output (self, t->grad_fn, t->output_nr);
+      if (id >= 0)
+        {
+          CrRecordTensor *rec = g_ptr_array_index (r->record->tensors, id);
+          if (!rec->value)
+            fill_from_tensor (self, rec, t);
+          rec->retains_grad |= t->retains_grad;
+        }
+      return id;
+    }
+  guint64 serial = tensor_serial (r, t, TRUE);
+  int id = lookup_id (r->serial_ids, GSIZE_TO_POINTER (serial));
+  if (id >= 0)
+    return id;
+  CrRecordTensor *rec = cr_run_record_add_tensor (r->record);
+  insert_id (r->serial_ids, GSIZE_TO_POINTER (serial), (int) rec->id);
+  const Provenance *p = g_hash_table_lookup (r->provenance, GSIZE_TO_POINTER (serial));
+  if (t->requires_grad)
+    rec->origin = CR_RECORD_TENSOR_LEAF;
+  else if (p)
+    {
+      rec->origin = p->origin;
+      rec->source = p->source;
+      rec->region = p->region;
+    }
+  else
+    rec->origin = CR_RECORD_TENSOR_CONSTANT;
+  rec->span = current_span (self);
+  fill_from_tensor (self, rec, t);
+  return (int) rec->id;
+}
+
+/* ---- in-place changes ------------------------------------------------------- */
+
+static void
+bump_clear (gpointer data)
+{
+  Bump *b = data;
+  cr_tensor_unref (b->tensor);
+}
+
+/* The ops that changed tensors in place since the last look: a tensor whose
+ * history moved to a new node was changed by that node's op. */
+static void
+settle_bumps (CrRunRecorder *r)
+{
+  if (r->bumps->len == 0)
+    return;
+  /* Taken first: recording an op may snapshot, and a snapshot may bump. */
+  g_autoptr (GArray) bumps = r->bumps;
+  r->bumps = g_array_new (FALSE, FALSE, sizeof (Bump));
+  g_array_set_clear_func (r->bumps, bump_clear);
+  for (guint i = 0; i < bumps->len; i++)
+    {
+      Bump *b = &g_array_index (bumps, Bump, i);
+      CrNode *node = b->tensor->grad_fn;
+      if (!node || node->sequence_nr == b->grad_fn_sequence_nr)
+        continue;
+      int id = cr_run_recorder_op (r->interp, node);
+      if (id >= 0)
+        ((CrRecordOp *) g_ptr_array_index (r->record->ops, id))->in_place = TRUE;
+    }
+}
+
+static void
+version_bumped (CrTensor *t,
+                gpointer  user_data)
+{
+  CrRunRecorder *r = user_data;
+  gpointer counter = t->version_counter ? (gpointer) t->version_counter : (gpointer) t->storage;
+  Change *change = g_hash_table_lookup (r->changes, counter);
+  if (!change)
+    {
+      change = g_new0 (Change, 1);
+      g_hash_table_insert (r->changes, counter, change);
+    }
+  change->span = current_span (r->interp);
+  change->version = cr_tensor_version (t);
+  /* Only a tensor in a graph can get an in-place op's node. */
+  if (t->requires_grad && cr_grad_mode_is_enabled () && r->bumps->len < 4096)
+    {
+      Bump b = { cr_tensor_ref (t), t->grad_fn ? t->grad_fn->sequence_nr : G_MAXUINT64 };
+      g_array_append_val (r->bumps, b);
+    }
+}
+
+/* ---- names and provenance --------------------------------------------------- */
+
+static CrRecordTensor *
+tensor_rec (CrRunRecorder *r,
+            int            id)
+{
+  return id >= 0 ? g_ptr_array_index (r->record->tensors, id) : NULL;
+}
+
+void
+cr_run_recorder_note_binding (CrInterp   *self,
+                              CrTensor   *t,
+                              const char *name)
+{
+  CrRunRecorder *r = recorder (self);
+  if (!r || !t || !name)
+    return;
+  settle_bumps (r);
+  CrRecordTensor *rec = tensor_rec (r, cr_run_recorder_tensor (self, t));
+  if (!rec || rec->name)
+    return;
+  rec->name = g_strdup (name);
+  rec->iteration = cr_interp_loop_iteration (self);
+  g_free (rec->label);
+  rec->label = label_with_iteration (name, rec->iteration);
+  if (rec->origin != CR_RECORD_TENSOR_RESULT)
+    rec->span = current_span (self);
+}
+
+/* The hint an expression's value left when it may be a source: a tensor
+ * that requires grad or was made from one (a constant is no source); -1:
+ * none. */
+static int
+hint (CrRunRecorder   *r,
+      const CrAstNode *expr)
+{
+  int id = expr ? lookup_id (r->hints, expr) : -1;
+  const CrRecordTensor *rec = tensor_rec (r, id);
+  if (!rec || rec->origin == CR_RECORD_TENSOR_CONSTANT)
+    return -1;
+  return id;
+}
+
+/* What t, the value of expr, was made from when it has no history: the
+ * tensor detach() / .data took it from, or under no_grad the first operand
+ * that requires grad (or was itself made from one). */
+static void
+note_provenance (CrRunRecorder   *r,
+                 CrTensor        *t,
+                 const CrAstNode *expr)
+{
+  int source = -1;
+  CrRecordTensorOrigin origin = CR_RECORD_TENSOR_NO_GRAD;
+  const CrAstNode *object = NULL;
+  if (expr->kind == CR_AST_ATTRIBUTE && strcmp (expr->u.attribute.attr, "data") == 0)
+    object = expr->u.attribute.value;
+  else if (expr->kind == CR_AST_CALL && expr->u.call.func->kind == CR_AST_ATTRIBUTE
+           && (strcmp (expr->u.call.func->u.attribute.attr, "detach") == 0
+               || strcmp (expr->u.call.func->u.attribute.attr, "detach_") == 0))
+    object = expr->u.call.func->u.attribute.value;
+  if (object && (source = hint (r, object)) >= 0)
+    origin = CR_RECORD_TENSOR_DETACHED;
+  else if (!cr_grad_mode_is_enabled ())
+    {
+      switch (expr->kind)
+        {
+        case CR_AST_BINOP:
+          source = hint (r, expr->u.binop.left);
+          if (source < 0)
+            source = hint (r, expr->u.binop.right);
+          break;
+        case CR_AST_UNARYOP:
+          source = hint (r, expr->u.unaryop.operand);
+          break;
+        case CR_AST_ATTRIBUTE:
+          source = hint (r, expr->u.attribute.value);
+          break;
+        case CR_AST_SUBSCRIPT:
+          source = hint (r, expr->u.subscript.value);
+          break;
+        case CR_AST_CALL:
+          if (expr->u.call.func->kind == CR_AST_ATTRIBUTE)
+            source = hint (r, expr->u.call.func->u.attribute.value);
+          for (guint i = 0; i < expr->u.call.n_args && source < 0; i++)
+            source = hint (r, expr->u.call.args[i]);
+          break;
+        default:
+          break;
+        }
+    }
+  if (source < 0)
+    return;
+  /* An unnamed operand made under no_grad too: its own source is the one. */
+  const CrRecordTensor *from = tensor_rec (r, source);
+  if (origin == CR_RECORD_TENSOR_NO_GRAD && from->origin == CR_RECORD_TENSOR_NO_GRAD
+      && from->source >= 0 && !from->name)
+    source = from->source;
+
+  guint64 serial = tensor_serial (r, t, TRUE);
+  Provenance *p = g_new0 (Provenance, 1);
+  p->origin = origin;
+  p->source = source;
+  p->region = origin == CR_RECORD_TENSOR_NO_GRAD ? disabling_region (r) : -1;
+  g_hash_table_insert (r->provenance, GSIZE_TO_POINTER (serial), p);
+  /* Recorded now, so that the expression around it reads it as a source. */
+  insert_id (r->hints, (gpointer) expr, cr_run_recorder_tensor (r->interp, t));
+}
+
+void
+cr_run_recorder_note_value (CrInterp        *self,
+                            CrTensor        *t,
+                            const CrAstNode *expr)
+{
+  CrRunRecorder *r = recorder (self);
+  if (!r || !t || !expr)
+    return;
+  settle_bumps (r);
+  if (t->requires_grad)
+    {
+      int id = cr_run_recorder_tensor (self, t);
+      insert_id (r->hints, (gpointer) expr, id);
+      CrRecordTensor *rec = tensor_rec (r, id);
+      /* An unnamed result is called after the expression that made it. */
+      if (rec && !rec->label && rec->origin == CR_RECORD_TENSOR_RESULT && expr->kind != CR_AST_NAME)
+        {
+          g_autofree char *text = span_text (self, &expr->span);
+          if (text)
+            rec->label = g_strdup_printf ("(%s)", text);
+        }
+      return;
+    }
+  /* A tensor without history: known already, or made now from one. */
+  guint64 serial = tensor_serial (r, t, FALSE);
+  int id = serial ? lookup_id (r->serial_ids, GSIZE_TO_POINTER (serial)) : -1;
+  if (id >= 0)
+    {
+      insert_id (r->hints, (gpointer) expr, id);
+      return;
+    }
+  g_hash_table_remove (r->hints, expr);
+  if (expr->kind != CR_AST_NAME && expr->kind != CR_AST_CONSTANT)
+    note_provenance (r, t, expr);
+}
+
+/* ---- regions ---------------------------------------------------------------- */
+
+void
+cr_run_recorder_region_enter (CrInterp          *self,
+                              CrRecordRegionKind kind)
+{
+  CrRunRecorder *r = recorder (self);
+  if (!r)
+    return;
+  CrRecordRegion *region = cr_run_record_add_region (r->record);
+  region->kind = kind;
+  region->span = current_span (self);
+  region->iteration = cr_interp_loop_iteration (self);
+  int id = (int) region->id;
+  g_array_append_val (r->open_regions, id);
+}
+
+void
+cr_run_recorder_region_exit (CrInterp *self)
+{
+  CrRunRecorder *r = recorder (self);
+  if (r && r->open_regions->len > 0)
+    g_array_set_size (r->open_regions, r->open_regions->len - 1);
+}
+
+void
+cr_run_recorder_grad_enabled (CrInterp *self,
+                              gboolean  enabled)
+{
+  CrRunRecorder *r = recorder (self);
+  if (!r)
+    return;
+  if (!enabled && r->disabled_region < 0)
+    {
+      CrRecordRegion *region = cr_run_record_add_region (r->record);
+      region->kind = CR_RECORD_REGION_GRAD_DISABLED;
+      region->span = current_span (self);
+      region->iteration = cr_interp_loop_iteration (self);
+      r->disabled_region = (int) region->id;
+    }
+  else if (enabled && r->disabled_region >= 0)
+    {
+      /* The region runs to the statement that turns recording back on. */
+      CrRecordRegion *region = g_ptr_array_index (r->record->regions, r->disabled_region);
+      CrSpan end = current_span (self);
+      if (end.line > 0)
+        {
+          region->span.end_line = end.end_line;
+          region->span.end_column = end.end_column;
+        }
+      r->disabled_region = -1;
+    }
+}
+
+/* ---- errors ----------------------------------------------------------------- */
+
+static const char INPLACE_MESSAGE[] = "modified by an inplace operation";
+
+/* For "one of the variables needed for gradient computation has been
+ * modified by an inplace operation": the saved tensor changed since it was
+ * saved, the latest op (in record order) whose saved slot says so. */
+static void
+find_inplace_culprit (CrRunRecorder *r,
+                      CrRecordError *err)
+{
+  for (guint i = r->record->ops->len; i > 0; i--)
+    {
+      const CrRecordOp *op = g_ptr_array_index (r->record->ops, i - 1);
+      for (guint k = 0; k < op->saved->len; k++)
+        {
+          const CrRecordSaved *saved = g_ptr_array_index (op->saved, k);
+          if (saved->modified_span.line > 0)
+            {
+              err->culprit_span = saved->modified_span;
+              if (err->op < 0)
+                err->op = (int) op->id;
+              if (err->tensor < 0)
+                err->tensor = saved->tensor;
+              return;
+            }
+        }
+    }
+}
+
+CrRecordError *
+cr_run_recorder_error (CrInterp     *self,
+                       const GError *error,
+                       const CrSpan *span)
+{
+  CrRunRecorder *r = recorder (self);
+  if (!r || !error)
+    return NULL;
+  CrRecordError *err = cr_run_record_add_error (r->record);
+  CrException code = error->domain == CR_LANG_ERROR || error->domain == CR_CORE_ERROR
+                     ? (CrException) error->code : CR_EXC_RUNTIME_ERROR;
+  if ((guint) code >= CR_EXC_COUNT)
+    code = CR_EXC_RUNTIME_ERROR;
+  err->type = g_strdup (cr_exception_name (code));
+  err->message = g_strdup (error->message);
+  err->span = span ? *span : current_span (self);
+  if (strstr (error->message, INPLACE_MESSAGE))
+    find_inplace_culprit (r, err);
+  return err;
+}
+
+/* ---- the run ---------------------------------------------------------------- */
+
+void
+cr_run_recorder_free (CrRunRecorder *r)
+{
+  if (!r)
+    return;
+  if (r->interp)
+    cr_tensor_set_version_observer (NULL, NULL);
+  cr_run_record_unref (r->record);
+  g_hash_table_unref (r->serial_ids);
+  g_hash_table_unref (r->output_ids);
+  g_hash_table_unref (r->op_ids);
+  g_hash_table_unref (r->provenance);
+  g_hash_table_unref (r->changes);
+  g_hash_table_unref (r->hints);
+  g_array_unref (r->open_regions);
+  g_array_unref (r->bumps);
+  g_queue_clear (&r->pending);
+  g_free (r);
+}
+
+void
+cr_run_recorder_run_begin (CrInterp *self)
+{
+  CrTorchState *state = cr_torch_state (self);
+  g_clear_pointer (&state->recorder, cr_run_recorder_free);
+  if (!self->options.record_backward)
+    return;
+  CrRunRecorder *r = g_new0 (CrRunRecorder, 1);
+  r->interp = self;
+  r->record = cr_run_record_new (self->module ? self->module->filename : NULL,
+                                 self->module ? self->module->source : NULL);
+  r->values_left = RECORD_MAX_VALUES;
+  r->serial_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
+  r->output_ids = g_hash_table_new_full (output_key_hash, output_key_equal, g_free, NULL);
+  r->op_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
+  r->provenance = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  r->changes = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  r->hints = g_hash_table_new (g_direct_hash, g_direct_equal);
+  r->open_regions = g_array_new (FALSE, FALSE, sizeof (int));
+  r->disabled_region = -1;
+  r->bumps = g_array_new (FALSE, FALSE, sizeof (Bump));
+  g_array_set_clear_func (r->bumps, bump_clear);
+  g_queue_init (&r->pending);
+  state->recorder = r;
+  cr_tensor_set_version_observer (version_bumped, r);
+}
+
+/* A tensor's label when the script never named it: the expression that made
+ * it, else its op's name ("[MulBackward0]"). */
+static void
+fill_missing_labels (CrRunRecorder *r)
+{
+  for (guint i = 0; i < r->record->tensors->len; i++)
+    {
+      CrRecordTensor *t = g_ptr_array_index (r->record->tensors, i);
+      if (t->label)
+        continue;
+      if (t->origin == CR_RECORD_TENSOR_RESULT && t->op >= 0)
+        {
+          const CrRecordOp *op = g_ptr_array_index (r->record->ops, t->op);
+          t->label = t->output_nr ? g_strdup_printf ("[%s:%u]", op->grad_fn, t->output_nr)
+                                  : g_strdup_printf ("[%s]", op->grad_fn);
+        }
+      else if (t->origin == CR_RECORD_TENSOR_LEAF)
+        t->label = g_strdup ("leaf");
+    }
+}
+
+void
+cr_run_recorder_run_end (CrInterp *self)
+{
+  CrRunRecorder *r = recorder (self);
+  if (!r)
+    return;
+  settle_bumps (r);
+  /* The graph behind what the script's variables hold at the end, and what
+   * changed in place since it was recorded. */
+  for (guint g = 0; g < self->n_globals; g++)
+    {
+      CrValue *v = self->globals[g].value;
+      if (!v || v->kind != CR_VALUE_TENSOR)
+        continue;
+      CrTensor *t = v->u.tensor;
+      cr_run_recorder_tensor (self, t);
+      if (t->grad_fn)
+        cr_run_recorder_refresh_op (self, t->grad_fn);
+    }
+  if (self->run_error)
+    {
+      const CrScriptError *e = self->run_error;
+      /* The backward side records a backward's error with its step; the
+       * same error ending the run is that one. */
+      CrRecordError *last = r->record->errors->len > 0
+                            ? g_ptr_array_index (r->record->errors, r->record->errors->len - 1) : NULL;
+      if (last && g_strcmp0 (last->message, e->message) == 0
+          && g_strcmp0 (last->type, cr_exception_name (e->type)) == 0)
+        {
+          if (last->span.line <= 0)
+            last->span = e->span;
+        }
+      else
+        {
+          g_autoptr (GError) error = g_error_new_literal (CR_LANG_ERROR, e->type, e->message);
+          cr_run_recorder_error (self, error, &e->span);
+        }
+    }
+  fill_missing_labels (r);
+  g_array_set_size (r->bumps, 0);
+  g_array_set_size (r->open_regions, 0);
+  g_hash_table_remove_all (r->hints);
+  cr_tensor_set_version_observer (NULL, NULL);
+  r->interp = NULL;
+}

@@ -1,0 +1,392 @@
+/* test-run-recorder.c — the forward side of the run record, on small
+ * scripts run through the interpreter: names with the loop iteration of
+ * their binding, origins (leaf, result, constant, no_grad, detached) with
+ * their source, grad-mode regions, in-place ops and the statement that
+ * changed a saved tensor, errors. */
+#include "cr-interp.h"
+
+#include <string.h>
+
+static void
+discard_output (const char *text,
+                gboolean    is_stderr,
+                gpointer    user_data)
+{
+  (void) text;
+  (void) is_stderr;
+  (void) user_data;
+}
+
+/* Runs source (as "demo.py") recording; returns the record, and through
+ * ok whether the run succeeded. */
+static CrRunRecord *
+record_script (const char *source,
+               gboolean   *ok)
+{
+  CrInterpOptions o = { 0 };
+  o.output = discard_output;
+  o.record_backward = TRUE;
+  g_autoptr (GError) error = NULL;
+  CrAstModule *module = cr_parse (source, -1, "demo.py", NULL, &error);
+  g_assert_no_error (error);
+  CrInterp *interp = cr_interp_new (&o);
+  CrScriptError *script_error = NULL;
+  gboolean succeeded = cr_interp_run (interp, module, &script_error);
+  if (!ok && !succeeded)
+    g_printerr ("%s", script_error->traceback);
+  if (ok)
+    *ok = succeeded;
+  else
+    g_assert_true (succeeded);
+  cr_script_error_free (script_error);
+  CrRunRecord *record = cr_interp_get_run_record (interp);
+  g_assert_nonnull (record);
+  /* The record outlives the interpreter and the graph. */
+  cr_interp_free (interp);
+  cr_ast_module_free (module);
+  return record;
+}
+
+/* The tensor labelled label, or NULL. */
+static const CrRecordTensor *
+find_label (const CrRunRecord *record,
+            const char        *label)
+{
+  for (guint i = 0; i < record->tensors->len; i++)
+    {
+      const CrRecordTensor *t = g_ptr_array_index (record->tensors, i);
+      if (g_strcmp0 (t->label, label) == 0)
+        return t;
+    }
+  return NULL;
+}
+
+static const CrRecordOp *
+op_at (const CrRunRecord *record,
+       int                id)
+{
+  g_assert_cmpint (id, >=, 0);
+  g_assert_cmpint (id, <, (int) record->ops->len);
+  return g_ptr_array_index (record->ops, id);
+}
+
+static void
+test_off (void)
+{
+  CrInterpOptions o = { 0 };
+  o.output = discard_output;
+  g_autoptr (GError) error = NULL;
+  CrAstModule *module = cr_parse ("import torch\nx = torch.ones(2, requires_grad=True)\n", -1,
+                                  "demo.py", NULL, &error);
+  CrInterp *interp = cr_interp_new (&o);
+  g_assert_true (cr_interp_run (interp, module, NULL));
+  g_assert_null (cr_interp_get_run_record (interp));
+  cr_interp_free (interp);
+  cr_ast_module_free (module);
+}
+
+/* A name rebound in a loop: one tensor per binding, "y₁", "y₂", "y₃",
+ * each made by an op of that iteration. */
+static void
+test_loop_names (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+    "y = x\n"
+    "for step in range(3):\n"
+    "    y = y * 2\n"
+    "loss = y.sum()\n"
+    "loss.backward()\n", NULL);
+  g_assert_cmpstr (record->filename, ==, "demo.py");
+  g_assert_nonnull (record->source);
+
+  const CrRecordTensor *x = find_label (record, "x");
+  g_assert_nonnull (x);
+  g_assert_cmpint (x->origin, ==, CR_RECORD_TENSOR_LEAF);
+  g_assert_cmpuint (x->iteration, ==, 0);
+  g_assert_cmpint (x->span.line, ==, 2);
+  g_assert_cmpstr (x->dtype, ==, "torch.float32");
+  g_assert_nonnull (x->value);
+  g_assert_cmpfloat (x->value->values[1], ==, 2.0);
+
+  const char *labels[] = { "y₁", "y₂", "y₃" };
+  int previous = (int) x->id;
+  for (guint i = 0; i < 3; i++)
+    {
+      const CrRecordTensor *y = find_label (record, labels[i]);
+      g_assert_nonnull (y);
+      g_assert_cmpstr (y->name, ==, "y");
+      g_assert_cmpuint (y->iteration, ==, i + 1);
+      g_assert_cmpint (y->origin, ==, CR_RECORD_TENSOR_RESULT);
+      const CrRecordOp *op = op_at (record, y->op);
+      g_assert_cmpstr (op->grad_fn, ==, "MulBackward0");
+      g_assert_cmpstr (op->caption, ==, "y = y * 2");
+      g_assert_cmpint (op->span.line, ==, 5);
+      g_assert_cmpuint (op->iteration, ==, i + 1);
+      g_assert_cmpstr (op->symbol, ==, "×");
+      g_assert_nonnull (op->rule);
+      g_assert_false (op->in_place);
+      g_assert_null (op->custom_function);
+      g_assert_cmpint (op->module_call, ==, -1);
+      /* Its input is the previous binding; the 2 is a number, no tensor. */
+      g_assert_cmpuint (op->inputs->len, ==, 2);
+      g_assert_cmpint (g_array_index (op->inputs, int, 0), ==, previous);
+      g_assert_cmpint (g_array_index (op->inputs, int, 1), ==, -1);
+      g_assert_cmpuint (op->outputs->len, ==, 1);
+      g_assert_cmpint (g_array_index (op->outputs, int, 0), ==, (int) y->id);
+      g_assert_cmpfloat (y->value->values[0], ==, 2.0 * (1 << i));
+      previous = (int) y->id;
+    }
+  const CrRecordTensor *loss = find_label (record, "loss");
+  g_assert_nonnull (loss);
+  g_assert_cmpstr (op_at (record, loss->op)->grad_fn, ==, "SumBackward0");
+  g_assert_cmpuint (loss->iteration, ==, 0);
+}
+
+/* Unnamed intermediates are named after the expression that made them;
+ * a constant bound to a name keeps it; saved tensors name their tensor. */
+static void
+test_expressions_and_saved (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "w = torch.tensor([3.0, 0.5], requires_grad=True)\n"
+    "c = torch.tensor([2.0, 4.0])\n"
+    "z = (w * c).sum()\n", NULL);
+  const CrRecordTensor *c = find_label (record, "c");
+  g_assert_nonnull (c);
+  g_assert_cmpint (c->origin, ==, CR_RECORD_TENSOR_CONSTANT);
+  g_assert_false (c->requires_grad);
+  const CrRecordTensor *product = find_label (record, "(w * c)");
+  g_assert_nonnull (product);
+  const CrRecordOp *mul = op_at (record, product->op);
+  g_assert_cmpint (g_array_index (mul->inputs, int, 1), ==, (int) c->id);
+  /* w's gradient needs c: only c is saved (c needs no gradient). */
+  g_assert_cmpuint (mul->saved->len, ==, 1);
+  const CrRecordSaved *other = g_ptr_array_index (mul->saved, 0);
+  g_assert_cmpstr (other->name, ==, "other");
+  g_assert_cmpint (other->tensor, ==, (int) c->id);
+  g_assert_cmpint (other->freed_backward, ==, -1);
+  g_assert_cmpint (other->modified_span.line, ==, 0);
+  g_assert_cmpint (other->ndim, ==, 1);
+  g_assert_cmpint (other->shape[0], ==, 2);
+  g_assert_cmpfloat (other->value->values[1], ==, 4.0);
+  g_assert_cmpint (g_array_index (mul->inputs, int, 0), ==, (int) find_label (record, "w")->id);
+}
+
+/* no_grad and detach: the tensors made there say where they came from. */
+static void
+test_no_grad_and_detach (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "x = torch.ones(5)\n"
+    "w = torch.ones(5, 3, requires_grad=True)\n"
+    "b = torch.ones(3, requires_grad=True)\n"
+    "with torch.no_grad():\n"
+    "    z = torch.matmul(x, w) + b\n"
+    "    with torch.enable_grad():\n"
+    "        e = w * 2\n"
+    "u = torch.matmul(x, w) + b\n"
+    "u_det = u.detach()\n"
+    "d = u.data\n", NULL);
+  g_assert_cmpuint (record->regions->len, ==, 2);
+  const CrRecordRegion *no_grad = g_ptr_array_index (record->regions, 0);
+  g_assert_cmpint (no_grad->kind, ==, CR_RECORD_REGION_NO_GRAD);
+  g_assert_cmpint (no_grad->span.line, ==, 5);
+  g_assert_cmpint (no_grad->span.end_line, ==, 8);
+  const CrRecordRegion *enable = g_ptr_array_index (record->regions, 1);
+  g_assert_cmpint (enable->kind, ==, CR_RECORD_REGION_ENABLE_GRAD);
+  g_assert_cmpint (enable->span.line, ==, 7);
+
+  const CrRecordTensor *z = find_label (record, "z");
+  g_assert_nonnull (z);
+  g_assert_cmpint (z->origin, ==, CR_RECORD_TENSOR_NO_GRAD);
+  g_assert_cmpint (z->region, ==, 0);
+  g_assert_cmpint (z->source, ==, (int) find_label (record, "w")->id);
+  g_assert_cmpint (z->op, ==, -1);
+  g_assert_false (z->requires_grad);
+
+  const CrRecordTensor *e = find_label (record, "e");
+  g_assert_cmpint (e->origin, ==, CR_RECORD_TENSOR_RESULT);
+
+  const CrRecordTensor *x = find_label (record, "x");
+  g_assert_cmpint (x->origin, ==, CR_RECORD_TENSOR_CONSTANT);
+
+  const CrRecordTensor *u = find_label (record, "u");
+  const CrRecordTensor *u_det = find_label (record, "u_det");
+  g_assert_nonnull (u_det);
+  g_assert_cmpint (u_det->origin, ==, CR_RECORD_TENSOR_DETACHED);
+  g_assert_cmpint (u_det->source, ==, (int) u->id);
+  g_assert_cmpint (u_det->region, ==, -1);
+  const CrRecordTensor *d = find_label (record, "d");
+  g_assert_cmpint (d->origin, ==, CR_RECORD_TENSOR_DETACHED);
+  g_assert_cmpint (d->source, ==, (int) u->id);
+}
+
+/* set_grad_enabled(False) as a statement runs until it is set back;
+ * inference_mode is a region of its own kind. */
+static void
+test_grad_disabled_regions (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "w = torch.ones(2, requires_grad=True)\n"
+    "torch.set_grad_enabled(False)\n"
+    "a = w * 2\n"
+    "torch.set_grad_enabled(True)\n"
+    "with torch.inference_mode():\n"
+    "    i = w + 1\n"
+    "for k in range(2):\n"
+    "    with torch.no_grad():\n"
+    "        n = w - 1\n", NULL);
+  g_assert_cmpuint (record->regions->len, ==, 4);
+  const CrRecordRegion *off = g_ptr_array_index (record->regions, 0);
+  g_assert_cmpint (off->kind, ==, CR_RECORD_REGION_GRAD_DISABLED);
+  g_assert_cmpint (off->span.line, ==, 3);
+  g_assert_cmpint (off->span.end_line, ==, 5);
+  const CrRecordRegion *inference = g_ptr_array_index (record->regions, 1);
+  g_assert_cmpint (inference->kind, ==, CR_RECORD_REGION_INFERENCE);
+  const CrRecordRegion *second = g_ptr_array_index (record->regions, 3);
+  g_assert_cmpint (second->kind, ==, CR_RECORD_REGION_NO_GRAD);
+  g_assert_cmpuint (second->iteration, ==, 2);
+
+  const CrRecordTensor *a = find_label (record, "a");
+  g_assert_cmpint (a->origin, ==, CR_RECORD_TENSOR_NO_GRAD);
+  g_assert_cmpint (a->region, ==, 0);
+  const CrRecordTensor *i = find_label (record, "i");
+  g_assert_cmpint (i->origin, ==, CR_RECORD_TENSOR_NO_GRAD);
+  g_assert_cmpint (i->region, ==, 1);
+  const CrRecordTensor *n2 = find_label (record, "n₂");
+  g_assert_nonnull (n2);
+  g_assert_cmpint (n2->region, ==, 3);
+}
+
+/* An in-place change of a saved tensor: the op is marked in place, the
+ * saved slot and the error name the line that changed it. */
+static void
+test_inplace_culprit (void)
+{
+  gboolean ok;
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "a = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+    "b = a * 2\n"
+    "c = b.sigmoid()\n"
+    "b.add_(1)\n"
+    "c.sum().backward()\n", &ok);
+  g_assert_true (ok);
+  const CrRecordTensor *c = find_label (record, "c");
+  const CrRecordOp *sigmoid = op_at (record, c->op);
+  g_assert_cmpstr (sigmoid->grad_fn, ==, "SigmoidBackward0");
+  /* sigmoid saves its result, which b.add_ did not touch. */
+  g_assert_cmpuint (sigmoid->saved->len, ==, 1);
+
+  gboolean found_add = FALSE;
+  for (guint i = 0; i < record->ops->len; i++)
+    {
+      const CrRecordOp *op = op_at (record, (int) i);
+      if (g_strcmp0 (op->grad_fn, "AddBackward0") == 0)
+        {
+          g_assert_true (op->in_place);
+          g_assert_cmpint (op->span.line, ==, 5);
+          found_add = TRUE;
+        }
+    }
+  g_assert_true (found_add);
+  g_assert_cmpuint (record->errors->len, ==, 0);
+}
+
+static void
+test_inplace_error (void)
+{
+  gboolean ok;
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "a = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+    "b = a * 2\n"
+    "c = b * b\n"
+    "\n"
+    "b.mul_(3)\n"
+    "c.sum().backward()\n", &ok);
+  g_assert_false (ok);
+  const CrRecordTensor *c = find_label (record, "c");
+  const CrRecordOp *mul = op_at (record, c->op);
+  g_assert_cmpuint (mul->saved->len, ==, 2);
+  for (guint k = 0; k < 2; k++)
+    {
+      const CrRecordSaved *saved = g_ptr_array_index (mul->saved, k);
+      g_assert_cmpint (saved->modified_span.line, ==, 6);
+    }
+  g_assert_cmpuint (record->errors->len, ==, 1);
+  const CrRecordError *err = g_ptr_array_index (record->errors, 0);
+  g_assert_cmpstr (err->type, ==, "RuntimeError");
+  g_assert_nonnull (strstr (err->message, "modified by an inplace operation"));
+  g_assert_cmpint (err->span.line, ==, 7);
+  g_assert_cmpint (err->culprit_span.line, ==, 6);
+  g_assert_cmpint (err->op, ==, (int) mul->id);
+}
+
+static void
+test_shape_error (void)
+{
+  gboolean ok;
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "a = torch.ones(2, 3, requires_grad=True)\n"
+    "b = torch.ones(4)\n"
+    "c = a * b\n", &ok);
+  g_assert_false (ok);
+  g_assert_cmpuint (record->errors->len, ==, 1);
+  const CrRecordError *err = g_ptr_array_index (record->errors, 0);
+  g_assert_cmpstr (err->type, ==, "RuntimeError");
+  g_assert_cmpstr (err->message, ==,
+                   "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1");
+  g_assert_cmpint (err->span.line, ==, 4);
+  g_assert_cmpint (err->culprit_span.line, ==, 0);
+}
+
+/* A function called in a loop: its ops and bindings take the caller's
+ * iteration; a loop inside it counts its own. */
+static void
+test_iteration_through_calls (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "w = torch.ones(2, requires_grad=True)\n"
+    "def f(t):\n"
+    "    h = t * 3\n"
+    "    return h\n"
+    "outs = []\n"
+    "for i in range(2):\n"
+    "    o = f(w)\n"
+    "k = 0\n"
+    "while k < 2:\n"
+    "    q = w + k\n"
+    "    k += 1\n", NULL);
+  g_assert_nonnull (find_label (record, "h₁"));
+  g_assert_nonnull (find_label (record, "h₂"));
+  g_assert_null (find_label (record, "o₁"));  /* the same tensor as h₁ */
+  g_assert_nonnull (find_label (record, "q₁"));
+  const CrRecordTensor *q2 = find_label (record, "q₂");
+  g_assert_nonnull (q2);
+  g_assert_cmpuint (op_at (record, q2->op)->iteration, ==, 2);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/recorder/off", test_off);
+  g_test_add_func ("/recorder/loop-names", test_loop_names);
+  g_test_add_func ("/recorder/expressions-and-saved", test_expressions_and_saved);
+  g_test_add_func ("/recorder/no-grad-and-detach", test_no_grad_and_detach);
+  g_test_add_func ("/recorder/grad-disabled-regions", test_grad_disabled_regions);
+  g_test_add_func ("/recorder/inplace-culprit", test_inplace_culprit);
+  g_test_add_func ("/recorder/inplace-error", test_inplace_error);
+  g_test_add_func ("/recorder/shape-error", test_shape_error);
+  g_test_add_func ("/recorder/iteration-through-calls", test_iteration_through_calls);
+  return g_test_run ();
+}
