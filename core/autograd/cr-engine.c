@@ -401,15 +401,22 @@ is_expandable_to (const CrTensorMeta *meta,
 }
 
 /* PyTorch's validate_outputs: a gradient of a broadcast shape is summed back
- * to the input's shape, and cast to the input's dtype. Takes *grad. */
+ * to the input's shape, and cast to the input's dtype. Takes *grad. With
+ * out_unreduced, a gradient that was reduced or cast is kept there as it
+ * came (a new ref), for the observer. */
 static gboolean
 validate_grad (const CrNode        *node,
                guint                index,
                const CrTensorMeta  *meta,
                CrTensor           **grad,
+               CrTensor           **out_unreduced,
                GError             **error)
 {
   CrTensor *g = *grad;
+
+  if (out_unreduced != NULL
+      && (!cr_shape_equal (g->shape, g->ndim, meta->shape, meta->ndim) || g->dtype != meta->dtype))
+    *out_unreduced = cr_tensor_ref (g);
 
   if (G_UNLIKELY (!cr_shape_equal (g->shape, g->ndim, meta->shape, meta->ndim)))
     {
@@ -531,12 +538,21 @@ hooks_snapshot (GPtrArray *hooks)
   return snapshot;
 }
 
+/* Where a hook runs, for the observer: output output_nr of node. */
+typedef struct {
+  Run     *run;
+  CrNode  *node;
+  guint32  output_nr;
+} HookSite;
+
 /* Calls hook on *grad; a hook may replace the gradient. */
 static gboolean
-call_hook (CrTensorHook  *hook,
-           CrTensor     **grad,
-           GError       **error)
+call_hook (const HookSite *site,
+           CrTensorHook   *hook,
+           CrTensor      **grad,
+           GError        **error)
 {
+  const CrBackwardObserver *observer = site->run->options->observer;
   CrTensor *replacement = NULL;
 
   if (!hook->func (*grad, &replacement, hook->user_data, error))
@@ -544,6 +560,9 @@ call_hook (CrTensorHook  *hook,
       cr_tensor_unref (replacement);
       return FALSE;
     }
+  if (G_UNLIKELY (observer != NULL && observer->hook != NULL))
+    observer->hook (site->run->options->observer_data, site->node, site->output_nr, hook,
+                    *grad, replacement);
   if (replacement != NULL)
     {
       cr_tensor_unref (*grad);
@@ -557,14 +576,15 @@ call_hook (CrTensorHook  *hook,
  * registered when the list's turn comes: a hook may remove or add hooks,
  * itself included, and only the next backward sees the change. */
 static gboolean
-call_tensor_hooks (GPtrArray  *hooks,
-                   CrTensor  **grad,
-                   GError    **error)
+call_tensor_hooks (const HookSite *site,
+                   GPtrArray      *hooks,
+                   CrTensor      **grad,
+                   GError        **error)
 {
   g_autoptr(GPtrArray) snapshot = hooks_snapshot (hooks);
 
   for (guint i = 0; i < snapshot->len && *grad != NULL; i++)
-    if (!call_hook (snapshot->pdata[i], grad, error))
+    if (!call_hook (site, snapshot->pdata[i], grad, error))
       return FALSE;
   return TRUE;
 }
@@ -573,22 +593,23 @@ call_tensor_hooks (GPtrArray  *hooks,
  * the order they were added (PyTorch's call_pre_hooks; one added meanwhile
  * waits for the next backward). */
 static gboolean
-call_pre_hooks (GPtrArray  *pre_hooks,
+call_pre_hooks (Run        *run,
+                CrNode     *node,
                 CrTensor  **grads,
-                guint       n_grads,
                 GError    **error)
 {
-  g_autoptr(GPtrArray) snapshot = hooks_snapshot (pre_hooks);
+  g_autoptr(GPtrArray) snapshot = hooks_snapshot (node->pre_hooks);
 
   for (guint i = 0; i < snapshot->len; i++)
     {
       CrTensorHook *hook = snapshot->pdata[i];
+      HookSite site = { run, node, hook->output_nr };
 
-      if (hook->output_nr >= n_grads || grads[hook->output_nr] == NULL)
+      if (hook->output_nr >= node->n_outputs || grads[hook->output_nr] == NULL)
         continue;
       if (hook->tensor_hooks != NULL
-          ? !call_tensor_hooks (hook->tensor_hooks, &grads[hook->output_nr], error)
-          : !call_hook (hook, &grads[hook->output_nr], error))
+          ? !call_tensor_hooks (&site, hook->tensor_hooks, &grads[hook->output_nr], error)
+          : !call_hook (&site, hook, &grads[hook->output_nr], error))
         return FALSE;
     }
   return TRUE;
@@ -688,7 +709,7 @@ evaluate_accumulate (Run      *run,
 
   /* A leaf's hooks run before its gradient is accumulated. */
   if (leaf->hooks != NULL && task->buf.one != NULL
-      && !call_tensor_hooks (leaf->hooks, &task->buf.one, error))
+      && !call_tensor_hooks (&(HookSite) { run, node, 0 }, leaf->hooks, &task->buf.one, error))
     return FALSE;
   grad = g_steal_pointer (&task->buf.one);
 
@@ -748,6 +769,21 @@ not_implemented:
   return FALSE;
 }
 
+/* Tells the observer that node failed; grads: what it was given (NULL
+ * once they are gone). */
+static void
+report_failure (Run             *run,
+                CrNode          *node,
+                CrTensor *const *grads,
+                GError         **error)
+{
+  const CrBackwardObserver *observer = run->options->observer;
+
+  if (observer != NULL && observer->failed != NULL)
+    observer->failed (run->options->observer_data, node, run->step_index, grads,
+                      error != NULL ? *error : NULL);
+}
+
 static gboolean
 evaluate (Run     *run,
           Task    *task,
@@ -759,8 +795,10 @@ evaluate (Run     *run,
   CrTensor **buffer = task_buffer (task);
   CrTensor *stack_grads[MAX_STACK_INPUTS];
   CrTensor *stack_locals[MAX_STACK_INPUTS];
+  CrTensor *stack_unreduced[MAX_STACK_INPUTS];
   CrTensor **grad_inputs;
   CrTensor **local_grads = NULL;
+  CrTensor **unreduced = NULL;
   guint n_in = node->n_inputs;
   gboolean ok = TRUE;
 
@@ -789,11 +827,19 @@ evaluate (Run     *run,
   if (run->inputs_mode && !task->needed)
     return TRUE;
 
-  if (node->pre_hooks != NULL && !call_pre_hooks (node->pre_hooks, buffer, node->n_outputs, error))
-    return FALSE;
+  if (node->pre_hooks != NULL && !call_pre_hooks (run, node, buffer, error))
+    {
+      report_failure (run, node, buffer, error);
+      return FALSE;
+    }
 
   if (node->op->id == CR_OP_ACCUMULATE_GRAD)
-    return evaluate_accumulate (run, task, error);
+    {
+      if (evaluate_accumulate (run, task, error))
+        return TRUE;
+      report_failure (run, node, buffer, error);
+      return FALSE;
+    }
 
   grad_inputs = n_in <= MAX_STACK_INPUTS ? stack_grads : g_new (CrTensor *, n_in);
   memset (grad_inputs, 0, n_in * sizeof (CrTensor *));
@@ -802,6 +848,8 @@ evaluate (Run     *run,
     {
       local_grads = n_in <= MAX_STACK_INPUTS ? stack_locals : g_new (CrTensor *, n_in);
       memset (local_grads, 0, n_in * sizeof (CrTensor *));
+      unreduced = n_in <= MAX_STACK_INPUTS ? stack_unreduced : g_new (CrTensor *, n_in);
+      memset (unreduced, 0, n_in * sizeof (CrTensor *));
       if (node->op->local_grad != NULL)
         for (guint i = 0; i < n_in; i++)
           if (node->next[i].node != NULL)
@@ -823,7 +871,8 @@ evaluate (Run     *run,
       if (node->next[i].node == NULL)
         g_clear_pointer (&grad_inputs[i], cr_tensor_unref);
       else
-        ok = validate_grad (node, i, &node->input_meta[i], &grad_inputs[i], error);
+        ok = validate_grad (node, i, &node->input_meta[i], &grad_inputs[i],
+                            unreduced != NULL ? &unreduced[i] : NULL, error);
     }
   if (!options->retain_graph)
     cr_node_release_saved (node);
@@ -839,12 +888,17 @@ evaluate (Run     *run,
       step.n_inputs = n_in;
       step.local_grads = local_grads;
       step.grad_inputs = grad_inputs;
+      step.unreduced_grads = unreduced;
       observer->step (options->observer_data, &step);
     }
+  if (!ok)
+    report_failure (run, node, buffer, error);
   run->step_index++;
 
   if (local_grads != NULL)
     free_tensor_array (local_grads, n_in, stack_locals);
+  if (unreduced != NULL)
+    free_tensor_array (unreduced, n_in, stack_unreduced);
 
   /* The incoming gradients are no longer needed: free them before the
    * receivers run, so big buffers can be reused in place. */
@@ -861,7 +915,10 @@ evaluate (Run     *run,
           continue;
         }
       if (!route (run, &node->next[i], g, error))
-        ok = FALSE;
+        {
+          ok = FALSE;
+          report_failure (run, node, NULL, error);
+        }
     }
   if (grad_inputs != stack_grads)
     g_free (grad_inputs);

@@ -31,6 +31,11 @@ typedef struct {
   CrTensor        *leaf;
   CrTensor        *grad_before;     /* NULL when .grad was None */
   CrTensor        *grad_after;
+  /* Per input (NULL itself when no input was): the gradient as the backward
+   * formula returned it, before the engine summed it to the input's shape (a
+   * broadcast input) or cast it to the input's dtype; NULL where it did
+   * neither, so grad_inputs[i] is that gradient. */
+  CrTensor *const *unreduced_grads;
 } CrBackwardStep;
 
 typedef struct {
@@ -42,6 +47,26 @@ typedef struct {
                        guint32               input_nr,
                        CrTensor             *contribution,
                        CrTensor             *running_sum);
+  /* A hook ran on the gradient reaching output output_nr of node (a tensor
+   * hook or retain_grad()'s, among node's pre-hooks; for a leaf's own hooks,
+   * node is its AccumulateGrad), before node runs: before is the gradient
+   * it was called with, after the one it returned (NULL: it returned None,
+   * the gradient goes on unchanged). May be NULL. */
+  void (*hook)        (gpointer              user_data,
+                       CrNode               *node,
+                       guint32               output_nr,
+                       const struct _CrTensorHook *hook,
+                       CrTensor             *before,
+                       CrTensor             *after);
+  /* Running node failed (its hooks, its backward formula, the gradients it
+   * returned or adding them into their receivers' buffers) with error; index
+   * is its step's; grad_outputs what it was given, after the hooks that ran
+   * (NULL once they are gone). The run stops. May be NULL. */
+  void (*failed)      (gpointer              user_data,
+                       CrNode               *node,
+                       guint                 index,
+                       CrTensor *const      *grad_outputs,
+                       const GError         *error);
 } CrBackwardObserver;
 
 typedef struct {

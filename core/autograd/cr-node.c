@@ -688,6 +688,16 @@ cr_node_name (const CrNode *node)
   return node->op->grad_fn_name;
 }
 
+gpointer
+cr_node_get_custom_data (const CrNode *node)
+{
+  g_return_val_if_fail (node != NULL, NULL);
+
+  if (node->op == NULL || node->op->id != CR_OP_CUSTOM || node->extra == NULL)
+    return NULL;
+  return node->extra->custom_data;
+}
+
 /* ---- tensor-side state ------------------------------------------------- */
 
 void
@@ -805,6 +815,14 @@ cr_tensor_retain_grad (CrTensor  *self,
   add_retain_hook (self->grad_fn, self, hook_new (self->output_nr, retain_grad_hook, self, NULL));
   self->retains_grad = TRUE;
   return TRUE;
+}
+
+CrTensor *
+cr_tensor_hook_get_retained (const CrTensorHook *hook)
+{
+  g_return_val_if_fail (hook != NULL, NULL);
+
+  return hook->func == retain_grad_hook ? hook->user_data : NULL;
 }
 
 gboolean

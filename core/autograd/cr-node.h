@@ -206,6 +206,9 @@ CrNode      *cr_node_ref                (CrNode          *node);
 void         cr_node_unref              (CrNode          *node);   /* NULL-safe */
 /* "MulBackward0", "AccumulateGrad", "MyReLUBackward" (borrowed). */
 const char  *cr_node_name               (const CrNode    *node);
+/* The user_data a custom node was made with (cr_node_new_custom); NULL for
+ * any other node. Borrowed. */
+gpointer     cr_node_get_custom_data    (const CrNode    *node);
 
 /* ---- tensor-side autograd state ---------------------------------------- */
 
@@ -226,6 +229,10 @@ void         cr_tensor_remove_hook      (CrTensor        *self,
 void         cr_hook_remove             (guint            id);
 gboolean     cr_tensor_retain_grad      (CrTensor        *self,
                                          GError         **error);
+/* For observers of a backward: the tensor whose .grad hook (one of a node's
+ * pre-hooks) writes, when hook is retain_grad()'s; NULL for any other hook
+ * (or once that tensor is gone). Borrowed. */
+CrTensor    *cr_tensor_hook_get_retained (const struct _CrTensorHook *hook);
 /* requires_grad_(flag) with PyTorch's errors (non-leaf, non-float dtype). */
 gboolean     cr_tensor_set_requires_grad(CrTensor        *self,
                                          gboolean         requires_grad,

@@ -33,6 +33,7 @@
 #include "cr-node.h"
 #include "cr-op-table.h"
 #include "cr-run-recorder.h"
+#include "cr-run-recorder-backward.h"
 
 #include <string.h>
 
@@ -49,6 +50,7 @@ struct _CrBackwardRun {
   guint              number;
   GHashTable        *saved;      /* recording: CrNode* -> SavedBlock*, taken before the
                                   * engine frees the saved tensors */
+  CrBackwardRecorder *recorder;  /* the run record's side; NULL when it records nothing */
 };
 
 typedef struct {
@@ -432,6 +434,7 @@ observer_step (gpointer              user_data,
     trace_step (run, step);
   if (run->record)
     record_step (run, step);
+  cr_backward_recorder_step (run->recorder, step);
 }
 
 static void
@@ -443,6 +446,7 @@ observer_accumulate (gpointer  user_data,
 {
   CrBackwardRun *run = user_data;
   CrInterp *self = run->interp;
+  cr_backward_recorder_accumulate (run->recorder, node, input_nr, contribution, running_sum);
   /* The engine adds a gradient into its receiver's buffer right after the
    * step that produced it (route() follows the observer's step call), so it
    * belongs to the last recorded step. Several roots can meet before any
@@ -479,9 +483,34 @@ observer_accumulate (gpointer  user_data,
   g_string_free (out, TRUE);
 }
 
+static void
+observer_hook (gpointer            user_data,
+               CrNode             *node,
+               guint32             output_nr,
+               const CrTensorHook *hook,
+               CrTensor           *before,
+               CrTensor           *after)
+{
+  CrBackwardRun *run = user_data;
+  cr_backward_recorder_hook (run->recorder, node, output_nr, hook, before, after);
+}
+
+static void
+observer_failed (gpointer         user_data,
+                 CrNode          *node,
+                 guint            index,
+                 CrTensor *const *grad_outputs,
+                 const GError    *error)
+{
+  CrBackwardRun *run = user_data;
+  cr_backward_recorder_failed (run->recorder, node, grad_outputs, error);
+}
+
 static const CrBackwardObserver observer = {
   observer_step,
   observer_accumulate,
+  observer_hook,
+  observer_failed,
 };
 
 /* PyTorch's names for the saved inputs of ops whose second input is not
@@ -655,6 +684,7 @@ cr_interp_backward_begin (CrInterp        *self,
     }
   if (!run->root)
     run->root = g_strdup ("out");
+  run->recorder = cr_backward_recorder_begin (self, roots, n_roots, run->root);
 
   if (self->options.record_backward)
     {
@@ -694,11 +724,32 @@ cr_interp_backward_end (CrInterp *self,
     return;
   if (run->record)
     run->record->succeeded = succeeded;
+  cr_backward_recorder_end (run->recorder, succeeded);
   if (self->options.trace_backward && !succeeded)
     cr_interp_write (self, "  (backward stopped by an error)\n", FALSE);
   g_clear_pointer (&run->saved, g_hash_table_unref);
   g_free (run->root);
   g_free (run);
+}
+
+void
+cr_interp_backward_set_options (CrInterp                *self,
+                                gpointer                 observer_data,
+                                const CrBackwardOptions *options)
+{
+  CrBackwardRun *run = observer_data;
+  if (run)
+    cr_backward_recorder_set_options (run->recorder, options);
+}
+
+void
+cr_interp_backward_set_error (CrInterp     *self,
+                              gpointer      observer_data,
+                              const GError *error)
+{
+  CrBackwardRun *run = observer_data;
+  if (run)
+    cr_backward_recorder_error (run->recorder, error);
 }
 
 guint

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "cr-native.h"
+#include "cr-interp-private.h"
+#include "cr-run-recorder-backward.h"
 
 #define PARSE(fname, spec) \
   CrTorchArgs a; \
@@ -307,7 +309,10 @@ run_backward (CrInterp        *interp,
     cr_torch_break_grad_cycles_at_end (interp, roots, n_roots);
   options->observer = cr_interp_backward_begin (interp, roots, n_roots, &observer_data);
   options->observer_data = observer_data;
+  cr_interp_backward_set_options (interp, observer_data, options);
   ok = cr_autograd_run (roots, grad_roots, n_roots, options, out_grads, error);
+  if (!ok && error != NULL)
+    cr_interp_backward_set_error (interp, observer_data, *error);
   cr_interp_backward_end (interp, observer_data, ok);
   return ok;
 }
@@ -477,6 +482,56 @@ hook_free (gpointer data)
   g_free (hook);
 }
 
+/* A hook's __name__, as PyTorch's messages say it: "<unknown>" for a
+ * callable object. */
+static const char *
+hook_name (const CrValue *fn)
+{
+  if (fn->kind == CR_VALUE_BOUND_METHOD)
+    fn = fn->u.bound.func;
+  if (fn->kind == CR_VALUE_FUNCTION && fn->u.function->code != NULL)
+    return fn->u.function->code->name;
+  if (fn->kind == CR_VALUE_NATIVE)
+    return fn->u.native.name;
+  return "<unknown>";
+}
+
+/* "torch.FloatTensor", "torch.cuda.FloatTensor". */
+static char *
+legacy_type (const CrTensor *t)
+{
+  const char *name = cr_dtype_legacy_name (t->dtype);
+  if (t->device == CR_DEVICE_CPU)
+    return g_strdup (name);
+  return g_strdup_printf ("torch.cuda.%s", name + strlen ("torch."));
+}
+
+/* PyTorch's check of what a hook returned: the gradient's type, device and
+ * size must stay. */
+static gboolean
+check_hook_result (const CrValue  *fn,
+                   const CrTensor *grad,
+                   const CrTensor *result,
+                   GError        **error)
+{
+  if (result->dtype != grad->dtype || result->device != grad->device)
+    {
+      g_autofree char *was = legacy_type (grad);
+      g_autofree char *got = legacy_type (result);
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "hook '%s' has changed the type of value (was %s got %s)", hook_name (fn),
+                   was, got);
+      return FALSE;
+    }
+  if (!cr_shape_equal (result->shape, result->ndim, grad->shape, grad->ndim))
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "hook '%s' has changed the size of value", hook_name (fn));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 hook_call (const CrTensor  *grad,
            CrTensor       **out_replacement,
@@ -499,6 +554,8 @@ hook_call (const CrTensor  *grad,
                    "expected Variable, but hook returned '%s'", cr_torch_type_name (result));
       return FALSE;
     }
+  if (!check_hook_result (hook->fn, grad, result->u.tensor, error))
+    return FALSE;
   *out_replacement = cr_tensor_ref (result->u.tensor);
   return TRUE;
 }
@@ -571,6 +628,14 @@ cr_torch_native_register_hook (CrInterp       *interp,
   handle->id = id;
   handle->script_id = cr_interp_next_handle_id (interp);
   return cr_value_new_object (&handle_type, handle);
+}
+
+CrValue *
+cr_torch_hook_function (const CrTensorHook *hook)
+{
+  if (hook == NULL || hook->func != hook_call)
+    return NULL;
+  return ((const Hook *) hook->user_data)->fn;
 }
 
 /* ---- torch.autograd.Function ------------------------------------------ */
@@ -859,6 +924,15 @@ custom_backward (CrNode          *node,
         grad_inputs[k] = cr_tensor_ref (g->u.tensor);
     }
   return TRUE;
+}
+
+CrValue *
+cr_torch_custom_backward_function (CrNode *node)
+{
+  if (node == NULL || node->op == NULL || node->op->id != CR_OP_CUSTOM)
+    return NULL;
+  const Custom *custom = cr_node_get_custom_data (node);
+  return custom != NULL ? custom->backward : NULL;
 }
 
 /* Looks name up on cls and its bases. */

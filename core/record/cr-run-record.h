@@ -234,6 +234,10 @@ typedef struct {
   GPtrArray         *accumulations; /* of CrRecordAccumulation*, in the order they happened */
   CrTensorSnapshot  *grad_before;   /* ACCUMULATE: .grad before (NULL: None) */
   CrTensorSnapshot  *grad_after;    /* ACCUMULATE: .grad after */
+  gboolean           failed;        /* the node raised (in a hook, its backward formula or
+                                     * the gradients it returned): hooks and incoming are what
+                                     * ran before, inputs is empty; the backward's error says
+                                     * why. The call's last step. */
 } CrRecordStep;
 
 typedef enum {

@@ -1,0 +1,572 @@
+/* cr-run-recorder-backward.c — the backward side of the run record (see
+ * cr-run-recorder-backward.h): one CrRecordBackward per backward call, one
+ * CrRecordStep per node the engine runs.
+ *
+ * The engine calls the observer in this order for a node: its hooks (each
+ * as it returns), then the node's step (or, when something raised, the
+ * failure), then one accumulate call per gradient it sends into a buffer
+ * that had one already. A hook therefore opens the step of the node it runs
+ * before; the step call fills it.
+ *
+ * Names (∂L/∂w1) are written when the call ends, from the record's tensor
+ * labels: a name bound in the script ("w1", "y₃" at iteration 3), else the
+ * expression that made it ("(w3*b)"), else the op ("[MulBackward0]"). */
+#include "cr-run-recorder-backward.h"
+
+#include <string.h>
+
+#include "cr-interp-private.h"
+#include "cr-run-recorder.h"
+#include "cr-node.h"
+#include "cr-op-table.h"
+
+struct _CrBackwardRecorder {
+  CrInterp         *interp;        /* borrowed */
+  CrRunRecord      *record;        /* a ref: nested runs keep it alive too */
+  CrRecordBackward *backward;      /* borrowed from record */
+  gboolean          retain_graph;
+  CrRecordStep     *open_step;     /* a step a hook opened, waiting for its node */
+  CrNode           *open_node;     /* borrowed, compared only */
+  CrNode           *last_node;     /* the node of the last step filled, compared only */
+};
+
+/* The script's statement running now (a prelude function's caller). */
+static const CrAstNode *
+user_statement (CrInterp *self)
+{
+  if (self->in_prelude && self->user_stmt)
+    return self->user_stmt;
+  return self->frame ? self->frame->stmt : NULL;
+}
+
+/* The first line of what span covers, trimmed; NULL when unknown. */
+static char *
+span_first_line (CrInterp     *self,
+                 const CrSpan *span)
+{
+  if (!self->module || !self->module->source || span->line <= 0)
+    return NULL;
+  g_autofree char *line = cr_source_line (self->module->source, span->line);
+  if (!line)
+    return NULL;
+  glong len = g_utf8_strlen (line, -1);
+  glong start = span->column > 0 ? MIN ((glong) span->column - 1, len) : 0;
+  glong end = len;
+  if (span->end_line == span->line && span->end_column > span->column)
+    end = MIN ((glong) span->end_column - 1, len);
+  const char *from = g_utf8_offset_to_pointer (line, start);
+  const char *to = g_utf8_offset_to_pointer (line, end);
+  char *text = g_strstrip (g_strndup (from, to - from));
+  if (!text[0])
+    g_clear_pointer (&text, g_free);
+  return text;
+}
+
+static CrRecordTensor *
+tensor_at (CrBackwardRecorder *self,
+           int                 id)
+{
+  if (id < 0 || (guint) id >= self->record->tensors->len)
+    return NULL;
+  return g_ptr_array_index (self->record->tensors, id);
+}
+
+static CrRecordOp *
+op_at (CrBackwardRecorder *self,
+       int                 id)
+{
+  if (id < 0 || (guint) id >= self->record->ops->len)
+    return NULL;
+  return g_ptr_array_index (self->record->ops, id);
+}
+
+/* The id of the tensor whose gradient reaches output output_nr of node: a
+ * leaf for its AccumulateGrad. */
+static int
+output_tensor (CrBackwardRecorder *self,
+               CrNode             *node,
+               guint32             output_nr)
+{
+  if (node->variable)
+    return cr_run_recorder_tensor (self->interp, node->variable);
+  return cr_run_recorder_output (self->interp, node, output_nr);
+}
+
+/* ---- the call ------------------------------------------------------------- */
+
+CrBackwardRecorder *
+cr_backward_recorder_begin (CrInterp        *interp,
+                            CrTensor *const *roots,
+                            guint            n_roots,
+                            const char      *root_name)
+{
+  CrRunRecord *record = cr_run_recorder_get (interp);
+  if (!record)
+    return NULL;
+  CrBackwardRecorder *self = g_new0 (CrBackwardRecorder, 1);
+  self->interp = interp;
+  self->record = cr_run_record_ref (record);
+
+  CrRecordBackward *b = cr_run_record_add_backward (record);
+  self->backward = b;
+  b->kind = CR_RECORD_BACKWARD_CALL;
+  const CrAstNode *stmt = user_statement (interp);
+  if (stmt)
+    b->span = stmt->span;
+  b->iteration = cr_interp_loop_iteration (interp);
+  for (guint i = 0; i < n_roots; i++)
+    {
+      int id = roots[i] ? cr_run_recorder_tensor (interp, roots[i]) : -1;
+      g_array_append_val (b->roots, id);
+    }
+  /* The plain name ("loss", not "loss₃"): every ∂ of the call has it. */
+  const CrRecordTensor *root = n_roots > 0 ? tensor_at (self, g_array_index (b->roots, int, 0)) : NULL;
+  b->root_name = g_strdup (root && root->name ? root->name : root_name ? root_name : "out");
+
+  g_autofree char *text = stmt ? span_first_line (interp, &stmt->span) : NULL;
+  GString *title = g_string_new (text ? text : "backward");
+  if (b->span.line > 0)
+    g_string_append_printf (title, " · line %d", b->span.line);
+  if (b->iteration > 0)
+    g_string_append_printf (title, " · iteration %u", b->iteration);
+  b->title = g_string_free (title, FALSE);
+  b->succeeded = TRUE;
+  return self;
+}
+
+void
+cr_backward_recorder_set_options (CrBackwardRecorder      *self,
+                                  const CrBackwardOptions *options)
+{
+  if (!self || !options)
+    return;
+  self->retain_graph = options->retain_graph;
+  self->backward->retain_graph = options->retain_graph;
+  self->backward->create_graph = options->create_graph;
+  self->backward->kind = options->inputs && !options->accumulate_inputs
+                         ? CR_RECORD_BACKWARD_GRAD : CR_RECORD_BACKWARD_CALL;
+}
+
+/* ---- steps ---------------------------------------------------------------- */
+
+/* The name and def span of a script function (a def, a lambda, a bound
+ * method or a staticmethod of one); FALSE for anything else. qualified:
+ * "MyReLU.backward" rather than "backward". */
+static gboolean
+describe_function (const CrValue  *fn,
+                   gboolean        qualified,
+                   char          **out_name,
+                   CrSpan         *out_span)
+{
+  while (fn)
+    {
+      if (fn->kind == CR_VALUE_BOUND_METHOD)
+        fn = fn->u.bound.func;
+      else if (fn->kind == CR_VALUE_OBJECT && fn->u.object.type == &cr_staticmethod_type)
+        fn = fn->u.object.data;
+      else
+        break;
+    }
+  if (!fn)
+    return FALSE;
+  if (fn->kind == CR_VALUE_NATIVE)
+    {
+      /* A builtin (print): its name, no span. */
+      *out_name = g_strdup (fn->u.native.name);
+      *out_span = (CrSpan) { 0 };
+      return TRUE;
+    }
+  if (fn->kind != CR_VALUE_FUNCTION || !fn->u.function->code)
+    return FALSE;
+  const CrCode *code = fn->u.function->code;
+  const char *name = qualified && code->qualname ? code->qualname : code->name;
+  *out_name = g_strdup (name ? name : "<function>");
+  *out_span = code->node ? code->node->span : (CrSpan) { 0 };
+  return TRUE;
+}
+
+/* The step of node: the one its hooks opened, else a new one, with what
+ * does not depend on the gradients. */
+static CrRecordStep *
+step_for (CrBackwardRecorder *self,
+          CrNode             *node)
+{
+  if (self->open_step && self->open_node == node)
+    return self->open_step;
+  CrRecordStep *step = cr_record_backward_add_step (self->backward);
+  self->open_step = step;
+  self->open_node = node;
+  if (node->variable)
+    {
+      step->kind = CR_RECORD_STEP_ACCUMULATE;
+      step->leaf = cr_run_recorder_tensor (self->interp, node->variable);
+      step->title = g_strdup ("AccumulateGrad");
+      return step;
+    }
+  step->kind = CR_RECORD_STEP_NODE;
+  step->op = cr_run_recorder_op (self->interp, node);
+  step->title = g_strdup (cr_node_name (node));
+  const CrRecordOp *op = op_at (self, step->op);
+  if (op && op->caption && op->span.line > 0)
+    step->caption = g_strdup_printf ("%s, line %d", op->caption, op->span.line);
+  else if (op && op->caption)
+    step->caption = g_strdup (op->caption);
+  char *name = NULL;
+  CrSpan span = { 0 };
+  if (describe_function (cr_torch_custom_backward_function (node), TRUE, &name, &span))
+    {
+      step->custom_backward = name;
+      step->custom_span = span;
+    }
+  return step;
+}
+
+/* The step is filled: a later hook opens the next node's. */
+static void
+close_step (CrBackwardRecorder *self,
+            CrNode             *node)
+{
+  self->open_step = NULL;
+  self->open_node = NULL;
+  self->last_node = node;
+}
+
+/* The op's rule, shown where it has no elementwise local gradient (as the
+ * trace does). */
+static const char *
+step_rule (const CrNode *node,
+           guint         n_inputs)
+{
+  if (n_inputs > 0 && node->op && node->op->local_grad_text && !node->custom_name
+      && (!node->op->local_grad || n_inputs > 2))
+    return node->op->local_grad_text;
+  return NULL;
+}
+
+/* The sum-to-shape that took a gradient of shape from to the input's shape
+ * to: the leading dims from has in excess, and the dims where to is 1. */
+static CrRecordReduction *
+reduction_new (const CrTensor     *from,
+               const CrTensorMeta *to)
+{
+  if (cr_shape_equal (from->shape, from->ndim, to->shape, to->ndim) || to->ndim > from->ndim)
+    return NULL;
+  CrRecordReduction *r = g_new0 (CrRecordReduction, 1);
+  r->from_ndim = from->ndim;
+  memcpy (r->from_shape, from->shape, sizeof (gint64) * (gsize) from->ndim);
+  r->to_ndim = to->ndim;
+  if (to->ndim > 0)
+    memcpy (r->to_shape, to->shape, sizeof (gint64) * (gsize) to->ndim);
+  int lead = from->ndim - to->ndim;
+  for (int d = 0; d < from->ndim; d++)
+    if (d < lead || (to->shape[d - lead] == 1 && from->shape[d] != 1))
+      r->dims[r->n_dims++] = d;
+  return r;
+}
+
+static void
+fill_leaf_step (CrBackwardRecorder   *self,
+                CrRecordStep         *step,
+                const CrBackwardStep *s)
+{
+  CrInterp *interp = self->interp;
+  CrRecordGrad *in = cr_record_step_add_incoming (step);
+  in->tensor = step->leaf;
+  in->value = cr_run_recorder_snapshot (interp, s->grad_outputs ? s->grad_outputs[0] : NULL);
+  step->grad_before = cr_run_recorder_snapshot (interp, s->grad_before);
+  step->grad_after = cr_run_recorder_snapshot (interp, s->grad_after);
+}
+
+static void
+fill_node_step (CrBackwardRecorder   *self,
+                CrRecordStep         *step,
+                const CrBackwardStep *s)
+{
+  CrInterp *interp = self->interp;
+  CrNode *node = s->node;
+  const CrRecordOp *op = op_at (self, step->op);
+
+  for (guint o = 0; o < s->n_outputs; o++)
+    {
+      CrRecordGrad *in = cr_record_step_add_incoming (step);
+      in->tensor = op && o < op->outputs->len ? g_array_index (op->outputs, int, o)
+                                              : output_tensor (self, node, o);
+      in->value = cr_run_recorder_snapshot (interp, s->grad_outputs ? s->grad_outputs[o] : NULL);
+    }
+  step->rule = step_rule (node, s->n_inputs);
+
+  for (guint i = 0; i < s->n_inputs; i++)
+    {
+      CrRecordStepInput *input = cr_record_step_add_input (step);
+      const CrEdge *edge = &node->next[i];
+      CrTensor *local = s->local_grads ? s->local_grads[i] : NULL;
+      CrTensor *grad = s->grad_inputs ? s->grad_inputs[i] : NULL;
+      CrTensor *unreduced = s->unreduced_grads ? s->unreduced_grads[i] : NULL;
+
+      input->tensor = op && i < op->inputs->len ? g_array_index (op->inputs, int, i) : -1;
+      if (edge->node && edge->node->variable)
+        input->to_leaf = cr_run_recorder_tensor (interp, edge->node->variable);
+      else if (edge->node)
+        input->to_op = cr_run_recorder_op (interp, edge->node);
+      input->outgoing.tensor = input->tensor;
+      input->outgoing.value = cr_run_recorder_snapshot (interp, grad);
+      if (!edge->node)
+        continue;
+      if (local && s->n_outputs == 1)
+        {
+          input->local = cr_run_recorder_snapshot (interp, local);
+          /* incoming × local, as the formula gave it before any sum. */
+          input->product = cr_run_recorder_snapshot (interp, unreduced ? unreduced : grad);
+        }
+      if (unreduced && node->input_meta)
+        input->reduction = reduction_new (unreduced, &node->input_meta[i]);
+    }
+}
+
+/* A backward without retain_graph frees the saved tensors of each node it
+ * runs, right after its formula (also when that failed). */
+static void
+mark_freed (CrBackwardRecorder *self,
+            const CrRecordStep *step)
+{
+  CrRecordOp *op = op_at (self, step->op);
+  if (self->retain_graph || !op)
+    return;
+  for (guint k = 0; k < op->saved->len; k++)
+    {
+      CrRecordSaved *saved = g_ptr_array_index (op->saved, k);
+      if (saved->freed_backward >= 0)
+        continue;
+      saved->freed_backward = (int) self->backward->id;
+      saved->freed_step = (int) step->index;
+    }
+}
+
+void
+cr_backward_recorder_step (CrBackwardRecorder   *self,
+                           const CrBackwardStep *s)
+{
+  if (!self)
+    return;
+  CrRecordStep *step = step_for (self, s->node);
+  if (step->kind == CR_RECORD_STEP_ACCUMULATE)
+    fill_leaf_step (self, step, s);
+  else
+    {
+      fill_node_step (self, step, s);
+      mark_freed (self, step);
+    }
+  close_step (self, s->node);
+}
+
+void
+cr_backward_recorder_accumulate (CrBackwardRecorder *self,
+                                 CrNode             *node,
+                                 guint32             input_nr,
+                                 CrTensor           *contribution,
+                                 CrTensor           *running_sum)
+{
+  /* The engine adds a gradient into its receiver's buffer right after the
+   * step that sent it, so it belongs to the last step. Several roots can
+   * meet before any step runs; those have no step to belong to. */
+  if (!self || self->backward->steps->len == 0)
+    return;
+  CrRecordStep *last = g_ptr_array_index (self->backward->steps, self->backward->steps->len - 1);
+  CrRecordAccumulation *a = cr_record_step_add_accumulation (last);
+  a->tensor = output_tensor (self, node, input_nr);
+  a->to_op = node->variable ? -1 : cr_run_recorder_op (self->interp, node);
+  a->contribution = cr_run_recorder_snapshot (self->interp, contribution);
+  a->sum = cr_run_recorder_snapshot (self->interp, running_sum);
+}
+
+void
+cr_backward_recorder_hook (CrBackwardRecorder *self,
+                           CrNode             *node,
+                           guint32             output_nr,
+                           const CrTensorHook *hook,
+                           CrTensor           *before,
+                           CrTensor           *after)
+{
+  if (!self)
+    return;
+  CrRecordStep *step = step_for (self, node);
+  CrRecordHookCall *call = cr_record_step_add_hook (step);
+  call->tensor = output_tensor (self, node, output_nr);
+  call->before = cr_run_recorder_snapshot (self->interp, before);
+  CrTensor *retained = cr_tensor_hook_get_retained (hook);
+  if (retained)
+    {
+      call->kind = CR_RECORD_HOOK_RETAIN_GRAD;
+      call->function = g_strdup ("retain_grad");
+      call->after = cr_run_recorder_snapshot (self->interp, retained->grad);
+      return;
+    }
+  call->kind = CR_RECORD_HOOK_TENSOR;
+  if (!describe_function (cr_torch_hook_function (hook), FALSE, &call->function, &call->span))
+    call->function = g_strdup ("hook");
+  call->after = cr_run_recorder_snapshot (self->interp, after);
+}
+
+/* ---- errors --------------------------------------------------------------- */
+
+static void
+note_error (CrBackwardRecorder *self,
+            const GError       *error,
+            const CrRecordStep *step)
+{
+  CrRecordBackward *b = self->backward;
+  b->succeeded = FALSE;
+  if (!error || b->error >= 0)
+    return;
+  CrRecordError *err = cr_run_recorder_error (self->interp, error, NULL);
+  if (!err)
+    return;
+  err->backward = (int) b->id;
+  if (step)
+    {
+      err->step = (int) step->index;
+      if (step->op >= 0)
+        err->op = step->op;
+      else if (step->leaf >= 0 && err->tensor < 0)
+        err->tensor = step->leaf;
+    }
+  for (guint i = 0; i < self->record->errors->len; i++)
+    if (g_ptr_array_index (self->record->errors, i) == err)
+      b->error = (int) i;
+}
+
+void
+cr_backward_recorder_failed (CrBackwardRecorder *self,
+                             CrNode             *node,
+                             CrTensor *const    *grad_outputs,
+                             const GError       *error)
+{
+  if (!self)
+    return;
+  CrRecordStep *step;
+  if (self->open_step && self->open_node == node)
+    step = self->open_step;          /* a hook, or the formula after hooks */
+  else if (self->last_node == node && self->backward->steps->len > 0)
+    step = g_ptr_array_index (self->backward->steps, self->backward->steps->len - 1);
+  else
+    step = step_for (self, node);
+  if (step == self->open_step)
+    {
+      /* The formula never returned: what ran is the hooks, and the
+       * gradients the node was given. */
+      step->failed = TRUE;
+      for (guint o = 0; grad_outputs && o < (node->variable ? 1 : node->n_outputs); o++)
+        {
+          CrRecordGrad *in = cr_record_step_add_incoming (step);
+          in->tensor = output_tensor (self, node, o);
+          in->value = cr_run_recorder_snapshot (self->interp, grad_outputs[o]);
+        }
+      if (step->kind == CR_RECORD_STEP_NODE)
+        mark_freed (self, step);
+    }
+  close_step (self, node);
+  note_error (self, error, step);
+}
+
+void
+cr_backward_recorder_error (CrBackwardRecorder *self,
+                            const GError       *error)
+{
+  if (self)
+    note_error (self, error, NULL);
+}
+
+/* ---- names ---------------------------------------------------------------- */
+
+static const char *
+label_of (CrBackwardRecorder *self,
+          int                 id)
+{
+  const CrRecordTensor *t = tensor_at (self, id);
+  if (!t)
+    return "?";
+  if (t->label)
+    return t->label;
+  if (t->name)
+    return t->name;
+  if (t->origin == CR_RECORD_TENSOR_LEAF)
+    return "leaf";
+  return NULL;
+}
+
+/* A tensor's label, or what the run's end will call it ("[MulBackward0]"). */
+static char *
+name_of (CrBackwardRecorder *self,
+         int                 id)
+{
+  const char *label = label_of (self, id);
+  if (label)
+    return g_strdup (label);
+  const CrRecordTensor *t = tensor_at (self, id);
+  /* A constant the script never named (the 3 of x ** 3's gradient): its value. */
+  if (t->origin == CR_RECORD_TENSOR_CONSTANT && t->value && t->value->numel == 1 && t->value->text)
+    return g_strdup (t->value->text);
+  const CrRecordOp *op = op_at (self, t->op);
+  if (!op)
+    return g_strdup ("?");
+  return t->output_nr ? g_strdup_printf ("[%s:%u]", op->grad_fn, t->output_nr)
+                      : g_strdup_printf ("[%s]", op->grad_fn);
+}
+
+static void
+name_grad (CrBackwardRecorder *self,
+           char              **out,
+           int                 tensor)
+{
+  if (*out)
+    return;
+  g_autofree char *name = name_of (self, tensor);
+  *out = g_strdup_printf ("∂%s/∂%s", self->backward->root_name, name);
+}
+
+static void
+name_step (CrBackwardRecorder *self,
+           CrRecordStep       *step)
+{
+  for (guint o = 0; o < step->incoming->len; o++)
+    {
+      CrRecordGrad *g = g_ptr_array_index (step->incoming, o);
+      name_grad (self, &g->name, g->tensor);
+    }
+  if (step->kind == CR_RECORD_STEP_ACCUMULATE && !step->caption)
+    step->caption = name_of (self, step->leaf);
+  /* ∂out/∂in names the local gradient of a one-output node. */
+  g_autofree char *out = NULL;
+  if (step->incoming->len == 1)
+    out = name_of (self, ((CrRecordGrad *) g_ptr_array_index (step->incoming, 0))->tensor);
+  for (guint i = 0; i < step->inputs->len; i++)
+    {
+      CrRecordStepInput *input = g_ptr_array_index (step->inputs, i);
+      if (input->tensor < 0)
+        continue;   /* a Python number (x * 2): no gradient, no name */
+      if (!input->name)
+        input->name = name_of (self, input->tensor);
+      if (!input->local_name)
+        input->local_name = g_strdup_printf ("∂%s/∂%s", out ? out : "out", input->name);
+      name_grad (self, &input->outgoing.name, input->outgoing.tensor);
+    }
+  for (guint k = 0; k < step->accumulations->len; k++)
+    {
+      CrRecordAccumulation *a = g_ptr_array_index (step->accumulations, k);
+      name_grad (self, &a->name, a->tensor);
+    }
+}
+
+void
+cr_backward_recorder_end (CrBackwardRecorder *self,
+                          gboolean            succeeded)
+{
+  if (!self)
+    return;
+  if (!succeeded)
+    self->backward->succeeded = FALSE;
+  for (guint k = 0; k < self->backward->steps->len; k++)
+    name_step (self, g_ptr_array_index (self->backward->steps, k));
+  cr_run_record_unref (self->record);
+  g_free (self);
+}
