@@ -16,6 +16,7 @@
  * expression's tensor value leaves a hint (its record id, or the source of a
  * tensor without history) under its AST node, which its parent reads. */
 #include "cr-run-recorder.h"
+#include "cr-run-recorder-modules.h"
 
 #include "cr-device.h"
 #include "cr-dtype.h"
@@ -442,6 +443,7 @@ op_new (CrRunRecorder *r,
   op->caption = span_text (self, &node->span);
   op->key = g_strdup_printf ("op:%s:%s", op->grad_fn, op->caption ? op->caption : "");
   op->iteration = cr_interp_loop_iteration (self);
+  op->module_call = cr_run_recorder_module_call_of (self, node);
 
   for (guint32 o = 0; o < node->n_outputs; o++)
     {

@@ -9,6 +9,7 @@
 #include "cr-interp-private.h"
 #include "cr-random.h"
 #include "cr-run-recorder.h"
+#include "cr-run-recorder-modules.h"
 #include "cr-torch-state.h"
 
 #include <string.h>
@@ -33,6 +34,7 @@ state_free (gpointer data)
 {
   CrTorchState *state = data;
   cr_run_recorder_free (state->recorder);
+  cr_module_recorder_free (state->modules);
   cr_backward_records_free (state);
   g_ptr_array_unref (state->records);
   cr_generator_free (state->generator);
@@ -163,4 +165,6 @@ const CrBinding cr_binding = {
   .statement = statement,
   .note_value = note_value,
   .bind_name = bind_name,
+  .call_begin = cr_run_recorder_call_begin,
+  .call_end = cr_run_recorder_call_end,
 };

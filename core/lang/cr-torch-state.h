@@ -24,6 +24,8 @@ typedef struct {
    * Emptied around each run. */
   const char          *name_keys[128];
   const char          *name_interned[128];
+  struct _CrModuleRecorder *modules;  /* owned: the run record's module calls
+                                       * (cr-run-recorder-modules.c), or NULL */
 } CrTorchState;
 
 static inline CrTorchState *
