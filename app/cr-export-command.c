@@ -1,7 +1,8 @@
 /* cr-export-command.c — `chainrule export FILE.py -o out.{png,svg,pdf}
- * [--step N] [--all-steps] [--dark]`: run a script headless and draw the graph
- * of its last backward call (or, when none ran, the forward graph of its
- * newest tensor) the way the window draws it. Needs no display. The script
+ * [--step N] [--all-steps] [--dark]`: run a script headless, recording it,
+ * and draw from its run record the graph of its last backward call (or,
+ * when none ran, the forward graph of its newest result) the way the window
+ * draws it. Needs no display. The script
  * runs under a time limit, as `chainrule run --timeout` does (60 s unless
  * told), so a script that never ends cannot hang a batch of exports. */
 #include "cr-config.h"
@@ -137,6 +138,20 @@ write_graph (const CrGraphModel *model,
   return 0;
 }
 
+/* What the window shows first: the run's last backward call, or when none
+ * ran, the forward graph of its newest result; drawn from the run record. */
+static CrGraphModel *
+model_of_run (CrInterp   *interp,
+              const char *source)
+{
+  g_autoptr (CrRunRecord) record = cr_interp_get_run_record (interp);
+  /* Until the record holds every backward call (its backward side is being
+   * filled): the engine's copy. */
+  if (!record || record->backwards->len != cr_interp_get_n_backward_records (interp))
+    return cr_graph_model_new_from_interp (interp, source);
+  return cr_graph_model_new_from_run_record (record, (int) record->backwards->len - 1);
+}
+
 static int
 usage_error (const char *message)
 {
@@ -266,7 +281,7 @@ cr_export_command (int    argc,
                script_error && script_error->traceback ? script_error->traceback : "an error\n");
       cr_script_error_free (script_error);
     }
-  g_autoptr (CrGraphModel) model = cr_graph_model_new_from_interp (interp, source);
+  g_autoptr (CrGraphModel) model = model_of_run (interp, source);
   int status;
   if (!model)
     {

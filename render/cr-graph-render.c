@@ -207,8 +207,7 @@ text_clear (Text *t)
 static gboolean
 is_tensor (const CrGraphNode *n)
 {
-  return n->kind == CR_GRAPH_NODE_LEAF || n->kind == CR_GRAPH_NODE_OUTPUT
-         || n->kind == CR_GRAPH_NODE_CONSTANT;
+  return CR_GRAPH_NODE_KIND_IS_TENSOR (n->kind);
 }
 
 static void
@@ -227,8 +226,10 @@ shape_node (CrGraphRenderCache *cache,
                              : g_strdup (n->shape);
       t->sub = shape_text (cache, FONT_UI, SMALL_SIZE, PANGO_WEIGHT_NORMAL, FALSE, sub);
       t->body = shape_text (cache, FONT_MONO, MONO_SIZE, PANGO_WEIGHT_NORMAL, FALSE, n->preview);
-      if (n->kind == CR_GRAPH_NODE_CONSTANT)
-        t->note = shape_text (cache, FONT_UI, SMALL_SIZE, PANGO_WEIGHT_NORMAL, TRUE, "no grad");
+      if (CR_GRAPH_NODE_KIND_IS_CONSTANT (n->kind))
+        t->note = shape_text (cache, FONT_UI, SMALL_SIZE, PANGO_WEIGHT_NORMAL, TRUE,
+                              n->kind == CR_GRAPH_NODE_NO_GRAD ? "made under no_grad"
+                              : n->kind == CR_GRAPH_NODE_DETACHED ? "detached" : "no grad");
       double band = t->title.h + 2 * BAND_PAD * k;
       double body_h = t->body.h + (t->note.layout ? t->note.h : 0);
       t->width = MAX (MAX (t->title.w + t->sub.w + 3 * PAD * k,
@@ -504,7 +505,7 @@ draw_tensor_card (cairo_t           *cr,
 {
   const Palette *pal = &c->pal;
   double k = c->k;
-  gboolean constant = n->kind == CR_GRAPH_NODE_CONSTANT;
+  gboolean constant = CR_GRAPH_NODE_KIND_IS_CONSTANT (n->kind);
   Rgb band = constant ? pal->const_band
              : n->kind == CR_GRAPH_NODE_OUTPUT ? pal->out_fill : pal->leaf_band;
   Rgb band_text = constant ? pal->const_text : pal->leaf_band_text;
@@ -932,6 +933,8 @@ render_with_cache (cairo_t                    *cr,
         case CR_GRAPH_NODE_LEAF:
         case CR_GRAPH_NODE_OUTPUT:
         case CR_GRAPH_NODE_CONSTANT:
+        case CR_GRAPH_NODE_NO_GRAD:
+        case CR_GRAPH_NODE_DETACHED:
           draw_tensor_card (cr, n, t, b, &c);
           break;
         case CR_GRAPH_NODE_OP:

@@ -311,7 +311,7 @@ on_query_tooltip (GtkWidget     *widget,
       g_autofree char *caption = g_markup_escape_text (n->caption, -1);
       g_string_append_printf (text, "\n<tt>%s</tt>", caption);
     }
-  if (n->kind == CR_GRAPH_NODE_CONSTANT)
+  if (CR_GRAPH_NODE_KIND_IS_CONSTANT (n->kind))
     g_string_append (text, "\nNo gradient flows into it");
   if (n->freed)
     g_string_append (text, "\nIts saved tensors are freed after backward");

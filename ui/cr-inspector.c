@@ -124,6 +124,8 @@ kind_text (const CrGraphNode *node)
     case CR_GRAPH_NODE_ACCUMULATE: return "AccumulateGrad: adds the gradient into a leaf's .grad";
     case CR_GRAPH_NODE_OUTPUT:     return "Output: where backward starts";
     case CR_GRAPH_NODE_CONSTANT:   return "Constant: gets no gradient";
+    case CR_GRAPH_NODE_NO_GRAD:    return "Made under torch.no_grad(): gets no gradient";
+    case CR_GRAPH_NODE_DETACHED:   return "Detached: cut from the graph, gets no gradient";
     default:                       return NULL;
     }
 }

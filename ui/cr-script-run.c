@@ -86,6 +86,35 @@ set_script_error (CrScriptRun         *run,
     run->message = g_strdup ("The script stopped with an error");
 }
 
+/* The graph models of a finished run: one per backward call, or (not
+ * every_call) the last call's alone; the forward graph when it made none. */
+static GPtrArray *
+models_of_run (CrInterp    *interp,
+               CrRunRecord *record,
+               const char  *source,
+               gboolean     every_call)
+{
+  /* Until the record holds every backward call (its backward side is being
+   * filled): the engine's copy. */
+  if (!record || record->backwards->len != cr_interp_get_n_backward_records (interp))
+    {
+      if (every_call)
+        return cr_graph_models_new_from_interp (interp, source);
+      GPtrArray *models = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_graph_model_unref);
+      CrGraphModel *model = cr_graph_model_new_from_interp (interp, source);
+      if (model)
+        g_ptr_array_add (models, model);
+      return models;
+    }
+  if (every_call)
+    return cr_graph_models_new_from_run_record (record);
+  GPtrArray *models = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_graph_model_unref);
+  CrGraphModel *model = cr_graph_model_new_from_run_record (record, (int) record->backwards->len - 1);
+  if (model)
+    g_ptr_array_add (models, model);
+  return models;
+}
+
 void
 cr_script_run (const char            *source,
                gssize                 length,
@@ -123,15 +152,8 @@ cr_script_run (const char            *source,
     }
   if (!options->cancel_flag || !g_atomic_int_get (options->cancel_flag))
     {
-      if (every_call)
-        run->models = cr_graph_models_new_from_interp (interp, source);
-      else
-        {
-          run->models = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_graph_model_unref);
-          CrGraphModel *model = cr_graph_model_new_from_interp (interp, source);
-          if (model)
-            g_ptr_array_add (run->models, model);
-        }
+      run->record = cr_interp_get_run_record (interp);
+      run->models = models_of_run (interp, run->record, source, every_call);
     }
   cr_interp_free (interp);
 }
@@ -142,5 +164,6 @@ cr_script_run_clear (CrScriptRun *run)
   g_clear_pointer (&run->models, g_ptr_array_unref);
   g_clear_pointer (&run->traceback, g_free);
   g_clear_pointer (&run->message, g_free);
+  g_clear_pointer (&run->record, cr_run_record_unref);
   run->span = (CrSpan) { 0 };
 }

@@ -1,6 +1,6 @@
 /* cr-script-run.h — a script run as the window shows it: parsed, run with
- * every backward call recorded, and its graph models built. Called on a
- * worker thread by the window and the example gallery. */
+ * its run record (core/record) kept, and its graph models built from that
+ * record. Called on a worker thread by the window and the example gallery. */
 #pragma once
 
 #include "cr-graph-model.h"
@@ -14,15 +14,18 @@ typedef struct {
   char      *traceback;   /* a parse error or a traceback for the output, or NULL */
   char      *message;     /* "NameError: name 'x' is not defined", or NULL */
   CrSpan     span;        /* where the error is ({0}: unknown) */
+  CrRunRecord *record;    /* what the run did (a reference; the models hold their own);
+                           * NULL after a parse error, a cancelled run or a crash guard's
+                           * verdict */
 } CrScriptRun;
 
 /* Parses source (length bytes, -1: NUL-terminated; filename names it in
  * errors) and runs it with options (its output, cancel flag and device;
- * backward calls are always recorded). A script that stops with an error still
+ * the run is always recorded). A script that stops with an error still
  * gives the graph it built up to there. every_call: one model per backward
- * call (cr_graph_models_new_from_interp()); else at most one, the run's last
- * call or forward graph (cr_graph_model_new_from_interp()). Fills run, which
- * cr_script_run_clear() empties. */
+ * call (cr_graph_models_new_from_run_record()); else at most one, the run's
+ * last call or forward graph. Fills run, which cr_script_run_clear()
+ * empties. */
 void cr_script_run       (const char            *source,
                           gssize                 length,
                           const char            *filename,

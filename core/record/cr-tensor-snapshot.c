@@ -139,3 +139,44 @@ cr_tensor_snapshot_free (CrTensorSnapshot *self)
   g_free (self->text);
   g_free (self);
 }
+
+/* The inverse of read_element. */
+static inline void
+write_element (gpointer data,
+               CrDType  dtype,
+               gint64   i,
+               double   v)
+{
+  switch (dtype)
+    {
+    case CR_DTYPE_BOOL:    ((guint8 *) data)[i] = v != 0; break;
+    case CR_DTYPE_INT64:   ((gint64 *) data)[i] = (gint64) v; break;
+    case CR_DTYPE_FLOAT32: ((float *) data)[i] = (float) v; break;
+    case CR_DTYPE_FLOAT64: ((double *) data)[i] = v; break;
+    case CR_DTYPE_INT32:   ((gint32 *) data)[i] = (gint32) v; break;
+    case CR_DTYPE_UINT8:   ((guint8 *) data)[i] = (guint8) v; break;
+    case CR_DTYPE_COUNT:
+    default:               break;
+    }
+}
+
+char *
+cr_tensor_snapshot_format (const CrTensorSnapshot *self,
+                           const CrPrintOptions   *options)
+{
+  if (!self || self->numel == 0 || self->n_values < self->numel)
+    return NULL;
+  CrDType dtype = CR_DTYPE_FLOAT32;
+  for (int d = 0; d < CR_DTYPE_COUNT; d++)
+    if (g_strcmp0 (self->dtype, cr_dtype_name ((CrDType) d)) == 0)
+      dtype = (CrDType) d;
+  g_autoptr (CrTensor) t = cr_tensor_new_empty (self->shape, self->ndim, dtype, CR_DEVICE_CPU, NULL);
+  if (!t)
+    return NULL;
+  gpointer data = cr_tensor_data (t);
+  for (gint64 i = 0; i < self->numel; i++)
+    write_element (data, dtype, i, self->values[i]);
+  CrPrintOptions defaults;
+  cr_print_options_init_default (&defaults);
+  return cr_tensor_format_data (t, options ? options : &defaults, 0);
+}

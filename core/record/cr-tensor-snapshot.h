@@ -6,6 +6,7 @@
 #include <glib.h>
 
 #include "cr-types.h"
+#include "cr-tensor-format.h"
 
 G_BEGIN_DECLS
 
@@ -38,5 +39,12 @@ void              cr_tensor_snapshot_free (CrTensorSnapshot       *self);    /* 
  * share a budget so that a long backward over big tensors stays small. */
 CrTensorSnapshot *cr_tensor_snapshot_new_limited (const CrTensor *tensor,
                                                   gint64          max_values);
+
+/* The snapshot's values as print() shows them inside tensor(...) with
+ * options (NULL: the defaults), for
+ * previews: new string, or NULL when the snapshot does not keep all its
+ * values (n_values < numel) or numel is 0. */
+char             *cr_tensor_snapshot_format (const CrTensorSnapshot *self,
+                                             const CrPrintOptions   *options);
 
 G_END_DECLS

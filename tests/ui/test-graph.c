@@ -74,6 +74,9 @@ test_model_toy (void)
 {
   g_autoptr (CrGraphModel) model = model_of_example ("01-toy-network.py");
   g_assert_nonnull (model);
+  /* A view of the run's record. */
+  g_assert_nonnull (model->record);
+  g_assert_cmpint (model->backward, ==, 0);
   const char *leaves[] = { "a", "w1", "w2", "w3", "w4" };
   for (guint i = 0; i < G_N_ELEMENTS (leaves); i++)
     g_assert_true (has_node (model, CR_GRAPH_NODE_LEAF, leaves[i]));
@@ -538,10 +541,11 @@ test_constant (void)
     "z.backward()\n", NULL, NULL);
   g_assert_cmpuint (models->len, ==, 1);
   const CrGraphModel *model = g_ptr_array_index (models, 0);
-  const CrGraphNode *y = find_node (model, CR_GRAPH_NODE_CONSTANT, "y");
+  /* y is detached: drawn as such, not as a plain constant. */
+  const CrGraphNode *y = find_node (model, CR_GRAPH_NODE_DETACHED, "y");
   g_assert_nonnull (y);
   g_assert_cmpstr (y->shape, ==, "3");
-  g_assert_cmpstr (y->key, ==, "const:y");
+  g_assert_cmpstr (y->key, ==, "detached:y");
   g_assert_false (y->info.requires_grad);
   g_assert_true (y->info.is_leaf);
   g_assert_null (y->info.grad_fn);
@@ -555,7 +559,7 @@ test_constant (void)
       edge_found |= e->from == y->id && e->to == mul->id;
     }
   for (guint i = 0; i < model->nodes->len; i++)
-    n_constants += node_at (model, i)->kind == CR_GRAPH_NODE_CONSTANT;
+    n_constants += CR_GRAPH_NODE_KIND_IS_CONSTANT (node_at (model, i)->kind);
   g_assert_true (edge_found);
   /* `x * 2` made y without a graph; the 2 itself is no node. */
   g_assert_cmpuint (n_constants, ==, 1);
@@ -572,7 +576,7 @@ test_constant (void)
     "y.backward()\n", NULL, NULL);
   const CrGraphModel *m2 = g_ptr_array_index (numbers, 0);
   for (guint i = 0; i < m2->nodes->len; i++)
-    g_assert_cmpint (node_at (m2, i)->kind, !=, CR_GRAPH_NODE_CONSTANT);
+    g_assert_false (CR_GRAPH_NODE_KIND_IS_CONSTANT (node_at (m2, i)->kind));
 }
 
 static void
@@ -707,7 +711,10 @@ test_info (void)
   g_assert_false (rsub->info.has_tensor);
   g_assert_null (rsub->info.value);
   g_assert_cmpstr (rsub->info.grad_fn, ==, "<RsubBackward1>");
-  g_assert_true (rsub->freed);
+  /* 10 - d saves nothing: nothing of it is freed (the "freed" badge on
+   * Rsub, Add and Sum was wrong). */
+  g_assert_false (rsub->freed);
+  g_assert_cmpuint (rsub->info.saved->len, ==, 0);
 }
 
 static void
@@ -802,6 +809,326 @@ test_ref (void)
   cr_graph_model_unref (NULL);
 }
 
+/* ---- models from a hand-built run record ------------------------------------ */
+
+/* A 1-d float snapshot of n values. */
+static CrTensorSnapshot *
+snap_of (const double *values,
+         int           n)
+{
+  CrTensorSnapshot *s = g_new0 (CrTensorSnapshot, 1);
+  s->ndim = 1;
+  s->shape[0] = n;
+  s->numel = n;
+  s->n_values = n;
+  s->values = g_memdup2 (values, sizeof (double) * (gsize) n);
+  s->dtype = g_strdup ("torch.float32");
+  s->device = g_strdup ("cpu");
+  return s;
+}
+
+static CrRecordTensor *
+add_tensor (CrRunRecord          *record,
+            const char           *name,
+            CrRecordTensorOrigin  origin,
+            int                   op)
+{
+  static const double three[3] = { 1.0, 2.0, 3.0 };
+  CrRecordTensor *t = cr_run_record_add_tensor (record);
+  t->name = g_strdup (name);
+  t->label = g_strdup (name);
+  t->origin = origin;
+  t->op = op;
+  t->ndim = 1;
+  t->shape[0] = 3;
+  t->dtype = g_strdup ("torch.float32");
+  t->device = g_strdup ("cpu");
+  t->requires_grad = origin == CR_RECORD_TENSOR_LEAF || origin == CR_RECORD_TENSOR_RESULT;
+  t->value = snap_of (three, 3);
+  return t;
+}
+
+static CrRecordOp *
+add_op (CrRunRecord *record,
+        const char  *grad_fn,
+        const char  *caption,
+        int          in0,
+        int          in1,
+        int          out)
+{
+  CrRecordOp *op = cr_run_record_add_op (record);
+  op->grad_fn = g_strdup (grad_fn);
+  op->caption = g_strdup (caption);
+  g_array_append_val (op->inputs, in0);
+  g_array_append_val (op->inputs, in1);
+  g_array_append_val (op->outputs, out);
+  return op;
+}
+
+static void
+add_step_input (CrRecordStep *step,
+                int           tensor,
+                int           to_op,
+                int           to_leaf,
+                const char   *name,
+                gboolean      gets_grad)
+{
+  static const double grad[3] = { 4.0, 5.0, 6.0 };
+  CrRecordStepInput *in = cr_record_step_add_input (step);
+  in->tensor = tensor;
+  in->to_op = to_op;
+  in->to_leaf = to_leaf;
+  in->name = g_strdup (name);
+  if (gets_grad)
+    {
+      in->outgoing.name = g_strdup_printf ("∂L/∂%s", name);
+      in->outgoing.value = snap_of (grad, 3);
+    }
+}
+
+/* y = w * x; s = y + d; L = s * n, with w a leaf, x a constant, d detached,
+ * n made under no_grad; one backward from L that frees Mul's saved tensors. */
+static CrRunRecord *
+hand_record (void)
+{
+  static const double grad[3] = { 4.0, 5.0, 6.0 };
+  CrRunRecord *record = cr_run_record_new ("hand.py", "y = w * x\ns = y + d\nL = s * n\nL.backward()\n");
+  add_tensor (record, "w", CR_RECORD_TENSOR_LEAF, -1);              /* 0 */
+  add_tensor (record, "x", CR_RECORD_TENSOR_CONSTANT, -1);          /* 1 */
+  add_tensor (record, "y", CR_RECORD_TENSOR_RESULT, 0);             /* 2 */
+  add_tensor (record, "d", CR_RECORD_TENSOR_DETACHED, -1)->source = 0; /* 3 */
+  add_tensor (record, "s", CR_RECORD_TENSOR_RESULT, 1);             /* 4 */
+  add_tensor (record, "n", CR_RECORD_TENSOR_NO_GRAD, -1);           /* 5 */
+  add_tensor (record, "L", CR_RECORD_TENSOR_RESULT, 2);             /* 6 */
+  CrRecordOp *mul = add_op (record, "MulBackward0", "y = w * x", 0, 1, 2);
+  add_op (record, "AddBackward0", "s = y + d", 2, 3, 4);
+  CrRecordOp *mul2 = add_op (record, "MulBackward0", "L = s * n", 4, 5, 6);
+  mul->symbol = g_strdup ("×");
+  for (guint k = 0; k < 2; k++)
+    {
+      CrRecordSaved *saved = cr_record_op_add_saved (mul);
+      saved->name = g_strdup (k ? "other" : "self");
+      saved->tensor = (int) k;
+      saved->ndim = 1;
+      saved->shape[0] = 3;
+      saved->freed_backward = 0;
+      saved->freed_step = 2;
+    }
+  CrRecordSaved *kept = cr_record_op_add_saved (mul2);
+  kept->name = g_strdup ("self");
+  kept->tensor = 4;
+  kept->value = snap_of (grad, 3);
+
+  CrRecordBackward *call = cr_run_record_add_backward (record);
+  call->title = g_strdup ("L.backward() · line 4");
+  call->span = (CrSpan) { .line = 4, .column = 1, .end_line = 4, .end_column = 13 };
+  call->root_name = g_strdup ("L");
+  call->succeeded = TRUE;
+  int root = 6;
+  g_array_append_val (call->roots, root);
+  const int ops[3] = { 2, 1, 0 };
+  for (guint k = 0; k < 3; k++)
+    {
+      CrRecordStep *step = cr_record_backward_add_step (call);
+      step->kind = CR_RECORD_STEP_NODE;
+      step->op = ops[k];
+      step->title = g_strdup (k == 1 ? "AddBackward0" : "MulBackward0");
+      CrRecordGrad *in = cr_record_step_add_incoming (step);
+      in->name = g_strdup (k == 0 ? "∂L/∂L" : k == 1 ? "∂L/∂s" : "∂L/∂y");
+      in->value = snap_of (grad, 3);
+    }
+  CrRecordStep *s0 = g_ptr_array_index (call->steps, 0);
+  add_step_input (s0, 4, 1, -1, "s", TRUE);
+  add_step_input (s0, 5, -1, -1, "n", FALSE);
+  CrRecordStepInput *local = g_ptr_array_index (s0->inputs, 0);
+  local->local_name = g_strdup ("∂L/∂s");
+  local->local = snap_of (grad, 3);
+  CrRecordStep *s1 = g_ptr_array_index (call->steps, 1);
+  add_step_input (s1, 2, 0, -1, "y", TRUE);
+  add_step_input (s1, 3, -1, -1, "d", FALSE);
+  CrRecordStep *s2 = g_ptr_array_index (call->steps, 2);
+  add_step_input (s2, 0, -1, 0, "w", TRUE);
+  add_step_input (s2, 1, -1, -1, "x", FALSE);
+  CrRecordStep *acc = cr_record_backward_add_step (call);
+  acc->kind = CR_RECORD_STEP_ACCUMULATE;
+  acc->leaf = 0;
+  acc->title = g_strdup ("AccumulateGrad");
+  acc->caption = g_strdup ("w");
+  acc->grad_after = snap_of (grad, 3);
+  for (guint k = 0; k < call->steps->len; k++)
+    ((CrRecordStep *) g_ptr_array_index (call->steps, k))->index = k;
+  return record;
+}
+
+static const CrGraphNode *
+node_titled (const CrGraphModel *model,
+             const char         *title)
+{
+  for (guint i = 0; i < model->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      if (g_strcmp0 (n->title, title) == 0)
+        return n;
+    }
+  return NULL;
+}
+
+static void
+test_record_model (void)
+{
+  CrRunRecord *record = hand_record ();
+  CrGraphModel *model = cr_graph_model_new_from_run_record (record, 0);
+  /* The model holds its own reference. */
+  cr_run_record_unref (record);
+  g_assert_nonnull (model);
+  g_assert_true (model->record == record);
+  g_assert_cmpint (model->backward, ==, 0);
+  g_assert_cmpstr (model->title, ==, "L.backward() · line 4");
+  g_assert_cmpint (model->span.line, ==, 4);
+  g_assert_true (model->succeeded);
+
+  /* Mul, L, Add, n, Mul, d, AccumulateGrad, w, x; 8 edges. */
+  g_assert_cmpuint (model->nodes->len, ==, 9);
+  g_assert_cmpuint (model->edges->len, ==, 8);
+  const CrGraphNode *w = node_titled (model, "w");
+  const CrGraphNode *x = node_titled (model, "x");
+  const CrGraphNode *d = node_titled (model, "d");
+  const CrGraphNode *n = node_titled (model, "n");
+  const CrGraphNode *L = node_titled (model, "L");
+  g_assert_cmpint (w->kind, ==, CR_GRAPH_NODE_LEAF);
+  g_assert_cmpint (x->kind, ==, CR_GRAPH_NODE_CONSTANT);
+  g_assert_cmpint (d->kind, ==, CR_GRAPH_NODE_DETACHED);
+  g_assert_cmpint (n->kind, ==, CR_GRAPH_NODE_NO_GRAD);
+  g_assert_cmpint (L->kind, ==, CR_GRAPH_NODE_OUTPUT);
+  g_assert_cmpstr (w->key, ==, "leaf:w");
+  g_assert_cmpstr (x->key, ==, "const:x");
+  g_assert_cmpstr (d->key, ==, "detached:d");
+  g_assert_cmpstr (n->key, ==, "nograd:n");
+  g_assert_cmpstr (w->shape, ==, "3");
+  g_assert_cmpstr (w->preview, ==, "[1., 2., 3.]");
+
+  /* Each node says what it draws, and the lookups find it. */
+  g_assert_true (cr_graph_model_find_tensor (model, 0) == w);
+  g_assert_true (cr_graph_model_find_tensor (model, 1) == x);
+  g_assert_true (cr_graph_model_find_tensor (model, 3) == d);
+  g_assert_true (cr_graph_model_find_tensor (model, 6) == L);
+  g_assert_null (cr_graph_model_find_tensor (model, 2));   /* y: Mul's out-edge */
+  g_assert_null (cr_graph_model_find_tensor (model, 99));
+  const CrGraphNode *acc = cr_graph_model_find_accumulate (model, 0);
+  g_assert_cmpint (acc->kind, ==, CR_GRAPH_NODE_ACCUMULATE);
+  g_assert_cmpint (acc->tensor, ==, 0);
+  for (int op = 0; op < 3; op++)
+    {
+      const CrGraphNode *node = cr_graph_model_find_op (model, op);
+      g_assert_nonnull (node);
+      g_assert_cmpint (node->kind, ==, CR_GRAPH_NODE_OP);
+      g_assert_cmpint (node->op, ==, op);
+      /* Steps ran Mul (op 2), Add, Mul (op 0), then w's AccumulateGrad. */
+      g_assert_cmpint (node->step, ==, 2 - op);
+    }
+  g_assert_cmpint (acc->step, ==, 3);
+  g_assert_cmpstr (cr_graph_model_find_op (model, 0)->caption, ==, "y = w * x");
+  g_assert_cmpstr (cr_graph_model_find_op (model, 0)->symbol, ==, "×");
+  g_assert_null (cr_graph_model_find_op (model, 5));
+
+  /* "freed" only on the op whose saved tensors a backward freed. */
+  g_assert_true (cr_graph_model_find_op (model, 0)->freed);
+  g_assert_false (cr_graph_model_find_op (model, 1)->freed);
+  g_assert_false (cr_graph_model_find_op (model, 2)->freed);
+  g_assert_cmpuint (cr_graph_model_find_op (model, 1)->info.saved->len, ==, 0);
+
+  /* The intermediate tensors' names ride on their edges. */
+  guint named = 0;
+  for (guint e = 0; e < model->edges->len; e++)
+    {
+      const CrGraphEdge *edge = g_ptr_array_index (model->edges, e);
+      g_assert_cmpint (edge->tensor, >=, 0);
+      if (edge->tensor_name)
+        {
+          named++;
+          g_assert_cmpint (edge->tensor, ==, strcmp (edge->tensor_name, "y") == 0 ? 2 : 4);
+          g_assert_cmpint (edge->input, ==, 0);
+        }
+    }
+  g_assert_cmpuint (named, ==, 2);
+
+  /* The steps are the record's. */
+  g_assert_cmpuint (model->n_steps, ==, 4);
+  const CrRecordBackward *call = cr_graph_model_get_backward (model);
+  g_assert_true (call == g_ptr_array_index (record->backwards, 0));
+  g_assert_true (cr_graph_model_get_record_step (model, 1) == g_ptr_array_index (call->steps, 1));
+  g_assert_null (cr_graph_model_get_record_step (model, 4));
+  g_assert_null (cr_graph_model_get_record_step (model, -1));
+  const CrRecordStep *first = cr_graph_model_get_record_step (model, 0);
+  guint edge = cr_graph_model_find_step_input_edge (model, 0, 0);
+  g_assert_cmpuint (edge, <, model->edges->len);
+  const CrGraphEdge *e = g_ptr_array_index (model->edges, edge);
+  g_assert_cmpuint (e->to, ==, cr_graph_model_find_op (model, 2)->id);
+  g_assert_cmpuint (e->from, ==, cr_graph_model_find_op (model, 1)->id);
+  g_assert_true (cr_graph_model_find_step_input_node (model, g_ptr_array_index (first->inputs, 0))
+                 == cr_graph_model_find_op (model, 1));
+  /* n gets no gradient but its edge is drawn; w's goes into its AccumulateGrad. */
+  guint n_edge = cr_graph_model_find_step_input_edge (model, 0, 1);
+  g_assert_cmpuint (((CrGraphEdge *) g_ptr_array_index (model->edges, n_edge))->from, ==, n->id);
+  const CrRecordStep *third = cr_graph_model_get_record_step (model, 2);
+  g_assert_true (cr_graph_model_find_step_input_node (model, g_ptr_array_index (third->inputs, 0)) == acc);
+  guint w_edge = cr_graph_model_find_step_input_edge (model, 2, 0);
+  g_assert_cmpuint (((CrGraphEdge *) g_ptr_array_index (model->edges, w_edge))->from, ==, acc->id);
+
+  /* The older copies, derived, say the same. */
+  const CrGraphStep *old = cr_graph_model_get_step (model, 0);
+  g_assert_cmpuint (old->node, ==, cr_graph_model_find_op (model, 2)->id);
+  g_assert_cmpstr (old->root, ==, "L");
+  g_assert_cmpuint (old->inputs->len, ==, 1);
+  const CrGraphStepInput *old_in = g_ptr_array_index (old->inputs, 0);
+  g_assert_cmpuint (old_in->edge, ==, edge);
+  g_assert_cmpstr (old_in->product, ==, "∂L/∂s = ∂L/∂L × ∂L/∂s");
+  const CrGraphStep *old_acc = cr_graph_model_get_step (model, 3);
+  g_assert_cmpstr (old_acc->leaf_name, ==, "w");
+  g_assert_cmpuint (old_acc->node, ==, acc->id);
+  g_assert_nonnull (w->info.grad);
+  g_assert_cmpfloat (w->info.grad->values[2], ==, 6.0);
+
+  /* Drawn, in both styles, with its new kinds. */
+  g_autoptr (CrGraphLayout) layout = cr_graph_render_layout (model, NULL);
+  g_assert_nonnull (layout);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) layout->width,
+                                                         (int) layout->height);
+  cairo_t *cr = cairo_create (surface);
+  CrGraphRenderOptions options;
+  cr_graph_render_options_init (&options);
+  options.current_step = 1;
+  cr_graph_render (cr, model, layout, &options);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  cr_graph_model_unref (model);
+}
+
+static void
+test_record_forward (void)
+{
+  g_autoptr (CrRunRecord) record = hand_record ();
+  g_autoptr (CrGraphModel) forward = cr_graph_model_new_from_run_record (record, -1);
+  g_assert_nonnull (forward);
+  g_assert_cmpint (forward->backward, ==, -1);
+  g_assert_cmpstr (forward->title, ==, "forward graph of L");
+  g_assert_cmpuint (forward->n_steps, ==, 0);
+  g_assert_null (cr_graph_model_get_backward (forward));
+  g_assert_null (cr_graph_model_get_record_step (forward, 0));
+  g_assert_cmpuint (forward->nodes->len, ==, 9);
+  g_assert_null (cr_graph_model_new_from_run_record (record, 1));
+
+  g_autoptr (GPtrArray) models = cr_graph_models_new_from_run_record (record);
+  g_assert_cmpuint (models->len, ==, 1);
+  g_assert_cmpint (((CrGraphModel *) g_ptr_array_index (models, 0))->backward, ==, 0);
+
+  /* No op at all: no graph. */
+  g_autoptr (CrRunRecord) empty = cr_run_record_new (NULL, NULL);
+  g_assert_null (cr_graph_model_new_from_run_record (empty, -1));
+  g_autoptr (GPtrArray) none = cr_graph_models_new_from_run_record (empty);
+  g_assert_cmpuint (none->len, ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -822,5 +1149,7 @@ main (int    argc,
   g_test_add_func ("/ui/graph/snapshot", test_snapshot);
   g_test_add_func ("/ui/graph/find-line", test_find_line);
   g_test_add_func ("/ui/graph/ref", test_ref);
+  g_test_add_func ("/ui/graph/record-model", test_record_model);
+  g_test_add_func ("/ui/graph/record-forward", test_record_forward);
   return g_test_run ();
 }

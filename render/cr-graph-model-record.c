@@ -1,0 +1,660 @@
+/* cr-graph-model-record.c — a graph model as a view of a CrRunRecord.
+ *
+ * What is drawn for one backward call: from its roots back along each op's
+ * input tensors, breadth-first with an explicit queue (graphs can be 45k
+ * ops deep). A tensor an op made is drawn as its op (its edges out carry the
+ * tensor's name); a leaf that requires grad as a leaf box and its
+ * AccumulateGrad; a tensor that gets no gradient as a box of its own kind
+ * (constant, made under no_grad, detached), once however often it is used;
+ * a root as an output box. Inputs the record does not know (-1: Python
+ * numbers) get no node.
+ *
+ * Nodes say which record item they draw (op, tensor); the steps are the
+ * record's. The older per-node inspector facts (CrGraphNodeInfo) and step
+ * copies (CrGraphStep) are derived here from the record, as of the end of
+ * the run, until the step card and inspector read the record. */
+#include "cr-graph-model-private.h"
+
+#include "cr-tensor-format.h"
+
+#include <string.h>
+
+/* Beyond this many elements a preview says nothing a card can show. */
+#define PREVIEW_MAX_NUMEL 16
+
+/* Lookups from record items to nodes: one table, three kinds of key. */
+typedef enum { INDEX_OP, INDEX_TENSOR, INDEX_ACCUMULATE } IndexKind;
+
+static gpointer
+index_key (IndexKind kind,
+           int       item)
+{
+  return GSIZE_TO_POINTER (((gsize) item << 2) | kind);
+}
+
+static const CrGraphNode *
+index_lookup (const CrGraphModel *self,
+              IndexKind           kind,
+              int                 item)
+{
+  if (!self || !self->private_index || item < 0)
+    return NULL;
+  guint id = GPOINTER_TO_UINT (g_hash_table_lookup (self->private_index, index_key (kind, item)));
+  return id > 0 && id <= self->nodes->len ? g_ptr_array_index (self->nodes, id - 1) : NULL;
+}
+
+static void
+index_set (CrGraphModel *self,
+           IndexKind     kind,
+           int           item,
+           guint         node)
+{
+  g_hash_table_insert (self->private_index, index_key (kind, item), GUINT_TO_POINTER (node + 1));
+}
+
+static const CrRecordTensor *
+record_tensor (const CrRunRecord *record,
+               int                tensor)
+{
+  return tensor >= 0 && (guint) tensor < record->tensors->len
+         ? g_ptr_array_index (record->tensors, tensor) : NULL;
+}
+
+static const CrRecordOp *
+record_op (const CrRunRecord *record,
+           int                op)
+{
+  return op >= 0 && (guint) op < record->ops->len ? g_ptr_array_index (record->ops, op) : NULL;
+}
+
+/* ---- what a node shows ---------------------------------------------------- */
+
+typedef struct {
+  CrGraphModel *model;
+  CrRunRecord  *record;
+  GQueue        queue;          /* of GINT_TO_POINTER (op): ops whose inputs are not drawn yet */
+  int           last_backward;  /* "the end of the run" for .grad: the last call ... */
+  int           last_step;      /* ... and its last step */
+} Builder;
+
+static char *
+tensor_preview (const CrTensorSnapshot *value)
+{
+  if (!value || value->numel > PREVIEW_MAX_NUMEL || value->numel == 0)
+    return NULL;
+  CrPrintOptions options;
+  cr_print_options_init_default (&options);
+  options.precision = 2;
+  options.linewidth = 40;
+  return cr_tensor_snapshot_format (value, &options);
+}
+
+static const char *
+tensor_title (const CrRecordTensor *t,
+              const char           *fallback)
+{
+  if (t->label)
+    return t->label;
+  return t->name ? t->name : fallback;
+}
+
+/* The inspector's view of a tensor, as of the end of the run. */
+static void
+fill_info (Builder              *b,
+           CrGraphNodeInfo      *info,
+           const CrRecordTensor *t)
+{
+  info->has_tensor = TRUE;
+  g_free (info->name);
+  info->name = g_strdup (t->label ? t->label : t->name);
+  info->value = cr_tensor_snapshot_copy (t->value);
+  const CrTensorSnapshot *grad = b->last_backward >= 0
+                                 ? cr_run_record_grad_at (b->record, (int) t->id, b->last_backward,
+                                                          b->last_step)
+                                 : NULL;
+  info->grad = cr_tensor_snapshot_copy (grad);
+  const CrRecordOp *op = t->origin == CR_RECORD_TENSOR_RESULT ? record_op (b->record, t->op) : NULL;
+  info->grad_fn = op && op->grad_fn ? g_strdup_printf ("<%s>", op->grad_fn) : NULL;
+  info->is_leaf = t->origin != CR_RECORD_TENSOR_RESULT;
+  info->requires_grad = t->requires_grad;
+  info->retains_grad = t->retains_grad;
+  info->dtype = g_strdup (t->dtype);
+  info->device = g_strdup (t->device);
+}
+
+static void
+fill_tensor (Builder              *b,
+             CrGraphNode          *n,
+             const CrRecordTensor *t)
+{
+  n->tensor = (int) t->id;
+  n->shape = cr_graph_format_shape (t->shape, t->ndim);
+  n->preview = tensor_preview (t->value);
+  n->device = g_strdup (t->device);
+  n->span = t->span;
+  fill_info (b, &n->info, t);
+}
+
+static gboolean
+is_cpu (const char *device)
+{
+  return !device || strcmp (device, "cpu") == 0;
+}
+
+static void
+fill_op (Builder          *b,
+         CrGraphNode      *n,
+         const CrRecordOp *op)
+{
+  n->op = (int) op->id;
+  n->symbol = g_strdup (op->symbol);
+  n->caption = cr_graph_shorten (op->caption ? g_strdup (op->caption)
+                                             : cr_graph_span_text (b->record->source, &op->span));
+  n->span = op->span;
+
+  /* The inspector shows the tensor it made when the script named it (b for
+   * `b = w1*a`), and its saved tensors. */
+  int out = op->outputs->len > 0 ? g_array_index (op->outputs, int, 0) : -1;
+  const CrRecordTensor *made = record_tensor (b->record, out);
+  CrGraphNodeInfo *info = &n->info;
+  if (made && made->name)
+    fill_info (b, info, made);
+  else
+    {
+      info->grad_fn = g_strdup_printf ("<%s>", op->grad_fn ? op->grad_fn : "?");
+      info->requires_grad = TRUE;
+      if (made)
+        {
+          info->dtype = g_strdup (made->dtype);
+          info->device = g_strdup (made->device);
+        }
+    }
+  if (made && !is_cpu (made->device))
+    n->device = g_strdup (made->device);
+
+  for (guint k = 0; k < op->saved->len; k++)
+    {
+      const CrRecordSaved *r = g_ptr_array_index (op->saved, k);
+      CrGraphSaved *s = g_new0 (CrGraphSaved, 1);
+      s->name = r->name ? g_strdup (r->name) : g_strdup_printf ("saved %u", k);
+      s->shape = cr_graph_format_shape (r->shape, r->ndim);
+      s->freed = r->freed_backward >= 0;
+      s->value = s->freed ? NULL : cr_tensor_snapshot_copy (r->value);
+      /* "freed" only where a saved tensor was: Add and Sum save nothing. */
+      n->freed |= s->freed;
+      g_ptr_array_add (info->saved, s);
+    }
+}
+
+/* ---- the walk ------------------------------------------------------------- */
+
+static guint
+op_node (Builder *b,
+         int      op_id)
+{
+  const CrGraphNode *found = index_lookup (b->model, INDEX_OP, op_id);
+  if (found)
+    return found->id;
+  const CrRecordOp *op = record_op (b->record, op_id);
+  CrGraphNode *n = cr_graph_model_add_node (b->model, CR_GRAPH_NODE_OP,
+                                            op && op->grad_fn ? op->grad_fn : "?");
+  index_set (b->model, INDEX_OP, op_id, n->id);
+  if (op)
+    {
+      fill_op (b, n, op);
+      /* As op + 1: GINT_TO_POINTER (0) would read as the queue's end. */
+      g_queue_push_tail (&b->queue, GINT_TO_POINTER (op_id + 1));
+    }
+  return n->id;
+}
+
+/* A leaf's AccumulateGrad, with its leaf box before it. */
+static guint
+accumulate_node (Builder              *b,
+                 const CrRecordTensor *t)
+{
+  const CrGraphNode *found = index_lookup (b->model, INDEX_ACCUMULATE, (int) t->id);
+  if (found)
+    return found->id;
+  CrGraphNode *acc = cr_graph_model_add_node (b->model, CR_GRAPH_NODE_ACCUMULATE, "AccumulateGrad");
+  index_set (b->model, INDEX_ACCUMULATE, (int) t->id, acc->id);
+  acc->tensor = (int) t->id;
+  /* AccumulateGrad shows the leaf it writes, with its .grad. */
+  fill_info (b, &acc->info, t);
+  if (!is_cpu (t->device))
+    acc->device = g_strdup (t->device);
+  const CrGraphNode *leaf = index_lookup (b->model, INDEX_TENSOR, (int) t->id);
+  guint leaf_id;
+  if (leaf)
+    leaf_id = leaf->id;
+  else
+    {
+      CrGraphNode *n = cr_graph_model_add_node (b->model, CR_GRAPH_NODE_LEAF, tensor_title (t, "leaf"));
+      fill_tensor (b, n, t);
+      index_set (b->model, INDEX_TENSOR, (int) t->id, n->id);
+      leaf_id = n->id;
+    }
+  CrGraphEdge *e = cr_graph_model_add_edge (b->model, leaf_id, acc->id,
+                                            cr_graph_format_shape (t->shape, t->ndim));
+  e->tensor = (int) t->id;
+  return acc->id;
+}
+
+static CrGraphNodeKind
+input_kind (const CrRecordTensor *t)
+{
+  switch (t->origin)
+    {
+    case CR_RECORD_TENSOR_NO_GRAD:  return CR_GRAPH_NODE_NO_GRAD;
+    case CR_RECORD_TENSOR_DETACHED: return CR_GRAPH_NODE_DETACHED;
+    case CR_RECORD_TENSOR_LEAF:
+    case CR_RECORD_TENSOR_RESULT:
+    case CR_RECORD_TENSOR_CONSTANT:
+    default:                        return CR_GRAPH_NODE_CONSTANT;
+    }
+}
+
+/* The node an op input comes from. */
+static guint
+input_node (Builder              *b,
+            const CrRecordTensor *t)
+{
+  if (t->origin == CR_RECORD_TENSOR_RESULT && record_op (b->record, t->op))
+    return op_node (b, t->op);
+  if (t->origin == CR_RECORD_TENSOR_LEAF)
+    return accumulate_node (b, t);
+  const CrGraphNode *found = index_lookup (b->model, INDEX_TENSOR, (int) t->id);
+  if (found)
+    return found->id;
+  CrGraphNodeKind kind = input_kind (t);
+  CrGraphNode *n = cr_graph_model_add_node (b->model, kind, tensor_title (t, "constant"));
+  fill_tensor (b, n, t);
+  index_set (b->model, INDEX_TENSOR, (int) t->id, n->id);
+  return n->id;
+}
+
+static void
+walk (Builder *b)
+{
+  gpointer item;
+  while ((item = g_queue_pop_head (&b->queue)))
+    {
+      int op_id = GPOINTER_TO_INT (item) - 1;
+      const CrRecordOp *op = record_op (b->record, op_id);
+      guint to = index_lookup (b->model, INDEX_OP, op_id)->id;
+      for (guint i = 0; i < op->inputs->len; i++)
+        {
+          const CrRecordTensor *t = record_tensor (b->record, g_array_index (op->inputs, int, i));
+          if (!t)
+            continue;
+          guint from = input_node (b, t);
+          CrGraphEdge *e = cr_graph_model_add_edge (b->model, from, to,
+                                                    cr_graph_format_shape (t->shape, t->ndim));
+          e->tensor = (int) t->id;
+          e->input = (int) i;
+          /* An intermediate tensor the script named shows on its edge. */
+          if (t->origin == CR_RECORD_TENSOR_RESULT && t->name)
+            e->tensor_name = g_strdup (t->label ? t->label : t->name);
+        }
+    }
+}
+
+static void
+add_root (Builder *b,
+          int      tensor)
+{
+  const CrRecordTensor *t = record_tensor (b->record, tensor);
+  if (!t)
+    return;
+  const CrRecordOp *op = t->origin == CR_RECORD_TENSOR_RESULT ? record_op (b->record, t->op) : NULL;
+  if (!op)
+    {
+      /* A leaf as the root: backward goes straight to its AccumulateGrad. */
+      if (index_lookup (b->model, INDEX_TENSOR, tensor))
+        return;
+      CrGraphNode *leaf = cr_graph_model_add_node (b->model,
+                                                   t->origin == CR_RECORD_TENSOR_LEAF
+                                                   ? CR_GRAPH_NODE_LEAF : input_kind (t),
+                                                   tensor_title (t, "tensor"));
+      fill_tensor (b, leaf, t);
+      index_set (b->model, INDEX_TENSOR, tensor, leaf->id);
+      return;
+    }
+  guint from = op_node (b, t->op);
+  CrGraphNode *out = cr_graph_model_add_node (b->model, CR_GRAPH_NODE_OUTPUT, tensor_title (t, "output"));
+  fill_tensor (b, out, t);
+  out->span = op->span;
+  index_set (b->model, INDEX_TENSOR, tensor, out->id);
+  CrGraphEdge *e = cr_graph_model_add_edge (b->model, from, out->id,
+                                            cr_graph_format_shape (t->shape, t->ndim));
+  e->tensor = tensor;
+}
+
+/* ---- steps ------------------------------------------------------------------ */
+
+static const CrGraphNode *
+step_node (const CrGraphModel *self,
+           const CrRecordStep *step)
+{
+  if (step->kind == CR_RECORD_STEP_ACCUMULATE)
+    return cr_graph_model_find_accumulate (self, step->leaf);
+  return cr_graph_model_find_op (self, step->op);
+}
+
+/* The edge a step's input travels along: into the step's node, carrying
+ * the input's tensor. into: by node id, the edges into it (NULL: look
+ * through all the edges). */
+static guint
+match_input_edge (const CrGraphModel *self,
+                  GPtrArray          *into,
+                  const CrRecordStep *rs,
+                  guint               input_index)
+{
+  if (!rs || input_index >= rs->inputs->len)
+    return G_MAXUINT;
+  const CrGraphNode *node = step_node (self, rs);
+  const CrRecordStepInput *in = g_ptr_array_index (rs->inputs, input_index);
+  if (!node || in->tensor < 0)
+    return G_MAXUINT;
+  /* A tensor used twice by one op (x * x) has two edges: the k-th input
+   * naming it takes the k-th edge carrying it. */
+  guint nth = 0;
+  for (guint i = 0; i < input_index; i++)
+    nth += ((const CrRecordStepInput *) g_ptr_array_index (rs->inputs, i))->tensor == in->tensor;
+  GArray *candidates = into ? g_ptr_array_index (into, node->id) : NULL;
+  guint n = into ? candidates->len : self->edges->len;
+  for (guint k = 0; k < n; k++)
+    {
+      guint e = into ? g_array_index (candidates, guint, k) : k;
+      const CrGraphEdge *edge = g_ptr_array_index (self->edges, e);
+      if (edge->to == node->id && edge->tensor == in->tensor && nth-- == 0)
+        return e;
+    }
+  return G_MAXUINT;
+}
+
+static CrGraphGrad *
+grad_copy (const char             *name,
+           const CrTensorSnapshot *value)
+{
+  CrGraphGrad *g = g_new0 (CrGraphGrad, 1);
+  g->name = g_strdup (name);
+  g->value = cr_tensor_snapshot_copy (value);
+  return g;
+}
+
+/* The step card's older copy of a record step (CrGraphStep). */
+static CrGraphStep *
+derive_step (const CrGraphModel     *self,
+             GPtrArray              *into,
+             const CrRecordBackward *backward,
+             guint                   index)
+{
+  const CrRecordStep *step = g_ptr_array_index (backward->steps, index);
+  CrGraphStep *gs = cr_graph_step_new (index);
+  const CrGraphNode *node = step_node (self, step);
+  gs->node = node ? node->id : G_MAXUINT;
+  gs->title = g_strdup (step->title);
+  gs->caption = g_strdup (step->caption);
+  gs->root = g_strdup (backward->root_name ? backward->root_name : "out");
+  gs->rule = g_strdup (step->rule);
+  for (guint o = 0; o < step->incoming->len; o++)
+    {
+      const CrRecordGrad *g = g_ptr_array_index (step->incoming, o);
+      g_ptr_array_add (gs->incoming, grad_copy (g->name, g->value));
+    }
+  const CrRecordGrad *incoming = step->incoming->len == 1 ? g_ptr_array_index (step->incoming, 0) : NULL;
+  for (guint i = 0; i < step->inputs->len; i++)
+    {
+      const CrRecordStepInput *in = g_ptr_array_index (step->inputs, i);
+      /* As the trace: an input that gets no gradient is not a line of the card. */
+      if (!in->outgoing.value)
+        continue;
+      CrGraphStepInput *gi = g_new0 (CrGraphStepInput, 1);
+      const CrGraphNode *to = cr_graph_model_find_step_input_node (self, in);
+      gi->to_node = to ? to->id : G_MAXUINT;
+      gi->edge = match_input_edge (self, into, step, i);
+      gi->input_name = g_strdup (in->name);
+      gi->local_name = g_strdup (in->local_name);
+      gi->local = cr_tensor_snapshot_copy (in->local);
+      gi->outgoing.name = g_strdup (in->outgoing.name);
+      gi->outgoing.value = cr_tensor_snapshot_copy (in->outgoing.value);
+      if (in->local && incoming && in->local_name)
+        gi->product = g_strdup_printf ("%s = %s × %s", in->outgoing.name ? in->outgoing.name : "?",
+                                       incoming->name ? incoming->name : "?", in->local_name);
+      g_ptr_array_add (gs->inputs, gi);
+    }
+  for (guint k = 0; k < step->accumulations->len; k++)
+    {
+      const CrRecordAccumulation *a = g_ptr_array_index (step->accumulations, k);
+      CrGraphAccumulation *ga = g_new0 (CrGraphAccumulation, 1);
+      ga->name = g_strdup (a->name);
+      const CrGraphNode *to = a->to_op >= 0 ? cr_graph_model_find_op (self, a->to_op)
+                                            : cr_graph_model_find_accumulate (self, a->tensor);
+      ga->node = to ? to->id : G_MAXUINT;
+      ga->contribution = cr_tensor_snapshot_copy (a->contribution);
+      ga->sum = cr_tensor_snapshot_copy (a->sum);
+      g_ptr_array_add (gs->accumulations, ga);
+    }
+  if (step->kind == CR_RECORD_STEP_ACCUMULATE)
+    {
+      const CrRecordTensor *leaf = record_tensor (self->record, step->leaf);
+      const char *name = leaf ? tensor_title (leaf, NULL) : NULL;
+      gs->leaf_name = g_strdup (name ? name : step->caption);
+      gs->grad_before = cr_tensor_snapshot_copy (step->grad_before);
+      gs->grad_after = cr_tensor_snapshot_copy (step->grad_after);
+    }
+  return gs;
+}
+
+static void
+add_steps (CrGraphModel           *self,
+           const CrRecordBackward *backward)
+{
+  self->n_steps = backward->steps->len;
+  for (guint s = 0; s < backward->steps->len; s++)
+    {
+      const CrRecordStep *step = g_ptr_array_index (backward->steps, s);
+      CrGraphNode *n = (CrGraphNode *) step_node (self, step);
+      if (n && n->step < 0)
+        n->step = (int) s;
+    }
+  /* The edges into each node, for the derived copies' edge lookups. */
+  g_autoptr (GPtrArray) into = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  for (guint i = 0; i < self->nodes->len; i++)
+    g_ptr_array_add (into, g_array_new (FALSE, FALSE, sizeof (guint)));
+  for (guint e = 0; e < self->edges->len; e++)
+    {
+      const CrGraphEdge *edge = g_ptr_array_index (self->edges, e);
+      g_array_append_val (g_ptr_array_index (into, edge->to), e);
+    }
+  for (guint s = 0; s < backward->steps->len; s++)
+    g_ptr_array_add (self->steps, derive_step (self, into, backward, s));
+}
+
+/* ---- models ------------------------------------------------------------------ */
+
+static void
+builder_init (Builder     *b,
+              CrRunRecord *record,
+              int          backward)
+{
+  memset (b, 0, sizeof *b);
+  b->record = record;
+  b->model = cr_graph_model_new ();
+  b->model->record = cr_run_record_ref (record);
+  b->model->backward = backward;
+  b->model->private_index = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_queue_init (&b->queue);
+  b->last_backward = (int) record->backwards->len - 1;
+  b->last_step = -1;
+  if (b->last_backward >= 0)
+    {
+      const CrRecordBackward *last = g_ptr_array_index (record->backwards, b->last_backward);
+      b->last_step = (int) last->steps->len - 1;
+    }
+}
+
+/* The newest op output the script named, else the newest op output; -1. */
+static int
+newest_result (const CrRunRecord *record)
+{
+  int unnamed = -1;
+  for (guint k = record->ops->len; k-- > 0;)
+    {
+      const CrRecordOp *op = g_ptr_array_index (record->ops, k);
+      for (guint o = 0; o < op->outputs->len; o++)
+        {
+          int id = g_array_index (op->outputs, int, o);
+          const CrRecordTensor *t = record_tensor (record, id);
+          if (!t)
+            continue;
+          if (t->name)
+            return id;
+          if (unnamed < 0)
+            unnamed = id;
+        }
+    }
+  return unnamed;
+}
+
+static char *
+backward_title (const CrRunRecord      *record,
+                const CrRecordBackward *backward)
+{
+  if (backward->title)
+    return g_strdup (backward->title);
+  g_autofree char *text = cr_graph_span_text (record->source, &backward->span);
+  if (text)
+    return g_strdup_printf ("%s · line %d", text, backward->span.line);
+  if (backward->span.line > 0)
+    return g_strdup_printf ("backward · line %d", backward->span.line);
+  return g_strdup ("backward");
+}
+
+CrGraphModel *
+cr_graph_model_new_from_run_record (CrRunRecord *record,
+                                    int          backward)
+{
+  g_return_val_if_fail (record != NULL, NULL);
+  const CrRecordBackward *call = NULL;
+  int root = -1;
+  if (backward >= 0)
+    {
+      if ((guint) backward >= record->backwards->len)
+        return NULL;
+      call = g_ptr_array_index (record->backwards, backward);
+    }
+  else if ((root = newest_result (record)) < 0)
+    return NULL;
+
+  Builder b;
+  builder_init (&b, record, backward);
+  CrGraphModel *self = b.model;
+  if (call)
+    for (guint r = 0; r < call->roots->len; r++)
+      add_root (&b, g_array_index (call->roots, int, r));
+  else
+    add_root (&b, root);
+  walk (&b);
+
+  if (call)
+    {
+      self->span = call->span;
+      self->succeeded = call->succeeded;
+      self->title = backward_title (record, call);
+      add_steps (self, call);
+    }
+  else
+    {
+      const CrRecordTensor *t = record_tensor (record, root);
+      self->title = g_strdup_printf ("forward graph of %s", tensor_title (t, "the result"));
+    }
+  g_queue_clear (&b.queue);
+  cr_graph_model_assign_keys (self);
+  return self;
+}
+
+GPtrArray *
+cr_graph_models_new_from_run_record (CrRunRecord *record)
+{
+  g_return_val_if_fail (record != NULL, NULL);
+  GPtrArray *models = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_graph_model_unref);
+  for (guint i = 0; i < record->backwards->len; i++)
+    {
+      CrGraphModel *model = cr_graph_model_new_from_run_record (record, (int) i);
+      if (model)
+        g_ptr_array_add (models, model);
+    }
+  if (record->backwards->len == 0)
+    {
+      CrGraphModel *forward = cr_graph_model_new_from_run_record (record, -1);
+      if (forward)
+        g_ptr_array_add (models, forward);
+    }
+  return models;
+}
+
+/* ---- lookups -------------------------------------------------------------------- */
+
+const CrRecordBackward *
+cr_graph_model_get_backward (const CrGraphModel *self)
+{
+  if (!self || !self->record || self->backward < 0
+      || (guint) self->backward >= self->record->backwards->len)
+    return NULL;
+  return g_ptr_array_index (self->record->backwards, self->backward);
+}
+
+const CrRecordStep *
+cr_graph_model_get_record_step (const CrGraphModel *self,
+                                int                 step)
+{
+  const CrRecordBackward *backward = cr_graph_model_get_backward (self);
+  if (!backward || step < 0 || (guint) step >= backward->steps->len)
+    return NULL;
+  return g_ptr_array_index (backward->steps, step);
+}
+
+const CrGraphNode *
+cr_graph_model_find_op (const CrGraphModel *self,
+                        int                 op)
+{
+  return index_lookup (self, INDEX_OP, op);
+}
+
+const CrGraphNode *
+cr_graph_model_find_tensor (const CrGraphModel *self,
+                            int                 tensor)
+{
+  return index_lookup (self, INDEX_TENSOR, tensor);
+}
+
+const CrGraphNode *
+cr_graph_model_find_accumulate (const CrGraphModel *self,
+                                int                 leaf)
+{
+  const CrGraphNode *acc = index_lookup (self, INDEX_ACCUMULATE, leaf);
+  return acc ? acc : index_lookup (self, INDEX_TENSOR, leaf);
+}
+
+const CrGraphNode *
+cr_graph_model_find_step_input_node (const CrGraphModel      *self,
+                                     const CrRecordStepInput *input)
+{
+  if (!input)
+    return NULL;
+  if (input->to_op >= 0)
+    return cr_graph_model_find_op (self, input->to_op);
+  if (input->to_leaf >= 0)
+    return cr_graph_model_find_accumulate (self, input->to_leaf);
+  return NULL;
+}
+
+guint
+cr_graph_model_find_step_input_edge (const CrGraphModel *self,
+                                     int                 step,
+                                     guint               input_index)
+{
+  return match_input_edge (self, NULL, cr_graph_model_get_record_step (self, step), input_index);
+}
