@@ -376,7 +376,8 @@ cr_run_command (int    argc,
     .output = output_cb,
     .cancel_flag = &cancel_flag,
     .trace_backward = opts.trace_backward,
-    .record_backward = opts.record != NULL,
+    /* The trace prints each backward call from the run record. */
+    .record_backward = opts.record != NULL || opts.trace_backward,
     .default_device = opts.device,
   };
   CrInterp *interp = cr_interp_new (&io);
@@ -396,8 +397,7 @@ cr_run_command (int    argc,
   gboolean record_written = TRUE;
   if (opts.record)
     {
-      /* H3: cr_interp_get_run_record (interp) once the recorder lands. */
-      g_autoptr (CrRunRecord) record = NULL;
+      g_autoptr (CrRunRecord) record = cr_interp_get_run_record (interp);
       if (!record)
         record = cr_run_record_new (filename, source);
       if (!ok && script_error)

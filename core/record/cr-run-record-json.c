@@ -530,6 +530,7 @@ write_step (JsonWriter         *w,
   end_array (w);
   write_snapshot (w, "grad_before", step->grad_before);
   write_snapshot (w, "grad_after", step->grad_after);
+  write_bool (w, "failed", step->failed);
   end_object (w);
 }
 
