@@ -16,7 +16,6 @@
  * expression's tensor value leaves a hint (its record id, or the source of a
  * tensor without history) under its AST node, which its parent reads. */
 #include "cr-run-recorder.h"
-#include "cr-run-recorder-modules.h"
 
 #include "cr-device.h"
 #include "cr-dtype.h"
@@ -42,6 +41,23 @@ typedef struct {
   int                  region;   /* NO_GRAD: the region it was made in, -1 */
 } Provenance;
 
+/* The first binding of a tensor that requires no grad and was made from
+ * nothing that does (data, targets): kept until an op uses the tensor, so
+ * that tensors the graph never meets stay out of the record. */
+typedef struct {
+  char   *name;
+  guint   iteration;
+  CrSpan  span;
+} Binding;
+
+static void
+binding_free (gpointer data)
+{
+  Binding *b = data;
+  g_free (b->name);
+  g_free (b);
+}
+
 /* What an in-place statement last did to a version counter. */
 typedef struct {
   CrSpan  span;
@@ -65,11 +81,11 @@ struct _CrRunRecorder {
   CrInterp    *interp;           /* borrowed: the recorder lives in its binding state */
   CrRunRecord *record;           /* owned */
   gint64       values_left;      /* the snapshots' shared budget */
-  guint64      next_serial;      /* tensors known by themselves, numbered from 1 */
   GHashTable  *serial_ids;       /* serial -> id + 1 */
   GHashTable  *output_ids;       /* OutputKey* (owned) -> id + 1 */
   GHashTable  *op_ids;           /* sequence_nr -> op id + 1 */
   GHashTable  *provenance;       /* serial -> Provenance* (owned) */
+  GHashTable  *bindings;         /* serial -> Binding* (owned): constants not recorded yet */
   GHashTable  *changes;          /* version counter (its storage or own counter) -> Change* */
   GHashTable  *hints;            /* const CrAstNode* -> id + 1 of its last tensor value, or
                                   * of the source of a tensor without history */
@@ -78,6 +94,8 @@ struct _CrRunRecorder {
   GArray      *bumps;            /* Bump: changed in place, not looked at yet */
   gboolean     walking;          /* cr_run_recorder_op is filling: no nested walk */
   GQueue       pending;          /* CrNode*: ops made, their inputs not filled yet */
+  GArray      *stale_ops;        /* int: ops of the running backward's graph with a saved
+                                  * tensor changed in place since */
 };
 
 static CrRunRecorder *
@@ -211,8 +229,10 @@ tensor_serial (CrRunRecorder *r,
       t->script_data = extra;
       t->script_data_free = extra_free_notify;
     }
+  /* Numbered across runs: a tensor may outlive the run that numbered it. */
+  static guint64 last_serial;
   if (extra->serial == 0 && create)
-    extra->serial = ++r->next_serial;
+    extra->serial = __atomic_add_fetch (&last_serial, 1, __ATOMIC_RELAXED);
   return extra->serial;
 }
 
@@ -269,6 +289,25 @@ disabling_region (CrRunRecorder *r)
       return id;
     }
   return r->disabled_region;
+}
+
+static CrRecordTensor *
+tensor_rec (CrRunRecorder *r,
+            int            id)
+{
+  return id >= 0 ? g_ptr_array_index (r->record->tensors, id) : NULL;
+}
+
+static void
+set_name (CrRecordTensor *rec,
+          const char     *name,
+          guint           iteration)
+{
+  g_free (rec->name);
+  rec->name = g_strdup (name);
+  rec->iteration = iteration;
+  g_free (rec->label);
+  rec->label = label_with_iteration (name, iteration);
 }
 
 /* ---- ops -------------------------------------------------------------------- */
@@ -443,7 +482,6 @@ op_new (CrRunRecorder *r,
   op->caption = span_text (self, &node->span);
   op->key = g_strdup_printf ("op:%s:%s", op->grad_fn, op->caption ? op->caption : "");
   op->iteration = cr_interp_loop_iteration (self);
-  op->module_call = cr_run_recorder_module_call_of (self, node);
 
   for (guint32 o = 0; o < node->n_outputs; o++)
     {
@@ -515,6 +553,7 @@ cr_run_recorder_refresh_op (CrInterp *self,
           CrSpan span = cr_run_recorder_modified_span (self, t);
           if (span.line > 0)
             rec->modified_span = span;
+          g_array_append_val (r->stale_ops, id);
         }
     }
 }
@@ -528,6 +567,7 @@ cr_run_recorder_backward_begin (CrInterp        *self,
   if (!r)
     return;
   settle_bumps (r);
+  g_array_set_size (r->stale_ops, 0);
   g_autoptr (GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
   GQueue queue = G_QUEUE_INIT;
   for (guint i = 0; i < n_roots; i++)
@@ -589,6 +629,12 @@ cr_run_recorder_tensor (CrInterp *self,
   else
     rec->origin = CR_RECORD_TENSOR_CONSTANT;
   rec->span = current_span (self);
+  const Binding *b = g_hash_table_lookup (r->bindings, GSIZE_TO_POINTER (serial));
+  if (b)
+    {
+      set_name (rec, b->name, b->iteration);
+      rec->span = b->span;
+    }
   fill_from_tensor (self, rec, t);
   return (int) rec->id;
 }
@@ -649,12 +695,6 @@ version_bumped (CrTensor *t,
 
 /* ---- names and provenance --------------------------------------------------- */
 
-static CrRecordTensor *
-tensor_rec (CrRunRecorder *r,
-            int            id)
-{
-  return id >= 0 ? g_ptr_array_index (r->record->tensors, id) : NULL;
-}
 
 void
 cr_run_recorder_note_binding (CrInterp   *self,
@@ -665,13 +705,27 @@ cr_run_recorder_note_binding (CrInterp   *self,
   if (!r || !t || !name)
     return;
   settle_bumps (r);
+  if (!t->requires_grad)
+    {
+      guint64 serial = tensor_serial (r, t, TRUE);
+      if (!g_hash_table_contains (r->serial_ids, GSIZE_TO_POINTER (serial))
+          && !g_hash_table_contains (r->provenance, GSIZE_TO_POINTER (serial)))
+        {
+          if (!g_hash_table_contains (r->bindings, GSIZE_TO_POINTER (serial)))
+            {
+              Binding *b = g_new0 (Binding, 1);
+              b->name = g_strdup (name);
+              b->iteration = cr_interp_loop_iteration (self);
+              b->span = current_span (self);
+              g_hash_table_insert (r->bindings, GSIZE_TO_POINTER (serial), b);
+            }
+          return;
+        }
+    }
   CrRecordTensor *rec = tensor_rec (r, cr_run_recorder_tensor (self, t));
   if (!rec || rec->name)
     return;
-  rec->name = g_strdup (name);
-  rec->iteration = cr_interp_loop_iteration (self);
-  g_free (rec->label);
-  rec->label = label_with_iteration (name, rec->iteration);
+  set_name (rec, name, cr_interp_loop_iteration (self));
   if (rec->origin != CR_RECORD_TENSOR_RESULT)
     rec->span = current_span (self);
 }
@@ -739,20 +793,15 @@ note_provenance (CrRunRecorder   *r,
     }
   if (source < 0)
     return;
-  /* An unnamed operand made under no_grad too: its own source is the one. */
-  const CrRecordTensor *from = tensor_rec (r, source);
-  if (origin == CR_RECORD_TENSOR_NO_GRAD && from->origin == CR_RECORD_TENSOR_NO_GRAD
-      && from->source >= 0 && !from->name)
-    source = from->source;
-
   guint64 serial = tensor_serial (r, t, TRUE);
   Provenance *p = g_new0 (Provenance, 1);
   p->origin = origin;
   p->source = source;
   p->region = origin == CR_RECORD_TENSOR_NO_GRAD ? disabling_region (r) : -1;
   g_hash_table_insert (r->provenance, GSIZE_TO_POINTER (serial), p);
-  /* Recorded now, so that the expression around it reads it as a source. */
-  insert_id (r->hints, (gpointer) expr, cr_run_recorder_tensor (r->interp, t));
+  /* Not recorded unless named or used: the expression around it reads its
+   * source as its own. */
+  insert_id (r->hints, (gpointer) expr, source);
 }
 
 void
@@ -856,7 +905,13 @@ static void
 find_inplace_culprit (CrRunRecorder *r,
                       CrRecordError *err)
 {
-  for (guint i = r->record->ops->len; i > 0; i--)
+  /* The backward running fails at the first of its stale ops it reaches:
+   * the latest made (the engine runs the newest node first). */
+  int latest = -1;
+  for (guint i = 0; i < r->stale_ops->len; i++)
+    latest = MAX (latest, g_array_index (r->stale_ops, int, i));
+  guint from = latest >= 0 ? (guint) latest + 1 : r->record->ops->len;
+  for (guint i = from; i > 0; i--)
     {
       const CrRecordOp *op = g_ptr_array_index (r->record->ops, i - 1);
       for (guint k = 0; k < op->saved->len; k++)
@@ -910,10 +965,12 @@ cr_run_recorder_free (CrRunRecorder *r)
   g_hash_table_unref (r->output_ids);
   g_hash_table_unref (r->op_ids);
   g_hash_table_unref (r->provenance);
+  g_hash_table_unref (r->bindings);
   g_hash_table_unref (r->changes);
   g_hash_table_unref (r->hints);
   g_array_unref (r->open_regions);
   g_array_unref (r->bumps);
+  g_array_unref (r->stale_ops);
   g_queue_clear (&r->pending);
   g_free (r);
 }
@@ -934,6 +991,7 @@ cr_run_recorder_run_begin (CrInterp *self)
   r->output_ids = g_hash_table_new_full (output_key_hash, output_key_equal, g_free, NULL);
   r->op_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
   r->provenance = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  r->bindings = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, binding_free);
   r->changes = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   r->hints = g_hash_table_new (g_direct_hash, g_direct_equal);
   r->open_regions = g_array_new (FALSE, FALSE, sizeof (int));
@@ -941,6 +999,7 @@ cr_run_recorder_run_begin (CrInterp *self)
   r->bumps = g_array_new (FALSE, FALSE, sizeof (Bump));
   g_array_set_clear_func (r->bumps, bump_clear);
   g_queue_init (&r->pending);
+  r->stale_ops = g_array_new (FALSE, FALSE, sizeof (int));
   state->recorder = r;
   cr_tensor_set_version_observer (version_bumped, r);
 }
@@ -981,6 +1040,9 @@ cr_run_recorder_run_end (CrInterp *self)
       if (!v || v->kind != CR_VALUE_TENSOR)
         continue;
       CrTensor *t = v->u.tensor;
+      /* A constant is in the record when an op used it. */
+      if (!t->requires_grad)
+        continue;
       cr_run_recorder_tensor (self, t);
       if (t->grad_fn)
         cr_run_recorder_refresh_op (self, t->grad_fn);

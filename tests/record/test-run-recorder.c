@@ -223,6 +223,53 @@ test_no_grad_and_detach (void)
   const CrRecordTensor *d = find_label (record, "d");
   g_assert_cmpint (d->origin, ==, CR_RECORD_TENSOR_DETACHED);
   g_assert_cmpint (d->source, ==, (int) u->id);
+
+  /* torch.matmul(x, w) under no_grad is no tensor of the record: only
+   * what the script named, or an op used, is. */
+  guint n_no_grad = 0;
+  for (guint i = 0; i < record->tensors->len; i++)
+    {
+      const CrRecordTensor *t = g_ptr_array_index (record->tensors, i);
+      if (t->origin == CR_RECORD_TENSOR_NO_GRAD)
+        {
+          g_assert_nonnull (t->name);
+          n_no_grad++;
+        }
+    }
+  g_assert_cmpuint (n_no_grad, ==, 1);
+}
+
+/* A constant the graph never meets stays out; one an op saved is in, with
+ * the name it was bound to. A custom Function's op names its class. */
+static void
+test_constants_and_custom (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "class Double(torch.autograd.Function):\n"
+    "    @staticmethod\n"
+    "    def forward(ctx, x):\n"
+    "        return x * 2\n"
+    "    @staticmethod\n"
+    "    def backward(ctx, g):\n"
+    "        scaled = g * 2\n"
+    "        return scaled\n"
+    "unused = torch.zeros(3)\n"
+    "targets = torch.ones(3)\n"
+    "w = torch.ones(3, requires_grad=True)\n"
+    "y = Double.apply(w)\n"
+    "loss = (y * targets).sum()\n"
+    "loss.backward()\n", NULL);
+  g_assert_null (find_label (record, "unused"));
+  g_assert_null (find_label (record, "scaled"));
+  const CrRecordTensor *targets = find_label (record, "targets");
+  g_assert_nonnull (targets);
+  g_assert_cmpint (targets->origin, ==, CR_RECORD_TENSOR_CONSTANT);
+  g_assert_cmpint (targets->span.line, ==, 11);
+  const CrRecordOp *custom = op_at (record, find_label (record, "y")->op);
+  g_assert_cmpstr (custom->custom_function, ==, "Double");
+  g_assert_null (custom->rule);
+  g_assert_cmpstr (custom->caption, ==, "y = Double.apply(w)");
 }
 
 /* set_grad_enabled(False) as a statement runs until it is set back;
@@ -384,6 +431,7 @@ main (int   argc,
   g_test_add_func ("/recorder/expressions-and-saved", test_expressions_and_saved);
   g_test_add_func ("/recorder/no-grad-and-detach", test_no_grad_and_detach);
   g_test_add_func ("/recorder/grad-disabled-regions", test_grad_disabled_regions);
+  g_test_add_func ("/recorder/constants-and-custom", test_constants_and_custom);
   g_test_add_func ("/recorder/inplace-culprit", test_inplace_culprit);
   g_test_add_func ("/recorder/inplace-error", test_inplace_error);
   g_test_add_func ("/recorder/shape-error", test_shape_error);
