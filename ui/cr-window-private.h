@@ -118,6 +118,19 @@ void     cr_window_update_step       (CrWindow   *self);
 void     cr_window_write_state       (CrWindow   *self);
 void     cr_window_stop_playing      (CrWindow   *self);
 
+/* The stepper's label, "Step 3 of 12 · AddBackward0" (and the card's part). */
+void     cr_window_update_step_label (CrWindow   *self);
+
+/* cr-window-present.c: presentation with a clicker */
+/* The page-forward and page-back actions (Page Down / Page Up): in
+ * presentation they read the step card in parts before they step. */
+void     cr_window_present_init      (CrWindow   *self);
+/* Appends " · part 2 of 3" to text in presentation when the card is long. */
+void     cr_window_append_card_part  (CrWindow   *self,
+                                      GString    *text);
+/* Scrolls the step card to its top (a new step is read from there). */
+void     cr_window_show_card_top     (CrWindow   *self);
+
 /* cr-window.c */
 void     cr_window_highlight_lines   (CrWindow   *self,
                                       const char *tag_name,

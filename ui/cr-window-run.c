@@ -286,12 +286,36 @@ on_call_selected (GtkDropDown *dropdown,
   cr_window_show_model (self, index);
 }
 
+/* Whether b's backward pass runs the same nodes in the same order as a's:
+ * a re-run after a slider moved or a number was edited, whose steps mean
+ * what they meant before. */
+static gboolean
+same_steps (const CrGraphModel *a,
+            const CrGraphModel *b)
+{
+  if (!a || !b || a->n_steps != b->n_steps)
+    return FALSE;
+  for (guint i = 0; i < a->n_steps; i++)
+    {
+      const CrGraphNode *na = cr_graph_model_find_step (a, (int) i);
+      const CrGraphNode *nb = cr_graph_model_find_step (b, (int) i);
+      if (!na || !nb || g_strcmp0 (na->key, nb->key) != 0 || g_strcmp0 (na->title, nb->title) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* Puts the models of a finished run on the canvas: the last backward call
- * first, as it is what the script ends with. */
+ * first, as it is what the script ends with. When the new run steps through
+ * the same nodes, the stepper stays on its step (a slider dragged in
+ * expression mode shows the same step with the new numbers). */
 static void
 show_models (CrWindow  *self,
              RunJob    *job)
 {
+  const CrGraphModel *old_model = cr_graph_canvas_get_model (self->canvas);
+  g_autoptr (CrGraphModel) old = old_model ? cr_graph_model_ref ((CrGraphModel *) old_model) : NULL;
+  int old_step = cr_graph_canvas_get_step (self->canvas);
   g_clear_pointer (&self->models, g_ptr_array_unref);
   self->models = g_steal_pointer (&job->run.models);
   if (!self->models)
@@ -301,6 +325,9 @@ show_models (CrWindow  *self,
   self->model_index = index;
   update_call_dropdown (self);
   cr_window_show_model (self, index);
+  const CrGraphModel *model = cr_graph_canvas_get_model (self->canvas);
+  if (old_step >= 0 && same_steps (old, model))
+    cr_graph_canvas_set_step (self->canvas, old_step);
 }
 
 static void

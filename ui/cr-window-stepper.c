@@ -70,6 +70,30 @@ cr_window_write_state (CrWindow *self)
     g_warning ("CHAINRULE_STATE_FILE: %s", error->message);
 }
 
+/* "Step 3 of 12 · AddBackward0", and in presentation, where the clicker
+ * reads the card in parts, which part is in view. */
+void
+cr_window_update_step_label (CrWindow *self)
+{
+  const CrGraphModel *model = current_model (self);
+  int step = cr_graph_canvas_get_step (self->canvas);
+  int n = (int) cr_graph_canvas_get_n_steps (self->canvas);
+  const CrGraphNode *node = model && step >= 0 ? cr_graph_model_find_step (model, step) : NULL;
+  g_autoptr (GString) text = g_string_new (NULL);
+  if (!model)
+    ;
+  else if (n == 0)
+    g_string_append (text, "Forward graph · no backward call");
+  else if (step < 0)
+    g_string_append_printf (text, "Before backward · %d %s", n, n == 1 ? "step" : "steps");
+  else
+    g_string_append_printf (text, "Step %d of %d · %s", step + 1, n, node && node->title ? node->title : "");
+  if (model)
+    cr_window_append_card_part (self, text);
+  if (g_strcmp0 (gtk_label_get_label (self->step_label), text->str) != 0)
+    gtk_label_set_label (self->step_label, text->str);
+}
+
 void
 cr_window_update_step (CrWindow *self)
 {
@@ -82,20 +106,10 @@ cr_window_update_step (CrWindow *self)
   set_enabled (self, "step-last", step < n - 1);
   set_enabled (self, "play", n > 0);
 
-  g_autofree char *text = NULL;
   const CrGraphNode *node = model && step >= 0 ? cr_graph_model_find_step (model, step) : NULL;
-  if (!model)
-    text = g_strdup ("");
-  else if (n == 0)
-    text = g_strdup ("Forward graph · no backward call");
-  else if (step < 0)
-    text = g_strdup_printf ("Before backward · %d %s", n, n == 1 ? "step" : "steps");
-  else
-    text = g_strdup_printf ("Step %d of %d · %s", step + 1, n, node && node->title ? node->title : "");
-  gtk_label_set_label (self->step_label, text);
-
   if (self->step_card)
     cr_step_card_set_step (CR_STEP_CARD (self->step_card), model, step);
+  cr_window_update_step_label (self);
   cr_window_highlight_lines (self, "step-line", node, node != NULL);
 }
 
@@ -122,6 +136,8 @@ on_step_changed (CrGraphCanvas *canvas,
                  CrWindow      *self)
 {
   cr_window_update_step (self);
+  /* A new step's card is read from its top. */
+  cr_window_show_card_top (self);
   cr_window_write_state (self);
 }
 
@@ -294,10 +310,10 @@ key_pressed_cb (GtkEventControllerKey *controller,
     {
     /* A presenter's clicker sends these: they step wherever the focus is. */
     case GDK_KEY_Page_Down:
-      action = "step-forward";
+      action = "page-forward";
       break;
     case GDK_KEY_Page_Up:
-      action = "step-back";
+      action = "page-back";
       break;
     case GDK_KEY_Escape:
       if (presenting)

@@ -550,12 +550,33 @@ place_panes (CrWindow *self)
     gtk_widget_set_size_request (self->output_scroller, -1, output);
 }
 
+static gboolean
+place_panes_idle (gpointer user_data)
+{
+  CrWindow *self = user_data;
+  g_object_steal_data (G_OBJECT (self), "cr-place-panes-idle");
+  place_panes (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+remove_source (gpointer id)
+{
+  g_source_remove (GPOINTER_TO_UINT (id));
+}
+
+/* The window's size changed: this runs while GTK lays the panes out, where
+ * moving a handle would leave a pane drawn without a size in this frame
+ * (GTK warns); the panes move once the frame is done. */
 static void
 on_pane_max_position (GtkPaned   *paned,
                       GParamSpec *pspec,
                       CrWindow   *self)
 {
-  place_panes (self);
+  if (g_object_get_data (G_OBJECT (self), "cr-place-panes-idle"))
+    return;
+  guint id = g_idle_add_full (G_PRIORITY_DEFAULT, place_panes_idle, self, NULL);
+  g_object_set_data_full (G_OBJECT (self), "cr-place-panes-idle", GUINT_TO_POINTER (id), remove_source);
 }
 
 static void
@@ -593,6 +614,7 @@ cr_window_dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (emitters[i], self);
   cr_window_run_dispose (self);
   cr_window_stepper_dispose (self);
+  g_object_set_data (G_OBJECT (self), "cr-place-panes-idle", NULL);
   g_clear_handle_id (&self->hint_timeout_id, g_source_remove);
   if (self->scale_css)
     gtk_style_context_remove_provider_for_display (gtk_widget_get_display (GTK_WIDGET (self)),
@@ -729,6 +751,7 @@ cr_window_init (CrWindow *self)
   setup_editor (self);
   cr_window_run_init (self);
   cr_window_stepper_init (self);
+  cr_window_present_init (self);
 
   g_signal_connect (self->canvas, "notify::selected", G_CALLBACK (on_selected_changed), self);
   g_signal_connect (self->canvas, "notify::zoom", G_CALLBACK (on_zoom_changed), self);

@@ -1,0 +1,225 @@
+/* test-window-present.c — presentation mode as a lecturer drives it with a
+ * clicker (Page Down / Page Up only): the step card read in parts, then the
+ * next step; back to the previous step's last part; the step label saying
+ * which part is shown. Runs under xvfb-run; looks inside the window through
+ * its private header. */
+#include "cr-config.h"
+#include "cr-window-private.h"
+#include "cr-examples.h"
+#include "cr-expression-panel.h"
+#include "cr-step-card-pages.h"
+#include "ui-test-gui.h"
+
+#include <gtksourceview/gtksource.h>
+#include <string.h>
+
+/* 01-toy-network.py: step 10 (index 9) is b = w1*a's MulBackward0, where a
+ * gets its second gradient: the card ends with the "Accumulated" block. */
+#define TOY_FAN_IN_STEP 9
+
+static CrWindow *
+open_example_sized (const char *name,
+                    int         width,
+                    int         height)
+{
+  CrWindow *window = cr_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  g_autofree char *path = g_build_filename (cr_examples_dir (), name, NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_window_open_file (window, file, &error));
+  g_assert_no_error (error);
+  gtk_window_present (GTK_WINDOW (window));
+  cr_ui_test_wait_window_idle (window);
+  return window;
+}
+
+static void
+activate (CrWindow   *window,
+          const char *name)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), name, NULL));
+}
+
+/* Lets the window lay out what the last action changed. */
+static void
+settle (void)
+{
+  cr_ui_test_spin (150);
+}
+
+static GtkAdjustment *
+card_adjustment (CrWindow *window)
+{
+  return gtk_scrolled_window_get_vadjustment (window->step_scroller);
+}
+
+static gboolean
+at_end (CrWindow *window)
+{
+  GtkAdjustment *adj = card_adjustment (window);
+  return gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj)
+         >= gtk_adjustment_get_upper (adj) - 1;
+}
+
+static void
+test_clicker_pages (void)
+{
+  CrWindow *window = open_example_sized ("01-toy-network.py", 1366, 768);
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  GtkAdjustment *adj = card_adjustment (window);
+  activate (window, "win.presentation");
+  settle ();
+
+  for (int i = 0; i <= TOY_FAN_IN_STEP; i++)
+    activate (window, "win.step-forward");
+  settle ();
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, TOY_FAN_IN_STEP);
+  /* In presentation's large type the fan-in card does not fit. */
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), >, gtk_adjustment_get_page_size (adj) + 1);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, 0);
+  guint part = 99;
+  guint parts = cr_step_card_pages_count (window->step_scroller, &part);
+  g_assert_cmpuint (parts, >, 1);
+  g_assert_cmpuint (part, ==, 0);
+  g_autofree char *first = g_strdup_printf ("· part 1 of %u", parts);
+  g_assert_true (g_str_has_suffix (gtk_label_get_label (window->step_label), first));
+
+  /* Page Down reveals the rest of the card part by part, each further
+   * down, until the end (the "Accumulated" block) is in view... */
+  double last_value = 0;
+  guint presses = 0;
+  while (!at_end (window))
+    {
+      activate (window, "win.page-forward");
+      settle ();
+      g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, TOY_FAN_IN_STEP);
+      g_assert_cmpfloat (gtk_adjustment_get_value (adj), >, last_value);
+      last_value = gtk_adjustment_get_value (adj);
+      presses++;
+      g_assert_cmpuint (presses, <, parts);
+      g_autofree char *now = g_strdup_printf ("· part %u of %u", presses + 1, parts);
+      g_assert_true (g_str_has_suffix (gtk_label_get_label (window->step_label), now));
+    }
+  g_assert_cmpuint (presses, ==, parts - 1);
+  cr_step_card_pages_count (window->step_scroller, &part);
+  g_assert_cmpuint (part, ==, parts - 1);
+  g_autofree char *last = g_strdup_printf ("· part %u of %u", parts, parts);
+  g_assert_true (g_str_has_suffix (gtk_label_get_label (window->step_label), last));
+
+  /* ...then goes on to the next step, read from its top. */
+  activate (window, "win.page-forward");
+  settle ();
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, TOY_FAN_IN_STEP + 1);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, 0);
+
+  /* Page Up goes back to where the previous step ended, then up through it. */
+  activate (window, "win.page-back");
+  settle ();
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, TOY_FAN_IN_STEP);
+  g_assert_true (at_end (window));
+  presses = 0;
+  while (gtk_adjustment_get_value (adj) > 0)
+    {
+      double before = gtk_adjustment_get_value (adj);
+      activate (window, "win.page-back");
+      settle ();
+      g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, TOY_FAN_IN_STEP);
+      g_assert_cmpfloat (gtk_adjustment_get_value (adj), <, before);
+      presses++;
+      g_assert_cmpuint (presses, <, 64);
+    }
+  activate (window, "win.page-back");
+  settle ();
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, TOY_FAN_IN_STEP - 1);
+
+  /* Outside presentation Page Down steps at once (a mouse can scroll). */
+  activate (window, "win.presentation");
+  settle ();
+  g_assert_false (g_str_has_suffix (gtk_label_get_label (window->step_label), "of 1"));
+  g_assert_null (strstr (gtk_label_get_label (window->step_label), "part"));
+  activate (window, "win.page-forward");
+  settle ();
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, TOY_FAN_IN_STEP);
+  activate (window, "win.page-forward");
+  settle ();
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, TOY_FAN_IN_STEP + 1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+finished_cb (CrWindow *window,
+             gboolean *finished)
+{
+  *finished = TRUE;
+}
+
+static void
+wait_for_run_finished (CrWindow *window)
+{
+  gboolean finished = FALSE;
+  gulong handler = g_signal_connect (window, "run-finished", G_CALLBACK (finished_cb), &finished);
+  g_assert_true (cr_ui_test_wait_for_flag (&finished, 30));
+  g_signal_handler_disconnect (window, handler);
+  cr_ui_test_wait_window_idle (window);
+}
+
+/* The leaf's value the model shows for `name` (its first number). */
+static double
+leaf_value (const CrGraphModel *model,
+            const char         *name)
+{
+  for (guint i = 0; i < model->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      if (n->kind == CR_GRAPH_NODE_LEAF && g_strcmp0 (n->title, name) == 0
+          && n->info.value && n->info.value->n_values > 0)
+        return n->info.value->values[0];
+    }
+  g_assert_not_reached ();
+  return 0;
+}
+
+/* A slider moved in expression mode re-runs the formula with the new
+ * value: the graph is the same, so the stepper stays on its step. A new
+ * formula is another graph: back before the first step. */
+static void
+test_slider_keeps_step (void)
+{
+  CrWindow *window = open_example_sized ("01-toy-network.py", 1366, 768);
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  CrExpressionPanel *panel = CR_EXPRESSION_PANEL (window->expression_panel);
+
+  gtk_stack_set_visible_child_name (window->editor_stack, "expression");
+  cr_expression_panel_set_formula (panel, "a*b + c");
+  wait_for_run_finished (window);
+  g_assert_cmpuint (cr_graph_canvas_get_n_steps (canvas), >, 2);
+  activate (window, "win.step-forward");
+  activate (window, "win.step-forward");
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 1);
+
+  g_assert_true (cr_expression_panel_set_value (panel, "a", 7.5));
+  wait_for_run_finished (window);
+  g_assert_cmpfloat (leaf_value (cr_graph_canvas_get_model (canvas), "a"), ==, 7.5);
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 1);
+  g_assert_true (g_str_has_prefix (gtk_label_get_label (window->step_label), "Step 2 of"));
+
+  cr_expression_panel_set_formula (panel, "a*b*c + a");
+  wait_for_run_finished (window);
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, -1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  cr_ui_test_init_gtk (&argc, &argv);
+  gtk_source_init ();
+
+  g_test_add_func ("/ui/present/clicker-pages", test_clicker_pages);
+  g_test_add_func ("/ui/expression/slider-keeps-step", test_slider_keeps_step);
+  return g_test_run ();
+}

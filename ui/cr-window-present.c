@@ -1,0 +1,127 @@
+/* cr-window-present.c — presentation as a lecturer drives it with a clicker,
+ * which sends only Page Down and Page Up (some also b, period, F5, Escape)
+ * and cannot scroll: the two page actions read a long step card in parts
+ * (ui/cr-step-card-pages.c) before they move to the next or previous step,
+ * and the stepper's label says which part is in view. Entering and leaving
+ * presentation stay in cr-window.c. */
+#include "cr-config.h"
+#include "cr-window-private.h"
+
+#include "cr-step-card-pages.h"
+
+static gboolean
+presenting (CrWindow *self)
+{
+  return gtk_widget_has_css_class (GTK_WIDGET (self), "presentation");
+}
+
+/* Paging applies in presentation while the card is the sidebar's page
+ * (not the node inspector). Elsewhere a mouse can scroll: the keys step. */
+static gboolean
+paging (CrWindow *self)
+{
+  return presenting (self)
+         && gtk_stack_get_visible_child (self->sidebar_stack) == GTK_WIDGET (self->step_scroller);
+}
+
+static void
+page_forward_activated (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  CrWindow *self = user_data;
+  if (paging (self) && cr_step_card_pages_next (self->step_scroller))
+    return;
+  if (g_action_group_get_action_enabled (G_ACTION_GROUP (self), "step-forward"))
+    g_action_group_activate_action (G_ACTION_GROUP (self), "step-forward", NULL);
+}
+
+static void
+page_back_activated (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  CrWindow *self = user_data;
+  if (paging (self) && cr_step_card_pages_previous (self->step_scroller))
+    return;
+  if (!g_action_group_get_action_enabled (G_ACTION_GROUP (self), "step-back"))
+    return;
+  g_action_group_activate_action (G_ACTION_GROUP (self), "step-back", NULL);
+  /* Back to where the previous step ended: going back through a lesson
+   * shows each step as it was left. */
+  if (paging (self))
+    cr_step_card_pages_show_last (self->step_scroller);
+}
+
+void
+cr_window_append_card_part (CrWindow *self,
+                            GString  *text)
+{
+  if (!presenting (self) || cr_graph_canvas_get_step (self->canvas) < 0)
+    return;
+  guint part = 0;
+  guint parts = cr_step_card_pages_count (self->step_scroller, &part);
+  if (parts > 1)
+    g_string_append_printf (text, " · part %u of %u", part + 1, parts);
+}
+
+void
+cr_window_show_card_top (CrWindow *self)
+{
+  cr_step_card_pages_show_first (self->step_scroller);
+}
+
+#define LABEL_IDLE "cr-present-label-idle"
+
+static gboolean
+update_label_idle (gpointer user_data)
+{
+  CrWindow *self = user_data;
+  g_object_steal_data (G_OBJECT (self), LABEL_IDLE);
+  cr_window_update_step_label (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+remove_source (gpointer id)
+{
+  g_source_remove (GPOINTER_TO_UINT (id));
+}
+
+/* The card's size or position changed: the part shown may have. The label
+ * follows once the frame is drawn, not here: this runs while the sidebar is
+ * laid out, too late for the stepper's bar to take a new size in this frame. */
+static void
+on_card_scrolled (GtkAdjustment *adjustment,
+                  CrWindow      *self)
+{
+  if (g_object_get_data (G_OBJECT (self), LABEL_IDLE))
+    return;
+  /* Added while GTK lays out a frame, it runs when that frame is done.
+   * At an idle priority it could wait behind a stream of frames (an
+   * animation on the canvas). */
+  guint id = g_idle_add_full (G_PRIORITY_DEFAULT, update_label_idle, self, NULL);
+  g_object_set_data_full (G_OBJECT (self), LABEL_IDLE, GUINT_TO_POINTER (id), remove_source);
+}
+
+/* No label update for a window that is going. */
+static void
+on_destroy (CrWindow *self)
+{
+  g_object_set_data (G_OBJECT (self), LABEL_IDLE, NULL);
+}
+
+void
+cr_window_present_init (CrWindow *self)
+{
+  static const GActionEntry actions[] = {
+    { .name = "page-forward", .activate = page_forward_activated },
+    { .name = "page-back", .activate = page_back_activated },
+  };
+  g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
+
+  GtkAdjustment *card = gtk_scrolled_window_get_vadjustment (self->step_scroller);
+  g_signal_connect_object (card, "changed", G_CALLBACK (on_card_scrolled), self, 0);
+  g_signal_connect_object (card, "value-changed", G_CALLBACK (on_card_scrolled), self, 0);
+  g_signal_connect (self, "destroy", G_CALLBACK (on_destroy), NULL);
+}
