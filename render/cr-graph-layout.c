@@ -1,9 +1,11 @@
-/* cr-graph-layout.c — run graphviz's `dot` on a CrGraphModel.
+/* cr-graph-layout.c — run graphviz's `dot` on a CrGraphModel (big graphs go
+ * to the layered layout of cr-graph-layout-layered.c).
  *
  * Graphviz only places things: nodes are fixed-size empty boxes of the sizes
  * the renderer measured, and we read back their centres, the edge splines
  * and the label positions, flipping y (graphviz's grows upwards). */
-#include "cr-graph-layout.h"
+#include "cr-graph-layout-private.h"
+#include "cr-graph-clusters.h"
 
 #include <gvc.h>
 #include <math.h>
@@ -37,6 +39,7 @@ cr_graph_layout_free (CrGraphLayout *self)
     g_free (self->edges[i].points);
   g_free (self->edges);
   g_free (self->nodes);
+  g_free (self->clusters);
   g_free (self);
 }
 
@@ -63,18 +66,18 @@ cr_graph_layout_copy (const CrGraphLayout *self)
   CrGraphLayout *copy = g_memdup2 (self, sizeof *self);
   copy->nodes = g_memdup2 (self->nodes, sizeof (CrGraphBox) * (self->n_nodes + 1));
   copy->edges = g_memdup2 (self->edges, sizeof (CrGraphPath) * (self->n_edges + 1));
+  copy->clusters = self->clusters ? g_memdup2 (self->clusters, sizeof (CrGraphBox) * (self->n_clusters + 1))
+                                  : NULL;
   for (guint i = 0; i < self->n_edges; i++)
     copy->edges[i].points = g_memdup2 (self->edges[i].points,
                                        sizeof (double) * 2 * self->edges[i].n_points);
   return copy;
 }
 
-/* A leaf whose only edge goes to its AccumulateGrad, which nothing else
- * feeds: the pair is drawn as one unit (the AccumulateGrad a pill under the
- * card), which saves the graph a whole column. partner[i] is the other node
- * of i's pair, or -1. */
-static int *
-find_pairs (const CrGraphModel *model)
+/* The pair is drawn as one unit (the AccumulateGrad a pill under the
+ * card), which saves the graph a whole column. */
+int *
+cr_graph_layout_find_pairs (const CrGraphModel *model)
 {
   guint n_nodes = model->nodes->len;
   g_autofree guint *n_in = g_new0 (guint, n_nodes + 1);
@@ -133,11 +136,10 @@ set_pair_label (Agraph_t *g,
   agstrfree (g, label);
 }
 
-/* The short straight edge from a card down to its pill. */
-static void
-set_pair_edge (CrGraphPath      *p,
-               const CrGraphBox *leaf,
-               const CrGraphBox *acc)
+void
+cr_graph_layout_pair_edge (CrGraphPath      *p,
+                           const CrGraphBox *leaf,
+                           const CrGraphBox *acc)
 {
   double x = acc->x + acc->width / 2;
   double y0 = leaf->y + leaf->height, y1 = acc->y - 4;
@@ -155,26 +157,15 @@ set_pair_edge (CrGraphPath      *p,
   p->has_label = FALSE;
 }
 
-CrGraphLayout *
-cr_graph_layout_new (const CrGraphModel *model,
-                     const double       *node_sizes,
-                     double              label_font_size,
-                     GError            **error)
+/* Room between ranks for the commonest shape label ("3×3"; about 0.55 em
+ * a character, and its pill's padding) with a bit of line and the arrow on
+ * either side. A rarer longer one ("scalar", "2×3×4") may reach its arrow
+ * rather than widen every gap. */
+double
+cr_graph_layout_rank_gap (const CrGraphModel *model,
+                          double              label_font_size)
 {
-  g_return_val_if_fail (model != NULL && (node_sizes != NULL || model->nodes->len == 0), NULL);
-
-  /* Sizes scale with the type (presentation mode): so do the gaps. */
   double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
-  double pair_gap = ceil (CR_GRAPH_LAYOUT_PAIR_GAP * k);
-  double pad = 8 * k;
-  GVC_t *gvc = context ();
-  Agraph_t *g = agopen ((char *) "chainrule", Agdirected, NULL);
-  agsafeset (g, (char *) "rankdir", (char *) "LR", "");
-  set_double (g, "nodesep", 14 * k / 72.0);
-  /* Room between ranks for the commonest shape label ("3×3"; about 0.55 em
-   * a character, and its pill's padding) with a bit of line and the arrow
-   * on either side. A rarer longer one ("scalar", "2×3×4") may reach its
-   * arrow rather than widen every gap. */
   g_autoptr (GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
   const char *common = NULL;
   guint most = 0;
@@ -192,12 +183,96 @@ cr_graph_layout_new (const CrGraphModel *model,
         }
     }
   double label_w = common ? g_utf8_strlen (common, -1) * 0.55 * label_font_size + 8 * k : 0;
-  set_double (g, "ranksep", CLAMP (label_w + 20 * k, 34 * k, 56 * k) / 72.0);
+  return CLAMP (label_w + 20 * k, 34 * k, 56 * k);
+}
+
+void
+cr_graph_layout_place_labels (CrGraphLayout      *self,
+                              const CrGraphModel *model,
+                              double              label_font_size)
+{
+  double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
+  guint n_edges = MIN (self->n_edges, model->edges->len);
+  for (guint i = 0; i < n_edges; i++)
+    {
+      CrGraphPath *p = &self->edges[i];
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      /* The shape label sits on the middle of its edge. Graphviz is not told
+       * about it: its edge labels become virtual nodes that double the
+       * space between ranks, and the graph turns twice as wide. */
+      if (!p->has_label || !e->label || p->n_points < 4)
+        {
+          p->has_label = FALSE;
+          continue;
+        }
+      path_middle (p, &p->label_x, &p->label_y);
+      /* A label longer than its (level) edge would hide the line and reach
+       * the arrow and the boxes: it goes just above it. */
+      double dx = p->points[2 * (p->n_points - 1)] - p->points[0];
+      double dy = p->points[2 * (p->n_points - 1) + 1] - p->points[1];
+      double w = g_utf8_strlen (e->label, -1) * 0.55 * label_font_size + 8 * k;
+      if (fabs (dx) > 2 * fabs (dy) && w > fabs (dx) - 6 * k)
+        p->label_y -= label_font_size * 0.75 + 4 * k;
+    }
+
+  /* Edges forking from one node with the same shape start out together,
+   * and two edges between the same nodes (y * y) run side by side: their
+   * labels would pile up, so one says it for all. Only edges from the same
+   * node are compared (each edge is chained to the one before it from its
+   * node), which keeps this linear in a big graph's fan-outs. */
+  guint n_nodes = model->nodes->len;
+  g_autofree int *last_from = g_new (int, n_nodes + 1);
+  g_autofree int *before = g_new (int, n_edges + 1);
+  for (guint i = 0; i < n_nodes; i++)
+    last_from[i] = -1;
+  for (guint i = 0; i < n_edges; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      CrGraphPath *p = &self->edges[i];
+      before[i] = -1;
+      if (e->from >= n_nodes)
+        continue;
+      before[i] = last_from[e->from];
+      last_from[e->from] = (int) i;
+      for (int j = before[i]; p->has_label && j >= 0; j = before[j])
+        {
+          const CrGraphEdge *f = g_ptr_array_index (model->edges, j);
+          const CrGraphPath *q = &self->edges[j];
+          if (q->has_label && g_strcmp0 (f->label, e->label) == 0
+              && (f->to == e->to
+                  || (fabs (p->label_x - q->label_x) < 4 * label_font_size
+                      && fabs (p->label_y - q->label_y) < 2 * label_font_size)))
+            p->has_label = FALSE;
+        }
+    }
+}
+
+CrGraphLayout *
+cr_graph_layout_new (const CrGraphModel *model,
+                     const double       *node_sizes,
+                     double              label_font_size,
+                     GError            **error)
+{
+  g_return_val_if_fail (model != NULL && (node_sizes != NULL || model->nodes->len == 0), NULL);
+
+  /* Dot takes seconds on thousands of nodes: big graphs get ours. */
+  if (model->nodes->len > CR_GRAPH_LAYOUT_DOT_MAX_NODES)
+    return cr_graph_layout_new_layered (model, node_sizes, label_font_size);
+
+  /* Sizes scale with the type (presentation mode): so do the gaps. */
+  double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
+  double pair_gap = ceil (CR_GRAPH_LAYOUT_PAIR_GAP * k);
+  double pad = 8 * k;
+  GVC_t *gvc = context ();
+  Agraph_t *g = agopen ((char *) "chainrule", Agdirected, NULL);
+  agsafeset (g, (char *) "rankdir", (char *) "LR", "");
+  set_double (g, "nodesep", 14 * k / 72.0);
+  set_double (g, "ranksep", cr_graph_layout_rank_gap (model, label_font_size) / 72.0);
   agsafeset (g, (char *) "splines", (char *) "spline", "");
   set_double (g, "pad", pad / 72.0);
 
   guint n_nodes = model->nodes->len;
-  g_autofree int *partner = find_pairs (model);
+  g_autofree int *partner = cr_graph_layout_find_pairs (model);
   g_autofree Agnode_t **gnodes = g_new0 (Agnode_t *, n_nodes + 1);
   for (guint i = 0; i < n_nodes; i++)
     {
@@ -226,6 +301,8 @@ cr_graph_layout_new (const CrGraphModel *model,
   for (guint i = 0; i < n_nodes; i++)
     if (!gnodes[i] && partner[i] >= 0)
       gnodes[i] = gnodes[partner[i]];
+  /* Open module calls keep their nodes together (cr-graph-clusters.c). */
+  Agraph_t **clusters = cr_graph_clusters_add (g, model, gnodes, label_font_size);
 
   guint n_edges = model->edges->len;
   g_autofree Agedge_t **gedges = g_new0 (Agedge_t *, n_edges + 1);
@@ -245,6 +322,7 @@ cr_graph_layout_new (const CrGraphModel *model,
 
   if (gvLayout (gvc, g, "dot") != 0)
     {
+      g_free (clusters);
       agclose (g);
       g_set_error_literal (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
                            "graphviz could not lay out the graph (is its dot layout plugin installed?)");
@@ -257,6 +335,7 @@ cr_graph_layout_new (const CrGraphModel *model,
   double top = bb.UR.y + pad;
   self->width = bb.UR.x - bb.LL.x + 2 * pad;
   self->height = bb.UR.y - bb.LL.y + 2 * pad;
+  cr_graph_clusters_read (self, model, clusters, x0, top);
 
   self->n_nodes = n_nodes;
   self->nodes = g_new0 (CrGraphBox, n_nodes + 1);
@@ -301,7 +380,7 @@ cr_graph_layout_new (const CrGraphModel *model,
       if (!ge)
         {
           if (e->from < n_nodes && e->to < n_nodes)
-            set_pair_edge (p, &self->nodes[e->from], &self->nodes[e->to]);
+            cr_graph_layout_pair_edge (p, &self->nodes[e->from], &self->nodes[e->to]);
           continue;
         }
       splines *spl = ED_spl (ge);
@@ -322,41 +401,10 @@ cr_graph_layout_new (const CrGraphModel *model,
               p->arrow_y = top - bz->ep.y;
             }
         }
-      /* The shape label sits on the middle of its edge. Graphviz is not told
-       * about it: its edge labels become virtual nodes that double the
-       * space between ranks, and the graph turns twice as wide. */
-      if (e->label && p->n_points >= 4)
-        {
-          p->has_label = TRUE;
-          path_middle (p, &p->label_x, &p->label_y);
-          /* A label longer than its (level) edge would hide the line and
-           * reach the arrow and the boxes: it goes just above it. */
-          double dx = p->points[2 * (p->n_points - 1)] - p->points[0];
-          double dy = p->points[2 * (p->n_points - 1) + 1] - p->points[1];
-          double w = g_utf8_strlen (e->label, -1) * 0.55 * label_font_size + 8 * k;
-          if (fabs (dx) > 2 * fabs (dy) && w > fabs (dx) - 6 * k)
-            p->label_y -= label_font_size * 0.75 + 4 * k;
-        }
+      p->has_label = e->label != NULL;
     }
 
-  /* Edges forking from one node with the same shape start out together,
-   * and two edges between the same nodes (y * y) run side by side: their
-   * labels would pile up, so one says it for all. */
-  for (guint i = 0; i < n_edges; i++)
-    {
-      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
-      CrGraphPath *p = &self->edges[i];
-      for (guint j = 0; p->has_label && j < i; j++)
-        {
-          const CrGraphEdge *f = g_ptr_array_index (model->edges, j);
-          const CrGraphPath *q = &self->edges[j];
-          if (q->has_label && f->from == e->from && g_strcmp0 (f->label, e->label) == 0
-              && (f->to == e->to
-                  || (fabs (p->label_x - q->label_x) < 4 * label_font_size
-                      && fabs (p->label_y - q->label_y) < 2 * label_font_size)))
-            p->has_label = FALSE;
-        }
-    }
+  cr_graph_layout_place_labels (self, model, label_font_size);
 
   gvFreeLayout (gvc, g);
   agclose (g);

@@ -1,0 +1,624 @@
+/* cr-graph-layout-layered.c — a layered (Sugiyama-style) layout for graphs
+ * too big for graphviz's dot, which needs seconds for a few thousand nodes
+ * (a micrograd-style scalar MLP has 5,000).
+ *
+ * The steps, each linear or close to it in the size of the graph:
+ *   units    a leaf paired with its AccumulateGrad is one unit (the card over
+ *            its pill), as in the dot layout;
+ *   ranks    longest path from the inputs, then every unit that feeds
+ *            something moved as far right as its first user allows, so a
+ *            weight sits in the column before the op that uses it;
+ *   virtual  an edge spanning several ranks passes through a virtual point
+ *            in each rank between, so it can be ordered and routed;
+ *   order    a few sweeps sorting each rank by the mean position of its
+ *            neighbours in the rank before (after), against crossings;
+ *   places   each rank's units pulled towards their neighbours' height, kept
+ *            in order and apart (an isotonic regression, pool adjacent
+ *            violators), sweeping right and left a few times;
+ *   edges    smooth horizontal S-curves through the virtual points, ending
+ *            in an arrow on the target's left border.
+ * The result is a CrGraphLayout like dot's: the renderer cannot tell. */
+#include "cr-graph-layout-private.h"
+
+#include <math.h>
+
+#define SWEEPS_ORDER   4
+#define SWEEPS_PLACE   6
+/* Long edges add a virtual point per rank they cross; past this many in
+ * all, the longest are drawn straight instead (a pathological graph). */
+#define MAX_VIRTUAL    400000
+
+typedef struct {
+  int     node;         /* the model node drawn (a pair's leaf); -1: virtual */
+  double  w, h;
+  guint   rank;
+  guint   pos;          /* index in its rank */
+  double  y;            /* centre */
+  double  key;          /* sort key while ordering */
+  gboolean source;      /* nothing feeds it (an input, a weight, a constant) */
+} Vertex;
+
+/* The edges between adjacent ranks, both ways, as compressed rows. */
+typedef struct {
+  guint *start;         /* by vertex: first index in `to` (n + 1 of them) */
+  guint *to;
+} Adjacency;
+
+static void
+adjacency_build (Adjacency   *adj,
+                 guint        n,
+                 const guint *from,
+                 const guint *to,
+                 guint        n_edges)
+{
+  adj->start = g_new0 (guint, n + 2);
+  adj->to = g_new (guint, n_edges + 1);
+  for (guint i = 0; i < n_edges; i++)
+    adj->start[from[i] + 1]++;
+  for (guint v = 0; v < n; v++)
+    adj->start[v + 1] += adj->start[v];
+  g_autofree guint *fill = g_memdup2 (adj->start, sizeof (guint) * (n + 1));
+  for (guint i = 0; i < n_edges; i++)
+    adj->to[fill[from[i]]++] = to[i];
+}
+
+static void
+adjacency_clear (Adjacency *adj)
+{
+  g_free (adj->start);
+  g_free (adj->to);
+}
+
+typedef struct {
+  GArray   *vertices;   /* of Vertex */
+  guint     n_ranks;
+  GArray  **ranks;      /* of guint vertex ids, in order */
+  Adjacency pred, succ; /* between adjacent ranks */
+} Layers;
+
+static int
+compare_key (gconstpointer a,
+             gconstpointer b,
+             gpointer      data)
+{
+  const Vertex *v = data;
+  double ka = v[*(const guint *) a].key, kb = v[*(const guint *) b].key;
+  return (ka > kb) - (ka < kb);
+}
+
+/* One sweep: each rank (from first to last when down, else back) sorted by
+ * the mean position of its neighbours on the side already placed; a vertex
+ * without such neighbours keeps its place. */
+static void
+order_sweep (Layers  *L,
+             gboolean down)
+{
+  Vertex *v = (Vertex *) L->vertices->data;
+  const Adjacency *adj = down ? &L->pred : &L->succ;
+  for (guint i = 1; i < L->n_ranks; i++)
+    {
+      guint r = down ? i : L->n_ranks - 1 - i;
+      GArray *rank = L->ranks[r];
+      guint *ids = (guint *) rank->data;
+      for (guint p = 0; p < rank->len; p++)
+        {
+          Vertex *x = &v[ids[p]];
+          guint a = adj->start[ids[p]], b = adj->start[ids[p] + 1];
+          if (a == b)
+            {
+              x->key = p;
+              continue;
+            }
+          double sum = 0;
+          for (guint j = a; j < b; j++)
+            sum += v[adj->to[j]].pos;
+          /* Scaled to this rank's length, so vertices without neighbours
+           * (keeping p) and those with them mix sensibly. */
+          GArray *other = L->ranks[down ? r - 1 : r + 1];
+          double scale = other->len > 1 ? (double) (rank->len - 1) / (other->len - 1) : 1.0;
+          x->key = sum / (b - a) * scale;
+        }
+      g_qsort_with_data (ids, (gint) rank->len, sizeof (guint), compare_key, v);
+      for (guint p = 0; p < rank->len; p++)
+        v[ids[p]].pos = p;
+    }
+}
+
+/* Pool adjacent violators: the centres c[0..n) closest (in squared
+ * distance, weights w) to want[] with c[i+1] - c[i] >= gap[i]. */
+static void
+place_rank (guint         n,
+            const double *want,
+            const double *weight,
+            const double *gap,
+            double       *c)
+{
+  if (n == 0)
+    return;
+  /* With o[i] the sum of the gaps before i, z = c - o must not decrease:
+   * an isotonic regression of want - o. */
+  g_autofree double *o = g_new (double, n);
+  o[0] = 0;
+  for (guint i = 1; i < n; i++)
+    o[i] = o[i - 1] + gap[i - 1];
+  g_autofree double *bw = g_new (double, n);   /* block weight */
+  g_autofree double *bv = g_new (double, n);   /* block value */
+  g_autofree guint *bn = g_new (guint, n);     /* block length */
+  guint nb = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      bw[nb] = weight[i];
+      bv[nb] = want[i] - o[i];
+      bn[nb] = 1;
+      nb++;
+      while (nb > 1 && bv[nb - 2] > bv[nb - 1])
+        {
+          double w = bw[nb - 2] + bw[nb - 1];
+          bv[nb - 2] = (bv[nb - 2] * bw[nb - 2] + bv[nb - 1] * bw[nb - 1]) / w;
+          bw[nb - 2] = w;
+          bn[nb - 2] += bn[nb - 1];
+          nb--;
+        }
+    }
+  guint i = 0;
+  for (guint b = 0; b < nb; b++)
+    for (guint j = 0; j < bn[b]; j++, i++)
+      c[i] = bv[b] + o[i];
+}
+
+/* Each rank's vertices towards the mean height of their neighbours (before
+ * and/or after), in order and apart. */
+static void
+place_sweep (Layers  *L,
+             gboolean use_pred,
+             gboolean use_succ,
+             gboolean down,
+             double   node_gap,
+             double   virtual_gap)
+{
+  Vertex *v = (Vertex *) L->vertices->data;
+  for (guint i = 0; i < L->n_ranks; i++)
+    {
+      guint r = down ? i : L->n_ranks - 1 - i;
+      GArray *rank = L->ranks[r];
+      guint n = rank->len;
+      const guint *ids = (const guint *) rank->data;
+      g_autofree double *want = g_new (double, n + 1);
+      g_autofree double *weight = g_new (double, n + 1);
+      g_autofree double *gap = g_new (double, n + 1);
+      g_autofree double *c = g_new (double, n + 1);
+      for (guint p = 0; p < n; p++)
+        {
+          const Vertex *x = &v[ids[p]];
+          /* An input (a weight, a constant) goes wherever its user is: it
+           * pulls its user only when nothing else does, so the flow of
+           * results from op to op runs straight rather than drifting. */
+          double sum = 0, count = 0, input_sum = 0, inputs = 0;
+          if (use_pred)
+            for (guint j = L->pred.start[ids[p]]; j < L->pred.start[ids[p] + 1]; j++)
+              {
+                const Vertex *from = &v[L->pred.to[j]];
+                if (from->source)
+                  {
+                    input_sum += from->y;
+                    inputs++;
+                  }
+                else
+                  {
+                    sum += from->y;
+                    count++;
+                  }
+              }
+          if (count == 0)
+            {
+              sum = input_sum;
+              count = inputs;
+            }
+          if (use_succ)
+            for (guint j = L->succ.start[ids[p]]; j < L->succ.start[ids[p] + 1]; j++)
+              {
+                sum += v[L->succ.to[j]].y;
+                count += 1;
+              }
+          want[p] = count > 0 ? sum / count : x->y;
+          /* Long edges straighten first: their points weigh more; inputs
+           * give way to the flow (else each rank would push it aside a
+           * little, and a long chain would drift across the page). */
+          weight[p] = x->source ? 1e-3 : count == 0 ? 0.5 : x->node < 0 ? 2.0 : 1.0;
+          if (p + 1 < n)
+            {
+              const Vertex *y = &v[ids[p + 1]];
+              gboolean virt = x->node < 0 && y->node < 0;
+              gap[p] = (x->h + y->h) / 2 + (virt ? virtual_gap : node_gap);
+            }
+        }
+      place_rank (n, want, weight, gap, c);
+      for (guint p = 0; p < n; p++)
+        v[ids[p]].y = c[p];
+    }
+}
+
+/* A cubic Bézier through pts (m points, x, y pairs), horizontal at each
+ * point: path gets 1 + 3 (m - 1) points. */
+static void
+set_curve (CrGraphPath  *path,
+           const double *pts,
+           guint         m,
+           double        k)
+{
+  path->n_points = 1 + 3 * (m - 1);
+  path->points = g_new (double, 2 * path->n_points + 2);
+  double *q = path->points;
+  q[0] = pts[0];
+  q[1] = pts[1];
+  guint at = 2;
+  for (guint i = 0; i + 1 < m; i++)
+    {
+      double ax = pts[2 * i], ay = pts[2 * i + 1], bx = pts[2 * i + 2], by = pts[2 * i + 3];
+      /* Backwards (a cycle's edge): a loop out and back in. */
+      double d = bx > ax ? (bx - ax) / 2 : 40 * k;
+      q[at++] = ax + d;
+      q[at++] = ay;
+      q[at++] = bx - d;
+      q[at++] = by;
+      q[at++] = bx;
+      q[at++] = by;
+    }
+}
+
+CrGraphLayout *
+cr_graph_layout_layered (const CrGraphModel *model,
+                         const double       *node_sizes,
+                         double              label_font_size,
+                         const int          *partner)
+{
+  double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
+  double pair_gap = ceil (CR_GRAPH_LAYOUT_PAIR_GAP * k);
+  double pad = 8 * k, node_gap = 14 * k, virtual_gap = 5 * k;
+  double rank_gap = cr_graph_layout_rank_gap (model, label_font_size);
+  /* The arrow's length: the path stops there, the arrow fills the rest. */
+  double arrow = 7 * k;
+  guint n_nodes = model->nodes->len, n_edges = model->edges->len;
+
+  /* Units: one vertex per node, a pair's AccumulateGrad in its leaf's. */
+  Layers L = { 0 };
+  L.vertices = g_array_sized_new (FALSE, TRUE, sizeof (Vertex), n_nodes + 1);
+  g_autofree guint *unit_of = g_new (guint, n_nodes + 1);
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      const CrGraphNode *node = g_ptr_array_index (model->nodes, i);
+      if (partner[i] >= 0 && node->kind == CR_GRAPH_NODE_ACCUMULATE)
+        continue;
+      Vertex x = { .node = (int) i, .w = node_sizes[2 * i], .h = node_sizes[2 * i + 1] };
+      if (partner[i] >= 0)
+        {
+          guint a = (guint) partner[i];
+          x.w = MAX (x.w, node_sizes[2 * a]);
+          x.h += pair_gap + node_sizes[2 * a + 1];
+        }
+      unit_of[i] = L.vertices->len;
+      g_array_append_val (L.vertices, x);
+    }
+  for (guint i = 0; i < n_nodes; i++)
+    if (partner[i] >= 0 && ((const CrGraphNode *) g_ptr_array_index (model->nodes, i))->kind
+                           == CR_GRAPH_NODE_ACCUMULATE)
+      unit_of[i] = unit_of[partner[i]];
+  guint n_units = L.vertices->len;
+
+  /* The edges between units (a pair's own edge and loops left out). */
+  g_autofree guint *ue_from = g_new (guint, n_edges + 1);
+  g_autofree guint *ue_to = g_new (guint, n_edges + 1);
+  g_autofree int *unit_edge = g_new (int, n_edges + 1);   /* by model edge, -1: none */
+  guint n_ue = 0;
+  for (guint i = 0; i < n_edges; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      unit_edge[i] = -1;
+      if (e->from >= n_nodes || e->to >= n_nodes || partner[e->from] == (int) e->to)
+        continue;
+      guint a = unit_of[e->from], b = unit_of[e->to];
+      if (a == b)
+        continue;
+      ue_from[n_ue] = a;
+      ue_to[n_ue] = b;
+      unit_edge[i] = (int) n_ue++;
+    }
+  Adjacency out = { 0 }, in = { 0 };
+  adjacency_build (&out, n_units, ue_from, ue_to, n_ue);
+  adjacency_build (&in, n_units, ue_to, ue_from, n_ue);
+
+  /* A topological order (Kahn); units on a cycle follow in id order, and
+   * edges against the order do not count for ranks. */
+  g_autofree guint *topo = g_new (guint, n_units + 1);
+  g_autofree guint *topo_at = g_new (guint, n_units + 1);
+  {
+    g_autofree guint *n_in = g_new0 (guint, n_units + 1);
+    g_autofree gboolean *done = g_new0 (gboolean, n_units + 1);
+    for (guint i = 0; i < n_ue; i++)
+      n_in[ue_to[i]]++;
+    guint head = 0, tail = 0;
+    for (guint u = 0; u < n_units; u++)
+      if (n_in[u] == 0)
+        topo[tail++] = u;
+    for (;;)
+      {
+        while (head < tail)
+          {
+            guint u = topo[head++];
+            done[u] = TRUE;
+            for (guint j = out.start[u]; j < out.start[u + 1]; j++)
+              if (--n_in[out.to[j]] == 0)
+                topo[tail++] = out.to[j];
+          }
+        if (tail == n_units)
+          break;
+        /* A cycle: break it at its lowest unit. */
+        for (guint u = 0; u < n_units; u++)
+          if (!done[u] && n_in[u] > 0)
+            {
+              n_in[u] = 0;
+              topo[tail++] = u;
+              break;
+            }
+      }
+    for (guint i = 0; i < n_units; i++)
+      topo_at[topo[i]] = i;
+  }
+
+  /* Ranks: longest path from the inputs, then pulled right towards users. */
+  Vertex *v = (Vertex *) L.vertices->data;
+  for (guint i = 0; i < n_units; i++)
+    {
+      guint u = topo[i];
+      for (guint j = in.start[u]; j < in.start[u + 1]; j++)
+        if (topo_at[in.to[j]] < i)
+          v[u].rank = MAX (v[u].rank, v[in.to[j]].rank + 1);
+    }
+  for (guint i = n_units; i-- > 0;)
+    {
+      guint u = topo[i];
+      guint first = G_MAXUINT;
+      for (guint j = out.start[u]; j < out.start[u + 1]; j++)
+        if (topo_at[out.to[j]] > i)
+          first = MIN (first, v[out.to[j]].rank);
+      if (first != G_MAXUINT && first > 0)
+        v[u].rank = MAX (v[u].rank, first - 1);
+    }
+  for (guint u = 0; u < n_units; u++)
+    {
+      L.n_ranks = MAX (L.n_ranks, v[u].rank + 1);
+      v[u].source = in.start[u] == in.start[u + 1];
+    }
+
+  /* Virtual points for edges spanning ranks; each unit edge's chain of
+   * vertices (from, virtual..., to) starts at chain_start[edge]. */
+  g_autofree guint *chain_start = g_new (guint, n_ue + 2);
+  GArray *chain = g_array_new (FALSE, FALSE, sizeof (guint));
+  GArray *le_from = g_array_new (FALSE, FALSE, sizeof (guint));
+  GArray *le_to = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint n_virtual = 0;
+  for (guint i = 0; i < n_ue; i++)
+    {
+      chain_start[i] = chain->len;
+      guint a = ue_from[i], b = ue_to[i];
+      g_array_append_val (chain, a);
+      guint ra = g_array_index (L.vertices, Vertex, a).rank;
+      guint rb = g_array_index (L.vertices, Vertex, b).rank;
+      if (rb <= ra)
+        {
+          /* Against the ranks: drawn as a loop, not ordered. */
+          g_array_append_val (chain, b);
+          continue;
+        }
+      guint span = rb - ra;
+      guint prev = a;
+      if (span > 1 && n_virtual + span - 1 <= MAX_VIRTUAL)
+        for (guint r = ra + 1; r < rb; r++)
+          {
+            Vertex x = { .node = -1, .w = 0, .h = 2 * k, .rank = r };
+            guint id = L.vertices->len;
+            g_array_append_val (L.vertices, x);
+            g_array_append_val (chain, id);
+            g_array_append_val (le_from, prev);
+            g_array_append_val (le_to, id);
+            prev = id;
+            n_virtual++;
+          }
+      g_array_append_val (chain, b);
+      if (rb - g_array_index (L.vertices, Vertex, prev).rank == 1)
+        {
+          g_array_append_val (le_from, prev);
+          g_array_append_val (le_to, b);
+        }
+    }
+  chain_start[n_ue] = chain->len;
+  guint n_vertices = L.vertices->len;
+  v = (Vertex *) L.vertices->data;
+  adjacency_build (&L.pred, n_vertices, (guint *) le_to->data, (guint *) le_from->data, le_from->len);
+  adjacency_build (&L.succ, n_vertices, (guint *) le_from->data, (guint *) le_to->data, le_from->len);
+
+  /* The first order: a depth-first walk back from the outputs (the last
+   * in topological order first), so what feeds one op stays together. */
+  L.ranks = g_new (GArray *, L.n_ranks + 1);
+  for (guint r = 0; r < L.n_ranks; r++)
+    L.ranks[r] = g_array_new (FALSE, FALSE, sizeof (guint));
+  {
+    g_autofree gboolean *seen = g_new0 (gboolean, n_vertices + 1);
+    GArray *stack = g_array_new (FALSE, FALSE, sizeof (guint));
+    for (guint i = n_units; i-- > 0;)
+      {
+        guint root = topo[i];
+        if (seen[root])
+          continue;
+        g_array_append_val (stack, root);
+        seen[root] = TRUE;
+        while (stack->len > 0)
+          {
+            guint x = g_array_index (stack, guint, stack->len - 1);
+            g_array_set_size (stack, stack->len - 1);
+            v[x].pos = L.ranks[v[x].rank]->len;
+            g_array_append_val (L.ranks[v[x].rank], x);
+            /* Pushed in reverse, popped in the edges' order. */
+            for (guint j = L.pred.start[x + 1]; j-- > L.pred.start[x];)
+              if (!seen[L.pred.to[j]])
+                {
+                  seen[L.pred.to[j]] = TRUE;
+                  g_array_append_val (stack, L.pred.to[j]);
+                }
+          }
+      }
+    for (guint x = 0; x < n_vertices; x++)
+      if (!seen[x])
+        {
+          v[x].pos = L.ranks[v[x].rank]->len;
+          g_array_append_val (L.ranks[v[x].rank], x);
+        }
+    g_array_unref (stack);
+  }
+  for (int s = 0; s < SWEEPS_ORDER; s++)
+    {
+      order_sweep (&L, FALSE);
+      order_sweep (&L, TRUE);
+    }
+
+  /* Heights: stacked first, then pulled towards the neighbours. */
+  for (guint r = 0; r < L.n_ranks; r++)
+    {
+      double y = 0;
+      GArray *rank = L.ranks[r];
+      for (guint p = 0; p < rank->len; p++)
+        {
+          Vertex *x = &v[g_array_index (rank, guint, p)];
+          x->y = y + x->h / 2;
+          y += x->h + node_gap;
+        }
+      /* Centred on 0, so that short ranks sit in the middle. */
+      for (guint p = 0; p < rank->len; p++)
+        v[g_array_index (rank, guint, p)].y -= (y - node_gap) / 2;
+    }
+  for (int s = 0; s < SWEEPS_PLACE; s++)
+    {
+      place_sweep (&L, TRUE, FALSE, TRUE, node_gap, virtual_gap);
+      place_sweep (&L, FALSE, TRUE, FALSE, node_gap, virtual_gap);
+    }
+  place_sweep (&L, TRUE, TRUE, TRUE, node_gap, virtual_gap);
+
+  /* Columns: each as wide as its widest unit, rank_gap apart. */
+  g_autofree double *col_x = g_new0 (double, L.n_ranks + 1);
+  g_autofree double *col_w = g_new0 (double, L.n_ranks + 1);
+  for (guint u = 0; u < n_vertices; u++)
+    col_w[v[u].rank] = MAX (col_w[v[u].rank], v[u].w);
+  double x = pad;
+  for (guint r = 0; r < L.n_ranks; r++)
+    {
+      col_x[r] = x;
+      x += col_w[r] + rank_gap;
+    }
+  double top = G_MAXDOUBLE, bottom = -G_MAXDOUBLE;
+  for (guint u = 0; u < n_vertices; u++)
+    {
+      top = MIN (top, v[u].y - v[u].h / 2);
+      bottom = MAX (bottom, v[u].y + v[u].h / 2);
+    }
+  if (n_vertices == 0)
+    top = bottom = 0;
+  double dy = pad - top;
+
+  CrGraphLayout *self = g_new0 (CrGraphLayout, 1);
+  self->width = (L.n_ranks > 0 ? x - rank_gap : 0) + pad;
+  self->height = bottom - top + 2 * pad;
+  self->n_nodes = n_nodes;
+  self->nodes = g_new0 (CrGraphBox, n_nodes + 1);
+  for (guint u = 0; u < n_units; u++)
+    {
+      guint i = (guint) v[u].node;
+      CrGraphBox *b = &self->nodes[i];
+      b->width = node_sizes[2 * i];
+      b->height = node_sizes[2 * i + 1];
+      double cx = col_x[v[u].rank] + col_w[v[u].rank] / 2;
+      double cy = v[u].y + dy;
+      if (partner[i] < 0)
+        {
+          b->x = cx - b->width / 2;
+          b->y = cy - b->height / 2;
+          continue;
+        }
+      /* The pair: the card on top, the pill under it, as wide as the unit. */
+      guint a = (guint) partner[i];
+      CrGraphBox *pill = &self->nodes[a];
+      b->width = pill->width = v[u].w;
+      b->x = pill->x = cx - v[u].w / 2;
+      b->y = cy - v[u].h / 2;
+      pill->height = node_sizes[2 * a + 1];
+      pill->y = b->y + v[u].h - pill->height;
+    }
+
+  /* Edges: from the source's right end (a pair's pill's) to an arrow on
+   * the target's left border, across each column between at its point. */
+  self->n_edges = n_edges;
+  self->edges = g_new0 (CrGraphPath, n_edges + 1);
+  GArray *pts = g_array_new (FALSE, FALSE, sizeof (double));
+  for (guint i = 0; i < n_edges; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      CrGraphPath *p = &self->edges[i];
+      if (e->from >= n_nodes || e->to >= n_nodes)
+        continue;
+      if (partner[e->from] == (int) e->to)
+        {
+          cr_graph_layout_pair_edge (p, &self->nodes[e->from], &self->nodes[e->to]);
+          continue;
+        }
+      if (unit_edge[i] < 0)
+        continue;
+      const CrGraphBox *s = &self->nodes[e->from], *t = &self->nodes[e->to];
+      g_array_set_size (pts, 0);
+      double sx = s->x + s->width, sy = s->y + s->height / 2;
+      g_array_append_val (pts, sx);
+      g_array_append_val (pts, sy);
+      guint ue = (guint) unit_edge[i];
+      for (guint j = chain_start[ue] + 1; j + 1 < chain_start[ue + 1]; j++)
+        {
+          const Vertex *d = &v[g_array_index (chain, guint, j)];
+          double x0 = col_x[d->rank], x1 = x0 + col_w[d->rank], y = d->y + dy;
+          g_array_append_val (pts, x0);
+          g_array_append_val (pts, y);
+          g_array_append_val (pts, x1);
+          g_array_append_val (pts, y);
+        }
+      double tx = t->x, ty = t->y + t->height / 2;
+      double ex = tx - arrow;
+      g_array_append_val (pts, ex);
+      g_array_append_val (pts, ty);
+      set_curve (p, (const double *) pts->data, pts->len / 2, k);
+      p->has_arrow = TRUE;
+      p->arrow_x = tx;
+      p->arrow_y = ty;
+      p->has_label = e->label != NULL;
+    }
+  g_array_unref (pts);
+  cr_graph_layout_place_labels (self, model, label_font_size);
+
+  for (guint r = 0; r < L.n_ranks; r++)
+    g_array_unref (L.ranks[r]);
+  g_free (L.ranks);
+  adjacency_clear (&L.pred);
+  adjacency_clear (&L.succ);
+  adjacency_clear (&out);
+  adjacency_clear (&in);
+  g_array_unref (chain);
+  g_array_unref (le_from);
+  g_array_unref (le_to);
+  g_array_unref (L.vertices);
+  return self;
+}
+
+CrGraphLayout *
+cr_graph_layout_new_layered (const CrGraphModel *model,
+                             const double       *node_sizes,
+                             double              label_font_size)
+{
+  g_return_val_if_fail (model != NULL && (node_sizes != NULL || model->nodes->len == 0), NULL);
+  g_autofree int *partner = cr_graph_layout_find_pairs (model);
+  return cr_graph_layout_layered (model, node_sizes, label_font_size, partner);
+}

@@ -1,0 +1,32 @@
+/* cr-graph-layout-private.h — what the two layouts share: graphviz's dot
+ * (cr-graph-layout.c) for graphs a person reads whole, and the layered
+ * layout of our own (cr-graph-layout-layered.c) for big ones. */
+#pragma once
+
+#include "cr-graph-layout.h"
+
+G_BEGIN_DECLS
+
+/* A leaf whose only edge goes to its AccumulateGrad, which nothing else
+ * feeds, is laid out as one unit with it: partner[i] is the other node of
+ * i's pair, or -1 (new array of model->nodes->len + 1). */
+int           *cr_graph_layout_find_pairs   (const CrGraphModel *model);
+/* The short straight edge from a paired leaf's card down to its pill. */
+void           cr_graph_layout_pair_edge    (CrGraphPath        *path,
+                                             const CrGraphBox   *leaf,
+                                             const CrGraphBox   *acc);
+/* The space between ranks (points): room for the commonest edge label. */
+double         cr_graph_layout_rank_gap     (const CrGraphModel *model,
+                                             double              label_font_size);
+/* Puts each labelled edge's label on the middle of its path (above a level
+ * edge too short for it); one label for edges that would pile theirs up. */
+void           cr_graph_layout_place_labels (CrGraphLayout      *self,
+                                             const CrGraphModel *model,
+                                             double              label_font_size);
+/* The layered layout (see cr_graph_layout_new_layered), with the pairs. */
+CrGraphLayout *cr_graph_layout_layered      (const CrGraphModel *model,
+                                             const double       *node_sizes,
+                                             double              label_font_size,
+                                             const int          *partner);
+
+G_END_DECLS

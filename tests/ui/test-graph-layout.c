@@ -1,0 +1,211 @@
+/* test-graph-layout.c — the layered layout for big graphs: on graphs run
+ * from scripts (a micrograd-style scalar MLP, the toy network) every box
+ * has its measured size, none overlaps another, all lie inside the drawing,
+ * every edge runs forward from its source's right end to an arrow on its
+ * target's left border, a leaf sits over its AccumulateGrad; and
+ * cr_graph_layout_new hands graphs above CR_GRAPH_LAYOUT_DOT_MAX_NODES to it. */
+#include "cr-graph-layout.h"
+#include "cr-graph-render.h"
+#include "ui-test-util.h"
+
+#include <math.h>
+
+/* A scalar MLP built from user classes, as micrograd does: nin inputs,
+ * hidden layers, one output. */
+static char *
+mlp_script (int nin,
+            int hidden,
+            int layers)
+{
+  return g_strdup_printf (
+    "import torch\n"
+    "torch.manual_seed(0)\n"
+    "class Neuron:\n"
+    "    def __init__(self, nin):\n"
+    "        self.w = [torch.tensor(torch.rand(()).item() - 0.5, requires_grad=True) for _ in range(nin)]\n"
+    "        self.b = torch.tensor(0.0, requires_grad=True)\n"
+    "    def __call__(self, x):\n"
+    "        act = self.b\n"
+    "        for wi, xi in zip(self.w, x):\n"
+    "            act = act + wi * xi\n"
+    "        return act.tanh()\n"
+    "sizes = [%d] + [%d] * %d + [1]\n"
+    "layers = [[Neuron(sizes[i]) for _ in range(sizes[i + 1])] for i in range(len(sizes) - 1)]\n"
+    "x = [torch.tensor(0.1 * i) for i in range(%d)]\n"
+    "for layer in layers:\n"
+    "    x = [n(x) for n in layer]\n"
+    "loss = (x[0] - 1.0) ** 2\n"
+    "loss.backward()\n",
+    nin, hidden, layers, nin);
+}
+
+#define TOY \
+  "import torch\n" \
+  "a = torch.tensor([[0.5, -1.0], [2.0, 1.0]], requires_grad=True)\n" \
+  "w1 = torch.tensor([[1.0, 2.0], [0.5, 0.5]], requires_grad=True)\n" \
+  "w2 = torch.tensor([[0.25, -0.5], [1.0, -1.0]], requires_grad=True)\n" \
+  "b = w1 * a\n" \
+  "c = w2 * a\n" \
+  "d = b + c * b\n" \
+  "L = (10 - d).sum()\n" \
+  "L.backward()\n"
+
+static gboolean
+boxes_overlap (const CrGraphBox *a,
+               const CrGraphBox *b)
+{
+  return a->x < b->x + b->width - 0.01 && b->x < a->x + a->width - 0.01
+         && a->y < b->y + b->height - 0.01 && b->y < a->y + a->height - 0.01;
+}
+
+/* Everything the renderer relies on, for any layout of model. */
+static void
+check_layout (const CrGraphModel  *model,
+              const CrGraphLayout *layout,
+              const double        *sizes)
+{
+  guint n = model->nodes->len;
+  g_assert_cmpuint (layout->n_nodes, ==, n);
+  g_assert_cmpuint (layout->n_edges, ==, model->edges->len);
+  for (guint i = 0; i < n; i++)
+    {
+      const CrGraphBox *b = &layout->nodes[i];
+      /* A pair's card and pill share the unit's width; heights are as measured. */
+      g_assert_cmpfloat (b->width, >=, sizes[2 * i] - 1e-6);
+      g_assert_cmpfloat (fabs (b->height - sizes[2 * i + 1]), <, 1e-6);
+      g_assert_cmpfloat (b->x, >=, 0);
+      g_assert_cmpfloat (b->y, >=, 0);
+      g_assert_cmpfloat (b->x + b->width, <=, layout->width + 1e-6);
+      g_assert_cmpfloat (b->y + b->height, <=, layout->height + 1e-6);
+    }
+  /* No overlaps: boxes sorted by x, each compared with those it could meet. */
+  g_autofree guint *by_x = g_new (guint, n + 1);
+  for (guint i = 0; i < n; i++)
+    by_x[i] = i;
+  for (guint i = 1; i < n; i++)
+    for (guint j = i; j > 0 && layout->nodes[by_x[j]].x < layout->nodes[by_x[j - 1]].x; j--)
+      {
+        guint t = by_x[j];
+        by_x[j] = by_x[j - 1];
+        by_x[j - 1] = t;
+      }
+  for (guint i = 0; i < n; i++)
+    for (guint j = i + 1; j < n; j++)
+      {
+        const CrGraphBox *a = &layout->nodes[by_x[i]], *b = &layout->nodes[by_x[j]];
+        if (b->x >= a->x + a->width)
+          break;
+        if (boxes_overlap (a, b))
+          g_error ("nodes %u and %u overlap", by_x[i], by_x[j]);
+      }
+  for (guint i = 0; i < model->edges->len; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      const CrGraphPath *p = &layout->edges[i];
+      const CrGraphBox *s = &layout->nodes[e->from], *t = &layout->nodes[e->to];
+      g_assert_cmpuint (p->n_points, >=, 4);
+      g_assert_cmpuint ((p->n_points - 1) % 3, ==, 0);
+      g_assert_true (p->has_arrow);
+      const CrGraphNode *from = g_ptr_array_index (model->nodes, e->from);
+      const CrGraphNode *to = g_ptr_array_index (model->nodes, e->to);
+      if (from->kind == CR_GRAPH_NODE_LEAF && to->kind == CR_GRAPH_NODE_ACCUMULATE
+          && fabs (s->x - t->x) < 1e-6)
+        {
+          /* A pair: the pill right under the card, as wide. */
+          g_assert_cmpfloat (t->y, >, s->y + s->height);
+          g_assert_cmpfloat (fabs (s->width - t->width), <, 1e-6);
+          continue;
+        }
+      /* Forward: from the source's right end to the target's left border. */
+      g_assert_cmpfloat (fabs (p->points[0] - (s->x + s->width)), <, 1e-6);
+      g_assert_cmpfloat (fabs (p->arrow_x - t->x), <, 1e-6);
+      g_assert_cmpfloat (p->arrow_y, >=, t->y);
+      g_assert_cmpfloat (p->arrow_y, <=, t->y + t->height);
+      g_assert_cmpfloat (s->x + s->width, <, t->x);
+      for (guint k = 0; k < p->n_points; k++)
+        g_assert_cmpfloat (p->points[2 * k], <=, t->x + 1e-6);
+    }
+}
+
+static void
+test_layered_toy (void)
+{
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (TOY, NULL);
+  g_autofree double *sizes = cr_graph_render_measure (model);
+  g_autoptr (CrGraphLayout) layout = cr_graph_layout_new_layered (model, sizes,
+                                                                  cr_graph_render_label_size ());
+  check_layout (model, layout, sizes);
+  /* Shape labels sit on their edges. */
+  guint labels = 0;
+  for (guint i = 0; i < layout->n_edges; i++)
+    labels += layout->edges[i].has_label;
+  g_assert_cmpuint (labels, >, 0);
+}
+
+static void
+test_layered_mlp (void)
+{
+  g_autofree char *script = mlp_script (3, 6, 2);
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (script, NULL);
+  g_assert_cmpuint (model->nodes->len, >, 200);
+  g_autofree double *sizes = cr_graph_render_measure (model);
+  g_autoptr (CrGraphLayout) layout = cr_graph_layout_new_layered (model, sizes,
+                                                                  cr_graph_render_label_size ());
+  check_layout (model, layout, sizes);
+  /* Laid out in columns, not one endless row or a tower. */
+  g_assert_cmpfloat (layout->width / layout->height, <, 20);
+  g_assert_cmpfloat (layout->width / layout->height, >, 0.2);
+  /* The same graph gives the same drawing. */
+  g_autoptr (CrGraphLayout) again = cr_graph_layout_new_layered (model, sizes,
+                                                                 cr_graph_render_label_size ());
+  g_assert_cmpfloat (again->width, ==, layout->width);
+  for (guint i = 0; i < layout->n_nodes; i++)
+    g_assert_cmpfloat (again->nodes[i].y, ==, layout->nodes[i].y);
+}
+
+static void
+test_big_goes_layered (void)
+{
+  /* About 5,000 nodes: dot would take seconds. */
+  g_autofree char *script = mlp_script (4, 32, 2);
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (script, NULL);
+  g_assert_cmpuint (model->nodes->len, >, CR_GRAPH_LAYOUT_DOT_MAX_NODES);
+  g_test_message ("%u nodes, %u edges", model->nodes->len, model->edges->len);
+  g_autofree double *sizes = cr_graph_render_measure (model);
+  gint64 start = g_get_monotonic_time ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CrGraphLayout) layout = cr_graph_layout_new (model, sizes,
+                                                          cr_graph_render_label_size (), &error);
+  double ms = (g_get_monotonic_time () - start) / 1000.0;
+  g_assert_no_error (error);
+  g_test_message ("laid out in %.1f ms", ms);
+  check_layout (model, layout, sizes);
+  g_autoptr (CrGraphLayout) layered = cr_graph_layout_new_layered (model, sizes,
+                                                                   cr_graph_render_label_size ());
+  g_assert_cmpfloat (layered->width, ==, layout->width);
+  g_assert_cmpfloat (layered->height, ==, layout->height);
+  /* Generous (sanitizers, a loaded machine): dot needs seconds here. */
+  g_assert_cmpfloat (ms, <, 1500);
+}
+
+static void
+test_empty (void)
+{
+  g_autoptr (CrGraphModel) model = cr_graph_model_new ();
+  g_autoptr (CrGraphLayout) layout = cr_graph_layout_new_layered (model, NULL,
+                                                                  cr_graph_render_label_size ());
+  g_assert_cmpuint (layout->n_nodes, ==, 0);
+  g_assert_cmpuint (layout->n_edges, ==, 0);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ui/graph-layout/layered-toy", test_layered_toy);
+  g_test_add_func ("/ui/graph-layout/layered-mlp", test_layered_mlp);
+  g_test_add_func ("/ui/graph-layout/big-goes-layered", test_big_goes_layered);
+  g_test_add_func ("/ui/graph-layout/empty", test_empty);
+  return g_test_run ();
+}
