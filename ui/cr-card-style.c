@@ -51,6 +51,10 @@ static const char style_sheet[] =
   ".cr-step-symbol.cr-accumulate { background-color: #26a269; }\n"
   ".cr-section { border-radius: 0.6em; padding: 0.6em 0.75em; }\n"
   ".cr-footnote { font-size: 0.85em; opacity: 0.7; }\n"
+  /* The sum of a broadcast input's gradient back to its shape: a line of its own. */
+  ".cr-reduction-text { font-style: italic; color: mix(#26a269, currentColor, 0.28); }\n"
+  ".cr-error-section { background-color: alpha(@error_color, 0.08); }\n"
+  ".cr-badge.cr-alert { color: @error_color; background-color: alpha(@error_color, 0.12); }\n"
   /* libadwaita's type scale is in pt; in em here, so a larger window font
    * (presentation mode) enlarges headings and captions with the body. */
   "cr-step-card .title-3, cr-inspector .title-3 { font-size: 1.36em; }\n"

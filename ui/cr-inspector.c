@@ -1,19 +1,28 @@
 /* cr-inspector.c — one node of the graph, every property a PyTorch user would
  * ask the tensor for, as libadwaita boxed lists: value, .grad, .grad_fn,
  * .is_leaf, .requires_grad, .retains_grad, shape, dtype, device, and for an
- * op the tensors it saved for backward (or that backward freed them). */
+ * op the tensors it saved for backward. All of it read from the run record
+ * as of the stepper's step: .grad is None until the step that writes it, a
+ * saved tensor is "freed" only from the step after which backward freed it,
+ * and one changed in place after it was saved says so and where. */
 #include "cr-config.h"
 #include "cr-inspector.h"
 
 #include "cr-card-style.h"
+#include "cr-record-text.h"
 #include "cr-tensor-view.h"
 
 #include <adwaita.h>
 
 struct _CrInspector
 {
-  GtkWidget  parent_instance;
-  GtkWidget *content;
+  GtkWidget     parent_instance;
+  GtkWidget    *content;
+
+  /* Owned */
+  CrGraphModel *model;     /* what node_id is a node of (a reference), or NULL */
+  int           node_id;
+  int           step;      /* the stepper's step: the state shown is as of it */
 };
 
 G_DEFINE_FINAL_TYPE (CrInspector, cr_inspector, GTK_TYPE_WIDGET)
@@ -104,12 +113,12 @@ tensor_row (const char             *title,
 
 static GtkWidget *
 badge_new (const char *text,
-           gboolean    live)
+           const char *kind)
 {
   GtkWidget *badge = gtk_label_new (text);
   gtk_widget_add_css_class (badge, "cr-badge");
-  if (live)
-    gtk_widget_add_css_class (badge, "cr-live");
+  if (kind)
+    gtk_widget_add_css_class (badge, kind);
   gtk_widget_set_valign (badge, GTK_ALIGN_CENTER);
   return badge;
 }
@@ -150,8 +159,66 @@ build_empty (void)
   return box;
 }
 
+/* What one node is shown from: the record as of (backward, step). */
+typedef struct {
+  const CrRunRecord      *record;     /* NULL: a model built by hand */
+  const CrRecordBackward *backward;   /* NULL: a forward graph */
+  int                     backward_index;
+  int                     step;
+} Ctx;
+
+static const CrRecordOp *
+record_op (const Ctx *c,
+           int        op)
+{
+  if (!c->record || op < 0 || (guint) op >= c->record->ops->len)
+    return NULL;
+  return g_ptr_array_index (c->record->ops, op);
+}
+
+static const CrRecordTensor *
+record_tensor (const Ctx *c,
+               int        tensor)
+{
+  if (!c->record || tensor < 0 || (guint) tensor >= c->record->tensors->len)
+    return NULL;
+  return g_ptr_array_index (c->record->tensors, tensor);
+}
+
+/* The step of the backward call shown that writes tensor's .grad (an
+ * AccumulateGrad of a leaf, a retain_grad hook of a non-leaf): the first
+ * after `after`, or the last at or before it (before: TRUE); -1: none. */
+static int
+grad_write_step (const Ctx *c,
+                 int        tensor,
+                 int        after,
+                 gboolean   before)
+{
+  if (!c->backward)
+    return -1;
+  int found = -1;
+  for (guint k = 0; k < c->backward->steps->len; k++)
+    {
+      const CrRecordStep *s = g_ptr_array_index (c->backward->steps, k);
+      gboolean writes = s->kind == CR_RECORD_STEP_ACCUMULATE && s->leaf == tensor;
+      for (guint h = 0; !writes && s->hooks && h < s->hooks->len; h++)
+        {
+          const CrRecordHookCall *hook = g_ptr_array_index (s->hooks, h);
+          writes = hook->kind == CR_RECORD_HOOK_RETAIN_GRAD && hook->tensor == tensor;
+        }
+      if (!writes)
+        continue;
+      if (!before && (int) s->index > after)
+        return (int) s->index;
+      if (before && (int) s->index <= after)
+        found = (int) s->index;
+    }
+  return found;
+}
+
 static GtkWidget *
-build_header (const CrGraphNode *node)
+build_header (const Ctx         *c,
+              const CrGraphNode *node)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   const char *kind = kind_text (node);
@@ -165,16 +232,22 @@ build_header (const CrGraphNode *node)
   GString *caption = g_string_new (node->caption);
   if (node->span.line > 0)
     g_string_append_printf (caption, "%sline %d", caption->len ? " · " : "", node->span.line);
+  const CrRecordOp *op = node->kind == CR_GRAPH_NODE_OP ? record_op (c, node->op) : NULL;
+  if (op && op->iteration > 0)
+    g_string_append_printf (caption, "%siteration %u", caption->len ? " · " : "", op->iteration);
   if (caption->len)
     {
-      GtkWidget *c = cr_card_label_new (caption->str, "monospace");
-      gtk_widget_add_css_class (c, "dim-label");
-      gtk_box_append (GTK_BOX (box), c);
+      GtkWidget *cap = cr_card_label_new (caption->str, "monospace");
+      gtk_widget_add_css_class (cap, "dim-label");
+      gtk_box_append (GTK_BOX (box), cap);
     }
   g_string_free (caption, TRUE);
   if (node->step >= 0)
     {
-      g_autofree char *ran = g_strdup_printf ("Backward ran it at step %d", node->step + 1);
+      /* Future tense until the stepper gets there: nothing is given away. */
+      g_autofree char *ran = node->step <= c->step
+                             ? g_strdup_printf ("Backward ran it at step %d", node->step + 1)
+                             : g_strdup_printf ("Backward runs it at step %d", node->step + 1);
       GtkWidget *r = cr_card_label_new (ran, "caption");
       gtk_widget_add_css_class (r, "dim-label");
       gtk_box_append (GTK_BOX (box), r);
@@ -182,65 +255,173 @@ build_header (const CrGraphNode *node)
   return box;
 }
 
+/* The errors of the run that name this node's op or tensor. */
 static GtkWidget *
-build_tensor_group (const CrGraphNode *node)
+build_error_group (const Ctx         *c,
+                   const CrGraphNode *node)
 {
-  const CrGraphNodeInfo *info = &node->info;
+  if (!c->record)
+    return NULL;
+  GtkWidget *group = NULL;
+  for (guint i = 0; i < c->record->errors->len; i++)
+    {
+      const CrRecordError *e = g_ptr_array_index (c->record->errors, i);
+      gboolean here = (node->kind == CR_GRAPH_NODE_OP && node->op >= 0 && e->op == node->op)
+                      || (node->kind != CR_GRAPH_NODE_OP && node->tensor >= 0
+                          && e->tensor == node->tensor);
+      if (!here)
+        continue;
+      if (!group)
+        {
+          group = adw_preferences_group_new ();
+          adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), "Error");
+          gtk_widget_add_css_class (group, "cr-error-group");
+        }
+      GtkWidget *box;
+      GtkWidget *row = box_row_new ("error", &box);
+      g_autofree char *text = g_strdup_printf ("%s: %s", e->type ? e->type : "Error",
+                                               e->message ? e->message : "");
+      GtkWidget *label = cr_card_label_new (text, "error");
+      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+      gtk_box_append (GTK_BOX (box), label);
+      if (e->span.line > 0)
+        {
+          g_autofree char *where = g_strdup_printf ("raised at line %d", e->span.line);
+          gtk_box_append (GTK_BOX (box), cr_card_label_new (where, "cr-footnote"));
+        }
+      if (e->culprit_span.line > 0)
+        {
+          g_autofree char *culprit = g_strdup_printf (
+            "a tensor it saved was modified in place at line %d", e->culprit_span.line);
+          gtk_box_append (GTK_BOX (box), cr_card_label_new (culprit, "cr-footnote"));
+        }
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+    }
+  return group;
+}
+
+/* Why .grad is None as of the step (NULL: it is not). */
+static char *
+why_no_grad (const Ctx            *c,
+             const CrRecordTensor *t,
+             gboolean              is_leaf)
+{
+  if (!t->requires_grad)
+    return g_strdup ("requires_grad is False: no gradient is computed for it");
+  if (!is_leaf && !t->retains_grad)
+    return g_strdup ("Only leaves keep .grad; call .retain_grad() to keep this one's");
+  int later = grad_write_step (c, (int) t->id, c->step, FALSE);
+  if (later >= 0)
+    return g_strdup_printf ("None so far: backward writes it at step %d", later + 1);
+  return g_strdup (c->backward ? "This backward call does not reach it"
+                               : "No backward call has reached it");
+}
+
+static GtkWidget *
+build_tensor_group (const Ctx            *c,
+                    const CrGraphNode    *node,
+                    const CrRecordTensor *t)
+{
   GtkWidget *group = adw_preferences_group_new ();
-  g_autofree char *title = info->name ? g_strdup_printf ("Tensor %s", info->name)
-                                      : g_strdup ("Tensor");
+  const char *label = t->label ? t->label : t->name;
+  g_autofree char *title = label ? g_strdup_printf ("Tensor %s", label) : g_strdup ("Tensor");
   adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), title);
   if (node->kind == CR_GRAPH_NODE_OP)
     adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
                                            "The tensor this op made.");
+  else if (t->origin == CR_RECORD_TENSOR_NO_GRAD)
+    {
+      const CrRecordRegion *region = t->region >= 0 && (guint) t->region < c->record->regions->len
+                                     ? g_ptr_array_index (c->record->regions, t->region) : NULL;
+      g_autofree char *why = region && region->span.line > 0
+        ? g_strdup_printf ("Made under torch.no_grad() (the block at line %d): the graph stops "
+                           "here.", region->span.line)
+        : g_strdup ("Made under torch.no_grad(): the graph stops here.");
+      adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group), why);
+    }
+  else if (t->origin == CR_RECORD_TENSOR_DETACHED)
+    {
+      const char *from = cr_record_tensor_label (c->record, t->source, NULL);
+      g_autofree char *why = from
+        ? g_strdup_printf ("Detached from %s: the same values, cut from the graph.", from)
+        : g_strdup ("Detached: the same values, cut from the graph.");
+      adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group), why);
+    }
   AdwPreferencesGroup *g = ADW_PREFERENCES_GROUP (group);
+  gboolean is_leaf = t->origin != CR_RECORD_TENSOR_RESULT;
 
-  adw_preferences_group_add (g, tensor_row ("value", NULL, NULL, info->value, TRUE, NULL));
-  const char *why_none = NULL;
-  if (!info->grad)
-    why_none = !info->requires_grad ? "requires_grad is False: no gradient is computed for it"
-               : !info->is_leaf && !info->retains_grad
-                 ? "Only leaves keep .grad; call .retain_grad() to keep this one's"
-               : "No backward call has reached it";
-  adw_preferences_group_add (g, tensor_row (".grad", why_none, NULL, info->grad, TRUE,
-                                            info->grad ? CR_ROLE_OUT : NULL));
-  adw_preferences_group_add (g, text_row (".grad_fn", info->grad_fn,
+  adw_preferences_group_add (g, tensor_row ("value", NULL, NULL, t->value, TRUE, NULL));
+
+  const CrTensorSnapshot *grad = c->backward
+    ? cr_run_record_grad_at (c->record, (int) t->id, c->backward_index, c->step) : NULL;
+  g_autofree char *sub = NULL;
+  if (!grad)
+    sub = why_no_grad (c, t, is_leaf);
+  else
+    {
+      int at = grad_write_step (c, (int) t->id, c->step, TRUE);
+      sub = at >= 0 ? g_strdup_printf ("as of step %d, which wrote it", at + 1)
+                    : g_strdup ("from an earlier backward call");
+    }
+  adw_preferences_group_add (g, tensor_row (".grad", sub, NULL, grad, TRUE,
+                                            grad ? CR_ROLE_OUT : NULL));
+
+  const CrRecordOp *op = t->origin == CR_RECORD_TENSOR_RESULT ? record_op (c, t->op) : NULL;
+  g_autofree char *grad_fn = op ? g_strdup_printf ("<%s>", op->grad_fn) : NULL;
+  adw_preferences_group_add (g, text_row (".grad_fn", grad_fn,
                                           "The function backward runs to pass the gradient on"));
-  adw_preferences_group_add (g, text_row (".is_leaf", py_bool (info->is_leaf), NULL));
-  adw_preferences_group_add (g, text_row (".requires_grad", py_bool (info->requires_grad), NULL));
-  adw_preferences_group_add (g, text_row (".retains_grad", py_bool (info->retains_grad), NULL));
-
-  g_autofree char *shape = info->value ? cr_graph_format_shape (info->value->shape,
-                                                                info->value->ndim)
-                                       : g_strdup (node->shape);
-  if (shape)
-    adw_preferences_group_add (g, text_row (".shape", shape, NULL));
-  adw_preferences_group_add (g, text_row (".dtype", info->dtype, NULL));
-  adw_preferences_group_add (g, text_row (".device", info->device, NULL));
+  adw_preferences_group_add (g, text_row (".is_leaf", py_bool (is_leaf), NULL));
+  adw_preferences_group_add (g, text_row (".requires_grad", py_bool (t->requires_grad), NULL));
+  adw_preferences_group_add (g, text_row (".retains_grad", py_bool (t->retains_grad), NULL));
+  g_autofree char *shape = cr_record_shape_text (t->shape, t->ndim);
+  adw_preferences_group_add (g, text_row (".shape", shape, NULL));
+  adw_preferences_group_add (g, text_row (".dtype", t->dtype, NULL));
+  adw_preferences_group_add (g, text_row (".device", t->device, NULL));
   return group;
 }
 
 static GtkWidget *
-build_saved_group (const CrGraphNode *node)
+build_saved_group (const Ctx        *c,
+                   const CrRecordOp *op)
 {
-  const CrGraphNodeInfo *info = &node->info;
   GtkWidget *group = adw_preferences_group_new ();
   AdwPreferencesGroup *g = ADW_PREFERENCES_GROUP (group);
   adw_preferences_group_set_title (g, "Saved for backward");
 
-  guint n = info->saved ? info->saved->len : 0;
-  gboolean any_freed = FALSE;
+  guint n = op->saved ? op->saved->len : 0;
+  gboolean any_freed = FALSE, any_modified = FALSE;
   for (guint i = 0; i < n; i++)
     {
-      const CrGraphSaved *saved = g_ptr_array_index (info->saved, i);
-      any_freed |= saved->freed;
-      GtkWidget *badge = saved->freed ? badge_new ("freed", FALSE) : NULL;
-      adw_preferences_group_add (g, tensor_row (saved->name ? saved->name : "?", saved->shape,
-                                                badge, saved->value,
-                                                !saved->freed, CR_ROLE_LOCAL));
+      const CrRecordSaved *saved = g_ptr_array_index (op->saved, i);
+      gboolean freed = c->backward
+        && cr_run_record_saved_freed_at (c->record, (int) op->id, i, c->backward_index, c->step);
+      gboolean modified = saved->modified_span.line > 0;
+      GtkWidget *badge = NULL;
+      if (modified)
+        {
+          /* The culprit of an in-place error: changed, not freed. */
+          g_autofree char *text = g_strdup_printf ("modified in place (line %d)",
+                                                   saved->modified_span.line);
+          badge = badge_new (text, "cr-alert");
+          any_modified = TRUE;
+        }
+      else if (freed)
+        {
+          badge = badge_new ("freed", NULL);
+          any_freed = TRUE;
+        }
+      g_autofree char *shape = cr_record_shape_text (saved->shape, saved->ndim);
+      const char *of = cr_record_tensor_label (c->record, saved->tensor, NULL);
+      g_autofree char *sub = of ? g_strdup_printf ("%s · %s", of, shape) : g_strdup (shape);
+      adw_preferences_group_add (g, tensor_row (saved->name ? saved->name : "?", sub, badge,
+                                                saved->value, !freed, CR_ROLE_LOCAL));
     }
   if (n == 0)
     adw_preferences_group_set_description (g, "This op's backward needs no saved tensors.");
+  else if (any_modified)
+    adw_preferences_group_set_description (
+      g, "An in-place statement changed a tensor after this op saved it, so backward "
+         "through this op fails: the values it would need are gone.");
   else if (any_freed)
     adw_preferences_group_set_description (
       g, "Backward freed these after using them; calling backward through this op "
@@ -251,14 +432,15 @@ build_saved_group (const CrGraphNode *node)
   return group;
 }
 
-/* A tensor the model kept no snapshot of (a constant): what the canvas shows. */
+/* A node the record has no item for (a group, a model built by hand): what
+ * the canvas shows. */
 static GtkWidget *
 build_plain_group (const CrGraphNode *node)
 {
   GtkWidget *group = adw_preferences_group_new ();
   AdwPreferencesGroup *g = ADW_PREFERENCES_GROUP (group);
-  adw_preferences_group_set_title (g, "Tensor");
-  if (node->kind == CR_GRAPH_NODE_CONSTANT)
+  adw_preferences_group_set_title (g, node->kind == CR_GRAPH_NODE_OP ? "Operation" : "Tensor");
+  if (CR_GRAPH_NODE_KIND_IS_CONSTANT (node->kind))
     adw_preferences_group_set_description (
       g, "It does not require grad, so backward sends it no gradient.");
   if (node->preview)
@@ -279,28 +461,38 @@ build_plain_group (const CrGraphNode *node)
 }
 
 static GtkWidget *
-build_node (const CrGraphNode *node)
+build_node (const Ctx         *c,
+            const CrGraphNode *node)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 18);
-  gtk_box_append (GTK_BOX (box), build_header (node));
-  if (node->info.has_tensor)
-    gtk_box_append (GTK_BOX (box), build_tensor_group (node));
-  else if (node->kind == CR_GRAPH_NODE_OP)
+  gtk_box_append (GTK_BOX (box), build_header (c, node));
+  GtkWidget *error = build_error_group (c, node);
+  if (error)
+    gtk_box_append (GTK_BOX (box), error);
+
+  const CrRecordOp *op = node->kind == CR_GRAPH_NODE_OP ? record_op (c, node->op) : NULL;
+  int tensor = node->tensor;
+  if (op && op->outputs->len > 0)
+    tensor = g_array_index (op->outputs, int, 0);
+  const CrRecordTensor *t = record_tensor (c, tensor);
+
+  if (t)
+    gtk_box_append (GTK_BOX (box), build_tensor_group (c, node, t));
+  else if (op)
     {
       GtkWidget *group = adw_preferences_group_new ();
       adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), "Operation");
       adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
                                              "The script did not name the tensor it made.");
-      g_autofree char *grad_fn = node->info.grad_fn ? g_strdup (node->info.grad_fn)
-                                                    : g_strdup_printf ("<%s>", node->title);
+      g_autofree char *grad_fn = g_strdup_printf ("<%s>", op->grad_fn);
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (group),
                                  text_row ("grad_fn", grad_fn, NULL));
       gtk_box_append (GTK_BOX (box), group);
     }
-  else if (node->shape || node->preview)
+  else if (node->shape || node->preview || node->kind == CR_GRAPH_NODE_OP)
     gtk_box_append (GTK_BOX (box), build_plain_group (node));
-  if (node->kind == CR_GRAPH_NODE_OP)
-    gtk_box_append (GTK_BOX (box), build_saved_group (node));
+  if (op)
+    gtk_box_append (GTK_BOX (box), build_saved_group (c, op));
   return box;
 }
 
@@ -309,6 +501,7 @@ cr_inspector_dispose (GObject *object)
 {
   CrInspector *self = CR_INSPECTOR (object);
   g_clear_pointer (&self->content, gtk_widget_unparent);
+  g_clear_pointer (&self->model, cr_graph_model_unref);
   G_OBJECT_CLASS (cr_inspector_parent_class)->dispose (object);
 }
 
@@ -325,13 +518,39 @@ static void
 cr_inspector_init (CrInspector *self)
 {
   cr_card_style_ensure ();
+  self->node_id = -1;
+  self->step = -1;
+}
+
+static void
+rebuild (CrInspector *self)
+{
+  const CrGraphModel *model = self->model;
+  const CrGraphNode *node = NULL;
+  if (model && model->nodes && self->node_id >= 0 && (guint) self->node_id < model->nodes->len)
+    node = g_ptr_array_index (model->nodes, self->node_id);
+  g_clear_pointer (&self->content, gtk_widget_unparent);
+  if (node)
+    {
+      const CrRunRecord *record = model->record;
+      Ctx c = { .record = record, .backward_index = -1, .step = self->step };
+      if (record && model->backward >= 0 && (guint) model->backward < record->backwards->len)
+        {
+          c.backward = g_ptr_array_index (record->backwards, model->backward);
+          c.backward_index = model->backward;
+        }
+      self->content = build_node (&c, node);
+    }
+  else
+    self->content = build_empty ();
+  gtk_widget_set_parent (self->content, GTK_WIDGET (self));
 }
 
 GtkWidget *
 cr_inspector_new (void)
 {
   GtkWidget *self = g_object_new (CR_TYPE_INSPECTOR, NULL);
-  cr_inspector_show_node (CR_INSPECTOR (self), NULL, -1);
+  rebuild (CR_INSPECTOR (self));
   return self;
 }
 
@@ -342,10 +561,31 @@ cr_inspector_show_node (CrInspector        *self,
 {
   g_return_if_fail (CR_IS_INSPECTOR (self));
 
-  const CrGraphNode *node = NULL;
-  if (model && model->nodes && node_id >= 0 && (guint) node_id < model->nodes->len)
-    node = g_ptr_array_index (model->nodes, node_id);
-  g_clear_pointer (&self->content, gtk_widget_unparent);
-  self->content = node ? build_node (node) : build_empty ();
-  gtk_widget_set_parent (self->content, GTK_WIDGET (self));
+  if (model != self->model)
+    {
+      g_clear_pointer (&self->model, cr_graph_model_unref);
+      self->model = model ? cr_graph_model_ref ((CrGraphModel *) model) : NULL;
+    }
+  self->node_id = node_id;
+  rebuild (self);
+}
+
+void
+cr_inspector_set_step (CrInspector *self,
+                       int          step)
+{
+  g_return_if_fail (CR_IS_INSPECTOR (self));
+
+  if (step == self->step)
+    return;
+  self->step = step;
+  if (self->model && self->node_id >= 0)
+    rebuild (self);
+}
+
+int
+cr_inspector_get_step (CrInspector *self)
+{
+  g_return_val_if_fail (CR_IS_INSPECTOR (self), -1);
+  return self->step;
 }

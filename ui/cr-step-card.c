@@ -1,13 +1,16 @@
 /* cr-step-card.c — one backward step as the chain rule written out: what
- * arrives (∂L/∂out, blue), the node's local gradients (∂out/∂in, purple) and
- * their product sent on to each input (green), with the real numbers under
- * the symbols. The content is rebuilt from the model on every step; the card
- * keeps no pointer to the model. */
+ * arrives (∂L/∂out, blue), any hook that changed it on the way, the node's
+ * local gradients (∂out/∂in, purple) and their product sent on to each input
+ * (green), with the sum over broadcast dims when an input was broadcast, and
+ * the real numbers under the symbols. Everything is read from the run
+ * record's CrRecordStep; the content is rebuilt on every step and the card
+ * keeps no pointer to the record. */
 #include "cr-config.h"
 #include "cr-step-card.h"
 
 #include "cr-card-style.h"
 #include "cr-formula-flow.h"
+#include "cr-record-text.h"
 #include "cr-tensor-view.h"
 
 #include <string.h>
@@ -20,18 +23,15 @@ struct _CrStepCard
 
 G_DEFINE_FINAL_TYPE (CrStepCard, cr_step_card, GTK_TYPE_WIDGET)
 
-/* ---- pieces ---------------------------------------------------------- */
+/* What one card is built from: the record (borrowed for the build only). */
+typedef struct {
+  const CrRunRecord      *record;
+  const CrRecordBackward *backward;   /* NULL: a forward graph */
+  int                     backward_index;
+  const char             *forward_title;
+} Ctx;
 
-/* The step record, looked up directly: a model handed over by the worker
- * may be read here without calling into the model's code. */
-static const CrGraphStep *
-model_step (const CrGraphModel *model,
-            int                 step)
-{
-  if (!model || !model->steps || step < 0 || (guint) step >= model->steps->len)
-    return NULL;
-  return g_ptr_array_index (model->steps, step);
-}
+/* ---- pieces ---------------------------------------------------------- */
 
 static GtkWidget *
 op_label (const char *op)
@@ -100,8 +100,16 @@ flow_add_equals (GtkWidget              *flow,
                  const CrTensorSnapshot *snapshot,
                  const char             *role)
 {
-  flow_add (flow, cr_card_fraction_new (name, role), FALSE);
+  flow_add (flow, cr_card_fraction_new (name ? name : "?", role), FALSE);
   flow_add (flow, term ("=", value (snapshot, role)), FALSE);
+}
+
+static GtkWidget *
+mono_label (const char *text)
+{
+  GtkWidget *label = cr_card_label_new (text, "monospace");
+  gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
+  return label;
 }
 
 static gboolean
@@ -110,16 +118,87 @@ is_scalar (const CrTensorSnapshot *s)
   return !s || s->numel <= 1;
 }
 
-/* "b = w1*a, line 13" → "b = w1*a · line 13". */
+static const CrRecordOp *
+record_op (const Ctx *c,
+           int        op)
+{
+  if (op < 0 || (guint) op >= c->record->ops->len)
+    return NULL;
+  return g_ptr_array_index (c->record->ops, op);
+}
+
+static const char *
+root_name (const Ctx *c)
+{
+  return c->backward && c->backward->root_name && *c->backward->root_name
+         ? c->backward->root_name : "L";
+}
+
+/* "b = w1*a, line 13" → "b = w1*a · line 13", with the loop iteration the
+ * op ran in when the caption does not say it. */
 static char *
-pretty_caption (const char *caption)
+pretty_caption (const char *caption,
+                guint       iteration)
 {
   if (!caption)
     return NULL;
+  GString *s = g_string_new (NULL);
   const char *at = g_strrstr (caption, ", line ");
-  if (!at)
-    return g_strdup (caption);
-  return g_strdup_printf ("%.*s · line %s", (int) (at - caption), caption, at + strlen (", line "));
+  if (at)
+    g_string_append_printf (s, "%.*s · line %s", (int) (at - caption), caption,
+                            at + strlen (", line "));
+  else
+    g_string_append (s, caption);
+  if (iteration > 0 && !strstr (s->str, "iteration"))
+    g_string_append_printf (s, " · iteration %u", iteration);
+  return g_string_free (s, FALSE);
+}
+
+static const CrRecordError *
+step_error (const Ctx *c)
+{
+  if (!c->backward || c->backward->succeeded)
+    return NULL;
+  if (c->backward->error >= 0 && (guint) c->backward->error < c->record->errors->len)
+    return g_ptr_array_index (c->record->errors, c->backward->error);
+  return cr_record_backward_error (c->record, c->backward_index);
+}
+
+/* The error in words: "RuntimeError: …", and for an in-place error the
+ * statement that changed the saved tensor. */
+static void
+add_error (GtkWidget           *box,
+           const Ctx           *c,
+           const CrRecordError *error,
+           const char          *lead)
+{
+  GtkWidget *section = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_add_css_class (section, "cr-section");
+  gtk_widget_add_css_class (section, "cr-error-section");
+  gtk_box_append (GTK_BOX (section), cr_card_label_new (lead, "error"));
+  if (error)
+    {
+      g_autofree char *text = g_strdup_printf ("%s: %s", error->type ? error->type : "Error",
+                                               error->message ? error->message : "");
+      gtk_box_append (GTK_BOX (section), cr_card_label_new (text, "monospace"));
+      const CrRecordOp *op = record_op (c, error->op);
+      if (op)
+        {
+          g_autofree char *where = op->span.line > 0
+            ? g_strdup_printf ("It failed at %s (line %d); the node is marked on the graph.",
+                               op->grad_fn, op->span.line)
+            : g_strdup_printf ("It failed at %s; the node is marked on the graph.", op->grad_fn);
+          gtk_box_append (GTK_BOX (section), cr_card_label_new (where, "cr-footnote"));
+        }
+      if (error->culprit_span.line > 0)
+        {
+          g_autofree char *culprit = g_strdup_printf (
+            "A tensor it saved for backward was modified in place at line %d, after it was "
+            "saved.", error->culprit_span.line);
+          gtk_box_append (GTK_BOX (section), cr_card_label_new (culprit, "cr-footnote"));
+        }
+    }
+  gtk_box_append (GTK_BOX (box), section);
 }
 
 /* ---- before the first step --------------------------------------------- */
@@ -182,41 +261,49 @@ add_key_row (GtkGrid     *grid,
 }
 
 static GtkWidget *
-build_intro (const CrGraphModel *model)
+build_no_graph (void)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 14);
+  gtk_box_append (GTK_BOX (box), status_box ("system-run-symbolic", "No graph yet", NULL));
+  gtk_box_append (GTK_BOX (box), cr_card_label_new (
+    "Run a script that makes a tensor with requires_grad=True and computes with it: "
+    "its graph appears on the canvas, and after a .backward() call you can step "
+    "through the chain rule here.", NULL));
+  return box;
+}
 
-  if (!model)
-    {
-      gtk_box_append (GTK_BOX (box), status_box ("system-run-symbolic", "No graph yet", NULL));
-      gtk_box_append (GTK_BOX (box), cr_card_label_new (
-        "Run a script that makes a tensor with requires_grad=True and computes with it: "
-        "its graph appears on the canvas, and after a .backward() call you can step "
-        "through the chain rule here.", NULL));
-      return box;
-    }
-  if (model->n_steps == 0)
-    {
-      gtk_box_append (GTK_BOX (box), status_box ("media-playback-start-symbolic",
-                                                 "No backward pass", model->title));
-      gtk_box_append (GTK_BOX (box), cr_card_label_new (
-        "This script builds a graph but never calls .backward(), so there are no steps "
-        "to go through. The canvas shows the forward graph: every op that will take part "
-        "in the chain rule.", NULL));
-      gtk_box_append (GTK_BOX (box), cr_card_label_new (
-        "Add a call such as L.backward() on a scalar result to follow its gradient back "
-        "to the leaves, one node at a time.", "dim-label"));
-      return box;
-    }
+static GtkWidget *
+build_forward_intro (const char *title)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 14);
+  gtk_box_append (GTK_BOX (box), status_box ("media-playback-start-symbolic",
+                                             "No backward pass", title));
+  gtk_box_append (GTK_BOX (box), cr_card_label_new (
+    "This script builds a graph but never calls .backward(), so there are no steps "
+    "to go through. The canvas shows the forward graph: every op that will take part "
+    "in the chain rule.", NULL));
+  gtk_box_append (GTK_BOX (box), cr_card_label_new (
+    "Add a call such as L.backward() on a scalar result to follow its gradient back "
+    "to the leaves, one node at a time.", "dim-label"));
+  return box;
+}
 
-  const CrGraphStep *first = model_step (model, 0);
-  const char *root = first && first->root ? first->root : "L";
-  gtk_box_append (GTK_BOX (box), status_box ("go-next-symbolic", "Step through backward",
-                                             model->title));
+static GtkWidget *
+build_intro (const Ctx *c)
+{
+  const CrRecordBackward *bw = c->backward;
+  guint n = bw->steps->len;
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 14);
+  const char *root = root_name (c);
+  g_autofree char *title = cr_record_backward_picker_title (c->record, (guint) c->backward_index);
+  /* One call: its number says nothing. */
+  const char *shown = c->record->backwards->len > 1 ? title
+                      : bw->title ? bw->title : title;
+  gtk_box_append (GTK_BOX (box), status_box ("go-next-symbolic", "Step through backward", shown));
 
   g_autofree char *intro = g_strdup_printf (
     "The backward pass takes %u step%s. Each step is one node of the graph applying "
-    "the chain rule:", model->n_steps, model->n_steps == 1 ? "" : "s");
+    "the chain rule:", n, n == 1 ? "" : "s");
   gtk_box_append (GTK_BOX (box), cr_card_label_new (intro, NULL));
 
   GtkWidget *roles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
@@ -241,13 +328,11 @@ build_intro (const CrGraphModel *model)
   gtk_box_append (GTK_BOX (box), cr_card_heading_new ("Keys", NULL));
   gtk_box_append (GTK_BOX (box), keys);
 
-  if (!model->succeeded)
+  if (!bw->succeeded)
     {
       g_autofree char *note = g_strdup_printf (
-        "The backward call stopped with an error after %u step%s.",
-        model->n_steps, model->n_steps == 1 ? "" : "s");
-      GtkWidget *warn = cr_card_label_new (note, "error");
-      gtk_box_append (GTK_BOX (box), warn);
+        "The backward call stopped with an error after %u step%s.", n, n == 1 ? "" : "s");
+      add_error (box, c, step_error (c), note);
     }
   return box;
 }
@@ -255,14 +340,13 @@ build_intro (const CrGraphModel *model)
 /* ---- one step ---------------------------------------------------------- */
 
 static GtkWidget *
-build_header (const CrGraphModel *model,
-              const CrGraphStep  *step)
+build_header (const Ctx          *c,
+              const CrRecordStep *step)
 {
   GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  const CrGraphNode *node = model->nodes && step->node < model->nodes->len
-                            ? g_ptr_array_index (model->nodes, step->node) : NULL;
-  gboolean accumulate = node ? node->kind == CR_GRAPH_NODE_ACCUMULATE : step->leaf_name != NULL;
-  const char *symbol = node && node->symbol ? node->symbol : (accumulate ? "+=" : NULL);
+  const CrRecordOp *op = step->kind == CR_RECORD_STEP_NODE ? record_op (c, step->op) : NULL;
+  gboolean accumulate = step->kind == CR_RECORD_STEP_ACCUMULATE;
+  const char *symbol = op && op->symbol ? op->symbol : (accumulate ? "+=" : NULL);
   if (symbol)
     {
       GtkWidget *disc = gtk_label_new (symbol);
@@ -276,62 +360,100 @@ build_header (const CrGraphModel *model,
     }
 
   GtkWidget *titles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  g_autofree char *count = g_strdup_printf ("Step %u of %u", step->index + 1, model->n_steps);
+  g_autofree char *count = g_strdup_printf ("Step %u of %u", step->index + 1,
+                                            c->backward->steps->len);
   GtkWidget *count_label = cr_card_label_new (count, "caption-heading");
   gtk_widget_add_css_class (count_label, "dim-label");
   gtk_box_append (GTK_BOX (titles), count_label);
-  gtk_box_append (GTK_BOX (titles), cr_card_label_new (step->title ? step->title : "?", "title-3"));
-  g_autofree char *caption = pretty_caption (step->caption);
+  const char *title = step->title ? step->title : op ? op->grad_fn : "?";
+  gtk_box_append (GTK_BOX (titles), cr_card_label_new (title, "title-3"));
+  const char *raw = step->caption;
+  if (!raw && op)
+    raw = op->caption;
+  if (!raw && accumulate)
+    raw = cr_record_tensor_label (c->record, step->leaf, NULL);
+  g_autofree char *caption = pretty_caption (raw, op ? op->iteration : 0);
   if (caption)
     {
-      GtkWidget *c = cr_card_label_new (caption, "monospace");
-      gtk_widget_add_css_class (c, "dim-label");
-      gtk_box_append (GTK_BOX (titles), c);
+      GtkWidget *cap = cr_card_label_new (caption, "monospace");
+      gtk_widget_add_css_class (cap, "dim-label");
+      gtk_box_append (GTK_BOX (titles), cap);
     }
   gtk_widget_set_hexpand (titles, TRUE);
   gtk_box_append (GTK_BOX (header), titles);
   return header;
 }
 
-static const CrGraphGrad *
-find_incoming (const CrGraphStep *step,
-               const char        *name)
+/* Hooks ran on the gradient before this node used it: each as one line,
+ * "hook double_it (line 4): [2, 4, 6] → [20, 40, 60]". */
+static void
+build_hooks (GtkWidget          *box,
+             const Ctx          *c,
+             const CrRecordStep *step)
+{
+  if (!step->hooks || step->hooks->len == 0)
+    return;
+  gboolean any_tensor_hook = FALSE, any_retain = FALSE, any_changed = FALSE;
+  for (guint i = 0; i < step->hooks->len; i++)
+    {
+      const CrRecordHookCall *h = g_ptr_array_index (step->hooks, i);
+      any_retain |= h->kind == CR_RECORD_HOOK_RETAIN_GRAD;
+      any_tensor_hook |= h->kind != CR_RECORD_HOOK_RETAIN_GRAD;
+      any_changed |= h->kind != CR_RECORD_HOOK_RETAIN_GRAD && h->after != NULL;
+    }
+  GtkWidget *section = section_new (box, any_tensor_hook ? (step->hooks->len == 1 ? "Hook"
+                                                                                 : "Hooks")
+                                                         : "Retained gradient",
+                                    CR_ROLE_IN);
+  gtk_widget_add_css_class (section, "cr-hooks");
+  for (guint i = 0; i < step->hooks->len; i++)
+    {
+      const CrRecordHookCall *h = g_ptr_array_index (step->hooks, i);
+      const char *label = cr_record_tensor_label (c->record, h->tensor, NULL);
+      g_autofree char *head = cr_record_hook_title (h, label);
+      GtkWidget *flow = flow_new (section);
+      if (i > 0)
+        gtk_widget_set_margin_top (flow, 8);
+      if (h->kind == CR_RECORD_HOOK_RETAIN_GRAD)
+        {
+          /* "y.grad = [...]": what retain_grad() keeps. */
+          g_autofree char *name = g_strdup_printf ("%s.grad", label ? label : "t");
+          flow_add (flow, mono_label (name), FALSE);
+          flow_add (flow, term ("=", value (h->after ? h->after : h->before, CR_ROLE_OUT)), FALSE);
+          continue;
+        }
+      g_autofree char *colon = g_strdup_printf ("%s:", head);
+      flow_add (flow, mono_label (colon), FALSE);
+      flow_add (flow, value (h->before, CR_ROLE_IN), FALSE);
+      if (h->after)
+        flow_add (flow, term ("→", value (h->after, CR_ROLE_IN)), FALSE);
+      else
+        flow_add (flow, term ("→", mono_label ("None (unchanged)")), FALSE);
+    }
+  if (any_tensor_hook)
+    gtk_box_append (GTK_BOX (section), cr_card_label_new (
+      any_changed
+        ? "A hook registered with register_hook() ran on the gradient before this step "
+          "used it: what it returned replaced the gradient."
+        : "A hook registered with register_hook() saw the gradient and returned None: "
+          "the gradient goes on unchanged.", "cr-footnote"));
+  if (any_retain)
+    gtk_box_append (GTK_BOX (section), cr_card_label_new (
+      "retain_grad() was called on this non-leaf tensor, so backward keeps its gradient "
+      "in .grad.", "cr-footnote"));
+}
+
+static const CrRecordGrad *
+first_incoming (const CrRecordStep *step)
 {
   if (!step->incoming || step->incoming->len == 0)
     return NULL;
-  for (guint i = 0; name && i < step->incoming->len; i++)
-    {
-      const CrGraphGrad *g = g_ptr_array_index (step->incoming, i);
-      if (g->name && strcmp (g->name, name) == 0)
-        return g;
-    }
   return g_ptr_array_index (step->incoming, 0);
 }
 
-/* "∂L/∂w1 = ∂L/∂b × ∂b/∂w1" → its three names. */
-static gboolean
-split_product (const char *product,
-               char      **lhs,
-               char      **t1,
-               char      **t2)
-{
-  if (!product)
-    return FALSE;
-  const char *eq = strstr (product, " = ");
-  if (!eq)
-    return FALSE;
-  const char *times = strstr (eq + 3, " × ");
-  if (!times)
-    return FALSE;
-  *lhs = g_strndup (product, eq - product);
-  *t1 = g_strndup (eq + 3, times - (eq + 3));
-  *t2 = g_strdup (times + strlen (" × "));
-  return TRUE;
-}
-
 static void
-build_incoming (GtkWidget         *box,
-                const CrGraphStep *step)
+build_incoming (GtkWidget          *box,
+                const CrRecordStep *step)
 {
   if (!step->incoming || step->incoming->len == 0)
     return;
@@ -340,25 +462,26 @@ build_incoming (GtkWidget         *box,
                                     CR_ROLE_IN);
   for (guint i = 0; i < step->incoming->len; i++)
     {
-      const CrGraphGrad *g = g_ptr_array_index (step->incoming, i);
+      const CrRecordGrad *g = g_ptr_array_index (step->incoming, i);
       GtkWidget *flow = flow_new (section);
       flow_add_equals (flow, g->name, g->value, CR_ROLE_IN);
     }
 }
 
 static void
-build_leaf_grad (GtkWidget         *box,
-                 const CrGraphStep *step)
+build_leaf_grad (GtkWidget          *box,
+                 const Ctx          *c,
+                 const CrRecordStep *step)
 {
-  g_autofree char *title = g_strdup_printf ("%s.grad", step->leaf_name);
+  const char *leaf = cr_record_tensor_label (c->record, step->leaf,
+                                             step->caption ? step->caption : "leaf");
+  g_autofree char *title = g_strdup_printf ("%s.grad", leaf);
   GtkWidget *section = section_new (box, title, CR_ROLE_OUT);
   GtkWidget *flow = flow_new (section);
   g_autofree char *name_text = g_strdup_printf ("%s:", title);
-  GtkWidget *name = cr_card_label_new (name_text, "monospace");
-  gtk_widget_set_valign (name, GTK_ALIGN_CENTER);
-  flow_add (flow, name, FALSE);
+  flow_add (flow, mono_label (name_text), FALSE);
   flow_add (flow, value (step->grad_before, NULL), FALSE);
-  const CrGraphGrad *incoming = find_incoming (step, NULL);
+  const CrRecordGrad *incoming = first_incoming (step);
   if (step->grad_before && incoming)
     {
       /* .grad already held a gradient: the step adds to it. */
@@ -371,7 +494,7 @@ build_leaf_grad (GtkWidget         *box,
     step->grad_before
       ? "AccumulateGrad adds the incoming gradient to what %s.grad already held."
       : "AccumulateGrad stores the incoming gradient in the leaf's .grad: %s.grad was None.",
-    step->leaf_name);
+    leaf);
   gtk_box_append (GTK_BOX (section), cr_card_label_new (note, "cr-footnote"));
 }
 
@@ -399,14 +522,54 @@ split_rule (const char *rule)
   return parts;
 }
 
+/* A custom autograd.Function: its own backward ran, with the incoming
+ * gradient as grad_output; what it returned is what each input gets. */
 static void
-build_local (GtkWidget         *box,
-             const CrGraphStep *step)
+build_custom (GtkWidget          *box,
+              const Ctx          *c,
+              const CrRecordStep *step)
+{
+  GtkWidget *section = section_new (box, "Your backward", CR_ROLE_LOCAL);
+  gtk_widget_add_css_class (section, "cr-custom");
+  g_autofree char *head = step->custom_span.line > 0
+                          ? g_strdup_printf ("%s · line %d", step->custom_backward,
+                                             step->custom_span.line)
+                          : g_strdup (step->custom_backward);
+  gtk_box_append (GTK_BOX (section), cr_card_label_new (head, "monospace"));
+  GtkWidget *flow = flow_new (section);
+  guint n_in = step->incoming ? step->incoming->len : 0;
+  for (guint i = 0; i < n_in; i++)
+    {
+      const CrRecordGrad *g = g_ptr_array_index (step->incoming, i);
+      g_autofree char *name = n_in == 1 ? g_strdup ("grad_output")
+                                        : g_strdup_printf ("grad_outputs[%u]", i);
+      flow_add (flow, mono_label (name), i > 0);
+      flow_add (flow, term ("=", value (g->value, CR_ROLE_IN)), FALSE);
+    }
+  GtkWidget *ret = flow_new (section);
+  flow_add (ret, mono_label ("returns"), FALSE);
+  for (guint i = 0; i < step->inputs->len; i++)
+    {
+      const CrRecordStepInput *in = g_ptr_array_index (step->inputs, i);
+      flow_add (ret, term (i > 0 ? "," : NULL, value (in->outgoing.value, CR_ROLE_OUT)), FALSE);
+    }
+  if (step->inputs->len == 0)
+    flow_add (ret, mono_label ("nothing"), FALSE);
+  g_autofree char *note = g_strdup_printf (
+    "Backward called the backward() method of your autograd.Function%s: it got the "
+    "incoming gradient as grad_output and returned one gradient per input of forward().",
+    step->custom_span.line > 0 ? " (defined at the line above)" : "");
+  gtk_box_append (GTK_BOX (section), cr_card_label_new (note, "cr-footnote"));
+}
+
+static void
+build_local (GtkWidget          *box,
+             const CrRecordStep *step)
 {
   gboolean any_local = FALSE;
   for (guint i = 0; i < step->inputs->len; i++)
     {
-      const CrGraphStepInput *in = g_ptr_array_index (step->inputs, i);
+      const CrRecordStepInput *in = g_ptr_array_index (step->inputs, i);
       any_local |= in->local != NULL;
     }
   if (!any_local && !step->rule)
@@ -429,17 +592,17 @@ build_local (GtkWidget         *box,
       gtk_box_append (GTK_BOX (section), rules);
       if (!any_local)
         {
-          const CrGraphGrad *g = find_incoming (step, NULL);
+          const CrRecordGrad *g = first_incoming (step);
+          gboolean names_g = g && g->name && strchr (step->rule, 'G');
           g_autofree char *note = g_strdup_printf (
             "Not elementwise: the rule turns the incoming gradient%s%s into each input's "
-            "gradient.", g && g->name && strchr (step->rule, 'G') ? " G = " : "",
-            g && g->name && strchr (step->rule, 'G') ? g->name : "");
+            "gradient.", names_g ? " G = " : "", names_g ? g->name : "");
           gtk_box_append (GTK_BOX (section), cr_card_label_new (note, "cr-footnote"));
         }
     }
   for (guint i = 0; i < step->inputs->len; i++)
     {
-      const CrGraphStepInput *in = g_ptr_array_index (step->inputs, i);
+      const CrRecordStepInput *in = g_ptr_array_index (step->inputs, i);
       if (!in->local || !in->local_name)
         continue;
       GtkWidget *flow = flow_new (section);
@@ -447,65 +610,109 @@ build_local (GtkWidget         *box,
     }
 }
 
+/* The input's name as the card writes it: its record label ("y₃"), else
+ * the step's own name for it. */
+static const char *
+input_label (const Ctx               *c,
+             const CrRecordStepInput *in)
+{
+  return cr_record_tensor_label (c->record, in->tensor, in->name ? in->name : "the input");
+}
+
 static void
-build_sent (GtkWidget         *box,
-            const CrGraphStep *step)
+build_sent (GtkWidget          *box,
+            const Ctx          *c,
+            const CrRecordStep *step)
 {
   if (step->inputs->len == 0)
     return;
   GtkWidget *section = section_new (box, "Sent on", CR_ROLE_OUT);
-  const char *elementwise_example = NULL;
+  gboolean elementwise = FALSE;
+  const CrRecordStepInput *broadcast = NULL;
+  const CrRecordGrad *incoming = first_incoming (step);
 
   for (guint i = 0; i < step->inputs->len; i++)
     {
-      const CrGraphStepInput *in = g_ptr_array_index (step->inputs, i);
+      const CrRecordStepInput *in = g_ptr_array_index (step->inputs, i);
       GtkWidget *flow = flow_new (section);
-      g_autofree char *lhs = NULL, *t1 = NULL, *t2 = NULL;
       if (i > 0)
         gtk_widget_set_margin_top (flow, 8);
 
-      if (in->local && split_product (in->product, &lhs, &t1, &t2))
+      if (in->local && incoming && incoming->name && in->local_name)
         {
-          const CrGraphGrad *incoming = find_incoming (step, t1);
-          const CrTensorSnapshot *in_value = incoming ? incoming->value : NULL;
+          const CrTensorSnapshot *in_value = incoming->value;
+          const char *lhs = in->outgoing.name ? in->outgoing.name : input_label (c, in);
           flow_add (flow, cr_card_fraction_new (lhs, CR_ROLE_OUT), FALSE);
-          flow_add (flow, term ("=", cr_card_fraction_new (t1, CR_ROLE_IN)), FALSE);
-          flow_add (flow, term ("×", cr_card_fraction_new (t2, CR_ROLE_LOCAL)), FALSE);
+          flow_add (flow, term ("=", cr_card_fraction_new (incoming->name, CR_ROLE_IN)), FALSE);
+          flow_add (flow, term ("×", cr_card_fraction_new (in->local_name, CR_ROLE_LOCAL)), FALSE);
           flow_add (flow, term ("=", value (in_value, CR_ROLE_IN)), TRUE);
           flow_add (flow, term ("×", value (in->local, CR_ROLE_LOCAL)), FALSE);
-          flow_add (flow, term ("=", value (in->outgoing.value, CR_ROLE_OUT)), FALSE);
+          if (in->reduction)
+            {
+              /* The product has the broadcast shape; its own line sums it
+               * back to the input's shape. */
+              flow_add (flow, term ("=", value (in->product, CR_ROLE_OUT)), FALSE);
+              g_autofree char *how = cr_record_reduction_text (in->reduction, input_label (c, in));
+              GtkWidget *sum_line = flow_new (section);
+              gtk_widget_add_css_class (sum_line, "cr-reduction");
+              GtkWidget *how_label = cr_card_label_new (how, "cr-reduction-text");
+              gtk_widget_set_valign (how_label, GTK_ALIGN_CENTER);
+              flow_add (sum_line, term ("Σ", how_label), FALSE);
+              flow_add (sum_line, term ("=", value (in->outgoing.value, CR_ROLE_OUT)), TRUE);
+              broadcast = in;
+            }
+          else
+            flow_add (flow, term ("=", value (in->outgoing.value, CR_ROLE_OUT)), FALSE);
           if (!is_scalar (in_value) || !is_scalar (in->local))
-            elementwise_example = in->product;
+            elementwise = TRUE;
         }
       else
         {
-          const char *name = in->outgoing.name ? in->outgoing.name : in->input_name;
+          const char *name = in->outgoing.name ? in->outgoing.name : input_label (c, in);
           flow_add_equals (flow, name, in->outgoing.value, CR_ROLE_OUT);
+          if (in->reduction)
+            {
+              g_autofree char *how = cr_record_reduction_text (in->reduction, input_label (c, in));
+              GtkWidget *note = cr_card_label_new (how, "cr-reduction-text");
+              gtk_widget_add_css_class (note, "cr-footnote");
+              gtk_box_append (GTK_BOX (section), note);
+              broadcast = in;
+            }
         }
-      if (in->to_node == G_MAXUINT && !in->outgoing.value)
+      if (in->to_op < 0 && in->to_leaf < 0 && !in->outgoing.value)
         gtk_box_append (GTK_BOX (section),
                         cr_card_label_new ("This input needs no gradient.", "cr-footnote"));
     }
-  if (elementwise_example)
+  if (elementwise)
     gtk_box_append (GTK_BOX (section), cr_card_label_new (
       "× is elementwise here: each entry of the incoming gradient times the entry of the "
       "local gradient in the same place.", "cr-footnote"));
+  if (broadcast)
+    {
+      g_autofree char *from = cr_record_shape_text (broadcast->reduction->from_shape,
+                                                    broadcast->reduction->from_ndim);
+      g_autofree char *note = g_strdup_printf (
+        "%s was broadcast to %s in the forward pass, so each of its entries was used "
+        "several times: its gradient adds up the products of all those uses.",
+        input_label (c, broadcast), from);
+      gtk_box_append (GTK_BOX (section), cr_card_label_new (note, "cr-footnote"));
+    }
 }
 
 static void
-build_accumulations (GtkWidget         *box,
-                     const CrGraphStep *step)
+build_accumulations (GtkWidget          *box,
+                     const CrRecordStep *step)
 {
   if (!step->accumulations || step->accumulations->len == 0)
     return;
   GtkWidget *section = section_new (box, "Accumulated", CR_ROLE_OUT);
   for (guint i = 0; i < step->accumulations->len; i++)
     {
-      const CrGraphAccumulation *acc = g_ptr_array_index (step->accumulations, i);
+      const CrRecordAccumulation *acc = g_ptr_array_index (step->accumulations, i);
       GtkWidget *flow = flow_new (section);
       if (i > 0)
         gtk_widget_set_margin_top (flow, 8);
-      flow_add (flow, cr_card_fraction_new (acc->name, CR_ROLE_OUT), FALSE);
+      flow_add (flow, cr_card_fraction_new (acc->name ? acc->name : "?", CR_ROLE_OUT), FALSE);
       flow_add (flow, term ("+=", value (acc->contribution, CR_ROLE_OUT)), FALSE);
       GtkWidget *sum = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
       GtkWidget *sum_label = cr_card_label_new ("sum so far", "cr-footnote");
@@ -519,23 +726,28 @@ build_accumulations (GtkWidget         *box,
 }
 
 static GtkWidget *
-build_step (const CrGraphModel *model,
-            const CrGraphStep  *step)
+build_step (const Ctx          *c,
+            const CrRecordStep *step)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  gtk_box_append (GTK_BOX (box), build_header (model, step));
+  gtk_box_append (GTK_BOX (box), build_header (c, step));
+  build_hooks (box, c, step);
   build_incoming (box, step);
-  if (step->leaf_name)
-    build_leaf_grad (box, step);
+  if (step->kind == CR_RECORD_STEP_ACCUMULATE)
+    build_leaf_grad (box, c, step);
+  else if (step->custom_backward)
+    {
+      build_custom (box, c, step);
+      build_sent (box, c, step);
+    }
   else if (step->inputs)
     {
       build_local (box, step);
-      build_sent (box, step);
+      build_sent (box, c, step);
     }
   build_accumulations (box, step);
-  if (!model->succeeded && step->index + 1 == model->n_steps)
-    gtk_box_append (GTK_BOX (box), cr_card_label_new (
-      "The backward call stopped with an error after this step.", "error"));
+  if (!c->backward->succeeded && step->index + 1 == c->backward->steps->len)
+    add_error (box, c, step_error (c), "The backward call stopped with an error after this step.");
   return box;
 }
 
@@ -568,8 +780,38 @@ GtkWidget *
 cr_step_card_new (void)
 {
   GtkWidget *self = g_object_new (CR_TYPE_STEP_CARD, NULL);
-  cr_step_card_set_step (CR_STEP_CARD (self), NULL, -1);
+  cr_step_card_show_record_step (CR_STEP_CARD (self), NULL, -1, -1);
   return self;
+}
+
+static void
+set_content (CrStepCard *self,
+             GtkWidget  *content)
+{
+  g_clear_pointer (&self->content, gtk_widget_unparent);
+  self->content = content;
+  gtk_widget_set_parent (self->content, GTK_WIDGET (self));
+}
+
+static GtkWidget *
+build (const CrRunRecord *record,
+       int                backward,
+       int                step,
+       const char        *forward_title)
+{
+  if (!record)
+    return build_no_graph ();
+  if (backward < 0 || (guint) backward >= record->backwards->len)
+    return build_forward_intro (forward_title);
+  Ctx c = {
+    .record = record,
+    .backward = g_ptr_array_index (record->backwards, backward),
+    .backward_index = backward,
+    .forward_title = forward_title,
+  };
+  if (step >= 0 && (guint) step < c.backward->steps->len)
+    return build_step (&c, g_ptr_array_index (c.backward->steps, step));
+  return build_intro (&c);
 }
 
 void
@@ -579,8 +821,20 @@ cr_step_card_set_step (CrStepCard         *self,
 {
   g_return_if_fail (CR_IS_STEP_CARD (self));
 
-  const CrGraphStep *s = model_step (model, step);
-  g_clear_pointer (&self->content, gtk_widget_unparent);
-  self->content = s ? build_step (model, s) : build_intro (model);
-  gtk_widget_set_parent (self->content, GTK_WIDGET (self));
+  if (!model)
+    set_content (self, build_no_graph ());
+  else if (!model->record)
+    set_content (self, build_forward_intro (model->title));
+  else
+    set_content (self, build (model->record, model->backward, step, model->title));
+}
+
+void
+cr_step_card_show_record_step (CrStepCard        *self,
+                               const CrRunRecord *record,
+                               int                backward,
+                               int                step)
+{
+  g_return_if_fail (CR_IS_STEP_CARD (self));
+  set_content (self, build (record, backward, step, NULL));
 }

@@ -117,6 +117,14 @@ void     cr_window_stepper_dispose   (CrWindow   *self);
 void     cr_window_update_step       (CrWindow   *self);
 void     cr_window_write_state       (CrWindow   *self);
 void     cr_window_stop_playing      (CrWindow   *self);
+/* The backward-call picker's row for model: "#3 · loss.backward() · line 23
+ * · iteration 3" (new string). */
+char    *cr_window_call_title        (const CrGraphModel *model);
+
+/* cr-window-errors.c */
+/* Marks the lines of the shown run's errors in the editor (the raising line,
+ * an in-place error's culprit statement); clears them when there are none. */
+void     cr_window_pin_errors        (CrWindow   *self);
 
 /* The stepper's label, "Step 3 of 12 · AddBackward0" (and the card's part). */
 void     cr_window_update_step_label (CrWindow   *self);

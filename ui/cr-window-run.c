@@ -261,12 +261,9 @@ update_call_dropdown (CrWindow *self)
 {
   GtkStringList *list = GTK_STRING_LIST (gtk_drop_down_get_model (self->call_dropdown));
   guint old = g_list_model_get_n_items (G_LIST_MODEL (list));
-  g_autoptr (GPtrArray) titles = g_ptr_array_new ();
+  g_autoptr (GPtrArray) titles = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; self->models && i < self->models->len; i++)
-    {
-      CrGraphModel *model = g_ptr_array_index (self->models, i);
-      g_ptr_array_add (titles, model->title ? model->title : (char *) "graph");
-    }
+    g_ptr_array_add (titles, cr_window_call_title (g_ptr_array_index (self->models, i)));
   g_ptr_array_add (titles, NULL);
   self->syncing = TRUE;
   gtk_string_list_splice (list, 0, old, (const char *const *) titles->pdata);

@@ -5,6 +5,8 @@
 #include "cr-config.h"
 #include "cr-window-private.h"
 
+#include "cr-inspector.h"
+#include "cr-record-text.h"
 #include "cr-step-card.h"
 
 #include <math.h>
@@ -58,10 +60,11 @@ cr_window_write_state (CrWindow *self)
   g_string_append_printf (text, "error=%d\n", self->in_error ? 1 : 0);
   for (int i = 0; model && i <= step; i++)
     {
-      const CrGraphStep *record = cr_graph_model_get_step (model, i);
-      if (!record || !record->leaf_name)
+      const CrRecordStep *record = cr_graph_model_get_record_step (model, i);
+      if (!record || record->kind != CR_RECORD_STEP_ACCUMULATE)
         continue;
-      g_string_append_printf (text, "grad %s", record->leaf_name);
+      g_string_append_printf (text, "grad %s",
+                              cr_record_tensor_label (model->record, record->leaf, "?"));
       append_values (text, record->grad_after);
       g_string_append_c (text, '\n');
     }
@@ -94,6 +97,16 @@ cr_window_update_step_label (CrWindow *self)
     gtk_label_set_label (self->step_label, text->str);
 }
 
+char *
+cr_window_call_title (const CrGraphModel *model)
+{
+  /* Numbered, with the loop iteration: a training loop's 200 calls are
+   * told apart. */
+  if (model->record && model->backward >= 0)
+    return cr_record_backward_picker_title (model->record, (guint) model->backward);
+  return g_strdup (model->title ? model->title : "graph");
+}
+
 void
 cr_window_update_step (CrWindow *self)
 {
@@ -109,6 +122,10 @@ cr_window_update_step (CrWindow *self)
   const CrGraphNode *node = model && step >= 0 ? cr_graph_model_find_step (model, step) : NULL;
   if (self->step_card)
     cr_step_card_set_step (CR_STEP_CARD (self->step_card), model, step);
+  /* The inspector shows the state as of this step (no answer given away). */
+  if (self->inspector)
+    cr_inspector_set_step (CR_INSPECTOR (self->inspector), step);
+  cr_window_pin_errors (self);
   cr_window_update_step_label (self);
   cr_window_highlight_lines (self, "step-line", node, node != NULL);
 }

@@ -498,10 +498,22 @@ test_inspector (void)
   assert_line (leaf, "torch.float32");
   assert_line (leaf, "cpu");
   assert_line (leaf, "3×3");
-  /* The value [[1, 2, -1], ...] and, after backward, the grad -4.5 at [2][1]. */
+  /* The value [[1, 2, -1], ...]; before the stepper reaches AccumulateGrad
+   * (step 11) its .grad is None: the answer is not given away. */
   assert_line (leaf, "-1.5000");
-  assert_line (leaf, "-4.5000");
+  assert_no_line (leaf, "-4.5000");
+  assert_line (leaf, "None so far: backward writes it at step 11");
   assert_fits_sidebar (inspector);
+  /* At step 11 the grad -4.5 at [2][1] is there, and the inspector says
+   * which step wrote it. */
+  cr_inspector_set_step (CR_INSPECTOR (inspector), 10);
+  g_autofree char *after = texts (inspector);
+  assert_line (after, "-4.5000");
+  assert_line (after, "as of step 11, which wrote it");
+  cr_inspector_set_step (CR_INSPECTOR (inspector), 9);
+  g_autofree char *before = texts (inspector);
+  assert_no_line (before, "-4.5000");
+  cr_inspector_set_step (CR_INSPECTOR (inspector), 11);
 
   int op = find_node (model, CR_GRAPH_NODE_OP, "MulBackward0");
   g_assert_cmpint (op, >=, 0);
@@ -509,14 +521,28 @@ test_inspector (void)
   g_autofree char *mul = texts (inspector);
   assert_line (mul, "MulBackward0");
   assert_line (mul, "Saved for backward");
-  /* L.backward() ran without retain_graph: what MulBackward0 saved is freed. */
+  /* L.backward() ran without retain_graph: what MulBackward0 saved is
+   * freed once it has run (as of the last step here). */
   const CrGraphNode *node = g_ptr_array_index (model->nodes, op);
-  g_assert_cmpuint (node->info.saved->len, >, 0);
-  const CrGraphSaved *saved = g_ptr_array_index (node->info.saved, 0);
+  const CrRecordOp *rop = g_ptr_array_index (model->record->ops, node->op);
+  g_assert_cmpuint (rop->saved->len, >, 0);
+  const CrRecordSaved *saved = g_ptr_array_index (rop->saved, 0);
   assert_line (mul, saved->name);
-  if (saved->freed)
-    assert_line (mul, "freed");
+  assert_line (mul, "freed");
   assert_no_line (mul, "Click a node to inspect it");
+  /* Before backward nothing is freed yet. */
+  cr_inspector_set_step (CR_INSPECTOR (inspector), -1);
+  g_autofree char *mul_before = texts (inspector);
+  assert_no_line (mul_before, "freed");
+  cr_inspector_set_step (CR_INSPECTOR (inspector), 11);
+
+  /* An op that saved nothing (L = (10 - d).sum(): SumBackward0) is never "freed". */
+  int sum = find_node (model, CR_GRAPH_NODE_OP, "SumBackward0");
+  g_assert_cmpint (sum, >=, 0);
+  cr_inspector_show_node (CR_INSPECTOR (inspector), model, sum);
+  g_autofree char *sum_text = texts (inspector);
+  assert_no_line (sum_text, "freed");
+  g_assert_nonnull (strstr (sum_text, "needs no saved tensors"));
 
   /* The loss: not a leaf, so its .grad stays None, and the card says why. */
   int loss = find_node (model, CR_GRAPH_NODE_OUTPUT, "L");

@@ -1,0 +1,181 @@
+/* cr-record-text.c — the run record's items in words. */
+#include "cr-record-text.h"
+
+#include <math.h>
+#include <string.h>
+
+char *
+cr_record_shape_text (const gint64 *shape,
+                      int           ndim)
+{
+  if (ndim <= 0 || !shape)
+    return g_strdup ("scalar");
+  GString *s = g_string_new (NULL);
+  for (int i = 0; i < ndim; i++)
+    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, i ? "×" : "", shape[i]);
+  return g_string_free (s, FALSE);
+}
+
+char *
+cr_record_reduction_text (const CrRecordReduction *reduction,
+                          const char              *input_label)
+{
+  g_return_val_if_fail (reduction != NULL, NULL);
+  GString *s = g_string_new ("summed over ");
+  int n = CLAMP (reduction->n_dims, 0, CR_MAX_DIMS);
+  g_string_append (s, n == 1 ? "dim " : "dims ");
+  for (int i = 0; i < n; i++)
+    {
+      if (i > 0)
+        g_string_append (s, i == n - 1 ? " and " : ", ");
+      g_string_append_printf (s, "%d", reduction->dims[i]);
+    }
+  g_autofree char *shape = cr_record_shape_text (reduction->to_shape, reduction->to_ndim);
+  if (input_label && *input_label)
+    g_string_append_printf (s, " to %s's shape %s", input_label, shape);
+  else
+    g_string_append_printf (s, " to the input's shape %s", shape);
+  return g_string_free (s, FALSE);
+}
+
+char *
+cr_record_hook_title (const CrRecordHookCall *hook,
+                      const char             *tensor_label)
+{
+  g_return_val_if_fail (hook != NULL, NULL);
+  const char *fn = hook->function && *hook->function ? hook->function : "<hook>";
+  GString *s = g_string_new (NULL);
+  switch (hook->kind)
+    {
+    case CR_RECORD_HOOK_RETAIN_GRAD:
+      g_string_append_printf (s, "retain_grad: %s.grad", tensor_label ? tensor_label : "t");
+      return g_string_free (s, FALSE);
+    case CR_RECORD_HOOK_MODULE:
+      g_string_append_printf (s, "module hook %s", fn);
+      break;
+    case CR_RECORD_HOOK_TENSOR:
+    default:
+      g_string_append_printf (s, "hook %s", fn);
+      break;
+    }
+  if (hook->span.line > 0)
+    g_string_append_printf (s, " (line %d)", hook->span.line);
+  return g_string_free (s, FALSE);
+}
+
+static void
+append_number (GString *s,
+               double   v)
+{
+  if (isnan (v))
+    g_string_append (s, "nan");
+  else if (isinf (v))
+    g_string_append (s, v > 0 ? "inf" : "-inf");
+  else
+    {
+      char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+      g_ascii_formatd (buffer, sizeof buffer, "%.4g", v == 0 ? 0.0 : v);
+      g_string_append (s, buffer);
+    }
+}
+
+/* Nested brackets for dims [dim, ndim), from values[*at]. */
+static void
+append_nested (GString                *s,
+               const CrTensorSnapshot *value,
+               int                     dim,
+               gint64                 *at)
+{
+  if (dim == value->ndim)
+    {
+      append_number (s, value->values[(*at)++]);
+      return;
+    }
+  g_string_append_c (s, '[');
+  for (gint64 i = 0; i < value->shape[dim]; i++)
+    {
+      if (i > 0)
+        g_string_append (s, ", ");
+      append_nested (s, value, dim + 1, at);
+    }
+  g_string_append_c (s, ']');
+}
+
+char *
+cr_record_value_brief (const CrTensorSnapshot *value,
+                       int                     max_values)
+{
+  if (!value)
+    return g_strdup ("None");
+  GString *s = g_string_new (NULL);
+  if (value->numel <= max_values && value->n_values >= value->numel && value->numel > 0)
+    {
+      gint64 at = 0;
+      append_nested (s, value, 0, &at);
+      return g_string_free (s, FALSE);
+    }
+  g_autofree char *shape = cr_record_shape_text (value->shape, value->ndim);
+  g_string_append (s, shape);
+  if (value->numel > 0 && !isnan (value->min))
+    {
+      g_string_append (s, " in [");
+      append_number (s, value->min);
+      g_string_append (s, ", ");
+      append_number (s, value->max);
+      g_string_append_c (s, ']');
+    }
+  return g_string_free (s, FALSE);
+}
+
+char *
+cr_record_backward_picker_title (const CrRunRecord *record,
+                                 guint              backward)
+{
+  g_return_val_if_fail (record != NULL, NULL);
+  if (backward >= record->backwards->len)
+    return g_strdup_printf ("#%u", backward + 1);
+  const CrRecordBackward *bw = g_ptr_array_index (record->backwards, backward);
+  GString *s = g_string_new (NULL);
+  g_string_append_printf (s, "#%u · ", backward + 1);
+  if (bw->title && *bw->title)
+    g_string_append (s, bw->title);
+  else
+    {
+      g_string_append (s, bw->kind == CR_RECORD_BACKWARD_GRAD ? "autograd.grad()" : "backward()");
+      if (bw->span.line > 0)
+        g_string_append_printf (s, " · line %d", bw->span.line);
+    }
+  if (bw->iteration > 0 && !strstr (s->str, "iteration"))
+    g_string_append_printf (s, " · iteration %u", bw->iteration);
+  return g_string_free (s, FALSE);
+}
+
+const char *
+cr_record_tensor_label (const CrRunRecord *record,
+                        int                tensor,
+                        const char        *fallback)
+{
+  if (!record || tensor < 0 || (guint) tensor >= record->tensors->len)
+    return fallback;
+  const CrRecordTensor *t = g_ptr_array_index (record->tensors, tensor);
+  if (t->label && *t->label)
+    return t->label;
+  if (t->name && *t->name)
+    return t->name;
+  return fallback;
+}
+
+const CrRecordError *
+cr_record_backward_error (const CrRunRecord *record,
+                          int                backward)
+{
+  if (!record)
+    return NULL;
+  for (guint i = 0; i < record->errors->len; i++)
+    {
+      const CrRecordError *e = g_ptr_array_index (record->errors, i);
+      if (backward < 0 || e->backward == backward)
+        return e;
+    }
+  return NULL;
+}

@@ -1,0 +1,43 @@
+/* cr-record-text.h — the run record's items in words, the same everywhere
+ * they are shown: the window's step card and inspector, the badges on the
+ * graph, `--trace-backward`. Plain strings from plain data (no screen). */
+#pragma once
+
+#include <glib.h>
+
+#include "cr-run-record.h"
+
+G_BEGIN_DECLS
+
+/* "3", "2×3", "scalar" (new string). */
+char *cr_record_shape_text       (const gint64            *shape,
+                                  int                      ndim);
+/* "summed over dim 0 to b's shape 3", "summed over dims 0 and 1 to w's
+ * shape 1×1"; input_label NULL: "... to the input's shape 3" (new string). */
+char *cr_record_reduction_text   (const CrRecordReduction *reduction,
+                                  const char              *input_label);
+/* A hook as one line head: "hook double_it (line 4)", "retain_grad: y.grad",
+ * "module hook fn (line 9)". tensor_label names the tensor for retain_grad
+ * (NULL: "t") (new string). */
+char *cr_record_hook_title       (const CrRecordHookCall  *hook,
+                                  const char              *tensor_label);
+/* A value short enough for one line: "-4.5", "[2, 4, 6]", "[[1, 2], [3, 4]]",
+ * and for more than max_values numbers the shape and range, "3×3 in
+ * [-4.5, 2]"; "None" for NULL. %.4g numbers (new string). */
+char *cr_record_value_brief      (const CrTensorSnapshot  *value,
+                                  int                      max_values);
+/* The backward-call picker's row for call `backward`: "#3 · loss.backward()
+ * · line 23 · iteration 3" (its 1-based number, then the call's title, with
+ * the iteration added when the title lacks it) (new string). */
+char *cr_record_backward_picker_title (const CrRunRecord  *record,
+                                       guint               backward);
+/* The label of tensor `tensor` ("y₃", "fc1.weight"), borrowed; fallback
+ * when it has none or the index is out of range. */
+const char *cr_record_tensor_label (const CrRunRecord     *record,
+                                    int                    tensor,
+                                    const char            *fallback);
+/* The first error of backward call `backward` (-1: any call), or NULL. */
+const CrRecordError *cr_record_backward_error (const CrRunRecord *record,
+                                               int                backward);
+
+G_END_DECLS
