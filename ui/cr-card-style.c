@@ -3,6 +3,7 @@
  * the window's so the three widgets look right wherever they are put. */
 #include "cr-config.h"
 #include "cr-card-style.h"
+#include "cr-soft-breaks.h"
 
 #include <string.h>
 
@@ -90,6 +91,7 @@ cr_card_label_new (const char *text,
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  cr_soft_breaks_no_hyphens (GTK_LABEL (label));
   /* Filling the width: a wrapping label left to its natural width wraps
    * early, at GTK's guess of a pleasant line length. */
   gtk_widget_set_halign (label, GTK_ALIGN_FILL);
@@ -150,6 +152,9 @@ cr_card_fraction_new (const char *name,
       gtk_label_set_wrap (GTK_LABEL (top), TRUE);
       gtk_label_set_wrap_mode (GTK_LABEL (top), PANGO_WRAP_WORD_CHAR);
       gtk_label_set_justify (GTK_LABEL (top), GTK_JUSTIFY_CENTER);
+      /* Names such as ∂[LogSoftmaxBackward0] break between their words. */
+      cr_soft_breaks_set_name (GTK_LABEL (top), num);
+      cr_soft_breaks_set_name (GTK_LABEL (bottom), den);
       gtk_box_append (GTK_BOX (widget), top);
       gtk_box_append (GTK_BOX (widget), bar);
       gtk_box_append (GTK_BOX (widget), bottom);
@@ -161,6 +166,7 @@ cr_card_fraction_new (const char *name,
       widget = gtk_label_new (name);
       gtk_label_set_wrap (GTK_LABEL (widget), TRUE);
       gtk_label_set_wrap_mode (GTK_LABEL (widget), PANGO_WRAP_WORD_CHAR);
+      cr_soft_breaks_set_name (GTK_LABEL (widget), name);
       gtk_widget_add_css_class (widget, "monospace");
     }
   gtk_widget_set_valign (widget, GTK_ALIGN_CENTER);

@@ -9,6 +9,7 @@
 #include "cr-step-card.h"
 
 #include "cr-card-style.h"
+#include "cr-soft-breaks.h"
 #include "cr-formula-flow.h"
 #include "cr-record-text.h"
 #include "cr-tensor-view.h"
@@ -366,7 +367,11 @@ build_header (const Ctx          *c,
   gtk_widget_add_css_class (count_label, "dim-label");
   gtk_box_append (GTK_BOX (titles), count_label);
   const char *title = step->title ? step->title : op ? op->grad_fn : "?";
-  gtk_box_append (GTK_BOX (titles), cr_card_label_new (title, "title-3"));
+  /* A grad_fn name wraps between its words, never inside one (H8). */
+  GtkWidget *title_label = cr_card_label_new (NULL, "title-3");
+  cr_soft_breaks_set_name (GTK_LABEL (title_label), title);
+  g_object_set_data_full (G_OBJECT (title_label), "cr-text", g_strdup (title), g_free);
+  gtk_box_append (GTK_BOX (titles), title_label);
   const char *raw = step->caption;
   if (!raw && op)
     raw = op->caption;

@@ -7,6 +7,8 @@
 #include "cr-window-private.h"
 #include "cr-examples.h"
 #include "cr-expression-panel.h"
+#include "cr-card-style.h"
+#include "cr-soft-breaks.h"
 #include "cr-step-card-pages.h"
 #include "ui-test-gui.h"
 
@@ -212,6 +214,98 @@ test_slider_keeps_step (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+#define ZWSP "\xe2\x80\x8b"
+
+static void
+test_soft_breaks_text (void)
+{
+  static const struct { const char *in, *out; } cases[] = {
+    { "LogSoftmaxBackward0", "Log" ZWSP "Softmax" ZWSP "Backward0" },
+    { "∂loss/∂[LogSoftmaxBackward0]", "∂loss/∂[Log" ZWSP "Softmax" ZWSP "Backward0]" },
+    { "MmBackward0", "Mm" ZWSP "Backward0" },
+    { "RsubBackward1", "Rsub" ZWSP "Backward1" },
+    { "log_softmax", "log_" ZWSP "softmax" },
+    { "AccumulateGrad", "Accumulate" ZWSP "Grad" },
+    /* Nothing to split: names, numbers, maths. */
+    { "w1", "w1" }, { "fc1.weight", "fc1.weight" }, { "∂L/∂b", "∂L/∂b" },
+    { "x_2", "x_2" }, { "ABC", "ABC" }, { "", "" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *got = cr_soft_breaks_add (cases[i].in);
+      g_assert_cmpstr (got, ==, cases[i].out);
+    }
+  g_assert_null (cr_soft_breaks_add (NULL));
+}
+
+/* The width of the widest piece of layout's text between break points. */
+static int
+widest_piece (PangoLayout *layout)
+{
+  g_auto (GStrv) pieces = g_strsplit (pango_layout_get_text (layout), ZWSP, -1);
+  int widest = 0;
+  for (int i = 0; pieces[i]; i++)
+    {
+      PangoLayout *one = pango_layout_copy (layout);
+      pango_layout_set_width (one, -1);
+      pango_layout_set_text (one, pieces[i], -1);
+      int w;
+      pango_layout_get_pixel_size (one, &w, NULL);
+      widest = MAX (widest, w);
+      g_object_unref (one);
+    }
+  return widest;
+}
+
+/* Laid out just wider than its widest word, label's lines must start after
+ * a zero-width space, a space or at the start; no hyphen is drawn. */
+static void
+assert_breaks_between_words (GtkWidget *label)
+{
+  PangoLayout *layout = gtk_label_get_layout (GTK_LABEL (label));
+  pango_layout_set_width (layout, (widest_piece (layout) + 2) * PANGO_SCALE);
+  const char *text = pango_layout_get_text (layout);
+  g_assert_cmpint (pango_layout_get_line_count (layout), >, 1);
+  for (GSList *l = pango_layout_get_lines_readonly (layout); l; l = l->next)
+    {
+      const PangoLayoutLine *line = l->data;
+      if (line->start_index == 0)
+        continue;
+      const char *prev = g_utf8_find_prev_char (text, text + line->start_index);
+      gunichar c = g_utf8_get_char (prev);
+      if (c != 0x200B && c != ' ')
+        g_error ("'%s' broken inside a word at byte %d", text, line->start_index);
+    }
+  /* Pango draws an inserted hyphen as part of the line, not the text:
+   * the attribute that forbids it is set. */
+  PangoAttrList *attrs = gtk_label_get_attributes (GTK_LABEL (label));
+  g_assert_nonnull (attrs);
+  PangoAttrIterator *it = pango_attr_list_get_iterator (attrs);
+  PangoAttribute *hyphens = pango_attr_iterator_get (it, PANGO_ATTR_INSERT_HYPHENS);
+  g_assert_nonnull (hyphens);
+  g_assert_false (((PangoAttrInt *) hyphens)->value);
+  pango_attr_iterator_destroy (it);
+}
+
+/* "LogSoftmaxBackwa-rd0": a grad_fn name in a narrow card broke anywhere,
+ * with a hyphen. */
+static void
+test_soft_breaks_labels (void)
+{
+  GtkWidget *fraction = g_object_ref_sink (cr_card_fraction_new ("∂loss/∂[LogSoftmaxBackward0]", NULL));
+  GtkWidget *bottom = gtk_widget_get_last_child (fraction);
+  g_assert_true (GTK_IS_LABEL (bottom));
+  assert_breaks_between_words (bottom);
+  /* The name itself stays whole for whoever reads it back. */
+  g_assert_cmpstr (g_object_get_data (G_OBJECT (fraction), "cr-text"), ==, "∂loss/∂[LogSoftmaxBackward0]");
+  g_object_unref (fraction);
+
+  GtkWidget *title = g_object_ref_sink (cr_card_label_new (NULL, "title-3"));
+  cr_soft_breaks_set_name (GTK_LABEL (title), "LogSoftmaxBackward0");
+  assert_breaks_between_words (title);
+  g_object_unref (title);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -221,5 +315,7 @@ main (int    argc,
 
   g_test_add_func ("/ui/present/clicker-pages", test_clicker_pages);
   g_test_add_func ("/ui/expression/slider-keeps-step", test_slider_keeps_step);
+  g_test_add_func ("/ui/soft-breaks/text", test_soft_breaks_text);
+  g_test_add_func ("/ui/soft-breaks/labels", test_soft_breaks_labels);
   return g_test_run ();
 }
