@@ -141,14 +141,11 @@ write_graph (const CrGraphModel *model,
 /* What the window shows first: the run's last backward call, or when none
  * ran, the forward graph of its newest result; drawn from the run record. */
 static CrGraphModel *
-model_of_run (CrInterp   *interp,
-              const char *source)
+model_of_run (CrInterp *interp)
 {
   g_autoptr (CrRunRecord) record = cr_interp_get_run_record (interp);
-  /* Until the record holds every backward call (its backward side is being
-   * filled): the engine's copy. */
-  if (!record || record->backwards->len != cr_interp_get_n_backward_records (interp))
-    return cr_graph_model_new_from_interp (interp, source);
+  if (!record)
+    return NULL;
   return cr_graph_model_new_from_run_record (record, (int) record->backwards->len - 1);
 }
 
@@ -281,7 +278,7 @@ cr_export_command (int    argc,
                script_error && script_error->traceback ? script_error->traceback : "an error\n");
       cr_script_error_free (script_error);
     }
-  g_autoptr (CrGraphModel) model = model_of_run (interp, source);
+  g_autoptr (CrGraphModel) model = model_of_run (interp);
   int status;
   if (!model)
     {

@@ -11,15 +11,10 @@ CrGraphStep *cr_graph_step_new               (guint               index);
  * unknown). */
 char        *cr_graph_span_text              (const char         *source,
                                               const CrSpan       *span);
-/* "b = w1*a, line 5" -> "b = w1*a" (new string; NULL for NULL). */
-char        *cr_graph_caption_without_line   (const char         *caption);
 /* text cut to fit a node, with an ellipsis (takes text, returns a new string). */
 char        *cr_graph_shorten                (char               *text);
 /* Sets every node's key from its kind and names: stable across runs of an
  * edited script, unique within the model. */
 void         cr_graph_model_assign_keys      (CrGraphModel       *self);
-/* "∂root/∂name" (new string). */
-char        *cr_graph_partial                (const char         *root,
-                                              const char         *name);
 
 G_END_DECLS

@@ -254,6 +254,15 @@ input_kind (const CrRecordTensor *t)
     }
 }
 
+/* A tensor without history that requires grad: a leaf, also one that was
+ * detached (or made under no_grad) and then given requires_grad_(). */
+static gboolean
+is_leaf (const CrRecordTensor *t)
+{
+  return t->origin == CR_RECORD_TENSOR_LEAF
+         || (t->origin != CR_RECORD_TENSOR_RESULT && t->requires_grad);
+}
+
 /* The node an op input comes from. */
 static guint
 input_node (Builder              *b,
@@ -261,7 +270,7 @@ input_node (Builder              *b,
 {
   if (t->origin == CR_RECORD_TENSOR_RESULT && record_op (b->record, t->op))
     return op_node (b, t->op);
-  if (t->origin == CR_RECORD_TENSOR_LEAF)
+  if (is_leaf (t))
     return accumulate_node (b, t);
   const CrGraphNode *found = index_lookup (b->model, INDEX_TENSOR, (int) t->id);
   if (found)
@@ -313,8 +322,7 @@ add_root (Builder *b,
       if (index_lookup (b->model, INDEX_TENSOR, tensor))
         return;
       CrGraphNode *leaf = cr_graph_model_add_node (b->model,
-                                                   t->origin == CR_RECORD_TENSOR_LEAF
-                                                   ? CR_GRAPH_NODE_LEAF : input_kind (t),
+                                                   is_leaf (t) ? CR_GRAPH_NODE_LEAF : input_kind (t),
                                                    tensor_title (t, "tensor"));
       fill_tensor (b, leaf, t);
       index_set (b->model, INDEX_TENSOR, tensor, leaf->id);

@@ -232,16 +232,6 @@ cr_graph_span_text (const char   *source,
   return g_strstrip (text);
 }
 
-/* A step caption is "b = w1*a, line 5": without the line it is the node's. */
-char *
-cr_graph_caption_without_line (const char *caption)
-{
-  if (!caption)
-    return NULL;
-  const char *comma = g_strrstr (caption, ", line ");
-  return g_strndup (caption, comma ? (gsize) (comma - caption) : strlen (caption));
-}
-
 char *
 cr_graph_shorten (char *text)   /* taken */
 {
@@ -319,12 +309,6 @@ cr_graph_model_assign_keys (CrGraphModel *self)
 }
 
 
-char *
-cr_graph_partial (const char *root,
-                  const char *name)
-{
-  return g_strdup_printf ("∂%s/∂%s", root, name ? name : "?");
-}
 
 
 /* ---- queries --------------------------------------------------------------- */

@@ -17,7 +17,6 @@
 #include <glib.h>
 
 #include "cr-types.h"
-#include "cr-interp.h"
 #include "cr-run-record.h"
 #include "cr-tensor-snapshot.h"
 
@@ -218,24 +217,6 @@ CrGraphEdge  *cr_graph_model_add_edge             (CrGraphModel    *self,
                                                    guint            to,
                                                    char            *label);
 
-/* The graph behind roots (tensors; those without grad_fn and requires_grad
- * give a lone leaf). source, when given, is the script text spans refer to. */
-CrGraphModel *cr_graph_model_new_from_tensors (CrTensor *const        *roots,
-                                               guint                   n_roots,
-                                               const char             *source);
-/* The graph of one recorded backward call, with each node's step. */
-CrGraphModel *cr_graph_model_new_from_record  (const CrBackwardRecord *record,
-                                               const char             *source);
-/* The graph a finished run is about: its last backward call, or when none ran,
- * the forward graph of the newest tensor among the script's globals that has a
- * grad_fn (NULL when there is no graph at all). */
-CrGraphModel *cr_graph_model_new_from_interp  (CrInterp               *interp,
-                                               const char             *source);
-/* One model per backward call the run made, in order; when it made none,
- * the forward graph alone; an empty array when there is no graph at all.
- * Free-func set. */
-GPtrArray    *cr_graph_models_new_from_interp (CrInterp               *interp,
-                                               const char             *source);
 /* Models are reference counted: the window keeps the models of several
  * backward calls and the canvas holds the one it shows. A new model has one
  * reference. ref returns self; unref is NULL-safe and frees at zero. */

@@ -86,26 +86,13 @@ set_script_error (CrScriptRun         *run,
     run->message = g_strdup ("The script stopped with an error");
 }
 
-/* The graph models of a finished run: one per backward call, or (not
- * every_call) the last call's alone; the forward graph when it made none. */
+/* The graph models of a finished run, from its record: one per backward
+ * call, or (not every_call) the last call's alone; the forward graph when
+ * it made none. */
 static GPtrArray *
-models_of_run (CrInterp    *interp,
-               CrRunRecord *record,
-               const char  *source,
+models_of_run (CrRunRecord *record,
                gboolean     every_call)
 {
-  /* Until the record holds every backward call (its backward side is being
-   * filled): the engine's copy. */
-  if (!record || record->backwards->len != cr_interp_get_n_backward_records (interp))
-    {
-      if (every_call)
-        return cr_graph_models_new_from_interp (interp, source);
-      GPtrArray *models = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_graph_model_unref);
-      CrGraphModel *model = cr_graph_model_new_from_interp (interp, source);
-      if (model)
-        g_ptr_array_add (models, model);
-      return models;
-    }
   if (every_call)
     return cr_graph_models_new_from_run_record (record);
   GPtrArray *models = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_graph_model_unref);
@@ -153,7 +140,8 @@ cr_script_run (const char            *source,
   if (!options->cancel_flag || !g_atomic_int_get (options->cancel_flag))
     {
       run->record = cr_interp_get_run_record (interp);
-      run->models = models_of_run (interp, run->record, source, every_call);
+      run->models = run->record ? models_of_run (run->record, every_call)
+                                : g_ptr_array_new_with_free_func ((GDestroyNotify) cr_graph_model_unref);
     }
   cr_interp_free (interp);
 }

@@ -60,7 +60,7 @@ static CrGraphModel *
 synthetic_model (guint n_nodes)
 {
   /* An empty model (no roots) owns what is added to it and frees it. */
-  CrGraphModel *model = cr_graph_model_new_from_tensors (NULL, 0, NULL);
+  CrGraphModel *model = cr_graph_model_new ();
   g_free (model->title);
   model->title = g_strdup ("synthetic chain");
 

@@ -1129,6 +1129,42 @@ test_record_forward (void)
   g_assert_cmpuint (none->len, ==, 0);
 }
 
+/* Inputs that get no gradient say why: made under no_grad, detached; a
+ * detached tensor given requires_grad_() is a leaf of its own. */
+static void
+test_record_kinds (void)
+{
+  g_autoptr (GPtrArray) models = cr_ui_test_models_from_script (
+    "import torch\n"
+    "w = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+    "with torch.no_grad():\n"
+    "    n = w * 2\n"
+    "d = w.detach()\n"
+    "e = w.detach()\n"
+    "e.requires_grad_()\n"
+    "L = (w * n * d + e).sum()\n"
+    "L.backward()\n", NULL, NULL);
+  g_assert_cmpuint (models->len, ==, 1);
+  const CrGraphModel *model = g_ptr_array_index (models, 0);
+  const CrGraphNode *n = node_titled (model, "n");
+  const CrGraphNode *d = node_titled (model, "d");
+  const CrGraphNode *e = node_titled (model, "e");
+  g_assert_nonnull (n);
+  g_assert_nonnull (d);
+  g_assert_nonnull (e);
+  g_assert_cmpint (n->kind, ==, CR_GRAPH_NODE_NO_GRAD);
+  g_assert_cmpstr (n->key, ==, "nograd:n");
+  g_assert_cmpint (d->kind, ==, CR_GRAPH_NODE_DETACHED);
+  g_assert_cmpint (e->kind, ==, CR_GRAPH_NODE_LEAF);
+  const CrGraphNode *acc = cr_graph_model_find_accumulate (model, e->tensor);
+  g_assert_nonnull (acc);
+  g_assert_cmpint (acc->kind, ==, CR_GRAPH_NODE_ACCUMULATE);
+  g_assert_cmpint (acc->step, >=, 0);
+  g_assert_true (cr_graph_model_find_tensor (model, n->tensor) == n);
+  const CrRecordTensor *rn = g_ptr_array_index (model->record->tensors, n->tensor);
+  g_assert_cmpint (rn->origin, ==, CR_RECORD_TENSOR_NO_GRAD);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1151,5 +1187,6 @@ main (int    argc,
   g_test_add_func ("/ui/graph/ref", test_ref);
   g_test_add_func ("/ui/graph/record-model", test_record_model);
   g_test_add_func ("/ui/graph/record-forward", test_record_forward);
+  g_test_add_func ("/ui/graph/record-kinds", test_record_kinds);
   return g_test_run ();
 }
