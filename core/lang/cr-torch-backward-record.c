@@ -1,29 +1,8 @@
 /* cr-torch-backward-record.c — what the engine does during each backward call,
- * kept for the window (CrBackwardRecord / CrStepRecord) and printed for
- * `chainrule run --trace-backward`.
- *
- * The trace is written for a student reading it top to bottom: one block
- * per backward call, one block per node in the order the engine ran them,
- * and in each the chain rule spelled out with the script's own names:
- *
- *   backward #1: z.backward() at line 7
- *     step 1  AddBackward0  (z = y + x, line 6)
- *       ∂z/∂z = tensor(1.)
- *       ∂z/∂y = ∂z/∂z × ∂z/∂y = tensor(1.) × tensor(1.) = tensor(1.)
- *       ∂z/∂x = ∂z/∂z × ∂z/∂x = tensor(1.) × tensor(1.) = tensor(1.)
- *     step 2  MulBackward0  (y = x * x, line 5)
- *       ∂z/∂y = tensor(1.)
- *       ∂z/∂x = ∂z/∂y × ∂y/∂x = tensor(1.) × tensor(3.) = tensor(3.)
- *       ∂z/∂x = ∂z/∂y × ∂y/∂x = tensor(1.) × tensor(3.) = tensor(3.)
- *       ∂z/∂x += tensor(3.)  (sum so far tensor(4.))
- *       ∂z/∂x += tensor(3.)  (sum so far tensor(7.))
- *     step 3  AccumulateGrad  x
- *       ∂z/∂x = tensor(7.)
- *       x.grad: None -> tensor(7.)
- *
- * Tensors that print on several lines go on lines of their own, aligned,
- * with the local gradient on a "where ∂out/∂in = ..." line. Ops without an
- * elementwise local gradient (sums, matmul, ...) show their rule instead.
+ * kept for the window (CrBackwardRecord / CrStepRecord), handed to the run
+ * record's backward side (cr-run-recorder-backward.h), and, at the end of
+ * each call, printed from the run record for `chainrule run
+ * --trace-backward` (the text is cr-run-record-trace.c's).
  *
  * A tensor is named after the variable it was first bound to; an unnamed
  * intermediate after the expression that made it, "(w3*b)". */
@@ -34,6 +13,7 @@
 #include "cr-op-table.h"
 #include "cr-run-recorder.h"
 #include "cr-run-recorder-backward.h"
+#include "cr-run-record-trace.h"
 
 #include <string.h>
 
@@ -51,6 +31,8 @@ struct _CrBackwardRun {
   GHashTable        *saved;      /* recording: CrNode* -> SavedBlock*, taken before the
                                   * engine frees the saved tensors */
   CrBackwardRecorder *recorder;  /* the run record's side; NULL when it records nothing */
+  int                trace_index; /* --trace-backward: this call's index in the run record's
+                                   * backwards, -1: none */
 };
 
 typedef struct {
@@ -164,34 +146,6 @@ output_label (CrInterp *self,
   return output_nr ? g_strdup_printf ("%s[%u]", base, output_nr) : g_strdup (base);
 }
 
-static char *
-format_tensor (CrInterp *self,
-               CrTensor *t)
-{
-  if (!t)
-    return g_strdup ("None");
-  return cr_tensor_format (t, cr_interp_get_print_options (self));
-}
-
-/* Appends prefix then text, indenting text's continuation lines under its
- * first character. */
-static void
-append_aligned (GString    *out,
-                const char *prefix,
-                const char *text)
-{
-  g_string_append (out, prefix);
-  glong indent = g_utf8_strlen (prefix, -1);
-  for (const char *p = text; *p; p++)
-    {
-      g_string_append_c (out, *p);
-      if (*p == '\n' && p[1])
-        for (glong i = 0; i < indent; i++)
-          g_string_append_c (out, ' ');
-    }
-  g_string_append_c (out, '\n');
-}
-
 /* What a step is about: "b = w1*a, line 5", or the leaf's name; NULL when
  * the node has no source. */
 static char *
@@ -231,84 +185,6 @@ step_rule (CrNode *node,
       && (!node->op->local_grad || n_inputs > 2))
     return node->op->local_grad_text;
   return NULL;
-}
-
-static void
-trace_step (CrBackwardRun        *run,
-            const CrBackwardStep *step)
-{
-  CrInterp *self = run->interp;
-  CrNode *node = step->node;
-  GString *out = g_string_new (NULL);
-  g_autofree char *label = step_label (self, node);
-  g_string_append_printf (out, "  step %u  %s\n", step->index + 1, label);
-
-  g_autofree char *out_name = node->variable ? output_label (self, node, 0) : NULL;
-  for (guint o = 0; o < step->n_outputs; o++)
-    {
-      g_autofree char *oname = node->variable ? g_strdup (out_name)
-                                              : output_label (self, node, o);
-      g_autofree char *value = format_tensor (self, step->grad_outputs[o]);
-      g_autofree char *prefix = g_strdup_printf ("    ∂%s/∂%s = ", run->root, oname);
-      append_aligned (out, prefix, value);
-    }
-
-  const char *rule = step_rule (node, step->n_inputs);
-  if (rule)
-    g_string_append_printf (out, "    rule: %s\n", rule);
-
-  g_autofree char *oname = step->n_outputs == 1 && !node->variable
-                           ? output_label (self, node, 0) : g_strdup ("out");
-  for (guint i = 0; i < step->n_inputs; i++)
-    {
-      if (!step->grad_inputs || !step->grad_inputs[i] || !node->next || !node->next[i].node)
-        continue;
-      g_autofree char *iname = output_label (self, node->next[i].node, node->next[i].input_nr);
-      g_autofree char *value = format_tensor (self, step->grad_inputs[i]);
-      CrTensor *local = step->local_grads ? step->local_grads[i] : NULL;
-      if (!local || step->n_outputs != 1)
-        {
-          g_autofree char *prefix = g_strdup_printf ("    ∂%s/∂%s = ", run->root, iname);
-          append_aligned (out, prefix, value);
-          continue;
-        }
-      /* The chain rule: ∂R/∂in = ∂R/∂out × ∂out/∂in, with the numbers on
-       * the same line when they fit there. */
-      g_autofree char *lv = format_tensor (self, local);
-      g_autofree char *gv = format_tensor (self, step->grad_outputs[0]);
-      g_autofree char *chain = g_strdup_printf ("    ∂%s/∂%s = ∂%s/∂%s × ∂%s/∂%s = ", run->root, iname,
-                                                run->root, oname, oname, iname);
-      if (!strchr (value, '\n') && !strchr (lv, '\n') && !strchr (gv, '\n')
-          && g_utf8_strlen (chain, -1) + strlen (gv) + strlen (lv) + strlen (value) < 110)
-        g_string_append_printf (out, "%s%s × %s = %s\n", chain, gv, lv, value);
-      else
-        {
-          append_aligned (out, chain, value);
-          g_autofree char *lp = g_strdup_printf ("      where ∂%s/∂%s = ", oname, iname);
-          append_aligned (out, lp, lv);
-        }
-    }
-
-  if (node->variable && step->leaf)
-    {
-      const char *leaf = cr_tensor_get_name (step->leaf);
-      g_autofree char *before = format_tensor (self, step->grad_before);
-      g_autofree char *after = format_tensor (self, step->grad_after);
-      g_autofree char *prefix = g_strdup_printf ("    %s.grad: ", leaf ? leaf : "leaf");
-      if (strchr (before, '\n'))
-        {
-          append_aligned (out, prefix, before);
-          g_autofree char *p2 = g_strdup_printf ("%*s-> ", (int) g_utf8_strlen (prefix, -1) - 3, "");
-          append_aligned (out, p2, after);
-        }
-      else
-        {
-          g_autofree char *p2 = g_strdup_printf ("%s%s -> ", prefix, before);
-          append_aligned (out, p2, after);
-        }
-    }
-  cr_interp_write (self, out->str, FALSE);
-  g_string_free (out, TRUE);
 }
 
 static CrTensor *
@@ -396,7 +272,7 @@ record_step (CrBackwardRun        *run,
   s->grad_before = copy_or_null (step->grad_before);
   s->grad_after = copy_or_null (step->grad_after);
 
-  /* The names, as trace_step writes them. */
+  /* The names, as the trace writes them. */
   CrInterp *self = run->interp;
   CrNode *node = step->node;
   s->caption = step_caption (self, node);
@@ -430,8 +306,6 @@ observer_step (gpointer              user_data,
                const CrBackwardStep *step)
 {
   CrBackwardRun *run = user_data;
-  if (run->interp->options.trace_backward)
-    trace_step (run, step);
   if (run->record)
     record_step (run, step);
   cr_backward_recorder_step (run->recorder, step);
@@ -463,24 +337,6 @@ observer_accumulate (gpointer  user_data,
       a->sum = copy_or_null (running_sum);
       g_ptr_array_add (last->accumulations, a);
     }
-  if (!self->options.trace_backward)
-    return;
-  g_autofree char *name = output_label (self, node, input_nr);
-  g_autofree char *c = format_tensor (self, contribution);
-  g_autofree char *sum = format_tensor (self, running_sum);
-  GString *out = g_string_new (NULL);
-  g_autofree char *prefix = g_strdup_printf ("    ∂%s/∂%s += ", run->root, name);
-  if (!strchr (c, '\n') && !strchr (sum, '\n'))
-    g_string_append_printf (out, "%s%s  (sum so far %s)\n", prefix, c, sum);
-  else
-    {
-      append_aligned (out, prefix, c);
-      g_autofree char *p2 = g_strdup_printf ("      (sum so far ∂%s/∂%s = ", run->root, name);
-      g_autofree char *closed = g_strconcat (sum, ")", NULL);
-      append_aligned (out, p2, closed);
-    }
-  cr_interp_write (self, out->str, FALSE);
-  g_string_free (out, TRUE);
 }
 
 static void
@@ -684,6 +540,8 @@ cr_interp_backward_begin (CrInterp        *self,
     }
   if (!run->root)
     run->root = g_strdup ("out");
+  CrRunRecord *run_record = cr_run_recorder_get (self);
+  run->trace_index = run_record ? (int) run_record->backwards->len : -1;
   run->recorder = cr_backward_recorder_begin (self, roots, n_roots, run->root);
 
   if (self->options.record_backward)
@@ -700,16 +558,6 @@ cr_interp_backward_begin (CrInterp        *self,
       run->record = r;
       run->saved = describe_graph (roots, n_roots);
     }
-  if (self->options.trace_backward)
-    {
-      g_autofree char *text = span ? span_text (self, span) : NULL;
-      g_autofree char *header = NULL;
-      if (text)
-        header = g_strdup_printf ("backward #%u: %s at line %d\n", run->number, text, span->line);
-      else
-        header = g_strdup_printf ("backward #%u\n", run->number);
-      cr_interp_write (self, header, FALSE);
-    }
   *out_observer_data = run;
   return &observer;
 }
@@ -725,8 +573,14 @@ cr_interp_backward_end (CrInterp *self,
   if (run->record)
     run->record->succeeded = succeeded;
   cr_backward_recorder_end (run->recorder, succeeded);
-  if (self->options.trace_backward && !succeeded)
-    cr_interp_write (self, "  (backward stopped by an error)\n", FALSE);
+  /* --trace-backward prints the call from the run record, once it is whole. */
+  CrRunRecord *run_record = cr_run_recorder_get (self);
+  if (self->options.trace_backward && run_record && run->trace_index >= 0)
+    {
+      g_autofree char *text = cr_run_record_trace_backward (run_record, (guint) run->trace_index,
+                                                            cr_interp_get_print_options (self));
+      cr_interp_write (self, text, FALSE);
+    }
   g_clear_pointer (&run->saved, g_hash_table_unref);
   g_free (run->root);
   g_free (run);

@@ -336,6 +336,68 @@ test_trace_scalar (void)
   result_clear (&r);
 }
 
+/* The trace comes from the run record: a broadcast input's gradient is the
+ * product summed back to its shape, and a hook's change is shown where it
+ * happened (PyTorch 1.13 gives b.grad = [50, 70, 90]). */
+static void
+test_trace_broadcast_hooks (void)
+{
+  g_autofree char *script = script_path ("broadcast_hooks.py");
+  Result r;
+  run (&r, NULL, "run", "--trace-backward", script, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_nonnull (strstr (r.out,
+    "    ∂y/∂b = ∂y/∂(x * b) × ∂(x * b)/∂b = tensor([[1., 2., 3.],\n"
+    "                                                [4., 5., 6.]])\n"
+    "      where ∂(x * b)/∂b = tensor([[1., 2., 3.],\n"
+    "                                  [4., 5., 6.]])\n"
+    "      summed over dim 0 to b's shape 3: ∂y/∂b = tensor([5., 7., 9.])\n"
+    "  step 3  AccumulateGrad  b\n"
+    "    hook <lambda> (line 7): tensor([5., 7., 9.]) -> tensor([50., 70., 90.])\n"
+    "    ∂y/∂b = tensor([50., 70., 90.])\n"
+    "    b.grad: None -> tensor([50., 70., 90.])\n"));
+  g_assert_true (g_str_has_suffix (r.out, "tensor([50., 70., 90.])\n"));
+  result_clear (&r);
+}
+
+/* --record writes the record also when the script fails, with its error;
+ * --record - puts the record alone on stdout and the script's output on
+ * stderr; a record that cannot be written is exit status 1. */
+static void
+test_record (void)
+{
+  g_autofree char *script = script_path ("nested_error.py");
+  g_autofree char *dir = g_dir_make_tmp ("chainrule-record-XXXXXX", NULL);
+  g_autofree char *file = g_build_filename (dir, "run.json", NULL);
+  Result r;
+  run (&r, NULL, "run", "--record", file, script, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_autofree char *json = NULL;
+  g_assert_true (g_file_get_contents (file, &json, NULL, NULL));
+  g_assert_true (g_str_has_prefix (json, "{\n  \"schema\": \"chainrule-run-record\",\n"));
+  g_autofree char *last = last_line (r.err);
+  g_autofree char *type = g_strndup (last, strcspn (last, ":"));
+  g_autofree char *error = g_strdup_printf ("\"type\": \"%s\"", type);
+  g_assert_nonnull (strstr (json, error));
+  result_clear (&r);
+  g_unlink (file);
+  g_rmdir (dir);
+
+  g_autofree char *hello = script_path ("hello.py");
+  run (&r, NULL, "run", "--record", "-", hello, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "{\n  \"schema\": \"chainrule-run-record\",\n"));
+  g_assert_true (g_str_has_suffix (r.out, "\n}\n"));
+  g_assert_cmpstr (r.err, !=, "");
+  result_clear (&r);
+
+  run (&r, NULL, "run", "--record", "/nonexistent-dir/run.json", hello, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "can't write the record '/nonexistent-dir/run.json'"));
+  result_clear (&r);
+}
+
 /* --device cuda where CUDA cannot hold tensors: a clear error before the
  * script runs, never a crash; --device cpu runs as usual. */
 static void
@@ -633,6 +695,8 @@ main (int    argc,
   g_test_add_func ("/app/runner/max-memory", test_max_memory);
   g_test_add_func ("/app/runner/trace-backward", test_trace_backward);
   g_test_add_func ("/app/runner/trace-scalar", test_trace_scalar);
+  g_test_add_func ("/app/runner/trace-broadcast-hooks", test_trace_broadcast_hooks);
+  g_test_add_func ("/app/runner/record", test_record);
   g_test_add_func ("/app/runner/device", test_device);
   g_test_add_func ("/app/runner/timeout-parse", test_timeout_parse);
   g_test_add_func ("/app/runner/small-stack", test_small_stack);
