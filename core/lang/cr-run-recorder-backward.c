@@ -44,9 +44,11 @@ static char *
 span_first_line (CrInterp     *self,
                  const CrSpan *span)
 {
-  if (!self->module || !self->module->source || span->line <= 0)
+  /* Library code runs with its own module current; spans are the script's. */
+  const CrAstModule *module = self->in_prelude ? self->main_scope.module : self->module;
+  if (!module || !module->source || span->line <= 0)
     return NULL;
-  g_autofree char *line = cr_source_line (self->module->source, span->line);
+  g_autofree char *line = cr_source_line (module->source, span->line);
   if (!line)
     return NULL;
   glong len = g_utf8_strlen (line, -1);
@@ -181,7 +183,10 @@ describe_function (const CrValue  *fn,
   const CrCode *code = fn->u.function->code;
   const char *name = qualified && code->qualname ? code->qualname : code->name;
   *out_name = g_strdup (name ? name : "<function>");
-  *out_span = code->node ? code->node->span : (CrSpan) { 0 };
+  /* Spans are into the script: library code (a module's backward hook
+   * machinery) has none there. */
+  gboolean library = fn->u.function->scope && fn->u.function->scope->is_prelude;
+  *out_span = code->node && !library ? code->node->span : (CrSpan) { 0 };
   return TRUE;
 }
 

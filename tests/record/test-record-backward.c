@@ -642,6 +642,41 @@ test_root_error (void)
   g_assert_cmpuint (record->errors->len, ==, 1);
 }
 
+/* autograd.functional runs autograd.grad from library code: the call is
+ * the script's statement; a module's backward hook machinery is library
+ * code, with no span in the script. */
+static void
+test_library_calls (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "def f(a):\n"
+    "    return (a ** 2).sum()\n"
+    "j = torch.autograd.functional.jacobian(f, torch.tensor([1.0, 2.0]))\n"
+    "lin = nn.Linear(2, 1)\n"
+    "lin.register_full_backward_hook(lambda m, gi, go: None)\n"
+    "lin(torch.ones(1, 2, requires_grad=True)).sum().backward()\n", NULL);
+  dump (record);
+  g_assert_cmpuint (record->backwards->len, ==, 2);
+  const CrRecordBackward *jac = backward_at (record, 0);
+  g_assert_cmpint (jac->kind, ==, CR_RECORD_BACKWARD_GRAD);
+  g_assert_cmpstr (jac->title, ==,
+                   "j = torch.autograd.functional.jacobian(f, torch.tensor([1.0, 2.0])) · line 5");
+  const CrRecordBackward *bw = backward_at (record, 1);
+  gboolean seen = FALSE;
+  for (guint k = 0; k < bw->steps->len; k++)
+    {
+      const CrRecordStep *step = step_at (bw, k);
+      if (g_strcmp0 (step->title, "BackwardHookFunctionBackward") != 0)
+        continue;
+      seen = TRUE;
+      g_assert_cmpstr (step->custom_backward, ==, "BackwardHookFunction.backward");
+      g_assert_cmpint (step->custom_span.line, ==, 0);
+    }
+  g_assert_true (seen);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -659,5 +694,6 @@ main (int   argc,
   g_test_add_func ("/record-backward/inplace-error", test_inplace_error);
   g_test_add_func ("/record-backward/hook-shape-error", test_hook_shape_error);
   g_test_add_func ("/record-backward/root-error", test_root_error);
+  g_test_add_func ("/record-backward/library-calls", test_library_calls);
   return g_test_run ();
 }
