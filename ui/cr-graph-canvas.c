@@ -35,6 +35,9 @@
  * the view follows the current step instead. */
 #define FIT_LEGIBLE   0.7
 #define READABLE      0.85
+/* In presentation the first view's smallest type (edge labels, captions)
+ * is at least this many pixels: read from the back of a room. */
+#define PRESENT_TYPE_PX 20.0
 /* How much of the graph always stays on screen while panning. */
 #define KEEP_VISIBLE  80.0
 #define PULSE_US      (650 * G_TIME_SPAN_MILLISECOND)
@@ -236,6 +239,9 @@ fitted_view (CrGraphCanvas *self,
   double z = MIN (MIN (zw, zh), FIT_MAX);
   if (!whole && z < FIT_LEGIBLE)
     z = MIN (MAX (MAX (zw, zh), READABLE), FIT_MAX);
+  /* Presentation: type a room can read (H8); the view follows the step. */
+  if (!whole && self->presentation)
+    z = MAX (z, PRESENT_TYPE_PX / (cr_graph_render_label_size () * CR_GRAPH_RENDER_PRESENT_TYPE));
   z = CLAMP (z, ZOOM_MIN, ZOOM_MAX);
   double tx = (w - z * gw) / 2, ty = (h - z * gh) / 2;
   int anchor = whole ? -1 : anchor_node (self);
@@ -1037,6 +1043,16 @@ cr_graph_canvas_zoom_out (CrGraphCanvas *self)
 {
   g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
   zoom_by (self, 1 / ZOOM_STEP);
+}
+
+void
+cr_graph_canvas_refit (CrGraphCanvas *self)
+{
+  g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
+  if (!self->layout)
+    return;
+  self->need_fit = TRUE;
+  gtk_widget_queue_allocate (GTK_WIDGET (self));
 }
 
 void

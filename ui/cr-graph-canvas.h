@@ -46,6 +46,10 @@ void                cr_graph_canvas_zoom_in      (CrGraphCanvas *self);
 void                cr_graph_canvas_zoom_out     (CrGraphCanvas *self);
 /* Zoom and pan so the whole graph fits (as a new model does at first). */
 void                cr_graph_canvas_zoom_fit     (CrGraphCanvas *self);
+/* Fits the view anew, as a new graph is (around the current step when the
+ * whole would be too small to read), once the canvas has its next size: the
+ * script was shown or hidden. */
+void                cr_graph_canvas_refit        (CrGraphCanvas *self);
 
 /* The last good graph while the script has an error: drawn faded. */
 void                cr_graph_canvas_set_dimmed      (CrGraphCanvas *self,

@@ -111,6 +111,17 @@ on_destroy (CrWindow *self)
   g_object_set_data (G_OBJECT (self), LABEL_IDLE, NULL);
 }
 
+/* F9 showed or hid the script: in presentation the graph takes the new
+ * room at once (fitted again around the step), whatever the view was. */
+static void
+on_editor_shown_or_hidden (GtkWidget  *editor_column,
+                           GParamSpec *pspec,
+                           CrWindow   *self)
+{
+  if (presenting (self))
+    cr_graph_canvas_refit (self->canvas);
+}
+
 void
 cr_window_present_init (CrWindow *self)
 {
@@ -124,4 +135,6 @@ cr_window_present_init (CrWindow *self)
   g_signal_connect_object (card, "changed", G_CALLBACK (on_card_scrolled), self, 0);
   g_signal_connect_object (card, "value-changed", G_CALLBACK (on_card_scrolled), self, 0);
   g_signal_connect (self, "destroy", G_CALLBACK (on_destroy), NULL);
+  g_signal_connect_object (self->editor_column, "notify::visible",
+                           G_CALLBACK (on_editor_shown_or_hidden), self, 0);
 }

@@ -9,6 +9,7 @@
 #include "cr-expression-panel.h"
 #include "cr-card-style.h"
 #include "cr-soft-breaks.h"
+#include "cr-graph-render.h"
 #include "cr-step-card-pages.h"
 #include "ui-test-gui.h"
 
@@ -148,6 +149,57 @@ test_clicker_pages (void)
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, TOY_FAN_IN_STEP + 1);
 
   gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The smallest type the graph draws, in pixels at the canvas's zoom. */
+static double
+smallest_type_px (CrGraphCanvas *canvas,
+                  gboolean       presentation)
+{
+  double k = presentation ? CR_GRAPH_RENDER_PRESENT_TYPE : 1.0;
+  return cr_graph_render_label_size () * k * cr_graph_canvas_get_zoom (canvas);
+}
+
+/* Presentation: the graph's type is at least 20 px, at both projector
+ * sizes, and F9 fits the graph again to the room it gets (after the view
+ * was zoomed by hand too). */
+static void
+test_graph_type_and_refit (void)
+{
+  static const int sizes[][2] = { { 1366, 768 }, { 1920, 1080 } };
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      CrWindow *window = open_example_sized ("01-toy-network.py", sizes[i][0], sizes[i][1]);
+      CrGraphCanvas *canvas = cr_window_get_canvas (window);
+      activate (window, "win.presentation");
+      settle ();
+      g_assert_cmpfloat (smallest_type_px (canvas, TRUE), >=, 20.0 - 1e-6);
+      activate (window, "win.step-forward");
+      settle ();
+      g_assert_cmpfloat (smallest_type_px (canvas, TRUE), >=, 20.0 - 1e-6);
+      double fitted = cr_graph_canvas_get_zoom (canvas);
+
+      /* Zoomed by hand, then F9: the graph takes the new room, fitted. */
+      activate (window, "win.zoom-in");
+      activate (window, "win.zoom-in");
+      settle ();
+      g_assert_cmpfloat (cr_graph_canvas_get_zoom (canvas), >, fitted * 1.2);
+      int narrow = gtk_widget_get_width (GTK_WIDGET (canvas));
+      activate (window, "win.hide-editor");
+      settle ();
+      g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (canvas)), >, narrow);
+      g_assert_cmpfloat (cr_graph_canvas_get_zoom (canvas), <, fitted * 1.2);
+      g_assert_cmpfloat (smallest_type_px (canvas, TRUE), >=, 20.0 - 1e-6);
+      activate (window, "win.hide-editor");
+      settle ();
+      g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (canvas)), ==, narrow);
+      g_assert_cmpfloat (smallest_type_px (canvas, TRUE), >=, 20.0 - 1e-6);
+
+      /* Out of presentation the fit is the window's own again. */
+      activate (window, "win.presentation");
+      settle ();
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
 }
 
 static void
@@ -314,6 +366,7 @@ main (int    argc,
   gtk_source_init ();
 
   g_test_add_func ("/ui/present/clicker-pages", test_clicker_pages);
+  g_test_add_func ("/ui/present/graph-type-and-refit", test_graph_type_and_refit);
   g_test_add_func ("/ui/expression/slider-keeps-step", test_slider_keeps_step);
   g_test_add_func ("/ui/soft-breaks/text", test_soft_breaks_text);
   g_test_add_func ("/ui/soft-breaks/labels", test_soft_breaks_labels);
