@@ -441,8 +441,8 @@ fill_op (CrRunRecorder *r,
         }
       else if (s->input >= 0 && (guint) s->input < op->inputs->len)
         rec->tensor = g_array_index (op->inputs, int, s->input);
-      else if (t)
-        rec->tensor = cr_run_recorder_tensor (self, t);
+      /* Else a buffer of the op's own (max's indices): no tensor of the
+       * script's, it stays -1. */
       if (s->known)
         {
           rec->ndim = s->ndim;
@@ -614,7 +614,18 @@ cr_run_recorder_tensor (CrInterp *self,
   guint64 serial = tensor_serial (r, t, TRUE);
   int id = lookup_id (r->serial_ids, GSIZE_TO_POINTER (serial));
   if (id >= 0)
-    return id;
+    {
+      CrRecordTensor *known = tensor_rec (r, id);
+      known->retains_grad |= t->retains_grad;
+      /* x.requires_grad_() after an op used x as a constant. */
+      if (t->requires_grad && !known->requires_grad)
+        {
+          known->requires_grad = TRUE;
+          if (known->origin == CR_RECORD_TENSOR_CONSTANT)
+            known->origin = CR_RECORD_TENSOR_LEAF;
+        }
+      return id;
+    }
   CrRecordTensor *rec = cr_run_record_add_tensor (r->record);
   insert_id (r->serial_ids, GSIZE_TO_POINTER (serial), (int) rec->id);
   const Provenance *p = g_hash_table_lookup (r->provenance, GSIZE_TO_POINTER (serial));
@@ -685,8 +696,9 @@ version_bumped (CrTensor *t,
     }
   change->span = current_span (r->interp);
   change->version = cr_tensor_version (t);
-  /* Only a tensor in a graph can get an in-place op's node. */
-  if (t->requires_grad && cr_grad_mode_is_enabled () && r->bumps->len < 4096)
+  /* Only while recording can the change get a node of its own (x[0] = w
+   * gives x, which needed no grad, a CopySlices node). */
+  if (cr_grad_mode_is_enabled () && r->bumps->len < 4096)
     {
       Bump b = { cr_tensor_ref (t), t->grad_fn ? t->grad_fn->sequence_nr : G_MAXUINT64 };
       g_array_append_val (r->bumps, b);

@@ -345,6 +345,36 @@ test_inplace_culprit (void)
   g_assert_cmpuint (record->errors->len, ==, 0);
 }
 
+/* Index assignment and augmented assignment are in-place ops too. */
+static void
+test_inplace_statements (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "w = torch.ones(2, requires_grad=True)\n"
+    "x = torch.zeros(3)\n"
+    "x[0] = (w * 2).sum()\n"
+    "y = w * 3\n"
+    "y += 1\n"
+    "z = (x.sum() + y.sum())\n", NULL);
+  guint n_in_place = 0;
+  for (guint i = 0; i < record->ops->len; i++)
+    {
+      const CrRecordOp *op = op_at (record, (int) i);
+      if (!op->in_place)
+        continue;
+      n_in_place++;
+      if (g_strcmp0 (op->grad_fn, "CopySlices") == 0)
+        g_assert_cmpint (op->span.line, ==, 4);
+      else
+        {
+          g_assert_cmpstr (op->grad_fn, ==, "AddBackward0");
+          g_assert_cmpint (op->span.line, ==, 6);
+        }
+    }
+  g_assert_cmpuint (n_in_place, ==, 2);
+}
+
 static void
 test_inplace_error (void)
 {
@@ -433,6 +463,7 @@ main (int   argc,
   g_test_add_func ("/recorder/grad-disabled-regions", test_grad_disabled_regions);
   g_test_add_func ("/recorder/constants-and-custom", test_constants_and_custom);
   g_test_add_func ("/recorder/inplace-culprit", test_inplace_culprit);
+  g_test_add_func ("/recorder/inplace-statements", test_inplace_statements);
   g_test_add_func ("/recorder/inplace-error", test_inplace_error);
   g_test_add_func ("/recorder/shape-error", test_shape_error);
   g_test_add_func ("/recorder/iteration-through-calls", test_iteration_through_calls);
