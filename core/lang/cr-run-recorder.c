@@ -94,6 +94,7 @@ struct _CrRunRecorder {
   GArray      *bumps;            /* Bump: changed in place, not looked at yet */
   gboolean     walking;          /* cr_run_recorder_op is filling: no nested walk */
   GQueue       pending;          /* CrNode*: ops made, their inputs not filled yet */
+  GHashTable  *keys;             /* an op's key without its number (owned) -> ops with it */
   GArray      *stale_ops;        /* int: ops of the running backward's graph with a saved
                                   * tensor changed in place since */
 };
@@ -438,6 +439,11 @@ fill_op (CrRunRecorder *r,
         {
           guint32 out = node->saved[s->slot].output_nr;
           rec->tensor = out < op->outputs->len ? g_array_index (op->outputs, int, out) : -1;
+          /* An output the script never held (inside nn.Linear) gets its
+           * value from the op's own copy. */
+          CrRecordTensor *made = tensor_rec (r, rec->tensor);
+          if (made && !made->value && t)
+            made->value = cr_run_recorder_snapshot (self, t);
         }
       else if (s->input >= 0 && (guint) s->input < op->inputs->len)
         rec->tensor = g_array_index (op->inputs, int, s->input);
@@ -480,8 +486,15 @@ op_new (CrRunRecorder *r,
     }
   op->span = node->span;
   op->caption = span_text (self, &node->span);
-  op->key = g_strdup_printf ("op:%s:%s", op->grad_fn, op->caption ? op->caption : "");
   op->iteration = cr_interp_loop_iteration (self);
+  /* The same op on the same line in the same iteration: numbered in the
+   * order they ran, which an edited script keeps. */
+  g_autofree char *key = op->iteration
+    ? g_strdup_printf ("op:%s:%s@%u", op->grad_fn, op->caption ? op->caption : "", op->iteration)
+    : g_strdup_printf ("op:%s:%s", op->grad_fn, op->caption ? op->caption : "");
+  guint seen = GPOINTER_TO_UINT (g_hash_table_lookup (r->keys, key));
+  op->key = seen ? g_strdup_printf ("%s#%u", key, seen + 1) : g_strdup (key);
+  g_hash_table_insert (r->keys, g_steal_pointer (&key), GUINT_TO_POINTER (seen + 1));
 
   for (guint32 o = 0; o < node->n_outputs; o++)
     {
@@ -494,10 +507,10 @@ op_new (CrRunRecorder *r,
       if (node->output_meta)
         fill_meta (rec, node->output_meta[o].ndim, node->output_meta[o].shape,
                    node->output_meta[o].dtype, node->output_meta[o].device);
-      OutputKey *key = g_new (OutputKey, 1);
-      key->sequence_nr = node->sequence_nr;
-      key->output_nr = o;
-      insert_id (r->output_ids, key, (int) rec->id);
+      OutputKey *output_key = g_new (OutputKey, 1);
+      output_key->sequence_nr = node->sequence_nr;
+      output_key->output_nr = o;
+      insert_id (r->output_ids, output_key, (int) rec->id);
       int id = (int) rec->id;
       g_array_append_val (op->outputs, id);
     }
@@ -983,6 +996,7 @@ cr_run_recorder_free (CrRunRecorder *r)
   g_array_unref (r->open_regions);
   g_array_unref (r->bumps);
   g_array_unref (r->stale_ops);
+  g_hash_table_unref (r->keys);
   g_queue_clear (&r->pending);
   g_free (r);
 }
@@ -1012,6 +1026,7 @@ cr_run_recorder_run_begin (CrInterp *self)
   g_array_set_clear_func (r->bumps, bump_clear);
   g_queue_init (&r->pending);
   r->stale_ops = g_array_new (FALSE, FALSE, sizeof (int));
+  r->keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   state->recorder = r;
   cr_tensor_set_version_observer (version_bumped, r);
 }

@@ -124,6 +124,8 @@ test_loop_names (void)
       g_assert_cmpstr (op->caption, ==, "y = y * 2");
       g_assert_cmpint (op->span.line, ==, 5);
       g_assert_cmpuint (op->iteration, ==, i + 1);
+      g_autofree char *key = g_strdup_printf ("op:MulBackward0:y = y * 2@%u", i + 1);
+      g_assert_cmpstr (op->key, ==, key);
       g_assert_cmpstr (op->symbol, ==, "×");
       g_assert_nonnull (op->rule);
       g_assert_false (op->in_place);
@@ -141,6 +143,7 @@ test_loop_names (void)
   const CrRecordTensor *loss = find_label (record, "loss");
   g_assert_nonnull (loss);
   g_assert_cmpstr (op_at (record, loss->op)->grad_fn, ==, "SumBackward0");
+  g_assert_cmpstr (op_at (record, loss->op)->key, ==, "op:SumBackward0:loss = y.sum()");
   g_assert_cmpuint (loss->iteration, ==, 0);
 }
 
@@ -161,6 +164,7 @@ test_expressions_and_saved (void)
   const CrRecordTensor *product = find_label (record, "(w * c)");
   g_assert_nonnull (product);
   const CrRecordOp *mul = op_at (record, product->op);
+  g_assert_cmpstr (mul->key, ==, "op:MulBackward0:z = (w * c).sum()");
   g_assert_cmpint (g_array_index (mul->inputs, int, 1), ==, (int) c->id);
   /* w's gradient needs c: only c is saved (c needs no gradient). */
   g_assert_cmpuint (mul->saved->len, ==, 1);
