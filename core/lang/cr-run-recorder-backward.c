@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cr-interp-private.h"
+#include "cr-native.h"
 #include "cr-run-recorder.h"
 #include "cr-node.h"
 #include "cr-op-table.h"
@@ -28,7 +29,24 @@ struct _CrBackwardRecorder {
   CrRecordStep     *open_step;     /* a step a hook opened, waiting for its node */
   CrNode           *open_node;     /* borrowed, compared only */
   CrNode           *last_node;     /* the node of the last step filled, compared only */
+  GPtrArray        *module_hooks;  /* CrRecordHookCall*: module hooks called by the node
+                                    * running now, for its step */
+  CrBackwardRecorder *outer;       /* the call this one runs inside (a hook's backward) */
 };
+
+/* The innermost backward call being recorded on this thread: a module's
+ * backward hooks are called from library code, which reports them here. */
+static __thread CrBackwardRecorder *running;
+
+static void
+hook_call_free (gpointer data)
+{
+  CrRecordHookCall *call = data;
+  g_free (call->function);
+  cr_tensor_snapshot_free (call->before);
+  cr_tensor_snapshot_free (call->after);
+  g_free (call);
+}
 
 /* The script's statement running now (a prelude function's caller). */
 static const CrAstNode *
@@ -108,6 +126,9 @@ cr_backward_recorder_begin (CrInterp        *interp,
   CrBackwardRecorder *self = g_new0 (CrBackwardRecorder, 1);
   self->interp = interp;
   self->record = cr_run_record_ref (record);
+  self->module_hooks = g_ptr_array_new_with_free_func (hook_call_free);
+  self->outer = running;
+  running = self;
 
   CrRecordBackward *b = cr_run_record_add_backward (record);
   self->backward = b;
@@ -361,6 +382,17 @@ cr_backward_recorder_step (CrBackwardRecorder   *self,
       fill_node_step (self, step, s);
       mark_freed (self, step);
     }
+  /* Module hooks run inside the backward of the node made for them (an
+   * identity, BackwardHookFunctionBackward): they belong to its step, on the
+   * tensor it passes the gradient of. */
+  const CrRecordOp *op = op_at (self, step->op);
+  while (self->module_hooks->len > 0)
+    {
+      CrRecordHookCall *call = g_ptr_array_steal_index (self->module_hooks, 0);
+      if (op && op->inputs->len > 0)
+        call->tensor = g_array_index (op->inputs, int, 0);
+      g_ptr_array_add (step->hooks, call);
+    }
   close_step (self, s->node);
 }
 
@@ -572,6 +604,55 @@ cr_backward_recorder_end (CrBackwardRecorder *self,
     self->backward->succeeded = FALSE;
   for (guint k = 0; k < self->backward->steps->len; k++)
     name_step (self, g_ptr_array_index (self->backward->steps, k));
+  if (running == self)
+    running = self->outer;
+  g_ptr_array_unref (self->module_hooks);
   cr_run_record_unref (self->record);
   g_free (self);
+}
+
+/* ---- module hooks ----------------------------------------------------------- */
+
+/* The first tensor of a module hook's grad_input (a tuple, a list or a
+ * tensor); NULL when it has none (None where an input needs no gradient). */
+static CrTensor *
+first_tensor (CrValue *v)
+{
+  if (v->kind == CR_VALUE_TENSOR)
+    return v->u.tensor;
+  if (v->kind != CR_VALUE_TUPLE && v->kind != CR_VALUE_LIST)
+    return NULL;
+  for (guint i = 0; i < v->u.seq.items->len; i++)
+    {
+      CrValue *item = g_ptr_array_index (v->u.seq.items, i);
+      if (item->kind == CR_VALUE_TENSOR)
+        return item->u.tensor;
+    }
+  return NULL;
+}
+
+/* torch._C._record_module_hook(hook, grad_input, returned): the prelude's
+ * module backward hook machinery reports each user hook it called. */
+CrValue *
+cr_torch_native_record_module_hook (CR_NATIVE_PARAMS)
+{
+  if (n_args != 3 || n_kwargs != 0)
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                           "_record_module_hook() takes hook, grad_input and what it returned");
+      return NULL;
+    }
+  CrBackwardRecorder *rec = running;
+  if (!rec || rec->interp != interp)
+    return cr_value_none ();
+  CrRecordHookCall *call = g_new0 (CrRecordHookCall, 1);
+  call->kind = CR_RECORD_HOOK_MODULE;
+  call->tensor = -1;
+  if (!describe_function (args[0], FALSE, &call->function, &call->span))
+    call->function = g_strdup ("hook");
+  call->before = cr_run_recorder_snapshot (interp, first_tensor (args[1]));
+  if (args[2]->kind != CR_VALUE_NONE)
+    call->after = cr_run_recorder_snapshot (interp, first_tensor (args[2]));
+  g_ptr_array_add (rec->module_hooks, call);
+  return cr_value_none ();
 }

@@ -20,6 +20,7 @@
 #include "cr-interp.h"
 #include "cr-engine.h"
 #include "cr-tensor.h"
+#include "cr-native.h"
 
 G_BEGIN_DECLS
 
@@ -67,6 +68,11 @@ void                cr_backward_recorder_end    (CrBackwardRecorder   *self,
  * autograd.Function node's backward, NULL for any other node. Borrowed. */
 CrValue            *cr_torch_hook_function      (const CrTensorHook   *hook);
 CrValue            *cr_torch_custom_backward_function (CrNode         *node);
+
+/* torch._C._record_module_hook(hook, grad_input, returned), called by the
+ * prelude's nn.Module after each full backward hook: a hook call of kind
+ * MODULE on the step of the node running it. */
+CrValue            *cr_torch_native_record_module_hook (CR_NATIVE_PARAMS);
 
 /* Attached to the observer_data of cr_interp_backward_begin (the run
  * cr-torch-backward-record.c keeps): the call's options, from run_backward. */

@@ -9,6 +9,7 @@
 #include "cr-grad-mode.h"
 #include "cr-device.h"
 #include "cr-run-recorder.h"
+#include "cr-run-recorder-backward.h"
 
 #include <string.h>
 #include <math.h>
@@ -1143,6 +1144,7 @@ c_module_new (void)
   CrValue *c = cr_value_new_module ("torch._C");
   add_native (c, "_warn", native_c_warn, NULL);
   add_native (c, "_set_name", native_c_set_name, NULL);
+  add_native (c, "_record_module_hook", cr_torch_native_record_module_hook, NULL);
   /* torch.autograd (the prelude) re-exports grad, backward and Function. */
   add_value (c, "_autograd", autograd_module_new ());
   cr_torch_install_missing_native (c);

@@ -677,6 +677,45 @@ test_library_calls (void)
   g_assert_true (seen);
 }
 
+/* A module's full backward hook: a MODULE hook call on the step of the
+ * identity node that runs it, with grad_input before and after
+ * (PyTorch 1.13: x.grad [[6, 8]]). */
+static void
+test_module_hook (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "lin = nn.Linear(2, 1)\n"
+    "with torch.no_grad():\n"
+    "    lin.weight.copy_(torch.tensor([[3.0, 4.0]]))\n"
+    "def double(module, grad_input, grad_output):\n"
+    "    return (grad_input[0] * 2,)\n"
+    "lin.register_full_backward_hook(double)\n"
+    "x = torch.tensor([[1.0, 2.0]], requires_grad=True)\n"
+    "lin(x).sum().backward()\n", NULL);
+  dump (record);
+  const CrRecordBackward *bw = backward_at (record, 0);
+  const CrRecordHookCall *call = NULL;
+  const CrRecordStep *step = NULL;
+  for (guint k = 0; k < bw->steps->len && !call; k++)
+    {
+      step = step_at (bw, k);
+      for (guint i = 0; i < step->hooks->len && !call; i++)
+        call = g_ptr_array_index (step->hooks, i);
+    }
+  g_assert_nonnull (call);
+  g_assert_cmpstr (step->title, ==, "BackwardHookFunctionBackward");
+  g_assert_cmpint (call->kind, ==, CR_RECORD_HOOK_MODULE);
+  g_assert_cmpstr (call->function, ==, "double");
+  g_assert_cmpint (call->span.line, ==, 6);
+  ASSERT_VALUES (call->before, 3, 4);
+  ASSERT_VALUES (call->after, 6, 8);
+  const CrRecordStep *last = step_at (bw, bw->steps->len - 1);
+  g_assert_cmpstr (last->caption, ==, "x");
+  ASSERT_VALUES (last->grad_after, 6, 8);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -695,5 +734,6 @@ main (int   argc,
   g_test_add_func ("/record-backward/hook-shape-error", test_hook_shape_error);
   g_test_add_func ("/record-backward/root-error", test_root_error);
   g_test_add_func ("/record-backward/library-calls", test_library_calls);
+  g_test_add_func ("/record-backward/module-hook", test_module_hook);
   return g_test_run ();
 }

@@ -86,6 +86,7 @@ class _BackwardHookState:
         result = grad_inputs
         for hook in self.user_hooks:
             out = hook(self.module, result, self.grad_outputs)
+            torch._C._record_module_hook(hook, result, out)
             if out is not None:
                 # PyTorch takes any sequence of the right length (a list
                 # comprehension over grad_input, as the docs' example).
