@@ -11,6 +11,7 @@
  * paints the cached Pango layouts, and skips what lies outside the clip, so
  * panning a large graph stays cheap. */
 #include "cr-graph-render.h"
+#include "cr-graph-render-badges.h"
 
 #include <math.h>
 #include <string.h>
@@ -938,10 +939,9 @@ render_with_cache (cairo_t                    *cr,
           draw_tensor_card (cr, n, t, b, &c);
           break;
         case CR_GRAPH_NODE_OP:
-          /* Backward frees an op's saved tensors once it has run: show
-           * them freed from then on (or all along, when this call never ran
-           * it, e.g. a second backward through a freed graph). */
-          draw_op (cr, n, t, b, n->freed && (n->step < 0 || n->step < current), &c);
+          /* "freed" as of the current step, by the record's saved-tensor
+           * life (an earlier call's frees count all along). */
+          draw_op (cr, n, t, b, cr_graph_render_badges_op_freed (model, n, current), &c);
           break;
         case CR_GRAPH_NODE_ACCUMULATE:
         default:
@@ -956,6 +956,12 @@ render_with_cache (cairo_t                    *cr,
           cairo_paint_with_alpha (cr, a);
         }
     }
+
+  /* The record's state at this step: gradients sent, hooks, errors. */
+  CrGraphBadgeOptions badges = {
+    .current_step = current, .dark = c.dark, .k = c.k, .lw = c.lw, .clip = clip,
+  };
+  cr_graph_render_badges (cr, model, layout, &badges);
 
   /* The travelling gradient goes over everything. */
   if (current >= 0 && options->pulse >= 0)
