@@ -186,6 +186,68 @@ cr_graph_layout_rank_gap (const CrGraphModel *model,
   return CLAMP (label_w + 20 * k, 34 * k, 56 * k);
 }
 
+static gboolean
+label_on_box (double            x,
+              double            y,
+              double            half_w,
+              double            half_h,
+              const CrGraphBox *b)
+{
+  return x - half_w < b->x + b->width && b->x < x + half_w
+         && y - half_h < b->y + b->height && b->y < y + half_h;
+}
+
+/* Whether the tensor card at one end of edge already says its label. */
+static gboolean
+label_on_card (const CrGraphModel *model,
+               const CrGraphEdge  *e)
+{
+  guint ends[2] = { e->from, e->to };
+  for (int i = 0; i < 2; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, ends[i]);
+      if (CR_GRAPH_NODE_KIND_IS_TENSOR (n->kind) && g_strcmp0 (n->shape, e->label) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A label on the middle of a short edge out of a wide box ("scalar" from
+ * the loss's op to the output) lay on the box it leaves, under or over its
+ * text (H8). Such a label goes to the middle of the gap between the two
+ * boxes when it fits there; else it is left out when a tensor card at
+ * either end says the shape already, and goes above both boxes otherwise.
+ * Its pill is measured generously: 0.7 em a character (the renderer's
+ * digits and × are 0.6 to 0.66). */
+static void
+keep_label_off_ends (CrGraphPath      *p,
+                     const CrGraphBox *from,
+                     const CrGraphBox *to,
+                     glong             n_chars,
+                     gboolean          on_card,
+                     double            label_font_size)
+{
+  double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
+  double half_w = (n_chars * 0.7 * label_font_size + 8 * k) / 2;
+  double half_h = (label_font_size * 1.25 + 2 * k) / 2;
+  if (!label_on_box (p->label_x, p->label_y, half_w, half_h, from)
+      && !label_on_box (p->label_x, p->label_y, half_w, half_h, to))
+    return;
+  const CrGraphBox *left = from->x <= to->x ? from : to, *right = left == from ? to : from;
+  double gap_start = left->x + left->width, gap_end = right->x;
+  if (gap_end - gap_start >= 2 * half_w + 4 * k)
+    {
+      p->label_x = (gap_start + gap_end) / 2;
+      if (!label_on_box (p->label_x, p->label_y, half_w, half_h, from)
+          && !label_on_box (p->label_x, p->label_y, half_w, half_h, to))
+        return;
+    }
+  if (on_card)
+    p->has_label = FALSE;
+  else
+    p->label_y = MIN (from->y, to->y) - half_h - 2 * k;
+}
+
 void
 cr_graph_layout_place_labels (CrGraphLayout      *self,
                               const CrGraphModel *model,
@@ -213,6 +275,10 @@ cr_graph_layout_place_labels (CrGraphLayout      *self,
       double w = g_utf8_strlen (e->label, -1) * 0.55 * label_font_size + 8 * k;
       if (fabs (dx) > 2 * fabs (dy) && w > fabs (dx) - 6 * k)
         p->label_y -= label_font_size * 0.75 + 4 * k;
+      if (e->from < self->n_nodes && e->to < self->n_nodes)
+        keep_label_off_ends (p, &self->nodes[e->from], &self->nodes[e->to],
+                             g_utf8_strlen (e->label, -1), label_on_card (model, e),
+                             label_font_size);
     }
 
   /* Edges forking from one node with the same shape start out together,
