@@ -287,8 +287,8 @@ cr_export_command (int    argc,
     }
   else if (step >= 0 && (guint) step >= model->n_steps)
     {
-      fprintf (stderr, "chainrule export: --step %d: the backward call has %u steps\n",
-               step + 1, model->n_steps);
+      fprintf (stderr, "chainrule export: --step %d: the backward call has %u step%s\n",
+               step + 1, model->n_steps, model->n_steps == 1 ? "" : "s");
       status = 2;
     }
   else
