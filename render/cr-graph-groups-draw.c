@@ -30,6 +30,44 @@ rounded (cairo_t *cr,
   cairo_close_path (cr);
 }
 
+static void
+draw_box (cairo_t               *cr,
+          const CrGraphGroupBox *box,
+          PangoLayout           *title,
+          double                 x,
+          double                 y,
+          double                 w,
+          double                 h,
+          double                 title_y,
+          gboolean               dark,
+          double                 scale)
+{
+  /* Deeper boxes a little stronger, so nesting reads. */
+  double a = MIN (0.035 + 0.025 * box->level, 0.12);
+  rounded (cr, x, y, w, h, BOX_RADIUS * scale);
+  if (dark)
+    cairo_set_source_rgba (cr, 0.55, 0.70, 1.0, a + 0.02);
+  else
+    cairo_set_source_rgba (cr, 0.20, 0.35, 0.75, a);
+  cairo_fill_preserve (cr);
+  if (dark)
+    cairo_set_source_rgba (cr, 0.60, 0.72, 1.0, 0.45);
+  else
+    cairo_set_source_rgba (cr, 0.25, 0.38, 0.70, 0.45);
+  cairo_set_line_width (cr, 1.0 * scale);
+  double dash[] = { 4.0 * scale, 3.0 * scale };
+  cairo_set_dash (cr, dash, 2, 0);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+
+  if (dark)
+    cairo_set_source_rgba (cr, 0.75, 0.83, 1.0, 0.95);
+  else
+    cairo_set_source_rgba (cr, 0.18, 0.28, 0.55, 0.95);
+  cairo_move_to (cr, x + BOX_PAD * scale * 0.8, y + title_y);
+  pango_cairo_show_layout (cr, title);
+}
+
 void
 cr_graph_collapse_draw_boxes (const CrGraphCollapse *self,
                               cairo_t               *cr,
@@ -50,6 +88,21 @@ cr_graph_collapse_draw_boxes (const CrGraphCollapse *self,
   for (guint i = 0; i < self->boxes->len; i++)
     {
       const CrGraphGroupBox *box = g_ptr_array_index (self->boxes, i);
+      pango_layout_set_text (text, box->title, -1);
+      int tw, th;
+      pango_layout_get_pixel_size (text, &tw, &th);
+      double x, y, w, h;
+      if (layout->n_clusters == self->boxes->len)
+        {
+          /* Dot kept the call's nodes together and made room for its title. */
+          const CrGraphBox *b = &layout->clusters[i];
+          x = b->x;
+          y = b->y;
+          w = b->width;
+          h = b->height;
+          draw_box (cr, box, text, x, y, w, h, BOX_PAD * scale * 0.6, dark, scale);
+          continue;
+        }
       double x0 = G_MAXDOUBLE, y0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
       for (guint k = 0; k < box->nodes->len; k++)
         {
@@ -65,37 +118,12 @@ cr_graph_collapse_draw_boxes (const CrGraphCollapse *self,
       if (x0 > x1)
         continue;
 
-      pango_layout_set_text (text, box->title, -1);
-      int tw, th;
-      pango_layout_get_pixel_size (text, &tw, &th);
       double pad = (BOX_PAD + BOX_PAD_LEVEL * box->inner) * scale;
-      double x = x0 - pad, y = y0 - pad - th, w = x1 - x0 + 2 * pad, h = y1 - y0 + 2 * pad + th;
-      w = MAX (w, tw + 2 * BOX_PAD * scale);
-
-      /* Deeper boxes a little stronger, so nesting reads. */
-      double a = MIN (0.035 + 0.025 * box->level, 0.12);
-      rounded (cr, x, y, w, h, BOX_RADIUS * scale);
-      if (dark)
-        cairo_set_source_rgba (cr, 0.55, 0.70, 1.0, a + 0.02);
-      else
-        cairo_set_source_rgba (cr, 0.20, 0.35, 0.75, a);
-      cairo_fill_preserve (cr);
-      if (dark)
-        cairo_set_source_rgba (cr, 0.60, 0.72, 1.0, 0.45);
-      else
-        cairo_set_source_rgba (cr, 0.25, 0.38, 0.70, 0.45);
-      cairo_set_line_width (cr, 1.0 * scale);
-      double dash[] = { 4.0 * scale, 3.0 * scale };
-      cairo_set_dash (cr, dash, 2, 0);
-      cairo_stroke (cr);
-      cairo_set_dash (cr, NULL, 0, 0);
-
-      if (dark)
-        cairo_set_source_rgba (cr, 0.75, 0.83, 1.0, 0.95);
-      else
-        cairo_set_source_rgba (cr, 0.18, 0.28, 0.55, 0.95);
-      cairo_move_to (cr, x + BOX_PAD * scale * 0.8, y + pad * 0.35);
-      pango_cairo_show_layout (cr, text);
+      x = x0 - pad;
+      y = y0 - pad - th;
+      w = MAX (x1 - x0 + 2 * pad, tw + 2 * BOX_PAD * scale);
+      h = y1 - y0 + 2 * pad + th;
+      draw_box (cr, box, text, x, y, w, h, pad * 0.35, dark, scale);
     }
   cairo_restore (cr);
   g_object_unref (text);

@@ -461,12 +461,22 @@ cr_graph_groups_new_with_facts (CrGraphModel                 *model,
       const CrGraphNode *node = g_ptr_array_index (model->nodes, n);
       if (!facts[n].follows_users || node->kind == CR_GRAPH_NODE_ACCUMULATE || node->kind == CR_GRAPH_NODE_OP)
         continue;
+      /* A leaf's users are its AccumulateGrad's when the graph draws the
+       * leaf feeding that (a backward call's graph), else its own. */
+      guint from = n;
+      for (guint e = 0; e < model->edges->len; e++)
+        {
+          const CrGraphEdge *edge = g_ptr_array_index (model->edges, e);
+          if (edge->from == n && edge->to < n_nodes
+              && ((CrGraphNode *) g_ptr_array_index (model->nodes, edge->to))->kind == CR_GRAPH_NODE_ACCUMULATE)
+            from = edge->to;
+        }
       Draft *home = NULL;
       gboolean any = FALSE, outside = FALSE;
       for (guint e = 0; e < model->edges->len && !outside; e++)
         {
           const CrGraphEdge *edge = g_ptr_array_index (model->edges, e);
-          if (edge->from != n || edge->to >= n_nodes)
+          if ((edge->from != n && edge->from != from) || edge->to >= n_nodes)
             continue;
           const CrGraphNode *user = g_ptr_array_index (model->nodes, edge->to);
           if (user->kind == CR_GRAPH_NODE_ACCUMULATE)
@@ -724,6 +734,15 @@ group_node (CrGraphModel       *into,
 }
 
 static void
+cluster_free (gpointer data)
+{
+  CrGraphCluster *c = data;
+  g_free (c->title);
+  g_array_unref (c->nodes);
+  g_free (c);
+}
+
+static void
 box_free (gpointer data)
 {
   CrGraphGroupBox *box = data;
@@ -839,6 +858,42 @@ cr_graph_collapse_new (const CrGraphGroups *groups,
   for (guint i = self->boxes->len; i > 0; i--)
     if (((CrGraphGroupBox *) g_ptr_array_index (self->boxes, i - 1))->nodes->len == 0)
       g_ptr_array_remove_index (self->boxes, i - 1);
+
+  /* The same boxes as the model's clusters, for the layout to keep their
+   * nodes together: each with the nodes directly in it. */
+  if (self->boxes->len > 0)
+    {
+      for (guint i = 0; i < groups->groups->len; i++)
+        box_of[i] = -1;
+      for (guint i = 0; i < self->boxes->len; i++)
+        box_of[((CrGraphGroupBox *) g_ptr_array_index (self->boxes, i))->group] = (int) i;
+      m->clusters = g_ptr_array_new_with_free_func (cluster_free);
+      for (guint i = 0; i < self->boxes->len; i++)
+        {
+          const CrGraphGroupBox *box = g_ptr_array_index (self->boxes, i);
+          CrGraphCluster *c = g_new0 (CrGraphCluster, 1);
+          c->parent = -1;
+          for (int p = ((CrGraphGroup *) g_ptr_array_index (groups->groups, box->group))->parent;
+               p >= 0 && c->parent < 0;
+               p = ((CrGraphGroup *) g_ptr_array_index (groups->groups, p))->parent)
+            c->parent = box_of[p];
+          c->title = g_strdup (box->title);
+          c->nodes = g_array_new (FALSE, FALSE, sizeof (guint));
+          g_ptr_array_add (m->clusters, c);
+        }
+      for (guint n = 0; n < m->nodes->len; n++)
+        {
+          int g = self->group_of[n] >= 0
+                  ? ((CrGraphGroup *) g_ptr_array_index (groups->groups, self->group_of[n]))->parent
+                  : groups->node_group[self->full_node[n]];
+          for (; g >= 0; g = ((CrGraphGroup *) g_ptr_array_index (groups->groups, g))->parent)
+            if (box_of[g] >= 0)
+              {
+                g_array_append_val (((CrGraphCluster *) g_ptr_array_index (m->clusters, box_of[g]))->nodes, n);
+                break;
+              }
+        }
+    }
 
   /* Edges between what is shown, once per pair; those inside a closed
    * group go. */

@@ -126,6 +126,8 @@ cr_graph_model_unref (CrGraphModel *self)
   g_free (self->title);
   if (self->private_index)
     g_hash_table_unref (self->private_index);
+  if (self->clusters)
+    g_ptr_array_unref (self->clusters);
   cr_run_record_unref (self->record);
   g_free (self);
 }

@@ -144,6 +144,13 @@ typedef struct {
   CrTensorSnapshot *grad_after;  /* AccumulateGrad: .grad after */
 } CrGraphStep;
 
+/* Nodes kept together in a titled box: an open module call. */
+typedef struct {
+  int     parent;               /* the cluster it is in (index in clusters), -1: none */
+  char   *title;                /* "fc1 · Linear" */
+  GArray *nodes;                /* of guint: the nodes directly in it (not in a child) */
+} CrGraphCluster;
+
 typedef struct {
   GPtrArray *nodes;             /* of CrGraphNode* (owned) */
   GPtrArray *edges;             /* of CrGraphEdge* (owned) */
@@ -159,6 +166,10 @@ typedef struct {
                                  * -1: a forward graph, no steps */
   GHashTable *private_index;    /* private: record item -> node, for the lookups below
                                  * (NULL in a model built by hand) */
+  GPtrArray  *clusters;         /* of CrGraphCluster* (owned): node sets the layout keeps
+                                 * together and draws a box around (open module calls of a
+                                 * collapsed model, cr-graph-groups.h), parents first;
+                                 * NULL: none */
 } CrGraphModel;
 
 /* The graph of backward call `backward` of record (index in

@@ -237,7 +237,7 @@ shape_node (CrGraphRenderCache *cache,
                            MAX (t->body.w, t->note.w) + 2 * PAD * k), 80.0 * k);
       t->height = band + (body_h > 0 ? body_h + 2 * BODY_PAD * k : 0);
     }
-  else if (n->kind == CR_GRAPH_NODE_OP)
+  else if (n->kind == CR_GRAPH_NODE_OP || n->kind == CR_GRAPH_NODE_GROUP)
     {
       t->title = shape_text (cache, FONT_UI, OP_SIZE, PANGO_WEIGHT_BOLD, FALSE, n->title);
       t->sub = shape_text (cache, FONT_MONO, CAPTION_SIZE, PANGO_WEIGHT_NORMAL, FALSE, n->caption);
@@ -884,6 +884,10 @@ render_with_cache (cairo_t                    *cr,
   double clip[4];
   cairo_clip_extents (cr, &clip[0], &clip[1], &clip[2], &clip[3]);
 
+  /* Module calls: a box behind the nodes of each open one. */
+  if (options->collapse && options->collapse->model == model)
+    cr_graph_collapse_draw_boxes (options->collapse, cr, layout, c.dark, c.k);
+
   /* Edges first, under the nodes: those whose gradient was sent by an
    * earlier step are done, those of the current step glow. */
   for (guint i = 0; i < n_edges; i++)
@@ -942,6 +946,19 @@ render_with_cache (cairo_t                    *cr,
           /* "freed" as of the current step, by the record's saved-tensor
            * life (an earlier call's frees count all along). */
           draw_op (cr, n, t, b, cr_graph_render_badges_op_freed (model, n, current), &c);
+          break;
+        case CR_GRAPH_NODE_GROUP:
+          /* A closed module call: a stack of cards, its "+" opens it. */
+          {
+            CrGraphBox behind = *b;
+            behind.x += 4 * c.k;
+            behind.y += 4 * c.k;
+            rounded_rect (cr, behind.x, behind.y, behind.width, behind.height, behind.height / 2);
+            set_rgb (cr, c.pal.op_border);
+            cairo_set_line_width (cr, 1.5 * c.lw);
+            cairo_stroke (cr);
+            draw_op (cr, n, t, b, FALSE, &c);
+          }
           break;
         case CR_GRAPH_NODE_ACCUMULATE:
         default:

@@ -8,6 +8,7 @@
 
 #include "cr-graph-model.h"
 #include "cr-graph-layout.h"
+#include "cr-graph-groups.h"
 
 G_BEGIN_DECLS
 
@@ -36,6 +37,8 @@ typedef struct {
   const double *node_alpha;       /* per node id opacity (fading in), or NULL: all opaque */
   CrGraphRenderCache *cache;      /* borrowed, made for this model and presentation
                                    * setting; NULL: shaped on the fly */
+  const CrGraphCollapse *collapse;/* borrowed: when model is its collapsed model, its open
+                                   * module calls are drawn as boxes (NULL: none) */
 } CrGraphRenderOptions;
 
 void            cr_graph_render_options_init (CrGraphRenderOptions       *options);

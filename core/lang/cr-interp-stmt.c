@@ -80,7 +80,9 @@ exec_for (CrInterp  *self,
     {
       CrValue *item;
       f->stmt = s;
-      f->loop_iteration = iteration;
+      /* The prelude's own loops (nn.Sequential's) are no iteration of the
+       * script's: the caller's loop counts. */
+      f->loop_iteration = self->in_prelude ? 0 : iteration;
       if (G_UNLIKELY (!cr_interp_check_cancel (self, error)))
         {
           status = CR_EXEC_ERROR;
@@ -132,7 +134,7 @@ exec_while_loop (CrInterp  *self,
   for (guint iteration = 1;; iteration++)
     {
       f->stmt = s;
-      f->loop_iteration = iteration;
+      f->loop_iteration = self->in_prelude ? 0 : iteration;
       if (G_UNLIKELY (!cr_interp_check_cancel (self, error)))
         return CR_EXEC_ERROR;
       CrValue *test = cr_eval (self, f, s->u.while_stmt.test, error);

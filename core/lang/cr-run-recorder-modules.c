@@ -143,6 +143,12 @@ note_tensor (Walk       *w,
       CrRecordTensor *rt = g_ptr_array_index (w->r->record->tensors, id);
       if (!rt->module_path)
         rt->module_path = g_strdup (path);
+      /* What the window and the trace call it, unless the script named it. */
+      if (!rt->name && rt->origin == CR_RECORD_TENSOR_LEAF)
+        {
+          g_free (rt->label);
+          rt->label = g_strdup (path);
+        }
     }
 }
 

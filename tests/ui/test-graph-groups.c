@@ -2,6 +2,7 @@
  * folds, levels, and the collapse of a model into a smaller one, on models
  * and module calls built by hand. */
 #include "cr-graph-groups.h"
+#include "ui-test-util.h"
 
 #include <string.h>
 
@@ -92,8 +93,10 @@ build_net (Fixture *f)
   n.mm2 = add_node (f, CR_GRAPH_NODE_OP, "MmBackward0", fc2, FALSE);
   n.out = add_node (f, CR_GRAPH_NODE_OUTPUT, "L", -1, FALSE);
   add_edge (f, n.x, n.mm1);
-  add_edge (f, n.w1, n.mm1);
+  /* As a backward call's graph draws it: the leaf feeds its AccumulateGrad,
+   * which feeds the op. */
   add_edge (f, n.w1, n.acc1);
+  add_edge (f, n.acc1, n.mm1);
   add_edge (f, n.mm1, n.relu);
   add_edge (f, n.relu, n.mm2);
   add_edge (f, n.w2, n.mm2);
@@ -210,6 +213,14 @@ test_collapse (void)
   g_assert_true (has_edge (m, relu, fc2));
   g_assert_true (has_edge (m, fc2, out));
   g_assert_cmpuint (m->n_steps, ==, 4);
+  /* Net is open: one box, a cluster for the layout, holding the calls. */
+  g_assert_cmpuint (c->boxes->len, ==, 1);
+  g_assert_nonnull (m->clusters);
+  g_assert_cmpuint (m->clusters->len, ==, 1);
+  const CrGraphCluster *net_cluster = g_ptr_array_index (m->clusters, 0);
+  g_assert_cmpstr (net_cluster->title, ==, "Net");
+  g_assert_cmpint (net_cluster->parent, ==, -1);
+  g_assert_cmpuint (net_cluster->nodes->len, ==, 3);
 
   /* Stepping: fc1's two steps (MmBackward0, AccumulateGrad) are one unit. */
   g_assert_cmpint (cr_graph_collapse_next_step (c, -1, 1), ==, 0);
@@ -227,6 +238,36 @@ test_collapse (void)
   g_autoptr (CrGraphCollapse) whole = cr_graph_collapse_new (g, all);
   g_assert_cmpuint (whole->model->nodes->len, ==, f.model->nodes->len);
   g_assert_cmpuint (whole->model->edges->len, ==, f.model->edges->len);
+  /* Nested clusters: Net, then its three calls inside it. */
+  g_assert_cmpuint (whole->model->clusters->len, ==, 4);
+  g_assert_cmpint (((CrGraphCluster *) g_ptr_array_index (whole->model->clusters, 1))->parent, ==, 0);
+  const CrGraphCluster *fc1_cluster = g_ptr_array_index (whole->model->clusters, 1);
+  g_assert_cmpstr (fc1_cluster->title, ==, "fc1 · Linear");
+  g_assert_cmpuint (fc1_cluster->nodes->len, ==, 3);   /* weight, its AccumulateGrad, mm */
+  /* The layout keeps each call's nodes inside its box. */
+  g_autofree double *sizes = g_new (double, 2 * whole->model->nodes->len);
+  for (guint i = 0; i < whole->model->nodes->len; i++)
+    {
+      sizes[2 * i] = 60;
+      sizes[2 * i + 1] = 30;
+    }
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CrGraphLayout) layout = cr_graph_layout_new (whole->model, sizes, 8.0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (layout->n_clusters, ==, 4);
+  for (guint i = 0; i < whole->model->clusters->len; i++)
+    {
+      const CrGraphCluster *cl = g_ptr_array_index (whole->model->clusters, i);
+      const CrGraphBox *box = &layout->clusters[i];
+      for (guint k = 0; k < cl->nodes->len; k++)
+        {
+          const CrGraphBox *b = &layout->nodes[g_array_index (cl->nodes, guint, k)];
+          g_assert_cmpfloat (b->x, >=, box->x - 0.5);
+          g_assert_cmpfloat (b->y, >=, box->y - 0.5);
+          g_assert_cmpfloat (b->x + b->width, <=, box->x + box->width + 0.5);
+          g_assert_cmpfloat (b->y + b->height, <=, box->y + box->height + 0.5);
+        }
+    }
   for (guint i = 0; i < f.model->nodes->len; i++)
     g_assert_cmpuint (whole->full_node[whole->node_of[i]], ==, i);
   g_assert_cmpint (cr_graph_collapse_next_step (whole, 2, 1), ==, 3);
@@ -368,6 +409,60 @@ test_iterations (void)
   fixture_clear (&f);
 }
 
+/* A script's model, as the window gets it: groups from the record. */
+static void
+test_from_script (void)
+{
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "class Block(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.lin = nn.Linear(4, 4)\n"
+    "    def forward(self, x):\n"
+    "        return torch.tanh(self.lin(x))\n"
+    "class Net(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.layers = nn.Sequential(Block(), Block(), Block())\n"
+    "        self.head = nn.Linear(4, 1)\n"
+    "    def forward(self, x):\n"
+    "        return self.head(self.layers(x))\n"
+    "torch.manual_seed(0)\n"
+    "model = Net()\n"
+    "x = torch.ones(2, 4)\n"
+    "loss = model(x).sum()\n"
+    "loss.backward()\n", NULL);
+  g_assert_nonnull (model);
+  g_autoptr (CrGraphGroups) g = cr_graph_groups_new (model);
+  g_assert_cmpuint (g->top->len, ==, 1);
+  const CrGraphGroup *net = cr_graph_groups_get (g, g_array_index (g->top, guint, 0));
+  g_assert_cmpstr (net->title, ==, "Net");
+  /* layers (a fold of the three blocks inside), head. */
+  g_assert_cmpuint (net->children->len, ==, 2);
+  const CrGraphGroup *layers = cr_graph_groups_get (g, g_array_index (net->children, guint, 0));
+  g_assert_cmpstr (layers->title, ==, "layers · Sequential");
+  const CrGraphGroup *fold = cr_graph_groups_get (g, g_array_index (layers->children, guint, 0));
+  g_assert_cmpstr (fold->title, ==, "layers.0–2 · Block × 3");
+  const CrGraphGroup *head = cr_graph_groups_get (g, g_array_index (net->children, guint, 1));
+  g_assert_cmpstr (head->title, ==, "head · Linear");
+  /* Every parameter in its call's group, under its module path. */
+  guint params = 0;
+  for (guint i = 0; i < model->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      if (n->kind != CR_GRAPH_NODE_LEAF)
+        continue;
+      params++;
+      const CrGraphGroup *in = cr_graph_groups_get (g, g->node_group[i]);
+      g_assert_nonnull (in);
+      g_assert_true (g_str_has_prefix (n->title, in->path));
+      g_assert_true (g_str_has_suffix (n->title, ".weight") || g_str_has_suffix (n->title, ".bias"));
+    }
+  g_assert_cmpuint (params, ==, 8);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -377,5 +472,6 @@ main (int argc, char **argv)
   g_test_add_func ("/graph-groups/fold", test_fold_equal_blocks);
   g_test_add_func ("/graph-groups/user-class", test_user_class_calls);
   g_test_add_func ("/graph-groups/iterations", test_iterations);
+  g_test_add_func ("/graph-groups/from-script", test_from_script);
   return g_test_run ();
 }
