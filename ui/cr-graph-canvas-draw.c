@@ -22,7 +22,9 @@ cr_graph_canvas_fill_render_options (CrGraphCanvas        *self,
   cr_graph_render_options_init (options);
   options->style = adw_style_manager_get_dark (adw_style_manager_get_default ())
                    ? CR_GRAPH_STYLE_DARK : CR_GRAPH_STYLE_LIGHT;
-  options->current_step = self->step;
+  /* A step inside a closed group lights the group. */
+  options->current_step = cr_graph_collapse_shown_step (self->collapse, self->step);
+  options->collapse = self->collapse;
   options->selected = self->selected;
   options->presentation = self->presentation;
   options->cache = self->cache;

@@ -43,7 +43,11 @@ cr_graph_canvas_click_at (CrGraphCanvas *self,
                           double         y)
 {
   g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
-  cr_graph_canvas_set_selected (self, cr_graph_canvas_pick (self, x, y));
+  int node = cr_graph_canvas_pick (self, x, y);
+  /* A closed module call opens where it is clicked. */
+  if (cr_graph_canvas_groups_click (self, node))
+    return;
+  cr_graph_canvas_set_selected (self, node);
 }
 
 gboolean

@@ -65,6 +65,15 @@ struct _CrGraphCanvas
   double              pointer_x, pointer_y;
   gboolean            has_pointer;
   int                 hovered;         /* the node under the pointer, or -1 */
+
+  /* Module code (cr-graph-canvas-groups.c): the model as run, its groups,
+   * which are open (by group id), and the collapse drawn: self->model is
+   * collapse->model while groups exist. */
+  CrGraphModel       *full_model;
+  CrGraphGroups      *groups;
+  gboolean           *groups_open;
+  CrGraphCollapse    *collapse;
+  guint               groups_level;    /* the level last set (a click opens more) */
 };
 
 /* The node under (x, y) in widget coordinates, or -1. */
@@ -105,5 +114,19 @@ void     cr_graph_canvas_zoom_around (CrGraphCanvas *self,
 void     cr_graph_canvas_move_to     (CrGraphCanvas *self,
                                       double         tx,
                                       double         ty);
+
+/* cr-graph-canvas-groups.c: takes full (the model as run) and returns the
+ * model to show (a new ref): full itself without groups, else its collapse
+ * with the groups open to the level that shows about 40 nodes. */
+CrGraphModel *cr_graph_canvas_groups_take  (CrGraphCanvas *self,
+                                            CrGraphModel  *full);
+void     cr_graph_canvas_groups_clear      (CrGraphCanvas *self);
+/* A click on node_id of the shown model: a closed group opens (TRUE). */
+gboolean cr_graph_canvas_groups_click      (CrGraphCanvas *self,
+                                            int            node_id);
+/* For cr-graph-canvas.c: show another collapse of the same run, keeping
+ * the step and the nodes' places. */
+void     cr_graph_canvas_show_collapsed    (CrGraphCanvas *self,
+                                            CrGraphModel  *shown);
 
 G_END_DECLS

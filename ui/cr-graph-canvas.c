@@ -664,6 +664,7 @@ cr_graph_canvas_dispose (GObject *object)
   g_clear_pointer (&self->cache, cr_graph_render_cache_free);
   g_clear_pointer (&self->layout, cr_graph_layout_free);
   g_clear_pointer (&self->model, cr_graph_model_unref);
+  cr_graph_canvas_groups_clear (self);
 
   G_OBJECT_CLASS (cr_graph_canvas_parent_class)->dispose (object);
 }
@@ -840,13 +841,36 @@ drawn_centers_by_key (CrGraphCanvas *self)
   return table;
 }
 
+static gboolean replace_model (CrGraphCanvas *self,
+                               CrGraphModel  *model,
+                               gboolean       keep_step,
+                               GError       **error);
+
 gboolean
 cr_graph_canvas_take_model (CrGraphCanvas *self,
                             CrGraphModel  *model,
                             GError       **error)
 {
   g_return_val_if_fail (CR_IS_GRAPH_CANVAS (self), FALSE);
+  /* Module code shows collapsed: self->model is what is drawn. */
+  return replace_model (self, cr_graph_canvas_groups_take (self, model), FALSE, error);
+}
 
+void
+cr_graph_canvas_show_collapsed (CrGraphCanvas *self,
+                                CrGraphModel  *shown)
+{
+  g_autoptr (GError) error = NULL;
+  if (!replace_model (self, shown, TRUE, &error))
+    g_warning ("Could not lay out the graph: %s", error->message);
+}
+
+static gboolean
+replace_model (CrGraphCanvas *self,
+               CrGraphModel  *model,
+               gboolean       keep_step,
+               GError       **error)
+{
   /* What to carry over from the old graph: the node places and selection. */
   g_autoptr (GHashTable) old_centers = drawn_centers_by_key (self);
   g_autofree char *selected_key = NULL;
@@ -892,7 +916,8 @@ cr_graph_canvas_take_model (CrGraphCanvas *self,
     }
   update_tab_order (self);
 
-  self->step = -1;
+  if (!keep_step || !self->model)
+    self->step = -1;
   g_object_freeze_notify (G_OBJECT (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_STEPS]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STEP]);

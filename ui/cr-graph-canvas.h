@@ -61,6 +61,24 @@ void                cr_graph_canvas_set_presentation (CrGraphCanvas *self,
 void                cr_graph_canvas_set_animate      (CrGraphCanvas *self,
                                                       gboolean       animate);
 
+/* Module code (cr-graph-canvas-groups.c): a model with module calls shows
+ * them as groups, those below the level closed (one node each, "+": a click
+ * opens it). height: 1 + the deepest level, 0 without groups; level: the
+ * groups above it are open (height: all). A new model opens to the level
+ * showing about 40 nodes. */
+guint               cr_graph_canvas_get_group_height (CrGraphCanvas *self);
+guint               cr_graph_canvas_get_group_level  (CrGraphCanvas *self);
+void                cr_graph_canvas_set_group_level  (CrGraphCanvas *self,
+                                                      guint          level);
+/* The step that "next" (direction +1) or "previous" (-1) goes to when a
+ * closed group steps as one unit (cr_graph_collapse_next_step), clamped to
+ * -1 .. n_steps - 1; without groups step ± 1. */
+int                 cr_graph_canvas_step_unit        (CrGraphCanvas *self,
+                                                      int            direction);
+/* The depth control for the canvas's zoom bar: "Depth" with a spin button,
+ * shown only while the graph has groups. */
+GtkWidget          *cr_graph_depth_control_new       (CrGraphCanvas *canvas);
+
 /* What the canvas shows (the whole graph, the current step and selection,
  * the current style) to a PNG, SVG or PDF file, chosen by path's extension. */
 gboolean            cr_graph_canvas_export       (CrGraphCanvas *self,

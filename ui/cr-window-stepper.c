@@ -164,7 +164,8 @@ step_forward_activated (GSimpleAction *action,
                         gpointer       user_data)
 {
   CrWindow *self = user_data;
-  go_to_step (self, cr_graph_canvas_get_step (self->canvas) + 1);
+  /* A closed module call steps as one unit (cr-graph-canvas-groups.c). */
+  go_to_step (self, cr_graph_canvas_step_unit (self->canvas, +1));
 }
 
 static void
@@ -174,7 +175,7 @@ step_back_activated (GSimpleAction *action,
 {
   CrWindow *self = user_data;
   cr_window_stop_playing (self);
-  go_to_step (self, cr_graph_canvas_get_step (self->canvas) - 1);
+  go_to_step (self, cr_graph_canvas_step_unit (self->canvas, -1));
 }
 
 static void

@@ -752,6 +752,8 @@ cr_window_init (CrWindow *self)
   cr_window_run_init (self);
   cr_window_stepper_init (self);
   cr_window_present_init (self);
+  /* Module depth, left of the zoom buttons (shown while the graph has groups). */
+  gtk_box_prepend (GTK_BOX (self->zoom_bar), cr_graph_depth_control_new (self->canvas));
 
   g_signal_connect (self->canvas, "notify::selected", G_CALLBACK (on_selected_changed), self);
   g_signal_connect (self->canvas, "notify::zoom", G_CALLBACK (on_zoom_changed), self);

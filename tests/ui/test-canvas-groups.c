@@ -1,0 +1,262 @@
+/* test-canvas-groups.c — module code on the canvas: a model with module
+ * calls shows as groups, the depth control's level closes and opens them,
+ * a click on a closed group opens it, a step inside a closed group lights
+ * the group, next/previous step over a closed group as one unit, and the
+ * open groups survive a re-run. Under xvfb-run. CR_TEST_SHOT_DIR, when set,
+ * gets PNGs of each level (for looking at). */
+#include "cr-config.h"
+#include "cr-graph-canvas-private.h"
+#include "ui-test-gui.h"
+
+#include <adwaita.h>
+#include <string.h>
+
+#define SCRIPT \
+  "import torch\n" \
+  "import torch.nn as nn\n" \
+  "class Block(nn.Module):\n" \
+  "    def __init__(self):\n" \
+  "        super().__init__()\n" \
+  "        self.lin = nn.Linear(4, 4)\n" \
+  "    def forward(self, x):\n" \
+  "        return torch.tanh(self.lin(x))\n" \
+  "class Net(nn.Module):\n" \
+  "    def __init__(self):\n" \
+  "        super().__init__()\n" \
+  "        self.layers = nn.Sequential(Block(), Block(), Block())\n" \
+  "        self.head = nn.Linear(4, 1)\n" \
+  "    def forward(self, x):\n" \
+  "        return self.head(self.layers(x))\n" \
+  "torch.manual_seed(0)\n" \
+  "model = Net()\n" \
+  "x = torch.ones(2, 4)\n" \
+  "loss = model(x).sum()\n" \
+  "loss.backward()\n"
+
+typedef struct {
+  GtkWindow     *window;
+  CrGraphCanvas *canvas;
+} Fixture;
+
+static gboolean
+canvas_allocated (gpointer data)
+{
+  GtkWidget *canvas = data;
+  return gtk_widget_get_width (canvas) >= 200 && gtk_widget_get_mapped (canvas);
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  f->window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (f->window, 900, 500);
+  f->canvas = CR_GRAPH_CANVAS (cr_graph_canvas_new ());
+  cr_graph_canvas_set_animate (f->canvas, FALSE);
+  gtk_window_set_child (f->window, GTK_WIDGET (f->canvas));
+  gtk_window_present (f->window);
+  g_autoptr (GError) error = NULL;
+  CrGraphModel *model = cr_ui_test_model_from_script (SCRIPT, NULL);
+  g_assert_nonnull (model);
+  g_assert_true (cr_graph_canvas_take_model (f->canvas, model, &error));
+  g_assert_no_error (error);
+  g_assert_true (cr_ui_test_wait_until (canvas_allocated, f->canvas, 10));
+  cr_ui_test_iterate ();
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  gtk_window_destroy (f->window);
+  cr_ui_test_iterate ();
+}
+
+static const CrGraphModel *
+shown (Fixture *f)
+{
+  return cr_graph_canvas_get_model (f->canvas);
+}
+
+static int
+node_titled (const CrGraphModel *model,
+             const char         *title)
+{
+  for (guint i = 0; i < model->nodes->len; i++)
+    if (g_strcmp0 (((CrGraphNode *) g_ptr_array_index (model->nodes, i))->title, title) == 0)
+      return (int) i;
+  return -1;
+}
+
+static guint
+n_groups (const CrGraphModel *model)
+{
+  guint n = 0;
+  for (guint i = 0; i < model->nodes->len; i++)
+    n += ((CrGraphNode *) g_ptr_array_index (model->nodes, i))->kind == CR_GRAPH_NODE_GROUP;
+  return n;
+}
+
+static void
+shoot (Fixture    *f,
+       const char *name)
+{
+  const char *dir = g_getenv ("CR_TEST_SHOT_DIR");
+  if (!dir)
+    return;
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_graph_canvas_export (f->canvas, path, &error));
+}
+
+/* The depth control's level: 0 shows Net as one node, each level more. */
+static void
+test_levels (Fixture       *f,
+             gconstpointer  data)
+{
+  guint height = cr_graph_canvas_get_group_height (f->canvas);
+  /* Net, layers, the fold of the blocks, a block, its Linear. */
+  g_assert_cmpuint (height, ==, 5);
+  /* About 40 nodes fit: everything open. */
+  g_assert_cmpuint (cr_graph_canvas_get_group_level (f->canvas), ==, height);
+  guint full = shown (f)->nodes->len;
+  g_assert_cmpuint (n_groups (shown (f)), ==, 0);
+  g_assert_nonnull (shown (f)->clusters);
+  shoot (f, "groups-level-5.png");
+
+  cr_graph_canvas_set_group_level (f->canvas, 0);
+  cr_ui_test_iterate ();
+  g_assert_cmpuint (cr_graph_canvas_get_group_level (f->canvas), ==, 0);
+  /* x, Net, loss's sum and loss. */
+  g_assert_cmpuint (shown (f)->nodes->len, ==, 4);
+  g_assert_cmpint (node_titled (shown (f), "Net"), >=, 0);
+  g_assert_cmpint (cr_graph_canvas_get_n_steps (f->canvas), ==, 20);
+  shoot (f, "groups-level-0.png");
+
+  cr_graph_canvas_set_group_level (f->canvas, 2);
+  cr_ui_test_iterate ();
+  g_assert_cmpint (node_titled (shown (f), "layers.0–2 · Block × 3"), >=, 0);
+  g_assert_cmpint (node_titled (shown (f), "head · Linear"), <, 0);
+  g_assert_cmpint (node_titled (shown (f), "head.weight"), >=, 0);
+  shoot (f, "groups-level-2.png");
+
+  cr_graph_canvas_set_group_level (f->canvas, 99);
+  cr_ui_test_iterate ();
+  g_assert_cmpuint (shown (f)->nodes->len, ==, full);
+}
+
+/* A click on a closed group opens it, in place; other groups stay closed. */
+static void
+test_click_opens (Fixture       *f,
+                  gconstpointer  data)
+{
+  cr_graph_canvas_set_group_level (f->canvas, 1);
+  cr_ui_test_iterate ();
+  int layers = node_titled (shown (f), "layers · Sequential");
+  g_assert_cmpint (layers, >=, 0);
+  g_assert_cmpint (node_titled (shown (f), "head · Linear"), >=, 0);
+  double x, y;
+  g_assert_true (cr_graph_canvas_node_center (f->canvas, layers, &x, &y));
+  cr_graph_canvas_click_at (f->canvas, x, y);
+  cr_ui_test_iterate ();
+  g_assert_cmpint (node_titled (shown (f), "layers · Sequential"), <, 0);
+  g_assert_cmpint (node_titled (shown (f), "layers.0–2 · Block × 3"), >=, 0);
+  g_assert_cmpint (node_titled (shown (f), "head · Linear"), >=, 0);
+  /* A click on an ordinary node selects it, as ever. */
+  int sum = node_titled (shown (f), "SumBackward0");
+  g_assert_true (cr_graph_canvas_node_center (f->canvas, sum, &x, &y));
+  cr_graph_canvas_click_at (f->canvas, x, y);
+  g_assert_cmpint (cr_graph_canvas_get_selected (f->canvas), ==, sum);
+
+  /* A re-run of the script keeps what was open. */
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_graph_canvas_take_model (f->canvas, cr_ui_test_model_from_script (SCRIPT, NULL),
+                                             &error));
+  cr_ui_test_iterate ();
+  g_assert_cmpint (node_titled (shown (f), "layers.0–2 · Block × 3"), >=, 0);
+  g_assert_cmpint (node_titled (shown (f), "head · Linear"), >=, 0);
+}
+
+/* Stepping: the steps inside a closed group are one unit, the group lit. */
+static void
+test_step_units (Fixture       *f,
+                 gconstpointer  data)
+{
+  cr_graph_canvas_set_group_level (f->canvas, 1);
+  cr_ui_test_iterate ();
+  const CrGraphModel *m = shown (f);
+  int head = node_titled (m, "head · Linear");
+  int layers = node_titled (m, "layers · Sequential");
+  g_assert_cmpint (head, >=, 0);
+  g_assert_cmpint (layers, >=, 0);
+  int n = (int) cr_graph_canvas_get_n_steps (f->canvas);
+  g_assert_cmpint (n, ==, 20);
+
+  /* Forward from the start: SumBackward0, then all of head at once. */
+  g_assert_cmpint (cr_graph_canvas_step_unit (f->canvas, +1), ==, 0);
+  cr_graph_canvas_set_step (f->canvas, 0);
+  int after_head = cr_graph_canvas_step_unit (f->canvas, +1);
+  g_assert_cmpint (after_head, >, 1);
+  cr_graph_canvas_set_step (f->canvas, after_head);
+  g_assert_cmpuint (f->canvas->collapse->step_node[after_head], ==, (guint) head);
+  /* The group is what the drawing lights for any step inside it. */
+  int lit = cr_graph_collapse_shown_step (f->canvas->collapse, after_head);
+  g_assert_cmpint (((CrGraphNode *) g_ptr_array_index (m->nodes, head))->step, ==, lit);
+  /* On into layers, back to head, back to the sum. */
+  int in_layers = cr_graph_canvas_step_unit (f->canvas, +1);
+  g_assert_cmpuint (f->canvas->collapse->step_node[in_layers], ==, (guint) layers);
+  g_assert_cmpint (cr_graph_canvas_step_unit (f->canvas, -1), ==, 0);
+  cr_graph_canvas_set_step (f->canvas, in_layers);
+  g_assert_cmpint (cr_graph_canvas_step_unit (f->canvas, -1), ==, after_head);
+  /* The last unit ends at the last step. */
+  cr_graph_canvas_set_step (f->canvas, n - 1);
+  g_assert_cmpint (cr_graph_canvas_step_unit (f->canvas, +1), ==, n - 1);
+  shoot (f, "groups-step.png");
+
+  /* Opening a group keeps the step. */
+  double x, y;
+  g_assert_true (cr_graph_canvas_node_center (f->canvas, layers, &x, &y));
+  cr_graph_canvas_click_at (f->canvas, x, y);
+  g_assert_cmpint (cr_graph_canvas_get_step (f->canvas), ==, n - 1);
+}
+
+/* The depth control follows the canvas and sets its level. */
+static void
+test_depth_control (Fixture       *f,
+                    gconstpointer  data)
+{
+  GtkWidget *control = cr_graph_depth_control_new (f->canvas);
+  g_object_ref_sink (control);
+  g_assert_true (gtk_widget_get_visible (control));
+  GtkWidget *spin = gtk_widget_get_last_child (control);
+  g_assert_true (GTK_IS_SPIN_BUTTON (spin));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==, 5);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 1);
+  g_assert_cmpuint (cr_graph_canvas_get_group_level (f->canvas), ==, 1);
+  g_assert_cmpint (node_titled (shown (f), "head · Linear"), >=, 0);
+
+  /* A graph without module code: no control. */
+  g_autoptr (GError) error = NULL;
+  CrGraphModel *plain = cr_ui_test_model_from_script (
+    "import torch\nx = torch.ones(2, requires_grad=True)\ny = (x * 2).sum()\ny.backward()\n", NULL);
+  g_assert_true (cr_graph_canvas_take_model (f->canvas, plain, &error));
+  g_assert_cmpuint (cr_graph_canvas_get_group_height (f->canvas), ==, 0);
+  g_assert_false (gtk_widget_get_visible (control));
+  g_assert_cmpint (cr_graph_canvas_step_unit (f->canvas, +1), ==, 0);
+  g_object_unref (control);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  cr_ui_test_init_gtk (&argc, &argv);
+  g_test_add ("/ui/canvas-groups/levels", Fixture, NULL, fixture_setup, test_levels, fixture_teardown);
+  g_test_add ("/ui/canvas-groups/click-opens", Fixture, NULL, fixture_setup, test_click_opens,
+              fixture_teardown);
+  g_test_add ("/ui/canvas-groups/step-units", Fixture, NULL, fixture_setup, test_step_units,
+              fixture_teardown);
+  g_test_add ("/ui/canvas-groups/depth-control", Fixture, NULL, fixture_setup, test_depth_control,
+              fixture_teardown);
+  return g_test_run ();
+}

@@ -1,0 +1,194 @@
+/* cr-graph-canvas-groups.c — module code on the canvas: the run's model
+ * grouped by module call (render/cr-graph-groups.h), shown collapsed so
+ * that about CR_GRAPH_CANVAS_GROUP_NODES nodes show; a click on a closed
+ * group opens it. Which groups are open is kept by key, so a re-run of an
+ * edited script keeps what the person opened. */
+#include "cr-config.h"
+#include "cr-graph-canvas-private.h"
+
+/* The first view of a graph too big to read whole shows about this many. */
+#define CR_GRAPH_CANVAS_GROUP_NODES 40
+
+void
+cr_graph_canvas_groups_clear (CrGraphCanvas *self)
+{
+  g_clear_pointer (&self->collapse, cr_graph_collapse_free);
+  g_clear_pointer (&self->groups, cr_graph_groups_free);
+  g_clear_pointer (&self->groups_open, g_free);
+  g_clear_pointer (&self->full_model, cr_graph_model_unref);
+}
+
+CrGraphModel *
+cr_graph_canvas_groups_take (CrGraphCanvas *self,
+                             CrGraphModel  *full)
+{
+  /* The groups opened in the last graph, by key. */
+  g_autoptr (GHashTable) was_open = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; self->groups && i < self->groups->groups->len; i++)
+    if (self->groups_open[i])
+      g_hash_table_add (was_open,
+                        g_strdup (((CrGraphGroup *) g_ptr_array_index (self->groups->groups, i))->key));
+  gboolean had_groups = self->groups && self->groups->groups->len > 0;
+  cr_graph_canvas_groups_clear (self);
+  if (!full)
+    return NULL;
+
+  self->full_model = full;
+  self->groups = cr_graph_groups_new (full);
+  if (self->groups->groups->len == 0)
+    return cr_graph_model_ref (full);
+
+  guint level = cr_graph_groups_level_for (self->groups, CR_GRAPH_CANVAS_GROUP_NODES);
+  self->groups_open = cr_graph_groups_open_to_level (self->groups, level);
+  self->groups_level = level;
+  if (had_groups)
+    for (guint i = 0; i < self->groups->groups->len; i++)
+      {
+        const CrGraphGroup *g = g_ptr_array_index (self->groups->groups, i);
+        self->groups_open[i] = g_hash_table_contains (was_open, g->key);
+      }
+  self->collapse = cr_graph_collapse_new (self->groups, self->groups_open);
+  return cr_graph_model_ref (self->collapse->model);
+}
+
+guint
+cr_graph_canvas_get_group_height (CrGraphCanvas *self)
+{
+  g_return_val_if_fail (CR_IS_GRAPH_CANVAS (self), 0);
+  return self->groups ? self->groups->height : 0;
+}
+
+guint
+cr_graph_canvas_get_group_level (CrGraphCanvas *self)
+{
+  g_return_val_if_fail (CR_IS_GRAPH_CANVAS (self), 0);
+  return self->collapse ? self->groups_level : cr_graph_canvas_get_group_height (self);
+}
+
+static void
+show_open (CrGraphCanvas *self)
+{
+  CrGraphCollapse *collapse = cr_graph_collapse_new (self->groups, self->groups_open);
+  CrGraphModel *shown = cr_graph_model_ref (collapse->model);
+  /* The old collapse goes after the canvas has let go of its model. */
+  CrGraphCollapse *old = self->collapse;
+  self->collapse = collapse;
+  cr_graph_canvas_show_collapsed (self, shown);
+  cr_graph_collapse_free (old);
+}
+
+void
+cr_graph_canvas_set_group_level (CrGraphCanvas *self,
+                                 guint          level)
+{
+  g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
+  if (!self->collapse)
+    return;
+  level = MIN (level, self->groups->height);
+  g_free (self->groups_open);
+  self->groups_open = cr_graph_groups_open_to_level (self->groups, level);
+  self->groups_level = level;
+  show_open (self);
+}
+
+int
+cr_graph_canvas_step_unit (CrGraphCanvas *self,
+                           int            direction)
+{
+  g_return_val_if_fail (CR_IS_GRAPH_CANVAS (self), -1);
+  int n = (int) cr_graph_canvas_get_n_steps (self);
+  int step = cr_graph_canvas_get_step (self);
+  int next = self->collapse ? cr_graph_collapse_next_step (self->collapse, step, direction)
+                            : step + (direction >= 0 ? 1 : -1);
+  return CLAMP (next, -1, n - 1);
+}
+
+/* ---- the depth control ------------------------------------------------------ */
+
+typedef struct {
+  CrGraphCanvas *canvas;   /* weak */
+  GtkSpinButton *spin;
+  gboolean       updating;
+} DepthControl;
+
+static void
+depth_control_update (DepthControl *d,
+                      GtkWidget    *box)
+{
+  guint height = d->canvas ? cr_graph_canvas_get_group_height (d->canvas) : 0;
+  d->updating = TRUE;
+  gtk_spin_button_set_range (d->spin, 0, MAX (height, 1));
+  gtk_spin_button_set_value (d->spin, d->canvas ? cr_graph_canvas_get_group_level (d->canvas) : 0);
+  d->updating = FALSE;
+  gtk_widget_set_visible (box, height > 0);
+}
+
+static void
+on_canvas_changed (GObject    *canvas,
+                   GParamSpec *pspec,
+                   gpointer    box)
+{
+  depth_control_update (g_object_get_data (box, "cr-depth-control"), box);
+}
+
+static void
+on_depth_changed (GtkSpinButton *spin,
+                  gpointer       data)
+{
+  DepthControl *d = data;
+  if (d->updating || !d->canvas)
+    return;
+  cr_graph_canvas_set_group_level (d->canvas, (guint) gtk_spin_button_get_value_as_int (spin));
+}
+
+static void
+depth_control_free (gpointer data)
+{
+  DepthControl *d = data;
+  g_clear_weak_pointer (&d->canvas);
+  g_free (d);
+}
+
+GtkWidget *
+cr_graph_depth_control_new (CrGraphCanvas *canvas)
+{
+  g_return_val_if_fail (CR_IS_GRAPH_CANVAS (canvas), NULL);
+
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  gtk_widget_set_tooltip_text (box, "Module depth: the module calls nested deeper than this "
+                                    "show as one node each (click one to open it)");
+  GtkWidget *label = gtk_label_new ("Depth");
+  gtk_widget_set_margin_start (label, 6);
+  gtk_box_append (GTK_BOX (box), label);
+  GtkWidget *spin = gtk_spin_button_new_with_range (0, 1, 1);
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 0);
+  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  "Module depth", -1);
+  gtk_box_append (GTK_BOX (box), spin);
+
+  DepthControl *d = g_new0 (DepthControl, 1);
+  g_set_weak_pointer (&d->canvas, canvas);
+  d->spin = GTK_SPIN_BUTTON (spin);
+  g_object_set_data_full (G_OBJECT (box), "cr-depth-control", d, depth_control_free);
+  g_signal_connect (spin, "value-changed", G_CALLBACK (on_depth_changed), d);
+  /* A new model (n-steps is notified with each) or a level set elsewhere. */
+  g_signal_connect_object (canvas, "notify::n-steps", G_CALLBACK (on_canvas_changed), box, 0);
+  g_signal_connect_object (canvas, "notify::step", G_CALLBACK (on_canvas_changed), box, 0);
+  depth_control_update (d, box);
+  return box;
+}
+
+gboolean
+cr_graph_canvas_groups_click (CrGraphCanvas *self,
+                              int            node_id)
+{
+  if (!self->collapse || node_id < 0 || (guint) node_id >= self->collapse->model->nodes->len)
+    return FALSE;
+  int group = self->collapse->group_of[node_id];
+  if (group < 0)
+    return FALSE;
+  self->groups_open[group] = TRUE;
+  show_open (self);
+  return TRUE;
+}
