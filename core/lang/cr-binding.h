@@ -43,6 +43,10 @@ typedef struct {
    * record's module calls (model(x), self.fc1(x)). */
   gpointer  (*call_begin)  (CrInterp *interp, CrValue *instance);
   void      (*call_end)    (CrInterp *interp, gpointer token);
+  /* An except clause caught error, raised at span (the script's line), only
+   * while the run is recorded: the run record keeps every error a run
+   * raised, also those the script handled. */
+  void      (*error_handled) (CrInterp *interp, const GError *error, const CrSpan *span);
 } CrBinding;
 
 extern const CrBinding cr_binding;

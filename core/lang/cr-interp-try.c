@@ -244,6 +244,25 @@ bad:
   return FALSE;
 }
 
+/* Where the error h describes was raised: the innermost line of the
+ * script's own code it crossed (not the prelude's, torch.nn's source). */
+static CrSpan
+raised_at (CrInterp        *self,
+           CrFrame         *f,
+           const CrHandled *h)
+{
+  if (h->has_traceback)
+    for (guint i = 0; i < h->traceback->len; i++)
+      {
+        const CrTracebackEntry *entry = &g_array_index (h->traceback, CrTracebackEntry, i);
+        const CrAstNode *where = entry->node ? entry->node : entry->stmt;
+        if (where && !(entry->scope && entry->scope->is_prelude))
+          return where->span;
+      }
+  const CrAstNode *where = h->err_node ? h->err_node : f->stmt;
+  return where ? where->span : (CrSpan) { 0 };
+}
+
 /* Run the handler that matches *pending, if any. Returns the status of the
  * try statement so far; *pending is the error still raised (NULL when
  * handled). */
@@ -300,6 +319,11 @@ handle (CrInterp   *self,
       return CR_EXEC_ERROR;
     }
 
+  if (G_UNLIKELY (self->options.record_backward) && !self->in_prelude)
+    {
+      CrSpan span = raised_at (self, f, h);
+      cr_binding.error_handled (self, err, &span);
+    }
   /* Handled: the error lives on only for a bare raise in the handler. */
   forget (self, err);
   *pending = NULL;

@@ -976,6 +976,38 @@ cr_run_recorder_error (CrInterp     *self,
   return err;
 }
 
+/* The error the backward side recorded when the engine failed is the one
+ * that then reaches the script: the same type and message as the last one
+ * recorded, and that one stopped a backward call. */
+static CrRecordError *
+recorded_by_backward (CrRunRecorder *r,
+                      CrException    type,
+                      const char    *message)
+{
+  if (r->record->errors->len == 0)
+    return NULL;
+  CrRecordError *last = g_ptr_array_index (r->record->errors, r->record->errors->len - 1);
+  if (last->backward < 0 || g_strcmp0 (last->message, message) != 0
+      || g_strcmp0 (last->type, cr_exception_name (type)) != 0)
+    return NULL;
+  return last;
+}
+
+void
+cr_run_recorder_error_handled (CrInterp     *self,
+                               const GError *error,
+                               const CrSpan *span)
+{
+  CrRunRecorder *r = recorder (self);
+  if (!r || !error)
+    return;
+  CrException code = error->domain == CR_LANG_ERROR || error->domain == CR_CORE_ERROR
+                     ? (CrException) error->code : CR_EXC_RUNTIME_ERROR;
+  CrRecordError *known = recorded_by_backward (r, code, error->message);
+  if (!known)
+    cr_run_recorder_error (self, error, span);
+}
+
 /* ---- the run ---------------------------------------------------------------- */
 
 void
@@ -1077,15 +1109,20 @@ cr_run_recorder_run_end (CrInterp *self)
   if (self->run_error)
     {
       const CrScriptError *e = self->run_error;
-      /* The backward side records a backward's error with its step; the
-       * same error ending the run is that one. */
+      /* The error ending the run may be recorded already: by the backward
+       * side when the engine failed, or as handled by an except clause
+       * that raised it again (same line). */
       CrRecordError *last = r->record->errors->len > 0
                             ? g_ptr_array_index (r->record->errors, r->record->errors->len - 1) : NULL;
-      if (last && g_strcmp0 (last->message, e->message) == 0
+      CrRecordError *known = recorded_by_backward (r, e->type, e->message);
+      if (!known && last && last->span.line == e->span.line
+          && g_strcmp0 (last->message, e->message) == 0
           && g_strcmp0 (last->type, cr_exception_name (e->type)) == 0)
+        known = last;
+      if (known)
         {
-          if (last->span.line <= 0)
-            last->span = e->span;
+          if (known->span.line <= 0)
+            known->span = e->span;
         }
       else
         {

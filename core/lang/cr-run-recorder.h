@@ -50,6 +50,11 @@ CrTensorSnapshot *cr_run_recorder_snapshot (CrInterp        *self,
 CrRecordError    *cr_run_recorder_error    (CrInterp        *self,
                                             const GError    *error,
                                             const CrSpan    *span);
+/* An except clause caught error raised at span (CrBinding.error_handled):
+ * recorded unless the backward side recorded it already. */
+void              cr_run_recorder_error_handled (CrInterp     *self,
+                                                 const GError *error,
+                                                 const CrSpan *span);
 /* The (1-based) iteration of the innermost loop running now; 0: none. */
 guint             cr_run_recorder_iteration (CrInterp       *self);
 /* The span of the in-place statement that last changed t's values (its

@@ -167,4 +167,5 @@ const CrBinding cr_binding = {
   .bind_name = bind_name,
   .call_begin = cr_run_recorder_call_begin,
   .call_end = cr_run_recorder_call_end,
+  .error_handled = cr_run_recorder_error_handled,
 };

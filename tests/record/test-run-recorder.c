@@ -428,6 +428,51 @@ test_shape_error (void)
   g_assert_cmpint (err->culprit_span.line, ==, 0);
 }
 
+/* Errors the script caught are in the record too, each once; one raised
+ * again ends the run and is still one. */
+static void
+test_handled_errors (void)
+{
+  gboolean ok;
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "w = torch.ones(2, requires_grad=True)\n"
+    "def bump(t):\n"
+    "    t.add_(1)\n"
+    "for i in range(2):\n"
+    "    try:\n"
+    "        bump(w)\n"
+    "    except RuntimeError as e:\n"
+    "        print(e)\n"
+    "loss = (w * w).sum()\n"
+    "loss.backward()\n"
+    "try:\n"
+    "    loss.backward()\n"
+    "except RuntimeError:\n"
+    "    pass\n"
+    "try:\n"
+    "    w.sub_(1)\n"
+    "except RuntimeError:\n"
+    "    raise\n", &ok);
+  g_assert_false (ok);
+  g_assert_cmpuint (record->errors->len, ==, 4);
+  for (guint i = 0; i < 2; i++)
+    {
+      const CrRecordError *err = g_ptr_array_index (record->errors, i);
+      g_assert_cmpstr (err->type, ==, "RuntimeError");
+      g_assert_cmpstr (err->message, ==,
+                       "a leaf Variable that requires grad is being used in an in-place operation.");
+      /* Where it was raised: inside the function. */
+      g_assert_cmpint (err->span.line, ==, 4);
+      g_assert_cmpint (err->backward, ==, -1);
+    }
+  const CrRecordError *second = g_ptr_array_index (record->errors, 2);
+  g_assert_nonnull (strstr (second->message, "Trying to backward through the graph a second time"));
+  g_assert_cmpint (second->span.line, ==, 13);
+  const CrRecordError *last = g_ptr_array_index (record->errors, 3);
+  g_assert_cmpint (last->span.line, ==, 17);
+}
+
 /* A function called in a loop: its ops and bindings take the caller's
  * iteration; a loop inside it counts its own. */
 static void
@@ -470,6 +515,7 @@ main (int   argc,
   g_test_add_func ("/recorder/inplace-statements", test_inplace_statements);
   g_test_add_func ("/recorder/inplace-error", test_inplace_error);
   g_test_add_func ("/recorder/shape-error", test_shape_error);
+  g_test_add_func ("/recorder/handled-errors", test_handled_errors);
   g_test_add_func ("/recorder/iteration-through-calls", test_iteration_through_calls);
   return g_test_run ();
 }
