@@ -5,5 +5,5 @@ import torch
 a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 b = a * 2
 c = b.sin()
-b.add_(1)
+b.add_(1)   # record: culprit
 c.sum().backward()
