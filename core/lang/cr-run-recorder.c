@@ -16,6 +16,7 @@
  * expression's tensor value leaves a hint (its record id, or the source of a
  * tensor without history) under its AST node, which its parent reads. */
 #include "cr-run-recorder.h"
+#include "cr-run-recorder-modules.h"
 
 #include "cr-device.h"
 #include "cr-dtype.h"
@@ -495,6 +496,7 @@ op_new (CrRunRecorder *r,
   guint seen = GPOINTER_TO_UINT (g_hash_table_lookup (r->keys, key));
   op->key = seen ? g_strdup_printf ("%s#%u", key, seen + 1) : g_strdup (key);
   g_hash_table_insert (r->keys, g_steal_pointer (&key), GUINT_TO_POINTER (seen + 1));
+  op->module_call = cr_run_recorder_module_call_of (self, node);
 
   for (guint32 o = 0; o < node->n_outputs; o++)
     {
