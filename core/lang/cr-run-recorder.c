@@ -771,6 +771,16 @@ hint (CrRunRecorder   *r,
   return id;
 }
 
+static gboolean
+is_view_attribute (const char *attr)
+{
+  static const char *const views[] = { "T", "mT", "H", "mH", "real", "imag" };
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    if (strcmp (attr, views[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 /* What t, the value of expr, was made from when it has no history: the
  * tensor detach() / .data took it from, or under no_grad the first operand
  * that requires grad (or was itself made from one). */
@@ -803,7 +813,9 @@ note_provenance (CrRunRecorder   *r,
           source = hint (r, expr->u.unaryop.operand);
           break;
         case CR_AST_ATTRIBUTE:
-          source = hint (r, expr->u.attribute.value);
+          /* A view (w.T) is computed from w; w.grad is not. */
+          if (is_view_attribute (expr->u.attribute.attr))
+            source = hint (r, expr->u.attribute.value);
           break;
         case CR_AST_SUBSCRIPT:
           source = hint (r, expr->u.subscript.value);

@@ -314,6 +314,32 @@ test_grad_disabled_regions (void)
   g_assert_cmpint (n2->region, ==, 3);
 }
 
+/* An SGD step by hand: the update made under no_grad from w.grad is no
+ * tensor computed from w (w.grad is no view of w); the saved w it changes
+ * names that line when the next backward through the old graph fails. */
+static void
+test_update_by_hand (void)
+{
+  gboolean ok;
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "w = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+    "loss = (w * w).sum()\n"
+    "loss.backward(retain_graph=True)\n"
+    "with torch.no_grad():\n"
+    "    step = 0.1 * w.grad\n"
+    "    w -= step\n"
+    "loss.backward()\n", &ok);
+  g_assert_false (ok);
+  /* Made from w.grad, which needs no grad: a constant no op used. */
+  g_assert_null (find_label (record, "step"));
+  g_assert_cmpuint (record->errors->len, ==, 1);
+  const CrRecordError *err = g_ptr_array_index (record->errors, 0);
+  g_assert_nonnull (strstr (err->message, "modified by an inplace operation"));
+  g_assert_cmpint (err->span.line, ==, 8);
+  g_assert_cmpint (err->culprit_span.line, ==, 7);
+}
+
 /* An in-place change of a saved tensor: the op is marked in place, the
  * saved slot and the error name the line that changed it. */
 static void
@@ -511,6 +537,7 @@ main (int   argc,
   g_test_add_func ("/recorder/no-grad-and-detach", test_no_grad_and_detach);
   g_test_add_func ("/recorder/grad-disabled-regions", test_grad_disabled_regions);
   g_test_add_func ("/recorder/constants-and-custom", test_constants_and_custom);
+  g_test_add_func ("/recorder/update-by-hand", test_update_by_hand);
   g_test_add_func ("/recorder/inplace-culprit", test_inplace_culprit);
   g_test_add_func ("/recorder/inplace-statements", test_inplace_statements);
   g_test_add_func ("/recorder/inplace-error", test_inplace_error);
