@@ -560,11 +560,10 @@ build_custom (GtkWidget          *box,
     }
   if (step->inputs->len == 0)
     flow_add (ret, mono_label ("nothing"), FALSE);
-  g_autofree char *note = g_strdup_printf (
-    "Backward called the backward() method of your autograd.Function%s: it got the "
-    "incoming gradient as grad_output and returned one gradient per input of forward().",
-    step->custom_span.line > 0 ? " (defined at the line above)" : "");
-  gtk_box_append (GTK_BOX (section), cr_card_label_new (note, "cr-footnote"));
+  gtk_box_append (GTK_BOX (section), cr_card_label_new (
+    "Backward called the backward() of your autograd.Function: it got the incoming "
+    "gradient as grad_output and returned one gradient per input of forward().",
+    "cr-footnote"));
 }
 
 static void

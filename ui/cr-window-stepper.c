@@ -107,6 +107,42 @@ cr_window_call_title (const CrGraphModel *model)
   return g_strdup (model->title ? model->title : "graph");
 }
 
+/* The user code a step ran besides its node's line: each hook's function
+ * and a custom Function's backward(), marked as the step's lines too. */
+static void
+mark_step_functions (CrWindow           *self,
+                     const CrGraphModel *model,
+                     int                 step)
+{
+  const CrRecordStep *s = model && self->model_from_editor
+                          ? cr_graph_model_get_record_step (model, step) : NULL;
+  if (!s)
+    return;
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view));
+  int n_lines = gtk_text_buffer_get_line_count (buffer);
+  g_autoptr (GArray) spans = g_array_new (FALSE, FALSE, sizeof (CrSpan));
+  if (s->custom_span.line > 0)
+    g_array_append_val (spans, s->custom_span);
+  for (guint i = 0; s->hooks && i < s->hooks->len; i++)
+    {
+      const CrRecordHookCall *h = g_ptr_array_index (s->hooks, i);
+      if (h->span.line > 0)
+        g_array_append_val (spans, h->span);
+    }
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const CrSpan *span = &g_array_index (spans, CrSpan, i);
+      int last = MIN (MAX (span->end_line, span->line), n_lines);
+      if (span->line > n_lines)
+        continue;
+      GtkTextIter start, end;
+      gtk_text_buffer_get_iter_at_line (buffer, &start, span->line - 1);
+      gtk_text_buffer_get_iter_at_line (buffer, &end, last - 1);
+      gtk_text_iter_forward_line (&end);
+      gtk_text_buffer_apply_tag_by_name (buffer, "step-line", &start, &end);
+    }
+}
+
 void
 cr_window_update_step (CrWindow *self)
 {
@@ -128,6 +164,7 @@ cr_window_update_step (CrWindow *self)
   cr_window_pin_errors (self);
   cr_window_update_step_label (self);
   cr_window_highlight_lines (self, "step-line", node, node != NULL);
+  mark_step_functions (self, model, step);
 }
 
 /* ---- actions ---- */

@@ -1,0 +1,235 @@
+/* test-window-explain.c — the window's explanations on the run record, end
+ * to end: the inspector follows the stepper (no .grad before the step that
+ * writes it), an in-place error is pinned to its lines in the editor and to
+ * its node on the graph, a custom Function's backward() and a hook's
+ * function are marked as the step's code, and the backward-call picker of a
+ * training loop numbers its rows. Runs under xvfb-run. */
+#include "cr-config.h"
+#include "cr-window-private.h"
+#include "cr-examples.h"
+#include "cr-inspector.h"
+#include "ui-test-gui.h"
+#include "ui-test-util.h"
+
+#include <string.h>
+
+static void
+finished_cb (CrWindow *window,
+             gboolean *finished)
+{
+  *finished = TRUE;
+}
+
+static void
+wait_for_run_finished (CrWindow *window)
+{
+  gboolean finished = FALSE;
+  gulong handler = g_signal_connect (window, "run-finished", G_CALLBACK (finished_cb), &finished);
+  g_assert_true (cr_ui_test_wait_for_flag (&finished, 30));
+  g_signal_handler_disconnect (window, handler);
+}
+
+static void
+activate (CrWindow   *window,
+          const char *name)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), name, NULL));
+}
+
+static CrWindow *
+open_example (const char *name)
+{
+  CrWindow *window = cr_window_new (NULL);
+  g_autofree char *path = g_build_filename (cr_examples_dir (), name, NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_window_open_file (window, file, &error));
+  g_assert_no_error (error);
+  gtk_window_present (GTK_WINDOW (window));
+  cr_ui_test_wait_window_idle (window);
+  return window;
+}
+
+static void
+set_text (CrWindow   *window,
+          const char *text)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (cr_window_get_source_view (window)));
+  gtk_text_buffer_set_text (buffer, text, -1);
+}
+
+/* Whether 1-based line carries tag_name anywhere (FALSE when no such tag). */
+static gboolean
+line_has_tag (CrWindow   *window,
+              int         line,
+              const char *tag_name)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (cr_window_get_source_view (window)));
+  GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), tag_name);
+  if (!tag)
+    return FALSE;
+  GtkTextIter iter, end;
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, line - 1);
+  end = iter;
+  gtk_text_iter_forward_to_line_end (&end);
+  do
+    if (gtk_text_iter_has_tag (&iter, tag))
+      return TRUE;
+  while (gtk_text_iter_compare (&iter, &end) < 0 && gtk_text_iter_forward_char (&iter));
+  return FALSE;
+}
+
+static void
+collect (GtkWidget *widget,
+         GString   *out)
+{
+  if (GTK_IS_LABEL (widget))
+    g_string_append_printf (out, "%s\n", gtk_label_get_text (GTK_LABEL (widget)));
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    collect (c, out);
+}
+
+static gboolean
+shows_line (GtkWidget  *widget,
+            const char *line)
+{
+  g_autoptr (GString) all = g_string_new ("\n");
+  collect (widget, all);
+  g_autofree char *needle = g_strdup_printf ("\n%s\n", line);
+  return strstr (all->str, needle) != NULL;
+}
+
+static int
+find_node (const CrGraphModel *model,
+           const char         *title)
+{
+  for (guint i = 0; i < model->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      if (g_strcmp0 (n->title, title) == 0)
+        return (int) i;
+    }
+  return -1;
+}
+
+static void
+test_inspector_follows_step (void)
+{
+  CrWindow *window = open_example ("01-toy-network.py");
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
+  int w1 = find_node (model, "w1");
+  g_assert_cmpint (w1, >=, 0);
+  cr_graph_canvas_set_selected (canvas, w1);
+  cr_ui_test_iterate ();
+  /* Before backward: its .grad is not given away. */
+  g_assert_true (shows_line (window->inspector, "None so far: backward writes it at step 11"));
+  g_assert_false (shows_line (window->inspector, "-4.5000"));
+  activate (window, "win.step-last");
+  cr_ui_test_iterate ();
+  g_assert_cmpint (cr_inspector_get_step (CR_INSPECTOR (window->inspector)), ==, 11);
+  g_assert_true (shows_line (window->inspector, "-4.5000"));
+  activate (window, "win.step-first");
+  cr_ui_test_iterate ();
+  g_assert_false (shows_line (window->inspector, "-4.5000"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_inplace_error_pinned (void)
+{
+  CrWindow *window = open_example ("01-toy-network.py");
+  set_text (window, "import torch\n"
+                    "a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
+                    "b = a * 2\n"
+                    "c = b.sigmoid()\n"
+                    "c.add_(1)\n"
+                    "L = c.sum()\n"
+                    "L.backward()\n");
+  wait_for_run_finished (window);
+  cr_ui_test_wait_window_idle (window);
+  /* The raising line and the in-place statement, both marked. */
+  g_assert_true (line_has_tag (window, 7, "error-line"));
+  g_assert_true (line_has_tag (window, 5, "error-line"));
+  g_assert_false (line_has_tag (window, 4, "error-line"));
+  /* The graph knows its failing node (the badges ring it). */
+  const CrGraphModel *model = cr_graph_canvas_get_model (cr_window_get_canvas (window));
+  g_assert_nonnull (model);
+  g_assert_cmpuint (model->record->errors->len, ==, 1);
+  const CrRecordError *e = g_ptr_array_index (model->record->errors, 0);
+  const CrGraphNode *failing = cr_graph_model_find_op (model, e->op);
+  g_assert_nonnull (failing);
+  g_assert_cmpstr (failing->title, ==, "SigmoidBackward0");
+  /* The step card says so before the first step. */
+  g_assert_true (shows_line (window->step_card, "The backward call stopped with an error after 3 steps."));
+
+  /* Fixed: the marks go. */
+  set_text (window, "import torch\n"
+                    "a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
+                    "L = (a * 2).sum()\n"
+                    "L.backward()\n");
+  wait_for_run_finished (window);
+  cr_ui_test_wait_window_idle (window);
+  for (int line = 1; line <= 4; line++)
+    g_assert_false (line_has_tag (window, line, "error-line"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_custom_backward_lines (void)
+{
+  CrWindow *window = open_example ("13-custom-function.py");
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
+  int step = -1;
+  for (guint i = 0; i < model->n_steps && step < 0; i++)
+    {
+      const CrRecordStep *s = cr_graph_model_get_record_step (model, (int) i);
+      if (s->custom_backward)
+        step = (int) i;
+    }
+  g_assert_cmpint (step, >=, 0);
+  const CrRecordStep *s = cr_graph_model_get_record_step (model, step);
+  g_assert_cmpint (s->custom_span.line, >, 0);
+  while (cr_graph_canvas_get_step (canvas) < step)
+    activate (window, "win.step-forward");
+  cr_ui_test_iterate ();
+  /* The backward() it ran is the step's code as well as the op's line. */
+  g_assert_true (line_has_tag (window, s->custom_span.line, "step-line"));
+  g_assert_true (shows_line (window->step_card, "Your backward"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_picker_numbered (void)
+{
+  CrWindow *window = open_example ("01-toy-network.py");
+  set_text (window, "import torch\n"
+                    "w = torch.tensor(1.0, requires_grad=True)\n"
+                    "for i in range(3):\n"
+                    "    loss = (w * 2) ** 2\n"
+                    "    loss.backward()\n");
+  wait_for_run_finished (window);
+  cr_ui_test_wait_window_idle (window);
+  GListModel *items = gtk_drop_down_get_model (window->call_dropdown);
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, 3);
+  const char *first = gtk_string_list_get_string (GTK_STRING_LIST (items), 0);
+  const char *third = gtk_string_list_get_string (GTK_STRING_LIST (items), 2);
+  g_assert_true (g_str_has_prefix (first, "#1 · loss.backward() · line 5"));
+  g_assert_nonnull (strstr (first, "iteration 1"));
+  g_assert_true (g_str_has_prefix (third, "#3 · "));
+  g_assert_nonnull (strstr (third, "iteration 3"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  cr_ui_test_init_gtk (&argc, &argv);
+  g_test_add_func ("/window-explain/inspector-follows-step", test_inspector_follows_step);
+  g_test_add_func ("/window-explain/inplace-error-pinned", test_inplace_error_pinned);
+  g_test_add_func ("/window-explain/custom-backward-lines", test_custom_backward_lines);
+  g_test_add_func ("/window-explain/picker-numbered", test_picker_numbered);
+  return g_test_run ();
+}
