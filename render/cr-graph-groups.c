@@ -765,8 +765,6 @@ cr_graph_collapse_new (const CrGraphGroups *groups,
   self->node_of = g_new (guint, MAX (n_full, 1));
 
   m->n_steps = full->n_steps;
-  g_ptr_array_unref (m->steps);
-  m->steps = g_ptr_array_ref (full->steps);
   m->title = g_strdup (full->title);
   m->span = full->span;
   m->succeeded = full->succeeded;
@@ -804,6 +802,9 @@ cr_graph_collapse_new (const CrGraphGroups *groups,
         gn->step = node->step;
     }
   self->group_of = (int *) g_array_free (group_of, FALSE);
+  /* The record's items find their node here too (a hidden op: its group). */
+  for (guint n = 0; n < n_full; n++)
+    cr_graph_model_index_node (m, g_ptr_array_index (full->nodes, n), self->node_of[n]);
   self->n_steps = full->n_steps;
   self->step_node = g_new (guint, MAX (self->n_steps, 1));
   for (guint k = 0; k < self->n_steps; k++)

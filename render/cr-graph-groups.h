@@ -136,9 +136,10 @@ typedef struct {
   CrGraphModel *model;            /* the smaller model (owned ref): visible nodes copied,
                                    * a closed group as one CR_GRAPH_NODE_GROUP node (its
                                    * step: the first step of a node inside, its key
-                                   * "group:" + the group's key). Its steps ARE the full
-                                   * model's (shared): the node ids in a step are the full
-                                   * model's, map them with node_of */
+                                   * "group:" + the group's key). Its steps are the full
+                                   * model's (the same record and backward call); its
+                                   * lookups (cr_graph_model_find_op ...) give the node
+                                   * here: a hidden op's group */
   guint         n_full_nodes;
   guint        *node_of;          /* by full model node id: the node that shows it here */
   int          *group_of;         /* by node id here: the closed group it stands for, -1:

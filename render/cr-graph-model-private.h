@@ -5,8 +5,6 @@
 
 G_BEGIN_DECLS
 
-/* An empty step record of the older kind (CrGraphStep), arrays made. */
-CrGraphStep *cr_graph_step_new               (guint               index);
 /* The code of a one-line span, from the script text (new string; NULL when
  * unknown). */
 char        *cr_graph_span_text              (const char         *source,

@@ -10,9 +10,9 @@
  * numbers) get no node.
  *
  * Nodes say which record item they draw (op, tensor); the steps are the
- * record's. The older per-node inspector facts (CrGraphNodeInfo) and step
- * copies (CrGraphStep) are derived here from the record, as of the end of
- * the run, until the step card and inspector read the record. */
+ * record's, with the edge each step input travels worked out once. The
+ * older per-node inspector facts (CrGraphNodeInfo) are derived here from
+ * the record, as of the end of the run. */
 #include "cr-graph-model-private.h"
 
 #include "cr-tensor-format.h"
@@ -381,80 +381,6 @@ match_input_edge (const CrGraphModel *self,
   return G_MAXUINT;
 }
 
-static CrGraphGrad *
-grad_copy (const char             *name,
-           const CrTensorSnapshot *value)
-{
-  CrGraphGrad *g = g_new0 (CrGraphGrad, 1);
-  g->name = g_strdup (name);
-  g->value = cr_tensor_snapshot_copy (value);
-  return g;
-}
-
-/* The step card's older copy of a record step (CrGraphStep). */
-static CrGraphStep *
-derive_step (const CrGraphModel     *self,
-             GPtrArray              *into,
-             const CrRecordBackward *backward,
-             guint                   index)
-{
-  const CrRecordStep *step = g_ptr_array_index (backward->steps, index);
-  CrGraphStep *gs = cr_graph_step_new (index);
-  const CrGraphNode *node = step_node (self, step);
-  gs->node = node ? node->id : G_MAXUINT;
-  gs->title = g_strdup (step->title);
-  gs->caption = g_strdup (step->caption);
-  gs->root = g_strdup (backward->root_name ? backward->root_name : "out");
-  gs->rule = g_strdup (step->rule);
-  for (guint o = 0; o < step->incoming->len; o++)
-    {
-      const CrRecordGrad *g = g_ptr_array_index (step->incoming, o);
-      g_ptr_array_add (gs->incoming, grad_copy (g->name, g->value));
-    }
-  const CrRecordGrad *incoming = step->incoming->len == 1 ? g_ptr_array_index (step->incoming, 0) : NULL;
-  for (guint i = 0; i < step->inputs->len; i++)
-    {
-      const CrRecordStepInput *in = g_ptr_array_index (step->inputs, i);
-      /* As the trace: an input that gets no gradient is not a line of the card. */
-      if (!in->outgoing.value)
-        continue;
-      CrGraphStepInput *gi = g_new0 (CrGraphStepInput, 1);
-      const CrGraphNode *to = cr_graph_model_find_step_input_node (self, in);
-      gi->to_node = to ? to->id : G_MAXUINT;
-      gi->edge = match_input_edge (self, into, step, i);
-      gi->input_name = g_strdup (in->name);
-      gi->local_name = g_strdup (in->local_name);
-      gi->local = cr_tensor_snapshot_copy (in->local);
-      gi->outgoing.name = g_strdup (in->outgoing.name);
-      gi->outgoing.value = cr_tensor_snapshot_copy (in->outgoing.value);
-      if (in->local && incoming && in->local_name)
-        gi->product = g_strdup_printf ("%s = %s × %s", in->outgoing.name ? in->outgoing.name : "?",
-                                       incoming->name ? incoming->name : "?", in->local_name);
-      g_ptr_array_add (gs->inputs, gi);
-    }
-  for (guint k = 0; k < step->accumulations->len; k++)
-    {
-      const CrRecordAccumulation *a = g_ptr_array_index (step->accumulations, k);
-      CrGraphAccumulation *ga = g_new0 (CrGraphAccumulation, 1);
-      ga->name = g_strdup (a->name);
-      const CrGraphNode *to = a->to_op >= 0 ? cr_graph_model_find_op (self, a->to_op)
-                                            : cr_graph_model_find_accumulate (self, a->tensor);
-      ga->node = to ? to->id : G_MAXUINT;
-      ga->contribution = cr_tensor_snapshot_copy (a->contribution);
-      ga->sum = cr_tensor_snapshot_copy (a->sum);
-      g_ptr_array_add (gs->accumulations, ga);
-    }
-  if (step->kind == CR_RECORD_STEP_ACCUMULATE)
-    {
-      const CrRecordTensor *leaf = record_tensor (self->record, step->leaf);
-      const char *name = leaf ? tensor_title (leaf, NULL) : NULL;
-      gs->leaf_name = g_strdup (name ? name : step->caption);
-      gs->grad_before = cr_tensor_snapshot_copy (step->grad_before);
-      gs->grad_after = cr_tensor_snapshot_copy (step->grad_after);
-    }
-  return gs;
-}
-
 static void
 add_steps (CrGraphModel           *self,
            const CrRecordBackward *backward)
@@ -467,7 +393,7 @@ add_steps (CrGraphModel           *self,
       if (n && n->step < 0)
         n->step = (int) s;
     }
-  /* The edges into each node, for the derived copies' edge lookups. */
+  /* Each step input's edge, once: the edges into each node first. */
   g_autoptr (GPtrArray) into = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   for (guint i = 0; i < self->nodes->len; i++)
     g_ptr_array_add (into, g_array_new (FALSE, FALSE, sizeof (guint)));
@@ -476,8 +402,19 @@ add_steps (CrGraphModel           *self,
       const CrGraphEdge *edge = g_ptr_array_index (self->edges, e);
       g_array_append_val (g_ptr_array_index (into, edge->to), e);
     }
+  self->private_step_edges = g_ptr_array_new_full (backward->steps->len,
+                                                   (GDestroyNotify) g_array_unref);
   for (guint s = 0; s < backward->steps->len; s++)
-    g_ptr_array_add (self->steps, derive_step (self, into, backward, s));
+    {
+      const CrRecordStep *step = g_ptr_array_index (backward->steps, s);
+      GArray *edges = g_array_sized_new (FALSE, FALSE, sizeof (guint), step->inputs->len);
+      for (guint i = 0; i < step->inputs->len; i++)
+        {
+          guint e = match_input_edge (self, into, step, i);
+          g_array_append_val (edges, e);
+        }
+      g_ptr_array_add (self->private_step_edges, edges);
+    }
 }
 
 /* ---- models ------------------------------------------------------------------ */
@@ -664,5 +601,36 @@ cr_graph_model_find_step_input_edge (const CrGraphModel *self,
                                      int                 step,
                                      guint               input_index)
 {
-  return match_input_edge (self, NULL, cr_graph_model_get_record_step (self, step), input_index);
+  const CrRecordStep *rs = cr_graph_model_get_record_step (self, step);
+  if (!rs || input_index >= rs->inputs->len)
+    return G_MAXUINT;
+  if (self->private_step_edges && (guint) step < self->private_step_edges->len)
+    {
+      GArray *edges = g_ptr_array_index (self->private_step_edges, step);
+      return input_index < edges->len ? g_array_index (edges, guint, input_index) : G_MAXUINT;
+    }
+  return match_input_edge (self, NULL, rs, input_index);
+}
+
+const CrGraphNode *
+cr_graph_model_find_step_node (const CrGraphModel *self,
+                               int                 step)
+{
+  const CrRecordStep *rs = cr_graph_model_get_record_step (self, step);
+  return rs ? step_node (self, rs) : NULL;
+}
+
+void
+cr_graph_model_index_node (CrGraphModel      *self,
+                           const CrGraphNode *from,
+                           guint              node)
+{
+  g_return_if_fail (self != NULL && from != NULL);
+  if (!self->private_index)
+    self->private_index = g_hash_table_new (g_direct_hash, g_direct_equal);
+  if (from->op >= 0)
+    index_set (self, INDEX_OP, from->op, node);
+  if (from->tensor >= 0)
+    index_set (self, from->kind == CR_GRAPH_NODE_ACCUMULATE ? INDEX_ACCUMULATE : INDEX_TENSOR,
+               from->tensor, node);
 }

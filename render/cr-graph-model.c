@@ -46,59 +46,6 @@ node_free (gpointer data)
 }
 
 static void
-grad_clear (CrGraphGrad *g)
-{
-  g_free (g->name);
-  cr_tensor_snapshot_free (g->value);
-}
-
-static void
-grad_free (gpointer data)
-{
-  grad_clear (data);
-  g_free (data);
-}
-
-static void
-step_input_free (gpointer data)
-{
-  CrGraphStepInput *in = data;
-  g_free (in->input_name);
-  g_free (in->local_name);
-  cr_tensor_snapshot_free (in->local);
-  grad_clear (&in->outgoing);
-  g_free (in->product);
-  g_free (in);
-}
-
-static void
-accumulation_free (gpointer data)
-{
-  CrGraphAccumulation *a = data;
-  g_free (a->name);
-  cr_tensor_snapshot_free (a->contribution);
-  cr_tensor_snapshot_free (a->sum);
-  g_free (a);
-}
-
-static void
-step_free (gpointer data)
-{
-  CrGraphStep *s = data;
-  g_free (s->title);
-  g_free (s->caption);
-  g_free (s->root);
-  g_ptr_array_unref (s->incoming);
-  g_free (s->rule);
-  g_ptr_array_unref (s->inputs);
-  g_ptr_array_unref (s->accumulations);
-  g_free (s->leaf_name);
-  cr_tensor_snapshot_free (s->grad_before);
-  cr_tensor_snapshot_free (s->grad_after);
-  g_free (s);
-}
-
-static void
 edge_free (gpointer data)
 {
   CrGraphEdge *e = data;
@@ -122,10 +69,11 @@ cr_graph_model_unref (CrGraphModel *self)
     return;
   g_ptr_array_unref (self->nodes);
   g_ptr_array_unref (self->edges);
-  g_ptr_array_unref (self->steps);
   g_free (self->title);
   if (self->private_index)
     g_hash_table_unref (self->private_index);
+  if (self->private_step_edges)
+    g_ptr_array_unref (self->private_step_edges);
   if (self->clusters)
     g_ptr_array_unref (self->clusters);
   cr_run_record_unref (self->record);
@@ -150,18 +98,6 @@ cr_graph_format_shape (const gint64 *shape,
   return g_string_free (s, FALSE);
 }
 
-CrGraphStep *
-cr_graph_step_new (guint index)
-{
-  CrGraphStep *s = g_new0 (CrGraphStep, 1);
-  s->index = index;
-  s->node = G_MAXUINT;
-  s->incoming = g_ptr_array_new_with_free_func (grad_free);
-  s->inputs = g_ptr_array_new_with_free_func (step_input_free);
-  s->accumulations = g_ptr_array_new_with_free_func (accumulation_free);
-  return s;
-}
-
 CrGraphModel *
 cr_graph_model_new (void)
 {
@@ -169,7 +105,6 @@ cr_graph_model_new (void)
   self->ref_count = 1;
   self->nodes = g_ptr_array_new_with_free_func (node_free);
   self->edges = g_ptr_array_new_with_free_func (edge_free);
-  self->steps = g_ptr_array_new_with_free_func (step_free);
   self->succeeded = TRUE;
   self->backward = -1;
   return self;
@@ -248,10 +183,6 @@ cr_graph_shorten (char *text)   /* taken */
   return text;
 }
 
-/* The saved tensors of node as the model shows them: described now, or,
- * for slots a backward already freed, as its step record described them
- * before (NULL when none did). */
-
 /* Keys survive an edit of the script that keeps the graph's shape: names
  * and code, never lines or ids. */
 void
@@ -329,15 +260,6 @@ cr_graph_model_find_step (const CrGraphModel *self,
         return n;
     }
   return NULL;
-}
-
-const CrGraphStep *
-cr_graph_model_get_step (const CrGraphModel *self,
-                         int                 step)
-{
-  if (!self || step < 0 || (guint) step >= self->steps->len)
-    return NULL;
-  return g_ptr_array_index (self->steps, step);
 }
 
 const CrGraphNode *

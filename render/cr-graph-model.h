@@ -9,9 +9,9 @@
  * reference on the record, so it stays valid after the interpreter that made
  * the run is gone, and a worker thread can hand it to the UI.
  *
- * CrGraphStep, CrGraphNodeInfo and CrGraphSaved below are the older copies
- * of what the record holds, derived from it for the step card and the
- * inspector until they read the record; they go then. */
+ * CrGraphNodeInfo and CrGraphSaved below are the older copy of what the
+ * inspector shows, derived from the record as of the end of the run; they
+ * go once nothing reads them (the inspector reads the record). */
 #pragma once
 
 #include <glib.h>
@@ -102,48 +102,6 @@ typedef struct {
                                  * record op->inputs); else -1 */
 } CrGraphEdge;
 
-/* A gradient with its name, "∂L/∂b". */
-typedef struct {
-  char             *name;
-  CrTensorSnapshot *value;      /* NULL: None */
-} CrGraphGrad;
-
-/* What a step sends to one input of its node. */
-typedef struct {
-  guint             to_node;     /* the model node the gradient goes to (G_MAXUINT: none) */
-  guint             edge;        /* the model edge it travels along, backwards (G_MAXUINT: none) */
-  char             *input_name;  /* "w1", "(w3*b)" */
-  char             *local_name;  /* "∂b/∂w1" */
-  CrTensorSnapshot *local;       /* the local gradient's values; NULL when the op has no
-                                  * elementwise local gradient (then see CrGraphStep.rule) */
-  CrGraphGrad       outgoing;    /* "∂L/∂w1" and the gradient sent on */
-  char             *product;     /* "∂L/∂w1 = ∂L/∂b × ∂b/∂w1", NULL without a local gradient */
-} CrGraphStepInput;
-
-/* A tensor reached by several paths: one contribution and the sum so far. */
-typedef struct {
-  char             *name;         /* "∂L/∂a" */
-  guint             node;         /* model node receiving it (G_MAXUINT: unknown) */
-  CrTensorSnapshot *contribution;
-  CrTensorSnapshot *sum;
-} CrGraphAccumulation;
-
-/* One step of the backward call, as the step card shows it. */
-typedef struct {
-  guint       index;             /* 0-based */
-  guint       node;              /* the model node it ran */
-  char       *title;             /* "MulBackward0" */
-  char       *caption;           /* "b = w1*a, line 13", or for AccumulateGrad the leaf's name */
-  char       *root;              /* the name of what backward started from: "L" */
-  GPtrArray  *incoming;          /* of CrGraphGrad*: ∂L/∂out for each output */
-  char       *rule;              /* the op's local-gradient rule, "∂(a·b)/∂a = b, ∂(a·b)/∂b = a", or NULL */
-  GPtrArray  *inputs;            /* of CrGraphStepInput* */
-  GPtrArray  *accumulations;     /* of CrGraphAccumulation*, in the order they happened */
-  char       *leaf_name;         /* AccumulateGrad: "w1"; else NULL */
-  CrTensorSnapshot *grad_before; /* AccumulateGrad: .grad before (NULL: None) */
-  CrTensorSnapshot *grad_after;  /* AccumulateGrad: .grad after */
-} CrGraphStep;
-
 /* Nodes kept together in a titled box: an open module call. */
 typedef struct {
   int     parent;               /* the cluster it is in (index in clusters), -1: none */
@@ -154,8 +112,8 @@ typedef struct {
 typedef struct {
   GPtrArray *nodes;             /* of CrGraphNode* (owned) */
   GPtrArray *edges;             /* of CrGraphEdge* (owned) */
-  guint      n_steps;           /* steps of the backward call it came from (0: forward only) */
-  GPtrArray *steps;             /* of CrGraphStep* (owned), n_steps of them */
+  guint      n_steps;           /* steps of the backward call it came from (0: forward only):
+                                 * cr_graph_model_get_record_step() gives each */
   char      *title;             /* "L.backward() · line 21", or "forward graph of d" */
   CrSpan     span;              /* the backward call ({0}: none) */
   gboolean   succeeded;         /* FALSE: backward stopped by an error */
@@ -166,6 +124,8 @@ typedef struct {
                                  * -1: a forward graph, no steps */
   GHashTable *private_index;    /* private: record item -> node, for the lookups below
                                  * (NULL in a model built by hand) */
+  GPtrArray  *private_step_edges; /* private: by step, a GArray of guint: the edge each
+                                 * record step input travels (NULL: look them up) */
   GPtrArray  *clusters;         /* of CrGraphCluster* (owned): node sets the layout keeps
                                  * together and draws a box around (open module calls of a
                                  * collapsed model, cr-graph-groups.h), parents first;
@@ -206,12 +166,23 @@ const CrGraphNode *cr_graph_model_find_accumulate  (const CrGraphModel *self,
  * the AccumulateGrad of its leaf), or NULL. */
 const CrGraphNode *cr_graph_model_find_step_input_node (const CrGraphModel      *self,
                                                         const CrRecordStepInput *input);
+/* The node that step `step` of the backward call drawn ran (its op, or the
+ * AccumulateGrad of its leaf), or NULL. */
+const CrGraphNode *cr_graph_model_find_step_node   (const CrGraphModel *self,
+                                                    int                 step);
 /* The edge a step's input travels along backwards: from that input's node
  * into the step's node (G_MAXUINT: none drawn). input_index is the input's
  * index in step->inputs. */
 guint              cr_graph_model_find_step_input_edge (const CrGraphModel *self,
                                                         int                 step,
                                                         guint               input_index);
+/* For a model made from another (a collapsed view, cr-graph-groups.h): the
+ * record items that node `from` of the other model draws are drawn here by
+ * node `node` (a group node standing for them, or a copy of `from`), so
+ * that the lookups above work on this model too. self needs the record. */
+void               cr_graph_model_index_node       (CrGraphModel       *self,
+                                                    const CrGraphNode  *from,
+                                                    guint               node);
 
 /* An empty model with one reference, record NULL, backward -1: for models
  * built by hand (tests, benchmarks, a collapsed view of another model). */
@@ -236,9 +207,6 @@ void          cr_graph_model_unref            (CrGraphModel           *self);   
 /* Deprecated alias of cr_graph_model_unref(). */
 void          cr_graph_model_free             (CrGraphModel           *self);   /* NULL-safe */
 
-/* The step record of step `step`, or NULL. */
-const CrGraphStep *cr_graph_model_get_step    (const CrGraphModel     *self,
-                                               int                     step);
 /* The node whose span covers line (1-based) best (the innermost), or NULL. */
 const CrGraphNode *cr_graph_model_find_line   (const CrGraphModel     *self,
                                                int                     line);

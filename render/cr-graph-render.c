@@ -324,29 +324,32 @@ cr_graph_render_cache_new (const CrGraphModel *model,
         self->names[i] = shape_text (self, FONT_MONO, LABEL_SIZE, PANGO_WEIGHT_BOLD, FALSE, e->tensor_name);
       self->edge_step[i] = -1;
     }
-  /* The step that sends a gradient along each edge: from the step records
-   * where the model has them; for a step without (AccumulateGrad, or a model
-   * without records) the edges into the step's node, which backward runs
+  /* The step that sends a gradient along each edge: from the record's
+   * steps, the inputs it sends a gradient to; for a step without
+   * (AccumulateGrad) the edges into the step's node, which backward runs
    * against (for AccumulateGrad: the leaf's .grad being written). */
-  guint n_steps = model->steps ? model->steps->len : 0;
+  guint n_steps = model->n_steps;
   for (guint s = 0; s < n_steps; s++)
     {
-      const CrGraphStep *step = g_ptr_array_index (model->steps, s);
+      const CrRecordStep *step = cr_graph_model_get_record_step (model, (int) s);
       gboolean any = FALSE;
-      for (guint j = 0; step->inputs && j < step->inputs->len; j++)
+      for (guint j = 0; step && j < step->inputs->len; j++)
         {
-          const CrGraphStepInput *in = g_ptr_array_index (step->inputs, j);
-          if (in->edge < self->n_edges)
+          const CrRecordStepInput *in = g_ptr_array_index (step->inputs, j);
+          guint edge = in->outgoing.value ? cr_graph_model_find_step_input_edge (model, (int) s, j)
+                                          : G_MAXUINT;
+          if (edge < self->n_edges)
             {
               any = TRUE;
-              if (self->edge_step[in->edge] < 0)
-                self->edge_step[in->edge] = (int) s;
+              if (self->edge_step[edge] < 0)
+                self->edge_step[edge] = (int) s;
             }
         }
-      for (guint i = 0; !any && i < self->n_edges; i++)
+      const CrGraphNode *node = any ? NULL : cr_graph_model_find_step_node (model, (int) s);
+      for (guint i = 0; node && i < self->n_edges; i++)
         {
           const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
-          if (e->to == step->node && self->edge_step[i] < 0)
+          if (e->to == node->id && self->edge_step[i] < 0)
             self->edge_step[i] = (int) s;
         }
     }

@@ -108,27 +108,26 @@ assert_model_on (const CrGraphModel *model,
       g_assert_nonnull (n->info.value->text);
       g_assert_nonnull (n->preview);
     }
-  g_assert_cmpuint (model->steps->len, ==, model->n_steps);
   g_assert_cmpuint (model->n_steps, >, 0);
-  for (guint i = 0; i < model->steps->len; i++)
+  for (guint i = 0; i < model->n_steps; i++)
     {
-      const CrGraphStep *step = g_ptr_array_index (model->steps, i);
+      const CrRecordStep *step = cr_graph_model_get_record_step (model, (int) i);
       for (guint k = 0; k < step->incoming->len; k++)
-        assert_snapshot_on (((CrGraphGrad *) g_ptr_array_index (step->incoming, k))->value, device);
+        assert_snapshot_on (((CrRecordGrad *) g_ptr_array_index (step->incoming, k))->value, device);
       for (guint k = 0; k < step->inputs->len; k++)
         {
-          const CrGraphStepInput *in = g_ptr_array_index (step->inputs, k);
+          const CrRecordStepInput *in = g_ptr_array_index (step->inputs, k);
           assert_snapshot_on (in->local, device);
           assert_snapshot_on (in->outgoing.value, device);
         }
       for (guint k = 0; k < step->accumulations->len; k++)
         {
-          const CrGraphAccumulation *acc = g_ptr_array_index (step->accumulations, k);
+          const CrRecordAccumulation *acc = g_ptr_array_index (step->accumulations, k);
           assert_snapshot_on (acc->contribution, device);
           assert_snapshot_on (acc->sum, device);
         }
       assert_snapshot_on (step->grad_before, device);
-      if (step->leaf_name)
+      if (step->kind == CR_RECORD_STEP_ACCUMULATE)
         {
           g_assert_nonnull (step->grad_after);
           g_assert_cmpstr (step->grad_after->device, ==, device);
@@ -144,16 +143,17 @@ leaf_grads (const CrGraphModel *model)
 {
   GHashTable *grads = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                              (GDestroyNotify) g_array_unref);
-  for (guint i = 0; i < model->steps->len; i++)
+  for (guint i = 0; i < model->n_steps; i++)
     {
-      const CrGraphStep *step = g_ptr_array_index (model->steps, i);
-      if (!step->leaf_name)
+      const CrRecordStep *step = cr_graph_model_get_record_step (model, (int) i);
+      if (step->kind != CR_RECORD_STEP_ACCUMULATE)
         continue;
+      const CrRecordTensor *leaf = g_ptr_array_index (model->record->tensors, step->leaf);
       const CrTensorSnapshot *s = step->grad_after;
       g_assert_cmpint (s->n_values, ==, s->numel);
       GArray *values = g_array_sized_new (FALSE, FALSE, sizeof (double), (guint) s->n_values);
       g_array_append_vals (values, s->values, (guint) s->n_values);
-      g_hash_table_insert (grads, g_strdup (step->leaf_name), values);
+      g_hash_table_insert (grads, g_strdup (leaf->label), values);
     }
   return grads;
 }
