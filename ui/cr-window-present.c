@@ -122,6 +122,65 @@ on_editor_shown_or_hidden (GtkWidget  *editor_column,
     cr_graph_canvas_refit (self->canvas);
 }
 
+/* ---- the clicker's blank-screen key ---- */
+
+gboolean
+cr_window_get_blanked (CrWindow *self)
+{
+  return gtk_widget_has_css_class (GTK_WIDGET (self), "cr-blanked");
+}
+
+void
+cr_window_set_blanked (CrWindow *self,
+                       gboolean  blanked)
+{
+  blanked = blanked && presenting (self);
+  if (blanked == cr_window_get_blanked (self))
+    return;
+  if (blanked)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "cr-blanked");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "cr-blanked");
+  /* The window's own background shows through: black. */
+  GtkWidget *content = adw_application_window_get_content (ADW_APPLICATION_WINDOW (self));
+  if (content)
+    gtk_widget_set_opacity (content, blanked ? 0.0 : 1.0);
+}
+
+/* Clickers send b or a period for "blank the screen", as slide programs
+ * take them. In presentation they do that wherever the focus is, so that
+ * they never type into the script (a re-run in front of the room). */
+static gboolean
+on_key_pressed (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                CrWindow              *self)
+{
+  if (!presenting (self) || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK)))
+    return FALSE;
+  switch (keyval)
+    {
+    case GDK_KEY_b:
+    case GDK_KEY_B:
+    case GDK_KEY_period:
+    case GDK_KEY_KP_Decimal:
+      cr_window_set_blanked (self, !cr_window_get_blanked (self));
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* Whatever moves the lesson on (a step, leaving presentation) shows it. */
+static void
+on_step_or_mode_changed (GObject    *object,
+                         GParamSpec *pspec,
+                         CrWindow   *self)
+{
+  cr_window_set_blanked (self, FALSE);
+}
+
 void
 cr_window_present_init (CrWindow *self)
 {
@@ -137,4 +196,12 @@ cr_window_present_init (CrWindow *self)
   g_signal_connect (self, "destroy", G_CALLBACK (on_destroy), NULL);
   g_signal_connect_object (self->editor_column, "notify::visible",
                            G_CALLBACK (on_editor_shown_or_hidden), self, 0);
+
+  GtkEventController *keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
+  g_signal_connect_object (self->canvas, "notify::step", G_CALLBACK (on_step_or_mode_changed), self, 0);
+  g_signal_connect_object (self->canvas, "notify::presentation",
+                           G_CALLBACK (on_step_or_mode_changed), self, 0);
 }

@@ -138,6 +138,11 @@ void     cr_window_append_card_part  (CrWindow   *self,
                                       GString    *text);
 /* Scrolls the step card to its top (a new step is read from there). */
 void     cr_window_show_card_top     (CrWindow   *self);
+/* A clicker's blank screen (b, period): black until pressed again, a step
+ * or the end of presentation. Only in presentation. */
+gboolean cr_window_get_blanked       (CrWindow   *self);
+void     cr_window_set_blanked       (CrWindow   *self,
+                                      gboolean    blanked);
 
 /* cr-window.c */
 void     cr_window_highlight_lines   (CrWindow   *self,
