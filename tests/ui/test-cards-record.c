@@ -637,6 +637,13 @@ test_badges_error (void)
     }
   g_assert_nonnull (sigmoid);
   g_assert_false (cr_graph_render_badges_op_freed (model, sigmoid, (int) model->n_steps - 1));
+  /* Ops that saved nothing are never drawn "freed", even after they ran. */
+  for (guint i = 0; i < model->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      if (g_strcmp0 (n->title, "AddBackward0") == 0 || g_strcmp0 (n->title, "SumBackward0") == 0)
+        g_assert_false (cr_graph_render_badges_op_freed (model, n, (int) model->n_steps - 1));
+    }
 }
 
 int
