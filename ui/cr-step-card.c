@@ -273,6 +273,27 @@ build_no_graph (void)
   return box;
 }
 
+/* The run stopped before any backward call: what it built so far is drawn,
+ * and the card says why there is nothing to step. */
+static GtkWidget *
+build_forward_error (const CrRunRecord   *record,
+                     const CrRecordError *error,
+                     const char          *title)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 14);
+  gtk_box_append (GTK_BOX (box), status_box ("dialog-error-symbolic",
+                                             "Stopped before backward", title));
+  g_autofree char *lead = error->span.line > 0
+    ? g_strdup_printf ("The script stopped with an error at line %d, before any backward "
+                       "call. The canvas shows the graph it had built until then.",
+                       error->span.line)
+    : g_strdup ("The script stopped with an error before any backward call. The canvas "
+                "shows the graph it had built until then.");
+  Ctx c = { .record = record, .backward_index = -1 };
+  add_error (box, &c, error, lead);
+  return box;
+}
+
 static GtkWidget *
 build_forward_intro (const char *title)
 {
@@ -806,7 +827,15 @@ build (const CrRunRecord *record,
   if (!record)
     return build_no_graph ();
   if (backward < 0 || (guint) backward >= record->backwards->len)
-    return build_forward_intro (forward_title);
+    {
+      for (guint i = 0; i < record->errors->len; i++)
+        {
+          const CrRecordError *error = g_ptr_array_index (record->errors, i);
+          if (error->backward < 0)
+            return build_forward_error (record, error, forward_title);
+        }
+      return build_forward_intro (forward_title);
+    }
   Ctx c = {
     .record = record,
     .backward = g_ptr_array_index (record->backwards, backward),

@@ -439,6 +439,32 @@ test_failed_backward (void)
   g_object_unref (card);
 }
 
+/* A shape error before any backward call: the card says the run stopped,
+ * where and why, instead of "this script never calls .backward()". */
+static void
+test_forward_error (void)
+{
+  g_autoptr (CrRunRecord) r = cr_run_record_new ("shape.py", NULL);
+  CrRecordError *e = cr_run_record_add_error (r);
+  e->type = g_strdup ("RuntimeError");
+  e->message = g_strdup ("mat1 and mat2 shapes cannot be multiplied (2x3 and 4x2)");
+  e->span.line = 5;
+  GtkWidget *card = card_at (r, -1, -1);
+  g_autofree char *all = texts (card);
+  assert_line (all, "Stopped before backward");
+  g_assert_nonnull (strstr (all, "error at line 5, before any backward call"));
+  assert_line (all, "RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x2)");
+  assert_no_line (all, "No backward pass");
+  g_object_unref (card);
+
+  /* Without an error: no backward pass, as before. */
+  g_autoptr (CrRunRecord) ok = cr_run_record_new ("fwd.py", NULL);
+  card = card_at (ok, -1, -1);
+  g_autofree char *fwd = texts (card);
+  assert_line (fwd, "No backward pass");
+  g_object_unref (card);
+}
+
 static void
 test_value_brief (void)
 {
@@ -658,6 +684,7 @@ main (int    argc,
   g_test_add_func ("/cards-record/iteration-names", test_iteration_names);
   g_test_add_func ("/cards-record/failed-backward", test_failed_backward);
   g_test_add_func ("/cards-record/value-brief", test_value_brief);
+  g_test_add_func ("/cards-record/forward-error", test_forward_error);
   g_test_add_func ("/cards-record/inspector-at-step", test_inspector_at_step);
   g_test_add_func ("/cards-record/badges", test_badges);
   g_test_add_func ("/cards-record/badges-error", test_badges_error);
