@@ -500,6 +500,12 @@ cr_backward_recorder_failed (CrBackwardRecorder *self,
         }
       if (step->kind == CR_RECORD_STEP_NODE)
         mark_freed (self, step);
+      else
+        {
+          /* .grad was not written: it holds what it held before. */
+          step->grad_before = cr_run_recorder_snapshot (self->interp, node->variable->grad);
+          step->grad_after = cr_tensor_snapshot_copy (step->grad_before);
+        }
     }
   close_step (self, node);
   note_error (self, error, step);

@@ -716,6 +716,39 @@ test_module_hook (void)
   ASSERT_VALUES (last->grad_after, 6, 8);
 }
 
+/* A leaf's hook that raises: AccumulateGrad's step failed, .grad as it
+ * was (the first backward's [2, 4]). */
+static void
+test_leaf_hook_error (void)
+{
+  gboolean ok;
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+    "(x * x).sum().backward()\n"
+    "def boom(g):\n"
+    "    raise ValueError('no')\n"
+    "x.register_hook(boom)\n"
+    "(x * 3).sum().backward()\n", &ok);
+  dump (record);
+  g_assert_false (ok);
+  const CrRecordBackward *bw = backward_at (record, 1);
+  g_assert_false (bw->succeeded);
+  const CrRecordStep *leaf = step_at (bw, bw->steps->len - 1);
+  g_assert_true (leaf->failed);
+  g_assert_cmpint (leaf->kind, ==, CR_RECORD_STEP_ACCUMULATE);
+  g_assert_cmpuint (leaf->hooks->len, ==, 0);
+  ASSERT_VALUES (((CrRecordGrad *) g_ptr_array_index (leaf->incoming, 0))->value, 3, 3);
+  ASSERT_VALUES (leaf->grad_after, 2, 4);
+  ASSERT_VALUES (cr_run_record_grad_at (record, leaf->leaf, 1, (int) leaf->index), 2, 4);
+  const CrRecordError *err = g_ptr_array_index (record->errors, bw->error);
+  g_assert_cmpstr (err->type, ==, "ValueError");
+  g_assert_cmpstr (err->message, ==, "no");
+  g_assert_cmpint (err->tensor, ==, leaf->leaf);
+  g_assert_cmpint (err->op, ==, -1);
+  g_assert_cmpuint (record->errors->len, ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -735,5 +768,6 @@ main (int   argc,
   g_test_add_func ("/record-backward/root-error", test_root_error);
   g_test_add_func ("/record-backward/library-calls", test_library_calls);
   g_test_add_func ("/record-backward/module-hook", test_module_hook);
+  g_test_add_func ("/record-backward/leaf-hook-error", test_leaf_hook_error);
   return g_test_run ();
 }
