@@ -325,6 +325,12 @@ show_models (CrWindow  *self,
   const CrGraphModel *model = cr_graph_canvas_get_model (self->canvas);
   if (old_step >= 0 && same_steps (old, model))
     cr_graph_canvas_set_step (self->canvas, old_step);
+  else if (!job->from_editor && model && model->n_steps > 0)
+    {
+      /* A new formula in expression mode shows its gradients on the graph
+       * at once, as after the whole backward pass; Home steps from the start. */
+      cr_graph_canvas_set_step (self->canvas, (int) model->n_steps - 1);
+    }
 }
 
 static void

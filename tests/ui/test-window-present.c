@@ -300,9 +300,9 @@ leaf_value (const CrGraphModel *model,
   return 0;
 }
 
-/* A slider moved in expression mode re-runs the formula with the new
- * value: the graph is the same, so the stepper stays on its step. A new
- * formula is another graph: back before the first step. */
+/* Expression mode: a new formula shows its gradients at once (the stepper
+ * at the end of backward); a slider moved re-runs the formula with the new
+ * value: the graph is the same, so the stepper stays on its step. */
 static void
 test_slider_keeps_step (void)
 {
@@ -314,6 +314,8 @@ test_slider_keeps_step (void)
   cr_expression_panel_set_formula (panel, "a*b + c");
   wait_for_run_finished (window);
   g_assert_cmpuint (cr_graph_canvas_get_n_steps (canvas), >, 2);
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, (int) cr_graph_canvas_get_n_steps (canvas) - 1);
+  activate (window, "win.step-first");
   activate (window, "win.step-forward");
   activate (window, "win.step-forward");
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 1);
@@ -325,6 +327,11 @@ test_slider_keeps_step (void)
   g_assert_true (g_str_has_prefix (gtk_label_get_label (window->step_label), "Step 2 of"));
 
   cr_expression_panel_set_formula (panel, "a*b*c + a");
+  wait_for_run_finished (window);
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, (int) cr_graph_canvas_get_n_steps (canvas) - 1);
+
+  /* Back in the script: its own graph, from before the first step. */
+  gtk_stack_set_visible_child_name (window->editor_stack, "script");
   wait_for_run_finished (window);
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, -1);
 
