@@ -446,6 +446,24 @@ cr_backward_recorder_hook (CrBackwardRecorder *self,
 
 /* ---- errors --------------------------------------------------------------- */
 
+/* Where the script raised error when it came out of script code (a hook,
+ * a custom backward): the innermost script statement its traceback
+ * crossed. NULL for an error the engine raised (the statement running). */
+static const CrSpan *
+raised_at (CrInterp     *interp,
+           const GError *error)
+{
+  if (!interp->traceback || interp->traceback_owner != error)
+    return NULL;
+  for (guint i = 0; i < interp->traceback->len; i++)
+    {
+      const CrTracebackEntry *entry = &g_array_index (interp->traceback, CrTracebackEntry, i);
+      if (entry->stmt && entry->scope && !entry->scope->is_prelude)
+        return &entry->stmt->span;
+    }
+  return NULL;
+}
+
 static void
 note_error (CrBackwardRecorder *self,
             const GError       *error,
@@ -455,7 +473,7 @@ note_error (CrBackwardRecorder *self,
   b->succeeded = FALSE;
   if (!error || b->error >= 0)
     return;
-  CrRecordError *err = cr_run_recorder_error (self->interp, error, NULL);
+  CrRecordError *err = cr_run_recorder_error (self->interp, error, raised_at (self->interp, error));
   if (!err)
     return;
   err->backward = (int) b->id;

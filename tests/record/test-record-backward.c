@@ -744,6 +744,7 @@ test_leaf_hook_error (void)
   const CrRecordError *err = g_ptr_array_index (record->errors, bw->error);
   g_assert_cmpstr (err->type, ==, "ValueError");
   g_assert_cmpstr (err->message, ==, "no");
+  g_assert_cmpint (err->span.line, ==, 5);   /* the hook's raise */
   g_assert_cmpint (err->tensor, ==, leaf->leaf);
   g_assert_cmpint (err->op, ==, -1);
   g_assert_cmpuint (record->errors->len, ==, 1);
