@@ -66,6 +66,10 @@ struct _CrGraphCanvas
   gboolean            has_pointer;
   int                 hovered;         /* the node under the pointer, or -1 */
 
+  /* The overlay whose controls float over the canvas (borrowed; see
+   * cr-graph-canvas-floating.c), watched for controls coming and going. */
+  GtkWidget          *floating_parent;
+
   /* Module code (cr-graph-canvas-groups.c): the model as run, its groups,
    * which are open (by group id), and the collapse drawn: self->model is
    * collapse->model while groups exist. */
@@ -128,5 +132,21 @@ gboolean cr_graph_canvas_groups_click      (CrGraphCanvas *self,
  * the step and the nodes' places. */
 void     cr_graph_canvas_show_collapsed    (CrGraphCanvas *self,
                                             CrGraphModel  *shown);
+
+/* cr-graph-canvas-floating.c: the part of the canvas (area: x0, y0, x1,
+ * y1 in widget pixels) that no control floating over it covers, with the
+ * band for each control cut on the side that leaves a graph of gw × gh
+ * points the most room (margin: kept on every side when fitting). The
+ * whole canvas outside a GtkOverlay. */
+void     cr_graph_canvas_free_area       (CrGraphCanvas *self,
+                                          double         gw,
+                                          double         gh,
+                                          double         margin,
+                                          double         area[4]);
+/* Refit when a control floating over the canvas appears or goes. */
+void     cr_graph_canvas_watch_floating  (CrGraphCanvas *self);
+/* For cr-graph-canvas-floating.c: fit again if the view is still the one
+ * the canvas chose (nobody moved it). */
+void     cr_graph_canvas_refit_if_auto   (CrGraphCanvas *self);
 
 G_END_DECLS

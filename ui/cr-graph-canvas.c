@@ -22,19 +22,14 @@
 #define ZOOM_MIN      CR_GRAPH_CANVAS_ZOOM_MIN
 #define ZOOM_MAX      CR_GRAPH_CANVAS_ZOOM_MAX
 #define ZOOM_STEP     1.25
-/* The first view of a graph: never larger than this (small graphs should
- * not turn into posters) ... */
+/* The first view of a graph is readable: its smallest type (edge labels,
+ * captions: CR_GRAPH_LAYOUT_LABEL_SIZE points) at least this many pixels.
+ * A graph that fits so is shown whole; a bigger one around the part that
+ * matters (the output, the current step), and the overview shows the rest. */
+#define MIN_TYPE_PX   11.0
+/* Fit (Ctrl+0) shows the whole graph however small, but does not blow a
+ * small one up past the readable zoom or 100 %. */
 #define FIT_MAX       1.0
-/* ... and when the whole graph would need less than FIT_LEGIBLE, where the
- * small text drops under about 6 pixels, it is shown larger instead: as
- * large as fits the pane's height (a wide graph fills a tall pane rather
- * than lying in it as a thin strip), at least READABLE (titles at 9 to 11
- * pixels), around the part that matters, and the person pans. Presentation
- * mode keeps the same thresholds on its larger layout: a room reads a
- * projector from far away, so its text must be larger on screen too, and
- * the view follows the current step instead. */
-#define FIT_LEGIBLE   0.7
-#define READABLE      0.85
 /* In presentation the first view's smallest type (edge labels, captions)
  * is at least this many pixels: read from the back of a room. */
 #define PRESENT_TYPE_PX 20.0
@@ -201,28 +196,43 @@ anchor_node (CrGraphCanvas *self)
   return first && first->id < self->layout->n_nodes ? (int) first->id : -1;
 }
 
-/* Where along one axis the graph (length g at zoom z) goes in a view of
- * length v: centred when it fits; else with the anchor (from a0 to a1 in
- * graph points) centred, or at the far end (end: the output, which is
- * rightmost), without leaving an empty margin wider than MARGIN. */
+/* The zoom at which the graph's smallest type is readable (see MIN_TYPE_PX;
+ * presentation: PRESENT_TYPE_PX on its larger type). */
 static double
-place_axis (double v,
-            double g,
-            double z,
-            double a0,
-            double a1,
-            gboolean end)
+readable_zoom (CrGraphCanvas *self)
 {
-  if (z * g <= v - 2 * MARGIN || a0 > a1)
-    return (v - z * g) / 2;
-  double t = end ? v - MARGIN - z * a1 : v / 2 - z * (a0 + a1) / 2;
-  return CLAMP (t, v - MARGIN - z * g, MARGIN);
+  double smallest = cr_graph_render_label_size ();
+  if (self->presentation)
+    return PRESENT_TYPE_PX / (smallest * CR_GRAPH_RENDER_PRESENT_TYPE);
+  return MIN_TYPE_PX / smallest;
 }
 
-/* The view that fits the graph. whole: the whole graph, however small;
- * else readable: the whole graph when it is legible so (up to FIT_MAX),
- * else larger around the anchor (see FIT_LEGIBLE). FALSE before the widget
- * has a size. */
+/* Where along one axis the graph (length g at zoom z) goes so that it lies
+ * in the free span v0..v1 of the view: centred there when it fits; else
+ * with the anchor (from a0 to a1 in graph points) centred, or at the far
+ * end (end: the output, which is rightmost), without leaving an empty
+ * margin wider than MARGIN. */
+static double
+place_axis (double   v0,
+            double   v1,
+            double   g,
+            double   z,
+            double   a0,
+            double   a1,
+            gboolean end)
+{
+  double v = v1 - v0;
+  if (z * g <= v - 2 * MARGIN || a0 > a1)
+    return v0 + (v - z * g) / 2;
+  double t = end ? v1 - MARGIN - z * a1 : v0 + v / 2 - z * (a0 + a1) / 2;
+  return CLAMP (t, v1 - MARGIN - z * g, v0 + MARGIN);
+}
+
+/* The view that fits the graph into the part of the canvas no floating
+ * control covers. whole: the whole graph, however small (up to the
+ * readable zoom or FIT_MAX); else readable (see MIN_TYPE_PX): the whole
+ * graph when it fits so, else the part around the anchor. FALSE before
+ * the widget has a size. */
 static gboolean
 fitted_view (CrGraphCanvas *self,
              gboolean       whole,
@@ -235,23 +245,22 @@ fitted_view (CrGraphCanvas *self,
   if (!self->layout || w <= 1 || h <= 1)
     return FALSE;
   double gw = MAX (self->layout->width, 1.0), gh = MAX (self->layout->height, 1.0);
-  double zw = (w - 2 * MARGIN) / gw, zh = (h - 2 * MARGIN) / gh;
-  double z = MIN (MIN (zw, zh), FIT_MAX);
-  if (!whole && z < FIT_LEGIBLE)
-    z = MIN (MAX (MAX (zw, zh), READABLE), FIT_MAX);
-  /* Presentation: type a room can read (H8); the view follows the step. */
-  if (!whole && self->presentation)
-    z = MAX (z, PRESENT_TYPE_PX / (cr_graph_render_label_size () * CR_GRAPH_RENDER_PRESENT_TYPE));
+  double area[4];
+  cr_graph_canvas_free_area (self, gw, gh, MARGIN, area);
+  double zw = (area[2] - area[0] - 2 * MARGIN) / gw, zh = (area[3] - area[1] - 2 * MARGIN) / gh;
+  double readable = readable_zoom (self);
+  double z = whole ? MIN (MIN (zw, zh), MAX (readable, FIT_MAX)) : readable;
   z = CLAMP (z, ZOOM_MIN, ZOOM_MAX);
-  double tx = (w - z * gw) / 2, ty = (h - z * gh) / 2;
+  double tx = place_axis (area[0], area[2], gw, z, 1, 0, FALSE);
+  double ty = place_axis (area[1], area[3], gh, z, 1, 0, FALSE);
   int anchor = whole ? -1 : anchor_node (self);
   if (anchor >= 0)
     {
       const CrGraphBox *b = &self->layout->nodes[anchor];
       const CrGraphNode *n = g_ptr_array_index (self->model->nodes, anchor);
       gboolean output = n->kind == CR_GRAPH_NODE_OUTPUT && self->step < 0;
-      tx = place_axis (w, gw, z, b->x, b->x + b->width, output);
-      ty = place_axis (h, gh, z, b->y, b->y + b->height, FALSE);
+      tx = place_axis (area[0], area[2], gw, z, b->x, b->x + b->width, output);
+      ty = place_axis (area[1], area[3], gh, z, b->y, b->y + b->height, FALSE);
     }
   *z_out = z;
   *tx_out = tx;
@@ -274,6 +283,13 @@ fit (CrGraphCanvas *self,
   self->need_fit = FALSE;
   self->auto_view = !whole;
   set_view (self, z, tx, ty);
+}
+
+void
+cr_graph_canvas_refit_if_auto (CrGraphCanvas *self)
+{
+  if (self->layout && (self->auto_view || self->need_fit))
+    fit (self, FALSE);
 }
 
 static gboolean tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data);
@@ -377,13 +393,18 @@ scroll_to_node (CrGraphCanvas *self,
   double x0 = self->tx + z * b->x, x1 = x0 + z * b->width;
   double y0 = self->ty + z * b->y, y1 = y0 + z * b->height;
   double dx = 0, dy = 0;
+  /* Out of sight means under a floating control (the stepper) too. */
+  double area[4];
+  cr_graph_canvas_free_area (self, self->layout->width, self->layout->height, 0, area);
   /* Along an axis where it is out of sight: centred (so that what the
    * next steps reach, on either side, shows too), as far as the graph
    * goes; else no move. */
-  if (x0 < m || x1 > w - m)
-    dx = place_axis (w, self->layout->width, z, b->x, b->x + b->width, FALSE) - self->tx;
-  if (y0 < m || y1 > h - m)
-    dy = place_axis (h, self->layout->height, z, b->y, b->y + b->height, FALSE) - self->ty;
+  if (x0 < area[0] + m || x1 > area[2] - m)
+    dx = place_axis (area[0], area[2], self->layout->width, z, b->x, b->x + b->width, FALSE)
+         - self->tx;
+  if (y0 < area[1] + m || y1 > area[3] - m)
+    dy = place_axis (area[1], area[3], self->layout->height, z, b->y, b->y + b->height, FALSE)
+         - self->ty;
   if (fabs (dx) < 0.5 && fabs (dy) < 0.5)
     return;
   self->auto_view = FALSE;
@@ -553,6 +574,7 @@ cr_graph_canvas_size_allocate (GtkWidget *widget,
                                int        baseline)
 {
   CrGraphCanvas *self = CR_GRAPH_CANVAS (widget);
+  cr_graph_canvas_watch_floating (self);
   int old_w = self->last_width, old_h = self->last_height;
   self->last_width = width;
   self->last_height = height;

@@ -10,6 +10,7 @@
 
 #include "cr-about.h"
 #include "cr-example-gallery.h"
+#include "cr-graph-overview.h"
 #include "cr-expression-panel.h"
 #include "cr-inspector.h"
 #include "cr-script-file.h"
@@ -754,6 +755,15 @@ cr_window_init (CrWindow *self)
   cr_window_present_init (self);
   /* Module depth, left of the zoom buttons (shown while the graph has groups). */
   gtk_box_prepend (GTK_BOX (self->zoom_bar), cr_graph_depth_control_new (self->canvas));
+
+  /* The minimap, top left over the graph (it shows only while the canvas
+   * shows part of the graph). */
+  GtkWidget *overview = cr_graph_overview_new (self->canvas);
+  gtk_widget_set_halign (overview, GTK_ALIGN_START);
+  gtk_widget_set_valign (overview, GTK_ALIGN_START);
+  gtk_widget_set_margin_top (overview, 12);
+  gtk_widget_set_margin_start (overview, 12);
+  gtk_overlay_add_overlay (GTK_OVERLAY (gtk_widget_get_parent (GTK_WIDGET (self->canvas))), overview);
 
   g_signal_connect (self->canvas, "notify::selected", G_CALLBACK (on_selected_changed), self);
   g_signal_connect (self->canvas, "notify::zoom", G_CALLBACK (on_zoom_changed), self);

@@ -5,6 +5,7 @@
  * xvfb-run; reaches the hit test through the canvas's private header. */
 #include "cr-config.h"
 #include "cr-graph-canvas-private.h"
+#include "cr-graph-overview.h"
 #include "ui-test-gui.h"
 
 #include <adwaita.h>
@@ -136,11 +137,10 @@ static void
 test_zoom (Fixture       *f,
            gconstpointer  data)
 {
-  /* A small graph at first: whole, and not blown up past 100 %. */
+  /* At first readable: the smallest type (edge labels, captions) at 11
+   * pixels, no larger. */
   double z = cr_graph_canvas_get_zoom (f->canvas);
-  g_assert_cmpfloat (z, >, 0.0);
-  g_assert_cmpfloat (z, <=, 1.0);
-  g_assert_true (all_nodes_visible (f));
+  g_assert_cmpfloat (fabs (z * cr_graph_render_label_size () - 11.0), <, 1e-6);
 
   guint notified = 0;
   g_signal_connect (f->canvas, "notify::zoom", G_CALLBACK (count_notify), &notified);
@@ -173,7 +173,7 @@ test_zoom (Fixture       *f,
   g_assert_false (all_nodes_visible (f));
   cr_graph_canvas_zoom_fit (f->canvas);
   g_assert_true (all_nodes_visible (f));
-  g_assert_cmpfloat (cr_graph_canvas_get_zoom (f->canvas), <=, 1.0);
+  g_assert_cmpfloat (cr_graph_canvas_get_zoom (f->canvas) * cr_graph_render_label_size (), <=, 11.0 + 1e-6);
 
   /* Animated, the zoom glides there; a second step goes on from where the
    * first is heading. */
@@ -619,43 +619,40 @@ box_visible (CrGraphCanvas *canvas,
          && y1 <= gtk_widget_get_height (GTK_WIDGET (canvas)) + 0.5;
 }
 
+/* Every first view is readable: its smallest type at 11 pixels (20 in
+ * presentation); a graph that fits so is whole, a bigger one shows its
+ * output (or the current step's node) and the rest by panning. */
 static void
 test_fit (void)
 {
-  /* A 900 pixel pane (1920x1080): the whole toy network, legible. */
+  double label = cr_graph_render_label_size ();
+  /* A 900 pixel pane (1920x1080): the toy network readable, around its
+   * output, with no empty band wider than the margin at the output's end. */
   GtkWindow *window;
   CrGraphCanvas *canvas = toy_canvas (900, 640, &window);
-  g_assert_cmpfloat (canvas->zoom, >=, 0.75);
-  for (guint i = 0; i < canvas->layout->n_nodes; i++)
-    g_assert_true (box_visible (canvas, (int) i));
-  /* Presentation mode: larger type on screen too (a room reads it from
-   * afar), so the toy no longer fits whole: readable around the output. */
-  cr_graph_canvas_set_presentation (canvas, TRUE);
-  g_assert_cmpfloat (canvas->zoom, >=, 0.85);
+  g_assert_cmpfloat (fabs (canvas->zoom * label - 11.0), <, 1e-6);
   int out = -1;
-  for (guint i = 0; i < canvas->layout->n_nodes; i++)
-    if (((const CrGraphNode *) g_ptr_array_index (cr_graph_canvas_get_model (canvas)->nodes, i))->kind
-        == CR_GRAPH_NODE_OUTPUT)
+  const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
+  for (guint i = 0; i < model->nodes->len; i++)
+    if (((const CrGraphNode *) g_ptr_array_index (model->nodes, i))->kind == CR_GRAPH_NODE_OUTPUT)
       out = (int) i;
+  g_assert_cmpint (out, >=, 0);
+  g_assert_true (box_visible (canvas, out));
+  g_assert_cmpfloat (canvas->tx + canvas->zoom * canvas->layout->width, <=, 900);
+  g_assert_cmpfloat (canvas->tx + canvas->zoom * canvas->layout->width, >=, 900 - 20);
+  /* Presentation mode: type a room reads, 20 pixels. */
+  cr_graph_canvas_set_presentation (canvas, TRUE);
+  g_assert_cmpfloat (canvas->zoom * label * CR_GRAPH_RENDER_PRESENT_TYPE, >=, 20.0 - 1e-6);
   g_assert_true (box_visible (canvas, out));
   gtk_window_destroy (window);
   cr_ui_test_iterate ();
 
-  /* A narrow tall pane (1366x768): too narrow for the whole graph at a
-   * legible zoom, so readable around the output, as tall as the pane
-   * allows (not a thin strip in the middle) up to 100 %. */
+  /* A narrow tall pane (1366x768): the same, around the output. */
   canvas = toy_canvas (560, 650, &window);
-  const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
-  int output = -1;
-  for (guint i = 0; i < model->nodes->len; i++)
-    if (((const CrGraphNode *) g_ptr_array_index (model->nodes, i))->kind == CR_GRAPH_NODE_OUTPUT)
-      output = (int) i;
-  g_assert_cmpint (output, >=, 0);
-  g_assert_cmpfloat (canvas->zoom, >=, 0.85);
-  g_assert_true (canvas->zoom >= 1.0 - 1e-9 || canvas->zoom * canvas->layout->height >= 650 - 40);
-  g_assert_true (box_visible (canvas, output));
+  model = cr_graph_canvas_get_model (canvas);
+  g_assert_cmpfloat (canvas->zoom * label, >=, 11.0 - 1e-6);
+  g_assert_true (box_visible (canvas, out));
   g_assert_cmpfloat (canvas->tx, <, 0);
-  /* No empty band wider than the margin at the output's end. */
   g_assert_cmpfloat (canvas->tx + canvas->zoom * canvas->layout->width, <=, 560);
   g_assert_cmpfloat (canvas->tx + canvas->zoom * canvas->layout->width, >=, 560 - 20);
 
@@ -664,9 +661,156 @@ test_fit (void)
   int last = (int) cr_graph_canvas_get_n_steps (canvas) - 1;
   cr_graph_canvas_set_step (canvas, last);
   const CrGraphNode *node = cr_graph_model_find_step (model, last);
+  g_assert_true (box_visible (canvas, (int) node->id));
   cr_graph_canvas_set_presentation (canvas, TRUE);
   g_assert_true (box_visible (canvas, (int) node->id));
-  g_assert_cmpfloat (canvas->zoom, >=, 0.85 - 1e-9);
+  g_assert_cmpfloat (canvas->zoom * label * CR_GRAPH_RENDER_PRESENT_TYPE, >=, 20.0 - 1e-6);
+  gtk_window_destroy (window);
+  cr_ui_test_iterate ();
+
+  /* A small graph in a big pane: whole, at the readable size (no poster). */
+  GtkWindow *big = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (big, 1000, 700);
+  canvas = CR_GRAPH_CANVAS (cr_graph_canvas_new ());
+  cr_graph_canvas_set_animate (canvas, FALSE);
+  gtk_window_set_child (big, GTK_WIDGET (canvas));
+  gtk_window_present (big);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_graph_canvas_take_model (canvas, model_of (SCRIPT_B), &error));
+  wait_allocated (canvas);
+  g_assert_cmpfloat (fabs (canvas->zoom * label - 11.0), <, 1e-6);
+  for (guint i = 0; i < canvas->layout->n_nodes; i++)
+    g_assert_true (box_visible (canvas, (int) i));
+  gtk_window_destroy (big);
+  cr_ui_test_iterate ();
+}
+
+/* A bar floating over the canvas in its overlay, as the window's stepper
+ * (bottom, centred) and zoom buttons (top right) do. */
+static GtkWidget *
+floating_bar (GtkOverlay *overlay,
+              int         width,
+              GtkAlign    halign,
+              GtkAlign    valign)
+{
+  GtkWidget *bar = gtk_button_new_with_label ("controls");
+  gtk_widget_set_size_request (bar, width, 46);
+  gtk_widget_set_halign (bar, halign);
+  gtk_widget_set_valign (bar, valign);
+  gtk_widget_set_margin_top (bar, 12);
+  gtk_widget_set_margin_bottom (bar, 18);
+  gtk_widget_set_margin_end (bar, 12);
+  gtk_overlay_add_overlay (overlay, bar);
+  return bar;
+}
+
+/* node's box on the canvas is clear of widget's allocation. */
+static gboolean
+box_clear_of (CrGraphCanvas *canvas,
+              int            node,
+              GtkWidget     *widget)
+{
+  graphene_rect_t r;
+  g_assert_true (gtk_widget_compute_bounds (widget, GTK_WIDGET (canvas), &r));
+  const CrGraphBox *b = &canvas->layout->nodes[node];
+  double x0 = canvas->tx + canvas->zoom * b->x, x1 = x0 + canvas->zoom * b->width;
+  double y0 = canvas->ty + canvas->zoom * b->y, y1 = y0 + canvas->zoom * b->height;
+  return x1 <= r.origin.x || x0 >= r.origin.x + r.size.width
+         || y1 <= r.origin.y || y0 >= r.origin.y + r.size.height;
+}
+
+static gboolean
+fully_shown (CrGraphCanvas *canvas,
+             int            node)
+{
+  return box_visible (canvas, node);
+}
+
+/* No node of a first view sits under a control floating over the canvas,
+ * nor does the current step's node while stepping; a control shown after
+ * the graph (as the window shows its stepper) moves the first view clear. */
+static void
+test_fit_floating (void)
+{
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (window, 700, 320);
+  GtkOverlay *overlay = GTK_OVERLAY (gtk_overlay_new ());
+  CrGraphCanvas *canvas = CR_GRAPH_CANVAS (cr_graph_canvas_new ());
+  cr_graph_canvas_set_animate (canvas, FALSE);
+  gtk_overlay_set_child (overlay, GTK_WIDGET (canvas));
+  GtkWidget *stepper = floating_bar (overlay, 480, GTK_ALIGN_CENTER, GTK_ALIGN_END);
+  GtkWidget *zoom = floating_bar (overlay, 170, GTK_ALIGN_END, GTK_ALIGN_START);
+  gtk_widget_set_visible (stepper, FALSE);
+  gtk_window_set_child (window, GTK_WIDGET (overlay));
+  gtk_window_present (window);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_graph_canvas_take_model (canvas, model_of (SCRIPT_B), &error));
+  wait_allocated (canvas);
+  /* The stepper comes after the graph, as in the window. */
+  gtk_widget_set_visible (stepper, TRUE);
+  cr_ui_test_spin (100);
+  g_assert_cmpfloat (canvas->zoom * cr_graph_render_label_size (), >=, 11.0 - 1e-6);
+  for (guint i = 0; i < canvas->layout->n_nodes; i++)
+    {
+      g_assert_true (fully_shown (canvas, (int) i));
+      g_assert_true (box_clear_of (canvas, (int) i, stepper));
+      g_assert_true (box_clear_of (canvas, (int) i, zoom));
+    }
+
+  /* A bigger graph stepped through at a large zoom: each step's node is
+   * brought out from under the stepper. */
+  g_assert_true (cr_graph_canvas_take_model (canvas, model_of (SCRIPT_A), &error));
+  cr_graph_canvas_set_zoom (canvas, 2.5);
+  const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
+  for (guint s = 0; s < cr_graph_canvas_get_n_steps (canvas); s++)
+    {
+      cr_graph_canvas_set_step (canvas, (int) s);
+      const CrGraphNode *node = cr_graph_model_find_step (model, (int) s);
+      g_assert_true (box_clear_of (canvas, (int) node->id, stepper));
+    }
+  gtk_window_destroy (window);
+  cr_ui_test_iterate ();
+}
+
+/* The overview shows while the canvas shows part of its graph, maps its
+ * points to the graph's, and hides when the whole graph is in view. */
+static void
+test_overview (void)
+{
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (window, 420, 400);
+  GtkOverlay *overlay = GTK_OVERLAY (gtk_overlay_new ());
+  CrGraphCanvas *canvas = CR_GRAPH_CANVAS (cr_graph_canvas_new ());
+  cr_graph_canvas_set_animate (canvas, FALSE);
+  gtk_overlay_set_child (overlay, GTK_WIDGET (canvas));
+  CrGraphOverview *overview = CR_GRAPH_OVERVIEW (cr_graph_overview_new (canvas));
+  gtk_widget_set_halign (GTK_WIDGET (overview), GTK_ALIGN_START);
+  gtk_widget_set_valign (GTK_WIDGET (overview), GTK_ALIGN_START);
+  gtk_overlay_add_overlay (overlay, GTK_WIDGET (overview));
+  g_assert_true (cr_graph_overview_get_canvas (overview) == canvas);
+  gtk_window_set_child (window, GTK_WIDGET (overlay));
+  gtk_window_present (window);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_graph_canvas_take_model (canvas, model_of (SCRIPT_A), &error));
+  wait_allocated (canvas);
+  cr_ui_test_spin (200);
+  /* Readable, SCRIPT_A does not fit 420 pixels: part of it, and the map. */
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (overview)));
+  cr_ui_test_spin (100);
+  int w = gtk_widget_get_width (GTK_WIDGET (overview)), h = gtk_widget_get_height (GTK_WIDGET (overview));
+  g_assert_cmpint (w, >, 20);
+  g_assert_cmpint (h, >, 20);
+  g_assert_cmpint (w, <=, 168);
+  double gx0, gy0, gx1, gy1;
+  g_assert_true (cr_graph_overview_to_graph (overview, 0, 0, &gx0, &gy0));
+  g_assert_true (cr_graph_overview_to_graph (overview, w, h, &gx1, &gy1));
+  g_assert_cmpfloat (gx0, <=, 0);
+  g_assert_cmpfloat (gx1, >=, canvas->layout->width);
+  g_assert_true (gy0 <= 0 || gy1 >= canvas->layout->height);
+  /* Fitting the whole graph: nothing left to map. */
+  cr_graph_canvas_zoom_fit (canvas);
+  cr_ui_test_spin (200);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (overview)));
   gtk_window_destroy (window);
   cr_ui_test_iterate ();
 }
@@ -688,5 +832,7 @@ main (int    argc,
   g_test_add ("/ui/canvas/export", Fixture, NULL, fixture_setup, test_export, fixture_teardown);
   g_test_add ("/ui/canvas/looks", Fixture, NULL, fixture_setup, test_looks, fixture_teardown);
   g_test_add_func ("/ui/canvas/fit", test_fit);
+  g_test_add_func ("/ui/canvas/fit-floating", test_fit_floating);
+  g_test_add_func ("/ui/canvas/overview", test_overview);
   return g_test_run ();
 }
