@@ -126,7 +126,8 @@ crowded (const Ctx  *c,
 }
 
 /* A pill of text at the first of spots where it covers no node (but
- * `except`) and no other badge; at the first spot when all are crowded. */
+ * `except`) and no other badge; when all are crowded, at the first spot if
+ * it must be shown (an error, the current step), else not at all. */
 static void
 pill (cairo_t    *cr,
       Ctx        *c,
@@ -135,6 +136,7 @@ pill (cairo_t    *cr,
       const Spot *spots,
       guint       n_spots,
       int         except,
+      gboolean    must,
       Rgb         fill,
       Rgb         ink,
       const Rgb  *border)
@@ -152,15 +154,20 @@ pill (cairo_t    *cr,
   double tw = (double) pw / PANGO_SCALE, th = (double) ph / PANGO_SCALE;
   double w = tw + 8 * k, h = th + 2 * k;
   Rect r = { 0 };
-  for (guint i = 0; i < n_spots; i++)
+  gboolean found = FALSE;
+  for (guint i = 0; i < n_spots && !found; i++)
     {
       Rect t = { spots[i].x - w * spots[i].ax, spots[i].y - h * spots[i].ay };
       t.x1 = t.x0 + w;
       t.y1 = t.y0 + h;
-      if (i == 0 || !crowded (c, &t, except))
+      found = !crowded (c, &t, except);
+      if (i == 0 || found)
         r = t;
-      if (!crowded (c, &t, except))
-        break;
+    }
+  if (!found && !must)
+    {
+      g_object_unref (layout);
+      return;
     }
   g_array_append_val (c->placed, r);
   if (c->options->drawn)
@@ -251,14 +258,18 @@ draw_step_gradients (cairo_t            *cr,
         { b->x - 3 * c->k, b->y + b->height / 2, 1.0, 0.5 },
         { b->x + b->width / 2, b->y - 1.5 * c->k, 0.5, 1.0 },
       };
-      pill (cr, c, text, TRUE, spots, G_N_ELEMENTS (spots), (int) acc->id, fill, ink, border);
+      pill (cr, c, text, TRUE, spots, G_N_ELEMENTS (spots), (int) acc->id, TRUE, fill, ink, border);
       return;
     }
   for (guint i = 0; step->inputs && i < step->inputs->len; i++)
     {
       const CrRecordStepInput *in = g_ptr_array_index (step->inputs, i);
-      /* A leaf's gradient shows as its .grad once AccumulateGrad wrote it. */
+      /* A leaf's gradient shows as its .grad once AccumulateGrad wrote it;
+       * an earlier step's large gradient (a shape and a range) would only
+       * crowd the graph. */
       if (!in->outgoing.value || (in->to_leaf >= 0 && leaf_written (c, in->to_leaf)))
+        continue;
+      if (!now && in->outgoing.value->numel > BRIEF_VALUES)
         continue;
       guint edge = cr_graph_model_find_step_input_edge (c->model, (int) step->index, i);
       if (edge == G_MAXUINT || edge >= c->layout->n_edges)
@@ -280,7 +291,7 @@ draw_step_gradients (cairo_t            *cr,
       spots[n++] = (Spot) { x, y - 3 * c->k, 0.5, 1.0 };
       spots[n++] = (Spot) { x, y + 3 * c->k, 0.5, 0.0 };
       g_autofree char *text = cr_record_value_brief (in->outgoing.value, BRIEF_VALUES);
-      pill (cr, c, text, TRUE, spots, n, -1, fill, ink, border);
+      pill (cr, c, text, TRUE, spots, n, -1, now, fill, ink, border);
     }
 }
 
@@ -313,7 +324,7 @@ draw_step_hooks (cairo_t            *cr,
     { b->x + 6 * c->k, b->y + 1 * c->k, 0.0, 1.0 },
     { b->x + 6 * c->k, b->y + b->height - 1 * c->k, 0.0, 0.0 },
   };
-  pill (cr, c, text->str, FALSE, spots, G_N_ELEMENTS (spots), (int) node->id,
+  pill (cr, c, text->str, FALSE, spots, G_N_ELEMENTS (spots), (int) node->id, TRUE,
         c->pal.hook_fill, c->pal.hook_text, &c->pal.hook_text);
   g_string_free (text, TRUE);
 }
@@ -365,7 +376,7 @@ draw_errors (cairo_t   *cr,
         { b->x + b->width / 2, b->y - 6 * c->k, 0.5, 1.0 },
         { b->x + b->width / 2, b->y + b->height + 6 * c->k, 0.5, 0.0 },
       };
-      pill (cr, c, text, FALSE, spots, G_N_ELEMENTS (spots), (int) node->id,
+      pill (cr, c, text, FALSE, spots, G_N_ELEMENTS (spots), (int) node->id, TRUE,
             c->pal.error_fill, c->pal.error_text, &c->pal.error_ring);
     }
 }
@@ -394,7 +405,7 @@ draw_modified (cairo_t   *cr,
                                                    saved->modified_span.line);
           /* Under the node, clear of an error's ring around it. */
           const Spot spot = { b->x + b->width / 2, b->y + b->height + 7 * c->k, 0.5, 0.0 };
-          pill (cr, c, text, FALSE, &spot, 1, (int) n->id,
+          pill (cr, c, text, FALSE, &spot, 1, (int) n->id, TRUE,
                 c->pal.error_fill, c->pal.error_text, &c->pal.error_ring);
           break;
         }
@@ -437,13 +448,21 @@ cr_graph_render_badges (cairo_t                   *cr,
   int current = options->current_step;
   if (bw && current >= 0)
     {
-      /* Big graphs: the current step's labels alone. */
-      int first = model->nodes->len > CR_GRAPH_BADGES_MAX_NODES ? current : 0;
-      for (int s = first; s <= current && (guint) s < bw->steps->len; s++)
+      /* The current step's labels first (they get the best places), then
+       * the earlier steps' where there is room; big graphs: the current
+       * step's alone. */
+      if ((guint) current < bw->steps->len)
+        {
+          const CrRecordStep *now = g_ptr_array_index (bw->steps, current);
+          draw_step_hooks (cr, &c, now);
+          draw_step_gradients (cr, &c, now, TRUE);
+        }
+      int last = model->nodes->len > CR_GRAPH_BADGES_MAX_NODES ? -1 : current - 1;
+      for (int s = 0; s <= last && (guint) s < bw->steps->len; s++)
         {
           const CrRecordStep *step = g_ptr_array_index (bw->steps, s);
           draw_step_hooks (cr, &c, step);
-          draw_step_gradients (cr, &c, step, s == current);
+          draw_step_gradients (cr, &c, step, FALSE);
         }
     }
   draw_errors (cr, &c);
