@@ -750,6 +750,32 @@ test_leaf_hook_error (void)
   g_assert_cmpuint (record->errors->len, ==, 1);
 }
 
+/* Several roots: one call, the roots in order, each root's gradient coming
+ * in at its node; ∂L, since no single root is the numerator. */
+static void
+test_several_roots (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+    "a = x * 2\n"
+    "b = x * 3\n"
+    "torch.autograd.backward([a, b], [torch.ones(2), torch.ones(2)])\n", NULL);
+  dump (record);
+  const CrRecordBackward *bw = backward_at (record, 0);
+  g_assert_cmpstr (bw->root_name, ==, "L");
+  g_assert_cmpuint (bw->roots->len, ==, 2);
+  g_assert_cmpstr (tensor_at (record, g_array_index (bw->roots, int, 0))->label, ==, "a");
+  g_assert_cmpstr (tensor_at (record, g_array_index (bw->roots, int, 1))->label, ==, "b");
+  /* PyTorch runs b's node first (the higher sequence number). */
+  const CrRecordStep *first = step_at (bw, 0);
+  g_assert_cmpstr (((CrRecordGrad *) g_ptr_array_index (first->incoming, 0))->name, ==, "∂L/∂b");
+  const CrRecordStep *second = step_at (bw, 1);
+  const CrRecordAccumulation *acc = g_ptr_array_index (second->accumulations, 0);
+  ASSERT_VALUES (acc->sum, 5, 5);
+  ASSERT_VALUES (step_at (bw, 2)->grad_after, 5, 5);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -770,5 +796,6 @@ main (int   argc,
   g_test_add_func ("/record-backward/library-calls", test_library_calls);
   g_test_add_func ("/record-backward/module-hook", test_module_hook);
   g_test_add_func ("/record-backward/leaf-hook-error", test_leaf_hook_error);
+  g_test_add_func ("/record-backward/several-roots", test_several_roots);
   return g_test_run ();
 }
