@@ -488,7 +488,7 @@ test_steps_match_trace (void)
       g_autofree char *header = g_strdup_printf ("  step %u  %s  ", s + 1, step->title);
       const char *block = strstr (from, header);
       g_assert_nonnull (block);
-      const char *end = strstr (block + 1, "\n  step ");
+      const char *end = strstr (block + strlen (header), "\n  step ");
       g_autofree char *text = g_strndup (block, end ? (gsize) (end - block) : strlen (block));
       g_assert_nonnull (strstr (text, step->caption));
       for (guint k = 0; k < step->incoming->len; k++)
