@@ -135,6 +135,7 @@ kind_text (const CrGraphNode *node)
     case CR_GRAPH_NODE_CONSTANT:   return "Constant: gets no gradient";
     case CR_GRAPH_NODE_NO_GRAD:    return "Made under torch.no_grad(): gets no gradient";
     case CR_GRAPH_NODE_DETACHED:   return "Detached: cut from the graph, gets no gradient";
+    case CR_GRAPH_NODE_GROUP:      return "Module call, closed: open it to see its ops";
     default:                       return NULL;
     }
 }
@@ -439,7 +440,8 @@ build_plain_group (const CrGraphNode *node)
 {
   GtkWidget *group = adw_preferences_group_new ();
   AdwPreferencesGroup *g = ADW_PREFERENCES_GROUP (group);
-  adw_preferences_group_set_title (g, node->kind == CR_GRAPH_NODE_OP ? "Operation" : "Tensor");
+  adw_preferences_group_set_title (g, node->kind == CR_GRAPH_NODE_OP ? "Operation"
+                                      : node->kind == CR_GRAPH_NODE_GROUP ? "Module call" : "Tensor");
   if (CR_GRAPH_NODE_KIND_IS_CONSTANT (node->kind))
     adw_preferences_group_set_description (
       g, "It does not require grad, so backward sends it no gradient.");
@@ -489,7 +491,8 @@ build_node (const Ctx         *c,
                                  text_row ("grad_fn", grad_fn, NULL));
       gtk_box_append (GTK_BOX (box), group);
     }
-  else if (node->shape || node->preview || node->kind == CR_GRAPH_NODE_OP)
+  else if (node->shape || node->preview || node->kind == CR_GRAPH_NODE_OP
+           || node->kind == CR_GRAPH_NODE_GROUP)
     gtk_box_append (GTK_BOX (box), build_plain_group (node));
   if (op)
     gtk_box_append (GTK_BOX (box), build_saved_group (c, op));
