@@ -654,7 +654,8 @@ cr_run_recorder_tensor (CrInterp *self,
     }
   else
     rec->origin = CR_RECORD_TENSOR_CONSTANT;
-  rec->span = current_span (self);
+  /* Its span is where the script first held it (note_value, a binding);
+   * reached through the graph (a module's parameter), it has none here. */
   const Binding *b = g_hash_table_lookup (r->bindings, GSIZE_TO_POINTER (serial));
   if (b)
     {
@@ -857,6 +858,10 @@ cr_run_recorder_note_value (CrInterp        *self,
       int id = cr_run_recorder_tensor (self, t);
       insert_id (r->hints, (gpointer) expr, id);
       CrRecordTensor *rec = tensor_rec (r, id);
+      /* A leaf is made by a call: torch.ones(3, requires_grad=True),
+       * nn.Parameter(...) in a module's __init__. */
+      if (rec && rec->span.line <= 0 && expr->kind == CR_AST_CALL)
+        rec->span = current_span (self);
       /* An unnamed result is called after the expression that made it. */
       if (rec && !rec->label && rec->origin == CR_RECORD_TENSOR_RESULT && expr->kind != CR_AST_NAME)
         {

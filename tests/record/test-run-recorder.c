@@ -276,6 +276,39 @@ test_constants_and_custom (void)
   g_assert_cmpstr (custom->caption, ==, "y = Double.apply(w)");
 }
 
+/* A module's parameter is spanned where it was made, not where an op or
+ * a backward first reached it. */
+static void
+test_parameter_span (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "class Scale(torch.nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.s = torch.nn.Parameter(torch.ones(2))\n"
+    "    def forward(self, x):\n"
+    "        return x * self.s\n"
+    "m = Scale()\n"
+    "lin = torch.nn.Linear(2, 1)\n"
+    "out = lin(m(torch.ones(2))).sum()\n"
+    "out.backward()\n", NULL);
+  guint n_leaves = 0;
+  for (guint i = 0; i < record->tensors->len; i++)
+    {
+      const CrRecordTensor *t = g_ptr_array_index (record->tensors, i);
+      if (t->origin != CR_RECORD_TENSOR_LEAF)
+        continue;
+      n_leaves++;
+      /* s where it was made; Linear's weight and bias inside a native: none. */
+      if (t->ndim == 1 && t->shape[0] == 2)
+        g_assert_cmpint (t->span.line, ==, 5);
+      else
+        g_assert_cmpint (t->span.line, ==, 0);
+    }
+  g_assert_cmpuint (n_leaves, ==, 3);
+}
+
 /* set_grad_enabled(False) as a statement runs until it is set back;
  * inference_mode is a region of its own kind. */
 static void
@@ -538,6 +571,7 @@ main (int   argc,
   g_test_add_func ("/recorder/grad-disabled-regions", test_grad_disabled_regions);
   g_test_add_func ("/recorder/constants-and-custom", test_constants_and_custom);
   g_test_add_func ("/recorder/update-by-hand", test_update_by_hand);
+  g_test_add_func ("/recorder/parameter-span", test_parameter_span);
   g_test_add_func ("/recorder/inplace-culprit", test_inplace_culprit);
   g_test_add_func ("/recorder/inplace-statements", test_inplace_statements);
   g_test_add_func ("/recorder/inplace-error", test_inplace_error);
