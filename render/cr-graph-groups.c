@@ -127,7 +127,7 @@ fold_children (GPtrArray    *children,   /* of Draft*, owning */
       while (j < children->len
              && strcmp (draft_signature (g_ptr_array_index (children, j), model, calls), sig) == 0)
         j++;
-      if (j - i >= 2 && first->kind != CR_GRAPH_GROUP_ITERATION)
+      if (j - i >= 2)
         {
           Draft *fold = draft_new (CR_GRAPH_GROUP_REPEAT);
           fold->order = first->order;
@@ -282,10 +282,16 @@ finish_draft (Finisher *f,
         g->path = fold_path (members);
         g->class_name = g_strdup (first->class_name);
         g->span = first->span;
-        g->title = first->class_name
-                   ? g_strdup_printf ("%s%s%s × %u", g->path && *g->path ? g->path : "",
-                                      g->path && *g->path ? " · " : "", g->class_name, g->repeat)
-                   : g_strdup_printf ("%s × %u", first->title, g->repeat);
+        const CrGraphGroup *last = g_ptr_array_index (members, members->len - 1);
+        if (first->kind == CR_GRAPH_GROUP_ITERATION)
+          /* A loop body that makes the same ops each time. */
+          g->title = g_strdup_printf ("iterations %u–%u × %u", first->iteration, last->iteration,
+                                      g->repeat);
+        else
+          g->title = first->class_name
+                     ? g_strdup_printf ("%s%s%s × %u", g->path && *g->path ? g->path : "",
+                                        g->path && *g->path ? " · " : "", g->class_name, g->repeat)
+                     : g_strdup_printf ("%s × %u", first->title, g->repeat);
         key_base = g_strdup_printf ("repeat:%s", first->key);
         break;
       }
@@ -455,7 +461,24 @@ cr_graph_groups_new_with_facts (CrGraphModel                 *model,
   g_hash_table_unref (iterations);
   g_free (of_call);
 
-  /* Parameters: the innermost draft holding every op that uses them. */
+  /* Parameters: the innermost draft holding every op that uses them. The
+   * edges out of each node, once (CSR: out_edges[first[n] .. first[n + 1])). */
+  g_autofree guint *first = g_new0 (guint, n_nodes + 2);
+  g_autofree guint *out_edges = g_new (guint, MAX (model->edges->len, 1));
+  for (guint e = 0; e < model->edges->len; e++)
+    {
+      const CrGraphEdge *edge = g_ptr_array_index (model->edges, e);
+      if (edge->from < n_nodes && edge->to < n_nodes)
+        first[edge->from + 2]++;
+    }
+  for (guint n = 0; n < n_nodes; n++)
+    first[n + 2] += first[n + 1];
+  for (guint e = 0; e < model->edges->len; e++)
+    {
+      const CrGraphEdge *edge = g_ptr_array_index (model->edges, e);
+      if (edge->from < n_nodes && edge->to < n_nodes)
+        out_edges[first[edge->from + 1]++] = e;
+    }
   for (guint n = 0; n < n_nodes; n++)
     {
       const CrGraphNode *node = g_ptr_array_index (model->nodes, n);
@@ -463,33 +486,31 @@ cr_graph_groups_new_with_facts (CrGraphModel                 *model,
         continue;
       /* A leaf's users are its AccumulateGrad's when the graph draws the
        * leaf feeding that (a backward call's graph), else its own. */
-      guint from = n;
-      for (guint e = 0; e < model->edges->len; e++)
+      guint sources[2] = { n, n };
+      for (guint k = first[n]; k < first[n + 1]; k++)
         {
-          const CrGraphEdge *edge = g_ptr_array_index (model->edges, e);
-          if (edge->from == n && edge->to < n_nodes
-              && ((CrGraphNode *) g_ptr_array_index (model->nodes, edge->to))->kind == CR_GRAPH_NODE_ACCUMULATE)
-            from = edge->to;
+          const CrGraphEdge *edge = g_ptr_array_index (model->edges, out_edges[k]);
+          if (((CrGraphNode *) g_ptr_array_index (model->nodes, edge->to))->kind == CR_GRAPH_NODE_ACCUMULATE)
+            sources[1] = edge->to;
         }
       Draft *home = NULL;
       gboolean any = FALSE, outside = FALSE;
-      for (guint e = 0; e < model->edges->len && !outside; e++)
-        {
-          const CrGraphEdge *edge = g_ptr_array_index (model->edges, e);
-          if ((edge->from != n && edge->from != from) || edge->to >= n_nodes)
-            continue;
-          const CrGraphNode *user = g_ptr_array_index (model->nodes, edge->to);
-          if (user->kind == CR_GRAPH_NODE_ACCUMULATE)
-            continue;
-          Draft *d = node_draft[edge->to];
-          if (!d)
-            outside = TRUE;
-          else
-            home = any ? common_ancestor (parents, home, d) : d;
-          any = TRUE;
-          if (any && !home)
-            outside = TRUE;
-        }
+      for (guint s = 0; s < (sources[1] != n ? 2u : 1u) && !outside; s++)
+        for (guint k = first[sources[s]]; k < first[sources[s] + 1] && !outside; k++)
+          {
+            const CrGraphEdge *edge = g_ptr_array_index (model->edges, out_edges[k]);
+            const CrGraphNode *user = g_ptr_array_index (model->nodes, edge->to);
+            if (user->kind == CR_GRAPH_NODE_ACCUMULATE)
+              continue;
+            Draft *d = node_draft[edge->to];
+            if (!d)
+              outside = TRUE;
+            else
+              home = any ? common_ancestor (parents, home, d) : d;
+            any = TRUE;
+            if (!home)
+              outside = TRUE;
+          }
       if (!outside && home)
         {
           node_draft[n] = home;
@@ -532,7 +553,8 @@ cr_graph_groups_new (CrGraphModel *model)
   g_return_val_if_fail (model != NULL, NULL);
 
   const CrRunRecord *record = model->record;
-  if (!record || record->module_calls->len == 0)
+  /* Without module calls, loop iterations may still group the ops. */
+  if (!record)
     return cr_graph_groups_new_with_facts (model, NULL, NULL);
 
   guint n_nodes = model->nodes->len;

@@ -383,10 +383,15 @@ test_iterations (void)
       prev = op;
     }
   g_autoptr (CrGraphGroups) g = groups_new (&f);
-  g_assert_cmpuint (g->top->len, ==, 3);
+  /* Three equal loop bodies fold. */
+  g_assert_cmpuint (g->top->len, ==, 1);
+  const CrGraphGroup *fold = cr_graph_groups_get (g, g_array_index (g->top, guint, 0));
+  g_assert_cmpint (fold->kind, ==, CR_GRAPH_GROUP_REPEAT);
+  g_assert_cmpstr (fold->title, ==, "iterations 1–3 × 3");
+  g_assert_cmpuint (fold->children->len, ==, 3);
   for (guint i = 0; i < 3; i++)
     {
-      const CrGraphGroup *it = cr_graph_groups_get (g, g_array_index (g->top, guint, i));
+      const CrGraphGroup *it = cr_graph_groups_get (g, g_array_index (fold->children, guint, i));
       g_autofree char *title = g_strdup_printf ("iteration %u", i + 1);
       g_assert_cmpint (it->kind, ==, CR_GRAPH_GROUP_ITERATION);
       g_assert_cmpstr (it->title, ==, title);
@@ -463,6 +468,78 @@ test_from_script (void)
   g_assert_cmpuint (params, ==, 8);
 }
 
+/* A micrograd-style scalar MLP of about 5,000 nodes (tests/data's): the
+ * user classes' calls group it, and a level shows about 40 nodes, fast. */
+#define MICROGRAD_MLP \
+  "import torch\n" \
+  "torch.manual_seed(0)\n" \
+  "class Neuron:\n" \
+  "    def __init__(self, nin):\n" \
+  "        self.w = [torch.tensor(torch.rand(()).item() * 2 - 1, requires_grad=True) for _ in range(nin)]\n" \
+  "        self.b = torch.tensor(0.0, requires_grad=True)\n" \
+  "    def __call__(self, x):\n" \
+  "        act = self.b\n" \
+  "        for wi, xi in zip(self.w, x):\n" \
+  "            act = act + wi * xi\n" \
+  "        return act.tanh()\n" \
+  "class Layer:\n" \
+  "    def __init__(self, nin, nout):\n" \
+  "        self.neurons = [Neuron(nin) for _ in range(nout)]\n" \
+  "    def __call__(self, x):\n" \
+  "        return [n(x) for n in self.neurons]\n" \
+  "class MLP:\n" \
+  "    def __init__(self, nin, nouts):\n" \
+  "        sizes = [nin] + nouts\n" \
+  "        self.layers = [Layer(sizes[i], sizes[i + 1]) for i in range(len(nouts))]\n" \
+  "    def __call__(self, x):\n" \
+  "        for layer in self.layers:\n" \
+  "            x = layer(x)\n" \
+  "        return x[0]\n" \
+  "model = MLP(4, [32, 32, 1])\n" \
+  "x = [torch.tensor(v) for v in [0.5, -1.0, 2.0, 0.25]]\n" \
+  "y = model(x)\n" \
+  "loss = (y - 1.0) ** 2\n" \
+  "loss.backward()\n"
+
+static void
+test_big_scalar_mlp (void)
+{
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (MICROGRAD_MLP, NULL);
+  g_assert_nonnull (model);
+  g_assert_cmpuint (model->nodes->len, >, 4000);
+
+  gint64 t0 = g_get_monotonic_time ();
+  g_autoptr (CrGraphGroups) g = cr_graph_groups_new (model);
+  gint64 t1 = g_get_monotonic_time ();
+  guint level = cr_graph_groups_level_for (g, 40);
+  g_autofree gboolean *open = cr_graph_groups_open_to_level (g, level);
+  g_autoptr (CrGraphCollapse) c = cr_graph_collapse_new (g, open);
+  gint64 t2 = g_get_monotonic_time ();
+  g_test_message ("%u nodes: groups in %.1f ms, level %u and its collapse (%u nodes) in %.1f ms",
+                  model->nodes->len, (t1 - t0) / 1000.0, level, c->model->nodes->len,
+                  (t2 - t1) / 1000.0);
+
+  /* MLP; layers.0 and .1 fold as Layer × 2? No: their sizes differ (4 and
+   * 32 inputs); the neurons of each layer fold. */
+  const CrGraphGroup *mlp = cr_graph_groups_get (g, g_array_index (g->top, guint, 0));
+  g_assert_cmpstr (mlp->title, ==, "MLP");
+  g_assert_cmpint (mlp->kind, ==, CR_GRAPH_GROUP_CALL);
+  g_assert_cmpuint (mlp->children->len, ==, 3);
+  const CrGraphGroup *layer0 = cr_graph_groups_get (g, g_array_index (mlp->children, guint, 0));
+  g_assert_cmpstr (layer0->title, ==, "layers.0 · Layer");
+  const CrGraphGroup *fold = cr_graph_groups_get (g, g_array_index (layer0->children, guint, 0));
+  g_assert_cmpstr (fold->title, ==, "layers.0.neurons.0–31 · Neuron × 32");
+  g_assert_cmpuint (c->model->nodes->len, <=, 40);
+  g_assert_cmpuint (c->model->nodes->len, >=, 5);
+  /* Every weight in its neuron. */
+  for (guint i = 0; i < model->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      if (n->kind == CR_GRAPH_NODE_LEAF)
+        g_assert_cmpint (g->node_group[i], >=, 0);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -473,5 +550,6 @@ main (int argc, char **argv)
   g_test_add_func ("/graph-groups/user-class", test_user_class_calls);
   g_test_add_func ("/graph-groups/iterations", test_iterations);
   g_test_add_func ("/graph-groups/from-script", test_from_script);
+  g_test_add_func ("/graph-groups/big-scalar-mlp", test_big_scalar_mlp);
   return g_test_run ();
 }
