@@ -312,6 +312,18 @@ set_name (CrRecordTensor *rec,
   rec->label = label_with_iteration (name, iteration);
 }
 
+/* Whether array may take one more item; when not, the record says it was
+ * cut short. */
+static gboolean
+room_for (CrRunRecorder *r,
+          GPtrArray     *array)
+{
+  if (array->len < CR_RUN_RECORD_MAX_ITEMS)
+    return TRUE;
+  r->record->truncated = TRUE;
+  return FALSE;
+}
+
 /* ---- ops -------------------------------------------------------------------- */
 
 static int op_new (CrRunRecorder *r, CrNode *node);
@@ -373,6 +385,8 @@ edgeless_input (CrRunRecorder       *r,
         t = t->view_base;
       return cr_run_recorder_tensor (r->interp, t);
     }
+  if (!room_for (r, r->record->tensors))
+    return -1;
   CrRecordTensor *rec = cr_run_record_add_tensor (r->record);
   rec->origin = CR_RECORD_TENSOR_CONSTANT;
   const CrTensorMeta *m = node->input_meta ? &node->input_meta[i] : NULL;
@@ -470,6 +484,13 @@ op_new (CrRunRecorder *r,
         CrNode        *node)
 {
   CrInterp *self = r->interp;
+  /* An op comes with its outputs: room for both. */
+  if (!room_for (r, r->record->ops)
+      || r->record->tensors->len + node->n_outputs > CR_RUN_RECORD_MAX_ITEMS)
+    {
+      r->record->truncated = TRUE;
+      return -1;
+    }
   CrRecordOp *op = cr_run_record_add_op (r->record);
   insert_id (r->op_ids, GSIZE_TO_POINTER (node->sequence_nr), (int) op->id);
   op->grad_fn = g_strdup (cr_node_name (node));
@@ -641,6 +662,8 @@ cr_run_recorder_tensor (CrInterp *self,
         }
       return id;
     }
+  if (!room_for (r, r->record->tensors))
+    return -1;
   CrRecordTensor *rec = cr_run_record_add_tensor (r->record);
   insert_id (r->serial_ids, GSIZE_TO_POINTER (serial), (int) rec->id);
   const Provenance *p = g_hash_table_lookup (r->provenance, GSIZE_TO_POINTER (serial));

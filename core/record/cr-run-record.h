@@ -287,7 +287,14 @@ typedef struct {
   GPtrArray  *regions;            /* of CrRecordRegion* */
   GPtrArray  *backwards;          /* of CrRecordBackward* */
   GPtrArray  *errors;             /* of CrRecordError* */
+  gboolean    truncated;          /* the run made more tensors or ops than a record keeps
+                                   * (CR_RUN_RECORD_MAX_ITEMS): the later ones are left
+                                   * out, and indices to them are -1 */
 } CrRunRecord;
+
+/* A record keeps at most this many tensors, and as many ops: a script that
+ * loops a million times still ends with a window that can draw its record. */
+#define CR_RUN_RECORD_MAX_ITEMS 100000
 
 /* An empty record (every array empty, free-funcs set). source and filename are
  * copied; either may be NULL. */
