@@ -913,12 +913,20 @@ void
 cr_run_recorder_region_enter (CrInterp          *self,
                               CrRecordRegionKind kind)
 {
+  cr_run_recorder_region_enter_at (self, kind, NULL);
+}
+
+void
+cr_run_recorder_region_enter_at (CrInterp          *self,
+                                 CrRecordRegionKind kind,
+                                 const CrSpan      *span)
+{
   CrRunRecorder *r = recorder (self);
   if (!r)
     return;
   CrRecordRegion *region = cr_run_record_add_region (r->record);
   region->kind = kind;
-  region->span = current_span (self);
+  region->span = span && span->line > 0 ? *span : current_span (self);
   region->iteration = cr_interp_loop_iteration (self);
   int id = (int) region->id;
   g_array_append_val (r->open_regions, id);

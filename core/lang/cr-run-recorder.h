@@ -92,6 +92,11 @@ void              cr_run_recorder_note_binding (CrInterp        *self,
  * torch.set_grad_enabled(flag) as a statement starts or ends one. */
 void              cr_run_recorder_region_enter (CrInterp          *self,
                                                 CrRecordRegionKind kind);
+/* The same for a region whose span is not the statement running: the def
+ * of a function decorated with @torch.no_grad(). */
+void              cr_run_recorder_region_enter_at (CrInterp          *self,
+                                                   CrRecordRegionKind kind,
+                                                   const CrSpan      *span);
 void              cr_run_recorder_region_exit  (CrInterp          *self);
 void              cr_run_recorder_grad_enabled (CrInterp          *self,
                                                 gboolean           enabled);

@@ -874,8 +874,13 @@ decorated_call (CrInterp       *interp,
                 GError        **error)
 {
   gboolean prev = cr_grad_mode_set_enabled (GPOINTER_TO_INT (data));
-  cr_run_recorder_region_enter (interp, GPOINTER_TO_INT (data) ? CR_RECORD_REGION_ENABLE_GRAD
-                                                              : CR_RECORD_REGION_NO_GRAD);
+  /* The region is the decorated def, body and all, when it is the script's. */
+  const CrSpan *def = NULL;
+  if (self->kind == CR_VALUE_FUNCTION && self->u.function->code->node
+      && !(self->u.function->scope && self->u.function->scope->is_prelude))
+    def = &self->u.function->code->node->span;
+  cr_run_recorder_region_enter_at (interp, GPOINTER_TO_INT (data) ? CR_RECORD_REGION_ENABLE_GRAD
+                                                                 : CR_RECORD_REGION_NO_GRAD, def);
   CrValue *result = cr_interp_call (interp, self, args, n_args, kwargs, n_kwargs, error);
 
   cr_run_recorder_region_exit (interp);

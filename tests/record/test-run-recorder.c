@@ -347,6 +347,31 @@ test_grad_disabled_regions (void)
   g_assert_cmpint (n2->region, ==, 3);
 }
 
+/* @torch.no_grad() on a def: the region is the def, and what its body
+ * makes from a leaf is no_grad. */
+static void
+test_decorated_region (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "w = torch.ones(2, requires_grad=True)\n"
+    "@torch.no_grad()\n"
+    "def evaluate(t):\n"
+    "    e = t * 2\n"
+    "    return e\n"
+    "out = evaluate(w)\n", NULL);
+  g_assert_cmpuint (record->regions->len, ==, 1);
+  const CrRecordRegion *region = g_ptr_array_index (record->regions, 0);
+  g_assert_cmpint (region->kind, ==, CR_RECORD_REGION_NO_GRAD);
+  g_assert_cmpint (region->span.line, ==, 4);
+  g_assert_cmpint (region->span.end_line, ==, 6);
+  const CrRecordTensor *e = find_label (record, "e");
+  g_assert_nonnull (e);
+  g_assert_cmpint (e->origin, ==, CR_RECORD_TENSOR_NO_GRAD);
+  g_assert_cmpint (e->region, ==, 0);
+  g_assert_cmpint (e->source, ==, (int) find_label (record, "w")->id);
+}
+
 /* An SGD step by hand: the update made under no_grad from w.grad is no
  * tensor computed from w (w.grad is no view of w); the saved w it changes
  * names that line when the next backward through the old graph fails. */
@@ -570,6 +595,7 @@ main (int   argc,
   g_test_add_func ("/recorder/no-grad-and-detach", test_no_grad_and_detach);
   g_test_add_func ("/recorder/grad-disabled-regions", test_grad_disabled_regions);
   g_test_add_func ("/recorder/constants-and-custom", test_constants_and_custom);
+  g_test_add_func ("/recorder/decorated-region", test_decorated_region);
   g_test_add_func ("/recorder/update-by-hand", test_update_by_hand);
   g_test_add_func ("/recorder/parameter-span", test_parameter_span);
   g_test_add_func ("/recorder/inplace-culprit", test_inplace_culprit);
