@@ -278,19 +278,17 @@ fill_from_tensor (CrInterp       *self,
     rec->value = cr_run_recorder_snapshot (self, t);
 }
 
-/* The innermost open region that turns recording off, -1: none. */
+/* The region a tensor made now was made in, when it turns recording off:
+ * the innermost with-region (an enable_grad one turns it back on), else a
+ * set_grad_enabled(False) running; -1: none. */
 static int
 disabling_region (CrRunRecorder *r)
 {
-  for (guint i = r->open_regions->len; i > 0; i--)
-    {
-      int id = g_array_index (r->open_regions, int, i - 1);
-      const CrRecordRegion *region = g_ptr_array_index (r->record->regions, id);
-      if (region->kind == CR_RECORD_REGION_ENABLE_GRAD)
-        return -1;
-      return id;
-    }
-  return r->disabled_region;
+  if (r->open_regions->len == 0)
+    return r->disabled_region;
+  int id = g_array_index (r->open_regions, int, r->open_regions->len - 1);
+  const CrRecordRegion *region = g_ptr_array_index (r->record->regions, id);
+  return region->kind == CR_RECORD_REGION_ENABLE_GRAD ? -1 : id;
 }
 
 static CrRecordTensor *
