@@ -410,6 +410,7 @@ write_module_call (JsonWriter               *w,
   write_int (w, "depth", call->depth);
   write_int (w, "iteration", call->iteration);
   write_span (w, "span", &call->span);
+  write_bool (w, "user_class", call->user_class);
   end_object (w);
 }
 
