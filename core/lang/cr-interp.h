@@ -55,56 +55,10 @@ typedef struct {
 guint       cr_node_describe_saved (CrNode               *node,
                                     CrSavedRecord        *out);
 
-/* A second (third, ...) gradient reaching the same tensor during a step. */
-typedef struct {
-  CrNode     *node;             /* the node receiving it (ref) */
-  guint32     input_nr;
-  char       *name;             /* what ∂ calls it: "a" */
-  CrTensor   *contribution;     /* copies, as they were then */
-  CrTensor   *sum;              /* the sum so far */
-} CrAccumulationRecord;
-
-/* One recorded step (refs held by the record). The names are the ones
- * `--trace-backward` prints for the same step. */
-typedef struct {
-  guint       index;
-  CrNode     *node;
-  char       *label;            /* "MulBackward0 (b = w1*a, line 5)" */
-  guint       n_outputs;
-  CrTensor  **grad_outputs;
-  guint       n_inputs;
-  CrTensor  **local_grads;
-  CrTensor  **grad_inputs;
-  CrTensor   *leaf;             /* AccumulateGrad */
-  CrTensor   *grad_before;
-  CrTensor   *grad_after;
-
-  char       *caption;          /* "b = w1*a, line 5"; AccumulateGrad: the leaf's name; or NULL */
-  char       *root_name;        /* the numerator of every ∂: "L" */
-  char      **output_names;     /* n_outputs: "b", "(w3*b)"; the leaf's name for AccumulateGrad */
-  char      **input_names;      /* n_inputs: "w1", NULL for an input without an edge */
-  char       *local_name;       /* the numerator of local gradients: "b", or "out" */
-  const char *rule;             /* op->local_grad_text when the trace prints it (static), or NULL */
-  GPtrArray  *accumulations;    /* of CrAccumulationRecord*, those the step's gradients caused */
-  guint       n_saved;
-  CrSavedRecord saved[CR_NODE_MAX_SAVED];  /* as before the backward call freed them */
-} CrStepRecord;
-
-typedef struct {
-  CrSpan      span;             /* the .backward() / autograd.grad call */
-  GPtrArray  *roots;            /* of CrTensor* (owned) */
-  GPtrArray  *steps;            /* of CrStepRecord* (owned) */
-  gboolean    succeeded;
-} CrBackwardRecord;
-
 /* The run's record (core/record/cr-run-record.h), a new ref: what the
  * window, export, --trace-backward and --record render. NULL when the run
  * records nothing (CrInterpOptions.record_backward off). Complete once
  * cr_interp_run has returned. */
 CrRunRecord             *cr_interp_get_run_record         (CrInterp *self);
-
-guint                    cr_interp_get_n_backward_records (CrInterp *self);
-const CrBackwardRecord  *cr_interp_get_backward_record    (CrInterp *self,
-                                                           guint     i);
 
 G_END_DECLS

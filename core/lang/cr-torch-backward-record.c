@@ -1,8 +1,7 @@
 /* cr-torch-backward-record.c — what the engine does during each backward call,
- * kept for the window (CrBackwardRecord / CrStepRecord), handed to the run
- * record's backward side (cr-run-recorder-backward.h), and, at the end of
- * each call, printed from the run record for `chainrule run
- * --trace-backward` (the text is cr-run-record-trace.c's).
+ * handed to the run record's backward side (cr-run-recorder-backward.h),
+ * and, at the end of each call, printed from the run record for `chainrule
+ * run --trace-backward` (the text is cr-run-record-trace.c's).
  *
  * A tensor is named after the variable it was first bound to; an unnamed
  * intermediate after the expression that made it, "(w3*b)". */
@@ -25,20 +24,12 @@ typedef struct {
 
 struct _CrBackwardRun {
   CrInterp          *interp;
-  CrBackwardRecord  *record;     /* NULL when only tracing */
   char              *root;       /* the numerator of every ∂: "L" */
   guint              number;
-  GHashTable        *saved;      /* recording: CrNode* -> SavedBlock*, taken before the
-                                  * engine frees the saved tensors */
   CrBackwardRecorder *recorder;  /* the run record's side; NULL when it records nothing */
   int                trace_index; /* --trace-backward: this call's index in the run record's
                                    * backwards, -1: none */
 };
-
-typedef struct {
-  guint          n;
-  CrSavedRecord  saved[CR_NODE_MAX_SAVED];
-} SavedBlock;
 
 static void
 node_label_free (gpointer data)
@@ -146,168 +137,11 @@ output_label (CrInterp *self,
   return output_nr ? g_strdup_printf ("%s[%u]", base, output_nr) : g_strdup (base);
 }
 
-/* What a step is about: "b = w1*a, line 5", or the leaf's name; NULL when
- * the node has no source. */
-static char *
-step_caption (CrInterp *self,
-              CrNode   *node)
-{
-  if (node->variable)
-    {
-      const char *leaf = cr_tensor_get_name (node->variable);
-      return g_strdup (leaf ? leaf : "(unnamed leaf)");
-    }
-  g_autofree char *text = span_text (self, &node->span);
-  if (text && text[0])
-    return g_strdup_printf ("%s, line %d", text, node->span.line);
-  return NULL;
-}
-
-static char *
-step_label (CrInterp *self,
-            CrNode   *node)
-{
-  const char *name = cr_node_name (node);
-  g_autofree char *caption = step_caption (self, node);
-  if (!caption)
-    return g_strdup (name);
-  if (node->variable)
-    return g_strdup_printf ("%s  %s", name, caption);
-  return g_strdup_printf ("%s  (%s)", name, caption);
-}
-
-/* The op's rule, when the trace prints it instead of local gradients. */
-static const char *
-step_rule (CrNode *node,
-           guint   n_inputs)
-{
-  if (n_inputs > 0 && node->op && node->op->local_grad_text && !node->custom_name
-      && (!node->op->local_grad || n_inputs > 2))
-    return node->op->local_grad_text;
-  return NULL;
-}
-
-static CrTensor *
-ref_or_null (CrTensor *t)
-{
-  return t ? cr_tensor_ref (t) : NULL;
-}
-
-static CrTensor *
-copy_or_null (CrTensor *t)
-{
-  if (!t)
-    return NULL;
-  CrTensor *c = cr_tensor_copy (t, NULL);
-  return c ? c : cr_tensor_ref (t);
-}
-
-static void
-accumulation_record_free (gpointer data)
-{
-  CrAccumulationRecord *a = data;
-  cr_node_unref (a->node);
-  g_free (a->name);
-  cr_tensor_unref (a->contribution);
-  cr_tensor_unref (a->sum);
-  g_free (a);
-}
-
-static void
-step_record_free (gpointer data)
-{
-  CrStepRecord *s = data;
-  cr_node_unref (s->node);
-  g_free (s->label);
-  g_free (s->caption);
-  g_free (s->root_name);
-  g_free (s->local_name);
-  if (s->output_names)
-    for (guint i = 0; i < s->n_outputs; i++)
-      g_free (s->output_names[i]);
-  g_free (s->output_names);
-  if (s->input_names)
-    for (guint i = 0; i < s->n_inputs; i++)
-      g_free (s->input_names[i]);
-  g_free (s->input_names);
-  if (s->accumulations)
-    g_ptr_array_unref (s->accumulations);
-  for (guint i = 0; i < s->n_outputs; i++)
-    cr_tensor_unref (s->grad_outputs[i]);
-  for (guint i = 0; i < s->n_inputs; i++)
-    {
-      cr_tensor_unref (s->local_grads[i]);
-      cr_tensor_unref (s->grad_inputs[i]);
-    }
-  g_free (s->grad_outputs);
-  g_free (s->local_grads);
-  g_free (s->grad_inputs);
-  cr_tensor_unref (s->leaf);
-  cr_tensor_unref (s->grad_before);
-  cr_tensor_unref (s->grad_after);
-  g_free (s);
-}
-
-static void
-record_step (CrBackwardRun        *run,
-             const CrBackwardStep *step)
-{
-  CrStepRecord *s = g_new0 (CrStepRecord, 1);
-  s->index = step->index;
-  s->node = cr_node_ref (step->node);
-  s->label = step_label (run->interp, step->node);
-  s->n_outputs = step->n_outputs;
-  s->grad_outputs = g_new0 (CrTensor *, step->n_outputs + 1);
-  for (guint i = 0; i < step->n_outputs; i++)
-    s->grad_outputs[i] = ref_or_null (step->grad_outputs ? step->grad_outputs[i] : NULL);
-  s->n_inputs = step->n_inputs;
-  s->local_grads = g_new0 (CrTensor *, step->n_inputs + 1);
-  s->grad_inputs = g_new0 (CrTensor *, step->n_inputs + 1);
-  for (guint i = 0; i < step->n_inputs; i++)
-    {
-      s->local_grads[i] = ref_or_null (step->local_grads ? step->local_grads[i] : NULL);
-      s->grad_inputs[i] = ref_or_null (step->grad_inputs ? step->grad_inputs[i] : NULL);
-    }
-  s->leaf = ref_or_null (step->leaf);
-  s->grad_before = copy_or_null (step->grad_before);
-  s->grad_after = copy_or_null (step->grad_after);
-
-  /* The names, as the trace writes them. */
-  CrInterp *self = run->interp;
-  CrNode *node = step->node;
-  s->caption = step_caption (self, node);
-  s->root_name = g_strdup (run->root);
-  s->output_names = g_new0 (char *, step->n_outputs + 1);
-  for (guint o = 0; o < step->n_outputs; o++)
-    s->output_names[o] = output_label (self, node, node->variable ? 0 : o);
-  s->input_names = g_new0 (char *, step->n_inputs + 1);
-  for (guint i = 0; i < step->n_inputs; i++)
-    if (node->next && node->next[i].node)
-      s->input_names[i] = output_label (self, node->next[i].node, node->next[i].input_nr);
-  s->local_name = step->n_outputs == 1 && !node->variable ? output_label (self, node, 0)
-                                                         : g_strdup ("out");
-  s->rule = step_rule (node, step->n_inputs);
-  s->accumulations = g_ptr_array_new_with_free_func (accumulation_record_free);
-
-  /* The saved tensors as they were before the engine freed them. */
-  SavedBlock *block = run->saved ? g_hash_table_lookup (run->saved, node) : NULL;
-  if (block)
-    {
-      s->n_saved = block->n;
-      memcpy (s->saved, block->saved, sizeof (CrSavedRecord) * block->n);
-    }
-  else
-    s->n_saved = cr_node_describe_saved (node, s->saved);
-  g_ptr_array_add (run->record->steps, s);
-}
-
 static void
 observer_step (gpointer              user_data,
                const CrBackwardStep *step)
 {
   CrBackwardRun *run = user_data;
-  if (run->record)
-    record_step (run, step);
   cr_backward_recorder_step (run->recorder, step);
 }
 
@@ -319,24 +153,7 @@ observer_accumulate (gpointer  user_data,
                      CrTensor *running_sum)
 {
   CrBackwardRun *run = user_data;
-  CrInterp *self = run->interp;
   cr_backward_recorder_accumulate (run->recorder, node, input_nr, contribution, running_sum);
-  /* The engine adds a gradient into its receiver's buffer right after the
-   * step that produced it (route() follows the observer's step call), so it
-   * belongs to the last recorded step. Several roots can meet before any
-   * step runs; those have no step to belong to. */
-  if (run->record && run->record->steps->len > 0)
-    {
-      CrStepRecord *last = g_ptr_array_index (run->record->steps, run->record->steps->len - 1);
-      CrAccumulationRecord *a = g_new0 (CrAccumulationRecord, 1);
-      a->node = cr_node_ref (node);
-      a->input_nr = input_nr;
-      a->name = output_label (self, node, input_nr);
-      /* Copies: the engine may add into either tensor in place later. */
-      a->contribution = copy_or_null (contribution);
-      a->sum = copy_or_null (running_sum);
-      g_ptr_array_add (last->accumulations, a);
-    }
 }
 
 static void
@@ -474,47 +291,6 @@ cr_node_describe_saved (CrNode        *node,
   return n;
 }
 
-/* Every node behind roots with saved tensors, described (the engine frees
- * them as it goes unless retain_graph). An explicit queue: graphs can be
- * deep. */
-static GHashTable *
-describe_graph (CrTensor *const *roots,
-                guint            n_roots)
-{
-  GHashTable *blocks = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
-  GQueue queue = G_QUEUE_INIT;
-  for (guint i = 0; i < n_roots; i++)
-    if (roots[i] && roots[i]->grad_fn && g_hash_table_add (seen, roots[i]->grad_fn))
-      g_queue_push_tail (&queue, roots[i]->grad_fn);
-  CrNode *node;
-  while ((node = g_queue_pop_head (&queue)))
-    {
-      if (node->n_saved > 0)
-        {
-          SavedBlock *block = g_new0 (SavedBlock, 1);
-          block->n = cr_node_describe_saved (node, block->saved);
-          g_hash_table_insert (blocks, node, block);
-        }
-      for (guint i = 0; i < node->n_inputs; i++)
-        {
-          CrNode *next = node->next[i].node;
-          if (next && g_hash_table_add (seen, next))
-            g_queue_push_tail (&queue, next);
-        }
-    }
-  return blocks;
-}
-
-static void
-backward_record_free (gpointer data)
-{
-  CrBackwardRecord *r = data;
-  g_ptr_array_unref (r->roots);
-  g_ptr_array_unref (r->steps);
-  g_free (r);
-}
-
 const CrBackwardObserver *
 cr_interp_backward_begin (CrInterp        *self,
                           CrTensor *const *roots,
@@ -528,7 +304,6 @@ cr_interp_backward_begin (CrInterp        *self,
   CrBackwardRun *run = g_new0 (CrBackwardRun, 1);
   run->interp = self;
   run->number = ++cr_torch_state (self)->n_backward_calls;
-  const CrSpan *span = self->frame && self->frame->stmt ? &self->frame->stmt->span : NULL;
 
   if (n_roots > 0 && roots[0])
     {
@@ -544,20 +319,6 @@ cr_interp_backward_begin (CrInterp        *self,
   run->trace_index = run_record ? (int) run_record->backwards->len : -1;
   run->recorder = cr_backward_recorder_begin (self, roots, n_roots, run->root);
 
-  if (self->options.record_backward)
-    {
-      CrBackwardRecord *r = g_new0 (CrBackwardRecord, 1);
-      if (span)
-        r->span = *span;
-      r->roots = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_tensor_unref);
-      for (guint i = 0; i < n_roots; i++)
-        if (roots[i])
-          g_ptr_array_add (r->roots, cr_tensor_ref (roots[i]));
-      r->steps = g_ptr_array_new_with_free_func (step_record_free);
-      g_ptr_array_add (cr_torch_state (self)->records, r);
-      run->record = r;
-      run->saved = describe_graph (roots, n_roots);
-    }
   *out_observer_data = run;
   return &observer;
 }
@@ -570,8 +331,6 @@ cr_interp_backward_end (CrInterp *self,
   CrBackwardRun *run = observer_data;
   if (!run)
     return;
-  if (run->record)
-    run->record->succeeded = succeeded;
   cr_backward_recorder_end (run->recorder, succeeded);
   /* --trace-backward prints the call from the run record, once it is whole. */
   CrRunRecord *run_record = cr_run_recorder_get (self);
@@ -581,7 +340,6 @@ cr_interp_backward_end (CrInterp *self,
                                                             cr_interp_get_print_options (self));
       cr_interp_write (self, text, FALSE);
     }
-  g_clear_pointer (&run->saved, g_hash_table_unref);
   g_free (run->root);
   g_free (run);
 }
@@ -606,26 +364,8 @@ cr_interp_backward_set_error (CrInterp     *self,
     cr_backward_recorder_error (run->recorder, error);
 }
 
-guint
-cr_interp_get_n_backward_records (CrInterp *self)
-{
-  return cr_torch_state (self)->records->len;
-}
-
-const CrBackwardRecord *
-cr_interp_get_backward_record (CrInterp *self,
-                               guint     i)
-{
-  GPtrArray *records = cr_torch_state (self)->records;
-  g_return_val_if_fail (i < records->len, NULL);
-  return records->pdata[i];
-}
-
 void
-cr_backward_records_free (CrTorchState *state)
+cr_backward_labels_free (CrTorchState *state)
 {
-  for (guint i = 0; i < state->records->len; i++)
-    backward_record_free (state->records->pdata[i]);
-  g_ptr_array_set_size (state->records, 0);
   g_clear_pointer (&state->node_labels, g_hash_table_unref);
 }

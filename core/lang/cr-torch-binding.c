@@ -25,7 +25,6 @@ state_new (CrInterp *interp)
   (void) interp;
   CrTorchState *state = g_new0 (CrTorchState, 1);
   cr_print_options_init_default (&state->print_options);
-  state->records = g_ptr_array_new ();
   return state;
 }
 
@@ -35,8 +34,7 @@ state_free (gpointer data)
   CrTorchState *state = data;
   cr_run_recorder_free (state->recorder);
   cr_module_recorder_free (state->modules);
-  cr_backward_records_free (state);
-  g_ptr_array_unref (state->records);
+  cr_backward_labels_free (state);
   cr_generator_free (state->generator);
   g_free (state);
 }

@@ -1,7 +1,7 @@
 /* cr-torch-state.h — what the torch binding keeps in each interpreter
  * (CrBinding.state_new): the print options torch.set_printoptions
- * changes, the generator behind torch.manual_seed, and the backward
- * records with the labels of graph nodes (cr-backward-record.c). */
+ * changes, the generator behind torch.manual_seed, the labels of graph
+ * nodes (cr-torch-backward-record.c) and the run recorders. */
 #pragma once
 
 #include "cr-interp.h"
@@ -15,7 +15,6 @@ typedef struct {
   CrPrintOptions       print_options;
   struct _CrGenerator *generator;     /* owned, made when first asked for */
   GHashTable          *node_labels;   /* CrNode* -> label (owned), NULL until one */
-  GPtrArray           *records;       /* CrBackwardRecord* (owned) */
   guint                n_backward_calls;
   struct _CrRunRecorder *recorder;    /* owned: the run record being filled
                                        * (cr-run-recorder.c), or NULL */
@@ -42,7 +41,7 @@ void      cr_backward_labels_note_binding (CrInterp        *self,
 void      cr_backward_labels_note_expr    (CrInterp        *self,
                                            CrTensor        *tensor,
                                            const CrAstNode *expr);
-/* Frees the records and labels (not the array). */
-void      cr_backward_records_free        (CrTorchState    *state);
+/* Frees the labels of graph nodes. */
+void      cr_backward_labels_free         (CrTorchState    *state);
 
 G_END_DECLS

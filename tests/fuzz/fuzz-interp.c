@@ -119,16 +119,20 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     g_assert (script_error->traceback != NULL && script_error->message != NULL);
   cr_script_error_free (script_error);
 
-  /* What the window reads after a run: every backward record and its steps. */
-  for (guint i = 0; i < cr_interp_get_n_backward_records (interp); i++)
+  /* What the window reads after a run: the run record, every backward
+   * call and its steps. */
+  CrRunRecord *record = cr_interp_get_run_record (interp);
+  g_assert (record != NULL);
+  for (guint i = 0; i < record->backwards->len; i++)
     {
-      const CrBackwardRecord *record = cr_interp_get_backward_record (interp, i);
-      for (guint s = 0; s < record->steps->len; s++)
+      const CrRecordBackward *backward = g_ptr_array_index (record->backwards, i);
+      for (guint s = 0; s < backward->steps->len; s++)
         {
-          const CrStepRecord *step = g_ptr_array_index (record->steps, s);
-          g_assert (step->label != NULL);
+          const CrRecordStep *step = g_ptr_array_index (backward->steps, s);
+          g_assert (step->title != NULL);
         }
     }
+  cr_run_record_unref (record);
   cr_interp_free (interp);
   cr_ast_module_free (module);
   g_free (source);

@@ -623,28 +623,31 @@ test_backward_record (void)
   if (!ok)
     g_printerr ("%s", r.error->traceback);
   g_assert_true (ok);
-  g_assert_cmpuint (cr_interp_get_n_backward_records (r.interp), ==, 1);
-  const CrBackwardRecord *rec = cr_interp_get_backward_record (r.interp, 0);
+  g_autoptr (CrRunRecord) record = cr_interp_get_run_record (r.interp);
+  g_assert_nonnull (record);
+  g_assert_cmpuint (record->backwards->len, ==, 1);
+  const CrRecordBackward *rec = g_ptr_array_index (record->backwards, 0);
   g_assert_true (rec->succeeded);
   g_assert_cmpint (rec->span.line, ==, 11);
   g_assert_cmpuint (rec->roots->len, ==, 1);
   g_assert_cmpuint (rec->steps->len, ==, G_N_ELEMENTS (expected));
   for (guint i = 0; i < rec->steps->len; i++)
     {
-      const CrStepRecord *s = rec->steps->pdata[i];
+      const CrRecordStep *s = rec->steps->pdata[i];
       g_assert_cmpuint (s->index, ==, i);
-      g_assert_cmpstr (cr_node_name (s->node), ==, expected[i][0]);
+      g_assert_cmpstr (s->title, ==, expected[i][0]);
       if (expected[i][1])
         {
-          g_assert_nonnull (s->leaf);
-          g_assert_cmpstr (cr_tensor_get_name (s->leaf), ==, expected[i][1]);
+          g_assert_cmpint (s->kind, ==, CR_RECORD_STEP_ACCUMULATE);
+          const CrRecordTensor *leaf = g_ptr_array_index (record->tensors, s->leaf);
+          g_assert_cmpstr (leaf->label, ==, expected[i][1]);
           g_assert_null (s->grad_before);
           g_assert_nonnull (s->grad_after);
         }
     }
-  /* Step 3 is d = w3 * b + w4 * c: its label names the statement. */
-  const CrStepRecord *add = rec->steps->pdata[2];
-  g_assert_cmpstr (add->label, ==, "AddBackward0  (d = w3 * b + w4 * c, line 9)");
+  /* Step 3 is d = w3 * b + w4 * c: its caption names the statement. */
+  const CrRecordStep *add = rec->steps->pdata[2];
+  g_assert_cmpstr (add->caption, ==, "d = w3 * b + w4 * c, line 9");
   run_clear (&r);
 }
 

@@ -81,7 +81,8 @@ run_script (const char *script)
   gboolean ok = cr_interp_run (interp, module, &script_error);
   if (!ok)
     g_error ("script failed:\n%s\n%s", script, script_error->traceback);
-  g_assert_cmpuint (cr_interp_get_n_backward_records (interp), ==, 1);
+  g_autoptr (CrRunRecord) record = cr_interp_get_run_record (interp);
+  g_assert_cmpuint (record->backwards->len, ==, 1);
   cr_interp_free (interp);
   return g_string_free (output, FALSE);
 }
