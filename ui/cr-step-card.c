@@ -29,7 +29,6 @@ typedef struct {
   const CrRunRecord      *record;
   const CrRecordBackward *backward;   /* NULL: a forward graph */
   int                     backward_index;
-  const char             *forward_title;
 } Ctx;
 
 /* ---- pieces ---------------------------------------------------------- */
@@ -840,7 +839,6 @@ build (const CrRunRecord *record,
     .record = record,
     .backward = g_ptr_array_index (record->backwards, backward),
     .backward_index = backward,
-    .forward_title = forward_title,
   };
   if (step >= 0 && (guint) step < c.backward->steps->len)
     return build_step (&c, g_ptr_array_index (c.backward->steps, step));
