@@ -249,6 +249,20 @@ fitted_view (CrGraphCanvas *self,
   cr_graph_canvas_free_area (self, gw, gh, MARGIN, area);
   double zw = (area[2] - area[0] - 2 * MARGIN) / gw, zh = (area[3] - area[1] - 2 * MARGIN) / gh;
   double readable = readable_zoom (self);
+  /* Presentation's large type, but not so large that a node the steps go
+   * to is cut (a wide loss node in a 1366 px projector's graph pane); F9
+   * gives the graph more room (H8). */
+  if (self->presentation && !whole)
+    {
+      double widest = 1.0, tallest = 1.0;
+      for (guint i = 0; i < self->layout->n_nodes; i++)
+        {
+          widest = MAX (widest, self->layout->nodes[i].width);
+          tallest = MAX (tallest, self->layout->nodes[i].height);
+        }
+      readable = MIN (readable, MIN ((area[2] - area[0] - 2 * MARGIN) / widest,
+                                     (area[3] - area[1] - 2 * MARGIN) / tallest));
+    }
   double z = whole ? MIN (MIN (zw, zh), MAX (readable, FIT_MAX)) : readable;
   z = CLAMP (z, ZOOM_MIN, ZOOM_MAX);
   double tx = place_axis (area[0], area[2], gw, z, 1, 0, FALSE);
@@ -407,7 +421,10 @@ scroll_to_node (CrGraphCanvas *self,
          - self->ty;
   if (fabs (dx) < 0.5 && fabs (dy) < 0.5)
     return;
-  self->auto_view = FALSE;
+  /* In presentation the steps drive the view: it still follows the size
+   * (the step card may widen the sidebar), fitted around the step (H8). */
+  if (!self->presentation)
+    self->auto_view = FALSE;
   glide_to (self, z, self->tx + dx, self->ty + dy);
 }
 

@@ -5,6 +5,7 @@
  * its private header. */
 #include "cr-config.h"
 #include "cr-window-private.h"
+#include "cr-graph-canvas-private.h"
 #include "cr-examples.h"
 #include "cr-expression-panel.h"
 #include "cr-card-style.h"
@@ -224,6 +225,44 @@ press_key (CrWindow *window,
   return FALSE;
 }
 
+/* Whether node_id's box lies wholly inside the canvas, as the final view
+ * (after any glide) shows it. */
+static gboolean
+node_in_view (CrGraphCanvas *canvas,
+              guint          node_id)
+{
+  const CrGraphBox *b = &canvas->layout->nodes[node_id];
+  double w = gtk_widget_get_width (GTK_WIDGET (canvas));
+  double h = gtk_widget_get_height (GTK_WIDGET (canvas));
+  double x0 = canvas->tx + canvas->zoom * b->x, x1 = x0 + canvas->zoom * b->width;
+  double y0 = canvas->ty + canvas->zoom * b->y, y1 = y0 + canvas->zoom * b->height;
+  return x0 >= -0.5 && y0 >= -0.5 && x1 <= w + 0.5 && y1 <= h + 0.5;
+}
+
+/* At 1366x768 with the script shown the graph pane is narrow: a wide node
+ * (BinaryCrossEntropyWithLogitsBackward0) is never cut at a step. */
+static void
+test_wide_node_in_view (void)
+{
+  CrWindow *window = open_example_sized ("04-one-layer-network.py", 1366, 768);
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  cr_graph_canvas_set_animate (canvas, FALSE);
+  activate (window, "win.presentation");
+  settle ();
+  guint n = cr_graph_canvas_get_n_steps (canvas);
+  g_assert_cmpuint (n, >, 2);
+  for (guint i = 0; i < n; i++)
+    {
+      activate (window, "win.step-forward");
+      settle ();
+      const CrGraphNode *node = cr_graph_model_find_step (cr_graph_canvas_get_model (canvas), (int) i);
+      g_assert_nonnull (node);
+      if (!node_in_view (canvas, node->id))
+        g_error ("step %u: %s is cut at zoom %.2f: x %.0f..%.0f y %.0f..%.0f in %dx%d", i + 1, node->title, cr_graph_canvas_get_zoom (canvas), canvas->tx + canvas->zoom * canvas->layout->nodes[node->id].x, canvas->tx + canvas->zoom * (canvas->layout->nodes[node->id].x + canvas->layout->nodes[node->id].width), canvas->ty + canvas->zoom * canvas->layout->nodes[node->id].y, canvas->ty + canvas->zoom * (canvas->layout->nodes[node->id].y + canvas->layout->nodes[node->id].height), gtk_widget_get_width (GTK_WIDGET (canvas)), gtk_widget_get_height (GTK_WIDGET (canvas)));
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A clicker's keys: Page Down steps (and pages), b and period blank the
  * screen and bring it back, also with the focus in the script (where they
  * would have typed into it); a step shows the screen again. */
@@ -440,6 +479,7 @@ main (int    argc,
   g_test_add_func ("/ui/present/clicker-pages", test_clicker_pages);
   g_test_add_func ("/ui/present/graph-type-and-refit", test_graph_type_and_refit);
   g_test_add_func ("/ui/present/clicker-keys", test_clicker_keys);
+  g_test_add_func ("/ui/present/wide-node-in-view", test_wide_node_in_view);
   g_test_add_func ("/ui/expression/slider-keeps-step", test_slider_keeps_step);
   g_test_add_func ("/ui/soft-breaks/text", test_soft_breaks_text);
   g_test_add_func ("/ui/soft-breaks/labels", test_soft_breaks_labels);
