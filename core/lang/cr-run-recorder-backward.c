@@ -38,6 +38,8 @@ struct _CrBackwardRecorder {
  * backward hooks are called from library code, which reports them here. */
 static __thread CrBackwardRecorder *running;
 
+/* Frees a hook call that never reached a step; one that did is freed with
+ * its step, the same way (the record's items are g_new0'd plain data). */
 static void
 hook_call_free (gpointer data)
 {
