@@ -72,10 +72,39 @@ record_op (const CrRunRecord *record,
 typedef struct {
   CrGraphModel *model;
   CrRunRecord  *record;
-  GQueue        queue;          /* of GINT_TO_POINTER (op): ops whose inputs are not drawn yet */
-  int           last_backward;  /* "the end of the run" for .grad: the last call ... */
-  int           last_step;      /* ... and its last step */
+  GQueue        queue;          /* of GINT_TO_POINTER (op + 1): ops whose inputs are not
+                                 * drawn yet */
+  GHashTable   *final_grads;    /* tensor id -> its .grad at the end of the run (borrowed
+                                 * snapshot; NULL value: None), made when first asked */
 } Builder;
+
+/* Every tensor's .grad at the end of the run, in one pass over the steps:
+ * what cr_run_record_grad_at() says for the last step of the last call
+ * (the last AccumulateGrad or retain_grad write wins). */
+static GHashTable *
+final_grads (Builder *b)
+{
+  if (b->final_grads)
+    return b->final_grads;
+  b->final_grads = g_hash_table_new (g_direct_hash, g_direct_equal);
+  for (guint c = 0; c < b->record->backwards->len; c++)
+    {
+      const CrRecordBackward *call = g_ptr_array_index (b->record->backwards, c);
+      for (guint k = 0; k < call->steps->len; k++)
+        {
+          const CrRecordStep *step = g_ptr_array_index (call->steps, k);
+          for (guint h = 0; h < step->hooks->len; h++)
+            {
+              const CrRecordHookCall *hook = g_ptr_array_index (step->hooks, h);
+              if (hook->kind == CR_RECORD_HOOK_RETAIN_GRAD && hook->tensor >= 0)
+                g_hash_table_insert (b->final_grads, GINT_TO_POINTER (hook->tensor), hook->after);
+            }
+          if (step->kind == CR_RECORD_STEP_ACCUMULATE && step->leaf >= 0)
+            g_hash_table_insert (b->final_grads, GINT_TO_POINTER (step->leaf), step->grad_after);
+        }
+    }
+  return b->final_grads;
+}
 
 static char *
 tensor_preview (const CrTensorSnapshot *value)
@@ -108,11 +137,7 @@ fill_info (Builder              *b,
   g_free (info->name);
   info->name = g_strdup (t->label ? t->label : t->name);
   info->value = cr_tensor_snapshot_copy (t->value);
-  const CrTensorSnapshot *grad = b->last_backward >= 0
-                                 ? cr_run_record_grad_at (b->record, (int) t->id, b->last_backward,
-                                                          b->last_step)
-                                 : NULL;
-  info->grad = cr_tensor_snapshot_copy (grad);
+  info->grad = cr_tensor_snapshot_copy (g_hash_table_lookup (final_grads (b), GINT_TO_POINTER (t->id)));
   const CrRecordOp *op = t->origin == CR_RECORD_TENSOR_RESULT ? record_op (b->record, t->op) : NULL;
   info->grad_fn = op && op->grad_fn ? g_strdup_printf ("<%s>", op->grad_fn) : NULL;
   info->is_leaf = t->origin != CR_RECORD_TENSOR_RESULT;
@@ -431,13 +456,6 @@ builder_init (Builder     *b,
   b->model->backward = backward;
   b->model->private_index = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_queue_init (&b->queue);
-  b->last_backward = (int) record->backwards->len - 1;
-  b->last_step = -1;
-  if (b->last_backward >= 0)
-    {
-      const CrRecordBackward *last = g_ptr_array_index (record->backwards, b->last_backward);
-      b->last_step = (int) last->steps->len - 1;
-    }
 }
 
 /* The newest op output the script named, else the newest op output; -1. */
@@ -516,6 +534,7 @@ cr_graph_model_new_from_run_record (CrRunRecord *record,
       self->title = g_strdup_printf ("forward graph of %s", tensor_title (t, "the result"));
     }
   g_queue_clear (&b.queue);
+  g_clear_pointer (&b.final_grads, g_hash_table_unref);
   cr_graph_model_assign_keys (self);
   return self;
 }
