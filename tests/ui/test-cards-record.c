@@ -4,16 +4,13 @@
  * custom Function's backward, names with their iteration, the picker's
  * numbered rows, and the inspector's state as of the step (no .grad before
  * the step that writes it, "freed" only where a saved tensor was freed,
- * "modified in place" on an in-place error's culprit). Runs under xvfb-run. */
+ * "modified in place" on an in-place error's culprit). Runs under xvfb-run;
+ * the graph's badges are tested headless in test-graph-badges.c. */
 #include "cr-config.h"
 #include "cr-step-card.h"
 #include "cr-inspector.h"
 #include "cr-record-text.h"
-#include "cr-graph-render.h"
-#include "cr-graph-render-badges.h"
-#include "cr-script-run.h"
 #include "ui-test-gui.h"
-#include "ui-test-util.h"
 
 #include <string.h>
 
@@ -570,108 +567,6 @@ test_inspector_at_step (void)
   g_object_unref (inspector);
 }
 
-/* ---- badges on the graph --------------------------------------------------- */
-
-/* The badges' texts of model drawn at step. */
-static GPtrArray *
-badges_at (const CrGraphModel  *model,
-           const CrGraphLayout *layout,
-           int                  step)
-{
-  GPtrArray *drawn = g_ptr_array_new_with_free_func (g_free);
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 64, 64);
-  cairo_t *cr = cairo_create (surface);
-  CrGraphBadgeOptions options = { .current_step = step, .k = 1, .lw = 1, .drawn = drawn };
-  cr_graph_render_badges (cr, model, layout, &options);
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
-  return drawn;
-}
-
-static gboolean
-has_text (GPtrArray  *drawn,
-          const char *text)
-{
-  for (guint i = 0; i < drawn->len; i++)
-    if (strcmp (g_ptr_array_index (drawn, i), text) == 0)
-      return TRUE;
-  return FALSE;
-}
-
-static void
-test_badges (void)
-{
-  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (
-    "import torch\n"
-    "x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)\n"
-    "b = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
-    "y = (x * b).sum()\n"
-    "b.register_hook(lambda g: g * 10)\n"
-    "y.backward()\n", "bc.py");
-  g_assert_nonnull (model);
-  g_assert_nonnull (model->record);
-  g_autoptr (CrGraphLayout) layout = cr_graph_render_layout (model, NULL);
-  g_assert_nonnull (layout);
-
-  /* Before backward: no gradient on the graph yet. */
-  g_autoptr (GPtrArray) before = badges_at (model, layout, -1);
-  g_assert_cmpuint (before->len, ==, 0);
-
-  /* After MulBackward0 (step 2): b's gradient [5, 7, 9] by its edge. */
-  g_autoptr (GPtrArray) mul = badges_at (model, layout, 1);
-  g_assert_true (has_text (mul, "[5, 7, 9]"));
-  g_assert_false (has_text (mul, ".grad [50, 70, 90]"));
-
-  /* At the end: b.grad written, after the hook multiplied it by 10. */
-  g_autoptr (GPtrArray) end = badges_at (model, layout, (int) model->n_steps - 1);
-  g_assert_true (has_text (end, ".grad [50, 70, 90]"));
-  g_assert_true (has_text (end, "hook <lambda>"));
-  /* Drawn as its .grad now, not also by the edge. */
-  g_assert_false (has_text (end, "[5, 7, 9]"));
-}
-
-static void
-test_badges_error (void)
-{
-  /* A run that fails, as the window makes it. */
-  CrInterpOptions run_options = { 0 };
-  CrScriptRun run;
-  cr_script_run ("import torch\n"
-                 "a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
-                 "b = a * 2\n"
-                 "c = b.sigmoid()\n"
-                 "c.add_(1)\n"
-                 "L = c.sum()\n"
-                 "L.backward()\n", -1, "inplace.py", &run_options, FALSE, &run);
-  g_assert_nonnull (run.message);
-  g_assert_nonnull (run.models);
-  g_assert_cmpuint (run.models->len, ==, 1);
-  g_autoptr (CrGraphModel) model = cr_graph_model_ref (g_ptr_array_index (run.models, 0));
-  cr_script_run_clear (&run);
-  g_autoptr (CrGraphLayout) layout = cr_graph_render_layout (model, NULL);
-  g_autoptr (GPtrArray) drawn = badges_at (model, layout, -1);
-  /* The failing node and the culprit, from the start. */
-  g_assert_true (has_text (drawn, "✕ RuntimeError"));
-  g_assert_true (has_text (drawn, "modified in place · line 5"));
-  /* The culprit's saved tensor is "modified", never "freed". */
-  const CrGraphNode *sigmoid = NULL;
-  for (guint i = 0; i < model->nodes->len; i++)
-    {
-      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
-      if (g_strcmp0 (n->title, "SigmoidBackward0") == 0)
-        sigmoid = n;
-    }
-  g_assert_nonnull (sigmoid);
-  g_assert_false (cr_graph_render_badges_op_freed (model, sigmoid, (int) model->n_steps - 1));
-  /* Ops that saved nothing are never drawn "freed", even after they ran. */
-  for (guint i = 0; i < model->nodes->len; i++)
-    {
-      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
-      if (g_strcmp0 (n->title, "AddBackward0") == 0 || g_strcmp0 (n->title, "SumBackward0") == 0)
-        g_assert_false (cr_graph_render_badges_op_freed (model, n, (int) model->n_steps - 1));
-    }
-}
-
 int
 main (int    argc,
       char **argv)
@@ -686,7 +581,5 @@ main (int    argc,
   g_test_add_func ("/cards-record/value-brief", test_value_brief);
   g_test_add_func ("/cards-record/forward-error", test_forward_error);
   g_test_add_func ("/cards-record/inspector-at-step", test_inspector_at_step);
-  g_test_add_func ("/cards-record/badges", test_badges);
-  g_test_add_func ("/cards-record/badges-error", test_badges_error);
   return g_test_run ();
 }
