@@ -175,9 +175,12 @@ static char *
 span_text (CrInterp     *self,
            const CrSpan *span)
 {
-  if (!self->module || !self->module->source || span->line <= 0)
+  /* Spans are the script's, also while library code runs (its module is
+   * current then: autograd.functional's ops). */
+  const CrAstModule *module = self->in_prelude ? self->main_scope.module : self->module;
+  if (!module || !module->source || span->line <= 0)
     return NULL;
-  g_autofree char *line = cr_source_line (self->module->source, span->line);
+  g_autofree char *line = cr_source_line (module->source, span->line);
   if (!line)
     return NULL;
   glong len = g_utf8_strlen (line, -1);
