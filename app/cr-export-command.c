@@ -12,6 +12,7 @@
 #include "cr-interp.h"
 #include "cr-storage.h"
 #include "cr-graph-model.h"
+#include "cr-graph-groups.h"
 #include "cr-graph-layout.h"
 #include "cr-graph-render.h"
 
@@ -90,6 +91,14 @@ write_graph (const CrGraphModel *model,
              CrGraphStyle        style)
 {
   g_autoptr (GError) error = NULL;
+  /* Module code: each module call (and loop body) drawn as a box around
+   * its nodes, every one open (cr-graph-groups.h). */
+  g_autoptr (CrGraphGroups) groups = cr_graph_groups_new ((CrGraphModel *) model);
+  g_autofree gboolean *open = cr_graph_groups_open_to_level (groups, groups->height);
+  g_autoptr (CrGraphCollapse) collapse = groups->groups->len > 0 ? cr_graph_collapse_new (groups, open)
+                                                                 : NULL;
+  if (collapse)
+    model = collapse->model;
   g_autoptr (CrGraphLayout) layout = cr_graph_render_layout (model, &error);
   if (!layout)
     {
@@ -98,6 +107,7 @@ write_graph (const CrGraphModel *model,
     }
   CrGraphRenderOptions options;
   cr_graph_render_options_init (&options);
+  options.collapse = collapse;
   options.style = style;
   options.current_step = step;
 
