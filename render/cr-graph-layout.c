@@ -324,6 +324,16 @@ cr_graph_layout_new (const CrGraphModel *model,
   /* Dot takes seconds on thousands of nodes: big graphs get ours. */
   if (model->nodes->len > CR_GRAPH_LAYOUT_DOT_MAX_NODES)
     return cr_graph_layout_new_layered (model, node_sizes, label_font_size);
+  return cr_graph_layout_new_dot (model, node_sizes, label_font_size, error);
+}
+
+CrGraphLayout *
+cr_graph_layout_new_dot (const CrGraphModel *model,
+                         const double       *node_sizes,
+                         double              label_font_size,
+                         GError            **error)
+{
+  g_return_val_if_fail (model != NULL && (node_sizes != NULL || model->nodes->len == 0), NULL);
 
   /* Sizes scale with the type (presentation mode): so do the gaps. */
   double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;

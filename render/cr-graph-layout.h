@@ -62,6 +62,12 @@ CrGraphLayout *cr_graph_layout_new  (const CrGraphModel *model,
 CrGraphLayout *cr_graph_layout_new_layered (const CrGraphModel *model,
                                             const double       *node_sizes,
                                             double              label_font_size);
+/* Graphviz's dot whatever the size (cr_graph_layout_new picks): for
+ * comparisons. */
+CrGraphLayout *cr_graph_layout_new_dot     (const CrGraphModel *model,
+                                            const double       *node_sizes,
+                                            double              label_font_size,
+                                            GError            **error);
 CrGraphLayout *cr_graph_layout_copy (const CrGraphLayout *self);   /* deep; NULL-safe */
 void           cr_graph_layout_free (CrGraphLayout      *self);   /* NULL-safe */
 

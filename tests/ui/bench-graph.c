@@ -6,11 +6,17 @@
  * and 60 frames of panning across it in a 1366x768 window (what the canvas
  * draws while dragging). Prints the numbers; goals are layout + draw under
  * 300 ms and a frame under 16 ms. Not a test: timings depend on the machine.
+ * Graphs over CR_GRAPH_LAYOUT_DOT_MAX_NODES get the layered layout; dot's
+ * time on the same graph is printed beside it (up to 2,500 nodes: beyond,
+ * dot takes too long to wait for).
  *
- *   bench-graph [N_NODES [OUT.png|svg|pdf]]  */
+ *   bench-graph [N_NODES [OUT.png|svg|pdf]]
+ *   bench-graph SCRIPT.py [OUT.png|svg|pdf]   the graph a script makes, e.g.
+ *                                             tests/data/micrograd-mlp.py (5,000 nodes) */
 #include "cr-graph-model.h"
 #include "cr-graph-layout.h"
 #include "cr-graph-render.h"
+#include "ui-test-util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -97,6 +103,36 @@ synthetic_model (guint n_nodes)
   return model;
 }
 
+/* Counts the nodes and edges whose boxes reach into x0..x1, y0..y1. */
+static void
+in_sight (const CrGraphLayout *layout,
+          double               x0,
+          double               y0,
+          double               x1,
+          double               y1,
+          guint               *nodes,
+          guint               *edges)
+{
+  for (guint i = 0; i < layout->n_nodes; i++)
+    {
+      const CrGraphBox *b = &layout->nodes[i];
+      *nodes += b->x < x1 && b->x + b->width > x0 && b->y < y1 && b->y + b->height > y0;
+    }
+  for (guint i = 0; i < layout->n_edges; i++)
+    {
+      const CrGraphPath *p = &layout->edges[i];
+      double ex0 = G_MAXDOUBLE, ey0 = G_MAXDOUBLE, ex1 = -G_MAXDOUBLE, ey1 = -G_MAXDOUBLE;
+      for (guint k = 0; k < p->n_points; k++)
+        {
+          ex0 = MIN (ex0, p->points[2 * k]);
+          ex1 = MAX (ex1, p->points[2 * k]);
+          ey0 = MIN (ey0, p->points[2 * k + 1]);
+          ey1 = MAX (ey1, p->points[2 * k + 1]);
+        }
+      *edges += p->n_points > 0 && ex0 < x1 && ex1 > x0 && ey0 < y1 && ey1 > y0;
+    }
+}
+
 static double
 ms_since (gint64 start)
 {
@@ -126,9 +162,26 @@ int
 main (int    argc,
       char **argv)
 {
-  guint n_nodes = argc > 1 ? (guint) MAX (atoi (argv[1]), 8) : 500;
-  CrGraphModel *model = synthetic_model (n_nodes);
-  printf ("synthetic graph: %u nodes, %u edges\n", model->nodes->len, model->edges->len);
+  CrGraphModel *model;
+  if (argc > 1 && g_str_has_suffix (argv[1], ".py"))
+    {
+      g_autofree char *source = NULL;
+      if (!g_file_get_contents (argv[1], &source, NULL, NULL))
+        {
+          fprintf (stderr, "bench-graph: cannot read %s\n", argv[1]);
+          return 1;
+        }
+      gint64 run_start = g_get_monotonic_time ();
+      model = cr_ui_test_model_from_script (source, argv[1]);
+      printf ("%s: %u nodes, %u edges (run + record + model: %.1f ms)\n", argv[1],
+              model->nodes->len, model->edges->len, ms_since (run_start));
+    }
+  else
+    {
+      guint n_nodes = argc > 1 ? (guint) MAX (atoi (argv[1]), 8) : 500;
+      model = synthetic_model (n_nodes);
+      printf ("synthetic graph: %u nodes, %u edges\n", model->nodes->len, model->edges->len);
+    }
 
   g_autoptr (GError) error = NULL;
   gint64 start = g_get_monotonic_time ();
@@ -148,6 +201,26 @@ main (int    argc,
   CrGraphLayout *plain = cr_graph_render_layout (model, NULL);
   double plain_ms = ms_since (start);
   cr_graph_layout_free (plain);
+
+  /* The other layout on the same graph, for comparison. */
+  gboolean layered = model->nodes->len > CR_GRAPH_LAYOUT_DOT_MAX_NODES;
+  double other_ms = NAN;
+  if (!layered)
+    {
+      start = g_get_monotonic_time ();
+      cr_graph_layout_free (cr_graph_layout_new_layered (model, cr_graph_render_cache_sizes (cache),
+                                                         cr_graph_render_label_size ()));
+      other_ms = ms_since (start);
+    }
+  else if (model->nodes->len <= 2500)
+    {
+      /* Dot itself, which cr_graph_layout_new would not use here. */
+      start = g_get_monotonic_time ();
+      g_autoptr (GError) dot_error = NULL;
+      cr_graph_layout_free (cr_graph_layout_new_dot (model, cr_graph_render_cache_sizes (cache),
+                                                     cr_graph_render_label_size (), &dot_error));
+      other_ms = ms_since (start);
+    }
 
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, FRAME_W, FRAME_H);
   CrGraphRenderOptions options;
@@ -173,6 +246,7 @@ main (int    argc,
         g_array_append_val (ops, i);
     }
   double total = 0, worst = 0;
+  guint seen_nodes = 0, seen_edges = 0;
   for (int i = 0; i < 60; i++)
     {
       guint op = g_array_index (ops, guint, (ops->len - 1) * (59 - i) / 59);
@@ -181,6 +255,7 @@ main (int    argc,
       double ty = FRAME_H / 2.0 - (b->y + b->height / 2);
       gint64 t = g_get_monotonic_time ();
       frame (surface, model, layout, &options, 1.0, tx, ty);
+      in_sight (layout, -tx, -ty, FRAME_W - tx, FRAME_H - ty, &seen_nodes, &seen_edges);
       double ms = ms_since (t);
       total += ms;
       worst = MAX (worst, ms);
@@ -194,10 +269,17 @@ main (int    argc,
   double uncached_ms = ms_since (start);
 
   printf ("shape text (cache):         %8.1f ms\n", shape_ms);
-  printf ("graphviz layout:            %8.1f ms\n", layout_ms);
+  printf ("%s layout:%s %8.1f ms\n", layered ? "layered" : "graphviz",
+          layered ? "             " : "            ", layout_ms);
+  if (!isnan (other_ms))
+    printf ("%s layout, same graph: %6.1f ms (for comparison)\n", layered ? "dot" : "layered", other_ms);
+  else if (layered)
+    printf ("dot layout, same graph:        (not timed: minutes at this size)\n");
   printf ("cr_graph_render_layout:     %8.1f ms (measure + layout, no cache)\n", plain_ms);
   printf ("draw whole graph %dx%d:  %8.1f ms (zoom %.3f)\n", FRAME_W, FRAME_H, whole_ms, fit_zoom);
   printf ("layout + first draw:        %8.1f ms (goal < 300)\n", shape_ms + layout_ms + whole_ms);
+  printf ("in sight per pan frame:     %8.1f nodes, %.1f edges (mean)\n", seen_nodes / 60.0,
+          seen_edges / 60.0);
   printf ("pan frame at 100 %%:         %8.2f ms mean, %.2f ms max over 60 (goal < 16)\n",
           total / 60, worst);
   printf ("one frame without cache:    %8.1f ms\n", uncached_ms);

@@ -6,9 +6,16 @@
  * the canvas has its new model) and (b) the end of the canvas's next frame
  * (its frame clock's "after-paint" after run-finished: the new graph is on
  * screen). The script's own work (parse, run, graph models) is timed alone
- * too, so the rest is the window's pause and overhead.
+ * too, so the rest is the window's pause and overhead. Also per script:
+ * "open", from opening the file to the first frame with its graph, and
+ * "pan", the mean and worst time the window takes to lay out and paint a
+ * frame (its frame clock's before-paint to after-paint) while the canvas
+ * pans 12 pixels a frame for 60 frames, as a drag does.
  *
  *   xvfb-run -a build/tests/ui/bench-window [N_EDITS] [EXAMPLE.py...]
+ *
+ * With no scripts: every example, then tests/data/micrograd-mlp.py (a
+ * 5,000-node scalar MLP).
  *
  * Under Xvfb GTK draws with GL through Mesa's software rasterizer (llvmpipe),
  * which makes every frame of the whole window cost 50-200 ms on a loaded
@@ -22,6 +29,7 @@
 #include "cr-examples.h"
 #include "cr-graph-model.h"
 #include "cr-script-run.h"
+#include "cr-graph-canvas-private.h"
 #include "ui-test-util.h"
 
 #include <gtksourceview/gtksource.h>
@@ -65,6 +73,75 @@ on_after_paint (GdkFrameClock *clock,
     return;
   probe->painted_us = g_get_monotonic_time ();
   probe->painted = TRUE;
+}
+
+/* Panning: the canvas moves PAN_STEP pixels at each frame's start, and each
+ * frame's layout + paint is timed. */
+#define PAN_FRAMES 60
+#define PAN_STEP   12.0
+
+typedef struct {
+  CrGraphCanvas *canvas;
+  int            frame;
+  gint64         before_us;
+  double         total_ms, worst_ms;
+  int            timed;
+  double         dx;
+} Pan;
+
+static void
+on_pan_before_paint (GdkFrameClock *clock,
+                     Pan           *pan)
+{
+  pan->before_us = g_get_monotonic_time ();
+}
+
+static void
+on_pan_after_paint (GdkFrameClock *clock,
+                    Pan           *pan)
+{
+  if (pan->frame <= 0 || pan->before_us == 0)
+    return;
+  double ms = (g_get_monotonic_time () - pan->before_us) / 1000.0;
+  pan->total_ms += ms;
+  pan->worst_ms = MAX (pan->worst_ms, ms);
+  pan->timed++;
+}
+
+static gboolean
+pan_tick (GtkWidget     *widget,
+          GdkFrameClock *clock,
+          gpointer       data)
+{
+  Pan *pan = data;
+  if (pan->frame >= PAN_FRAMES)
+    return G_SOURCE_REMOVE;
+  /* Back and forth, so the graph stays on screen. */
+  double dx = (pan->frame / 20) % 2 == 0 ? -PAN_STEP : PAN_STEP;
+  cr_graph_canvas_move_to (pan->canvas, pan->canvas->tx + dx, pan->canvas->ty);
+  pan->frame++;
+  return G_SOURCE_CONTINUE;
+}
+
+/* Mean and worst paint of PAN_FRAMES panning frames (ms). */
+static void
+measure_pan (CrGraphCanvas *canvas,
+             GdkFrameClock *clock,
+             double        *mean,
+             double        *worst)
+{
+  Pan pan = { .canvas = canvas };
+  gulong before = g_signal_connect (clock, "before-paint", G_CALLBACK (on_pan_before_paint), &pan);
+  gulong after = g_signal_connect (clock, "after-paint", G_CALLBACK (on_pan_after_paint), &pan);
+  gtk_widget_add_tick_callback (GTK_WIDGET (canvas), pan_tick, &pan, NULL);
+  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (pan.frame < PAN_FRAMES && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  cr_ui_test_spin (50);
+  g_signal_handler_disconnect (clock, before);
+  g_signal_handler_disconnect (clock, after);
+  *mean = pan.timed ? pan.total_ms / pan.timed : NAN;
+  *worst = pan.worst_ms;
 }
 
 static int
@@ -175,6 +252,9 @@ main (int    argc,
       g_autoptr (GPtrArray) examples = cr_examples_list ();
       for (guint i = 0; i < examples->len; i++)
         g_ptr_array_add (paths, g_strdup (((CrExample *) g_ptr_array_index (examples, i))->path));
+      g_autofree char *big = g_build_filename (CR_SOURCE_EXAMPLES_DIR, "..", "..", "tests", "data",
+                                               "micrograd-mlp.py", NULL);
+      g_ptr_array_add (paths, g_canonicalize_filename (big, NULL));
     }
 
   CrWindow *window = cr_window_new (NULL);
@@ -193,10 +273,13 @@ main (int    argc,
            "  finished: from the edit to the window's run-finished (pause + work + showing)\n"
            "  redrawn:  from the edit to the end of the canvas's next frame after that\n"
            "  pause:    the window's debounce for this example (its rule: %.0f ms while\n"
-           "            runs take under %.0f ms, else 1.5 × the last run, at most %.0f ms)\n\n",
+           "            runs take under %.0f ms, else 1.5 × the last run, at most %.0f ms)\n"
+           "  open:     from opening the file to the first frame with its graph\n"
+           "  pan:      a panning frame's layout + paint, mean and worst of %d\n\n",
            n_edits, renderer ? G_OBJECT_TYPE_NAME (renderer) : "(none)",
-           PAUSE_MIN_MS, PAUSE_FAST_MS, PAUSE_MAX_MS);
-  g_print ("%-30s %8s %8s %9s %9s\n", "example", "work", "pause", "finished", "redrawn");
+           PAUSE_MIN_MS, PAUSE_FAST_MS, PAUSE_MAX_MS, PAN_FRAMES);
+  g_print ("%-30s %8s %8s %9s %9s %8s %6s %7s %6s\n", "example", "work", "pause", "finished",
+           "redrawn", "open", "nodes", "pan", "worst");
 
   double sum_work = 0, sum_finished = 0, sum_redrawn = 0, sum_pause = 0;
   guint n_rows = 0;
@@ -235,7 +318,13 @@ main (int    argc,
           continue;
         }
       probe.armed = FALSE;
+      double open_ms = (probe.painted_us - probe.edit_us) / 1000.0;
       cr_ui_test_spin (200);
+      const CrGraphModel *shown = cr_graph_canvas_get_model (canvas);
+      guint n_nodes = shown ? shown->nodes->len : 0;
+      double pan_mean = NAN, pan_worst = NAN;
+      if (shown)
+        measure_pan (canvas, clock, &pan_mean, &pan_worst);
 
       double work = work_ms (path);
       int line = edit_line (buffer);
@@ -265,7 +354,8 @@ main (int    argc,
       double row_finished = median (finished, n);
       double row_redrawn = median (redrawn, n);
       double pause = predicted_pause (work);
-      g_print ("%-30s %8.1f %8.0f %9.1f %9.1f\n", name, work, pause, row_finished, row_redrawn);
+      g_print ("%-30s %8.1f %8.0f %9.1f %9.1f %8.1f %6u %7.1f %6.1f\n", name, work, pause,
+               row_finished, row_redrawn, open_ms, n_nodes, pan_mean, pan_worst);
       sum_work += work;
       sum_pause += pause;
       sum_finished += row_finished;
