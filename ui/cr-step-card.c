@@ -190,6 +190,25 @@ add_error (GtkWidget           *box,
             : g_strdup_printf ("It failed at %s; the node is marked on the graph.", op->grad_fn);
           gtk_box_append (GTK_BOX (section), cr_card_label_new (where, "cr-footnote"));
         }
+      /* A second backward through a freed graph: which call freed it. */
+      for (guint i = 0; op && error->backward >= 0 && i < op->saved->len; i++)
+        {
+          const CrRecordSaved *saved = g_ptr_array_index (op->saved, i);
+          if (saved->freed_backward < 0 || saved->freed_backward >= error->backward
+              || saved->modified_span.line > 0)
+            continue;
+          const CrRecordBackward *freer = g_ptr_array_index (c->record->backwards,
+                                                             saved->freed_backward);
+          g_autofree char *why = freer->span.line > 0
+            ? g_strdup_printf ("Its saved tensors were freed by backward call #%d (line %d): "
+                               "pass retain_graph=True to that call to keep them.",
+                               saved->freed_backward + 1, freer->span.line)
+            : g_strdup_printf ("Its saved tensors were freed by backward call #%d: pass "
+                               "retain_graph=True to that call to keep them.",
+                               saved->freed_backward + 1);
+          gtk_box_append (GTK_BOX (section), cr_card_label_new (why, "cr-footnote"));
+          break;
+        }
       if (error->culprit_span.line > 0)
         {
           g_autofree char *culprit = g_strdup_printf (

@@ -436,6 +436,41 @@ test_failed_backward (void)
   g_object_unref (card);
 }
 
+/* A second backward through a freed graph: the card says which call freed
+ * the saved tensors. */
+static void
+test_second_backward (void)
+{
+  g_autoptr (CrRunRecord) r = broadcast_record ();
+  CrRecordOp *mul = g_ptr_array_index (r->ops, 0);
+  CrRecordSaved *saved = cr_record_op_add_saved (mul);
+  saved->name = g_strdup ("self");
+  saved->freed_backward = 0;
+  saved->freed_step = 1;
+  CrRecordBackward *first = g_ptr_array_index (r->backwards, 0);
+  first->span.line = 5;
+  CrRecordBackward *second = cr_run_record_add_backward (r);
+  second->title = g_strdup ("y.backward() · line 6");
+  second->span.line = 6;
+  second->error = 0;
+  CrRecordStep *s0 = cr_record_backward_add_step (second);
+  s0->kind = CR_RECORD_STEP_NODE;
+  s0->op = 1;
+  s0->title = g_strdup ("SumBackward0");
+  CrRecordError *e = cr_run_record_add_error (r);
+  e->type = g_strdup ("RuntimeError");
+  e->message = g_strdup ("Trying to backward through the graph a second time");
+  e->op = 0;
+  e->backward = 1;
+  e->step = 1;
+  GtkWidget *card = card_at (r, 1, 0);
+  g_autofree char *all = texts (card);
+  g_assert_nonnull (strstr (all, "Trying to backward through the graph a second time"));
+  assert_line (all, "Its saved tensors were freed by backward call #1 (line 5): pass "
+                    "retain_graph=True to that call to keep them.");
+  g_object_unref (card);
+}
+
 /* A shape error before any backward call: the card says the run stopped,
  * where and why, instead of "this script never calls .backward()". */
 static void
@@ -580,6 +615,7 @@ main (int    argc,
   g_test_add_func ("/cards-record/failed-backward", test_failed_backward);
   g_test_add_func ("/cards-record/value-brief", test_value_brief);
   g_test_add_func ("/cards-record/forward-error", test_forward_error);
+  g_test_add_func ("/cards-record/second-backward", test_second_backward);
   g_test_add_func ("/cards-record/inspector-at-step", test_inspector_at_step);
   return g_test_run ();
 }
