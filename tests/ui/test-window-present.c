@@ -306,6 +306,22 @@ test_clicker_keys (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The keyboard shortcuts window tells a presenter what the clicker does. */
+static void
+test_help_overlay (void)
+{
+  g_autoptr (GtkBuilder) builder =
+    gtk_builder_new_from_resource ("/io/github/chainrule/Chainrule/gtk/help-overlay.ui");
+  GObject *overlay = gtk_builder_get_object (builder, "help_overlay");
+  g_assert_true (GTK_IS_SHORTCUTS_WINDOW (overlay));
+  g_autoptr (GBytes) bytes = g_resources_lookup_data ("/io/github/chainrule/Chainrule/gtk/help-overlay.ui",
+                                                     0, NULL);
+  const char *text = g_bytes_get_data (bytes, NULL);
+  g_assert_nonnull (strstr (text, "the next part of a long step card"));
+  g_assert_nonnull (strstr (text, "blank the screen"));
+  gtk_window_destroy (GTK_WINDOW (overlay));
+}
+
 static void
 finished_cb (CrWindow *window,
              gboolean *finished)
@@ -331,9 +347,11 @@ leaf_value (const CrGraphModel *model,
   for (guint i = 0; i < model->nodes->len; i++)
     {
       const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      const CrRecordTensor *t = n->tensor >= 0 ? g_ptr_array_index (model->record->tensors, n->tensor)
+                                               : NULL;
       if (n->kind == CR_GRAPH_NODE_LEAF && g_strcmp0 (n->title, name) == 0
-          && n->info.value && n->info.value->n_values > 0)
-        return n->info.value->values[0];
+          && t && t->value && t->value->n_values > 0)
+        return t->value->values[0];
     }
   g_assert_not_reached ();
   return 0;
@@ -480,6 +498,7 @@ main (int    argc,
   g_test_add_func ("/ui/present/graph-type-and-refit", test_graph_type_and_refit);
   g_test_add_func ("/ui/present/clicker-keys", test_clicker_keys);
   g_test_add_func ("/ui/present/wide-node-in-view", test_wide_node_in_view);
+  g_test_add_func ("/ui/present/help-overlay", test_help_overlay);
   g_test_add_func ("/ui/expression/slider-keeps-step", test_slider_keeps_step);
   g_test_add_func ("/ui/soft-breaks/text", test_soft_breaks_text);
   g_test_add_func ("/ui/soft-breaks/labels", test_soft_breaks_labels);
