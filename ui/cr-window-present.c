@@ -2,7 +2,8 @@
  * which sends only Page Down and Page Up (some also b, period, F5, Escape)
  * and cannot scroll: the two page actions read a long step card in parts
  * (ui/cr-step-card-pages.c) before they move to the next or previous step,
- * and the stepper's label says which part is in view. Entering and leaving
+ * and the stepper's label says which part is in view; b or a period blanks
+ * the screen; F9 fits the graph again to its new room. Entering and leaving
  * presentation stay in cr-window.c. */
 #include "cr-config.h"
 #include "cr-window-private.h"
