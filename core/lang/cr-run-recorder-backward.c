@@ -240,10 +240,16 @@ step_for (CrBackwardRecorder *self,
   step->op = cr_run_recorder_op (self->interp, node);
   step->title = g_strdup (cr_node_name (node));
   const CrRecordOp *op = op_at (self, step->op);
-  if (op && op->caption && op->span.line > 0)
-    step->caption = g_strdup_printf ("%s, line %d", op->caption, op->span.line);
-  else if (op && op->caption)
-    step->caption = g_strdup (op->caption);
+  if (op && op->caption)
+    {
+      /* A loop runs the same line again: which time made this op. */
+      GString *caption = g_string_new (op->caption);
+      if (op->span.line > 0)
+        g_string_append_printf (caption, ", line %d", op->span.line);
+      if (op->iteration > 0)
+        g_string_append_printf (caption, " · iteration %u", op->iteration);
+      step->caption = g_string_free (caption, FALSE);
+    }
   char *name = NULL;
   CrSpan span = { 0 };
   if (describe_function (cr_torch_custom_backward_function (node), TRUE, &name, &span))

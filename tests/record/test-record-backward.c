@@ -483,6 +483,7 @@ test_accumulate_grad (void)
   g_assert_cmpuint (second->iteration, ==, 2);
   g_assert_cmpstr (second->root_name, ==, "loss");
   g_assert_true (second->retain_graph);
+  g_assert_cmpstr (step_at (second, 1)->caption, ==, "loss = (w * w).sum(), line 4 · iteration 2");
   const CrRecordStep *leaf1 = step_at (first, 2);
   g_assert_null (leaf1->grad_before);
   ASSERT_VALUES (leaf1->grad_after, 2, -2);
