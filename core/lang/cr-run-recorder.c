@@ -91,6 +91,7 @@ struct _CrRunRecorder {
   GHashTable  *hints;            /* const CrAstNode* -> id + 1 of its last tensor value, or
                                   * of the source of a tensor without history */
   GArray      *open_regions;     /* int: regions entered and not left, innermost last */
+  GArray      *region_calls;     /* guint per region: record->module_calls->len when it began */
   int          disabled_region;  /* the set_grad_enabled(False) region running, -1 */
   GArray      *bumps;            /* Bump: changed in place, not looked at yet */
   gboolean     walking;          /* cr_run_recorder_op is filling: no nested walk */
@@ -290,6 +291,8 @@ disabling_region (CrRunRecorder *r)
   if (r->open_regions->len == 0)
     return r->disabled_region;
   int id = g_array_index (r->open_regions, int, r->open_regions->len - 1);
+  if (id < 0)
+    return -1;
   const CrRecordRegion *region = g_ptr_array_index (r->record->regions, id);
   return region->kind == CR_RECORD_REGION_ENABLE_GRAD ? -1 : id;
 }
@@ -796,6 +799,25 @@ hint (CrRunRecorder   *r,
   return id;
 }
 
+/* Whether the statement running called a module (its parameters require
+ * grad) since the region that turns recording off began. */
+static gboolean
+ran_module_call (CrRunRecorder *r)
+{
+  int region = disabling_region (r);
+  if (region < 0 || (guint) region >= r->region_calls->len)
+    return FALSE;
+  CrSpan here = current_span (r->interp);
+  GPtrArray *calls = r->record->module_calls;
+  for (guint i = g_array_index (r->region_calls, guint, region); i < calls->len; i++)
+    {
+      const CrRecordModuleCall *call = g_ptr_array_index (calls, i);
+      if (call->depth == 0 && call->span.line == here.line && here.line > 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static gboolean
 is_view_attribute (const char *attr)
 {
@@ -855,7 +877,8 @@ note_provenance (CrRunRecorder   *r,
           break;
         }
     }
-  if (source < 0)
+  /* pred = model(x) under no_grad: the module's parameters made it. */
+  if (source < 0 && !(expr->kind == CR_AST_CALL && ran_module_call (r)))
     return;
   guint64 serial = tensor_serial (r, t, TRUE);
   Provenance *p = g_new0 (Provenance, 1);
@@ -865,7 +888,8 @@ note_provenance (CrRunRecorder   *r,
   g_hash_table_insert (r->provenance, GSIZE_TO_POINTER (serial), p);
   /* Not recorded unless named or used: the expression around it reads its
    * source as its own. */
-  insert_id (r->hints, (gpointer) expr, source);
+  if (source >= 0)
+    insert_id (r->hints, (gpointer) expr, source);
 }
 
 void
@@ -925,7 +949,16 @@ cr_run_recorder_region_enter_at (CrInterp          *self,
   CrRunRecorder *r = recorder (self);
   if (!r)
     return;
+  /* torch.nn's own code (init under no_grad) is no region of the script's;
+   * its place on the stack keeps enter and exit paired. */
+  if (self->in_prelude)
+    {
+      int none = -1;
+      g_array_append_val (r->open_regions, none);
+      return;
+    }
   CrRecordRegion *region = cr_run_record_add_region (r->record);
+  g_array_append_val (r->region_calls, r->record->module_calls->len);
   region->kind = kind;
   region->span = span && span->line > 0 ? *span : current_span (self);
   region->iteration = cr_interp_loop_iteration (self);
@@ -946,11 +979,12 @@ cr_run_recorder_grad_enabled (CrInterp *self,
                               gboolean  enabled)
 {
   CrRunRecorder *r = recorder (self);
-  if (!r)
+  if (!r || self->in_prelude)
     return;
   if (!enabled && r->disabled_region < 0)
     {
       CrRecordRegion *region = cr_run_record_add_region (r->record);
+      g_array_append_val (r->region_calls, r->record->module_calls->len);
       region->kind = CR_RECORD_REGION_GRAD_DISABLED;
       region->span = current_span (self);
       region->iteration = cr_interp_loop_iteration (self);
@@ -1077,6 +1111,7 @@ cr_run_recorder_free (CrRunRecorder *r)
   g_hash_table_unref (r->changes);
   g_hash_table_unref (r->hints);
   g_array_unref (r->open_regions);
+  g_array_unref (r->region_calls);
   g_array_unref (r->bumps);
   g_array_unref (r->stale_ops);
   g_hash_table_unref (r->keys);
@@ -1104,6 +1139,7 @@ cr_run_recorder_run_begin (CrInterp *self)
   r->changes = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   r->hints = g_hash_table_new (g_direct_hash, g_direct_equal);
   r->open_regions = g_array_new (FALSE, FALSE, sizeof (int));
+  r->region_calls = g_array_new (FALSE, FALSE, sizeof (guint));
   r->disabled_region = -1;
   r->bumps = g_array_new (FALSE, FALSE, sizeof (Bump));
   g_array_set_clear_func (r->bumps, bump_clear);

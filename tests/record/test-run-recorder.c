@@ -347,6 +347,31 @@ test_grad_disabled_regions (void)
   g_assert_cmpint (n2->region, ==, 3);
 }
 
+/* A model evaluated under no_grad: its output is made from the model's
+ * parameters, which the script never named there. */
+static void
+test_module_under_no_grad (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "model = torch.nn.Linear(2, 1)\n"
+    "x = torch.ones(3, 2)\n"
+    "with torch.no_grad():\n"
+    "    pred = model(x)\n"
+    "    label = model(x).argmax(0)\n"
+    "    plain = x * 2\n", NULL);
+  const CrRecordTensor *pred = find_label (record, "pred");
+  g_assert_nonnull (pred);
+  g_assert_cmpint (pred->origin, ==, CR_RECORD_TENSOR_NO_GRAD);
+  g_assert_cmpint (pred->source, ==, -1);
+  g_assert_cmpint (pred->region, ==, 0);
+  const CrRecordTensor *label = find_label (record, "label");
+  g_assert_nonnull (label);
+  g_assert_cmpint (label->origin, ==, CR_RECORD_TENSOR_NO_GRAD);
+  /* From data alone: a constant no op used, no tensor of the record. */
+  g_assert_null (find_label (record, "plain"));
+}
+
 /* @torch.no_grad() on a def: the region is the def, and what its body
  * makes from a leaf is no_grad. */
 static void
@@ -595,6 +620,7 @@ main (int   argc,
   g_test_add_func ("/recorder/no-grad-and-detach", test_no_grad_and_detach);
   g_test_add_func ("/recorder/grad-disabled-regions", test_grad_disabled_regions);
   g_test_add_func ("/recorder/constants-and-custom", test_constants_and_custom);
+  g_test_add_func ("/recorder/module-under-no-grad", test_module_under_no_grad);
   g_test_add_func ("/recorder/decorated-region", test_decorated_region);
   g_test_add_func ("/recorder/update-by-hand", test_update_by_hand);
   g_test_add_func ("/recorder/parameter-span", test_parameter_span);
