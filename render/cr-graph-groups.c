@@ -718,28 +718,6 @@ copy_node (CrGraphModel      *into,
   c->op = n->op;
   c->tensor = n->tensor;
 
-  const CrGraphNodeInfo *a = &n->info;
-  CrGraphNodeInfo *b = &c->info;
-  b->has_tensor = a->has_tensor;
-  b->name = g_strdup (a->name);
-  b->value = a->value ? cr_tensor_snapshot_copy (a->value) : NULL;
-  b->grad = a->grad ? cr_tensor_snapshot_copy (a->grad) : NULL;
-  b->grad_fn = g_strdup (a->grad_fn);
-  b->is_leaf = a->is_leaf;
-  b->requires_grad = a->requires_grad;
-  b->retains_grad = a->retains_grad;
-  b->dtype = g_strdup (a->dtype);
-  b->device = g_strdup (a->device);
-  for (guint i = 0; a->saved && i < a->saved->len; i++)
-    {
-      const CrGraphSaved *s = g_ptr_array_index (a->saved, i);
-      CrGraphSaved *t = g_new0 (CrGraphSaved, 1);
-      t->name = g_strdup (s->name);
-      t->shape = g_strdup (s->shape);
-      t->freed = s->freed;
-      t->value = s->value ? cr_tensor_snapshot_copy (s->value) : NULL;
-      g_ptr_array_add (b->saved, t);
-    }
   return c;
 }
 

@@ -10,9 +10,9 @@
  * numbers) get no node.
  *
  * Nodes say which record item they draw (op, tensor); the steps are the
- * record's, with the edge each step input travels worked out once. The
- * older per-node inspector facts (CrGraphNodeInfo) are derived here from
- * the record, as of the end of the run. */
+ * record's, with the edge each step input travels worked out once. What a
+ * tensor holds (values, .grad at a step, saved tensors) stays in the
+ * record: the inspector and the cards read it there. */
 #include "cr-graph-model-private.h"
 
 #include "cr-tensor-format.h"
@@ -74,37 +74,7 @@ typedef struct {
   CrRunRecord  *record;
   GQueue        queue;          /* of GINT_TO_POINTER (op + 1): ops whose inputs are not
                                  * drawn yet */
-  GHashTable   *final_grads;    /* tensor id -> its .grad at the end of the run (borrowed
-                                 * snapshot; NULL value: None), made when first asked */
 } Builder;
-
-/* Every tensor's .grad at the end of the run, in one pass over the steps:
- * what cr_run_record_grad_at() says for the last step of the last call
- * (the last AccumulateGrad or retain_grad write wins). */
-static GHashTable *
-final_grads (Builder *b)
-{
-  if (b->final_grads)
-    return b->final_grads;
-  b->final_grads = g_hash_table_new (g_direct_hash, g_direct_equal);
-  for (guint c = 0; c < b->record->backwards->len; c++)
-    {
-      const CrRecordBackward *call = g_ptr_array_index (b->record->backwards, c);
-      for (guint k = 0; k < call->steps->len; k++)
-        {
-          const CrRecordStep *step = g_ptr_array_index (call->steps, k);
-          for (guint h = 0; h < step->hooks->len; h++)
-            {
-              const CrRecordHookCall *hook = g_ptr_array_index (step->hooks, h);
-              if (hook->kind == CR_RECORD_HOOK_RETAIN_GRAD && hook->tensor >= 0)
-                g_hash_table_insert (b->final_grads, GINT_TO_POINTER (hook->tensor), hook->after);
-            }
-          if (step->kind == CR_RECORD_STEP_ACCUMULATE && step->leaf >= 0)
-            g_hash_table_insert (b->final_grads, GINT_TO_POINTER (step->leaf), step->grad_after);
-        }
-    }
-  return b->final_grads;
-}
 
 static char *
 tensor_preview (const CrTensorSnapshot *value)
@@ -127,26 +97,6 @@ tensor_title (const CrRecordTensor *t,
   return t->name ? t->name : fallback;
 }
 
-/* The inspector's view of a tensor, as of the end of the run. */
-static void
-fill_info (Builder              *b,
-           CrGraphNodeInfo      *info,
-           const CrRecordTensor *t)
-{
-  info->has_tensor = TRUE;
-  g_free (info->name);
-  info->name = g_strdup (t->label ? t->label : t->name);
-  info->value = cr_tensor_snapshot_copy (t->value);
-  info->grad = cr_tensor_snapshot_copy (g_hash_table_lookup (final_grads (b), GINT_TO_POINTER (t->id)));
-  const CrRecordOp *op = t->origin == CR_RECORD_TENSOR_RESULT ? record_op (b->record, t->op) : NULL;
-  info->grad_fn = op && op->grad_fn ? g_strdup_printf ("<%s>", op->grad_fn) : NULL;
-  info->is_leaf = t->origin != CR_RECORD_TENSOR_RESULT;
-  info->requires_grad = t->requires_grad;
-  info->retains_grad = t->retains_grad;
-  info->dtype = g_strdup (t->dtype);
-  info->device = g_strdup (t->device);
-}
-
 static void
 fill_tensor (Builder              *b,
              CrGraphNode          *n,
@@ -157,7 +107,6 @@ fill_tensor (Builder              *b,
   n->preview = tensor_preview (t->value);
   n->device = g_strdup (t->device);
   n->span = t->span;
-  fill_info (b, &n->info, t);
 }
 
 static gboolean
@@ -177,38 +126,13 @@ fill_op (Builder          *b,
                                              : cr_graph_span_text (b->record->source, &op->span));
   n->span = op->span;
 
-  /* The inspector shows the tensor it made when the script named it (b for
-   * `b = w1*a`), and its saved tensors. */
   int out = op->outputs->len > 0 ? g_array_index (op->outputs, int, 0) : -1;
   const CrRecordTensor *made = record_tensor (b->record, out);
-  CrGraphNodeInfo *info = &n->info;
-  if (made && made->name)
-    fill_info (b, info, made);
-  else
-    {
-      info->grad_fn = g_strdup_printf ("<%s>", op->grad_fn ? op->grad_fn : "?");
-      info->requires_grad = TRUE;
-      if (made)
-        {
-          info->dtype = g_strdup (made->dtype);
-          info->device = g_strdup (made->device);
-        }
-    }
   if (made && !is_cpu (made->device))
     n->device = g_strdup (made->device);
-
+  /* "freed" only where a saved tensor was: Add and Sum save nothing. */
   for (guint k = 0; k < op->saved->len; k++)
-    {
-      const CrRecordSaved *r = g_ptr_array_index (op->saved, k);
-      CrGraphSaved *s = g_new0 (CrGraphSaved, 1);
-      s->name = r->name ? g_strdup (r->name) : g_strdup_printf ("saved %u", k);
-      s->shape = cr_graph_format_shape (r->shape, r->ndim);
-      s->freed = r->freed_backward >= 0;
-      s->value = s->freed ? NULL : cr_tensor_snapshot_copy (r->value);
-      /* "freed" only where a saved tensor was: Add and Sum save nothing. */
-      n->freed |= s->freed;
-      g_ptr_array_add (info->saved, s);
-    }
+    n->freed |= ((const CrRecordSaved *) g_ptr_array_index (op->saved, k))->freed_backward >= 0;
 }
 
 /* ---- the walk ------------------------------------------------------------- */
@@ -244,8 +168,6 @@ accumulate_node (Builder              *b,
   CrGraphNode *acc = cr_graph_model_add_node (b->model, CR_GRAPH_NODE_ACCUMULATE, "AccumulateGrad");
   index_set (b->model, INDEX_ACCUMULATE, (int) t->id, acc->id);
   acc->tensor = (int) t->id;
-  /* AccumulateGrad shows the leaf it writes, with its .grad. */
-  fill_info (b, &acc->info, t);
   if (!is_cpu (t->device))
     acc->device = g_strdup (t->device);
   const CrGraphNode *leaf = index_lookup (b->model, INDEX_TENSOR, (int) t->id);
@@ -534,7 +456,6 @@ cr_graph_model_new_from_run_record (CrRunRecord *record,
       self->title = g_strdup_printf ("forward graph of %s", tensor_title (t, "the result"));
     }
   g_queue_clear (&b.queue);
-  g_clear_pointer (&b.final_grads, g_hash_table_unref);
   cr_graph_model_assign_keys (self);
   return self;
 }

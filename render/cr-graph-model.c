@@ -8,29 +8,6 @@
 /* ---- model values ---------------------------------------------------------- */
 
 static void
-saved_free (gpointer data)
-{
-  CrGraphSaved *s = data;
-  g_free (s->name);
-  g_free (s->shape);
-  cr_tensor_snapshot_free (s->value);
-  g_free (s);
-}
-
-static void
-node_info_clear (CrGraphNodeInfo *info)
-{
-  g_free (info->name);
-  cr_tensor_snapshot_free (info->value);
-  cr_tensor_snapshot_free (info->grad);
-  g_free (info->grad_fn);
-  g_free (info->dtype);
-  g_free (info->device);
-  if (info->saved)
-    g_ptr_array_unref (info->saved);
-}
-
-static void
 node_free (gpointer data)
 {
   CrGraphNode *n = data;
@@ -41,7 +18,6 @@ node_free (gpointer data)
   g_free (n->preview);
   g_free (n->key);
   g_free (n->device);
-  node_info_clear (&n->info);
   g_free (n);
 }
 
@@ -122,7 +98,6 @@ cr_graph_model_add_node (CrGraphModel    *self,
   n->step = -1;
   n->op = -1;
   n->tensor = -1;
-  n->info.saved = g_ptr_array_new_with_free_func (saved_free);
   g_ptr_array_add (self->nodes, n);
   return n;
 }
@@ -212,7 +187,13 @@ cr_graph_model_assign_keys (CrGraphModel *self)
           }
           break;
         case CR_GRAPH_NODE_ACCUMULATE:
-          base = g_strconcat ("acc:", n->info.name ? n->info.name : "leaf", NULL);
+          {
+            /* The leaf it writes, by name. */
+            const CrRecordTensor *t = self->record && n->tensor >= 0
+                                      && (guint) n->tensor < self->record->tensors->len
+                                      ? g_ptr_array_index (self->record->tensors, n->tensor) : NULL;
+            base = g_strconcat ("acc:", t && t->label ? t->label : "leaf", NULL);
+          }
           break;
         case CR_GRAPH_NODE_OUTPUT:
           base = g_strconcat ("out:", n->title, NULL);

@@ -8,10 +8,8 @@
  * CrRecordStep (cr_graph_model_get_record_step()); the model holds a
  * reference on the record, so it stays valid after the interpreter that made
  * the run is gone, and a worker thread can hand it to the UI.
- *
- * CrGraphNodeInfo and CrGraphSaved below are the older copy of what the
- * inspector shows, derived from the record as of the end of the run; they
- * go once nothing reads them (the inspector reads the record). */
+ * What a node's tensor holds (its value, .grad at a step, an op's saved
+ * tensors) is read from the record through the node's op and tensor. */
 #pragma once
 
 #include <glib.h>
@@ -47,29 +45,6 @@ typedef enum {
   ((kind) == CR_GRAPH_NODE_CONSTANT || (kind) == CR_GRAPH_NODE_NO_GRAD \
    || (kind) == CR_GRAPH_NODE_DETACHED)
 
-/* A tensor a grad_fn saved for its backward formula. */
-typedef struct {
-  char             *name;       /* "self", "other", "result" */
-  char             *shape;      /* "3×3" */
-  gboolean          freed;      /* released by a backward without retain_graph */
-  CrTensorSnapshot *value;      /* NULL when freed */
-} CrGraphSaved;
-
-/* What the inspector shows for a node: for tensors (leaf, output, constant)
- * the tensor itself; for an op the tensor it made, when the script named it
- * (b for `b = w1*a`), plus the op's saved tensors. */
-typedef struct {
-  gboolean          has_tensor;
-  char             *name;          /* the script's variable, or NULL */
-  CrTensorSnapshot *value;         /* NULL when no tensor is known */
-  CrTensorSnapshot *grad;          /* .grad after the run; NULL: None */
-  char             *grad_fn;       /* "<MulBackward0>" or NULL (None) */
-  gboolean          is_leaf, requires_grad, retains_grad;
-  char             *dtype;         /* "torch.float32" */
-  char             *device;        /* "cpu" */
-  GPtrArray        *saved;         /* ops: of CrGraphSaved* (owned); empty otherwise */
-} CrGraphNodeInfo;
-
 typedef struct {
   guint            id;          /* its index in CrGraphModel.nodes */
   CrGraphNodeKind  kind;
@@ -85,7 +60,6 @@ typedef struct {
   char            *device;      /* "cpu", "cuda:0" (NULL for ops and AccumulateGrad on cpu) */
   gboolean         freed;       /* an op that saved tensors and a backward freed them (as of
                                  * the end of the run) */
-  CrGraphNodeInfo  info;
   int              op;          /* the record op it draws (OP; index in record->ops), -1 */
   int              tensor;      /* the record tensor it draws (tensor kinds; ACCUMULATE: the
                                  * leaf it writes), -1 */
@@ -187,8 +161,8 @@ void               cr_graph_model_index_node       (CrGraphModel       *self,
 /* An empty model with one reference, record NULL, backward -1: for models
  * built by hand (tests, benchmarks, a collapsed view of another model). */
 CrGraphModel *cr_graph_model_new                  (void);
-/* Appends a node (id = its index, step -1, op and tensor -1, info.saved
- * made) and returns it, borrowed from self. */
+/* Appends a node (id = its index, step -1, op and tensor -1) and returns
+ * it, borrowed from self. */
 CrGraphNode  *cr_graph_model_add_node             (CrGraphModel    *self,
                                                    CrGraphNodeKind  kind,
                                                    const char      *title);

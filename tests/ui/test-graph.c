@@ -321,6 +321,15 @@ node_tensor (const CrGraphModel *model,
   return g_ptr_array_index (model->record->tensors, node->tensor);
 }
 
+/* The record op a node draws. */
+static const CrRecordOp *
+node_op (const CrGraphModel *model,
+         const CrGraphNode  *node)
+{
+  g_assert_cmpint (node->op, >=, 0);
+  return g_ptr_array_index (model->record->ops, node->op);
+}
+
 /* The chain rule's line as the step card and the trace write it. */
 static char *
 product_text (const CrRecordStep      *step,
@@ -527,23 +536,27 @@ test_freed (void)
   const CrRecordStep *mul = find_step (model, "MulBackward0", "b = w1 * a");
   const CrGraphNode *n = cr_graph_model_find_op (model, mul->op);
   g_assert_true (n->freed);
-  g_assert_cmpuint (n->info.saved->len, ==, 2);
-  for (guint k = 0; k < n->info.saved->len; k++)
+  const CrRecordOp *op_b = node_op (model, n);
+  g_assert_cmpuint (op_b->saved->len, ==, 2);
+  for (guint k = 0; k < op_b->saved->len; k++)
     {
-      const CrGraphSaved *saved = g_ptr_array_index (n->info.saved, k);
-      g_assert_true (saved->freed);
-      g_assert_null (saved->value);
-      g_assert_cmpstr (saved->shape, ==, "3×3");
+      const CrRecordSaved *saved = g_ptr_array_index (op_b->saved, k);
+      g_assert_cmpint (saved->freed_backward, ==, 0);
+      g_assert_true (cr_run_record_saved_freed_at (model->record, n->op, k, 0,
+                                                   (int) model->n_steps - 1));
+      g_autofree char *shape = cr_graph_format_shape (saved->shape, saved->ndim);
+      g_assert_cmpstr (shape, ==, "3×3");
     }
-  /* The inspector still has the tensor the op made. */
-  g_assert_true (n->info.has_tensor);
-  g_assert_cmpstr (n->info.name, ==, "b");
-  g_assert_cmpstr (n->info.grad_fn, ==, "<MulBackward0>");
-  g_assert_false (n->info.is_leaf);
+  /* The record still has the tensor the op made. */
+  const CrRecordTensor *made = g_ptr_array_index (model->record->tensors,
+                                                  g_array_index (op_b->outputs, int, 0));
+  g_assert_cmpstr (made->label, ==, "b");
+  g_assert_cmpint (made->origin, ==, CR_RECORD_TENSOR_RESULT);
+  g_assert_cmpstr (op_b->grad_fn, ==, "MulBackward0");
   double b[9];
   for (guint i = 0; i < 9; i++)
     b[i] = toy_w1[i] * toy_a[i];
-  assert_values (n->info.value, b, 9);
+  assert_values (made->value, b, 9);
 
   /* With retain_graph=True, they stay, with their values. */
   g_autoptr (GPtrArray) models = cr_ui_test_models_from_script (
@@ -556,13 +569,15 @@ test_freed (void)
   const CrGraphNode *op = find_node (kept, CR_GRAPH_NODE_OP, "MulBackward0");
   g_assert_nonnull (op);
   g_assert_false (op->freed);
-  g_assert_cmpuint (op->info.saved->len, ==, 2);
+  const CrRecordOp *rop = node_op (kept, op);
+  g_assert_cmpuint (rop->saved->len, ==, 2);
   gboolean saw_self = FALSE, saw_other = FALSE;
-  for (guint k = 0; k < op->info.saved->len; k++)
+  for (guint k = 0; k < rop->saved->len; k++)
     {
-      const CrGraphSaved *saved = g_ptr_array_index (op->info.saved, k);
-      g_assert_false (saved->freed);
-      g_assert_cmpstr (saved->shape, ==, "2");
+      const CrRecordSaved *saved = g_ptr_array_index (rop->saved, k);
+      g_assert_cmpint (saved->freed_backward, <, 0);
+      g_autofree char *shape = cr_graph_format_shape (saved->shape, saved->ndim);
+      g_assert_cmpstr (shape, ==, "2");
       const double x[2] = { 1.0, 2.0 }, w[2] = { 3.0, -1.0 };
       if (strcmp (saved->name, "self") == 0)
         {
@@ -594,9 +609,10 @@ test_constant (void)
   g_assert_nonnull (y);
   g_assert_cmpstr (y->shape, ==, "3");
   g_assert_cmpstr (y->key, ==, "detached:y");
-  g_assert_false (y->info.requires_grad);
-  g_assert_true (y->info.is_leaf);
-  g_assert_null (y->info.grad_fn);
+  const CrRecordTensor *ry = node_tensor (model, y);
+  g_assert_false (ry->requires_grad);
+  g_assert_cmpint (ry->origin, ==, CR_RECORD_TENSOR_DETACHED);
+  g_assert_cmpint (ry->op, <, 0);
   const CrGraphNode *mul = find_node (model, CR_GRAPH_NODE_OP, "MulBackward0");
   g_assert_nonnull (mul);
   gboolean edge_found = FALSE;
@@ -728,7 +744,9 @@ test_edge_tensor_names (void)
         g_assert_null (e->tensor_name);
       else if (e->tensor_name)
         {
-          g_assert_cmpstr (e->tensor_name, ==, from->info.name);
+          const CrRecordTensor *t = g_ptr_array_index (model->record->tensors, e->tensor);
+          g_assert_cmpint (t->op, ==, from->op);
+          g_assert_cmpstr (e->tensor_name, ==, t->label);
           g_ptr_array_add (names, e->tensor_name);
         }
     }
@@ -747,39 +765,41 @@ test_info (void)
 {
   g_autoptr (CrGraphModel) model = toy_model (NULL);
   const CrGraphNode *w1 = find_node (model, CR_GRAPH_NODE_LEAF, "w1");
-  g_assert_true (w1->info.has_tensor);
-  g_assert_cmpstr (w1->info.name, ==, "w1");
-  g_assert_true (w1->info.is_leaf);
-  g_assert_true (w1->info.requires_grad);
-  g_assert_false (w1->info.retains_grad);
-  g_assert_null (w1->info.grad_fn);
-  g_assert_cmpstr (w1->info.dtype, ==, "torch.float32");
-  g_assert_cmpstr (w1->info.device, ==, "cpu");
+  const CrRecordTensor *t = node_tensor (model, w1);
+  g_assert_cmpstr (t->label, ==, "w1");
+  g_assert_cmpint (t->origin, ==, CR_RECORD_TENSOR_LEAF);
+  g_assert_true (t->requires_grad);
+  g_assert_false (t->retains_grad);
+  g_assert_cmpint (t->op, <, 0);
+  g_assert_cmpstr (t->dtype, ==, "torch.float32");
+  g_assert_cmpstr (t->device, ==, "cpu");
   g_assert_cmpstr (w1->device, ==, "cpu");
-  assert_values (w1->info.value, toy_w1, 9);
-  assert_values (w1->info.grad, toy_torch_grads[1].grad, 9);
-  g_assert_cmpuint (w1->info.saved->len, ==, 0);
+  assert_values (t->value, toy_w1, 9);
+  /* .grad: None before the backward call, PyTorch's after it. */
+  g_assert_null (cr_run_record_grad_at (model->record, w1->tensor, 0, -1));
+  assert_values (cr_run_record_grad_at (model->record, w1->tensor, 0, (int) model->n_steps - 1),
+                 toy_torch_grads[1].grad, 9);
 
   const CrGraphNode *out = find_node (model, CR_GRAPH_NODE_OUTPUT, "L");
-  g_assert_cmpstr (out->info.grad_fn, ==, "<SumBackward0>");
-  g_assert_false (out->info.is_leaf);
-  g_assert_null (out->info.grad);
+  const CrRecordTensor *l_tensor = node_tensor (model, out);
+  g_assert_cmpstr (((CrRecordOp *) g_ptr_array_index (model->record->ops, l_tensor->op))->grad_fn,
+                   ==, "SumBackward0");
+  g_assert_cmpint (l_tensor->origin, ==, CR_RECORD_TENSOR_RESULT);
+  g_assert_null (cr_run_record_grad_at (model->record, out->tensor, 0, (int) model->n_steps - 1));
   /* L = Σ (10 - w3*w1*a - w4*w2*a) */
   double l = 0;
   for (guint i = 0; i < 9; i++)
     l += 10 - toy_w3[i] * toy_w1[i] * toy_a[i] - toy_w4[i] * toy_w2[i] * toy_a[i];
-  g_assert_cmpfloat_with_epsilon (out->info.value->values[0], l, 1e-4);
+  g_assert_cmpfloat_with_epsilon (l_tensor->value->values[0], l, 1e-4);
   g_assert_cmpstr (out->shape, ==, "scalar");
 
-  /* An unnamed intermediate: no tensor, but the op's own facts. */
+  /* An op: what it saved. 10 - d saves nothing, so nothing of it is freed
+   * (the "freed" badge on Rsub, Add and Sum was wrong). */
   const CrGraphNode *rsub = find_node (model, CR_GRAPH_NODE_OP, "RsubBackward1");
-  g_assert_false (rsub->info.has_tensor);
-  g_assert_null (rsub->info.value);
-  g_assert_cmpstr (rsub->info.grad_fn, ==, "<RsubBackward1>");
-  /* 10 - d saves nothing: nothing of it is freed (the "freed" badge on
-   * Rsub, Add and Sum was wrong). */
+  g_assert_cmpint (rsub->tensor, <, 0);
+  g_assert_cmpstr (node_op (model, rsub)->grad_fn, ==, "RsubBackward1");
   g_assert_false (rsub->freed);
-  g_assert_cmpuint (rsub->info.saved->len, ==, 0);
+  g_assert_cmpuint (node_op (model, rsub)->saved->len, ==, 0);
 }
 
 static void
@@ -1100,7 +1120,7 @@ test_record_model (void)
   g_assert_true (cr_graph_model_find_op (model, 0)->freed);
   g_assert_false (cr_graph_model_find_op (model, 1)->freed);
   g_assert_false (cr_graph_model_find_op (model, 2)->freed);
-  g_assert_cmpuint (cr_graph_model_find_op (model, 1)->info.saved->len, ==, 0);
+  g_assert_cmpuint (node_op (model, cr_graph_model_find_op (model, 1))->saved->len, ==, 0);
 
   /* The intermediate tensors' names ride on their edges. */
   guint named = 0;
@@ -1143,8 +1163,10 @@ test_record_model (void)
   g_assert_true (cr_graph_model_find_step_node (model, 0) == cr_graph_model_find_op (model, 2));
   g_assert_true (cr_graph_model_find_step_node (model, 3) == acc);
   g_assert_null (cr_graph_model_find_step_node (model, 4));
-  g_assert_nonnull (w->info.grad);
-  g_assert_cmpfloat (w->info.grad->values[2], ==, 6.0);
+  const CrTensorSnapshot *w_grad = cr_run_record_grad_at (record, w->tensor, 0, 3);
+  g_assert_nonnull (w_grad);
+  g_assert_cmpfloat (w_grad->values[2], ==, 6.0);
+  g_assert_null (cr_run_record_grad_at (record, w->tensor, 0, 2));
 
   /* Drawn, in both styles, with its new kinds. */
   g_autoptr (CrGraphLayout) layout = cr_graph_render_layout (model, NULL);

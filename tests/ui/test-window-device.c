@@ -98,14 +98,20 @@ assert_model_on (const CrGraphModel *model,
         continue;
       n_leaves++;
       g_assert_cmpstr (n->device, ==, device);
-      g_assert_cmpstr (n->info.device, ==, device);
-      g_assert_nonnull (n->info.value);
-      g_assert_nonnull (n->info.grad);
-      assert_snapshot_on (n->info.value, device);
-      assert_snapshot_on (n->info.grad, device);
+      /* The record's tensor (what the inspector shows), its value and its
+       * .grad at the end of the call. */
+      const CrRecordTensor *t = g_ptr_array_index (model->record->tensors, n->tensor);
+      const CrRecordBackward *call = cr_graph_model_get_backward (model);
+      const CrTensorSnapshot *grad = cr_run_record_grad_at (model->record, n->tensor, model->backward,
+                                                            (int) call->steps->len - 1);
+      g_assert_cmpstr (t->device, ==, device);
+      g_assert_nonnull (t->value);
+      g_assert_nonnull (grad);
+      assert_snapshot_on (t->value, device);
+      assert_snapshot_on (grad, device);
       /* The numbers were read (through a copy to the host on CUDA). */
-      g_assert_cmpint (n->info.value->n_values, ==, n->info.value->numel);
-      g_assert_nonnull (n->info.value->text);
+      g_assert_cmpint (t->value->n_values, ==, t->value->numel);
+      g_assert_nonnull (t->value->text);
       g_assert_nonnull (n->preview);
     }
   g_assert_cmpuint (model->n_steps, >, 0);
