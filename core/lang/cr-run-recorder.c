@@ -78,6 +78,16 @@ typedef struct {
   guint32 output_nr;
 } OutputKey;
 
+/* The data a tensor's value snapshot was taken from: a saved tensor with
+ * the same data (the op saved its input, unchanged since) gets a copy of
+ * it rather than a snapshot of its own (formatting its text is most of
+ * what a snapshot costs). */
+typedef struct {
+  gconstpointer storage;   /* compared, never dereferenced */
+  gint64        offset;
+  guint32       version;
+} ValueSource;
+
 struct _CrRunRecorder {
   CrInterp    *interp;           /* borrowed: the recorder lives in its binding state */
   CrRunRecord *record;           /* owned */
@@ -97,6 +107,7 @@ struct _CrRunRecorder {
   gboolean     walking;          /* cr_run_recorder_op is filling: no nested walk */
   GQueue       pending;          /* CrNode*: ops made, their inputs not filled yet */
   GHashTable  *keys;             /* an op's key without its number (owned) -> ops with it */
+  GHashTable  *value_sources;    /* tensor id -> ValueSource* (owned) */
   GArray      *stale_ops;        /* int: ops of the running backward's graph with a saved
                                   * tensor changed in place since */
 };
@@ -270,8 +281,43 @@ fill_meta (CrRecordTensor *rec,
   rec->device = g_strdup (cr_device_name (device));
 }
 
+/* rec's value, snapshot from t now. */
 static void
-fill_from_tensor (CrInterp       *self,
+take_value (CrRunRecorder  *r,
+            CrRecordTensor *rec,
+            const CrTensor *t)
+{
+  rec->value = cr_run_recorder_snapshot (r->interp, t);
+  ValueSource *source = g_new (ValueSource, 1);
+  source->storage = t->storage;
+  source->offset = t->offset;
+  source->version = cr_tensor_version (t);
+  g_hash_table_insert (r->value_sources, GUINT_TO_POINTER (rec->id), source);
+}
+
+/* A saved tensor's value: a copy of its tensor's when that was taken from
+ * the same data at the version saved, else a snapshot of its own. */
+static CrTensorSnapshot *
+saved_value (CrRunRecorder        *r,
+             const CrRecordTensor *rec,
+             const CrTensor       *t,
+             guint32               saved_version)
+{
+  const ValueSource *source = rec && rec->value
+    ? g_hash_table_lookup (r->value_sources, GUINT_TO_POINTER (rec->id)) : NULL;
+  if (source && source->storage == (gconstpointer) t->storage && source->offset == t->offset
+      && source->version == saved_version && rec->value->ndim == t->ndim
+      && cr_shape_equal (rec->value->shape, rec->value->ndim, t->shape, t->ndim))
+    {
+      CrTensorSnapshot *copy = cr_tensor_snapshot_copy (rec->value);
+      r->values_left -= copy->n_values;
+      return copy;
+    }
+  return cr_run_recorder_snapshot (r->interp, t);
+}
+
+static void
+fill_from_tensor (CrRunRecorder  *r,
                   CrRecordTensor *rec,
                   CrTensor       *t)
 {
@@ -279,7 +325,7 @@ fill_from_tensor (CrInterp       *self,
   rec->requires_grad = t->requires_grad;
   rec->retains_grad = t->retains_grad;
   if (!rec->value)
-    rec->value = cr_run_recorder_snapshot (self, t);
+    take_value (r, rec, t);
 }
 
 /* The region a tensor made now was made in, when it turns recording off:
@@ -462,7 +508,7 @@ fill_op (CrRunRecorder *r,
            * value from the op's own copy. */
           CrRecordTensor *made = tensor_rec (r, rec->tensor);
           if (made && !made->value && t)
-            made->value = cr_run_recorder_snapshot (self, t);
+            take_value (r, made, t);
         }
       else if (s->input >= 0 && (guint) s->input < op->inputs->len)
         rec->tensor = g_array_index (op->inputs, int, s->input);
@@ -475,7 +521,8 @@ fill_op (CrRunRecorder *r,
         }
       if (t)
         {
-          rec->value = cr_run_recorder_snapshot (self, t);
+          rec->value = saved_value (r, tensor_rec (r, rec->tensor), t,
+                                    node->saved[s->slot].version);
           if (cr_tensor_version (t) != node->saved[s->slot].version)
             rec->modified_span = cr_run_recorder_modified_span (self, t);
         }
@@ -646,7 +693,7 @@ cr_run_recorder_tensor (CrInterp *self,
         {
           CrRecordTensor *rec = g_ptr_array_index (r->record->tensors, id);
           if (!rec->value)
-            fill_from_tensor (self, rec, t);
+            fill_from_tensor (r, rec, t);
           rec->retains_grad |= t->retains_grad;
         }
       return id;
@@ -689,7 +736,7 @@ cr_run_recorder_tensor (CrInterp *self,
       set_name (rec, b->name, b->iteration);
       rec->span = b->span;
     }
-  fill_from_tensor (self, rec, t);
+  fill_from_tensor (r, rec, t);
   return (int) rec->id;
 }
 
@@ -1115,6 +1162,7 @@ cr_run_recorder_free (CrRunRecorder *r)
   g_array_unref (r->bumps);
   g_array_unref (r->stale_ops);
   g_hash_table_unref (r->keys);
+  g_hash_table_unref (r->value_sources);
   g_queue_clear (&r->pending);
   g_free (r);
 }
@@ -1146,6 +1194,7 @@ cr_run_recorder_run_begin (CrInterp *self)
   g_queue_init (&r->pending);
   r->stale_ops = g_array_new (FALSE, FALSE, sizeof (int));
   r->keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  r->value_sources = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   state->recorder = r;
   cr_tensor_set_version_observer (version_bumped, r);
 }
