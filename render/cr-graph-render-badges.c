@@ -97,37 +97,54 @@ in_clip (const Ctx *c,
  * badge: 0.5, 0.5 centres it there). */
 typedef struct { double x, y, ax, ay; } Spot;
 
-static gboolean
-overlaps (const Rect *a,
-          const Rect *b)
+/* How much of a and b overlap (0: not at all). */
+static double
+overlap (const Rect *a,
+         const Rect *b)
 {
-  return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
+  double w = MIN (a->x1, b->x1) - MAX (a->x0, b->x0);
+  double h = MIN (a->y1, b->y1) - MAX (a->y0, b->y0);
+  return w > 0 && h > 0 ? w * h : 0;
 }
 
-/* Whether r would cover a node (other than `except`) or a badge drawn before. */
-static gboolean
-crowded (const Ctx  *c,
-         const Rect *r,
-         int         except)
+/* How much of r would cover nodes (other than `except`), edge labels and
+ * badges drawn before: 0 where it is free. */
+static double
+crowding (const Ctx  *c,
+          const Rect *r,
+          int         except)
 {
+  double covered = 0;
   for (guint i = 0; i < c->placed->len; i++)
-    if (overlaps (r, &g_array_index (c->placed, Rect, i)))
-      return TRUE;
+    covered += overlap (r, &g_array_index (c->placed, Rect, i));
   if (c->model->nodes->len > CR_GRAPH_BADGES_MAX_NODES)
-    return FALSE;
+    return covered;
   for (guint i = 0; i < c->layout->n_nodes; i++)
     {
       const CrGraphBox *b = &c->layout->nodes[i];
       Rect nr = { b->x, b->y, b->x + b->width, b->y + b->height };
-      if ((int) i != except && overlaps (r, &nr))
-        return TRUE;
+      if ((int) i != except)
+        covered += overlap (r, &nr);
     }
-  return FALSE;
+  /* Edge labels, with room above them for the tensor's name ("b" over
+   * "3×3"); their exact size is the render cache's, this is near enough. */
+  double k = c->k;
+  for (guint i = 0; i < c->layout->n_edges; i++)
+    {
+      const CrGraphPath *p = &c->layout->edges[i];
+      if (!p->has_label)
+        continue;
+      Rect lr = { p->label_x - 16 * k, p->label_y - 18 * k, p->label_x + 16 * k,
+                  p->label_y + 5.5 * k };
+      covered += overlap (r, &lr);
+    }
+  return covered;
 }
 
 /* A pill of text at the first of spots where it covers no node (but
- * `except`) and no other badge; when all are crowded, at the first spot if
- * it must be shown (an error, the current step), else not at all. */
+ * `except`), edge label or other badge; when all are crowded, where it
+ * covers least if it must be shown (an error, the current step), else not
+ * at all. */
 static void
 pill (cairo_t    *cr,
       Ctx        *c,
@@ -154,16 +171,20 @@ pill (cairo_t    *cr,
   double tw = (double) pw / PANGO_SCALE, th = (double) ph / PANGO_SCALE;
   double w = tw + 8 * k, h = th + 2 * k;
   Rect r = { 0 };
-  gboolean found = FALSE;
-  for (guint i = 0; i < n_spots && !found; i++)
+  double least = G_MAXDOUBLE;
+  for (guint i = 0; i < n_spots && least > 0; i++)
     {
       Rect t = { spots[i].x - w * spots[i].ax, spots[i].y - h * spots[i].ay };
       t.x1 = t.x0 + w;
       t.y1 = t.y0 + h;
-      found = !crowded (c, &t, except);
-      if (i == 0 || found)
-        r = t;
+      double covered = crowding (c, &t, except);
+      if (covered < least)
+        {
+          least = covered;
+          r = t;
+        }
     }
+  gboolean found = least <= 0;
   if (!found && !must)
     {
       g_object_unref (layout);
@@ -201,16 +222,19 @@ node_box (const Ctx         *c,
   return &c->layout->nodes[node->id];
 }
 
-/* The point at u (0: the path's start, the input's end) along its first
- * Bézier segment: near the node the gradient arrives at. */
+/* The point at u (0: the path's start, the input's end; 1: its end) along
+ * the edge's Bézier segments, each taking an equal share. */
 static void
-path_start_point (const CrGraphPath *path,
-                  double             u,
-                  double            *x,
-                  double            *y)
+path_point (const CrGraphPath *path,
+            double             u,
+            double            *x,
+            double            *y)
 {
-  const double *p = path->points;
-  double t = u, mt = 1 - t;
+  guint n_seg = (path->n_points - 1) / 3;
+  double f = CLAMP (u, 0, 1) * n_seg;
+  guint i = MIN ((guint) f, n_seg - 1);
+  double t = f - i, mt = 1 - t;
+  const double *p = path->points + 6 * i;
   *x = mt * mt * mt * p[0] + 3 * mt * mt * t * p[2] + 3 * mt * t * t * p[4] + t * t * t * p[6];
   *y = mt * mt * mt * p[1] + 3 * mt * mt * t * p[3] + 3 * mt * t * t * p[5] + t * t * t * p[7];
 }
@@ -278,18 +302,22 @@ draw_step_gradients (cairo_t            *cr,
       if (path->n_points < 4)
         continue;
       /* Under the edge's shape label (the layout keeps room around it),
-       * else above it, else along the edge near the input's end. */
-      Spot spots[4];
+       * else above it, else above or under the edge further along. */
+      static const double along[] = { 0.3, 0.7, 0.15, 0.85 };
+      Spot spots[2 + 2 * G_N_ELEMENTS (along)];
       guint n = 0;
       if (path->has_label)
         {
           spots[n++] = (Spot) { path->label_x, path->label_y + 6 * c->k, 0.5, 0.0 };
           spots[n++] = (Spot) { path->label_x, path->label_y - 7 * c->k, 0.5, 1.0 };
         }
-      double x, y;
-      path_start_point (path, 0.5, &x, &y);
-      spots[n++] = (Spot) { x, y - 3 * c->k, 0.5, 1.0 };
-      spots[n++] = (Spot) { x, y + 3 * c->k, 0.5, 0.0 };
+      for (guint a = 0; a < G_N_ELEMENTS (along); a++)
+        {
+          double x, y;
+          path_point (path, along[a], &x, &y);
+          spots[n++] = (Spot) { x, y - 3 * c->k, 0.5, 1.0 };
+          spots[n++] = (Spot) { x, y + 3 * c->k, 0.5, 0.0 };
+        }
       g_autofree char *text = cr_record_value_brief (in->outgoing.value, BRIEF_VALUES);
       pill (cr, c, text, TRUE, spots, n, -1, now, fill, ink, border);
     }
