@@ -111,6 +111,28 @@ test_badges_error (void)
     }
 }
 
+/* What the badges cost a frame on the toy network's last step (every step's
+ * labels): the canvas draws them with each frame it paints. */
+static void
+test_badges_time (void)
+{
+  g_autofree char *path = g_build_filename (CR_SOURCE_EXAMPLES_DIR, "01-toy-network.py", NULL);
+  g_autofree char *source = NULL;
+  g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (source, path);
+  g_autoptr (CrGraphLayout) layout = cr_graph_render_layout (model, NULL);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1366, 768);
+  cairo_t *cr = cairo_create (surface);
+  CrGraphBadgeOptions options = { .current_step = (int) model->n_steps - 1, .k = 1, .lw = 1 };
+  gint64 start = g_get_monotonic_time ();
+  for (int i = 0; i < 20; i++)
+    cr_graph_render_badges (cr, model, layout, &options);
+  double ms = (g_get_monotonic_time () - start) / 1000.0 / 20;
+  g_test_message ("badges of the toy network's last step: %.2f ms a frame", ms);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -118,5 +140,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/graph-badges/steps", test_badges);
   g_test_add_func ("/graph-badges/error", test_badges_error);
+  g_test_add_func ("/graph-badges/time", test_badges_time);
   return g_test_run ();
 }
