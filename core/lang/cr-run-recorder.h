@@ -9,7 +9,15 @@
  * since nodes and tensors are freed and their addresses reused.
  *
  * Every function is a no-op returning -1 / NULL when the run records
- * nothing, so callers need not check cr_run_recorder_get first. */
+ * nothing, so callers need not check cr_run_recorder_get first; a new
+ * tensor or op is -1 too once the record is full (CR_RUN_RECORD_MAX_ITEMS,
+ * record->truncated).
+ *
+ * What enters the record: every op whose result the script's code saw (or
+ * that a backward ran) and the graph behind it; leaves and results; a
+ * tensor that needs no grad only when made from one that does (no_grad,
+ * detach) and named, or when an op used it (a constant input: its first
+ * binding's name). */
 #pragma once
 
 #include "cr-interp.h"
