@@ -8,6 +8,9 @@
 
 /* The first view of a graph too big to read whole shows about this many. */
 #define CR_GRAPH_CANVAS_GROUP_NODES 40
+/* The height of an open group's title strip at the top of its box, in
+ * layout points (cr-graph-clusters.c leaves room for an 8.5 pt title). */
+#define CR_GRAPH_CANVAS_TITLE_STRIP 18.0
 
 void
 cr_graph_canvas_groups_clear (CrGraphCanvas *self)
@@ -179,11 +182,46 @@ cr_graph_depth_control_new (CrGraphCanvas *canvas)
   return box;
 }
 
+/* The open group whose box's title strip is at (x, y), widget
+ * coordinates; -1: none. The innermost wins. */
+static int
+group_title_at (CrGraphCanvas *self,
+                double         x,
+                double         y)
+{
+  const CrGraphLayout *layout = self->layout;
+  if (!layout || layout->n_clusters != self->collapse->boxes->len || self->zoom <= 0)
+    return -1;
+  double gx = (x - self->tx) / self->zoom, gy = (y - self->ty) / self->zoom;
+  double strip = CR_GRAPH_CANVAS_TITLE_STRIP * (self->presentation ? CR_GRAPH_RENDER_PRESENT_TYPE : 1.0);
+  for (guint i = layout->n_clusters; i > 0; i--)
+    {
+      const CrGraphBox *b = &layout->clusters[i - 1];
+      if (gx >= b->x && gx <= b->x + b->width && gy >= b->y && gy <= b->y + strip)
+        return ((CrGraphGroupBox *) g_ptr_array_index (self->collapse->boxes, i - 1))->group;
+    }
+  return -1;
+}
+
 gboolean
 cr_graph_canvas_groups_click (CrGraphCanvas *self,
-                              int            node_id)
+                              int            node_id,
+                              double         x,
+                              double         y)
 {
-  if (!self->collapse || node_id < 0 || (guint) node_id >= self->collapse->model->nodes->len)
+  if (!self->collapse)
+    return FALSE;
+  if (node_id < 0)
+    {
+      /* On an open group's title: it closes. */
+      int open = group_title_at (self, x, y);
+      if (open < 0)
+        return FALSE;
+      self->groups_open[open] = FALSE;
+      show_open (self);
+      return TRUE;
+    }
+  if ((guint) node_id >= self->collapse->model->nodes->len)
     return FALSE;
   int group = self->collapse->group_of[node_id];
   if (group < 0)

@@ -45,7 +45,7 @@ cr_graph_canvas_click_at (CrGraphCanvas *self,
   g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
   int node = cr_graph_canvas_pick (self, x, y);
   /* A closed module call opens where it is clicked. */
-  if (cr_graph_canvas_groups_click (self, node))
+  if (cr_graph_canvas_groups_click (self, node, x, y))
     return;
   cr_graph_canvas_set_selected (self, node);
 }

@@ -125,9 +125,13 @@ void     cr_graph_canvas_move_to     (CrGraphCanvas *self,
 CrGraphModel *cr_graph_canvas_groups_take  (CrGraphCanvas *self,
                                             CrGraphModel  *full);
 void     cr_graph_canvas_groups_clear      (CrGraphCanvas *self);
-/* A click on node_id of the shown model: a closed group opens (TRUE). */
+/* A click at (x, y) in widget coordinates, on node_id of the shown model
+ * (-1: none): a closed group opens, a click on an open group's title
+ * closes it (TRUE: done). */
 gboolean cr_graph_canvas_groups_click      (CrGraphCanvas *self,
-                                            int            node_id);
+                                            int            node_id,
+                                            double         x,
+                                            double         y);
 /* For cr-graph-canvas.c: show another collapse of the same run, keeping
  * the step and the nodes' places. */
 void     cr_graph_canvas_show_collapsed    (CrGraphCanvas *self,

@@ -1,6 +1,7 @@
 /* test-canvas-groups.c — module code on the canvas: a model with module
  * calls shows as groups, the depth control's level closes and opens them,
- * a click on a closed group opens it, a step inside a closed group lights
+ * a click on a closed group opens it and one on an open group's title
+ * closes it, a step inside a closed group lights
  * the group, next/previous step over a closed group as one unit, and the
  * open groups survive a re-run. Under xvfb-run. CR_TEST_SHOT_DIR, when set,
  * gets PNGs of each level (for looking at). */
@@ -162,6 +163,27 @@ test_click_opens (Fixture       *f,
   g_assert_cmpint (node_titled (shown (f), "layers · Sequential"), <, 0);
   g_assert_cmpint (node_titled (shown (f), "layers.0–2 · Block × 3"), >=, 0);
   g_assert_cmpint (node_titled (shown (f), "head · Linear"), >=, 0);
+  /* A click on an open group's title closes it again. */
+  const CrGraphCollapse *c = f->canvas->collapse;
+  const CrGraphLayout *layout = f->canvas->layout;
+  g_assert_cmpuint (layout->n_clusters, ==, c->boxes->len);
+  int box = -1;
+  for (guint i = 0; i < c->boxes->len; i++)
+    if (g_strcmp0 (((CrGraphGroupBox *) g_ptr_array_index (c->boxes, i))->title, "layers · Sequential") == 0)
+      box = (int) i;
+  g_assert_cmpint (box, >=, 0);
+  const CrGraphBox *b = &layout->clusters[box];
+  cr_graph_canvas_click_at (f->canvas, f->canvas->tx + f->canvas->zoom * (b->x + 12),
+                            f->canvas->ty + f->canvas->zoom * (b->y + 6));
+  cr_ui_test_iterate ();
+  g_assert_cmpint (node_titled (shown (f), "layers · Sequential"), >=, 0);
+  g_assert_cmpint (node_titled (shown (f), "layers.0–2 · Block × 3"), <, 0);
+  layers = node_titled (shown (f), "layers · Sequential");
+  g_assert_true (cr_graph_canvas_node_center (f->canvas, layers, &x, &y));
+  cr_graph_canvas_click_at (f->canvas, x, y);
+  cr_ui_test_iterate ();
+  g_assert_cmpint (node_titled (shown (f), "layers.0–2 · Block × 3"), >=, 0);
+
   /* A click on an ordinary node selects it, as ever. */
   int sum = node_titled (shown (f), "SumBackward0");
   g_assert_true (cr_graph_canvas_node_center (f->canvas, sum, &x, &y));
