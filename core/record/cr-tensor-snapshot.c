@@ -18,6 +18,80 @@
 /* Tensors above this many elements get no text: the card draws a heat map. */
 #define SNAPSHOT_TEXT_MAX_NUMEL 64
 
+/* Formatting a tensor's text is most of what a snapshot costs, and a run
+ * record snapshots the same small data again and again (a step's incoming
+ * gradient is the step before's outgoing one, a product is often the
+ * gradient sent on): each thread keeps the texts of the last few, keyed by
+ * dtype, shape and the bytes themselves (-0. is not 0.). */
+#define TEXT_CACHE_SIZE 32
+
+typedef struct {
+  char    *text;        /* NULL: an empty entry */
+  CrDType  dtype;
+  int      ndim;
+  gint64   shape[CR_MAX_DIMS];
+  gsize    n_bytes;
+  guint8   bytes[SNAPSHOT_TEXT_MAX_NUMEL * sizeof (gint64)];
+} TextEntry;
+
+typedef struct {
+  TextEntry entries[TEXT_CACHE_SIZE];
+  guint     next;       /* the entry a miss replaces */
+} TextCache;
+
+static void
+text_cache_free (gpointer data)
+{
+  TextCache *cache = data;
+  for (guint i = 0; i < TEXT_CACHE_SIZE; i++)
+    g_free (cache->entries[i].text);
+  g_free (cache);
+}
+
+static GPrivate text_cache_key = G_PRIVATE_INIT (text_cache_free);
+
+/* tensor's values as print() shows them (new string); host is its
+ * contiguous host copy, or NULL when there is none. */
+static char *
+snapshot_text (const CrTensor *tensor,
+               const CrTensor *host)
+{
+  CrPrintOptions options;
+  cr_print_options_init_default (&options);
+  if (!host)
+    return cr_tensor_format_data (tensor, &options, 0);
+  gsize n_bytes = (gsize) host->numel * cr_dtype_size (host->dtype);
+  gconstpointer data = cr_tensor_data (host);
+  if (n_bytes > sizeof ((TextEntry *) NULL)->bytes)
+    return cr_tensor_format_data (tensor, &options, 0);
+  TextCache *cache = g_private_get (&text_cache_key);
+  if (!cache)
+    {
+      cache = g_new0 (TextCache, 1);
+      g_private_set (&text_cache_key, cache);
+    }
+  gsize shape_bytes = sizeof (gint64) * (gsize) MAX (host->ndim, 0);
+  for (guint i = 0; i < TEXT_CACHE_SIZE; i++)
+    {
+      const TextEntry *e = &cache->entries[i];
+      if (e->text && e->dtype == host->dtype && e->ndim == host->ndim && e->n_bytes == n_bytes
+          && memcmp (e->shape, host->shape, shape_bytes) == 0
+          && memcmp (e->bytes, data, n_bytes) == 0)
+        return g_strdup (e->text);
+    }
+  char *text = cr_tensor_format_data (tensor, &options, 0);
+  TextEntry *e = &cache->entries[cache->next];
+  cache->next = (cache->next + 1) % TEXT_CACHE_SIZE;
+  g_free (e->text);
+  e->text = g_strdup (text);
+  e->dtype = host->dtype;
+  e->ndim = host->ndim;
+  memcpy (e->shape, host->shape, shape_bytes);
+  e->n_bytes = n_bytes;
+  memcpy (e->bytes, data, n_bytes);
+  return text;
+}
+
 /* A contiguous host tensor with t's values (a new ref), or NULL when the
  * device could not be read. */
 static CrTensor *
@@ -101,11 +175,7 @@ cr_tensor_snapshot_new_limited (const CrTensor *tensor,
       s->max = any_nan ? NAN : hi;
     }
   if (tensor->numel <= SNAPSHOT_TEXT_MAX_NUMEL)
-    {
-      CrPrintOptions options;
-      cr_print_options_init_default (&options);
-      s->text = cr_tensor_format_data (tensor, &options, 0);
-    }
+    s->text = snapshot_text (tensor, host);
   return s;
 }
 

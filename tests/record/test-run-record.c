@@ -2,6 +2,7 @@
  * (zeroed, indices -1, owning arrays), reference counting, and the
  * state-at-step queries across backward calls. */
 #include "cr-run-record.h"
+#include "cr-tensor.h"
 
 #include <string.h>
 
@@ -203,6 +204,35 @@ test_op_ran_at (void)
   g_assert_false (cr_run_record_op_ran_at (record, 0, 2, 0));
 }
 
+/* Snapshot texts are kept per thread by their bytes: 0. and -0. stay
+ * apart, and so do int64s that one double cannot tell apart; the same
+ * data again gets the same text. Expected text as PyTorch 1.13 prints it. */
+static void
+test_snapshot_text (void)
+{
+  gint64 one = 1, two = 2;
+  float zero = 0.0f, negative_zero = -0.0f;
+  gint64 big[2] = { G_GINT64_CONSTANT (9007199254740992), G_GINT64_CONSTANT (9007199254740993) };
+  gint64 big_rounded[2] = { G_GINT64_CONSTANT (9007199254740992), G_GINT64_CONSTANT (9007199254740992) };
+  struct { gconstpointer data; const gint64 *shape; CrDType dtype; const char *text; } cases[] = {
+    { &zero, &one, CR_DTYPE_FLOAT32, "[0.]" },
+    { &negative_zero, &one, CR_DTYPE_FLOAT32, "[-0.]" },
+    { &zero, &one, CR_DTYPE_FLOAT32, "[0.]" },
+    { big, &two, CR_DTYPE_INT64, "[9007199254740992, 9007199254740993]" },
+    { big_rounded, &two, CR_DTYPE_INT64, "[9007199254740992, 9007199254740992]" },
+    { big, &two, CR_DTYPE_INT64, "[9007199254740992, 9007199254740993]" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (CrTensor) t = cr_tensor_new_from_data (cases[i].data, cases[i].shape, 1,
+                                                        cases[i].dtype, NULL);
+      g_assert_nonnull (t);
+      CrTensorSnapshot *s = cr_tensor_snapshot_new (t);
+      g_assert_cmpstr (s->text, ==, cases[i].text);
+      cr_tensor_snapshot_free (s);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -212,5 +242,6 @@ main (int   argc,
   g_test_add_func ("/record/grad-at", test_grad_at);
   g_test_add_func ("/record/saved-freed-at", test_saved_freed_at);
   g_test_add_func ("/record/op-ran-at", test_op_ran_at);
+  g_test_add_func ("/record/snapshot-text", test_snapshot_text);
   return g_test_run ();
 }
