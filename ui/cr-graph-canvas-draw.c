@@ -1,19 +1,22 @@
 /* cr-graph-canvas-draw.c — how the graph canvas draws a frame.
  *
- * The graph at the current zoom is drawn once into a render node reaching
- * SCENE_MARGIN beyond the widget (with a faint dot grid that moves with it);
- * a frame while panning only translates that node, and the travelling
- * gradient of the current step is drawn over it on its own. The cache goes
- * when the zoom, step, selection, style or size changes, or the pan leaves
- * the margin. While nodes glide to a new layout, frames are drawn afresh. */
+ * The graph at the current zoom is drawn in square tiles (with a faint dot
+ * grid that moves with it), each a render node kept until the zoom, step,
+ * selection, style or layout changes: a frame while panning only places
+ * tiles, and the tiles around the view are drawn ahead in idle time, so a
+ * pan over a 5,000-node graph draws nothing new at most frames. The
+ * travelling gradient of the current step and the hover ring are drawn
+ * over the tiles on their own. While nodes glide to a new layout, frames
+ * are drawn afresh. */
 #include "cr-config.h"
 #include "cr-graph-canvas-private.h"
 
 #include <adwaita.h>
 #include <math.h>
 
-/* How far around the widget the cached drawing reaches, in pixels. */
-#define SCENE_MARGIN  256.0
+/* A tile's side in pixels, and how many tiles are kept at most. */
+#define TILE       512
+#define MAX_TILES  32
 
 void
 cr_graph_canvas_fill_render_options (CrGraphCanvas        *self,
@@ -31,10 +34,13 @@ cr_graph_canvas_fill_render_options (CrGraphCanvas        *self,
 }
 
 /* A faint dot grid that moves with the graph: panning feels like moving
- * paper, and the empty canvas reads as a surface. Covers x0..x1, y0..y1. */
+ * paper, and the empty canvas reads as a surface. Covers x0..x1, y0..y1;
+ * the graph's origin is at (ox, oy). */
 static void
 draw_grid (CrGraphCanvas *self,
            cairo_t       *cr,
+           double         ox,
+           double         oy,
            double         x0,
            double         y0,
            double         x1,
@@ -44,33 +50,31 @@ draw_grid (CrGraphCanvas *self,
   double step = 24.0 * self->zoom;
   while (step < 12.0)
     step *= 2;
-  double ox = x0 + fmod (self->tx - x0, step), oy = y0 + fmod (self->ty - y0, step);
-  if (ox < x0)
-    ox += step;
-  if (oy < y0)
-    oy += step;
+  double sx = ox + ceil ((x0 - ox) / step) * step, sy = oy + ceil ((y0 - oy) / step) * step;
   cairo_set_source_rgba (cr, dark ? 1 : 0, dark ? 1 : 0, dark ? 1 : 0.2, dark ? 0.09 : 0.10);
-  for (double y = oy; y < y1; y += step)
-    for (double x = ox; x < x1; x += step)
+  for (double y = sy; y < y1; y += step)
+    for (double x = sx; x < x1; x += step)
       cairo_rectangle (cr, x - 0.75, y - 0.75, 1.5, 1.5);
   cairo_fill (cr);
 }
 
-/* The graph as drawn at the current zoom, covering the widget and
- * SCENE_MARGIN around it: while the person pans within that margin, a frame
- * only moves this render node. */
+/* Tile (i, j): the square of the drawing at the current zoom from
+ * (i TILE, j TILE) to ((i + 1) TILE, (j + 1) TILE) pixels from the graph's
+ * origin, as a texture: painted once (a Cairo node would be replayed at
+ * every frame by GSK's Cairo renderer). */
 static GskRenderNode *
-build_scene (CrGraphCanvas *self,
-             int            width,
-             int            height,
-             gboolean       dark)
+build_tile (CrGraphCanvas *self,
+            int            i,
+            int            j,
+            gboolean       dark)
 {
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  double m = SCENE_MARGIN;
-  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (-m, -m, width + 2 * m,
-                                                                          height + 2 * m));
-  draw_grid (self, cr, -m, -m, width + m, height + m, dark);
-  cairo_translate (cr, self->tx, self->ty);
+  int scale = MAX (gtk_widget_get_scale_factor (GTK_WIDGET (self)), 1);
+  double x0 = (double) i * TILE, y0 = (double) j * TILE;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, TILE * scale, TILE * scale);
+  cairo_t *cr = cairo_create (surface);
+  cairo_scale (cr, scale, scale);
+  cairo_translate (cr, -x0, -y0);
+  draw_grid (self, cr, 0, 0, x0, y0, x0 + TILE, y0 + TILE, dark);
   cairo_scale (cr, self->zoom, self->zoom);
   CrGraphRenderOptions options;
   cr_graph_canvas_fill_render_options (self, &options);
@@ -78,27 +82,185 @@ build_scene (CrGraphCanvas *self,
   options.draw_background = FALSE;
   cr_graph_render (cr, self->model, self->layout, &options);
   cairo_destroy (cr);
-  return gtk_snapshot_free_to_node (snapshot);
+  cairo_surface_flush (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  GBytes *bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface),
+                                              (gsize) stride * TILE * scale,
+                                              (GDestroyNotify) cairo_surface_destroy, surface);
+  GdkTexture *texture = gdk_memory_texture_new (TILE * scale, TILE * scale, GDK_MEMORY_DEFAULT,
+                                                bytes, stride);
+  GskRenderNode *node = gsk_texture_node_new (texture, &GRAPHENE_RECT_INIT (x0, y0, TILE, TILE));
+  g_object_unref (texture);
+  g_bytes_unref (bytes);
+  return node;
+}
+
+static gint64
+tile_id (int i,
+         int j)
+{
+  return (gint64) (((guint64) (guint32) i << 32) | (guint32) j);
+}
+
+static void
+stop_prefetch (CrGraphCanvas *self)
+{
+  if (self->tiles_idle)
+    g_source_remove (self->tiles_idle);
+  self->tiles_idle = 0;
 }
 
 void
 cr_graph_canvas_clear_scene (CrGraphCanvas *self)
 {
-  g_clear_pointer (&self->scene, gsk_render_node_unref);
+  stop_prefetch (self);
+  if (self->tiles)
+    g_hash_table_remove_all (self->tiles);
+}
+
+void
+cr_graph_canvas_free_scene (CrGraphCanvas *self)
+{
+  stop_prefetch (self);
+  g_clear_pointer (&self->tiles, g_hash_table_unref);
 }
 
 static gboolean
-scene_valid (CrGraphCanvas *self,
-             int            width,
-             int            height,
+tiles_valid (CrGraphCanvas *self,
              gboolean       dark)
 {
-  return self->scene && self->scene_zoom == self->zoom
-         && self->scene_width == width && self->scene_height == height
-         && self->scene_step == self->step && self->scene_selected == self->selected
-         && self->scene_dark == dark
-         && fabs (self->tx - self->scene_tx) <= SCENE_MARGIN
-         && fabs (self->ty - self->scene_ty) <= SCENE_MARGIN;
+  return self->tiles && self->tiles_zoom == self->zoom && self->tiles_step == self->step
+         && self->tiles_selected == self->selected && self->tiles_dark == dark
+         && self->tiles_layout == self->layout;
+}
+
+/* The tiles the view shows: i0..i1, j0..j1 (inclusive). */
+static void
+view_tiles (CrGraphCanvas *self,
+            int            width,
+            int            height,
+            int           *i0,
+            int           *j0,
+            int           *i1,
+            int           *j1)
+{
+  double tx = round (self->tx), ty = round (self->ty);
+  *i0 = (int) floor (-tx / TILE);
+  *j0 = (int) floor (-ty / TILE);
+  *i1 = (int) floor ((width - tx - 1) / TILE);
+  *j1 = (int) floor ((height - ty - 1) / TILE);
+}
+
+/* Whether tile (i, j) holds any of the drawing. */
+static gboolean
+tile_has_graph (CrGraphCanvas *self,
+                int            i,
+                int            j)
+{
+  double gw = self->zoom * self->layout->width, gh = self->zoom * self->layout->height;
+  return (i + 1.0) * TILE > 0 && (double) i * TILE < gw && (j + 1.0) * TILE > 0 && (double) j * TILE < gh;
+}
+
+static GskRenderNode *
+get_tile (CrGraphCanvas *self,
+          int            i,
+          int            j,
+          gboolean       dark)
+{
+  gint64 key = tile_id (i, j);
+  GskRenderNode *node = g_hash_table_lookup (self->tiles, &key);
+  if (!node)
+    {
+      node = build_tile (self, i, j, dark);
+      g_hash_table_insert (self->tiles, g_memdup2 (&key, sizeof key), node);
+    }
+  return node;
+}
+
+/* One tile next to the view drawn ahead per call. */
+static gboolean
+prefetch_tile (gpointer data)
+{
+  CrGraphCanvas *self = data;
+  int width = gtk_widget_get_width (GTK_WIDGET (self)), height = gtk_widget_get_height (GTK_WIDGET (self));
+  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  if (!self->layout || !self->model || !tiles_valid (self, dark) || self->morphing
+      || width <= 0 || height <= 0 || g_hash_table_size (self->tiles) >= MAX_TILES)
+    {
+      self->tiles_idle = 0;
+      return G_SOURCE_REMOVE;
+    }
+  int i0, j0, i1, j1;
+  view_tiles (self, width, height, &i0, &j0, &i1, &j1);
+  for (int j = j0 - 1; j <= j1 + 1; j++)
+    for (int i = i0 - 1; i <= i1 + 1; i++)
+      {
+        gint64 key = tile_id (i, j);
+        if (!tile_has_graph (self, i, j) || g_hash_table_contains (self->tiles, &key))
+          continue;
+        get_tile (self, i, j, dark);
+        return G_SOURCE_CONTINUE;
+      }
+  self->tiles_idle = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* Keeps the cache under MAX_TILES: the tiles not next to the view go. */
+static void
+evict_tiles (CrGraphCanvas *self,
+             int            i0,
+             int            j0,
+             int            i1,
+             int            j1)
+{
+  if (g_hash_table_size (self->tiles) <= MAX_TILES - 8)
+    return;
+  GHashTableIter iter;
+  gpointer key;
+  g_hash_table_iter_init (&iter, self->tiles);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      guint64 k = (guint64) *(gint64 *) key;
+      int i = (int) (gint32) (k >> 32), j = (int) (gint32) (k & 0xffffffffu);
+      if (i < i0 - 1 || i > i1 + 1 || j < j0 - 1 || j > j1 + 1)
+        g_hash_table_iter_remove (&iter);
+    }
+}
+
+/* The graph from its tiles: those in view drawn now if missing, those
+ * around it ahead in idle time. */
+static void
+append_tiles (CrGraphCanvas *self,
+              GtkSnapshot   *snapshot,
+              int            width,
+              int            height,
+              gboolean       dark)
+{
+  if (!self->tiles)
+    self->tiles = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                         (GDestroyNotify) gsk_render_node_unref);
+  if (!tiles_valid (self, dark))
+    {
+      cr_graph_canvas_clear_scene (self);
+      self->tiles_zoom = self->zoom;
+      self->tiles_step = self->step;
+      self->tiles_selected = self->selected;
+      self->tiles_dark = dark;
+      self->tiles_layout = self->layout;
+    }
+  int i0, j0, i1, j1;
+  view_tiles (self, width, height, &i0, &j0, &i1, &j1);
+  evict_tiles (self, i0, j0, i1, j1);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float) round (self->tx), (float) round (self->ty)));
+  for (int j = j0; j <= j1; j++)
+    for (int i = i0; i <= i1; i++)
+      gtk_snapshot_append_node (snapshot, get_tile (self, i, j, dark));
+  gtk_snapshot_pop (snapshot);
+  gtk_snapshot_restore (snapshot);
+  if (!self->tiles_idle)
+    self->tiles_idle = g_idle_add_full (G_PRIORITY_LOW, prefetch_tile, self, NULL);
 }
 
 /* Where the graph goes on beyond an edge of the widget, that edge fades
@@ -162,7 +324,7 @@ cr_graph_canvas_snapshot (GtkWidget   *widget,
           /* Nodes on the move: every frame differs, draw it afresh. */
           cr_graph_canvas_clear_scene (self);
           cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-          draw_grid (self, cr, 0, 0, width, height, dark);
+          draw_grid (self, cr, self->tx, self->ty, 0, 0, width, height, dark);
           cairo_translate (cr, self->tx, self->ty);
           cairo_scale (cr, self->zoom, self->zoom);
           options.pulse = self->pulsing ? self->pulse : -1;
@@ -172,26 +334,7 @@ cr_graph_canvas_snapshot (GtkWidget   *widget,
         }
       else
         {
-          if (!scene_valid (self, width, height, dark))
-            {
-              cr_graph_canvas_clear_scene (self);
-              self->scene = build_scene (self, width, height, dark);
-              self->scene_zoom = self->zoom;
-              self->scene_tx = self->tx;
-              self->scene_ty = self->ty;
-              self->scene_width = width;
-              self->scene_height = height;
-              self->scene_step = self->step;
-              self->scene_selected = self->selected;
-              self->scene_dark = dark;
-            }
-          gtk_snapshot_save (snapshot);
-          gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-          gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float) (self->tx - self->scene_tx),
-                                                                  (float) (self->ty - self->scene_ty)));
-          gtk_snapshot_append_node (snapshot, self->scene);
-          gtk_snapshot_pop (snapshot);
-          gtk_snapshot_restore (snapshot);
+          append_tiles (self, snapshot, width, height, dark);
           if (self->hovered >= 0 && self->hovered != self->selected)
             {
               cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));

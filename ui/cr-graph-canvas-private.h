@@ -52,11 +52,15 @@ struct _CrGraphCanvas
 
   guint               tick_id;
 
-  /* The cached drawing (see build_scene) and what it was drawn for. */
-  GskRenderNode      *scene;
-  double              scene_zoom, scene_tx, scene_ty;
-  int                 scene_width, scene_height, scene_step, scene_selected;
-  gboolean            scene_dark;
+  /* The cached drawing in tiles (cr-graph-canvas-draw.c): render nodes by
+   * tile, and what they were drawn for; an idle source draws the tiles
+   * around the view ahead of a pan. */
+  GHashTable         *tiles;
+  double              tiles_zoom;
+  int                 tiles_step, tiles_selected;
+  gboolean            tiles_dark;
+  const CrGraphLayout *tiles_layout;
+  guint               tiles_idle;
 
   /* Gestures. */
   double              drag_tx, drag_ty;
@@ -98,6 +102,8 @@ gboolean cr_graph_canvas_node_center (CrGraphCanvas *self,
 void     cr_graph_canvas_snapshot    (GtkWidget     *widget,
                                       GtkSnapshot   *snapshot);
 void     cr_graph_canvas_clear_scene (CrGraphCanvas *self);
+/* The tile cache gone for good (dispose). */
+void     cr_graph_canvas_free_scene  (CrGraphCanvas *self);
 void     cr_graph_canvas_fill_render_options (CrGraphCanvas        *self,
                                               CrGraphRenderOptions *options);
 

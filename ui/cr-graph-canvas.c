@@ -698,7 +698,7 @@ cr_graph_canvas_dispose (GObject *object)
       self->tick_id = 0;
     }
   end_morph (self);
-  cr_graph_canvas_clear_scene (self);
+  cr_graph_canvas_free_scene (self);
   g_clear_pointer (&self->tab_order, g_free);
   g_clear_pointer (&self->cache, cr_graph_render_cache_free);
   g_clear_pointer (&self->layout, cr_graph_layout_free);

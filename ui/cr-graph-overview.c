@@ -257,8 +257,12 @@ build_mini (CrGraphOverview *self,
   const CrGraphModel *model = self->canvas ? self->canvas->model : NULL;
   if (!model || !mapping (self, w, h, &s, &ox, &oy))
     return NULL;
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  /* A texture, painted once: a Cairo node would be replayed at every
+   * frame by GSK's Cairo renderer. */
+  int scale = MAX (gtk_widget_get_scale_factor (GTK_WIDGET (self)), 1);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w * scale, h * scale);
+  cairo_t *cr = cairo_create (surface);
+  cairo_scale (cr, scale, scale);
   cairo_translate (cr, ox, oy);
   if (layout->n_edges <= MAX_EDGES)
     {
@@ -288,7 +292,16 @@ build_mini (CrGraphOverview *self,
       cairo_fill (cr);
     }
   cairo_destroy (cr);
-  return gtk_snapshot_free_to_node (snapshot);
+  cairo_surface_flush (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  GBytes *bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface),
+                                              (gsize) stride * h * scale,
+                                              (GDestroyNotify) cairo_surface_destroy, surface);
+  GdkTexture *texture = gdk_memory_texture_new (w * scale, h * scale, GDK_MEMORY_DEFAULT, bytes, stride);
+  GskRenderNode *node = gsk_texture_node_new (texture, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  g_object_unref (texture);
+  g_bytes_unref (bytes);
+  return node;
 }
 
 static void
