@@ -240,7 +240,9 @@ cr_graph_model_find_step (const CrGraphModel *self,
       if (n->step == step)
         return n;
     }
-  return NULL;
+  /* A collapsed model (cr-graph-groups.h): a step of a node inside a closed
+   * group is shown by the group's node. */
+  return self->record ? cr_graph_model_find_step_node (self, step) : NULL;
 }
 
 const CrGraphNode *

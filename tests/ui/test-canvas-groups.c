@@ -221,6 +221,10 @@ test_step_units (Fixture       *f,
   g_assert_cmpint (after_head, >, 1);
   cr_graph_canvas_set_step (f->canvas, after_head);
   g_assert_cmpuint (f->canvas->collapse->step_node[after_head], ==, (guint) head);
+  /* The group is the node of every step inside it (the step label, the
+   * scroll to the step, the overview ask the model so). */
+  g_assert_cmpuint (cr_graph_model_find_step (m, after_head)->id, ==, (guint) head);
+  g_assert_cmpuint (cr_graph_model_find_step (m, after_head - 1)->id, ==, (guint) head);
   /* The group is what the drawing lights for any step inside it. */
   int lit = cr_graph_collapse_shown_step (f->canvas->collapse, after_head);
   g_assert_cmpint (((CrGraphNode *) g_ptr_array_index (m->nodes, head))->step, ==, lit);
