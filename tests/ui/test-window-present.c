@@ -50,6 +50,11 @@ static void
 settle (void)
 {
   cr_ui_test_spin (150);
+  /* A slow build (ASan) may still be laying out: until nothing is pending
+   * (an animation keeps frames coming for well under a second). */
+  gint64 until = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+  while (g_main_context_pending (NULL) && g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
 }
 
 static GtkAdjustment *
