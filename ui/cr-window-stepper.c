@@ -83,12 +83,16 @@ cr_window_update_step_label (CrWindow *self)
   int n = (int) cr_graph_canvas_get_n_steps (self->canvas);
   const CrGraphNode *node = model && step >= 0 ? cr_graph_model_find_step (model, step) : NULL;
   g_autoptr (GString) text = g_string_new (NULL);
+  const CrRecordBackward *call = model ? cr_graph_model_get_backward (model) : NULL;
   if (!model)
     ;
-  else if (n == 0)
-    g_string_append (text, "Forward graph · no backward call");
+  else if (n == 0 && !call)
+    g_string_append (text, cr_record_backward_error (model->record, -1)
+                           ? "Forward graph · stopped by an error"
+                           : "Forward graph · no backward call");
   else if (step < 0)
-    g_string_append_printf (text, "Before backward · %d %s", n, n == 1 ? "step" : "steps");
+    g_string_append_printf (text, "Before backward · %d %s%s", n, n == 1 ? "step" : "steps",
+                            call && !call->succeeded ? ", then an error" : "");
   else
     g_string_append_printf (text, "Step %d of %d · %s", step + 1, n, node && node->title ? node->title : "");
   if (model)

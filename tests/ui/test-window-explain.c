@@ -160,7 +160,9 @@ test_inplace_error_pinned (void)
   const CrGraphNode *failing = cr_graph_model_find_op (model, e->op);
   g_assert_nonnull (failing);
   g_assert_cmpstr (failing->title, ==, "SigmoidBackward0");
-  /* The step card says so before the first step. */
+  /* The stepper and the step card say so before the first step. */
+  g_assert_cmpstr (gtk_label_get_label (window->step_label), ==,
+                   "Before backward · 3 steps, then an error");
   g_assert_true (shows_line (window->step_card, "The backward call stopped with an error after 3 steps."));
 
   /* Fixed: the marks go. */
