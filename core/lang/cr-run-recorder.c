@@ -461,6 +461,15 @@ cr_run_recorder_modified_span (CrInterp       *self,
   return change->span;
 }
 
+/* A number the op keeps that is none of its inputs (x.pow(3)'s 3 times the
+ * gradient in MulBackward1, addcmul's value): PyTorch keeps a Scalar there,
+ * no saved tensor. x * 2's 2 is an input and a saved tensor in both. */
+static gboolean
+kept_as_number (const CrSavedRecord *s)
+{
+  return s->is_number && !s->is_output && s->input < 0;
+}
+
 static void
 fill_op (CrRunRecorder *r,
          CrRecordOp    *op,
@@ -497,6 +506,8 @@ fill_op (CrRunRecorder *r,
   for (guint k = 0; k < n_saved; k++)
     {
       const CrSavedRecord *s = &saved[k];
+      if (kept_as_number (s))
+        continue;
       CrRecordSaved *rec = cr_record_op_add_saved (op);
       rec->name = s->name ? g_strdup (s->name) : g_strdup_printf ("saved%u", s->slot);
       CrTensor *t = node->saved[s->slot].tensor;
@@ -631,9 +642,11 @@ cr_run_recorder_refresh_op (CrInterp *self,
   CrRecordOp *op = g_ptr_array_index (r->record->ops, id);
   CrSavedRecord saved[CR_NODE_MAX_SAVED];
   guint n_saved = cr_node_describe_saved (node, saved);
-  for (guint k = 0; k < n_saved && k < op->saved->len; k++)
+  for (guint k = 0, kept = 0; k < n_saved && kept < op->saved->len; k++)
     {
-      CrRecordSaved *rec = g_ptr_array_index (op->saved, k);
+      if (kept_as_number (&saved[k]))   /* not in the record */
+        continue;
+      CrRecordSaved *rec = g_ptr_array_index (op->saved, kept++);
       const CrTensor *t = node->saved[saved[k].slot].tensor;
       if (t && cr_tensor_version (t) != node->saved[saved[k].slot].version)
         {

@@ -186,37 +186,6 @@ static const CrBackwardObserver observer = {
   observer_failed,
 };
 
-/* PyTorch's names for the saved inputs of ops whose second input is not
- * "other"; every other op with one or two inputs saves "self" and "other". */
-static const struct {
-  CrOpId      op;
-  const char *names[3];
-} saved_input_names[] = {
-  { CR_OP_MM,              { "self", "mat2", NULL } },
-  { CR_OP_BMM,             { "self", "mat2", NULL } },
-  { CR_OP_MV,              { "self", "vec", NULL } },
-  { CR_OP_DOT,             { "self", "tensor", NULL } },
-  { CR_OP_POW,             { "self", "exponent", NULL } },
-  { CR_OP_MSE_LOSS,        { "self", "target", NULL } },
-  { CR_OP_SMOOTH_L1_LOSS,  { "self", "target", NULL } },
-  { CR_OP_BCE,             { "self", "target", "weight" } },
-  { CR_OP_BCE_WITH_LOGITS, { "self", "target", "weight" } },
-};
-
-static const char *
-saved_input_name (const CrNode *node,
-                  int           input)
-{
-  if (input < 0 || !node->op)
-    return NULL;
-  for (guint i = 0; i < G_N_ELEMENTS (saved_input_names); i++)
-    if (saved_input_names[i].op == node->op->id)
-      return input < 3 ? saved_input_names[i].names[input] : NULL;
-  if (node->n_inputs <= 2 && node->op->id != CR_OP_CUSTOM)
-    return input == 0 ? "self" : "other";
-  return NULL;
-}
-
 /* Which input of node t is: the edge that carries its history, or for a
  * tensor without one (no gradient), an edge-less input of its shape and
  * dtype. claimed keeps x*x's two saved x apart. */
@@ -286,7 +255,10 @@ cr_node_describe_saved (CrNode        *node,
           if (!sv->is_output)
             r->input = find_input (node, t, &claimed);
         }
-      r->name = sv->is_output ? "result" : saved_input_name (node, r->input);
+      /* PyTorch's _saved_<name>; a custom Function's are only numbered. */
+      r->name = cr_torch_saved_tensor_name (node, slot);
+      if (!r->name && sv->is_output && node->op && node->op->id != CR_OP_CUSTOM)
+        r->name = "result";
     }
   return n;
 }

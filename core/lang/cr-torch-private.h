@@ -248,6 +248,10 @@ CrValue  *cr_torch_node_saved_attr   (CrNode          *node,
                                       const char      *name,
                                       gboolean        *found,
                                       GError         **error);
+/* PyTorch's name for the tensor node saved in slot, as _saved_<name> gives
+ * it back ("mat1" for addmm's slot 0), static; NULL when it has none. */
+const char *cr_torch_saved_tensor_name (const CrNode *node,
+                                        guint         slot);
 CrValue  *cr_torch_function_class_new(void);
 
 /* ---- cr-torch-tensor-class.c ------------------------------------------ */

@@ -143,6 +143,16 @@ static const SavedName saved_names[] = {
   { CR_OP_SMOOTH_L1_LOSS, "self", 0 }, { CR_OP_SMOOTH_L1_LOSS, "target", 1 },
   { CR_OP_SMOOTH_L1_LOSS, "reduction", 0, SAVED_INT },
   { CR_OP_SMOOTH_L1_LOSS, "beta", 0, SAVED_DOUBLE },
+  { CR_OP_BCE, "self", 0 }, { CR_OP_BCE, "target", 1 },
+  { CR_OP_BCE_WITH_LOGITS, "self", 0 }, { CR_OP_BCE_WITH_LOGITS, "target", 1 },
+  /* nll_loss keeps what PyTorch's node keeps; its ignore_index is left out
+   * (PyTorch shows -100 as 2**64 - 100, which no 64-bit int holds). */
+  { CR_OP_NLL_LOSS, "self", 2 }, { CR_OP_NLL_LOSS, "target", 0 },
+  { CR_OP_NLL_LOSS, "weight", 1 }, { CR_OP_NLL_LOSS, "total_weight", 3 },
+  { CR_OP_NLL_LOSS, "reduction", 0, SAVED_INT },
+  { CR_OP_NLL_LOSS2D, "self", 2 }, { CR_OP_NLL_LOSS2D, "target", 0 },
+  { CR_OP_NLL_LOSS2D, "weight", 1 }, { CR_OP_NLL_LOSS2D, "total_weight", 3 },
+  { CR_OP_NLL_LOSS2D, "reduction", 0, SAVED_INT },
 };
 
 /* A row of core/cr-binary-ops.def keeps self in slot 0, other in 1 and
@@ -348,6 +358,29 @@ saved_argument (CrNode          *node,
     default:
       return cr_value_none ();
     }
+}
+
+const char *
+cr_torch_saved_tensor_name (const CrNode *node,
+                            guint         slot)
+{
+  static const char *const binary_keys[3] = { "self", "other", "result" };
+
+  if (node->op == NULL || slot >= node->n_saved)
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (saved_names); i++)
+    if (saved_names[i].op == node->op->id && saved_names[i].kind == SAVED_TENSOR
+        && saved_names[i].slot == (int) slot)
+      return saved_names[i].name;
+  for (guint k = 0; k < G_N_ELEMENTS (binary_keys); k++)
+    {
+      int kept;
+      if (binary_saved_slot (node->op->id, binary_keys[k], &kept) && kept == (int) slot)
+        return binary_keys[k];
+    }
+  if (node->op->arity == 1 && (int) node->op->id >= first_unary_op && slot == 0)
+    return node->saved[0].is_output ? "result" : "self";
+  return NULL;
 }
 
 CrValue *

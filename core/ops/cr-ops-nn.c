@@ -982,7 +982,8 @@ cr_binary_cross_entropy_weighted (CrTensor     *input,
 typedef CrNllShape NllShape;
 
 /* NLL_LOSS: input logp; saved[0] the target, saved[1] the class weights
- * (when given); args.ints[0] the reduction, args.ints[1] the ignore_index,
+ * (when given), saved[2] logp and saved[3] the total weight (unused here:
+ * kept as PyTorch keeps them); args.ints[0] the reduction, args.ints[1] the ignore_index,
  * args.scalar[0] what the mean divides by: the number of targets not
  * ignored, or their total weight. */
 static gboolean
@@ -1008,7 +1009,7 @@ nll_backward (CrNode          *node,
 
   if (target == NULL)
     return FALSE;
-  if (node->n_saved > 1 && (weight = cr_node_get_saved (node, 1, error)) == NULL)
+  if (node->n_saved > 1 && node->saved[1].was_saved && (weight = cr_node_get_saved (node, 1, error)) == NULL)
     return FALSE;
   s.N = meta->ndim >= 2 ? meta->shape[0] : 1;
   s.C = meta->ndim >= 2 ? meta->shape[1] : meta->shape[0];
@@ -1342,6 +1343,17 @@ record:
       cr_node_save (node, 0, target, FALSE);
       if (weight != NULL)
         cr_node_save (node, 1, weight, FALSE);
+      /* What PyTorch's node keeps besides (its _saved_self and
+       * _saved_total_weight, which is 0 when an unreduced batch skips it):
+       * the backward needs neither. */
+      {
+        double total_weight = reduction == CR_REDUCTION_NONE && logp->ndim >= 2 ? 0.0 : divisor;
+        g_autoptr(CrTensor) host = cr_tensor_new_scalar (total_weight, logp->dtype);
+        g_autoptr(CrTensor) kept = cr_tensor_to_device (host, logp->device, NULL);
+        cr_node_save (node, 2, logp, FALSE);
+        if (kept != NULL)
+          cr_node_save (node, 3, kept, FALSE);
+      }
       cr_ops_attach (out, node);
     }
   return out;
