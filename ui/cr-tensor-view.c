@@ -7,6 +7,7 @@
 #include "cr-tensor-view.h"
 
 #include "cr-card-style.h"
+#include "cr-record-text.h"
 
 #include <math.h>
 #include <string.h>
@@ -326,7 +327,7 @@ static GtkWidget *
 summary_view (const CrTensorSnapshot *s)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  g_autofree char *shape = cr_graph_format_shape (s->shape, s->ndim);
+  g_autofree char *shape = cr_record_shape_text (s->shape, s->ndim);
   g_autofree char *head = g_strdup_printf ("%s · %s", shape, s->dtype ? s->dtype : "?");
   GtkWidget *label = cr_card_label_new (head, "cr-number");
   gtk_box_append (GTK_BOX (box), label);
@@ -433,7 +434,7 @@ cr_tensor_view_new (const CrTensorSnapshot *snapshot)
     }
   else if (s->numel == 0)
     {
-      g_autofree char *shape = cr_graph_format_shape (s->shape, s->ndim);
+      g_autofree char *shape = cr_record_shape_text (s->shape, s->ndim);
       g_autofree char *text = g_strdup_printf ("[] (empty, %s)", shape);
       content = number_label (text);
     }
@@ -451,7 +452,7 @@ cr_tensor_view_new (const CrTensorSnapshot *snapshot)
 
   if (s)
     {
-      g_autofree char *shape = cr_graph_format_shape (s->shape, s->ndim);
+      g_autofree char *shape = cr_record_shape_text (s->shape, s->ndim);
       g_autofree char *tip = g_strdup_printf ("shape %s · %s · %s", shape,
                                               s->dtype ? s->dtype : "?",
                                               s->device ? s->device : "cpu");

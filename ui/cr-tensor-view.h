@@ -5,7 +5,7 @@
 
 #include <gtk/gtk.h>
 
-#include "cr-graph-model.h"
+#include "cr-tensor-snapshot.h"
 
 G_BEGIN_DECLS
 
