@@ -366,6 +366,35 @@ build_tensor_group (const Ctx            *c,
     }
   adw_preferences_group_add (g, tensor_row (".grad", sub, NULL, grad, TRUE,
                                             grad ? CR_ROLE_OUT : NULL));
+  /* A non-leaf keeps no .grad, but backward did compute its gradient: the
+   * one its grad_fn received, once the stepper has reached that step. */
+  const CrRecordGrad *reached = NULL;
+  int reached_at = -1;
+  if (!is_leaf && c->backward)
+    for (guint k = 0; k < c->backward->steps->len && (int) k <= c->step && !reached; k++)
+      {
+        const CrRecordStep *step = g_ptr_array_index (c->backward->steps, k);
+        if (step->kind != CR_RECORD_STEP_NODE || step->op != t->op || !step->incoming)
+          continue;
+        for (guint i = 0; i < step->incoming->len && !reached; i++)
+          {
+            const CrRecordGrad *in = g_ptr_array_index (step->incoming, i);
+            if (in->tensor == (int) t->id || (in->tensor < 0 && i == t->output_nr))
+              {
+                reached = in;
+                reached_at = (int) step->index;
+              }
+          }
+      }
+  if (reached)
+    {
+      g_autofree char *when = g_strdup_printf ("%s, reached it at step %d%s",
+                                               reached->name ? reached->name : "its gradient",
+                                               reached_at + 1,
+                                               t->retains_grad ? "" : " (not kept in .grad)");
+      adw_preferences_group_add (g, tensor_row ("gradient", when, NULL, reached->value, TRUE,
+                                                CR_ROLE_IN));
+    }
 
   const CrRecordOp *op = t->origin == CR_RECORD_TENSOR_RESULT ? record_op (c, t->op) : NULL;
   g_autofree char *grad_fn = op ? g_strdup_printf ("<%s>", op->grad_fn) : NULL;

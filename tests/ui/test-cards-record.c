@@ -119,7 +119,9 @@ broadcast_record (void)
   xb->op = 0;
   CrRecordOp *sum = add_op (r, "SumBackward0", "y = (x * b).sum()", 4);
   y->op = 1;
-  (void) sum;
+  int xb_id = (int) xb->id, y_id = (int) y->id;
+  g_array_append_val (mul->outputs, xb_id);
+  g_array_append_val (sum->outputs, y_id);
 
   CrRecordBackward *bw = cr_run_record_add_backward (r);
   bw->title = g_strdup ("y.backward() · line 5");
@@ -573,11 +575,14 @@ test_inspector_at_step (void)
   assert_no_line (op_before, "freed");
   assert_line (op_before, "modified in place (line 6)");
   assert_line (op_before, "Backward runs it at step 2");
+  g_assert_null (strstr (op_before, "reached it"));
   cr_inspector_set_step (CR_INSPECTOR (inspector), 1);
   g_autofree char *op_after = texts (inspector);
   assert_line (op_after, "freed");
   assert_line (op_after, "modified in place (line 6)");
   assert_line (op_after, "Backward ran it at step 2");
+  /* The gradient (x * b) received, though it keeps no .grad. */
+  assert_line (op_after, "∂y/∂(x * b), reached it at step 2 (not kept in .grad)");
 
   /* An op that saved nothing is never "freed". */
   cr_inspector_set_step (CR_INSPECTOR (inspector), 2);

@@ -553,6 +553,8 @@ test_inspector (void)
   assert_line (out, "86.3125");
   assert_line (out, "None");
   g_assert_nonnull (strstr (out, "Only leaves keep .grad"));
+  /* Its gradient was computed all the same: the one SumBackward0 received. */
+  assert_line (out, "∂L/∂L, reached it at step 1 (not kept in .grad)");
   assert_no_line (out, "Saved for backward");
 
   cr_inspector_show_node (CR_INSPECTOR (inspector), model, -1);
