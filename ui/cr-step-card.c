@@ -195,6 +195,7 @@ add_error (GtkWidget           *box,
         {
           const CrRecordSaved *saved = g_ptr_array_index (op->saved, i);
           if (saved->freed_backward < 0 || saved->freed_backward >= error->backward
+              || (guint) saved->freed_backward >= c->record->backwards->len
               || saved->modified_span.line > 0)
             continue;
           const CrRecordBackward *freer = g_ptr_array_index (c->record->backwards,
