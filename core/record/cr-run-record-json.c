@@ -600,6 +600,7 @@ cr_run_record_to_json (const CrRunRecord *record,
   WRITE_ITEMS (&w, "regions", record->regions, write_region);
   WRITE_ITEMS (&w, "backwards", record->backwards, write_backward);
   WRITE_ITEMS (&w, "errors", record->errors, write_error);
+  write_bool (&w, "truncated", record->truncated);
   end_object (&w);
   g_string_append_c (w.out, '\n');
   if (length)

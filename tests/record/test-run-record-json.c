@@ -142,9 +142,20 @@ test_json_key_order (void)
                    "  \"module_calls\": [],\n"
                    "  \"regions\": [],\n"
                    "  \"backwards\": [],\n"
-                   "  \"errors\": []\n"
+                   "  \"errors\": [],\n"
+                   "  \"truncated\": false\n"
                    "}\n", CR_RUN_RECORD_SCHEMA_VERSION);
   g_assert_cmpstr (json, ==, want);
+}
+
+/* A record cut short at CR_RUN_RECORD_MAX_ITEMS says so, last. */
+static void
+test_json_truncated (void)
+{
+  g_autoptr (CrRunRecord) record = cr_run_record_new (NULL, NULL);
+  record->truncated = TRUE;
+  g_autofree char *json = cr_run_record_to_json (record, NULL);
+  g_assert_true (g_str_has_suffix (json, "  \"errors\": [],\n  \"truncated\": true\n}\n"));
 }
 
 int
@@ -154,5 +165,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/record/json/text", test_json_text);
   g_test_add_func ("/record/json/key-order", test_json_key_order);
+  g_test_add_func ("/record/json/truncated", test_json_truncated);
   return g_test_run ();
 }

@@ -609,6 +609,30 @@ test_iteration_through_calls (void)
   g_assert_cmpuint (op_at (record, q2->op)->iteration, ==, 2);
 }
 
+/* An op with more outputs than the record has room for is left out, and
+ * the record says it was cut short; what came later is still recorded. */
+static void
+test_truncated (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "x = torch.ones(100001, requires_grad=True)\n"
+    "first = x.unbind()[0]\n"
+    "y = x * 2\n", NULL);
+  g_assert_true (record->truncated);
+  g_assert_null (find_label (record, "first"));
+  const CrRecordTensor *y = find_label (record, "y");
+  g_assert_nonnull (y);
+  g_assert_cmpstr (op_at (record, y->op)->grad_fn, ==, "MulBackward0");
+
+  g_autoptr (CrRunRecord) small = record_script (
+    "import torch\n"
+    "x = torch.ones(3, requires_grad=True)\n"
+    "first = x.unbind()[0]\n", NULL);
+  g_assert_false (small->truncated);
+  g_assert_nonnull (find_label (small, "first"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -630,5 +654,6 @@ main (int   argc,
   g_test_add_func ("/recorder/shape-error", test_shape_error);
   g_test_add_func ("/recorder/handled-errors", test_handled_errors);
   g_test_add_func ("/recorder/iteration-through-calls", test_iteration_through_calls);
+  g_test_add_func ("/recorder/truncated", test_truncated);
   return g_test_run ();
 }
