@@ -14,6 +14,7 @@
 #include "cr-record-text.h"
 #include "cr-tensor-view.h"
 
+#include <math.h>
 #include <string.h>
 
 struct _CrStepCard
@@ -429,6 +430,39 @@ build_header (const Ctx          *c,
   return header;
 }
 
+/* Whether after is before times one number (every entry), and which. */
+static gboolean
+uniform_factor (const CrTensorSnapshot *before,
+                const CrTensorSnapshot *after,
+                double                 *factor)
+{
+  if (!before || !after || before->numel != after->numel || before->numel == 0
+      || before->n_values < before->numel || after->n_values < after->numel)
+    return FALSE;
+  double f = 0;
+  gboolean have = FALSE;
+  for (gint64 i = 0; i < before->numel; i++)
+    {
+      double b = before->values[i], a = after->values[i];
+      if (b == 0)
+        {
+          if (a != 0)
+            return FALSE;
+          continue;
+        }
+      double r = a / b;
+      if (!have)
+        {
+          f = r;
+          have = TRUE;
+        }
+      else if (fabs (r - f) > 1e-6 * MAX (1.0, fabs (f)))
+        return FALSE;
+    }
+  *factor = f;
+  return have;
+}
+
 /* Hooks ran on the gradient before this node used it: each as one line,
  * "hook double_it (line 4): [2, 4, 6] → [20, 40, 60]". */
 static void
@@ -471,7 +505,20 @@ build_hooks (GtkWidget          *box,
       flow_add (flow, mono_label (colon), FALSE);
       flow_add (flow, value (h->before, CR_ROLE_IN), FALSE);
       if (h->after)
-        flow_add (flow, term ("→", value (h->after, CR_ROLE_IN)), FALSE);
+        {
+          flow_add (flow, term ("→", value (h->after, CR_ROLE_IN)), FALSE);
+          double factor;
+          if (uniform_factor (h->before, h->after, &factor))
+            {
+              char number[G_ASCII_DTOSTR_BUF_SIZE];
+              g_ascii_formatd (number, sizeof number, "%.4g", factor);
+              g_autofree char *what = factor == 1.0
+                ? g_strdup ("It returned the same gradient.")
+                : g_strdup_printf ("It multiplied the gradient by %s.", number);
+              GtkWidget *note = cr_card_label_new (what, "cr-footnote");
+              gtk_box_append (GTK_BOX (section), note);
+            }
+        }
       else
         flow_add (flow, term ("→", mono_label ("None (unchanged)")), FALSE);
     }

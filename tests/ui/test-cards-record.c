@@ -313,6 +313,7 @@ test_hooks (void)
   g_assert_cmpint (line_at (all, "60."), >, hook);
   g_assert_cmpint (line_at (all, "Incoming gradient"), >, hook);
   assert_line (all, "y.grad");
+  assert_line (all, "It multiplied the gradient by 10.");
   g_assert_nonnull (strstr (all, "register_hook()"));
   g_assert_nonnull (strstr (all, "retain_grad()"));
   g_object_unref (card);
