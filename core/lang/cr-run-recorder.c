@@ -34,6 +34,12 @@
  * every value, only the numbers of the last ones go. */
 #define RECORD_MAX_VALUES (4 * 1024 * 1024)
 
+/* While --trace-backward traces a backward call, its steps' snapshots keep
+ * up to this many values of their own, whatever the shared budget has
+ * left: the trace prints them when the call ends. Then they are cut back to
+ * the shared budget (cr_run_record_limit_step_values). */
+#define TRACE_CALL_MAX_VALUES RECORD_MAX_VALUES
+
 /* How a tensor without history was made, noted when the script made it and
  * used when (if) it enters the record. */
 typedef struct {
@@ -110,6 +116,9 @@ struct _CrRunRecorder {
   GHashTable  *value_sources;    /* tensor id -> ValueSource* (owned) */
   GArray      *stale_ops;        /* int: ops of the running backward's graph with a saved
                                   * tensor changed in place since */
+  guint        trace_depth;      /* traced backward calls running (nested ones count) */
+  guint        trace_first;      /* the outermost one's index in record->backwards */
+  gint64       trace_values_left;/* their steps' snapshots' budget */
 };
 
 static CrRunRecorder *
@@ -253,6 +262,16 @@ tensor_serial (CrRunRecorder *r,
   return extra->serial;
 }
 
+/* A snapshot under the shared budget: a tensor's value in the forward. */
+static CrTensorSnapshot *
+shared_snapshot (CrRunRecorder  *r,
+                 const CrTensor *t)
+{
+  CrTensorSnapshot *s = cr_tensor_snapshot_new_limited (t, MAX (r->values_left, 0));
+  r->values_left -= s->n_values;
+  return s;
+}
+
 CrTensorSnapshot *
 cr_run_recorder_snapshot (CrInterp       *self,
                           const CrTensor *t)
@@ -260,9 +279,30 @@ cr_run_recorder_snapshot (CrInterp       *self,
   CrRunRecorder *r = recorder (self);
   if (!r || !t)
     return NULL;
-  CrTensorSnapshot *s = cr_tensor_snapshot_new_limited (t, MAX (r->values_left, 0));
-  r->values_left -= s->n_values;
+  if (r->trace_depth == 0)
+    return shared_snapshot (r, t);
+  CrTensorSnapshot *s = cr_tensor_snapshot_new_limited (t, MAX (r->trace_values_left, 0));
+  r->trace_values_left -= s->n_values;
   return s;
+}
+
+void
+cr_run_recorder_trace_begin (CrInterp *self)
+{
+  CrRunRecorder *r = recorder (self);
+  if (!r || r->trace_depth++ > 0)
+    return;
+  r->trace_first = r->record->backwards->len;
+  r->trace_values_left = TRACE_CALL_MAX_VALUES;
+}
+
+void
+cr_run_recorder_trace_end (CrInterp *self)
+{
+  CrRunRecorder *r = recorder (self);
+  if (!r || r->trace_depth == 0 || --r->trace_depth > 0)
+    return;
+  r->values_left = cr_run_record_limit_step_values (r->record, r->trace_first, r->values_left);
 }
 
 static void
@@ -287,7 +327,7 @@ take_value (CrRunRecorder  *r,
             CrRecordTensor *rec,
             const CrTensor *t)
 {
-  rec->value = cr_run_recorder_snapshot (r->interp, t);
+  rec->value = shared_snapshot (r, t);
   ValueSource *source = g_new (ValueSource, 1);
   source->storage = t->storage;
   source->offset = t->offset;
@@ -313,7 +353,7 @@ saved_value (CrRunRecorder        *r,
       r->values_left -= copy->n_values;
       return copy;
     }
-  return cr_run_recorder_snapshot (r->interp, t);
+  return shared_snapshot (r, t);
 }
 
 static void

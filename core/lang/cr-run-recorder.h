@@ -51,6 +51,12 @@ int               cr_run_recorder_op       (CrInterp        *self,
  * caller until put into the record); NULL for a NULL t or when off. */
 CrTensorSnapshot *cr_run_recorder_snapshot (CrInterp        *self,
                                             const CrTensor  *t);
+/* Around a backward call that --trace-backward prints when it ends: in
+ * between, cr_run_recorder_snapshot keeps what the trace prints (a budget
+ * per outermost call); at the end, after the printing, the call's snapshots
+ * are cut back to the record's shared budget. Calls nest. */
+void              cr_run_recorder_trace_begin (CrInterp      *self);
+void              cr_run_recorder_trace_end   (CrInterp      *self);
 /* Adds error (type from its code, PyTorch's message) raised at span (NULL:
  * the statement running) to the record; for an in-place error, names the
  * statement that changed the saved tensor (culprit_span). Borrowed; the

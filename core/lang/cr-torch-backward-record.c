@@ -289,6 +289,8 @@ cr_interp_backward_begin (CrInterp        *self,
     run->root = g_strdup ("out");
   CrRunRecord *run_record = cr_run_recorder_get (self);
   run->trace_index = run_record ? (int) run_record->backwards->len : -1;
+  if (self->options.trace_backward)
+    cr_run_recorder_trace_begin (self);
   run->recorder = cr_backward_recorder_begin (self, roots, n_roots, run->root);
 
   *out_observer_data = run;
@@ -312,6 +314,8 @@ cr_interp_backward_end (CrInterp *self,
                                                             cr_interp_get_print_options (self));
       cr_interp_write (self, text, FALSE);
     }
+  if (self->options.trace_backward)
+    cr_run_recorder_trace_end (self);
   g_free (run->root);
   g_free (run);
 }

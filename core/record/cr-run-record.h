@@ -273,6 +273,10 @@ typedef struct {
                                   * place, the operand of a shape error), -1 */
   CrSpan  culprit_span;          /* in-place errors: the statement that changed the saved
                                   * tensor ({0}: none) */
+  GArray *operands;              /* of int: the tensors the failing expression was given
+                                  * (x and w of `x @ w` that raised a shape error; the
+                                  * arguments of a call, its receiver first), in
+                                  * evaluation order; empty when none or not known */
 } CrRecordError;
 
 /* ---- the record ----------------------------------------------------------- */
@@ -341,6 +345,17 @@ gboolean                cr_run_record_op_ran_at    (const CrRunRecord *self,
                                                     int                op,
                                                     int                backward,
                                                     int                step);
+
+/* Cuts the values kept by the snapshots of the steps of backward calls
+ * first_backward and later, in the order they were taken, to budget values
+ * in all (a snapshot of more than 64 elements past it keeps fewer, down to
+ * none, and its statistics; a smaller one keeps its values for its text).
+ * Returns what is left of budget (negative: overspent before).
+ * For a recorder whose snapshots outran the budget for a while
+ * (--trace-backward, cr-run-record-budget.c). */
+gint64                  cr_run_record_limit_step_values (CrRunRecord *self,
+                                                         guint        first_backward,
+                                                         gint64       budget);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrRunRecord, cr_run_record_unref)
 
