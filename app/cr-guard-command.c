@@ -1,7 +1,7 @@
 /* cr-guard-command.c — `chainrule guard-run [--timeout S] [--max-memory BYTES]
  * [--device cpu|cuda] [--filename NAME]`: the crash guard's child (ui/cr-script-guard.h). Reads a
  * script from stdin and runs it exactly as the window does, through
- * cr_script_run() (every backward recorded, graph models built), under the
+ * cr_script_run() (the run recorded, the first graph model built), under the
  * window's budgets, its output discarded. The exit status says how the run
  * ended; a bug in the engine ends it with a signal, which is the point. */
 #include "cr-config.h"
@@ -92,7 +92,7 @@ cr_guard_command (int    argc,
     .default_device = device,
   };
   CrScriptRun run;
-  cr_script_run (source, (gssize) length, filename, &options, TRUE, &run);
+  cr_script_run (source, (gssize) length, filename, &options, FALSE, &run);
   cr_time_limit_disarm ();
   int status = CR_SCRIPT_GUARD_EXIT_RAN;
   if (run.message && g_str_has_prefix (run.message, "TimeoutError:"))

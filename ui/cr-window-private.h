@@ -64,8 +64,11 @@ struct _CrWindow
   /* Owned */
   GFile                *file;
   GSettings            *settings;
-  GPtrArray            *models;          /* of CrGraphModel* from the last shown run */
+  GPtrArray            *models;          /* of CrGraphModel* from the last shown run, one per
+                                          * backward call (or its forward graph); NULL until
+                                          * shown: built from run_record when picked */
   guint                 model_index;     /* the one on the canvas */
+  CrRunRecord          *run_record;      /* the last shown run's record, or NULL */
   GtkCssProvider       *scale_css;       /* the editor's text zoom, presentation's scale */
   double                editor_zoom;     /* 1.0 = the editor's normal text size */
   char                 *pending_open;    /* an example to open once unsaved changes are settled */

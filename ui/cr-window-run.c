@@ -2,11 +2,12 @@
  *
  * Every edit (or expression change) starts a short timer; when it fires the
  * script is parsed and run by the interpreter on a GTask worker thread, which
- * also builds one graph model per backward call. One run at a time: an edit
- * during a run cancels it at once through the interpreter's cancel flag, and
- * its result is dropped. The pause adapts: ~20 ms after the last keystroke
- * when runs are fast, so the graph follows the typing, up to 300 ms when they
- * are slow.
+ * keeps the run's record and builds the graph model shown first (the last
+ * backward call's); the other calls' models are built from the record when
+ * the picker asks for them. One run at a time: an edit during a run cancels
+ * it at once through the interpreter's cancel flag, and its result is
+ * dropped. The pause adapts: ~20 ms after the last keystroke when runs are
+ * fast, so the graph follows the typing, up to 300 ms when they are slow.
  *
  * Errors are not shown while the person is typing: a run in error only
  * reveals its message and underline when the script is still in error about
@@ -29,6 +30,7 @@
 #include "cr-window-private.h"
 
 #include "cr-script-run.h"
+#include "cr-record-text.h"
 #include "cr-script-guard.h"
 #include "cr-output-tail.h"
 #include "cr-device.h"
@@ -150,7 +152,8 @@ run_thread (GTask        *task,
     .cancel_flag = job->cancel_flag,
     .default_device = job->device,
   };
-  cr_script_run (job->source, -1, job->filename, &options, TRUE, &job->run);
+  /* The last call's model only: the others are built when picked. */
+  cr_script_run (job->source, -1, job->filename, &options, FALSE, &job->run);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -225,12 +228,28 @@ append_output_error (CrWindow   *self,
   gtk_text_buffer_insert_with_tags_by_name (buffer, &end, text, -1, "error", NULL);
 }
 
+/* The model of backward call index, built from the run record the first
+ * time it is asked for (the run built only the one shown first). */
+static CrGraphModel *
+model_at (CrWindow *self,
+          guint     index)
+{
+  if (!self->models || index >= self->models->len)
+    return NULL;
+  CrGraphModel *model = g_ptr_array_index (self->models, index);
+  if (!model && self->run_record && index < self->run_record->backwards->len)
+    {
+      model = cr_graph_model_new_from_run_record (self->run_record, (int) index);
+      g_ptr_array_index (self->models, index) = model;
+    }
+  return model;
+}
+
 void
 cr_window_show_model (CrWindow *self,
                       guint     index)
 {
-  CrGraphModel *model = self->models && index < self->models->len
-                        ? g_ptr_array_index (self->models, index) : NULL;
+  CrGraphModel *model = model_at (self, index);
   self->model_index = index;
   cr_window_stop_playing (self);
   g_autoptr (GError) error = NULL;
@@ -263,7 +282,13 @@ update_call_dropdown (CrWindow *self)
   guint old = g_list_model_get_n_items (G_LIST_MODEL (list));
   g_autoptr (GPtrArray) titles = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; self->models && i < self->models->len; i++)
-    g_ptr_array_add (titles, cr_window_call_title (g_ptr_array_index (self->models, i)));
+    {
+      const CrGraphModel *model = g_ptr_array_index (self->models, i);
+      if (!model && self->run_record)
+        g_ptr_array_add (titles, cr_record_backward_picker_title (self->run_record, i));
+      else
+        g_ptr_array_add (titles, model ? cr_window_call_title (model) : g_strdup ("graph"));
+    }
   g_ptr_array_add (titles, NULL);
   self->syncing = TRUE;
   gtk_string_list_splice (list, 0, old, (const char *const *) titles->pdata);
@@ -314,9 +339,18 @@ show_models (CrWindow  *self,
   g_autoptr (CrGraphModel) old = old_model ? cr_graph_model_ref ((CrGraphModel *) old_model) : NULL;
   int old_step = cr_graph_canvas_get_step (self->canvas);
   g_clear_pointer (&self->models, g_ptr_array_unref);
-  self->models = g_steal_pointer (&job->run.models);
-  if (!self->models)
-    self->models = g_ptr_array_new ();
+  g_clear_pointer (&self->run_record, cr_run_record_unref);
+  /* The run built the model shown first (its last backward call, or its
+   * forward graph); the other calls' wait in the picker until picked. */
+  self->run_record = g_steal_pointer (&job->run.record);
+  CrGraphModel *last = job->run.models && job->run.models->len > 0
+                       ? g_ptr_array_steal_index (job->run.models, job->run.models->len - 1) : NULL;
+  guint n = self->run_record && self->run_record->backwards->len > 0
+            ? self->run_record->backwards->len : (last ? 1 : 0);
+  self->models = g_ptr_array_new_full (n, (GDestroyNotify) cr_graph_model_unref);
+  g_ptr_array_set_size (self->models, n);
+  if (last)
+    g_ptr_array_index (self->models, n - 1) = last;
   self->model_from_editor = job->from_editor;
   guint index = self->models->len ? self->models->len - 1 : 0;
   self->model_index = index;
@@ -711,4 +745,5 @@ cr_window_run_dispose (CrWindow *self)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->models, g_ptr_array_unref);
+  g_clear_pointer (&self->run_record, cr_run_record_unref);
 }

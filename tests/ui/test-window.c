@@ -568,10 +568,18 @@ test_backward_calls (void)
   g_autofree char *title1 = cr_window_call_title (model);
   g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 1), ==, title1);
   g_assert_cmpuint (cr_graph_canvas_get_n_steps (canvas), ==, 4);
+  /* Only the call shown was built; the first is built from the same run
+   * record when picked. */
+  g_assert_nonnull (window->run_record);
+  g_assert_true (model->record == window->run_record);
+  g_assert_null (g_ptr_array_index (window->models, 0));
 
   activate (window, "win.step-forward");
   gtk_drop_down_set_selected (window->call_dropdown, 0);
   model = cr_graph_canvas_get_model (canvas);
+  g_assert_true (g_ptr_array_index (window->models, 0) == model);
+  g_assert_true (model->record == window->run_record);
+  g_assert_cmpint (model->backward, ==, 0);
   g_assert_null (find_node (model, "SinBackward0", NULL));
   g_assert_nonnull (find_node (model, "MulBackward0", NULL));
   g_autofree char *title0 = cr_window_call_title (model);
