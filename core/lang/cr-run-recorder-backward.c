@@ -144,14 +144,18 @@ cr_backward_recorder_begin (CrInterp        *interp,
       int id = roots[i] ? cr_run_recorder_tensor (interp, roots[i]) : -1;
       g_array_append_val (b->roots, id);
     }
-  /* The plain name ("loss", not "loss₃"): every ∂ of the call has it.
-   * Several roots (torch.autograd.backward([a, b], ...)) differentiate one
-   * scalar, Σᵢ ⟨gradᵢ, rootᵢ⟩, which no tensor of the script is: "L". */
+  /* The root's label, as the graph and every other ∂ call it ("loss₃" in
+   * iteration 3, so its first gradient is ∂loss₃/∂loss₃): every ∂ of the
+   * call has it. Several roots (torch.autograd.backward([a, b], ...))
+   * differentiate one scalar, Σᵢ ⟨gradᵢ, rootᵢ⟩, which no tensor of the
+   * script is: "L". */
   const CrRecordTensor *root = n_roots == 1 ? tensor_at (self, g_array_index (b->roots, int, 0)) : NULL;
   if (n_roots > 1)
     b->root_name = g_strdup ("L");
+  else if (root && root->name)
+    b->root_name = g_strdup (root->label ? root->label : root->name);
   else
-    b->root_name = g_strdup (root && root->name ? root->name : root_name ? root_name : "out");
+    b->root_name = g_strdup (root_name ? root_name : "out");
 
   g_autofree char *text = stmt ? span_first_line (interp, &stmt->span) : NULL;
   GString *title = g_string_new (text ? text : "backward");

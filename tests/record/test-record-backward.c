@@ -50,7 +50,7 @@ record_script (const char *source,
 static const char *
 snap_text (const CrTensorSnapshot *s)
 {
-  return s ? (s->text ? s->text : "(big)") : "None";
+  return s ? (cr_tensor_snapshot_get_text (s) ? cr_tensor_snapshot_get_text (s) : "(big)") : "None";
 }
 
 static void
@@ -481,7 +481,11 @@ test_accumulate_grad (void)
   g_assert_cmpstr (first->title, ==, "loss.backward(retain_graph=True) · line 5 · iteration 1");
   g_assert_cmpstr (second->title, ==, "loss.backward(retain_graph=True) · line 5 · iteration 2");
   g_assert_cmpuint (second->iteration, ==, 2);
-  g_assert_cmpstr (second->root_name, ==, "loss");
+  /* The root's label, iteration and all: ∂loss₂/∂w. */
+  g_assert_cmpstr (first->root_name, ==, "loss₁");
+  g_assert_cmpstr (second->root_name, ==, "loss₂");
+  g_assert_cmpstr (((CrRecordGrad *) g_ptr_array_index (step_at (second, 0)->incoming, 0))->name,
+                   ==, "∂loss₂/∂loss₂");
   g_assert_true (second->retain_graph);
   g_assert_cmpstr (step_at (second, 1)->caption, ==, "loss = (w * w).sum(), line 4 · iteration 2");
   const CrRecordStep *leaf1 = step_at (first, 2);

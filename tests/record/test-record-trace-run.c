@@ -102,6 +102,22 @@ test_trace_budget (void)
   cr_run_record_unref (record);
 }
 
+/* In a loop the root is called by its label, as every other tensor: the
+ * gradients of y bound in iteration 2 are ∂y₂/∂... */
+static void
+test_trace_root_label (void)
+{
+  g_autofree char *out = trace_script ("import torch\n"
+                                       "x = torch.tensor(3., requires_grad=True)\n"
+                                       "for i in range(2):\n"
+                                       "    y = x * x\n"
+                                       "    y.backward()\n", FALSE, NULL);
+  g_assert_nonnull (strstr (out, "    ∂y₁/∂y₁ = tensor(1.)\n"));
+  g_assert_nonnull (strstr (out, "    ∂y₂/∂y₂ = tensor(1.)\n"));
+  g_assert_nonnull (strstr (out, "    ∂y₂/∂x = ∂y₂/∂y₂ × ∂y₂/∂x = tensor(1.) × tensor(3.) = tensor(3.)\n"));
+  g_assert_null (strstr (out, "∂y/"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -109,5 +125,6 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/record-trace-run/without-record", test_trace_without_record);
   g_test_add_func ("/record-trace-run/budget", test_trace_budget);
+  g_test_add_func ("/record-trace-run/root-label", test_trace_root_label);
   return g_test_run ();
 }
