@@ -21,8 +21,16 @@ cr_record_reduction_text (const CrRecordReduction *reduction,
                           const char              *input_label)
 {
   g_return_val_if_fail (reduction != NULL, NULL);
-  GString *s = g_string_new ("summed over ");
   int n = CLAMP (reduction->n_dims, 0, CR_MAX_DIMS);
+  /* A 0-d input has no shape worth naming: "to the scalar s". */
+  if (reduction->to_ndim == 0)
+    {
+      const char *dims = n == 1 ? "dim 0" : "every dim";
+      if (input_label && *input_label)
+        return g_strdup_printf ("summed over %s to the scalar %s", dims, input_label);
+      return g_strdup_printf ("summed over %s to a scalar", dims);
+    }
+  GString *s = g_string_new ("summed over ");
   g_string_append (s, n == 1 ? "dim " : "dims ");
   for (int i = 0; i < n; i++)
     {

@@ -13,7 +13,9 @@ G_BEGIN_DECLS
 char *cr_record_shape_text       (const gint64            *shape,
                                   int                      ndim);
 /* "summed over dim 0 to b's shape 3", "summed over dims 0 and 1 to w's
- * shape 1×1"; input_label NULL: "... to the input's shape 3" (new string). */
+ * shape 1×1", "summed over every dim to the scalar s" (a 0-d input);
+ * input_label NULL: "... to the input's shape 3", "... to a scalar" (new
+ * string). */
 char *cr_record_reduction_text   (const CrRecordReduction *reduction,
                                   const char              *input_label);
 /* A hook as one line head: "hook double_it (line 4)", "retain_grad: y.grad",

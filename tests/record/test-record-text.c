@@ -50,6 +50,16 @@ test_reduction (void)
   r.to_shape[1] = 1;
   g_autofree char *two = cr_record_reduction_text (&r, NULL);
   g_assert_cmpstr (two, ==, "summed over dims 0 and 1 to the input's shape 1×1");
+  /* A 0-d input: no "shape scalar". */
+  r.to_ndim = 0;
+  g_autofree char *every = cr_record_reduction_text (&r, "s");
+  g_assert_cmpstr (every, ==, "summed over every dim to the scalar s");
+  g_autofree char *unnamed = cr_record_reduction_text (&r, NULL);
+  g_assert_cmpstr (unnamed, ==, "summed over every dim to a scalar");
+  r.n_dims = 1;
+  r.from_ndim = 1;
+  g_autofree char *one_dim = cr_record_reduction_text (&r, "s");
+  g_assert_cmpstr (one_dim, ==, "summed over dim 0 to the scalar s");
 }
 
 static void

@@ -118,6 +118,20 @@ test_trace_root_label (void)
   g_assert_null (strstr (out, "∂y/"));
 }
 
+/* A 0-d input broadcast to 2×3: its gradient is the product summed over
+ * every dim (PyTorch: s.grad is tensor(21.)). */
+static void
+test_trace_scalar_reduction (void)
+{
+  g_autofree char *out = trace_script ("import torch\n"
+                                       "x = torch.tensor([[1., 2., 3.], [4., 5., 6.]])\n"
+                                       "s = torch.tensor(2., requires_grad=True)\n"
+                                       "y = (x * s).sum()\n"
+                                       "y.backward()\n", FALSE, NULL);
+  g_assert_nonnull (strstr (out, "      summed over every dim to the scalar s: ∂y/∂s = tensor(21.)\n"));
+  g_assert_null (strstr (out, "shape scalar"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -126,5 +140,6 @@ main (int   argc,
   g_test_add_func ("/record-trace-run/without-record", test_trace_without_record);
   g_test_add_func ("/record-trace-run/budget", test_trace_budget);
   g_test_add_func ("/record-trace-run/root-label", test_trace_root_label);
+  g_test_add_func ("/record-trace-run/scalar-reduction", test_trace_scalar_reduction);
   return g_test_run ();
 }
