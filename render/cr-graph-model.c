@@ -234,15 +234,19 @@ cr_graph_model_find_step (const CrGraphModel *self,
   /* Nodes no step ran have step -1 too: that is not "the node of step -1". */
   if (step < 0)
     return NULL;
+  /* From the record, at once: the node of the step's op or leaf; in a
+   * collapsed model (cr-graph-groups.h) a step of a node inside a closed
+   * group is shown by the group's node. The stepper and the canvas ask
+   * this for every step of a 5,000-node graph. */
+  if (self->record && self->private_index)
+    return cr_graph_model_find_step_node (self, step);
   for (guint i = 0; i < self->nodes->len; i++)
     {
       const CrGraphNode *n = g_ptr_array_index (self->nodes, i);
       if (n->step == step)
         return n;
     }
-  /* A collapsed model (cr-graph-groups.h): a step of a node inside a closed
-   * group is shown by the group's node. */
-  return self->record ? cr_graph_model_find_step_node (self, step) : NULL;
+  return NULL;
 }
 
 const CrGraphNode *
