@@ -558,6 +558,9 @@ call_hook (const HookSite *site,
   if (!hook->func (*grad, &replacement, hook->user_data, error))
     {
       cr_tensor_unref (replacement);
+      if (G_UNLIKELY (observer != NULL && observer->hook_raised != NULL))
+        observer->hook_raised (site->run->options->observer_data, site->node, site->output_nr,
+                               hook, *grad, error ? *error : NULL);
       return FALSE;
     }
   if (G_UNLIKELY (observer != NULL && observer->hook != NULL))

@@ -67,6 +67,14 @@ typedef struct {
                        guint                 index,
                        CrTensor *const      *grad_outputs,
                        const GError         *error);
+  /* A hook (as for hook above) raised error on before, the gradient it was
+   * called with; failed follows for node. May be NULL. */
+  void (*hook_raised) (gpointer              user_data,
+                       CrNode               *node,
+                       guint32               output_nr,
+                       const struct _CrTensorHook *hook,
+                       CrTensor             *before,
+                       const GError         *error);
 } CrBackwardObserver;
 
 typedef struct {

@@ -433,6 +433,31 @@ cr_backward_recorder_accumulate (CrBackwardRecorder *self,
   a->sum = cr_run_recorder_snapshot (self->interp, running_sum);
 }
 
+/* A hook call on the gradient before reaching output output_nr of node:
+ * whose, which function, called with what. */
+static CrRecordHookCall *
+add_hook_call (CrBackwardRecorder *self,
+               CrNode             *node,
+               guint32             output_nr,
+               const CrTensorHook *hook,
+               CrTensor           *before)
+{
+  CrRecordStep *step = step_for (self, node);
+  CrRecordHookCall *call = cr_record_step_add_hook (step);
+  call->tensor = output_tensor (self, node, output_nr);
+  call->before = cr_run_recorder_snapshot (self->interp, before);
+  if (cr_tensor_hook_get_retained (hook))
+    {
+      call->kind = CR_RECORD_HOOK_RETAIN_GRAD;
+      call->function = g_strdup ("retain_grad");
+      return call;
+    }
+  call->kind = CR_RECORD_HOOK_TENSOR;
+  if (!describe_function (cr_torch_hook_function (hook), FALSE, &call->function, &call->span))
+    call->function = g_strdup ("hook");
+  return call;
+}
+
 void
 cr_backward_recorder_hook (CrBackwardRecorder *self,
                            CrNode             *node,
@@ -443,22 +468,21 @@ cr_backward_recorder_hook (CrBackwardRecorder *self,
 {
   if (!self)
     return;
-  CrRecordStep *step = step_for (self, node);
-  CrRecordHookCall *call = cr_record_step_add_hook (step);
-  call->tensor = output_tensor (self, node, output_nr);
-  call->before = cr_run_recorder_snapshot (self->interp, before);
+  CrRecordHookCall *call = add_hook_call (self, node, output_nr, hook, before);
   CrTensor *retained = cr_tensor_hook_get_retained (hook);
-  if (retained)
-    {
-      call->kind = CR_RECORD_HOOK_RETAIN_GRAD;
-      call->function = g_strdup ("retain_grad");
-      call->after = cr_run_recorder_snapshot (self->interp, retained->grad);
-      return;
-    }
-  call->kind = CR_RECORD_HOOK_TENSOR;
-  if (!describe_function (cr_torch_hook_function (hook), FALSE, &call->function, &call->span))
-    call->function = g_strdup ("hook");
-  call->after = cr_run_recorder_snapshot (self->interp, after);
+  call->after = cr_run_recorder_snapshot (self->interp, retained ? retained->grad : after);
+}
+
+void
+cr_backward_recorder_hook_raised (CrBackwardRecorder *self,
+                                  CrNode             *node,
+                                  guint32             output_nr,
+                                  const CrTensorHook *hook,
+                                  CrTensor           *before)
+{
+  if (!self)
+    return;
+  add_hook_call (self, node, output_nr, hook, before)->raised = TRUE;
 }
 
 /* ---- errors --------------------------------------------------------------- */

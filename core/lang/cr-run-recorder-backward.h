@@ -51,6 +51,12 @@ void                cr_backward_recorder_hook   (CrBackwardRecorder   *self,
                                                  const CrTensorHook   *hook,
                                                  CrTensor             *before,
                                                  CrTensor             *after);
+/* A hook that raised: listed among the step's hooks, raised set. */
+void                cr_backward_recorder_hook_raised (CrBackwardRecorder *self,
+                                                      CrNode             *node,
+                                                      guint32             output_nr,
+                                                      const CrTensorHook *hook,
+                                                      CrTensor           *before);
 void                cr_backward_recorder_failed (CrBackwardRecorder   *self,
                                                  CrNode               *node,
                                                  CrTensor *const      *grad_outputs,

@@ -179,11 +179,24 @@ observer_failed (gpointer         user_data,
   cr_backward_recorder_failed (run->recorder, node, grad_outputs, error);
 }
 
+static void
+observer_hook_raised (gpointer            user_data,
+                      CrNode             *node,
+                      guint32             output_nr,
+                      const CrTensorHook *hook,
+                      CrTensor           *before,
+                      const GError       *error)
+{
+  CrBackwardRun *run = user_data;
+  cr_backward_recorder_hook_raised (run->recorder, node, output_nr, hook, before);
+}
+
 static const CrBackwardObserver observer = {
   observer_step,
   observer_accumulate,
   observer_hook,
   observer_failed,
+  observer_hook_raised,
 };
 
 /* Which input of node t is: the edge that carries its history, or for a

@@ -483,6 +483,7 @@ write_hook (JsonWriter             *w,
   write_span (w, "span", &hook->span);
   write_snapshot (w, "before", hook->before);
   write_snapshot (w, "after", hook->after);
+  write_bool (w, "raised", hook->raised);
   end_object (w);
 }
 

@@ -168,17 +168,37 @@ span_text (const CrRunRecord *record,
 
 /* ---- one step ----------------------------------------------------------------- */
 
+/* The type of the error that stopped backward call b ("an error": unknown). */
+static const char *
+error_type (const CrRunRecord      *record,
+            const CrRecordBackward *b)
+{
+  const CrRecordError *error = b->error >= 0 && (guint) b->error < record->errors->len
+                               ? record->errors->pdata[b->error] : NULL;
+  return error && error->type ? error->type : "an error";
+}
+
 /* "hook show (line 11): tensor([1., 1., 1.]) unchanged",
  * "hook <lambda> (line 16): tensor([2., 4., 6.]) -> tensor([20., 40., 60.])",
+ * "hook check (line 5): tensor([1., 1.]) -> raised ValueError",
  * "retain_grad: y.grad = tensor([1., 1.])". */
 static void
 trace_hook (GString                *out,
             const CrRunRecord      *record,
+            const CrRecordBackward *backward,
             const CrRecordHookCall *hook,
             const CrPrintOptions   *options)
 {
   const char *label = cr_record_tensor_label (record, hook->tensor, NULL);
   g_autofree char *title = cr_record_hook_title (hook, label);
+  if (hook->raised)
+    {
+      g_autofree char *before = format_value (hook->before, options);
+      g_autofree char *prefix = g_strdup_printf ("    %s: ", title);
+      g_autofree char *text = g_strconcat (before, " -> raised ", error_type (record, backward), NULL);
+      append_aligned (out, prefix, text);
+      return;
+    }
   g_autofree char *after = format_value (hook->after, options);
   if (hook->kind == CR_RECORD_HOOK_RETAIN_GRAD)
     {
@@ -267,7 +287,7 @@ trace_step (GString                *out,
     g_string_append_printf (out, "  step %u  %s  (%s)\n", step->index + 1, title, step->caption);
 
   for (guint i = 0; step->hooks && i < step->hooks->len; i++)
-    trace_hook (out, record, step->hooks->pdata[i], options);
+    trace_hook (out, record, backward, step->hooks->pdata[i], options);
 
   for (guint i = 0; step->incoming && i < step->incoming->len; i++)
     {
@@ -317,11 +337,7 @@ trace_step (GString                *out,
   /* The node that raised: what reached it, then the error's name (the
    * traceback follows the trace). */
   if (step->failed)
-    {
-      const CrRecordError *error = backward->error >= 0 && (guint) backward->error < record->errors->len
-                                   ? record->errors->pdata[backward->error] : NULL;
-      g_string_append_printf (out, "    raised %s\n", error && error->type ? error->type : "an error");
-    }
+    g_string_append_printf (out, "    raised %s\n", error_type (record, backward));
 
   for (guint i = 0; step->accumulations && i < step->accumulations->len; i++)
     {

@@ -201,6 +201,8 @@ typedef struct {
   CrTensorSnapshot *before;       /* the gradient it was called with */
   CrTensorSnapshot *after;        /* what it returned; NULL: None, the gradient is
                                    * unchanged. RETAIN_GRAD: the .grad written */
+  gboolean          raised;       /* it raised (after is NULL): its step failed, and the
+                                   * backward call's error is what it raised */
 } CrRecordHookCall;
 
 /* A second (third, ...) gradient reaching the same tensor during a step. */

@@ -742,7 +742,14 @@ test_leaf_hook_error (void)
   const CrRecordStep *leaf = step_at (bw, bw->steps->len - 1);
   g_assert_true (leaf->failed);
   g_assert_cmpint (leaf->kind, ==, CR_RECORD_STEP_ACCUMULATE);
-  g_assert_cmpuint (leaf->hooks->len, ==, 0);
+  /* The hook that raised is listed: called with [3, 3], it returned nothing. */
+  g_assert_cmpuint (leaf->hooks->len, ==, 1);
+  const CrRecordHookCall *hook = g_ptr_array_index (leaf->hooks, 0);
+  g_assert_true (hook->raised);
+  g_assert_cmpstr (hook->function, ==, "boom");
+  g_assert_cmpint (hook->tensor, ==, leaf->leaf);
+  ASSERT_VALUES (hook->before, 3, 3);
+  g_assert_null (hook->after);
   ASSERT_VALUES (((CrRecordGrad *) g_ptr_array_index (leaf->incoming, 0))->value, 3, 3);
   ASSERT_VALUES (leaf->grad_after, 2, 4);
   ASSERT_VALUES (cr_run_record_grad_at (record, leaf->leaf, 1, (int) leaf->index), 2, 4);
