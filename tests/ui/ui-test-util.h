@@ -7,13 +7,14 @@
 G_BEGIN_DECLS
 
 /* Parses and runs source (path names it in errors; NULL: "test.py") with
- * backward recording and returns one model per backward call, as
- * cr_graph_models_new_from_interp() (free-func set). With trace, the
+ * its run recorded and returns one model per backward call, as
+ * cr_graph_models_new_from_run_record() (free-func set). With trace, the
  * --trace-backward text is appended there. Asserts that the script runs. */
 GPtrArray    *cr_ui_test_models_from_script (const char *source,
                                              const char *path,
                                              GString    *trace);
-/* The same run, the model cr_graph_model_new_from_interp() gives (owned). */
+/* The same run, the model the window shows first: the last backward call's,
+ * or the forward graph (owned). */
 CrGraphModel *cr_ui_test_model_from_script  (const char *source,
                                              const char *path);
 
