@@ -472,10 +472,11 @@ build_hooks (GtkWidget          *box,
 {
   if (!step->hooks || step->hooks->len == 0)
     return;
-  gboolean any_tensor_hook = FALSE, any_retain = FALSE, any_changed = FALSE;
+  gboolean any_tensor_hook = FALSE, any_retain = FALSE, any_changed = FALSE, any_raised = FALSE;
   for (guint i = 0; i < step->hooks->len; i++)
     {
       const CrRecordHookCall *h = g_ptr_array_index (step->hooks, i);
+      any_raised |= h->raised;
       any_retain |= h->kind == CR_RECORD_HOOK_RETAIN_GRAD;
       any_tensor_hook |= h->kind != CR_RECORD_HOOK_RETAIN_GRAD;
       any_changed |= h->kind != CR_RECORD_HOOK_RETAIN_GRAD && h->after != NULL;
@@ -519,10 +520,21 @@ build_hooks (GtkWidget          *box,
               gtk_box_append (GTK_BOX (section), note);
             }
         }
+      else if (h->raised)
+        {
+          const CrRecordError *error = cr_record_backward_error (c->record, (int) c->backward_index);
+          g_autofree char *raised = g_strdup_printf ("raised %s",
+                                                     error && error->type ? error->type : "an error");
+          flow_add (flow, term ("→", mono_label (raised)), FALSE);
+        }
       else
         flow_add (flow, term ("→", mono_label ("None (unchanged)")), FALSE);
     }
-  if (any_tensor_hook)
+  if (any_raised)
+    gtk_box_append (GTK_BOX (section), cr_card_label_new (
+      "A hook raised an exception: backward stopped here, before this step used the "
+      "gradient.", "cr-footnote"));
+  else if (any_tensor_hook)
     gtk_box_append (GTK_BOX (section), cr_card_label_new (
       any_changed
         ? "A hook registered with register_hook() ran on the gradient before this step "
