@@ -245,10 +245,18 @@ build_header (const Ctx         *c,
   g_string_free (caption, TRUE);
   if (node->step >= 0)
     {
-      /* Future tense until the stepper gets there: nothing is given away. */
-      g_autofree char *ran = node->step <= c->step
-                             ? g_strdup_printf ("Backward ran it at step %d", node->step + 1)
-                             : g_strdup_printf ("Backward runs it at step %d", node->step + 1);
+      /* Future tense until the stepper gets there: nothing is given away.
+       * A step that raised did not run its node (cr_run_record_op_ran_at). */
+      const CrRecordStep *step = c->backward && (guint) node->step < c->backward->steps->len
+                                 ? g_ptr_array_index (c->backward->steps, node->step) : NULL;
+      gboolean failed = step && step->failed;
+      g_autofree char *ran = node->step > c->step
+                             ? g_strdup_printf ("Backward %s it at step %d", failed ? "reaches" : "runs",
+                                                node->step + 1)
+                             : failed
+                             ? g_strdup_printf ("Backward stopped at it at step %d: it raised",
+                                                node->step + 1)
+                             : g_strdup_printf ("Backward ran it at step %d", node->step + 1);
       GtkWidget *r = cr_card_label_new (ran, "caption");
       gtk_widget_add_css_class (r, "dim-label");
       gtk_box_append (GTK_BOX (box), r);

@@ -437,7 +437,8 @@ cr_run_record_op_ran_at (const CrRunRecord *self,
   for (guint k = 0; k < bw->steps->len; k++)
     {
       const CrRecordStep *s = g_ptr_array_index (bw->steps, k);
-      if (s->kind == CR_RECORD_STEP_NODE && s->op == op && (int) s->index <= step)
+      /* A node that raised (failed) did not run: it sent no gradient. */
+      if (s->kind == CR_RECORD_STEP_NODE && s->op == op && (int) s->index <= step && !s->failed)
         return TRUE;
     }
   return FALSE;

@@ -342,7 +342,8 @@ gboolean                cr_run_record_saved_freed_at (const CrRunRecord *self,
                                                       guint              slot,
                                                       int                backward,
                                                       int                step);
-/* Whether op had run its backward as of (backward, step): in that call only. */
+/* Whether op had run its backward as of (backward, step): in that call only;
+ * a step that failed (the node or one of its hooks raised) is no run of it. */
 gboolean                cr_run_record_op_ran_at    (const CrRunRecord *self,
                                                     int                op,
                                                     int                backward,

@@ -762,6 +762,33 @@ test_leaf_hook_error (void)
   g_assert_cmpuint (record->errors->len, ==, 1);
 }
 
+/* A node whose hook raised: its step failed, and as of that step the node
+ * has not run its backward (cr_run_record_op_ran_at), while the one before
+ * it has. */
+static void
+test_failed_step_not_run (void)
+{
+  gboolean ok;
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+    "y = x * 3\n"
+    "def check(g):\n"
+    "    raise ValueError('too large')\n"
+    "y.register_hook(check)\n"
+    "y.sum().backward()\n", &ok);
+  dump (record);
+  g_assert_false (ok);
+  const CrRecordBackward *bw = backward_at (record, 0);
+  g_assert_cmpuint (bw->steps->len, ==, 2);
+  const CrRecordStep *sum = step_at (bw, 0), *mul = step_at (bw, 1);
+  g_assert_cmpstr (mul->title, ==, "MulBackward0");
+  g_assert_true (mul->failed);
+  g_assert_true (((CrRecordHookCall *) g_ptr_array_index (mul->hooks, 0))->raised);
+  g_assert_true (cr_run_record_op_ran_at (record, sum->op, 0, 1));
+  g_assert_false (cr_run_record_op_ran_at (record, mul->op, 0, 1));
+}
+
 /* Several roots: one call, the roots in order, each root's gradient coming
  * in at its node; ∂L, since no single root is the numerator. */
 static void
@@ -809,5 +836,6 @@ main (int   argc,
   g_test_add_func ("/record-backward/module-hook", test_module_hook);
   g_test_add_func ("/record-backward/leaf-hook-error", test_leaf_hook_error);
   g_test_add_func ("/record-backward/several-roots", test_several_roots);
+  g_test_add_func ("/record-backward/failed-step-not-run", test_failed_step_not_run);
   return g_test_run ();
 }

@@ -202,6 +202,11 @@ test_op_ran_at (void)
   g_assert_true (cr_run_record_op_ran_at (record, 0, 1, 2));
   g_assert_false (cr_run_record_op_ran_at (record, 1, 1, 2));
   g_assert_false (cr_run_record_op_ran_at (record, 0, 2, 0));
+  /* A step that raised did not run its node: call 1's first step fails. */
+  CrRecordBackward *second = g_ptr_array_index (record->backwards, 1);
+  ((CrRecordStep *) g_ptr_array_index (second->steps, 0))->failed = TRUE;
+  g_assert_false (cr_run_record_op_ran_at (record, 0, 1, 2));
+  g_assert_true (cr_run_record_op_ran_at (record, 0, 0, 0));
 }
 
 /* Snapshot texts are kept per thread by their bytes: 0. and -0. stay
