@@ -606,8 +606,9 @@ name_of (CrBackwardRecorder *self,
     return g_strdup (label);
   const CrRecordTensor *t = tensor_at (self, id);
   /* A constant the script never named (the 3 of x ** 3's gradient): its value. */
-  if (t->origin == CR_RECORD_TENSOR_CONSTANT && t->value && t->value->numel == 1 && t->value->text)
-    return g_strdup (t->value->text);
+  if (t->origin == CR_RECORD_TENSOR_CONSTANT && t->value && t->value->numel == 1
+      && cr_tensor_snapshot_get_text (t->value))
+    return g_strdup (cr_tensor_snapshot_get_text (t->value));
   const CrRecordOp *op = op_at (self, t->op);
   if (!op)
     return g_strdup ("?");

@@ -267,7 +267,7 @@ static CrTensorSnapshot *
 shared_snapshot (CrRunRecorder  *r,
                  const CrTensor *t)
 {
-  CrTensorSnapshot *s = cr_tensor_snapshot_new_limited (t, MAX (r->values_left, 0));
+  CrTensorSnapshot *s = cr_tensor_snapshot_new_deferred (t, MAX (r->values_left, 0));
   r->values_left -= s->n_values;
   return s;
 }
@@ -281,7 +281,7 @@ cr_run_recorder_snapshot (CrInterp       *self,
     return NULL;
   if (r->trace_depth == 0)
     return shared_snapshot (r, t);
-  CrTensorSnapshot *s = cr_tensor_snapshot_new_limited (t, MAX (r->trace_values_left, 0));
+  CrTensorSnapshot *s = cr_tensor_snapshot_new_deferred (t, MAX (r->trace_values_left, 0));
   r->trace_values_left -= s->n_values;
   return s;
 }

@@ -290,7 +290,7 @@ write_snapshot (JsonWriter             *w,
   write_double (w, "mean", s->mean);
   write_double (w, "std", s->std);
   end_object (w);
-  write_string (w, "text", s->text);
+  write_string (w, "text", cr_tensor_snapshot_get_text (s));
   end_object (w);
 }
 

@@ -70,12 +70,13 @@ format_value (const CrTensorSnapshot *s,
   if (!s)
     return g_strdup ("None");
   g_autoptr (CrTensor) host = host_tensor (s);
-  if (!host && s->text)
+  const char *kept_text = host ? NULL : cr_tensor_snapshot_get_text (s);
+  if (kept_text)
     {
       /* The record's shared budget ran out before this value: its text
        * (default print options) is still there for small tensors. */
       GString *t = g_string_new ("tensor(");
-      for (const char *p = s->text; *p; p++)
+      for (const char *p = kept_text; *p; p++)
         {
           g_string_append_c (t, *p);
           if (*p == '\n')

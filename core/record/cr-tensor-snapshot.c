@@ -123,9 +123,27 @@ read_element (gconstpointer data,
     }
 }
 
-CrTensorSnapshot *
-cr_tensor_snapshot_new_limited (const CrTensor *tensor,
-                                gint64          max_values)
+/* Whether the values kept give back the tensor's exactly, as its text
+ * needs: all of them, and no int64 beyond a double's 53 bits. */
+static gboolean
+values_exact (const CrTensorSnapshot *s,
+              const CrTensor         *host)
+{
+  if (!host || s->n_values < s->numel)
+    return FALSE;
+  if (host->dtype != CR_DTYPE_INT64)
+    return TRUE;
+  const gint64 *data = cr_tensor_data (host);
+  for (gint64 i = 0; i < host->numel; i++)
+    if (data[i] > (G_GINT64_CONSTANT (1) << 53) || data[i] < -(G_GINT64_CONSTANT (1) << 53))
+      return FALSE;
+  return TRUE;
+}
+
+static CrTensorSnapshot *
+snapshot_new (const CrTensor *tensor,
+              gint64          max_values,
+              gboolean        defer_text)
 {
   if (!tensor)
     return NULL;
@@ -175,8 +193,27 @@ cr_tensor_snapshot_new_limited (const CrTensor *tensor,
       s->max = any_nan ? NAN : hi;
     }
   if (tensor->numel <= SNAPSHOT_TEXT_MAX_NUMEL)
-    s->text = snapshot_text (tensor, host);
+    {
+      if (defer_text && tensor->numel > 0 && values_exact (s, host))
+        s->text_deferred = TRUE;
+      else
+        s->text = snapshot_text (tensor, host);
+    }
   return s;
+}
+
+CrTensorSnapshot *
+cr_tensor_snapshot_new_limited (const CrTensor *tensor,
+                                gint64          max_values)
+{
+  return snapshot_new (tensor, max_values, FALSE);
+}
+
+CrTensorSnapshot *
+cr_tensor_snapshot_new_deferred (const CrTensor *tensor,
+                                 gint64          max_values)
+{
+  return snapshot_new (tensor, max_values, TRUE);
 }
 
 CrTensorSnapshot *
@@ -230,9 +267,10 @@ write_element (gpointer data,
     }
 }
 
-char *
-cr_tensor_snapshot_format (const CrTensorSnapshot *self,
-                           const CrPrintOptions   *options)
+/* A host tensor holding the snapshot's values (a new ref), or NULL when it
+ * does not keep them all. */
+static CrTensor *
+values_tensor (const CrTensorSnapshot *self)
 {
   if (!self || self->numel == 0 || self->n_values < self->numel)
     return NULL;
@@ -240,12 +278,41 @@ cr_tensor_snapshot_format (const CrTensorSnapshot *self,
   for (int d = 0; d < CR_DTYPE_COUNT; d++)
     if (g_strcmp0 (self->dtype, cr_dtype_name ((CrDType) d)) == 0)
       dtype = (CrDType) d;
-  g_autoptr (CrTensor) t = cr_tensor_new_empty (self->shape, self->ndim, dtype, CR_DEVICE_CPU, NULL);
+  CrTensor *t = cr_tensor_new_empty (self->shape, self->ndim, dtype, CR_DEVICE_CPU, NULL);
   if (!t)
     return NULL;
   gpointer data = cr_tensor_data (t);
   for (gint64 i = 0; i < self->numel; i++)
     write_element (data, dtype, i, self->values[i]);
+  return t;
+}
+
+const char *
+cr_tensor_snapshot_get_text (const CrTensorSnapshot *self)
+{
+  if (!self)
+    return NULL;
+  /* Filling the deferred text changes nothing a reader can see, so a
+   * const (and shared) snapshot may do it: the first to finish wins. */
+  CrTensorSnapshot *s = (CrTensorSnapshot *) self;
+  char *text = g_atomic_pointer_get (&s->text);
+  if (text || !s->text_deferred)
+    return text;
+  g_autoptr (CrTensor) t = values_tensor (s);
+  char *made = t ? snapshot_text (t, t) : NULL;
+  if (g_atomic_pointer_compare_and_exchange (&s->text, NULL, made))
+    return made;
+  g_free (made);
+  return g_atomic_pointer_get (&s->text);
+}
+
+char *
+cr_tensor_snapshot_format (const CrTensorSnapshot *self,
+                           const CrPrintOptions   *options)
+{
+  g_autoptr (CrTensor) t = values_tensor (self);
+  if (!t)
+    return NULL;
   CrPrintOptions defaults;
   cr_print_options_init_default (&defaults);
   return cr_tensor_format_data (t, options ? options : &defaults, 0);

@@ -27,7 +27,11 @@ typedef struct {
   double   min, max, mean, std; /* over all numel elements (NaN when numel is 0) */
   char    *text;                /* the data as print() shows it inside tensor(...) with
                                  * default print options, e.g. "[[1., 2.],\n [3., 4.]]";
-                                 * NULL when numel > 64 */
+                                 * NULL when numel > 64. A run record's snapshots
+                                 * format it on first use: read it through
+                                 * cr_tensor_snapshot_get_text() */
+  gboolean text_deferred;       /* text is NULL until cr_tensor_snapshot_get_text()
+                                 * formats it from values (all kept, exactly) */
 } CrTensorSnapshot;
 
 CrTensorSnapshot *cr_tensor_snapshot_new  (const CrTensor         *tensor);  /* NULL tensor: NULL */
@@ -39,6 +43,18 @@ void              cr_tensor_snapshot_free (CrTensorSnapshot       *self);    /* 
  * share a budget so that a long backward over big tensors stays small. */
 CrTensorSnapshot *cr_tensor_snapshot_new_limited (const CrTensor *tensor,
                                                   gint64          max_values);
+
+/* cr_tensor_snapshot_new_limited() that leaves the text to be formatted on
+ * first use, where the values kept give it exactly (text_deferred): most
+ * snapshots of a run are never shown as text, and formatting them was most
+ * of what recording a run cost. */
+CrTensorSnapshot *cr_tensor_snapshot_new_deferred (const CrTensor *tensor,
+                                                   gint64          max_values);
+
+/* The snapshot's text (see CrTensorSnapshot.text), formatted now if it was
+ * deferred; borrowed from self, NULL for none. Safe from several threads on
+ * a shared record. */
+const char       *cr_tensor_snapshot_get_text (const CrTensorSnapshot *self);
 
 /* The snapshot's values as print() shows them inside tensor(...) with
  * options (NULL: the defaults), for

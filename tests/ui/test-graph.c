@@ -365,7 +365,7 @@ test_steps_toy (void)
   g_assert_cmpstr (one->name, ==, "∂L/∂L");
   g_assert_cmpint (one->value->ndim, ==, 0);
   g_assert_cmpfloat (one->value->values[0], ==, 1.0);
-  g_assert_cmpstr (one->value->text, ==, "1.");
+  g_assert_cmpstr (cr_tensor_snapshot_get_text (one->value), ==, "1.");
   g_assert_nonnull (sum->rule);
   g_assert_cmpuint (sum->inputs->len, ==, 1);
   const CrRecordStepInput *rsub_in = g_ptr_array_index (sum->inputs, 0);

@@ -111,7 +111,7 @@ assert_model_on (const CrGraphModel *model,
       assert_snapshot_on (grad, device);
       /* The numbers were read (through a copy to the host on CUDA). */
       g_assert_cmpint (t->value->n_values, ==, t->value->numel);
-      g_assert_nonnull (t->value->text);
+      g_assert_nonnull (cr_tensor_snapshot_get_text (t->value));
       g_assert_nonnull (n->preview);
     }
   g_assert_cmpuint (model->n_steps, >, 0);
