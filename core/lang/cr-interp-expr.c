@@ -1240,6 +1240,12 @@ cr_eval (CrInterp  *self,
     }
   CrValue *v = eval_inner (self, f, n, error);
   if (G_UNLIKELY (v == NULL))
-    cr_interp_locate (self, n);
+    {
+      /* A raise statement's exception (its instance) is no op's failure. */
+      if (G_UNLIKELY (self->labels_enabled) && !self->err_located && !self->in_prelude
+          && error && *error && self->exc_value_owner != *error)
+        cr_binding.expr_failed (self, n, *error);
+      cr_interp_locate (self, n);
+    }
   return v;
 }

@@ -17,6 +17,7 @@
  * tensor without history) under its AST node, which its parent reads. */
 #include "cr-run-recorder.h"
 #include "cr-run-recorder-modules.h"
+#include "cr-run-recorder-operands.h"
 
 #include "cr-device.h"
 #include "cr-dtype.h"
@@ -119,6 +120,7 @@ struct _CrRunRecorder {
   guint        trace_depth;      /* traced backward calls running (nested ones count) */
   guint        trace_first;      /* the outermost one's index in record->backwards */
   gint64       trace_values_left;/* their steps' snapshots' budget */
+  CrOperandWatch *operands;      /* the tensors a failing expression was given */
 };
 
 static CrRunRecorder *
@@ -1001,6 +1003,7 @@ cr_run_recorder_note_value (CrInterp        *self,
   if (!r || !t || !expr)
     return;
   settle_bumps (r);
+  cr_operand_watch_note (r->operands, self->frame ? self->frame->stmt : NULL, expr, t);
   if (t->requires_grad)
     {
       int id = cr_run_recorder_tensor (self, t);
@@ -1161,6 +1164,43 @@ cr_run_recorder_error (CrInterp     *self,
   return err;
 }
 
+void
+cr_run_recorder_expr_failed (CrInterp        *self,
+                             const CrAstNode *expr,
+                             const GError    *error)
+{
+  CrRunRecorder *r = recorder (self);
+  if (r && expr && !self->in_prelude)
+    cr_operand_watch_failed (r->operands, expr, error);
+}
+
+/* A forward error (no backward's) gets the operands of the expression that
+ * raised it, when that is the failure last seen; one the script never
+ * named (a constant made in the expression) is called after its text. */
+static void
+add_operands (CrRunRecorder *r,
+              CrRecordError *err)
+{
+  g_autoptr (GArray) operands = cr_operand_watch_take (r->operands, err->message);
+  for (guint i = 0; operands && i < operands->len; i++)
+    {
+      const CrOperand *operand = &g_array_index (operands, CrOperand, i);
+      int id = cr_run_recorder_tensor (r->interp, operand->tensor);
+      CrRecordTensor *rec = tensor_rec (r, id);
+      if (!rec)
+        continue;
+      g_array_append_val (err->operands, id);
+      if (rec->span.line <= 0)
+        rec->span = operand->expr->span;
+      if (!rec->label && operand->expr->kind != CR_AST_NAME)
+        {
+          g_autofree char *text = span_text (r->interp, &operand->expr->span);
+          if (text)
+            rec->label = g_strdup_printf ("(%s)", text);
+        }
+    }
+}
+
 /* The error the backward side recorded when the engine failed is the one
  * that then reaches the script: the same type and message as the last one
  * recorded, and that one stopped a backward call. */
@@ -1190,7 +1230,9 @@ cr_run_recorder_error_handled (CrInterp     *self,
                      ? (CrException) error->code : CR_EXC_RUNTIME_ERROR;
   CrRecordError *known = recorded_by_backward (r, code, error->message);
   if (!known)
-    cr_run_recorder_error (self, error, span);
+    add_operands (r, cr_run_recorder_error (self, error, span));
+  else   /* a backward call's error: the call expression around it has no operands */
+    cr_operand_watch_forget (r->operands);
 }
 
 /* ---- the run ---------------------------------------------------------------- */
@@ -1216,6 +1258,7 @@ cr_run_recorder_free (CrRunRecorder *r)
   g_array_unref (r->stale_ops);
   g_hash_table_unref (r->keys);
   g_hash_table_unref (r->value_sources);
+  cr_operand_watch_free (r->operands);
   g_queue_clear (&r->pending);
   g_free (r);
 }
@@ -1248,6 +1291,7 @@ cr_run_recorder_run_begin (CrInterp *self)
   r->stale_ops = g_array_new (FALSE, FALSE, sizeof (int));
   r->keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   r->value_sources = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  r->operands = cr_operand_watch_new ();
   state->recorder = r;
   cr_tensor_set_version_observer (version_bumped, r);
 }
@@ -1316,13 +1360,14 @@ cr_run_recorder_run_end (CrInterp *self)
       else
         {
           g_autoptr (GError) error = g_error_new_literal (CR_LANG_ERROR, e->type, e->message);
-          cr_run_recorder_error (self, error, &e->span);
+          add_operands (r, cr_run_recorder_error (self, error, &e->span));
         }
     }
   fill_missing_labels (r);
   g_array_set_size (r->bumps, 0);
   g_array_set_size (r->open_regions, 0);
   g_hash_table_remove_all (r->hints);
+  cr_operand_watch_clear (r->operands);
   cr_tensor_set_version_observer (NULL, NULL);
   r->interp = NULL;
 }

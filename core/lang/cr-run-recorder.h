@@ -64,6 +64,12 @@ void              cr_run_recorder_trace_end   (CrInterp      *self);
 CrRecordError    *cr_run_recorder_error    (CrInterp        *self,
                                             const GError    *error,
                                             const CrSpan    *span);
+/* expr, of the script's code, raised error (CrBinding.expr_failed): the
+ * tensors it was given become the operands of the error when it enters
+ * the record (an except clause caught it, or it ended the run). */
+void              cr_run_recorder_expr_failed (CrInterp        *self,
+                                               const CrAstNode *expr,
+                                               const GError    *error);
 /* An except clause caught error raised at span (CrBinding.error_handled):
  * recorded unless the backward side recorded it already. */
 void              cr_run_recorder_error_handled (CrInterp     *self,

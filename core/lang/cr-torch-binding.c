@@ -166,4 +166,5 @@ const CrBinding cr_binding = {
   .call_begin = cr_run_recorder_call_begin,
   .call_end = cr_run_recorder_call_end,
   .error_handled = cr_run_recorder_error_handled,
+  .expr_failed = cr_run_recorder_expr_failed,
 };

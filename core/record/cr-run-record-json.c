@@ -572,6 +572,7 @@ write_error (JsonWriter          *w,
   write_int (w, "step", e->step);
   write_int (w, "tensor", e->tensor);
   write_span (w, "culprit_span", &e->culprit_span);
+  write_index_array (w, "operands", e->operands);
   end_object (w);
 }
 

@@ -136,6 +136,7 @@ record_error_free (gpointer data)
   CrRecordError *err = data;
   g_free (err->type);
   g_free (err->message);
+  g_array_unref (err->operands);
   g_free (err);
 }
 
@@ -263,6 +264,7 @@ cr_run_record_add_error (CrRunRecord *self)
   err->backward = -1;
   err->step = -1;
   err->tensor = -1;
+  err->operands = g_array_new (FALSE, FALSE, sizeof (int));
   g_ptr_array_add (self->errors, err);
   return err;
 }

@@ -609,6 +609,67 @@ test_iteration_through_calls (void)
   g_assert_cmpuint (op_at (record, q2->op)->iteration, ==, 2);
 }
 
+/* The labels of err's operands, joined by " ". */
+static char *
+operand_labels (const CrRunRecord   *record,
+                const CrRecordError *err)
+{
+  GString *labels = g_string_new (NULL);
+  for (guint i = 0; i < err->operands->len; i++)
+    {
+      const CrRecordTensor *t = g_ptr_array_index (record->tensors, g_array_index (err->operands, int, i));
+      g_string_append_printf (labels, i ? " %s" : "%s", t->label);
+    }
+  return g_string_free (labels, FALSE);
+}
+
+/* A forward error names the tensors the failing expression was given, a
+ * constant among them entering the record; an exception the script raised
+ * itself, or a backward call's error, names none. */
+static void
+test_error_operands (void)
+{
+  gboolean ok;
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "w = torch.ones(2, requires_grad=True)\n"
+    "class MyError(ValueError):\n"
+    "    pass\n"
+    "try:\n"
+    "    raise MyError('bad ' + str(w.shape))\n"
+    "except ValueError:\n"
+    "    pass\n"
+    "loss = (w * w).sum()\n"
+    "loss.backward()\n"
+    "try:\n"
+    "    loss.backward()\n"
+    "except RuntimeError:\n"
+    "    pass\n"
+    "c = torch.ones(3)\n"
+    "for i in range(2):\n"
+    "    try:\n"
+    "        d = torch.cat([w, c.unsqueeze(0)]) if i else c + w * 1\n"
+    "    except RuntimeError:\n"
+    "        pass\n"
+    "def check(t):\n"
+    "    if t.sum() > 0:\n"
+    "        raise MyError('positive')\n"
+    "check(w)\n", &ok);
+  g_assert_false (ok);
+  g_assert_cmpuint (record->errors->len, ==, 5);
+  const char *want[] = { "", "", "c (w * 1)", "w (c.unsqueeze(0))", "" };
+  for (guint i = 0; i < record->errors->len; i++)
+    {
+      const CrRecordError *err = g_ptr_array_index (record->errors, i);
+      g_autofree char *labels = operand_labels (record, err);
+      g_assert_cmpstr (labels, ==, want[i]);
+    }
+  const CrRecordTensor *c = find_label (record, "c");
+  g_assert_nonnull (c);
+  g_assert_cmpint (c->origin, ==, CR_RECORD_TENSOR_CONSTANT);
+  g_assert_cmpint (c->span.line, ==, 15);
+}
+
 /* An op with more outputs than the record has room for is left out, and
  * the record says it was cut short; what came later is still recorded. */
 static void
@@ -655,5 +716,6 @@ main (int   argc,
   g_test_add_func ("/recorder/handled-errors", test_handled_errors);
   g_test_add_func ("/recorder/iteration-through-calls", test_iteration_through_calls);
   g_test_add_func ("/recorder/truncated", test_truncated);
+  g_test_add_func ("/recorder/error-operands", test_error_operands);
   return g_test_run ();
 }

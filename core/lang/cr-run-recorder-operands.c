@@ -1,0 +1,214 @@
+/* cr-run-recorder-operands.c — the tensors a failing expression was given
+ * (see the header).
+ *
+ * The values kept are those of the statement running only: the ring is
+ * emptied when a tensor of another statement is noted, so a loop over big
+ * tensors keeps no extra one alive for long. */
+#include "cr-run-recorder-operands.h"
+
+/* More than any one expression has operands, nested ones included. */
+#define RECENT_VALUES 16
+
+typedef struct {
+  const CrAstNode *expr;
+  CrTensor        *tensor;   /* owned ref */
+} Recent;
+
+struct _CrOperandWatch {
+  Recent            recent[RECENT_VALUES];
+  guint             n_recent;      /* noted so far in this statement; the ring's next
+                                    * slot is n_recent % RECENT_VALUES */
+  const CrAstNode  *statement;     /* of the values in the ring */
+  gconstpointer     failed_error;  /* the error of the failure kept, compared only */
+  char             *failed_message;
+  GArray           *operands;      /* of CrOperand: the failure's operands */
+};
+
+static void
+operand_clear (gpointer data)
+{
+  CrOperand *operand = data;
+  g_clear_pointer (&operand->tensor, cr_tensor_unref);
+}
+
+static GArray *
+operands_new (void)
+{
+  GArray *operands = g_array_new (FALSE, FALSE, sizeof (CrOperand));
+  g_array_set_clear_func (operands, operand_clear);
+  return operands;
+}
+
+CrOperandWatch *
+cr_operand_watch_new (void)
+{
+  CrOperandWatch *self = g_new0 (CrOperandWatch, 1);
+  self->operands = operands_new ();
+  return self;
+}
+
+static void
+forget_recent (CrOperandWatch *self)
+{
+  for (guint i = 0; i < MIN (self->n_recent, RECENT_VALUES); i++)
+    g_clear_pointer (&self->recent[i].tensor, cr_tensor_unref);
+  self->n_recent = 0;
+  self->statement = NULL;
+}
+
+static void
+forget_failure (CrOperandWatch *self)
+{
+  self->failed_error = NULL;
+  g_clear_pointer (&self->failed_message, g_free);
+  g_array_set_size (self->operands, 0);
+}
+
+void
+cr_operand_watch_forget (CrOperandWatch *self)
+{
+  forget_failure (self);
+}
+
+void
+cr_operand_watch_clear (CrOperandWatch *self)
+{
+  if (!self)
+    return;
+  forget_recent (self);
+  forget_failure (self);
+}
+
+void
+cr_operand_watch_free (CrOperandWatch *self)
+{
+  if (!self)
+    return;
+  cr_operand_watch_clear (self);
+  g_array_unref (self->operands);
+  g_free (self);
+}
+
+void
+cr_operand_watch_note (CrOperandWatch  *self,
+                       const CrAstNode *statement,
+                       const CrAstNode *expr,
+                       CrTensor        *t)
+{
+  if (statement != self->statement)
+    {
+      forget_recent (self);
+      self->statement = statement;
+    }
+  Recent *slot = &self->recent[self->n_recent % RECENT_VALUES];
+  g_clear_pointer (&slot->tensor, cr_tensor_unref);
+  slot->expr = expr;
+  slot->tensor = cr_tensor_ref (t);
+  self->n_recent++;
+}
+
+/* The latest value of expr in this statement, borrowed; NULL: none kept
+ * (not a tensor, or pushed out). */
+static CrTensor *
+recent_value (CrOperandWatch  *self,
+              const CrAstNode *expr)
+{
+  guint kept = MIN (self->n_recent, RECENT_VALUES);
+  for (guint k = 0; k < kept; k++)
+    {
+      const Recent *r = &self->recent[(self->n_recent - 1 - k) % RECENT_VALUES];
+      if (r->expr == expr)
+        return r->tensor;
+    }
+  return NULL;
+}
+
+static void
+add_operand (CrOperandWatch  *self,
+             const CrAstNode *expr)
+{
+  if (!expr)
+    return;
+  /* torch.cat([a, b]), f(*ts): the tensors inside. */
+  if (expr->kind == CR_AST_STARRED)
+    expr = expr->u.starred.value;
+  if (expr->kind == CR_AST_LIST || expr->kind == CR_AST_TUPLE)
+    {
+      for (guint i = 0; i < expr->u.seq.n_elts; i++)
+        if (expr->u.seq.elts[i]->kind != CR_AST_LIST && expr->u.seq.elts[i]->kind != CR_AST_TUPLE)
+          add_operand (self, expr->u.seq.elts[i]);
+      return;
+    }
+  CrTensor *t = recent_value (self, expr);
+  if (!t)
+    return;
+  /* x * x names x once. */
+  for (guint i = 0; i < self->operands->len; i++)
+    if (g_array_index (self->operands, CrOperand, i).tensor == t)
+      return;
+  CrOperand operand = { cr_tensor_ref (t), expr };
+  g_array_append_val (self->operands, operand);
+}
+
+void
+cr_operand_watch_failed (CrOperandWatch  *self,
+                         const CrAstNode *expr,
+                         const GError    *error)
+{
+  if (!error)
+    return;
+  /* The expressions around the first one fail with the same error. */
+  if (self->failed_error == (gconstpointer) error
+      && g_strcmp0 (self->failed_message, error->message) == 0)
+    return;
+  forget_failure (self);
+  self->failed_error = error;
+  self->failed_message = g_strdup (error->message);
+  switch (expr->kind)
+    {
+    case CR_AST_BINOP:
+      add_operand (self, expr->u.binop.left);
+      add_operand (self, expr->u.binop.right);
+      break;
+    case CR_AST_UNARYOP:
+      add_operand (self, expr->u.unaryop.operand);
+      break;
+    case CR_AST_COMPARE:
+      add_operand (self, expr->u.compare.left);
+      for (guint i = 0; i < expr->u.compare.n_comparators; i++)
+        add_operand (self, expr->u.compare.comparators[i]);
+      break;
+    case CR_AST_CALL:
+      /* x.matmul(w): the receiver first. */
+      if (expr->u.call.func->kind == CR_AST_ATTRIBUTE)
+        add_operand (self, expr->u.call.func->u.attribute.value);
+      for (guint i = 0; i < expr->u.call.n_args; i++)
+        add_operand (self, expr->u.call.args[i]);
+      for (guint i = 0; i < expr->u.call.n_keywords; i++)
+        add_operand (self, expr->u.call.keywords[i].value);
+      break;
+    case CR_AST_SUBSCRIPT:
+      add_operand (self, expr->u.subscript.value);
+      add_operand (self, expr->u.subscript.index);
+      break;
+    case CR_AST_ATTRIBUTE:
+      add_operand (self, expr->u.attribute.value);
+      break;
+    default:
+      break;
+    }
+}
+
+GArray *
+cr_operand_watch_take (CrOperandWatch *self,
+                       const char     *message)
+{
+  GArray *operands = NULL;
+  if (self->failed_message && g_strcmp0 (self->failed_message, message) == 0)
+    {
+      operands = self->operands;
+      self->operands = operands_new ();
+    }
+  forget_failure (self);
+  return operands;
+}

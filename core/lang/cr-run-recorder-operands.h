@@ -1,0 +1,51 @@
+/* cr-run-recorder-operands.h — the tensors a failing expression was given,
+ * for the run record's errors (CrRecordError.operands): `x @ w` that raised
+ * a shape error names x and w, so the window can mark them and the line.
+ * Private to core/lang; the run recorder owns one.
+ *
+ * The operands' values are gone when the expression fails (the interpreter
+ * dropped them), so the watch keeps the last few tensor values the script's
+ * expressions produced (cr_run_recorder_note_value) and, when an expression
+ * fails, takes those of its direct sub-expressions. */
+#pragma once
+
+#include "cr-ast.h"
+#include "cr-tensor.h"
+
+G_BEGIN_DECLS
+
+typedef struct _CrOperandWatch CrOperandWatch;
+
+/* An operand of a failing expression. */
+typedef struct {
+  CrTensor        *tensor;   /* owned ref */
+  const CrAstNode *expr;     /* the sub-expression that gave it */
+} CrOperand;
+
+CrOperandWatch *cr_operand_watch_new    (void);
+void            cr_operand_watch_free   (CrOperandWatch  *self);   /* NULL-safe */
+
+/* t (borrowed; a reference is kept while statement runs) is the value of
+ * expr, in statement, now. */
+void            cr_operand_watch_note   (CrOperandWatch  *self,
+                                         const CrAstNode *statement,
+                                         const CrAstNode *expr,
+                                         CrTensor        *t);
+/* expr, of the script's code, raised error: its operands are kept until
+ * the error is taken. Only the first (innermost) expression that fails
+ * with an error counts: the calls around it fail with the same error. */
+void            cr_operand_watch_failed (CrOperandWatch  *self,
+                                         const CrAstNode *expr,
+                                         const GError    *error);
+/* The operands of the failure whose error has this message (a new GArray
+ * of CrOperand, which frees their refs; in evaluation order: a call's
+ * receiver first, then its arguments), or NULL when the last failure is
+ * another error's. Forgets the failure either way. */
+GArray         *cr_operand_watch_take   (CrOperandWatch  *self,
+                                         const char      *message);
+/* Forgets the failure kept (its error was recorded without operands). */
+void            cr_operand_watch_forget (CrOperandWatch  *self);
+/* Drops every reference kept (the run ended). */
+void            cr_operand_watch_clear  (CrOperandWatch  *self);
+
+G_END_DECLS

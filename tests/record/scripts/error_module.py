@@ -1,0 +1,7 @@
+# A model given an input of the wrong width: the error is the call's, its
+# operand the input.
+import torch
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.ReLU(), torch.nn.Linear(3, 1))
+batch = torch.ones(5, 3)
+pred = model(batch)  # record: operands=batch
