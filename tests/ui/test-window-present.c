@@ -392,11 +392,6 @@ test_slider_keeps_step (void)
   wait_for_run_finished (window);
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, (int) cr_graph_canvas_get_n_steps (canvas) - 1);
 
-  /* Back in the script: its own graph, from before the first step. */
-  gtk_stack_set_visible_child_name (window->editor_stack, "script");
-  wait_for_run_finished (window);
-  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, -1);
-
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
