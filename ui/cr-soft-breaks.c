@@ -24,7 +24,7 @@ cr_soft_breaks_add (const char *text)
       if (p > text && g_ascii_isupper (*p) && is_lower_or_digit (p[-1]))
         g_string_append (out, ZERO_WIDTH_SPACE);
       g_string_append_c (out, *p);
-      if (*p == '_' && p > text && g_ascii_isalpha (p[-1]) && g_ascii_isalpha (p[1]))
+      if ((*p == '_' || *p == '.') && p > text && g_ascii_isalpha (p[-1]) && g_ascii_isalpha (p[1]))
         g_string_append (out, ZERO_WIDTH_SPACE);
     }
   return g_string_free (out, FALSE);

@@ -10,8 +10,8 @@ G_BEGIN_DECLS
 
 /* text with a zero-width space at each place a long name may break: before
  * an upper-case letter that follows a lower-case letter or a digit
- * (Log|Softmax|Backward0) and after an underscore between letters
- * (log_|softmax). New string; NULL for NULL. */
+ * (Log|Softmax|Backward0) and after an underscore or a dot between
+ * letters (log_|softmax, torch.|nn.|functional). New string; NULL for NULL. */
 char *cr_soft_breaks_add            (const char *text);
 /* Makes label never insert a hyphen where it has to break a word. */
 void  cr_soft_breaks_no_hyphens     (GtkLabel   *label);

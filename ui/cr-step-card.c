@@ -422,6 +422,10 @@ build_header (const Ctx          *c,
   if (caption)
     {
       GtkWidget *cap = cr_card_label_new (caption, "monospace");
+      /* torch.nn.functional.binary_cross_entropy_with_logits wraps between
+       * its names, not anywhere (H8). */
+      cr_soft_breaks_set_name (GTK_LABEL (cap), caption);
+      g_object_set_data_full (G_OBJECT (cap), "cr-text", g_strdup (caption), g_free);
       gtk_widget_add_css_class (cap, "dim-label");
       gtk_box_append (GTK_BOX (titles), cap);
     }

@@ -406,6 +406,9 @@ test_soft_breaks_text (void)
     { "MmBackward0", "Mm" ZWSP "Backward0" },
     { "RsubBackward1", "Rsub" ZWSP "Backward1" },
     { "log_softmax", "log_" ZWSP "softmax" },
+    { "F.mse_loss(pred, Y)", "F." ZWSP "mse_" ZWSP "loss(pred, Y)" },
+    { "torch.nn.functional.gelu", "torch." ZWSP "nn." ZWSP "functional." ZWSP "gelu" },
+    { "0.5 x.y", "0.5 x." ZWSP "y" },
     { "AccumulateGrad", "Accumulate" ZWSP "Grad" },
     /* Nothing to split: names, numbers, maths. */
     { "w1", "w1" }, { "fc1.weight", "fc1.weight" }, { "∂L/∂b", "∂L/∂b" },
