@@ -699,6 +699,27 @@ cr_graph_groups_level_for (const CrGraphGroups *self,
   return 0;
 }
 
+gboolean *
+cr_graph_groups_open_first_view (const CrGraphGroups *self,
+                                 guint                max_nodes,
+                                 guint               *level)
+{
+  for (guint l = self->height; ; l--)
+    {
+      gboolean *open = cr_graph_groups_open_to_level (self, l);
+      for (guint i = 0; i < self->groups->len; i++)
+        if (((CrGraphGroup *) g_ptr_array_index (self->groups, i))->kind == CR_GRAPH_GROUP_REPEAT)
+          open[i] = FALSE;
+      if (l == 0 || cr_graph_groups_count_visible (self, open) <= max_nodes)
+        {
+          if (level)
+            *level = l;
+          return open;
+        }
+      g_free (open);
+    }
+}
+
 /* ---- the collapsed model ---------------------------------------------------------- */
 
 static CrGraphNode *

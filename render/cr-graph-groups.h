@@ -110,6 +110,13 @@ guint          cr_graph_groups_count_visible  (const CrGraphGroups *self,
  * even level 0 shows more; the height when the whole model fits). */
 guint          cr_graph_groups_level_for      (const CrGraphGroups *self,
                                                guint                max_nodes);
+/* The first view of a model: folds ("× N") closed, so that a repeated block
+ * shows once, and every other group open down to the deepest level that
+ * keeps the view at max_nodes nodes at most (a new array of groups->len
+ * gbooleans); *level, when not NULL, gets that level. */
+gboolean      *cr_graph_groups_open_first_view (const CrGraphGroups *self,
+                                                guint                max_nodes,
+                                                guint               *level);
 /* Whether node (a model node id) is shown as itself with open: every group it
  * is in is open. */
 gboolean       cr_graph_groups_node_visible   (const CrGraphGroups *self,

@@ -41,9 +41,18 @@ cr_graph_canvas_groups_take (CrGraphCanvas *self,
   if (self->groups->groups->len == 0)
     return cr_graph_model_ref (full);
 
-  guint level = cr_graph_groups_level_for (self->groups, CR_GRAPH_CANVAS_GROUP_NODES);
-  self->groups_open = cr_graph_groups_open_to_level (self->groups, level);
-  self->groups_level = level;
+  /* A repeated block shows once ("Block × 3"); the rest opens as deep as
+   * about 40 nodes allow. */
+  self->groups_open = cr_graph_groups_open_first_view (self->groups, CR_GRAPH_CANVAS_GROUP_NODES,
+                                                       &self->groups_level);
+  /* The depth control shows the level of the shallowest closed group
+   * shown, so that "−" closes more and "+" opens it. */
+  for (guint i = 0; i < self->groups->groups->len; i++)
+    {
+      const CrGraphGroup *g = g_ptr_array_index (self->groups->groups, i);
+      if (!self->groups_open[i] && (g->parent < 0 || self->groups_open[g->parent]))
+        self->groups_level = MIN (self->groups_level, g->level);
+    }
   if (had_groups)
     for (guint i = 0; i < self->groups->groups->len; i++)
       {

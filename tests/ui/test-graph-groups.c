@@ -317,6 +317,17 @@ test_fold_equal_blocks (void)
   /* The head is a Linear like the blocks' but not a block: no fold with them. */
   g_assert_cmpstr (cr_graph_groups_get (g, g_array_index (g->top, guint, 1))->title, ==, "head · Linear");
 
+  /* The first view: the fold closed, everything else open. */
+  guint first_level = 0;
+  g_autofree gboolean *first = cr_graph_groups_open_first_view (g, 40, &first_level);
+  g_assert_cmpuint (first_level, ==, 4);
+  g_assert_true (first[layers->id]);
+  g_assert_false (first[fold->id]);
+  g_assert_cmpuint (cr_graph_groups_count_visible (g, first), ==, 3);
+  g_free (g_steal_pointer (&first));
+  first = cr_graph_groups_open_first_view (g, 2, &first_level);
+  g_assert_cmpuint (first_level, ==, 0);
+
   /* Level 1: the fold closed, one node for the three blocks. */
   g_autofree gboolean *open = cr_graph_groups_open_to_level (g, 1);
   g_assert_cmpuint (cr_graph_groups_count_visible (g, open), ==, 3);
