@@ -144,6 +144,11 @@ move (GtkScrolledWindow *scroller,
   double page = gtk_adjustment_get_page_size (adj);
   double upper = gtk_adjustment_get_upper (adj);
   g_autoptr (GArray) blocks = blocks_of (scroller);
+  /* A card built a moment ago (two presses in quick succession) has no
+   * size yet: nothing to page through that could be trusted, so the
+   * press steps on. */
+  if (blocks->len == 0)
+    return FALSE;
   double target = forward ? next_value (blocks, value, page, upper)
                           : previous_value (blocks, value, page);
   if (forward ? target <= value + 0.5 : target >= value - 0.5)

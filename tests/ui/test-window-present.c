@@ -142,6 +142,15 @@ test_clicker_pages (void)
   settle ();
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, TOY_FAN_IN_STEP - 1);
 
+  /* Two presses before the window has laid the new card out: two steps. */
+  activate (window, "win.page-forward");
+  activate (window, "win.page-forward");
+  settle ();
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, TOY_FAN_IN_STEP + 1);
+  activate (window, "win.step-back");
+  activate (window, "win.step-back");
+  settle ();
+
   /* Outside presentation Page Down steps at once (a mouse can scroll). */
   activate (window, "win.presentation");
   settle ();
