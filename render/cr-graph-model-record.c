@@ -130,9 +130,14 @@ fill_op (Builder          *b,
   const CrRecordTensor *made = record_tensor (b->record, out);
   if (made && !is_cpu (made->device))
     n->device = g_strdup (made->device);
-  /* "freed" only where a saved tensor was: Add and Sum save nothing. */
+  /* "freed" only where a saved tensor was (Add and Sum save nothing), by
+   * this call or an earlier one: a later call's freeing is not this one's. */
+  int call = b->model->backward;
   for (guint k = 0; k < op->saved->len; k++)
-    n->freed |= ((const CrRecordSaved *) g_ptr_array_index (op->saved, k))->freed_backward >= 0;
+    {
+      int freed_by = ((const CrRecordSaved *) g_ptr_array_index (op->saved, k))->freed_backward;
+      n->freed |= freed_by >= 0 && freed_by <= call;
+    }
 }
 
 /* ---- the walk ------------------------------------------------------------- */

@@ -58,8 +58,8 @@ typedef struct {
   char            *key;         /* stable identity across runs of an edited script, for
                                  * keeping the layout: "op:MulBackward0:b = w1*a", "leaf:w1" */
   char            *device;      /* "cpu", "cuda:0" (NULL for ops and AccumulateGrad on cpu) */
-  gboolean         freed;       /* an op that saved tensors and a backward freed them (as of
-                                 * the end of the run) */
+  gboolean         freed;       /* an op that saved tensors and this backward call (or an
+                                 * earlier one) freed them */
   int              op;          /* the record op it draws (OP; index in record->ops), -1 */
   int              tensor;      /* the record tensor it draws (tensor kinds; ACCUMULATE: the
                                  * leaf it writes), -1 */

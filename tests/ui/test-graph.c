@@ -591,6 +591,17 @@ test_freed (void)
         }
     }
   g_assert_true (saw_self && saw_other);
+
+  /* Kept by a first call, freed by a second: each call's graph says its own. */
+  g_autoptr (GPtrArray) twice = cr_ui_test_models_from_script (
+    "import torch\n"
+    "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+    "y = (x * x).sum()\n"
+    "y.backward(retain_graph=True)\n"
+    "y.backward()\n", NULL, NULL);
+  g_assert_cmpuint (twice->len, ==, 2);
+  g_assert_false (find_node (g_ptr_array_index (twice, 0), CR_GRAPH_NODE_OP, "MulBackward0")->freed);
+  g_assert_true (find_node (g_ptr_array_index (twice, 1), CR_GRAPH_NODE_OP, "MulBackward0")->freed);
 }
 
 static void
