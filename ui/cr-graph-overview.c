@@ -229,10 +229,10 @@ cr_graph_overview_set_canvas (CrGraphOverview *self,
 
 /* ---- drawing ------------------------------------------------------------- */
 
-static void
-kind_color (CrGraphNodeKind kind,
-            gboolean        dark,
-            GdkRGBA        *c)
+void
+cr_graph_overview_kind_color (CrGraphNodeKind kind,
+                              gboolean        dark,
+                              GdkRGBA        *c)
 {
   const char *spec;
   switch (kind)
@@ -285,7 +285,7 @@ build_mini (CrGraphOverview *self,
       const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
       const CrGraphBox *b = &layout->nodes[i];
       GdkRGBA c;
-      kind_color (n->kind, dark, &c);
+      cr_graph_overview_kind_color (n->kind, dark, &c);
       gdk_cairo_set_source_rgba (cr, &c);
       /* At least a pixel, so that a 5,000-node graph still shows each. */
       cairo_rectangle (cr, s * b->x, s * b->y, MAX (s * b->width, 1.0), MAX (s * b->height, 1.0));

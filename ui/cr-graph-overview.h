@@ -29,4 +29,10 @@ gboolean       cr_graph_overview_to_graph   (CrGraphOverview *self,
                                              double          *gx,
                                              double          *gy);
 
+/* The colour a node of kind stands for in miniature (the overview, and the
+ * canvas zoomed out too far for text). */
+void           cr_graph_overview_kind_color (CrGraphNodeKind  kind,
+                                             gboolean         dark,
+                                             GdkRGBA         *color);
+
 G_END_DECLS

@@ -815,6 +815,57 @@ test_overview (void)
   cr_ui_test_iterate ();
 }
 
+/* A scalar network of about 800 nodes, no module code. */
+#define SCRIPT_BIG \
+  "import torch\n" \
+  "x = [torch.tensor(0.1 * i) for i in range(4)]\n" \
+  "for layer in range(2):\n" \
+  "    out = []\n" \
+  "    for j in range(12):\n" \
+  "        act = torch.tensor(0.0, requires_grad=True)\n" \
+  "        for xi in x:\n" \
+  "            act = act + torch.tensor(0.5, requires_grad=True) * xi\n" \
+  "        out.append(act.tanh())\n" \
+  "    x = out\n" \
+  "loss = x[0]\n" \
+  "for t in x[1:]:\n" \
+  "    loss = loss + t\n" \
+  "loss.backward()\n"
+
+/* A big graph fitted whole is drawn in miniature (no text at a size no
+ * one reads), and quickly; panning it again only places tiles. */
+static void
+test_big_zoomed_out (void)
+{
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (window, 800, 500);
+  CrGraphCanvas *canvas = CR_GRAPH_CANVAS (cr_graph_canvas_new ());
+  cr_graph_canvas_set_animate (canvas, FALSE);
+  gtk_window_set_child (window, GTK_WIDGET (canvas));
+  gtk_window_present (window);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_graph_canvas_take_model (canvas, model_of (SCRIPT_BIG), &error));
+  wait_allocated (canvas);
+  cr_graph_canvas_set_group_level (canvas, cr_graph_canvas_get_group_height (canvas));
+  g_assert_cmpuint (canvas->layout->n_nodes, >, CR_GRAPH_LAYOUT_DOT_MAX_NODES);
+  cr_graph_canvas_zoom_fit (canvas);
+  g_assert_cmpfloat (canvas->zoom * cr_graph_render_label_size (), <, 2.5);
+  double alpha;
+  gint64 start = g_get_monotonic_time ();
+  g_assert_cmpuint (drawn_pixels (canvas, &alpha), >, 500);
+  double first_ms = (g_get_monotonic_time () - start) / 1000.0;
+  /* Panned a little: the same tiles, placed elsewhere. */
+  cr_graph_canvas_move_to (canvas, canvas->tx + 5, canvas->ty + 3);
+  start = g_get_monotonic_time ();
+  g_assert_cmpuint (drawn_pixels (canvas, &alpha), >, 500);
+  double pan_ms = (g_get_monotonic_time () - start) / 1000.0;
+  g_test_message ("%u nodes whole: first frame %.1f ms, panned %.1f ms", canvas->layout->n_nodes,
+                  first_ms, pan_ms);
+  g_assert_cmpuint (g_hash_table_size (canvas->tiles), >, 0);
+  gtk_window_destroy (window);
+  cr_ui_test_iterate ();
+}
+
 int
 main (int    argc,
       char **argv)
@@ -834,5 +885,6 @@ main (int    argc,
   g_test_add_func ("/ui/canvas/fit", test_fit);
   g_test_add_func ("/ui/canvas/fit-floating", test_fit_floating);
   g_test_add_func ("/ui/canvas/overview", test_overview);
+  g_test_add_func ("/ui/canvas/big-zoomed-out", test_big_zoomed_out);
   return g_test_run ();
 }
