@@ -228,7 +228,9 @@ read_stdin (gsize *out_len)
 }
 
 /* Adds the run's uncaught error to record unless the recorder already holds
- * it as its last error. */
+ * it as its last error (the same message raised on the same line: the
+ * recorder names a script's own exception class, MyError, where type is
+ * its builtin base). */
 static void
 note_uncaught_error (CrRunRecord     *record,
                      CrException      type,
@@ -239,7 +241,8 @@ note_uncaught_error (CrRunRecord     *record,
   if (record->errors->len > 0)
     {
       const CrRecordError *last = record->errors->pdata[record->errors->len - 1];
-      if (g_strcmp0 (last->type, name) == 0 && g_strcmp0 (last->message, message) == 0)
+      if (g_strcmp0 (last->message, message) == 0
+          && (g_strcmp0 (last->type, name) == 0 || (span && last->span.line == span->line)))
         return;
     }
   CrRecordError *error = cr_run_record_add_error (record);

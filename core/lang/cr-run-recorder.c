@@ -1143,6 +1143,39 @@ find_inplace_culprit (CrRunRecorder *r,
     }
 }
 
+/* error's exception class as the traceback names it: a class of the
+ * script's (class MyError(ValueError)) by its own name, which the raise
+ * statement left with the interpreter; else the builtin one of its code. */
+static const char *
+exception_class_name (CrInterp     *self,
+                      const GError *error)
+{
+  if (self->exc_name && self->exc_name_owner == error)
+    return self->exc_name;
+  CrException code = error->domain == CR_LANG_ERROR || error->domain == CR_CORE_ERROR
+                     ? (CrException) error->code : CR_EXC_RUNTIME_ERROR;
+  if ((guint) code >= CR_EXC_COUNT)
+    code = CR_EXC_RUNTIME_ERROR;
+  return cr_exception_name (code);
+}
+
+/* The class an uncaught error's traceback names on its last line,
+ * "MyError: message" (new string), or NULL when it does not end so. */
+static char *
+script_error_class_name (const CrScriptError *e)
+{
+  if (!e->traceback || !e->message)
+    return NULL;
+  g_autofree char *tail = e->message[0] ? g_strdup_printf (": %s\n", e->message) : g_strdup ("\n");
+  if (!g_str_has_suffix (e->traceback, tail))
+    return NULL;
+  const char *end = e->traceback + strlen (e->traceback) - strlen (tail);
+  const char *start = end;
+  while (start > e->traceback && start[-1] != '\n')
+    start--;
+  return end > start ? g_strndup (start, (gsize) (end - start)) : NULL;
+}
+
 CrRecordError *
 cr_run_recorder_error (CrInterp     *self,
                        const GError *error,
@@ -1152,11 +1185,7 @@ cr_run_recorder_error (CrInterp     *self,
   if (!r || !error)
     return NULL;
   CrRecordError *err = cr_run_record_add_error (r->record);
-  CrException code = error->domain == CR_LANG_ERROR || error->domain == CR_CORE_ERROR
-                     ? (CrException) error->code : CR_EXC_RUNTIME_ERROR;
-  if ((guint) code >= CR_EXC_COUNT)
-    code = CR_EXC_RUNTIME_ERROR;
-  err->type = g_strdup (cr_exception_name (code));
+  err->type = g_strdup (exception_class_name (self, error));
   err->message = g_strdup (error->message);
   err->span = span ? *span : current_span (self);
   if (strstr (error->message, INPLACE_MESSAGE))
@@ -1206,14 +1235,14 @@ add_operands (CrRunRecorder *r,
  * recorded, and that one stopped a backward call. */
 static CrRecordError *
 recorded_by_backward (CrRunRecorder *r,
-                      CrException    type,
+                      const char    *type,
                       const char    *message)
 {
   if (r->record->errors->len == 0)
     return NULL;
   CrRecordError *last = g_ptr_array_index (r->record->errors, r->record->errors->len - 1);
   if (last->backward < 0 || g_strcmp0 (last->message, message) != 0
-      || g_strcmp0 (last->type, cr_exception_name (type)) != 0)
+      || g_strcmp0 (last->type, type) != 0)
     return NULL;
   return last;
 }
@@ -1226,9 +1255,8 @@ cr_run_recorder_error_handled (CrInterp     *self,
   CrRunRecorder *r = recorder (self);
   if (!r || !error)
     return;
-  CrException code = error->domain == CR_LANG_ERROR || error->domain == CR_CORE_ERROR
-                     ? (CrException) error->code : CR_EXC_RUNTIME_ERROR;
-  CrRecordError *known = recorded_by_backward (r, code, error->message);
+  CrRecordError *known = recorded_by_backward (r, exception_class_name (self, error),
+                                               error->message);
   if (!known)
     add_operands (r, cr_run_recorder_error (self, error, span));
   else   /* a backward call's error: the call expression around it has no operands */
@@ -1347,10 +1375,13 @@ cr_run_recorder_run_end (CrInterp *self)
        * that raised it again (same line). */
       CrRecordError *last = r->record->errors->len > 0
                             ? g_ptr_array_index (r->record->errors, r->record->errors->len - 1) : NULL;
-      CrRecordError *known = recorded_by_backward (r, e->type, e->message);
+      g_autofree char *type = script_error_class_name (e);
+      if (!type)
+        type = g_strdup (cr_exception_name (e->type));
+      CrRecordError *known = recorded_by_backward (r, type, e->message);
       if (!known && last && last->span.line == e->span.line
           && g_strcmp0 (last->message, e->message) == 0
-          && g_strcmp0 (last->type, cr_exception_name (e->type)) == 0)
+          && g_strcmp0 (last->type, type) == 0)
         known = last;
       if (known)
         {
@@ -1360,7 +1391,10 @@ cr_run_recorder_run_end (CrInterp *self)
       else
         {
           g_autoptr (GError) error = g_error_new_literal (CR_LANG_ERROR, e->type, e->message);
-          add_operands (r, cr_run_recorder_error (self, error, &e->span));
+          CrRecordError *err = cr_run_recorder_error (self, error, &e->span);
+          g_free (err->type);
+          err->type = g_steal_pointer (&type);
+          add_operands (r, err);
         }
     }
   fill_missing_labels (r);

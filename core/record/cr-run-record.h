@@ -265,7 +265,8 @@ typedef struct {
 /* ---- errors --------------------------------------------------------------- */
 
 typedef struct {
-  char   *type;                  /* "RuntimeError" */
+  char   *type;                  /* "RuntimeError"; a script's own class by its
+                                  * name: "GradTooBig" */
   char   *message;               /* PyTorch's text */
   CrSpan  span;                  /* the line that raised ({0}: unknown) */
   int     op;                    /* the node that failed (index in ops), -1 */

@@ -658,11 +658,14 @@ test_error_operands (void)
   g_assert_false (ok);
   g_assert_cmpuint (record->errors->len, ==, 5);
   const char *want[] = { "", "", "c (w * 1)", "w (c.unsqueeze(0))", "" };
+  /* The script's own exception class by its name, as the traceback says. */
+  const char *types[] = { "MyError", "RuntimeError", "RuntimeError", "RuntimeError", "MyError" };
   for (guint i = 0; i < record->errors->len; i++)
     {
       const CrRecordError *err = g_ptr_array_index (record->errors, i);
       g_autofree char *labels = operand_labels (record, err);
       g_assert_cmpstr (labels, ==, want[i]);
+      g_assert_cmpstr (err->type, ==, types[i]);
     }
   const CrRecordTensor *c = find_label (record, "c");
   g_assert_nonnull (c);
