@@ -3,7 +3,6 @@
 #include "cr-config.h"
 #include "cr-gui-module.h"
 #include "cr-export-command.h"
-#include "cr-guard-command.h"
 #include "cr-script-guard.h"
 #ifdef CR_HAVE_GUI
 #include "cr-application.h"
@@ -55,8 +54,6 @@ cr_gui_module_main (const char *command,
 {
   if (strcmp (command, "export") == 0)
     return cr_export_command (argc, argv);
-  if (strcmp (command, "guard-run") == 0)
-    return cr_guard_command (argc, argv);
 #ifdef CR_HAVE_GUI
   if (strcmp (command, "window") == 0)
     {

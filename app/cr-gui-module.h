@@ -16,8 +16,9 @@ G_BEGIN_DECLS
 #define CR_GUI_MODULE_MAIN_SYMBOL "cr_gui_module_main"
 
 /* command: "window" (argv as main() got it; argv[1], if any, is the file to
- * open), "export" (argv[0] is "export") or "guard-run" (likewise; the
- * window's crash guard, cr-guard-command.h). Returns the process exit status. */
+ * open) or "export" (argv[0] is "export"); in libchainrule-guard.so, which
+ * has the same entry, "guard-run" (likewise; the window's crash guard,
+ * cr-guard-command.h). Returns the process exit status. */
 typedef int (*CrGuiModuleMainFunc) (const char *command,
                                     int         argc,
                                     char      **argv);

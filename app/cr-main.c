@@ -2,7 +2,8 @@
  * headless; `chainrule [FILE.py...]` opens a window on each file, or on the
  * example gallery without one. The runner links core/ only, to start in a few
  * milliseconds; the window and `chainrule export` are in libchainrule-gui.so,
- * opened here only for those commands (cr-gui-module.h). */
+ * opened here only for those commands (cr-gui-module.h), and the window's
+ * crash guard's child (`chainrule guard-run`) in libchainrule-guard.so. */
 #include "cr-config.h"
 #include "cr-run-command.h"
 #if defined(CR_HAVE_GRAPH) || defined(CR_HAVE_GUI)
@@ -28,15 +29,17 @@ usage (FILE *out)
 }
 
 #if defined(CR_HAVE_GRAPH) || defined(CR_HAVE_GUI)
-/* Where the GUI module may be: where CHAINRULE_GUI_MODULE says, beside the
- * build tree's binary (build/app/), in the libdir of the prefix the binary
- * was installed under (PREFIX/bin -> PREFIX/LIBDIR/chainrule, which also
- * finds a DESTDIR or moved install), or in the configured libdir. */
+/* Where a module (file, the GUI's or the crash guard's) may be: where the
+ * environment variable env says, beside the build tree's binary
+ * (build/app/), in the libdir of the prefix the binary was installed under
+ * (PREFIX/bin -> PREFIX/LIBDIR/chainrule, which also finds a DESTDIR or
+ * moved install), or in the configured libdir. */
 static GPtrArray *
-gui_module_candidates (void)
+module_candidates (const char *file,
+                   const char *env_name)
 {
   GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
-  const char *env = g_getenv ("CHAINRULE_GUI_MODULE");
+  const char *env = g_getenv (env_name);
   g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
 
   if (env != NULL && *env != '\0')
@@ -45,16 +48,16 @@ gui_module_candidates (void)
     {
       g_autofree char *dir = g_path_get_dirname (exe);
       g_autofree char *bin_suffix = g_strconcat (G_DIR_SEPARATOR_S, CR_BINDIR_REL, NULL);
-      g_ptr_array_add (paths, g_build_filename (dir, CR_GUI_MODULE_FILE, NULL));
+      g_ptr_array_add (paths, g_build_filename (dir, file, NULL));
       if (!g_path_is_absolute (CR_BINDIR_REL) && !g_path_is_absolute (CR_LIBDIR_REL)
           && g_str_has_suffix (dir, bin_suffix))
         {
           g_autofree char *prefix = g_strndup (dir, strlen (dir) - strlen (bin_suffix));
           g_ptr_array_add (paths, g_build_filename (prefix, CR_LIBDIR_REL, "chainrule",
-                                                    CR_GUI_MODULE_FILE, NULL));
+                                                    file, NULL));
         }
     }
-  g_ptr_array_add (paths, g_build_filename (CR_LIBDIR, "chainrule", CR_GUI_MODULE_FILE, NULL));
+  g_ptr_array_add (paths, g_build_filename (CR_LIBDIR, "chainrule", file, NULL));
   return paths;
 }
 
@@ -66,7 +69,11 @@ run_gui_module (const char *command,
                 int         argc,
                 char      **argv)
 {
-  g_autoptr (GPtrArray) paths = gui_module_candidates ();
+  /* The crash guard's child has a module of its own, without GTK. */
+  gboolean guard = strcmp (command, "guard-run") == 0;
+  const char *file = guard ? CR_GUARD_MODULE_FILE : CR_GUI_MODULE_FILE;
+  g_autoptr (GPtrArray) paths = module_candidates (file, guard ? "CHAINRULE_GUARD_MODULE"
+                                                               : "CHAINRULE_GUI_MODULE");
   g_autoptr (GString) tried = g_string_new (NULL);
   GModule *module = NULL;
 
@@ -93,12 +100,13 @@ run_gui_module (const char *command,
     }
   if (module == NULL)
     {
-      fprintf (stderr, "chainrule: cannot load the GUI module (%s), which `chainrule %s` needs.\n"
+      fprintf (stderr, "chainrule: cannot load the %s module (%s), which `chainrule %s` needs.\n"
                        "Tried:\n%s"
-                       "Set CHAINRULE_GUI_MODULE to its path, or run scripts headless with\n"
+                       "Set %s to its path, or run scripts headless with\n"
                        "  chainrule run FILE.py\n",
-               CR_GUI_MODULE_FILE, strcmp (command, "export") == 0 ? "export" : "[FILE.py]",
-               tried->str);
+               guard ? "guard" : "GUI", file,
+               guard ? "guard-run" : strcmp (command, "export") == 0 ? "export" : "[FILE.py]",
+               tried->str, guard ? "CHAINRULE_GUARD_MODULE" : "CHAINRULE_GUI_MODULE");
       return 1;
     }
   g_module_make_resident (module);
