@@ -385,6 +385,23 @@ mark_freed (CrBackwardRecorder *self,
     }
 }
 
+/* Module hooks run inside the backward of the node made for them (an
+ * identity, BackwardHookFunctionBackward): they belong to its step, on the
+ * tensor it passes the gradient of; one that raised, to the failed step. */
+static void
+take_module_hooks (CrBackwardRecorder *self,
+                   CrRecordStep       *step)
+{
+  const CrRecordOp *op = op_at (self, step->op);
+  while (self->module_hooks->len > 0)
+    {
+      CrRecordHookCall *call = g_ptr_array_steal_index (self->module_hooks, 0);
+      if (op && op->inputs->len > 0)
+        call->tensor = g_array_index (op->inputs, int, 0);
+      g_ptr_array_add (step->hooks, call);
+    }
+}
+
 void
 cr_backward_recorder_step (CrBackwardRecorder   *self,
                            const CrBackwardStep *s)
@@ -402,14 +419,7 @@ cr_backward_recorder_step (CrBackwardRecorder   *self,
   /* Module hooks run inside the backward of the node made for them (an
    * identity, BackwardHookFunctionBackward): they belong to its step, on the
    * tensor it passes the gradient of. */
-  const CrRecordOp *op = op_at (self, step->op);
-  while (self->module_hooks->len > 0)
-    {
-      CrRecordHookCall *call = g_ptr_array_steal_index (self->module_hooks, 0);
-      if (op && op->inputs->len > 0)
-        call->tensor = g_array_index (op->inputs, int, 0);
-      g_ptr_array_add (step->hooks, call);
-    }
+  take_module_hooks (self, step);
   close_step (self, s->node);
 }
 
@@ -566,6 +576,7 @@ cr_backward_recorder_failed (CrBackwardRecorder *self,
           step->grad_after = cr_tensor_snapshot_copy (step->grad_before);
         }
     }
+  take_module_hooks (self, step);
   close_step (self, node);
   note_error (self, error, step);
 }
@@ -706,15 +717,17 @@ first_tensor (CrValue *v)
   return NULL;
 }
 
-/* torch._C._record_module_hook(hook, grad_input, returned): the prelude's
- * module backward hook machinery reports each user hook it called. */
+/* torch._C._record_module_hook(hook, grad_input, returned[, raised]): the
+ * prelude's module backward hook machinery reports each user hook it
+ * called, and one that raised (returned None, raised True). */
 CrValue *
 cr_torch_native_record_module_hook (CR_NATIVE_PARAMS)
 {
-  if (n_args != 3 || n_kwargs != 0)
+  if (n_args < 3 || n_args > 4 || n_kwargs != 0)
     {
       g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
-                           "_record_module_hook() takes hook, grad_input and what it returned");
+                           "_record_module_hook() takes hook, grad_input, what it returned "
+                           "and whether it raised");
       return NULL;
     }
   CrBackwardRecorder *rec = running;
@@ -728,6 +741,7 @@ cr_torch_native_record_module_hook (CR_NATIVE_PARAMS)
   call->before = cr_run_recorder_snapshot (interp, first_tensor (args[1]));
   if (args[2]->kind != CR_VALUE_NONE)
     call->after = cr_run_recorder_snapshot (interp, first_tensor (args[2]));
+  call->raised = n_args == 4 && args[3]->kind == CR_VALUE_BOOL && args[3]->u.b;
   g_ptr_array_add (rec->module_hooks, call);
   return cr_value_none ();
 }

@@ -721,6 +721,40 @@ test_module_hook (void)
   ASSERT_VALUES (last->grad_after, 6, 8);
 }
 
+/* A module backward hook that raises: listed, raised, on the step that
+ * failed (the hook's identity node's), called with [3, 4]. */
+static void
+test_module_hook_raised (void)
+{
+  gboolean ok;
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "lin = nn.Linear(2, 1)\n"
+    "with torch.no_grad():\n"
+    "    lin.weight.copy_(torch.tensor([[3.0, 4.0]]))\n"
+    "def guard(module, grad_input, grad_output):\n"
+    "    raise ValueError('stop')\n"
+    "lin.register_full_backward_hook(guard)\n"
+    "x = torch.tensor([[1.0, 2.0]], requires_grad=True)\n"
+    "lin(x).sum().backward()\n", &ok);
+  dump (record);
+  g_assert_false (ok);
+  const CrRecordBackward *bw = backward_at (record, 0);
+  const CrRecordStep *last = step_at (bw, bw->steps->len - 1);
+  g_assert_true (last->failed);
+  g_assert_cmpstr (last->title, ==, "BackwardHookFunctionBackward");
+  g_assert_cmpuint (last->hooks->len, ==, 1);
+  const CrRecordHookCall *call = g_ptr_array_index (last->hooks, 0);
+  g_assert_cmpint (call->kind, ==, CR_RECORD_HOOK_MODULE);
+  g_assert_cmpstr (call->function, ==, "guard");
+  g_assert_true (call->raised);
+  ASSERT_VALUES (call->before, 3, 4);
+  g_assert_null (call->after);
+  g_assert_cmpstr (((CrRecordError *) g_ptr_array_index (record->errors, bw->error))->type,
+                   ==, "ValueError");
+}
+
 /* A leaf's hook that raises: AccumulateGrad's step failed, .grad as it
  * was (the first backward's [2, 4]). */
 static void
@@ -837,5 +871,6 @@ main (int   argc,
   g_test_add_func ("/record-backward/leaf-hook-error", test_leaf_hook_error);
   g_test_add_func ("/record-backward/several-roots", test_several_roots);
   g_test_add_func ("/record-backward/failed-step-not-run", test_failed_step_not_run);
+  g_test_add_func ("/record-backward/module-hook-raised", test_module_hook_raised);
   return g_test_run ();
 }

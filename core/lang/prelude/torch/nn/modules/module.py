@@ -85,7 +85,11 @@ class _BackwardHookState:
     def call_hooks(self, grad_inputs):
         result = grad_inputs
         for hook in self.user_hooks:
-            out = hook(self.module, result, self.grad_outputs)
+            try:
+                out = hook(self.module, result, self.grad_outputs)
+            except BaseException:
+                torch._C._record_module_hook(hook, result, None, True)
+                raise
             torch._C._record_module_hook(hook, result, out)
             if out is not None:
                 # PyTorch takes any sequence of the right length (a list
