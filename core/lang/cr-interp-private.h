@@ -117,6 +117,10 @@ struct _CrFunction {
 void      cr_function_free       (CrFunction *function);
 
 /* ---- frames --------------------------------------------------------------- */
+/* How many nested loops of one frame keep their iterations (deeper ones
+ * count, unnamed). */
+#define CR_FRAME_LOOP_PATH 4
+
 typedef struct _CrFrame CrFrame;
 struct _CrFrame {
   CrFrame          *back;       /* the caller */
@@ -131,6 +135,9 @@ struct _CrFrame {
   CrValue          *retval;     /* owned, set by `return` */
   guint             loop_iteration;  /* 1-based iteration of the innermost loop running in
                                       * this frame; 0: none (the run record's "y₃") */
+  guint             loop_depth;      /* the script's loops running in this frame */
+  guint             loop_path[CR_FRAME_LOOP_PATH]; /* their iterations, outermost first
+                                      * (of the first CR_FRAME_LOOP_PATH loops) */
 };
 
 typedef enum {
@@ -213,6 +220,12 @@ struct _CrInterp {
 /* The 1-based iteration of the innermost loop running, this frame's or, in
  * a function called from a loop, its caller's; 0: none. */
 guint     cr_interp_loop_iteration (CrInterp  *self);
+/* The iterations of every loop of the script's running now, in every
+ * frame, outermost first, into path (at most max, the innermost ones);
+ * returns how many (0: none). The run record's "y₂,₃". */
+guint     cr_interp_loop_path      (CrInterp  *self,
+                                    guint     *path,
+                                    guint      max);
 
 /* ---- errors ---------------------------------------------------------------- */
 void      cr_interp_set_error     (GError     **error,

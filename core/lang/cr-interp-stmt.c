@@ -76,13 +76,18 @@ exec_for (CrInterp  *self,
   CrExecStatus status = CR_EXEC_OK;
   gboolean broke = FALSE;
   guint outer_iteration = f->loop_iteration;
+  /* The prelude's own loops (nn.Sequential's) are no iteration of the
+   * script's: the caller's loop counts. */
+  guint slot = f->loop_depth;
+  if (!self->in_prelude)
+    f->loop_depth++;
   for (guint iteration = 1;; iteration++)
     {
       CrValue *item;
       f->stmt = s;
-      /* The prelude's own loops (nn.Sequential's) are no iteration of the
-       * script's: the caller's loop counts. */
       f->loop_iteration = self->in_prelude ? 0 : iteration;
+      if (!self->in_prelude && slot < CR_FRAME_LOOP_PATH)
+        f->loop_path[slot] = iteration;
       if (G_UNLIKELY (!cr_interp_check_cancel (self, error)))
         {
           status = CR_EXEC_ERROR;
@@ -119,6 +124,7 @@ exec_for (CrInterp  *self,
     }
   cr_iter_clear (&it);
   f->loop_iteration = outer_iteration;
+  f->loop_depth = slot;
   if (status == CR_EXEC_OK && !broke && s->u.for_stmt.n_orelse)
     status = cr_exec_block (self, f, s->u.for_stmt.orelse, s->u.for_stmt.n_orelse, error);
   return status;
@@ -135,6 +141,8 @@ exec_while_loop (CrInterp  *self,
     {
       f->stmt = s;
       f->loop_iteration = self->in_prelude ? 0 : iteration;
+      if (!self->in_prelude && f->loop_depth - 1 < CR_FRAME_LOOP_PATH)
+        f->loop_path[f->loop_depth - 1] = iteration;
       if (G_UNLIKELY (!cr_interp_check_cancel (self, error)))
         return CR_EXEC_ERROR;
       CrValue *test = cr_eval (self, f, s->u.while_stmt.test, error);
@@ -173,8 +181,12 @@ exec_while (CrInterp  *self,
             GError   **error)
 {
   guint outer_iteration = f->loop_iteration;
+  guint slot = f->loop_depth;
+  if (!self->in_prelude)
+    f->loop_depth++;
   CrExecStatus status = exec_while_loop (self, f, s, outer_iteration, error);
   f->loop_iteration = outer_iteration;
+  f->loop_depth = slot;
   return status;
 }
 

@@ -661,6 +661,35 @@ cr_interp_loop_iteration (CrInterp *self)
   return 0;
 }
 
+guint
+cr_interp_loop_path (CrInterp *self,
+                     guint    *path,
+                     guint     max)
+{
+  /* Frames link innermost first: gathered innermost first, then turned. */
+  guint n = 0;
+  for (const CrFrame *f = self->frame; f && n < max; f = f->back)
+    {
+      guint k = MIN (f->loop_depth, CR_FRAME_LOOP_PATH);
+      /* Nested deeper than the frame keeps: its outermost loops and the
+       * innermost. */
+      if (f->loop_depth > CR_FRAME_LOOP_PATH && f->loop_iteration > 0)
+        {
+          path[n++] = f->loop_iteration;
+          k--;
+        }
+      for (; k > 0 && n < max; k--)
+        path[n++] = f->loop_path[k - 1];
+    }
+  for (guint i = 0; i < n / 2; i++)
+    {
+      guint t = path[i];
+      path[i] = path[n - 1 - i];
+      path[n - 1 - i] = t;
+    }
+  return n;
+}
+
 gboolean
 cr_interp_check_cancel (CrInterp  *self,
                         GError   **error)

@@ -49,13 +49,20 @@ typedef struct {
   int                  region;   /* NO_GRAD: the region it was made in, -1 */
 } Provenance;
 
+/* Where in the script's loops something happened: the iterations of every
+ * loop running, outermost first. */
+typedef struct {
+  guint depth;
+  guint path[CR_RECORD_MAX_LOOP_PATH];
+} LoopPath;
+
 /* The first binding of a tensor that requires no grad and was made from
  * nothing that does (data, targets): kept until an op uses the tensor, so
  * that tensors the graph never meets stay out of the record. */
 typedef struct {
-  char   *name;
-  guint   iteration;
-  CrSpan  span;
+  char     *name;
+  LoopPath  loops;
+  CrSpan    span;
 } Binding;
 
 static void
@@ -219,19 +226,32 @@ span_text (CrInterp     *self,
   return text;
 }
 
-/* "y₃": a name with the loop iteration it was bound in. */
-static char *
-label_with_iteration (const char *name,
-                      guint       iteration)
+static LoopPath
+loop_path_now (CrInterp *self)
 {
-  if (iteration == 0)
-    return g_strdup (name);
+  LoopPath p = { 0 };
+  p.depth = cr_interp_loop_path (self, p.path, CR_RECORD_MAX_LOOP_PATH);
+  return p;
+}
+
+/* "y₃": a name with the loop iteration it was bound in; in nested loops
+ * every loop's, outermost first: "y₂,₃" (iteration 3 of the inner loop in
+ * iteration 2 of the outer). */
+static char *
+label_with_iteration (const char     *name,
+                      const LoopPath *loops)
+{
   static const char *const subscripts[] = { "₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉" };
-  char digits[24];
-  g_snprintf (digits, sizeof digits, "%u", iteration);
   GString *label = g_string_new (name);
-  for (const char *d = digits; *d; d++)
-    g_string_append (label, subscripts[*d - '0']);
+  for (guint i = 0; i < loops->depth; i++)
+    {
+      char digits[24];
+      g_snprintf (digits, sizeof digits, "%u", loops->path[i]);
+      if (i > 0)
+        g_string_append_c (label, ',');
+      for (const char *d = digits; *d; d++)
+        g_string_append (label, subscripts[*d - '0']);
+    }
   return g_string_free (label, FALSE);
 }
 
@@ -393,15 +413,52 @@ tensor_rec (CrRunRecorder *r,
 }
 
 static void
+set_loops (CrRecordTensor *rec,
+           const LoopPath *loops)
+{
+  rec->iteration = loops->depth ? loops->path[loops->depth - 1] : 0;
+  rec->loop_depth = loops->depth;
+  memcpy (rec->loop_path, loops->path, sizeof rec->loop_path);
+}
+
+static void
 set_name (CrRecordTensor *rec,
           const char     *name,
-          guint           iteration)
+          const LoopPath *loops)
 {
   g_free (rec->name);
   rec->name = g_strdup (name);
-  rec->iteration = iteration;
+  set_loops (rec, loops);
   g_free (rec->label);
-  rec->label = label_with_iteration (name, iteration);
+  rec->label = label_with_iteration (name, loops);
+}
+
+/* The loops the op that made rec (a result) ran in. */
+static LoopPath
+op_loops (CrRunRecorder        *r,
+          const CrRecordTensor *rec)
+{
+  LoopPath loops = { 0 };
+  if (rec->op < 0)
+    return loops;
+  const CrRecordOp *op = g_ptr_array_index (r->record->ops, rec->op);
+  loops.depth = op->loop_depth;
+  memcpy (loops.path, op->loop_path, sizeof loops.path);
+  return loops;
+}
+
+/* rec, which the script never named, called after text ("h * w" gives
+ * "(h * w)", "(h * w)₂" when its op ran in a loop). */
+static void
+label_unnamed (CrRunRecorder  *r,
+               CrRecordTensor *rec,
+               const char     *text)
+{
+  LoopPath loops = op_loops (r, rec);
+  g_autofree char *wrapped = g_strdup_printf ("(%s)", text);
+  set_loops (rec, &loops);
+  g_free (rec->label);
+  rec->label = label_with_iteration (wrapped, &loops);
 }
 
 /* Whether array may take one more item; when not, the record says it was
@@ -613,11 +670,16 @@ op_new (CrRunRecorder *r,
   op->span = node->span;
   op->caption = span_text (self, &node->span);
   op->iteration = cr_interp_loop_iteration (self);
+  LoopPath loops = loop_path_now (self);
+  op->loop_depth = loops.depth;
+  memcpy (op->loop_path, loops.path, sizeof op->loop_path);
   /* The same op on the same line in the same iteration: numbered in the
-   * order they ran, which an edited script keeps. */
-  g_autofree char *key = op->iteration
-    ? g_strdup_printf ("op:%s:%s@%u", op->grad_fn, op->caption ? op->caption : "", op->iteration)
-    : g_strdup_printf ("op:%s:%s", op->grad_fn, op->caption ? op->caption : "");
+   * order they ran, which an edited script keeps. Nested loops: "@2.3". */
+  GString *key_text = g_string_new (NULL);
+  g_string_printf (key_text, "op:%s:%s", op->grad_fn, op->caption ? op->caption : "");
+  for (guint i = 0; i < loops.depth; i++)
+    g_string_append_printf (key_text, i ? ".%u" : "@%u", loops.path[i]);
+  g_autofree char *key = g_string_free (key_text, FALSE);
   guint seen = GPOINTER_TO_UINT (g_hash_table_lookup (r->keys, key));
   op->key = seen ? g_strdup_printf ("%s#%u", key, seen + 1) : g_strdup (key);
   g_hash_table_insert (r->keys, g_steal_pointer (&key), GUINT_TO_POINTER (seen + 1));
@@ -788,7 +850,7 @@ cr_run_recorder_tensor (CrInterp *self,
   const Binding *b = g_hash_table_lookup (r->bindings, GSIZE_TO_POINTER (serial));
   if (b)
     {
-      set_name (rec, b->name, b->iteration);
+      set_name (rec, b->name, &b->loops);
       rec->span = b->span;
     }
   fill_from_tensor (r, rec, t);
@@ -872,7 +934,7 @@ cr_run_recorder_note_binding (CrInterp   *self,
             {
               Binding *b = g_new0 (Binding, 1);
               b->name = g_strdup (name);
-              b->iteration = cr_interp_loop_iteration (self);
+              b->loops = loop_path_now (self);
               b->span = current_span (self);
               g_hash_table_insert (r->bindings, GSIZE_TO_POINTER (serial), b);
             }
@@ -882,7 +944,8 @@ cr_run_recorder_note_binding (CrInterp   *self,
   CrRecordTensor *rec = tensor_rec (r, cr_run_recorder_tensor (self, t));
   if (!rec || rec->name)
     return;
-  set_name (rec, name, cr_interp_loop_iteration (self));
+  LoopPath loops = loop_path_now (self);
+  set_name (rec, name, &loops);
   if (rec->origin != CR_RECORD_TENSOR_RESULT)
     rec->span = current_span (self);
 }
@@ -1013,12 +1076,13 @@ cr_run_recorder_note_value (CrInterp        *self,
        * nn.Parameter(...) in a module's __init__. */
       if (rec && rec->span.line <= 0 && expr->kind == CR_AST_CALL)
         rec->span = current_span (self);
-      /* An unnamed result is called after the expression that made it. */
+      /* An unnamed result is called after the expression that made it,
+       * with the iterations of the loops its op ran in: "(h * w)₂". */
       if (rec && !rec->label && rec->origin == CR_RECORD_TENSOR_RESULT && expr->kind != CR_AST_NAME)
         {
           g_autofree char *text = span_text (self, &expr->span);
           if (text)
-            rec->label = g_strdup_printf ("(%s)", text);
+            label_unnamed (r, rec, text);
         }
       return;
     }
@@ -1337,8 +1401,11 @@ fill_missing_labels (CrRunRecorder *r)
       if (t->origin == CR_RECORD_TENSOR_RESULT && t->op >= 0)
         {
           const CrRecordOp *op = g_ptr_array_index (r->record->ops, t->op);
-          t->label = t->output_nr ? g_strdup_printf ("[%s:%u]", op->grad_fn, t->output_nr)
-                                  : g_strdup_printf ("[%s]", op->grad_fn);
+          g_autofree char *name = t->output_nr ? g_strdup_printf ("[%s:%u]", op->grad_fn, t->output_nr)
+                                               : g_strdup_printf ("[%s]", op->grad_fn);
+          LoopPath loops = op_loops (r, t);
+          set_loops (t, &loops);
+          t->label = label_with_iteration (name, &loops);
         }
       else if (t->origin == CR_RECORD_TENSOR_LEAF)
         t->label = g_strdup ("leaf");

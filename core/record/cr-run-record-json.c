@@ -226,6 +226,19 @@ write_ints (JsonWriter *w,
   g_string_append_c (w->out, ']');
 }
 
+static void
+write_uints (JsonWriter  *w,
+             const char  *key,
+             const guint *values,
+             guint        n)
+{
+  member (w, key);
+  g_string_append_c (w->out, '[');
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (w->out, i ? ", %u" : "%u", values[i]);
+  g_string_append_c (w->out, ']');
+}
+
 /* A GArray of int (tensor or op indices). */
 static void
 write_index_array (JsonWriter   *w,
@@ -355,6 +368,7 @@ write_tensor (JsonWriter           *w,
   write_bool (w, "requires_grad", t->requires_grad);
   write_bool (w, "retains_grad", t->retains_grad);
   write_snapshot (w, "value", t->value);
+  write_uints (w, "loop_path", t->loop_path, MIN (t->loop_depth, CR_RECORD_MAX_LOOP_PATH));
   end_object (w);
 }
 
@@ -395,6 +409,7 @@ write_op (JsonWriter       *w,
   for (guint i = 0; op->saved && i < op->saved->len; i++)
     write_saved (w, op->saved->pdata[i]);
   end_array (w);
+  write_uints (w, "loop_path", op->loop_path, MIN (op->loop_depth, CR_RECORD_MAX_LOOP_PATH));
   end_object (w);
 }
 

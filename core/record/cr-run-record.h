@@ -46,6 +46,10 @@ G_BEGIN_DECLS
  * the schema in docs/run-record.md. */
 #define CR_RUN_RECORD_SCHEMA_VERSION 1
 
+/* How many nested loops an item's loop_path names: the outermost ones and
+ * the innermost when there are more. */
+#define CR_RECORD_MAX_LOOP_PATH 8
+
 /* ---- tensors -------------------------------------------------------------- */
 
 typedef enum {
@@ -82,6 +86,11 @@ typedef struct {
   gboolean              requires_grad;
   gboolean              retains_grad;   /* retain_grad() was called on it */
   CrTensorSnapshot     *value;          /* its value when recorded (NULL: not kept) */
+  guint                 loop_depth;     /* how many loops its binding (a result unnamed: its
+                                         * op) ran in, 0: none; at most CR_RECORD_MAX_LOOP_PATH */
+  guint                 loop_path[CR_RECORD_MAX_LOOP_PATH]; /* their 1-based iterations,
+                                         * outermost first: the label's "y₂,₃" is [2, 3]
+                                         * (iteration is the last) */
 } CrRecordTensor;
 
 /* ---- forward ops ---------------------------------------------------------- */
@@ -118,6 +127,8 @@ typedef struct {
   gboolean    in_place;          /* add_, relu_(), x[0] = ... */
   const char *rule;              /* the op's local-gradient rule text, static; or NULL */
   GPtrArray  *saved;             /* of CrRecordSaved* */
+  guint       loop_depth;        /* how many loops it ran in (as CrRecordTensor's) */
+  guint       loop_path[CR_RECORD_MAX_LOOP_PATH]; /* their iterations, outermost first */
 } CrRecordOp;
 
 /* ---- modules and grad-mode regions ---------------------------------------- */

@@ -44,6 +44,9 @@ sample_record (void)
   const double values[] = { (float) 0.1, NAN, INFINITY, -INFINITY, -0.0, 1e-30 };
   x->value = snapshot_of (values, 6, "torch.float32");
   x->value->std = 0.1;
+  x->loop_depth = 2;
+  x->loop_path[0] = 2;
+  x->loop_path[1] = 3;
 
   CrRecordTensor *b = cr_run_record_add_tensor (record);
   b->name = g_strdup ("bad \xff byte");
@@ -119,6 +122,9 @@ test_json_text (void)
   g_assert_nonnull (strstr (json, "\"reduction\": {\"dims\": [0], \"from_shape\": [2, 3], \"to_shape\": [3]}"));
   g_assert_nonnull (strstr (json, "\"kind\": \"retain_grad\""));
   g_assert_nonnull (strstr (json, "\"module_calls\": []"));
+  /* Loop paths: the tensor's, and an op's outside any loop. */
+  g_assert_nonnull (strstr (json, "\"loop_path\": [2, 3]"));
+  g_assert_nonnull (strstr (json, "\"loop_path\": []"));
 
   /* The same record gives the same text. */
   g_autofree char *again = cr_run_record_to_json (record, NULL);

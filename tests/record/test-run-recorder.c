@@ -609,6 +609,41 @@ test_iteration_through_calls (void)
   g_assert_cmpuint (op_at (record, q2->op)->iteration, ==, 2);
 }
 
+/* Nested loops: a label names every loop's iteration, outermost first;
+ * unnamed results take their op's; op keys end in the path. */
+static void
+test_nested_loops (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "w = torch.ones(2, requires_grad=True)\n"
+    "for i in range(2):\n"
+    "    for j in range(3):\n"
+    "        y = (w * j).sum()\n"
+    "    z = w + i\n", NULL);
+  const CrRecordTensor *y = find_label (record, "y₂,₃");
+  g_assert_nonnull (y);
+  g_assert_cmpstr (y->name, ==, "y");
+  g_assert_cmpuint (y->iteration, ==, 3);
+  g_assert_cmpuint (y->loop_depth, ==, 2);
+  g_assert_cmpuint (y->loop_path[0], ==, 2);
+  g_assert_cmpuint (y->loop_path[1], ==, 3);
+  const CrRecordOp *sum = op_at (record, y->op);
+  g_assert_cmpstr (sum->key, ==, "op:SumBackward0:y = (w * j).sum()@2.3");
+  g_assert_cmpuint (sum->loop_depth, ==, 2);
+  g_assert_cmpuint (sum->iteration, ==, 3);
+  const CrRecordTensor *product = find_label (record, "(w * j)₁,₂");
+  g_assert_nonnull (product);
+  g_assert_null (product->name);
+  g_assert_cmpuint (product->iteration, ==, 2);
+  g_assert_cmpstr (op_at (record, product->op)->key, ==, "op:MulBackward0:y = (w * j).sum()@1.2");
+  const CrRecordTensor *z = find_label (record, "z₂");
+  g_assert_nonnull (z);
+  g_assert_cmpuint (z->loop_depth, ==, 1);
+  g_assert_cmpstr (op_at (record, z->op)->key, ==, "op:AddBackward0:z = w + i@2");
+  g_assert_cmpuint (find_label (record, "w")->loop_depth, ==, 0);
+}
+
 /* The labels of err's operands, joined by " ". */
 static char *
 operand_labels (const CrRunRecord   *record,
@@ -657,7 +692,7 @@ test_error_operands (void)
     "check(w)\n", &ok);
   g_assert_false (ok);
   g_assert_cmpuint (record->errors->len, ==, 5);
-  const char *want[] = { "", "", "c (w * 1)", "w (c.unsqueeze(0))", "" };
+  const char *want[] = { "", "", "c (w * 1)₁", "w (c.unsqueeze(0))", "" };
   /* The script's own exception class by its name, as the traceback says. */
   const char *types[] = { "MyError", "RuntimeError", "RuntimeError", "RuntimeError", "MyError" };
   for (guint i = 0; i < record->errors->len; i++)
@@ -720,5 +755,6 @@ main (int   argc,
   g_test_add_func ("/recorder/iteration-through-calls", test_iteration_through_calls);
   g_test_add_func ("/recorder/truncated", test_truncated);
   g_test_add_func ("/recorder/error-operands", test_error_operands);
+  g_test_add_func ("/recorder/nested-loops", test_nested_loops);
   return g_test_run ();
 }
