@@ -234,8 +234,9 @@ build_header (const Ctx         *c,
   if (node->span.line > 0)
     g_string_append_printf (caption, "%sline %d", caption->len ? " · " : "", node->span.line);
   const CrRecordOp *op = node->kind == CR_GRAPH_NODE_OP ? record_op (c, node->op) : NULL;
-  if (op && op->iteration > 0)
-    g_string_append_printf (caption, "%siteration %u", caption->len ? " · " : "", op->iteration);
+  g_autofree char *iteration = op ? cr_record_iteration_text (op->loop_path, op->loop_depth) : NULL;
+  if (iteration)
+    g_string_append_printf (caption, "%s%s", caption->len ? " · " : "", iteration);
   if (caption->len)
     {
       GtkWidget *cap = cr_card_label_new (caption->str, "monospace");

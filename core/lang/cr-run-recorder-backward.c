@@ -20,6 +20,7 @@
 #include "cr-run-recorder.h"
 #include "cr-node.h"
 #include "cr-op-table.h"
+#include "cr-record-text.h"
 
 struct _CrBackwardRecorder {
   CrInterp         *interp;        /* borrowed */
@@ -161,8 +162,11 @@ cr_backward_recorder_begin (CrInterp        *interp,
   GString *title = g_string_new (text ? text : "backward");
   if (b->span.line > 0)
     g_string_append_printf (title, " · line %d", b->span.line);
-  if (b->iteration > 0)
-    g_string_append_printf (title, " · iteration %u", b->iteration);
+  guint loop_path[CR_RECORD_MAX_LOOP_PATH];
+  guint loop_depth = cr_interp_loop_path (interp, loop_path, CR_RECORD_MAX_LOOP_PATH);
+  g_autofree char *iteration = cr_record_iteration_text (loop_path, loop_depth);
+  if (iteration)
+    g_string_append_printf (title, " · %s", iteration);
   b->title = g_string_free (title, FALSE);
   b->succeeded = TRUE;
   return self;
@@ -250,8 +254,9 @@ step_for (CrBackwardRecorder *self,
       GString *caption = g_string_new (op->caption);
       if (op->span.line > 0)
         g_string_append_printf (caption, ", line %d", op->span.line);
-      if (op->iteration > 0)
-        g_string_append_printf (caption, " · iteration %u", op->iteration);
+      g_autofree char *iteration = cr_record_iteration_text (op->loop_path, op->loop_depth);
+      if (iteration)
+        g_string_append_printf (caption, " · %s", iteration);
       step->caption = g_string_free (caption, FALSE);
     }
   char *name = NULL;

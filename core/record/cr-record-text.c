@@ -187,3 +187,15 @@ cr_record_backward_error (const CrRunRecord *record,
     }
   return NULL;
 }
+
+char *
+cr_record_iteration_text (const guint *loop_path,
+                          guint        loop_depth)
+{
+  if (loop_depth == 0)
+    return NULL;
+  GString *s = g_string_new ("iteration ");
+  for (guint i = 0; i < MIN (loop_depth, CR_RECORD_MAX_LOOP_PATH); i++)
+    g_string_append_printf (s, i ? ".%u" : "%u", loop_path[i]);
+  return g_string_free (s, FALSE);
+}

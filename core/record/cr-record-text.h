@@ -38,6 +38,12 @@ char *cr_record_backward_picker_title (const CrRunRecord  *record,
 const char *cr_record_tensor_label (const CrRunRecord     *record,
                                     int                    tensor,
                                     const char            *fallback);
+/* Where in the script's loops an item was made, loop_path's first
+ * loop_depth iterations (outermost first): "iteration 3", "iteration 2.3"
+ * (iteration 3 of the inner loop in iteration 2 of the outer); NULL for
+ * loop_depth 0 (new string). */
+char *cr_record_iteration_text   (const guint             *loop_path,
+                                  guint                    loop_depth);
 /* The first error of backward call `backward` (-1: any call), or NULL. */
 const CrRecordError *cr_record_backward_error (const CrRunRecord *record,
                                                int                backward);

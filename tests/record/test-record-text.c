@@ -138,6 +138,18 @@ test_labels_and_errors (void)
   g_assert_null (cr_record_backward_error (r, 0));
 }
 
+/* Where in nested loops: every loop's iteration, outermost first. */
+static void
+test_iteration_text (void)
+{
+  const guint path[] = { 2, 3, 11 };
+  g_assert_null (cr_record_iteration_text (path, 0));
+  g_autofree char *one = cr_record_iteration_text (path, 1);
+  g_assert_cmpstr (one, ==, "iteration 2");
+  g_autofree char *three = cr_record_iteration_text (path, 3);
+  g_assert_cmpstr (three, ==, "iteration 2.3.11");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -149,5 +161,6 @@ main (int    argc,
   g_test_add_func ("/record-text/value-brief", test_value_brief);
   g_test_add_func ("/record-text/picker-title", test_picker_title);
   g_test_add_func ("/record-text/labels-and-errors", test_labels_and_errors);
+  g_test_add_func ("/record-text/iteration", test_iteration_text);
   return g_test_run ();
 }

@@ -620,6 +620,7 @@ test_nested_loops (void)
     "for i in range(2):\n"
     "    for j in range(3):\n"
     "        y = (w * j).sum()\n"
+    "        y.backward()\n"
     "    z = w + i\n", NULL);
   const CrRecordTensor *y = find_label (record, "y₂,₃");
   g_assert_nonnull (y);
@@ -642,6 +643,11 @@ test_nested_loops (void)
   g_assert_cmpuint (z->loop_depth, ==, 1);
   g_assert_cmpstr (op_at (record, z->op)->key, ==, "op:AddBackward0:z = w + i@2");
   g_assert_cmpuint (find_label (record, "w")->loop_depth, ==, 0);
+  /* The last backward call and its steps say where they ran. */
+  const CrRecordBackward *last = g_ptr_array_index (record->backwards, record->backwards->len - 1);
+  g_assert_cmpstr (last->title, ==, "y.backward() · line 6 · iteration 2.3");
+  const CrRecordStep *first = g_ptr_array_index (last->steps, 0);
+  g_assert_cmpstr (first->caption, ==, "y = (w * j).sum(), line 5 · iteration 2.3");
 }
 
 /* The labels of err's operands, joined by " ". */
