@@ -143,6 +143,12 @@ static const SavedName saved_names[] = {
   { CR_OP_SMOOTH_L1_LOSS, "self", 0 }, { CR_OP_SMOOTH_L1_LOSS, "target", 1 },
   { CR_OP_SMOOTH_L1_LOSS, "reduction", 0, SAVED_INT },
   { CR_OP_SMOOTH_L1_LOSS, "beta", 0, SAVED_DOUBLE },
+  { CR_OP_NATIVE_LAYER_NORM, "result1", 2 }, { CR_OP_NATIVE_LAYER_NORM, "result2", 3 },
+  /* Pools, bounds, masks. */
+  { CR_OP_MAX_POOL2D, "result1", 0 }, { CR_OP_MAX_POOL2D, "self", 1 },
+  { CR_OP_AVG_POOL2D, "self", 0 },
+  { CR_OP_CLAMP_MIN, "self", 0 }, { CR_OP_CLAMP_MAX, "self", 0 },
+  { CR_OP_MASKED_FILL, "mask", 0 },
   { CR_OP_BCE, "self", 0 }, { CR_OP_BCE, "target", 1 },
   { CR_OP_BCE_WITH_LOGITS, "self", 0 }, { CR_OP_BCE_WITH_LOGITS, "target", 1 },
   /* nll_loss keeps what PyTorch's node keeps; its ignore_index is left out
