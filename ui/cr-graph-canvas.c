@@ -196,6 +196,59 @@ anchor_node (CrGraphCanvas *self)
   return first && first->id < self->layout->n_nodes ? (int) first->id : -1;
 }
 
+/* Grows span (x0, y0, x1, y1 in graph points; x0 > x1: empty) to hold
+ * node's box. */
+static void
+span_add_node (CrGraphCanvas     *self,
+               const CrGraphNode *node,
+               double             span[4])
+{
+  if (!node || node->id >= self->layout->n_nodes)
+    return;
+  const CrGraphBox *b = &self->layout->nodes[node->id];
+  span[0] = MIN (span[0], b->x);
+  span[1] = MIN (span[1], b->y);
+  span[2] = MAX (span[2], b->x + b->width);
+  span[3] = MAX (span[3], b->y + b->height);
+}
+
+/* What a run that stopped with an error is about, for its first view: the
+ * failing node and the culprits of an in-place error (the ops whose saved
+ * tensor a statement changed), as a span of graph points. FALSE: no error
+ * drawn on this graph. */
+static gboolean
+error_span (CrGraphCanvas *self,
+            double         span[4])
+{
+  const CrGraphModel *m = self->model;
+  const CrRunRecord *record = m->record;
+  span[0] = span[1] = G_MAXDOUBLE;
+  span[2] = span[3] = -G_MAXDOUBLE;
+  if (!record)
+    return FALSE;
+  for (guint i = 0; i < record->errors->len; i++)
+    {
+      const CrRecordError *e = g_ptr_array_index (record->errors, i);
+      if (e->backward >= 0 && e->backward != m->backward)
+        continue;
+      span_add_node (self, e->op >= 0 ? cr_graph_model_find_op (m, e->op)
+                                      : cr_graph_model_find_tensor (m, e->tensor), span);
+    }
+  if (span[0] > span[2])
+    return FALSE;
+  for (guint i = 0; i < m->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (m->nodes, i);
+      if (n->kind != CR_GRAPH_NODE_OP || n->op < 0 || (guint) n->op >= record->ops->len)
+        continue;
+      const CrRecordOp *op = g_ptr_array_index (record->ops, n->op);
+      for (guint s = 0; s < op->saved->len; s++)
+        if (((const CrRecordSaved *) g_ptr_array_index (op->saved, s))->modified_span.line > 0)
+          span_add_node (self, n, span);
+    }
+  return TRUE;
+}
+
 /* The zoom at which the graph's smallest type is readable (see MIN_TYPE_PX;
  * presentation: PRESENT_TYPE_PX on its larger type). */
 static double
@@ -268,13 +321,28 @@ fitted_view (CrGraphCanvas *self,
   double tx = place_axis (area[0], area[2], gw, z, 1, 0, FALSE);
   double ty = place_axis (area[1], area[3], gh, z, 1, 0, FALSE);
   int anchor = whole ? -1 : anchor_node (self);
-  if (anchor >= 0)
+  double span[4];
+  /* A run that stopped with an error opens on the failing node (and the
+   * culprit), with the output too when all fit. */
+  if (anchor >= 0 && self->step < 0 && error_span (self, span))
+    {
+      double with[4] = { span[0], span[1], span[2], span[3] };
+      span_add_node (self, g_ptr_array_index (self->model->nodes, anchor), with);
+      if (z * (with[2] - with[0]) <= area[2] - area[0] - 2 * MARGIN
+          && z * (with[3] - with[1]) <= area[3] - area[1] - 2 * MARGIN)
+        memcpy (span, with, sizeof span);
+      tx = place_axis (area[0], area[2], gw, z, span[0], span[2], FALSE);
+      ty = place_axis (area[1], area[3], gh, z, span[1], span[3], FALSE);
+    }
+  else if (anchor >= 0)
     {
       const CrGraphBox *b = &self->layout->nodes[anchor];
       const CrGraphNode *n = g_ptr_array_index (self->model->nodes, anchor);
+      /* The output is at the end of the flow: rightmost, or lowest. */
       gboolean output = n->kind == CR_GRAPH_NODE_OUTPUT && self->step < 0;
-      tx = place_axis (area[0], area[2], gw, z, b->x, b->x + b->width, output);
-      ty = place_axis (area[1], area[3], gh, z, b->y, b->y + b->height, FALSE);
+      gboolean down = self->layout->direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;
+      tx = place_axis (area[0], area[2], gw, z, b->x, b->x + b->width, output && !down);
+      ty = place_axis (area[1], area[3], gh, z, b->y, b->y + b->height, output && down);
     }
   *z_out = z;
   *tx_out = tx;

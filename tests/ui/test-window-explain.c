@@ -6,11 +6,13 @@
  * training loop numbers its rows. Runs under xvfb-run. */
 #include "cr-config.h"
 #include "cr-window-private.h"
+#include "cr-graph-canvas-private.h"
 #include "cr-examples.h"
 #include "cr-inspector.h"
 #include "ui-test-gui.h"
 #include "ui-test-util.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
 static void
@@ -177,6 +179,66 @@ test_inplace_error_pinned (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Whether node_id's centre is drawn where no floating control covers it. */
+static gboolean
+node_in_view (CrGraphCanvas *canvas,
+              int            node_id)
+{
+  double x, y, area[4];
+  if (!cr_graph_canvas_node_center (canvas, node_id, &x, &y))
+    return FALSE;
+  cr_graph_canvas_free_area (canvas, canvas->layout->width, canvas->layout->height, 0, area);
+  return x >= area[0] && x <= area[2] && y >= area[1] && y <= area[3];
+}
+
+/* A long graph that stopped with an error opens on the failing node (far
+ * from the output, where a first view otherwise starts). */
+static void
+test_error_in_first_view (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("cr-explain-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "inplace-long.py", NULL);
+  GString *script = g_string_new ("import torch\n"
+                                  "a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
+                                  "b = a.exp()\n"
+                                  "b.add_(1)\n"
+                                  "c = b * 2\n");
+  for (int i = 0; i < 14; i++)
+    g_string_append (script, i % 2 ? "c = c * 0.5\n" : "c = c + 1\n");
+  g_string_append (script, "L = c.sum()\nL.backward()\n");
+  g_assert_true (g_file_set_contents (path, script->str, -1, NULL));
+  g_string_free (script, TRUE);
+
+  CrWindow *window = cr_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1366, 768);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_window_open_file (window, file, &error));
+  g_assert_no_error (error);
+  gtk_window_present (GTK_WINDOW (window));
+  cr_ui_test_wait_window_idle (window);
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
+  g_assert_nonnull (model);
+  g_assert_cmpuint (model->record->errors->len, ==, 1);
+  const CrRecordError *e = g_ptr_array_index (model->record->errors, 0);
+  const CrGraphNode *failing = cr_graph_model_find_op (model, e->op);
+  g_assert_nonnull (failing);
+  g_assert_cmpstr (failing->title, ==, "ExpBackward0");
+  /* The graph does not fit whole (else this proves nothing) ... */
+  int output = -1;
+  for (guint i = 0; i < model->nodes->len; i++)
+    if (((const CrGraphNode *) g_ptr_array_index (model->nodes, i))->kind == CR_GRAPH_NODE_OUTPUT)
+      output = (int) i;
+  g_assert_cmpint (output, >=, 0);
+  g_assert_false (node_in_view (canvas, output) && node_in_view (canvas, (int) failing->id));
+  /* ... and the first view shows the failing node. */
+  g_assert_true (node_in_view (canvas, (int) failing->id));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_custom_backward_lines (void)
 {
@@ -231,6 +293,7 @@ main (int    argc,
   cr_ui_test_init_gtk (&argc, &argv);
   g_test_add_func ("/window-explain/inspector-follows-step", test_inspector_follows_step);
   g_test_add_func ("/window-explain/inplace-error-pinned", test_inplace_error_pinned);
+  g_test_add_func ("/window-explain/error-in-first-view", test_error_in_first_view);
   g_test_add_func ("/window-explain/custom-backward-lines", test_custom_backward_lines);
   g_test_add_func ("/window-explain/picker-numbered", test_picker_numbered);
   return g_test_run ();
