@@ -107,11 +107,9 @@ cr_operand_watch_note (CrOperandWatch  *self,
   self->n_recent++;
 }
 
-/* The latest value of expr in this statement, borrowed; NULL: none kept
- * (not a tensor, or pushed out). */
-static CrTensor *
-recent_value (CrOperandWatch  *self,
-              const CrAstNode *expr)
+CrTensor *
+cr_operand_watch_recent (CrOperandWatch  *self,
+                         const CrAstNode *expr)
 {
   guint kept = MIN (self->n_recent, RECENT_VALUES);
   for (guint k = 0; k < kept; k++)
@@ -121,6 +119,13 @@ recent_value (CrOperandWatch  *self,
         return r->tensor;
     }
   return NULL;
+}
+
+static CrTensor *
+recent_value (CrOperandWatch  *self,
+              const CrAstNode *expr)
+{
+  return cr_operand_watch_recent (self, expr);
 }
 
 static void

@@ -31,6 +31,10 @@ void            cr_operand_watch_note   (CrOperandWatch  *self,
                                          const CrAstNode *statement,
                                          const CrAstNode *expr,
                                          CrTensor        *t);
+/* The value expr had last in the statement running (borrowed), NULL: none
+ * kept (not a tensor, or pushed out since). */
+CrTensor       *cr_operand_watch_recent (CrOperandWatch  *self,
+                                         const CrAstNode *expr);
 /* expr, of the script's code, raised error: its operands are kept until
  * the error is taken. Only the first (innermost) expression that fails
  * with an error counts: the calls around it fail with the same error. */

@@ -114,6 +114,9 @@ struct _CrRunRecorder {
   GHashTable  *changes;          /* version counter (its storage or own counter) -> Change* */
   GHashTable  *hints;            /* const CrAstNode* -> id + 1 of its last tensor value, or
                                   * of the source of a tensor without history */
+  GHashTable  *source_hints;     /* const CrAstNode*: exprs whose hint is the source of a
+                                  * tensor without history, a constant too (a module's
+                                  * input x, for pred = model(x) under no_grad) */
   GArray      *open_regions;     /* int: regions entered and not left, innermost last */
   GArray      *region_calls;     /* guint per region: record->module_calls->len when it began */
   int          disabled_region;  /* the set_grad_enabled(False) region running, -1 */
@@ -951,17 +954,36 @@ cr_run_recorder_note_binding (CrInterp   *self,
 }
 
 /* The hint an expression's value left when it may be a source: a tensor
- * that requires grad or was made from one (a constant is no source); -1:
- * none. */
+ * that requires grad or was made from one (a constant is no source, unless
+ * it is what a value without history was made from); -1: none. */
 static int
 hint (CrRunRecorder   *r,
       const CrAstNode *expr)
 {
   int id = expr ? lookup_id (r->hints, expr) : -1;
   const CrRecordTensor *rec = tensor_rec (r, id);
-  if (!rec || rec->origin == CR_RECORD_TENSOR_CONSTANT)
+  if (!rec || (rec->origin == CR_RECORD_TENSOR_CONSTANT
+               && !g_hash_table_contains (r->source_hints, expr)))
     return -1;
   return id;
+}
+
+/* pred = model(x) under no_grad: the module's input x (its first tensor
+ * argument), which the script gave the call; -1: none. */
+static int
+module_input (CrRunRecorder   *r,
+              const CrAstNode *call)
+{
+  for (guint i = 0; i < call->u.call.n_args; i++)
+    {
+      int id = hint (r, call->u.call.args[i]);
+      if (id >= 0)
+        return id;
+      CrTensor *t = cr_operand_watch_recent (r->operands, call->u.call.args[i]);
+      if (t)
+        return cr_run_recorder_tensor (r->interp, t);
+    }
+  return -1;
 }
 
 /* Whether the statement running called a module (its parameters require
@@ -1042,9 +1064,14 @@ note_provenance (CrRunRecorder   *r,
           break;
         }
     }
-  /* pred = model(x) under no_grad: the module's parameters made it. */
-  if (source < 0 && !(expr->kind == CR_AST_CALL && ran_module_call (r)))
-    return;
+  /* pred = model(x) under no_grad: the module's parameters made it, from
+   * its input. */
+  if (source < 0)
+    {
+      if (expr->kind != CR_AST_CALL || !ran_module_call (r))
+        return;
+      source = module_input (r, expr);
+    }
   guint64 serial = tensor_serial (r, t, TRUE);
   Provenance *p = g_new0 (Provenance, 1);
   p->origin = origin;
@@ -1054,7 +1081,10 @@ note_provenance (CrRunRecorder   *r,
   /* Not recorded unless named or used: the expression around it reads its
    * source as its own. */
   if (source >= 0)
-    insert_id (r->hints, (gpointer) expr, source);
+    {
+      insert_id (r->hints, (gpointer) expr, source);
+      g_hash_table_add (r->source_hints, (gpointer) expr);
+    }
 }
 
 void
@@ -1067,6 +1097,7 @@ cr_run_recorder_note_value (CrInterp        *self,
     return;
   settle_bumps (r);
   cr_operand_watch_note (r->operands, self->frame ? self->frame->stmt : NULL, expr, t);
+  g_hash_table_remove (r->source_hints, expr);
   if (t->requires_grad)
     {
       int id = cr_run_recorder_tensor (self, t);
@@ -1344,6 +1375,7 @@ cr_run_recorder_free (CrRunRecorder *r)
   g_hash_table_unref (r->bindings);
   g_hash_table_unref (r->changes);
   g_hash_table_unref (r->hints);
+  g_hash_table_unref (r->source_hints);
   g_array_unref (r->open_regions);
   g_array_unref (r->region_calls);
   g_array_unref (r->bumps);
@@ -1374,6 +1406,7 @@ cr_run_recorder_run_begin (CrInterp *self)
   r->bindings = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, binding_free);
   r->changes = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   r->hints = g_hash_table_new (g_direct_hash, g_direct_equal);
+  r->source_hints = g_hash_table_new (g_direct_hash, g_direct_equal);
   r->open_regions = g_array_new (FALSE, FALSE, sizeof (int));
   r->region_calls = g_array_new (FALSE, FALSE, sizeof (guint));
   r->disabled_region = -1;
@@ -1468,6 +1501,7 @@ cr_run_recorder_run_end (CrInterp *self)
   g_array_set_size (r->bumps, 0);
   g_array_set_size (r->open_regions, 0);
   g_hash_table_remove_all (r->hints);
+  g_hash_table_remove_all (r->source_hints);
   cr_operand_watch_clear (r->operands);
   cr_tensor_set_version_observer (NULL, NULL);
   r->interp = NULL;

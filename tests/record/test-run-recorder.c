@@ -348,7 +348,8 @@ test_grad_disabled_regions (void)
 }
 
 /* A model evaluated under no_grad: its output is made from the model's
- * parameters, which the script never named there. */
+ * parameters, which the script never named there, and from its input, the
+ * source the window draws it from. */
 static void
 test_module_under_no_grad (void)
 {
@@ -363,11 +364,16 @@ test_module_under_no_grad (void)
   const CrRecordTensor *pred = find_label (record, "pred");
   g_assert_nonnull (pred);
   g_assert_cmpint (pred->origin, ==, CR_RECORD_TENSOR_NO_GRAD);
-  g_assert_cmpint (pred->source, ==, -1);
+  const CrRecordTensor *x = find_label (record, "x");
+  g_assert_nonnull (x);
+  g_assert_cmpint (x->origin, ==, CR_RECORD_TENSOR_CONSTANT);
+  g_assert_cmpint (x->span.line, ==, 3);
+  g_assert_cmpint (pred->source, ==, (int) x->id);
   g_assert_cmpint (pred->region, ==, 0);
   const CrRecordTensor *label = find_label (record, "label");
   g_assert_nonnull (label);
   g_assert_cmpint (label->origin, ==, CR_RECORD_TENSOR_NO_GRAD);
+  g_assert_cmpint (label->source, ==, (int) x->id);
   /* From data alone: a constant no op used, no tensor of the record. */
   g_assert_null (find_label (record, "plain"));
 }
