@@ -168,7 +168,8 @@ cr_graph_depth_control_new (CrGraphCanvas *canvas)
 
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
   gtk_widget_set_tooltip_text (box, "Module depth: the module calls nested deeper than this "
-                                    "show as one node each (click one to open it)");
+                                    "show as one node each ([ and ] change it; a click or O "
+                                    "opens one, C closes the one around the selection)");
   GtkWidget *label = gtk_label_new ("Depth");
   gtk_widget_set_margin_start (label, 6);
   gtk_box_append (GTK_BOX (box), label);
@@ -237,5 +238,68 @@ cr_graph_canvas_groups_click (CrGraphCanvas *self,
     return FALSE;
   self->groups_open[group] = TRUE;
   show_open (self);
+  return TRUE;
+}
+
+/* ---- the keys ---------------------------------------------------------------- */
+
+/* The node of the shown model the keys act on: the selected one, else the
+ * one showing the current step; -1: none. */
+static int
+key_node (CrGraphCanvas *self)
+{
+  const CrGraphCollapse *collapse = self->collapse;
+  if (self->selected >= 0 && (guint) self->selected < collapse->model->nodes->len)
+    return self->selected;
+  if (self->step >= 0 && (guint) self->step < collapse->n_steps)
+    {
+      guint node = collapse->step_node[self->step];
+      return node == G_MAXUINT ? -1 : (int) node;
+    }
+  return -1;
+}
+
+gboolean
+cr_graph_canvas_open_group (CrGraphCanvas *self)
+{
+  g_return_val_if_fail (CR_IS_GRAPH_CANVAS (self), FALSE);
+  if (!self->collapse)
+    return FALSE;
+  int node = key_node (self);
+  int group = node >= 0 ? self->collapse->group_of[node] : -1;
+  if (group < 0)
+    return FALSE;
+  self->groups_open[group] = TRUE;
+  show_open (self);
+  return TRUE;
+}
+
+gboolean
+cr_graph_canvas_close_group (CrGraphCanvas *self)
+{
+  g_return_val_if_fail (CR_IS_GRAPH_CANVAS (self), FALSE);
+  if (!self->collapse)
+    return FALSE;
+  int node = key_node (self);
+  if (node < 0)
+    return FALSE;
+  /* A closed group's node closes the open group around it; a node shown as
+   * itself, the innermost group it is in (every group around it is open). */
+  int group = self->collapse->group_of[node];
+  if (group >= 0)
+    group = cr_graph_groups_get (self->groups, group)->parent;
+  else
+    group = self->groups->node_group[self->collapse->full_node[node]];
+  if (group < 0)
+    return FALSE;
+  self->groups_open[group] = FALSE;
+  show_open (self);
+  /* The keys go on from the group just closed: C again closes its parent. */
+  for (guint i = 0; i < self->collapse->model->nodes->len; i++)
+    if (self->collapse->group_of[i] == group)
+      {
+        cr_graph_canvas_set_selected (self, (int) i);
+        break;
+      }
   return TRUE;
 }

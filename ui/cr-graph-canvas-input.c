@@ -319,6 +319,8 @@ on_query_tooltip (GtkWidget     *widget,
     g_string_append (text, "\nNo gradient flows into it");
   if (n->freed)
     g_string_append (text, "\nIts saved tensors are freed after backward");
+  if (n->kind == CR_GRAPH_NODE_GROUP)
+    g_string_append (text, "\nA closed module call: click it or press O to open it");
   if (n->step >= 0)
     g_string_append_printf (text, "\nBackward step %d", n->step + 1);
   gtk_tooltip_set_markup (tooltip, text->str);

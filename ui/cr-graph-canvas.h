@@ -75,6 +75,12 @@ void                cr_graph_canvas_set_group_level  (CrGraphCanvas *self,
  * -1 .. n_steps - 1; without groups step ± 1. */
 int                 cr_graph_canvas_step_unit        (CrGraphCanvas *self,
                                                       int            direction);
+/* The keys' group (O, C): the selected node, else the current step's.
+ * open_group opens it when it is a closed group; close_group closes the
+ * innermost open group holding it and selects the closed group's node.
+ * TRUE when something opened or closed. */
+gboolean            cr_graph_canvas_open_group       (CrGraphCanvas *self);
+gboolean            cr_graph_canvas_close_group      (CrGraphCanvas *self);
 /* The depth control for the canvas's zoom bar: "Depth" with a spin button,
  * shown only while the graph has groups. */
 GtkWidget          *cr_graph_depth_control_new       (CrGraphCanvas *canvas);

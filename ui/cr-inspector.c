@@ -9,6 +9,7 @@
 #include "cr-inspector.h"
 
 #include "cr-card-style.h"
+#include "cr-inspector-group.h"
 #include "cr-record-text.h"
 #include "cr-tensor-view.h"
 
@@ -166,6 +167,7 @@ typedef struct {
   const CrRecordBackward *backward;   /* NULL: a forward graph */
   int                     backward_index;
   int                     step;
+  const CrGraphModel     *model;      /* the node's (a closed group's lookups) */
 } Ctx;
 
 static const CrRecordOp *
@@ -529,8 +531,10 @@ build_node (const Ctx         *c,
                                  text_row ("grad_fn", grad_fn, NULL));
       gtk_box_append (GTK_BOX (box), group);
     }
-  else if (node->shape || node->preview || node->kind == CR_GRAPH_NODE_OP
-           || node->kind == CR_GRAPH_NODE_GROUP)
+  else if (node->kind == CR_GRAPH_NODE_GROUP)
+    /* A closed module call: its ops, steps and parameters. */
+    gtk_box_append (GTK_BOX (box), cr_inspector_group_new (c->model, node, c->step));
+  else if (node->shape || node->preview || node->kind == CR_GRAPH_NODE_OP)
     gtk_box_append (GTK_BOX (box), build_plain_group (node));
   if (op)
     gtk_box_append (GTK_BOX (box), build_saved_group (c, op));
@@ -574,7 +578,7 @@ rebuild (CrInspector *self)
   if (node)
     {
       const CrRunRecord *record = model->record;
-      Ctx c = { .record = record, .backward_index = -1, .step = self->step };
+      Ctx c = { .record = record, .backward_index = -1, .step = self->step, .model = model };
       if (record && model->backward >= 0 && (guint) model->backward < record->backwards->len)
         {
           c.backward = g_ptr_array_index (record->backwards, model->backward);

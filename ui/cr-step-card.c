@@ -367,6 +367,11 @@ build_intro (const Ctx *c)
   add_key_row (GTK_GRID (keys), 0, next, "next step");
   add_key_row (GTK_GRID (keys), 1, back, "previous step");
   add_key_row (GTK_GRID (keys), 2, ends, "start / last step");
+  /* Module code: a closed module call steps as one unit until opened. */
+  static const char *const groups[] = { "O", "C", NULL };
+  static const char *const depth[] = { "[", "]", NULL };
+  add_key_row (GTK_GRID (keys), 3, groups, "open / close a module call");
+  add_key_row (GTK_GRID (keys), 4, depth, "fewer / more module levels");
   gtk_box_append (GTK_BOX (box), cr_card_heading_new ("Keys", NULL));
   gtk_box_append (GTK_BOX (box), keys);
 

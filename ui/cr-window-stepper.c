@@ -274,8 +274,9 @@ play_tick_cb (gpointer user_data)
   CrWindow *self = user_data;
   int n = (int) cr_graph_canvas_get_n_steps (self->canvas);
   int step = cr_graph_canvas_get_step (self->canvas);
+  /* A closed module call plays as one unit, as next does. */
   if (step < n - 1)
-    go_to_step (self, step + 1);
+    go_to_step (self, cr_graph_canvas_step_unit (self->canvas, +1));
   if (cr_graph_canvas_get_step (self->canvas) >= n - 1)
     {
       self->play_timeout_id = 0;
@@ -311,7 +312,7 @@ play_activated (GSimpleAction *action,
   if (cr_graph_canvas_get_step (self->canvas) >= n - 1)
     go_to_step (self, -1);
   /* The first step comes at once, so the press visibly does something. */
-  go_to_step (self, cr_graph_canvas_get_step (self->canvas) + 1);
+  go_to_step (self, cr_graph_canvas_step_unit (self->canvas, +1));
   if (cr_graph_canvas_get_step (self->canvas) < n - 1)
     start_playing (self);
 }
@@ -327,6 +328,37 @@ speed_changed (GSimpleAction *action,
   gtk_menu_button_set_label (self->speed_button, label);
   if (self->play_timeout_id)
     start_playing (self);
+}
+
+/* Module code: O opens the selected (or current step's) closed group, C
+ * closes the one around it, [ and ] show one level less or more. */
+static void
+group_open_activated (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  cr_graph_canvas_open_group (((CrWindow *) user_data)->canvas);
+}
+
+static void
+group_close_activated (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  cr_graph_canvas_close_group (((CrWindow *) user_data)->canvas);
+}
+
+static void
+depth_activated (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  CrGraphCanvas *canvas = ((CrWindow *) user_data)->canvas;
+  guint level = cr_graph_canvas_get_group_level (canvas);
+  if (g_str_equal (g_action_get_name (G_ACTION (action)), "depth-more"))
+    cr_graph_canvas_set_group_level (canvas, level + 1);
+  else if (level > 0)
+    cr_graph_canvas_set_group_level (canvas, level - 1);
 }
 
 /* ---- keys ---- */
@@ -410,6 +442,20 @@ key_pressed_cb (GtkEventControllerKey *controller,
         case GDK_KEY_P:
           action = "play";
           break;
+        case GDK_KEY_o:
+        case GDK_KEY_O:
+          action = "group-open";
+          break;
+        case GDK_KEY_c:
+        case GDK_KEY_C:
+          action = "group-close";
+          break;
+        case GDK_KEY_bracketright:
+          action = "depth-more";
+          break;
+        case GDK_KEY_bracketleft:
+          action = "depth-less";
+          break;
         default:
           return FALSE;
         }
@@ -433,6 +479,10 @@ cr_window_stepper_init (CrWindow *self)
     { .name = "step-last", .activate = step_last_activated },
     { .name = "play", .activate = play_activated, .state = "false" },
     { .name = "speed", .parameter_type = "s", .state = "'1'", .change_state = speed_changed },
+    { .name = "group-open", .activate = group_open_activated },
+    { .name = "group-close", .activate = group_close_activated },
+    { .name = "depth-more", .activate = depth_activated },
+    { .name = "depth-less", .activate = depth_activated },
   };
   g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
 
