@@ -204,6 +204,32 @@ cr_operand_watch_failed (CrOperandWatch  *self,
     }
 }
 
+GPtrArray *
+cr_operand_watch_operands_of (CrOperandWatch  *self,
+                              const CrAstNode *expr)
+{
+  GPtrArray *values = g_ptr_array_new ();
+  switch (expr->kind)
+    {
+    case CR_AST_BINOP:
+      g_ptr_array_add (values, recent_value (self, expr->u.binop.left));
+      g_ptr_array_add (values, recent_value (self, expr->u.binop.right));
+      break;
+    case CR_AST_UNARYOP:
+      g_ptr_array_add (values, recent_value (self, expr->u.unaryop.operand));
+      break;
+    case CR_AST_CALL:
+      if (expr->u.call.func->kind == CR_AST_ATTRIBUTE)
+        g_ptr_array_add (values, recent_value (self, expr->u.call.func->u.attribute.value));
+      for (guint i = 0; i < expr->u.call.n_args; i++)
+        g_ptr_array_add (values, recent_value (self, expr->u.call.args[i]));
+      break;
+    default:
+      break;
+    }
+  return values;
+}
+
 GArray *
 cr_operand_watch_take (CrOperandWatch *self,
                        const char     *message)

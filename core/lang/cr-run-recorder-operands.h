@@ -49,6 +49,13 @@ GArray         *cr_operand_watch_take   (CrOperandWatch  *self,
                                          const char      *message);
 /* Forgets the failure kept (its error was recorded without operands). */
 void            cr_operand_watch_forget (CrOperandWatch  *self);
+/* The values of expr's direct operands noted in this statement, in the
+ * order the op it made takes them (a binary operator's left then right; a
+ * call's receiver, then its positional arguments): a new GPtrArray of
+ * borrowed CrTensor*, NULL where an operand is no tensor or is no longer
+ * kept. For the inputs of an op that saved none of them (`w + d`). */
+GPtrArray      *cr_operand_watch_operands_of (CrOperandWatch  *self,
+                                              const CrAstNode *expr);
 /* Drops every reference kept (the run ended). */
 void            cr_operand_watch_clear  (CrOperandWatch  *self);
 

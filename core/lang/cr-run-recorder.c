@@ -131,6 +131,8 @@ struct _CrRunRecorder {
   guint        trace_first;      /* the outermost one's index in record->backwards */
   gint64       trace_values_left;/* their steps' snapshots' budget */
   CrOperandWatch *operands;      /* the tensors a failing expression was given */
+  const CrAstNode *noting_expr;  /* the expression whose value is being recorded, and */
+  const CrNode    *noting_node;  /* the node that made it (borrowed, compared only) */
 };
 
 static CrRunRecorder *
@@ -547,6 +549,50 @@ edgeless_input (CrRunRecorder       *r,
   return (int) rec->id;
 }
 
+/* Whether t, which requires no grad, has the shape of node's input i. */
+static gboolean
+fits_input (const CrNode   *node,
+            guint           i,
+            const CrTensor *t)
+{
+  const CrTensorMeta *m = node->input_meta ? &node->input_meta[i] : NULL;
+  if (!t || t->requires_grad || !m || m->ndim != t->ndim)
+    return FALSE;
+  for (int d = 0; d < m->ndim; d++)
+    if (m->shape[d] != t->shape[d])
+      return FALSE;
+  return TRUE;
+}
+
+/* The tensor of input i of node, which has no edge and which the op did not
+ * save (`w + d` with d detached), when node made the value of the
+ * expression being recorded: that expression's operand in its place, or its
+ * one operand that requires no grad and has the input's shape. -1: not
+ * known. */
+static int
+operand_input (CrRunRecorder *r,
+               CrNode        *node,
+               guint          i)
+{
+  if (node != r->noting_node || !r->noting_expr)
+    return -1;
+  g_autoptr (GPtrArray) operands = cr_operand_watch_operands_of (r->operands, r->noting_expr);
+  CrTensor *found = NULL;
+  if (operands->len == node->n_inputs && fits_input (node, i, g_ptr_array_index (operands, i)))
+    found = g_ptr_array_index (operands, i);
+  else
+    for (guint k = 0; k < operands->len; k++)
+      {
+        CrTensor *t = g_ptr_array_index (operands, k);
+        if (!fits_input (node, i, t) || t == found)
+          continue;
+        if (found)   /* two candidates: which one is not known */
+          return -1;
+        found = t;
+      }
+  return found ? cr_run_recorder_tensor (r->interp, found) : -1;
+}
+
 /* The span of the in-place statement that gave t its current version. */
 CrSpan
 cr_run_recorder_modified_span (CrInterp       *self,
@@ -600,7 +646,10 @@ fill_op (CrRunRecorder *r,
           for (guint k = 0; k < n_saved && !match; k++)
             if (saved[k].input == (int) i)
               match = &saved[k];
-          id = edgeless_input (r, node, i, match);
+          id = (match && match->known) || is_number_input (node, i, match) ? -1
+               : operand_input (r, node, i);
+          if (id < 0)
+            id = edgeless_input (r, node, i, match);
         }
       g_array_append_val (op->inputs, id);
     }
@@ -1100,7 +1149,12 @@ cr_run_recorder_note_value (CrInterp        *self,
   g_hash_table_remove (r->source_hints, expr);
   if (t->requires_grad)
     {
+      /* The op recorded now finds the operands it kept no edge to. */
+      r->noting_expr = expr;
+      r->noting_node = t->grad_fn;
       int id = cr_run_recorder_tensor (self, t);
+      r->noting_expr = NULL;
+      r->noting_node = NULL;
       insert_id (r->hints, (gpointer) expr, id);
       CrRecordTensor *rec = tensor_rec (r, id);
       /* A leaf is made by a call: torch.ones(3, requires_grad=True),

@@ -744,6 +744,55 @@ test_truncated (void)
   g_assert_nonnull (find_label (small, "first"));
 }
 
+/* An op that saves nothing (Add, Sub) still names the tensors it was given
+ * that need no gradient: a detached tensor is that tensor, with its source,
+ * and a named constant keeps its name; neither is an anonymous constant. */
+static void
+test_unsaved_operands (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
+    "n = torch.tensor([4.0, 5.0, 6.0])\n"
+    "d = w.detach()\n"
+    "y = (w*n + d).sum()\n"
+    "z = torch.add(w, n) - d\n"
+    "c = torch.ones(3)\n"
+    "v = c.add(w)\n"
+    "y.backward()\n", NULL);
+  const CrRecordTensor *w = find_label (record, "w");
+  const CrRecordTensor *n = find_label (record, "n");
+  const CrRecordTensor *d = find_label (record, "d");
+  const CrRecordTensor *c = find_label (record, "c");
+  g_assert_nonnull (d);
+  g_assert_cmpint (d->origin, ==, CR_RECORD_TENSOR_DETACHED);
+  g_assert_cmpint (d->source, ==, (int) w->id);
+  /* The op of each line, with the tensors of its inputs. */
+  const struct { guint line; const char *grad_fn; int inputs[2]; } want[] = {
+    { 5, "AddBackward0", { -2, (int) d->id } },
+    { 6, "AddBackward0", { (int) w->id, (int) n->id } },
+    { 6, "SubBackward0", { -2, (int) d->id } },
+    { 8, "AddBackward0", { (int) c->id, (int) w->id } },
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (want); k++)
+    {
+      const CrRecordOp *found = NULL;
+      for (guint i = 0; i < record->ops->len && !found; i++)
+        {
+          const CrRecordOp *op = g_ptr_array_index (record->ops, i);
+          if (op->span.line == (int) want[k].line && g_strcmp0 (op->grad_fn, want[k].grad_fn) == 0)
+            found = op;
+        }
+      g_assert_nonnull (found);
+      g_assert_cmpuint (found->inputs->len, ==, 2);
+      for (guint i = 0; i < 2; i++)
+        if (want[k].inputs[i] != -2)   /* -2: the result of another op */
+          g_assert_cmpint (g_array_index (found->inputs, int, i), ==, want[k].inputs[i]);
+    }
+  g_assert_cmpint (c->origin, ==, CR_RECORD_TENSOR_CONSTANT);
+  g_assert_cmpstr (n->name, ==, "n");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -766,6 +815,7 @@ main (int   argc,
   g_test_add_func ("/recorder/handled-errors", test_handled_errors);
   g_test_add_func ("/recorder/iteration-through-calls", test_iteration_through_calls);
   g_test_add_func ("/recorder/truncated", test_truncated);
+  g_test_add_func ("/recorder/unsaved-operands", test_unsaved_operands);
   g_test_add_func ("/recorder/error-operands", test_error_operands);
   g_test_add_func ("/recorder/nested-loops", test_nested_loops);
   return g_test_run ();
