@@ -409,34 +409,35 @@ draw_errors (cairo_t   *cr,
     }
 }
 
-/* The ops whose saved tensor an in-place statement changed. */
+/* The ops whose saved tensor an in-place statement changed; one hidden in
+ * a closed module call marks the call's node (the first such op's line). */
 static void
 draw_modified (cairo_t   *cr,
                Ctx       *c)
 {
   const CrRunRecord *record = c->model->record;
-  for (guint i = 0; i < c->model->nodes->len; i++)
+  g_autoptr (GHashTable) marked = NULL;
+  for (guint i = 0; i < record->ops->len; i++)
     {
-      const CrGraphNode *n = g_ptr_array_index (c->model->nodes, i);
-      if (n->kind != CR_GRAPH_NODE_OP || n->op < 0 || (guint) n->op >= record->ops->len)
+      const CrRecordOp *op = g_ptr_array_index (record->ops, i);
+      int line = 0;
+      for (guint s = 0; s < op->saved->len && line <= 0; s++)
+        line = ((const CrRecordSaved *) g_ptr_array_index (op->saved, s))->modified_span.line;
+      if (line <= 0)
         continue;
-      const CrRecordOp *op = g_ptr_array_index (record->ops, n->op);
-      for (guint s = 0; s < op->saved->len; s++)
-        {
-          const CrRecordSaved *saved = g_ptr_array_index (op->saved, s);
-          if (saved->modified_span.line <= 0)
-            continue;
-          const CrGraphBox *b = node_box (c, n);
-          if (!b)
-            break;
-          g_autofree char *text = g_strdup_printf ("modified in place · line %d",
-                                                   saved->modified_span.line);
-          /* Under the node, clear of an error's ring around it. */
-          const Spot spot = { b->x + b->width / 2, b->y + b->height + 7 * c->k, 0.5, 0.0 };
-          pill (cr, c, text, FALSE, &spot, 1, (int) n->id, TRUE,
-                c->pal.error_fill, c->pal.error_text, &c->pal.error_ring);
-          break;
-        }
+      const CrGraphNode *n = cr_graph_model_find_op (c->model, (int) i);
+      const CrGraphBox *b = node_box (c, n);
+      if (!b)
+        continue;
+      if (!marked)
+        marked = g_hash_table_new (g_direct_hash, g_direct_equal);
+      if (!g_hash_table_add (marked, GUINT_TO_POINTER (n->id)))
+        continue;
+      g_autofree char *text = g_strdup_printf ("modified in place · line %d", line);
+      /* Under the node, clear of an error's ring around it. */
+      const Spot spot = { b->x + b->width / 2, b->y + b->height + 7 * c->k, 0.5, 0.0 };
+      pill (cr, c, text, FALSE, &spot, 1, (int) n->id, TRUE,
+            c->pal.error_fill, c->pal.error_text, &c->pal.error_ring);
     }
 }
 

@@ -4,6 +4,7 @@
  * it, a leaf's .grad once written (after its hook), a hook's name, the
  * failing node of an in-place error and its culprit, and "freed" never on
  * ops that saved nothing. Headless: the ASan build runs it. */
+#include "cr-graph-groups.h"
 #include "cr-graph-render.h"
 #include "cr-graph-render-badges.h"
 #include "cr-script-run.h"
@@ -111,6 +112,57 @@ test_badges_error (void)
     }
 }
 
+/* A failing op inside a closed module call: the group's node carries the
+ * error's ring and tag (and the culprit's), until the group is opened. */
+static void
+test_badges_error_in_group (void)
+{
+  CrInterpOptions run_options = { 0 };
+  CrScriptRun run;
+  cr_script_run ("import torch\n"
+                 "import torch.nn as nn\n"
+                 "class Block(nn.Module):\n"
+                 "    def __init__(self):\n"
+                 "        super().__init__()\n"
+                 "        self.fc = nn.Linear(3, 3)\n"
+                 "    def forward(self, x):\n"
+                 "        h = torch.sigmoid(self.fc(x))\n"
+                 "        h.add_(1)\n"
+                 "        return h\n"
+                 "block = Block()\n"
+                 "x = torch.ones(2, 3)\n"
+                 "L = block(x).sum()\n"
+                 "L.backward()\n", -1, "group.py", &run_options, FALSE, &run);
+  g_assert_nonnull (run.message);
+  g_assert_cmpuint (run.models->len, ==, 1);
+  g_autoptr (CrGraphModel) model = cr_graph_model_ref (g_ptr_array_index (run.models, 0));
+  cr_script_run_clear (&run);
+  g_autoptr (CrGraphGroups) groups = cr_graph_groups_new (model);
+  g_assert_cmpuint (groups->height, >, 0);
+
+  /* Every group closed: the failing SigmoidBackward0 is hidden in one. */
+  g_autofree gboolean *closed = cr_graph_groups_open_to_level (groups, 0);
+  g_autoptr (CrGraphCollapse) collapse = cr_graph_collapse_new (groups, closed);
+  const CrRecordError *e = g_ptr_array_index (model->record->errors, 0);
+  const CrGraphNode *failing = cr_graph_model_find_op (collapse->model, e->op);
+  g_assert_nonnull (failing);
+  g_assert_cmpint (failing->kind, ==, CR_GRAPH_NODE_GROUP);
+  g_autoptr (CrGraphLayout) layout = cr_graph_render_layout (collapse->model, NULL);
+  g_autoptr (GPtrArray) drawn = badges_at (collapse->model, layout, -1);
+  g_assert_true (has_text (drawn, "✕ RuntimeError"));
+  g_assert_true (has_text (drawn, "modified in place · line 9"));
+
+  /* Open: on the op itself, as without groups. */
+  g_autofree gboolean *open = cr_graph_groups_open_to_level (groups, groups->height);
+  g_autoptr (CrGraphCollapse) opened = cr_graph_collapse_new (groups, open);
+  failing = cr_graph_model_find_op (opened->model, e->op);
+  g_assert_cmpstr (failing->title, ==, "SigmoidBackward0");
+  g_autoptr (CrGraphLayout) open_layout = cr_graph_render_layout (opened->model, NULL);
+  g_autoptr (GPtrArray) open_drawn = badges_at (opened->model, open_layout, -1);
+  g_assert_true (has_text (open_drawn, "✕ RuntimeError"));
+  g_assert_true (has_text (open_drawn, "modified in place · line 9"));
+}
+
 /* What the badges cost a frame on the toy network's last step (every step's
  * labels): the canvas draws them with each frame it paints. */
 static void
@@ -140,6 +192,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/graph-badges/steps", test_badges);
   g_test_add_func ("/graph-badges/error", test_badges_error);
+  g_test_add_func ("/graph-badges/error-in-group", test_badges_error_in_group);
   g_test_add_func ("/graph-badges/time", test_badges_time);
   return g_test_run ();
 }
