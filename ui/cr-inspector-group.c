@@ -116,8 +116,10 @@ param_row (const CrRunRecord    *record,
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
 
   gtk_box_append (GTK_BOX (box), cr_card_label_new (t->module_path, "monospace"));
-  g_autofree char *sub = grad ? g_strdup (".grad as of this step")
-                              : g_strdup (".grad is None as of this step");
+  g_autofree char *when = step >= 0 ? g_strdup_printf ("as of step %d", step + 1)
+                                    : g_strdup ("before backward");
+  g_autofree char *sub = grad ? g_strdup_printf (".grad %s", when)
+                              : g_strdup_printf (".grad is None %s", when);
   GtkWidget *caption = cr_card_label_new (sub, "dim-label");
   gtk_widget_add_css_class (caption, "caption");
   gtk_box_append (GTK_BOX (box), caption);

@@ -2,11 +2,14 @@
  * inspector (its ops, parameters with .grad as of the step, an Open
  * button), the keys' actions that open and close groups and change the
  * depth level, and play stepping a closed group as one unit, as next does.
- * Under xvfb-run; looks inside the window through its private header. */
+ * Under xvfb-run; looks inside the window through its private header.
+ * CR_TEST_SHOT_DIR, when set, gets PNGs of the window at 1366x768 (dark
+ * too when CR_TEST_DARK is set), for looking at. */
 #include "cr-config.h"
 #include "cr-window-private.h"
 #include "ui-test-gui.h"
 
+#include <adwaita.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -41,6 +44,10 @@ open_script (char **path)
   close (fd);
   g_assert_true (g_file_set_contents (*path, SCRIPT, -1, &error));
   CrWindow *window = cr_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1366, 768);
+  if (g_getenv ("CR_TEST_DARK") && *g_getenv ("CR_TEST_DARK"))
+    adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                        ADW_COLOR_SCHEME_FORCE_DARK);
   g_autoptr (GFile) file = g_file_new_for_path (*path);
   g_assert_true (cr_window_open_file (window, file, &error));
   g_assert_no_error (error);
@@ -57,6 +64,29 @@ close_window (CrWindow *window,
   cr_ui_test_iterate ();
   g_unlink (path);
   g_free (path);
+}
+
+/* The window as drawn, to CR_TEST_SHOT_DIR/name when that is set. */
+static void
+shoot (CrWindow   *window,
+       const char *name)
+{
+  const char *dir = g_getenv ("CR_TEST_SHOT_DIR");
+  if (!dir)
+    return;
+  cr_ui_test_spin (300);
+  GtkWidget *widget = GTK_WIDGET (window);
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
+  g_autoptr (GdkTexture) texture = gsk_renderer_render_texture (
+    renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
 }
 
 static void
@@ -114,11 +144,15 @@ test_inspector (void)
   g_assert_true (shows_text (window->inspector, "layers.2.lin.bias"));
   g_assert_true (shows_text (window->inspector, "Open"));
   /* .grad is None before backward reaches them, a tensor after. */
-  g_assert_true (shows_text (window->inspector, ".grad is None as of this step"));
+  g_assert_true (shows_text (window->inspector, ".grad is None before backward"));
   activate (window, "win.step-last");
   cr_ui_test_iterate ();
-  g_assert_false (shows_text (window->inspector, ".grad is None as of this step"));
-  g_assert_true (shows_text (window->inspector, ".grad as of this step"));
+  g_assert_false (shows_text (window->inspector, ".grad is None"));
+  g_autofree char *last = g_strdup_printf (".grad as of step %u",
+                                           cr_graph_canvas_get_n_steps (window->canvas));
+  g_assert_true (shows_text (window->inspector, last));
+  gtk_stack_set_visible_child_name (window->sidebar_stack, "node");
+  shoot (window, "inspector-group.png");
 
   /* Its Open button's action opens it. */
   guint before = cr_graph_canvas_get_model (window->canvas)->nodes->len;
