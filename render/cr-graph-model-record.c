@@ -15,6 +15,7 @@
  * record: the inspector and the cards read it there. */
 #include "cr-graph-model-private.h"
 
+#include "cr-record-text.h"
 #include "cr-tensor-format.h"
 
 #include <string.h>
@@ -122,7 +123,8 @@ fill_op (Builder          *b,
 {
   n->op = (int) op->id;
   n->symbol = g_strdup (op->symbol);
-  n->caption = cr_graph_shorten (op->caption ? g_strdup (op->caption)
+  /* In a loop the names carry their iterations: "y₃ = y₂ * w". */
+  n->caption = cr_graph_shorten (op->caption ? cr_record_op_caption (b->record, (int) op->id)
                                              : cr_graph_span_text (b->record->source, &op->span));
   n->span = op->span;
 

@@ -199,3 +199,127 @@ cr_record_iteration_text (const guint *loop_path,
     g_string_append_printf (s, i ? ".%u" : "%u", loop_path[i]);
   return g_string_free (s, FALSE);
 }
+
+/* "₃", "₂,₃": loop_path's iterations as subscripts, as the record's labels
+ * carry them. */
+static void
+append_subscripts (GString     *out,
+                   const guint *loop_path,
+                   guint        loop_depth)
+{
+  static const char *const digits[] = { "₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉" };
+  for (guint i = 0; i < loop_depth; i++)
+    {
+      char number[16];
+      g_snprintf (number, sizeof number, "%u", loop_path[i]);
+      if (i > 0)
+        g_string_append_c (out, ',');
+      for (const char *d = number; *d; d++)
+        g_string_append (out, digits[*d - '0']);
+    }
+}
+
+static gboolean
+is_name_start (char c)
+{
+  return g_ascii_isalpha (c) || c == '_';
+}
+
+static gboolean
+is_name_char (char c)
+{
+  return g_ascii_isalnum (c) || c == '_';
+}
+
+/* Whether label is name followed by iteration subscripts only ("y₂"). */
+static gboolean
+is_name_in_loop (const char *label,
+                 const char *name,
+                 gsize       name_len)
+{
+  if (!label || strncmp (label, name, name_len) != 0 || !label[name_len])
+    return FALSE;
+  for (const char *p = label + name_len; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+      if (c != ',' && (c < 0x2080 || c > 0x2089))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The label an input of op named `name` has in its iteration: the one
+ * input tensor labelled name₍…₎, else NULL (none, or two that differ). */
+static const char *
+input_label_for (const CrRunRecord *record,
+                 const CrRecordOp  *op,
+                 const char        *name,
+                 gsize              name_len)
+{
+  const char *found = NULL;
+  for (guint i = 0; i < op->inputs->len; i++)
+    {
+      const char *label = cr_record_tensor_label (record, g_array_index (op->inputs, int, i), NULL);
+      if (!is_name_in_loop (label, name, name_len))
+        continue;
+      if (found && strcmp (found, label) != 0)
+        return NULL;
+      found = label;
+    }
+  return found;
+}
+
+char *
+cr_record_op_caption (const CrRunRecord *record,
+                      int                op_index)
+{
+  g_return_val_if_fail (record != NULL, NULL);
+  if (op_index < 0 || (guint) op_index >= record->ops->len)
+    return NULL;
+  const CrRecordOp *op = g_ptr_array_index (record->ops, op_index);
+  const char *caption = op->caption;
+  if (!caption)
+    return NULL;
+  guint depth = MIN (op->loop_depth, CR_RECORD_MAX_LOOP_PATH);
+  if (depth == 0)
+    return g_strdup (caption);
+
+  GString *out = g_string_new (NULL);
+  const char *p = caption;
+  /* "name = ...": the name is bound in this op's iterations. */
+  const char *q = p;
+  if (is_name_start (*q))
+    {
+      while (is_name_char (*q))
+        q++;
+      const char *eq = q;
+      while (*eq == ' ')
+        eq++;
+      if (eq[0] == '=' && eq[1] != '=')
+        {
+          g_string_append_len (out, p, q - p);
+          append_subscripts (out, op->loop_path, depth);
+          p = q;
+        }
+    }
+  /* Every other name that an input of the op is labelled by, in its
+   * iteration (not an attribute: ".sum", nor a keyword argument). */
+  while (*p)
+    {
+      if (!is_name_start (*p) || (p > caption && (is_name_char (p[-1]) || p[-1] == '.')))
+        {
+          g_string_append_c (out, *p++);
+          continue;
+        }
+      const char *end = p;
+      while (is_name_char (*end))
+        end++;
+      const char *label = input_label_for (record, op, p, (gsize) (end - p));
+      if (label)
+        g_string_append (out, label);
+      else
+        g_string_append_len (out, p, end - p);
+      p = end;
+    }
+  return g_string_free (out, FALSE);
+}

@@ -44,6 +44,13 @@ const char *cr_record_tensor_label (const CrRunRecord     *record,
  * loop_depth 0 (new string). */
 char *cr_record_iteration_text   (const guint             *loop_path,
                                   guint                    loop_depth);
+/* Op `op`'s caption ("b = w1*a") with the names its loop iterations tell
+ * apart labelled as the record labels them: in a loop, the name bound
+ * carries the op's iterations and an input named by the script its label,
+ * "y₃ = y₂ * w"; the caption as is outside loops; NULL when the op has
+ * no caption (new string). */
+char *cr_record_op_caption       (const CrRunRecord       *record,
+                                  int                      op);
 /* The first error of backward call `backward` (-1: any call), or NULL. */
 const CrRecordError *cr_record_backward_error (const CrRunRecord *record,
                                                int                backward);

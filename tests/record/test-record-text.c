@@ -150,6 +150,58 @@ test_iteration_text (void)
   g_assert_cmpstr (three, ==, "iteration 2.3.11");
 }
 
+static CrRecordTensor *
+labelled (CrRunRecord *r,
+          const char  *label)
+{
+  CrRecordTensor *t = cr_run_record_add_tensor (r);
+  t->label = g_strdup (label);
+  return t;
+}
+
+/* An op's caption in a loop: the name bound and the inputs named by the
+ * script carry their iterations; attributes, other names and an op
+ * outside loops are left as written. */
+static void
+test_op_caption (void)
+{
+  g_autoptr (CrRunRecord) r = cr_run_record_new ("loop.py", NULL);
+  CrRecordTensor *w = labelled (r, "w");
+  CrRecordTensor *y2 = labelled (r, "y₂");
+  CrRecordTensor *why = labelled (r, "why₂");
+  CrRecordOp *op = cr_run_record_add_op (r);
+  op->caption = g_strdup ("y = (y * w).sum() + why.y + my_y(y)");
+  op->loop_depth = 1;
+  op->loop_path[0] = 3;
+  int inputs[] = { (int) y2->id, (int) w->id, (int) why->id };
+  g_array_append_vals (op->inputs, inputs, G_N_ELEMENTS (inputs));
+  g_autofree char *looped = cr_record_op_caption (r, 0);
+  g_assert_cmpstr (looped, ==, "y₃ = (y₂ * w).sum() + why₂.y + my_y(y₂)");
+
+  /* Nested loops: every loop's iteration; y == y is no assignment. */
+  CrRecordOp *nested = cr_run_record_add_op (r);
+  nested->caption = g_strdup ("h == y");
+  nested->loop_depth = 2;
+  nested->loop_path[0] = 2;
+  nested->loop_path[1] = 11;
+  g_autofree char *compare = cr_record_op_caption (r, 1);
+  g_assert_cmpstr (compare, ==, "h == y");
+  g_free (nested->caption);
+  nested->caption = g_strdup ("h = h + 1");
+  g_autofree char *bound = cr_record_op_caption (r, 1);
+  g_assert_cmpstr (bound, ==, "h₂,₁₁ = h + 1");
+
+  /* Outside loops, and without a caption. */
+  CrRecordOp *plain = cr_run_record_add_op (r);
+  plain->caption = g_strdup ("y = y * w");
+  g_array_append_vals (plain->inputs, inputs, 2);
+  g_autofree char *as_is = cr_record_op_caption (r, 2);
+  g_assert_cmpstr (as_is, ==, "y = y * w");
+  cr_run_record_add_op (r);
+  g_assert_null (cr_record_op_caption (r, 3));
+  g_assert_null (cr_record_op_caption (r, 9));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -162,5 +214,6 @@ main (int    argc,
   g_test_add_func ("/record-text/picker-title", test_picker_title);
   g_test_add_func ("/record-text/labels-and-errors", test_labels_and_errors);
   g_test_add_func ("/record-text/iteration", test_iteration_text);
+  g_test_add_func ("/record-text/op-caption", test_op_caption);
   return g_test_run ();
 }

@@ -3,7 +3,9 @@
  * no gradient before backward, each gradient by its edge as its step sends
  * it, a leaf's .grad once written (after its hook), a hook's name, the
  * failing node of an in-place error and its culprit, and "freed" never on
- * ops that saved nothing. Headless: the ASan build runs it. */
+ * ops that saved nothing; an error inside a closed module call on its
+ * group; captions of ops made in a loop with their iterations. Headless:
+ * the ASan build runs it. */
 #include "cr-graph-groups.h"
 #include "cr-graph-render.h"
 #include "cr-graph-render-badges.h"
@@ -163,6 +165,32 @@ test_badges_error_in_group (void)
   g_assert_true (has_text (open_drawn, "modified in place · line 9"));
 }
 
+/* The graph's captions in a loop tell its iterations apart, as the
+ * record's labels do (not three times "y = y * w"). */
+static void
+test_loop_captions (void)
+{
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (
+    "import torch\n"
+    "w = torch.tensor(2.0, requires_grad=True)\n"
+    "y = torch.tensor(1.0)\n"
+    "for i in range(3):\n"
+    "    y = y * w\n"
+    "y.backward()\n", "loop.py");
+  g_assert_nonnull (model);
+  g_autoptr (GPtrArray) captions = g_ptr_array_new ();
+  for (guint i = 0; i < model->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      if (n->kind == CR_GRAPH_NODE_OP)
+        g_ptr_array_add (captions, n->caption);
+    }
+  g_assert_cmpuint (captions->len, ==, 3);
+  g_assert_true (has_text (captions, "y₁ = y * w"));
+  g_assert_true (has_text (captions, "y₂ = y₁ * w"));
+  g_assert_true (has_text (captions, "y₃ = y₂ * w"));
+}
+
 /* What the badges cost a frame on the toy network's last step (every step's
  * labels): the canvas draws them with each frame it paints. */
 static void
@@ -193,6 +221,7 @@ main (int    argc,
   g_test_add_func ("/graph-badges/steps", test_badges);
   g_test_add_func ("/graph-badges/error", test_badges_error);
   g_test_add_func ("/graph-badges/error-in-group", test_badges_error_in_group);
+  g_test_add_func ("/graph-badges/loop-captions", test_loop_captions);
   g_test_add_func ("/graph-badges/time", test_badges_time);
   return g_test_run ();
 }
