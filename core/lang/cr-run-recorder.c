@@ -17,6 +17,7 @@
  * tensor without history) under its AST node, which its parent reads. */
 #include "cr-run-recorder.h"
 #include "cr-run-recorder-modules.h"
+#include "cr-snapshot-cache.h"
 #include "cr-run-recorder-operands.h"
 
 #include "cr-device.h"
@@ -133,6 +134,8 @@ struct _CrRunRecorder {
   CrOperandWatch *operands;      /* the tensors a failing expression was given */
   const CrAstNode *noting_expr;  /* the expression whose value is being recorded, and */
   const CrNode    *noting_node;  /* the node that made it (borrowed, compared only) */
+  CrSnapshotCache *snapshots;    /* the last tensors snapshotted: shared, not taken again */
+  GHashTable  *captions;         /* CrSpan* (owned) -> its span_text (owned, or NULL) */
 };
 
 static CrRunRecorder *
@@ -231,6 +234,36 @@ span_text (CrInterp     *self,
   return text;
 }
 
+static guint
+span_hash (gconstpointer key)
+{
+  const CrSpan *s = key;
+  return (guint) s->line * 2654435761u ^ (guint) s->column * 40503u
+         ^ (guint) s->end_line * 97u ^ (guint) s->end_column;
+}
+
+static gboolean
+span_equal (gconstpointer a,
+            gconstpointer b)
+{
+  return memcmp (a, b, sizeof (CrSpan)) == 0;
+}
+
+/* An op's caption: span_text() once per span, since a loop makes the ops of
+ * its body again at each iteration from the same lines. New string. */
+static char *
+caption_of (CrRunRecorder *r,
+            const CrSpan  *span)
+{
+  char *text;
+  if (!g_hash_table_lookup_extended (r->captions, span, NULL, (gpointer *) &text))
+    {
+      text = span_text (r->interp, span);
+      g_hash_table_insert (r->captions, g_memdup2 (span, sizeof *span), text);
+    }
+  return g_strdup (text);
+}
+
 static LoopPath
 loop_path_now (CrInterp *self)
 {
@@ -306,10 +339,19 @@ cr_run_recorder_snapshot (CrInterp       *self,
   CrRunRecorder *r = recorder (self);
   if (!r || !t)
     return NULL;
+  /* The same tensor, unchanged, again (a step's outgoing gradient is its
+   * product and the next step's incoming one): one snapshot, shared. */
+  CrTensorSnapshot *s = cr_snapshot_cache_lookup (r->snapshots, t);
+  if (s)
+    return s;
   if (r->trace_depth == 0)
-    return shared_snapshot (r, t);
-  CrTensorSnapshot *s = cr_tensor_snapshot_new_deferred (t, MAX (r->trace_values_left, 0));
-  r->trace_values_left -= s->n_values;
+    s = shared_snapshot (r, t);
+  else
+    {
+      s = cr_tensor_snapshot_new_deferred (t, MAX (r->trace_values_left, 0));
+      r->trace_values_left -= s->n_values;
+    }
+  cr_snapshot_cache_insert (r->snapshots, t, s);
   return s;
 }
 
@@ -720,7 +762,7 @@ op_new (CrRunRecorder *r,
       op->rule = node->op->local_grad_text;
     }
   op->span = node->span;
-  op->caption = span_text (self, &node->span);
+  op->caption = caption_of (r, &node->span);
   op->iteration = cr_interp_loop_iteration (self);
   LoopPath loops = loop_path_now (self);
   op->loop_depth = loops.depth;
@@ -1437,6 +1479,8 @@ cr_run_recorder_free (CrRunRecorder *r)
   g_hash_table_unref (r->keys);
   g_hash_table_unref (r->value_sources);
   cr_operand_watch_free (r->operands);
+  cr_snapshot_cache_free (r->snapshots);
+  g_hash_table_unref (r->captions);
   g_queue_clear (&r->pending);
   g_free (r);
 }
@@ -1453,6 +1497,8 @@ cr_run_recorder_run_begin (CrInterp *self)
   r->record = cr_run_record_new (self->module ? self->module->filename : NULL,
                                  self->module ? self->module->source : NULL);
   r->values_left = RECORD_MAX_VALUES;
+  r->snapshots = cr_snapshot_cache_new ();
+  r->captions = g_hash_table_new_full (span_hash, span_equal, g_free, g_free);
   r->serial_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
   r->output_ids = g_hash_table_new_full (output_key_hash, output_key_equal, g_free, NULL);
   r->op_ids = g_hash_table_new (g_direct_hash, g_direct_equal);

@@ -228,6 +228,7 @@ cr_tensor_snapshot_copy (const CrTensorSnapshot *self)
   if (!self)
     return NULL;
   CrTensorSnapshot *s = g_memdup2 (self, sizeof *self);
+  s->shares = 0;
   s->dtype = g_strdup (self->dtype);
   s->device = g_strdup (self->device);
   s->values = self->values ? g_memdup2 (self->values, sizeof (double) * (gsize) self->n_values) : NULL;
@@ -235,11 +236,24 @@ cr_tensor_snapshot_copy (const CrTensorSnapshot *self)
   return s;
 }
 
+CrTensorSnapshot *
+cr_tensor_snapshot_share (CrTensorSnapshot *self)
+{
+  if (self)
+    g_atomic_int_inc (&self->shares);
+  return self;
+}
+
 void
 cr_tensor_snapshot_free (CrTensorSnapshot *self)
 {
   if (!self)
     return;
+  /* Another owner holds it still: one hold less. */
+  for (gint shares = g_atomic_int_get (&self->shares); shares > 0;
+       shares = g_atomic_int_get (&self->shares))
+    if (g_atomic_int_compare_and_exchange (&self->shares, shares, shares - 1))
+      return;
   g_free (self->dtype);
   g_free (self->device);
   g_free (self->values);

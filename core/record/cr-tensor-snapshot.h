@@ -32,11 +32,19 @@ typedef struct {
                                  * cr_tensor_snapshot_get_text() */
   gboolean text_deferred;       /* text is NULL until cr_tensor_snapshot_get_text()
                                  * formats it from values (all kept, exactly) */
+  gint     shares;              /* private: owners besides the first
+                                 * (cr_tensor_snapshot_share) */
 } CrTensorSnapshot;
 
 CrTensorSnapshot *cr_tensor_snapshot_new  (const CrTensor         *tensor);  /* NULL tensor: NULL */
 CrTensorSnapshot *cr_tensor_snapshot_copy (const CrTensorSnapshot *self);
-void              cr_tensor_snapshot_free (CrTensorSnapshot       *self);    /* NULL-safe */
+/* Gives up one owner's hold: the last frees it. NULL-safe. */
+void              cr_tensor_snapshot_free (CrTensorSnapshot       *self);
+/* self with one more owner, who frees it with cr_tensor_snapshot_free() like
+ * its own: a run record keeps the same value once where several of its
+ * items show it (a step's outgoing gradient, its product, the next step's
+ * incoming one). A shared snapshot is read-only. NULL-safe. */
+CrTensorSnapshot *cr_tensor_snapshot_share (CrTensorSnapshot      *self);
 
 /* cr_tensor_snapshot_new() keeping at most max_values values (0: none); the
  * statistics and text still cover the whole tensor. A record's snapshots

@@ -4,8 +4,10 @@
  * where the values kept cannot give it exactly (int64s past 2**53, the
  * value budget spent) the text is formatted at once; a recorded run defers
  * its snapshots' texts, and reading them from several threads at once
- * gives one text. */
+ * gives one text. The same tensor snapshotted again, unchanged, shares its
+ * snapshot; changed in place, it gets a new one. */
 #include "cr-interp.h"
+#include "cr-snapshot-cache.h"
 #include "cr-tensor.h"
 
 #include <math.h>
@@ -161,6 +163,57 @@ test_recorded_run_defers (void)
   g_assert_cmpstr (cr_tensor_snapshot_get_text (last->grad_after), ==, "[2., -0., 6.]");
 }
 
+static void
+test_shared_snapshots (void)
+{
+  float f[3] = { 1.0f, 2.0f, 3.0f };
+  gint64 shape = 3;
+  g_autoptr (CrTensor) t = cr_tensor_new_from_data (f, &shape, 1, CR_DTYPE_FLOAT32, NULL);
+  g_autoptr (CrTensor) other = cr_tensor_new_from_data (f, &shape, 1, CR_DTYPE_FLOAT32, NULL);
+  CrSnapshotCache *cache = cr_snapshot_cache_new ();
+  CrTensorSnapshot *s = cr_tensor_snapshot_new_deferred (t, CR_SNAPSHOT_MAX_VALUES);
+  cr_snapshot_cache_insert (cache, t, s);
+  CrTensorSnapshot *again = cr_snapshot_cache_lookup (cache, t);
+  g_assert_true (again == s);
+  g_assert_null (cr_snapshot_cache_lookup (cache, other));
+  /* A copy is a snapshot of its own, not a holder of the shared one. */
+  CrTensorSnapshot *copy = cr_tensor_snapshot_copy (again);
+  g_assert_cmpint (copy->shares, ==, 0);
+  cr_tensor_snapshot_free (copy);
+  /* Changed in place: the version moved on, the cached snapshot is stale. */
+  cr_tensor_bump_version (t);
+  g_assert_null (cr_snapshot_cache_lookup (cache, t));
+  /* Each holder frees its hold; the cache's goes with the cache. */
+  cr_tensor_snapshot_free (again);
+  cr_tensor_snapshot_free (s);
+  cr_snapshot_cache_free (cache);
+  cr_snapshot_cache_free (NULL);
+  cr_tensor_snapshot_free (cr_tensor_snapshot_share (NULL));
+}
+
+/* In a recorded chain, a step's outgoing gradient is its product (no
+ * broadcast) and the next step's incoming gradient: one snapshot. */
+static void
+test_recorded_run_shares (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+    "y = (x.exp() * 3).sum()\n"
+    "y.backward()\n");
+  const CrRecordBackward *call = g_ptr_array_index (record->backwards, 0);
+  g_assert_cmpuint (call->steps->len, ==, 4);
+  const CrRecordStep *mul = g_ptr_array_index (call->steps, 1);
+  const CrRecordStep *exp = g_ptr_array_index (call->steps, 2);
+  g_assert_cmpstr (mul->title, ==, "MulBackward0");
+  g_assert_cmpstr (exp->title, ==, "ExpBackward0");
+  const CrRecordStepInput *mul_in = g_ptr_array_index (mul->inputs, 0);
+  g_assert_true (mul_in->product == mul_in->outgoing.value);
+  const CrRecordGrad *exp_in = g_ptr_array_index (exp->incoming, 0);
+  g_assert_true (exp_in->value == mul_in->outgoing.value);
+  g_assert_cmpstr (cr_tensor_snapshot_get_text (exp_in->value), ==, "[3., 3.]");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -169,5 +222,7 @@ main (int    argc,
   g_test_add_func ("/record-cost/deferred-text", test_deferred_text);
   g_test_add_func ("/record-cost/deferred-text-threads", test_deferred_text_threads);
   g_test_add_func ("/record-cost/recorded-run-defers", test_recorded_run_defers);
+  g_test_add_func ("/record-cost/shared-snapshots", test_shared_snapshots);
+  g_test_add_func ("/record-cost/recorded-run-shares", test_recorded_run_shares);
   return g_test_run ();
 }
