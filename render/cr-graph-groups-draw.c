@@ -128,3 +128,85 @@ cr_graph_collapse_draw_boxes (const CrGraphCollapse *self,
   cairo_restore (cr);
   g_object_unref (text);
 }
+
+/* ---- the minimap's marks ------------------------------------------------------ */
+
+static void
+widen (double       *b,
+       const double  x0,
+       const double  y0,
+       const double  x1,
+       const double  y1)
+{
+  b[0] = MIN (b[0], x0), b[1] = MIN (b[1], y0);
+  b[2] = MAX (b[2], x1), b[3] = MAX (b[3], y1);
+}
+
+void
+cr_graph_draw_cluster_marks (cairo_t             *cr,
+                             const CrGraphModel  *model,
+                             const CrGraphLayout *layout,
+                             double               s,
+                             gboolean             dark)
+{
+  g_return_if_fail (cr != NULL && model != NULL && layout != NULL);
+  guint n = model->clusters ? model->clusters->len : 0;
+  if (n == 0)
+    return;
+  /* x0, y0, x1, y1 per cluster, empty at first. */
+  g_autofree double *bounds = g_new (double, 4 * n);
+  for (guint k = 0; k < n; k++)
+    {
+      bounds[4 * k] = bounds[4 * k + 1] = G_MAXDOUBLE;
+      bounds[4 * k + 2] = bounds[4 * k + 3] = -G_MAXDOUBLE;
+    }
+  /* Children follow their parents: going backwards, each child's box is
+   * whole before it widens its parent's. */
+  for (guint i = n; i > 0; i--)
+    {
+      guint k = i - 1;
+      double *b = &bounds[4 * k];
+      const CrGraphCluster *c = g_ptr_array_index (model->clusters, k);
+      if (layout->n_clusters == n)
+        {
+          const CrGraphBox *box = &layout->clusters[k];
+          widen (b, box->x, box->y, box->x + box->width, box->y + box->height);
+          continue;
+        }
+      for (guint j = 0; j < c->nodes->len; j++)
+        {
+          guint node = g_array_index (c->nodes, guint, j);
+          if (node >= layout->n_nodes)
+            continue;
+          const CrGraphBox *nb = &layout->nodes[node];
+          widen (b, nb->x - BOX_PAD, nb->y - BOX_PAD,
+                 nb->x + nb->width + BOX_PAD, nb->y + nb->height + BOX_PAD);
+        }
+      if (c->parent >= 0 && (guint) c->parent < k && b[0] <= b[2])
+        widen (&bounds[4 * c->parent], b[0] - BOX_PAD_LEVEL, b[1] - BOX_PAD_LEVEL,
+               b[2] + BOX_PAD_LEVEL, b[3] + BOX_PAD_LEVEL);
+    }
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1.0);
+  cairo_set_dash (cr, NULL, 0, 0);
+  for (guint k = 0; k < n; k++)
+    {
+      const double *b = &bounds[4 * k];
+      if (!(b[0] < b[2] && b[1] < b[3]))
+        continue;
+      double w = MAX (s * (b[2] - b[0]), 2.0), h = MAX (s * (b[3] - b[1]), 2.0);
+      rounded (cr, s * b[0], s * b[1], w, h, MIN (BOX_RADIUS * s, 3.0));
+      if (dark)
+        cairo_set_source_rgba (cr, 0.55, 0.70, 1.0, 0.10);
+      else
+        cairo_set_source_rgba (cr, 0.20, 0.35, 0.75, 0.08);
+      cairo_fill_preserve (cr);
+      if (dark)
+        cairo_set_source_rgba (cr, 0.60, 0.72, 1.0, 0.35);
+      else
+        cairo_set_source_rgba (cr, 0.25, 0.38, 0.70, 0.35);
+      cairo_stroke (cr);
+    }
+  cairo_restore (cr);
+}

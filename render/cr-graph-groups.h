@@ -191,6 +191,16 @@ void             cr_graph_collapse_draw_boxes (const CrGraphCollapse *self,
                                                gboolean               dark,
                                                double                 scale);
 
+/* Faint boxes of model's clusters (its open module calls) for a minimap:
+ * the laid-out boxes when layout has them, else each around its nodes (at
+ * any depth). Layout points times s; no titles; nested boxes add up, so
+ * that nesting still reads at a few pixels a box. */
+void             cr_graph_draw_cluster_marks  (cairo_t               *cr,
+                                               const CrGraphModel    *model,
+                                               const CrGraphLayout   *layout,
+                                               double                 s,
+                                               gboolean               dark);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrGraphGroups, cr_graph_groups_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrGraphCollapse, cr_graph_collapse_free)
 

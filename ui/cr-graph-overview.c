@@ -10,6 +10,7 @@
 #include "cr-config.h"
 #include "cr-graph-overview.h"
 #include "cr-graph-canvas-private.h"
+#include "cr-graph-groups.h"
 
 #include <adwaita.h>
 #include <math.h>
@@ -264,6 +265,8 @@ build_mini (CrGraphOverview *self,
   cairo_t *cr = cairo_create (surface);
   cairo_scale (cr, scale, scale);
   cairo_translate (cr, ox, oy);
+  /* The open module calls, faintly, under the rest. */
+  cr_graph_draw_cluster_marks (cr, model, layout, s, dark);
   if (layout->n_edges <= MAX_EDGES)
     {
       cairo_set_line_width (cr, 1.0);

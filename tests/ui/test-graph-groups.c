@@ -551,6 +551,90 @@ test_big_scalar_mlp (void)
     }
 }
 
+static void
+test_cluster_free (gpointer data)
+{
+  CrGraphCluster *c = data;
+  g_free (c->title);
+  g_array_unref (c->nodes);
+  g_free (c);
+}
+
+static guint8
+alpha_at (cairo_surface_t *surface,
+          int              x,
+          int              y)
+{
+  cairo_surface_flush (surface);
+  const guint8 *row = cairo_image_surface_get_data (surface) + y * cairo_image_surface_get_stride (surface);
+  return row[4 * x + 3];   /* ARGB32, little-endian: alpha last */
+}
+
+/* The minimap's faint boxes: around their nodes when the layout has no
+ * cluster boxes (the layered layout of big graphs), a parent's around its
+ * child's; the laid-out boxes when it has them; nothing outside. */
+static void
+test_minimap_marks (void)
+{
+  g_autoptr (CrGraphModel) model = cr_graph_model_new ();
+  for (int i = 0; i < 3; i++)
+    cr_graph_model_add_node (model, CR_GRAPH_NODE_OP, "op");
+  model->clusters = g_ptr_array_new_with_free_func (test_cluster_free);
+  for (int i = 0; i < 2; i++)
+    {
+      CrGraphCluster *c = g_new0 (CrGraphCluster, 1);
+      c->parent = i - 1;   /* the second in the first */
+      c->title = g_strdup ("c");
+      c->nodes = g_array_new (FALSE, FALSE, sizeof (guint));
+      g_ptr_array_add (model->clusters, c);
+    }
+  guint inner = 1;
+  g_array_append_val (((CrGraphCluster *) g_ptr_array_index (model->clusters, 1))->nodes, inner);
+
+  CrGraphBox nodes[3] = { { 0 } };
+  nodes[0] = (CrGraphBox) { .x = 150, .y = 10, .width = 20, .height = 10 };    /* outside */
+  nodes[1] = (CrGraphBox) { .x = 50, .y = 50, .width = 20, .height = 10 };     /* in both */
+  nodes[2] = (CrGraphBox) { .x = 150, .y = 150, .width = 20, .height = 10 };   /* outside */
+  CrGraphLayout layout = { .width = 200, .height = 200, .n_nodes = 3, .nodes = nodes };
+
+  for (int laid_out = 0; laid_out < 2; laid_out++)
+    {
+      CrGraphBox boxes[2] = {
+        { .x = 20, .y = 20, .width = 80, .height = 70 },
+        { .x = 35, .y = 35, .width = 50, .height = 40 },
+      };
+      layout.n_clusters = laid_out ? 2 : 0;
+      layout.clusters = laid_out ? boxes : NULL;
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 200, 200);
+      cairo_t *cr = cairo_create (surface);
+      cr_graph_draw_cluster_marks (cr, model, &layout, 1.0, FALSE);
+      cairo_destroy (cr);
+      /* Inside both boxes: two faint fills. */
+      guint8 both = alpha_at (surface, 60, 55);
+      g_assert_cmpuint (both, >, 0);
+      g_assert_cmpuint (both, <, 80);
+      /* In the outer box alone (the node's 10 pt pad, then 9 pt more; or
+       * the laid-out box's ring): one fill, fainter. */
+      guint8 outer = laid_out ? alpha_at (surface, 27, 55) : alpha_at (surface, 35, 55);
+      g_assert_cmpuint (outer, >, 0);
+      g_assert_cmpuint (outer, <, both);
+      /* Nothing elsewhere. */
+      g_assert_cmpuint (alpha_at (surface, 160, 15), ==, 0);
+      g_assert_cmpuint (alpha_at (surface, 5, 5), ==, 0);
+      g_assert_cmpuint (alpha_at (surface, 160, 155), ==, 0);
+      cairo_surface_destroy (surface);
+    }
+  /* Scaled down to a few pixels a box, still drawn. */
+  layout.n_clusters = 0;
+  layout.clusters = NULL;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 20, 20);
+  cairo_t *cr = cairo_create (surface);
+  cr_graph_draw_cluster_marks (cr, model, &layout, 0.05, TRUE);
+  cairo_destroy (cr);
+  g_assert_cmpuint (alpha_at (surface, 3, 3), >, 0);
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -562,5 +646,6 @@ main (int argc, char **argv)
   g_test_add_func ("/graph-groups/iterations", test_iterations);
   g_test_add_func ("/graph-groups/from-script", test_from_script);
   g_test_add_func ("/graph-groups/big-scalar-mlp", test_big_scalar_mlp);
+  g_test_add_func ("/graph-groups/minimap-marks", test_minimap_marks);
   return g_test_run ();
 }
