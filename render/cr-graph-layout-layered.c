@@ -17,6 +17,8 @@
  *            violators), sweeping right and left a few times;
  *   edges    smooth horizontal S-curves through the virtual points, ending
  *            in an arrow on the target's left border.
+ * Top to bottom, the same is done with the axes swapped: ranks are rows,
+ * and a vertex's "y" is its x.
  * The result is a CrGraphLayout like dot's: the renderer cannot tell. */
 #include "cr-graph-layout-private.h"
 
@@ -30,7 +32,8 @@
 
 typedef struct {
   int     node;         /* the model node drawn (a pair's leaf); -1: virtual */
-  double  w, h;
+  double  w, h;         /* along the ranks' axis, and across it (x and y when
+                         * left to right; y and x when top to bottom) */
   guint   rank;
   guint   pos;          /* index in its rank */
   double  y;            /* centre */
@@ -239,12 +242,13 @@ place_sweep (Layers  *L,
 }
 
 /* A cubic Bézier through pts (m points, x, y pairs), horizontal at each
- * point: path gets 1 + 3 (m - 1) points. */
+ * point (vertical when down): path gets 1 + 3 (m - 1) points. */
 static void
 set_curve (CrGraphPath  *path,
            const double *pts,
            guint         m,
-           double        k)
+           double        k,
+           gboolean      down)
 {
   path->n_points = 1 + 3 * (m - 1);
   path->points = g_new (double, 2 * path->n_points + 2);
@@ -256,11 +260,12 @@ set_curve (CrGraphPath  *path,
     {
       double ax = pts[2 * i], ay = pts[2 * i + 1], bx = pts[2 * i + 2], by = pts[2 * i + 3];
       /* Backwards (a cycle's edge): a loop out and back in. */
-      double d = bx > ax ? (bx - ax) / 2 : 40 * k;
-      q[at++] = ax + d;
-      q[at++] = ay;
-      q[at++] = bx - d;
-      q[at++] = by;
+      double a = down ? ay : ax, b = down ? by : bx;
+      double d = b > a ? (b - a) / 2 : 40 * k;
+      q[at++] = down ? ax : ax + d;
+      q[at++] = down ? ay + d : ay;
+      q[at++] = down ? bx : bx - d;
+      q[at++] = down ? by - d : by;
       q[at++] = bx;
       q[at++] = by;
     }
@@ -270,12 +275,14 @@ CrGraphLayout *
 cr_graph_layout_layered (const CrGraphModel *model,
                          const double       *node_sizes,
                          double              label_font_size,
-                         const int          *partner)
+                         const int          *partner,
+                         CrGraphLayoutDirection direction)
 {
   double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
   double pair_gap = ceil (CR_GRAPH_LAYOUT_PAIR_GAP * k);
   double pad = 8 * k, node_gap = 14 * k, virtual_gap = 5 * k;
-  double rank_gap = cr_graph_layout_rank_gap (model, label_font_size);
+  double rank_gap = cr_graph_layout_rank_gap (model, label_font_size, direction);
+  gboolean down = direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;
   /* The arrow's length: the path stops there, the arrow fills the rest. */
   double arrow = 7 * k;
   guint n_nodes = model->nodes->len, n_edges = model->edges->len;
@@ -295,6 +302,12 @@ cr_graph_layout_layered (const CrGraphModel *model,
           guint a = (guint) partner[i];
           x.w = MAX (x.w, node_sizes[2 * a]);
           x.h += pair_gap + node_sizes[2 * a + 1];
+        }
+      if (down)
+        {
+          double along = x.h;
+          x.h = x.w;
+          x.w = along;
         }
       unit_of[i] = L.vertices->len;
       g_array_append_val (L.vertices, x);
@@ -525,8 +538,15 @@ cr_graph_layout_layered (const CrGraphModel *model,
   double dy = pad - top;
 
   CrGraphLayout *self = g_new0 (CrGraphLayout, 1);
+  self->direction = direction;
   self->width = (L.n_ranks > 0 ? x - rank_gap : 0) + pad;
   self->height = bottom - top + 2 * pad;
+  if (down)
+    {
+      double across = self->height;
+      self->height = self->width;
+      self->width = across;
+    }
   self->n_nodes = n_nodes;
   self->nodes = g_new0 (CrGraphBox, n_nodes + 1);
   for (guint u = 0; u < n_units; u++)
@@ -537,6 +557,12 @@ cr_graph_layout_layered (const CrGraphModel *model,
       b->height = node_sizes[2 * i + 1];
       double cx = col_x[v[u].rank] + col_w[v[u].rank] / 2;
       double cy = v[u].y + dy;
+      if (down)
+        {
+          double across = cy;
+          cy = cx;
+          cx = across;
+        }
       if (partner[i] < 0)
         {
           b->x = cx - b->width / 2;
@@ -546,11 +572,12 @@ cr_graph_layout_layered (const CrGraphModel *model,
       /* The pair: the card on top, the pill under it, as wide as the unit. */
       guint a = (guint) partner[i];
       CrGraphBox *pill = &self->nodes[a];
-      b->width = pill->width = v[u].w;
-      b->x = pill->x = cx - v[u].w / 2;
-      b->y = cy - v[u].h / 2;
+      double unit_w = down ? v[u].h : v[u].w, unit_h = down ? v[u].w : v[u].h;
+      b->width = pill->width = unit_w;
+      b->x = pill->x = cx - unit_w / 2;
+      b->y = cy - unit_h / 2;
       pill->height = node_sizes[2 * a + 1];
-      pill->y = b->y + v[u].h - pill->height;
+      pill->y = b->y + unit_h - pill->height;
     }
 
   /* Edges: from the source's right end (a pair's pill's) to an arrow on
@@ -573,24 +600,28 @@ cr_graph_layout_layered (const CrGraphModel *model,
         continue;
       const CrGraphBox *s = &self->nodes[e->from], *t = &self->nodes[e->to];
       g_array_set_size (pts, 0);
-      double sx = s->x + s->width, sy = s->y + s->height / 2;
+      double sx = down ? s->x + s->width / 2 : s->x + s->width;
+      double sy = down ? s->y + s->height : s->y + s->height / 2;
       g_array_append_val (pts, sx);
       g_array_append_val (pts, sy);
       guint ue = (guint) unit_edge[i];
       for (guint j = chain_start[ue] + 1; j + 1 < chain_start[ue + 1]; j++)
         {
           const Vertex *d = &v[g_array_index (chain, guint, j)];
-          double x0 = col_x[d->rank], x1 = x0 + col_w[d->rank], y = d->y + dy;
-          g_array_append_val (pts, x0);
-          g_array_append_val (pts, y);
-          g_array_append_val (pts, x1);
-          g_array_append_val (pts, y);
+          double a0 = col_x[d->rank], a1 = a0 + col_w[d->rank], across = d->y + dy;
+          double through[4] = { a0, across, a1, across };
+          if (down)
+            {
+              through[0] = through[2] = across;
+              through[1] = a0;
+              through[3] = a1;
+            }
+          g_array_append_vals (pts, through, 4);
         }
-      double tx = t->x, ty = t->y + t->height / 2;
-      double ex = tx - arrow;
-      g_array_append_val (pts, ex);
-      g_array_append_val (pts, ty);
-      set_curve (p, (const double *) pts->data, pts->len / 2, k);
+      double tx = down ? t->x + t->width / 2 : t->x, ty = down ? t->y : t->y + t->height / 2;
+      double end[2] = { down ? tx : tx - arrow, down ? ty - arrow : ty };
+      g_array_append_vals (pts, end, 2);
+      set_curve (p, (const double *) pts->data, pts->len / 2, k, down);
       p->has_arrow = TRUE;
       p->arrow_x = tx;
       p->arrow_y = ty;
@@ -618,7 +649,17 @@ cr_graph_layout_new_layered (const CrGraphModel *model,
                              const double       *node_sizes,
                              double              label_font_size)
 {
+  return cr_graph_layout_new_layered_directed (model, node_sizes, label_font_size,
+                                               CR_GRAPH_LAYOUT_LEFT_TO_RIGHT);
+}
+
+CrGraphLayout *
+cr_graph_layout_new_layered_directed (const CrGraphModel     *model,
+                                      const double           *node_sizes,
+                                      double                  label_font_size,
+                                      CrGraphLayoutDirection  direction)
+{
   g_return_val_if_fail (model != NULL && (node_sizes != NULL || model->nodes->len == 0), NULL);
   g_autofree int *partner = cr_graph_layout_find_pairs (model);
-  return cr_graph_layout_layered (model, node_sizes, label_font_size, partner);
+  return cr_graph_layout_layered (model, node_sizes, label_font_size, partner, direction);
 }

@@ -17,9 +17,11 @@ void           cr_graph_layout_pair_edge    (CrGraphPath        *path,
                                              const CrGraphBox   *acc);
 /* The space between ranks (points): room for the commonest edge label. */
 double         cr_graph_layout_rank_gap     (const CrGraphModel *model,
-                                             double              label_font_size);
+                                             double              label_font_size,
+                                             CrGraphLayoutDirection direction);
 /* Puts each labelled edge's label on the middle of its path (above a level
- * edge too short for it); one label for edges that would pile theirs up. */
+ * edge too short for it); one label for edges that would pile theirs up.
+ * Goes by self->direction. */
 void           cr_graph_layout_place_labels (CrGraphLayout      *self,
                                              const CrGraphModel *model,
                                              double              label_font_size);
@@ -27,6 +29,7 @@ void           cr_graph_layout_place_labels (CrGraphLayout      *self,
 CrGraphLayout *cr_graph_layout_layered      (const CrGraphModel *model,
                                              const double       *node_sizes,
                                              double              label_font_size,
-                                             const int          *partner);
+                                             const int          *partner,
+                                             CrGraphLayoutDirection direction);
 
 G_END_DECLS

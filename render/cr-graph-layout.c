@@ -162,10 +162,14 @@ cr_graph_layout_pair_edge (CrGraphPath      *p,
  * either side. A rarer longer one ("scalar", "2×3×4") may reach its arrow
  * rather than widen every gap. */
 double
-cr_graph_layout_rank_gap (const CrGraphModel *model,
-                          double              label_font_size)
+cr_graph_layout_rank_gap (const CrGraphModel     *model,
+                          double                  label_font_size,
+                          CrGraphLayoutDirection  direction)
 {
   double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
+  /* Top to bottom, a label lies across its edge: one line of type high. */
+  if (direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM)
+    return ceil (label_font_size * 1.25 + 2 * k + 18 * k);
   g_autoptr (GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
   const char *common = NULL;
   guint most = 0;
@@ -220,12 +224,13 @@ label_on_card (const CrGraphModel *model,
  * Its pill is measured generously: 0.7 em a character (the renderer's
  * digits and × are 0.6 to 0.66). */
 static void
-keep_label_off_ends (CrGraphPath      *p,
-                     const CrGraphBox *from,
-                     const CrGraphBox *to,
-                     glong             n_chars,
-                     gboolean          on_card,
-                     double            label_font_size)
+keep_label_off_ends (CrGraphPath            *p,
+                     const CrGraphBox       *from,
+                     const CrGraphBox       *to,
+                     glong                   n_chars,
+                     gboolean                on_card,
+                     double                  label_font_size,
+                     CrGraphLayoutDirection  direction)
 {
   double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
   double half_w = (n_chars * 0.7 * label_font_size + 8 * k) / 2;
@@ -233,17 +238,25 @@ keep_label_off_ends (CrGraphPath      *p,
   if (!label_on_box (p->label_x, p->label_y, half_w, half_h, from)
       && !label_on_box (p->label_x, p->label_y, half_w, half_h, to))
     return;
-  const CrGraphBox *left = from->x <= to->x ? from : to, *right = left == from ? to : from;
-  double gap_start = left->x + left->width, gap_end = right->x;
-  if (gap_end - gap_start >= 2 * half_w + 4 * k)
+  gboolean down = direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;
+  const CrGraphBox *first = (down ? from->y <= to->y : from->x <= to->x) ? from : to;
+  const CrGraphBox *second = first == from ? to : from;
+  double gap_start = down ? first->y + first->height : first->x + first->width;
+  double gap_end = down ? second->y : second->x;
+  if (gap_end - gap_start >= 2 * (down ? half_h : half_w) + 4 * k)
     {
-      p->label_x = (gap_start + gap_end) / 2;
+      if (down)
+        p->label_y = (gap_start + gap_end) / 2;
+      else
+        p->label_x = (gap_start + gap_end) / 2;
       if (!label_on_box (p->label_x, p->label_y, half_w, half_h, from)
           && !label_on_box (p->label_x, p->label_y, half_w, half_h, to))
         return;
     }
   if (on_card)
     p->has_label = FALSE;
+  else if (down)
+    p->label_x = MAX (from->x + from->width, to->x + to->width) + half_w + 2 * k;
   else
     p->label_y = MIN (from->y, to->y) - half_h - 2 * k;
 }
@@ -278,7 +291,7 @@ cr_graph_layout_place_labels (CrGraphLayout      *self,
       if (e->from < self->n_nodes && e->to < self->n_nodes)
         keep_label_off_ends (p, &self->nodes[e->from], &self->nodes[e->to],
                              g_utf8_strlen (e->label, -1), label_on_card (model, e),
-                             label_font_size);
+                             label_font_size, self->direction);
     }
 
   /* Edges forking from one node with the same shape start out together,
@@ -319,12 +332,23 @@ cr_graph_layout_new (const CrGraphModel *model,
                      double              label_font_size,
                      GError            **error)
 {
+  return cr_graph_layout_new_directed (model, node_sizes, label_font_size,
+                                       CR_GRAPH_LAYOUT_LEFT_TO_RIGHT, error);
+}
+
+CrGraphLayout *
+cr_graph_layout_new_directed (const CrGraphModel     *model,
+                              const double           *node_sizes,
+                              double                  label_font_size,
+                              CrGraphLayoutDirection  direction,
+                              GError                **error)
+{
   g_return_val_if_fail (model != NULL && (node_sizes != NULL || model->nodes->len == 0), NULL);
 
   /* Dot takes seconds on thousands of nodes: big graphs get ours. */
   if (model->nodes->len > CR_GRAPH_LAYOUT_DOT_MAX_NODES)
-    return cr_graph_layout_new_layered (model, node_sizes, label_font_size);
-  return cr_graph_layout_new_dot (model, node_sizes, label_font_size, error);
+    return cr_graph_layout_new_layered_directed (model, node_sizes, label_font_size, direction);
+  return cr_graph_layout_new_dot_directed (model, node_sizes, label_font_size, direction, error);
 }
 
 CrGraphLayout *
@@ -332,6 +356,17 @@ cr_graph_layout_new_dot (const CrGraphModel *model,
                          const double       *node_sizes,
                          double              label_font_size,
                          GError            **error)
+{
+  return cr_graph_layout_new_dot_directed (model, node_sizes, label_font_size,
+                                           CR_GRAPH_LAYOUT_LEFT_TO_RIGHT, error);
+}
+
+CrGraphLayout *
+cr_graph_layout_new_dot_directed (const CrGraphModel     *model,
+                                  const double           *node_sizes,
+                                  double                  label_font_size,
+                                  CrGraphLayoutDirection  direction,
+                                  GError                **error)
 {
   g_return_val_if_fail (model != NULL && (node_sizes != NULL || model->nodes->len == 0), NULL);
 
@@ -341,9 +376,10 @@ cr_graph_layout_new_dot (const CrGraphModel *model,
   double pad = 8 * k;
   GVC_t *gvc = context ();
   Agraph_t *g = agopen ((char *) "chainrule", Agdirected, NULL);
-  agsafeset (g, (char *) "rankdir", (char *) "LR", "");
+  gboolean down = direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;
+  agsafeset (g, (char *) "rankdir", (char *) (down ? "TB" : "LR"), "");
   set_double (g, "nodesep", 14 * k / 72.0);
-  set_double (g, "ranksep", cr_graph_layout_rank_gap (model, label_font_size) / 72.0);
+  set_double (g, "ranksep", cr_graph_layout_rank_gap (model, label_font_size, direction) / 72.0);
   agsafeset (g, (char *) "splines", (char *) "spline", "");
   set_double (g, "pad", pad / 72.0);
 
@@ -392,7 +428,7 @@ cr_graph_layout_new_dot (const CrGraphModel *model,
       Agedge_t *ge = agedge (g, gnodes[e->from], gnodes[e->to], name, 1);
       const CrGraphNode *from = g_ptr_array_index (model->nodes, e->from);
       if (partner[e->from] >= 0 && from->kind == CR_GRAPH_NODE_ACCUMULATE)
-        agsafeset (ge, (char *) "tailport", (char *) "acc:e", "");
+        agsafeset (ge, (char *) "tailport", (char *) (down ? "acc:s" : "acc:e"), "");
       gedges[i] = ge;
     }
 
@@ -406,6 +442,7 @@ cr_graph_layout_new_dot (const CrGraphModel *model,
     }
 
   CrGraphLayout *self = g_new0 (CrGraphLayout, 1);
+  self->direction = direction;
   boxf bb = GD_bb (g);
   double x0 = bb.LL.x - pad;
   double top = bb.UR.y + pad;
@@ -432,7 +469,7 @@ cr_graph_layout_new_dot (const CrGraphModel *model,
         }
       /* The pair: the card on top, the pill under it, both as wide as
        * the unit, so that they read as one and the pill's edges leave
-       * from its right end. */
+       * from its right end (its bottom, top to bottom). */
       guint a = (guint) partner[i];
       CrGraphBox *pill = &self->nodes[a];
       double w = MAX (node_sizes[2 * i], node_sizes[2 * a]);

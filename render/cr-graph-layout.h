@@ -1,6 +1,6 @@
 /* cr-graph-layout.h — where each node of a CrGraphModel goes, from graphviz's
  * `dot`, or for big graphs from a faster layered layout of our own (forward
- * flowing left to right in both). All coordinates are in points with y
+ * flowing left to right, or top to bottom, in both). All coordinates are in points with y
  * growing downwards, as Cairo draws. */
 #pragma once
 
@@ -17,6 +17,14 @@ G_BEGIN_DECLS
 #define CR_GRAPH_LAYOUT_PAIR_GAP   12.0
 /* Graphs with more nodes than this are laid out by the layered layout. */
 #define CR_GRAPH_LAYOUT_DOT_MAX_NODES 400
+
+/* Which way forward flows: inputs on the left and the loss on the right,
+ * or inputs at the top and the loss at the bottom (a pane taller than
+ * wide; chains then fit whole at a readable size). */
+typedef enum {
+  CR_GRAPH_LAYOUT_LEFT_TO_RIGHT,
+  CR_GRAPH_LAYOUT_TOP_TO_BOTTOM,
+} CrGraphLayoutDirection;
 
 typedef struct {
   double x, y;                  /* the box's top-left corner */
@@ -41,6 +49,7 @@ typedef struct {
   guint        n_clusters;      /* model->clusters' boxes (0: none laid out, as by the
                                  * layered layout; draw around the nodes then) */
   CrGraphBox  *clusters;        /* by cluster index (owned) */
+  CrGraphLayoutDirection direction;
 } CrGraphLayout;
 
 /* Lay out model with nodes of the given sizes (width/height pairs in points
@@ -68,6 +77,21 @@ CrGraphLayout *cr_graph_layout_new_dot     (const CrGraphModel *model,
                                             const double       *node_sizes,
                                             double              label_font_size,
                                             GError            **error);
+/* The same in the given direction (the functions above: left to right). */
+CrGraphLayout *cr_graph_layout_new_directed         (const CrGraphModel     *model,
+                                                     const double           *node_sizes,
+                                                     double                  label_font_size,
+                                                     CrGraphLayoutDirection  direction,
+                                                     GError                **error);
+CrGraphLayout *cr_graph_layout_new_layered_directed (const CrGraphModel     *model,
+                                                     const double           *node_sizes,
+                                                     double                  label_font_size,
+                                                     CrGraphLayoutDirection  direction);
+CrGraphLayout *cr_graph_layout_new_dot_directed     (const CrGraphModel     *model,
+                                                     const double           *node_sizes,
+                                                     double                  label_font_size,
+                                                     CrGraphLayoutDirection  direction,
+                                                     GError                **error);
 CrGraphLayout *cr_graph_layout_copy (const CrGraphLayout *self);   /* deep; NULL-safe */
 void           cr_graph_layout_free (CrGraphLayout      *self);   /* NULL-safe */
 

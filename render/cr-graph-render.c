@@ -39,6 +39,10 @@
 #define PNG_SCALE  2.0
 #define PNG_MAX_SIDE   16000.0
 #define PNG_MAX_PIXELS (64.0 * 1024 * 1024)
+/* Past this many pixels a PNG is drawn at less than twice the point size,
+ * down to the point size itself: encoding the pixels is most of what a big
+ * export costs (a 5,000-node graph: 67 Mpx, 26 MB, 18 s at twice the size). */
+#define PNG_SHARP_PIXELS (16.0 * 1024 * 1024)
 /* Presentation mode: type and spacing this much larger, lines thicker. */
 #define PRESENT_TYPE CR_GRAPH_RENDER_PRESENT_TYPE
 #define PRESENT_LINE 1.7
@@ -426,6 +430,17 @@ cr_graph_render_layout_cached (const CrGraphModel *model,
   g_return_val_if_fail (model != NULL && cache != NULL, NULL);
   g_return_val_if_fail (cache->n_nodes == model->nodes->len, NULL);
   return cr_graph_layout_new (model, cache->sizes, LABEL_SIZE * cache->k, error);
+}
+
+CrGraphLayout *
+cr_graph_render_layout_directed (const CrGraphModel     *model,
+                                 CrGraphRenderCache     *cache,
+                                 CrGraphLayoutDirection  direction,
+                                 GError                **error)
+{
+  g_return_val_if_fail (model != NULL && cache != NULL, NULL);
+  g_return_val_if_fail (cache->n_nodes == model->nodes->len, NULL);
+  return cr_graph_layout_new_directed (model, cache->sizes, LABEL_SIZE * cache->k, direction, error);
 }
 
 CrGraphLayout *
@@ -1106,10 +1121,12 @@ cr_graph_render_to_file (const CrGraphModel         *model,
   double w = MAX (layout->width, 1.0), h = MAX (layout->height, 1.0);
   cairo_surface_t *surface;
   gboolean png = has_suffix (path, ".png");
-  /* Twice the size for sharp text, less for huge graphs: Cairo's images
-   * stop at 32767 pixels a side, and memory long before. */
+  /* Twice the size for sharp text, less for big graphs (the window's size
+   * at 100 % is sharp enough for them), less still for huge ones: Cairo's
+   * images stop at 32767 pixels a side, and memory long before. */
   double scale = MIN (MIN (PNG_SCALE, PNG_MAX_SIDE / w), MIN (PNG_MAX_SIDE / h,
                                                              sqrt (PNG_MAX_PIXELS / (w * h))));
+  scale = MIN (scale, MAX (1.0, sqrt (PNG_SHARP_PIXELS / (w * h))));
   if (png)
     surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (w * scale),
                                           (int) ceil (h * scale));

@@ -63,6 +63,11 @@ CrGraphLayout  *cr_graph_render_layout       (const CrGraphModel         *model,
 CrGraphLayout  *cr_graph_render_layout_cached (const CrGraphModel        *model,
                                                CrGraphRenderCache        *cache,
                                                GError                   **error);
+/* The same in the given direction (the two above: left to right). */
+CrGraphLayout  *cr_graph_render_layout_directed (const CrGraphModel      *model,
+                                                 CrGraphRenderCache      *cache,
+                                                 CrGraphLayoutDirection   direction,
+                                                 GError                 **error);
 /* Draws what the clip covers (nodes and edges outside it are skipped). */
 void            cr_graph_render              (cairo_t                    *cr,
                                               const CrGraphModel         *model,

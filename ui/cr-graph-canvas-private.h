@@ -82,6 +82,12 @@ struct _CrGraphCanvas
   gboolean           *groups_open;
   CrGraphCollapse    *collapse;
   guint               groups_level;    /* the level last set (a click opens more) */
+
+  /* Which way the graph flows (cr-graph-canvas.c: follows the pane's
+   * shape, kept across edits), and the model laid out the other way
+   * (owned, made when a fit asks which reads better; NULL: not yet). */
+  CrGraphLayoutDirection direction;
+  CrGraphLayout      *other_layout;
 };
 
 /* The node under (x, y) in widget coordinates, or -1. */

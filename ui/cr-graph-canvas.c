@@ -263,7 +263,7 @@ readable_zoom (CrGraphCanvas *self)
 /* Where along one axis the graph (length g at zoom z) goes so that it lies
  * in the free span v0..v1 of the view: centred there when it fits; else
  * with the anchor (from a0 to a1 in graph points) centred, or at the far
- * end (end: the output, which is rightmost), without leaving an empty
+ * end (end: the output, which is rightmost or lowest), without leaving an empty
  * margin wider than MARGIN. */
 static double
 place_axis (double   v0,
@@ -637,6 +637,75 @@ update_tab_order (CrGraphCanvas *self)
   g_qsort_with_data (self->tab_order, (gint) n, sizeof (guint), compare_position, self->layout);
 }
 
+/* ---- direction ------------------------------------------------------------ */
+
+/* The zoom at which all of layout fits the part of the canvas no floating
+ * control covers. */
+static double
+whole_zoom (CrGraphCanvas       *self,
+            const CrGraphLayout *layout)
+{
+  double gw = MAX (layout->width, 1.0), gh = MAX (layout->height, 1.0);
+  double area[4];
+  cr_graph_canvas_free_area (self, gw, gh, MARGIN, area);
+  return MIN ((area[2] - area[0] - 2 * MARGIN) / gw, (area[3] - area[1] - 2 * MARGIN) / gh);
+}
+
+/* The model laid out the other way, once per model. */
+static gboolean
+ensure_other_layout (CrGraphCanvas *self)
+{
+  if (self->other_layout)
+    return TRUE;
+  g_autoptr (GError) error = NULL;
+  CrGraphLayoutDirection other = self->direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM
+                                   ? CR_GRAPH_LAYOUT_LEFT_TO_RIGHT : CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;
+  self->other_layout = cr_graph_render_layout_directed (self->model, self->cache, other, &error);
+  if (!self->other_layout)
+    g_warning ("Could not lay out the graph: %s", error->message);
+  return self->other_layout != NULL;
+}
+
+/* Turns the graph the other way. */
+static void
+swap_direction (CrGraphCanvas *self)
+{
+  if (!ensure_other_layout (self))
+    return;
+  end_morph (self);
+  cr_graph_canvas_clear_scene (self);
+  CrGraphLayout *was = self->layout;
+  self->layout = self->other_layout;
+  self->other_layout = was;
+  self->direction = self->layout->direction;
+  update_tab_order (self);
+}
+
+/* The way the graph flows at this size: in the 1366x768 window's graph
+ * pane (about 650 by 700) a chain fits whole top to bottom, not left to
+ * right. fresh (a new graph, a new mode): the pane's shape says, unless
+ * the graph does not fit readably and the other way shows it bigger. A
+ * resize turns the graph only when it no longer fits readably and the
+ * other way shows it 15 % bigger, so that a drag does not flip it back
+ * and forth; an edit keeps the way it flows. */
+static void
+choose_direction (CrGraphCanvas *self,
+                  gboolean       fresh)
+{
+  double w = gtk_widget_get_width (GTK_WIDGET (self));
+  double h = gtk_widget_get_height (GTK_WIDGET (self));
+  if (!self->layout || !self->model || w <= 1 || h <= 1)
+    return;
+  CrGraphLayoutDirection shape = h > w ? CR_GRAPH_LAYOUT_TOP_TO_BOTTOM : CR_GRAPH_LAYOUT_LEFT_TO_RIGHT;
+  if (fresh && shape != self->direction)
+    swap_direction (self);
+  double z = whole_zoom (self, self->layout);
+  if (z >= readable_zoom (self) || !ensure_other_layout (self))
+    return;
+  if (whole_zoom (self, self->other_layout) > z * (fresh ? 1.0 : 1.15))
+    swap_direction (self);
+}
+
 /* ---- size ----------------------------------------------------------------- */
 
 static void
@@ -669,6 +738,7 @@ cr_graph_canvas_size_allocate (GtkWidget *widget,
   if (self->need_fit || (self->auto_view && resized))
     {
       /* Until the view is moved, it follows the size. */
+      choose_direction (self, self->need_fit);
       fit (self, FALSE);
       return;
     }
@@ -770,6 +840,7 @@ cr_graph_canvas_dispose (GObject *object)
   g_clear_pointer (&self->tab_order, g_free);
   g_clear_pointer (&self->cache, cr_graph_render_cache_free);
   g_clear_pointer (&self->layout, cr_graph_layout_free);
+  g_clear_pointer (&self->other_layout, cr_graph_layout_free);
   g_clear_pointer (&self->model, cr_graph_model_unref);
   cr_graph_canvas_groups_clear (self);
 
@@ -913,10 +984,11 @@ install_layout (CrGraphCanvas *self,
   cr_graph_canvas_clear_scene (self);
   g_clear_pointer (&self->cache, cr_graph_render_cache_free);
   g_clear_pointer (&self->layout, cr_graph_layout_free);
+  g_clear_pointer (&self->other_layout, cr_graph_layout_free);
   if (!self->model)
     return TRUE;
   self->cache = cr_graph_render_cache_new (self->model, self->presentation);
-  self->layout = cr_graph_render_layout_cached (self->model, self->cache, error);
+  self->layout = cr_graph_render_layout_directed (self->model, self->cache, self->direction, error);
   if (!self->layout)
     {
       g_clear_pointer (&self->cache, cr_graph_render_cache_free);
@@ -1019,7 +1091,10 @@ replace_model (CrGraphCanvas *self,
       if (matched > 0 && had_view)
         carry_over (self, old_x, old_y, FALSE);
       else
-        fit (self, FALSE);
+        {
+          choose_direction (self, TRUE);
+          fit (self, FALSE);
+        }
     }
   update_tab_order (self);
 
@@ -1251,6 +1326,7 @@ cr_graph_canvas_set_presentation (CrGraphCanvas *self,
           /* A new mode, a new first view: the larger graph fitted as the
            * normal one was, the nodes gliding there. */
           self->need_fit = FALSE;
+          choose_direction (self, TRUE);
           carry_over (self, old_x, old_y, TRUE);
         }
       update_tab_order (self);

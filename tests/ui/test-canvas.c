@@ -619,6 +619,20 @@ box_visible (CrGraphCanvas *canvas,
          && y1 <= gtk_widget_get_height (GTK_WIDGET (canvas)) + 0.5;
 }
 
+/* The far end of the graph's flow (its right, or its bottom) on the
+ * canvas, and the canvas's own there. */
+static void
+flow_end (CrGraphCanvas *canvas,
+          double        *graph_end,
+          double        *canvas_end)
+{
+  gboolean down = canvas->layout->direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;
+  *graph_end = down ? canvas->ty + canvas->zoom * canvas->layout->height
+                    : canvas->tx + canvas->zoom * canvas->layout->width;
+  *canvas_end = down ? gtk_widget_get_height (GTK_WIDGET (canvas))
+                     : gtk_widget_get_width (GTK_WIDGET (canvas));
+}
+
 /* Every first view is readable: its smallest type at 11 pixels (20 in
  * presentation); a graph that fits so is whole, a bigger one shows its
  * output (or the current step's node) and the rest by panning. */
@@ -638,8 +652,10 @@ test_fit (void)
       out = (int) i;
   g_assert_cmpint (out, >=, 0);
   g_assert_true (box_visible (canvas, out));
-  g_assert_cmpfloat (canvas->tx + canvas->zoom * canvas->layout->width, <=, 900);
-  g_assert_cmpfloat (canvas->tx + canvas->zoom * canvas->layout->width, >=, 900 - 20);
+  double end, canvas_end;
+  flow_end (canvas, &end, &canvas_end);
+  g_assert_cmpfloat (end, <=, canvas_end);
+  g_assert_cmpfloat (end, >=, canvas_end - 20);
   /* Presentation mode: type a room reads, 20 pixels. */
   cr_graph_canvas_set_presentation (canvas, TRUE);
   g_assert_cmpfloat (canvas->zoom * label * CR_GRAPH_RENDER_PRESENT_TYPE, >=, 20.0 - 1e-6);
@@ -652,9 +668,11 @@ test_fit (void)
   model = cr_graph_canvas_get_model (canvas);
   g_assert_cmpfloat (canvas->zoom * label, >=, 11.0 - 1e-6);
   g_assert_true (box_visible (canvas, out));
-  g_assert_cmpfloat (canvas->tx, <, 0);
-  g_assert_cmpfloat (canvas->tx + canvas->zoom * canvas->layout->width, <=, 560);
-  g_assert_cmpfloat (canvas->tx + canvas->zoom * canvas->layout->width, >=, 560 - 20);
+  /* Taller than wide: top to bottom, the inputs above the output. */
+  g_assert_cmpint (canvas->layout->direction, ==, CR_GRAPH_LAYOUT_TOP_TO_BOTTOM);
+  flow_end (canvas, &end, &canvas_end);
+  g_assert_cmpfloat (end, <=, canvas_end);
+  g_assert_cmpfloat (end, >=, canvas_end - 20);
 
   /* Stepping to a node at the far left, then into presentation mode: the
    * new first view keeps the current step's node in sight, readable. */

@@ -116,6 +116,18 @@ check_layout (const CrGraphModel  *model,
           g_assert_cmpfloat (fabs (s->width - t->width), <, 1e-6);
           continue;
         }
+      if (layout->direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM)
+        {
+          /* Forward: from the source's bottom to the target's top border. */
+          g_assert_cmpfloat (fabs (p->points[1] - (s->y + s->height)), <, 1e-6);
+          g_assert_cmpfloat (fabs (p->arrow_y - t->y), <, 1e-6);
+          g_assert_cmpfloat (p->arrow_x, >=, t->x);
+          g_assert_cmpfloat (p->arrow_x, <=, t->x + t->width);
+          g_assert_cmpfloat (s->y + s->height, <, t->y);
+          for (guint k = 0; k < p->n_points; k++)
+            g_assert_cmpfloat (p->points[2 * k + 1], <=, t->y + 1e-6);
+          continue;
+        }
       /* Forward: from the source's right end to the target's left border. */
       g_assert_cmpfloat (fabs (p->points[0] - (s->x + s->width)), <, 1e-6);
       g_assert_cmpfloat (fabs (p->arrow_x - t->x), <, 1e-6);
@@ -188,6 +200,47 @@ test_big_goes_layered (void)
   g_assert_cmpfloat (ms, <, 1500);
 }
 
+/* Top to bottom, for a pane taller than wide: the layered layout keeps
+ * every promise turned a quarter, and dot puts the inputs above the loss;
+ * the chain of the toy network is then taller than wide. */
+static void
+test_top_to_bottom (void)
+{
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (TOY, NULL);
+  g_autofree double *sizes = cr_graph_render_measure (model);
+  double label = cr_graph_render_label_size ();
+  g_autoptr (CrGraphLayout) layered
+    = cr_graph_layout_new_layered_directed (model, sizes, label, CR_GRAPH_LAYOUT_TOP_TO_BOTTOM);
+  g_assert_cmpint (layered->direction, ==, CR_GRAPH_LAYOUT_TOP_TO_BOTTOM);
+  check_layout (model, layered, sizes);
+  g_autofree char *script = mlp_script (3, 6, 2);
+  g_autoptr (CrGraphModel) mlp = cr_ui_test_model_from_script (script, NULL);
+  g_autofree double *mlp_sizes = cr_graph_render_measure (mlp);
+  g_autoptr (CrGraphLayout) tower
+    = cr_graph_layout_new_layered_directed (mlp, mlp_sizes, label, CR_GRAPH_LAYOUT_TOP_TO_BOTTOM);
+  check_layout (mlp, tower, mlp_sizes);
+
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CrGraphLayout) dot
+    = cr_graph_layout_new_dot_directed (model, sizes, label, CR_GRAPH_LAYOUT_TOP_TO_BOTTOM, &error);
+  g_assert_no_error (error);
+  g_autoptr (CrGraphLayout) wide = cr_graph_layout_new_dot (model, sizes, label, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (wide->direction, ==, CR_GRAPH_LAYOUT_LEFT_TO_RIGHT);
+  g_assert_cmpfloat (dot->height / dot->width, >, wide->height / wide->width);
+  for (guint i = 0; i < model->edges->len; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      const CrGraphBox *s = &dot->nodes[e->from], *t = &dot->nodes[e->to];
+      g_assert_cmpfloat (s->y + s->height / 2, <, t->y + t->height / 2);
+      /* A label never on a box at either end. */
+      const CrGraphPath *p = &dot->edges[i];
+      if (p->has_label)
+        g_assert_false (p->label_x > t->x && p->label_x < t->x + t->width
+                        && p->label_y > t->y && p->label_y < t->y + t->height);
+    }
+}
+
 static void
 test_empty (void)
 {
@@ -206,6 +259,7 @@ main (int    argc,
   g_test_add_func ("/ui/graph-layout/layered-toy", test_layered_toy);
   g_test_add_func ("/ui/graph-layout/layered-mlp", test_layered_mlp);
   g_test_add_func ("/ui/graph-layout/big-goes-layered", test_big_goes_layered);
+  g_test_add_func ("/ui/graph-layout/top-to-bottom", test_top_to_bottom);
   g_test_add_func ("/ui/graph-layout/empty", test_empty);
   return g_test_run ();
 }
