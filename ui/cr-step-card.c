@@ -4,9 +4,10 @@
  * (green), with the sum over broadcast dims when an input was broadcast, and
  * the real numbers under the symbols. Everything is read from the run
  * record's CrRecordStep; the content is rebuilt on every step and the card
- * keeps no pointer to the record. */
+ * keeps no pointer to the record. The card before the first step is built
+ * in cr-step-card-intro.c, its error section in cr-step-card-error.c. */
 #include "cr-config.h"
-#include "cr-step-card.h"
+#include "cr-step-card-private.h"
 
 #include "cr-card-style.h"
 #include "cr-soft-breaks.h"
@@ -25,12 +26,7 @@ struct _CrStepCard
 
 G_DEFINE_FINAL_TYPE (CrStepCard, cr_step_card, GTK_TYPE_WIDGET)
 
-/* What one card is built from: the record (borrowed for the build only). */
-typedef struct {
-  const CrRunRecord      *record;
-  const CrRecordBackward *backward;   /* NULL: a forward graph */
-  int                     backward_index;
-} Ctx;
+typedef CrStepCardCtx Ctx;
 
 /* ---- pieces ---------------------------------------------------------- */
 
@@ -119,22 +115,6 @@ is_scalar (const CrTensorSnapshot *s)
   return !s || s->numel <= 1;
 }
 
-static const CrRecordOp *
-record_op (const Ctx *c,
-           int        op)
-{
-  if (op < 0 || (guint) op >= c->record->ops->len)
-    return NULL;
-  return g_ptr_array_index (c->record->ops, op);
-}
-
-static const char *
-root_name (const Ctx *c)
-{
-  return c->backward && c->backward->root_name && *c->backward->root_name
-         ? c->backward->root_name : "L";
-}
-
 /* "b = w1*a, line 13" → "b = w1*a · line 13", with the loop iteration the
  * op ran in when the caption does not say it. */
 static char *
@@ -155,235 +135,6 @@ pretty_caption (const char *caption,
   return g_string_free (s, FALSE);
 }
 
-static const CrRecordError *
-step_error (const Ctx *c)
-{
-  if (!c->backward || c->backward->succeeded)
-    return NULL;
-  if (c->backward->error >= 0 && (guint) c->backward->error < c->record->errors->len)
-    return g_ptr_array_index (c->record->errors, c->backward->error);
-  return cr_record_backward_error (c->record, c->backward_index);
-}
-
-/* The error in words: "RuntimeError: …", and for an in-place error the
- * statement that changed the saved tensor. */
-static void
-add_error (GtkWidget           *box,
-           const Ctx           *c,
-           const CrRecordError *error,
-           const char          *lead)
-{
-  GtkWidget *section = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_add_css_class (section, "cr-section");
-  gtk_widget_add_css_class (section, "cr-error-section");
-  gtk_box_append (GTK_BOX (section), cr_card_label_new (lead, "error"));
-  if (error)
-    {
-      g_autofree char *text = g_strdup_printf ("%s: %s", error->type ? error->type : "Error",
-                                               error->message ? error->message : "");
-      gtk_box_append (GTK_BOX (section), cr_card_label_new (text, "monospace"));
-      const CrRecordOp *op = record_op (c, error->op);
-      if (op)
-        {
-          g_autofree char *where = op->span.line > 0
-            ? g_strdup_printf ("It failed at %s (line %d); the node is marked on the graph.",
-                               op->grad_fn, op->span.line)
-            : g_strdup_printf ("It failed at %s; the node is marked on the graph.", op->grad_fn);
-          gtk_box_append (GTK_BOX (section), cr_card_label_new (where, "cr-footnote"));
-        }
-      /* A second backward through a freed graph: which call freed it. */
-      for (guint i = 0; op && error->backward >= 0 && i < op->saved->len; i++)
-        {
-          const CrRecordSaved *saved = g_ptr_array_index (op->saved, i);
-          if (saved->freed_backward < 0 || saved->freed_backward >= error->backward
-              || (guint) saved->freed_backward >= c->record->backwards->len
-              || saved->modified_span.line > 0)
-            continue;
-          const CrRecordBackward *freer = g_ptr_array_index (c->record->backwards,
-                                                             saved->freed_backward);
-          g_autofree char *why = freer->span.line > 0
-            ? g_strdup_printf ("Its saved tensors were freed by backward call #%d (line %d): "
-                               "pass retain_graph=True to that call to keep them.",
-                               saved->freed_backward + 1, freer->span.line)
-            : g_strdup_printf ("Its saved tensors were freed by backward call #%d: pass "
-                               "retain_graph=True to that call to keep them.",
-                               saved->freed_backward + 1);
-          gtk_box_append (GTK_BOX (section), cr_card_label_new (why, "cr-footnote"));
-          break;
-        }
-      if (error->culprit_span.line > 0)
-        {
-          g_autofree char *culprit = g_strdup_printf (
-            "A tensor it saved for backward was modified in place at line %d, after it was "
-            "saved.", error->culprit_span.line);
-          gtk_box_append (GTK_BOX (section), cr_card_label_new (culprit, "cr-footnote"));
-        }
-    }
-  gtk_box_append (GTK_BOX (box), section);
-}
-
-/* ---- before the first step --------------------------------------------- */
-
-static GtkWidget *
-status_box (const char *icon,
-            const char *title,
-            const char *subtitle)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 10);
-  GtkWidget *image = gtk_image_new_from_icon_name (icon);
-  gtk_widget_add_css_class (image, "cr-big-icon");
-  gtk_widget_set_margin_top (image, 12);
-  gtk_box_append (GTK_BOX (box), image);
-  GtkWidget *t = cr_card_label_new (title, "title-3");
-  gtk_label_set_xalign (GTK_LABEL (t), 0.5);
-  gtk_label_set_justify (GTK_LABEL (t), GTK_JUSTIFY_CENTER);
-  gtk_box_append (GTK_BOX (box), t);
-  if (subtitle)
-    {
-      GtkWidget *s = cr_card_label_new (subtitle, "dim-label");
-      gtk_widget_add_css_class (s, "monospace");
-      gtk_label_set_xalign (GTK_LABEL (s), 0.5);
-      gtk_label_set_justify (GTK_LABEL (s), GTK_JUSTIFY_CENTER);
-      gtk_box_append (GTK_BOX (box), s);
-    }
-  return box;
-}
-
-static void
-add_role_line (GtkWidget  *box,
-               const char *role,
-               const char *what,
-               const char *symbol)
-{
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *heading = cr_card_heading_new (what, role);
-  GtkWidget *label = gtk_widget_get_last_child (heading);
-  gtk_widget_remove_css_class (label, "heading");
-  gtk_widget_set_hexpand (label, TRUE);
-  gtk_widget_set_hexpand (heading, TRUE);
-  gtk_box_append (GTK_BOX (row), heading);
-  gtk_box_append (GTK_BOX (row), cr_card_fraction_new (symbol, role));
-  gtk_box_append (GTK_BOX (box), row);
-}
-
-static void
-add_key_row (GtkGrid     *grid,
-             int          row,
-             const char  *const *keys,
-             const char  *what)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  for (int i = 0; keys[i]; i++)
-    gtk_box_append (GTK_BOX (box), cr_card_key_new (keys[i]));
-  gtk_grid_attach (grid, box, 0, row, 1, 1);
-  GtkWidget *label = cr_card_label_new (what, NULL);
-  gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
-  gtk_grid_attach (grid, label, 1, row, 1, 1);
-}
-
-static GtkWidget *
-build_no_graph (void)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 14);
-  gtk_box_append (GTK_BOX (box), status_box ("system-run-symbolic", "No graph yet", NULL));
-  gtk_box_append (GTK_BOX (box), cr_card_label_new (
-    "Run a script that makes a tensor with requires_grad=True and computes with it: "
-    "its graph appears on the canvas, and after a .backward() call you can step "
-    "through the chain rule here.", NULL));
-  return box;
-}
-
-/* The run stopped before any backward call: what it built so far is drawn,
- * and the card says why there is nothing to step. */
-static GtkWidget *
-build_forward_error (const CrRunRecord   *record,
-                     const CrRecordError *error,
-                     const char          *title)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 14);
-  gtk_box_append (GTK_BOX (box), status_box ("dialog-error-symbolic",
-                                             "Stopped before backward", title));
-  g_autofree char *lead = error->span.line > 0
-    ? g_strdup_printf ("The script stopped with an error at line %d, before any backward "
-                       "call. The canvas shows the graph it had built until then.",
-                       error->span.line)
-    : g_strdup ("The script stopped with an error before any backward call. The canvas "
-                "shows the graph it had built until then.");
-  Ctx c = { .record = record, .backward_index = -1 };
-  add_error (box, &c, error, lead);
-  return box;
-}
-
-static GtkWidget *
-build_forward_intro (const char *title)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 14);
-  gtk_box_append (GTK_BOX (box), status_box ("media-playback-start-symbolic",
-                                             "No backward pass", title));
-  gtk_box_append (GTK_BOX (box), cr_card_label_new (
-    "This script builds a graph but never calls .backward(), so there are no steps "
-    "to go through. The canvas shows the forward graph: every op that will take part "
-    "in the chain rule.", NULL));
-  gtk_box_append (GTK_BOX (box), cr_card_label_new (
-    "Add a call such as L.backward() on a scalar result to follow its gradient back "
-    "to the leaves, one node at a time.", "dim-label"));
-  return box;
-}
-
-static GtkWidget *
-build_intro (const Ctx *c)
-{
-  const CrRecordBackward *bw = c->backward;
-  guint n = bw->steps->len;
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 14);
-  const char *root = root_name (c);
-  g_autofree char *title = cr_record_backward_picker_title (c->record, (guint) c->backward_index);
-  /* One call: its number says nothing. */
-  const char *shown = c->record->backwards->len > 1 ? title
-                      : bw->title ? bw->title : title;
-  gtk_box_append (GTK_BOX (box), status_box ("go-next-symbolic", "Step through backward", shown));
-
-  g_autofree char *intro = g_strdup_printf (
-    "The backward pass takes %u step%s. Each step is one node of the graph applying "
-    "the chain rule:", n, n == 1 ? "" : "s");
-  gtk_box_append (GTK_BOX (box), cr_card_label_new (intro, NULL));
-
-  GtkWidget *roles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-  g_autofree char *in = g_strdup_printf ("∂%s/∂out", root);
-  g_autofree char *out = g_strdup_printf ("∂%s/∂in", root);
-  add_role_line (roles, CR_ROLE_IN, "the gradient that arrives", in);
-  add_role_line (roles, CR_ROLE_LOCAL, "times the node's local gradient", "∂out/∂in");
-  add_role_line (roles, CR_ROLE_OUT, "is sent on to each input", out);
-  gtk_widget_add_css_class (roles, "card");
-  gtk_widget_add_css_class (roles, "cr-section");
-  gtk_box_append (GTK_BOX (box), roles);
-
-  GtkWidget *keys = gtk_grid_new ();
-  gtk_grid_set_row_spacing (GTK_GRID (keys), 8);
-  gtk_grid_set_column_spacing (GTK_GRID (keys), 12);
-  static const char *const next[] = { "Space", "→", "PgDn", NULL };
-  static const char *const back[] = { "←", "PgUp", NULL };
-  static const char *const ends[] = { "Home", "End", NULL };
-  add_key_row (GTK_GRID (keys), 0, next, "next step");
-  add_key_row (GTK_GRID (keys), 1, back, "previous step");
-  add_key_row (GTK_GRID (keys), 2, ends, "start / last step");
-  /* Module code: a closed module call steps as one unit until opened. */
-  static const char *const groups[] = { "O", "C", NULL };
-  static const char *const depth[] = { "[", "]", NULL };
-  add_key_row (GTK_GRID (keys), 3, groups, "open / close a module call");
-  add_key_row (GTK_GRID (keys), 4, depth, "fewer / more module levels");
-  gtk_box_append (GTK_BOX (box), cr_card_heading_new ("Keys", NULL));
-  gtk_box_append (GTK_BOX (box), keys);
-
-  if (!bw->succeeded)
-    {
-      g_autofree char *note = g_strdup_printf (
-        "The backward call stopped with an error after %u step%s.", n, n == 1 ? "" : "s");
-      add_error (box, c, step_error (c), note);
-    }
-  return box;
-}
-
 /* ---- one step ---------------------------------------------------------- */
 
 static GtkWidget *
@@ -391,7 +142,7 @@ build_header (const Ctx          *c,
               const CrRecordStep *step)
 {
   GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  const CrRecordOp *op = step->kind == CR_RECORD_STEP_NODE ? record_op (c, step->op) : NULL;
+  const CrRecordOp *op = step->kind == CR_RECORD_STEP_NODE ? cr_step_card_record_op (c, step->op) : NULL;
   gboolean accumulate = step->kind == CR_RECORD_STEP_ACCUMULATE;
   const char *symbol = op && op->symbol ? op->symbol : (accumulate ? "+=" : NULL);
   if (symbol)
@@ -859,7 +610,7 @@ build_step (const Ctx          *c,
     }
   build_accumulations (box, step);
   if (!c->backward->succeeded && step->index + 1 == c->backward->steps->len)
-    add_error (box, c, step_error (c), "The backward call stopped with an error after this step.");
+    cr_step_card_add_error (box, c, cr_step_card_step_error (c), "The backward call stopped with an error after this step.");
   return box;
 }
 
@@ -912,16 +663,16 @@ build (const CrRunRecord *record,
        const char        *forward_title)
 {
   if (!record)
-    return build_no_graph ();
+    return cr_step_card_build_no_graph ();
   if (backward < 0 || (guint) backward >= record->backwards->len)
     {
       for (guint i = 0; i < record->errors->len; i++)
         {
           const CrRecordError *error = g_ptr_array_index (record->errors, i);
           if (error->backward < 0)
-            return build_forward_error (record, error, forward_title);
+            return cr_step_card_build_forward_error (record, error, forward_title);
         }
-      return build_forward_intro (forward_title);
+      return cr_step_card_build_forward_intro (forward_title);
     }
   Ctx c = {
     .record = record,
@@ -930,7 +681,7 @@ build (const CrRunRecord *record,
   };
   if (step >= 0 && (guint) step < c.backward->steps->len)
     return build_step (&c, g_ptr_array_index (c.backward->steps, step));
-  return build_intro (&c);
+  return cr_step_card_build_intro (&c);
 }
 
 void
@@ -941,9 +692,9 @@ cr_step_card_set_step (CrStepCard         *self,
   g_return_if_fail (CR_IS_STEP_CARD (self));
 
   if (!model)
-    set_content (self, build_no_graph ());
+    set_content (self, cr_step_card_build_no_graph ());
   else if (!model->record)
-    set_content (self, build_forward_intro (model->title));
+    set_content (self, cr_step_card_build_forward_intro (model->title));
   else
     set_content (self, build (model->record, model->backward, step, model->title));
 }

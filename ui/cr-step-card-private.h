@@ -1,0 +1,56 @@
+/* cr-step-card-private.h — what the step card's files share: the record a
+ * card is built from, and the builders of its parts (cr-step-card.c: one
+ * step; cr-step-card-intro.c: before the first step, or nothing to step;
+ * cr-step-card-error.c: the error section). */
+#pragma once
+
+#include "cr-step-card.h"
+
+G_BEGIN_DECLS
+
+/* What one card is built from: the record (borrowed for the build only). */
+typedef struct {
+  const CrRunRecord      *record;
+  const CrRecordBackward *backward;   /* NULL: a forward graph */
+  int                     backward_index;
+} CrStepCardCtx;
+
+/* Record op `op` (borrowed), or NULL when out of range. */
+static inline const CrRecordOp *
+cr_step_card_record_op (const CrStepCardCtx *c,
+                        int                  op)
+{
+  if (op < 0 || (guint) op >= c->record->ops->len)
+    return NULL;
+  return g_ptr_array_index (c->record->ops, op);
+}
+
+/* What the backward call's root is called: "loss", else "L". */
+static inline const char *
+cr_step_card_root_name (const CrStepCardCtx *c)
+{
+  return c->backward && c->backward->root_name && *c->backward->root_name
+         ? c->backward->root_name : "L";
+}
+
+/* cr-step-card-error.c: the error the backward call stopped with (borrowed),
+ * NULL when it succeeded; and the error section appended to box, under
+ * lead ("The backward call stopped with an error after 3 steps."). */
+const CrRecordError *cr_step_card_step_error        (const CrStepCardCtx *c);
+void                 cr_step_card_add_error         (GtkWidget           *box,
+                                                     const CrStepCardCtx *c,
+                                                     const CrRecordError *error,
+                                                     const char          *lead);
+
+/* cr-step-card-intro.c: the card's content (a new floating widget) with no
+ * graph; for a script that stopped with error before any backward call
+ * (title: the forward graph's); for a graph without backward; and before
+ * the first step of c's backward call. */
+GtkWidget *cr_step_card_build_no_graph      (void);
+GtkWidget *cr_step_card_build_forward_error (const CrRunRecord   *record,
+                                             const CrRecordError *error,
+                                             const char          *title);
+GtkWidget *cr_step_card_build_forward_intro (const char          *title);
+GtkWidget *cr_step_card_build_intro         (const CrStepCardCtx *c);
+
+G_END_DECLS
