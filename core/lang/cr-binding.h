@@ -47,10 +47,10 @@ typedef struct {
    * while the run is recorded: the run record keeps every error a run
    * raised, also those the script handled. */
   void      (*error_handled) (CrInterp *interp, const GError *error, const CrSpan *span);
-  /* Expression n of the script's code (not the prelude's) raised error,
-   * the first to in its frame, only while CrInterp.labels_enabled and not
-   * by a raise statement: the run record's errors name the tensors n was
-   * given. */
+  /* Expression n of the script's code (not the prelude's), or its
+   * augmented assignment (w -= ...), raised error, the first to in its
+   * frame, only while CrInterp.labels_enabled and not by a raise
+   * statement: the run record's errors name the tensors n was given. */
   void      (*expr_failed)   (CrInterp *interp, const CrAstNode *n, const GError *error);
 } CrBinding;
 

@@ -1224,6 +1224,17 @@ cr_eval_subscript (CrInterp   *self,
   return TRUE;
 }
 
+void
+cr_interp_note_failure (CrInterp        *self,
+                        const CrAstNode *n,
+                        GError         **error)
+{
+  /* A raise statement's exception (its instance) is no op's failure. */
+  if (G_UNLIKELY (self->labels_enabled) && !self->err_located && !self->in_prelude
+      && error && *error && self->exc_value_owner != *error)
+    cr_binding.expr_failed (self, n, *error);
+}
+
 CrValue *
 cr_eval (CrInterp  *self,
          CrFrame   *f,
@@ -1241,10 +1252,7 @@ cr_eval (CrInterp  *self,
   CrValue *v = eval_inner (self, f, n, error);
   if (G_UNLIKELY (v == NULL))
     {
-      /* A raise statement's exception (its instance) is no op's failure. */
-      if (G_UNLIKELY (self->labels_enabled) && !self->err_located && !self->in_prelude
-          && error && *error && self->exc_value_owner != *error)
-        cr_binding.expr_failed (self, n, *error);
+      cr_interp_note_failure (self, n, error);
       cr_interp_locate (self, n);
     }
   return v;

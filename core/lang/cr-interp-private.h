@@ -679,6 +679,13 @@ cr_interp_locate (CrInterp        *self,
     }
 }
 
+/* Node n of the running code raised *error (before cr_interp_locate):
+ * the binding hears of it (CrBinding.expr_failed) when it is the script's
+ * first failure of that error in this frame, for the run record. */
+void      cr_interp_note_failure  (CrInterp        *self,
+                                   const CrAstNode *n,
+                                   GError         **error);
+
 /* The stripped text of line (a new string). */
 char     *cr_interp_source_line  (CrInterp        *self,
                                   int              line);

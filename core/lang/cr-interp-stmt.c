@@ -741,6 +741,7 @@ exec_augassign (CrInterp  *self,
   res = cr_inplace_op (self, s->u.augassign.op, cur, rhs, error);
   if (!res)
     {
+      cr_interp_note_failure (self, s, error);
       cr_interp_locate (self, s);
       goto out;
     }

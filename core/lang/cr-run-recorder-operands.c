@@ -199,6 +199,10 @@ cr_operand_watch_failed (CrOperandWatch  *self,
     case CR_AST_ATTRIBUTE:
       add_operand (self, expr->u.attribute.value);
       break;
+    case CR_AST_AUGASSIGN:   /* w -= lr * w.grad: w, then what it is changed by */
+      add_operand (self, expr->u.augassign.target);
+      add_operand (self, expr->u.augassign.value);
+      break;
     default:
       break;
     }
