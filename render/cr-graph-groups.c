@@ -24,7 +24,13 @@ struct _Draft {
   GArray           *nodes;       /* of guint */
   char             *signature;   /* the structure, for folding (made on demand) */
   int               id;          /* the final group's id */
+  guint             period;      /* REPEAT: how many siblings one repeat is (1: one
+                                  * block; 2: "A, B" repeated ...) */
 };
+
+/* The longest repeating sequence of sibling groups folded as one
+ * ("A, B × 10"): longer ones would read as lists, not as a pattern. */
+#define FOLD_MAX_PERIOD 4
 
 static void draft_free (gpointer data);
 
@@ -103,13 +109,37 @@ draft_signature (Draft        *d,
     g_string_append_printf (s, "%s;", draft_signature (g_ptr_array_index (d->children, i), model, calls));
   g_string_append (s, ")]");
   if (d->kind == CR_GRAPH_GROUP_REPEAT)
-    g_string_append_printf (s, "×%u", d->children->len);
+    g_string_append_printf (s, "×%u/%u", d->children->len, d->period);
   d->signature = g_string_free (s, FALSE);
   return d->signature;
 }
 
+/* How many times the sequence of period siblings at i repeats right after
+ * itself (1: not at all). */
+static guint
+repeats_at (GPtrArray    *children,
+            guint         i,
+            guint         period,
+            CrGraphModel *model,
+            GPtrArray    *calls)
+{
+  guint r = 1;
+  while (i + (r + 1) * period <= children->len)
+    {
+      for (guint k = 0; k < period; k++)
+        if (strcmp (draft_signature (g_ptr_array_index (children, i + k), model, calls),
+                    draft_signature (g_ptr_array_index (children, i + r * period + k), model, calls)) != 0)
+          return r;
+      r++;
+    }
+  return r;
+}
+
 /* Runs of two or more equal consecutive siblings become a REPEAT draft
- * holding them; children first, so that a block of equal blocks folds too. */
+ * holding them; children first, so that a block of equal blocks folds too.
+ * Where no single block repeats, a short sequence of them that does
+ * ("A, B, A, B, ...") folds the same way, so that a long chain of
+ * alternating layers shows as one node. */
 static void
 fold_children (GPtrArray    *children,   /* of Draft*, owning */
                CrGraphModel *model,
@@ -127,9 +157,20 @@ fold_children (GPtrArray    *children,   /* of Draft*, owning */
       while (j < children->len
              && strcmp (draft_signature (g_ptr_array_index (children, j), model, calls), sig) == 0)
         j++;
+      guint period = 1;
+      for (guint p = 2; j - i < 2 && p <= FOLD_MAX_PERIOD; p++)
+        {
+          guint r = repeats_at (children, i, p, model, calls);
+          if (r >= 2)
+            {
+              period = p;
+              j = i + r * p;
+            }
+        }
       if (j - i >= 2)
         {
           Draft *fold = draft_new (CR_GRAPH_GROUP_REPEAT);
+          fold->period = period;
           fold->order = first->order;
           fold->iteration = first->iteration;
           /* Steal the run out of children into the fold, in order. */
@@ -278,12 +319,29 @@ finish_draft (Finisher *f,
     case CR_GRAPH_GROUP_REPEAT:
       {
         const CrGraphGroup *first = g_ptr_array_index (members, 0);
-        g->repeat = members->len;
+        guint period = MAX (d->period, 1);
+        g->repeat = members->len / period;
         g->path = fold_path (members);
         g->class_name = g_strdup (first->class_name);
+        if (period > 1 && first->class_name)
+          {
+            /* One repeat's classes: "A, B". */
+            GString *classes = g_string_new (NULL);
+            for (guint k = 0; k < period; k++)
+              {
+                const CrGraphGroup *m = g_ptr_array_index (members, k);
+                g_string_append_printf (classes, "%s%s", k ? ", " : "",
+                                        m->class_name ? m->class_name : m->title);
+              }
+            g_free (g->class_name);
+            g->class_name = g_string_free (classes, FALSE);
+          }
         g->span = first->span;
         const CrGraphGroup *last = g_ptr_array_index (members, members->len - 1);
-        if (first->kind == CR_GRAPH_GROUP_ITERATION)
+        if (first->kind == CR_GRAPH_GROUP_ITERATION && period > 1)
+          g->title = g_strdup_printf ("iterations %u–%u, %u at a time × %u", first->iteration,
+                                      last->iteration, period, g->repeat);
+        else if (first->kind == CR_GRAPH_GROUP_ITERATION)
           /* A loop body that makes the same ops each time. */
           g->title = g_strdup_printf ("iterations %u–%u × %u", first->iteration, last->iteration,
                                       g->repeat);

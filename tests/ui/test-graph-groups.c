@@ -551,6 +551,65 @@ test_big_scalar_mlp (void)
     }
 }
 
+/* A long chain of alternating blocks (A, B, A, B, ...: no block repeats
+ * on its own) folds as one "A, B × 10" node, so that the first view shows
+ * a handful of nodes instead of 20 closed groups in a column; open, it
+ * shows the 20. */
+static void
+test_fold_periodic_chain (void)
+{
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "class A(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.lin = nn.Linear(4, 4)\n"
+    "    def forward(self, x):\n"
+    "        return torch.tanh(self.lin(x))\n"
+    "class B(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.lin = nn.Linear(4, 4)\n"
+    "    def forward(self, x):\n"
+    "        return torch.relu(self.lin(x)) * 2\n"
+    "torch.manual_seed(0)\n"
+    "layers = []\n"
+    "for i in range(10):\n"
+    "    layers.append(A())\n"
+    "    layers.append(B())\n"
+    "layers.append(A())\n"
+    "model = nn.Sequential(*layers)\n"
+    "x = torch.ones(2, 4)\n"
+    "loss = model(x).sum()\n"
+    "loss.backward()\n", NULL);
+  g_assert_nonnull (model);
+  g_autoptr (CrGraphGroups) g = cr_graph_groups_new (model);
+  g_assert_cmpuint (g->top->len, ==, 1);
+  const CrGraphGroup *seq = cr_graph_groups_get (g, g_array_index (g->top, guint, 0));
+  /* The ten pairs, then the odd A out. */
+  g_assert_cmpuint (seq->children->len, ==, 2);
+  const CrGraphGroup *fold = cr_graph_groups_get (g, g_array_index (seq->children, guint, 0));
+  g_assert_cmpint (fold->kind, ==, CR_GRAPH_GROUP_REPEAT);
+  g_assert_cmpstr (fold->title, ==, "0–19 · A, B × 10");
+  g_assert_cmpuint (fold->repeat, ==, 10);
+  g_assert_cmpuint (fold->children->len, ==, 20);
+  const CrGraphGroup *last = cr_graph_groups_get (g, g_array_index (seq->children, guint, 1));
+  g_assert_cmpstr (last->title, ==, "20 · A");
+
+  /* The first view: x, the fold, the last A open (its Linear closed or
+   * open), the sum and loss: a short column. Opening the fold shows the
+   * 20 blocks. */
+  guint level = 0;
+  g_autofree gboolean *open = cr_graph_groups_open_first_view (g, 40, &level);
+  g_assert_false (open[fold->id]);
+  guint first = cr_graph_groups_count_visible (g, open);
+  g_test_message ("first view: %u nodes (level %u)", first, level);
+  g_assert_cmpuint (first, <=, 20);
+  open[fold->id] = TRUE;
+  g_assert_cmpuint (cr_graph_groups_count_visible (g, open), >=, first + 19);
+}
+
 static void
 test_cluster_free (gpointer data)
 {
@@ -647,5 +706,6 @@ main (int argc, char **argv)
   g_test_add_func ("/graph-groups/from-script", test_from_script);
   g_test_add_func ("/graph-groups/big-scalar-mlp", test_big_scalar_mlp);
   g_test_add_func ("/graph-groups/minimap-marks", test_minimap_marks);
+  g_test_add_func ("/graph-groups/fold-periodic-chain", test_fold_periodic_chain);
   return g_test_run ();
 }
