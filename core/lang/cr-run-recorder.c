@@ -404,7 +404,7 @@ take_value (CrRunRecorder  *r,
   g_hash_table_insert (r->value_sources, GUINT_TO_POINTER (rec->id), source);
 }
 
-/* A saved tensor's value: a copy of its tensor's when that was taken from
+/* A saved tensor's value: its tensor's, shared, when that was taken from
  * the same data at the version saved, else a snapshot of its own. */
 static CrTensorSnapshot *
 saved_value (CrRunRecorder        *r,
@@ -418,9 +418,7 @@ saved_value (CrRunRecorder        *r,
       && source->version == saved_version && rec->value->ndim == t->ndim
       && cr_shape_equal (rec->value->shape, rec->value->ndim, t->shape, t->ndim))
     {
-      CrTensorSnapshot *copy = cr_tensor_snapshot_copy (rec->value);
-      r->values_left -= copy->n_values;
-      return copy;
+      return cr_tensor_snapshot_share (rec->value);
     }
   return shared_snapshot (r, t);
 }
@@ -1396,7 +1394,8 @@ cr_run_recorder_expr_failed (CrInterp        *self,
 
 /* A forward error (no backward's) gets the operands of the expression that
  * raised it, when that is the failure last seen; one the script never
- * named (a constant made in the expression) is called after its text. */
+ * named (a constant made in the expression) is called after its text. The
+ * first is the tensor at fault, the node the window pins the error to. */
 static void
 add_operands (CrRunRecorder *r,
               CrRecordError *err)
@@ -1419,6 +1418,8 @@ add_operands (CrRunRecorder *r,
             rec->label = g_strdup_printf ("(%s)", text);
         }
     }
+  if (err->tensor < 0 && err->operands->len > 0)
+    err->tensor = g_array_index (err->operands, int, 0);
 }
 
 /* The error the backward side recorded when the engine failed is the one

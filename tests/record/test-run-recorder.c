@@ -713,6 +713,8 @@ test_error_operands (void)
       g_autofree char *labels = operand_labels (record, err);
       g_assert_cmpstr (labels, ==, want[i]);
       g_assert_cmpstr (err->type, ==, types[i]);
+      /* The first operand is the tensor at fault. */
+      g_assert_cmpint (err->tensor, ==, err->operands->len ? g_array_index (err->operands, int, 0) : -1);
     }
   const CrRecordTensor *c = find_label (record, "c");
   g_assert_nonnull (c);
