@@ -55,6 +55,8 @@ static const char style_sheet[] =
   /* The sum of a broadcast input's gradient back to its shape: a line of its own. */
   ".cr-reduction-text { font-style: italic; color: mix(#26a269, currentColor, 0.28); }\n"
   ".cr-error-section { background-color: alpha(@error_color, 0.08); }\n"
+  /* As the window's error bar: readable on the tint with any theme's error colour. */
+  ".cr-error-section .error { color: mix(@error_color, @theme_fg_color, 0.55); }\n"
   ".cr-badge.cr-alert { color: @error_color; background-color: alpha(@error_color, 0.12); }\n"
   /* libadwaita's type scale is in pt; in em here, so a larger window font
    * (presentation mode) enlarges headings and captions with the body. */

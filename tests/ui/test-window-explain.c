@@ -13,6 +13,7 @@
 #include "ui-test-util.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 static void
@@ -239,6 +240,65 @@ test_error_in_first_view (void)
   g_rmdir (dir);
 }
 
+/* The colour a label's text is drawn in, as relative luminance (0..1). */
+static double
+text_luminance (GtkWidget *widget)
+{
+  GdkRGBA c;
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &c);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  double rgb[3] = { c.red, c.green, c.blue };
+  for (int i = 0; i < 3; i++)
+    rgb[i] = rgb[i] <= 0.03928 ? rgb[i] / 12.92 : pow ((rgb[i] + 0.055) / 1.055, 2.4);
+  return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+}
+
+static GtkWidget *
+find_label_with_class (GtkWidget  *widget,
+                       const char *css_class)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, css_class))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label_with_class (c, css_class);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* The error under the editor and the card's error section stay readable
+ * in dark mode: light text on the dark red tint (not the theme's dark red),
+ * and dark text in light mode. */
+static void
+test_error_contrast (void)
+{
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  CrWindow *window = open_example ("01-toy-network.py");
+  set_text (window, "import torch\n"
+                    "a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
+                    "c = (a * 2).sigmoid()\n"
+                    "c.add_(1)\n"
+                    "c.sum().backward()\n");
+  wait_for_run_finished (window);
+  cr_ui_test_wait_window_idle (window);
+  GtkWidget *lead = find_label_with_class (window->step_card, "error");
+  g_assert_nonnull (lead);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->error_label)));
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_DARK);
+  cr_ui_test_iterate ();
+  g_assert_cmpfloat (text_luminance (GTK_WIDGET (window->error_label)), >, 0.3);
+  g_assert_cmpfloat (text_luminance (lead), >, 0.3);
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_LIGHT);
+  cr_ui_test_iterate ();
+  g_assert_cmpfloat (text_luminance (GTK_WIDGET (window->error_label)), <, 0.12);
+  g_assert_cmpfloat (text_luminance (lead), <, 0.12);
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_custom_backward_lines (void)
 {
@@ -294,6 +354,7 @@ main (int    argc,
   g_test_add_func ("/window-explain/inspector-follows-step", test_inspector_follows_step);
   g_test_add_func ("/window-explain/inplace-error-pinned", test_inplace_error_pinned);
   g_test_add_func ("/window-explain/error-in-first-view", test_error_in_first_view);
+  g_test_add_func ("/window-explain/error-contrast", test_error_contrast);
   g_test_add_func ("/window-explain/custom-backward-lines", test_custom_backward_lines);
   g_test_add_func ("/window-explain/picker-numbered", test_picker_numbered);
   return g_test_run ();
