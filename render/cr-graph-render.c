@@ -11,6 +11,7 @@
  * paints the cached Pango layouts, and skips what lies outside the clip, so
  * panning a large graph stays cheap. */
 #include "cr-graph-render.h"
+#include "cr-graph-png.h"
 #include "cr-graph-render-badges.h"
 
 #include <math.h>
@@ -39,10 +40,6 @@
 #define PNG_SCALE  2.0
 #define PNG_MAX_SIDE   16000.0
 #define PNG_MAX_PIXELS (64.0 * 1024 * 1024)
-/* Past this many pixels a PNG is drawn at less than twice the point size,
- * down to the point size itself: encoding the pixels is most of what a big
- * export costs (a 5,000-node graph: 67 Mpx, 26 MB, 18 s at twice the size). */
-#define PNG_SHARP_PIXELS (16.0 * 1024 * 1024)
 /* Presentation mode: type and spacing this much larger, lines thicker. */
 #define PRESENT_TYPE CR_GRAPH_RENDER_PRESENT_TYPE
 #define PRESENT_LINE 1.7
@@ -1109,6 +1106,56 @@ check_status (cairo_status_t status,
   return FALSE;
 }
 
+typedef struct {
+  const CrGraphModel         *model;
+  const CrGraphLayout        *layout;
+  const CrGraphRenderOptions *options;   /* with its cache set */
+  double                      scale;
+} Band;
+
+static void
+draw_band (cairo_t  *cr,
+           double    y0,
+           gpointer  user_data)
+{
+  const Band *band = user_data;
+  cairo_translate (cr, 0, -y0);
+  cairo_scale (cr, band->scale, band->scale);
+  cr_graph_render (cr, band->model, band->layout, band->options);
+}
+
+/* An opaque PNG, drawn and written a band of rows at a time with one cache
+ * of shaped text for all the bands (cr-graph-png.h). */
+static gboolean
+png_banded (const CrGraphModel         *model,
+            const CrGraphLayout        *layout,
+            const CrGraphRenderOptions *options,
+            double                      scale,
+            const char                 *path,
+            GError                    **error)
+{
+  CrGraphRenderOptions band_options;
+  if (options)
+    band_options = *options;
+  else
+    cr_graph_render_options_init (&band_options);
+  CrGraphRenderCache *cache = NULL;
+  if (!band_options.cache)
+    band_options.cache = cache = cr_graph_render_cache_new (model, band_options.presentation);
+  /* Whole pixels: the drawing's background grows by less than one to fill
+   * the last row and column too (the image has no alpha to leave them
+   * see-through). The copy shares the layout's arrays, read only. */
+  double w = MAX (layout->width, 1.0), h = MAX (layout->height, 1.0);
+  int width = (int) ceil (w * scale), height = (int) ceil (h * scale);
+  CrGraphLayout whole = *layout;
+  whole.width = width / scale;
+  whole.height = height / scale;
+  Band band = { model, &whole, &band_options, scale };
+  gboolean ok = cr_graph_png_write_opaque (path, width, height, draw_band, &band, error);
+  cr_graph_render_cache_free (cache);
+  return ok;
+}
+
 gboolean
 cr_graph_render_to_file (const CrGraphModel         *model,
                          const CrGraphLayout        *layout,
@@ -1121,12 +1168,12 @@ cr_graph_render_to_file (const CrGraphModel         *model,
   double w = MAX (layout->width, 1.0), h = MAX (layout->height, 1.0);
   cairo_surface_t *surface;
   gboolean png = has_suffix (path, ".png");
-  /* Twice the size for sharp text, less for big graphs (the window's size
-   * at 100 % is sharp enough for them), less still for huge ones: Cairo's
-   * images stop at 32767 pixels a side, and memory long before. */
+  /* Twice the size for sharp text, less for huge graphs: Cairo's images
+   * stop at 32767 pixels a side, and memory long before. */
   double scale = MIN (MIN (PNG_SCALE, PNG_MAX_SIDE / w), MIN (PNG_MAX_SIDE / h,
                                                              sqrt (PNG_MAX_PIXELS / (w * h))));
-  scale = MIN (scale, MAX (1.0, sqrt (PNG_SHARP_PIXELS / (w * h))));
+  if (png && (!options || options->draw_background))
+    return png_banded (model, layout, options, scale, path, error);
   if (png)
     surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (w * scale),
                                           (int) ceil (h * scale));
