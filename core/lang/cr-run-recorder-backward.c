@@ -578,7 +578,7 @@ cr_backward_recorder_failed (CrBackwardRecorder *self,
         {
           /* .grad was not written: it holds what it held before. */
           step->grad_before = cr_run_recorder_snapshot (self->interp, node->variable->grad);
-          step->grad_after = cr_tensor_snapshot_copy (step->grad_before);
+          step->grad_after = cr_tensor_snapshot_share (step->grad_before);
         }
     }
   take_module_hooks (self, step);
