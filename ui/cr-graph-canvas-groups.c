@@ -176,6 +176,13 @@ cr_graph_depth_control_new (CrGraphCanvas *canvas)
   GtkWidget *spin = gtk_spin_button_new_with_range (0, 1, 1);
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 0);
   gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
+  /* Never the keyboard's: a focused spin's text would take the stepper's
+   * keys (Space, the arrows, O, C, [ ]) and the window often focuses the
+   * first widget it can. [ and ] change the depth from the keyboard. */
+  gtk_editable_set_editable (GTK_EDITABLE (spin), FALSE);
+  gtk_widget_set_can_focus (spin, FALSE);
+  for (GtkWidget *c = gtk_widget_get_first_child (spin); c; c = gtk_widget_get_next_sibling (c))
+    gtk_widget_set_focusable (c, FALSE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   "Module depth", -1);
   gtk_box_append (GTK_BOX (box), spin);

@@ -259,6 +259,10 @@ test_depth_control (Fixture       *f,
   g_assert_true (gtk_widget_get_visible (control));
   GtkWidget *spin = gtk_widget_get_last_child (control);
   g_assert_true (GTK_IS_SPIN_BUTTON (spin));
+  /* Never focused: its text would take the stepper's keys. */
+  g_assert_false (gtk_widget_get_can_focus (spin));
+  for (GtkWidget *c = gtk_widget_get_first_child (spin); c; c = gtk_widget_get_next_sibling (c))
+    g_assert_false (gtk_widget_get_focusable (c));
   g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==, 2);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 1);
   g_assert_cmpuint (cr_graph_canvas_get_group_level (f->canvas), ==, 1);
