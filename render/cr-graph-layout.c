@@ -169,7 +169,7 @@ cr_graph_layout_rank_gap (const CrGraphModel     *model,
   double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
   /* Top to bottom, a label lies across its edge: one line of type high. */
   if (direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM)
-    return ceil (label_font_size * 1.25 + 2 * k + 18 * k);
+    return ceil (label_font_size * 1.25 + 2 * k + 14 * k);
   g_autoptr (GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
   const char *common = NULL;
   guint most = 0;
@@ -378,7 +378,9 @@ cr_graph_layout_new_dot_directed (const CrGraphModel     *model,
   Agraph_t *g = agopen ((char *) "chainrule", Agdirected, NULL);
   gboolean down = direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;
   agsafeset (g, (char *) "rankdir", (char *) (down ? "TB" : "LR"), "");
-  set_double (g, "nodesep", 14 * k / 72.0);
+  /* Top to bottom, the nodes of a rank stand side by side: a narrower
+   * gap (a tall pane is short of width). */
+  set_double (g, "nodesep", (down ? 10 : 14) * k / 72.0);
   set_double (g, "ranksep", cr_graph_layout_rank_gap (model, label_font_size, direction) / 72.0);
   agsafeset (g, (char *) "splines", (char *) "spline", "");
   set_double (g, "pad", pad / 72.0);
