@@ -302,10 +302,18 @@ draw_step_gradients (cairo_t            *cr,
       if (path->n_points < 4)
         continue;
       /* Under the edge's shape label (the layout keeps room around it),
-       * else above it, else above or under the edge further along. */
+       * else above it, else above or under the edge further along. Top to
+       * bottom, ranks are close and edges mostly upright: beside the label
+       * first, then beside the edge. */
       static const double along[] = { 0.3, 0.7, 0.15, 0.85 };
-      Spot spots[2 + 2 * G_N_ELEMENTS (along)];
+      Spot spots[4 + 4 * G_N_ELEMENTS (along)];
       guint n = 0;
+      gboolean down = c->layout->direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;
+      if (path->has_label && down)
+        {
+          spots[n++] = (Spot) { path->label_x + 18 * c->k, path->label_y, 0.0, 0.5 };
+          spots[n++] = (Spot) { path->label_x - 18 * c->k, path->label_y, 1.0, 0.5 };
+        }
       if (path->has_label)
         {
           spots[n++] = (Spot) { path->label_x, path->label_y + 6 * c->k, 0.5, 0.0 };
@@ -315,6 +323,11 @@ draw_step_gradients (cairo_t            *cr,
         {
           double x, y;
           path_point (path, along[a], &x, &y);
+          if (down)
+            {
+              spots[n++] = (Spot) { x + 4 * c->k, y, 0.0, 0.5 };
+              spots[n++] = (Spot) { x - 4 * c->k, y, 1.0, 0.5 };
+            }
           spots[n++] = (Spot) { x, y - 3 * c->k, 0.5, 1.0 };
           spots[n++] = (Spot) { x, y + 3 * c->k, 0.5, 0.0 };
         }
