@@ -886,6 +886,58 @@ test_big_zoomed_out (void)
   cr_ui_test_iterate ();
 }
 
+typedef struct {
+  CrGraphCanvas *canvas;
+  int            width, height;
+} SizeWait;
+
+static gboolean
+canvas_sized (gpointer data)
+{
+  const SizeWait *s = data;
+  return gtk_widget_get_width (GTK_WIDGET (s->canvas)) == s->width
+         && gtk_widget_get_height (GTK_WIDGET (s->canvas)) == s->height;
+}
+
+static CrGraphLayoutDirection
+resize_to (GtkWindow     *window,
+           CrGraphCanvas *canvas,
+           int            width,
+           int            height)
+{
+  gtk_window_set_default_size (window, width, height);
+  SizeWait s = { canvas, width, height };
+  g_assert_true (cr_ui_test_wait_until (canvas_sized, &s, 10));
+  cr_ui_test_iterate ();
+  return canvas->layout->direction;
+}
+
+/* The graph flows the way that shows it best at the pane's shape, and
+ * does not turn on every resize or on an edit. */
+static void
+test_direction_follows_pane (void)
+{
+  GtkWindow *window;
+  CrGraphCanvas *canvas = toy_canvas (560, 650, &window);
+  g_assert_cmpint (canvas->layout->direction, ==, CR_GRAPH_LAYOUT_TOP_TO_BOTTOM);
+  /* A little wider than tall: still top to bottom (it shows the graph bigger). */
+  g_assert_cmpint (resize_to (window, canvas, 640, 600), ==, CR_GRAPH_LAYOUT_TOP_TO_BOTTOM);
+  /* Wide and low: left to right, then back when tall again. */
+  g_assert_cmpint (resize_to (window, canvas, 1400, 500), ==, CR_GRAPH_LAYOUT_LEFT_TO_RIGHT);
+  g_assert_cmpint (resize_to (window, canvas, 1300, 520), ==, CR_GRAPH_LAYOUT_LEFT_TO_RIGHT);
+  g_assert_cmpint (resize_to (window, canvas, 560, 650), ==, CR_GRAPH_LAYOUT_TOP_TO_BOTTOM);
+  /* An edited script keeps the way its graph flows. */
+  g_autofree char *path = g_build_filename (CR_SOURCE_EXAMPLES_DIR, "01-toy-network.py", NULL);
+  g_autofree char *source = NULL;
+  g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
+  g_autofree char *edited = g_strconcat (source, "e = L * 2\n", NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_graph_canvas_take_model (canvas, model_of (edited), &error));
+  g_assert_cmpint (canvas->layout->direction, ==, CR_GRAPH_LAYOUT_TOP_TO_BOTTOM);
+  gtk_window_destroy (window);
+  cr_ui_test_iterate ();
+}
+
 static int
 compare_names (gconstpointer a,
                gconstpointer b)
@@ -1029,6 +1081,7 @@ main (int    argc,
   g_test_add_func ("/ui/canvas/fit-floating", test_fit_floating);
   g_test_add_func ("/ui/canvas/overview", test_overview);
   g_test_add_func ("/ui/canvas/big-zoomed-out", test_big_zoomed_out);
+  g_test_add_func ("/ui/canvas/direction-follows-pane", test_direction_follows_pane);
   g_test_add_func ("/ui/canvas/examples-first-view", test_examples_first_view);
   return g_test_run ();
 }
