@@ -682,6 +682,31 @@ test_library_calls (void)
   g_assert_true (seen);
 }
 
+/* jacobian loops over the rows of a vector function's output in library
+ * code: each of its autograd.grad calls is the script's line, in the
+ * script's loop iteration, never the library's line or loop. */
+static void
+test_library_loop_calls (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "def g(a):\n"
+    "    return a ** 2\n"
+    "x = torch.tensor([1.0, 2.0, 3.0])\n"
+    "for i in range(2):\n"
+    "    J = torch.autograd.functional.jacobian(g, x)\n", NULL);
+  g_assert_cmpuint (record->backwards->len, ==, 6);
+  for (guint k = 0; k < record->backwards->len; k++)
+    {
+      const CrRecordBackward *b = backward_at (record, k);
+      g_autofree char *title = g_strdup_printf ("J = torch.autograd.functional.jacobian(g, x) · line 6"
+                                                " · iteration %u", k / 3 + 1);
+      g_assert_cmpstr (b->title, ==, title);
+      g_assert_cmpint (b->span.line, ==, 6);
+      g_assert_cmpuint (b->iteration, ==, k / 3 + 1);
+    }
+}
+
 /* A module's full backward hook: a MODULE hook call on the step of the
  * identity node that runs it, with grad_input before and after
  * (PyTorch 1.13: x.grad [[6, 8]]). */
@@ -867,6 +892,7 @@ main (int   argc,
   g_test_add_func ("/record-backward/hook-shape-error", test_hook_shape_error);
   g_test_add_func ("/record-backward/root-error", test_root_error);
   g_test_add_func ("/record-backward/library-calls", test_library_calls);
+  g_test_add_func ("/record-backward/library-loop-calls", test_library_loop_calls);
   g_test_add_func ("/record-backward/module-hook", test_module_hook);
   g_test_add_func ("/record-backward/leaf-hook-error", test_leaf_hook_error);
   g_test_add_func ("/record-backward/several-roots", test_several_roots);
