@@ -192,6 +192,15 @@ node_in_view (CrGraphCanvas *canvas,
   return x >= area[0] && x <= area[2] && y >= area[1] && y <= area[3];
 }
 
+/* The canvas has its size and its first view (a window's idle can come
+ * before the canvas is allocated and fitted). */
+static gboolean
+canvas_fitted (gpointer data)
+{
+  CrGraphCanvas *canvas = data;
+  return canvas->layout && !canvas->need_fit && gtk_widget_get_width (GTK_WIDGET (canvas)) > 200;
+}
+
 /* A long graph that stopped with an error opens on the failing node (far
  * from the output, where a first view otherwise starts). */
 static void
@@ -219,6 +228,9 @@ test_error_in_first_view (void)
   gtk_window_present (GTK_WINDOW (window));
   cr_ui_test_wait_window_idle (window);
   CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  g_assert_true (cr_ui_test_wait_until (canvas_fitted, canvas, 10));
+  /* The floating controls settle (the step card may widen the side pane). */
+  cr_ui_test_spin (200);
   const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
   g_assert_nonnull (model);
   g_assert_cmpuint (model->record->errors->len, ==, 1);
