@@ -156,6 +156,23 @@ cr_source_line (const char *source,
   return g_strndup (p, end - p);
 }
 
+char *
+cr_source_span_text (const char   *source,
+                     const CrSpan *span)
+{
+  if (!source || span->line <= 0)
+    return NULL;
+  g_autofree char *line = cr_source_line (source, span->line);
+  glong len = g_utf8_strlen (line, -1);
+  glong start = span->column > 0 ? MIN ((glong) span->column - 1, len) : 0;
+  glong end = len;
+  if (span->end_line == span->line && span->end_column > span->column)
+    end = MIN ((glong) span->end_column - 1, len);
+  const char *from = g_utf8_offset_to_pointer (line, start);
+  const char *to = g_utf8_offset_to_pointer (line, end);
+  return g_strstrip (g_strndup (from, to - from));
+}
+
 const char *
 cr_ast_kind_name (CrAstKind kind)
 {

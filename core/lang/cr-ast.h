@@ -298,6 +298,11 @@ void         cr_ast_module_free  (CrAstModule  *module);   /* NULL-safe */
 /* The text of line (1-based) of source, without its newline; a new string. */
 char        *cr_source_line      (const char   *source,
                                   int           line);
+/* The text span covers on its first line (to the line's end when the span
+ * goes on), trimmed; a new string, "" when it covers nothing; NULL when
+ * source is NULL or the span unknown (line <= 0). */
+char        *cr_source_span_text (const char   *source,
+                                  const CrSpan *span);
 
 /* "Call", "Name", ... for debugging and tests. */
 const char  *cr_ast_kind_name    (CrAstKind     kind);

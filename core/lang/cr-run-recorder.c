@@ -216,20 +216,8 @@ span_text (CrInterp     *self,
   /* Spans are the script's, also while library code runs (its module is
    * current then: autograd.functional's ops). */
   const CrAstModule *module = self->in_prelude ? self->main_scope.module : self->module;
-  if (!module || !module->source || span->line <= 0)
-    return NULL;
-  g_autofree char *line = cr_source_line (module->source, span->line);
-  if (!line)
-    return NULL;
-  glong len = g_utf8_strlen (line, -1);
-  glong start = span->column > 0 ? MIN ((glong) span->column - 1, len) : 0;
-  glong end = len;
-  if (span->end_line == span->line && span->end_column > span->column)
-    end = MIN ((glong) span->end_column - 1, len);
-  const char *from = g_utf8_offset_to_pointer (line, start);
-  const char *to = g_utf8_offset_to_pointer (line, end);
-  char *text = g_strstrip (g_strndup (from, to - from));
-  if (!text[0])
+  char *text = module ? cr_source_span_text (module->source, span) : NULL;
+  if (text && !text[0])
     g_clear_pointer (&text, g_free);
   return text;
 }

@@ -54,20 +54,8 @@ static char *
 span_text (CrInterp     *self,
            const CrSpan *span)
 {
-  if (!self->module || !self->module->source || span->line <= 0)
-    return NULL;
-  g_autofree char *line = cr_source_line (self->module->source, span->line);
-  if (!line)
-    return NULL;
-  glong len = g_utf8_strlen (line, -1);
-  glong start = span->column > 0 ? MIN ((glong) span->column - 1, len) : 0;
-  glong end = len;
-  if (span->end_line == span->line && span->end_column > span->column)
-    end = MIN ((glong) span->end_column - 1, len);
-  const char *from = g_utf8_offset_to_pointer (line, start);
-  const char *to = g_utf8_offset_to_pointer (line, end);
-  char *text = g_strstrip (g_strndup (from, to - from));
-  if (span->end_line > span->line)
+  char *text = self->module ? cr_source_span_text (self->module->source, span) : NULL;
+  if (text && span->end_line > span->line)
     {
       char *more = g_strconcat (text, " …", NULL);
       g_free (text);
