@@ -15,7 +15,7 @@
  * detach()) is worked out from the expression that made it: each
  * expression's tensor value leaves a hint (its record id, or the source of a
  * tensor without history) under its AST node, which its parent reads. */
-#include "cr-run-recorder.h"
+#include "cr-run-recorder-private.h"
 #include "cr-run-recorder-modules.h"
 #include "cr-snapshot-cache.h"
 #include "cr-run-recorder-operands.h"
@@ -103,43 +103,8 @@ typedef struct {
   guint32       version;
 } ValueSource;
 
-struct _CrRunRecorder {
-  CrInterp    *interp;           /* borrowed: the recorder lives in its binding state */
-  CrRunRecord *record;           /* owned */
-  gint64       values_left;      /* the snapshots' shared budget */
-  GHashTable  *serial_ids;       /* serial -> id + 1 */
-  GHashTable  *output_ids;       /* OutputKey* (owned) -> id + 1 */
-  GHashTable  *op_ids;           /* sequence_nr -> op id + 1 */
-  GHashTable  *provenance;       /* serial -> Provenance* (owned) */
-  GHashTable  *bindings;         /* serial -> Binding* (owned): constants not recorded yet */
-  GHashTable  *changes;          /* version counter (its storage or own counter) -> Change* */
-  GHashTable  *hints;            /* const CrAstNode* -> id + 1 of its last tensor value, or
-                                  * of the source of a tensor without history */
-  GHashTable  *source_hints;     /* const CrAstNode*: exprs whose hint is the source of a
-                                  * tensor without history, a constant too (a module's
-                                  * input x, for pred = model(x) under no_grad) */
-  GArray      *open_regions;     /* int: regions entered and not left, innermost last */
-  GArray      *region_calls;     /* guint per region: record->module_calls->len when it began */
-  int          disabled_region;  /* the set_grad_enabled(False) region running, -1 */
-  GArray      *bumps;            /* Bump: changed in place, not looked at yet */
-  gboolean     walking;          /* cr_run_recorder_op is filling: no nested walk */
-  GQueue       pending;          /* CrNode*: ops made, their inputs not filled yet */
-  GHashTable  *keys;             /* an op's key without its number (owned) -> ops with it */
-  GHashTable  *value_sources;    /* tensor id -> ValueSource* (owned) */
-  GArray      *stale_ops;        /* int: ops of the running backward's graph with a saved
-                                  * tensor changed in place since */
-  guint        trace_depth;      /* traced backward calls running (nested ones count) */
-  guint        trace_first;      /* the outermost one's index in record->backwards */
-  gint64       trace_values_left;/* their steps' snapshots' budget */
-  CrOperandWatch *operands;      /* the tensors a failing expression was given */
-  const CrAstNode *noting_expr;  /* the expression whose value is being recorded, and */
-  const CrNode    *noting_node;  /* the node that made it (borrowed, compared only) */
-  CrSnapshotCache *snapshots;    /* the last tensors snapshotted: shared, not taken again */
-  GHashTable  *captions;         /* CrSpan* (owned) -> its span_text (owned, or NULL) */
-};
-
-static CrRunRecorder *
-recorder (CrInterp *self)
+CrRunRecorder *
+cr_run_recorder_of (CrInterp *self)
 {
   if (!self || !self->options.record_backward)
     return NULL;
@@ -149,7 +114,7 @@ recorder (CrInterp *self)
 CrRunRecord *
 cr_run_recorder_get (CrInterp *self)
 {
-  CrRunRecorder *r = recorder (self);
+  CrRunRecorder *r = cr_run_recorder_of (self);
   return r ? r->record : NULL;
 }
 
@@ -200,8 +165,8 @@ insert_id (GHashTable *table,
 
 /* The statement running now, the script's own (a prelude function's ops are
  * the statement's that called it). */
-static CrSpan
-current_span (CrInterp *self)
+CrSpan
+cr_run_recorder_current_span (CrInterp *self)
 {
   const CrAstNode *stmt = self->in_prelude && self->user_stmt ? self->user_stmt
                           : self->frame ? self->frame->stmt : NULL;
@@ -209,9 +174,9 @@ current_span (CrInterp *self)
 }
 
 /* The first line of the text a span covers, trimmed; NULL when unknown. */
-static char *
-span_text (CrInterp     *self,
-           const CrSpan *span)
+char *
+cr_run_recorder_span_text (CrInterp     *self,
+                           const CrSpan *span)
 {
   /* Spans are the script's, also while library code runs (its module is
    * current then: autograd.functional's ops). */
@@ -246,7 +211,7 @@ caption_of (CrRunRecorder *r,
   char *text;
   if (!g_hash_table_lookup_extended (r->captions, span, NULL, (gpointer *) &text))
     {
-      text = span_text (r->interp, span);
+      text = cr_run_recorder_span_text (r->interp, span);
       g_hash_table_insert (r->captions, g_memdup2 (span, sizeof *span), text);
     }
   return g_strdup (text);
@@ -324,7 +289,7 @@ CrTensorSnapshot *
 cr_run_recorder_snapshot (CrInterp       *self,
                           const CrTensor *t)
 {
-  CrRunRecorder *r = recorder (self);
+  CrRunRecorder *r = cr_run_recorder_of (self);
   if (!r || !t)
     return NULL;
   /* The same tensor, unchanged, again (a step's outgoing gradient is its
@@ -346,7 +311,7 @@ cr_run_recorder_snapshot (CrInterp       *self,
 void
 cr_run_recorder_trace_begin (CrInterp *self)
 {
-  CrRunRecorder *r = recorder (self);
+  CrRunRecorder *r = cr_run_recorder_of (self);
   if (!r || r->trace_depth++ > 0)
     return;
   r->trace_first = r->record->backwards->len;
@@ -356,7 +321,7 @@ cr_run_recorder_trace_begin (CrInterp *self)
 void
 cr_run_recorder_trace_end (CrInterp *self)
 {
-  CrRunRecorder *r = recorder (self);
+  CrRunRecorder *r = cr_run_recorder_of (self);
   if (!r || r->trace_depth == 0 || --r->trace_depth > 0)
     return;
   r->values_left = cr_run_record_limit_step_values (r->record, r->trace_first, r->values_left);
@@ -438,9 +403,9 @@ disabling_region (CrRunRecorder *r)
   return region->kind == CR_RECORD_REGION_ENABLE_GRAD ? -1 : id;
 }
 
-static CrRecordTensor *
-tensor_rec (CrRunRecorder *r,
-            int            id)
+CrRecordTensor *
+cr_run_recorder_tensor_rec (CrRunRecorder *r,
+                            int            id)
 {
   return id >= 0 ? g_ptr_array_index (r->record->tensors, id) : NULL;
 }
@@ -516,7 +481,7 @@ cr_run_recorder_output (CrInterp *self,
                         CrNode   *node,
                         guint32   output_nr)
 {
-  CrRunRecorder *r = recorder (self);
+  CrRunRecorder *r = cr_run_recorder_of (self);
   if (!r || !node)
     return -1;
   if (node->variable)
@@ -626,7 +591,7 @@ CrSpan
 cr_run_recorder_modified_span (CrInterp       *self,
                                const CrTensor *t)
 {
-  CrRunRecorder *r = recorder (self);
+  CrRunRecorder *r = cr_run_recorder_of (self);
   if (!r || !t)
     return (CrSpan) { 0 };
   gconstpointer counter = t->version_counter ? (gconstpointer) t->version_counter
@@ -696,7 +661,7 @@ fill_op (CrRunRecorder *r,
           rec->tensor = out < op->outputs->len ? g_array_index (op->outputs, int, out) : -1;
           /* An output the script never held (inside nn.Linear) gets its
            * value from the op's own copy. */
-          CrRecordTensor *made = tensor_rec (r, rec->tensor);
+          CrRecordTensor *made = cr_run_recorder_tensor_rec (r, rec->tensor);
           if (made && !made->value && t)
             take_value (r, made, t);
         }
@@ -711,7 +676,7 @@ fill_op (CrRunRecorder *r,
         }
       if (t)
         {
-          rec->value = saved_value (r, tensor_rec (r, rec->tensor), t,
+          rec->value = saved_value (r, cr_run_recorder_tensor_rec (r, rec->tensor), t,
                                     node->saved[s->slot].version);
           if (cr_tensor_version (t) != node->saved[s->slot].version)
             rec->modified_span = cr_run_recorder_modified_span (self, t);
@@ -791,7 +756,7 @@ int
 cr_run_recorder_op (CrInterp *self,
                     CrNode   *node)
 {
-  CrRunRecorder *r = recorder (self);
+  CrRunRecorder *r = cr_run_recorder_of (self);
   if (!r || !node || node->variable)
     return -1;
   int id = lookup_id (r->op_ids, GSIZE_TO_POINTER (node->sequence_nr));
@@ -817,7 +782,7 @@ void
 cr_run_recorder_refresh_op (CrInterp *self,
                             CrNode   *node)
 {
-  CrRunRecorder *r = recorder (self);
+  CrRunRecorder *r = cr_run_recorder_of (self);
   if (!r || !node || node->variable)
     return;
   int id = lookup_id (r->op_ids, GSIZE_TO_POINTER (node->sequence_nr));
@@ -847,7 +812,7 @@ cr_run_recorder_backward_begin (CrInterp        *self,
                                 CrTensor *const *roots,
                                 guint            n_roots)
 {
-  CrRunRecorder *r = recorder (self);
+  CrRunRecorder *r = cr_run_recorder_of (self);
   if (!r)
     return;
   settle_bumps (r);
@@ -880,7 +845,7 @@ int
 cr_run_recorder_tensor (CrInterp *self,
                         CrTensor *t)
 {
-  CrRunRecorder *r = recorder (self);
+  CrRunRecorder *r = cr_run_recorder_of (self);
   if (!r || !t)
     return -1;
   if (t->grad_fn)
@@ -899,7 +864,7 @@ cr_run_recorder_tensor (CrInterp *self,
   int id = lookup_id (r->serial_ids, GSIZE_TO_POINTER (serial));
   if (id >= 0)
     {
-      CrRecordTensor *known = tensor_rec (r, id);
+      CrRecordTensor *known = cr_run_recorder_tensor_rec (r, id);
       known->retains_grad |= t->retains_grad;
       /* x.requires_grad_() after an op used x as a constant. */
       if (t->requires_grad && !known->requires_grad)
@@ -981,7 +946,7 @@ version_bumped (CrTensor *t,
       change = g_new0 (Change, 1);
       g_hash_table_insert (r->changes, counter, change);
     }
-  change->span = current_span (r->interp);
+  change->span = cr_run_recorder_current_span (r->interp);
   change->version = cr_tensor_version (t);
   /* Only while recording can the change get a node of its own (x[0] = w
    * gives x, which needed no grad, a CopySlices node). */
@@ -1000,7 +965,7 @@ cr_run_recorder_note_binding (CrInterp   *self,
                               CrTensor   *t,
                               const char *name)
 {
-  CrRunRecorder *r = recorder (self);
+  CrRunRecorder *r = cr_run_recorder_of (self);
   if (!r || !t || !name)
     return;
   settle_bumps (r);
@@ -1015,19 +980,19 @@ cr_run_recorder_note_binding (CrInterp   *self,
               Binding *b = g_new0 (Binding, 1);
               b->name = g_strdup (name);
               b->loops = loop_path_now (self);
-              b->span = current_span (self);
+              b->span = cr_run_recorder_current_span (self);
               g_hash_table_insert (r->bindings, GSIZE_TO_POINTER (serial), b);
             }
           return;
         }
     }
-  CrRecordTensor *rec = tensor_rec (r, cr_run_recorder_tensor (self, t));
+  CrRecordTensor *rec = cr_run_recorder_tensor_rec (r, cr_run_recorder_tensor (self, t));
   if (!rec || rec->name)
     return;
   LoopPath loops = loop_path_now (self);
   set_name (rec, name, &loops);
   if (rec->origin != CR_RECORD_TENSOR_RESULT)
-    rec->span = current_span (self);
+    rec->span = cr_run_recorder_current_span (self);
 }
 
 /* The hint an expression's value left when it may be a source: a tensor
@@ -1038,7 +1003,7 @@ hint (CrRunRecorder   *r,
       const CrAstNode *expr)
 {
   int id = expr ? lookup_id (r->hints, expr) : -1;
-  const CrRecordTensor *rec = tensor_rec (r, id);
+  const CrRecordTensor *rec = cr_run_recorder_tensor_rec (r, id);
   if (!rec || (rec->origin == CR_RECORD_TENSOR_CONSTANT
                && !g_hash_table_contains (r->source_hints, expr)))
     return -1;
@@ -1071,7 +1036,7 @@ ran_module_call (CrRunRecorder *r)
   int region = disabling_region (r);
   if (region < 0 || (guint) region >= r->region_calls->len)
     return FALSE;
-  CrSpan here = current_span (r->interp);
+  CrSpan here = cr_run_recorder_current_span (r->interp);
   GPtrArray *calls = r->record->module_calls;
   for (guint i = g_array_index (r->region_calls, guint, region); i < calls->len; i++)
     {
@@ -1169,7 +1134,7 @@ cr_run_recorder_note_value (CrInterp        *self,
                             CrTensor        *t,
                             const CrAstNode *expr)
 {
-  CrRunRecorder *r = recorder (self);
+  CrRunRecorder *r = cr_run_recorder_of (self);
   if (!r || !t || !expr)
     return;
   settle_bumps (r);
@@ -1184,16 +1149,16 @@ cr_run_recorder_note_value (CrInterp        *self,
       r->noting_expr = NULL;
       r->noting_node = NULL;
       insert_id (r->hints, (gpointer) expr, id);
-      CrRecordTensor *rec = tensor_rec (r, id);
+      CrRecordTensor *rec = cr_run_recorder_tensor_rec (r, id);
       /* A leaf is made by a call: torch.ones(3, requires_grad=True),
        * nn.Parameter(...) in a module's __init__. */
       if (rec && rec->span.line <= 0 && expr->kind == CR_AST_CALL)
-        rec->span = current_span (self);
+        rec->span = cr_run_recorder_current_span (self);
       /* An unnamed result is called after the expression that made it,
        * with the iterations of the loops its op ran in: "(h * w)₂". */
       if (rec && !rec->label && rec->origin == CR_RECORD_TENSOR_RESULT && expr->kind != CR_AST_NAME)
         {
-          g_autofree char *text = span_text (self, &expr->span);
+          g_autofree char *text = cr_run_recorder_span_text (self, &expr->span);
           if (text)
             label_unnamed (r, rec, text);
         }
@@ -1226,7 +1191,7 @@ cr_run_recorder_region_enter_at (CrInterp          *self,
                                  CrRecordRegionKind kind,
                                  const CrSpan      *span)
 {
-  CrRunRecorder *r = recorder (self);
+  CrRunRecorder *r = cr_run_recorder_of (self);
   if (!r)
     return;
   /* torch.nn's own code (init under no_grad) is no region of the script's;
@@ -1240,7 +1205,7 @@ cr_run_recorder_region_enter_at (CrInterp          *self,
   CrRecordRegion *region = cr_run_record_add_region (r->record);
   g_array_append_val (r->region_calls, r->record->module_calls->len);
   region->kind = kind;
-  region->span = span && span->line > 0 ? *span : current_span (self);
+  region->span = span && span->line > 0 ? *span : cr_run_recorder_current_span (self);
   region->iteration = cr_interp_loop_iteration (self);
   int id = (int) region->id;
   g_array_append_val (r->open_regions, id);
@@ -1249,7 +1214,7 @@ cr_run_recorder_region_enter_at (CrInterp          *self,
 void
 cr_run_recorder_region_exit (CrInterp *self)
 {
-  CrRunRecorder *r = recorder (self);
+  CrRunRecorder *r = cr_run_recorder_of (self);
   if (r && r->open_regions->len > 0)
     g_array_set_size (r->open_regions, r->open_regions->len - 1);
 }
@@ -1258,7 +1223,7 @@ void
 cr_run_recorder_grad_enabled (CrInterp *self,
                               gboolean  enabled)
 {
-  CrRunRecorder *r = recorder (self);
+  CrRunRecorder *r = cr_run_recorder_of (self);
   if (!r || self->in_prelude)
     return;
   if (!enabled && r->disabled_region < 0)
@@ -1266,7 +1231,7 @@ cr_run_recorder_grad_enabled (CrInterp *self,
       CrRecordRegion *region = cr_run_record_add_region (r->record);
       g_array_append_val (r->region_calls, r->record->module_calls->len);
       region->kind = CR_RECORD_REGION_GRAD_DISABLED;
-      region->span = current_span (self);
+      region->span = cr_run_recorder_current_span (self);
       region->iteration = cr_interp_loop_iteration (self);
       r->disabled_region = (int) region->id;
     }
@@ -1274,7 +1239,7 @@ cr_run_recorder_grad_enabled (CrInterp *self,
     {
       /* The region runs to the statement that turns recording back on. */
       CrRecordRegion *region = g_ptr_array_index (r->record->regions, r->disabled_region);
-      CrSpan end = current_span (self);
+      CrSpan end = cr_run_recorder_current_span (self);
       if (end.line > 0)
         {
           region->span.end_line = end.end_line;
@@ -1282,165 +1247,6 @@ cr_run_recorder_grad_enabled (CrInterp *self,
         }
       r->disabled_region = -1;
     }
-}
-
-/* ---- errors ----------------------------------------------------------------- */
-
-static const char INPLACE_MESSAGE[] = "modified by an inplace operation";
-
-/* For "one of the variables needed for gradient computation has been
- * modified by an inplace operation": the saved tensor changed since it was
- * saved, the latest op (in record order) whose saved slot says so. */
-static void
-find_inplace_culprit (CrRunRecorder *r,
-                      CrRecordError *err)
-{
-  /* The backward running fails at the first of its stale ops it reaches:
-   * the latest made (the engine runs the newest node first). */
-  int latest = -1;
-  for (guint i = 0; i < r->stale_ops->len; i++)
-    latest = MAX (latest, g_array_index (r->stale_ops, int, i));
-  guint from = latest >= 0 ? (guint) latest + 1 : r->record->ops->len;
-  for (guint i = from; i > 0; i--)
-    {
-      const CrRecordOp *op = g_ptr_array_index (r->record->ops, i - 1);
-      for (guint k = 0; k < op->saved->len; k++)
-        {
-          const CrRecordSaved *saved = g_ptr_array_index (op->saved, k);
-          if (saved->modified_span.line > 0)
-            {
-              err->culprit_span = saved->modified_span;
-              if (err->op < 0)
-                err->op = (int) op->id;
-              if (err->tensor < 0)
-                err->tensor = saved->tensor;
-              return;
-            }
-        }
-    }
-}
-
-/* error's exception class as the traceback names it: a class of the
- * script's (class MyError(ValueError)) by its own name, which the raise
- * statement left with the interpreter; else the builtin one of its code. */
-static const char *
-exception_class_name (CrInterp     *self,
-                      const GError *error)
-{
-  if (self->exc_name && self->exc_name_owner == error)
-    return self->exc_name;
-  CrException code = error->domain == CR_LANG_ERROR || error->domain == CR_CORE_ERROR
-                     ? (CrException) error->code : CR_EXC_RUNTIME_ERROR;
-  if ((guint) code >= CR_EXC_COUNT)
-    code = CR_EXC_RUNTIME_ERROR;
-  return cr_exception_name (code);
-}
-
-/* The class an uncaught error's traceback names on its last line,
- * "MyError: message" (new string), or NULL when it does not end so. */
-static char *
-script_error_class_name (const CrScriptError *e)
-{
-  if (!e->traceback || !e->message)
-    return NULL;
-  g_autofree char *tail = e->message[0] ? g_strdup_printf (": %s\n", e->message) : g_strdup ("\n");
-  if (!g_str_has_suffix (e->traceback, tail))
-    return NULL;
-  const char *end = e->traceback + strlen (e->traceback) - strlen (tail);
-  const char *start = end;
-  while (start > e->traceback && start[-1] != '\n')
-    start--;
-  return end > start ? g_strndup (start, (gsize) (end - start)) : NULL;
-}
-
-CrRecordError *
-cr_run_recorder_error (CrInterp     *self,
-                       const GError *error,
-                       const CrSpan *span)
-{
-  CrRunRecorder *r = recorder (self);
-  if (!r || !error)
-    return NULL;
-  CrRecordError *err = cr_run_record_add_error (r->record);
-  err->type = g_strdup (exception_class_name (self, error));
-  err->message = g_strdup (error->message);
-  err->span = span ? *span : current_span (self);
-  if (strstr (error->message, INPLACE_MESSAGE))
-    find_inplace_culprit (r, err);
-  return err;
-}
-
-void
-cr_run_recorder_expr_failed (CrInterp        *self,
-                             const CrAstNode *expr,
-                             const GError    *error)
-{
-  CrRunRecorder *r = recorder (self);
-  if (r && expr && !self->in_prelude)
-    cr_operand_watch_failed (r->operands, expr, error);
-}
-
-/* A forward error (no backward's) gets the operands of the expression that
- * raised it, when that is the failure last seen; one the script never
- * named (a constant made in the expression) is called after its text. The
- * first is the tensor at fault, the node the window pins the error to. */
-static void
-add_operands (CrRunRecorder *r,
-              CrRecordError *err)
-{
-  g_autoptr (GArray) operands = cr_operand_watch_take (r->operands, err->message);
-  for (guint i = 0; operands && i < operands->len; i++)
-    {
-      const CrOperand *operand = &g_array_index (operands, CrOperand, i);
-      int id = cr_run_recorder_tensor (r->interp, operand->tensor);
-      CrRecordTensor *rec = tensor_rec (r, id);
-      if (!rec)
-        continue;
-      g_array_append_val (err->operands, id);
-      if (rec->span.line <= 0)
-        rec->span = operand->expr->span;
-      if (!rec->label && operand->expr->kind != CR_AST_NAME)
-        {
-          g_autofree char *text = span_text (r->interp, &operand->expr->span);
-          if (text)
-            rec->label = g_strdup_printf ("(%s)", text);
-        }
-    }
-  if (err->tensor < 0 && err->operands->len > 0)
-    err->tensor = g_array_index (err->operands, int, 0);
-}
-
-/* The error the backward side recorded when the engine failed is the one
- * that then reaches the script: the same type and message as the last one
- * recorded, and that one stopped a backward call. */
-static CrRecordError *
-recorded_by_backward (CrRunRecorder *r,
-                      const char    *type,
-                      const char    *message)
-{
-  if (r->record->errors->len == 0)
-    return NULL;
-  CrRecordError *last = g_ptr_array_index (r->record->errors, r->record->errors->len - 1);
-  if (last->backward < 0 || g_strcmp0 (last->message, message) != 0
-      || g_strcmp0 (last->type, type) != 0)
-    return NULL;
-  return last;
-}
-
-void
-cr_run_recorder_error_handled (CrInterp     *self,
-                               const GError *error,
-                               const CrSpan *span)
-{
-  CrRunRecorder *r = recorder (self);
-  if (!r || !error)
-    return;
-  CrRecordError *known = recorded_by_backward (r, exception_class_name (self, error),
-                                               error->message);
-  if (!known)
-    add_operands (r, cr_run_recorder_error (self, error, span));
-  else   /* a backward call's error: the call expression around it has no operands */
-    cr_operand_watch_forget (r->operands);
 }
 
 /* ---- the run ---------------------------------------------------------------- */
@@ -1537,7 +1343,7 @@ fill_missing_labels (CrRunRecorder *r)
 void
 cr_run_recorder_run_end (CrInterp *self)
 {
-  CrRunRecorder *r = recorder (self);
+  CrRunRecorder *r = cr_run_recorder_of (self);
   if (!r)
     return;
   settle_bumps (r);
@@ -1557,35 +1363,7 @@ cr_run_recorder_run_end (CrInterp *self)
         cr_run_recorder_refresh_op (self, t->grad_fn);
     }
   if (self->run_error)
-    {
-      const CrScriptError *e = self->run_error;
-      /* The error ending the run may be recorded already: by the backward
-       * side when the engine failed, or as handled by an except clause
-       * that raised it again (same line). */
-      CrRecordError *last = r->record->errors->len > 0
-                            ? g_ptr_array_index (r->record->errors, r->record->errors->len - 1) : NULL;
-      g_autofree char *type = script_error_class_name (e);
-      if (!type)
-        type = g_strdup (cr_exception_name (e->type));
-      CrRecordError *known = recorded_by_backward (r, type, e->message);
-      if (!known && last && last->span.line == e->span.line
-          && g_strcmp0 (last->message, e->message) == 0
-          && g_strcmp0 (last->type, type) == 0)
-        known = last;
-      if (known)
-        {
-          if (known->span.line <= 0)
-            known->span = e->span;
-        }
-      else
-        {
-          g_autoptr (GError) error = g_error_new_literal (CR_LANG_ERROR, e->type, e->message);
-          CrRecordError *err = cr_run_recorder_error (self, error, &e->span);
-          g_free (err->type);
-          err->type = g_steal_pointer (&type);
-          add_operands (r, err);
-        }
-    }
+    cr_run_recorder_run_error (r, self->run_error);
   fill_missing_labels (r);
   g_array_set_size (r->bumps, 0);
   g_array_set_size (r->open_regions, 0);

@@ -1,0 +1,65 @@
+/* cr-run-recorder-private.h — the run recorder's state, shared by the
+ * files that make it up: cr-run-recorder.c (tensors, ops, regions, the run)
+ * and cr-run-recorder-errors.c (errors, their operands and culprits).
+ * Private to those files; everything else goes through cr-run-recorder.h. */
+#pragma once
+
+#include "cr-run-recorder.h"
+#include "cr-run-recorder-operands.h"
+#include "cr-snapshot-cache.h"
+
+G_BEGIN_DECLS
+
+struct _CrRunRecorder {
+  CrInterp    *interp;           /* borrowed: the recorder lives in its binding state */
+  CrRunRecord *record;           /* owned */
+  gint64       values_left;      /* the snapshots' shared budget */
+  GHashTable  *serial_ids;       /* serial -> id + 1 */
+  GHashTable  *output_ids;       /* OutputKey* (owned) -> id + 1 */
+  GHashTable  *op_ids;           /* sequence_nr -> op id + 1 */
+  GHashTable  *provenance;       /* serial -> Provenance* (owned) */
+  GHashTable  *bindings;         /* serial -> Binding* (owned): constants not recorded yet */
+  GHashTable  *changes;          /* version counter (its storage or own counter) -> Change* */
+  GHashTable  *hints;            /* const CrAstNode* -> id + 1 of its last tensor value, or
+                                  * of the source of a tensor without history */
+  GHashTable  *source_hints;     /* const CrAstNode*: exprs whose hint is the source of a
+                                  * tensor without history, a constant too (a module's
+                                  * input x, for pred = model(x) under no_grad) */
+  GArray      *open_regions;     /* int: regions entered and not left, innermost last */
+  GArray      *region_calls;     /* guint per region: record->module_calls->len when it began */
+  int          disabled_region;  /* the set_grad_enabled(False) region running, -1 */
+  GArray      *bumps;            /* Bump: changed in place, not looked at yet */
+  gboolean     walking;          /* cr_run_recorder_op is filling: no nested walk */
+  GQueue       pending;          /* CrNode*: ops made, their inputs not filled yet */
+  GHashTable  *keys;             /* an op's key without its number (owned) -> ops with it */
+  GHashTable  *value_sources;    /* tensor id -> ValueSource* (owned) */
+  GArray      *stale_ops;        /* int: ops of the running backward's graph with a saved
+                                  * tensor changed in place since */
+  guint        trace_depth;      /* traced backward calls running (nested ones count) */
+  guint        trace_first;      /* the outermost one's index in record->backwards */
+  gint64       trace_values_left;/* their steps' snapshots' budget */
+  CrOperandWatch *operands;      /* the tensors a failing expression was given */
+  const CrAstNode *noting_expr;  /* the expression whose value is being recorded, and */
+  const CrNode    *noting_node;  /* the node that made it (borrowed, compared only) */
+  CrSnapshotCache *snapshots;    /* the last tensors snapshotted: shared, not taken again */
+  GHashTable  *captions;         /* CrSpan* (owned) -> its span_text (owned, or NULL) */
+};
+
+/* The recorder of self's run, NULL when the run records nothing. */
+CrRunRecorder  *cr_run_recorder_of           (CrInterp            *self);
+/* The statement running now, the script's own (a prelude function's ops are
+ * the statement's that called it). */
+CrSpan          cr_run_recorder_current_span (CrInterp            *self);
+/* The first line of the text span covers, trimmed (new string); NULL when
+ * unknown. */
+char           *cr_run_recorder_span_text    (CrInterp            *self,
+                                              const CrSpan        *span);
+/* The record's tensor id (borrowed), NULL for -1. */
+CrRecordTensor *cr_run_recorder_tensor_rec   (CrRunRecorder       *r,
+                                              int                  id);
+/* The error that ended the run (self->run_error) in the record, unless the
+ * backward side or an except clause recorded it already. */
+void            cr_run_recorder_run_error    (CrRunRecorder       *r,
+                                              const CrScriptError *e);
+
+G_END_DECLS
