@@ -77,8 +77,48 @@ cr_graph_canvas_get_group_level (CrGraphCanvas *self)
   return self->collapse ? self->groups_level : cr_graph_canvas_get_group_height (self);
 }
 
+/* After a change of what is open, the current step stays in sight: its
+ * node, or the closed group that holds it. Without a step, what changed
+ * does: the group just opened (its box) or closed (its node); -1: none. */
 static void
-show_open (CrGraphCanvas *self)
+keep_in_view (CrGraphCanvas *self,
+              int            changed)
+{
+  const CrGraphCollapse *collapse = self->collapse;
+  const CrGraphLayout *layout = self->layout;
+  if (!collapse || !layout)
+    return;
+  if (self->step >= 0 && (guint) self->step < collapse->n_steps)
+    {
+      guint node = collapse->step_node[self->step];
+      if (node != G_MAXUINT && node < layout->n_nodes)
+        {
+          cr_graph_canvas_scroll_to_box (self, &layout->nodes[node]);
+          return;
+        }
+    }
+  if (changed < 0)
+    return;
+  if (layout->n_clusters == collapse->boxes->len)
+    for (guint i = 0; i < collapse->boxes->len; i++)
+      if (((CrGraphGroupBox *) g_ptr_array_index (collapse->boxes, i))->group == changed)
+        {
+          cr_graph_canvas_scroll_to_box (self, &layout->clusters[i]);
+          return;
+        }
+  for (guint n = 0; n < collapse->model->nodes->len && n < layout->n_nodes; n++)
+    if (collapse->group_of[n] == changed)
+      {
+        cr_graph_canvas_scroll_to_box (self, &layout->nodes[n]);
+        return;
+      }
+}
+
+/* Shows the groups as self->groups_open says; changed: the group opened or
+ * closed (-1: a new level), kept in sight when no step is. */
+static void
+show_open (CrGraphCanvas *self,
+           int            changed)
 {
   CrGraphCollapse *collapse = cr_graph_collapse_new (self->groups, self->groups_open);
   CrGraphModel *shown = cr_graph_model_ref (collapse->model);
@@ -87,6 +127,7 @@ show_open (CrGraphCanvas *self)
   self->collapse = collapse;
   cr_graph_canvas_show_collapsed (self, shown);
   cr_graph_collapse_free (old);
+  keep_in_view (self, changed);
 }
 
 void
@@ -100,7 +141,7 @@ cr_graph_canvas_set_group_level (CrGraphCanvas *self,
   g_free (self->groups_open);
   self->groups_open = cr_graph_groups_open_to_level (self->groups, level);
   self->groups_level = level;
-  show_open (self);
+  show_open (self, -1);
 }
 
 int
@@ -235,7 +276,7 @@ cr_graph_canvas_groups_click (CrGraphCanvas *self,
       if (open < 0)
         return FALSE;
       self->groups_open[open] = FALSE;
-      show_open (self);
+      show_open (self, open);
       return TRUE;
     }
   if ((guint) node_id >= self->collapse->model->nodes->len)
@@ -244,7 +285,7 @@ cr_graph_canvas_groups_click (CrGraphCanvas *self,
   if (group < 0)
     return FALSE;
   self->groups_open[group] = TRUE;
-  show_open (self);
+  show_open (self, group);
   return TRUE;
 }
 
@@ -277,7 +318,7 @@ cr_graph_canvas_open_group (CrGraphCanvas *self)
   if (group < 0)
     return FALSE;
   self->groups_open[group] = TRUE;
-  show_open (self);
+  show_open (self, group);
   return TRUE;
 }
 
@@ -300,7 +341,7 @@ cr_graph_canvas_close_group (CrGraphCanvas *self)
   if (group < 0)
     return FALSE;
   self->groups_open[group] = FALSE;
-  show_open (self);
+  show_open (self, group);
   /* The keys go on from the group just closed: C again closes its parent. */
   for (guint i = 0; i < self->collapse->model->nodes->len; i++)
     if (self->collapse->group_of[i] == group)
@@ -308,5 +349,7 @@ cr_graph_canvas_close_group (CrGraphCanvas *self)
         cr_graph_canvas_set_selected (self, (int) i);
         break;
       }
+  /* Selecting it may have moved the view: the step comes first. */
+  keep_in_view (self, group);
   return TRUE;
 }

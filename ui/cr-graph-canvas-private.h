@@ -130,6 +130,12 @@ void     cr_graph_canvas_zoom_around (CrGraphCanvas *self,
 void     cr_graph_canvas_move_to     (CrGraphCanvas *self,
                                       double         tx,
                                       double         ty);
+/* Bring b (graph points: a node's or an open group's box) into sight as
+ * a step's node is: along an axis where it is out of sight or under a
+ * floating control, centred as far as the graph goes; smoothly when
+ * animating. */
+void     cr_graph_canvas_scroll_to_box (CrGraphCanvas    *self,
+                                        const CrGraphBox *b);
 
 /* cr-graph-canvas-groups.c: takes full (the model as run) and returns the
  * model to show (a new ref): full itself without groups, else its collapse

@@ -466,11 +466,19 @@ scroll_to_node (CrGraphCanvas *self,
 {
   if (!self->layout || node_id < 0 || (guint) node_id >= self->layout->n_nodes)
     return;
+  cr_graph_canvas_scroll_to_box (self, &self->layout->nodes[node_id]);
+}
+
+void
+cr_graph_canvas_scroll_to_box (CrGraphCanvas    *self,
+                               const CrGraphBox *b)
+{
+  if (!self->layout || !b)
+    return;
   double w = gtk_widget_get_width (GTK_WIDGET (self));
   double h = gtk_widget_get_height (GTK_WIDGET (self));
   if (w <= 1 || h <= 1 || self->need_fit)
     return;
-  const CrGraphBox *b = &self->layout->nodes[node_id];
   double z = self->zoom, m = 16.0;
   double x0 = self->tx + z * b->x, x1 = x0 + z * b->width;
   double y0 = self->ty + z * b->y, y1 = y0 + z * b->height;

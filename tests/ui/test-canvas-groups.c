@@ -249,6 +249,134 @@ test_step_units (Fixture       *f,
   g_assert_cmpint (cr_graph_canvas_get_step (f->canvas), ==, n - 1);
 }
 
+/* Whether node (of the shown model) is drawn inside the canvas. */
+static gboolean
+in_sight (Fixture *f,
+          int      node)
+{
+  double x, y;
+  if (node < 0 || !cr_graph_canvas_node_center (f->canvas, node, &x, &y))
+    return FALSE;
+  return x >= 0 && y >= 0 && x <= gtk_widget_get_width (GTK_WIDGET (f->canvas))
+         && y <= gtk_widget_get_height (GTK_WIDGET (f->canvas));
+}
+
+/* The node that shows the current step now. */
+static int
+step_node (Fixture *f)
+{
+  const CrGraphNode *n = cr_graph_model_find_step (shown (f), cr_graph_canvas_get_step (f->canvas));
+  return n ? (int) n->id : -1;
+}
+
+/* The view as far from the step's node (or node) as a pan goes: the
+ * graph's opposite corner in a corner of the canvas. */
+static void
+look_away_from (Fixture *f,
+                int      node)
+{
+  const CrGraphLayout *layout = f->canvas->layout;
+  g_assert_cmpint (node, >=, 0);
+  const CrGraphBox *b = &layout->nodes[node];
+  cr_graph_canvas_move_to (f->canvas, b->x + b->width / 2 < layout->width / 2 ? -1e6 : 1e6,
+                           b->y + b->height / 2 < layout->height / 2 ? -1e6 : 1e6);
+  g_assert_false (in_sight (f, node));
+}
+
+static void
+look_away (Fixture *f)
+{
+  look_away_from (f, step_node (f));
+}
+
+/* After an open, a close or a new depth the current step stays in sight,
+ * and stepping into a closed group brings the group into sight; opening
+ * the group the step is in shows the step's own node, and stepping then
+ * goes one step at a time inside it. */
+static void
+test_step_in_sight (Fixture       *f,
+                    gconstpointer  data)
+{
+  cr_graph_canvas_set_group_level (f->canvas, 99);
+  cr_ui_test_iterate ();
+  int n = (int) cr_graph_canvas_get_n_steps (f->canvas);
+  /* A step deep in the blocks: the first TanhBackward0's. */
+  int tanh_step = -1;
+  for (guint i = 0; i < shown (f)->nodes->len && tanh_step < 0; i++)
+    {
+      const CrGraphNode *node = g_ptr_array_index (shown (f)->nodes, i);
+      if (g_strcmp0 (node->title, "TanhBackward0") == 0)
+        tanh_step = node->step;
+    }
+  g_assert_cmpint (tanh_step, >, 0);
+  g_assert_cmpint (tanh_step, <, n);
+  cr_graph_canvas_set_step (f->canvas, tanh_step);
+  g_assert_true (in_sight (f, step_node (f)));
+
+  /* A new depth: the closed group holding the step is in sight. */
+  look_away (f);
+  cr_graph_canvas_set_group_level (f->canvas, 1);
+  cr_ui_test_iterate ();
+  const CrGraphNode *layers = g_ptr_array_index (shown (f)->nodes, step_node (f));
+  g_assert_cmpint (layers->kind, ==, CR_GRAPH_NODE_GROUP);
+  g_assert_cmpstr (layers->title, ==, "layers · Sequential");
+  g_assert_true (in_sight (f, step_node (f)));
+  g_assert_cmpint (cr_graph_collapse_next_step (f->canvas->collapse, tanh_step - 1, +1), >, tanh_step);
+
+  /* O on the step's group (nothing selected): open, the step's node in
+   * sight; it is the group inside (the fold) or the op itself. */
+  cr_graph_canvas_set_selected (f->canvas, -1);
+  look_away (f);
+  g_assert_true (cr_graph_canvas_open_group (f->canvas));
+  cr_ui_test_iterate ();
+  g_assert_cmpint (cr_graph_canvas_get_step (f->canvas), ==, tanh_step);
+  g_assert_true (in_sight (f, step_node (f)));
+  while (((CrGraphNode *) g_ptr_array_index (shown (f)->nodes, step_node (f)))->kind == CR_GRAPH_NODE_GROUP)
+    {
+      look_away (f);
+      g_assert_true (cr_graph_canvas_open_group (f->canvas));
+      cr_ui_test_iterate ();
+      g_assert_true (in_sight (f, step_node (f)));
+    }
+  g_assert_cmpstr (((CrGraphNode *) g_ptr_array_index (shown (f)->nodes, step_node (f)))->title, ==,
+                   "TanhBackward0");
+  /* Open, the group steps inside: the step is a unit of its own now
+   * (closed, it was inside the run of layers' steps). */
+  g_assert_cmpint (cr_graph_collapse_next_step (f->canvas->collapse, tanh_step - 1, +1), ==, tanh_step);
+  g_assert_cmpint (cr_graph_canvas_step_unit (f->canvas, +1), >, tanh_step);
+  g_assert_cmpint (cr_graph_canvas_step_unit (f->canvas, -1), <, tanh_step);
+
+  /* C closes the group around the step: its node in sight. */
+  cr_graph_canvas_set_selected (f->canvas, -1);
+  look_away (f);
+  g_assert_true (cr_graph_canvas_close_group (f->canvas));
+  cr_ui_test_iterate ();
+  g_assert_true (in_sight (f, step_node (f)));
+
+  /* Stepping into a closed group from afar: the group in sight, and the
+   * group steps as one unit. */
+  cr_graph_canvas_set_group_level (f->canvas, 1);
+  cr_graph_canvas_set_step (f->canvas, 0);
+  look_away (f);
+  int unit = cr_graph_canvas_step_unit (f->canvas, +1);
+  g_assert_cmpint (unit, >, 1);
+  cr_graph_canvas_set_step (f->canvas, unit);
+  g_assert_cmpint (((CrGraphNode *) g_ptr_array_index (shown (f)->nodes, step_node (f)))->kind, ==,
+                   CR_GRAPH_NODE_GROUP);
+  g_assert_true (in_sight (f, step_node (f)));
+
+  /* No step: the group opened is what comes into sight. */
+  cr_graph_canvas_set_step (f->canvas, -1);
+  cr_graph_canvas_set_group_level (f->canvas, 1);
+  int head = node_titled (shown (f), "head · Linear");
+  g_assert_cmpint (head, >=, 0);
+  cr_graph_canvas_set_selected (f->canvas, head);
+  look_away_from (f, head);
+  g_assert_true (cr_graph_canvas_open_group (f->canvas));
+  cr_ui_test_iterate ();
+  g_assert_true (in_sight (f, node_titled (shown (f), "AddmmBackward0")));
+}
+
 /* The depth control follows the canvas and sets its level. */
 static void
 test_depth_control (Fixture       *f,
@@ -288,6 +416,8 @@ main (int    argc,
   g_test_add ("/ui/canvas-groups/click-opens", Fixture, NULL, fixture_setup, test_click_opens,
               fixture_teardown);
   g_test_add ("/ui/canvas-groups/step-units", Fixture, NULL, fixture_setup, test_step_units,
+              fixture_teardown);
+  g_test_add ("/ui/canvas-groups/step-in-sight", Fixture, NULL, fixture_setup, test_step_in_sight,
               fixture_teardown);
   g_test_add ("/ui/canvas-groups/depth-control", Fixture, NULL, fixture_setup, test_depth_control,
               fixture_teardown);
