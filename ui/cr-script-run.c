@@ -102,13 +102,16 @@ models_of_run (CrRunRecord *record,
   return models;
 }
 
-void
-cr_script_run (const char            *source,
-               gssize                 length,
-               const char            *filename,
-               const CrInterpOptions *options,
-               gboolean               every_call,
-               CrScriptRun           *run)
+/* Parses and runs source, keeping its record; models are built unless
+ * record_only. */
+static void
+run_script (const char            *source,
+            gssize                 length,
+            const char            *filename,
+            const CrInterpOptions *options,
+            gboolean               every_call,
+            gboolean               record_only,
+            CrScriptRun           *run)
 {
   memset (run, 0, sizeof *run);
   cr_script_run_init_memory_budget ();
@@ -140,10 +143,40 @@ cr_script_run (const char            *source,
   if (!options->cancel_flag || !g_atomic_int_get (options->cancel_flag))
     {
       run->record = cr_interp_get_run_record (interp);
-      run->models = run->record ? models_of_run (run->record, every_call)
-                                : g_ptr_array_new_with_free_func ((GDestroyNotify) cr_graph_model_unref);
+      if (!record_only || !run->record)
+        cr_script_run_build_models (run, every_call);
     }
   cr_interp_free (interp);
+}
+
+void
+cr_script_run (const char            *source,
+               gssize                 length,
+               const char            *filename,
+               const CrInterpOptions *options,
+               gboolean               every_call,
+               CrScriptRun           *run)
+{
+  run_script (source, length, filename, options, every_call, FALSE, run);
+}
+
+void
+cr_script_run_record_only (const char            *source,
+                           gssize                 length,
+                           const char            *filename,
+                           const CrInterpOptions *options,
+                           CrScriptRun           *run)
+{
+  run_script (source, length, filename, options, FALSE, TRUE, run);
+}
+
+void
+cr_script_run_build_models (CrScriptRun *run,
+                            gboolean     every_call)
+{
+  g_return_if_fail (run->models == NULL);
+  run->models = run->record ? models_of_run (run->record, every_call)
+                            : g_ptr_array_new_with_free_func ((GDestroyNotify) cr_graph_model_unref);
 }
 
 void

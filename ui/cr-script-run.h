@@ -34,6 +34,20 @@ void cr_script_run       (const char            *source,
                           CrScriptRun           *run);
 void cr_script_run_clear (CrScriptRun           *run);
 
+/* As cr_script_run(), without the graph models (run->models stays NULL when
+ * a record was made, else is empty): what the crash guard's child does, as
+ * the window builds the models itself from the record it is sent. */
+void cr_script_run_record_only (const char            *source,
+                                gssize                 length,
+                                const char            *filename,
+                                const CrInterpOptions *options,
+                                CrScriptRun           *run);
+
+/* Builds run's graph models from its record (run->models must be NULL), as
+ * cr_script_run() does; with no record, run->models is made empty. */
+void cr_script_run_build_models (CrScriptRun           *run,
+                                 gboolean               every_call);
+
 /* The memory budget of every script the window runs, set process-wide
  * (cr_memory_set_limit()) by the first cr_script_run(): a quarter of the
  * memory this process may use (physical RAM, or its cgroup's limit when

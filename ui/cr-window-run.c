@@ -1,13 +1,19 @@
 /* cr-window-run.c — running the script behind the window.
  *
- * Every edit (or expression change) starts a short timer; when it fires the
- * script is parsed and run by the interpreter on a GTask worker thread, which
- * keeps the run's record and builds the graph model shown first (the last
- * backward call's); the other calls' models are built from the record when
- * the picker asks for them. One run at a time: an edit during a run cancels
- * it at once through the interpreter's cancel flag, and its result is
- * dropped. The pause adapts: ~20 ms after the last keystroke when runs are
- * fast, so the graph follows the typing, up to 300 ms when they are slow.
+ * An edit (or expression change) starts a run at once when none is in
+ * flight; an edit during a run cancels it at once (the crash guard's child
+ * is killed, or the interpreter's cancel flag stops a run in process), its
+ * result is dropped, and the latest text runs as soon as it has gone. So
+ * fast typing never queues work, and a fast script follows the typing.
+ *
+ * The run is made by the crash guard (cr-script-guard.h) in a child process
+ * forked by the guard's server: the child sends back its run record, output
+ * and error, and the worker builds the graph model shown first (the last
+ * backward call's) from that record; the other calls' models are built
+ * when the picker asks for them. A bug in the engine that kills the child is
+ * reported in the Output pane. Without a guard (no runner, or one that
+ * cannot run), or when the child sends no record, the worker runs the
+ * script in this process, under the same limits.
  *
  * Errors are not shown while the person is typing: a run in error only
  * reveals its message and underline when the script is still in error about
@@ -18,14 +24,7 @@
  * What a script prints is kept as a bounded tail (cr-output-tail.h), so a
  * script that prints without end costs the window neither time nor memory;
  * a run that goes on past RUN_TIME_LIMIT_S ends in a TimeoutError, so it
- * does not keep a core busy behind the person's back.
- *
- * Before a run in process, the worker makes the same run in a child process
- * (the crash guard, cr-script-guard.h): a bug in the engine that kills the
- * child is reported in the Output pane and the script is not run here; a
- * child that ran out of time or memory gives its error, and the run here is
- * skipped as it would end the same way. Each of the two runs gets the whole
- * time limit. */
+ * does not keep a core busy behind the person's back. */
 #include "cr-config.h"
 #include "cr-window-private.h"
 
@@ -37,9 +36,6 @@
 #include "cr-expression-panel.h"
 #include "cr-inspector.h"
 
-#define MIN_DELAY_MS     20
-#define MAX_DELAY_MS     300
-#define FAST_RUN_US      (30 * 1000)
 #define ERROR_DELAY_MS   500
 #define BUSY_DELAY_MS    400
 /* Long enough for any script written to be watched; a run still going then
@@ -58,6 +54,7 @@ typedef struct {
   gboolean      guard_timed_out; /* the child's run ended in TimeoutError */
   gint64        guard_us;      /* how long the crash guard's child took */
   CrOutputTail *output;        /* what it printed, the end of it */
+  char         *dropped_note; /* the crash guard child's "… N earlier lines not shown", or NULL */
   CrScriptRun   run;           /* its models, or where and why it stopped */
 } RunJob;
 
@@ -71,6 +68,7 @@ run_job_free (gpointer data)
   g_free (job->filename);
   g_free (job->cancel_flag);
   cr_output_tail_free (job->output);
+  g_free (job->dropped_note);
   cr_script_run_clear (&job->run);
   g_free (job);
 }
@@ -115,12 +113,19 @@ run_thread (GTask        *task,
 {
   RunJob *job = task_data;
   gint64 guard_start = g_get_monotonic_time ();
-  CrScriptGuardVerdict verdict = cr_script_guard_check (job->source, job->filename, job->device,
-                                                        job->time_limit_s, job->cancel_flag,
-                                                        &job->run);
+  CrScriptGuardVerdict verdict = cr_script_guard_run (job->source, job->filename, job->device,
+                                                      job->time_limit_s, job->cancel_flag,
+                                                      job->output, &job->dropped_note, &job->run);
   job->guard_us = g_get_monotonic_time () - guard_start;
   switch (verdict)
     {
+    case CR_SCRIPT_GUARD_RAN:
+      /* The child's run is the run: its record makes the models here. */
+      if (!g_atomic_int_get (job->cancel_flag))
+        cr_script_run_build_models (&job->run, FALSE);
+      job->guard_timed_out = job->run.message && g_str_has_prefix (job->run.message, "TimeoutError:");
+      g_task_return_boolean (task, TRUE);
+      return;
     case CR_SCRIPT_GUARD_CRASHED:
     case CR_SCRIPT_GUARD_OUT_OF_MEMORY:
       g_task_return_boolean (task, TRUE);
@@ -200,7 +205,8 @@ show_output (CrWindow *self,
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->output_view);
   GtkTextIter end;
   gtk_text_buffer_set_text (buffer, "", 0);
-  g_autofree char *dropped = cr_output_tail_describe_dropped (job->output);
+  g_autofree char *dropped = job->dropped_note ? g_strdup (job->dropped_note)
+                                                : cr_output_tail_describe_dropped (job->output);
   if (dropped)
     {
       gtk_text_buffer_get_end_iter (buffer, &end);
@@ -525,16 +531,6 @@ run_limit_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* What paces the next run: the run in process. The crash guard's child is
- * left out: the next edit kills it at once, so starting it early costs
- * nothing, while counting it would lengthen the pause after every edit. */
-static gint64
-run_pace_us (CrWindow *self,
-             RunJob   *job)
-{
-  return MAX (g_get_monotonic_time () - self->run_started_us - job->guard_us, 0);
-}
-
 static void
 run_done (GObject      *source_object,
           GAsyncResult *result,
@@ -582,6 +578,7 @@ run_done (GObject      *source_object,
       /* Its output too: a traceback flashing in the output pane is as
        * distracting as one in the error bar. */
       pending->output = g_steal_pointer (&job->output);
+      pending->dropped_note = g_steal_pointer (&job->dropped_note);
       pending->run = job->run;   /* moved: job keeps nothing of it */
       job->run = (CrScriptRun) { 0 };
       pending->from_editor = job->from_editor;
@@ -589,10 +586,8 @@ run_done (GObject      *source_object,
       gint64 since_edit_ms = (g_get_monotonic_time () - self->last_edit_us) / 1000;
       guint delay = since_edit_ms >= ERROR_DELAY_MS ? 0 : (guint) (ERROR_DELAY_MS - since_edit_ms);
       self->error_timeout_id = g_timeout_add (delay, error_timeout_cb, self);
-      self->last_run_us = run_pace_us (self, job);
       return;
     }
-  self->last_run_us = run_pace_us (self, job);
   self->n_runs_shown++;
   cr_window_write_state (self);
   g_signal_emit_by_name (self, "run-finished");
@@ -626,6 +621,8 @@ start_run (CrWindow *self)
       g_atomic_int_set (self->cancel_flag, 1);
       return;
     }
+  /* Here, on the main thread: a server that died is started again. */
+  cr_script_guard_server_start ();
   gboolean from_editor = TRUE;
   char *source = current_script (self, &from_editor);
   if (!source)
@@ -674,18 +671,19 @@ void
 cr_window_schedule_run (CrWindow *self)
 {
   self->last_edit_us = g_get_monotonic_time ();
-  /* A stale run stops now rather than finishing work nobody will see. */
+  /* A stale run stops now rather than finishing work nobody will see; the
+   * next starts as soon as it has gone (run_done). */
   if (self->running)
     g_atomic_int_set (self->cancel_flag, 1);
   /* The error, if any, waits for the next result. */
   g_clear_handle_id (&self->error_timeout_id, g_source_remove);
   g_clear_pointer (&self->pending_error, run_job_free);
 
-  guint delay = MIN_DELAY_MS;
-  if (self->last_run_us >= FAST_RUN_US)
-    delay = (guint) CLAMP (self->last_run_us / 1000 * 3 / 2, MIN_DELAY_MS, MAX_DELAY_MS);
-  g_clear_handle_id (&self->run_timeout_id, g_source_remove);
-  self->run_timeout_id = g_timeout_add (delay, run_timeout_cb, self);
+  /* No pause: the run starts once this change is done (an idle, so that
+   * the changes of one action, such as a replaced text's delete and insert,
+   * make one run). */
+  if (!self->run_timeout_id)
+    self->run_timeout_id = g_idle_add_full (G_PRIORITY_DEFAULT, run_timeout_cb, self, NULL);
 }
 
 static void
@@ -710,6 +708,9 @@ cr_window_run_init (CrWindow *self)
 {
   self->cancellable = g_cancellable_new ();
   self->run_time_limit_s = RUN_TIME_LIMIT_S;
+  /* Started now, so that it has loaded and parsed the prelude when the
+   * first script comes. */
+  cr_script_guard_server_start ();
   /* "… 123 earlier lines not shown": not the script's own text. */
   gtk_text_buffer_create_tag (gtk_text_view_get_buffer (self->output_view), "note",
                               "style", PANGO_STYLE_ITALIC, NULL);

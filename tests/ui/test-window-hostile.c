@@ -17,6 +17,7 @@
 #include "ui-test-gui.h"
 
 #include <gtksourceview/gtksource.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <dirent.h>
@@ -353,13 +354,14 @@ test_memory_budget (void)
   g_assert_true (budget <= physical / 4 || budget == (gsize) 256 << 20);
 }
 
-/* The processes whose parent is this one (the crash guard's children), and
- * how many of those are zombies. */
+/* The processes whose parent is parent, and how many of those are zombies;
+ * but is left out. */
 static guint
-count_children (guint *zombies)
+count_children_of (pid_t  parent,
+                   pid_t  but,
+                   guint *zombies)
 {
   guint count = 0;
-  *zombies = 0;
   DIR *proc = opendir ("/proc");
   g_assert_nonnull (proc);
   struct dirent *entry;
@@ -375,12 +377,26 @@ count_children (guint *zombies)
       const char *after = strrchr (stat, ')');
       char state = 0;
       long ppid = 0;
-      if (!after || sscanf (after + 1, " %c %ld", &state, &ppid) != 2 || ppid != getpid ())
+      if (!after || sscanf (after + 1, " %c %ld", &state, &ppid) != 2 || ppid != parent
+          || atol (entry->d_name) == but)
         continue;
       count++;
       *zombies += state == 'Z';
     }
   closedir (proc);
+  return count;
+}
+
+/* The crash guard's runs: children of this process other than the guard's
+ * server, and the server's children; and how many of those are zombies. */
+static guint
+count_children (guint *zombies)
+{
+  *zombies = 0;
+  GPid server = cr_script_guard_server_pid ();
+  guint count = count_children_of (getpid (), server, zombies);
+  if (server > 0)
+    count += count_children_of (server, 0, zombies);
   return count;
 }
 
@@ -427,7 +443,7 @@ test_engine_crash (void)
 
 /* A guard child still running when the next edit comes is killed and reaped
  * at once: no process left behind, no zombie. So is one running when the
- * window closes. */
+ * window closes. The server stays, for the next window. */
 static void
 test_guard_killed_by_edit (void)
 {
@@ -450,6 +466,56 @@ test_guard_killed_by_edit (void)
   cr_ui_test_spin (200);
   g_assert_cmpuint (count_children (&zombies), ==, 0);
   assert_no_thread_spins ();
+}
+
+/* The guard's server: the window's runs are its children's, shown from the
+ * record each sends back (nothing run in process); an edit during a run
+ * kills that child at once; a server that dies is replaced, and meanwhile
+ * a child of its own runs the script. */
+static void
+test_guard_server (void)
+{
+  if (skip_without_guard ())
+    return;
+  CrWindow *window = new_window ();
+  GPid server = cr_script_guard_server_pid ();
+  g_assert_cmpint (server, >, 0);
+  guint answers = cr_script_guard_get_n_answers (TRUE);
+  assert_next_edit_runs (window, 30);
+  g_assert_cmpuint (cr_script_guard_get_n_answers (TRUE), ==, answers + 1);
+  /* The record came from the child, with its steps' numbers. */
+  g_assert_nonnull (window->run_record);
+  g_assert_cmpuint (window->run_record->backwards->len, ==, 1);
+
+  /* An edit during a run: the endless loop's child is gone within 100 ms
+   * of the edit, and the new text's child has run. */
+  guint zombies = 0;
+  set_text (window, "while True:\n    pass\n");
+  cr_ui_test_spin (300);
+  g_assert_cmpuint (count_children_of (server, 0, &zombies), ==, 1);
+  gint64 edit_us = g_get_monotonic_time ();
+  set_text (window, GOOD_SCRIPT);
+  while (count_children_of (server, 0, &zombies) > 0
+         && g_get_monotonic_time () - edit_us < 5 * G_USEC_PER_SEC)
+    g_main_context_iteration (NULL, FALSE);
+  double gone_ms = (g_get_monotonic_time () - edit_us) / 1000.0;
+  g_test_message ("the cancelled run's child was gone %.1f ms after the edit", gone_ms);
+  g_assert_cmpfloat (gone_ms, <, 100);
+  assert_next_edit_runs (window, 30);
+
+  /* The server dies: the next edit still runs (in a child of its own),
+   * and the one after finds a new server. */
+  kill (server, SIGKILL);
+  cr_ui_test_spin (100);
+  assert_next_edit_runs (window, 30);
+  assert_next_edit_runs (window, 30);
+  GPid second = cr_script_guard_server_pid ();
+  g_assert_cmpint (second, >, 0);
+  g_assert_cmpint (second, !=, server);
+  answers = cr_script_guard_get_n_answers (TRUE);
+  assert_next_edit_runs (window, 30);
+  g_assert_cmpuint (cr_script_guard_get_n_answers (TRUE), ==, answers + 1);
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 int
@@ -475,5 +541,6 @@ main (int    argc,
   g_test_add_func ("/ui/window-hostile/memory-budget", test_memory_budget);
   g_test_add_func ("/ui/window-hostile/engine-crash", test_engine_crash);
   g_test_add_func ("/ui/window-hostile/guard-killed-by-edit", test_guard_killed_by_edit);
+  g_test_add_func ("/ui/window-hostile/guard-server", test_guard_server);
   return g_test_run ();
 }
