@@ -21,6 +21,7 @@ typedef struct {
   Rgb now_fill, now_text;                  /* the current step's: filled */
   Rgb hook_fill, hook_text;                /* a hook (amber) */
   Rgb error_fill, error_text, error_ring;  /* an error (red) */
+  Rgb freed_fill, freed_text;              /* saved tensors freed */
 } Palette;
 
 static Rgb
@@ -39,6 +40,7 @@ palette (gboolean dark)
       p.now_fill = hex (0x2ec27e); p.now_text = hex (0x0b1f14);
       p.hook_fill = hex (0x4a3a10); p.hook_text = hex (0xf8e45c);
       p.error_fill = hex (0x5c2329); p.error_text = hex (0xffa59c); p.error_ring = hex (0xff7b63);
+      p.freed_fill = hex (0x5c2329); p.freed_text = hex (0xff9e93);
     }
   else
     {
@@ -46,6 +48,7 @@ palette (gboolean dark)
       p.now_fill = hex (0x26a269); p.now_text = hex (0xffffff);
       p.hook_fill = hex (0xfdf0c2); p.hook_text = hex (0x7a5200);
       p.error_fill = hex (0xfbe3e1); p.error_text = hex (0xa51d2d); p.error_ring = hex (0xe01b24);
+      p.freed_fill = hex (0xfbe3e1); p.freed_text = hex (0xc01c28);
     }
   return p;
 }
@@ -57,16 +60,24 @@ set_rgb (cairo_t *cr,
   cairo_set_source_rgb (cr, c.r, c.g, c.b);
 }
 
+/* Something a badge must not lie on: a node (its own may be excepted), a
+ * done check, a shape label, a badge placed before. */
+typedef struct {
+  double x0, y0, x1, y1;
+  int    node;                  /* a node's box: its id; else -1 */
+} Rect;
+
 typedef struct {
   const CrGraphModel        *model;
   const CrGraphLayout       *layout;
   const CrGraphBadgeOptions *options;
   Palette                    pal;
   double                     k, lw;
-  GArray                    *placed;   /* of Rect: the badges drawn so far */
+  GArray                    *obstacles;   /* of Rect: nodes, checks, labels, badges so far */
+  GHashTable                *pairs;       /* "from>to text" of the gradients drawn: an
+                                           * edge's twin (y = x * x) shows it once */
+  const double              *labels;      /* the labels' boxes (cr_graph_badges_label_boxes) */
 } Ctx;
-
-typedef struct { double x0, y0, x1, y1; } Rect;
 
 static void
 pill_path (cairo_t *cr,
@@ -97,66 +108,86 @@ in_clip (const Ctx *c,
  * badge: 0.5, 0.5 centres it there). */
 typedef struct { double x, y, ax, ay; } Spot;
 
-/* How much of a and b overlap (0: not at all). */
-static double
-overlap (const Rect *a,
-         const Rect *b)
+static gboolean
+intersects (const Rect *a,
+            double      x0,
+            double      y0,
+            double      x1,
+            double      y1)
 {
-  double w = MIN (a->x1, b->x1) - MAX (a->x0, b->x0);
-  double h = MIN (a->y1, b->y1) - MAX (a->y0, b->y0);
-  return w > 0 && h > 0 ? w * h : 0;
+  return a->x0 < x1 && x0 < a->x1 && a->y0 < y1 && y0 < a->y1;
 }
 
-/* How much of r would cover nodes (other than `except`), edge labels and
- * badges drawn before: 0 where it is free. */
-static double
-crowding (const Ctx  *c,
-          const Rect *r,
-          int         except)
+/* Whether r (with a little air around it) is clear of every obstacle but
+ * the box of node `own`. */
+static gboolean
+is_free (const Ctx  *c,
+         const Rect *r,
+         int         own)
 {
-  double covered = 0;
-  for (guint i = 0; i < c->placed->len; i++)
-    covered += overlap (r, &g_array_index (c->placed, Rect, i));
-  if (c->model->nodes->len > CR_GRAPH_BADGES_MAX_NODES)
-    return covered;
-  for (guint i = 0; i < c->layout->n_nodes; i++)
-    {
-      const CrGraphBox *b = &c->layout->nodes[i];
-      Rect nr = { b->x, b->y, b->x + b->width, b->y + b->height };
-      if ((int) i != except)
-        covered += overlap (r, &nr);
-    }
-  /* Edge labels, with room above them for the tensor's name ("b" over
-   * "3×3"); their exact size is the render cache's, this is near enough. */
-  double k = c->k;
-  for (guint i = 0; i < c->layout->n_edges; i++)
-    {
-      const CrGraphPath *p = &c->layout->edges[i];
-      if (!p->has_label)
-        continue;
-      Rect lr = { p->label_x - 16 * k, p->label_y - 18 * k, p->label_x + 16 * k,
-                  p->label_y + 5.5 * k };
-      covered += overlap (r, &lr);
-    }
-  return covered;
+  double air = 1.0 * c->k;
+  double x0 = r->x0 - air, y0 = r->y0 - air, x1 = r->x1 + air, y1 = r->y1 + air;
+  const Rect *o = (const Rect *) c->obstacles->data;
+  for (guint i = 0; i < c->obstacles->len; i++)
+    if ((own < 0 || o[i].node != own) && intersects (&o[i], x0, y0, x1, y1))
+      return FALSE;
+  return TRUE;
 }
 
-/* A pill of text at the first of spots where it covers no node (but
- * `except`), edge label or other badge; when all are crowded, where it
- * covers least if it must be shown (an error, the current step), else not
- * at all. */
 static void
-pill (cairo_t    *cr,
-      Ctx        *c,
-      const char *text,
-      gboolean    mono,
-      const Spot *spots,
-      guint       n_spots,
-      int         except,
-      gboolean    must,
-      Rgb         fill,
-      Rgb         ink,
-      const Rgb  *border)
+add_obstacle (Ctx   *c,
+              double x0,
+              double y0,
+              double x1,
+              double y1,
+              int    node)
+{
+  Rect r = { x0, y0, x1, y1, node };
+  g_array_append_val (c->obstacles, r);
+}
+
+/* Edge `edge`'s label pill as drawn (x0, y0, x1, y1); FALSE: none. */
+static gboolean
+label_box (const Ctx *c,
+           guint      edge,
+           double    *box)
+{
+  if (!c->labels || edge >= c->layout->n_edges)
+    return FALSE;
+  const double *b = c->labels + CR_GRAPH_BADGES_LABEL_BOX * edge;
+  if (b[2] <= b[0])
+    return FALSE;
+  memcpy (box, b, 4 * sizeof (double));
+  return TRUE;
+}
+
+/* How hard a badge tries to find room. */
+typedef enum {
+  PLACE_OPTIONAL,   /* at one of its spots, or not at all (an earlier step's value) */
+  PLACE_SHORT,      /* then its short text at its spots */
+  PLACE_FAR,        /* then further out, with a leader line back (the current step's) */
+} Placing;
+
+typedef struct {
+  const char *text;
+  const char *short_text;       /* NULL: none */
+  gboolean    mono;
+  const Spot *spots;
+  guint       n_spots;
+  double      ax, ay;           /* what it labels: where a leader line from afar ends */
+  int         node;             /* the node it sits on (may overlap it), -1 */
+  Placing     placing;
+  Rgb         fill, ink;
+  const Rgb  *border;
+} Badge;
+
+static PangoLayout *
+shape (cairo_t    *cr,
+       const Ctx  *c,
+       const char *text,
+       gboolean    mono,
+       double     *w,
+       double     *h)
 {
   double k = c->k;
   PangoLayout *layout = pango_cairo_create_layout (cr);
@@ -168,45 +199,122 @@ pill (cairo_t    *cr,
   pango_layout_set_text (layout, text, -1);
   int pw, ph;
   pango_layout_get_size (layout, &pw, &ph);
-  double tw = (double) pw / PANGO_SCALE, th = (double) ph / PANGO_SCALE;
-  double w = tw + 8 * k, h = th + 2 * k;
-  Rect r = { 0 };
-  double least = G_MAXDOUBLE;
-  for (guint i = 0; i < n_spots && least > 0; i++)
+  *w = (double) pw / PANGO_SCALE + 8 * k;
+  *h = (double) ph / PANGO_SCALE + 2 * k;
+  return layout;
+}
+
+static gboolean
+first_free_spot (const Ctx   *c,
+                 const Badge *b,
+                 double       w,
+                 double       h,
+                 Rect        *r)
+{
+  for (guint i = 0; i < b->n_spots; i++)
     {
-      Rect t = { spots[i].x - w * spots[i].ax, spots[i].y - h * spots[i].ay };
-      t.x1 = t.x0 + w;
-      t.y1 = t.y0 + h;
-      double covered = crowding (c, &t, except);
-      if (covered < least)
+      const Spot *s = &b->spots[i];
+      *r = (Rect) { s->x - w * s->ax, s->y - h * s->ay, 0, 0, -1 };
+      r->x1 = r->x0 + w;
+      r->y1 = r->y0 + h;
+      if (is_free (c, r, b->node))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Rings of places around (ax, ay), nearest first, inside the drawing
+ * when `inside` (else anywhere): the first free one. */
+static gboolean
+far_spot (const Ctx   *c,
+          const Badge *b,
+          double       w,
+          double       h,
+          gboolean     inside,
+          Rect        *r)
+{
+  const int n_angles = 16, n_rings = 14;
+  for (int ring = 1; ring <= n_rings; ring++)
+    {
+      double d = ring * 6 * c->k;
+      for (int a = 0; a < n_angles; a++)
         {
-          least = covered;
-          r = t;
+          double t = 2 * G_PI * a / n_angles;
+          double cx = b->ax + cos (t) * (w / 2 + d), cy = b->ay + sin (t) * (h / 2 + d);
+          *r = (Rect) { cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2, -1 };
+          if (inside && (r->x0 < 0 || r->y0 < 0 || r->x1 > c->layout->width
+                         || r->y1 > c->layout->height))
+            continue;
+          if (is_free (c, r, b->node))
+            return TRUE;
         }
     }
-  gboolean found = least <= 0;
-  if (!found && !must)
+  return FALSE;
+}
+
+/* The badge at the first free place it may take (see the header); left
+ * out when there is none. */
+static void
+pill (cairo_t     *cr,
+      Ctx         *c,
+      const Badge *b)
+{
+  double k = c->k, w, h;
+  const char *text = b->text;
+  PangoLayout *layout = shape (cr, c, text, b->mono, &w, &h);
+  Rect r;
+  gboolean found = first_free_spot (c, b, w, h, &r), far = FALSE;
+  if (!found && b->placing >= PLACE_SHORT && b->short_text)
+    {
+      g_object_unref (layout);
+      text = b->short_text;
+      layout = shape (cr, c, text, b->mono, &w, &h);
+      found = first_free_spot (c, b, w, h, &r);
+    }
+  if (!found && b->placing >= PLACE_FAR)
+    found = far = far_spot (c, b, w, h, TRUE, &r) || far_spot (c, b, w, h, FALSE, &r);
+  if (!found)
     {
       g_object_unref (layout);
       return;
     }
-  g_array_append_val (c->placed, r);
+  add_obstacle (c, r.x0, r.y0, r.x1, r.y1, -1);
   if (c->options->drawn)
     g_ptr_array_add (c->options->drawn, g_strdup (text));
-  if (in_clip (c, r.x0, r.y0, r.x1, r.y1))
+  if (c->options->placed)
     {
+      CrGraphBadgeBox box = { r.x0, r.y0, r.x1, r.y1, b->node };
+      g_array_append_val (c->options->placed, box);
+    }
+  double lx0 = far ? MIN (r.x0, b->ax) : r.x0, ly0 = far ? MIN (r.y0, b->ay) : r.y0;
+  double lx1 = far ? MAX (r.x1, b->ax) : r.x1, ly1 = far ? MAX (r.y1, b->ay) : r.y1;
+  if (in_clip (c, lx0, ly0, lx1, ly1))
+    {
+      Rgb line = b->border ? *b->border : b->fill;
+      if (far)
+        {
+          /* A thin line from what it labels to the badge's nearest point. */
+          double nx = CLAMP (b->ax, r.x0, r.x1), ny = CLAMP (b->ay, r.y0, r.y1);
+          cairo_move_to (cr, b->ax, b->ay);
+          cairo_line_to (cr, nx, ny);
+          cairo_set_source_rgba (cr, line.r, line.g, line.b, 0.8);
+          cairo_set_line_width (cr, 0.8 * c->lw);
+          cairo_stroke (cr);
+          cairo_arc (cr, b->ax, b->ay, 1.6 * c->lw, 0, 2 * G_PI);
+          cairo_fill (cr);
+        }
       pill_path (cr, r.x0, r.y0, w, h);
-      set_rgb (cr, fill);
-      if (border)
+      set_rgb (cr, b->fill);
+      if (b->border)
         {
           cairo_fill_preserve (cr);
-          set_rgb (cr, *border);
+          set_rgb (cr, *b->border);
           cairo_set_line_width (cr, 0.8 * c->lw);
           cairo_stroke (cr);
         }
       else
         cairo_fill (cr);
-      set_rgb (cr, ink);
+      set_rgb (cr, b->ink);
       cairo_move_to (cr, r.x0 + 4 * k, r.y0 + 1 * k);
       pango_cairo_show_layout (cr, layout);
     }
@@ -282,7 +390,13 @@ draw_step_gradients (cairo_t            *cr,
         { b->x - 3 * c->k, b->y + b->height / 2, 1.0, 0.5 },
         { b->x + b->width / 2, b->y - 1.5 * c->k, 0.5, 1.0 },
       };
-      pill (cr, c, text, TRUE, spots, G_N_ELEMENTS (spots), (int) acc->id, TRUE, fill, ink, border);
+      Badge badge = {
+        .text = text, .short_text = value, .mono = TRUE, .spots = spots,
+        .n_spots = G_N_ELEMENTS (spots), .ax = b->x + b->width / 2, .ay = b->y + b->height,
+        .node = (int) acc->id, .placing = now ? PLACE_FAR : PLACE_OPTIONAL,
+        .fill = fill, .ink = ink, .border = border,
+      };
+      pill (cr, c, &badge);
       return;
     }
   for (guint i = 0; step->inputs && i < step->inputs->len; i++)
@@ -301,23 +415,36 @@ draw_step_gradients (cairo_t            *cr,
       const CrGraphPath *path = &c->layout->edges[edge];
       if (path->n_points < 4)
         continue;
+      g_autofree char *text = cr_record_value_brief (in->outgoing.value, BRIEF_VALUES);
+      /* Two edges between the same nodes (y = x * x) run side by side:
+       * one says their gradient when it is the same. */
+      const CrGraphEdge *e = g_ptr_array_index (c->model->edges, edge);
+      char *pair = g_strdup_printf ("%u>%u %s", e->from, e->to, text);
+      if (!g_hash_table_add (c->pairs, pair))
+        continue;
       /* Under the edge's shape label (the layout keeps room around it),
        * else above it, else above or under the edge further along. Top to
        * bottom, ranks are close and edges mostly upright: beside the label
        * first, then beside the edge. */
-      static const double along[] = { 0.3, 0.7, 0.15, 0.85 };
+      static const double along[] = { 0.3, 0.7, 0.15, 0.85, 0.5 };
       Spot spots[4 + 4 * G_N_ELEMENTS (along)];
       guint n = 0;
       gboolean down = c->layout->direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;
-      if (path->has_label && down)
+      double lb[4] = { 0 };
+      gboolean labelled = label_box (c, edge, lb);
+      double lx = (lb[0] + lb[2]) / 2, ly = (lb[1] + lb[3]) / 2, gap = 2 * c->k;
+      if (labelled && down)
         {
-          spots[n++] = (Spot) { path->label_x + 18 * c->k, path->label_y, 0.0, 0.5 };
-          spots[n++] = (Spot) { path->label_x - 18 * c->k, path->label_y, 1.0, 0.5 };
+          /* Beside the label and the name before it. */
+          const double *name = c->labels + CR_GRAPH_BADGES_LABEL_BOX * edge + 4;
+          double left = name[2] > name[0] ? MIN (name[0], lb[0]) : lb[0];
+          spots[n++] = (Spot) { lb[2] + gap, ly, 0.0, 0.5 };
+          spots[n++] = (Spot) { left - gap, ly, 1.0, 0.5 };
         }
-      if (path->has_label)
+      if (labelled)
         {
-          spots[n++] = (Spot) { path->label_x, path->label_y + 6 * c->k, 0.5, 0.0 };
-          spots[n++] = (Spot) { path->label_x, path->label_y - 7 * c->k, 0.5, 1.0 };
+          spots[n++] = (Spot) { lx, lb[3] + gap, 0.5, 0.0 };
+          spots[n++] = (Spot) { lx, lb[1] - gap, 0.5, 1.0 };
         }
       for (guint a = 0; a < G_N_ELEMENTS (along); a++)
         {
@@ -331,8 +458,14 @@ draw_step_gradients (cairo_t            *cr,
           spots[n++] = (Spot) { x, y - 3 * c->k, 0.5, 1.0 };
           spots[n++] = (Spot) { x, y + 3 * c->k, 0.5, 0.0 };
         }
-      g_autofree char *text = cr_record_value_brief (in->outgoing.value, BRIEF_VALUES);
-      pill (cr, c, text, TRUE, spots, n, -1, now, fill, ink, border);
+      double mx, my;
+      path_point (path, 0.5, &mx, &my);
+      Badge badge = {
+        .text = text, .mono = TRUE, .spots = spots, .n_spots = n,
+        .ax = labelled ? lx : mx, .ay = labelled ? ly : my, .node = -1,
+        .placing = now ? PLACE_FAR : PLACE_OPTIONAL, .fill = fill, .ink = ink, .border = border,
+      };
+      pill (cr, c, &badge);
     }
 }
 
@@ -341,7 +474,8 @@ draw_step_gradients (cairo_t            *cr,
 static void
 draw_step_hooks (cairo_t            *cr,
                  Ctx                *c,
-                 const CrRecordStep *step)
+                 const CrRecordStep *step,
+                 gboolean            now)
 {
   if (!step->hooks || step->hooks->len == 0)
     return;
@@ -365,8 +499,15 @@ draw_step_hooks (cairo_t            *cr,
     { b->x + 6 * c->k, b->y + 1 * c->k, 0.0, 1.0 },
     { b->x + 6 * c->k, b->y + b->height - 1 * c->k, 0.0, 0.0 },
   };
-  pill (cr, c, text->str, FALSE, spots, G_N_ELEMENTS (spots), (int) node->id, TRUE,
-        c->pal.hook_fill, c->pal.hook_text, &c->pal.hook_text);
+  g_autofree char *short_text = step->hooks->len > 1
+                                ? g_strdup_printf ("%u hooks", step->hooks->len) : g_strdup ("hook");
+  Badge badge = {
+    .text = text->str, .short_text = short_text, .spots = spots, .n_spots = G_N_ELEMENTS (spots),
+    .ax = b->x + 6 * c->k, .ay = b->y, .node = (int) node->id,
+    .placing = now ? PLACE_FAR : PLACE_SHORT,
+    .fill = c->pal.hook_fill, .ink = c->pal.hook_text, .border = &c->pal.hook_text,
+  };
+  pill (cr, c, &badge);
   g_string_free (text, TRUE);
 }
 
@@ -417,8 +558,13 @@ draw_errors (cairo_t   *cr,
         { b->x + b->width / 2, b->y - 6 * c->k, 0.5, 1.0 },
         { b->x + b->width / 2, b->y + b->height + 6 * c->k, 0.5, 0.0 },
       };
-      pill (cr, c, text, FALSE, spots, G_N_ELEMENTS (spots), (int) node->id, TRUE,
-            c->pal.error_fill, c->pal.error_text, &c->pal.error_ring);
+      Badge badge = {
+        .text = text, .short_text = "✕", .spots = spots, .n_spots = G_N_ELEMENTS (spots),
+        .ax = b->x + b->width / 2, .ay = b->y - 5 * c->k, .node = (int) node->id,
+        .placing = PLACE_FAR,
+        .fill = c->pal.error_fill, .ink = c->pal.error_text, .border = &c->pal.error_ring,
+      };
+      pill (cr, c, &badge);
     }
 }
 
@@ -447,11 +593,176 @@ draw_modified (cairo_t   *cr,
       if (!g_hash_table_add (marked, GUINT_TO_POINTER (n->id)))
         continue;
       g_autofree char *text = g_strdup_printf ("modified in place · line %d", line);
-      /* Under the node, clear of an error's ring around it. */
-      const Spot spot = { b->x + b->width / 2, b->y + b->height + 7 * c->k, 0.5, 0.0 };
-      pill (cr, c, text, FALSE, &spot, 1, (int) n->id, TRUE,
-            c->pal.error_fill, c->pal.error_text, &c->pal.error_ring);
+      g_autofree char *short_text = g_strdup_printf ("modified · line %d", line);
+      /* Under the node, clear of an error's ring around it, else over it. */
+      const Spot spots[] = {
+        { b->x + b->width / 2, b->y + b->height + 7 * c->k, 0.5, 0.0 },
+        { b->x + b->width / 2, b->y - 7 * c->k, 0.5, 1.0 },
+      };
+      Badge badge = {
+        .text = text, .short_text = short_text, .spots = spots, .n_spots = G_N_ELEMENTS (spots),
+        .ax = b->x + b->width / 2, .ay = b->y + b->height + 5 * c->k, .node = (int) n->id,
+        .placing = PLACE_FAR,
+        .fill = c->pal.error_fill, .ink = c->pal.error_text, .border = &c->pal.error_ring,
+      };
+      pill (cr, c, &badge);
     }
+}
+
+/* ---- freed saved tensors ------------------------------------------------------ */
+
+/* "freed" on each op whose saved tensors are gone as of the current step:
+ * on the bottom-right of its outline, else another corner; where there
+ * is no room its dashed outline says it alone. Big graphs: the outline
+ * only. */
+static void
+draw_freed (cairo_t *cr,
+            Ctx     *c)
+{
+  if (c->model->nodes->len > CR_GRAPH_BADGES_MAX_NODES)
+    return;
+  for (guint i = 0; i < c->model->nodes->len && i < c->layout->n_nodes; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (c->model->nodes, i);
+      if (n->kind != CR_GRAPH_NODE_OP
+          || !cr_graph_render_badges_op_freed (c->model, n, c->options->current_step))
+        continue;
+      const CrGraphBox *b = &c->layout->nodes[i];
+      double r = b->height / 2 * 0.4;
+      const Spot spots[] = {
+        { b->x + b->width - r, b->y + b->height, 1.0, 0.3 },
+        { b->x + r, b->y + b->height, 0.0, 0.3 },
+        { b->x + r, b->y, 0.0, 0.7 },
+        { b->x + b->width - r - 10 * c->k, b->y, 1.0, 0.7 },
+      };
+      Badge badge = {
+        .text = "freed", .spots = spots, .n_spots = G_N_ELEMENTS (spots),
+        .node = (int) n->id, .placing = PLACE_OPTIONAL,
+        .fill = c->pal.freed_fill, .ink = c->pal.freed_text, .border = &c->pal.freed_text,
+      };
+      pill (cr, c, &badge);
+    }
+}
+
+/* ---- what the badges keep clear of ---------------------------------------- */
+
+/* The nodes, the done checks of the nodes whose step has run, the labels. */
+static void
+add_obstacles (Ctx *c)
+{
+  double k = c->k;
+  int current = c->options->current_step;
+  guint n_nodes = MIN (c->model->nodes->len, c->layout->n_nodes);
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      const CrGraphBox *b = &c->layout->nodes[i];
+      add_obstacle (c, b->x, b->y, b->x + b->width, b->y + b->height, (int) i);
+      const CrGraphNode *n = g_ptr_array_index (c->model->nodes, i);
+      /* cr-graph-render.c's check: a disc of 6.5 on the top-right corner. */
+      if (current >= 0 && n->step >= 0 && n->step < current)
+        {
+          double cx = b->x + b->width - 2 * k, cy = b->y + 2 * k, r = 6.5 * k;
+          add_obstacle (c, cx - r, cy - r, cx + r, cy + r, -1);
+        }
+    }
+  for (guint i = 0; c->labels && i < c->layout->n_edges; i++)
+    {
+      const double *b = c->labels + CR_GRAPH_BADGES_LABEL_BOX * i;
+      if (b[2] > b[0])
+        add_obstacle (c, b[0], b[1], b[2], b[3], -1);
+      if (b[6] > b[4])
+        add_obstacle (c, b[4], b[5], b[6], b[7], -1);
+    }
+}
+
+/* A label's text size without a cache: about 0.6 em a character. */
+static double *
+estimate_label_sizes (const CrGraphModel  *model,
+                      const CrGraphLayout *layout,
+                      double               k)
+{
+  double size = CR_GRAPH_LAYOUT_LABEL_SIZE * k;
+  guint n = MIN (model->edges->len, layout->n_edges);
+  double *sizes = g_new0 (double, 4 * layout->n_edges + 4);
+  for (guint i = 0; i < n; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      if (e->label)
+        {
+          sizes[4 * i] = g_utf8_strlen (e->label, -1) * 0.6 * size;
+          sizes[4 * i + 1] = 1.25 * size;
+        }
+      if (e->tensor_name)
+        {
+          sizes[4 * i + 2] = g_utf8_strlen (e->tensor_name, -1) * 0.62 * size;
+          sizes[4 * i + 3] = 1.25 * size;
+        }
+    }
+  return sizes;
+}
+
+double *
+cr_graph_badges_label_boxes (const CrGraphLayout *layout,
+                             const double        *label_sizes,
+                             double               k)
+{
+  g_return_val_if_fail (layout != NULL && (label_sizes != NULL || layout->n_edges == 0), NULL);
+  guint n = layout->n_edges;
+  double *boxes = g_new0 (double, CR_GRAPH_BADGES_LABEL_BOX * n + 1);
+  gboolean down = layout->direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;
+  /* The labels kept so far, to test each next one against. */
+  g_autoptr (GArray) kept = g_array_new (FALSE, FALSE, sizeof (Rect));
+  for (guint i = 0; i < n; i++)
+    {
+      const CrGraphPath *p = &layout->edges[i];
+      const double *size = label_sizes + 4 * i;
+      if (!p->has_label || size[0] <= 0)
+        continue;
+      double *b = boxes + CR_GRAPH_BADGES_LABEL_BOX * i;
+      double w = size[0] + 8 * k, h = size[1] + 2 * k;
+      Rect pill = { p->label_x - w / 2, p->label_y - h / 2, p->label_x + w / 2, p->label_y + h / 2, -1 };
+      gboolean clear = TRUE;
+      for (guint j = 0; j < layout->n_nodes && clear; j++)
+        {
+          const CrGraphBox *nb = &layout->nodes[j];
+          clear = !intersects (&pill, nb->x, nb->y, nb->x + nb->width, nb->y + nb->height);
+        }
+      for (guint j = 0; j < kept->len && clear; j++)
+        {
+          const Rect *o = &g_array_index (kept, Rect, j);
+          clear = !intersects (&pill, o->x0, o->y0, o->x1, o->y1);
+        }
+      if (!clear)
+        continue;
+      b[0] = pill.x0, b[1] = pill.y0, b[2] = pill.x1, b[3] = pill.y1;
+      g_array_append_val (kept, pill);
+      if (size[2] <= 0)
+        continue;
+      /* The name: over its shape ("b" over "3×3"); top to bottom, where
+       * ranks are too close for two lines, before it ("b 3×3"). */
+      Rect name;
+      if (down)
+        name = (Rect) { pill.x0 - 2 * k - size[2], p->label_y - size[3] / 2, pill.x0 - 2 * k,
+                        p->label_y + size[3] / 2, -1 };
+      else
+        name = (Rect) { p->label_x - size[2] / 2, pill.y0 - 0.5 * k - size[3],
+                        p->label_x + size[2] / 2, pill.y0 - 0.5 * k, -1 };
+      for (guint j = 0; j < layout->n_nodes && clear; j++)
+        {
+          const CrGraphBox *nb = &layout->nodes[j];
+          clear = !intersects (&name, nb->x, nb->y, nb->x + nb->width, nb->y + nb->height);
+        }
+      for (guint j = 0; j < kept->len && clear; j++)
+        {
+          const Rect *o = &g_array_index (kept, Rect, j);
+          clear = !intersects (&name, o->x0, o->y0, o->x1, o->y1);
+        }
+      if (!clear)
+        continue;
+      b[4] = name.x0, b[5] = name.y0, b[6] = name.x1, b[7] = name.y1;
+      g_array_append_val (kept, name);
+    }
+  return boxes;
 }
 
 /* ---- the entry points ------------------------------------------------------- */
@@ -472,8 +783,6 @@ cr_graph_render_badges (cairo_t                   *cr,
                         const CrGraphBadgeOptions *options)
 {
   g_return_if_fail (cr != NULL && model != NULL && layout != NULL && options != NULL);
-  if (!model->record)
-    return;
   Ctx c = {
     .model = model,
     .layout = layout,
@@ -481,35 +790,49 @@ cr_graph_render_badges (cairo_t                   *cr,
     .pal = palette (options->dark),
     .k = options->k > 0 ? options->k : 1.0,
     .lw = options->lw > 0 ? options->lw : 1.0,
-    .placed = g_array_new (FALSE, FALSE, sizeof (Rect)),
+    .obstacles = g_array_new (FALSE, FALSE, sizeof (Rect)),
+    .pairs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL),
   };
+  g_autofree double *own_labels = NULL;
+  c.labels = options->label_boxes;
+  if (!c.labels)
+    {
+      g_autofree double *sizes = estimate_label_sizes (model, layout, c.k);
+      c.labels = own_labels = cr_graph_badges_label_boxes (layout, sizes, c.k);
+    }
+  add_obstacles (&c);
   cairo_save (cr);
-  draw_modified (cr, &c);
 
+  /* What matters most is placed first and gets the best places: errors,
+   * the current step's hooks and gradients; then the earlier steps' values
+   * where there is room (big graphs: none); then "freed". */
+  if (model->record)
+    {
+      draw_errors (cr, &c);
+      draw_modified (cr, &c);
+    }
   const CrRecordBackward *bw = model_backward (model);
   int current = options->current_step;
+  if (bw && current >= 0 && (guint) current < bw->steps->len)
+    {
+      const CrRecordStep *now = g_ptr_array_index (bw->steps, current);
+      draw_step_hooks (cr, &c, now, TRUE);
+      draw_step_gradients (cr, &c, now, TRUE);
+    }
   if (bw && current >= 0)
     {
-      /* The current step's labels first (they get the best places), then
-       * the earlier steps' where there is room; big graphs: the current
-       * step's alone. */
-      if ((guint) current < bw->steps->len)
-        {
-          const CrRecordStep *now = g_ptr_array_index (bw->steps, current);
-          draw_step_hooks (cr, &c, now);
-          draw_step_gradients (cr, &c, now, TRUE);
-        }
       int last = model->nodes->len > CR_GRAPH_BADGES_MAX_NODES ? -1 : current - 1;
       for (int s = 0; s <= last && (guint) s < bw->steps->len; s++)
         {
           const CrRecordStep *step = g_ptr_array_index (bw->steps, s);
-          draw_step_hooks (cr, &c, step);
+          draw_step_hooks (cr, &c, step, FALSE);
           draw_step_gradients (cr, &c, step, FALSE);
         }
     }
-  draw_errors (cr, &c);
+  draw_freed (cr, &c);
   cairo_restore (cr);
-  g_array_unref (c.placed);
+  g_array_unref (c.obstacles);
+  g_hash_table_unref (c.pairs);
 }
 
 gboolean

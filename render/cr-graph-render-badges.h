@@ -3,8 +3,19 @@
  * as a small value label by the edge it travelled back along; a leaf's .grad
  * once AccumulateGrad wrote it; a hook that changed a gradient on the node
  * that used it; the node an error stopped at (ringed, with the error's type)
- * and an in-place error's culprit ("modified in place · line N"). Called by
- * cr-graph-render.c after the nodes. */
+ * and an in-place error's culprit ("modified in place · line N"); an op
+ * whose saved tensors were freed ("freed"). Called by cr-graph-render.c
+ * after the nodes.
+ *
+ * Nothing drawn here lies on anything else: each badge goes to the first
+ * of its places that is clear of the nodes (but its own), the done checks,
+ * the edges' shape labels and the badges placed before it; a badge that
+ * must show (the current step's, an error, "freed") then tries a shorter
+ * text, then a free place further out with a thin leader line to what it
+ * labels, and is left out when there is none. The shape labels themselves
+ * are placed by cr_graph_badges_label_boxes (), which leaves out a label
+ * (or the tensor name over it) that would lie on a node or on an earlier
+ * label. */
 #pragma once
 
 #include <cairo.h>
@@ -27,7 +38,34 @@ typedef struct {
   const double *clip;           /* x0, y0, x1, y1: what to draw (badges outside are skipped) */
   GPtrArray    *drawn;          /* when set, each badge's text is appended to it (new
                                  * strings; for tests) */
+  const double *label_boxes;    /* the edges' shape labels as drawn, from
+                                 * cr_graph_badges_label_boxes (); NULL: each label's
+                                 * box estimated from its centre */
+  GArray       *placed;         /* when set, of CrGraphBadgeBox: each badge's box is
+                                 * appended to it, in the order of `drawn` (for tests) */
 } CrGraphBadgeOptions;
+
+/* Where a badge was drawn. */
+typedef struct {
+  double x0, y0, x1, y1;
+  int    node;                  /* the node it sits on (a hook, "freed", an error), which
+                                 * it may overlap; -1: none */
+} CrGraphBadgeBox;
+
+/* Values in cr_graph_badges_label_boxes ()'s array per edge. */
+#define CR_GRAPH_BADGES_LABEL_BOX 8
+
+/* Where each edge's shape label and the tensor name with it are drawn:
+ * by edge, the pill's x0, y0, x1, y1, then the name's (over the pill left
+ * to right, before it top to bottom, where ranks are close); all 0 where
+ * the edge has none, and the name's 0 where it has no name. A label (or
+ * name) that would lie on a node or on an earlier label is left out.
+ * label_sizes: by edge, the label's text width and height, then the
+ * name's (0: none), at type scale k (new array of
+ * CR_GRAPH_BADGES_LABEL_BOX * layout->n_edges + 1). */
+double  *cr_graph_badges_label_boxes     (const CrGraphLayout       *layout,
+                                          const double              *label_sizes,
+                                          double                     k);
 
 void     cr_graph_render_badges          (cairo_t                   *cr,
                                           const CrGraphModel        *model,

@@ -56,7 +56,6 @@ typedef struct {
   Rgb out_fill, out_text;
   Rgb edge, label_fill, label_text;
   Rgb highlight, done, accent;
-  Rgb freed_fill, freed_text;
   double shadow;
 } Palette;
 
@@ -84,7 +83,6 @@ palette_for (CrGraphStyle style,
       p.out_fill = hex (0xc64600); p.out_text = hex (0xffffff);
       p.edge = hex (0x77767b); p.label_fill = hex (0x1e1e20); p.label_text = hex (0xc0bfbc);
       p.highlight = hex (0xf6d32d); p.done = hex (0x57e389); p.accent = hex (0x78aeed);
-      p.freed_fill = hex (0x5c2329); p.freed_text = hex (0xff9e93);
       p.shadow = 0.10;
       if (presentation)
         {
@@ -106,7 +104,6 @@ palette_for (CrGraphStyle style,
       p.out_fill = hex (0xe66100); p.out_text = hex (0xffffff);
       p.edge = hex (0x9a9996); p.label_fill = hex (0xfafafb); p.label_text = hex (0x5e5c64);
       p.highlight = hex (0xe5a50a); p.done = hex (0x2ec27e); p.accent = hex (0x3584e4);
-      p.freed_fill = hex (0xfbe3e1); p.freed_text = hex (0xc01c28);
       p.shadow = 0.035;
       if (presentation)
         {
@@ -270,8 +267,6 @@ shape_node (CrGraphRenderCache *cache,
           text_clear (&t->glyph);
           t->glyph = shape_text (cache, FONT_UI, glyph_size, PANGO_WEIGHT_BOLD, FALSE, glyph);
         }
-      if (n->freed)
-        t->note = shape_text (cache, FONT_UI, 8.0, PANGO_WEIGHT_BOLD, FALSE, "freed");
       t->width = (5.0 + DISC + 7.0 + 12.0) * k + MAX (t->title.w, t->sub.w);
       t->height = MAX ((DISC + 2 * 5.0) * k, t->title.h + t->sub.h + 2 * 5.0 * k);
     }
@@ -408,6 +403,22 @@ cr_graph_render_cache_edge_step (CrGraphRenderCache *self,
 {
   g_return_val_if_fail (self != NULL, -1);
   return edge < self->n_edges ? self->edge_step[edge] : -1;
+}
+
+double *
+cr_graph_render_label_boxes (CrGraphRenderCache  *cache,
+                             const CrGraphLayout *layout)
+{
+  g_return_val_if_fail (cache != NULL && layout != NULL, NULL);
+  g_autofree double *sizes = g_new0 (double, 4 * layout->n_edges + 4);
+  for (guint i = 0; i < layout->n_edges && i < cache->n_edges; i++)
+    {
+      sizes[4 * i] = cache->labels[i].w;
+      sizes[4 * i + 1] = cache->labels[i].h;
+      sizes[4 * i + 2] = cache->names[i].w;
+      sizes[4 * i + 3] = cache->names[i].h;
+    }
+  return cr_graph_badges_label_boxes (layout, sizes, cache->k);
 }
 
 double *
@@ -603,22 +614,8 @@ draw_op (cairo_t           *cr,
   double ty = b->y + (b->height - total) / 2;
   show (cr, &t->title, tx, ty, pal->text);
   show (cr, &t->sub, tx, ty + t->title.h, pal->dim_text);
-
-  if (freed && t->note.layout)
-    {
-      /* The "freed" badge sits on the bottom-right of the outline (the
-       * top-right is for the done check). */
-      double w = t->note.w + 10 * k, h = t->note.h + 2 * k;
-      /* Mostly under the outline, clear of the caption. */
-      double x = b->x + b->width - w - r * 0.4, y = b->y + b->height - h * 0.3;
-      rounded_rect (cr, x, y, w, h, h / 2);
-      set_rgb (cr, pal->freed_fill);
-      cairo_fill_preserve (cr);
-      set_rgb (cr, pal->freed_text);
-      cairo_set_line_width (cr, 1.0 * c->lw);
-      cairo_stroke (cr);
-      show (cr, &t->note, x + 5 * k, y + 1 * k, pal->freed_text);
-    }
+  /* Its "freed" tag is a badge (cr-graph-render-badges.c), placed clear
+   * of the labels and gradients around it. */
 }
 
 static void
@@ -678,11 +675,14 @@ path_point (const CrGraphPath *path,
 
 typedef enum { EDGE_IDLE, EDGE_DONE, EDGE_CURRENT } EdgeState;
 
+/* box: the label's pill and name as cr_graph_badges_label_boxes placed
+ * them (see there). */
 static void
 draw_edge (cairo_t           *cr,
            const CrGraphPath *path,
            const Text        *label,
            const Text        *name,
+           const double      *box,
            EdgeState          state,
            const Ctx         *c)
 {
@@ -729,10 +729,10 @@ draw_edge (cairo_t           *cr,
         }
     }
 
-  if (path->has_label && label->layout)
+  if (path->has_label && label->layout && box[2] > box[0])
     {
       double k = c->k;
-      double x = path->label_x - label->w / 2 - 4 * k, y = path->label_y - label->h / 2 - 1 * k;
+      double x = box[0], y = box[1];
       rounded_rect (cr, x, y, label->w + 8 * k, label->h + 2 * k, (label->h + 2 * k) / 2);
       set_rgb (cr, pal->label_fill);
       cairo_fill_preserve (cr);
@@ -740,9 +740,9 @@ draw_edge (cairo_t           *cr,
       cairo_set_line_width (cr, 0.8 * c->lw);
       cairo_stroke (cr);
       show (cr, label, x + 4 * k, y + 1 * k, pal->label_text);
-      /* The tensor's name just above its shape: b over 3×3. */
-      if (name->layout)
-        show (cr, name, path->label_x - name->w / 2, y - name->h - 0.5 * k, pal->text);
+      /* The tensor's name with its shape: b over 3×3. */
+      if (name->layout && box[6] > box[4])
+        show (cr, name, box[4], box[5], pal->text);
     }
 }
 
@@ -904,7 +904,9 @@ render_with_cache (cairo_t                    *cr,
     cr_graph_collapse_draw_boxes (options->collapse, cr, layout, c.dark, c.k);
 
   /* Edges first, under the nodes: those whose gradient was sent by an
-   * earlier step are done, those of the current step glow. */
+   * earlier step are done, those of the current step glow. Their labels
+   * go where they lie on no node and no other label. */
+  g_autofree double *label_boxes = cr_graph_render_label_boxes ((CrGraphRenderCache *) cache, layout);
   for (guint i = 0; i < n_edges; i++)
     {
       const CrGraphPath *p = &layout->edges[i];
@@ -921,7 +923,8 @@ render_with_cache (cairo_t                    *cr,
         a = MIN (options->node_alpha[e->from], options->node_alpha[e->to]);
       if (a < 1.0)
         cairo_push_group (cr);
-      draw_edge (cr, p, &cache->labels[i], &cache->names[i], state, &c);
+      draw_edge (cr, p, &cache->labels[i], &cache->names[i],
+                 label_boxes + CR_GRAPH_BADGES_LABEL_BOX * i, state, &c);
       if (a < 1.0)
         {
           cairo_pop_group_to_source (cr);
@@ -992,6 +995,7 @@ render_with_cache (cairo_t                    *cr,
   /* The record's state at this step: gradients sent, hooks, errors. */
   CrGraphBadgeOptions badges = {
     .current_step = current, .dark = c.dark, .k = c.k, .lw = c.lw, .clip = clip,
+    .label_boxes = label_boxes,
   };
   cr_graph_render_badges (cr, model, layout, &badges);
 

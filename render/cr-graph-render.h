@@ -52,6 +52,10 @@ const double   *cr_graph_render_cache_sizes  (CrGraphRenderCache         *self);
 int             cr_graph_render_cache_edge_step (CrGraphRenderCache      *self,
                                                  guint                    edge);
 
+/* Where each edge's shape label and tensor name are drawn with layout (made
+ * with cache's sizes): cr_graph_badges_label_boxes ()'s array (new). */
+double         *cr_graph_render_label_boxes  (CrGraphRenderCache         *cache,
+                                              const CrGraphLayout        *layout);
 /* Each node's size (width, height pairs by node id, new array of 2 * n_nodes). */
 double         *cr_graph_render_measure      (const CrGraphModel         *model);
 /* The font size edge labels are drawn at (for cr_graph_layout_new). */

@@ -191,6 +191,135 @@ test_loop_captions (void)
   g_assert_true (has_text (captions, "y₃ = y₂ * w"));
 }
 
+/* ---- nothing drawn on anything else -------------------------------------- */
+
+typedef struct {
+  double      x0, y0, x1, y1;
+  int         node;             /* a node's box: its id; a badge: the node it sits on */
+  gboolean    is_node;
+  const char *what;
+} Item;
+
+static gboolean
+items_meet (const Item *a,
+            const Item *b)
+{
+  const double eps = 0.01;
+  return a->x0 < b->x1 - eps && b->x0 < a->x1 - eps && a->y0 < b->y1 - eps && b->y0 < a->y1 - eps;
+}
+
+/* One frame of model at step: no badge, shape label or tensor name lies on
+ * a node (a badge may lie on the node it is about), on a label or on
+ * another badge. Returns how many badges it drew. */
+static guint
+check_frame (const CrGraphModel  *model,
+             const CrGraphLayout *layout,
+             const double        *label_boxes,
+             int                  step,
+             double               k,
+             const char          *what)
+{
+  g_autoptr (GPtrArray) drawn = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) placed = g_array_new (FALSE, FALSE, sizeof (CrGraphBadgeBox));
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 8, 8);
+  cairo_t *cr = cairo_create (surface);
+  CrGraphBadgeOptions options = {
+    .current_step = step, .k = k, .lw = k, .drawn = drawn, .label_boxes = label_boxes,
+    .placed = placed,
+  };
+  cr_graph_render_badges (cr, model, layout, &options);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  g_assert_cmpuint (drawn->len, ==, placed->len);
+
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (Item));
+  for (guint i = 0; i < layout->n_nodes; i++)
+    {
+      const CrGraphBox *b = &layout->nodes[i];
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      Item it = { b->x, b->y, b->x + b->width, b->y + b->height, (int) i, TRUE, n->title };
+      g_array_append_val (items, it);
+    }
+  for (guint i = 0; i < layout->n_edges; i++)
+    {
+      const double *b = label_boxes + CR_GRAPH_BADGES_LABEL_BOX * i;
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      if (b[2] > b[0])
+        {
+          Item it = { b[0], b[1], b[2], b[3], -1, FALSE, e->label };
+          g_array_append_val (items, it);
+        }
+      if (b[6] > b[4])
+        {
+          Item it = { b[4], b[5], b[6], b[7], -1, FALSE, e->tensor_name };
+          g_array_append_val (items, it);
+        }
+    }
+  for (guint i = 0; i < placed->len; i++)
+    {
+      const CrGraphBadgeBox *b = &g_array_index (placed, CrGraphBadgeBox, i);
+      Item it = { b->x0, b->y0, b->x1, b->y1, b->node, FALSE, g_ptr_array_index (drawn, i) };
+      g_array_append_val (items, it);
+    }
+  const Item *it = (const Item *) items->data;
+  for (guint i = 0; i < items->len; i++)
+    for (guint j = i + 1; j < items->len; j++)
+      {
+        if (it[i].is_node && it[j].is_node)
+          continue;
+        /* A badge on its own node (a hook's tag, "freed"). */
+        if ((it[i].is_node && it[j].node == it[i].node) || (it[j].is_node && it[i].node == it[j].node))
+          continue;
+        if (items_meet (&it[i], &it[j]))
+          g_error ("%s, step %d: '%s' (%g, %g – %g, %g) lies on '%s' (%g, %g – %g, %g)", what,
+                   step + 1, it[j].what, it[j].x0, it[j].y0, it[j].x1, it[j].y1, it[i].what,
+                   it[i].x0, it[i].y0, it[i].x1, it[i].y1);
+      }
+  return placed->len;
+}
+
+/* Every example, at every step, left to right and top to bottom, in the
+ * window's and in presentation's sizes: nothing lies on anything else. */
+static void
+test_never_overlap (void)
+{
+  g_autoptr (GDir) d = g_dir_open (CR_SOURCE_EXAMPLES_DIR, 0, NULL);
+  g_assert_nonnull (d);
+  guint frames = 0, badges = 0;
+  const char *name;
+  while ((name = g_dir_read_name (d)))
+    {
+      if (!g_str_has_suffix (name, ".py"))
+        continue;
+      g_autofree char *path = g_build_filename (CR_SOURCE_EXAMPLES_DIR, name, NULL);
+      g_autofree char *source = NULL;
+      g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
+      g_autoptr (GPtrArray) models = cr_ui_test_models_from_script (source, name, NULL);
+      for (guint m = 0; m < models->len; m++)
+        for (int present = 0; present < 2; present++)
+          for (int down = 0; down < 2; down++)
+            {
+              const CrGraphModel *model = g_ptr_array_index (models, m);
+              CrGraphRenderCache *cache = cr_graph_render_cache_new (model, present);
+              g_autoptr (GError) error = NULL;
+              g_autoptr (CrGraphLayout) layout = cr_graph_render_layout_directed (
+                model, cache, down ? CR_GRAPH_LAYOUT_TOP_TO_BOTTOM : CR_GRAPH_LAYOUT_LEFT_TO_RIGHT,
+                &error);
+              g_assert_no_error (error);
+              g_autofree double *boxes = cr_graph_render_label_boxes (cache, layout);
+              cr_graph_render_cache_free (cache);
+              g_autofree char *what = g_strdup_printf ("%s model %u%s%s", name, m,
+                                                       down ? " top to bottom" : "",
+                                                       present ? " (presentation)" : "");
+              double k = present ? CR_GRAPH_RENDER_PRESENT_TYPE : 1.0;
+              for (int step = -1; step < (int) model->n_steps; step++, frames++)
+                badges += check_frame (model, layout, boxes, step, k, what);
+            }
+    }
+  g_test_message ("%u frames, %u badges: none on another, a label or a node", frames, badges);
+  g_assert_cmpuint (frames, >, 100);
+}
+
 /* What the badges cost a frame on the toy network's last step (every step's
  * labels): the canvas draws them with each frame it paints. */
 static void
@@ -223,5 +352,6 @@ main (int    argc,
   g_test_add_func ("/graph-badges/error-in-group", test_badges_error_in_group);
   g_test_add_func ("/graph-badges/loop-captions", test_loop_captions);
   g_test_add_func ("/graph-badges/time", test_badges_time);
+  g_test_add_func ("/graph-badges/never-overlap", test_never_overlap);
   return g_test_run ();
 }
