@@ -75,16 +75,7 @@ struct BinaryFn
     else
 #define CR_BINARY_OP(ID, name, alias, rule, errors, cpu, F, D, I, B, ...)        \
     if constexpr (OP == CR_CUDA_BINARY_##ID)                                    \
-      {                                                                         \
-        if constexpr (std::is_same<T, float>::value)                            \
-          return (Out) (F);                                                     \
-        else if constexpr (std::is_same<T, double>::value)                      \
-          return (Out) (D);                                                     \
-        else if constexpr (std::is_same<T, int64_t>::value)                     \
-          return (Out) (I);                                                     \
-        else                                                                    \
-          return (Out) (B);                                                     \
-      }                                                                         \
+      CR_ROW_EXPRESSION (T, Out, F, D, I, B)                                    \
     else
 #define CR_BINARY_KERNEL CR_BINARY_OP
 #include "../core/cr-binary-ops.def"
@@ -108,28 +99,17 @@ binary_op (const Plan &plan, int dtype, double alpha, char *msg, size_t msg_size
 {
   const char *what = binary_names[OP];
 
-  switch (dtype)
-    {
-#define CASE(DT, T)                                                                \
-    case DT:                                                                       \
-      if constexpr (binary_valid (OP, DT))                                         \
-        {                                                                          \
-          BinaryFn<OP, T> f;                                                       \
-          f.alpha = convert<T> (alpha);                                            \
-          f.fast_pow = plan.one[2];                                                \
-          return launch<typename BinaryFn<OP, T>::Out, T, T> (plan, f, what, msg, msg_size); \
-        }                                                                          \
-      break;
-    CASE (CR_CUDA_BOOL, uint8_t)
-    CASE (CR_CUDA_INT64, int64_t)
-    CASE (CR_CUDA_FLOAT32, float)
-    CASE (CR_CUDA_FLOAT64, double)
-#undef CASE
-    default:
-      break;
-    }
-  return cr_cuda_set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size,
-                          "\"%s_cuda\" not implemented for '%s'", what, dtype_name (dtype));
+  return with_row_dtype (dtype, what, msg, msg_size, [&] (auto dt, auto zero) -> int {
+    typedef decltype (zero) T;
+    if constexpr (binary_valid (OP, decltype (dt)::value))
+      {
+        BinaryFn<OP, T> f;
+        f.alpha = convert<T> (alpha);
+        f.fast_pow = plan.one[2];
+        return launch<typename BinaryFn<OP, T>::Out, T, T> (plan, f, what, msg, msg_size);
+      }
+    return kRowDtypeRefused;
+  });
 }
 
 /* Checks the dtypes the binary ABI promises: a and b of the compute dtype, out

@@ -131,6 +131,33 @@ check_args (const char *what, const CrCudaTensor *cols, const CrCudaTensor *x,
   return CR_CUDA_OK;
 }
 
+/* The two directions of one gather: im2col copies x's windows into cols;
+ * col2im sums cols back into x (one thread per element of the output). */
+template <bool TO_COLS>
+static int
+move_columns (const char *what, const CrCudaTensor *cols, const CrCudaTensor *x,
+              const CrCudaConvGeom *geom, char *msg, size_t msg_size)
+{
+  Image im;
+  Columns cl;
+
+  CRL_TRY (check_args (what, cols, x, geom, &im, &cl, msg, msg_size));
+  int64_t total = TO_COLS ? cl.rows * cl.ncols : im.nb * im.C * im.H * im.W;
+  if (total == 0)
+    return CR_CUDA_OK;
+  CRL_DISPATCH (x->dtype, T,
+    {
+      T *xs = (T *) element_ptr (x->data, x->dtype, x->offset);
+      T *cs = (T *) element_ptr (cols->data, cols->dtype, cols->offset);
+      if constexpr (TO_COLS)
+        im2col_kernel<T> CRL_GRID (total) (cs, xs, im, cl, *geom, total);
+      else
+        col2im_kernel<T> CRL_GRID (total) (xs, cs, im, cl, *geom, total);
+    });
+  CRL_CHECK_LAUNCH (TO_COLS ? "im2col kernel" : "col2im kernel");
+  return CR_CUDA_OK;
+}
+
 } /* namespace crl */
 
 using namespace crl;
@@ -139,40 +166,12 @@ extern "C" int
 cr_cuda_k_im2col (const CrCudaTensor *cols, const CrCudaTensor *x, const CrCudaConvGeom *geom,
                   char *msg, size_t msg_size)
 {
-  Image im;
-  Columns cl;
-
-  CRL_TRY (check_args ("im2col", cols, x, geom, &im, &cl, msg, msg_size));
-  int64_t total = cl.rows * cl.ncols;
-  if (total == 0)
-    return CR_CUDA_OK;
-  CRL_DISPATCH (x->dtype, T,
-    {
-      im2col_kernel<T> CRL_GRID (total)
-        ((T *) element_ptr (cols->data, cols->dtype, cols->offset),
-         (const T *) element_ptr (x->data, x->dtype, x->offset), im, cl, *geom, total);
-    });
-  CRL_CHECK_LAUNCH ("im2col kernel");
-  return CR_CUDA_OK;
+  return move_columns<true> ("im2col", cols, x, geom, msg, msg_size);
 }
 
 extern "C" int
 cr_cuda_k_col2im (const CrCudaTensor *x, const CrCudaTensor *cols, const CrCudaConvGeom *geom,
                   char *msg, size_t msg_size)
 {
-  Image im;
-  Columns cl;
-
-  CRL_TRY (check_args ("col2im", cols, x, geom, &im, &cl, msg, msg_size));
-  int64_t total = im.nb * im.C * im.H * im.W;
-  if (total == 0)
-    return CR_CUDA_OK;
-  CRL_DISPATCH (x->dtype, T,
-    {
-      col2im_kernel<T> CRL_GRID (total)
-        ((T *) element_ptr (x->data, x->dtype, x->offset),
-         (const T *) element_ptr (cols->data, cols->dtype, cols->offset), im, cl, *geom, total);
-    });
-  CRL_CHECK_LAUNCH ("col2im kernel");
-  return CR_CUDA_OK;
+  return move_columns<false> ("col2im", cols, x, geom, msg, msg_size);
 }

@@ -50,16 +50,7 @@ struct UnaryFn
   {
 #define CR_UNARY_OP(ID, name, alias, rule, errors, vec, F, D, I, B, ...)           \
     if constexpr (OP == CR_CUDA_UNARY_##ID)                                       \
-      {                                                                           \
-        if constexpr (std::is_same<T, float>::value)                              \
-          return (Out) (F);                                                       \
-        else if constexpr (std::is_same<T, double>::value)                        \
-          return (Out) (D);                                                       \
-        else if constexpr (std::is_same<T, int64_t>::value)                       \
-          return (Out) (I);                                                       \
-        else                                                                      \
-          return (Out) (B);                                                       \
-      }                                                                           \
+      CR_ROW_EXPRESSION (T, Out, F, D, I, B)                                      \
     else
 #define CR_UNARY_KERNEL CR_UNARY_OP
 #include "../core/cr-unary-ops.def"
@@ -85,24 +76,13 @@ unary_op (const Plan &plan, int dtype, const double *params, char *msg, size_t m
 {
   const char *what = unary_names[OP];
 
-  switch (dtype)
-    {
-#define CASE(DT, T)                                                               \
-    case DT:                                                                      \
-      if constexpr (unary_valid (OP, DT))                                         \
-        return launch<typename UnaryFn<OP, T>::Out, T> (                          \
-          plan, UnaryFn<OP, T> { params[0], params[1], params[2] }, what, msg, msg_size); \
-      break;
-    CASE (CR_CUDA_BOOL, uint8_t)
-    CASE (CR_CUDA_INT64, int64_t)
-    CASE (CR_CUDA_FLOAT32, float)
-    CASE (CR_CUDA_FLOAT64, double)
-#undef CASE
-    default:
-      break;
-    }
-  return cr_cuda_set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size,
-                          "\"%s_cuda\" not implemented for '%s'", what, dtype_name (dtype));
+  return with_row_dtype (dtype, what, msg, msg_size, [&] (auto dt, auto zero) -> int {
+    typedef decltype (zero) T;
+    if constexpr (unary_valid (OP, decltype (dt)::value))
+      return launch<typename UnaryFn<OP, T>::Out, T> (
+        plan, UnaryFn<OP, T> { params[0], params[1], params[2] }, what, msg, msg_size);
+    return kRowDtypeRefused;
+  });
 }
 
 /* ---- clamp, where, copies ------------------------------------------------------------ */

@@ -114,6 +114,21 @@ constexpr bool is_bool_v = std::is_same<T, uint8_t>::value;
  * copy and fill kernels know it: core computes uint8 in int64. */
 enum class byte_t : uint8_t {};
 
+/* A .def row's expression for the element type T, as the row's result type
+ * Out: F for float, D for double, I for int64, B for bool. The body of one
+ * row in the unary and binary functors. */
+#define CR_ROW_EXPRESSION(T, Out, F, D, I, B)                                   \
+  {                                                                             \
+    if constexpr (std::is_same<T, float>::value)                                \
+      return (Out) (F);                                                         \
+    else if constexpr (std::is_same<T, double>::value)                          \
+      return (Out) (D);                                                         \
+    else if constexpr (std::is_same<T, int64_t>::value)                         \
+      return (Out) (I);                                                         \
+    else                                                                        \
+      return (Out) (B);                                                         \
+  }
+
 /* ---- dtypes ------------------------------------------------------------------ */
 
 inline size_t
@@ -144,6 +159,41 @@ dtype_name (int dtype)
     case CR_CUDA_UINT8:   return "Byte";
     default:              return "Unknown";
     }
+}
+
+/* The element types the rows of the .def lists compute in. Calls
+ * body (std::integral_constant<int, DT> (), T ()) for dtype's DT and T, and
+ * returns what it returns; for any other dtype, or when body returns
+ * kRowDtypeRefused (the op does not take that dtype), the unary and binary
+ * entries' "not implemented" error for the op named what. */
+constexpr int kRowDtypeRefused = -1000;
+
+template <typename Body>
+int
+with_row_dtype (int dtype, const char *what, char *msg, size_t msg_size, Body body)
+{
+  int status = kRowDtypeRefused;
+  switch (dtype)
+    {
+    case CR_CUDA_BOOL:
+      status = body (std::integral_constant<int, CR_CUDA_BOOL> (), uint8_t ());
+      break;
+    case CR_CUDA_INT64:
+      status = body (std::integral_constant<int, CR_CUDA_INT64> (), int64_t ());
+      break;
+    case CR_CUDA_FLOAT32:
+      status = body (std::integral_constant<int, CR_CUDA_FLOAT32> (), float ());
+      break;
+    case CR_CUDA_FLOAT64:
+      status = body (std::integral_constant<int, CR_CUDA_FLOAT64> (), double ());
+      break;
+    default:
+      break;
+    }
+  if (status != kRowDtypeRefused)
+    return status;
+  return cr_cuda_set_msg (CR_CUDA_ERR_UNSUPPORTED, msg, msg_size,
+                          "\"%s_cuda\" not implemented for '%s'", what, dtype_name (dtype));
 }
 
 /* The cast of the CPU's cr_cpu_convert_scalar (a C cast on x86-64): to bool is

@@ -207,6 +207,33 @@ row_dims (const CrCudaTensor *const *ts, int dim, Dims<N> *rows)
       }
 }
 
+/* A launch over the rows of ts along dim: the rows (every other dim, the
+ * operands together), their count, the length D of each, and the blocks. */
+template <int N>
+struct RowLaunch {
+  Dims<N> rows;
+  int64_t n_rows;
+  int64_t D;
+  Layout  l;
+  dim3    block;
+};
+
+/* Checks the operands (ts[0]'s shape and float dtype for all) and plans the
+ * launch; the blocks suit ts[most_read]'s stride along dim. */
+template <int N>
+static int
+plan_rows (const char *what, const CrCudaTensor *const *ts, int dim, int most_read,
+           RowLaunch<N> *launch, char *msg, size_t msg_size)
+{
+  CRL_TRY (check_operands (what, ts, N, dim, msg, msg_size));
+  row_dims (ts, dim, &launch->rows);
+  launch->n_rows = dims_numel (launch->rows);
+  launch->D = ts[0]->shape[dim];
+  launch->l = make_layout (launch->n_rows, launch->D, ts[most_read]->strides[dim] == 1);
+  launch->block = dim3 ((unsigned) launch->l.bx, (unsigned) launch->l.by);
+  return CR_CUDA_OK;
+}
+
 } /* namespace crl */
 
 using namespace crl;
@@ -216,23 +243,17 @@ cr_cuda_k_softmax (const CrCudaTensor *out, const CrCudaTensor *x, int dim, int 
                    char *msg, size_t msg_size)
 {
   const CrCudaTensor *ts[2] = { x, out };
-  Dims<2> rows;
+  RowLaunch<2> r;
 
-  CRL_TRY (check_operands (log ? "log_softmax_cuda" : "softmax_cuda", ts, 2, dim, msg, msg_size));
+  CRL_TRY (plan_rows (log ? "log_softmax_cuda" : "softmax_cuda", ts, dim, 0, &r, msg, msg_size));
   if (tensor_numel (x) == 0)
     return CR_CUDA_OK;
-  row_dims (ts, dim, &rows);
-  int64_t n_rows = dims_numel (rows);
-  int64_t D = x->shape[dim];
-  Layout l = make_layout (n_rows, D, x->strides[dim] == 1);
-  dim3 block ((unsigned) l.bx, (unsigned) l.by);
-
   CRL_DISPATCH_FLOATING (x->dtype, T,
     {
-      softmax_kernel<T><<<grid_for (l.row_blocks), block, 0, stream ()>>>
+      softmax_kernel<T><<<grid_for (r.l.row_blocks), r.block, 0, stream ()>>>
         ((const T *) element_ptr (x->data, x->dtype, x->offset),
          (T *) element_ptr (out->data, out->dtype, out->offset),
-         rows, n_rows, D, x->strides[dim], out->strides[dim], l, log != 0);
+         r.rows, r.n_rows, r.D, x->strides[dim], out->strides[dim], r.l, log != 0);
     });
   CRL_CHECK_LAUNCH (log ? "log_softmax kernel" : "softmax kernel");
   return CR_CUDA_OK;
@@ -243,25 +264,19 @@ cr_cuda_k_softmax_backward (const CrCudaTensor *grad_in, const CrCudaTensor *gra
                             const CrCudaTensor *out, int dim, int log, char *msg, size_t msg_size)
 {
   const CrCudaTensor *ts[3] = { grad, out, grad_in };
-  Dims<3> rows;
+  RowLaunch<3> r;
 
-  CRL_TRY (check_operands (log ? "log_softmax_backward_cuda" : "softmax_backward_cuda", ts, 3, dim,
-                           msg, msg_size));
+  CRL_TRY (plan_rows (log ? "log_softmax_backward_cuda" : "softmax_backward_cuda", ts, dim, 1, &r,
+                      msg, msg_size));
   if (tensor_numel (grad) == 0)
     return CR_CUDA_OK;
-  row_dims (ts, dim, &rows);
-  int64_t n_rows = dims_numel (rows);
-  int64_t D = grad->shape[dim];
-  Layout l = make_layout (n_rows, D, out->strides[dim] == 1);
-  dim3 block ((unsigned) l.bx, (unsigned) l.by);
-
   CRL_DISPATCH_FLOATING (grad->dtype, T,
     {
-      softmax_backward_kernel<T><<<grid_for (l.row_blocks), block, 0, stream ()>>>
+      softmax_backward_kernel<T><<<grid_for (r.l.row_blocks), r.block, 0, stream ()>>>
         ((const T *) element_ptr (grad->data, grad->dtype, grad->offset),
          (const T *) element_ptr (out->data, out->dtype, out->offset),
          (T *) element_ptr (grad_in->data, grad_in->dtype, grad_in->offset),
-         rows, n_rows, D, grad->strides[dim], out->strides[dim], grad_in->strides[dim], l,
+         r.rows, r.n_rows, r.D, grad->strides[dim], out->strides[dim], grad_in->strides[dim], r.l,
          log != 0);
     });
   CRL_CHECK_LAUNCH (log ? "log_softmax backward kernel" : "softmax backward kernel");
