@@ -12,6 +12,7 @@
  * engine, as in PyTorch. */
 #include "cr-ops-private.h"
 #include "cr-ops-nnf.h"
+#include "cr-ops-formula.h"
 
 #include "cr-error.h"
 #include "cr-grad-mode.h"
@@ -19,118 +20,25 @@
 
 /* ---- the formula vocabulary --------------------------------------------- */
 
-/* One evaluation of a formula: every intermediate it makes is owned by temps
- * (the result is borrowed from there); the first failure sets err and makes
- * every later step NULL. */
+/* One evaluation of a formula (cr-ops-formula.h): G, the intermediates and
+ * the first error in f; A, B and Y, the saved operands, borrowed (NULL when
+ * not saved). */
 typedef struct {
-  CrTensor  *grad;      /* G, borrowed */
-  CrTensor  *a;         /* A, B, Y: borrowed; NULL when not saved */
+  CrFormula  f;
+  CrTensor  *a;
   CrTensor  *b;
   CrTensor  *y;
-  GPtrArray *temps;
-  GError    *err;
 } Fx;
 
 typedef CrTensor *(*FormulaFunc) (Fx *fx);
-
-static CrTensor *
-fx_keep (Fx       *fx,
-         CrTensor *t)
-{
-  if (t != NULL)
-    g_ptr_array_add (fx->temps, t);
-  return t;
-}
-
-typedef CrTensor *(*TensorsFunc) (CrTensor *a, CrTensor *b, GError **error);
-
-/* (Marked unused: not every word is in a formula at every moment.) */
-G_GNUC_UNUSED static CrTensor *
-fx_tensors (Fx *fx, TensorsFunc fn, CrTensor *a, CrTensor *b)
-{
-  if (fx->err != NULL || a == NULL || b == NULL)
-    return NULL;
-  return fx_keep (fx, fn (a, b, &fx->err));
-}
-
-G_GNUC_UNUSED static CrTensor *
-fx_binary (Fx *fx, CrOpId op, CrTensor *a, CrTensor *b)
-{
-  if (fx->err != NULL || a == NULL || b == NULL)
-    return NULL;
-  return fx_keep (fx, cr_binary (op, a, b, &fx->err));
-}
-
-G_GNUC_UNUSED static CrTensor *
-fx_unary (Fx *fx, CrOpId op, CrTensor *a)
-{
-  if (fx->err != NULL || a == NULL)
-    return NULL;
-  return fx_keep (fx, cr_unary (op, a, &fx->err));
-}
-
-/* a OP n with a number: the row's .Scalar op (MulBackward1, DivBackward1,
- * AddBackward1), as a C++ formula's `grad * 2` records in PyTorch. */
-G_GNUC_UNUSED static CrTensor *
-fx_number (Fx *fx, CrOpId op, CrTensor *a, double n)
-{
-  if (fx->err != NULL || a == NULL)
-    return NULL;
-  return fx_keep (fx, op == CR_OP_ADD ? cr_add_scalar (a, n, &fx->err)
-                                      : cr_binary_number (op, a, n, &fx->err));
-}
-
-G_GNUC_UNUSED static CrTensor *
-fx_pow_number (Fx *fx, CrTensor *a, double n)
-{
-  if (fx->err != NULL || a == NULL)
-    return NULL;
-  return fx_keep (fx, cr_pow_scalar (a, n, &fx->err));
-}
 
 /* n ** a: PowBackward2 */
 G_GNUC_UNUSED static CrTensor *
 fx_rpow_number (Fx *fx, double n, CrTensor *a)
 {
-  if (fx->err != NULL || a == NULL)
+  if (fx->f.err != NULL || a == NULL)
     return NULL;
-  return fx_keep (fx, cr_pow_number_base (n, n == (double) (gint64) n, a, &fx->err));
-}
-
-/* Masks and other values without a gradient: the kernels alone. */
-G_GNUC_UNUSED static CrTensor *
-fx_kernel (Fx *fx, CrBinaryOp op, CrTensor *a, CrTensor *b)
-{
-  if (fx->err != NULL || a == NULL || b == NULL)
-    return NULL;
-  return fx_keep (fx, cr_kernel_binary (op, a, b, &fx->err));
-}
-
-G_GNUC_UNUSED static CrTensor *
-fx_kernel_number (Fx *fx, CrBinaryOp op, CrTensor *a, double n)
-{
-  g_autoptr(CrTensor) number = NULL;
-
-  if (fx->err != NULL || a == NULL)
-    return NULL;
-  number = cr_ops_wrap_number (n, FALSE);
-  return fx_keep (fx, cr_kernel_binary (op, a, number, &fx->err));
-}
-
-G_GNUC_UNUSED static CrTensor *
-fx_kernel_unary (Fx *fx, CrUnaryOp op, CrTensor *a)
-{
-  if (fx->err != NULL || a == NULL)
-    return NULL;
-  return fx_keep (fx, cr_kernel_unary (op, a, &fx->err));
-}
-
-G_GNUC_UNUSED static CrTensor *
-fx_where (Fx *fx, CrTensor *mask, CrTensor *a, CrTensor *b)
-{
-  if (fx->err != NULL || mask == NULL || a == NULL || b == NULL)
-    return NULL;
-  return fx_keep (fx, cr_where (mask, a, b, &fx->err));
+  return cr_formula_keep (&fx->f, cr_pow_number_base (n, n == (double) (gint64) n, a, &fx->f.err));
 }
 
 /* t.masked_fill(mask, n): MaskedFillBackward0 */
@@ -139,57 +47,46 @@ fx_masked_fill (Fx *fx, CrTensor *t, CrTensor *mask, double n)
 {
   g_autoptr(CrTensor) number = NULL;
 
-  if (fx->err != NULL || t == NULL || mask == NULL)
+  if (fx->f.err != NULL || t == NULL || mask == NULL)
     return NULL;
   number = cr_ops_wrap_number (n, FALSE);
-  return fx_keep (fx, cr_masked_fill (t, mask, number, &fx->err));
+  return cr_formula_keep (&fx->f, cr_masked_fill (t, mask, number, &fx->f.err));
 }
 
 /* at::zeros({}, grad.options()) */
 G_GNUC_UNUSED static CrTensor *
 fx_zero (Fx *fx)
 {
-  if (fx->err != NULL)
+  if (fx->f.err != NULL)
     return NULL;
-  return fx_keep (fx, cr_ops_zero_scalar_like (fx->grad));
+  return cr_formula_keep (&fx->f, cr_ops_zero_scalar_like (fx->f.grad));
 }
 
-/* zeros_like(G) */
-G_GNUC_UNUSED static CrTensor *
-fx_zeros (Fx *fx)
-{
-  CrTensor *g = fx->grad;
-
-  if (fx->err != NULL)
-    return NULL;
-  return fx_keep (fx, cr_tensor_new_zeros (g->shape, g->ndim, g->dtype, g->device, &fx->err));
-}
-
-#define G                  (fx->grad)
+#define G                  (fx->f.grad)
 #define A                  (fx->a)
 #define B                  (fx->b)
 #define Y                  (fx->y)
-#define MUL(a, b)          fx_binary (fx, CR_OP_MUL, (a), (b))
-#define DIV(a, b)          fx_binary (fx, CR_OP_DIV, (a), (b))
-#define ADD(a, b)          fx_tensors (fx, cr_add, (a), (b))
-#define SUB(a, b)          fx_tensors (fx, cr_sub, (a), (b))
-#define NEG(a)             fx_unary (fx, CR_OP_NEG, (a))
-#define MULN(a, n)         fx_number (fx, CR_OP_MUL, (a), (n))
-#define DIVN(a, n)         fx_number (fx, CR_OP_DIV, (a), (n))
-#define ADDN(a, n)         fx_number (fx, CR_OP_ADD, (a), (n))
-#define POWN(a, n)         fx_pow_number (fx, (a), (n))
+#define MUL(a, b)          cr_formula_binary (&fx->f, CR_OP_MUL, (a), (b))
+#define DIV(a, b)          cr_formula_binary (&fx->f, CR_OP_DIV, (a), (b))
+#define ADD(a, b)          cr_formula_tensors (&fx->f, cr_add, (a), (b))
+#define SUB(a, b)          cr_formula_tensors (&fx->f, cr_sub, (a), (b))
+#define NEG(a)             cr_formula_unary (&fx->f, CR_OP_NEG, (a))
+#define MULN(a, n)         cr_formula_number (&fx->f, CR_OP_MUL, (a), (n))
+#define DIVN(a, n)         cr_formula_number (&fx->f, CR_OP_DIV, (a), (n))
+#define ADDN(a, n)         cr_formula_number (&fx->f, CR_OP_ADD, (a), (n))
+#define POWN(a, n)         cr_formula_pow_number (&fx->f, (a), (n))
 #define RPOWN(n, a)        fx_rpow_number (fx, (n), (a))
-#define U(OP, a)           fx_unary (fx, CR_OP_##OP, (a))
-#define BIN(OP, a, b)      fx_binary (fx, CR_OP_##OP, (a), (b))
-#define WHERE(m, a, b)     fx_where (fx, (m), (a), (b))
-#define K(OP, a, b)        fx_kernel (fx, CR_BINARY_##OP, (a), (b))
-#define KN(OP, a, n)       fx_kernel_number (fx, CR_BINARY_##OP, (a), (n))
-#define KU(OP, a)          fx_kernel_unary (fx, CR_UNARY_##OP, (a))
-#define OR(a, b)           fx_kernel (fx, CR_BINARY_LOGICAL_OR, (a), (b))
-#define AND(a, b)          fx_kernel (fx, CR_BINARY_LOGICAL_AND, (a), (b))
+#define U(OP, a)           cr_formula_unary (&fx->f, CR_OP_##OP, (a))
+#define BIN(OP, a, b)      cr_formula_binary (&fx->f, CR_OP_##OP, (a), (b))
+#define WHERE(m, a, b)     cr_formula_where (&fx->f, (m), (a), (b))
+#define K(OP, a, b)        cr_formula_kernel (&fx->f, CR_BINARY_##OP, (a), (b))
+#define KN(OP, a, n)       cr_formula_kernel_number (&fx->f, CR_BINARY_##OP, (a), (n))
+#define KU(OP, a)          cr_formula_kernel_unary (&fx->f, CR_UNARY_##OP, (a))
+#define OR(a, b)           cr_formula_kernel (&fx->f, CR_BINARY_LOGICAL_OR, (a), (b))
+#define AND(a, b)          cr_formula_kernel (&fx->f, CR_BINARY_LOGICAL_AND, (a), (b))
 #define MASKED_FILL(t, m, n) fx_masked_fill (fx, (t), (m), (n))
 #define ZERO()             fx_zero (fx)
-#define ZEROS()            fx_zeros (fx)
+#define ZEROS()            cr_formula_zeros (&fx->f)
 
 /* ---- the rows ------------------------------------------------------------ */
 
@@ -266,7 +163,7 @@ run_formula (CrNode    *node,
   const BinaryOp *bop = binary_op (node->op->id);
   CrTensor *saved[3] = { NULL, NULL, NULL };
   CrTensor *result = NULL;
-  Fx fx = { grad, NULL, NULL, NULL, NULL, NULL };
+  Fx fx = { { grad, NULL, NULL }, NULL, NULL, NULL };
 
   for (guint s = 0; s < 3; s++)
     if (s < node->n_saved && node->saved[s].was_saved
@@ -275,17 +172,8 @@ run_formula (CrNode    *node,
   fx.a = saved[0];
   fx.b = saved[1];
   fx.y = saved[2];
-  fx.temps = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_tensor_unref);
-  result = bop->grad[i] (&fx);
-  if (result != NULL)
-    cr_tensor_ref (result);
-  else if (fx.err != NULL)
-    g_propagate_error (error, g_steal_pointer (&fx.err));
-  else
-    g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                         "a binary op's formula gave no tensor");
-  g_clear_error (&fx.err);
-  g_ptr_array_unref (fx.temps);
+  cr_formula_init (&fx.f, grad);
+  result = cr_formula_end (&fx.f, bop->grad[i] (&fx), "a binary op", error);
 out:
   for (guint s = 0; s < 3; s++)
     g_clear_pointer (&saved[s], cr_tensor_unref);

@@ -10,6 +10,7 @@
  * again. The local gradient ∂out/∂x is the same formula with G = 1, run with
  * grad mode off: one formula, no second copy of the derivative. */
 #include "cr-ops-private.h"
+#include "cr-ops-formula.h"
 
 #include "cr-error.h"
 #include "cr-grad-mode.h"
@@ -20,60 +21,16 @@
 
 /* ---- the formula vocabulary --------------------------------------------- */
 
-/* (Marked unused: not every word is in a formula at every moment.) */
-/* One evaluation of a formula: every intermediate it makes is owned by temps
- * (the result is borrowed from there); the first failure sets err and makes
- * every later step NULL. */
+/* One evaluation of a formula (cr-ops-formula.h): G, the intermediates and
+ * the first error in f; X or Y, the saved tensor, borrowed (NULL when the
+ * row saves nothing); P0 P1 P2, the node's parameters (zeros without). */
 typedef struct {
-  CrTensor     *grad;      /* G, borrowed */
-  CrTensor     *saved;     /* X or Y, borrowed; NULL when the row saves nothing */
-  const double *p;         /* P0 P1 P2: the node's parameters (zeros without) */
-  GPtrArray    *temps;
-  GError       *err;
+  CrFormula     f;
+  CrTensor     *saved;
+  const double *p;
 } Fx;
 
 typedef CrTensor *(*FormulaFunc) (Fx *fx);
-
-static CrTensor *
-fx_keep (Fx       *fx,
-         CrTensor *t)
-{
-  if (t != NULL)
-    g_ptr_array_add (fx->temps, t);
-  return t;
-}
-
-typedef CrTensor *(*BinaryOpFunc) (CrTensor *a, CrTensor *b, GError **error);
-
-G_GNUC_UNUSED static CrTensor *
-fx_binary (Fx *fx, BinaryOpFunc fn, CrTensor *a, CrTensor *b)
-{
-  if (fx->err != NULL || a == NULL || b == NULL)
-    return NULL;
-  return fx_keep (fx, fn (a, b, &fx->err));
-}
-
-G_GNUC_UNUSED static CrTensor *
-fx_unary (Fx *fx, CrOpId op, CrTensor *a)
-{
-  if (fx->err != NULL || a == NULL)
-    return NULL;
-  return fx_keep (fx, cr_unary (op, a, &fx->err));
-}
-
-G_GNUC_UNUSED static CrTensor *
-fx_neg (Fx *fx, CrTensor *a)
-{
-  return fx_unary (fx, CR_OP_NEG, a);
-}
-
-G_GNUC_UNUSED static CrTensor *
-fx_mul_number (Fx *fx, CrTensor *a, double n)
-{
-  if (fx->err != NULL || a == NULL)
-    return NULL;
-  return fx_keep (fx, cr_ops_mul_number (a, n, &fx->err));
-}
 
 /* a * n with n a wrapped 0-d tensor: MulBackward0, as PyTorch's
  * wrapped_scalar_tensor in a formula (deg2rad's). */
@@ -82,18 +39,10 @@ fx_mul_wrapped (Fx *fx, CrTensor *a, double n)
 {
   g_autoptr(CrTensor) number = NULL;
 
-  if (fx->err != NULL || a == NULL)
+  if (fx->f.err != NULL || a == NULL)
     return NULL;
   number = cr_ops_wrap_number (n, FALSE);
-  return fx_keep (fx, cr_mul (a, number, &fx->err));
-}
-
-G_GNUC_UNUSED static CrTensor *
-fx_add_number (Fx *fx, CrTensor *a, double n)
-{
-  if (fx->err != NULL || a == NULL)
-    return NULL;
-  return fx_keep (fx, cr_ops_add_number (a, n, &fx->err));
+  return cr_formula_keep (&fx->f, cr_mul (a, number, &fx->f.err));
 }
 
 G_GNUC_UNUSED static CrTensor *
@@ -101,10 +50,10 @@ fx_div_number (Fx *fx, CrTensor *a, double n)
 {
   g_autoptr(CrTensor) number = NULL;
 
-  if (fx->err != NULL || a == NULL)
+  if (fx->f.err != NULL || a == NULL)
     return NULL;
   number = cr_ops_wrap_number (n, FALSE);
-  return fx_keep (fx, cr_div (a, number, &fx->err));
+  return cr_formula_keep (&fx->f, cr_div (a, number, &fx->f.err));
 }
 
 /* n - a in a formula. */
@@ -113,102 +62,44 @@ fx_rsub_number (Fx *fx, double n, CrTensor *a)
 {
   g_autoptr(CrTensor) filled = NULL;
 
-  if (fx->err != NULL || a == NULL)
+  if (fx->f.err != NULL || a == NULL)
     return NULL;
-  /* C++'s `1 - t` is empty_like(t).fill_(1).sub_(t): SubBackward0 whose
-   * first input has no gradient (Python's 1 - t is RsubBackward1). */
-  filled = cr_tensor_new_full (a->shape, a->ndim, n, a->dtype, a->device, &fx->err);
+  filled = cr_tensor_new_full (a->shape, a->ndim, n, a->dtype, a->device, &fx->f.err);
   if (filled == NULL)
     return NULL;
-  return fx_keep (fx, cr_sub (filled, a, &fx->err));
+  return cr_formula_keep (&fx->f, cr_sub (filled, a, &fx->f.err));
 }
 
-G_GNUC_UNUSED static CrTensor *
-fx_pow_number (Fx *fx, CrTensor *a, double n)
-{
-  if (fx->err != NULL || a == NULL)
-    return NULL;
-  return fx_keep (fx, cr_pow_scalar (a, n, &fx->err));
-}
-
-/* a OP n as a bool mask (comparisons have no gradient). */
-G_GNUC_UNUSED static CrTensor *
-fx_compare (Fx *fx, CrBinaryOp op, CrTensor *a, double n)
-{
-  g_autoptr(CrTensor) number = NULL;
-
-  if (fx->err != NULL || a == NULL)
-    return NULL;
-  number = cr_ops_wrap_number (n, FALSE);
-  return fx_keep (fx, cr_kernel_binary (op, a, number, &fx->err));
-}
-
-G_GNUC_UNUSED static CrTensor *
-fx_and (Fx *fx, CrTensor *a, CrTensor *b)
-{
-  if (fx->err != NULL || a == NULL || b == NULL)
-    return NULL;
-  return fx_keep (fx, cr_kernel_binary (CR_BINARY_LOGICAL_AND, a, b, &fx->err));
-}
-
-G_GNUC_UNUSED static CrTensor *
-fx_where (Fx *fx, CrTensor *mask, CrTensor *a, CrTensor *b)
-{
-  if (fx->err != NULL || mask == NULL || a == NULL || b == NULL)
-    return NULL;
-  return fx_keep (fx, cr_where (mask, a, b, &fx->err));
-}
-
-/* A formula's CHECKED condition failed: PyTorch's RuntimeError. */
-G_GNUC_UNUSED static CrTensor *
-fx_fail (Fx *fx, const char *message)
-{
-  if (fx->err == NULL)
-    g_set_error_literal (&fx->err, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR, message);
-  return NULL;
-}
-
-/* zeros_like(G) */
-G_GNUC_UNUSED static CrTensor *
-fx_zeros (Fx *fx)
-{
-  CrTensor *g = fx->grad;
-
-  if (fx->err != NULL)
-    return NULL;
-  return fx_keep (fx, cr_tensor_new_zeros (g->shape, g->ndim, g->dtype, g->device, &fx->err));
-}
-
-#define G                  (fx->grad)
+#define G                  (fx->f.grad)
 #define X                  (fx->saved)
 #define Y                  (fx->saved)
-#define MUL(a, b)          fx_binary (fx, cr_mul, (a), (b))
-#define DIV(a, b)          fx_binary (fx, cr_div, (a), (b))
-#define ADD(a, b)          fx_binary (fx, cr_add, (a), (b))
-#define SUB(a, b)          fx_binary (fx, cr_sub, (a), (b))
-#define NEG(a)             fx_neg (fx, (a))
-#define MULN(a, n)         fx_mul_number (fx, (a), (n))
+#define MUL(a, b)          cr_formula_tensors (&fx->f, cr_mul, (a), (b))
+#define DIV(a, b)          cr_formula_tensors (&fx->f, cr_div, (a), (b))
+#define ADD(a, b)          cr_formula_tensors (&fx->f, cr_add, (a), (b))
+#define SUB(a, b)          cr_formula_tensors (&fx->f, cr_sub, (a), (b))
+#define NEG(a)             cr_formula_unary (&fx->f, CR_OP_NEG, (a))
+#define MULN(a, n)         cr_formula_number (&fx->f, CR_OP_MUL, (a), (n))
 #define MULW(a, n)         fx_mul_wrapped (fx, (a), (n))
 #define DIVN(a, n)         fx_div_number (fx, (a), (n))
-#define ADDN(a, n)         fx_add_number (fx, (a), (n))
+#define ADDN(a, n)         cr_formula_number (&fx->f, CR_OP_ADD, (a), (n))
 #define RSUBN(n, a)        fx_rsub_number (fx, (n), (a))
-#define POWN(a, n)         fx_pow_number (fx, (a), (n))
-#define U(OP, a)           fx_unary (fx, CR_OP_##OP, (a))
-#define GTN(a, n)          fx_compare (fx, CR_BINARY_GT, (a), (n))
-#define LTN(a, n)          fx_compare (fx, CR_BINARY_LT, (a), (n))
-#define GEN(a, n)          fx_compare (fx, CR_BINARY_GE, (a), (n))
-#define LEN(a, n)          fx_compare (fx, CR_BINARY_LE, (a), (n))
-#define EQN(a, n)          fx_compare (fx, CR_BINARY_EQ, (a), (n))
-#define AND(a, b)          fx_and (fx, (a), (b))
-#define WHERE(m, a, b)     fx_where (fx, (m), (a), (b))
-#define TANH_BW(g, y)      fx_binary (fx, cr_tanh_backward, (g), (y))
-#define SIGMOID_BW(g, y)   fx_binary (fx, cr_sigmoid_backward, (g), (y))
-#define THRESHOLD_BW(g, x) fx_binary (fx, cr_threshold_backward, (g), (x))
-#define ZEROS()            fx_zeros (fx)
+#define POWN(a, n)         cr_formula_pow_number (&fx->f, (a), (n))
+#define U(OP, a)           cr_formula_unary (&fx->f, CR_OP_##OP, (a))
+#define GTN(a, n)          cr_formula_kernel_number (&fx->f, CR_BINARY_GT, (a), (n))
+#define LTN(a, n)          cr_formula_kernel_number (&fx->f, CR_BINARY_LT, (a), (n))
+#define GEN(a, n)          cr_formula_kernel_number (&fx->f, CR_BINARY_GE, (a), (n))
+#define LEN(a, n)          cr_formula_kernel_number (&fx->f, CR_BINARY_LE, (a), (n))
+#define EQN(a, n)          cr_formula_kernel_number (&fx->f, CR_BINARY_EQ, (a), (n))
+#define AND(a, b)          cr_formula_kernel (&fx->f, CR_BINARY_LOGICAL_AND, (a), (b))
+#define WHERE(m, a, b)     cr_formula_where (&fx->f, (m), (a), (b))
+#define TANH_BW(g, y)      cr_formula_tensors (&fx->f, cr_tanh_backward, (g), (y))
+#define SIGMOID_BW(g, y)   cr_formula_tensors (&fx->f, cr_sigmoid_backward, (g), (y))
+#define THRESHOLD_BW(g, x) cr_formula_tensors (&fx->f, cr_threshold_backward, (g), (x))
+#define ZEROS()            cr_formula_zeros (&fx->f)
 #define P0                 (fx->p[0])
 #define P1                 (fx->p[1])
 #define P2                 (fx->p[2])
-#define CHECKED(cond, message, expr) ((cond) ? (expr) : fx_fail (fx, (message)))
+#define CHECKED(cond, message, expr) ((cond) ? (expr) : cr_formula_fail (&fx->f, (message)))
 
 /* ---- the rows ------------------------------------------------------------ */
 
@@ -376,20 +267,10 @@ run_formula (const UnaryOp  *u,
              const double   *params,
              GError        **error)
 {
-  Fx fx = { grad, saved, params, g_ptr_array_new_with_free_func ((GDestroyNotify) cr_tensor_unref),
-            NULL };
-  CrTensor *result = u->formula (&fx);
+  Fx fx = { { NULL, NULL, NULL }, saved, params };
 
-  if (result != NULL)
-    cr_tensor_ref (result);
-  else if (fx.err != NULL)
-    g_propagate_error (error, g_steal_pointer (&fx.err));
-  else
-    g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                         "a unary op's formula gave no tensor");
-  g_clear_error (&fx.err);
-  g_ptr_array_unref (fx.temps);
-  return result;
+  cr_formula_init (&fx.f, grad);
+  return cr_formula_end (&fx.f, u->formula (&fx), "a unary op", error);
 }
 
 static gboolean
