@@ -44,7 +44,9 @@ typedef struct {
   guint32   was_saved : 1;   /* private: set by cr_node_save, kept after release */
 } CrSavedTensor;
 
-#define CR_NODE_MAX_SAVED 4
+/* 6: batch norm keeps input, weight, its two statistics and the two running
+ * buffers, as PyTorch's NativeBatchNormBackward0 does. */
+#define CR_NODE_MAX_SAVED 6
 
 /* Non-tensor arguments an op's backward needs. Each op documents which fields
  * it uses next to its row. Most nodes have none, so a node's args point at

@@ -48,6 +48,8 @@ typedef struct {
   gint64        shape[CR_MAX_DIMS];
   CrDType       dtype;
   CrDeviceType  device;
+  gboolean      internal;       /* Chainrule's own bookkeeping (a positions map, a mask),
+                                 * no tensor PyTorch's node saves: name says what it is */
 } CrSavedRecord;
 
 /* Describes the slots of node that hold (or held) a saved tensor into out

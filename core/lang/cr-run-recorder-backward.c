@@ -140,6 +140,7 @@ cr_backward_recorder_begin (CrInterp        *interp,
   if (stmt)
     b->span = stmt->span;
   b->iteration = cr_interp_loop_iteration (interp);
+  b->loop_depth = cr_interp_loop_path (interp, b->loop_path, CR_RECORD_MAX_LOOP_PATH);
   for (guint i = 0; i < n_roots; i++)
     {
       int id = roots[i] ? cr_run_recorder_tensor (interp, roots[i]) : -1;
@@ -162,9 +163,7 @@ cr_backward_recorder_begin (CrInterp        *interp,
   GString *title = g_string_new (text ? text : "backward");
   if (b->span.line > 0)
     g_string_append_printf (title, " · line %d", b->span.line);
-  guint loop_path[CR_RECORD_MAX_LOOP_PATH];
-  guint loop_depth = cr_interp_loop_path (interp, loop_path, CR_RECORD_MAX_LOOP_PATH);
-  g_autofree char *iteration = cr_record_iteration_text (loop_path, loop_depth);
+  g_autofree char *iteration = cr_record_iteration_text (b->loop_path, b->loop_depth);
   if (iteration)
     g_string_append_printf (title, " · %s", iteration);
   b->title = g_string_free (title, FALSE);

@@ -293,6 +293,7 @@ cr_run_recorder_call_begin (CrInterp *self,
   call->parent = parent;
   call->depth = r->stack->len;
   call->iteration = cr_interp_loop_iteration (self);
+  call->loop_depth = cr_interp_loop_path (self, call->loop_path, CR_RECORD_MAX_LOOP_PATH);
   /* The call site: the script's statement (prelude code, as nn.Sequential's
    * forward, counts as the script line that called into it). */
   const CrAstNode *stmt = self->in_prelude ? self->user_stmt : self->frame ? self->frame->stmt : NULL;

@@ -654,6 +654,7 @@ fill_op (CrRunRecorder *r,
         continue;
       CrRecordSaved *rec = cr_record_op_add_saved (op);
       rec->name = s->name ? g_strdup (s->name) : g_strdup_printf ("saved%u", s->slot);
+      rec->internal = s->internal;
       CrTensor *t = node->saved[s->slot].tensor;
       if (s->is_output)
         {
@@ -1207,6 +1208,7 @@ cr_run_recorder_region_enter_at (CrInterp          *self,
   region->kind = kind;
   region->span = span && span->line > 0 ? *span : cr_run_recorder_current_span (self);
   region->iteration = cr_interp_loop_iteration (self);
+  region->loop_depth = cr_interp_loop_path (self, region->loop_path, CR_RECORD_MAX_LOOP_PATH);
   int id = (int) region->id;
   g_array_append_val (r->open_regions, id);
 }
@@ -1233,6 +1235,8 @@ cr_run_recorder_grad_enabled (CrInterp *self,
       region->kind = CR_RECORD_REGION_GRAD_DISABLED;
       region->span = cr_run_recorder_current_span (self);
       region->iteration = cr_interp_loop_iteration (self);
+      region->loop_depth = cr_interp_loop_path (self, region->loop_path,
+                                                CR_RECORD_MAX_LOOP_PATH);
       r->disabled_region = (int) region->id;
     }
   else if (enabled && r->disabled_region >= 0)

@@ -260,6 +260,8 @@ cr_node_describe_saved (CrNode        *node,
       r->name = cr_torch_saved_tensor_name (node, slot);
       if (!r->name && sv->is_output && node->op && node->op->id != CR_OP_CUSTOM)
         r->name = "result";
+      if (!r->name && r->input < 0 && (r->name = cr_torch_saved_internal_name (node, slot)))
+        r->internal = TRUE;
     }
   return n;
 }

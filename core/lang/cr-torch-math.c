@@ -365,7 +365,11 @@ NATIVE (native_clamp_bound)
       return NULL;
     }
   /* ClampMinBackward0 / ClampMaxBackward0, as PyTorch records them. */
-  return cr_torch_wrap (is_max ? cr_clamp_max (x, bound, error) : cr_clamp_min (x, bound, error));
+  CrTensor *out = is_max ? cr_clamp_max (x, bound, error) : cr_clamp_min (x, bound, error);
+  /* _saved_min shows the bound as given: 1, not 1.0. */
+  if (out != NULL && out->grad_fn != NULL && a.values[1]->kind == CR_VALUE_INT)
+    cr_node_args (out->grad_fn)->scalar_int_mask |= 1u;
+  return cr_torch_wrap (out);
 }
 
 NATIVE (native_where)

@@ -252,6 +252,12 @@ CrValue  *cr_torch_node_saved_attr   (CrNode          *node,
  * it back ("mat1" for addmm's slot 0), static; NULL when it has none. */
 const char *cr_torch_saved_tensor_name (const CrNode *node,
                                         guint         slot);
+/* For a slot with no such name that is neither an input nor an output: a
+ * buffer of Chainrule's own, "positions" (gather's, roll's: where each
+ * element came from) or "kept" (a mask), static; NULL for a custom
+ * Function's or an output. */
+const char *cr_torch_saved_internal_name (const CrNode *node,
+                                          guint         slot);
 CrValue  *cr_torch_function_class_new(void);
 
 /* ---- cr-torch-tensor-class.c ------------------------------------------ */

@@ -8,6 +8,7 @@
 #include "cr-torch-private.h"
 #include "cr-node.h"
 #include "cr-ops-conv.h"
+#include "cr-grad-mode.h"
 
 #include <string.h>
 
@@ -15,6 +16,7 @@
 typedef enum {
   SAVED_TENSOR,        /* a saved tensor's slot (arg) */
   SAVED_SCALAR,        /* args->scalar[arg] as a Scalar (2, or 2.5) */
+  SAVED_NUMBER,        /* args->scalar[arg] as the script gave it (scalar_int_mask): 1 or 1.0 */
   SAVED_DOUBLE,        /* args->scalar[arg] as a double (2.0) */
   SAVED_SCALAR_OR_ONE, /* args->scalar[arg], 1 when not set (addmm's beta, alpha) */
   SAVED_SCALAR_OR_NONE,/* args->scalar[arg], None when not set (clamp's bounds) */
@@ -127,6 +129,10 @@ static const SavedName saved_names[] = {
   { CR_OP_NATIVE_BATCH_NORM, "input", 0 }, { CR_OP_NATIVE_BATCH_NORM, "weight", 1 },
   { CR_OP_NATIVE_BATCH_NORM, "eps", 0, SAVED_DOUBLE },
   { CR_OP_NATIVE_BATCH_NORM, "training", 1, SAVED_BOOL },
+  /* The statistics used (keepdim here: saved_statistic() gives PyTorch's
+   * shape), and the module's running buffers as they were left. */
+  { CR_OP_NATIVE_BATCH_NORM, "result1", 2 }, { CR_OP_NATIVE_BATCH_NORM, "result2", 3 },
+  { CR_OP_NATIVE_BATCH_NORM, "running_mean", 4 }, { CR_OP_NATIVE_BATCH_NORM, "running_var", 5 },
   { CR_OP_NATIVE_LAYER_NORM, "input", 0 }, { CR_OP_NATIVE_LAYER_NORM, "weight", 1 },
   { CR_OP_NATIVE_LAYER_NORM, "normalized_shape", 0, SAVED_TRAILING_SIZES },
   { CR_OP_NATIVE_GROUP_NORM, "input", 0 }, { CR_OP_NATIVE_GROUP_NORM, "weight", 1 },
@@ -135,6 +141,7 @@ static const SavedName saved_names[] = {
   { CR_OP_NATIVE_GROUP_NORM, "N", 0, SAVED_INPUT_DIM },
   { CR_OP_NATIVE_GROUP_NORM, "C", 1, SAVED_INPUT_DIM },
   { CR_OP_NATIVE_GROUP_NORM, "HxW", 0, SAVED_INPUT_HXW },
+  { CR_OP_NATIVE_GROUP_NORM, "result1", 2 }, { CR_OP_NATIVE_GROUP_NORM, "result2", 3 },
   /* Losses: the reduction as PyTorch's enum. */
   { CR_OP_MSE_LOSS, "self", 0 }, { CR_OP_MSE_LOSS, "target", 1 },
   { CR_OP_MSE_LOSS, "reduction", 0, SAVED_INT },
@@ -148,6 +155,9 @@ static const SavedName saved_names[] = {
   { CR_OP_MAX_POOL2D, "result1", 0 }, { CR_OP_MAX_POOL2D, "self", 1 },
   { CR_OP_AVG_POOL2D, "self", 0 },
   { CR_OP_CLAMP_MIN, "self", 0 }, { CR_OP_CLAMP_MAX, "self", 0 },
+  { CR_OP_CLAMP_MIN, "min", 0, SAVED_NUMBER }, { CR_OP_CLAMP_MAX, "max", 0, SAVED_NUMBER },
+  { CR_OP_CDIST, "x1", 0 }, { CR_OP_CDIST, "x2", 1 }, { CR_OP_CDIST, "result", 2 },
+  { CR_OP_CDIST, "p", 0, SAVED_DOUBLE },
   { CR_OP_MASKED_FILL, "mask", 0 },
   { CR_OP_BCE, "self", 0 }, { CR_OP_BCE, "target", 1 },
   { CR_OP_BCE_WITH_LOGITS, "self", 0 }, { CR_OP_BCE_WITH_LOGITS, "target", 1 },
@@ -314,6 +324,10 @@ saved_argument (CrNode          *node,
     {
     case SAVED_SCALAR:
       return scalar_value (args->scalar[arg]);
+    case SAVED_NUMBER:
+      if ((args->scalar_int_mask >> arg) & 1)
+        return cr_value_new_int ((gint64) args->scalar[arg]);
+      return cr_value_new_float (args->scalar[arg]);
     case SAVED_DOUBLE:
       return cr_value_new_float (args->scalar[arg]);
     case SAVED_SCALAR_OR_ONE:
@@ -366,6 +380,61 @@ saved_argument (CrNode          *node,
     }
 }
 
+/* Batch and group norm's result1/result2 (mean, 1/std) as PyTorch shows
+ * them: per channel (C,) or per sample and group (N, G), where the node
+ * keeps them keepdim for its formula; batch norm in eval keeps (0,), empty
+ * (the node keeps the running statistics it used there). A new ref. */
+static CrValue *
+saved_statistic (CrNode  *node,
+                 int      slot,
+                 GError **error)
+{
+  const CrTensorMeta *x = &node->input_meta[0];
+  gint64 shape[2];
+  int ndim = 1;
+  g_autoptr(CrTensor) t = NULL;
+
+  if (node->op->id == CR_OP_NATIVE_BATCH_NORM && !node->args->ints[1])
+    {
+      shape[0] = 0;
+      t = cr_tensor_new_empty (shape, 1, x->dtype, x->device, error);
+      return t != NULL ? cr_value_new_tensor_take (g_steal_pointer (&t)) : NULL;
+    }
+  if ((guint) slot >= node->n_saved || !node->saved[slot].was_saved)
+    return cr_value_none ();
+  t = cr_node_get_saved (node, slot, error);
+  if (t == NULL)
+    return NULL;
+  if (node->op->id == CR_OP_NATIVE_BATCH_NORM)
+    shape[0] = x->ndim > 1 ? x->shape[1] : 1;
+  else
+    {
+      shape[0] = x->ndim > 0 ? x->shape[0] : 1;
+      shape[1] = node->args->ints[0];
+      ndim = 2;
+    }
+  {
+    gboolean was_enabled = cr_grad_mode_set_enabled (FALSE);
+    CrTensor *flat = cr_reshape (t, shape, ndim, error);
+
+    cr_grad_mode_set_enabled (was_enabled);
+    return flat != NULL ? cr_value_new_tensor_take (flat) : NULL;
+  }
+}
+
+const char *
+cr_torch_saved_internal_name (const CrNode *node,
+                              guint         slot)
+{
+  const CrTensor *t = node->saved[slot].tensor;
+
+  if (node->saved[slot].is_output || node->op == NULL || node->op->id == CR_OP_CUSTOM)
+    return NULL;
+  if (t != NULL && !cr_dtype_is_integral (t->dtype))
+    return "kept";
+  return "positions";
+}
+
 const char *
 cr_torch_saved_tensor_name (const CrNode *node,
                             guint         slot)
@@ -411,6 +480,9 @@ cr_torch_node_saved_attr (CrNode      *node,
         if (saved_names[i].slot < 0)
           return node->args->has_scalar[0] ? scalar_value (node->args->scalar[0])
                                            : cr_value_none ();
+        if ((node->op->id == CR_OP_NATIVE_BATCH_NORM || node->op->id == CR_OP_NATIVE_GROUP_NORM)
+            && g_str_has_prefix (key, "result"))
+          return saved_statistic (node, saved_names[i].slot, error);
         return saved_slot (node, saved_names[i].slot, strcmp (key, "value") == 0, error);
       }
 

@@ -607,6 +607,8 @@ cr_cdist (CrTensor  *x1,
       cr_node_args (node)->scalar[0] = p;
       cr_node_save (node, 0, x1, FALSE);
       cr_node_save (node, 1, x2, FALSE);
+      /* Not read: kept as PyTorch's node keeps it (_saved_result). */
+      cr_node_save (node, 2, out, TRUE);
     }
   return out;
 }

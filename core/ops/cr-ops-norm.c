@@ -191,8 +191,9 @@ affine_grad (CrTensor            *t,
 /* NATIVE_LAYER_NORM, NATIVE_BATCH_NORM, NATIVE_GROUP_NORM: inputs (x,
  * weight, bias); saved[0] x, [1] weight (when given), [2] mean, [3] rstd (in
  * the stat layout; batch norm in eval: the running statistics in the affine
- * shape). args.scalar[0] eps; args.ints[0] the layout's parameter;
- * args.ints[1] TRUE when the input's own statistics were used. */
+ * shape); batch norm's [4] running_mean, [5] running_var (not read).
+ * args.scalar[0] eps; args.ints[0] the layout's parameter; args.ints[1]
+ * TRUE when the input's own statistics were used. */
 static gboolean
 norm_backward (CrNode          *node,
                CrTensor *const *grad_outputs,
@@ -507,6 +508,22 @@ update_running (CrTensor  *running,
          && cr_kernel_copy_into (running, sum, error);
 }
 
+/* Batch norm's node keeps the running buffers in slots 4 and 5 as they are
+ * left (updated, in training), as PyTorch's does (_saved_running_mean):
+ * for the reader only, its formula uses the statistics in slots 2 and 3. */
+static void
+save_running (CrTensor *out,
+              CrTensor *running_mean,
+              CrTensor *running_var)
+{
+  CrNode *node = out != NULL ? out->grad_fn : NULL;
+
+  if (node == NULL || node->op == NULL || node->op->id != CR_OP_NATIVE_BATCH_NORM)
+    return;
+  cr_node_save (node, 4, running_mean, FALSE);
+  cr_node_save (node, 5, running_var, FALSE);
+}
+
 CrTensor *
 cr_batch_norm (CrTensor      *x,
                CrTensor      *running_mean,
@@ -580,8 +597,10 @@ cr_batch_norm (CrTensor      *x,
       cr_grad_mode_set_enabled (was_enabled);
       if (r_cast == NULL)
         return NULL;
-      return norm_forward (CR_OP_NATIVE_BATCH_NORM, x, weight, bias, 0, eps, m_own, r_cast,
-                           NULL, error);
+      out = norm_forward (CR_OP_NATIVE_BATCH_NORM, x, weight, bias, 0, eps, m_own, r_cast,
+                          NULL, error);
+      save_running (out, running_mean, running_var);
+      return g_steal_pointer (&out);
     }
 
   out = norm_forward (CR_OP_NATIVE_BATCH_NORM, x, weight, bias, 0, eps, NULL, NULL, &mean,
@@ -604,6 +623,7 @@ cr_batch_norm (CrTensor      *x,
       if (!ok)
         return NULL;
     }
+  save_running (out, running_mean, running_var);
   return g_steal_pointer (&out);
 }
 

@@ -384,6 +384,7 @@ write_saved (JsonWriter          *w,
   write_int (w, "freed_backward", s->freed_backward);
   write_int (w, "freed_step", s->freed_step);
   write_span (w, "modified_span", &s->modified_span);
+  write_bool (w, "internal", s->internal);
   end_object (w);
 }
 
@@ -424,6 +425,7 @@ write_module_call (JsonWriter               *w,
   write_int (w, "parent", call->parent);
   write_int (w, "depth", call->depth);
   write_int (w, "iteration", call->iteration);
+  write_uints (w, "loop_path", call->loop_path, MIN (call->loop_depth, CR_RECORD_MAX_LOOP_PATH));
   write_span (w, "span", &call->span);
   write_bool (w, "user_class", call->user_class);
   end_object (w);
@@ -438,6 +440,8 @@ write_region (JsonWriter           *w,
   write_string (w, "kind", region_kind_name (region->kind));
   write_span (w, "span", &region->span);
   write_int (w, "iteration", region->iteration);
+  write_uints (w, "loop_path", region->loop_path,
+               MIN (region->loop_depth, CR_RECORD_MAX_LOOP_PATH));
   end_object (w);
 }
 
@@ -561,6 +565,7 @@ write_backward (JsonWriter             *w,
   write_string (w, "title", b->title);
   write_span (w, "span", &b->span);
   write_int (w, "iteration", b->iteration);
+  write_uints (w, "loop_path", b->loop_path, MIN (b->loop_depth, CR_RECORD_MAX_LOOP_PATH));
   write_index_array (w, "roots", b->roots);
   write_string (w, "root_name", b->root_name);
   write_bool (w, "retain_graph", b->retain_graph);

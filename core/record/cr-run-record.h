@@ -107,6 +107,9 @@ typedef struct {
   int               freed_step;      /* the step of that call after which it was freed */
   CrSpan            modified_span;   /* an in-place statement that changed it after it
                                       * was saved ({0}: none): backward through it fails */
+  gboolean          internal;        /* Chainrule's own buffer (name "positions": where
+                                      * each output element came from; "kept": a mask),
+                                      * where PyTorch's node saves none or other tensors */
 } CrRecordSaved;
 
 typedef struct {
@@ -145,6 +148,8 @@ typedef struct {
                                   * micrograd-style Neuron's __call__); path as for a
                                   * module, from the outermost object's attributes:
                                   * "layers.0.neurons.3" */
+  guint   loop_depth;            /* how many loops the call ran in (as CrRecordTensor's) */
+  guint   loop_path[CR_RECORD_MAX_LOOP_PATH]; /* their iterations, outermost first */
 } CrRecordModuleCall;
 
 typedef enum {
@@ -159,6 +164,9 @@ typedef struct {
   CrRecordRegionKind  kind;
   CrSpan              span;      /* the with statement, its body included */
   guint               iteration; /* 1-based loop iteration; 0: none */
+  guint               loop_depth; /* how many loops it began in (as CrRecordTensor's) */
+  guint               loop_path[CR_RECORD_MAX_LOOP_PATH]; /* their iterations, outermost
+                                  * first */
 } CrRecordRegion;
 
 /* ---- backward calls ------------------------------------------------------- */
@@ -271,6 +279,9 @@ typedef struct {
   gboolean              succeeded;
   int                   error;        /* index in errors when it failed; else -1 */
   GPtrArray            *steps;        /* of CrRecordStep*, in the order the engine ran them */
+  guint                 loop_depth;   /* how many loops the call ran in (as CrRecordTensor's) */
+  guint                 loop_path[CR_RECORD_MAX_LOOP_PATH]; /* their iterations, outermost
+                                       * first */
 } CrRecordBackward;
 
 /* ---- errors --------------------------------------------------------------- */

@@ -656,6 +656,53 @@ test_nested_loops (void)
   g_assert_cmpstr (first->caption, ==, "y = (w * j).sum(), line 5 · iteration 2.3");
 }
 
+/* Module calls, grad-mode regions and backward calls carry their loop
+ * path too, as tensors and ops do. */
+static void
+test_loop_paths_of_calls (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "fc = nn.Linear(2, 1)\n"
+    "x = torch.ones(1, 2)\n"
+    "with torch.no_grad():\n"
+    "    p = fc(x)\n"
+    "for i in range(2):\n"
+    "    for j in range(3):\n"
+    "        with torch.no_grad():\n"
+    "            q = x * j\n"
+    "        y = fc(x).sum()\n"
+    "        y.backward()\n", NULL);
+  g_assert_cmpuint (record->module_calls->len, ==, 7);
+  const CrRecordModuleCall *outside = g_ptr_array_index (record->module_calls, 0);
+  g_assert_cmpuint (outside->loop_depth, ==, 0);
+  const CrRecordModuleCall *last_call = g_ptr_array_index (record->module_calls, 6);
+  g_assert_cmpuint (last_call->iteration, ==, 3);
+  g_assert_cmpuint (last_call->loop_depth, ==, 2);
+  g_assert_cmpuint (last_call->loop_path[0], ==, 2);
+  g_assert_cmpuint (last_call->loop_path[1], ==, 3);
+  const CrRecordModuleCall *second = g_ptr_array_index (record->module_calls, 2);
+  g_assert_cmpuint (second->loop_depth, ==, 2);
+  g_assert_cmpuint (second->loop_path[0], ==, 1);
+  g_assert_cmpuint (second->loop_path[1], ==, 2);
+
+  g_assert_cmpuint (record->regions->len, ==, 7);
+  const CrRecordRegion *first_region = g_ptr_array_index (record->regions, 0);
+  g_assert_cmpuint (first_region->loop_depth, ==, 0);
+  const CrRecordRegion *region = g_ptr_array_index (record->regions, 5);
+  g_assert_cmpuint (region->loop_depth, ==, 2);
+  g_assert_cmpuint (region->loop_path[0], ==, 2);
+  g_assert_cmpuint (region->loop_path[1], ==, 2);
+
+  g_assert_cmpuint (record->backwards->len, ==, 6);
+  const CrRecordBackward *b = g_ptr_array_index (record->backwards, 4);
+  g_assert_cmpstr (b->title, ==, "y.backward() · line 12 · iteration 2.2");
+  g_assert_cmpuint (b->loop_depth, ==, 2);
+  g_assert_cmpuint (b->loop_path[0], ==, 2);
+  g_assert_cmpuint (b->loop_path[1], ==, 2);
+}
+
 /* The labels of err's operands, joined by " ". */
 static char *
 operand_labels (const CrRunRecord   *record,
@@ -820,5 +867,6 @@ main (int   argc,
   g_test_add_func ("/recorder/unsaved-operands", test_unsaved_operands);
   g_test_add_func ("/recorder/error-operands", test_error_operands);
   g_test_add_func ("/recorder/nested-loops", test_nested_loops);
+  g_test_add_func ("/recorder/loop-paths-of-calls", test_loop_paths_of_calls);
   return g_test_run ();
 }
