@@ -6,12 +6,17 @@
 
 #include <cairo.h>
 #include <pango/pangocairo.h>
+#include <string.h>
 
 /* In layout points at scale 1. */
 #define BOX_PAD        10.0
 #define BOX_PAD_LEVEL   9.0
 #define BOX_TITLE_SIZE  8.5
 #define BOX_RADIUS      10.0
+/* A minimap's closed group: its title's size in pixels, and the narrowest
+ * box that shows it (a few letters and the ellipsis). */
+#define MARK_TITLE_PX    7.0
+#define MARK_TITLE_MIN_W 26.0
 
 static void
 rounded (cairo_t *cr,
@@ -207,6 +212,86 @@ cr_graph_draw_cluster_marks (cairo_t             *cr,
       else
         cairo_set_source_rgba (cr, 0.25, 0.38, 0.70, 0.35);
       cairo_stroke (cr);
+    }
+  cairo_restore (cr);
+}
+
+/* A closed group for a minimap: the box it is, filled in the open boxes'
+ * colour but stronger, with the edge of a second card behind it (as the
+ * canvas stacks it), and its title inside when that fits at a size a
+ * minimap can show; the box grows to the title's height then, since a
+ * closed group's pill is only a few pixels tall there. */
+void
+cr_graph_draw_group_mark (cairo_t            *cr,
+                          const CrGraphNode  *node,
+                          const CrGraphBox   *b,
+                          double              s,
+                          gboolean            dark)
+{
+  g_return_if_fail (cr != NULL && node != NULL && b != NULL);
+  double x = s * b->x, y = s * b->y;
+  double w = MAX (s * b->width, 3.0), h = MAX (s * b->height, 3.0);
+  PangoLayout *title = NULL;
+  if (node->title && w >= MARK_TITLE_MIN_W)
+    {
+      title = pango_cairo_create_layout (cr);
+      PangoFontDescription *font = pango_font_description_from_string ("Sans Bold");
+      pango_font_description_set_absolute_size (font, MARK_TITLE_PX * PANGO_SCALE);
+      pango_layout_set_font_description (title, font);
+      pango_font_description_free (font);
+      pango_layout_set_text (title, node->title, -1);
+      pango_layout_set_width (title, (int) ((w - 4) * PANGO_SCALE));
+      pango_layout_set_ellipsize (title, PANGO_ELLIPSIZE_END);
+      /* Cut, "layers.0.neurons.0–31 · Neuron × 32" says more as its class
+       * part than as the start of its path, and keeps its count. */
+      const char *part = g_strrstr (node->title, " · ");
+      if (part && pango_layout_is_ellipsized (title))
+        {
+          pango_layout_set_text (title, part + strlen (" · "), -1);
+          pango_layout_set_ellipsize (title, PANGO_ELLIPSIZE_MIDDLE);
+        }
+      int tw, th;
+      pango_layout_get_pixel_size (title, &tw, &th);
+      if (th + 2 > h)
+        {
+          y -= (th + 2 - h) / 2;
+          h = th + 2;
+        }
+    }
+
+  cairo_save (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+  cairo_set_line_width (cr, 1.0);
+  double r = MIN (3.0, h / 2);
+  /* The card behind. */
+  rounded (cr, x + 1.5, y + 1.5, w, h, r);
+  if (dark)
+    cairo_set_source_rgba (cr, 0.60, 0.72, 1.0, 0.55);
+  else
+    cairo_set_source_rgba (cr, 0.25, 0.38, 0.70, 0.55);
+  cairo_stroke (cr);
+  rounded (cr, x, y, w, h, r);
+  if (dark)
+    cairo_set_source_rgba (cr, 0.22, 0.30, 0.45, 1.0);
+  else
+    cairo_set_source_rgba (cr, 0.84, 0.88, 0.97, 1.0);
+  cairo_fill_preserve (cr);
+  if (dark)
+    cairo_set_source_rgba (cr, 0.60, 0.72, 1.0, 0.95);
+  else
+    cairo_set_source_rgba (cr, 0.25, 0.38, 0.70, 0.95);
+  cairo_stroke (cr);
+  if (title)
+    {
+      int tw, th;
+      pango_layout_get_pixel_size (title, &tw, &th);
+      if (dark)
+        cairo_set_source_rgba (cr, 0.85, 0.90, 1.0, 1.0);
+      else
+        cairo_set_source_rgba (cr, 0.12, 0.20, 0.42, 1.0);
+      cairo_move_to (cr, x + 2, y + (h - th) / 2);
+      pango_cairo_show_layout (cr, title);
+      g_object_unref (title);
     }
   cairo_restore (cr);
 }

@@ -2,11 +2,12 @@
  * folds of equal siblings, and the collapse of a model into a smaller one.
  *
  * The tree is built in two passes: first a draft tree (a draft per module
- * call that holds an op of the model, per loop iteration of the ops outside
- * any call when there are several, folds inserted where equal siblings
- * follow each other), then the final groups numbered in preorder, so that
- * parents come before children and a level is the parent's plus one. */
-#include "cr-graph-groups.h"
+ * call that holds an op of the model, per loop iteration of the ops and
+ * calls outside any call (cr-graph-groups-loops.c), folds inserted where
+ * equal siblings follow each other), then the final groups numbered in
+ * preorder, so that parents come before children and a level is the
+ * parent's plus one. */
+#include "cr-graph-groups-private.h"
 
 #include "cr-graph-model-private.h"
 
@@ -14,40 +15,27 @@
 
 /* ---- the draft tree ----------------------------------------------------------- */
 
-typedef struct _Draft Draft;
-struct _Draft {
-  CrGraphGroupKind  kind;
-  int               call;        /* MODULE/CALL: index in calls */
-  guint             iteration;
-  guint             order;       /* siblings are sorted by it */
-  GPtrArray        *children;    /* of Draft* (owned) */
-  GArray           *nodes;       /* of guint */
-  char             *signature;   /* the structure, for folding (made on demand) */
-  int               id;          /* the final group's id */
-  guint             period;      /* REPEAT: how many siblings one repeat is (1: one
-                                  * block; 2: "A, B" repeated ...) */
-};
+typedef CrGroupDraft Draft;
 
 /* The longest repeating sequence of sibling groups folded as one
  * ("A, B × 10"): longer ones would read as lists, not as a pattern. */
 #define FOLD_MAX_PERIOD 4
 
-static void draft_free (gpointer data);
-
-static Draft *
-draft_new (CrGraphGroupKind kind)
+CrGroupDraft *
+cr_group_draft_new (CrGraphGroupKind kind)
 {
   Draft *d = g_new0 (Draft, 1);
   d->kind = kind;
   d->call = -1;
   d->id = -1;
-  d->children = g_ptr_array_new_with_free_func (draft_free);
+  d->loop = -1;
+  d->children = g_ptr_array_new_with_free_func (cr_group_draft_free);
   d->nodes = g_array_new (FALSE, FALSE, sizeof (guint));
   return d;
 }
 
-static void
-draft_free (gpointer data)
+void
+cr_group_draft_free (gpointer data)
 {
   Draft *d = data;
   if (!d)   /* a place emptied by a fold */
@@ -115,16 +103,17 @@ draft_signature (Draft        *d,
 }
 
 /* How many times the sequence of period siblings at i repeats right after
- * itself (1: not at all). */
+ * itself before limit (1: not at all). */
 static guint
 repeats_at (GPtrArray    *children,
             guint         i,
+            guint         limit,
             guint         period,
             CrGraphModel *model,
             GPtrArray    *calls)
 {
   guint r = 1;
-  while (i + (r + 1) * period <= children->len)
+  while (i + (r + 1) * period <= limit)
     {
       for (guint k = 0; k < period; k++)
         if (strcmp (draft_signature (g_ptr_array_index (children, i + k), model, calls),
@@ -153,14 +142,18 @@ fold_children (GPtrArray    *children,   /* of Draft*, owning */
     {
       Draft *first = g_ptr_array_index (children, i);
       const char *sig = draft_signature (first, model, calls);
+      /* Iterations of two loops never fold together, however alike. */
+      guint limit = i + 1;
+      while (limit < children->len && ((Draft *) g_ptr_array_index (children, limit))->loop == first->loop)
+        limit++;
       guint j = i + 1;
-      while (j < children->len
+      while (j < limit
              && strcmp (draft_signature (g_ptr_array_index (children, j), model, calls), sig) == 0)
         j++;
       guint period = 1;
       for (guint p = 2; j - i < 2 && p <= FOLD_MAX_PERIOD; p++)
         {
-          guint r = repeats_at (children, i, p, model, calls);
+          guint r = repeats_at (children, i, limit, p, model, calls);
           if (r >= 2)
             {
               period = p;
@@ -169,10 +162,11 @@ fold_children (GPtrArray    *children,   /* of Draft*, owning */
         }
       if (j - i >= 2)
         {
-          Draft *fold = draft_new (CR_GRAPH_GROUP_REPEAT);
+          Draft *fold = cr_group_draft_new (CR_GRAPH_GROUP_REPEAT);
           fold->period = period;
           fold->order = first->order;
           fold->iteration = first->iteration;
+          fold->loop = first->loop;
           /* Steal the run out of children into the fold, in order. */
           for (guint k = i; k < j; k++)
             {
@@ -220,6 +214,27 @@ fold_path (GPtrArray *members)   /* of CrGraphGroup* */
       && g_string_equal (p1, p2) && n2 == n1 + members->len - 1)
     return g_strdup_printf ("%s%" G_GUINT64_FORMAT "–%" G_GUINT64_FORMAT, p1->str, n1, n2);
   return g_strdup (first->path);
+}
+
+/* An iteration's path as its labels write it: "3", "2,3" (inner iteration 3
+ * of outer iteration 2). */
+static char *
+loop_path_text (const CrGraphGroup *g)
+{
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < g->loop_depth; i++)
+    g_string_append_printf (s, "%s%u", i ? "," : "", g->loop_path[i]);
+  return g_string_free (s, FALSE);
+}
+
+/* The iterations first to last: "1–3"; nested, "2,1 – 2,3". */
+static char *
+iteration_range_text (const CrGraphGroup *first,
+                      const CrGraphGroup *last)
+{
+  g_autofree char *a = loop_path_text (first);
+  g_autofree char *b = loop_path_text (last);
+  return g_strdup_printf (first->loop_depth > 1 ? "%s – %s" : "%s–%s", a, b);
 }
 
 static char *
@@ -313,9 +328,19 @@ finish_draft (Finisher *f,
       key_base = g_strdup_printf ("call:%s:%s", g->path, g->class_name);
       break;
     case CR_GRAPH_GROUP_ITERATION:
-      g->title = g_strdup_printf ("iteration %u", d->iteration);
-      key_base = g_strdup_printf ("iteration:%u", d->iteration);
-      break;
+      {
+        g->loop_depth = MIN (d->loop_depth, CR_RECORD_MAX_LOOP_PATH);
+        memcpy (g->loop_path, d->loop_path, sizeof g->loop_path);
+        if (g->loop_depth == 0)
+          {
+            g->loop_depth = 1;
+            g->loop_path[0] = d->iteration;
+          }
+        g_autofree char *path = loop_path_text (g);
+        g->title = g_strdup_printf ("iteration %s", path);
+        key_base = g_strdup_printf ("iteration:%s", path);
+        break;
+      }
     case CR_GRAPH_GROUP_REPEAT:
       {
         const CrGraphGroup *first = g_ptr_array_index (members, 0);
@@ -338,13 +363,14 @@ finish_draft (Finisher *f,
           }
         g->span = first->span;
         const CrGraphGroup *last = g_ptr_array_index (members, members->len - 1);
+        g_autofree char *iterations = first->kind == CR_GRAPH_GROUP_ITERATION
+                                      ? iteration_range_text (first, last) : NULL;
         if (first->kind == CR_GRAPH_GROUP_ITERATION && period > 1)
-          g->title = g_strdup_printf ("iterations %u–%u, %u at a time × %u", first->iteration,
-                                      last->iteration, period, g->repeat);
+          g->title = g_strdup_printf ("iterations %s, %u at a time × %u", iterations, period,
+                                      g->repeat);
         else if (first->kind == CR_GRAPH_GROUP_ITERATION)
           /* A loop body that makes the same ops each time. */
-          g->title = g_strdup_printf ("iterations %u–%u × %u", first->iteration, last->iteration,
-                                      g->repeat);
+          g->title = g_strdup_printf ("iterations %s × %u", iterations, g->repeat);
         else
           g->title = first->class_name
                      ? g_strdup_printf ("%s%s%s × %u", g->path && *g->path ? g->path : "",
@@ -383,6 +409,20 @@ common_ancestor (GHashTable *parents,   /* Draft* -> Draft* parent */
 }
 
 static void
+index_parents (GHashTable *parents,
+               GPtrArray  *drafts,
+               Draft      *parent)
+{
+  for (guint i = 0; i < drafts->len; i++)
+    {
+      Draft *d = g_ptr_array_index (drafts, i);
+      if (parent)
+        g_hash_table_insert (parents, d, parent);
+      index_parents (parents, d->children, d);
+    }
+}
+
+static void
 sort_drafts (GPtrArray *drafts)
 {
   g_ptr_array_sort (drafts, compare_drafts);
@@ -411,7 +451,7 @@ cr_graph_groups_new_with_facts (CrGraphModel                 *model,
 
   /* A draft per call that holds an op here, and per call around those. */
   Draft **of_call = g_new0 (Draft *, MAX (n_calls, 1));
-  GPtrArray *top = g_ptr_array_new_with_free_func (draft_free);
+  GPtrArray *top = g_ptr_array_new_with_free_func (cr_group_draft_free);
   g_autoptr (GHashTable) parents = g_hash_table_new (NULL, NULL);
   for (guint n = 0; n < n_nodes; n++)
     {
@@ -427,7 +467,7 @@ cr_graph_groups_new_with_facts (CrGraphModel                 *model,
             {
               const CrRecordModuleCall *call = call_at (calls, k);
               /* A user class's call that is no module says so by its field. */
-              of_call[k] = draft_new (call->user_class ? CR_GRAPH_GROUP_CALL : CR_GRAPH_GROUP_MODULE);
+              of_call[k] = cr_group_draft_new (call->user_class ? CR_GRAPH_GROUP_CALL : CR_GRAPH_GROUP_MODULE);
               of_call[k]->call = k;
               of_call[k]->order = (guint) k;
               of_call[k]->iteration = call->iteration;
@@ -451,15 +491,6 @@ cr_graph_groups_new_with_facts (CrGraphModel                 *model,
       g_array_append_val (of_call[c]->nodes, n);
     }
 
-  /* Ops outside any call: by loop iteration when they come from several. */
-  GHashTable *iterations = g_hash_table_new (NULL, NULL);   /* iteration -> Draft* */
-  for (guint n = 0; n < n_nodes; n++)
-    {
-      const CrGraphNode *node = g_ptr_array_index (model->nodes, n);
-      if (node->kind == CR_GRAPH_NODE_OP && (facts[n].module_call < 0 || (guint) facts[n].module_call >= n_calls)
-          && facts[n].iteration > 0)
-        g_hash_table_add (iterations, GUINT_TO_POINTER (facts[n].iteration));
-    }
   Draft **node_draft = g_new0 (Draft *, MAX (n_nodes, 1));
   for (guint n = 0; n < n_nodes; n++)
     {
@@ -468,56 +499,15 @@ cr_graph_groups_new_with_facts (CrGraphModel                 *model,
       if (node->kind == CR_GRAPH_NODE_OP && c >= 0 && (guint) c < n_calls)
         node_draft[n] = of_call[c];
     }
-  if (g_hash_table_size (iterations) >= 2)
-    {
-      GHashTable *by_iteration = g_hash_table_new (NULL, NULL);
-      GHashTableIter it;
-      gpointer key;
-      g_hash_table_iter_init (&it, iterations);
-      while (g_hash_table_iter_next (&it, &key, NULL))
-        {
-          Draft *d = draft_new (CR_GRAPH_GROUP_ITERATION);
-          d->iteration = GPOINTER_TO_UINT (key);
-          d->order = d->iteration;
-          g_hash_table_insert (by_iteration, key, d);
-        }
-      /* The top calls made in an iteration go in it. */
-      GPtrArray *rest = g_ptr_array_new_with_free_func (draft_free);
-      for (guint i = 0; i < top->len; i++)
-        {
-          Draft *d = g_ptr_array_index (top, i);
-          top->pdata[i] = NULL;
-          Draft *it_draft = g_hash_table_lookup (by_iteration, GUINT_TO_POINTER (d->iteration));
-          if (it_draft)
-            {
-              g_ptr_array_add (it_draft->children, d);
-              g_hash_table_insert (parents, d, it_draft);
-            }
-          else
-            g_ptr_array_add (rest, d);
-        }
-      g_ptr_array_unref (top);
-      top = rest;
-      for (guint n = 0; n < n_nodes; n++)
-        {
-          const CrGraphNode *node = g_ptr_array_index (model->nodes, n);
-          if (node->kind != CR_GRAPH_NODE_OP || node_draft[n])
-            continue;
-          Draft *d = g_hash_table_lookup (by_iteration, GUINT_TO_POINTER (facts[n].iteration));
-          if (d)
-            {
-              g_array_append_val (d->nodes, n);
-              node_draft[n] = d;
-            }
-        }
-      g_hash_table_iter_init (&it, by_iteration);
-      gpointer value;
-      while (g_hash_table_iter_next (&it, NULL, &value))
-        g_ptr_array_add (top, value);
-      g_hash_table_unref (by_iteration);
-    }
-  g_hash_table_unref (iterations);
   g_free (of_call);
+  /* The top calls and the ops outside any call: by loop iteration. */
+  cr_group_drafts_nest_loops (model, facts, &top, node_draft, parents);
+  sort_drafts (top);
+  fold_children (top, model, calls);
+  /* The folds are parents now: a parameter that every repeat uses goes in
+   * the fold, and shows inside it while it is closed. */
+  g_hash_table_remove_all (parents);
+  index_parents (parents, top, NULL);
 
   /* Parameters: the innermost draft holding every op that uses them. The
    * edges out of each node, once (CSR: out_edges[first[n] .. first[n + 1])). */
@@ -591,9 +581,6 @@ cr_graph_groups_new_with_facts (CrGraphModel                 *model,
     }
   g_free (node_draft);
 
-  sort_drafts (top);
-  fold_children (top, model, calls);
-
   Finisher f = { self, calls, g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL) };
   for (guint i = 0; i < top->len; i++)
     {
@@ -626,6 +613,8 @@ cr_graph_groups_new (CrGraphModel *model)
           const CrRecordOp *op = g_ptr_array_index (record->ops, node->op);
           facts[n].module_call = op->module_call;
           facts[n].iteration = op->iteration;
+          facts[n].loop_depth = MIN (op->loop_depth, CR_RECORD_MAX_LOOP_PATH);
+          memcpy (facts[n].loop_path, op->loop_path, sizeof facts[n].loop_path);
         }
       else if (node->tensor >= 0 && (guint) node->tensor < record->tensors->len)
         {

@@ -12,6 +12,13 @@
  * closed group opens that one (the open state is a gboolean per group id,
  * kept by the canvas, by key across re-runs of an edited script).
  *
+ * Loops: the ops outside any call, and the calls the script makes itself,
+ * are grouped by loop iteration where a loop ran two or more iterations in
+ * the graph; nested loops nest ("iteration 2" of an epoch loop holds its
+ * batch loop's "iteration 2,1" ... "iteration 2,3"). A loop is told from
+ * the next one at the same depth by its iterations starting again (or by
+ * an op outside it in between), in the order the ops ran.
+ *
  * Which group a node is in: an op node is in the innermost module call it
  * ran in (CrRecordOp.module_call); a parameter (a tensor with a module path:
  * "fc1.weight") in the innermost group that holds every op using it, and its
@@ -57,6 +64,10 @@ typedef struct {
   GArray           *nodes;        /* of guint: the model nodes directly in it (not in a child) */
   guint             n_ops;        /* op nodes in it, children included */
   CrSpan            span;         /* the call site ({0}: none) */
+  guint             loop_depth;   /* ITERATION: how many loops its path names (nested loops:
+                                   * an epoch's iteration holds its batches'); else 0 */
+  guint             loop_path[CR_RECORD_MAX_LOOP_PATH]; /* ITERATION: the iterations,
+                                   * outermost first ("iteration 2,3": [2, 3]) */
 } CrGraphGroup;
 
 typedef struct {
@@ -74,6 +85,9 @@ typedef struct {
   guint    iteration;             /* an op: its loop iteration (1-based), 0: none */
   gboolean follows_users;         /* a parameter (or its AccumulateGrad): goes in the
                                    * innermost group holding all its users */
+  guint    loop_depth;            /* an op: how many nested loops it ran in (0: iteration,
+                                   * when not 0, is its one loop's) */
+  guint    loop_path[CR_RECORD_MAX_LOOP_PATH]; /* an op: their iterations, outermost first */
 } CrGraphGroupsNodeFacts;
 
 /* The groups of model, from the record the model is a view of (its
@@ -198,6 +212,14 @@ void             cr_graph_collapse_draw_boxes (const CrGraphCollapse *self,
 void             cr_graph_draw_cluster_marks  (cairo_t               *cr,
                                                const CrGraphModel    *model,
                                                const CrGraphLayout   *layout,
+                                               double                 s,
+                                               gboolean               dark);
+
+/* A closed group (node, at b in layout points times s) for a minimap: the
+ * box it is, in the group boxes' colours, titled when the title fits. */
+void             cr_graph_draw_group_mark     (cairo_t               *cr,
+                                               const CrGraphNode     *node,
+                                               const CrGraphBox      *b,
                                                double                 s,
                                                gboolean               dark);
 

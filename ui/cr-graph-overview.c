@@ -1,6 +1,7 @@
 /* cr-graph-overview.c — the minimap: the canvas's graph in miniature.
  *
- * Every node is a small block in its kind's colour, every edge (up to a few
+ * Every node is a small block in its kind's colour (a closed group the
+ * box it is, titled where there is room), every edge (up to a few
  * thousand) a faint straight line; this miniature is drawn once per layout,
  * size and style into a render node. Each frame only adds the outline of
  * what the canvas shows and the current step's mark. The overview follows
@@ -287,6 +288,12 @@ build_mini (CrGraphOverview *self,
     {
       const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
       const CrGraphBox *b = &layout->nodes[i];
+      if (n->kind == CR_GRAPH_NODE_GROUP)
+        {
+          /* A closed group: the box it is, titled where there is room. */
+          cr_graph_draw_group_mark (cr, n, b, s, dark);
+          continue;
+        }
       GdkRGBA c;
       cr_graph_overview_kind_color (n->kind, dark, &c);
       gdk_cairo_set_source_rgba (cr, &c);

@@ -4,6 +4,7 @@
 #include "cr-graph-groups.h"
 #include "ui-test-util.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 typedef struct {
@@ -425,6 +426,188 @@ test_iterations (void)
   fixture_clear (&f);
 }
 
+/* The tree of groups as text: "title [child, child]", top groups
+ * separated by " | ". */
+static void
+append_tree (GString             *s,
+             const CrGraphGroups *g,
+             guint                group)
+{
+  const CrGraphGroup *x = cr_graph_groups_get (g, (int) group);
+  g_string_append (s, x->title);
+  if (x->children->len == 0)
+    return;
+  g_string_append (s, " [");
+  for (guint i = 0; i < x->children->len; i++)
+    {
+      if (i)
+        g_string_append (s, ", ");
+      append_tree (s, g, g_array_index (x->children, guint, i));
+    }
+  g_string_append (s, "]");
+}
+
+static char *
+tree_text (const CrGraphGroups *g)
+{
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < g->top->len; i++)
+    {
+      if (i)
+        g_string_append (s, " | ");
+      append_tree (s, g, g_array_index (g->top, guint, i));
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* An op outside any call at loop path (depth numbers), after prev. */
+static guint
+add_loop_op (Fixture    *f,
+             const char *title,
+             guint       prev,
+             guint       depth,
+             ...)
+{
+  guint op = add_node (f, CR_GRAPH_NODE_OP, title, -1, FALSE);
+  CrGraphGroupsNodeFacts *facts = &g_array_index (f->facts, CrGraphGroupsNodeFacts, op);
+  va_list ap;
+  va_start (ap, depth);
+  facts->loop_depth = depth;
+  for (guint i = 0; i < depth; i++)
+    facts->loop_path[i] = va_arg (ap, guint);
+  va_end (ap);
+  facts->iteration = depth ? facts->loop_path[depth - 1] : 0;
+  add_edge (f, prev, op);
+  return op;
+}
+
+/* Nested loops (an epoch loop around a batch loop) fold as nested groups,
+ * titled with the iteration path; a second loop at the same depth is a
+ * loop of its own (its iterations never fold with the first's), and an
+ * inner loop that ran once adds no level. */
+static void
+test_nested_iterations (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  guint prev = add_node (&f, CR_GRAPH_NODE_LEAF, "w", -1, FALSE);
+  for (guint e = 1; e <= 2; e++)
+    {
+      for (guint b = 1; b <= 3; b++)
+        {
+          prev = add_loop_op (&f, "MulBackward0", prev, 2, e, b);
+          prev = add_loop_op (&f, "AddBackward0", prev, 2, e, b);
+        }
+      /* After the batches, in the epoch. */
+      prev = add_loop_op (&f, "DivBackward0", prev, 1, e);
+    }
+  /* A second loop at the top: its iterations start again. */
+  for (guint i = 1; i <= 2; i++)
+    prev = add_loop_op (&f, "MulBackward0", prev, 1, i);
+  /* A third whose inner loop ran once per iteration. */
+  for (guint i = 1; i <= 2; i++)
+    prev = add_loop_op (&f, "TanhBackward0", prev, 2, i, 1);
+  g_autoptr (CrGraphGroups) g = groups_new (&f);
+  g_autofree char *tree = tree_text (g);
+  g_test_message ("%s", tree);
+  g_assert_cmpstr (tree, ==,
+                   "iterations 1–2 × 2 ["
+                     "iteration 1 [iterations 1,1 – 1,3 × 3 [iteration 1,1, iteration 1,2, iteration 1,3]], "
+                     "iteration 2 [iterations 2,1 – 2,3 × 3 [iteration 2,1, iteration 2,2, iteration 2,3]]] | "
+                   "iterations 1–2 × 2 [iteration 1, iteration 2] | "
+                   "iterations 1–2 × 2 [iteration 1, iteration 2]");
+  const CrGraphGroup *epochs = cr_graph_groups_get (g, g_array_index (g->top, guint, 0));
+  const CrGraphGroup *epoch2 = cr_graph_groups_get (g, g_array_index (epochs->children, guint, 1));
+  g_assert_cmpint (epoch2->kind, ==, CR_GRAPH_GROUP_ITERATION);
+  g_assert_cmpuint (epoch2->loop_depth, ==, 1);
+  g_assert_cmpuint (epoch2->loop_path[0], ==, 2);
+  /* The epoch's own op is in it, the batches' in theirs. */
+  g_assert_cmpuint (epoch2->nodes->len, ==, 1);
+  g_assert_cmpuint (epoch2->n_ops, ==, 7);
+  const CrGraphGroup *batches = cr_graph_groups_get (g, g_array_index (epoch2->children, guint, 0));
+  const CrGraphGroup *batch = cr_graph_groups_get (g, g_array_index (batches->children, guint, 2));
+  g_assert_cmpuint (batch->loop_depth, ==, 2);
+  g_assert_cmpuint (batch->loop_path[0], ==, 2);
+  g_assert_cmpuint (batch->loop_path[1], ==, 3);
+  g_assert_cmpuint (batch->nodes->len, ==, 2);
+  /* Keys differ between the two loops' "iteration 1". */
+  const CrGraphGroup *second = cr_graph_groups_get (g, g_array_index (g->top, guint, 1));
+  const CrGraphGroup *second1 = cr_graph_groups_get (g, g_array_index (second->children, guint, 0));
+  const CrGraphGroup *epoch1 = cr_graph_groups_get (g, g_array_index (epochs->children, guint, 0));
+  g_assert_cmpstr (second1->title, ==, epoch1->title);
+  g_assert_cmpstr (second1->key, !=, epoch1->key);
+  /* Levels: the epochs' fold, an epoch, the batches' fold, a batch. */
+  g_assert_cmpuint (g->height, ==, 4);
+  fixture_clear (&f);
+}
+
+/* The source of a file in the source tree (owned). */
+static char *
+source_file (const char *relative)
+{
+  g_autofree char *path = g_build_filename (CR_SOURCE_ROOT, relative, NULL);
+  char *text = NULL;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  g_assert_no_error (error);
+  return text;
+}
+
+/* The record script with nested loops: the backward call's graph folds
+ * the first loop's two iterations, each the fold of its three inner ones,
+ * and the second loop's (a function with a loop of its own, called in a
+ * loop) apart from them. */
+static void
+test_nested_loops_script (void)
+{
+  g_autofree char *source = source_file ("tests/record/scripts/nested_loops.py");
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (source, "nested_loops.py");
+  g_assert_nonnull (model);
+  g_autoptr (CrGraphGroups) g = cr_graph_groups_new (model);
+  g_autofree char *tree = tree_text (g);
+  g_test_message ("%s", tree);
+  g_assert_cmpstr (tree, ==,
+                   "iterations 1–2 × 2 ["
+                     "iteration 1 [iterations 1,1 – 1,3 × 3 [iteration 1,1, iteration 1,2, iteration 1,3]], "
+                     "iteration 2 [iterations 2,1 – 2,3 × 3 [iteration 2,1, iteration 2,2, iteration 2,3]]] | "
+                   /* scaled()'s loop: only its last h is in the graph, so
+                    * no level of its own. */
+                   "iterations 1–2 × 2 [iteration 1, iteration 2]");
+  /* Every op of a loop is in its iteration's group (of the innermost loop
+   * that ran twice or more here). */
+  for (guint i = 0; i < model->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      const CrRecordOp *op = n->kind == CR_GRAPH_NODE_OP && n->op >= 0
+                             ? g_ptr_array_index (model->record->ops, n->op) : NULL;
+      if (!op || op->loop_depth == 0)
+        continue;
+      const CrGraphGroup *in = cr_graph_groups_get (g, g->node_group[i]);
+      g_assert_nonnull (in);
+      g_assert_cmpint (in->kind, ==, CR_GRAPH_GROUP_ITERATION);
+      g_assert_cmpuint (in->loop_depth, <=, op->loop_depth);
+      g_assert_cmpuint (in->loop_depth, >=, op->loop_depth - 1);
+      g_assert_cmpmem (in->loop_path, in->loop_depth * sizeof (guint), op->loop_path,
+                       in->loop_depth * sizeof (guint));
+    }
+}
+
+/* The MLP training example: a backward call's graph holds one iteration
+ * of the training loop, so no iteration group, whichever call is shown. */
+static void
+test_training_loop_example (void)
+{
+  g_autofree char *source = source_file ("data/examples/11-mlp-training.py");
+  g_autoptr (GPtrArray) models = cr_ui_test_models_from_script (source, "11-mlp-training.py", NULL);
+  g_assert_cmpuint (models->len, ==, 201);
+  for (guint i = 0; i < models->len; i += 50)
+    {
+      CrGraphModel *model = g_ptr_array_index (models, i);
+      g_autoptr (CrGraphGroups) g = cr_graph_groups_new (model);
+      g_assert_cmpuint (g->groups->len, ==, 0);
+    }
+}
+
 /* A script's model, as the window gets it: groups from the record. */
 static void
 test_from_script (void)
@@ -694,6 +877,66 @@ test_minimap_marks (void)
   cairo_surface_destroy (surface);
 }
 
+/* Pixels in x0..x1, y0..y1 of an ARGB32 surface that are ink: opaque and
+ * dark (text, or a border), or blue-tinted (a group's fill). */
+static guint
+count_pixels (cairo_surface_t *surface,
+              int              x0,
+              int              y0,
+              int              x1,
+              int              y1,
+              gboolean         dark_ink)
+{
+  cairo_surface_flush (surface);
+  guint n = 0;
+  for (int y = y0; y < y1; y++)
+    {
+      const guint8 *row = cairo_image_surface_get_data (surface) + y * cairo_image_surface_get_stride (surface);
+      for (int x = x0; x < x1; x++)
+        {
+          const guint8 *p = row + 4 * x;   /* B, G, R, A (premultiplied) */
+          if (p[3] < 200)
+            continue;
+          if (dark_ink ? p[2] < 90 : p[0] > p[2] + 20)
+            n++;
+        }
+    }
+  return n;
+}
+
+/* A closed group on the minimap: the box it is, blue and opaque, with its
+ * title inside where the box is wide enough (the class part and count when
+ * the whole title is too long), and no title on a narrow box. */
+static void
+test_minimap_group_mark (void)
+{
+  g_autoptr (CrGraphModel) model = cr_graph_model_new ();
+  CrGraphNode *node = cr_graph_model_add_node (model, CR_GRAPH_NODE_GROUP,
+                                               "layers.0.neurons.0–31 · Neuron × 32");
+  for (int wide = 0; wide < 2; wide++)
+    {
+      /* 300 x 40 points at s = 0.25: 75 x 10 pixels; 80 points: 20 pixels. */
+      CrGraphBox b = { .x = 40, .y = 40, .width = wide ? 300 : 80, .height = 40 };
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 120, 40);
+      cairo_t *cr = cairo_create (surface);
+      cr_graph_draw_group_mark (cr, node, &b, 0.25, FALSE);
+      cairo_destroy (cr);
+      int x0 = 10, x1 = 10 + (wide ? 75 : 20);
+      /* Filled: most of the inside is the group's blue. */
+      guint fill = count_pixels (surface, x0 + 2, 12, x1 - 2, 18, FALSE);
+      g_assert_cmpuint (fill, >, (guint) ((x1 - x0 - 4) * 6 / 3));
+      /* Ink inside the border: the title, on the wide box only. */
+      guint ink = count_pixels (surface, x0 + 2, 11, x1 - 2, 19, TRUE);
+      if (wide)
+        g_assert_cmpuint (ink, >, 20);
+      else
+        g_assert_cmpuint (ink, ==, 0);
+      /* Nothing far outside. */
+      g_assert_cmpuint (alpha_at (surface, 110, 2), ==, 0);
+      cairo_surface_destroy (surface);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -703,9 +946,13 @@ main (int argc, char **argv)
   g_test_add_func ("/graph-groups/fold", test_fold_equal_blocks);
   g_test_add_func ("/graph-groups/user-class", test_user_class_calls);
   g_test_add_func ("/graph-groups/iterations", test_iterations);
+  g_test_add_func ("/graph-groups/nested-iterations", test_nested_iterations);
+  g_test_add_func ("/graph-groups/nested-loops-script", test_nested_loops_script);
+  g_test_add_func ("/graph-groups/training-loop-example", test_training_loop_example);
   g_test_add_func ("/graph-groups/from-script", test_from_script);
   g_test_add_func ("/graph-groups/big-scalar-mlp", test_big_scalar_mlp);
   g_test_add_func ("/graph-groups/minimap-marks", test_minimap_marks);
+  g_test_add_func ("/graph-groups/minimap-group-mark", test_minimap_group_mark);
   g_test_add_func ("/graph-groups/fold-periodic-chain", test_fold_periodic_chain);
   return g_test_run ();
 }
