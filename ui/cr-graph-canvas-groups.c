@@ -79,7 +79,8 @@ cr_graph_canvas_get_group_level (CrGraphCanvas *self)
 
 /* After a change of what is open, the current step stays in sight: its
  * node, or the closed group that holds it. Without a step, what changed
- * does: the group just opened (its box) or closed (its node); -1: none. */
+ * does: the group just opened (its box) or closed (its node); after a new
+ * depth (changed: -1), the selected node. */
 static void
 keep_in_view (CrGraphCanvas *self,
               int            changed)
@@ -98,7 +99,11 @@ keep_in_view (CrGraphCanvas *self,
         }
     }
   if (changed < 0)
-    return;
+    {
+      if (self->selected >= 0 && (guint) self->selected < layout->n_nodes)
+        cr_graph_canvas_scroll_to_box (self, &layout->nodes[self->selected]);
+      return;
+    }
   if (layout->n_clusters == collapse->boxes->len)
     for (guint i = 0; i < collapse->boxes->len; i++)
       if (((CrGraphGroupBox *) g_ptr_array_index (collapse->boxes, i))->group == changed)

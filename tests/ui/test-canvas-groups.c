@@ -7,9 +7,12 @@
  * gets PNGs of each level (for looking at). */
 #include "cr-config.h"
 #include "cr-graph-canvas-private.h"
+#include "cr-graph-overview.h"
 #include "ui-test-gui.h"
 
 #include <adwaita.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SCRIPT \
@@ -375,6 +378,93 @@ test_step_in_sight (Fixture       *f,
   g_assert_true (cr_graph_canvas_open_group (f->canvas));
   cr_ui_test_iterate ();
   g_assert_true (in_sight (f, node_titled (shown (f), "AddmmBackward0")));
+
+  /* No step, a new depth: the selected node stays in sight. */
+  cr_graph_canvas_set_group_level (f->canvas, 99);
+  int sum = node_titled (shown (f), "SumBackward0");
+  cr_graph_canvas_set_selected (f->canvas, sum);
+  look_away_from (f, sum);
+  cr_graph_canvas_set_group_level (f->canvas, 1);
+  cr_ui_test_iterate ();
+  g_assert_cmpint (cr_graph_canvas_get_selected (f->canvas), ==, node_titled (shown (f), "SumBackward0"));
+  g_assert_true (in_sight (f, cr_graph_canvas_get_selected (f->canvas)));
+}
+
+/* The overview (the minimap) draws a closed group as the group box it is:
+ * in the group boxes' blue where the grey of an unknown kind was, and the
+ * canvas's view outlined. */
+static void
+test_overview_groups (void)
+{
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (window, 700, 420);
+  GtkOverlay *overlay = GTK_OVERLAY (gtk_overlay_new ());
+  CrGraphCanvas *canvas = CR_GRAPH_CANVAS (cr_graph_canvas_new ());
+  cr_graph_canvas_set_animate (canvas, FALSE);
+  gtk_overlay_set_child (overlay, GTK_WIDGET (canvas));
+  GtkWidget *overview = cr_graph_overview_new (canvas);
+  gtk_widget_set_halign (overview, GTK_ALIGN_START);
+  gtk_widget_set_valign (overview, GTK_ALIGN_START);
+  gtk_overlay_add_overlay (overlay, overview);
+  gtk_window_set_child (window, GTK_WIDGET (overlay));
+  gtk_window_present (window);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_graph_canvas_take_model (canvas, cr_ui_test_model_from_script (SCRIPT, NULL), &error));
+  g_assert_true (cr_ui_test_wait_until (canvas_allocated, canvas, 10));
+  /* layers and head closed, the view on a part of the graph. */
+  cr_graph_canvas_set_group_level (canvas, 1);
+  cr_graph_canvas_set_zoom (canvas, 3.0);
+  for (int waited = 0; waited < 50 && !gtk_widget_get_visible (overview); waited++)
+    cr_ui_test_spin (50);
+  g_assert_true (gtk_widget_get_visible (overview));
+  cr_ui_test_spin (200);
+
+  int w = gtk_widget_get_width (overview), h = gtk_widget_get_height (overview);
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (overview);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (window));
+  g_autoptr (GdkTexture) texture = gsk_renderer_render_texture (renderer, node,
+                                                                &GRAPHENE_RECT_INIT (0, 0, w, h));
+  gsize stride = (gsize) w * 4;
+  g_autofree guint8 *pixels = g_malloc (stride * h);
+  gdk_texture_download (texture, pixels, stride);
+
+  /* Where a closed group's box lies on the overview (its points mapped
+   * back from the overview's corners). */
+  double gx0, gy0, gx1, gy1;
+  g_assert_true (cr_graph_overview_to_graph (CR_GRAPH_OVERVIEW (overview), 0, 0, &gx0, &gy0));
+  g_assert_true (cr_graph_overview_to_graph (CR_GRAPH_OVERVIEW (overview), w, h, &gx1, &gy1));
+  const CrGraphModel *m = cr_graph_canvas_get_model (canvas);
+  guint groups = 0;
+  for (guint i = 0; i < m->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (m->nodes, i);
+      if (n->kind != CR_GRAPH_NODE_GROUP)
+        continue;
+      groups++;
+      const CrGraphBox *b = &canvas->layout->nodes[i];
+      int x0 = (int) ceil ((b->x - gx0) / (gx1 - gx0) * w), x1 = (int) floor ((b->x + b->width - gx0) / (gx1 - gx0) * w);
+      int y0 = (int) ceil ((b->y - gy0) / (gy1 - gy0) * h), y1 = (int) floor ((b->y + b->height - gy0) / (gy1 - gy0) * h);
+      guint blue = 0, grey = 0, all = 0;
+      for (int y = MAX (y0, 0); y < MIN (y1, h); y++)
+        for (int x = MAX (x0, 0); x < MIN (x1, w); x++)
+          {
+            const guint8 *p = pixels + y * stride + 4 * x;   /* B, G, R, A */
+            all++;
+            blue += p[0] > p[2] + 20;
+            grey += abs (p[0] - 0x96) < 6 && abs (p[1] - 0x99) < 6 && abs (p[2] - 0x9a) < 6;
+          }
+      g_test_message ("%s: %u of %u pixels blue, %u grey", n->title, blue, all, grey);
+      g_assert_cmpuint (all, >, 0);
+      g_assert_cmpuint (blue, >, all / 3);
+      g_assert_cmpuint (grey, ==, 0);
+    }
+  g_assert_cmpuint (groups, ==, 2);
+  gtk_window_destroy (window);
+  cr_ui_test_iterate ();
 }
 
 /* The depth control follows the canvas and sets its level. */
@@ -419,6 +509,7 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/ui/canvas-groups/step-in-sight", Fixture, NULL, fixture_setup, test_step_in_sight,
               fixture_teardown);
+  g_test_add_func ("/ui/canvas-groups/overview", test_overview_groups);
   g_test_add ("/ui/canvas-groups/depth-control", Fixture, NULL, fixture_setup, test_depth_control,
               fixture_teardown);
   return g_test_run ();

@@ -608,6 +608,73 @@ test_training_loop_example (void)
     }
 }
 
+/* A model called in each iteration of a loop, its loss summed: the
+ * iterations fold, and the parameters every iteration uses go in the fold
+ * (not outside every group), so that the first view is a few nodes. */
+static void
+test_loop_shared_parameters (void)
+{
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "torch.manual_seed(0)\n"
+    "model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1))\n"
+    "x = torch.ones(2, 3)\n"
+    "loss = 0\n"
+    "for i in range(3):\n"
+    "    loss = loss + model(x * i).sum()\n"
+    "loss.backward()\n", NULL);
+  g_assert_nonnull (model);
+  g_autoptr (CrGraphGroups) g = cr_graph_groups_new (model);
+  g_autofree char *tree = tree_text (g);
+  g_test_message ("%s", tree);
+  g_assert_cmpstr (tree, ==,
+                   "iterations 1–3 × 3 ["
+                     "iteration 1 [Sequential [0 · Linear, 1 · Tanh, 2 · Linear]], "
+                     "iteration 2 [Sequential [0 · Linear, 1 · Tanh, 2 · Linear]], "
+                     "iteration 3 [Sequential [0 · Linear, 1 · Tanh, 2 · Linear]]]");
+  const CrGraphGroup *fold = cr_graph_groups_get (g, g_array_index (g->top, guint, 0));
+  guint params = 0;
+  for (guint i = 0; i < model->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      if (n->kind != CR_GRAPH_NODE_LEAF && n->kind != CR_GRAPH_NODE_ACCUMULATE)
+        continue;
+      params += n->kind == CR_GRAPH_NODE_LEAF;
+      g_assert_cmpint (g->node_group[i], ==, (int) fold->id);
+    }
+  g_assert_cmpuint (params, ==, 4);
+  /* The first view: the fold closed, the inputs, the output. */
+  guint level;
+  g_autofree gboolean *open = cr_graph_groups_open_first_view (g, 40, &level);
+  g_assert_cmpuint (cr_graph_groups_count_visible (g, open), <=, 8);
+}
+
+/* nn.Sequential of equal layers folds as "Linear × 3", and of a repeated
+ * pair as "Linear, ReLU × 3". */
+static void
+test_sequential_equal_layers (void)
+{
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "torch.manual_seed(0)\n"
+    "same = nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 4), nn.Linear(4, 4))\n"
+    "pairs = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 4), nn.ReLU(),\n"
+    "                      nn.Linear(4, 4), nn.ReLU())\n"
+    "x = torch.ones(2, 4)\n"
+    "loss = pairs(same(x)).sum()\n"
+    "loss.backward()\n", NULL);
+  g_assert_nonnull (model);
+  g_autoptr (CrGraphGroups) g = cr_graph_groups_new (model);
+  g_autofree char *tree = tree_text (g);
+  g_test_message ("%s", tree);
+  g_assert_cmpstr (tree, ==,
+                   "Sequential [0–2 · Linear × 3 [0 · Linear, 1 · Linear, 2 · Linear]] | "
+                   "Sequential [0–5 · Linear, ReLU × 3 [0 · Linear, 1 · ReLU, 2 · Linear, 3 · ReLU, "
+                   "4 · Linear, 5 · ReLU]]");
+}
+
 /* A script's model, as the window gets it: groups from the record. */
 static void
 test_from_script (void)
@@ -949,6 +1016,8 @@ main (int argc, char **argv)
   g_test_add_func ("/graph-groups/nested-iterations", test_nested_iterations);
   g_test_add_func ("/graph-groups/nested-loops-script", test_nested_loops_script);
   g_test_add_func ("/graph-groups/training-loop-example", test_training_loop_example);
+  g_test_add_func ("/graph-groups/loop-shared-parameters", test_loop_shared_parameters);
+  g_test_add_func ("/graph-groups/sequential-equal-layers", test_sequential_equal_layers);
   g_test_add_func ("/graph-groups/from-script", test_from_script);
   g_test_add_func ("/graph-groups/big-scalar-mlp", test_big_scalar_mlp);
   g_test_add_func ("/graph-groups/minimap-marks", test_minimap_marks);
