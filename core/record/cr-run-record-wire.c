@@ -238,6 +238,7 @@ put_saved (Writer              *w,
   put_i32 (w, s->freed_backward);
   put_i32 (w, s->freed_step);
   put_span (w, &s->modified_span);
+  put_bool (w, s->internal);
 }
 
 static void
@@ -273,6 +274,7 @@ put_module_call (Writer                   *w,
   put_u32 (w, call->iteration);
   put_span (w, &call->span);
   put_bool (w, call->user_class);
+  put_loop_path (w, call->loop_depth, call->loop_path);
 }
 
 static void
@@ -282,6 +284,7 @@ put_region (Writer               *w,
   put_u32 (w, region->kind);
   put_span (w, &region->span);
   put_u32 (w, region->iteration);
+  put_loop_path (w, region->loop_depth, region->loop_path);
 }
 
 static void
@@ -377,6 +380,7 @@ put_backward (Writer                 *w,
   put_u32 (w, bw->steps->len);
   for (guint i = 0; i < bw->steps->len; i++)
     put_step (w, g_ptr_array_index (bw->steps, i));
+  put_loop_path (w, bw->loop_depth, bw->loop_path);
 }
 
 static void
@@ -832,16 +836,16 @@ get_grad (Reader       *r,
 /* The fewest bytes each item takes (every string NULL, every array empty,
  * every snapshot NULL): get_count's floor. */
 #define MIN_TENSOR_BYTES   74
-#define MIN_SAVED_BYTES    40
+#define MIN_SAVED_BYTES    41
 #define MIN_OP_BYTES       65
-#define MIN_CALL_BYTES     37
-#define MIN_REGION_BYTES   24
+#define MIN_CALL_BYTES     41
+#define MIN_REGION_BYTES   28
 #define MIN_GRAD_BYTES     12
 #define MIN_INPUT_BYTES    41
 #define MIN_HOOK_BYTES     37
 #define MIN_ACC_BYTES      20
 #define MIN_STEP_BYTES     73
-#define MIN_BACKWARD_BYTES 47
+#define MIN_BACKWARD_BYTES 51
 #define MIN_ERROR_BYTES    60
 
 static void
@@ -880,6 +884,7 @@ get_saved (Reader     *r,
   s->freed_backward = get_i32 (r);
   s->freed_step = get_i32 (r);
   get_span (r, &s->modified_span);
+  s->internal = get_bool (r);
 }
 
 static void
@@ -917,6 +922,7 @@ get_module_call (Reader      *r,
   call->iteration = get_u32 (r);
   get_span (r, &call->span);
   call->user_class = get_bool (r);
+  get_loop_path (r, &call->loop_depth, call->loop_path);
 }
 
 static void
@@ -927,6 +933,7 @@ get_region (Reader      *r,
   region->kind = get_enum (r, CR_RECORD_REGION_INFERENCE + 1, "region kind");
   get_span (r, &region->span);
   region->iteration = get_u32 (r);
+  get_loop_path (r, &region->loop_depth, region->loop_path);
 }
 
 static void
@@ -1036,6 +1043,7 @@ get_backward (Reader      *r,
   guint n = get_count (r, MIN_STEP_BYTES);
   for (guint i = 0; i < n && !r->failed; i++)
     get_step (r, bw);
+  get_loop_path (r, &bw->loop_depth, bw->loop_path);
 }
 
 static void

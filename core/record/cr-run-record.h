@@ -32,7 +32,12 @@
  * Ownership: a record is reference counted (cr_run_record_ref/unref). Every
  * array below owns its items (free-funcs set); every string and snapshot is
  * owned by the struct holding it. A finished record is read-only and may be
- * shared between threads. */
+ * shared between threads.
+ *
+ * A new field goes at the end of its struct, and into the JSON writer
+ * (cr-run-record-json.c, docs/run-record.md) and the wire form that carries
+ * a record between processes (cr-run-record-wire.c: test-record-wire fails
+ * until it does). */
 #pragma once
 
 #include <glib.h>

@@ -233,6 +233,7 @@ full_record (void)
   saved->freed_backward = 0;
   saved->freed_step = 1;
   saved->modified_span = span (5);
+  saved->internal = TRUE;
   cr_record_op_add_saved (op);
   op->loop_depth = 2;
   op->loop_path[0] = 1;
@@ -250,12 +251,17 @@ full_record (void)
   fc1->depth = 1;
   fc1->iteration = 2;
   fc1->user_class = TRUE;
+  fc1->loop_depth = 2;
+  fc1->loop_path[0] = 4;
+  fc1->loop_path[1] = 2;
   for (int kind = 0; kind <= CR_RECORD_REGION_INFERENCE; kind++)
     {
       CrRecordRegion *region = cr_run_record_add_region (r);
       region->kind = (CrRecordRegionKind) kind;
       region->span = span (kind + 3);
       region->iteration = (guint) kind;
+      region->loop_depth = kind == 2 ? 1 : 0;
+      region->loop_path[0] = region->loop_depth ? 7 : 0;
     }
 
   for (int kind = 0; kind <= CR_RECORD_BACKWARD_GRAD; kind++)
@@ -272,6 +278,9 @@ full_record (void)
       bw->create_graph = kind == 1;
       bw->succeeded = kind == 0;
       bw->error = kind == 1 ? 0 : -1;
+      bw->loop_depth = CR_RECORD_MAX_LOOP_PATH;
+      for (int d = 0; d < CR_RECORD_MAX_LOOP_PATH; d++)
+        bw->loop_path[d] = (guint) (d + kind + 1);
       CrRecordStep *node = cr_record_backward_add_step (bw);
       node->kind = CR_RECORD_STEP_NODE;
       node->op = 0;
@@ -347,6 +356,41 @@ full_record (void)
   r->truncated = TRUE;
   cr_tensor_snapshot_free (shared);
   return r;
+}
+
+/* A field added to a record struct must travel too (cr-run-record-wire.c)
+ * and be set in full_record(): the sizes say when one was added. A field
+ * that fits in padding escapes this; the JSON comparisons of the scripts'
+ * records catch it once a script sets it. */
+static void
+test_struct_sizes (void)
+{
+#if GLIB_SIZEOF_VOID_P == 8
+  struct { const char *name; gsize size, known; } sizes[] = {
+    { "CrRecordTensor", sizeof (CrRecordTensor), 216 },
+    { "CrRecordSaved", sizeof (CrRecordSaved), 120 },
+    { "CrRecordOp", sizeof (CrRecordOp), 152 },
+    { "CrRecordModuleCall", sizeof (CrRecordModuleCall), 96 },
+    { "CrRecordRegion", sizeof (CrRecordRegion), 64 },
+    { "CrRecordGrad", sizeof (CrRecordGrad), 24 },
+    { "CrRecordReduction", sizeof (CrRecordReduction), 176 },
+    { "CrRecordStepInput", sizeof (CrRecordStepInput), 80 },
+    { "CrRecordHookCall", sizeof (CrRecordHookCall), 56 },
+    { "CrRecordAccumulation", sizeof (CrRecordAccumulation), 32 },
+    { "CrRecordStep", sizeof (CrRecordStep), 120 },
+    { "CrRecordBackward", sizeof (CrRecordBackward), 120 },
+    { "CrRecordError", sizeof (CrRecordError), 72 },
+    { "CrRunRecord", sizeof (CrRunRecord), 80 },
+    { "CrTensorSnapshot", sizeof (CrTensorSnapshot), 160 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    if (sizes[i].size != sizes[i].known)
+      g_error ("%s is %" G_GSIZE_FORMAT " bytes, was %" G_GSIZE_FORMAT ": send its new field in "
+               "core/record/cr-run-record-wire.c, set it in full_record() here, then update "
+               "this size", sizes[i].name, sizes[i].size, sizes[i].known);
+#else
+  g_test_skip ("the sizes are a 64-bit build's");
+#endif
 }
 
 static void
@@ -720,6 +764,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_autofree char *scripts = g_test_build_filename (G_TEST_DIST, "record", "scripts", NULL);
   g_autofree char *examples = g_test_build_filename (G_TEST_DIST, "..", "data", "examples", NULL);
+  g_test_add_func ("/record-wire/struct-sizes", test_struct_sizes);
   g_test_add_func ("/record-wire/full-record", test_full_record);
   g_test_add_func ("/record-wire/empty-record", test_empty_record);
   g_test_add_data_func ("/record-wire/scripts", scripts, test_scripts);
