@@ -36,6 +36,8 @@
 #include "cr-expression-panel.h"
 #include "cr-inspector.h"
 
+#include <string.h>
+
 #define ERROR_DELAY_MS   500
 #define BUSY_DELAY_MS    400
 /* Long enough for any script written to be watched; a run still going then
@@ -162,27 +164,29 @@ run_thread (GTask        *task,
   g_task_return_boolean (task, TRUE);
 }
 
-/* The output pane is filled one run of a stream at a time: a few inserts,
- * however many lines were printed. */
+/* What the Output pane shows, as runs of text with their tag (NULL:
+ * none): a few inserts, however many lines were printed. */
 typedef struct {
-  GtkTextBuffer *buffer;
-  GString       *run;         /* text of one stream not yet inserted */
-  gboolean       is_stderr;
+  GString    *text;       /* every run, one after the other */
+  GArray     *ends;       /* of gsize: where each run ends in text */
+  GPtrArray  *tags;       /* each run's tag name (static strings) */
 } OutputFill;
 
 static void
-fill_flush (OutputFill *fill)
+fill_add (OutputFill *fill,
+          const char *text,
+          gsize       length,
+          const char *tag)
 {
-  if (fill->run->len == 0)
-    return;
-  GtkTextIter end;
-  gtk_text_buffer_get_end_iter (fill->buffer, &end);
-  if (fill->is_stderr)
-    gtk_text_buffer_insert_with_tags_by_name (fill->buffer, &end, fill->run->str,
-                                              (int) fill->run->len, "error", NULL);
+  gboolean joins = fill->tags->len > 0 && g_ptr_array_index (fill->tags, fill->tags->len - 1) == tag;
+  g_string_append_len (fill->text, text, (gssize) length);
+  if (joins)
+    g_array_index (fill->ends, gsize, fill->ends->len - 1) = fill->text->len;
   else
-    gtk_text_buffer_insert (fill->buffer, &end, fill->run->str, (int) fill->run->len);
-  g_string_truncate (fill->run, 0);
+    {
+      g_array_append_val (fill->ends, fill->text->len);
+      g_ptr_array_add (fill->tags, (gpointer) tag);
+    }
 }
 
 static void
@@ -191,11 +195,22 @@ fill_piece (const char *text,
             gboolean    is_stderr,
             gpointer    user_data)
 {
-  OutputFill *fill = user_data;
-  if (is_stderr != fill->is_stderr)
-    fill_flush (fill);
-  fill->is_stderr = is_stderr;
-  g_string_append_len (fill->run, text, (gssize) length);
+  fill_add (user_data, text, length, is_stderr ? "error" : NULL);
+}
+
+/* The runs as one string that tells two fillings apart (tags included). */
+static char *
+fill_signature (const OutputFill *fill)
+{
+  GString *signature = g_string_new (NULL);
+  for (guint i = 0; i < fill->tags->len; i++)
+    {
+      const char *tag = g_ptr_array_index (fill->tags, i);
+      g_string_append_printf (signature, "%s:%" G_GSIZE_FORMAT ";", tag ? tag : "",
+                              g_array_index (fill->ends, gsize, i));
+    }
+  g_string_append_len (signature, fill->text->str, (gssize) fill->text->len);
+  return g_string_free (signature, FALSE);
 }
 
 static void
@@ -203,25 +218,46 @@ show_output (CrWindow *self,
              RunJob   *job)
 {
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->output_view);
-  GtkTextIter end;
-  gtk_text_buffer_set_text (buffer, "", 0);
+  OutputFill fill = {
+    g_string_new (NULL), g_array_new (FALSE, FALSE, sizeof (gsize)), g_ptr_array_new (),
+  };
   g_autofree char *dropped = job->dropped_note ? g_strdup (job->dropped_note)
                                                 : cr_output_tail_describe_dropped (job->output);
   if (dropped)
-    {
-      gtk_text_buffer_get_end_iter (buffer, &end);
-      gtk_text_buffer_insert_with_tags_by_name (buffer, &end, dropped, -1, "note", NULL);
-    }
-  OutputFill fill = { buffer, g_string_new (NULL), FALSE };
+    fill_add (&fill, dropped, strlen (dropped), "note");
   cr_output_tail_foreach (job->output, fill_piece, &fill);
-  fill_flush (&fill);
-  g_string_free (fill.run, TRUE);
   if (job->run.traceback)
+    fill_add (&fill, job->run.traceback, strlen (job->run.traceback), "error");
+
+  /* The same output as the last run's (an edit that changed no printed
+   * value) leaves the pane alone: refilling it would lay out its text and
+   * repaint it for nothing. */
+  char *signature = fill_signature (&fill);
+  const char *shown = g_object_get_data (G_OBJECT (buffer), "cr-shown-output");
+  if (g_strcmp0 (shown, signature) != 0)
     {
-      gtk_text_buffer_get_end_iter (buffer, &end);
-      gtk_text_buffer_insert_with_tags_by_name (buffer, &end, job->run.traceback, -1, "error",
-                                                NULL);
+      gtk_text_buffer_set_text (buffer, "", 0);
+      gsize start = 0;
+      for (guint i = 0; i < fill.tags->len; i++)
+        {
+          gsize stop = g_array_index (fill.ends, gsize, i);
+          const char *tag = g_ptr_array_index (fill.tags, i);
+          GtkTextIter end;
+          gtk_text_buffer_get_end_iter (buffer, &end);
+          if (tag)
+            gtk_text_buffer_insert_with_tags_by_name (buffer, &end, fill.text->str + start,
+                                                      (int) (stop - start), tag, NULL);
+          else
+            gtk_text_buffer_insert (buffer, &end, fill.text->str + start, (int) (stop - start));
+          start = stop;
+        }
+      g_object_set_data_full (G_OBJECT (buffer), "cr-shown-output", signature, g_free);
     }
+  else
+    g_free (signature);
+  g_string_free (fill.text, TRUE);
+  g_array_unref (fill.ends);
+  g_ptr_array_unref (fill.tags);
 }
 
 static void
@@ -232,6 +268,8 @@ append_output_error (CrWindow   *self,
   GtkTextIter end;
   gtk_text_buffer_get_end_iter (buffer, &end);
   gtk_text_buffer_insert_with_tags_by_name (buffer, &end, text, -1, "error", NULL);
+  /* The pane no longer shows a run's output alone. */
+  g_object_set_data (G_OBJECT (buffer), "cr-shown-output", NULL);
 }
 
 /* The model of backward call index, built from the run record the first
@@ -295,9 +333,15 @@ update_call_dropdown (CrWindow *self)
       else
         g_ptr_array_add (titles, model ? cr_window_call_title (model) : g_strdup ("graph"));
     }
+  /* An edit that keeps the calls keeps the list: a splice of a training
+   * loop's hundreds of rows is most of what showing its run costs. */
+  gboolean same = old == titles->len;
+  for (guint i = 0; same && i < old; i++)
+    same = strcmp (gtk_string_list_get_string (list, i), g_ptr_array_index (titles, i)) == 0;
   g_ptr_array_add (titles, NULL);
   self->syncing = TRUE;
-  gtk_string_list_splice (list, 0, old, (const char *const *) titles->pdata);
+  if (!same)
+    gtk_string_list_splice (list, 0, old, (const char *const *) titles->pdata);
   gtk_drop_down_set_selected (self->call_dropdown, self->model_index);
   self->syncing = FALSE;
   gtk_widget_set_visible (GTK_WIDGET (self->call_dropdown), self->models && self->models->len > 1);
