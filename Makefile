@@ -75,7 +75,7 @@ $(FUZZ_BUILD)/build.ninja: | deps
 	  -Dgui=false -Dcuda=disabled -Db_sanitize=address,undefined -Db_lundef=false
 
 build-fuzz: deps $(FUZZ_BUILD)/build.ninja
-	ninja -C $(FUZZ_BUILD) tests/fuzz/fuzz-parse tests/fuzz/fuzz-interp
+	ninja -C $(FUZZ_BUILD) tests/fuzz/fuzz-parse tests/fuzz/fuzz-interp tests/fuzz/fuzz-wire
 
 # Every target for FUZZ_SECONDS; fails on any finding (crash, leak, UB, time-out).
 fuzz: build-fuzz
