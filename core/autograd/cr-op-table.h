@@ -29,6 +29,7 @@ G_BEGIN_DECLS
   X (TANH_BACKWARD)       /* TanhBackwardBackward0 */                  \
   X (SIGMOID_BACKWARD)    /* SigmoidBackwardBackward0 */               \
   X (THRESHOLD_BACKWARD)  /* ThresholdBackwardBackward0 */             \
+  X (LEAKY_RELU_BACKWARD) /* LeakyReluBackwardBackward0 */            \
   X (SUM)                 /* SumBackward0 */                           \
   X (SUM_DIM)             /* SumBackward1 */                           \
   X (MEAN)                /* MeanBackward0 */                          \

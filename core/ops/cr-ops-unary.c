@@ -56,6 +56,15 @@ fx_div_number (Fx *fx, CrTensor *a, double n)
   return cr_formula_keep (&fx->f, cr_div (a, number, &fx->f.err));
 }
 
+/* leaky_relu_backward(g, x, slope): LeakyReluBackwardBackward0 */
+G_GNUC_UNUSED static CrTensor *
+fx_leaky_relu_backward (Fx *fx, CrTensor *g, CrTensor *x, double negative_slope)
+{
+  if (fx->f.err != NULL || g == NULL || x == NULL)
+    return NULL;
+  return cr_formula_keep (&fx->f, cr_leaky_relu_backward (g, x, negative_slope, &fx->f.err));
+}
+
 /* n - a in a formula. */
 G_GNUC_UNUSED static CrTensor *
 fx_rsub_number (Fx *fx, double n, CrTensor *a)
@@ -95,6 +104,7 @@ fx_rsub_number (Fx *fx, double n, CrTensor *a)
 #define TANH_BW(g, y)      cr_formula_tensors (&fx->f, cr_tanh_backward, (g), (y))
 #define SIGMOID_BW(g, y)   cr_formula_tensors (&fx->f, cr_sigmoid_backward, (g), (y))
 #define THRESHOLD_BW(g, x) cr_formula_tensors (&fx->f, cr_threshold_backward, (g), (x))
+#define LRELU_BW(g, x, s)  fx_leaky_relu_backward (fx, (g), (x), (s))
 #define ZEROS()            cr_formula_zeros (&fx->f)
 #define P0                 (fx->p[0])
 #define P1                 (fx->p[1])
@@ -138,6 +148,7 @@ enum { SAVE_NOTHING, SAVE_INPUT, SAVE_OUTPUT };
 #undef TANH_BW
 #undef SIGMOID_BW
 #undef THRESHOLD_BW
+#undef LRELU_BW
 #undef ZEROS
 #undef P0
 #undef P1

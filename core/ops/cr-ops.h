@@ -100,6 +100,9 @@ CrTensor *cr_silu           (CrTensor *x, GError **error);
 CrTensor *cr_tanh_backward      (CrTensor *grad, CrTensor *out, GError **error);
 CrTensor *cr_sigmoid_backward   (CrTensor *grad, CrTensor *out, GError **error);
 CrTensor *cr_threshold_backward (CrTensor *grad, CrTensor *x, GError **error);
+/* F.leaky_relu's backward, LeakyReluBackwardBackward0 (cr-ops-activation-backward.c) */
+CrTensor *cr_leaky_relu_backward (CrTensor *grad, CrTensor *self, double negative_slope,
+                                  GError **error);
 
 /* ---- reductions (cr-ops-reduce.c) -------------------------------------- */
 CrTensor *cr_sum            (CrTensor *x, GError **error);

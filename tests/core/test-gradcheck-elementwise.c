@@ -475,7 +475,14 @@ test_clamp (void)
                    "torch.clamp: At least one of 'min' or 'max' must not be None");
 }
 
-/* The fused helpers, and double backward through tanh, sigmoid and relu. */
+static CrTensor *
+leaky_relu_backward_02 (CrTensor *g, CrTensor *x, GError **error)
+{
+  return cr_leaky_relu_backward (g, x, 0.2, error);
+}
+
+/* The fused helpers, and double backward through tanh, sigmoid, relu and
+ * leaky_relu. */
 static void
 test_fused_backward (void)
 {
@@ -486,6 +493,7 @@ test_fused_backward (void)
   checkgg2 (cr_tanh_backward, g, y);
   checkgg2 (cr_sigmoid_backward, g, y);
   checkgg2 (cr_threshold_backward, g, x);
+  checkgg2 (leaky_relu_backward_02, g, x);
 }
 
 /* The graph of a double backward uses PyTorch's node names. */

@@ -110,6 +110,7 @@ static const struct {
   { CR_OP_TANH_BACKWARD, "TanhBackwardBackward0" },
   { CR_OP_SIGMOID_BACKWARD, "SigmoidBackwardBackward0" },
   { CR_OP_THRESHOLD_BACKWARD, "ThresholdBackwardBackward0" },
+  { CR_OP_LEAKY_RELU_BACKWARD, "LeakyReluBackwardBackward0" },
   { CR_OP_SUM, "SumBackward0" },
   { CR_OP_SUM_DIM, "SumBackward1" },
   { CR_OP_MEAN, "MeanBackward0" },
@@ -297,7 +298,7 @@ test_local_grad_rows (void)
 #define CR_BINARY_OP(ID, ...) CR_OP_##ID, CR_OP_##ID##_SCALAR,
 #include "cr-binary-ops.def"
     CR_OP_CLAMP, CR_OP_WHERE, CR_OP_TANH_BACKWARD,
-    CR_OP_SIGMOID_BACKWARD, CR_OP_THRESHOLD_BACKWARD, CR_OP_CLONE, CR_OP_TO_COPY, CR_OP_FILL,
+    CR_OP_SIGMOID_BACKWARD, CR_OP_THRESHOLD_BACKWARD, CR_OP_LEAKY_RELU_BACKWARD, CR_OP_CLONE, CR_OP_TO_COPY, CR_OP_FILL,
     CR_OP_ZERO, CR_OP_COPY,
   };
 
@@ -419,6 +420,7 @@ test_local_grads_match_backward (void)
   g_ptr_array_add (outs, cr_tanh_backward (a, b, NULL));
   g_ptr_array_add (outs, cr_sigmoid_backward (a, b, NULL));
   g_ptr_array_add (outs, cr_threshold_backward (a, b, NULL));
+  g_ptr_array_add (outs, cr_leaky_relu_backward (a, b, 0.2, NULL));
   g_ptr_array_add (outs, cr_clone (a, NULL));
   g_ptr_array_add (outs, cr_to_dtype (a, CR_DTYPE_FLOAT32, NULL));
   for (guint i = 0; i < G_N_ELEMENTS (unary); i++)
