@@ -13,7 +13,8 @@
  *   index list u32 count, then count × i32
  *   snapshot   u32: 0 NULL; k + 1 the k-th snapshot sent before (shared);
  *              the count sent so far + 1: a new one follows (ndim, shape,
- *              numel, dtype, device, n_values, the values, min/max/mean/std,
+ *              numel, dtype, device, n_values, the values as float32 when
+ *              they all are exactly, else float64, min/max/mean/std,
  *              text_deferred, the text unless deferred)
  *   array      u32 count, then the items
  *
@@ -55,6 +56,12 @@ enum {
 
 G_STATIC_ASSERT (HEADER_END <= CR_RUN_RECORD_WIRE_HEADER_SIZE);
 G_STATIC_ASSERT (sizeof (double) == 8 && sizeof (gint64) == 8);
+
+/* How a snapshot's values travel. */
+enum {
+  VALUES_FLOAT32,
+  VALUES_FLOAT64,
+};
 
 /* ---- writing ------------------------------------------------------------------ */
 
@@ -154,6 +161,32 @@ put_loop_path (Writer      *w,
   put_bytes (w, path, sizeof (guint) * depth);
 }
 
+/* A snapshot's values: as float32 when every one of them is a float32
+ * exactly (bit for bit back, NaNs and -0. included), as most tensors' are,
+ * which halves what the pipe carries; else as doubles. */
+static void
+put_values (Writer       *w,
+            const double *values,
+            gsize         n)
+{
+  gsize start = w->len;
+  put_u8 (w, VALUES_FLOAT32);
+  guint8 *out = reserve (w, sizeof (float) * n);
+  for (gsize i = 0; i < n; i++)
+    {
+      float f = (float) values[i];
+      double back = f;
+      if (G_UNLIKELY (memcmp (&back, &values[i], sizeof back) != 0))
+        {
+          w->len = start;
+          put_u8 (w, VALUES_FLOAT64);
+          put_bytes (w, values, sizeof (double) * n);
+          return;
+        }
+      memcpy (out + sizeof (float) * i, &f, sizeof f);
+    }
+}
+
 static void
 put_snapshot (Writer                 *w,
               const CrTensorSnapshot *s)
@@ -184,7 +217,7 @@ put_snapshot (Writer                 *w,
   put_string (w, s->device);
   put_i64 (w, s->n_values);
   if (s->n_values > 0)
-    put_bytes (w, s->values, sizeof (double) * (gsize) s->n_values);
+    put_values (w, s->values, (gsize) s->n_values);
   double stats[4] = { s->min, s->max, s->mean, s->std };
   put_bytes (w, stats, sizeof stats);
   /* A deferred text is left to the reader, who formats it from the values
@@ -740,6 +773,37 @@ shape_numel (int           ndim,
   return numel;
 }
 
+/* n values (put_values): a new array, or NULL when the read failed. */
+static double *
+get_values (Reader *r,
+            gsize   n)
+{
+  const guint8 *encoding = take (r, 1);
+  if (!encoding)
+    return NULL;
+  if (*encoding > VALUES_FLOAT64)
+    {
+      fail (r, "values encoding %u", *encoding);
+      return NULL;
+    }
+  if (*encoding == VALUES_FLOAT64)
+    {
+      const guint8 *at = take (r, sizeof (double) * n);
+      return at ? g_memdup2 (at, sizeof (double) * n) : NULL;
+    }
+  const guint8 *at = take (r, sizeof (float) * n);
+  if (!at)
+    return NULL;
+  double *values = g_new (double, n);
+  for (gsize i = 0; i < n; i++)
+    {
+      float f;
+      memcpy (&f, at + sizeof (float) * i, sizeof f);
+      values[i] = f;
+    }
+  return values;
+}
+
 /* A snapshot: NULL, a new hold on one read before, or a new one, which the
  * caller stores at once in an item of the record (which then owns it). */
 static CrTensorSnapshot *
@@ -771,11 +835,7 @@ get_snapshot (Reader *r)
     fail (r, "a snapshot keeping %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " values",
           s->n_values, s->numel);
   if (!r->failed && s->n_values > 0)
-    {
-      const guint8 *at = take (r, sizeof (double) * (gsize) s->n_values);
-      if (at)
-        s->values = g_memdup2 (at, sizeof (double) * (gsize) s->n_values);
-    }
+    s->values = get_values (r, (gsize) s->n_values);
   double stats[4];
   get_bytes (r, stats, sizeof stats);
   s->min = stats[0];

@@ -119,6 +119,8 @@ typedef struct {
   guint       references;
   GHashTable *distinct;
   guint       deferred;   /* distinct snapshots whose text is still to be formatted */
+  gsize       text_bytes; /* the texts of the distinct others */
+  gsize       values;     /* the values kept by the distinct ones */
 } SnapshotCount;
 
 static void
@@ -127,14 +129,19 @@ count_snapshot (const CrTensorSnapshot *s,
 {
   SnapshotCount *c = data;
   c->references++;
-  if (g_hash_table_add (c->distinct, (gpointer) s) && s->text_deferred && !s->text)
+  if (!g_hash_table_add (c->distinct, (gpointer) s))
+    return;
+  if (s->text_deferred && !s->text)
     c->deferred++;
+  else if (s->text)
+    c->text_bytes += strlen (s->text);
+  c->values += (gsize) s->n_values;
 }
 
 static SnapshotCount
 count_snapshots (const CrRunRecord *r)
 {
-  SnapshotCount c = { 0, g_hash_table_new (NULL, NULL), 0 };
+  SnapshotCount c = { 0, g_hash_table_new (NULL, NULL), 0, 0, 0 };
   each_snapshot (r, count_snapshot, &c);
   return c;
 }
@@ -168,6 +175,16 @@ snapshot_of (const float *values,
   g_autoptr (CrTensor) t = cr_tensor_new_from_data (values, &n, 1, CR_DTYPE_FLOAT32, NULL);
   return deferred ? cr_tensor_snapshot_new_deferred (t, CR_SNAPSHOT_MAX_VALUES)
                   : cr_tensor_snapshot_new (t);
+}
+
+/* Doubles that no float32 holds: they travel as doubles. */
+static CrTensorSnapshot *
+snapshot_of_thirds (void)
+{
+  double d[3] = { 1.0 / 3.0, -2.0, 1e300 };
+  gint64 n = 3;
+  g_autoptr (CrTensor) t = cr_tensor_new_from_data (d, &n, 1, CR_DTYPE_FLOAT64, NULL);
+  return cr_tensor_snapshot_new_deferred (t, CR_SNAPSHOT_MAX_VALUES);
 }
 
 static CrSpan
@@ -294,7 +311,7 @@ full_record (void)
           hook->function = hk ? g_strdup ("<lambda>") : NULL;
           hook->span = span (16);
           hook->before = cr_tensor_snapshot_share (shared);
-          hook->after = hk == 2 ? NULL : snapshot_of (v + 1, 2, hk == 1);
+          hook->after = hk == 2 ? NULL : hk == 0 ? snapshot_of_thirds () : snapshot_of (v + 1, 2, TRUE);
           hook->raised = hk == 2;
         }
       CrRecordGrad *incoming = cr_record_step_add_incoming (node);
@@ -413,6 +430,10 @@ test_full_record (void)
   g_assert_null (t2->value->text);
   assert_same_record (record, back);
   g_assert_cmpstr (cr_tensor_snapshot_get_text (t2->value), ==, "[1.5000, -0.0000, 3.2500]");
+  /* Doubles come back as they were. */
+  const CrRecordHookCall *hook = g_ptr_array_index (step->hooks, 0);
+  g_assert_cmpfloat (hook->after->values[0], ==, 1.0 / 3.0);
+  g_assert_cmpfloat (hook->after->values[2], ==, 1e300);
 }
 
 /* An empty record, and one with NULL filename and source. */
@@ -738,16 +759,17 @@ bench_file (const char *path)
       write_best = MIN (write_best, (t1 - t0) / 1000.0);
       read_best = MIN (read_best, (t2 - t1) / 1000.0);
     }
+  SnapshotCount c = count_snapshots (record);
   gint64 t0 = cpu_time_us ();
   gsize json_len;
   g_free (cr_run_record_to_json (record, &json_len));
   double json_ms = (cpu_time_us () - t0) / 1000.0;
-  SnapshotCount c = count_snapshots (record);
   g_autofree char *name = g_path_get_basename (path);
   g_print ("%-26s wire %9" G_GSIZE_FORMAT " bytes  write %6.2f ms  read %6.2f ms"
-           "  (JSON %9" G_GSIZE_FORMAT " bytes, %7.1f ms; %u snapshots, %u distinct)\n",
+           "  (JSON %9" G_GSIZE_FORMAT " bytes, %7.1f ms; %u snapshots, %u distinct, "
+           "%u deferred, %" G_GSIZE_FORMAT " text bytes, %" G_GSIZE_FORMAT " values)\n",
            name, len, write_best, read_best, json_len, json_ms, c.references,
-           g_hash_table_size (c.distinct));
+           g_hash_table_size (c.distinct), c.deferred, c.text_bytes, c.values);
   g_hash_table_unref (c.distinct);
 }
 
