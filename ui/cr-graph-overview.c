@@ -24,6 +24,8 @@
 #define RADIUS     8.0
 /* Past this many edges the miniature leaves them out: a haze, not a help. */
 #define MAX_EDGES  6000
+/* Over the node the person follows, the overview lets it read through. */
+#define FADED_OPACITY 0.3
 
 struct _CrGraphOverview
 {
@@ -119,6 +121,26 @@ canvas_shows_part (CrGraphCanvas *canvas)
          || canvas->ty + canvas->zoom * layout->height > h + slack;
 }
 
+/* Whether the node the person follows (the current step's, else the
+ * selected one) is drawn under the overview, which floats over the
+ * canvas's top corner: the overview fades then, so that the node reads
+ * through it. */
+static gboolean
+covers_followed_node (CrGraphOverview *self)
+{
+  CrGraphCanvas *c = self->canvas;
+  const CrGraphNode *n = c->model && c->step >= 0 ? cr_graph_model_find_step (c->model, c->step) : NULL;
+  int id = n ? (int) n->id : c->selected;
+  graphene_rect_t bounds;
+  if (id < 0 || !c->layout || (guint) id >= c->layout->n_nodes
+      || !gtk_widget_compute_bounds (GTK_WIDGET (self), GTK_WIDGET (c), &bounds))
+    return FALSE;
+  const CrGraphBox *b = &c->layout->nodes[id];
+  graphene_rect_t node = GRAPHENE_RECT_INIT (c->tx + c->zoom * b->x, c->ty + c->zoom * b->y,
+                                             c->zoom * b->width, c->zoom * b->height);
+  return graphene_rect_intersection (&bounds, &node, NULL);
+}
+
 static void
 on_after_paint (GdkFrameClock   *clock,
                 CrGraphOverview *self)
@@ -131,6 +153,9 @@ on_after_paint (GdkFrameClock   *clock,
     gtk_widget_set_visible (GTK_WIDGET (self), show);
   if (!show)
     return;
+  double opacity = covers_followed_node (self) ? FADED_OPACITY : 1.0;
+  if (gtk_widget_get_opacity (GTK_WIDGET (self)) != opacity)
+    gtk_widget_set_opacity (GTK_WIDGET (self), opacity);
   int w = gtk_widget_get_width (GTK_WIDGET (c)), h = gtk_widget_get_height (GTK_WIDGET (c));
   if (c->layout != self->seen_layout)
     gtk_widget_queue_resize (GTK_WIDGET (self));

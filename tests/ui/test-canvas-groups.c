@@ -391,8 +391,8 @@ test_step_in_sight (Fixture       *f,
 }
 
 /* The overview (the minimap) draws a closed group as the group box it is:
- * in the group boxes' blue where the grey of an unknown kind was, and the
- * canvas's view outlined. */
+ * in the group boxes' blue where the grey of an unknown kind was; it fades
+ * over the current step's node. */
 static void
 test_overview_groups (void)
 {
@@ -420,9 +420,9 @@ test_overview_groups (void)
   cr_ui_test_spin (200);
 
   int w = gtk_widget_get_width (overview), h = gtk_widget_get_height (overview);
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (overview);
+  /* Its own drawing, now (a widget paintable would wait for a frame). */
   GtkSnapshot *snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  GTK_WIDGET_GET_CLASS (overview)->snapshot (overview, snapshot);
   g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
   g_assert_nonnull (node);
   GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (window));
@@ -463,6 +463,21 @@ test_overview_groups (void)
       g_assert_cmpuint (grey, ==, 0);
     }
   g_assert_cmpuint (groups, ==, 2);
+
+  /* The current step's node under the overview: the overview fades, so
+   * that the node reads through it; away from it, it does not. */
+  cr_graph_canvas_set_step (canvas, 0);
+  const CrGraphNode *step = cr_graph_model_find_step (m, 0);
+  g_assert_nonnull (step);
+  const CrGraphBox *sb = &canvas->layout->nodes[step->id];
+  cr_graph_canvas_move_to (canvas, 12 - canvas->zoom * sb->x, 12 - canvas->zoom * sb->y);
+  cr_ui_test_spin (200);
+  g_assert_true (gtk_widget_get_visible (overview));
+  g_assert_cmpfloat (gtk_widget_get_opacity (overview), <, 0.5);
+  cr_graph_canvas_move_to (canvas, 350 - canvas->zoom * sb->x, 250 - canvas->zoom * sb->y);
+  cr_ui_test_spin (200);
+  g_assert_true (gtk_widget_get_visible (overview));
+  g_assert_cmpfloat (gtk_widget_get_opacity (overview), ==, 1.0);
   gtk_window_destroy (window);
   cr_ui_test_iterate ();
 }
