@@ -2,10 +2,13 @@
  * (cr-run-record-wire.h).
  *
  * Fixed-width fields in the host's byte order, copied with memcpy: the two
- * ends are one build on one machine, and a record is mostly numbers (the
- * snapshots' values), which go as one block each. The body follows
- * cr-run-record.h's order item by item; an item's id (its index) is not
- * sent, the reader's constructors give it.
+ * ends are one build on one machine, so nothing is parsed or converted but
+ * a snapshot's float32 values; each snapshot's values go as one block. The
+ * body follows cr-run-record.h's order item by item; an item's id (its
+ * index) is not sent, the reader's constructors give it. Most of a
+ * message is names, captions and each snapshot's metadata: the MLP
+ * example's 2 MB hold 40,000 strings and 6,000 snapshots of 7 values on
+ * average.
  *
  *   string     u32 length + 1 (0: NULL), then the bytes without the NUL
  *   span       4 × i32
@@ -163,7 +166,7 @@ put_loop_path (Writer      *w,
 
 /* A snapshot's values: as float32 when every one of them is a float32
  * exactly (bit for bit back, NaNs and -0. included), as most tensors' are,
- * which halves what the pipe carries; else as doubles. */
+ * in half the bytes; else as doubles. */
 static void
 put_values (Writer       *w,
             const double *values,
