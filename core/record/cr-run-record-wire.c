@@ -872,7 +872,9 @@ rules_by_text_new (gpointer data)
   return rules;
 }
 
-/* The op table's rule with the text read, or NULL. */
+/* The op table's rule with the text read, or NULL. A text no op has (a
+ * rule made some other way one day) is interned: it must outlive the
+ * record like a static one, and costs its bytes once. */
 static const char *
 get_rule (Reader *r)
 {
@@ -882,9 +884,7 @@ get_rule (Reader *r)
     return NULL;
   GHashTable *rules = g_once (&rules_once, rules_by_text_new, NULL);
   const char *rule = g_hash_table_lookup (rules, text);
-  if (!rule)
-    fail (r, "a local-gradient rule that no op has: %s", text);
-  return rule;
+  return rule ? rule : g_intern_string (text);
 }
 
 static void

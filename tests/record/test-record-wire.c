@@ -319,7 +319,8 @@ full_record (void)
       incoming->tensor = 1;
       incoming->value = cr_tensor_snapshot_share (shared);
       cr_record_step_add_incoming (node);
-      node->rule = cr_op_info (CR_OP_MUL)->local_grad_text;
+      /* A rule no op has: it travels by its text all the same. */
+      node->rule = kind == 0 ? cr_op_info (CR_OP_MUL)->local_grad_text : "∂(made up)/∂x = 1";
       node->custom_backward = g_strdup ("MyReLU.backward");
       node->custom_span = span (15);
       CrRecordStepInput *in = cr_record_step_add_input (node);
@@ -421,6 +422,9 @@ test_full_record (void)
   const CrRecordBackward *bw = g_ptr_array_index (back->backwards, 0);
   const CrRecordStep *step = g_ptr_array_index (bw->steps, 0);
   g_assert_true (step->rule == op->rule);
+  const CrRecordBackward *bw1 = g_ptr_array_index (back->backwards, 1);
+  const CrRecordStep *step1 = g_ptr_array_index (bw1->steps, 0);
+  g_assert_cmpstr (step1->rule, ==, "∂(made up)/∂x = 1");
   /* The shared value arrives shared: one snapshot, many holds. */
   const CrRecordTensor *t2 = g_ptr_array_index (back->tensors, 2);
   const CrRecordGrad *incoming = g_ptr_array_index (step->incoming, 0);
