@@ -373,7 +373,7 @@ cr_graph_layout_new_dot_directed (const CrGraphModel     *model,
   /* Sizes scale with the type (presentation mode): so do the gaps. */
   double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
   double pair_gap = ceil (CR_GRAPH_LAYOUT_PAIR_GAP * k);
-  double pad = 8 * k;
+  double pad = CR_GRAPH_LAYOUT_PAD * k;
   GVC_t *gvc = context ();
   Agraph_t *g = agopen ((char *) "chainrule", Agdirected, NULL);
   gboolean down = direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;

@@ -15,6 +15,9 @@ G_BEGIN_DECLS
 #define CR_GRAPH_LAYOUT_LABEL_SIZE 8.0
 /* The space between a leaf's card and its AccumulateGrad pill under it. */
 #define CR_GRAPH_LAYOUT_PAIR_GAP   12.0
+/* Blank kept around the nodes inside a layout's width and height, in
+ * points (times the type's scale in presentation). */
+#define CR_GRAPH_LAYOUT_PAD        8.0
 /* Graphs with more nodes than this are laid out by the layered layout. */
 #define CR_GRAPH_LAYOUT_DOT_MAX_NODES 400
 

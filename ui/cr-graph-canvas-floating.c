@@ -179,3 +179,79 @@ cr_graph_canvas_free_area (CrGraphCanvas *self,
         }
     }
 }
+
+/* Whether a node of layout at zoom z, placed at tx, ty, lies under one of
+ * the n control rectangles. */
+static gboolean
+under_a_control (const CrGraphLayout *layout,
+                 double               z,
+                 double               tx,
+                 double               ty,
+                 const double         rects[][4],
+                 guint                n)
+{
+  for (guint i = 0; i < layout->n_nodes; i++)
+    {
+      const CrGraphBox *b = &layout->nodes[i];
+      double x0 = tx + z * b->x, y0 = ty + z * b->y;
+      double x1 = x0 + z * b->width, y1 = y0 + z * b->height;
+      for (guint c = 0; c < n; c++)
+        if (x0 < rects[c][2] && x1 > rects[c][0] && y0 < rects[c][3] && y1 > rects[c][1])
+          return TRUE;
+    }
+  return FALSE;
+}
+
+gboolean
+cr_graph_canvas_clear_place (CrGraphCanvas       *self,
+                             const CrGraphLayout *layout,
+                             double               z,
+                             double               margin,
+                             double              *tx,
+                             double              *ty)
+{
+  double w = gtk_widget_get_width (GTK_WIDGET (self));
+  double h = gtk_widget_get_height (GTK_WIDGET (self));
+  GtkWidget *parent = gtk_widget_get_parent (GTK_WIDGET (self));
+  if (!layout || w <= 1 || h <= 1)
+    return FALSE;
+  /* The range of places that keep the graph inside the canvas. */
+  double x_lo = margin, x_hi = w - margin - z * layout->width;
+  double y_lo = margin, y_hi = h - margin - z * layout->height;
+  if (x_hi < x_lo || y_hi < y_lo)
+    return FALSE;
+  double rects[MAX_FLOATING][4];
+  guint n = 0;
+  if (GTK_IS_OVERLAY (parent))
+    for (GtkWidget *child = gtk_widget_get_first_child (parent); child && n < MAX_FLOATING;
+         child = gtk_widget_get_next_sibling (child))
+      if (child != GTK_WIDGET (self) && floating_rect (child, w, h, rects[n]))
+        n++;
+  double want_x = CLAMP (*tx, x_lo, x_hi), want_y = CLAMP (*ty, y_lo, y_hi);
+  if (!under_a_control (layout, z, want_x, want_y, rects, n))
+    {
+      *tx = want_x;
+      *ty = want_y;
+      return TRUE;
+    }
+  /* Every place 2 px apart (a few thousand for a graph that almost fills
+   * the canvas, a few nodes each): the nearest clear one. */
+  const double step = 2.0;
+  double best = G_MAXDOUBLE, best_x = 0, best_y = 0;
+  for (double x = x_lo; x <= x_hi + 1e-9; x += step)
+    for (double y = y_lo; y <= y_hi + 1e-9; y += step)
+      {
+        double d = (x - want_x) * (x - want_x) + (y - want_y) * (y - want_y);
+        if (d < best && !under_a_control (layout, z, x, y, rects, n))
+          {
+            best = d;
+            best_x = x;
+            best_y = y;
+          }
+      }
+  if (best == G_MAXDOUBLE)
+    return FALSE;
+  *tx = best_x;
+  *ty = best_y;
+  return TRUE;
+}

@@ -165,6 +165,16 @@ void     cr_graph_canvas_free_area       (CrGraphCanvas *self,
                                           double         gh,
                                           double         margin,
                                           double         area[4]);
+/* Moves a view of layout at zoom z (tx, ty: where its origin lands) the
+ * least so that every node lies inside the canvas less margin and none
+ * under a floating control: a graph that fits beside the zoom buttons
+ * though not below their band. FALSE (tx, ty unchanged): no such place. */
+gboolean cr_graph_canvas_clear_place     (CrGraphCanvas       *self,
+                                          const CrGraphLayout *layout,
+                                          double               z,
+                                          double               margin,
+                                          double              *tx,
+                                          double              *ty);
 /* Refit when a control floating over the canvas appears or goes. */
 void     cr_graph_canvas_watch_floating  (CrGraphCanvas *self);
 /* For cr-graph-canvas-floating.c: fit again if the view is still the one

@@ -19,6 +19,9 @@
 
 /* Space kept around the graph when fitting, in pixels. */
 #define MARGIN        16.0
+/* A readable first view keeps its nodes this many pixels from the canvas's
+ * edges: the layout's own pad (CR_GRAPH_LAYOUT_PAD) counts towards them. */
+#define NODE_MARGIN   12.0
 #define ZOOM_MIN      CR_GRAPH_CANVAS_ZOOM_MIN
 #define ZOOM_MAX      CR_GRAPH_CANVAS_ZOOM_MAX
 #define ZOOM_STEP     1.25
@@ -272,13 +275,26 @@ place_axis (double   v0,
             double   z,
             double   a0,
             double   a1,
-            gboolean end)
+            gboolean end,
+            double   margin)
 {
   double v = v1 - v0;
-  if (z * g <= v - 2 * MARGIN || a0 > a1)
+  if (z * g <= v - 2 * margin || a0 > a1)
     return v0 + (v - z * g) / 2;
-  double t = end ? v1 - MARGIN - z * a1 : v0 + v / 2 - z * (a0 + a1) / 2;
-  return CLAMP (t, v1 - MARGIN - z * g, v0 + MARGIN);
+  /* margin is kept around the layout; around a node, NODE_MARGIN at least. */
+  double t = end ? v1 - MAX (margin, NODE_MARGIN) - z * a1 : v0 + v / 2 - z * (a0 + a1) / 2;
+  return CLAMP (t, v1 - margin - z * g, v0 + margin);
+}
+
+/* The margin kept around the layout when it is fitted at zoom z: its own
+ * pad keeps the nodes in from its edges already, so only the rest of
+ * NODE_MARGIN (the graph of the toy network fits the 1366 px window so). */
+static double
+fit_margin (CrGraphCanvas *self,
+            double         z)
+{
+  double pad = CR_GRAPH_LAYOUT_PAD * (self->presentation ? CR_GRAPH_RENDER_PRESENT_TYPE : 1);
+  return MAX (NODE_MARGIN - z * pad, 0.0);
 }
 
 /* The view that fits the graph into the part of the canvas no floating
@@ -298,10 +314,12 @@ fitted_view (CrGraphCanvas *self,
   if (!self->layout || w <= 1 || h <= 1)
     return FALSE;
   double gw = MAX (self->layout->width, 1.0), gh = MAX (self->layout->height, 1.0);
-  double area[4];
-  cr_graph_canvas_free_area (self, gw, gh, MARGIN, area);
-  double zw = (area[2] - area[0] - 2 * MARGIN) / gw, zh = (area[3] - area[1] - 2 * MARGIN) / gh;
   double readable = readable_zoom (self);
+  /* Ctrl+0 fits at any zoom: the plain margin. */
+  double margin = whole ? MARGIN : fit_margin (self, readable);
+  double area[4];
+  cr_graph_canvas_free_area (self, gw, gh, margin, area);
+  double zw = (area[2] - area[0] - 2 * margin) / gw, zh = (area[3] - area[1] - 2 * margin) / gh;
   /* Presentation's large type, but not so large that a node the steps go
    * to is cut (a wide loss node in a 1366 px projector's graph pane); F9
    * gives the graph more room (H8). */
@@ -315,11 +333,12 @@ fitted_view (CrGraphCanvas *self,
         }
       readable = MIN (readable, MIN ((area[2] - area[0] - 2 * MARGIN) / widest,
                                      (area[3] - area[1] - 2 * MARGIN) / tallest));
+      margin = fit_margin (self, readable);
     }
   double z = whole ? MIN (MIN (zw, zh), MAX (readable, FIT_MAX)) : readable;
   z = CLAMP (z, ZOOM_MIN, ZOOM_MAX);
-  double tx = place_axis (area[0], area[2], gw, z, 1, 0, FALSE);
-  double ty = place_axis (area[1], area[3], gh, z, 1, 0, FALSE);
+  double tx = place_axis (area[0], area[2], gw, z, 1, 0, FALSE, margin);
+  double ty = place_axis (area[1], area[3], gh, z, 1, 0, FALSE, margin);
   int anchor = whole ? -1 : anchor_node (self);
   double span[4];
   /* A run that stopped with an error opens on the failing node (and the
@@ -331,8 +350,8 @@ fitted_view (CrGraphCanvas *self,
       if (z * (with[2] - with[0]) <= area[2] - area[0] - 2 * MARGIN
           && z * (with[3] - with[1]) <= area[3] - area[1] - 2 * MARGIN)
         memcpy (span, with, sizeof span);
-      tx = place_axis (area[0], area[2], gw, z, span[0], span[2], FALSE);
-      ty = place_axis (area[1], area[3], gh, z, span[1], span[3], FALSE);
+      tx = place_axis (area[0], area[2], gw, z, span[0], span[2], FALSE, margin);
+      ty = place_axis (area[1], area[3], gh, z, span[1], span[3], FALSE, margin);
     }
   else if (anchor >= 0)
     {
@@ -341,9 +360,13 @@ fitted_view (CrGraphCanvas *self,
       /* The output is at the end of the flow: rightmost, or lowest. */
       gboolean output = n->kind == CR_GRAPH_NODE_OUTPUT && self->step < 0;
       gboolean down = self->layout->direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;
-      tx = place_axis (area[0], area[2], gw, z, b->x, b->x + b->width, output && !down);
-      ty = place_axis (area[1], area[3], gh, z, b->y, b->y + b->height, output && down);
+      tx = place_axis (area[0], area[2], gw, z, b->x, b->x + b->width, output && !down, margin);
+      ty = place_axis (area[1], area[3], gh, z, b->y, b->y + b->height, output && down, margin);
     }
+  /* A graph that fits the canvas though not the free area (the band under
+   * the zoom buttons takes the whole width): the nearest place where it
+   * is whole and clear of the controls, if there is one. */
+  cr_graph_canvas_clear_place (self, self->layout, z, margin, &tx, &ty);
   *z_out = z;
   *tx_out = tx;
   *ty_out = ty;
@@ -490,11 +513,11 @@ cr_graph_canvas_scroll_to_box (CrGraphCanvas    *self,
    * next steps reach, on either side, shows too), as far as the graph
    * goes; else no move. */
   if (x0 < area[0] + m || x1 > area[2] - m)
-    dx = place_axis (area[0], area[2], self->layout->width, z, b->x, b->x + b->width, FALSE)
-         - self->tx;
+    dx = place_axis (area[0], area[2], self->layout->width, z, b->x, b->x + b->width, FALSE,
+                      MARGIN) - self->tx;
   if (y0 < area[1] + m || y1 > area[3] - m)
-    dy = place_axis (area[1], area[3], self->layout->height, z, b->y, b->y + b->height, FALSE)
-         - self->ty;
+    dy = place_axis (area[1], area[3], self->layout->height, z, b->y, b->y + b->height, FALSE,
+                      MARGIN) - self->ty;
   if (fabs (dx) < 0.5 && fabs (dy) < 0.5)
     return;
   /* In presentation the steps drive the view: it still follows the size
@@ -655,8 +678,21 @@ whole_zoom (CrGraphCanvas       *self,
 {
   double gw = MAX (layout->width, 1.0), gh = MAX (layout->height, 1.0);
   double area[4];
-  cr_graph_canvas_free_area (self, gw, gh, MARGIN, area);
-  return MIN ((area[2] - area[0] - 2 * MARGIN) / gw, (area[3] - area[1] - 2 * MARGIN) / gh);
+  double margin = fit_margin (self, readable_zoom (self));
+  cr_graph_canvas_free_area (self, gw, gh, margin, area);
+  return MIN ((area[2] - area[0] - 2 * margin) / gw, (area[3] - area[1] - 2 * margin) / gh);
+}
+
+/* Whether all of layout fits the canvas at the readable zoom, clear of
+ * the floating controls. */
+static gboolean
+fits_readably (CrGraphCanvas       *self,
+               const CrGraphLayout *layout)
+{
+  double z = readable_zoom (self);
+  double tx = 0, ty = 0;
+  return whole_zoom (self, layout) >= z
+         || cr_graph_canvas_clear_place (self, layout, z, fit_margin (self, z), &tx, &ty);
 }
 
 /* The model laid out the other way, once per model. */
@@ -707,10 +743,11 @@ choose_direction (CrGraphCanvas *self,
   CrGraphLayoutDirection shape = h > w ? CR_GRAPH_LAYOUT_TOP_TO_BOTTOM : CR_GRAPH_LAYOUT_LEFT_TO_RIGHT;
   if (fresh && shape != self->direction)
     swap_direction (self);
-  double z = whole_zoom (self, self->layout);
-  if (z >= readable_zoom (self) || !ensure_other_layout (self))
+  if (fits_readably (self, self->layout) || !ensure_other_layout (self))
     return;
-  if (whole_zoom (self, self->other_layout) > z * (fresh ? 1.0 : 1.15))
+  double z = whole_zoom (self, self->layout);
+  if (fits_readably (self, self->other_layout)
+      || whole_zoom (self, self->other_layout) > z * (fresh ? 1.0 : 1.15))
     swap_direction (self);
 }
 

@@ -102,6 +102,9 @@ struct _CrWindow
   /* The panes follow the window's size until the person drags a handle. */
   int                   outer_set, inner_set;   /* the positions we gave them */
   gboolean              outer_moved, inner_moved;
+  /* Their max-position when we set them: a position that changes with the
+   * max-position is GTK's resize (an outer handle that moved), not a drag. */
+  int                   outer_max_set, inner_max_set;
 };
 
 /* cr-window-run.c */

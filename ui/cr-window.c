@@ -521,6 +521,14 @@ on_output_toggled (GtkToggleButton *toggle,
  * until the person drags a handle: then their choice stays. The graph gets
  * the room: the code about 30 % (a quarter in presentation), the sidebar a
  * readable width for the step card's matrices. */
+static int
+max_position (GtkPaned *paned)
+{
+  int max = 0;
+  g_object_get (paned, "max-position", &max, NULL);
+  return max;
+}
+
 static void
 place_panes (CrWindow *self)
 {
@@ -529,18 +537,25 @@ place_panes (CrWindow *self)
   if (width <= 0)
     return;
   gboolean presenting = gtk_widget_has_css_class (GTK_WIDGET (self), "presentation");
-  gboolean editor = gtk_widget_get_visible (self->editor_column);
   if (!self->outer_moved)
     {
       self->outer_set = (int) (width * (presenting ? 0.25 : 0.30));
+      self->outer_max_set = max_position (self->outer_paned);
       gtk_paned_set_position (self->outer_paned, self->outer_set);
     }
-  int inner = editor ? width - gtk_paned_get_position (self->outer_paned) : width;
+  /* The inner paned as it is now: when the outer handle has just moved,
+   * it is about to grow or shrink, and the sidebar keeps its width then
+   * (resize-end-child is false), so the handle lands where asked either
+   * way, and place_panes runs again on its new max-position. */
+  int inner = gtk_widget_get_width (GTK_WIDGET (self->inner_paned));
   if (!self->inner_moved && inner > 0)
     {
-      /* Presentation's larger type needs a wider step card. */
-      int sidebar = presenting ? (int) (width * 0.30) : (width >= 1800 ? 400 : 340);
+      /* Presentation's larger type needs a wider step card; at 1366 px
+       * the graph gets what the card can spare. */
+      int sidebar = presenting ? (int) (width * 0.30)
+                    : width >= 1800 ? 400 : width >= 1500 ? 340 : 305;
       self->inner_set = MAX (inner - sidebar, 0);
+      self->inner_max_set = max_position (self->inner_paned);
       gtk_paned_set_position (self->inner_paned, self->inner_set);
     }
   /* The output under the code: a fifth of the height, the code the rest. */
@@ -587,12 +602,18 @@ on_pane_position (GtkPaned   *paned,
 {
   int position = gtk_paned_get_position (paned);
   /* Only a drag moves a handle anywhere but where place_panes put it (a
-   * clamp to a too small window stays within a few pixels). */
+   * clamp to a too small window stays within a few pixels). GTK moves the
+   * inner handle too when the outer one moves (the inner paned grows and
+   * its sidebar keeps its width): that comes with a new max-position, and
+   * place_panes puts the handle back (the graph pane was 614 or 644 px wide
+   * depending on which came first). */
   if (paned == self->outer_paned && abs (position - self->outer_set) > 8
-      && gtk_widget_get_mapped (GTK_WIDGET (paned)) && self->outer_set > 0)
+      && gtk_widget_get_mapped (GTK_WIDGET (paned)) && self->outer_set > 0
+      && max_position (paned) == self->outer_max_set)
     self->outer_moved = TRUE;
   if (paned == self->inner_paned && abs (position - self->inner_set) > 8
-      && gtk_widget_get_mapped (GTK_WIDGET (paned)) && self->inner_set > 0)
+      && gtk_widget_get_mapped (GTK_WIDGET (paned)) && self->inner_set > 0
+      && max_position (paned) == self->inner_max_set)
     self->inner_moved = TRUE;
 }
 
