@@ -142,9 +142,16 @@ run_child (const CrGuardRequest *request,
       dup2 (fds[1], STDERR_FILENO);
       close (fds[1]);
     }
-  /* OpenBLAS and our pool were kept to one thread until the fork. */
+  /* OpenBLAS and our pool were kept to one thread until the fork. The
+   * count as cr_threads_init() sets it: OpenBLAS's new workers are stopped
+   * until a product needs them, rather than spinning a tenth of a second
+   * on the window's cores at every run. */
   if (request->threads > 1)
-    cr_threads_set ((int) request->threads);
+    {
+      g_autofree char *threads = g_strdup_printf ("%u", request->threads);
+      g_setenv ("OMP_NUM_THREADS", threads, TRUE);
+      cr_threads_init ();
+    }
   CrGuardRunOptions options = {
     .filename = filename,
     .device = request->device == CR_DEVICE_CUDA ? CR_DEVICE_CUDA : CR_DEVICE_CPU,
