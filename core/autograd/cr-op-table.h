@@ -30,6 +30,8 @@ G_BEGIN_DECLS
   X (SIGMOID_BACKWARD)    /* SigmoidBackwardBackward0 */               \
   X (THRESHOLD_BACKWARD)  /* ThresholdBackwardBackward0 */             \
   X (LEAKY_RELU_BACKWARD) /* LeakyReluBackwardBackward0 */            \
+  X (SOFTMAX_BACKWARD_DATA) /* SoftmaxBackwardDataBackward0 */       \
+  X (LOG_SOFTMAX_BACKWARD_DATA) /* LogSoftmaxBackwardDataBackward0 */ \
   X (SUM)                 /* SumBackward0 */                           \
   X (SUM_DIM)             /* SumBackward1 */                           \
   X (MEAN)                /* MeanBackward0 */                          \

@@ -164,3 +164,24 @@ cr_ops_take_to_output (const CrNode *node,
   cr_tensor_unref (t);
   return out;
 }
+
+CrTensor *
+cr_ops_as_1d (CrTensor *t)
+{
+  gint64 one = 1, stride = 1;
+
+  if (t->ndim > 0)
+    return cr_tensor_ref (t);
+  return cr_tensor_new_view (t, &one, 1, &stride, t->offset);
+}
+
+CrTensor *
+cr_ops_as_0d (CrTensor *t,
+              int       ndim)
+{
+  gint64 none[1] = { 0 };
+
+  if (ndim > 0)
+    return cr_tensor_ref (t);
+  return cr_tensor_new_view (t, none, 0, none, t->offset);
+}

@@ -24,28 +24,6 @@ torch_size (const CrTensor *t)
   return g_strdup_printf ("torch.Size(%s)", s);
 }
 
-/* A 0-d tensor viewed as 1-d, for kernels that want a dim. */
-static CrTensor *
-as_1d (CrTensor *t)
-{
-  gint64 one = 1, stride = 1;
-
-  if (t->ndim > 0)
-    return cr_tensor_ref (t);
-  return cr_tensor_new_view (t, &one, 1, &stride, t->offset);
-}
-
-static CrTensor *
-as_0d (CrTensor *t,
-       int       ndim)
-{
-  gint64 none[1] = { 0 };
-
-  if (ndim > 0)
-    return cr_tensor_ref (t);
-  return cr_tensor_new_view (t, none, 0, none, t->offset);
-}
-
 /* Reduce an elementwise loss (a new ref, taken) per reduction. */
 static CrTensor *
 reduce_loss (CrTensor     *loss,
@@ -102,54 +80,12 @@ softmax_backward_common (CrNode          *node,
                          gboolean         log,
                          GError         **error)
 {
-  CrTensor *grad = grad_outputs[0];
   g_autoptr(CrTensor) out = cr_node_get_saved (node, 0, error);
-  CrTensor *pair[2];
-  int dim = node->args->dims[0];
 
   if (out == NULL)
     return FALSE;
-  pair[0] = grad;
-  pair[1] = out;
-
-  if (!cr_autograd_should_record (pair, 2))
-    {
-      g_autoptr(CrTensor) g1 = as_1d (grad);
-      g_autoptr(CrTensor) o1 = as_1d (out);
-      g_autoptr(CrTensor) r = cr_kernel_softmax_backward (g1, o1, dim, log, error);
-
-      if (r == NULL)
-        return FALSE;
-      grad_inputs[0] = as_0d (r, out->ndim);
-      return TRUE;
-    }
-
-  /* create_graph: the same formula in differentiable ops. */
-  if (out->ndim == 0)
-    {
-      /* A softmax over one element is constant. */
-      g_autoptr(CrTensor) zero = cr_ops_wrap_number (0.0, FALSE);
-      grad_inputs[0] = cr_mul (grad, zero, error);
-      return grad_inputs[0] != NULL;
-    }
-  if (log)
-    {
-      /* grad - exp(out) * sum(grad, dim) */
-      g_autoptr(CrTensor) p = cr_exp (out, error);
-      g_autoptr(CrTensor) s = p != NULL ? cr_sum_dim (grad, &dim, 1, TRUE, error) : NULL;
-      g_autoptr(CrTensor) ps = s != NULL ? cr_mul (p, s, error) : NULL;
-
-      grad_inputs[0] = ps != NULL ? cr_sub (grad, ps, error) : NULL;
-    }
-  else
-    {
-      /* out * (grad - sum(grad * out, dim)) */
-      g_autoptr(CrTensor) go = cr_mul (grad, out, error);
-      g_autoptr(CrTensor) s = go != NULL ? cr_sum_dim (go, &dim, 1, TRUE, error) : NULL;
-      g_autoptr(CrTensor) d = s != NULL ? cr_sub (grad, s, error) : NULL;
-
-      grad_inputs[0] = d != NULL ? cr_mul (out, d, error) : NULL;
-    }
+  /* With create_graph, a node of its own (SoftmaxBackwardDataBackward0). */
+  grad_inputs[0] = cr_softmax_backward_data (grad_outputs[0], out, node->args->dims[0], log, error);
   return grad_inputs[0] != NULL;
 }
 
@@ -204,11 +140,11 @@ softmax_common (CrTensor  *x,
       return NULL;
     }
 
-  x1 = as_1d (x);
+  x1 = cr_ops_as_1d (x);
   r = cr_kernel_softmax (x1, dim, log, error);
   if (r == NULL)
     return NULL;
-  out = as_0d (r, x->ndim);
+  out = cr_ops_as_0d (r, x->ndim);
 
   if (cr_autograd_should_record (&x, 1))
     {

@@ -157,6 +157,11 @@ CrTensor *cr_ops_to_output_meta  (const CrNode *node, const CrTensor *t, GError 
 CrTensor *cr_ops_full_output     (const CrNode *node, double value, GError **error);
 CrTensor *cr_ops_take_to_output  (const CrNode *node, CrTensor *t, GError **error);
 
+/* A 0-d tensor viewed as 1-d, for kernels that want a dim, and a result
+ * viewed back as 0-d when ndim is 0 (other tensors: a new ref to t). */
+CrTensor *cr_ops_as_1d           (CrTensor *t);
+CrTensor *cr_ops_as_0d           (CrTensor *t, int ndim);
+
 /* The losses on a device (cr-ops-loss-device.c), forward and backward
  * without recording; cr-ops-nn.c checks the arguments and records. */
 #define CR_OPS_IGNORE_INDEX (-100)

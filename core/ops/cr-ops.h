@@ -103,6 +103,10 @@ CrTensor *cr_threshold_backward (CrTensor *grad, CrTensor *x, GError **error);
 /* F.leaky_relu's backward, LeakyReluBackwardBackward0 (cr-ops-activation-backward.c) */
 CrTensor *cr_leaky_relu_backward (CrTensor *grad, CrTensor *self, double negative_slope,
                                   GError **error);
+/* softmax's (log: log_softmax's) backward from its output: SoftmaxBackwardDataBackward0
+ * (cr-ops-softmax-backward.c) */
+CrTensor *cr_softmax_backward_data (CrTensor *grad, CrTensor *out, int dim, gboolean log,
+                                    GError **error);
 
 /* ---- reductions (cr-ops-reduce.c) -------------------------------------- */
 CrTensor *cr_sum            (CrTensor *x, GError **error);

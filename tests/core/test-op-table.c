@@ -111,6 +111,8 @@ static const struct {
   { CR_OP_SIGMOID_BACKWARD, "SigmoidBackwardBackward0" },
   { CR_OP_THRESHOLD_BACKWARD, "ThresholdBackwardBackward0" },
   { CR_OP_LEAKY_RELU_BACKWARD, "LeakyReluBackwardBackward0" },
+  { CR_OP_SOFTMAX_BACKWARD_DATA, "SoftmaxBackwardDataBackward0" },
+  { CR_OP_LOG_SOFTMAX_BACKWARD_DATA, "LogSoftmaxBackwardDataBackward0" },
   { CR_OP_SUM, "SumBackward0" },
   { CR_OP_SUM_DIM, "SumBackward1" },
   { CR_OP_MEAN, "MeanBackward0" },
