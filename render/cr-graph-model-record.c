@@ -292,6 +292,67 @@ add_root (Builder *b,
   e->tensor = tensor;
 }
 
+/* A forward graph also shows where the script stopped gradients: each
+ * tensor it named that was made under no_grad or detached, from a tensor
+ * the graph draws, hangs off that tensor's node by a dashed edge (example
+ * 05's `z` under `with torch.no_grad():` and `z_det = z.detach()`), the
+ * newest few when there are many. */
+#define STOPPED_MAX 16
+
+static void
+add_stopped (Builder *b)
+{
+  guint added = 0;
+  for (guint i = b->record->tensors->len; i-- > 0 && added < STOPPED_MAX;)
+    {
+      const CrRecordTensor *t = g_ptr_array_index (b->record->tensors, i);
+      if ((t->origin != CR_RECORD_TENSOR_NO_GRAD && t->origin != CR_RECORD_TENSOR_DETACHED)
+          || !t->name || t->requires_grad || index_lookup (b->model, INDEX_TENSOR, (int) t->id))
+        continue;
+      const CrRecordTensor *from = record_tensor (b->record, t->source);
+      if (!from)
+        continue;
+      const CrGraphNode *source = index_lookup (b->model, INDEX_TENSOR, (int) from->id);
+      if (!source && from->origin == CR_RECORD_TENSOR_RESULT)
+        source = index_lookup (b->model, INDEX_OP, from->op);
+      if (!source)
+        source = index_lookup (b->model, INDEX_ACCUMULATE, (int) from->id);
+      if (!source)
+        continue;
+      guint source_id = source->id;
+      CrGraphNode *n = cr_graph_model_add_node (b->model, input_kind (t), tensor_title (t, "tensor"));
+      fill_tensor (b, n, t);
+      index_set (b->model, INDEX_TENSOR, (int) t->id, n->id);
+      CrGraphEdge *e = cr_graph_model_add_edge (b->model, source_id, n->id,
+                                                cr_graph_format_shape (t->shape, t->ndim));
+      e->tensor = (int) t->id;
+      e->stops_gradient = TRUE;
+      added++;
+    }
+}
+
+/* A forward graph of a run that stopped with an error starts from the
+ * tensors of the op that failed (the input and the weight of an nn.Linear
+ * that raised a shape error), so that each can be marked: the newest
+ * result may be anything the walk behind them recorded. Returns the first
+ * (the one at fault), -1: none. */
+static int
+add_error_roots (Builder *b)
+{
+  const CrRecordError *e = NULL;
+  for (guint i = b->record->errors->len; i-- > 0 && !e;)
+    {
+      const CrRecordError *err = g_ptr_array_index (b->record->errors, i);
+      if (err->backward < 0 && err->op < 0 && err->operands->len > 0)
+        e = err;
+    }
+  if (!e)
+    return -1;
+  for (guint i = 0; i < e->operands->len; i++)
+    add_root (b, g_array_index (e->operands, int, i));
+  return g_array_index (e->operands, int, 0);
+}
+
 /* ---- steps ------------------------------------------------------------------ */
 
 static const CrGraphNode *
@@ -449,6 +510,8 @@ cr_graph_model_new_from_run_record (CrRunRecord *record,
   else
     add_root (&b, root);
   walk (&b);
+  if (!call)
+    add_stopped (&b);
 
   if (call)
     {

@@ -74,6 +74,8 @@ typedef struct {
   int    tensor;                /* the record tensor it carries, -1: unknown */
   int    input;                 /* into an op node: which of the op's inputs (index in
                                  * record op->inputs); else -1 */
+  gboolean stops_gradient;      /* to a tensor made from `from` under no_grad, or detached
+                                 * from it: no gradient comes back along it (drawn dashed) */
 } CrGraphEdge;
 
 /* Nodes kept together in a titled box: an open module call. */

@@ -13,6 +13,7 @@
 #include "cr-graph-render.h"
 #include "cr-graph-png.h"
 #include "cr-graph-render-badges.h"
+#include "cr-graph-regions.h"
 
 #include <math.h>
 #include <string.h>
@@ -683,6 +684,7 @@ draw_edge (cairo_t           *cr,
            const Text        *label,
            const Text        *name,
            const double      *box,
+           gboolean           stops_gradient,
            EdgeState          state,
            const Ctx         *c)
 {
@@ -703,7 +705,14 @@ draw_edge (cairo_t           *cr,
   edge_path (cr, path);
   set_rgb (cr, color);
   cairo_set_line_width (cr, (state == EDGE_IDLE ? 1.4 : 2.4) * c->lw);
+  if (stops_gradient)
+    {
+      /* To a tensor made under no_grad or detached: no gradient comes back. */
+      double dash[] = { 3.0 * c->k, 3.0 * c->k };
+      cairo_set_dash (cr, dash, 2, 0);
+    }
   cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
 
   if (path->has_arrow)
     {
@@ -902,6 +911,8 @@ render_with_cache (cairo_t                    *cr,
   /* Module calls: a box behind the nodes of each open one. */
   if (options->collapse && options->collapse->model == model)
     cr_graph_collapse_draw_boxes (options->collapse, cr, layout, c.dark, c.k);
+  /* no_grad (and enable_grad ...) regions: a box around what was made in them. */
+  cr_graph_regions_draw (cr, model, layout, c.dark, c.k);
 
   /* Edges first, under the nodes: those whose gradient was sent by an
    * earlier step are done, those of the current step glow. Their labels
@@ -924,13 +935,15 @@ render_with_cache (cairo_t                    *cr,
       if (a < 1.0)
         cairo_push_group (cr);
       draw_edge (cr, p, &cache->labels[i], &cache->names[i],
-                 label_boxes + CR_GRAPH_BADGES_LABEL_BOX * i, state, &c);
+                 label_boxes + CR_GRAPH_BADGES_LABEL_BOX * i, e->stops_gradient, state, &c);
       if (a < 1.0)
         {
           cairo_pop_group_to_source (cr);
           cairo_paint_with_alpha (cr, a);
         }
     }
+
+  cr_graph_regions_draw_titles (cr, model, layout, c.dark, c.k);
 
   for (guint i = 0; i < n_nodes; i++)
     {
