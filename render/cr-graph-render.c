@@ -13,12 +13,12 @@
 #include "cr-graph-render.h"
 #include "cr-graph-png.h"
 #include "cr-graph-render-badges.h"
+#include "cr-graph-svg.h"
 #include "cr-graph-regions.h"
 
 #include <math.h>
 #include <string.h>
 #include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <pango/pangocairo.h>
 
 #define FONT_UI    "Cantarell, Noto Sans, DejaVu Sans, sans-serif"
@@ -508,6 +508,16 @@ shadow (cairo_t          *cr,
         double            r,
         const Ctx        *c)
 {
+  /* In pixels three soft layers; in a vector file (SVG, PDF) one layer of
+   * about their weight, a third of the shapes to write. */
+  cairo_surface_type_t target = cairo_surface_get_type (cairo_get_target (cr));
+  if (target == CAIRO_SURFACE_TYPE_SVG || target == CAIRO_SURFACE_TYPE_PDF)
+    {
+      rounded_rect (cr, b->x - 1.0, b->y + 1.6, b->width + 2, b->height + 1.2, r + 2);
+      cairo_set_source_rgba (cr, 0, 0, 0, 2.2 * c->pal.shadow);
+      cairo_fill (cr);
+      return;
+    }
   for (int i = 3; i >= 1; i--)
     {
       rounded_rect (cr, b->x - i * 0.5, b->y + i * 0.8, b->width + i, b->height + i * 0.6, r + i);
@@ -917,7 +927,10 @@ render_with_cache (cairo_t                    *cr,
   /* Edges first, under the nodes: those whose gradient was sent by an
    * earlier step are done, those of the current step glow. Their labels
    * go where they lie on no node and no other label. */
-  g_autofree double *label_boxes = cr_graph_render_label_boxes ((CrGraphRenderCache *) cache, layout);
+  g_autofree double *own_label_boxes = NULL;
+  const double *label_boxes = options->label_boxes;
+  if (!label_boxes)
+    label_boxes = own_label_boxes = cr_graph_render_label_boxes ((CrGraphRenderCache *) cache, layout);
   for (guint i = 0; i < n_edges; i++)
     {
       const CrGraphPath *p = &layout->edges[i];
@@ -1191,11 +1204,11 @@ cr_graph_render_to_file (const CrGraphModel         *model,
                                                              sqrt (PNG_MAX_PIXELS / (w * h))));
   if (png && (!options || options->draw_background))
     return png_banded (model, layout, options, scale, path, error);
+  if (has_suffix (path, ".svg"))
+    return cr_graph_svg_write (model, layout, options, path, error);
   if (png)
     surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (w * scale),
                                           (int) ceil (h * scale));
-  else if (has_suffix (path, ".svg"))
-    surface = cairo_svg_surface_create (path, w, h);
   else if (has_suffix (path, ".pdf"))
     surface = cairo_pdf_surface_create (path, w, h);
   else

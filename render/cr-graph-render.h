@@ -39,6 +39,9 @@ typedef struct {
                                    * setting; NULL: shaped on the fly */
   const CrGraphCollapse *collapse;/* borrowed: when model is its collapsed model, its open
                                    * module calls are drawn as boxes (NULL: none) */
+  const double *label_boxes;      /* borrowed: cr_graph_render_label_boxes () for this
+                                   * layout, placed once for many drawings (the canvas's
+                                   * tiles); NULL: placed at each call */
 } CrGraphRenderOptions;
 
 void            cr_graph_render_options_init (CrGraphRenderOptions       *options);

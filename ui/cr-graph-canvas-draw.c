@@ -1,7 +1,8 @@
 /* cr-graph-canvas-draw.c — how the graph canvas draws a frame.
  *
  * The graph at the current zoom is drawn in square tiles (with a faint dot
- * grid that moves with it), each a render node kept until the zoom, step,
+ * grid that moves with it; cr-graph-tiles.h), each painted once into an
+ * image and placed by a render node kept with it until the zoom, step,
  * selection, style or layout changes: a frame while panning only places
  * tiles, and the tiles around the view are drawn ahead in idle time, so a
  * pan over a 5,000-node graph draws nothing new at most frames. The
@@ -15,9 +16,12 @@
 #include <adwaita.h>
 #include <math.h>
 
-/* A tile's side in pixels, and how many tiles are kept at most. */
-#define TILE       512
-#define MAX_TILES  32
+/* A tile's side in pixels, and how many tiles are kept at most (32 MB at
+ * scale 1). 256 px: a tile of the 5,000-node graph at 100 % paints in about
+ * 2 ms, so the tiles painted ahead in idle time fit between frames and a
+ * fast pan paints a new row of them in one frame (bench-graph). */
+#define TILE       256
+#define MAX_TILES  128
 /* Zoomed out so far that the smallest type is under this many pixels, a
  * big graph is drawn in miniature (blocks and lines, no text): a whole
  * 5,000-node graph then draws in tens of milliseconds, not a second. */
@@ -119,23 +123,38 @@ draw_miniature (CrGraphCanvas *self,
     }
 }
 
-/* Tile (i, j): the square of the drawing at the current zoom from
- * (i TILE, j TILE) to ((i + 1) TILE, (j + 1) TILE) pixels from the graph's
- * origin, as a texture: painted once (a Cairo node would be replayed at
- * every frame by GSK's Cairo renderer). */
-static GskRenderNode *
-build_tile (CrGraphCanvas *self,
-            int            i,
-            int            j,
-            gboolean       dark)
+/* Where the edge labels go, placed once for every tile of the layout:
+ * placing them looks at every node and label, too slow to repeat for each
+ * tile of a 5,000-node graph. */
+static const double *
+label_boxes (CrGraphCanvas *self)
 {
-  int scale = MAX (gtk_widget_get_scale_factor (GTK_WIDGET (self)), 1);
-  double x0 = (double) i * TILE, y0 = (double) j * TILE;
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, TILE * scale, TILE * scale);
-  cairo_t *cr = cairo_create (surface);
-  cairo_scale (cr, scale, scale);
-  cairo_translate (cr, -x0, -y0);
-  draw_grid (self, cr, 0, 0, x0, y0, x0 + TILE, y0 + TILE, dark);
+  if (!self->cache)
+    return NULL;
+  if (!self->label_boxes || self->label_boxes_for[0] != self->model
+      || self->label_boxes_for[1] != self->layout || self->label_boxes_for[2] != self->cache)
+    {
+      g_free (self->label_boxes);
+      self->label_boxes = cr_graph_render_label_boxes (self->cache, self->layout);
+      self->label_boxes_for[0] = self->model;
+      self->label_boxes_for[1] = self->layout;
+      self->label_boxes_for[2] = self->cache;
+    }
+  return self->label_boxes;
+}
+
+/* A tile's content: the dot grid and the graph (or its miniature), with
+ * cr's origin at the graph's origin at the zoom (cr-graph-tiles.h). */
+static void
+paint_tile (cairo_t  *cr,
+            double    x0,
+            double    y0,
+            double    side,
+            gpointer  user_data)
+{
+  CrGraphCanvas *self = user_data;
+  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  draw_grid (self, cr, 0, 0, x0, y0, x0 + side, y0 + side, dark);
   cairo_scale (cr, self->zoom, self->zoom);
   if (self->zoom * cr_graph_render_label_size () < MINIATURE_TYPE_PX
       && self->layout->n_nodes > MINIATURE_NODES)
@@ -146,27 +165,60 @@ build_tile (CrGraphCanvas *self,
       cr_graph_canvas_fill_render_options (self, &options);
       /* The widget's own background (the .view style class) shows through. */
       options.draw_background = FALSE;
+      options.label_boxes = label_boxes (self);
       cr_graph_render (cr, self->model, self->layout, &options);
     }
-  cairo_destroy (cr);
-  cairo_surface_flush (surface);
-  int stride = cairo_image_surface_get_stride (surface);
-  GBytes *bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface),
-                                              (gsize) stride * TILE * scale,
-                                              (GDestroyNotify) cairo_surface_destroy, surface);
-  GdkTexture *texture = gdk_memory_texture_new (TILE * scale, TILE * scale, GDK_MEMORY_DEFAULT,
-                                                bytes, stride);
-  GskRenderNode *node = gsk_texture_node_new (texture, &GRAPHENE_RECT_INIT (x0, y0, TILE, TILE));
-  g_object_unref (texture);
-  g_bytes_unref (bytes);
-  return node;
 }
 
-static gint64
-tile_id (int i,
-         int j)
+/* GSK's Cairo renderer converts a texture's pixels at every frame (GTK
+ * 4.8: ~3 ms a 512 px tile), but paints a Cairo node that only paints an
+ * image as one blit; the GL renderer keeps a texture on the GPU. */
+static gboolean
+renderer_is_cairo (CrGraphCanvas *self)
 {
-  return (gint64) (((guint64) (guint32) i << 32) | (guint32) j);
+  GtkNative *native = gtk_widget_get_native (GTK_WIDGET (self));
+  GskRenderer *renderer = native ? gtk_native_get_renderer (native) : NULL;
+  return renderer && GSK_IS_CAIRO_RENDERER (renderer);
+}
+
+/* The render node that places tile's image: made once, kept with it. */
+static GskRenderNode *
+tile_node (CrGraphCanvas *self,
+           CrGraphTile   *tile)
+{
+  if (tile->data)
+    return tile->data;
+  int side = cr_graph_tiles_side (self->tiles);
+  graphene_rect_t bounds = GRAPHENE_RECT_INIT ((float) tile->i * side, (float) tile->j * side,
+                                               side, side);
+  GskRenderNode *node;
+  if (self->tiles_as_cairo)
+    {
+      node = gsk_cairo_node_new (&bounds);
+      cairo_t *cr = gsk_cairo_node_get_draw_context (node);
+      int scale = cairo_image_surface_get_width (tile->surface) / side;
+      cairo_translate (cr, bounds.origin.x, bounds.origin.y);
+      cairo_scale (cr, 1.0 / scale, 1.0 / scale);
+      cairo_set_source_surface (cr, tile->surface, 0, 0);
+      cairo_paint (cr);
+      cairo_destroy (cr);
+    }
+  else
+    {
+      int px = cairo_image_surface_get_width (tile->surface);
+      int stride = cairo_image_surface_get_stride (tile->surface);
+      GBytes *bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (tile->surface),
+                                                  (gsize) stride * px,
+                                                  (GDestroyNotify) cairo_surface_destroy,
+                                                  cairo_surface_reference (tile->surface));
+      GdkTexture *texture = gdk_memory_texture_new (px, px, GDK_MEMORY_DEFAULT, bytes, stride);
+      node = gsk_texture_node_new (texture, &bounds);
+      g_object_unref (texture);
+      g_bytes_unref (bytes);
+    }
+  tile->data = node;
+  tile->data_free = (GDestroyNotify) gsk_render_node_unref;
+  return node;
 }
 
 static void
@@ -182,66 +234,43 @@ cr_graph_canvas_clear_scene (CrGraphCanvas *self)
 {
   stop_prefetch (self);
   if (self->tiles)
-    g_hash_table_remove_all (self->tiles);
+    cr_graph_tiles_clear (self->tiles);
+  g_clear_pointer (&self->label_boxes, g_free);
 }
 
 void
 cr_graph_canvas_free_scene (CrGraphCanvas *self)
 {
   stop_prefetch (self);
-  g_clear_pointer (&self->tiles, g_hash_table_unref);
+  g_clear_pointer (&self->tiles, cr_graph_tiles_free);
+  g_clear_pointer (&self->label_boxes, g_free);
 }
 
-static gboolean
-tiles_valid (CrGraphCanvas *self,
-             gboolean       dark)
-{
-  return self->tiles && self->tiles_zoom == self->zoom && self->tiles_step == self->step
-         && self->tiles_selected == self->selected && self->tiles_dark == dark
-         && self->tiles_layout == self->layout;
-}
-
-/* The tiles the view shows: i0..i1, j0..j1 (inclusive). */
+/* Makes the tiles those of the canvas as it is now (dropping them when
+ * anything they show changed). */
 static void
-view_tiles (CrGraphCanvas *self,
-            int            width,
-            int            height,
-            int           *i0,
-            int           *j0,
-            int           *i1,
-            int           *j1)
+key_tiles (CrGraphCanvas *self,
+           gboolean       dark)
 {
-  double tx = round (self->tx), ty = round (self->ty);
-  *i0 = (int) floor (-tx / TILE);
-  *j0 = (int) floor (-ty / TILE);
-  *i1 = (int) floor ((width - tx - 1) / TILE);
-  *j1 = (int) floor ((height - ty - 1) / TILE);
-}
-
-/* Whether tile (i, j) holds any of the drawing. */
-static gboolean
-tile_has_graph (CrGraphCanvas *self,
-                int            i,
-                int            j)
-{
-  double gw = self->zoom * self->layout->width, gh = self->zoom * self->layout->height;
-  return (i + 1.0) * TILE > 0 && (double) i * TILE < gw && (j + 1.0) * TILE > 0 && (double) j * TILE < gh;
-}
-
-static GskRenderNode *
-get_tile (CrGraphCanvas *self,
-          int            i,
-          int            j,
-          gboolean       dark)
-{
-  gint64 key = tile_id (i, j);
-  GskRenderNode *node = g_hash_table_lookup (self->tiles, &key);
-  if (!node)
+  if (!self->tiles)
+    self->tiles = cr_graph_tiles_new (TILE, MAX_TILES);
+  gboolean as_cairo = renderer_is_cairo (self);
+  if (as_cairo != self->tiles_as_cairo)
     {
-      node = build_tile (self, i, j, dark);
-      g_hash_table_insert (self->tiles, g_memdup2 (&key, sizeof key), node);
+      cr_graph_tiles_clear (self->tiles);
+      self->tiles_as_cairo = as_cairo;
     }
-  return node;
+  CrGraphTilesKey key = {
+    .zoom = self->zoom,
+    .scale = MAX (gtk_widget_get_scale_factor (GTK_WIDGET (self)), 1),
+    .step = self->step,
+    .selected = self->selected,
+    .style = dark,
+    .presentation = self->presentation,
+    .model = self->model,
+    .layout = self->layout,
+  };
+  cr_graph_tiles_set_key (self->tiles, &key);
 }
 
 /* One tile next to the view drawn ahead per call. */
@@ -251,47 +280,23 @@ prefetch_tile (gpointer data)
   CrGraphCanvas *self = data;
   int width = gtk_widget_get_width (GTK_WIDGET (self)), height = gtk_widget_get_height (GTK_WIDGET (self));
   gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
-  if (!self->layout || !self->model || !tiles_valid (self, dark) || self->morphing
-      || width <= 0 || height <= 0 || g_hash_table_size (self->tiles) >= MAX_TILES)
+  if (!self->layout || !self->model || !self->tiles || self->morphing || width <= 0 || height <= 0)
     {
       self->tiles_idle = 0;
       return G_SOURCE_REMOVE;
     }
-  int i0, j0, i1, j1;
-  view_tiles (self, width, height, &i0, &j0, &i1, &j1);
-  for (int j = j0 - 1; j <= j1 + 1; j++)
-    for (int i = i0 - 1; i <= i1 + 1; i++)
-      {
-        gint64 key = tile_id (i, j);
-        if (!tile_has_graph (self, i, j) || g_hash_table_contains (self->tiles, &key))
-          continue;
-        get_tile (self, i, j, dark);
-        return G_SOURCE_CONTINUE;
-      }
-  self->tiles_idle = 0;
-  return G_SOURCE_REMOVE;
-}
-
-/* Keeps the cache under MAX_TILES: the tiles not next to the view go. */
-static void
-evict_tiles (CrGraphCanvas *self,
-             int            i0,
-             int            j0,
-             int            i1,
-             int            j1)
-{
-  if (g_hash_table_size (self->tiles) <= MAX_TILES - 8)
-    return;
-  GHashTableIter iter;
-  gpointer key;
-  g_hash_table_iter_init (&iter, self->tiles);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
+  key_tiles (self, dark);
+  int range[4], i, j;
+  cr_graph_tiles_range (self->tiles, self->tx, self->ty, width, height, range);
+  if (cr_graph_tiles_full (self->tiles)
+      || !cr_graph_tiles_next_missing (self->tiles, range, 1, self->zoom * self->layout->width,
+                                       self->zoom * self->layout->height, &i, &j))
     {
-      guint64 k = (guint64) *(gint64 *) key;
-      int i = (int) (gint32) (k >> 32), j = (int) (gint32) (k & 0xffffffffu);
-      if (i < i0 - 1 || i > i1 + 1 || j < j0 - 1 || j > j1 + 1)
-        g_hash_table_iter_remove (&iter);
+      self->tiles_idle = 0;
+      return G_SOURCE_REMOVE;
     }
+  tile_node (self, cr_graph_tiles_get (self->tiles, i, j, paint_tile, self));
+  return G_SOURCE_CONTINUE;
 }
 
 /* The graph from its tiles: those in view drawn now if missing, those
@@ -303,27 +308,17 @@ append_tiles (CrGraphCanvas *self,
               int            height,
               gboolean       dark)
 {
-  if (!self->tiles)
-    self->tiles = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-                                         (GDestroyNotify) gsk_render_node_unref);
-  if (!tiles_valid (self, dark))
-    {
-      cr_graph_canvas_clear_scene (self);
-      self->tiles_zoom = self->zoom;
-      self->tiles_step = self->step;
-      self->tiles_selected = self->selected;
-      self->tiles_dark = dark;
-      self->tiles_layout = self->layout;
-    }
-  int i0, j0, i1, j1;
-  view_tiles (self, width, height, &i0, &j0, &i1, &j1);
-  evict_tiles (self, i0, j0, i1, j1);
+  key_tiles (self, dark);
+  int range[4];
+  cr_graph_tiles_range (self->tiles, self->tx, self->ty, width, height, range);
+  cr_graph_tiles_evict (self->tiles, range);
   gtk_snapshot_save (snapshot);
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float) round (self->tx), (float) round (self->ty)));
-  for (int j = j0; j <= j1; j++)
-    for (int i = i0; i <= i1; i++)
-      gtk_snapshot_append_node (snapshot, get_tile (self, i, j, dark));
+  for (int j = range[1]; j <= range[3]; j++)
+    for (int i = range[0]; i <= range[2]; i++)
+      gtk_snapshot_append_node (snapshot, tile_node (self, cr_graph_tiles_get (self->tiles, i, j,
+                                                                                 paint_tile, self)));
   gtk_snapshot_pop (snapshot);
   gtk_snapshot_restore (snapshot);
   if (!self->tiles_idle)

@@ -8,6 +8,7 @@
 #include "cr-graph-canvas.h"
 #include "cr-graph-layout.h"
 #include "cr-graph-render.h"
+#include "cr-graph-tiles.h"
 
 G_BEGIN_DECLS
 
@@ -52,15 +53,16 @@ struct _CrGraphCanvas
 
   guint               tick_id;
 
-  /* The cached drawing in tiles (cr-graph-canvas-draw.c): render nodes by
-   * tile, and what they were drawn for; an idle source draws the tiles
-   * around the view ahead of a pan. */
-  GHashTable         *tiles;
-  double              tiles_zoom;
-  int                 tiles_step, tiles_selected;
-  gboolean            tiles_dark;
-  const CrGraphLayout *tiles_layout;
+  /* The cached drawing in tiles (cr-graph-canvas-draw.c), each with its
+   * render node, of the kind the renderer paints fastest (tiles_as_cairo);
+   * an idle source draws the tiles around the view ahead of a pan. */
+  CrGraphTiles       *tiles;
+  gboolean            tiles_as_cairo;
   guint               tiles_idle;
+  /* The edge labels' places (cr_graph_render_label_boxes), placed once for
+   * all the tiles of a layout: the model, layout and cache they are for. */
+  double             *label_boxes;
+  gconstpointer       label_boxes_for[3];
 
   /* Gestures. */
   double              drag_tx, drag_ty;

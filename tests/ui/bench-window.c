@@ -12,7 +12,12 @@
  * "open", from opening the file to the first frame with its graph, and
  * "pan", the mean and worst time the window takes to lay out and paint a
  * frame (its frame clock's before-paint to after-paint) while the canvas
- * pans 12 pixels a frame for 60 frames, as a drag does.
+ * pans 12 pixels a frame for 60 frames, as a drag does. Of that, "canvas"
+ * is the canvas's own part: its snapshot (making its render nodes, and
+ * painting any tile not painted yet) plus painting those nodes alone with
+ * Cairo into an image the canvas's size, as GSK's Cairo renderer does; the
+ * rest of a frame is the window's (other widgets, the renderer, the X
+ * server).
  *
  *   xvfb-run -a build/tests/ui/bench-window [N_EDITS] [EXAMPLE.py...]
  *
@@ -91,6 +96,54 @@ typedef struct {
   double         dx;
 } Pan;
 
+/* The canvas's own part of each frame (see above), while `on`. */
+static struct {
+  gboolean  on;
+  void    (*snapshot) (GtkWidget *, GtkSnapshot *);
+  double    total_ms, worst_ms;
+  int       n;
+} canvas_part;
+
+static void
+timed_canvas_snapshot (GtkWidget   *widget,
+                       GtkSnapshot *snapshot)
+{
+  if (!canvas_part.on)
+    {
+      canvas_part.snapshot (widget, snapshot);
+      return;
+    }
+  gint64 start = g_get_monotonic_time ();
+  GtkSnapshot *own = gtk_snapshot_new ();
+  canvas_part.snapshot (widget, own);
+  GskRenderNode *node = gtk_snapshot_free_to_node (own);
+  if (node)
+    {
+      int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, MAX (w, 1), MAX (h, 1));
+      cairo_t *cr = cairo_create (surface);
+      gsk_render_node_draw (node, cr);
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+      gtk_snapshot_append_node (snapshot, node);
+      gsk_render_node_unref (node);
+    }
+  double ms = (g_get_monotonic_time () - start) / 1000.0;
+  canvas_part.total_ms += ms;
+  canvas_part.worst_ms = MAX (canvas_part.worst_ms, ms);
+  canvas_part.n++;
+}
+
+/* Times the canvas's part of frames from now on (once per process). */
+static void
+watch_canvas_part (void)
+{
+  GtkWidgetClass *klass = g_type_class_ref (CR_TYPE_GRAPH_CANVAS);
+  canvas_part.snapshot = klass->snapshot;
+  klass->snapshot = timed_canvas_snapshot;
+  g_type_class_unref (klass);
+}
+
 static void
 on_pan_before_paint (GdkFrameClock *clock,
                      Pan           *pan)
@@ -125,14 +178,20 @@ pan_tick (GtkWidget     *widget,
   return G_SOURCE_CONTINUE;
 }
 
-/* Mean and worst paint of PAN_FRAMES panning frames (ms). */
+/* Mean and worst paint of PAN_FRAMES panning frames (ms): the window's
+ * whole frame, and the canvas's part of it. */
 static void
 measure_pan (CrGraphCanvas *canvas,
              GdkFrameClock *clock,
              double        *mean,
-             double        *worst)
+             double        *worst,
+             double        *canvas_mean,
+             double        *canvas_worst)
 {
   Pan pan = { .canvas = canvas };
+  canvas_part.total_ms = canvas_part.worst_ms = 0;
+  canvas_part.n = 0;
+  canvas_part.on = TRUE;
   gulong before = g_signal_connect (clock, "before-paint", G_CALLBACK (on_pan_before_paint), &pan);
   gulong after = g_signal_connect (clock, "after-paint", G_CALLBACK (on_pan_after_paint), &pan);
   gtk_widget_add_tick_callback (GTK_WIDGET (canvas), pan_tick, &pan, NULL);
@@ -142,8 +201,11 @@ measure_pan (CrGraphCanvas *canvas,
   cr_ui_test_spin (50);
   g_signal_handler_disconnect (clock, before);
   g_signal_handler_disconnect (clock, after);
+  canvas_part.on = FALSE;
   *mean = pan.timed ? pan.total_ms / pan.timed : NAN;
   *worst = pan.worst_ms;
+  *canvas_mean = canvas_part.n ? canvas_part.total_ms / canvas_part.n : NAN;
+  *canvas_worst = canvas_part.worst_ms;
 }
 
 static int
@@ -317,11 +379,14 @@ main (int    argc,
            "            no pause: a run starts as soon as the edit is made)\n"
            "  redrawn:  from the edit to the end of the canvas's next frame after that\n"
            "  open:     from opening the file to the first frame with its graph\n"
-           "  pan:      a panning frame's layout + paint, mean and worst of %d\n\n",
+           "  pan:      a panning frame's layout + paint, mean and worst of %d\n"
+           "  canvas:   the canvas's own part of those frames (snapshot + its nodes\n"
+           "            painted with Cairo), mean and worst\n\n",
            n_edits, renderer ? G_OBJECT_TYPE_NAME (renderer) : "(none)",
            cr_script_guard_get_runner () ? cr_script_guard_get_runner () : "none", PAN_FRAMES);
-  g_print ("%-30s %8s %8s %9s %9s %8s %6s %7s %6s\n", "example", "work", "guard", "finished",
-           "redrawn", "open", "nodes", "pan", "worst");
+  g_print ("%-30s %8s %8s %9s %9s %8s %6s %7s %6s %7s %6s\n", "example", "work", "guard",
+           "finished", "redrawn", "open", "nodes", "pan", "worst", "canvas", "worst");
+  watch_canvas_part ();
 
   double sum_work = 0, sum_finished = 0, sum_redrawn = 0, sum_guard = 0;
   guint n_rows = 0;
@@ -364,9 +429,9 @@ main (int    argc,
       cr_ui_test_spin (200);
       const CrGraphModel *shown = cr_graph_canvas_get_model (canvas);
       guint n_nodes = shown ? shown->nodes->len : 0;
-      double pan_mean = NAN, pan_worst = NAN;
+      double pan_mean = NAN, pan_worst = NAN, own_mean = NAN, own_worst = NAN;
       if (shown)
-        measure_pan (canvas, clock, &pan_mean, &pan_worst);
+        measure_pan (canvas, clock, &pan_mean, &pan_worst, &own_mean, &own_worst);
 
       double work = work_ms (path);
       int line = edit_line (buffer);
@@ -396,8 +461,9 @@ main (int    argc,
       double row_finished = median (finished, n);
       double row_redrawn = median (redrawn, n);
       double guard = guard_ms (path);
-      g_print ("%-30s %8.1f %8.1f %9.1f %9.1f %8.1f %6u %7.1f %6.1f\n", name, work, guard,
-               row_finished, row_redrawn, open_ms, n_nodes, pan_mean, pan_worst);
+      g_print ("%-30s %8.1f %8.1f %9.1f %9.1f %8.1f %6u %7.1f %6.1f %7.1f %6.1f\n", name, work,
+               guard, row_finished, row_redrawn, open_ms, n_nodes, pan_mean, pan_worst, own_mean,
+               own_worst);
       /* Module code opens collapsed: the whole graph too, every group open. */
       guint height = cr_graph_canvas_get_group_height (canvas);
       if (height > 0)
@@ -411,9 +477,10 @@ main (int    argc,
               probe.armed = FALSE;
               cr_ui_test_spin (300);
               shown = cr_graph_canvas_get_model (canvas);
-              measure_pan (canvas, clock, &pan_mean, &pan_worst);
-              g_print ("%-30s %8s %8s %9s %9s %8.1f %6u %7.1f %6.1f\n", "  every group open", "", "",
-                       "", "", all_ms, shown ? shown->nodes->len : 0, pan_mean, pan_worst);
+              measure_pan (canvas, clock, &pan_mean, &pan_worst, &own_mean, &own_worst);
+              g_print ("%-30s %8s %8s %9s %9s %8.1f %6u %7.1f %6.1f %7.1f %6.1f\n",
+                       "  every group open", "", "", "", "", all_ms, shown ? shown->nodes->len : 0,
+                       pan_mean, pan_worst, own_mean, own_worst);
             }
           probe.armed = FALSE;
         }

@@ -881,7 +881,7 @@ test_big_zoomed_out (void)
   double pan_ms = (g_get_monotonic_time () - start) / 1000.0;
   g_test_message ("%u nodes whole: first frame %.1f ms, panned %.1f ms", canvas->layout->n_nodes,
                   first_ms, pan_ms);
-  g_assert_cmpuint (g_hash_table_size (canvas->tiles), >, 0);
+  g_assert_cmpuint (cr_graph_tiles_count (canvas->tiles), >, 0);
   gtk_window_destroy (window);
   cr_ui_test_iterate ();
 }

@@ -1,0 +1,317 @@
+/* test-graph-big.c — what keeps big graphs fast and small, without a
+ * screen: the tile cache (cr-graph-tiles.h) paints a tile once and drops
+ * its tiles when what they show changes; the SVG export (cr-graph-svg.h)
+ * stays within a size per node and draws what Cairo drew. */
+#include "cr-graph-tiles.h"
+#include "cr-graph-svg.h"
+#include "cr-graph-render.h"
+#include "ui-test-util.h"
+
+#include <cairo-svg.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+/* ---- tiles ----------------------------------------------------------------- */
+
+static guint paints;
+
+static void
+paint_count (cairo_t  *cr,
+             double    x0,
+             double    y0,
+             double    side,
+             gpointer  user_data)
+{
+  /* The clip is the tile's square, in the graph's pixels. */
+  double clip[4];
+  cairo_clip_extents (cr, &clip[0], &clip[1], &clip[2], &clip[3]);
+  g_assert_cmpfloat (clip[0], ==, x0);
+  g_assert_cmpfloat (clip[1], ==, y0);
+  g_assert_cmpfloat (clip[2], ==, x0 + side);
+  g_assert_cmpfloat (clip[3], ==, y0 + side);
+  cairo_set_source_rgb (cr, 1, 0, 0);
+  cairo_paint (cr);
+  paints++;
+}
+
+static const CrGraphTilesKey base_key = {
+  .zoom = 1.0, .scale = 1, .step = -1, .selected = -1, .style = 0,
+  .model = &base_key, .layout = &paints,
+};
+
+static void
+test_tiles_kept (void)
+{
+  CrGraphTiles *tiles = cr_graph_tiles_new (64, 16);
+  g_assert_true (cr_graph_tiles_set_key (tiles, &base_key));
+  paints = 0;
+  CrGraphTile *t = cr_graph_tiles_get (tiles, 1, -2, paint_count, NULL);
+  g_assert_cmpint (t->i, ==, 1);
+  g_assert_cmpint (t->j, ==, -2);
+  g_assert_cmpint (cairo_image_surface_get_width (t->surface), ==, 64);
+  /* Asked again: the same tile, not painted again. */
+  g_assert_true (cr_graph_tiles_get (tiles, 1, -2, paint_count, NULL) == t);
+  g_assert_cmpuint (paints, ==, 1);
+  g_assert_cmpuint (cr_graph_tiles_n_painted (tiles), ==, 1);
+  /* The same key again keeps it. */
+  CrGraphTilesKey same = base_key;
+  g_assert_false (cr_graph_tiles_set_key (tiles, &same));
+  g_assert_true (cr_graph_tiles_lookup (tiles, 1, -2) == t);
+  cr_graph_tiles_free (tiles);
+}
+
+/* Every field of the key drops the tiles when it changes: a step, the
+ * selection, the zoom, the style, presentation, the model or layout. */
+static void
+test_tiles_dropped (void)
+{
+  CrGraphTiles *tiles = cr_graph_tiles_new (64, 16);
+  int other;
+  for (int field = 0; field < 8; field++)
+    {
+      cr_graph_tiles_set_key (tiles, &base_key);
+      cr_graph_tiles_get (tiles, 0, 0, paint_count, NULL);
+      g_assert_cmpuint (cr_graph_tiles_count (tiles), ==, 1);
+      CrGraphTilesKey k = base_key;
+      switch (field)
+        {
+        case 0: k.step = 3; break;
+        case 1: k.selected = 7; break;
+        case 2: k.zoom = 1.25; break;
+        case 3: k.style = 1; break;
+        case 4: k.presentation = TRUE; break;
+        case 5: k.model = &other; break;
+        case 6: k.layout = &other; break;
+        default: k.scale = 2; break;
+        }
+      g_assert_true (cr_graph_tiles_set_key (tiles, &k));
+      g_assert_cmpuint (cr_graph_tiles_count (tiles), ==, 0);
+      g_assert_null (cr_graph_tiles_lookup (tiles, 0, 0));
+      if (field == 7)
+        {
+          /* Twice the device pixels for the same square. */
+          CrGraphTile *t = cr_graph_tiles_get (tiles, 0, 0, paint_count, NULL);
+          g_assert_cmpint (cairo_image_surface_get_width (t->surface), ==, 128);
+        }
+    }
+  cr_graph_tiles_free (tiles);
+}
+
+static void
+free_counted (gpointer data)
+{
+  (*(int *) data)++;
+}
+
+/* The view's tiles; the next one to paint ahead, nearest first and only
+ * where the drawing is; eviction keeps the tiles near the view. */
+static void
+test_tiles_range (void)
+{
+  CrGraphTiles *tiles = cr_graph_tiles_new (100, 16);
+  cr_graph_tiles_set_key (tiles, &base_key);
+  int range[4];
+  /* The graph's origin 150 px left of and 20 px below the view's corner. */
+  cr_graph_tiles_range (tiles, -150.4, 20, 250, 100, range);
+  g_assert_cmpint (range[0], ==, 1);
+  g_assert_cmpint (range[1], ==, -1);
+  g_assert_cmpint (range[2], ==, 3);
+  g_assert_cmpint (range[3], ==, 0);
+
+  int i, j;
+  const int view[4] = { 0, 0, 1, 0 };
+  /* The view first, then the ring around it, never outside the drawing
+   * (250 × 150 px: tiles 0..2 across, 0..1 down). */
+  g_assert_true (cr_graph_tiles_next_missing (tiles, view, 1, 250, 150, &i, &j));
+  g_assert_cmpint (i, ==, 0);
+  g_assert_cmpint (j, ==, 0);
+  cr_graph_tiles_get (tiles, 0, 0, paint_count, NULL);
+  cr_graph_tiles_get (tiles, 1, 0, paint_count, NULL);
+  guint n = 0;
+  while (cr_graph_tiles_next_missing (tiles, view, 1, 250, 150, &i, &j))
+    {
+      g_assert_cmpint (i, >=, 0);
+      g_assert_cmpint (i, <=, 2);
+      g_assert_cmpint (j, >=, 0);
+      g_assert_cmpint (j, <=, 1);
+      cr_graph_tiles_get (tiles, i, j, paint_count, NULL);
+      n++;
+    }
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_false (cr_graph_tiles_next_missing (tiles, view, 1, 250, 150, &i, &j));
+
+  /* Full past 8 under the limit: tiles far from the view go, with their
+   * caller's data. */
+  int freed = 0;
+  for (int k = 0; k < 10; k++)
+    {
+      CrGraphTile *t = cr_graph_tiles_get (tiles, 20 + k, 20, paint_count, NULL);
+      t->data = &freed;
+      t->data_free = free_counted;
+    }
+  g_assert_cmpuint (cr_graph_tiles_count (tiles), ==, 16);
+  g_assert_true (cr_graph_tiles_full (tiles));
+  cr_graph_tiles_evict (tiles, view);
+  g_assert_cmpint (freed, ==, 10);
+  g_assert_cmpuint (cr_graph_tiles_count (tiles), ==, 6);
+  g_assert_nonnull (cr_graph_tiles_lookup (tiles, 2, 1));
+  cr_graph_tiles_free (tiles);
+}
+
+/* ---- SVG ------------------------------------------------------------------- */
+
+static void
+test_svg_compact (void)
+{
+  const char *cairo_svg =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
+    "width=\"100.5pt\" height=\"50.123456pt\" viewBox=\"0 0 100.5 50.123456\" version=\"1.1\">\n"
+    "<defs>\n"
+    "<g>\n"
+    "<symbol overflow=\"visible\" id=\"glyph0-1\">\n"
+    "<path style=\"stroke:none;\" d=\"M 0.953125 -8.609375 L 2.9375 -8.609375 Z \"/>\n"
+    "</symbol>\n"
+    "</g>\n"
+    "<clipPath id=\"clip1\">\n"
+    "  <path d=\"M 14735 10552 L 14816 10552 Z M 14735 10552 \"/>\n"
+    "</clipPath>\n"
+    "</defs>\n"
+    "<g id=\"surface1\">\n"
+    "<path style=\"fill:none;stroke-width:1.4;stroke-linecap:round;stroke-linejoin:miter;"
+    "stroke:rgb(60.392157%,60%,58.823529%);stroke-opacity:1;stroke-miterlimit:10;\" "
+    "d=\"M 7195.800781 -10235.816406 C 7223 10235.816406 0.004 -0.004 1e-05 12.345 \"/>\n"
+    "<path style=\" stroke:none;fill-rule:nonzero;fill:rgb(0%,0%,0%);fill-opacity:0.035;\" d=\"M 1 2 Z\"/>\n"
+    "<g clip-path=\"url(#clip1)\" clip-rule=\"nonzero\">\n"
+    "<g style=\"fill:rgb(100%,100%,100%);fill-opacity:1;\">\n"
+    "  <use xlink:href=\"#glyph0-1\" x=\"-12\" y=\"218.847656\"/>\n"
+    "</g>\n"
+    "</g>\n"
+    "<path style=\"stroke:none;fill-rule:nonzero;fill:rgb(0%,0%,0%);fill-opacity:0.035;\" d=\"M 3 4 Z\"/>\n"
+    "</g>\n"
+    "</svg>\n";
+  g_autoptr (GString) small = cr_graph_svg_compact (cairo_svg);
+  const char *expected =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
+    "width=\"100.5pt\" height=\"50.12pt\" viewBox=\"0 0 100.5 50.12\" version=\"1.1\">\n"
+    "<style>\n"
+    ".s0{stroke:none}\n"
+    ".s1{fill:none;stroke-width:1.4;stroke-linecap:round;stroke:#9a9996;stroke-miterlimit:10}\n"
+    ".s2{stroke:none;fill:#000000;fill-opacity:0.035}\n"
+    ".s3{fill:#ffffff}\n"
+    "</style>\n"
+    "<defs>\n"
+    "<g>\n"
+    "<symbol overflow=\"visible\" id=\"g0-1\">\n"
+    "<path class=\"s0\" d=\"M 0.95 -8.61 L 2.94 -8.61 Z \"/>\n"
+    "</symbol>\n"
+    "</g>\n"
+    "<clipPath id=\"clip1\">\n"
+    "<path d=\"M 14735 10552 L 14816 10552 Z M 14735 10552 \"/>\n"
+    "</clipPath>\n"
+    "</defs>\n"
+    "<g id=\"surface1\">\n"
+    "<path class=\"s1\" d=\"M 7195.8 -10235.82 C 7223 10235.82 0 0 0 12.35 \"/>\n"
+    "<path class=\"s2\" d=\"M 1 2 Z\"/>\n"
+    "<g clip-path=\"url(#clip1)\" clip-rule=\"nonzero\">\n"
+    "<g class=\"s3\">\n"
+    "<use xlink:href=\"#g0-1\" x=\"-12\" y=\"218.85\"/>\n"
+    "</g>\n"
+    "</g>\n"
+    "<path class=\"s2\" d=\"M 3 4 Z\"/>\n"
+    "</g>\n"
+    "</svg>\n";
+  g_assert_cmpstr (small->str, ==, expected);
+}
+
+/* A micrograd-style scalar network: many small nodes, as the 5,000-node
+ * benchmark graph but quick. */
+#define SCRIPT_SCALAR_MLP \
+  "import torch\n" \
+  "x = [torch.tensor(0.1 * i) for i in range(4)]\n" \
+  "for layer in range(2):\n" \
+  "    out = []\n" \
+  "    for j in range(6):\n" \
+  "        act = torch.tensor(0.0, requires_grad=True)\n" \
+  "        for xi in x:\n" \
+  "            act = act + torch.tensor(0.5, requires_grad=True) * xi\n" \
+  "        out.append(act.tanh())\n" \
+  "    x = out\n" \
+  "loss = x[0]\n" \
+  "for t in x[1:]:\n" \
+  "    loss = loss + t\n" \
+  "loss.backward()\n"
+
+static cairo_status_t
+append_to_string (void                *closure,
+                  const unsigned char *data,
+                  unsigned int         length)
+{
+  g_string_append_len (closure, (const char *) data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+static guint
+count (const char *text,
+       const char *what)
+{
+  guint n = 0;
+  for (const char *p = strstr (text, what); p; p = strstr (p + 1, what))
+    n++;
+  return n;
+}
+
+/* The exported SVG stays under a size per node and edge, and holds every
+ * shape and glyph that Cairo drew. Before: ~6,500 bytes per node. */
+static void
+test_svg_size (void)
+{
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (SCRIPT_SCALAR_MLP, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CrGraphLayout) layout = cr_graph_render_layout (model, &error);
+  g_assert_no_error (error);
+  g_autofree char *dir = g_dir_make_tmp ("cr-svg-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *path = g_build_filename (dir, "graph.svg", NULL);
+  g_assert_true (cr_graph_render_to_file (model, layout, NULL, path, &error));
+  g_assert_no_error (error);
+  g_autofree char *svg = NULL;
+  gsize length = 0;
+  g_assert_true (g_file_get_contents (path, &svg, &length, NULL));
+  guint items = model->nodes->len + model->edges->len;
+  g_test_message ("%u nodes, %u edges: %zu bytes, %.0f per node or edge", model->nodes->len,
+                  model->edges->len, length, (double) length / items);
+  g_assert_cmpuint (length, <, 1600 * items);
+
+  /* The same drawing as Cairo's own SVG of it: every path and glyph. */
+  g_autoptr (GString) raw = g_string_new (NULL);
+  cairo_surface_t *surface = cairo_svg_surface_create_for_stream (append_to_string, raw,
+                                                                  layout->width, layout->height);
+  cairo_t *cr = cairo_create (surface);
+  cr_graph_render (cr, model, layout, NULL);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  g_test_message ("Cairo's own: %zu bytes", raw->len);
+  g_assert_cmpuint (count (svg, "<path "), ==, count (raw->str, "<path "));
+  g_assert_cmpuint (count (svg, "<use "), ==, count (raw->str, "<use "));
+  g_assert_cmpuint (count (svg, "<use "), >, 0);
+  g_assert_cmpuint (count (svg, "style=\""), ==, 0);
+  g_assert_cmpuint (count (svg, "rgb("), ==, 0);
+  g_assert_null (strstr (svg, ".000"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/graph-big/tiles/kept", test_tiles_kept);
+  g_test_add_func ("/graph-big/tiles/dropped", test_tiles_dropped);
+  g_test_add_func ("/graph-big/tiles/range", test_tiles_range);
+  g_test_add_func ("/graph-big/svg/compact", test_svg_compact);
+  g_test_add_func ("/graph-big/svg/size", test_svg_size);
+  return g_test_run ();
+}
