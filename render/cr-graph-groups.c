@@ -789,6 +789,10 @@ copy_node (CrGraphModel      *into,
   return c;
 }
 
+/* By CrGraphGroupKind: what a group node's key says it stands for. */
+static const char *const group_kind_names[] = { "module", "call", "iteration", "repeat" };
+G_STATIC_ASSERT (G_N_ELEMENTS (group_kind_names) == CR_GRAPH_GROUP_REPEAT + 1);
+
 static CrGraphNode *
 group_node (CrGraphModel       *into,
             const CrGraphGroup *g)
@@ -797,8 +801,22 @@ group_node (CrGraphModel       *into,
   c->symbol = g_strdup ("+");
   c->caption = g_strdup_printf ("%u op%s", g->n_ops, g->n_ops == 1 ? "" : "s");
   c->span = g->span;
-  c->key = g_strdup_printf ("group:%s", g->key);
+  c->key = g_strdup_printf ("group:%s:%s", group_kind_names[g->kind], g->key);
   return c;
+}
+
+CrGraphGroupKind
+cr_graph_group_node_kind (const CrGraphNode *node)
+{
+  g_return_val_if_fail (node != NULL, CR_GRAPH_GROUP_MODULE);
+  for (guint k = 0; node->key && g_str_has_prefix (node->key, "group:") && k < G_N_ELEMENTS (group_kind_names); k++)
+    {
+      const char *rest = node->key + strlen ("group:");
+      size_t n = strlen (group_kind_names[k]);
+      if (strncmp (rest, group_kind_names[k], n) == 0 && rest[n] == ':')
+        return (CrGraphGroupKind) k;
+    }
+  return CR_GRAPH_GROUP_MODULE;
 }
 
 static void

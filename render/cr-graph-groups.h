@@ -157,7 +157,8 @@ typedef struct {
   CrGraphModel *model;            /* the smaller model (owned ref): visible nodes copied,
                                    * a closed group as one CR_GRAPH_NODE_GROUP node (its
                                    * step: the first step of a node inside, its key
-                                   * "group:" + the group's key). Its steps are the full
+                                   * "group:" + its kind + ":" + the group's key:
+                                   * "group:module:call::Net"). Its steps are the full
                                    * model's (the same record and backward call); its
                                    * lookups (cr_graph_model_find_op ...) give the node
                                    * here: a hidden op's group */
@@ -175,6 +176,9 @@ typedef struct {
   CrGraphGroups *groups;          /* the groups it was made from (borrowed: the caller
                                    * keeps them alive as long as the collapse) */
 } CrGraphCollapse;
+
+/* The kind of group that a collapsed model's group node stands for. */
+CrGraphGroupKind cr_graph_group_node_kind     (const CrGraphNode   *node);
 
 /* The model with the groups that open says are closed shown as one node
  * each. With every group open (or no groups), a model equal to the full one. */

@@ -1,11 +1,13 @@
-/* cr-inspector-group.c — what a closed module call holds, read from the run
- * record through the collapsed model's lookups: a hidden op or parameter is
- * found at the group node standing for it (cr-graph-groups.h), so the ops,
- * steps and parameters of the group are those the model maps to its node. */
+/* cr-inspector-group.c — what a closed group (a module call, a loop
+ * iteration, a fold of repeats) holds, read from the run record through
+ * the collapsed model's lookups: a hidden op or parameter is found at the
+ * group node standing for it (cr-graph-groups.h), so the ops, steps and
+ * parameters of the group are those the model maps to its node. */
 #include "cr-config.h"
 #include "cr-inspector-group.h"
 
 #include "cr-card-style.h"
+#include "cr-graph-groups.h"
 #include "cr-tensor-view.h"
 
 #include <adwaita.h>
@@ -28,13 +30,27 @@ count_row (const char *title,
   return row;
 }
 
+/* What the closed group is, as the section's title. */
+static const char *
+closed_title (const CrGraphNode *node)
+{
+  switch (cr_graph_group_node_kind (node))
+    {
+    case CR_GRAPH_GROUP_CALL:      return "Call, closed";
+    case CR_GRAPH_GROUP_ITERATION: return "Loop iteration, closed";
+    case CR_GRAPH_GROUP_REPEAT:    return "Repeated blocks, closed";
+    case CR_GRAPH_GROUP_MODULE:
+    default:                       return "Module call, closed";
+    }
+}
+
 static GtkWidget *
 build_ops (const CrGraphModel *model,
            const CrGraphNode  *node)
 {
   GtkWidget *group = adw_preferences_group_new ();
   AdwPreferencesGroup *g = ADW_PREFERENCES_GROUP (group);
-  adw_preferences_group_set_title (g, "Module call, closed");
+  adw_preferences_group_set_title (g, closed_title (node));
 
   GtkWidget *open = gtk_button_new_with_label ("Open");
   gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "win.group-open");

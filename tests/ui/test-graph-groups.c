@@ -339,6 +339,13 @@ test_fold_equal_blocks (void)
   g_assert_cmpstr (node->title, ==, "layers.0–2 · Block × 3");
   g_assert_cmpstr (node->caption, ==, "6 ops");
   g_assert_true (g_str_has_prefix (node->key, "group:"));
+  /* Its key says what it stands for (the inspector titles it so). */
+  g_assert_cmpint (cr_graph_group_node_kind (node), ==, CR_GRAPH_GROUP_REPEAT);
+  g_autofree gboolean *open2 = cr_graph_groups_open_to_level (g, 2);
+  g_autoptr (CrGraphCollapse) c2 = cr_graph_collapse_new (g, open2);
+  const CrGraphNode *block = g_ptr_array_index (c2->model->nodes, c2->node_of[1]);
+  g_assert_cmpint (block->kind, ==, CR_GRAPH_NODE_GROUP);
+  g_assert_cmpint (cr_graph_group_node_kind (block), ==, CR_GRAPH_GROUP_MODULE);
 
   /* Keys are unique and stable. */
   g_autoptr (GHashTable) keys = g_hash_table_new (g_str_hash, g_str_equal);
@@ -538,6 +545,13 @@ test_nested_iterations (void)
   g_assert_cmpstr (second1->key, !=, epoch1->key);
   /* Levels: the epochs' fold, an epoch, the batches' fold, a batch. */
   g_assert_cmpuint (g->height, ==, 4);
+  /* An epoch closed is a loop iteration's node. */
+  g_autofree gboolean *open = cr_graph_groups_open_to_level (g, 1);
+  g_autoptr (CrGraphCollapse) c = cr_graph_collapse_new (g, open);
+  const CrGraphNode *closed = g_ptr_array_index (c->model->nodes, c->node_of[g_array_index (batch->nodes, guint, 0)]);
+  g_assert_cmpint (closed->kind, ==, CR_GRAPH_NODE_GROUP);
+  g_assert_cmpstr (closed->title, ==, "iteration 2");
+  g_assert_cmpint (cr_graph_group_node_kind (closed), ==, CR_GRAPH_GROUP_ITERATION);
   fixture_clear (&f);
 }
 

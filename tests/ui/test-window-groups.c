@@ -137,7 +137,7 @@ test_inspector (void)
   cr_graph_canvas_set_selected (window->canvas, fold);
   cr_ui_test_iterate ();
   g_assert_true (shows_text (window->inspector, "layers.0–2 · Block × 3"));
-  g_assert_true (shows_text (window->inspector, "Module call, closed"));
+  g_assert_true (shows_text (window->inspector, "Repeated blocks, closed"));
   g_assert_true (shows_text (window->inspector, "AddmmBackward0"));
   g_assert_true (shows_text (window->inspector, "TanhBackward0"));
   g_assert_true (shows_text (window->inspector, "layers.0.lin.weight"));
