@@ -548,6 +548,16 @@ draw_errors (cairo_t   *cr,
         continue;
       const CrGraphNode *node = e->op >= 0 ? cr_graph_model_find_op (c->model, e->op)
                                            : cr_graph_model_find_tensor (c->model, e->tensor);
+      /* A forward error's other operands (fc.weight beside the input of a
+       * Linear that failed) are ringed too; the tag stays on the one at fault. */
+      for (guint k = 0; e->op < 0 && k < e->operands->len; k++)
+        {
+          const CrGraphNode *other = cr_graph_model_find_tensor (c->model,
+                                                                 g_array_index (e->operands, int, k));
+          const CrGraphBox *ob = other != node ? node_box (c, other) : NULL;
+          if (ob)
+            ring (cr, c, ob, CR_GRAPH_NODE_KIND_IS_TENSOR (other->kind) ? 9 * c->k : ob->height / 2);
+        }
       const CrGraphBox *b = node_box (c, node);
       if (!b)
         continue;

@@ -279,8 +279,8 @@ build_error_group (const Ctx         *c,
     {
       const CrRecordError *e = g_ptr_array_index (c->record->errors, i);
       gboolean here = (node->kind == CR_GRAPH_NODE_OP && node->op >= 0 && e->op == node->op)
-                      || (node->kind != CR_GRAPH_NODE_OP && node->tensor >= 0
-                          && e->tensor == node->tensor);
+                      || (node->kind != CR_GRAPH_NODE_OP
+                          && cr_record_error_names_tensor (e, node->tensor));
       if (!here)
         continue;
       if (!group)

@@ -52,6 +52,13 @@ typedef struct {
    * frame, only while CrInterp.labels_enabled and not by a raise
    * statement: the run record's errors name the tensors n was given. */
   void      (*expr_failed)   (CrInterp *interp, const CrAstNode *n, const GError *error);
+  /* A native function that the prelude's code called raised error, only
+   * while CrInterp.labels_enabled: what it was given (bound_self may be
+   * NULL), so the run record's errors can name the tensors of the op that
+   * failed inside library code (nn.Linear's addmm). */
+  void      (*native_failed) (CrInterp *interp, CrValue *bound_self, CrValue *const *args,
+                              guint n_args, const CrKwarg *kwargs, guint n_kwargs,
+                              const GError *error);
 } CrBinding;
 
 extern const CrBinding cr_binding;

@@ -991,6 +991,8 @@ call_native (CrInterp        *self,
   if (local)
     {
       cr_value_unref (r);
+      if (G_UNLIKELY (self->labels_enabled) && self->in_prelude)
+        cr_binding.native_failed (self, bound_self, args, n_args, kwargs, n_kwargs, local);
       g_propagate_error (error, local);
       return NULL;
     }

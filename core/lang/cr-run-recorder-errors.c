@@ -103,10 +103,50 @@ cr_run_recorder_expr_failed (CrInterp        *self,
     cr_operand_watch_failed (r->operands, expr, error);
 }
 
+/* v's tensors, a list's or tuple's too (torch.cat([a, b])), into tensors. */
+static void
+add_tensors (GPtrArray *tensors,
+             CrValue   *v)
+{
+  if (!v)
+    return;
+  if (v->kind == CR_VALUE_TENSOR)
+    g_ptr_array_add (tensors, v->u.tensor);
+  else if (v->kind == CR_VALUE_LIST || v->kind == CR_VALUE_TUPLE)
+    for (guint i = 0; i < cr_seq_len (v); i++)
+      {
+        CrValue *item = cr_seq_get (v, i);
+        if (item && item->kind == CR_VALUE_TENSOR)
+          g_ptr_array_add (tensors, item->u.tensor);
+      }
+}
+
+void
+cr_run_recorder_native_failed (CrInterp       *self,
+                               CrValue        *bound_self,
+                               CrValue *const *args,
+                               guint           n_args,
+                               const CrKwarg  *kwargs,
+                               guint           n_kwargs,
+                               const GError   *error)
+{
+  CrRunRecorder *r = cr_run_recorder_of (self);
+  if (!r || !error || !self->in_prelude)
+    return;
+  g_autoptr (GPtrArray) tensors = g_ptr_array_new ();
+  add_tensors (tensors, bound_self);
+  for (guint i = 0; i < n_args; i++)
+    add_tensors (tensors, args[i]);
+  for (guint i = 0; i < n_kwargs; i++)
+    add_tensors (tensors, kwargs[i].value);
+  cr_operand_watch_native_failed (r->operands, tensors, error);
+}
+
 /* A forward error (no backward's) gets the operands of the expression that
- * raised it, when that is the failure last seen; one the script never
- * named (a constant made in the expression) is called after its text. The
- * first is the tensor at fault, the node the window pins the error to. */
+ * raised it, when that is the failure last seen, or of the native op it
+ * failed in inside library code; one the script never named (a constant
+ * made in the expression) is called after its text. The first is the
+ * tensor at fault, the node the window pins the error to. */
 static void
 add_operands (CrRunRecorder *r,
               CrRecordError *err)
@@ -120,8 +160,13 @@ add_operands (CrRunRecorder *r,
       if (!rec)
         continue;
       g_array_append_val (err->operands, id);
+      if (!operand->expr)   /* a library native's the script never held: as recorded */
+        continue;
       if (rec->span.line <= 0)
         rec->span = operand->expr->span;
+      /* A constant a function of the script's got as its parameter x. */
+      if (!rec->label && operand->expr->kind == CR_AST_NAME)
+        rec->label = g_strdup (operand->expr->u.name.id);
       if (!rec->label && operand->expr->kind != CR_AST_NAME)
         {
           g_autofree char *text = cr_run_recorder_span_text (r->interp, &operand->expr->span);

@@ -6,6 +6,8 @@
  * tensors keeps no extra one alive for long. */
 #include "cr-run-recorder-operands.h"
 
+#include <string.h>
+
 /* More than any one expression has operands, nested ones included. */
 #define RECENT_VALUES 16
 
@@ -22,6 +24,9 @@ struct _CrOperandWatch {
   gconstpointer     failed_error;  /* the error of the failure kept, compared only */
   char             *failed_message;
   GArray           *operands;      /* of CrOperand: the failure's operands */
+  gconstpointer     native_error;  /* a library native's failure, compared only */
+  char             *native_message;
+  GArray           *native_operands; /* of CrOperand (expr NULL): what it was given */
 };
 
 static void
@@ -44,6 +49,7 @@ cr_operand_watch_new (void)
 {
   CrOperandWatch *self = g_new0 (CrOperandWatch, 1);
   self->operands = operands_new ();
+  self->native_operands = operands_new ();
   return self;
 }
 
@@ -64,10 +70,19 @@ forget_failure (CrOperandWatch *self)
   g_array_set_size (self->operands, 0);
 }
 
+static void
+forget_native (CrOperandWatch *self)
+{
+  self->native_error = NULL;
+  g_clear_pointer (&self->native_message, g_free);
+  g_array_set_size (self->native_operands, 0);
+}
+
 void
 cr_operand_watch_forget (CrOperandWatch *self)
 {
   forget_failure (self);
+  forget_native (self);
 }
 
 void
@@ -77,6 +92,7 @@ cr_operand_watch_clear (CrOperandWatch *self)
     return;
   forget_recent (self);
   forget_failure (self);
+  forget_native (self);
 }
 
 void
@@ -86,6 +102,7 @@ cr_operand_watch_free (CrOperandWatch *self)
     return;
   cr_operand_watch_clear (self);
   g_array_unref (self->operands);
+  g_array_unref (self->native_operands);
   g_free (self);
 }
 
@@ -98,6 +115,7 @@ cr_operand_watch_note (CrOperandWatch  *self,
   if (statement != self->statement)
     {
       forget_recent (self);
+      forget_native (self);
       self->statement = statement;
     }
   Recent *slot = &self->recent[self->n_recent % RECENT_VALUES];
@@ -126,6 +144,25 @@ recent_value (CrOperandWatch  *self,
               const CrAstNode *expr)
 {
   return cr_operand_watch_recent (self, expr);
+}
+
+/* The expression of this statement whose value was t, or a view of t
+ * (the latest such), NULL: none kept. */
+static const CrAstNode *
+recent_expr_of (CrOperandWatch *self,
+                const CrTensor *t)
+{
+  guint kept = MIN (self->n_recent, RECENT_VALUES);
+  for (guint k = 0; k < kept; k++)
+    {
+      const Recent *r = &self->recent[(self->n_recent - 1 - k) % RECENT_VALUES];
+      const CrTensor *base = r->tensor;
+      while (base && base->view_base)
+        base = base->view_base;
+      if (r->tensor == t || base == t)
+        return r->expr;
+    }
+  return NULL;
 }
 
 static void
@@ -169,6 +206,23 @@ cr_operand_watch_failed (CrOperandWatch  *self,
   forget_failure (self);
   self->failed_error = error;
   self->failed_message = g_strdup (error->message);
+  /* A call into library code that failed in a native: that op's operands. */
+  if (self->native_message && strcmp (self->native_message, error->message) == 0)
+    {
+      GArray *operands = self->operands;
+      self->operands = self->native_operands;
+      self->native_operands = operands;
+      forget_native (self);
+      /* One the statement's code gave (the module's input) is called after
+       * that expression. */
+      for (guint i = 0; i < self->operands->len; i++)
+        {
+          CrOperand *operand = &g_array_index (self->operands, CrOperand, i);
+          operand->expr = recent_expr_of (self, operand->tensor);
+        }
+      return;
+    }
+  forget_native (self);
   switch (expr->kind)
     {
     case CR_AST_BINOP:
@@ -205,6 +259,71 @@ cr_operand_watch_failed (CrOperandWatch  *self,
       break;
     default:
       break;
+    }
+}
+
+/* digits, as a whole number in text: "3x2" in "(1x4 and 3x2)", not in "13x2". */
+static gboolean
+has_token (const char *text,
+           const char *token)
+{
+  gsize n = strlen (token);
+  for (const char *at = strstr (text, token); at; at = strstr (at + 1, token))
+    if ((at == text || !g_ascii_isdigit (at[-1])) && !g_ascii_isdigit (at[n]))
+      return TRUE;
+  return FALSE;
+}
+
+/* The message quotes t's shape as PyTorch writes it in errors: "1x4" (mm)
+ * or "[1, 4]". Matrices and up only: a vector's "3" is in most messages. */
+static gboolean
+shape_quoted (const CrTensor *t,
+              const char     *message)
+{
+  if (t->ndim < 2)
+    return FALSE;
+  g_autoptr (GString) by_x = g_string_new (NULL);
+  g_autoptr (GString) listed = g_string_new ("[");
+  for (int d = 0; d < t->ndim; d++)
+    {
+      g_string_append_printf (by_x, d ? "x%" G_GINT64_FORMAT : "%" G_GINT64_FORMAT, t->shape[d]);
+      g_string_append_printf (listed, d ? ", %" G_GINT64_FORMAT : "%" G_GINT64_FORMAT, t->shape[d]);
+    }
+  g_string_append_c (listed, ']');
+  return has_token (message, by_x->str) || strstr (message, listed->str) != NULL;
+}
+
+void
+cr_operand_watch_native_failed (CrOperandWatch *self,
+                                GPtrArray      *tensors,
+                                const GError   *error)
+{
+  if (!error || !tensors)
+    return;
+  /* The natives around the first (a module's __call__) fail with the same error. */
+  if (self->native_error == (gconstpointer) error
+      && g_strcmp0 (self->native_message, error->message) == 0)
+    return;
+  forget_native (self);
+  self->native_error = error;
+  self->native_message = g_strdup (error->message);
+  gboolean any_quoted = FALSE;
+  for (guint i = 0; i < tensors->len; i++)
+    any_quoted |= shape_quoted (tensors->pdata[i], error->message);
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      CrTensor *t = tensors->pdata[i];
+      if (any_quoted && !shape_quoted (t, error->message))
+        continue;
+      while (t->view_base)
+        t = t->view_base;
+      gboolean known = FALSE;
+      for (guint k = 0; k < self->native_operands->len && !known; k++)
+        known = g_array_index (self->native_operands, CrOperand, k).tensor == t;
+      if (known)
+        continue;
+      CrOperand operand = { cr_tensor_ref (t), NULL };
+      g_array_append_val (self->native_operands, operand);
     }
 }
 

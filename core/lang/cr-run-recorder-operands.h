@@ -19,7 +19,8 @@ typedef struct _CrOperandWatch CrOperandWatch;
 /* An operand of a failing expression. */
 typedef struct {
   CrTensor        *tensor;   /* owned ref */
-  const CrAstNode *expr;     /* the sub-expression that gave it */
+  const CrAstNode *expr;     /* the sub-expression that gave it; NULL for an
+                              * operand of a native that library code called */
 } CrOperand;
 
 CrOperandWatch *cr_operand_watch_new    (void);
@@ -41,6 +42,17 @@ CrTensor       *cr_operand_watch_recent (CrOperandWatch  *self,
 void            cr_operand_watch_failed (CrOperandWatch  *self,
                                          const CrAstNode *expr,
                                          const GError    *error);
+/* A native function that library code (the prelude: torch.nn) called
+ * raised error; tensors (borrowed CrTensor*) are what it was given. When
+ * the script's expression that called into the library fails with the
+ * same error, these are its operands rather than the expression's own:
+ * nn.Linear's addmm names the input and fc.weight, not only the input.
+ * Those whose shape the message quotes ("1x4 and 3x2") are kept when any
+ * is; a view (weight.t()) stands for the tensor it views. Only the first
+ * (innermost) native failing with an error counts. */
+void            cr_operand_watch_native_failed (CrOperandWatch  *self,
+                                                GPtrArray       *tensors,
+                                                const GError    *error);
 /* The operands of the failure whose error has this message (a new GArray
  * of CrOperand, which frees their refs; in evaluation order: a call's
  * receiver first, then its arguments), or NULL when the last failure is

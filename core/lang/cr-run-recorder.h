@@ -70,6 +70,17 @@ CrRecordError    *cr_run_recorder_error    (CrInterp        *self,
 void              cr_run_recorder_expr_failed (CrInterp        *self,
                                                const CrAstNode *expr,
                                                const GError    *error);
+/* A native function called by library code (the prelude) raised error
+ * (CrBinding.native_failed): its tensor arguments become the operands of
+ * the script's expression that called into the library, when that fails
+ * with the same error (nn.Linear's input and fc.weight). */
+void              cr_run_recorder_native_failed (CrInterp       *self,
+                                                 CrValue        *bound_self,
+                                                 CrValue *const *args,
+                                                 guint           n_args,
+                                                 const CrKwarg  *kwargs,
+                                                 guint           n_kwargs,
+                                                 const GError   *error);
 /* An except clause caught error raised at span (CrBinding.error_handled):
  * recorded unless the backward side recorded it already. */
 void              cr_run_recorder_error_handled (CrInterp     *self,

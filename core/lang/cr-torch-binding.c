@@ -167,4 +167,5 @@ const CrBinding cr_binding = {
   .call_end = cr_run_recorder_call_end,
   .error_handled = cr_run_recorder_error_handled,
   .expr_failed = cr_run_recorder_expr_failed,
+  .native_failed = cr_run_recorder_native_failed,
 };

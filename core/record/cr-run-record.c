@@ -445,3 +445,17 @@ cr_run_record_op_ran_at (const CrRunRecord *self,
     }
   return FALSE;
 }
+
+gboolean
+cr_record_error_names_tensor (const CrRecordError *error,
+                              int                  tensor)
+{
+  if (!error || tensor < 0)
+    return FALSE;
+  if (error->tensor == tensor)
+    return TRUE;
+  for (guint i = 0; error->operands && i < error->operands->len; i++)
+    if (g_array_index (error->operands, int, i) == tensor)
+      return TRUE;
+  return FALSE;
+}

@@ -377,6 +377,11 @@ gboolean                cr_run_record_op_ran_at    (const CrRunRecord *self,
                                                     int                backward,
                                                     int                step);
 
+/* Whether error names tensor: the tensor at fault or one of the operands of
+ * the op that failed (the window rings every one). */
+gboolean                cr_record_error_names_tensor (const CrRecordError *error,
+                                                      int                  tensor);
+
 /* Cuts the values kept by the snapshots of the steps of backward calls
  * first_backward and later, in the order they were taken, to budget values
  * in all (a snapshot of more than 64 elements past it keeps fewer, down to

@@ -769,6 +769,50 @@ test_error_operands (void)
   g_assert_cmpint (c->span.line, ==, 15);
 }
 
+/* An error inside torch.nn names the operands of the op that failed there:
+ * the input and the layer's weight whose shapes the message quotes (not
+ * the bias, nor weight.t() but the weight itself); a constant the script
+ * gave the module is called after the name it had in the script's code. */
+static void
+test_library_operands (void)
+{
+  gboolean ok;
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "class Net(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.conv = nn.Conv2d(3, 8, 3)\n"
+    "        self.fc = nn.Linear(8, 2)\n"
+    "    def forward(self, x):\n"
+    "        return self.fc(self.conv(x).mean((2, 3)))\n"
+    "net = Net()\n"
+    "try:\n"
+    "    net(torch.ones(1, 4, 8, 8))\n"
+    "except RuntimeError:\n"
+    "    pass\n"
+    "h = torch.ones(2, 5)\n"
+    "y = net.fc(h)\n", &ok);
+  g_assert_false (ok);
+  g_assert_cmpuint (record->errors->len, ==, 2);
+  const char *want[] = { "x conv.weight", "h fc.weight" };
+  const int lines[] = { 9, 16 };
+  for (guint i = 0; i < record->errors->len; i++)
+    {
+      const CrRecordError *err = g_ptr_array_index (record->errors, i);
+      g_autofree char *labels = operand_labels (record, err);
+      g_assert_cmpstr (labels, ==, want[i]);
+      g_assert_cmpint (err->span.line, ==, lines[i]);
+      g_assert_cmpint (err->tensor, ==, g_array_index (err->operands, int, 0));
+      g_assert_true (cr_record_error_names_tensor (err, g_array_index (err->operands, int, 1)));
+    }
+  const CrRecordError *last = g_ptr_array_index (record->errors, 1);
+  g_assert_false (cr_record_error_names_tensor (last, -1));
+  const CrRecordTensor *h = find_label (record, "h");
+  g_assert_false (cr_record_error_names_tensor (last, (int) h->id + 100));
+}
+
 /* An op with more outputs than the record has room for is left out, and
  * the record says it was cut short; what came later is still recorded. */
 static void
@@ -868,5 +912,6 @@ main (int   argc,
   g_test_add_func ("/recorder/error-operands", test_error_operands);
   g_test_add_func ("/recorder/nested-loops", test_nested_loops);
   g_test_add_func ("/recorder/loop-paths-of-calls", test_loop_paths_of_calls);
+  g_test_add_func ("/recorder/library-operands", test_library_operands);
   return g_test_run ();
 }

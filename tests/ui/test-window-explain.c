@@ -252,6 +252,56 @@ test_error_in_first_view (void)
   g_rmdir (dir);
 }
 
+/* A shape error inside nn.Linear names both operands of the op that
+ * failed there, the layer's input and its weight: each one's node carries
+ * the error in the inspector (and a ring on the graph), the bias none. */
+static void
+test_library_error_operands (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("cr-explain-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "linear-error.py", NULL);
+  g_assert_true (g_file_set_contents (path,
+                                      "import torch\n"
+                                      "import torch.nn as nn\n"
+                                      "model = nn.Sequential(nn.Linear(4, 3), nn.ReLU(),\n"
+                                      "                      nn.Linear(4, 2))\n"
+                                      "x = torch.ones(1, 4)\n"
+                                      "y = model(x)\n", -1, NULL));
+  CrWindow *window = cr_window_new (NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_window_open_file (window, file, &error));
+  g_assert_no_error (error);
+  gtk_window_present (GTK_WINDOW (window));
+  cr_ui_test_wait_window_idle (window);
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
+  g_assert_nonnull (model);
+  g_assert_cmpuint (model->record->errors->len, ==, 1);
+  g_assert_true (line_has_tag (window, 6, "error-line"));
+  const CrRecordError *e = g_ptr_array_index (model->record->errors, 0);
+  g_assert_cmpuint (e->operands->len, ==, 2);
+  const char *message = "RuntimeError: mat1 and mat2 shapes cannot be multiplied (1x3 and 4x2)";
+  /* The graph starts from the failing op's operands: the first layer's
+   * output after ReLU and the second layer's weight, which is no first
+   * operand and still carries the error. */
+  const char *names[] = { "[ReluBackward0]", "2.weight", "0.weight" };
+  const gboolean named[] = { TRUE, TRUE, FALSE };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      int node = find_node (model, names[i]);
+      g_assert_cmpint (node, >=, 0);
+      cr_graph_canvas_set_selected (canvas, node);
+      cr_ui_test_iterate ();
+      g_assert_true (shows_line (window->inspector, message) == named[i]);
+    }
+  /* The bias was no operand: not drawn. */
+  g_assert_cmpint (find_node (model, "2.bias"), <, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* The colour a label's text is drawn in, as relative luminance (0..1). */
 static double
 text_luminance (GtkWidget *widget)
@@ -367,6 +417,7 @@ main (int    argc,
   g_test_add_func ("/window-explain/inplace-error-pinned", test_inplace_error_pinned);
   g_test_add_func ("/window-explain/error-in-first-view", test_error_in_first_view);
   g_test_add_func ("/window-explain/error-contrast", test_error_contrast);
+  g_test_add_func ("/window-explain/library-error-operands", test_library_error_operands);
   g_test_add_func ("/window-explain/custom-backward-lines", test_custom_backward_lines);
   g_test_add_func ("/window-explain/picker-numbered", test_picker_numbered);
   return g_test_run ();
