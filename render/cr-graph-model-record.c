@@ -508,7 +508,13 @@ cr_graph_model_new_from_run_record (CrRunRecord *record,
     for (guint r = 0; r < call->roots->len; r++)
       add_root (&b, g_array_index (call->roots, int, r));
   else
-    add_root (&b, root);
+    {
+      int at_fault = add_error_roots (&b);
+      if (at_fault >= 0)
+        root = at_fault;
+      else
+        add_root (&b, root);
+    }
   walk (&b);
   if (!call)
     add_stopped (&b);
