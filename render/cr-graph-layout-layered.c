@@ -15,6 +15,9 @@
  *   places   each rank's units pulled towards their neighbours' height, kept
  *            in order and apart (an isotonic regression, pool adjacent
  *            violators), sweeping right and left a few times;
+ *   boxes    open module calls (model->clusters): each call's units and
+ *            boxes packed apart across the ranks, inner calls first, so
+ *            that nested boxes nest and siblings never meet (below);
  *   edges    smooth horizontal S-curves through the virtual points, ending
  *            in an arrow on the target's left border.
  * Top to bottom, the same is done with the axes swapped: ranks are rows,
@@ -239,6 +242,286 @@ place_sweep (Layers  *L,
       for (guint p = 0; p < n; p++)
         v[ids[p]].y = c[p];
     }
+}
+
+/* ---- boxes for open module calls ------------------------------------------- */
+
+/* Around a box's content, and its title's band (as cr-graph-groups-draw.c
+ * draws them), in points at scale 1. */
+#define BOX_PAD   10.0
+#define BOX_TITLE 14.0
+#define BOX_GAP    8.0
+
+/* A box or a vertex in the ranks' space: along the ranks (a0, a1) and
+ * across them (c0, c1). */
+typedef struct { double a0, a1, c0, c1; } Extent;
+
+typedef struct {
+  Extent e;
+  int    vertex;        /* >= 0: a vertex; else the cluster -1 - vertex */
+  double gap;           /* wanted before it, across */
+} Block;
+
+static int
+compare_block (gconstpointer a,
+               gconstpointer b)
+{
+  const Block *x = a, *y = b;
+  double cx = x->e.c0 + x->e.c1, cy = y->e.c0 + y->e.c1;
+  return (cx > cy) - (cx < cy);
+}
+
+typedef struct {
+  Layers       *L;
+  const double *col_x, *col_w;
+  double        rank_gap, node_gap, virtual_gap, k;
+  gboolean      down;
+  guint         n_clusters;
+  const int    *parent;          /* by cluster, -1: top */
+  int          *vertex_cluster;  /* by vertex, -1: none */
+  GPtrArray    *members;         /* by cluster: GArray of guint, every vertex inside */
+  GPtrArray    *children;        /* by cluster, then one for the top: GArray of guint */
+  GPtrArray    *direct;          /* by cluster, then the top: GArray of guint vertices */
+  Extent       *ext;             /* by cluster */
+  double       *frontier;        /* by rank: how far across the blocks packed reach */
+} Packing;
+
+static Extent
+vertex_extent (const Packing *P,
+               guint          x)
+{
+  const Vertex *v = &g_array_index (P->L->vertices, Vertex, x);
+  double mid = P->col_x[v->rank] + P->col_w[v->rank] / 2;
+  return (Extent) { mid - v->w / 2, mid + v->w / 2, v->y - v->h / 2, v->y + v->h / 2 };
+}
+
+/* A cluster's box: its blocks' extents with its padding and title band
+ * (on top: across when left to right, along when top to bottom). */
+static Extent
+cluster_extent (const Packing *P,
+                guint          c)
+{
+  Extent e = { G_MAXDOUBLE, -G_MAXDOUBLE, G_MAXDOUBLE, -G_MAXDOUBLE };
+  GArray *direct = g_ptr_array_index (P->direct, c), *children = g_ptr_array_index (P->children, c);
+  for (guint i = 0; i < direct->len; i++)
+    {
+      Extent x = vertex_extent (P, g_array_index (direct, guint, i));
+      e.a0 = MIN (e.a0, x.a0), e.a1 = MAX (e.a1, x.a1);
+      e.c0 = MIN (e.c0, x.c0), e.c1 = MAX (e.c1, x.c1);
+    }
+  for (guint i = 0; i < children->len; i++)
+    {
+      const Extent *x = &P->ext[g_array_index (children, guint, i)];
+      e.a0 = MIN (e.a0, x->a0), e.a1 = MAX (e.a1, x->a1);
+      e.c0 = MIN (e.c0, x->c0), e.c1 = MAX (e.c1, x->c1);
+    }
+  if (e.a0 > e.a1)
+    return (Extent) { 0, 0, 0, 0 };
+  double pad = BOX_PAD * P->k, title = BOX_TITLE * P->k;
+  e.a0 -= pad + (P->down ? title : 0);
+  e.a1 += pad;
+  e.c0 -= pad + (P->down ? 0 : title);
+  e.c1 += pad;
+  return e;
+}
+
+/* The ranks whose columns (with half the gap on either side) e reaches. */
+static void
+rank_range (const Packing *P,
+            const Extent  *e,
+            guint         *first,
+            guint         *last)
+{
+  guint lo = 0, hi = P->L->n_ranks;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (P->col_x[mid] + P->col_w[mid] + P->rank_gap / 2 < e->a0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  *first = lo;
+  *last = lo;
+  while (*last + 1 < P->L->n_ranks && P->col_x[*last + 1] - P->rank_gap / 2 <= e->a1)
+    (*last)++;
+}
+
+static void
+shift_block (Packing     *P,
+             const Block *b,
+             double       d)
+{
+  Vertex *v = (Vertex *) P->L->vertices->data;
+  if (b->vertex >= 0)
+    {
+      v[b->vertex].y += d;
+      return;
+    }
+  guint c = (guint) (-1 - b->vertex);
+  GArray *members = g_ptr_array_index (P->members, c);
+  for (guint i = 0; i < members->len; i++)
+    v[g_array_index (members, guint, i)].y += d;
+  /* Its boxes inside move with it: they are made again from the vertices. */
+  P->ext[c].c0 += d;
+  P->ext[c].c1 += d;
+}
+
+/* The units and boxes directly in cluster c (n_clusters: the top) packed
+ * across the ranks in their order there: each where it is, or further on
+ * when it would meet one packed before it in a rank both reach. */
+static void
+pack (Packing *P,
+      guint    c)
+{
+  GArray *direct = g_ptr_array_index (P->direct, c), *children = g_ptr_array_index (P->children, c);
+  if (children->len == 0 && c == P->n_clusters)
+    return;
+  g_autoptr (GArray) blocks = g_array_new (FALSE, FALSE, sizeof (Block));
+  const Vertex *v = (const Vertex *) P->L->vertices->data;
+  for (guint i = 0; i < direct->len; i++)
+    {
+      guint x = g_array_index (direct, guint, i);
+      Block b = { vertex_extent (P, x), (int) x, v[x].node < 0 ? P->virtual_gap : P->node_gap };
+      g_array_append_val (blocks, b);
+    }
+  for (guint i = 0; i < children->len; i++)
+    {
+      guint d = g_array_index (children, guint, i);
+      if (((GArray *) g_ptr_array_index (P->members, d))->len == 0)
+        continue;
+      Block b = { P->ext[d], -1 - (int) d, BOX_GAP * P->k };
+      g_array_append_val (blocks, b);
+    }
+  g_array_sort (blocks, compare_block);
+  g_autoptr (GArray) touched = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      Block *b = &g_array_index (blocks, Block, i);
+      guint r0, r1;
+      rank_range (P, &b->e, &r0, &r1);
+      double need = -G_MAXDOUBLE;
+      for (guint r = r0; r <= r1; r++)
+        need = MAX (need, P->frontier[r] + b->gap);
+      if (need > b->e.c0)
+        {
+          double d = need - b->e.c0;
+          shift_block (P, b, d);
+          b->e.c0 += d;
+          b->e.c1 += d;
+        }
+      for (guint r = r0; r <= r1; r++)
+        {
+          if (P->frontier[r] == -G_MAXDOUBLE)
+            g_array_append_val (touched, r);
+          P->frontier[r] = MAX (P->frontier[r], b->e.c1);
+        }
+    }
+  for (guint i = 0; i < touched->len; i++)
+    P->frontier[g_array_index (touched, guint, i)] = -G_MAXDOUBLE;
+  if (c < P->n_clusters)
+    P->ext[c] = cluster_extent (P, c);
+}
+
+/* Packs the clusters, inner before outer (a parent comes before its
+ * children in model->clusters), and returns their boxes in the ranks'
+ * space (new array), or NULL when the model has none. */
+static Extent *
+pack_clusters (Layers             *L,
+               const CrGraphModel *model,
+               const guint        *unit_of,
+               const guint        *chain,
+               const guint        *chain_start,
+               const guint        *ue_from,
+               const guint        *ue_to,
+               guint               n_ue,
+               const double       *col_x,
+               const double       *col_w,
+               double              rank_gap,
+               double              node_gap,
+               double              virtual_gap,
+               double              k,
+               gboolean            down)
+{
+  guint nc = model->clusters ? model->clusters->len : 0;
+  if (nc == 0)
+    return NULL;
+  guint n_vertices = L->vertices->len;
+  Packing P = {
+    .L = L, .col_x = col_x, .col_w = col_w, .rank_gap = rank_gap, .node_gap = node_gap,
+    .virtual_gap = virtual_gap, .k = k, .down = down, .n_clusters = nc,
+  };
+  g_autofree int *parent = g_new (int, nc + 1);
+  g_autofree guint *depth = g_new0 (guint, nc + 1);
+  for (guint i = 0; i < nc; i++)
+    {
+      const CrGraphCluster *cl = g_ptr_array_index (model->clusters, i);
+      parent[i] = cl->parent >= 0 && (guint) cl->parent < i ? cl->parent : -1;
+      depth[i] = parent[i] >= 0 ? depth[parent[i]] + 1 : 0;
+    }
+  P.parent = parent;
+  g_autofree int *vertex_cluster = g_new (int, n_vertices + 1);
+  for (guint x = 0; x < n_vertices; x++)
+    vertex_cluster[x] = -1;
+  for (guint i = 0; i < nc; i++)
+    {
+      const CrGraphCluster *cl = g_ptr_array_index (model->clusters, i);
+      for (guint j = 0; j < cl->nodes->len; j++)
+        {
+          guint n = g_array_index (cl->nodes, guint, j);
+          if (n < model->nodes->len)
+            vertex_cluster[unit_of[n]] = (int) i;
+        }
+    }
+  /* An edge's virtual points belong to the innermost cluster holding both
+   * its ends. */
+  for (guint i = 0; i < n_ue; i++)
+    {
+      int a = vertex_cluster[ue_from[i]], b = vertex_cluster[ue_to[i]];
+      while (a != b)
+        {
+          if (a >= 0 && (b < 0 || depth[a] >= depth[b]))
+            a = parent[a];
+          else
+            b = parent[b];
+        }
+      for (guint j = chain_start[i] + 1; j + 1 < chain_start[i + 1]; j++)
+        vertex_cluster[chain[j]] = a;
+    }
+  P.vertex_cluster = vertex_cluster;
+  P.members = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  P.children = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  P.direct = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  for (guint i = 0; i <= nc; i++)
+    {
+      g_ptr_array_add (P.members, g_array_new (FALSE, FALSE, sizeof (guint)));
+      g_ptr_array_add (P.children, g_array_new (FALSE, FALSE, sizeof (guint)));
+      g_ptr_array_add (P.direct, g_array_new (FALSE, FALSE, sizeof (guint)));
+    }
+  for (guint i = 0; i < nc; i++)
+    g_array_append_val (g_ptr_array_index (P.children, parent[i] >= 0 ? (guint) parent[i] : nc), i);
+  for (guint x = 0; x < n_vertices; x++)
+    {
+      int c = vertex_cluster[x];
+      g_array_append_val (g_ptr_array_index (P.direct, c >= 0 ? (guint) c : nc), x);
+      for (; c >= 0; c = parent[c])
+        g_array_append_val (g_ptr_array_index (P.members, c), x);
+    }
+  P.ext = g_new0 (Extent, nc + 1);
+  P.frontier = g_new (double, L->n_ranks + 1);
+  for (guint r = 0; r <= L->n_ranks; r++)
+    P.frontier[r] = -G_MAXDOUBLE;
+  for (guint i = nc; i-- > 0;)
+    pack (&P, i);
+  pack (&P, nc);
+  /* The boxes once more, from where everything ended up. */
+  for (guint i = nc; i-- > 0;)
+    P.ext[i] = cluster_extent (&P, i);
+  g_ptr_array_unref (P.members);
+  g_ptr_array_unref (P.children);
+  g_ptr_array_unref (P.direct);
+  g_free (P.frontier);
+  return P.ext;
 }
 
 /* A cubic Bézier through pts (m points, x, y pairs), horizontal at each
@@ -527,19 +810,40 @@ cr_graph_layout_layered (const CrGraphModel *model,
       col_x[r] = x;
       x += col_w[r] + rank_gap;
     }
-  double top = G_MAXDOUBLE, bottom = -G_MAXDOUBLE;
+  /* Open module calls: their boxes packed apart; the first and last
+   * columns make room for the boxes around them. */
+  g_autofree Extent *boxes = pack_clusters (&L, model, unit_of, (const guint *) chain->data,
+                                            chain_start, ue_from, ue_to, n_ue, col_x, col_w,
+                                            rank_gap, node_gap, virtual_gap, k, down);
+  guint n_boxes = boxes ? model->clusters->len : 0;
+  double top = G_MAXDOUBLE, bottom = -G_MAXDOUBLE, along0 = pad, along1 = x - rank_gap;
   for (guint u = 0; u < n_vertices; u++)
     {
       top = MIN (top, v[u].y - v[u].h / 2);
       bottom = MAX (bottom, v[u].y + v[u].h / 2);
     }
+  for (guint i = 0; i < n_boxes; i++)
+    if (boxes[i].a1 > boxes[i].a0)
+      {
+        top = MIN (top, boxes[i].c0);
+        bottom = MAX (bottom, boxes[i].c1);
+        along0 = MIN (along0, boxes[i].a0);
+        along1 = MAX (along1, boxes[i].a1);
+      }
   if (n_vertices == 0)
     top = bottom = 0;
-  double dy = pad - top;
+  double dy = pad - top, dx = pad - along0;
+  if (dx > 0)
+    {
+      for (guint r = 0; r < L.n_ranks; r++)
+        col_x[r] += dx;
+      x += dx;
+      along1 += dx;
+    }
 
   CrGraphLayout *self = g_new0 (CrGraphLayout, 1);
   self->direction = direction;
-  self->width = (L.n_ranks > 0 ? x - rank_gap : 0) + pad;
+  self->width = (L.n_ranks > 0 ? MAX (x - rank_gap, along1) : 0) + pad;
   self->height = bottom - top + 2 * pad;
   if (down)
     {
@@ -578,6 +882,22 @@ cr_graph_layout_layered (const CrGraphModel *model,
       b->y = cy - unit_h / 2;
       pill->height = node_sizes[2 * a + 1];
       pill->y = b->y + unit_h - pill->height;
+    }
+
+  if (n_boxes > 0)
+    {
+      self->n_clusters = n_boxes;
+      self->clusters = g_new0 (CrGraphBox, n_boxes + 1);
+      for (guint i = 0; i < n_boxes; i++)
+        {
+          const Extent *e = &boxes[i];
+          if (e->a1 <= e->a0)
+            continue;
+          double a0 = e->a0 + MAX (dx, 0), a1 = e->a1 + MAX (dx, 0);
+          double c0 = e->c0 + dy, c1 = e->c1 + dy;
+          CrGraphBox *b = &self->clusters[i];
+          *b = down ? (CrGraphBox) { c0, a0, c1 - c0, a1 - a0 } : (CrGraphBox) { a0, c0, a1 - a0, c1 - c0 };
+        }
     }
 
   /* Edges: from the source's right end (a pair's pill's) to an arrow on

@@ -2,8 +2,10 @@
  * from scripts (a micrograd-style scalar MLP, the toy network) every box
  * has its measured size, none overlaps another, all lie inside the drawing,
  * every edge runs forward from its source's right end to an arrow on its
- * target's left border, a leaf sits over its AccumulateGrad; and
+ * target's left border, a leaf sits over its AccumulateGrad; open module
+ * calls get boxes that nest and never meet a sibling's; and
  * cr_graph_layout_new hands graphs above CR_GRAPH_LAYOUT_DOT_MAX_NODES to it. */
+#include "cr-graph-groups.h"
 #include "cr-graph-layout.h"
 #include "cr-graph-render.h"
 #include "ui-test-util.h"
@@ -175,6 +177,95 @@ test_layered_mlp (void)
     g_assert_cmpfloat (again->nodes[i].y, ==, layout->nodes[i].y);
 }
 
+static gboolean
+box_inside (const CrGraphBox *inner,
+            const CrGraphBox *outer)
+{
+  return inner->x >= outer->x - 1e-6 && inner->y >= outer->y - 1e-6
+         && inner->x + inner->width <= outer->x + outer->width + 1e-6
+         && inner->y + inner->height <= outer->y + outer->height + 1e-6;
+}
+
+/* Each cluster's box holds its nodes and its clusters' boxes; no other
+ * node and no sibling's box (top-level boxes are siblings too) meets it. */
+static void
+check_cluster_boxes (const CrGraphModel  *model,
+                     const CrGraphLayout *layout)
+{
+  guint nc = model->clusters->len;
+  g_assert_cmpuint (layout->n_clusters, ==, nc);
+  /* in[c * n + node]: node lies in cluster c or one inside it. */
+  guint n = model->nodes->len;
+  g_autofree gboolean *in = g_new0 (gboolean, nc * n + 1);
+  for (guint c = nc; c-- > 0;)
+    {
+      const CrGraphCluster *cl = g_ptr_array_index (model->clusters, c);
+      for (guint j = 0; j < cl->nodes->len; j++)
+        in[c * n + g_array_index (cl->nodes, guint, j)] = TRUE;
+      if (cl->parent >= 0)
+        for (guint i = 0; i < n; i++)
+          in[cl->parent * n + i] |= in[c * n + i];
+    }
+  for (guint c = 0; c < nc; c++)
+    {
+      const CrGraphCluster *cl = g_ptr_array_index (model->clusters, c);
+      const CrGraphBox *box = &layout->clusters[c];
+      g_assert_cmpfloat (box->width, >, 0);
+      for (guint i = 0; i < n; i++)
+        {
+          if (in[c * n + i])
+            g_assert_true (box_inside (&layout->nodes[i], box));
+          else if (boxes_overlap (&layout->nodes[i], box))
+            g_error ("node %u lies on the box of cluster %u '%s'", i, c, cl->title);
+        }
+      if (cl->parent >= 0)
+        g_assert_true (box_inside (box, &layout->clusters[cl->parent]));
+      for (guint d = c + 1; d < nc; d++)
+        {
+          const CrGraphCluster *other = g_ptr_array_index (model->clusters, d);
+          if (other->parent == cl->parent && boxes_overlap (box, &layout->clusters[d]))
+            g_error ("the boxes of sibling clusters %u '%s' and %u '%s' meet", c, cl->title,
+                     d, other->title);
+        }
+    }
+}
+
+/* The micrograd-style MLP with every Neuron call open: boxes in both
+ * directions, and with the layered layout a graph of its size gets. */
+static void
+test_layered_boxes (void)
+{
+  g_autofree char *script = mlp_script (3, 6, 2);
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (script, NULL);
+  g_autoptr (CrGraphGroups) groups = cr_graph_groups_new (model);
+  g_assert_cmpuint (groups->height, >, 0);
+  g_autofree gboolean *open = cr_graph_groups_open_to_level (groups, groups->height);
+  g_autoptr (CrGraphCollapse) collapse = cr_graph_collapse_new (groups, open);
+  const CrGraphModel *shown = collapse->model;
+  g_assert_nonnull (shown->clusters);
+  g_assert_cmpuint (shown->clusters->len, >, 10);
+  g_autofree double *sizes = cr_graph_render_measure (shown);
+  for (int down = 0; down < 2; down++)
+    {
+      g_autoptr (CrGraphLayout) layout = cr_graph_layout_new_layered_directed (
+        shown, sizes, cr_graph_render_label_size (),
+        down ? CR_GRAPH_LAYOUT_TOP_TO_BOTTOM : CR_GRAPH_LAYOUT_LEFT_TO_RIGHT);
+      check_layout (shown, layout, sizes);
+      check_cluster_boxes (shown, layout);
+      /* To look at: CR_TEST_PNG_DIR=/tmp writes the two drawings there. */
+      const char *dir = g_getenv ("CR_TEST_PNG_DIR");
+      if (dir)
+        {
+          CrGraphRenderOptions options;
+          cr_graph_render_options_init (&options);
+          options.collapse = collapse;
+          g_autofree char *name = g_strdup_printf ("layered-boxes-%s.png", down ? "down" : "right");
+          g_autofree char *path = g_build_filename (dir, name, NULL);
+          g_assert_true (cr_graph_render_to_file (shown, layout, &options, path, NULL));
+        }
+    }
+}
+
 static void
 test_big_goes_layered (void)
 {
@@ -259,6 +350,7 @@ main (int    argc,
   g_test_add_func ("/ui/graph-layout/layered-toy", test_layered_toy);
   g_test_add_func ("/ui/graph-layout/layered-mlp", test_layered_mlp);
   g_test_add_func ("/ui/graph-layout/big-goes-layered", test_big_goes_layered);
+  g_test_add_func ("/ui/graph-layout/layered-boxes", test_layered_boxes);
   g_test_add_func ("/ui/graph-layout/top-to-bottom", test_top_to_bottom);
   g_test_add_func ("/ui/graph-layout/empty", test_empty);
   return g_test_run ();
