@@ -20,12 +20,12 @@ GBytes  *cr_guard_result_encode (const CrScriptRun  *run,
                                  const CrOutputTail *output);
 
 /* Reads a message written by cr_guard_result_encode(): fills run (which
- * must be empty) with the traceback, message, span and record, and no
- * models; appends what was printed to output (which should be new, with
- * the window's limits); *dropped_note is set to the child's "… N earlier
- * lines not shown" line, or NULL. FALSE with error when data is not such a
- * message, or holds no record (run, output and *dropped_note then left
- * as they were). */
+ * must be empty) with the traceback, message, span and record (NULL when
+ * the run had none: stopped by its time limit), and no models; appends
+ * what was printed to output (which should be new, with the window's
+ * limits); *dropped_note is set to the child's "… N earlier lines not
+ * shown" line, or NULL. FALSE with error when data is not such a message
+ * (run, output and *dropped_note then left as they were). */
 gboolean cr_guard_result_decode (const guint8       *data,
                                  gsize               length,
                                  CrScriptRun        *run,
