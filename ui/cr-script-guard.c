@@ -354,8 +354,10 @@ cr_script_guard_server_start (void)
       g_mutex_unlock (&server.lock);
       return;
     }
+  /* Its stderr is the window's, for its own rare complaints; its children
+   * write theirs to a pipe each. */
   g_autoptr (GSubprocessLauncher) launcher
-    = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_INHERIT);
+    = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
   /* It forks: no thread may run in it before (each child sets its own). */
   g_subprocess_launcher_setenv (launcher, "OPENBLAS_NUM_THREADS", "1", TRUE);
   g_subprocess_launcher_setenv (launcher, "OMP_NUM_THREADS", "1", TRUE);
