@@ -30,6 +30,9 @@ G_BEGIN_DECLS
   X (SIGMOID_BACKWARD)    /* SigmoidBackwardBackward0 */               \
   X (THRESHOLD_BACKWARD)  /* ThresholdBackwardBackward0 */             \
   X (LEAKY_RELU_BACKWARD) /* LeakyReluBackwardBackward0 */            \
+  X (HARDTANH_BACKWARD)   /* HardtanhBackwardBackward0 */             \
+  X (HARDSHRINK_BACKWARD) /* HardshrinkBackwardBackward0 */           \
+  X (SOFTSHRINK_BACKWARD) /* SoftshrinkBackwardBackward0 */           \
   X (SOFTMAX_BACKWARD_DATA) /* SoftmaxBackwardDataBackward0 */       \
   X (LOG_SOFTMAX_BACKWARD_DATA) /* LogSoftmaxBackwardDataBackward0 */ \
   X (SUM)                 /* SumBackward0 */                           \

@@ -1,25 +1,153 @@
 /* cr-ops-activation-backward.c — the backward of activations whose
- * derivative takes a parameter, as ops of their own: a create_graph
- * backward through leaky_relu records PyTorch's LeakyReluBackwardBackward0
- * (grad, self), as tanh's records TanhBackwardBackward0, and the gradient
- * it gives stays differentiable in self even where that is zero. */
+ * derivative is piecewise constant in x, as ops of their own: a
+ * create_graph backward through leaky_relu records PyTorch's
+ * LeakyReluBackwardBackward0 (grad, self), as tanh's records
+ * TanhBackwardBackward0, and the gradient it gives stays differentiable in
+ * self even where that is zero (a further grad gives zeros, not "does not
+ * require grad").
+ *
+ * Each is where(mask(self), IN, OUT), IN and OUT the incoming gradient, a
+ * multiple of it, or zeros, exactly as the rows of core/cr-unary-ops.def
+ * wrote them:
+ *   leaky_relu  self > 0                    grad   grad·negative_slope
+ *   hardtanh    min_val < self < max_val    grad   0
+ *   hardshrink,
+ *   softshrink  −λ ≤ self ≤ λ               0      grad
+ *   threshold   self ≤ threshold            0      grad
+ * Its backward is the same op in grad, and zeros in self. */
 #include "cr-ops-private.h"
 
 #include "cr-tensor.h"
 
-/* Slots: 1 self (the input, or the output of leaky_relu_); args.scalar[0]
- * the negative slope. */
+/* Slots: 1 self; args.scalar[0..1] the parameters (slope, min and max, λ,
+ * threshold). */
 
-static gboolean
-leaky_relu_backward_backward (CrNode          *node,
-                              CrTensor *const *grads,
-                              CrTensor       **grad_inputs,
-                              GError         **error)
+/* The parts of where(mask, IN, OUT). */
+typedef enum { PART_GRAD, PART_SCALED, PART_ZEROS } Part;
+
+static void
+gate_parts (CrOpId  op,
+            Part   *in,
+            Part   *out)
 {
+  switch (op)
+    {
+    case CR_OP_LEAKY_RELU_BACKWARD:
+      *in = PART_GRAD, *out = PART_SCALED;
+      break;
+    case CR_OP_HARDTANH_BACKWARD:
+      *in = PART_GRAD, *out = PART_ZEROS;
+      break;
+    default:   /* shrinks, threshold */
+      *in = PART_ZEROS, *out = PART_GRAD;
+      break;
+    }
+}
+
+/* mask(self) with the op's parameters p (a bool tensor, new ref). */
+static CrTensor *
+gate_mask (CrOpId          op,
+           const CrTensor *self,
+           const double   *p,
+           GError        **error)
+{
+  g_autoptr(CrTensor) lo = NULL;
+  g_autoptr(CrTensor) hi = NULL;
+
+  switch (op)
+    {
+    case CR_OP_LEAKY_RELU_BACKWARD:
+      return cr_ops_k_num (CR_BINARY_GT, self, 0.0, error);
+    case CR_OP_THRESHOLD_BACKWARD:
+      return cr_ops_k_num (CR_BINARY_LE, self, p[0], error);
+    case CR_OP_HARDTANH_BACKWARD:
+      lo = cr_ops_k_num (CR_BINARY_GT, self, p[0], error);
+      hi = lo != NULL ? cr_ops_k_num (CR_BINARY_LT, self, p[1], error) : NULL;
+      break;
+    default:   /* |self| ≤ λ */
+      lo = cr_ops_k_num (CR_BINARY_GE, self, -p[0], error);
+      hi = lo != NULL ? cr_ops_k_num (CR_BINARY_LE, self, p[0], error) : NULL;
+      break;
+    }
+  return hi != NULL ? cr_kernel_binary (CR_BINARY_LOGICAL_AND, lo, hi, error) : NULL;
+}
+
+static CrTensor *
+gate_part (Part            part,
+           const CrTensor *grad,
+           double          k,
+           GError        **error)
+{
+  switch (part)
+    {
+    case PART_GRAD:
+      return cr_tensor_ref ((CrTensor *) grad);
+    case PART_SCALED:
+      return cr_ops_k_num (CR_BINARY_MUL, grad, k, error);
+    default:
+      return cr_tensor_new_zeros (grad->shape, grad->ndim, grad->dtype, grad->device, error);
+    }
+}
+
+/* where(mask(self), IN, OUT) with the kernels alone. */
+static CrTensor *
+gate (CrOpId          op,
+      const CrTensor *grad,
+      const CrTensor *self,
+      const double   *p,
+      GError        **error)
+{
+  Part in_part, out_part;
+  gate_parts (op, &in_part, &out_part);
+  g_autoptr(CrTensor) mask = gate_mask (op, self, p, error);
+  g_autoptr(CrTensor) in = mask != NULL ? gate_part (in_part, grad, p[0], error) : NULL;
+  g_autoptr(CrTensor) out = in != NULL ? gate_part (out_part, grad, p[0], error) : NULL;
+
+  return out != NULL ? cr_kernel_where (mask, in, out, error) : NULL;
+}
+
+/* The op over (grad, self), recorded (with its parameters) when grad mode
+ * is on and one of them requires grad. */
+static CrTensor *
+gated_backward (CrOpId     op,
+                CrTensor  *grad,
+                CrTensor  *self,
+                double     p0,
+                double     p1,
+                GError   **error)
+{
+  CrTensor *inputs[2] = { grad, self };
+  const double p[2] = { p0, p1 };
+  CrTensor *result = gate (op, grad, self, p, error);
+  CrNode *node;
+
+  if (result != NULL && (node = cr_ops_record (op, inputs, 2, result)) != NULL)
+    {
+      CrOpArgs *args = cr_node_args (node);
+
+      cr_node_save (node, 1, self, FALSE);
+      args->scalar[0] = p0;
+      args->scalar[1] = p1;
+      args->has_scalar[0] = args->has_scalar[1] = TRUE;
+      /* F.threshold's node shares relu's row (cr-ops-elementwise.c): this
+       * tells it to use the gate. */
+      args->ints[0] = op == CR_OP_THRESHOLD_BACKWARD;
+    }
+  return result;
+}
+
+gboolean
+cr_ops_gated_backward_backward (CrNode          *node,
+                                CrTensor *const *grads,
+                                CrTensor       **grad_inputs,
+                                GError         **error)
+{
+  const double *p = node->args->scalar;
+
   if (cr_ops_needs_grad (node, 0))
     {
       SAVED (self, 1);
-      SET_GRAD (0, cr_leaky_relu_backward (grads[0], self, node->args->scalar[0], error));
+      SET_GRAD (0, gated_backward (node->op->id, grads[0], self, p[0], p[1], error));
     }
   if (cr_ops_needs_grad (node, 1))
     SET_GRAD (1, cr_tensor_new_zeros (grads[0]->shape, grads[0]->ndim, grads[0]->dtype,
@@ -27,21 +155,19 @@ leaky_relu_backward_backward (CrNode          *node,
   return TRUE;
 }
 
-static CrTensor *
-leaky_relu_backward_local_grad (CrNode  *node,
-                                guint    input,
-                                GError **error)
+CrTensor *
+cr_ops_gated_backward_local_grad (CrNode  *node,
+                                  guint    input,
+                                  GError **error)
 {
   if (input == 0)
     {
       SAVED_OR_NULL (self, 1);
-      g_autoptr(CrTensor) positive = cr_ops_k_num (CR_BINARY_GT, self, 0.0, error);
-      g_autoptr(CrTensor) one = positive != NULL ? cr_ops_full_output (node, 1.0, error) : NULL;
-      g_autoptr(CrTensor) slope = one != NULL ? cr_ops_full_output (node, node->args->scalar[0], error)
-                                              : NULL;
+      g_autoptr(CrTensor) ones = cr_ops_full_output (node, 1.0, error);
 
-      return cr_ops_take_to_output (node, slope != NULL ? cr_kernel_where (positive, one, slope, error)
-                                                        : NULL, error);
+      return cr_ops_take_to_output (node, ones != NULL ? gate (node->op->id, ones, self,
+                                                               node->args->scalar, error)
+                                                       : NULL, error);
     }
   return cr_ops_full_output (node, 0.0, error);
 }
@@ -49,7 +175,25 @@ leaky_relu_backward_local_grad (CrNode  *node,
 const CrOpInfo cr_op_row_LEAKY_RELU_BACKWARD = {
   CR_OP_LEAKY_RELU_BACKWARD, "leaky_relu_backward", "LeakyReluBackwardBackward0", 2, "lReLU′",
   "g·(1 if x > 0, else slope):  ∂/∂g = 1 if x > 0, else slope,  ∂/∂x = 0",
-  leaky_relu_backward_backward, leaky_relu_backward_local_grad
+  cr_ops_gated_backward_backward, cr_ops_gated_backward_local_grad
+};
+
+const CrOpInfo cr_op_row_HARDTANH_BACKWARD = {
+  CR_OP_HARDTANH_BACKWARD, "hardtanh_backward", "HardtanhBackwardBackward0", 2, "htanh′",
+  "g·[min < x < max]:  ∂/∂g = [min < x < max],  ∂/∂x = 0",
+  cr_ops_gated_backward_backward, cr_ops_gated_backward_local_grad
+};
+
+const CrOpInfo cr_op_row_HARDSHRINK_BACKWARD = {
+  CR_OP_HARDSHRINK_BACKWARD, "hardshrink_backward", "HardshrinkBackwardBackward0", 2, "hshrink′",
+  "g·[|x| > λ]:  ∂/∂g = [|x| > λ],  ∂/∂x = 0",
+  cr_ops_gated_backward_backward, cr_ops_gated_backward_local_grad
+};
+
+const CrOpInfo cr_op_row_SOFTSHRINK_BACKWARD = {
+  CR_OP_SOFTSHRINK_BACKWARD, "softshrink_backward", "SoftshrinkBackwardBackward0", 2, "sshrink′",
+  "g·[|x| > λ]:  ∂/∂g = [|x| > λ],  ∂/∂x = 0",
+  cr_ops_gated_backward_backward, cr_ops_gated_backward_local_grad
 };
 
 CrTensor *
@@ -58,18 +202,37 @@ cr_leaky_relu_backward (CrTensor  *grad,
                         double     negative_slope,
                         GError   **error)
 {
-  CrTensor *inputs[2] = { grad, self };
-  g_autoptr(CrTensor) positive = cr_ops_k_num (CR_BINARY_GT, self, 0.0, error);
-  g_autoptr(CrTensor) scaled = positive != NULL ? cr_ops_k_num (CR_BINARY_MUL, grad, negative_slope, error)
-                                                : NULL;
-  CrTensor *out = scaled != NULL ? cr_kernel_where (positive, grad, scaled, error) : NULL;
-  CrNode *node;
+  return gated_backward (CR_OP_LEAKY_RELU_BACKWARD, grad, self, negative_slope, 0.0, error);
+}
 
-  if (out != NULL && (node = cr_ops_record (CR_OP_LEAKY_RELU_BACKWARD, inputs, 2, out)) != NULL)
-    {
-      cr_node_save (node, 1, self, FALSE);
-      cr_node_args (node)->scalar[0] = negative_slope;
-      cr_node_args (node)->has_scalar[0] = TRUE;
-    }
-  return out;
+CrTensor *
+cr_hardtanh_backward (CrTensor  *grad,
+                      CrTensor  *self,
+                      double     min_val,
+                      double     max_val,
+                      GError   **error)
+{
+  return gated_backward (CR_OP_HARDTANH_BACKWARD, grad, self, min_val, max_val, error);
+}
+
+CrTensor *
+cr_shrink_backward (CrTensor  *grad,
+                    CrTensor  *self,
+                    double     lambd,
+                    gboolean   soft,
+                    GError   **error)
+{
+  return gated_backward (soft ? CR_OP_SOFTSHRINK_BACKWARD : CR_OP_HARDSHRINK_BACKWARD, grad, self,
+                         lambd, 0.0, error);
+}
+
+/* F.threshold's: ThresholdBackwardBackward0, as relu's (whose threshold
+ * is 0 and whose mask is the fused kernel's, cr_threshold_backward). */
+CrTensor *
+cr_threshold_backward_at (CrTensor  *grad,
+                          CrTensor  *self,
+                          double     threshold,
+                          GError   **error)
+{
+  return gated_backward (CR_OP_THRESHOLD_BACKWARD, grad, self, threshold, 0.0, error);
 }

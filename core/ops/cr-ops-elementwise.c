@@ -461,6 +461,8 @@ static gboolean
 threshold_backward_backward (CrNode *node, CrTensor *const *grads, CrTensor **grad_inputs,
                              GError **error)
 {
+  if (node->args->ints[0] == 1)
+    return cr_ops_gated_backward_backward (node, grads, grad_inputs, error);
   if (cr_ops_needs_grad (node, 0))
     {
       SAVED (x, 1);
@@ -475,6 +477,8 @@ threshold_backward_backward (CrNode *node, CrTensor *const *grads, CrTensor **gr
 static CrTensor *
 threshold_backward_local_grad (CrNode *node, guint input, GError **error)
 {
+  if (node->args->ints[0] == 1)
+    return cr_ops_gated_backward_local_grad (node, input, error);
   if (input == 0)
     {
       SAVED_OR_NULL (x, 1);

@@ -162,6 +162,17 @@ CrTensor *cr_ops_take_to_output  (const CrNode *node, CrTensor *t, GError **erro
 CrTensor *cr_ops_as_1d           (CrTensor *t);
 CrTensor *cr_ops_as_0d           (CrTensor *t, int ndim);
 
+/* The backward and local gradient of the gated activation backwards
+ * (cr-ops-activation-backward.c), for F.threshold's nodes, which share
+ * relu's THRESHOLD_BACKWARD row (args.ints[0] 1). */
+gboolean  cr_ops_gated_backward_backward   (CrNode          *node,
+                                            CrTensor *const *grads,
+                                            CrTensor       **grad_inputs,
+                                            GError         **error);
+CrTensor *cr_ops_gated_backward_local_grad (CrNode          *node,
+                                            guint            input,
+                                            GError         **error);
+
 /* The losses on a device (cr-ops-loss-device.c), forward and backward
  * without recording; cr-ops-nn.c checks the arguments and records. */
 #define CR_OPS_IGNORE_INDEX (-100)

@@ -56,13 +56,29 @@ fx_div_number (Fx *fx, CrTensor *a, double n)
   return cr_formula_keep (&fx->f, cr_div (a, number, &fx->f.err));
 }
 
-/* leaky_relu_backward(g, x, slope): LeakyReluBackwardBackward0 */
+/* The backward ops of the piecewise-linear activations over (g, x)
+ * (LeakyReluBackwardBackward0, ...: cr-ops-activation-backward.c). */
+typedef enum { GATE_LEAKY_RELU, GATE_HARDTANH, GATE_HARDSHRINK, GATE_SOFTSHRINK, GATE_THRESHOLD } Gate;
+
 G_GNUC_UNUSED static CrTensor *
-fx_leaky_relu_backward (Fx *fx, CrTensor *g, CrTensor *x, double negative_slope)
+fx_gate (Fx *fx, Gate gate, CrTensor *g, CrTensor *x, double p0, double p1)
 {
+  GError **error = &fx->f.err;
+
   if (fx->f.err != NULL || g == NULL || x == NULL)
     return NULL;
-  return cr_formula_keep (&fx->f, cr_leaky_relu_backward (g, x, negative_slope, &fx->f.err));
+  switch (gate)
+    {
+    case GATE_LEAKY_RELU:
+      return cr_formula_keep (&fx->f, cr_leaky_relu_backward (g, x, p0, error));
+    case GATE_HARDTANH:
+      return cr_formula_keep (&fx->f, cr_hardtanh_backward (g, x, p0, p1, error));
+    case GATE_HARDSHRINK:
+    case GATE_SOFTSHRINK:
+      return cr_formula_keep (&fx->f, cr_shrink_backward (g, x, p0, gate == GATE_SOFTSHRINK, error));
+    default:
+      return cr_formula_keep (&fx->f, cr_threshold_backward_at (g, x, p0, error));
+    }
 }
 
 /* n - a in a formula. */
@@ -104,7 +120,10 @@ fx_rsub_number (Fx *fx, double n, CrTensor *a)
 #define TANH_BW(g, y)      cr_formula_tensors (&fx->f, cr_tanh_backward, (g), (y))
 #define SIGMOID_BW(g, y)   cr_formula_tensors (&fx->f, cr_sigmoid_backward, (g), (y))
 #define THRESHOLD_BW(g, x) cr_formula_tensors (&fx->f, cr_threshold_backward, (g), (x))
-#define LRELU_BW(g, x, s)  fx_leaky_relu_backward (fx, (g), (x), (s))
+#define LRELU_BW(g, x, s)  fx_gate (fx, GATE_LEAKY_RELU, (g), (x), (s), 0.0)
+#define HARDTANH_BW(g, x, lo, hi) fx_gate (fx, GATE_HARDTANH, (g), (x), (lo), (hi))
+#define SHRINK_BW(g, x, l, soft) fx_gate (fx, (soft) ? GATE_SOFTSHRINK : GATE_HARDSHRINK, (g), (x), (l), 0.0)
+#define THRESHOLD_AT_BW(g, x, t) fx_gate (fx, GATE_THRESHOLD, (g), (x), (t), 0.0)
 #define ZEROS()            cr_formula_zeros (&fx->f)
 #define P0                 (fx->p[0])
 #define P1                 (fx->p[1])
@@ -149,6 +168,9 @@ enum { SAVE_NOTHING, SAVE_INPUT, SAVE_OUTPUT };
 #undef SIGMOID_BW
 #undef THRESHOLD_BW
 #undef LRELU_BW
+#undef HARDTANH_BW
+#undef SHRINK_BW
+#undef THRESHOLD_AT_BW
 #undef ZEROS
 #undef P0
 #undef P1

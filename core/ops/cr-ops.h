@@ -103,6 +103,14 @@ CrTensor *cr_threshold_backward (CrTensor *grad, CrTensor *x, GError **error);
 /* F.leaky_relu's backward, LeakyReluBackwardBackward0 (cr-ops-activation-backward.c) */
 CrTensor *cr_leaky_relu_backward (CrTensor *grad, CrTensor *self, double negative_slope,
                                   GError **error);
+/* hardtanh's, hardshrink's (soft: softshrink's) and F.threshold's backward:
+ * HardtanhBackwardBackward0, ... (cr-ops-activation-backward.c) */
+CrTensor *cr_hardtanh_backward  (CrTensor *grad, CrTensor *self, double min_val, double max_val,
+                                  GError **error);
+CrTensor *cr_shrink_backward    (CrTensor *grad, CrTensor *self, double lambd, gboolean soft,
+                                  GError **error);
+CrTensor *cr_threshold_backward_at (CrTensor *grad, CrTensor *self, double threshold,
+                                    GError **error);
 /* softmax's (log: log_softmax's) backward from its output: SoftmaxBackwardDataBackward0
  * (cr-ops-softmax-backward.c) */
 CrTensor *cr_softmax_backward_data (CrTensor *grad, CrTensor *out, int dim, gboolean log,

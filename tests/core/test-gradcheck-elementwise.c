@@ -481,8 +481,26 @@ leaky_relu_backward_02 (CrTensor *g, CrTensor *x, GError **error)
   return cr_leaky_relu_backward (g, x, 0.2, error);
 }
 
+static CrTensor *
+hardtanh_backward_m05_05 (CrTensor *g, CrTensor *x, GError **error)
+{
+  return cr_hardtanh_backward (g, x, -0.5, 0.5, error);
+}
+
+static CrTensor *
+softshrink_backward_05 (CrTensor *g, CrTensor *x, GError **error)
+{
+  return cr_shrink_backward (g, x, 0.5, TRUE, error);
+}
+
+static CrTensor *
+threshold_backward_03 (CrTensor *g, CrTensor *x, GError **error)
+{
+  return cr_threshold_backward_at (g, x, 0.3, error);
+}
+
 /* The fused helpers, and double backward through tanh, sigmoid, relu and
- * leaky_relu. */
+ * the piecewise-linear activations. */
 static void
 test_fused_backward (void)
 {
@@ -494,6 +512,9 @@ test_fused_backward (void)
   checkgg2 (cr_sigmoid_backward, g, y);
   checkgg2 (cr_threshold_backward, g, x);
   checkgg2 (leaky_relu_backward_02, g, x);
+  checkgg2 (hardtanh_backward_m05_05, g, x);
+  checkgg2 (softshrink_backward_05, g, x);
+  checkgg2 (threshold_backward_03, g, x);
 }
 
 /* The graph of a double backward uses PyTorch's node names. */

@@ -111,6 +111,9 @@ static const struct {
   { CR_OP_SIGMOID_BACKWARD, "SigmoidBackwardBackward0" },
   { CR_OP_THRESHOLD_BACKWARD, "ThresholdBackwardBackward0" },
   { CR_OP_LEAKY_RELU_BACKWARD, "LeakyReluBackwardBackward0" },
+  { CR_OP_HARDTANH_BACKWARD, "HardtanhBackwardBackward0" },
+  { CR_OP_HARDSHRINK_BACKWARD, "HardshrinkBackwardBackward0" },
+  { CR_OP_SOFTSHRINK_BACKWARD, "SoftshrinkBackwardBackward0" },
   { CR_OP_SOFTMAX_BACKWARD_DATA, "SoftmaxBackwardDataBackward0" },
   { CR_OP_LOG_SOFTMAX_BACKWARD_DATA, "LogSoftmaxBackwardDataBackward0" },
   { CR_OP_SUM, "SumBackward0" },
@@ -300,7 +303,8 @@ test_local_grad_rows (void)
 #define CR_BINARY_OP(ID, ...) CR_OP_##ID, CR_OP_##ID##_SCALAR,
 #include "cr-binary-ops.def"
     CR_OP_CLAMP, CR_OP_WHERE, CR_OP_TANH_BACKWARD,
-    CR_OP_SIGMOID_BACKWARD, CR_OP_THRESHOLD_BACKWARD, CR_OP_LEAKY_RELU_BACKWARD, CR_OP_CLONE, CR_OP_TO_COPY, CR_OP_FILL,
+    CR_OP_SIGMOID_BACKWARD, CR_OP_THRESHOLD_BACKWARD, CR_OP_LEAKY_RELU_BACKWARD,
+    CR_OP_HARDTANH_BACKWARD, CR_OP_HARDSHRINK_BACKWARD, CR_OP_SOFTSHRINK_BACKWARD, CR_OP_CLONE, CR_OP_TO_COPY, CR_OP_FILL,
     CR_OP_ZERO, CR_OP_COPY,
   };
 
@@ -423,6 +427,10 @@ test_local_grads_match_backward (void)
   g_ptr_array_add (outs, cr_sigmoid_backward (a, b, NULL));
   g_ptr_array_add (outs, cr_threshold_backward (a, b, NULL));
   g_ptr_array_add (outs, cr_leaky_relu_backward (a, b, 0.2, NULL));
+  g_ptr_array_add (outs, cr_hardtanh_backward (a, b, -0.5, 1.0, NULL));
+  g_ptr_array_add (outs, cr_shrink_backward (a, b, 0.5, FALSE, NULL));
+  g_ptr_array_add (outs, cr_shrink_backward (a, b, 0.5, TRUE, NULL));
+  g_ptr_array_add (outs, cr_threshold_backward_at (a, b, 0.7, NULL));
   g_ptr_array_add (outs, cr_clone (a, NULL));
   g_ptr_array_add (outs, cr_to_dtype (a, CR_DTYPE_FLOAT32, NULL));
   for (guint i = 0; i < G_N_ELEMENTS (unary); i++)
