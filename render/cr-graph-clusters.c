@@ -3,8 +3,11 @@
 #include "cr-graph-clusters.h"
 
 /* The title's type size and the space around a cluster's nodes, as
- * cr-graph-groups-draw.c draws them. */
-#define CLUSTER_TITLE_SIZE 8.5
+ * cr-graph-groups-draw.c draws them: its pango type is sized at 96 dpi,
+ * graphviz's at 72 (a point is a layout unit), so dot is given the size
+ * the title has in layout units, and its font, to reserve room enough. */
+#define CLUSTER_TITLE_SIZE (8.5 * 96.0 / 72.0)
+#define CLUSTER_TITLE_FONT "Sans Bold"
 #define CLUSTER_MARGIN     10.0
 
 Agraph_t **
@@ -33,6 +36,7 @@ cr_graph_clusters_add (Agraph_t           *g,
       char buf[32];
       g_ascii_dtostr (buf, sizeof buf, CLUSTER_TITLE_SIZE * k);
       agsafeset (sg, (char *) "fontsize", buf, "");
+      agsafeset (sg, (char *) "fontname", (char *) CLUSTER_TITLE_FONT, "");
       g_ascii_dtostr (buf, sizeof buf, CLUSTER_MARGIN * k);
       agsafeset (sg, (char *) "margin", buf, "");
       for (guint j = 0; j < c->nodes->len; j++)

@@ -213,9 +213,10 @@ cr_graph_depth_control_new (CrGraphCanvas *canvas)
   g_return_val_if_fail (CR_IS_GRAPH_CANVAS (canvas), NULL);
 
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  gtk_widget_set_tooltip_text (box, "Module depth: the module calls nested deeper than this "
-                                    "show as one node each ([ and ] change it; a click or O "
-                                    "opens one, C closes the one around the selection)");
+  gtk_widget_set_tooltip_text (box, "Depth: the groups (module calls, loop iterations, "
+                                    "repeats) nested deeper than this show as one node each "
+                                    "([ and ] change it; a click or O opens one, C closes the "
+                                    "one around the selection)");
   GtkWidget *label = gtk_label_new ("Depth");
   gtk_widget_set_margin_start (label, 6);
   gtk_box_append (GTK_BOX (box), label);
