@@ -133,6 +133,7 @@ dissolve_single (GPtrArray    *children,     /* of CrGroupDraft*, owning */
 void
 cr_group_drafts_nest_loops (CrGraphModel                 *model,
                             const CrGraphGroupsNodeFacts *facts,
+                            GPtrArray                    *calls,
                             GPtrArray                   **top,
                             CrGroupDraft                **node_draft,
                             GHashTable                   *parents)
@@ -148,9 +149,9 @@ cr_group_drafts_nest_loops (CrGraphModel                 *model,
       g_hash_table_insert (unit_of, u.draft, GUINT_TO_POINTER (units->len));
     }
 
-  /* A top call: when its first op ran, and the loops every op in it ran
-   * in, as far as the call's own iteration (loops inside its forward
-   * are not its). */
+  /* A top call: when its first op ran, and where it ran: the record's
+   * loop path of the call, else the loops every op in it ran in, as far
+   * as the call's own iteration (loops inside its forward are not its). */
   for (guint n = 0; n < n_nodes; n++)
     {
       const CrGraphNode *node = g_ptr_array_index (model->nodes, n);
@@ -180,6 +181,15 @@ cr_group_drafts_nest_loops (CrGraphModel                 *model,
   for (guint i = 0; i < units->len; i++)
     {
       Unit *u = &g_array_index (units, Unit, i);
+      const CrRecordModuleCall *call = calls && u->draft->call >= 0 && (guint) u->draft->call < calls->len
+                                       ? g_ptr_array_index (calls, u->draft->call) : NULL;
+      if (call && call->loop_depth > 0)
+        {
+          /* The record says where the call ran. */
+          u->depth = MIN (call->loop_depth, CR_RECORD_MAX_LOOP_PATH);
+          memcpy (u->path, call->loop_path, u->depth * sizeof (guint));
+          continue;
+        }
       if (u->depth == G_MAXUINT)
         u->depth = 0;
       while (u->depth > 0 && u->path[u->depth - 1] != u->draft->iteration)

@@ -33,11 +33,13 @@ void          cr_group_draft_free (gpointer         draft);   /* NULL-safe */
  * the calls the script made itself) and the ops outside any call (those
  * with no draft in node_draft, by model node id) in a draft per iteration
  * of each loop that ran two or more iterations here, nested as the loops
- * are; *top is replaced by the new top. parents (CrGroupDraft* -> its
+ * are (calls: of CrRecordModuleCall*, the calls' loop paths); *top is
+ * replaced by the new top. parents (CrGroupDraft* -> its
  * parent) and node_draft are kept up to date; each top call's order
  * becomes when its first op ran, as the iterations' is. */
 void          cr_group_drafts_nest_loops (CrGraphModel                 *model,
                                           const CrGraphGroupsNodeFacts *facts,
+                                          GPtrArray                    *calls,
                                           GPtrArray                   **top,
                                           CrGroupDraft                **node_draft,
                                           GHashTable                   *parents);

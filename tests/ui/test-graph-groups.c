@@ -664,6 +664,43 @@ test_loop_shared_parameters (void)
   g_assert_cmpuint (cr_graph_groups_count_visible (g, open), <=, 8);
 }
 
+/* A model called in a batch loop inside an epoch loop: nested iteration
+ * groups, placed by the calls' loop paths; a loop inside the model's
+ * forward adds no level of its own. */
+static void
+test_nested_loop_calls (void)
+{
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "class Rep(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.lin = nn.Linear(2, 2)\n"
+    "    def forward(self, x):\n"
+    "        for k in range(1):\n"
+    "            x = self.lin(torch.tanh(x))\n"
+    "        return x\n"
+    "torch.manual_seed(0)\n"
+    "model = Rep()\n"
+    "x = torch.ones(3, 2)\n"
+    "total = 0\n"
+    "for epoch in range(2):\n"
+    "    for batch in range(2):\n"
+    "        total = total + model(x * (batch + 1)).sum()\n"
+    "total.backward()\n", NULL);
+  g_assert_nonnull (model);
+  g_autoptr (CrGraphGroups) g = cr_graph_groups_new (model);
+  g_autofree char *tree = tree_text (g);
+  g_test_message ("%s", tree);
+  g_assert_cmpstr (tree, ==,
+                   "iterations 1–2 × 2 ["
+                     "iteration 1 [iterations 1,1 – 1,2 × 2 [iteration 1,1 [Rep [lin · Linear]], "
+                       "iteration 1,2 [Rep [lin · Linear]]]], "
+                     "iteration 2 [iterations 2,1 – 2,2 × 2 [iteration 2,1 [Rep [lin · Linear]], "
+                       "iteration 2,2 [Rep [lin · Linear]]]]]");
+}
+
 /* nn.Sequential of equal layers folds as "Linear × 3", and of a repeated
  * pair as "Linear, ReLU × 3". */
 static void
@@ -1032,6 +1069,7 @@ main (int argc, char **argv)
   g_test_add_func ("/graph-groups/training-loop-example", test_training_loop_example);
   g_test_add_func ("/graph-groups/loop-shared-parameters", test_loop_shared_parameters);
   g_test_add_func ("/graph-groups/sequential-equal-layers", test_sequential_equal_layers);
+  g_test_add_func ("/graph-groups/nested-loop-calls", test_nested_loop_calls);
   g_test_add_func ("/graph-groups/from-script", test_from_script);
   g_test_add_func ("/graph-groups/big-scalar-mlp", test_big_scalar_mlp);
   g_test_add_func ("/graph-groups/minimap-marks", test_minimap_marks);
