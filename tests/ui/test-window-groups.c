@@ -6,6 +6,7 @@
  * CR_TEST_SHOT_DIR, when set, gets PNGs of the window at 1366x768 (dark
  * too when CR_TEST_DARK is set), for looking at. */
 #include "cr-config.h"
+#include "cr-graph-canvas-private.h"
 #include "cr-window-private.h"
 #include "ui-test-gui.h"
 
@@ -271,6 +272,65 @@ test_play_units (void)
   close_window (window, path);
 }
 
+/* Whether the current step's node is drawn in the part of the canvas that
+ * no floating control (the stepper, the zoom buttons) covers. */
+static gboolean
+step_in_sight (CrGraphCanvas *canvas)
+{
+  const CrGraphNode *n = cr_graph_model_find_step (cr_graph_canvas_get_model (canvas),
+                                                   cr_graph_canvas_get_step (canvas));
+  double x, y, area[4];
+  if (!n || !cr_graph_canvas_node_center (canvas, (int) n->id, &x, &y))
+    return FALSE;
+  cr_graph_canvas_free_area (canvas, canvas->layout->width, canvas->layout->height, 0, area);
+  return x >= area[0] && x <= area[2] && y >= area[1] && y <= area[3];
+}
+
+/* In the window, with the stepper and the zoom buttons over the canvas:
+ * after each key that opens, closes or changes the depth, the current
+ * step's node (or the closed group holding it) is in sight, even from a
+ * view panned away from it. */
+static void
+test_step_in_sight (void)
+{
+  char *path = NULL;
+  CrWindow *window = open_script (&path);
+  CrGraphCanvas *canvas = window->canvas;
+  cr_graph_canvas_set_animate (canvas, FALSE);
+  cr_graph_canvas_set_group_level (canvas, 99);
+  cr_ui_test_iterate ();
+  const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
+  int step = -1;
+  for (guint i = 0; i < model->nodes->len && step < 0; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      if (g_str_equal (n->title, "TanhBackward0"))
+        step = n->step;
+    }
+  g_assert_cmpint (step, >, 0);
+  cr_graph_canvas_set_step (canvas, step);
+  cr_graph_canvas_set_selected (canvas, -1);
+  const char *keys[] = { "win.depth-less", "win.depth-less", "win.group-open", "win.depth-more",
+                         "win.group-close", "win.group-open" };
+  for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+    {
+      /* Pan to the graph's far corner from the step. */
+      const CrGraphNode *n = cr_graph_model_find_step (cr_graph_canvas_get_model (canvas), step);
+      const CrGraphBox *b = &canvas->layout->nodes[n->id];
+      cr_graph_canvas_move_to (canvas, b->x < canvas->layout->width / 2 ? -1e6 : 1e6,
+                               b->y < canvas->layout->height / 2 ? -1e6 : 1e6);
+      g_assert_false (step_in_sight (canvas));
+      activate (window, keys[k]);
+      cr_graph_canvas_set_selected (canvas, -1);
+      cr_ui_test_iterate ();
+      g_test_message ("%s: the step on %s", keys[k],
+                      cr_graph_model_find_step (cr_graph_canvas_get_model (canvas), step)->title);
+      g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, step);
+      g_assert_true (step_in_sight (canvas));
+    }
+  close_window (window, path);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -279,5 +339,6 @@ main (int   argc,
   g_test_add_func ("/ui/window-groups/inspector", test_inspector);
   g_test_add_func ("/ui/window-groups/keys", test_keys);
   g_test_add_func ("/ui/window-groups/play-units", test_play_units);
+  g_test_add_func ("/ui/window-groups/step-in-sight", test_step_in_sight);
   return g_test_run ();
 }
