@@ -245,7 +245,8 @@ far_spot (const Ctx   *c,
           if (inside && (r->x0 < 0 || r->y0 < 0 || r->x1 > c->layout->width
                          || r->y1 > c->layout->height))
             continue;
-          if (is_free (c, r, b->node))
+          /* Away from its node, clear of it too. */
+          if (is_free (c, r, -1))
             return TRUE;
         }
     }
@@ -283,7 +284,7 @@ pill (cairo_t     *cr,
     g_ptr_array_add (c->options->drawn, g_strdup (text));
   if (c->options->placed)
     {
-      CrGraphBadgeBox box = { r.x0, r.y0, r.x1, r.y1, b->node };
+      CrGraphBadgeBox box = { r.x0, r.y0, r.x1, r.y1, far ? -1 : b->node };
       g_array_append_val (c->options->placed, box);
     }
   double lx0 = far ? MIN (r.x0, b->ax) : r.x0, ly0 = far ? MIN (r.y0, b->ay) : r.y0;
@@ -384,16 +385,19 @@ draw_step_gradients (cairo_t            *cr,
         return;
       g_autofree char *value = cr_record_value_brief (step->grad_after, BRIEF_VALUES);
       g_autofree char *text = g_strdup_printf (".grad %s", value);
-      /* Under it, else beside it. */
+      /* Under it, else beside it, else over it. */
       const Spot spots[] = {
         { b->x + b->width / 2, b->y + b->height + 1.5 * c->k, 0.5, 0.0 },
         { b->x - 3 * c->k, b->y + b->height / 2, 1.0, 0.5 },
+        { b->x + b->width + 3 * c->k, b->y + b->height / 2, 0.0, 0.5 },
+        /* Past a done check on its corner. */
+        { b->x + b->width + 6 * c->k, b->y + b->height + 1.5 * c->k, 0.0, 0.0 },
         { b->x + b->width / 2, b->y - 1.5 * c->k, 0.5, 1.0 },
       };
       Badge badge = {
         .text = text, .short_text = value, .mono = TRUE, .spots = spots,
         .n_spots = G_N_ELEMENTS (spots), .ax = b->x + b->width / 2, .ay = b->y + b->height,
-        .node = (int) acc->id, .placing = now ? PLACE_FAR : PLACE_OPTIONAL,
+        .node = -1, .placing = now ? PLACE_FAR : PLACE_OPTIONAL,
         .fill = fill, .ink = ink, .border = border,
       };
       pill (cr, c, &badge);
@@ -570,7 +574,7 @@ draw_errors (cairo_t   *cr,
       };
       Badge badge = {
         .text = text, .short_text = "✕", .spots = spots, .n_spots = G_N_ELEMENTS (spots),
-        .ax = b->x + b->width / 2, .ay = b->y - 5 * c->k, .node = (int) node->id,
+        .ax = b->x + b->width / 2, .ay = b->y - 5 * c->k, .node = -1,
         .placing = PLACE_FAR,
         .fill = c->pal.error_fill, .ink = c->pal.error_text, .border = &c->pal.error_ring,
       };
@@ -611,7 +615,7 @@ draw_modified (cairo_t   *cr,
       };
       Badge badge = {
         .text = text, .short_text = short_text, .spots = spots, .n_spots = G_N_ELEMENTS (spots),
-        .ax = b->x + b->width / 2, .ay = b->y + b->height + 5 * c->k, .node = (int) n->id,
+        .ax = b->x + b->width / 2, .ay = b->y + b->height + 5 * c->k, .node = -1,
         .placing = PLACE_FAR,
         .fill = c->pal.error_fill, .ink = c->pal.error_text, .border = &c->pal.error_ring,
       };

@@ -48,8 +48,8 @@ typedef struct {
 /* Where a badge was drawn. */
 typedef struct {
   double x0, y0, x1, y1;
-  int    node;                  /* the node it sits on (a hook, "freed", an error), which
-                                 * it may overlap; -1: none */
+  int    node;                  /* the node whose edge it sits on (a hook, "freed"),
+                                 * which it may overlap; -1: none */
 } CrGraphBadgeBox;
 
 /* Values in cr_graph_badges_label_boxes ()'s array per edge. */
