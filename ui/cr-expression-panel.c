@@ -484,9 +484,13 @@ cr_expression_panel_init (CrExpressionPanel *self)
   self->remembered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->formula = g_strdup ("");
 
+  /* A vertical scrollbar that never comes and goes: one that appears while
+   * GTK 4.8 allocates the editor column queues a resize that GTK loses, and
+   * the column is drawn without a size (cr-window.ui says more). Overlaid,
+   * it looks the same. */
   self->scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller),
-                                  GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+                                  GTK_POLICY_NEVER, GTK_POLICY_ALWAYS);
   gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
 
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 18);

@@ -11,6 +11,7 @@
 #include "cr-card-style.h"
 #include "cr-soft-breaks.h"
 #include "cr-graph-render.h"
+#include "cr-graph-render-badges.h"
 #include "cr-step-card-pages.h"
 #include "ui-test-gui.h"
 
@@ -371,9 +372,40 @@ leaf_value (const CrGraphModel *model,
   return 0;
 }
 
+/* The gradients the canvas writes on the graph at its current step: the
+ * badges' texts (".grad 2", "[5, 7, 9]"...). */
+static GPtrArray *
+gradients_on_graph (CrGraphCanvas *canvas)
+{
+  const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
+  g_autoptr (CrGraphLayout) layout = cr_graph_render_layout (model, NULL);
+  GPtrArray *drawn = g_ptr_array_new_with_free_func (g_free);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 64, 64);
+  cairo_t *cr = cairo_create (surface);
+  CrGraphBadgeOptions options = {
+    .current_step = cr_graph_canvas_get_step (canvas), .k = 1, .lw = 1, .drawn = drawn,
+  };
+  cr_graph_render_badges (cr, model, layout, &options);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return drawn;
+}
+
+static gboolean
+has_text (GPtrArray  *drawn,
+          const char *text)
+{
+  for (guint i = 0; i < drawn->len; i++)
+    if (strcmp (g_ptr_array_index (drawn, i), text) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 /* Expression mode: a new formula shows its gradients at once (the stepper
- * at the end of backward); a slider moved re-runs the formula with the new
- * value: the graph is the same, so the stepper stays on its step. */
+ * at the end of backward, every .grad written on the graph); a slider moved
+ * re-runs the formula with the new value: the graph is the same, so the
+ * stepper stays on its step, and the gradients on the graph are the new
+ * ones. */
 static void
 test_slider_keeps_step (void)
 {
@@ -386,6 +418,14 @@ test_slider_keeps_step (void)
   wait_for_run_finished (window);
   g_assert_cmpuint (cr_graph_canvas_get_n_steps (canvas), >, 2);
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, (int) cr_graph_canvas_get_n_steps (canvas) - 1);
+  /* Every leaf's .grad is written on the graph (a = 2, b = -1: a.grad = -1,
+   * b.grad = 2, c.grad = 1). */
+  {
+    g_autoptr (GPtrArray) drawn = gradients_on_graph (canvas);
+    g_assert_true (has_text (drawn, ".grad 2"));
+    g_assert_true (has_text (drawn, ".grad -1"));
+    g_assert_true (has_text (drawn, ".grad 1"));
+  }
   activate (window, "win.step-first");
   activate (window, "win.step-forward");
   activate (window, "win.step-forward");
@@ -396,11 +436,57 @@ test_slider_keeps_step (void)
   g_assert_cmpfloat (leaf_value (cr_graph_canvas_get_model (canvas), "a"), ==, 7.5);
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 1);
   g_assert_true (g_str_has_prefix (gtk_label_get_label (window->step_label), "Step 2 of"));
+  /* At the end, the graph writes b.grad = a = 7.5. */
+  activate (window, "win.step-last");
+  {
+    g_autoptr (GPtrArray) drawn = gradients_on_graph (canvas);
+    g_assert_true (has_text (drawn, ".grad 7.5"));
+    g_assert_false (has_text (drawn, ".grad 2"));
+  }
 
   cr_expression_panel_set_formula (panel, "a*b*c + a");
   wait_for_run_finished (window);
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, (int) cr_graph_canvas_get_n_steps (canvas) - 1);
 
+  /* Back in the script: its own graph, from before the first step. */
+  gtk_stack_set_visible_child_name (window->editor_stack, "script");
+  wait_for_run_finished (window);
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, -1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Expression and script pages switched back and forth while their runs
+ * come and go: the editor column must never be drawn without a size (a
+ * scrollbar appearing during its allocation made GTK 4.8 lose a resize, and
+ * "Trying to snapshot GtkBox without a current allocation" is fatal here).
+ * The failure needed unlucky timing (about one switch in 300): this varies
+ * the waits; the fix is the scrollbar policies of cr-window.ui and
+ * cr-expression-panel.c. */
+static void
+test_switch_pages (void)
+{
+  CrWindow *window = open_example_sized ("01-toy-network.py", 1366, 768);
+  CrExpressionPanel *panel = CR_EXPRESSION_PANEL (window->expression_panel);
+
+  for (int i = 0; i < 8; i++)
+    {
+      gtk_stack_set_visible_child_name (window->editor_stack, "expression");
+      cr_ui_test_spin ((i * 7) % 40);
+      cr_expression_panel_set_formula (panel, i % 2 ? "a*b + c" : "a*b*c + a");
+      if (i % 3 == 0)
+        wait_for_run_finished (window);
+      else
+        cr_ui_test_spin ((i * 13) % 60);
+      g_assert_true (cr_expression_panel_set_value (panel, "a", 0.5 + i));
+      cr_ui_test_spin ((i * 37) % 300);
+      gtk_stack_set_visible_child_name (window->editor_stack, "script");
+      if (i % 2 == 0 || i == 7)
+        wait_for_run_finished (window);
+      else
+        cr_ui_test_spin ((i * 41) % 300);
+    }
+  g_assert_cmpint (cr_graph_canvas_get_step (cr_window_get_canvas (window)), ==, -1);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -512,6 +598,7 @@ main (int    argc,
   g_test_add_func ("/ui/present/wide-node-in-view", test_wide_node_in_view);
   g_test_add_func ("/ui/present/help-overlay", test_help_overlay);
   g_test_add_func ("/ui/expression/slider-keeps-step", test_slider_keeps_step);
+  g_test_add_func ("/ui/expression/switch-pages", test_switch_pages);
   g_test_add_func ("/ui/soft-breaks/text", test_soft_breaks_text);
   g_test_add_func ("/ui/soft-breaks/labels", test_soft_breaks_labels);
   return g_test_run ();
