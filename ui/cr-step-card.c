@@ -332,6 +332,69 @@ build_incoming (GtkWidget          *box,
     }
 }
 
+/* Whether step is where tensor's gradient is taken in: a node's incoming
+ * gradient, or the leaf an AccumulateGrad writes. */
+static gboolean
+takes_in (const CrRecordStep *step,
+          int                 tensor)
+{
+  if (step->kind == CR_RECORD_STEP_ACCUMULATE)
+    return step->leaf == tensor;
+  for (guint i = 0; step->incoming && i < step->incoming->len; i++)
+    if (((const CrRecordGrad *) g_ptr_array_index (step->incoming, i))->tensor == tensor)
+      return TRUE;
+  return FALSE;
+}
+
+/* A backward call given the same root twice (torch.autograd.backward([y, y],
+ * ...)) adds its gradients up before any step runs: shown on the first step
+ * that takes that sum in, before its hooks. */
+static void
+build_roots (GtkWidget          *box,
+             const Ctx          *c,
+             const CrRecordStep *step)
+{
+  const GPtrArray *sums = c->backward->root_accumulations;
+  GtkWidget *section = NULL;
+  for (guint i = 0; sums && i < sums->len; i++)
+    {
+      const CrRecordAccumulation *acc = g_ptr_array_index (sums, i);
+      if (!takes_in (step, acc->tensor))
+        continue;
+      gboolean earlier = FALSE;
+      for (guint k = 0; k < step->index && !earlier; k++)
+        earlier = takes_in (g_ptr_array_index (c->backward->steps, k), acc->tensor);
+      if (earlier)
+        continue;
+      if (!section)
+        section = section_new (box, "Roots added up", CR_ROLE_IN);
+      /* The first root's gradient, which the others are added to. */
+      const GPtrArray *roots = c->backward->root_grads;
+      gboolean first = TRUE;
+      for (guint k = 0; k < i && first; k++)
+        first = ((const CrRecordAccumulation *) g_ptr_array_index (sums, k))->tensor != acc->tensor;
+      for (guint k = 0; first && roots && k < roots->len; k++)
+        {
+          const CrRecordGrad *g = g_ptr_array_index (roots, k);
+          if (g->tensor != acc->tensor)
+            continue;
+          flow_add_equals (flow_new (section), g->name, g->value, CR_ROLE_IN);
+          break;
+        }
+      GtkWidget *flow = flow_new (section);
+      flow_add (flow, cr_card_fraction_new (acc->name ? acc->name : "?", CR_ROLE_IN), FALSE);
+      flow_add (flow, term ("+=", value (acc->contribution, CR_ROLE_IN)), FALSE);
+      GtkWidget *sum = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+      gtk_box_append (GTK_BOX (sum), cr_card_label_new ("sum so far", "cr-footnote"));
+      gtk_box_append (GTK_BOX (sum), value (acc->sum, CR_ROLE_IN));
+      flow_add (flow, term ("=", sum), TRUE);
+    }
+  if (section)
+    gtk_box_append (GTK_BOX (section), cr_card_label_new (
+      "The backward call was given this tensor as a root more than once: its gradients add "
+      "up before any step runs.", "cr-footnote"));
+}
+
 static void
 build_leaf_grad (GtkWidget          *box,
                  const Ctx          *c,
@@ -594,6 +657,7 @@ build_step (const Ctx          *c,
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   gtk_box_append (GTK_BOX (box), build_header (c, step));
+  build_roots (box, c, step);
   build_hooks (box, c, step);
   build_incoming (box, step);
   if (step->kind == CR_RECORD_STEP_ACCUMULATE)

@@ -172,6 +172,32 @@ cr_backward_recorder_begin (CrInterp        *interp,
 }
 
 void
+cr_backward_recorder_set_root_grads (CrBackwardRecorder *self,
+                                     CrTensor *const    *roots,
+                                     CrTensor *const    *grad_roots,
+                                     guint               n_roots)
+{
+  if (!self || n_roots < 2)
+    return;
+  for (guint i = 0; i < n_roots; i++)
+    {
+      if (!roots[i])
+        continue;
+      CrRecordGrad *g = cr_record_backward_add_root_grad (self->backward);
+      g->tensor = cr_run_recorder_tensor (self->interp, roots[i]);
+      if (grad_roots && grad_roots[i])
+        g->value = cr_run_recorder_snapshot (self->interp, grad_roots[i]);
+      else
+        {
+          /* The implicit gradient of a scalar root. */
+          g_autoptr (CrTensor) one = cr_tensor_new_full (roots[i]->shape, roots[i]->ndim, 1.0,
+                                                         roots[i]->dtype, CR_DEVICE_CPU, NULL);
+          g->value = one ? cr_run_recorder_snapshot (self->interp, one) : NULL;
+        }
+    }
+}
+
+void
 cr_backward_recorder_set_options (CrBackwardRecorder      *self,
                                   const CrBackwardOptions *options)
 {
@@ -436,11 +462,15 @@ cr_backward_recorder_accumulate (CrBackwardRecorder *self,
 {
   /* The engine adds a gradient into its receiver's buffer right after the
    * step that sent it, so it belongs to the last step. Several roots can
-   * meet before any step runs; those have no step to belong to. */
-  if (!self || self->backward->steps->len == 0)
+   * meet before any step runs (torch.autograd.backward([y, y])): the call's. */
+  if (!self)
     return;
-  CrRecordStep *last = g_ptr_array_index (self->backward->steps, self->backward->steps->len - 1);
-  CrRecordAccumulation *a = cr_record_step_add_accumulation (last);
+  CrRecordAccumulation *a;
+  if (self->backward->steps->len == 0)
+    a = cr_record_backward_add_root_accumulation (self->backward);
+  else
+    a = cr_record_step_add_accumulation (g_ptr_array_index (self->backward->steps,
+                                                            self->backward->steps->len - 1));
   a->tensor = output_tensor (self, node, input_nr);
   a->to_op = node->variable ? -1 : cr_run_recorder_op (self->interp, node);
   a->contribution = cr_run_recorder_snapshot (self->interp, contribution);
@@ -694,6 +724,16 @@ cr_backward_recorder_end (CrBackwardRecorder *self,
     self->backward->succeeded = FALSE;
   for (guint k = 0; k < self->backward->steps->len; k++)
     name_step (self, g_ptr_array_index (self->backward->steps, k));
+  for (guint k = 0; k < self->backward->root_grads->len; k++)
+    {
+      CrRecordGrad *g = g_ptr_array_index (self->backward->root_grads, k);
+      name_grad (self, &g->name, g->tensor);
+    }
+  for (guint k = 0; k < self->backward->root_accumulations->len; k++)
+    {
+      CrRecordAccumulation *a = g_ptr_array_index (self->backward->root_accumulations, k);
+      name_grad (self, &a->name, a->tensor);
+    }
   if (running == self)
     running = self->outer;
   g_ptr_array_unref (self->module_hooks);

@@ -33,6 +33,12 @@ CrBackwardRecorder *cr_backward_recorder_begin  (CrInterp             *self,
                                                  CrTensor *const      *roots,
                                                  guint                 n_roots,
                                                  const char           *root_name);
+/* With several roots, the gradient each starts from (grad_roots may be
+ * NULL, or hold NULL: the implicit 1 of a scalar root). NULL-safe. */
+void                cr_backward_recorder_set_root_grads (CrBackwardRecorder *self,
+                                                         CrTensor *const    *roots,
+                                                         CrTensor *const    *grad_roots,
+                                                         guint               n_roots);
 /* What kind of call it is: retain_graph, create_graph, and autograd.grad
  * (options->inputs without accumulate_inputs). NULL-safe. */
 void                cr_backward_recorder_set_options (CrBackwardRecorder      *self,
@@ -85,6 +91,13 @@ CrValue            *cr_torch_native_record_module_hook (CR_NATIVE_PARAMS);
 void                cr_interp_backward_set_options (CrInterp                *self,
                                                     gpointer                 observer_data,
                                                     const CrBackwardOptions *options);
+/* The gradients a backward call of several roots starts from (see
+ * cr_backward_recorder_set_root_grads), from run_backward. */
+void                cr_interp_backward_set_root_grads (CrInterp        *self,
+                                                       gpointer         observer_data,
+                                                       CrTensor *const *roots,
+                                                       CrTensor *const *grad_roots,
+                                                       guint            n_roots);
 /* The error a backward call failed with, before cr_interp_backward_end. */
 void                cr_interp_backward_set_error   (CrInterp                *self,
                                                     gpointer                 observer_data,

@@ -334,6 +334,18 @@ cr_interp_backward_set_options (CrInterp                *self,
 }
 
 void
+cr_interp_backward_set_root_grads (CrInterp        *self,
+                                   gpointer         observer_data,
+                                   CrTensor *const *roots,
+                                   CrTensor *const *grad_roots,
+                                   guint            n_roots)
+{
+  CrBackwardRun *run = observer_data;
+  if (run)
+    cr_backward_recorder_set_root_grads (run->recorder, roots, grad_roots, n_roots);
+}
+
+void
 cr_interp_backward_set_error (CrInterp     *self,
                               gpointer      observer_data,
                               const GError *error)

@@ -310,6 +310,7 @@ run_backward (CrInterp        *interp,
   options->observer = cr_interp_backward_begin (interp, roots, n_roots, &observer_data);
   options->observer_data = observer_data;
   cr_interp_backward_set_options (interp, observer_data, options);
+  cr_interp_backward_set_root_grads (interp, observer_data, roots, grad_roots, n_roots);
   ok = cr_autograd_run (roots, grad_roots, n_roots, options, out_grads, error);
   if (!ok && error != NULL)
     cr_interp_backward_set_error (interp, observer_data, *error);

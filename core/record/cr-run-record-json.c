@@ -576,6 +576,14 @@ write_backward (JsonWriter             *w,
   for (guint i = 0; b->steps && i < b->steps->len; i++)
     write_step (w, b->steps->pdata[i]);
   end_array (w);
+  begin_array (w, "root_grads");
+  for (guint i = 0; b->root_grads && i < b->root_grads->len; i++)
+    write_grad (w, NULL, b->root_grads->pdata[i]);
+  end_array (w);
+  begin_array (w, "root_accumulations");
+  for (guint i = 0; b->root_accumulations && i < b->root_accumulations->len; i++)
+    write_accumulation (w, b->root_accumulations->pdata[i]);
+  end_array (w);
   end_object (w);
 }
 

@@ -272,6 +272,10 @@ trace_input (GString                 *out,
     }
 }
 
+static void trace_accumulations (GString              *out,
+                                 const GPtrArray      *accumulations,
+                                 const CrPrintOptions *options);
+
 static void
 trace_step (GString                *out,
             const CrRunRecord      *record,
@@ -340,9 +344,19 @@ trace_step (GString                *out,
   if (step->failed)
     g_string_append_printf (out, "    raised %s\n", error_type (record, backward));
 
-  for (guint i = 0; step->accumulations && i < step->accumulations->len; i++)
+  trace_accumulations (out, step->accumulations, options);
+}
+
+/* "∂L/∂a += c  (sum so far s)" per second (third, ...) gradient added into
+ * a buffer. */
+static void
+trace_accumulations (GString              *out,
+                     const GPtrArray      *accumulations,
+                     const CrPrintOptions *options)
+{
+  for (guint i = 0; accumulations && i < accumulations->len; i++)
     {
-      const CrRecordAccumulation *a = step->accumulations->pdata[i];
+      const CrRecordAccumulation *a = accumulations->pdata[i];
       const char *name = a->name ? a->name : "?";
       g_autofree char *c = format_value (a->contribution, options);
       g_autofree char *sum = format_value (a->sum, options);
@@ -374,6 +388,20 @@ cr_run_record_trace_backward (const CrRunRecord    *record,
     g_string_append_printf (out, "backward #%u: %s at line %d\n", backward + 1, call, b->span.line);
   else
     g_string_append_printf (out, "backward #%u\n", backward + 1);
+  /* Several roots: the gradients the call starts from, and where they
+   * met before any step ran (the first step then gets their sum). */
+  if (b->root_grads && b->root_grads->len > 0)
+    {
+      g_string_append (out, "  roots\n");
+      for (guint i = 0; i < b->root_grads->len; i++)
+        {
+          const CrRecordGrad *g = b->root_grads->pdata[i];
+          g_autofree char *v = format_value (g->value, options);
+          g_autofree char *prefix = g_strdup_printf ("    %s = ", g->name ? g->name : "?");
+          append_aligned (out, prefix, v);
+        }
+      trace_accumulations (out, b->root_accumulations, options);
+    }
   for (guint i = 0; b->steps && i < b->steps->len; i++)
     trace_step (out, record, b, b->steps->pdata[i], options);
   if (!b->succeeded)

@@ -127,6 +127,8 @@ record_backward_free (gpointer data)
   g_array_unref (bw->roots);
   g_free (bw->root_name);
   g_ptr_array_unref (bw->steps);
+  g_ptr_array_unref (bw->root_grads);
+  g_ptr_array_unref (bw->root_accumulations);
   g_free (bw);
 }
 
@@ -237,6 +239,8 @@ cr_run_record_add_backward (CrRunRecord *self)
   bw->roots = g_array_new (FALSE, FALSE, sizeof (int));
   bw->error = -1;
   bw->steps = g_ptr_array_new_with_free_func (record_step_free);
+  bw->root_grads = g_ptr_array_new_with_free_func (record_grad_free);
+  bw->root_accumulations = g_ptr_array_new_with_free_func (record_accumulation_free);
   g_ptr_array_add (self->backwards, bw);
   return bw;
 }
@@ -317,6 +321,25 @@ cr_record_step_add_accumulation (CrRecordStep *step)
   acc->tensor = -1;
   acc->to_op = -1;
   g_ptr_array_add (step->accumulations, acc);
+  return acc;
+}
+
+CrRecordGrad *
+cr_record_backward_add_root_grad (CrRecordBackward *backward)
+{
+  CrRecordGrad *grad = g_new0 (CrRecordGrad, 1);
+  grad->tensor = -1;
+  g_ptr_array_add (backward->root_grads, grad);
+  return grad;
+}
+
+CrRecordAccumulation *
+cr_record_backward_add_root_accumulation (CrRecordBackward *backward)
+{
+  CrRecordAccumulation *acc = g_new0 (CrRecordAccumulation, 1);
+  acc->tensor = -1;
+  acc->to_op = -1;
+  g_ptr_array_add (backward->root_accumulations, acc);
   return acc;
 }
 

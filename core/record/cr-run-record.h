@@ -287,6 +287,14 @@ typedef struct {
   guint                 loop_depth;   /* how many loops the call ran in (as CrRecordTensor's) */
   guint                 loop_path[CR_RECORD_MAX_LOOP_PATH]; /* their iterations, outermost
                                        * first */
+  GPtrArray            *root_grads;   /* of CrRecordGrad*: with several roots
+                                       * (torch.autograd.backward([a, b], [ga, gb])), each
+                                       * root's gradient as the call starts from it (given,
+                                       * or the implicit 1), in order; empty for one root */
+  GPtrArray            *root_accumulations; /* of CrRecordAccumulation*: roots' gradients
+                                       * added into one buffer before any step ran (the
+                                       * same tensor twice): the last sum is what the
+                                       * receiving step gets, before its hooks */
 } CrRecordBackward;
 
 /* ---- errors --------------------------------------------------------------- */
@@ -352,6 +360,8 @@ CrRecordStepInput  *cr_record_step_add_input      (CrRecordStep     *step);
 CrRecordHookCall   *cr_record_step_add_hook       (CrRecordStep     *step);
 CrRecordGrad       *cr_record_step_add_incoming   (CrRecordStep     *step);
 CrRecordAccumulation *cr_record_step_add_accumulation (CrRecordStep *step);
+CrRecordGrad       *cr_record_backward_add_root_grad (CrRecordBackward *backward);
+CrRecordAccumulation *cr_record_backward_add_root_accumulation (CrRecordBackward *backward);
 
 /* ---- state at a step -------------------------------------------------------
  * "As of (backward, step)": after step `step` of backward call `backward` ran;

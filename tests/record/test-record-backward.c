@@ -8,6 +8,7 @@
  *
  * CR_TEST_DUMP=1 prints every backward call recorded. */
 #include "cr-interp.h"
+#include "cr-run-record-trace.h"
 
 #include <string.h>
 
@@ -872,6 +873,44 @@ test_several_roots (void)
   const CrRecordAccumulation *acc = g_ptr_array_index (second->accumulations, 0);
   ASSERT_VALUES (acc->sum, 5, 5);
   ASSERT_VALUES (step_at (bw, 2)->grad_after, 5, 5);
+  /* Each root's gradient; no two met before a step. */
+  g_assert_cmpuint (bw->root_grads->len, ==, 2);
+  ASSERT_VALUES (((CrRecordGrad *) g_ptr_array_index (bw->root_grads, 0))->value, 1, 1);
+  g_assert_cmpuint (bw->root_accumulations->len, ==, 0);
+}
+
+/* The same root twice (and a scalar root with its implicit 1): their
+ * gradients add up before any step, into what the first step (and a hook
+ * on the tensor) gets; --trace-backward says so before step 1. */
+static void
+test_same_root_twice (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+    "y = x * 2\n"
+    "s = x.sum()\n"
+    "torch.autograd.backward([y, y, s], [torch.ones(2), torch.full((2,), 3.0), None])\n", NULL);
+  dump (record);
+  const CrRecordBackward *bw = backward_at (record, 0);
+  g_assert_cmpuint (bw->root_grads->len, ==, 3);
+  const CrRecordGrad *second = g_ptr_array_index (bw->root_grads, 1);
+  g_assert_cmpstr (second->name, ==, "∂L/∂y");
+  ASSERT_VALUES (second->value, 3, 3);
+  const CrRecordGrad *implicit = g_ptr_array_index (bw->root_grads, 2);
+  g_assert_cmpstr (implicit->name, ==, "∂L/∂s");
+  g_assert_cmpint (implicit->value->ndim, ==, 0);
+  g_assert_cmpuint (bw->root_accumulations->len, ==, 1);
+  const CrRecordAccumulation *met = g_ptr_array_index (bw->root_accumulations, 0);
+  g_assert_cmpstr (met->name, ==, "∂L/∂y");
+  ASSERT_VALUES (met->contribution, 3, 3);
+  ASSERT_VALUES (met->sum, 4, 4);
+  g_assert_cmpint (met->to_op, ==, tensor_at (record, met->tensor)->op);
+  g_autofree char *trace = cr_run_record_trace_backward (record, 0, NULL);
+  g_assert_nonnull (strstr (trace, "  roots\n    ∂L/∂y = tensor([1., 1.])\n"
+                                   "    ∂L/∂y = tensor([3., 3.])\n    ∂L/∂s = tensor(1.)\n"
+                                   "    ∂L/∂y += tensor([3., 3.])  (sum so far tensor([4., 4.]))\n"
+                                   "  step 1"));
 }
 
 int
@@ -896,6 +935,7 @@ main (int   argc,
   g_test_add_func ("/record-backward/module-hook", test_module_hook);
   g_test_add_func ("/record-backward/leaf-hook-error", test_leaf_hook_error);
   g_test_add_func ("/record-backward/several-roots", test_several_roots);
+  g_test_add_func ("/record-backward/same-root-twice", test_same_root_twice);
   g_test_add_func ("/record-backward/failed-step-not-run", test_failed_step_not_run);
   g_test_add_func ("/record-backward/module-hook-raised", test_module_hook_raised);
   return g_test_run ();

@@ -257,6 +257,49 @@ test_broadcast (void)
   g_object_unref (card);
 }
 
+/* b given twice as a root (torch.autograd.backward([b, b], ...)): the
+ * first step that takes b's gradient in says how the roots added up, with
+ * the first root's gradient; a later step taking it in does not again. */
+static void
+test_roots_added_up (void)
+{
+  g_autoptr (CrRunRecord) r = broadcast_record ();
+  CrRecordBackward *bw = g_ptr_array_index (r->backwards, 0);
+  for (int k = 0; k < 2; k++)
+    {
+      CrRecordGrad *g = cr_record_backward_add_root_grad (bw);
+      g->name = g_strdup ("∂L/∂b");
+      g->tensor = 1;
+      g->value = k ? vec3 (4, 4, 4) : vec3 (1, 2, 3);
+    }
+  CrRecordAccumulation *met = cr_record_backward_add_root_accumulation (bw);
+  met->name = g_strdup ("∂L/∂b");
+  met->tensor = 1;
+  met->contribution = vec3 (4, 4, 4);
+  met->sum = vec3 (5, 6, 7);
+  GtkWidget *card = card_at (r, 0, 2);
+  g_autofree char *all = texts (card);
+  gssize section = line_at (all, "Roots added up");
+  g_assert_cmpint (section, >=, 0);
+  /* In order after the title: the first root's [1, 2, 3], += [4, 4, 4],
+   * the sum so far, then the incoming gradient. */
+  const char *rest = all + section;
+  gssize first = line_at (rest, "1.");
+  gssize plus = line_at (rest, "+=");
+  gssize sum = line_at (rest, "sum so far");
+  g_assert_cmpint (first, >, 0);
+  g_assert_cmpint (plus, >, first);
+  g_assert_cmpint (sum, >, plus);
+  g_assert_cmpint (line_at (rest, "Incoming gradient"), >, sum);
+  g_object_unref (card);
+  /* Not on a step that takes in another tensor. */
+  card = card_at (r, 0, 0);
+  g_free (all);
+  all = texts (card);
+  assert_no_line (all, "Roots added up");
+  g_object_unref (card);
+}
+
 static void
 test_reduction_text (void)
 {
@@ -615,6 +658,7 @@ main (int    argc,
   cr_ui_test_init_gtk (&argc, &argv);
   g_test_add_func ("/cards-record/broadcast", test_broadcast);
   g_test_add_func ("/cards-record/reduction-text", test_reduction_text);
+  g_test_add_func ("/cards-record/roots-added-up", test_roots_added_up);
   g_test_add_func ("/cards-record/hooks", test_hooks);
   g_test_add_func ("/cards-record/custom-function", test_custom_function);
   g_test_add_func ("/cards-record/iteration-names", test_iteration_names);
