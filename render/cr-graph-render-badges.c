@@ -2,6 +2,7 @@
  * over the graph: gradients sent so far, leaves' .grad, hooks, errors. */
 #include "cr-graph-render-badges.h"
 
+#include "cr-graph-regions.h"
 #include "cr-record-text.h"
 
 #include <math.h>
@@ -660,7 +661,8 @@ draw_freed (cairo_t *cr,
 
 /* ---- what the badges keep clear of ---------------------------------------- */
 
-/* The nodes, the done checks of the nodes whose step has run, the labels. */
+/* The nodes, the done checks of the nodes whose step has run, the regions'
+ * titles, the labels. */
 static void
 add_obstacles (Ctx *c)
 {
@@ -677,6 +679,17 @@ add_obstacles (Ctx *c)
         {
           double cx = b->x + b->width - 2 * k, cy = b->y + 2 * k, r = 6.5 * k;
           add_obstacle (c, cx - r, cy - r, cx + r, cy + r, -1);
+        }
+    }
+  /* The titles of grad-mode regions' boxes (cr-graph-regions.c). */
+  if (c->model->record && c->model->record->regions && c->model->record->regions->len > 0)
+    {
+      g_autoptr (GArray) regions = cr_graph_regions_boxes (c->model, c->layout, k);
+      for (guint i = 0; i < regions->len; i++)
+        {
+          const CrGraphRegionBox *r = &g_array_index (regions, CrGraphRegionBox, i);
+          add_obstacle (c, r->title_x, r->title_y, r->title_x + r->title_width,
+                        r->title_y + r->title_height, -1);
         }
     }
   for (guint i = 0; c->labels && i < c->layout->n_edges; i++)

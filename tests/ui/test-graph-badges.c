@@ -7,6 +7,7 @@
  * group; captions of ops made in a loop with their iterations. Headless:
  * the ASan build runs it. */
 #include "cr-graph-groups.h"
+#include "cr-graph-regions.h"
 #include "cr-graph-render.h"
 #include "cr-graph-render-badges.h"
 #include "cr-script-run.h"
@@ -254,6 +255,15 @@ check_frame (const CrGraphModel  *model,
           Item it = { b[4], b[5], b[6], b[7], -1, FALSE, e->tensor_name };
           g_array_append_val (items, it);
         }
+    }
+  /* The titles of no_grad regions' boxes: badges keep clear of them. */
+  g_autoptr (GArray) regions = cr_graph_regions_boxes (model, layout, k);
+  for (guint i = 0; i < regions->len; i++)
+    {
+      const CrGraphRegionBox *r = &g_array_index (regions, CrGraphRegionBox, i);
+      Item title = { r->title_x, r->title_y, r->title_x + r->title_width,
+                     r->title_y + r->title_height, -1, TRUE, r->title };
+      g_array_append_val (items, title);
     }
   for (guint i = 0; i < placed->len; i++)
     {
