@@ -169,6 +169,7 @@ struct _CrGraphRenderCache
   Text         *names;          /* by edge: the named intermediate tensor it carries */
   int          *edge_step;      /* by edge: the step that sends a gradient along it */
   double       *sizes;          /* width, height by node */
+  GHashTable   *shaped;         /* font and text -> Text: equal texts are shaped once */
 };
 
 static Text
@@ -182,6 +183,17 @@ shape_text (CrGraphRenderCache *cache,
   Text t = { 0 };
   if (!text || !*text)
     return t;
+  /* A big graph repeats its texts ("AddBackward0", "scalar", the same
+   * captions and values): each is shaped once and its layout shared. */
+  g_autofree char *key = g_strdup_printf ("%s\x1f%g\x1f%d\x1f%d\x1f%s", family, size, (int) weight,
+                                          italic, text);
+  const Text *known = g_hash_table_lookup (cache->shaped, key);
+  if (known)
+    {
+      t = *known;
+      g_object_ref (t.layout);
+      return t;
+    }
   t.layout = pango_layout_new (cache->context);
   PangoFontDescription *font = pango_font_description_from_string (family);
   pango_font_description_set_absolute_size (font, size * cache->k * PANGO_SCALE);
@@ -195,7 +207,18 @@ shape_text (CrGraphRenderCache *cache,
   pango_layout_get_size (t.layout, &pw, &ph);
   t.w = (double) pw / PANGO_SCALE;
   t.h = (double) ph / PANGO_SCALE;
+  Text *shared = g_memdup2 (&t, sizeof t);
+  g_object_ref (shared->layout);
+  g_hash_table_insert (cache->shaped, g_steal_pointer (&key), shared);
   return t;
+}
+
+static void
+shared_text_free (gpointer data)
+{
+  Text *t = data;
+  g_clear_object (&t->layout);
+  g_free (t);
 }
 
 static void
@@ -243,7 +266,11 @@ shape_node (CrGraphRenderCache *cache,
       double cap = MAX (t->title.w, CAPTION_MAX * k);
       if (t->sub.layout && t->sub.w > cap)
         {
-          /* One line, cut with an ellipsis: the tooltip shows it whole. */
+          /* One line, cut with an ellipsis: the tooltip shows it whole.
+           * A copy: the shaped layout is shared. */
+          PangoLayout *cut = pango_layout_copy (t->sub.layout);
+          g_object_unref (t->sub.layout);
+          t->sub.layout = cut;
           pango_layout_set_width (t->sub.layout, (int) (cap * PANGO_SCALE));
           pango_layout_set_ellipsize (t->sub.layout, PANGO_ELLIPSIZE_END);
           int pw, ph;
@@ -291,6 +318,7 @@ cr_graph_render_cache_new (const CrGraphModel *model,
   self->k = presentation ? PRESENT_TYPE : 1.0;
   self->lw = presentation ? PRESENT_LINE : 1.0;
   self->context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+  self->shaped = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, shared_text_free);
   /* Metrics independent of the surface's resolution and zoom: a layout
    * shaped once draws the same on screen at any scale and in PNG, SVG, PDF. */
   cairo_font_options_t *fo = cairo_font_options_create ();
@@ -387,6 +415,7 @@ cr_graph_render_cache_free (CrGraphRenderCache *self)
   g_free (self->names);
   g_free (self->edge_step);
   g_free (self->sizes);
+  g_clear_pointer (&self->shaped, g_hash_table_unref);
   g_clear_object (&self->context);
   g_free (self);
 }

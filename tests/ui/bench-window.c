@@ -14,10 +14,10 @@
  * frame (its frame clock's before-paint to after-paint) while the canvas
  * pans 12 pixels a frame for 60 frames, as a drag does. Of that, "canvas"
  * is the canvas's own part: its snapshot (making its render nodes, and
- * painting any tile not painted yet) plus painting those nodes alone with
- * Cairo into an image the canvas's size, as GSK's Cairo renderer does; the
- * rest of a frame is the window's (other widgets, the renderer, the X
- * server).
+ * painting any tile not painted yet) plus, under GSK's Cairo renderer,
+ * painting those nodes alone with Cairo into an image the canvas's size as
+ * that renderer does (under GL the GPU's share is not told apart); the rest
+ * of a frame is the window's (other widgets, the renderer, the X server).
  *
  *   xvfb-run -a build/tests/ui/bench-window [N_EDITS] [EXAMPLE.py...]
  *
@@ -99,6 +99,7 @@ typedef struct {
 /* The canvas's own part of each frame (see above), while `on`. */
 static struct {
   gboolean  on;
+  gboolean  paint;               /* the renderer is Cairo: paint the nodes too */
   void    (*snapshot) (GtkWidget *, GtkSnapshot *);
   double    total_ms, worst_ms;
   int       n;
@@ -117,7 +118,7 @@ timed_canvas_snapshot (GtkWidget   *widget,
   GtkSnapshot *own = gtk_snapshot_new ();
   canvas_part.snapshot (widget, own);
   GskRenderNode *node = gtk_snapshot_free_to_node (own);
-  if (node)
+  if (node && canvas_part.paint)
     {
       int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
       cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, MAX (w, 1), MAX (h, 1));
@@ -125,6 +126,9 @@ timed_canvas_snapshot (GtkWidget   *widget,
       gsk_render_node_draw (node, cr);
       cairo_destroy (cr);
       cairo_surface_destroy (surface);
+    }
+  if (node)
+    {
       gtk_snapshot_append_node (snapshot, node);
       gsk_render_node_unref (node);
     }
@@ -191,6 +195,9 @@ measure_pan (CrGraphCanvas *canvas,
   Pan pan = { .canvas = canvas };
   canvas_part.total_ms = canvas_part.worst_ms = 0;
   canvas_part.n = 0;
+  GtkNative *native = gtk_widget_get_native (GTK_WIDGET (canvas));
+  GskRenderer *renderer = native ? gtk_native_get_renderer (native) : NULL;
+  canvas_part.paint = renderer && GSK_IS_CAIRO_RENDERER (renderer);
   canvas_part.on = TRUE;
   gulong before = g_signal_connect (clock, "before-paint", G_CALLBACK (on_pan_before_paint), &pan);
   gulong after = g_signal_connect (clock, "after-paint", G_CALLBACK (on_pan_after_paint), &pan);
@@ -380,8 +387,8 @@ main (int    argc,
            "  redrawn:  from the edit to the end of the canvas's next frame after that\n"
            "  open:     from opening the file to the first frame with its graph\n"
            "  pan:      a panning frame's layout + paint, mean and worst of %d\n"
-           "  canvas:   the canvas's own part of those frames (snapshot + its nodes\n"
-           "            painted with Cairo), mean and worst\n\n",
+           "  canvas:   the canvas's own part of those frames (snapshot, + its nodes\n"
+           "            painted with Cairo under the Cairo renderer), mean and worst\n\n",
            n_edits, renderer ? G_OBJECT_TYPE_NAME (renderer) : "(none)",
            cr_script_guard_get_runner () ? cr_script_guard_get_runner () : "none", PAN_FRAMES);
   g_print ("%-30s %8s %8s %9s %9s %8s %6s %7s %6s %7s %6s\n", "example", "work", "guard",
