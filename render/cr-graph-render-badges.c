@@ -205,11 +205,22 @@ shape (cairo_t    *cr,
   return layout;
 }
 
+/* Whether r lies inside the drawing (what the canvas fits in view). */
+static gboolean
+is_inside (const Ctx  *c,
+           const Rect *r)
+{
+  return r->x0 >= 0 && r->y0 >= 0 && r->x1 <= c->layout->width && r->y1 <= c->layout->height;
+}
+
+/* The first of b's spots where it is free (and inside the drawing when
+ * `inside`). */
 static gboolean
 first_free_spot (const Ctx   *c,
                  const Badge *b,
                  double       w,
                  double       h,
+                 gboolean     inside,
                  Rect        *r)
 {
   for (guint i = 0; i < b->n_spots; i++)
@@ -218,7 +229,7 @@ first_free_spot (const Ctx   *c,
       *r = (Rect) { s->x - w * s->ax, s->y - h * s->ay, 0, 0, -1 };
       r->x1 = r->x0 + w;
       r->y1 = r->y0 + h;
-      if (is_free (c, r, b->node))
+      if ((!inside || is_inside (c, r)) && is_free (c, r, b->node))
         return TRUE;
     }
   return FALSE;
@@ -243,8 +254,7 @@ far_spot (const Ctx   *c,
           double t = 2 * G_PI * a / n_angles;
           double cx = b->ax + cos (t) * (w / 2 + d), cy = b->ay + sin (t) * (h / 2 + d);
           *r = (Rect) { cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2, -1 };
-          if (inside && (r->x0 < 0 || r->y0 < 0 || r->x1 > c->layout->width
-                         || r->y1 > c->layout->height))
+          if (inside && !is_inside (c, r))
             continue;
           /* Away from its node, clear of it too. */
           if (is_free (c, r, -1))
@@ -264,17 +274,32 @@ pill (cairo_t     *cr,
   double k = c->k, w, h;
   const char *text = b->text;
   PangoLayout *layout = shape (cr, c, text, b->mono, &w, &h);
+  /* Inside the drawing first: the canvas fits that in view, and a badge
+   * past its edge may be cut off by the pane. Its own text at its spots,
+   * then further out; its short text at its spots; then past the edge. */
   Rect r;
-  gboolean found = first_free_spot (c, b, w, h, &r), far = FALSE;
+  gboolean found = first_free_spot (c, b, w, h, TRUE, &r), far = FALSE;
+  if (!found && b->placing >= PLACE_FAR)
+    found = far = far_spot (c, b, w, h, TRUE, &r);
   if (!found && b->placing >= PLACE_SHORT && b->short_text)
     {
-      g_object_unref (layout);
-      text = b->short_text;
-      layout = shape (cr, c, text, b->mono, &w, &h);
-      found = first_free_spot (c, b, w, h, &r);
+      double sw, sh;
+      PangoLayout *brief = shape (cr, c, b->short_text, b->mono, &sw, &sh);
+      if ((found = first_free_spot (c, b, sw, sh, TRUE, &r)))
+        {
+          g_object_unref (layout);
+          layout = brief;
+          text = b->short_text;
+          w = sw;
+          h = sh;
+        }
+      else
+        g_object_unref (brief);
     }
+  if (!found && b->placing >= PLACE_SHORT)
+    found = first_free_spot (c, b, w, h, FALSE, &r);
   if (!found && b->placing >= PLACE_FAR)
-    found = far = far_spot (c, b, w, h, TRUE, &r) || far_spot (c, b, w, h, FALSE, &r);
+    found = far = far_spot (c, b, w, h, FALSE, &r);
   if (!found)
     {
       g_object_unref (layout);
