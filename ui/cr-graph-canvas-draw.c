@@ -12,6 +12,7 @@
 #include "cr-config.h"
 #include "cr-graph-canvas-private.h"
 #include "cr-graph-overview.h"
+#include "cr-graph-render-badges.h"
 
 #include <adwaita.h>
 #include <math.h>
@@ -68,14 +69,22 @@ draw_grid (CrGraphCanvas *self,
   cairo_fill (cr);
 }
 
+/* Zoomed out so far that a big graph is drawn as blocks. */
+static gboolean
+in_miniature (CrGraphCanvas *self)
+{
+  return self->zoom * cr_graph_render_label_size () < MINIATURE_TYPE_PX
+         && self->layout->n_nodes > MINIATURE_NODES;
+}
+
 /* The graph as blocks in its kinds' colours and straight lines, the
  * current step's node and the selection ringed; cr at the zoom already. */
 static void
-draw_miniature (CrGraphCanvas *self,
-                cairo_t       *cr,
-                gboolean       dark)
+draw_miniature (CrGraphCanvas       *self,
+                cairo_t             *cr,
+                gboolean             dark,
+                const CrGraphLayout *layout)
 {
-  const CrGraphLayout *layout = self->layout;
   const CrGraphModel *model = self->model;
   double clip[4];
   cairo_clip_extents (cr, &clip[0], &clip[1], &clip[2], &clip[3]);
@@ -156,9 +165,8 @@ paint_tile (cairo_t  *cr,
   gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
   draw_grid (self, cr, 0, 0, x0, y0, x0 + side, y0 + side, dark);
   cairo_scale (cr, self->zoom, self->zoom);
-  if (self->zoom * cr_graph_render_label_size () < MINIATURE_TYPE_PX
-      && self->layout->n_nodes > MINIATURE_NODES)
-    draw_miniature (self, cr, dark);
+  if (in_miniature (self))
+    draw_miniature (self, cr, dark, self->layout);
   else
     {
       CrGraphRenderOptions options;
@@ -389,9 +397,21 @@ cr_graph_canvas_snapshot (GtkWidget   *widget,
           draw_grid (self, cr, self->tx, self->ty, 0, 0, width, height, dark);
           cairo_translate (cr, self->tx, self->ty);
           cairo_scale (cr, self->zoom, self->zoom);
-          options.pulse = self->pulsing ? self->pulse : -1;
-          options.node_alpha = self->alpha;
-          cr_graph_render (cr, self->model, cr_graph_canvas_drawn_layout (self), &options);
+          const CrGraphLayout *drawn = cr_graph_canvas_drawn_layout (self);
+          if (in_miniature (self))
+            draw_miniature (self, cr, dark, drawn);
+          else
+            {
+              /* A big graph's edge labels are placed once per layout, too
+               * slow for every frame of a glide: they show again when the
+               * nodes settle. */
+              g_autofree double *no_labels = NULL;
+              if (drawn->n_nodes > MINIATURE_NODES)
+                options.label_boxes = no_labels = g_new0 (double, CR_GRAPH_BADGES_LABEL_BOX * drawn->n_edges + 1);
+              options.pulse = self->pulsing ? self->pulse : -1;
+              options.node_alpha = self->alpha;
+              cr_graph_render (cr, self->model, drawn, &options);
+            }
           cairo_destroy (cr);
         }
       else

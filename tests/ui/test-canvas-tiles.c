@@ -1,0 +1,281 @@
+/* test-canvas-tiles.c — the canvas draws its graph from tiles painted once:
+ * a pan only places them, a change of step, selection or zoom paints them
+ * again (and shows it), the render nodes are those the renderer paints
+ * fastest, and a big graph glides between layouts without placing its edge
+ * labels at every frame. Run under GSK's Cairo renderer (the tests' env)
+ * and once more under GL. */
+#include "cr-config.h"
+#include "cr-graph-canvas-private.h"
+#include "ui-test-gui.h"
+
+#include <adwaita.h>
+#include <string.h>
+
+/* A chain of ops with a few leaves: wider than the canvas at 100 %. */
+#define SCRIPT_CHAIN \
+  "import torch\n" \
+  "x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n" \
+  "w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)\n" \
+  "h = x\n" \
+  "for i in range(12):\n" \
+  "    h = (h * w + x).tanh()\n" \
+  "loss = h.sum()\n" \
+  "loss.backward()\n"
+
+/* Over 300 nodes (the canvas's miniature threshold), with module calls to
+ * open and close. */
+#define SCRIPT_BIG_MODULES \
+  "import torch\n" \
+  "class Neuron:\n" \
+  "    def __init__(self, n):\n" \
+  "        self.w = [torch.tensor(0.1 * i, requires_grad=True) for i in range(n)]\n" \
+  "    def __call__(self, x):\n" \
+  "        act = torch.tensor(0.0, requires_grad=True)\n" \
+  "        for wi, xi in zip(self.w, x):\n" \
+  "            act = act + wi * xi\n" \
+  "        return act.tanh()\n" \
+  "x = [torch.tensor(0.1 * i) for i in range(4)]\n" \
+  "for layer in range(3):\n" \
+  "    x = [Neuron(len(x))(x) for _ in range(8)]\n" \
+  "loss = x[0]\n" \
+  "for t in x[1:]:\n" \
+  "    loss = loss + t\n" \
+  "loss.backward()\n"
+
+typedef struct {
+  GtkWindow     *window;
+  CrGraphCanvas *canvas;
+} Fixture;
+
+static gboolean
+canvas_allocated (gpointer data)
+{
+  GtkWidget *canvas = data;
+  return gtk_widget_get_width (canvas) >= 200 && gtk_widget_get_mapped (canvas);
+}
+
+static void
+show (Fixture    *f,
+      const char *script)
+{
+  f->window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (f->window, 700, 450);
+  f->canvas = CR_GRAPH_CANVAS (cr_graph_canvas_new ());
+  cr_graph_canvas_set_animate (f->canvas, FALSE);
+  gtk_window_set_child (f->window, GTK_WIDGET (f->canvas));
+  gtk_window_present (f->window);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_graph_canvas_take_model (f->canvas, cr_ui_test_model_from_script (script, NULL),
+                                             &error));
+  g_assert_no_error (error);
+  g_assert_true (cr_ui_test_wait_until (canvas_allocated, f->canvas, 10));
+  cr_ui_test_iterate ();
+}
+
+static void
+hide (Fixture *f)
+{
+  gtk_window_destroy (f->window);
+  cr_ui_test_iterate ();
+}
+
+/* One frame of the canvas, as the renderer would get it (owned). */
+static GskRenderNode *
+snapshot (CrGraphCanvas *canvas)
+{
+  GtkSnapshot *s = gtk_snapshot_new ();
+  GTK_WIDGET_GET_CLASS (canvas)->snapshot (GTK_WIDGET (canvas), s);
+  GskRenderNode *node = gtk_snapshot_free_to_node (s);
+  g_assert_nonnull (node);
+  return node;
+}
+
+/* The frame painted with Cairo (owned). */
+static cairo_surface_t *
+paint (CrGraphCanvas *canvas)
+{
+  int w = gtk_widget_get_width (GTK_WIDGET (canvas)), h = gtk_widget_get_height (GTK_WIDGET (canvas));
+  GskRenderNode *node = snapshot (canvas);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (surface);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  gsk_render_node_unref (node);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+static guint
+pixels_differing (cairo_surface_t *a,
+                  cairo_surface_t *b)
+{
+  int w = cairo_image_surface_get_width (a), h = cairo_image_surface_get_height (a);
+  int stride = cairo_image_surface_get_stride (a);
+  const guint8 *pa = cairo_image_surface_get_data (a), *pb = cairo_image_surface_get_data (b);
+  guint n = 0;
+  for (int y = 0; y < h; y++)
+    n += memcmp (pa + y * stride, pb + y * stride, 4 * w) != 0;
+  return n;
+}
+
+/* At 100 %, a few pixels of pan paint no tile; the frame moves with it. */
+static void
+test_pan_places (void)
+{
+  Fixture f;
+  show (&f, SCRIPT_CHAIN);
+  cr_graph_canvas_set_zoom (f.canvas, 1.0);
+  cairo_surface_t *before = paint (f.canvas);
+  guint painted = cr_graph_tiles_n_painted (f.canvas->tiles);
+  g_assert_cmpuint (painted, >, 0);
+  g_assert_cmpuint (cr_graph_tiles_count (f.canvas->tiles), >, 0);
+  cr_graph_canvas_move_to (f.canvas, f.canvas->tx + 5, f.canvas->ty + 3);
+  cairo_surface_t *after = paint (f.canvas);
+  g_assert_cmpuint (cr_graph_tiles_n_painted (f.canvas->tiles), ==, painted);
+  g_assert_cmpuint (pixels_differing (before, after), >, 0);
+  cairo_surface_destroy (before);
+  cairo_surface_destroy (after);
+  hide (&f);
+}
+
+/* A step, a selection or a zoom paints the tiles again, and the frame
+ * shows the change (a stale tile would not). */
+static void
+test_changes_repaint (void)
+{
+  Fixture f;
+  show (&f, SCRIPT_CHAIN);
+  cr_graph_canvas_set_zoom (f.canvas, 1.0);
+  /* The loss's node in sight: the first step is there. */
+  cr_graph_canvas_set_step (f.canvas, 0);
+  cairo_surface_t *frame = paint (f.canvas);
+  for (int change = 0; change < 3; change++)
+    {
+      guint painted = cr_graph_tiles_n_painted (f.canvas->tiles);
+      switch (change)
+        {
+        case 0:
+          cr_graph_canvas_set_step (f.canvas, 1);
+          break;
+        case 1:
+          cr_graph_canvas_set_selected (f.canvas, f.canvas->model->nodes->len - 1);
+          break;
+        default:
+          cr_graph_canvas_set_zoom (f.canvas, 0.8);
+          break;
+        }
+      cairo_surface_t *next = paint (f.canvas);
+      g_assert_cmpuint (cr_graph_tiles_n_painted (f.canvas->tiles), >, painted);
+      g_assert_cmpuint (pixels_differing (frame, next), >, 0);
+      cairo_surface_destroy (frame);
+      frame = next;
+      /* Nothing changed: nothing painted. */
+      painted = cr_graph_tiles_n_painted (f.canvas->tiles);
+      cairo_surface_destroy (paint (f.canvas));
+      g_assert_cmpuint (cr_graph_tiles_n_painted (f.canvas->tiles), ==, painted);
+    }
+  cairo_surface_destroy (frame);
+  hide (&f);
+}
+
+static gboolean
+has_node_type (GskRenderNode     *node,
+               GskRenderNodeType  type)
+{
+  if (gsk_render_node_get_node_type (node) == type)
+    return TRUE;
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        if (has_node_type (gsk_container_node_get_child (node, i), type))
+          return TRUE;
+      return FALSE;
+    case GSK_CLIP_NODE:
+      return has_node_type (gsk_clip_node_get_child (node), type);
+    case GSK_TRANSFORM_NODE:
+      return has_node_type (gsk_transform_node_get_child (node), type);
+    case GSK_OPACITY_NODE:
+      return has_node_type (gsk_opacity_node_get_child (node), type);
+    default:
+      return FALSE;
+    }
+}
+
+/* GSK's Cairo renderer converts a texture's pixels at every frame: under
+ * it the tiles are Cairo nodes; under GL, textures. */
+static void
+test_nodes_by_renderer (void)
+{
+  Fixture f;
+  show (&f, SCRIPT_CHAIN);
+  cr_graph_canvas_set_zoom (f.canvas, 1.0);
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (f.window));
+  g_assert_nonnull (renderer);
+  gboolean cairo = GSK_IS_CAIRO_RENDERER (renderer);
+  g_test_message ("renderer %s", G_OBJECT_TYPE_NAME (renderer));
+  GskRenderNode *node = snapshot (f.canvas);
+  g_assert_cmpint (f.canvas->tiles_as_cairo, ==, cairo);
+  g_assert_true (has_node_type (node, cairo ? GSK_CAIRO_NODE : GSK_TEXTURE_NODE));
+  g_assert_false (has_node_type (node, cairo ? GSK_TEXTURE_NODE : GSK_CAIRO_NODE));
+  gsk_render_node_unref (node);
+  hide (&f);
+}
+
+/* Opening every module call of a big graph glides its nodes to the new
+ * layout: zoomed out, frames drawn in miniature; near, without placing the
+ * edge labels at each frame; settled, the labels are placed once for all
+ * the tiles. */
+static void
+test_big_glide (void)
+{
+  Fixture f;
+  show (&f, SCRIPT_BIG_MODULES);
+  cr_graph_canvas_set_animate (f.canvas, TRUE);
+  guint height = cr_graph_canvas_get_group_height (f.canvas);
+  g_assert_cmpuint (height, >, 0);
+  cr_graph_canvas_set_group_level (f.canvas, height);
+  g_assert_cmpuint (f.canvas->layout->n_nodes, >, 300);
+  for (int zoomed = 0; zoomed < 2; zoomed++)
+    {
+      if (zoomed)
+        {
+          cr_graph_canvas_set_group_level (f.canvas, 0);
+          cr_graph_canvas_set_zoom (f.canvas, 1.0);
+          cr_graph_canvas_set_group_level (f.canvas, height);
+        }
+      gboolean glided = FALSE;
+      for (int i = 0; i < 200 && f.canvas->morphing; i++)
+        {
+          glided = TRUE;
+          gint64 start = g_get_monotonic_time ();
+          cairo_surface_destroy (paint (f.canvas));
+          g_test_message ("glide frame %s: %.1f ms", zoomed ? "at 100 %" : "fitted",
+                          (g_get_monotonic_time () - start) / 1000.0);
+          cr_ui_test_spin (30);
+        }
+      g_assert_true (glided);
+      g_assert_false (f.canvas->morphing);
+      cairo_surface_destroy (paint (f.canvas));
+    }
+  /* Settled at 100 %: the labels placed once, for this layout. */
+  g_assert_nonnull (f.canvas->label_boxes);
+  g_assert_true (f.canvas->label_boxes_for[1] == f.canvas->layout);
+  const double *boxes = f.canvas->label_boxes;
+  cr_graph_canvas_move_to (f.canvas, f.canvas->tx - 40, f.canvas->ty);
+  cairo_surface_destroy (paint (f.canvas));
+  g_assert_true (f.canvas->label_boxes == boxes);
+  hide (&f);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  cr_ui_test_init_gtk (&argc, &argv);
+  g_test_add_func ("/ui/canvas-tiles/pan-places", test_pan_places);
+  g_test_add_func ("/ui/canvas-tiles/changes-repaint", test_changes_repaint);
+  g_test_add_func ("/ui/canvas-tiles/nodes-by-renderer", test_nodes_by_renderer);
+  g_test_add_func ("/ui/canvas-tiles/big-glide", test_big_glide);
+  return g_test_run ();
+}
