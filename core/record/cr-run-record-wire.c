@@ -417,6 +417,12 @@ put_backward (Writer                 *w,
   for (guint i = 0; i < bw->steps->len; i++)
     put_step (w, g_ptr_array_index (bw->steps, i));
   put_loop_path (w, bw->loop_depth, bw->loop_path);
+  put_u32 (w, bw->root_grads->len);
+  for (guint i = 0; i < bw->root_grads->len; i++)
+    put_grad (w, g_ptr_array_index (bw->root_grads, i));
+  put_u32 (w, bw->root_accumulations->len);
+  for (guint i = 0; i < bw->root_accumulations->len; i++)
+    put_accumulation (w, g_ptr_array_index (bw->root_accumulations, i));
 }
 
 static void
@@ -908,7 +914,7 @@ get_grad (Reader       *r,
 #define MIN_HOOK_BYTES     37
 #define MIN_ACC_BYTES      20
 #define MIN_STEP_BYTES     73
-#define MIN_BACKWARD_BYTES 51
+#define MIN_BACKWARD_BYTES 59
 #define MIN_ERROR_BYTES    60
 
 static void
@@ -1047,10 +1053,9 @@ get_hook (Reader       *r,
 }
 
 static void
-get_accumulation (Reader       *r,
-                  CrRecordStep *step)
+get_accumulation (Reader               *r,
+                  CrRecordAccumulation *acc)
 {
-  CrRecordAccumulation *acc = cr_record_step_add_accumulation (step);
   acc->name = get_string (r);
   acc->tensor = get_i32 (r);
   acc->to_op = get_i32 (r);
@@ -1082,7 +1087,7 @@ get_step (Reader           *r,
     get_step_input (r, step);
   n = get_count (r, MIN_ACC_BYTES);
   for (guint i = 0; i < n && !r->failed; i++)
-    get_accumulation (r, step);
+    get_accumulation (r, cr_record_step_add_accumulation (step));
   step->grad_before = get_snapshot (r);
   step->grad_after = get_snapshot (r);
   step->failed = get_bool (r);
@@ -1107,6 +1112,12 @@ get_backward (Reader      *r,
   for (guint i = 0; i < n && !r->failed; i++)
     get_step (r, bw);
   get_loop_path (r, &bw->loop_depth, bw->loop_path);
+  n = get_count (r, MIN_GRAD_BYTES);
+  for (guint i = 0; i < n && !r->failed; i++)
+    get_grad (r, cr_record_backward_add_root_grad (bw));
+  n = get_count (r, MIN_ACC_BYTES);
+  for (guint i = 0; i < n && !r->failed; i++)
+    get_accumulation (r, cr_record_backward_add_root_accumulation (bw));
 }
 
 static void
@@ -1166,6 +1177,14 @@ check_index_array (const Bounds *b,
 }
 
 static gboolean
+check_accumulation (const Bounds               *b,
+                    const CrRecordAccumulation *acc)
+{
+  return check_index (b, acc->tensor, b->n_tensors, "accumulation tensor")
+         && check_index (b, acc->to_op, b->n_ops, "accumulation op");
+}
+
+static gboolean
 check_step (const Bounds       *b,
             const CrRecordStep *step)
 {
@@ -1190,11 +1209,7 @@ check_step (const Bounds       *b,
            && check_index (b, in->outgoing.tensor, b->n_tensors, "outgoing gradient tensor");
     }
   for (guint i = 0; ok && i < step->accumulations->len; i++)
-    {
-      const CrRecordAccumulation *acc = g_ptr_array_index (step->accumulations, i);
-      ok = check_index (b, acc->tensor, b->n_tensors, "accumulation tensor")
-           && check_index (b, acc->to_op, b->n_ops, "accumulation op");
-    }
+    ok = check_accumulation (b, g_ptr_array_index (step->accumulations, i));
   return ok;
 }
 
@@ -1242,6 +1257,13 @@ check_indices (Reader            *r,
            && check_index (&b, bw->error, b.n_errors, "backward error");
       for (guint k = 0; ok && k < bw->steps->len; k++)
         ok = check_step (&b, g_ptr_array_index (bw->steps, k));
+      for (guint k = 0; ok && k < bw->root_grads->len; k++)
+        {
+          const CrRecordGrad *grad = g_ptr_array_index (bw->root_grads, k);
+          ok = check_index (&b, grad->tensor, b.n_tensors, "root gradient tensor");
+        }
+      for (guint k = 0; ok && k < bw->root_accumulations->len; k++)
+        ok = check_accumulation (&b, g_ptr_array_index (bw->root_accumulations, k));
     }
   for (guint i = 0; ok && i < record->errors->len; i++)
     {

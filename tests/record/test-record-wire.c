@@ -111,6 +111,14 @@ each_snapshot (const CrRunRecord *r,
           VISIT (step->grad_before);
           VISIT (step->grad_after);
         }
+      for (guint i = 0; i < bw->root_grads->len; i++)
+        VISIT (((CrRecordGrad *) bw->root_grads->pdata[i])->value);
+      for (guint i = 0; i < bw->root_accumulations->len; i++)
+        {
+          const CrRecordAccumulation *a = bw->root_accumulations->pdata[i];
+          VISIT (a->contribution);
+          VISIT (a->sum);
+        }
     }
 #undef VISIT
 }
@@ -356,6 +364,20 @@ full_record (void)
       leaf->caption = g_strdup ("w1");
       leaf->grad_after = cr_tensor_snapshot_share (shared);
       leaf->failed = kind == 1;
+      if (kind == 1)
+        {
+          CrRecordGrad *root_grad = cr_record_backward_add_root_grad (bw);
+          root_grad->name = g_strdup ("∂L/∂L");
+          root_grad->tensor = 1;
+          root_grad->value = cr_tensor_snapshot_share (shared);
+          cr_record_backward_add_root_grad (bw);
+          CrRecordAccumulation *sum = cr_record_backward_add_root_accumulation (bw);
+          sum->name = g_strdup ("∂L/∂y");
+          sum->tensor = 1;
+          sum->to_op = 0;
+          sum->contribution = snapshot_of (v, 2, TRUE);
+          sum->sum = cr_tensor_snapshot_share (shared);
+        }
     }
 
   CrRecordError *err = cr_run_record_add_error (r);
@@ -396,7 +418,7 @@ test_struct_sizes (void)
     { "CrRecordHookCall", sizeof (CrRecordHookCall), 56 },
     { "CrRecordAccumulation", sizeof (CrRecordAccumulation), 32 },
     { "CrRecordStep", sizeof (CrRecordStep), 120 },
-    { "CrRecordBackward", sizeof (CrRecordBackward), 120 },
+    { "CrRecordBackward", sizeof (CrRecordBackward), 136 },
     { "CrRecordError", sizeof (CrRecordError), 72 },
     { "CrRunRecord", sizeof (CrRunRecord), 80 },
     { "CrTensorSnapshot", sizeof (CrTensorSnapshot), 160 },
