@@ -17,7 +17,8 @@
  *            violators), sweeping right and left a few times;
  *   boxes    open module calls (model->clusters): each call's units and
  *            boxes packed apart across the ranks, inner calls first, so
- *            that nested boxes nest and siblings never meet (below);
+ *            that nested boxes nest and siblings never meet (below); long
+ *            edges then run straight between their ends;
  *   edges    smooth horizontal S-curves through the virtual points, ending
  *            in an arrow on the target's left border.
  * Top to bottom, the same is done with the axes swapped: ranks are rows,
@@ -368,8 +369,10 @@ shift_block (Packing     *P,
 }
 
 /* The units and boxes directly in cluster c (n_clusters: the top) packed
- * across the ranks in their order there: each where it is, or further on
- * when it would meet one packed before it in a rank both reach. */
+ * across the ranks in their order there, as close as they go: each against
+ * the last one packed in the ranks it reaches (or the first one's place),
+ * so that a call's box is as small as its content (the ordering spreads a
+ * call's units over the whole graph's height). */
 static void
 pack (Packing *P,
       guint    c)
@@ -394,22 +397,22 @@ pack (Packing *P,
       g_array_append_val (blocks, b);
     }
   g_array_sort (blocks, compare_block);
+  double base = G_MAXDOUBLE;
+  for (guint i = 0; i < blocks->len; i++)
+    base = MIN (base, g_array_index (blocks, Block, i).e.c0);
   g_autoptr (GArray) touched = g_array_new (FALSE, FALSE, sizeof (guint));
   for (guint i = 0; i < blocks->len; i++)
     {
       Block *b = &g_array_index (blocks, Block, i);
       guint r0, r1;
       rank_range (P, &b->e, &r0, &r1);
-      double need = -G_MAXDOUBLE;
+      double need = base;
       for (guint r = r0; r <= r1; r++)
         need = MAX (need, P->frontier[r] + b->gap);
-      if (need > b->e.c0)
-        {
-          double d = need - b->e.c0;
-          shift_block (P, b, d);
-          b->e.c0 += d;
-          b->e.c1 += d;
-        }
+      double d = need - b->e.c0;
+      shift_block (P, b, d);
+      b->e.c0 += d;
+      b->e.c1 += d;
       for (guint r = r0; r <= r1; r++)
         {
           if (P->frontier[r] == -G_MAXDOUBLE)
@@ -500,9 +503,14 @@ pack_clusters (Layers             *L,
     }
   for (guint i = 0; i < nc; i++)
     g_array_append_val (g_ptr_array_index (P.children, parent[i] >= 0 ? (guint) parent[i] : nc), i);
+  /* Only units are packed: an edge's virtual points follow its ends
+   * afterwards (packed too, thousands of them would push the boxes apart). */
+  const Vertex *v = (const Vertex *) L->vertices->data;
   for (guint x = 0; x < n_vertices; x++)
     {
       int c = vertex_cluster[x];
+      if (v[x].node < 0)
+        continue;
       g_array_append_val (g_ptr_array_index (P.direct, c >= 0 ? (guint) c : nc), x);
       for (; c >= 0; c = parent[c])
         g_array_append_val (g_ptr_array_index (P.members, c), x);
@@ -517,6 +525,22 @@ pack_clusters (Layers             *L,
   /* The boxes once more, from where everything ended up. */
   for (guint i = nc; i-- > 0;)
     P.ext[i] = cluster_extent (&P, i);
+  /* Each long edge's virtual points on the straight line between its ends. */
+  Vertex *w = (Vertex *) L->vertices->data;
+  for (guint i = 0; i < n_ue; i++)
+    {
+      guint first = chain_start[i], last = chain_start[i + 1] - 1;
+      if (last <= first + 1)
+        continue;
+      const Vertex *a = &w[chain[first]], *b = &w[chain[last]];
+      double span = (double) b->rank - a->rank;
+      for (guint j = first + 1; j < last; j++)
+        {
+          Vertex *x = &w[chain[j]];
+          double t = span > 0 ? (x->rank - (double) a->rank) / span : 0.5;
+          x->y = a->y + (b->y - a->y) * t;
+        }
+    }
   g_ptr_array_unref (P.members);
   g_ptr_array_unref (P.children);
   g_ptr_array_unref (P.direct);

@@ -266,6 +266,35 @@ test_layered_boxes (void)
     }
 }
 
+/* The 5,000-node micrograd MLP with every call open: what the boxes cost
+ * the layered layout (printed; a busy machine varies), and they hold. */
+static void
+test_layered_boxes_big (void)
+{
+  g_autofree char *script = mlp_script (4, 32, 2);
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (script, NULL);
+  g_assert_cmpuint (model->nodes->len, >, 4000);
+  g_autoptr (CrGraphGroups) groups = cr_graph_groups_new (model);
+  g_autofree gboolean *open = cr_graph_groups_open_to_level (groups, groups->height);
+  g_autoptr (CrGraphCollapse) collapse = cr_graph_collapse_new (groups, open);
+  const CrGraphModel *shown = collapse->model;
+  g_autofree double *sizes = cr_graph_render_measure (shown);
+  gint64 start = g_get_monotonic_time ();
+  g_autoptr (CrGraphLayout) layout = cr_graph_layout_new_layered (shown, sizes,
+                                                                  cr_graph_render_label_size ());
+  double boxed = (g_get_monotonic_time () - start) / 1000.0;
+  g_autofree double *flat_sizes = cr_graph_render_measure (model);
+  start = g_get_monotonic_time ();
+  g_autoptr (CrGraphLayout) flat = cr_graph_layout_new_layered (model, flat_sizes,
+                                                                cr_graph_render_label_size ());
+  double unboxed = (g_get_monotonic_time () - start) / 1000.0;
+  g_test_message ("%u nodes, %u open calls: layered layout %.1f ms with their boxes, "
+                  "%.1f ms without (%.0f x %.0f points, %.0f x %.0f)", shown->nodes->len,
+                  shown->clusters ? shown->clusters->len : 0, boxed, unboxed, layout->width,
+                  layout->height, flat->width, flat->height);
+  check_cluster_boxes (shown, layout);
+}
+
 static void
 test_big_goes_layered (void)
 {
@@ -351,6 +380,7 @@ main (int    argc,
   g_test_add_func ("/ui/graph-layout/layered-mlp", test_layered_mlp);
   g_test_add_func ("/ui/graph-layout/big-goes-layered", test_big_goes_layered);
   g_test_add_func ("/ui/graph-layout/layered-boxes", test_layered_boxes);
+  g_test_add_func ("/ui/graph-layout/layered-boxes-big", test_layered_boxes_big);
   g_test_add_func ("/ui/graph-layout/top-to-bottom", test_top_to_bottom);
   g_test_add_func ("/ui/graph-layout/empty", test_empty);
   return g_test_run ();
