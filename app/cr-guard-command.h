@@ -23,12 +23,15 @@ typedef struct {
   gsize         max_memory;   /* 0: the default budget */
   int           result_fd;    /* where the answer goes (cr-guard-result.h), -1: nowhere */
   gboolean      test_crash;   /* CR_SCRIPT_GUARD_TEST_CRASH_ENV's crash */
+  gboolean      exit_after_answer; /* _exit() once the answer is written, stderr closed
+                                    * first: its end tells the window the answer is whole
+                                    * while this process's memory is still torn down */
 } CrGuardRunOptions;
 
 /* Runs source (length bytes, NUL-terminated) as the window would, in this
  * process (the guard's child: the main thread, once), writes the answer to
  * options->result_fd and returns the CR_SCRIPT_GUARD_EXIT_* status to exit
- * with. A traceback of a run that ran out of time or memory also goes to
+ * with (or exits with it: exit_after_answer). A traceback of a run that ran out of time or memory also goes to
  * stderr. */
 int cr_guard_run_script (const char              *source,
                          gsize                    length,

@@ -159,6 +159,7 @@ run_child (const CrGuardRequest *request,
     .max_memory = (gsize) request->max_memory,
     .result_fd = fds[0],
     .test_crash = (request->flags & CR_GUARD_REQUEST_TEST_CRASH) != 0,
+    .exit_after_answer = TRUE,
   };
   int status = cr_guard_run_script (source, request->source_length, &options);
   fflush (stderr);

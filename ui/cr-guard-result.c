@@ -2,6 +2,7 @@
  *
  * The layout, in host byte order (writer and reader are one build):
  *   "CRGUARD" + version byte
+ *   u64 the whole message's length (complete when the reader has it all)
  *   string traceback, string message     (u32 length, 0xffffffff: NULL)
  *   i32 × 4 span (line, column, end_line, end_column)
  *   string dropped note
@@ -15,7 +16,8 @@
 #include <string.h>
 
 #define MAGIC     "CRGUARD"
-#define VERSION   1
+#define VERSION   2
+#define HEADER_SIZE (sizeof MAGIC - 1 + 1 + sizeof (guint64))
 #define NO_STRING G_MAXUINT32
 
 static void
@@ -68,6 +70,8 @@ cr_guard_result_encode (const CrScriptRun  *run,
   g_byte_array_append (out, (const guint8 *) MAGIC, sizeof MAGIC - 1);
   guint8 version = VERSION;
   g_byte_array_append (out, &version, 1);
+  guint64 total = 0;   /* filled in at the end */
+  g_byte_array_append (out, (const guint8 *) &total, sizeof total);
   put_string (out, run->traceback, run->traceback ? strlen (run->traceback) : 0);
   put_string (out, run->message, run->message ? strlen (run->message) : 0);
   gint32 span[4] = { run->span.line, run->span.column, run->span.end_line, run->span.end_column };
@@ -85,7 +89,21 @@ cr_guard_result_encode (const CrScriptRun  *run,
   g_byte_array_append (out, (const guint8 *) &record_length, sizeof record_length);
   if (record)
     g_byte_array_append (out, g_bytes_get_data (record, NULL), (guint) record_length);
+  total = out->len;
+  memcpy (out->data + sizeof MAGIC, &total, sizeof total);
   return g_byte_array_free_to_bytes (out);
+}
+
+gboolean
+cr_guard_result_is_complete (const guint8 *data,
+                             gsize         length)
+{
+  guint64 total = 0;
+  if (length < HEADER_SIZE || memcmp (data, MAGIC, sizeof MAGIC - 1) != 0
+      || data[sizeof MAGIC - 1] != VERSION)
+    return FALSE;
+  memcpy (&total, data + sizeof MAGIC, sizeof total);
+  return total == length;
 }
 
 /* A cursor over the message that never reads past its end. */
@@ -140,6 +158,7 @@ cr_guard_result_decode (const guint8  *data,
   Reader reader = { data, length, 0 };
   char magic[sizeof MAGIC - 1];
   guint8 version = 0;
+  guint64 total = 0;
   g_autofree char *traceback = NULL, *message = NULL, *dropped = NULL;
   gint32 span[4];
   guint32 n_pieces = 0;
@@ -148,12 +167,14 @@ cr_guard_result_decode (const guint8  *data,
   g_autoptr (GArray) streams = g_array_new (FALSE, FALSE, sizeof (guint8));
   *dropped_note = NULL;
   if (!take (&reader, magic, sizeof magic) || memcmp (magic, MAGIC, sizeof magic) != 0
-      || !take (&reader, &version, 1) || version != VERSION)
+      || !take (&reader, &version, 1) || version != VERSION || !take (&reader, &total, sizeof total))
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_VALUE_ERROR,
                    "not a crash guard's answer of this build");
       return FALSE;
     }
+  if (total != length)
+    goto truncated;
   if (!take_string (&reader, &traceback, NULL) || !take_string (&reader, &message, NULL)
       || !take (&reader, span, sizeof span) || !take_string (&reader, &dropped, NULL)
       || !take (&reader, &n_pieces, sizeof n_pieces))

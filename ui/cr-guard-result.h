@@ -19,6 +19,11 @@ G_BEGIN_DECLS
 GBytes  *cr_guard_result_encode (const CrScriptRun  *run,
                                  const CrOutputTail *output);
 
+/* Whether data (length bytes) is a whole message of this build: one the
+ * child has finished writing. */
+gboolean cr_guard_result_is_complete (const guint8 *data,
+                                      gsize         length);
+
 /* Reads a message written by cr_guard_result_encode(): fills run (which
  * must be empty) with the traceback, message, span and record (NULL when
  * the run had none: stopped by its time limit), and no models; appends

@@ -205,6 +205,7 @@ typedef struct {
   int      exit_status;
   GString *tail;          /* the end of its stderr */
   int      answer_fd;     /* the memory file it wrote its answer to, or -1 */
+  GBytes  *answer;        /* its whole answer, when read before it ended; or NULL */
 } ChildEnd;
 
 /* The answer the child wrote to fd, or NULL when it wrote none. */
@@ -257,7 +258,7 @@ verdict_of (const ChildEnd *end,
   if (status == CR_SCRIPT_GUARD_EXIT_RAN || status == CR_SCRIPT_GUARD_EXIT_TIMED_OUT
       || status == CR_SCRIPT_GUARD_EXIT_NO_MEMORY)
     {
-      g_autoptr (GBytes) answer = read_answer (end->answer_fd);
+      g_autoptr (GBytes) answer = end->answer ? g_bytes_ref (end->answer) : read_answer (end->answer_fd);
       g_autoptr (GError) error = NULL;
       if (answer && cr_guard_result_decode (g_bytes_get_data (answer, NULL), g_bytes_get_size (answer),
                                             run, output, dropped_note, &error))
@@ -296,6 +297,8 @@ typedef struct {
   int          socket_fd;     /* the window's end, -1: none */
   guint        starts_failed;
   gint         pid;           /* the process's id, 0: none; atomic, read without the lock */
+  gboolean     exit_pending;  /* the last child's answer was taken before it ended: the
+                               * server's reply for it is still to be read */
 } Server;
 
 static Server server = { .socket_fd = -1 };
@@ -334,6 +337,7 @@ server_drop (void)
     g_subprocess_force_exit (server.process);
   g_clear_object (&server.process);
   g_atomic_int_set (&server.pid, 0);
+  server.exit_pending = FALSE;
 }
 
 void
@@ -452,6 +456,55 @@ send_run (int                   socket_fd,
          && send_all (socket_fd, source, request->source_length);
 }
 
+/* Reads the server's next reply, waiting at most timeout_ms for it to
+ * start: 1 read, 0 none yet, -1 the server is gone or spoke nonsense. */
+static int
+read_reply (CrGuardReply *reply,
+            int           timeout_ms)
+{
+  gsize got = 0;
+  while (got < sizeof *reply)
+    {
+      struct pollfd poll_socket = { .fd = server.socket_fd, .events = POLLIN };
+      int ready = poll (&poll_socket, 1, got == 0 ? timeout_ms : 1000);
+      if (ready < 0 && errno == EINTR)
+        continue;
+      if (ready < 0)
+        return -1;
+      if (ready == 0)
+        return got == 0 ? 0 : -1;
+      ssize_t n = recv (server.socket_fd, (guint8 *) reply + got, sizeof *reply - got, 0);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return -1;
+      got += (gsize) n;
+    }
+  return reply->magic == CR_GUARD_REPLY_MAGIC ? 1 : -1;
+}
+
+/* The reply for a child whose answer was taken early: it is ending, or
+ * has ended. One still there after a second is killed. FALSE: the server
+ * is gone. */
+static gboolean
+settle_pending_exit (void)
+{
+  if (!server.exit_pending)
+    return TRUE;
+  CrGuardReply reply;
+  int got = read_reply (&reply, 1000);
+  if (got == 0)
+    {
+      CrGuardRequest cancel = { .magic = CR_GUARD_REQUEST_MAGIC, .kind = CR_GUARD_REQUEST_CANCEL };
+      if (send_all (server.socket_fd, &cancel, sizeof cancel))
+        got = read_reply (&reply, 5000);
+    }
+  if (got != 1)
+    return FALSE;
+  server.exit_pending = FALSE;
+  return TRUE;
+}
+
 /* Runs the script on the server, filling end. FALSE when the server could
  * not run it (busy, gone, or it could not fork): nothing was run. */
 static gboolean
@@ -464,6 +517,8 @@ run_on_server (const char   *source,
 {
   if (!g_mutex_trylock (&server.lock))
     return FALSE;   /* Another window's run has it. */
+  if (server.socket_fd >= 0 && !settle_pending_exit ())
+    server_drop ();
   if (server.socket_fd < 0)
     {
       g_mutex_unlock (&server.lock);
@@ -504,10 +559,11 @@ run_on_server (const char   *source,
   /* A backstop only: the child ends itself at timeout_s. */
   gint64 deadline = g_get_monotonic_time () + ((gint64) timeout_s + OVERDUE_S) * G_USEC_PER_SEC;
   gboolean replied = FALSE, stderr_done = FALSE, lost = FALSE, no_child = FALSE, asked = FALSE;
+  gboolean early = FALSE;
   CrGuardReply reply = { 0 };
   gsize reply_got = 0;
   guint8 buffer[4096];
-  while (!lost && !no_child && (!replied || !stderr_done))
+  while (!lost && !no_child && !early && (!replied || !stderr_done))
     {
       struct pollfd polls[2] = {
         { .fd = replied ? -1 : server.socket_fd, .events = POLLIN },
@@ -539,7 +595,23 @@ run_on_server (const char   *source,
           if (n > 0)
             keep_tail (end->tail, buffer, (gsize) n);
           else if (n == 0 || errno != EINTR)
-            stderr_done = TRUE;
+            {
+              stderr_done = TRUE;
+              /* The child closes its stderr once its answer is written, then
+               * ends: the window takes the answer while it does. */
+              if (!replied && !asked)
+                {
+                  GBytes *answer = read_answer (answer_fd);
+                  if (answer && cr_guard_result_is_complete (g_bytes_get_data (answer, NULL),
+                                                              g_bytes_get_size (answer)))
+                    {
+                      end->answer = answer;
+                      early = TRUE;
+                    }
+                  else if (answer)
+                    g_bytes_unref (answer);
+                }
+            }
         }
       if (polls[0].revents & (POLLIN | POLLHUP | POLLERR))
         {
@@ -563,6 +635,15 @@ run_on_server (const char   *source,
         }
     }
   close (stderr_pipe[0]);
+  if (early)
+    {
+      /* Its reply may have come in the same wake-up. */
+      server.exit_pending = !replied;
+      g_mutex_unlock (&server.lock);
+      end->exit_status = CR_SCRIPT_GUARD_EXIT_RAN;
+      end->answer_fd = answer_fd;
+      return TRUE;
+    }
   if (lost)
     {
       /* Its child died with it (PR_SET_PDEATHSIG); the next edit starts another. */
@@ -704,6 +785,7 @@ cr_script_guard_run (const char   *source,
     }
   if (end.answer_fd >= 0)
     close (end.answer_fd);
+  g_clear_pointer (&end.answer, g_bytes_unref);
   g_string_free (end.tail, TRUE);
   return verdict;
 }
