@@ -236,3 +236,132 @@ cr_threshold_backward_at (CrTensor  *grad,
 {
   return gated_backward (CR_OP_THRESHOLD_BACKWARD, grad, self, threshold, 0.0, error);
 }
+
+/* ---- elu, selu, celu ------------------------------------------------------
+ *
+ * PyTorch's elu_backward (grad, alpha, scale, input_scale, is_result,
+ * self_or_result): grad·scale where x > 0, else grad·input_scale·alpha·
+ * scale·e^(input_scale·x) (from the input) or grad·input_scale·(y + alpha·
+ * scale) (from the output of elu_). EluBackwardBackward0; selu and celu
+ * are elu with their constants. Slots: 1 self_or_result; args.scalar
+ * alpha, scale, input_scale; args.ints[0] is_result. */
+
+static CrTensor *
+elu_gate (const CrTensor *grad,
+          const CrTensor *saved,
+          const double   *p,
+          gboolean        is_result,
+          GError        **error)
+{
+  double alpha = p[0], scale = p[1], input_scale = p[2];
+  g_autoptr(CrTensor) mask = cr_ops_k_num (CR_BINARY_LE, saved, 0.0, error);
+  g_autoptr(CrTensor) factor = NULL;   /* e^(i·x), or y + α·s */
+  g_autoptr(CrTensor) gf = NULL;
+  g_autoptr(CrTensor) in = NULL;
+  g_autoptr(CrTensor) out = NULL;
+
+  if (mask == NULL)
+    return NULL;
+  if (is_result)
+    factor = cr_ops_k_num (CR_BINARY_ADD, saved, alpha * scale, error);
+  else
+    {
+      g_autoptr(CrTensor) ix = cr_ops_k_num (CR_BINARY_MUL, saved, input_scale, error);
+      factor = ix != NULL ? cr_kernel_unary (CR_UNARY_EXP, ix, error) : NULL;
+    }
+  gf = factor != NULL ? cr_kernel_binary (CR_BINARY_MUL, grad, factor, error) : NULL;
+  in = gf != NULL ? cr_ops_k_num (CR_BINARY_MUL, gf, is_result ? input_scale
+                                                               : input_scale * alpha * scale,
+                                  error)
+                  : NULL;
+  out = in != NULL ? cr_ops_k_num (CR_BINARY_MUL, grad, scale, error) : NULL;
+  return out != NULL ? cr_kernel_where (mask, in, out, error) : NULL;
+}
+
+CrTensor *
+cr_elu_backward (CrTensor  *grad,
+                 CrTensor  *self_or_result,
+                 double     alpha,
+                 double     scale,
+                 double     input_scale,
+                 gboolean   is_result,
+                 GError   **error)
+{
+  CrTensor *inputs[2] = { grad, self_or_result };
+  const double p[3] = { alpha, scale, input_scale };
+  CrTensor *result = elu_gate (grad, self_or_result, p, is_result, error);
+  CrNode *node;
+
+  if (result != NULL && (node = cr_ops_record (CR_OP_ELU_BACKWARD, inputs, 2, result)) != NULL)
+    {
+      CrOpArgs *args = cr_node_args (node);
+
+      cr_node_save (node, 1, self_or_result, FALSE);
+      cr_node_save (node, 0, grad, FALSE);
+      for (int i = 0; i < 3; i++)
+        {
+          args->scalar[i] = p[i];
+          args->has_scalar[i] = TRUE;
+        }
+      args->ints[0] = is_result;
+    }
+  return result;
+}
+
+/* ∂/∂grad: the op itself; ∂/∂self_or_result, PyTorch's elu_double_backward:
+ * gg·grad·input_scale·[y < 0] from the output, elu_backward (gg·grad·
+ * input_scale, x)·[x < 0] from the input. */
+static gboolean
+elu_backward_backward (CrNode          *node,
+                       CrTensor *const *grads,
+                       CrTensor       **grad_inputs,
+                       GError         **error)
+{
+  const double *p = node->args->scalar;
+  gboolean is_result = node->args->ints[0] != 0;
+  CrTensor *gg = grads[0];
+  SAVED (saved, 1);
+
+  if (cr_ops_needs_grad (node, 0))
+    SET_GRAD (0, cr_elu_backward (gg, saved, p[0], p[1], p[2], is_result, error));
+  if (cr_ops_needs_grad (node, 1))
+    {
+      SAVED (go, 0);
+      g_autoptr(CrTensor) gg_go = cr_mul (gg, go, error);
+      g_autoptr(CrTensor) scaled = gg_go != NULL ? cr_ops_mul_number (gg_go, p[2], error) : NULL;
+      g_autoptr(CrTensor) negative = scaled != NULL ? cr_ops_k_num (CR_BINARY_LT, saved, 0.0, error)
+                                                    : NULL;
+      g_autoptr(CrTensor) mask = negative != NULL ? cr_to_dtype (negative, gg->dtype, error) : NULL;
+      g_autoptr(CrTensor) d = NULL;
+
+      if (mask == NULL)
+        return FALSE;
+      d = is_result ? g_steal_pointer (&scaled)
+                    : cr_elu_backward (scaled, saved, p[0], p[1], p[2], FALSE, error);
+      SET_GRAD (1, d != NULL ? cr_mul (d, mask, error) : NULL);
+    }
+  return TRUE;
+}
+
+static CrTensor *
+elu_backward_local_grad (CrNode  *node,
+                         guint    input,
+                         GError **error)
+{
+  if (input == 0)
+    {
+      SAVED_OR_NULL (saved, 1);
+      g_autoptr(CrTensor) ones = cr_ops_full_output (node, 1.0, error);
+
+      return cr_ops_take_to_output (node, ones != NULL ? elu_gate (ones, saved, node->args->scalar,
+                                                                   node->args->ints[0] != 0, error)
+                                                       : NULL, error);
+    }
+  return NULL;   /* not a constant of x: the step view shows ∂/∂g only */
+}
+
+const CrOpInfo cr_op_row_ELU_BACKWARD = {
+  CR_OP_ELU_BACKWARD, "elu_backward", "EluBackwardBackward0", 2, "elu′",
+  "g·(s if x > 0, else α·s·i·e^(i·x)):  ∂/∂g = s if x > 0, else α·s·i·e^(i·x)",
+  elu_backward_backward, elu_backward_local_grad
+};

@@ -81,6 +81,18 @@ fx_gate (Fx *fx, Gate gate, CrTensor *g, CrTensor *x, double p0, double p1)
     }
 }
 
+/* elu_backward(g, x or y, alpha, scale, input_scale, is_result):
+ * EluBackwardBackward0 */
+G_GNUC_UNUSED static CrTensor *
+fx_elu_backward (Fx *fx, CrTensor *g, CrTensor *saved, double alpha, double scale,
+                 double input_scale, gboolean is_result)
+{
+  if (fx->f.err != NULL || g == NULL || saved == NULL)
+    return NULL;
+  return cr_formula_keep (&fx->f, cr_elu_backward (g, saved, alpha, scale, input_scale, is_result,
+                                                   &fx->f.err));
+}
+
 /* n - a in a formula. */
 G_GNUC_UNUSED static CrTensor *
 fx_rsub_number (Fx *fx, double n, CrTensor *a)
@@ -124,6 +136,7 @@ fx_rsub_number (Fx *fx, double n, CrTensor *a)
 #define HARDTANH_BW(g, x, lo, hi) fx_gate (fx, GATE_HARDTANH, (g), (x), (lo), (hi))
 #define SHRINK_BW(g, x, l, soft) fx_gate (fx, (soft) ? GATE_SOFTSHRINK : GATE_HARDSHRINK, (g), (x), (l), 0.0)
 #define THRESHOLD_AT_BW(g, x, t) fx_gate (fx, GATE_THRESHOLD, (g), (x), (t), 0.0)
+#define ELU_BW(g, x, a, s, i, r) fx_elu_backward (fx, (g), (x), (a), (s), (i), (r))
 #define ZEROS()            cr_formula_zeros (&fx->f)
 #define P0                 (fx->p[0])
 #define P1                 (fx->p[1])
@@ -171,6 +184,7 @@ enum { SAVE_NOTHING, SAVE_INPUT, SAVE_OUTPUT };
 #undef HARDTANH_BW
 #undef SHRINK_BW
 #undef THRESHOLD_AT_BW
+#undef ELU_BW
 #undef ZEROS
 #undef P0
 #undef P1

@@ -111,6 +111,11 @@ CrTensor *cr_shrink_backward    (CrTensor *grad, CrTensor *self, double lambd, g
                                   GError **error);
 CrTensor *cr_threshold_backward_at (CrTensor *grad, CrTensor *self, double threshold,
                                     GError **error);
+/* elu's (selu's, celu's) backward from its input or (is_result) its output:
+ * EluBackwardBackward0 */
+CrTensor *cr_elu_backward       (CrTensor *grad, CrTensor *self_or_result, double alpha,
+                                  double scale, double input_scale, gboolean is_result,
+                                  GError **error);
 /* softmax's (log: log_softmax's) backward from its output: SoftmaxBackwardDataBackward0
  * (cr-ops-softmax-backward.c) */
 CrTensor *cr_softmax_backward_data (CrTensor *grad, CrTensor *out, int dim, gboolean log,

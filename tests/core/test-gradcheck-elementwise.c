@@ -499,6 +499,18 @@ threshold_backward_03 (CrTensor *g, CrTensor *x, GError **error)
   return cr_threshold_backward_at (g, x, 0.3, error);
 }
 
+static CrTensor *
+elu_backward_input (CrTensor *g, CrTensor *x, GError **error)
+{
+  return cr_elu_backward (g, x, 0.7, 1.2, 0.9, FALSE, error);
+}
+
+static CrTensor *
+elu_backward_result (CrTensor *g, CrTensor *y, GError **error)
+{
+  return cr_elu_backward (g, y, 0.7, 1.2, 0.9, TRUE, error);
+}
+
 /* The fused helpers, and double backward through tanh, sigmoid, relu and
  * the piecewise-linear activations. */
 static void
@@ -515,6 +527,8 @@ test_fused_backward (void)
   checkgg2 (hardtanh_backward_m05_05, g, x);
   checkgg2 (softshrink_backward_05, g, x);
   checkgg2 (threshold_backward_03, g, x);
+  checkgg2 (elu_backward_input, g, x);
+  checkgg2 (elu_backward_result, g, x);
 }
 
 /* The graph of a double backward uses PyTorch's node names. */
