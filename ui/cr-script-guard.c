@@ -1,26 +1,22 @@
 /* cr-script-guard.c — the window's side of the crash guard
- * (cr-script-guard.h): the server and its protocol (cr-guard-protocol.h),
- * the one-process child as a fallback, and what a child's end means. The
- * server and the child are app/cr-guard-server.c and app/cr-guard-command.c. */
-#define _GNU_SOURCE   /* memfd_create, pipe2, MSG_CMSG_CLOEXEC */
+ * (cr-script-guard.h): a run on the guard's server (cr-guard-client.c),
+ * else in a child of its own, and what a child's end means. The server and
+ * the child are app/cr-guard-server.c and app/cr-guard-command.c. */
+#define _GNU_SOURCE   /* memfd_create */
 #include "cr-script-guard.h"
+#include "cr-script-guard-private.h"
 
-#include "cr-guard-protocol.h"
 #include "cr-guard-result.h"
 #include "cr-storage.h"
 
 #include <gio/gio.h>
 #include <gio/gunixinputstream.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* How much of the child's stderr is kept: enough for a sanitizer's report or
@@ -28,13 +24,6 @@
 #define STDERR_TAIL_BYTES (8 * 1024)
 /* The error shows this many of its last lines. */
 #define STDERR_TAIL_LINES 20
-/* How long after its time limit a child that did not stop is killed: the
- * child's own hard exit comes 2 s after it (app/cr-time-limit.h). */
-#define OVERDUE_S 4
-/* How often the wait looks at the cancel flag. */
-#define POLL_MS 2
-/* A server that failed to start this many times is not started again. */
-#define SERVER_MAX_STARTS_FAILED 3
 
 static char *runner_path;   /* set once, at start-up */
 
@@ -84,10 +73,8 @@ script_fd (const char *source)
   return fd;
 }
 
-/* The child dies with the thread that waits for it (the window's worker), so
- * that a window killed by anything never leaves a run behind. */
-static void
-child_setup (gpointer user_data)
+void
+cr_script_guard_child_setup (gpointer user_data)
 {
   prctl (PR_SET_PDEATHSIG, SIGKILL);
 }
@@ -100,10 +87,10 @@ typedef struct {
   gboolean      waited;
 } Watch;
 
-static void
-keep_tail (GString    *tail,
-           const void *bytes,
-           gsize       length)
+void
+cr_script_guard_keep_tail (GString    *tail,
+                           const void *bytes,
+                           gsize       length)
 {
   g_string_append_len (tail, bytes, (gssize) length);
   if (tail->len > STDERR_TAIL_BYTES * 2)
@@ -122,7 +109,7 @@ on_stderr_read (GObject      *source_object,
       watch->stderr_done = TRUE;
       return;
     }
-  keep_tail (watch->tail, watch->buffer, (gsize) n);
+  cr_script_guard_keep_tail (watch->tail, watch->buffer, (gsize) n);
   g_input_stream_read_async (watch->stderr_stream, watch->buffer, sizeof watch->buffer,
                              G_PRIORITY_DEFAULT, NULL, on_stderr_read, watch);
 }
@@ -197,20 +184,9 @@ fill_crashed (CrScriptRun *run,
 
 /* ---- how a child ended -------------------------------------------------------------------- */
 
-typedef struct {
-  gboolean cancelled;     /* killed for *cancel_flag */
-  gboolean overdue;       /* killed past its time limit */
-  gboolean signaled;
-  int      term_sig;
-  int      exit_status;
-  GString *tail;          /* the end of its stderr */
-  int      answer_fd;     /* the memory file it wrote its answer to, or -1 */
-  GBytes  *answer;        /* its whole answer, when read before it ended; or NULL */
-} ChildEnd;
 
-/* The answer the child wrote to fd, or NULL when it wrote none. */
-static GBytes *
-read_answer (int fd)
+GBytes *
+cr_script_guard_read_answer (int fd)
 {
   struct stat info;
   if (fd < 0 || fstat (fd, &info) != 0 || info.st_size <= 0)
@@ -235,7 +211,7 @@ read_answer (int fd)
 }
 
 static CrScriptGuardVerdict
-verdict_of (const ChildEnd *end,
+verdict_of (const CrGuardChildEnd *end,
             const char     *runner,
             CrOutputTail   *output,
             char          **dropped_note,
@@ -258,7 +234,7 @@ verdict_of (const ChildEnd *end,
   if (status == CR_SCRIPT_GUARD_EXIT_RAN || status == CR_SCRIPT_GUARD_EXIT_TIMED_OUT
       || status == CR_SCRIPT_GUARD_EXIT_NO_MEMORY)
     {
-      g_autoptr (GBytes) answer = end->answer ? g_bytes_ref (end->answer) : read_answer (end->answer_fd);
+      g_autoptr (GBytes) answer = end->answer ? g_bytes_ref (end->answer) : cr_script_guard_read_answer (end->answer_fd);
       g_autoptr (GError) error = NULL;
       if (answer && cr_guard_result_decode (g_bytes_get_data (answer, NULL), g_bytes_get_size (answer),
                                             run, output, dropped_note, &error))
@@ -289,380 +265,12 @@ verdict_of (const ChildEnd *end,
     }
 }
 
-/* ---- the server --------------------------------------------------------------------------- */
-
-typedef struct {
-  GMutex       lock;          /* held by the run that uses the server, and to start or stop it */
-  GSubprocess *process;       /* NULL: none */
-  int          socket_fd;     /* the window's end, -1: none */
-  guint        starts_failed;
-  gint         pid;           /* the process's id, 0: none; atomic, read without the lock */
-  gboolean     exit_pending;  /* the last child's answer was taken before it ended: the
-                               * server's reply for it is still to be read */
-} Server;
-
-static Server server = { .socket_fd = -1 };
-static guint  n_answers, n_server_answers;   /* atomic */
+static guint n_answers, n_server_answers;   /* atomic */
 
 guint
 cr_script_guard_get_n_answers (gboolean from_server)
 {
   return (guint) g_atomic_int_get (from_server ? &n_server_answers : &n_answers);
-}
-
-/* The window's CPU threads, which the server's children get back after the
- * fork: OMP_NUM_THREADS or OPENBLAS_NUM_THREADS, else every core. */
-static guint
-window_threads (void)
-{
-  const char *names[] = { "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS" };
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      guint64 n = 0;
-      const char *value = g_getenv (names[i]);
-      if (value && g_ascii_string_to_unsigned (value, 10, 1, 1024, &n, NULL))
-        return (guint) n;
-    }
-  return g_get_num_processors ();
-}
-
-/* With server.lock held. */
-static void
-server_drop (void)
-{
-  if (server.socket_fd >= 0)
-    close (server.socket_fd);
-  server.socket_fd = -1;
-  if (server.process)
-    g_subprocess_force_exit (server.process);
-  g_clear_object (&server.process);
-  g_atomic_int_set (&server.pid, 0);
-  server.exit_pending = FALSE;
-}
-
-void
-cr_script_guard_server_start (void)
-{
-  const char *runner = cr_script_guard_get_runner ();
-  if (!runner || !g_mutex_trylock (&server.lock))
-    return;   /* A run uses it: it runs. */
-  if (server.socket_fd >= 0 || server.starts_failed >= SERVER_MAX_STARTS_FAILED)
-    {
-      g_mutex_unlock (&server.lock);
-      return;
-    }
-  int ends[2];
-  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0)
-    {
-      server.starts_failed++;
-      g_mutex_unlock (&server.lock);
-      return;
-    }
-  /* Its stderr is the window's, for its own rare complaints; its children
-   * write theirs to a pipe each. */
-  g_autoptr (GSubprocessLauncher) launcher
-    = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
-  /* It forks: no thread may run in it before (each child sets its own). */
-  g_subprocess_launcher_setenv (launcher, "OPENBLAS_NUM_THREADS", "1", TRUE);
-  g_subprocess_launcher_setenv (launcher, "OMP_NUM_THREADS", "1", TRUE);
-  g_subprocess_launcher_take_fd (launcher, ends[1], CR_GUARD_SERVE_FD);
-  g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
-  const char *argv[] = { runner, "guard-run", "--serve", NULL };
-  g_autoptr (GError) error = NULL;
-  server.process = g_subprocess_launcher_spawnv (launcher, argv, &error);
-  if (!server.process)
-    {
-      g_debug ("no crash guard server: cannot start %s: %s", runner, error->message);
-      close (ends[0]);
-      server.starts_failed++;
-    }
-  else
-    {
-      server.socket_fd = ends[0];
-      const char *id = g_subprocess_get_identifier (server.process);
-      g_atomic_int_set (&server.pid, id ? (gint) g_ascii_strtoll (id, NULL, 10) : 0);
-    }
-  g_mutex_unlock (&server.lock);
-}
-
-GPid
-cr_script_guard_server_pid (void)
-{
-  return (GPid) g_atomic_int_get (&server.pid);
-}
-
-void
-cr_script_guard_server_stop (void)
-{
-  g_mutex_lock (&server.lock);
-  server_drop ();
-  g_mutex_unlock (&server.lock);
-}
-
-static gboolean
-send_all (int         fd,
-          const void *data,
-          gsize       length)
-{
-  const guint8 *bytes = data;
-  for (gsize done = 0; done < length;)
-    {
-      ssize_t n = send (fd, bytes + done, length - done, MSG_NOSIGNAL);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return FALSE;
-      done += (gsize) n;
-    }
-  return TRUE;
-}
-
-/* The RUN request: the header with the answer's and stderr's descriptors,
- * then the file name and the script. */
-static gboolean
-send_run (int                   socket_fd,
-          const CrGuardRequest *request,
-          int                   answer_fd,
-          int                   stderr_fd,
-          const char           *filename,
-          const char           *source)
-{
-  union {
-    char           buffer[CMSG_SPACE (2 * sizeof (int))];
-    struct cmsghdr align;
-  } control;
-  memset (&control, 0, sizeof control);
-  struct iovec iov = { (void *) request, sizeof *request };
-  struct msghdr message = {
-    .msg_iov = &iov,
-    .msg_iovlen = 1,
-    .msg_control = control.buffer,
-    .msg_controllen = sizeof control.buffer,
-  };
-  struct cmsghdr *c = CMSG_FIRSTHDR (&message);
-  c->cmsg_level = SOL_SOCKET;
-  c->cmsg_type = SCM_RIGHTS;
-  c->cmsg_len = CMSG_LEN (2 * sizeof (int));
-  int fds[2] = { answer_fd, stderr_fd };
-  memcpy (CMSG_DATA (c), fds, sizeof fds);
-  ssize_t n;
-  do
-    n = sendmsg (socket_fd, &message, MSG_NOSIGNAL);
-  while (n < 0 && errno == EINTR);
-  if (n < 0)
-    return FALSE;
-  return send_all (socket_fd, (const guint8 *) request + n, sizeof *request - (gsize) n)
-         && send_all (socket_fd, filename, request->filename_length)
-         && send_all (socket_fd, source, request->source_length);
-}
-
-/* Reads the server's next reply, waiting at most timeout_ms for it to
- * start: 1 read, 0 none yet, -1 the server is gone or spoke nonsense. */
-static int
-read_reply (CrGuardReply *reply,
-            int           timeout_ms)
-{
-  gsize got = 0;
-  while (got < sizeof *reply)
-    {
-      struct pollfd poll_socket = { .fd = server.socket_fd, .events = POLLIN };
-      int ready = poll (&poll_socket, 1, got == 0 ? timeout_ms : 1000);
-      if (ready < 0 && errno == EINTR)
-        continue;
-      if (ready < 0)
-        return -1;
-      if (ready == 0)
-        return got == 0 ? 0 : -1;
-      ssize_t n = recv (server.socket_fd, (guint8 *) reply + got, sizeof *reply - got, 0);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return -1;
-      got += (gsize) n;
-    }
-  return reply->magic == CR_GUARD_REPLY_MAGIC ? 1 : -1;
-}
-
-/* The reply for a child whose answer was taken early: it is ending, or
- * has ended. One still there after a second is killed. FALSE: the server
- * is gone. */
-static gboolean
-settle_pending_exit (void)
-{
-  if (!server.exit_pending)
-    return TRUE;
-  CrGuardReply reply;
-  int got = read_reply (&reply, 1000);
-  if (got == 0)
-    {
-      CrGuardRequest cancel = { .magic = CR_GUARD_REQUEST_MAGIC, .kind = CR_GUARD_REQUEST_CANCEL };
-      if (send_all (server.socket_fd, &cancel, sizeof cancel))
-        got = read_reply (&reply, 5000);
-    }
-  if (got != 1)
-    return FALSE;
-  server.exit_pending = FALSE;
-  return TRUE;
-}
-
-/* Runs the script on the server, filling end. FALSE when the server could
- * not run it (busy, gone, or it could not fork): nothing was run. */
-static gboolean
-run_on_server (const char   *source,
-               const char   *filename,
-               CrDeviceType  device,
-               guint         timeout_s,
-               const gint   *cancel_flag,
-               ChildEnd     *end)
-{
-  if (!g_mutex_trylock (&server.lock))
-    return FALSE;   /* Another window's run has it. */
-  if (server.socket_fd >= 0 && !settle_pending_exit ())
-    server_drop ();
-  if (server.socket_fd < 0)
-    {
-      g_mutex_unlock (&server.lock);
-      return FALSE;
-    }
-  int answer_fd = memfd_create ("chainrule-answer", MFD_CLOEXEC);
-  int stderr_pipe[2] = { -1, -1 };
-  if (answer_fd < 0 || pipe2 (stderr_pipe, O_CLOEXEC) != 0)
-    {
-      if (answer_fd >= 0)
-        close (answer_fd);
-      g_mutex_unlock (&server.lock);
-      return FALSE;
-    }
-  CrGuardRequest request = {
-    .magic = CR_GUARD_REQUEST_MAGIC,
-    .kind = CR_GUARD_REQUEST_RUN,
-    .timeout_s = timeout_s,
-    .device = device,
-    .max_memory = cr_memory_get_limit (),
-    .threads = window_threads (),
-    .flags = g_strcmp0 (g_getenv (CR_SCRIPT_GUARD_TEST_CRASH_ENV), "1") == 0
-             ? CR_GUARD_REQUEST_TEST_CRASH : 0,
-    .filename_length = (guint32) strlen (filename),
-    .source_length = (guint32) strlen (source),
-  };
-  gboolean sent = send_run (server.socket_fd, &request, answer_fd, stderr_pipe[1], filename, source);
-  close (stderr_pipe[1]);
-  if (!sent)
-    {
-      close (answer_fd);
-      close (stderr_pipe[0]);
-      server_drop ();
-      g_mutex_unlock (&server.lock);
-      return FALSE;
-    }
-
-  /* A backstop only: the child ends itself at timeout_s. */
-  gint64 deadline = g_get_monotonic_time () + ((gint64) timeout_s + OVERDUE_S) * G_USEC_PER_SEC;
-  gboolean replied = FALSE, stderr_done = FALSE, lost = FALSE, no_child = FALSE, asked = FALSE;
-  gboolean early = FALSE;
-  CrGuardReply reply = { 0 };
-  gsize reply_got = 0;
-  guint8 buffer[4096];
-  while (!lost && !no_child && !early && (!replied || !stderr_done))
-    {
-      struct pollfd polls[2] = {
-        { .fd = replied ? -1 : server.socket_fd, .events = POLLIN },
-        { .fd = stderr_done ? -1 : stderr_pipe[0], .events = POLLIN },
-      };
-      int ready = poll (polls, 2, POLL_MS);
-      if (ready < 0 && errno != EINTR)
-        {
-          lost = TRUE;
-          break;
-        }
-      if (!asked && !replied)
-        {
-          end->cancelled = cancel_flag && g_atomic_int_get (cancel_flag) != 0;
-          end->overdue = !end->cancelled && g_get_monotonic_time () > deadline;
-          if (end->cancelled || end->overdue)
-            {
-              CrGuardRequest cancel = { .magic = CR_GUARD_REQUEST_MAGIC, .kind = CR_GUARD_REQUEST_CANCEL };
-              asked = TRUE;
-              if (!send_all (server.socket_fd, &cancel, sizeof cancel))
-                lost = TRUE;
-            }
-        }
-      if (ready <= 0)
-        continue;
-      if (polls[1].revents & (POLLIN | POLLHUP | POLLERR))
-        {
-          ssize_t n = read (stderr_pipe[0], buffer, sizeof buffer);
-          if (n > 0)
-            keep_tail (end->tail, buffer, (gsize) n);
-          else if (n == 0 || errno != EINTR)
-            {
-              stderr_done = TRUE;
-              /* The child closes its stderr once its answer is written, then
-               * ends: the window takes the answer while it does. */
-              if (!replied && !asked)
-                {
-                  GBytes *answer = read_answer (answer_fd);
-                  if (answer && cr_guard_result_is_complete (g_bytes_get_data (answer, NULL),
-                                                              g_bytes_get_size (answer)))
-                    {
-                      end->answer = answer;
-                      early = TRUE;
-                    }
-                  else if (answer)
-                    g_bytes_unref (answer);
-                }
-            }
-        }
-      if (polls[0].revents & (POLLIN | POLLHUP | POLLERR))
-        {
-          ssize_t n = recv (server.socket_fd, (guint8 *) &reply + reply_got, sizeof reply - reply_got, 0);
-          if (n < 0 && errno == EINTR)
-            continue;
-          if (n <= 0)
-            {
-              lost = TRUE;
-              break;
-            }
-          reply_got += (gsize) n;
-          if (reply_got < sizeof reply)
-            continue;
-          if (reply.magic != CR_GUARD_REPLY_MAGIC)
-            lost = TRUE;
-          else if (reply.kind == CR_GUARD_REPLY_NO_CHILD)
-            no_child = TRUE;
-          else
-            replied = TRUE;
-        }
-    }
-  close (stderr_pipe[0]);
-  if (early)
-    {
-      /* Its reply may have come in the same wake-up. */
-      server.exit_pending = !replied;
-      g_mutex_unlock (&server.lock);
-      end->exit_status = CR_SCRIPT_GUARD_EXIT_RAN;
-      end->answer_fd = answer_fd;
-      return TRUE;
-    }
-  if (lost)
-    {
-      /* Its child died with it (PR_SET_PDEATHSIG); the next edit starts another. */
-      g_debug ("crash guard: the server is gone");
-      server_drop ();
-    }
-  g_mutex_unlock (&server.lock);
-  if (lost || no_child)
-    {
-      close (answer_fd);
-      end->cancelled = end->overdue = FALSE;
-      g_string_truncate (end->tail, 0);
-      return FALSE;
-    }
-  end->signaled = WIFSIGNALED (reply.wait_status);
-  end->term_sig = end->signaled ? WTERMSIG (reply.wait_status) : 0;
-  end->exit_status = WIFEXITED (reply.wait_status) ? WEXITSTATUS (reply.wait_status) : -1;
-  end->answer_fd = answer_fd;
-  return TRUE;
 }
 
 /* ---- a child of its own ------------------------------------------------------------------- */
@@ -676,7 +284,7 @@ run_in_own_process (const char   *runner,
                     CrDeviceType  device,
                     guint         timeout_s,
                     const gint   *cancel_flag,
-                    ChildEnd     *end)
+                    CrGuardChildEnd *end)
 {
   int stdin_fd = script_fd (source);
   if (stdin_fd < 0)
@@ -700,7 +308,7 @@ run_in_own_process (const char   *runner,
     = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_subprocess_launcher_take_stdin_fd (launcher, stdin_fd);
   g_subprocess_launcher_take_fd (launcher, child_answer_fd, 3);
-  g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
+  g_subprocess_launcher_set_child_setup (launcher, cr_script_guard_child_setup, NULL, NULL);
 
   /* Waited for in a context of this thread's own: the window's main loop
    * never sees the child. */
@@ -720,12 +328,12 @@ run_in_own_process (const char   *runner,
   g_input_stream_read_async (watch.stderr_stream, watch.buffer, sizeof watch.buffer,
                              G_PRIORITY_DEFAULT, NULL, on_stderr_read, &watch);
   g_subprocess_wait_async (child, NULL, on_waited, &watch);
-  GSource *tick = g_timeout_source_new (POLL_MS);
+  GSource *tick = g_timeout_source_new (CR_SCRIPT_GUARD_POLL_MS);
   g_source_set_callback (tick, on_tick, NULL, NULL);
   g_source_attach (tick, context);
 
   /* A backstop only: the child ends itself at timeout_s. */
-  gint64 deadline = g_get_monotonic_time () + ((gint64) timeout_s + OVERDUE_S) * G_USEC_PER_SEC;
+  gint64 deadline = g_get_monotonic_time () + ((gint64) timeout_s + CR_SCRIPT_GUARD_OVERDUE_S) * G_USEC_PER_SEC;
   while (!watch.waited || !watch.stderr_done)
     {
       g_main_context_iteration (context, TRUE);
@@ -765,8 +373,8 @@ cr_script_guard_run (const char   *source,
   cr_script_run_init_memory_budget ();
   if (!filename)
     filename = "<editor>";
-  ChildEnd end = { .tail = g_string_new (NULL), .answer_fd = -1 };
-  gboolean on_server = run_on_server (source, filename, device, timeout_s, cancel_flag, &end);
+  CrGuardChildEnd end = { .tail = g_string_new (NULL), .answer_fd = -1 };
+  gboolean on_server = cr_guard_server_run (source, filename, device, timeout_s, cancel_flag, &end);
   gboolean ran = on_server;
   if (!ran && cancel_flag && g_atomic_int_get (cancel_flag) != 0)
     {
