@@ -169,7 +169,7 @@ cr_graph_layout_rank_gap (const CrGraphModel     *model,
   double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
   /* Top to bottom, a label lies across its edge: one line of type high. */
   if (direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM)
-    return ceil (label_font_size * 1.25 + 2 * k + 14 * k);
+    return ceil (label_font_size * 1.25 + 2 * k + 10 * k);
   g_autoptr (GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
   const char *common = NULL;
   guint most = 0;

@@ -77,6 +77,57 @@ typedef struct {
                                  * drawn yet */
 } Builder;
 
+/* Rows a card shows of a taller matrix: the first ones, a ⋮ and the last. */
+#define PREVIEW_MAX_ROWS 4
+
+/* text (print()'s values, one row a line) as a grid: without the brackets
+ * and commas, which took a third of a 3×3 card's width, the columns kept
+ * aligned, and the rows of a tall matrix elided (the inspector shows the
+ * whole value). New string. */
+static char *
+compact_grid (const char *text)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  guint n = g_strv_length (lines);
+  glong indent = G_MAXLONG;
+  for (guint i = 0; i < n; i++)
+    {
+      /* Each bracket becomes a space and each comma nothing: the columns
+       * stay aligned, since every row has its commas at the same places. */
+      GString *row = g_string_new (NULL);
+      for (const char *c = lines[i]; *c; c++)
+        if (*c == '[' || *c == ']')
+          g_string_append_c (row, ' ');
+        else if (*c != ',')
+          g_string_append_c (row, *c);
+      while (row->len > 0 && row->str[row->len - 1] == ' ')
+        g_string_truncate (row, row->len - 1);
+      glong lead = (glong) strspn (row->str, " ");
+      if (row->len > 0)
+        indent = MIN (indent, lead);
+      g_free (lines[i]);
+      lines[i] = g_string_free (row, FALSE);
+    }
+  GString *out = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      if (n > PREVIEW_MAX_ROWS && i >= PREVIEW_MAX_ROWS - 2 && i < n - 1)
+        {
+          if (i == PREVIEW_MAX_ROWS - 2)
+            g_string_append (out, out->len ? "\n⋮" : "⋮");
+          continue;
+        }
+      const char *row = lines[i];
+      row += MIN ((glong) strlen (row), indent == G_MAXLONG ? 0 : indent);
+      if (*row == '\0')
+        continue;
+      if (out->len)
+        g_string_append_c (out, '\n');
+      g_string_append (out, row);
+    }
+  return g_string_free (out, FALSE);
+}
+
 static char *
 tensor_preview (const CrTensorSnapshot *value)
 {
@@ -86,7 +137,10 @@ tensor_preview (const CrTensorSnapshot *value)
   cr_print_options_init_default (&options);
   options.precision = 2;
   options.linewidth = 40;
-  return cr_tensor_snapshot_format (value, &options);
+  g_autofree char *text = cr_tensor_snapshot_format (value, &options);
+  if (!text || value->ndim == 0)
+    return g_steal_pointer (&text);
+  return compact_grid (text);
 }
 
 static const char *

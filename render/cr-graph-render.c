@@ -28,13 +28,21 @@
 #define OP_SIZE    10.5
 #define SMALL_SIZE 9.0
 #define MONO_SIZE  8.5
-#define CAPTION_SIZE 8.0
+#define CAPTION_SIZE 8.5
 #define ACC_SIZE   8.5
 #define PAD        8.0
-#define BAND_PAD   4.5
-#define BODY_PAD   6.0
+#define BAND_PAD   4.0
+#define BODY_PAD   5.0
 #define RADIUS     9.0
 #define DISC       22.0
+/* An op's pill: its disc this far in from the left end, the title this far
+ * after the disc, and this much room after the title; an AccumulateGrad
+ * pill's text this far in from its ends. Tight: the toy network's widest
+ * rank (two leaves beside two ops) fits the 1366 px window's graph pane. */
+#define OP_INSET   4.0
+#define OP_GAP     6.0
+#define OP_END     8.0
+#define ACC_INSET  5.0
 /* An op's caption is cut (with an ellipsis) past this width, or its title's
  * when that is wider: the tooltip has it whole. */
 #define CAPTION_MAX 84.0
@@ -295,13 +303,13 @@ shape_node (CrGraphRenderCache *cache,
           text_clear (&t->glyph);
           t->glyph = shape_text (cache, FONT_UI, glyph_size, PANGO_WEIGHT_BOLD, FALSE, glyph);
         }
-      t->width = (5.0 + DISC + 7.0 + 12.0) * k + MAX (t->title.w, t->sub.w);
+      t->width = (OP_INSET + DISC + OP_GAP + OP_END) * k + MAX (t->title.w, t->sub.w);
       t->height = MAX ((DISC + 2 * 5.0) * k, t->title.h + t->sub.h + 2 * 5.0 * k);
     }
   else
     {
       t->title = shape_text (cache, FONT_UI, ACC_SIZE, PANGO_WEIGHT_NORMAL, FALSE, n->title);
-      t->width = t->title.w + 2 * 9.0 * k;
+      t->width = t->title.w + 2 * ACC_INSET * k;
       t->height = t->title.h + 2 * 3.0 * k;
     }
   t->width = ceil (t->width);
@@ -643,13 +651,13 @@ draw_op (cairo_t           *cr,
   cairo_stroke (cr);
   cairo_set_dash (cr, NULL, 0, 0);
 
-  double cx = b->x + 5.0 * k + DISC * k / 2, cy = b->y + b->height / 2;
+  double cx = b->x + OP_INSET * k + DISC * k / 2, cy = b->y + b->height / 2;
   cairo_arc (cr, cx, cy, DISC * k / 2, 0, 2 * G_PI);
   set_rgb (cr, pal->op_disc);
   cairo_fill (cr);
   show (cr, &t->glyph, cx - t->glyph.w / 2, cy - t->glyph.h / 2, pal->op_disc_text);
 
-  double tx = b->x + (5.0 + DISC + 7.0) * k;
+  double tx = b->x + (OP_INSET + DISC + OP_GAP) * k;
   double total = t->title.h + t->sub.h;
   double ty = b->y + (b->height - total) / 2;
   show (cr, &t->title, tx, ty, pal->text);

@@ -1007,26 +1007,63 @@ first_view_whole (CrGraphCanvas *canvas,
   return TRUE;
 }
 
-/* The issue's yardstick: the first view of every example in the
- * 1366x768 window is readable (smallest type >= 11 px) and whole, no node
- * under a floating control. Those too big for the graph pane whichever
- * way they flow are listed; every other one must fit. */
+/* Whether name is in the NULL-terminated list. */
+static gboolean
+listed (const char *const *list,
+        const char        *name)
+{
+  return g_strv_contains (list, name);
+}
+
+/* The first view of window's canvas in presentation (20 px type), which
+ * is left again afterwards. */
+static gboolean
+presentation_whole (CrWindow *window)
+{
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.presentation", NULL));
+  cr_ui_test_spin (150);
+  gboolean ok = first_view_whole (canvas, 20.0);
+  g_test_message ("  presentation: %s (%.0fx%.0f at %.0f %%, pane %dx%d)", ok ? "whole" : "cut",
+                  canvas->layout->width, canvas->layout->height, canvas->zoom * 100,
+                  gtk_widget_get_width (GTK_WIDGET (canvas)),
+                  gtk_widget_get_height (GTK_WIDGET (canvas)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.presentation", NULL));
+  cr_ui_test_spin (150);
+  return ok;
+}
+
+/* The issue's yardstick: the first view of every example is readable
+ * (smallest type >= 11 px, 20 px in presentation) and whole, no node under
+ * a floating control, in the window and in presentation, at 1366x768 and
+ * 1920x1080. Those too big for the graph pane whichever way they flow
+ * are listed; every other one must fit. */
 static void
 test_examples_first_view (void)
 {
-  /* At 138 % these need more than the pane's ~614x711 px either way
-   * (left to right: 0 of 14 examples fitted, the toy network 1,590 px
-   * wide); they open around the output, the overview showing the rest. */
+  /* At 129 % (8.5 pt type at 11 px) in the 644x711 px graph pane, less
+   * the stepper's band: these open around their output (or error), the
+   * overview showing the rest. */
   static const char *const too_big[] = {
-    "01-toy-network.py",            /* 573x531 pt: four 3x3 leaves side by side */
-    "03-vector-backward.py",        /* 573x493 pt */
-    "04-one-layer-network.py",      /* 418x497 pt: too tall over the stepper */
-    "05-no-grad-detach.py",         /* 338x415 pt: 6 px under the zoom buttons */
-    "10-neuron.py",                 /* 405x433 pt: whole when the pane is 644 px
-                                     * wide, not at 614 (the side pane's width
-                                     * varies with what it shows first) */
-    "11-mlp-training.py",           /* 492x786 pt */
+    "01-toy-network.py",          /* 490x500 pt: 9 px too tall */
+    "03-vector-backward.py",      /* 490x464 pt: as wide as the pane, a leaf
+                                   * under the zoom buttons */
+    "05-no-grad-detach.py",       /* 313x505 pt with its no_grad and detached
+                                   * tensors: the output under the stepper */
+    "11-mlp-training.py",         /* 458x735 pt: a chain of nine ops */
     NULL
+  };
+  /* Presentation's 20 px type needs the graph 1.8 times as large again:
+   * F9 (the code hidden) is the answer for these today. */
+  static const char *const too_big_present[] = {
+    "01-toy-network.py", "03-vector-backward.py", "04-one-layer-network.py",
+    "05-no-grad-detach.py", "07-leaf-and-retain-grad.py", "09-dynamic-graph.py",
+    "10-neuron.py", "11-mlp-training.py", "13-custom-function.py", NULL
+  };
+  static const char *const too_big_present_1080[] = {
+    "01-toy-network.py", "03-vector-backward.py", "04-one-layer-network.py",
+    "05-no-grad-detach.py", "07-leaf-and-retain-grad.py", "10-neuron.py",
+    "11-mlp-training.py", NULL
   };
   g_autoptr (GDir) dir = g_dir_open (cr_examples_dir (), 0, NULL);
   g_assert_nonnull (dir);
@@ -1057,21 +1094,28 @@ test_examples_first_view (void)
                       gtk_widget_get_height (GTK_WIDGET (canvas)),
                       canvas->layout->direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM ? "down" : "across");
       whole += ok;
-      if (!ok && !g_strv_contains ((const char *const *) too_big, name))
+      if (!ok && !listed (too_big, name))
         g_string_append_printf (cut, " %s", name);
-      /* Presentation (type >= 20 px) and 1920x1080: counted, not asserted. */
-      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.presentation", NULL));
-      cr_ui_test_spin (150);
-      present_whole += first_view_whole (canvas, 20.0);
-      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.presentation", NULL));
+      ok = presentation_whole (window);
+      present_whole += ok;
+      if (!ok && !listed (too_big_present, name))
+        g_string_append_printf (cut, " %s(presentation)", name);
       gtk_window_set_default_size (GTK_WINDOW (window), 1920, 1080);
       cr_ui_test_spin (150);
-      big_whole += first_view_whole (canvas, 11.0);
+      ok = first_view_whole (canvas, 11.0);
+      big_whole += ok;
+      if (!ok && !listed (too_big, name))
+        g_string_append_printf (cut, " %s(1920x1080)", name);
+      ok = presentation_whole (window);
+      big_present_whole += ok;
+      if (!ok && !listed (too_big_present_1080, name))
+        g_string_append_printf (cut, " %s(presentation 1920x1080)", name);
       gtk_window_destroy (GTK_WINDOW (window));
       cr_ui_test_iterate ();
     }
-  g_test_message ("%u of %u examples whole at 1366x768, %u in presentation (20 px type), "
-                  "%u at 1920x1080", whole, names->len, present_whole, big_whole);
+  g_test_message ("%u of %u examples whole at 1366x768, %u in presentation (20 px type); "
+                  "at 1920x1080 %u, %u in presentation", whole, names->len, present_whole,
+                  big_whole, big_present_whole);
   g_assert_cmpstr (cut->str, ==, "");
 }
 

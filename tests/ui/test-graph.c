@@ -1101,7 +1101,8 @@ test_record_model (void)
   g_assert_cmpstr (d->key, ==, "detached:d");
   g_assert_cmpstr (n->key, ==, "nograd:n");
   g_assert_cmpstr (w->shape, ==, "3");
-  g_assert_cmpstr (w->preview, ==, "[1., 2., 3.]");
+  /* A card's values as a grid: no brackets or commas. */
+  g_assert_cmpstr (w->preview, ==, "1. 2. 3.");
 
   /* Each node says what it draws, and the lookups find it. */
   g_assert_true (cr_graph_model_find_tensor (model, 0) == w);
@@ -1255,6 +1256,30 @@ test_record_kinds (void)
   g_assert_cmpint (rn->origin, ==, CR_RECORD_TENSOR_NO_GRAD);
 }
 
+/* A leaf card shows its values as an aligned grid, a tall matrix's
+ * middle rows elided (the inspector has the whole value). */
+static void
+test_preview_grid (void)
+{
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (
+    "import torch\n"
+    "w = torch.tensor([[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]], requires_grad=True)\n"
+    "v = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0], [9.0, 10.0]],\n"
+    "                 requires_grad=True)\n"
+    "s = torch.tensor(2.5, requires_grad=True)\n"
+    "((w @ w.t()).sum() + v.sum() * s).backward()\n", "grid.py");
+  g_assert_nonnull (model);
+  g_assert_cmpstr (node_titled (model, "w")->preview, ==,
+                   "1.00 -2.00  0.50\n"
+                   "0.25  3.00 -1.00");
+  g_assert_cmpstr (node_titled (model, "v")->preview, ==,
+                   "1.  2.\n"
+                   "3.  4.\n"
+                   "⋮\n"
+                   "9. 10.");
+  g_assert_cmpstr (node_titled (model, "s")->preview, ==, "2.50");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1276,6 +1301,7 @@ main (int    argc,
   g_test_add_func ("/ui/graph/find-line", test_find_line);
   g_test_add_func ("/ui/graph/ref", test_ref);
   g_test_add_func ("/ui/graph/record-model", test_record_model);
+  g_test_add_func ("/ui/graph/preview-grid", test_preview_grid);
   g_test_add_func ("/ui/graph/record-forward", test_record_forward);
   g_test_add_func ("/ui/graph/record-kinds", test_record_kinds);
   return g_test_run ();
