@@ -44,4 +44,12 @@ void          cr_group_drafts_nest_loops (CrGraphModel                 *model,
                                           CrGroupDraft                **node_draft,
                                           GHashTable                   *parents);
 
+/* The line of the loop statement (for, while) that holds line of source,
+ * levels_out loops out from the innermost (0: the innermost); 0 when
+ * source or the loop is not known, or the line is in a function (whose
+ * loops are not its callers'). */
+guint         cr_graph_groups_loop_line  (const char *source,
+                                          guint       line,
+                                          guint       levels_out);
+
 G_END_DECLS

@@ -272,6 +272,98 @@ typedef struct {
   GHashTable    *keys;            /* char* (owned by the groups) */
 } Finisher;
 
+/* The line of the loop an iteration group is an iteration of, from what
+ * ran right in it (its ops, then its child groups): the loop statement
+ * around that code, as many loops out as the code ran deeper than the
+ * group. 0 when nothing in it tells. */
+static guint
+iteration_loop_line (const Finisher     *f,
+                     const CrGraphGroup *g)
+{
+  const CrRunRecord *record = f->self->model->record;
+  if (!record || !record->source)
+    return 0;
+  for (guint i = 0; i < g->nodes->len; i++)
+    {
+      const CrGraphNode *node = g_ptr_array_index (f->self->model->nodes,
+                                                   g_array_index (g->nodes, guint, i));
+      if (node->kind != CR_GRAPH_NODE_OP || node->op < 0 || (guint) node->op >= record->ops->len
+          || node->span.line <= 0)
+        continue;
+      const CrRecordOp *op = g_ptr_array_index (record->ops, node->op);
+      guint line = op->loop_depth >= g->loop_depth
+                   ? cr_graph_groups_loop_line (record->source, (guint) node->span.line,
+                                                op->loop_depth - g->loop_depth)
+                   : 0;
+      if (line)
+        return line;
+    }
+  for (guint i = 0; i < g->children->len; i++)
+    {
+      const CrGraphGroup *c = g_ptr_array_index (f->self->groups, g_array_index (g->children, guint, i));
+      const CrGraphGroup *it = c->kind == CR_GRAPH_GROUP_REPEAT
+                               ? g_ptr_array_index (f->self->groups, g_array_index (c->children, guint, 0))
+                               : c;
+      guint line = 0;
+      if (it->kind == CR_GRAPH_GROUP_ITERATION && it->loop_line && it->loop_depth > g->loop_depth)
+        line = cr_graph_groups_loop_line (record->source, it->loop_line,
+                                          it->loop_depth - g->loop_depth - 1);
+      else if (c->module_call >= 0 && f->calls && (guint) c->module_call < f->calls->len
+               && c->span.line > 0)
+        {
+          const CrRecordModuleCall *call = g_ptr_array_index (f->calls, c->module_call);
+          if (call->loop_depth >= g->loop_depth)
+            line = cr_graph_groups_loop_line (record->source, (guint) c->span.line,
+                                              call->loop_depth - g->loop_depth);
+        }
+      if (line)
+        return line;
+    }
+  return 0;
+}
+
+/* The loop depth of an iteration group, or of a fold of them; else 0. */
+static guint
+iteration_depth (const CrGraphGroups *self,
+                 const CrGraphGroup  *g)
+{
+  if (g->kind == CR_GRAPH_GROUP_REPEAT && g->children->len > 0)
+    g = g_ptr_array_index (self->groups, g_array_index (g->children, guint, 0));
+  return g->kind == CR_GRAPH_GROUP_ITERATION ? g->loop_depth : 0;
+}
+
+/* Iterations of two loops at one depth would read alike ("iteration 1"):
+ * where the graph holds two, the titles name the loop's line. */
+static void
+name_loop_lines (CrGraphGroups *self)
+{
+  g_autoptr (GHashTable) line_at = g_hash_table_new (NULL, NULL);   /* depth -> line, or
+                                                                     * G_MAXUINT: several */
+  for (guint i = 0; i < self->groups->len; i++)
+    {
+      const CrGraphGroup *g = g_ptr_array_index (self->groups, i);
+      guint depth = iteration_depth (self, g);
+      if (depth == 0 || g->loop_line == 0)
+        continue;
+      gpointer seen = g_hash_table_lookup (line_at, GUINT_TO_POINTER (depth));
+      if (!seen)
+        g_hash_table_insert (line_at, GUINT_TO_POINTER (depth), GUINT_TO_POINTER (g->loop_line));
+      else if (GPOINTER_TO_UINT (seen) != g->loop_line)
+        g_hash_table_insert (line_at, GUINT_TO_POINTER (depth), GUINT_TO_POINTER (G_MAXUINT));
+    }
+  for (guint i = 0; i < self->groups->len; i++)
+    {
+      CrGraphGroup *g = g_ptr_array_index (self->groups, i);
+      guint depth = iteration_depth (self, g);
+      if (depth == 0 || g->loop_line == 0
+          || GPOINTER_TO_UINT (g_hash_table_lookup (line_at, GUINT_TO_POINTER (depth))) != G_MAXUINT)
+        continue;
+      char *title = g_strdup_printf ("line %u · %s", g->loop_line, g->title);
+      g_free (g->title);
+      g->title = title;
+    }
+}
+
 static guint
 finish_draft (Finisher *f,
               Draft    *d,
@@ -338,6 +430,7 @@ finish_draft (Finisher *f,
           }
         g_autofree char *path = loop_path_text (g);
         g->title = g_strdup_printf ("iteration %s", path);
+        g->loop_line = iteration_loop_line (f, g);
         key_base = g_strdup_printf ("iteration:%s", path);
         break;
       }
@@ -362,6 +455,7 @@ finish_draft (Finisher *f,
             g->class_name = g_string_free (classes, FALSE);
           }
         g->span = first->span;
+        g->loop_line = first->loop_line;
         const CrGraphGroup *last = g_ptr_array_index (members, members->len - 1);
         g_autofree char *iterations = first->kind == CR_GRAPH_GROUP_ITERATION
                                       ? iteration_range_text (first, last) : NULL;
@@ -589,6 +683,7 @@ cr_graph_groups_new_with_facts (CrGraphModel                 *model,
     }
   g_hash_table_unref (f.keys);
   g_ptr_array_unref (top);
+  name_loop_lines (self);
   return self;
 }
 

@@ -68,6 +68,10 @@ typedef struct {
                                    * an epoch's iteration holds its batches'); else 0 */
   guint             loop_path[CR_RECORD_MAX_LOOP_PATH]; /* ITERATION: the iterations,
                                    * outermost first ("iteration 2,3": [2, 3]) */
+  guint             loop_line;    /* ITERATION, and REPEAT of iterations: the line of the
+                                   * loop statement (0: not known); titles name it
+                                   * ("line 16 · iteration 1") when two loops at one
+                                   * depth would read alike */
 } CrGraphGroup;
 
 typedef struct {

@@ -18,6 +18,7 @@ cr_graph_canvas_groups_clear (CrGraphCanvas *self)
   g_clear_pointer (&self->collapse, cr_graph_collapse_free);
   g_clear_pointer (&self->groups, cr_graph_groups_free);
   g_clear_pointer (&self->groups_open, g_free);
+  g_clear_pointer (&self->groups_open_at_level, g_free);
   g_clear_pointer (&self->full_model, cr_graph_model_unref);
 }
 
@@ -53,6 +54,8 @@ cr_graph_canvas_groups_take (CrGraphCanvas *self,
       if (!self->groups_open[i] && (g->parent < 0 || self->groups_open[g->parent]))
         self->groups_level = MIN (self->groups_level, g->level);
     }
+  self->groups_open_at_level = g_memdup2 (self->groups_open,
+                                          self->groups->groups->len * sizeof (gboolean));
   if (had_groups)
     for (guint i = 0; i < self->groups->groups->len; i++)
       {
@@ -146,7 +149,35 @@ cr_graph_canvas_set_group_level (CrGraphCanvas *self,
   g_free (self->groups_open);
   self->groups_open = cr_graph_groups_open_to_level (self->groups, level);
   self->groups_level = level;
+  g_free (self->groups_open_at_level);
+  self->groups_open_at_level = g_memdup2 (self->groups_open,
+                                          self->groups->groups->len * sizeof (gboolean));
   show_open (self, -1);
+}
+
+/* Whether group i shows open under open: it and every group around it. */
+static gboolean
+shows_open (const CrGraphGroups *groups,
+            const gboolean      *open,
+            int                  i)
+{
+  for (; i >= 0; i = cr_graph_groups_get (groups, (guint) i)->parent)
+    if (!open[i])
+      return FALSE;
+  return TRUE;
+}
+
+gboolean
+cr_graph_canvas_get_group_level_mixed (CrGraphCanvas *self)
+{
+  g_return_val_if_fail (CR_IS_GRAPH_CANVAS (self), FALSE);
+  if (!self->collapse || !self->groups_open_at_level)
+    return FALSE;
+  for (guint i = 0; i < self->groups->groups->len; i++)
+    if (shows_open (self->groups, self->groups_open, (int) i)
+        != shows_open (self->groups, self->groups_open_at_level, (int) i))
+      return TRUE;
+  return FALSE;
 }
 
 int
@@ -167,6 +198,9 @@ typedef struct {
   CrGraphCanvas *canvas;   /* weak */
   GtkSpinButton *spin;
   gboolean       updating;
+  GtkWidget     *mixed;    /* "mixed": shown when no one depth shows the view (groups
+                            * opened or closed by hand); the spin keeps the depth last
+                            * set, that − and + step from */
 } DepthControl;
 
 static void
@@ -177,6 +211,7 @@ depth_control_update (DepthControl *d,
   d->updating = TRUE;
   gtk_spin_button_set_range (d->spin, 0, MAX (height, 1));
   gtk_spin_button_set_value (d->spin, d->canvas ? cr_graph_canvas_get_group_level (d->canvas) : 0);
+  gtk_widget_set_visible (d->mixed, d->canvas && cr_graph_canvas_get_group_level_mixed (d->canvas));
   d->updating = FALSE;
   gtk_widget_set_visible (box, height > 0);
 }
@@ -234,9 +269,18 @@ cr_graph_depth_control_new (CrGraphCanvas *canvas)
                                   "Module depth", -1);
   gtk_box_append (GTK_BOX (box), spin);
 
+  GtkWidget *mixed = gtk_label_new ("mixed");
+  gtk_widget_add_css_class (mixed, "dim-label");
+  gtk_widget_set_margin_end (mixed, 4);
+  gtk_widget_set_tooltip_text (mixed, "Groups opened or closed by hand: no one depth shows "
+                                      "the graph. − and + set one depth again, from the one "
+                                      "last set");
+  gtk_box_append (GTK_BOX (box), mixed);
+
   DepthControl *d = g_new0 (DepthControl, 1);
   g_set_weak_pointer (&d->canvas, canvas);
   d->spin = GTK_SPIN_BUTTON (spin);
+  d->mixed = mixed;
   g_object_set_data_full (G_OBJECT (box), "cr-depth-control", d, depth_control_free);
   g_signal_connect (spin, "value-changed", G_CALLBACK (on_depth_changed), d);
   /* A new model (n-steps is notified with each) or a level set elsewhere. */

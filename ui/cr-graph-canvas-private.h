@@ -84,6 +84,8 @@ struct _CrGraphCanvas
   gboolean           *groups_open;
   CrGraphCollapse    *collapse;
   guint               groups_level;    /* the level last set (a click opens more) */
+  gboolean           *groups_open_at_level; /* what groups_level opened (owned): a view
+                                        * that differs was opened or closed by hand */
 
   /* Which way the graph flows (cr-graph-canvas.c: follows the pane's
    * shape, kept across edits), and the model laid out the other way

@@ -70,6 +70,9 @@ guint               cr_graph_canvas_get_group_height (CrGraphCanvas *self);
 guint               cr_graph_canvas_get_group_level  (CrGraphCanvas *self);
 void                cr_graph_canvas_set_group_level  (CrGraphCanvas *self,
                                                       guint          level);
+/* Whether groups were opened or closed by hand since the level was set (or
+ * the model shown), so that no one level shows what is open. */
+gboolean            cr_graph_canvas_get_group_level_mixed (CrGraphCanvas *self);
 /* The step that "next" (direction +1) or "previous" (-1) goes to when a
  * closed group steps as one unit (cr_graph_collapse_next_step), clamped to
  * -1 .. n_steps - 1; without groups step ± 1. */

@@ -196,7 +196,7 @@ cr_record_iteration_text (const guint *loop_path,
     return NULL;
   GString *s = g_string_new ("iteration ");
   for (guint i = 0; i < MIN (loop_depth, CR_RECORD_MAX_LOOP_PATH); i++)
-    g_string_append_printf (s, i ? ".%u" : "%u", loop_path[i]);
+    g_string_append_printf (s, i ? ",%u" : "%u", loop_path[i]);
   return g_string_free (s, FALSE);
 }
 

@@ -39,7 +39,7 @@ const char *cr_record_tensor_label (const CrRunRecord     *record,
                                     int                    tensor,
                                     const char            *fallback);
 /* Where in the script's loops an item was made, loop_path's first
- * loop_depth iterations (outermost first): "iteration 3", "iteration 2.3"
+ * loop_depth iterations (outermost first): "iteration 3", "iteration 2,3"
  * (iteration 3 of the inner loop in iteration 2 of the outer); NULL for
  * loop_depth 0 (new string). */
 char *cr_record_iteration_text   (const guint             *loop_path,

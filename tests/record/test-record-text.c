@@ -147,7 +147,7 @@ test_iteration_text (void)
   g_autofree char *one = cr_record_iteration_text (path, 1);
   g_assert_cmpstr (one, ==, "iteration 2");
   g_autofree char *three = cr_record_iteration_text (path, 3);
-  g_assert_cmpstr (three, ==, "iteration 2.3.11");
+  g_assert_cmpstr (three, ==, "iteration 2,3,11");
 }
 
 static CrRecordTensor *

@@ -651,9 +651,9 @@ test_nested_loops (void)
   g_assert_cmpuint (find_label (record, "w")->loop_depth, ==, 0);
   /* The last backward call and its steps say where they ran. */
   const CrRecordBackward *last = g_ptr_array_index (record->backwards, record->backwards->len - 1);
-  g_assert_cmpstr (last->title, ==, "y.backward() · line 6 · iteration 2.3");
+  g_assert_cmpstr (last->title, ==, "y.backward() · line 6 · iteration 2,3");
   const CrRecordStep *first = g_ptr_array_index (last->steps, 0);
-  g_assert_cmpstr (first->caption, ==, "y = (w * j).sum(), line 5 · iteration 2.3");
+  g_assert_cmpstr (first->caption, ==, "y = (w * j).sum(), line 5 · iteration 2,3");
 }
 
 /* Module calls, grad-mode regions and backward calls carry their loop
@@ -697,7 +697,7 @@ test_loop_paths_of_calls (void)
 
   g_assert_cmpuint (record->backwards->len, ==, 6);
   const CrRecordBackward *b = g_ptr_array_index (record->backwards, 4);
-  g_assert_cmpstr (b->title, ==, "y.backward() · line 12 · iteration 2.2");
+  g_assert_cmpstr (b->title, ==, "y.backward() · line 12 · iteration 2,2");
   g_assert_cmpuint (b->loop_depth, ==, 2);
   g_assert_cmpuint (b->loop_path[0], ==, 2);
   g_assert_cmpuint (b->loop_path[1], ==, 2);

@@ -490,7 +490,9 @@ test_depth_control (Fixture       *f,
   GtkWidget *control = cr_graph_depth_control_new (f->canvas);
   g_object_ref_sink (control);
   g_assert_true (gtk_widget_get_visible (control));
-  GtkWidget *spin = gtk_widget_get_last_child (control);
+  GtkWidget *spin = gtk_widget_get_prev_sibling (gtk_widget_get_last_child (control));
+  GtkWidget *mixed = gtk_widget_get_last_child (control);
+  g_assert_true (GTK_IS_LABEL (mixed));
   g_assert_true (GTK_IS_SPIN_BUTTON (spin));
   /* Never focused: its text would take the stepper's keys. */
   g_assert_false (gtk_widget_get_can_focus (spin));
@@ -500,6 +502,36 @@ test_depth_control (Fixture       *f,
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 1);
   g_assert_cmpuint (cr_graph_canvas_get_group_level (f->canvas), ==, 1);
   g_assert_cmpint (node_titled (shown (f), "head · Linear"), >=, 0);
+  g_assert_false (gtk_widget_get_visible (mixed));
+  g_assert_false (cr_graph_canvas_get_group_level_mixed (f->canvas));
+
+  /* A group opened by hand: no one depth shows the view, and the control
+   * says so beside the depth last set. */
+  int layers = node_titled (shown (f), "layers · Sequential");
+  double x, y;
+  g_assert_true (cr_graph_canvas_node_center (f->canvas, layers, &x, &y));
+  cr_graph_canvas_click_at (f->canvas, x, y);
+  cr_ui_test_iterate ();
+  g_assert_true (cr_graph_canvas_get_group_level_mixed (f->canvas));
+  g_assert_true (gtk_widget_get_visible (mixed));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==, 1);
+  /* Closed again by hand: the view is depth 1's again. */
+  cr_graph_canvas_set_selected (f->canvas, node_titled (shown (f), "layers.0–2 · Block × 3"));
+  g_assert_true (cr_graph_canvas_close_group (f->canvas));
+  cr_ui_test_iterate ();
+  g_assert_false (cr_graph_canvas_get_group_level_mixed (f->canvas));
+  g_assert_false (gtk_widget_get_visible (mixed));
+  /* Open again, then + sets one depth: not mixed. */
+  layers = node_titled (shown (f), "layers · Sequential");
+  g_assert_true (cr_graph_canvas_node_center (f->canvas, layers, &x, &y));
+  cr_graph_canvas_click_at (f->canvas, x, y);
+  cr_ui_test_iterate ();
+  g_assert_true (gtk_widget_get_visible (mixed));
+  gtk_spin_button_spin (GTK_SPIN_BUTTON (spin), GTK_SPIN_STEP_FORWARD, 1);
+  cr_ui_test_iterate ();
+  g_assert_cmpuint (cr_graph_canvas_get_group_level (f->canvas), ==, 2);
+  g_assert_false (cr_graph_canvas_get_group_level_mixed (f->canvas));
+  g_assert_false (gtk_widget_get_visible (mixed));
 
   /* A graph without module code: no control. */
   g_autoptr (GError) error = NULL;

@@ -2,6 +2,8 @@
  * folds, levels, and the collapse of a model into a smaller one, on models
  * and module calls built by hand. */
 #include "cr-graph-groups.h"
+#include "cr-graph-groups-private.h"
+#include "cr-record-text.h"
 #include "ui-test-util.h"
 
 #include <stdarg.h>
@@ -581,12 +583,13 @@ test_nested_loops_script (void)
   g_autofree char *tree = tree_text (g);
   g_test_message ("%s", tree);
   g_assert_cmpstr (tree, ==,
-                   "iterations 1–2 × 2 ["
-                     "iteration 1 [iterations 1,1 – 1,3 × 3 [iteration 1,1, iteration 1,2, iteration 1,3]], "
-                     "iteration 2 [iterations 2,1 – 2,3 × 3 [iteration 2,1, iteration 2,2, iteration 2,3]]] | "
+                   /* Two loops at the top: each titled by its line. */
+                   "line 8 · iterations 1–2 × 2 ["
+                     "line 8 · iteration 1 [iterations 1,1 – 1,3 × 3 [iteration 1,1, iteration 1,2, iteration 1,3]], "
+                     "line 8 · iteration 2 [iterations 2,1 – 2,3 × 3 [iteration 2,1, iteration 2,2, iteration 2,3]]] | "
                    /* scaled()'s loop: only its last h is in the graph, so
                     * no level of its own. */
-                   "iterations 1–2 × 2 [iteration 1, iteration 2]");
+                   "line 16 · iterations 1–2 × 2 [line 16 · iteration 1, line 16 · iteration 2]");
   /* Every op of a loop is in its iteration's group (of the innermost loop
    * that ran twice or more here). */
   for (guint i = 0; i < model->nodes->len; i++)
@@ -604,6 +607,83 @@ test_nested_loops_script (void)
       g_assert_cmpmem (in->loop_path, in->loop_depth * sizeof (guint), op->loop_path,
                        in->loop_depth * sizeof (guint));
     }
+}
+
+/* The loop statement around a line, from the script's text. */
+static void
+test_loop_line (void)
+{
+  const char *source =
+    "import torch\n"                    /* 1 */
+    "for i in range(2):\n"              /* 2 */
+    "    # a comment\n"                 /* 3 */
+    "    while i < 1:\n"                /* 4 */
+    "\n"                                /* 5 */
+    "        y = i\n"                   /* 6 */
+    "        break\n"                   /* 7 */
+    "def f(t):\n"                       /* 8 */
+    "    for k in range(2):\n"          /* 9 */
+    "        t = t * 2\n"               /* 10 */
+    "    return t\n";                   /* 11 */
+  g_assert_cmpuint (cr_graph_groups_loop_line (source, 6, 0), ==, 4);
+  g_assert_cmpuint (cr_graph_groups_loop_line (source, 6, 1), ==, 2);
+  g_assert_cmpuint (cr_graph_groups_loop_line (source, 6, 2), ==, 0);
+  g_assert_cmpuint (cr_graph_groups_loop_line (source, 4, 0), ==, 2);
+  g_assert_cmpuint (cr_graph_groups_loop_line (source, 10, 0), ==, 9);
+  /* A function's caller's loops are not found in the function. */
+  g_assert_cmpuint (cr_graph_groups_loop_line (source, 10, 1), ==, 0);
+  g_assert_cmpuint (cr_graph_groups_loop_line (source, 1, 0), ==, 0);
+  g_assert_cmpuint (cr_graph_groups_loop_line (source, 99, 0), ==, 0);
+  g_assert_cmpuint (cr_graph_groups_loop_line (NULL, 6, 0), ==, 0);
+}
+
+/* Whether text writes an iteration path with dots ("iteration 2.3"),
+ * the form the labels' "y₂,₃" and the group titles do not use. */
+static gboolean
+has_dotted_iteration (const char *text)
+{
+  return text && g_regex_match_simple ("iterations? [0-9]+\\.[0-9]", text, 0, 0);
+}
+
+/* An iteration path reads one way wherever it is written: picker, trace,
+ * captions, the inspector's and card's iteration line, group titles. */
+static void
+test_iteration_path_forms (void)
+{
+  g_autoptr (GString) trace = g_string_new (NULL);
+  g_autoptr (GPtrArray) models = cr_ui_test_models_from_script (
+    "import torch\n"
+    "w = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+    "for i in range(2):\n"
+    "    for j in range(3):\n"
+    "        y = (w * (i + j)).sum()\n"
+    "        y.backward()\n", "forms.py", trace);
+  g_assert_cmpuint (models->len, ==, 6);
+  const CrRunRecord *record = ((CrGraphModel *) g_ptr_array_index (models, 0))->record;
+  g_assert_false (has_dotted_iteration (trace->str));
+  g_assert_nonnull (strstr (trace->str, "iteration 2,3"));
+  for (guint b = 0; b < record->backwards->len; b++)
+    {
+      g_autofree char *picker = cr_record_backward_picker_title (record, b);
+      g_assert_false (has_dotted_iteration (picker));
+      if (b == record->backwards->len - 1)
+        g_assert_cmpstr (picker, ==, "#6 · y.backward() · line 6 · iteration 2,3");
+    }
+  for (guint i = 0; i < record->ops->len; i++)
+    {
+      const CrRecordOp *op = g_ptr_array_index (record->ops, i);
+      g_autofree char *caption = cr_record_op_caption (record, (int) i);
+      g_autofree char *where = cr_record_iteration_text (op->loop_path, op->loop_depth);
+      g_assert_false (has_dotted_iteration (caption));
+      g_assert_false (has_dotted_iteration (op->caption));
+      g_assert_false (has_dotted_iteration (where));
+    }
+
+  g_autofree char *source = source_file ("tests/record/scripts/nested_loops.py");
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (source, "nested_loops.py");
+  g_autoptr (CrGraphGroups) g = cr_graph_groups_new (model);
+  for (guint i = 0; i < g->groups->len; i++)
+    g_assert_false (has_dotted_iteration (((CrGraphGroup *) g_ptr_array_index (g->groups, i))->title));
 }
 
 /* The MLP training example: a backward call's graph holds one iteration
@@ -1066,6 +1146,8 @@ main (int argc, char **argv)
   g_test_add_func ("/graph-groups/iterations", test_iterations);
   g_test_add_func ("/graph-groups/nested-iterations", test_nested_iterations);
   g_test_add_func ("/graph-groups/nested-loops-script", test_nested_loops_script);
+  g_test_add_func ("/graph-groups/loop-line", test_loop_line);
+  g_test_add_func ("/graph-groups/iteration-path-forms", test_iteration_path_forms);
   g_test_add_func ("/graph-groups/training-loop-example", test_training_loop_example);
   g_test_add_func ("/graph-groups/loop-shared-parameters", test_loop_shared_parameters);
   g_test_add_func ("/graph-groups/sequential-equal-layers", test_sequential_equal_layers);
