@@ -34,6 +34,7 @@ G_BEGIN_DECLS
   X (HARDSHRINK_BACKWARD) /* HardshrinkBackwardBackward0 */           \
   X (SOFTSHRINK_BACKWARD) /* SoftshrinkBackwardBackward0 */           \
   X (ELU_BACKWARD)        /* EluBackwardBackward0: elu, selu, celu */ \
+  X (SOFTPLUS_BACKWARD)   /* SoftplusBackwardBackward0 */             \
   X (SOFTMAX_BACKWARD_DATA) /* SoftmaxBackwardDataBackward0 */       \
   X (LOG_SOFTMAX_BACKWARD_DATA) /* LogSoftmaxBackwardDataBackward0 */ \
   X (SUM)                 /* SumBackward0 */                           \

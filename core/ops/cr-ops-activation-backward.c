@@ -365,3 +365,103 @@ const CrOpInfo cr_op_row_ELU_BACKWARD = {
   "g·(s if x > 0, else α·s·i·e^(i·x)):  ∂/∂g = s if x > 0, else α·s·i·e^(i·x)",
   elu_backward_backward, elu_backward_local_grad
 };
+
+/* ---- softplus ---------------------------------------------------------------
+ *
+ * PyTorch's softplus_backward (grad, self, beta, threshold): grad where
+ * β·x > threshold, else grad·σ(β·x). SoftplusBackwardBackward0. Slots: 0
+ * grad, 1 self; args.scalar beta, threshold. */
+
+static CrTensor *
+softplus_gate (const CrTensor *grad,
+               const CrTensor *self,
+               double          beta,
+               double          threshold,
+               GError        **error)
+{
+  g_autoptr(CrTensor) bx = cr_ops_k_num (CR_BINARY_MUL, self, beta, error);
+  g_autoptr(CrTensor) linear = bx != NULL ? cr_ops_k_num (CR_BINARY_GT, bx, threshold, error) : NULL;
+  g_autoptr(CrTensor) s = linear != NULL ? cr_kernel_unary (CR_UNARY_SIGMOID, bx, error) : NULL;
+  g_autoptr(CrTensor) gs = s != NULL ? cr_kernel_binary (CR_BINARY_MUL, grad, s, error) : NULL;
+
+  return gs != NULL ? cr_kernel_where (linear, grad, gs, error) : NULL;
+}
+
+CrTensor *
+cr_softplus_backward (CrTensor  *grad,
+                      CrTensor  *self,
+                      double     beta,
+                      double     threshold,
+                      GError   **error)
+{
+  CrTensor *inputs[2] = { grad, self };
+  CrTensor *result = softplus_gate (grad, self, beta, threshold, error);
+  CrNode *node;
+
+  if (result != NULL && (node = cr_ops_record (CR_OP_SOFTPLUS_BACKWARD, inputs, 2, result)) != NULL)
+    {
+      CrOpArgs *args = cr_node_args (node);
+
+      cr_node_save (node, 0, grad, FALSE);
+      cr_node_save (node, 1, self, FALSE);
+      args->scalar[0] = beta;
+      args->scalar[1] = threshold;
+      args->has_scalar[0] = args->has_scalar[1] = TRUE;
+    }
+  return result;
+}
+
+/* ∂/∂grad: the op itself; ∂/∂self, PyTorch's softplus_double_backward:
+ * sigmoid_backward (gg·grad, σ(β·x))·[β·x < threshold]·β. */
+static gboolean
+softplus_backward_backward (CrNode          *node,
+                            CrTensor *const *grads,
+                            CrTensor       **grad_inputs,
+                            GError         **error)
+{
+  double beta = node->args->scalar[0], threshold = node->args->scalar[1];
+  CrTensor *gg = grads[0];
+  SAVED (self, 1);
+
+  if (cr_ops_needs_grad (node, 0))
+    SET_GRAD (0, cr_softplus_backward (gg, self, beta, threshold, error));
+  if (cr_ops_needs_grad (node, 1))
+    {
+      SAVED (go, 0);
+      g_autoptr(CrTensor) gg_go = cr_mul (gg, go, error);
+      g_autoptr(CrTensor) bx = gg_go != NULL ? cr_ops_mul_number (self, beta, error) : NULL;
+      g_autoptr(CrTensor) s = bx != NULL ? cr_sigmoid (bx, error) : NULL;
+      g_autoptr(CrTensor) sb = s != NULL ? cr_sigmoid_backward (gg_go, s, error) : NULL;
+      g_autoptr(CrTensor) below = sb != NULL ? cr_ops_k_num (CR_BINARY_LT, bx, threshold, error)
+                                             : NULL;
+      g_autoptr(CrTensor) mask = below != NULL ? cr_to_dtype (below, gg->dtype, error) : NULL;
+      g_autoptr(CrTensor) masked = mask != NULL ? cr_mul (sb, mask, error) : NULL;
+
+      SET_GRAD (1, masked != NULL ? cr_ops_mul_number (masked, beta, error) : NULL);
+    }
+  return TRUE;
+}
+
+static CrTensor *
+softplus_backward_local_grad (CrNode  *node,
+                              guint    input,
+                              GError **error)
+{
+  if (input == 0)
+    {
+      SAVED_OR_NULL (self, 1);
+      g_autoptr(CrTensor) ones = cr_ops_full_output (node, 1.0, error);
+
+      return cr_ops_take_to_output (node, ones != NULL ? softplus_gate (ones, self,
+                                                                        node->args->scalar[0],
+                                                                        node->args->scalar[1], error)
+                                                       : NULL, error);
+    }
+  return NULL;   /* not a constant of x: the step view shows ∂/∂g only */
+}
+
+const CrOpInfo cr_op_row_SOFTPLUS_BACKWARD = {
+  CR_OP_SOFTPLUS_BACKWARD, "softplus_backward", "SoftplusBackwardBackward0", 2, "softplus′",
+  "g·σ(βx), g where βx > threshold:  ∂/∂g = σ(βx), 1 where βx > threshold",
+  softplus_backward_backward, softplus_backward_local_grad
+};

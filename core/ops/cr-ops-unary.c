@@ -93,6 +93,15 @@ fx_elu_backward (Fx *fx, CrTensor *g, CrTensor *saved, double alpha, double scal
                                                    &fx->f.err));
 }
 
+/* softplus_backward(g, x, beta, threshold): SoftplusBackwardBackward0 */
+G_GNUC_UNUSED static CrTensor *
+fx_softplus_backward (Fx *fx, CrTensor *g, CrTensor *x, double beta, double threshold)
+{
+  if (fx->f.err != NULL || g == NULL || x == NULL)
+    return NULL;
+  return cr_formula_keep (&fx->f, cr_softplus_backward (g, x, beta, threshold, &fx->f.err));
+}
+
 /* n - a in a formula. */
 G_GNUC_UNUSED static CrTensor *
 fx_rsub_number (Fx *fx, double n, CrTensor *a)
@@ -137,6 +146,7 @@ fx_rsub_number (Fx *fx, double n, CrTensor *a)
 #define SHRINK_BW(g, x, l, soft) fx_gate (fx, (soft) ? GATE_SOFTSHRINK : GATE_HARDSHRINK, (g), (x), (l), 0.0)
 #define THRESHOLD_AT_BW(g, x, t) fx_gate (fx, GATE_THRESHOLD, (g), (x), (t), 0.0)
 #define ELU_BW(g, x, a, s, i, r) fx_elu_backward (fx, (g), (x), (a), (s), (i), (r))
+#define SOFTPLUS_BW(g, x, b, t) fx_softplus_backward (fx, (g), (x), (b), (t))
 #define ZEROS()            cr_formula_zeros (&fx->f)
 #define P0                 (fx->p[0])
 #define P1                 (fx->p[1])
@@ -185,6 +195,7 @@ enum { SAVE_NOTHING, SAVE_INPUT, SAVE_OUTPUT };
 #undef SHRINK_BW
 #undef THRESHOLD_AT_BW
 #undef ELU_BW
+#undef SOFTPLUS_BW
 #undef ZEROS
 #undef P0
 #undef P1

@@ -116,6 +116,9 @@ CrTensor *cr_threshold_backward_at (CrTensor *grad, CrTensor *self, double thres
 CrTensor *cr_elu_backward       (CrTensor *grad, CrTensor *self_or_result, double alpha,
                                   double scale, double input_scale, gboolean is_result,
                                   GError **error);
+/* softplus's backward: SoftplusBackwardBackward0 */
+CrTensor *cr_softplus_backward  (CrTensor *grad, CrTensor *self, double beta, double threshold,
+                                  GError **error);
 /* softmax's (log: log_softmax's) backward from its output: SoftmaxBackwardDataBackward0
  * (cr-ops-softmax-backward.c) */
 CrTensor *cr_softmax_backward_data (CrTensor *grad, CrTensor *out, int dim, gboolean log,

@@ -511,6 +511,12 @@ elu_backward_result (CrTensor *g, CrTensor *y, GError **error)
   return cr_elu_backward (g, y, 0.7, 1.2, 0.9, TRUE, error);
 }
 
+static CrTensor *
+softplus_backward_2_1 (CrTensor *g, CrTensor *x, GError **error)
+{
+  return cr_softplus_backward (g, x, 2.0, 1.0, error);
+}
+
 /* The fused helpers, and double backward through tanh, sigmoid, relu and
  * the piecewise-linear activations. */
 static void
@@ -529,6 +535,7 @@ test_fused_backward (void)
   checkgg2 (threshold_backward_03, g, x);
   checkgg2 (elu_backward_input, g, x);
   checkgg2 (elu_backward_result, g, x);
+  checkgg2 (softplus_backward_2_1, g, x);
 }
 
 /* The graph of a double backward uses PyTorch's node names. */

@@ -115,6 +115,7 @@ static const struct {
   { CR_OP_HARDSHRINK_BACKWARD, "HardshrinkBackwardBackward0" },
   { CR_OP_SOFTSHRINK_BACKWARD, "SoftshrinkBackwardBackward0" },
   { CR_OP_ELU_BACKWARD, "EluBackwardBackward0" },
+  { CR_OP_SOFTPLUS_BACKWARD, "SoftplusBackwardBackward0" },
   { CR_OP_SOFTMAX_BACKWARD_DATA, "SoftmaxBackwardDataBackward0" },
   { CR_OP_LOG_SOFTMAX_BACKWARD_DATA, "LogSoftmaxBackwardDataBackward0" },
   { CR_OP_SUM, "SumBackward0" },
