@@ -19,14 +19,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* A server that failed to start this many times is not started again. */
-#define SERVER_MAX_STARTS_FAILED 3
+/* A server that failed to start, or was lost, this many times is not
+ * started again: the guard's children then start as processes of their own. */
+#define SERVER_MAX_FAILURES 5
 
 typedef struct {
   GMutex       lock;          /* held by the run that uses the server, and to start or stop it */
   GSubprocess *process;       /* NULL: none */
   int          socket_fd;     /* the window's end, -1: none */
-  guint        starts_failed;
+  guint        failures;      /* starts failed and servers lost */
   gint         pid;           /* the process's id, 0: none; atomic, read without the lock */
   gboolean     exit_pending;  /* the last child's answer was taken before it ended: the
                                * server's reply for it is still to be read */
@@ -50,7 +51,7 @@ window_threads (void)
   return g_get_num_processors ();
 }
 
-/* With server.lock held. */
+/* Ends the server, with server.lock held. */
 static void
 server_drop (void)
 {
@@ -64,13 +65,22 @@ server_drop (void)
   server.exit_pending = FALSE;
 }
 
+/* The server went away (or stopped making sense): dropped, and counted. */
+static void
+server_lost (void)
+{
+  g_debug ("crash guard: the server is gone");
+  server.failures++;
+  server_drop ();
+}
+
 void
 cr_script_guard_server_start (void)
 {
   const char *runner = cr_script_guard_get_runner ();
   if (!runner || !g_mutex_trylock (&server.lock))
     return;   /* A run uses it: it runs. */
-  if (server.socket_fd >= 0 || server.starts_failed >= SERVER_MAX_STARTS_FAILED)
+  if (server.socket_fd >= 0 || server.failures >= SERVER_MAX_FAILURES)
     {
       g_mutex_unlock (&server.lock);
       return;
@@ -78,7 +88,7 @@ cr_script_guard_server_start (void)
   int ends[2];
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0)
     {
-      server.starts_failed++;
+      server.failures++;
       g_mutex_unlock (&server.lock);
       return;
     }
@@ -98,7 +108,7 @@ cr_script_guard_server_start (void)
     {
       g_debug ("no crash guard server: cannot start %s: %s", runner, error->message);
       close (ends[0]);
-      server.starts_failed++;
+      server.failures++;
     }
   else
     {
@@ -240,7 +250,7 @@ cr_guard_server_run (const char      *source,
   if (!g_mutex_trylock (&server.lock))
     return FALSE;   /* Another window's run has it. */
   if (server.socket_fd >= 0 && !settle_pending_exit ())
-    server_drop ();
+    server_lost ();
   if (server.socket_fd < 0)
     {
       g_mutex_unlock (&server.lock);
@@ -273,7 +283,7 @@ cr_guard_server_run (const char      *source,
     {
       close (answer_fd);
       close (stderr_pipe[0]);
-      server_drop ();
+      server_lost ();
       g_mutex_unlock (&server.lock);
       return FALSE;
     }
@@ -369,8 +379,7 @@ cr_guard_server_run (const char      *source,
   if (lost)
     {
       /* Its child died with it (PR_SET_PDEATHSIG); the next edit starts another. */
-      g_debug ("crash guard: the server is gone");
-      server_drop ();
+      server_lost ();
     }
   g_mutex_unlock (&server.lock);
   if (lost || no_child)

@@ -50,7 +50,7 @@ void                 cr_script_guard_set_runner (const char *path);
 const char          *cr_script_guard_get_runner (void);
 
 /* Starts the guard's server when none runs (nothing without a runner, or
- * once it failed to start 3 times). Call it on the main thread: the server
+ * once servers failed to start or were lost 5 times). Call it on the main thread: the server
  * is killed when the thread that started it ends (PR_SET_PDEATHSIG), as
  * it is when this process ends. Cheap when the server runs. */
 void                 cr_script_guard_server_start (void);
