@@ -283,6 +283,105 @@ compact_tag (Compactor  *c,
   return q;
 }
 
+/* The value of attribute name in the tag [tag, end), or NULL. */
+static gboolean
+attribute (const char  *tag,
+           const char  *end,
+           const char  *name,
+           const char **value,
+           const char **value_end)
+{
+  gsize len = strlen (name);
+  for (const char *p = tag; p + len + 2 < end; p++)
+    if (g_ascii_isspace (*p) && strncmp (p + 1, name, len) == 0 && p[len + 1] == '=' && p[len + 2] == '"')
+      {
+        *value = p + len + 3;
+        *value_end = memchr (*value, '"', end - *value);
+        return *value_end != NULL;
+      }
+  return FALSE;
+}
+
+/* A run of glyphs: Cairo writes each as <use> with the page's x and y. A
+ * <g> that holds only <use>s on one baseline is moved there once
+ * (translate) and its glyphs placed along it (x only, from the first):
+ * shorter numbers, no y. p: at "<g "; returns the end of its "</g>", or
+ * NULL when the group is not such a run (then written as usual). */
+static const char *
+compact_glyph_run (Compactor  *c,
+                   const char *p)
+{
+  const char *open_end = strchr (p, '>');
+  const char *close = strstr (p, "</g>");
+  if (!open_end || !close || open_end[-1] == '/')
+    return NULL;
+  const char *v, *v_end;
+  if (attribute (p, open_end, "transform", &v, &v_end) || attribute (p, open_end, "clip-path", &v, &v_end)
+      || attribute (p, open_end, "id", &v, &v_end))
+    return NULL;
+  /* Only <use x y> children, all on one baseline. */
+  double x0 = 0, y0 = 0;
+  guint n = 0;
+  for (const char *q = strchr (open_end, '<'); q && q < close; q = strchr (q + 1, '<'))
+    {
+      const char *q_end = strchr (q, '>');
+      if (strncmp (q, "<use ", 5) != 0 || !q_end || q_end > close)
+        return NULL;
+      const char *xs, *xe, *ys, *ye;
+      if (!attribute (q, q_end, "x", &xs, &xe) || !attribute (q, q_end, "y", &ys, &ye))
+        return NULL;
+      double y = g_ascii_strtod (ys, NULL);
+      if (n == 0)
+        {
+          x0 = round (g_ascii_strtod (xs, NULL) * 100) / 100;
+          y0 = y;
+        }
+      else if (y != y0)
+        return NULL;
+      n++;
+    }
+  if (n < 2)
+    return NULL;
+  /* The group's own attributes (its style as a class), then where the run
+   * starts. */
+  GString *out = c->out;
+  compact_tag (c, p);
+  g_string_truncate (out, out->len - 1);        /* the '>' */
+  g_string_append (out, " transform=\"translate(");
+  append_number (out, x0, COORD_DECIMALS);
+  g_string_append_c (out, ',');
+  append_number (out, y0, COORD_DECIMALS);
+  g_string_append (out, ")\">\n");
+  for (const char *q = strchr (open_end, '<'); q && q < close; q = strchr (q + 1, '<'))
+    {
+      const char *q_end = strchr (q, '>');
+      const char *hs, *he, *xs, *xe;
+      g_string_append (out, "<use");
+      if (attribute (q, q_end, "xlink:href", &hs, &he))
+        {
+          g_string_append (out, " xlink:href=\"");
+          if (he - hs > 6 && strncmp (hs, "#glyph", 6) == 0)
+            {
+              g_string_append (out, "#g");
+              hs += 6;
+            }
+          g_string_append_len (out, hs, he - hs);
+          g_string_append_c (out, '"');
+        }
+      attribute (q, q_end, "x", &xs, &xe);
+      double x = round (g_ascii_strtod (xs, NULL) * 100) / 100 - x0;
+      if (fabs (x) >= 0.005)
+        {
+          g_string_append (out, " x=\"");
+          append_number (out, x, COORD_DECIMALS);
+          g_string_append_c (out, '"');
+        }
+      g_string_append (out, "/>\n");
+    }
+  g_string_append (out, "</g>");
+  return close + strlen ("</g>");
+}
+
 GString *
 cr_graph_svg_compact (const char *svg)
 {
@@ -325,6 +424,15 @@ cr_graph_svg_compact (const char *svg)
           g_string_append_len (c.out, p, close + 1 - p);
           p = close + 1;
           continue;
+        }
+      if (strncmp (p, "<g ", 3) == 0)
+        {
+          const char *after = compact_glyph_run (&c, p);
+          if (after)
+            {
+              p = after;
+              continue;
+            }
         }
       gboolean is_svg = strncmp (p, "<svg", 4) == 0 && (g_ascii_isspace (p[4]) || p[4] == '>');
       p = compact_tag (&c, p);

@@ -24,6 +24,8 @@
 #include "cr-graph-tiles.h"
 #include "ui-test-util.h"
 
+#include <cairo-svg.h>
+#include <gio/gio.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,6 +146,15 @@ static double
 ms_since (gint64 start)
 {
   return (g_get_monotonic_time () - start) / 1000.0;
+}
+
+static cairo_status_t
+count_bytes (void                *closure,
+             const unsigned char *data,
+             unsigned int         length)
+{
+  *(gsize *) closure += length;
+  return CAIRO_STATUS_SUCCESS;
 }
 
 /* This thread's CPU time, in ms. */
@@ -452,8 +463,29 @@ main (int    argc,
     {
       /* bench-graph N OUT.png|svg|pdf: also write the drawing, to look at. */
       options.cache = cache;
+      start = g_get_monotonic_time ();
       if (!cr_graph_render_to_file (model, layout, &options, argv[2], &error))
         fprintf (stderr, "bench-graph: %s\n", error->message);
+      double write_ms = ms_since (start);
+      g_autoptr (GFile) out = g_file_new_for_path (argv[2]);
+      g_autoptr (GFileInfo) info = g_file_query_info (out, G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                                                      G_FILE_QUERY_INFO_NONE, NULL, NULL);
+      goffset size = info ? g_file_info_get_size (info) : 0;
+      printf ("%s written:  %8.1f ms, %" G_GOFFSET_FORMAT " bytes (%.0f per node)\n", argv[2],
+              write_ms, size, (double) size / model->nodes->len);
+      if (g_str_has_suffix (argv[2], ".svg"))
+        {
+          /* What Cairo's SVG surface writes for the same drawing. */
+          gsize raw = 0;
+          cairo_surface_t *svg = cairo_svg_surface_create_for_stream (count_bytes, &raw, layout->width,
+                                                                      layout->height);
+          cairo_t *cr = cairo_create (svg);
+          cr_graph_render (cr, model, layout, &options);
+          cairo_destroy (cr);
+          cairo_surface_destroy (svg);
+          printf ("the same drawing as Cairo writes it: %zu bytes (%.0f per node)\n", raw,
+                  (double) raw / model->nodes->len);
+        }
     }
   cairo_surface_destroy (surface);
   cr_graph_layout_free (layout);

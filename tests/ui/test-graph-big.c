@@ -188,6 +188,10 @@ test_svg_compact (void)
     "</g>\n"
     "</g>\n"
     "<path style=\"stroke:none;fill-rule:nonzero;fill:rgb(0%,0%,0%);fill-opacity:0.035;\" d=\"M 3 4 Z\"/>\n"
+    "<g style=\"fill:rgb(14.117647%,12.156863%,19.215686%);fill-opacity:1;\">\n"
+    "  <use xlink:href=\"#glyph0-1\" x=\"100.5\" y=\"20.123\"/>\n"
+    "  <use xlink:href=\"#glyph0-2\" x=\"106.254\" y=\"20.123\"/>\n"
+    "</g>\n"
     "</g>\n"
     "</svg>\n";
   g_autoptr (GString) small = cr_graph_svg_compact (cairo_svg);
@@ -200,6 +204,7 @@ test_svg_compact (void)
     ".s1{fill:none;stroke-width:1.4;stroke-linecap:round;stroke:#9a9996;stroke-miterlimit:10}\n"
     ".s2{stroke:none;fill:#000000;fill-opacity:0.035}\n"
     ".s3{fill:#ffffff}\n"
+    ".s4{fill:#241f31}\n"
     "</style>\n"
     "<defs>\n"
     "<g>\n"
@@ -220,6 +225,10 @@ test_svg_compact (void)
     "</g>\n"
     "</g>\n"
     "<path class=\"s2\" d=\"M 3 4 Z\"/>\n"
+    "<g class=\"s4\" transform=\"translate(100.5,20.12)\">\n"
+    "<use xlink:href=\"#g0-1\"/>\n"
+    "<use xlink:href=\"#g0-2\" x=\"5.75\"/>\n"
+    "</g>\n"
     "</g>\n"
     "</svg>\n";
   g_assert_cmpstr (small->str, ==, expected);
