@@ -753,6 +753,91 @@ estimate_label_sizes (const CrGraphModel  *model,
   return sizes;
 }
 
+/* A uniform grid of buckets over the drawing, each holding the rects that
+ * touch it, so that a label is tested against its neighbours only: the
+ * placement costs about (nodes + labels), not their product. A rect that
+ * reaches past the drawing goes into the border's buckets (the indices are
+ * clamped, which keeps every overlap found). */
+typedef struct {
+  double  cell;
+  int     nx, ny;
+  GArray **buckets;             /* nx * ny, each of Rect or NULL while empty */
+} RectGrid;
+
+#define RECT_GRID_MAX_SIDE 1024
+
+static void
+rect_grid_init (RectGrid *grid,
+                double    width,
+                double    height,
+                guint     n_rects)
+{
+  width = MAX (width, 1.0), height = MAX (height, 1.0);
+  /* About one rect a bucket. */
+  grid->cell = MAX (sqrt (width * height / MAX (n_rects, 1u)), 1.0);
+  grid->nx = (int) CLAMP (ceil (width / grid->cell), 1, RECT_GRID_MAX_SIDE);
+  grid->ny = (int) CLAMP (ceil (height / grid->cell), 1, RECT_GRID_MAX_SIDE);
+  grid->buckets = g_new0 (GArray *, (gsize) grid->nx * grid->ny);
+}
+
+static void
+rect_grid_clear (RectGrid *grid)
+{
+  for (int i = 0; i < grid->nx * grid->ny; i++)
+    if (grid->buckets[i])
+      g_array_unref (grid->buckets[i]);
+  g_free (grid->buckets);
+}
+
+/* The bucket index of coordinate v, clamped to 0..n - 1 (NaN: 0). */
+static int
+rect_grid_index (const RectGrid *grid,
+                 double          v,
+                 int             n)
+{
+  double t = v / grid->cell;
+  if (!(t >= 0))
+    return 0;
+  return t >= n ? n - 1 : (int) t;
+}
+
+static void
+rect_grid_add (RectGrid   *grid,
+               const Rect *r)
+{
+  int i0 = rect_grid_index (grid, r->x0, grid->nx), i1 = rect_grid_index (grid, r->x1, grid->nx);
+  int j0 = rect_grid_index (grid, r->y0, grid->ny), j1 = rect_grid_index (grid, r->y1, grid->ny);
+  for (int j = j0; j <= j1; j++)
+    for (int i = i0; i <= i1; i++)
+      {
+        GArray **bucket = &grid->buckets[j * grid->nx + i];
+        if (!*bucket)
+          *bucket = g_array_new (FALSE, FALSE, sizeof (Rect));
+        g_array_append_val (*bucket, *r);
+      }
+}
+
+/* Whether r overlaps any rect in the grid. */
+static gboolean
+rect_grid_hits (const RectGrid *grid,
+                const Rect     *r)
+{
+  int i0 = rect_grid_index (grid, r->x0, grid->nx), i1 = rect_grid_index (grid, r->x1, grid->nx);
+  int j0 = rect_grid_index (grid, r->y0, grid->ny), j1 = rect_grid_index (grid, r->y1, grid->ny);
+  for (int j = j0; j <= j1; j++)
+    for (int i = i0; i <= i1; i++)
+      {
+        const GArray *bucket = grid->buckets[j * grid->nx + i];
+        for (guint n = 0; bucket && n < bucket->len; n++)
+          {
+            const Rect *o = &g_array_index (bucket, Rect, n);
+            if (intersects (o, r->x0, r->y0, r->x1, r->y1))
+              return TRUE;
+          }
+      }
+  return FALSE;
+}
+
 double *
 cr_graph_badges_label_boxes (const CrGraphLayout *layout,
                              const double        *label_sizes,
@@ -762,8 +847,15 @@ cr_graph_badges_label_boxes (const CrGraphLayout *layout,
   guint n = layout->n_edges;
   double *boxes = g_new0 (double, CR_GRAPH_BADGES_LABEL_BOX * n + 1);
   gboolean down = layout->direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;
-  /* The labels kept so far, to test each next one against. */
-  g_autoptr (GArray) kept = g_array_new (FALSE, FALSE, sizeof (Rect));
+  /* The nodes and the labels kept so far, to test each next one against. */
+  RectGrid grid;
+  rect_grid_init (&grid, layout->width, layout->height, layout->n_nodes + n);
+  for (guint j = 0; j < layout->n_nodes; j++)
+    {
+      const CrGraphBox *nb = &layout->nodes[j];
+      Rect r = { nb->x, nb->y, nb->x + nb->width, nb->y + nb->height, (int) j };
+      rect_grid_add (&grid, &r);
+    }
   for (guint i = 0; i < n; i++)
     {
       const CrGraphPath *p = &layout->edges[i];
@@ -773,21 +865,10 @@ cr_graph_badges_label_boxes (const CrGraphLayout *layout,
       double *b = boxes + CR_GRAPH_BADGES_LABEL_BOX * i;
       double w = size[0] + 8 * k, h = size[1] + 2 * k;
       Rect pill = { p->label_x - w / 2, p->label_y - h / 2, p->label_x + w / 2, p->label_y + h / 2, -1 };
-      gboolean clear = TRUE;
-      for (guint j = 0; j < layout->n_nodes && clear; j++)
-        {
-          const CrGraphBox *nb = &layout->nodes[j];
-          clear = !intersects (&pill, nb->x, nb->y, nb->x + nb->width, nb->y + nb->height);
-        }
-      for (guint j = 0; j < kept->len && clear; j++)
-        {
-          const Rect *o = &g_array_index (kept, Rect, j);
-          clear = !intersects (&pill, o->x0, o->y0, o->x1, o->y1);
-        }
-      if (!clear)
+      if (rect_grid_hits (&grid, &pill))
         continue;
       b[0] = pill.x0, b[1] = pill.y0, b[2] = pill.x1, b[3] = pill.y1;
-      g_array_append_val (kept, pill);
+      rect_grid_add (&grid, &pill);
       if (size[2] <= 0)
         continue;
       /* The name: over its shape ("b" over "3×3"); top to bottom, where
@@ -799,21 +880,12 @@ cr_graph_badges_label_boxes (const CrGraphLayout *layout,
       else
         name = (Rect) { p->label_x - size[2] / 2, pill.y0 - 0.5 * k - size[3],
                         p->label_x + size[2] / 2, pill.y0 - 0.5 * k, -1 };
-      for (guint j = 0; j < layout->n_nodes && clear; j++)
-        {
-          const CrGraphBox *nb = &layout->nodes[j];
-          clear = !intersects (&name, nb->x, nb->y, nb->x + nb->width, nb->y + nb->height);
-        }
-      for (guint j = 0; j < kept->len && clear; j++)
-        {
-          const Rect *o = &g_array_index (kept, Rect, j);
-          clear = !intersects (&name, o->x0, o->y0, o->x1, o->y1);
-        }
-      if (!clear)
+      if (rect_grid_hits (&grid, &name))
         continue;
       b[4] = name.x0, b[5] = name.y0, b[6] = name.x1, b[7] = name.y1;
-      g_array_append_val (kept, name);
+      rect_grid_add (&grid, &name);
     }
+  rect_grid_clear (&grid);
   return boxes;
 }
 

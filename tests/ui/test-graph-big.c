@@ -1,10 +1,12 @@
 /* test-graph-big.c — what keeps big graphs fast and small, without a
  * screen: the tile cache (cr-graph-tiles.h) paints a tile once and drops
  * its tiles when what they show changes; the SVG export (cr-graph-svg.h)
- * stays within a size per node and draws what Cairo drew. */
+ * stays within a size per node and draws what Cairo drew; the edge labels'
+ * placement (bucketed) keeps the same labels as the plain quadratic one. */
 #include "cr-graph-tiles.h"
 #include "cr-graph-svg.h"
 #include "cr-graph-render.h"
+#include "cr-graph-render-badges.h"
 #include "ui-test-util.h"
 
 #include <cairo-svg.h>
@@ -312,6 +314,177 @@ test_svg_size (void)
   g_rmdir (dir);
 }
 
+/* ---- edge label placement --------------------------------------------------- */
+
+static gboolean
+overlap (const double *a,
+         double        x0,
+         double        y0,
+         double        x1,
+         double        y1)
+{
+  return a[0] < x1 && x0 < a[2] && a[1] < y1 && y0 < a[3];
+}
+
+/* The placement as it was before its buckets, each label tested against
+ * every node and every label kept before it: the reference. */
+static double *
+label_boxes_reference (const CrGraphLayout *layout,
+                       const double        *sizes,
+                       double               k)
+{
+  guint n = layout->n_edges;
+  double *boxes = g_new0 (double, CR_GRAPH_BADGES_LABEL_BOX * n + 1);
+  g_autoptr (GArray) kept = g_array_new (FALSE, FALSE, 4 * sizeof (double));
+  for (guint i = 0; i < n; i++)
+    {
+      const CrGraphPath *p = &layout->edges[i];
+      const double *size = sizes + 4 * i;
+      if (!p->has_label || size[0] <= 0)
+        continue;
+      double *b = boxes + CR_GRAPH_BADGES_LABEL_BOX * i;
+      for (int part = 0; part < 2; part++)
+        {
+          double w = size[0] + 8 * k, h = size[1] + 2 * k, r[4];
+          if (part == 0)
+            r[0] = p->label_x - w / 2, r[1] = p->label_y - h / 2, r[2] = p->label_x + w / 2,
+            r[3] = p->label_y + h / 2;
+          else if (size[2] <= 0)
+            break;
+          else if (layout->direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM)
+            r[0] = b[0] - 2 * k - size[2], r[1] = p->label_y - size[3] / 2, r[2] = b[0] - 2 * k,
+            r[3] = p->label_y + size[3] / 2;
+          else
+            r[0] = p->label_x - size[2] / 2, r[1] = b[1] - 0.5 * k - size[3],
+            r[2] = p->label_x + size[2] / 2, r[3] = b[1] - 0.5 * k;
+          gboolean clear = TRUE;
+          for (guint j = 0; j < layout->n_nodes && clear; j++)
+            {
+              const CrGraphBox *nb = &layout->nodes[j];
+              clear = !overlap (r, nb->x, nb->y, nb->x + nb->width, nb->y + nb->height);
+            }
+          for (guint j = 0; j < kept->len && clear; j++)
+            {
+              const double *o = &g_array_index (kept, double, 4 * j);
+              clear = !overlap (r, o[0], o[1], o[2], o[3]);
+            }
+          if (!clear)
+            break;
+          memcpy (b + 4 * part, r, sizeof r);
+          g_array_append_vals (kept, r, 1);
+        }
+    }
+  return boxes;
+}
+
+/* Label sizes for model: its own labels at about 0.6 em a character, or
+ * (`every`) one on every edge, of sizes that vary, most with a name. */
+static double *
+label_sizes (const CrGraphModel  *model,
+             const CrGraphLayout *layout,
+             double               k,
+             gboolean             every)
+{
+  double em = cr_graph_render_label_size () * k;
+  double *sizes = g_new0 (double, 4 * layout->n_edges + 4);
+  for (guint i = 0; i < layout->n_edges && i < model->edges->len; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      double *s = sizes + 4 * i;
+      if (every)
+        {
+          s[0] = (2 + i % 7) * 0.6 * em, s[1] = 1.25 * em;
+          if (i % 3)
+            s[2] = (1 + i % 5) * 0.62 * em, s[3] = 1.25 * em;
+          continue;
+        }
+      if (e->label)
+        s[0] = g_utf8_strlen (e->label, -1) * 0.6 * em, s[1] = 1.25 * em;
+      if (e->tensor_name)
+        s[2] = g_utf8_strlen (e->tensor_name, -1) * 0.62 * em, s[3] = 1.25 * em;
+    }
+  return sizes;
+}
+
+/* model's labels placed both ways, alike to the bit; also with the drawing
+ * said to be half its size, so that boxes lie past the buckets' range.
+ * Returns how many labels and names were kept. */
+static guint
+compare_label_boxes (const CrGraphModel *model,
+                     const char         *what,
+                     gboolean            presentation)
+{
+  g_autoptr (GError) error = NULL;
+  CrGraphRenderCache *cache = cr_graph_render_cache_new (model, presentation);
+  CrGraphLayout *layout = cr_graph_render_layout_cached (model, cache, &error);
+  cr_graph_render_cache_free (cache);
+  g_assert_no_error (error);
+  double k = presentation ? CR_GRAPH_RENDER_PRESENT_TYPE : 1.0;
+  double width = layout->width, height = layout->height;
+  guint kept = 0;
+  for (int variant = 0; variant < 4; variant++)
+    {
+      layout->width = variant & 2 ? width / 2 : width;
+      layout->height = variant & 2 ? height / 2 : height;
+      g_autofree double *sizes = label_sizes (model, layout, k, variant & 1);
+      gint64 t0 = g_get_monotonic_time ();
+      g_autofree double *want = label_boxes_reference (layout, sizes, k);
+      gint64 t1 = g_get_monotonic_time ();
+      g_autofree double *got = cr_graph_badges_label_boxes (layout, sizes, k);
+      gint64 t2 = g_get_monotonic_time ();
+      if (layout->n_nodes > 1000)
+        g_test_message ("%s, variant %d: placed in %.1f ms, %.1f ms before the buckets", what,
+                        variant, (t2 - t1) / 1e3, (t1 - t0) / 1e3);
+      for (guint i = 0; i < CR_GRAPH_BADGES_LABEL_BOX * layout->n_edges; i++)
+        {
+          if (got[i] != want[i])
+            g_error ("%s%s, variant %d: edge %u's box value %u is %g, not %g", what,
+                     presentation ? " (presentation)" : "", variant, i / CR_GRAPH_BADGES_LABEL_BOX,
+                     i % CR_GRAPH_BADGES_LABEL_BOX, got[i], want[i]);
+          if (i % 4 == 2 && got[i] > got[i - 2])
+            kept++;
+        }
+    }
+  cr_graph_layout_free (layout);
+  return kept;
+}
+
+static void
+test_label_boxes_examples (void)
+{
+  g_autoptr (GDir) d = g_dir_open (CR_EXAMPLES_SOURCE_DIR, 0, NULL);
+  g_assert_nonnull (d);
+  guint kept = 0;
+  const char *name;
+  while ((name = g_dir_read_name (d)))
+    {
+      if (!g_str_has_suffix (name, ".py"))
+        continue;
+      g_autofree char *path = g_build_filename (CR_EXAMPLES_SOURCE_DIR, name, NULL);
+      g_autofree char *source = NULL;
+      g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
+      g_autoptr (GPtrArray) models = cr_ui_test_models_from_script (source, name, NULL);
+      for (guint m = 0; m < models->len; m++)
+        for (int presentation = 0; presentation < 2; presentation++)
+          kept += compare_label_boxes (g_ptr_array_index (models, m), name, presentation);
+    }
+  g_test_message ("%u labels and names kept alike", kept);
+  g_assert_cmpuint (kept, >, 100);
+}
+
+/* The 5,000-node benchmark graph, every group open. */
+static void
+test_label_boxes_big (void)
+{
+  g_autofree char *source = NULL;
+  g_assert_true (g_file_get_contents (CR_BIG_GRAPH_SCRIPT, &source, NULL, NULL));
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (source, CR_BIG_GRAPH_SCRIPT);
+  g_assert_cmpuint (model->nodes->len, >, 4000);
+  guint kept = compare_label_boxes (model, "micrograd-mlp.py", FALSE);
+  g_test_message ("%u nodes: %u labels and names kept alike", model->nodes->len, kept);
+  g_assert_cmpuint (kept, >, 1000);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -322,5 +495,7 @@ main (int    argc,
   g_test_add_func ("/graph-big/tiles/range", test_tiles_range);
   g_test_add_func ("/graph-big/svg/compact", test_svg_compact);
   g_test_add_func ("/graph-big/svg/size", test_svg_size);
+  g_test_add_func ("/graph-big/label-boxes/examples", test_label_boxes_examples);
+  g_test_add_func ("/graph-big/label-boxes/big", test_label_boxes_big);
   return g_test_run ();
 }
