@@ -47,7 +47,7 @@ struct _CrGraphOverview
   GskRenderNode  *mini;
   const CrGraphLayout *mini_layout;
   int             mini_w, mini_h;
-  gboolean        mini_dark;
+  gboolean        mini_dark, mini_cairo;
 
   gboolean        dragging;
   double          drag_x, drag_y;
@@ -277,15 +277,18 @@ static GskRenderNode *
 build_mini (CrGraphOverview *self,
             int              w,
             int              h,
-            gboolean         dark)
+            gboolean         dark,
+            gboolean         as_cairo)
 {
   double s, ox, oy;
   const CrGraphLayout *layout = canvas_layout (self);
   const CrGraphModel *model = self->canvas ? self->canvas->model : NULL;
   if (!model || !mapping (self, w, h, &s, &ox, &oy))
     return NULL;
-  /* A texture, painted once: a Cairo node would be replayed at every
-   * frame by GSK's Cairo renderer. */
+  /* An image, painted once, placed by the node that each renderer draws
+   * fastest (as the canvas's tiles): a texture for GL, which keeps it on
+   * the GPU; for GSK's Cairo renderer, which converts a texture's pixels at
+   * every frame (GTK 4.8), a Cairo node that only paints the image. */
   int scale = MAX (gtk_widget_get_scale_factor (GTK_WIDGET (self)), 1);
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w * scale, h * scale);
   cairo_t *cr = cairo_create (surface);
@@ -328,6 +331,17 @@ build_mini (CrGraphOverview *self,
     }
   cairo_destroy (cr);
   cairo_surface_flush (surface);
+  if (as_cairo)
+    {
+      GskRenderNode *node = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, 0, w, h));
+      cr = gsk_cairo_node_get_draw_context (node);
+      cairo_scale (cr, 1.0 / scale, 1.0 / scale);
+      cairo_set_source_surface (cr, surface, 0, 0);
+      cairo_paint (cr);
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+      return node;
+    }
   int stride = cairo_image_surface_get_stride (surface);
   GBytes *bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface),
                                               (gsize) stride * h * scale,
@@ -366,15 +380,19 @@ cr_graph_overview_snapshot (GtkWidget   *widget,
   gtk_snapshot_push_rounded_clip (snapshot, &card);
   gtk_snapshot_append_color (snapshot, &bg, &GRAPHENE_RECT_INIT (0, 0, w, h));
 
+  GtkNative *native = gtk_widget_get_native (widget);
+  GskRenderer *renderer = native ? gtk_native_get_renderer (native) : NULL;
+  gboolean as_cairo = renderer && GSK_IS_CAIRO_RENDERER (renderer);
   if (!self->mini || self->mini_layout != c->layout || self->mini_w != w || self->mini_h != h
-      || self->mini_dark != dark)
+      || self->mini_dark != dark || self->mini_cairo != as_cairo)
     {
       g_clear_pointer (&self->mini, gsk_render_node_unref);
-      self->mini = build_mini (self, w, h, dark);
+      self->mini = build_mini (self, w, h, dark, as_cairo);
       self->mini_layout = c->layout;
       self->mini_w = w;
       self->mini_h = h;
       self->mini_dark = dark;
+      self->mini_cairo = as_cairo;
     }
   if (self->mini)
     gtk_snapshot_append_node (snapshot, self->mini);

@@ -2,10 +2,11 @@
  * a pan only places them, a change of step, selection or zoom paints them
  * again (and shows it), the render nodes are those the renderer paints
  * fastest, and a big graph glides between layouts without placing its edge
- * labels at every frame. Run under GSK's Cairo renderer (the tests' env)
+ * labels at every frame; so is the minimap's miniature. Run under GSK's Cairo renderer (the tests' env)
  * and once more under GL. */
 #include "cr-config.h"
 #include "cr-graph-canvas-private.h"
+#include "cr-graph-overview.h"
 #include "ui-test-gui.h"
 
 #include <adwaita.h>
@@ -193,6 +194,8 @@ has_node_type (GskRenderNode     *node,
       return FALSE;
     case GSK_CLIP_NODE:
       return has_node_type (gsk_clip_node_get_child (node), type);
+    case GSK_ROUNDED_CLIP_NODE:
+      return has_node_type (gsk_rounded_clip_node_get_child (node), type);
     case GSK_TRANSFORM_NODE:
       return has_node_type (gsk_transform_node_get_child (node), type);
     case GSK_OPACITY_NODE:
@@ -220,6 +223,54 @@ test_nodes_by_renderer (void)
   g_assert_false (has_node_type (node, cairo ? GSK_TEXTURE_NODE : GSK_CAIRO_NODE));
   gsk_render_node_unref (node);
   hide (&f);
+}
+
+static gboolean
+overview_allocated (gpointer data)
+{
+  GtkWidget *overview = data;
+  return gtk_widget_get_mapped (overview) && gtk_widget_get_width (overview) > 0;
+}
+
+/* The minimap's miniature, painted once, is placed as the tiles are: a
+ * Cairo node under GSK's Cairo renderer (a texture would be converted at
+ * every frame), a texture under GL. */
+static void
+test_overview_by_renderer (void)
+{
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (window, 700, 450);
+  CrGraphCanvas *canvas = CR_GRAPH_CANVAS (cr_graph_canvas_new ());
+  cr_graph_canvas_set_animate (canvas, FALSE);
+  GtkWidget *overlay = gtk_overlay_new ();
+  gtk_overlay_set_child (GTK_OVERLAY (overlay), GTK_WIDGET (canvas));
+  GtkWidget *overview = cr_graph_overview_new (canvas);
+  gtk_widget_set_halign (overview, GTK_ALIGN_START);
+  gtk_widget_set_valign (overview, GTK_ALIGN_START);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), overview);
+  gtk_window_set_child (window, overlay);
+  gtk_window_present (window);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_graph_canvas_take_model (canvas, cr_ui_test_model_from_script (SCRIPT_BIG_MODULES, NULL),
+                                             &error));
+  g_assert_no_error (error);
+  g_assert_true (cr_ui_test_wait_until (canvas_allocated, canvas, 10));
+  /* Near enough that the canvas shows part of the graph: the map shows. */
+  cr_graph_canvas_set_zoom (canvas, 1.0);
+  g_assert_true (cr_ui_test_wait_until (overview_allocated, overview, 10));
+  gboolean cairo = GSK_IS_CAIRO_RENDERER (gtk_native_get_renderer (GTK_NATIVE (window)));
+  for (int frame = 0; frame < 2; frame++)
+    {
+      GtkSnapshot *s = gtk_snapshot_new ();
+      GTK_WIDGET_GET_CLASS (overview)->snapshot (overview, s);
+      GskRenderNode *node = gtk_snapshot_free_to_node (s);
+      g_assert_nonnull (node);
+      g_assert_true (has_node_type (node, GSK_CAIRO_NODE));
+      g_assert_true (has_node_type (node, GSK_TEXTURE_NODE) == !cairo);
+      gsk_render_node_unref (node);
+    }
+  gtk_window_destroy (window);
+  cr_ui_test_iterate ();
 }
 
 /* Opening every module call of a big graph glides its nodes to the new
@@ -277,5 +328,6 @@ main (int    argc,
   g_test_add_func ("/ui/canvas-tiles/changes-repaint", test_changes_repaint);
   g_test_add_func ("/ui/canvas-tiles/nodes-by-renderer", test_nodes_by_renderer);
   g_test_add_func ("/ui/canvas-tiles/big-glide", test_big_glide);
+  g_test_add_func ("/ui/canvas-tiles/overview-by-renderer", test_overview_by_renderer);
   return g_test_run ();
 }
