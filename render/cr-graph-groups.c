@@ -1097,6 +1097,7 @@ cr_graph_collapse_new (const CrGraphGroups *groups,
       g_hash_table_add (pairs, key);
       CrGraphEdge *c = cr_graph_model_add_edge (m, a, b, g_strdup (edge->label));
       c->tensor_name = g_strdup (edge->tensor_name);
+      c->stops_gradient = edge->stops_gradient;
       c->tensor = edge->tensor;
       c->input = self->group_of[b] < 0 ? edge->input : -1;
     }

@@ -3,7 +3,9 @@
  * "no_grad · line 18", hanging off w by a dashed edge, and its detached
  * tensor too; a no_grad tensor used in backward boxed in its region;
  * ops under enable_grad inside no_grad boxed as enable_grad; the boxes
- * hold their nodes and nothing else, and draw in light and dark. Headless. */
+ * hold their nodes and nothing else, and draw in light and dark; a closed
+ * module call's view keeps the detached edge dashed. Headless. */
+#include "cr-graph-groups.h"
 #include "cr-graph-regions.h"
 #include "cr-graph-render.h"
 #include "ui-test-util.h"
@@ -180,6 +182,55 @@ test_backward_regions (void)
   draw_both_styles (model, layout);
 }
 
+/* A forward graph with a module call closed into one node: the edge from
+ * it to a tensor detached from its output still stops gradients (drawn
+ * dashed). */
+static void
+test_collapsed_keeps_stop (void)
+{
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "torch.manual_seed(0)\n"
+    "lin = nn.Linear(2, 2)\n"
+    "x = torch.tensor([[1.0, 2.0]])\n"
+    "h = lin(x)\n"
+    "d = h.detach()\n"
+    "y = h.sum()\n", "collapsed.py");
+  g_assert_nonnull (model);
+  const CrGraphNode *d = node_titled (model, CR_GRAPH_NODE_DETACHED, "d");
+  g_assert_nonnull (d);
+  CrGraphGroups *groups = cr_graph_groups_new (model);
+  g_assert_cmpuint (groups->height, >, 0);
+  gboolean *closed = cr_graph_groups_open_to_level (groups, 0);
+  CrGraphCollapse *collapse = cr_graph_collapse_new (groups, closed);
+  const CrGraphModel *shown = collapse->model;
+  guint d_shown = collapse->node_of[d->id];
+  guint stopped = 0;
+  for (guint i = 0; i < shown->edges->len; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (shown->edges, i);
+      if (e->to != d_shown)
+        continue;
+      /* From the closed call: lin's output is inside it. */
+      const CrGraphNode *from = g_ptr_array_index (shown->nodes, e->from);
+      g_assert_cmpint (from->kind, ==, CR_GRAPH_NODE_GROUP);
+      g_assert_true (e->stops_gradient);
+      stopped++;
+    }
+  g_assert_cmpuint (stopped, ==, 1);
+  /* The other edges still carry gradients. */
+  for (guint i = 0; i < shown->edges->len; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (shown->edges, i);
+      if (e->to != d_shown)
+        g_assert_false (e->stops_gradient);
+    }
+  cr_graph_collapse_free (collapse);
+  g_free (closed);
+  cr_graph_groups_free (groups);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -187,5 +238,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/graph-regions/example-05", test_example_05);
   g_test_add_func ("/graph-regions/backward", test_backward_regions);
+  g_test_add_func ("/graph-regions/collapsed-keeps-stop", test_collapsed_keeps_stop);
   return g_test_run ();
 }
