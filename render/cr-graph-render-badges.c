@@ -686,8 +686,8 @@ draw_freed (cairo_t *cr,
 
 /* ---- what the badges keep clear of ---------------------------------------- */
 
-/* The nodes, the done checks of the nodes whose step has run, the regions'
- * titles, the labels. */
+/* The nodes, the done checks of the nodes whose step has run, the group
+ * and region boxes' titles, the labels. */
 static void
 add_obstacles (Ctx *c)
 {
@@ -706,16 +706,12 @@ add_obstacles (Ctx *c)
           add_obstacle (c, cx - r, cy - r, cx + r, cy + r, -1);
         }
     }
-  /* The titles of grad-mode regions' boxes (cr-graph-regions.c). */
-  if (c->model->record && c->model->record->regions && c->model->record->regions->len > 0)
+  /* The titles of open groups' and grad-mode regions' boxes. */
+  g_autoptr (GArray) titles = cr_graph_badges_title_boxes (c->model, c->layout, k);
+  for (guint i = 0; i < titles->len; i++)
     {
-      g_autoptr (GArray) regions = cr_graph_regions_boxes (c->model, c->layout, k);
-      for (guint i = 0; i < regions->len; i++)
-        {
-          const CrGraphRegionBox *r = &g_array_index (regions, CrGraphRegionBox, i);
-          add_obstacle (c, r->title_x, r->title_y, r->title_x + r->title_width,
-                        r->title_y + r->title_height, -1);
-        }
+      const CrGraphBadgeBox *t = &g_array_index (titles, CrGraphBadgeBox, i);
+      add_obstacle (c, t->x0, t->y0, t->x1, t->y1, -1);
     }
   for (guint i = 0; c->labels && i < c->layout->n_edges; i++)
     {
@@ -751,6 +747,70 @@ estimate_label_sizes (const CrGraphModel  *model,
         }
     }
   return sizes;
+}
+
+/* ---- the titles on the graph's boxes ---------------------------------------- */
+
+/* An open group's title as cr-graph-groups-draw.c draws it on a laid-out
+ * cluster's box: bold sans of this size (points at scale 1), from the box's
+ * top-left corner in by these many points. */
+#define GROUP_TITLE_FONT "Sans Bold"
+#define GROUP_TITLE_SIZE 8.5
+#define GROUP_TITLE_IN_X 8.0
+#define GROUP_TITLE_IN_Y 6.0
+/* Around a title, what keeps a pill from touching its letters. */
+#define TITLE_MARGIN     2.0
+
+GArray *
+cr_graph_badges_title_boxes (const CrGraphModel  *model,
+                             const CrGraphLayout *layout,
+                             double               k)
+{
+  g_return_val_if_fail (model != NULL && layout != NULL, NULL);
+  GArray *titles = g_array_new (FALSE, FALSE, sizeof (CrGraphBadgeBox));
+  guint n_clusters = model->clusters ? model->clusters->len : 0;
+  if (n_clusters > 0 && layout->n_clusters == n_clusters)
+    {
+      PangoContext *context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+      PangoLayout *text = pango_layout_new (context);
+      PangoFontDescription *font = pango_font_description_from_string (GROUP_TITLE_FONT);
+      pango_font_description_set_size (font, (int) (GROUP_TITLE_SIZE * k * PANGO_SCALE));
+      pango_layout_set_font_description (text, font);
+      pango_font_description_free (font);
+      for (guint i = 0; i < n_clusters; i++)
+        {
+          const CrGraphCluster *cluster = g_ptr_array_index (model->clusters, i);
+          const CrGraphBox *b = &layout->clusters[i];
+          if (!cluster->title || !*cluster->title || b->width <= 0)
+            continue;
+          pango_layout_set_text (text, cluster->title, -1);
+          int tw, th;
+          pango_layout_get_pixel_size (text, &tw, &th);
+          double m = TITLE_MARGIN * k;
+          CrGraphBadgeBox t = {
+            .x0 = b->x + GROUP_TITLE_IN_X * k - m,
+            .y0 = b->y + GROUP_TITLE_IN_Y * k - m,
+            .x1 = MIN (b->x + GROUP_TITLE_IN_X * k + tw + m, b->x + b->width),
+            .y1 = b->y + GROUP_TITLE_IN_Y * k + th + m,
+            .node = -1,
+          };
+          g_array_append_val (titles, t);
+        }
+      g_object_unref (text);
+      g_object_unref (context);
+    }
+  if (model->record && model->record->regions && model->record->regions->len > 0)
+    {
+      g_autoptr (GArray) regions = cr_graph_regions_boxes (model, layout, k);
+      for (guint i = 0; i < regions->len; i++)
+        {
+          const CrGraphRegionBox *r = &g_array_index (regions, CrGraphRegionBox, i);
+          CrGraphBadgeBox t = { r->title_x, r->title_y, r->title_x + r->title_width,
+                                r->title_y + r->title_height, -1 };
+          g_array_append_val (titles, t);
+        }
+    }
+  return titles;
 }
 
 /* A uniform grid of buckets over the drawing, each holding the rects that
@@ -843,6 +903,15 @@ cr_graph_badges_label_boxes (const CrGraphLayout *layout,
                              const double        *label_sizes,
                              double               k)
 {
+  return cr_graph_badges_label_boxes_clear_of (layout, label_sizes, k, NULL);
+}
+
+double *
+cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
+                                      const double        *label_sizes,
+                                      double               k,
+                                      const GArray        *titles)
+{
   g_return_val_if_fail (layout != NULL && (label_sizes != NULL || layout->n_edges == 0), NULL);
   guint n = layout->n_edges;
   double *boxes = g_new0 (double, CR_GRAPH_BADGES_LABEL_BOX * n + 1);
@@ -854,6 +923,12 @@ cr_graph_badges_label_boxes (const CrGraphLayout *layout,
     {
       const CrGraphBox *nb = &layout->nodes[j];
       Rect r = { nb->x, nb->y, nb->x + nb->width, nb->y + nb->height, (int) j };
+      rect_grid_add (&grid, &r);
+    }
+  for (guint j = 0; titles && j < titles->len; j++)
+    {
+      const CrGraphBadgeBox *t = &g_array_index (titles, CrGraphBadgeBox, j);
+      Rect r = { t->x0, t->y0, t->x1, t->y1, -1 };
       rect_grid_add (&grid, &r);
     }
   for (guint i = 0; i < n; i++)
@@ -922,7 +997,8 @@ cr_graph_render_badges (cairo_t                   *cr,
   if (!c.labels)
     {
       g_autofree double *sizes = estimate_label_sizes (model, layout, c.k);
-      c.labels = own_labels = cr_graph_badges_label_boxes (layout, sizes, c.k);
+      g_autoptr (GArray) titles = cr_graph_badges_title_boxes (model, layout, c.k);
+      c.labels = own_labels = cr_graph_badges_label_boxes_clear_of (layout, sizes, c.k, titles);
     }
   add_obstacles (&c);
   cairo_save (cr);

@@ -9,13 +9,14 @@
  *
  * Nothing drawn here lies on anything else: each badge goes to the first
  * of its places that is clear of the nodes (but its own), the done checks,
- * the edges' shape labels and the badges placed before it; a badge that
+ * the titles of group and region boxes, the edges' shape labels and the
+ * badges placed before it; a badge that
  * must show (the current step's, an error, "freed") then tries a shorter
  * text, then a free place further out with a thin leader line to what it
  * labels, and is left out when there is none. The shape labels themselves
  * are placed by cr_graph_badges_label_boxes (), which leaves out a label
- * (or the tensor name over it) that would lie on a node or on an earlier
- * label. */
+ * (or the tensor name over it) that would lie on a node, on an earlier
+ * label or on a group's or region's title. */
 #pragma once
 
 #include <cairo.h>
@@ -65,6 +66,21 @@ typedef struct {
  * CR_GRAPH_BADGES_LABEL_BOX * layout->n_edges + 1). */
 double  *cr_graph_badges_label_boxes     (const CrGraphLayout       *layout,
                                           const double              *label_sizes,
+                                          double                     k);
+
+/* The same, keeping clear of titles too (of CrGraphBadgeBox, from
+ * cr_graph_badges_title_boxes (); NULL: none). */
+double  *cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
+                                               const double        *label_sizes,
+                                               double               k,
+                                               const GArray        *titles);
+/* The titles drawn on the graph's boxes as layout placed model's nodes,
+ * type scaled by k: each open group's (model->clusters laid out by layout,
+ * its title at its box's top-left as cr-graph-groups-draw.c draws it) and
+ * each grad-mode region's (cr-graph-regions.c). Labels and badges keep
+ * clear of them. A new array of CrGraphBadgeBox (node -1), empty when none. */
+GArray  *cr_graph_badges_title_boxes     (const CrGraphModel        *model,
+                                          const CrGraphLayout       *layout,
                                           double                     k);
 
 void     cr_graph_render_badges          (cairo_t                   *cr,

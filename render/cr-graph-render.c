@@ -178,6 +178,8 @@ struct _CrGraphRenderCache
   int          *edge_step;      /* by edge: the step that sends a gradient along it */
   double       *sizes;          /* width, height by node */
   GHashTable   *shaped;         /* font and text -> Text: equal texts are shaped once */
+  CrGraphModel *model;          /* the model it shaped (a reference): its labels keep
+                                 * clear of its boxes' titles */
 };
 
 static Text
@@ -323,6 +325,7 @@ cr_graph_render_cache_new (const CrGraphModel *model,
   g_return_val_if_fail (model != NULL, NULL);
 
   CrGraphRenderCache *self = g_new0 (CrGraphRenderCache, 1);
+  self->model = cr_graph_model_ref ((CrGraphModel *) model);
   self->k = presentation ? PRESENT_TYPE : 1.0;
   self->lw = presentation ? PRESENT_LINE : 1.0;
   self->context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
@@ -425,6 +428,7 @@ cr_graph_render_cache_free (CrGraphRenderCache *self)
   g_free (self->sizes);
   g_clear_pointer (&self->shaped, g_hash_table_unref);
   g_clear_object (&self->context);
+  g_clear_pointer (&self->model, cr_graph_model_unref);
   g_free (self);
 }
 
@@ -456,7 +460,8 @@ cr_graph_render_label_boxes (CrGraphRenderCache  *cache,
       sizes[4 * i + 2] = cache->names[i].w;
       sizes[4 * i + 3] = cache->names[i].h;
     }
-  return cr_graph_badges_label_boxes (layout, sizes, cache->k);
+  g_autoptr (GArray) titles = cr_graph_badges_title_boxes (cache->model, layout, cache->k);
+  return cr_graph_badges_label_boxes_clear_of (layout, sizes, cache->k, titles);
 }
 
 double *

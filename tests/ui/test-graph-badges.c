@@ -256,14 +256,21 @@ check_frame (const CrGraphModel  *model,
           g_array_append_val (items, it);
         }
     }
-  /* The titles of no_grad regions' boxes: badges keep clear of them. */
+  /* The titles of open groups' and no_grad regions' boxes: labels and
+   * badges keep clear of them. */
+  g_autoptr (GArray) titles = cr_graph_badges_title_boxes (model, layout, k);
+  guint n_groups = model->clusters ? model->clusters->len : 0;
   g_autoptr (GArray) regions = cr_graph_regions_boxes (model, layout, k);
-  for (guint i = 0; i < regions->len; i++)
+  g_assert_cmpuint (titles->len, ==, (layout->n_clusters == n_groups ? n_groups : 0) + regions->len);
+  for (guint i = 0; i < titles->len; i++)
     {
-      const CrGraphRegionBox *r = &g_array_index (regions, CrGraphRegionBox, i);
-      Item title = { r->title_x, r->title_y, r->title_x + r->title_width,
-                     r->title_y + r->title_height, -1, TRUE, r->title };
-      g_array_append_val (items, title);
+      const CrGraphBadgeBox *t = &g_array_index (titles, CrGraphBadgeBox, i);
+      const char *title = i < titles->len - regions->len
+                            ? ((CrGraphCluster *) g_ptr_array_index (model->clusters, i))->title
+                            : g_array_index (regions, CrGraphRegionBox, i - (titles->len - regions->len)).title;
+      /* Not a node's own badge: -2 is no node. */
+      Item it = { t->x0, t->y0, t->x1, t->y1, -2, TRUE, title };
+      g_array_append_val (items, it);
     }
   for (guint i = 0; i < placed->len; i++)
     {
@@ -288,46 +295,101 @@ check_frame (const CrGraphModel  *model,
   return placed->len;
 }
 
-/* Every example, at every step, left to right and top to bottom, in the
- * window's and in presentation's sizes: nothing lies on anything else. */
+/* Model at every step, left to right and top to bottom, in the window's
+ * and in presentation's sizes; *frames and *badges count what it checked. */
+static void
+check_model (const CrGraphModel *model,
+             const char         *name,
+             guint              *frames,
+             guint              *badges)
+{
+  for (int present = 0; present < 2; present++)
+    for (int down = 0; down < 2; down++)
+      {
+        CrGraphRenderCache *cache = cr_graph_render_cache_new (model, present);
+        g_autoptr (GError) error = NULL;
+        g_autoptr (CrGraphLayout) layout = cr_graph_render_layout_directed (
+          model, cache, down ? CR_GRAPH_LAYOUT_TOP_TO_BOTTOM : CR_GRAPH_LAYOUT_LEFT_TO_RIGHT, &error);
+        g_assert_no_error (error);
+        g_autofree double *boxes = cr_graph_render_label_boxes (cache, layout);
+        cr_graph_render_cache_free (cache);
+        g_autofree char *what = g_strdup_printf ("%s%s%s", name, down ? " top to bottom" : "",
+                                                 present ? " (presentation)" : "");
+        double k = present ? CR_GRAPH_RENDER_PRESENT_TYPE : 1.0;
+        for (int step = -1; step < (int) model->n_steps; step++, (*frames)++)
+          *badges += check_frame (model, layout, boxes, step, k, what);
+      }
+}
+
+/* Model's collapsed views as the window shows them: the first view, each
+ * level, and each group open with its ancestors (the rest closed), so
+ * that open groups' titles meet edges and closed groups' nodes. */
+static void
+check_collapsed_views (CrGraphModel *model,
+                       const char   *name,
+                       guint        *views,
+                       guint        *frames,
+                       guint        *badges)
+{
+  CrGraphGroups *groups = cr_graph_groups_new (model);
+  GPtrArray *opens = g_ptr_array_new_with_free_func (g_free);
+  /* 40: the window's first view (CR_GRAPH_CANVAS_GROUP_NODES). */
+  g_ptr_array_add (opens, cr_graph_groups_open_first_view (groups, 40, NULL));
+  for (guint level = 1; level <= groups->height; level++)
+    g_ptr_array_add (opens, cr_graph_groups_open_to_level (groups, level));
+  for (guint g = 0; groups->groups->len <= 40 && g < groups->groups->len; g++)
+    {
+      gboolean *open = g_new0 (gboolean, groups->groups->len);
+      for (int p = (int) g; p >= 0; p = cr_graph_groups_get (groups, p)->parent)
+        open[p] = TRUE;
+      g_ptr_array_add (opens, open);
+    }
+  for (guint i = 0; groups->height > 0 && i < opens->len; i++)
+    {
+      CrGraphCollapse *collapse = cr_graph_collapse_new (groups, g_ptr_array_index (opens, i));
+      g_autofree char *what = g_strdup_printf ("%s, view %u", name, i);
+      check_model (collapse->model, what, frames, badges);
+      cr_graph_collapse_free (collapse);
+      (*views)++;
+    }
+  g_ptr_array_unref (opens);
+  cr_graph_groups_free (groups);
+}
+
+/* Every example and the nested loops' script, whole and in collapsed
+ * views: nothing lies on anything else. */
 static void
 test_never_overlap (void)
 {
   g_autoptr (GDir) d = g_dir_open (CR_SOURCE_EXAMPLES_DIR, 0, NULL);
   g_assert_nonnull (d);
-  guint frames = 0, badges = 0;
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
   const char *name;
   while ((name = g_dir_read_name (d)))
+    if (g_str_has_suffix (name, ".py"))
+      g_ptr_array_add (paths, g_build_filename (CR_SOURCE_EXAMPLES_DIR, name, NULL));
+  g_ptr_array_add (paths, g_build_filename (CR_SOURCE_EXAMPLES_DIR, "..", "..", "tests", "record",
+                                            "scripts", "nested_loops.py", NULL));
+  guint frames = 0, badges = 0, views = 0;
+  for (guint p = 0; p < paths->len; p++)
     {
-      if (!g_str_has_suffix (name, ".py"))
-        continue;
-      g_autofree char *path = g_build_filename (CR_SOURCE_EXAMPLES_DIR, name, NULL);
+      const char *path = g_ptr_array_index (paths, p);
+      g_autofree char *base = g_path_get_basename (path);
       g_autofree char *source = NULL;
       g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
-      g_autoptr (GPtrArray) models = cr_ui_test_models_from_script (source, name, NULL);
+      g_autoptr (GPtrArray) models = cr_ui_test_models_from_script (source, base, NULL);
       for (guint m = 0; m < models->len; m++)
-        for (int present = 0; present < 2; present++)
-          for (int down = 0; down < 2; down++)
-            {
-              const CrGraphModel *model = g_ptr_array_index (models, m);
-              CrGraphRenderCache *cache = cr_graph_render_cache_new (model, present);
-              g_autoptr (GError) error = NULL;
-              g_autoptr (CrGraphLayout) layout = cr_graph_render_layout_directed (
-                model, cache, down ? CR_GRAPH_LAYOUT_TOP_TO_BOTTOM : CR_GRAPH_LAYOUT_LEFT_TO_RIGHT,
-                &error);
-              g_assert_no_error (error);
-              g_autofree double *boxes = cr_graph_render_label_boxes (cache, layout);
-              cr_graph_render_cache_free (cache);
-              g_autofree char *what = g_strdup_printf ("%s model %u%s%s", name, m,
-                                                       down ? " top to bottom" : "",
-                                                       present ? " (presentation)" : "");
-              double k = present ? CR_GRAPH_RENDER_PRESENT_TYPE : 1.0;
-              for (int step = -1; step < (int) model->n_steps; step++, frames++)
-                badges += check_frame (model, layout, boxes, step, k, what);
-            }
+        {
+          CrGraphModel *model = g_ptr_array_index (models, m);
+          g_autofree char *what = g_strdup_printf ("%s model %u", base, m);
+          check_model (model, what, &frames, &badges);
+          check_collapsed_views (model, what, &views, &frames, &badges);
+        }
     }
-  g_test_message ("%u frames, %u badges: none on another, a label or a node", frames, badges);
+  g_test_message ("%u frames (%u collapsed views), %u badges: none on another, a label, a "
+                  "node or a title", frames, views, badges);
   g_assert_cmpuint (frames, >, 100);
+  g_assert_cmpuint (views, >, 10);
 }
 
 /* What the badges cost a frame on the toy network's last step (every step's
