@@ -14,7 +14,7 @@ G_BEGIN_DECLS
  * (presentation mode) scale every gap with them. */
 #define CR_GRAPH_LAYOUT_LABEL_SIZE 8.5
 /* The space between a leaf's card and its AccumulateGrad pill under it. */
-#define CR_GRAPH_LAYOUT_PAIR_GAP   12.0
+#define CR_GRAPH_LAYOUT_PAIR_GAP   10.0
 /* Blank kept around the nodes inside a layout's width and height, in
  * points (times the type's scale in presentation). */
 #define CR_GRAPH_LAYOUT_PAD        8.0

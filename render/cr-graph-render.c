@@ -36,13 +36,16 @@
 #define RADIUS     9.0
 #define DISC       22.0
 /* An op's pill: its disc this far in from the left end, the title this far
- * after the disc, and this much room after the title; an AccumulateGrad
- * pill's text this far in from its ends. Tight: the toy network's widest
- * rank (two leaves beside two ops) fits the 1366 px window's graph pane. */
+ * after the disc, this much room after the title and above and below the
+ * text; an AccumulateGrad pill's text this far in from its ends and
+ * edges. Tight: the toy network's widest rank (two leaves beside two ops)
+ * fits the 1366 px window's graph pane. */
 #define OP_INSET   4.0
 #define OP_GAP     6.0
 #define OP_END     8.0
+#define OP_VPAD    5.0
 #define ACC_INSET  5.0
+#define ACC_PAD    2.0
 /* An op's caption is cut (with an ellipsis) past this width, or its title's
  * when that is wider: the tooltip has it whole. */
 #define CAPTION_MAX 84.0
@@ -306,13 +309,13 @@ shape_node (CrGraphRenderCache *cache,
           t->glyph = shape_text (cache, FONT_UI, glyph_size, PANGO_WEIGHT_BOLD, FALSE, glyph);
         }
       t->width = (OP_INSET + DISC + OP_GAP + OP_END) * k + MAX (t->title.w, t->sub.w);
-      t->height = MAX ((DISC + 2 * 5.0) * k, t->title.h + t->sub.h + 2 * 5.0 * k);
+      t->height = MAX ((DISC + 2 * OP_VPAD) * k, t->title.h + t->sub.h + 2 * OP_VPAD * k);
     }
   else
     {
       t->title = shape_text (cache, FONT_UI, ACC_SIZE, PANGO_WEIGHT_NORMAL, FALSE, n->title);
       t->width = t->title.w + 2 * ACC_INSET * k;
-      t->height = t->title.h + 2 * 3.0 * k;
+      t->height = t->title.h + 2 * ACC_PAD * k;
     }
   t->width = ceil (t->width);
   t->height = ceil (t->height);

@@ -21,7 +21,7 @@
 #define MARGIN        16.0
 /* A readable first view keeps its nodes this many pixels from the canvas's
  * edges: the layout's own pad (CR_GRAPH_LAYOUT_PAD) counts towards them. */
-#define NODE_MARGIN   12.0
+#define NODE_MARGIN   11.0
 #define ZOOM_MIN      CR_GRAPH_CANVAS_ZOOM_MIN
 #define ZOOM_MAX      CR_GRAPH_CANVAS_ZOOM_MAX
 #define ZOOM_STEP     1.25

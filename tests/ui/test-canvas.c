@@ -1045,12 +1045,14 @@ test_examples_first_view (void)
    * the stepper's band: these open around their output (or error), the
    * overview showing the rest. */
   static const char *const too_big[] = {
-    "01-toy-network.py",          /* 490x500 pt: 9 px too tall */
-    "03-vector-backward.py",      /* 490x464 pt: as wide as the pane, a leaf
-                                   * under the zoom buttons */
-    "05-no-grad-detach.py",       /* 313x505 pt with its no_grad and detached
+    "01-toy-network.py",          /* 496x500 pt: as wide as the pane, 63 px
+                                   * to spare in height, but a top leaf needs
+                                   * 66 px to clear the zoom buttons and the
+                                   * output 24 px to clear the stepper */
+    "03-vector-backward.py",      /* 496x464 pt: likewise */
+    "05-no-grad-detach.py",       /* 317x505 pt with its no_grad and detached
                                    * tensors: the output under the stepper */
-    "11-mlp-training.py",         /* 458x735 pt: a chain of nine ops */
+    "11-mlp-training.py",         /* 464x735 pt: a chain of nine ops */
     NULL
   };
   /* Presentation's 20 px type needs the graph 1.8 times as large again:
