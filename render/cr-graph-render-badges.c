@@ -684,6 +684,85 @@ draw_freed (cairo_t *cr,
     }
 }
 
+/* ---- the titles on the graph's boxes ---------------------------------------- */
+
+/* An open group's title as cr-graph-groups-draw.c draws it on a laid-out
+ * cluster's box: bold sans of this size (points at scale 1), from the box's
+ * top-left corner in by these many points. */
+#define GROUP_TITLE_FONT "Sans Bold"
+#define GROUP_TITLE_SIZE 8.5
+#define GROUP_TITLE_IN_X 8.0
+#define GROUP_TITLE_IN_Y 6.0
+/* Around a title, what keeps a pill from touching its letters. */
+#define TITLE_MARGIN     2.0
+
+/* cr_graph_badges_title_boxes (), only the titles of boxes that reach into
+ * clip (x0, y0, x1, y1; NULL: all): a frame of a big graph measures only
+ * the titles it shows. */
+static GArray *
+title_boxes_in (const CrGraphModel  *model,
+                const CrGraphLayout *layout,
+                double               k,
+                const double        *clip)
+{
+  GArray *titles = g_array_new (FALSE, FALSE, sizeof (CrGraphBadgeBox));
+  guint n_clusters = model->clusters ? model->clusters->len : 0;
+  if (n_clusters > 0 && layout->n_clusters == n_clusters)
+    {
+      PangoContext *context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+      PangoLayout *text = pango_layout_new (context);
+      PangoFontDescription *font = pango_font_description_from_string (GROUP_TITLE_FONT);
+      pango_font_description_set_size (font, (int) (GROUP_TITLE_SIZE * k * PANGO_SCALE));
+      pango_layout_set_font_description (text, font);
+      pango_font_description_free (font);
+      for (guint i = 0; i < n_clusters; i++)
+        {
+          const CrGraphCluster *cluster = g_ptr_array_index (model->clusters, i);
+          const CrGraphBox *b = &layout->clusters[i];
+          if (!cluster->title || !*cluster->title || b->width <= 0)
+            continue;
+          if (clip && (b->x > clip[2] || b->y > clip[3] || b->x + b->width < clip[0]
+                       || b->y + b->height < clip[1]))
+            continue;
+          pango_layout_set_text (text, cluster->title, -1);
+          int tw, th;
+          pango_layout_get_pixel_size (text, &tw, &th);
+          double m = TITLE_MARGIN * k;
+          CrGraphBadgeBox t = {
+            .x0 = b->x + GROUP_TITLE_IN_X * k - m,
+            .y0 = b->y + GROUP_TITLE_IN_Y * k - m,
+            .x1 = MIN (b->x + GROUP_TITLE_IN_X * k + tw + m, b->x + b->width),
+            .y1 = b->y + GROUP_TITLE_IN_Y * k + th + m,
+            .node = -1,
+          };
+          g_array_append_val (titles, t);
+        }
+      g_object_unref (text);
+      g_object_unref (context);
+    }
+  if (model->record && model->record->regions && model->record->regions->len > 0)
+    {
+      g_autoptr (GArray) regions = cr_graph_regions_boxes (model, layout, k);
+      for (guint i = 0; i < regions->len; i++)
+        {
+          const CrGraphRegionBox *r = &g_array_index (regions, CrGraphRegionBox, i);
+          CrGraphBadgeBox t = { r->title_x, r->title_y, r->title_x + r->title_width,
+                                r->title_y + r->title_height, -1 };
+          g_array_append_val (titles, t);
+        }
+    }
+  return titles;
+}
+
+GArray *
+cr_graph_badges_title_boxes (const CrGraphModel  *model,
+                             const CrGraphLayout *layout,
+                             double               k)
+{
+  g_return_val_if_fail (model != NULL && layout != NULL, NULL);
+  return title_boxes_in (model, layout, k, NULL);
+}
+
 /* ---- what the badges keep clear of ---------------------------------------- */
 
 /* The nodes, the done checks of the nodes whose step has run, the group
@@ -707,7 +786,7 @@ add_obstacles (Ctx *c)
         }
     }
   /* The titles of open groups' and grad-mode regions' boxes. */
-  g_autoptr (GArray) titles = cr_graph_badges_title_boxes (c->model, c->layout, k);
+  g_autoptr (GArray) titles = title_boxes_in (c->model, c->layout, k, c->options->clip);
   for (guint i = 0; i < titles->len; i++)
     {
       const CrGraphBadgeBox *t = &g_array_index (titles, CrGraphBadgeBox, i);
@@ -747,70 +826,6 @@ estimate_label_sizes (const CrGraphModel  *model,
         }
     }
   return sizes;
-}
-
-/* ---- the titles on the graph's boxes ---------------------------------------- */
-
-/* An open group's title as cr-graph-groups-draw.c draws it on a laid-out
- * cluster's box: bold sans of this size (points at scale 1), from the box's
- * top-left corner in by these many points. */
-#define GROUP_TITLE_FONT "Sans Bold"
-#define GROUP_TITLE_SIZE 8.5
-#define GROUP_TITLE_IN_X 8.0
-#define GROUP_TITLE_IN_Y 6.0
-/* Around a title, what keeps a pill from touching its letters. */
-#define TITLE_MARGIN     2.0
-
-GArray *
-cr_graph_badges_title_boxes (const CrGraphModel  *model,
-                             const CrGraphLayout *layout,
-                             double               k)
-{
-  g_return_val_if_fail (model != NULL && layout != NULL, NULL);
-  GArray *titles = g_array_new (FALSE, FALSE, sizeof (CrGraphBadgeBox));
-  guint n_clusters = model->clusters ? model->clusters->len : 0;
-  if (n_clusters > 0 && layout->n_clusters == n_clusters)
-    {
-      PangoContext *context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
-      PangoLayout *text = pango_layout_new (context);
-      PangoFontDescription *font = pango_font_description_from_string (GROUP_TITLE_FONT);
-      pango_font_description_set_size (font, (int) (GROUP_TITLE_SIZE * k * PANGO_SCALE));
-      pango_layout_set_font_description (text, font);
-      pango_font_description_free (font);
-      for (guint i = 0; i < n_clusters; i++)
-        {
-          const CrGraphCluster *cluster = g_ptr_array_index (model->clusters, i);
-          const CrGraphBox *b = &layout->clusters[i];
-          if (!cluster->title || !*cluster->title || b->width <= 0)
-            continue;
-          pango_layout_set_text (text, cluster->title, -1);
-          int tw, th;
-          pango_layout_get_pixel_size (text, &tw, &th);
-          double m = TITLE_MARGIN * k;
-          CrGraphBadgeBox t = {
-            .x0 = b->x + GROUP_TITLE_IN_X * k - m,
-            .y0 = b->y + GROUP_TITLE_IN_Y * k - m,
-            .x1 = MIN (b->x + GROUP_TITLE_IN_X * k + tw + m, b->x + b->width),
-            .y1 = b->y + GROUP_TITLE_IN_Y * k + th + m,
-            .node = -1,
-          };
-          g_array_append_val (titles, t);
-        }
-      g_object_unref (text);
-      g_object_unref (context);
-    }
-  if (model->record && model->record->regions && model->record->regions->len > 0)
-    {
-      g_autoptr (GArray) regions = cr_graph_regions_boxes (model, layout, k);
-      for (guint i = 0; i < regions->len; i++)
-        {
-          const CrGraphRegionBox *r = &g_array_index (regions, CrGraphRegionBox, i);
-          CrGraphBadgeBox t = { r->title_x, r->title_y, r->title_x + r->title_width,
-                                r->title_y + r->title_height, -1 };
-          g_array_append_val (titles, t);
-        }
-    }
-  return titles;
 }
 
 /* A uniform grid of buckets over the drawing, each holding the rects that
