@@ -514,6 +514,8 @@ typedef struct {
   Palette                   pal;
   gboolean                  dark;
   double                    k, lw;
+  gboolean                  small_type_hidden;  /* shown too small to read (far out):
+                                                 * captions, values, edge labels left out */
 } Ctx;
 
 static void
@@ -553,10 +555,11 @@ shadow (cairo_t          *cr,
         double            r,
         const Ctx        *c)
 {
-  /* In pixels three soft layers; in a vector file (SVG, PDF) one layer of
-   * about their weight, a third of the shapes to write. */
+  /* In pixels three soft layers; in a vector file (SVG, PDF), or far out
+   * where a layer is under a pixel, one layer of about their weight, a
+   * third of the shapes to write or fill. */
   cairo_surface_type_t target = cairo_surface_get_type (cairo_get_target (cr));
-  if (target == CAIRO_SURFACE_TYPE_SVG || target == CAIRO_SURFACE_TYPE_PDF)
+  if (target == CAIRO_SURFACE_TYPE_SVG || target == CAIRO_SURFACE_TYPE_PDF || c->small_type_hidden)
     {
       rounded_rect (cr, b->x - 1.0, b->y + 1.6, b->width + 2, b->height + 1.2, r + 2);
       cairo_set_source_rgba (cr, 0, 0, 0, 2.2 * c->pal.shadow);
@@ -626,6 +629,8 @@ draw_tensor_card (cairo_t           *cr,
     }
 
   show (cr, &t->title, b->x + PAD * k, b->y + BAND_PAD * k, band_text);
+  if (c->small_type_hidden)
+    return;
   show (cr, &t->sub, b->x + b->width - PAD * k - t->sub.w,
         b->y + BAND_PAD * k + (t->title.h - t->sub.h) / 2 + 1, band_text);
   double y = b->y + band_h + BODY_PAD * k;
@@ -669,7 +674,8 @@ draw_op (cairo_t           *cr,
   double total = t->title.h + t->sub.h;
   double ty = b->y + (b->height - total) / 2;
   show (cr, &t->title, tx, ty, pal->text);
-  show (cr, &t->sub, tx, ty + t->title.h, pal->dim_text);
+  if (!c->small_type_hidden)
+    show (cr, &t->sub, tx, ty + t->title.h, pal->dim_text);
   /* Its "freed" tag is a badge (cr-graph-render-badges.c), placed clear
    * of the labels and gradients around it. */
 }
@@ -686,8 +692,9 @@ draw_accumulate (cairo_t          *cr,
   set_rgb (cr, c->pal.acc_text);
   cairo_set_line_width (cr, c->lw);
   cairo_stroke (cr);
-  show (cr, &t->title, b->x + (b->width - t->title.w) / 2, b->y + (b->height - t->title.h) / 2,
-        c->pal.acc_text);
+  if (!c->small_type_hidden)
+    show (cr, &t->title, b->x + (b->width - t->title.w) / 2, b->y + (b->height - t->title.h) / 2,
+          c->pal.acc_text);
 }
 
 static void
@@ -793,7 +800,7 @@ draw_edge (cairo_t           *cr,
         }
     }
 
-  if (path->has_label && label->layout && box[2] > box[0])
+  if (path->has_label && label->layout && box[2] > box[0] && !c->small_type_hidden)
     {
       double k = c->k;
       double x = box[0], y = box[1];
@@ -945,6 +952,8 @@ render_with_cache (cairo_t                    *cr,
     .dark = options->style == CR_GRAPH_STYLE_DARK,
     .k = cache->k,
     .lw = cache->lw,
+    .small_type_hidden = options->text_scale > 0
+                         && SMALL_SIZE * cache->k * options->text_scale < CR_GRAPH_RENDER_MIN_TEXT_PX,
   };
   int current = options->current_step;
   guint n_nodes = MIN (MIN (model->nodes->len, layout->n_nodes), cache->n_nodes);

@@ -14,6 +14,9 @@ G_BEGIN_DECLS
 
 /* Presentation mode's type (and the spacing around it) is this much larger. */
 #define CR_GRAPH_RENDER_PRESENT_TYPE 1.3
+/* Type smaller than this many pixels is not drawn when the options say how
+ * large the drawing is shown (text_scale): nobody can read it. */
+#define CR_GRAPH_RENDER_MIN_TEXT_PX 5.0
 
 typedef enum {
   CR_GRAPH_STYLE_LIGHT,
@@ -42,6 +45,10 @@ typedef struct {
   const double *label_boxes;      /* borrowed: cr_graph_render_label_boxes () for this
                                    * layout, placed once for many drawings (the canvas's
                                    * tiles); NULL: placed at each call */
+  double        text_scale;       /* pixels per point the drawing is shown at, for its
+                                   * level of detail: the small type (captions, values,
+                                   * edge labels) is left out where it would be under
+                                   * CR_GRAPH_RENDER_MIN_TEXT_PX; 0: all drawn (export) */
 } CrGraphRenderOptions;
 
 void            cr_graph_render_options_init (CrGraphRenderOptions       *options);

@@ -174,6 +174,8 @@ paint_tile (cairo_t  *cr,
       /* The widget's own background (the .view style class) shows through. */
       options.draw_background = FALSE;
       options.label_boxes = label_boxes (self);
+      /* Far out, the type too small to read is left out (and its time). */
+      options.text_scale = self->zoom;
       cr_graph_render (cr, self->model, self->layout, &options);
     }
 }
@@ -410,6 +412,7 @@ cr_graph_canvas_snapshot (GtkWidget   *widget,
                 options.label_boxes = no_labels = g_new0 (double, CR_GRAPH_BADGES_LABEL_BOX * drawn->n_edges + 1);
               options.pulse = self->pulsing ? self->pulse : -1;
               options.node_alpha = self->alpha;
+              options.text_scale = self->zoom;
               cr_graph_render (cr, self->model, drawn, &options);
             }
           cairo_destroy (cr);

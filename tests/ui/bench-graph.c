@@ -222,13 +222,14 @@ paint_tile (cairo_t  *cr,
   series_add (tp->painted, (g_get_monotonic_time () - t) / 1000.0, cpu_ms () - c);
 }
 
-/* A drag across the graph at 100 %: the view's centre moves 12 pixels a
+/* A drag across the graph at `zoom`: the view's centre moves 12 pixels a
  * frame along the chain of ops (output to input, through `n_stops` of them),
  * for at most max_frames frames. Each frame paints the tiles in view not
  * painted yet and places them all; between frames one tile next to the
  * view is painted ahead. */
 static void
 drag_pan (int                  side,
+          double               zoom,
           cairo_surface_t     *surface,
           const CrGraphModel  *model,
           const CrGraphLayout *layout,
@@ -240,11 +241,11 @@ drag_pan (int                  side,
           Series              *ahead)
 {
   CrGraphTiles *tiles = cr_graph_tiles_new (side, 64 * 512 * 512 / (side * side));
-  CrGraphTilesKey key = { .zoom = 1.0, .scale = 1, .step = options->current_step,
+  CrGraphTilesKey key = { .zoom = zoom, .scale = 1, .step = options->current_step,
                           .selected = options->selected, .model = model, .layout = layout };
   cr_graph_tiles_set_key (tiles, &key);
-  TilePaint tp = { model, layout, options, 1.0, painted };
-  TilePaint tp_ahead = { model, layout, options, 1.0, ahead };
+  TilePaint tp = { model, layout, options, zoom, painted };
+  TilePaint tp_ahead = { model, layout, options, zoom, ahead };
   guint n = 0;
   for (guint s = 0; s + 1 < stops->len && n < max_frames; s++)
     {
@@ -252,7 +253,7 @@ drag_pan (int                  side,
       double dx = a[2] - a[0], dy = a[3] - a[1], len = hypot (dx, dy);
       for (double d = 0; d < len && n < max_frames; d += 12.0, n++)
         {
-          double cx = a[0] + dx * d / len, cy = a[1] + dy * d / len;
+          double cx = (a[0] + dx * d / len) * zoom, cy = (a[1] + dy * d / len) * zoom;
           double tx = round (FRAME_W / 2.0 - cx), ty = round (FRAME_H / 2.0 - cy);
           gint64 t = g_get_monotonic_time ();
           double c = cpu_ms ();
@@ -275,7 +276,8 @@ drag_pan (int                  side,
           /* Idle time: one tile ahead. */
           int i, j;
           if (!cr_graph_tiles_full (tiles)
-              && cr_graph_tiles_next_missing (tiles, range, 1, layout->width, layout->height, &i, &j))
+              && cr_graph_tiles_next_missing (tiles, range, 1, layout->width * zoom,
+                                            layout->height * zoom, &i, &j))
             cr_graph_tiles_get (tiles, i, j, paint_tile, &tp_ahead);
         }
     }
@@ -420,11 +422,19 @@ main (int    argc,
       g_array_append_vals (stops, c, 2);
     }
   g_array_unref (ops);
-  static const int sides[] = { 512, 256 };
-  Series drag[2] = { { 0 } }, painted[2] = { { 0 } }, ahead[2] = { { 0 } };
+  /* At 100 % from 512 and 256 px tiles; then at 50 % (8.5 pt text at
+   * 4.25 px) from 512 px tiles, as the canvas paints them: the drag moves
+   * 12 px a frame along the same path, so it covers twice the graph. */
+  static const int sides[] = { 512, 256, 512 };
+  static const double zooms[] = { 1.0, 1.0, 0.5 };
+  Series drag[3] = { { 0 } }, painted[3] = { { 0 } }, ahead[3] = { { 0 } };
   for (guint k = 0; k < G_N_ELEMENTS (sides); k++)
-    drag_pan (sides[k], surface, model, layout, &options, stops, 600, &drag[k], &painted[k],
-              &ahead[k]);
+    {
+      options.text_scale = zooms[k];
+      drag_pan (sides[k], zooms[k], surface, model, layout, &options, stops, 600, &drag[k],
+                &painted[k], &ahead[k]);
+    }
+  options.text_scale = 0;
   g_array_unref (stops);
   options.label_boxes = NULL;
   g_free (label_boxes);
@@ -452,7 +462,7 @@ main (int    argc,
   printf ("place the edge labels:      %8.1f ms (once per layout)\n", labels_ms);
   for (guint k = 0; k < G_N_ELEMENTS (sides); k++)
     {
-      printf ("drag at 100 %%, 12 px a frame, from %d px tiles:\n", sides[k]);
+      printf ("drag at %.0f %%, 12 px a frame, from %d px tiles:\n", 100 * zooms[k], sides[k]);
       series_print ("  pan frame (goal < 16)", &drag[k]);
       series_print ("  a tile painted in a frame", &painted[k]);
       series_print ("  a tile painted ahead", &ahead[k]);

@@ -1,7 +1,8 @@
 /* test-graph-big.c — what keeps big graphs fast and small, without a
  * screen: the tile cache (cr-graph-tiles.h) paints a tile once and drops
  * its tiles when what they show changes; the SVG export (cr-graph-svg.h)
- * stays within a size per node and draws what Cairo drew; the edge labels'
+ * stays within a size per node and draws what Cairo drew; far out, the
+ * type too small to read is left out; the edge labels'
  * placement (bucketed) keeps the same labels as the plain quadratic one. */
 #include "cr-graph-tiles.h"
 #include "cr-graph-svg.h"
@@ -314,6 +315,45 @@ test_svg_size (void)
   g_rmdir (dir);
 }
 
+/* How many glyphs (SVG <use>) a drawing of model holds at text_scale. */
+static guint
+glyphs_drawn (const CrGraphModel  *model,
+              const CrGraphLayout *layout,
+              double               text_scale)
+{
+  g_autoptr (GString) svg = g_string_new (NULL);
+  cairo_surface_t *surface = cairo_svg_surface_create_for_stream (append_to_string, svg,
+                                                                  layout->width, layout->height);
+  cairo_t *cr = cairo_create (surface);
+  CrGraphRenderOptions options;
+  cr_graph_render_options_init (&options);
+  options.text_scale = text_scale;
+  cr_graph_render (cr, model, layout, &options);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return count (svg->str, "<use ");
+}
+
+/* Level of detail: shown where the small type would be under
+ * CR_GRAPH_RENDER_MIN_TEXT_PX, the captions, values and edge labels are
+ * left out, the titles kept; at a readable size (or unknown: export) all
+ * of it is drawn. */
+static void
+test_small_type_left_out (void)
+{
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (SCRIPT_SCALAR_MLP, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CrGraphLayout) layout = cr_graph_render_layout (model, &error);
+  g_assert_no_error (error);
+  guint all = glyphs_drawn (model, layout, 0);
+  guint near = glyphs_drawn (model, layout, 1.0);
+  guint far = glyphs_drawn (model, layout, 0.4);
+  g_test_message ("glyphs: %u at export, %u at 100 %%, %u at 40 %%", all, near, far);
+  g_assert_cmpuint (near, ==, all);
+  g_assert_cmpuint (far, <, all * 3 / 4);
+  g_assert_cmpuint (far, >, 0);
+}
+
 /* ---- edge label placement --------------------------------------------------- */
 
 static gboolean
@@ -495,6 +535,7 @@ main (int    argc,
   g_test_add_func ("/graph-big/tiles/range", test_tiles_range);
   g_test_add_func ("/graph-big/svg/compact", test_svg_compact);
   g_test_add_func ("/graph-big/svg/size", test_svg_size);
+  g_test_add_func ("/graph-big/svg/small-type-left-out", test_small_type_left_out);
   g_test_add_func ("/graph-big/label-boxes/examples", test_label_boxes_examples);
   g_test_add_func ("/graph-big/label-boxes/big", test_label_boxes_big);
   return g_test_run ();
