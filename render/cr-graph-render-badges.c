@@ -921,6 +921,10 @@ cr_graph_badges_label_boxes (const CrGraphLayout *layout,
   return cr_graph_badges_label_boxes_clear_of (layout, label_sizes, k, NULL);
 }
 
+/* Where along its edge (0: its start, 1: its end) a label that the layout
+ * put on a title goes instead, nearest the middle first. */
+static const double label_along[] = { 0.4, 0.6, 0.3, 0.7, 0.2, 0.8 };
+
 double *
 cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
                                       const double        *label_sizes,
@@ -940,11 +944,15 @@ cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
       Rect r = { nb->x, nb->y, nb->x + nb->width, nb->y + nb->height, (int) j };
       rect_grid_add (&grid, &r);
     }
+  /* The titles, apart: a label the layout put on one moves along its
+   * edge instead of going (an edge into a box crosses its title strip). */
+  RectGrid title_grid;
+  rect_grid_init (&title_grid, layout->width, layout->height, titles ? titles->len : 0);
   for (guint j = 0; titles && j < titles->len; j++)
     {
       const CrGraphBadgeBox *t = &g_array_index (titles, CrGraphBadgeBox, j);
       Rect r = { t->x0, t->y0, t->x1, t->y1, -1 };
-      rect_grid_add (&grid, &r);
+      rect_grid_add (&title_grid, &r);
     }
   for (guint i = 0; i < n; i++)
     {
@@ -954,8 +962,18 @@ cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
         continue;
       double *b = boxes + CR_GRAPH_BADGES_LABEL_BOX * i;
       double w = size[0] + 8 * k, h = size[1] + 2 * k;
-      Rect pill = { p->label_x - w / 2, p->label_y - h / 2, p->label_x + w / 2, p->label_y + h / 2, -1 };
+      double cx = p->label_x, cy = p->label_y;
+      Rect pill = { cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2, -1 };
       if (rect_grid_hits (&grid, &pill))
+        continue;
+      gboolean on_title = rect_grid_hits (&title_grid, &pill);
+      for (guint a = 0; on_title && p->n_points >= 4 && a < G_N_ELEMENTS (label_along); a++)
+        {
+          path_point (p, label_along[a], &cx, &cy);
+          pill = (Rect) { cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2, -1 };
+          on_title = rect_grid_hits (&grid, &pill) || rect_grid_hits (&title_grid, &pill);
+        }
+      if (on_title)
         continue;
       b[0] = pill.x0, b[1] = pill.y0, b[2] = pill.x1, b[3] = pill.y1;
       rect_grid_add (&grid, &pill);
@@ -965,17 +983,18 @@ cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
        * ranks are too close for two lines, before it ("b 3×3"). */
       Rect name;
       if (down)
-        name = (Rect) { pill.x0 - 2 * k - size[2], p->label_y - size[3] / 2, pill.x0 - 2 * k,
-                        p->label_y + size[3] / 2, -1 };
+        name = (Rect) { pill.x0 - 2 * k - size[2], cy - size[3] / 2, pill.x0 - 2 * k,
+                        cy + size[3] / 2, -1 };
       else
-        name = (Rect) { p->label_x - size[2] / 2, pill.y0 - 0.5 * k - size[3],
-                        p->label_x + size[2] / 2, pill.y0 - 0.5 * k, -1 };
-      if (rect_grid_hits (&grid, &name))
+        name = (Rect) { cx - size[2] / 2, pill.y0 - 0.5 * k - size[3],
+                        cx + size[2] / 2, pill.y0 - 0.5 * k, -1 };
+      if (rect_grid_hits (&grid, &name) || rect_grid_hits (&title_grid, &name))
         continue;
       b[4] = name.x0, b[5] = name.y0, b[6] = name.x1, b[7] = name.y1;
       rect_grid_add (&grid, &name);
     }
   rect_grid_clear (&grid);
+  rect_grid_clear (&title_grid);
   return boxes;
 }
 

@@ -69,7 +69,10 @@ double  *cr_graph_badges_label_boxes     (const CrGraphLayout       *layout,
                                           double                     k);
 
 /* The same, keeping clear of titles too (of CrGraphBadgeBox, from
- * cr_graph_badges_title_boxes (); NULL: none). */
+ * cr_graph_badges_title_boxes (); NULL: none): a label that the layout
+ * put on a title (an edge into a box crosses its title strip) moves along
+ * its edge to the first clear place from the middle out, and is left out
+ * when there is none. */
 double  *cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
                                                const double        *label_sizes,
                                                double               k,

@@ -392,6 +392,40 @@ test_never_overlap (void)
   g_assert_cmpuint (views, >, 10);
 }
 
+/* A label the layout put on a title moves along its edge past it; one
+ * on a node still goes. By hand: an edge straight down from (50, 20) to
+ * (50, 120), its label's place at (50, 60). */
+static void
+test_label_past_title (void)
+{
+  CrGraphBox nodes[2] = { { 20, 0, 60, 20 }, { 20, 120, 60, 20 } };
+  double points[8] = { 50, 20, 50, 53, 50, 87, 50, 120 };
+  CrGraphPath edge = { .n_points = 4, .points = points, .has_label = TRUE,
+                       .label_x = 50, .label_y = 60 };
+  CrGraphLayout layout = { .width = 100, .height = 140, .n_nodes = 2, .nodes = nodes,
+                           .n_edges = 1, .edges = &edge };
+  const double sizes[4] = { 20, 10, 0, 0 };
+  g_autoptr (GArray) titles = g_array_new (FALSE, FALSE, sizeof (CrGraphBadgeBox));
+  CrGraphBadgeBox title = { 10, 52, 90, 66, -1 };
+  g_array_append_val (titles, title);
+
+  g_autofree double *moved = cr_graph_badges_label_boxes_clear_of (&layout, sizes, 1.0, titles);
+  g_assert_cmpfloat (moved[2], >, moved[0]);
+  g_assert_true (moved[3] <= title.y0 || moved[1] >= title.y1);
+  g_assert_cmpfloat_with_epsilon ((moved[0] + moved[2]) / 2, 50, 1e-9);
+  g_assert_cmpfloat (moved[1], >=, 20);
+  g_assert_cmpfloat (moved[3], <=, 120);
+
+  /* Without the title: where the layout put it. */
+  g_autofree double *kept = cr_graph_badges_label_boxes (&layout, sizes, 1.0);
+  g_assert_cmpfloat_with_epsilon ((kept[1] + kept[3]) / 2, 60, 1e-9);
+
+  /* A title over the whole edge: no place, left out. */
+  g_array_index (titles, CrGraphBadgeBox, 0) = (CrGraphBadgeBox) { 10, 20, 90, 120, -1 };
+  g_autofree double *gone = cr_graph_badges_label_boxes_clear_of (&layout, sizes, 1.0, titles);
+  g_assert_cmpfloat (gone[2], ==, 0);
+}
+
 /* What the badges cost a frame on the toy network's last step (every step's
  * labels): the canvas draws them with each frame it paints. */
 static void
@@ -425,5 +459,6 @@ main (int    argc,
   g_test_add_func ("/graph-badges/loop-captions", test_loop_captions);
   g_test_add_func ("/graph-badges/time", test_badges_time);
   g_test_add_func ("/graph-badges/never-overlap", test_never_overlap);
+  g_test_add_func ("/graph-badges/label-past-title", test_label_past_title);
   return g_test_run ();
 }
