@@ -1074,7 +1074,7 @@ test_examples_first_view (void)
     if (g_str_has_suffix (name, ".py"))
       g_ptr_array_add (names, g_strdup (name));
   g_ptr_array_sort (names, compare_names);
-  guint whole = 0, present_whole = 0, big_whole = 0;
+  guint whole = 0, present_whole = 0, big_whole = 0, big_present_whole = 0;
   g_autoptr (GString) cut = g_string_new (NULL);
   for (guint i = 0; i < names->len; i++)
     {
