@@ -5,6 +5,8 @@
 #include "cr-graph-groups.h"
 
 #include <cairo.h>
+#include "cr-graph-render.h"
+
 #include <pango/pangocairo.h>
 #include <string.h>
 
@@ -17,23 +19,6 @@
  * box that shows it (a few letters and the ellipsis). */
 #define MARK_TITLE_PX    7.0
 #define MARK_TITLE_MIN_W 26.0
-
-static void
-rounded (cairo_t *cr,
-         double   x,
-         double   y,
-         double   w,
-         double   h,
-         double   r)
-{
-  r = MIN (r, MIN (w, h) / 2);
-  cairo_new_sub_path (cr);
-  cairo_arc (cr, x + w - r, y + r, r, -G_PI / 2, 0);
-  cairo_arc (cr, x + w - r, y + h - r, r, 0, G_PI / 2);
-  cairo_arc (cr, x + r, y + h - r, r, G_PI / 2, G_PI);
-  cairo_arc (cr, x + r, y + r, r, G_PI, 3 * G_PI / 2);
-  cairo_close_path (cr);
-}
 
 static void
 draw_box (cairo_t               *cr,
@@ -49,7 +34,7 @@ draw_box (cairo_t               *cr,
 {
   /* Deeper boxes a little stronger, so nesting reads. */
   double a = MIN (0.035 + 0.025 * box->level, 0.12);
-  rounded (cr, x, y, w, h, BOX_RADIUS * scale);
+  cr_graph_rounded_path (cr, x, y, w, h, BOX_RADIUS * scale);
   if (dark)
     cairo_set_source_rgba (cr, 0.55, 0.70, 1.0, a + 0.02);
   else
@@ -201,7 +186,7 @@ cr_graph_draw_cluster_marks (cairo_t             *cr,
       if (!(b[0] < b[2] && b[1] < b[3]))
         continue;
       double w = MAX (s * (b[2] - b[0]), 2.0), h = MAX (s * (b[3] - b[1]), 2.0);
-      rounded (cr, s * b[0], s * b[1], w, h, MIN (BOX_RADIUS * s, 3.0));
+      cr_graph_rounded_path (cr, s * b[0], s * b[1], w, h, MIN (BOX_RADIUS * s, 3.0));
       if (dark)
         cairo_set_source_rgba (cr, 0.55, 0.70, 1.0, 0.10);
       else
@@ -264,13 +249,13 @@ cr_graph_draw_group_mark (cairo_t            *cr,
   cairo_set_line_width (cr, 1.0);
   double r = MIN (3.0, h / 2);
   /* The card behind. */
-  rounded (cr, x + 1.5, y + 1.5, w, h, r);
+  cr_graph_rounded_path (cr, x + 1.5, y + 1.5, w, h, r);
   if (dark)
     cairo_set_source_rgba (cr, 0.60, 0.72, 1.0, 0.55);
   else
     cairo_set_source_rgba (cr, 0.25, 0.38, 0.70, 0.55);
   cairo_stroke (cr);
-  rounded (cr, x, y, w, h, r);
+  cr_graph_rounded_path (cr, x, y, w, h, r);
   if (dark)
     cairo_set_source_rgba (cr, 0.22, 0.30, 0.45, 1.0);
   else

@@ -1,6 +1,8 @@
 /* cr-graph-regions.c — grad-mode regions as boxes (see cr-graph-regions.h). */
 #include "cr-graph-regions.h"
 
+#include "cr-graph-render.h"
+
 #include <pango/pangocairo.h>
 
 #define TITLE_FONT "Cantarell, Noto Sans, DejaVu Sans, sans-serif"
@@ -202,23 +204,6 @@ cr_graph_regions_boxes (const CrGraphModel  *model,
   return boxes;
 }
 
-static void
-rounded (cairo_t *cr,
-         double   x,
-         double   y,
-         double   w,
-         double   h,
-         double   r)
-{
-  r = MIN (r, MIN (w, h) / 2);
-  cairo_new_sub_path (cr);
-  cairo_arc (cr, x + w - r, y + r, r, -G_PI / 2, 0);
-  cairo_arc (cr, x + w - r, y + h - r, r, 0, G_PI / 2);
-  cairo_arc (cr, x + r, y + h - r, r, G_PI / 2, G_PI);
-  cairo_arc (cr, x + r, y + r, r, G_PI, 3 * G_PI / 2);
-  cairo_close_path (cr);
-}
-
 typedef struct { double r, g, b; } Rgb;
 
 static Rgb
@@ -257,7 +242,7 @@ draw (cairo_t             *cr,
         goto title;
       /* Hatched inside, thin diagonal strokes: "no gradient here". */
       cairo_save (cr);
-      rounded (cr, box->x, box->y, box->width, box->height, BOX_RADIUS * k);
+      cr_graph_rounded_path (cr, box->x, box->y, box->width, box->height, BOX_RADIUS * k);
       cairo_clip (cr);
       double step = 7 * k;
       for (double d = -box->height; d < box->width; d += step)
@@ -270,14 +255,14 @@ draw (cairo_t             *cr,
       cairo_stroke (cr);
       cairo_restore (cr);
 
-      rounded (cr, box->x, box->y, box->width, box->height, BOX_RADIUS * k);
+      cr_graph_rounded_path (cr, box->x, box->y, box->width, box->height, BOX_RADIUS * k);
       cairo_set_source_rgba (cr, line.r, line.g, line.b, 0.8);
       cairo_set_line_width (cr, 1.2 * k);
       cairo_stroke (cr);
       continue;
 
     title:
-      rounded (cr, box->title_x, box->title_y, box->title_width, box->title_height,
+      cr_graph_rounded_path (cr, box->title_x, box->title_y, box->title_width, box->title_height,
                box->title_height / 2);
       cairo_set_source_rgb (cr, tag.r, tag.g, tag.b);
       cairo_fill_preserve (cr);

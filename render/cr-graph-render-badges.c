@@ -3,6 +3,7 @@
 #include "cr-graph-render-badges.h"
 
 #include "cr-graph-regions.h"
+#include "cr-graph-render.h"
 #include "cr-record-text.h"
 
 #include <math.h>
@@ -551,13 +552,7 @@ ring (cairo_t          *cr,
 {
   double gap = 5 * c->k;
   double x = b->x - gap, y = b->y - gap, w = b->width + 2 * gap, h = b->height + 2 * gap;
-  double r = MIN (radius + gap, MIN (w, h) / 2);
-  cairo_new_sub_path (cr);
-  cairo_arc (cr, x + w - r, y + r, r, -G_PI / 2, 0);
-  cairo_arc (cr, x + w - r, y + h - r, r, 0, G_PI / 2);
-  cairo_arc (cr, x + r, y + h - r, r, G_PI / 2, G_PI);
-  cairo_arc (cr, x + r, y + r, r, G_PI, 3 * G_PI / 2);
-  cairo_close_path (cr);
+  cr_graph_rounded_path (cr, x, y, w, h, radius + gap);
   set_rgb (cr, c->pal.error_ring);
   cairo_set_line_width (cr, 2.5 * c->lw);
   double dash[] = { 6 * c->k, 3 * c->k };

@@ -532,13 +532,13 @@ show (cairo_t    *cr,
   pango_cairo_show_layout (cr, t->layout);
 }
 
-static void
-rounded_rect (cairo_t *cr,
-              double   x,
-              double   y,
-              double   w,
-              double   h,
-              double   r)
+void
+cr_graph_rounded_path (cairo_t *cr,
+                       double   x,
+                       double   y,
+                       double   w,
+                       double   h,
+                       double   r)
 {
   r = MIN (r, MIN (w, h) / 2);
   cairo_new_sub_path (cr);
@@ -561,14 +561,14 @@ shadow (cairo_t          *cr,
   cairo_surface_type_t target = cairo_surface_get_type (cairo_get_target (cr));
   if (target == CAIRO_SURFACE_TYPE_SVG || target == CAIRO_SURFACE_TYPE_PDF || c->small_type_hidden)
     {
-      rounded_rect (cr, b->x - 1.0, b->y + 1.6, b->width + 2, b->height + 1.2, r + 2);
+      cr_graph_rounded_path (cr, b->x - 1.0, b->y + 1.6, b->width + 2, b->height + 1.2, r + 2);
       cairo_set_source_rgba (cr, 0, 0, 0, 2.2 * c->pal.shadow);
       cairo_fill (cr);
       return;
     }
   for (int i = 3; i >= 1; i--)
     {
-      rounded_rect (cr, b->x - i * 0.5, b->y + i * 0.8, b->width + i, b->height + i * 0.6, r + i);
+      cr_graph_rounded_path (cr, b->x - i * 0.5, b->y + i * 0.8, b->width + i, b->height + i * 0.6, r + i);
       cairo_set_source_rgba (cr, 0, 0, 0, c->pal.shadow);
       cairo_fill (cr);
     }
@@ -601,7 +601,7 @@ draw_tensor_card (cairo_t           *cr,
 
   if (!constant)
     shadow (cr, b, r, c);
-  rounded_rect (cr, b->x, b->y, b->width, b->height, r);
+  cr_graph_rounded_path (cr, b->x, b->y, b->width, b->height, r);
   set_rgb (cr, constant ? pal->background : pal->card);
   cairo_fill_preserve (cr);
   cairo_save (cr);
@@ -610,7 +610,7 @@ draw_tensor_card (cairo_t           *cr,
   set_rgb (cr, band);
   cairo_fill (cr);
   cairo_restore (cr);
-  rounded_rect (cr, b->x + 0.5, b->y + 0.5, b->width - 1, b->height - 1, r);
+  cr_graph_rounded_path (cr, b->x + 0.5, b->y + 0.5, b->width - 1, b->height - 1, r);
   cairo_set_line_width (cr, c->lw);
   if (constant)
     {
@@ -650,7 +650,7 @@ draw_op (cairo_t           *cr,
   double k = c->k;
   double r = b->height / 2;
   shadow (cr, b, r, c);
-  rounded_rect (cr, b->x, b->y, b->width, b->height, r);
+  cr_graph_rounded_path (cr, b->x, b->y, b->width, b->height, r);
   set_rgb (cr, pal->op_fill);
   cairo_fill_preserve (cr);
   set_rgb (cr, pal->op_border);
@@ -686,7 +686,7 @@ draw_accumulate (cairo_t          *cr,
                  const CrGraphBox *b,
                  const Ctx        *c)
 {
-  rounded_rect (cr, b->x, b->y, b->width, b->height, b->height / 2);
+  cr_graph_rounded_path (cr, b->x, b->y, b->width, b->height, b->height / 2);
   set_rgb (cr, c->pal.acc_fill);
   cairo_fill_preserve (cr);
   set_rgb (cr, c->pal.acc_text);
@@ -804,7 +804,7 @@ draw_edge (cairo_t           *cr,
     {
       double k = c->k;
       double x = box[0], y = box[1];
-      rounded_rect (cr, x, y, label->w + 8 * k, label->h + 2 * k, (label->h + 2 * k) / 2);
+      cr_graph_rounded_path (cr, x, y, label->w + 8 * k, label->h + 2 * k, (label->h + 2 * k) / 2);
       set_rgb (cr, pal->label_fill);
       cairo_fill_preserve (cr);
       set_rgb (cr, state == EDGE_IDLE ? pal->card_border : color);
@@ -889,12 +889,12 @@ ring (cairo_t          *cr,
 {
   if (glow > 0)
     {
-      rounded_rect (cr, b->x - gap, b->y - gap, b->width + 2 * gap, b->height + 2 * gap, r + gap);
+      cr_graph_rounded_path (cr, b->x - gap, b->y - gap, b->width + 2 * gap, b->height + 2 * gap, r + gap);
       set_rgba (cr, color, glow);
       cairo_set_line_width (cr, width * 3);
       cairo_stroke (cr);
     }
-  rounded_rect (cr, b->x - gap, b->y - gap, b->width + 2 * gap, b->height + 2 * gap, r + gap);
+  cr_graph_rounded_path (cr, b->x - gap, b->y - gap, b->width + 2 * gap, b->height + 2 * gap, r + gap);
   set_rgb (cr, color);
   cairo_set_line_width (cr, width);
   cairo_stroke (cr);
@@ -1051,7 +1051,7 @@ render_with_cache (cairo_t                    *cr,
             CrGraphBox behind = *b;
             behind.x += 4 * c.k;
             behind.y += 4 * c.k;
-            rounded_rect (cr, behind.x, behind.y, behind.width, behind.height, behind.height / 2);
+            cr_graph_rounded_path (cr, behind.x, behind.y, behind.width, behind.height, behind.height / 2);
             set_rgb (cr, c.pal.op_border);
             cairo_set_line_width (cr, 1.5 * c.lw);
             cairo_stroke (cr);
@@ -1162,7 +1162,7 @@ cr_graph_render_hover (cairo_t                    *cr,
   const CrGraphNode *n = g_ptr_array_index (model->nodes, node);
   const CrGraphBox *b = &layout->nodes[node];
   cairo_save (cr);
-  rounded_rect (cr, b->x - 3 * k, b->y - 3 * k, b->width + 6 * k, b->height + 6 * k,
+  cr_graph_rounded_path (cr, b->x - 3 * k, b->y - 3 * k, b->width + 6 * k, b->height + 6 * k,
                 node_radius (n, b, &c) + 3 * k);
   set_rgba (cr, pal.accent, 0.45);
   cairo_set_line_width (cr, 2 * lw);

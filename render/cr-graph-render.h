@@ -106,5 +106,13 @@ gboolean        cr_graph_render_to_file      (const CrGraphModel         *model,
                                               const CrGraphRenderOptions *options,
                                               const char                 *path,
                                               GError                    **error);
+/* Adds a closed rectangle path with corners of radius r (at most half the
+ * shorter side) to cr: the one card, pill and box shape every drawing uses. */
+void            cr_graph_rounded_path        (cairo_t                    *cr,
+                                              double                      x,
+                                              double                      y,
+                                              double                      w,
+                                              double                      h,
+                                              double                      r);
 
 G_END_DECLS
