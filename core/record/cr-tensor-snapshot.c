@@ -261,7 +261,8 @@ cr_tensor_snapshot_free (CrTensorSnapshot *self)
   g_free (self);
 }
 
-/* The inverse of read_element. */
+/* The inverse of read_element. Values read from another process's record
+ * may not fit an integer dtype: converted without UB, as casts do. */
 static inline void
 write_element (gpointer data,
                CrDType  dtype,
@@ -271,11 +272,11 @@ write_element (gpointer data,
   switch (dtype)
     {
     case CR_DTYPE_BOOL:    ((guint8 *) data)[i] = v != 0; break;
-    case CR_DTYPE_INT64:   ((gint64 *) data)[i] = (gint64) v; break;
+    case CR_DTYPE_INT64:   ((gint64 *) data)[i] = cr_double_to_int64 (v); break;
     case CR_DTYPE_FLOAT32: ((float *) data)[i] = (float) v; break;
     case CR_DTYPE_FLOAT64: ((double *) data)[i] = v; break;
-    case CR_DTYPE_INT32:   ((gint32 *) data)[i] = (gint32) v; break;
-    case CR_DTYPE_UINT8:   ((guint8 *) data)[i] = (guint8) v; break;
+    case CR_DTYPE_INT32:   ((gint32 *) data)[i] = (gint32) cr_double_to_int64 (v); break;
+    case CR_DTYPE_UINT8:   ((guint8 *) data)[i] = (guint8) cr_double_to_int64 (v); break;
     case CR_DTYPE_COUNT:
     default:               break;
     }
