@@ -604,6 +604,23 @@ write_error (JsonWriter          *w,
   end_object (w);
 }
 
+static void
+write_finding (JsonWriter            *w,
+               const CrRecordFinding *f)
+{
+  begin_object (w, NULL);
+  write_string (w, "kind", f->kind);
+  write_span (w, "span", &f->span);
+  write_int (w, "op", f->op);
+  write_int (w, "tensor", f->tensor);
+  write_int (w, "backward", f->backward);
+  write_string (w, "title", f->title);
+  write_string (w, "explanation", f->explanation);
+  write_span (w, "fix_span", &f->fix_span);
+  write_string (w, "fix", f->fix);
+  end_object (w);
+}
+
 /* Writes every item of a record array with write_item. */
 #define WRITE_ITEMS(w, key, array, write_item)                  \
   G_STMT_START {                                                \
@@ -631,6 +648,7 @@ cr_run_record_to_json (const CrRunRecord *record,
   WRITE_ITEMS (&w, "backwards", record->backwards, write_backward);
   WRITE_ITEMS (&w, "errors", record->errors, write_error);
   write_bool (&w, "truncated", record->truncated);
+  WRITE_ITEMS (&w, "findings", record->findings, write_finding);
   end_object (&w);
   g_string_append_c (w.out, '\n');
   if (length)

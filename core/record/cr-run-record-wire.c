@@ -440,6 +440,21 @@ put_error (Writer              *w,
   put_index_array (w, err->operands);
 }
 
+static void
+put_finding (Writer                *w,
+             const CrRecordFinding *f)
+{
+  put_string (w, f->kind);
+  put_span (w, &f->span);
+  put_i32 (w, f->op);
+  put_i32 (w, f->tensor);
+  put_i32 (w, f->backward);
+  put_string (w, f->title);
+  put_string (w, f->explanation);
+  put_span (w, &f->fix_span);
+  put_string (w, f->fix);
+}
+
 /* Writes every item of a record array with put_item, after their count. */
 #define PUT_ITEMS(w, array, put_item)                         \
   G_STMT_START {                                              \
@@ -481,6 +496,7 @@ cr_run_record_to_wire (const CrRunRecord *record)
   PUT_ITEMS (&w, record->backwards, put_backward);
   PUT_ITEMS (&w, record->errors, put_error);
   put_bool (&w, record->truncated);
+  PUT_ITEMS (&w, record->findings, put_finding);
   put_u32 (&w, WIRE_END_MARK);
 
   /* The header last: the array may have moved, and the total and the
@@ -916,6 +932,7 @@ get_grad (Reader       *r,
 #define MIN_STEP_BYTES     73
 #define MIN_BACKWARD_BYTES 59
 #define MIN_ERROR_BYTES    60
+#define MIN_FINDING_BYTES  60
 
 static void
 get_tensor (Reader      *r,
@@ -1136,6 +1153,22 @@ get_error (Reader      *r,
   get_index_array (r, err->operands);
 }
 
+static void
+get_finding (Reader      *r,
+             CrRunRecord *record)
+{
+  CrRecordFinding *f = cr_run_record_add_finding (record);
+  f->kind = get_string (r);
+  get_span (r, &f->span);
+  f->op = get_i32 (r);
+  f->tensor = get_i32 (r);
+  f->backward = get_i32 (r);
+  f->title = get_string (r);
+  f->explanation = get_string (r);
+  get_span (r, &f->fix_span);
+  f->fix = get_string (r);
+}
+
 /* Reads a record array's count and its items with get_item. */
 #define GET_ITEMS(r, record, min_bytes, get_item)                       \
   G_STMT_START {                                                        \
@@ -1273,6 +1306,13 @@ check_indices (Reader            *r,
            && check_index (&b, err->tensor, b.n_tensors, "error tensor")
            && check_index_array (&b, err->operands, b.n_tensors, "error operand");
     }
+  for (guint i = 0; ok && i < record->findings->len; i++)
+    {
+      const CrRecordFinding *f = g_ptr_array_index (record->findings, i);
+      ok = check_index (&b, f->op, b.n_ops, "finding op")
+           && check_index (&b, f->tensor, b.n_tensors, "finding tensor")
+           && check_index (&b, f->backward, b.n_backwards, "finding backward");
+    }
   return ok;
 }
 
@@ -1308,6 +1348,7 @@ cr_run_record_from_wire (const guint8  *data,
   GET_ITEMS (&r, record, MIN_BACKWARD_BYTES, get_backward);
   GET_ITEMS (&r, record, MIN_ERROR_BYTES, get_error);
   record->truncated = get_bool (&r);
+  GET_ITEMS (&r, record, MIN_FINDING_BYTES, get_finding);
   if (get_u32 (&r) != WIRE_END_MARK && !r.failed)
     fail (&r, "no end mark where the body ends");
   if (!r.failed && r.pos != r.end)

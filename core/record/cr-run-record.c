@@ -142,6 +142,17 @@ record_error_free (gpointer data)
   g_free (err);
 }
 
+static void
+record_finding_free (gpointer data)
+{
+  CrRecordFinding *finding = data;
+  g_free (finding->kind);
+  g_free (finding->title);
+  g_free (finding->explanation);
+  g_free (finding->fix);
+  g_free (finding);
+}
+
 /* ---- the record ------------------------------------------------------------- */
 
 CrRunRecord *
@@ -158,6 +169,7 @@ cr_run_record_new (const char *filename,
   self->regions = g_ptr_array_new_with_free_func (g_free);
   self->backwards = g_ptr_array_new_with_free_func (record_backward_free);
   self->errors = g_ptr_array_new_with_free_func (record_error_free);
+  self->findings = g_ptr_array_new_with_free_func (record_finding_free);
   return self;
 }
 
@@ -182,6 +194,7 @@ cr_run_record_unref (CrRunRecord *self)
   g_ptr_array_unref (self->regions);
   g_ptr_array_unref (self->backwards);
   g_ptr_array_unref (self->errors);
+  g_ptr_array_unref (self->findings);
   g_free (self);
 }
 
@@ -271,6 +284,17 @@ cr_run_record_add_error (CrRunRecord *self)
   err->operands = g_array_new (FALSE, FALSE, sizeof (int));
   g_ptr_array_add (self->errors, err);
   return err;
+}
+
+CrRecordFinding *
+cr_run_record_add_finding (CrRunRecord *self)
+{
+  CrRecordFinding *finding = g_new0 (CrRecordFinding, 1);
+  finding->op = -1;
+  finding->tensor = -1;
+  finding->backward = -1;
+  g_ptr_array_add (self->findings, finding);
+  return finding;
 }
 
 CrRecordSaved *

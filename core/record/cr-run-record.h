@@ -317,6 +317,25 @@ typedef struct {
                                   * evaluation order; empty when none or not known */
 } CrRecordError;
 
+/* ---- the mistakes coach's findings ----------------------------------------- */
+
+/* A classic autograd mistake the coach (core/coach/) recognised in the run:
+ * where it is, what to ring on the graph, what to say, and the fix as one
+ * edit of the script's text. */
+typedef struct {
+  char   *kind;                  /* which mistake, a stable name: "zero-grad-forgotten"
+                                  * (the list: core/coach/cr-coach.h) */
+  CrSpan  span;                  /* the line it is about */
+  int     op;                    /* a node to ring (index in ops), -1 */
+  int     tensor;                /* a tensor to ring (index in tensors), -1 */
+  int     backward;              /* the backward call it concerns (index), -1 */
+  char   *title;                 /* one line: "gradients add up over iterations" */
+  char   *explanation;           /* a few sentences, plain text, no markup */
+  CrSpan  fix_span;              /* the text the fix replaces, in source; where start ==
+                                  * end, the fix is inserted there */
+  char   *fix;                   /* the replacement; NULL: no fix (fix_span is {0}) */
+} CrRecordFinding;
+
 /* ---- the record ----------------------------------------------------------- */
 
 typedef struct {
@@ -332,6 +351,8 @@ typedef struct {
   gboolean    truncated;          /* the run made more tensors or ops than a record keeps
                                    * (CR_RUN_RECORD_MAX_ITEMS): the later ones are left
                                    * out, and indices to them are -1 */
+  GPtrArray  *findings;           /* of CrRecordFinding*: what the mistakes coach found
+                                   * (empty when the run was not coached) */
 } CrRunRecord;
 
 /* A record keeps at most this many tensors, and as many ops: a script that
@@ -355,6 +376,7 @@ CrRecordRegion     *cr_run_record_add_region      (CrRunRecord      *self);
 CrRecordBackward   *cr_run_record_add_backward    (CrRunRecord      *self);
 CrRecordStep       *cr_record_backward_add_step   (CrRecordBackward *backward);
 CrRecordError      *cr_run_record_add_error       (CrRunRecord      *self);
+CrRecordFinding    *cr_run_record_add_finding     (CrRunRecord      *self);
 CrRecordSaved      *cr_record_op_add_saved        (CrRecordOp       *op);
 CrRecordStepInput  *cr_record_step_add_input      (CrRecordStep     *step);
 CrRecordHookCall   *cr_record_step_add_hook       (CrRecordStep     *step);

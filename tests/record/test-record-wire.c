@@ -394,6 +394,17 @@ full_record (void)
   g_array_append_vals (err->operands, operands, 2);
   cr_run_record_add_error (r);
   r->truncated = TRUE;
+  CrRecordFinding *finding = cr_run_record_add_finding (r);
+  finding->kind = g_strdup ("zero-grad-forgotten");
+  finding->span = span (31);
+  finding->op = 0;
+  finding->tensor = 1;
+  finding->backward = 1;
+  finding->title = g_strdup ("gradients add up over iterations");
+  finding->explanation = g_strdup ("w.grad was 2 after the first backward\nand 4 after the second.");
+  finding->fix_span = span (32);
+  finding->fix = g_strdup ("    optimizer.zero_grad()\n");
+  cr_run_record_add_finding (r);
   cr_tensor_snapshot_free (shared);
   return r;
 }
@@ -420,7 +431,8 @@ test_struct_sizes (void)
     { "CrRecordStep", sizeof (CrRecordStep), 120 },
     { "CrRecordBackward", sizeof (CrRecordBackward), 136 },
     { "CrRecordError", sizeof (CrRecordError), 72 },
-    { "CrRunRecord", sizeof (CrRunRecord), 80 },
+    { "CrRecordFinding", sizeof (CrRecordFinding), 80 },
+    { "CrRunRecord", sizeof (CrRunRecord), 88 },
     { "CrTensorSnapshot", sizeof (CrTensorSnapshot), 160 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
