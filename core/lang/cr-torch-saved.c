@@ -32,6 +32,10 @@ typedef enum {
   SAVED_INPUT_SIZES,   /* input arg's sizes as a tuple */
   SAVED_INPUT_NUMEL,   /* input 0's element count */
   SAVED_CONV,          /* the convolution's geometry: arg is a ConvField */
+  SAVED_PADS,          /* args->dims[0 .. args->ints[0]) as a tuple (a pad's sizes) */
+  SAVED_INDEX_IF_SET,  /* args->ints[arg]; no such attribute when negative (embedding's
+                        * padding_idx: PyTorch shows none as 2**64 - 1, which no
+                        * 64-bit int holds) */
 } SavedKind;
 
 typedef enum {
@@ -58,6 +62,9 @@ typedef struct {
   { OP, "output_padding", CONV_OUTPUT_PADDING, SAVED_CONV },                             \
   { OP, "groups", CONV_GROUPS, SAVED_CONV }, { OP, "transposed", CONV_TRANSPOSED, SAVED_CONV }, \
   { OP, "bias_sym_sizes_opt", CONV_BIAS_SIZES, SAVED_CONV }
+
+#define PAD_ROWS(OP) \
+  { OP, "self", 1, SAVED_TENSOR }, { OP, "padding", 0, SAVED_PADS }
 
 #define DIMS_KEEPDIM(OP, DIMS_KIND) \
   { OP, "dim", 0, DIMS_KIND }, { OP, "keepdim", 0, SAVED_KEEPDIM }
@@ -159,6 +166,19 @@ static const SavedName saved_names[] = {
   { CR_OP_CDIST, "x1", 0 }, { CR_OP_CDIST, "x2", 1 }, { CR_OP_CDIST, "result", 2 },
   { CR_OP_CDIST, "p", 0, SAVED_DOUBLE },
   { CR_OP_MASKED_FILL, "mask", 0 },
+  /* Takes: slot 0 is the positions of our own; the rest is kept to show. */
+  { CR_OP_GATHER, "index", 1 }, { CR_OP_GATHER, "self", 2 },
+  { CR_OP_GATHER, "dim", 0, SAVED_DIM }, { CR_OP_GATHER, "sparse_grad", 3, SAVED_BOOL },
+  { CR_OP_INDEX_SELECT, "index", 1 }, { CR_OP_INDEX_SELECT, "dim", 0, SAVED_DIM },
+  { CR_OP_INDEX_SELECT, "self_sizes", 0, SAVED_INPUT_SIZES },
+  { CR_OP_EMBEDDING, "indices", 2 }, { CR_OP_EMBEDDING, "weight", 3 },
+  { CR_OP_EMBEDDING, "padding_idx", 0, SAVED_INDEX_IF_SET },
+  { CR_OP_EMBEDDING, "scale_grad_by_freq", 1, SAVED_BOOL },
+  { CR_OP_EMBEDDING, "sparse", 3, SAVED_BOOL },
+  { CR_OP_CONSTANT_PAD_ND, "pad", 0, SAVED_PADS },
+  PAD_ROWS (CR_OP_REFLECTION_PAD1D), PAD_ROWS (CR_OP_REFLECTION_PAD2D),
+  PAD_ROWS (CR_OP_REFLECTION_PAD3D), PAD_ROWS (CR_OP_REPLICATION_PAD1D),
+  PAD_ROWS (CR_OP_REPLICATION_PAD2D), PAD_ROWS (CR_OP_REPLICATION_PAD3D),
   { CR_OP_BCE, "self", 0 }, { CR_OP_BCE, "target", 1 },
   { CR_OP_BCE_WITH_LOGITS, "self", 0 }, { CR_OP_BCE_WITH_LOGITS, "target", 1 },
   /* nll_loss keeps what PyTorch's node keeps; its ignore_index is left out
@@ -374,6 +394,17 @@ saved_argument (CrNode          *node,
       }
     case SAVED_CONV:
       return conv_field (node, (ConvField) arg);
+    case SAVED_PADS:
+      {
+        gint64 pads[CR_MAX_DIMS];
+        int n = (int) CLAMP (args->ints[0], 0, CR_MAX_DIMS);
+
+        for (int i = 0; i < n; i++)
+          pads[i] = args->dims[i];
+        return int_tuple (pads, n);
+      }
+    case SAVED_INDEX_IF_SET:
+      return cr_value_new_int (args->ints[arg]);
     case SAVED_TENSOR:
     default:
       return cr_value_none ();
@@ -474,6 +505,8 @@ cr_torch_node_saved_attr (CrNode      *node,
   for (guint i = 0; i < G_N_ELEMENTS (saved_names); i++)
     if (saved_names[i].op == node->op->id && strcmp (saved_names[i].name, key) == 0)
       {
+        if (saved_names[i].kind == SAVED_INDEX_IF_SET && node->args->ints[saved_names[i].slot] < 0)
+          return NULL;
         *found = TRUE;
         if (saved_names[i].kind != SAVED_TENSOR)
           return saved_argument (node, &saved_names[i]);

@@ -65,6 +65,23 @@ cr_ops_add_number (CrTensor  *t,
 }
 
 
+gboolean
+cr_ops_check_saved_from (CrNode  *node,
+                         guint    first_slot,
+                         GError **error)
+{
+  for (guint slot = first_slot; slot < node->n_saved; slot++)
+    if (node->saved[slot].was_saved)
+      {
+        CrTensor *t = cr_node_get_saved (node, slot, error);
+
+        if (t == NULL)
+          return FALSE;
+        cr_tensor_unref (t);
+      }
+  return TRUE;
+}
+
 /* PyTorch's maybe_wrap_dim: a 0-d tensor accepts dims -1 and 0. */
 gboolean
 cr_ops_wrap_dim (int     *dim,

@@ -14,7 +14,9 @@
 /* EMBEDDING: input the weight; saved[0] the flat positions taken, saved[1]
  * (with padding_idx or scale_grad_by_freq) a factor of the index's shape +
  * [1]: 0 where the index was padding_idx, else 1 / the number of times its
- * row was read (1 without scale_grad_by_freq). */
+ * row was read (1 without scale_grad_by_freq). Kept only to show them, as
+ * PyTorch's node keeps them: saved[2] the indices, saved[3] the weight;
+ * args.ints[0] padding_idx (-1: none), ints[1] scale_grad_by_freq. */
 static gboolean
 embedding_backward (CrNode          *node,
                     CrTensor *const *grad_outputs,
@@ -24,7 +26,9 @@ embedding_backward (CrNode          *node,
   g_autoptr(CrTensor) g = cr_tensor_ref (grad_outputs[0]);
   SAVED (pos, 0);
 
-  if (node->n_saved > 1)
+  if (!cr_ops_check_saved_from (node, 2, error))
+    return FALSE;
+  if (node->n_saved > 1 && node->saved[1].was_saved)
     {
       SAVED (keep, 1);
       CrTensor *masked = cr_mul (g, keep, error);
@@ -237,8 +241,14 @@ cr_embedding (CrTensor  *weight,
     return NULL;
   if ((node = cr_ops_record (CR_OP_EMBEDDING, &weight, 1, out)) != NULL)
     {
+      CrOpArgs *args = cr_node_args (node);
+
       cr_node_save (node, 0, pos, FALSE);
       cr_node_save (node, 1, keep, FALSE);
+      cr_node_save (node, 2, indices, FALSE);
+      cr_node_save (node, 3, weight, FALSE);
+      args->ints[0] = has_padding_idx ? padding_idx : -1;
+      args->ints[1] = scale_grad_by_freq;
     }
   return g_steal_pointer (&out);
 }

@@ -39,7 +39,9 @@ scatter_recording (CrOpId              op,
   return g_steal_pointer (&out);
 }
 
-/* GATHER, INDEX_SELECT: saved[0] the positions taken. */
+/* GATHER, INDEX_SELECT: saved[0] the positions taken; what PyTorch's node
+ * keeps besides, to show it: saved[1] the index, saved[2] gather's self;
+ * args.dims[0] the dim. */
 static gboolean
 gather_backward (CrNode          *node,
                  CrTensor *const *grad_outputs,
@@ -47,6 +49,9 @@ gather_backward (CrNode          *node,
                  GError         **error)
 {
   SAVED (pos, 0);
+
+  if (!cr_ops_check_saved_from (node, 1, error))
+    return FALSE;
 
   grad_inputs[0] = scatter_recording (node->op->id == CR_OP_GATHER ? CR_OP_SCATTER_ADD
                                                                : CR_OP_INDEX_ADD,
@@ -179,6 +184,28 @@ shape_text (GString        *buf,
   return buf->str;
 }
 
+/* out's node keeps what PyTorch's GatherBackward0 / IndexSelectBackward0
+ * keep, read by grad_fn._saved_* and the run record: the index, gather's
+ * self and the dim. Returns out. */
+static CrTensor *
+keep_as_pytorch (CrTensor  *out,
+                 CrOpId     op,
+                 CrTensor  *x,
+                 int        dim,
+                 CrTensor  *index)
+{
+  CrNode *node = out != NULL ? out->grad_fn : NULL;
+
+  if (node == NULL || node->op->id != op)
+    return out;
+  cr_node_save (node, 1, index, FALSE);
+  if (op == CR_OP_GATHER)
+    cr_node_save (node, 2, x, FALSE);
+  cr_node_args (node)->dims[0] = dim;
+  cr_node_args (node)->n_dims = 1;
+  return out;
+}
+
 CrTensor *
 cr_gather (CrTensor  *x,
            int        dim,
@@ -250,7 +277,8 @@ cr_gather (CrTensor  *x,
           coord[d] = 0;
         }
     }
-  return take_recording (CR_OP_GATHER, x, g_steal_pointer (&pos), error);
+  return keep_as_pytorch (take_recording (CR_OP_GATHER, x, g_steal_pointer (&pos), error),
+                          CR_OP_GATHER, x, dim, index);
 }
 
 CrTensor *
@@ -325,7 +353,8 @@ cr_index_select (CrTensor  *x,
     for (gint64 i = 0; i < n; i++)
       for (gint64 j = 0; j < inner; j++)
         *p++ = (o * size + iv[i]) * inner + j;
-  return take_recording (CR_OP_INDEX_SELECT, x, g_steal_pointer (&pos), error);
+  return keep_as_pytorch (take_recording (CR_OP_INDEX_SELECT, x, g_steal_pointer (&pos), error),
+                          CR_OP_INDEX_SELECT, x, dim, index);
 }
 
 CrTensor *

@@ -36,7 +36,9 @@ const CrOpInfo cr_op_row_CONSTANT_PAD_ND = {
   "∂out/∂x: G with the padding cut off", constant_pad_backward, NULL
 };
 
-/* The reflection and replication pads: saved[0] the flat positions read. */
+/* The reflection and replication pads: saved[0] the flat positions read;
+ * saved[1] self, kept only to show it (PyTorch's _saved_self); args as
+ * CONSTANT_PAD_ND's (_saved_padding). */
 static gboolean
 take_pad_backward (CrNode          *node,
                    CrTensor *const *grad_outputs,
@@ -44,6 +46,9 @@ take_pad_backward (CrNode          *node,
                    GError         **error)
 {
   SAVED (pos, 0);
+
+  if (!cr_ops_check_saved_from (node, 1, error))
+    return FALSE;
 
   SET_GRAD (0, cr_ops_scatter_add_flat (grad_outputs[0], pos, &node->input_meta[0], error));
   return TRUE;
@@ -343,7 +348,18 @@ index_pad (PadMode        mode,
                         : mode == PAD_REFLECT ? reflect_ops[n / 2 - 1] : replicate_ops[n / 2 - 1],
                         &x, 1, out);
   if (node != NULL)
-    cr_node_save (node, 0, pos, FALSE);
+    {
+      cr_node_save (node, 0, pos, FALSE);
+      if (mode != PAD_CIRCULAR)
+        {
+          CrOpArgs *args = cr_node_args (node);
+
+          cr_node_save (node, 1, x, FALSE);
+          args->ints[0] = n;
+          for (int i = 0; i < n; i++)
+            args->dims[i] = (int) CLAMP (pad[i], G_MININT, G_MAXINT);
+        }
+    }
   return out;
 }
 

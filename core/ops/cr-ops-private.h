@@ -45,6 +45,13 @@ CrNode   *cr_ops_rebase_history  (CrOpId           op,
                                   CrTensor *const *inputs,
                                   guint            n_inputs);
 
+/* Unpacks the saved slots from first_slot on without using them: a tensor
+ * PyTorch's node keeps only to show it (_saved_index, _saved_self) still
+ * fails the backward when it was changed in place, as PyTorch's does. */
+gboolean  cr_ops_check_saved_from (CrNode         *node,
+                                   guint           first_slot,
+                                   GError        **error);
+
 /* Does input i of node need a gradient (has an edge)? */
 static inline gboolean
 cr_ops_needs_grad (const CrNode *node,
