@@ -6,6 +6,7 @@
 
 #include <cairo.h>
 #include "cr-graph-render.h"
+#include "cr-graph-titles.h"
 
 #include <pango/pangocairo.h>
 #include <string.h>
@@ -13,26 +14,24 @@
 /* In layout points at scale 1. */
 #define BOX_PAD        10.0
 #define BOX_PAD_LEVEL   9.0
-#define BOX_TITLE_SIZE  8.5
 #define BOX_RADIUS      10.0
 /* A minimap's closed group: its title's size in pixels, and the narrowest
  * box that shows it (a few letters and the ellipsis). */
 #define MARK_TITLE_PX    7.0
 #define MARK_TITLE_MIN_W 26.0
 
+/* The box, filled and dashed; deeper boxes a little stronger, so nesting
+ * reads. */
 static void
 draw_box (cairo_t               *cr,
           const CrGraphGroupBox *box,
-          PangoLayout           *title,
           double                 x,
           double                 y,
           double                 w,
           double                 h,
-          double                 title_y,
           gboolean               dark,
           double                 scale)
 {
-  /* Deeper boxes a little stronger, so nesting reads. */
   double a = MIN (0.035 + 0.025 * box->level, 0.12);
   cr_graph_rounded_path (cr, x, y, w, h, BOX_RADIUS * scale);
   if (dark)
@@ -49,12 +48,20 @@ draw_box (cairo_t               *cr,
   cairo_set_dash (cr, dash, 2, 0);
   cairo_stroke (cr);
   cairo_set_dash (cr, NULL, 0, 0);
+}
 
+static void
+draw_title (cairo_t     *cr,
+            PangoLayout *title,
+            double       x,
+            double       y,
+            gboolean     dark)
+{
   if (dark)
     cairo_set_source_rgba (cr, 0.75, 0.83, 1.0, 0.95);
   else
     cairo_set_source_rgba (cr, 0.18, 0.28, 0.55, 0.95);
-  cairo_move_to (cr, x + BOX_PAD * scale * 0.8, y + title_y);
+  cairo_move_to (cr, x, y);
   pango_cairo_show_layout (cr, title);
 }
 
@@ -62,6 +69,7 @@ void
 cr_graph_collapse_draw_boxes (const CrGraphCollapse *self,
                               cairo_t               *cr,
                               const CrGraphLayout   *layout,
+                              const GArray          *titles,
                               gboolean               dark,
                               double                 scale)
 {
@@ -69,30 +77,37 @@ cr_graph_collapse_draw_boxes (const CrGraphCollapse *self,
     return;
 
   PangoLayout *text = pango_cairo_create_layout (cr);
-  PangoFontDescription *font = pango_font_description_from_string ("Sans Bold");
-  pango_font_description_set_size (font, (int) (BOX_TITLE_SIZE * scale * PANGO_SCALE));
+  PangoFontDescription *font = pango_font_description_from_string (CR_GRAPH_TITLE_FONT);
+  pango_font_description_set_size (font, (int) (CR_GRAPH_TITLE_SIZE * scale * PANGO_SCALE));
   pango_layout_set_font_description (text, font);
   pango_font_description_free (font);
 
+  g_autoptr (GArray) own_titles = NULL;
+  gboolean laid_out = layout->n_clusters == self->boxes->len;
+  if (laid_out && (!titles || titles->len != self->boxes->len))
+    {
+      double clip[4];
+      cairo_clip_extents (cr, &clip[0], &clip[1], &clip[2], &clip[3]);
+      titles = own_titles = cr_graph_titles_place (self->model, layout, scale, clip);
+    }
   cairo_save (cr);
   for (guint i = 0; i < self->boxes->len; i++)
     {
       const CrGraphGroupBox *box = g_ptr_array_index (self->boxes, i);
       pango_layout_set_text (text, box->title, -1);
-      int tw, th;
-      pango_layout_get_pixel_size (text, &tw, &th);
-      double x, y, w, h;
-      if (layout->n_clusters == self->boxes->len)
+      if (laid_out)
         {
-          /* Dot kept the call's nodes together and made room for its title. */
+          /* Dot kept the call's nodes together and made room for its
+           * title, which goes where cr-graph-titles.c placed it. */
           const CrGraphBox *b = &layout->clusters[i];
-          x = b->x;
-          y = b->y;
-          w = b->width;
-          h = b->height;
-          draw_box (cr, box, text, x, y, w, h, BOX_PAD * scale * 0.6, dark, scale);
+          draw_box (cr, box, b->x, b->y, b->width, b->height, dark, scale);
+          const CrGraphTitle *t = i < titles->len ? &g_array_index (titles, CrGraphTitle, i) : NULL;
+          if (t && t->width > 0)
+            draw_title (cr, text, t->x, t->y, dark);
           continue;
         }
+      int tw, th;
+      pango_layout_get_pixel_size (text, &tw, &th);
       double x0 = G_MAXDOUBLE, y0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
       for (guint k = 0; k < box->nodes->len; k++)
         {
@@ -108,12 +123,13 @@ cr_graph_collapse_draw_boxes (const CrGraphCollapse *self,
       if (x0 > x1)
         continue;
 
+      /* A layout without the boxes: each around its nodes, the title in a
+       * band over them. */
       double pad = (BOX_PAD + BOX_PAD_LEVEL * box->inner) * scale;
-      x = x0 - pad;
-      y = y0 - pad - th;
-      w = MAX (x1 - x0 + 2 * pad, tw + 2 * BOX_PAD * scale);
-      h = y1 - y0 + 2 * pad + th;
-      draw_box (cr, box, text, x, y, w, h, pad * 0.35, dark, scale);
+      double x = x0 - pad, y = y0 - pad - th;
+      draw_box (cr, box, x, y, MAX (x1 - x0 + 2 * pad, tw + 2 * BOX_PAD * scale),
+                y1 - y0 + 2 * pad + th, dark, scale);
+      draw_title (cr, text, x + CR_GRAPH_TITLE_IN_X * scale, y + pad * 0.35, dark);
     }
   cairo_restore (cr);
   g_object_unref (text);

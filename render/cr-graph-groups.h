@@ -205,11 +205,14 @@ int              cr_graph_collapse_next_step  (const CrGraphCollapse *self,
 int              cr_graph_collapse_shown_step (const CrGraphCollapse *self,
                                                int                    step);
 /* The open groups' boxes behind their nodes, for layout (cairo, in layout
- * points; the caller's transform applies): each with its title on top.
- * scale: the type's scale (1; larger in presentation mode). */
+ * points; the caller's transform applies): each with its title on top,
+ * where titles (of CrGraphTitle by box, cr_graph_titles_place () for
+ * self->model; NULL: placed here) says. scale: the type's scale (1;
+ * larger in presentation mode). */
 void             cr_graph_collapse_draw_boxes (const CrGraphCollapse *self,
                                                cairo_t               *cr,
                                                const CrGraphLayout   *layout,
+                                               const GArray          *titles,
                                                gboolean               dark,
                                                double                 scale);
 

@@ -1,6 +1,7 @@
 /* cr-graph-render-badges.c — the record's state at the current step, drawn
  * over the graph: gradients sent so far, leaves' .grad, hooks, errors. */
 #include "cr-graph-render-badges.h"
+#include "cr-graph-titles.h"
 
 #include "cr-graph-regions.h"
 #include "cr-graph-render.h"
@@ -681,15 +682,8 @@ draw_freed (cairo_t *cr,
 
 /* ---- the titles on the graph's boxes ---------------------------------------- */
 
-/* An open group's title as cr-graph-groups-draw.c draws it on a laid-out
- * cluster's box: bold sans of this size (points at scale 1), from the box's
- * top-left corner in by these many points. */
-#define GROUP_TITLE_FONT "Sans Bold"
-#define GROUP_TITLE_SIZE 8.5
-#define GROUP_TITLE_IN_X 8.0
-#define GROUP_TITLE_IN_Y 6.0
 /* Around a title, what keeps a pill from touching its letters. */
-#define TITLE_MARGIN     2.0
+#define TITLE_MARGIN     CR_GRAPH_TITLE_MARGIN
 
 /* cr_graph_badges_title_boxes (), only the titles of boxes that reach into
  * clip (x0, y0, x1, y1; NULL: all): a frame of a big graph measures only
@@ -701,39 +695,22 @@ title_boxes_in (const CrGraphModel  *model,
                 const double        *clip)
 {
   GArray *titles = g_array_new (FALSE, FALSE, sizeof (CrGraphBadgeBox));
-  guint n_clusters = model->clusters ? model->clusters->len : 0;
-  if (n_clusters > 0 && layout->n_clusters == n_clusters)
+  g_autoptr (GArray) placed = cr_graph_titles_place (model, layout, k, clip);
+  for (guint i = 0; i < placed->len; i++)
     {
-      PangoContext *context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
-      PangoLayout *text = pango_layout_new (context);
-      PangoFontDescription *font = pango_font_description_from_string (GROUP_TITLE_FONT);
-      pango_font_description_set_size (font, (int) (GROUP_TITLE_SIZE * k * PANGO_SCALE));
-      pango_layout_set_font_description (text, font);
-      pango_font_description_free (font);
-      for (guint i = 0; i < n_clusters; i++)
-        {
-          const CrGraphCluster *cluster = g_ptr_array_index (model->clusters, i);
-          const CrGraphBox *b = &layout->clusters[i];
-          if (!cluster->title || !*cluster->title || b->width <= 0)
-            continue;
-          if (clip && (b->x > clip[2] || b->y > clip[3] || b->x + b->width < clip[0]
-                       || b->y + b->height < clip[1]))
-            continue;
-          pango_layout_set_text (text, cluster->title, -1);
-          int tw, th;
-          pango_layout_get_pixel_size (text, &tw, &th);
-          double m = TITLE_MARGIN * k;
-          CrGraphBadgeBox t = {
-            .x0 = b->x + GROUP_TITLE_IN_X * k - m,
-            .y0 = b->y + GROUP_TITLE_IN_Y * k - m,
-            .x1 = MIN (b->x + GROUP_TITLE_IN_X * k + tw + m, b->x + b->width),
-            .y1 = b->y + GROUP_TITLE_IN_Y * k + th + m,
-            .node = -1,
-          };
-          g_array_append_val (titles, t);
-        }
-      g_object_unref (text);
-      g_object_unref (context);
+      const CrGraphTitle *p = &g_array_index (placed, CrGraphTitle, i);
+      const CrGraphBox *b = &layout->clusters[i];
+      if (p->width <= 0)
+        continue;
+      double m = TITLE_MARGIN * k;
+      CrGraphBadgeBox t = {
+        .x0 = p->x - m,
+        .y0 = p->y - m,
+        .x1 = MIN (p->x + p->width + m, b->x + b->width),
+        .y1 = p->y + p->height + m,
+        .node = -1,
+      };
+      g_array_append_val (titles, t);
     }
   if (model->record && model->record->regions && model->record->regions->len > 0)
     {
@@ -917,8 +894,78 @@ cr_graph_badges_label_boxes (const CrGraphLayout *layout,
 }
 
 /* Where along its edge (0: its start, 1: its end) a label that the layout
- * put on a title goes instead, nearest the middle first. */
+ * put on a node, a title or another label goes instead, nearest the middle
+ * first; then beside the edge, on either side, at these places along it. */
 static const double label_along[] = { 0.4, 0.6, 0.3, 0.7, 0.2, 0.8 };
+static const double label_beside[] = { 0.5, 0.4, 0.6, 0.3, 0.7 };
+/* Between the edge and a label beside it, in points at type scale 1. */
+#define LABEL_BESIDE_GAP 2.5
+
+gboolean
+cr_graph_badges_label_spot (const CrGraphLayout *layout,
+                            guint                edge,
+                            const double        *size,
+                            double               k,
+                            guint                index,
+                            double              *box)
+{
+  g_return_val_if_fail (layout != NULL && edge < layout->n_edges && size != NULL && box != NULL, FALSE);
+  const CrGraphPath *p = &layout->edges[edge];
+  gboolean down = layout->direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;
+  double w = size[0] + 8 * k, h = size[1] + 2 * k;
+  double cx = p->label_x, cy = p->label_y;
+  /* Beside: which way from the edge (0: on it). */
+  double side_x = 0, side_y = 0;
+  guint n_along = G_N_ELEMENTS (label_along), n_beside = 2 * G_N_ELEMENTS (label_beside);
+  if (index > 0 && p->n_points < 4)
+    return FALSE;
+  if (index == 0)
+    ;
+  else if (index <= n_along)
+    path_point (p, label_along[index - 1], &cx, &cy);
+  else if (index <= n_along + n_beside)
+    {
+      guint j = index - 1 - n_along;
+      double u = label_beside[j / 2], px, py, ax, ay, bx, by;
+      path_point (p, u, &px, &py);
+      path_point (p, u - 0.02, &ax, &ay);
+      path_point (p, u + 0.02, &bx, &by);
+      double tx = bx - ax, ty = by - ay, len = hypot (tx, ty);
+      if (len < 1e-9)
+        tx = down ? 0 : 1, ty = down ? 1 : 0, len = 1;
+      /* The normal, on one side then the other; far enough that the pill
+       * (seen along the normal) clears the stroke. */
+      double nx = -ty / len, ny = tx / len;
+      if (j % 2)
+        nx = -nx, ny = -ny;
+      double d = fabs (nx) * w / 2 + fabs (ny) * h / 2 + LABEL_BESIDE_GAP * k;
+      cx = px + nx * d;
+      cy = py + ny * d;
+      side_x = nx, side_y = ny;
+    }
+  else
+    return FALSE;
+  memset (box, 0, sizeof (double) * CR_GRAPH_BADGES_LABEL_BOX);
+  box[0] = cx - w / 2, box[1] = cy - h / 2, box[2] = cx + w / 2, box[3] = cy + h / 2;
+  if (size[2] <= 0)
+    return TRUE;
+  /* The name: over its shape ("b" over "3×3"); top to bottom, where ranks
+   * are too close for two lines, before it ("b 3×3"). Beside the edge, on
+   * the side away from it. */
+  if (down && side_x > 0.5)
+    box[4] = box[2] + 2 * k, box[5] = cy - size[3] / 2, box[6] = box[2] + 2 * k + size[2],
+    box[7] = cy + size[3] / 2;
+  else if (down)
+    box[4] = box[0] - 2 * k - size[2], box[5] = cy - size[3] / 2, box[6] = box[0] - 2 * k,
+    box[7] = cy + size[3] / 2;
+  else if (side_y > 0.5)
+    box[4] = cx - size[2] / 2, box[5] = box[3] + 0.5 * k, box[6] = cx + size[2] / 2,
+    box[7] = box[3] + 0.5 * k + size[3];
+  else
+    box[4] = cx - size[2] / 2, box[5] = box[1] - 0.5 * k - size[3], box[6] = cx + size[2] / 2,
+    box[7] = box[1] - 0.5 * k;
+  return TRUE;
+}
 
 double *
 cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
@@ -929,25 +976,22 @@ cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
   g_return_val_if_fail (layout != NULL && (label_sizes != NULL || layout->n_edges == 0), NULL);
   guint n = layout->n_edges;
   double *boxes = g_new0 (double, CR_GRAPH_BADGES_LABEL_BOX * n + 1);
-  gboolean down = layout->direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;
-  /* The nodes and the labels kept so far, to test each next one against. */
+  /* The nodes, the titles and the labels kept so far, to test each next
+   * one against. */
   RectGrid grid;
-  rect_grid_init (&grid, layout->width, layout->height, layout->n_nodes + n);
+  rect_grid_init (&grid, layout->width, layout->height,
+                  layout->n_nodes + n + (titles ? titles->len : 0));
   for (guint j = 0; j < layout->n_nodes; j++)
     {
       const CrGraphBox *nb = &layout->nodes[j];
       Rect r = { nb->x, nb->y, nb->x + nb->width, nb->y + nb->height, (int) j };
       rect_grid_add (&grid, &r);
     }
-  /* The titles, apart: a label the layout put on one moves along its
-   * edge instead of going (an edge into a box crosses its title strip). */
-  RectGrid title_grid;
-  rect_grid_init (&title_grid, layout->width, layout->height, titles ? titles->len : 0);
   for (guint j = 0; titles && j < titles->len; j++)
     {
       const CrGraphBadgeBox *t = &g_array_index (titles, CrGraphBadgeBox, j);
       Rect r = { t->x0, t->y0, t->x1, t->y1, -1 };
-      rect_grid_add (&title_grid, &r);
+      rect_grid_add (&grid, &r);
     }
   for (guint i = 0; i < n; i++)
     {
@@ -955,41 +999,32 @@ cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
       const double *size = label_sizes + 4 * i;
       if (!p->has_label || size[0] <= 0)
         continue;
+      /* The first clear place for the label and its name; failing that,
+       * for the label alone. */
+      double spot[CR_GRAPH_BADGES_LABEL_BOX];
+      gboolean found = FALSE;
+      for (int with_name = size[2] > 0; with_name >= 0 && !found; with_name--)
+        for (guint s = 0; !found && cr_graph_badges_label_spot (layout, i, size, k, s, spot); s++)
+          {
+            Rect pill = { spot[0], spot[1], spot[2], spot[3], -1 };
+            Rect name = { spot[4], spot[5], spot[6], spot[7], -1 };
+            found = !rect_grid_hits (&grid, &pill) && (!with_name || !rect_grid_hits (&grid, &name));
+            if (found && !with_name)
+              spot[4] = spot[5] = spot[6] = spot[7] = 0;
+          }
+      if (!found)
+        continue;
       double *b = boxes + CR_GRAPH_BADGES_LABEL_BOX * i;
-      double w = size[0] + 8 * k, h = size[1] + 2 * k;
-      double cx = p->label_x, cy = p->label_y;
-      Rect pill = { cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2, -1 };
-      if (rect_grid_hits (&grid, &pill))
-        continue;
-      gboolean on_title = rect_grid_hits (&title_grid, &pill);
-      for (guint a = 0; on_title && p->n_points >= 4 && a < G_N_ELEMENTS (label_along); a++)
-        {
-          path_point (p, label_along[a], &cx, &cy);
-          pill = (Rect) { cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2, -1 };
-          on_title = rect_grid_hits (&grid, &pill) || rect_grid_hits (&title_grid, &pill);
-        }
-      if (on_title)
-        continue;
-      b[0] = pill.x0, b[1] = pill.y0, b[2] = pill.x1, b[3] = pill.y1;
+      memcpy (b, spot, sizeof spot);
+      Rect pill = { b[0], b[1], b[2], b[3], -1 };
       rect_grid_add (&grid, &pill);
-      if (size[2] <= 0)
-        continue;
-      /* The name: over its shape ("b" over "3×3"); top to bottom, where
-       * ranks are too close for two lines, before it ("b 3×3"). */
-      Rect name;
-      if (down)
-        name = (Rect) { pill.x0 - 2 * k - size[2], cy - size[3] / 2, pill.x0 - 2 * k,
-                        cy + size[3] / 2, -1 };
-      else
-        name = (Rect) { cx - size[2] / 2, pill.y0 - 0.5 * k - size[3],
-                        cx + size[2] / 2, pill.y0 - 0.5 * k, -1 };
-      if (rect_grid_hits (&grid, &name) || rect_grid_hits (&title_grid, &name))
-        continue;
-      b[4] = name.x0, b[5] = name.y0, b[6] = name.x1, b[7] = name.y1;
-      rect_grid_add (&grid, &name);
+      if (b[6] > b[4])
+        {
+          Rect name = { b[4], b[5], b[6], b[7], -1 };
+          rect_grid_add (&grid, &name);
+        }
     }
   rect_grid_clear (&grid);
-  rect_grid_clear (&title_grid);
   return boxes;
 }
 

@@ -59,8 +59,8 @@ typedef struct {
 /* Where each edge's shape label and the tensor name with it are drawn:
  * by edge, the pill's x0, y0, x1, y1, then the name's (over the pill left
  * to right, before it top to bottom, where ranks are close); all 0 where
- * the edge has none, and the name's 0 where it has no name. A label (or
- * name) that would lie on a node or on an earlier label is left out.
+ * the edge has none, and the name's 0 where it has no name. A label that
+ * would lie on a node or on an earlier label moves (see _clear_of).
  * label_sizes: by edge, the label's text width and height, then the
  * name's (0: none), at type scale k (new array of
  * CR_GRAPH_BADGES_LABEL_BOX * layout->n_edges + 1). */
@@ -69,14 +69,29 @@ double  *cr_graph_badges_label_boxes     (const CrGraphLayout       *layout,
                                           double                     k);
 
 /* The same, keeping clear of titles too (of CrGraphBadgeBox, from
- * cr_graph_badges_title_boxes (); NULL: none): a label that the layout
- * put on a title (an edge into a box crosses its title strip) moves along
- * its edge to the first clear place from the middle out, and is left out
- * when there is none. */
+ * cr_graph_badges_title_boxes (); NULL: none). A label that the layout
+ * put on a node, a title (an edge into a box crosses its title strip) or
+ * an earlier label goes to the first clear one of its spots
+ * (cr_graph_badges_label_spot ()) with its name, else without it, and is
+ * left out only when no spot is clear. */
 double  *cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
                                                const double        *label_sizes,
                                                double               k,
                                                const GArray        *titles);
+/* Spot index (0: the layout's place) for edge's label of size (the
+ * label's text width and height, then its name's, 0: none, at type scale
+ * k): box gets the pill's and the name's rectangles, as in the label
+ * boxes' array (CR_GRAPH_BADGES_LABEL_BOX values; the name's 0 when size
+ * has none). FALSE past the last spot. In order: the layout's place, then
+ * along the edge from the middle out, then beside the edge on either
+ * side, its name on the side away from the edge. */
+gboolean cr_graph_badges_label_spot      (const CrGraphLayout       *layout,
+                                          guint                      edge,
+                                          const double              *size,
+                                          double                     k,
+                                          guint                      index,
+                                          double                    *box);
+
 /* The titles drawn on the graph's boxes as layout placed model's nodes,
  * type scaled by k: each open group's (model->clusters laid out by layout,
  * its title at its box's top-left as cr-graph-groups-draw.c draws it) and

@@ -15,6 +15,7 @@
 #include "cr-graph-render-badges.h"
 #include "cr-graph-svg.h"
 #include "cr-graph-regions.h"
+#include "cr-graph-titles.h"
 
 #include <math.h>
 #include <string.h>
@@ -910,26 +911,12 @@ visible (const double *clip,
   return x1 >= clip[0] && x0 <= clip[2] && y1 >= clip[1] && y0 <= clip[3];
 }
 
+/* The path's bounds with room for its label. */
 static void
 path_extents (const CrGraphPath *p,
               double            *ext)
 {
-  ext[0] = ext[1] = G_MAXDOUBLE;
-  ext[2] = ext[3] = -G_MAXDOUBLE;
-  for (guint k = 0; k < p->n_points; k++)
-    {
-      ext[0] = MIN (ext[0], p->points[2 * k]);
-      ext[2] = MAX (ext[2], p->points[2 * k]);
-      ext[1] = MIN (ext[1], p->points[2 * k + 1]);
-      ext[3] = MAX (ext[3], p->points[2 * k + 1]);
-    }
-  if (p->has_arrow)
-    {
-      ext[0] = MIN (ext[0], p->arrow_x);
-      ext[2] = MAX (ext[2], p->arrow_x);
-      ext[1] = MIN (ext[1], p->arrow_y);
-      ext[3] = MAX (ext[3], p->arrow_y);
-    }
+  cr_graph_path_bounds (p, ext);
   if (p->has_label)
     {
       ext[0] = MIN (ext[0], p->label_x - 60);
@@ -972,9 +959,14 @@ render_with_cache (cairo_t                    *cr,
   double clip[4];
   cairo_clip_extents (cr, &clip[0], &clip[1], &clip[2], &clip[3]);
 
-  /* Module calls: a box behind the nodes of each open one. */
+  /* Module calls: a box behind the nodes of each open one, its title
+   * where no edge crosses it if there is such a place. */
+  g_autoptr (GArray) titles = NULL;
   if (options->collapse && options->collapse->model == model)
-    cr_graph_collapse_draw_boxes (options->collapse, cr, layout, c.dark, c.k);
+    {
+      titles = cr_graph_titles_place (model, layout, c.k, clip);
+      cr_graph_collapse_draw_boxes (options->collapse, cr, layout, titles, c.dark, c.k);
+    }
   /* no_grad (and enable_grad ...) regions: a box around what was made in them. */
   cr_graph_regions_draw (cr, model, layout, c.dark, c.k);
 
@@ -985,6 +977,8 @@ render_with_cache (cairo_t                    *cr,
   const double *label_boxes = options->label_boxes;
   if (!label_boxes)
     label_boxes = own_label_boxes = cr_graph_render_label_boxes ((CrGraphRenderCache *) cache, layout);
+  /* Where a title has no clear place, the edges pass under it. */
+  gboolean titles_cut = cr_graph_titles_clip_out (cr, titles, c.k);
   for (guint i = 0; i < n_edges; i++)
     {
       const CrGraphPath *p = &layout->edges[i];
@@ -1009,6 +1003,9 @@ render_with_cache (cairo_t                    *cr,
           cairo_paint_with_alpha (cr, a);
         }
     }
+
+  if (titles_cut)
+    cairo_restore (cr);
 
   cr_graph_regions_draw_titles (cr, model, layout, c.dark, c.k);
 

@@ -366,8 +366,8 @@ overlap (const double *a,
   return a[0] < x1 && x0 < a[2] && a[1] < y1 && y0 < a[3];
 }
 
-/* The placement as it was before its buckets, each label tested against
- * every node and every label kept before it: the reference. */
+/* The placement without its buckets, each spot tested against every node
+ * and every label kept before it: the reference. */
 static double *
 label_boxes_reference (const CrGraphLayout *layout,
                        const double        *sizes,
@@ -383,36 +383,36 @@ label_boxes_reference (const CrGraphLayout *layout,
       if (!p->has_label || size[0] <= 0)
         continue;
       double *b = boxes + CR_GRAPH_BADGES_LABEL_BOX * i;
-      for (int part = 0; part < 2; part++)
-        {
-          double w = size[0] + 8 * k, h = size[1] + 2 * k, r[4];
-          if (part == 0)
-            r[0] = p->label_x - w / 2, r[1] = p->label_y - h / 2, r[2] = p->label_x + w / 2,
-            r[3] = p->label_y + h / 2;
-          else if (size[2] <= 0)
-            break;
-          else if (layout->direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM)
-            r[0] = b[0] - 2 * k - size[2], r[1] = p->label_y - size[3] / 2, r[2] = b[0] - 2 * k,
-            r[3] = p->label_y + size[3] / 2;
-          else
-            r[0] = p->label_x - size[2] / 2, r[1] = b[1] - 0.5 * k - size[3],
-            r[2] = p->label_x + size[2] / 2, r[3] = b[1] - 0.5 * k;
-          gboolean clear = TRUE;
-          for (guint j = 0; j < layout->n_nodes && clear; j++)
-            {
-              const CrGraphBox *nb = &layout->nodes[j];
-              clear = !overlap (r, nb->x, nb->y, nb->x + nb->width, nb->y + nb->height);
-            }
-          for (guint j = 0; j < kept->len && clear; j++)
-            {
-              const double *o = &g_array_index (kept, double, 4 * j);
-              clear = !overlap (r, o[0], o[1], o[2], o[3]);
-            }
-          if (!clear)
-            break;
-          memcpy (b + 4 * part, r, sizeof r);
-          g_array_append_vals (kept, r, 1);
-        }
+      double spot[CR_GRAPH_BADGES_LABEL_BOX];
+      gboolean found = FALSE;
+      for (int with_name = size[2] > 0; with_name >= 0 && !found; with_name--)
+        for (guint s = 0; !found && cr_graph_badges_label_spot (layout, i, size, k, s, spot); s++)
+          {
+            gboolean clear = TRUE;
+            for (int part = 0; part <= with_name && clear; part++)
+              {
+                const double *r = spot + 4 * part;
+                for (guint j = 0; j < layout->n_nodes && clear; j++)
+                  {
+                    const CrGraphBox *nb = &layout->nodes[j];
+                    clear = !overlap (r, nb->x, nb->y, nb->x + nb->width, nb->y + nb->height);
+                  }
+                for (guint j = 0; j < kept->len && clear; j++)
+                  {
+                    const double *o = &g_array_index (kept, double, 4 * j);
+                    clear = !overlap (r, o[0], o[1], o[2], o[3]);
+                  }
+              }
+            found = clear;
+            if (found && !with_name)
+              spot[4] = spot[5] = spot[6] = spot[7] = 0;
+          }
+      if (!found)
+        continue;
+      memcpy (b, spot, sizeof spot);
+      g_array_append_vals (kept, b, 1);
+      if (b[6] > b[4])
+        g_array_append_vals (kept, b + 4, 1);
     }
   return boxes;
 }
