@@ -11,6 +11,7 @@
 
 #include "cr-device.h"
 #include "cr-time-limit.h"
+#include "cr-coach-report.h"
 
 #include "cr-interp.h"
 #include "cr-kernels.h"
@@ -32,6 +33,7 @@ typedef struct {
   double        timeout;          /* seconds; 0: none */
   gsize         max_memory;       /* 0: the default */
   gboolean      trace_backward;
+  gboolean      coach;            /* --coach: the mistakes coach's advice on stderr */
   const char   *record;           /* --record: the JSON file, "-" for stdout; NULL: none */
   CrDeviceType  device;
 } RunOptions;
@@ -54,6 +56,9 @@ cr_run_command_usage (FILE *out)
          "  --max-memory BYTES      cap on memory (tensors and values), e.g. 512M or 4G (default 4G)\n"
          "  --device cpu|cuda       the device new tensors go to (default cpu)\n"
          "  --trace-backward        print every step of every backward pass\n"
+         "  --coach                 after the run, explain the classic autograd mistakes it\n"
+         "                          made (on stderr), each with its fix, and run the script\n"
+         "                          again with the fixes to show what changed\n"
          "  --record FILE.json      write the run record (every op, backward step, hook and\n"
          "                          error) as JSON, also when the script fails; '-' writes it\n"
          "                          to stdout and the script's own output to stderr\n"
@@ -146,6 +151,11 @@ parse_options (int         argc,
       if (strcmp (arg, "--trace-backward") == 0)
         {
           opts->trace_backward = TRUE;
+          continue;
+        }
+      if (strcmp (arg, "--coach") == 0)
+        {
+          opts->coach = TRUE;
           continue;
         }
       /* Options with a value: "--name VALUE" or "--name=VALUE". */
@@ -380,8 +390,9 @@ cr_run_command (int    argc,
     .cancel_flag = &cancel_flag,
     .trace_backward = opts.trace_backward,
     /* The trace prints each backward call from the run record. */
-    .record_backward = opts.record != NULL || opts.trace_backward,
+    .record_backward = opts.record != NULL || opts.trace_backward || opts.coach,
     .default_device = opts.device,
+    .coach = opts.coach,
   };
   CrInterp *interp = cr_interp_new (&io);
   CrScriptError *script_error = NULL;
@@ -396,6 +407,14 @@ cr_run_command (int    argc,
       else
         fputs ("RuntimeError: the script failed\n", stderr);
       fflush (stderr);
+    }
+  if (opts.coach)
+    {
+      g_autoptr (CrRunRecord) record = cr_interp_get_run_record (interp);
+      /* The corrected run keeps to the same time limit. */
+      cr_time_limit_arm (&cancel_flag, opts.timeout);
+      cr_coach_report (stderr, record, !ok, TRUE, &cancel_flag);
+      cr_time_limit_disarm ();
     }
   gboolean record_written = TRUE;
   if (opts.record)

@@ -59,6 +59,11 @@ typedef struct {
   void      (*native_failed) (CrInterp *interp, CrValue *bound_self, CrValue *const *args,
                               guint n_args, const CrKwarg *kwargs, guint n_kwargs,
                               const GError *error);
+  /* An instance's attribute name was read (stored NULL) or set to stored,
+   * only while the run is coached (CrInterpOptions.coach): the mistakes
+   * coach watches a hand-written backward's .grad. */
+  void      (*instance_attr) (CrInterp *interp, CrValue *instance, const char *name,
+                              CrValue *stored);
 } CrBinding;
 
 extern const CrBinding cr_binding;

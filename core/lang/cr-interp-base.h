@@ -23,6 +23,8 @@ typedef struct {
   gboolean      record_backward;  /* keep each backward call's steps (the UI) */
   gboolean      trace_backward;   /* print each step to the output (--trace-backward) */
   CrDeviceType  default_device;
+  gboolean      coach;            /* the mistakes coach watches the run (core/coach/cr-coach.h):
+                                   * the run record gets its findings; needs record_backward */
 } CrInterpOptions;
 
 /* An uncaught error: the Python exception, its message, where it happened, and

@@ -1261,6 +1261,8 @@ cr_interp_getattr_opt (CrInterp    *self,
         return NULL;
       }
     case CR_VALUE_INSTANCE:
+      if (G_UNLIKELY (self->options.coach))
+        cr_binding.instance_attr (self, obj, name, NULL);
       return cr_object_instance_getattr (self, obj, name, error);
     case CR_VALUE_CLASS:
       {
@@ -1370,6 +1372,8 @@ cr_interp_setattr (CrInterp    *self,
     case CR_VALUE_DICT:
       return cr_object_builtin_setattr (self, obj, name, value, error);
     case CR_VALUE_INSTANCE:
+      if (G_UNLIKELY (self->options.coach))
+        cr_binding.instance_attr (self, obj, name, value);
       return cr_object_instance_setattr (self, obj, name, value, error);
     case CR_VALUE_CLASS:
       if (strcmp (name, "__name__") == 0 && value->kind == CR_VALUE_STR)

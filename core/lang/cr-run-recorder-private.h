@@ -7,6 +7,7 @@
 #include "cr-run-recorder.h"
 #include "cr-run-recorder-operands.h"
 #include "cr-snapshot-cache.h"
+#include "cr-coach-watch.h"
 
 G_BEGIN_DECLS
 
@@ -43,6 +44,7 @@ struct _CrRunRecorder {
   const CrNode    *noting_node;  /* the node that made it (borrowed, compared only) */
   CrSnapshotCache *snapshots;    /* the last tensors snapshotted: shared, not taken again */
   GHashTable  *captions;         /* CrSpan* (owned) -> its span_text (owned, or NULL) */
+  CrCoachWatch *coach;           /* a coached run's notes (owned), NULL */
 };
 
 /* The recorder of self's run, NULL when the run records nothing. */

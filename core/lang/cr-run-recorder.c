@@ -20,6 +20,7 @@
 #include "cr-snapshot-cache.h"
 #include "cr-run-recorder-operands.h"
 
+#include "cr-coach.h"
 #include "cr-device.h"
 #include "cr-dtype.h"
 #include "cr-grad-mode.h"
@@ -956,6 +957,8 @@ version_bumped (CrTensor *t,
       Bump b = { cr_tensor_ref (t), t->grad_fn ? t->grad_fn->sequence_nr : G_MAXUINT64 };
       g_array_append_val (r->bumps, b);
     }
+  if (G_UNLIKELY (r->coach))
+    cr_coach_watch_bump (r->interp, t);
 }
 
 /* ---- names and provenance --------------------------------------------------- */
@@ -1280,6 +1283,7 @@ cr_run_recorder_free (CrRunRecorder *r)
   cr_operand_watch_free (r->operands);
   cr_snapshot_cache_free (r->snapshots);
   g_hash_table_unref (r->captions);
+  cr_coach_watch_free (r->coach);
   g_queue_clear (&r->pending);
   g_free (r);
 }
@@ -1316,6 +1320,8 @@ cr_run_recorder_run_begin (CrInterp *self)
   r->keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   r->value_sources = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   r->operands = cr_operand_watch_new ();
+  if (self->options.coach)
+    r->coach = cr_coach_watch_new ();
   state->recorder = r;
   cr_tensor_set_version_observer (version_bumped, r);
 }
@@ -1369,6 +1375,8 @@ cr_run_recorder_run_end (CrInterp *self)
   if (self->run_error)
     cr_run_recorder_run_error (r, self->run_error);
   fill_missing_labels (r);
+  if (r->coach)
+    cr_coach_examine (r->record, cr_coach_watch_notes (r->coach));
   g_array_set_size (r->bumps, 0);
   g_array_set_size (r->open_regions, 0);
   g_hash_table_remove_all (r->hints);

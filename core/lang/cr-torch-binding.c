@@ -4,6 +4,7 @@
  * to autograd (grad mode, the default device, the span graph nodes get). */
 #include "cr-torch-private.h"
 #include "cr-binding.h"
+#include "cr-coach-watch.h"
 #include "cr-cuda.h"
 #include "cr-grad-mode.h"
 #include "cr-interp-private.h"
@@ -168,4 +169,5 @@ const CrBinding cr_binding = {
   .error_handled = cr_run_recorder_error_handled,
   .expr_failed = cr_run_recorder_expr_failed,
   .native_failed = cr_run_recorder_native_failed,
+  .instance_attr = cr_coach_watch_attr,
 };

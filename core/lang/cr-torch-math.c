@@ -3,6 +3,7 @@
  * one native that takes its input from self when called as a method. */
 #include "cr-cuda.h"
 #include "cr-torch-private.h"
+#include "cr-coach-watch.h"
 #include "cr-torch-native.h"
 #include "cr-ops-nnf.h"
 #include "cr-kernels.h"
@@ -1064,6 +1065,7 @@ NATIVE (native_detach)
 {
   PARSE ("detach", "input");
   TENSOR_ARG (x, 0);
+  cr_coach_watch_cut (interp, x, "detach");
   return cr_value_new_tensor_take (cr_detach (x));
 }
 

@@ -5,6 +5,7 @@
 #include "cr-cuda.h"
 #include "cr-device.h"
 #include "cr-torch-private.h"
+#include "cr-coach-watch.h"
 #include "cr-kernels.h"
 #include "cr-grad-mode.h"
 
@@ -144,12 +145,14 @@ NATIVE (native_element_size)
 NATIVE (native_item)
 {
   PARSE ("item", "self");
+  cr_coach_watch_cut (interp, SELF_TENSOR, "item");
   return cr_torch_tensor_item (SELF_TENSOR, error);
 }
 
 NATIVE (native_tolist)
 {
   PARSE ("tolist", "self");
+  cr_coach_watch_cut (interp, SELF_TENSOR, "tolist");
   /* A value per element: checked against the memory budget first (a
    * 4-byte float becomes a ~60-byte value). */
   if (!cr_value_check_alloc_n ((gsize) SELF_TENSOR->numel, CR_VALUE_BYTES + CR_VALUE_ITEM_BYTES, error))
@@ -874,6 +877,7 @@ static CrValue *
 get_grad (CrInterp *interp,
           CrTensor *t)
 {
+  cr_coach_watch_grad_read (interp, t);
   if (t->grad_fn != NULL && !t->retains_grad && t->grad == NULL)
     cr_interp_warn (interp, "UserWarning", non_leaf_grad_warning);
   if (t->grad == NULL)
@@ -906,6 +910,8 @@ get_attr (CrInterp *interp,
     case ATTR_IS_LEAF:
       return cr_value_new_bool (t->grad_fn == NULL);
     case ATTR_DATA:
+      cr_coach_watch_data_read (interp, t);
+      cr_coach_watch_cut (interp, t, "data");
       return cr_value_new_tensor_take (cr_tensor_alias_unversioned (t));
     case ATTR_T:
       {

@@ -1,0 +1,308 @@
+/* cr-coach-report.c — the coach's advice on stderr, and the corrected run.
+ *
+ *   coach: line 12: gradients add up over iterations: zero_grad() is missing
+ *     w.grad still held ... (the explanation, wrapped)
+ *     fix: line 14:
+ *       optimizer.zero_grad()
+ *
+ * The corrected run applies every fix at once (fixes that overlap one
+ * already taken are left out), runs the result as the original ran, and
+ * says what changed. */
+#include "cr-config.h"
+#include "cr-coach-report.h"
+
+#include "cr-coach.h"
+#include "cr-interp.h"
+
+#include <string.h>
+
+#define WRAP_WIDTH 78
+
+/* text wrapped at WRAP_WIDTH characters, each line after indent. */
+static void
+write_wrapped (FILE       *out,
+               const char *indent,
+               const char *text)
+{
+  g_auto (GStrv) words = g_strsplit_set (text, " \n", -1);
+  glong column = 0;
+  for (char **w = words; *w; w++)
+    {
+      if (!**w)
+        continue;
+      glong len = g_utf8_strlen (*w, -1);
+      if (column > 0 && column + 1 + len > WRAP_WIDTH)
+        {
+          fputc ('\n', out);
+          column = 0;
+        }
+      if (column == 0)
+        {
+          fputs (indent, out);
+          column = (glong) strlen (indent);
+        }
+      else
+        {
+          fputc (' ', out);
+          column++;
+        }
+      fputs (*w, out);
+      column += len;
+    }
+  if (column > 0)
+    fputc ('\n', out);
+}
+
+static void
+write_finding (FILE                  *out,
+               const char            *source,
+               const CrRecordFinding *f)
+{
+  fprintf (out, "coach: line %d: %s\n", f->span.line, f->title ? f->title : f->kind);
+  if (f->explanation)
+    write_wrapped (out, "  ", f->explanation);
+  g_autofree char *fixed = cr_coach_fixed_line (source, f);
+  if (!fixed)
+    return;
+  int line = f->fix_span.line + (f->fix[0] == '\n');
+  fprintf (out, "  fix: line %d%s:\n", line, f->fix_span.line == f->fix_span.end_line
+                                              && f->fix_span.column == f->fix_span.end_column
+                                              && f->fix[0] == '\n' ? " (a new line)" : "");
+  g_auto (GStrv) lines = g_strsplit (fixed, "\n", -1);
+  for (char **l = lines; *l; l++)
+    fprintf (out, "    %s\n", *l);
+}
+
+/* ---- the corrected run ---------------------------------------------------- */
+
+static int
+last_line (const CrSpan *span)
+{
+  return span->end_line > span->line ? span->end_line : span->line;
+}
+
+static gint
+by_fix_position_descending (gconstpointer a,
+                            gconstpointer b)
+{
+  const CrRecordFinding *fa = *(const CrRecordFinding *const *) a;
+  const CrRecordFinding *fb = *(const CrRecordFinding *const *) b;
+  if (fa->fix_span.line != fb->fix_span.line)
+    return fa->fix_span.line > fb->fix_span.line ? -1 : 1;
+  return (fa->fix_span.column < fb->fix_span.column) - (fa->fix_span.column > fb->fix_span.column);
+}
+
+/* source with every fix of record applied, bottom up so that the spans
+ * above stay right; a fix on a line another fix took is left out. New
+ * string; *n_applied: how many. */
+static char *
+apply_fixes (const CrRunRecord *record,
+             guint             *n_applied)
+{
+  g_autoptr (GPtrArray) fixes = g_ptr_array_new ();
+  for (guint i = 0; i < record->findings->len; i++)
+    {
+      const CrRecordFinding *f = g_ptr_array_index (record->findings, i);
+      if (f->fix)
+        g_ptr_array_add (fixes, (gpointer) f);
+    }
+  g_ptr_array_sort (fixes, by_fix_position_descending);
+  char *text = g_strdup (record->source);
+  int taken_from = G_MAXINT;   /* the first line a fix took so far */
+  *n_applied = 0;
+  for (guint i = 0; i < fixes->len; i++)
+    {
+      const CrRecordFinding *f = g_ptr_array_index (fixes, i);
+      if (last_line (&f->fix_span) >= taken_from)
+        continue;
+      char *next = cr_coach_apply_fix (text, f);
+      if (!next)
+        continue;
+      g_free (text);
+      text = next;
+      taken_from = f->fix_span.line;
+      (*n_applied)++;
+    }
+  return text;
+}
+
+static void
+capture_output (const char *text,
+                gboolean    is_stderr,
+                gpointer    user_data)
+{
+  g_string_append (user_data, text);
+}
+
+typedef struct {
+  CrRunRecord   *record;      /* NULL when it did not parse */
+  CrScriptError *error;       /* the uncaught error, NULL */
+  char          *syntax_error;
+} Rerun;
+
+static void
+rerun_clear (Rerun *r)
+{
+  g_clear_pointer (&r->record, cr_run_record_unref);
+  g_clear_pointer (&r->error, cr_script_error_free);
+  g_clear_pointer (&r->syntax_error, g_free);
+}
+
+static void
+run_fixed (const char *source,
+           const char *filename,
+           const gint *cancel_flag,
+           Rerun      *out)
+{
+  g_autoptr (GError) parse_error = NULL;
+  CrSpan span = { 0 };
+  CrParseOptions parse_options = { .cancel_flag = cancel_flag };
+  g_autoptr (CrAstModule) module = cr_parse_with_options (source, -1, filename, &parse_options,
+                                                          &span, &parse_error);
+  if (!module)
+    {
+      out->syntax_error = g_strdup_printf ("line %d: %s", span.line, parse_error->message);
+      return;
+    }
+  g_autoptr (GString) output = g_string_new (NULL);
+  CrInterpOptions io = {
+    .output = capture_output,
+    .output_data = output,
+    .cancel_flag = cancel_flag,
+    .record_backward = TRUE,
+    .coach = TRUE,
+  };
+  CrInterp *interp = cr_interp_new (&io);
+  cr_interp_run (interp, module, &out->error);
+  out->record = cr_interp_get_run_record (interp);
+  cr_interp_free (interp);
+}
+
+/* The scalar each backward call started from (a loss), as text; NULL
+ * when a call started from no scalar. */
+static GPtrArray *
+losses (const CrRunRecord *record)
+{
+  GPtrArray *values = g_ptr_array_new_with_free_func (g_free);
+  for (guint b = 0; record && b < record->backwards->len; b++)
+    {
+      const CrRecordBackward *bw = g_ptr_array_index (record->backwards, b);
+      int root = bw->roots->len == 1 ? g_array_index (bw->roots, int, 0) : -1;
+      const CrRecordTensor *t = root >= 0 ? g_ptr_array_index (record->tensors, root) : NULL;
+      if (!t || !t->value || t->value->numel != 1 || t->value->n_values < 1)
+        {
+          g_ptr_array_unref (values);
+          return NULL;
+        }
+      g_ptr_array_add (values, g_strdup_printf ("%.4g", t->value->values[0]));
+    }
+  return values;
+}
+
+/* "2.5, 1.9, 1.2, 0.94, …, 0.1 (12 calls)" */
+static char *
+list_text (GPtrArray *values)
+{
+  GString *out = g_string_new (NULL);
+  for (guint i = 0; i < values->len; i++)
+    {
+      if (values->len > 6 && i == 4)
+        {
+          g_string_append (out, ", …");
+          i = values->len - 2;
+          continue;
+        }
+      if (i)
+        g_string_append (out, ", ");
+      g_string_append (out, values->pdata[i]);
+    }
+  if (values->len > 6)
+    g_string_append_printf (out, " (%u calls)", values->len);
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+same_values (GPtrArray *a,
+             GPtrArray *b)
+{
+  if (a->len != b->len)
+    return FALSE;
+  for (guint i = 0; i < a->len; i++)
+    if (strcmp (a->pdata[i], b->pdata[i]) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+static const CrRecordError *
+last_error (const CrRunRecord *record)
+{
+  return record && record->errors->len ? g_ptr_array_index (record->errors, record->errors->len - 1)
+                                       : NULL;
+}
+
+static void
+report_rerun (FILE              *out,
+              const CrRunRecord *record,
+              gboolean           failed,
+              const gint        *cancel_flag)
+{
+  guint n_applied = 0;
+  g_autofree char *fixed = apply_fixes (record, &n_applied);
+  if (n_applied == 0)
+    return;
+  Rerun rerun = { 0 };
+  run_fixed (fixed, record->filename, cancel_flag, &rerun);
+  fprintf (out, "coach: the corrected run (%u fix%s applied):\n", n_applied, n_applied == 1 ? "" : "es");
+  if (rerun.syntax_error)
+    {
+      fprintf (out, "  the corrected script does not parse: %s\n", rerun.syntax_error);
+      rerun_clear (&rerun);
+      return;
+    }
+  const CrRecordError *before = failed ? last_error (record) : NULL;
+  if (before && !rerun.error)
+    fprintf (out, "  the error is gone (line %d: %s): the script runs to the end\n",
+             before->span.line, before->type);
+  else if (rerun.error)
+    {
+      g_autofree char *first = g_strdup (rerun.error->message ? rerun.error->message : "");
+      char *nl = strchr (first, '\n');
+      if (nl)
+        *nl = '\0';
+      fprintf (out, "  %s: line %d: %s: %s\n", before ? "it still fails" : "the corrected script fails",
+               rerun.error->span.line, cr_exception_name (rerun.error->type), first);
+    }
+  g_autoptr (GPtrArray) loss_before = losses (record);
+  g_autoptr (GPtrArray) loss_after = losses (rerun.record);
+  if (loss_before && loss_after && (loss_before->len > 1 || loss_after->len > 1)
+      && !same_values (loss_before, loss_after))
+    {
+      g_autofree char *b = list_text (loss_before);
+      g_autofree char *a = list_text (loss_after);
+      fprintf (out, "  the loss at each backward call:\n    before: %s\n    after:  %s\n", b, a);
+    }
+  if (rerun.record && rerun.record->findings->len == 0)
+    fputs ("  the coach finds nothing more\n", out);
+  for (guint i = 0; rerun.record && i < rerun.record->findings->len; i++)
+    {
+      const CrRecordFinding *f = g_ptr_array_index (rerun.record->findings, i);
+      fprintf (out, "  the coach still finds: line %d: %s\n", f->span.line, f->title);
+    }
+  rerun_clear (&rerun);
+}
+
+void
+cr_coach_report (FILE              *out,
+                 const CrRunRecord *record,
+                 gboolean           failed,
+                 gboolean           rerun,
+                 const gint        *cancel_flag)
+{
+  if (!record || record->findings->len == 0)
+    return;
+  for (guint i = 0; i < record->findings->len; i++)
+    write_finding (out, record->source, g_ptr_array_index (record->findings, i));
+  if (rerun)
+    report_rerun (out, record, failed, cancel_flag);
+  fflush (out);
+}

@@ -1,0 +1,116 @@
+/* cr-coach-zero-grad.c — a forgotten zero_grad(): a backward added its
+ * gradient to a .grad that still held the last iteration's, after the
+ * parameter had been updated with it. Every update then uses the sum of
+ * all gradients so far.
+ *
+ * It fires only on that evidence: a leaf's AccumulateGrad found a .grad
+ * that was neither None nor zero, and between the backward that wrote that
+ * .grad and this one the leaf's values changed in place (an optimizer
+ * step, w -= lr * w.grad under no_grad). Gradients summed over a batch
+ * loop on purpose, with one update after the loop, change no leaf in
+ * between, and say nothing. */
+#include "cr-coach-private.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Whether a snapshot is None or all zeros. */
+static gboolean
+is_zero (const CrTensorSnapshot *s)
+{
+  return !s || (s->numel > 0 && s->min == 0 && s->max == 0) || s->numel == 0;
+}
+
+/* The first update of leaf noted after backward call `after` ran and
+ * before call `before` began; NULL: none. */
+static const CrCoachNote *
+update_between (CrCoach *coach,
+                int      leaf,
+                int      after,
+                int      before)
+{
+  for (guint i = 0; i < coach->notes->len; i++)
+    {
+      const CrCoachNote *n = &g_array_index (coach->notes, CrCoachNote, i);
+      if (n->kind == CR_COACH_NOTE_LEAF_UPDATED && n->tensor == leaf
+          && (int) n->n_backwards > after && (int) n->n_backwards <= before)
+        return n;
+    }
+  return NULL;
+}
+
+/* The fix: after the update statement, a line that zeroes what it used. */
+static void
+set_fix (CrCoach         *coach,
+         CrRecordFinding *f,
+         const CrSpan    *update,
+         const char      *leaf_name)
+{
+  int last = cr_coach_last_line (update);
+  g_autofree char *first_text = cr_coach_line (coach->source, update->line);
+  g_autofree char *indent = cr_coach_indent (first_text);
+  g_autofree char *statement = cr_coach_statement (coach->source, update);
+  g_auto (GStrv) step = NULL;
+  g_auto (GStrv) target = NULL;
+  g_autofree char *line = NULL;
+  if (cr_coach_match ("^([A-Za-z_][\\w.]*)\\.step\\(", statement, &step))
+    line = g_strdup_printf ("%s%s.zero_grad()", indent, step[1]);
+  else if (cr_coach_match ("^([A-Za-z_][\\w.\\[\\]]*?)(\\.data)?(\\s*[-+*/]=|\\.[a-z]+_\\()", statement, &target))
+    line = g_strdup_printf ("%s%s.grad.zero_()", indent, target[1]);
+  else if (leaf_name && cr_coach_match ("^[A-Za-z_][\\w.]*$", leaf_name, NULL))
+    line = g_strdup_printf ("%s%s.grad.zero_()", indent, leaf_name);
+  if (line)
+    cr_coach_fix_insert_after (coach, f, last, line);
+}
+
+void
+cr_coach_detect_zero_grad_forgotten (CrCoach *coach)
+{
+  const CrRunRecord *record = coach->record;
+  /* leaf -> the last backward call that accumulated into it, + 1 */
+  g_autoptr (GHashTable) last_write = g_hash_table_new (g_direct_hash, g_direct_equal);
+  /* update statements already explained: line -> TRUE */
+  g_autoptr (GHashTable) explained = g_hash_table_new (g_direct_hash, g_direct_equal);
+  for (guint b = 0; b < record->backwards->len; b++)
+    {
+      const CrRecordBackward *bw = g_ptr_array_index (record->backwards, b);
+      for (guint k = 0; k < bw->steps->len; k++)
+        {
+          const CrRecordStep *step = g_ptr_array_index (bw->steps, k);
+          if (step->kind != CR_RECORD_STEP_ACCUMULATE || step->leaf < 0)
+            continue;
+          gpointer key = GINT_TO_POINTER (step->leaf);
+          int previous = GPOINTER_TO_INT (g_hash_table_lookup (last_write, key)) - 1;
+          g_hash_table_insert (last_write, key, GINT_TO_POINTER ((int) b + 1));
+          if (previous < 0 || is_zero (step->grad_before))
+            continue;
+          const CrCoachNote *update = update_between (coach, step->leaf, previous, (int) b);
+          if (!update || update->span.line <= 0
+              || g_hash_table_contains (explained, GINT_TO_POINTER (update->span.line)))
+            continue;
+          g_hash_table_add (explained, GINT_TO_POINTER (update->span.line));
+
+          const char *name = cr_coach_tensor_name (coach, step->leaf);
+          const CrRecordBackward *prev = g_ptr_array_index (record->backwards, previous);
+          g_autofree char *before = cr_coach_value_text (step->grad_before);
+          g_autofree char *after = cr_coach_value_text (step->grad_after);
+          g_autofree char *when_prev = prev->iteration ? g_strdup_printf ("iteration %u", prev->iteration)
+                                                       : g_strdup_printf ("line %d", prev->span.line);
+          g_autofree char *when_now = bw->iteration ? g_strdup_printf ("iteration %u", bw->iteration)
+                                                    : g_strdup_printf ("line %d", bw->span.line);
+          CrRecordFinding *f = cr_coach_add (coach, CR_COACH_ZERO_GRAD_FORGOTTEN, &bw->span,
+            g_strdup ("gradients add up over iterations: zero_grad() is missing"),
+            g_strdup_printf ("%s.grad still held %s from the backward of %s when the backward of "
+                             "%s added its own gradient to it (giving %s). backward() adds into "
+                             ".grad, it never overwrites it, and nothing set it back to zero after "
+                             "line %d used it to update %s. So every update uses the sum of all "
+                             "the gradients so far, and the steps grow. Zero the gradients once per "
+                             "iteration, after the update (or before the backward).",
+                             name, before, when_prev, when_now, after, update->span.line, name));
+          f->tensor = step->leaf;
+          f->backward = (int) b;
+          const CrRecordTensor *leaf = g_ptr_array_index (record->tensors, step->leaf);
+          set_fix (coach, f, &update->span, leaf->name);
+        }
+    }
+}
