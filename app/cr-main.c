@@ -6,6 +6,7 @@
  * crash guard's child (`chainrule guard-run`) in libchainrule-guard.so. */
 #include "cr-config.h"
 #include "cr-run-command.h"
+#include "cr-check-command.h"
 #if defined(CR_HAVE_GRAPH) || defined(CR_HAVE_GUI)
 #include "cr-gui-module.h"
 
@@ -21,6 +22,7 @@ usage (FILE *out)
   fputs ("Usage:\n"
          "  chainrule [FILE.py]              open the window (default: the example gallery)\n"
          "  chainrule run [OPTIONS] FILE.py  run a script headless, as python3 would\n"
+         "  chainrule check FILE.py          each leaf's gradient against a numeric one\n"
 #ifdef CR_HAVE_GRAPH
          "  chainrule export FILE.py -o OUT  draw the script's graph to PNG, SVG or PDF\n"
 #endif
@@ -120,6 +122,8 @@ main (int    argc,
 {
   if (argc >= 2 && strcmp (argv[1], "run") == 0)
     return cr_run_command (argc - 1, argv + 1);
+  if (argc >= 2 && strcmp (argv[1], "check") == 0)
+    return cr_check_command (argc - 1, argv + 1);
 #ifdef CR_HAVE_GRAPH
   if (argc >= 2 && strcmp (argv[1], "export") == 0)
     return run_gui_module ("export", argc - 1, argv + 1);

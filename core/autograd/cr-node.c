@@ -17,6 +17,7 @@
 #include "cr-autograd-private.h"
 #include "cr-error.h"
 #include "cr-grad-mode.h"
+#include "cr-leaf-observer.h"
 #include "cr-ops.h"
 #include "cr-slab.h"
 #include "cr-tensor.h"
@@ -266,6 +267,7 @@ cr_autograd_grad_accumulator (CrTensor *leaf)
   node->variable = cr_tensor_ref (leaf);
   output_meta_set (node, 0, leaf);
   leaf->grad_accumulator = node;
+  cr_autograd_notify_leaf (leaf, CR_LEAF_USED);
   return node;
 }
 
@@ -848,6 +850,9 @@ cr_tensor_set_requires_grad (CrTensor  *self,
                            "only Tensors of floating point dtype can require gradients");
       return FALSE;
     }
+  gboolean was = self->requires_grad;
   self->requires_grad = requires_grad != FALSE;
+  if (self->requires_grad && !was)
+    cr_autograd_notify_leaf (self, CR_LEAF_MADE);
   return TRUE;
 }

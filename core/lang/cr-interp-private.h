@@ -215,6 +215,10 @@ struct _CrInterp {
   /* The uncaught error ending the run, while the binding's run_end runs
    * (the run record keeps it); NULL otherwise. */
   const CrScriptError *run_error;
+
+  /* Statements started in this run, the prelude's too: where `chainrule
+   * check` nudges a leaf (cr-grad-probe.c). */
+  guint64           statements_run;
 };
 
 /* The 1-based iteration of the innermost loop running, this frame's or, in

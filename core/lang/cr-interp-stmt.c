@@ -781,6 +781,7 @@ exec_stmt (CrInterp  *self,
 {
   f->stmt = s;
   self->err_located = FALSE;
+  self->statements_run++;
   /* Graph nodes made by prelude code keep the script line that called it. */
   if (G_LIKELY (!self->in_prelude))
     cr_binding.statement (&s->span);

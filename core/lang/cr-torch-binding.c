@@ -7,6 +7,7 @@
 #include "cr-coach-watch.h"
 #include "cr-cuda.h"
 #include "cr-grad-mode.h"
+#include "cr-grad-probe.h"
 #include "cr-interp-private.h"
 #include "cr-random.h"
 #include "cr-run-recorder.h"
@@ -75,12 +76,18 @@ run_begin (CrInterp *interp)
   cr_grad_mode_reset_thread ();
   cr_device_set_default (cr_interp_get_default_device (interp));
   cr_run_recorder_run_begin (interp);
+  CrGradProbe *probe = cr_grad_probe_of (interp);
+  if (G_UNLIKELY (probe))
+    cr_grad_probe_run_begin (probe);
 }
 
 /* And the thread goes back as it was found. */
 static void
 run_end (CrInterp *interp)
 {
+  CrGradProbe *probe = cr_grad_probe_of (interp);
+  if (G_UNLIKELY (probe))
+    cr_grad_probe_run_end (probe);
   cr_run_recorder_run_end (interp);
   forget_names (interp);
   cr_grad_mode_reset_thread ();
@@ -96,6 +103,7 @@ static void
 statement (const CrSpan *span)
 {
   cr_autograd_set_current_span (span);
+  cr_grad_probe_statement ();
 }
 
 static void

@@ -5,6 +5,7 @@
 #include "cr-torch-private.h"
 #include "cr-engine.h"
 #include "cr-grad-mode.h"
+#include "cr-grad-probe.h"
 
 #include <string.h>
 
@@ -307,6 +308,13 @@ run_backward (CrInterp        *interp,
                     "(Triggered internally at  ./torch/csrc/autograd/engine.cpp:1059.)");
   if (options->create_graph && (options->inputs == NULL || options->accumulate_inputs))
     cr_torch_break_grad_cycles_at_end (interp, roots, n_roots);
+  /* `chainrule check` reads the first backward call, and stops the run there. */
+  CrGradProbe *probe = cr_grad_probe_of (interp);
+  if (G_UNLIKELY (probe)
+      && !cr_grad_probe_backward_begin (probe, roots, grad_roots, n_roots,
+                                        options->inputs != NULL && !options->accumulate_inputs,
+                                        error))
+    return FALSE;
   options->observer = cr_interp_backward_begin (interp, roots, n_roots, &observer_data);
   options->observer_data = observer_data;
   cr_interp_backward_set_options (interp, observer_data, options);
@@ -315,6 +323,8 @@ run_backward (CrInterp        *interp,
   if (!ok && error != NULL)
     cr_interp_backward_set_error (interp, observer_data, *error);
   cr_interp_backward_end (interp, observer_data, ok);
+  if (G_UNLIKELY (probe) && ok && !cr_grad_probe_backward_end (probe, interp, error))
+    return FALSE;
   return ok;
 }
 

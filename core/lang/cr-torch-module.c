@@ -7,6 +7,7 @@
 #include "cr-interp-private.h"
 #include "cr-kernels.h"
 #include "cr-grad-mode.h"
+#include "cr-leaf-observer.h"
 #include "cr-device.h"
 #include "cr-run-recorder.h"
 #include "cr-run-recorder-backward.h"
@@ -351,6 +352,7 @@ finish (CrTensor  *t,
           return NULL;
         }
       t->requires_grad = TRUE;
+      cr_autograd_notify_leaf (t, CR_LEAF_MADE);
     }
   return cr_value_new_tensor_take (t);
 }

@@ -11,6 +11,7 @@
 #include "cr-kernels.h"
 #include "cr-cuda.h"
 #include "cr-device.h"
+#include "cr-leaf-observer.h"
 
 #include <math.h>
 #include <string.h>
@@ -82,6 +83,7 @@ finish (CrTensor      *t,
           return NULL;
         }
       t->requires_grad = TRUE;
+      cr_autograd_notify_leaf (t, CR_LEAF_MADE);
     }
   return cr_value_new_tensor_take (t);
 }
