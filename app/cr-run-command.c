@@ -15,6 +15,7 @@
 
 #include "cr-interp.h"
 #include "cr-kernels.h"
+#include "cr-notebook.h"
 #include "cr-run-record-json.h"
 #include "cr-storage.h"
 
@@ -50,6 +51,7 @@ void
 cr_run_command_usage (FILE *out)
 {
   fputs ("Usage: chainrule run [OPTIONS] FILE.py     (FILE '-' reads the script from stdin)\n"
+         "       chainrule run [OPTIONS] FILE.ipynb  (a notebook's code cells, as Jupyter runs them)\n"
          "\n"
          "Options:\n"
          "  --timeout SECONDS       stop the script after this long (TimeoutError, exit 1)\n"
@@ -326,6 +328,21 @@ cr_run_command (int    argc,
       /* Python names the main script by its absolute path in tracebacks. */
       filename = g_canonicalize_filename (opts.file, NULL);
     }
+  /* A notebook runs as its script with cell markers, cell by cell. */
+  gboolean notebook = cr_notebook_is_path (opts.file);
+  if (notebook)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (CrNotebook) parsed = cr_notebook_parse (source, (gssize) length, &error);
+      if (!parsed)
+        {
+          fprintf (stderr, "chainrule: can't read the notebook '%s': %s\n", filename, error->message);
+          return 2;
+        }
+      g_free (source);
+      source = cr_notebook_to_script (parsed);
+      length = strlen (source);
+    }
 
   /* New tensors would go to the device; when it cannot hold them, say so
    * before running rather than at the script's first tensor. */
@@ -358,8 +375,18 @@ cr_run_command (int    argc,
     .cancel_flag = &cancel_flag,
     .max_memory = MAX (cr_memory_get_limit (), (gsize) 64 << 20),
   };
-  g_autoptr (CrAstModule) module = cr_parse_with_options (source, (gssize) length, filename,
-                                                          &parse_options, &span, &parse_error);
+  g_autoptr (CrNotebookProgram) cells = NULL;
+  g_autoptr (CrAstModule) module = NULL;
+  if (notebook)
+    {
+      cells = cr_notebook_program_new (source, (gssize) length, filename, &parse_options, &span,
+                                       &parse_error);
+      if (cells)
+        module = g_steal_pointer (&cells->module);
+    }
+  else
+    module = cr_parse_with_options (source, (gssize) length, filename, &parse_options, &span,
+                                    &parse_error);
   if (!module)
     {
       cr_time_limit_disarm ();
@@ -395,12 +422,15 @@ cr_run_command (int    argc,
     .coach = opts.coach,
   };
   CrInterp *interp = cr_interp_new (&io);
+  if (cells)
+    cr_interp_set_cells (interp, (const CrScriptCell *) (gpointer) cells->cells->data,
+                         cells->cells->len);
   CrScriptError *script_error = NULL;
   gboolean ok = cr_interp_run (interp, module, &script_error);
   cr_time_limit_disarm ();
 
   fflush (stdout);
-  if (!ok)
+  if (!ok && !(script_error && script_error->reported))
     {
       if (script_error && script_error->traceback)
         fputs (script_error->traceback, stderr);

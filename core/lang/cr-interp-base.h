@@ -35,6 +35,8 @@ typedef struct {
   CrSpan       span;
   char        *traceback;   /* "Traceback (most recent call last):\n  File ..." ending with
                              * "RuntimeError: message\n" */
+  gboolean     reported;    /* the traceback already went to the output as the run went
+                             * on (a notebook cell's, cr-interp-cells.h): not to print again */
 } CrScriptError;
 
 void        cr_script_error_free   (CrScriptError *error);   /* NULL-safe */

@@ -10,6 +10,7 @@
 #include "cr-stack-guard.h"
 #include "cr-type-slots.h"
 #include "cr-binding.h"
+#include "cr-interp-cells.h"
 
 G_BEGIN_DECLS
 
@@ -216,10 +217,33 @@ struct _CrInterp {
    * (the run record keeps it); NULL otherwise. */
   const CrScriptError *run_error;
 
+  /* A run as notebook cells (cr-interp-cells.c): borrowed; NULL: a script. */
+  const CrScriptCell *cells;
+  guint             n_cells;
+  guint             running_cell;
+  guint             n_failed_cells;
+
   /* Statements started in this run, the prelude's too: where `chainrule
    * check` nudges a leaf (cr-grad-probe.c). */
   guint64           statements_run;
 };
+
+/* ---- notebook cells (cr-interp-cells.c) ------------------------------------ */
+/* Puts display() in the builtins, as Jupyter has it. */
+void          cr_interp_cells_install (CrInterp       *self);
+/* Runs code's statements as self->cells: CR_EXEC_ERROR only when the run
+ * is stopped (error set); a cell's error is reported as it happens and the
+ * first of them left in *first_error (reported, owned by the caller). */
+CrExecStatus  cr_exec_cells          (CrInterp       *self,
+                                      CrFrame        *frame,
+                                      struct _CrCode *code,
+                                      CrScriptError **first_error,
+                                      GError        **error);
+/* error, raised out of frame's statement, as the CrScriptError whose
+ * traceback the runner prints (cr-interp.c). */
+CrScriptError *cr_interp_script_error (CrInterp      *self,
+                                       CrFrame       *frame,
+                                       GError        *error);
 
 /* The 1-based iteration of the innermost loop running, this frame's or, in
  * a function called from a loop, its caller's; 0: none. */

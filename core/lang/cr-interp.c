@@ -416,8 +416,16 @@ script_error_new (CrInterp *self,
           }
         if (++repeat > TRACEBACK_REPEAT_CUTOFF)
           continue;
-        g_string_append_printf (tb, "  File \"%s\", line %d, in %s\n", filename, line,
-                                entry->function);
+        /* A notebook's line is told as its cell's (cr-interp-cells.h). */
+        int cell_line = 0;
+        const CrScriptCell *cell = !(entry->scope && entry->scope->is_prelude)
+                                   ? cr_interp_cell_at (self, line, &cell_line) : NULL;
+        if (cell)
+          g_string_append_printf (tb, "  File \"%s\", cell %u, line %d, in %s\n", filename,
+                                  cell->number, cell_line, entry->function);
+        else
+          g_string_append_printf (tb, "  File \"%s\", line %d, in %s\n", filename, line,
+                                  entry->function);
         append_frame_source (module, tb, line, entry->node);
       }
   if (repeat > TRACEBACK_REPEAT_CUTOFF)
@@ -430,6 +438,15 @@ script_error_new (CrInterp *self,
     g_string_append_printf (tb, "%s\n", type_name);
   e->traceback = g_string_free (tb, FALSE);
   return e;
+}
+
+CrScriptError *
+cr_interp_script_error (CrInterp *self,
+                        CrFrame  *frame,
+                        GError   *error)
+{
+  cr_interp_traceback_push (self, frame, error);
+  return script_error_new (self, error);
 }
 
 /* A SyntaxError as Python prints it: no traceback, the line and a caret. */
@@ -533,6 +550,9 @@ cr_interp_run (CrInterp        *self,
   g_hash_table_insert (self->builtins, g_strdup ("__file__"),
                        cr_value_new_str (module->filename ? module->filename : "<string>"));
 
+  if (self->cells)
+    cr_interp_cells_install (self);
+
   self->n_globals = cr_program_n_globals (program);
   self->globals = g_new0 (CrGlobalSlot, self->n_globals + 1);
   for (guint i = 0; i < self->n_globals; i++)
@@ -561,19 +581,30 @@ cr_interp_run (CrInterp        *self,
   self->depth = 1;
   self->err_located = FALSE;
 
-  CrExecStatus status = cr_exec_block (self, &frame, code->body, code->n_body, &error);
+  CrScriptError *cell_error = NULL;
+  CrExecStatus status = self->cells
+                        ? cr_exec_cells (self, &frame, code, &cell_error, &error)
+                        : cr_exec_block (self, &frame, code->body, code->n_body, &error);
   gboolean ok = status != CR_EXEC_ERROR;
   CrScriptError *run_error = NULL;
   if (!ok)
     {
       cr_interp_traceback_push (self, &frame, error);
       run_error = script_error_new (self, error);
+      cr_script_error_free (cell_error);
+    }
+  else if (cell_error)
+    {
+      /* A notebook whose cells failed: each failure is in the record and
+       * the output already; the first is the run's error. */
+      ok = FALSE;
+      run_error = cell_error;
     }
   /* As at Python's exit: the generators still suspended are closed, and
    * their finally blocks run (cr-gen-object.c). */
   cr_gen_objects_close_all (self);
   /* And the thread goes back as it was found. */
-  self->run_error = run_error;
+  self->run_error = run_error && !run_error->reported ? run_error : NULL;
   cr_binding.run_end (self);
   self->run_error = NULL;
   cr_value_set_thread_interp (NULL);
@@ -641,7 +672,14 @@ cr_interp_warn (CrInterp   *self,
   g_hash_table_add (self->warned, key);
   const char *filename = module && module->filename ? module->filename : "<string>";
   GString *out = g_string_new (NULL);
-  g_string_append_printf (out, "%s:%d: %s: %s\n", filename, line, category, message);
+  int cell_line = 0;
+  const CrScriptCell *cell = module == self->main_scope.module
+                             ? cr_interp_cell_at (self, line, &cell_line) : NULL;
+  if (cell)   /* a notebook's line is told as its cell's (cr-interp-cells.h) */
+    g_string_append_printf (out, "%s, cell %u, line %d: %s: %s\n", filename, cell->number,
+                            cell_line, category, message);
+  else
+    g_string_append_printf (out, "%s:%d: %s: %s\n", filename, line, category, message);
   if (module_source_available (module))
     {
       g_autofree char *text = module_raw_line (module, line);

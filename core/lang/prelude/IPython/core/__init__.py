@@ -1,0 +1,1 @@
+# IPython.core: its display module is IPython.core.display.
