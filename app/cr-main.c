@@ -7,6 +7,7 @@
 #include "cr-config.h"
 #include "cr-run-command.h"
 #include "cr-check-command.h"
+#include "cr-paths-command.h"
 #if defined(CR_HAVE_GRAPH) || defined(CR_HAVE_GUI)
 #include "cr-gui-module.h"
 
@@ -23,6 +24,7 @@ usage (FILE *out)
          "  chainrule [FILE.py]              open the window (default: the example gallery)\n"
          "  chainrule run [OPTIONS] FILE.py  run a script headless, as python3 would\n"
          "  chainrule check FILE.py          each leaf's gradient against a numeric one\n"
+         "  chainrule paths FILE.py --leaf NAME[INDEX]  every path from a leaf to the loss\n"
 #ifdef CR_HAVE_GRAPH
          "  chainrule export FILE.py -o OUT  draw the script's graph to PNG, SVG or PDF\n"
 #endif
@@ -124,6 +126,8 @@ main (int    argc,
     return cr_run_command (argc - 1, argv + 1);
   if (argc >= 2 && strcmp (argv[1], "check") == 0)
     return cr_check_command (argc - 1, argv + 1);
+  if (argc >= 2 && strcmp (argv[1], "paths") == 0)
+    return cr_paths_command (argc - 1, argv + 1);
 #ifdef CR_HAVE_GRAPH
   if (argc >= 2 && strcmp (argv[1], "export") == 0)
     return run_gui_module ("export", argc - 1, argv + 1);
