@@ -8,7 +8,6 @@
 #include "cr-torch-private.h"
 #include "cr-node.h"
 #include "cr-ops-conv.h"
-#include "cr-grad-mode.h"
 
 #include <string.h>
 
@@ -102,6 +101,10 @@ static const SavedName saved_names[] = {
   DIMS_KEEPDIM (CR_OP_MAX_DIM, SAVED_DIM),
   { CR_OP_MIN_DIM, "indices", 0 }, { CR_OP_MIN_DIM, "self_sizes", 0, SAVED_INPUT_SIZES },
   DIMS_KEEPDIM (CR_OP_MIN_DIM, SAVED_DIM),
+  { CR_OP_SORT, "indices", 1 }, { CR_OP_SORT, "dim", 0, SAVED_DIM },
+  { CR_OP_SORT, "self_sizes", 0, SAVED_INPUT_SIZES },
+  { CR_OP_TOPK, "indices", 1 }, { CR_OP_TOPK, "dim", 0, SAVED_DIM },
+  { CR_OP_TOPK, "self_sizes", 0, SAVED_INPUT_SIZES },
   { CR_OP_AMAX, "self", 0 }, { CR_OP_AMAX, "result", 1 }, DIMS_KEEPDIM (CR_OP_AMAX, SAVED_DIMS),
   { CR_OP_AMIN, "self", 0 }, { CR_OP_AMIN, "result", 1 }, DIMS_KEEPDIM (CR_OP_AMIN, SAVED_DIMS),
   { CR_OP_VAR, "self", 0 }, { CR_OP_VAR, "correction", 0, SAVED_SCALAR },
@@ -136,8 +139,8 @@ static const SavedName saved_names[] = {
   { CR_OP_NATIVE_BATCH_NORM, "input", 0 }, { CR_OP_NATIVE_BATCH_NORM, "weight", 1 },
   { CR_OP_NATIVE_BATCH_NORM, "eps", 0, SAVED_DOUBLE },
   { CR_OP_NATIVE_BATCH_NORM, "training", 1, SAVED_BOOL },
-  /* The statistics used (keepdim here: saved_statistic() gives PyTorch's
-   * shape), and the module's running buffers as they were left. */
+  /* The statistics used (empty in eval), and the module's running buffers
+   * as they were left. */
   { CR_OP_NATIVE_BATCH_NORM, "result1", 2 }, { CR_OP_NATIVE_BATCH_NORM, "result2", 3 },
   { CR_OP_NATIVE_BATCH_NORM, "running_mean", 4 }, { CR_OP_NATIVE_BATCH_NORM, "running_var", 5 },
   { CR_OP_NATIVE_LAYER_NORM, "input", 0 }, { CR_OP_NATIVE_LAYER_NORM, "weight", 1 },
@@ -158,6 +161,7 @@ static const SavedName saved_names[] = {
   { CR_OP_SMOOTH_L1_LOSS, "reduction", 0, SAVED_INT },
   { CR_OP_SMOOTH_L1_LOSS, "beta", 0, SAVED_DOUBLE },
   { CR_OP_NATIVE_LAYER_NORM, "result1", 2 }, { CR_OP_NATIVE_LAYER_NORM, "result2", 3 },
+  { CR_OP_NATIVE_LAYER_NORM, "bias", 4 },
   /* Pools, bounds, masks. */
   { CR_OP_MAX_POOL2D, "result1", 0 }, { CR_OP_MAX_POOL2D, "self", 1 },
   { CR_OP_AVG_POOL2D, "self", 0 },
@@ -411,48 +415,6 @@ saved_argument (CrNode          *node,
     }
 }
 
-/* Batch and group norm's result1/result2 (mean, 1/std) as PyTorch shows
- * them: per channel (C,) or per sample and group (N, G), where the node
- * keeps them keepdim for its formula; batch norm in eval keeps (0,), empty
- * (the node keeps the running statistics it used there). A new ref. */
-static CrValue *
-saved_statistic (CrNode  *node,
-                 int      slot,
-                 GError **error)
-{
-  const CrTensorMeta *x = &node->input_meta[0];
-  gint64 shape[2];
-  int ndim = 1;
-  g_autoptr(CrTensor) t = NULL;
-
-  if (node->op->id == CR_OP_NATIVE_BATCH_NORM && !node->args->ints[1])
-    {
-      shape[0] = 0;
-      t = cr_tensor_new_empty (shape, 1, x->dtype, x->device, error);
-      return t != NULL ? cr_value_new_tensor_take (g_steal_pointer (&t)) : NULL;
-    }
-  if ((guint) slot >= node->n_saved || !node->saved[slot].was_saved)
-    return cr_value_none ();
-  t = cr_node_get_saved (node, slot, error);
-  if (t == NULL)
-    return NULL;
-  if (node->op->id == CR_OP_NATIVE_BATCH_NORM)
-    shape[0] = x->ndim > 1 ? x->shape[1] : 1;
-  else
-    {
-      shape[0] = x->ndim > 0 ? x->shape[0] : 1;
-      shape[1] = node->args->ints[0];
-      ndim = 2;
-    }
-  {
-    gboolean was_enabled = cr_grad_mode_set_enabled (FALSE);
-    CrTensor *flat = cr_reshape (t, shape, ndim, error);
-
-    cr_grad_mode_set_enabled (was_enabled);
-    return flat != NULL ? cr_value_new_tensor_take (flat) : NULL;
-  }
-}
-
 const char *
 cr_torch_saved_internal_name (const CrNode *node,
                               guint         slot)
@@ -513,9 +475,6 @@ cr_torch_node_saved_attr (CrNode      *node,
         if (saved_names[i].slot < 0)
           return node->args->has_scalar[0] ? scalar_value (node->args->scalar[0])
                                            : cr_value_none ();
-        if ((node->op->id == CR_OP_NATIVE_BATCH_NORM || node->op->id == CR_OP_NATIVE_GROUP_NORM)
-            && g_str_has_prefix (key, "result"))
-          return saved_statistic (node, saved_names[i].slot, error);
         return saved_slot (node, saved_names[i].slot, strcmp (key, "value") == 0, error);
       }
 

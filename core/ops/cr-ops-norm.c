@@ -188,10 +188,44 @@ affine_grad (CrTensor            *t,
   return reshaped (s, meta->shape, meta->ndim, error);
 }
 
+/* The layout's statistic shape with its reduced dims kept as size 1. */
+static void
+stat_keepdim_shape (const NormLayout *l,
+                    gint64           *shape)
+{
+  memcpy (shape, l->stat_shape, sizeof (gint64) * l->stat_ndim);
+  for (int i = 0; i < l->n_dims; i++)
+    shape[l->dims[i]] = 1;
+}
+
+/* Batch norm in eval: the running buffers the node keeps (slots 4, 5) as
+ * the mean and 1/sqrt(var + eps) in the affine shape. Unpacking them fails
+ * when they were changed in place since, as in PyTorch. */
+static gboolean
+running_stats (CrNode            *node,
+               const NormLayout  *l,
+               CrTensor         **out_mean,
+               CrTensor         **out_rstd,
+               GError           **error)
+{
+  g_autoptr(CrTensor) rm = cr_node_get_saved (node, 4, error);
+  g_autoptr(CrTensor) rv = rm != NULL ? cr_node_get_saved (node, 5, error) : NULL;
+  g_autoptr(CrTensor) v = rv != NULL ? reshaped (rv, l->affine_shape, l->affine_ndim, error)
+                                     : NULL;
+  g_autoptr(CrTensor) shifted = v != NULL ? cr_ops_add_number (v, node->args->scalar[0], error)
+                                          : NULL;
+
+  *out_rstd = shifted != NULL ? cr_unary (CR_OP_RSQRT, shifted, error) : NULL;
+  *out_mean = *out_rstd != NULL ? reshaped (rm, l->affine_shape, l->affine_ndim, error) : NULL;
+  return *out_mean != NULL;
+}
+
 /* NATIVE_LAYER_NORM, NATIVE_BATCH_NORM, NATIVE_GROUP_NORM: inputs (x,
- * weight, bias); saved[0] x, [1] weight (when given), [2] mean, [3] rstd (in
- * the stat layout; batch norm in eval: the running statistics in the affine
- * shape); batch norm's [4] running_mean, [5] running_var (not read).
+ * weight, bias); saved[0] x, [1] weight (when given), [2] mean, [3] rstd, as
+ * PyTorch's node shows them (result1, result2: layer norm's in the stat
+ * layout, batch norm's (C,), group norm's (N, G); batch norm in eval: empty,
+ * the backward reads the running buffers); batch norm's [4] running_mean,
+ * [5] running_var; layer norm's [4] bias (kept only to show it).
  * args.scalar[0] eps; args.ints[0] the layout's parameter; args.ints[1]
  * TRUE when the input's own statistics were used. */
 static gboolean
@@ -214,19 +248,30 @@ norm_backward (CrNode          *node,
   layout_for (node->op->id, xm->shape, xm->ndim, node->args->ints[0], &l);
   if (!optional_saved (node, 1, &weight, error))
     return FALSE;
-  if (use_stats && cr_grad_mode_is_enabled ())
+  if (!use_stats)
+    {
+      if (!running_stats (node, &l, &mean, &rstd, error))
+        return FALSE;
+    }
+  else if (cr_grad_mode_is_enabled ())
     {
       /* create_graph: statistics that know they depend on x. */
       g_autoptr(CrTensor) xv = reshaped (x, l.stat_shape, l.stat_ndim, error);
 
-      if (xv == NULL || !input_stats (xv, &l, node->args->scalar[0], &mean, &rstd, error))
+      if (xv == NULL || !input_stats (xv, &l, node->args->scalar[0], &mean, &rstd, error)
+          || !cr_ops_check_saved_from (node, 4, error))
         return FALSE;
     }
   else
     {
-      mean = cr_node_get_saved (node, 2, error);
-      rstd = mean != NULL ? cr_node_get_saved (node, 3, error) : NULL;
-      if (rstd == NULL)
+      gint64 keepdim[CR_MAX_DIMS];
+      g_autoptr(CrTensor) m = cr_node_get_saved (node, 2, error);
+      g_autoptr(CrTensor) r = m != NULL ? cr_node_get_saved (node, 3, error) : NULL;
+
+      stat_keepdim_shape (&l, keepdim);
+      if (r == NULL || !cr_ops_check_saved_from (node, 4, error)
+          || (mean = reshaped (m, keepdim, l.stat_ndim, error)) == NULL
+          || (rstd = reshaped (r, keepdim, l.stat_ndim, error)) == NULL)
         return FALSE;
     }
 
@@ -324,6 +369,10 @@ norm_forward (CrOpId      op,
   CrTensor *inputs[3] = { x, weight, bias };
   g_autoptr(CrTensor) mean = NULL;
   g_autoptr(CrTensor) rstd = NULL;
+  g_autoptr(CrTensor) kept_mean = NULL;
+  g_autoptr(CrTensor) kept_rstd = NULL;
+  gint64 kept_shape[2];
+  int kept_ndim = 0;
   g_autoptr(CrTensor) xhat = NULL;
   g_autoptr(CrTensor) out = NULL;
   gboolean was_enabled;
@@ -331,6 +380,19 @@ norm_forward (CrOpId      op,
   CrNode *node;
 
   layout_for (op, x->shape, x->ndim, param, &l);
+  /* PyTorch's node keeps batch norm's statistics per channel (C,) and
+   * group norm's per sample and group (N, G); layer norm's keep their dims. */
+  if (op == CR_OP_NATIVE_BATCH_NORM)
+    {
+      kept_shape[0] = mean_in != NULL ? 0 : x->shape[1];
+      kept_ndim = 1;
+    }
+  else if (op == CR_OP_NATIVE_GROUP_NORM)
+    {
+      kept_shape[0] = x->shape[0];
+      kept_shape[1] = param;
+      kept_ndim = 2;
+    }
   was_enabled = cr_grad_mode_set_enabled (FALSE);
   if (mean_in != NULL)
     {
@@ -349,6 +411,17 @@ norm_forward (CrOpId      op,
         xhat = normalized (x, &l, mean, rstd, error);
     }
   out = xhat != NULL ? affine (xhat, &l, weight, bias, error) : NULL;
+  if (out != NULL && kept_ndim > 0)
+    {
+      /* Batch norm in eval keeps empty statistics, as PyTorch's node. */
+      kept_mean = mean_in != NULL ? cr_tensor_new_empty (kept_shape, 1, x->dtype, x->device, error)
+                                  : cr_reshape (mean, kept_shape, kept_ndim, error);
+      kept_rstd = kept_mean == NULL ? NULL
+                  : mean_in != NULL ? cr_tensor_new_empty (kept_shape, 1, x->dtype, x->device, error)
+                  : cr_reshape (rstd, kept_shape, kept_ndim, error);
+      if (kept_rstd == NULL)
+        g_clear_pointer (&out, cr_tensor_unref);
+    }
   cr_grad_mode_set_enabled (was_enabled);
   if (out == NULL)
     return NULL;
@@ -361,8 +434,10 @@ norm_forward (CrOpId      op,
       args->ints[1] = mean_in == NULL;
       cr_node_save (node, 0, x, FALSE);
       cr_node_save (node, 1, weight, FALSE);
-      cr_node_save (node, 2, mean, FALSE);
-      cr_node_save (node, 3, rstd, FALSE);
+      cr_node_save (node, 2, kept_ndim > 0 ? kept_mean : mean, FALSE);
+      cr_node_save (node, 3, kept_ndim > 0 ? kept_rstd : rstd, FALSE);
+      if (op == CR_OP_NATIVE_LAYER_NORM)
+        cr_node_save (node, 4, bias, FALSE);
     }
   if (out_mean != NULL)
     *out_mean = g_steal_pointer (&mean);
@@ -490,8 +565,9 @@ check_batch_norm_dtypes (const CrTensor   *x,
   return FALSE;
 }
 
-/* running = (1 - momentum) * running + momentum * value, in place (a buffer:
- * its version moves on as PyTorch's does). */
+/* running = (1 - momentum) * running + momentum * value, in place. PyTorch's
+ * kernel writes the buffer without moving its version on (a node that kept
+ * it from an earlier call still backwards), and so does this. */
 static gboolean
 update_running (CrTensor  *running,
                 CrTensor  *value,
@@ -504,13 +580,13 @@ update_running (CrTensor  *running,
   g_autoptr(CrTensor) added = kept != NULL ? cr_ops_mul_number (flat, momentum, error) : NULL;
   g_autoptr(CrTensor) sum = added != NULL ? cr_add (kept, added, error) : NULL;
 
-  return sum != NULL && cr_autograd_check_inplace (running, error)
-         && cr_kernel_copy_into (running, sum, error);
+  return sum != NULL && cr_kernel_copy_into (running, sum, error);
 }
 
 /* Batch norm's node keeps the running buffers in slots 4 and 5 as they are
- * left (updated, in training), as PyTorch's does (_saved_running_mean):
- * for the reader only, its formula uses the statistics in slots 2 and 3. */
+ * left (updated, in training), as PyTorch's does (_saved_running_mean): in
+ * eval its formula reads them, in training they are only unpacked (a change
+ * in place since fails the backward either way). */
 static void
 save_running (CrTensor *out,
               CrTensor *running_mean,
@@ -588,16 +664,14 @@ cr_batch_norm (CrTensor      *x,
       g_autoptr(CrTensor) v = m != NULL ? cr_reshape (running_var, l.affine_shape,
                                                       l.affine_ndim, error) : NULL;
       g_autoptr(CrTensor) m_cast = v != NULL ? cr_to_dtype (m, x->dtype, error) : NULL;
-      /* A copy: the node must not see later changes of the buffer. */
-      g_autoptr(CrTensor) m_own = m_cast != NULL ? cr_tensor_copy (m_cast, error) : NULL;
-      g_autoptr(CrTensor) shifted = m_own != NULL ? cr_ops_add_number (v, eps, error) : NULL;
+      g_autoptr(CrTensor) shifted = m_cast != NULL ? cr_ops_add_number (v, eps, error) : NULL;
       g_autoptr(CrTensor) r = shifted != NULL ? cr_unary (CR_OP_RSQRT, shifted, error) : NULL;
       g_autoptr(CrTensor) r_cast = r != NULL ? cr_to_dtype (r, x->dtype, error) : NULL;
 
       cr_grad_mode_set_enabled (was_enabled);
       if (r_cast == NULL)
         return NULL;
-      out = norm_forward (CR_OP_NATIVE_BATCH_NORM, x, weight, bias, 0, eps, m_own, r_cast,
+      out = norm_forward (CR_OP_NATIVE_BATCH_NORM, x, weight, bias, 0, eps, m_cast, r_cast,
                           NULL, error);
       save_running (out, running_mean, running_var);
       return g_steal_pointer (&out);

@@ -51,7 +51,9 @@ item_cmp_descending (gconstpointer pa,
   return a->index < b->index ? -1 : a->index > b->index;
 }
 
-/* SORT, TOPK: saved[0] the flat positions taken from the input. */
+/* SORT, TOPK: saved[0] the flat positions taken from the input; saved[1]
+ * the indices returned, kept only to show them (PyTorch's _saved_indices);
+ * args.dims[0] the dim. */
 static gboolean
 sort_backward (CrNode          *node,
                CrTensor *const *grads,
@@ -59,6 +61,9 @@ sort_backward (CrNode          *node,
                GError         **error)
 {
   SAVED (pos, 0);
+
+  if (!cr_ops_check_saved_from (node, 1, error))
+    return FALSE;
 
   SET_GRAD (0, cr_ops_scatter_add_flat (grads[0], pos, &node->input_meta[0], error));
   return TRUE;
@@ -152,11 +157,14 @@ order_slices (CrTensor   *x,
   return TRUE;
 }
 
-/* values = x at the positions, recording op with the positions saved. */
+/* values = x at the positions, recording op with the positions and the
+ * indices saved. */
 static CrTensor *
 take_sorted (CrOpId     op,
              CrTensor  *x,
+             int        dim,
              CrTensor  *pos,
+             CrTensor  *indices,
              GError   **error)
 {
   g_autoptr(CrTensor) on_device = cr_ops_positions_to (cr_tensor_ref (pos), x->device, error);
@@ -165,7 +173,12 @@ take_sorted (CrOpId     op,
 
   /* The positions on x's device, where the backward puts the gradient. */
   if (values != NULL && (node = cr_ops_record (op, &x, 1, values)) != NULL)
-    cr_node_save (node, 0, on_device, FALSE);
+    {
+      cr_node_save (node, 0, on_device, FALSE);
+      cr_node_save (node, 1, indices, FALSE);
+      cr_node_args (node)->dims[0] = dim;
+      cr_node_args (node)->n_dims = 1;
+    }
   return values;
 }
 
@@ -184,7 +197,7 @@ cr_sort (CrTensor   *x,
       || !order_slices (x, dim, x->ndim > 0 ? x->shape[dim] : 1, descending, &indices, &pos,
                         error))
     return NULL;
-  values = take_sorted (CR_OP_SORT, x, pos, error);
+  values = take_sorted (CR_OP_SORT, x, dim, pos, indices, error);
   if (values != NULL && out_indices != NULL)
     *out_indices = g_steal_pointer (&indices);
   return values;
@@ -212,7 +225,7 @@ cr_topk (CrTensor   *x,
     }
   if (!order_slices (x, dim, k, largest, &indices, &pos, error))
     return NULL;
-  values = take_sorted (CR_OP_TOPK, x, pos, error);
+  values = take_sorted (CR_OP_TOPK, x, dim, pos, indices, error);
   if (values != NULL && out_indices != NULL)
     *out_indices = g_steal_pointer (&indices);
   return values;
