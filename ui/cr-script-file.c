@@ -7,6 +7,8 @@
 #include "cr-config.h"
 #include "cr-script-file.h"
 
+#include "cr-notebook.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
@@ -14,8 +16,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Scripts are a few hundred lines; a megabyte is far beyond any of them. */
+/* Scripts are a few hundred lines; a megabyte is far beyond any of them.
+ * A notebook also keeps its outputs, pictures among them. */
 #define MAX_SCRIPT_BYTES (1024 * 1024)
+#define MAX_NOTEBOOK_BYTES (32 * 1024 * 1024)
+
+static void
+set_too_large_error (GError     **error,
+                     const char  *name,
+                     gsize        max_bytes)
+{
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
+               "“%s” is larger than %u MB: too large for a %s", name,
+               (guint) (max_bytes / (1024 * 1024)),
+               max_bytes == MAX_SCRIPT_BYTES ? "script" : "notebook");
+}
 
 #define UTF8_BOM "\xef\xbb\xbf"
 
@@ -97,6 +112,7 @@ set_errno_error (GError     **error,
 static char *
 read_local (const char  *path,
             const char  *name,
+            gsize        max_bytes,
             gsize       *length_out,
             GError     **error)
 {
@@ -108,10 +124,9 @@ read_local (const char  *path,
     }
   if (!check_regular_to_load (name, st.st_mode, error))
     return NULL;
-  if (st.st_size > MAX_SCRIPT_BYTES)
+  if ((guint64) st.st_size > max_bytes)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
-                   "“%s” is larger than 1 MB: too large for a script", name);
+      set_too_large_error (error, name, max_bytes);
       return NULL;
     }
 
@@ -129,11 +144,11 @@ read_local (const char  *path,
       return NULL;
     }
 
-  g_autofree char *text = g_malloc (MAX_SCRIPT_BYTES + 2);
+  g_autofree char *text = g_malloc (max_bytes + 2);
   gsize length = 0;
-  while (length <= MAX_SCRIPT_BYTES)
+  while (length <= max_bytes)
     {
-      gssize n = read (fd, text + length, MAX_SCRIPT_BYTES + 1 - length);
+      gssize n = read (fd, text + length, max_bytes + 1 - length);
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0)
@@ -156,6 +171,7 @@ read_local (const char  *path,
 static char *
 read_gio (GFile       *file,
           const char  *name,
+          gsize        max_bytes,
           gsize       *length_out,
           GError     **error)
 {
@@ -183,10 +199,9 @@ read_gio (GFile       *file,
                    "“%s” is not a regular file, not a script", name);
       return NULL;
     }
-  if (g_file_info_get_size (info) > MAX_SCRIPT_BYTES)
+  if (g_file_info_get_size (info) > (goffset) max_bytes)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
-                   "“%s” is larger than 1 MB: too large for a script", name);
+      set_too_large_error (error, name, max_bytes);
       return NULL;
     }
 
@@ -197,9 +212,9 @@ read_gio (GFile       *file,
                    "“%s” could not be read: %s", name, local_error->message);
       return NULL;
     }
-  g_autofree char *text = g_malloc (MAX_SCRIPT_BYTES + 2);
+  g_autofree char *text = g_malloc (max_bytes + 2);
   gsize length = 0;
-  if (!g_input_stream_read_all (G_INPUT_STREAM (stream), text, MAX_SCRIPT_BYTES + 1,
+  if (!g_input_stream_read_all (G_INPUT_STREAM (stream), text, max_bytes + 1,
                                 &length, NULL, &local_error))
     {
       g_set_error (error, G_IO_ERROR, local_error->code,
@@ -219,15 +234,17 @@ cr_script_file_load (GFile   *file,
 
   g_autofree char *name = display_name (file);
   g_autofree char *path = g_file_get_path (file);
+  g_autofree char *basename = g_file_get_basename (file);
+  gboolean notebook = cr_notebook_is_path (basename);
+  gsize max_bytes = notebook ? MAX_NOTEBOOK_BYTES : MAX_SCRIPT_BYTES;
   gsize length = 0;
-  g_autofree char *text = path ? read_local (path, name, &length, error)
-                               : read_gio (file, name, &length, error);
+  g_autofree char *text = path ? read_local (path, name, max_bytes, &length, error)
+                               : read_gio (file, name, max_bytes, &length, error);
   if (!text)
     return NULL;
-  if (length > MAX_SCRIPT_BYTES)
+  if (length > max_bytes)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
-                   "“%s” is larger than 1 MB: too large for a script", name);
+      set_too_large_error (error, name, max_bytes);
       return NULL;
     }
   text[length] = '\0';
@@ -245,6 +262,21 @@ cr_script_file_load (GFile   *file,
                    "“%s” is not a text file (it is not valid UTF-8 at line %u)",
                    name, line_of (text, (gsize) (end - text)));
       return NULL;
+    }
+
+  /* A Jupyter notebook opens as its script with cell markers; it runs as
+   * cells because its file name says notebook (core/notebook). */
+  if (notebook)
+    {
+      g_autoptr (GError) json_error = NULL;
+      g_autoptr (CrNotebook) parsed = cr_notebook_parse (text, (gssize) length, &json_error);
+      if (!parsed)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "“%s” is not a notebook Chainrule can read: %s", name, json_error->message);
+          return NULL;
+        }
+      return cr_notebook_to_script (parsed);
     }
 
   /* Editors on some systems start UTF-8 files with a byte-order mark; the

@@ -11,7 +11,9 @@ G_BEGIN_DECLS
  * read: Permission denied", "... is larger than 1 MB", "“p” is a named pipe,
  * not a script"): unreadable, not a regular file, not UTF-8, containing NUL
  * bytes, or too large. Never blocks on a pipe or a device: their type is
- * checked before they are read. */
+ * checked before they are read. A Jupyter notebook (NAME.ipynb, up to
+ * 32 MB) comes back as its script with cell markers (cr-notebook.h), or
+ * an error saying why it cannot be read. */
 char     *cr_script_file_load (GFile       *file,
                                GError     **error);
 /* Writes text to file atomically: a temporary file in the same folder,

@@ -3,6 +3,7 @@
 #include "cr-script-run.h"
 
 #include "cr-error.h"
+#include "cr-notebook.h"
 #include "cr-storage.h"
 
 #include <string.h>
@@ -74,8 +75,10 @@ static void
 set_script_error (CrScriptRun         *run,
                   const CrScriptError *script_error)
 {
-  run->traceback = g_strdup (script_error && script_error->traceback
-                             ? script_error->traceback : "the script stopped with an error\n");
+  /* A notebook cell's traceback is in the output already, where it failed. */
+  if (!(script_error && script_error->reported))
+    run->traceback = g_strdup (script_error && script_error->traceback
+                               ? script_error->traceback : "the script stopped with an error\n");
   if (script_error)
     {
       run->message = g_strdup_printf ("%s: %s", cr_exception_name (script_error->type),
@@ -122,8 +125,17 @@ run_script (const char            *source,
     .cancel_flag = options->cancel_flag,
     .max_memory = cr_memory_get_limit (),
   };
-  g_autoptr (CrAstModule) module = cr_parse_with_options (source, length, filename, &parse_options,
-                                                          &span, &error);
+  /* A notebook (by its file name) runs as its cells (core/notebook). */
+  g_autoptr (CrNotebookProgram) cells = NULL;
+  g_autoptr (CrAstModule) module = NULL;
+  if (cr_notebook_is_path (filename))
+    {
+      cells = cr_notebook_program_new (source, length, filename, &parse_options, &span, &error);
+      if (cells)
+        module = g_steal_pointer (&cells->module);
+    }
+  else
+    module = cr_parse_with_options (source, length, filename, &parse_options, &span, &error);
   if (!module)
     {
       set_parse_error (run, source, filename, error, &span);
@@ -134,6 +146,9 @@ run_script (const char            *source,
   CrInterpOptions recording = *options;
   recording.record_backward = TRUE;
   CrInterp *interp = cr_interp_new (&recording);
+  if (cells)
+    cr_interp_set_cells (interp, (const CrScriptCell *) (gpointer) cells->cells->data,
+                         cells->cells->len);
   CrScriptError *script_error = NULL;
   if (!cr_interp_run (interp, module, &script_error))
     {

@@ -11,6 +11,7 @@
 
 #include "cr-draft-store.h"
 #include "cr-examples.h"
+#include "cr-notebook.h"
 #include "cr-script-file.h"
 #include "cr-settings.h"
 
@@ -205,6 +206,30 @@ add_script_filters (GtkFileChooser *chooser)
   add_filter (chooser, "All files", "*", NULL);
 }
 
+/* Open also offers notebooks, with scripts by default. */
+static void
+add_open_filters (GtkFileChooser *chooser)
+{
+  g_autoptr (GtkFileFilter) both = gtk_file_filter_new ();
+  gtk_file_filter_set_name (both, "Python scripts and Jupyter notebooks");
+  gtk_file_filter_add_pattern (both, "*.py");
+  gtk_file_filter_add_mime_type (both, "text/x-python");
+  gtk_file_filter_add_pattern (both, "*.ipynb");
+  gtk_file_chooser_add_filter (chooser, both);
+  add_filter (chooser, "Python scripts", "*.py", "text/x-python");
+  add_filter (chooser, "Jupyter notebooks", "*.ipynb", "application/x-ipynb+json");
+  add_filter (chooser, "All files", "*", NULL);
+}
+
+/* Whether file is a notebook: the window shows it as a script with cell
+ * markers, so saving writes a new .py rather than over the notebook. */
+static gboolean
+is_notebook (GFile *file)
+{
+  g_autofree char *base = g_file_get_basename (file);
+  return cr_notebook_is_path (base);
+}
+
 /* Examples are templates to learn from: Save on one asks for a new file
  * rather than writing into the installed (or source) examples. */
 static gboolean
@@ -280,7 +305,7 @@ open_action (GSimpleAction *action,
     gtk_file_chooser_native_new ("Open Script", GTK_WINDOW (self),
                                  GTK_FILE_CHOOSER_ACTION_OPEN, "_Open", "_Cancel");
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
-  add_script_filters (GTK_FILE_CHOOSER (native));
+  add_open_filters (GTK_FILE_CHOOSER (native));
   g_autoptr (GFile) near = dup_recent_file (self);
   if (near && !is_example (near))
     set_chooser_folder (GTK_FILE_CHOOSER (native), near);
@@ -624,6 +649,13 @@ save_as (CrWindow *self,
   if (near && !is_example (near))
     set_chooser_folder (chooser, near);
   g_autofree char *base = file ? g_file_get_basename (file) : NULL;
+  /* A notebook's script is saved beside it as NAME.py. */
+  if (base && cr_notebook_is_path (base))
+    {
+      g_autofree char *stem = g_strndup (base, strlen (base) - strlen (".ipynb"));
+      g_free (base);
+      base = g_strconcat (stem, ".py", NULL);
+    }
   g_autofree char *name = base ? g_filename_display_name (base) : g_strdup ("untitled.py");
   gtk_file_chooser_set_current_name (chooser, name);
 
@@ -637,7 +669,7 @@ save (CrWindow *self,
       Pending  *pending)
 {
   GFile *file = cr_window_get_file (self);
-  if (!file || is_example (file))
+  if (!file || is_example (file) || is_notebook (file))
     {
       save_as (self, pending);
       return;

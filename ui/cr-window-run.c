@@ -28,6 +28,8 @@
 #include "cr-config.h"
 #include "cr-window-private.h"
 
+#include "cr-notebook.h"
+
 #include "cr-script-run.h"
 #include "cr-record-text.h"
 #include "cr-script-guard.h"
@@ -467,7 +469,13 @@ show_error (CrWindow *self,
             RunJob   *job)
 {
   g_autofree char *text = NULL;
-  if (job->run.span.line > 0)
+  guint cell = 0;
+  int cell_line = 0;
+  /* A notebook's error is told by its cell, as its traceback tells it. */
+  if (job->run.span.line > 0 && cr_notebook_is_path (job->filename)
+      && cr_notebook_cell_of_line (job->source, job->run.span.line, &cell, &cell_line))
+    text = g_strdup_printf ("%s (cell %u, line %d)", job->run.message, cell, cell_line);
+  else if (job->run.span.line > 0)
     text = g_strdup_printf ("%s (line %d)", job->run.message, job->run.span.line);
   else
     text = g_strdup (job->run.message);

@@ -78,6 +78,14 @@ CrNotebookProgram *cr_notebook_program_new  (const char            *text,
                                              GError               **error);
 void               cr_notebook_program_free (CrNotebookProgram     *program);   /* NULL-safe */
 
+/* The code cell of script (a script with cell markers) that holds line:
+ * TRUE with its number and the line within it (1-based), for "cell 3,
+ * line 2"; FALSE when line is in no code cell (a marker, a markdown cell). */
+gboolean           cr_notebook_cell_of_line (const char            *script,
+                                             int                    line,
+                                             guint                 *number,
+                                             int                   *cell_line);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrNotebook, cr_notebook_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrNotebookProgram, cr_notebook_program_free)
 

@@ -66,6 +66,28 @@ test_load_good (Fixture       *fixture,
   g_assert_cmpstr (text, ==, script);
 }
 
+/* A notebook opens as its script with cell markers; one that is not a
+ * notebook says so. */
+static void
+test_load_notebook (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr (GFile) file = write_file (fixture, "nb.ipynb",
+                                       "{\"nbformat\": 4, \"cells\": [{\"cell_type\": \"code\","
+                                       " \"source\": [\"x = 1\\n\", \"x\"], \"outputs\": []}]}", -1);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = cr_script_file_load (file, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (text, ==, "# %% [1]\nx = 1\nx\n");
+
+  g_autoptr (GFile) bad = write_file (fixture, "bad.ipynb", "{\"cells\": [", -1);
+  g_autofree char *none = cr_script_file_load (bad, &error);
+  g_assert_null (none);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_true (g_str_has_prefix (error->message, "“bad.ipynb” is not a notebook Chainrule can read: "
+                                                   "bad JSON at line 1"));
+}
+
 static void
 test_load_empty (Fixture       *fixture,
                  gconstpointer  data)
@@ -532,6 +554,7 @@ main (int    argc,
 #define ADD(path, func) \
   g_test_add ("/ui/script-file/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("load/good", test_load_good);
+  ADD ("load/notebook", test_load_notebook);
   ADD ("load/empty", test_load_empty);
   ADD ("load/bom", test_load_bom);
   ADD ("load/nul", test_load_nul);
