@@ -14,6 +14,7 @@
 #include "cr-formula-flow.h"
 #include "cr-record-text.h"
 #include "cr-tensor-view.h"
+#include "cr-widget-same.h"
 
 #include <math.h>
 #include <string.h>
@@ -715,6 +716,16 @@ static void
 set_content (CrStepCard *self,
              GtkWidget  *content)
 {
+  /* A card that shows what this one does (the same step after a re-run of
+   * an edit that changed nothing it shows) is dropped: the one on screen is
+   * measured and shaped already, a new one would be again in the next frame,
+   * which was most of what showing the re-run's result cost. */
+  if (self->content && cr_widget_same (self->content, content))
+    {
+      g_object_ref_sink (content);
+      g_object_unref (content);
+      return;
+    }
   g_clear_pointer (&self->content, gtk_widget_unparent);
   self->content = content;
   gtk_widget_set_parent (self->content, GTK_WIDGET (self));

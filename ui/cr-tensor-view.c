@@ -240,6 +240,25 @@ cr_heat_map_init (CrHeatMap *self)
 {
 }
 
+gboolean
+cr_tensor_view_is_heat_map (GtkWidget *widget)
+{
+  return CR_IS_HEAT_MAP (widget);
+}
+
+gboolean
+cr_tensor_view_same_heat_map (GtkWidget *a,
+                              GtkWidget *b)
+{
+  if (!CR_IS_HEAT_MAP (a) || !CR_IS_HEAT_MAP (b))
+    return FALSE;
+  CrHeatMap *x = CR_HEAT_MAP (a), *y = CR_HEAT_MAP (b);
+  /* Bit for bit, so that NaN cells compare equal too. */
+  return x->rows == y->rows && x->cols == y->cols && x->n_cells == y->n_cells
+         && memcmp (&x->scale, &y->scale, sizeof x->scale) == 0
+         && memcmp (x->values, y->values, sizeof (double) * (gsize) x->rows * (gsize) x->cols) == 0;
+}
+
 static void
 legend_draw (GtkDrawingArea *area,
              cairo_t        *cr,

@@ -12,4 +12,10 @@ G_BEGIN_DECLS
 /* A new widget showing snapshot (NULL: "None"). Copies what it needs. */
 GtkWidget *cr_tensor_view_new (const CrTensorSnapshot *snapshot);
 
+/* Whether widget is the heat map of a large tensor's view, and whether two
+ * heat maps show the same cells (cr-widget-same.h). */
+gboolean   cr_tensor_view_is_heat_map   (GtkWidget *widget);
+gboolean   cr_tensor_view_same_heat_map (GtkWidget *a,
+                                         GtkWidget *b);
+
 G_END_DECLS

@@ -9,6 +9,7 @@
 #include "cr-step-card.h"
 #include "cr-inspector.h"
 #include "cr-tensor-view.h"
+#include "cr-widget-same.h"
 #include "ui-test-gui.h"
 
 #include <adwaita.h>
@@ -371,6 +372,77 @@ test_step_toy (void)
   g_object_unref (card);
 }
 
+/* A re-run that changes nothing the card shows keeps the card on screen (a
+ * new one would be measured and shaped again); any change shows. */
+static void
+test_step_kept (void)
+{
+  g_autoptr (CrGraphModel) model = model_of_example ("01-toy-network.py");
+  g_autoptr (CrGraphModel) again = model_of_example ("01-toy-network.py");
+  g_assert_true (model->record != again->record);
+  GtkWidget *card = card_at (model, 9);
+  GtkWidget *shown = gtk_widget_get_first_child (card);
+  g_assert_nonnull (shown);
+  cr_step_card_set_step (CR_STEP_CARD (card), again, 9);
+  g_assert_true (gtk_widget_get_first_child (card) == shown);
+  cr_step_card_set_step (CR_STEP_CARD (card), again, -1);
+  g_assert_true (gtk_widget_get_first_child (card) != shown);
+  g_autofree char *intro = texts (card);
+  assert_line (intro, "Step through backward");
+
+  /* Another step, and the same step of a script whose numbers changed. */
+  cr_step_card_set_step (CR_STEP_CARD (card), again, 8);
+  shown = gtk_widget_get_first_child (card);
+  g_autofree char *step9 = texts (card);
+  assert_line (step9, "Step 9 of 12");
+  g_autofree char *path = g_build_filename (CR_SOURCE_EXAMPLES_DIR, "01-toy-network.py", NULL);
+  g_autofree char *source = NULL;
+  g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
+  g_autoptr (GString) edited = g_string_new (source);
+  g_assert_cmpuint (g_string_replace (edited, "0.5", "0.25", 1), ==, 1);
+  g_autoptr (CrGraphModel) changed = cr_ui_test_model_from_script (edited->str, path);
+  cr_step_card_set_step (CR_STEP_CARD (card), changed, 8);
+  g_assert_true (gtk_widget_get_first_child (card) != shown);
+  g_object_unref (card);
+}
+
+/* cr_widget_same() on tensor views: equal snapshots, a value apart, a heat
+ * map's cell apart, and a grid against a heat map. */
+static void
+test_widget_same (void)
+{
+  const gint64 shape[] = { 2, 3 };
+  double values[] = { -1.0, 0.25, 3.5, 2.0, -0.125, 1.0 };
+  CrTensorSnapshot *s = snapshot (2, shape, values);
+  values[4] = -0.25;
+  CrTensorSnapshot *t = snapshot (2, shape, values);
+  GtkWidget *a = hold (cr_tensor_view_new (s));
+  GtkWidget *b = hold (cr_tensor_view_new (s));
+  GtkWidget *c = hold (cr_tensor_view_new (t));
+  g_assert_true (cr_widget_same (a, b));
+  g_assert_false (cr_widget_same (a, c));
+  gtk_widget_add_css_class (b, "cr-in");
+  g_assert_false (cr_widget_same (a, b));
+
+  const gint64 big[] = { 10, 12 };
+  CrTensorSnapshot *h = snapshot (2, big, NULL);
+  CrTensorSnapshot *k = snapshot (2, big, NULL);
+  /* One cell apart, the statistics alike. */
+  k->values[5] += 1e-3;
+  GtkWidget *d = hold (cr_tensor_view_new (h));
+  GtkWidget *e = hold (cr_tensor_view_new (h));
+  GtkWidget *f = hold (cr_tensor_view_new (k));
+  g_assert_true (cr_widget_same (d, e));
+  g_assert_false (cr_widget_same (d, f));
+  g_assert_false (cr_widget_same (a, d));
+  for (guint i = 0; i < 6; i++)
+    g_object_unref ((GtkWidget *[]) { a, b, c, d, e, f }[i]);
+  cr_tensor_snapshot_free (s);
+  cr_tensor_snapshot_free (t);
+  cr_tensor_snapshot_free (h);
+  cr_tensor_snapshot_free (k);
+}
+
 static void
 test_step_scalar (void)
 {
@@ -638,6 +710,8 @@ main (int    argc,
   g_test_add_func ("/cards/step/rules", test_step_rules);
   g_test_add_func ("/cards/step/toy", test_step_toy);
   g_test_add_func ("/cards/step/scalar", test_step_scalar);
+  g_test_add_func ("/cards/step/kept", test_step_kept);
+  g_test_add_func ("/cards/widget-same", test_widget_same);
   g_test_add_func ("/cards/inspector", test_inspector);
   return g_test_run ();
 }
