@@ -1,21 +1,36 @@
 /* cr-ops-roll.c — torch.roll (RollBackward0): a take at flat positions
- * worked out on the host; the backward puts the gradient back at them (a
- * roll is a permutation), with the differentiable scatter of
- * cr-ops-index.c. */
+ * worked out on the host. The backward rolls the gradient back, as
+ * PyTorch's roll_backward does, so a double backward goes through
+ * RollBackward0 again. */
 #include "cr-ops-private.h"
 #include "cr-ops-nnf.h"
 #include "cr-error.h"
 
-/* ROLL: saved[0] the flat positions read. */
+/* ROLL: nothing saved. args.ints[0] TRUE when the tensor rolled as if
+ * flattened, by args.ints[1]; else args.dims[d] the shift of each dim d,
+ * reduced to [0, size) (so an int holds it). */
 static gboolean
 roll_backward (CrNode          *node,
                CrTensor *const *grad_outputs,
                CrTensor       **grad_inputs,
                GError         **error)
 {
-  SAVED (pos, 0);
+  const CrOpArgs *args = node->args;
+  gint64 back[CR_MAX_DIMS];
+  int dims[CR_MAX_DIMS];
 
-  SET_GRAD (0, cr_ops_scatter_add_flat (grad_outputs[0], pos, &node->input_meta[0], error));
+  if (args->ints[0] || args->n_dims == 0)
+    {
+      back[0] = -args->ints[1];
+      SET_GRAD (0, cr_roll (grad_outputs[0], back, 1, NULL, 0, error));
+      return TRUE;
+    }
+  for (int d = 0; d < args->n_dims; d++)
+    {
+      back[d] = -(gint64) args->dims[d];
+      dims[d] = d;
+    }
+  SET_GRAD (0, cr_roll (grad_outputs[0], back, args->n_dims, dims, args->n_dims, error));
   return TRUE;
 }
 
@@ -94,6 +109,14 @@ cr_roll (CrTensor      *x,
   if (pos == NULL || (out = cr_kernel_take (x, pos, error)) == NULL)
     return NULL;
   if ((node = cr_ops_record (CR_OP_ROLL, &x, 1, out)) != NULL)
-    cr_node_save (node, 0, pos, FALSE);
+    {
+      CrOpArgs *args = cr_node_args (node);
+
+      args->ints[0] = n_dims == 0;
+      args->ints[1] = pos->numel > 0 ? wrap (shifts[0], pos->numel) : 0;
+      args->n_dims = n_dims == 0 ? 0 : x->ndim;
+      for (int d = 0; d < args->n_dims; d++)
+        args->dims[d] = (int) shift[d];
+    }
   return out;
 }
