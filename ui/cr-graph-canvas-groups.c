@@ -213,7 +213,12 @@ depth_control_update (DepthControl *d,
   gtk_spin_button_set_value (d->spin, d->canvas ? cr_graph_canvas_get_group_level (d->canvas) : 0);
   gtk_widget_set_visible (d->mixed, d->canvas && cr_graph_canvas_get_group_level_mixed (d->canvas));
   d->updating = FALSE;
+  if (gtk_widget_get_visible (box) == (height > 0))
+    return;
   gtk_widget_set_visible (box, height > 0);
+  /* Where it floats over the graph, the first view keeps clear of it. */
+  if (d->canvas)
+    cr_graph_canvas_refit_if_auto (d->canvas);
 }
 
 static void

@@ -41,7 +41,8 @@ struct _CrWindow
   CrGraphCanvas        *canvas;
   GtkWidget            *empty_page;
   GtkWidget            *stepper_bar;
-  GtkWidget            *zoom_bar;
+  GtkWidget            *zoom_bar;         /* in the stepper's bar */
+  GtkWidget            *depth_bar;        /* the depth control's, top right */
   GtkWidget            *stepper_buttons;
   GtkButton            *play_button;
   GtkMenuButton        *speed_button;

@@ -428,6 +428,7 @@ cr_window_set_presentation (CrWindow *self,
    * keys zoom, and the page (script or expression) stays as it was. */
   gtk_widget_set_visible (self->editor_switcher_bar, !presentation);
   gtk_widget_set_visible (self->zoom_bar, !presentation && cr_graph_canvas_get_model (self->canvas));
+  gtk_widget_set_visible (self->depth_bar, !presentation);
   cr_graph_canvas_set_presentation (self->canvas, presentation);
   gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
 }
@@ -697,6 +698,7 @@ cr_window_class_init (CrWindowClass *klass)
   BIND (empty_page);
   BIND (stepper_bar);
   BIND (zoom_bar);
+  BIND (depth_bar);
   BIND (stepper_buttons);
   BIND (play_button);
   BIND (speed_button);
@@ -774,8 +776,14 @@ cr_window_init (CrWindow *self)
   cr_window_run_init (self);
   cr_window_stepper_init (self);
   cr_window_present_init (self);
-  /* Module depth, left of the zoom buttons (shown while the graph has groups). */
-  gtk_box_prepend (GTK_BOX (self->zoom_bar), cr_graph_depth_control_new (self->canvas));
+  /* Module depth, floating at the top right (shown while the graph has groups). */
+  GtkWidget *depth = cr_graph_depth_control_new (self->canvas);
+  gtk_widget_set_margin_top (depth, 12);
+  gtk_widget_set_margin_end (depth, 12);
+  gtk_widget_add_css_class (depth, "osd");
+  gtk_widget_add_css_class (depth, "toolbar");
+  gtk_widget_add_css_class (depth, "cr-floating");
+  gtk_box_append (GTK_BOX (self->depth_bar), depth);
 
   /* The minimap, top left over the graph (it shows only while the canvas
    * shows part of the graph). */

@@ -1041,17 +1041,10 @@ presentation_whole (CrWindow *window)
 static void
 test_examples_first_view (void)
 {
-  /* At 129 % (8.5 pt type at 11 px) in the 644x711 px graph pane, less
-   * the stepper's band: these open around their output (or error), the
-   * overview showing the rest. */
+  /* At 129 % (8.5 pt type at 11 px) in the 644x664 px graph pane (the
+   * stepper and the zoom buttons in a bar under it): these open around
+   * their output (or error), the overview showing the rest. */
   static const char *const too_big[] = {
-    "01-toy-network.py",          /* 496x500 pt: as wide as the pane, 63 px
-                                   * to spare in height, but a top leaf needs
-                                   * 66 px to clear the zoom buttons and the
-                                   * output 24 px to clear the stepper */
-    "03-vector-backward.py",      /* 496x464 pt: likewise */
-    "05-no-grad-detach.py",       /* 317x505 pt with its no_grad and detached
-                                   * tensors: the output under the stepper */
     "11-mlp-training.py",         /* 464x735 pt: a chain of nine ops */
     NULL
   };
