@@ -10,6 +10,7 @@
 #include "cr-time-limit.h"
 
 #include "cr-interp.h"
+#include "cr-notebook.h"
 #include "cr-storage.h"
 #include "cr-graph-model.h"
 #include "cr-graph-groups.h"
@@ -245,6 +246,21 @@ cr_export_command (int    argc,
       return 1;
     }
   g_autofree char *filename = g_canonicalize_filename (file, NULL);
+  /* A notebook draws as it runs: its script with cell markers, cell by cell. */
+  gboolean notebook = cr_notebook_is_path (file);
+  if (notebook)
+    {
+      g_autoptr (CrNotebook) parsed = cr_notebook_parse (source, (gssize) length, &error);
+      if (!parsed)
+        {
+          fprintf (stderr, "chainrule export: can't read the notebook '%s': %s\n", file,
+                   error->message);
+          return 1;
+        }
+      g_free (source);
+      source = cr_notebook_to_script (parsed);
+      length = strlen (source);
+    }
   /* From before parsing: a pathological text is as slow as an endless loop. */
   cr_time_limit_arm (&cancel_flag, timeout);
   CrSpan span = { 0 };
@@ -252,8 +268,18 @@ cr_export_command (int    argc,
     .cancel_flag = &cancel_flag,
     .max_memory = cr_memory_get_limit (),
   };
-  g_autoptr (CrAstModule) module = cr_parse_with_options (source, (gssize) length, filename,
-                                                          &parse_options, &span, &error);
+  g_autoptr (CrNotebookProgram) cells = NULL;
+  g_autoptr (CrAstModule) module = NULL;
+  if (notebook)
+    {
+      cells = cr_notebook_program_new (source, (gssize) length, filename, &parse_options, &span,
+                                       &error);
+      if (cells)
+        module = g_steal_pointer (&cells->module);
+    }
+  else
+    module = cr_parse_with_options (source, (gssize) length, filename, &parse_options, &span,
+                                    &error);
   if (!module)
     {
       cr_time_limit_disarm ();
@@ -269,6 +295,9 @@ cr_export_command (int    argc,
     .cancel_flag = &cancel_flag,
   };
   CrInterp *interp = cr_interp_new (&io);
+  if (cells)
+    cr_interp_set_cells (interp, (const CrScriptCell *) (gpointer) cells->cells->data,
+                         cells->cells->len);
   CrScriptError *script_error = NULL;
   gboolean ran = cr_interp_run (interp, module, &script_error);
   cr_time_limit_disarm ();
@@ -284,8 +313,13 @@ cr_export_command (int    argc,
   if (!ran)
     {
       /* The graph up to the error is still worth drawing: say what failed, go on. */
-      fprintf (stderr, "chainrule export: the script stopped: %s",
-               script_error && script_error->traceback ? script_error->traceback : "an error\n");
+      guint n_failed = cr_interp_n_failed_cells (interp);
+      if (script_error && script_error->reported)   /* a notebook's cells went on */
+        fprintf (stderr, "chainrule export: %u cell%s failed (above); the graph is the run's\n",
+                 n_failed, n_failed == 1 ? "" : "s");
+      else
+        fprintf (stderr, "chainrule export: the script stopped: %s",
+                 script_error && script_error->traceback ? script_error->traceback : "an error\n");
       cr_script_error_free (script_error);
     }
   g_autoptr (CrGraphModel) model = model_of_run (interp);
