@@ -84,11 +84,13 @@ cr_guard_result_encode (const CrScriptRun  *run,
   put_u32 (out, n_pieces);
   if (output)
     cr_output_tail_foreach (output, put_piece, out);
-  g_autoptr (GBytes) record = run->record ? cr_run_record_to_wire (run->record) : NULL;
-  guint64 record_length = record ? g_bytes_get_size (record) : 0;
+  /* The record's message is written in place, after its length. */
+  gsize length_at = out->len;
+  guint64 record_length = 0;
   g_byte_array_append (out, (const guint8 *) &record_length, sizeof record_length);
-  if (record)
-    g_byte_array_append (out, g_bytes_get_data (record, NULL), (guint) record_length);
+  if (run->record)
+    record_length = cr_run_record_to_wire_append (run->record, out);
+  memcpy (out->data + length_at, &record_length, sizeof record_length);
   total = out->len;
   memcpy (out->data + sizeof MAGIC, &total, sizeof total);
   return g_byte_array_free_to_bytes (out);

@@ -105,6 +105,14 @@ models_of_run (CrRunRecord *record,
   return models;
 }
 
+static gboolean skip_teardown;
+
+void
+cr_script_run_skip_teardown (void)
+{
+  skip_teardown = TRUE;
+}
+
 /* Parses and runs source, keeping its record; models are built unless
  * record_only. */
 static void
@@ -161,7 +169,8 @@ run_script (const char            *source,
       if (!record_only || !run->record)
         cr_script_run_build_models (run, every_call);
     }
-  cr_interp_free (interp);
+  if (!skip_teardown)
+    cr_interp_free (interp);
 }
 
 void

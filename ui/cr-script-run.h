@@ -43,6 +43,12 @@ void cr_script_run_record_only (const char            *source,
                                 const CrInterpOptions *options,
                                 CrScriptRun           *run);
 
+/* For a process that ends as soon as its one run is answered (the crash
+ * guard's child): from now on a run leaves its interpreter, and every
+ * value and tensor it made, to the process's end rather than freeing them
+ * one by one. Never in a process that goes on. */
+void cr_script_run_skip_teardown (void);
+
 /* Builds run's graph models from its record (run->models must be NULL), as
  * cr_script_run() does; with no record, run->models is made empty. */
 void cr_script_run_build_models (CrScriptRun           *run,

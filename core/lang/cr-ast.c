@@ -133,27 +133,44 @@ cr_ast_module_free (CrAstModule *module)
   g_free (module);
 }
 
-char *
-cr_source_line (const char *source,
-                int         line)
+/* Where line (from 1) starts in source, or NULL past its last line. */
+static const char *
+line_start (const char *source,
+            int         line)
 {
   const char *p = source;
-  const char *end;
-
-  if (source == NULL || line < 1)
-    return g_strdup ("");
   for (int i = 1; i < line; i++)
     {
       p = strpbrk (p, "\r\n");
       if (p == NULL)
-        return g_strdup ("");
+        return NULL;
       /* "\r\n" and a lone "\r" end a line too, as in Python. */
       if (p[0] == '\r' && p[1] == '\n')
         p++;
       p++;
     }
-  end = p + strcspn (p, "\r\n");
-  return g_strndup (p, end - p);
+  return p;
+}
+
+char *
+cr_source_line (const char *source,
+                int         line)
+{
+  const char *p = source && line >= 1 ? line_start (source, line) : NULL;
+  if (p == NULL)
+    return g_strdup ("");
+  return g_strndup (p, strcspn (p, "\r\n"));
+}
+
+/* n characters on from p, stopping at end. */
+static const char *
+skip_chars (const char *p,
+            const char *end,
+            glong       n)
+{
+  for (glong i = 0; i < n && p < end; i++)
+    p = g_utf8_next_char (p);
+  return MIN (p, end);
 }
 
 char *
@@ -162,15 +179,18 @@ cr_source_span_text (const char   *source,
 {
   if (!source || span->line <= 0)
     return NULL;
-  g_autofree char *line = cr_source_line (source, span->line);
-  glong len = g_utf8_strlen (line, -1);
-  glong start = span->column > 0 ? MIN ((glong) span->column - 1, len) : 0;
-  glong end = len;
+  /* Read in place: the recorder asks for a span's text at every op of every
+   * loop iteration. */
+  const char *line = line_start (source, span->line);
+  if (line == NULL)
+    return g_strdup ("");
+  const char *line_end = line + strcspn (line, "\r\n");
+  glong start = span->column > 0 ? (glong) span->column - 1 : 0;
+  const char *from = skip_chars (line, line_end, start);
+  const char *to = line_end;
   if (span->end_line == span->line && span->end_column > span->column)
-    end = MIN ((glong) span->end_column - 1, len);
-  const char *from = g_utf8_offset_to_pointer (line, start);
-  const char *to = g_utf8_offset_to_pointer (line, end);
-  return g_strstrip (g_strndup (from, to - from));
+    to = skip_chars (from, line_end, (glong) span->end_column - 1 - start);
+  return g_strstrip (g_strndup (from, (gsize) (to - from)));
 }
 
 const char *

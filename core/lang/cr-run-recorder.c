@@ -1162,7 +1162,8 @@ cr_run_recorder_note_value (CrInterp        *self,
        * with the iterations of the loops its op ran in: "(h * w)₂". */
       if (rec && !rec->label && rec->origin == CR_RECORD_TENSOR_RESULT && expr->kind != CR_AST_NAME)
         {
-          g_autofree char *text = cr_run_recorder_span_text (self, &expr->span);
+          /* Once per span, as captions: a loop makes it again at every iteration. */
+          g_autofree char *text = caption_of (r, &expr->span);
           if (text)
             label_unnamed (r, rec, text);
         }

@@ -471,19 +471,21 @@ header_u32 (guint8  *header,
   memcpy (header + at, &v, 4);
 }
 
-GBytes *
-cr_run_record_to_wire (const CrRunRecord *record)
+gsize
+cr_run_record_to_wire_append (const CrRunRecord *record,
+                              GByteArray        *out)
 {
-  g_return_val_if_fail (record != NULL, NULL);
-  /* Most of a record is its snapshots' values: start big enough for a
-   * small one, and let the array double from there. */
+  g_return_val_if_fail (record != NULL && out != NULL, 0);
+  /* Most of a record is its snapshots' values: room for a small one, and
+   * the array doubles from there. */
+  gsize start = out->len;
   Writer w = {
-    g_byte_array_sized_new (64 * 1024),
-    0,
+    out,
+    start,
     g_hash_table_new (g_direct_hash, g_direct_equal),
     0,
   };
-  g_byte_array_set_size (w.bytes, 64 * 1024);
+  g_byte_array_set_size (w.bytes, (guint) (start + 64 * 1024));
   guint8 *header = reserve (&w, CR_RUN_RECORD_WIRE_HEADER_SIZE);
   memset (header, 0, CR_RUN_RECORD_WIRE_HEADER_SIZE);
 
@@ -502,11 +504,11 @@ cr_run_record_to_wire (const CrRunRecord *record)
   /* The header last: the array may have moved, and the total and the
    * snapshot count are known only now. */
   g_byte_array_set_size (w.bytes, (guint) w.len);
-  header = w.bytes->data;
+  header = w.bytes->data + start;
   memcpy (header + HEADER_MAGIC, WIRE_MAGIC, 8);
   header_u32 (header, HEADER_VERSION, CR_RUN_RECORD_WIRE_VERSION);
   header_u32 (header, HEADER_SIZE, CR_RUN_RECORD_WIRE_HEADER_SIZE);
-  guint64 total = w.bytes->len;
+  guint64 total = w.len - start;
   memcpy (header + HEADER_TOTAL, &total, 8);
   header_u32 (header, HEADER_BYTE_ORDER, WIRE_BYTE_ORDER);
   header_u32 (header, HEADER_SCHEMA, CR_RUN_RECORD_SCHEMA_VERSION);
@@ -519,7 +521,16 @@ cr_run_record_to_wire (const CrRunRecord *record)
   header_u32 (header, HEADER_N_SNAPSHOTS, w.n_snapshots);
 
   g_hash_table_unref (w.shared);
-  return g_byte_array_free_to_bytes (w.bytes);
+  return (gsize) total;
+}
+
+GBytes *
+cr_run_record_to_wire (const CrRunRecord *record)
+{
+  g_return_val_if_fail (record != NULL, NULL);
+  GByteArray *bytes = g_byte_array_new ();
+  cr_run_record_to_wire_append (record, bytes);
+  return g_byte_array_free_to_bytes (bytes);
 }
 
 /* ---- the header ---------------------------------------------------------------- */

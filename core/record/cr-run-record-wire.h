@@ -41,6 +41,12 @@ G_BEGIN_DECLS
  * record is only read (a finished record may be shared between threads). */
 GBytes      *cr_run_record_to_wire   (const CrRunRecord *record);
 
+/* The same message appended to out (which grows as needed): a message sent
+ * inside another (the crash guard's answer) is written in place rather
+ * than copied. Returns the message's size in bytes. */
+gsize        cr_run_record_to_wire_append (const CrRunRecord *record,
+                                           GByteArray        *out);
+
 /* The size in bytes of the whole message that header starts (the header
  * included), from its first CR_RUN_RECORD_WIRE_HEADER_SIZE bytes; len is
  * how many bytes header has. FALSE with error (CR_CORE_ERROR, CR_EXC_VALUE_ERROR) when
