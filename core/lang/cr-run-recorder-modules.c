@@ -117,6 +117,7 @@ typedef struct {
   CrModuleRecorder *r;
   CrInterp         *interp;
   guint             walked;
+  const char       *root_name;  /* the outermost object's variable, or NULL */
 } Walk;
 
 static char *
@@ -133,6 +134,14 @@ note_tensor (Walk       *w,
              CrTensor   *t,
              const char *path)
 {
+  /* The outermost object's own tensors are named after the variable it is
+   * bound to (fc = nn.Linear(3, 2): "fc.weight", not a bare "weight"); a
+   * submodule's keep their path from it ("fc1.weight"). */
+  g_autofree char *bound = w->root_name && !strchr (path, '.')
+                           ? g_strconcat (w->root_name, ".", path, NULL) : NULL;
+
+  if (bound)
+    path = bound;
   if (g_hash_table_contains (w->r->tensor_paths, t))
     return;
   g_hash_table_insert (w->r->tensor_paths, cr_tensor_ref (t), g_strdup (path));
@@ -246,13 +255,31 @@ walk_value (Walk       *w,
     }
 }
 
+/* The name the script bound v to: a local of the script's frame running
+ * now, else one of the script's globals; NULL when none (borrowed). */
+static const char *
+bound_name (CrInterp *interp,
+            CrValue  *v)
+{
+  const CrFrame *frame = interp->in_prelude ? NULL : interp->frame;
+  CrProgram *program = interp->main_scope.program;
+
+  for (guint i = 0; frame && frame->code && i < frame->code->n_locals; i++)
+    if (frame->locals[i] == v && frame->code->local_names[i])
+      return frame->code->local_names[i];
+  for (guint i = 0; program && i < interp->main_scope.n_globals; i++)
+    if (interp->main_scope.globals[i].value == v)
+      return cr_program_global_name (program, i);
+  return NULL;
+}
+
 static void
 walk_root (CrModuleRecorder *r,
            CrInterp         *interp,
            CrValue          *root)
 {
   g_hash_table_remove_all (r->paths);
-  Walk w = { r, interp, 0 };
+  Walk w = { r, interp, 0, bound_name (interp, root) };
   walk_value (&w, root, "", 0);
 }
 

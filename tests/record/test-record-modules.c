@@ -181,7 +181,37 @@ test_calls_in_a_loop (void)
       g_assert_cmpuint (c->iteration, ==, i + 1);
       g_assert_cmpint (c->span.line, ==, 6);
     }
-  g_assert_nonnull (find_tensor_path (record, "weight"));
+  /* The module's own parameters under its variable's name. */
+  g_assert_nonnull (find_tensor_path (record, "fc.weight"));
+  g_assert_cmpstr (find_tensor_path (record, "fc.bias")->label, ==, "fc.bias");
+  g_assert_null (find_tensor_path (record, "weight"));
+}
+
+/* A module bound in a function is named after that local; a model's own
+ * parameter after the model, its submodules' by their path from it. */
+static void
+test_bound_names (void)
+{
+  g_autoptr (CrRunRecord) record = record_of (
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "torch.manual_seed(0)\n"
+    "class Net(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.scale = nn.Parameter(torch.ones(1))\n"
+    "        self.fc1 = nn.Linear(2, 2)\n"
+    "    def forward(self, x):\n"
+    "        return self.fc1(x) * self.scale\n"
+    "def run(x):\n"
+    "    head = nn.Linear(2, 1)\n"
+    "    return head(x)\n"
+    "net = Net()\n"
+    "run(net(torch.ones(1, 2))).sum().backward()\n");
+  g_assert_nonnull (find_tensor_path (record, "net.scale"));
+  g_assert_nonnull (find_tensor_path (record, "fc1.weight"));
+  g_assert_nonnull (find_tensor_path (record, "head.weight"));
+  g_assert_nonnull (find_tensor_path (record, "head.bias"));
 }
 
 /* micrograd's classes: no nn.Module, yet grouped by their calls, paths
@@ -252,6 +282,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/record-modules/nested", test_nested_modules);
   g_test_add_func ("/record-modules/loop", test_calls_in_a_loop);
+  g_test_add_func ("/record-modules/bound-names", test_bound_names);
   g_test_add_func ("/record-modules/user-classes", test_user_classes);
   g_test_add_func ("/record-modules/raises", test_call_that_raises);
   return g_test_run ();
