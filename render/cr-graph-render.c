@@ -739,22 +739,28 @@ path_point (const CrGraphPath *path,
 
 typedef enum { EDGE_IDLE, EDGE_DONE, EDGE_CURRENT } EdgeState;
 
-/* box: the label's pill and name as cr_graph_badges_label_boxes placed
- * them (see there). */
-static void
-draw_edge (cairo_t           *cr,
-           const CrGraphPath *path,
-           const Text        *label,
-           const Text        *name,
-           const double      *box,
-           gboolean           stops_gradient,
-           EdgeState          state,
-           const Ctx         *c)
+/* How far (device pixels) a flattened edge may stray from its curve, as
+ * shown at text_scale EDGE_COARSE_BELOW and above, and below it. */
+#define EDGE_TOLERANCE     0.25
+#define EDGE_TOLERANCE_FAR 0.6
+#define EDGE_COARSE_BELOW  0.6
+
+static Rgb
+edge_color (EdgeState  state,
+            const Ctx *c)
 {
-  if (path->n_points < 4)
-    return;
-  const Palette *pal = &c->pal;
-  Rgb color = state == EDGE_CURRENT ? pal->highlight : state == EDGE_DONE ? pal->done : pal->edge;
+  return state == EDGE_CURRENT ? c->pal.highlight : state == EDGE_DONE ? c->pal.done : c->pal.edge;
+}
+
+/* One edge's line and arrow (its label is drawn later, over every line). */
+static void
+draw_edge_line (cairo_t           *cr,
+                const CrGraphPath *path,
+                gboolean           stops_gradient,
+                EdgeState          state,
+                const Ctx         *c)
+{
+  Rgb color = edge_color (state, c);
   const double *pt = path->points;
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
   if (state == EDGE_CURRENT)
@@ -800,22 +806,34 @@ draw_edge (cairo_t           *cr,
           cairo_stroke (cr);
         }
     }
+}
 
-  if (path->has_label && label->layout && box[2] > box[0] && !c->small_type_hidden)
-    {
-      double k = c->k;
-      double x = box[0], y = box[1];
-      cr_graph_rounded_path (cr, x, y, label->w + 8 * k, label->h + 2 * k, (label->h + 2 * k) / 2);
-      set_rgb (cr, pal->label_fill);
-      cairo_fill_preserve (cr);
-      set_rgb (cr, state == EDGE_IDLE ? pal->card_border : color);
-      cairo_set_line_width (cr, 0.8 * c->lw);
-      cairo_stroke (cr);
-      show (cr, label, x + 4 * k, y + 1 * k, pal->label_text);
-      /* The tensor's name with its shape: b over 3×3. */
-      if (name->layout && box[6] > box[4])
-        show (cr, name, box[4], box[5], pal->text);
-    }
+/* box: the label's pill and name as cr_graph_badges_label_boxes placed
+ * them (see there). */
+static void
+draw_edge_label (cairo_t           *cr,
+                 const CrGraphPath *path,
+                 const Text        *label,
+                 const Text        *name,
+                 const double      *box,
+                 EdgeState          state,
+                 const Ctx         *c)
+{
+  if (!path->has_label || !label->layout || !(box[2] > box[0]) || c->small_type_hidden)
+    return;
+  const Palette *pal = &c->pal;
+  double k = c->k;
+  double x = box[0], y = box[1];
+  cr_graph_rounded_path (cr, x, y, label->w + 8 * k, label->h + 2 * k, (label->h + 2 * k) / 2);
+  set_rgb (cr, pal->label_fill);
+  cairo_fill_preserve (cr);
+  set_rgb (cr, state == EDGE_IDLE ? pal->card_border : edge_color (state, c));
+  cairo_set_line_width (cr, 0.8 * c->lw);
+  cairo_stroke (cr);
+  show (cr, label, x + 4 * k, y + 1 * k, pal->label_text);
+  /* The tensor's name with its shape: b over 3×3. */
+  if (name->layout && box[6] > box[4])
+    show (cr, name, box[4], box[5], pal->text);
 }
 
 /* The gradient on its way: a glowing dot with a fading trail, moving from
@@ -979,6 +997,16 @@ render_with_cache (cairo_t                    *cr,
     label_boxes = own_label_boxes = cr_graph_render_label_boxes ((CrGraphRenderCache *) cache, layout);
   /* Where a title has no clear place, the edges pass under it. */
   gboolean titles_cut = cr_graph_titles_clip_out (cr, titles, c.k);
+  /* Far out, the curves are flattened more coarsely: a tile of a big graph
+   * at a low zoom holds hundreds of edges, whose stroking is most of its
+   * time, and a fraction of a pixel off is not seen there. (One path per
+   * style, stroked once, was tried and is two to three times slower in
+   * Cairo's image backend.) */
+  cairo_save (cr);
+  if (options->text_scale > 0)
+    cairo_set_tolerance (cr, options->text_scale < EDGE_COARSE_BELOW ? EDGE_TOLERANCE_FAR : EDGE_TOLERANCE);
+  g_autoptr (GArray) shown = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree EdgeState *states = g_new (EdgeState, n_edges + 1);
   for (guint i = 0; i < n_edges; i++)
     {
       const CrGraphPath *p = &layout->edges[i];
@@ -990,13 +1018,35 @@ render_with_cache (cairo_t                    *cr,
       int s = cache->edge_step[i];
       EdgeState state = current < 0 || s < 0 || s > current ? EDGE_IDLE
                         : s == current ? EDGE_CURRENT : EDGE_DONE;
+      states[i] = state;
+      g_array_append_val (shown, i);
       double a = 1.0;
       if (options->node_alpha && e->from < n_nodes && e->to < n_nodes)
         a = MIN (options->node_alpha[e->from], options->node_alpha[e->to]);
       if (a < 1.0)
         cairo_push_group (cr);
-      draw_edge (cr, p, &cache->labels[i], &cache->names[i],
-                 label_boxes + CR_GRAPH_BADGES_LABEL_BOX * i, e->stops_gradient, state, &c);
+      draw_edge_line (cr, p, e->stops_gradient, state, &c);
+      if (a < 1.0)
+        {
+          cairo_pop_group_to_source (cr);
+          cairo_paint_with_alpha (cr, a);
+        }
+    }
+  cairo_restore (cr);
+  /* The labels over every line. */
+  for (guint j = 0; j < shown->len; j++)
+    {
+      guint i = g_array_index (shown, guint, j);
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      double a = 1.0;
+      if (options->node_alpha && e->from < n_nodes && e->to < n_nodes)
+        a = MIN (options->node_alpha[e->from], options->node_alpha[e->to]);
+      if (a <= 0.0)
+        continue;
+      if (a < 1.0)
+        cairo_push_group (cr);
+      draw_edge_label (cr, &layout->edges[i], &cache->labels[i], &cache->names[i],
+                       label_boxes + CR_GRAPH_BADGES_LABEL_BOX * i, states[i], &c);
       if (a < 1.0)
         {
           cairo_pop_group_to_source (cr);

@@ -424,10 +424,11 @@ main (int    argc,
   g_array_unref (ops);
   /* At 100 % from 512 and 256 px tiles; then at 50 % (8.5 pt text at
    * 4.25 px) from 512 px tiles, as the canvas paints them: the drag moves
-   * 12 px a frame along the same path, so it covers twice the graph. */
-  static const int sides[] = { 512, 256, 512 };
-  static const double zooms[] = { 1.0, 1.0, 0.5 };
-  Series drag[3] = { { 0 } }, painted[3] = { { 0 } }, ahead[3] = { { 0 } };
+   * 12 px a frame along the same path, so it covers twice the graph; then
+   * far out, at 15 %, where a tile holds hundreds of edges and no text. */
+  static const int sides[] = { 512, 256, 512, 512 };
+  static const double zooms[] = { 1.0, 1.0, 0.5, 0.15 };
+  Series drag[4] = { { 0 } }, painted[4] = { { 0 } }, ahead[4] = { { 0 } };
   for (guint k = 0; k < G_N_ELEMENTS (sides); k++)
     {
       options.text_scale = zooms[k];
