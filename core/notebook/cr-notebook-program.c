@@ -243,16 +243,13 @@ is_syntax_code (const GError *error)
              || error->code == CR_EXC_TAB_ERROR || error->code == CR_EXC_RECURSION_ERROR);
 }
 
-/* The text the parser gets for lines first..last of lines (1-based), the
- * lines before them empty so that every span is the script's. */
+/* Lines first..last of lines (1-based) as one text. */
 static char *
-padded_text (char **lines,
-             int    first,
-             int    last)
+lines_text (char **lines,
+            int    first,
+            int    last)
 {
   GString *text = g_string_new (NULL);
-  for (int l = 1; l < first; l++)
-    g_string_append_c (text, '\n');
   for (int l = first; l <= last; l++)
     {
       g_string_append (text, lines[l - 1]);
@@ -265,20 +262,19 @@ padded_text (char **lines,
  * line and a caret. */
 static char *
 cell_syntax_text (const char   *filename,
-                  const char   *text,
-                  const CrSpan *span,
-                  const CrScriptCell *cell,
+                  const char   *cell_text,
+                  const CrSpan *cell_span,
+                  guint         number,
                   CrException   type,
                   const char   *message)
 {
   if (type == CR_EXC_RECURSION_ERROR)
     return g_strdup_printf ("RecursionError: %s\n", message);
-  g_autofree char *plain = cr_format_syntax_error (filename, text, span, cr_exception_name (type),
-                                                   message);
+  g_autofree char *plain = cr_format_syntax_error (filename, cell_text, cell_span,
+                                                   cr_exception_name (type), message);
   const char *body = strchr (plain, '\n');
   return g_strdup_printf ("  File \"%s\", cell %u, line %d%s", filename ? filename : "<string>",
-                          cell->number, span->line - cell->first_line + 1,
-                          body ? body : "\n");
+                          number, cell_span->line, body ? body : "\n");
 }
 
 void
@@ -382,8 +378,9 @@ cr_notebook_program_new (const char            *text,
         .number = range->number,
         .notes = notes ? g_string_free (notes, FALSE) : NULL,
       };
-      /* Parsed alone, the cell fails alone. */
-      g_autofree char *alone = padded_text (lines, range->first_line, range->last_line);
+      /* Parsed alone, the cell fails alone; its spans count from its first
+       * line (the script's lines before it are not parsed again). */
+      g_autofree char *alone = lines_text (lines, range->first_line, range->last_line);
       g_autoptr (GError) cell_error = NULL;
       CrSpan span = { 0 };
       CrAstModule *module = cr_parse_with_options (alone, -1, filename, options, &span, &cell_error);
@@ -402,9 +399,14 @@ cr_notebook_program_new (const char            *text,
         {
           cell.syntax_type = (CrException) cell_error->code;
           cell.syntax_message = g_strdup (cell_error->message);
+          cell.syntax_text = cell_syntax_text (filename, alone, &span, cell.number,
+                                               cell.syntax_type, cell_error->message);
+          /* In the script: the cell's lines moved down to where it starts. */
           cell.syntax_span = span;
-          cell.syntax_text = cell_syntax_text (filename, alone, &span, &cell, cell.syntax_type,
-                                               cell_error->message);
+          if (span.line > 0)
+            cell.syntax_span.line += range->first_line - 1;
+          if (span.end_line > 0)
+            cell.syntax_span.end_line += range->first_line - 1;
           for (int l = range->first_line; l <= range->last_line; l++)
             {
               g_free (lines[l - 1]);
@@ -414,7 +416,7 @@ cr_notebook_program_new (const char            *text,
       g_array_append_val (cells, cell);
     }
 
-  g_autofree char *runnable = padded_text (lines, 1, n_lines);
+  g_autofree char *runnable = lines_text (lines, 1, n_lines);
   CrAstModule *module = cr_parse_with_options (runnable, -1, filename, options, error_span, error);
   if (!module)
     {

@@ -441,6 +441,58 @@ test_seed_outputs (void)
   g_assert_cmpuint (compared, ==, 7);
 }
 
+/* ---- hostile input ---------------------------------------------------- */
+
+/* Corrupted notebooks and marked scripts: refused with an error or read,
+ * never a crash (the ASan build runs this too). */
+static void
+test_corrupted (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "notebook", "computational-graphs.ipynb", NULL);
+  g_autofree char *json = NULL;
+  gsize length = 0;
+  g_assert_true (g_file_get_contents (path, &json, &length, NULL));
+  static const char pieces[] = "{}[]\",:\\u0#%!\n ()x";
+  g_autoptr (GRand) rand = g_rand_new_with_seed (12);
+  guint read = 0;
+  for (int round = 0; round < 300; round++)
+    {
+      g_autofree char *copy = g_memdup2 (json, length + 1);
+      for (int k = g_rand_int_range (rand, 1, 6); k > 0; k--)
+        copy[g_rand_int_range (rand, 0, (gint32) length)] = pieces[g_rand_int_range (rand, 0, sizeof pieces - 1)];
+      gsize cut = g_rand_boolean (rand) ? length : (gsize) g_rand_int_range (rand, 0, (gint32) length);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (CrNotebook) notebook = cr_notebook_parse (copy, (gssize) cut, &error);
+      g_assert_true ((notebook == NULL) == (error != NULL));
+      if (!notebook)
+        continue;
+      read++;
+      g_autofree char *script = cr_notebook_to_script (notebook);
+      CrSpan span;
+      g_autoptr (GError) parse_error = NULL;
+      g_autoptr (CrNotebookProgram) program = cr_notebook_program_new (script, -1, "nb.ipynb", NULL,
+                                                                       &span, &parse_error);
+      g_assert_true ((program == NULL) == (parse_error != NULL));
+    }
+  g_assert_cmpuint (read, >, 0);
+  /* Markers and IPython lines in odd places. */
+  const char *scripts[] = {
+    "# %% [", "# %% [0]\n%%", "%", "!", "# %%\n    %time\n", "# %% [markdown]", "\n\n# %%",
+    "# %% [99999999999999999999]\nx = 1\n", "if 1:\n    !ls\n# %%\n%%time\n", "# %%\r\n%%bash\r\n",
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (scripts); i++)
+    {
+      CrSpan span;
+      g_autoptr (GError) error = NULL;
+      g_autoptr (CrNotebookProgram) program = cr_notebook_program_new (scripts[i], -1, "nb.ipynb",
+                                                                       NULL, &span, &error);
+      g_assert_no_error (error);
+      guint number = 0;
+      int cell_line = 0;
+      cr_notebook_cell_of_line (scripts[i], 1, &number, &cell_line);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -456,5 +508,6 @@ main (int   argc,
   g_test_add_func ("/notebook/run/errors", test_run_errors);
   g_test_add_func ("/notebook/run/cancel", test_run_cancel);
   g_test_add_func ("/notebook/seed-outputs", test_seed_outputs);
+  g_test_add_func ("/notebook/corrupted", test_corrupted);
   return g_test_run ();
 }
