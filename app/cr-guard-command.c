@@ -155,6 +155,8 @@ cr_guard_run_script (const char              *source,
     .output_data = output,
     .cancel_flag = &cancel_flag,
     .default_device = options->device,
+    /* The window pins the mistakes coach's findings. */
+    .coach = TRUE,
   };
   CrScriptRun run;
   /* Freeing the run's values, one by one, would only delay the answer. */

@@ -63,4 +63,5 @@ cr_window_pin_errors (CrWindow *self)
       mark_line (buffer, tag, e->span.line);
       mark_line (buffer, tag, e->culprit_span.line);
     }
+  cr_window_pin_findings (self);
 }

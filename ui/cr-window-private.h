@@ -132,6 +132,12 @@ char    *cr_window_call_title        (const CrGraphModel *model);
 /* Marks the lines of the shown run's errors in the editor (the raising line,
  * an in-place error's culprit statement); clears them when there are none. */
 void     cr_window_pin_errors        (CrWindow   *self);
+/* The mistakes coach's findings of the run shown: lines tinted, the bar
+ * under the editor with the fix (cr-window-coach.c). */
+void     cr_window_pin_findings      (CrWindow   *self);
+/* Whether the coach's bar shows a finding; its Fix button, for tests. */
+gboolean cr_window_coach_shown        (CrWindow   *self);
+void     cr_window_coach_apply_fix    (CrWindow   *self);
 
 /* The stepper's label, "Step 3 of 12 · AddBackward0" (and the card's part). */
 void     cr_window_update_step_label (CrWindow   *self);

@@ -160,6 +160,7 @@ run_thread (GTask        *task,
     .output_data = job->output,
     .cancel_flag = job->cancel_flag,
     .default_device = job->device,
+    .coach = TRUE,
   };
   /* The last call's model only: the others are built when picked. */
   cr_script_run (job->source, -1, job->filename, &options, FALSE, &job->run);

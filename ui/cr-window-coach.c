@@ -1,0 +1,244 @@
+/* cr-window-coach.c — the mistakes coach's findings (core/coach/) in the
+ * window: each finding's line tinted amber in the editor, and a bar under
+ * the editor that tells the finding (its title, its explanation) with a
+ * button that rings its node on the graph (selects it) and one that applies
+ * the fix to the editor's text, which runs the script again at once.
+ *
+ * The bar is made here, not in the window's template, and lives beside the
+ * error bar; its state hangs on the window as object data, so the window
+ * keeps no field for it. */
+#include "cr-config.h"
+#include "cr-window-private.h"
+
+#include "cr-coach.h"
+
+#include <adwaita.h>
+
+#define COACH_LINE_TAG "coach-line"
+#define COACH_DATA "cr-window-coach"
+
+typedef struct {
+  GtkRevealer  *revealer;
+  GtkLabel     *title;
+  GtkLabel     *text;        /* the explanation, shown on "Why?" */
+  GtkLabel     *fix_text;    /* "Fix: the line the fix leaves" */
+  GtkWidget    *why_button;
+  GtkWidget    *show_button;
+  GtkWidget    *fix_button;
+  GtkWidget    *next_button;
+  CrRunRecord  *record;      /* the record whose findings are shown (a ref), NULL */
+  guint         index;       /* the finding shown */
+} Coach;
+
+static void
+coach_free (gpointer data)
+{
+  Coach *coach = data;
+  g_clear_pointer (&coach->record, cr_run_record_unref);
+  g_free (coach);
+}
+
+static const CrRecordFinding *
+shown_finding (Coach *coach)
+{
+  if (!coach->record || coach->index >= coach->record->findings->len)
+    return NULL;
+  return g_ptr_array_index (coach->record->findings, coach->index);
+}
+
+static GtkTextTag *
+coach_line_tag (GtkTextBuffer *buffer)
+{
+  GtkTextTagTable *tags = gtk_text_buffer_get_tag_table (buffer);
+  GtkTextTag *tag = gtk_text_tag_table_lookup (tags, COACH_LINE_TAG);
+  if (!tag)
+    tag = gtk_text_buffer_create_tag (buffer, COACH_LINE_TAG, NULL);
+  /* Adwaita's warning amber, faint, on either style. */
+  GdkRGBA amber;
+  gdk_rgba_parse (&amber, adw_style_manager_get_dark (adw_style_manager_get_default ())
+                          ? "rgba(248,228,92,0.16)" : "rgba(229,165,10,0.17)");
+  g_object_set (tag, "paragraph-background-rgba", &amber, NULL);
+  return tag;
+}
+
+static void
+show_finding (CrWindow *self,
+              Coach    *coach)
+{
+  const CrRecordFinding *f = shown_finding (coach);
+  if (!f)
+    {
+      gtk_revealer_set_reveal_child (coach->revealer, FALSE);
+      return;
+    }
+  guint n = coach->record->findings->len;
+  g_autofree char *title = n > 1
+    ? g_strdup_printf ("Line %d: %s  (%u of %u)", f->span.line, f->title, coach->index + 1, n)
+    : g_strdup_printf ("Line %d: %s", f->span.line, f->title);
+  gtk_label_set_label (coach->title, title);
+  g_autofree char *fixed = cr_coach_fixed_line (coach->record->source, f);
+  g_autofree char *fix_text = fixed ? g_strdup_printf ("Fix: %s", g_strstrip (fixed)) : NULL;
+  gtk_label_set_label (coach->text, f->explanation);
+  gtk_label_set_label (coach->fix_text, fix_text);
+  gtk_widget_set_visible (GTK_WIDGET (coach->fix_text), fixed != NULL);
+  gtk_widget_set_visible (coach->fix_button, fixed != NULL);
+  gtk_widget_set_visible (coach->next_button, n > 1);
+  gtk_widget_set_visible (coach->show_button, f->op >= 0 || f->tensor >= 0);
+  gtk_revealer_set_reveal_child (coach->revealer, TRUE);
+}
+
+/* The graph's node of the shown finding: its op, else its tensor. */
+static void
+show_on_graph_clicked (CrWindow *self)
+{
+  Coach *coach = g_object_get_data (G_OBJECT (self), COACH_DATA);
+  const CrRecordFinding *f = coach ? shown_finding (coach) : NULL;
+  const CrGraphModel *model = cr_graph_canvas_get_model (self->canvas);
+  if (!f || !model)
+    return;
+  const CrGraphNode *node = f->op >= 0 ? cr_graph_model_find_op (model, f->op) : NULL;
+  if (!node && f->tensor >= 0)
+    node = cr_graph_model_find_tensor (model, f->tensor);
+  if (node)
+    cr_graph_canvas_set_selected (self->canvas, (int) node->id);
+}
+
+static void
+next_clicked (CrWindow *self)
+{
+  Coach *coach = g_object_get_data (G_OBJECT (self), COACH_DATA);
+  if (!coach || !coach->record || coach->record->findings->len == 0)
+    return;
+  coach->index = (coach->index + 1) % coach->record->findings->len;
+  show_finding (self, coach);
+}
+
+/* The fix as an edit of the editor's text: the edit runs the script again. */
+static void
+fix_clicked (CrWindow *self)
+{
+  Coach *coach = g_object_get_data (G_OBJECT (self), COACH_DATA);
+  const CrRecordFinding *f = coach ? shown_finding (coach) : NULL;
+  if (!f || !f->fix)
+    return;
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view));
+  int lines = gtk_text_buffer_get_line_count (buffer);
+  if (f->fix_span.line <= 0 || f->fix_span.end_line > lines)
+    return;
+  GtkTextIter start, end;
+  gtk_text_buffer_get_iter_at_line_offset (buffer, &start, f->fix_span.line - 1, f->fix_span.column - 1);
+  gtk_text_buffer_get_iter_at_line_offset (buffer, &end, f->fix_span.end_line - 1, f->fix_span.end_column - 1);
+  gtk_text_buffer_begin_user_action (buffer);
+  gtk_text_buffer_delete (buffer, &start, &end);
+  gtk_text_buffer_insert (buffer, &start, f->fix, -1);
+  gtk_text_buffer_end_user_action (buffer);
+}
+
+static Coach *
+coach_of (CrWindow *self)
+{
+  Coach *coach = g_object_get_data (G_OBJECT (self), COACH_DATA);
+  if (coach)
+    return coach;
+  GtkWidget *error_bar = GTK_WIDGET (self->error_revealer);
+  GtkWidget *column = gtk_widget_get_parent (error_bar);
+  if (!GTK_IS_BOX (column))
+    return NULL;
+  coach = g_new0 (Coach, 1);
+  coach->revealer = GTK_REVEALER (gtk_revealer_new ());
+  gtk_revealer_set_transition_type (coach->revealer, GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP);
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 10);
+  gtk_widget_add_css_class (bar, "cr-coach-bar");
+  GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-information-symbolic");
+  gtk_widget_set_valign (icon, GTK_ALIGN_START);
+  gtk_box_append (GTK_BOX (bar), icon);
+  GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  gtk_widget_set_hexpand (texts, TRUE);
+  coach->title = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (coach->title), "heading");
+  coach->text = GTK_LABEL (gtk_label_new (NULL));
+  coach->fix_text = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (coach->fix_text), "monospace");
+  for (GtkLabel **l = (GtkLabel *[]) { coach->title, coach->fix_text, coach->text, NULL }; *l; l++)
+    {
+      gtk_label_set_xalign (*l, 0);
+      gtk_label_set_wrap (*l, TRUE);
+      gtk_label_set_wrap_mode (*l, PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_selectable (*l, TRUE);
+      gtk_box_append (GTK_BOX (texts), GTK_WIDGET (*l));
+    }
+  /* The explanation is long: asked for, not always there (the editor
+   * keeps its lines at 1366x768). */
+  gtk_widget_set_visible (GTK_WIDGET (coach->text), FALSE);
+  gtk_box_append (GTK_BOX (bar), texts);
+  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_box_append (GTK_BOX (texts), buttons);
+  coach->fix_button = gtk_button_new_with_label ("Fix");
+  gtk_widget_add_css_class (coach->fix_button, "suggested-action");
+  gtk_widget_set_tooltip_text (coach->fix_button, "Apply the fix to the code and run it again");
+  coach->why_button = gtk_toggle_button_new_with_label ("Why?");
+  gtk_widget_set_tooltip_text (coach->why_button, "What went wrong, and why the fix works");
+  g_object_bind_property (coach->why_button, "active", coach->text, "visible", G_BINDING_DEFAULT);
+  coach->show_button = gtk_button_new_with_label ("Show");
+  gtk_widget_set_tooltip_text (coach->show_button, "Ring its node on the graph");
+  coach->next_button = gtk_button_new_with_label ("Next");
+  gtk_widget_set_tooltip_text (coach->next_button, "The next mistake the coach found");
+  gtk_box_append (GTK_BOX (buttons), coach->fix_button);
+  gtk_box_append (GTK_BOX (buttons), coach->why_button);
+  gtk_box_append (GTK_BOX (buttons), coach->show_button);
+  gtk_box_append (GTK_BOX (buttons), coach->next_button);
+  g_signal_connect_swapped (coach->fix_button, "clicked", G_CALLBACK (fix_clicked), self);
+  g_signal_connect_swapped (coach->show_button, "clicked", G_CALLBACK (show_on_graph_clicked), self);
+  g_signal_connect_swapped (coach->next_button, "clicked", G_CALLBACK (next_clicked), self);
+  gtk_revealer_set_child (coach->revealer, bar);
+  gtk_box_insert_child_after (GTK_BOX (column), GTK_WIDGET (coach->revealer), error_bar);
+  g_object_set_data_full (G_OBJECT (self), COACH_DATA, coach, coach_free);
+  return coach;
+}
+
+void
+cr_window_pin_findings (CrWindow *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view));
+  const CrGraphModel *model = cr_graph_canvas_get_model (self->canvas);
+  /* Spans refer to the text that ran (as errors' do). */
+  CrRunRecord *record = model && self->model_from_editor ? model->record : NULL;
+  Coach *coach = g_object_get_data (G_OBJECT (self), COACH_DATA);
+  if (!coach && (!record || record->findings->len == 0))
+    return;
+  coach = coach ? coach : coach_of (self);
+  if (!coach || coach->record == record)
+    return;
+  g_clear_pointer (&coach->record, cr_run_record_unref);
+  coach->record = record ? cr_run_record_ref (record) : NULL;
+  coach->index = 0;
+
+  GtkTextTag *tag = coach_line_tag (buffer);
+  GtkTextIter start, end;
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  gtk_text_buffer_remove_tag (buffer, tag, &start, &end);
+  for (guint i = 0; record && i < record->findings->len; i++)
+    {
+      const CrRecordFinding *f = g_ptr_array_index (record->findings, i);
+      if (f->span.line <= 0 || f->span.line > gtk_text_buffer_get_line_count (buffer))
+        continue;
+      gtk_text_buffer_get_iter_at_line (buffer, &start, f->span.line - 1);
+      end = start;
+      gtk_text_iter_forward_line (&end);
+      gtk_text_buffer_apply_tag (buffer, tag, &start, &end);
+    }
+  show_finding (self, coach);
+}
+
+gboolean
+cr_window_coach_shown (CrWindow *self)
+{
+  Coach *coach = g_object_get_data (G_OBJECT (self), COACH_DATA);
+  return coach && shown_finding (coach) && gtk_revealer_get_reveal_child (coach->revealer);
+}
+
+void
+cr_window_coach_apply_fix (CrWindow *self)
+{
+  fix_clicked (self);
+}
