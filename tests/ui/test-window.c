@@ -374,6 +374,39 @@ test_error_display (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A notebook opens as its script with cell markers and runs as cells: the
+ * cell after the failing one ran, its traceback is in the output once, and
+ * the error bar names the cell. */
+static void
+test_notebook (void)
+{
+  CrWindow *window = cr_window_new (NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "app", "cases",
+                                                 "notebook-cell-error.ipynb", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_assert_true (cr_window_open_file (window, file, NULL));
+  cr_ui_test_wait_window_idle (window);
+  g_autofree char *text = cr_window_get_text (window);
+  g_assert_true (g_str_has_prefix (text, "# %% [markdown]\n# The second cell fails"));
+  g_assert_nonnull (strstr (text, "\n# %% [2]\nprint('before')\ny.backward()\n"));
+  g_assert_true (gtk_revealer_get_reveal_child (window->error_revealer));
+  const char *message = gtk_label_get_text (window->error_label);
+  g_test_message ("error bar: %s", message);
+  g_assert_nonnull (strstr (message, "RuntimeError: grad can be implicitly created only for scalar outputs"));
+  g_assert_nonnull (strstr (message, "(cell 2, line 2)"));
+  /* y.backward() is line 11 of the script. */
+  g_assert_true (line_has_tag (window, 11, "error-span"));
+  g_assert_true (output_contains (window, "tensor([6., 6.])"));
+  g_assert_true (output_contains (window, "cell 2, line 2, in <module>"));
+  GtkTextBuffer *output = gtk_text_view_get_buffer (window->output_view);
+  GtkTextIter start, end;
+  gtk_text_buffer_get_bounds (output, &start, &end);
+  g_autofree char *all = gtk_text_buffer_get_text (output, &start, &end, FALSE);
+  g_assert_true (strstr (all, "Traceback") == g_strrstr (all, "Traceback"));
+  g_assert_nonnull (cr_graph_canvas_get_model (cr_window_get_canvas (window)));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_script_error (void)
 {
@@ -691,6 +724,7 @@ main (int    argc,
   g_test_add_func ("/ui/window/rerun", test_rerun);
   g_test_add_func ("/ui/window/error-display", test_error_display);
   g_test_add_func ("/ui/window/script-error", test_script_error);
+  g_test_add_func ("/ui/window/notebook", test_notebook);
   g_test_add_func ("/ui/window/presentation", test_presentation);
   g_test_add_func ("/ui/window/editor-toggle", test_editor_toggle);
   g_test_add_func ("/ui/window/editor-zoom", test_editor_zoom);
