@@ -384,6 +384,42 @@ same_steps (const CrGraphModel *a,
  * first, as it is what the script ends with. When the new run steps through
  * the same nodes, the stepper stays on its step (a slider dragged in
  * expression mode shows the same step with the new numbers). */
+/* What a new run's result replaces: the last run's record and models, whose
+ * last references are dropped on a worker (release_later). */
+typedef struct {
+  GPtrArray   *models;   /* of CrGraphModel* (owned), or NULL */
+  CrRunRecord *record;   /* a reference, or NULL */
+} Replaced;
+
+static void
+release_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  Replaced *replaced = task_data;
+  g_clear_pointer (&replaced->models, g_ptr_array_unref);
+  g_clear_pointer (&replaced->record, cr_run_record_unref);
+  g_free (replaced);
+  g_task_return_boolean (task, TRUE);
+}
+
+/* Freeing a run record is tens of thousands of items (the MLP example's),
+ * a millisecond the main thread need not wait for: once the canvas has let
+ * the old models go, these references are the last, and go on a worker. */
+static void
+release_later (Replaced *replaced)
+{
+  if (!replaced->models && !replaced->record)
+    {
+      g_free (replaced);
+      return;
+    }
+  g_autoptr (GTask) task = g_task_new (NULL, NULL, NULL, NULL);
+  g_task_set_task_data (task, replaced, NULL);
+  g_task_run_in_thread (task, release_thread);
+}
+
 static void
 show_models (CrWindow  *self,
              RunJob    *job)
@@ -391,8 +427,9 @@ show_models (CrWindow  *self,
   const CrGraphModel *old_model = cr_graph_canvas_get_model (self->canvas);
   g_autoptr (CrGraphModel) old = old_model ? cr_graph_model_ref ((CrGraphModel *) old_model) : NULL;
   int old_step = cr_graph_canvas_get_step (self->canvas);
-  g_clear_pointer (&self->models, g_ptr_array_unref);
-  g_clear_pointer (&self->run_record, cr_run_record_unref);
+  Replaced *replaced = g_new0 (Replaced, 1);
+  replaced->models = g_steal_pointer (&self->models);
+  replaced->record = g_steal_pointer (&self->run_record);
   /* The run built the model shown first (its last backward call, or its
    * forward graph); the other calls' wait in the picker until picked. */
   self->run_record = g_steal_pointer (&job->run.record);
@@ -418,6 +455,10 @@ show_models (CrWindow  *self,
        * at once, as after the whole backward pass; Home steps from the start. */
       cr_graph_canvas_set_step (self->canvas, (int) model->n_steps - 1);
     }
+  /* The old model the canvas showed, too, once compared above. */
+  if (replaced->models && old)
+    g_ptr_array_add (replaced->models, g_steal_pointer (&old));
+  release_later (replaced);
 }
 
 static void
