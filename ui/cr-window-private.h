@@ -157,6 +157,10 @@ gboolean cr_window_get_blanked       (CrWindow   *self);
 void     cr_window_set_blanked       (CrWindow   *self,
                                       gboolean    blanked);
 
+/* cr-window-check.c: "Check Gradients Numerically" (`chainrule check` in a
+ * child, its table in a window). */
+void     cr_window_check_init        (CrWindow   *self);
+
 /* cr-window.c */
 void     cr_window_highlight_lines   (CrWindow   *self,
                                       const char *tag_name,

@@ -388,7 +388,7 @@ cr_gradcheck_report_format (const CrGradcheckReport *self)
                             F64_EPS, F64_ATOL, F64_RTOL);
   if (have[1])
     g_string_append_printf (s, "float32 leaves: eps %g, atol %g, rtol %g (float32 keeps about 7 "
-                               "digits; gradcheck itself wants float64)\n",
+                               "digits;\n  gradcheck itself wants float64)\n",
                             F32_EPS, F32_ATOL, F32_RTOL);
   g_string_append (s, "ok when |autograd - numeric| <= atol + rtol*|numeric|, as gradcheck\n\n");
 

@@ -1,0 +1,130 @@
+/* test-window-check.c — "Check Gradients Numerically" in the window: the
+ * action runs `chainrule check` on the script shown, in a child, and its
+ * window tells the verdict and shows the table; a wrong custom backward is
+ * named. Runs under xvfb-run. */
+#include "cr-config.h"
+#include "cr-window-private.h"
+#include "ui-test-gui.h"
+#include "ui-test-util.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+static void
+finished_cb (CrWindow *window,
+             gboolean *finished)
+{
+  (void) window;
+  *finished = TRUE;
+}
+
+static CrWindow *
+open_script (const char *source)
+{
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "chainrule-test-check.py", NULL);
+  g_assert_true (g_file_set_contents (path, source, -1, NULL));
+  CrWindow *window = cr_window_new (NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  gboolean finished = FALSE;
+  gulong handler = g_signal_connect (window, "run-finished", G_CALLBACK (finished_cb), &finished);
+  g_assert_true (cr_window_open_file (window, file, &error));
+  g_assert_no_error (error);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (cr_ui_test_wait_for_flag (&finished, 30));
+  g_signal_handler_disconnect (window, handler);
+  g_unlink (path);
+  return window;
+}
+
+static GtkWindow *
+check_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWindow) w = g_list_model_get_item (toplevels, i);
+      if (g_strcmp0 (gtk_window_get_title (w), "Check Gradients Numerically") == 0)
+        return w;
+    }
+  return NULL;
+}
+
+/* The dialog's labels' texts, joined (new string). */
+static void
+collect_labels (GtkWidget *widget,
+                GString   *out)
+{
+  if (GTK_IS_LABEL (widget))
+    g_string_append_printf (out, "%s\n", gtk_label_get_text (GTK_LABEL (widget)));
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    collect_labels (c, out);
+}
+
+static gboolean
+table_shown (gpointer data)
+{
+  (void) data;
+  GtkWindow *dialog = check_dialog ();
+  if (!dialog)
+    return FALSE;
+  g_autoptr (GString) text = g_string_new (NULL);
+  collect_labels (GTK_WIDGET (dialog), text);
+  return strstr (text->str, "verdict") != NULL || strstr (text->str, "could not run") != NULL;
+}
+
+static char *
+run_check (CrWindow *window)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.check-numerically", NULL));
+  g_assert_nonnull (check_dialog ());
+  g_assert_true (cr_ui_test_wait_until (table_shown, NULL, 60));
+  GString *text = g_string_new (NULL);
+  GtkWindow *dialog = check_dialog ();
+  collect_labels (GTK_WIDGET (dialog), text);
+  gtk_window_destroy (dialog);
+  return g_string_free (text, FALSE);
+}
+
+static void
+test_agree (void)
+{
+  CrWindow *window = open_script (
+    "import torch\n"
+    "x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)\n"
+    "(x.sin() * x).sum().backward()\n");
+  g_autofree char *text = run_check (window);
+  g_assert_nonnull (strstr (text, "Autograd and the numeric gradients agree."));
+  g_assert_nonnull (strstr (text, "The leaf agrees"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_wrong_backward (void)
+{
+  CrWindow *window = open_script (
+    "import torch\n"
+    "class Twice(torch.autograd.Function):\n"
+    "    @staticmethod\n"
+    "    def forward(ctx, a):\n"
+    "        return a * 2\n"
+    "    @staticmethod\n"
+    "    def backward(ctx, g):\n"
+    "        return g * 3\n"
+    "w = torch.tensor([0.5, 1.5], dtype=torch.float64, requires_grad=True)\n"
+    "Twice.apply(w).sum().backward()\n");
+  g_autofree char *text = run_check (window);
+  g_assert_nonnull (strstr (text, "A leaf's gradient disagrees with the numeric one."));
+  g_assert_nonnull (strstr (text, "The leaf disagrees: w (line 9)."));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  cr_ui_test_init_gtk (&argc, &argv);
+  g_test_add_func ("/window-check/agree", test_agree);
+  g_test_add_func ("/window-check/wrong-backward", test_wrong_backward);
+  return g_test_run ();
+}
