@@ -48,7 +48,7 @@ cr_coach_detect_non_leaf_grad (CrCoach *coach)
       /* Only a read after a backward went through the tensor, and not of
        * that backward's root (whose gradient is 1 by definition): before,
        * a leaf's .grad is None too, and nothing was expected. */
-      int ran = cr_coach_backward_running (record, t->op, 0);
+      int ran = cr_coach_first_backward (coach, t->op);
       if (ran < 0 || (guint) ran >= note->n_backwards || is_root (record, ran, note->tensor))
         continue;
       if (explained (coach, t->name) || cr_coach_has_finding (coach, CR_COACH_NON_LEAF_GRAD, note->span.line))

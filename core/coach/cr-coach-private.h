@@ -12,6 +12,10 @@ typedef struct {
   CrRunRecord *record;          /* borrowed; findings go into it */
   const char  *source;          /* record->source, "" when unknown */
   GArray      *notes;           /* of CrCoachNote, borrowed; never NULL (may be empty) */
+  GArray      *op_first_backward; /* of int, per op: the first backward call whose
+                                 * steps ran it, -1; made on first use (owned) */
+  char       **lines;           /* source split at newlines, made on first use (owned) */
+  guint        n_lines;
 } CrCoach;
 
 typedef void (*CrCoachDetector) (CrCoach *coach);
@@ -65,6 +69,10 @@ void             cr_coach_fix_insert_at  (CrRecordFinding *finding,
  * end. */
 char            *cr_coach_line           (const char      *source,
                                           int              line);
+/* Line (1-based) of the script, borrowed, without its newline; NULL past
+ * the end. Fast: for a question asked per tensor. */
+const char      *cr_coach_source_line    (CrCoach         *coach,
+                                          int              line);
 /* The leading spaces and tabs of text, new string. */
 char            *cr_coach_indent         (const char      *text);
 /* text without its leading and trailing blanks, new string. */
@@ -84,11 +92,9 @@ int              cr_coach_column_of      (const char      *text,
 gboolean         cr_coach_match          (const char      *pattern,
                                           const char      *text,
                                           char          ***groups);
-/* The first backward call (index) whose steps ran op, from call `from`
- * on; -1: none. */
-int              cr_coach_backward_running (const CrRunRecord *record,
-                                          int              op,
-                                          guint            from);
+/* The first backward call (index) whose steps ran op; -1: none. */
+int              cr_coach_first_backward (CrCoach         *coach,
+                                          int              op);
 /* A snapshot's values in short: "[2., 4.]", "2.5", "a 3×4 tensor"; new. */
 char            *cr_coach_value_text     (const CrTensorSnapshot *value);
 /* What to call a tensor of the record: its label, its name, "a tensor". */

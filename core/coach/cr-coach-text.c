@@ -43,6 +43,20 @@ cr_coach_line (const char *source,
   return p ? g_strndup (p, len) : NULL;
 }
 
+const char *
+cr_coach_source_line (CrCoach *coach,
+                      int      line)
+{
+  if (!coach->lines)
+    {
+      coach->lines = g_strsplit (coach->source, "\n", -1);
+      coach->n_lines = g_strv_length (coach->lines);
+    }
+  if (line <= 0 || (guint) line > coach->n_lines)
+    return NULL;
+  return coach->lines[line - 1];
+}
+
 char *
 cr_coach_indent (const char *text)
 {
@@ -99,7 +113,7 @@ cr_coach_match (const char   *pattern,
     *groups = NULL;
   if (!text)
     return FALSE;
-  g_autoptr (GRegex) regex = g_regex_new (pattern, G_REGEX_OPTIMIZE, 0, NULL);
+  g_autoptr (GRegex) regex = g_regex_new (pattern, 0, 0, NULL);
   g_autoptr (GMatchInfo) match = NULL;
   g_return_val_if_fail (regex != NULL, FALSE);
   if (!g_regex_match (regex, text, 0, &match))
@@ -126,21 +140,32 @@ cr_coach_value_text (const CrTensorSnapshot *value)
 }
 
 int
-cr_coach_backward_running (const CrRunRecord *record,
-                           int                op,
-                           guint              from)
+cr_coach_first_backward (CrCoach *coach,
+                         int      op)
 {
-  for (guint b = from; op >= 0 && b < record->backwards->len; b++)
+  const CrRunRecord *record = coach->record;
+  if (!coach->op_first_backward)
     {
-      const CrRecordBackward *bw = g_ptr_array_index (record->backwards, b);
-      for (guint k = 0; k < bw->steps->len; k++)
+      /* One pass over every step, not one per question. */
+      coach->op_first_backward = g_array_sized_new (FALSE, FALSE, sizeof (int), record->ops->len);
+      g_array_set_size (coach->op_first_backward, record->ops->len);
+      for (guint i = 0; i < record->ops->len; i++)
+        g_array_index (coach->op_first_backward, int, i) = -1;
+      for (guint b = record->backwards->len; b-- > 0;)
         {
-          const CrRecordStep *step = g_ptr_array_index (bw->steps, k);
-          if (step->kind == CR_RECORD_STEP_NODE && step->op == op && !step->failed)
-            return (int) b;
+          const CrRecordBackward *bw = g_ptr_array_index (record->backwards, b);
+          for (guint k = 0; k < bw->steps->len; k++)
+            {
+              const CrRecordStep *step = g_ptr_array_index (bw->steps, k);
+              if (step->kind == CR_RECORD_STEP_NODE && step->op >= 0
+                  && (guint) step->op < record->ops->len && !step->failed)
+                g_array_index (coach->op_first_backward, int, step->op) = (int) b;
+            }
         }
     }
-  return -1;
+  if (op < 0 || (guint) op >= coach->op_first_backward->len)
+    return -1;
+  return g_array_index (coach->op_first_backward, int, op);
 }
 
 const char *

@@ -80,9 +80,12 @@ detect_rebinding (CrCoach *coach)
       /* Only once the update mattered: a later backward went through it
        * (the next iteration trains the non-leaf). A one-off that shows
        * what w = w - ... makes is no mistake. */
-      if (cr_coach_backward_running (record, t->op, 0) < 0)
+      if (cr_coach_first_backward (coach, t->op) < 0)
         continue;
-      g_autofree char *line = cr_coach_line (coach->source, t->span.line);
+      const char *line = cr_coach_source_line (coach, t->span.line);
+      g_autofree char *grad = g_strconcat (t->name, ".grad", NULL);
+      if (!line || !strstr (line, grad))
+        continue;
       g_autofree char *name = g_regex_escape_string (t->name, -1);
       g_autofree char *assign = g_strdup_printf ("^(\\s*)%s\\s*=\\s*(.*\\b%s\\.grad\\b.*?)\\s*$", name, name);
       g_auto (GStrv) m = NULL;

@@ -21,22 +21,51 @@ is_zero (const CrTensorSnapshot *s)
   return !s || (s->numel > 0 && s->min == 0 && s->max == 0) || s->numel == 0;
 }
 
-/* The first update of leaf noted after backward call `after` ran and
- * before call `before` began; NULL: none. */
-static const CrCoachNote *
-update_between (CrCoach *coach,
-                int      leaf,
-                int      after,
-                int      before)
+/* leaf -> GArray of const CrCoachNote*: its updates, in the order noted
+ * (so by n_backwards). */
+static GHashTable *
+updates_by_leaf (CrCoach *coach)
 {
+  GHashTable *updates = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                               (GDestroyNotify) g_ptr_array_unref);
   for (guint i = 0; i < coach->notes->len; i++)
     {
       const CrCoachNote *n = &g_array_index (coach->notes, CrCoachNote, i);
-      if (n->kind == CR_COACH_NOTE_LEAF_UPDATED && n->tensor == leaf
-          && (int) n->n_backwards > after && (int) n->n_backwards <= before)
-        return n;
+      if (n->kind != CR_COACH_NOTE_LEAF_UPDATED || n->tensor < 0)
+        continue;
+      GPtrArray *list = g_hash_table_lookup (updates, GINT_TO_POINTER (n->tensor));
+      if (!list)
+        {
+          list = g_ptr_array_new ();
+          g_hash_table_insert (updates, GINT_TO_POINTER (n->tensor), list);
+        }
+      g_ptr_array_add (list, (gpointer) n);
     }
-  return NULL;
+  return updates;
+}
+
+/* The first of a leaf's updates noted after backward call `after` ran and
+ * before call `before` began; NULL: none. */
+static const CrCoachNote *
+update_between (GPtrArray *list,
+                int        after,
+                int        before)
+{
+  /* The first noted after `after`: a binary search, the list is sorted. */
+  guint lo = 0, hi = list ? list->len : 0;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      const CrCoachNote *n = g_ptr_array_index (list, mid);
+      if ((int) n->n_backwards > after)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  if (!list || lo >= list->len)
+    return NULL;
+  const CrCoachNote *n = g_ptr_array_index (list, lo);
+  return (int) n->n_backwards <= before ? n : NULL;
 }
 
 /* The fix: after the update statement, a line that zeroes what it used. */
@@ -71,6 +100,11 @@ cr_coach_detect_zero_grad_forgotten (CrCoach *coach)
   g_autoptr (GHashTable) last_write = g_hash_table_new (g_direct_hash, g_direct_equal);
   /* update statements already explained: line -> TRUE */
   g_autoptr (GHashTable) explained = g_hash_table_new (g_direct_hash, g_direct_equal);
+  /* leaves already told about: once each */
+  g_autoptr (GHashTable) told = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GHashTable) updates = updates_by_leaf (coach);
+  if (g_hash_table_size (updates) == 0)
+    return;
   for (guint b = 0; b < record->backwards->len; b++)
     {
       const CrRecordBackward *bw = g_ptr_array_index (record->backwards, b);
@@ -82,11 +116,14 @@ cr_coach_detect_zero_grad_forgotten (CrCoach *coach)
           gpointer key = GINT_TO_POINTER (step->leaf);
           int previous = GPOINTER_TO_INT (g_hash_table_lookup (last_write, key)) - 1;
           g_hash_table_insert (last_write, key, GINT_TO_POINTER ((int) b + 1));
-          if (previous < 0 || is_zero (step->grad_before))
+          if (previous < 0 || is_zero (step->grad_before) || g_hash_table_contains (told, key))
             continue;
-          const CrCoachNote *update = update_between (coach, step->leaf, previous, (int) b);
-          if (!update || update->span.line <= 0
-              || g_hash_table_contains (explained, GINT_TO_POINTER (update->span.line)))
+          const CrCoachNote *update = update_between (g_hash_table_lookup (updates, key),
+                                                      previous, (int) b);
+          if (!update || update->span.line <= 0)
+            continue;
+          g_hash_table_add (told, key);
+          if (g_hash_table_contains (explained, GINT_TO_POINTER (update->span.line)))
             continue;
           g_hash_table_add (explained, GINT_TO_POINTER (update->span.line));
 

@@ -36,10 +36,12 @@ cr_coach_examine (CrRunRecord *record,
 {
   g_return_if_fail (record != NULL);
   g_autoptr (GArray) no_notes = notes ? NULL : cr_coach_notes_new ();
-  CrCoach coach = { record, record->source ? record->source : "", notes ? notes : no_notes };
+  CrCoach coach = { record, record->source ? record->source : "", notes ? notes : no_notes, NULL, NULL, 0 };
   guint before = record->findings->len;
   for (guint i = 0; i < G_N_ELEMENTS (detectors); i++)
     detectors[i] (&coach);
+  g_clear_pointer (&coach.op_first_backward, g_array_unref);
+  g_clear_pointer (&coach.lines, g_strfreev);
   /* A stable sort of the new findings alone: by line, the order the
    * detectors found them within one. */
   if (record->findings->len - before > 1)
