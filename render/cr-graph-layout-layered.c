@@ -7,7 +7,9 @@
  *            its pill), as in the dot layout;
  *   ranks    longest path from the inputs, then every unit that feeds
  *            something moved as far right as its first user allows, so a
- *            weight sits in the column before the op that uses it;
+ *            weight sits in the column before the op that uses it; an op
+ *            only towards users in its own call, so that equal sibling
+ *            calls line up;
  *   virtual  an edge spanning several ranks passes through a virtual point
  *            in each rank between, so it can be ordered and routed;
  *   order    a few sweeps sorting each rank by the mean position of its
@@ -694,12 +696,33 @@ cr_graph_layout_layered (const CrGraphModel *model,
         if (topo_at[in.to[j]] < i)
           v[u].rank = MAX (v[u].rank, v[in.to[j]].rank + 1);
     }
+  /* Each unit's innermost open call (-1: none): children come after
+   * their parents in model->clusters. */
+  g_autofree int *unit_call = g_new (int, n_units + 1);
+  for (guint u = 0; u < n_units; u++)
+    unit_call[u] = -1;
+  for (guint c = 0; model->clusters && c < model->clusters->len; c++)
+    {
+      const CrGraphCluster *cl = g_ptr_array_index (model->clusters, c);
+      for (guint j = 0; j < cl->nodes->len; j++)
+        {
+          guint n = g_array_index (cl->nodes, guint, j);
+          if (n < n_nodes)
+            unit_call[unit_of[n]] = (int) c;
+        }
+    }
   for (guint i = n_units; i-- > 0;)
     {
       guint u = topo[i];
+      /* An op is pulled towards its users in its own call only: pulled
+       * towards a user outside (the next layer's k-th product), it would
+       * drag its whole call along, so that equal sibling calls (a layer's
+       * neurons) would start a rank later each, a staircase. What nothing
+       * feeds (an input, a weight) goes next to its first user anywhere. */
+      gboolean source = in.start[u] == in.start[u + 1];
       guint first = G_MAXUINT;
       for (guint j = out.start[u]; j < out.start[u + 1]; j++)
-        if (topo_at[out.to[j]] > i)
+        if (topo_at[out.to[j]] > i && (source || unit_call[out.to[j]] == unit_call[u]))
           first = MIN (first, v[out.to[j]].rank);
       if (first != G_MAXUINT && first > 0)
         v[u].rank = MAX (v[u].rank, first - 1);
