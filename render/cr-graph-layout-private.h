@@ -25,6 +25,15 @@ double         cr_graph_layout_rank_gap     (const CrGraphModel *model,
 void           cr_graph_layout_place_labels (CrGraphLayout      *self,
                                              const CrGraphModel *model,
                                              double              label_font_size);
+/* Dot's layout of model without the nodes where left_out[i] (NULL: none),
+ * and without edge labels (cr_graph_layout_place_labels places them):
+ * left-out nodes get empty boxes and their edges empty paths. */
+CrGraphLayout *cr_graph_layout_dot_without  (const CrGraphModel *model,
+                                             const double       *node_sizes,
+                                             double              label_font_size,
+                                             CrGraphLayoutDirection direction,
+                                             const gboolean     *left_out,
+                                             GError            **error);
 /* The layered layout (see cr_graph_layout_new_layered), with the pairs. */
 CrGraphLayout *cr_graph_layout_layered      (const CrGraphModel *model,
                                              const double       *node_sizes,

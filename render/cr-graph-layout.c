@@ -370,6 +370,21 @@ cr_graph_layout_new_dot_directed (const CrGraphModel     *model,
 {
   g_return_val_if_fail (model != NULL && (node_sizes != NULL || model->nodes->len == 0), NULL);
 
+  CrGraphLayout *self = cr_graph_layout_dot_without (model, node_sizes, label_font_size,
+                                                     direction, NULL, error);
+  if (self)
+    cr_graph_layout_place_labels (self, model, label_font_size);
+  return self;
+}
+
+CrGraphLayout *
+cr_graph_layout_dot_without (const CrGraphModel     *model,
+                             const double           *node_sizes,
+                             double                  label_font_size,
+                             CrGraphLayoutDirection  direction,
+                             const gboolean         *left_out,
+                             GError                **error)
+{
   /* Sizes scale with the type (presentation mode): so do the gaps. */
   double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
   double pair_gap = ceil (CR_GRAPH_LAYOUT_PAIR_GAP * k);
@@ -391,7 +406,7 @@ cr_graph_layout_new_dot_directed (const CrGraphModel     *model,
   for (guint i = 0; i < n_nodes; i++)
     {
       const CrGraphNode *node = g_ptr_array_index (model->nodes, i);
-      if (partner[i] >= 0 && node->kind == CR_GRAPH_NODE_ACCUMULATE)
+      if ((partner[i] >= 0 && node->kind == CR_GRAPH_NODE_ACCUMULATE) || (left_out && left_out[i]))
         continue;
       char name[32];
       g_snprintf (name, sizeof name, "n%u", i);
@@ -413,7 +428,7 @@ cr_graph_layout_new_dot_directed (const CrGraphModel     *model,
       gnodes[i] = n;
     }
   for (guint i = 0; i < n_nodes; i++)
-    if (!gnodes[i] && partner[i] >= 0)
+    if (!gnodes[i] && partner[i] >= 0 && !(left_out && left_out[i]))
       gnodes[i] = gnodes[partner[i]];
   /* Open module calls keep their nodes together (cr-graph-clusters.c). */
   Agraph_t **clusters = cr_graph_clusters_add (g, model, gnodes, label_font_size);
@@ -423,7 +438,8 @@ cr_graph_layout_new_dot_directed (const CrGraphModel     *model,
   for (guint i = 0; i < n_edges; i++)
     {
       const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
-      if (e->from >= n_nodes || e->to >= n_nodes || partner[e->from] == (int) e->to)
+      if (e->from >= n_nodes || e->to >= n_nodes || partner[e->from] == (int) e->to
+          || !gnodes[e->from] || !gnodes[e->to])
         continue;
       char name[32];
       g_snprintf (name, sizeof name, "e%u", i);
@@ -457,7 +473,7 @@ cr_graph_layout_new_dot_directed (const CrGraphModel     *model,
   for (guint i = 0; i < n_nodes; i++)
     {
       const CrGraphNode *node = g_ptr_array_index (model->nodes, i);
-      if (partner[i] >= 0 && node->kind == CR_GRAPH_NODE_ACCUMULATE)
+      if ((partner[i] >= 0 && node->kind == CR_GRAPH_NODE_ACCUMULATE) || !gnodes[i])
         continue;
       pointf c = ND_coord (gnodes[i]);
       CrGraphBox *b = &self->nodes[i];
@@ -494,7 +510,8 @@ cr_graph_layout_new_dot_directed (const CrGraphModel     *model,
       const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
       if (!ge)
         {
-          if (e->from < n_nodes && e->to < n_nodes)
+          if (e->from < n_nodes && e->to < n_nodes && partner[e->from] == (int) e->to
+              && gnodes[e->from])
             cr_graph_layout_pair_edge (p, &self->nodes[e->from], &self->nodes[e->to]);
           continue;
         }
@@ -518,8 +535,6 @@ cr_graph_layout_new_dot_directed (const CrGraphModel     *model,
         }
       p->has_label = e->label != NULL;
     }
-
-  cr_graph_layout_place_labels (self, model, label_font_size);
 
   gvFreeLayout (gvc, g);
   agclose (g);

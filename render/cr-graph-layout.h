@@ -53,6 +53,8 @@ typedef struct {
                                  * layered layout; draw around the nodes then) */
   CrGraphBox  *clusters;        /* by cluster index (owned) */
   CrGraphLayoutDirection direction;
+  gboolean     beside;          /* made by cr_graph_layout_new_beside with leaves
+                                 * beside their ops */
 } CrGraphLayout;
 
 /* Lay out model with nodes of the given sizes (width/height pairs in points
@@ -95,6 +97,17 @@ CrGraphLayout *cr_graph_layout_new_dot_directed     (const CrGraphModel     *mod
                                                      double                  label_font_size,
                                                      CrGraphLayoutDirection  direction,
                                                      GError                **error);
+/* Top to bottom, for a long chain that does not fit a pane whole: a leaf
+ * that feeds one op and nothing else (with its AccumulateGrad pill) stands
+ * beside that op, its first input on the left and the others on the
+ * right, rather than in a rank of its own above it; the ranks are the
+ * ops' alone and the graph is about as tall as its chain. Graphs with open
+ * groups, or without such leaves, get dot's layout (beside FALSE). NULL
+ * with error when graphviz fails. */
+CrGraphLayout *cr_graph_layout_new_beside (const CrGraphModel *model,
+                                           const double       *node_sizes,
+                                           double              label_font_size,
+                                           GError            **error);
 CrGraphLayout *cr_graph_layout_copy (const CrGraphLayout *self);   /* deep; NULL-safe */
 void           cr_graph_layout_free (CrGraphLayout      *self);   /* NULL-safe */
 

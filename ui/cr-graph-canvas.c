@@ -733,8 +733,8 @@ swap_direction (CrGraphCanvas *self)
  * other way shows it 15 % bigger, so that a drag does not flip it back
  * and forth; an edit keeps the way it flows. */
 static void
-choose_direction (CrGraphCanvas *self,
-                  gboolean       fresh)
+choose_flow (CrGraphCanvas *self,
+             gboolean       fresh)
 {
   double w = gtk_widget_get_width (GTK_WIDGET (self));
   double h = gtk_widget_get_height (GTK_WIDGET (self));
@@ -749,6 +749,69 @@ choose_direction (CrGraphCanvas *self,
   if (fits_readably (self, self->other_layout)
       || whole_zoom (self, self->other_layout) > z * (fresh ? 1.0 : 1.15))
     swap_direction (self);
+}
+
+/* The model laid out top to bottom with its leaves beside their ops (see
+ * cr_graph_layout_new_beside), or NULL. */
+static CrGraphLayout *
+layout_beside (CrGraphCanvas *self,
+               GError       **error)
+{
+  double type = cr_graph_render_label_size () * (self->presentation ? CR_GRAPH_RENDER_PRESENT_TYPE : 1);
+  return cr_graph_layout_new_beside (self->model, cr_graph_render_cache_sizes (self->cache), type,
+                                     error);
+}
+
+/* Puts layout (owned) in place of the one shown. */
+static void
+replace_layout (CrGraphCanvas *self,
+                CrGraphLayout *layout)
+{
+  end_morph (self);
+  cr_graph_canvas_clear_scene (self);
+  cr_graph_layout_free (self->layout);
+  self->layout = layout;
+  update_tab_order (self);
+}
+
+/* A graph that fits readably neither way, top to bottom, gets its leaves
+ * beside the ops they feed when it fits so (a long chain: the MLP example
+ * in the 1366x768 window); a new graph that fits without goes back to
+ * dot's ranks. */
+static void
+choose_beside (CrGraphCanvas *self,
+               gboolean       fresh)
+{
+  if (!self->layout || self->direction != CR_GRAPH_LAYOUT_TOP_TO_BOTTOM)
+    return;
+  g_autoptr (GError) error = NULL;
+  if (self->layout->beside)
+    {
+      if (!fresh)
+        return;
+      CrGraphLayout *ranked = cr_graph_render_layout_directed (self->model, self->cache,
+                                                               self->direction, &error);
+      if (ranked && fits_readably (self, ranked))
+        replace_layout (self, ranked);
+      else
+        cr_graph_layout_free (ranked);
+      return;
+    }
+  if (fits_readably (self, self->layout))
+    return;
+  CrGraphLayout *beside = layout_beside (self, &error);
+  if (beside && beside->beside && fits_readably (self, beside))
+    replace_layout (self, beside);
+  else
+    cr_graph_layout_free (beside);
+}
+
+static void
+choose_direction (CrGraphCanvas *self,
+                  gboolean       fresh)
+{
+  choose_flow (self, fresh);
+  choose_beside (self, fresh);
 }
 
 /* ---- size ----------------------------------------------------------------- */
@@ -1026,6 +1089,9 @@ static gboolean
 install_layout (CrGraphCanvas *self,
                 GError       **error)
 {
+  /* An edited graph keeps its leaves beside their ops (choose_beside). */
+  gboolean beside = self->layout && self->layout->beside
+                    && self->direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;
   cr_graph_canvas_clear_scene (self);
   g_clear_pointer (&self->cache, cr_graph_render_cache_free);
   g_clear_pointer (&self->layout, cr_graph_layout_free);
@@ -1033,7 +1099,8 @@ install_layout (CrGraphCanvas *self,
   if (!self->model)
     return TRUE;
   self->cache = cr_graph_render_cache_new (self->model, self->presentation);
-  self->layout = cr_graph_render_layout_directed (self->model, self->cache, self->direction, error);
+  self->layout = beside ? layout_beside (self, error)
+                        : cr_graph_render_layout_directed (self->model, self->cache, self->direction, error);
   if (!self->layout)
     {
       g_clear_pointer (&self->cache, cr_graph_render_cache_free);

@@ -1042,10 +1042,11 @@ static void
 test_examples_first_view (void)
 {
   /* At 129 % (8.5 pt type at 11 px) in the 644x664 px graph pane (the
-   * stepper and the zoom buttons in a bar under it): these open around
-   * their output (or error), the overview showing the rest. */
+   * stepper and the zoom buttons in a bar under it), every example is
+   * whole: 11-mlp-training's nine-op chain with its leaves beside their
+   * ops (464x735 pt ranked, 441x502 so). A graph listed here would open
+   * around its output (or error), the overview showing the rest. */
   static const char *const too_big[] = {
-    "11-mlp-training.py",         /* 464x735 pt: a chain of nine ops */
     NULL
   };
   /* Presentation's 20 px type needs the graph 1.8 times as large again:

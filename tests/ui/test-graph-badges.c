@@ -295,8 +295,9 @@ check_frame (const CrGraphModel  *model,
   return placed->len;
 }
 
-/* Model at every step, left to right and top to bottom, in the window's
- * and in presentation's sizes; *frames and *badges count what it checked. */
+/* Model at every step, left to right, top to bottom and with its leaves
+ * beside their ops (where it has such leaves), in the window's and in
+ * presentation's sizes; *frames and *badges count what it checked. */
 static void
 check_model (const CrGraphModel *model,
              const char         *name,
@@ -304,18 +305,28 @@ check_model (const CrGraphModel *model,
              guint              *badges)
 {
   for (int present = 0; present < 2; present++)
-    for (int down = 0; down < 2; down++)
+    for (int down = 0; down < 3; down++)
       {
         CrGraphRenderCache *cache = cr_graph_render_cache_new (model, present);
+        double k = present ? CR_GRAPH_RENDER_PRESENT_TYPE : 1.0;
         g_autoptr (GError) error = NULL;
-        g_autoptr (CrGraphLayout) layout = cr_graph_render_layout_directed (
-          model, cache, down ? CR_GRAPH_LAYOUT_TOP_TO_BOTTOM : CR_GRAPH_LAYOUT_LEFT_TO_RIGHT, &error);
+        g_autoptr (CrGraphLayout) layout =
+          down == 2 ? cr_graph_layout_new_beside (model, cr_graph_render_cache_sizes (cache),
+                                                  cr_graph_render_label_size () * k, &error)
+                    : cr_graph_render_layout_directed (model, cache, down ? CR_GRAPH_LAYOUT_TOP_TO_BOTTOM
+                                                                          : CR_GRAPH_LAYOUT_LEFT_TO_RIGHT,
+                                                       &error);
         g_assert_no_error (error);
+        if (down == 2 && !layout->beside)
+          {
+            cr_graph_render_cache_free (cache);
+            continue;
+          }
         g_autofree double *boxes = cr_graph_render_label_boxes (cache, layout);
         cr_graph_render_cache_free (cache);
-        g_autofree char *what = g_strdup_printf ("%s%s%s", name, down ? " top to bottom" : "",
+        g_autofree char *what = g_strdup_printf ("%s%s%s", name,
+                                                 down == 2 ? " beside" : down ? " top to bottom" : "",
                                                  present ? " (presentation)" : "");
-        double k = present ? CR_GRAPH_RENDER_PRESENT_TYPE : 1.0;
         for (int step = -1; step < (int) model->n_steps; step++, (*frames)++)
           *badges += check_frame (model, layout, boxes, step, k, what);
       }

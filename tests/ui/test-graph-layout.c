@@ -4,7 +4,8 @@
  * every edge runs forward from its source's right end to an arrow on its
  * target's left border, a leaf sits over its AccumulateGrad; open module
  * calls get boxes that nest and never meet a sibling's; and
- * cr_graph_layout_new hands graphs above CR_GRAPH_LAYOUT_DOT_MAX_NODES to it. */
+ * cr_graph_layout_new hands graphs above CR_GRAPH_LAYOUT_DOT_MAX_NODES to it.
+ * Also dot's layout with leaves beside their ops (a long chain's). */
 #include "cr-graph-groups.h"
 #include "cr-graph-layout.h"
 #include "cr-graph-render.h"
@@ -394,6 +395,74 @@ test_top_to_bottom (void)
     }
 }
 
+/* A two-layer network's training step, as the MLP example runs it. */
+#define MLP \
+  "import torch\n" \
+  "import torch.nn.functional as F\n" \
+  "X = torch.tensor([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])\n" \
+  "Y = torch.tensor([[0.0], [1.0], [1.0], [0.0]])\n" \
+  "W1 = torch.tensor([[0.5, -0.4, 0.3, 0.8], [-0.6, 0.7, 0.9, -0.2]], requires_grad=True)\n" \
+  "b1 = torch.tensor([0.1, 0.0, -0.1, 0.2], requires_grad=True)\n" \
+  "W2 = torch.tensor([[0.7], [-0.5], [0.6], [-0.9]], requires_grad=True)\n" \
+  "b2 = torch.tensor([0.05], requires_grad=True)\n" \
+  "hidden = torch.tanh(X @ W1 + b1)\n" \
+  "pred = torch.sigmoid(hidden @ W2 + b2)\n" \
+  "loss = F.mse_loss(pred, Y)\n" \
+  "loss.backward()\n"
+
+/* Leaves beside their ops: the chain alone sets the height (the MLP's
+ * nine ops were 735 points tall ranked, as each weight took a rank);
+ * every box as measured, none on another, each leaf's edge coming level
+ * into its op's side, the first input from the left. */
+static void
+test_beside (void)
+{
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (MLP, NULL);
+  g_autofree double *sizes = cr_graph_render_measure (model);
+  double label = cr_graph_render_label_size ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CrGraphLayout) ranked
+    = cr_graph_layout_new_dot_directed (model, sizes, label, CR_GRAPH_LAYOUT_TOP_TO_BOTTOM, &error);
+  g_assert_no_error (error);
+  g_autoptr (CrGraphLayout) beside = cr_graph_layout_new_beside (model, sizes, label, &error);
+  g_assert_no_error (error);
+  g_assert_false (ranked->beside);
+  g_assert_true (beside->beside);
+  g_assert_cmpint (beside->direction, ==, CR_GRAPH_LAYOUT_TOP_TO_BOTTOM);
+  g_assert_cmpfloat (beside->height, <, 0.75 * ranked->height);
+  guint n = model->nodes->len, sides = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      const CrGraphBox *b = &beside->nodes[i];
+      g_assert_cmpfloat (fabs (b->height - sizes[2 * i + 1]), <, 1e-6);
+      g_assert_cmpfloat (b->x, >=, 0);
+      g_assert_cmpfloat (b->y, >=, 0);
+      g_assert_cmpfloat (b->x + b->width, <=, beside->width + 1e-6);
+      g_assert_cmpfloat (b->y + b->height, <=, beside->height + 1e-6);
+      for (guint j = i + 1; j < n; j++)
+        if (boxes_overlap (b, &beside->nodes[j]))
+          g_error ("nodes %u and %u overlap", i, j);
+    }
+  for (guint i = 0; i < model->edges->len; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      const CrGraphPath *p = &beside->edges[i];
+      const CrGraphBox *t = &beside->nodes[e->to];
+      const CrGraphNode *to = g_ptr_array_index (model->nodes, e->to);
+      g_assert_cmpuint (p->n_points, >=, 4);
+      g_assert_true (p->has_arrow);
+      if (to->kind != CR_GRAPH_NODE_OP || fabs (p->arrow_y - (t->y + t->height / 2)) > 1e-6)
+        continue;
+      /* Into the op's side, level: the left one for its first input. */
+      gboolean from_left = fabs (p->arrow_x - t->x) < 1e-6;
+      g_assert_true (from_left || fabs (p->arrow_x - (t->x + t->width)) < 1e-6);
+      g_assert_cmpint (from_left, ==, e->input == 0);
+      sides++;
+    }
+  /* X and W1 by the first matmul, b1, W2, b2 and Y by theirs. */
+  g_assert_cmpuint (sides, ==, 6);
+}
+
 static void
 test_empty (void)
 {
@@ -415,6 +484,7 @@ main (int    argc,
   g_test_add_func ("/ui/graph-layout/layered-boxes", test_layered_boxes);
   g_test_add_func ("/ui/graph-layout/layered-boxes-big", test_layered_boxes_big);
   g_test_add_func ("/ui/graph-layout/top-to-bottom", test_top_to_bottom);
+  g_test_add_func ("/ui/graph-layout/beside", test_beside);
   g_test_add_func ("/ui/graph-layout/empty", test_empty);
   return g_test_run ();
 }
