@@ -452,7 +452,8 @@ cr_run_command (int    argc,
       g_autoptr (CrRunRecord) record = cr_interp_get_run_record (interp);
       if (!record)
         record = cr_run_record_new (filename, source);
-      if (!ok && script_error)
+      /* A notebook cell's error is in the record already, as it failed. */
+      if (!ok && script_error && !script_error->reported)
         note_uncaught_error (record, script_error->type, script_error->message, &script_error->span);
       record_written = write_record (opts.record, record);
     }
