@@ -34,6 +34,9 @@
 
 #define WIRE_MAGIC        "CRRECWIR"
 #define WIRE_BYTE_ORDER   0x01020304u
+/* A guess at the bytes an item (tensor, op, step) takes with its share of
+ * the snapshots: 400 in the MLP example. */
+#define WIRE_BYTES_PER_ITEM 512
 /* The last four bytes of every message: a writer and reader that disagree
  * on the body's layout fail here rather than returning a wrong record. */
 #define WIRE_END_MARK     0x454e4421u
@@ -476,8 +479,9 @@ cr_run_record_to_wire_append (const CrRunRecord *record,
                               GByteArray        *out)
 {
   g_return_val_if_fail (record != NULL && out != NULL, 0);
-  /* Most of a record is its snapshots' values: room for a small one, and
-   * the array doubles from there. */
+  /* Room for about what the items take (a few hundred bytes each with
+   * their snapshots), so that a big record is not copied as the array
+   * doubles: pages not written are never touched. */
   gsize start = out->len;
   Writer w = {
     out,
@@ -485,7 +489,11 @@ cr_run_record_to_wire_append (const CrRunRecord *record,
     g_hash_table_new (g_direct_hash, g_direct_equal),
     0,
   };
-  g_byte_array_set_size (w.bytes, (guint) (start + 64 * 1024));
+  gsize n_items = record->tensors->len + record->ops->len;
+  for (guint i = 0; i < record->backwards->len; i++)
+    n_items += ((const CrRecordBackward *) g_ptr_array_index (record->backwards, i))->steps->len;
+  gsize room = MIN (64 * 1024 + n_items * WIRE_BYTES_PER_ITEM, (gsize) G_MAXUINT / 2);
+  g_byte_array_set_size (w.bytes, (guint) (start + room));
   guint8 *header = reserve (&w, CR_RUN_RECORD_WIRE_HEADER_SIZE);
   memset (header, 0, CR_RUN_RECORD_WIRE_HEADER_SIZE);
 
