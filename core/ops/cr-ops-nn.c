@@ -480,22 +480,29 @@ bce_logits_backward (CrNode          *node,
   if (w != NULL || pw != NULL)
     return bce_logits_weighted_backward (node, input, target, w, pw, grad_outputs[0],
                                          grad_inputs, error);
-  if (cr_ops_needs_grad (node, 0))
+  /* As PyTorch 1.13 writes them (so a double backward meets its nodes):
+   * (sigmoid(x) - y) * g, and -x * g, each / N for a mean. */
+  for (int i = 0; i < 2; i++)
     {
-      /* (sigmoid(x) - y) * g / N */
-      g_autoptr(CrTensor) s = cr_sigmoid (input, error);
-      g_autoptr(CrTensor) d = s != NULL ? cr_sub (s, target, error) : NULL;
+      g_autoptr(CrTensor) s = NULL;
+      g_autoptr(CrTensor) d = NULL;
+      g_autoptr(CrTensor) prod = NULL;
 
-      if (d == NULL
-          || (grad_inputs[0] = scale_grad (d, grad_outputs[0], 1.0, reduction,
-                                           input->numel, error)) == NULL)
+      if (!cr_ops_needs_grad (node, i))
+        continue;
+      if (i == 0)
+        {
+          s = cr_sigmoid (input, error);
+          d = s != NULL ? cr_sub (s, target, error) : NULL;
+        }
+      else
+        d = cr_neg (input, error);
+      if (d == NULL || (prod = cr_mul (d, grad_outputs[0], error)) == NULL)
         return FALSE;
-    }
-  if (cr_ops_needs_grad (node, 1))
-    {
-      /* -x * g / N */
-      if ((grad_inputs[1] = scale_grad (input, grad_outputs[0], -1.0, reduction,
-                                        input->numel, error)) == NULL)
+      grad_inputs[i] = reduction == CR_REDUCTION_MEAN
+                       ? cr_binary_number (CR_OP_DIV, prod, (double) input->numel, error)
+                       : g_steal_pointer (&prod);
+      if (grad_inputs[i] == NULL)
         return FALSE;
     }
   return TRUE;

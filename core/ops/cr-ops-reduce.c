@@ -35,15 +35,15 @@ compare_ints (gconstpointer a,
   return *(const int *) a - *(const int *) b;
 }
 
-/* PyTorch's sum_backward: unsqueeze the reduced dims back (unless keepdim)
- * and expand to the input's shape. */
+/* PyTorch's unsqueeze_multiple: the reduced dims back as size 1 (unless
+ * keepdim kept them). */
 static CrTensor *
-sum_backward_expand (CrTensor           *grad,
-                     const CrTensorMeta *meta,
-                     const int          *dims,
-                     int                 n_dims,
-                     gboolean            keepdim,
-                     GError            **error)
+unsqueeze_reduced (CrTensor           *grad,
+                   const CrTensorMeta *meta,
+                   const int          *dims,
+                   int                 n_dims,
+                   gboolean            keepdim,
+                   GError            **error)
 {
   g_autoptr(CrTensor) g = cr_tensor_ref (grad);
 
@@ -63,7 +63,22 @@ sum_backward_expand (CrTensor           *grad,
           g = u;
         }
     }
-  return cr_expand (g, meta->shape, meta->ndim, error);
+  return g_steal_pointer (&g);
+}
+
+/* PyTorch's sum_backward: unsqueeze the reduced dims back (unless keepdim)
+ * and expand to the input's shape. */
+static CrTensor *
+sum_backward_expand (CrTensor           *grad,
+                     const CrTensorMeta *meta,
+                     const int          *dims,
+                     int                 n_dims,
+                     gboolean            keepdim,
+                     GError            **error)
+{
+  g_autoptr(CrTensor) g = unsqueeze_reduced (grad, meta, dims, n_dims, keepdim, error);
+
+  return g != NULL ? cr_expand (g, meta->shape, meta->ndim, error) : NULL;
 }
 
 static gint64
@@ -749,14 +764,15 @@ norm_backward (CrNode          *node,
     }
   if (p == 1.0)
     {
-      g_autoptr(CrTensor) sgn = cr_unary (CR_OP_SIGN, x, error);
+      g_autoptr(CrTensor) sgn = cr_unary (CR_OP_SGN, x, error);
 
       SET_GRAD (0, sgn != NULL ? cr_mul (sgn, grad, error) : NULL);
       return TRUE;
     }
   if (isinf (p))
     {
-      g_autoptr(CrTensor) sgn = cr_unary (CR_OP_SIGN, x, error);
+      /* sgn(x) * ((grad / count) * mask), as PyTorch 1.13 writes it. */
+      g_autoptr(CrTensor) sgn = cr_unary (CR_OP_SGN, x, error);
       g_autoptr(CrTensor) ax = sgn != NULL ? cr_kernel_unary (CR_UNARY_ABS, x, error) : NULL;
       g_autoptr(CrTensor) mask = ax != NULL ? cr_kernel_binary (CR_BINARY_EQ, ax, norm, error)
                                             : NULL;
@@ -764,16 +780,25 @@ norm_backward (CrNode          *node,
                                                                 args->n_dims > 0, error)
                                                : NULL;
       g_autoptr(CrTensor) share = count != NULL ? cr_div (grad, count, error) : NULL;
-      g_autoptr(CrTensor) spread = share != NULL ? cr_where (mask, share, zero, error) : NULL;
+      g_autoptr(CrTensor) spread = share != NULL ? cr_mul (share, mask, error) : NULL;
 
       SET_GRAD (0, spread != NULL ? cr_mul (sgn, spread, error) : NULL);
       return TRUE;
     }
 
   {
-    /* self_scaled * where(norm == 0, 0, grad / norm^(p-1)), with self_scaled
-     * = x (p = 2), x·|x|^(p-2) (p > 2) or sgn(x)·|x|^(p-1) (p < 2). */
-    g_autoptr(CrTensor) is_zero = cr_kernel_binary (CR_BINARY_EQ, norm, zero, error);
+    /* As PyTorch 1.13 writes it (a double backward meets the same nodes),
+     * grad and norm only unsqueezed back: p = 2, grad * (x / norm)
+     * .masked_fill_(norm == 0, 0); else self_scaled * (grad / norm^(p-1))
+     * .masked_fill_(norm == 0, 0), with self_scaled x·|x|^(p-2) (p > 2) or
+     * sgn(x)·|x|^(p-1) (p < 2). */
+    g_autoptr(CrTensor) g = unsqueeze_reduced (grads[0], &node->input_meta[0], args->dims,
+                                               args->n_dims, args->keepdim, error);
+    g_autoptr(CrTensor) n = g != NULL ? unsqueeze_reduced (saved_norm, &node->input_meta[0],
+                                                           args->dims, args->n_dims,
+                                                           args->keepdim, error) : NULL;
+    g_autoptr(CrTensor) is_zero = n != NULL ? cr_kernel_binary (CR_BINARY_EQ, n, zero, error)
+                                            : NULL;
     g_autoptr(CrTensor) denom = NULL;
     g_autoptr(CrTensor) ratio = NULL;
     g_autoptr(CrTensor) scale = NULL;
@@ -781,25 +806,29 @@ norm_backward (CrNode          *node,
 
     if (is_zero == NULL)
       return FALSE;
-    denom = p == 2.0 ? cr_tensor_ref (norm) : cr_pow_scalar (norm, p - 1.0, error);
-    ratio = denom != NULL ? cr_div (grad, denom, error) : NULL;
-    scale = ratio != NULL ? cr_where (is_zero, zero, ratio, error) : NULL;
+    if (p == 2.0)
+      {
+        ratio = cr_div (x, n, error);
+        scale = ratio != NULL ? cr_masked_fill (ratio, is_zero, zero, error) : NULL;
+        SET_GRAD (0, scale != NULL ? cr_mul (g, scale, error) : NULL);
+        return TRUE;
+      }
+    denom = cr_pow_scalar (n, p - 1.0, error);
+    ratio = denom != NULL ? cr_div (g, denom, error) : NULL;
+    scale = ratio != NULL ? cr_masked_fill (ratio, is_zero, zero, error) : NULL;
     if (scale == NULL)
       return FALSE;
-    if (p == 2.0)
-      scaled_x = cr_tensor_ref (x);
-    else
-      {
-        g_autoptr(CrTensor) ax = cr_unary (CR_OP_ABS, x, error);
-        g_autoptr(CrTensor) ap = ax != NULL ? cr_pow_scalar (ax, p < 2.0 ? p - 1.0 : p - 2.0,
-                                                             error) : NULL;
-        g_autoptr(CrTensor) base = NULL;
+    {
+      g_autoptr(CrTensor) ax = cr_unary (CR_OP_ABS, x, error);
+      g_autoptr(CrTensor) ap = ax != NULL ? cr_pow_scalar (ax, p < 2.0 ? p - 1.0 : p - 2.0,
+                                                           error) : NULL;
+      g_autoptr(CrTensor) base = NULL;
 
-        if (ap == NULL)
-          return FALSE;
-        base = p < 2.0 ? cr_unary (CR_OP_SIGN, x, error) : cr_tensor_ref (x);
-        scaled_x = base != NULL ? cr_mul (base, ap, error) : NULL;
-      }
+      if (ap == NULL)
+        return FALSE;
+      base = p < 2.0 ? cr_unary (CR_OP_SGN, x, error) : cr_tensor_ref (x);
+      scaled_x = base != NULL ? cr_mul (base, ap, error) : NULL;
+    }
     SET_GRAD (0, scaled_x != NULL ? cr_mul (scaled_x, scale, error) : NULL);
   }
   return TRUE;

@@ -484,29 +484,30 @@ cr_logsumexp (CrTensor   *x,
 
 /* ---- cumsum ------------------------------------------------------------ */
 
-/* PyTorch's cumsum_backward, the reversed cumulative sum of grad, written as
- * sum(grad) - cumsum(grad) + grad along dim. args.dims[0]: dim. */
+/* PyTorch 1.13's cumsum_backward: the reversed cumulative sum of grad along
+ * dim, grad.flip(dim).cumsum(dim).flip(dim) (so a double backward goes
+ * through FlipBackward0 and CumsumBackward0), grad itself when there is
+ * nothing to sum. args.dims[0]: dim. */
 static gboolean
 cumsum_backward (CrNode          *node,
                  CrTensor *const *grads,
                  CrTensor       **grad_inputs,
                  GError         **error)
 {
+  const CrTensorMeta *meta = &node->input_meta[0];
   int dim = node->args->dims[0];
-  g_autoptr(CrTensor) total = NULL;
-  g_autoptr(CrTensor) c = NULL;
-  g_autoptr(CrTensor) d = NULL;
+  g_autoptr(CrTensor) flipped = NULL;
+  g_autoptr(CrTensor) summed = NULL;
 
-  if (node->input_meta[0].ndim == 0)
+  if (grads[0]->numel <= 1 || meta->ndim == 0 || meta->shape[dim] == 1)
     {
       SET_GRAD (0, cr_tensor_ref (grads[0]));
       return TRUE;
     }
-  if ((total = cr_sum_dim (grads[0], &dim, 1, TRUE, error)) == NULL
-      || (c = cr_cumsum (grads[0], dim, error)) == NULL
-      || (d = cr_sub (total, c, error)) == NULL)
+  if ((flipped = cr_flip (grads[0], &dim, 1, error)) == NULL
+      || (summed = cr_cumsum (flipped, dim, error)) == NULL)
     return FALSE;
-  SET_GRAD (0, cr_add (d, grads[0], error));
+  SET_GRAD (0, cr_flip (summed, &dim, 1, error));
   return TRUE;
 }
 
