@@ -1,36 +1,38 @@
-# A micrograd-style scalar engine whose backward writes gradients with =.
+# A micrograd-style scalar engine whose backward writes gradients with =:
+# a value used twice gets the gradient of one path only.
 class Value:
-    def __init__(self, data, children=()):
+    def __init__(self, data, children=(), op=""):
         self.data = data
         self.grad = 0.0
-        self._backward = lambda: None
-        self._prev = set(children)
+        self._prev = children
+        self._op = op
 
     def __add__(self, other):
-        out = Value(self.data + other.data, (self, other))
-        def _backward():
-            self.grad = out.grad
-            other.grad = out.grad
-        out._backward = _backward
-        return out
+        return Value(self.data + other.data, (self, other), "+")
 
     def __mul__(self, other):
-        out = Value(self.data * other.data, (self, other))
-        def _backward():
-            self.grad = other.data * out.grad
-            other.grad = self.data * out.grad
-        out._backward = _backward
-        return out
+        return Value(self.data * other.data, (self, other), "*")
+
+    def _backward(self):
+        if self._op == "+":
+            a, b = self._prev
+            a.grad = self.grad
+            b.grad = self.grad
+        elif self._op == "*":
+            a, b = self._prev
+            a.grad = b.data * self.grad
+            b.grad = a.data * self.grad
+
+    def _build(self, topo, seen):
+        if self not in seen:
+            seen.add(self)
+            for child in self._prev:
+                child._build(topo, seen)
+            topo.append(self)
 
     def backward(self):
-        topo, seen = [], set()
-        def build(v):
-            if v not in seen:
-                seen.add(v)
-                for child in v._prev:
-                    build(child)
-                topo.append(v)
-        build(self)
+        topo = []
+        self._build(topo, set())
         self.grad = 1.0
         for v in reversed(topo):
             v._backward()
