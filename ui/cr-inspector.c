@@ -10,6 +10,7 @@
 
 #include "cr-card-style.h"
 #include "cr-inspector-group.h"
+#include "cr-inspector-paths.h"
 #include "cr-record-text.h"
 #include "cr-tensor-view.h"
 
@@ -536,6 +537,11 @@ build_node (const Ctx         *c,
     gtk_box_append (GTK_BOX (box), cr_inspector_group_new (c->model, node, c->step));
   else if (node->shape || node->preview || node->kind == CR_GRAPH_NODE_OP)
     gtk_box_append (GTK_BOX (box), build_plain_group (node));
+  /* A leaf of a .backward() call: the chain rule as a sum over its paths. */
+  GtkWidget *paths = t && c->backward && c->backward->kind == CR_RECORD_BACKWARD_CALL
+                     ? cr_inspector_paths_new (c->record, c->backward_index, (int) t->id) : NULL;
+  if (paths)
+    gtk_box_append (GTK_BOX (box), paths);
   if (op)
     gtk_box_append (GTK_BOX (box), build_saved_group (c, op));
   return box;

@@ -372,21 +372,32 @@ cr_path_sum_new (const CrRunRecord *record,
                  guint              max_paths,
                  GError           **error)
 {
-  const CrRecordBackward *backward = NULL;
-  int backward_index = -1;
-  for (guint i = 0; i < record->backwards->len && !backward; i++)
+  for (guint i = 0; i < record->backwards->len; i++)
     {
       const CrRecordBackward *b = record->backwards->pdata[i];
       if (b->kind == CR_RECORD_BACKWARD_CALL)
-        {
-          backward = b;
-          backward_index = (int) i;
-        }
+        return cr_path_sum_new_in_call (record, (int) i, leaf, element, max_paths, error);
     }
-  if (!backward)
+  g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                       "the script calls no .backward(): there are no paths to the loss");
+  return NULL;
+}
+
+CrPathSum *
+cr_path_sum_new_in_call (const CrRunRecord *record,
+                         int                backward_index,
+                         int                leaf,
+                         gint64             element,
+                         guint              max_paths,
+                         GError           **error)
+{
+  const CrRecordBackward *backward = backward_index >= 0
+                                     && (guint) backward_index < record->backwards->len
+                                     ? record->backwards->pdata[backward_index] : NULL;
+  if (!backward || backward->kind != CR_RECORD_BACKWARD_CALL)
     {
       g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                           "the script calls no .backward(): there are no paths to the loss");
+                           "no .backward() call: there are no paths to the loss");
       return NULL;
     }
   const CrRecordTensor *t = tensor_at (record, leaf);

@@ -58,6 +58,14 @@ CrPathSum *cr_path_sum_new    (const CrRunRecord  *record,
                                gint64              element,
                                guint               max_paths,
                                GError            **error);
+/* The same for backward call `backward` (index in record->backwards), which
+ * must be a .backward() call (not torch.autograd.grad). */
+CrPathSum *cr_path_sum_new_in_call (const CrRunRecord *record,
+                                    int                backward,
+                                    int                leaf,
+                                    gint64             element,
+                                    guint              max_paths,
+                                    GError           **error);
 void       cr_path_sum_free   (CrPathSum          *self);   /* NULL-safe */
 /* The paths as `chainrule paths` prints them (new string). */
 char      *cr_path_sum_format (const CrPathSum    *self,

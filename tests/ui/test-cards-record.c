@@ -651,6 +651,45 @@ test_inspector_at_step (void)
   g_object_unref (inspector);
 }
 
+/* A scalar leaf's paths to the loss, written out, and their sum equal to
+ * its .grad; a tensor leaf says how to list one element's. */
+static void
+test_inspector_paths (void)
+{
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (
+    "import torch\n"
+    "a = torch.tensor(2.0, requires_grad=True)\n"
+    "b = torch.tensor(-3.0, requires_grad=True)\n"
+    "w = torch.ones(2, requires_grad=True)\n"
+    "c = a * b\n"
+    "d = c + a\n"
+    "e = d * c + a.sin() + (w * c).sum()\n"
+    "e.backward()\n", "paths.py");
+  const CrGraphNode *a = NULL, *w = NULL;
+  for (guint i = 0; i < model->nodes->len; i++)
+    {
+      const CrGraphNode *node = g_ptr_array_index (model->nodes, i);
+      if (node->kind == CR_GRAPH_NODE_LEAF && g_strcmp0 (node->title, "a") == 0)
+        a = node;
+      if (node->kind == CR_GRAPH_NODE_LEAF && g_strcmp0 (node->title, "w") == 0)
+        w = node;
+    }
+  g_assert_nonnull (a);
+  g_assert_nonnull (w);
+  GtkWidget *inspector = g_object_ref_sink (cr_inspector_new ());
+  cr_inspector_show_node (CR_INSPECTOR (inspector), model, (int) a->id);
+  g_autofree char *text = texts (inspector);
+  assert_line (text, "Paths to the loss");
+  /* a → c → (w * c) → ... twice (one per element of w), with the others. */
+  assert_line (text, "Sum of the 6 paths");
+  g_assert_nonnull (strstr (text, "= a.grad once this backward ran"));
+  assert_line (text, "a → (a.sin()) → (d * c + a.sin()) → e");
+  cr_inspector_show_node (CR_INSPECTOR (inspector), model, (int) w->id);
+  g_autofree char *tensor_text = texts (inspector);
+  g_assert_nonnull (strstr (tensor_text, "--leaf 'w[0]'"));
+  g_object_unref (inspector);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -667,5 +706,6 @@ main (int    argc,
   g_test_add_func ("/cards-record/forward-error", test_forward_error);
   g_test_add_func ("/cards-record/second-backward", test_second_backward);
   g_test_add_func ("/cards-record/inspector-at-step", test_inspector_at_step);
+  g_test_add_func ("/cards-record/inspector-paths", test_inspector_paths);
   return g_test_run ();
 }
