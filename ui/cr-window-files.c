@@ -302,7 +302,7 @@ open_action (GSimpleAction *action,
 {
   CrWindow *self = CR_WINDOW (user_data);
   GtkFileChooserNative *native =
-    gtk_file_chooser_native_new ("Open Script", GTK_WINDOW (self),
+    gtk_file_chooser_native_new ("Open Script or Notebook", GTK_WINDOW (self),
                                  GTK_FILE_CHOOSER_ACTION_OPEN, "_Open", "_Cancel");
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
   add_open_filters (GTK_FILE_CHOOSER (native));
