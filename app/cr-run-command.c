@@ -441,9 +441,12 @@ cr_run_command (int    argc,
   if (opts.coach)
     {
       g_autoptr (CrRunRecord) record = cr_interp_get_run_record (interp);
-      /* The corrected run keeps to the same time limit. */
+      /* The corrected run keeps to a time limit of its own, and none after
+       * Ctrl-C. */
+      gboolean interrupted = g_atomic_int_get (&cancel_flag) == 1;
+      g_atomic_int_set (&cancel_flag, 0);
       cr_time_limit_arm (&cancel_flag, opts.timeout);
-      cr_coach_report (stderr, record, !ok, TRUE, &cancel_flag);
+      cr_coach_report (stderr, record, !ok, !interrupted, &cancel_flag);
       cr_time_limit_disarm ();
     }
   gboolean record_written = TRUE;
