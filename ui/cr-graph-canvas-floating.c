@@ -54,14 +54,16 @@ place (GtkAlign  align,
 }
 
 static gboolean
-floating_rect (GtkWidget *child,
-               double     w,
-               double     h,
-               double     r[4])
+floating_rect (CrGraphCanvas *self,
+               GtkWidget     *child,
+               double         w,
+               double         h,
+               double         r[4])
 {
-  /* The overview is a map of the nodes: they may pass under it. */
+  /* The overview is a map of the nodes: they may pass under it, but not
+   * on a projector, where nobody moves it away. */
   if (!gtk_widget_get_visible (child) || !gtk_widget_get_can_target (child)
-      || CR_IS_GRAPH_OVERVIEW (child))
+      || (CR_IS_GRAPH_OVERVIEW (child) && !self->presentation))
     return FALSE;
   int min_w, nat_w, min_h, nat_h;
   gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &min_w, &nat_w, NULL, NULL);
@@ -103,7 +105,7 @@ cr_graph_canvas_watch_floating (CrGraphCanvas *self)
   self->floating_parent = parent;
   for (GtkWidget *child = gtk_widget_get_first_child (parent); child;
        child = gtk_widget_get_next_sibling (child))
-    if (child != GTK_WIDGET (self) && !CR_IS_GRAPH_OVERVIEW (child))
+    if (child != GTK_WIDGET (self))
       {
         g_signal_connect_object (child, "notify::visible", G_CALLBACK (on_floating_changed),
                                  self, 0);
@@ -146,7 +148,7 @@ cr_graph_canvas_free_area (CrGraphCanvas *self,
   guint n = 0;
   for (GtkWidget *child = gtk_widget_get_first_child (parent); child && n < MAX_FLOATING;
        child = gtk_widget_get_next_sibling (child))
-    if (child != GTK_WIDGET (self) && floating_rect (child, w, h, rects[n]))
+    if (child != GTK_WIDGET (self) && floating_rect (self, child, w, h, rects[n]))
       n++;
 
   /* Every way of giving each control a side (4^n, n is a handful): the
@@ -225,7 +227,7 @@ cr_graph_canvas_clear_place (CrGraphCanvas       *self,
   if (GTK_IS_OVERLAY (parent))
     for (GtkWidget *child = gtk_widget_get_first_child (parent); child && n < MAX_FLOATING;
          child = gtk_widget_get_next_sibling (child))
-      if (child != GTK_WIDGET (self) && floating_rect (child, w, h, rects[n]))
+      if (child != GTK_WIDGET (self) && floating_rect (self, child, w, h, rects[n]))
         n++;
   double want_x = CLAMP (*tx, x_lo, x_hi), want_y = CLAMP (*ty, y_lo, y_hi);
   if (!under_a_control (layout, z, want_x, want_y, rects, n))

@@ -185,4 +185,20 @@ void     cr_graph_canvas_watch_floating  (CrGraphCanvas *self);
  * the canvas chose (nobody moved it). */
 void     cr_graph_canvas_refit_if_auto   (CrGraphCanvas *self);
 
+/* cr-graph-canvas-follow.c (presentation): a node's span, its box and
+ * those of the nodes it is joined to by an edge (x0, y0, x1, y1 in graph
+ * points); FALSE without one. */
+gboolean cr_graph_canvas_node_span       (CrGraphCanvas *self,
+                                          guint          node_id,
+                                          double         span[4]);
+/* What the view shows of step at zoom z in room_w × room_h pixels: the
+ * span of its node where it fits, else (along that axis) the node's own
+ * box. FALSE when no node is the step's. */
+gboolean cr_graph_canvas_step_span       (CrGraphCanvas *self,
+                                          int            step,
+                                          double         z,
+                                          double         room_w,
+                                          double         room_h,
+                                          double         span[4]);
+
 G_END_DECLS

@@ -353,6 +353,14 @@ fitted_view (CrGraphCanvas *self,
       tx = place_axis (area[0], area[2], gw, z, span[0], span[2], FALSE, margin);
       ty = place_axis (area[1], area[3], gh, z, span[1], span[3], FALSE, margin);
     }
+  else if (self->presentation
+           && cr_graph_canvas_step_span (self, self->step, z, area[2] - area[0] - 2 * MARGIN,
+                                         area[3] - area[1] - 2 * MARGIN, span))
+    {
+      /* Presentation follows the step: its node, inputs and output. */
+      tx = place_axis (area[0], area[2], gw, z, span[0], span[2], FALSE, margin);
+      ty = place_axis (area[1], area[3], gh, z, span[1], span[3], FALSE, margin);
+    }
   else if (anchor >= 0)
     {
       const CrGraphBox *b = &self->layout->nodes[anchor];
@@ -1255,7 +1263,17 @@ cr_graph_canvas_set_step (CrGraphCanvas *self,
     return;
   self->step = step;
   const CrGraphNode *node = step >= 0 ? cr_graph_model_find_step (self->model, step) : NULL;
-  if (node)
+  double span[4], area[4];
+  if (node && self->presentation && self->layout)
+    cr_graph_canvas_free_area (self, self->layout->width, self->layout->height, 0, area);
+  if (node && self->presentation && self->layout
+      && cr_graph_canvas_step_span (self, step, self->zoom, area[2] - area[0] - 2 * MARGIN,
+                                    area[3] - area[1] - 2 * MARGIN, span))
+    {
+      CrGraphBox box = { .x = span[0], .y = span[1], .width = span[2] - span[0], .height = span[3] - span[1] };
+      cr_graph_canvas_scroll_to_box (self, &box);
+    }
+  else if (node)
     scroll_to_node (self, (int) node->id);
   start_pulse (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STEP]);

@@ -148,7 +148,9 @@ on_after_paint (GdkFrameClock   *clock,
   CrGraphCanvas *c = self->canvas;
   if (!c)
     return;
-  gboolean show = canvas_shows_part (c) && !c->presentation;
+  /* In presentation too, where a graph too big for 20 px type follows
+   * the steps: the overview shows where the step is. */
+  gboolean show = canvas_shows_part (c);
   if (show != gtk_widget_get_visible (GTK_WIDGET (self)))
     gtk_widget_set_visible (GTK_WIDGET (self), show);
   if (!show)

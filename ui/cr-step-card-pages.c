@@ -81,7 +81,36 @@ blocks_of (GtkScrolledWindow *scroller)
          && gtk_widget_get_first_child (content) == gtk_widget_get_last_child (content))
     content = gtk_widget_get_first_child (content);
   collect (blocks, content, TRUE, card, 0);
+  /* Positions in the card count from inside its padding (GTK's widget
+   * coordinates); the scrolled window's from its outer edge. */
+  GtkBorder padding, border;
+  GtkStyleContext *style = gtk_widget_get_style_context (card);
+  gtk_style_context_get_padding (style, &padding);
+  gtk_style_context_get_border (style, &border);
+  double inset = gtk_widget_get_margin_top (card) + border.top + padding.top;
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      g_array_index (blocks, Block, i).top += inset;
+      g_array_index (blocks, Block, i).bottom += inset;
+    }
   return blocks;
+}
+
+/* Where a part that starts with block b begins: TOP_MARGIN above it, but
+ * not so far up that the tail of the block before it (a matrix's bracket)
+ * shows as a sliver at the top. */
+static double
+part_start (const GArray *blocks,
+            const Block  *b)
+{
+  double start = b->top - TOP_MARGIN;
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      const Block *c = &g_array_index (blocks, Block, i);
+      if (c->bottom <= b->top + 0.5)
+        start = MAX (start, c->bottom);
+    }
+  return MIN (start, b->top);
 }
 
 /* Where Page Down from `value` goes; `value` itself when the end is in view. */
@@ -100,8 +129,9 @@ next_value (const GArray *blocks,
     {
       const Block *b = &g_array_index (blocks, Block, i);
       gboolean cut = b->bottom > bottom + 0.5;
-      if (cut && b->top - TOP_MARGIN >= value + page * MIN_ADVANCE)
-        target = MIN (target, b->top - TOP_MARGIN);
+      double start = part_start (blocks, b);
+      if (cut && start >= value + page * MIN_ADVANCE)
+        target = MIN (target, start);
     }
   if (target == G_MAXDOUBLE)
     target = value + page * BLIND_ADVANCE;
@@ -121,7 +151,7 @@ previous_value (const GArray *blocks,
   for (guint i = 0; i < blocks->len; i++)
     {
       const Block *b = &g_array_index (blocks, Block, i);
-      double start = b->top - TOP_MARGIN;
+      double start = part_start (blocks, b);
       if (start >= value - page && start <= value - page * MIN_ADVANCE)
         target = MIN (target, start);
     }
@@ -140,6 +170,7 @@ move (GtkScrolledWindow *scroller,
   g_return_val_if_fail (GTK_IS_SCROLLED_WINDOW (scroller), FALSE);
   GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (scroller);
   g_object_set_data (G_OBJECT (adj), "cr-pages-last-until", NULL);
+  g_object_set_data (G_OBJECT (adj), "cr-pages-end-idle", NULL);
   double value = gtk_adjustment_get_value (adj);
   double page = gtk_adjustment_get_page_size (adj);
   double upper = gtk_adjustment_get_upper (adj);
@@ -175,19 +206,40 @@ cr_step_card_pages_show_first (GtkScrolledWindow *scroller)
   g_return_if_fail (GTK_IS_SCROLLED_WINDOW (scroller));
   GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (scroller);
   g_object_set_data (G_OBJECT (adj), "cr-pages-last-until", NULL);
+  g_object_set_data (G_OBJECT (adj), "cr-pages-end-idle", NULL);
   gtk_adjustment_set_value (adj, gtk_adjustment_get_lower (adj));
 }
 
+static gboolean
+go_to_end_idle (gpointer data)
+{
+  GtkAdjustment *adj = data;
+  g_object_steal_data (G_OBJECT (adj), "cr-pages-end-idle");
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+remove_source (gpointer id)
+{
+  g_source_remove (GPOINTER_TO_UINT (id));
+}
+
 /* The card was rebuilt before it was measured: the adjustment learns the
- * new height at the next layout, and the view goes to the end then. */
+ * new height at the next layout, and the view goes to the end then. Not
+ * from here: this runs while the viewport is laid out, which would not
+ * move its card for a value set now (the label said the last part while
+ * the card showed its top); once the frame is done. */
 static void
 on_adjustment_changed (GtkAdjustment *adj,
                        gpointer       user_data)
 {
   gint64 *until = g_object_get_data (G_OBJECT (adj), "cr-pages-last-until");
-  if (!until || g_get_monotonic_time () > *until)
+  if (!until || g_get_monotonic_time () > *until
+      || g_object_get_data (G_OBJECT (adj), "cr-pages-end-idle"))
     return;
-  gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj));
+  guint id = g_idle_add_full (G_PRIORITY_DEFAULT, go_to_end_idle, adj, NULL);
+  g_object_set_data_full (G_OBJECT (adj), "cr-pages-end-idle", GUINT_TO_POINTER (id), remove_source);
 }
 
 void

@@ -58,7 +58,7 @@ void
 cr_window_append_card_part (CrWindow *self,
                             GString  *text)
 {
-  if (!presenting (self) || cr_graph_canvas_get_step (self->canvas) < 0)
+  if (!presenting (self))
     return;
   guint part = 0;
   guint parts = cr_step_card_pages_count (self->step_scroller, &part);

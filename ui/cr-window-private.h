@@ -49,6 +49,7 @@ struct _CrWindow
   GtkLabel             *step_label;
   GtkButton            *zoom_fit_button;
   GtkRevealer          *hint_revealer;
+  GtkWidget            *present_header;  /* presentation: the step's label, the hint */
   GtkRevealer          *running_revealer;
   GtkSpinner           *running_spinner;
   GtkWidget            *sidebar;

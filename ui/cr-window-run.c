@@ -306,10 +306,11 @@ cr_window_show_model (CrWindow *self,
       append_output_error (self, text);
     }
   gtk_widget_set_visible (self->empty_page, model == NULL);
-  gtk_widget_set_visible (self->stepper_bar, model != NULL);
-  /* Presentation leaves the zoom to the keys: the graph is what is shown. */
-  gtk_widget_set_visible (self->zoom_bar, model != NULL
-                          && !gtk_widget_has_css_class (GTK_WIDGET (self), "presentation"));
+  /* Presentation leaves the zoom to the keys: the graph is what is shown;
+   * the step's label heads the step card there. */
+  gboolean presenting = gtk_widget_has_css_class (GTK_WIDGET (self), "presentation");
+  gtk_widget_set_visible (self->stepper_bar, model != NULL && !presenting);
+  gtk_widget_set_visible (self->zoom_bar, model != NULL && !presenting);
   /* The selection stays on the same node where it can; its lines may have moved. */
   int selected = cr_graph_canvas_get_selected (self->canvas);
   const CrGraphNode *node = model && selected >= 0 && (guint) selected < model->nodes->len

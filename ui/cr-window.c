@@ -408,6 +408,9 @@ cr_window_set_presentation (CrWindow *self,
       /* The room goes to the code; the output is a click away. */
       self->output_was_open = gtk_toggle_button_get_active (self->output_toggle);
       gtk_toggle_button_set_active (self->output_toggle, FALSE);
+      /* The graph and the step card get the room: at 20 px type few graphs
+       * fit beside the code. F9 shows it (the graph refits). */
+      set_editor_hidden (self, TRUE);
       show_hint (self);
     }
   else
@@ -424,6 +427,9 @@ cr_window_set_presentation (CrWindow *self,
   place_panes (self);
   gtk_widget_set_visible (GTK_WIDGET (self->header_bar), !presentation);
   gtk_widget_set_visible (self->stepper_buttons, !presentation);
+  /* In presentation the step's label heads the step card, off the graph. */
+  gtk_widget_set_visible (self->stepper_bar, !presentation && cr_graph_canvas_get_model (self->canvas));
+  gtk_widget_set_visible (self->present_header, presentation);
   /* A presentation shows the graph and the steps, not the controls: the
    * keys zoom, and the page (script or expression) stays as it was. */
   gtk_widget_set_visible (self->editor_switcher_bar, !presentation);
@@ -705,6 +711,7 @@ cr_window_class_init (CrWindowClass *klass)
   BIND (step_label);
   BIND (zoom_fit_button);
   BIND (hint_revealer);
+  BIND (present_header);
   BIND (running_revealer);
   BIND (running_spinner);
   BIND (sidebar);

@@ -1049,17 +1049,20 @@ test_examples_first_view (void)
   static const char *const too_big[] = {
     NULL
   };
-  /* Presentation's 20 px type needs the graph 1.8 times as large again:
-   * F9 (the code hidden) is the answer for these today. */
+  /* Presentation opens with the script hidden: the graph pane is about
+   * 950x758 at 1366x768 and 1337x1070 at 1920x1080, nothing floating over
+   * it (the step's label heads the card). At 20 px type (181 %) these
+   * graphs are still taller than that (01: 1200x1176 px, 11: 1059x1175;
+   * 04: 902x1068, 10: 928x952 at 1366) and open around their output, the
+   * overview showing the rest; the steps then keep each node, its inputs
+   * and its output in view (test-window-clicker). */
   static const char *const too_big_present[] = {
     "01-toy-network.py", "03-vector-backward.py", "04-one-layer-network.py",
     "05-no-grad-detach.py", "07-leaf-and-retain-grad.py", "09-dynamic-graph.py",
-    "10-neuron.py", "11-mlp-training.py", "13-custom-function.py", NULL
+    "10-neuron.py", "11-mlp-training.py", NULL
   };
   static const char *const too_big_present_1080[] = {
-    "01-toy-network.py", "03-vector-backward.py", "04-one-layer-network.py",
-    "05-no-grad-detach.py", "07-leaf-and-retain-grad.py", "10-neuron.py",
-    "11-mlp-training.py", NULL
+    "01-toy-network.py", "05-no-grad-detach.py", "11-mlp-training.py", NULL
   };
   g_autoptr (GDir) dir = g_dir_open (cr_examples_dir (), 0, NULL);
   g_assert_nonnull (dir);

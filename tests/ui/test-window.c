@@ -446,14 +446,19 @@ test_presentation (void)
   g_assert_false (gtk_widget_get_visible (window->zoom_bar));
   g_assert_false (gtk_widget_get_visible (window->editor_switcher_bar));
   g_assert_false (gtk_widget_get_visible (window->stepper_buttons));
-  g_assert_true (gtk_widget_get_visible (window->stepper_bar));
-  /* A re-run (an edit, another call) keeps the zoom controls hidden. */
+  /* The step's label heads the step card, off the graph. */
+  g_assert_false (gtk_widget_get_visible (window->stepper_bar));
+  g_assert_true (gtk_widget_get_visible (window->present_header));
+  /* The script is hidden: the graph and the card have the room. */
+  g_assert_false (gtk_widget_get_visible (window->editor_column));
+  /* A re-run (an edit, another call) keeps the controls hidden. */
   cr_window_show_model (window, 0);
   g_assert_false (gtk_widget_get_visible (window->zoom_bar));
+  g_assert_false (gtk_widget_get_visible (window->stepper_bar));
 
-  /* F9 hides the script; stepping still works. */
+  /* F9 shows the script; stepping still works. */
   activate (window, "win.hide-editor");
-  g_assert_false (gtk_widget_get_visible (window->editor_column));
+  g_assert_true (gtk_widget_get_visible (window->editor_column));
   activate (window, "win.step-forward");
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 0);
 
@@ -464,6 +469,8 @@ test_presentation (void)
   g_assert_true (gtk_widget_get_visible (window->zoom_bar));
   g_assert_true (gtk_widget_get_visible (window->editor_switcher_bar));
   g_assert_true (gtk_widget_get_visible (window->stepper_buttons));
+  g_assert_true (gtk_widget_get_visible (window->stepper_bar));
+  g_assert_false (gtk_widget_get_visible (window->present_header));
   g_object_get (canvas, "presentation", &presentation, NULL);
   g_assert_false (presentation);
 

@@ -1,0 +1,402 @@
+/* test-window-clicker.c — every example presented with a clicker's keys
+ * only (F5, Page Down, Page Up, b, period, Escape; F9 from the laptop), at
+ * a 1366x768 and a 1920x1080 projector, with the script hidden (how
+ * presentation opens) and shown: at every press, the current step's node,
+ * the inputs its gradients go to and the output its gradient came from are
+ * whole on screen, clear of anything floating over the graph, with type of
+ * 20 px at least; and the step card's part in view is not cut, except at
+ * the bottom where the next Page Down goes on. Runs under xvfb-run; looks
+ * inside the window through its private header. */
+#include "cr-config.h"
+#include "cr-window-private.h"
+#include "cr-graph-canvas-private.h"
+#include "cr-graph-overview.h"
+#include "cr-examples.h"
+#include "cr-graph-render.h"
+#include "cr-step-card-pages.h"
+#include "ui-test-gui.h"
+
+#include <gtksourceview/gtksource.h>
+
+/* The most presses one example may take in one state (steps and parts). */
+#define MAX_PRESSES 400
+
+/* Runs what the last press queued, then lets the window lay it out. */
+static void
+settle (void)
+{
+  cr_ui_test_iterate ();
+  cr_ui_test_spin (30);
+  gint64 until = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+  while (g_main_context_pending (NULL) && g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* A key as the window gets it: its key controllers (capture phase first),
+ * then the key bindings of its class (F5, F9). TRUE: something took it. */
+static gboolean
+press (CrWindow *window,
+       guint     keyval)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+  static const GtkPropagationPhase phases[] = { GTK_PHASE_CAPTURE, GTK_PHASE_BUBBLE };
+  for (guint p = 0; p < G_N_ELEMENTS (phases); p++)
+    for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+      {
+        g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
+        if (!GTK_IS_EVENT_CONTROLLER_KEY (c) || gtk_event_controller_get_propagation_phase (c) != phases[p])
+          continue;
+        gboolean handled = FALSE;
+        g_signal_emit_by_name (c, "key-pressed", keyval, 0, (GdkModifierType) 0, &handled);
+        if (handled)
+          return TRUE;
+      }
+  /* The class's key bindings are a shortcut controller's shortcuts. */
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
+      if (!GTK_IS_SHORTCUT_CONTROLLER (c))
+        continue;
+      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (c)); k++)
+        {
+          g_autoptr (GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (c), k);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+          if (GTK_IS_KEYVAL_TRIGGER (trigger)
+              && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval
+              && gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == 0)
+            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0,
+                                                 GTK_WIDGET (window),
+                                                 gtk_shortcut_get_arguments (shortcut));
+        }
+    }
+  return FALSE;
+}
+
+static CrWindow *
+open_example (const char *name,
+              int         width,
+              int         height)
+{
+  CrWindow *window = cr_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  g_autofree char *path = g_build_filename (cr_examples_dir (), name, NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_window_open_file (window, file, &error));
+  g_assert_no_error (error);
+  gtk_window_present (GTK_WINDOW (window));
+  cr_ui_test_wait_window_idle (window);
+  cr_graph_canvas_set_animate (cr_window_get_canvas (window), FALSE);
+  return window;
+}
+
+/* What floats over the graph and takes clicks (the overview included: on
+ * a projector nothing the lesson is about may be under it), in the
+ * canvas's coordinates. */
+static GArray *
+floating_controls (CrGraphCanvas *canvas)
+{
+  GArray *controls = g_array_new (FALSE, FALSE, sizeof (graphene_rect_t));
+  GtkWidget *self = GTK_WIDGET (canvas);
+  for (GtkWidget *child = gtk_widget_get_first_child (gtk_widget_get_parent (self)); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      graphene_rect_t r;
+      if (child != self && gtk_widget_get_visible (child) && gtk_widget_get_can_target (child)
+          && gtk_widget_compute_bounds (child, self, &r) && r.size.width > 0 && r.size.height > 0)
+        g_array_append_val (controls, r);
+    }
+  return controls;
+}
+
+/* Where node's box is drawn, in the canvas's pixels. */
+static graphene_rect_t
+node_rect (CrGraphCanvas *canvas,
+           guint          node)
+{
+  const CrGraphBox *b = &canvas->layout->nodes[node];
+  return GRAPHENE_RECT_INIT (canvas->tx + canvas->zoom * b->x, canvas->ty + canvas->zoom * b->y,
+                             canvas->zoom * b->width, canvas->zoom * b->height);
+}
+
+/* NULL when node is whole on the canvas and under no control; else why. */
+static char *
+node_problem (CrGraphCanvas *canvas,
+              guint          node,
+              GArray        *controls)
+{
+  graphene_rect_t box = node_rect (canvas, node);
+  const CrGraphNode *n = g_ptr_array_index (canvas->model->nodes, node);
+  int w = gtk_widget_get_width (GTK_WIDGET (canvas)), h = gtk_widget_get_height (GTK_WIDGET (canvas));
+  if (box.origin.x < -0.5 || box.origin.y < -0.5 || box.origin.x + box.size.width > w + 0.5
+      || box.origin.y + box.size.height > h + 0.5)
+    return g_strdup_printf ("%s at %.0f,%.0f %.0fx%.0f is off the %dx%d canvas", n->title,
+                            box.origin.x, box.origin.y, box.size.width, box.size.height, w, h);
+  for (guint c = 0; c < controls->len; c++)
+    {
+      const graphene_rect_t *r = &g_array_index (controls, graphene_rect_t, c);
+      if (graphene_rect_intersection (&box, r, NULL))
+        return g_strdup_printf ("%s at %.0f,%.0f %.0fx%.0f is under a control at %.0f,%.0f %.0fx%.0f",
+                                n->title, box.origin.x, box.origin.y, box.size.width, box.size.height,
+                                r->origin.x, r->origin.y, r->size.width, r->size.height);
+    }
+  return NULL;
+}
+
+/* Whether node's box is at least partly on the canvas. */
+static gboolean
+partly_shown (CrGraphCanvas *canvas,
+              guint          node)
+{
+  graphene_rect_t box = node_rect (canvas, node);
+  graphene_rect_t all = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (GTK_WIDGET (canvas)),
+                                            gtk_widget_get_height (GTK_WIDGET (canvas)));
+  return graphene_rect_intersection (&box, &all, NULL);
+}
+
+/* NULL when the step's node is in view, whole, and its neighbours (the
+ * nodes an edge joins it to) too; where they cannot all be shown at once
+ * at this zoom (inputs side by side wider than the graph's pane beside
+ * the script), each at least in part. Else why. */
+static char *
+step_problem (CrGraphCanvas *canvas)
+{
+  int step = cr_graph_canvas_get_step (canvas);
+  const CrGraphNode *node = step >= 0 ? cr_graph_model_find_step (canvas->model, step) : NULL;
+  if (!node)
+    return NULL;
+  g_autoptr (GArray) controls = floating_controls (canvas);
+  char *problem = node_problem (canvas, node->id, controls);
+  if (problem)
+    return problem;
+  double span[4], area[4];
+  g_assert_true (cr_graph_canvas_node_span (canvas, node->id, span));
+  cr_graph_canvas_free_area (canvas, canvas->layout->width, canvas->layout->height, 0, area);
+  gboolean fits = canvas->zoom * (span[2] - span[0]) <= area[2] - area[0] - 32
+                  && canvas->zoom * (span[3] - span[1]) <= area[3] - area[1] - 32;
+  for (guint i = 0; !problem && i < canvas->model->edges->len; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (canvas->model->edges, i);
+      guint other = e->from == node->id ? e->to : e->to == node->id ? e->from : G_MAXUINT;
+      if (other == G_MAXUINT || other == node->id)
+        continue;
+      if (fits)
+        problem = node_problem (canvas, other, controls);
+      else if (!partly_shown (canvas, other))
+        problem = g_strdup_printf ("%s, next to %s, is out of view",
+                                   ((const CrGraphNode *) g_ptr_array_index (canvas->model->nodes, other))->title,
+                                   node->title);
+    }
+  return problem;
+}
+
+/* NULL when the part of the card in view is not cut, but at the bottom
+ * with more parts to come; else why. Looks at the widgets that draw (those
+ * without children). */
+static char *
+card_problem (CrWindow  *window,
+              GtkWidget *widget,
+              GtkWidget *viewport,
+              gboolean   more_parts)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (!gtk_widget_get_visible (child))
+        continue;
+      if (gtk_widget_get_first_child (child) && !GTK_IS_LABEL (child))
+        {
+          char *problem = card_problem (window, child, viewport, more_parts);
+          if (problem)
+            return problem;
+          continue;
+        }
+      graphene_rect_t r;
+      if (!gtk_widget_compute_bounds (child, viewport, &r) || r.size.height <= 0)
+        continue;
+      double vw = gtk_widget_get_width (viewport), vh = gtk_widget_get_height (viewport);
+      g_autofree char *classes = g_strjoinv (".", gtk_widget_get_css_classes (child));
+      g_autofree char *what = GTK_IS_LABEL (child) ? g_strdup (gtk_label_get_text (GTK_LABEL (child)))
+                              : g_strdup_printf ("%s.%s %.0fx%.0f", G_OBJECT_TYPE_NAME (child), classes,
+                                                 r.size.width, r.size.height);
+      /* Off the bottom or the top altogether: another part's. */
+      if (r.origin.y >= vh || r.origin.y + r.size.height <= 0)
+        continue;
+      if (r.origin.x < -0.5 || r.origin.x + r.size.width > vw + 0.5)
+        return g_strdup_printf ("'%s' is cut at the side (x %.0f..%.0f in %.0f)", what,
+                                r.origin.x, r.origin.x + r.size.width, vw);
+      /* The last part ends at the card's end, which may be less than a
+       * part below the previous one: what it cuts at its top was whole
+       * in the part before. */
+      if (r.origin.y < -0.5 && r.size.height < vh && more_parts)
+        return g_strdup_printf ("'%s' is cut at the top (y %.0f)", what, r.origin.y);
+      if (r.origin.y + r.size.height > vh + 0.5 && !more_parts)
+        return g_strdup_printf ("'%s' is cut at the bottom (y %.0f..%.0f in %.0f) in the last part",
+                                what, r.origin.y, r.origin.y + r.size.height, vh);
+    }
+  return NULL;
+}
+
+typedef struct {
+  gboolean twenty_px;     /* the graph's type must be 20 px at least */
+  guint    presses;
+  double   min_type_px;
+} Walk;
+
+/* Checks what is shown now; asserts with a message naming where. */
+static void
+check_view (CrWindow   *window,
+            const char *where,
+            Walk       *walk)
+{
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  int step = cr_graph_canvas_get_step (canvas);
+  g_autofree char *problem = step_problem (canvas);
+  if (problem)
+    g_error ("%s, step %d: %s", where, step + 1, problem);
+  double type = cr_graph_render_label_size () * CR_GRAPH_RENDER_PRESENT_TYPE * canvas->zoom;
+  walk->min_type_px = MIN (walk->min_type_px, type);
+  if (walk->twenty_px && type < 20.0 - 1e-6)
+    g_error ("%s, step %d: type of %.1f px", where, step + 1, type);
+  if (gtk_stack_get_visible_child (window->sidebar_stack) != GTK_WIDGET (window->step_scroller))
+    return;
+  guint part = 0;
+  guint parts = cr_step_card_pages_count (window->step_scroller, &part);
+  GtkWidget *viewport = gtk_scrolled_window_get_child (window->step_scroller);
+  g_autofree char *cut = card_problem (window, viewport, viewport, part + 1 < parts);
+  if (cut)
+    {
+      GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (window->step_scroller);
+      g_error ("%s, step %d, part %u of %u (at %.0f of %.0f, page %.0f): %s", where, step + 1, part + 1,
+               parts, gtk_adjustment_get_value (adj), gtk_adjustment_get_upper (adj),
+               gtk_adjustment_get_page_size (adj), cut);
+    }
+}
+
+/* Page Down from before the first step to the last part of the last step,
+ * then (back) Page Up back to the start, checking at every press. */
+static void
+walk_lesson (CrWindow   *window,
+             const char *where,
+             gboolean    back,
+             Walk       *walk)
+{
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  int last = (int) cr_graph_canvas_get_n_steps (canvas) - 1;
+  check_view (window, where, walk);
+  guint presses = 0;
+  for (;;)
+    {
+      int step = cr_graph_canvas_get_step (canvas);
+      double value = gtk_adjustment_get_value (gtk_scrolled_window_get_vadjustment (window->step_scroller));
+      g_assert_true (press (window, GDK_KEY_Page_Down));
+      settle ();
+      presses++;
+      g_assert_cmpuint (presses, <, MAX_PRESSES);
+      double now = gtk_adjustment_get_value (gtk_scrolled_window_get_vadjustment (window->step_scroller));
+      if (cr_graph_canvas_get_step (canvas) == step && now == value)
+        break;   /* the end of the lesson */
+      check_view (window, where, walk);
+    }
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, last);
+  walk->presses += presses;
+  if (!back)
+    return;
+  presses = 0;
+  for (;;)
+    {
+      int step = cr_graph_canvas_get_step (canvas);
+      double value = gtk_adjustment_get_value (gtk_scrolled_window_get_vadjustment (window->step_scroller));
+      g_assert_true (press (window, GDK_KEY_Page_Up));
+      settle ();
+      presses++;
+      g_assert_cmpuint (presses, <, MAX_PRESSES);
+      double now = gtk_adjustment_get_value (gtk_scrolled_window_get_vadjustment (window->step_scroller));
+      if (cr_graph_canvas_get_step (canvas) == step && now == value)
+        break;
+      check_view (window, where, walk);
+    }
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, -1);
+  walk->presses += presses;
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(char *const *) a, *(char *const *) b);
+}
+
+/* Every example, both projector sizes, the script hidden then shown. */
+static void
+test_every_example (void)
+{
+  static const int sizes[][2] = { { 1366, 768 }, { 1920, 1080 } };
+  g_autoptr (GDir) dir = g_dir_open (cr_examples_dir (), 0, NULL);
+  g_assert_nonnull (dir);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  for (const char *name; (name = g_dir_read_name (dir));)
+    if (g_str_has_suffix (name, ".py"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  g_assert_cmpuint (names->len, >=, 14);
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (guint i = 0; i < names->len; i++)
+      {
+        const char *name = g_ptr_array_index (names, i);
+        CrWindow *window = open_example (name, sizes[s][0], sizes[s][1]);
+        CrGraphCanvas *canvas = cr_window_get_canvas (window);
+        g_assert_true (press (window, GDK_KEY_F5));
+        settle ();
+        g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
+        /* Presentation opens with the script hidden. */
+        g_assert_false (gtk_widget_get_visible (window->editor_column));
+
+        g_autofree char *hidden = g_strdup_printf ("%s at %dx%d, script hidden", name, sizes[s][0], sizes[s][1]);
+        Walk walk = { TRUE, 0, G_MAXDOUBLE };
+        /* Back through the lesson too (each step from its last part) at
+         * the smaller size: one walk back is enough to catch a card shown
+         * at the wrong part, and a walk costs seconds. */
+        walk_lesson (window, hidden, s == 0, &walk);
+        g_test_message ("%s: %u presses, type %.1f px at least", hidden, walk.presses, walk.min_type_px);
+
+        /* From the start again (not a clicker's key: the test's set-up). */
+        g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.step-first", NULL));
+        settle ();
+        /* F9 shows the script; the graph refits beside it. */
+        int wide = gtk_widget_get_width (GTK_WIDGET (canvas));
+        g_assert_true (press (window, GDK_KEY_F9));
+        settle ();
+        g_assert_true (gtk_widget_get_visible (window->editor_column));
+        g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (canvas)), <, wide);
+        g_autofree char *shown = g_strdup_printf ("%s at %dx%d, script shown", name, sizes[s][0], sizes[s][1]);
+        /* Beside the script a node wider than the graph's pane at 20 px
+         * (BinaryCrossEntropyWithLogitsBackward0 at 1366x768) is shown
+         * whole, smaller. */
+        walk = (Walk) { FALSE, 0, G_MAXDOUBLE };
+        walk_lesson (window, shown, FALSE, &walk);
+        g_test_message ("%s: %u presses, type %.1f px at least", shown, walk.presses, walk.min_type_px);
+
+        /* The clicker's blank key, then Escape leaves, the script as it was. */
+        g_assert_true (press (window, GDK_KEY_b));
+        g_assert_true (cr_window_get_blanked (window));
+        g_assert_true (press (window, GDK_KEY_period));
+        g_assert_false (cr_window_get_blanked (window));
+        g_assert_true (press (window, GDK_KEY_Escape));
+        settle ();
+        g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
+        g_assert_true (gtk_widget_get_visible (window->editor_column));
+        gtk_window_destroy (GTK_WINDOW (window));
+        cr_ui_test_iterate ();
+      }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  cr_ui_test_init_gtk (&argc, &argv);
+  gtk_source_init ();
+  g_test_add_func ("/ui/clicker/every-example", test_every_example);
+  return g_test_run ();
+}
