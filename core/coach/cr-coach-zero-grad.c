@@ -92,6 +92,47 @@ set_fix (CrCoach         *coach,
     cr_coach_fix_insert_after (coach, f, last, line);
 }
 
+/* leaf -> GArray of int: the backward calls that accumulated into it, in
+ * order. */
+static GHashTable *
+accumulations_by_leaf (const CrRunRecord *record)
+{
+  GHashTable *writes = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                              (GDestroyNotify) g_array_unref);
+  for (guint b = 0; b < record->backwards->len; b++)
+    {
+      const CrRecordBackward *bw = g_ptr_array_index (record->backwards, b);
+      for (guint k = 0; k < bw->steps->len; k++)
+        {
+          const CrRecordStep *step = g_ptr_array_index (bw->steps, k);
+          if (step->kind != CR_RECORD_STEP_ACCUMULATE || step->leaf < 0)
+            continue;
+          GArray *list = g_hash_table_lookup (writes, GINT_TO_POINTER (step->leaf));
+          if (!list)
+            {
+              list = g_array_new (FALSE, FALSE, sizeof (int));
+              g_hash_table_insert (writes, GINT_TO_POINTER (step->leaf), list);
+            }
+          int bi = (int) b;
+          if (list->len == 0 || g_array_index (list, int, list->len - 1) != bi)
+            g_array_append_val (list, bi);
+        }
+    }
+  return writes;
+}
+
+/* The first backward call after b that accumulated into the leaf of list;
+ * G_MAXINT: none. */
+static int
+next_write (GArray *list,
+            int     b)
+{
+  for (guint i = 0; list && i < list->len; i++)
+    if (g_array_index (list, int, i) > b)
+      return g_array_index (list, int, i);
+  return G_MAXINT;
+}
+
 void
 cr_coach_detect_zero_grad_forgotten (CrCoach *coach)
 {
@@ -105,6 +146,7 @@ cr_coach_detect_zero_grad_forgotten (CrCoach *coach)
   g_autoptr (GHashTable) updates = updates_by_leaf (coach);
   if (g_hash_table_size (updates) == 0)
     return;
+  g_autoptr (GHashTable) writes = accumulations_by_leaf (record);
   for (guint b = 0; b < record->backwards->len; b++)
     {
       const CrRecordBackward *bw = g_ptr_array_index (record->backwards, b);
@@ -121,6 +163,14 @@ cr_coach_detect_zero_grad_forgotten (CrCoach *coach)
           const CrCoachNote *update = update_between (g_hash_table_lookup (updates, key),
                                                       previous, (int) b);
           if (!update || update->span.line <= 0)
+            continue;
+          /* And the sum was used: an update followed before the next
+           * backward into the leaf (a GAN's generator step adds into the
+           * discriminator's .grad, which is zeroed before its next update:
+           * no mistake). */
+          GPtrArray *leaf_updates = g_hash_table_lookup (updates, key);
+          if (!update_between (leaf_updates, (int) b,
+                               next_write (g_hash_table_lookup (writes, key), (int) b)))
             continue;
           g_hash_table_add (told, key);
           if (g_hash_table_contains (explained, GINT_TO_POINTER (update->span.line)))

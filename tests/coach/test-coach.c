@@ -79,6 +79,22 @@ test_silent_on_purpose (void)
                 "    (w * x).sum().backward()\n"
                 "with torch.no_grad():\n"
                 "    w -= 0.1 * w.grad\n", "");
+  /* A GAN's two steps: the generator's backward adds into the
+   * discriminator's .grad after its update, zeroed before the next. */
+  assert_finds ("import torch\n"
+                "d = torch.tensor([0.5], requires_grad=True)\n"
+                "g = torch.tensor([2.0], requires_grad=True)\n"
+                "opt_d = torch.optim.SGD([d], lr=0.1)\n"
+                "opt_g = torch.optim.SGD([g], lr=0.1)\n"
+                "for i in range(3):\n"
+                "    opt_d.zero_grad()\n"
+                "    loss_d = (d * g.detach() - 1) ** 2\n"
+                "    loss_d.sum().backward()\n"
+                "    opt_d.step()\n"
+                "    opt_g.zero_grad()\n"
+                "    loss_g = (d * g + 1) ** 2\n"
+                "    loss_g.sum().backward()\n"
+                "    opt_g.step()\n", "");
   /* w = w - lr * w.grad once, to show what it makes. */
   assert_finds ("import torch\n"
                 "w = torch.tensor([1.0, 2.0], requires_grad=True)\n"
