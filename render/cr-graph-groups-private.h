@@ -44,6 +44,17 @@ void          cr_group_drafts_nest_loops (CrGraphModel                 *model,
                                           CrGroupDraft                **node_draft,
                                           GHashTable                   *parents);
 
+/* The same inside each call of the tree under top (of CrGroupDraft*): a
+ * call's own ops and the calls it made go in a draft per iteration of
+ * each loop in its forward that ran two or more iterations there (a
+ * neuron's loop over its inputs), below the loops the call itself ran in. */
+void          cr_group_drafts_nest_call_loops (CrGraphModel                 *model,
+                                               const CrGraphGroupsNodeFacts *facts,
+                                               GPtrArray                    *calls,
+                                               GPtrArray                    *top,
+                                               CrGroupDraft                **node_draft,
+                                               GHashTable                   *parents);
+
 /* The line of the loop statement (for, while) that holds line of source,
  * levels_out loops out from the innermost (0: the innermost); 0 when
  * source or the loop is not known, or the line is in a function (whose

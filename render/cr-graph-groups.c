@@ -596,6 +596,7 @@ cr_graph_groups_new_with_facts (CrGraphModel                 *model,
   g_free (of_call);
   /* The top calls and the ops outside any call: by loop iteration. */
   cr_group_drafts_nest_loops (model, facts, calls, &top, node_draft, parents);
+  cr_group_drafts_nest_call_loops (model, facts, calls, top, node_draft, parents);
   sort_drafts (top);
   fold_children (top, model, calls);
   /* The folds are parents now: a parameter that every repeat uses goes in

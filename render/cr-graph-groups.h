@@ -17,7 +17,11 @@
  * the graph; nested loops nest ("iteration 2" of an epoch loop holds its
  * batch loop's "iteration 2,1" ... "iteration 2,3"). A loop is told from
  * the next one at the same depth by its iterations starting again (or by
- * an op outside it in between), in the order the ops ran.
+ * an op outside it in between), in the order the ops ran. Inside a call,
+ * its own ops and the calls it makes are grouped the same way by the
+ * loops of its forward (a neuron's loop over its inputs); a loop there
+ * whose every iteration is one call (an MLP's loop over its layers) adds
+ * no level.
  *
  * Which group a node is in: an op node is in the innermost module call it
  * ran in (CrRecordOp.module_call); a parameter (a tensor with a module path:

@@ -1135,6 +1135,70 @@ test_minimap_group_mark (void)
     }
 }
 
+/* The micrograd MLP with 3 inputs, layers of 3 and 1. */
+static char *
+micrograd_small (void)
+{
+  g_auto (GStrv) parts = g_strsplit (MICROGRAD_MLP, "MLP(4, [32, 32, 1])", 2);
+  g_assert_cmpuint (g_strv_length (parts), ==, 2);
+  g_auto (GStrv) inputs = g_strsplit (parts[1], "[0.5, -1.0, 2.0, 0.25]", 2);
+  g_assert_cmpuint (g_strv_length (inputs), ==, 2);
+  return g_strconcat (parts[0], "MLP(3, [3, 1])", inputs[0], "[0.5, -1.0, 2.0]", inputs[1], NULL);
+}
+
+/* A loop inside a module's forward groups by iteration as a loop at the
+ * top does: a block applied three times folds "× 3"; a micrograd neuron's
+ * loop over its inputs too. A loop whose iterations are one call each (an
+ * MLP's over its layers) adds no level. */
+static void
+test_loop_in_forward (void)
+{
+  g_autoptr (CrGraphModel) model = cr_ui_test_model_from_script (
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "torch.manual_seed(0)\n"
+    "class Net(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.lin = nn.Linear(2, 2)\n"
+    "    def forward(self, x):\n"
+    "        for i in range(3):\n"
+    "            x = torch.tanh(self.lin(x))\n"
+    "        return x\n"
+    "net = Net()\n"
+    "net(torch.ones(1, 2)).sum().backward()\n", NULL);
+  g_autoptr (CrGraphGroups) g = cr_graph_groups_new (model);
+  g_autofree char *tree = tree_text (g);
+  g_test_message ("%s", tree);
+  g_assert_cmpstr (tree, ==,
+                   "Net [iterations 1–3 × 3 [iteration 1 [lin · Linear], iteration 2 [lin · Linear], "
+                   "iteration 3 [lin · Linear]]]");
+
+  g_autofree char *source = micrograd_small ();
+  g_autoptr (CrGraphModel) mlp = cr_ui_test_model_from_script (source, NULL);
+  g_autoptr (CrGraphGroups) m = cr_graph_groups_new (mlp);
+  g_autofree char *mlp_tree = tree_text (m);
+  g_test_message ("%s", mlp_tree);
+  const char *neuron = "Neuron [iterations 1–3 × 3 [iteration 1, iteration 2, iteration 3]]";
+  g_autofree char *want = g_strconcat ("MLP [layers.0 · Layer [layers.0.neurons.0–2 · Neuron × 3 [",
+                                       "layers.0.neurons.0 · ", neuron, ", layers.0.neurons.1 · ",
+                                       neuron, ", layers.0.neurons.2 · ", neuron,
+                                       "]], layers.1 · Layer [layers.1.neurons.0 · ", neuron, "]]",
+                                       NULL);
+  g_assert_cmpstr (mlp_tree, ==, want);
+  /* Each iteration holds its product and sum. */
+  guint iterations = 0;
+  for (guint i = 0; i < m->groups->len; i++)
+    {
+      const CrGraphGroup *it = cr_graph_groups_get (m, (int) i);
+      if (it->kind != CR_GRAPH_GROUP_ITERATION)
+        continue;
+      g_assert_cmpuint (it->n_ops, ==, 2);
+      iterations++;
+    }
+  g_assert_cmpuint (iterations, ==, 12);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1157,5 +1221,6 @@ main (int argc, char **argv)
   g_test_add_func ("/graph-groups/minimap-marks", test_minimap_marks);
   g_test_add_func ("/graph-groups/minimap-group-mark", test_minimap_group_mark);
   g_test_add_func ("/graph-groups/fold-periodic-chain", test_fold_periodic_chain);
+  g_test_add_func ("/graph-groups/loop-in-forward", test_loop_in_forward);
   return g_test_run ();
 }
