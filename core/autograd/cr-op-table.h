@@ -145,7 +145,10 @@ G_BEGIN_DECLS
   X (SORT)                /* SortBackward0 */                          \
   X (TOPK)                /* TopkBackward0 */                          \
   X (SCATTER)             /* ScatterBackward0: scatter(dim, index, src) */ \
-  X (SCATTER_VALUE)       /* ScatterBackward1: scatter(dim, index, value) */
+  X (SCATTER_VALUE)       /* ScatterBackward1: scatter(dim, index, value) */ \
+  X (GELU_BACKWARD)       /* GeluBackwardBackward0 */                 \
+  X (LOG_SIGMOID_BACKWARD) /* LogSigmoidBackwardBackward0 */          \
+  X (HARDSWISH_BACKWARD)  /* HardswishBackwardBackward0 */
 
 /* The elementwise functions of one tensor are rows of core/cr-unary-ops.def
  * (CR_UNARY_OP, and CR_UNARY_INPLACE for the nodes of some in-place forms),

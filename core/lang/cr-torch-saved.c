@@ -170,6 +170,11 @@ static const SavedName saved_names[] = {
   { CR_OP_CDIST, "x1", 0 }, { CR_OP_CDIST, "x2", 1 }, { CR_OP_CDIST, "result", 2 },
   { CR_OP_CDIST, "p", 0, SAVED_DOUBLE },
   { CR_OP_MASKED_FILL, "mask", 0 },
+  /* The backward ops of activations (a create_graph backward's nodes). */
+  { CR_OP_SOFTPLUS_BACKWARD, "grad_output", 0 }, { CR_OP_SOFTPLUS_BACKWARD, "self", 1 },
+  { CR_OP_GELU_BACKWARD, "grad_output", 0 }, { CR_OP_GELU_BACKWARD, "self", 1 },
+  { CR_OP_LOG_SIGMOID_BACKWARD, "grad_output", 0 }, { CR_OP_LOG_SIGMOID_BACKWARD, "self", 1 },
+  { CR_OP_HARDSWISH_BACKWARD, "grad_output", 0 }, { CR_OP_HARDSWISH_BACKWARD, "self", 1 },
   /* Takes: slot 0 is the positions of our own; the rest is kept to show. */
   { CR_OP_GATHER, "index", 1 }, { CR_OP_GATHER, "self", 2 },
   { CR_OP_GATHER, "dim", 0, SAVED_DIM }, { CR_OP_GATHER, "sparse_grad", 3, SAVED_BOOL },

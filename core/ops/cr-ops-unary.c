@@ -102,6 +102,24 @@ fx_softplus_backward (Fx *fx, CrTensor *g, CrTensor *x, double beta, double thre
   return cr_formula_keep (&fx->f, cr_softplus_backward (g, x, beta, threshold, &fx->f.err));
 }
 
+/* The backward ops of gelu, logsigmoid and hardswish over (g, x)
+ * (GeluBackwardBackward0, ...: cr-ops-curved-backward.c). */
+G_GNUC_UNUSED static CrTensor *
+fx_curved_backward (Fx *fx, CrOpId op, CrTensor *g, CrTensor *x, double approximate)
+{
+  if (fx->f.err != NULL || g == NULL || x == NULL)
+    return NULL;
+  switch (op)
+    {
+    case CR_OP_GELU_BACKWARD:
+      return cr_formula_keep (&fx->f, cr_gelu_backward (g, x, approximate, &fx->f.err));
+    case CR_OP_LOG_SIGMOID_BACKWARD:
+      return cr_formula_keep (&fx->f, cr_log_sigmoid_backward (g, x, &fx->f.err));
+    default:
+      return cr_formula_keep (&fx->f, cr_hardswish_backward (g, x, &fx->f.err));
+    }
+}
+
 /* n - a in a formula. */
 G_GNUC_UNUSED static CrTensor *
 fx_rsub_number (Fx *fx, double n, CrTensor *a)
@@ -147,6 +165,9 @@ fx_rsub_number (Fx *fx, double n, CrTensor *a)
 #define THRESHOLD_AT_BW(g, x, t) fx_gate (fx, GATE_THRESHOLD, (g), (x), (t), 0.0)
 #define ELU_BW(g, x, a, s, i, r) fx_elu_backward (fx, (g), (x), (a), (s), (i), (r))
 #define SOFTPLUS_BW(g, x, b, t) fx_softplus_backward (fx, (g), (x), (b), (t))
+#define GELU_BW(g, x, a)   fx_curved_backward (fx, CR_OP_GELU_BACKWARD, (g), (x), (a))
+#define LOG_SIGMOID_BW(g, x) fx_curved_backward (fx, CR_OP_LOG_SIGMOID_BACKWARD, (g), (x), 0.0)
+#define HARDSWISH_BW(g, x) fx_curved_backward (fx, CR_OP_HARDSWISH_BACKWARD, (g), (x), 0.0)
 #define ZEROS()            cr_formula_zeros (&fx->f)
 #define P0                 (fx->p[0])
 #define P1                 (fx->p[1])
@@ -196,6 +217,9 @@ enum { SAVE_NOTHING, SAVE_INPUT, SAVE_OUTPUT };
 #undef THRESHOLD_AT_BW
 #undef ELU_BW
 #undef SOFTPLUS_BW
+#undef GELU_BW
+#undef LOG_SIGMOID_BW
+#undef HARDSWISH_BW
 #undef ZEROS
 #undef P0
 #undef P1

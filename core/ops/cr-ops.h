@@ -119,6 +119,13 @@ CrTensor *cr_elu_backward       (CrTensor *grad, CrTensor *self_or_result, doubl
 /* softplus's backward: SoftplusBackwardBackward0 */
 CrTensor *cr_softplus_backward  (CrTensor *grad, CrTensor *self, double beta, double threshold,
                                   GError **error);
+/* gelu's (approximate 0 none, 1 tanh), logsigmoid's, hardswish's backward:
+ * GeluBackwardBackward0, LogSigmoidBackwardBackward0, HardswishBackwardBackward0
+ * (cr-ops-curved-backward.c) */
+CrTensor *cr_gelu_backward      (CrTensor *grad, CrTensor *self, double approximate,
+                                  GError **error);
+CrTensor *cr_log_sigmoid_backward (CrTensor *grad, CrTensor *self, GError **error);
+CrTensor *cr_hardswish_backward (CrTensor *grad, CrTensor *self, GError **error);
 /* softmax's (log: log_softmax's) backward from its output: SoftmaxBackwardDataBackward0
  * (cr-ops-softmax-backward.c) */
 CrTensor *cr_softmax_backward_data (CrTensor *grad, CrTensor *out, int dim, gboolean log,
