@@ -1,7 +1,7 @@
 /* cr-leaf-observer.h — who wants to know when a tensor becomes a leaf that
  * requires grad, and when such a leaf first enters a graph: `chainrule
  * check` re-runs a script with one leaf nudged just before the statement
- * that first uses it (core/lang/cr-grad-probe.h). One observer per thread
+ * that first uses it (core/lang/cr-torch-grad-probe.h). One observer per thread
  * (the thread running a script), NULL nearly always. */
 #pragma once
 

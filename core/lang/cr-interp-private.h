@@ -224,7 +224,7 @@ struct _CrInterp {
   guint             n_failed_cells;
 
   /* Statements started in this run, the prelude's too: where `chainrule
-   * check` nudges a leaf (cr-grad-probe.c). */
+   * check` nudges a leaf (cr-torch-grad-probe.c). */
   guint64           statements_run;
 };
 

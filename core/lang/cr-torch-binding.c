@@ -7,7 +7,7 @@
 #include "cr-coach-watch.h"
 #include "cr-cuda.h"
 #include "cr-grad-mode.h"
-#include "cr-grad-probe.h"
+#include "cr-torch-grad-probe.h"
 #include "cr-interp-private.h"
 #include "cr-random.h"
 #include "cr-run-recorder.h"

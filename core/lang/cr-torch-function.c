@@ -5,7 +5,7 @@
 #include "cr-torch-private.h"
 #include "cr-engine.h"
 #include "cr-grad-mode.h"
-#include "cr-grad-probe.h"
+#include "cr-torch-grad-probe.h"
 
 #include <string.h>
 

@@ -26,7 +26,7 @@ typedef struct {
   struct _CrModuleRecorder *modules;  /* owned: the run record's module calls
                                        * (cr-run-recorder-modules.c), or NULL */
   struct _CrGradProbe *grad_probe;    /* borrowed: `chainrule check`'s probe of this
-                                       * run (cr-grad-probe.h), NULL nearly always */
+                                       * run (cr-torch-grad-probe.h), NULL nearly always */
 } CrTorchState;
 
 static inline CrTorchState *

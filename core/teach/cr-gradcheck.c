@@ -4,7 +4,7 @@
 
 #include "cr-dtype.h"
 #include "cr-error.h"
-#include "cr-grad-probe.h"
+#include "cr-torch-grad-probe.h"
 
 #include <math.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * torch.autograd.gradcheck judges it.
  *
  * The scalar L is what the first backward call differentiates
- * (core/lang/cr-grad-probe.h): the root itself for one scalar root;
+ * (core/lang/cr-torch-grad-probe.h): the root itself for one scalar root;
  * Σ_i Σ_j g_i[j]·r_i[j] for roots r_i given gradients g_i (several roots,
  * or y.backward(v)). Later backward calls are not checked.
  *
@@ -42,7 +42,7 @@ typedef struct {
 typedef struct {
   char     *label;        /* the record's name: "w1", "fc1.weight", "x" */
   int       record_id;    /* in the run record's tensors */
-  guint     ordinal;      /* cr-grad-probe.h */
+  guint     ordinal;      /* cr-torch-grad-probe.h */
   CrSpan    span;         /* where it was made or first bound */
   char     *dtype;        /* "float64" */
   char     *shape;        /* "(2, 3)", "()" */

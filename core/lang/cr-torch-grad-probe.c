@@ -1,6 +1,6 @@
-/* cr-grad-probe.c — a run's leaves, its first backward's scalar and
- * gradients, and one leaf nudged (cr-grad-probe.h). */
-#include "cr-grad-probe.h"
+/* cr-torch-grad-probe.c — a run's leaves, its first backward's scalar and
+ * gradients, and one leaf nudged (cr-torch-grad-probe.h). */
+#include "cr-torch-grad-probe.h"
 
 #include "cr-interp-private.h"
 #include "cr-leaf-observer.h"

@@ -1,4 +1,4 @@
-/* cr-grad-probe.h — what `chainrule check` (core/teach/cr-gradcheck.h)
+/* cr-torch-grad-probe.h — what `chainrule check` (core/teach/cr-gradcheck.h)
  * needs of a run: the leaves that require grad, in the order they were
  * made, with the statement that first used each in a graph; the scalar
  * that the run's first backward call differentiates; what that call added
