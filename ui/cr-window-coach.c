@@ -28,6 +28,9 @@ typedef struct {
   GtkWidget    *next_button;
   CrRunRecord  *record;      /* the record whose findings are shown (a ref), NULL */
   guint         index;       /* the finding shown */
+  CrRunRecord  *before_fix;  /* the record a Fix was applied to, until the run of the
+                              * fixed text is shown (a ref), NULL */
+  int           fixed_line;
 } Coach;
 
 static void
@@ -35,6 +38,7 @@ coach_free (gpointer data)
 {
   Coach *coach = data;
   g_clear_pointer (&coach->record, cr_run_record_unref);
+  g_clear_pointer (&coach->before_fix, cr_run_record_unref);
   g_free (coach);
 }
 
@@ -128,6 +132,9 @@ fix_clicked (CrWindow *self)
   GtkTextIter start, end;
   gtk_text_buffer_get_iter_at_line_offset (buffer, &start, f->fix_span.line - 1, f->fix_span.column - 1);
   gtk_text_buffer_get_iter_at_line_offset (buffer, &end, f->fix_span.end_line - 1, f->fix_span.end_column - 1);
+  g_clear_pointer (&coach->before_fix, cr_run_record_unref);
+  coach->before_fix = cr_run_record_ref (coach->record);
+  coach->fixed_line = f->span.line;
   gtk_text_buffer_begin_user_action (buffer);
   gtk_text_buffer_delete (buffer, &start, &end);
   gtk_text_buffer_insert (buffer, &start, f->fix, -1);
@@ -196,6 +203,45 @@ coach_of (CrWindow *self)
   return coach;
 }
 
+/* The scalar the last backward call started from (the loss); FALSE: none. */
+static gboolean
+last_loss (const CrRunRecord *record,
+           double            *out)
+{
+  if (!record || record->backwards->len < 2)
+    return FALSE;
+  const CrRecordBackward *bw = g_ptr_array_index (record->backwards, record->backwards->len - 1);
+  int root = bw->roots->len == 1 ? g_array_index (bw->roots, int, 0) : -1;
+  const CrRecordTensor *t = root >= 0 ? g_ptr_array_index (record->tensors, root) : NULL;
+  if (!t || !t->value || t->value->numel != 1 || t->value->n_values < 1)
+    return FALSE;
+  *out = t->value->values[0];
+  return TRUE;
+}
+
+/* The corrected run beside the original, in a toast: the error gone, the
+ * loss at the last backward call before and after, what is left. */
+static void
+tell_corrected_run (CrWindow          *self,
+                    Coach             *coach,
+                    const CrRunRecord *after)
+{
+  const CrRunRecord *before = coach->before_fix;
+  GString *text = g_string_new (NULL);
+  g_string_append_printf (text, "Fixed line %d.", coach->fixed_line);
+  if (before->errors->len > 0 && after->errors->len == 0)
+    g_string_append (text, " The error is gone.");
+  double loss_before, loss_after;
+  if (last_loss (before, &loss_before) && last_loss (after, &loss_after) && loss_before != loss_after)
+    g_string_append_printf (text, " Last loss %.4g → %.4g.", loss_before, loss_after);
+  if (after->findings->len == 0)
+    g_string_append (text, " The coach finds nothing more.");
+  else
+    g_string_append_printf (text, " The coach still finds %u.", after->findings->len);
+  cr_window_toast (self, text->str);
+  g_string_free (text, TRUE);
+}
+
 void
 cr_window_pin_findings (CrWindow *self)
 {
@@ -212,6 +258,11 @@ cr_window_pin_findings (CrWindow *self)
   g_clear_pointer (&coach->record, cr_run_record_unref);
   coach->record = record ? cr_run_record_ref (record) : NULL;
   coach->index = 0;
+  if (coach->before_fix && record)
+    {
+      tell_corrected_run (self, coach, record);
+      g_clear_pointer (&coach->before_fix, cr_run_record_unref);
+    }
 
   GtkTextTag *tag = coach_line_tag (buffer);
   GtkTextIter start, end;
