@@ -9,6 +9,7 @@
 #include "cr-window-private.h"
 
 #include "cr-step-card-pages.h"
+#include "cr-soft-breaks.h"
 
 static gboolean
 presenting (CrWindow *self)
@@ -123,6 +124,19 @@ on_editor_shown_or_hidden (GtkWidget  *editor_column,
     cr_graph_canvas_refit (self->canvas);
 }
 
+/* The stepper's label, with break points in a long grad_fn name: over the
+ * card a name such as BinaryCrossEntropyWithLogitsBackward0 is wider than
+ * the sidebar at presentation's type. */
+static gboolean
+add_soft_breaks (GBinding     *binding,
+                 const GValue *from,
+                 GValue       *to,
+                 gpointer      user_data)
+{
+  g_value_take_string (to, cr_soft_breaks_add (g_value_get_string (from)));
+  return TRUE;
+}
+
 /* ---- the clicker's blank-screen key ---- */
 
 gboolean
@@ -197,6 +211,12 @@ cr_window_present_init (CrWindow *self)
   g_signal_connect (self, "destroy", G_CALLBACK (on_destroy), NULL);
   g_signal_connect_object (self->editor_column, "notify::visible",
                            G_CALLBACK (on_editor_shown_or_hidden), self, 0);
+
+  /* In presentation the step's label heads the step card (cr-window.ui). */
+  GtkWidget *present_label = gtk_overlay_get_child (GTK_OVERLAY (self->present_header));
+  cr_soft_breaks_no_hyphens (GTK_LABEL (present_label));
+  g_object_bind_property_full (self->step_label, "label", present_label, "label", G_BINDING_SYNC_CREATE,
+                               add_soft_breaks, NULL, NULL, NULL);
 
   GtkEventController *keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
