@@ -7,7 +7,7 @@
 #include "cr-run-recorder.h"
 #include "cr-run-recorder-operands.h"
 #include "cr-snapshot-cache.h"
-#include "cr-coach-watch.h"
+#include "cr-run-recorder-coach.h"
 
 G_BEGIN_DECLS
 

@@ -4,7 +4,7 @@
  * to autograd (grad mode, the default device, the span graph nodes get). */
 #include "cr-torch-private.h"
 #include "cr-binding.h"
-#include "cr-coach-watch.h"
+#include "cr-run-recorder-coach.h"
 #include "cr-cuda.h"
 #include "cr-grad-mode.h"
 #include "cr-torch-grad-probe.h"

@@ -3,7 +3,7 @@
  * one native that takes its input from self when called as a method. */
 #include "cr-cuda.h"
 #include "cr-torch-private.h"
-#include "cr-coach-watch.h"
+#include "cr-run-recorder-coach.h"
 #include "cr-torch-native.h"
 #include "cr-ops-nnf.h"
 #include "cr-kernels.h"

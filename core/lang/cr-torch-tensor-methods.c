@@ -5,7 +5,7 @@
 #include "cr-cuda.h"
 #include "cr-device.h"
 #include "cr-torch-private.h"
-#include "cr-coach-watch.h"
+#include "cr-run-recorder-coach.h"
 #include "cr-kernels.h"
 #include "cr-grad-mode.h"
 

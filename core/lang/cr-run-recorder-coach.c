@@ -1,9 +1,9 @@
-/* cr-coach-watch.c — the interpreter's notes for the mistakes coach. Each
+/* cr-run-recorder-coach.c — the interpreter's notes for the mistakes coach. Each
  * kind of note is taken once per statement (a loop of a thousand
  * iterations notes its line once, and the first time is what the coach
  * needs), and the notes are capped, so a coached run costs little more
  * than a recorded one. */
-#include "cr-coach-watch.h"
+#include "cr-run-recorder-coach.h"
 #include "cr-coach.h"
 #include "cr-run-recorder-private.h"
 #include "cr-tensor.h"

@@ -1,4 +1,4 @@
-/* cr-coach-watch.h — what the interpreter notes for the mistakes coach
+/* cr-run-recorder-coach.h — what the interpreter notes for the mistakes coach
  * (core/coach/cr-coach.h) while a coached run goes on
  * (CrInterpOptions.coach): the facts the run record does not keep. Private
  * to core/lang; the run recorder owns the watch and hands its notes to
