@@ -3,7 +3,7 @@
  * `self.grad = other.data * out.grad` replaces the gradient another path
  * stored a moment ago, before anything read it. By the multivariate chain
  * rule the paths' gradients add up: `+=`. The interpreter notes each such
- * replacement (cr-coach-watch.c); this turns them into findings. */
+ * replacement (core/lang/cr-run-recorder-coach.c); this turns them into findings. */
 #include "cr-coach-private.h"
 
 #include <string.h>
