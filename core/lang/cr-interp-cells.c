@@ -1,4 +1,5 @@
-/* cr-interp-cells.c — a module run as notebook cells (see cr-interp-cells.h). */
+/* cr-interp-cells.c — a module run as notebook cells (see cr-interp-cells.h).
+ * What a cell shows is laid out by the prelude's IPython/lib/pretty.py. */
 #include "cr-interp-cells.h"
 
 #include "cr-interp-private.h"
@@ -52,14 +53,57 @@ cr_interp_n_failed_cells (CrInterp *self)
   return self->n_failed_cells;
 }
 
-/* display(*objs): what Jupyter shows as text/plain, each object's repr on a
- * line of its own. Keyword arguments (display_id, clear, ...) change
- * nothing a text output shows. */
+static gboolean
+stopped (CrInterp *self)
+{
+  const gint *flag = self->options.cancel_flag;
+  return flag && g_atomic_int_get (flag) != 0;
+}
+
+/* value as Jupyter's text/plain shows it: IPython's pretty printer (the
+ * prelude's IPython/lib/pretty.py), a repr laid out within 79 columns. */
+static char *
+display_text (CrInterp  *self,
+              CrValue   *value,
+              GError   **error)
+{
+  CrValue *module = cr_interp_import (self, "IPython.lib.pretty", error);
+  if (!module)
+    return NULL;
+  CrValue *pretty = cr_interp_getattr (self, module, "pretty", error);
+  cr_value_unref (module);
+  if (!pretty)
+    return NULL;
+  GError *local = NULL;
+  CrValue *text = cr_interp_call (self, pretty, &value, 1, NULL, 0, &local);
+  cr_value_unref (pretty);
+  if (!text)
+    {
+      /* Stopped: stopped. Else the value's own repr, which raises the
+       * script's error when that is what failed. */
+      if (stopped (self))
+        {
+          g_propagate_error (error, local);
+          return NULL;
+        }
+      g_error_free (local);
+      cr_interp_forget_error (self);
+      return cr_value_repr (self, value, error);
+    }
+  char *result = text->kind == CR_VALUE_STR ? g_strndup (text->u.str.data, text->u.str.len)
+                                            : cr_value_repr (self, text, error);
+  cr_value_unref (text);
+  return result;
+}
+
+/* display(*objs): what Jupyter shows as text/plain, each object on a line
+ * of its own. Keyword arguments (display_id, clear, ...) change nothing a
+ * text output shows. */
 NATIVE (b_display)
 {
   for (guint i = 0; i < n_args; i++)
     {
-      char *text = cr_value_repr (interp, args[i], error);
+      char *text = display_text (interp, args[i], error);
       if (!text)
         return NULL;
       cr_interp_write (interp, text, FALSE);
@@ -125,7 +169,7 @@ exec_displayed (CrInterp   *self,
   gboolean ok = TRUE;
   if (value->kind != CR_VALUE_NONE)
     {
-      char *text = cr_value_repr (self, value, error);
+      char *text = display_text (self, value, error);
       ok = text != NULL;
       if (ok)
         {
@@ -159,13 +203,6 @@ forget_error (CrInterp *self,
       self->exc_value_owner = NULL;
     }
   self->err_located = FALSE;
-}
-
-static gboolean
-stopped (CrInterp *self)
-{
-  const gint *flag = self->options.cancel_flag;
-  return flag && g_atomic_int_get (flag) != 0;
 }
 
 /* A cell failed with e: its traceback to stderr as Jupyter shows it under

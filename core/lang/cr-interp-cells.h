@@ -6,9 +6,10 @@
  *   runs; the run record keeps it as it keeps a handled error;
  * - a cell that does not parse raises its SyntaxError when its turn comes;
  * - a cell whose last statement is an expression shows its value, as
- *   Jupyter's Out[n] does: its repr on stdout, nothing for None or when the
+ *   Jupyter's Out[n] does: its text/plain form on stdout (IPython's pretty
+ *   printer: prelude/IPython/lib/pretty.py), nothing for None or when the
  *   line ends with ';';
- * - `display(x, ...)` is a builtin that prints each repr.
+ * - `display(x, ...)` is a builtin that prints each so.
  *
  * Only stopping the run (Ctrl-C, the time limit) ends it early. The cells
  * come from the notebook layer (core/notebook/), which also parses them. */

@@ -1,52 +1,36 @@
 #!/usr/bin/env python3
 """Run a notebook's code cells the way Jupyter runs them, with the real
-Python and PyTorch 1.13 (/usr/bin/python3), for the expected output of
-Chainrule's notebook cases: tests/app/cases/notebook-*.ipynb.
+Python, PyTorch 1.13 and IPython (Debian's python3-torch and
+python3-ipython), for the expected output of Chainrule's notebook cases:
+tests/app/cases/notebook-*.ipynb.
 
 usage: /usr/bin/python3 run-as-jupyter.py NB.ipynb > NB.out 2> NB.stderr
 
-Jupyter is not installed where the cases are recorded; this stands in for
-it, doing what IPython's kernel does with a cell: one namespace for all
-cells; a cell that fails prints its traceback and the next cell runs; a
-cell's last statement, when an expression, shows its value's repr unless it
-is None or the line ends with ';'; display(x) prints x's text/plain form;
-IPython.display's objects print as "<IPython.core.display.Math object>"
-(IPython's DisplayObject.__repr__). IPython's own lines are handled as
-Chainrule handles them: `%time stmt` runs stmt, `%%time` runs the cell,
-other magics and `!shell` lines are skipped. Exit status 1 when a cell
-failed.
+Each code cell goes to IPython's own InteractiveShell.run_cell, as Jupyter's
+kernel sends it: one namespace, a failing cell prints its traceback (on
+stderr here, as Jupyter shows it apart from the output) and the next cell
+runs, the last expression's value and display() print their text/plain form
+(IPython's pretty printer), without the "Out[n]:" prompt, which Jupyter's
+text output has not. IPython's own lines are first handled as Chainrule
+handles them (its output would not be deterministic otherwise): `%time
+stmt` runs stmt, `%%time` runs the cell, other magics and `!shell` lines are
+skipped. Exit status 1 when a cell failed.
 """
-import ast
 import json
 import sys
-import traceback
-import types
+
+from IPython.core.displayhook import DisplayHook
+from IPython.core.interactiveshell import InteractiveShell
 
 
-class DisplayObject:
-    def __init__(self, data=None, url=None, filename=None, metadata=None):
-        self.data = data
+class TextDisplayHook(DisplayHook):
+    """Jupyter's text/plain of a cell's value, without the prompt."""
 
-    def __repr__(self):
-        return "<IPython.core.display.%s object>" % type(self).__name__
+    def write_output_prompt(self):
+        pass
 
-
-def display(*objs, **kwargs):
-    for obj in objs:
-        print(repr(obj))
-
-
-def install_ipython():
-    display_module = types.ModuleType("IPython.display")
-    for name in ("Math", "Latex", "Markdown", "HTML", "Javascript", "SVG", "JSON", "Image"):
-        setattr(display_module, name, type(name, (DisplayObject,), {}))
-    display_module.display = display
-    package = types.ModuleType("IPython")
-    package.display = display_module
-    sys.modules["IPython"] = package
-    sys.modules["IPython.display"] = display_module
-    import builtins
-    builtins.display = display
+    def write_format_data(self, format_dict, md_dict=None):
+        print(format_dict["text/plain"])
 
 
 def python_lines(source):
@@ -56,8 +40,8 @@ def python_lines(source):
         text = line.lstrip()
         indent = line[: len(line) - len(text)]
         if i == 0 and text.startswith("%%"):
-            name = text[2:].split()[0] if text[2:].split() else ""
-            if name not in ("time", "timeit", "prun", "capture"):
+            words = text[2:].split()
+            if not words or words[0] not in ("time", "timeit", "prun", "capture"):
                 return ""
             out.append("")
         elif text.startswith("!") or (text.startswith("%") and not text.startswith("%%")):
@@ -72,54 +56,26 @@ def python_lines(source):
     return "\n".join(out)
 
 
-def ends_with_semicolon(source, line):
-    text = source.split("\n")[line - 1]
-    code = text.split("#", 1)[0].rstrip()
-    return code.endswith(";")
-
-
-def run_cell(number, source, namespace):
-    filename = "<cell %d>" % number
-    try:
-        tree = ast.parse(source, filename)
-    except SyntaxError:
-        sys.stdout.flush()
-        traceback.print_exc(limit=0)
-        return False
-    shown = None
-    if tree.body and isinstance(tree.body[-1], ast.Expr) \
-            and not ends_with_semicolon(source, tree.body[-1].end_lineno):
-        shown = ast.Expression(tree.body.pop().value)
-    try:
-        exec(compile(tree, filename, "exec"), namespace)
-        if shown is not None:
-            value = eval(compile(shown, filename, "eval"), namespace)
-            if value is not None:
-                print(repr(value))
-    except Exception:
-        sys.stdout.flush()
-        kind, value, trace = sys.exc_info()
-        traceback.print_exception(kind, value, trace.tb_next)
-        sys.stderr.flush()
-        return False
-    return True
-
-
 def main():
     with open(sys.argv[1], encoding="utf-8") as f:
         notebook = json.load(f)
-    install_ipython()
-    namespace = {"__name__": "__main__"}
+    shell = InteractiveShell.instance(displayhook_class=TextDisplayHook, colors="NoColor")
+
+    def show_traceback(etype, evalue, stb):
+        sys.stdout.flush()
+        print(shell.InteractiveTB.stb2text(stb), file=sys.stderr)
+        sys.stderr.flush()
+
+    shell._showtraceback = show_traceback
     failed = 0
-    number = 0
     for cell in notebook["cells"]:
         if cell["cell_type"] != "code":
             continue
-        number += 1
         source = cell["source"]
         if isinstance(source, list):
             source = "".join(source)
-        if not run_cell(number, python_lines(source), namespace):
+        result = shell.run_cell(python_lines(source), store_history=True)
+        if not result.success:
             failed += 1
         sys.stdout.flush()
     return 1 if failed else 0

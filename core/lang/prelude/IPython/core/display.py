@@ -54,8 +54,9 @@ class Image(DisplayObject):
 def display(*objs, **kwargs):
     # Each object's text/plain form on a line of its own, as Jupyter's
     # text output shows a display.
+    from IPython.lib.pretty import pretty
     for obj in objs:
-        print(repr(obj))
+        print(pretty(obj))
 
 
 def clear_output(wait=False):

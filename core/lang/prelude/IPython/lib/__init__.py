@@ -1,0 +1,1 @@
+# IPython.lib: its pretty printer (IPython.lib.pretty).
