@@ -82,6 +82,10 @@ check_view (const CrGraphModel    *model,
         counts->moved++;
       if (t->crossed)
         {
+          const CrGraphCluster *c = g_ptr_array_index (model->clusters, i);
+          g_test_message ("%s (%s%s): no place along its strip is clear for the title '%s'; the "
+                          "edges are cut under it", what, way, presentation ? ", presentation" : "",
+                          c->title);
           counts->crossed++;
           continue;
         }
