@@ -140,26 +140,31 @@ box_free (const CrGraphLayout *self,
   return TRUE;
 }
 
-/* Whether the band an edge crosses from the op's side (op_x, op_cy) to a
- * unit's inner side (unit_x, exit_cy) is clear of every box but the op's:
- * a leaf never stands beyond another node. */
+/* Whether the edge side_edge() draws from a unit's exit (sx, sy) into the
+ * op's side (tx, ty) keeps off every box but the op's: a leaf never
+ * stands beyond another node. */
 static gboolean
-corridor_free (const CrGraphLayout *self,
-               const gboolean      *placed,
-               guint                op,
-               double               op_x,
-               double               op_cy,
-               double               unit_x,
-               double               exit_cy)
+edge_free (const CrGraphLayout *self,
+           const gboolean      *placed,
+           guint                op,
+           double               sx,
+           double               sy,
+           double               tx,
+           double               ty)
 {
-  double x0 = MIN (op_x, unit_x), x1 = MAX (op_x, unit_x);
-  double y0 = MIN (op_cy, exit_cy) - 2, y1 = MAX (op_cy, exit_cy) + 2;
-  for (guint i = 0; i < self->n_nodes; i++)
+  double mx = (sx + tx) / 2;
+  for (int i = 1; i < 16; i++)
     {
-      const CrGraphBox *b = &self->nodes[i];
-      if (i != op && placed[i] && b->width > 0 && x0 < b->x + b->width && b->x < x1
-          && y0 < b->y + b->height && b->y < y1)
-        return FALSE;
+      double t = i / 16.0, mt = 1 - t;
+      double x = mt * mt * mt * sx + 3 * mt * mt * t * mx + 3 * mt * t * t * mx + t * t * t * tx;
+      double y = mt * mt * mt * sy + 3 * mt * mt * t * sy + 3 * mt * t * t * ty + t * t * t * ty;
+      for (guint n = 0; n < self->n_nodes; n++)
+        {
+          const CrGraphBox *b = &self->nodes[n];
+          if (n != op && placed[n] && b->width > 0 && x > b->x - 2 && x < b->x + b->width + 2
+              && y > b->y - 2 && y < b->y + b->height + 2)
+            return FALSE;
+        }
     }
   return TRUE;
 }
@@ -258,6 +263,9 @@ place_unit (CrGraphLayout      *self,
   double gap = MAX (34 * k, label_w + 2 * ARROW_RUN * k + 6 * k);
   double want_x = u->right ? op->x + op->width + gap : op->x - gap - w;
   double want_y = op->y + op->height / 2 - exit_mid;
+  /* Under a pill, room for the .grad badge the steps write there (a
+   * line of small type): the next unit down keeps clear of it. */
+  double below = u->pill >= 0 ? ceil (label_font_size * 1.25 + 2 * k) : 0;
   double best_x = want_x, best_y = want_y, best = G_MAXDOUBLE;
   double step = SEARCH_STEP * k, reach = MAX (h, op->height) + 4 * CLEAR * k;
   for (double out = 0; out <= SEARCH_OUT * k && best == G_MAXDOUBLE; out += step)
@@ -266,9 +274,9 @@ place_unit (CrGraphLayout      *self,
         {
           double x = u->right ? want_x + out : want_x - out, y = want_y + sign * dy;
           double cost = dy + 1.5 * out;
-          if (cost < best && box_free (self, placed, x, y, w, h)
-              && corridor_free (self, placed, u->op, u->right ? op->x + op->width : op->x,
-                                op->y + op->height / 2, u->right ? x : x + w, y + exit_mid))
+          if (cost < best && box_free (self, placed, x, y, w, h + below)
+              && edge_free (self, placed, u->op, u->right ? x : x + w, y + exit_mid,
+                            u->right ? op->x + op->width : op->x, op->y + op->height / 2))
             {
               best = cost;
               best_x = x;
@@ -281,7 +289,7 @@ place_unit (CrGraphLayout      *self,
   leaf->x = best_x;
   leaf->y = best_y;
   leaf->width = u->pill >= 0 ? w : leaf_w;
-  leaf->height = u->pill >= 0 ? h : leaf_h;   /* the unit, while placing */
+  leaf->height = u->pill >= 0 ? h + below : leaf_h;   /* the unit, while placing */
   placed[u->leaf] = TRUE;
   return TRUE;
 }
@@ -355,11 +363,11 @@ cr_graph_layout_new_beside (const CrGraphModel *model,
         {
           CrGraphBox *pill = &self->nodes[u->pill];
           double pill_h = node_sizes[2 * u->pill + 1];
+          leaf->height = node_sizes[2 * u->leaf + 1];
           pill->x = leaf->x;
           pill->width = leaf->width;
           pill->height = pill_h;
-          pill->y = leaf->y + leaf->height - pill_h;
-          leaf->height = node_sizes[2 * u->leaf + 1];
+          pill->y = leaf->y + leaf->height + pair_gap;
           for (guint ei = 0; ei < model->edges->len; ei++)
             {
               const CrGraphEdge *e = g_ptr_array_index (model->edges, ei);

@@ -430,6 +430,8 @@ test_beside (void)
   g_assert_true (beside->beside);
   g_assert_cmpint (beside->direction, ==, CR_GRAPH_LAYOUT_TOP_TO_BOTTOM);
   g_assert_cmpfloat (beside->height, <, 0.75 * ranked->height);
+  g_test_message ("beside %.0fx%.0f pt, ranked %.0fx%.0f", beside->width, beside->height, ranked->width,
+                  ranked->height);
   guint n = model->nodes->len, sides = 0;
   for (guint i = 0; i < n; i++)
     {
