@@ -137,6 +137,18 @@ add_soft_breaks (GBinding     *binding,
   return TRUE;
 }
 
+/* The start-up hint shows in the step label's place: the label gives way
+ * while the hint fades in, and comes back once it has faded out, so that
+ * the two never show one through the other. */
+static void
+on_hint_revealed (GtkRevealer *revealer,
+                  GParamSpec  *pspec,
+                  CrWindow    *self)
+{
+  gboolean hint = gtk_revealer_get_reveal_child (revealer) || gtk_revealer_get_child_revealed (revealer);
+  gtk_widget_set_opacity (gtk_overlay_get_child (GTK_OVERLAY (self->present_header)), hint ? 0.0 : 1.0);
+}
+
 /* ---- the clicker's blank-screen key ---- */
 
 gboolean
@@ -217,6 +229,10 @@ cr_window_present_init (CrWindow *self)
   cr_soft_breaks_no_hyphens (GTK_LABEL (present_label));
   g_object_bind_property_full (self->step_label, "label", present_label, "label", G_BINDING_SYNC_CREATE,
                                add_soft_breaks, NULL, NULL, NULL);
+  g_signal_connect_object (self->hint_revealer, "notify::reveal-child", G_CALLBACK (on_hint_revealed),
+                           self, 0);
+  g_signal_connect_object (self->hint_revealer, "notify::child-revealed", G_CALLBACK (on_hint_revealed),
+                           self, 0);
 
   GtkEventController *keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);

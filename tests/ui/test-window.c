@@ -449,6 +449,9 @@ test_presentation (void)
   /* The step's label heads the step card, off the graph. */
   g_assert_false (gtk_widget_get_visible (window->stepper_bar));
   g_assert_true (gtk_widget_get_visible (window->present_header));
+  /* The start-up hint shows in the step label's place, not through it. */
+  g_assert_cmpfloat (gtk_widget_get_opacity (gtk_overlay_get_child (GTK_OVERLAY (window->present_header))),
+                     ==, 0.0);
   /* The script is hidden: the graph and the card have the room. */
   g_assert_false (gtk_widget_get_visible (window->editor_column));
   /* A re-run (an edit, another call) keeps the controls hidden. */
