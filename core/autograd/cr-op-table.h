@@ -148,7 +148,10 @@ G_BEGIN_DECLS
   X (SCATTER_VALUE)       /* ScatterBackward1: scatter(dim, index, value) */ \
   X (GELU_BACKWARD)       /* GeluBackwardBackward0 */                 \
   X (LOG_SIGMOID_BACKWARD) /* LogSigmoidBackwardBackward0 */          \
-  X (HARDSWISH_BACKWARD)  /* HardswishBackwardBackward0 */
+  X (HARDSWISH_BACKWARD)  /* HardswishBackwardBackward0 */             \
+  X (MSE_LOSS_BACKWARD)   /* MseLossBackwardBackward0 */               \
+  X (SMOOTH_L1_LOSS_BACKWARD) /* SmoothL1LossBackwardBackward0 */      \
+  X (HUBER_LOSS_BACKWARD) /* HuberLossBackwardBackward0 */
 
 /* The elementwise functions of one tensor are rows of core/cr-unary-ops.def
  * (CR_UNARY_OP, and CR_UNARY_INPLACE for the nodes of some in-place forms),

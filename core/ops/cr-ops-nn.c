@@ -186,22 +186,11 @@ mse_backward (CrNode          *node,
   CrReduction reduction = (CrReduction) node->args->ints[0];
   g_autoptr(CrTensor) input = cr_node_get_saved (node, 0, error);
   g_autoptr(CrTensor) target = input != NULL ? cr_node_get_saved (node, 1, error) : NULL;
-  g_autoptr(CrTensor) diff = NULL;
-  g_autoptr(CrTensor) g = NULL;
-
   if (target == NULL)
     return FALSE;
-  diff = cr_sub (input, target, error);
-  if (diff == NULL)
-    return FALSE;
-  g = scale_grad (diff, grad_outputs[0], 2.0, reduction, diff->numel, error);
-  if (g == NULL)
-    return FALSE;
-  if (cr_ops_needs_grad (node, 0))
-    grad_inputs[0] = cr_tensor_ref (g);
-  if (cr_ops_needs_grad (node, 1) && (grad_inputs[1] = cr_neg (g, error)) == NULL)
-    return FALSE;
-  return TRUE;
+  /* MseLossBackwardBackward0 under create_graph. */
+  return cr_pair_loss_grads (CR_OP_MSE_LOSS, node, grad_outputs[0], input, target, reduction, 0.0,
+                             grad_inputs, error);
 }
 
 const CrOpInfo cr_op_row_MSE_LOSS = {
@@ -305,20 +294,10 @@ huber_backward (CrNode          *node,
   double delta = node->args->scalar[0];
   SAVED (input, 0);
   SAVED (target, 1);
-  g_autoptr(CrTensor) diff = cr_sub (input, target, error);
-  g_autoptr(CrTensor) local = diff != NULL ? cr_clamp (diff, TRUE, -delta, TRUE, delta, error)
-                                           : NULL;
-  g_autoptr(CrTensor) g = local != NULL ? scale_grad (local, grad_outputs[0], 1.0, reduction,
-                                                      diff->numel, error)
-                                        : NULL;
 
-  if (g == NULL)
-    return FALSE;
-  if (cr_ops_needs_grad (node, 0))
-    grad_inputs[0] = cr_tensor_ref (g);
-  if (cr_ops_needs_grad (node, 1) && (grad_inputs[1] = cr_neg (g, error)) == NULL)
-    return FALSE;
-  return TRUE;
+  /* HuberLossBackwardBackward0 under create_graph. */
+  return cr_pair_loss_grads (CR_OP_HUBER_LOSS, node, grad_outputs[0], input, target, reduction,
+                             delta, grad_inputs, error);
 }
 
 const CrOpInfo cr_op_row_HUBER_LOSS = {

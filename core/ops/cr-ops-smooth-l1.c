@@ -33,8 +33,9 @@ reduce (CrTensor     *loss,
   return cr_tensor_ref (loss);
 }
 
-/* ∂/∂input = where(|d| < β, d / β, sign(d)) · grad (/ N for mean); the
- * target gets its negation. Saved: input (0), target (1). */
+/* ∂/∂input = where(|d| < β, d / β, sign(d)) · grad (/ N for mean), one op
+ * (SmoothL1LossBackwardBackward0 under create_graph), and the same with
+ * input and target swapped for the target. Saved: input (0), target (1). */
 static gboolean
 smooth_l1_backward (CrNode          *node,
                     CrTensor *const *grads,
@@ -45,35 +46,9 @@ smooth_l1_backward (CrNode          *node,
   double beta = node->args->scalar[0];
   SAVED (input, 0);
   SAVED (target, 1);
-  g_autoptr(CrTensor) d = cr_sub (input, target, error);
-  g_autoptr(CrTensor) ad = d != NULL ? cr_kernel_unary (CR_UNARY_ABS, d, error) : NULL;
-  g_autoptr(CrTensor) beta_t = cr_ops_wrap_number (beta, FALSE);
-  g_autoptr(CrTensor) small = ad != NULL ? cr_binary_nograd (CR_BINARY_LT, ad, beta_t, error)
-                                         : NULL;
-  g_autoptr(CrTensor) quad = small != NULL && beta > 0 ? times_number (d, 1.0 / beta, error)
-                                                       : NULL;
-  g_autoptr(CrTensor) sgn = small != NULL ? cr_unary (CR_OP_SIGN, d, error) : NULL;
-  g_autoptr(CrTensor) local = NULL;
-  g_autoptr(CrTensor) g = NULL;
 
-  if (sgn == NULL)
-    return FALSE;
-  local = beta > 0 ? cr_where (small, quad, sgn, error) : cr_tensor_ref (sgn);
-  if (local == NULL || (g = cr_mul (local, grads[0], error)) == NULL)
-    return FALSE;
-  if (reduction == CR_REDUCTION_MEAN)
-    {
-      CrTensor *scaled = times_number (g, 1.0 / (double) MAX (d->numel, 1), error);
-      if (scaled == NULL)
-        return FALSE;
-      cr_tensor_unref (g);
-      g = scaled;
-    }
-  if (cr_ops_needs_grad (node, 0))
-    grad_inputs[0] = cr_tensor_ref (g);
-  if (cr_ops_needs_grad (node, 1) && (grad_inputs[1] = cr_neg (g, error)) == NULL)
-    return FALSE;
-  return TRUE;
+  return cr_pair_loss_grads (CR_OP_SMOOTH_L1_LOSS, node, grads[0], input, target, reduction, beta,
+                             grad_inputs, error);
 }
 
 /* args.ints[0]: the reduction, scalar[0]: beta; input and target saved. */

@@ -320,6 +320,12 @@ CrTensor *cr_huber_loss     (CrTensor *input, CrTensor *target, CrReduction redu
 /* F.smooth_l1_loss (same shapes): SmoothL1LossBackward0 (cr-ops-smooth-l1.c). */
 CrTensor *cr_smooth_l1_loss (CrTensor *input, CrTensor *target, CrReduction reduction,
                              double beta, GError **error);
+/* The gradients of loss's node (CR_OP_MSE_LOSS, SMOOTH_L1_LOSS, HUBER_LOSS;
+ * param its beta or delta) for the inputs that need one, each an op:
+ * MseLossBackwardBackward0, ... (cr-ops-loss-backward.c) */
+gboolean  cr_pair_loss_grads    (CrOpId loss, const CrNode *node, CrTensor *grad, CrTensor *self,
+                                 CrTensor *target, CrReduction reduction, double param,
+                                 CrTensor **grad_inputs, GError **error);
 CrTensor *cr_bce_with_logits(CrTensor *input, CrTensor *target, CrReduction reduction,
                              GError **error);
 /* With weight and pos_weight broadcast to input's shape (either NULL: none). */
