@@ -261,6 +261,55 @@ reached_by (const CrRecordBackward *backward,
   return FALSE;
 }
 
+/* Leaves the record names alike (tensors never bound to a name, a loop's)
+ * get their line, then their place among those, so each row says which. */
+static void
+tell_apart (GPtrArray *leaves)
+{
+  for (int pass = 0; pass < 2; pass++)
+    {
+      g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+      g_autoptr (GHashTable) dup = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint i = 0; i < leaves->len; i++)
+        {
+          const CrGradcheckLeaf *leaf = leaves->pdata[i];
+          if (g_hash_table_contains (seen, leaf->label))
+            g_hash_table_add (dup, leaf->label);
+          g_hash_table_add (seen, leaf->label);
+        }
+      if (g_hash_table_size (dup) == 0)
+        return;
+      g_autoptr (GHashTable) counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autoptr (GPtrArray) renamed = g_ptr_array_new_with_free_func (g_free);
+      for (guint i = 0; i < leaves->len; i++)
+        {
+          CrGradcheckLeaf *leaf = leaves->pdata[i];
+          if (!g_hash_table_contains (dup, leaf->label))
+            {
+              g_ptr_array_add (renamed, NULL);
+              continue;
+            }
+          char *name;
+          if (pass == 0)
+            name = g_strdup_printf ("%s (line %u)", leaf->label, leaf->span.line);
+          else
+            {
+              guint n = GPOINTER_TO_UINT (g_hash_table_lookup (counts, leaf->label)) + 1;
+              g_hash_table_insert (counts, g_strdup (leaf->label), GUINT_TO_POINTER (n));
+              name = g_strdup_printf ("%s #%u", leaf->label, n);
+            }
+          g_ptr_array_add (renamed, name);
+        }
+      for (guint i = 0; i < leaves->len; i++)
+        if (renamed->pdata[i])
+          {
+            CrGradcheckLeaf *leaf = leaves->pdata[i];
+            g_free (leaf->label);
+            leaf->label = g_steal_pointer (&renamed->pdata[i]);
+          }
+    }
+}
+
 CrGradcheckReport *
 cr_gradcheck_run (CrAstModule               *module,
                   const CrGradcheckOptions  *options,
@@ -342,6 +391,7 @@ cr_gradcheck_run (CrAstModule               *module,
       g_ptr_array_add (report->leaves, leaf);
     }
   cr_grad_probe_free (probe);
+  tell_apart (report->leaves);
   return report;
 }
 
