@@ -25,9 +25,9 @@ cr_paths_command_usage (FILE *out)
   fputs ("Usage: chainrule paths [OPTIONS] FILE.py --leaf NAME[INDEX]\n"
          "\n"
          "Every path from a leaf (one element of a tensor leaf: x[1], w[0, 2]) to the\n"
-         "loss of the script's first .backward(), the product of the local derivatives\n"
-         "along each, and their sum, which is the leaf's gradient. Exit status 0 when\n"
-         "the sum equals .grad, 1 when it does not, 2 on an error.\n"
+         "loss of the first .backward() that reaches it, the product of the local\n"
+         "derivatives along each, and their sum, which is the leaf's gradient. Exit\n"
+         "status 0 when the sum equals .grad, 1 when it does not, 2 on an error.\n"
          "\n"
          "Options:\n"
          "  --leaf NAME[INDEX]      the leaf, as the graph names it (fc.weight[0, 1])\n"
@@ -210,9 +210,11 @@ cr_paths_command (int    argc,
         numel *= leaf->shape[d];
       if (numel != 1)
         {
+          g_autoptr (GString) zeros = g_string_new ("0");
+          for (int d = 1; d < leaf->ndim; d++)
+            g_string_append (zeros, ", 0");
           fprintf (stderr, "chainrule paths: %s has %" G_GINT64_FORMAT " elements: pick one, "
-                           "e.g. --leaf '%s[%s]'\n", leaf->label, numel, leaf_name,
-                   leaf->ndim == 1 ? "0" : leaf->ndim == 2 ? "0, 0" : "0, 0, 0");
+                           "e.g. --leaf '%s[%s]'\n", leaf->label, numel, leaf_name, zeros->str);
           return 2;
         }
     }

@@ -108,7 +108,7 @@ is_view_like (const char *grad_fn)
     "ViewBackward0", "ReshapeAliasBackward0", "UnsafeViewBackward0", "UnsqueezeBackward0",
     "SqueezeBackward0", "SqueezeBackward1", "CloneBackward0", "AliasBackward0",
     "ToCopyBackward0", "ContiguousBackward0", "SqueezeBackward2", "SqueezeBackward3",
-    "UnsqueezeBackward1",
+    "UnsqueezeBackward1", "BackwardHookFunctionBackward",
   };
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     if (strcmp (grad_fn, names[i]) == 0)
@@ -372,12 +372,24 @@ cr_path_sum_new (const CrRunRecord *record,
                  guint              max_paths,
                  GError           **error)
 {
+  /* The first .backward() call that reaches the leaf, else the first. */
+  int first = -1;
   for (guint i = 0; i < record->backwards->len; i++)
     {
       const CrRecordBackward *b = record->backwards->pdata[i];
-      if (b->kind == CR_RECORD_BACKWARD_CALL)
-        return cr_path_sum_new_in_call (record, (int) i, leaf, element, max_paths, error);
+      if (b->kind != CR_RECORD_BACKWARD_CALL)
+        continue;
+      if (first < 0)
+        first = (int) i;
+      for (guint s = 0; s < b->steps->len; s++)
+        {
+          const CrRecordStep *step = b->steps->pdata[s];
+          if (step->kind == CR_RECORD_STEP_ACCUMULATE && step->leaf == leaf)
+            return cr_path_sum_new_in_call (record, (int) i, leaf, element, max_paths, error);
+        }
     }
+  if (first >= 0)
+    return cr_path_sum_new_in_call (record, first, leaf, element, max_paths, error);
   g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                        "the script calls no .backward(): there are no paths to the loss");
   return NULL;

@@ -49,7 +49,9 @@ typedef struct {
                            * .grad may differ */
 } CrPathSum;
 
-/* The paths of element `element` (row-major) of leaf `leaf`. NULL with error
+/* The paths of element `element` (row-major) of leaf `leaf`, in the first
+ * .backward() call that reaches the leaf (the first call when none does,
+ * which then fails). NULL with error
  * when the record has no .backward() call, the leaf is no leaf or was not
  * reached, the element is out of range, or a path goes through an op whose
  * per-element derivatives cannot be had from the record. */
