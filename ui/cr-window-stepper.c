@@ -98,7 +98,11 @@ cr_window_update_step_label (CrWindow *self)
   if (model)
     cr_window_append_card_part (self, text);
   if (g_strcmp0 (gtk_label_get_label (self->step_label), text->str) != 0)
-    gtk_label_set_label (self->step_label, text->str);
+    {
+      gtk_label_set_label (self->step_label, text->str);
+      /* The bar under a narrow graph pane may cut the label short. */
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->step_label), text->str);
+    }
 }
 
 char *
