@@ -759,6 +759,10 @@ choose_flow (CrGraphCanvas *self,
     swap_direction (self);
 }
 
+/* The most nodes a graph laid out with its leaves beside their ops may
+ * have: the first view at 11 px type shows about 40. */
+#define BESIDE_MAX_NODES 60
+
 /* The model laid out top to bottom with its leaves beside their ops (see
  * cr_graph_layout_new_beside), or NULL. */
 static CrGraphLayout *
@@ -805,7 +809,10 @@ choose_beside (CrGraphCanvas *self,
         cr_graph_layout_free (ranked);
       return;
     }
-  if (fits_readably (self, self->layout))
+  /* Past a few dozen nodes (or with open groups) nothing fits readably
+   * beside either, and another dot run would only slow the first view. */
+  if (fits_readably (self, self->layout) || self->model->nodes->len > BESIDE_MAX_NODES
+      || (self->model->clusters && self->model->clusters->len > 0))
     return;
   CrGraphLayout *beside = layout_beside (self, &error);
   if (beside && beside->beside && fits_readably (self, beside))
