@@ -151,7 +151,8 @@ G_BEGIN_DECLS
   X (HARDSWISH_BACKWARD)  /* HardswishBackwardBackward0 */             \
   X (MSE_LOSS_BACKWARD)   /* MseLossBackwardBackward0 */               \
   X (SMOOTH_L1_LOSS_BACKWARD) /* SmoothL1LossBackwardBackward0 */      \
-  X (HUBER_LOSS_BACKWARD) /* HuberLossBackwardBackward0 */
+  X (HUBER_LOSS_BACKWARD) /* HuberLossBackwardBackward0 */             \
+  X (NOT_IMPLEMENTED)     /* NotImplemented (name(): torch::autograd::) */
 
 /* The elementwise functions of one tensor are rows of core/cr-unary-ops.def
  * (CR_UNARY_OP, and CR_UNARY_INPLACE for the nodes of some in-place forms),

@@ -60,7 +60,8 @@ NATIVE (native_node_name)
   node = self->u.object.data;
   if (node->op != NULL && node->custom_name == NULL
       && (strcmp (node->op->grad_fn_name, "AccumulateGrad") == 0
-          || strcmp (node->op->grad_fn_name, "CopySlices") == 0))
+          || strcmp (node->op->grad_fn_name, "CopySlices") == 0
+          || strcmp (node->op->grad_fn_name, "NotImplemented") == 0))
     {
       g_autofree char *qualified = g_strconcat ("torch::autograd::", cr_node_name (node), NULL);
       return cr_value_new_str (qualified);

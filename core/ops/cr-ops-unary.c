@@ -103,7 +103,8 @@ fx_softplus_backward (Fx *fx, CrTensor *g, CrTensor *x, double beta, double thre
 }
 
 /* The backward ops of gelu, logsigmoid and hardswish over (g, x)
- * (GeluBackwardBackward0, ...: cr-ops-curved-backward.c). */
+ * (GeluBackwardBackward0, ...: cr-ops-curved-backward.c), and hardsigmoid's
+ * (CR_OP_HARDSIGMOID: a NotImplemented node, cr-ops-not-implemented.c). */
 G_GNUC_UNUSED static CrTensor *
 fx_curved_backward (Fx *fx, CrOpId op, CrTensor *g, CrTensor *x, double approximate)
 {
@@ -115,6 +116,8 @@ fx_curved_backward (Fx *fx, CrOpId op, CrTensor *g, CrTensor *x, double approxim
       return cr_formula_keep (&fx->f, cr_gelu_backward (g, x, approximate, &fx->f.err));
     case CR_OP_LOG_SIGMOID_BACKWARD:
       return cr_formula_keep (&fx->f, cr_log_sigmoid_backward (g, x, &fx->f.err));
+    case CR_OP_HARDSIGMOID:
+      return cr_formula_keep (&fx->f, cr_hardsigmoid_backward (g, x, &fx->f.err));
     default:
       return cr_formula_keep (&fx->f, cr_hardswish_backward (g, x, &fx->f.err));
     }
@@ -168,6 +171,7 @@ fx_rsub_number (Fx *fx, double n, CrTensor *a)
 #define GELU_BW(g, x, a)   fx_curved_backward (fx, CR_OP_GELU_BACKWARD, (g), (x), (a))
 #define LOG_SIGMOID_BW(g, x) fx_curved_backward (fx, CR_OP_LOG_SIGMOID_BACKWARD, (g), (x), 0.0)
 #define HARDSWISH_BW(g, x) fx_curved_backward (fx, CR_OP_HARDSWISH_BACKWARD, (g), (x), 0.0)
+#define HARDSIGMOID_BW(g, x) fx_curved_backward (fx, CR_OP_HARDSIGMOID, (g), (x), 0.0)
 #define ZEROS()            cr_formula_zeros (&fx->f)
 #define P0                 (fx->p[0])
 #define P1                 (fx->p[1])
@@ -220,6 +224,7 @@ enum { SAVE_NOTHING, SAVE_INPUT, SAVE_OUTPUT };
 #undef GELU_BW
 #undef LOG_SIGMOID_BW
 #undef HARDSWISH_BW
+#undef HARDSIGMOID_BW
 #undef ZEROS
 #undef P0
 #undef P1

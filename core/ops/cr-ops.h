@@ -126,6 +126,9 @@ CrTensor *cr_gelu_backward      (CrTensor *grad, CrTensor *self, double approxim
                                   GError **error);
 CrTensor *cr_log_sigmoid_backward (CrTensor *grad, CrTensor *self, GError **error);
 CrTensor *cr_hardswish_backward (CrTensor *grad, CrTensor *self, GError **error);
+/* hardsigmoid's backward, whose own derivative PyTorch lacks: a
+ * torch::autograd::NotImplemented node (cr-ops-not-implemented.c) */
+CrTensor *cr_hardsigmoid_backward (CrTensor *grad, CrTensor *self, GError **error);
 /* softmax's (log: log_softmax's) backward from its output: SoftmaxBackwardDataBackward0
  * (cr-ops-softmax-backward.c) */
 CrTensor *cr_softmax_backward_data (CrTensor *grad, CrTensor *out, int dim, gboolean log,

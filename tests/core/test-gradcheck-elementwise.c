@@ -390,14 +390,20 @@ test_unary_rows (void)
       x = kink ? rnd_away_from_zero (S23, 2, 0.2, 700 + i) : rnd (S23, 2, lo, hi, 700 + i);
       if (g_test_verbose ())
         g_test_message ("%s", cr_op_info (rows[i].id)->name);
-      checkgg1 (rows[i].op, x);
+      /* PyTorch 1.13 has no second derivative of hardsigmoid (its
+       * gradient's node is NotImplemented; the case grad2-hardsigmoid
+       * checks the error). */
+      if (rows[i].id == CR_OP_HARDSIGMOID)
+        check1 (rows[i].op, x);
+      else
+        checkgg1 (rows[i].op, x);
     }
   /* hardsigmoid and hardswish beyond their kinks */
   {
     const double v[] = { -4.5, -3.5, 3.5, 4.0, -5.0, 6.0 };
     g_autoptr(CrTensor) x = cr_gradcheck_tensor (v, S23, 2, TRUE);
 
-    checkgg1 (row_HARDSIGMOID, x);
+    check1 (row_HARDSIGMOID, x);
     checkgg1 (row_HARDSWISH, x);
   }
 }

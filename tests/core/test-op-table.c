@@ -122,6 +122,7 @@ static const struct {
   { CR_OP_MSE_LOSS_BACKWARD, "MseLossBackwardBackward0" },
   { CR_OP_SMOOTH_L1_LOSS_BACKWARD, "SmoothL1LossBackwardBackward0" },
   { CR_OP_HUBER_LOSS_BACKWARD, "HuberLossBackwardBackward0" },
+  { CR_OP_NOT_IMPLEMENTED, "NotImplemented" },   /* name(): torch::autograd::NotImplemented */
   { CR_OP_SOFTMAX_BACKWARD_DATA, "SoftmaxBackwardDataBackward0" },
   { CR_OP_LOG_SOFTMAX_BACKWARD_DATA, "LogSoftmaxBackwardDataBackward0" },
   { CR_OP_SUM, "SumBackward0" },
