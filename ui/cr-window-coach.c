@@ -126,6 +126,16 @@ fix_clicked (CrWindow *self)
   if (!f || !f->fix)
     return;
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view));
+  /* The span is the text that ran: after another edit it may point
+   * elsewhere, and that edit's run brings its own findings. */
+  GtkTextIter first, last;
+  gtk_text_buffer_get_bounds (buffer, &first, &last);
+  g_autofree char *text = gtk_text_buffer_get_text (buffer, &first, &last, FALSE);
+  if (g_strcmp0 (text, coach->record->source) != 0)
+    {
+      cr_window_toast (self, "The code changed since it ran: the fix waits for the new run.");
+      return;
+    }
   int lines = gtk_text_buffer_get_line_count (buffer);
   if (f->fix_span.line <= 0 || f->fix_span.end_line > lines)
     return;
