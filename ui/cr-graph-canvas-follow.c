@@ -62,42 +62,59 @@ shown_count (const double *iv,
   return count;
 }
 
+/* How good a window w0..w1 is: first how many neighbours show at all (a
+ * sliver), then how many show enough to be told apart. */
+static guint
+window_score (const double *iv,
+              guint         n,
+              double        w0,
+              double        w1,
+              double        sliver,
+              double        least)
+{
+  return 1000 * shown_count (iv, n, w0, w1, sliver) + shown_count (iv, n, w0, w1, least);
+}
+
 /* Along one axis, a window of length room that holds the node (n0..n1)
- * whole and shows as many of its neighbours (intervals iv) as it can, each
- * by `least` at least: among the windows that end or start at the node or
- * at a neighbour's near edge, the best, the centred one on a tie. */
+ * whole and shows as many of its neighbours (intervals iv) as it can, by
+ * `least` each where there is room, else a sliver: among the windows that
+ * end or start at the node or near a neighbour's near edge, the best, the
+ * centred one on a tie. */
 static void
 best_window (double        n0,
              double        n1,
              const double *iv,
              guint         n,
              double        room,
+             double        sliver,
              double        least,
              double        window[2])
 {
   double lo = n1 - room, hi = n0;   /* where the window may start */
   double centred = CLAMP ((n0 + n1 - room) / 2, lo, hi);
   double best = centred;
-  guint best_count = shown_count (iv, n, centred, centred + room, least);
-  for (guint i = 0; i < 2 * n + 2; i++)
-    {
-      double start;
-      if (i == 2 * n)
-        start = lo;
-      else if (i == 2 * n + 1)
-        start = hi;
-      else if (i % 2 == 0)
-        start = iv[i + 1] - least;           /* a neighbour before: its end shows */
-      else
-        start = iv[i - 1] + least - room;    /* a neighbour after: its start shows */
-      start = CLAMP (start, lo, hi);
-      guint count = shown_count (iv, n, start, start + room, least);
-      if (count > best_count || (count == best_count && fabs (start - centred) < fabs (best - centred)))
-        {
-          best = start;
-          best_count = count;
-        }
-    }
+  guint best_score = window_score (iv, n, centred, centred + room, sliver, least);
+  const double reach[2] = { least, sliver };
+  for (guint r = 0; r < 2; r++)
+    for (guint i = 0; i < 2 * n + 2; i++)
+      {
+        double start;
+        if (i == 2 * n)
+          start = lo;
+        else if (i == 2 * n + 1)
+          start = hi;
+        else if (i % 2 == 0)
+          start = iv[i + 1] - reach[r];           /* a neighbour before: its end shows */
+        else
+          start = iv[i - 1] + reach[r] - room;    /* a neighbour after: its start shows */
+        start = CLAMP (start, lo, hi);
+        guint score = window_score (iv, n, start, start + room, sliver, least);
+        if (score > best_score || (score == best_score && fabs (start - centred) < fabs (best - centred)))
+          {
+            best = start;
+            best_score = score;
+          }
+      }
   window[0] = best;
   window[1] = best + room;
 }
@@ -134,20 +151,21 @@ cr_graph_canvas_step_span (CrGraphCanvas *self,
       g_array_append_vals (xs, x, 2);
       g_array_append_vals (ys, y, 2);
     }
-  /* Enough of a neighbour to tell what it is: a few words of its title. */
-  double least = 80.0 / z;
+  /* Enough of a neighbour to tell what it is (a few words of its title),
+   * or at least to see that it is there. */
+  double least = 80.0 / z, sliver = 24.0 / z;
   double window[2];
   if (wide)
     {
-      best_window (b->x, b->x + b->width, (const double *) xs->data, xs->len / 2, room_w / z, least,
-                   window);
+      best_window (b->x, b->x + b->width, (const double *) xs->data, xs->len / 2, room_w / z, sliver,
+                   least, window);
       span[0] = window[0];
       span[2] = window[1];
     }
   if (tall)
     {
-      best_window (b->y, b->y + b->height, (const double *) ys->data, ys->len / 2, room_h / z, least,
-                   window);
+      best_window (b->y, b->y + b->height, (const double *) ys->data, ys->len / 2, room_h / z, sliver,
+                   least, window);
       span[1] = window[0];
       span[3] = window[1];
     }

@@ -157,7 +157,8 @@ partly_shown (CrGraphCanvas *canvas,
 /* NULL when the step's node is in view, whole, and its neighbours (the
  * nodes an edge joins it to) too; where they cannot all be shown at once
  * at this zoom (inputs side by side wider than the graph's pane beside
- * the script), each at least in part. Else why. */
+ * the script), each at least in part, where the pane can hold that. Else
+ * why. */
 static char *
 step_problem (CrGraphCanvas *canvas)
 {
@@ -174,6 +175,27 @@ step_problem (CrGraphCanvas *canvas)
   cr_graph_canvas_free_area (canvas, canvas->layout->width, canvas->layout->height, 0, area);
   gboolean fits = canvas->zoom * (span[2] - span[0]) <= area[2] - area[0] - 32
                   && canvas->zoom * (span[3] - span[1]) <= area[3] - area[1] - 32;
+  /* What showing the node whole and the near edge of each neighbour (a
+   * 24 px sliver) takes, along each axis: where that is more than the pane
+   * holds at 20 px type (the card widens the sidebar for a long formula),
+   * some neighbour must stay out of view. */
+  const CrGraphBox *b = &canvas->layout->nodes[node->id];
+  double need[4] = { b->x, b->y, b->x + b->width, b->y + b->height };
+  double sliver = 24.0 / canvas->zoom;
+  for (guint i = 0; i < canvas->model->edges->len; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (canvas->model->edges, i);
+      guint other = e->from == node->id ? e->to : e->to == node->id ? e->from : G_MAXUINT;
+      if (other == G_MAXUINT || other == node->id)
+        continue;
+      const CrGraphBox *o = &canvas->layout->nodes[other];
+      need[0] = MIN (need[0], MIN (o->x + MIN (sliver, o->width), b->x));
+      need[1] = MIN (need[1], MIN (o->y + MIN (sliver, o->height), b->y));
+      need[2] = MAX (need[2], o->x + o->width - MIN (sliver, o->width));
+      need[3] = MAX (need[3], o->y + o->height - MIN (sliver, o->height));
+    }
+  gboolean reachable = canvas->zoom * (need[2] - need[0]) <= area[2] - area[0] - 32
+                       && canvas->zoom * (need[3] - need[1]) <= area[3] - area[1] - 32;
   for (guint i = 0; !problem && i < canvas->model->edges->len; i++)
     {
       const CrGraphEdge *e = g_ptr_array_index (canvas->model->edges, i);
@@ -182,7 +204,7 @@ step_problem (CrGraphCanvas *canvas)
         continue;
       if (fits)
         problem = node_problem (canvas, other, controls);
-      else if (!partly_shown (canvas, other))
+      else if (reachable && !partly_shown (canvas, other))
         problem = g_strdup_printf ("%s, next to %s, is out of view",
                                    ((const CrGraphNode *) g_ptr_array_index (canvas->model->nodes, other))->title,
                                    node->title);
