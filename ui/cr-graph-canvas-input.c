@@ -297,6 +297,10 @@ on_query_tooltip (GtkWidget     *widget,
 {
   if (self->dragging || !self->model)
     return FALSE;
+  /* On a projector a pointer left resting over the graph would pop this
+   * box over the lesson at every step. */
+  if (self->presentation && !keyboard)
+    return FALSE;
   int id = keyboard ? self->selected : cr_graph_canvas_pick (self, x, y);
   const CrGraphLayout *layout = cr_graph_canvas_drawn_layout (self);
   if (id < 0 || (guint) id >= self->model->nodes->len || !layout)

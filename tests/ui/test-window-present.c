@@ -286,6 +286,38 @@ test_wide_node_in_view (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A node's tooltip at the pointer: in the window, not in presentation,
+ * where a pointer left over the graph would cover the lesson. */
+static gboolean
+tooltip_over (CrGraphCanvas *canvas,
+              int            id)
+{
+  double x = 0, y = 0;
+  g_assert_true (cr_graph_canvas_node_center (canvas, id, &x, &y));
+  GtkTooltip *tooltip = g_object_new (GTK_TYPE_TOOLTIP, NULL);
+  gboolean shown = FALSE;
+  g_signal_emit_by_name (canvas, "query-tooltip", (int) x, (int) y, FALSE, tooltip, &shown);
+  g_object_unref (tooltip);
+  return shown;
+}
+
+static void
+test_no_pointer_tooltip (void)
+{
+  CrWindow *window = open_example_sized ("01-toy-network.py", 1366, 768);
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  cr_graph_canvas_set_animate (canvas, FALSE);
+  activate (window, "win.step-forward");
+  settle ();
+  const CrGraphNode *node = cr_graph_model_find_step (cr_graph_canvas_get_model (canvas), 0);
+  g_assert_nonnull (node);
+  g_assert_true (tooltip_over (canvas, node->id));
+  activate (window, "win.presentation");
+  settle ();
+  g_assert_false (tooltip_over (canvas, node->id));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A clicker's keys: Page Down steps (and pages), b and period blank the
  * screen and bring it back, also with the focus in the script (where they
  * would have typed into it); a step shows the screen again. */
@@ -605,6 +637,7 @@ main (int    argc,
   g_test_add_func ("/ui/present/clicker-keys", test_clicker_keys);
   g_test_add_func ("/ui/present/wide-node-in-view", test_wide_node_in_view);
   g_test_add_func ("/ui/present/help-overlay", test_help_overlay);
+  g_test_add_func ("/ui/present/no-pointer-tooltip", test_no_pointer_tooltip);
   g_test_add_func ("/ui/expression/slider-keeps-step", test_slider_keeps_step);
   g_test_add_func ("/ui/expression/switch-pages", test_switch_pages);
   g_test_add_func ("/ui/soft-breaks/text", test_soft_breaks_text);
