@@ -32,46 +32,6 @@ settle (void)
     g_main_context_iteration (NULL, FALSE);
 }
 
-/* A key as the window gets it: its key controllers (capture phase first),
- * then the key bindings of its class (F5, F9). TRUE: something took it. */
-static gboolean
-press (CrWindow *window,
-       guint     keyval)
-{
-  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
-  static const GtkPropagationPhase phases[] = { GTK_PHASE_CAPTURE, GTK_PHASE_BUBBLE };
-  for (guint p = 0; p < G_N_ELEMENTS (phases); p++)
-    for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-      {
-        g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
-        if (!GTK_IS_EVENT_CONTROLLER_KEY (c) || gtk_event_controller_get_propagation_phase (c) != phases[p])
-          continue;
-        gboolean handled = FALSE;
-        g_signal_emit_by_name (c, "key-pressed", keyval, 0, (GdkModifierType) 0, &handled);
-        if (handled)
-          return TRUE;
-      }
-  /* The class's key bindings are a shortcut controller's shortcuts. */
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
-      if (!GTK_IS_SHORTCUT_CONTROLLER (c))
-        continue;
-      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (c)); k++)
-        {
-          g_autoptr (GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (c), k);
-          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
-          if (GTK_IS_KEYVAL_TRIGGER (trigger)
-              && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval
-              && gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == 0)
-            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0,
-                                                 GTK_WIDGET (window),
-                                                 gtk_shortcut_get_arguments (shortcut));
-        }
-    }
-  return FALSE;
-}
-
 static CrWindow *
 open_example (const char *name,
               int         width,
@@ -334,7 +294,7 @@ walk_lesson (CrWindow   *window,
     {
       int step = cr_graph_canvas_get_step (canvas);
       double value = gtk_adjustment_get_value (gtk_scrolled_window_get_vadjustment (window->step_scroller));
-      g_assert_true (press (window, GDK_KEY_Page_Down));
+      g_assert_true (cr_ui_test_press_key (window, GDK_KEY_Page_Down));
       settle ();
       presses++;
       g_assert_cmpuint (presses, <, MAX_PRESSES);
@@ -352,7 +312,7 @@ walk_lesson (CrWindow   *window,
     {
       int step = cr_graph_canvas_get_step (canvas);
       double value = gtk_adjustment_get_value (gtk_scrolled_window_get_vadjustment (window->step_scroller));
-      g_assert_true (press (window, GDK_KEY_Page_Up));
+      g_assert_true (cr_ui_test_press_key (window, GDK_KEY_Page_Up));
       settle ();
       presses++;
       g_assert_cmpuint (presses, <, MAX_PRESSES);
@@ -391,7 +351,7 @@ test_every_example (void)
         const char *name = g_ptr_array_index (names, i);
         CrWindow *window = open_example (name, sizes[s][0], sizes[s][1]);
         CrGraphCanvas *canvas = cr_window_get_canvas (window);
-        g_assert_true (press (window, GDK_KEY_F5));
+        g_assert_true (cr_ui_test_press_key (window, GDK_KEY_F5));
         settle ();
         g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
         /* Presentation opens with the script hidden. */
@@ -410,7 +370,7 @@ test_every_example (void)
         settle ();
         /* F9 shows the script; the graph refits beside it. */
         int wide = gtk_widget_get_width (GTK_WIDGET (canvas));
-        g_assert_true (press (window, GDK_KEY_F9));
+        g_assert_true (cr_ui_test_press_key (window, GDK_KEY_F9));
         settle ();
         g_assert_true (gtk_widget_get_visible (window->editor_column));
         g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (canvas)), <, wide);
@@ -423,11 +383,11 @@ test_every_example (void)
         g_test_message ("%s: %u presses, type %.1f px at least", shown, walk.presses, walk.min_type_px);
 
         /* The clicker's blank key, then Escape leaves, the script as it was. */
-        g_assert_true (press (window, GDK_KEY_b));
+        g_assert_true (cr_ui_test_press_key (window, GDK_KEY_b));
         g_assert_true (cr_window_get_blanked (window));
-        g_assert_true (press (window, GDK_KEY_period));
+        g_assert_true (cr_ui_test_press_key (window, GDK_KEY_period));
         g_assert_false (cr_window_get_blanked (window));
-        g_assert_true (press (window, GDK_KEY_Escape));
+        g_assert_true (cr_ui_test_press_key (window, GDK_KEY_Escape));
         settle ();
         g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
         g_assert_true (gtk_widget_get_visible (window->editor_column));

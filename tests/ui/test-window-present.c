@@ -226,28 +226,6 @@ test_graph_type_and_refit (void)
     }
 }
 
-/* Sends keyval to the window's key controllers as a key press would reach
- * them (capture phase first); returns whether one handled it. */
-static gboolean
-press_key (CrWindow *window,
-           guint     keyval)
-{
-  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
-  static const GtkPropagationPhase phases[] = { GTK_PHASE_CAPTURE, GTK_PHASE_BUBBLE };
-  for (guint p = 0; p < G_N_ELEMENTS (phases); p++)
-    for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-      {
-        g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
-        if (!GTK_IS_EVENT_CONTROLLER_KEY (c) || gtk_event_controller_get_propagation_phase (c) != phases[p])
-          continue;
-        gboolean handled = FALSE;
-        g_signal_emit_by_name (c, "key-pressed", keyval, 0, (GdkModifierType) 0, &handled);
-        if (handled)
-          return TRUE;
-      }
-  return FALSE;
-}
-
 /* Whether node_id's box lies wholly inside the canvas, as the final view
  * (after any glide) shows it. */
 static gboolean
@@ -328,26 +306,26 @@ test_clicker_keys (void)
   CrGraphCanvas *canvas = cr_window_get_canvas (window);
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (window->source_view));
   g_autofree char *before = cr_window_get_text (window);
-  g_assert_true (press_key (window, GDK_KEY_F5) || gtk_widget_activate_action (GTK_WIDGET (window), "win.presentation", NULL));
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_F5) || gtk_widget_activate_action (GTK_WIDGET (window), "win.presentation", NULL));
   settle ();
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
 
-  g_assert_true (press_key (window, GDK_KEY_Page_Down));
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_Page_Down));
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 0);
 
   gtk_widget_grab_focus (GTK_WIDGET (window->source_view));
-  g_assert_true (press_key (window, GDK_KEY_b));
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_b));
   g_assert_true (cr_window_get_blanked (window));
   g_assert_cmpfloat (gtk_widget_get_opacity (adw_application_window_get_content (ADW_APPLICATION_WINDOW (window))), ==, 0);
-  g_assert_true (press_key (window, GDK_KEY_b));
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_b));
   g_assert_false (cr_window_get_blanked (window));
-  g_assert_true (press_key (window, GDK_KEY_period));
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_period));
   g_assert_true (cr_window_get_blanked (window));
-  g_assert_true (press_key (window, GDK_KEY_Page_Down));
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_Page_Down));
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 1);
   g_assert_false (cr_window_get_blanked (window));
   g_assert_cmpfloat (gtk_widget_get_opacity (adw_application_window_get_content (ADW_APPLICATION_WINDOW (window))), ==, 1);
-  g_assert_true (press_key (window, GDK_KEY_Page_Up));
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_Page_Up));
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 0);
   /* Nothing was typed into the script. */
   g_autofree char *after = cr_window_get_text (window);
@@ -355,9 +333,9 @@ test_clicker_keys (void)
   g_assert_false (gtk_text_buffer_get_modified (buffer));
 
   /* Escape leaves presentation; b is a letter again. */
-  g_assert_true (press_key (window, GDK_KEY_Escape));
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_Escape));
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
-  g_assert_false (press_key (window, GDK_KEY_b));
+  g_assert_false (cr_ui_test_press_key (window, GDK_KEY_b));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

@@ -15,5 +15,10 @@ void cr_ui_test_init_gtk         (int       *argc,
 /* Runs the main loop until window has no run in progress (asserts that
  * happens within 30 s). */
 void cr_ui_test_wait_window_idle (CrWindow  *window);
+/* Sends keyval (no modifiers) as a key press reaches the window: its key
+ * controllers, capture phase first, then the shortcuts of its class (F5,
+ * F9). TRUE: something took it. */
+gboolean cr_ui_test_press_key    (CrWindow  *window,
+                                  guint      keyval);
 
 G_END_DECLS
