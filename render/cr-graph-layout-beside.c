@@ -236,12 +236,15 @@ fit_bounds (CrGraphLayout *self,
 
 /* Puts unit u beside its op: the nearest free place to the one level with
  * the op, a move outwards costing more than one up or down, with nothing
- * between them. FALSE: there is none. */
+ * between them. Larger type (presentation) fills a wide screen's height
+ * first: there a unit rather goes further out, or to the op's other side
+ * (u->right changes then), than below the lowest node. FALSE: there is
+ * no place. */
 static gboolean
 place_unit (CrGraphLayout      *self,
             const CrGraphModel *model,
             const double       *node_sizes,
-            const Unit         *u,
+            Unit               *u,
             gboolean           *placed,
             double              pair_gap,
             double              label_font_size)
@@ -261,30 +264,45 @@ place_unit (CrGraphLayout      *self,
   const CrGraphEdge *e = g_ptr_array_index (model->edges, u->edge);
   double label_w = e->label ? g_utf8_strlen (e->label, -1) * 0.55 * label_font_size + 8 * k : 0;
   double gap = MAX (34 * k, label_w + 2 * ARROW_RUN * k + 6 * k);
-  double want_x = u->right ? op->x + op->width + gap : op->x - gap - w;
   double want_y = op->y + op->height / 2 - exit_mid;
   /* Under a pill, room for the .grad badge the steps write there (a
    * line of small type): the next unit down keeps clear of it. */
   double below = u->pill >= 0 ? ceil (label_font_size * 1.25 + 2 * k) : 0;
-  double best_x = want_x, best_y = want_y, best = G_MAXDOUBLE;
+  double bottom = 0, below_cost = k > 1 ? 3 : 0;
+  for (guint i = 0; i < self->n_nodes; i++)
+    if (placed[i])
+      bottom = MAX (bottom, self->nodes[i].y + self->nodes[i].height);
+  double best_x = 0, best_y = want_y, best = G_MAXDOUBLE;
+  gboolean best_right = u->right;
   double step = SEARCH_STEP * k, reach = MAX (h, op->height) + 4 * CLEAR * k;
-  for (double out = 0; out <= SEARCH_OUT * k && best == G_MAXDOUBLE; out += step)
-    for (double dy = 0; dy <= reach; dy += step)
-      for (int sign = -1; sign <= 1; sign += 2)
-        {
-          double x = u->right ? want_x + out : want_x - out, y = want_y + sign * dy;
-          double cost = dy + 1.5 * out;
-          if (cost < best && box_free (self, placed, x, y, w, h + below)
-              && edge_free (self, placed, u->op, u->right ? x : x + w, y + exit_mid,
-                            u->right ? op->x + op->width : op->x, op->y + op->height / 2))
+  for (int side = 0; side < (below_cost > 0 ? 2 : 1); side++)
+    {
+      gboolean right = side ? !u->right : u->right;
+      double want_x = right ? op->x + op->width + gap : op->x - gap - w;
+      if (side == 0)
+        best_x = want_x;
+      for (double out = 0; out <= SEARCH_OUT * k
+                           && (best == G_MAXDOUBLE || (below_cost > 0 && 1.5 * out < best));
+           out += step)
+        for (double dy = 0; dy <= reach; dy += step)
+          for (int sign = -1; sign <= 1; sign += 2)
             {
-              best = cost;
-              best_x = x;
-              best_y = y;
+              double x = right ? want_x + out : want_x - out, y = want_y + sign * dy;
+              double cost = dy + 1.5 * out + below_cost * MAX (y + h - bottom, 0.0);
+              if (cost < best && box_free (self, placed, x, y, w, h + below)
+                  && edge_free (self, placed, u->op, right ? x : x + w, y + exit_mid,
+                                right ? op->x + op->width : op->x, op->y + op->height / 2))
+                {
+                  best = cost;
+                  best_x = x;
+                  best_y = y;
+                  best_right = right;
+                }
             }
-        }
+    }
   if (best == G_MAXDOUBLE)
     return FALSE;
+  u->right = best_right;
   CrGraphBox *leaf = &self->nodes[u->leaf];
   leaf->x = best_x;
   leaf->y = best_y;
@@ -344,7 +362,7 @@ cr_graph_layout_new_beside (const CrGraphModel *model,
         order[j] = t;
       }
   double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
-  double pair_gap = ceil (CR_GRAPH_LAYOUT_PAIR_GAP * k);
+  double pair_gap = ceil (CR_GRAPH_LAYOUT_PAIR_GAP * cr_graph_layout_gap_scale (label_font_size));
   for (guint i = 0; i < units->len; i++)
     if (!place_unit (self, model, node_sizes, &g_array_index (units, Unit, order[i]), placed,
                      pair_gap, label_font_size))

@@ -588,7 +588,7 @@ cr_graph_layout_layered (const CrGraphModel *model,
                          CrGraphLayoutDirection direction)
 {
   double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
-  double pair_gap = ceil (CR_GRAPH_LAYOUT_PAIR_GAP * k);
+  double pair_gap = ceil (CR_GRAPH_LAYOUT_PAIR_GAP * cr_graph_layout_gap_scale (label_font_size));
   double pad = 8 * k, node_gap = 14 * k, virtual_gap = 5 * k;
   double rank_gap = cr_graph_layout_rank_gap (model, label_font_size, direction);
   gboolean down = direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;

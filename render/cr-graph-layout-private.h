@@ -7,6 +7,16 @@
 
 G_BEGIN_DECLS
 
+/* The scale of the blank between nodes (the gap between a rank's nodes,
+ * a pair's gap; cr_graph_layout_rank_gap has its own) for edge labels of label_font_size: the type's own up to the
+ * window's size; above it (presentation) the blank stays the window's, so
+ * that a projected graph at 20 px type is still whole on the screen. */
+static inline double
+cr_graph_layout_gap_scale (double label_font_size)
+{
+  return MIN (label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE, 1.0);
+}
+
 /* A leaf whose only edge goes to its AccumulateGrad, which nothing else
  * feeds, is laid out as one unit with it: partner[i] is the other node of
  * i's pair, or -1 (new array of model->nodes->len + 1). */

@@ -167,9 +167,11 @@ cr_graph_layout_rank_gap (const CrGraphModel     *model,
                           CrGraphLayoutDirection  direction)
 {
   double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
-  /* Top to bottom, a label lies across its edge: one line of type high. */
+  /* Top to bottom, a label lies across its edge: one line of type high,
+   * and some blank for the arrow; larger type (presentation) is read
+   * from further away and needs less blank around it. */
   if (direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM)
-    return ceil (label_font_size * 1.25 + 2 * k + 10 * k);
+    return ceil (label_font_size * 1.25 + 2 * k + (k > 1 ? 5 : 10 * k));
   g_autoptr (GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
   const char *common = NULL;
   guint most = 0;
@@ -261,6 +263,28 @@ keep_label_off_ends (CrGraphPath            *p,
     p->label_y = MIN (from->y, to->y) - half_h - 2 * k;
 }
 
+/* Presentation's ranks are closer than a label and an arrow are tall
+ * (cr_graph_layout_rank_gap): a label across a drop into the next rank
+ * goes up to the source's border, so that the arrow's head shows under it. */
+static void
+lift_label_off_arrow (CrGraphPath            *p,
+                      const CrGraphBox       *from,
+                      double                  label_font_size,
+                      CrGraphLayoutDirection  direction)
+{
+  double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
+  double half_h = (label_font_size * 1.25 + 2 * k) / 2;
+  double gap_start = from->y + from->height;
+  /* Only an edge that drops into its target (not a leaf's level edge
+   * into an op's side). */
+  double end_x = p->points[2 * (p->n_points - 1)], end_y = p->points[2 * (p->n_points - 1) + 1];
+  if (direction != CR_GRAPH_LAYOUT_TOP_TO_BOTTOM || !p->has_arrow || p->arrow_y <= gap_start
+      || p->label_y < gap_start || p->label_y > p->arrow_y
+      || fabs (p->arrow_x - end_x) >= fabs (p->arrow_y - end_y))
+    return;
+  p->label_y = MAX (gap_start + half_h, MIN (p->label_y, p->arrow_y - 7 * k - half_h));
+}
+
 void
 cr_graph_layout_place_labels (CrGraphLayout      *self,
                               const CrGraphModel *model,
@@ -289,9 +313,13 @@ cr_graph_layout_place_labels (CrGraphLayout      *self,
       if (fabs (dx) > 2 * fabs (dy) && w > fabs (dx) - 6 * k)
         p->label_y -= label_font_size * 0.75 + 4 * k;
       if (e->from < self->n_nodes && e->to < self->n_nodes)
-        keep_label_off_ends (p, &self->nodes[e->from], &self->nodes[e->to],
-                             g_utf8_strlen (e->label, -1), label_on_card (model, e),
-                             label_font_size, self->direction);
+        {
+          keep_label_off_ends (p, &self->nodes[e->from], &self->nodes[e->to],
+                               g_utf8_strlen (e->label, -1), label_on_card (model, e),
+                               label_font_size, self->direction);
+          if (k > 1)
+            lift_label_off_arrow (p, &self->nodes[e->from], label_font_size, self->direction);
+        }
     }
 
   /* Edges forking from one node with the same shape start out together,
@@ -385,9 +413,11 @@ cr_graph_layout_dot_without (const CrGraphModel     *model,
                              const gboolean         *left_out,
                              GError                **error)
 {
-  /* Sizes scale with the type (presentation mode): so do the gaps. */
+  /* Sizes scale with the type (presentation mode); the blank between
+   * nodes grows only up to the window's (cr_graph_layout_gap_scale). */
   double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
-  double pair_gap = ceil (CR_GRAPH_LAYOUT_PAIR_GAP * k);
+  double gap = cr_graph_layout_gap_scale (label_font_size);
+  double pair_gap = ceil (CR_GRAPH_LAYOUT_PAIR_GAP * gap);
   double pad = CR_GRAPH_LAYOUT_PAD * k;
   GVC_t *gvc = context ();
   Agraph_t *g = agopen ((char *) "chainrule", Agdirected, NULL);
@@ -395,7 +425,7 @@ cr_graph_layout_dot_without (const CrGraphModel     *model,
   agsafeset (g, (char *) "rankdir", (char *) (down ? "TB" : "LR"), "");
   /* Top to bottom, the nodes of a rank stand side by side: a narrower
    * gap (a tall pane is short of width). */
-  set_double (g, "nodesep", (down ? 10 : 14) * k / 72.0);
+  set_double (g, "nodesep", (down ? 10 : 14) * gap / 72.0);
   set_double (g, "ranksep", cr_graph_layout_rank_gap (model, label_font_size, direction) / 72.0);
   agsafeset (g, (char *) "splines", (char *) "spline", "");
   set_double (g, "pad", pad / 72.0);
