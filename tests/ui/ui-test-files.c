@@ -20,3 +20,14 @@ cr_ui_test_remove_tree (const char *folder)
     }
   g_rmdir (folder);
 }
+
+/* Under ASan: full stacks for what LeakSanitizer reports, so that
+ * tests/lsan.supp's GIO module entry (g_io_module_new) can match. GLib has
+ * no frame pointers, and the fast unwinder stops at g_malloc. Only the
+ * headless file tests link this, and they allocate little. */
+const char *__asan_default_options (void);
+const char *
+__asan_default_options (void)
+{
+  return "fast_unwind_on_malloc=0";
+}
