@@ -37,15 +37,7 @@ open_example (const char *name,
               int         width,
               int         height)
 {
-  CrWindow *window = cr_window_new (NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  g_autofree char *path = g_build_filename (cr_examples_dir (), name, NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autoptr (GError) error = NULL;
-  g_assert_true (cr_window_open_file (window, file, &error));
-  g_assert_no_error (error);
-  gtk_window_present (GTK_WINDOW (window));
-  cr_ui_test_wait_window_idle (window);
+  CrWindow *window = cr_ui_test_open_example (name, width, height);
   cr_graph_canvas_set_animate (cr_window_get_canvas (window), FALSE);
   return window;
 }

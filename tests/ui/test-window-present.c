@@ -22,23 +22,6 @@
  * gets its second gradient: the card ends with the "Accumulated" block. */
 #define TOY_FAN_IN_STEP 9
 
-static CrWindow *
-open_example_sized (const char *name,
-                    int         width,
-                    int         height)
-{
-  CrWindow *window = cr_window_new (NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  g_autofree char *path = g_build_filename (cr_examples_dir (), name, NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autoptr (GError) error = NULL;
-  g_assert_true (cr_window_open_file (window, file, &error));
-  g_assert_no_error (error);
-  gtk_window_present (GTK_WINDOW (window));
-  cr_ui_test_wait_window_idle (window);
-  return window;
-}
-
 static void
 activate (CrWindow   *window,
           const char *name)
@@ -75,7 +58,7 @@ at_end (CrWindow *window)
 static void
 test_clicker_pages (void)
 {
-  CrWindow *window = open_example_sized ("01-toy-network.py", 1366, 768);
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 1366, 768);
   CrGraphCanvas *canvas = cr_window_get_canvas (window);
   GtkAdjustment *adj = card_adjustment (window);
   activate (window, "win.presentation");
@@ -187,7 +170,7 @@ test_graph_type_and_refit (void)
   static const int sizes[][2] = { { 1366, 768 }, { 1920, 1080 } };
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
     {
-      CrWindow *window = open_example_sized ("01-toy-network.py", sizes[i][0], sizes[i][1]);
+      CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", sizes[i][0], sizes[i][1]);
       CrGraphCanvas *canvas = cr_window_get_canvas (window);
       activate (window, "win.presentation");
       settle ();
@@ -245,7 +228,7 @@ node_in_view (CrGraphCanvas *canvas,
 static void
 test_wide_node_in_view (void)
 {
-  CrWindow *window = open_example_sized ("04-one-layer-network.py", 1366, 768);
+  CrWindow *window = cr_ui_test_open_example ("04-one-layer-network.py", 1366, 768);
   CrGraphCanvas *canvas = cr_window_get_canvas (window);
   cr_graph_canvas_set_animate (canvas, FALSE);
   activate (window, "win.presentation");
@@ -282,7 +265,7 @@ tooltip_over (CrGraphCanvas *canvas,
 static void
 test_no_pointer_tooltip (void)
 {
-  CrWindow *window = open_example_sized ("01-toy-network.py", 1366, 768);
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 1366, 768);
   CrGraphCanvas *canvas = cr_window_get_canvas (window);
   cr_graph_canvas_set_animate (canvas, FALSE);
   activate (window, "win.step-forward");
@@ -302,7 +285,7 @@ test_no_pointer_tooltip (void)
 static void
 test_clicker_keys (void)
 {
-  CrWindow *window = open_example_sized ("01-toy-network.py", 1920, 1080);
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 1920, 1080);
   CrGraphCanvas *canvas = cr_window_get_canvas (window);
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (window->source_view));
   g_autofree char *before = cr_window_get_text (window);
@@ -427,7 +410,7 @@ has_text (GPtrArray  *drawn,
 static void
 test_slider_keeps_step (void)
 {
-  CrWindow *window = open_example_sized ("01-toy-network.py", 1366, 768);
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 1366, 768);
   CrGraphCanvas *canvas = cr_window_get_canvas (window);
   CrExpressionPanel *panel = CR_EXPRESSION_PANEL (window->expression_panel);
 
@@ -484,7 +467,7 @@ test_slider_keeps_step (void)
 static void
 test_switch_pages (void)
 {
-  CrWindow *window = open_example_sized ("01-toy-network.py", 1366, 768);
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 1366, 768);
   CrExpressionPanel *panel = CR_EXPRESSION_PANEL (window->expression_panel);
 
   for (int i = 0; i < 8; i++)

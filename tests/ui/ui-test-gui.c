@@ -1,5 +1,6 @@
 /* ui-test-gui.c — see ui-test-gui.h. */
 #include "ui-test-gui.h"
+#include "cr-examples.h"
 
 #include <adwaita.h>
 
@@ -60,4 +61,21 @@ cr_ui_test_press_key (CrWindow *window,
         }
     }
   return FALSE;
+}
+
+CrWindow *
+cr_ui_test_open_example (const char *name,
+                         int         width,
+                         int         height)
+{
+  CrWindow *window = cr_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  g_autofree char *path = g_build_filename (cr_examples_dir (), name, NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_window_open_file (window, file, &error));
+  g_assert_no_error (error);
+  gtk_window_present (GTK_WINDOW (window));
+  cr_ui_test_wait_window_idle (window);
+  return window;
 }

@@ -20,5 +20,10 @@ void cr_ui_test_wait_window_idle (CrWindow  *window);
  * F9). TRUE: something took it. */
 gboolean cr_ui_test_press_key    (CrWindow  *window,
                                   guint      keyval);
+/* A new window of width x height with the example NAME open, presented
+ * and its run finished. */
+CrWindow *cr_ui_test_open_example (const char *name,
+                                   int         width,
+                                   int         height);
 
 G_END_DECLS
