@@ -621,6 +621,47 @@ write_finding (JsonWriter            *w,
   end_object (w);
 }
 
+static void
+write_update (JsonWriter           *w,
+              const CrRecordUpdate *u)
+{
+  begin_object (w, NULL);
+  write_int (w, "id", u->id);
+  write_string (w, "kind", u->kind == CR_RECORD_UPDATE_MANUAL ? "manual" : "optimizer");
+  write_string (w, "optimizer", u->optimizer);
+  write_int (w, "optimizer_id", u->optimizer_id);
+  write_int (w, "step", u->step);
+  write_int (w, "group", u->group);
+  write_int (w, "tensor", u->tensor);
+  write_string (w, "name", u->name);
+  write_span (w, "span", &u->span);
+  write_int (w, "backward", u->backward);
+  write_int (w, "iteration", u->iteration);
+  write_uints (w, "loop_path", u->loop_path, MIN (u->loop_depth, CR_RECORD_MAX_LOOP_PATH));
+  begin_inline (w, "numbers");
+  for (guint i = 0; i < u->numbers->len; i++)
+    {
+      const CrRecordNumber *number = g_ptr_array_index (u->numbers, i);
+      write_double (w, number->name, number->value);
+    }
+  end_object (w);
+  write_snapshot (w, "grad", u->grad);
+  write_snapshot (w, "before", u->before);
+  write_snapshot (w, "after", u->after);
+  begin_array (w, "state");
+  for (guint i = 0; i < u->state->len; i++)
+    {
+      const CrRecordOptimState *state = g_ptr_array_index (u->state, i);
+      begin_object (w, NULL);
+      write_string (w, "name", state->name);
+      write_snapshot (w, "before", state->before);
+      write_snapshot (w, "after", state->after);
+      end_object (w);
+    }
+  end_array (w);
+  end_object (w);
+}
+
 /* Writes every item of a record array with write_item. */
 #define WRITE_ITEMS(w, key, array, write_item)                  \
   G_STMT_START {                                                \
@@ -649,6 +690,7 @@ cr_run_record_to_json (const CrRunRecord *record,
   WRITE_ITEMS (&w, "errors", record->errors, write_error);
   write_bool (&w, "truncated", record->truncated);
   WRITE_ITEMS (&w, "findings", record->findings, write_finding);
+  WRITE_ITEMS (&w, "updates", record->updates, write_update);
   end_object (&w);
   g_string_append_c (w.out, '\n');
   if (length)

@@ -458,6 +458,41 @@ put_finding (Writer                *w,
   put_string (w, f->fix);
 }
 
+static void
+put_update (Writer               *w,
+            const CrRecordUpdate *u)
+{
+  put_u32 (w, u->kind);
+  put_string (w, u->optimizer);
+  put_u32 (w, u->optimizer_id);
+  put_u32 (w, u->step);
+  put_u32 (w, u->group);
+  put_i32 (w, u->tensor);
+  put_string (w, u->name);
+  put_span (w, &u->span);
+  put_i32 (w, u->backward);
+  put_u32 (w, u->iteration);
+  put_loop_path (w, u->loop_depth, u->loop_path);
+  put_u32 (w, u->numbers->len);
+  for (guint i = 0; i < u->numbers->len; i++)
+    {
+      const CrRecordNumber *number = g_ptr_array_index (u->numbers, i);
+      put_string (w, number->name);
+      put_bytes (w, &number->value, sizeof number->value);
+    }
+  put_snapshot (w, u->grad);
+  put_snapshot (w, u->before);
+  put_snapshot (w, u->after);
+  put_u32 (w, u->state->len);
+  for (guint i = 0; i < u->state->len; i++)
+    {
+      const CrRecordOptimState *state = g_ptr_array_index (u->state, i);
+      put_string (w, state->name);
+      put_snapshot (w, state->before);
+      put_snapshot (w, state->after);
+    }
+}
+
 /* Writes every item of a record array with put_item, after their count. */
 #define PUT_ITEMS(w, array, put_item)                         \
   G_STMT_START {                                              \
@@ -507,6 +542,7 @@ cr_run_record_to_wire_append (const CrRunRecord *record,
   PUT_ITEMS (&w, record->errors, put_error);
   put_bool (&w, record->truncated);
   PUT_ITEMS (&w, record->findings, put_finding);
+  PUT_ITEMS (&w, record->updates, put_update);
   put_u32 (&w, WIRE_END_MARK);
 
   /* The header last: the array may have moved, and the total and the
@@ -952,6 +988,9 @@ get_grad (Reader       *r,
 #define MIN_BACKWARD_BYTES 59
 #define MIN_ERROR_BYTES    60
 #define MIN_FINDING_BYTES  60
+#define MIN_UPDATE_BYTES   76
+#define MIN_NUMBER_BYTES   12
+#define MIN_STATE_BYTES    12
 
 static void
 get_tensor (Reader      *r,
@@ -1188,6 +1227,43 @@ get_finding (Reader      *r,
   f->fix = get_string (r);
 }
 
+static void
+get_update (Reader      *r,
+            CrRunRecord *record)
+{
+  CrRecordUpdate *u = cr_run_record_add_update (record);
+  u->kind = get_enum (r, CR_RECORD_UPDATE_MANUAL + 1, "update kind");
+  u->optimizer = get_string (r);
+  u->optimizer_id = get_u32 (r);
+  u->step = get_u32 (r);
+  u->group = get_u32 (r);
+  u->tensor = get_i32 (r);
+  u->name = get_string (r);
+  get_span (r, &u->span);
+  u->backward = get_i32 (r);
+  u->iteration = get_u32 (r);
+  get_loop_path (r, &u->loop_depth, u->loop_path);
+  guint n = get_count (r, MIN_NUMBER_BYTES);
+  for (guint i = 0; i < n && !r->failed; i++)
+    {
+      g_autofree char *name = get_string (r);
+      double value;
+      get_bytes (r, &value, sizeof value);
+      cr_record_update_add_number (u, name ? name : "", value);
+    }
+  u->grad = get_snapshot (r);
+  u->before = get_snapshot (r);
+  u->after = get_snapshot (r);
+  n = get_count (r, MIN_STATE_BYTES);
+  for (guint i = 0; i < n && !r->failed; i++)
+    {
+      g_autofree char *name = get_string (r);
+      CrRecordOptimState *state = cr_record_update_add_state (u, name ? name : "");
+      state->before = get_snapshot (r);
+      state->after = get_snapshot (r);
+    }
+}
+
 /* Reads a record array's count and its items with get_item. */
 #define GET_ITEMS(r, record, min_bytes, get_item)                       \
   G_STMT_START {                                                        \
@@ -1332,6 +1408,12 @@ check_indices (Reader            *r,
            && check_index (&b, f->tensor, b.n_tensors, "finding tensor")
            && check_index (&b, f->backward, b.n_backwards, "finding backward");
     }
+  for (guint i = 0; ok && i < record->updates->len; i++)
+    {
+      const CrRecordUpdate *u = g_ptr_array_index (record->updates, i);
+      ok = check_index (&b, u->tensor, b.n_tensors, "update tensor")
+           && check_index (&b, u->backward, b.n_backwards, "update backward");
+    }
   return ok;
 }
 
@@ -1368,6 +1450,7 @@ cr_run_record_from_wire (const guint8  *data,
   GET_ITEMS (&r, record, MIN_ERROR_BYTES, get_error);
   record->truncated = get_bool (&r);
   GET_ITEMS (&r, record, MIN_FINDING_BYTES, get_finding);
+  GET_ITEMS (&r, record, MIN_UPDATE_BYTES, get_update);
   if (get_u32 (&r) != WIRE_END_MARK && !r.failed)
     fail (&r, "no end mark where the body ends");
   if (!r.failed && r.pos != r.end)

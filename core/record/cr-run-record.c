@@ -153,6 +153,38 @@ record_finding_free (gpointer data)
   g_free (finding);
 }
 
+static void
+record_number_free (gpointer data)
+{
+  CrRecordNumber *number = data;
+  g_free (number->name);
+  g_free (number);
+}
+
+static void
+record_optim_state_free (gpointer data)
+{
+  CrRecordOptimState *state = data;
+  g_free (state->name);
+  cr_tensor_snapshot_free (state->before);
+  cr_tensor_snapshot_free (state->after);
+  g_free (state);
+}
+
+static void
+record_update_free (gpointer data)
+{
+  CrRecordUpdate *update = data;
+  g_free (update->optimizer);
+  g_free (update->name);
+  g_ptr_array_unref (update->numbers);
+  cr_tensor_snapshot_free (update->grad);
+  cr_tensor_snapshot_free (update->before);
+  cr_tensor_snapshot_free (update->after);
+  g_ptr_array_unref (update->state);
+  g_free (update);
+}
+
 /* ---- the record ------------------------------------------------------------- */
 
 CrRunRecord *
@@ -170,6 +202,7 @@ cr_run_record_new (const char *filename,
   self->backwards = g_ptr_array_new_with_free_func (record_backward_free);
   self->errors = g_ptr_array_new_with_free_func (record_error_free);
   self->findings = g_ptr_array_new_with_free_func (record_finding_free);
+  self->updates = g_ptr_array_new_with_free_func (record_update_free);
   return self;
 }
 
@@ -195,6 +228,7 @@ cr_run_record_unref (CrRunRecord *self)
   g_ptr_array_unref (self->backwards);
   g_ptr_array_unref (self->errors);
   g_ptr_array_unref (self->findings);
+  g_ptr_array_unref (self->updates);
   g_free (self);
 }
 
@@ -295,6 +329,41 @@ cr_run_record_add_finding (CrRunRecord *self)
   finding->backward = -1;
   g_ptr_array_add (self->findings, finding);
   return finding;
+}
+
+CrRecordUpdate *
+cr_run_record_add_update (CrRunRecord *self)
+{
+  CrRecordUpdate *update = g_new0 (CrRecordUpdate, 1);
+  update->id = self->updates->len;
+  update->tensor = -1;
+  update->backward = -1;
+  update->numbers = g_ptr_array_new_with_free_func (record_number_free);
+  update->state = g_ptr_array_new_with_free_func (record_optim_state_free);
+  g_ptr_array_add (self->updates, update);
+  return update;
+}
+
+CrRecordNumber *
+cr_record_update_add_number (CrRecordUpdate *update,
+                             const char     *name,
+                             double          value)
+{
+  CrRecordNumber *number = g_new0 (CrRecordNumber, 1);
+  number->name = g_strdup (name);
+  number->value = value;
+  g_ptr_array_add (update->numbers, number);
+  return number;
+}
+
+CrRecordOptimState *
+cr_record_update_add_state (CrRecordUpdate *update,
+                            const char     *name)
+{
+  CrRecordOptimState *state = g_new0 (CrRecordOptimState, 1);
+  state->name = g_strdup (name);
+  g_ptr_array_add (update->state, state);
+  return state;
 }
 
 CrRecordSaved *
@@ -505,4 +574,57 @@ cr_record_error_names_tensor (const CrRecordError *error,
     if (g_array_index (error->operands, int, i) == tensor)
       return TRUE;
   return FALSE;
+}
+
+/* ---- training --------------------------------------------------------------- */
+
+gboolean
+cr_run_record_backward_loss (const CrRunRecord *self,
+                             guint              backward,
+                             double            *loss)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  if (backward >= self->backwards->len)
+    return FALSE;
+  const CrRecordBackward *bw = g_ptr_array_index (self->backwards, backward);
+  if (bw->roots->len == 0)
+    return FALSE;
+  int root = g_array_index (bw->roots, int, 0);
+  if (root < 0 || (guint) root >= self->tensors->len)
+    return FALSE;
+  const CrRecordTensor *t = g_ptr_array_index (self->tensors, root);
+  if (!t->value || t->value->numel != 1)
+    return FALSE;
+  if (loss)
+    *loss = t->value->n_values > 0 ? t->value->values[0] : t->value->mean;
+  return TRUE;
+}
+
+double
+cr_record_update_number (const CrRecordUpdate *update,
+                         const char           *name,
+                         double                fallback)
+{
+  g_return_val_if_fail (update != NULL && name != NULL, fallback);
+  for (guint i = 0; i < update->numbers->len; i++)
+    {
+      const CrRecordNumber *number = g_ptr_array_index (update->numbers, i);
+      if (g_str_equal (number->name, name))
+        return number->value;
+    }
+  return fallback;
+}
+
+const CrRecordOptimState *
+cr_record_update_state (const CrRecordUpdate *update,
+                        const char           *name)
+{
+  g_return_val_if_fail (update != NULL && name != NULL, NULL);
+  for (guint i = 0; i < update->state->len; i++)
+    {
+      const CrRecordOptimState *state = g_ptr_array_index (update->state, i);
+      if (g_str_equal (state->name, name))
+        return state;
+    }
+  return NULL;
 }

@@ -336,6 +336,60 @@ typedef struct {
   char   *fix;                   /* the replacement; NULL: no fix (fix_span is {0}) */
 } CrRecordFinding;
 
+/* ---- training: parameter updates ------------------------------------------ */
+
+/* How a parameter was updated between backward calls. */
+typedef enum {
+  CR_RECORD_UPDATE_OPTIMIZER,    /* optimizer.step(): one parameter's share of it */
+  CR_RECORD_UPDATE_MANUAL,       /* the script's own in-place statement on a leaf that
+                                  * requires grad, grad mode off: `w -= lr * w.grad` under
+                                  * no_grad, `p.data -= lr * p.grad` */
+} CrRecordUpdateKind;
+
+/* A number an update used: an option of the optimizer's parameter group
+ * ("lr", "momentum", "weight_decay", "beta1", "beta2", "eps"; booleans as 0/1). */
+typedef struct {
+  char   *name;
+  double  value;
+} CrRecordNumber;
+
+/* One entry of an optimizer's per-parameter state, before and after its step. */
+typedef struct {
+  char             *name;        /* "momentum_buffer", "exp_avg", "exp_avg_sq", "step" */
+  CrTensorSnapshot *before;      /* NULL: not there yet (a first step) or None; a number
+                                  * of the state is a 0-d float64 snapshot */
+  CrTensorSnapshot *after;       /* NULL: None */
+} CrRecordOptimState;
+
+/* One parameter's update: its value before and after, the gradient it used
+ * and the optimizer's state around it. Snapshots of tensors of more than 64
+ * elements keep a few values and their statistics (compact; the norm follows
+ * from them: cr_tensor_snapshot_norm). */
+typedef struct {
+  guint               id;           /* its index in record->updates */
+  CrRecordUpdateKind  kind;
+  char               *optimizer;    /* OPTIMIZER: its class, "SGD", "Adam"; MANUAL: NULL */
+  guint               optimizer_id; /* OPTIMIZER: which optimizer object, 0-based in the order
+                                     * of their first step; MANUAL: 0 */
+  guint               step;         /* OPTIMIZER: that optimizer's step() call, 1-based;
+                                     * MANUAL: 0 */
+  guint               group;        /* OPTIMIZER: the parameter group's index */
+  int                 tensor;       /* the parameter (index in tensors), -1: unknown */
+  char               *name;         /* its label: "fc1.weight", "W1" */
+  CrSpan              span;         /* the script's statement: optimizer.step(), or the
+                                     * update itself */
+  int                 backward;     /* the last backward call before it (index in
+                                     * backwards), -1: none */
+  guint               iteration;    /* 1-based iteration of the innermost loop; 0: none */
+  guint               loop_depth;
+  guint               loop_path[CR_RECORD_MAX_LOOP_PATH];
+  GPtrArray          *numbers;      /* of CrRecordNumber*: the group's options, in its order */
+  CrTensorSnapshot   *grad;         /* the .grad it used (NULL: None) */
+  CrTensorSnapshot   *before;       /* the parameter before (NULL: unknown) */
+  CrTensorSnapshot   *after;        /* and after */
+  GPtrArray          *state;        /* of CrRecordOptimState*, in the state dict's order */
+} CrRecordUpdate;
+
 /* ---- the record ----------------------------------------------------------- */
 
 typedef struct {
@@ -353,6 +407,8 @@ typedef struct {
                                    * out, and indices to them are -1 */
   GPtrArray  *findings;           /* of CrRecordFinding*: what the mistakes coach found
                                    * (empty when the run was not coached) */
+  GPtrArray  *updates;            /* of CrRecordUpdate*: parameter updates (optimizer
+                                   * steps and manual ones), in the order they ran */
 } CrRunRecord;
 
 /* A record keeps at most this many tensors, and as many ops: a script that
@@ -384,6 +440,13 @@ CrRecordGrad       *cr_record_step_add_incoming   (CrRecordStep     *step);
 CrRecordAccumulation *cr_record_step_add_accumulation (CrRecordStep *step);
 CrRecordGrad       *cr_record_backward_add_root_grad (CrRecordBackward *backward);
 CrRecordAccumulation *cr_record_backward_add_root_accumulation (CrRecordBackward *backward);
+CrRecordUpdate     *cr_run_record_add_update      (CrRunRecord      *self);
+/* name copied; the item is borrowed from update. */
+CrRecordNumber     *cr_record_update_add_number   (CrRecordUpdate   *update,
+                                                   const char       *name,
+                                                   double            value);
+CrRecordOptimState *cr_record_update_add_state    (CrRecordUpdate   *update,
+                                                   const char       *name);
 
 /* ---- state at a step -------------------------------------------------------
  * "As of (backward, step)": after step `step` of backward call `backward` ran;
@@ -424,6 +487,20 @@ gboolean                cr_record_error_names_tensor (const CrRecordError *error
 gint64                  cr_run_record_limit_step_values (CrRunRecord *self,
                                                          guint        first_backward,
                                                          gint64       budget);
+
+/* The loss of backward call `backward`: the value of its first root when
+ * that is one element (its snapshot's statistics keep it even when the
+ * values were cut). FALSE: no such root (several elements, unknown). */
+gboolean                cr_run_record_backward_loss (const CrRunRecord *self,
+                                                     guint              backward,
+                                                     double            *loss);
+/* An update's option `name` ("lr"), or fallback when it has none. */
+double                  cr_record_update_number (const CrRecordUpdate *update,
+                                                 const char           *name,
+                                                 double                fallback);
+/* An update's state entry `name`, borrowed; NULL: none. */
+const CrRecordOptimState *cr_record_update_state (const CrRecordUpdate *update,
+                                                  const char           *name);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrRunRecord, cr_run_record_unref)
 

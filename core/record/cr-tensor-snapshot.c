@@ -332,3 +332,14 @@ cr_tensor_snapshot_format (const CrTensorSnapshot *self,
   cr_print_options_init_default (&defaults);
   return cr_tensor_format_data (t, options ? options : &defaults, 0);
 }
+
+double
+cr_tensor_snapshot_norm (const CrTensorSnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, NAN);
+  if (self->numel == 0)
+    return NAN;
+  double n = (double) self->numel;
+  double spread = self->numel > 1 ? (n - 1) * self->std * self->std : 0;
+  return sqrt (n * self->mean * self->mean + spread);
+}

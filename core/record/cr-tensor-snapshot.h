@@ -71,4 +71,8 @@ const char       *cr_tensor_snapshot_get_text (const CrTensorSnapshot *self);
 char             *cr_tensor_snapshot_format (const CrTensorSnapshot *self,
                                              const CrPrintOptions   *options);
 
+/* The tensor's 2-norm, from its statistics (the values may be cut):
+ * sqrt(n·mean² + (n−1)·std²); NaN when numel is 0. */
+double            cr_tensor_snapshot_norm (const CrTensorSnapshot *self);
+
 G_END_DECLS

@@ -120,6 +120,19 @@ each_snapshot (const CrRunRecord *r,
           VISIT (a->sum);
         }
     }
+  for (guint u = 0; u < r->updates->len; u++)
+    {
+      const CrRecordUpdate *update = r->updates->pdata[u];
+      VISIT (update->grad);
+      VISIT (update->before);
+      VISIT (update->after);
+      for (guint i = 0; i < update->state->len; i++)
+        {
+          const CrRecordOptimState *state = update->state->pdata[i];
+          VISIT (state->before);
+          VISIT (state->after);
+        }
+    }
 #undef VISIT
 }
 
@@ -405,6 +418,30 @@ full_record (void)
   finding->fix_span = span (32);
   finding->fix = g_strdup ("    optimizer.zero_grad()\n");
   cr_run_record_add_finding (r);
+  CrRecordUpdate *update = cr_run_record_add_update (r);
+  update->kind = CR_RECORD_UPDATE_OPTIMIZER;
+  update->optimizer = g_strdup ("Adam");
+  update->optimizer_id = 1;
+  update->step = 2;
+  update->group = 1;
+  update->tensor = 0;
+  update->name = g_strdup ("w1");
+  update->span = span (33);
+  update->backward = 1;
+  update->iteration = 2;
+  update->loop_depth = 1;
+  update->loop_path[0] = 2;
+  cr_record_update_add_number (update, "lr", 0.1);
+  cr_record_update_add_number (update, "beta2", 0.999);
+  update->grad = cr_tensor_snapshot_share (shared);
+  update->before = snapshot_of (v, 3, FALSE);
+  update->after = snapshot_of (v, 2, TRUE);
+  CrRecordOptimState *state = cr_record_update_add_state (update, "exp_avg");
+  state->before = snapshot_of (v, 1, FALSE);
+  state->after = cr_tensor_snapshot_share (shared);
+  cr_record_update_add_state (update, "step");
+  CrRecordUpdate *manual = cr_run_record_add_update (r);
+  manual->kind = CR_RECORD_UPDATE_MANUAL;
   cr_tensor_snapshot_free (shared);
   return r;
 }
@@ -432,7 +469,10 @@ test_struct_sizes (void)
     { "CrRecordBackward", sizeof (CrRecordBackward), 136 },
     { "CrRecordError", sizeof (CrRecordError), 72 },
     { "CrRecordFinding", sizeof (CrRecordFinding), 80 },
-    { "CrRunRecord", sizeof (CrRunRecord), 88 },
+    { "CrRunRecord", sizeof (CrRunRecord), 96 },
+    { "CrRecordUpdate", sizeof (CrRecordUpdate), 144 },
+    { "CrRecordNumber", sizeof (CrRecordNumber), 16 },
+    { "CrRecordOptimState", sizeof (CrRecordOptimState), 24 },
     { "CrTensorSnapshot", sizeof (CrTensorSnapshot), 160 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
