@@ -1,0 +1,202 @@
+/* cr-explain-op-command.c — `chainrule explain-op [OPTIONS] FILE.py --op NAME|N`:
+ * the script runs once, recorded, and the op's scalar graph is read off its
+ * record. */
+#include "cr-config.h"
+#include "cr-explain-op-command.h"
+
+#include "cr-interp.h"
+#include "cr-kernels.h"
+#include "cr-op-scalars.h"
+#include "cr-script-load.h"
+#include "cr-time-limit.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static gint cancel_flag;
+
+void
+cr_explain_op_command_usage (FILE *out)
+{
+  fprintf (out,
+           "Usage: chainrule explain-op [OPTIONS] FILE.py [--op NAME|N]\n"
+           "\n"
+           "One small tensor op (its inputs and output of at most %d elements together)\n"
+           "taken apart into its scalar graph: one equation per output element (a 2x2\n"
+           "matmul's c[0, 0] = a[0, 0]·b[0, 0] + a[0, 1]·b[1, 0]), then for each input\n"
+           "element the chain rule, the sum over its edges of the incoming gradient times\n"
+           "the local derivative, beside what the backward step sent. Without --op, the\n"
+           "script's ops are listed with their numbers. Exit status 0 when the sums equal\n"
+           "the step's gradients, 1 when they do not, 2 on an error.\n"
+           "\n"
+           "Options:\n"
+           "  --op NAME|N             the op that made NAME (c, fc1.weight's user: the\n"
+           "                          output's name as the graph shows it), or op N of the list\n"
+           "  --timeout SECONDS       stop the script after this long\n"
+           "  --help                  show this help\n", CR_OP_SCALARS_MAX_ELEMENTS);
+}
+
+static int usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
+
+static int
+usage_error (const char *format,
+             ...)
+{
+  va_list ap;
+  fputs ("chainrule explain-op: ", stderr);
+  va_start (ap, format);
+  vfprintf (stderr, format, ap);
+  va_end (ap);
+  fputs ("\n\n", stderr);
+  cr_explain_op_command_usage (stderr);
+  return 2;
+}
+
+static const CrRecordTensor *
+output_of (const CrRunRecord *record,
+           const CrRecordOp  *op)
+{
+  int id = op->outputs->len ? g_array_index (op->outputs, int, 0) : -1;
+  return id >= 0 && (guint) id < record->tensors->len ? record->tensors->pdata[id] : NULL;
+}
+
+static void
+list_ops (const CrRunRecord *record)
+{
+  printf ("The script's ops (open one with --op N or --op NAME):\n");
+  for (guint i = 0; i < record->ops->len; i++)
+    {
+      const CrRecordOp *op = record->ops->pdata[i];
+      const CrRecordTensor *out = output_of (record, op);
+      g_autofree char *why = NULL;
+      gboolean can = cr_op_scalars_can_open (record, (int) i, &why);
+      printf ("%4u. %s -> %s  %s (line %u)%s%s\n", i + 1, op->grad_fn,
+              out && out->label ? out->label : "?", op->caption ? op->caption : "",
+              op->span.line, can ? "" : "\n        cannot be opened: ", can ? "" : why);
+    }
+}
+
+static gboolean
+is_number (const char *text)
+{
+  if (!*text)
+    return FALSE;
+  for (const char *p = text; *p; p++)
+    if (*p < '0' || *p > '9')
+      return FALSE;
+  return TRUE;
+}
+
+int
+cr_explain_op_command (int    argc,
+                       char **argv)
+{
+  const char *file = NULL, *op_text = NULL;
+  double timeout = 0;
+  for (int i = 1; i < argc; i++)
+    {
+      const char *arg = argv[i];
+      if (strcmp (arg, "--help") == 0 || strcmp (arg, "-h") == 0)
+        {
+          cr_explain_op_command_usage (stdout);
+          return 0;
+        }
+      const char *names[] = { "--op", "--timeout" };
+      guint which = G_N_ELEMENTS (names);
+      const char *value = NULL;
+      for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+        {
+          gsize len = strlen (names[k]);
+          if (strncmp (arg, names[k], len) == 0 && (arg[len] == '\0' || arg[len] == '='))
+            {
+              which = k;
+              value = arg[len] == '=' ? arg + len + 1 : i + 1 < argc ? argv[++i] : NULL;
+              if (!value)
+                return usage_error ("option %s needs a value", names[k]);
+              break;
+            }
+        }
+      if (which == 0)
+        op_text = value;
+      else if (which == 1)
+        {
+          if (!cr_time_limit_parse (value, &timeout))
+            return usage_error ("--timeout needs a positive number of seconds, not '%s'", value);
+        }
+      else if (arg[0] == '-' && arg[1] != '\0')
+        return usage_error ("unknown option '%s'", arg);
+      else if (file)
+        return usage_error ("one script at a time ('%s' is one too many)", arg);
+      else
+        file = arg;
+    }
+  if (!file)
+    return usage_error ("no script given");
+
+  cr_threads_init ();
+  cr_time_limit_arm (&cancel_flag, timeout);
+  g_autoptr (CrAstModule) module = cr_script_load ("chainrule explain-op", file, &cancel_flag);
+  if (!module)
+    {
+      cr_time_limit_disarm ();
+      return 2;
+    }
+  CrInterpOptions io = { .cancel_flag = &cancel_flag, .record_backward = TRUE };
+  CrInterp *interp = cr_interp_new (&io);
+  CrScriptError *script_error = NULL;
+  gboolean ok = cr_interp_run (interp, module, &script_error);
+  cr_time_limit_disarm ();
+  g_autoptr (CrRunRecord) record = cr_interp_get_run_record (interp);
+  cr_interp_free (interp);
+  if (!ok && (!record || record->ops->len == 0))
+    {
+      fputs (script_error && script_error->traceback ? script_error->traceback : "the script failed\n",
+             stderr);
+      cr_script_error_free (script_error);
+      return 2;
+    }
+  cr_script_error_free (script_error);
+
+  if (!op_text)
+    {
+      list_ops (record);
+      return 0;
+    }
+  int op = -1;
+  if (is_number (op_text))
+    {
+      long long n = strtoll (op_text, NULL, 10);
+      if (n < 1 || n > (long long) record->ops->len)
+        {
+          fprintf (stderr, "chainrule explain-op: the script has %u ops; --op %s is none of them\n",
+                   record->ops->len, op_text);
+          return 2;
+        }
+      op = (int) n - 1;
+    }
+  for (guint i = 0; op < 0 && i < record->ops->len; i++)
+    {
+      const CrRecordTensor *out = output_of (record, record->ops->pdata[i]);
+      if (out && (g_strcmp0 (out->label, op_text) == 0 || g_strcmp0 (out->name, op_text) == 0))
+        op = (int) i;
+    }
+  if (op < 0)
+    {
+      fprintf (stderr, "chainrule explain-op: no op made '%s'\n", op_text);
+      list_ops (record);
+      return 2;
+    }
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CrOpScalars) scalars = cr_op_scalars_new (record, op, -1, -1, &error);
+  if (!scalars)
+    {
+      fprintf (stderr, "chainrule explain-op: %s\n", error->message);
+      return 2;
+    }
+  g_autofree char *text = cr_op_scalars_format (scalars, record);
+  fputs (text, stdout);
+  fflush (stdout);
+  return cr_op_scalars_count_disagreements (scalars, record) ? 1 : 0;
+}
