@@ -1,0 +1,495 @@
+/* test-practice.c — predict, then reveal (core/teach/cr-practice.h): the
+ * typed-answer reader, and the checker's verdicts (right, within tolerance,
+ * wrong with the mistake named, wrong shape) on steps of the examples and
+ * of broadcast, matmul, fan-in and accumulating scripts; every question of
+ * every example's backward steps has choices with one right answer. */
+#include "cr-interp.h"
+#include "cr-practice.h"
+#include "cr-error.h"
+
+#include <math.h>
+#include <string.h>
+
+static void
+discard_output (const char *text,
+                gboolean    is_stderr,
+                gpointer    user_data)
+{
+  (void) text;
+  (void) is_stderr;
+  (void) user_data;
+}
+
+static CrRunRecord *
+record_script (const char *source,
+               const char *filename)
+{
+  CrInterpOptions o = { .output = discard_output, .record_backward = TRUE };
+  g_autoptr (GError) error = NULL;
+  CrAstModule *module = cr_parse (source, -1, filename, NULL, &error);
+  g_assert_no_error (error);
+  CrInterp *interp = cr_interp_new (&o);
+  CrScriptError *script_error = NULL;
+  if (!cr_interp_run (interp, module, &script_error))
+    g_test_message ("%s: %s", filename, script_error->message);
+  cr_script_error_free (script_error);
+  CrRunRecord *record = cr_interp_get_run_record (interp);
+  cr_interp_free (interp);
+  cr_ast_module_free (module);
+  return record;
+}
+
+static CrRunRecord *
+record_example (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "examples",
+                                                 name, NULL);
+  g_autofree char *source = NULL;
+  g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
+  return record_script (source, name);
+}
+
+/* The question of step `step` (call 0) asking `ask` about the input or
+ * accumulation named `name` (its question name, "∂L/∂w4"). */
+static CrPracticeQuestion *
+find_question (const CrRunRecord *record,
+               int                step,
+               CrPracticeLevel    level,
+               CrPracticeAsk      ask,
+               const char        *name,
+               GPtrArray        **keep)
+{
+  *keep = cr_practice_questions (record, 0, step, level);
+  for (guint i = 0; i < (*keep)->len; i++)
+    {
+      CrPracticeQuestion *q = g_ptr_array_index (*keep, i);
+      if (q->ask == ask && g_strcmp0 (q->name, name) == 0)
+        return q;
+    }
+  g_error ("step %d asks no %s", step, name);
+  return NULL;
+}
+
+/* The first step of call 0 titled title whose question list holds name. */
+static int
+find_step (const CrRunRecord *record,
+           const char        *title,
+           const char        *name)
+{
+  const CrRecordBackward *bw = g_ptr_array_index (record->backwards, 0);
+  for (guint s = 0; s < bw->steps->len; s++)
+    {
+      const CrRecordStep *step = g_ptr_array_index (bw->steps, s);
+      if (g_strcmp0 (step->title, title) != 0)
+        continue;
+      g_autoptr (GPtrArray) qs = cr_practice_questions (record, 0, (int) s,
+                                                        CR_PRACTICE_LEVEL_LOCAL);
+      for (guint i = 0; i < qs->len; i++)
+        if (g_strcmp0 (((CrPracticeQuestion *) qs->pdata[i])->name, name) == 0)
+          return (int) s;
+    }
+  g_error ("no %s step asks %s", title, name);
+  return -1;
+}
+
+/* The expected answer as typed text, each entry times scale plus shift. */
+static char *
+answer_text (const CrPracticeQuestion *q,
+             double                    scale,
+             double                    shift)
+{
+  const CrTensorSnapshot *e = q->expected;
+  g_autofree double *v = g_new (double, e->numel);
+  for (gint64 i = 0; i < e->numel; i++)
+    v[i] = e->values[i] * scale + shift;
+  return cr_practice_values_text (v, e->shape, e->ndim);
+}
+
+static CrPracticeVerdict *
+check (const CrPracticeQuestion *q,
+       const char               *typed,
+       CrPracticeVerdictKind     kind,
+       CrPracticeMistake         mistake)
+{
+  CrPracticeVerdict *v = cr_practice_check (q, typed);
+  g_test_message ("%s ← %s: %s %s", q->name, typed, v->headline, v->why);
+  if (v->kind != kind || v->mistake != mistake)
+    g_error ("%s ← %s: verdict %d mistake %d, expected %d and %d (%s)", q->name, typed,
+             v->kind, v->mistake, kind, mistake, v->why);
+  g_assert_nonnull (v->why);
+  g_assert_nonnull (v->answer);
+  return v;
+}
+
+static void
+assert_contains (const char *text,
+                 const char *part)
+{
+  if (!strstr (text, part))
+    g_error ("«%s» does not say «%s»", text, part);
+}
+
+/* ---- the reader ------------------------------------------------------- */
+
+static void
+assert_parsed (const char   *text,
+               int           ndim,
+               const gint64 *shape,
+               const double *values,
+               guint         n)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CrPracticeAnswer) a = cr_practice_answer_parse (text, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (a);
+  if (a->ndim != ndim)
+    g_error ("%s: ndim %d, expected %d", text, a->ndim, ndim);
+  for (int d = 0; d < ndim; d++)
+    g_assert_cmpint (a->shape[d], ==, shape[d]);
+  g_assert_cmpuint (a->values->len, ==, n);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpfloat_with_epsilon (g_array_index (a->values, double, i), values[i], 1e-12);
+}
+
+static void
+test_parse (void)
+{
+  static const gint64 s22[] = { 2, 2 }, s4[] = { 4 }, s1[] = { 1 }, s3[] = { 3 };
+  static const double v1234[] = { 1, 2, 3, 4 };
+  assert_parsed ("2.5", 0, NULL, (double[]) { 2.5 }, 1);
+  assert_parsed ("  -1/3 ", 0, NULL, (double[]) { -1.0 / 3 }, 1);
+  assert_parsed ("\xe2\x88\x92" "0.5", 0, NULL, (double[]) { -0.5 }, 1);
+  assert_parsed ("1e-3", 0, NULL, (double[]) { 1e-3 }, 1);
+  assert_parsed ("1 2 3 4", 1, s4, v1234, 4);
+  assert_parsed ("1, 2, 3, 4", 1, s4, v1234, 4);
+  assert_parsed ("[1, 2, 3, 4]", 1, s4, v1234, 4);
+  assert_parsed ("[5]", 1, s1, (double[]) { 5 }, 1);
+  assert_parsed ("[1, 2; 3, 4]", 2, s22, v1234, 4);
+  assert_parsed ("1 2; 3 4", 2, s22, v1234, 4);
+  assert_parsed ("[[1, 2], [3, 4]]", 2, s22, v1234, 4);
+  assert_parsed ("[[1., 2.],\n [3., 4.]]", 2, s22, v1234, 4);
+  assert_parsed ("tensor([1., 2., 3.])", 1, s3, (double[]) { 1, 2, 3 }, 3);
+  assert_parsed ("tensor([1., 2., 3.], grad_fn=<MulBackward0>)", 1, s3,
+                 (double[]) { 1, 2, 3 }, 3);
+
+  static const char *bad[] = { "", "abc", "[1, 2", "1, 2]", "[[1, 2], [3]]", "[1, 2; 3]",
+                               "[1, [2]]", "1/0", "[]", "2/" };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (CrPracticeAnswer) a = cr_practice_answer_parse (bad[i], &error);
+      if (a)
+        g_error ("«%s» was read", bad[i]);
+      g_assert_error (error, CR_CORE_ERROR, CR_EXC_VALUE_ERROR);
+      g_test_message ("%s: %s", bad[i], error->message);
+    }
+}
+
+/* ---- verdicts on the toy network (example 01) --------------------------- */
+
+static void
+test_toy_network (void)
+{
+  g_autoptr (CrRunRecord) record = record_example ("01-toy-network.py");
+  /* d = w3 * b + w4 * c: step MulBackward0 of w4 * c sends ∂L/∂w4 = −c. */
+  int step = find_step (record, "MulBackward0", "∂L/∂w4");
+  g_autoptr (GPtrArray) keep = NULL;
+  CrPracticeQuestion *q = find_question (record, step, CR_PRACTICE_LEVEL_SENT,
+                                         CR_PRACTICE_ASK_SENT, "∂L/∂w4", &keep);
+  g_assert_cmpint (q->expected->numel, ==, 9);
+  g_assert_nonnull (strstr (q->prompt, "w4"));
+
+  g_autofree char *exact = answer_text (q, 1, 0);
+  g_autoptr (CrPracticeVerdict) right = check (q, exact, CR_PRACTICE_RIGHT,
+                                               CR_PRACTICE_MISTAKE_NONE);
+  g_assert_true (cr_practice_verdict_is_right (right));
+  assert_contains (right->why, "∂L/∂w4 = ∂L/∂(w4 * c) × ∂(w4 * c)/∂w4");
+  assert_contains (right->why, "∂(a·b)/∂a = b");
+
+  /* Entries alone, row-major, with 4 significant digits: within tolerance. */
+  g_autofree char *close = answer_text (q, 1.0004, 0);
+  g_autoptr (CrPracticeVerdict) near = check (q, close, CR_PRACTICE_CLOSE,
+                                              CR_PRACTICE_MISTAKE_NONE);
+  g_assert_true (cr_practice_verdict_is_right (near));
+  g_assert_cmpfloat (near->max_error, >, 0);
+  g_autofree char *far = answer_text (q, 1.01, 0);
+  g_autoptr (CrPracticeVerdict) off = check (q, far, CR_PRACTICE_WRONG, CR_PRACTICE_MISTAKE_NONE);
+  assert_contains (off->why, "should be");
+  g_assert_false (cr_practice_verdict_is_right (off));
+
+  g_autofree char *flipped = answer_text (q, -1, 0);
+  g_autoptr (CrPracticeVerdict) sign = check (q, flipped, CR_PRACTICE_WRONG,
+                                              CR_PRACTICE_MISTAKE_SIGN);
+  assert_contains (sign->why, "sign");
+
+  /* The incoming gradient is all −1: passing it on forgets the product. */
+  g_autoptr (CrPracticeVerdict) unchanged = check (q, "-1 -1 -1 -1 -1 -1 -1 -1 -1",
+                                                   CR_PRACTICE_WRONG,
+                                                   CR_PRACTICE_MISTAKE_NO_PRODUCT);
+  assert_contains (unchanged->why, "passed on unchanged");
+
+  /* ∂(w4·c)/∂w4 is c; multiplying by w4 itself (∂/∂c's local) is the
+   * classic rule error: −w4. */
+  g_autoptr (CrPracticeVerdict) other = check (q, "[0.5, -1, -2; -1, -1, -0.25; -2, 1, -0.5]",
+                                               CR_PRACTICE_WRONG,
+                                               CR_PRACTICE_MISTAKE_OTHER_LOCAL);
+  assert_contains (other->why, "∂(w4 * c)/∂c");
+
+  g_autoptr (CrPracticeVerdict) shape = check (q, "[1, 2; 3, 4]", CR_PRACTICE_WRONG_SHAPE,
+                                               CR_PRACTICE_MISTAKE_NONE);
+  assert_contains (shape->why, "shape 3×3 (9 entries)");
+  g_autoptr (CrPracticeVerdict) unreadable = check (q, "minus c", CR_PRACTICE_UNREADABLE,
+                                                    CR_PRACTICE_MISTAKE_NONE);
+
+  /* L = (10 - d).sum(): its first step sends ones; one number for them all. */
+  g_autoptr (GPtrArray) first = cr_practice_questions (record, 0, 0, CR_PRACTICE_LEVEL_SENT);
+  g_assert_cmpuint (first->len, ==, 1);
+  g_autoptr (CrPracticeVerdict) ones = check (first->pdata[0], "1", CR_PRACTICE_RIGHT,
+                                              CR_PRACTICE_MISTAKE_NONE);
+  assert_contains (ones->why, "Every one of its 9 entries is 1.");
+  /* RsubBackward1: ∂(10 − d)/∂d = −1; the sign is the lesson. */
+  g_autoptr (GPtrArray) second = cr_practice_questions (record, 0, 1, CR_PRACTICE_LEVEL_SENT);
+  g_autoptr (CrPracticeVerdict) rsub = check (second->pdata[0], "1", CR_PRACTICE_WRONG,
+                                              CR_PRACTICE_MISTAKE_SIGN);
+  g_autoptr (CrPracticeVerdict) rsub_right = check (second->pdata[0], "-1", CR_PRACTICE_RIGHT,
+                                                    CR_PRACTICE_MISTAKE_NONE);
+}
+
+/* The harder level asks the local gradient first. */
+static void
+test_local_level (void)
+{
+  g_autoptr (CrRunRecord) record = record_example ("01-toy-network.py");
+  int step = find_step (record, "MulBackward0", "∂L/∂w4");
+  g_autoptr (GPtrArray) qs = cr_practice_questions (record, 0, step, CR_PRACTICE_LEVEL_LOCAL);
+  g_assert_cmpuint (qs->len, ==, 4);
+  const CrPracticeQuestion *local = qs->pdata[0], *sent = qs->pdata[1];
+  g_assert_cmpint (local->ask, ==, CR_PRACTICE_ASK_LOCAL);
+  g_assert_cmpstr (local->name, ==, "∂(w4 * c)/∂w4");
+  g_assert_cmpint (sent->ask, ==, CR_PRACTICE_ASK_SENT);
+  g_autofree char *exact = answer_text (local, 1, 0);
+  g_autoptr (CrPracticeVerdict) right = check (local, exact, CR_PRACTICE_RIGHT,
+                                               CR_PRACTICE_MISTAKE_NONE);
+  assert_contains (right->why, "by the rule ∂(a·b)/∂a = b");
+  /* The product (incoming −1 times c) given as the local gradient. */
+  g_autofree char *product = answer_text (local, -1, 0);
+  g_autoptr (CrPracticeVerdict) as_product = cr_practice_check (local, product);
+  g_assert_cmpint (as_product->kind, ==, CR_PRACTICE_WRONG);
+  g_assert_true (as_product->mistake == CR_PRACTICE_MISTAKE_PRODUCT_AS_LOCAL
+                 || as_product->mistake == CR_PRACTICE_MISTAKE_SIGN);
+}
+
+/* a feeds b = w1*a and c = w2*a: the second of its steps adds the paths. */
+static void
+test_fan_in (void)
+{
+  g_autoptr (CrRunRecord) record = record_example ("01-toy-network.py");
+  const CrRecordBackward *bw = g_ptr_array_index (record->backwards, 0);
+  int step = -1;
+  for (guint s = 0; s < bw->steps->len && step < 0; s++)
+    {
+      const CrRecordStep *st = g_ptr_array_index (bw->steps, s);
+      if (st->accumulations && st->accumulations->len > 0)
+        step = (int) s;
+    }
+  g_assert_cmpint (step, >=, 0);
+  g_autoptr (GPtrArray) keep = NULL;
+  CrPracticeQuestion *q = find_question (record, step, CR_PRACTICE_LEVEL_SENT,
+                                         CR_PRACTICE_ASK_FAN_IN, "∂L/∂a", &keep);
+  const CrRecordStep *st = g_ptr_array_index (bw->steps, step);
+  const CrRecordAccumulation *acc = g_ptr_array_index (st->accumulations, 0);
+  const CrTensorSnapshot *c = acc->contribution;
+  g_autofree char *one_path = cr_practice_values_text (c->values, c->shape, c->ndim);
+  g_autoptr (CrPracticeVerdict) v = check (q, one_path, CR_PRACTICE_WRONG,
+                                           CR_PRACTICE_MISTAKE_ONE_PATH);
+  assert_contains (v->why, "add");
+  g_autofree char *exact = answer_text (q, 1, 0);
+  g_autoptr (CrPracticeVerdict) right = check (q, exact, CR_PRACTICE_RIGHT,
+                                               CR_PRACTICE_MISTAKE_NONE);
+  /* The leaf's AccumulateGrad: a.grad is the sum; one path alone is wrong. */
+  for (guint s = step + 1; s < bw->steps->len; s++)
+    {
+      const CrRecordStep *acc_step = g_ptr_array_index (bw->steps, s);
+      if (acc_step->kind != CR_RECORD_STEP_ACCUMULATE || acc_step->leaf != acc->tensor)
+        continue;
+      g_autoptr (GPtrArray) leaf_keep = NULL;
+      CrPracticeQuestion *leaf_q = find_question (record, (int) s, CR_PRACTICE_LEVEL_SENT,
+                                                  CR_PRACTICE_ASK_LEAF_GRAD, "a.grad",
+                                                  &leaf_keep);
+      g_autoptr (CrPracticeVerdict) lv = check (leaf_q, one_path, CR_PRACTICE_WRONG,
+                                                CR_PRACTICE_MISTAKE_ONE_PATH);
+      return;
+    }
+  g_error ("no AccumulateGrad step for a");
+}
+
+/* b (shape 3) broadcast over x's rows: its gradient sums over dim 0. */
+static void
+test_broadcast (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "x = torch.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)\n"
+    "b = torch.tensor([0.5, -1., 2.], requires_grad=True)\n"
+    "y = (x * b).sum()\n"
+    "y.backward()\n", "broadcast.py");
+  int step = find_step (record, "MulBackward0", "∂y/∂b");
+  g_autoptr (GPtrArray) keep = NULL;
+  CrPracticeQuestion *q = find_question (record, step, CR_PRACTICE_LEVEL_SENT,
+                                         CR_PRACTICE_ASK_SENT, "∂y/∂b", &keep);
+  g_autoptr (CrPracticeVerdict) right = check (q, "5 7 9", CR_PRACTICE_RIGHT,
+                                               CR_PRACTICE_MISTAKE_NONE);
+  assert_contains (right->why, "summed over dim 0 to b's shape 3");
+  g_autoptr (CrPracticeVerdict) unsummed = check (q, "[1, 2, 3; 4, 5, 6]",
+                                                  CR_PRACTICE_WRONG_SHAPE,
+                                                  CR_PRACTICE_MISTAKE_NO_BROADCAST_SUM);
+  assert_contains (unsummed->why, "forgot the broadcast sum");
+  assert_contains (unsummed->why, "summed over dim 0 to b's shape 3");
+  g_autoptr (CrPracticeVerdict) mean = check (q, "2.5 3.5 4.5", CR_PRACTICE_WRONG,
+                                              CR_PRACTICE_MISTAKE_MEAN_NOT_SUM);
+  g_autoptr (CrPracticeVerdict) other_shape = check (q, "1 2 3 4", CR_PRACTICE_WRONG_SHAPE,
+                                                     CR_PRACTICE_MISTAKE_NONE);
+  assert_contains (other_shape->why, "summed over dim 0");
+  /* x's gradient is b spread over its rows, not broadcast-summed. */
+  g_autoptr (GPtrArray) keep_x = NULL;
+  CrPracticeQuestion *qx = find_question (record, step, CR_PRACTICE_LEVEL_SENT,
+                                          CR_PRACTICE_ASK_SENT, "∂y/∂x", &keep_x);
+  g_autoptr (CrPracticeVerdict) rx = check (qx, "[[0.5, -1, 2], [0.5, -1, 2]]",
+                                            CR_PRACTICE_RIGHT, CR_PRACTICE_MISTAKE_NONE);
+  /* A choice built from the forgotten sum says so. */
+  gboolean found = FALSE;
+  for (guint i = 0; i < q->choices->len; i++)
+    {
+      const CrPracticeChoice *c = g_ptr_array_index (q->choices, i);
+      if (c->mistake != CR_PRACTICE_MISTAKE_NO_BROADCAST_SUM)
+        continue;
+      g_autoptr (CrPracticeVerdict) cv = cr_practice_check_choice (q, i);
+      g_assert_cmpint (cv->kind, ==, CR_PRACTICE_WRONG_SHAPE);
+      assert_contains (cv->why, "forgot the broadcast sum");
+      found = TRUE;
+    }
+  g_assert_true (found);
+}
+
+/* W @ x: a rule, no elementwise local gradient; the transpose is a mistake. */
+static void
+test_matmul (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "W = torch.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)\n"
+    "x = torch.tensor([[1., -1.], [2., 0.5], [0., 1.]], requires_grad=True)\n"
+    "y = (W @ x).sum()\n"
+    "y.backward()\n", "matmul.py");
+  int step = find_step (record, "MmBackward0", "∂y/∂W");
+  g_autoptr (GPtrArray) keep = NULL;
+  CrPracticeQuestion *q = find_question (record, step, CR_PRACTICE_LEVEL_SENT,
+                                         CR_PRACTICE_ASK_SENT, "∂y/∂W", &keep);
+  /* ∂L/∂W = G·xᵀ with G all ones: every row is x's row sums [0, 2.5, 1]. */
+  g_autoptr (CrPracticeVerdict) right = check (q, "[0, 2.5, 1; 0, 2.5, 1]", CR_PRACTICE_RIGHT,
+                                               CR_PRACTICE_MISTAKE_NONE);
+  assert_contains (right->why, "The rule of MmBackward0");
+  g_autoptr (CrPracticeVerdict) transposed = check (q, "[0, 0; 2.5, 2.5; 1, 1]",
+                                                    CR_PRACTICE_WRONG_SHAPE,
+                                                    CR_PRACTICE_MISTAKE_TRANSPOSED);
+  assert_contains (transposed->why, "transposed");
+  g_autoptr (CrPracticeVerdict) flat = check (q, "0 2.5 1 0 2.5 1", CR_PRACTICE_RIGHT,
+                                              CR_PRACTICE_MISTAKE_NONE);
+}
+
+/* A second backward call adds to .grad: the new gradient alone is wrong. */
+static void
+test_accumulate (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "w = torch.tensor([1., 2.], requires_grad=True)\n"
+    "(w * 3).sum().backward()\n"
+    "(w * w).sum().backward()\n", "twice.py");
+  g_assert_cmpuint (record->backwards->len, ==, 2);
+  const CrRecordBackward *bw = g_ptr_array_index (record->backwards, 1);
+  int step = -1;
+  for (guint s = 0; s < bw->steps->len; s++)
+    if (((CrRecordStep *) bw->steps->pdata[s])->kind == CR_RECORD_STEP_ACCUMULATE)
+      step = (int) s;
+  g_autoptr (GPtrArray) qs = cr_practice_questions (record, 1, step, CR_PRACTICE_LEVEL_SENT);
+  g_assert_cmpuint (qs->len, ==, 1);
+  const CrPracticeQuestion *q = qs->pdata[0];
+  g_assert_cmpint (q->ask, ==, CR_PRACTICE_ASK_LEAF_GRAD);
+  g_assert_cmpstr (q->name, ==, "w.grad");
+  g_autoptr (CrPracticeVerdict) only_new = check (q, "2 4", CR_PRACTICE_WRONG,
+                                                  CR_PRACTICE_MISTAKE_GRAD_BEFORE);
+  assert_contains (only_new->why, "already held [3, 3]");
+  g_autoptr (CrPracticeVerdict) right = check (q, "5 7", CR_PRACTICE_RIGHT,
+                                               CR_PRACTICE_MISTAKE_NONE);
+}
+
+/* Every question of every example's steps: 3 to 5 distinct choices, one
+ * right; picking it is right, picking another is not; typing the answer's
+ * own text is right. */
+static void
+test_examples_choices (void)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "..", "data", "examples",
+                                                NULL);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_assert_nonnull (d);
+  guint questions = 0;
+  const char *name;
+  while ((name = g_dir_read_name (d)))
+    {
+      if (!g_str_has_suffix (name, ".py"))
+        continue;
+      g_autoptr (CrRunRecord) record = record_example (name);
+      for (guint b = 0; b < record->backwards->len; b++)
+        {
+          const CrRecordBackward *bw = g_ptr_array_index (record->backwards, b);
+          for (guint s = 0; s < bw->steps->len; s++)
+            for (int level = 0; level < 2; level++)
+              {
+                g_autoptr (GPtrArray) qs = cr_practice_questions (record, (int) b, (int) s,
+                                                                  level);
+                for (guint i = 0; i < qs->len; i++)
+                  {
+                    const CrPracticeQuestion *q = qs->pdata[i];
+                    g_assert_cmpuint (q->choices->len, >=, 3);
+                    g_assert_cmpuint (q->choices->len, <=, 5);
+                    guint n_right = 0;
+                    for (guint c = 0; c < q->choices->len; c++)
+                      {
+                        const CrPracticeChoice *choice = q->choices->pdata[c];
+                        g_autoptr (CrPracticeVerdict) v = cr_practice_check_choice (q, c);
+                        g_assert_true (cr_practice_verdict_is_right (v) == choice->right);
+                        n_right += choice->right;
+                        for (guint o = 0; o < c; o++)
+                          g_assert_cmpstr (choice->text, !=,
+                                           ((CrPracticeChoice *) q->choices->pdata[o])->text);
+                        /* Typing a choice's text: right exactly for the right one. */
+                        g_autoptr (CrPracticeVerdict) typed = cr_practice_check (q, choice->text);
+                        if (choice->right)
+                          g_assert_true (cr_practice_verdict_is_right (typed));
+                      }
+                    g_assert_cmpuint (n_right, ==, 1);
+                    questions++;
+                  }
+              }
+        }
+    }
+  g_test_message ("%u questions", questions);
+  g_assert_cmpuint (questions, >, 100);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/practice/parse", test_parse);
+  g_test_add_func ("/practice/toy-network", test_toy_network);
+  g_test_add_func ("/practice/local-level", test_local_level);
+  g_test_add_func ("/practice/fan-in", test_fan_in);
+  g_test_add_func ("/practice/broadcast", test_broadcast);
+  g_test_add_func ("/practice/matmul", test_matmul);
+  g_test_add_func ("/practice/accumulate", test_accumulate);
+  g_test_add_func ("/practice/examples-choices", test_examples_choices);
+  return g_test_run ();
+}
