@@ -8,6 +8,7 @@
 #include "cr-run-recorder-operands.h"
 #include "cr-snapshot-cache.h"
 #include "cr-run-recorder-coach.h"
+#include "cr-run-recorder-training.h"
 
 G_BEGIN_DECLS
 
@@ -45,6 +46,7 @@ struct _CrRunRecorder {
   CrSnapshotCache *snapshots;    /* the last tensors snapshotted: shared, not taken again */
   GHashTable  *captions;         /* CrSpan* (owned) -> its span_text (owned, or NULL) */
   CrCoachWatch *coach;           /* a coached run's notes (owned), NULL */
+  CrTrainingWatch *training;     /* parameter updates (owned) */
 };
 
 /* The recorder of self's run, NULL when the run records nothing. */

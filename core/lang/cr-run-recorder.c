@@ -959,6 +959,7 @@ version_bumped (CrTensor *t,
     }
   if (G_UNLIKELY (r->coach))
     cr_coach_watch_bump (r->interp, t);
+  cr_training_watch_bump (r->interp, t);
 }
 
 /* ---- names and provenance --------------------------------------------------- */
@@ -1285,6 +1286,7 @@ cr_run_recorder_free (CrRunRecorder *r)
   cr_snapshot_cache_free (r->snapshots);
   g_hash_table_unref (r->captions);
   cr_coach_watch_free (r->coach);
+  cr_training_watch_free (r->training);
   g_queue_clear (&r->pending);
   g_free (r);
 }
@@ -1323,6 +1325,7 @@ cr_run_recorder_run_begin (CrInterp *self)
   r->operands = cr_operand_watch_new ();
   if (self->options.coach)
     r->coach = cr_coach_watch_new ();
+  r->training = cr_training_watch_new ();
   state->recorder = r;
   cr_tensor_set_version_observer (version_bumped, r);
 }
@@ -1376,6 +1379,7 @@ cr_run_recorder_run_end (CrInterp *self)
   if (self->run_error)
     cr_run_recorder_run_error (r, self->run_error);
   fill_missing_labels (r);
+  cr_training_watch_run_end (self);
   if (r->coach)
     cr_coach_examine (r->record, cr_coach_watch_notes (r->coach));
   g_array_set_size (r->bumps, 0);

@@ -11,6 +11,7 @@
 #include "cr-device.h"
 #include "cr-run-recorder.h"
 #include "cr-run-recorder-backward.h"
+#include "cr-run-recorder-training.h"
 
 #include <string.h>
 #include <math.h>
@@ -1155,6 +1156,7 @@ c_module_new (void)
   /* torch.autograd (the prelude) re-exports grad, backward and Function. */
   add_value (c, "_autograd", autograd_module_new ());
   cr_torch_install_missing_native (c);
+  cr_training_install_natives (c);
   CrValue *nn = cr_value_new_module ("torch._C._nn");
   cr_torch_add_funcs (nn, CR_TORCH_IN_F);
   add_value (c, "_nn", nn);

@@ -6,6 +6,7 @@
 #include "cr-device.h"
 #include "cr-torch-private.h"
 #include "cr-run-recorder-coach.h"
+#include "cr-run-recorder-training.h"
 #include "cr-kernels.h"
 #include "cr-grad-mode.h"
 
@@ -878,6 +879,7 @@ get_grad (CrInterp *interp,
           CrTensor *t)
 {
   cr_coach_watch_grad_read (interp, t);
+  cr_training_watch_grad_read (interp, t);
   if (t->grad_fn != NULL && !t->retains_grad && t->grad == NULL)
     cr_interp_warn (interp, "UserWarning", non_leaf_grad_warning);
   if (t->grad == NULL)

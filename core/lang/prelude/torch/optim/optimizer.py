@@ -126,15 +126,24 @@ class Optimizer(object):
         if closure is not None:
             with torch.enable_grad():
                 loss = closure()
+        # A recorded run's record holds each parameter's update (its value,
+        # gradient and state before and after): the training view's numbers.
+        recording = torch._C._recording()
+        if recording:
+            torch._C._record_step(self)
         with torch.set_grad_enabled(grad_enabled):
-            for group in self.param_groups:
+            for index, group in enumerate(self.param_groups):
                 for param in group['params']:
                     if param.grad is None:
                         continue
                     state = self.state[param]
                     if len(state) == 0:
                         self._init_state(group, param, state)
+                    if recording:
+                        torch._C._record_update(index, group, param, state, False)
                     self._update(group, param, state)
+                    if recording:
+                        torch._C._record_update(index, group, param, state, True)
         return loss
 
     def _init_state(self, group, param, state):
