@@ -34,6 +34,7 @@ typedef struct {
   double        timeout;          /* seconds; 0: none */
   gsize         max_memory;       /* 0: the default */
   gboolean      trace_backward;
+  gboolean      trace_forward;
   gboolean      coach;            /* --coach: the mistakes coach's advice on stderr */
   const char   *record;           /* --record: the JSON file, "-" for stdout; NULL: none */
   CrDeviceType  device;
@@ -57,6 +58,8 @@ cr_run_command_usage (FILE *out)
          "  --timeout SECONDS       stop the script after this long (TimeoutError, exit 1)\n"
          "  --max-memory BYTES      cap on memory (tensors and values), e.g. 512M or 4G (default 4G)\n"
          "  --device cpu|cuda       the device new tensors go to (default cpu)\n"
+         "  --trace-forward         print every forward op with its numbers (before each\n"
+         "                          backward call, the ops that led to it)\n"
          "  --trace-backward        print every step of every backward pass\n"
          "  --coach                 after the run, explain the classic autograd mistakes it\n"
          "                          made (on stderr), each with its fix, and run the script\n"
@@ -153,6 +156,11 @@ parse_options (int         argc,
       if (strcmp (arg, "--trace-backward") == 0)
         {
           opts->trace_backward = TRUE;
+          continue;
+        }
+      if (strcmp (arg, "--trace-forward") == 0)
+        {
+          opts->trace_forward = TRUE;
           continue;
         }
       if (strcmp (arg, "--coach") == 0)
@@ -420,6 +428,7 @@ cr_run_command (int    argc,
     .record_backward = opts.record != NULL || opts.trace_backward || opts.coach,
     .default_device = opts.device,
     .coach = opts.coach,
+    .trace_forward = opts.trace_forward,
   };
   CrInterp *interp = cr_interp_new (&io);
   if (cells)

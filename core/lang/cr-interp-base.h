@@ -25,6 +25,8 @@ typedef struct {
   CrDeviceType  default_device;
   gboolean      coach;            /* the mistakes coach watches the run (core/coach/cr-coach.h):
                                    * the run record gets its findings; needs record_backward */
+  gboolean      trace_forward;    /* print each forward op from the run record
+                                   * (--trace-forward, cr-torch-forward-trace.h) */
 } CrInterpOptions;
 
 /* An uncaught error: the Python exception, its message, where it happened, and

@@ -103,6 +103,7 @@ cr_interp_new (const CrInterpOptions *options)
     self->options = *options;
   /* --trace-backward prints each backward call from the run record. */
   self->options.record_backward |= self->options.trace_backward;
+  self->options.record_backward |= self->options.trace_forward;
   self->builtins = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, value_unref_notify);
   self->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, value_unref_notify);
   self->type_classes = g_hash_table_new (g_direct_hash, g_direct_equal);

@@ -13,6 +13,7 @@
 #include "cr-run-recorder.h"
 #include "cr-run-recorder-backward.h"
 #include "cr-run-record-trace.h"
+#include "cr-torch-forward-trace.h"
 
 #include <string.h>
 
@@ -311,6 +312,8 @@ cr_interp_backward_end (CrInterp *self,
   cr_backward_recorder_end (run->recorder, succeeded);
   /* --trace-backward prints the call from the run record, once it is whole. */
   CrRunRecord *run_record = cr_run_recorder_get (self);
+  /* --trace-forward: the ops that led to this call come first. */
+  cr_forward_trace_backward (self, run->trace_index);
   if (self->options.trace_backward && run_record && run->trace_index >= 0)
     {
       g_autofree char *text = cr_run_record_trace_backward (run_record, (guint) run->trace_index,

@@ -11,6 +11,7 @@
 #include "cr-interp-private.h"
 #include "cr-random.h"
 #include "cr-run-recorder.h"
+#include "cr-torch-forward-trace.h"
 #include "cr-run-recorder-modules.h"
 #include "cr-torch-state.h"
 
@@ -38,6 +39,8 @@ state_free (gpointer data)
   cr_module_recorder_free (state->modules);
   cr_backward_labels_free (state);
   cr_generator_free (state->generator);
+  if (state->forward_traced)
+    g_byte_array_unref (state->forward_traced);
   g_free (state);
 }
 
@@ -76,6 +79,7 @@ run_begin (CrInterp *interp)
   cr_grad_mode_reset_thread ();
   cr_device_set_default (cr_interp_get_default_device (interp));
   cr_run_recorder_run_begin (interp);
+  cr_forward_trace_reset (interp);
   CrGradProbe *probe = cr_grad_probe_of (interp);
   if (G_UNLIKELY (probe))
     cr_grad_probe_run_begin (probe);
@@ -89,6 +93,7 @@ run_end (CrInterp *interp)
   if (G_UNLIKELY (probe))
     cr_grad_probe_run_end (probe);
   cr_run_recorder_run_end (interp);
+  cr_forward_trace_rest (interp);
   forget_names (interp);
   cr_grad_mode_reset_thread ();
 }

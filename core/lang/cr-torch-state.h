@@ -27,6 +27,8 @@ typedef struct {
                                        * (cr-run-recorder-modules.c), or NULL */
   struct _CrGradProbe *grad_probe;    /* borrowed: `chainrule check`'s probe of this
                                        * run (cr-torch-grad-probe.h), NULL nearly always */
+  GByteArray          *forward_traced;/* --trace-forward: by record op, 1 once printed
+                                       * (cr-torch-forward-trace.c); NULL until then */
 } CrTorchState;
 
 static inline CrTorchState *
