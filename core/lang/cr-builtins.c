@@ -647,7 +647,9 @@ isinstance_one (CrInterp  *self,
     }
   if (kind && kind->kind == CR_VALUE_INT && kind->u.i >= 0)
     {
-      if (kind->u.i == CR_VALUE_INT)
+      if (kind->u.i == CR_VALUE_TUPLE && x->kind == CR_VALUE_OBJECT && x->u.object.type->as_tuple)
+        *out = TRUE;  /* a named tuple: torch.return_types.max */
+      else if (kind->u.i == CR_VALUE_INT)
         *out = x->kind == CR_VALUE_INT || x->kind == CR_VALUE_BOOL;
       else if (kind->u.i == CR_VALUE_CLASS)
         *out = x->kind == CR_VALUE_CLASS;

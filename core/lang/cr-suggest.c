@@ -258,6 +258,8 @@ cr_interp_dir (CrInterp *self,
         if (table)
           add_keys (names, table);
         cls = cr_object_script_class (obj);
+        if (obj->kind == CR_VALUE_OBJECT && obj->u.object.type->dir)
+          obj->u.object.type->dir (obj, names);
         break;
       }
     }

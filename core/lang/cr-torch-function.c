@@ -118,8 +118,32 @@ node_type_name (CrValue *self)
   return cr_node_name (self->u.object.data);
 }
 
+/* dir(y.grad_fn): what PyTorch 1.13 lists for every node, then the node's
+ * own _saved_ attributes. */
+static void
+node_dir (CrValue   *self,
+          GPtrArray *names)
+{
+  static const char *const node_names[] = {
+    "__call__", "__class__", "__delattr__", "__dir__", "__doc__", "__eq__", "__format__",
+    "__ge__", "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
+    "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__", "__reduce__",
+    "__reduce_ex__", "__repr__", "__setattr__", "__sizeof__", "__str__", "__subclasshook__",
+    "_register_hook_dict", "metadata", "name", "next_functions", "register_hook",
+    "register_prehook", "requires_grad",
+  };
+  CrNode *node = self->u.object.data;
+
+  for (guint i = 0; i < G_N_ELEMENTS (node_names); i++)
+    g_ptr_array_add (names, (gpointer) node_names[i]);
+  if (node->variable != NULL)
+    g_ptr_array_add (names, (gpointer) "variable");
+  cr_torch_node_saved_attr_names (node, names);
+}
+
 static const CrObjectType node_type = {
   .name = "grad_fn",
+  .dir = node_dir,
   .type_name = node_type_name,
   .destroy = node_destroy,
   .get_attr = node_get_attr,

@@ -545,13 +545,31 @@ return_pair_as_tuple (CrValue *self)
   return cr_value_new_tuple (items, 2);
 }
 
-static const CrObjectType return_pair_type = {
-  .name = "torch.return_types",
-  .destroy = return_pair_free,
-  .get_attr = return_pair_get_attr,
-  .repr = return_pair_repr,
-  .as_tuple = return_pair_as_tuple,
+/* One type per function, as PyTorch's structseqs are: type(x.max(1)) is
+ * torch.return_types.max, and each is a tuple (isinstance checks as_tuple). */
+#define RETURN_PAIR_TYPE(fn) { \
+  .name = "torch.return_types." fn, \
+  .destroy = return_pair_free, \
+  .get_attr = return_pair_get_attr, \
+  .repr = return_pair_repr, \
+  .as_tuple = return_pair_as_tuple, \
+}
+
+static const CrObjectType return_pair_types[] = {
+  RETURN_PAIR_TYPE ("max"),
+  RETURN_PAIR_TYPE ("min"),
+  RETURN_PAIR_TYPE ("sort"),
+  RETURN_PAIR_TYPE ("topk"),
 };
+
+static const CrObjectType *
+return_pair_type (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (return_pair_types); i++)
+    if (strcmp (return_pair_types[i].name + strlen ("torch.return_types."), name) == 0)
+      return &return_pair_types[i];
+  g_return_val_if_reached (&return_pair_types[0]);
+}
 
 static CrValue *
 return_pair_new (const char *name,
@@ -563,7 +581,7 @@ return_pair_new (const char *name,
   pair->name = name;
   pair->values = cr_value_new_tensor_take (values);
   pair->indices = cr_value_new_tensor_take (indices);
-  return cr_value_new_object (&return_pair_type, pair);
+  return cr_value_new_object (return_pair_type (name), pair);
 }
 
 CrValue *

@@ -242,6 +242,10 @@ cr_torch_wrap (CrTensor *t)
 
 /* A grad_fn object (new ref) or None. */
 CrValue  *cr_torch_node_value        (CrNode          *node);
+/* Appends the node's _saved_ (and _raw_saved_ for tensors) attribute names,
+ * interned, for dir(grad_fn) (cr-torch-saved.c). */
+void      cr_torch_node_saved_attr_names (CrNode      *node,
+                                          GPtrArray   *names);
 /* grad_fn._saved_self and the like (cr-torch-saved.c): *found says whether
  * name is one; the value (new ref), or NULL with error set. */
 CrValue  *cr_torch_node_saved_attr   (CrNode          *node,

@@ -85,6 +85,9 @@ static const SavedName saved_names[] = {
   { CR_OP_ADDCMUL, "value", 2 },
   { CR_OP_ADDCDIV, "tensor1", 0 }, { CR_OP_ADDCDIV, "tensor2", 1 },
   { CR_OP_ADDCDIV, "value", 2 },
+  /* add/sub's alpha, a Scalar: 1 unless given. */
+  { CR_OP_ADD, "alpha", 0, SAVED_SCALAR_OR_ONE }, { CR_OP_SUB, "alpha", 0, SAVED_SCALAR_OR_ONE },
+  { CR_OP_RSUB, "alpha", 1, SAVED_SCALAR_OR_ONE },  /* rsub(number, x): alpha is always 1 here */
   { CR_OP_ADDMM, "beta", 0, SAVED_SCALAR_OR_ONE }, { CR_OP_ADDMM, "alpha", 1, SAVED_SCALAR_OR_ONE },
   { CR_OP_ADDMM, "mat1_sym_sizes", 1, SAVED_INPUT_SIZES },
   { CR_OP_ADDMM, "mat2_sym_sizes", 2, SAVED_INPUT_SIZES },
@@ -454,6 +457,50 @@ cr_torch_saved_tensor_name (const CrNode *node,
   if (node->op->arity == 1 && (int) node->op->id >= first_unary_op && slot == 0)
     return node->saved[0].is_output ? "result" : "self";
   return NULL;
+}
+
+static void
+add_saved_name (GPtrArray  *names,
+                const char *key,
+                gboolean    is_tensor)
+{
+  g_autofree char *saved = g_strconcat ("_saved_", key, NULL);
+  g_ptr_array_add (names, (gpointer) g_intern_string (saved));
+  if (is_tensor)
+    {
+      g_autofree char *raw = g_strconcat ("_raw_saved_", key, NULL);
+      g_ptr_array_add (names, (gpointer) g_intern_string (raw));
+    }
+}
+
+/* The same lookups as cr_torch_node_saved_attr, listed instead of matched. */
+void
+cr_torch_node_saved_attr_names (CrNode    *node,
+                                GPtrArray *names)
+{
+  static const char *const binary_keys[3] = { "self", "other", "result" };
+
+  if (node->op == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (saved_names); i++)
+    if (saved_names[i].op == node->op->id
+        && !(saved_names[i].kind == SAVED_INDEX_IF_SET && node->args->ints[saved_names[i].slot] < 0))
+      add_saved_name (names, saved_names[i].name,
+                      saved_names[i].kind == SAVED_TENSOR && saved_names[i].slot >= 0);
+  for (guint k = 0; k < G_N_ELEMENTS (binary_keys); k++)
+    {
+      int slot;
+      if (binary_saved_slot (node->op->id, binary_keys[k], &slot))
+        add_saved_name (names, binary_keys[k], TRUE);
+    }
+  if (node->op->arity == 1 && (int) node->op->id >= first_unary_op && node->n_saved > 0
+      && node->saved[0].was_saved)
+    add_saved_name (names, node->saved[0].is_output ? "result" : "self", TRUE);
+  {
+    const char *param;
+    for (guint i = 0; cr_ops_unary_param (node->op->id, i, &param, NULL, NULL, NULL); i++)
+      add_saved_name (names, param, FALSE);
+  }
 }
 
 CrValue *

@@ -135,6 +135,9 @@ struct _CrObjectType {
   /* The object's own type name when objects of this CrObjectType are of
    * several Python types (a grad_fn node: "MulBackward0"); NULL: name. */
   const char *(*type_name) (CrValue *self);
+  /* dir(): appends the object's attribute names (static or interned
+   * strings) to names; the caller sorts them. NULL: none. */
+  void      (*dir)       (CrValue *self, GPtrArray *names);
 };
 
 /* ---- construction (each returns a new ref) ---- */
