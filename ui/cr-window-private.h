@@ -162,6 +162,16 @@ void     cr_window_set_blanked       (CrWindow   *self,
  * child, its table in a window). */
 void     cr_window_check_init        (CrWindow   *self);
 
+/* cr-window-scalars.c: "Inside one tensor op", its scalar graph over the
+ * graph (cr-scalar-view.h). */
+void     cr_window_scalars_init      (CrWindow   *self);
+/* Opens op (index in the shown record's ops) as scalars; FALSE with why. */
+gboolean cr_window_open_scalars      (CrWindow   *self,
+                                      int         op,
+                                      GError    **error);
+/* The view, NULL until first opened (a CrScalarView). */
+struct _CrScalarView *cr_window_get_scalar_view (CrWindow *self);
+
 /* cr-window.c */
 void     cr_window_highlight_lines   (CrWindow   *self,
                                       const char *tag_name,

@@ -173,3 +173,86 @@ cr_op_scalars_format (const CrOpScalars *self,
                             agree, compared, compared == 1 ? "" : "s");
   return g_string_free (s, FALSE);
 }
+
+static const char *
+loss_name (const CrOpScalars *self,
+           const CrRunRecord *record)
+{
+  if (self->backward < 0)
+    return "L";
+  const CrRecordBackward *call = record->backwards->pdata[self->backward];
+  return call->root_name && strlen (call->root_name) <= 16 && !strpbrk (call->root_name, " ()[]")
+         ? call->root_name : "L";
+}
+
+char *
+cr_op_scalars_format_position (const CrOpScalars *self,
+                               const CrRunRecord *record,
+                               guint              position)
+{
+  GString *s = g_string_new (NULL);
+  const char *L = loss_name (self, record);
+  if (position == 0)
+    {
+      g_string_append_printf (s, "%u output element%s, each computed from the input elements "
+                                 "along its edges.", self->n_sub_steps,
+                              self->n_sub_steps == 1 ? "" : "s");
+      if (self->step >= 0)
+        g_string_append (s, " Step through them (Right): each sends its gradient back along "
+                            "its edges, times each edge's local derivative, and every input "
+                            "element adds up what reaches it.");
+      else
+        g_string_append (s, " No backward call ran this op: there are no gradients.");
+      return g_string_free (s, FALSE);
+    }
+  guint k = MIN (position, self->n_sub_steps) - 1;
+  const CrScalarNode *out = NULL;
+  guint out_index = 0;
+  for (guint i = 0; i < self->nodes->len && !out; i++)
+    {
+      const CrScalarNode *node = self->nodes->pdata[i];
+      if (node->kind == CR_SCALAR_NODE_OUTPUT && node->sub_step == k)
+        {
+          out = node;
+          out_index = i;
+        }
+    }
+  if (!out)
+    return g_string_free (s, FALSE);
+  g_string_append_printf (s, "%s", out->equation);
+  if (out->numbers)
+    g_string_append_printf (s, " = %s", out->numbers);
+  g_string_append_printf (s, " = %.4g", out->value);
+  if (self->step < 0 || isnan (out->grad))
+    return g_string_free (s, FALSE);
+  g_string_append_printf (s, "\n∂%s/∂%s = %.4g comes back along each edge, times the edge's "
+                             "local derivative:", L, out->label, out->grad);
+  for (guint i = 0; i < self->nodes->len; i++)
+    {
+      const CrScalarNode *node = self->nodes->pdata[i];
+      if (node->kind != CR_SCALAR_NODE_INPUT
+          || !((const CrRecordTensor *) record->tensors->pdata[node->tensor])->requires_grad)
+        continue;
+      g_autoptr (GArray) terms = g_array_new (FALSE, FALSE, sizeof (Term));
+      collect_terms (self, i, NULL, 1.0, terms);
+      for (guint t = 0; t < terms->len; t++)
+        {
+          const Term *term = &g_array_index (terms, Term, t);
+          if (term->end == self->nodes->pdata[out_index])
+            {
+              double so_far = cr_op_scalars_grad_upto (self, node->tensor, node->element, k + 1);
+              g_string_append_printf (s, "\n  %s gets %.4g × %s", node->label, out->grad,
+                                      term->local_text->str);
+              if (g_strcmp0 (term->local_text->str, "1") != 0)
+                g_string_append_printf (s, " (%.4g)", term->local);
+              g_string_append_printf (s, " = %.4g, %.4g so far", out->grad * term->local, so_far);
+            }
+        }
+      for (guint t = 0; t < terms->len; t++)
+        g_string_free (g_array_index (terms, Term, t).local_text, TRUE);
+    }
+  if (position >= self->n_sub_steps)
+    g_string_append (s, "\nEvery element done: what each input element has now is the "
+                        "gradient the step sent.");
+  return g_string_free (s, FALSE);
+}

@@ -136,6 +136,15 @@ gboolean     cr_op_scalars_same_grad (double scalar_graph,
 char        *cr_op_scalars_format   (const CrOpScalars *self,
                                      const CrRunRecord *record);
 
+/* One position of the backward step taken element by element, as the
+ * window's scalar view says it: position 0 is before any element (the
+ * forward equations' values); position k + 1 is output element k, its
+ * equation, its incoming gradient and what each input element gets from
+ * it (new string, a few lines of plain text). */
+char        *cr_op_scalars_format_position (const CrOpScalars *self,
+                                            const CrRunRecord *record,
+                                            guint              position);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrOpScalars, cr_op_scalars_free)
 
 G_END_DECLS
