@@ -1,8 +1,10 @@
 /* cr-export-command.c — `chainrule export FILE.py -o out.{png,svg,pdf}
- * [--step N] [--all-steps] [--dark]`: run a script headless, recording it,
- * and draw from its run record the graph of its last backward call (or,
- * when none ran, the forward graph of its newest result) the way the window
- * draws it. Needs no display. The script
+ * [--step N] [--all-steps] [--handout] [--dark]`: run a script headless,
+ * recording it, and draw from its run record the graph of its last backward
+ * call (or, when none ran, the forward graph of its newest result) the way
+ * the window draws it; with --handout, lecture notes (render/cr-handout.h):
+ * a title page with the code, then a page per step with the graph and the
+ * step card's text. Needs no display. The script
  * runs under a time limit, as `chainrule run --timeout` does (60 s unless
  * told), so a script that never ends cannot hang a batch of exports. */
 #include "cr-config.h"
@@ -16,6 +18,7 @@
 #include "cr-graph-groups.h"
 #include "cr-graph-layout.h"
 #include "cr-graph-render.h"
+#include "cr-handout.h"
 
 #include <cairo.h>
 #include <cairo-pdf.h>
@@ -38,6 +41,8 @@ cr_export_command_usage (FILE *out)
          "  -o, --output FILE   where to write; the extension picks the format\n"
          "  --step N            highlight backward step N (1 is the first)\n"
          "  --all-steps         one PDF page per step, or OUT-01.png, OUT-02.png, ...\n"
+         "  --handout           lecture notes (PDF): the code, then a page per step with\n"
+         "                      the graph and the step explained\n"
          "  --dark              the dark style\n"
          "  --timeout SECONDS   stop the script after this long (default 60)\n"
          "  --help              show this help\n", out);
@@ -89,6 +94,7 @@ write_graph (const CrGraphModel *model,
              Format              format,
              int                 step,
              gboolean            all_steps,
+             const char         *handout_name,
              CrGraphStyle        style)
 {
   g_autoptr (GError) error = NULL;
@@ -100,6 +106,19 @@ write_graph (const CrGraphModel *model,
                                                                  : NULL;
   if (collapse)
     model = collapse->model;
+  if (handout_name)
+    {
+      CrHandout handout = {
+        .model = model, .collapse = collapse,
+        .script_name = handout_name, .style = style,
+      };
+      if (!cr_handout_write_pdf (&handout, out_path, NULL, &error))
+        {
+          fprintf (stderr, "chainrule export: %s\n", error->message);
+          return 1;
+        }
+      return 0;
+    }
   g_autoptr (CrGraphLayout) layout = cr_graph_render_layout (model, &error);
   if (!layout)
     {
@@ -175,7 +194,7 @@ cr_export_command (int    argc,
   const char *file = NULL, *out_path = NULL;
   int step = -1;
   double timeout = DEFAULT_TIMEOUT_S;
-  gboolean all_steps = FALSE;
+  gboolean all_steps = FALSE, handout = FALSE;
   CrGraphStyle style = CR_GRAPH_STYLE_LIGHT;
   for (int i = 1; i < argc; i++)
     {
@@ -204,6 +223,8 @@ cr_export_command (int    argc,
         }
       else if (strcmp (arg, "--all-steps") == 0)
         all_steps = TRUE;
+      else if (strcmp (arg, "--handout") == 0)
+        handout = TRUE;
       else if (strcmp (arg, "--dark") == 0)
         style = CR_GRAPH_STYLE_DARK;
       else if (strcmp (arg, "--timeout") == 0 || g_str_has_prefix (arg, "--timeout="))
@@ -236,6 +257,8 @@ cr_export_command (int    argc,
     format = FORMAT_PDF;
   else
     return usage_error ("the output must end in .png, .svg or .pdf");
+  if (handout && format != FORMAT_PDF)
+    return usage_error ("--handout writes a PDF: the output must end in .pdf");
 
   g_autofree char *source = NULL;
   gsize length = 0;
@@ -293,6 +316,8 @@ cr_export_command (int    argc,
     .output = discard_output,
     .record_backward = TRUE,
     .cancel_flag = &cancel_flag,
+    /* As the window: the coach's findings are ringed on the graph. */
+    .coach = TRUE,
   };
   CrInterp *interp = cr_interp_new (&io);
   if (cells)
@@ -336,7 +361,10 @@ cr_export_command (int    argc,
       status = 2;
     }
   else
-    status = write_graph (model, out_path, format, step, all_steps, style);
+    {
+      g_autofree char *name = g_path_get_basename (file);
+      status = write_graph (model, out_path, format, step, all_steps, handout ? name : NULL, style);
+    }
   g_clear_pointer (&model, cr_graph_model_unref);
   cr_interp_free (interp);
   return status;

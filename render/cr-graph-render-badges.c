@@ -6,6 +6,7 @@
 #include "cr-graph-regions.h"
 #include "cr-graph-render.h"
 #include "cr-record-text.h"
+#include "cr-coach.h"
 
 #include <math.h>
 #include <pango/pangocairo.h>
@@ -25,6 +26,7 @@ typedef struct {
   Rgb hook_fill, hook_text;                /* a hook (amber) */
   Rgb error_fill, error_text, error_ring;  /* an error (red) */
   Rgb freed_fill, freed_text;              /* saved tensors freed */
+  Rgb coach_fill, coach_text, coach_ring;  /* a mistake the coach found (amber) */
 } Palette;
 
 static Rgb
@@ -44,6 +46,7 @@ palette (gboolean dark)
       p.hook_fill = hex (0x4a3a10); p.hook_text = hex (0xf8e45c);
       p.error_fill = hex (0x5c2329); p.error_text = hex (0xffa59c); p.error_ring = hex (0xff7b63);
       p.freed_fill = hex (0x5c2329); p.freed_text = hex (0xff9e93);
+      p.coach_fill = hex (0x4a3a10); p.coach_text = hex (0xf8e45c); p.coach_ring = hex (0xf6d32d);
     }
   else
     {
@@ -52,6 +55,7 @@ palette (gboolean dark)
       p.hook_fill = hex (0xfdf0c2); p.hook_text = hex (0x7a5200);
       p.error_fill = hex (0xfbe3e1); p.error_text = hex (0xa51d2d); p.error_ring = hex (0xe01b24);
       p.freed_fill = hex (0xfbe3e1); p.freed_text = hex (0xc01c28);
+      p.coach_fill = hex (0xfdf0c2); p.coach_text = hex (0x7a5200); p.coach_ring = hex (0xe5a50a);
     }
   return p;
 }
@@ -604,6 +608,88 @@ draw_errors (cairo_t   *cr,
     }
 }
 
+/* ---- the coach's findings --------------------------------------------------- */
+
+/* The node a finding is about: its op, else its tensor, else the
+ * AccumulateGrad of that tensor; NULL when the graph does not show it. */
+static const CrGraphNode *
+finding_node (const CrGraphModel     *model,
+              const CrRecordFinding  *f)
+{
+  const CrGraphNode *node = f->op >= 0 ? cr_graph_model_find_op (model, f->op) : NULL;
+  if (!node && f->tensor >= 0)
+    node = cr_graph_model_find_tensor (model, f->tensor);
+  if (!node && f->tensor >= 0)
+    node = cr_graph_model_find_accumulate (model, f->tensor);
+  return node;
+}
+
+/* For gradients that add up: the tensor's .grad before this backward call
+ * and after it, "⚠ .grad adds up: -10.96 → -18.25"; NULL when it held
+ * nothing before (the first call). */
+static char *
+growing_grad_text (const CrGraphModel    *model,
+                   const CrRecordFinding *f)
+{
+  const CrRecordBackward *bw = cr_graph_model_get_backward (model);
+  if (!bw || f->tensor < 0)
+    return NULL;
+  const CrTensorSnapshot *before = cr_run_record_grad_at (model->record, f->tensor, model->backward, -1);
+  const CrTensorSnapshot *after = cr_run_record_grad_at (model->record, f->tensor, model->backward,
+                                                         (int) bw->steps->len - 1);
+  if (!before || !after)
+    return NULL;
+  g_autofree char *b = cr_record_value_brief (before, BRIEF_VALUES);
+  g_autofree char *a = cr_record_value_brief (after, BRIEF_VALUES);
+  return g_strdup_printf ("⚠ .grad adds up: %s → %s", b, a);
+}
+
+/* Each finding's node ringed in amber, wider than an error's ring, with
+ * the mistake in a few words: what the coach bar explains, on the graph.
+ * A graph of a backward call before the one the mistake showed in is
+ * left unmarked. */
+static void
+draw_findings (cairo_t   *cr,
+               Ctx       *c)
+{
+  const CrRunRecord *record = c->model->record;
+  for (guint i = 0; record->findings && i < record->findings->len; i++)
+    {
+      const CrRecordFinding *f = g_ptr_array_index (record->findings, i);
+      if (f->backward >= 0 && c->model->backward >= 0 && c->model->backward < f->backward)
+        continue;
+      const CrGraphNode *node = finding_node (c->model, f);
+      const CrGraphBox *b = node_box (c, node);
+      if (!b)
+        continue;
+      gboolean tensor = CR_GRAPH_NODE_KIND_IS_TENSOR (node->kind);
+      double gap = 9 * c->k;
+      double radius = tensor ? 9 * c->k : b->height / 2;
+      cr_graph_rounded_path (cr, b->x - gap, b->y - gap, b->width + 2 * gap, b->height + 2 * gap,
+                             radius + gap);
+      set_rgb (cr, c->pal.coach_ring);
+      cairo_set_line_width (cr, 2.5 * c->lw);
+      cairo_stroke (cr);
+      g_autofree char *grows = g_strcmp0 (f->kind, "zero-grad-forgotten") == 0
+                               ? growing_grad_text (c->model, f) : NULL;
+      g_autofree char *text = grows ? g_strdup (grows)
+                                    : g_strdup_printf ("⚠ line %d: %s", f->span.line,
+                                                       cr_coach_short_title (f->kind));
+      g_autofree char *short_text = g_strdup_printf ("⚠ line %d", f->span.line);
+      const Spot spots[] = {
+        { b->x + b->width / 2, b->y + b->height + gap + 3 * c->k, 0.5, 0.0 },
+        { b->x + b->width / 2, b->y - gap - 3 * c->k, 0.5, 1.0 },
+      };
+      Badge badge = {
+        .text = text, .short_text = short_text, .spots = spots, .n_spots = G_N_ELEMENTS (spots),
+        .ax = b->x + b->width / 2, .ay = b->y + b->height + gap, .node = -1,
+        .placing = PLACE_FAR,
+        .fill = c->pal.coach_fill, .ink = c->pal.coach_text, .border = &c->pal.coach_ring,
+      };
+      pill (cr, c, &badge);
+    }
+}
+
 /* The ops whose saved tensor an in-place statement changed; one hidden in
  * a closed module call marks the call's node (the first such op's line). */
 static void
@@ -967,6 +1053,30 @@ cr_graph_badges_label_spot (const CrGraphLayout *layout,
   return TRUE;
 }
 
+/* The box around path's arrowhead as cr-graph-render.c draws it (8 by 8
+ * points, times the type's scale up to 1.3). FALSE: it has none. */
+static gboolean
+arrowhead_box (const CrGraphPath *path,
+               double             k,
+               Rect              *r)
+{
+  if (!path->has_arrow || path->n_points < 1)
+    return FALSE;
+  double ex = path->points[2 * (path->n_points - 1)], ey = path->points[2 * (path->n_points - 1) + 1];
+  double dx = path->arrow_x - ex, dy = path->arrow_y - ey, len = hypot (dx, dy);
+  if (len < 0.01)
+    return FALSE;
+  double a = 8 * MIN (k, 1.3), hw = 4 * MIN (k, 1.3);
+  dx /= len;
+  dy /= len;
+  double bx = path->arrow_x - dx * a, by = path->arrow_y - dy * a;
+  double xs[3] = { path->arrow_x, bx - dy * hw, bx + dy * hw };
+  double ys[3] = { path->arrow_y, by + dx * hw, by - dx * hw };
+  *r = (Rect) { MIN (xs[0], MIN (xs[1], xs[2])), MIN (ys[0], MIN (ys[1], ys[2])),
+                MAX (xs[0], MAX (xs[1], xs[2])), MAX (ys[0], MAX (ys[1], ys[2])), -1 };
+  return TRUE;
+}
+
 double *
 cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
                                       const double        *label_sizes,
@@ -980,7 +1090,7 @@ cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
    * one against. */
   RectGrid grid;
   rect_grid_init (&grid, layout->width, layout->height,
-                  layout->n_nodes + n + (titles ? titles->len : 0));
+                  layout->n_nodes + 2 * n + (titles ? titles->len : 0));
   for (guint j = 0; j < layout->n_nodes; j++)
     {
       const CrGraphBox *nb = &layout->nodes[j];
@@ -992,6 +1102,15 @@ cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
       const CrGraphBadgeBox *t = &g_array_index (titles, CrGraphBadgeBox, j);
       Rect r = { t->x0, t->y0, t->x1, t->y1, -1 };
       rect_grid_add (&grid, &r);
+    }
+  /* An arrowhead says which way the gradient goes back: no label hides it
+   * (presentation's ranks are closer than a label and an arrow are tall:
+   * the label goes beside its edge there). */
+  for (guint i = 0; i < n; i++)
+    {
+      Rect r;
+      if (arrowhead_box (&layout->edges[i], k, &r))
+        rect_grid_add (&grid, &r);
     }
   for (guint i = 0; i < n; i++)
     {
@@ -1073,6 +1192,7 @@ cr_graph_render_badges (cairo_t                   *cr,
   if (model->record)
     {
       draw_errors (cr, &c);
+      draw_findings (cr, &c);
       draw_modified (cr, &c);
     }
   const CrRecordBackward *bw = model_backward (model);

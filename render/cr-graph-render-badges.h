@@ -3,7 +3,8 @@
  * as a small value label by the edge it travelled back along; a leaf's .grad
  * once AccumulateGrad wrote it; a hook that changed a gradient on the node
  * that used it; the node an error stopped at (ringed, with the error's type)
- * and an in-place error's culprit ("modified in place · line N"); an op
+ * and an in-place error's culprit ("modified in place · line N"); the
+ * node of each mistake the coach found (ringed in amber, "⚠ line 12: ..."); an op
  * whose saved tensors were freed ("freed"). Called by cr-graph-render.c
  * after the nodes.
  *

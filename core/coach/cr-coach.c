@@ -55,3 +55,22 @@ cr_coach_examine (CrRunRecord *record,
       g_ptr_array_unref (found);
     }
 }
+
+const char *
+cr_coach_short_title (const char *kind)
+{
+  static const struct { const char *kind, *words; } shorts[] = {
+    { CR_COACH_ZERO_GRAD_FORGOTTEN,    "gradients add up" },
+    { CR_COACH_UPDATE_OUTSIDE_NO_GRAD, "no longer a leaf" },
+    { CR_COACH_NON_LEAF_GRAD,          ".grad of a non-leaf" },
+    { CR_COACH_BACKWARD_TWICE,         "backward twice" },
+    { CR_COACH_IN_PLACE_SAVED,         "saved, then changed in place" },
+    { CR_COACH_INT_REQUIRES_GRAD,      "integers get no gradient" },
+    { CR_COACH_GRADIENT_CUT,           "cut from the graph" },
+    { CR_COACH_GRAD_OVERWRITTEN,       "gradient overwritten" },
+  };
+  for (guint i = 0; kind && i < G_N_ELEMENTS (shorts); i++)
+    if (g_str_equal (kind, shorts[i].kind))
+      return shorts[i].words;
+  return kind ? kind : "";
+}

@@ -71,6 +71,11 @@ void        cr_coach_examine       (CrRunRecord            *record,
 char       *cr_coach_apply_fix     (const char             *source,
                                     const CrRecordFinding  *finding);
 
+/* A few words for a finding of kind, short enough for a badge on the
+ * graph: "gradients add up", "no longer a leaf" (static); the kind itself
+ * when unknown. */
+const char *cr_coach_short_title   (const char             *kind);
+
 /* The lines the fix leaves where it applies, for "fix: ..." (new string,
  * several lines separated by '\n', no last newline); NULL without a fix. */
 char       *cr_coach_fixed_line    (const char             *source,
