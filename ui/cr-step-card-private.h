@@ -8,11 +8,15 @@
 
 G_BEGIN_DECLS
 
+/* Practice's state on a card (cr-step-card-practice.c). */
+typedef struct _CrStepCardPractice CrStepCardPractice;
+
 /* What one card is built from: the record (borrowed for the build only). */
 typedef struct {
   const CrRunRecord      *record;
   const CrRecordBackward *backward;   /* NULL: a forward graph */
   int                     backward_index;
+  CrStepCardPractice     *practice;   /* the card's (borrowed), NULL: never turned on */
 } CrStepCardCtx;
 
 /* Record op `op` (borrowed), or NULL when out of range. */
@@ -52,5 +56,35 @@ GtkWidget *cr_step_card_build_forward_error (const CrRunRecord   *record,
                                              const char          *title);
 GtkWidget *cr_step_card_build_forward_intro (const char          *title);
 GtkWidget *cr_step_card_build_intro         (const CrStepCardCtx *c);
+
+/* cr-step-card.c: the parts of a step that a practice card keeps showing. */
+GtkWidget *cr_step_card_build_header (const CrStepCardCtx *c,
+                                      const CrRecordStep  *step);
+void       cr_step_card_add_incoming (GtkWidget           *box,
+                                      const CrRecordStep  *step);
+void       cr_step_card_add_local    (GtkWidget           *box,
+                                      const CrRecordStep  *step);
+/* The card's practice state, made on first use (owned by the card). */
+CrStepCardPractice *cr_step_card_get_practice_state (CrStepCard *self);
+
+/* cr-step-card-practice.c: the practice state of card (which it owns);
+ * the card's class's practice signal ("practice-changed": the score or a
+ * reveal changed); whether step (of c) is asked now, which also makes it
+ * the step practice rebuilds after an answer; the card that asks it; and
+ * the verdicts heading the step once revealed. */
+CrStepCardPractice *cr_step_card_practice_new        (CrStepCard          *card);
+void                cr_step_card_practice_free       (CrStepCardPractice  *self);
+void                cr_step_card_practice_class_init (GObjectClass        *klass);
+void                cr_step_card_practice_showing    (CrStepCardPractice  *self,
+                                                      const CrRunRecord   *record,
+                                                      int                  backward,
+                                                      int                  step);
+gboolean            cr_step_card_practice_asks       (const CrStepCardCtx *c,
+                                                      const CrRecordStep  *step);
+GtkWidget          *cr_step_card_practice_build      (const CrStepCardCtx *c,
+                                                      const CrRecordStep  *step);
+void                cr_step_card_practice_add_outcome (GtkWidget          *box,
+                                                       const CrStepCardCtx *c,
+                                                       const CrRecordStep *step);
 
 G_END_DECLS

@@ -172,6 +172,10 @@ gboolean cr_window_open_scalars      (CrWindow   *self,
 /* The view, NULL until first opened (a CrScalarView). */
 struct _CrScalarView *cr_window_get_scalar_view (CrWindow *self);
 
+/* cr-window-practice.c: Practice, predict then reveal (win.practice,
+ * win.practice-harder), the score in the header, the clicker's reveal. */
+void     cr_window_practice_init     (CrWindow   *self);
+
 /* cr-window.c */
 void     cr_window_highlight_lines   (CrWindow   *self,
                                       const char *tag_name,

@@ -784,6 +784,7 @@ cr_window_init (CrWindow *self)
   cr_window_stepper_init (self);
   cr_window_present_init (self);
   cr_window_check_init (self);
+  cr_window_practice_init (self);
   cr_window_scalars_init (self);
   /* Module depth, floating at the top right (shown while the graph has groups). */
   GtkWidget *depth = cr_graph_depth_control_new (self->canvas);

@@ -1,0 +1,288 @@
+/* test-window-practice.c — Practice (predict, then reveal) in the window:
+ * turned on from its action, a backward step's card asks instead of
+ * showing; an answer typed right and one wrong get their verdicts and
+ * reveal the step; a picked choice and an unreadable answer; the score in
+ * the card and the header. Presenting, the card asks the room with lettered
+ * choices and no entry; the clicker's Page Down reveals, the next one goes
+ * on. Runs under xvfb-run; looks inside the window through its private
+ * header. */
+#include "cr-config.h"
+#include "cr-window-private.h"
+#include "cr-step-card-practice.h"
+#include "ui-test-gui.h"
+
+#include <string.h>
+
+static void
+activate (CrWindow   *window,
+          const char *name)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), name, NULL));
+}
+
+static void
+settle (void)
+{
+  cr_ui_test_spin (100);
+  gint64 until = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+  while (g_main_context_pending (NULL) && g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static CrStepCard *
+card (CrWindow *window)
+{
+  return CR_STEP_CARD (window->step_card);
+}
+
+static void
+collect_labels (GtkWidget *widget,
+                GString   *out)
+{
+  if (GTK_IS_LABEL (widget))
+    g_string_append_printf (out, "%s\n", gtk_label_get_text (GTK_LABEL (widget)));
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    collect_labels (c, out);
+}
+
+static char *
+card_text (CrWindow *window)
+{
+  GString *text = g_string_new (NULL);
+  collect_labels (window->step_card, text);
+  return g_string_free (text, FALSE);
+}
+
+static void
+find_widgets (GtkWidget  *widget,
+              GType       type,
+              const char *css_class,
+              GPtrArray  *out)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type)
+      && (!css_class || gtk_widget_has_css_class (widget, css_class)))
+    g_ptr_array_add (out, widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    find_widgets (c, type, css_class, out);
+}
+
+static GPtrArray *
+card_widgets (CrWindow   *window,
+              GType       type,
+              const char *css_class)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  find_widgets (window->step_card, type, css_class, out);
+  return out;
+}
+
+static void
+assert_card_says (CrWindow   *window,
+                  const char *part)
+{
+  g_autofree char *text = card_text (window);
+  if (!strstr (text, part))
+    g_error ("the card does not say «%s»:\n%s", part, text);
+}
+
+/* Steps forward to the next step that asks (the forward steps, if the
+ * stepper shows them first, ask nothing). */
+static void
+step_to_question (CrWindow *window)
+{
+  for (int i = 0; i < 64; i++)
+    {
+      if (!g_action_group_get_action_enabled (G_ACTION_GROUP (window), "step-forward"))
+        break;
+      activate (window, "win.step-forward");
+      settle ();
+      if (cr_step_card_practice_hides (card (window)))
+        return;
+    }
+  g_error ("no step asks a question");
+}
+
+/* Types text into the card's first open entry and presses Enter. */
+static void
+type_answer (CrWindow   *window,
+             const char *text)
+{
+  g_autoptr (GPtrArray) entries = card_widgets (window, GTK_TYPE_ENTRY, NULL);
+  g_assert_cmpuint (entries->len, >, 0);
+  GtkEntry *entry = g_ptr_array_index (entries, 0);
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+  g_signal_emit_by_name (entry, "activate");
+  settle ();
+}
+
+static void
+assert_score (CrWindow *window,
+              guint     right,
+              guint     answered)
+{
+  guint r = 99, a = 99;
+  cr_step_card_practice_score (card (window), &r, &a);
+  g_assert_cmpuint (r, ==, right);
+  g_assert_cmpuint (a, ==, answered);
+  g_autofree char *text = g_strdup_printf ("%u of %u right", right, answered);
+  assert_card_says (window, text);
+}
+
+static void
+test_practice_window (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 1366, 768);
+  activate (window, "win.practice");
+  settle ();
+  g_assert_true (cr_step_card_get_practice (card (window)));
+
+  /* SumBackward0 of L = (10 - d).sum(): ones, typed as one number. */
+  step_to_question (window);
+  assert_card_says (window, "Your turn");
+  assert_card_says (window, "What does this step send on to (10 - d)?");
+  g_autofree char *asking = card_text (window);
+  g_assert_null (strstr (asking, "Sent on"));
+  type_answer (window, "1");
+  g_assert_false (cr_step_card_practice_hides (card (window)));
+  assert_card_says (window, "Your answers");
+  assert_card_says (window, "✓ Right.");
+  assert_card_says (window, "Sent on");
+  assert_score (window, 1, 1);
+
+  /* RsubBackward1: ∂(10 − d)/∂d = −1, so "1" has its sign flipped. */
+  step_to_question (window);
+  type_answer (window, "1");
+  assert_card_says (window, "✗ Not quite.");
+  assert_card_says (window, "The sign is flipped");
+  assert_card_says (window, "Sent on");
+  assert_score (window, 1, 2);
+
+  /* AddBackward0 asks two things: an unreadable answer keeps asking; a
+   * picked wrong choice answers the first, the second is still open. */
+  step_to_question (window);
+  type_answer (window, "minus one");
+  g_assert_true (cr_step_card_practice_hides (card (window)));
+  assert_card_says (window, "Type a number");
+  g_autoptr (GPtrArray) choices = card_widgets (window, GTK_TYPE_BUTTON, "cr-practice-choice");
+  g_assert_cmpuint (choices->len, >=, 6);
+  GtkWidget *wrong = NULL;
+  for (guint i = 0; i < choices->len && !wrong; i++)
+    {
+      GtkWidget *b = g_ptr_array_index (choices, i);
+      g_autoptr (GString) t = g_string_new (NULL);
+      collect_labels (b, t);
+      /* The first question's choices come first; its answer is all −1. */
+      if (!strstr (t->str, "[[-1, -1, -1], [-1, -1, -1], [-1, -1, -1]]"))
+        wrong = b;
+    }
+  g_assert_nonnull (wrong);
+  g_signal_emit_by_name (wrong, "clicked");
+  settle ();
+  g_assert_true (cr_step_card_practice_hides (card (window)));
+  assert_card_says (window, "✗ ");
+  type_answer (window, "[-1, -1, -1; -1, -1, -1; -1, -1, -1]");
+  g_assert_false (cr_step_card_practice_hides (card (window)));
+  assert_card_says (window, "✓ Right.");
+  assert_score (window, 2, 4);
+
+  /* The score in the header. */
+  GtkLabel *header_score = g_object_get_data (G_OBJECT (window), "cr-practice-score-label");
+  g_assert_nonnull (header_score);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (header_score)));
+  g_assert_cmpstr (gtk_label_get_text (header_score), ==, "2 of 4 right");
+
+  /* Back to an answered step: it stays revealed. Reveal gives up on one. */
+  activate (window, "win.step-back");
+  settle ();
+  g_assert_false (cr_step_card_practice_hides (card (window)));
+  activate (window, "win.step-forward");
+  step_to_question (window);
+  activate (window, "win.practice-reveal");
+  settle ();
+  g_assert_false (cr_step_card_practice_hides (card (window)));
+  guint right, answered;
+  cr_step_card_practice_score (card (window), &right, &answered);
+  g_assert_cmpuint (right, ==, 2);
+  g_assert_cmpuint (answered, >, 4);
+
+  /* Off: the card shows steps whole again. */
+  activate (window, "win.practice");
+  settle ();
+  g_assert_false (cr_step_card_get_practice (card (window)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (header_score)));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The harder level asks each local gradient before what is sent on. */
+static void
+test_practice_harder (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 1366, 768);
+  activate (window, "win.practice-harder");
+  settle ();
+  g_assert_true (cr_step_card_get_practice (card (window)));
+  step_to_question (window);
+  step_to_question (window);
+  /* RsubBackward1: its local gradient ∂(10 - d)/∂d first. */
+  assert_card_says (window, "What is the local gradient");
+  g_autofree char *text = card_text (window);
+  g_assert_null (strstr (text, "Local gradient\n"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_practice_presenting (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 1920, 1080);
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  activate (window, "win.presentation");
+  activate (window, "win.practice");
+  settle ();
+  step_to_question (window);
+  /* For the room: lettered choices, no entry, no buttons to pick. */
+  g_autoptr (GPtrArray) entries = card_widgets (window, GTK_TYPE_ENTRY, NULL);
+  g_assert_cmpuint (entries->len, ==, 0);
+  g_autoptr (GPtrArray) buttons = card_widgets (window, GTK_TYPE_BUTTON, "cr-practice-choice");
+  g_assert_cmpuint (buttons->len, ==, 0);
+  assert_card_says (window, "A   ");
+  assert_card_says (window, "Page Down reveals");
+
+  /* The clicker: Page Down reveals the answer on the same step... */
+  int step = cr_graph_canvas_get_step (canvas);
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_Page_Down));
+  settle ();
+  g_assert_false (cr_step_card_practice_hides (card (window)));
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, step);
+  assert_card_says (window, "The answer");
+  assert_card_says (window, "Sent on");
+  /* ...the next goes on (through the card's parts, then the next step). */
+  for (int i = 0; i < 10 && cr_graph_canvas_get_step (canvas) == step; i++)
+    {
+      g_assert_true (cr_ui_test_press_key (window, GDK_KEY_Page_Down));
+      settle ();
+    }
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, step + 1);
+  g_assert_true (cr_step_card_practice_hides (card (window)));
+  /* A clicker's → reveals too. Nobody typed: no score. */
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_Right));
+  settle ();
+  g_assert_false (cr_step_card_practice_hides (card (window)));
+  guint right = 9, answered = 9;
+  cr_step_card_practice_score (card (window), &right, &answered);
+  g_assert_cmpuint (answered, ==, 0);
+  /* Leaving presentation, the card asks with entries again. */
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_Escape));
+  settle ();
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, step + 1);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc, char **argv)
+{
+  cr_ui_test_init_gtk (&argc, &argv);
+  g_test_add_func ("/window-practice/window", test_practice_window);
+  g_test_add_func ("/window-practice/harder", test_practice_harder);
+  g_test_add_func ("/window-practice/presenting", test_practice_presenting);
+  return g_test_run ();
+}

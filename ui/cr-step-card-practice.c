@@ -1,0 +1,580 @@
+/* cr-step-card-practice.c — predict, then reveal, on the step card (see
+ * cr-step-card-practice.h). The questions, the checking and the words of
+ * every verdict come from core/teach/cr-practice.h; this file keeps what
+ * was answered at each step of the run shown, builds the card that asks,
+ * and heads the revealed card with the verdicts. */
+#include "cr-config.h"
+#include "cr-step-card-private.h"
+#include "cr-step-card-practice.h"
+
+#include "cr-card-style.h"
+#include "cr-record-text.h"
+#include "cr-tensor-view.h"
+
+#include <string.h>
+
+/* One step's questions and what became of them. */
+typedef struct {
+  GPtrArray *questions;     /* of CrPracticeQuestion* */
+  GPtrArray *verdicts;      /* of CrPracticeVerdict*, NULL per question not answered */
+  GPtrArray *typed;         /* of char*: what was typed (NULL: nothing), or the choice */
+  gboolean   revealed;
+  gboolean   gave_up;       /* revealed by Reveal, not by presenting: unanswered count */
+} StepState;
+
+struct _CrStepCardPractice
+{
+  CrStepCard      *card;        /* the owner (it frees this in its dispose) */
+  gboolean         on;
+  CrPracticeLevel  level;
+  gboolean         presenting;
+  /* The run whose answers `steps` holds, and the step shown of it. */
+  CrRunRecord     *record;      /* a reference */
+  int              backward, step;
+  GHashTable      *steps;       /* "backward:step:level" → StepState* */
+  GtkWidget       *focus_entry; /* a weak pointer: the entry to type into next */
+  char            *unreadable;  /* why the last text typed at this step was no answer */
+};
+
+enum { PRACTICE_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static void
+step_state_free (gpointer data)
+{
+  StepState *st = data;
+  g_ptr_array_unref (st->questions);
+  g_ptr_array_unref (st->verdicts);
+  g_ptr_array_unref (st->typed);
+  g_free (st);
+}
+
+CrStepCardPractice *
+cr_step_card_practice_new (CrStepCard *card)
+{
+  CrStepCardPractice *self = g_new0 (CrStepCardPractice, 1);
+  self->card = card;
+  self->backward = self->step = -1;
+  self->steps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, step_state_free);
+  return self;
+}
+
+void
+cr_step_card_practice_free (CrStepCardPractice *self)
+{
+  if (!self)
+    return;
+  g_clear_weak_pointer (&self->focus_entry);
+  g_free (self->unreadable);
+  g_hash_table_unref (self->steps);
+  cr_run_record_unref (self->record);
+  g_free (self);
+}
+
+void
+cr_step_card_practice_class_init (GObjectClass *klass)
+{
+  signals[PRACTICE_CHANGED] = g_signal_new ("practice-changed", G_TYPE_FROM_CLASS (klass),
+                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                            G_TYPE_NONE, 0);
+}
+
+void
+cr_step_card_practice_showing (CrStepCardPractice *self,
+                               const CrRunRecord  *record,
+                               int                 backward,
+                               int                 step)
+{
+  if (record != self->record)
+    {
+      /* Another run: its numbers, so its answers, are new. */
+      g_hash_table_remove_all (self->steps);
+      cr_run_record_unref (self->record);
+      self->record = record ? cr_run_record_ref ((CrRunRecord *) record) : NULL;
+    }
+  if (backward != self->backward || step != self->step)
+    g_clear_pointer (&self->unreadable, g_free);
+  self->backward = backward;
+  self->step = step;
+}
+
+/* The state of step of c's call at the practice's level, made on first
+ * use; NULL when the step asks nothing. */
+static StepState *
+step_state (CrStepCardPractice *self,
+            int                 backward,
+            int                 step)
+{
+  if (!self->record)
+    return NULL;
+  g_autofree char *key = g_strdup_printf ("%d:%d:%d", backward, step, self->level);
+  StepState *st = g_hash_table_lookup (self->steps, key);
+  if (st)
+    return st->questions->len > 0 ? st : NULL;
+  st = g_new0 (StepState, 1);
+  st->questions = cr_practice_questions (self->record, backward, step, self->level);
+  st->verdicts = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_practice_verdict_free);
+  st->typed = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_set_size (st->verdicts, st->questions->len);
+  g_ptr_array_set_size (st->typed, st->questions->len);
+  g_hash_table_insert (self->steps, g_steal_pointer (&key), st);
+  return st->questions->len > 0 ? st : NULL;
+}
+
+static StepState *
+shown_state (CrStepCardPractice *self)
+{
+  return self->on ? step_state (self, self->backward, self->step) : NULL;
+}
+
+gboolean
+cr_step_card_practice_asks (const CrStepCardCtx *c,
+                            const CrRecordStep  *step)
+{
+  if (!c->practice || !c->practice->on)
+    return FALSE;
+  StepState *st = step_state (c->practice, c->backward_index, (int) step->index);
+  return st && !st->revealed;
+}
+
+static void
+score (CrStepCardPractice *self,
+       guint              *right,
+       guint              *answered)
+{
+  *right = *answered = 0;
+  GHashTableIter iter;
+  gpointer value;
+  g_hash_table_iter_init (&iter, self->steps);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      StepState *st = value;
+      for (guint i = 0; i < st->verdicts->len; i++)
+        {
+          const CrPracticeVerdict *v = g_ptr_array_index (st->verdicts, i);
+          if (v)
+            {
+              (*answered)++;
+              *right += cr_practice_verdict_is_right (v);
+            }
+          else if (st->gave_up)
+            (*answered)++;
+        }
+    }
+}
+
+static char *
+score_text (CrStepCardPractice *self)
+{
+  guint right, answered;
+  score (self, &right, &answered);
+  if (answered == 0)
+    return g_strdup ("Practice · no answers yet");
+  return g_strdup_printf ("Practice · %u of %u right", right, answered);
+}
+
+/* ---- answering ---------------------------------------------------------- */
+
+static void
+rebuild (CrStepCardPractice *self)
+{
+  if (!self->record)
+    return;
+  g_autoptr (CrRunRecord) record = cr_run_record_ref (self->record);
+  cr_step_card_show_record_step (self->card, record, self->backward, self->step);
+  if (self->focus_entry && gtk_widget_get_mapped (self->focus_entry))
+    gtk_widget_grab_focus (self->focus_entry);
+  g_signal_emit (self->card, signals[PRACTICE_CHANGED], 0);
+}
+
+/* The verdict on question q of the step shown (typed, or choice ≥ 0). */
+static gboolean
+answer (CrStepCardPractice *self,
+        guint               q,
+        const char         *typed,
+        int                 choice)
+{
+  StepState *st = shown_state (self);
+  if (!st || st->revealed || q >= st->questions->len || st->verdicts->pdata[q])
+    return FALSE;
+  const CrPracticeQuestion *question = g_ptr_array_index (st->questions, q);
+  if (choice >= (int) question->choices->len)
+    return FALSE;
+  CrPracticeVerdict *v = choice >= 0 ? cr_practice_check_choice (question, (guint) choice)
+                                     : cr_practice_check (question, typed ? typed : "");
+  g_free (st->typed->pdata[q]);
+  st->typed->pdata[q] = choice >= 0
+    ? g_strdup (((CrPracticeChoice *) question->choices->pdata[choice])->text)
+    : g_strdup (typed);
+  if (v->kind == CR_PRACTICE_UNREADABLE)
+    {
+      /* Not an answer: say why, keep asking. */
+      g_free (self->unreadable);
+      self->unreadable = g_strdup (v->why);
+      cr_practice_verdict_free (v);
+      rebuild (self);
+      return TRUE;
+    }
+  g_clear_pointer (&self->unreadable, g_free);
+  st->verdicts->pdata[q] = v;
+  gboolean all = TRUE;
+  for (guint i = 0; i < st->verdicts->len; i++)
+    all &= st->verdicts->pdata[i] != NULL;
+  st->revealed = all;
+  rebuild (self);
+  return TRUE;
+}
+
+static void
+on_entry_activate (GtkEntry           *entry,
+                   CrStepCardPractice *self)
+{
+  guint q = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (entry), "cr-practice-question"));
+  answer (self, q, gtk_editable_get_text (GTK_EDITABLE (entry)), -1);
+}
+
+static void
+on_choice_clicked (GtkButton          *button,
+                   CrStepCardPractice *self)
+{
+  guint q = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "cr-practice-question"));
+  int choice = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "cr-practice-choice"));
+  answer (self, q, NULL, choice);
+}
+
+static void
+on_reveal_clicked (GtkButton          *button,
+                   CrStepCardPractice *self)
+{
+  cr_step_card_practice_reveal (self->card);
+}
+
+/* ---- the card that asks ------------------------------------------------- */
+
+static const char *
+letter (guint i)
+{
+  static const char *const letters[] = { "A", "B", "C", "D", "E", "F" };
+  return i < G_N_ELEMENTS (letters) ? letters[i] : "?";
+}
+
+static GtkWidget *
+section_new (GtkWidget  *parent,
+             const char *title,
+             const char *role)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  gtk_widget_add_css_class (box, "cr-section");
+  gtk_box_append (GTK_BOX (box), cr_card_heading_new (title, role));
+  gtk_box_append (GTK_BOX (parent), box);
+  return box;
+}
+
+/* "✓ Right." / "✗ Not quite." and its why. */
+static void
+add_verdict (GtkWidget               *box,
+             const CrPracticeVerdict *v)
+{
+  gboolean right = cr_practice_verdict_is_right (v);
+  g_autofree char *head = g_strdup_printf ("%s %s", right ? "✓" : "✗", v->headline);
+  GtkWidget *headline = cr_card_label_new (head, "heading");
+  gtk_widget_add_css_class (headline, right ? "success" : "error");
+  gtk_widget_add_css_class (headline, "cr-practice-verdict");
+  gtk_box_append (GTK_BOX (box), headline);
+  gtk_box_append (GTK_BOX (box), cr_card_label_new (v->why, "cr-footnote"));
+}
+
+static void
+add_question (CrStepCardPractice       *self,
+              GtkWidget                *section,
+              StepState                *st,
+              guint                     q,
+              gboolean                  first_open)
+{
+  const CrPracticeQuestion *question = g_ptr_array_index (st->questions, q);
+  const CrPracticeVerdict *v = g_ptr_array_index (st->verdicts, q);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_add_css_class (box, "cr-practice-question");
+  if (q > 0)
+    gtk_widget_set_margin_top (box, 8);
+  gtk_box_append (GTK_BOX (section), box);
+  gtk_box_append (GTK_BOX (box), cr_card_label_new (question->prompt, NULL));
+
+  if (v)
+    {
+      /* Answered while others of the step still wait: the verdict now,
+       * the step whole once they are answered too. */
+      GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+      gtk_box_append (GTK_BOX (line), cr_card_fraction_new (question->name, CR_ROLE_OUT));
+      g_autofree char *said = g_strdup_printf ("= %s", (char *) st->typed->pdata[q]);
+      GtkWidget *said_label = cr_card_label_new (said, "monospace");
+      gtk_widget_set_valign (said_label, GTK_ALIGN_CENTER);
+      gtk_box_append (GTK_BOX (line), said_label);
+      gtk_box_append (GTK_BOX (box), line);
+      add_verdict (box, v);
+      return;
+    }
+
+  if (!self->presenting)
+    {
+      GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+      GtkWidget *name = cr_card_fraction_new (question->name, CR_ROLE_OUT);
+      gtk_widget_set_valign (name, GTK_ALIGN_CENTER);
+      gtk_box_append (GTK_BOX (line), name);
+      GtkWidget *equals = gtk_label_new ("=");
+      gtk_widget_add_css_class (equals, "cr-op");
+      gtk_box_append (GTK_BOX (line), equals);
+      GtkWidget *entry = gtk_entry_new ();
+      gtk_widget_add_css_class (entry, "monospace");
+      gtk_widget_set_hexpand (entry, TRUE);
+      gtk_widget_set_valign (entry, GTK_ALIGN_CENTER);
+      gtk_entry_set_placeholder_text (GTK_ENTRY (entry), question->expected->numel > 1
+                                                         ? "[1, 2; 3, 4] or 1 2 3 4"
+                                                         : "a number");
+      g_autofree char *accessible = g_strdup_printf ("Your answer for %s", question->name);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      accessible, -1);
+      if (st->typed->pdata[q])
+        gtk_editable_set_text (GTK_EDITABLE (entry), st->typed->pdata[q]);
+      g_object_set_data (G_OBJECT (entry), "cr-practice-question", GUINT_TO_POINTER (q));
+      g_signal_connect (entry, "activate", G_CALLBACK (on_entry_activate), self);
+      gtk_box_append (GTK_BOX (line), entry);
+      gtk_box_append (GTK_BOX (box), line);
+      if (first_open)
+        g_set_weak_pointer (&self->focus_entry, entry);
+    }
+
+  /* The choices: buttons to pick from, or for the room lettered lines. */
+  GtkWidget *choices = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  gtk_widget_add_css_class (choices, "cr-practice-choices");
+  if (!self->presenting)
+    gtk_box_append (GTK_BOX (choices), cr_card_label_new ("or pick one:", "cr-footnote"));
+  for (guint i = 0; i < question->choices->len; i++)
+    {
+      const CrPracticeChoice *c = g_ptr_array_index (question->choices, i);
+      g_autofree char *text = g_strdup_printf ("%s   %s", letter (i), c->text);
+      GtkWidget *label = cr_card_label_new (text, "monospace");
+      if (self->presenting)
+        {
+          gtk_box_append (GTK_BOX (choices), label);
+          continue;
+        }
+      GtkWidget *button = gtk_button_new ();
+      gtk_button_set_child (GTK_BUTTON (button), label);
+      gtk_widget_add_css_class (button, "flat");
+      gtk_widget_add_css_class (button, "cr-practice-choice");
+      g_object_set_data (G_OBJECT (button), "cr-practice-question", GUINT_TO_POINTER (q));
+      g_object_set_data (G_OBJECT (button), "cr-practice-choice", GINT_TO_POINTER ((int) i));
+      g_signal_connect (button, "clicked", G_CALLBACK (on_choice_clicked), self);
+      gtk_box_append (GTK_BOX (choices), button);
+    }
+  gtk_box_append (GTK_BOX (box), choices);
+}
+
+GtkWidget *
+cr_step_card_practice_build (const CrStepCardCtx *c,
+                             const CrRecordStep  *step)
+{
+  CrStepCardPractice *self = c->practice;
+  StepState *st = step_state (self, c->backward_index, (int) step->index);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  gtk_widget_add_css_class (box, "cr-practice");
+  gtk_box_append (GTK_BOX (box), cr_step_card_build_header (c, step));
+
+  /* What the learner works from: the incoming gradient, and at the first
+   * level the local gradients (their rule always). */
+  cr_step_card_add_incoming (box, step);
+  if (step->kind == CR_RECORD_STEP_ACCUMULATE)
+    {
+      const char *leaf = cr_record_tensor_label (c->record, step->leaf, "the leaf");
+      g_autofree char *title = g_strdup_printf ("%s.grad before", leaf);
+      GtkWidget *before = section_new (box, title, NULL);
+      gtk_box_append (GTK_BOX (before), step->grad_before ? cr_tensor_view_new (step->grad_before)
+                                                          : cr_card_label_new ("None", "monospace"));
+    }
+  else if (self->level == CR_PRACTICE_LEVEL_SENT)
+    cr_step_card_add_local (box, step);
+  else if (step->rule)
+    {
+      GtkWidget *rule = section_new (box, "Rule", CR_ROLE_LOCAL);
+      gtk_box_append (GTK_BOX (rule), cr_card_label_new (step->rule, CR_ROLE_LOCAL));
+    }
+
+  GtkWidget *section = section_new (box, self->presenting ? "Your turn: what comes out?"
+                                                          : "Your turn", CR_ROLE_OUT);
+  gtk_widget_add_css_class (section, "cr-practice-ask");
+  g_clear_weak_pointer (&self->focus_entry);
+  gboolean first_open = TRUE;
+  for (guint q = 0; q < st->questions->len; q++)
+    {
+      gboolean open = st->verdicts->pdata[q] == NULL;
+      add_question (self, section, st, q, open && first_open);
+      first_open &= !open;
+    }
+  if (self->unreadable && !self->presenting)
+    {
+      GtkWidget *note = cr_card_label_new (self->unreadable, "cr-footnote");
+      gtk_widget_add_css_class (note, "warning");
+      gtk_box_append (GTK_BOX (section), note);
+    }
+
+  GtkWidget *footer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  if (self->presenting)
+    gtk_box_append (GTK_BOX (footer), cr_card_label_new ("Ask the room, then Page Down reveals "
+                                                         "the answer.", "cr-footnote"));
+  else
+    {
+      g_autofree char *scored = score_text (self);
+      GtkWidget *score_label = cr_card_label_new (scored, "cr-footnote");
+      gtk_widget_add_css_class (score_label, "cr-practice-score");
+      gtk_widget_set_hexpand (score_label, TRUE);
+      gtk_box_append (GTK_BOX (footer), score_label);
+      GtkWidget *reveal = gtk_button_new_with_label ("Reveal");
+      gtk_widget_set_tooltip_text (reveal, "Show the step's answers (unanswered ones count as "
+                                           "wrong)");
+      g_signal_connect (reveal, "clicked", G_CALLBACK (on_reveal_clicked), self);
+      gtk_box_append (GTK_BOX (footer), reveal);
+    }
+  gtk_box_append (GTK_BOX (section), footer);
+  if (!self->presenting)
+    gtk_box_append (GTK_BOX (section), cr_card_label_new (
+      "Type a number or a tensor's entries and press Enter, or pick a choice.", "cr-footnote"));
+  return box;
+}
+
+/* ---- the revealed step -------------------------------------------------- */
+
+void
+cr_step_card_practice_add_outcome (GtkWidget           *box,
+                                   const CrStepCardCtx *c,
+                                   const CrRecordStep  *step)
+{
+  CrStepCardPractice *self = c->practice;
+  if (!self || !self->on)
+    return;
+  StepState *st = step_state (self, c->backward_index, (int) step->index);
+  if (!st || !st->revealed)
+    return;
+  GtkWidget *section = section_new (box, self->presenting ? "The answer" : "Your answers",
+                                    CR_ROLE_OUT);
+  gtk_widget_add_css_class (section, "cr-practice-outcome");
+  for (guint q = 0; q < st->questions->len; q++)
+    {
+      const CrPracticeQuestion *question = g_ptr_array_index (st->questions, q);
+      const CrPracticeVerdict *v = g_ptr_array_index (st->verdicts, q);
+      GtkWidget *one = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+      if (q > 0)
+        gtk_widget_set_margin_top (one, 6);
+      gtk_box_append (GTK_BOX (section), one);
+      if (v)
+        {
+          g_autofree char *said = g_strdup_printf ("%s = %s", question->name,
+                                                   (char *) st->typed->pdata[q]);
+          gtk_box_append (GTK_BOX (one), cr_card_label_new (said, "monospace"));
+          add_verdict (one, v);
+          continue;
+        }
+      /* Revealed unanswered (presenting, or Reveal): the right choice and
+       * how the answer comes about. */
+      guint right = 0;
+      for (guint i = 0; i < question->choices->len; i++)
+        if (((CrPracticeChoice *) question->choices->pdata[i])->right)
+          right = i;
+      g_autoptr (CrPracticeVerdict) how = cr_practice_check_choice (question, right);
+      g_autofree char *line = g_strdup_printf ("%s: %s, %s", question->name, letter (right),
+                                               how->answer);
+      GtkWidget *label = cr_card_label_new (line, "monospace");
+      gtk_widget_add_css_class (label, "cr-practice-verdict");
+      gtk_box_append (GTK_BOX (one), label);
+      gtk_box_append (GTK_BOX (one), cr_card_label_new (how->why, "cr-footnote"));
+    }
+  if (!self->presenting)
+    {
+      g_autofree char *scored = score_text (self);
+      GtkWidget *score_label = cr_card_label_new (scored, "cr-footnote");
+      gtk_widget_add_css_class (score_label, "cr-practice-score");
+      gtk_box_append (GTK_BOX (section), score_label);
+    }
+}
+
+/* ---- the card's API ---------------------------------------------------- */
+
+void
+cr_step_card_set_practice (CrStepCard      *card,
+                           gboolean         practice,
+                           CrPracticeLevel  level)
+{
+  g_return_if_fail (CR_IS_STEP_CARD (card));
+  CrStepCardPractice *self = cr_step_card_get_practice_state (card);
+  if (self->on == !!practice && self->level == level)
+    return;
+  self->on = !!practice;
+  self->level = level;
+  rebuild (self);
+}
+
+gboolean
+cr_step_card_get_practice (CrStepCard *card)
+{
+  g_return_val_if_fail (CR_IS_STEP_CARD (card), FALSE);
+  return cr_step_card_get_practice_state (card)->on;
+}
+
+void
+cr_step_card_set_practice_presenting (CrStepCard *card,
+                                      gboolean    presenting)
+{
+  g_return_if_fail (CR_IS_STEP_CARD (card));
+  CrStepCardPractice *self = cr_step_card_get_practice_state (card);
+  if (self->presenting == !!presenting)
+    return;
+  self->presenting = !!presenting;
+  if (self->on)
+    rebuild (self);
+}
+
+gboolean
+cr_step_card_practice_hides (CrStepCard *card)
+{
+  g_return_val_if_fail (CR_IS_STEP_CARD (card), FALSE);
+  StepState *st = shown_state (cr_step_card_get_practice_state (card));
+  return st && !st->revealed;
+}
+
+gboolean
+cr_step_card_practice_reveal (CrStepCard *card)
+{
+  g_return_val_if_fail (CR_IS_STEP_CARD (card), FALSE);
+  CrStepCardPractice *self = cr_step_card_get_practice_state (card);
+  StepState *st = shown_state (self);
+  if (!st || st->revealed)
+    return FALSE;
+  st->revealed = TRUE;
+  st->gave_up = !self->presenting;
+  rebuild (self);
+  return TRUE;
+}
+
+gboolean
+cr_step_card_practice_answer (CrStepCard *card,
+                              guint       question,
+                              const char *typed,
+                              int         choice)
+{
+  g_return_val_if_fail (CR_IS_STEP_CARD (card), FALSE);
+  return answer (cr_step_card_get_practice_state (card), question, typed, choice);
+}
+
+void
+cr_step_card_practice_score (CrStepCard *card,
+                             guint      *right,
+                             guint      *answered)
+{
+  g_return_if_fail (CR_IS_STEP_CARD (card));
+  guint r, a;
+  score (cr_step_card_get_practice_state (card), &r, &a);
+  if (right)
+    *right = r;
+  if (answered)
+    *answered = a;
+}
