@@ -8,6 +8,7 @@
 #include "cr-run-command.h"
 #include "cr-check-command.h"
 #include "cr-paths-command.h"
+#include "cr-train-command.h"
 #include "cr-explain-op-command.h"
 #if defined(CR_HAVE_GRAPH) || defined(CR_HAVE_GUI)
 #include "cr-gui-module.h"
@@ -26,6 +27,7 @@ usage (FILE *out)
          "  chainrule run [OPTIONS] FILE.py  run a script headless, as python3 would\n"
          "  chainrule check FILE.py          each leaf's gradient against a numeric one\n"
          "  chainrule paths FILE.py --leaf NAME[INDEX]  every path from a leaf to the loss\n"
+         "  chainrule train FILE.py          a training loop: loss, parameters, optimizer steps\n"
          "  chainrule explain-op FILE.py --op NAME|N  a small op as scalars, element by element\n"
 #ifdef CR_HAVE_GRAPH
          "  chainrule export FILE.py -o OUT  draw the script's graph to PNG, SVG or PDF\n"
@@ -130,6 +132,8 @@ main (int    argc,
     return cr_check_command (argc - 1, argv + 1);
   if (argc >= 2 && strcmp (argv[1], "paths") == 0)
     return cr_paths_command (argc - 1, argv + 1);
+  if (argc >= 2 && strcmp (argv[1], "train") == 0)
+    return cr_train_command (argc - 1, argv + 1);
   if (argc >= 2 && strcmp (argv[1], "explain-op") == 0)
     return cr_explain_op_command (argc - 1, argv + 1);
 #ifdef CR_HAVE_GRAPH

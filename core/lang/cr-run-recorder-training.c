@@ -111,6 +111,18 @@ take (CrRunRecorder  *r,
   return s;
 }
 
+/* t now, never from the recorder's cache: a change through t.data leaves
+ * t's version as it was. */
+static CrTensorSnapshot *
+take_fresh (CrRunRecorder  *r,
+            const CrTensor *t)
+{
+  gint64 room = t->numel <= SMALL_TENSOR_NUMEL ? t->numel : BIG_TENSOR_VALUES;
+  CrTensorSnapshot *s = cr_tensor_snapshot_new_deferred (t, CLAMP (r->values_left, 0, room));
+  r->values_left -= s->n_values;
+  return s;
+}
+
 /* Remembers s as t's value now (a hold of its own). */
 static void
 remember (CrTrainingWatch  *watch,
@@ -231,11 +243,12 @@ cr_training_watch_bump (CrInterp *interp,
 {
   CrRunRecorder *r;
   CrTrainingWatch *watch = watch_of (interp, &r);
-  if (!watch || watch->busy || watch->pending >= 0 || cr_grad_mode_is_enabled ()
-      || r->record->backwards->len == 0)
+  if (!watch || watch->busy || watch->pending >= 0 || r->record->backwards->len == 0)
     return;
+  /* The leaf itself can change in place only with grad mode off; its .data
+   * any time. */
   CrTensor *leaf = NULL;
-  if (t->requires_grad && t->grad_fn == NULL)
+  if (t->requires_grad && t->grad_fn == NULL && !cr_grad_mode_is_enabled ())
     leaf = t;
   else if (!t->requires_grad)
     leaf = g_hash_table_lookup (watch->leaf_storages, t->storage);
@@ -253,7 +266,7 @@ cr_training_watch_bump (CrInterp *interp,
     {
       /* w.sub_(...).clamp_(...): one statement, one update. */
       cr_tensor_snapshot_free (last->after);
-      last->after = take (r, leaf);
+      last->after = take_fresh (r, leaf);
       remember (watch, id, leaf, last->after);
       watch->busy = FALSE;
       return;
@@ -267,7 +280,7 @@ cr_training_watch_bump (CrInterp *interp,
   else if (rec && rec->value)
     u->before = cr_tensor_snapshot_share (rec->value);
   u->grad = take (r, leaf->grad);
-  u->after = take (r, leaf);
+  u->after = take_fresh (r, leaf);
   remember (watch, id, leaf, u->after);
   watch->last_manual = (int) u->id;
   watch->busy = FALSE;

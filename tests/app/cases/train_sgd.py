@@ -1,0 +1,30 @@
+# torch.optim.SGD's plain steps (lr only), printed from the script itself as
+# `chainrule train --values` prints them from the run record: the loss of each
+# backward call, then each parameter's gradient, state and value after a step.
+import torch
+
+W = torch.tensor([[0.5, -0.4], [0.3, 0.8]], requires_grad=True)
+b = torch.tensor([0.1, -0.2], requires_grad=True)
+X = torch.tensor([[1.0, 2.0], [-1.0, 0.5], [0.0, 1.0]])
+Y = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+opt = torch.optim.SGD([W, b], lr=0.1)
+
+losses, lines = [], []
+for k in range(1, 4):
+    loss = ((X @ W + b - Y) ** 2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    losses.append(loss.item())
+    for name, p in (("W", W), ("b", b)):
+        head = f"SGD step {k} {name}"
+        lines.append(f"{head} grad {p.grad.tolist()}")
+        for key, value in opt.state[p].items():
+            shown = value.tolist() if isinstance(value, torch.Tensor) else value
+            lines.append(f"{head} {key} {shown}")
+        lines.append(f"{head} after {p.tolist()}")
+
+for k, loss in enumerate(losses, 1):
+    print("loss", k, loss)
+for line in lines:
+    print(line)
