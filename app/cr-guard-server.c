@@ -1,5 +1,13 @@
 /* cr-guard-server.c — the crash guard's server (cr-guard-server.h), one
- * thread: a poll() over the window's socket and a signalfd for SIGCHLD. */
+ * thread: a poll() over the window's socket and a signalfd for SIGCHLD.
+ *
+ * A spare child is forked ahead of the next edit: while the person reads
+ * the last run, it makes the memory its run will need (a run that records
+ * megabytes spent a quarter of its time in the kernel, giving its new pages
+ * their first touch) and waits on a socket of its own. A RUN request is
+ * passed on to it as it came (header, descriptors, file name, script), so
+ * the edit costs neither a fork nor those page faults. Without a spare
+ * (the first run, or one that died) a child is forked for the request. */
 #define _GNU_SOURCE   /* MSG_CMSG_CLOEXEC */
 #include "cr-config.h"
 #include "cr-guard-server.h"
@@ -11,11 +19,13 @@
 #include "cr-script-run.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -193,6 +203,218 @@ start_run (int                   socket_fd,
   return pid > 0 ? pid : 0;
 }
 
+/* ---- the spare child ---------------------------------------------------------------------- */
+
+/* Memory a spare makes ready: what the last run took beyond the server's
+ * own, at most SPARE_PREFAULT_MAX; SPARE_PREFAULT_FIRST before any run. */
+#define SPARE_PREFAULT_FIRST (8 * 1024 * 1024)
+#define SPARE_PREFAULT_MAX   (64 * 1024 * 1024)
+/* Made ready a step at a time, looking for a request between steps: an
+ * edit that comes early waits for one step, not for all of them. */
+#define SPARE_PREFAULT_STEP  (1024 * 1024)
+
+typedef struct {
+  pid_t pid;      /* 0: none */
+  int   socket;   /* the server's end of its socket pair, -1: none */
+} Spare;
+
+static void
+spare_forget (Spare *spare)
+{
+  if (spare->socket >= 0)
+    close (spare->socket);
+  spare->socket = -1;
+  spare->pid = 0;
+}
+
+/* In the spare: gives bytes of heap their first touch, so that the run
+ * allocates from pages already there. Blocks up to SPARE_PREFAULT_MAX come
+ * from the heap too, and the heap is not given back when they are freed.
+ * Stops early when a request is waiting on socket_fd. */
+static void
+spare_prefault (int   socket_fd,
+                gsize bytes)
+{
+  mallopt (M_MMAP_THRESHOLD, SPARE_PREFAULT_MAX);
+  mallopt (M_TRIM_THRESHOLD, 2 * SPARE_PREFAULT_MAX);
+  if (bytes == 0)
+    return;
+  guint8 *block = malloc (bytes);
+  if (!block)
+    return;
+  long page = sysconf (_SC_PAGESIZE);
+  gsize page_size = page > 0 ? (gsize) page : 4096;
+  for (gsize at = 0; at < bytes; at += SPARE_PREFAULT_STEP)
+    {
+      gsize end = MIN (bytes, at + SPARE_PREFAULT_STEP);
+      for (gsize p = at; p < end; p += page_size)
+        ((volatile guint8 *) block)[p] = 0;
+      struct pollfd waiting = { .fd = socket_fd, .events = POLLIN };
+      if (poll (&waiting, 1, 0) > 0)
+        break;
+    }
+  free (block);
+}
+
+/* Forks a spare that makes prefault bytes ready, then waits for one RUN
+ * request on its socket and runs it as run_child() does. FALSE when it
+ * could not be started. */
+static gboolean
+spare_start (Spare *spare,
+             int    window_socket,
+             int    signal_fd,
+             gsize  prefault)
+{
+  int pair[2];
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+    return FALSE;
+  pid_t server = getpid ();
+  fflush (stderr);
+  pid_t pid = fork ();
+  if (pid < 0)
+    {
+      close (pair[0]);
+      close (pair[1]);
+      return FALSE;
+    }
+  if (pid == 0)
+    {
+      prctl (PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid () != server)
+        _exit (1);
+      close (window_socket);
+      close (signal_fd);
+      close (pair[0]);
+      prctl (PR_SET_NAME, CR_GUARD_SPARE_NAME);
+      spare_prefault (pair[1], prefault);
+      CrGuardRequest request;
+      int fds[2];
+      if (!receive_request (pair[1], &request, fds) || request.kind != CR_GUARD_REQUEST_RUN)
+        _exit (0);
+      char *filename = g_malloc ((gsize) request.filename_length + 1);
+      char *source = g_malloc ((gsize) request.source_length + 1);
+      if (!read_all (pair[1], filename, request.filename_length)
+          || !read_all (pair[1], source, request.source_length))
+        _exit (0);
+      filename[request.filename_length] = '\0';
+      source[request.source_length] = '\0';
+      close (pair[1]);
+      prctl (PR_SET_NAME, "chainrule");
+      run_child (&request, filename, source, fds, server);
+    }
+  close (pair[1]);
+  spare->pid = pid;
+  spare->socket = pair[0];
+  return TRUE;
+}
+
+static gboolean
+send_all (int           fd,
+          gconstpointer data,
+          gsize         length)
+{
+  const guint8 *bytes = data;
+  for (gsize done = 0; done < length;)
+    {
+      ssize_t n = send (fd, bytes + done, length - done, MSG_NOSIGNAL);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return FALSE;
+      done += (gsize) n;
+    }
+  return TRUE;
+}
+
+/* Passes a RUN request (its header read, both descriptors received) on to
+ * the spare: the header with the descriptors, then its file name and
+ * script, read from the window's socket as they are sent on. The spare's
+ * pid, now the running child; 0 when the spare could not take it (it is
+ * then killed and forgotten, and nothing more was read); -1 when the
+ * window has gone. */
+static pid_t
+spare_take (Spare                *spare,
+            int                   window_socket,
+            const CrGuardRequest *request,
+            int                   fds[2])
+{
+  union {
+    char           buffer[CMSG_SPACE (2 * sizeof (int))];
+    struct cmsghdr align;
+  } control;
+  memset (&control, 0, sizeof control);
+  struct iovec iov = { (void *) request, sizeof *request };
+  struct msghdr message = {
+    .msg_iov = &iov,
+    .msg_iovlen = 1,
+    .msg_control = control.buffer,
+    .msg_controllen = sizeof control.buffer,
+  };
+  struct cmsghdr *c = CMSG_FIRSTHDR (&message);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN (2 * sizeof (int));
+  memcpy (CMSG_DATA (c), fds, 2 * sizeof (int));
+  ssize_t n;
+  do
+    n = sendmsg (spare->socket, &message, MSG_NOSIGNAL);
+  while (n < 0 && errno == EINTR);
+  if (n < 0 || !send_all (spare->socket, (const guint8 *) request + n, sizeof *request - (gsize) n))
+    {
+      kill (spare->pid, SIGKILL);
+      spare_forget (spare);
+      return 0;
+    }
+  pid_t pid = spare->pid;
+  /* The file name and the script, a buffer at a time. */
+  guint8 buffer[64 * 1024];
+  gsize left = (gsize) request->filename_length + request->source_length;
+  while (left > 0)
+    {
+      gsize chunk = MIN (left, sizeof buffer);
+      if (!read_all (window_socket, buffer, chunk))
+        {
+          kill (pid, SIGKILL);
+          spare_forget (spare);
+          return -1;
+        }
+      if (!send_all (spare->socket, buffer, chunk))
+        {
+          /* It died on the way: the run is its crash, told as any child's. */
+          break;
+        }
+      left -= chunk;
+    }
+  /* Whatever did not reach it is drained, so the window's stream stays whole. */
+  while (left > 0)
+    {
+      gsize chunk = MIN (left, sizeof buffer);
+      if (!read_all (window_socket, buffer, chunk))
+        {
+          kill (pid, SIGKILL);
+          spare_forget (spare);
+          return -1;
+        }
+      left -= chunk;
+    }
+  close (spare->socket);
+  spare->socket = -1;
+  spare->pid = 0;
+  return pid;
+}
+
+/* What the next spare makes ready, from the last run's peak (KiB, as
+ * getrusage() gives it). */
+static gsize
+spare_prefault_after (long child_max_rss_kib)
+{
+  struct rusage self;
+  long server_kib = getrusage (RUSAGE_SELF, &self) == 0 ? self.ru_maxrss : 0;
+  if (child_max_rss_kib <= server_kib)
+    return 0;
+  return MIN ((gsize) (child_max_rss_kib - server_kib) * 1024, (gsize) SPARE_PREFAULT_MAX);
+}
+
 int
 cr_guard_serve (int socket_fd)
 {
@@ -222,6 +444,8 @@ cr_guard_serve (int socket_fd)
 
   pid_t child = 0;
   gboolean window_gone = FALSE;
+  Spare spare = { 0, -1 };
+  spare_start (&spare, socket_fd, signal_fd, SPARE_PREFAULT_FIRST);
   while (!window_gone || child > 0)
     {
       struct pollfd polls[2] = {
@@ -240,14 +464,22 @@ cr_guard_serve (int socket_fd)
           while (read (signal_fd, &info, sizeof info) > 0)
             ;
           int wait_status = 0;
+          struct rusage usage;
           pid_t pid;
-          while ((pid = waitpid (-1, &wait_status, WNOHANG)) > 0)
+          while ((pid = wait4 (-1, &wait_status, WNOHANG, &usage)) > 0)
             if (pid == child)
               {
                 child = 0;
                 if (!window_gone)
-                  send_reply (socket_fd, CR_GUARD_REPLY_EXITED, wait_status, pid);
+                  {
+                    send_reply (socket_fd, CR_GUARD_REPLY_EXITED, wait_status, pid);
+                    /* The next edit's child, made while this run is shown. */
+                    if (spare.pid == 0)
+                      spare_start (&spare, socket_fd, signal_fd, spare_prefault_after (usage.ru_maxrss));
+                  }
               }
+            else if (pid == spare.pid)
+              spare_forget (&spare);   /* Died waiting: the next run forks its own. */
         }
       if (window_gone || !(polls[0].revents & (POLLIN | POLLHUP | POLLERR)))
         continue;
@@ -277,7 +509,11 @@ cr_guard_serve (int socket_fd)
             kill (child, SIGKILL);
           continue;
         }
-      pid_t pid = start_run (socket_fd, &request, fds);
+      pid_t pid = 0;
+      if (spare.pid > 0 && fds[0] >= 0 && fds[1] >= 0)
+        pid = spare_take (&spare, socket_fd, &request, fds);
+      if (pid == 0)
+        pid = start_run (socket_fd, &request, fds);
       close_fds (fds);
       if (pid < 0)
         window_gone = TRUE;
@@ -286,6 +522,9 @@ cr_guard_serve (int socket_fd)
       else
         child = pid;
     }
+  if (spare.pid > 0)
+    kill (spare.pid, SIGKILL);
+  spare_forget (&spare);
   close (signal_fd);
   return 0;
 }

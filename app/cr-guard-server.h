@@ -1,9 +1,10 @@
 /* cr-guard-server.h — `chainrule guard-run --serve`: the crash guard's server
  * (ui/cr-guard-protocol.h). The window starts it once; it loads Chainrule,
- * runs the prelude's common imports once, and waits. For each script it
- * fork()s a child that runs it (cr_guard_run_script()) under the window's
- * budgets, so a script costs a fork instead of a process start, and an
- * engine that crashes on it kills only that child. */
+ * runs the prelude's common imports once, and waits. Each script is run
+ * by a child of its own (cr_guard_run_script()) under the window's budgets,
+ * forked ahead of the edit and its memory made ready while it waits, so a
+ * script costs neither a process start nor a fork, and an engine that
+ * crashes on it kills only that child. */
 #pragma once
 
 #include <glib.h>

@@ -28,6 +28,10 @@ typedef enum {
   CR_GUARD_REQUEST_CANCEL = 2,
 } CrGuardRequestKind;
 
+/* The process name (prctl PR_SET_NAME) of the server's spare child while
+ * it waits for a run (app/cr-guard-server.c); a run is named "chainrule". */
+#define CR_GUARD_SPARE_NAME      "chainrule-spare"
+
 /* flags */
 #define CR_GUARD_REQUEST_TEST_CRASH 1u   /* the child crashes on purpose (tests) */
 

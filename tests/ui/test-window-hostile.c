@@ -13,6 +13,7 @@
 #include "cr-window-private.h"
 #include "cr-script-run.h"
 #include "cr-script-guard.h"
+#include "cr-guard-protocol.h"
 #include "cr-storage.h"
 #include "ui-test-gui.h"
 
@@ -355,7 +356,8 @@ test_memory_budget (void)
 }
 
 /* The processes whose parent is parent, and how many of those are zombies;
- * but is left out. */
+ * but is left out, and so is the guard server's spare child while it waits
+ * (it runs nothing). */
 static guint
 count_children_of (pid_t  parent,
                    pid_t  but,
@@ -379,6 +381,8 @@ count_children_of (pid_t  parent,
       long ppid = 0;
       if (!after || sscanf (after + 1, " %c %ld", &state, &ppid) != 2 || ppid != parent
           || atol (entry->d_name) == but)
+        continue;
+      if (state != 'Z' && strstr (stat, "(" CR_GUARD_SPARE_NAME ")") == strchr (stat, '('))
         continue;
       count++;
       *zombies += state == 'Z';
