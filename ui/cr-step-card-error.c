@@ -7,6 +7,7 @@
 
 #include "cr-card-style.h"
 #include "cr-record-text.h"
+#include "cr-step-text.h"
 
 const CrRecordError *
 cr_step_card_step_error (const CrStepCardCtx *c)
@@ -35,42 +36,11 @@ cr_step_card_add_error (GtkWidget           *box,
       g_autofree char *text = g_strdup_printf ("%s: %s", error->type ? error->type : "Error",
                                                error->message ? error->message : "");
       gtk_box_append (GTK_BOX (section), cr_card_label_new (text, "monospace"));
-      const CrRecordOp *op = cr_step_card_record_op (c, error->op);
-      if (op)
-        {
-          g_autofree char *where = op->span.line > 0
-            ? g_strdup_printf ("It failed at %s (line %d); the node is marked on the graph.",
-                               op->grad_fn, op->span.line)
-            : g_strdup_printf ("It failed at %s; the node is marked on the graph.", op->grad_fn);
-          gtk_box_append (GTK_BOX (section), cr_card_label_new (where, "cr-footnote"));
-        }
-      /* A second backward through a freed graph: which call freed it. */
-      for (guint i = 0; op && error->backward >= 0 && i < op->saved->len; i++)
-        {
-          const CrRecordSaved *saved = g_ptr_array_index (op->saved, i);
-          if (saved->freed_backward < 0 || saved->freed_backward >= error->backward
-              || (guint) saved->freed_backward >= c->record->backwards->len
-              || saved->modified_span.line > 0)
-            continue;
-          const CrRecordBackward *freer = g_ptr_array_index (c->record->backwards,
-                                                             saved->freed_backward);
-          g_autofree char *why = freer->span.line > 0
-            ? g_strdup_printf ("Its saved tensors were freed by backward call #%d (line %d): "
-                               "pass retain_graph=True to that call to keep them.",
-                               saved->freed_backward + 1, freer->span.line)
-            : g_strdup_printf ("Its saved tensors were freed by backward call #%d: pass "
-                               "retain_graph=True to that call to keep them.",
-                               saved->freed_backward + 1);
-          gtk_box_append (GTK_BOX (section), cr_card_label_new (why, "cr-footnote"));
-          break;
-        }
-      if (error->culprit_span.line > 0)
-        {
-          g_autofree char *culprit = g_strdup_printf (
-            "A tensor it saved for backward was modified in place at line %d, after it was "
-            "saved.", error->culprit_span.line);
-          gtk_box_append (GTK_BOX (section), cr_card_label_new (culprit, "cr-footnote"));
-        }
+      /* The footnotes are core's, as the handout prints them. */
+      g_autoptr (GPtrArray) notes = cr_step_text_error_notes (c->record, error);
+      for (guint i = 0; i < notes->len; i++)
+        gtk_box_append (GTK_BOX (section), cr_card_label_new (g_ptr_array_index (notes, i),
+                                                              "cr-footnote"));
     }
   gtk_box_append (GTK_BOX (box), section);
 }

@@ -13,6 +13,7 @@
 #include "cr-soft-breaks.h"
 #include "cr-formula-flow.h"
 #include "cr-record-text.h"
+#include "cr-step-text.h"
 #include "cr-tensor-view.h"
 #include "cr-widget-same.h"
 
@@ -23,7 +24,6 @@ struct _CrStepCard
 {
   GtkWidget  parent_instance;
   GtkWidget *content;
-  CrStepCardPractice *practice;   /* owned; NULL until practice is first turned on */
 };
 
 G_DEFINE_FINAL_TYPE (CrStepCard, cr_step_card, GTK_TYPE_WIDGET)
@@ -117,26 +117,6 @@ is_scalar (const CrTensorSnapshot *s)
   return !s || s->numel <= 1;
 }
 
-/* "b = w1*a, line 13" → "b = w1*a · line 13", with the loop iteration the
- * op ran in when the caption does not say it. */
-static char *
-pretty_caption (const char *caption,
-                guint       iteration)
-{
-  if (!caption)
-    return NULL;
-  GString *s = g_string_new (NULL);
-  const char *at = g_strrstr (caption, ", line ");
-  if (at)
-    g_string_append_printf (s, "%.*s · line %s", (int) (at - caption), caption,
-                            at + strlen (", line "));
-  else
-    g_string_append (s, caption);
-  if (iteration > 0 && !strstr (s->str, "iteration"))
-    g_string_append_printf (s, " · iteration %u", iteration);
-  return g_string_free (s, FALSE);
-}
-
 /* ---- one step ---------------------------------------------------------- */
 
 static GtkWidget *
@@ -160,8 +140,7 @@ build_header (const Ctx          *c,
     }
 
   GtkWidget *titles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  g_autofree char *count = g_strdup_printf ("Step %u of %u", step->index + 1,
-                                            c->backward->steps->len);
+  g_autofree char *count = cr_step_text_count (step->index, c->backward->steps->len);
   GtkWidget *count_label = cr_card_label_new (count, "caption-heading");
   gtk_widget_add_css_class (count_label, "dim-label");
   gtk_box_append (GTK_BOX (titles), count_label);
@@ -171,12 +150,7 @@ build_header (const Ctx          *c,
   cr_soft_breaks_set_name (GTK_LABEL (title_label), title);
   g_object_set_data_full (G_OBJECT (title_label), "cr-text", g_strdup (title), g_free);
   gtk_box_append (GTK_BOX (titles), title_label);
-  const char *raw = step->caption;
-  if (!raw && op)
-    raw = op->caption;
-  if (!raw && accumulate)
-    raw = cr_record_tensor_label (c->record, step->leaf, NULL);
-  g_autofree char *caption = pretty_caption (raw, op ? op->iteration : 0);
+  g_autofree char *caption = cr_step_text_step_caption (c->record, step);
   if (caption)
     {
       GtkWidget *cap = cr_card_label_new (caption, "monospace");
@@ -273,11 +247,7 @@ build_hooks (GtkWidget          *box,
           double factor;
           if (uniform_factor (h->before, h->after, &factor))
             {
-              char number[G_ASCII_DTOSTR_BUF_SIZE];
-              g_ascii_formatd (number, sizeof number, "%.4g", factor);
-              g_autofree char *what = factor == 1.0
-                ? g_strdup ("It returned the same gradient.")
-                : g_strdup_printf ("It multiplied the gradient by %s.", number);
+              g_autofree char *what = cr_step_text_hook_factor (factor);
               GtkWidget *note = cr_card_label_new (what, "cr-footnote");
               gtk_box_append (GTK_BOX (section), note);
             }
@@ -292,21 +262,11 @@ build_hooks (GtkWidget          *box,
       else
         flow_add (flow, term ("→", mono_label ("None (unchanged)")), FALSE);
     }
-  if (any_raised)
+  if (any_raised || any_tensor_hook)
     gtk_box_append (GTK_BOX (section), cr_card_label_new (
-      "A hook raised an exception: backward stopped here, before this step used the "
-      "gradient.", "cr-footnote"));
-  else if (any_tensor_hook)
-    gtk_box_append (GTK_BOX (section), cr_card_label_new (
-      any_changed
-        ? "A hook registered with register_hook() ran on the gradient before this step "
-          "used it: what it returned replaced the gradient."
-        : "A hook registered with register_hook() saw the gradient and returned None: "
-          "the gradient goes on unchanged.", "cr-footnote"));
+      cr_step_text_hooks_note (any_raised, any_changed), "cr-footnote"));
   if (any_retain)
-    gtk_box_append (GTK_BOX (section), cr_card_label_new (
-      "retain_grad() was called on this non-leaf tensor, so backward keeps its gradient "
-      "in .grad.", "cr-footnote"));
+    gtk_box_append (GTK_BOX (section), cr_card_label_new (CR_STEP_TEXT_RETAIN_NOTE, "cr-footnote"));
 }
 
 static const CrRecordGrad *
@@ -392,9 +352,7 @@ build_roots (GtkWidget          *box,
       flow_add (flow, term ("=", sum), TRUE);
     }
   if (section)
-    gtk_box_append (GTK_BOX (section), cr_card_label_new (
-      "The backward call was given this tensor as a root more than once: its gradients add "
-      "up before any step runs.", "cr-footnote"));
+    gtk_box_append (GTK_BOX (section), cr_card_label_new (CR_STEP_TEXT_ROOTS_NOTE, "cr-footnote"));
 }
 
 static void
@@ -419,36 +377,8 @@ build_leaf_grad (GtkWidget          *box,
     }
   else
     flow_add (flow, term ("→", value (step->grad_after, CR_ROLE_OUT)), FALSE);
-  g_autofree char *note = g_strdup_printf (
-    step->grad_before
-      ? "AccumulateGrad adds the incoming gradient to what %s.grad already held."
-      : "AccumulateGrad stores the incoming gradient in the leaf's .grad: %s.grad was None.",
-    leaf);
+  g_autofree char *note = cr_step_text_leaf_note (leaf, step->grad_before != NULL);
   gtk_box_append (GTK_BOX (section), cr_card_label_new (note, "cr-footnote"));
-}
-
-/* "∂C/∂A = G·Bᵀ,  ∂C/∂B = Aᵀ·G" → its formulas, split at the commas
- * outside parentheses. */
-static GPtrArray *
-split_rule (const char *rule)
-{
-  GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
-  const char *start = rule;
-  int depth = 0;
-  for (const char *p = rule; *p; p++)
-    {
-      if (*p == '(' || *p == '[')
-        depth++;
-      else if ((*p == ')' || *p == ']') && depth > 0)
-        depth--;
-      else if (*p == ',' && depth == 0 && p[1] == ' ')
-        {
-          g_ptr_array_add (parts, g_strstrip (g_strndup (start, p - start)));
-          start = p + 1;
-        }
-    }
-  g_ptr_array_add (parts, g_strstrip (g_strdup (start)));
-  return parts;
 }
 
 /* A custom autograd.Function: its own backward ran, with the incoming
@@ -484,10 +414,7 @@ build_custom (GtkWidget          *box,
     }
   if (step->inputs->len == 0)
     flow_add (ret, mono_label ("nothing"), FALSE);
-  gtk_box_append (GTK_BOX (section), cr_card_label_new (
-    "Backward called the backward() of your autograd.Function: it got the incoming "
-    "gradient as grad_output and returned one gradient per input of forward().",
-    "cr-footnote"));
+  gtk_box_append (GTK_BOX (section), cr_card_label_new (CR_STEP_TEXT_CUSTOM_NOTE, "cr-footnote"));
 }
 
 static void
@@ -511,7 +438,7 @@ build_local (GtkWidget          *box,
       /* One formula a line, in the local gradients' colour: for an op such
        * as matmul the rule is all there is to show. */
       GtkWidget *rules = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-      g_autoptr (GPtrArray) parts = split_rule (step->rule);
+      g_autoptr (GPtrArray) parts = cr_step_text_split_rule (step->rule);
       for (guint i = 0; i < parts->len; i++)
         {
           GtkWidget *label = cr_card_label_new (g_ptr_array_index (parts, i), CR_ROLE_LOCAL);
@@ -521,10 +448,7 @@ build_local (GtkWidget          *box,
       if (!any_local)
         {
           const CrRecordGrad *g = first_incoming (step);
-          gboolean names_g = g && g->name && strchr (step->rule, 'G');
-          g_autofree char *note = g_strdup_printf (
-            "Not elementwise: the rule turns the incoming gradient%s%s into each input's "
-            "gradient.", names_g ? " G = " : "", names_g ? g->name : "");
+          g_autofree char *note = cr_step_text_rule_note (step->rule, g ? g->name : NULL);
           gtk_box_append (GTK_BOX (section), cr_card_label_new (note, "cr-footnote"));
         }
     }
@@ -609,20 +533,16 @@ build_sent (GtkWidget          *box,
         }
       if (in->to_op < 0 && in->to_leaf < 0 && !in->outgoing.value)
         gtk_box_append (GTK_BOX (section),
-                        cr_card_label_new ("This input needs no gradient.", "cr-footnote"));
+                        cr_card_label_new (CR_STEP_TEXT_NO_GRADIENT_NOTE, "cr-footnote"));
     }
   if (elementwise)
-    gtk_box_append (GTK_BOX (section), cr_card_label_new (
-      "× is elementwise here: each entry of the incoming gradient times the entry of the "
-      "local gradient in the same place.", "cr-footnote"));
+    gtk_box_append (GTK_BOX (section), cr_card_label_new (CR_STEP_TEXT_ELEMENTWISE_NOTE,
+                                                          "cr-footnote"));
   if (broadcast)
     {
       g_autofree char *from = cr_record_shape_text (broadcast->reduction->from_shape,
                                                     broadcast->reduction->from_ndim);
-      g_autofree char *note = g_strdup_printf (
-        "%s was broadcast to %s in the forward pass, so each of its entries was used "
-        "several times: its gradient adds up the products of all those uses.",
-        input_label (c, broadcast), from);
+      g_autofree char *note = cr_step_text_broadcast_note (input_label (c, broadcast), from);
       gtk_box_append (GTK_BOX (section), cr_card_label_new (note, "cr-footnote"));
     }
 }
@@ -648,21 +568,16 @@ build_accumulations (GtkWidget          *box,
       gtk_box_append (GTK_BOX (sum), value (acc->sum, CR_ROLE_OUT));
       flow_add (flow, term ("=", sum), TRUE);
     }
-  gtk_box_append (GTK_BOX (section), cr_card_label_new (
-    "Gradient reaches this tensor along more than one path; the contributions add up.",
-    "cr-footnote"));
+  gtk_box_append (GTK_BOX (section), cr_card_label_new (CR_STEP_TEXT_ACCUMULATED_NOTE,
+                                                        "cr-footnote"));
 }
 
 static GtkWidget *
 build_step (const Ctx          *c,
             const CrRecordStep *step)
 {
-  /* Practice: the step asks for what it computes instead of showing it. */
-  if (cr_step_card_practice_asks (c, step))
-    return cr_step_card_practice_build (c, step);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   gtk_box_append (GTK_BOX (box), build_header (c, step));
-  cr_step_card_practice_add_outcome (box, c, step);
   build_roots (box, c, step);
   build_hooks (box, c, step);
   build_incoming (box, step);
@@ -680,7 +595,7 @@ build_step (const Ctx          *c,
     }
   build_accumulations (box, step);
   if (!c->backward->succeeded && step->index + 1 == c->backward->steps->len)
-    cr_step_card_add_error (box, c, cr_step_card_step_error (c), "The backward call stopped with an error after this step.");
+    cr_step_card_add_error (box, c, cr_step_card_step_error (c), CR_STEP_TEXT_STOPPED_LEAD);
   return box;
 }
 
@@ -691,7 +606,6 @@ cr_step_card_dispose (GObject *object)
 {
   CrStepCard *self = CR_STEP_CARD (object);
   g_clear_pointer (&self->content, gtk_widget_unparent);
-  g_clear_pointer (&self->practice, cr_step_card_practice_free);
   G_OBJECT_CLASS (cr_step_card_parent_class)->dispose (object);
 }
 
@@ -699,7 +613,6 @@ static void
 cr_step_card_class_init (CrStepCardClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = cr_step_card_dispose;
-  cr_step_card_practice_class_init (G_OBJECT_CLASS (klass));
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "cr-step-card");
@@ -739,14 +652,11 @@ set_content (CrStepCard *self,
 }
 
 static GtkWidget *
-build (const CrRunRecord  *record,
-       int                 backward,
-       int                 step,
-       const char         *forward_title,
-       CrStepCardPractice *practice)
+build (const CrRunRecord *record,
+       int                backward,
+       int                step,
+       const char        *forward_title)
 {
-  if (practice)
-    cr_step_card_practice_showing (practice, record, backward, step);
   if (!record)
     return cr_step_card_build_no_graph ();
   if (backward < 0 || (guint) backward >= record->backwards->len)
@@ -763,7 +673,6 @@ build (const CrRunRecord  *record,
     .record = record,
     .backward = g_ptr_array_index (record->backwards, backward),
     .backward_index = backward,
-    .practice = practice,
   };
   if (step >= 0 && (guint) step < c.backward->steps->len)
     return build_step (&c, g_ptr_array_index (c.backward->steps, step));
@@ -782,8 +691,7 @@ cr_step_card_set_step (CrStepCard         *self,
   else if (!model->record)
     set_content (self, cr_step_card_build_forward_intro (model->title));
   else
-    set_content (self, build (model->record, model->backward, step, model->title,
-                              self->practice));
+    set_content (self, build (model->record, model->backward, step, model->title));
 }
 
 void
@@ -793,37 +701,5 @@ cr_step_card_show_record_step (CrStepCard        *self,
                                int                step)
 {
   g_return_if_fail (CR_IS_STEP_CARD (self));
-  set_content (self, build (record, backward, step, NULL, self->practice));
-}
-
-/* ---- for practice (cr-step-card-practice.c) ------------------------------ */
-
-GtkWidget *
-cr_step_card_build_header (const Ctx          *c,
-                           const CrRecordStep *step)
-{
-  return build_header (c, step);
-}
-
-void
-cr_step_card_add_incoming (GtkWidget          *box,
-                           const CrRecordStep *step)
-{
-  build_incoming (box, step);
-}
-
-void
-cr_step_card_add_local (GtkWidget          *box,
-                        const CrRecordStep *step)
-{
-  build_local (box, step);
-}
-
-CrStepCardPractice *
-cr_step_card_get_practice_state (CrStepCard *self)
-{
-  g_return_val_if_fail (CR_IS_STEP_CARD (self), NULL);
-  if (!self->practice)
-    self->practice = cr_step_card_practice_new (self);
-  return self->practice;
+  set_content (self, build (record, backward, step, NULL));
 }
