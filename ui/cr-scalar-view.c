@@ -21,6 +21,7 @@ struct _CrScalarView
   GtkWidget    *close_button;
   GtkWidget    *drawing;
   GtkLabel     *text;
+  GtkWidget    *text_scroller;
 
   /* Owned */
   CrRunRecord  *record;
@@ -89,7 +90,7 @@ draw_cb (GtkDrawingArea *area,
                   ? CR_GRAPH_STYLE_DARK : CR_GRAPH_STYLE_LIGHT;
   options.current_step = (int) self->position - 1;
   options.draw_background = FALSE;  /* the view's own background */
-  options.presentation = FALSE;
+  options.presentation = self->presentation;
   options.text_scale = scale;
   cr_graph_render (cr, self->model, layout, &options);
   cairo_restore (cr);
@@ -230,7 +231,7 @@ cr_scalar_view_init (CrScalarView *self)
   gtk_label_set_yalign (self->text, 0);
   /* Room for an element's few lines, so that the drawing does not jump as
    * they come and go; more scroll. */
-  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *scroller = self->text_scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER,
                                   GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroller), 132);
@@ -250,6 +251,22 @@ cr_scalar_view_new (void)
   return g_object_new (CR_TYPE_SCALAR_VIEW, NULL);
 }
 
+/* Laid out with every element done (the widest text), in presentation's
+ * larger type or not. */
+static CrGraphLayout *
+layout_of (const CrOpScalars *scalars,
+           const CrRunRecord *record,
+           gboolean           presentation,
+           GError           **error)
+{
+  g_autoptr (CrGraphModel) full = cr_graph_model_new_from_op_scalars (scalars, record,
+                                                                     scalars->n_sub_steps);
+  CrGraphRenderCache *cache = cr_graph_render_cache_new (full, presentation);
+  CrGraphLayout *layout = cr_graph_render_layout_cached (full, cache, error);
+  cr_graph_render_cache_free (cache);
+  return layout;
+}
+
 gboolean
 cr_scalar_view_open (CrScalarView *self,
                      CrRunRecord  *record,
@@ -264,9 +281,7 @@ cr_scalar_view_open (CrScalarView *self,
     return FALSE;
   /* Laid out once with every element done (the widest text), then kept
    * while stepping, so that nothing moves. */
-  g_autoptr (CrGraphModel) full = cr_graph_model_new_from_op_scalars (scalars, record,
-                                                                     scalars->n_sub_steps);
-  CrGraphLayout *layout = cr_graph_render_layout (full, error);
+  CrGraphLayout *layout = layout_of (scalars, record, self->presentation, error);
   if (!layout)
     {
       cr_op_scalars_free (scalars);
@@ -328,7 +343,29 @@ cr_scalar_view_set_presentation (CrScalarView *self,
                                  gboolean      presentation)
 {
   g_return_if_fail (CR_IS_SCALAR_VIEW (self));
+  if (self->presentation == presentation)
+    return;
   self->presentation = presentation;
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->text_scroller),
+                                              presentation ? 290 : 132);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->text_scroller),
+                                              presentation ? 290 : 132);
+  /* Read from the back of a room: at least 20 px. */
+  PangoAttrList *attrs = pango_attr_list_new ();
+  if (presentation)
+    pango_attr_list_insert (attrs, pango_attr_scale_new (1.5));
+  gtk_label_set_attributes (self->text, attrs);
+  gtk_label_set_attributes (self->title, attrs);
+  pango_attr_list_unref (attrs);
+  if (self->scalars)
+    {
+      CrGraphLayout *layout = layout_of (self->scalars, self->record, presentation, NULL);
+      if (layout)
+        {
+          g_clear_pointer (&self->layout, cr_graph_layout_free);
+          self->layout = layout;
+        }
+    }
   gtk_widget_queue_draw (self->drawing);
 }
 

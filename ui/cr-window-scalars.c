@@ -86,10 +86,10 @@ cr_window_open_scalars (CrWindow  *self,
       return FALSE;
     }
   CrScalarView *view = ensure_view (self);
-  if (!cr_scalar_view_open (view, model->record, op, model->backward, -1, error))
-    return FALSE;
   cr_scalar_view_set_presentation (view, gtk_widget_has_css_class (GTK_WIDGET (self),
                                                                    "presentation"));
+  if (!cr_scalar_view_open (view, model->record, op, model->backward, -1, error))
+    return FALSE;
   gtk_widget_set_visible (GTK_WIDGET (view), TRUE);
   gtk_widget_grab_focus (GTK_WIDGET (view));
   return TRUE;

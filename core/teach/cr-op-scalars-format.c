@@ -225,8 +225,8 @@ cr_op_scalars_format_position (const CrOpScalars *self,
   g_string_append_printf (s, " = %.4g", out->value);
   if (self->step < 0 || isnan (out->grad))
     return g_string_free (s, FALSE);
-  g_string_append_printf (s, "\n∂%s/∂%s = %.4g comes back along each edge, times the edge's "
-                             "local derivative:", L, out->label, out->grad);
+  g_string_append_printf (s, "\n∂%s/∂%s = %.4g goes back along each edge, times its local "
+                             "derivative:", L, out->label, out->grad);
   for (guint i = 0; i < self->nodes->len; i++)
     {
       const CrScalarNode *node = self->nodes->pdata[i];
