@@ -9,6 +9,7 @@
 #include "cr-inspector.h"
 
 #include "cr-card-style.h"
+#include "cr-inspector-edit.h"
 #include "cr-inspector-group.h"
 #include "cr-inspector-paths.h"
 #include "cr-record-text.h"
@@ -25,6 +26,8 @@ struct _CrInspector
   CrGraphModel *model;     /* what node_id is a node of (a reference), or NULL */
   int           node_id;
   int           step;      /* the stepper's step: the state shown is as of it */
+  CrInspectorLeafEditFunc leaf_edit;   /* a scalar leaf's value edited, or NULL */
+  gpointer      leaf_edit_data;
 };
 
 G_DEFINE_FINAL_TYPE (CrInspector, cr_inspector, GTK_TYPE_WIDGET)
@@ -169,6 +172,8 @@ typedef struct {
   int                     backward_index;
   int                     step;
   const CrGraphModel     *model;      /* the node's (a closed group's lookups) */
+  CrInspectorLeafEditFunc leaf_edit;
+  gpointer                leaf_edit_data;
 } Ctx;
 
 static const CrRecordOp *
@@ -364,6 +369,8 @@ build_tensor_group (const Ctx            *c,
   gboolean is_leaf = t->origin != CR_RECORD_TENSOR_RESULT;
 
   adw_preferences_group_add (g, tensor_row ("value", NULL, NULL, t->value, TRUE, NULL));
+  if (c->leaf_edit && t->origin == CR_RECORD_TENSOR_LEAF && t->value && t->value->numel == 1)
+    adw_preferences_group_add (g, cr_inspector_leaf_edit_row_new (t, c->leaf_edit, c->leaf_edit_data));
 
   const CrTensorSnapshot *grad = c->backward
     ? cr_run_record_grad_at (c->record, (int) t->id, c->backward_index, c->step) : NULL;
@@ -584,7 +591,8 @@ rebuild (CrInspector *self)
   if (node)
     {
       const CrRunRecord *record = model->record;
-      Ctx c = { .record = record, .backward_index = -1, .step = self->step, .model = model };
+      Ctx c = { .record = record, .backward_index = -1, .step = self->step, .model = model,
+                .leaf_edit = self->leaf_edit, .leaf_edit_data = self->leaf_edit_data };
       if (record && model->backward >= 0 && (guint) model->backward < record->backwards->len)
         {
           c.backward = g_ptr_array_index (record->backwards, model->backward);
@@ -639,4 +647,15 @@ cr_inspector_get_step (CrInspector *self)
 {
   g_return_val_if_fail (CR_IS_INSPECTOR (self), -1);
   return self->step;
+}
+
+void
+cr_inspector_set_leaf_editor (CrInspector             *self,
+                              CrInspectorLeafEditFunc  func,
+                              gpointer                 user_data)
+{
+  g_return_if_fail (CR_IS_INSPECTOR (self));
+  self->leaf_edit = func;
+  self->leaf_edit_data = user_data;
+  rebuild (self);
 }

@@ -107,6 +107,13 @@ struct _CrWindow
   /* Their max-position when we set them: a position that changes with the
    * max-position is GTK's resize (an outer handle that moved), not a drag. */
   int                   outer_max_set, inner_max_set;
+
+  /* Ctrl+drag on a number in the editor (cr-editor-scrub.h; owned). While
+   * it drags, a run goes on to its result and the latest text runs after
+   * it (run_again) rather than cancelling it: the graph follows the drag. */
+  struct _CrEditorScrub *scrub;
+  gboolean              scrubbing;
+  gboolean              run_again;
 };
 
 /* cr-window-run.c */

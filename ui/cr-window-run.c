@@ -37,6 +37,8 @@
 #include "cr-device.h"
 #include "cr-expression-panel.h"
 #include "cr-inspector.h"
+#include "cr-editor-scrub.h"
+#include "cr-window-leaf-edit.h"
 
 #include <string.h>
 
@@ -626,6 +628,8 @@ run_limit_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+static gboolean run_timeout_cb (gpointer user_data);
+
 static void
 run_done (GObject      *source_object,
           GAsyncResult *result,
@@ -644,6 +648,14 @@ run_done (GObject      *source_object,
       self->rerun = FALSE;
       start_run (self);
       return;
+    }
+  /* A scrub moved the number on while this ran: this result shows, and
+   * the latest text runs once it has (one run waiting at most). */
+  if (self->run_again)
+    {
+      self->run_again = FALSE;
+      if (!self->run_timeout_id)
+        self->run_timeout_id = g_idle_add_full (G_PRIORITY_DEFAULT, run_timeout_cb, self, NULL);
     }
   /* Cancelled by an edit: its successor is already scheduled. */
   if (g_atomic_int_get (job->cancel_flag) == 1)
@@ -710,6 +722,11 @@ current_script (CrWindow *self,
 static void
 start_run (CrWindow *self)
 {
+  if (self->running && self->scrubbing)
+    {
+      self->run_again = TRUE;
+      return;
+    }
   if (self->running)
     {
       self->rerun = TRUE;
@@ -768,7 +785,7 @@ cr_window_schedule_run (CrWindow *self)
   self->last_edit_us = g_get_monotonic_time ();
   /* A stale run stops now rather than finishing work nobody will see; the
    * next starts as soon as it has gone (run_done). */
-  if (self->running)
+  if (self->running && !self->scrubbing)
     g_atomic_int_set (self->cancel_flag, 1);
   /* The error, if any, waits for the next result. */
   g_clear_handle_id (&self->error_timeout_id, g_source_remove);
@@ -798,6 +815,18 @@ on_device_selected (GtkDropDown *dropdown,
   cr_window_schedule_run (self);
 }
 
+static void
+on_scrub_started (CrWindow *self)
+{
+  self->scrubbing = TRUE;
+}
+
+static void
+on_scrub_ended (CrWindow *self)
+{
+  self->scrubbing = FALSE;
+}
+
 void
 cr_window_run_init (CrWindow *self)
 {
@@ -811,6 +840,10 @@ cr_window_run_init (CrWindow *self)
                               "style", PANGO_STYLE_ITALIC, NULL);
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view));
   g_signal_connect (buffer, "changed", G_CALLBACK (on_source_changed), self);
+  self->scrub = cr_editor_scrub_new (GTK_TEXT_VIEW (self->source_view));
+  g_signal_connect_swapped (self->scrub, "started", G_CALLBACK (on_scrub_started), self);
+  g_signal_connect_swapped (self->scrub, "ended", G_CALLBACK (on_scrub_ended), self);
+  cr_window_leaf_edit_init (self);
   g_signal_connect (self->call_dropdown, "notify::selected", G_CALLBACK (on_call_selected), self);
 
   /* CUDA is offered only where it works. */
@@ -830,6 +863,9 @@ cr_window_run_init (CrWindow *self)
 void
 cr_window_run_dispose (CrWindow *self)
 {
+  if (self->scrub)
+    g_signal_handlers_disconnect_by_data (self->scrub, self);
+  g_clear_object (&self->scrub);
   g_clear_handle_id (&self->run_timeout_id, g_source_remove);
   g_clear_handle_id (&self->busy_timeout_id, g_source_remove);
   g_clear_handle_id (&self->run_limit_id, g_source_remove);

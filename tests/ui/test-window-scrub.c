@@ -1,0 +1,295 @@
+/* test-window-scrub.c — Ctrl+drag a number in the editor (cr-editor-scrub.h):
+ * the literal changes in its format, the script runs again, the graph's
+ * values and every .grad follow, and the stepper keeps its step; a drag
+ * that moves faster than the runs shows each run's result and ends on the
+ * latest text. */
+#include "cr-config.h"
+#include "cr-window-private.h"
+#include "cr-editor-scrub.h"
+#include "cr-graph-canvas.h"
+#include "cr-inspector.h"
+#include "cr-window-leaf-edit.h"
+#include "ui-test-gui.h"
+
+#include <math.h>
+#include <string.h>
+
+/* a.grad = b + 1 and b.grad = a: both follow a scrub of either. */
+#define SCRIPT "import torch\n" \
+               "a = torch.tensor(2.0, requires_grad=True)\n" \
+               "b = torch.tensor(3, dtype=torch.float32, requires_grad=True)\n" \
+               "y = a * b + a  # 0.5 in a comment is no number to scrub\n" \
+               "y.backward()\n" \
+               "print(a.grad, b.grad)\n"
+
+static void
+count_cb (CrWindow *window,
+          guint    *count)
+{
+  (*count)++;
+}
+
+static char *
+source_text (CrWindow *window)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (cr_window_get_source_view (window)));
+  GtkTextIter start, end;
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
+}
+
+/* The iter on the first occurrence of needle, plus at characters. */
+static void
+iter_at (CrWindow    *window,
+         const char  *needle,
+         int          at,
+         GtkTextIter *iter)
+{
+  g_autofree char *text = source_text (window);
+  const char *where = strstr (text, needle);
+  g_assert_nonnull (where);
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (cr_window_get_source_view (window)));
+  gtk_text_buffer_get_iter_at_offset (buffer, iter, (int) g_utf8_pointer_to_offset (text, where) + at);
+}
+
+/* The record's leaf named name. */
+static const CrRecordTensor *
+leaf_named (CrWindow   *window,
+            const char *name)
+{
+  const CrRunRecord *record = window->run_record;
+  g_assert_nonnull (record);
+  for (guint i = 0; i < record->tensors->len; i++)
+    {
+      const CrRecordTensor *t = g_ptr_array_index (record->tensors, i);
+      if (t->origin == CR_RECORD_TENSOR_LEAF && g_strcmp0 (t->name, name) == 0)
+        return t;
+    }
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* The leaf named name's .grad after the run's last backward step. */
+static double
+final_grad (CrWindow   *window,
+            const char *name)
+{
+  const CrRunRecord *record = window->run_record;
+  g_assert_nonnull (record);
+  g_assert_cmpuint (record->backwards->len, >, 0);
+  int backward = (int) record->backwards->len - 1;
+  const CrRecordBackward *bw = g_ptr_array_index (record->backwards, backward);
+  for (guint i = 0; i < record->tensors->len; i++)
+    {
+      const CrRecordTensor *t = g_ptr_array_index (record->tensors, i);
+      if (t->origin != CR_RECORD_TENSOR_LEAF || g_strcmp0 (t->name, name) != 0)
+        continue;
+      const CrTensorSnapshot *grad = cr_run_record_grad_at (record, (int) i, backward, (int) bw->steps->len - 1);
+      g_assert_nonnull (grad);
+      g_assert_cmpint (grad->n_values, ==, 1);
+      return grad->values[0];
+    }
+  g_assert_not_reached ();
+  return NAN;
+}
+
+static CrWindow *
+open_script (void)
+{
+  CrWindow *window = cr_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1366, 768);
+  gtk_window_present (GTK_WINDOW (window));
+  cr_ui_test_wait_window_idle (window);
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (cr_window_get_source_view (window)));
+  gtk_text_buffer_set_text (buffer, SCRIPT, -1);
+  cr_ui_test_spin (50);
+  cr_ui_test_wait_window_idle (window);
+  g_assert_cmpfloat_with_epsilon (final_grad (window, "a"), 4.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), 2.0, 1e-6);
+  return window;
+}
+
+static void
+test_scrub_follows (void)
+{
+  CrWindow *window = open_script ();
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  g_assert_cmpuint (cr_graph_canvas_get_model (canvas)->n_steps, >, 2);
+  cr_graph_canvas_set_step (canvas, 2);
+
+  GtkTextIter at;
+  iter_at (window, "2.0", 1, &at);
+  g_assert_true (cr_editor_scrub_begin (window->scrub, &at));
+  g_assert_true (window->scrubbing);
+  /* Three steps of 0.1 to the right. */
+  cr_editor_scrub_update (window->scrub, 3.5 * CR_EDITOR_SCRUB_PIXELS_PER_STEP);
+  g_autofree char *text = source_text (window);
+  g_assert_nonnull (strstr (text, "torch.tensor(2.3, requires_grad=True)"));
+  cr_ui_test_spin (50);
+  cr_ui_test_wait_window_idle (window);
+  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), 2.3, 1e-6);
+  g_assert_cmpfloat_with_epsilon (final_grad (window, "a"), 4.0, 1e-6);
+  /* The stepper stays where it was: the same steps, new numbers. */
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 2);
+
+  /* Back past zero, then the drag ends: one undo step restores the 2.0. */
+  cr_editor_scrub_update (window->scrub, -21 * CR_EDITOR_SCRUB_PIXELS_PER_STEP);
+  cr_editor_scrub_end (window->scrub);
+  g_assert_false (window->scrubbing);
+  g_free (text);
+  text = source_text (window);
+  g_assert_nonnull (strstr (text, "torch.tensor(-0.1, requires_grad=True)"));
+  cr_ui_test_spin (50);
+  cr_ui_test_wait_window_idle (window);
+  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), -0.1, 1e-6);
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 2);
+
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (cr_window_get_source_view (window)));
+  g_assert_true (gtk_text_buffer_get_can_undo (buffer));
+  gtk_text_buffer_undo (buffer);
+  g_free (text);
+  text = source_text (window);
+  g_assert_cmpstr (text, ==, SCRIPT);
+  cr_ui_test_spin (50);
+  cr_ui_test_wait_window_idle (window);
+  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), 2.0, 1e-6);
+
+  /* An int literal steps by 1 and stays an int: b's 3 becomes 5. */
+  iter_at (window, "(3,", 1, &at);
+  g_assert_true (cr_editor_scrub_begin (window->scrub, &at));
+  cr_editor_scrub_update (window->scrub, 2 * CR_EDITOR_SCRUB_PIXELS_PER_STEP);
+  cr_editor_scrub_end (window->scrub);
+  cr_ui_test_spin (50);
+  cr_ui_test_wait_window_idle (window);
+  g_free (text);
+  text = source_text (window);
+  g_assert_nonnull (strstr (text, "torch.tensor(5, dtype"));
+  g_assert_cmpfloat_with_epsilon (final_grad (window, "a"), 6.0, 1e-6);
+
+  /* Not on a number: nothing starts. */
+  iter_at (window, "0.5 in a comment", 1, &at);
+  g_assert_false (cr_editor_scrub_begin (window->scrub, &at));
+  iter_at (window, "requires_grad", 3, &at);
+  g_assert_false (cr_editor_scrub_begin (window->scrub, &at));
+  g_assert_false (window->scrubbing);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Steps faster than the script runs: no run is cancelled, at most one
+ * waits, and the last result shown is the last text's. */
+static void
+test_scrub_coalesces (void)
+{
+  CrWindow *window = open_script ();
+  guint finished = 0;
+  gulong handler = g_signal_connect (window, "run-finished", G_CALLBACK (count_cb), &finished);
+  GtkTextIter at;
+  iter_at (window, "2.0", 0, &at);
+  g_assert_true (cr_editor_scrub_begin (window->scrub, &at));
+  for (int step = 1; step <= 20; step++)
+    {
+      cr_editor_scrub_update (window->scrub, step * CR_EDITOR_SCRUB_PIXELS_PER_STEP);
+      /* A frame's worth of events between moves. */
+      for (int i = 0; i < 3; i++)
+        g_main_context_iteration (NULL, FALSE);
+      g_assert_false (window->rerun);
+    }
+  cr_editor_scrub_end (window->scrub);
+  cr_ui_test_spin (50);
+  cr_ui_test_wait_window_idle (window);
+  g_signal_handler_disconnect (window, handler);
+  g_test_message ("20 steps, %u results shown", finished);
+  g_assert_cmpuint (finished, >=, 1);
+  g_assert_cmpuint (finished, <=, 21);
+  g_assert_false (window->run_again);
+  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), 4.0, 1e-6);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The gesture itself: a drag without Ctrl is the text view's (no scrub). */
+static void
+test_drag_without_ctrl_is_text (void)
+{
+  CrWindow *window = open_script ();
+  g_assert_false (cr_editor_scrub_is_active (window->scrub));
+  g_autofree char *before = source_text (window);
+  /* Ends of a drag that never began change nothing. */
+  cr_editor_scrub_update (window->scrub, 50);
+  cr_editor_scrub_end (window->scrub);
+  g_autofree char *after = source_text (window);
+  g_assert_cmpstr (before, ==, after);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static GtkWidget *
+find_named (GtkWidget  *widget,
+            const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_named (child, name);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* A scalar leaf's value edited in place: written into its literal, the
+ * graph and .grad follow; what cannot be written says why. */
+static void
+test_leaf_value_written_back (void)
+{
+  CrWindow *window = open_script ();
+  /* The inspector offers it for a, a leaf of one element. */
+  const CrGraphModel *model = cr_graph_canvas_get_model (cr_window_get_canvas (window));
+  const CrGraphNode *a_node = cr_graph_model_find_tensor (model, (int) leaf_named (window, "a")->id);
+  g_assert_nonnull (a_node);
+  cr_inspector_show_node (CR_INSPECTOR (window->inspector), model, (int) a_node->id);
+  g_assert_nonnull (find_named (window->inspector, "cr-leaf-edit"));
+
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_window_write_leaf_value (window, leaf_named (window, "a")->id, " 2.5 ", &error));
+  g_assert_no_error (error);
+  g_autofree char *text = source_text (window);
+  g_assert_nonnull (strstr (text, "a = torch.tensor(2.5, requires_grad=True)"));
+  cr_ui_test_spin (50);
+  cr_ui_test_wait_window_idle (window);
+  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), 2.5, 1e-6);
+
+  /* An int typed for a float literal stays a float: 7 is written 7.0. */
+  g_assert_true (cr_window_write_leaf_value (window, leaf_named (window, "a")->id, "7", &error));
+  g_free (text);
+  text = source_text (window);
+  g_assert_nonnull (strstr (text, "a = torch.tensor(7.0, requires_grad=True)"));
+  cr_ui_test_spin (50);
+  cr_ui_test_wait_window_idle (window);
+  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), 7.0, 1e-6);
+
+  g_assert_false (cr_window_write_leaf_value (window, leaf_named (window, "a")->id, "seven", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+  /* y is no leaf. */
+  guint y = 0;
+  for (guint i = 0; i < window->run_record->tensors->len; i++)
+    if (g_strcmp0 (((CrRecordTensor *) g_ptr_array_index (window->run_record->tensors, i))->name, "y") == 0)
+      y = i;
+  g_assert_cmpuint (y, >, 0);
+  g_assert_false (cr_window_write_leaf_value (window, y, "1", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  cr_ui_test_init_gtk (&argc, &argv);
+  g_test_add_func ("/window-scrub/follows", test_scrub_follows);
+  g_test_add_func ("/window-scrub/coalesces", test_scrub_coalesces);
+  g_test_add_func ("/window-scrub/no-ctrl", test_drag_without_ctrl_is_text);
+  g_test_add_func ("/window-scrub/leaf-value", test_leaf_value_written_back);
+  return g_test_run ();
+}

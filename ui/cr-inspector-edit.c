@@ -1,0 +1,80 @@
+/* cr-inspector-edit.c — the inspector's row that edits a scalar leaf's
+ * value (cr-inspector-edit.h). */
+#include "cr-config.h"
+#include "cr-inspector-edit.h"
+
+#include <adwaita.h>
+
+typedef struct {
+  guint                   tensor;
+  CrInspectorLeafEditFunc func;
+  gpointer                user_data;
+  GtkWidget              *popover;   /* borrowed */
+  GtkWidget              *message;   /* borrowed */
+} LeafEdit;
+
+static void
+on_entry_activate (GtkEntry *entry,
+                   LeafEdit *edit)
+{
+  g_autoptr (GError) error = NULL;
+  const char *typed = gtk_editable_get_text (GTK_EDITABLE (entry));
+  if (edit->func (edit->tensor, typed, edit->user_data, &error))
+    {
+      gtk_widget_set_visible (edit->message, FALSE);
+      gtk_popover_popdown (GTK_POPOVER (edit->popover));
+      return;
+    }
+  gtk_label_set_text (GTK_LABEL (edit->message), error ? error->message : "It cannot be written");
+  gtk_widget_set_visible (edit->message, TRUE);
+}
+
+GtkWidget *
+cr_inspector_leaf_edit_row_new (const CrRecordTensor    *tensor,
+                                CrInspectorLeafEditFunc  func,
+                                gpointer                 user_data)
+{
+  g_return_val_if_fail (tensor != NULL && func != NULL, NULL);
+  GtkWidget *row = adw_action_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), "Edit its value");
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), "written into the script, which runs again");
+
+  LeafEdit *edit = g_new0 (LeafEdit, 1);
+  edit->tensor = tensor->id;
+  edit->func = func;
+  edit->user_data = user_data;
+
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *entry = gtk_entry_new ();
+  gtk_editable_set_width_chars (GTK_EDITABLE (entry), 12);
+  if (tensor->value && tensor->value->n_values > 0)
+    {
+      char text[G_ASCII_DTOSTR_BUF_SIZE];
+      g_ascii_formatd (text, sizeof text, "%.6g", tensor->value->values[0]);
+      gtk_editable_set_text (GTK_EDITABLE (entry), text);
+    }
+  gtk_widget_set_tooltip_text (entry, "A number; Enter writes it into the script");
+  gtk_box_append (GTK_BOX (box), entry);
+  edit->message = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (edit->message), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (edit->message), 30);
+  gtk_label_set_xalign (GTK_LABEL (edit->message), 0);
+  gtk_widget_add_css_class (edit->message, "error");
+  gtk_widget_set_visible (edit->message, FALSE);
+  gtk_box_append (GTK_BOX (box), edit->message);
+  edit->popover = gtk_popover_new ();
+  gtk_popover_set_child (GTK_POPOVER (edit->popover), box);
+  g_signal_connect_data (entry, "activate", G_CALLBACK (on_entry_activate), edit,
+                         (GClosureNotify) (void (*) (void)) g_free, 0);
+
+  GtkWidget *button = gtk_menu_button_new ();
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (button), "document-edit-symbolic");
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (button), edit->popover);
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_set_tooltip_text (button, "Edit this leaf's value in the script");
+  gtk_widget_set_name (button, "cr-leaf-edit");
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), button);
+  return row;
+}
