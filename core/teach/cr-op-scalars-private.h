@@ -1,0 +1,93 @@
+/* cr-op-scalars-private.h — what the files of a small op's scalar graph
+ * share (core/teach/cr-op-scalars*.c): the op kinds, the builder's state,
+ * and the helpers that make nodes and edges. Not installed. */
+#pragma once
+
+#include "cr-op-scalars.h"
+
+G_BEGIN_DECLS
+
+/* What the op computes, element by element. */
+typedef enum {
+  KIND_ADD, KIND_SUB, KIND_RSUB, KIND_MUL, KIND_DIV, KIND_POW,          /* binary */
+  KIND_NEG, KIND_RELU, KIND_TANH, KIND_SIGMOID, KIND_EXP, KIND_LOG,      /* unary */
+  KIND_SQRT, KIND_SIN, KIND_COS, KIND_ABS, KIND_RECIPROCAL,
+  KIND_SUM, KIND_MEAN,                                                  /* reductions */
+  KIND_MATMUL, KIND_ADDMM,
+  KIND_SOFTMAX, KIND_LOG_SOFTMAX,
+  KIND_MSE, KIND_BCE_LOGITS,
+  KIND_VIEW, KIND_T, KIND_EXPAND,
+} Kind;
+
+/* One op being taken apart. */
+typedef struct {
+  const CrRunRecord    *record;
+  const CrRecordOp     *op;
+  Kind                  kind;
+  CrOpScalars          *self;
+  const CrRecordTensor *out;
+  const CrRecordStep   *step;     /* the backward step giving gradients, or NULL */
+  const char           *root;     /* the loss's name, "L" */
+  GHashTable           *bases;    /* input tensor id -> its first node index + 1 */
+  GHashTable           *derived;  /* tensor id -> values found from its view's input (owned) */
+  guint                 sub_step; /* the output element being built */
+  GError               *error;
+} Build;
+
+/* Tensor id of the record, or NULL. */
+const CrRecordTensor *scalars_tensor_at (const CrRunRecord *record, int id);
+gint64 scalars_numel_of (const CrRecordTensor *t);
+gboolean scalars_lookup_kind (const char *grad_fn, Kind *out);
+gboolean scalars_kind_is_unary (Kind kind);
+gboolean scalars_kind_is_binary (Kind kind);
+char *scalars_shape_text (const CrRecordTensor *t);
+/* "a[0, 1]" (new string). */
+char *scalars_element_label (const CrRecordTensor *t, gint64 element);
+/* An input element's name: an unnamed transpose of a named tensor as
+ * "W.T[0, 1]" (new string). */
+char *scalars_input_label (const CrRunRecord *record, const CrRecordTensor *t, gint64 element);
+/* A value as a factor or term: negative ones in parentheses. */
+void scalars_append_number (GString *s, double v);
+/* Whether a value computed here is the one recorded (float32 results). */
+gboolean scalars_same_value (double computed, double recorded);
+/* The element of shape `to` that element `flat` of the broadcast shape
+ * `from` reads. */
+gint64 scalars_broadcast_source (gint64 flat, int from_ndim, const gint64 *from, int to_ndim,
+                        const gint64 *to);
+gboolean scalars_broadcasts_to (const CrRecordTensor *t, const CrRecordTensor *out);
+/* Input tensor t's values as the op read them (borrowed). */
+const double *scalars_input_values (Build *b, const CrRecordTensor *t);
+/* The recorded value of output element e, NaN when not kept. */
+double scalars_output_value (const Build *b, gint64 e);
+/* Sets b's error (the first only): the op named, then why. FALSE. */
+gboolean scalars_fail (Build *b, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* Appends a node made in output element b->sub_step; takes label,
+ * equation and numbers. */
+guint scalars_add_node (Build *b, CrScalarNodeKind kind, int tensor, gint64 element, char *label,
+                        const char *operation, char *equation, char *numbers, double value);
+/* Appends an edge; takes local_text. */
+void scalars_add_edge (Build *b, guint from, guint to, double local, char *local_text);
+/* The first node of input tensor t's elements, made once. */
+guint scalars_input_nodes (Build *b, const CrRecordTensor *t);
+/* Output element e computed here as value (refused when the record says
+ * otherwise); takes equation and numbers. */
+guint scalars_add_output (Build *b, gint64 e, const char *operation, char *equation, char *numbers,
+                        double value);
+/* What step sent to tensor's element, summed over its inputs that are
+ * that tensor; NaN: none. */
+double scalars_step_sent (const CrRecordStep *step, int tensor, gint64 element);
+/* The step's incoming gradient at element (0 for None; NaN: not kept). */
+double scalars_incoming_at (const CrRecordStep *step, gint64 element);
+/* The builders, one per family of ops: FALSE with b->error. */
+gboolean scalars_build_elementwise (Build *b);
+/* For each element of in, the element of out it is summed into over the
+ * dims in mask; FALSE when out's shape is not that. */
+gboolean scalars_reduce_map (const CrRecordTensor *in, const CrRecordTensor *out, guint mask,
+                        gint64 *map);
+gboolean scalars_build_reduction (Build *b);
+gboolean scalars_build_matmul (Build *b);
+gboolean scalars_build_softmax (Build *b);
+gboolean scalars_build_loss (Build *b);
+gboolean scalars_build_view (Build *b);
+
+G_END_DECLS

@@ -1,0 +1,409 @@
+/* cr-op-scalars-shapes.c — the ops that mix elements, taken apart
+ * (cr-op-scalars.h): sum and mean over dims found from the values, matrix
+ * products with their inner products as nodes, softmax, the mean losses,
+ * and views. */
+#include "cr-op-scalars-private.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- reductions ------------------------------------------------------------ */
+
+/* For each element of `in`, the element of the output it is reduced into
+ * when the dims in `mask` are summed (kept as size 1 or dropped as the
+ * output's shape says); FALSE when the output's shape is not that. */
+gboolean
+scalars_reduce_map (const CrRecordTensor *in,
+            const CrRecordTensor *out,
+            guint                 mask,
+            gint64               *map)
+{
+  gint64 kept[CR_MAX_DIMS];
+  int n_kept = 0, n_all = 0;
+  gint64 all[CR_MAX_DIMS];
+  for (int d = 0; d < in->ndim; d++)
+    {
+      all[n_all++] = mask & (1u << d) ? 1 : in->shape[d];
+      if (!(mask & (1u << d)))
+        kept[n_kept++] = in->shape[d];
+    }
+  gboolean keepdim;
+  if (out->ndim == n_kept && memcmp (out->shape, kept, sizeof (gint64) * (gsize) n_kept) == 0)
+    keepdim = FALSE;
+  else if (out->ndim == n_all && memcmp (out->shape, all, sizeof (gint64) * (gsize) n_all) == 0)
+    keepdim = TRUE;
+  else
+    return FALSE;
+  (void) keepdim;  /* either way the output's row-major order is the kept dims' */
+  for (gint64 e = 0; e < scalars_numel_of (in); e++)
+    {
+      gint64 flat = e, index[CR_MAX_DIMS];
+      for (int d = in->ndim - 1; d >= 0; d--)
+        {
+          index[d] = flat % in->shape[d];
+          flat /= in->shape[d];
+        }
+      gint64 o = 0;
+      for (int d = 0; d < in->ndim; d++)
+        if (!(mask & (1u << d)))
+          o = o * in->shape[d] + index[d];
+      map[e] = o;
+    }
+  return TRUE;
+}
+
+/* The dims a reduction summed: the candidates whose sums give the output's
+ * values, and of those the first whose gradients are the step's. */
+static gboolean
+find_reduced_dims (Build                *b,
+                   const CrRecordTensor *in,
+                   gint64               *map)
+{
+  gboolean mean = b->kind == KIND_MEAN;
+  gint64 out_numel = scalars_numel_of (b->out), in_numel = scalars_numel_of (in);
+  guint chosen = G_MAXUINT;
+  gboolean chosen_by_grad = FALSE;
+  g_autofree gint64 *trial = g_new (gint64, MAX (in_numel, 1));
+  g_autofree double *sums = g_new0 (double, MAX (out_numel, 1));
+  for (guint mask = (1u << in->ndim) - 1; mask != G_MAXUINT; mask--)
+    {
+      if (!scalars_reduce_map (in, b->out, mask, trial))
+        continue;
+      memset (sums, 0, sizeof (double) * (gsize) out_numel);
+      for (gint64 e = 0; e < in_numel; e++)
+        sums[trial[e]] += scalars_input_values (b, in)[e];
+      gboolean values_match = TRUE;
+      double n = (double) in_numel / (double) MAX (out_numel, 1);
+      for (gint64 o = 0; o < out_numel && values_match; o++)
+        values_match = scalars_same_value (mean ? sums[o] / n : sums[o], scalars_output_value (b, o));
+      if (!values_match)
+        continue;
+      gboolean grads_match = b->step != NULL;
+      for (gint64 e = 0; e < in_numel && grads_match; e++)
+        {
+          double sent = scalars_step_sent (b->step, (int) in->id, e);
+          double g = scalars_incoming_at (b->step, trial[e]) / (mean ? n : 1);
+          grads_match = !isnan (sent) && scalars_same_value (g, sent);
+        }
+      if (chosen == G_MAXUINT || (grads_match && !chosen_by_grad))
+        {
+          chosen = mask;
+          chosen_by_grad = grads_match;
+          memcpy (map, trial, sizeof (gint64) * (gsize) in_numel);
+        }
+      if (mask == 0)
+        break;
+    }
+  if (chosen == G_MAXUINT)
+    return scalars_fail (b, "reduces over dims its values do not tell");
+  return TRUE;
+}
+
+gboolean
+scalars_build_reduction (Build *b)
+{
+  const CrRecordTensor *in = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
+  gboolean mean = b->kind == KIND_MEAN;
+  gint64 in_numel = scalars_numel_of (in), out_numel = scalars_numel_of (b->out);
+  g_autofree gint64 *map = g_new (gint64, MAX (in_numel, 1));
+  if (!find_reduced_dims (b, in, map))
+    return FALSE;
+  guint base = scalars_input_nodes (b, in);
+  for (gint64 j = 0; j < out_numel; j++)
+    {
+      b->sub_step = (guint) j;
+      GString *eq = g_string_new (NULL), *n = g_string_new (NULL);
+      g_autofree char *Y = scalars_element_label (b->out, j);
+      g_string_append_printf (eq, "%s = %s", Y, mean ? "(" : "");
+      if (mean)
+        g_string_append_c (n, '(');
+      double sum = 0;
+      guint count = 0;
+      for (gint64 e = 0; e < in_numel; e++)
+        if (map[e] == j)
+          {
+            g_autofree char *X = scalars_input_label (b->record, in, e);
+            g_string_append_printf (eq, "%s%s", count ? " + " : "", X);
+            if (count)
+              g_string_append (n, " + ");
+            scalars_append_number (n, scalars_input_values (b, in)[e]);
+            sum += scalars_input_values (b, in)[e];
+            count++;
+          }
+      if (mean)
+        {
+          g_string_append_printf (eq, ")/%u", count);
+          g_string_append_printf (n, ")/%u", count);
+        }
+      guint out_node = scalars_add_output (b, j, mean ? "mean" : "Σ", g_string_free (eq, FALSE),
+                                   g_string_free (n, FALSE), mean ? sum / count : sum);
+      for (gint64 e = 0; e < in_numel; e++)
+        if (map[e] == j)
+          scalars_add_edge (b, base + (guint) e, out_node, mean ? 1.0 / count : 1.0,
+                    mean ? g_strdup_printf ("1/%u", count) : g_strdup ("1"));
+    }
+  return b->error == NULL;
+}
+
+/* ---- matrix products ------------------------------------------------------- */
+
+/* C = A @ B (+ bias): A as (n, k), B as (k, m); a 1-d A is a row, a 1-d B a
+ * column. Each product A[i, kk]·B[kk, j] is an inner node; C[i, j] their sum. */
+gboolean
+scalars_build_matmul (Build *b)
+{
+  guint first = b->kind == KIND_ADDMM ? 1 : 0;
+  if (b->op->inputs->len != first + 2)
+    return scalars_fail (b, "has %u inputs where %u are expected", b->op->inputs->len, first + 2);
+  const CrRecordTensor *bias = first ? scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0))
+                                     : NULL;
+  const CrRecordTensor *A = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, first));
+  const CrRecordTensor *B = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, first + 1));
+  if (!A || !B || (first && !bias))
+    return scalars_fail (b, "has an input the record does not keep");
+  if (A->ndim < 1 || A->ndim > 2 || B->ndim < 1 || B->ndim > 2)
+    return scalars_fail (b, "multiplies tensors that are not matrices or vectors");
+  gint64 n = A->ndim == 2 ? A->shape[0] : 1, k = A->shape[A->ndim - 1];
+  gint64 m = B->ndim == 2 ? B->shape[1] : 1, kb = B->shape[0];
+  if (k != kb || scalars_numel_of (b->out) != n * m)
+    return scalars_fail (b, "has shapes that do not multiply");
+  if (bias && !scalars_broadcasts_to (bias, b->out))
+    return scalars_fail (b, "has a bias whose shape does not broadcast to its output's");
+  guint a_base = scalars_input_nodes (b, A), b_base = scalars_input_nodes (b, B);
+  guint bias_base = bias ? scalars_input_nodes (b, bias) : 0;
+  for (gint64 i = 0; i < n; i++)
+    for (gint64 j = 0; j < m; j++)
+      {
+        gint64 o = i * m + j;
+        b->sub_step = (guint) o;
+        GArray *products = g_array_new (FALSE, FALSE, sizeof (guint));
+        GString *eq = g_string_new (NULL), *num = g_string_new (NULL);
+        g_autofree char *Y = scalars_element_label (b->out, o);
+        g_string_append_printf (eq, "%s = ", Y);
+        double sum = 0;
+        gint64 bias_at = 0;
+        if (bias)
+          {
+            bias_at = scalars_broadcast_source (o, b->out->ndim, b->out->shape, bias->ndim, bias->shape);
+            g_autofree char *Bi = scalars_input_label (b->record, bias, bias_at);
+            g_string_append_printf (eq, "%s + ", Bi);
+            scalars_append_number (num, scalars_input_values (b, bias)[bias_at]);
+            g_string_append (num, " + ");
+            sum += scalars_input_values (b, bias)[bias_at];
+          }
+        for (gint64 kk = 0; kk < k; kk++)
+          {
+            gint64 ae = i * k + kk, be = kk * m + j;
+            double av = scalars_input_values (b, A)[ae], bv = scalars_input_values (b, B)[be];
+            g_autofree char *AL = scalars_input_label (b->record, A, ae), *BL = scalars_input_label (b->record, B, be);
+            guint p = scalars_add_node (b, CR_SCALAR_NODE_INNER, -1, -1,
+                                g_strdup_printf ("%s·%s", AL, BL), "×",
+                                g_strdup_printf ("%s·%s", AL, BL), NULL, av * bv);
+            GString *pn = g_string_new (NULL);
+            scalars_append_number (pn, av);
+            g_string_append (pn, "·");
+            scalars_append_number (pn, bv);
+            ((CrScalarNode *) b->self->nodes->pdata[p])->numbers = g_string_free (pn, FALSE);
+            scalars_add_edge (b, a_base + (guint) ae, p, bv, g_strdup (BL));
+            scalars_add_edge (b, b_base + (guint) be, p, av, g_strdup (AL));
+            g_array_append_val (products, p);
+            g_string_append_printf (eq, "%s%s·%s", kk ? " + " : "", AL, BL);
+            if (kk)
+              g_string_append (num, " + ");
+            scalars_append_number (num, av);
+            g_string_append (num, "·");
+            scalars_append_number (num, bv);
+            sum += av * bv;
+          }
+        guint out_node = scalars_add_output (b, o, "+", g_string_free (eq, FALSE),
+                                     g_string_free (num, FALSE), sum);
+        if (bias)
+          scalars_add_edge (b, bias_base + (guint) bias_at, out_node, 1, g_strdup ("1"));
+        for (guint q = 0; q < products->len; q++)
+          scalars_add_edge (b, g_array_index (products, guint, q), out_node, 1, g_strdup ("1"));
+        g_array_unref (products);
+      }
+  return b->error == NULL;
+}
+
+/* ---- softmax --------------------------------------------------------------- */
+
+/* y = softmax(x) or log_softmax(x) along a dim found from the values:
+ * ∂y_j/∂x_i = y_j·(δij − y_i), or δij − softmax_i. */
+gboolean
+scalars_build_softmax (Build *b)
+{
+  gboolean log_form = b->kind == KIND_LOG_SOFTMAX;
+  const CrRecordTensor *in = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
+  if (in->ndim != b->out->ndim || memcmp (in->shape, b->out->shape,
+                                          sizeof (gint64) * (gsize) in->ndim) != 0)
+    return scalars_fail (b, "has an output of another shape than its input");
+  gint64 numel = scalars_numel_of (in);
+  g_autofree double *soft = g_new (double, MAX (numel, 1));
+  g_autofree gint64 *map = g_new (gint64, MAX (numel, 1));
+  int dim = -1;
+  for (int d = 0; d < MAX (in->ndim, 1) && dim < 0; d++)
+    {
+      guint mask = in->ndim ? 1u << d : 0;
+      /* Slices along d: the elements that map to the same reduced element. */
+      CrRecordTensor reduced = *in;
+      reduced.ndim = 0;
+      for (int k = 0; k < in->ndim; k++)
+        if (k != d)
+          reduced.shape[reduced.ndim++] = in->shape[k];
+      if (!scalars_reduce_map (in, &reduced, mask, map))
+        continue;
+      gint64 slices = scalars_numel_of (&reduced);
+      g_autofree double *top = g_new (double, slices), *total = g_new0 (double, slices);
+      for (gint64 s = 0; s < slices; s++)
+        top[s] = -INFINITY;
+      for (gint64 e = 0; e < numel; e++)
+        top[map[e]] = MAX (top[map[e]], scalars_input_values (b, in)[e]);
+      for (gint64 e = 0; e < numel; e++)
+        total[map[e]] += exp (scalars_input_values (b, in)[e] - top[map[e]]);
+      gboolean ok = TRUE;
+      for (gint64 e = 0; e < numel && ok; e++)
+        {
+          soft[e] = exp (scalars_input_values (b, in)[e] - top[map[e]]) / total[map[e]];
+          double y = log_form ? log (soft[e]) : soft[e];
+          ok = scalars_same_value (y, scalars_output_value (b, e));
+        }
+      if (ok)
+        dim = d;
+    }
+  if (dim < 0)
+    return scalars_fail (b, "does not match a softmax along any one dim of its input");
+  guint base = scalars_input_nodes (b, in);
+  for (gint64 j = 0; j < numel; j++)
+    {
+      b->sub_step = (guint) j;
+      g_autofree char *Y = scalars_element_label (b->out, j), *X = scalars_input_label (b->record, in, j);
+      GString *eq = g_string_new (NULL);
+      g_string_append_printf (eq, log_form ? "%s = %s − log(" : "%s = exp(%s)/(", Y, X);
+      guint count = 0;
+      for (gint64 i = 0; i < numel; i++)
+        if (map[i] == map[j])
+          {
+            g_autofree char *Xi = scalars_input_label (b->record, in, i);
+            g_string_append_printf (eq, "%sexp(%s)", count++ ? " + " : "", Xi);
+          }
+      g_string_append_c (eq, ')');
+      double y = log_form ? log (soft[j]) : soft[j];
+      guint out_node = scalars_add_output (b, j, log_form ? "log softmax" : "softmax",
+                                   g_string_free (eq, FALSE), NULL, y);
+      for (gint64 i = 0; i < numel; i++)
+        {
+          if (map[i] != map[j])
+            continue;
+          g_autofree char *Xi = scalars_input_label (b->record, in, i);
+          char *text;
+          double local;
+          if (log_form)
+            {
+              local = (i == j ? 1 : 0) - soft[i];
+              text = i == j ? g_strdup_printf ("1 − softmax(%s)", Xi)
+                            : g_strdup_printf ("−softmax(%s)", Xi);
+            }
+          else
+            {
+              g_autofree char *Yi = scalars_element_label (b->out, i);
+              local = soft[j] * ((i == j ? 1 : 0) - soft[i]);
+              text = i == j ? g_strdup_printf ("%s·(1 − %s)", Y, Y)
+                            : g_strdup_printf ("−%s·%s", Y, Yi);
+            }
+          scalars_add_edge (b, base + (guint) i, out_node, local, text);
+        }
+    }
+  return b->error == NULL;
+}
+
+/* ---- losses ---------------------------------------------------------------- */
+
+/* mean((a − b)²) and the mean of binary cross-entropy with logits, into one
+ * element; the sum where the values say so (reduction='sum'). */
+gboolean
+scalars_build_loss (Build *b)
+{
+  if (b->op->inputs->len != 2 || scalars_numel_of (b->out) != 1)
+    return scalars_fail (b, "has options (weights, no reduction) the expansion does not take apart");
+  const CrRecordTensor *x = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
+  const CrRecordTensor *y = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 1));
+  if (!x || !y || scalars_numel_of (x) != scalars_numel_of (y))
+    return scalars_fail (b, "has inputs of different sizes");
+  gint64 numel = scalars_numel_of (x);
+  gboolean mse = b->kind == KIND_MSE;
+  double total = 0;
+  for (gint64 e = 0; e < numel; e++)
+    {
+      double xv = scalars_input_values (b, x)[e], yv = scalars_input_values (b, y)[e];
+      total += mse ? (xv - yv) * (xv - yv)
+                   : MAX (xv, 0) - xv * yv + log1p (exp (-fabs (xv)));
+    }
+  double n = scalars_same_value (total, scalars_output_value (b, 0)) ? 1 : (double) numel;
+  guint xb = scalars_input_nodes (b, x), yb = scalars_input_nodes (b, y);
+  b->sub_step = 0;
+  GString *eq = g_string_new (NULL);
+  g_autofree char *Y = scalars_element_label (b->out, 0);
+  g_string_append_printf (eq, "%s = %s", Y, n > 1 ? "(" : "");
+  for (gint64 e = 0; e < numel; e++)
+    {
+      g_autofree char *X = scalars_input_label (b->record, x, e), *T = scalars_input_label (b->record, y, e);
+      if (mse)
+        g_string_append_printf (eq, "%s(%s − %s)²", e ? " + " : "", X, T);
+      else
+        g_string_append_printf (eq, "%sbce(σ(%s), %s)", e ? " + " : "", X, T);
+    }
+  if (n > 1)
+    g_string_append_printf (eq, ")/%g", n);
+  guint out_node = scalars_add_output (b, 0, mse ? "mse" : "bce", g_string_free (eq, FALSE), NULL,
+                               total / n);
+  for (gint64 e = 0; e < numel; e++)
+    {
+      double xv = scalars_input_values (b, x)[e], yv = scalars_input_values (b, y)[e];
+      g_autofree char *X = scalars_input_label (b->record, x, e), *T = scalars_input_label (b->record, y, e);
+      g_autofree char *over = n > 1 ? g_strdup_printf ("/%g", n) : g_strdup ("");
+      if (mse)
+        {
+          scalars_add_edge (b, xb + (guint) e, out_node, 2 * (xv - yv) / n,
+                    g_strdup_printf ("2·(%s − %s)%s", X, T, over));
+          scalars_add_edge (b, yb + (guint) e, out_node, -2 * (xv - yv) / n,
+                    g_strdup_printf ("−2·(%s − %s)%s", X, T, over));
+        }
+      else
+        {
+          scalars_add_edge (b, xb + (guint) e, out_node, (1 / (1 + exp (-xv)) - yv) / n,
+                    g_strdup_printf ("(σ(%s) − %s)%s", X, T, over));
+          scalars_add_edge (b, yb + (guint) e, out_node, -xv / n, g_strdup_printf ("−%s%s", X, over));
+        }
+    }
+  return b->error == NULL;
+}
+
+/* ---- views ----------------------------------------------------------------- */
+
+gboolean
+scalars_build_view (Build *b)
+{
+  const CrRecordTensor *in = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
+  gint64 out_numel = scalars_numel_of (b->out);
+  if (b->kind != KIND_EXPAND && scalars_numel_of (in) != out_numel)
+    return scalars_fail (b, "has an output of another size than its input");
+  if (b->kind == KIND_EXPAND && !scalars_broadcasts_to (in, b->out))
+    return scalars_fail (b, "expands to a shape its input does not broadcast to");
+  guint base = scalars_input_nodes (b, in);
+  for (gint64 j = 0; j < out_numel; j++)
+    {
+      b->sub_step = (guint) j;
+      gint64 src = j;
+      if (b->kind == KIND_T && in->ndim == 2)
+        src = (j % in->shape[0]) * in->shape[1] + j / in->shape[0];
+      else if (b->kind == KIND_EXPAND)
+        src = scalars_broadcast_source (j, b->out->ndim, b->out->shape, in->ndim, in->shape);
+      g_autofree char *Y = scalars_element_label (b->out, j), *X = scalars_input_label (b->record, in, src);
+      guint out_node = scalars_add_output (b, j, "=", g_strdup_printf ("%s = %s", Y, X), NULL,
+                                   scalars_input_values (b, in)[src]);
+      scalars_add_edge (b, base + (guint) src, out_node, 1, g_strdup ("1"));
+    }
+  return b->error == NULL;
+}
+
