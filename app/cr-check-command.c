@@ -76,13 +76,19 @@ cr_check_command (int    argc,
 
   cr_threads_init ();
   cr_time_limit_arm (&cancel_flag, timeout);
-  g_autoptr (CrAstModule) module = cr_script_load ("chainrule check", file, &cancel_flag);
+  g_autoptr (GArray) cells = NULL;
+  g_autoptr (CrAstModule) module = cr_script_load_cells ("chainrule check", file, &cancel_flag,
+                                                         &cells);
   if (!module)
     {
       cr_time_limit_disarm ();
       return 2;
     }
-  CrGradcheckOptions options = { .cancel_flag = &cancel_flag };
+  CrGradcheckOptions options = {
+    .cancel_flag = &cancel_flag,
+    .cells = cells ? (const CrScriptCell *) (gpointer) cells->data : NULL,
+    .n_cells = cells ? cells->len : 0,
+  };
   CrScriptError *script_error = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (CrGradcheckReport) report = cr_gradcheck_run (module, &options, &script_error, &error);

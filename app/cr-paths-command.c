@@ -4,6 +4,7 @@
 #include "cr-paths-command.h"
 
 #include "cr-interp.h"
+#include "cr-interp-cells.h"
 #include "cr-kernels.h"
 #include "cr-paths.h"
 #include "cr-script-load.h"
@@ -154,7 +155,9 @@ cr_paths_command (int    argc,
 
   cr_threads_init ();
   cr_time_limit_arm (&cancel_flag, timeout);
-  g_autoptr (CrAstModule) module = cr_script_load ("chainrule paths", file, &cancel_flag);
+  g_autoptr (GArray) cells = NULL;
+  g_autoptr (CrAstModule) module = cr_script_load_cells ("chainrule paths", file, &cancel_flag,
+                                                         &cells);
   if (!module)
     {
       cr_time_limit_disarm ();
@@ -162,6 +165,9 @@ cr_paths_command (int    argc,
     }
   CrInterpOptions io = { .cancel_flag = &cancel_flag, .record_backward = TRUE };
   CrInterp *interp = cr_interp_new (&io);
+  /* A notebook runs as its cells: their output is not this command's. */
+  if (cells)
+    cr_interp_set_cells (interp, (const CrScriptCell *) (gpointer) cells->data, cells->len);
   CrScriptError *script_error = NULL;
   gboolean ok = cr_interp_run (interp, module, &script_error);
   cr_time_limit_disarm ();

@@ -5,6 +5,7 @@
 
 #include "cr-interp.h"
 #include "cr-memory.h"
+#include "cr-notebook.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -22,13 +23,16 @@ read_stdin (gsize *out_len)
 }
 
 CrAstModule *
-cr_script_load (const char *command,
-                const char *file,
-                const gint *cancel_flag)
+cr_script_load_cells (const char  *command,
+                      const char  *file,
+                      const gint  *cancel_flag,
+                      GArray     **out_cells)
 {
   g_autofree char *source = NULL;
   g_autofree char *filename = NULL;
   gsize length = 0;
+  if (out_cells)
+    *out_cells = NULL;
   if (strcmp (file, "-") == 0)
     {
       source = read_stdin (&length);
@@ -47,6 +51,22 @@ cr_script_load (const char *command,
         }
       filename = g_canonicalize_filename (file, NULL);
     }
+  /* A notebook: its script with cell markers, run cell by cell. */
+  gboolean notebook = strcmp (file, "-") != 0 && cr_notebook_is_path (file);
+  if (notebook)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (CrNotebook) parsed = cr_notebook_parse (source, (gssize) length, &error);
+      if (!parsed)
+        {
+          fprintf (stderr, "%s: can't read the notebook '%s': %s\n", command, filename,
+                   error->message);
+          return NULL;
+        }
+      g_free (source);
+      source = cr_notebook_to_script (parsed);
+      length = strlen (source);
+    }
 
   CrSpan span = { 0 };
   g_autoptr (GError) parse_error = NULL;
@@ -54,8 +74,22 @@ cr_script_load (const char *command,
     .cancel_flag = cancel_flag,
     .max_memory = MAX (cr_memory_get_limit (), (gsize) 64 << 20),
   };
-  CrAstModule *module = cr_parse_with_options (source, (gssize) length, filename,
-                                               &parse_options, &span, &parse_error);
+  CrAstModule *module = NULL;
+  if (notebook)
+    {
+      g_autoptr (CrNotebookProgram) program = cr_notebook_program_new (source, (gssize) length,
+                                                                        filename, &parse_options,
+                                                                        &span, &parse_error);
+      if (program)
+        {
+          module = g_steal_pointer (&program->module);
+          if (out_cells)
+            *out_cells = g_steal_pointer (&program->cells);
+        }
+    }
+  else
+    module = cr_parse_with_options (source, (gssize) length, filename, &parse_options, &span,
+                                    &parse_error);
   if (module)
     return module;
   CrException code = parse_error->domain == CR_LANG_ERROR
@@ -68,4 +102,12 @@ cr_script_load (const char *command,
     text = g_strdup_printf ("%s: %s\n", cr_exception_name (code), parse_error->message);
   fputs (text, stderr);
   return NULL;
+}
+
+CrAstModule *
+cr_script_load (const char *command,
+                const char *file,
+                const gint *cancel_flag)
+{
+  return cr_script_load_cells (command, file, cancel_flag, NULL);
 }

@@ -944,6 +944,25 @@ path_extents (const CrGraphPath *p,
     }
 }
 
+/* What is off the highlighted path keeps this much of its opacity: still
+ * there to read, clearly not the path. */
+#define HIGHLIGHT_FADED 0.22
+
+/* A wide soft stroke in the accent colour under an edge of the path lit. */
+static void
+draw_lit_halo (cairo_t           *cr,
+               const CrGraphPath *path,
+               const Ctx         *c)
+{
+  cairo_save (cr);
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  edge_path (cr, path);
+  set_rgba (cr, c->pal.accent, 0.45);
+  cairo_set_line_width (cr, 8.0 * c->lw);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
 static void
 render_with_cache (cairo_t                    *cr,
                    const CrGraphModel         *model,
@@ -963,6 +982,10 @@ render_with_cache (cairo_t                    *cr,
   int current = options->current_step;
   guint n_nodes = MIN (MIN (model->nodes->len, layout->n_nodes), cache->n_nodes);
   guint n_edges = MIN (MIN (model->edges->len, layout->n_edges), cache->n_edges);
+  /* A path of the chain rule: its nodes and edges lit, the rest faded. */
+  const guint8 *lit_nodes = NULL, *lit_edges = NULL;
+  if (options->highlight)
+    cr_graph_highlight_resolve (options->highlight, model, &lit_nodes, &lit_edges);
 
   cairo_save (cr);
   if (options->draw_background)
@@ -1023,8 +1046,12 @@ render_with_cache (cairo_t                    *cr,
       double a = 1.0;
       if (options->node_alpha && e->from < n_nodes && e->to < n_nodes)
         a = MIN (options->node_alpha[e->from], options->node_alpha[e->to]);
+      if (lit_edges && !lit_edges[i])
+        a *= HIGHLIGHT_FADED;
       if (a < 1.0)
         cairo_push_group (cr);
+      if (lit_edges && lit_edges[i])
+        draw_lit_halo (cr, p, &c);
       draw_edge_line (cr, p, e->stops_gradient, state, &c);
       if (a < 1.0)
         {
@@ -1041,6 +1068,8 @@ render_with_cache (cairo_t                    *cr,
       double a = 1.0;
       if (options->node_alpha && e->from < n_nodes && e->to < n_nodes)
         a = MIN (options->node_alpha[e->from], options->node_alpha[e->to]);
+      if (lit_edges && !lit_edges[i])
+        a *= HIGHLIGHT_FADED;
       if (a <= 0.0)
         continue;
       if (a < 1.0)
@@ -1068,6 +1097,8 @@ render_with_cache (cairo_t                    *cr,
         continue;
       const NodeText *t = &cache->nodes[i];
       double a = options->node_alpha ? options->node_alpha[i] : 1.0;
+      if (lit_nodes && !lit_nodes[i])
+        a *= HIGHLIGHT_FADED;
       if (a <= 0.0)
         continue;
       if (a < 1.0)
@@ -1076,6 +1107,8 @@ render_with_cache (cairo_t                    *cr,
       gboolean is_current = current >= 0 && n->step == current;
       if (is_current)
         ring (cr, b, r, 4 * c.k, 3 * c.lw, c.pal.highlight, 0.3);
+      if (lit_nodes && lit_nodes[i])
+        ring (cr, b, r, 3 * c.k, 2.5 * c.lw, c.pal.accent, 0.25);
       if (options->selected == (int) i)
         ring (cr, b, r, (is_current ? 9 : 4) * c.k, 2.5 * c.lw, c.pal.accent, 0.0);
       switch (n->kind)

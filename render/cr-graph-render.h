@@ -9,6 +9,7 @@
 #include "cr-graph-model.h"
 #include "cr-graph-layout.h"
 #include "cr-graph-groups.h"
+#include "cr-graph-highlight.h"
 
 G_BEGIN_DECLS
 
@@ -49,6 +50,8 @@ typedef struct {
                                    * level of detail: the small type (captions, values,
                                    * edge labels) is left out where it would be under
                                    * CR_GRAPH_RENDER_MIN_TEXT_PX; 0: all drawn (export) */
+  CrGraphHighlight *highlight;    /* borrowed: its part of the graph lit, the rest faded
+                                   * (a path of the chain rule); NULL: none */
 } CrGraphRenderOptions;
 
 void            cr_graph_render_options_init (CrGraphRenderOptions       *options);

@@ -42,6 +42,7 @@ cr_graph_canvas_fill_render_options (CrGraphCanvas        *self,
   options->selected = self->selected;
   options->presentation = self->presentation;
   options->cache = self->cache;
+  options->highlight = self->highlight;
 }
 
 /* A faint dot grid that moves with the graph: panning feels like moving

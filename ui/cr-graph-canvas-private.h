@@ -92,6 +92,9 @@ struct _CrGraphCanvas
    * (owned, made when a fit asks which reads better; NULL: not yet). */
   CrGraphLayoutDirection direction;
   CrGraphLayout      *other_layout;
+
+  /* A path of the chain rule lit (cr-graph-canvas-highlight.c; owned), NULL. */
+  CrGraphHighlight   *highlight;
 };
 
 /* The node under (x, y) in widget coordinates, or -1. */

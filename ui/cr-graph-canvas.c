@@ -965,6 +965,7 @@ cr_graph_canvas_dispose (GObject *object)
   g_clear_pointer (&self->layout, cr_graph_layout_free);
   g_clear_pointer (&self->other_layout, cr_graph_layout_free);
   g_clear_pointer (&self->model, cr_graph_model_unref);
+  g_clear_pointer (&self->highlight, cr_graph_highlight_unref);
   cr_graph_canvas_groups_clear (self);
 
   G_OBJECT_CLASS (cr_graph_canvas_parent_class)->dispose (object);

@@ -9,6 +9,7 @@
 #include <gtk/gtk.h>
 
 #include "cr-graph-model.h"
+#include "cr-graph-highlight.h"
 
 G_BEGIN_DECLS
 
@@ -87,6 +88,12 @@ gboolean            cr_graph_canvas_close_group      (CrGraphCanvas *self);
 /* The depth control for the canvas's zoom bar: "Depth" with a spin button,
  * shown only while the graph has groups. */
 GtkWidget          *cr_graph_depth_control_new       (CrGraphCanvas *canvas);
+
+/* A part of the graph lit, the rest faded (cr-graph-canvas-highlight.c):
+ * a path of the chain rule. highlight is taken (a reference); NULL: none. */
+void                cr_graph_canvas_set_highlight (CrGraphCanvas    *self,
+                                                   CrGraphHighlight *highlight);
+CrGraphHighlight   *cr_graph_canvas_get_highlight (CrGraphCanvas    *self);
 
 /* What the canvas shows (the whole graph, the current step and selection,
  * the current style) to a PNG, SVG or PDF file, chosen by path's extension. */

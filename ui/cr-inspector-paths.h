@@ -1,5 +1,5 @@
-/* cr-inspector-paths.h — the inspector's "Paths to the loss" for a scalar
- * leaf: each path from it to the loss of the backward call shown, the
+/* cr-inspector-paths.h — the inspector's "Paths to the loss" for a leaf
+ * element: each path from it to the loss of the backward call shown, the
  * product of its local derivatives, and their sum, .grad (core/teach/cr-paths.h). */
 #pragma once
 
@@ -9,10 +9,12 @@
 
 G_BEGIN_DECLS
 
-/* A preferences group (new, floating), or NULL when leaf is no one-element
- * leaf reached by .backward() call `backward`, or its paths cannot be had
- * from the record. A tensor leaf gets a line saying how to list the paths
- * of one of its elements. */
+/* A preferences group (new, floating), or NULL when leaf is no leaf
+ * reached by .backward() call `backward`. A tensor leaf gets an index per
+ * dimension to choose the element; the element's paths are listed (or why
+ * they cannot be: an op whose per-element derivatives the record does not
+ * keep), and "Walk" lights them on the graph one by one
+ * (win.paths-walk, cr-window-paths.c). */
 GtkWidget *cr_inspector_paths_new (const CrRunRecord *record,
                                    int                backward,
                                    int                leaf);

@@ -12,6 +12,7 @@
 #include "cr-inspector-edit.h"
 #include "cr-inspector-group.h"
 #include "cr-inspector-paths.h"
+#include "cr-notebook.h"
 #include "cr-record-text.h"
 #include "cr-tensor-view.h"
 
@@ -240,7 +241,11 @@ build_header (const Ctx         *c,
   gtk_box_append (GTK_BOX (box), cr_card_label_new (node->title ? node->title : "?", "title-3"));
   GString *caption = g_string_new (node->caption);
   if (node->span.line > 0)
-    g_string_append_printf (caption, "%sline %d", caption->len ? " · " : "", node->span.line);
+    {
+      /* A notebook's line by its cell, as its traceback says it. */
+      g_autofree char *where = cr_notebook_line_text (c->record, node->span.line, FALSE);
+      g_string_append_printf (caption, "%s%s", caption->len ? " · " : "", where);
+    }
   const CrRecordOp *op = node->kind == CR_GRAPH_NODE_OP ? record_op (c, node->op) : NULL;
   g_autofree char *iteration = op ? cr_record_iteration_text (op->loop_path, op->loop_depth) : NULL;
   if (iteration)

@@ -108,6 +108,9 @@ struct _CrWindow
    * max-position is GTK's resize (an outer handle that moved), not a drag. */
   int                   outer_max_set, inner_max_set;
 
+  /* A leaf's paths walked on the graph (cr-window-paths.c; owned) */
+  struct _CrWindowPaths *paths;
+
   /* Ctrl+drag on a number in the editor (cr-editor-scrub.h; owned). While
    * it drags, a run goes on to its result and the latest text runs after
    * it (run_again) rather than cancelling it: the graph follows the drag. */
@@ -182,6 +185,26 @@ struct _CrScalarView *cr_window_get_scalar_view (CrWindow *self);
 /* cr-window-practice.c: Practice, predict then reveal (win.practice,
  * win.practice-harder), the score in the header, the clicker's reveal. */
 void     cr_window_practice_init     (CrWindow   *self);
+
+/* cr-window-paths.c: a leaf element's paths to the loss lit on the graph
+ * one by one, then all with their sum (win.paths-walk "(ix)": leaf record
+ * tensor, element; paths-next, paths-back, paths-close). */
+typedef struct _CrWindowPaths CrWindowPaths;
+void     cr_window_paths_init        (CrWindow   *self);
+void     cr_window_paths_dispose     (CrWindow   *self);
+/* Starts the walk on the model shown; FALSE with error (no backward call,
+ * a path through an op the record cannot split into elements ...). */
+gboolean cr_window_paths_walk        (CrWindow   *self,
+                                      int         leaf,
+                                      gint64      element,
+                                      GError    **error);
+void     cr_window_paths_close       (CrWindow   *self);
+/* While walking: the stepper's keys go from path to path (TRUE: taken). */
+gboolean cr_window_paths_key         (CrWindow        *self,
+                                      guint            keyval,
+                                      GdkModifierType  state);
+/* The walk shown, or NULL (for tests). */
+const struct _CrPathTour *cr_window_paths_get_tour (CrWindow *self);
 
 /* cr-window.c */
 void     cr_window_highlight_lines   (CrWindow   *self,

@@ -301,6 +301,8 @@ cr_window_show_model (CrWindow *self,
   CrGraphModel *model = model_at (self, index);
   self->model_index = index;
   cr_window_stop_playing (self);
+  /* The paths walked were of the graph shown before. */
+  cr_window_paths_close (self);
   g_autoptr (GError) error = NULL;
   if (!cr_graph_canvas_take_model (self->canvas, model ? cr_graph_model_ref (model) : NULL, &error))
     {

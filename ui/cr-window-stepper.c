@@ -396,6 +396,9 @@ key_pressed_cb (GtkEventControllerKey *controller,
 {
   if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK))
     return FALSE;
+  /* Walking a leaf's paths, the same keys go from path to path. */
+  if (cr_window_paths_key (self, keyval, state))
+    return TRUE;
   const char *action = NULL;
   gboolean presenting = gtk_widget_has_css_class (GTK_WIDGET (self), "presentation");
   gboolean stepping = gtk_stack_get_visible_child (self->main_stack)

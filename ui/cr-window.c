@@ -643,6 +643,7 @@ cr_window_dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (emitters[i], self);
   cr_window_run_dispose (self);
   cr_window_stepper_dispose (self);
+  cr_window_paths_dispose (self);
   g_object_set_data (G_OBJECT (self), "cr-place-panes-idle", NULL);
   g_clear_handle_id (&self->hint_timeout_id, g_source_remove);
   if (self->scale_css)
@@ -784,6 +785,7 @@ cr_window_init (CrWindow *self)
   cr_window_stepper_init (self);
   cr_window_present_init (self);
   cr_window_check_init (self);
+  cr_window_paths_init (self);
   cr_window_practice_init (self);
   cr_window_scalars_init (self);
   /* Module depth, floating at the top right (shown while the graph has groups). */

@@ -15,6 +15,7 @@
 
 #include <string.h>
 
+#include "cr-interp-cells.h"
 #include "cr-interp-private.h"
 #include "cr-native.h"
 #include "cr-run-recorder.h"
@@ -162,7 +163,11 @@ cr_backward_recorder_begin (CrInterp        *interp,
   g_autofree char *text = stmt ? span_first_line (interp, &stmt->span) : NULL;
   GString *title = g_string_new (text ? text : "backward");
   if (b->span.line > 0)
-    g_string_append_printf (title, " · line %d", b->span.line);
+    {
+      /* A notebook's line is told by its cell, as its traceback tells it. */
+      g_autofree char *where = cr_interp_line_text (interp, b->span.line);
+      g_string_append_printf (title, " · %s", where);
+    }
   g_autofree char *iteration = cr_record_iteration_text (b->loop_path, b->loop_depth);
   if (iteration)
     g_string_append_printf (title, " · %s", iteration);
@@ -278,7 +283,10 @@ step_for (CrBackwardRecorder *self,
       /* A loop runs the same line again: which time made this op. */
       GString *caption = g_string_new (op->caption);
       if (op->span.line > 0)
-        g_string_append_printf (caption, ", line %d", op->span.line);
+        {
+          g_autofree char *where = cr_interp_line_text (self->interp, op->span.line);
+          g_string_append_printf (caption, ", %s", where);
+        }
       g_autofree char *iteration = cr_record_iteration_text (op->loop_path, op->loop_depth);
       if (iteration)
         g_string_append_printf (caption, " · %s", iteration);

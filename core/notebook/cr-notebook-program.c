@@ -432,6 +432,25 @@ cr_notebook_program_new (const char            *text,
   return program;
 }
 
+GArray *
+cr_notebook_code_cells (const char *script)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (CrNotebookLines));
+  if (!script)
+    return out;
+  g_autofree char *source = normalized_text (script, strlen (script));
+  g_auto (GStrv) lines = g_strsplit (source, "\n", -1);
+  g_autoptr (GArray) ranges = find_cells (lines, (int) g_strv_length (lines));
+  for (guint i = 0; i < ranges->len; i++)
+    {
+      const CellRange *range = &g_array_index (ranges, CellRange, i);
+      if (range->is_code)
+        g_array_append_val (out, ((CrNotebookLines) { range->first_line, range->last_line,
+                                                      range->number }));
+    }
+  return out;
+}
+
 gboolean
 cr_notebook_cell_of_line (const char *script,
                           int         line,

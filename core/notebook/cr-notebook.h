@@ -12,6 +12,7 @@
 
 #include "cr-ast.h"
 #include "cr-interp-cells.h"
+#include "cr-run-record.h"
 
 G_BEGIN_DECLS
 
@@ -85,6 +86,24 @@ gboolean           cr_notebook_cell_of_line (const char            *script,
                                              int                    line,
                                              guint                 *number,
                                              int                   *cell_line);
+
+/* The code cells of script (a script with cell markers) as line ranges:
+ * a GArray of CrNotebookLines, in order (new; empty without markers). */
+typedef struct {
+  int    first_line;    /* 1-based, in the script */
+  int    last_line;
+  guint  number;        /* "cell 3" */
+} CrNotebookLines;
+GArray            *cr_notebook_code_cells   (const char            *script);
+
+/* Where line of a run's script is, as its reader counts it: "cell 3, line
+ * 2" when the record's script is a notebook's (its filename ends with
+ * .ipynb) and the line is in a code cell, else "line 12" (new string).
+ * Capital: "Cell 3, line 2", "Line 12", to begin a sentence. Cheap to call
+ * for every node of a graph (the cells are found once per script). */
+char              *cr_notebook_line_text    (const CrRunRecord     *record,
+                                             int                    line,
+                                             gboolean               capital);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrNotebook, cr_notebook_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrNotebookProgram, cr_notebook_program_free)

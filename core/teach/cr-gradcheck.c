@@ -4,6 +4,7 @@
 
 #include "cr-dtype.h"
 #include "cr-error.h"
+#include "cr-notebook.h"
 #include "cr-torch-grad-probe.h"
 
 #include <float.h>
@@ -40,6 +41,7 @@ leaf_free (gpointer data)
 {
   CrGradcheckLeaf *leaf = data;
   g_free (leaf->label);
+  g_free (leaf->where);
   g_free (leaf->dtype);
   g_free (leaf->shape);
   g_array_unref (leaf->entries);
@@ -74,6 +76,8 @@ run_probed (CrAstModule              *module,
   };
   CrInterp *interp = cr_interp_new (&io);
   CrScriptError *error = NULL;
+  if (options && options->cells)
+    cr_interp_set_cells (interp, options->cells, options->n_cells);
   cr_grad_probe_attach (probe, interp);
   gboolean ok = cr_interp_run (interp, module, &error);
   if (!ok && cr_grad_probe_stopped (probe))
@@ -302,7 +306,7 @@ tell_apart (GPtrArray *leaves)
             }
           char *name;
           if (pass == 0)
-            name = g_strdup_printf ("%s (line %u)", leaf->label, leaf->span.line);
+            name = g_strdup_printf ("%s (%s)", leaf->label, leaf->where);
           else
             {
               guint n = GPOINTER_TO_UINT (g_hash_table_lookup (counts, leaf->label)) + 1;
@@ -390,6 +394,7 @@ cr_gradcheck_run (CrAstModule               *module,
       leaf->record_id = info->record_id;
       leaf->ordinal = info->ordinal;
       leaf->span = t->span;
+      leaf->where = cr_notebook_line_text (record, (int) t->span.line, FALSE);
       leaf->dtype = g_strdup (cr_dtype_name (info->dtype));
       leaf->shape = shape_text (info);
       leaf->numel = info->numel;
@@ -536,8 +541,8 @@ cr_gradcheck_report_format (const CrGradcheckReport *self)
       if (leaf->ok)
         continue;
       g_string_append_printf (names, "%s%s", bad ? ", " : "", leaf->label);
-      if (leaf->span.line > 0 && !strstr (leaf->label, "(line "))
-        g_string_append_printf (names, " (line %u)", leaf->span.line);
+      if (leaf->span.line > 0 && !strstr (leaf->label, "line "))
+        g_string_append_printf (names, " (%s)", leaf->where);
       bad++;
     }
   if (self->hooks_changed)

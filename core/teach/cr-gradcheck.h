@@ -26,6 +26,7 @@
 #pragma once
 
 #include "cr-interp.h"
+#include "cr-interp-cells.h"
 #include "cr-run-record.h"
 
 G_BEGIN_DECLS
@@ -54,6 +55,8 @@ typedef struct {
   GArray   *entries;      /* of CrGradcheckEntry */
   char     *failure;      /* a re-run failed: "ValueError: ..." (the leaf disagrees); NULL */
   gboolean  ok;
+  char     *where;        /* span's line as a reader counts it: "line 12", a notebook's
+                           * "cell 3, line 2" */
 } CrGradcheckLeaf;
 
 typedef struct {
@@ -69,6 +72,10 @@ typedef struct {
 
 typedef struct {
   const gint *cancel_flag;   /* as CrInterpOptions', for every run; may be NULL */
+  /* A notebook's cells (cr-interp-cells.h), every run run as them; NULL: a
+   * plain script. Borrowed for the call. */
+  const CrScriptCell *cells;
+  guint       n_cells;
 } CrGradcheckOptions;
 
 /* Runs module (parsed by the caller) once to the end of its first backward

@@ -3,6 +3,7 @@
 #include "cr-paths.h"
 
 #include "cr-error.h"
+#include "cr-notebook.h"
 
 #include <math.h>
 #include <string.h>
@@ -92,12 +93,15 @@ value_at (const CrTensorSnapshot *snapshot,
 }
 
 static gboolean
-refuse (GError          **error,
+refuse (const CrRunRecord *record,
+        GError          **error,
         const CrRecordOp *op,
         const char       *why)
 {
+  /* A notebook's line by its cell: "(cell 3, line 2)". */
+  g_autofree char *where = cr_notebook_line_text (record, (int) op->span.line, FALSE);
   g_set_error (error, CR_CORE_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
-               "a path goes through %s (line %u), %s", op->grad_fn, op->span.line, why);
+               "a path goes through %s (%s), %s", op->grad_fn, where, why);
   return FALSE;
 }
 
@@ -130,13 +134,22 @@ mm_edges (const CrRunRecord *record,
 {
   const CrRecordTensor *a = tensor_at (record, a_id), *b = tensor_at (record, b_id);
   if (!a || !b || a->ndim < 1 || a->ndim > 2 || b->ndim < 1 || b->ndim > 2)
-    return refuse (error, op, "whose operands are not two recorded matrices");
+    return refuse (record, error, op, "whose operands are not two recorded matrices");
   /* matmul hands mm a vector as a row (x @ W) or a column (W @ v). */
   gint64 n = a->ndim == 2 ? a->shape[0] : 1, k = a->shape[a->ndim - 1];
   gint64 m = b->ndim == 2 ? b->shape[1] : 1;
+  /* The other operand as the op saved it: a parameter's own value is the
+   * one it was recorded with, and an optimizer changes it in place later. */
+  int other_id = which == 0 ? b_id : a_id;
   const CrTensorSnapshot *other = which == 0 ? b->value : a->value;
+  for (guint s = 0; s < op->saved->len; s++)
+    {
+      const CrRecordSaved *saved = op->saved->pdata[s];
+      if (saved->tensor == other_id && saved->value && !saved->internal)
+        other = saved->value;
+    }
   if (!other || other->n_values < (which == 0 ? k * m : n * k))
-    return refuse (error, op, "whose other operand's values the record does not keep");
+    return refuse (record, error, op, "whose other operand's values the record does not keep");
   if (which == 0)
     {
       gint64 r = e / k, kk = e % k;
@@ -148,6 +161,104 @@ mm_edges (const CrRunRecord *record,
       gint64 kk = e / m, c = e % m;
       for (gint64 r = 0; r < n; r++)
         g_array_append_val (edges, ((Edge) { r * m + c, other->values[r * k + kk] }));
+    }
+  return TRUE;
+}
+
+/* softmax and log_softmax along the dim their result sums to one along (its
+ * exp for log_softmax): out[j] = x[j] - log Σ exp x (log_softmax) has
+ * ∂out[j]/∂x[i] = δij - p[i], softmax's p[j] (δij - p[i]), p the softmax,
+ * over the elements of one slice along dim. The dim is read off the result:
+ * a result that sums to one along two dims is refused. */
+static gboolean
+softmax_edges (const CrRunRecord    *record,
+               const CrRecordOp     *op,
+               const CrRecordTensor *out,
+               gint64                e,
+               GArray               *edges,
+               GError              **error)
+{
+  gboolean log = op->grad_fn[0] == 'L';
+  const CrTensorSnapshot *value = out->value;
+  gint64 n = numel_of (out->ndim, out->shape);
+  if (!value || value->n_values < n || out->ndim < 1)
+    return refuse (record, error, op, "whose result's values the record does not keep");
+  int dim = -1;
+  for (int d = 0; d < out->ndim; d++)
+    {
+      gint64 size = out->shape[d], inner = 1;
+      for (int k = d + 1; k < out->ndim; k++)
+        inner *= out->shape[k];
+      gboolean ones = size > 1 || out->ndim == 1;
+      for (gint64 base = 0; ones && base < n; base++)
+        {
+          if ((base / inner) % size != 0)
+            continue;
+          double total = 0;
+          for (gint64 k = 0; k < size; k++)
+            total += log ? exp (value->values[base + k * inner]) : value->values[base + k * inner];
+          ones = fabs (total - 1.0) <= 1e-4;
+        }
+      if (ones && dim >= 0)
+        return refuse (record, error, op, "whose result sums to one along more than one "
+                                          "dimension (which was its dim?)");
+      if (ones)
+        dim = d;
+    }
+  if (dim < 0)
+    return refuse (record, error, op, "whose result sums to one along no dimension");
+  gint64 size = out->shape[dim], inner = 1;
+  for (int k = dim + 1; k < out->ndim; k++)
+    inner *= out->shape[k];
+  gint64 first = e - ((e / inner) % size) * inner;
+  for (gint64 k = 0; k < size; k++)
+    {
+      gint64 j = first + k * inner;
+      double pe = log ? exp (value->values[e]) : value->values[e];
+      double pj = log ? exp (value->values[j]) : value->values[j];
+      double delta = j == e ? 1.0 : 0.0;
+      double d = log ? delta - pe : pj * (delta - pe);
+      g_array_append_val (edges, ((Edge) { j, d }));
+    }
+  return TRUE;
+}
+
+/* Ops each of whose output elements is one element of their input, where
+ * the record keeps which ("positions", flat in the input). */
+static gboolean
+is_gather (const char *grad_fn)
+{
+  return strcmp (grad_fn, "IndexSelectBackward0") == 0 || strcmp (grad_fn, "IndexBackward0") == 0
+         || strcmp (grad_fn, "GatherBackward0") == 0;
+}
+
+static gboolean
+gather_edges (const CrRunRecord    *record,
+              const CrRecordOp     *op,
+              const CrRecordTensor *out,
+              const CrRecordTensor *in,
+              gint64                e,
+              GArray               *edges,
+              GError              **error)
+{
+  const CrTensorSnapshot *positions = NULL;
+  for (guint s = 0; s < op->saved->len && !positions; s++)
+    {
+      const CrRecordSaved *saved = op->saved->pdata[s];
+      if (saved->internal && g_strcmp0 (saved->name, "positions") == 0)
+        positions = saved->value;
+    }
+  gint64 out_numel = numel_of (out->ndim, out->shape), in_numel = numel_of (in->ndim, in->shape);
+  if (!positions || positions->n_values != out_numel)
+    return refuse (record, error, op, "whose elements' places in its input the record does not "
+                                      "keep");
+  for (gint64 j = 0; j < out_numel; j++)
+    {
+      double p = positions->values[j];
+      if (p < 0 || p >= (double) in_numel)
+        return refuse (record, error, op, "whose elements' places are not in its input");
+      if ((gint64) p == e)
+        g_array_append_val (edges, ((Edge) { j, 1.0 }));
     }
   return TRUE;
 }
@@ -165,10 +276,10 @@ use_edges (const CrRunRecord *record,
   const CrRecordOp *op = record->ops->pdata[use->step->op];
   const CrRecordStepInput *input = use->step->inputs->pdata[use->input];
   if (op->outputs->len != 1)
-    return refuse (error, op, "which has several outputs");
+    return refuse (record, error, op, "which has several outputs");
   const CrRecordTensor *out = tensor_at (record, g_array_index (op->outputs, int, 0));
   if (!out)
-    return refuse (error, op, "whose output the record does not keep");
+    return refuse (record, error, op, "whose output the record does not keep");
   gint64 out_numel = numel_of (out->ndim, out->shape);
   const char *name = op->grad_fn ? op->grad_fn : "";
 
@@ -176,14 +287,14 @@ use_edges (const CrRunRecord *record,
     {
       const CrTensorSnapshot *local = input->local;
       if (local->n_values < local->numel)
-        return refuse (error, op, "whose local gradient's values the record does not keep");
+        return refuse (record, error, op, "whose local gradient's values the record does not keep");
       for (gint64 j = 0; j < out_numel; j++)
         {
           if (broadcast_source (j, out->ndim, out->shape, in->ndim, in->shape) != e)
             continue;
           gint64 l = broadcast_source (j, out->ndim, out->shape, local->ndim, local->shape);
           if (l < 0)
-            return refuse (error, op, "whose local gradient has another shape than its output");
+            return refuse (record, error, op, "whose local gradient has another shape than its output");
           g_array_append_val (edges, ((Edge) { j, local->values[l] }));
         }
       return TRUE;
@@ -197,7 +308,7 @@ use_edges (const CrRunRecord *record,
   if (is_view_like (name))
     {
       if (out_numel != numel_of (in->ndim, in->shape))
-        return refuse (error, op, "whose output has another number of elements");
+        return refuse (record, error, op, "whose output has another number of elements");
       g_array_append_val (edges, ((Edge) { e, 1.0 }));
       return TRUE;
     }
@@ -229,6 +340,10 @@ use_edges (const CrRunRecord *record,
       return mm_edges (record, op, g_array_index (op->inputs, int, 1),
                        g_array_index (op->inputs, int, 2), use->input - 1, e, edges, error);
     }
+  if (strcmp (name, "LogSoftmaxBackward0") == 0 || strcmp (name, "SoftmaxBackward0") == 0)
+    return softmax_edges (record, op, out, e, edges, error);
+  if (is_gather (name))
+    return gather_edges (record, op, out, in, e, edges, error);
   /* Any op with one output element (a loss): its Jacobian is the gradient it
    * sent back over the one it got. */
   double incoming = 0;
@@ -241,9 +356,14 @@ use_edges (const CrRunRecord *record,
       g_array_append_val (edges, ((Edge) { 0, sent->values[e] / incoming }));
       return TRUE;
     }
-  return refuse (error, op, "whose per-element derivatives the record does not keep "
-                            "(paths follow elementwise ops, sum, mean, views, expand, t, mm, "
-                            "addmm and ops with one output element)");
+  if (op->custom_function)
+    return refuse (record, error, op, "a custom Function: its backward is the script's own "
+                                      "code, and the record keeps only what it returned, not "
+                                      "its derivative for each element");
+  return refuse (record, error, op, "whose per-element derivatives the record does not keep "
+                                    "(paths follow elementwise ops, sum, mean, views, expand, t, "
+                                    "mm, addmm, softmax, log_softmax, index_select, indexing "
+                                    "with a tensor, gather and ops with one output element)");
 }
 
 /* The gradient the call starts root `index` from, at element e. */
