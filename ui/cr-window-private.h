@@ -111,6 +111,9 @@ struct _CrWindow
   /* A leaf's paths walked on the graph (cr-window-paths.c; owned) */
   struct _CrWindowPaths *paths;
 
+  /* The sidebar's Training page (cr-window-training.c; a CrTrainingView, borrowed) */
+  GtkWidget            *training_view;
+
   /* Ctrl+drag on a number in the editor (cr-editor-scrub.h; owned). While
    * it drags, a run goes on to its result and the latest text runs after
    * it (run_again) rather than cancelling it: the graph follows the drag. */
@@ -205,6 +208,12 @@ gboolean cr_window_paths_key         (CrWindow        *self,
                                       GdkModifierType  state);
 /* The walk shown, or NULL (for tests). */
 const struct _CrPathTour *cr_window_paths_get_tour (CrWindow *self);
+
+/* cr-window-training.c: the sidebar's Training page, for a run that
+ * trains: the loss curve picks a backward call. */
+void     cr_window_training_init     (CrWindow   *self);
+/* After a run or a call is shown: the page's loop and its marked call. */
+void     cr_window_training_update   (CrWindow   *self);
 
 /* cr-window.c */
 void     cr_window_highlight_lines   (CrWindow   *self,

@@ -323,6 +323,7 @@ cr_window_show_model (CrWindow *self,
     cr_inspector_show_node (CR_INSPECTOR (self->inspector), model, selected);
   cr_window_highlight_lines (self, "selected-line", node, FALSE);
   cr_window_update_step (self);
+  cr_window_training_update (self);
   cr_window_write_state (self);
 }
 

@@ -788,6 +788,7 @@ cr_window_init (CrWindow *self)
   cr_window_paths_init (self);
   cr_window_practice_init (self);
   cr_window_scalars_init (self);
+  cr_window_training_init (self);
   /* Module depth, floating at the top right (shown while the graph has groups). */
   GtkWidget *depth = cr_graph_depth_control_new (self->canvas);
   gtk_widget_set_margin_top (depth, 12);
