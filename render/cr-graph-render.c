@@ -1154,7 +1154,7 @@ render_with_cache (cairo_t                    *cr,
 
   /* The record's state at this step: gradients sent, hooks, errors. */
   CrGraphBadgeOptions badges = {
-    .current_step = current, .dark = c.dark, .k = c.k, .lw = c.lw, .clip = clip,
+    .current_step = options->hide_step_gradients ? current - 1 : current, .dark = c.dark, .k = c.k, .lw = c.lw, .clip = clip,
     .label_boxes = label_boxes,
   };
   cr_graph_render_badges (cr, model, layout, &badges);

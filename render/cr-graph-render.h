@@ -52,6 +52,8 @@ typedef struct {
                                    * CR_GRAPH_RENDER_MIN_TEXT_PX; 0: all drawn (export) */
   CrGraphHighlight *highlight;    /* borrowed: its part of the graph lit, the rest faded
                                    * (a path of the chain rule); NULL: none */
+  gboolean      hide_step_gradients; /* practice: the gradients current_step sends are not
+                                   * labelled yet (the learner works them out first) */
 } CrGraphRenderOptions;
 
 void            cr_graph_render_options_init (CrGraphRenderOptions       *options);

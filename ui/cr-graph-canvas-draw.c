@@ -43,6 +43,21 @@ cr_graph_canvas_fill_render_options (CrGraphCanvas        *self,
   options->presentation = self->presentation;
   options->cache = self->cache;
   options->highlight = self->highlight;
+  options->hide_step_gradients = self->hide_step_gradients;
+}
+
+void
+cr_graph_canvas_set_hide_step_gradients (CrGraphCanvas *self,
+                                         gboolean       hide)
+{
+  g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
+  if (self->hide_step_gradients == !!hide)
+    return;
+  self->hide_step_gradients = !!hide;
+  /* The tiles are keyed by step, not by this. */
+  if (self->tiles)
+    cr_graph_tiles_clear (self->tiles);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 /* A faint dot grid that moves with the graph: panning feels like moving

@@ -95,6 +95,9 @@ struct _CrGraphCanvas
 
   /* A path of the chain rule lit (cr-graph-canvas-highlight.c; owned), NULL. */
   CrGraphHighlight   *highlight;
+
+  /* Practice: the current step's gradients unlabelled until revealed. */
+  gboolean            hide_step_gradients;
 };
 
 /* The node under (x, y) in widget coordinates, or -1. */

@@ -101,4 +101,10 @@ gboolean            cr_graph_canvas_export       (CrGraphCanvas *self,
                                                   const char    *path,
                                                   GError       **error);
 
+/* Practice (predict, then reveal): the gradients the current step sends
+ * are not labelled on their edges until hide is FALSE again
+ * (cr-graph-canvas-draw.c). */
+void                cr_graph_canvas_set_hide_step_gradients (CrGraphCanvas *self,
+                                                             gboolean       hide);
+
 G_END_DECLS

@@ -34,7 +34,16 @@ struct _CrStepCardPractice
   GHashTable      *steps;       /* "backward:step:level" → StepState* */
   GtkWidget       *focus_entry; /* a weak pointer: the entry to type into next */
   char            *unreadable;  /* why the last text typed at this step was no answer */
+  int              last_answered; /* the question answered last at this step, -1 */
+  GtkWidget       *scroll_to;   /* a weak pointer: what the card scrolls into view after an
+                                 * answer (its verdict, or the revealed verdicts) */
 };
+
+static void
+remove_idle (gpointer id)
+{
+  g_source_remove (GPOINTER_TO_UINT (id));
+}
 
 enum { PRACTICE_CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
@@ -55,6 +64,7 @@ cr_step_card_practice_new (CrStepCard *card)
   CrStepCardPractice *self = g_new0 (CrStepCardPractice, 1);
   self->card = card;
   self->backward = self->step = -1;
+  self->last_answered = -1;
   self->steps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, step_state_free);
   return self;
 }
@@ -64,7 +74,10 @@ cr_step_card_practice_free (CrStepCardPractice *self)
 {
   if (!self)
     return;
+  g_object_set_data (G_OBJECT (self->card), "cr-practice-focus-idle", NULL);
+  g_object_set_data (G_OBJECT (self->card), "cr-practice-scroll-idle", NULL);
   g_clear_weak_pointer (&self->focus_entry);
+  g_clear_weak_pointer (&self->scroll_to);
   g_free (self->unreadable);
   g_hash_table_unref (self->steps);
   cr_run_record_unref (self->record);
@@ -93,7 +106,10 @@ cr_step_card_practice_showing (CrStepCardPractice *self,
       self->record = record ? cr_run_record_ref ((CrRunRecord *) record) : NULL;
     }
   if (backward != self->backward || step != self->step)
-    g_clear_pointer (&self->unreadable, g_free);
+    {
+      g_clear_pointer (&self->unreadable, g_free);
+      self->last_answered = -1;
+    }
   self->backward = backward;
   self->step = step;
 }
@@ -175,15 +191,53 @@ score_text (CrStepCardPractice *self)
 
 /* ---- answering ---------------------------------------------------------- */
 
+/* The card's scrolled window shows self->scroll_to: its top, and as much
+ * of it as fits. After an answer, once laid out. */
+static gboolean
+scroll_idle (gpointer user_data)
+{
+  CrStepCardPractice *self = user_data;
+  g_object_set_data (G_OBJECT (self->card), "cr-practice-scroll-idle", NULL);
+  GtkWidget *target = self->scroll_to;
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (self->card),
+                                                 GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t bounds;
+  if (!target || !scroller || !gtk_widget_compute_bounds (target, GTK_WIDGET (self->card),
+                                                          &bounds))
+    return G_SOURCE_REMOVE;
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  double page = gtk_adjustment_get_page_size (adj);
+  double value = gtk_adjustment_get_value (adj);
+  double top = bounds.origin.y, bottom = top + bounds.size.height;
+  if (bottom > value + page)
+    value = bottom - page;
+  if (top < value)
+    value = top;
+  gtk_adjustment_set_value (adj, value);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+scroll_later (CrStepCardPractice *self)
+{
+  if (!self->scroll_to || g_object_get_data (G_OBJECT (self->card), "cr-practice-scroll-idle"))
+    return;
+  guint id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, scroll_idle, self, NULL);
+  g_object_set_data_full (G_OBJECT (self->card), "cr-practice-scroll-idle",
+                          GUINT_TO_POINTER (id), remove_idle);
+}
+
 static void
 rebuild (CrStepCardPractice *self)
 {
   if (!self->record)
     return;
   g_autoptr (CrRunRecord) record = cr_run_record_ref (self->record);
+  g_clear_weak_pointer (&self->scroll_to);
   cr_step_card_show_record_step (self->card, record, self->backward, self->step);
   if (self->focus_entry && gtk_widget_get_mapped (self->focus_entry))
     gtk_widget_grab_focus (self->focus_entry);
+  scroll_later (self);
   g_signal_emit (self->card, signals[PRACTICE_CHANGED], 0);
 }
 
@@ -217,6 +271,7 @@ answer (CrStepCardPractice *self,
     }
   g_clear_pointer (&self->unreadable, g_free);
   st->verdicts->pdata[q] = v;
+  self->last_answered = (int) q;
   gboolean all = TRUE;
   for (guint i = 0; i < st->verdicts->len; i++)
     all &= st->verdicts->pdata[i] != NULL;
@@ -247,6 +302,47 @@ on_reveal_clicked (GtkButton          *button,
                    CrStepCardPractice *self)
 {
   cr_step_card_practice_reveal (self->card);
+}
+
+/* A step that asks takes the keyboard to its entry, unless the person is
+ * typing elsewhere (the script): stepping with → or Page Down, then typing
+ * the answer and Enter, needs no mouse. Once the step is answered the
+ * entry goes, and → steps again. */
+static gboolean
+focus_entry_idle (gpointer user_data)
+{
+  CrStepCardPractice *self = user_data;
+  g_object_set_data (G_OBJECT (self->card), "cr-practice-focus-idle", NULL);
+  GtkWidget *entry = self->focus_entry;
+  if (!entry || !gtk_widget_get_mapped (entry))
+    return G_SOURCE_REMOVE;
+  GtkRoot *root = gtk_widget_get_root (entry);
+  GtkWidget *focus = root ? gtk_root_get_focus (root) : NULL;
+  gboolean typing_elsewhere = FALSE;
+  for (GtkWidget *w = focus; w; w = gtk_widget_get_parent (w))
+    {
+      if (w == GTK_WIDGET (self->card))
+        {
+          typing_elsewhere = FALSE;
+          break;
+        }
+      if (GTK_IS_TEXT_VIEW (w) || GTK_IS_EDITABLE (w))
+        typing_elsewhere = TRUE;
+    }
+  if (!typing_elsewhere)
+    gtk_widget_grab_focus (entry);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+focus_entry_later (CrStepCardPractice *self)
+{
+  if (self->presenting || !self->focus_entry
+      || g_object_get_data (G_OBJECT (self->card), "cr-practice-focus-idle"))
+    return;
+  guint id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, focus_entry_idle, self, NULL);
+  g_object_set_data_full (G_OBJECT (self->card), "cr-practice-focus-idle",
+                          GUINT_TO_POINTER (id), remove_idle);
 }
 
 /* ---- the card that asks ------------------------------------------------- */
@@ -312,6 +408,8 @@ add_question (CrStepCardPractice       *self,
       gtk_box_append (GTK_BOX (line), said_label);
       gtk_box_append (GTK_BOX (box), line);
       add_verdict (box, v);
+      if ((int) q == self->last_answered)
+        g_set_weak_pointer (&self->scroll_to, box);
       return;
     }
 
@@ -438,7 +536,9 @@ cr_step_card_practice_build (const CrStepCardCtx *c,
   gtk_box_append (GTK_BOX (section), footer);
   if (!self->presenting)
     gtk_box_append (GTK_BOX (section), cr_card_label_new (
-      "Type a number or a tensor's entries and press Enter, or pick a choice.", "cr-footnote"));
+      "Type a number or a tensor's entries and press Enter, or pick a choice; Page Down "
+      "goes on without answering.", "cr-footnote"));
+  focus_entry_later (self);
   return box;
 }
 
@@ -458,6 +558,7 @@ cr_step_card_practice_add_outcome (GtkWidget           *box,
   GtkWidget *section = section_new (box, self->presenting ? "The answer" : "Your answers",
                                     CR_ROLE_OUT);
   gtk_widget_add_css_class (section, "cr-practice-outcome");
+  g_set_weak_pointer (&self->scroll_to, section);
   for (guint q = 0; q < st->questions->len; q++)
     {
       const CrPracticeQuestion *question = g_ptr_array_index (st->questions, q);
@@ -510,7 +611,6 @@ cr_step_card_set_practice (CrStepCard      *card,
     return;
   self->on = !!practice;
   self->level = level;
-  rebuild (self);
 }
 
 gboolean
@@ -529,8 +629,6 @@ cr_step_card_set_practice_presenting (CrStepCard *card,
   if (self->presenting == !!presenting)
     return;
   self->presenting = !!presenting;
-  if (self->on)
-    rebuild (self);
 }
 
 gboolean
@@ -538,7 +636,9 @@ cr_step_card_practice_hides (CrStepCard *card)
 {
   g_return_val_if_fail (CR_IS_STEP_CARD (card), FALSE);
   StepState *st = shown_state (cr_step_card_get_practice_state (card));
-  return st && !st->revealed;
+  /* The card may show what is no backward step since (a forward step). */
+  GtkWidget *content = gtk_widget_get_first_child (GTK_WIDGET (card));
+  return st && !st->revealed && content && gtk_widget_has_css_class (content, "cr-practice");
 }
 
 gboolean
@@ -546,9 +646,9 @@ cr_step_card_practice_reveal (CrStepCard *card)
 {
   g_return_val_if_fail (CR_IS_STEP_CARD (card), FALSE);
   CrStepCardPractice *self = cr_step_card_get_practice_state (card);
-  StepState *st = shown_state (self);
-  if (!st || st->revealed)
+  if (!cr_step_card_practice_hides (card))
     return FALSE;
+  StepState *st = shown_state (self);
   st->revealed = TRUE;
   st->gave_up = !self->presenting;
   rebuild (self);

@@ -18,12 +18,14 @@
 
 G_BEGIN_DECLS
 
-/* Turns practice on or off, at level; the card is rebuilt. */
+/* Turns practice on or off, at level; it applies from the next step the
+ * card is given (give it the step shown again). */
 void     cr_step_card_set_practice       (CrStepCard      *self,
                                           gboolean         practice,
                                           CrPracticeLevel  level);
 gboolean cr_step_card_get_practice       (CrStepCard      *self);
-/* Presenting: questions with lettered choices, no entry, no score. */
+/* Presenting: questions with lettered choices, no entry, no score (from
+ * the next step the card is given). */
 void     cr_step_card_set_practice_presenting (CrStepCard *self,
                                                gboolean    presenting);
 /* Whether the step shown hides its answers now. */

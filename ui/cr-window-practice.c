@@ -47,6 +47,15 @@ update_score (CrWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (label), on && !presenting (self));
 }
 
+/* The graph's labels do not give away what the card asks. */
+static void
+update_canvas (CrWindow *self)
+{
+  if (card (self))
+    cr_graph_canvas_set_hide_step_gradients (self->canvas,
+                                             cr_step_card_practice_hides (card (self)));
+}
+
 static void
 apply (CrWindow *self)
 {
@@ -60,6 +69,7 @@ apply (CrWindow *self)
   /* The card again from the model shown, as a step change builds it. */
   cr_window_update_step (self);
   update_score (self);
+  update_canvas (self);
 }
 
 static void
@@ -120,6 +130,16 @@ on_practice_changed (CrStepCard *step_card,
                      CrWindow   *self)
 {
   update_score (self);
+  update_canvas (self);
+}
+
+/* After the stepper's own handler has shown the new step on the card. */
+static void
+on_step_changed (GObject    *object,
+                 GParamSpec *pspec,
+                 CrWindow   *self)
+{
+  update_canvas (self);
 }
 
 static void
@@ -127,9 +147,13 @@ on_presentation_changed (GObject    *object,
                          GParamSpec *pspec,
                          CrWindow   *self)
 {
-  if (card (self))
-    cr_step_card_set_practice_presenting (card (self), presenting (self));
+  if (!card (self))
+    return;
+  cr_step_card_set_practice_presenting (card (self), presenting (self));
+  if (cr_step_card_get_practice (card (self)))
+    cr_window_update_step (self);
   update_score (self);
+  update_canvas (self);
 }
 
 void
@@ -161,6 +185,8 @@ cr_window_practice_init (CrWindow *self)
                              G_CALLBACK (on_practice_changed), self, 0);
   g_signal_connect_object (self->canvas, "notify::presentation",
                            G_CALLBACK (on_presentation_changed), self, 0);
+  g_signal_connect_object (self->canvas, "notify::step", G_CALLBACK (on_step_changed), self,
+                           G_CONNECT_AFTER);
 
   /* The score, at the start of the header bar's end. */
   GtkWidget *score = gtk_label_new ("Practice");

@@ -285,6 +285,13 @@ brief (const CrTensorSnapshot *s)
   return cr_record_value_brief (s, BRIEF_ENTRIES);
 }
 
+/* Whether a value is short enough to write out in a sentence. */
+static gboolean
+few (const CrTensorSnapshot *s)
+{
+  return !s || s->numel <= 4;
+}
+
 static char *
 candidate_text (const Candidate *c)
 {
@@ -488,18 +495,27 @@ explain_answer (const CrPracticeQuestion *q)
         g_autofree char *rule = rule_for_input (record, step, q->input);
         if (in->local && in->local_name && g && g->name)
           {
-            g_autofree char *gv = brief (g->value), *lv = brief (in->local);
-            g_string_append_printf (s, "The chain rule: %s = %s × %s = %s × %s",
-                                    q->name, g->name, in->local_name, gv, lv);
-            if (in->reduction)
+            g_string_append_printf (s, "The chain rule: %s = %s × %s", q->name, g->name,
+                                    in->local_name);
+            g_autofree char *how = in->reduction
+              ? cr_record_reduction_text (in->reduction, input_label (record, in)) : NULL;
+            if (few (g->value) && few (in->local) && few (in->product))
               {
-                g_autofree char *pv = brief (in->product);
-                g_autofree char *how = cr_record_reduction_text (in->reduction,
-                                                                 input_label (record, in));
-                g_string_append_printf (s, " = %s, then %s: %s.", pv, how, answer);
+                /* Numbers short enough for a sentence. */
+                g_autofree char *gv = brief (g->value), *lv = brief (in->local);
+                g_string_append_printf (s, " = %s × %s", gv, lv);
+                if (how)
+                  {
+                    g_autofree char *pv = brief (in->product);
+                    g_string_append_printf (s, " = %s, then %s: %s.", pv, how, answer);
+                  }
+                else
+                  g_string_append_printf (s, " = %s.", answer);
               }
+            else if (how)
+              g_string_append_printf (s, ", entry by entry, then %s.", how);
             else
-              g_string_append_printf (s, " = %s.", answer);
+              g_string_append (s, ", entry by entry.");
             if (rule)
               g_string_append_printf (s, " The local gradient comes from the rule %s.", rule);
           }
@@ -517,13 +533,17 @@ explain_answer (const CrPracticeQuestion *q)
                   g_string_append_printf (s, "Here A is %s and B is %s. ",
                                           input_label (record, a), input_label (record, b));
               }
-            if (g && g->name)
+            if (g && g->name && few (g->value) && few (q->expected))
               {
                 g_autofree char *gv = brief (g->value);
                 g_string_append_printf (s, "With the incoming gradient %s%s = %s, %s = %s.",
                                         rule && strchr (rule, 'G') ? "G = " : "",
                                         g->name, gv, q->name, answer);
               }
+            else if (g && g->name)
+              g_string_append_printf (s, "It turns the incoming gradient %s%s into %s.",
+                                      rule && strchr (rule, 'G') ? "G = " : "", g->name,
+                                      q->name);
             else
               g_string_append_printf (s, "%s = %s.", q->name, answer);
             if (in->reduction)
@@ -554,6 +574,13 @@ explain_answer (const CrPracticeQuestion *q)
         const char *who = cr_record_tensor_label (record, acc->tensor, "this tensor");
         g_autofree char *cv = brief (acc->contribution);
         g_autofree char *before = NULL;
+        if (!few (q->expected))
+          {
+            g_string_append_printf (s, "%s reaches the loss along more than one path, and the "
+                                    "gradients of all paths add up: %s is what the other paths "
+                                    "gave plus this path's contribution.", who, q->name);
+            break;
+          }
         if (complete (acc->contribution) && acc->contribution->numel == q->expected->numel)
           {
             g_autofree double *earlier = g_new (double, q->expected->numel);
@@ -572,7 +599,11 @@ explain_answer (const CrPracticeQuestion *q)
     case CR_PRACTICE_ASK_LEAF_GRAD:
       {
         const char *leaf = cr_record_tensor_label (record, step->leaf, "the leaf");
-        if (step->grad_before && g)
+        if (step->grad_before && g && !few (q->expected))
+          g_string_append_printf (s, "AccumulateGrad adds the incoming gradient to what %s.grad "
+                                  "already held. Gradients add up over backward calls until "
+                                  "they are zeroed.", leaf);
+        else if (step->grad_before && g)
           {
             g_autofree char *bv = brief (step->grad_before), *gv = brief (g->value);
             g_string_append_printf (s, "AccumulateGrad adds the incoming gradient %s to what "
@@ -580,6 +611,9 @@ explain_answer (const CrPracticeQuestion *q)
                                     "backward calls until they are zeroed.", gv, leaf, bv,
                                     answer);
           }
+        else if (!few (q->expected))
+          g_string_append_printf (s, "%s.grad was None: AccumulateGrad stores the incoming "
+                                  "gradient in it.", leaf);
         else
           g_string_append_printf (s, "%s.grad was None: AccumulateGrad stores the incoming "
                                   "gradient in it, %s.", leaf, answer);

@@ -8,6 +8,7 @@
  * header. */
 #include "cr-config.h"
 #include "cr-window-private.h"
+#include "cr-graph-canvas-private.h"
 #include "cr-step-card-practice.h"
 #include "ui-test-gui.h"
 
@@ -138,12 +139,16 @@ test_practice_window (void)
 
   /* SumBackward0 of L = (10 - d).sum(): ones, typed as one number. */
   step_to_question (window);
+  /* The graph does not label what the step sends until it is revealed. */
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  g_assert_true (canvas->hide_step_gradients);
   assert_card_says (window, "Your turn");
   assert_card_says (window, "What does this step send on to (10 - d)?");
   g_autofree char *asking = card_text (window);
   g_assert_null (strstr (asking, "Sent on"));
   type_answer (window, "1");
   g_assert_false (cr_step_card_practice_hides (card (window)));
+  g_assert_false (canvas->hide_step_gradients);
   assert_card_says (window, "Your answers");
   assert_card_says (window, "✓ Right.");
   assert_card_says (window, "Sent on");
