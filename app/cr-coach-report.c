@@ -12,6 +12,7 @@
 #include "cr-coach-report.h"
 
 #include "cr-coach.h"
+#include "cr-coach-compare.h"
 #include "cr-interp.h"
 
 #include <string.h>
@@ -178,58 +179,21 @@ run_fixed (const char *source,
   cr_interp_free (interp);
 }
 
-/* The scalar each backward call started from (a loss), as text; NULL
- * when a call started from no scalar. */
-static GPtrArray *
-losses (const CrRunRecord *record)
-{
-  GPtrArray *values = g_ptr_array_new_with_free_func (g_free);
-  for (guint b = 0; record && b < record->backwards->len; b++)
-    {
-      const CrRecordBackward *bw = g_ptr_array_index (record->backwards, b);
-      int root = bw->roots->len == 1 ? g_array_index (bw->roots, int, 0) : -1;
-      const CrRecordTensor *t = root >= 0 ? g_ptr_array_index (record->tensors, root) : NULL;
-      if (!t || !t->value || t->value->numel != 1 || t->value->n_values < 1)
-        {
-          g_ptr_array_unref (values);
-          return NULL;
-        }
-      g_ptr_array_add (values, g_strdup_printf ("%.4g", t->value->values[0]));
-    }
-  return values;
-}
-
-/* "2.5, 1.9, 1.2, 0.94, …, 0.1 (12 calls)" */
-static char *
-list_text (GPtrArray *values)
-{
-  GString *out = g_string_new (NULL);
-  for (guint i = 0; i < values->len; i++)
-    {
-      if (values->len > 6 && i == 4)
-        {
-          g_string_append (out, ", …");
-          i = values->len - 2;
-          continue;
-        }
-      if (i)
-        g_string_append (out, ", ");
-      g_string_append (out, values->pdata[i]);
-    }
-  if (values->len > 6)
-    g_string_append_printf (out, " (%u calls)", values->len);
-  return g_string_free (out, FALSE);
-}
-
+/* Whether the two series print the same, value by value. */
 static gboolean
-same_values (GPtrArray *a,
-             GPtrArray *b)
+same_values (const GArray *a,
+             const GArray *b)
 {
   if (a->len != b->len)
     return FALSE;
   for (guint i = 0; i < a->len; i++)
-    if (strcmp (a->pdata[i], b->pdata[i]) != 0)
-      return FALSE;
+    {
+      char x[G_ASCII_DTOSTR_BUF_SIZE], y[G_ASCII_DTOSTR_BUF_SIZE];
+      g_ascii_formatd (x, sizeof x, "%.4g", g_array_index (a, double, i));
+      g_ascii_formatd (y, sizeof y, "%.4g", g_array_index (b, double, i));
+      if (strcmp (x, y) != 0)
+        return FALSE;
+    }
   return TRUE;
 }
 
@@ -272,13 +236,13 @@ report_rerun (FILE              *out,
       fprintf (out, "  %s: line %d: %s: %s\n", before ? "it still fails" : "the corrected script fails",
                rerun.error->span.line, cr_exception_name (rerun.error->type), first);
     }
-  g_autoptr (GPtrArray) loss_before = losses (record);
-  g_autoptr (GPtrArray) loss_after = losses (rerun.record);
+  g_autoptr (GArray) loss_before = cr_coach_losses (record);
+  g_autoptr (GArray) loss_after = cr_coach_losses (rerun.record);
   if (loss_before && loss_after && (loss_before->len > 1 || loss_after->len > 1)
       && !same_values (loss_before, loss_after))
     {
-      g_autofree char *b = list_text (loss_before);
-      g_autofree char *a = list_text (loss_after);
+      g_autofree char *b = cr_coach_series_text (loss_before);
+      g_autofree char *a = cr_coach_series_text (loss_after);
       fprintf (out, "  the loss at each backward call:\n    before: %s\n    after:  %s\n", b, a);
     }
   if (rerun.record && rerun.record->findings->len == 0)

@@ -36,6 +36,8 @@ typedef struct {
 
 typedef struct {
   const CrHandout *h;
+  const CrGraphModel *model;       /* the handout's, or its collapsed model */
+  const CrGraphCollapse *collapse; /* the handout's, or the one made here; NULL */
   const CrGraphLayout *layout;     /* the handout's, or the one it chose */
   cairo_t         *cr;
   Paper            paper;
@@ -228,7 +230,7 @@ static double
 draw_title_head (Ctx        *c,
                  gboolean    draw)
 {
-  const CrGraphModel *model = c->h->model;
+  const CrGraphModel *model = c->model;
   double width = PAGE_W - 2 * MARGIN, y = MARGIN;
   cairo_t *cr = c->cr;
   PangoLayout *title = text_layout (cr, TEXT_FONT, 24, TRUE, width);
@@ -348,7 +350,7 @@ static void
 draw_step_page (Ctx  *c,
                 guint step)
 {
-  const CrGraphModel *model = c->h->model;
+  const CrGraphModel *model = c->model;
   cairo_t *cr = c->cr;
   gboolean dark = c->h->style == CR_GRAPH_STYLE_DARK;
   double width = PAGE_W - 2 * MARGIN;
@@ -397,7 +399,7 @@ draw_step_page (Ctx  *c,
       CrGraphRenderOptions options;
       cr_graph_render_options_init (&options);
       options.style = c->h->style;
-      options.collapse = c->h->collapse;
+      options.collapse = c->collapse;
       options.current_step = (int) step;
       cairo_save (cr);
       cairo_rectangle (cr, MARGIN, y, width, graph_h);
@@ -469,9 +471,26 @@ cr_handout_write_pdf (const CrHandout *handout,
   cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Chainrule");
   cairo_t *cr = cairo_create (surface);
   gboolean dark = handout->style == CR_GRAPH_STYLE_DARK;
-  g_autoptr (CrGraphLayout) own_layout = handout->layout ? NULL : best_layout (handout->model);
+  /* Module code as the window and export draw it: each module call (and
+   * loop body) a box around its nodes, every one open. */
+  const CrGraphModel *model = handout->model;
+  g_autoptr (CrGraphGroups) groups = NULL;
+  g_autoptr (CrGraphCollapse) own_collapse = NULL;
+  if (!handout->layout && !handout->collapse)
+    {
+      groups = cr_graph_groups_new ((CrGraphModel *) model);
+      g_autofree gboolean *open = cr_graph_groups_open_to_level (groups, groups->height);
+      if (groups->groups->len > 0)
+        {
+          own_collapse = cr_graph_collapse_new (groups, open);
+          model = own_collapse->model;
+        }
+    }
+  g_autoptr (CrGraphLayout) own_layout = handout->layout ? NULL : best_layout (model);
   Ctx c = {
     .h = handout,
+    .model = model,
+    .collapse = handout->collapse ? handout->collapse : own_collapse,
     .layout = handout->layout ? handout->layout : own_layout,
     .cr = cr,
     .paper = dark ? (Paper) { 0.93, 0.70, 0.14 } : (Paper) { 0.07, 0.38, 1.0 },
@@ -482,7 +501,7 @@ cr_handout_write_pdf (const CrHandout *handout,
                          ? handout->model->record->source : "";
   TitlePages title_pages = { 0 };
   title_pages_plan (&c, source, &title_pages);
-  guint n_steps = cr_graph_model_get_backward (handout->model) ? handout->model->n_steps : 0;
+  guint n_steps = cr_graph_model_get_backward (model) ? model->n_steps : 0;
   c.n_pages = title_pages.starts->len + n_steps;
   title_pages_draw (&c, &title_pages);
   g_object_unref (title_pages.code);

@@ -19,7 +19,9 @@ typedef struct {
   const CrGraphModel    *model;       /* a backward call's graph (its record's steps); borrowed */
   const CrGraphLayout   *layout;      /* model laid out; borrowed; NULL: laid out here, in the
                                        * direction that draws it larger on the page */
-  const CrGraphCollapse *collapse;    /* when model is its collapsed model; NULL */
+  const CrGraphCollapse *collapse;    /* when model is its collapsed model; NULL (and layout
+                                       * NULL: module calls are drawn open here, as export
+                                       * draws them) */
   const char            *script_name; /* "mlp.py", for the title and the footers */
   const char            *source;      /* the script's text for the title page; NULL: the
                                        * record's */

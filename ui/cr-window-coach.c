@@ -1,8 +1,11 @@
 /* cr-window-coach.c — the mistakes coach's findings (core/coach/) in the
- * window: each finding's line tinted amber in the editor, and a bar under
- * the editor that tells the finding (its title, its explanation) with a
- * button that rings its node on the graph (selects it) and one that applies
- * the fix to the editor's text, which runs the script again at once.
+ * window: each finding's line tinted amber in the editor (its node is
+ * ringed on the graph by the drawing itself), and a bar under the editor
+ * that tells the finding (its title, its explanation) with a button that
+ * selects its node and one that applies the fix to the editor's text,
+ * which runs the script again at once. When that run comes, the corrected
+ * run is shown beside the original (cr-compare-window.c); a toast says
+ * what changed and opens the comparison again (win.coach-compare).
  *
  * The bar is made here, not in the window's template, and lives beside the
  * error bar; its state hangs on the window as object data, so the window
@@ -11,6 +14,9 @@
 #include "cr-window-private.h"
 
 #include "cr-coach.h"
+#include "cr-compare-window.h"
+#include "cr-line-marks.h"
+#include "cr-notebook.h"
 
 #include <adwaita.h>
 
@@ -30,7 +36,9 @@ typedef struct {
   guint         index;       /* the finding shown */
   CrRunRecord  *before_fix;  /* the record a Fix was applied to, until the run of the
                               * fixed text is shown (a ref), NULL */
-  int           fixed_line;
+  guint         fixed;       /* the finding of before_fix that was fixed */
+  CrRunRecord  *compared[2]; /* the last fix's runs, before and after (refs), NULL */
+  guint         compared_finding;
 } Coach;
 
 static void
@@ -39,6 +47,8 @@ coach_free (gpointer data)
   Coach *coach = data;
   g_clear_pointer (&coach->record, cr_run_record_unref);
   g_clear_pointer (&coach->before_fix, cr_run_record_unref);
+  g_clear_pointer (&coach->compared[0], cr_run_record_unref);
+  g_clear_pointer (&coach->compared[1], cr_run_record_unref);
   g_free (coach);
 }
 
@@ -48,21 +58,6 @@ shown_finding (Coach *coach)
   if (!coach->record || coach->index >= coach->record->findings->len)
     return NULL;
   return g_ptr_array_index (coach->record->findings, coach->index);
-}
-
-static GtkTextTag *
-coach_line_tag (GtkTextBuffer *buffer)
-{
-  GtkTextTagTable *tags = gtk_text_buffer_get_tag_table (buffer);
-  GtkTextTag *tag = gtk_text_tag_table_lookup (tags, COACH_LINE_TAG);
-  if (!tag)
-    tag = gtk_text_buffer_create_tag (buffer, COACH_LINE_TAG, NULL);
-  /* Adwaita's warning amber, faint, on either style. */
-  GdkRGBA amber;
-  gdk_rgba_parse (&amber, adw_style_manager_get_dark (adw_style_manager_get_default ())
-                          ? "rgba(248,228,92,0.16)" : "rgba(229,165,10,0.17)");
-  g_object_set (tag, "paragraph-background-rgba", &amber, NULL);
-  return tag;
 }
 
 static void
@@ -76,9 +71,11 @@ show_finding (CrWindow *self,
       return;
     }
   guint n = coach->record->findings->len;
+  /* A notebook's line by its cell: "Cell 3, line 2: ...". */
+  g_autofree char *where = cr_notebook_line_text (coach->record, f->span.line, TRUE);
   g_autofree char *title = n > 1
-    ? g_strdup_printf ("Line %d: %s  (%u of %u)", f->span.line, f->title, coach->index + 1, n)
-    : g_strdup_printf ("Line %d: %s", f->span.line, f->title);
+    ? g_strdup_printf ("%s: %s  (%u of %u)", where, f->title, coach->index + 1, n)
+    : g_strdup_printf ("%s: %s", where, f->title);
   gtk_label_set_label (coach->title, title);
   g_autofree char *fixed = cr_coach_fixed_line (coach->record->source, f);
   g_autofree char *fix_text = fixed ? g_strdup_printf ("Fix: %s", g_strstrip (fixed)) : NULL;
@@ -144,11 +141,23 @@ fix_clicked (CrWindow *self)
   gtk_text_buffer_get_iter_at_line_offset (buffer, &end, f->fix_span.end_line - 1, f->fix_span.end_column - 1);
   g_clear_pointer (&coach->before_fix, cr_run_record_unref);
   coach->before_fix = cr_run_record_ref (coach->record);
-  coach->fixed_line = f->span.line;
+  coach->fixed = coach->index;
   gtk_text_buffer_begin_user_action (buffer);
   gtk_text_buffer_delete (buffer, &start, &end);
   gtk_text_buffer_insert (buffer, &start, f->fix, -1);
   gtk_text_buffer_end_user_action (buffer);
+}
+
+static void
+compare_activated (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  CrWindow *self = user_data;
+  Coach *coach = g_object_get_data (G_OBJECT (self), COACH_DATA);
+  if (coach && coach->compared[0] && coach->compared[1])
+    cr_coach_compare_present (GTK_WINDOW (self), coach->compared[0], coach->compared_finding,
+                              coach->compared[1]);
 }
 
 static Coach *
@@ -190,15 +199,15 @@ coach_of (CrWindow *self)
   gtk_box_append (GTK_BOX (bar), texts);
   GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_box_append (GTK_BOX (texts), buttons);
-  coach->fix_button = gtk_button_new_with_label ("Fix");
+  coach->fix_button = gtk_button_new_with_mnemonic ("_Fix");
   gtk_widget_add_css_class (coach->fix_button, "suggested-action");
   gtk_widget_set_tooltip_text (coach->fix_button, "Apply the fix to the code and run it again");
-  coach->why_button = gtk_toggle_button_new_with_label ("Why?");
+  coach->why_button = gtk_toggle_button_new_with_mnemonic ("_Why?");
   gtk_widget_set_tooltip_text (coach->why_button, "What went wrong, and why the fix works");
   g_object_bind_property (coach->why_button, "active", coach->text, "visible", G_BINDING_DEFAULT);
-  coach->show_button = gtk_button_new_with_label ("Show");
+  coach->show_button = gtk_button_new_with_mnemonic ("_Show");
   gtk_widget_set_tooltip_text (coach->show_button, "Ring its node on the graph");
-  coach->next_button = gtk_button_new_with_label ("Next");
+  coach->next_button = gtk_button_new_with_mnemonic ("_Next");
   gtk_widget_set_tooltip_text (coach->next_button, "The next mistake the coach found");
   gtk_box_append (GTK_BOX (buttons), coach->fix_button);
   gtk_box_append (GTK_BOX (buttons), coach->why_button);
@@ -207,49 +216,33 @@ coach_of (CrWindow *self)
   g_signal_connect_swapped (coach->fix_button, "clicked", G_CALLBACK (fix_clicked), self);
   g_signal_connect_swapped (coach->show_button, "clicked", G_CALLBACK (show_on_graph_clicked), self);
   g_signal_connect_swapped (coach->next_button, "clicked", G_CALLBACK (next_clicked), self);
+  static const GActionEntry actions[] = { { .name = "coach-compare", .activate = compare_activated } };
+  g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
   gtk_revealer_set_child (coach->revealer, bar);
   gtk_box_insert_child_after (GTK_BOX (column), GTK_WIDGET (coach->revealer), error_bar);
   g_object_set_data_full (G_OBJECT (self), COACH_DATA, coach, coach_free);
   return coach;
 }
 
-/* The scalar the last backward call started from (the loss); FALSE: none. */
-static gboolean
-last_loss (const CrRunRecord *record,
-           double            *out)
-{
-  if (!record || record->backwards->len < 2)
-    return FALSE;
-  const CrRecordBackward *bw = g_ptr_array_index (record->backwards, record->backwards->len - 1);
-  int root = bw->roots->len == 1 ? g_array_index (bw->roots, int, 0) : -1;
-  const CrRecordTensor *t = root >= 0 ? g_ptr_array_index (record->tensors, root) : NULL;
-  if (!t || !t->value || t->value->numel != 1 || t->value->n_values < 1)
-    return FALSE;
-  *out = t->value->values[0];
-  return TRUE;
-}
-
-/* The corrected run beside the original, in a toast: the error gone, the
- * loss at the last backward call before and after, what is left. */
+/* The corrected run beside the original: its window at once, and a toast
+ * that says what changed and opens the window again. */
 static void
-tell_corrected_run (CrWindow          *self,
-                    Coach             *coach,
-                    const CrRunRecord *after)
+tell_corrected_run (CrWindow    *self,
+                    Coach       *coach,
+                    CrRunRecord *after)
 {
-  const CrRunRecord *before = coach->before_fix;
-  GString *text = g_string_new (NULL);
-  g_string_append_printf (text, "Fixed line %d.", coach->fixed_line);
-  if (before->errors->len > 0 && after->errors->len == 0)
-    g_string_append (text, " The error is gone.");
-  double loss_before, loss_after;
-  if (last_loss (before, &loss_before) && last_loss (after, &loss_after) && loss_before != loss_after)
-    g_string_append_printf (text, " Last loss %.4g → %.4g.", loss_before, loss_after);
-  if (after->findings->len == 0)
-    g_string_append (text, " The coach finds nothing more.");
-  else
-    g_string_append_printf (text, " The coach still finds %u.", after->findings->len);
-  cr_window_toast (self, text->str);
-  g_string_free (text, TRUE);
+  for (guint i = 0; i < 2; i++)
+    g_clear_pointer (&coach->compared[i], cr_run_record_unref);
+  coach->compared[0] = cr_run_record_ref (coach->before_fix);
+  coach->compared[1] = cr_run_record_ref (after);
+  coach->compared_finding = coach->fixed;
+  g_autofree char *summary = cr_coach_compare_summary (coach->compared[0], coach->fixed, after);
+  AdwToast *toast = adw_toast_new (summary);
+  adw_toast_set_timeout (toast, 8);
+  adw_toast_set_button_label (toast, "Compare");
+  adw_toast_set_action_name (toast, "win.coach-compare");
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  cr_coach_compare_present (GTK_WINDOW (self), coach->compared[0], coach->fixed, after);
 }
 
 void
@@ -274,20 +267,12 @@ cr_window_pin_findings (CrWindow *self)
       g_clear_pointer (&coach->before_fix, cr_run_record_unref);
     }
 
-  GtkTextTag *tag = coach_line_tag (buffer);
-  GtkTextIter start, end;
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
-  gtk_text_buffer_remove_tag (buffer, tag, &start, &end);
+  /* Adwaita's warning amber, faint. */
+  GtkTextTag *tag = cr_line_marks_tag (buffer, COACH_LINE_TAG, "rgba(229,165,10,0.17)",
+                                       "rgba(248,228,92,0.16)");
+  cr_line_marks_clear (buffer, tag);
   for (guint i = 0; record && i < record->findings->len; i++)
-    {
-      const CrRecordFinding *f = g_ptr_array_index (record->findings, i);
-      if (f->span.line <= 0 || f->span.line > gtk_text_buffer_get_line_count (buffer))
-        continue;
-      gtk_text_buffer_get_iter_at_line (buffer, &start, f->span.line - 1);
-      end = start;
-      gtk_text_iter_forward_line (&end);
-      gtk_text_buffer_apply_tag (buffer, tag, &start, &end);
-    }
+    cr_line_marks_add (buffer, tag, ((const CrRecordFinding *) g_ptr_array_index (record->findings, i))->span.line);
   show_finding (self, coach);
 }
 

@@ -175,6 +175,15 @@ void     cr_window_set_blanked       (CrWindow   *self,
  * child, its table in a window). */
 void     cr_window_check_init        (CrWindow   *self);
 
+/* cr-window-handout.c: "Export Handout…" (win.export-handout), the
+ * handout PDF of the call shown (render/cr-handout.h). */
+void     cr_window_handout_init      (CrWindow   *self);
+/* Writes it to path; FALSE with error (no graph, a file not written). */
+gboolean cr_window_export_handout    (CrWindow   *self,
+                                      const char *path,
+                                      guint      *n_pages,
+                                      GError    **error);
+
 /* cr-window-scalars.c: "Inside one tensor op", its scalar graph over the
  * graph (cr-scalar-view.h). */
 void     cr_window_scalars_init      (CrWindow   *self);

@@ -785,6 +785,7 @@ cr_window_init (CrWindow *self)
   cr_window_stepper_init (self);
   cr_window_present_init (self);
   cr_window_check_init (self);
+  cr_window_handout_init (self);
   cr_window_paths_init (self);
   cr_window_practice_init (self);
   cr_window_scalars_init (self);

@@ -117,6 +117,62 @@ test_badges_error (void)
 
 /* A failing op inside a closed module call: the group's node carries the
  * error's ring and tag (and the culprit's), until the group is opened. */
+/* Whether a badge's text starts with prefix. */
+static gboolean
+has_prefix (GPtrArray  *drawn,
+            const char *prefix)
+{
+  for (guint i = 0; i < drawn->len; i++)
+    if (g_str_has_prefix (g_ptr_array_index (drawn, i), prefix))
+      return TRUE;
+  return FALSE;
+}
+
+/* The coach's findings ring their node: a forgotten zero_grad shows the
+ * parameter's .grad growing over the call drawn (not on the first call,
+ * before it grew); an update outside no_grad rings the op it recorded. */
+static void
+test_badges_findings (void)
+{
+  CrInterpOptions run_options = { .coach = TRUE };
+  CrScriptRun run;
+  cr_script_run ("import torch\n"
+                 "w = torch.tensor([1.0, -2.0], requires_grad=True)\n"
+                 "opt = torch.optim.SGD([w], lr=0.1)\n"
+                 "for i in range(3):\n"
+                 "    loss = (w * w).sum()\n"
+                 "    loss.backward()\n"
+                 "    opt.step()\n", -1, "zero.py", &run_options, TRUE, &run);
+  g_assert_null (run.message);
+  g_assert_cmpuint (run.models->len, ==, 3);
+  g_autoptr (GPtrArray) models = g_ptr_array_ref (run.models);
+  cr_script_run_clear (&run);
+  CrGraphModel *first = g_ptr_array_index (models, 0), *last = g_ptr_array_index (models, 2);
+  g_assert_cmpuint (last->record->findings->len, ==, 1);
+  g_autoptr (CrGraphLayout) first_layout = cr_graph_render_layout (first, NULL);
+  g_autoptr (GPtrArray) first_drawn = badges_at (first, first_layout, -1);
+  g_assert_false (has_prefix (first_drawn, "⚠"));
+  g_autoptr (CrGraphLayout) layout = cr_graph_render_layout (last, NULL);
+  g_autoptr (GPtrArray) drawn = badges_at (last, layout, -1);
+  /* w after two updates, each with the sum of the gradients so far:
+   * [0.8, -1.6] then [0.44, -0.88]; .grad held [3.6, -7.2] and adds
+   * 2w = [0.88, -1.76]. */
+  g_assert_true (has_text (drawn, "⚠ .grad adds up: [3.6, -7.2] → [4.48, -8.96]"));
+
+  cr_script_run ("import torch\n"
+                 "w = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+                 "for i in range(2):\n"
+                 "    loss = (w * w).sum()\n"
+                 "    loss.backward(retain_graph=True)\n"
+                 "    w = w - 0.1 * w.grad\n", -1, "update.py", &run_options, FALSE, &run);
+  g_autoptr (CrGraphModel) model = cr_graph_model_ref (g_ptr_array_index (run.models, run.models->len - 1));
+  cr_script_run_clear (&run);
+  g_assert_cmpuint (model->record->findings->len, >=, 1);
+  g_autoptr (CrGraphLayout) update_layout = cr_graph_render_layout (model, NULL);
+  g_autoptr (GPtrArray) update_drawn = badges_at (model, update_layout, -1);
+  g_assert_true (has_prefix (update_drawn, "⚠ line 6: no longer a leaf"));
+}
+
 static void
 test_badges_error_in_group (void)
 {
@@ -467,6 +523,7 @@ main (int    argc,
   g_test_add_func ("/graph-badges/steps", test_badges);
   g_test_add_func ("/graph-badges/error", test_badges_error);
   g_test_add_func ("/graph-badges/error-in-group", test_badges_error_in_group);
+  g_test_add_func ("/graph-badges/findings", test_badges_findings);
   g_test_add_func ("/graph-badges/loop-captions", test_loop_captions);
   g_test_add_func ("/graph-badges/time", test_badges_time);
   g_test_add_func ("/graph-badges/never-overlap", test_never_overlap);

@@ -1,49 +1,60 @@
 /* test-window-coach.c — the mistakes coach in the window: an example shows
  * no advice; a script that backpropagates twice through a freed graph gets
  * its line tinted and the coach's bar; the bar's Fix edits the code, the
- * script runs again, and the advice is gone. Runs under xvfb-run. */
+ * script runs again, the advice is gone and the corrected run is shown
+ * beside the original (its window, what changed). A forgotten zero_grad's
+ * comparison has the two loss curves and the parameter's .grad. The
+ * window's Export Handout writes the call shown. Runs under xvfb-run. */
 #include "cr-config.h"
 #include "cr-window-private.h"
 #include "cr-examples.h"
 #include "ui-test-gui.h"
 #include "ui-test-util.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
-static void
-finished_cb (CrWindow *window,
-             gboolean *finished)
+#define COMPARE_TITLE "The Corrected Run Beside the Original"
+
+/* The comparison window open now, or NULL. */
+static GtkWindow *
+compare_window (void)
 {
-  *finished = TRUE;
+  GtkWindow *found = NULL;
+  GList *all = gtk_window_list_toplevels ();
+  for (GList *l = all; l; l = l->next)
+    if (g_strcmp0 (gtk_window_get_title (l->data), COMPARE_TITLE) == 0)
+      found = l->data;
+  g_list_free (all);
+  return found;
 }
 
+/* Every label's text under widget, one a line. */
 static void
-wait_for_run_finished (CrWindow *window)
+collect_labels (GtkWidget *widget,
+                GString   *out)
 {
-  gboolean finished = FALSE;
-  gulong handler = g_signal_connect (window, "run-finished", G_CALLBACK (finished_cb), &finished);
-  g_assert_true (cr_ui_test_wait_for_flag (&finished, 30));
-  g_signal_handler_disconnect (window, handler);
+  if (GTK_IS_LABEL (widget))
+    g_string_append_printf (out, "%s\n", gtk_label_get_text (GTK_LABEL (widget)));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    collect_labels (child, out);
+}
+
+static guint
+count_drawing_areas (GtkWidget *widget)
+{
+  guint n = GTK_IS_DRAWING_AREA (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_drawing_areas (child);
+  return n;
 }
 
 static GtkTextBuffer *
 buffer_of (CrWindow *window)
 {
   return gtk_text_view_get_buffer (GTK_TEXT_VIEW (cr_window_get_source_view (window)));
-}
-
-static gboolean
-line_has_tag (CrWindow   *window,
-              int         line,
-              const char *tag_name)
-{
-  GtkTextBuffer *buffer = buffer_of (window);
-  GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), tag_name);
-  if (!tag)
-    return FALSE;
-  GtkTextIter iter;
-  gtk_text_buffer_get_iter_at_line (buffer, &iter, line - 1);
-  return gtk_text_iter_has_tag (&iter, tag);
 }
 
 static void
@@ -66,21 +77,86 @@ test_fix_runs_again (void)
                             "loss = (w.exp() * w).sum()\n"
                             "loss.backward()\n"
                             "loss.backward()\n", -1);
-  wait_for_run_finished (window);
+  cr_ui_test_wait_run_finished (window);
   cr_ui_test_wait_window_idle (window);
   g_assert_true (cr_window_coach_shown (window));
-  g_assert_true (line_has_tag (window, 5, "coach-line"));
-  g_assert_false (line_has_tag (window, 3, "coach-line"));
+  g_assert_true (cr_ui_test_line_has_tag (window, 5, "coach-line"));
+  g_assert_false (cr_ui_test_line_has_tag (window, 3, "coach-line"));
 
   cr_window_coach_apply_fix (window);
   GtkTextIter start, end;
   gtk_text_buffer_get_bounds (buffer_of (window), &start, &end);
   g_autofree char *text = gtk_text_buffer_get_text (buffer_of (window), &start, &end, FALSE);
   g_assert_nonnull (strstr (text, "loss.backward(retain_graph=True)\nloss.backward()\n"));
-  wait_for_run_finished (window);
+  cr_ui_test_wait_run_finished (window);
   cr_ui_test_wait_window_idle (window);
   g_assert_false (cr_window_coach_shown (window));
-  g_assert_false (line_has_tag (window, 5, "coach-line"));
+  g_assert_false (cr_ui_test_line_has_tag (window, 5, "coach-line"));
+  /* The corrected run beside the original: two graphs, what changed. */
+  GtkWindow *compare = compare_window ();
+  g_assert_nonnull (compare);
+  g_autoptr (GString) labels = g_string_new (NULL);
+  collect_labels (GTK_WIDGET (compare), labels);
+  g_assert_nonnull (strstr (labels->str, "Fixed line 5. The error is gone."));
+  g_assert_nonnull (strstr (labels->str, "As written"));
+  g_assert_nonnull (strstr (labels->str, "Stops at line 5: RuntimeError"));
+  g_assert_nonnull (strstr (labels->str, "With the fix"));
+  g_assert_cmpuint (count_drawing_areas (GTK_WIDGET (compare)), ==, 2);
+  gtk_window_destroy (compare);
+  /* The toast's Compare opens it again. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.coach-compare", NULL));
+  g_assert_nonnull ((compare = compare_window ()));
+  gtk_window_destroy (compare);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A forgotten zero_grad: the loss over the calls of both runs, and the
+ * parameter's .grad over them. */
+static void
+test_compare_zero_grad (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 1366, 768);
+  g_autofree char *path = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "app", "coach",
+                                            "zero-grad-forgotten.py", NULL);
+  g_autofree char *script = NULL;
+  g_assert_true (g_file_get_contents (path, &script, NULL, NULL));
+  gtk_text_buffer_set_text (buffer_of (window), script, -1);
+  cr_ui_test_wait_run_finished (window);
+  cr_ui_test_wait_window_idle (window);
+  g_assert_true (cr_window_coach_shown (window));
+  cr_window_coach_apply_fix (window);
+  cr_ui_test_wait_run_finished (window);
+  cr_ui_test_wait_window_idle (window);
+  GtkWindow *compare = compare_window ();
+  g_assert_nonnull (compare);
+  g_autoptr (GString) labels = g_string_new (NULL);
+  collect_labels (GTK_WIDGET (compare), labels);
+  g_assert_nonnull (strstr (labels->str, "Last loss 38.03 → 0.6084. The coach finds nothing more."));
+  g_assert_nonnull (strstr (labels->str, "6 backward calls, the last loss 38.03"));
+  g_assert_nonnull (strstr (labels->str, "6 backward calls, the last loss 0.6084"));
+  /* Two graphs, the loss chart and model.bias's .grad. */
+  g_assert_cmpuint (count_drawing_areas (GTK_WIDGET (compare)), ==, 4);
+  gtk_window_destroy (compare);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Export Handout from the window: the call shown, a page per step. */
+static void
+test_handout (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 1366, 768);
+  g_autofree char *dir = g_dir_make_tmp ("chainrule-handout-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "toy.pdf", NULL);
+  guint n_pages = 0;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_window_export_handout (window, path, &n_pages, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_pages, ==, 13);   /* the title and 12 steps */
+  g_autofree char *pdf = NULL;
+  g_assert_true (g_file_get_contents (path, &pdf, NULL, NULL));
+  g_assert_true (g_str_has_prefix (pdf, "%PDF-"));
+  g_remove (path);
+  g_rmdir (dir);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -90,5 +166,7 @@ main (int    argc,
 {
   cr_ui_test_init_gtk (&argc, &argv);
   g_test_add_func ("/window-coach/fix-runs-again", test_fix_runs_again);
+  g_test_add_func ("/window-coach/compare-zero-grad", test_compare_zero_grad);
+  g_test_add_func ("/window-coach/handout", test_handout);
   return g_test_run ();
 }

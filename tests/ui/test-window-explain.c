@@ -17,22 +17,6 @@
 #include <string.h>
 
 static void
-finished_cb (CrWindow *window,
-             gboolean *finished)
-{
-  *finished = TRUE;
-}
-
-static void
-wait_for_run_finished (CrWindow *window)
-{
-  gboolean finished = FALSE;
-  gulong handler = g_signal_connect (window, "run-finished", G_CALLBACK (finished_cb), &finished);
-  g_assert_true (cr_ui_test_wait_for_flag (&finished, 30));
-  g_signal_handler_disconnect (window, handler);
-}
-
-static void
 activate (CrWindow   *window,
           const char *name)
 {
@@ -59,27 +43,6 @@ set_text (CrWindow   *window,
 {
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (cr_window_get_source_view (window)));
   gtk_text_buffer_set_text (buffer, text, -1);
-}
-
-/* Whether 1-based line carries tag_name anywhere (FALSE when no such tag). */
-static gboolean
-line_has_tag (CrWindow   *window,
-              int         line,
-              const char *tag_name)
-{
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (cr_window_get_source_view (window)));
-  GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), tag_name);
-  if (!tag)
-    return FALSE;
-  GtkTextIter iter, end;
-  gtk_text_buffer_get_iter_at_line (buffer, &iter, line - 1);
-  end = iter;
-  gtk_text_iter_forward_to_line_end (&end);
-  do
-    if (gtk_text_iter_has_tag (&iter, tag))
-      return TRUE;
-  while (gtk_text_iter_compare (&iter, &end) < 0 && gtk_text_iter_forward_char (&iter));
-  return FALSE;
 }
 
 static void
@@ -149,12 +112,12 @@ test_inplace_error_pinned (void)
                     "c.add_(1)\n"
                     "L = c.sum()\n"
                     "L.backward()\n");
-  wait_for_run_finished (window);
+  cr_ui_test_wait_run_finished (window);
   cr_ui_test_wait_window_idle (window);
   /* The raising line and the in-place statement, both marked. */
-  g_assert_true (line_has_tag (window, 7, "error-line"));
-  g_assert_true (line_has_tag (window, 5, "error-line"));
-  g_assert_false (line_has_tag (window, 4, "error-line"));
+  g_assert_true (cr_ui_test_line_has_tag (window, 7, "error-line"));
+  g_assert_true (cr_ui_test_line_has_tag (window, 5, "error-line"));
+  g_assert_false (cr_ui_test_line_has_tag (window, 4, "error-line"));
   /* The graph knows its failing node (the badges ring it). */
   const CrGraphModel *model = cr_graph_canvas_get_model (cr_window_get_canvas (window));
   g_assert_nonnull (model);
@@ -173,10 +136,10 @@ test_inplace_error_pinned (void)
                     "a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
                     "L = (a * 2).sum()\n"
                     "L.backward()\n");
-  wait_for_run_finished (window);
+  cr_ui_test_wait_run_finished (window);
   cr_ui_test_wait_window_idle (window);
   for (int line = 1; line <= 4; line++)
-    g_assert_false (line_has_tag (window, line, "error-line"));
+    g_assert_false (cr_ui_test_line_has_tag (window, line, "error-line"));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -278,7 +241,7 @@ test_library_error_operands (void)
   const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
   g_assert_nonnull (model);
   g_assert_cmpuint (model->record->errors->len, ==, 1);
-  g_assert_true (line_has_tag (window, 6, "error-line"));
+  g_assert_true (cr_ui_test_line_has_tag (window, 6, "error-line"));
   const CrRecordError *e = g_ptr_array_index (model->record->errors, 0);
   g_assert_cmpuint (e->operands->len, ==, 2);
   const char *message = "RuntimeError: mat1 and mat2 shapes cannot be multiplied (1x3 and 4x2)";
@@ -344,7 +307,7 @@ test_error_contrast (void)
                     "c = (a * 2).sigmoid()\n"
                     "c.add_(1)\n"
                     "c.sum().backward()\n");
-  wait_for_run_finished (window);
+  cr_ui_test_wait_run_finished (window);
   cr_ui_test_wait_window_idle (window);
   GtkWidget *lead = find_label_with_class (window->step_card, "error");
   g_assert_nonnull (lead);
@@ -381,7 +344,7 @@ test_custom_backward_lines (void)
     activate (window, "win.step-forward");
   cr_ui_test_iterate ();
   /* The backward() it ran is the step's code as well as the op's line. */
-  g_assert_true (line_has_tag (window, s->custom_span.line, "step-line"));
+  g_assert_true (cr_ui_test_line_has_tag (window, s->custom_span.line, "step-line"));
   g_assert_true (shows_line (window->step_card, "Your backward"));
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -395,7 +358,7 @@ test_picker_numbered (void)
                     "for i in range(3):\n"
                     "    loss = (w * 2) ** 2\n"
                     "    loss.backward()\n");
-  wait_for_run_finished (window);
+  cr_ui_test_wait_run_finished (window);
   cr_ui_test_wait_window_idle (window);
   GListModel *items = gtk_drop_down_get_model (window->call_dropdown);
   g_assert_cmpuint (g_list_model_get_n_items (items), ==, 3);

@@ -79,3 +79,39 @@ cr_ui_test_open_example (const char *name,
   cr_ui_test_wait_window_idle (window);
   return window;
 }
+
+static void
+run_finished_cb (CrWindow *window,
+                 gboolean *finished)
+{
+  *finished = TRUE;
+}
+
+void
+cr_ui_test_wait_run_finished (CrWindow *window)
+{
+  gboolean finished = FALSE;
+  gulong handler = g_signal_connect (window, "run-finished", G_CALLBACK (run_finished_cb), &finished);
+  g_assert_true (cr_ui_test_wait_for_flag (&finished, 30));
+  g_signal_handler_disconnect (window, handler);
+}
+
+gboolean
+cr_ui_test_line_has_tag (CrWindow   *window,
+                         int         line,
+                         const char *tag_name)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (cr_window_get_source_view (window)));
+  GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), tag_name);
+  if (!tag)
+    return FALSE;
+  GtkTextIter iter, end;
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, line - 1);
+  end = iter;
+  gtk_text_iter_forward_to_line_end (&end);
+  do
+    if (gtk_text_iter_has_tag (&iter, tag))
+      return TRUE;
+  while (gtk_text_iter_compare (&iter, &end) < 0 && gtk_text_iter_forward_char (&iter));
+  return FALSE;
+}

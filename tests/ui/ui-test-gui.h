@@ -26,4 +26,13 @@ CrWindow *cr_ui_test_open_example (const char *name,
                                    int         width,
                                    int         height);
 
+/* Runs the main loop until window says "run-finished" (asserts that
+ * happens within 30 s). */
+void      cr_ui_test_wait_run_finished (CrWindow   *window);
+/* Whether 1-based line of the window's editor carries tag_name anywhere
+ * (FALSE when there is no such tag). */
+gboolean  cr_ui_test_line_has_tag      (CrWindow   *window,
+                                        int         line,
+                                        const char *tag_name);
+
 G_END_DECLS

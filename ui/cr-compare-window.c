@@ -1,0 +1,486 @@
+/* cr-compare-window.c — the corrected run beside the original (see the
+ * header). What explains each mistake best is on one screen of 1366x768:
+ *
+ *   the finding, and what changed in words
+ *   as written: its graph       with the fix: its graph
+ *   the loss at each backward call, both runs on one chart
+ *   the finding's tensor's .grad after each call, both runs (a forgotten
+ *   zero_grad: one climbs, the other stays a gradient of its own call)
+ *
+ * A graph is drawn from its record alone (the last backward call, or the
+ * forward graph), its groups open, scaled to its pane: the original's shows
+ * the coach's ring (render/cr-graph-render-badges.c), a parameter that
+ * became a non-leaf its chain of updates, a second backward its error. */
+#include "cr-config.h"
+#include "cr-compare-window.h"
+
+#include "cr-coach-compare.h"
+#include "cr-graph-groups.h"
+#include "cr-graph-layout.h"
+#include "cr-graph-model.h"
+#include "cr-graph-render.h"
+#include "cr-record-text.h"
+
+#include <adwaita.h>
+#include <math.h>
+
+#define CHART_H 130
+#define GRAPH_H 300
+/* A graph drawn smaller than this is centred on the mistake's node at it. */
+#define FOCUS_SCALE 0.7
+
+/* ---- a graph in a pane ------------------------------------------------------- */
+
+typedef struct {
+  CrGraphModel    *model;          /* owned; the collapsed one when it has groups */
+  CrGraphModel    *full;           /* owned: the record's model */
+  CrGraphGroups   *groups;         /* owned, NULL */
+  CrGraphCollapse *collapse;       /* owned, NULL */
+  CrGraphLayout   *layout;         /* owned, NULL when it could not be laid out */
+  int              focus;          /* the node a graph too big to read whole is centred
+                                    * on (the mistake's), -1: none */
+} Pane;
+
+static void
+pane_free (gpointer data)
+{
+  Pane *p = data;
+  g_clear_pointer (&p->layout, cr_graph_layout_free);
+  g_clear_pointer (&p->collapse, cr_graph_collapse_free);
+  g_clear_pointer (&p->groups, cr_graph_groups_free);
+  g_clear_pointer (&p->full, cr_graph_model_unref);
+  g_free (p);
+}
+
+static void
+draw_pane (GtkDrawingArea *area,
+           cairo_t        *cr,
+           int             width,
+           int             height,
+           gpointer        data)
+{
+  Pane *p = data;
+  if (!p->layout || p->layout->width <= 0 || p->layout->height <= 0)
+    return;
+  double scale = MIN (MIN (width / p->layout->width, height / p->layout->height), 1.2);
+  double dx = (width - p->layout->width * scale) / 2, dy = (height - p->layout->height * scale) / 2;
+  if (scale < FOCUS_SCALE && p->focus >= 0 && (guint) p->focus < p->layout->n_nodes)
+    {
+      /* Too small to read whole: the mistake's node in the middle, at a
+       * size to read, the rest as far as the pane goes. */
+      const CrGraphBox *b = &p->layout->nodes[p->focus];
+      scale = FOCUS_SCALE;
+      double cx = CLAMP (b->x + b->width / 2, width / 2 / scale, p->layout->width - width / 2 / scale);
+      double cy = CLAMP (b->y + b->height / 2, height / 2 / scale, p->layout->height - height / 2 / scale);
+      dx = width / 2 - cx * scale;
+      dy = height / 2 - cy * scale;
+    }
+  cairo_translate (cr, dx, dy);
+  cairo_scale (cr, scale, scale);
+  CrGraphRenderOptions options;
+  cr_graph_render_options_init (&options);
+  options.style = adw_style_manager_get_dark (adw_style_manager_get_default ())
+                  ? CR_GRAPH_STYLE_DARK : CR_GRAPH_STYLE_LIGHT;
+  options.collapse = p->collapse;
+  options.current_step = -1;
+  cr_graph_render (cr, p->model, p->layout, &options);
+}
+
+/* The node of model a finding is about: its op, else its tensor, else
+ * that tensor's AccumulateGrad (as the ring on the graph). */
+static const CrGraphNode *
+finding_node (const CrGraphModel     *model,
+              const CrRecordFinding  *f)
+{
+  const CrGraphNode *node = f->op >= 0 ? cr_graph_model_find_op (model, f->op) : NULL;
+  if (!node && f->tensor >= 0)
+    node = cr_graph_model_find_tensor (model, f->tensor);
+  if (!node && f->tensor >= 0)
+    node = cr_graph_model_find_accumulate (model, f->tensor);
+  return node;
+}
+
+/* The node of model with key (its identity across runs of an edited
+ * script), -1: none. */
+static int
+node_with_key (const CrGraphModel *model,
+               const char         *key)
+{
+  for (guint i = 0; key && i < model->nodes->len; i++)
+    if (g_strcmp0 (((const CrGraphNode *) g_ptr_array_index (model->nodes, i))->key, key) == 0)
+      return (int) i;
+  return -1;
+}
+
+/* A pane drawing record's graph; focus_key: the key of the node to centre
+ * on when it is too big (NULL: none); finding: the one to centre on in
+ * this record (NULL: by focus_key); *key_out (may be NULL): the key of
+ * the node centred on, borrowed from the pane. */
+static GtkWidget *
+graph_pane_new (CrRunRecord            *record,
+                const CrRecordFinding  *finding,
+                const char             *focus_key,
+                const char            **key_out)
+{
+  Pane *p = g_new0 (Pane, 1);
+  p->focus = -1;
+  p->full = cr_graph_model_new_from_run_record (record, (int) record->backwards->len - 1);
+  p->model = p->full;
+  if (p->model)
+    {
+      p->groups = cr_graph_groups_new (p->full);
+      g_autofree gboolean *open = cr_graph_groups_open_to_level (p->groups, p->groups->height);
+      if (p->groups->groups->len > 0)
+        {
+          p->collapse = cr_graph_collapse_new (p->groups, open);
+          p->model = p->collapse->model;
+        }
+      p->layout = cr_graph_render_layout (p->model, NULL);
+      const CrGraphNode *node = finding ? finding_node (p->model, finding) : NULL;
+      p->focus = node ? (int) node->id : node_with_key (p->model, focus_key);
+      if (key_out && p->focus >= 0)
+        *key_out = ((const CrGraphNode *) g_ptr_array_index (p->model->nodes, p->focus))->key;
+    }
+  GtkWidget *area = gtk_drawing_area_new ();
+  gtk_widget_set_size_request (area, 200, GRAPH_H);
+  gtk_widget_set_hexpand (area, TRUE);
+  gtk_widget_set_vexpand (area, TRUE);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_pane, p, pane_free);
+  return area;
+}
+
+/* ---- a chart of two series ------------------------------------------------------ */
+
+typedef struct {
+  char   *title;                   /* "The loss at each backward call" */
+  GArray *before, *after;          /* of double (NAN: none); owned, may be NULL */
+} Chart;
+
+static void
+chart_free (gpointer data)
+{
+  Chart *c = data;
+  g_free (c->title);
+  g_clear_pointer (&c->before, g_array_unref);
+  g_clear_pointer (&c->after, g_array_unref);
+  g_free (c);
+}
+
+static void
+range_of (const GArray *values,
+          double       *lo,
+          double       *hi)
+{
+  for (guint i = 0; values && i < values->len; i++)
+    {
+      double v = g_array_index (values, double, i);
+      if (isfinite (v))
+        {
+          *lo = MIN (*lo, v);
+          *hi = MAX (*hi, v);
+        }
+    }
+}
+
+static void
+show_text (cairo_t    *cr,
+           const char *text,
+           double      x,
+           double      y,
+           double      align,       /* 0: left of x, 1: right of x */
+           gboolean    bold)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *font = pango_font_description_from_string (bold ? "Sans Bold 9" : "Sans 8.5");
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+  pango_layout_set_text (layout, text, -1);
+  int w, h;
+  pango_layout_get_pixel_size (layout, &w, &h);
+  cairo_move_to (cr, x - align * w, y - h / 2.0);
+  pango_cairo_show_layout (cr, layout);
+  g_object_unref (layout);
+}
+
+static void
+series_path (cairo_t      *cr,
+             const GArray *values,
+             guint         n,
+             double        x0,
+             double        x1,
+             double        y0,
+             double        y1,
+             double        lo,
+             double        hi)
+{
+  gboolean pen = FALSE;
+  for (guint i = 0; values && i < values->len; i++)
+    {
+      double v = g_array_index (values, double, i);
+      if (!isfinite (v))
+        {
+          pen = FALSE;
+          continue;
+        }
+      double x = n > 1 ? x0 + (x1 - x0) * i / (n - 1) : (x0 + x1) / 2;
+      double y = hi > lo ? y1 - (y1 - y0) * (v - lo) / (hi - lo) : (y0 + y1) / 2;
+      if (pen)
+        cairo_line_to (cr, x, y);
+      else
+        cairo_move_to (cr, x, y);
+      pen = TRUE;
+      cairo_rectangle (cr, x - 2, y - 2, 4, 4);
+      cairo_move_to (cr, x, y);
+    }
+}
+
+static void
+draw_chart (GtkDrawingArea *area,
+            cairo_t        *cr,
+            int             width,
+            int             height,
+            gpointer        data)
+{
+  Chart *c = data;
+  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  GdkRGBA ink = dark ? (GdkRGBA) { 1, 1, 1, 0.9 } : (GdkRGBA) { 0, 0, 0, 0.8 };
+  /* The original in the coach's amber, the fixed run in the gradients' green. */
+  const double amber[] = { 0.90, 0.65, 0.04 }, green[] = { 0.18, 0.76, 0.49 };
+  double lo = G_MAXDOUBLE, hi = -G_MAXDOUBLE;
+  range_of (c->before, &lo, &hi);
+  range_of (c->after, &lo, &hi);
+  guint n = MAX (c->before ? c->before->len : 0, c->after ? c->after->len : 0);
+  double left = 70, right = width - 16, top = 24, bottom = height - 18;
+
+  gdk_cairo_set_source_rgba (cr, &ink);
+  show_text (cr, c->title, 8, 9, 0, TRUE);
+  if (n == 0 || lo > hi)
+    return;
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  cairo_set_source_rgba (cr, ink.red, ink.green, ink.blue, 0.7);
+  show_text (cr, g_ascii_formatd (number, sizeof number, "%.4g", hi), left - 6, top, 1, FALSE);
+  show_text (cr, g_ascii_formatd (number, sizeof number, "%.4g", lo), left - 6, bottom, 1, FALSE);
+  g_autofree char *last = g_strdup_printf ("call %u", n);
+  show_text (cr, "call 1", left, height - 7, 0, FALSE);
+  if (n > 1)
+    show_text (cr, last, right, height - 7, 1, FALSE);
+  cairo_set_source_rgba (cr, ink.red, ink.green, ink.blue, dark ? 0.25 : 0.2);
+  cairo_set_line_width (cr, 1);
+  cairo_move_to (cr, left, top);
+  cairo_line_to (cr, left, bottom);
+  cairo_line_to (cr, right, bottom);
+  cairo_stroke (cr);
+  /* 0 as a faint line when the range crosses it. */
+  if (lo < 0 && hi > 0)
+    {
+      double y = bottom - (bottom - top) * (0 - lo) / (hi - lo);
+      double dash[] = { 3, 3 };
+      cairo_set_dash (cr, dash, 2, 0);
+      cairo_move_to (cr, left, y);
+      cairo_line_to (cr, right, y);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+    }
+  cairo_set_line_width (cr, 2);
+  cairo_set_source_rgb (cr, amber[0], amber[1], amber[2]);
+  series_path (cr, c->before, n, left, right, top, bottom, lo, hi);
+  cairo_stroke (cr);
+  cairo_set_source_rgb (cr, green[0], green[1], green[2]);
+  series_path (cr, c->after, n, left, right, top, bottom, lo, hi);
+  cairo_stroke (cr);
+  /* The legend, top right. */
+  cairo_set_source_rgb (cr, amber[0], amber[1], amber[2]);
+  show_text (cr, "● as written", right - 100, 9, 1, TRUE);
+  cairo_set_source_rgb (cr, green[0], green[1], green[2]);
+  show_text (cr, "● with the fix", right, 9, 1, TRUE);
+}
+
+static GtkWidget *
+chart_new (char   *title,
+           GArray *before,
+           GArray *after)
+{
+  Chart *c = g_new0 (Chart, 1);
+  c->title = title;
+  c->before = before;
+  c->after = after;
+  GtkWidget *area = gtk_drawing_area_new ();
+  gtk_widget_set_size_request (area, 300, CHART_H);
+  gtk_widget_set_hexpand (area, TRUE);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_chart, c, chart_free);
+  return area;
+}
+
+/* Whether a and b (may be NULL) hold the same values: a chart of two
+ * equal curves tells nothing. */
+static gboolean
+same_series (const GArray *a,
+             const GArray *b)
+{
+  if (!a || !b || a->len != b->len)
+    return a == b;
+  for (guint i = 0; i < a->len; i++)
+    if (g_array_index (a, double, i) != g_array_index (b, double, i))
+      return FALSE;
+  return TRUE;
+}
+
+/* ---- the window ------------------------------------------------------------------- */
+
+static double
+last_value (const GArray *values)
+{
+  return values && values->len ? g_array_index (values, double, values->len - 1) : NAN;
+}
+
+char *
+cr_coach_compare_summary (const CrRunRecord *before,
+                          guint              finding,
+                          const CrRunRecord *after)
+{
+  const CrRecordFinding *f = finding < before->findings->len
+                             ? g_ptr_array_index (before->findings, finding) : NULL;
+  GString *text = g_string_new (NULL);
+  if (f)
+    g_string_append_printf (text, "Fixed line %d.", f->span.line);
+  if (before->errors->len > 0 && after->errors->len == 0)
+    g_string_append (text, " The error is gone.");
+  g_autoptr (GArray) loss_before = cr_coach_losses (before);
+  g_autoptr (GArray) loss_after = cr_coach_losses (after);
+  double lb = last_value (loss_before), la = last_value (loss_after);
+  if (isfinite (lb) && isfinite (la) && lb != la)
+    g_string_append_printf (text, " Last loss %.4g → %.4g.", lb, la);
+  if (after->findings->len == 0)
+    g_string_append (text, " The coach finds nothing more.");
+  else
+    g_string_append_printf (text, " The coach still finds %u.", after->findings->len);
+  return g_string_free (text, FALSE);
+}
+
+static GtkWidget *
+label_new (const char *text,
+           const char *css_class)
+{
+  GtkWidget *label = gtk_label_new (text);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  if (css_class)
+    gtk_widget_add_css_class (label, css_class);
+  return label;
+}
+
+static GtkWidget *
+column_new (const char             *title,
+            CrRunRecord            *record,
+            const CrRecordFinding  *finding,
+            const char             *focus_key,
+            const char            **key_out)
+{
+  GtkWidget *column = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_set_hexpand (column, TRUE);
+  gtk_box_append (GTK_BOX (column), label_new (title, "heading"));
+  GtkWidget *frame = gtk_frame_new (NULL);
+  gtk_frame_set_child (GTK_FRAME (frame), graph_pane_new (record, finding, focus_key, key_out));
+  gtk_box_append (GTK_BOX (column), frame);
+  g_autoptr (GArray) losses = cr_coach_losses (record);
+  const CrRecordError *error = record->errors->len
+                               ? g_ptr_array_index (record->errors, record->errors->len - 1) : NULL;
+  g_autofree char *what = NULL;
+  if (error)
+    what = g_strdup_printf ("Stops at line %d: %s", error->span.line, error->type);
+  else if (losses)
+    what = g_strdup_printf ("%u backward call%s, the last loss %.4g", losses->len,
+                            losses->len == 1 ? "" : "s", last_value (losses));
+  else
+    what = g_strdup_printf ("%u backward call%s", record->backwards->len,
+                            record->backwards->len == 1 ? "" : "s");
+  gtk_box_append (GTK_BOX (column), label_new (what, "dim-label"));
+  return column;
+}
+
+GtkWindow *
+cr_coach_compare_present (GtkWindow   *parent,
+                          CrRunRecord *before,
+                          guint        finding,
+                          CrRunRecord *after)
+{
+  g_return_val_if_fail (before != NULL && after != NULL, NULL);
+  const CrRecordFinding *f = finding < before->findings->len
+                             ? g_ptr_array_index (before->findings, finding) : NULL;
+  GtkWidget *dialog = adw_window_new ();
+  gtk_window_set_title (GTK_WINDOW (dialog), "The Corrected Run Beside the Original");
+  if (parent)
+    gtk_window_set_transient_for (GTK_WINDOW (dialog), parent);
+  gtk_window_set_default_size (GTK_WINDOW (dialog), 1120, 690);
+  /* The records stay as long as the window draws them. */
+  g_object_set_data_full (G_OBJECT (dialog), "cr-before", cr_run_record_ref (before),
+                          (GDestroyNotify) cr_run_record_unref);
+  g_object_set_data_full (G_OBJECT (dialog), "cr-after", cr_run_record_ref (after),
+                          (GDestroyNotify) cr_run_record_unref);
+
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append (GTK_BOX (box), adw_header_bar_new ());
+  GtkWidget *body = gtk_box_new (GTK_ORIENTATION_VERTICAL, 10);
+  gtk_widget_set_margin_start (body, 18);
+  gtk_widget_set_margin_end (body, 18);
+  gtk_widget_set_margin_top (body, 8);
+  gtk_widget_set_margin_bottom (body, 14);
+
+  g_autofree char *head = f ? g_strdup_printf ("Line %d: %s", f->span.line, f->title)
+                            : g_strdup ("The corrected run");
+  gtk_box_append (GTK_BOX (body), label_new (head, "title-4"));
+  g_autofree char *summary = cr_coach_compare_summary (before, finding, after);
+  gtk_box_append (GTK_BOX (body), label_new (summary, NULL));
+
+  GtkWidget *columns = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 14);
+  gtk_box_set_homogeneous (GTK_BOX (columns), TRUE);
+  gtk_widget_set_vexpand (columns, TRUE);
+  /* The fixed run's graph centred where the original's is: on the node of
+   * the same key. */
+  const char *key = NULL;
+  gtk_box_append (GTK_BOX (columns), column_new ("As written", before, f, NULL, &key));
+  g_autofree char *focus_key = g_strdup (key);
+  gtk_box_append (GTK_BOX (columns), column_new ("With the fix", after, NULL, focus_key, NULL));
+  gtk_box_append (GTK_BOX (body), columns);
+
+  GArray *loss_before = cr_coach_losses (before), *loss_after = cr_coach_losses (after);
+  if (((loss_before && loss_before->len > 1) || (loss_after && loss_after->len > 1))
+      && !same_series (loss_before, loss_after))
+    gtk_box_append (GTK_BOX (body), chart_new (g_strdup ("The loss at each backward call"),
+                                               loss_before, loss_after));
+  else
+    {
+      g_clear_pointer (&loss_before, g_array_unref);
+      g_clear_pointer (&loss_after, g_array_unref);
+    }
+  /* The finding's leaf: its .grad as each call left it, in both runs. */
+  int leaf = f && f->tensor >= 0 && (guint) f->tensor < before->tensors->len
+             && ((const CrRecordTensor *) g_ptr_array_index (before->tensors, f->tensor))->origin
+                == CR_RECORD_TENSOR_LEAF ? f->tensor : -1;
+  int leaf_after = leaf >= 0 ? cr_coach_same_leaf (before, leaf, after) : -1;
+  GArray *grad_before = leaf >= 0 ? cr_coach_grad_history (before, leaf) : NULL;
+  GArray *grad_after = leaf_after >= 0 ? cr_coach_grad_history (after, leaf_after) : NULL;
+  if (grad_before && grad_before->len > 1)
+    {
+      const char *label = cr_record_tensor_label (before, leaf, "the tensor");
+      gtk_box_append (GTK_BOX (body), chart_new (g_strdup_printf ("%s.grad after each backward call "
+                                                                  "(its first entry)", label),
+                                                 grad_before, grad_after));
+    }
+  else
+    {
+      g_clear_pointer (&grad_before, g_array_unref);
+      g_clear_pointer (&grad_after, g_array_unref);
+    }
+
+  gtk_box_append (GTK_BOX (box), body);
+  adw_window_set_content (ADW_WINDOW (dialog), box);
+  /* Escape closes it, as a dialog. */
+  GtkEventController *keys = gtk_shortcut_controller_new ();
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+    gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Escape, 0),
+                      gtk_named_action_new ("window.close")));
+  gtk_widget_add_controller (dialog, keys);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return GTK_WINDOW (dialog);
+}
