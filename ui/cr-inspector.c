@@ -12,6 +12,7 @@
 #include "cr-inspector-edit.h"
 #include "cr-inspector-group.h"
 #include "cr-inspector-paths.h"
+#include "cr-inspector-scalars.h"
 #include "cr-notebook.h"
 #include "cr-record-text.h"
 #include "cr-tensor-view.h"
@@ -554,6 +555,10 @@ build_node (const Ctx         *c,
                      ? cr_inspector_paths_new (c->record, c->backward_index, (int) t->id) : NULL;
   if (paths)
     gtk_box_append (GTK_BOX (box), paths);
+  /* A small op: its scalar graph, one click away. */
+  GtkWidget *scalars = op ? cr_inspector_scalars_new (c->record, (int) op->id) : NULL;
+  if (scalars)
+    gtk_box_append (GTK_BOX (box), scalars);
   if (op)
     gtk_box_append (GTK_BOX (box), build_saved_group (c, op));
   return box;

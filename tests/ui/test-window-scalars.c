@@ -1,6 +1,6 @@
 /* test-window-scalars.c — "Inside one tensor op" in the window: a 2x2
- * matmul opened as its scalar graph over the graph (the action on the
- * selected node, and the key s on the current step's op), stepped element
+ * matmul opened as its scalar graph over the graph (the inspector's button
+ * on the selected node, and the key s on the current step's op), stepped element
  * by element with the stepper's keys (which leave the stepper alone while
  * the view shows), closed with Escape and with its button; an op too big
  * is refused with why; a new run closes the view. Runs under xvfb-run. */
@@ -68,6 +68,21 @@ node_of (CrWindow   *window,
   return -1;
 }
 
+static GtkWidget *
+find_open_button (GtkWidget *widget)
+{
+  if (GTK_IS_BUTTON (widget)
+      && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), "win.open-scalars") == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_open_button (c);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
 static gboolean
 view_visible (CrWindow *window)
 {
@@ -80,7 +95,11 @@ test_open_step_close (void)
 {
   CrWindow *window = open_script ();
   cr_graph_canvas_set_selected (window->canvas, node_of (window, "MmBackward0"));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-scalars", NULL));
+  cr_ui_test_spin (50);
+  /* The inspector's button on the selected op. */
+  GtkWidget *button = find_open_button (window->inspector);
+  g_assert_nonnull (button);
+  g_assert_true (gtk_widget_activate (button));
   cr_ui_test_spin (50);
   g_assert_true (view_visible (window));
   CrScalarView *view = cr_window_get_scalar_view (window);
