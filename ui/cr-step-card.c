@@ -24,6 +24,7 @@ struct _CrStepCard
 {
   GtkWidget  parent_instance;
   GtkWidget *content;
+  CrStepCardPractice *practice;   /* owned; NULL until practice is first turned on */
 };
 
 G_DEFINE_FINAL_TYPE (CrStepCard, cr_step_card, GTK_TYPE_WIDGET)
@@ -576,8 +577,12 @@ static GtkWidget *
 build_step (const Ctx          *c,
             const CrRecordStep *step)
 {
+  /* Practice: the step asks for what it computes instead of showing it. */
+  if (cr_step_card_practice_asks (c, step))
+    return cr_step_card_practice_build (c, step);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   gtk_box_append (GTK_BOX (box), build_header (c, step));
+  cr_step_card_practice_add_outcome (box, c, step);
   build_roots (box, c, step);
   build_hooks (box, c, step);
   build_incoming (box, step);
@@ -606,6 +611,7 @@ cr_step_card_dispose (GObject *object)
 {
   CrStepCard *self = CR_STEP_CARD (object);
   g_clear_pointer (&self->content, gtk_widget_unparent);
+  g_clear_pointer (&self->practice, cr_step_card_practice_free);
   G_OBJECT_CLASS (cr_step_card_parent_class)->dispose (object);
 }
 
@@ -613,6 +619,7 @@ static void
 cr_step_card_class_init (CrStepCardClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = cr_step_card_dispose;
+  cr_step_card_practice_class_init (G_OBJECT_CLASS (klass));
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "cr-step-card");
@@ -652,11 +659,14 @@ set_content (CrStepCard *self,
 }
 
 static GtkWidget *
-build (const CrRunRecord *record,
-       int                backward,
-       int                step,
-       const char        *forward_title)
+build (const CrRunRecord  *record,
+       int                 backward,
+       int                 step,
+       const char         *forward_title,
+       CrStepCardPractice *practice)
 {
+  if (practice)
+    cr_step_card_practice_showing (practice, record, backward, step);
   if (!record)
     return cr_step_card_build_no_graph ();
   if (backward < 0 || (guint) backward >= record->backwards->len)
@@ -673,6 +683,7 @@ build (const CrRunRecord *record,
     .record = record,
     .backward = g_ptr_array_index (record->backwards, backward),
     .backward_index = backward,
+    .practice = practice,
   };
   if (step >= 0 && (guint) step < c.backward->steps->len)
     return build_step (&c, g_ptr_array_index (c.backward->steps, step));
@@ -691,7 +702,8 @@ cr_step_card_set_step (CrStepCard         *self,
   else if (!model->record)
     set_content (self, cr_step_card_build_forward_intro (model->title));
   else
-    set_content (self, build (model->record, model->backward, step, model->title));
+    set_content (self, build (model->record, model->backward, step, model->title,
+                              self->practice));
 }
 
 void
@@ -701,5 +713,37 @@ cr_step_card_show_record_step (CrStepCard        *self,
                                int                step)
 {
   g_return_if_fail (CR_IS_STEP_CARD (self));
-  set_content (self, build (record, backward, step, NULL));
+  set_content (self, build (record, backward, step, NULL, self->practice));
+}
+
+/* ---- for practice (cr-step-card-practice.c) ------------------------------ */
+
+GtkWidget *
+cr_step_card_build_header (const Ctx          *c,
+                           const CrRecordStep *step)
+{
+  return build_header (c, step);
+}
+
+void
+cr_step_card_add_incoming (GtkWidget          *box,
+                           const CrRecordStep *step)
+{
+  build_incoming (box, step);
+}
+
+void
+cr_step_card_add_local (GtkWidget          *box,
+                        const CrRecordStep *step)
+{
+  build_local (box, step);
+}
+
+CrStepCardPractice *
+cr_step_card_get_practice_state (CrStepCard *self)
+{
+  g_return_val_if_fail (CR_IS_STEP_CARD (self), NULL);
+  if (!self->practice)
+    self->practice = cr_step_card_practice_new (self);
+  return self->practice;
 }
