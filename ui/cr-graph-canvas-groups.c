@@ -20,12 +20,24 @@ cr_graph_canvas_groups_clear (CrGraphCanvas *self)
   g_clear_pointer (&self->groups_open, g_free);
   g_clear_pointer (&self->groups_open_at_level, g_free);
   g_clear_pointer (&self->full_model, cr_graph_model_unref);
+  g_clear_pointer (&self->offered_groups, cr_graph_groups_free);
+}
+
+void
+cr_graph_canvas_offer_groups (CrGraphCanvas *self,
+                              CrGraphGroups *groups)
+{
+  g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
+  g_clear_pointer (&self->offered_groups, cr_graph_groups_free);
+  self->offered_groups = groups;
 }
 
 CrGraphModel *
 cr_graph_canvas_groups_take (CrGraphCanvas *self,
                              CrGraphModel  *full)
 {
+  /* Groups made on the run's worker, when they are this model's. */
+  CrGraphGroups *offered = g_steal_pointer (&self->offered_groups);
   /* The groups opened in the last graph, by key. */
   g_autoptr (GHashTable) was_open = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; self->groups && i < self->groups->groups->len; i++)
@@ -34,11 +46,13 @@ cr_graph_canvas_groups_take (CrGraphCanvas *self,
                         g_strdup (((CrGraphGroup *) g_ptr_array_index (self->groups->groups, i))->key));
   gboolean had_groups = self->groups && self->groups->groups->len > 0;
   cr_graph_canvas_groups_clear (self);
+  if (offered && (!full || offered->model != full))
+    g_clear_pointer (&offered, cr_graph_groups_free);
   if (!full)
     return NULL;
 
   self->full_model = full;
-  self->groups = cr_graph_groups_new (full);
+  self->groups = offered ? offered : cr_graph_groups_new (full);
   if (self->groups->groups->len == 0)
     return cr_graph_model_ref (full);
 

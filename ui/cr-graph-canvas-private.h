@@ -86,6 +86,7 @@ struct _CrGraphCanvas
   guint               groups_level;    /* the level last set (a click opens more) */
   gboolean           *groups_open_at_level; /* what groups_level opened (owned): a view
                                         * that differs was opened or closed by hand */
+  CrGraphGroups      *offered_groups;  /* the next model's, made on a worker (owned) */
 
   /* Which way the graph flows (cr-graph-canvas.c: follows the pane's
    * shape, kept across edits), and the model laid out the other way

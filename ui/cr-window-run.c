@@ -62,6 +62,8 @@ typedef struct {
   CrOutputTail *output;        /* what it printed, the end of it */
   char         *dropped_note; /* the crash guard child's "… N earlier lines not shown", or NULL */
   CrScriptRun   run;           /* its models, or where and why it stopped */
+  CrGraphGroups *groups;       /* the module groups of the model shown first, made here
+                                * on the worker (cr_graph_canvas_offer_groups), or NULL */
 } RunJob;
 
 static void
@@ -76,6 +78,7 @@ run_job_free (gpointer data)
   cr_output_tail_free (job->output);
   g_free (job->dropped_note);
   cr_script_run_clear (&job->run);
+  g_clear_pointer (&job->groups, cr_graph_groups_free);
   g_free (job);
 }
 
@@ -111,6 +114,14 @@ arm_limit_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* The groups of the model the canvas shows first, made on the worker. */
+static void
+group_shown_model (RunJob *job)
+{
+  if (job->run.models && job->run.models->len > 0 && !g_atomic_int_get (job->cancel_flag))
+    job->groups = cr_graph_groups_new (g_ptr_array_index (job->run.models, job->run.models->len - 1));
+}
+
 static void
 run_thread (GTask        *task,
             gpointer      source_object,
@@ -129,6 +140,7 @@ run_thread (GTask        *task,
       /* The child's run is the run: its record makes the models here. */
       if (!g_atomic_int_get (job->cancel_flag))
         cr_script_run_build_models (&job->run, FALSE);
+      group_shown_model (job);
       job->guard_timed_out = job->run.message && g_str_has_prefix (job->run.message, "TimeoutError:");
       g_task_return_boolean (task, TRUE);
       return;
@@ -166,6 +178,7 @@ run_thread (GTask        *task,
   };
   /* The last call's model only: the others are built when picked. */
   cr_script_run (job->source, -1, job->filename, &options, FALSE, &job->run);
+  group_shown_model (job);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -451,6 +464,7 @@ show_models (CrWindow  *self,
   guint index = self->models->len ? self->models->len - 1 : 0;
   self->model_index = index;
   update_call_dropdown (self);
+  cr_graph_canvas_offer_groups (self->canvas, g_steal_pointer (&job->groups));
   cr_window_show_model (self, index);
   const CrGraphModel *model = cr_graph_canvas_get_model (self->canvas);
   if (old_step >= 0 && same_steps (old, model))
