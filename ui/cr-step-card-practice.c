@@ -280,12 +280,29 @@ answer (CrStepCardPractice *self,
   return TRUE;
 }
 
+/* A choice's letter typed alone ("b", "C") picks that choice. */
+static int
+typed_letter (const char *text)
+{
+  g_autofree char *t = g_strstrip (g_strdup (text));
+  if (strlen (t) != 1 || !g_ascii_isalpha (t[0]))
+    return -1;
+  return g_ascii_toupper (t[0]) - 'A';
+}
+
 static void
 on_entry_activate (GtkEntry           *entry,
                    CrStepCardPractice *self)
 {
   guint q = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (entry), "cr-practice-question"));
-  answer (self, q, gtk_editable_get_text (GTK_EDITABLE (entry)), -1);
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+  StepState *st = shown_state (self);
+  int letter_choice = typed_letter (text);
+  if (st && q < st->questions->len && letter_choice >= 0
+      && (guint) letter_choice < ((CrPracticeQuestion *) st->questions->pdata[q])->choices->len)
+    answer (self, q, NULL, letter_choice);
+  else
+    answer (self, q, text, -1);
 }
 
 static void
@@ -536,8 +553,8 @@ cr_step_card_practice_build (const CrStepCardCtx *c,
   gtk_box_append (GTK_BOX (section), footer);
   if (!self->presenting)
     gtk_box_append (GTK_BOX (section), cr_card_label_new (
-      "Type a number or a tensor's entries and press Enter, or pick a choice; Page Down "
-      "goes on without answering.", "cr-footnote"));
+      "Type a number or a tensor's entries and press Enter, or pick a choice (or type its "
+      "letter); Page Down goes on without answering.", "cr-footnote"));
   focus_entry_later (self);
   return box;
 }

@@ -210,6 +210,17 @@ test_practice_window (void)
   g_assert_cmpuint (right, ==, 2);
   g_assert_cmpuint (answered, >, 4);
 
+  /* A choice's letter typed alone picks it. */
+  step_to_question (window);
+  g_autoptr (GPtrArray) letters = card_widgets (window, GTK_TYPE_BUTTON, "cr-practice-choice");
+  g_assert_cmpuint (letters->len, >=, 3);
+  cr_step_card_practice_score (card (window), &right, &answered);
+  type_answer (window, "b");
+  assert_card_says (window, "Your answers");
+  guint right_after, answered_after;
+  cr_step_card_practice_score (card (window), &right_after, &answered_after);
+  g_assert_cmpuint (answered_after, >, answered);
+
   /* Off: the card shows steps whole again. */
   activate (window, "win.practice");
   settle ();
