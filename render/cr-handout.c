@@ -333,7 +333,7 @@ card_markup (const CrStepText *text,
       for (guint k = 0; k < s->lines->len; k++)
         {
           g_autofree char *l = g_markup_escape_text (g_ptr_array_index (s->lines, k), -1);
-          g_string_append_printf (m, "%s<span font_family=\"%s\">%s</span>",
+          g_string_append_printf (m, "%s<span font_family=\"%s\" size=\"90%%\">%s</span>",
                                   m->len ? "\n" : "", MONO_FONT, l);
         }
       for (guint k = 0; k < s->notes->len; k++)
@@ -401,6 +401,7 @@ draw_step_page (Ctx  *c,
       options.style = c->h->style;
       options.collapse = c->collapse;
       options.current_step = (int) step;
+      options.draw_background = FALSE;   /* on the paper */
       cairo_save (cr);
       cairo_rectangle (cr, MARGIN, y, width, graph_h);
       cairo_clip (cr);

@@ -52,6 +52,21 @@ pane_free (gpointer data)
   g_free (p);
 }
 
+/* Where the drawing starts along one axis so that centre (in points)
+ * is in the middle of a pane `room` pixels long, without showing past the
+ * drawing's ends; a drawing shorter than the pane is centred. */
+static double
+focus_offset (double centre,
+              double extent,
+              double room,
+              double scale)
+{
+  if (extent * scale <= room)
+    return (room - extent * scale) / 2;
+  double c = CLAMP (centre, room / 2 / scale, extent - room / 2 / scale);
+  return room / 2 - c * scale;
+}
+
 static void
 draw_pane (GtkDrawingArea *area,
            cairo_t        *cr,
@@ -70,17 +85,23 @@ draw_pane (GtkDrawingArea *area,
        * size to read, the rest as far as the pane goes. */
       const CrGraphBox *b = &p->layout->nodes[p->focus];
       scale = FOCUS_SCALE;
-      double cx = CLAMP (b->x + b->width / 2, width / 2 / scale, p->layout->width - width / 2 / scale);
-      double cy = CLAMP (b->y + b->height / 2, height / 2 / scale, p->layout->height - height / 2 / scale);
-      dx = width / 2 - cx * scale;
-      dy = height / 2 - cy * scale;
+      dx = focus_offset (b->x + b->width / 2, p->layout->width, width, scale);
+      dy = focus_offset (b->y + b->height / 2, p->layout->height, height, scale);
     }
+  /* The whole pane in the graph's background (render/cr-graph-render.c's
+   * palette), not only the drawing's extent. */
+  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  if (dark)
+    cairo_set_source_rgb (cr, 0x1e / 255.0, 0x1e / 255.0, 0x20 / 255.0);
+  else
+    cairo_set_source_rgb (cr, 0xfa / 255.0, 0xfa / 255.0, 0xfb / 255.0);
+  cairo_paint (cr);
   cairo_translate (cr, dx, dy);
   cairo_scale (cr, scale, scale);
   CrGraphRenderOptions options;
   cr_graph_render_options_init (&options);
-  options.style = adw_style_manager_get_dark (adw_style_manager_get_default ())
-                  ? CR_GRAPH_STYLE_DARK : CR_GRAPH_STYLE_LIGHT;
+  options.draw_background = FALSE;
+  options.style = dark ? CR_GRAPH_STYLE_DARK : CR_GRAPH_STYLE_LIGHT;
   options.collapse = p->collapse;
   options.current_step = -1;
   cr_graph_render (cr, p->model, p->layout, &options);

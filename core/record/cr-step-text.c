@@ -353,6 +353,32 @@ add_local (CrStepText         *text,
     }
 }
 
+/* "lhs = a = b = c" on one line, or when longer than a printed line, one
+ * "= ..." a line under the first:
+ *   ∂L/∂d = ∂L/∂(10 - d) × ∂(10 - d)/∂d
+ *         = [[1, 1], [1, 1]] × [[-1, -1], [-1, -1]]
+ *         = [[-1, -1], [-1, -1]]  */
+#define CHAIN_LINE_MAX 72
+
+static void
+add_chain (CrStepTextSection *s,
+           const char        *lhs,
+           const char *const *parts)
+{
+  GString *one = g_string_new (lhs);
+  for (const char *const *p = parts; *p; p++)
+    g_string_append_printf (one, " = %s", *p);
+  if (g_utf8_strlen (one->str, -1) <= CHAIN_LINE_MAX)
+    {
+      g_ptr_array_add (s->lines, g_string_free (one, FALSE));
+      return;
+    }
+  g_string_free (one, TRUE);
+  g_autofree char *indent = g_strnfill (g_utf8_strlen (lhs, -1), ' ');
+  for (const char *const *p = parts; *p; p++)
+    g_ptr_array_add (s->lines, g_strdup_printf ("%s = %s", p == parts ? lhs : indent, *p));
+}
+
 static const char *
 input_label (const CrRunRecord       *record,
              const CrRecordStepInput *in)
@@ -390,14 +416,18 @@ add_sent (CrStepText         *text,
             {
               g_autofree char *p = brief (in->product);
               g_autofree char *how = cr_record_reduction_text (in->reduction, input_label (record, in));
-              g_ptr_array_add (s->lines, g_strdup_printf ("%s = %s × %s = %s × %s = %s", lhs,
-                                                          incoming->name, in->local_name, g, l, p));
+              g_autofree char *names = g_strdup_printf ("%s × %s", incoming->name, in->local_name);
+              g_autofree char *values = g_strdup_printf ("%s × %s", g, l);
+              add_chain (s, lhs, (const char *const[]) { names, values, p, NULL });
               g_ptr_array_add (s->lines, g_strdup_printf ("Σ %s = %s", how, out));
               broadcast = in;
             }
           else
-            g_ptr_array_add (s->lines, g_strdup_printf ("%s = %s × %s = %s × %s = %s", lhs,
-                                                        incoming->name, in->local_name, g, l, out));
+            {
+              g_autofree char *names = g_strdup_printf ("%s × %s", incoming->name, in->local_name);
+              g_autofree char *values = g_strdup_printf ("%s × %s", g, l);
+              add_chain (s, lhs, (const char *const[]) { names, values, out, NULL });
+            }
           elementwise |= !is_scalar (incoming->value) || !is_scalar (in->local);
         }
       else
