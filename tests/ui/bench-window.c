@@ -28,6 +28,11 @@
  * "every group open" times opening all of it (open: to the first frame)
  * and panning it.
  *
+ * On a machine busy with other work (a shared build machine's load of 20)
+ * the wall times say more about the load than about the window: run it at
+ * real-time priority, `chrt -f 10 xvfb-run ...`, which its server and
+ * children inherit, for what a quiet machine of the same cores gives.
+ *
  * Under Xvfb GTK draws with GL through Mesa's software rasterizer (llvmpipe),
  * which makes every frame of the whole window cost 50-200 ms on a loaded
  * machine; GSK_RENDERER=cairo is closer to what a desktop with a GPU sees.
