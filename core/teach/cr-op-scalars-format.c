@@ -56,6 +56,8 @@ collect_terms (const CrOpScalars *self,
 static gboolean
 needs_parentheses (const char *text)
 {
+  if (g_str_has_prefix (text, "−"))
+    return TRUE;  /* a factor of −1/2: ·(−1/2) */
   int depth = 0;
   for (const char *p = text; *p; p++)
     {
@@ -140,7 +142,8 @@ cr_op_scalars_format (const CrOpScalars *self,
         }
       if (terms->len == 0)
         g_string_append (s, "0 (no edge leaves it)");
-      g_string_append_printf (s, "\n  %*s", (int) indent, "= ");
+      else
+        g_string_append_printf (s, "\n  %*s", (int) indent, "= ");
       for (guint t = 0; t < terms->len; t++)
         {
           const Term *term = &g_array_index (terms, Term, t);
@@ -154,7 +157,8 @@ cr_op_scalars_format (const CrOpScalars *self,
         g_string_append_printf (s, "\n  %*s", (int) indent, "= ");
       else if (terms->len == 1)
         g_string_append (s, " = ");
-      g_string_append_printf (s, "%.4g", node->grad);
+      if (terms->len > 0)
+        g_string_append_printf (s, "%.4g", node->grad);
       double sent = cr_op_scalars_sent (self, record, node->tensor, node->element);
       if (!isnan (sent))
         {

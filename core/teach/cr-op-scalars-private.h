@@ -17,6 +17,7 @@ typedef enum {
   KIND_SOFTMAX, KIND_LOG_SOFTMAX,
   KIND_MSE, KIND_BCE_LOGITS,
   KIND_VIEW, KIND_T, KIND_EXPAND,
+  KIND_NLL,
 } Kind;
 
 /* One op being taken apart. */
@@ -89,5 +90,6 @@ gboolean scalars_build_matmul (Build *b);
 gboolean scalars_build_softmax (Build *b);
 gboolean scalars_build_loss (Build *b);
 gboolean scalars_build_view (Build *b);
+gboolean scalars_build_nll (Build *b);
 
 G_END_DECLS

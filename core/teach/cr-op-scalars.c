@@ -37,6 +37,7 @@ static const OpName op_names[] = {
   { "SoftmaxBackward0", KIND_SOFTMAX }, { "LogSoftmaxBackward0", KIND_LOG_SOFTMAX },
   { "MseLossBackward0", KIND_MSE },
   { "BinaryCrossEntropyWithLogitsBackward0", KIND_BCE_LOGITS },
+  { "NllLossBackward0", KIND_NLL },
   { "ViewBackward0", KIND_VIEW }, { "ReshapeAliasBackward0", KIND_VIEW },
   { "UnsafeViewBackward0", KIND_VIEW }, { "UnsqueezeBackward0", KIND_VIEW },
   { "UnsqueezeBackward1", KIND_VIEW }, { "SqueezeBackward0", KIND_VIEW },
@@ -114,14 +115,21 @@ scalars_input_label (const CrRunRecord    *record,
              const CrRecordTensor *t,
              gint64                element)
 {
-  const CrRecordOp *op = t->name == NULL && t->op >= 0 && (guint) t->op < record->ops->len
-                         ? record->ops->pdata[t->op] : NULL;
-  const CrRecordTensor *in = op && g_strcmp0 (op->grad_fn, "TBackward0") == 0 && op->inputs->len
+  const CrRecordOp *op = t->name == NULL && t->label && t->label[0] == '[' && t->op >= 0
+                         && (guint) t->op < record->ops->len ? record->ops->pdata[t->op] : NULL;
+  const CrRecordTensor *in = op && op->inputs->len
                              ? scalars_tensor_at (record, g_array_index (op->inputs, int, 0)) : NULL;
   if (!in || !in->label || in->label[0] == '[')
     return scalars_element_label (t, element);
   g_autofree char *index = cr_record_element_text (t, element);
-  return g_strdup_printf ("%s.T%s", in->label, index);
+  /* The record calls it by its grad_fn: say what made it, from what. */
+  if (g_strcmp0 (op->grad_fn, "TBackward0") == 0)
+    return g_strdup_printf ("%s.T%s", in->label, index);
+  if (g_strcmp0 (op->grad_fn, "LogSoftmaxBackward0") == 0)
+    return g_strdup_printf ("log_softmax(%s)%s", in->label, index);
+  if (g_strcmp0 (op->grad_fn, "SoftmaxBackward0") == 0)
+    return g_strdup_printf ("softmax(%s)%s", in->label, index);
+  return scalars_element_label (t, element);
 }
 
 /* A value as a factor or term in the numbers: negative ones in parentheses. */
@@ -654,6 +662,8 @@ cr_op_scalars_new (const CrRunRecord *record,
     ok = scalars_build_softmax (&b);
   else if (kind == KIND_MSE || kind == KIND_BCE_LOGITS)
     ok = scalars_build_loss (&b);
+  else if (kind == KIND_NLL)
+    ok = scalars_build_nll (&b);
   else
     ok = scalars_build_view (&b);
   g_hash_table_unref (b.bases);

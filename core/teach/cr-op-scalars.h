@@ -18,8 +18,8 @@
  * (a tensor or a number on either side, with broadcasting), relu, tanh,
  * sigmoid, exp, log, sqrt, sin, cos, abs, reciprocal; sum and mean (all
  * elements, or over dims); mm, mv, dot and addmm (nn.Linear's x@W.T+b);
- * softmax and log_softmax; mse_loss and binary_cross_entropy_with_logits
- * (mean); views, reshapes, squeeze/unsqueeze, clone, t, expand. The dims of
+ * softmax and log_softmax; mse_loss, binary_cross_entropy_with_logits and
+ * nll_loss (cross_entropy's second half; mean or sum, no class weights); views, reshapes, squeeze/unsqueeze, clone, t, expand. The dims of
  * a reduction or a softmax are not in the record: they are found from the
  * values (the dims whose result matches the output; when several do, the
  * ones whose gradients match the backward step's). Any other op is refused

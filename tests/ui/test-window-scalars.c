@@ -84,10 +84,21 @@ find_open_button (GtkWidget *widget)
 }
 
 static gboolean
+view_mapped (gpointer data)
+{
+  CrScalarView *view = cr_window_get_scalar_view (data);
+  return view && gtk_widget_get_visible (GTK_WIDGET (view)) && gtk_widget_get_mapped (GTK_WIDGET (view));
+}
+
+/* Shown: visible, and mapped once the frame clock has run (under load a
+ * frame can take a while). Hidden: at once. */
+static gboolean
 view_visible (CrWindow *window)
 {
   CrScalarView *view = cr_window_get_scalar_view (window);
-  return view && gtk_widget_get_visible (GTK_WIDGET (view)) && gtk_widget_get_mapped (GTK_WIDGET (view));
+  if (!view || !gtk_widget_get_visible (GTK_WIDGET (view)))
+    return FALSE;
+  return cr_ui_test_wait_until (view_mapped, window, 10);
 }
 
 static void
