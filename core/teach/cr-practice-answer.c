@@ -151,7 +151,9 @@ read_items (Reader *r,
       if (rows && *r->p == ';')
         {
           r->p++;
-          /* A row ends: every row as long as the first. */
+          /* A row ends: every row as long as the first, none empty. */
+          if (in_row == 0)
+            return fail (r, "A row has no entries.");
           if (row_count == 0)
             shape[depth + 1] = in_row;
           else if (shape[depth + 1] != in_row)
@@ -217,6 +219,8 @@ cr_practice_answer_parse (const char  *text,
   gboolean ok = read_items (&r, '\0', 0, shape, &ndim_seen);
   if (ok && *r.p)
     ok = fail (&r, "There is a ] without its [.");
+  if (ok && r.values->len == 0)
+    ok = fail (&r, "There is no number in that.");
   if (!ok)
     {
       g_array_unref (r.values);

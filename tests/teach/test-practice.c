@@ -185,6 +185,36 @@ test_parse (void)
     }
 }
 
+/* Random text over the reader's alphabet: read or refused, never more. */
+static void
+test_parse_random (void)
+{
+  static const char alphabet[] = "0123456789.,;[] -/e\n";
+  g_autoptr (GRand) rand = g_rand_new_with_seed (12);
+  guint read = 0;
+  for (guint i = 0; i < 20000; i++)
+    {
+      char text[40];
+      guint n = (guint) g_rand_int_range (rand, 0, sizeof text);
+      for (guint k = 0; k < n; k++)
+        text[k] = alphabet[g_rand_int_range (rand, 0, sizeof alphabet - 1)];
+      text[n] = '\0';
+      g_autoptr (GError) error = NULL;
+      g_autoptr (CrPracticeAnswer) a = cr_practice_answer_parse (text, &error);
+      g_assert_true ((a != NULL) == (error == NULL));
+      if (!a)
+        continue;
+      gint64 numel = 1;
+      for (int d = 0; d < a->ndim; d++)
+        numel *= a->shape[d];
+      if (numel != a->values->len)
+        g_error ("«%s»: shape of %" G_GINT64_FORMAT " entries, %u read", text, numel,
+                 a->values->len);
+      read++;
+    }
+  g_test_message ("%u of 20000 read", read);
+}
+
 /* ---- verdicts on the toy network (example 01) --------------------------- */
 
 static void
@@ -356,6 +386,21 @@ test_broadcast (void)
                                           CR_PRACTICE_ASK_SENT, "∂y/∂x", &keep_x);
   g_autoptr (CrPracticeVerdict) rx = check (qx, "[[0.5, -1, 2], [0.5, -1, 2]]",
                                             CR_PRACTICE_RIGHT, CR_PRACTICE_MISTAKE_NONE);
+  /* Whatever is typed gets a verdict that says why. */
+  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+  static const char alphabet[] = "0123456789.;[] -";
+  for (guint i = 0; i < 3000; i++)
+    {
+      char text[24];
+      guint n = (guint) g_rand_int_range (rand, 1, sizeof text);
+      for (guint k = 0; k < n; k++)
+        text[k] = alphabet[g_rand_int_range (rand, 0, sizeof alphabet - 1)];
+      text[n] = '\0';
+      g_autoptr (CrPracticeVerdict) v = cr_practice_check (q, text);
+      g_assert_nonnull (v->headline);
+      g_assert_true (v->why && *v->why);
+    }
+
   /* A choice built from the forgotten sum says so. */
   gboolean found = FALSE;
   for (guint i = 0; i < q->choices->len; i++)
@@ -484,6 +529,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/practice/parse", test_parse);
+  g_test_add_func ("/practice/parse-random", test_parse_random);
   g_test_add_func ("/practice/toy-network", test_toy_network);
   g_test_add_func ("/practice/local-level", test_local_level);
   g_test_add_func ("/practice/fan-in", test_fan_in);
