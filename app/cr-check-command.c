@@ -26,6 +26,9 @@ cr_check_command_usage (FILE *out)
          "\n"
          "Options:\n"
          "  --timeout SECONDS       stop after this long in all (exit 2)\n"
+         "  --name NAME             what to call a script read from stdin (FILE -);\n"
+         "                          NAME.ipynb: it is a notebook's script with cell\n"
+         "                          markers, run as its cells\n"
          "  --help                  show this help\n", out);
 }
 
@@ -33,7 +36,7 @@ int
 cr_check_command (int    argc,
                   char **argv)
 {
-  const char *file = NULL;
+  const char *file = NULL, *stdin_name = NULL;
   double timeout = 0;
   for (int i = 1; i < argc; i++)
     {
@@ -52,6 +55,11 @@ cr_check_command (int    argc,
                                "not '%s'\n", value);
               return 2;
             }
+          continue;
+        }
+      if (strcmp (arg, "--name") == 0 || g_str_has_prefix (arg, "--name="))
+        {
+          stdin_name = arg[6] == '=' ? arg + 7 : (i + 1 < argc ? argv[++i] : "");
           continue;
         }
       if (arg[0] == '-' && arg[1] != '\0')
@@ -77,8 +85,8 @@ cr_check_command (int    argc,
   cr_threads_init ();
   cr_time_limit_arm (&cancel_flag, timeout);
   g_autoptr (GArray) cells = NULL;
-  g_autoptr (CrAstModule) module = cr_script_load_cells ("chainrule check", file, &cancel_flag,
-                                                         &cells);
+  g_autoptr (CrAstModule) module = cr_script_load_named ("chainrule check", file, stdin_name,
+                                                         &cancel_flag, &cells);
   if (!module)
     {
       cr_time_limit_disarm ();

@@ -23,8 +23,9 @@ read_stdin (gsize *out_len)
 }
 
 CrAstModule *
-cr_script_load_cells (const char  *command,
+cr_script_load_named (const char  *command,
                       const char  *file,
+                      const char  *stdin_name,
                       const gint  *cancel_flag,
                       GArray     **out_cells)
 {
@@ -36,7 +37,7 @@ cr_script_load_cells (const char  *command,
   if (strcmp (file, "-") == 0)
     {
       source = read_stdin (&length);
-      filename = g_strdup ("<stdin>");
+      filename = g_strdup (stdin_name ? stdin_name : "<stdin>");
     }
   else
     {
@@ -51,9 +52,11 @@ cr_script_load_cells (const char  *command,
         }
       filename = g_canonicalize_filename (file, NULL);
     }
-  /* A notebook: its script with cell markers, run cell by cell. */
-  gboolean notebook = strcmp (file, "-") != 0 && cr_notebook_is_path (file);
-  if (notebook)
+  /* A notebook: its script with cell markers, run cell by cell. From
+   * stdin it is that script already. */
+  gboolean from_stdin = strcmp (file, "-") == 0;
+  gboolean notebook = cr_notebook_is_path (from_stdin ? filename : file);
+  if (notebook && !from_stdin)
     {
       g_autoptr (GError) error = NULL;
       g_autoptr (CrNotebook) parsed = cr_notebook_parse (source, (gssize) length, &error);
@@ -102,6 +105,15 @@ cr_script_load_cells (const char  *command,
     text = g_strdup_printf ("%s: %s\n", cr_exception_name (code), parse_error->message);
   fputs (text, stderr);
   return NULL;
+}
+
+CrAstModule *
+cr_script_load_cells (const char  *command,
+                      const char  *file,
+                      const gint  *cancel_flag,
+                      GArray     **out_cells)
+{
+  return cr_script_load_named (command, file, NULL, cancel_flag, out_cells);
 }
 
 CrAstModule *

@@ -21,5 +21,14 @@ CrAstModule *cr_script_load_cells (const char  *command,
                                    const char  *file,
                                    const gint  *cancel_flag,
                                    GArray     **out_cells);
+/* The same, the script read from stdin (file "-") named stdin_name in
+ * tracebacks and the record (NULL: "<stdin>"). A name ending with .ipynb
+ * says the text is a notebook's script with cell markers, as the window
+ * shows a notebook: it runs as those cells. */
+CrAstModule *cr_script_load_named (const char  *command,
+                                   const char  *file,
+                                   const char  *stdin_name,
+                                   const gint  *cancel_flag,
+                                   GArray     **out_cells);
 
 G_END_DECLS

@@ -7,6 +7,7 @@
  * shortcut (Ctrl+Shift+K) here too, so the window's template is not touched. */
 #include "cr-config.h"
 #include "cr-window-private.h"
+#include "cr-notebook.h"
 
 #include "cr-script-guard.h"
 
@@ -139,10 +140,16 @@ check_activated (GSimpleAction *action,
   gtk_window_present (view->dialog);
   g_autoptr (GError) error = NULL;
   g_autoptr (GSubprocess) process = NULL;
+  /* A notebook's script runs as its cells there too, its lines told by
+   * cell ("cell 3, line 2"). */
+  const char *name = self->run_record && self->run_record->filename
+                     && cr_notebook_is_path (self->run_record->filename)
+                     ? self->run_record->filename : "<stdin>";
   if (runner)
     process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE
                                 | G_SUBPROCESS_FLAGS_STDERR_MERGE, &error,
-                                runner, "check", "--timeout", CHECK_TIMEOUT_S, "-", NULL);
+                                runner, "check", "--timeout", CHECK_TIMEOUT_S, "--name", name,
+                                "-", NULL);
   if (!process)
     {
       gtk_widget_set_visible (view->spinner, FALSE);
