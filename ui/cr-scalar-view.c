@@ -304,6 +304,13 @@ cr_scalar_view_open (CrScalarView *self,
   return TRUE;
 }
 
+CrRunRecord *
+cr_scalar_view_get_record (CrScalarView *self)
+{
+  g_return_val_if_fail (CR_IS_SCALAR_VIEW (self), NULL);
+  return self->record;
+}
+
 int
 cr_scalar_view_get_op (CrScalarView *self)
 {

@@ -29,6 +29,8 @@ gboolean           cr_scalar_view_open         (CrScalarView *self,
                                                 int           backward,
                                                 int           step,
                                                 GError      **error);
+/* The record shown (borrowed), NULL: none. */
+CrRunRecord       *cr_scalar_view_get_record   (CrScalarView *self);
 /* The op shown (index in record->ops), -1: none. */
 int                cr_scalar_view_get_op       (CrScalarView *self);
 /* The scalar graph shown (borrowed), NULL: none. */

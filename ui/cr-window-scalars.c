@@ -3,8 +3,8 @@
  * menu): the selected op node, else the current step's op, drawn as its
  * scalar graph (cr-scalar-view.h) over the graph in the canvas's overlay.
  * While it shows, the stepper's keys step through the op's output
- * elements instead, and Escape closes it; a new run closes it too (its
- * record is gone). The action, its shortcut and the menu item are added
+ * elements instead, and Escape closes it; a run that shows a new record
+ * closes it too (its op is gone). The action, its shortcut and the menu item are added
  * here, so the window's template is not touched. */
 #include "cr-config.h"
 #include "cr-window-private.h"
@@ -159,11 +159,17 @@ key_pressed_cb (GtkEventControllerKey *controller,
   return FALSE;
 }
 
+/* A run that shows another record (an edit) takes the op away; one that
+ * leaves the graph as it was (a helper's run) does not. */
 static void
 run_finished (CrWindow *self)
 {
-  if (view_shown (self))
-    cr_scalar_view_close (cr_window_get_scalar_view (self));
+  if (!view_shown (self))
+    return;
+  CrScalarView *view = cr_window_get_scalar_view (self);
+  const CrGraphModel *model = cr_graph_canvas_get_model (self->canvas);
+  if (!model || model->record != cr_scalar_view_get_record (view))
+    cr_scalar_view_close (view);
 }
 
 void

@@ -10,6 +10,7 @@ static void
 append_number (GString *s,
                double   v)
 {
+  v = v == 0 ? 0 : v;  /* -0 prints as 0 */
   g_string_append_printf (s, v < 0 ? "(%.4g)" : "%.4g", v);
 }
 

@@ -137,6 +137,7 @@ void
 scalars_append_number (GString *s,
                double   v)
 {
+  v = v == 0 ? 0 : v;  /* -0 prints as 0 */
   g_string_append_printf (s, v < 0 ? "(%.4g)" : "%.4g", v);
 }
 
@@ -355,7 +356,7 @@ scalars_add_node (Build            *b,
   node->operation = g_strdup (operation);
   node->equation = equation;
   node->numbers = numbers;
-  node->value = value;
+  node->value = value == 0 ? 0 : value;  /* no "-0" in the equations */
   node->grad = NAN;
   node->sub_step = kind == CR_SCALAR_NODE_INPUT ? 0 : b->sub_step;
   g_ptr_array_add (b->self->nodes, node);
@@ -488,6 +489,7 @@ propagate (CrOpScalars        *self,
       CrScalarEdge *edge = order->pdata[i];
       CrScalarNode *to = self->nodes->pdata[edge->to], *from = self->nodes->pdata[edge->from];
       edge->product = to->grad * edge->local;
+      edge->product = edge->product == 0 ? 0 : edge->product;
       from->grad += edge->product;
     }
 }

@@ -117,11 +117,68 @@ test_matmul (void)
     }
 }
 
+/* Every op of the scalars_* cases and of example 12 that opens lays out
+ * and draws, at its first element and with every element done. */
+static void
+test_every_op (void)
+{
+  const char *scripts[] = { "tests/app/cases/scalars_broadcast.py",
+                            "tests/app/cases/scalars_linear.py",
+                            "tests/app/cases/scalars_matmul.py",
+                            "data/examples/12-softmax-cross-entropy.py" };
+  const char *keep = g_getenv ("CR_TEST_SCALARS_PNG");
+  guint drawn = 0;
+  for (guint k = 0; k < G_N_ELEMENTS (scripts); k++)
+    {
+      g_autofree char *path = g_build_filename (CR_SOURCE_ROOT, scripts[k], NULL);
+      g_autofree char *source = NULL;
+      g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
+      g_autoptr (CrRunRecord) record = record_script (source);
+      for (guint op = 0; op < record->ops->len; op++)
+        {
+          if (!cr_op_scalars_can_open (record, (int) op, NULL))
+            continue;
+          g_autoptr (GError) error = NULL;
+          g_autoptr (CrOpScalars) scalars = cr_op_scalars_new (record, (int) op, -1, -1, &error);
+          g_assert_no_error (error);
+          for (guint sub = 1; sub <= scalars->n_sub_steps; sub += MAX (scalars->n_sub_steps - 1, 1))
+            {
+              g_autoptr (CrGraphModel) model = cr_graph_model_new_from_op_scalars (scalars, record,
+                                                                                  sub);
+              CrGraphLayout *layout = cr_graph_render_layout (model, &error);
+              g_assert_no_error (error);
+              cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
+                                                                     (int) layout->width + 1,
+                                                                     (int) layout->height + 1);
+              cairo_t *cr = cairo_create (surface);
+              CrGraphRenderOptions options;
+              cr_graph_render_options_init (&options);
+              options.draw_background = TRUE;
+              options.current_step = (int) sub - 1;
+              cr_graph_render (cr, model, layout, &options);
+              g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+              if (keep)
+                {
+                  g_autofree char *name = g_strdup_printf ("%s/case%u-op%u-%u.png", keep, k, op, sub);
+                  cairo_surface_write_to_png (surface, name);
+                }
+              cairo_destroy (cr);
+              cairo_surface_destroy (surface);
+              cr_graph_layout_free (layout);
+              drawn++;
+            }
+        }
+    }
+  g_test_message ("%u drawings", drawn);
+  g_assert_cmpuint (drawn, >=, 50);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/graph-scalars/matmul", test_matmul);
+  g_test_add_func ("/graph-scalars/every-op", test_every_op);
   return g_test_run ();
 }
