@@ -11,6 +11,7 @@
 #include "cr-record-text.h"
 #include "cr-tensor-view.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* One step's questions and what became of them. */
@@ -92,18 +93,25 @@ cr_step_card_practice_class_init (GObjectClass *klass)
                                             G_TYPE_NONE, 0);
 }
 
+static void carry_answers (CrStepCardPractice *self, GHashTable *old);
+
 void
 cr_step_card_practice_showing (CrStepCardPractice *self,
                                const CrRunRecord  *record,
                                int                 backward,
                                int                 step)
 {
-  if (record != self->record)
+  if (record && record != self->record)
     {
-      /* Another run: its numbers, so its answers, are new. */
-      g_hash_table_remove_all (self->steps);
+      /* Another run (an edit re-runs the script): the answers to steps
+       * that ask the same thing carry over; the rest are new. A run
+       * without a record (an error) keeps the answers for the next. */
+      GHashTable *old = self->steps;
+      self->steps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, step_state_free);
       cr_run_record_unref (self->record);
-      self->record = record ? cr_run_record_ref ((CrRunRecord *) record) : NULL;
+      self->record = cr_run_record_ref ((CrRunRecord *) record);
+      carry_answers (self, old);
+      g_hash_table_unref (old);
     }
   if (backward != self->backward || step != self->step)
     {
@@ -112,6 +120,66 @@ cr_step_card_practice_showing (CrStepCardPractice *self,
     }
   self->backward = backward;
   self->step = step;
+}
+
+static StepState *step_state (CrStepCardPractice *self, int backward, int step);
+
+/* Whether two questions ask the same thing with the same answer. */
+static gboolean
+same_question (const CrPracticeQuestion *a,
+               const CrPracticeQuestion *b)
+{
+  const CrTensorSnapshot *x = a->expected, *y = b->expected;
+  if (a->ask != b->ask || a->input != b->input || g_strcmp0 (a->name, b->name) != 0
+      || x->numel != y->numel || x->ndim != y->ndim)
+    return FALSE;
+  for (gint64 i = 0; i < x->numel; i++)
+    if (x->values[i] != y->values[i])
+      return FALSE;
+  return TRUE;
+}
+
+/* Moves the answers of old (the previous run's states) to the same steps
+ * of the record now shown, where they ask the same questions. */
+static void
+carry_answers (CrStepCardPractice *self,
+               GHashTable         *old)
+{
+  CrPracticeLevel level = self->level;
+  GHashTableIter iter;
+  gpointer key, value;
+  g_hash_table_iter_init (&iter, old);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      StepState *was = value;
+      int backward, step, was_level;
+      if (sscanf (key, "%d:%d:%d", &backward, &step, &was_level) != 3)
+        continue;
+      gboolean any = was->revealed;
+      for (guint q = 0; q < was->verdicts->len; q++)
+        any |= was->verdicts->pdata[q] != NULL;
+      if (!any)
+        continue;
+      self->level = (CrPracticeLevel) was_level;
+      StepState *now = step_state (self, backward, step);
+      if (now && now->questions->len == was->questions->len)
+        {
+          gboolean same = TRUE;
+          for (guint q = 0; q < now->questions->len && same; q++)
+            same = same_question (now->questions->pdata[q], was->questions->pdata[q]);
+          if (same)
+            {
+              for (guint q = 0; q < now->questions->len; q++)
+                {
+                  now->verdicts->pdata[q] = g_steal_pointer (&was->verdicts->pdata[q]);
+                  now->typed->pdata[q] = g_steal_pointer (&was->typed->pdata[q]);
+                }
+              now->revealed = was->revealed;
+              now->gave_up = was->gave_up;
+            }
+        }
+    }
+  self->level = level;
 }
 
 /* The state of step of c's call at the practice's level, made on first

@@ -117,6 +117,12 @@ type_answer (CrWindow   *window,
 }
 
 static void
+set_flag (gboolean *flag)
+{
+  *flag = TRUE;
+}
+
+static void
 assert_score (CrWindow *window,
               guint     right,
               guint     answered)
@@ -195,6 +201,24 @@ test_practice_window (void)
   g_assert_nonnull (header_score);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (header_score)));
   g_assert_cmpstr (gtk_label_get_text (header_score), ==, "2 of 4 right");
+
+  /* An edit runs the script again: the steps that ask the same keep their
+   * answers (a comment changes no number). */
+  gboolean finished = FALSE;
+  gulong handler = g_signal_connect_swapped (window, "run-finished", G_CALLBACK (set_flag),
+                                             &finished);
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (window->source_view));
+  GtkTextIter end;
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  gtk_text_buffer_insert (buffer, &end, "\n# a comment\n", -1);
+  g_assert_true (cr_ui_test_wait_for_flag (&finished, 30));
+  g_signal_handler_disconnect (window, handler);
+  settle ();
+  guint kept_right = 0, kept_answered = 0;
+  cr_step_card_practice_score (card (window), &kept_right, &kept_answered);
+  g_assert_cmpuint (kept_right, ==, 2);
+  g_assert_cmpuint (kept_answered, ==, 4);
+  g_assert_false (cr_step_card_practice_hides (card (window)));
 
   /* Back to an answered step: it stays revealed. Reveal gives up on one. */
   activate (window, "win.step-back");
