@@ -9,8 +9,9 @@
  *
  * Presenting, nobody types: the card shows the questions with lettered
  * choices for the room, and cr_step_card_practice_reveal() (the clicker's
- * next key) shows the answer. Answers and reveals are kept per step until
- * the card shows another run. */
+ * next key) shows the answer. Answers and reveals are kept per step; a
+ * new run of the script (an edit) keeps those of the steps that ask the
+ * same questions with the same answers. */
 #pragma once
 
 #include "cr-step-card.h"
