@@ -16,6 +16,7 @@
 #include "cr-graph-svg.h"
 #include "cr-graph-regions.h"
 #include "cr-graph-titles.h"
+#include "cr-graph-forward.h"
 
 #include <math.h>
 #include <string.h>
@@ -948,6 +949,20 @@ path_extents (const CrGraphPath *p,
  * there to read, clearly not the path. */
 #define HIGHLIGHT_FADED 0.22
 
+/* What the forward pass has not computed yet keeps this much. */
+#define FORWARD_FADED 0.25
+
+/* Whether edge e touches a node the forward pass shown has not computed. */
+static gboolean
+forward_not_yet (const CrGraphRenderOptions *options,
+                 const CrGraphEdge          *e,
+                 guint                       n_nodes)
+{
+  return options->forward && e->from < n_nodes && e->to < n_nodes
+         && (options->forward[e->from] == CR_GRAPH_FORWARD_NOT_YET
+             || options->forward[e->to] == CR_GRAPH_FORWARD_NOT_YET);
+}
+
 /* A wide soft stroke in the accent colour under an edge of the path lit. */
 static void
 draw_lit_halo (cairo_t           *cr,
@@ -1048,6 +1063,8 @@ render_with_cache (cairo_t                    *cr,
         a = MIN (options->node_alpha[e->from], options->node_alpha[e->to]);
       if (lit_edges && !lit_edges[i])
         a *= HIGHLIGHT_FADED;
+      if (forward_not_yet (options, e, n_nodes))
+        a *= FORWARD_FADED;
       if (a < 1.0)
         cairo_push_group (cr);
       if (lit_edges && lit_edges[i])
@@ -1070,6 +1087,8 @@ render_with_cache (cairo_t                    *cr,
         a = MIN (options->node_alpha[e->from], options->node_alpha[e->to]);
       if (lit_edges && !lit_edges[i])
         a *= HIGHLIGHT_FADED;
+      if (forward_not_yet (options, e, n_nodes))
+        a *= FORWARD_FADED;
       if (a <= 0.0)
         continue;
       if (a < 1.0)
@@ -1099,12 +1118,23 @@ render_with_cache (cairo_t                    *cr,
       double a = options->node_alpha ? options->node_alpha[i] : 1.0;
       if (lit_nodes && !lit_nodes[i])
         a *= HIGHLIGHT_FADED;
+      /* Not computed yet in the forward pass shown: faint, and its values
+       * not given away. */
+      NodeText unknown;
+      if (options->forward && options->forward[i] == CR_GRAPH_FORWARD_NOT_YET)
+        {
+          a *= FORWARD_FADED;
+          unknown = *t;
+          unknown.body = (Text) { 0 };
+          t = &unknown;
+        }
       if (a <= 0.0)
         continue;
       if (a < 1.0)
         cairo_push_group (cr);
       double r = node_radius (n, b, &c);
-      gboolean is_current = current >= 0 && n->step == current;
+      gboolean is_current = (current >= 0 && n->step == current)
+                            || (options->forward && options->forward[i] == CR_GRAPH_FORWARD_NOW);
       if (is_current)
         ring (cr, b, r, 4 * c.k, 3 * c.lw, c.pal.highlight, 0.3);
       if (lit_nodes && lit_nodes[i])

@@ -52,6 +52,10 @@ typedef struct {
                                    * CR_GRAPH_RENDER_MIN_TEXT_PX; 0: all drawn (export) */
   CrGraphHighlight *highlight;    /* borrowed: its part of the graph lit, the rest faded
                                    * (a path of the chain rule); NULL: none */
+  const guint8 *forward;          /* borrowed: stepping the forward pass, each node's
+                                   * CrGraphForwardState (cr-graph-forward.h): the op
+                                   * computing ringed, what is not computed yet faint
+                                   * and without values; NULL: all computed */
   gboolean      hide_step_gradients; /* practice: the gradients current_step sends are not
                                    * labelled yet (the learner works them out first) */
 } CrGraphRenderOptions;

@@ -43,6 +43,7 @@ cr_graph_canvas_fill_render_options (CrGraphCanvas        *self,
   options->presentation = self->presentation;
   options->cache = self->cache;
   options->highlight = self->highlight;
+  options->forward = self->forward_states;
   options->hide_step_gradients = self->hide_step_gradients;
 }
 

@@ -128,6 +128,9 @@ cr_graph_canvas_step_span (CrGraphCanvas *self,
                            double         span[4])
 {
   const CrGraphNode *node = self->model && step >= 0 ? cr_graph_model_find_step (self->model, step) : NULL;
+  /* Step -1 while the forward pass is stepped: the op computing. */
+  if (!node && self->model && step < 0 && cr_graph_canvas_get_forward_op (self) >= 0)
+    node = cr_graph_model_find_op (self->model, cr_graph_canvas_get_forward_op (self));
   if (!node || z <= 0 || !cr_graph_canvas_node_span (self, node->id, span))
     return FALSE;
   gboolean wide = z * (span[2] - span[0]) > room_w, tall = z * (span[3] - span[1]) > room_h;

@@ -97,6 +97,14 @@ struct _CrGraphCanvas
   /* A path of the chain rule lit (cr-graph-canvas-highlight.c; owned), NULL. */
   CrGraphHighlight   *highlight;
 
+  /* The forward pass stepped (cr-graph-canvas-forward.c): the model's
+   * forward ops (record op indices, owned), the one shown (-1: none, all
+   * computed) and each drawn node's CrGraphForwardState then (owned, NULL
+   * when none is shown). */
+  GArray             *forward_ops;
+  int                 forward_step;
+  guint8             *forward_states;
+
   /* Practice: the current step's gradients unlabelled until revealed. */
   gboolean            hide_step_gradients;
 };
@@ -207,5 +215,11 @@ gboolean cr_graph_canvas_step_span       (CrGraphCanvas *self,
                                           double         room_w,
                                           double         room_h,
                                           double         span[4]);
+
+/* cr-graph-canvas-forward.c: a new model shown (keep_step: the same run's
+ * other view), and the canvas going away. */
+void cr_graph_canvas_forward_model_changed (CrGraphCanvas *self,
+                                            gboolean       keep_step);
+void cr_graph_canvas_forward_dispose       (CrGraphCanvas *self);
 
 G_END_DECLS

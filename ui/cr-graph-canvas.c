@@ -966,6 +966,7 @@ cr_graph_canvas_dispose (GObject *object)
   g_clear_pointer (&self->other_layout, cr_graph_layout_free);
   g_clear_pointer (&self->model, cr_graph_model_unref);
   g_clear_pointer (&self->highlight, cr_graph_highlight_unref);
+  cr_graph_canvas_forward_dispose (self);
   cr_graph_canvas_groups_clear (self);
 
   G_OBJECT_CLASS (cr_graph_canvas_parent_class)->dispose (object);
@@ -1004,6 +1005,7 @@ cr_graph_canvas_init (CrGraphCanvas *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
   self->step = -1;
+  self->forward_step = -1;
   self->selected = -1;
   self->zoom = 1.0;
   self->animate = TRUE;
@@ -1228,6 +1230,7 @@ replace_model (CrGraphCanvas *self,
 
   if (!keep_step || !self->model)
     self->step = -1;
+  cr_graph_canvas_forward_model_changed (self, keep_step);
   g_object_freeze_notify (G_OBJECT (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_STEPS]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STEP]);

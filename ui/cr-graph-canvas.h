@@ -107,6 +107,22 @@ gboolean            cr_graph_canvas_export       (CrGraphCanvas *self,
                                                   const char    *path,
                                                   GError       **error);
 
+/* The forward pass stepped (cr-graph-canvas-forward.c): the model's
+ * forward ops in the order they ran (cr_graph_forward_ops), one of them
+ * shown computing: it is ringed, and what is not computed yet is faint with
+ * its values hidden. -1 (a new model's): none, every node computed. The
+ * backward step is the canvas's "step", apart from this. */
+guint               cr_graph_canvas_get_n_forward_steps (CrGraphCanvas *self);
+int                 cr_graph_canvas_get_forward_step    (CrGraphCanvas *self);
+void                cr_graph_canvas_set_forward_step    (CrGraphCanvas *self,
+                                                         int            step);
+/* The record op computing at the forward step shown, or -1. */
+int                 cr_graph_canvas_get_forward_op      (CrGraphCanvas *self);
+/* Whether node (an id of the drawn model) is computed as of the forward
+ * step shown: its values may be shown. TRUE when no step is shown. */
+gboolean            cr_graph_canvas_node_computed       (CrGraphCanvas *self,
+                                                         int            node);
+
 /* Practice (predict, then reveal): the gradients the current step sends
  * are not labelled on their edges until hide is FALSE again
  * (cr-graph-canvas-draw.c). */

@@ -87,4 +87,12 @@ void                cr_step_card_practice_add_outcome (GtkWidget          *box,
                                                        const CrStepCardCtx *c,
                                                        const CrRecordStep *step);
 
+/* cr-step-card-forward.c: forward step `index` of n, record op `op` (a
+ * new floating widget); has_backward: a backward pass follows. */
+GtkWidget *cr_step_card_build_forward_step (const CrRunRecord *record,
+                                            int                op,
+                                            guint              index,
+                                            guint              n,
+                                            gboolean           has_backward);
+
 G_END_DECLS

@@ -747,3 +747,18 @@ cr_step_card_get_practice_state (CrStepCard *self)
     self->practice = cr_step_card_practice_new (self);
   return self->practice;
 }
+
+void
+cr_step_card_set_forward (CrStepCard         *self,
+                          const CrGraphModel *model,
+                          int                 op,
+                          guint               index,
+                          guint               n)
+{
+  g_return_if_fail (CR_IS_STEP_CARD (self));
+  if (!model || !model->record)
+    set_content (self, cr_step_card_build_no_graph ());
+  else
+    set_content (self, cr_step_card_build_forward_step (model->record, op, index, n,
+                                                        model->backward >= 0));
+}

@@ -34,4 +34,12 @@ void       cr_step_card_show_record_step (CrStepCard        *self,
                                           int                backward,
                                           int                step);
 
+/* Shows forward step `index` of n of model's forward pass: record op `op`
+ * computing (cr-step-card-forward.c). Keeps no pointer to model. */
+void       cr_step_card_set_forward (CrStepCard         *self,
+                                     const CrGraphModel *model,
+                                     int                 op,
+                                     guint               index,
+                                     guint               n);
+
 G_END_DECLS

@@ -446,6 +446,8 @@ show_models (CrWindow  *self,
   const CrGraphModel *old_model = cr_graph_canvas_get_model (self->canvas);
   g_autoptr (CrGraphModel) old = old_model ? cr_graph_model_ref ((CrGraphModel *) old_model) : NULL;
   int old_step = cr_graph_canvas_get_step (self->canvas);
+  int old_forward = cr_graph_canvas_get_forward_step (self->canvas);
+  guint old_n_forward = cr_graph_canvas_get_n_forward_steps (self->canvas);
   Replaced *replaced = g_new0 (Replaced, 1);
   replaced->models = g_steal_pointer (&self->models);
   replaced->record = g_steal_pointer (&self->run_record);
@@ -469,6 +471,12 @@ show_models (CrWindow  *self,
   const CrGraphModel *model = cr_graph_canvas_get_model (self->canvas);
   if (old_step >= 0 && same_steps (old, model))
     cr_graph_canvas_set_step (self->canvas, old_step);
+  else if (old_forward >= 0 && old_n_forward == cr_graph_canvas_get_n_forward_steps (self->canvas))
+    {
+      /* An edit that left the forward pass as long: its same op, recomputed. */
+      g_action_group_activate_action (G_ACTION_GROUP (self), "step-to",
+                                      g_variant_new_int32 (old_forward));
+    }
   else if (!job->from_editor && model && model->n_steps > 0)
     {
       /* A new formula in expression mode shows its gradients on the graph

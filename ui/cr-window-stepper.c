@@ -1,10 +1,16 @@
-/* cr-window-stepper.c — stepping through the backward pass: the step
- * actions and their enabled states, play with its speed, the keyboard (also
- * a presenter's clicker), the step card following the step, and the state
- * file the end-to-end test reads. */
+/* cr-window-stepper.c — stepping through the story of a run: first the
+ * forward pass op by op (the canvas's forward step), then the backward pass
+ * node by node (its step). The step actions and their enabled states, play
+ * with its speed, the keyboard (also a presenter's clicker), the step card
+ * following the step, and the state file the end-to-end test reads.
+ *
+ * A position in the story: -1 before it (every node computed, nothing lit:
+ * where a new run starts), 0 .. F-1 the forward ops, F .. F+B-1 the
+ * backward steps. */
 #include "cr-config.h"
 #include "cr-window-private.h"
 
+#include "cr-graph-forward.h"
 #include "cr-inspector.h"
 #include "cr-record-text.h"
 #include "cr-step-card.h"
@@ -25,6 +31,28 @@ static const CrGraphModel *
 current_model (CrWindow *self)
 {
   return cr_graph_canvas_get_model (self->canvas);
+}
+
+static int
+n_forward (CrWindow *self)
+{
+  return (int) cr_graph_canvas_get_n_forward_steps (self->canvas);
+}
+
+static int
+story_length (CrWindow *self)
+{
+  return n_forward (self) + (int) cr_graph_canvas_get_n_steps (self->canvas);
+}
+
+static int
+story_position (CrWindow *self)
+{
+  int forward = cr_graph_canvas_get_forward_step (self->canvas);
+  if (forward >= 0)
+    return forward;
+  int step = cr_graph_canvas_get_step (self->canvas);
+  return step >= 0 ? n_forward (self) + step : -1;
 }
 
 static void
@@ -55,6 +83,8 @@ cr_window_write_state (CrWindow *self)
   g_string_append_printf (text, "runs=%u\n", self->n_runs_shown);
   g_string_append_printf (text, "n_steps=%u\n", cr_graph_canvas_get_n_steps (self->canvas));
   g_string_append_printf (text, "step=%d\n", step);
+  g_string_append_printf (text, "n_forward=%d\n", n_forward (self));
+  g_string_append_printf (text, "forward=%d\n", cr_graph_canvas_get_forward_step (self->canvas));
   g_string_append_printf (text, "node=%s\n", node && node->title ? node->title : "");
   g_string_append_printf (text, "model=%s\n", model && model->title ? model->title : "");
   g_string_append_printf (text, "error=%d\n", self->in_error ? 1 : 0);
@@ -90,11 +120,24 @@ cr_window_update_step_label (CrWindow *self)
     g_string_append (text, cr_record_backward_error (model->record, -1)
                            ? "Forward graph · stopped by an error"
                            : "Forward graph · no backward call");
-  else if (step < 0)
+  else if (cr_graph_canvas_get_forward_step (self->canvas) >= 0)
+    {
+      int op = cr_graph_canvas_get_forward_op (self->canvas);
+      const CrRecordOp *o = op >= 0 && model->record && (guint) op < model->record->ops->len
+                            ? g_ptr_array_index (model->record->ops, op) : NULL;
+      g_string_append_printf (text, "Forward %d of %d · %s",
+                              cr_graph_canvas_get_forward_step (self->canvas) + 1, n_forward (self),
+                              o && o->grad_fn ? o->grad_fn : "");
+    }
+  else if (step < 0 && n_forward (self) == 0)
     g_string_append_printf (text, "Before backward · %d %s%s", n, n == 1 ? "step" : "steps",
                             call && !call->succeeded ? ", then an error" : "");
+  else if (step < 0)
+    g_string_append_printf (text, "Before forward · %d %s, then %d backward %s%s", n_forward (self),
+                            n_forward (self) == 1 ? "op" : "ops", n, n == 1 ? "step" : "steps",
+                            call && !call->succeeded ? " and an error" : "");
   else
-    g_string_append_printf (text, "Step %d of %d · %s", step + 1, n, node && node->title ? node->title : "");
+    g_string_append_printf (text, "Backward %d of %d · %s", step + 1, n, node && node->title ? node->title : "");
   if (model)
     cr_window_append_card_part (self, text);
   if (g_strcmp0 (gtk_label_get_label (self->step_label), text->str) != 0)
@@ -156,15 +199,23 @@ cr_window_update_step (CrWindow *self)
 {
   const CrGraphModel *model = current_model (self);
   int step = cr_graph_canvas_get_step (self->canvas);
-  int n = (int) cr_graph_canvas_get_n_steps (self->canvas);
-  set_enabled (self, "step-back", step > -1);
-  set_enabled (self, "step-first", step > -1);
-  set_enabled (self, "step-forward", step < n - 1);
-  set_enabled (self, "step-last", step < n - 1);
+  int position = story_position (self);
+  int n = story_length (self);
+  set_enabled (self, "step-back", position > -1);
+  set_enabled (self, "step-first", n > 0 && position != 0);
+  set_enabled (self, "step-forward", position < n - 1);
+  set_enabled (self, "step-last", position < n - 1);
   set_enabled (self, "play", n > 0);
 
+  int forward = cr_graph_canvas_get_forward_step (self->canvas);
   const CrGraphNode *node = model && step >= 0 ? cr_graph_model_find_step (model, step) : NULL;
-  if (self->step_card)
+  if (model && forward >= 0)
+    node = cr_graph_model_find_op (model, cr_graph_canvas_get_forward_op (self->canvas));
+  if (self->step_card && forward >= 0)
+    cr_step_card_set_forward (CR_STEP_CARD (self->step_card), model,
+                              cr_graph_canvas_get_forward_op (self->canvas), (guint) forward,
+                              (guint) n_forward (self));
+  else if (self->step_card)
     cr_step_card_set_step (CR_STEP_CARD (self->step_card), model, step);
   /* The inspector shows the state as of this step (no answer given away). */
   if (self->inspector)
@@ -177,17 +228,59 @@ cr_window_update_step (CrWindow *self)
 
 /* ---- actions ---- */
 
+static void on_step_changed (CrGraphCanvas *canvas,
+                             GParamSpec    *pspec,
+                             CrWindow      *self);
+
+/* To position `position` of the story (clamped): the forward step, then
+ * the backward step, set on the canvas. */
 static void
 go_to_step (CrWindow *self,
-            int       step)
+            int       position)
 {
-  int n = (int) cr_graph_canvas_get_n_steps (self->canvas);
-  step = CLAMP (step, -1, n - 1);
-  if (step == cr_graph_canvas_get_step (self->canvas))
+  int n = story_length (self);
+  int n_fwd = n_forward (self);
+  position = CLAMP (position, -1, n - 1);
+  if (position == story_position (self))
     return;
-  /* on_step_changed () follows. */
-  cr_graph_canvas_set_step (self->canvas, step);
+  int forward = position >= 0 && position < n_fwd ? position : -1;
+  int step = position >= n_fwd ? position - n_fwd : -1;
+  cr_graph_canvas_set_forward_step (self->canvas, forward);
+  if (step != cr_graph_canvas_get_step (self->canvas))
+    cr_graph_canvas_set_step (self->canvas, step);   /* on_step_changed () follows */
+  else
+    on_step_changed (self->canvas, NULL, self);
   gtk_stack_set_visible_child_name (self->sidebar_stack, "step");
+}
+
+/* The position "next" (direction +1) or "previous" (-1) goes to: one op
+ * of the forward pass (the ops of a closed module call as one), or one
+ * unit of the backward pass (cr_graph_canvas_step_unit). */
+static int
+story_unit (CrWindow *self,
+            int       direction)
+{
+  int position = story_position (self);
+  int n_fwd = n_forward (self);
+  if (position >= n_fwd || (position == n_fwd - 1 && direction > 0))
+    {
+      int step = cr_graph_canvas_step_unit (self->canvas, direction);
+      if (step < 0)
+        return n_fwd - 1;
+      return n_fwd + step;
+    }
+  const CrGraphModel *model = current_model (self);
+  int next = position + direction;
+  /* Ops drawn as one closed group go by together. */
+  const CrGraphNode *here = position >= 0 && model ? cr_graph_model_find_op (model, cr_graph_canvas_get_forward_op (self->canvas)) : NULL;
+  if (here && here->kind == CR_GRAPH_NODE_GROUP && model->record)
+    {
+      g_autoptr (GArray) ops = cr_graph_forward_ops (model);
+      while (next >= 0 && next < (int) ops->len
+             && cr_graph_model_find_op (model, g_array_index (ops, int, next)) == here)
+        next += direction;
+    }
+  return next;
 }
 
 /* However the step changed (the stepper, or a new model going back to -1),
@@ -210,7 +303,7 @@ step_forward_activated (GSimpleAction *action,
 {
   CrWindow *self = user_data;
   /* A closed module call steps as one unit (cr-graph-canvas-groups.c). */
-  go_to_step (self, cr_graph_canvas_step_unit (self->canvas, +1));
+  go_to_step (self, story_unit (self, +1));
 }
 
 static void
@@ -220,7 +313,7 @@ step_back_activated (GSimpleAction *action,
 {
   CrWindow *self = user_data;
   cr_window_stop_playing (self);
-  go_to_step (self, cr_graph_canvas_step_unit (self->canvas, -1));
+  go_to_step (self, story_unit (self, -1));
 }
 
 static void
@@ -230,7 +323,8 @@ step_first_activated (GSimpleAction *action,
 {
   CrWindow *self = user_data;
   cr_window_stop_playing (self);
-  go_to_step (self, -1);
+  /* The story's start: the first forward op. */
+  go_to_step (self, 0);
 }
 
 static void
@@ -240,7 +334,19 @@ step_last_activated (GSimpleAction *action,
 {
   CrWindow *self = user_data;
   cr_window_stop_playing (self);
-  go_to_step (self, (int) cr_graph_canvas_get_n_steps (self->canvas) - 1);
+  go_to_step (self, story_length (self) - 1);
+}
+
+/* win.step-to (int): to a position of the story (-1: before it; the last
+ * forward op is n_forward - 1, the first backward step n_forward). */
+static void
+step_to_activated (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  CrWindow *self = user_data;
+  cr_window_stop_playing (self);
+  go_to_step (self, g_variant_get_int32 (parameter));
 }
 
 static double
@@ -260,7 +366,7 @@ set_play_state (CrWindow *self,
   gtk_button_set_icon_name (self->play_button, playing ? "media-playback-pause-symbolic"
                                                        : "media-playback-start-symbolic");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->play_button),
-                               playing ? "Pause (P)" : "Play the backward pass (P)");
+                               playing ? "Pause (P)" : "Play forward and backward (P)");
 }
 
 void
@@ -276,12 +382,11 @@ static gboolean
 play_tick_cb (gpointer user_data)
 {
   CrWindow *self = user_data;
-  int n = (int) cr_graph_canvas_get_n_steps (self->canvas);
-  int step = cr_graph_canvas_get_step (self->canvas);
+  int n = story_length (self);
   /* A closed module call plays as one unit, as next does. */
-  if (step < n - 1)
-    go_to_step (self, cr_graph_canvas_step_unit (self->canvas, +1));
-  if (cr_graph_canvas_get_step (self->canvas) >= n - 1)
+  if (story_position (self) < n - 1)
+    go_to_step (self, story_unit (self, +1));
+  if (story_position (self) >= n - 1)
     {
       self->play_timeout_id = 0;
       set_play_state (self, FALSE);
@@ -309,15 +414,15 @@ play_activated (GSimpleAction *action,
       cr_window_stop_playing (self);
       return;
     }
-  int n = (int) cr_graph_canvas_get_n_steps (self->canvas);
+  int n = story_length (self);
   if (n == 0)
     return;
   /* Playing from the end starts over. */
-  if (cr_graph_canvas_get_step (self->canvas) >= n - 1)
+  if (story_position (self) >= n - 1)
     go_to_step (self, -1);
   /* The first step comes at once, so the press visibly does something. */
-  go_to_step (self, cr_graph_canvas_step_unit (self->canvas, +1));
-  if (cr_graph_canvas_get_step (self->canvas) < n - 1)
+  go_to_step (self, story_unit (self, +1));
+  if (story_position (self) < n - 1)
     start_playing (self);
 }
 
@@ -484,6 +589,7 @@ cr_window_stepper_init (CrWindow *self)
     { .name = "step-back", .activate = step_back_activated },
     { .name = "step-first", .activate = step_first_activated },
     { .name = "step-last", .activate = step_last_activated },
+    { .name = "step-to", .activate = step_to_activated, .parameter_type = "i" },
     { .name = "play", .activate = play_activated, .state = "false" },
     { .name = "speed", .parameter_type = "s", .state = "'1'", .change_state = speed_changed },
     { .name = "group-open", .activate = group_open_activated },

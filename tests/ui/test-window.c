@@ -19,6 +19,8 @@
 /* 01-toy-network.py's L.backward() runs 12 steps (`chainrule run
  * --trace-backward` prints them). */
 #define TOY_STEPS 12
+/* ... after its 7 forward ops. */
+#define TOY_OPS 7
 
 static void
 finished_cb (CrWindow *window,
@@ -182,54 +184,102 @@ test_toy_network (void)
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->call_dropdown)));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "workspace");
 
-  /* Before the backward pass: only forward. */
+  /* Before the story: only ahead, or to its start. */
+  g_assert_cmpuint (cr_graph_canvas_get_n_forward_steps (canvas), ==, TOY_OPS);
   g_assert_false (enabled (window, "step-back"));
-  g_assert_false (enabled (window, "step-first"));
+  g_assert_true (enabled (window, "step-first"));
   g_assert_true (enabled (window, "step-forward"));
   g_assert_true (enabled (window, "step-last"));
   g_assert_true (enabled (window, "play"));
+  /* Nothing is hidden before the story starts. */
+  const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
+  const CrGraphNode *root = NULL;
+  for (guint i = 0; i < model->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      if (n->kind == CR_GRAPH_NODE_OUTPUT)
+        root = n;
+      g_assert_true (cr_graph_canvas_node_computed (canvas, (int) i));
+    }
+  g_assert_nonnull (root);
+
+  /* Home: the first forward op. L is not computed yet, its value not shown;
+   * the leaves are. */
+  activate (window, "win.step-first");
+  g_assert_cmpint (cr_graph_canvas_get_forward_step (canvas), ==, 0);
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, -1);
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (window->step_label), "Forward 1 of 7 · MulBackward0"));
+  g_assert_false (cr_graph_canvas_node_computed (canvas, (int) root->id));
+  g_assert_true (cr_graph_canvas_node_computed (canvas,
+                   (int) cr_graph_model_find_tensor (model, 0)->id));   /* a */
+  g_assert_true (line_has_tag (window, 13, "step-line"));               /* b = w1 * a */
+  g_assert_false (enabled (window, "step-first"));
+  g_assert_true (enabled (window, "step-back"));
+  for (int i = 1; i < TOY_OPS; i++)
+    {
+      activate (window, "win.step-forward");
+      g_assert_cmpint (cr_graph_canvas_get_forward_step (canvas), ==, i);
+      g_autofree char *label = g_strdup_printf ("Forward %d of %d · ", i + 1, TOY_OPS);
+      g_assert_true (g_str_has_prefix (gtk_label_get_text (window->step_label), label));
+      /* L is computed by the last op: shown from then on. */
+      g_assert_true (cr_graph_canvas_node_computed (canvas, (int) root->id) == (i == TOY_OPS - 1));
+    }
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, -1);
 
   for (int i = 0; i < TOY_STEPS; i++)
     {
       g_assert_true (enabled (window, "step-forward"));
       activate (window, "win.step-forward");
       g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, i);
+      g_assert_cmpint (cr_graph_canvas_get_forward_step (canvas), ==, -1);
       g_assert_true (enabled (window, "step-back"));
       g_assert_true (enabled (window, "step-first"));
       /* The label names the step and its node; the editor marks the node's line. */
-      g_autofree char *label = g_strdup_printf ("Step %d of %d · ", i + 1, TOY_STEPS);
+      g_autofree char *label = g_strdup_printf ("Backward %d of %d · ", i + 1, TOY_STEPS);
       g_assert_true (g_str_has_prefix (gtk_label_get_text (window->step_label), label));
       const CrGraphNode *node = cr_graph_model_find_step (cr_graph_canvas_get_model (canvas), i);
       g_assert_nonnull (node);
       if (node->span.line > 0)
         g_assert_true (line_has_tag (window, node->span.line, "step-line"));
+      g_assert_true (cr_graph_canvas_node_computed (canvas, (int) root->id));
     }
   /* At the end: only back. */
   g_assert_false (enabled (window, "step-forward"));
   g_assert_false (enabled (window, "step-last"));
   g_assert_true (enabled (window, "step-back"));
 
-  /* In the middle: both ways. */
+  /* In the middle: both ways; back from the first backward step is the
+   * last forward op. */
   activate (window, "win.step-back");
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, TOY_STEPS - 2);
   g_assert_true (enabled (window, "step-forward"));
   g_assert_true (enabled (window, "step-back"));
   activate (window, "win.step-first");
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, -1);
+  g_assert_cmpint (cr_graph_canvas_get_forward_step (canvas), ==, 0);
+  activate (window, "win.step-back");
+  g_assert_cmpint (cr_graph_canvas_get_forward_step (canvas), ==, -1);
   g_assert_false (enabled (window, "step-back"));
   g_assert_false (buffer_has_tag (window, "step-line"));
+  cr_ui_test_skip_forward (window);
+  activate (window, "win.step-forward");
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 0);
+  activate (window, "win.step-back");
+  g_assert_cmpint (cr_graph_canvas_get_forward_step (canvas), ==, TOY_OPS - 1);
+  /* End: the last backward step. */
   activate (window, "win.step-last");
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, TOY_STEPS - 1);
+  g_assert_cmpint (cr_graph_canvas_get_forward_step (canvas), ==, -1);
 
   /* Play from the end starts over; it advances by itself and pause stops it. */
   g_action_group_change_action_state (G_ACTION_GROUP (window), "speed", g_variant_new_string ("2"));
   activate (window, "win.play");
-  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 0);
+  g_assert_cmpint (cr_graph_canvas_get_forward_step (canvas), ==, 0);
   cr_ui_test_spin (700);
-  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 1);
+  g_assert_cmpint (cr_graph_canvas_get_forward_step (canvas), ==, 1);
   activate (window, "win.play");
   cr_ui_test_spin (700);
-  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 1);
+  g_assert_cmpint (cr_graph_canvas_get_forward_step (canvas), ==, 1);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -463,7 +513,7 @@ test_presentation (void)
   activate (window, "win.hide-editor");
   g_assert_true (gtk_widget_get_visible (window->editor_column));
   activate (window, "win.step-forward");
-  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 0);
+  g_assert_cmpint (cr_graph_canvas_get_forward_step (canvas), ==, 0);
 
   activate (window, "win.presentation");
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
@@ -611,6 +661,8 @@ test_backward_calls (void)
   g_autofree char *title1 = cr_window_call_title (model);
   g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 1), ==, title1);
   g_assert_cmpuint (cr_graph_canvas_get_n_steps (canvas), ==, 4);
+  /* Its story starts with the forward ops that led to it: x * 2, exp, sin. */
+  g_assert_cmpuint (cr_graph_canvas_get_n_forward_steps (canvas), ==, 3);
   /* Only the call shown was built; the first is built from the same run
    * record when picked. */
   g_assert_nonnull (window->run_record);
@@ -631,12 +683,21 @@ test_backward_calls (void)
   g_assert_cmpuint (cr_graph_canvas_get_n_steps (canvas), ==, 2);
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, -1);
   g_assert_true (enabled (window, "step-forward"));
+  /* The first call's story: y = x * x, then its backward. */
+  g_assert_cmpuint (cr_graph_canvas_get_n_forward_steps (canvas), ==, 1);
+  g_assert_cmpint (cr_graph_canvas_get_forward_step (canvas), ==, -1);
+  activate (window, "win.step-first");
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (window->step_label), "Forward 1 of 1 · MulBackward0"));
 
   /* Back to one call: the selector goes. */
   set_text (window, "import torch\nx = torch.tensor(3.0, requires_grad=True)\n(x * x).backward()\n");
   wait_for_run_finished (window);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->call_dropdown)));
-  g_assert_cmpstr (gtk_label_get_text (window->step_label), ==, "Before backward · 2 steps");
+  /* An edit that keeps the forward pass as long keeps its step. */
+  g_assert_cmpstr (gtk_label_get_text (window->step_label), ==, "Forward 1 of 1 · MulBackward0");
+  activate (window, "win.step-back");
+  g_assert_cmpstr (gtk_label_get_text (window->step_label), ==,
+                   "Before forward · 1 op, then 2 backward steps");
 
   /* A leaf's own backward is one step, and says so in the singular. */
   set_text (window, "import torch\nx = torch.tensor(3.0, requires_grad=True)\nx.backward()\n");

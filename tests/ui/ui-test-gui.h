@@ -21,10 +21,14 @@ void cr_ui_test_wait_window_idle (CrWindow  *window);
 gboolean cr_ui_test_press_key    (CrWindow  *window,
                                   guint      keyval);
 /* A new window of width x height with the example NAME open, presented
- * and its run finished. */
+ * and its run finished, at its last forward op (cr_ui_test_skip_forward). */
 CrWindow *cr_ui_test_open_example (const char *name,
                                    int         width,
                                    int         height);
+
+/* To the last forward op of the story shown, so that the next step is the
+ * first backward step (for tests of the backward pass). */
+void      cr_ui_test_skip_forward (CrWindow *window);
 
 /* Runs the main loop until window says "run-finished" (asserts that
  * happens within 30 s). */
