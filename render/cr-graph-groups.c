@@ -10,6 +10,7 @@
 #include "cr-graph-groups-private.h"
 
 #include "cr-graph-model-private.h"
+#include "cr-notebook.h"
 
 #include <string.h>
 
@@ -358,7 +359,10 @@ name_loop_lines (CrGraphGroups *self)
       if (depth == 0 || g->loop_line == 0
           || GPOINTER_TO_UINT (g_hash_table_lookup (line_at, GUINT_TO_POINTER (depth))) != G_MAXUINT)
         continue;
-      char *title = g_strdup_printf ("line %u · %s", g->loop_line, g->title);
+      /* A notebook's loop by its cell: "cell 3, line 2 · iteration 1". */
+      g_autofree char *where = cr_notebook_line_text (self->model ? self->model->record : NULL,
+                                                      (int) g->loop_line, FALSE);
+      char *title = g_strdup_printf ("%s · %s", where, g->title);
       g_free (g->title);
       g->title = title;
     }

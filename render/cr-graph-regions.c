@@ -2,6 +2,7 @@
 #include "cr-graph-regions.h"
 
 #include "cr-graph-render.h"
+#include "cr-notebook.h"
 
 #include <pango/pangocairo.h>
 
@@ -183,7 +184,8 @@ cr_graph_regions_boxes (const CrGraphModel  *model,
           continue;
         }
       CrGraphRegionBox box = { .region = r, .nodes = nodes };
-      box.title = g_strdup_printf ("%s · line %d", kind_name (region->kind), region->span.line);
+      g_autofree char *where = cr_notebook_line_text (record, region->span.line, FALSE);
+      box.title = g_strdup_printf ("%s · %s", kind_name (region->kind), where);
       if (!context)
         context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
       PangoLayout *text = title_layout (context, box.title, k);

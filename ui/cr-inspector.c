@@ -310,13 +310,15 @@ build_error_group (const Ctx         *c,
       gtk_box_append (GTK_BOX (box), label);
       if (e->span.line > 0)
         {
-          g_autofree char *where = g_strdup_printf ("raised at line %d", e->span.line);
+          g_autofree char *line = cr_notebook_line_text (c->record, e->span.line, FALSE);
+          g_autofree char *where = g_strdup_printf ("raised at %s", line);
           gtk_box_append (GTK_BOX (box), cr_card_label_new (where, "cr-footnote"));
         }
       if (e->culprit_span.line > 0)
         {
+          g_autofree char *line = cr_notebook_line_text (c->record, e->culprit_span.line, FALSE);
           g_autofree char *culprit = g_strdup_printf (
-            "a tensor it saved was modified in place at line %d", e->culprit_span.line);
+            "a tensor it saved was modified in place at %s", line);
           gtk_box_append (GTK_BOX (box), cr_card_label_new (culprit, "cr-footnote"));
         }
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
@@ -357,9 +359,12 @@ build_tensor_group (const Ctx            *c,
     {
       const CrRecordRegion *region = t->region >= 0 && (guint) t->region < c->record->regions->len
                                      ? g_ptr_array_index (c->record->regions, t->region) : NULL;
-      g_autofree char *why = region && region->span.line > 0
-        ? g_strdup_printf ("Made under torch.no_grad() (the block at line %d): the graph stops "
-                           "here.", region->span.line)
+      g_autofree char *block = region && region->span.line > 0
+                               ? cr_notebook_line_text (c->record, region->span.line, FALSE)
+                               : NULL;
+      g_autofree char *why = block
+        ? g_strdup_printf ("Made under torch.no_grad() (the block at %s): the graph stops "
+                           "here.", block)
         : g_strdup ("Made under torch.no_grad(): the graph stops here.");
       adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group), why);
     }
@@ -455,8 +460,9 @@ build_saved_group (const Ctx        *c,
       if (modified)
         {
           /* The culprit of an in-place error: changed, not freed. */
-          g_autofree char *text = g_strdup_printf ("modified in place (line %d)",
-                                                   saved->modified_span.line);
+          g_autofree char *line = cr_notebook_line_text (c->record, saved->modified_span.line,
+                                                         FALSE);
+          g_autofree char *text = g_strdup_printf ("modified in place (%s)", line);
           badge = badge_new (text, "cr-alert");
           any_modified = TRUE;
         }
