@@ -41,9 +41,14 @@ struct _CrTrainingView
   double          plot_x, plot_y, plot_w, plot_h;
   double          low, high;    /* its loss range */
   gboolean        laid_out;
+  guint           resize_id;    /* an idle that fits the areas to the type */
 };
 
 G_DEFINE_FINAL_TYPE (CrTrainingView, cr_training_view, GTK_TYPE_BOX)
+
+static void check_size (CrTrainingView *self,
+                        GtkWidget      *area,
+                        int             wanted);
 
 enum {
   SIGNAL_BACKWARD_PICKED,
@@ -136,21 +141,43 @@ number_text (char   *buf,
   g_ascii_formatd (buf, size, "%.3g", value);
 }
 
+/* Text at (x, y) (its top), aligned by align_x (0 left, 0.5 centre, 1
+ * right); boxed: on a patch of the page's colour, so a chart's line under
+ * it does not cross it. */
+static void
+draw_text_full (GtkWidget  *widget,
+                cairo_t    *cr,
+                const char *text,
+                double      x,
+                double      y,
+                double      align_x,
+                double      alpha,
+                gboolean    boxed)
+{
+  g_autoptr (PangoLayout) layout = text_layout (widget, text, 0.85);
+  int w, h;
+  pango_layout_get_pixel_size (layout, &w, &h);
+  if (boxed)
+    {
+      set_rgba (cr, is_dark () ? "#303030" : "#fafafa", 0.85);
+      cairo_rectangle (cr, x - align_x * w - 2, y, w + 4, h);
+      cairo_fill (cr);
+    }
+  set_fg (widget, cr, alpha);
+  cairo_move_to (cr, x - align_x * w, y);
+  pango_cairo_show_layout (cr, layout);
+}
+
 static void
 draw_text (GtkWidget  *widget,
            cairo_t    *cr,
            const char *text,
            double      x,
            double      y,
-           double      align_x,   /* 0 left, 0.5 centre, 1 right */
+           double      align_x,
            double      alpha)
 {
-  g_autoptr (PangoLayout) layout = text_layout (widget, text, 0.85);
-  int w, h;
-  pango_layout_get_pixel_size (layout, &w, &h);
-  set_fg (widget, cr, alpha);
-  cairo_move_to (cr, x - align_x * w, y);
-  pango_cairo_show_layout (cr, layout);
+  draw_text_full (widget, cr, text, x, y, align_x, alpha, FALSE);
 }
 
 /* ---- the loss curve ------------------------------------------------------------ */
@@ -218,6 +245,7 @@ draw_curve (GtkDrawingArea *area,
   if (!self->points || self->points->len == 0)
     return;
   double em = line_height (widget);
+  check_size (self, widget, (int) (em * 9));
   self->plot_x = CURVE_LEFT_EM * em;
   self->plot_y = em * 0.6;
   self->plot_w = MAX (width - self->plot_x - em * 0.8, 10);
@@ -387,16 +415,13 @@ draw_series (CrTrainingView        *self,
   cairo_rectangle (cr, x0 + 0.5, y0 + 0.5, w, h);
   cairo_stroke (cr);
   const char *what = grad ? (norm ? "‖grad‖" : "grad") : (norm ? "‖value‖" : "value");
-  draw_text (widget, cr, what, x0 + em * 0.25, y0 + em * 0.05, 0, 0.55);
   if (!isfinite (low))
-    return;
+    {
+      draw_text (widget, cr, what, x0 + em * 0.25, y0 + em * 0.05, 0, 0.55);
+      return;
+    }
   if (high - low < 1e-12)
     low -= 0.5, high += 0.5;
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  number_text (buf, sizeof buf, high);
-  draw_text (widget, cr, buf, x0 + w - em * 0.2, y0 + em * 0.05, 1, 0.5);
-  number_text (buf, sizeof buf, low);
-  draw_text (widget, cr, buf, x0 + w - em * 0.2, y0 + h - em * 1.05, 1, 0.5);
 
   /* The update after the chosen call. */
   for (guint k = 0; k < n; k++)
@@ -439,6 +464,14 @@ draw_series (CrTrainingView        *self,
         }
       cairo_stroke (cr);
     }
+
+  /* The labels over the lines. */
+  draw_text_full (widget, cr, what, x0 + em * 0.25, y0 + 1, 0, 0.6, TRUE);
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  number_text (buf, sizeof buf, high);
+  draw_text_full (widget, cr, buf, x0 + w - em * 0.2, y0 + 1, 1, 0.6, TRUE);
+  number_text (buf, sizeof buf, low);
+  draw_text_full (widget, cr, buf, x0 + w - em * 0.2, y0 + h - em * 1.0 - 1, 1, 0.6, TRUE);
 }
 
 /* A parameter's row: its name, then the value and gradient charts. */
@@ -461,6 +494,7 @@ draw_params (GtkDrawingArea *area,
     return;
   double em = line_height (widget);
   double row = param_row_height (widget);
+  check_size (self, widget, (int) (self->params->len * row));
   double gap = em * 0.6;
   double chart_w = MAX ((width - gap) / 2, 20);
   for (guint p = 0; p < self->params->len; p++)
@@ -482,6 +516,28 @@ draw_params (GtkDrawingArea *area,
 }
 
 /* ---- the chosen iteration -------------------------------------------------------- */
+
+static void update_sizes (CrTrainingView *self);
+
+static gboolean
+resize_idle (gpointer data)
+{
+  CrTrainingView *self = data;
+  self->resize_id = 0;
+  update_sizes (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Drawn at a type size the areas were not sized for (presentation's): they
+ * are sized again once this frame is done. */
+static void
+check_size (CrTrainingView *self,
+            GtkWidget      *area,
+            int             wanted)
+{
+  if (gtk_drawing_area_get_content_height (GTK_DRAWING_AREA (area)) != wanted && !self->resize_id)
+    self->resize_id = g_idle_add (resize_idle, self);
+}
 
 static void
 update_sizes (CrTrainingView *self)
@@ -505,7 +561,7 @@ update_text (CrTrainingView *self)
         {
           const CrRecordUpdate *u = g_ptr_array_index (self->record->updates,
                                                        g_array_index (updates, guint, i));
-          g_autofree char *one = cr_training_explain (self->record, u, 0);
+          g_autofree char *one = cr_training_explain_narrow (self->record, u, 0, TRUE);
           g_string_append_printf (text, "%s%s", i ? "\n" : "", one);
         }
       if (updates->len == 0)
@@ -616,6 +672,7 @@ static void
 cr_training_view_dispose (GObject *object)
 {
   CrTrainingView *self = CR_TRAINING_VIEW (object);
+  g_clear_handle_id (&self->resize_id, g_source_remove);
   g_clear_pointer (&self->record, cr_run_record_unref);
   g_clear_pointer (&self->points, g_array_unref);
   g_clear_pointer (&self->params, g_ptr_array_unref);
@@ -623,10 +680,22 @@ cr_training_view_dispose (GObject *object)
   G_OBJECT_CLASS (cr_training_view_parent_class)->dispose (object);
 }
 
+/* Presentation's larger type (the window's CSS) makes the charts larger. */
+static void
+cr_training_view_css_changed (GtkWidget         *widget,
+                              GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (cr_training_view_parent_class)->css_changed (widget, change);
+  CrTrainingView *self = CR_TRAINING_VIEW (widget);
+  if (self->curve)
+    update_sizes (self);
+}
+
 static void
 cr_training_view_class_init (CrTrainingViewClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = cr_training_view_dispose;
+  GTK_WIDGET_CLASS (klass)->css_changed = cr_training_view_css_changed;
   /* backward-picked (int backward): a point of the curve was clicked. */
   signals[SIGNAL_BACKWARD_PICKED] =
     g_signal_new ("backward-picked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,

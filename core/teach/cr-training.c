@@ -222,7 +222,8 @@ cr_training_rule (const CrRecordUpdate *u)
 
 /* One line of a rule: "    m ← β₁·m + (1−β₁)·g      = 0.9 × 0 + 0.1 × -2.9 = -0.29". */
 typedef struct {
-  GString *out;
+  GString  *out;
+  gboolean  narrow;   /* the arithmetic under the rule, its result on a line of its own */
 } Lines;
 
 static void G_GNUC_PRINTF (3, 4)
@@ -231,19 +232,29 @@ rule_line (Lines      *lines,
            const char *format,
            ...)
 {
+  va_list args;
+  va_start (args, format);
+  g_autofree char *arithmetic = g_strdup_vprintf (format, args);
+  va_end (args);
   g_string_append_printf (lines->out, "    %s", rule);
+  if (lines->narrow)
+    {
+      /* "= 0.9 × 0 + 0.1 × -2.9" then "= -0.29": a narrow pane reads down. */
+      const char *result = g_strrstr (arithmetic, " = ");
+      if (result)
+        g_string_append_printf (lines->out, "\n      = %.*s\n      = %s\n",
+                                (int) (result - arithmetic), arithmetic, result + 3);
+      else
+        g_string_append_printf (lines->out, "\n      = %s\n", arithmetic);
+      return;
+    }
   /* Columns, not characters: m̂'s hat is a combining mark. */
   glong width = 0;
   for (const char *c = rule; *c; c = g_utf8_next_char (c))
     width += !g_unichar_iszerowidth (g_utf8_get_char (c));
   for (glong i = width; i < 26; i++)
     g_string_append_c (lines->out, ' ');
-  g_string_append (lines->out, "  = ");
-  va_list args;
-  va_start (args, format);
-  g_string_append_vprintf (lines->out, format, args);
-  va_end (args);
-  g_string_append_c (lines->out, '\n');
+  g_string_append_printf (lines->out, "  = %s\n", arithmetic);
 }
 
 /* "%s" arguments for rule_line: numbers formatted into a small pool. */
@@ -460,9 +471,13 @@ is_quiet_number (const CrRecordNumber *number)
 static void
 value_line (GString                *out,
             const char             *label,
-            const CrTensorSnapshot *s)
+            const CrTensorSnapshot *s,
+            gboolean                narrow)
 {
-  g_string_append_printf (out, "    %-18s", label);
+  if (narrow)
+    g_string_append_printf (out, "    %s: ", label);
+  else
+    g_string_append_printf (out, "    %-18s", label);
   if (!s)
     g_string_append (out, "None");
   else if (s->numel <= 16 && s->n_values == s->numel)
@@ -485,6 +500,15 @@ char *
 cr_training_explain (const CrRunRecord    *record,
                      const CrRecordUpdate *u,
                      gint64                element)
+{
+  return cr_training_explain_narrow (record, u, element, FALSE);
+}
+
+char *
+cr_training_explain_narrow (const CrRunRecord    *record,
+                            const CrRecordUpdate *u,
+                            gint64                element,
+                            gboolean              narrow)
 {
   g_return_val_if_fail (record != NULL && u != NULL, NULL);
   GString *out = g_string_new (NULL);
@@ -525,7 +549,7 @@ cr_training_explain (const CrRunRecord    *record,
   element = CLAMP (element, 0, MAX (numel - 1, 0));
   g_autofree char *index = cr_training_index_text (shape_of, element);
   g_string_append_printf (out, "  %s%s:\n", name, index);
-  Lines lines = { out };
+  Lines lines = { out, narrow };
   if (u->kind == CR_RECORD_UPDATE_MANUAL)
     explain_manual (&lines, u, element);
   else if (g_strcmp0 (u->optimizer, "SGD") == 0)
@@ -536,13 +560,13 @@ cr_training_explain (const CrRunRecord    *record,
     explain_other (&lines, u, element);
 
   g_string_append_printf (out, "  %s, every element:\n", name);
-  value_line (out, "before", u->before);
-  value_line (out, "grad", u->grad);
+  value_line (out, "before", u->before, narrow);
+  value_line (out, "grad", u->grad, narrow);
   for (guint i = 0; i < u->state->len; i++)
     {
       const CrRecordOptimState *state = g_ptr_array_index (u->state, i);
-      value_line (out, state->name, state->after);
+      value_line (out, state->name, state->after, narrow);
     }
-  value_line (out, "after", u->after);
+  value_line (out, "after", u->after, narrow);
   return g_string_free (out, FALSE);
 }

@@ -48,6 +48,12 @@ const char *cr_training_rule          (const CrRecordUpdate  *update);
 char       *cr_training_explain       (const CrRunRecord     *record,
                                        const CrRecordUpdate  *update,
                                        gint64                 element);
+/* The same for a narrow pane: each rule's arithmetic on the line under
+ * it, its result on the next (narrow TRUE). */
+char       *cr_training_explain_narrow (const CrRunRecord    *record,
+                                        const CrRecordUpdate *update,
+                                        gint64                element,
+                                        gboolean              narrow);
 /* A snapshot's values as Python's tolist() prints them (nested lists,
  * repr of each double; a 0-d tensor as one number), or "norm N" when its
  * values were cut. New string. */
