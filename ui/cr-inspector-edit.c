@@ -4,6 +4,7 @@
 #include "cr-inspector-edit.h"
 
 #include <adwaita.h>
+#include <string.h>
 
 typedef struct {
   guint                   tensor;
@@ -49,8 +50,12 @@ cr_inspector_leaf_edit_row_new (const CrRecordTensor    *tensor,
   gtk_editable_set_width_chars (GTK_EDITABLE (entry), 12);
   if (tensor->value && tensor->value->n_values > 0)
     {
-      char text[G_ASCII_DTOSTR_BUF_SIZE];
-      g_ascii_formatd (text, sizeof text, "%.6g", tensor->value->values[0]);
+      char text[G_ASCII_DTOSTR_BUF_SIZE + 2];
+      g_ascii_formatd (text, G_ASCII_DTOSTR_BUF_SIZE, "%.6g", tensor->value->values[0]);
+      /* A float leaf's 2 reads as Python writes it, 2.0. */
+      gboolean is_float = tensor->dtype && (strstr (tensor->dtype, "float") || strstr (tensor->dtype, "half"));
+      if (is_float && !strpbrk (text, ".eEni"))
+        g_strlcat (text, ".0", sizeof text);
       gtk_editable_set_text (GTK_EDITABLE (entry), text);
     }
   gtk_widget_set_tooltip_text (entry, "A number; Enter writes it into the script");
