@@ -4,12 +4,6 @@
 
 #include <math.h>
 
-static char *
-number_text (double v)
-{
-  return g_strdup_printf ("%.4g", v);
-}
-
 CrGraphModel *
 cr_graph_model_new_from_op_scalars (const CrOpScalars *scalars,
                                     const CrRunRecord *record,
@@ -27,13 +21,14 @@ cr_graph_model_new_from_op_scalars (const CrOpScalars *scalars,
       if (s->kind == CR_SCALAR_NODE_INPUT)
         {
           const CrRecordTensor *t = record->tensors->pdata[s->tensor];
+          /* The value in the title's large type, the gradient so far under it. */
+          g_autofree char *title = g_strdup_printf ("%s = %.4g", s->label, s->value);
           node = cr_graph_model_add_node (model, t->requires_grad ? CR_GRAPH_NODE_LEAF
                                                                   : CR_GRAPH_NODE_CONSTANT,
-                                          s->label);
+                                          title);
           double grad = cr_op_scalars_grad_upto (scalars, s->tensor, s->element, sub_step);
           node->preview = have_grads && t->requires_grad && !isnan (grad)
-                          ? g_strdup_printf ("%.4g\n∂ %.4g", s->value, grad)
-                          : number_text (s->value);
+                          ? g_strdup_printf ("grad %.4g", grad == 0 ? 0 : grad) : NULL;
           node->key = g_strdup_printf ("scalar:in:%d:%" G_GINT64_FORMAT, s->tensor, s->element);
         }
       else
@@ -56,11 +51,14 @@ cr_graph_model_new_from_op_scalars (const CrOpScalars *scalars,
       const CrScalarNode *s = scalars->nodes->pdata[i];
       if (s->kind != CR_SCALAR_NODE_OUTPUT)
         continue;
-      CrGraphNode *card = cr_graph_model_add_node (model, CR_GRAPH_NODE_OUTPUT, s->label);
+      g_autofree char *title = g_strdup_printf ("%s = %.4g", s->label, s->value);
+      CrGraphNode *card = cr_graph_model_add_node (model, CR_GRAPH_NODE_OUTPUT, title);
       card->step = (int) s->sub_step;
       gboolean reached = have_grads && s->sub_step < sub_step && !isnan (s->grad);
-      card->preview = reached ? g_strdup_printf ("%.4g\n∂ %.4g", s->value, s->grad)
-                              : number_text (s->value);
+      /* The same lines before and after, so the card keeps its size. */
+      card->preview = !have_grads ? NULL
+                      : reached ? g_strdup_printf ("grad %.4g", s->grad == 0 ? 0 : s->grad)
+                      : g_strdup ("grad ·");
       card->key = g_strdup_printf ("scalar:out:%" G_GINT64_FORMAT, s->element);
       cr_graph_model_add_edge (model, i, card->id, NULL);
     }

@@ -83,8 +83,8 @@ test_matmul (void)
       /* a[0, 0]'s card: its value, and its gradient as of the elements done:
        * 5 after c[0, 0], 17 after c[0, 1] too. */
       const CrGraphNode *a00 = model->nodes->pdata[0];
-      g_assert_cmpstr (a00->title, ==, "a[0, 0]");
-      const char *want = sub == 0 ? "1\n∂ 0" : sub == 1 ? "1\n∂ 5" : "1\n∂ 17";
+      g_assert_cmpstr (a00->title, ==, "a[0, 0] = 1");
+      const char *want = sub == 0 ? "grad 0" : sub == 1 ? "grad 5" : "grad 17";
       g_assert_cmpstr (a00->preview, ==, want);
 
       for (int style = 0; style < 2; style++)
