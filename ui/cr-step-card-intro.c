@@ -7,6 +7,7 @@
 
 #include "cr-card-style.h"
 #include "cr-record-text.h"
+#include "cr-notebook.h"
 
 static GtkWidget *
 status_box (const char *icon,
@@ -87,10 +88,12 @@ cr_step_card_build_forward_error (const CrRunRecord   *record,
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 14);
   gtk_box_append (GTK_BOX (box), status_box ("dialog-error-symbolic",
                                              "Stopped before backward", title));
-  g_autofree char *lead = error->span.line > 0
-    ? g_strdup_printf ("The script stopped with an error at line %d, before any backward "
-                       "call. The canvas shows the graph it had built until then.",
-                       error->span.line)
+  /* A notebook's line by its cell, as its traceback says it. */
+  g_autofree char *where = error->span.line > 0
+                           ? cr_notebook_line_text (record, error->span.line, FALSE) : NULL;
+  g_autofree char *lead = where
+    ? g_strdup_printf ("The script stopped with an error at %s, before any backward "
+                       "call. The canvas shows the graph it had built until then.", where)
     : g_strdup ("The script stopped with an error before any backward call. The canvas "
                 "shows the graph it had built until then.");
   CrStepCardCtx c = { .record = record, .backward_index = -1 };

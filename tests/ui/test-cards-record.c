@@ -652,7 +652,7 @@ test_inspector_at_step (void)
 }
 
 /* A scalar leaf's paths to the loss, written out, and their sum equal to
- * its .grad; a tensor leaf says how to list one element's. */
+ * its .grad; a tensor leaf's for the element chosen (the first). */
 static void
 test_inspector_paths (void)
 {
@@ -686,7 +686,9 @@ test_inspector_paths (void)
   assert_line (text, "a → (a.sin()) → (d * c + a.sin()) → e");
   cr_inspector_show_node (CR_INSPECTOR (inspector), model, (int) w->id);
   g_autofree char *tensor_text = texts (inspector);
-  g_assert_nonnull (strstr (tensor_text, "--leaf 'w[0]'"));
+  /* A tensor leaf: an index per dimension, and its first element's paths. */
+  assert_line (tensor_text, "Element");
+  g_assert_nonnull (strstr (tensor_text, "= w.grad[0] once this backward ran"));
   g_object_unref (inspector);
 }
 
