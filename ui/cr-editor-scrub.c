@@ -16,6 +16,7 @@ struct _CrEditorScrub {
 
   /* Owned */
   GtkGesture      *drag;      /* a reference; the view holds it too */
+  GdkCursor       *saved_cursor; /* the view's own, while a drag shows ew-resize (a ref) */
 
   /* The drag in progress */
   gboolean         active;
@@ -102,8 +103,9 @@ cr_editor_scrub_end (CrEditorScrub *self)
   if (self->view)
     {
       gtk_text_buffer_end_user_action (gtk_text_view_get_buffer (self->view));
-      gtk_widget_set_cursor (GTK_WIDGET (self->view), NULL);
+      gtk_widget_set_cursor (GTK_WIDGET (self->view), self->saved_cursor);
     }
+  g_clear_object (&self->saved_cursor);
   g_signal_emit (self, signals[SIGNAL_ENDED], 0);
 }
 
@@ -137,6 +139,7 @@ on_drag_begin (GtkGestureDrag *drag,
       return;
     }
   gtk_gesture_set_state (GTK_GESTURE (drag), GTK_EVENT_SEQUENCE_CLAIMED);
+  g_set_object (&self->saved_cursor, gtk_widget_get_cursor (GTK_WIDGET (self->view)));
   gtk_widget_set_cursor_from_name (GTK_WIDGET (self->view), "ew-resize");
 }
 
