@@ -1,6 +1,7 @@
 /* cr-window-scalars.c — "Inside one tensor op" in the window
- * (win.open-scalars: the key s on the graph, Ctrl+Shift+O, or the main
- * menu): the selected op node, else the current step's op, drawn as its
+ * (win.open-scalars: the key s on the graph, Ctrl+Shift+O, the main menu
+ * or the inspector's button): the selected op node, else the op of the
+ * forward or backward step shown, drawn as its
  * scalar graph (cr-scalar-view.h) over the graph in the canvas's overlay.
  * While it shows, the stepper's keys step through the op's output
  * elements instead, and Escape closes it; a run that shows a new record
@@ -54,7 +55,8 @@ ensure_view (CrWindow *self)
   return view;
 }
 
-/* The op to open: the selected op node, else the current step's. */
+/* The op to open: the selected op node, else the op of the forward or
+ * backward step shown. */
 static int
 op_to_open (CrWindow *self)
 {
@@ -68,6 +70,10 @@ op_to_open (CrWindow *self)
       if (node->kind == CR_GRAPH_NODE_OP && node->op >= 0)
         return node->op;
     }
+  /* Stepping the forward pass: the op computing now. */
+  int forward = cr_graph_canvas_get_forward_op (self->canvas);
+  if (forward >= 0)
+    return forward;
   const CrRecordStep *step = cr_graph_model_get_record_step (model,
                                                              cr_graph_canvas_get_step (self->canvas));
   return step && step->kind == CR_RECORD_STEP_NODE ? step->op : -1;

@@ -161,6 +161,23 @@ test_open_step_close (void)
   cr_ui_test_spin (50);
   g_assert_true (view_visible (window));
   g_assert_cmpint (cr_scalar_view_get_op (view), ==, mm->op);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-scalars", NULL));
+  g_assert_false (view_visible (window));
+
+  /* Stepping the forward pass: s opens the op computing. */
+  cr_graph_canvas_set_step (window->canvas, -1);
+  guint n_forward = cr_graph_canvas_get_n_forward_steps (window->canvas);
+  g_assert_cmpuint (n_forward, >=, 1);
+  gboolean found = FALSE;
+  for (guint f = 0; f < n_forward && !found; f++)
+    {
+      cr_graph_canvas_set_forward_step (window->canvas, (int) f);
+      found = cr_graph_canvas_get_forward_op (window->canvas) == mm->op;
+    }
+  g_assert_true (found);
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_s));
+  g_assert_true (view_visible (window));
+  g_assert_cmpint (cr_scalar_view_get_op (view), ==, mm->op);
   /* Its close button. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-scalars", NULL));
   g_assert_false (view_visible (window));
