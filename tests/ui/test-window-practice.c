@@ -317,6 +317,35 @@ test_practice_presenting (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Page Down alone walks a whole presented lesson with practice on: each
+ * step that asks is revealed by one press and left by the next (or the
+ * card's parts), and the walk reaches the last step. */
+static void
+test_practice_clicker_walk (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("10-neuron.py", 1920, 1080);
+  activate (window, "win.presentation");
+  activate (window, "win.practice");
+  settle ();
+  guint reveals = 0, presses = 0;
+  while (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "step-forward")
+         || cr_step_card_practice_hides (card (window)))
+    {
+      gboolean hid = cr_step_card_practice_hides (card (window));
+      g_assert_true (cr_ui_test_press_key (window, GDK_KEY_Page_Down));
+      settle ();
+      if (hid)
+        {
+          g_assert_false (cr_step_card_practice_hides (card (window)));
+          reveals++;
+        }
+      g_assert_cmpuint (++presses, <, 200);
+    }
+  /* The neuron's ten backward steps all ask (0-d tensors). */
+  g_assert_cmpuint (reveals, ==, 10);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -324,5 +353,6 @@ main (int argc, char **argv)
   g_test_add_func ("/window-practice/window", test_practice_window);
   g_test_add_func ("/window-practice/harder", test_practice_harder);
   g_test_add_func ("/window-practice/presenting", test_practice_presenting);
+  g_test_add_func ("/window-practice/clicker-walk", test_practice_clicker_walk);
   return g_test_run ();
 }
