@@ -334,6 +334,8 @@ on_query_tooltip (GtkWidget     *widget,
     g_string_append (text, "\nA closed module call: click it or press O to open it");
   if (n->step >= 0)
     g_string_append_printf (text, "\nBackward step %d", n->step + 1);
+  if (!cr_graph_canvas_node_computed (self, id))
+    g_string_append (text, "\nNot computed yet at this forward step");
   gtk_tooltip_set_markup (tooltip, text->str);
   const CrGraphBox *b = &layout->nodes[id];
   GdkRectangle area = {

@@ -13,6 +13,8 @@
 #include "cr-soft-breaks.h"
 #include "cr-tensor-view.h"
 
+#include <string.h>
+
 static GtkWidget *
 header (const CrRecordOp    *op,
         const CrForwardText *text,
@@ -112,7 +114,10 @@ cr_step_card_build_forward_step (const CrRunRecord *record,
     }
   if (text->example)
     {
-      GtkWidget *one = section (box, "One element of it");
+      /* An element of a tensor result, or how a sum came about. */
+      gboolean element = g_str_has_prefix (text->example, text->result)
+                         && text->example[strlen (text->result)] == '[';
+      GtkWidget *one = section (box, element ? "One element of it" : "Worked out");
       gtk_box_append (GTK_BOX (one), cr_card_label_new (text->example, "monospace"));
     }
 

@@ -6,6 +6,7 @@
 #include "cr-step-card-private.h"
 
 #include "cr-card-style.h"
+#include "cr-record-forward.h"
 #include "cr-record-text.h"
 #include "cr-notebook.h"
 
@@ -130,9 +131,18 @@ cr_step_card_build_intro (const CrStepCardCtx *c)
                       : bw->title ? bw->title : title;
   gtk_box_append (GTK_BOX (box), status_box ("go-next-symbolic", "Step through backward", shown));
 
+  /* The story starts with the forward pass that built the graph. */
+  g_autoptr (GArray) forward = cr_record_forward_ops (c->record, c->backward_index);
+  if (forward->len > 0)
+    {
+      g_autofree char *first = g_strdup_printf (
+        "First the forward pass: %u op%s, each computed from its inputs with the numbers, "
+        "in the order the script ran them.", forward->len, forward->len == 1 ? "" : "s");
+      gtk_box_append (GTK_BOX (box), cr_card_label_new (first, NULL));
+    }
   g_autofree char *intro = g_strdup_printf (
-    "The backward pass takes %u step%s. Each step is one node of the graph applying "
-    "the chain rule:", n, n == 1 ? "" : "s");
+    "%s backward pass takes %u step%s. Each step is one node of the graph applying "
+    "the chain rule:", forward->len > 0 ? "Then the" : "The", n, n == 1 ? "" : "s");
   gtk_box_append (GTK_BOX (box), cr_card_label_new (intro, NULL));
 
   GtkWidget *roles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
@@ -153,7 +163,7 @@ cr_step_card_build_intro (const CrStepCardCtx *c)
   static const char *const ends[] = { "Home", "End", NULL };
   add_key_row (GTK_GRID (keys), 0, next, "next step");
   add_key_row (GTK_GRID (keys), 1, back, "previous step");
-  add_key_row (GTK_GRID (keys), 2, ends, "start / last step");
+  add_key_row (GTK_GRID (keys), 2, ends, "first op / last step");
   /* Module code: a closed module call steps as one unit until opened. */
   static const char *const groups[] = { "O", "C", NULL };
   static const char *const depth[] = { "[", "]", NULL };
