@@ -10,6 +10,7 @@
  * Every page has a footer: the script's name and "page n of N". */
 #include "cr-handout.h"
 
+#include "cr-record-forward.h"
 #include "cr-step-text.h"
 
 #include <cairo-pdf.h>
@@ -41,6 +42,7 @@ typedef struct {
   const CrGraphLayout *layout;     /* the handout's, or the one it chose */
   cairo_t         *cr;
   Paper            paper;
+  guint            n_forward;      /* forward pages */
   guint            page;           /* the page being drawn, 1-based */
   guint            n_pages;
 } Ctx;
@@ -246,13 +248,18 @@ draw_title_head (Ctx        *c,
   y += title_h + 6;
   const CrRecordBackward *bw = cr_graph_model_get_backward (model);
   guint n = model->n_steps;
+  guint f = c->n_forward;
+  g_autofree char *forward = f ? g_strdup_printf ("The forward pass op by op (%u op%s), then ", f,
+                                                  f == 1 ? "" : "s")
+                               : g_strdup ("");
   g_autofree char *what = bw
-    ? g_strdup_printf ("The backward pass of %s, step by step: %u step%s, a page each. Each page "
-                       "shows the graph as of its step (the step's node lit, the gradients sent "
-                       "so far) and the chain rule at that node with its numbers.",
+    ? g_strdup_printf ("%s%s %s, step by step: %u step%s, a page each. Each page shows the graph "
+                       "(the op or step's node lit, the gradients sent so far) and what happens "
+                       "at that node, with its numbers.", forward,
+                       f ? "the backward pass of" : "The backward pass of",
                        model->title ? model->title : "the script", n, n == 1 ? "" : "s")
-    : g_strdup_printf ("The %s: no backward call ran, so there are no steps to show.",
-                       model->title ? model->title : "forward graph");
+    : g_strdup_printf ("%s%s: no backward call ran.", f ? forward : "",
+                       f ? "the forward graph" : "The forward graph");
   PangoLayout *sub = text_layout (cr, TEXT_FONT, 10.5, FALSE, width);
   pango_layout_set_text (sub, what, -1);
   if (draw)
@@ -346,36 +353,34 @@ card_markup (const CrStepText *text,
   return g_string_free (m, FALSE);
 }
 
+/* One page of the story: its title and caption, the graph (lit at
+ * current_step, a backward step, or with node `selected` ringed, a forward
+ * op), the text (Pango markup) under it. */
 static void
-draw_step_page (Ctx  *c,
-                guint step)
+draw_story_page (Ctx        *c,
+                 const char *title,
+                 const char *caption,
+                 const char *markup,
+                 int         current_step,
+                 int         selected)
 {
-  const CrGraphModel *model = c->model;
   cairo_t *cr = c->cr;
-  gboolean dark = c->h->style == CR_GRAPH_STYLE_DARK;
   double width = PAGE_W - 2 * MARGIN;
-  CrStepText *text = model->record ? cr_step_text_new (model->record, model->backward, (int) step)
-                                   : NULL;
   begin_page (c);
   double y = MARGIN;
-  if (text)
-    {
-      g_autofree char *title = g_strdup_printf ("%s · %s", text->count, text->title);
-      y += draw_text (c, title, TEXT_FONT, 15, TRUE, c->paper.ink, MARGIN, y, width);
-      if (text->caption)
-        y += 2 + draw_text (c, text->caption, MONO_FONT, 9.5, FALSE, c->paper.dim, MARGIN, y + 2, width);
-    }
+  y += draw_text (c, title, TEXT_FONT, 15, TRUE, c->paper.ink, MARGIN, y, width);
+  if (caption)
+    y += 2 + draw_text (c, caption, MONO_FONT, 9.5, FALSE, c->paper.dim, MARGIN, y + 2, width);
   y += 10;
 
-  /* The card below the graph; drawn smaller when it would leave the graph
+  /* The text below the graph; drawn smaller when it would leave the graph
    * less than its share. */
   double bottom = PAGE_H - MARGIN - FOOTER_H;
   double room = bottom - y;
   double text_scale = 1.0, text_h = 0;
   PangoLayout *card = NULL;
-  if (text)
+  if (markup && *markup)
     {
-      g_autofree char *markup = card_markup (text, dark);
       card = text_layout (cr, TEXT_FONT, 10, FALSE, width);
       pango_layout_set_markup (card, markup, -1);
       text_h = layout_height (card);
@@ -400,14 +405,15 @@ draw_step_page (Ctx  *c,
       cr_graph_render_options_init (&options);
       options.style = c->h->style;
       options.collapse = c->collapse;
-      options.current_step = (int) step;
+      options.current_step = current_step;
+      options.selected = selected;
       options.draw_background = FALSE;   /* on the paper */
       cairo_save (cr);
       cairo_rectangle (cr, MARGIN, y, width, graph_h);
       cairo_clip (cr);
       cairo_translate (cr, gx, y);
       cairo_scale (cr, scale, scale);
-      cr_graph_render (cr, model, layout, &options);
+      cr_graph_render (cr, c->model, layout, &options);
       cairo_restore (cr);
       y += layout->height * scale + 16;
     }
@@ -422,8 +428,80 @@ draw_step_page (Ctx  *c,
       cairo_restore (cr);
       g_object_unref (card);
     }
-  cr_step_text_free (text);
   end_page (c);
+}
+
+static void
+draw_step_page (Ctx  *c,
+                guint step)
+{
+  const CrGraphModel *model = c->model;
+  CrStepText *text = cr_step_text_new (model->record, model->backward, (int) step);
+  if (!text)
+    {
+      draw_story_page (c, "?", NULL, NULL, (int) step, -1);
+      return;
+    }
+  g_autofree char *title = g_strdup_printf ("%s · %s", text->count, text->title);
+  g_autofree char *markup = card_markup (text, c->h->style == CR_GRAPH_STYLE_DARK);
+  draw_story_page (c, title, text->caption, markup, (int) step, -1);
+  cr_step_text_free (text);
+}
+
+/* Forward op `op` (index in the record), the index-th of n: what it
+ * computed, in the words of the window's forward steps. */
+static void
+draw_forward_page (Ctx  *c,
+                   int   op,
+                   guint index,
+                   guint n)
+{
+  const CrRunRecord *record = c->model->record;
+  const CrRecordOp *rop = g_ptr_array_index (record->ops, op);
+  g_autoptr (CrForwardText) text = cr_forward_text_new (record, op);
+  g_autofree char *title = g_strdup_printf ("Forward %u of %u · %s", index + 1, n, rop->grad_fn);
+  g_autofree char *caption = cr_step_text_caption (rop->caption, rop->iteration);
+  if (caption && rop->span.line > 0 && !strstr (caption, "line "))
+    {
+      char *with_line = g_strdup_printf ("%s · line %d", caption, rop->span.line);
+      g_free (caption);
+      caption = with_line;
+    }
+  GString *m = g_string_new (NULL);
+  const char *colour = c->h->style == CR_GRAPH_STYLE_DARK ? "#99c1f1" : "#1a5fb4";
+  g_string_append_printf (m, "<span weight=\"bold\" foreground=\"%s\">What it computes</span>", colour);
+  if (text && text->sentence)
+    {
+      g_autofree char *line = g_strdup_printf ("%s: %s", text->expression ? text->expression : "",
+                                               text->sentence);
+      g_autofree char *escaped = g_markup_escape_text (line, -1);
+      g_string_append_printf (m, "\n%s", escaped);
+    }
+  const char *formulas[] = { text ? text->equation : NULL, text ? text->example : NULL };
+  for (guint i = 0; i < G_N_ELEMENTS (formulas); i++)
+    if (formulas[i])
+      {
+        g_autofree char *escaped = g_markup_escape_text (formulas[i], -1);
+        g_string_append_printf (m, "\n<span font_family=\"%s\" size=\"90%%\">%s</span>", MONO_FONT,
+                                escaped);
+      }
+  const CrGraphNode *node = cr_graph_model_find_op (c->model, op);
+  draw_story_page (c, title, caption, m->str, -1, node ? (int) node->id : -1);
+  g_string_free (m, TRUE);
+}
+
+/* The ops the forward pages tell, in the order they ran: those that led to
+ * the backward call drawn (every op the graph shows, for a forward graph). */
+static GArray *
+forward_ops (const CrGraphModel *model)
+{
+  GArray *ops = cr_record_forward_ops (model->record, model->backward);
+  for (guint i = 0; i < ops->len;)
+    if (!cr_graph_model_find_op (model, g_array_index (ops, int, i)))
+      g_array_remove_index (ops, i);
+    else
+      i++;
+  return ops;
 }
 
 /* The graph laid out the way that draws it larger in the room a step page
@@ -500,13 +578,17 @@ cr_handout_write_pdf (const CrHandout *handout,
   const char *source = handout->source ? handout->source
                        : handout->model->record && handout->model->record->source
                          ? handout->model->record->source : "";
+  guint n_steps = cr_graph_model_get_backward (model) ? model->n_steps : 0;
+  g_autoptr (GArray) ops = model->record ? forward_ops (model) : g_array_new (FALSE, FALSE, sizeof (int));
+  c.n_forward = ops->len;
   TitlePages title_pages = { 0 };
   title_pages_plan (&c, source, &title_pages);
-  guint n_steps = cr_graph_model_get_backward (model) ? model->n_steps : 0;
-  c.n_pages = title_pages.starts->len + n_steps;
+  c.n_pages = title_pages.starts->len + ops->len + n_steps;
   title_pages_draw (&c, &title_pages);
   g_object_unref (title_pages.code);
   g_array_unref (title_pages.starts);
+  for (guint i = 0; i < ops->len; i++)
+    draw_forward_page (&c, g_array_index (ops, int, i), i, ops->len);
   for (guint s = 0; s < n_steps; s++)
     draw_step_page (&c, s);
   cairo_destroy (cr);
