@@ -23,7 +23,7 @@
 
 #include <string.h>
 
-/* CPython's recursion limit, as cr-interp.c's: resuming a generator is a
+/* CPython's recursion limit, as cr-interp-call.c's: resuming a generator is a
  * call. */
 #define RECURSION_LIMIT 1000
 

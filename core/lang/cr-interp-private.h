@@ -240,9 +240,15 @@ CrExecStatus  cr_exec_cells          (CrInterp       *self,
                                       CrScriptError **first_error,
                                       GError        **error);
 /* error, raised out of frame's statement, as the CrScriptError whose
- * traceback the runner prints (cr-interp.c). */
+ * traceback the runner prints (cr-interp-traceback.c). */
 CrScriptError *cr_interp_script_error (CrInterp      *self,
                                        CrFrame       *frame,
+                                       GError        *error);
+/* error, from compiling module, at span, as Python prints a SyntaxError:
+ * no traceback, the line and a caret. */
+CrScriptError *cr_interp_syntax_error (CrInterp      *self,
+                                       CrAstModule   *module,
+                                       const CrSpan  *span,
                                        GError        *error);
 
 /* The 1-based iteration of the innermost loop running, this frame's or, in
@@ -341,7 +347,7 @@ CrValue      *cr_make_function   (CrInterp        *self,
 CrCell      **cr_build_closure   (CrFrame         *frame,
                                   CrCode          *code);
 
-/* ---- objects (cr-interp.c) ------------------------------------------------- */
+/* ---- objects (cr-interp-attr.c, -call.c, -import.c, -traceback.c) -------- */
 CrValue  *cr_interp_getattr      (CrInterp        *self,
                                   CrValue         *obj,
                                   const char      *name,
