@@ -165,6 +165,25 @@ print_loss_table (const CrRunRecord *record,
     }
 }
 
+/* The numbers the script printed in its loop, a line a series. */
+static void
+print_printed (const CrRunRecord *record)
+{
+  g_autoptr (GPtrArray) all = cr_training_printed_series (record);
+  for (guint k = 0; k < all->len; k++)
+    {
+      const CrTrainingSeries *series = g_ptr_array_index (all, k);
+      const CrTrainingPoint *first = &g_array_index (series->points, CrTrainingPoint, 0);
+      const CrTrainingPoint *last = &g_array_index (series->points, CrTrainingPoint, series->points->len - 1);
+      char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
+      g_ascii_formatd (a, sizeof a, "%.6g", first->loss);
+      g_ascii_formatd (b, sizeof b, "%.6g", last->loss);
+      printf ("%sPrinted at line %d: %s, %u value%s, %s (after call %u) → %s (after call %u)\n",
+              k == 0 ? "\n" : "", series->line, series->name, series->points->len,
+              series->points->len == 1 ? "" : "s", a, first->backward + 1, b, last->backward + 1);
+    }
+}
+
 static void
 print_params (const CrRunRecord *record)
 {
@@ -317,6 +336,7 @@ cr_train_command (int    argc,
   else
     {
       print_loss_table (record, all);
+      print_printed (record);
       print_params (record);
       if (step > (gint64) record->backwards->len)
         {

@@ -15,7 +15,7 @@
 /* Up to this many elements a parameter gets a line each; above, its norm. */
 #define MAX_ELEMENT_LINES 8
 /* Left margin of a chart, in lines of text (the axis' numbers). */
-#define CURVE_LEFT_EM 3.2
+#define CURVE_LEFT_EM 3.7
 
 struct _CrTrainingView
 {
@@ -25,12 +25,14 @@ struct _CrTrainingView
   CrRunRecord    *record;
   GArray         *points;       /* of CrTrainingPoint */
   GPtrArray      *params;       /* of CrTrainingParam* */
+  GPtrArray      *printed;      /* of CrTrainingSeries* */
   int             chosen;       /* backward call, -1 */
   char           *text;
 
   /* Borrowed (children) */
   GtkWidget      *curve_title;
   GtkWidget      *curve;
+  GtkWidget      *printed_area;
   GtkWidget      *params_title;
   GtkWidget      *params_area;
   GtkWidget      *step_title;
@@ -354,6 +356,89 @@ on_curve_pressed (GtkGestureClick *gesture,
     gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
 }
 
+/* ---- what the script printed ------------------------------------------------------ */
+
+/* A row a series: its name and line, then its values over the backward
+ * calls, on the loss curve's horizontal scale. */
+static double
+printed_row_height (GtkWidget *widget)
+{
+  return line_height (widget) * 4.4;
+}
+
+static void
+draw_printed (GtkDrawingArea *area,
+              cairo_t        *cr,
+              int             width,
+              int             height,
+              gpointer        data)
+{
+  CrTrainingView *self = data;
+  GtkWidget *widget = GTK_WIDGET (area);
+  if (!self->printed || !self->record || self->record->backwards->len == 0)
+    return;
+  double em = line_height (widget);
+  double row = printed_row_height (widget);
+  check_size (self, widget, (int) (self->printed->len * row));
+  guint n_calls = self->record->backwards->len;
+  double x0 = CURVE_LEFT_EM * em, w = MAX (width - x0 - em * 0.8, 10);
+  for (guint k = 0; k < self->printed->len; k++)
+    {
+      const CrTrainingSeries *series = g_ptr_array_index (self->printed, k);
+      double y0 = k * row;
+      char title[96];
+      g_snprintf (title, sizeof title, "%s · printed at line %d", series->name, series->line);
+      draw_text (widget, cr, title, 0, y0, 0, 0.9);
+      double cy = y0 + em * 1.2, ch = row - em * 1.2 - em * 0.5;
+      double low = INFINITY, high = -INFINITY;
+      for (guint i = 0; i < series->points->len; i++)
+        {
+          double v = g_array_index (series->points, CrTrainingPoint, i).loss;
+          low = MIN (low, v), high = MAX (high, v);
+        }
+      if (high - low < 1e-12)
+        low -= 0.5, high += 0.5;
+      set_fg (widget, cr, 0.2);
+      cairo_set_line_width (cr, 1);
+      cairo_rectangle (cr, x0 + 0.5, cy + 0.5, w, ch);
+      cairo_stroke (cr);
+      if (self->chosen >= 0)
+        {
+          double x = x0 + (n_calls > 1 ? w * self->chosen / (n_calls - 1) : w / 2);
+          set_rgba (cr, is_dark () ? "#ffa348" : "#e66100", 0.9);
+          cairo_move_to (cr, x + 0.5, cy);
+          cairo_line_to (cr, x + 0.5, cy + ch);
+          cairo_stroke (cr);
+        }
+      set_rgba (cr, element_colour (1 + k), 1);
+      cairo_set_line_width (cr, 1.4);
+      for (guint i = 0; i < series->points->len; i++)
+        {
+          const CrTrainingPoint *point = &g_array_index (series->points, CrTrainingPoint, i);
+          double x = x0 + (n_calls > 1 ? w * point->backward / (n_calls - 1) : w / 2);
+          double y = cy + em * 0.2 + (ch - em * 0.4) * (1 - (point->loss - low) / (high - low));
+          if (i == 0)
+            cairo_move_to (cr, x, y);
+          else
+            cairo_line_to (cr, x, y);
+        }
+      cairo_stroke (cr);
+      for (guint i = 0; i < series->points->len && series->points->len <= 60; i++)
+        {
+          const CrTrainingPoint *point = &g_array_index (series->points, CrTrainingPoint, i);
+          double x = x0 + (n_calls > 1 ? w * point->backward / (n_calls - 1) : w / 2);
+          double y = cy + em * 0.2 + (ch - em * 0.4) * (1 - (point->loss - low) / (high - low));
+          cairo_arc (cr, x, y, 2.2, 0, 2 * G_PI);
+          cairo_fill (cr);
+        }
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      number_text (buf, sizeof buf, high);
+      draw_text (widget, cr, buf, x0 - em * 0.3, cy, 1, 0.7);
+      number_text (buf, sizeof buf, low);
+      draw_text (widget, cr, buf, x0 - em * 0.3, cy + ch - em * 1.0, 1, 0.7);
+    }
+}
+
 /* ---- the parameters --------------------------------------------------------------- */
 
 /* A series' value at update u: element e, or the norm (e < 0). */
@@ -544,6 +629,9 @@ update_sizes (CrTrainingView *self)
 {
   double em = line_height (self->curve);
   gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->curve), (int) (em * 9));
+  guint n_printed = self->printed ? self->printed->len : 0;
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->printed_area),
+                                       (int) (n_printed * printed_row_height (self->printed_area)));
   guint n = self->params ? self->params->len : 0;
   gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->params_area),
                                        (int) (n * param_row_height (self->params_area)));
@@ -594,6 +682,7 @@ cr_training_view_set_chosen (CrTrainingView *self,
   self->chosen = backward;
   update_text (self);
   gtk_widget_queue_draw (self->curve);
+  gtk_widget_queue_draw (self->printed_area);
   gtk_widget_queue_draw (self->params_area);
 }
 
@@ -613,17 +702,20 @@ cr_training_view_set_record (CrTrainingView *self,
   g_clear_pointer (&self->record, cr_run_record_unref);
   g_clear_pointer (&self->points, g_array_unref);
   g_clear_pointer (&self->params, g_ptr_array_unref);
+  g_clear_pointer (&self->printed, g_ptr_array_unref);
   self->laid_out = FALSE;
   if (record)
     {
       self->record = cr_run_record_ref (record);
       self->points = cr_training_loss_curve (record);
       self->params = cr_training_params (record);
+      self->printed = cr_training_printed_series (record);
     }
   gboolean loop = record && cr_training_is_loop (record);
   gtk_widget_set_visible (self->empty_label, !loop);
   gtk_widget_set_visible (self->curve_title, loop);
   gtk_widget_set_visible (self->curve, loop && self->points->len > 0);
+  gtk_widget_set_visible (self->printed_area, loop && self->printed->len > 0);
   gtk_widget_set_visible (self->params_title, loop && self->params->len > 0);
   gtk_widget_set_visible (self->params_area, loop && self->params->len > 0);
   gtk_widget_set_visible (self->step_title, loop);
@@ -676,6 +768,7 @@ cr_training_view_dispose (GObject *object)
   g_clear_pointer (&self->record, cr_run_record_unref);
   g_clear_pointer (&self->points, g_array_unref);
   g_clear_pointer (&self->params, g_ptr_array_unref);
+  g_clear_pointer (&self->printed, g_ptr_array_unref);
   g_clear_pointer (&self->text, g_free);
   G_OBJECT_CLASS (cr_training_view_parent_class)->dispose (object);
 }
@@ -742,6 +835,10 @@ cr_training_view_init (CrTrainingView *self)
   g_signal_connect (click, "pressed", G_CALLBACK (on_curve_pressed), self);
   gtk_widget_add_controller (self->curve, GTK_EVENT_CONTROLLER (click));
   gtk_box_append (GTK_BOX (self), self->curve);
+
+  self->printed_area = gtk_drawing_area_new ();
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->printed_area), draw_printed, self, NULL);
+  gtk_box_append (GTK_BOX (self), self->printed_area);
 
   self->params_title = heading ("Parameters over their updates");
   gtk_box_append (GTK_BOX (self), self->params_title);

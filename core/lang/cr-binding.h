@@ -64,6 +64,9 @@ typedef struct {
    * coach watches a hand-written backward's .grad. */
   void      (*instance_attr) (CrInterp *interp, CrValue *instance, const char *name,
                               CrValue *stored);
+  /* print() wrote text to the script's stdout (NULL: nothing to note): the
+   * run record's printed numbers (a training loop's loss, accuracy). */
+  void      (*printed)       (CrInterp *interp, const char *text);
 } CrBinding;
 
 extern const CrBinding cr_binding;

@@ -8,6 +8,7 @@
  * globals, and vars() and dir() without an argument: a script has no way
  * out of its sandbox. */
 #include "cr-interp-private.h"
+#include "cr-binding.h"
 #include "cr-pyformat.h"
 #include "cr-object.h"
 
@@ -163,6 +164,8 @@ NATIVE (b_print)
     }
   g_string_append (out, end);
   cr_interp_write (interp, out->str, FALSE);
+  if (cr_binding.printed)
+    cr_binding.printed (interp, out->str);
   g_string_free (out, TRUE);
   return cr_value_none ();
 }

@@ -16,6 +16,7 @@
 #include "cr-native.h"
 #include "cr-tensor.h"
 
+#include <math.h>
 #include <string.h>
 
 /* A big tensor's snapshot in an update keeps this many values. */
@@ -303,6 +304,88 @@ cr_training_watch_run_end (CrInterp *interp)
   g_hash_table_remove_all (watch->leaf_storages);
   g_hash_table_remove_all (watch->optimizers);
   watch->stepping = NULL;
+}
+
+/* ---- printed numbers ----------------------------------------------------------- */
+
+/* A word that names the number after it: letters first, then letters,
+ * digits, '_' or '.', maybe ending in ':' or '=' (which are dropped). */
+static char *
+name_of (const char *word,
+         gsize       len)
+{
+  while (len > 0 && (word[len - 1] == ':' || word[len - 1] == '='))
+    len--;
+  if (len == 0 || len > 40 || !g_ascii_isalpha (word[0]))
+    return NULL;
+  for (gsize i = 0; i < len; i++)
+    if (!g_ascii_isalnum (word[i]) && word[i] != '_' && word[i] != '.')
+      return NULL;
+  return g_strndup (word, len);
+}
+
+static void
+add_printed (CrRunRecorder *r,
+             const char    *name,
+             double         value)
+{
+  CrRecordPrinted *p = cr_run_record_add_printed (r->record, name, value);
+  if (!p)
+    return;
+  p->span = cr_run_recorder_current_span (r->interp);
+  p->backward = (int) r->record->backwards->len - 1;
+  guint path[CR_RECORD_MAX_LOOP_PATH];
+  guint depth = cr_interp_loop_path (r->interp, path, CR_RECORD_MAX_LOOP_PATH);
+  p->iteration = depth ? path[depth - 1] : 0;
+}
+
+void
+cr_training_watch_printed (CrInterp   *interp,
+                           const char *text)
+{
+  CrRunRecorder *r;
+  CrTrainingWatch *watch = watch_of (interp, &r);
+  guint path[CR_RECORD_MAX_LOOP_PATH];
+  if (!watch || r->record->backwards->len == 0
+      || r->record->printed->len >= CR_RUN_RECORD_MAX_PRINTED
+      || cr_interp_loop_path (interp, path, CR_RECORD_MAX_LOOP_PATH) == 0)
+    return;
+  /* Words split at spaces, commas, '|' and brackets; "name=value" is a
+   * name and a number too. */
+  g_autofree char *previous = NULL;
+  const char *p = text;
+  while (*p)
+    {
+      while (*p && (g_ascii_isspace (*p) || strchr (",|()[]{};", *p)))
+        p++;
+      const char *start = p;
+      while (*p && !g_ascii_isspace (*p) && !strchr (",|()[]{};", *p))
+        p++;
+      gsize len = (gsize) (p - start);
+      if (len == 0)
+        break;
+      const char *eq = memchr (start, '=', len);
+      char *end = NULL;
+      double value = g_ascii_strtod (eq ? eq + 1 : start, &end);
+      gboolean number = end == p && end != (eq ? eq + 1 : start) && isfinite (value);
+      if (number && eq)
+        {
+          g_autofree char *name = name_of (start, (gsize) (eq - start));
+          if (name)
+            add_printed (r, name, value);
+          g_clear_pointer (&previous, g_free);
+        }
+      else if (number && previous)
+        {
+          add_printed (r, previous, value);
+          g_clear_pointer (&previous, g_free);
+        }
+      else
+        {
+          g_free (previous);
+          previous = number ? NULL : name_of (start, len);
+        }
+    }
 }
 
 /* ---- the optimizer's natives ------------------------------------------------- */

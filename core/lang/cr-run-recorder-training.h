@@ -26,6 +26,11 @@ void cr_training_watch_bump      (CrInterp *interp,
  * through t.data is known as t's. */
 void cr_training_watch_grad_read (CrInterp *interp,
                                   CrTensor *t);
+/* print() wrote text: inside a loop, after a backward call, each number
+ * it shows after a word ("loss 0.25", "acc=0.9", "loss: 1e-3") enters the
+ * record's printed numbers. */
+void cr_training_watch_printed   (CrInterp   *interp,
+                                  const char *text);
 /* At the end of the run: the updates' names where their tensor had none
  * when they were taken. */
 void cr_training_watch_run_end   (CrInterp *interp);

@@ -4,6 +4,7 @@
  * to autograd (grad mode, the default device, the span graph nodes get). */
 #include "cr-torch-private.h"
 #include "cr-binding.h"
+#include "cr-run-recorder-training.h"
 #include "cr-run-recorder-coach.h"
 #include "cr-cuda.h"
 #include "cr-grad-mode.h"
@@ -182,5 +183,6 @@ const CrBinding cr_binding = {
   .error_handled = cr_run_recorder_error_handled,
   .expr_failed = cr_run_recorder_expr_failed,
   .native_failed = cr_run_recorder_native_failed,
+  .printed = cr_training_watch_printed,
   .instance_attr = cr_coach_watch_attr,
 };

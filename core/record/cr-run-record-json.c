@@ -662,6 +662,19 @@ write_update (JsonWriter           *w,
   end_object (w);
 }
 
+static void
+write_printed (JsonWriter            *w,
+               const CrRecordPrinted *p)
+{
+  begin_inline (w, NULL);
+  write_string (w, "name", p->name);
+  write_double (w, "value", p->value);
+  write_span (w, "span", &p->span);
+  write_int (w, "backward", p->backward);
+  write_int (w, "iteration", p->iteration);
+  end_object (w);
+}
+
 /* Writes every item of a record array with write_item. */
 #define WRITE_ITEMS(w, key, array, write_item)                  \
   G_STMT_START {                                                \
@@ -691,6 +704,7 @@ cr_run_record_to_json (const CrRunRecord *record,
   write_bool (&w, "truncated", record->truncated);
   WRITE_ITEMS (&w, "findings", record->findings, write_finding);
   WRITE_ITEMS (&w, "updates", record->updates, write_update);
+  WRITE_ITEMS (&w, "printed", record->printed, write_printed);
   end_object (&w);
   g_string_append_c (w.out, '\n');
   if (length)

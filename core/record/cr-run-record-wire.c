@@ -493,6 +493,17 @@ put_update (Writer               *w,
     }
 }
 
+static void
+put_printed (Writer                *w,
+             const CrRecordPrinted *p)
+{
+  put_string (w, p->name);
+  put_bytes (w, &p->value, sizeof p->value);
+  put_span (w, &p->span);
+  put_i32 (w, p->backward);
+  put_u32 (w, p->iteration);
+}
+
 /* Writes every item of a record array with put_item, after their count. */
 #define PUT_ITEMS(w, array, put_item)                         \
   G_STMT_START {                                              \
@@ -543,6 +554,7 @@ cr_run_record_to_wire_append (const CrRunRecord *record,
   put_bool (&w, record->truncated);
   PUT_ITEMS (&w, record->findings, put_finding);
   PUT_ITEMS (&w, record->updates, put_update);
+  PUT_ITEMS (&w, record->printed, put_printed);
   put_u32 (&w, WIRE_END_MARK);
 
   /* The header last: the array may have moved, and the total and the
@@ -991,6 +1003,7 @@ get_grad (Reader       *r,
 #define MIN_UPDATE_BYTES   76
 #define MIN_NUMBER_BYTES   12
 #define MIN_STATE_BYTES    12
+#define MIN_PRINTED_BYTES  36
 
 static void
 get_tensor (Reader      *r,
@@ -1264,6 +1277,25 @@ get_update (Reader      *r,
     }
 }
 
+static void
+get_printed (Reader      *r,
+             CrRunRecord *record)
+{
+  g_autofree char *name = get_string (r);
+  double value;
+  get_bytes (r, &value, sizeof value);
+  CrRecordPrinted *p = cr_run_record_add_printed (record, name ? name : "", value);
+  CrRecordPrinted ignored = { 0 };
+  if (!p)
+    {
+      fail (r, "more than %d printed numbers", CR_RUN_RECORD_MAX_PRINTED);
+      p = &ignored;
+    }
+  get_span (r, &p->span);
+  p->backward = get_i32 (r);
+  p->iteration = get_u32 (r);
+}
+
 /* Reads a record array's count and its items with get_item. */
 #define GET_ITEMS(r, record, min_bytes, get_item)                       \
   G_STMT_START {                                                        \
@@ -1414,6 +1446,11 @@ check_indices (Reader            *r,
       ok = check_index (&b, u->tensor, b.n_tensors, "update tensor")
            && check_index (&b, u->backward, b.n_backwards, "update backward");
     }
+  for (guint i = 0; ok && i < record->printed->len; i++)
+    {
+      const CrRecordPrinted *p = g_ptr_array_index (record->printed, i);
+      ok = check_index (&b, p->backward, b.n_backwards, "printed backward");
+    }
   return ok;
 }
 
@@ -1451,6 +1488,7 @@ cr_run_record_from_wire (const guint8  *data,
   record->truncated = get_bool (&r);
   GET_ITEMS (&r, record, MIN_FINDING_BYTES, get_finding);
   GET_ITEMS (&r, record, MIN_UPDATE_BYTES, get_update);
+  GET_ITEMS (&r, record, MIN_PRINTED_BYTES, get_printed);
   if (get_u32 (&r) != WIRE_END_MARK && !r.failed)
     fail (&r, "no end mark where the body ends");
   if (!r.failed && r.pos != r.end)

@@ -172,6 +172,14 @@ record_optim_state_free (gpointer data)
 }
 
 static void
+record_printed_free (gpointer data)
+{
+  CrRecordPrinted *printed = data;
+  g_free (printed->name);
+  g_free (printed);
+}
+
+static void
 record_update_free (gpointer data)
 {
   CrRecordUpdate *update = data;
@@ -203,6 +211,7 @@ cr_run_record_new (const char *filename,
   self->errors = g_ptr_array_new_with_free_func (record_error_free);
   self->findings = g_ptr_array_new_with_free_func (record_finding_free);
   self->updates = g_ptr_array_new_with_free_func (record_update_free);
+  self->printed = g_ptr_array_new_with_free_func (record_printed_free);
   return self;
 }
 
@@ -229,6 +238,7 @@ cr_run_record_unref (CrRunRecord *self)
   g_ptr_array_unref (self->errors);
   g_ptr_array_unref (self->findings);
   g_ptr_array_unref (self->updates);
+  g_ptr_array_unref (self->printed);
   g_free (self);
 }
 
@@ -342,6 +352,21 @@ cr_run_record_add_update (CrRunRecord *self)
   update->state = g_ptr_array_new_with_free_func (record_optim_state_free);
   g_ptr_array_add (self->updates, update);
   return update;
+}
+
+CrRecordPrinted *
+cr_run_record_add_printed (CrRunRecord *self,
+                           const char  *name,
+                           double       value)
+{
+  if (self->printed->len >= CR_RUN_RECORD_MAX_PRINTED)
+    return NULL;
+  CrRecordPrinted *printed = g_new0 (CrRecordPrinted, 1);
+  printed->name = g_strdup (name);
+  printed->value = value;
+  printed->backward = -1;
+  g_ptr_array_add (self->printed, printed);
+  return printed;
 }
 
 CrRecordNumber *

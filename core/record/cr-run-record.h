@@ -390,6 +390,18 @@ typedef struct {
   GPtrArray          *state;        /* of CrRecordOptimState*, in the state dict's order */
 } CrRecordUpdate;
 
+/* A number a print() call showed inside a loop, after a backward call: in
+ * "step 40  loss 0.1778", ("step", 40) and ("loss", 0.1778). The training
+ * view draws each name of each print line as a series over the backward
+ * calls. */
+typedef struct {
+  char   *name;                  /* the word before the number: "loss", "acc" */
+  double  value;
+  CrSpan  span;                  /* the print statement */
+  int     backward;              /* the last backward call before it (index), -1: none */
+  guint   iteration;             /* 1-based iteration of the innermost loop */
+} CrRecordPrinted;
+
 /* ---- the record ----------------------------------------------------------- */
 
 typedef struct {
@@ -409,11 +421,16 @@ typedef struct {
                                    * (empty when the run was not coached) */
   GPtrArray  *updates;            /* of CrRecordUpdate*: parameter updates (optimizer
                                    * steps and manual ones), in the order they ran */
+  GPtrArray  *printed;            /* of CrRecordPrinted*: numbers print() showed in loops
+                                   * after a backward call, in order (at most
+                                   * CR_RUN_RECORD_MAX_PRINTED) */
 } CrRunRecord;
 
 /* A record keeps at most this many tensors, and as many ops: a script that
  * loops a million times still ends with a window that can draw its record. */
 #define CR_RUN_RECORD_MAX_ITEMS 100000
+/* And at most this many printed numbers. */
+#define CR_RUN_RECORD_MAX_PRINTED 20000
 
 /* An empty record (every array empty, free-funcs set). source and filename are
  * copied; either may be NULL. */
@@ -447,6 +464,10 @@ CrRecordNumber     *cr_record_update_add_number   (CrRecordUpdate   *update,
                                                    double            value);
 CrRecordOptimState *cr_record_update_add_state    (CrRecordUpdate   *update,
                                                    const char       *name);
+/* name copied; NULL when the record holds CR_RUN_RECORD_MAX_PRINTED already. */
+CrRecordPrinted    *cr_run_record_add_printed     (CrRunRecord      *self,
+                                                   const char       *name,
+                                                   double            value);
 
 /* ---- state at a step -------------------------------------------------------
  * "As of (backward, step)": after step `step` of backward call `backward` ran;

@@ -81,6 +81,57 @@ cr_training_params (const CrRunRecord *record)
   return params;
 }
 
+static void
+series_free (gpointer data)
+{
+  CrTrainingSeries *series = data;
+  g_free (series->name);
+  g_array_unref (series->points);
+  g_free (series);
+}
+
+GPtrArray *
+cr_training_printed_series (const CrRunRecord *record)
+{
+  g_return_val_if_fail (record != NULL, NULL);
+  GPtrArray *all = g_ptr_array_new_with_free_func (series_free);
+  for (guint i = 0; i < record->printed->len; i++)
+    {
+      const CrRecordPrinted *p = g_ptr_array_index (record->printed, i);
+      CrTrainingSeries *series = NULL;
+      for (guint k = 0; k < all->len && !series; k++)
+        {
+          CrTrainingSeries *known = g_ptr_array_index (all, k);
+          if (known->line == p->span.line && g_str_equal (known->name, p->name))
+            series = known;
+        }
+      if (!series)
+        {
+          series = g_new0 (CrTrainingSeries, 1);
+          series->name = g_strdup (p->name);
+          series->line = p->span.line;
+          series->points = g_array_new (FALSE, FALSE, sizeof (CrTrainingPoint));
+          g_ptr_array_add (all, series);
+        }
+      CrTrainingPoint point = { (guint) MAX (p->backward, 0), p->iteration, p->value };
+      g_array_append_val (series->points, point);
+    }
+  /* Counters out: a series of whole numbers only. */
+  for (guint k = all->len; k-- > 0;)
+    {
+      const CrTrainingSeries *series = g_ptr_array_index (all, k);
+      gboolean whole = TRUE;
+      for (guint i = 0; i < series->points->len && whole; i++)
+        {
+          double v = g_array_index (series->points, CrTrainingPoint, i).loss;
+          whole = v == floor (v);
+        }
+      if (whole)
+        g_ptr_array_remove_index (all, k);
+    }
+  return all;
+}
+
 GArray *
 cr_training_updates_after (const CrRunRecord *record,
                            int                backward)

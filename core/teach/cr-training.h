@@ -24,6 +24,19 @@ typedef struct {
   GArray *updates;    /* of guint: indices in record->updates */
 } CrTrainingParam;
 
+/* A number the script printed in its loop, over the backward calls: each
+ * name of each print line (record->printed) whose values are not all
+ * whole numbers (a step counter says nothing). */
+typedef struct {
+  char   *name;       /* "loss" */
+  int     line;       /* the print statement's */
+  GArray *points;     /* of CrTrainingPoint: backward, iteration, the value as loss */
+} CrTrainingSeries;
+
+/* The printed series, in the order they were first printed. New GPtrArray
+ * of CrTrainingSeries* (it frees them). */
+GPtrArray  *cr_training_printed_series (const CrRunRecord    *record);
+
 /* The loss curve: a point per backward call whose first root has one
  * element, in order. New GArray of CrTrainingPoint. */
 GArray     *cr_training_loss_curve    (const CrRunRecord     *record);

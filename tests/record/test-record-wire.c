@@ -442,6 +442,10 @@ full_record (void)
   cr_record_update_add_state (update, "step");
   CrRecordUpdate *manual = cr_run_record_add_update (r);
   manual->kind = CR_RECORD_UPDATE_MANUAL;
+  CrRecordPrinted *printed = cr_run_record_add_printed (r, "loss", 0.1778);
+  printed->span = span (34);
+  printed->backward = 1;
+  printed->iteration = 2;
   cr_tensor_snapshot_free (shared);
   return r;
 }
@@ -469,7 +473,8 @@ test_struct_sizes (void)
     { "CrRecordBackward", sizeof (CrRecordBackward), 136 },
     { "CrRecordError", sizeof (CrRecordError), 72 },
     { "CrRecordFinding", sizeof (CrRecordFinding), 80 },
-    { "CrRunRecord", sizeof (CrRunRecord), 96 },
+    { "CrRunRecord", sizeof (CrRunRecord), 104 },
+    { "CrRecordPrinted", sizeof (CrRecordPrinted), 40 },
     { "CrRecordUpdate", sizeof (CrRecordUpdate), 144 },
     { "CrRecordNumber", sizeof (CrRecordNumber), 16 },
     { "CrRecordOptimState", sizeof (CrRecordOptimState), 24 },

@@ -151,7 +151,8 @@ test_json_key_order (void)
                    "  \"errors\": [],\n"
                    "  \"truncated\": false,\n"
                    "  \"findings\": [],\n"
-                   "  \"updates\": []\n"
+                   "  \"updates\": [],\n"
+                   "  \"printed\": []\n"
                    "}\n", CR_RUN_RECORD_SCHEMA_VERSION);
   g_assert_cmpstr (json, ==, want);
 }
@@ -163,7 +164,7 @@ test_json_truncated (void)
   g_autoptr (CrRunRecord) record = cr_run_record_new (NULL, NULL);
   record->truncated = TRUE;
   g_autofree char *json = cr_run_record_to_json (record, NULL);
-  g_assert_true (g_str_has_suffix (json, "  \"errors\": [],\n  \"truncated\": true,\n  \"findings\": [],\n  \"updates\": []\n}\n"));
+  g_assert_true (g_str_has_suffix (json, "  \"errors\": [],\n  \"truncated\": true,\n  \"findings\": [],\n  \"updates\": [],\n  \"printed\": []\n}\n"));
 }
 
 int

@@ -41,6 +41,8 @@ test_mlp_points (void)
   g_assert_nonnull (window->run_record);
   guint n_calls = window->run_record->backwards->len;
   g_assert_cmpuint (n_calls, ==, 201);
+  /* "step   0  loss 0.2388" every 40 steps: six losses, six step counts. */
+  g_assert_cmpuint (window->run_record->printed->len, ==, 12);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.training", NULL));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->sidebar_stack), ==, "training");
   CrTrainingView *view = training_view_of (window);
