@@ -236,10 +236,10 @@ fit_bounds (CrGraphLayout *self,
 
 /* Puts unit u beside its op: the nearest free place to the one level with
  * the op, a move outwards costing more than one up or down, with nothing
- * between them. Larger type (presentation) fills a wide screen's height
- * first: there a unit rather goes further out, or to the op's other side
- * (u->right changes then), than below the lowest node. FALSE: there is
- * no place. */
+ * between them. Larger type (presentation) is short of room: there a
+ * unit rather moves along its op, further out or to the op's other side
+ * (u->right changes then), than makes the drawing wider or taller.
+ * FALSE: there is no place. */
 static gboolean
 place_unit (CrGraphLayout      *self,
             const CrGraphModel *model,
@@ -263,15 +263,22 @@ place_unit (CrGraphLayout      *self,
   /* Room for the edge's label (about 0.55 em a character) and its arrow. */
   const CrGraphEdge *e = g_ptr_array_index (model->edges, u->edge);
   double label_w = e->label ? g_utf8_strlen (e->label, -1) * 0.55 * label_font_size + 8 * k : 0;
-  double gap = MAX (34 * k, label_w + 2 * ARROW_RUN * k + 6 * k);
+  /* Larger type (presentation): room for the arrow once; the label moves
+   * along its edge off the arrowhead (cr_graph_badges_label_boxes_clear_of). */
+  double gap = MAX (34 * k, label_w + (k > 1 ? 1 : 2) * ARROW_RUN * k + 6 * k);
   double want_y = op->y + op->height / 2 - exit_mid;
   /* Under a pill, room for the .grad badge the steps write there (a
    * line of small type): the next unit down keeps clear of it. */
   double below = u->pill >= 0 ? ceil (label_font_size * 1.25 + 2 * k) : 0;
-  double bottom = 0, below_cost = k > 1 ? 3 : 0;
+  double top = G_MAXDOUBLE, bottom = 0, left_x = G_MAXDOUBLE, right_x = 0, below_cost = k > 1 ? 3 : 0;
   for (guint i = 0; i < self->n_nodes; i++)
-    if (placed[i])
-      bottom = MAX (bottom, self->nodes[i].y + self->nodes[i].height);
+    if (placed[i] && self->nodes[i].width > 0)
+      {
+        top = MIN (top, self->nodes[i].y);
+        bottom = MAX (bottom, self->nodes[i].y + self->nodes[i].height);
+        left_x = MIN (left_x, self->nodes[i].x);
+        right_x = MAX (right_x, self->nodes[i].x + self->nodes[i].width);
+      }
   double best_x = 0, best_y = want_y, best = G_MAXDOUBLE;
   gboolean best_right = u->right;
   double step = SEARCH_STEP * k, reach = MAX (h, op->height) + 4 * CLEAR * k;
@@ -288,7 +295,9 @@ place_unit (CrGraphLayout      *self,
           for (int sign = -1; sign <= 1; sign += 2)
             {
               double x = right ? want_x + out : want_x - out, y = want_y + sign * dy;
-              double cost = dy + 1.5 * out + below_cost * MAX (y + h - bottom, 0.0);
+              double taller = MAX (y + h - bottom, 0.0) + MAX (top - y, 0.0);
+              double wider = MAX (left_x - x, 0.0) + MAX (x + w - right_x, 0.0);
+              double cost = dy + 1.5 * out + below_cost * (taller + wider / 3);
               if (cost < best && box_free (self, placed, x, y, w, h + below)
                   && edge_free (self, placed, u->op, right ? x : x + w, y + exit_mid,
                                 right ? op->x + op->width : op->x, op->y + op->height / 2))

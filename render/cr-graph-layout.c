@@ -168,10 +168,17 @@ cr_graph_layout_rank_gap (const CrGraphModel     *model,
 {
   double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
   /* Top to bottom, a label lies across its edge: one line of type high,
-   * and some blank for the arrow; larger type (presentation) is read
-   * from further away and needs less blank around it. */
+   * and some blank for the arrow. Larger type (presentation) is read from
+   * further away and needs less blank around it: its ranks are a label
+   * high and a little, and a label that would hide the arrow goes beside
+   * its edge (cr_graph_badges_label_boxes_clear_of). */
   if (direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM)
-    return ceil (label_font_size * 1.25 + 2 * k + (k > 1 ? 5 : 10 * k));
+    {
+      /* Where an edge goes into an open group's box, under its title, the
+       * label needs the old room across the edge. */
+      gboolean groups = model->clusters && model->clusters->len > 0;
+      return ceil (label_font_size * 1.25 + 2 * k + (k > 1 ? (groups ? 5 : 2) : 10 * k));
+    }
   g_autoptr (GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
   const char *common = NULL;
   guint most = 0;
@@ -263,17 +270,45 @@ keep_label_off_ends (CrGraphPath            *p,
     p->label_y = MIN (from->y, to->y) - half_h - 2 * k;
 }
 
+/* The x where path p is at height y, from 32 points along it (the
+ * nearest of them). */
+static double
+path_x_at (const CrGraphPath *p,
+           double             y)
+{
+  guint n_seg = (p->n_points - 1) / 3;
+  double best_x = p->points[0], best = G_MAXDOUBLE;
+  for (guint i = 0; i < n_seg; i++)
+    for (int j = 0; j <= 32; j++)
+      {
+        const double *q = p->points + 6 * i;
+        double t = j / 32.0, mt = 1 - t;
+        double x = mt * mt * mt * q[0] + 3 * mt * mt * t * q[2] + 3 * mt * t * t * q[4] + t * t * t * q[6];
+        double qy = mt * mt * mt * q[1] + 3 * mt * mt * t * q[3] + 3 * mt * t * t * q[5] + t * t * t * q[7];
+        if (fabs (qy - y) < best)
+          {
+            best = fabs (qy - y);
+            best_x = x;
+          }
+      }
+  return best_x;
+}
+
 /* Presentation's ranks are closer than a label and an arrow are tall
  * (cr_graph_layout_rank_gap): a label across a drop into the next rank
- * goes up to the source's border, so that the arrow's head shows under it. */
+ * would hide the arrow's head, so it goes beside its edge, in the middle
+ * of the gap, on the side the edge does not come from (its name, if any,
+ * on the other: cr_graph_badges_label_spot); in a taller gap, across its
+ * edge above the arrowhead. */
 static void
-lift_label_off_arrow (CrGraphPath            *p,
-                      const CrGraphBox       *from,
-                      double                  label_font_size,
-                      CrGraphLayoutDirection  direction)
+label_beside_drop (CrGraphPath            *p,
+                   const CrGraphBox       *from,
+                   glong                   n_chars,
+                   double                  label_font_size,
+                   CrGraphLayoutDirection  direction)
 {
   double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
-  double half_h = (label_font_size * 1.25 + 2 * k) / 2;
+  double half_w = (n_chars * 0.55 * label_font_size + 8 * k) / 2;
   double gap_start = from->y + from->height;
   /* Only an edge that drops into its target (not a leaf's level edge
    * into an op's side). */
@@ -282,7 +317,20 @@ lift_label_off_arrow (CrGraphPath            *p,
       || p->label_y < gap_start || p->label_y > p->arrow_y
       || fabs (p->arrow_x - end_x) >= fabs (p->arrow_y - end_y))
     return;
-  p->label_y = MAX (gap_start + half_h, MIN (p->label_y, p->arrow_y - 7 * k - half_h));
+  /* Where the gap holds the label and the arrowhead one over the other
+   * (an edge into an open group's box), the label stays on its edge, up
+   * against the source. */
+  double half_h = (label_font_size * 1.25 + 2 * k) / 2;
+  if (p->arrow_y - gap_start >= 2 * half_h + 9 * k)
+    {
+      p->label_y = MAX (gap_start + half_h, MIN (p->label_y, p->arrow_y - 9 * k - half_h));
+      return;
+    }
+  p->label_y = (gap_start + p->arrow_y) / 2;
+  double x = path_x_at (p, p->label_y);
+  gboolean from_right = p->points[0] > p->arrow_x + 1;
+  /* Clear of the arrowhead (4 points a side, times the scale). */
+  p->label_x = from_right ? x - half_w - 7 * k : x + half_w + 7 * k;
 }
 
 void
@@ -318,7 +366,8 @@ cr_graph_layout_place_labels (CrGraphLayout      *self,
                                g_utf8_strlen (e->label, -1), label_on_card (model, e),
                                label_font_size, self->direction);
           if (k > 1)
-            lift_label_off_arrow (p, &self->nodes[e->from], label_font_size, self->direction);
+            label_beside_drop (p, &self->nodes[e->from], g_utf8_strlen (e->label, -1),
+                               label_font_size, self->direction);
         }
     }
 
@@ -405,6 +454,25 @@ cr_graph_layout_new_dot_directed (const CrGraphModel     *model,
   return self;
 }
 
+/* Whether edge e goes from a tensor card to a detached tensor that has
+ * no other edge (its end of the graph). */
+static gboolean
+detached_end (const CrGraphModel *model,
+              const CrGraphEdge  *e)
+{
+  const CrGraphNode *from = g_ptr_array_index (model->nodes, e->from);
+  const CrGraphNode *to = g_ptr_array_index (model->nodes, e->to);
+  if (!CR_GRAPH_NODE_KIND_IS_TENSOR (from->kind) || to->kind != CR_GRAPH_NODE_DETACHED)
+    return FALSE;
+  for (guint i = 0; i < model->edges->len; i++)
+    {
+      const CrGraphEdge *o = g_ptr_array_index (model->edges, i);
+      if (o != e && (o->from == e->to || o->to == e->to))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 CrGraphLayout *
 cr_graph_layout_dot_without (const CrGraphModel     *model,
                              const double           *node_sizes,
@@ -479,6 +547,22 @@ cr_graph_layout_dot_without (const CrGraphModel     *model,
         agsafeset (ge, (char *) "tailport", (char *) (down ? "acc:s" : "acc:e"), "");
       gedges[i] = ge;
     }
+  /* Presentation is short of height: a tensor detached from a card, and
+   * used no further (z_det = z.detach()), stands beside that card. */
+  for (guint i = 0; k > 1 && i < n_edges; i++)
+    if (gedges[i])
+      {
+        const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+        if (detached_end (model, e))
+          {
+            char name[32];
+            g_snprintf (name, sizeof name, "same%u", i);
+            Agraph_t *same = agsubg (g, name, 1);
+            agsafeset (same, (char *) "rank", (char *) "same", "");
+            agsubnode (same, gnodes[e->from], 1);
+            agsubnode (same, gnodes[e->to], 1);
+          }
+      }
 
   if (gvLayout (gvc, g, "dot") != 0)
     {

@@ -1006,12 +1006,20 @@ cr_graph_badges_label_spot (const CrGraphLayout *layout,
   if (index > 0 && p->n_points < 4)
     return FALSE;
   if (index == 0)
-    ;
+    {
+      /* Put beside its edge by the layout (presentation's tight ranks):
+       * its name goes on the side away from the edge too. */
+      if (down && p->has_arrow && cx - w / 2 > p->arrow_x)
+        side_x = 1;
+    }
   else if (index <= n_along)
     path_point (p, label_along[index - 1], &cx, &cy);
-  else if (index <= n_along + n_beside)
+  else if (index <= n_along + 2 * n_beside)
     {
-      guint j = index - 1 - n_along;
+      /* Beside it, then (past a group's title over the edge) a label's
+       * width further out. */
+      gboolean far = index > n_along + n_beside;
+      guint j = (index - 1 - n_along) % n_beside;
       double u = label_beside[j / 2], px, py, ax, ay, bx, by;
       path_point (p, u, &px, &py);
       path_point (p, u - 0.02, &ax, &ay);
@@ -1024,7 +1032,7 @@ cr_graph_badges_label_spot (const CrGraphLayout *layout,
       double nx = -ty / len, ny = tx / len;
       if (j % 2)
         nx = -nx, ny = -ny;
-      double d = fabs (nx) * w / 2 + fabs (ny) * h / 2 + LABEL_BESIDE_GAP * k;
+      double d = fabs (nx) * w / 2 + fabs (ny) * h / 2 + LABEL_BESIDE_GAP * k + (far ? w : 0);
       cx = px + nx * d;
       cy = py + ny * d;
       side_x = nx, side_y = ny;
@@ -1088,9 +1096,10 @@ cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
   double *boxes = g_new0 (double, CR_GRAPH_BADGES_LABEL_BOX * n + 1);
   /* The nodes, the titles and the labels kept so far, to test each next
    * one against. */
-  RectGrid grid;
+  RectGrid grid, arrows;
   rect_grid_init (&grid, layout->width, layout->height,
-                  layout->n_nodes + 2 * n + (titles ? titles->len : 0));
+                  layout->n_nodes + n + (titles ? titles->len : 0));
+  rect_grid_init (&arrows, layout->width, layout->height, n);
   for (guint j = 0; j < layout->n_nodes; j++)
     {
       const CrGraphBox *nb = &layout->nodes[j];
@@ -1105,12 +1114,13 @@ cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
     }
   /* An arrowhead says which way the gradient goes back: no label hides it
    * (presentation's ranks are closer than a label and an arrow are tall:
-   * the label goes beside its edge there). */
+   * the label goes beside its edge there), unless there is no other
+   * place for the label. */
   for (guint i = 0; i < n; i++)
     {
       Rect r;
       if (arrowhead_box (&layout->edges[i], k, &r))
-        rect_grid_add (&grid, &r);
+        rect_grid_add (&arrows, &r);
     }
   for (guint i = 0; i < n; i++)
     {
@@ -1119,18 +1129,21 @@ cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
       if (!p->has_label || size[0] <= 0)
         continue;
       /* The first clear place for the label and its name; failing that,
-       * for the label alone. */
+       * for the label alone; failing that, over an arrowhead. */
       double spot[CR_GRAPH_BADGES_LABEL_BOX];
       gboolean found = FALSE;
-      for (int with_name = size[2] > 0; with_name >= 0 && !found; with_name--)
-        for (guint s = 0; !found && cr_graph_badges_label_spot (layout, i, size, k, s, spot); s++)
-          {
-            Rect pill = { spot[0], spot[1], spot[2], spot[3], -1 };
-            Rect name = { spot[4], spot[5], spot[6], spot[7], -1 };
-            found = !rect_grid_hits (&grid, &pill) && (!with_name || !rect_grid_hits (&grid, &name));
-            if (found && !with_name)
-              spot[4] = spot[5] = spot[6] = spot[7] = 0;
-          }
+      for (int over_arrows = 0; over_arrows <= 1 && !found; over_arrows++)
+        for (int with_name = size[2] > 0; with_name >= 0 && !found; with_name--)
+          for (guint s = 0; !found && cr_graph_badges_label_spot (layout, i, size, k, s, spot); s++)
+            {
+              Rect pill = { spot[0], spot[1], spot[2], spot[3], -1 };
+              Rect name = { spot[4], spot[5], spot[6], spot[7], -1 };
+              found = !rect_grid_hits (&grid, &pill) && (over_arrows || !rect_grid_hits (&arrows, &pill))
+                      && (!with_name || (!rect_grid_hits (&grid, &name)
+                                         && (over_arrows || !rect_grid_hits (&arrows, &name))));
+              if (found && !with_name)
+                spot[4] = spot[5] = spot[6] = spot[7] = 0;
+            }
       if (!found)
         continue;
       double *b = boxes + CR_GRAPH_BADGES_LABEL_BOX * i;
@@ -1144,6 +1157,7 @@ cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
         }
     }
   rect_grid_clear (&grid);
+  rect_grid_clear (&arrows);
   return boxes;
 }
 

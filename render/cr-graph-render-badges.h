@@ -71,10 +71,10 @@ double  *cr_graph_badges_label_boxes     (const CrGraphLayout       *layout,
 
 /* The same, keeping clear of titles too (of CrGraphBadgeBox, from
  * cr_graph_badges_title_boxes (); NULL: none). A label that the layout
- * put on a node, a title (an edge into a box crosses its title strip) or
- * an earlier label goes to the first clear one of its spots
- * (cr_graph_badges_label_spot ()) with its name, else without it, and is
- * left out only when no spot is clear. */
+ * put on a node, a title (an edge into a box crosses its title strip),
+ * an arrowhead or an earlier label goes to the first clear one of its
+ * spots (cr_graph_badges_label_spot ()) with its name, else without it,
+ * else over an arrowhead, and is left out only when no spot is clear. */
 double  *cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
                                                const double        *label_sizes,
                                                double               k,
@@ -85,7 +85,7 @@ double  *cr_graph_badges_label_boxes_clear_of (const CrGraphLayout *layout,
  * boxes' array (CR_GRAPH_BADGES_LABEL_BOX values; the name's 0 when size
  * has none). FALSE past the last spot. In order: the layout's place, then
  * along the edge from the middle out, then beside the edge on either
- * side, its name on the side away from the edge. */
+ * side, then as far again, its name on the side away from the edge. */
 gboolean cr_graph_badges_label_spot      (const CrGraphLayout       *layout,
                                           guint                      edge,
                                           const double              *size,

@@ -26,31 +26,46 @@
 #define FONT_UI    "Cantarell, Noto Sans, DejaVu Sans, sans-serif"
 #define FONT_MONO  "Source Code Pro, DejaVu Sans Mono, monospace"
 #define LABEL_SIZE CR_GRAPH_LAYOUT_LABEL_SIZE
-#define TITLE_SIZE 12.0
-#define OP_SIZE    10.5
-#define SMALL_SIZE 9.0
-#define MONO_SIZE  8.5
-#define CAPTION_SIZE 8.5
-#define ACC_SIZE   8.5
-#define PAD        8.0
-#define BAND_PAD   4.0
-#define BODY_PAD   5.0
 #define RADIUS     9.0
-#define DISC       22.0
-/* An op's pill: its disc this far in from the left end, the title this far
- * after the disc, this much room after the title and above and below the
- * text; an AccumulateGrad pill's text this far in from its ends and
- * edges. Tight: the toy network's widest rank (two leaves beside two ops)
- * fits the 1366 px window's graph pane. */
-#define OP_INSET   4.0
-#define OP_GAP     6.0
-#define OP_END     8.0
-#define OP_VPAD    5.0
-#define ACC_INSET  5.0
-#define ACC_PAD    2.0
-/* An op's caption is cut (with an ellipsis) past this width, or its title's
- * when that is wider: the tooltip has it whole. */
-#define CAPTION_MAX 84.0
+
+/* The type and the blank inside a node, in points before the type's scale
+ * (k). */
+typedef struct {
+  double title, op, small, mono, caption, acc;  /* type sizes */
+  double pad, band_pad, body_pad;               /* a tensor card's */
+  /* An op's pill: its disc this far in from the left end, the title this
+   * far after the disc, this much room after the title and above and below
+   * the text; an AccumulateGrad pill's text this far in from its ends and
+   * edges. */
+  double disc, op_inset, op_gap, op_end, op_vpad, acc_inset, acc_pad;
+  /* An op's caption is cut (with an ellipsis) past this width, or its
+   * title's when that is wider: the tooltip has it whole. */
+  double caption_max;
+} Metrics;
+
+/* The window's: tight, so that the toy network's widest rank (two leaves
+ * beside two ops) fits the 1366 px window's graph pane. */
+static const Metrics WINDOW_METRICS = {
+  .title = 12.0, .op = 10.5, .small = 9.0, .mono = 8.5, .caption = 8.5, .acc = 8.5,
+  .pad = 8.0, .band_pad = 4.0, .body_pad = 5.0,
+  .disc = 22.0, .op_inset = 4.0, .op_gap = 6.0, .op_end = 8.0, .op_vpad = 5.0,
+  .acc_inset = 5.0, .acc_pad = 2.0,
+  .caption_max = 84.0,
+};
+
+/* Presentation's: every text at least the edge labels' size (20 px on the
+ * screen), the titles only a little larger, and the blank around them
+ * thin: a projected graph is read from far away, where weight and colour
+ * set a title apart better than size, and a 1366x768 projector's graph
+ * pane holds the examples whole only so. Captions are cut at the title's
+ * width. */
+static const Metrics PRESENT_METRICS = {
+  .title = 9.5, .op = 9.0, .small = 8.5, .mono = 8.5, .caption = 8.5, .acc = 8.5,
+  .pad = 5.0, .band_pad = 1.5, .body_pad = 2.5,
+  .disc = 17.0, .op_inset = 3.0, .op_gap = 4.0, .op_end = 6.0, .op_vpad = 1.5,
+  .acc_inset = 4.0, .acc_pad = 0.5,
+  .caption_max = 0.0,
+};
 #define PNG_SCALE  2.0
 #define PNG_MAX_SIDE   16000.0
 #define PNG_MAX_PIXELS (64.0 * 1024 * 1024)
@@ -176,6 +191,7 @@ struct _CrGraphRenderCache
   PangoContext *context;
   double        k;              /* type and spacing scale: 1, or larger for presentation */
   double        lw;             /* line width scale */
+  const Metrics *m;             /* the window's or presentation's */
   guint         n_nodes, n_edges;
   NodeText     *nodes;
   Text         *labels;         /* by edge */
@@ -254,31 +270,32 @@ shape_node (CrGraphRenderCache *cache,
             NodeText           *t)
 {
   double k = cache->k;
+  const Metrics *m = cache->m;
   *t = (NodeText) { 0 };
   if (is_tensor (n))
     {
-      t->title = shape_text (cache, FONT_UI, TITLE_SIZE, PANGO_WEIGHT_BOLD, FALSE, n->title);
+      t->title = shape_text (cache, FONT_UI, m->title, PANGO_WEIGHT_BOLD, FALSE, n->title);
       /* Where the tensor lives matters once it is not the CPU. */
       g_autofree char *sub = n->device && strcmp (n->device, "cpu") != 0
                              ? g_strdup_printf ("%s · %s", n->shape ? n->shape : "", n->device)
                              : g_strdup (n->shape);
-      t->sub = shape_text (cache, FONT_UI, SMALL_SIZE, PANGO_WEIGHT_NORMAL, FALSE, sub);
-      t->body = shape_text (cache, FONT_MONO, MONO_SIZE, PANGO_WEIGHT_NORMAL, FALSE, n->preview);
+      t->sub = shape_text (cache, FONT_UI, m->small, PANGO_WEIGHT_NORMAL, FALSE, sub);
+      t->body = shape_text (cache, FONT_MONO, m->mono, PANGO_WEIGHT_NORMAL, FALSE, n->preview);
       if (CR_GRAPH_NODE_KIND_IS_CONSTANT (n->kind))
-        t->note = shape_text (cache, FONT_UI, SMALL_SIZE, PANGO_WEIGHT_NORMAL, TRUE,
+        t->note = shape_text (cache, FONT_UI, m->small, PANGO_WEIGHT_NORMAL, TRUE,
                               n->kind == CR_GRAPH_NODE_NO_GRAD ? "made under no_grad"
                               : n->kind == CR_GRAPH_NODE_DETACHED ? "detached" : "no grad");
-      double band = t->title.h + 2 * BAND_PAD * k;
+      double band = t->title.h + 2 * m->band_pad * k;
       double body_h = t->body.h + (t->note.layout ? t->note.h : 0);
-      t->width = MAX (MAX (t->title.w + t->sub.w + 3 * PAD * k,
-                           MAX (t->body.w, t->note.w) + 2 * PAD * k), 80.0 * k);
-      t->height = band + (body_h > 0 ? body_h + 2 * BODY_PAD * k : 0);
+      t->width = MAX (MAX (t->title.w + t->sub.w + 3 * m->pad * k,
+                           MAX (t->body.w, t->note.w) + 2 * m->pad * k), 80.0 * k);
+      t->height = band + (body_h > 0 ? body_h + 2 * m->body_pad * k : 0);
     }
   else if (n->kind == CR_GRAPH_NODE_OP || n->kind == CR_GRAPH_NODE_GROUP)
     {
-      t->title = shape_text (cache, FONT_UI, OP_SIZE, PANGO_WEIGHT_BOLD, FALSE, n->title);
-      t->sub = shape_text (cache, FONT_MONO, CAPTION_SIZE, PANGO_WEIGHT_NORMAL, FALSE, n->caption);
-      double cap = MAX (t->title.w, CAPTION_MAX * k);
+      t->title = shape_text (cache, FONT_UI, m->op, PANGO_WEIGHT_BOLD, FALSE, n->title);
+      t->sub = shape_text (cache, FONT_MONO, m->caption, PANGO_WEIGHT_NORMAL, FALSE, n->caption);
+      double cap = MAX (t->title.w, m->caption_max * k);
       if (t->sub.layout && t->sub.w > cap)
         {
           /* One line, cut with an ellipsis: the tooltip shows it whole.
@@ -294,30 +311,31 @@ shape_node (CrGraphRenderCache *cache,
           t->sub.h = (double) ph / PANGO_SCALE;
         }
       const char *glyph = n->symbol ? n->symbol : "ƒ";
-      double glyph_size = g_utf8_strlen (glyph, -1) > 1 ? 9.0 : 13.0;
+      /* A sign fills its disc; a word is smaller (and shrinks below). */
+      double glyph_size = g_utf8_strlen (glyph, -1) > 1 ? 9.0 : 13.0 * m->disc / WINDOW_METRICS.disc;
       t->glyph = shape_text (cache, FONT_UI, glyph_size, PANGO_WEIGHT_BOLD, FALSE, glyph);
       /* Word symbols ("mean") shrink to stay inside the disc; those that
        * would become unreadable ("log_softmax") give way to the generic
        * ƒ: the title names the op anyway. */
-      if (t->glyph.w > (DISC - 5.0) * k)
+      if (t->glyph.w > (m->disc - 5.0) * k)
         {
-          glyph_size *= (DISC - 5.0) * k / t->glyph.w;
+          glyph_size *= (m->disc - 5.0) * k / t->glyph.w;
           if (glyph_size < 6.5)
             {
               glyph = "ƒ";
-              glyph_size = 13.0;
+              glyph_size = 13.0 * m->disc / WINDOW_METRICS.disc;
             }
           text_clear (&t->glyph);
           t->glyph = shape_text (cache, FONT_UI, glyph_size, PANGO_WEIGHT_BOLD, FALSE, glyph);
         }
-      t->width = (OP_INSET + DISC + OP_GAP + OP_END) * k + MAX (t->title.w, t->sub.w);
-      t->height = MAX ((DISC + 2 * OP_VPAD) * k, t->title.h + t->sub.h + 2 * OP_VPAD * k);
+      t->width = (m->op_inset + m->disc + m->op_gap + m->op_end) * k + MAX (t->title.w, t->sub.w);
+      t->height = MAX ((m->disc + 2 * m->op_vpad) * k, t->title.h + t->sub.h + 2 * m->op_vpad * k);
     }
   else
     {
-      t->title = shape_text (cache, FONT_UI, ACC_SIZE, PANGO_WEIGHT_NORMAL, FALSE, n->title);
-      t->width = t->title.w + 2 * ACC_INSET * k;
-      t->height = t->title.h + 2 * ACC_PAD * k;
+      t->title = shape_text (cache, FONT_UI, m->acc, PANGO_WEIGHT_NORMAL, FALSE, n->title);
+      t->width = t->title.w + 2 * m->acc_inset * k;
+      t->height = t->title.h + 2 * m->acc_pad * k;
     }
   t->width = ceil (t->width);
   t->height = ceil (t->height);
@@ -333,6 +351,7 @@ cr_graph_render_cache_new (const CrGraphModel *model,
   self->model = cr_graph_model_ref ((CrGraphModel *) model);
   self->k = presentation ? PRESENT_TYPE : 1.0;
   self->lw = presentation ? PRESENT_LINE : 1.0;
+  self->m = presentation ? &PRESENT_METRICS : &WINDOW_METRICS;
   self->context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
   self->shaped = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, shared_text_free);
   /* Metrics independent of the surface's resolution and zoom: a layout
@@ -593,11 +612,12 @@ draw_tensor_card (cairo_t           *cr,
 {
   const Palette *pal = &c->pal;
   double k = c->k;
+  const Metrics *m = c->cache->m;
   gboolean constant = CR_GRAPH_NODE_KIND_IS_CONSTANT (n->kind);
   Rgb band = constant ? pal->const_band
              : n->kind == CR_GRAPH_NODE_OUTPUT ? pal->out_fill : pal->leaf_band;
   Rgb band_text = constant ? pal->const_text : pal->leaf_band_text;
-  double band_h = t->title.h + 2 * BAND_PAD * k;
+  double band_h = t->title.h + 2 * m->band_pad * k;
   double r = RADIUS * k;
   gboolean has_body = t->body.layout || t->note.layout;
 
@@ -630,14 +650,14 @@ draw_tensor_card (cairo_t           *cr,
       cairo_stroke (cr);
     }
 
-  show (cr, &t->title, b->x + PAD * k, b->y + BAND_PAD * k, band_text);
+  show (cr, &t->title, b->x + m->pad * k, b->y + m->band_pad * k, band_text);
   if (c->small_type_hidden)
     return;
-  show (cr, &t->sub, b->x + b->width - PAD * k - t->sub.w,
-        b->y + BAND_PAD * k + (t->title.h - t->sub.h) / 2 + 1, band_text);
-  double y = b->y + band_h + BODY_PAD * k;
-  show (cr, &t->body, b->x + PAD * k, y, constant ? pal->dim_text : pal->text);
-  show (cr, &t->note, b->x + PAD * k, y + t->body.h, pal->dim_text);
+  show (cr, &t->sub, b->x + b->width - m->pad * k - t->sub.w,
+        b->y + m->band_pad * k + (t->title.h - t->sub.h) / 2 + 1, band_text);
+  double y = b->y + band_h + m->body_pad * k;
+  show (cr, &t->body, b->x + m->pad * k, y, constant ? pal->dim_text : pal->text);
+  show (cr, &t->note, b->x + m->pad * k, y + t->body.h, pal->dim_text);
 }
 
 static void
@@ -650,6 +670,7 @@ draw_op (cairo_t           *cr,
 {
   const Palette *pal = &c->pal;
   double k = c->k;
+  const Metrics *m = c->cache->m;
   double r = b->height / 2;
   shadow (cr, b, r, c);
   cr_graph_rounded_path (cr, b->x, b->y, b->width, b->height, r);
@@ -666,13 +687,13 @@ draw_op (cairo_t           *cr,
   cairo_stroke (cr);
   cairo_set_dash (cr, NULL, 0, 0);
 
-  double cx = b->x + OP_INSET * k + DISC * k / 2, cy = b->y + b->height / 2;
-  cairo_arc (cr, cx, cy, DISC * k / 2, 0, 2 * G_PI);
+  double cx = b->x + m->op_inset * k + m->disc * k / 2, cy = b->y + b->height / 2;
+  cairo_arc (cr, cx, cy, m->disc * k / 2, 0, 2 * G_PI);
   set_rgb (cr, pal->op_disc);
   cairo_fill (cr);
   show (cr, &t->glyph, cx - t->glyph.w / 2, cy - t->glyph.h / 2, pal->op_disc_text);
 
-  double tx = b->x + (OP_INSET + DISC + OP_GAP) * k;
+  double tx = b->x + (m->op_inset + m->disc + m->op_gap) * k;
   double total = t->title.h + t->sub.h;
   double ty = b->y + (b->height - total) / 2;
   show (cr, &t->title, tx, ty, pal->text);
@@ -992,7 +1013,7 @@ render_with_cache (cairo_t                    *cr,
     .k = cache->k,
     .lw = cache->lw,
     .small_type_hidden = options->text_scale > 0
-                         && SMALL_SIZE * cache->k * options->text_scale < CR_GRAPH_RENDER_MIN_TEXT_PX,
+                         && WINDOW_METRICS.small * cache->k * options->text_scale < CR_GRAPH_RENDER_MIN_TEXT_PX,
   };
   int current = options->current_step;
   guint n_nodes = MIN (MIN (model->nodes->len, layout->n_nodes), cache->n_nodes);

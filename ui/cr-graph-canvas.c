@@ -288,13 +288,16 @@ place_axis (double   v0,
 
 /* The margin kept around the layout when it is fitted at zoom z: its own
  * pad keeps the nodes in from its edges already, so only the rest of
- * NODE_MARGIN (the graph of the toy network fits the 1366 px window so). */
+ * NODE_MARGIN (the graph of the toy network fits the 1366 px window so).
+ * In presentation the pad (19 px at 20 px type) may go off screen, the
+ * nodes staying NODE_MARGIN in: a 1366x768 projector's pane is short of
+ * every pixel (a negative margin). */
 static double
 fit_margin (CrGraphCanvas *self,
             double         z)
 {
   double pad = CR_GRAPH_LAYOUT_PAD * (self->presentation ? CR_GRAPH_RENDER_PRESENT_TYPE : 1);
-  return MAX (NODE_MARGIN - z * pad, 0.0);
+  return self->presentation ? NODE_MARGIN - z * pad : MAX (NODE_MARGIN - z * pad, 0.0);
 }
 
 /* The view that fits the graph into the part of the canvas no floating

@@ -141,6 +141,86 @@ covers_followed_node (CrGraphOverview *self)
   return graphene_rect_intersection (&bounds, &node, NULL);
 }
 
+/* How much the overview would hide in the corner at halign, valign,
+ * margin pixels in from the edges: each node of the canvas (as drawn now)
+ * it covers counts 1, the step's node and its neighbours (what the step
+ * card talks about) many times more. */
+static guint
+cover_cost (CrGraphOverview *self,
+            const gboolean  *followed,
+            GtkAlign         halign,
+            GtkAlign         valign,
+            double           margin)
+{
+  CrGraphCanvas *c = self->canvas;
+  double w = gtk_widget_get_width (GTK_WIDGET (self)), h = gtk_widget_get_height (GTK_WIDGET (self));
+  double cw = gtk_widget_get_width (GTK_WIDGET (c)), ch = gtk_widget_get_height (GTK_WIDGET (c));
+  double x = halign == GTK_ALIGN_START ? margin : cw - margin - w;
+  double y = valign == GTK_ALIGN_START ? margin : ch - margin - h;
+  graphene_rect_t r = GRAPHENE_RECT_INIT (x, y, w, h);
+  guint cost = 0;
+  for (guint i = 0; i < c->layout->n_nodes; i++)
+    {
+      const CrGraphBox *b = &c->layout->nodes[i];
+      graphene_rect_t node = GRAPHENE_RECT_INIT (c->tx + c->zoom * b->x, c->ty + c->zoom * b->y,
+                                                 c->zoom * b->width, c->zoom * b->height);
+      if (b->width > 0 && graphene_rect_intersection (&r, &node, NULL))
+        cost += followed[i] ? 1000 : 1;
+    }
+  return cost;
+}
+
+/* In presentation nothing else floats over the graph: the overview goes to
+ * the corner where it hides the least (the top left first, then the one
+ * it is in), so that the room reads the graph, not the map over it. */
+static void
+choose_corner (CrGraphOverview *self)
+{
+  static const GtkAlign corners[][2] = {
+    { GTK_ALIGN_START, GTK_ALIGN_START }, { GTK_ALIGN_END, GTK_ALIGN_START },
+    { GTK_ALIGN_START, GTK_ALIGN_END }, { GTK_ALIGN_END, GTK_ALIGN_END },
+  };
+  GtkWidget *widget = GTK_WIDGET (self);
+  CrGraphCanvas *c = self->canvas;
+  double margin = MAX (gtk_widget_get_margin_top (widget), gtk_widget_get_margin_start (widget));
+  GtkAlign h = GTK_ALIGN_START, v = GTK_ALIGN_START;
+  if (c->presentation && c->layout && c->model)
+    {
+      g_autofree gboolean *followed = g_new0 (gboolean, c->layout->n_nodes + 1);
+      const CrGraphNode *step = c->step >= 0 ? cr_graph_model_find_step (c->model, c->step) : NULL;
+      for (guint i = 0; step && i < c->model->edges->len; i++)
+        {
+          const CrGraphEdge *e = g_ptr_array_index (c->model->edges, i);
+          if ((e->from == step->id || e->to == step->id) && e->from < c->layout->n_nodes
+              && e->to < c->layout->n_nodes)
+            followed[e->from] = followed[e->to] = TRUE;
+        }
+      if (step && step->id < c->layout->n_nodes)
+        followed[step->id] = TRUE;
+      GtkAlign now_h = gtk_widget_get_halign (widget), now_v = gtk_widget_get_valign (widget);
+      guint least = G_MAXUINT;
+      for (guint i = 0; i < G_N_ELEMENTS (corners) && least > 0; i++)
+        {
+          guint cost = cover_cost (self, followed, corners[i][0], corners[i][1], margin);
+          /* Where it is now, unless another corner hides less. */
+          if (cost < least || (cost == least && corners[i][0] == now_h && corners[i][1] == now_v))
+            {
+              least = cost;
+              h = corners[i][0];
+              v = corners[i][1];
+            }
+        }
+    }
+  if (gtk_widget_get_halign (widget) == h && gtk_widget_get_valign (widget) == v)
+    return;
+  gtk_widget_set_halign (widget, h);
+  gtk_widget_set_valign (widget, v);
+  gtk_widget_set_margin_end (widget, (int) margin);
+  gtk_widget_set_margin_bottom (widget, (int) margin);
+  /* The overlay places it: its own allocation is not enough. */
+  gtk_widget_queue_resize (widget);
+}
+
 static void
 on_after_paint (GdkFrameClock   *clock,
                 CrGraphOverview *self)
@@ -155,6 +235,7 @@ on_after_paint (GdkFrameClock   *clock,
     gtk_widget_set_visible (GTK_WIDGET (self), show);
   if (!show)
     return;
+  choose_corner (self);
   double opacity = covers_followed_node (self) ? FADED_OPACITY : 1.0;
   if (gtk_widget_get_opacity (GTK_WIDGET (self)) != opacity)
     gtk_widget_set_opacity (GTK_WIDGET (self), opacity);

@@ -2,9 +2,10 @@
  * graph in miniature, the part the canvas shows outlined, the current
  * step's node marked; a click or drag moves the canvas there. It shows
  * itself only while the canvas shows part of its graph (a big graph, or a
- * small one at a readable zoom in a small pane), and never in presentation
- * mode. Put it in the canvas's GtkOverlay; the canvas does not keep nodes
- * out from under it (it is a map of them). */
+ * small one at a readable zoom in a small pane, or one too big for
+ * presentation's type). Put it in the canvas's GtkOverlay, in its top left
+ * corner; the canvas does not keep nodes out from under it (it is a map of
+ * them), but in presentation it moves to the corner that covers the fewest. */
 #pragma once
 
 #include <gtk/gtk.h>
