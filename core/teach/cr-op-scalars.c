@@ -211,6 +211,42 @@ view_values (const CrRunRecord    *record,
   return values;
 }
 
+/* A parameter's value as an op in a training loop read it: what the last
+ * update of it (optimizer.step(), or the script's own) left, among those
+ * made before the backward call that ran the op; NULL when none was (the
+ * tensor's own snapshot is then its value) or the record does not keep
+ * all its values. */
+static const CrTensorSnapshot *
+updated_value (const CrRunRecord    *record,
+               int                   op,
+               const CrRecordTensor *t)
+{
+  if (t->origin != CR_RECORD_TENSOR_LEAF || !record->updates || record->updates->len == 0)
+    return NULL;
+  int first_call = -1;
+  for (guint c = 0; c < record->backwards->len && first_call < 0; c++)
+    {
+      const CrRecordBackward *call = record->backwards->pdata[c];
+      for (guint k = 0; k < call->steps->len && first_call < 0; k++)
+        {
+          const CrRecordStep *step = call->steps->pdata[k];
+          if (step->kind == CR_RECORD_STEP_NODE && step->op == op)
+            first_call = (int) c;
+        }
+    }
+  if (first_call < 0)
+    return NULL;
+  const CrTensorSnapshot *found = NULL;
+  for (guint u = 0; u < record->updates->len; u++)
+    {
+      const CrRecordUpdate *update = record->updates->pdata[u];
+      if (update->tensor == (int) t->id && update->backward >= 0 && update->backward < first_call
+          && update->after && update->after->n_values >= scalars_numel_of (t))
+        found = update->after;
+    }
+  return found;
+}
+
 /* The values of input tensor t as the op read them: as the op saved them
  * when it did (a parameter changes between the iterations of a training
  * loop, and the tensor's own snapshot is from when it was made), else the
@@ -226,6 +262,9 @@ scalars_input_values (Build                *b,
           && saved->value->n_values == scalars_numel_of (t) && saved->value->numel == scalars_numel_of (t))
         return saved->value->values;
     }
+  const CrTensorSnapshot *updated = updated_value (b->record, (int) b->op->id, t);
+  if (updated)
+    return updated->values;
   if (t->value && t->value->n_values >= scalars_numel_of (t))
     return t->value->values;
   double *derived = g_hash_table_lookup (b->derived, GINT_TO_POINTER (t->id));
@@ -564,9 +603,11 @@ cr_op_scalars_can_open (const CrRunRecord *record,
             why_owned = g_strdup_printf ("the record does not keep the values of %s",
                                          t->label ? t->label : "its input");
           else if (i < op->inputs->len && t->origin == CR_RECORD_TENSOR_LEAF
-                   && !has_saved_values (op, t) && later_iteration (op))
+                   && !has_saved_values (op, t) && later_iteration (op)
+                   && !updated_value (record, op_index, t))
             why_owned = g_strdup_printf ("the record keeps %s's value from before the loop's "
-                                         "first iteration only, and this op ran in a later one",
+                                         "first iteration only (no update of it), and this op "
+                                         "ran in a later one",
                                          t->label ? t->label : "a leaf");
         }
       if (!why && total > CR_OP_SCALARS_MAX_ELEMENTS)

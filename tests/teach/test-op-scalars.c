@@ -75,6 +75,11 @@ check_record (const CrRunRecord *record,
       g_autofree char *why = NULL;
       if (!cr_op_scalars_can_open (record, (int) i, &why))
         {
+          /* Only ops of another kind are left closed: every op of a kind
+           * covered opens, parameters updated by a training loop included. */
+          if (!strstr (why, "is not one the scalar view takes apart"))
+            g_error ("%s: %s (%s) not opened: %s", name, op->grad_fn,
+                     op->caption ? op->caption : "", why);
           g_test_message ("%s: %s not opened: %s", name, op->grad_fn, why);
           continue;
         }
@@ -136,8 +141,9 @@ test_examples (void)
       compared += check_record (record, name, &opened);
     }
   g_test_message ("examples: %u steps opened, %u input elements compared", opened, compared);
-  g_assert_cmpuint (opened, >=, 30);
-  g_assert_cmpuint (compared, >=, 200);
+  /* 11-mlp-training's ops in all its 201 iterations among them. */
+  g_assert_cmpuint (opened, >=, 1400);
+  g_assert_cmpuint (compared, >=, 15000);
 }
 
 static void
