@@ -1149,6 +1149,14 @@ render_with_cache (cairo_t                    *cr,
           unknown.body = (Text) { 0 };
           t = &unknown;
         }
+      else if (options->forward && options->forward[i] == CR_GRAPH_FORWARD_NOW
+               && options->hide_step_gradients)
+        {
+          /* Practice: the value computed now is what the card asks. */
+          unknown = *t;
+          unknown.body = (Text) { 0 };
+          t = &unknown;
+        }
       if (a <= 0.0)
         continue;
       if (a < 1.0)
@@ -1205,7 +1213,7 @@ render_with_cache (cairo_t                    *cr,
 
   /* The record's state at this step: gradients sent, hooks, errors. */
   CrGraphBadgeOptions badges = {
-    .current_step = options->hide_step_gradients ? current - 1 : current, .dark = c.dark, .k = c.k, .lw = c.lw, .clip = clip,
+    .current_step = options->hide_step_gradients && current >= 0 ? current - 1 : current, .dark = c.dark, .k = c.k, .lw = c.lw, .clip = clip,
     .label_boxes = label_boxes,
   };
   cr_graph_render_badges (cr, model, layout, &badges);

@@ -57,7 +57,8 @@ typedef struct {
                                    * computing ringed, what is not computed yet faint
                                    * and without values; NULL: all computed */
   gboolean      hide_step_gradients; /* practice: the gradients current_step sends are not
-                                   * labelled yet (the learner works them out first) */
+                                   * labelled yet (the learner works them out first);
+                                   * stepping forward, the value computed now */
 } CrGraphRenderOptions;
 
 void            cr_graph_render_options_init (CrGraphRenderOptions       *options);

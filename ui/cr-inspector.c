@@ -30,6 +30,8 @@ struct _CrInspector
   int           step;      /* the stepper's step: the state shown is as of it */
   CrInspectorLeafEditFunc leaf_edit;   /* a scalar leaf's value edited, or NULL */
   gpointer      leaf_edit_data;
+  int           hidden_step; /* practice: the step whose answer waits (-1: none) */
+  int           hidden_op;   /* practice: the forward op whose result waits (-1: none) */
 };
 
 G_DEFINE_FINAL_TYPE (CrInspector, cr_inspector, GTK_TYPE_WIDGET)
@@ -176,7 +178,27 @@ typedef struct {
   const CrGraphModel     *model;      /* the node's (a closed group's lookups) */
   CrInspectorLeafEditFunc leaf_edit;
   gpointer                leaf_edit_data;
+  int                     hidden_step; /* practice: what this step writes is not shown */
+  int                     hidden_op;   /* practice: this forward op's result is not shown */
 } Ctx;
+
+/* Whether the step shown asks a practice question not yet answered. */
+static gboolean
+step_hidden (const Ctx *c)
+{
+  return c->hidden_step >= 0 && c->hidden_step == c->step;
+}
+
+/* A row saying that what it would show is the question's answer. */
+static GtkWidget *
+hidden_row (const char *title,
+            const char *why)
+{
+  GtkWidget *row = text_row (title, "?", why);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), "hidden until you answer");
+  gtk_widget_add_css_class (row, "cr-practice-hidden");
+  return row;
+}
 
 static const CrRecordOp *
 record_op (const Ctx *c,
@@ -379,14 +401,26 @@ build_tensor_group (const Ctx            *c,
   AdwPreferencesGroup *g = ADW_PREFERENCES_GROUP (group);
   gboolean is_leaf = t->origin != CR_RECORD_TENSOR_RESULT;
 
-  adw_preferences_group_add (g, tensor_row ("value", NULL, NULL, t->value, TRUE, NULL));
+  if (c->hidden_op >= 0 && t->origin == CR_RECORD_TENSOR_RESULT && t->op == c->hidden_op)
+    /* Practice: the forward step shown asks what this value is. */
+    adw_preferences_group_add (g, hidden_row ("value", "Hidden until you answer this forward "
+                                                       "step's question"));
+  else
+    adw_preferences_group_add (g, tensor_row ("value", NULL, NULL, t->value, TRUE, NULL));
   if (c->leaf_edit && t->origin == CR_RECORD_TENSOR_LEAF && t->value && t->value->numel == 1)
     adw_preferences_group_add (g, cr_inspector_leaf_edit_row_new (t, c->leaf_edit, c->leaf_edit_data));
 
   const CrTensorSnapshot *grad = c->backward
     ? cr_run_record_grad_at (c->record, (int) t->id, c->backward_index, c->step) : NULL;
   g_autofree char *sub = NULL;
-  if (!grad)
+  if (grad && step_hidden (c) && grad_write_step (c, (int) t->id, c->step, TRUE) == c->step)
+    /* Practice: this step's own write into .grad is what the card asks. */
+    {
+      g_autofree char *why = g_strdup_printf ("Hidden until you answer step %d's question",
+                                              c->step + 1);
+      adw_preferences_group_add (g, hidden_row (".grad", why));
+    }
+  else if (!grad)
     sub = why_no_grad (c, t, is_leaf);
   else
     {
@@ -394,8 +428,9 @@ build_tensor_group (const Ctx            *c,
       sub = at >= 0 ? g_strdup_printf ("as of step %d, which wrote it", at + 1)
                     : g_strdup ("from an earlier backward call");
     }
-  adw_preferences_group_add (g, tensor_row (".grad", sub, NULL, grad, TRUE,
-                                            grad ? CR_ROLE_OUT : NULL));
+  if (sub)
+    adw_preferences_group_add (g, tensor_row (".grad", sub, NULL, grad, TRUE,
+                                              grad ? CR_ROLE_OUT : NULL));
   /* A non-leaf keeps no .grad, but backward did compute its gradient: the
    * one its grad_fn received, once the stepper has reached that step. */
   const CrRecordGrad *reached = NULL;
@@ -557,12 +592,16 @@ build_node (const Ctx         *c,
   else if (node->shape || node->preview || node->kind == CR_GRAPH_NODE_OP)
     gtk_box_append (GTK_BOX (box), build_plain_group (node));
   /* A leaf of a .backward() call: the chain rule as a sum over its paths. */
+  /* Practice: the paths sum the whole backward call's gradients, and the
+   * scalar graph of the step's op carries its gradients: both wait. */
   GtkWidget *paths = t && c->backward && c->backward->kind == CR_RECORD_BACKWARD_CALL
+                     && !step_hidden (c)
                      ? cr_inspector_paths_new (c->record, c->backward_index, (int) t->id) : NULL;
   if (paths)
     gtk_box_append (GTK_BOX (box), paths);
   /* A small op: its scalar graph, one click away. */
-  GtkWidget *scalars = op ? cr_inspector_scalars_new (c->record, (int) op->id) : NULL;
+  GtkWidget *scalars = op && !(step_hidden (c) && node->step == c->step)
+                       ? cr_inspector_scalars_new (c->record, (int) op->id) : NULL;
   if (scalars)
     gtk_box_append (GTK_BOX (box), scalars);
   if (op)
@@ -594,6 +633,8 @@ cr_inspector_init (CrInspector *self)
   cr_card_style_ensure ();
   self->node_id = -1;
   self->step = -1;
+  self->hidden_step = -1;
+  self->hidden_op = -1;
 }
 
 static void
@@ -608,7 +649,8 @@ rebuild (CrInspector *self)
     {
       const CrRunRecord *record = model->record;
       Ctx c = { .record = record, .backward_index = -1, .step = self->step, .model = model,
-                .leaf_edit = self->leaf_edit, .leaf_edit_data = self->leaf_edit_data };
+                .leaf_edit = self->leaf_edit, .leaf_edit_data = self->leaf_edit_data,
+                .hidden_step = self->hidden_step, .hidden_op = self->hidden_op };
       if (record && model->backward >= 0 && (guint) model->backward < record->backwards->len)
         {
           c.backward = g_ptr_array_index (record->backwards, model->backward);
@@ -654,6 +696,32 @@ cr_inspector_set_step (CrInspector *self,
   if (step == self->step)
     return;
   self->step = step;
+  if (self->model && self->node_id >= 0)
+    rebuild (self);
+}
+
+void
+cr_inspector_set_hidden_step (CrInspector *self,
+                              int          step)
+{
+  g_return_if_fail (CR_IS_INSPECTOR (self));
+
+  if (step == self->hidden_step)
+    return;
+  self->hidden_step = step;
+  if (self->model && self->node_id >= 0)
+    rebuild (self);
+}
+
+void
+cr_inspector_set_hidden_op (CrInspector *self,
+                            int          op)
+{
+  g_return_if_fail (CR_IS_INSPECTOR (self));
+
+  if (op == self->hidden_op)
+    return;
+  self->hidden_op = op;
   if (self->model && self->node_id >= 0)
     rebuild (self);
 }

@@ -26,5 +26,15 @@ void       cr_inspector_show_node (CrInspector        *self,
 void       cr_inspector_set_step  (CrInspector        *self,
                                    int                 step);
 int        cr_inspector_get_step  (CrInspector        *self);
+/* Practice: the step whose answer is hidden (-1: none). While it is the
+ * step shown, what it writes (a leaf's .grad, a gradient it reaches) reads
+ * "?", hidden until you answer, and the paths and scalar graph that would
+ * give it away wait too. */
+void       cr_inspector_set_hidden_step (CrInspector *self,
+                                         int          step);
+/* Practice at a forward step: the record op whose result's value is the
+ * question (-1: none) reads "?" until answered. */
+void       cr_inspector_set_hidden_op   (CrInspector *self,
+                                         int          op);
 
 G_END_DECLS

@@ -80,6 +80,47 @@ result_value (const CrRunRecord *record,
 }
 
 GtkWidget *
+cr_step_card_build_forward_ask (const CrRunRecord *record,
+                                int                op_index,
+                                guint              index,
+                                guint              n)
+{
+  g_autoptr (CrForwardText) text = cr_forward_text_new (record, op_index);
+  if (!text)
+    return cr_step_card_build_no_graph ();
+  const CrRecordOp *op = g_ptr_array_index (record->ops, op_index);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  gtk_box_append (GTK_BOX (box), header (op, text, index, n));
+  g_autofree char *said = g_strdup_printf ("It %s.", text->sentence);
+  GtkWidget *what = section (box, "What it computes");
+  gtk_box_append (GTK_BOX (what), cr_card_label_new (said, NULL));
+
+  /* What the learner computes from: each input's values, by its name. */
+  GtkWidget *inputs = section (box, op->inputs && op->inputs->len == 1 ? "Its input"
+                                                                       : "Its inputs");
+  for (guint i = 0; op->inputs && i < op->inputs->len; i++)
+    {
+      int t = g_array_index (op->inputs, int, i);
+      const CrRecordTensor *tensor = t >= 0 && (guint) t < record->tensors->len
+                                     ? g_ptr_array_index (record->tensors, t) : NULL;
+      if (!tensor || !tensor->value)
+        continue;
+      const char *name = cr_record_tensor_label (record, t, "an input");
+      if (tensor->value->numel == 1 && tensor->value->n_values >= 1)
+        {
+          g_autofree char *number = cr_record_value_brief (tensor->value, 1);
+          g_autofree char *line = g_strdup_printf ("%s = %s", name, number);
+          gtk_box_append (GTK_BOX (inputs), cr_card_label_new (line, "monospace"));
+          continue;
+        }
+      g_autofree char *named = g_strdup_printf ("%s =", name);
+      gtk_box_append (GTK_BOX (inputs), cr_card_label_new (named, "monospace"));
+      gtk_box_append (GTK_BOX (inputs), cr_tensor_view_new (tensor->value));
+    }
+  return box;
+}
+
+GtkWidget *
 cr_step_card_build_forward_step (const CrRunRecord *record,
                                  int                op_index,
                                  guint              index,

@@ -38,7 +38,14 @@ struct _CrStepCardPractice
   int              last_answered; /* the question answered last at this step, -1 */
   GtkWidget       *scroll_to;   /* a weak pointer: what the card scrolls into view after an
                                  * answer (its verdict, or the revealed verdicts) */
+  /* A forward step shown (backward FORWARD_STEP, step its op): its place in
+   * the forward pass, to build its card again after an answer. */
+  guint            forward_index, forward_n;
+  gboolean         forward_has_backward;
 };
+
+/* The `backward` of a forward step's state: its `step` is the op's index. */
+#define FORWARD_STEP (-2)
 
 static void
 remove_idle (gpointer id)
@@ -196,7 +203,9 @@ step_state (CrStepCardPractice *self,
   if (st)
     return st->questions->len > 0 ? st : NULL;
   st = g_new0 (StepState, 1);
-  st->questions = cr_practice_questions (self->record, backward, step, self->level);
+  st->questions = backward == FORWARD_STEP
+                  ? cr_practice_forward_questions (self->record, step)
+                  : cr_practice_questions (self->record, backward, step, self->level);
   st->verdicts = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_practice_verdict_free);
   st->typed = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_set_size (st->verdicts, st->questions->len);
@@ -302,7 +311,11 @@ rebuild (CrStepCardPractice *self)
     return;
   g_autoptr (CrRunRecord) record = cr_run_record_ref (self->record);
   g_clear_weak_pointer (&self->scroll_to);
-  cr_step_card_show_record_step (self->card, record, self->backward, self->step);
+  if (self->backward == FORWARD_STEP)
+    cr_step_card_show_record_forward (self->card, record, self->step, self->forward_index,
+                                      self->forward_n, self->forward_has_backward);
+  else
+    cr_step_card_show_record_step (self->card, record, self->backward, self->step);
   if (self->focus_entry && gtk_widget_get_mapped (self->focus_entry))
     gtk_widget_grab_focus (self->focus_entry);
   scroll_later (self);
@@ -554,6 +567,8 @@ add_question (CrStepCardPractice       *self,
   gtk_box_append (GTK_BOX (box), choices);
 }
 
+static void add_ask_section (CrStepCardPractice *self, GtkWidget *box, StepState *st);
+
 GtkWidget *
 cr_step_card_practice_build (const CrStepCardCtx *c,
                              const CrRecordStep  *step)
@@ -583,6 +598,16 @@ cr_step_card_practice_build (const CrStepCardCtx *c,
       gtk_box_append (GTK_BOX (rule), cr_card_label_new (step->rule, CR_ROLE_LOCAL));
     }
 
+  add_ask_section (self, box, st);
+  return box;
+}
+
+/* "Your turn": the questions of st, the score and Reveal. */
+static void
+add_ask_section (CrStepCardPractice *self,
+                 GtkWidget          *box,
+                 StepState          *st)
+{
   GtkWidget *section = section_new (box, self->presenting ? "Your turn: what comes out?"
                                                           : "Your turn", CR_ROLE_OUT);
   gtk_widget_add_css_class (section, "cr-practice-ask");
@@ -624,10 +649,11 @@ cr_step_card_practice_build (const CrStepCardCtx *c,
       "Type a number or a tensor's entries and press Enter, or pick a choice (or type its "
       "letter); Page Down goes on without answering.", "cr-footnote"));
   focus_entry_later (self);
-  return box;
 }
 
 /* ---- the revealed step -------------------------------------------------- */
+
+static void add_outcome_section (CrStepCardPractice *self, GtkWidget *box, StepState *st);
 
 void
 cr_step_card_practice_add_outcome (GtkWidget           *box,
@@ -640,6 +666,15 @@ cr_step_card_practice_add_outcome (GtkWidget           *box,
   StepState *st = step_state (self, c->backward_index, (int) step->index);
   if (!st || !st->revealed)
     return;
+  add_outcome_section (self, box, st);
+}
+
+/* The verdicts on st's answers, or how each unanswered answer comes about. */
+static void
+add_outcome_section (CrStepCardPractice *self,
+                     GtkWidget          *box,
+                     StepState          *st)
+{
   GtkWidget *section = section_new (box, self->presenting ? "The answer" : "Your answers",
                                     CR_ROLE_OUT);
   gtk_widget_add_css_class (section, "cr-practice-outcome");
@@ -681,6 +716,38 @@ cr_step_card_practice_add_outcome (GtkWidget           *box,
       gtk_widget_add_css_class (score_label, "cr-practice-score");
       gtk_box_append (GTK_BOX (section), score_label);
     }
+}
+
+/* ---- a forward step ------------------------------------------------------ */
+
+GtkWidget *
+cr_step_card_practice_forward (CrStepCardPractice *self,
+                               const CrRunRecord  *record,
+                               int                 op,
+                               guint               index,
+                               guint               n,
+                               gboolean            has_backward)
+{
+  cr_step_card_practice_showing (self, record, FORWARD_STEP, op);
+  self->forward_index = index;
+  self->forward_n = n;
+  self->forward_has_backward = has_backward;
+  StepState *st = shown_state (self);
+  if (!st || st->revealed)
+    return NULL;
+  GtkWidget *box = cr_step_card_build_forward_ask (record, op, index, n);
+  gtk_widget_add_css_class (box, "cr-practice");
+  add_ask_section (self, box, st);
+  return box;
+}
+
+void
+cr_step_card_practice_add_forward_outcome (GtkWidget          *box,
+                                           CrStepCardPractice *self)
+{
+  StepState *st = self && self->backward == FORWARD_STEP ? shown_state (self) : NULL;
+  if (st && st->revealed)
+    add_outcome_section (self, box, st);
 }
 
 /* ---- the card's API ---------------------------------------------------- */

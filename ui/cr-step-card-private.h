@@ -94,5 +94,32 @@ GtkWidget *cr_step_card_build_forward_step (const CrRunRecord *record,
                                             guint              index,
                                             guint              n,
                                             gboolean           has_backward);
+/* The same step asked, not told (practice): its header, what the op does
+ * and its inputs' values, without its result (a new floating box). */
+GtkWidget *cr_step_card_build_forward_ask  (const CrRunRecord *record,
+                                            int                op,
+                                            guint              index,
+                                            guint              n);
+
+/* cr-step-card.c: shows forward step `index` of n (record op `op`) as
+ * cr_step_card_set_forward() does, from a record (practice's rebuild). */
+void       cr_step_card_show_record_forward (CrStepCard        *self,
+                                             const CrRunRecord *record,
+                                             int                op,
+                                             guint              index,
+                                             guint              n,
+                                             gboolean           has_backward);
+
+/* cr-step-card-practice.c, a forward step: the card that asks what op
+ * computes (NULL: practice is off, the op asks nothing or is revealed),
+ * and, once revealed, the verdicts added to box (the card that tells). */
+GtkWidget *cr_step_card_practice_forward    (CrStepCardPractice *self,
+                                             const CrRunRecord  *record,
+                                             int                 op,
+                                             guint               index,
+                                             guint               n,
+                                             gboolean            has_backward);
+void       cr_step_card_practice_add_forward_outcome (GtkWidget          *box,
+                                                      CrStepCardPractice *self);
 
 G_END_DECLS

@@ -749,6 +749,29 @@ cr_step_card_get_practice_state (CrStepCard *self)
 }
 
 void
+cr_step_card_show_record_forward (CrStepCard        *self,
+                                  const CrRunRecord *record,
+                                  int                op,
+                                  guint              index,
+                                  guint              n,
+                                  gboolean           has_backward)
+{
+  g_return_if_fail (CR_IS_STEP_CARD (self));
+  /* Practice asks what the op computes before the card tells it. */
+  GtkWidget *asks = self->practice
+    ? cr_step_card_practice_forward (self->practice, record, op, index, n, has_backward)
+    : NULL;
+  if (asks)
+    {
+      set_content (self, asks);
+      return;
+    }
+  GtkWidget *box = cr_step_card_build_forward_step (record, op, index, n, has_backward);
+  cr_step_card_practice_add_forward_outcome (box, self->practice);
+  set_content (self, box);
+}
+
+void
 cr_step_card_set_forward (CrStepCard         *self,
                           const CrGraphModel *model,
                           int                 op,
@@ -759,6 +782,5 @@ cr_step_card_set_forward (CrStepCard         *self,
   if (!model || !model->record)
     set_content (self, cr_step_card_build_no_graph ());
   else
-    set_content (self, cr_step_card_build_forward_step (model->record, op, index, n,
-                                                        model->backward >= 0));
+    cr_step_card_show_record_forward (self, model->record, op, index, n, model->backward >= 0);
 }

@@ -7,6 +7,7 @@
 #include "cr-config.h"
 #include "cr-window-private.h"
 
+#include "cr-inspector.h"
 #include "cr-step-card-practice.h"
 
 #define SCORE_KEY "cr-practice-score-label"
@@ -47,13 +48,25 @@ update_score (CrWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (label), on && !presenting (self));
 }
 
-/* The graph's labels do not give away what the card asks. */
+/* The graph's labels and the inspector do not give away what the card
+ * asks. */
 static void
 update_canvas (CrWindow *self)
 {
-  if (card (self))
-    cr_graph_canvas_set_hide_step_gradients (self->canvas,
-                                             cr_step_card_practice_hides (card (self)));
+  if (!card (self))
+    return;
+  gboolean hides = cr_step_card_practice_hides (card (self));
+  cr_graph_canvas_set_hide_step_gradients (self->canvas, hides);
+  if (self->inspector)
+    {
+      gboolean forward = cr_graph_canvas_get_forward_step (self->canvas) >= 0;
+      cr_inspector_set_hidden_step (CR_INSPECTOR (self->inspector),
+                                    hides && !forward ? cr_graph_canvas_get_step (self->canvas)
+                                                      : -1);
+      cr_inspector_set_hidden_op (CR_INSPECTOR (self->inspector),
+                                  hides && forward ? cr_graph_canvas_get_forward_op (self->canvas)
+                                                   : -1);
+    }
 }
 
 static void
@@ -192,7 +205,7 @@ cr_window_practice_init (CrWindow *self)
   GtkWidget *score = gtk_label_new ("Practice");
   gtk_widget_add_css_class (score, "dim-label");
   gtk_widget_add_css_class (score, "cr-practice-header-score");
-  gtk_widget_set_tooltip_text (score, "Practice: your answers at this run's backward steps");
+  gtk_widget_set_tooltip_text (score, "Practice: your answers at this run's steps");
   gtk_widget_set_visible (score, FALSE);
   adw_header_bar_pack_end (self->header_bar, score);
   g_object_set_data (G_OBJECT (self), SCORE_KEY, score);

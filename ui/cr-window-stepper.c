@@ -14,6 +14,7 @@
 #include "cr-inspector.h"
 #include "cr-record-text.h"
 #include "cr-step-card.h"
+#include "cr-step-card-practice.h"
 
 #include <math.h>
 
@@ -194,6 +195,13 @@ mark_step_functions (CrWindow           *self,
     }
 }
 
+/* Whether the step shown asks a practice question it has not revealed. */
+static gboolean
+question_waiting (CrWindow *self)
+{
+  return self->step_card && cr_step_card_practice_hides (CR_STEP_CARD (self->step_card));
+}
+
 void
 cr_window_update_step (CrWindow *self)
 {
@@ -217,9 +225,20 @@ cr_window_update_step (CrWindow *self)
                               (guint) n_forward (self));
   else if (self->step_card)
     cr_step_card_set_step (CR_STEP_CARD (self->step_card), model, step);
+  /* Practice: what the step asks is not on the graph, and reads "?" in the
+   * inspector, until answered. */
+  gboolean waiting = question_waiting (self);
+  cr_graph_canvas_set_hide_step_gradients (self->canvas, waiting);
   /* The inspector shows the state as of this step (no answer given away). */
   if (self->inspector)
-    cr_inspector_set_step (CR_INSPECTOR (self->inspector), step);
+    {
+      cr_inspector_set_hidden_step (CR_INSPECTOR (self->inspector),
+                                    waiting && forward < 0 ? step : -1);
+      cr_inspector_set_hidden_op (CR_INSPECTOR (self->inspector),
+                                  waiting && forward >= 0
+                                  ? cr_graph_canvas_get_forward_op (self->canvas) : -1);
+      cr_inspector_set_step (CR_INSPECTOR (self->inspector), step);
+    }
   cr_window_pin_errors (self);
   cr_window_update_step_label (self);
   cr_window_highlight_lines (self, "step-line", node, node != NULL);
@@ -386,7 +405,8 @@ play_tick_cb (gpointer user_data)
   /* A closed module call plays as one unit, as next does. */
   if (story_position (self) < n - 1)
     go_to_step (self, story_unit (self, +1));
-  if (story_position (self) >= n - 1)
+  /* Practice: a question waits for its answer (or a reveal). */
+  if (story_position (self) >= n - 1 || question_waiting (self))
     {
       self->play_timeout_id = 0;
       set_play_state (self, FALSE);
@@ -422,7 +442,7 @@ play_activated (GSimpleAction *action,
     go_to_step (self, -1);
   /* The first step comes at once, so the press visibly does something. */
   go_to_step (self, story_unit (self, +1));
-  if (story_position (self) < n - 1)
+  if (story_position (self) < n - 1 && !question_waiting (self))
     start_playing (self);
 }
 

@@ -7,6 +7,7 @@
  * distractors. */
 #include "cr-practice.h"
 
+#include "cr-record-forward.h"
 #include "cr-record-text.h"
 
 #include <math.h>
@@ -207,9 +208,12 @@ sum_to_shape (CrPracticeMistake        mistake,
 
 /* ---- the step's parts --------------------------------------------------- */
 
+/* The backward step q asks about; NULL for a forward question. */
 static const CrRecordStep *
 question_step (const CrPracticeQuestion *q)
 {
+  if (q->ask == CR_PRACTICE_ASK_FORWARD)
+    return NULL;
   const CrRecordBackward *bw = g_ptr_array_index (q->record->backwards, q->backward);
   return g_ptr_array_index (bw->steps, q->step);
 }
@@ -217,7 +221,7 @@ question_step (const CrPracticeQuestion *q)
 static const CrRecordGrad *
 first_incoming (const CrRecordStep *step)
 {
-  return step->incoming && step->incoming->len > 0 ? g_ptr_array_index (step->incoming, 0)
+  return step && step->incoming && step->incoming->len > 0 ? g_ptr_array_index (step->incoming, 0)
                                                    : NULL;
 }
 
@@ -225,7 +229,7 @@ static const CrRecordStepInput *
 step_input (const CrRecordStep *step,
             int                 i)
 {
-  if (!step->inputs || i < 0 || (guint) i >= step->inputs->len)
+  if (!step || !step->inputs || i < 0 || (guint) i >= step->inputs->len)
     return NULL;
   return g_ptr_array_index (step->inputs, i);
 }
@@ -461,6 +465,10 @@ mistakes_of (const CrPracticeQuestion *q)
         add (list, candidate_from (CR_PRACTICE_MISTAKE_SIGN, E, -1));
       }
       break;
+
+    case CR_PRACTICE_ASK_FORWARD:
+      add (list, candidate_from (CR_PRACTICE_MISTAKE_SIGN, E, -1));
+      break;
     }
 
   if (E->ndim == 2 && E->shape[0] > 1 && E->shape[1] > 1)
@@ -619,6 +627,22 @@ explain_answer (const CrPracticeQuestion *q)
                                   "gradient in it, %s.", leaf, answer);
       }
       break;
+
+    case CR_PRACTICE_ASK_FORWARD:
+      {
+        /* The sentences the forward step's card says once revealed. */
+        g_autoptr (CrForwardText) text = cr_forward_text_new (record, q->step);
+        if (!text)
+          break;
+        g_string_append_printf (s, "It %s", text->sentence);
+        if (text->example)
+          g_string_append_printf (s, ", entry by entry: %s, and so on.", text->example);
+        else if (text->equation)
+          g_string_append_printf (s, ": %s.", text->equation);
+        else
+          g_string_append (s, ".");
+      }
+      break;
     }
   return g_string_free (s, FALSE);
 }
@@ -637,6 +661,9 @@ explain_mistake (const CrPracticeQuestion *q,
   switch (c->mistake)
     {
     case CR_PRACTICE_MISTAKE_SIGN:
+      if (q->ask == CR_PRACTICE_ASK_FORWARD)
+        return g_strdup ("The sign is flipped: every entry has the opposite sign. Check the "
+                         "signs of the inputs and of the op's formula.");
       return g_strdup ("The sign is flipped: every entry has the opposite sign. Check the "
                        "minus signs of the rule and of the incoming gradient.");
     case CR_PRACTICE_MISTAKE_NO_PRODUCT:
@@ -863,6 +890,49 @@ cr_practice_questions (const CrRunRecord *record,
         g_strdup_printf ("%s now comes along another path too: what is it in all, so far?",
                          acc->name)));
     }
+  return questions;
+}
+
+/* Whether every input tensor of op has its values in the record: the
+ * learner computes the result from them. */
+static gboolean
+inputs_known (const CrRunRecord *record,
+              const CrRecordOp  *op)
+{
+  if (!op->inputs || op->inputs->len == 0)
+    return FALSE;
+  for (guint i = 0; i < op->inputs->len; i++)
+    {
+      int t = g_array_index (op->inputs, int, i);
+      if (t < 0 || (guint) t >= record->tensors->len)
+        return FALSE;
+      const CrRecordTensor *tensor = g_ptr_array_index (record->tensors, t);
+      if (!complete (tensor->value))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+GPtrArray *
+cr_practice_forward_questions (const CrRunRecord *record,
+                               int                op_index)
+{
+  GPtrArray *questions = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_practice_question_free);
+  g_return_val_if_fail (record != NULL, questions);
+  if (op_index < 0 || (guint) op_index >= record->ops->len)
+    return questions;
+  const CrRecordOp *op = g_ptr_array_index (record->ops, op_index);
+  int out = op->outputs && op->outputs->len == 1 ? g_array_index (op->outputs, int, 0) : -1;
+  if (out < 0 || (guint) out >= record->tensors->len || op->custom_function || op->in_place
+      || !inputs_known (record, op))
+    return questions;
+  const CrRecordTensor *result = g_ptr_array_index (record->tensors, out);
+  g_autoptr (CrForwardText) text = cr_forward_text_new (record, op_index);
+  if (!askable (result->value) || !text || !text->expression || !text->result)
+    return questions;
+  g_ptr_array_add (questions, question_new (
+    record, -1, op_index, CR_PRACTICE_ASK_FORWARD, -1, result->value, g_strdup (text->result),
+    g_strdup_printf ("What is %s?", text->expression)));
   return questions;
 }
 

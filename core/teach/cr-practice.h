@@ -5,7 +5,8 @@
  * before they see it: the gradient the node sends on to each input (and,
  * one level harder, each input's local gradient first), the gradient that
  * reaches a tensor along two paths (the fan-in sum), the .grad an
- * AccumulateGrad step leaves. They type a number or the entries of a small
+ * AccumulateGrad step leaves; at a step of the forward pass, the value
+ * the op computes from its inputs. They type a number or the entries of a small
  * tensor ("[1, 2; 3, 4]", "[[1, 2], [3, 4]]", "1 2 3 4", "-1/3"), or pick
  * one of the question's choices. The checker says right, right within
  * tolerance, wrong or wrong shape, and why, in sentences a student reads:
@@ -42,6 +43,8 @@ typedef enum {
   CR_PRACTICE_ASK_FAN_IN,        /* the sum so far of accumulation `input` of the step:
                                   * gradient that reached one tensor along several paths */
   CR_PRACTICE_ASK_LEAF_GRAD,     /* an AccumulateGrad step: the leaf's .grad after it */
+  CR_PRACTICE_ASK_FORWARD,       /* a forward step: the value the op computes from its
+                                  * inputs ("What is c = a * b?") */
 } CrPracticeAsk;
 
 typedef enum {
@@ -78,8 +81,9 @@ typedef struct {
 
 typedef struct {
   CrRunRecord       *record;     /* a reference held */
-  int                backward;   /* index in record->backwards */
-  int                step;       /* index in that call's steps */
+  int                backward;   /* index in record->backwards; -1: FORWARD */
+  int                step;       /* index in that call's steps; FORWARD: the op's index
+                                  * in record->ops */
   CrPracticeAsk      ask;
   int                input;      /* SENT, LOCAL: index in step->inputs; FAN_IN: in
                                   * step->accumulations; LEAF_GRAD: -1 */
@@ -112,6 +116,12 @@ GPtrArray         *cr_practice_questions (const CrRunRecord *record,
                                           int                backward,
                                           int                step,
                                           CrPracticeLevel    level);
+/* The question forward op `op` (index in record->ops) asks: what it
+ * computes (new owning array, of one question or none: an op whose inputs'
+ * or result's values the record does not keep, of more than 64 entries, of
+ * several outputs, in place or a custom Function). */
+GPtrArray         *cr_practice_forward_questions (const CrRunRecord *record,
+                                                  int                op);
 void               cr_practice_question_free (CrPracticeQuestion *self);  /* NULL-safe */
 
 /* The verdict on `typed` (new; never NULL). */

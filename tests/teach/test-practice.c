@@ -2,7 +2,8 @@
  * typed-answer reader, and the checker's verdicts (right, within tolerance,
  * wrong with the mistake named, wrong shape) on steps of the examples and
  * of broadcast, matmul, fan-in and accumulating scripts; every question of
- * every example's backward steps has choices with one right answer. */
+ * every example's backward steps has choices with one right answer; the
+ * forward pass's questions (what an op computes). */
 #include "cr-interp.h"
 #include "cr-practice.h"
 #include "cr-error.h"
@@ -524,6 +525,89 @@ test_examples_choices (void)
   g_assert_cmpuint (questions, >, 100);
 }
 
+/* ---- forward steps ---------------------------------------------------- */
+
+/* A forward op asks what it computes: a scalar and a small tensor, right,
+ * within tolerance, sign flipped, wrong shape; choices with one right. */
+static void
+test_forward (void)
+{
+  g_autoptr (CrRunRecord) record = record_script (
+    "import torch\n"
+    "a = torch.tensor(2.0, requires_grad=True)\n"
+    "b = torch.tensor(-3.0, requires_grad=True)\n"
+    "c = a * b\n"
+    "w = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)\n"
+    "x = torch.tensor([[0.5], [-1.0]])\n"
+    "y = w @ x\n"
+    "big = torch.ones(100, requires_grad=True) * 2\n"
+    "L = c + y.sum() + big.sum()\n"
+    "L.backward()\n", "forward.py");
+  guint asked = 0;
+  gboolean saw_c = FALSE, saw_y = FALSE;
+  for (guint i = 0; i < record->ops->len; i++)
+    {
+      g_autoptr (GPtrArray) qs = cr_practice_forward_questions (record, (int) i);
+      g_assert_cmpuint (qs->len, <=, 1);
+      if (qs->len == 0)
+        continue;
+      asked++;
+      const CrPracticeQuestion *q = g_ptr_array_index (qs, 0);
+      g_assert_cmpint (q->ask, ==, CR_PRACTICE_ASK_FORWARD);
+      g_assert_cmpint (q->backward, ==, -1);
+      g_assert_cmpint (q->step, ==, (int) i);
+      g_assert_cmpuint (q->expected->numel, <=, 64);
+      guint right = 0;
+      for (guint k = 0; k < q->choices->len; k++)
+        {
+          const CrPracticeChoice *choice = g_ptr_array_index (q->choices, k);
+          right += choice->right;
+          g_autoptr (CrPracticeVerdict) v = cr_practice_check_choice (q, k);
+          g_assert_cmpint (cr_practice_verdict_is_right (v), ==, choice->right);
+        }
+      g_assert_cmpuint (right, ==, 1);
+      g_assert_cmpuint (q->choices->len, >=, 3);
+      if (g_strcmp0 (q->name, "c") == 0)
+        {
+          saw_c = TRUE;
+          g_assert_cmpstr (q->prompt, ==, "What is c = a * b?");
+          g_autoptr (CrPracticeVerdict) v = check (q, "-6", CR_PRACTICE_RIGHT,
+                                                   CR_PRACTICE_MISTAKE_NONE);
+          assert_contains (v->why, "2 × (-3) = -6");
+          g_autoptr (CrPracticeVerdict) close = check (q, "-6.001", CR_PRACTICE_CLOSE,
+                                                       CR_PRACTICE_MISTAKE_NONE);
+          g_autoptr (CrPracticeVerdict) sign = check (q, "6", CR_PRACTICE_WRONG,
+                                                      CR_PRACTICE_MISTAKE_SIGN);
+          assert_contains (sign->why, "sign");
+          g_autoptr (CrPracticeVerdict) shape = cr_practice_check (q, "1 2");
+          g_assert_cmpint (shape->kind, ==, CR_PRACTICE_WRONG_SHAPE);
+        }
+      if (g_strcmp0 (q->name, "y") == 0)
+        {
+          saw_y = TRUE;
+          /* [[1, 2], [3, 4]] @ [[0.5], [-1]] = [[-1.5], [-2.5]] */
+          g_autoptr (CrPracticeVerdict) v = check (q, "[-1.5; -2.5]", CR_PRACTICE_RIGHT,
+                                                   CR_PRACTICE_MISTAKE_NONE);
+          g_autoptr (CrPracticeVerdict) flat = check (q, "-1.5 -2.5", CR_PRACTICE_RIGHT,
+                                                      CR_PRACTICE_MISTAKE_NONE);
+          g_autoptr (CrPracticeVerdict) sign = check (q, "[1.5; 2.5]", CR_PRACTICE_WRONG,
+                                                      CR_PRACTICE_MISTAKE_SIGN);
+        }
+      /* The 100-entry result is not asked. */
+      g_assert_cmpuint (q->expected->numel, <, 100);
+    }
+  g_assert_true (saw_c);
+  g_assert_true (saw_y);
+  /* c, y, y.sum(), c + y.sum(), big.sum() and the last + (not the 100-entry
+   * product, whose result is too big to type). */
+  g_assert_cmpuint (asked, >=, 4);
+  /* Out of range: none. */
+  g_autoptr (GPtrArray) none = cr_practice_forward_questions (record, -1);
+  g_assert_cmpuint (none->len, ==, 0);
+  g_autoptr (GPtrArray) past = cr_practice_forward_questions (record, (int) record->ops->len);
+  g_assert_cmpuint (past->len, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -537,5 +621,6 @@ main (int argc, char **argv)
   g_test_add_func ("/practice/matmul", test_matmul);
   g_test_add_func ("/practice/accumulate", test_accumulate);
   g_test_add_func ("/practice/examples-choices", test_examples_choices);
+  g_test_add_func ("/practice/forward", test_forward);
   return g_test_run ();
 }

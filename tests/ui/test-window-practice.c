@@ -86,8 +86,8 @@ assert_card_says (CrWindow   *window,
     g_error ("the card does not say «%s»:\n%s", part, text);
 }
 
-/* Steps forward to the next step that asks (the forward steps, if the
- * stepper shows them first, ask nothing). */
+/* Steps forward to the next backward step that asks (passing the forward
+ * pass's questions unanswered, as Page Down does). */
 static void
 step_to_question (CrWindow *window)
 {
@@ -97,7 +97,8 @@ step_to_question (CrWindow *window)
         break;
       activate (window, "win.step-forward");
       settle ();
-      if (cr_step_card_practice_hides (card (window)))
+      if (cr_step_card_practice_hides (card (window))
+          && cr_graph_canvas_get_forward_step (window->canvas) < 0)
         return;
     }
   g_error ("no step asks a question");
@@ -326,6 +327,7 @@ test_practice_clicker_walk (void)
   CrWindow *window = cr_ui_test_open_example ("10-neuron.py", 1920, 1080);
   activate (window, "win.presentation");
   activate (window, "win.practice");
+  activate (window, "win.step-first");
   settle ();
   guint reveals = 0, presses = 0;
   while (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "step-forward")
@@ -341,8 +343,183 @@ test_practice_clicker_walk (void)
         }
       g_assert_cmpuint (++presses, <, 200);
     }
-  /* The neuron's ten backward steps all ask (0-d tensors). */
-  g_assert_cmpuint (reveals, ==, 10);
+  /* The neuron's five forward ops and ten backward steps all ask (0-d
+   * tensors). */
+  g_assert_cmpuint (reveals, ==, 15);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static char *
+inspector_text (CrWindow *window)
+{
+  GString *text = g_string_new (NULL);
+  collect_labels (window->inspector, text);
+  /* An AdwActionRow's title and subtitle are labels too. */
+  return g_string_free (text, FALSE);
+}
+
+/* The step of the record the stepper shows (NULL: a forward step). */
+static const CrRecordStep *
+shown_step (CrWindow *window)
+{
+  const CrGraphModel *model = cr_graph_canvas_get_model (window->canvas);
+  int step = cr_graph_canvas_get_step (window->canvas);
+  if (!model || !model->record || model->backward < 0 || step < 0)
+    return NULL;
+  const CrRecordBackward *call = g_ptr_array_index (model->record->backwards, model->backward);
+  return (guint) step < call->steps->len ? g_ptr_array_index (call->steps, step) : NULL;
+}
+
+/* At an AccumulateGrad step that asks, the leaf's .grad is the answer: the
+ * inspector says "?", hidden until you answer, and shows it once revealed;
+ * the paths (which sum the whole call's gradients) wait too. */
+static void
+test_practice_inspector_hides (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("10-neuron.py", 1366, 768);
+  activate (window, "win.practice");
+  settle ();
+  const CrRecordStep *step = NULL;
+  for (int i = 0; i < 20; i++)
+    {
+      step_to_question (window);
+      step = shown_step (window);
+      if (step && step->kind == CR_RECORD_STEP_ACCUMULATE)
+        break;
+      step = NULL;
+    }
+  g_assert_nonnull (step);
+  const CrGraphModel *model = cr_graph_canvas_get_model (window->canvas);
+  const CrGraphNode *leaf = cr_graph_model_find_tensor (model, step->leaf);
+  g_assert_nonnull (leaf);
+  cr_graph_canvas_set_selected (window->canvas, (int) leaf->id);
+  settle ();
+  g_autofree char *hidden = inspector_text (window);
+  if (!strstr (hidden, "hidden until you answer"))
+    g_error ("the inspector does not hide .grad:\n%s", hidden);
+  g_assert_null (strstr (hidden, "which wrote it"));
+  g_assert_null (strstr (hidden, "Walk"));
+  /* Its AccumulateGrad node says no more. */
+  const CrGraphNode *acc = cr_graph_model_find_accumulate (model, step->leaf);
+  if (acc)
+    {
+      cr_graph_canvas_set_selected (window->canvas, (int) acc->id);
+      settle ();
+      g_autofree char *acc_text = inspector_text (window);
+      g_assert_null (strstr (acc_text, "which wrote it"));
+      cr_graph_canvas_set_selected (window->canvas, (int) leaf->id);
+      settle ();
+    }
+
+  activate (window, "win.practice-reveal");
+  settle ();
+  g_autofree char *shown = inspector_text (window);
+  g_assert_null (strstr (shown, "hidden until you answer"));
+  if (!strstr (shown, "which wrote it"))
+    g_error ("the inspector does not show .grad once revealed:\n%s", shown);
+
+  /* Practice off: nothing is hidden at the next step either. */
+  activate (window, "win.practice");
+  settle ();
+  activate (window, "win.step-back");
+  settle ();
+  activate (window, "win.step-forward");
+  settle ();
+  g_autofree char *off = inspector_text (window);
+  g_assert_null (strstr (off, "hidden until you answer"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A forward step asks what its op computes: the card shows the inputs, not
+ * the result; neither the graph nor the inspector gives it away; a right
+ * answer reveals the step's card whole. Practice off, it only tells. */
+static void
+test_practice_forward (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("10-neuron.py", 1366, 768);
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  activate (window, "win.practice");
+  settle ();
+  /* The helper opened it at the last forward op: back to the first. */
+  activate (window, "win.step-first");
+  settle ();
+  g_assert_cmpint (cr_graph_canvas_get_forward_step (canvas), ==, 0);
+  g_assert_true (cr_step_card_practice_hides (card (window)));
+  g_assert_true (canvas->hide_step_gradients);
+  /* x1 * w1 = 2 × (-3): the inputs, the question, no result. */
+  assert_card_says (window, "x1 = 2");
+  assert_card_says (window, "w1 = -3");
+  assert_card_says (window, "Your turn");
+  assert_card_says (window, "What is ");
+  g_autofree char *asking = card_text (window);
+  g_assert_null (strstr (asking, "With the numbers"));
+  /* (-6 is among the choices, not said.) */
+  g_assert_null (strstr (asking, "= -6"));
+  /* The inspector of the op computing: its value is "?". */
+  const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
+  const CrGraphNode *op = cr_graph_model_find_op (model, cr_graph_canvas_get_forward_op (canvas));
+  g_assert_nonnull (op);
+  cr_graph_canvas_set_selected (canvas, (int) op->id);
+  settle ();
+  g_autofree char *hidden = inspector_text (window);
+  if (!strstr (hidden, "hidden until you answer"))
+    g_error ("the inspector shows the forward result:\n%s", hidden);
+
+  type_answer (window, "-6");
+  g_assert_false (cr_step_card_practice_hides (card (window)));
+  g_assert_false (canvas->hide_step_gradients);
+  assert_card_says (window, "✓ Right.");
+  assert_card_says (window, "With the numbers");
+  assert_score (window, 1, 1);
+  g_autofree char *shown = inspector_text (window);
+  g_assert_null (strstr (shown, "hidden until you answer"));
+
+  /* The next op, answered wrong with the sign flipped. */
+  activate (window, "win.step-forward");
+  settle ();
+  g_assert_true (cr_step_card_practice_hides (card (window)));
+  type_answer (window, "1");
+  assert_card_says (window, "✗ ");
+  assert_card_says (window, "With the numbers");
+
+  /* Back: the answered step stays revealed. Off: forward steps only tell. */
+  activate (window, "win.step-back");
+  settle ();
+  g_assert_false (cr_step_card_practice_hides (card (window)));
+  activate (window, "win.practice");
+  settle ();
+  activate (window, "win.step-forward");
+  activate (window, "win.step-forward");
+  settle ();
+  g_assert_false (cr_step_card_practice_hides (card (window)));
+  assert_card_says (window, "With the numbers");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Play stops at a question; it goes on from there when pressed again. */
+static void
+test_practice_play_stops (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("10-neuron.py", 1366, 768);
+  activate (window, "win.practice");
+  settle ();
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "speed",
+                                      g_variant_new_string ("4"));
+  for (int round = 0; round < 2; round++)
+    {
+      activate (window, "win.play");
+      gint64 until = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+      while (window->play_timeout_id && g_get_monotonic_time () < until)
+        g_main_context_iteration (NULL, TRUE);
+      g_assert_cmpuint (window->play_timeout_id, ==, 0);
+      settle ();
+      g_assert_true (cr_step_card_practice_hides (card (window)));
+      g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window),
+                                                        "step-forward"));
+      activate (window, "win.practice-reveal");
+      settle ();
+      g_assert_false (cr_step_card_practice_hides (card (window)));
+    }
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -354,5 +531,8 @@ main (int argc, char **argv)
   g_test_add_func ("/window-practice/harder", test_practice_harder);
   g_test_add_func ("/window-practice/presenting", test_practice_presenting);
   g_test_add_func ("/window-practice/clicker-walk", test_practice_clicker_walk);
+  g_test_add_func ("/window-practice/inspector-hides", test_practice_inspector_hides);
+  g_test_add_func ("/window-practice/play-stops", test_practice_play_stops);
+  g_test_add_func ("/window-practice/forward", test_practice_forward);
   return g_test_run ();
 }
