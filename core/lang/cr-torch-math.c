@@ -211,19 +211,12 @@ NATIVE (native_binary)
             return cr_torch_wrap (cr_rsub_scalar (x, cr_tensor_read_flat (other, 0), error));
           if (alpha == 1.0)
             return cr_torch_wrap (cr_sub (other, x, error));
+          if (other->is_wrapped_number)
+            return cr_torch_wrap (cr_rsub_scalar_alpha (x, other, alpha, error));
           return cr_torch_wrap (cr_add_alpha (other, x, -alpha, error));
         }
       if (alpha != 1.0 && info->kind == BIN_SUB && other->is_wrapped_number)
-        {
-          /* x.sub(number, alpha=): PyTorch's Scalar overload, one number. */
-          g_autoptr(CrTensor) scaled =
-            cr_tensor_new_scalar (cr_tensor_read_flat (other, 0) * alpha,
-                                  other->dtype == CR_DTYPE_INT64
-                                  && alpha == (double) (gint64) alpha
-                                  ? CR_DTYPE_INT64 : CR_DTYPE_FLOAT64);
-          scaled->is_wrapped_number = TRUE;
-          return cr_torch_wrap (cr_sub (x, scaled, error));
-        }
+        return cr_torch_wrap (cr_sub_number_alpha (x, other, alpha, error));
       if (alpha != 1.0 && info->kind == BIN_SUB)
         return cr_torch_wrap (cr_sub_alpha (x, other, alpha, error));
       if (alpha != 1.0)

@@ -169,13 +169,65 @@ cr_sub_alpha (CrTensor  *a,
   return out;
 }
 
+/* x.sub(number, alpha=): PyTorch's Scalar overload. The value is x − (number·alpha
+ * folded into one wrapped number), as Chainrule has computed it; PyTorch's
+ * last float32 bit can differ (its rounding of the product varies with the
+ * position in its vector loop). One SubBackward0 over x and the number,
+ * keeping alpha (_saved_alpha). */
+CrTensor *
+cr_sub_number_alpha (CrTensor  *a,
+                     CrTensor  *number,
+                     double     alpha,
+                     GError   **error)
+{
+  CrTensor *inputs[2] = { a, number };
+  double product = cr_tensor_read_flat (number, 0) * alpha;
+  g_autoptr(CrTensor) scaled = NULL;
+  CrTensor *out;
+  CrNode *node;
+
+  g_return_val_if_fail (number->is_wrapped_number, NULL);
+  if (!cr_dtype_is_floating (cr_dtype_result_type (a, number)) && alpha != floor (alpha))
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "For integral input tensors, argument alpha must not be a "
+                           "floating point number.");
+      return NULL;
+    }
+  scaled = cr_tensor_new_scalar (product, number->dtype == CR_DTYPE_INT64
+                                          && alpha == (double) (gint64) alpha
+                                          ? CR_DTYPE_INT64 : CR_DTYPE_FLOAT64);
+  scaled->is_wrapped_number = TRUE;
+  out = cr_kernel_binary (CR_BINARY_SUB, a, scaled, error);
+  if (out != NULL && (node = cr_ops_record (CR_OP_SUB, inputs, 2, out)) != NULL)
+    {
+      cr_node_args (node)->scalar[0] = alpha;
+      cr_node_args (node)->has_scalar[0] = TRUE;
+    }
+  return out;
+}
+
+/* args.scalar[1], when set: rsub's alpha (number − alpha·x). */
+static double
+rsub_alpha (CrNode *node)
+{
+  return node->args != NULL && node->args->has_scalar[1] ? node->args->scalar[1] : 1.0;
+}
+
 static gboolean
 rsub_backward (CrNode          *node,
                CrTensor *const *grads,
                CrTensor       **grad_inputs,
                GError         **error)
 {
-  SET_GRAD (0, cr_neg (grads[0], error));
+  double alpha = rsub_alpha (node);
+  g_autoptr(CrTensor) negated = cr_neg (grads[0], error);
+
+  if (negated == NULL)
+    return FALSE;
+  /* PyTorch's maybe_multiply (-grad, alpha). */
+  SET_GRAD (0, alpha == 1.0 ? g_steal_pointer (&negated)
+                            : cr_ops_mul_number (negated, alpha, error));
   return TRUE;
 }
 
@@ -184,10 +236,10 @@ rsub_local_grad (CrNode  *node,
                  guint    input,
                  GError **error)
 {
-  return cr_ops_full_output (node, -1.0, error);
+  return cr_ops_full_output (node, -rsub_alpha (node), error);
 }
 
-/* args.scalar[0]: the number. */
+/* args.scalar[0]: the number; scalar[1]: alpha, when given. */
 const CrOpInfo cr_op_row_RSUB = {
   CR_OP_RSUB, "rsub", "RsubBackward1", 1, "−",
   "∂(c−x)/∂x = −1",
@@ -207,6 +259,32 @@ cr_rsub_scalar (CrTensor  *a,
     {
       cr_node_args (node)->scalar[0] = number;
       cr_node_args (node)->has_scalar[0] = TRUE;
+    }
+  return out;
+}
+
+/* torch.rsub(a, number, alpha=): number + (−alpha)·a in one rounding, as
+ * PyTorch's sub(number, a, alpha) computes it; one RsubBackward1 keeping
+ * alpha (_saved_alpha). */
+CrTensor *
+cr_rsub_scalar_alpha (CrTensor  *a,
+                      CrTensor  *number,
+                      double     alpha,
+                      GError   **error)
+{
+  CrTensor *out;
+  CrNode *node;
+
+  g_return_val_if_fail (number->is_wrapped_number, NULL);
+  out = cr_kernel_add_scaled (number, a, -alpha, error);
+  if (out != NULL && (node = cr_ops_record (CR_OP_RSUB, &a, 1, out)) != NULL)
+    {
+      CrOpArgs *args = cr_node_args (node);
+
+      args->scalar[0] = cr_tensor_read_flat (number, 0);
+      args->has_scalar[0] = TRUE;
+      args->scalar[1] = alpha;
+      args->has_scalar[1] = TRUE;
     }
   return out;
 }

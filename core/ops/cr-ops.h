@@ -23,10 +23,14 @@ CrTensor *cr_add            (CrTensor *a, CrTensor *b, GError **error);
 CrTensor *cr_add_alpha      (CrTensor *a, CrTensor *b, double alpha, GError **error);
 CrTensor *cr_sub            (CrTensor *a, CrTensor *b, GError **error);
 CrTensor *cr_sub_alpha      (CrTensor *a, CrTensor *b, double alpha, GError **error);
+/* a - alpha * number, number a wrapped number: SubBackward0 keeping alpha */
+CrTensor *cr_sub_number_alpha (CrTensor *a, CrTensor *number, double alpha, GError **error);
 CrTensor *cr_mul            (CrTensor *a, CrTensor *b, GError **error);
 CrTensor *cr_div            (CrTensor *a, CrTensor *b, GError **error);
 /* number - a: RsubBackward1 */
 CrTensor *cr_rsub_scalar    (CrTensor *a, double number, GError **error);
+/* number - alpha * a, number a wrapped number: RsubBackward1 keeping alpha */
+CrTensor *cr_rsub_scalar_alpha (CrTensor *a, CrTensor *number, double alpha, GError **error);
 /* a ** number: PowBackward0 */
 CrTensor *cr_pow_scalar     (CrTensor *a, double exponent, GError **error);
 /* a ** b (either may be a wrapped number): PowBackward1 */

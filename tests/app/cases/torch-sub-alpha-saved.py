@@ -1,0 +1,26 @@
+# sub/rsub with a number and alpha=: PyTorch's _saved_alpha, values and dtypes
+import torch
+torch.manual_seed(0)
+x = torch.randn(5, requires_grad=True)
+y = x.sub(1, alpha=2)
+print(y, y.grad_fn.name(), y.grad_fn._saved_alpha)
+z = torch.rsub(x, 2, alpha=3)
+print(z, z.grad_fn.name(), z.grad_fn._saved_alpha)
+w = torch.sub(x, 0.5, alpha=3)
+print(w.tolist(), w.grad_fn._saved_alpha)
+v = torch.rsub(x, 0.1, alpha=-2.5)
+print(v.tolist(), v.grad_fn.name(), v.grad_fn._saved_alpha)
+g, = torch.autograd.grad((y * z * v).sum(), x, create_graph=True)
+print(g, g.grad_fn.name())
+gg, = torch.autograd.grad(g.sum(), x)
+print(gg)
+(y.sum() + z.sum() + v.sum()).backward()
+print(x.grad)
+xi = torch.tensor([1, 2, 3])
+for r in (xi.sub(1, alpha=2), torch.rsub(xi, 2, alpha=3), xi.sub(1.5, alpha=2),
+          torch.rsub(xi, 0.5, alpha=2), torch.sub(xi.double(), 3, alpha=0.5)):
+    print(r, r.dtype)
+xd = torch.randn(3, dtype=torch.float64, requires_grad=True)
+d = torch.rsub(xd, 1.3, alpha=7)
+print(d.tolist(), d.grad_fn._saved_alpha)
+print(xi.sub(1, alpha=2.5))
