@@ -802,7 +802,10 @@ choose_beside (CrGraphCanvas *self,
   g_autoptr (GError) error = NULL;
   if (self->layout->beside)
     {
-      if (!fresh)
+      /* A resize keeps the leaves beside while that fits (a drag does not
+       * flip the drawing), not when dot's ranks would fit and it does not
+       * (presentation's pane, once the script is hidden). */
+      if (!fresh && fits_readably (self, self->layout))
         return;
       CrGraphLayout *ranked = cr_graph_render_layout_directed (self->model, self->cache,
                                                                self->direction, &error);

@@ -4,8 +4,9 @@
  * presentation opens) and shown: at every press, the current step's node,
  * the inputs its gradients go to and the output its gradient came from are
  * whole on screen, clear of anything floating over the graph, with type of
- * 20 px at least; and the step card's part in view is not cut, except at
- * the bottom where the next Page Down goes on. Runs under xvfb-run; looks
+ * 20 px at least (with the script hidden, the whole graph too where it
+ * fits); and the step card's part in view is not cut, except at the
+ * bottom where the next Page Down goes on. Runs under xvfb-run; looks
  * inside the window through its private header. */
 #include "cr-config.h"
 #include "cr-window-private.h"
@@ -239,6 +240,7 @@ view_is_right (CrWindow *window)
 
 typedef struct {
   gboolean twenty_px;     /* the graph's type must be 20 px at least */
+  gboolean whole;         /* every node must be whole on screen */
   guint    presses;
   double   min_type_px;
 } Walk;
@@ -265,6 +267,13 @@ check_view (CrWindow   *window,
   walk->min_type_px = MIN (walk->min_type_px, type);
   if (walk->twenty_px && type < 20.0 - 1e-6)
     g_error ("%s, step %d: type of %.1f px", where, step + 1, type);
+  g_autoptr (GArray) controls = floating_controls (canvas);
+  for (guint i = 0; walk->whole && i < canvas->layout->n_nodes; i++)
+    {
+      g_autofree char *cut = node_problem (canvas, i, controls);
+      if (cut)
+        g_error ("%s, step %d: the graph is not whole: %s", where, step + 1, cut);
+    }
   if (gtk_stack_get_visible_child (window->sidebar_stack) != GTK_WIDGET (window->step_scroller))
     return;
   guint part = 0;
@@ -351,6 +360,15 @@ static void
 test_every_example (void)
 {
   static const int sizes[][2] = { { 1366, 768 }, { 1920, 1080 } };
+  /* With the script hidden every example's graph stays whole through its
+   * steps at 20 px type, but these at 1366x768: 01 and 03 are too big for
+   * the 950x758 pane (see test-canvas's examples-first-view); 11 (528x410
+   * layout points) fits the 943 px pane that test has, not the 908 px one
+   * its card leaves here (the sidebar's Step, Node and Training tabs and
+   * the iteration's label). There the step is followed. */
+  static const char *const too_big_1366[] = {
+    "01-toy-network.py", "03-vector-backward.py", "11-mlp-training.py", NULL
+  };
   g_autoptr (GDir) dir = g_dir_open (cr_examples_dir (), 0, NULL);
   g_assert_nonnull (dir);
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
@@ -372,7 +390,7 @@ test_every_example (void)
         g_assert_false (gtk_widget_get_visible (window->editor_column));
 
         g_autofree char *hidden = g_strdup_printf ("%s at %dx%d, script hidden", name, sizes[s][0], sizes[s][1]);
-        Walk walk = { TRUE, 0, G_MAXDOUBLE };
+        Walk walk = { TRUE, s > 0 || !g_strv_contains (too_big_1366, name), 0, G_MAXDOUBLE };
         /* Back through the lesson too (each step from its last part) at
          * the smaller size: one walk back is enough to catch a card shown
          * at the wrong part, and a walk costs seconds. */
@@ -393,7 +411,7 @@ test_every_example (void)
         /* Beside the script a node wider than the graph's pane at 20 px
          * (BinaryCrossEntropyWithLogitsBackward0 at 1366x768) is shown
          * whole, smaller. */
-        walk = (Walk) { FALSE, 0, G_MAXDOUBLE };
+        walk = (Walk) { FALSE, FALSE, 0, G_MAXDOUBLE };
         walk_lesson (window, shown, FALSE, &walk);
         g_test_message ("%s: %u presses, type %.1f px at least", shown, walk.presses, walk.min_type_px);
 
