@@ -653,7 +653,7 @@ add_ask_section (CrStepCardPractice *self,
 
 /* ---- the revealed step -------------------------------------------------- */
 
-static void add_outcome_section (CrStepCardPractice *self, GtkWidget *box, StepState *st);
+static GtkWidget *add_outcome_section (CrStepCardPractice *self, GtkWidget *box, StepState *st);
 
 void
 cr_step_card_practice_add_outcome (GtkWidget           *box,
@@ -669,8 +669,9 @@ cr_step_card_practice_add_outcome (GtkWidget           *box,
   add_outcome_section (self, box, st);
 }
 
-/* The verdicts on st's answers, or how each unanswered answer comes about. */
-static void
+/* The verdicts on st's answers, or how each unanswered answer comes about
+ * (the section, appended to box). */
+static GtkWidget *
 add_outcome_section (CrStepCardPractice *self,
                      GtkWidget          *box,
                      StepState          *st)
@@ -716,6 +717,7 @@ add_outcome_section (CrStepCardPractice *self,
       gtk_widget_add_css_class (score_label, "cr-practice-score");
       gtk_box_append (GTK_BOX (section), score_label);
     }
+  return section;
 }
 
 /* ---- a forward step ------------------------------------------------------ */
@@ -746,8 +748,11 @@ cr_step_card_practice_add_forward_outcome (GtkWidget          *box,
                                            CrStepCardPractice *self)
 {
   StepState *st = self && self->backward == FORWARD_STEP ? shown_state (self) : NULL;
-  if (st && st->revealed)
-    add_outcome_section (self, box, st);
+  if (!st || !st->revealed)
+    return;
+  /* On top, under the header, as on a backward step. */
+  GtkWidget *section = add_outcome_section (self, box, st);
+  gtk_box_reorder_child_after (GTK_BOX (box), section, gtk_widget_get_first_child (box));
 }
 
 /* ---- the card's API ---------------------------------------------------- */
