@@ -473,6 +473,28 @@ test_accumulate (void)
 /* Every question of every example's steps: 3 to 5 distinct choices, one
  * right; picking it is right, picking another is not; typing the answer's
  * own text is right. */
+/* 3 to 5 distinct choices, one right; typing the right one's text is right. */
+static void
+assert_choices (const CrPracticeQuestion *q)
+{
+  g_assert_cmpuint (q->choices->len, >=, 3);
+  g_assert_cmpuint (q->choices->len, <=, 5);
+  guint n_right = 0;
+  for (guint c = 0; c < q->choices->len; c++)
+    {
+      const CrPracticeChoice *choice = q->choices->pdata[c];
+      g_autoptr (CrPracticeVerdict) v = cr_practice_check_choice (q, c);
+      g_assert_true (cr_practice_verdict_is_right (v) == choice->right);
+      n_right += choice->right;
+      for (guint o = 0; o < c; o++)
+        g_assert_cmpstr (choice->text, !=, ((CrPracticeChoice *) q->choices->pdata[o])->text);
+      g_autoptr (CrPracticeVerdict) typed = cr_practice_check (q, choice->text);
+      if (choice->right)
+        g_assert_true (cr_practice_verdict_is_right (typed));
+    }
+  g_assert_cmpuint (n_right, ==, 1);
+}
+
 static void
 test_examples_choices (void)
 {
@@ -480,7 +502,7 @@ test_examples_choices (void)
                                                 NULL);
   g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
   g_assert_nonnull (d);
-  guint questions = 0;
+  guint questions = 0, forward = 0;
   const char *name;
   while ((name = g_dir_read_name (d)))
     {
@@ -496,33 +518,22 @@ test_examples_choices (void)
                 g_autoptr (GPtrArray) qs = cr_practice_questions (record, (int) b, (int) s,
                                                                   level);
                 for (guint i = 0; i < qs->len; i++)
-                  {
-                    const CrPracticeQuestion *q = qs->pdata[i];
-                    g_assert_cmpuint (q->choices->len, >=, 3);
-                    g_assert_cmpuint (q->choices->len, <=, 5);
-                    guint n_right = 0;
-                    for (guint c = 0; c < q->choices->len; c++)
-                      {
-                        const CrPracticeChoice *choice = q->choices->pdata[c];
-                        g_autoptr (CrPracticeVerdict) v = cr_practice_check_choice (q, c);
-                        g_assert_true (cr_practice_verdict_is_right (v) == choice->right);
-                        n_right += choice->right;
-                        for (guint o = 0; o < c; o++)
-                          g_assert_cmpstr (choice->text, !=,
-                                           ((CrPracticeChoice *) q->choices->pdata[o])->text);
-                        /* Typing a choice's text: right exactly for the right one. */
-                        g_autoptr (CrPracticeVerdict) typed = cr_practice_check (q, choice->text);
-                        if (choice->right)
-                          g_assert_true (cr_practice_verdict_is_right (typed));
-                      }
-                    g_assert_cmpuint (n_right, ==, 1);
-                    questions++;
-                  }
+                  assert_choices (qs->pdata[i]);
+                questions += qs->len;
               }
         }
+      /* The forward pass's questions too. */
+      for (guint op = 0; op < record->ops->len; op++)
+        {
+          g_autoptr (GPtrArray) qs = cr_practice_forward_questions (record, (int) op);
+          for (guint i = 0; i < qs->len; i++)
+            assert_choices (qs->pdata[i]);
+          forward += qs->len;
+        }
     }
-  g_test_message ("%u questions", questions);
+  g_test_message ("%u questions, %u forward", questions, forward);
   g_assert_cmpuint (questions, >, 100);
+  g_assert_cmpuint (forward, >, 30);
 }
 
 /* ---- forward steps ---------------------------------------------------- */
