@@ -3,8 +3,15 @@
  * _saved_self / _saved_other, ExpBackward0's _saved_result, SumBackward1's
  * _saved_dim, ConvolutionBackward0's _saved_stride, ...). A slot the op did
  * not need is None, as in PyTorch; one a backward freed is PyTorch's
- * "Trying to backward through the graph a second time" error. Dims show
- * wrapped (PyTorch shows a negative dim as it was given). */
+ * "Trying to backward through the graph a second time" error.
+ *
+ * Dims show wrapped: cat([x, x], dim=-1) on a 2-d x gives _saved_dim 1.
+ * PyTorch 1.13 keeps the negative dim as given and shows it as an unsigned
+ * 64-bit number, 2**64 + dim (18446744073709551615 for -1, and in tuples too:
+ * SumBackward1's (18446744073709551615,)); Chainrule's ints are 64-bit and
+ * signed, so no int here holds that, and the wrapped dim, which is what the
+ * backward uses, is shown instead. A dim given non-negative shows as in
+ * PyTorch. */
 #include "cr-torch-private.h"
 #include "cr-node.h"
 #include "cr-ops-conv.h"
@@ -98,6 +105,8 @@ static const SavedName saved_names[] = {
   { CR_OP_MEAN_DIM, "self", 0 }, { CR_OP_MEAN_DIM, "self_sym_sizes", 0, SAVED_INPUT_SIZES },
   DIMS_KEEPDIM (CR_OP_MEAN_DIM, SAVED_DIMS),
   { CR_OP_PROD, "self", 0 }, { CR_OP_PROD, "result", 1 },
+  { CR_OP_PROD_DIM, "self", 0 }, { CR_OP_PROD_DIM, "result", 1 },
+  { CR_OP_PROD_DIM, "dim", 0, SAVED_DIM }, { CR_OP_PROD_DIM, "keepdim", 0, SAVED_KEEPDIM },
   { CR_OP_MAX_ALL, "self", 0 }, { CR_OP_MAX_ALL, "result", 1 },
   { CR_OP_MIN_ALL, "self", 0 }, { CR_OP_MIN_ALL, "result", 1 },
   { CR_OP_MAX_DIM, "indices", 0 }, { CR_OP_MAX_DIM, "self_sizes", 0, SAVED_INPUT_SIZES },
@@ -130,7 +139,9 @@ static const SavedName saved_names[] = {
   { CR_OP_PERMUTE, "dims", 0, SAVED_DIMS },
   { CR_OP_TRANSPOSE, "dim0", 0, SAVED_DIM }, { CR_OP_TRANSPOSE, "dim1", 1, SAVED_DIM },
   { CR_OP_UNSQUEEZE, "dim", 0, SAVED_DIM },
-  { CR_OP_CAT, "dim", 0, SAVED_DIM },
+  { CR_OP_CAT, "dim", 0, SAVED_DIM }, { CR_OP_STACK, "dim", 0, SAVED_DIM },
+  { CR_OP_SPLIT, "dim", 0, SAVED_DIM }, { CR_OP_SPLIT_WITH_SIZES, "dim", 0, SAVED_DIM },
+  { CR_OP_UNBIND, "dim", 0, SAVED_DIM }, { CR_OP_FLIP, "dims", 0, SAVED_DIMS },
   { CR_OP_SELECT, "dim", 0, SAVED_DIM }, { CR_OP_SELECT, "index", 0, SAVED_INT },
   { CR_OP_SELECT, "self_sizes", 0, SAVED_INPUT_SIZES },
   { CR_OP_SQUEEZE_DIM, "dim", 0, SAVED_DIM },
