@@ -1063,10 +1063,10 @@ cr_graph_badges_label_spot (const CrGraphLayout *layout,
 
 /* The box around path's arrowhead as cr-graph-render.c draws it (8 by 8
  * points, times the type's scale up to 1.3). FALSE: it has none. */
-static gboolean
-arrowhead_box (const CrGraphPath *path,
-               double             k,
-               Rect              *r)
+gboolean
+cr_graph_badges_arrowhead_box (const CrGraphPath *path,
+                               double             k,
+                               double            *box)
 {
   if (!path->has_arrow || path->n_points < 1)
     return FALSE;
@@ -1080,8 +1080,22 @@ arrowhead_box (const CrGraphPath *path,
   double bx = path->arrow_x - dx * a, by = path->arrow_y - dy * a;
   double xs[3] = { path->arrow_x, bx - dy * hw, bx + dy * hw };
   double ys[3] = { path->arrow_y, by + dx * hw, by - dx * hw };
-  *r = (Rect) { MIN (xs[0], MIN (xs[1], xs[2])), MIN (ys[0], MIN (ys[1], ys[2])),
-                MAX (xs[0], MAX (xs[1], xs[2])), MAX (ys[0], MAX (ys[1], ys[2])), -1 };
+  box[0] = MIN (xs[0], MIN (xs[1], xs[2]));
+  box[1] = MIN (ys[0], MIN (ys[1], ys[2]));
+  box[2] = MAX (xs[0], MAX (xs[1], xs[2]));
+  box[3] = MAX (ys[0], MAX (ys[1], ys[2]));
+  return TRUE;
+}
+
+static gboolean
+arrowhead_box (const CrGraphPath *path,
+               double             k,
+               Rect              *r)
+{
+  double b[4];
+  if (!cr_graph_badges_arrowhead_box (path, k, b))
+    return FALSE;
+  *r = (Rect) { b[0], b[1], b[2], b[3], -1 };
   return TRUE;
 }
 

@@ -93,6 +93,12 @@ gboolean cr_graph_badges_label_spot      (const CrGraphLayout       *layout,
                                           guint                      index,
                                           double                    *box);
 
+/* The box (x0, y0, x1, y1) around path's arrowhead as cr-graph-render.c
+ * draws it at type scale k, which labels keep clear of. FALSE: none. */
+gboolean cr_graph_badges_arrowhead_box   (const CrGraphPath         *path,
+                                          double                     k,
+                                          double                    *box);
+
 /* The titles drawn on the graph's boxes as layout placed model's nodes,
  * type scaled by k: each open group's (model->clusters laid out by layout,
  * its title at its box's top-left as cr-graph-groups-draw.c draws it) and

@@ -385,28 +385,36 @@ label_boxes_reference (const CrGraphLayout *layout,
       double *b = boxes + CR_GRAPH_BADGES_LABEL_BOX * i;
       double spot[CR_GRAPH_BADGES_LABEL_BOX];
       gboolean found = FALSE;
-      for (int with_name = size[2] > 0; with_name >= 0 && !found; with_name--)
-        for (guint s = 0; !found && cr_graph_badges_label_spot (layout, i, size, k, s, spot); s++)
-          {
-            gboolean clear = TRUE;
-            for (int part = 0; part <= with_name && clear; part++)
-              {
-                const double *r = spot + 4 * part;
-                for (guint j = 0; j < layout->n_nodes && clear; j++)
-                  {
-                    const CrGraphBox *nb = &layout->nodes[j];
-                    clear = !overlap (r, nb->x, nb->y, nb->x + nb->width, nb->y + nb->height);
-                  }
-                for (guint j = 0; j < kept->len && clear; j++)
-                  {
-                    const double *o = &g_array_index (kept, double, 4 * j);
-                    clear = !overlap (r, o[0], o[1], o[2], o[3]);
-                  }
-              }
-            found = clear;
-            if (found && !with_name)
-              spot[4] = spot[5] = spot[6] = spot[7] = 0;
-          }
+      /* Clear of arrowheads first; over one only when nothing else is clear. */
+      for (int over_arrows = 0; over_arrows <= 1 && !found; over_arrows++)
+        for (int with_name = size[2] > 0; with_name >= 0 && !found; with_name--)
+          for (guint s = 0; !found && cr_graph_badges_label_spot (layout, i, size, k, s, spot); s++)
+            {
+              gboolean clear = TRUE;
+              for (int part = 0; part <= with_name && clear; part++)
+                {
+                  const double *r = spot + 4 * part;
+                  for (guint j = 0; j < layout->n_nodes && clear; j++)
+                    {
+                      const CrGraphBox *nb = &layout->nodes[j];
+                      clear = !overlap (r, nb->x, nb->y, nb->x + nb->width, nb->y + nb->height);
+                    }
+                  for (guint j = 0; j < kept->len && clear; j++)
+                    {
+                      const double *o = &g_array_index (kept, double, 4 * j);
+                      clear = !overlap (r, o[0], o[1], o[2], o[3]);
+                    }
+                  for (guint j = 0; j < n && clear && !over_arrows; j++)
+                    {
+                      double a[4];
+                      if (cr_graph_badges_arrowhead_box (&layout->edges[j], k, a))
+                        clear = !overlap (r, a[0], a[1], a[2], a[3]);
+                    }
+                }
+              found = clear;
+              if (found && !with_name)
+                spot[4] = spot[5] = spot[6] = spot[7] = 0;
+            }
       if (!found)
         continue;
       memcpy (b, spot, sizeof spot);
