@@ -270,14 +270,6 @@ build_hooks (GtkWidget          *box,
     gtk_box_append (GTK_BOX (section), cr_card_label_new (CR_STEP_TEXT_RETAIN_NOTE, "cr-footnote"));
 }
 
-static const CrRecordGrad *
-first_incoming (const CrRecordStep *step)
-{
-  if (!step->incoming || step->incoming->len == 0)
-    return NULL;
-  return g_ptr_array_index (step->incoming, 0);
-}
-
 static void
 build_incoming (GtkWidget          *box,
                 const CrRecordStep *step)
@@ -295,20 +287,6 @@ build_incoming (GtkWidget          *box,
     }
 }
 
-/* Whether step is where tensor's gradient is taken in: a node's incoming
- * gradient, or the leaf an AccumulateGrad writes. */
-static gboolean
-takes_in (const CrRecordStep *step,
-          int                 tensor)
-{
-  if (step->kind == CR_RECORD_STEP_ACCUMULATE)
-    return step->leaf == tensor;
-  for (guint i = 0; step->incoming && i < step->incoming->len; i++)
-    if (((const CrRecordGrad *) g_ptr_array_index (step->incoming, i))->tensor == tensor)
-      return TRUE;
-  return FALSE;
-}
-
 /* A backward call given the same root twice (torch.autograd.backward([y, y],
  * ...)) adds its gradients up before any step runs: shown on the first step
  * that takes that sum in, before its hooks. */
@@ -322,11 +300,11 @@ build_roots (GtkWidget          *box,
   for (guint i = 0; sums && i < sums->len; i++)
     {
       const CrRecordAccumulation *acc = g_ptr_array_index (sums, i);
-      if (!takes_in (step, acc->tensor))
+      if (!cr_record_step_takes_in (step, acc->tensor))
         continue;
       gboolean earlier = FALSE;
       for (guint k = 0; k < step->index && !earlier; k++)
-        earlier = takes_in (g_ptr_array_index (c->backward->steps, k), acc->tensor);
+        earlier = cr_record_step_takes_in (g_ptr_array_index (c->backward->steps, k), acc->tensor);
       if (earlier)
         continue;
       if (!section)
@@ -369,7 +347,7 @@ build_leaf_grad (GtkWidget          *box,
   g_autofree char *name_text = g_strdup_printf ("%s:", title);
   flow_add (flow, mono_label (name_text), FALSE);
   flow_add (flow, value (step->grad_before, NULL), FALSE);
-  const CrRecordGrad *incoming = first_incoming (step);
+  const CrRecordGrad *incoming = cr_record_step_first_incoming (step);
   if (step->grad_before && incoming)
     {
       /* .grad already held a gradient: the step adds to it. */
@@ -448,7 +426,7 @@ build_local (GtkWidget          *box,
       gtk_box_append (GTK_BOX (section), rules);
       if (!any_local)
         {
-          const CrRecordGrad *g = first_incoming (step);
+          const CrRecordGrad *g = cr_record_step_first_incoming (step);
           g_autofree char *note = cr_step_text_rule_note (step->rule, g ? g->name : NULL);
           gtk_box_append (GTK_BOX (section), cr_card_label_new (note, "cr-footnote"));
         }
@@ -482,7 +460,7 @@ build_sent (GtkWidget          *box,
   GtkWidget *section = section_new (box, "Sent on", CR_ROLE_OUT);
   gboolean elementwise = FALSE;
   const CrRecordStepInput *broadcast = NULL;
-  const CrRecordGrad *incoming = first_incoming (step);
+  const CrRecordGrad *incoming = cr_record_step_first_incoming (step);
 
   for (guint i = 0; i < step->inputs->len; i++)
     {

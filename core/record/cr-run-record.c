@@ -432,6 +432,24 @@ cr_record_step_add_incoming (CrRecordStep *step)
   return grad;
 }
 
+const CrRecordGrad *
+cr_record_step_first_incoming (const CrRecordStep *step)
+{
+  return step->incoming && step->incoming->len ? g_ptr_array_index (step->incoming, 0) : NULL;
+}
+
+gboolean
+cr_record_step_takes_in (const CrRecordStep *step,
+                         int                 tensor)
+{
+  if (step->kind == CR_RECORD_STEP_ACCUMULATE)
+    return step->leaf == tensor;
+  for (guint i = 0; step->incoming && i < step->incoming->len; i++)
+    if (((const CrRecordGrad *) g_ptr_array_index (step->incoming, i))->tensor == tensor)
+      return TRUE;
+  return FALSE;
+}
+
 CrRecordAccumulation *
 cr_record_step_add_accumulation (CrRecordStep *step)
 {

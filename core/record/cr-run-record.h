@@ -458,6 +458,13 @@ CrRecordAccumulation *cr_record_step_add_accumulation (CrRecordStep *step);
 CrRecordGrad       *cr_record_backward_add_root_grad (CrRecordBackward *backward);
 CrRecordAccumulation *cr_record_backward_add_root_accumulation (CrRecordBackward *backward);
 CrRecordUpdate     *cr_run_record_add_update      (CrRunRecord      *self);
+
+/* The step's first incoming gradient (borrowed), NULL when none. */
+const CrRecordGrad *cr_record_step_first_incoming (const CrRecordStep *step);
+/* Whether step is where tensor's gradient is taken in: a node's incoming
+ * gradient, or the leaf an AccumulateGrad writes. */
+gboolean            cr_record_step_takes_in       (const CrRecordStep *step,
+                                                   int                 tensor);
 /* name copied; the item is borrowed from update. */
 CrRecordNumber     *cr_record_update_add_number   (CrRecordUpdate   *update,
                                                    const char       *name,

@@ -192,24 +192,6 @@ add_equals (CrStepTextSection      *s,
   g_ptr_array_add (s->lines, g_strdup_printf ("%s = %s", name ? name : "?", v));
 }
 
-static const CrRecordGrad *
-first_incoming (const CrRecordStep *step)
-{
-  return step->incoming && step->incoming->len ? g_ptr_array_index (step->incoming, 0) : NULL;
-}
-
-static gboolean
-takes_in (const CrRecordStep *step,
-          int                 tensor)
-{
-  if (step->kind == CR_RECORD_STEP_ACCUMULATE)
-    return step->leaf == tensor;
-  for (guint i = 0; step->incoming && i < step->incoming->len; i++)
-    if (((const CrRecordGrad *) g_ptr_array_index (step->incoming, i))->tensor == tensor)
-      return TRUE;
-  return FALSE;
-}
-
 static void
 add_roots (CrStepText             *text,
            const CrRecordBackward *bw,
@@ -221,8 +203,8 @@ add_roots (CrStepText             *text,
       const CrRecordAccumulation *acc = g_ptr_array_index (bw->root_accumulations, i);
       gboolean earlier = FALSE;
       for (guint k = 0; k < step->index && !earlier; k++)
-        earlier = takes_in (g_ptr_array_index (bw->steps, k), acc->tensor);
-      if (!takes_in (step, acc->tensor) || earlier)
+        earlier = cr_record_step_takes_in (g_ptr_array_index (bw->steps, k), acc->tensor);
+      if (!cr_record_step_takes_in (step, acc->tensor) || earlier)
         continue;
       if (!s)
         s = section_add (text, "Roots added up", CR_STEP_TEXT_IN);
@@ -283,7 +265,7 @@ add_leaf_grad (CrStepText         *text,
   const char *leaf = cr_record_tensor_label (record, step->leaf, step->caption ? step->caption : "leaf");
   g_autofree char *title = g_strdup_printf ("%s.grad", leaf);
   CrStepTextSection *s = section_add (text, title, CR_STEP_TEXT_OUT);
-  const CrRecordGrad *incoming = first_incoming (step);
+  const CrRecordGrad *incoming = cr_record_step_first_incoming (step);
   g_autofree char *before = brief (step->grad_before);
   g_autofree char *after = brief (step->grad_after);
   if (step->grad_before && incoming)
@@ -341,7 +323,7 @@ add_local (CrStepText         *text,
       g_autoptr (GPtrArray) parts = cr_step_text_split_rule (step->rule);
       for (guint i = 0; i < parts->len; i++)
         g_ptr_array_add (s->lines, g_strdup (g_ptr_array_index (parts, i)));
-      const CrRecordGrad *g = first_incoming (step);
+      const CrRecordGrad *g = cr_record_step_first_incoming (step);
       if (!any_local)
         g_ptr_array_add (s->notes, cr_step_text_rule_note (step->rule, g ? g->name : NULL));
     }
@@ -400,7 +382,7 @@ add_sent (CrStepText         *text,
   if (step->inputs->len == 0)
     return;
   CrStepTextSection *s = section_add (text, "Sent on", CR_STEP_TEXT_OUT);
-  const CrRecordGrad *incoming = first_incoming (step);
+  const CrRecordGrad *incoming = cr_record_step_first_incoming (step);
   gboolean elementwise = FALSE;
   const CrRecordStepInput *broadcast = NULL;
   for (guint i = 0; i < step->inputs->len; i++)
