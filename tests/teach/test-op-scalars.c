@@ -4,41 +4,13 @@
  * gradient × local derivative) equals what the record's backward step sent
  * to that element; a 2x2 matmul's graph has its eight products and four
  * sums; element-by-element stepping adds up; other ops are refused by name. */
+#include "teach-test-util.h"
 #include "cr-interp.h"
 #include "cr-op-scalars.h"
 #include "cr-error.h"
 
 #include <math.h>
 #include <string.h>
-
-static void
-discard_output (const char *text,
-                gboolean    is_stderr,
-                gpointer    user_data)
-{
-  (void) text;
-  (void) is_stderr;
-  (void) user_data;
-}
-
-static CrRunRecord *
-record_script (const char *source,
-               const char *filename)
-{
-  CrInterpOptions o = { .output = discard_output, .record_backward = TRUE };
-  g_autoptr (GError) error = NULL;
-  CrAstModule *module = cr_parse (source, -1, filename, NULL, &error);
-  g_assert_no_error (error);
-  CrInterp *interp = cr_interp_new (&o);
-  CrScriptError *script_error = NULL;
-  if (!cr_interp_run (interp, module, &script_error))
-    g_test_message ("%s: %s", filename, script_error->message);
-  cr_script_error_free (script_error);
-  CrRunRecord *record = cr_interp_get_run_record (interp);
-  cr_interp_free (interp);
-  cr_ast_module_free (module);
-  return record;
-}
 
 static int
 op_named (const CrRunRecord *record,
@@ -58,7 +30,7 @@ record_file (const char *dir,
   g_autofree char *path = g_build_filename (dir, name, NULL);
   g_autofree char *source = NULL;
   g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
-  return record_script (source, name);
+  return teach_test_record_script (source, name);
 }
 
 /* Opens every op of record that can be opened, in every backward step that
@@ -174,7 +146,7 @@ test_cases (void)
 static void
 test_matmul_structure (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = teach_test_record_script (
     "import torch\n"
     "a = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)\n"
     "b = torch.tensor([[5.0, 6.0], [7.0, 8.0]], requires_grad=True)\n"
@@ -225,7 +197,7 @@ test_matmul_structure (void)
 static void
 test_refused (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = teach_test_record_script (
     "import torch\n"
     "x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
     "y = torch.cumsum(x, 0)\n"

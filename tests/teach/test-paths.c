@@ -2,41 +2,13 @@
  * first backward call gave each leaf: on every example, element by element
  * where the record can take its ops apart (every 0-d leaf must be), and on
  * random scalar graphs made here from a seed. */
+#include "teach-test-util.h"
 #include "cr-interp.h"
 #include "cr-paths.h"
 #include "cr-error.h"
 
 #include <math.h>
 #include <string.h>
-
-static void
-discard_output (const char *text,
-                gboolean    is_stderr,
-                gpointer    user_data)
-{
-  (void) text;
-  (void) is_stderr;
-  (void) user_data;
-}
-
-static CrRunRecord *
-record_script (const char *source,
-               const char *filename)
-{
-  CrInterpOptions o = { .output = discard_output, .record_backward = TRUE };
-  g_autoptr (GError) error = NULL;
-  CrAstModule *module = cr_parse (source, -1, filename, NULL, &error);
-  g_assert_no_error (error);
-  CrInterp *interp = cr_interp_new (&o);
-  CrScriptError *script_error = NULL;
-  if (!cr_interp_run (interp, module, &script_error))
-    g_test_message ("%s: %s", filename, script_error->message);
-  cr_script_error_free (script_error);
-  CrRunRecord *record = cr_interp_get_run_record (interp);
-  cr_interp_free (interp);
-  cr_ast_module_free (module);
-  return record;
-}
 
 static gint64
 numel (const CrRecordTensor *t)
@@ -110,7 +82,7 @@ test_examples (void)
       g_autofree char *path = g_build_filename (dir, name, NULL);
       g_autofree char *source = NULL;
       g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
-      g_autoptr (CrRunRecord) record = record_script (source, name);
+      g_autoptr (CrRunRecord) record = teach_test_record_script (source, name);
       guint n = check_record (record, name, 1e-4);
       gboolean all_scalar = TRUE, any_leaf = FALSE;
       for (guint i = 0; i < record->tensors->len; i++)
@@ -179,7 +151,7 @@ test_random_scalar_graphs (void)
   for (guint g = 0; g < 60; g++)
     {
       g_autofree char *source = random_scalar_script (rand);
-      g_autoptr (CrRunRecord) record = record_script (source, "random.py");
+      g_autoptr (CrRunRecord) record = teach_test_record_script (source, "random.py");
       g_assert_cmpuint (record->errors->len, ==, 0);
       guint n = check_record (record, source, 1e-9);
       g_assert_cmpuint (n, >, 0);
@@ -193,7 +165,7 @@ test_random_scalar_graphs (void)
 static void
 test_cap (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = teach_test_record_script (
     "import torch\n"
     "x = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)\n"
     "y = x\n"
@@ -222,7 +194,7 @@ test_cap (void)
 static void
 test_refused (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = teach_test_record_script (
     "import torch\n"
     "x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
     "y = torch.cumsum(x, 0)\n"

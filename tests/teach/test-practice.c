@@ -4,41 +4,13 @@
  * of broadcast, matmul, fan-in and accumulating scripts; every question of
  * every example's backward steps has choices with one right answer; the
  * forward pass's questions (what an op computes). */
+#include "teach-test-util.h"
 #include "cr-interp.h"
 #include "cr-practice.h"
 #include "cr-error.h"
 
 #include <math.h>
 #include <string.h>
-
-static void
-discard_output (const char *text,
-                gboolean    is_stderr,
-                gpointer    user_data)
-{
-  (void) text;
-  (void) is_stderr;
-  (void) user_data;
-}
-
-static CrRunRecord *
-record_script (const char *source,
-               const char *filename)
-{
-  CrInterpOptions o = { .output = discard_output, .record_backward = TRUE };
-  g_autoptr (GError) error = NULL;
-  CrAstModule *module = cr_parse (source, -1, filename, NULL, &error);
-  g_assert_no_error (error);
-  CrInterp *interp = cr_interp_new (&o);
-  CrScriptError *script_error = NULL;
-  if (!cr_interp_run (interp, module, &script_error))
-    g_test_message ("%s: %s", filename, script_error->message);
-  cr_script_error_free (script_error);
-  CrRunRecord *record = cr_interp_get_run_record (interp);
-  cr_interp_free (interp);
-  cr_ast_module_free (module);
-  return record;
-}
 
 static CrRunRecord *
 record_example (const char *name)
@@ -47,7 +19,7 @@ record_example (const char *name)
                                                  name, NULL);
   g_autofree char *source = NULL;
   g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
-  return record_script (source, name);
+  return teach_test_record_script (source, name);
 }
 
 /* The question of step `step` (call 0) asking `ask` about the input or
@@ -358,7 +330,7 @@ test_fan_in (void)
 static void
 test_broadcast (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = teach_test_record_script (
     "import torch\n"
     "x = torch.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)\n"
     "b = torch.tensor([0.5, -1., 2.], requires_grad=True)\n"
@@ -421,7 +393,7 @@ test_broadcast (void)
 static void
 test_matmul (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = teach_test_record_script (
     "import torch\n"
     "W = torch.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)\n"
     "x = torch.tensor([[1., -1.], [2., 0.5], [0., 1.]], requires_grad=True)\n"
@@ -447,7 +419,7 @@ test_matmul (void)
 static void
 test_accumulate (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = teach_test_record_script (
     "import torch\n"
     "w = torch.tensor([1., 2.], requires_grad=True)\n"
     "(w * 3).sum().backward()\n"
@@ -543,7 +515,7 @@ test_examples_choices (void)
 static void
 test_forward (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = teach_test_record_script (
     "import torch\n"
     "a = torch.tensor(2.0, requires_grad=True)\n"
     "b = torch.tensor(-3.0, requires_grad=True)\n"
