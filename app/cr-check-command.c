@@ -5,12 +5,12 @@
 #include "cr-config.h"
 #include "cr-check-command.h"
 
+#include "cr-cli-options.h"
 #include "cr-gradcheck.h"
 #include "cr-kernels.h"
 #include "cr-script-load.h"
 #include "cr-time-limit.h"
 
-#include <string.h>
 
 static gint cancel_flag;
 
@@ -32,61 +32,30 @@ cr_check_command_usage (FILE *out)
          "  --help                  show this help\n", out);
 }
 
+static const CrCliCommand command = { "chainrule check", cr_check_command_usage };
+
 int
 cr_check_command (int    argc,
                   char **argv)
 {
   const char *file = NULL, *stdin_name = NULL;
   double timeout = 0;
-  for (int i = 1; i < argc; i++)
-    {
-      const char *arg = argv[i];
-      if (strcmp (arg, "--help") == 0 || strcmp (arg, "-h") == 0)
-        {
-          cr_check_command_usage (stdout);
-          return 0;
-        }
-      if (strcmp (arg, "--timeout") == 0 || g_str_has_prefix (arg, "--timeout="))
-        {
-          const char *value = arg[9] == '=' ? arg + 10 : (i + 1 < argc ? argv[++i] : "");
-          if (!cr_time_limit_parse (value, &timeout))
-            {
-              fprintf (stderr, "chainrule check: --timeout needs a positive number of seconds, "
-                               "not '%s'\n", value);
-              return 2;
-            }
-          continue;
-        }
-      if (strcmp (arg, "--name") == 0 || g_str_has_prefix (arg, "--name="))
-        {
-          stdin_name = arg[6] == '=' ? arg + 7 : (i + 1 < argc ? argv[++i] : "");
-          continue;
-        }
-      if (arg[0] == '-' && arg[1] != '\0')
-        {
-          fprintf (stderr, "chainrule check: unknown option '%s'\n\n", arg);
-          cr_check_command_usage (stderr);
-          return 2;
-        }
-      if (file)
-        {
-          fprintf (stderr, "chainrule check: one script at a time ('%s' and '%s')\n", file, arg);
-          return 2;
-        }
-      file = arg;
-    }
+  const CrCliOption cli_options[] = {
+    CR_CLI_TIMEOUT_OPTION (&timeout),
+    { "--name", NULL, cr_cli_parse_text, &stdin_name, NULL },
+    { NULL },
+  };
+  int status = cr_cli_parse (&command, argc, argv, cli_options, &file);
+  if (status >= 0)
+    return status;
   if (!file)
-    {
-      fputs ("chainrule check: no script given\n\n", stderr);
-      cr_check_command_usage (stderr);
-      return 2;
-    }
+    return cr_cli_usage_error (&command, "no script given");
 
   cr_threads_init ();
   cr_time_limit_arm (&cancel_flag, timeout);
   g_autoptr (GArray) cells = NULL;
-  g_autoptr (CrAstModule) module = cr_script_load_named ("chainrule check", file, stdin_name,
-                                                         &cancel_flag, &cells);
+  g_autoptr (CrAstModule) module = cr_script_load (command.name, file, stdin_name, &cancel_flag,
+                                                   &cells);
   if (!module)
     {
       cr_time_limit_disarm ();

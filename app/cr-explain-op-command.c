@@ -4,18 +4,11 @@
 #include "cr-config.h"
 #include "cr-explain-op-command.h"
 
-#include "cr-interp.h"
-#include "cr-kernels.h"
+#include "cr-cli-options.h"
 #include "cr-op-scalars.h"
-#include "cr-script-load.h"
-#include "cr-time-limit.h"
+#include "cr-script-record.h"
 
-#include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
-#include <string.h>
-
-static gint cancel_flag;
 
 void
 cr_explain_op_command_usage (FILE *out)
@@ -38,21 +31,7 @@ cr_explain_op_command_usage (FILE *out)
            "  --help                  show this help\n", CR_OP_SCALARS_MAX_ELEMENTS);
 }
 
-static int usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
-
-static int
-usage_error (const char *format,
-             ...)
-{
-  va_list ap;
-  fputs ("chainrule explain-op: ", stderr);
-  va_start (ap, format);
-  vfprintf (stderr, format, ap);
-  va_end (ap);
-  fputs ("\n\n", stderr);
-  cr_explain_op_command_usage (stderr);
-  return 2;
-}
+static const CrCliCommand command = { "chainrule explain-op", cr_explain_op_command_usage };
 
 static const CrRecordTensor *
 output_of (const CrRunRecord *record,
@@ -95,69 +74,30 @@ cr_explain_op_command (int    argc,
 {
   const char *file = NULL, *op_text = NULL;
   double timeout = 0;
-  for (int i = 1; i < argc; i++)
-    {
-      const char *arg = argv[i];
-      if (strcmp (arg, "--help") == 0 || strcmp (arg, "-h") == 0)
-        {
-          cr_explain_op_command_usage (stdout);
-          return 0;
-        }
-      const char *names[] = { "--op", "--timeout" };
-      guint which = G_N_ELEMENTS (names);
-      const char *value = NULL;
-      for (guint k = 0; k < G_N_ELEMENTS (names); k++)
-        {
-          gsize len = strlen (names[k]);
-          if (strncmp (arg, names[k], len) == 0 && (arg[len] == '\0' || arg[len] == '='))
-            {
-              which = k;
-              value = arg[len] == '=' ? arg + len + 1 : i + 1 < argc ? argv[++i] : NULL;
-              if (!value)
-                return usage_error ("option %s needs a value", names[k]);
-              break;
-            }
-        }
-      if (which == 0)
-        op_text = value;
-      else if (which == 1)
-        {
-          if (!cr_time_limit_parse (value, &timeout))
-            return usage_error ("--timeout needs a positive number of seconds, not '%s'", value);
-        }
-      else if (arg[0] == '-' && arg[1] != '\0')
-        return usage_error ("unknown option '%s'", arg);
-      else if (file)
-        return usage_error ("one script at a time ('%s' is one too many)", arg);
-      else
-        file = arg;
-    }
+  const CrCliOption options[] = {
+    { "--op", NULL, cr_cli_parse_text, &op_text, NULL },
+    CR_CLI_TIMEOUT_OPTION (&timeout),
+    { NULL },
+  };
+  int status = cr_cli_parse (&command, argc, argv, options, &file);
+  if (status >= 0)
+    return status;
   if (!file)
-    return usage_error ("no script given");
+    return cr_cli_usage_error (&command, "no script given");
 
-  cr_threads_init ();
-  cr_time_limit_arm (&cancel_flag, timeout);
-  g_autoptr (CrAstModule) module = cr_script_load ("chainrule explain-op", file, &cancel_flag);
-  if (!module)
+  CrScriptRecordOptions ro = { .command = command.name, .file = file, .timeout = timeout };
+  g_auto (CrScriptRecording) run = { 0 };
+  if (!cr_script_record (&ro, &run))
+    return 2;
+  const CrRunRecord *record = run.record;
+  if (!record || (run.error && record->ops->len == 0))
     {
-      cr_time_limit_disarm ();
+      if (run.error)
+        cr_script_recording_print_error (&run);
+      else
+        fputs ("chainrule explain-op: the script made no tensor op\n", stderr);
       return 2;
     }
-  CrInterpOptions io = { .cancel_flag = &cancel_flag, .record_backward = TRUE };
-  CrInterp *interp = cr_interp_new (&io);
-  CrScriptError *script_error = NULL;
-  gboolean ok = cr_interp_run (interp, module, &script_error);
-  cr_time_limit_disarm ();
-  g_autoptr (CrRunRecord) record = cr_interp_get_run_record (interp);
-  cr_interp_free (interp);
-  if (!ok && (!record || record->ops->len == 0))
-    {
-      fputs (script_error && script_error->traceback ? script_error->traceback : "the script failed\n",
-             stderr);
-      cr_script_error_free (script_error);
-      return 2;
-    }
-  cr_script_error_free (script_error);
 
   if (!op_text)
     {

@@ -9,10 +9,12 @@
  * told), so a script that never ends cannot hang a batch of exports. */
 #include "cr-config.h"
 #include "cr-export-command.h"
+#include "cr-cli-options.h"
+#include "cr-script-load.h"
 #include "cr-time-limit.h"
 
 #include "cr-interp.h"
-#include "cr-notebook.h"
+#include "cr-interp-cells.h"
 #include "cr-storage.h"
 #include "cr-graph-model.h"
 #include "cr-graph-groups.h"
@@ -179,12 +181,19 @@ model_of_run (CrInterp *interp)
   return cr_graph_model_new_from_run_record (record, (int) record->backwards->len - 1);
 }
 
-static int
-usage_error (const char *message)
+static const CrCliCommand command = { "chainrule export", cr_export_command_usage };
+
+/* --step: a step's number from 1, kept from 0. */
+static gboolean
+parse_step (const char *value,
+            gpointer    out)
 {
-  fprintf (stderr, "chainrule export: %s\n\n", message);
-  cr_export_command_usage (stderr);
-  return 2;
+  char *end = NULL;
+  long n = strtol (value, &end, 10);
+  if (end == value || *end != '\0' || n < 1 || n > G_MAXINT)
+    return FALSE;
+  *(int *) out = (int) n - 1;
+  return TRUE;
 }
 
 int
@@ -194,59 +203,24 @@ cr_export_command (int    argc,
   const char *file = NULL, *out_path = NULL;
   int step = -1;
   double timeout = DEFAULT_TIMEOUT_S;
-  gboolean all_steps = FALSE, handout = FALSE;
-  CrGraphStyle style = CR_GRAPH_STYLE_LIGHT;
-  for (int i = 1; i < argc; i++)
-    {
-      const char *arg = argv[i];
-      if (strcmp (arg, "--help") == 0 || strcmp (arg, "-h") == 0)
-        {
-          cr_export_command_usage (stdout);
-          return 0;
-        }
-      else if (strcmp (arg, "-o") == 0 || strcmp (arg, "--output") == 0)
-        {
-          if (i + 1 >= argc)
-            return usage_error ("-o needs a file name");
-          out_path = argv[++i];
-        }
-      else if (g_str_has_prefix (arg, "--output="))
-        out_path = arg + strlen ("--output=");
-      else if (strcmp (arg, "--step") == 0 || g_str_has_prefix (arg, "--step="))
-        {
-          const char *value = arg[6] == '=' ? arg + 7 : (i + 1 < argc ? argv[++i] : NULL);
-          char *end = NULL;
-          long n = value ? strtol (value, &end, 10) : 0;
-          if (!value || *end != '\0' || n < 1 || n > G_MAXINT)
-            return usage_error ("--step needs a step number (1 is the first)");
-          step = (int) n - 1;
-        }
-      else if (strcmp (arg, "--all-steps") == 0)
-        all_steps = TRUE;
-      else if (strcmp (arg, "--handout") == 0)
-        handout = TRUE;
-      else if (strcmp (arg, "--dark") == 0)
-        style = CR_GRAPH_STYLE_DARK;
-      else if (strcmp (arg, "--timeout") == 0 || g_str_has_prefix (arg, "--timeout="))
-        {
-          const char *value = arg[9] == '=' ? arg + 10 : (i + 1 < argc ? argv[++i] : NULL);
-          if (!value || !cr_time_limit_parse (value, &timeout))
-            return usage_error ("--timeout needs a positive number of seconds");
-        }
-      else if (arg[0] == '-' && arg[1] != '\0')
-        {
-          g_autofree char *message = g_strdup_printf ("unknown option '%s'", arg);
-          return usage_error (message);
-        }
-      else if (!file)
-        file = arg;
-      else
-        return usage_error ("give one script");
-    }
+  gboolean all_steps = FALSE, handout = FALSE, dark = FALSE;
+  const CrCliOption options[] = {
+    { "--output", "-o", cr_cli_parse_text, &out_path, NULL },
+    { "--step", NULL, parse_step, &step, "--step needs a step number (1 is the first)" },
+    { "--all-steps", NULL, NULL, &all_steps, NULL },
+    { "--handout", NULL, NULL, &handout, NULL },
+    { "--dark", NULL, NULL, &dark, NULL },
+    CR_CLI_TIMEOUT_OPTION (&timeout),
+    { NULL },
+  };
+  int status = cr_cli_parse (&command, argc, argv, options, &file);
+  if (status >= 0)
+    return status;
+  CrGraphStyle style = dark ? CR_GRAPH_STYLE_DARK : CR_GRAPH_STYLE_LIGHT;
   if (!file)
-    return usage_error ("no script given");
+    return cr_cli_usage_error (&command, "no script given");
   if (!out_path)
-    return usage_error ("no output file given (-o OUT.png, OUT.svg or OUT.pdf)");
+    return cr_cli_usage_error (&command, "no output file given (-o OUT.png, OUT.svg or OUT.pdf)");
   Format format;
   g_autofree char *lower = g_ascii_strdown (out_path, -1);
   if (g_str_has_suffix (lower, ".png"))
@@ -256,53 +230,20 @@ cr_export_command (int    argc,
   else if (g_str_has_suffix (lower, ".pdf"))
     format = FORMAT_PDF;
   else
-    return usage_error ("the output must end in .png, .svg or .pdf");
+    return cr_cli_usage_error (&command, "the output must end in .png, .svg or .pdf");
   if (handout && format != FORMAT_PDF)
-    return usage_error ("--handout writes a PDF: the output must end in .pdf");
+    return cr_cli_usage_error (&command, "--handout writes a PDF: the output must end in .pdf");
 
-  g_autofree char *source = NULL;
-  gsize length = 0;
-  g_autoptr (GError) error = NULL;
-  if (!g_file_get_contents (file, &source, &length, &error))
-    {
-      fprintf (stderr, "chainrule export: %s\n", error->message);
-      return 1;
-    }
-  g_autofree char *filename = g_canonicalize_filename (file, NULL);
-  /* A notebook draws as it runs: its script with cell markers, cell by cell. */
-  gboolean notebook = cr_notebook_is_path (file);
-  if (notebook)
-    {
-      g_autoptr (CrNotebook) parsed = cr_notebook_parse (source, (gssize) length, &error);
-      if (!parsed)
-        {
-          fprintf (stderr, "chainrule export: can't read the notebook '%s': %s\n", file,
-                   error->message);
-          return 1;
-        }
-      g_free (source);
-      source = cr_notebook_to_script (parsed);
-      length = strlen (source);
-    }
+  g_auto (CrScriptText) text = { 0 };
+  if (!cr_script_text_read (&text, command.name, file, NULL))
+    return 1;
   /* From before parsing: a pathological text is as slow as an endless loop. */
   cr_time_limit_arm (&cancel_flag, timeout);
   CrSpan span = { 0 };
-  CrParseOptions parse_options = {
-    .cancel_flag = &cancel_flag,
-    .max_memory = cr_memory_get_limit (),
-  };
-  g_autoptr (CrNotebookProgram) cells = NULL;
-  g_autoptr (CrAstModule) module = NULL;
-  if (notebook)
-    {
-      cells = cr_notebook_program_new (source, (gssize) length, filename, &parse_options, &span,
-                                       &error);
-      if (cells)
-        module = g_steal_pointer (&cells->module);
-    }
-  else
-    module = cr_parse_with_options (source, (gssize) length, filename, &parse_options, &span,
-                                    &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) cells = NULL;
+  g_autoptr (CrAstModule) module = cr_script_text_parse (&text, &cancel_flag, &cells, &span,
+                                                         &error);
   if (!module)
     {
       cr_time_limit_disarm ();
@@ -321,8 +262,7 @@ cr_export_command (int    argc,
   };
   CrInterp *interp = cr_interp_new (&io);
   if (cells)
-    cr_interp_set_cells (interp, (const CrScriptCell *) (gpointer) cells->cells->data,
-                         cells->cells->len);
+    cr_interp_set_cells (interp, (const CrScriptCell *) (gpointer) cells->data, cells->len);
   CrScriptError *script_error = NULL;
   gboolean ran = cr_interp_run (interp, module, &script_error);
   cr_time_limit_disarm ();
@@ -348,7 +288,7 @@ cr_export_command (int    argc,
       cr_script_error_free (script_error);
     }
   g_autoptr (CrGraphModel) model = model_of_run (interp);
-  int status;
+  status = 0;
   if (!model)
     {
       fprintf (stderr, "chainrule export: %s builds no autograd graph (no tensor requires grad)\n", file);

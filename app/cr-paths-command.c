@@ -3,22 +3,16 @@
 #include "cr-config.h"
 #include "cr-paths-command.h"
 
-#include "cr-interp.h"
-#include "cr-interp-cells.h"
-#include "cr-kernels.h"
+#include "cr-cli-options.h"
 #include "cr-paths.h"
-#include "cr-script-load.h"
-#include "cr-time-limit.h"
+#include "cr-script-record.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define DEFAULT_MAX_PATHS 100
-
-static gint cancel_flag;
 
 void
 cr_paths_command_usage (FILE *out)
@@ -37,20 +31,19 @@ cr_paths_command_usage (FILE *out)
          "  --help                  show this help\n", out);
 }
 
-static int usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
+static const CrCliCommand command = { "chainrule paths", cr_paths_command_usage };
 
-static int
-usage_error (const char *format,
-             ...)
+/* --max: a number of paths. */
+static gboolean
+parse_max (const char *value,
+           gpointer    out)
 {
-  va_list ap;
-  fputs ("chainrule paths: ", stderr);
-  va_start (ap, format);
-  vfprintf (stderr, format, ap);
-  va_end (ap);
-  fputs ("\n\n", stderr);
-  cr_paths_command_usage (stderr);
-  return 2;
+  char *end = NULL;
+  long long n = strtoll (value, &end, 10);
+  if (end == value || *end || n < 1 || n > 1000000)
+    return FALSE;
+  *(guint *) out = (guint) n;
+  return TRUE;
 }
 
 /* "w[0, 2]", "w[0][2]", "w" -> name and indices. */
@@ -98,97 +91,42 @@ cr_paths_command (int    argc,
   const char *file = NULL, *leaf_text = NULL;
   double timeout = 0;
   guint max_paths = DEFAULT_MAX_PATHS;
-  for (int i = 1; i < argc; i++)
-    {
-      const char *arg = argv[i];
-      if (strcmp (arg, "--help") == 0 || strcmp (arg, "-h") == 0)
-        {
-          cr_paths_command_usage (stdout);
-          return 0;
-        }
-      const char *names[] = { "--leaf", "--max", "--timeout" };
-      guint which = G_N_ELEMENTS (names);
-      const char *value = NULL;
-      for (guint k = 0; k < G_N_ELEMENTS (names); k++)
-        {
-          gsize len = strlen (names[k]);
-          if (strncmp (arg, names[k], len) == 0 && (arg[len] == '\0' || arg[len] == '='))
-            {
-              which = k;
-              value = arg[len] == '=' ? arg + len + 1 : i + 1 < argc ? argv[++i] : NULL;
-              if (!value)
-                return usage_error ("option %s needs a value", names[k]);
-              break;
-            }
-        }
-      if (which == 0)
-        leaf_text = value;
-      else if (which == 1)
-        {
-          char *end = NULL;
-          long long n = strtoll (value, &end, 10);
-          if (end == value || *end || n < 1 || n > 1000000)
-            return usage_error ("--max needs a number of paths from 1 to 1000000, not '%s'", value);
-          max_paths = (guint) n;
-        }
-      else if (which == 2)
-        {
-          if (!cr_time_limit_parse (value, &timeout))
-            return usage_error ("--timeout needs a positive number of seconds, not '%s'", value);
-        }
-      else if (arg[0] == '-' && arg[1] != '\0')
-        return usage_error ("unknown option '%s'", arg);
-      else if (file)
-        return usage_error ("one script at a time ('%s' is one too many)", arg);
-      else
-        file = arg;
-    }
+  const CrCliOption options[] = {
+    { "--leaf", NULL, cr_cli_parse_text, &leaf_text, NULL },
+    { "--max", NULL, parse_max, &max_paths, "--max needs a number of paths from 1 to 1000000" },
+    CR_CLI_TIMEOUT_OPTION (&timeout),
+    { NULL },
+  };
+  int status = cr_cli_parse (&command, argc, argv, options, &file);
+  if (status >= 0)
+    return status;
   if (!file)
-    return usage_error ("no script given");
+    return cr_cli_usage_error (&command, "no script given");
   if (!leaf_text)
-    return usage_error ("which leaf? --leaf NAME[INDEX], e.g. --leaf w1 or --leaf x[1]");
+    return cr_cli_usage_error (&command, "which leaf? --leaf NAME[INDEX], e.g. --leaf w1 or --leaf x[1]");
   g_autofree char *leaf_name = NULL;
   gint64 index[CR_MAX_DIMS];
   int n_index = 0;
   if (!parse_leaf (leaf_text, &leaf_name, index, &n_index))
-    return usage_error ("--leaf needs NAME or NAME[INDEX], not '%s'", leaf_text);
+    return cr_cli_usage_error (&command, "--leaf needs NAME or NAME[INDEX], not '%s'", leaf_text);
 
-  cr_threads_init ();
-  cr_time_limit_arm (&cancel_flag, timeout);
-  g_autoptr (GArray) cells = NULL;
-  g_autoptr (CrAstModule) module = cr_script_load_cells ("chainrule paths", file, &cancel_flag,
-                                                         &cells);
-  if (!module)
-    {
-      cr_time_limit_disarm ();
-      return 2;
-    }
-  CrInterpOptions io = { .cancel_flag = &cancel_flag, .record_backward = TRUE };
-  CrInterp *interp = cr_interp_new (&io);
-  /* A notebook runs as its cells: their output is not this command's. */
-  if (cells)
-    cr_interp_set_cells (interp, (const CrScriptCell *) (gpointer) cells->data, cells->len);
-  CrScriptError *script_error = NULL;
-  gboolean ok = cr_interp_run (interp, module, &script_error);
-  cr_time_limit_disarm ();
-  g_autoptr (CrRunRecord) record = cr_interp_get_run_record (interp);
-  cr_interp_free (interp);
-
+  CrScriptRecordOptions ro = { .command = command.name, .file = file, .timeout = timeout };
+  g_auto (CrScriptRecording) run = { 0 };
+  if (!cr_script_record (&ro, &run))
+    return 2;
+  const CrRunRecord *record = run.record;
   gboolean have_backward = FALSE;
   for (guint b = 0; record && b < record->backwards->len; b++)
     {
       const CrRecordBackward *call = record->backwards->pdata[b];
       have_backward |= call->kind == CR_RECORD_BACKWARD_CALL && call->succeeded;
     }
-  if (!ok && !have_backward)
+  if (run.error && !have_backward)
     {
-      fputs (script_error && script_error->traceback ? script_error->traceback : "the script failed\n",
-             stderr);
+      cr_script_recording_print_error (&run);
       fputs ("chainrule paths: the script failed before its first .backward()\n", stderr);
-      cr_script_error_free (script_error);
       return 2;
     }
-  cr_script_error_free (script_error);
 
   /* The leaf: the first tensor of that name that is a leaf. */
   const CrRecordTensor *leaf = NULL;

@@ -9,19 +9,20 @@
 #include "cr-config.h"
 #include "cr-run-command.h"
 
-#include "cr-device.h"
-#include "cr-time-limit.h"
+#include "cr-cli-options.h"
 #include "cr-coach-report.h"
+#include "cr-device.h"
+#include "cr-script-load.h"
+#include "cr-time-limit.h"
 
 #include "cr-interp.h"
 #include "cr-kernels.h"
-#include "cr-notebook.h"
+#include "cr-interp-cells.h"
 #include "cr-run-record-json.h"
 #include "cr-storage.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,27 +72,14 @@ cr_run_command_usage (FILE *out)
          "  --version               show the version\n", out);
 }
 
-static int usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
-
-static int
-usage_error (const char *format,
-             ...)
-{
-  va_list ap;
-  fputs ("chainrule run: ", stderr);
-  va_start (ap, format);
-  vfprintf (stderr, format, ap);
-  va_end (ap);
-  fputs ("\n\n", stderr);
-  cr_run_command_usage (stderr);
-  return 2;
-}
+static const CrCliCommand command = { "chainrule run", cr_run_command_usage };
 
 /* "4G", "512M", "1.5GiB", "1000000" -> bytes (powers of 1024). */
 static gboolean
 parse_size (const char *text,
-            gsize      *out)
+            gpointer    out_bytes)
 {
+  gsize *out = out_bytes;
   char *end = NULL;
   errno = 0;
   double value = g_ascii_strtod (text, &end);
@@ -119,11 +107,44 @@ parse_size (const char *text,
   return *out > 0;
 }
 
+static gboolean
+parse_device (const char *value,
+              gpointer    out)
+{
+  if (strcmp (value, "cpu") == 0)
+    *(CrDeviceType *) out = CR_DEVICE_CPU;
+  else if (strcmp (value, "cuda") == 0 || g_str_has_prefix (value, "cuda:"))
+    *(CrDeviceType *) out = CR_DEVICE_CUDA;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+parse_record (const char *value,
+              gpointer    out)
+{
+  *(const char **) out = value;
+  return value[0] != '\0';
+}
+
+/* Options until the script's name, as python3 reads them: what follows it
+ * would be the script's sys.argv. */
 static int
 parse_options (int         argc,
                char      **argv,
                RunOptions *opts)
 {
+  const CrCliOption options[] = {
+    { "--trace-backward", NULL, NULL, &opts->trace_backward, NULL },
+    { "--trace-forward", NULL, NULL, &opts->trace_forward, NULL },
+    { "--coach", NULL, NULL, &opts->coach, NULL },
+    CR_CLI_TIMEOUT_OPTION (&opts->timeout),
+    { "--max-memory", NULL, parse_size, &opts->max_memory, "--max-memory needs a size like 512M or 4G" },
+    { "--device", NULL, parse_device, &opts->device, "--device must be cpu or cuda" },
+    { "--record", NULL, parse_record, &opts->record, "--record needs a file name, or - for stdout" },
+    { NULL },
+  };
   gboolean only_files = FALSE;
   for (int i = 1; i < argc; i++)
     {
@@ -153,70 +174,15 @@ parse_options (int         argc,
           printf ("chainrule %s\n", CR_VERSION);
           return 0;
         }
-      if (strcmp (arg, "--trace-backward") == 0)
-        {
-          opts->trace_backward = TRUE;
-          continue;
-        }
-      if (strcmp (arg, "--trace-forward") == 0)
-        {
-          opts->trace_forward = TRUE;
-          continue;
-        }
-      if (strcmp (arg, "--coach") == 0)
-        {
-          opts->coach = TRUE;
-          continue;
-        }
-      /* Options with a value: "--name VALUE" or "--name=VALUE". */
-      const char *names[] = { "--timeout", "--max-memory", "--device", "--record" };
-      const char *value = NULL;
-      guint which = G_N_ELEMENTS (names);
-      for (guint k = 0; k < G_N_ELEMENTS (names); k++)
-        {
-          gsize len = strlen (names[k]);
-          if (strncmp (arg, names[k], len) == 0 && (arg[len] == '\0' || arg[len] == '='))
-            {
-              which = k;
-              if (arg[len] == '=')
-                value = arg + len + 1;
-              else if (i + 1 < argc)
-                value = argv[++i];
-              else
-                return usage_error ("option %s needs a value", names[k]);
-              break;
-            }
-        }
-      if (which == G_N_ELEMENTS (names))
-        return usage_error ("unknown option '%s'", arg);
-      if (which == 0)
-        {
-          if (!cr_time_limit_parse (value, &opts->timeout))
-            return usage_error ("--timeout needs a positive number of seconds, not '%s'", value);
-        }
-      else if (which == 1)
-        {
-          if (!parse_size (value, &opts->max_memory))
-            return usage_error ("--max-memory needs a size like 512M or 4G, not '%s'", value);
-        }
-      else if (which == 3)
-        {
-          if (!value[0])
-            return usage_error ("--record needs a file name, or - for stdout");
-          opts->record = value;
-        }
-      else
-        {
-          if (strcmp (value, "cpu") == 0)
-            opts->device = CR_DEVICE_CPU;
-          else if (strcmp (value, "cuda") == 0 || g_str_has_prefix (value, "cuda:"))
-            opts->device = CR_DEVICE_CUDA;
-          else
-            return usage_error ("--device must be cpu or cuda, not '%s'", value);
-        }
+      gboolean taken = FALSE;
+      int status = cr_cli_take_option (&command, argc, argv, &i, options, &taken);
+      if (status >= 0)
+        return status;
+      if (!taken)
+        return cr_cli_usage_error (&command, "unknown option '%s'", arg);
     }
   if (!opts->file)
-    return usage_error ("no script given (FILE.py, or - for stdin)");
+    return cr_cli_usage_error (&command, "no script given (FILE.py, or - for stdin)");
   return -1;
 }
 
@@ -233,18 +199,6 @@ output_cb (const char *text,
     }
   else
     fputs (text, stdout);
-}
-
-static char *
-read_stdin (gsize *out_len)
-{
-  GString *s = g_string_new (NULL);
-  char buf[65536];
-  size_t n;
-  while ((n = fread (buf, 1, sizeof buf, stdin)) > 0)
-    g_string_append_len (s, buf, n);
-  *out_len = s->len;
-  return g_string_free (s, FALSE);
 }
 
 /* Adds the run's uncaught error to record unless the recorder already holds
@@ -314,43 +268,9 @@ cr_run_command (int    argc,
   if (status >= 0)
     return status;
 
-  g_autofree char *source = NULL;
-  g_autofree char *filename = NULL;
-  gsize length = 0;
-  if (strcmp (opts.file, "-") == 0)
-    {
-      source = read_stdin (&length);
-      filename = g_strdup ("<stdin>");
-    }
-  else
-    {
-      g_autoptr (GError) error = NULL;
-      if (!g_file_get_contents (opts.file, &source, &length, &error))
-        {
-          g_autofree char *abs = g_canonicalize_filename (opts.file, NULL);
-          fprintf (stderr, "chainrule: can't open file '%s': %s\n", abs,
-                   error->code == G_FILE_ERROR_NOENT ? "[Errno 2] No such file or directory"
-                                                     : error->message);
-          return 2;
-        }
-      /* Python names the main script by its absolute path in tracebacks. */
-      filename = g_canonicalize_filename (opts.file, NULL);
-    }
-  /* A notebook runs as its script with cell markers, cell by cell. */
-  gboolean notebook = cr_notebook_is_path (opts.file);
-  if (notebook)
-    {
-      g_autoptr (GError) error = NULL;
-      g_autoptr (CrNotebook) parsed = cr_notebook_parse (source, (gssize) length, &error);
-      if (!parsed)
-        {
-          fprintf (stderr, "chainrule: can't read the notebook '%s': %s\n", filename, error->message);
-          return 2;
-        }
-      g_free (source);
-      source = cr_notebook_to_script (parsed);
-      length = strlen (source);
-    }
+  g_auto (CrScriptText) text = { 0 };
+  if (!cr_script_text_read (&text, "chainrule", opts.file, NULL))
+    return 2;
 
   /* New tensors would go to the device; when it cannot hold them, say so
    * before running rather than at the script's first tensor. */
@@ -377,43 +297,19 @@ cr_run_command (int    argc,
   cr_time_limit_arm (&cancel_flag, opts.timeout);
   CrSpan span = { 0 };
   g_autoptr (GError) parse_error = NULL;
-  /* The syntax tree is held to the memory budget too, though never to less
-   * than 64 MiB: a budget sized for tiny tensors still parses a script. */
-  CrParseOptions parse_options = {
-    .cancel_flag = &cancel_flag,
-    .max_memory = MAX (cr_memory_get_limit (), (gsize) 64 << 20),
-  };
-  g_autoptr (CrNotebookProgram) cells = NULL;
-  g_autoptr (CrAstModule) module = NULL;
-  if (notebook)
-    {
-      cells = cr_notebook_program_new (source, (gssize) length, filename, &parse_options, &span,
-                                       &parse_error);
-      if (cells)
-        module = g_steal_pointer (&cells->module);
-    }
-  else
-    module = cr_parse_with_options (source, (gssize) length, filename, &parse_options, &span,
-                                    &parse_error);
+  g_autoptr (GArray) cells = NULL;
+  g_autoptr (CrAstModule) module = cr_script_text_parse (&text, &cancel_flag, &cells, &span,
+                                                         &parse_error);
   if (!module)
     {
       cr_time_limit_disarm ();
-      CrException code = parse_error->domain == CR_LANG_ERROR
-                         ? (CrException) parse_error->code : CR_EXC_SYNTAX_ERROR;
-      g_autofree char *text = NULL;
-      if (code == CR_EXC_SYNTAX_ERROR || code == CR_EXC_INDENTATION_ERROR || code == CR_EXC_TAB_ERROR)
-        text = cr_format_syntax_error (filename, source, &span, cr_exception_name (code),
-                                       parse_error->message);
-      else if (parse_error->message[0] == '\0')
-        text = g_strdup_printf ("%s\n", cr_exception_name (code));   /* KeyboardInterrupt, MemoryError */
-      else
-        text = g_strdup_printf ("%s: %s\n", cr_exception_name (code), parse_error->message);
-      fflush (stdout);
-      fputs (text, stderr);
+      cr_script_print_parse_error (&text, &span, parse_error);
       if (opts.record)
         {
           /* Nothing ran: the record holds the script and why it did not run. */
-          g_autoptr (CrRunRecord) record = cr_run_record_new (filename, source);
+          g_autoptr (CrRunRecord) record = cr_run_record_new (text.filename, text.source);
+          CrException code = parse_error->domain == CR_LANG_ERROR
+                             ? (CrException) parse_error->code : CR_EXC_SYNTAX_ERROR;
           note_uncaught_error (record, code, parse_error->message, &span);
           write_record (opts.record, record);
         }
@@ -432,8 +328,7 @@ cr_run_command (int    argc,
   };
   CrInterp *interp = cr_interp_new (&io);
   if (cells)
-    cr_interp_set_cells (interp, (const CrScriptCell *) (gpointer) cells->cells->data,
-                         cells->cells->len);
+    cr_interp_set_cells (interp, (const CrScriptCell *) (gpointer) cells->data, cells->len);
   CrScriptError *script_error = NULL;
   gboolean ok = cr_interp_run (interp, module, &script_error);
   cr_time_limit_disarm ();
@@ -463,7 +358,7 @@ cr_run_command (int    argc,
     {
       g_autoptr (CrRunRecord) record = cr_interp_get_run_record (interp);
       if (!record)
-        record = cr_run_record_new (filename, source);
+        record = cr_run_record_new (text.filename, text.source);
       /* A notebook cell's error is in the record already, as it failed. */
       if (!ok && script_error && !script_error->reported)
         note_uncaught_error (record, script_error->type, script_error->message, &script_error->span);

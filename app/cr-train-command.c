@@ -4,21 +4,15 @@
 #include "cr-config.h"
 #include "cr-train-command.h"
 
-#include "cr-interp.h"
-#include "cr-kernels.h"
+#include "cr-cli-options.h"
 #include "cr-pyformat.h"
-#include "cr-script-load.h"
-#include "cr-time-limit.h"
+#include "cr-script-record.h"
 #include "cr-training.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* Without --all, the loss table has about this many rows. */
 #define LOSS_ROWS 20
-
-static gint cancel_flag;
 
 void
 cr_train_command_usage (FILE *out)
@@ -43,21 +37,7 @@ cr_train_command_usage (FILE *out)
          "  --help                  show this help\n", out);
 }
 
-static int usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
-
-static int
-usage_error (const char *format,
-             ...)
-{
-  va_list ap;
-  fputs ("chainrule train: ", stderr);
-  va_start (ap, format);
-  vfprintf (stderr, format, ap);
-  va_end (ap);
-  fputs ("\n\n", stderr);
-  cr_train_command_usage (stderr);
-  return 2;
-}
+static const CrCliCommand command = { "chainrule train", cr_train_command_usage };
 
 /* The script's stderr (warnings) passes; its stdout is left out. */
 static void
@@ -80,6 +60,22 @@ parse_count (const char *text,
     return FALSE;
   *out = n;
   return TRUE;
+}
+
+/* --step: a backward call's number, from 1. */
+static gboolean
+parse_step (const char *value,
+            gpointer    out)
+{
+  return parse_count (value, G_MAXINT, out) && *(gint64 *) out >= 1;
+}
+
+/* --element: an element's number, from 0. */
+static gboolean
+parse_element (const char *value,
+               gpointer    out)
+{
+  return parse_count (value, G_MAXINT64, out);
 }
 
 /* "Adam step 3", "manual update 2": how an update's lines begin in
@@ -244,87 +240,28 @@ cr_train_command (int    argc,
   double timeout = 0;
   gint64 step = -1, element = 0;
   gboolean all = FALSE, values = FALSE;
-  for (int i = 1; i < argc; i++)
-    {
-      const char *arg = argv[i];
-      if (strcmp (arg, "--help") == 0 || strcmp (arg, "-h") == 0)
-        {
-          cr_train_command_usage (stdout);
-          return 0;
-        }
-      if (strcmp (arg, "--all") == 0)
-        {
-          all = TRUE;
-          continue;
-        }
-      if (strcmp (arg, "--values") == 0)
-        {
-          values = TRUE;
-          continue;
-        }
-      const char *names[] = { "--step", "--element", "--timeout" };
-      guint which = G_N_ELEMENTS (names);
-      const char *value = NULL;
-      for (guint k = 0; k < G_N_ELEMENTS (names); k++)
-        {
-          gsize len = strlen (names[k]);
-          if (strncmp (arg, names[k], len) == 0 && (arg[len] == '\0' || arg[len] == '='))
-            {
-              which = k;
-              value = arg[len] == '=' ? arg + len + 1 : i + 1 < argc ? argv[++i] : NULL;
-              if (!value)
-                return usage_error ("option %s needs a value", names[k]);
-              break;
-            }
-        }
-      if (which == 0)
-        {
-          if (!parse_count (value, G_MAXINT, &step) || step < 1)
-            return usage_error ("--step needs a backward call's number (1, 2, ...), not '%s'", value);
-        }
-      else if (which == 1)
-        {
-          if (!parse_count (value, G_MAXINT64, &element))
-            return usage_error ("--element needs an element's number (0, 1, ...), not '%s'", value);
-        }
-      else if (which == 2)
-        {
-          if (!cr_time_limit_parse (value, &timeout))
-            return usage_error ("--timeout needs a positive number of seconds, not '%s'", value);
-        }
-      else if (arg[0] == '-' && arg[1] != '\0')
-        return usage_error ("unknown option '%s'", arg);
-      else if (file)
-        return usage_error ("one script at a time ('%s' is one too many)", arg);
-      else
-        file = arg;
-    }
-  if (!file)
-    return usage_error ("no script given");
-
-  cr_threads_init ();
-  cr_time_limit_arm (&cancel_flag, timeout);
-  g_autoptr (CrAstModule) module = cr_script_load ("chainrule train", file, &cancel_flag);
-  if (!module)
-    {
-      cr_time_limit_disarm ();
-      return 2;
-    }
-  CrInterpOptions io = {
-    .output = output_stderr_only,
-    .cancel_flag = &cancel_flag,
-    .record_backward = TRUE,
+  const CrCliOption options[] = {
+    { "--all", NULL, NULL, &all, NULL },
+    { "--values", NULL, NULL, &values, NULL },
+    { "--step", NULL, parse_step, &step, "--step needs a backward call's number (1, 2, ...)" },
+    { "--element", NULL, parse_element, &element, "--element needs an element's number (0, 1, ...)" },
+    CR_CLI_TIMEOUT_OPTION (&timeout),
+    { NULL },
   };
-  CrInterp *interp = cr_interp_new (&io);
-  CrScriptError *script_error = NULL;
-  gboolean ok = cr_interp_run (interp, module, &script_error);
-  cr_time_limit_disarm ();
-  g_autoptr (CrRunRecord) record = cr_interp_get_run_record (interp);
-  cr_interp_free (interp);
-  if (!ok)
-    fputs (script_error && script_error->traceback ? script_error->traceback : "the script failed\n",
-           stderr);
-  cr_script_error_free (script_error);
+  int status = cr_cli_parse (&command, argc, argv, options, &file);
+  if (status >= 0)
+    return status;
+  if (!file)
+    return cr_cli_usage_error (&command, "no script given");
+
+  CrScriptRecordOptions ro = {
+    .command = command.name, .file = file, .timeout = timeout, .output = output_stderr_only,
+  };
+  g_auto (CrScriptRecording) run = { 0 };
+  if (!cr_script_record (&ro, &run))
+    return 2;
+  cr_script_recording_print_error (&run);
+  const CrRunRecord *record = run.record;
   if (!record || record->backwards->len == 0)
     {
       fputs ("chainrule train: the script made no backward call\n", stderr);
