@@ -165,8 +165,10 @@ take_state_value (CrRunRecorder *r,
     return take (r, value->u.tensor);
   if (value->kind == CR_VALUE_INT || value->kind == CR_VALUE_FLOAT)
     {
+      /* An int stays one (RMSprop's step prints as 2, not 2.0). */
       double number = value->kind == CR_VALUE_INT ? (double) value->u.i : value->u.f;
-      g_autoptr (CrTensor) scalar = cr_tensor_new_scalar (number, CR_DTYPE_FLOAT64);
+      g_autoptr (CrTensor) scalar = cr_tensor_new_scalar (number, value->kind == CR_VALUE_INT
+                                                                  ? CR_DTYPE_INT64 : CR_DTYPE_FLOAT64);
       return cr_tensor_snapshot_new_deferred (scalar, 1);
     }
   return NULL;

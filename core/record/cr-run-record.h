@@ -357,7 +357,7 @@ typedef struct {
 typedef struct {
   char             *name;        /* "momentum_buffer", "exp_avg", "exp_avg_sq", "step" */
   CrTensorSnapshot *before;      /* NULL: not there yet (a first step) or None; a number
-                                  * of the state is a 0-d float64 snapshot */
+                                  * of the state is a 0-d snapshot, int64 for an int */
   CrTensorSnapshot *after;       /* NULL: None */
 } CrRecordOptimState;
 

@@ -1,13 +1,11 @@
 /* cr-training.c — a training loop read off the run record (cr-training.h).
  *
- * The rules are PyTorch 1.13's single-tensor updates (torch/optim/sgd.py,
- * adam.py, adamw.py): the numbers shown for an element are the recorded
- * ones where the record keeps them (the state after the step, the
- * parameter after), and the intermediate ones (m̂, v̂, a gradient with
- * weight decay) are worked out in double from those. */
+ * The rules and their numbers are worked out in cr-training-rules.c, from
+ * the numbers before each step; this file lays them out as text. */
 #include "cr-training.h"
 
 #include "cr-pyformat.h"
+#include "cr-training-rules.h"
 
 #include <math.h>
 #include <string.h>
@@ -170,7 +168,13 @@ append_list (GString                *out,
 {
   if (dim == s->ndim)
     {
-      g_autofree char *repr = cr_py_float_repr (s->values[(*at)++]);
+      double v = s->values[(*at)++];
+      if (s->dtype && g_str_has_prefix (s->dtype, "torch.int"))
+        {
+          g_string_append_printf (out, "%" G_GINT64_FORMAT, (gint64) v);
+          return;
+        }
+      g_autofree char *repr = cr_py_float_repr (v);
       g_string_append (out, repr);
       return;
     }
@@ -221,41 +225,7 @@ cr_training_index_text (const CrTensorSnapshot *snapshot,
   return g_string_free (out, FALSE);
 }
 
-/* The element's value in s; NaN when s has none or does not keep it. */
-static double
-value_at (const CrTensorSnapshot *s,
-          gint64                  element)
-{
-  if (!s)
-    return NAN;
-  if (s->numel == 1)
-    return s->n_values > 0 ? s->values[0] : s->mean;
-  return element < s->n_values ? s->values[element] : NAN;
-}
-
-static const CrTensorSnapshot *
-state_before (const CrRecordUpdate *u,
-              const char           *name)
-{
-  const CrRecordOptimState *state = cr_record_update_state (u, name);
-  return state ? state->before : NULL;
-}
-
-static const CrTensorSnapshot *
-state_after (const CrRecordUpdate *u,
-             const char           *name)
-{
-  const CrRecordOptimState *state = cr_record_update_state (u, name);
-  return state ? state->after : NULL;
-}
-
 /* ---- the rules ----------------------------------------------------------------- */
-
-static gboolean
-is_adam (const CrRecordUpdate *u)
-{
-  return g_strcmp0 (u->optimizer, "Adam") == 0 || g_strcmp0 (u->optimizer, "AdamW") == 0;
-}
 
 const char *
 cr_training_rule (const CrRecordUpdate *u)
@@ -263,235 +233,50 @@ cr_training_rule (const CrRecordUpdate *u)
   g_return_val_if_fail (u != NULL, NULL);
   if (u->kind == CR_RECORD_UPDATE_MANUAL)
     return "p ← p − Δ (the script's own update)";
-  if (g_strcmp0 (u->optimizer, "SGD") == 0)
+  if (!cr_training_rule_is_told (u))
+    return "this optimizer's rule is not told";
+  if (g_str_equal (u->optimizer, "SGD"))
     return cr_record_update_number (u, "momentum", 0) != 0
            ? "buf ← μ·buf + (1−τ)·g;  p ← p − lr·buf" : "p ← p − lr·g";
-  if (is_adam (u))
-    return "m ← β₁·m + (1−β₁)·g;  v ← β₂·v + (1−β₂)·g²;  p ← p − lr·m̂/(√v̂ + ε)";
-  return "p ← p − step (the optimizer's rule)";
+  if (g_str_equal (u->optimizer, "RMSprop"))
+    return "v ← α·v + (1−α)·g²;  p ← p − lr·g/(√v + ε)";
+  if (g_str_equal (u->optimizer, "Adagrad"))
+    return "G ← G + g²;  p ← p − lr·g/(√G + ε)";
+  return "m ← β₁·m + (1−β₁)·g;  v ← β₂·v + (1−β₂)·g²;  p ← p − lr·m̂/(√v̂ + ε)";
 }
 
-/* One line of a rule: "    m ← β₁·m + (1−β₁)·g      = 0.9 × 0 + 0.1 × -2.9 = -0.29". */
-typedef struct {
-  GString  *out;
-  gboolean  narrow;   /* the arithmetic under the rule, its result on a line of its own */
-} Lines;
-
-static void G_GNUC_PRINTF (3, 4)
-rule_line (Lines      *lines,
-           const char *rule,
-           const char *format,
-           ...)
+/* One worked line: "    m ← β₁·m + (1−β₁)·g      = 0.9 × 0 + 0.1 × -2.9 = -0.29";
+ * narrow, the arithmetic under the rule and its result on a line of its
+ * own, as a narrow pane reads down. A line of a rule not told shows the
+ * recorded "before → after". */
+static void
+append_rule_line (GString                  *out,
+                  const CrTrainingRuleLine *line,
+                  gboolean                  narrow)
 {
-  va_list args;
-  va_start (args, format);
-  g_autofree char *arithmetic = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_string_append_printf (lines->out, "    %s", rule);
-  if (lines->narrow)
+  g_string_append_printf (out, "    %s", line->rule);
+  if (narrow)
     {
-      /* "= 0.9 × 0 + 0.1 × -2.9" then "= -0.29": a narrow pane reads down. */
-      const char *result = g_strrstr (arithmetic, " = ");
-      if (result)
-        g_string_append_printf (lines->out, "\n      = %.*s\n      = %s\n",
-                                (int) (result - arithmetic), arithmetic, result + 3);
-      else
-        g_string_append_printf (lines->out, "\n      = %s\n", arithmetic);
+      if (line->arithmetic)
+        g_string_append_printf (out, "\n      = %s", line->arithmetic);
+      g_string_append (out, g_str_has_suffix (line->arithmetic ? line->arithmetic : "", "→")
+                            ? " " : "\n      = ");
+      append_number (out, line->result);
+      g_string_append_c (out, '\n');
       return;
     }
   /* Columns, not characters: m̂'s hat is a combining mark. */
   glong width = 0;
-  for (const char *c = rule; *c; c = g_utf8_next_char (c))
+  for (const char *c = line->rule; *c; c = g_utf8_next_char (c))
     width += !g_unichar_iszerowidth (g_utf8_get_char (c));
   for (glong i = width; i < 26; i++)
-    g_string_append_c (lines->out, ' ');
-  g_string_append_printf (lines->out, "  = %s\n", arithmetic);
-}
-
-/* "%s" arguments for rule_line: numbers formatted into a small pool. */
-typedef struct {
-  char buf[12][G_ASCII_DTOSTR_BUF_SIZE];
-  guint next;
-} Numbers;
-
-static const char *
-num (Numbers *n,
-     double   value)
-{
-  char *buf = n->buf[n->next++ % G_N_ELEMENTS (n->buf)];
-  if (isnan (value))
-    return strcpy (buf, "?");
-  g_ascii_formatd (buf, G_ASCII_DTOSTR_BUF_SIZE, "%.5g", value);
-  return buf;
-}
-
-static void
-explain_sgd (Lines                *lines,
-             const CrRecordUpdate *u,
-             gint64                e)
-{
-  Numbers n = { 0 };
-  double lr = cr_record_update_number (u, "lr", NAN);
-  double momentum = cr_record_update_number (u, "momentum", 0);
-  double dampening = cr_record_update_number (u, "dampening", 0);
-  double decay = cr_record_update_number (u, "weight_decay", 0);
-  gboolean nesterov = cr_record_update_number (u, "nesterov", 0) != 0;
-  gboolean maximize = cr_record_update_number (u, "maximize", 0) != 0;
-  double p = value_at (u->before, e), g = value_at (u->grad, e);
-  double d = maximize ? -g : g;
-  rule_line (lines, maximize ? "d = −p.grad (maximize)" : "d = p.grad", "%s", num (&n, d));
-  if (decay != 0)
-    {
-      double with = d + decay * p;
-      rule_line (lines, "d ← d + weight_decay·p", "%s + %s × %s = %s",
-                 num (&n, d), num (&n, decay), num (&n, p), num (&n, with));
-      d = with;
-    }
-  if (momentum != 0)
-    {
-      const CrTensorSnapshot *buf_before = state_before (u, "momentum_buffer");
-      double b_after = value_at (state_after (u, "momentum_buffer"), e);
-      if (!buf_before)
-        rule_line (lines, "buf ← d (first step)", "%s", num (&n, b_after));
-      else
-        rule_line (lines, "buf ← μ·buf + (1−τ)·d", "%s × %s + %s × %s = %s",
-                   num (&n, momentum), num (&n, value_at (buf_before, e)),
-                   num (&n, 1 - dampening), num (&n, d), num (&n, b_after));
-      if (nesterov)
-        {
-          double with = d + momentum * b_after;
-          rule_line (lines, "d ← d + μ·buf (Nesterov)", "%s + %s × %s = %s",
-                     num (&n, d), num (&n, momentum), num (&n, b_after), num (&n, with));
-          d = with;
-        }
-      else
-        d = b_after;
-    }
-  rule_line (lines, momentum != 0 && !nesterov ? "p ← p − lr·buf" : "p ← p − lr·d",
-             "%s − %s × %s = %s", num (&n, p), num (&n, lr), num (&n, d),
-             num (&n, value_at (u->after, e)));
-}
-
-static void
-explain_adam (Lines                *lines,
-              const CrRecordUpdate *u,
-              gint64                e)
-{
-  Numbers n = { 0 };
-  gboolean decoupled = g_strcmp0 (u->optimizer, "AdamW") == 0;
-  double lr = cr_record_update_number (u, "lr", NAN);
-  double beta1 = cr_record_update_number (u, "beta1", NAN);
-  double beta2 = cr_record_update_number (u, "beta2", NAN);
-  double eps = cr_record_update_number (u, "eps", NAN);
-  double decay = cr_record_update_number (u, "weight_decay", 0);
-  gboolean amsgrad = cr_record_update_number (u, "amsgrad", 0) != 0;
-  gboolean maximize = cr_record_update_number (u, "maximize", 0) != 0;
-  double p = value_at (u->before, e), g = value_at (u->grad, e);
-  double t = value_at (state_after (u, "step"), 0);
-  if (maximize)
-    g = -g;
-  rule_line (lines, maximize ? "g = −p.grad (maximize)" : "g = p.grad", "%s", num (&n, g));
-  rule_line (lines, "t (this step)", "%s", num (&n, t));
-  if (decoupled && decay != 0)
-    {
-      double shrunk = p * (1 - lr * decay);
-      rule_line (lines, "p ← p·(1 − lr·λ)", "%s × (1 − %s × %s) = %s",
-                 num (&n, p), num (&n, lr), num (&n, decay), num (&n, shrunk));
-      p = shrunk;
-    }
-  else if (decay != 0)
-    {
-      double with = g + decay * p;
-      rule_line (lines, "g ← g + λ·p", "%s + %s × %s = %s",
-                 num (&n, g), num (&n, decay), num (&n, p), num (&n, with));
-      g = with;
-    }
-  double m = value_at (state_after (u, "exp_avg"), e);
-  double v = value_at (state_after (u, "exp_avg_sq"), e);
-  rule_line (lines, "m ← β₁·m + (1−β₁)·g", "%s × %s + %s × %s = %s",
-             num (&n, beta1), num (&n, value_at (state_before (u, "exp_avg"), e)),
-             num (&n, 1 - beta1), num (&n, g), num (&n, m));
-  rule_line (lines, "v ← β₂·v + (1−β₂)·g²", g < 0 ? "%s × %s + %s × (%s)² = %s" : "%s × %s + %s × %s² = %s",
-             num (&n, beta2), num (&n, value_at (state_before (u, "exp_avg_sq"), e)),
-             num (&n, 1 - beta2), num (&n, g), num (&n, v));
-  if (amsgrad)
-    {
-      double v_max = value_at (state_after (u, "max_exp_avg_sq"), e);
-      rule_line (lines, "v ← max(v_max, v) (AMSGrad)", "%s", num (&n, v_max));
-      v = v_max;
-    }
-  double bc1 = 1 - pow (beta1, t), bc2 = 1 - pow (beta2, t);
-  double m_hat = m / bc1, v_hat = v / bc2;
-  rule_line (lines, "m̂ = m / (1 − β₁ᵗ)", "%s / %s = %s", num (&n, m), num (&n, bc1), num (&n, m_hat));
-  rule_line (lines, "v̂ = v / (1 − β₂ᵗ)", "%s / %s = %s", num (&n, v), num (&n, bc2), num (&n, v_hat));
-  rule_line (lines, "p ← p − lr·m̂/(√v̂ + ε)", "%s − %s × %s / (%s + %s) = %s",
-             num (&n, p), num (&n, lr), num (&n, m_hat), num (&n, sqrt (v_hat)), num (&n, eps),
-             num (&n, value_at (u->after, e)));
-}
-
-/* The factor k with before − after = k·grad on every element kept, when
- * there is one (a manual `w -= lr * w.grad`); NaN else. */
-static double
-manual_factor (const CrRecordUpdate *u)
-{
-  if (!u->before || !u->after || !u->grad)
-    return NAN;
-  gint64 n = MIN (MIN (u->before->n_values, u->after->n_values), u->grad->n_values);
-  double k = NAN;
-  for (gint64 i = 0; i < n; i++)
-    {
-      double delta = u->before->values[i] - u->after->values[i], g = u->grad->values[i];
-      if (g == 0)
-        {
-          if (delta != 0)
-            return NAN;
-          continue;
-        }
-      double here = delta / g;
-      if (isnan (k))
-        k = here;
-      else if (fabs (here - k) > 1e-3 * fabs (k) + 1e-12)
-        return NAN;
-    }
-  return k;
-}
-
-static void
-explain_manual (Lines                *lines,
-                const CrRecordUpdate *u,
-                gint64                e)
-{
-  Numbers n = { 0 };
-  double p = value_at (u->before, e), after = value_at (u->after, e);
-  double k = manual_factor (u);
-  if (!isnan (k))
-    {
-      /* Float32 arithmetic: the factor is read back to 4 digits. */
-      char rule[64];
-      g_snprintf (rule, sizeof rule, "p ← p − %s·p.grad", num (&n, k));
-      rule_line (lines, rule, "%s − %s × %s = %s", num (&n, p), num (&n, k),
-                 num (&n, value_at (u->grad, e)), num (&n, after));
-    }
-  else
-    rule_line (lines, "p ← p − Δ", "%s − %s = %s", num (&n, p), num (&n, p - after), num (&n, after));
-}
-
-static void
-explain_other (Lines                *lines,
-               const CrRecordUpdate *u,
-               gint64                e)
-{
-  Numbers n = { 0 };
-  rule_line (lines, "g = p.grad", "%s", num (&n, value_at (u->grad, e)));
-  for (guint i = 0; i < u->state->len; i++)
-    {
-      const CrRecordOptimState *state = g_ptr_array_index (u->state, i);
-      g_autofree char *rule = g_strdup_printf ("%s", state->name);
-      rule_line (lines, rule, "%s → %s", num (&n, value_at (state->before, state->before
-                                                                       && state->before->numel == 1 ? 0 : e)),
-                 num (&n, value_at (state->after, state->after && state->after->numel == 1 ? 0 : e)));
-    }
-  rule_line (lines, "p", "%s → %s", num (&n, value_at (u->before, e)), num (&n, value_at (u->after, e)));
+    g_string_append_c (out, ' ');
+  g_string_append (out, "  = ");
+  if (line->arithmetic)
+    g_string_append_printf (out, "%s%s", line->arithmetic,
+                            g_str_has_suffix (line->arithmetic, "→") ? " " : " = ");
+  append_number (out, line->result);
+  g_string_append_c (out, '\n');
 }
 
 /* "shape [2, 4]", "scalar". */
@@ -514,8 +299,22 @@ append_shape (GString                *out,
 static gboolean
 is_quiet_number (const CrRecordNumber *number)
 {
-  static const char *const switches[] = { "nesterov", "maximize", "amsgrad", NULL };
+  static const char *const switches[] = { "nesterov", "maximize", "amsgrad", "centered", NULL };
   return number->value == 0 && g_strv_contains (switches, number->name);
+}
+
+/* The letter a rule writes an option as: "momentum μ = 0.9". */
+static const char *
+option_symbol (const char *name)
+{
+  static const char *const symbols[][2] = {
+    { "momentum", "μ" }, { "dampening", "τ" }, { "weight_decay", "λ" }, { "beta1", "β₁" },
+    { "beta2", "β₂" }, { "eps", "ε" }, { "alpha", "α" }, { "lr_decay", "δ" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (symbols); i++)
+    if (g_str_equal (symbols[i][0], name))
+      return symbols[i][1];
+  return NULL;
 }
 
 /* "    W1 before   [[0.5, ...]]" or its norm when big. */
@@ -588,7 +387,9 @@ cr_training_explain_narrow (const CrRunRecord    *record,
           const CrRecordNumber *number = g_ptr_array_index (u->numbers, i);
           if (is_quiet_number (number))
             continue;
-          g_string_append_printf (out, "%s%s = ", first ? "" : ", ", number->name);
+          const char *symbol = option_symbol (number->name);
+          g_string_append_printf (out, "%s%s%s%s = ", first ? "" : ", ", number->name,
+                                  symbol ? " " : "", symbol ? symbol : "");
           append_number (out, number->value);
           first = FALSE;
         }
@@ -600,15 +401,16 @@ cr_training_explain_narrow (const CrRunRecord    *record,
   element = CLAMP (element, 0, MAX (numel - 1, 0));
   g_autofree char *index = cr_training_index_text (shape_of, element);
   g_string_append_printf (out, "  %s%s:\n", name, index);
-  Lines lines = { out, narrow };
-  if (u->kind == CR_RECORD_UPDATE_MANUAL)
-    explain_manual (&lines, u, element);
-  else if (g_strcmp0 (u->optimizer, "SGD") == 0)
-    explain_sgd (&lines, u, element);
-  else if (is_adam (u))
-    explain_adam (&lines, u, element);
-  else
-    explain_other (&lines, u, element);
+  g_autoptr (CrTrainingWorked) worked = cr_training_work (u, element);
+  if (u->kind == CR_RECORD_UPDATE_OPTIMIZER && !worked->told)
+    g_string_append_printf (out, "    %s: this optimizer's rule is not told; what it had and left:\n",
+                            u->optimizer ? u->optimizer : "?");
+  for (guint i = 0; i < worked->lines->len; i++)
+    append_rule_line (out, g_ptr_array_index (worked->lines, i), narrow);
+  if (shape_of && element >= shape_of->n_values && shape_of->numel > 1)
+    g_string_append_printf (out, "    (the record keeps %" G_GINT64_FORMAT " of its %" G_GINT64_FORMAT
+                            " values: pick one of the first %" G_GINT64_FORMAT ")\n",
+                            shape_of->n_values, shape_of->numel, shape_of->n_values);
 
   g_string_append_printf (out, "  %s, every element:\n", name);
   value_line (out, "before", u->before, narrow);

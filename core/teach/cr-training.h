@@ -1,9 +1,10 @@
 /* cr-training.h — a training loop read off the run record: the loss of
  * each backward call, each parameter's values over its updates, and each
- * update told as its rule with the numbers (SGD's p ← p − lr·g with
- * momentum and weight decay, Adam's moments, bias corrections and step, a
- * manual `w -= lr * w.grad`). What `chainrule train` prints and the
- * window's Training view shows; plain data and text, no drawing. */
+ * update told as its rule with the numbers (cr-training-rules.h: SGD with
+ * momentum, dampening, Nesterov and weight decay; Adam and AdamW with
+ * AMSGrad; RMSprop; Adagrad; a manual `w -= lr * w.grad`). What
+ * `chainrule train` prints and the window's Training view shows; plain
+ * data and text, no drawing. */
 #pragma once
 
 #include "cr-run-record.h"

@@ -1,0 +1,31 @@
+# torch.optim.RMSprop (centered with momentum on one group, weight decay on the other), printed from the script itself as `chainrule train
+# --values` prints them from the run record.
+import torch
+
+W = torch.tensor([[0.5, -0.4, 0.2], [0.3, 0.8, -0.6]], requires_grad=True)
+b = torch.tensor([0.1, -0.2, 0.0], requires_grad=True)
+X = torch.tensor([[1.0, 2.0], [-1.0, 0.5], [0.0, 1.0], [2.0, -1.0]])
+Y = torch.tensor([[1.0, 0.0, 0.5], [0.0, 1.0, -1.0], [1.0, 1.0, 0.0], [-0.5, 0.0, 2.0]])
+opt = torch.optim.RMSprop([{'params': [W], 'centered': True, 'momentum': 0.5},
+                           {'params': [b], 'weight_decay': 0.1}],
+                          lr=0.05, alpha=0.9)
+
+losses, lines = [], []
+for k in range(1, 5):
+    loss = ((X @ W + b - Y) ** 2).mean() + (0.5 if k % 2 else 0.0) * (W ** 2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    losses.append(loss.item())
+    for name, p in (("W", W), ("b", b)):
+        head = f"RMSprop step {k} {name}"
+        lines.append(f"{head} grad {p.grad.tolist()}")
+        for key, value in opt.state[p].items():
+            shown = value.tolist() if isinstance(value, torch.Tensor) else value
+            lines.append(f"{head} {key} {shown}")
+        lines.append(f"{head} after {p.tolist()}")
+
+for k, loss in enumerate(losses, 1):
+    print("loss", k, loss)
+for line in lines:
+    print(line)
