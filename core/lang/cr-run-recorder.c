@@ -27,6 +27,7 @@
 #include "cr-interp-private.h"
 #include "cr-object.h"
 #include "cr-tensor.h"
+#include "cr-torch-private.h"
 #include "cr-torch-state.h"
 #include "cr-version-observer.h"
 
@@ -686,6 +687,57 @@ fill_op (CrRunRecorder *r,
     }
 }
 
+/* One of a node's saved numbers into the op's arguments
+ * (cr_torch_node_saved_numbers); a string or a tuple of non-ints is left out. */
+static void
+add_argument (const char *name,
+              CrValue    *value,
+              gpointer    data)
+{
+  CrRecordOp *op = data;
+  CrRecordArgumentKind kind;
+  double values[CR_MAX_DIMS];
+  int n = 1;
+  switch (value->kind)
+    {
+    case CR_VALUE_NONE:
+      kind = CR_RECORD_ARGUMENT_NONE;
+      n = 0;
+      break;
+    case CR_VALUE_BOOL:
+      kind = CR_RECORD_ARGUMENT_BOOL;
+      values[0] = value->u.b ? 1 : 0;
+      break;
+    case CR_VALUE_INT:
+      kind = CR_RECORD_ARGUMENT_INT;
+      values[0] = (double) value->u.i;
+      break;
+    case CR_VALUE_FLOAT:
+      kind = CR_RECORD_ARGUMENT_FLOAT;
+      values[0] = value->u.f;
+      break;
+    case CR_VALUE_TUPLE:
+      kind = CR_RECORD_ARGUMENT_INTS;
+      n = (int) value->u.seq.items->len;
+      if (n > CR_MAX_DIMS)
+        return;
+      for (int i = 0; i < n; i++)
+        {
+          const CrValue *item = value->u.seq.items->pdata[i];
+          if (item->kind != CR_VALUE_INT)
+            return;
+          values[i] = (double) item->u.i;
+        }
+      break;
+    default:
+      return;
+    }
+  CrRecordArgument *argument = cr_record_op_add_argument (op, name);
+  argument->kind = kind;
+  argument->n_values = n;
+  memcpy (argument->values, values, sizeof (double) * (gsize) n);
+}
+
 /* A new op for node with its outputs (its inputs wait in r->pending). */
 static int
 op_new (CrRunRecorder *r,
@@ -731,6 +783,7 @@ op_new (CrRunRecorder *r,
   op->key = seen ? g_strdup_printf ("%s#%u", key, seen + 1) : g_strdup (key);
   g_hash_table_insert (r->keys, g_steal_pointer (&key), GUINT_TO_POINTER (seen + 1));
   op->module_call = cr_run_recorder_module_call_of (self, node);
+  cr_torch_node_saved_numbers (node, add_argument, op);
 
   for (guint32 o = 0; o < node->n_outputs; o++)
     {
@@ -1302,6 +1355,10 @@ cr_run_recorder_run_begin (CrInterp *self)
   r->interp = self;
   r->record = cr_run_record_new (self->module ? self->module->filename : NULL,
                                  self->module ? self->module->source : NULL);
+  /* A notebook's cells go with the record: its texts name a line by its cell. */
+  for (guint i = 0; i < self->n_cells; i++)
+    cr_run_record_add_cell (r->record, self->cells[i].number, self->cells[i].first_line,
+                            self->cells[i].last_line);
   r->values_left = RECORD_MAX_VALUES;
   r->snapshots = cr_snapshot_cache_new ();
   r->captions = g_hash_table_new_full (span_hash, span_equal, g_free, g_free);

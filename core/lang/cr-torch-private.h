@@ -252,6 +252,17 @@ CrValue  *cr_torch_node_saved_attr   (CrNode          *node,
                                       const char      *name,
                                       gboolean        *found,
                                       GError         **error);
+/* The node's saved arguments that are no tensor (an int, a float, a bool,
+ * a tuple of ints or None), each as func (name without "_saved_", value
+ * borrowed, data), in the order _saved_ attributes are listed; then what
+ * the run record keeps beside them (layer_norm's eps, a pool's geometry
+ * with its defaults filled in) (cr-torch-saved.c). */
+typedef void (*CrTorchSavedNumber) (const char *name,
+                                    CrValue    *value,
+                                    gpointer    data);
+void      cr_torch_node_saved_numbers (CrNode             *node,
+                                       CrTorchSavedNumber  func,
+                                       gpointer            data);
 /* PyTorch's name for the tensor node saved in slot, as _saved_<name> gives
  * it back ("mat1" for addmm's slot 0), static; NULL when it has none. */
 const char *cr_torch_saved_tensor_name (const CrNode *node,

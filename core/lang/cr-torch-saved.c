@@ -42,6 +42,7 @@ typedef enum {
   SAVED_INDEX_IF_SET,  /* args->ints[arg]; no such attribute when negative (embedding's
                         * padding_idx: PyTorch shows none as 2**64 - 1, which no
                         * 64-bit int holds) */
+  SAVED_DIMS_PAIR,     /* (args->dims[arg], args->dims[arg + 1]) (a pool's kernel) */
 } SavedKind;
 
 typedef enum {
@@ -95,6 +96,7 @@ static const SavedName saved_names[] = {
   /* add/sub's alpha, a Scalar: 1 unless given. */
   { CR_OP_ADD, "alpha", 0, SAVED_SCALAR_OR_ONE }, { CR_OP_SUB, "alpha", 0, SAVED_SCALAR_OR_ONE },
   { CR_OP_RSUB, "alpha", 1, SAVED_SCALAR_OR_ONE },  /* rsub(number, x): alpha is always 1 here */
+  { CR_OP_RSUB_TENSOR, "alpha", 0, SAVED_SCALAR_OR_ONE },
   { CR_OP_ADDMM, "beta", 0, SAVED_SCALAR_OR_ONE }, { CR_OP_ADDMM, "alpha", 1, SAVED_SCALAR_OR_ONE },
   { CR_OP_ADDMM, "mat1_sym_sizes", 1, SAVED_INPUT_SIZES },
   { CR_OP_ADDMM, "mat2_sym_sizes", 2, SAVED_INPUT_SIZES },
@@ -176,6 +178,12 @@ static const SavedName saved_names[] = {
   { CR_OP_SMOOTH_L1_LOSS, "beta", 0, SAVED_DOUBLE },
   { CR_OP_NATIVE_LAYER_NORM, "result1", 2 }, { CR_OP_NATIVE_LAYER_NORM, "result2", 3 },
   { CR_OP_NATIVE_LAYER_NORM, "bias", 4 },
+  { CR_OP_NATIVE_LAYER_NORM_BACKWARD, "grad_out", 0 },
+  { CR_OP_NATIVE_LAYER_NORM_BACKWARD, "input", 1 },
+  { CR_OP_NATIVE_LAYER_NORM_BACKWARD, "mean", 2 },
+  { CR_OP_NATIVE_LAYER_NORM_BACKWARD, "rstd", 3 },
+  { CR_OP_NATIVE_LAYER_NORM_BACKWARD, "weight", 4 },
+  { CR_OP_NATIVE_LAYER_NORM_BACKWARD, "normalized_shape", 0, SAVED_TRAILING_SIZES },
   /* Pools, bounds, masks. */
   { CR_OP_MAX_POOL2D, "result1", 0 }, { CR_OP_MAX_POOL2D, "self", 1 },
   { CR_OP_AVG_POOL2D, "self", 0 },
@@ -188,6 +196,7 @@ static const SavedName saved_names[] = {
   { CR_OP_SOFTPLUS_BACKWARD, "grad_output", 0 }, { CR_OP_SOFTPLUS_BACKWARD, "self", 1 },
   { CR_OP_GELU_BACKWARD, "grad_output", 0 }, { CR_OP_GELU_BACKWARD, "self", 1 },
   { CR_OP_LOG_SIGMOID_BACKWARD, "grad_output", 0 }, { CR_OP_LOG_SIGMOID_BACKWARD, "self", 1 },
+  { CR_OP_LOG_SIGMOID_BACKWARD, "buffer", 2 }, { CR_OP_LOG_SIGMOID, "buffer", 1 },
   { CR_OP_HARDSWISH_BACKWARD, "grad_output", 0 }, { CR_OP_HARDSWISH_BACKWARD, "self", 1 },
   /* Takes: slot 0 is the positions of our own; the rest is kept to show. */
   { CR_OP_GATHER, "index", 1 }, { CR_OP_GATHER, "self", 2 },
@@ -428,6 +437,11 @@ saved_argument (CrNode          *node,
       }
     case SAVED_INDEX_IF_SET:
       return cr_value_new_int (args->ints[arg]);
+    case SAVED_DIMS_PAIR:
+      {
+        gint64 pair[2] = { args->dims[arg], args->dims[arg + 1] };
+        return int_tuple (pair, 2);
+      }
     case SAVED_TENSOR:
     default:
       return cr_value_none ();
@@ -581,4 +595,54 @@ cr_torch_node_saved_attr (CrNode      *node,
         }
   }
   return NULL;
+}
+
+/* Numbers the run record keeps that PyTorch's node does not show, or shows
+ * as the script gave them (max_pool2d's stride () for "the kernel"): the
+ * values the op used, in the pool rows' layout (cr-ops-pool.c). */
+#define POOL_ROWS(OP)                                                                    \
+  { OP, "kernel_size", 0, SAVED_DIMS_PAIR }, { OP, "stride", 2, SAVED_DIMS_PAIR },         \
+  { OP, "padding", 4, SAVED_DIMS_PAIR }
+
+static const SavedName recorded_names[] = {
+  { CR_OP_NATIVE_LAYER_NORM, "eps", 0, SAVED_DOUBLE },
+  POOL_ROWS (CR_OP_MAX_POOL2D), { CR_OP_MAX_POOL2D, "dilation", 6, SAVED_DIMS_PAIR },
+  POOL_ROWS (CR_OP_AVG_POOL2D), { CR_OP_AVG_POOL2D, "count_include_pad", 1, SAVED_BOOL },
+  { CR_OP_AVG_POOL2D, "divisor_override", 2, SAVED_INT },
+};
+
+void
+cr_torch_node_saved_numbers (CrNode             *node,
+                             CrTorchSavedNumber  func,
+                             gpointer            data)
+{
+  if (node->op == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (saved_names); i++)
+    {
+      const SavedName *entry = &saved_names[i];
+      if (entry->op != node->op->id
+          || (entry->kind == SAVED_TENSOR && entry->slot >= 0)
+          || (entry->kind == SAVED_INDEX_IF_SET && node->args->ints[entry->slot] < 0))
+        continue;
+      g_autoptr (CrValue) v = entry->kind != SAVED_TENSOR ? saved_argument (node, entry)
+                              : node->args->has_scalar[0] ? scalar_value (node->args->scalar[0])
+                              : cr_value_none ();
+      func (entry->name, v, data);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (recorded_names); i++)
+    if (recorded_names[i].op == node->op->id)
+      {
+        g_autoptr (CrValue) v = saved_argument (node, &recorded_names[i]);
+        func (recorded_names[i].name, v, data);
+      }
+  const char *param;
+  for (guint i = 0; cr_ops_unary_param (node->op->id, i, &param, NULL, NULL, NULL); i++)
+    if (strcmp (param, "approximate") != 0)
+      {
+        double v = node->args->scalar[i];
+        g_autoptr (CrValue) value = (node->args->scalar_int_mask >> i) & 1
+                                    ? cr_value_new_int ((gint64) v) : cr_value_new_float (v);
+        func (param, value, data);
+      }
 }

@@ -388,6 +388,41 @@ write_saved (JsonWriter          *w,
   end_object (w);
 }
 
+/* {"dim": [1], "keepdim": false, "eps": 1e-05}: each as its kind says. */
+static void
+write_arguments (JsonWriter      *w,
+                 const GPtrArray *arguments)
+{
+  begin_inline (w, "arguments");
+  for (guint i = 0; arguments && i < arguments->len; i++)
+    {
+      const CrRecordArgument *a = arguments->pdata[i];
+      gint64 ints[CR_MAX_DIMS];
+      switch (a->kind)
+        {
+        case CR_RECORD_ARGUMENT_INT:
+          write_int (w, a->name, (gint64) a->values[0]);
+          break;
+        case CR_RECORD_ARGUMENT_FLOAT:
+          write_double (w, a->name, a->values[0]);
+          break;
+        case CR_RECORD_ARGUMENT_BOOL:
+          write_bool (w, a->name, a->values[0] != 0);
+          break;
+        case CR_RECORD_ARGUMENT_INTS:
+          for (int k = 0; k < a->n_values && k < CR_MAX_DIMS; k++)
+            ints[k] = (gint64) a->values[k];
+          write_int64s (w, a->name, ints, MIN (a->n_values, CR_MAX_DIMS));
+          break;
+        case CR_RECORD_ARGUMENT_NONE:
+        default:
+          write_null (w, a->name);
+          break;
+        }
+    }
+  end_object (w);
+}
+
 static void
 write_op (JsonWriter       *w,
           const CrRecordOp *op)
@@ -411,6 +446,7 @@ write_op (JsonWriter       *w,
     write_saved (w, op->saved->pdata[i]);
   end_array (w);
   write_uints (w, "loop_path", op->loop_path, MIN (op->loop_depth, CR_RECORD_MAX_LOOP_PATH));
+  write_arguments (w, op->arguments);
   end_object (w);
 }
 

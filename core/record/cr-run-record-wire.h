@@ -31,7 +31,7 @@
 G_BEGIN_DECLS
 
 /* Bumped on any change of the layout below the header. */
-#define CR_RUN_RECORD_WIRE_VERSION 3
+#define CR_RUN_RECORD_WIRE_VERSION 4
 
 /* The fixed size of the header: read this many bytes from a stream, ask
  * cr_run_record_wire_size() how many the whole message has, read the rest. */

@@ -31,6 +31,14 @@ record_saved_free (gpointer data)
 }
 
 static void
+record_argument_free (gpointer data)
+{
+  CrRecordArgument *argument = data;
+  g_free (argument->name);
+  g_free (argument);
+}
+
+static void
 record_op_free (gpointer data)
 {
   CrRecordOp *op = data;
@@ -42,6 +50,7 @@ record_op_free (gpointer data)
   g_array_unref (op->outputs);
   g_free (op->custom_function);
   g_ptr_array_unref (op->saved);
+  g_ptr_array_unref (op->arguments);
   g_free (op);
 }
 
@@ -265,6 +274,7 @@ cr_run_record_add_op (CrRunRecord *self)
   op->outputs = g_array_new (FALSE, FALSE, sizeof (int));
   op->module_call = -1;
   op->saved = g_ptr_array_new_with_free_func (record_saved_free);
+  op->arguments = g_ptr_array_new_with_free_func (record_argument_free);
   g_ptr_array_add (self->ops, op);
   return op;
 }
@@ -400,6 +410,30 @@ cr_record_op_add_saved (CrRecordOp *op)
   saved->freed_step = -1;
   g_ptr_array_add (op->saved, saved);
   return saved;
+}
+
+CrRecordArgument *
+cr_record_op_add_argument (CrRecordOp *op,
+                           const char *name)
+{
+  CrRecordArgument *argument = g_new0 (CrRecordArgument, 1);
+  argument->name = g_strdup (name);
+  argument->kind = CR_RECORD_ARGUMENT_NONE;
+  g_ptr_array_add (op->arguments, argument);
+  return argument;
+}
+
+const CrRecordArgument *
+cr_record_op_argument (const CrRecordOp *op,
+                       const char       *name)
+{
+  for (guint i = 0; op && op->arguments && i < op->arguments->len; i++)
+    {
+      const CrRecordArgument *argument = op->arguments->pdata[i];
+      if (g_strcmp0 (argument->name, name) == 0)
+        return argument;
+    }
+  return NULL;
 }
 
 CrRecordStepInput *

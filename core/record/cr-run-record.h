@@ -117,6 +117,30 @@ typedef struct {
                                       * where PyTorch's node saves none or other tensors */
 } CrRecordSaved;
 
+/* A number the op keeps for its backward that is no tensor: PyTorch's
+ * grad_fn._saved_<name> that is an int, a float, a bool, a tuple of ints or
+ * None (SumBackward1's dim and keepdim, SoftmaxBackward0's dim,
+ * ConvolutionBackward0's stride, NativeBatchNormBackward0's eps). Where
+ * PyTorch keeps none of a number the op used, or keeps it as given, the
+ * record has Chainrule's: layer_norm's "eps", and a pool's geometry with its
+ * defaults filled in ("kernel_size", "stride", "padding", "dilation",
+ * "count_include_pad", "divisor_override"; 0: none). A dim is wrapped
+ * (-1 of a 2-d input is 1). */
+typedef enum {
+  CR_RECORD_ARGUMENT_INT,        /* values[0] */
+  CR_RECORD_ARGUMENT_FLOAT,      /* values[0] */
+  CR_RECORD_ARGUMENT_BOOL,       /* values[0]: 0 or 1 */
+  CR_RECORD_ARGUMENT_INTS,       /* a tuple: values[0 .. n_values) */
+  CR_RECORD_ARGUMENT_NONE,       /* None: n_values is 0 */
+} CrRecordArgumentKind;
+
+typedef struct {
+  char                 *name;                /* "dim", "keepdim", "stride", "eps" */
+  CrRecordArgumentKind  kind;
+  int                   n_values;            /* at most CR_MAX_DIMS */
+  double                values[CR_MAX_DIMS];
+} CrRecordArgument;
+
 typedef struct {
   guint       id;                /* its index in record->ops */
   char       *grad_fn;           /* "MulBackward0", "MyReLUBackward" */
@@ -137,6 +161,8 @@ typedef struct {
   GPtrArray  *saved;             /* of CrRecordSaved* */
   guint       loop_depth;        /* how many loops it ran in (as CrRecordTensor's) */
   guint       loop_path[CR_RECORD_MAX_LOOP_PATH]; /* their iterations, outermost first */
+  GPtrArray  *arguments;         /* of CrRecordArgument*: the numbers it keeps that are no
+                                  * tensor, in PyTorch's order of _saved_ attributes */
 } CrRecordOp;
 
 /* ---- modules and grad-mode regions ---------------------------------------- */
@@ -451,6 +477,9 @@ CrRecordStep       *cr_record_backward_add_step   (CrRecordBackward *backward);
 CrRecordError      *cr_run_record_add_error       (CrRunRecord      *self);
 CrRecordFinding    *cr_run_record_add_finding     (CrRunRecord      *self);
 CrRecordSaved      *cr_record_op_add_saved        (CrRecordOp       *op);
+/* name copied; kind CR_RECORD_ARGUMENT_NONE and no values until set. */
+CrRecordArgument   *cr_record_op_add_argument     (CrRecordOp       *op,
+                                                   const char       *name);
 CrRecordStepInput  *cr_record_step_add_input      (CrRecordStep     *step);
 CrRecordHookCall   *cr_record_step_add_hook       (CrRecordStep     *step);
 CrRecordGrad       *cr_record_step_add_incoming   (CrRecordStep     *step);
@@ -459,6 +488,9 @@ CrRecordGrad       *cr_record_backward_add_root_grad (CrRecordBackward *backward
 CrRecordAccumulation *cr_record_backward_add_root_accumulation (CrRecordBackward *backward);
 CrRecordUpdate     *cr_run_record_add_update      (CrRunRecord      *self);
 
+/* op's argument `name` (borrowed), NULL when it keeps none of that name. */
+const CrRecordArgument *cr_record_op_argument     (const CrRecordOp *op,
+                                                   const char       *name);
 /* The step's first incoming gradient (borrowed), NULL when none. */
 const CrRecordGrad *cr_record_step_first_incoming (const CrRecordStep *step);
 /* Whether step is where tensor's gradient is taken in: a node's incoming

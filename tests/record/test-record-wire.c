@@ -276,6 +276,16 @@ full_record (void)
   op->loop_depth = 2;
   op->loop_path[0] = 1;
   op->loop_path[1] = 3;
+  CrRecordArgument *dims = cr_record_op_add_argument (op, "dim");
+  dims->kind = CR_RECORD_ARGUMENT_INTS;
+  dims->n_values = 2;
+  dims->values[0] = 0;
+  dims->values[1] = 2;
+  CrRecordArgument *eps = cr_record_op_add_argument (op, "eps");
+  eps->kind = CR_RECORD_ARGUMENT_FLOAT;
+  eps->n_values = 1;
+  eps->values[0] = 1e-5;
+  cr_record_op_add_argument (op, "divisor_override");   /* None */
   cr_run_record_add_op (r);   /* every field at its default */
 
   CrRecordModuleCall *model = cr_run_record_add_module_call (r);
@@ -461,7 +471,7 @@ test_struct_sizes (void)
   struct { const char *name; gsize size, known; } sizes[] = {
     { "CrRecordTensor", sizeof (CrRecordTensor), 216 },
     { "CrRecordSaved", sizeof (CrRecordSaved), 120 },
-    { "CrRecordOp", sizeof (CrRecordOp), 152 },
+    { "CrRecordOp", sizeof (CrRecordOp), 160 },
     { "CrRecordModuleCall", sizeof (CrRecordModuleCall), 96 },
     { "CrRecordRegion", sizeof (CrRecordRegion), 64 },
     { "CrRecordGrad", sizeof (CrRecordGrad), 24 },
@@ -478,6 +488,7 @@ test_struct_sizes (void)
     { "CrRecordUpdate", sizeof (CrRecordUpdate), 144 },
     { "CrRecordNumber", sizeof (CrRecordNumber), 16 },
     { "CrRecordOptimState", sizeof (CrRecordOptimState), 24 },
+    { "CrRecordArgument", sizeof (CrRecordArgument), 80 },
     { "CrTensorSnapshot", sizeof (CrTensorSnapshot), 160 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
