@@ -199,44 +199,50 @@ write_double (JsonWriter *w,
   append_number (w->out, value, FALSE);
 }
 
-/* A shape or list of dims, always on one line: [2, 3]. */
+/* The C types a list of whole numbers comes in. */
+typedef enum {
+  INTEGERS_INT,
+  INTEGERS_UINT,
+  INTEGERS_INT64,
+} IntegerType;
+
+/* A shape, list of dims, indices or loop path, always on one line:
+ * [2, 3]. values holds n numbers of type. */
+static void
+write_integers (JsonWriter    *w,
+                const char    *key,
+                gconstpointer  values,
+                int            n,
+                IntegerType    type)
+{
+  member (w, key);
+  g_string_append_c (w->out, '[');
+  for (int i = 0; i < n; i++)
+    {
+      gint64 value = type == INTEGERS_INT64 ? ((const gint64 *) values)[i]
+                     : type == INTEGERS_UINT ? (gint64) ((const guint *) values)[i]
+                     : (gint64) ((const int *) values)[i];
+      g_string_append_printf (w->out, i ? ", %" G_GINT64_FORMAT : "%" G_GINT64_FORMAT, value);
+    }
+  g_string_append_c (w->out, ']');
+}
+
 static void
 write_int64s (JsonWriter   *w,
               const char   *key,
               const gint64 *values,
               int           n)
 {
-  member (w, key);
-  g_string_append_c (w->out, '[');
-  for (int i = 0; i < n; i++)
-    g_string_append_printf (w->out, i ? ", %" G_GINT64_FORMAT : "%" G_GINT64_FORMAT, values[i]);
-  g_string_append_c (w->out, ']');
+  write_integers (w, key, values, n, INTEGERS_INT64);
 }
 
+/* A loop path: its depth is capped by the array that holds it. */
 static void
-write_ints (JsonWriter *w,
-            const char *key,
-            const int  *values,
-            int         n)
+write_loop_path (JsonWriter  *w,
+                 const guint *path,
+                 guint        depth)
 {
-  member (w, key);
-  g_string_append_c (w->out, '[');
-  for (int i = 0; i < n; i++)
-    g_string_append_printf (w->out, i ? ", %d" : "%d", values[i]);
-  g_string_append_c (w->out, ']');
-}
-
-static void
-write_uints (JsonWriter  *w,
-             const char  *key,
-             const guint *values,
-             guint        n)
-{
-  member (w, key);
-  g_string_append_c (w->out, '[');
-  for (guint i = 0; i < n; i++)
-    g_string_append_printf (w->out, i ? ", %u" : "%u", values[i]);
-  g_string_append_c (w->out, ']');
+  write_integers (w, "loop_path", path, (int) MIN (depth, CR_RECORD_MAX_LOOP_PATH), INTEGERS_UINT);
 }
 
 /* A GArray of int (tensor or op indices). */
@@ -245,8 +251,8 @@ write_index_array (JsonWriter   *w,
                    const char   *key,
                    const GArray *indices)
 {
-  write_ints (w, key, indices ? (const int *) (gconstpointer) indices->data : NULL,
-              indices ? (int) indices->len : 0);
+  write_integers (w, key, indices ? indices->data : NULL, indices ? (int) indices->len : 0,
+                  INTEGERS_INT);
 }
 
 /* {"line": 3, "column": 5, "end_line": 3, "end_column": 12}; null for {0}. */
@@ -269,6 +275,15 @@ write_span (JsonWriter   *w,
 }
 
 /* ---- the record's items ------------------------------------------------------ */
+
+/* Writes every item of a record array with write_item. */
+#define WRITE_ITEMS(w, key, array, write_item)                  \
+  G_STMT_START {                                                \
+    begin_array ((w), (key));                                   \
+    for (guint i_ = 0; (array) && i_ < (array)->len; i_++)      \
+      write_item ((w), (array)->pdata[i_]);                     \
+    end_array ((w));                                            \
+  } G_STMT_END
 
 static void
 write_snapshot (JsonWriter             *w,
@@ -368,7 +383,7 @@ write_tensor (JsonWriter           *w,
   write_bool (w, "requires_grad", t->requires_grad);
   write_bool (w, "retains_grad", t->retains_grad);
   write_snapshot (w, "value", t->value);
-  write_uints (w, "loop_path", t->loop_path, MIN (t->loop_depth, CR_RECORD_MAX_LOOP_PATH));
+  write_loop_path (w, t->loop_path, t->loop_depth);
   end_object (w);
 }
 
@@ -441,11 +456,8 @@ write_op (JsonWriter       *w,
   write_string (w, "custom_function", op->custom_function);
   write_bool (w, "in_place", op->in_place);
   write_string (w, "rule", op->rule);
-  begin_array (w, "saved");
-  for (guint i = 0; op->saved && i < op->saved->len; i++)
-    write_saved (w, op->saved->pdata[i]);
-  end_array (w);
-  write_uints (w, "loop_path", op->loop_path, MIN (op->loop_depth, CR_RECORD_MAX_LOOP_PATH));
+  WRITE_ITEMS (w, "saved", op->saved, write_saved);
+  write_loop_path (w, op->loop_path, op->loop_depth);
   write_arguments (w, op->arguments);
   end_object (w);
 }
@@ -461,7 +473,7 @@ write_module_call (JsonWriter               *w,
   write_int (w, "parent", call->parent);
   write_int (w, "depth", call->depth);
   write_int (w, "iteration", call->iteration);
-  write_uints (w, "loop_path", call->loop_path, MIN (call->loop_depth, CR_RECORD_MAX_LOOP_PATH));
+  write_loop_path (w, call->loop_path, call->loop_depth);
   write_span (w, "span", &call->span);
   write_bool (w, "user_class", call->user_class);
   end_object (w);
@@ -476,8 +488,7 @@ write_region (JsonWriter           *w,
   write_string (w, "kind", region_kind_name (region->kind));
   write_span (w, "span", &region->span);
   write_int (w, "iteration", region->iteration);
-  write_uints (w, "loop_path", region->loop_path,
-               MIN (region->loop_depth, CR_RECORD_MAX_LOOP_PATH));
+  write_loop_path (w, region->loop_path, region->loop_depth);
   end_object (w);
 }
 
@@ -494,6 +505,14 @@ write_grad (JsonWriter         *w,
   end_object (w);
 }
 
+/* A gradient as an item of an array. */
+static void
+write_grad_item (JsonWriter         *w,
+                 const CrRecordGrad *grad)
+{
+  write_grad (w, NULL, grad);
+}
+
 static void
 write_reduction (JsonWriter              *w,
                  const CrRecordReduction *r)
@@ -504,7 +523,7 @@ write_reduction (JsonWriter              *w,
       return;
     }
   begin_inline (w, "reduction");
-  write_ints (w, "dims", r->dims, r->n_dims);
+  write_integers (w, "dims", r->dims, r->n_dims, INTEGERS_INT);
   write_int64s (w, "from_shape", r->from_shape, r->from_ndim);
   write_int64s (w, "to_shape", r->to_shape, r->to_ndim);
   end_object (w);
@@ -566,25 +585,13 @@ write_step (JsonWriter         *w,
   write_int (w, "leaf", step->leaf);
   write_string (w, "title", step->title);
   write_string (w, "caption", step->caption);
-  begin_array (w, "hooks");
-  for (guint i = 0; step->hooks && i < step->hooks->len; i++)
-    write_hook (w, step->hooks->pdata[i]);
-  end_array (w);
-  begin_array (w, "incoming");
-  for (guint i = 0; step->incoming && i < step->incoming->len; i++)
-    write_grad (w, NULL, step->incoming->pdata[i]);
-  end_array (w);
+  WRITE_ITEMS (w, "hooks", step->hooks, write_hook);
+  WRITE_ITEMS (w, "incoming", step->incoming, write_grad_item);
   write_string (w, "rule", step->rule);
   write_string (w, "custom_backward", step->custom_backward);
   write_span (w, "custom_span", &step->custom_span);
-  begin_array (w, "inputs");
-  for (guint i = 0; step->inputs && i < step->inputs->len; i++)
-    write_step_input (w, step->inputs->pdata[i]);
-  end_array (w);
-  begin_array (w, "accumulations");
-  for (guint i = 0; step->accumulations && i < step->accumulations->len; i++)
-    write_accumulation (w, step->accumulations->pdata[i]);
-  end_array (w);
+  WRITE_ITEMS (w, "inputs", step->inputs, write_step_input);
+  WRITE_ITEMS (w, "accumulations", step->accumulations, write_accumulation);
   write_snapshot (w, "grad_before", step->grad_before);
   write_snapshot (w, "grad_after", step->grad_after);
   write_bool (w, "failed", step->failed);
@@ -601,25 +608,16 @@ write_backward (JsonWriter             *w,
   write_string (w, "title", b->title);
   write_span (w, "span", &b->span);
   write_int (w, "iteration", b->iteration);
-  write_uints (w, "loop_path", b->loop_path, MIN (b->loop_depth, CR_RECORD_MAX_LOOP_PATH));
+  write_loop_path (w, b->loop_path, b->loop_depth);
   write_index_array (w, "roots", b->roots);
   write_string (w, "root_name", b->root_name);
   write_bool (w, "retain_graph", b->retain_graph);
   write_bool (w, "create_graph", b->create_graph);
   write_bool (w, "succeeded", b->succeeded);
   write_int (w, "error", b->error);
-  begin_array (w, "steps");
-  for (guint i = 0; b->steps && i < b->steps->len; i++)
-    write_step (w, b->steps->pdata[i]);
-  end_array (w);
-  begin_array (w, "root_grads");
-  for (guint i = 0; b->root_grads && i < b->root_grads->len; i++)
-    write_grad (w, NULL, b->root_grads->pdata[i]);
-  end_array (w);
-  begin_array (w, "root_accumulations");
-  for (guint i = 0; b->root_accumulations && i < b->root_accumulations->len; i++)
-    write_accumulation (w, b->root_accumulations->pdata[i]);
-  end_array (w);
+  WRITE_ITEMS (w, "steps", b->steps, write_step);
+  WRITE_ITEMS (w, "root_grads", b->root_grads, write_grad_item);
+  WRITE_ITEMS (w, "root_accumulations", b->root_accumulations, write_accumulation);
   end_object (w);
 }
 
@@ -658,6 +656,17 @@ write_finding (JsonWriter            *w,
 }
 
 static void
+write_optim_state (JsonWriter               *w,
+                   const CrRecordOptimState *state)
+{
+  begin_object (w, NULL);
+  write_string (w, "name", state->name);
+  write_snapshot (w, "before", state->before);
+  write_snapshot (w, "after", state->after);
+  end_object (w);
+}
+
+static void
 write_update (JsonWriter           *w,
               const CrRecordUpdate *u)
 {
@@ -673,7 +682,7 @@ write_update (JsonWriter           *w,
   write_span (w, "span", &u->span);
   write_int (w, "backward", u->backward);
   write_int (w, "iteration", u->iteration);
-  write_uints (w, "loop_path", u->loop_path, MIN (u->loop_depth, CR_RECORD_MAX_LOOP_PATH));
+  write_loop_path (w, u->loop_path, u->loop_depth);
   begin_inline (w, "numbers");
   for (guint i = 0; i < u->numbers->len; i++)
     {
@@ -684,17 +693,7 @@ write_update (JsonWriter           *w,
   write_snapshot (w, "grad", u->grad);
   write_snapshot (w, "before", u->before);
   write_snapshot (w, "after", u->after);
-  begin_array (w, "state");
-  for (guint i = 0; i < u->state->len; i++)
-    {
-      const CrRecordOptimState *state = g_ptr_array_index (u->state, i);
-      begin_object (w, NULL);
-      write_string (w, "name", state->name);
-      write_snapshot (w, "before", state->before);
-      write_snapshot (w, "after", state->after);
-      end_object (w);
-    }
-  end_array (w);
+  WRITE_ITEMS (w, "state", u->state, write_optim_state);
   end_object (w);
 }
 
@@ -710,15 +709,6 @@ write_printed (JsonWriter            *w,
   write_int (w, "iteration", p->iteration);
   end_object (w);
 }
-
-/* Writes every item of a record array with write_item. */
-#define WRITE_ITEMS(w, key, array, write_item)                  \
-  G_STMT_START {                                                \
-    begin_array ((w), (key));                                   \
-    for (guint i_ = 0; (array) && i_ < (array)->len; i_++)      \
-      write_item ((w), (array)->pdata[i_]);                     \
-    end_array ((w));                                            \
-  } G_STMT_END
 
 char *
 cr_run_record_to_json (const CrRunRecord *record,
