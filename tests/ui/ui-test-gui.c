@@ -11,6 +11,12 @@ cr_ui_test_init_gtk (int    *argc,
   g_setenv ("GTK_A11Y", "none", TRUE);
   gtk_test_init (argc, argv, NULL);
   adw_init ();
+  /* The app's style sheet, which AdwApplication loads from its resource base
+   * path: without it a test's window is laid out unlike the app's. */
+  g_autoptr (GtkCssProvider) style = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (style, "/io/github/chainrule/Chainrule/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (style),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 }
 
 static gboolean

@@ -9,7 +9,7 @@ G_BEGIN_DECLS
 
 /* gtk_test_init() and adw_init(), without the accessibility bridge: there is
  * no session bus under xvfb-run, so it would warn, and G_DEBUG=fatal-warnings
- * makes that fatal. */
+ * makes that fatal. Loads the app's style.css as the app does. */
 void cr_ui_test_init_gtk         (int       *argc,
                                   char    ***argv);
 /* Runs the main loop until window has no run in progress (asserts that
