@@ -56,17 +56,29 @@ write_wrapped (FILE       *out,
 
 static void
 write_finding (FILE                  *out,
-               const char            *source,
+               const CrRunRecord     *record,
                const CrRecordFinding *f)
 {
-  fprintf (out, "coach: line %d: %s\n", f->span.line, f->title ? f->title : f->kind);
+  g_autofree char *where = cr_run_record_line_text (record, f->span.line, FALSE);
+  fprintf (out, "coach: %s: %s\n", where, f->title ? f->title : f->kind);
   if (f->explanation)
     write_wrapped (out, "  ", f->explanation);
-  g_autofree char *fixed = cr_coach_fixed_line (source, f);
+  g_autofree char *fixed = cr_coach_fixed_line (record->source, f);
   if (!fixed)
     return;
-  int line = f->fix_span.line + (f->fix[0] == '\n');
-  fprintf (out, "  fix: line %d%s:\n", line, f->fix_span.line == f->fix_span.end_line
+  /* A new line goes after the fix span's line: it is counted as the
+   * line after it (in a notebook, of the same cell). */
+  gboolean new_line = f->fix[0] == '\n';
+  g_autofree char *fix_where = cr_run_record_line_text (record, f->fix_span.line, FALSE);
+  if (new_line)
+    {
+      int cell_line = 0;
+      const CrRecordCell *cell = cr_run_record_cell_at (record, f->fix_span.line, &cell_line);
+      g_free (fix_where);
+      fix_where = cell ? g_strdup_printf ("cell %u, line %d", cell->number, cell_line + 1)
+                       : g_strdup_printf ("line %d", f->fix_span.line + 1);
+    }
+  fprintf (out, "  fix: %s%s:\n", fix_where, f->fix_span.line == f->fix_span.end_line
                                               && f->fix_span.column == f->fix_span.end_column
                                               && f->fix[0] == '\n' ? " (a new line)" : "");
   g_auto (GStrv) lines = g_strsplit (fixed, "\n", -1);
@@ -224,9 +236,11 @@ report_rerun (FILE              *out,
       return;
     }
   const CrRecordError *before = failed ? last_error (record) : NULL;
+  g_autofree char *before_where = before ? cr_run_record_line_text (record, before->span.line, FALSE)
+                                         : NULL;
   if (before && !rerun.error)
-    fprintf (out, "  the error is gone (line %d: %s): the script runs to the end\n",
-             before->span.line, before->type);
+    fprintf (out, "  the error is gone (%s: %s): the script runs to the end\n", before_where,
+             before->type);
   else if (rerun.error)
     {
       g_autofree char *first = g_strdup (rerun.error->message ? rerun.error->message : "");
@@ -265,7 +279,7 @@ cr_coach_report (FILE              *out,
   if (!record || record->findings->len == 0)
     return;
   for (guint i = 0; i < record->findings->len; i++)
-    write_finding (out, record->source, g_ptr_array_index (record->findings, i));
+    write_finding (out, record, g_ptr_array_index (record->findings, i));
   if (rerun)
     report_rerun (out, record, failed, cancel_flag);
   fflush (out);

@@ -91,15 +91,18 @@ cr_coach_detect_backward_twice (CrCoach *coach)
                              ? g_ptr_array_index (record->ops, err->op) : NULL;
 
       GString *why = g_string_new (NULL);
+      g_autofree char *err_line = cr_run_record_line_text (record, err->span.line, FALSE);
+      g_autofree char *freer_line = freer ? cr_run_record_line_text (record, freer->span.line, FALSE)
+                                          : NULL;
       if (freer && freer->span.line == err->span.line)
         g_string_append_printf (why,
-          "The backward call on line %d runs more than once through the same graph: the graph "
+          "The backward call on %s runs more than once through the same graph: the graph "
           "was built once (before the loop) and the first backward freed the tensors it saved. ",
-          err->span.line);
+          err_line);
       else if (freer)
         g_string_append_printf (why,
-          "The backward call on line %d freed the tensors the graph saved for its backward pass; "
-          "the call on line %d needs them again. ", freer->span.line, err->span.line);
+          "The backward call on %s freed the tensors the graph saved for its backward pass; "
+          "the call on %s needs them again. ", freer_line, err_line);
       else
         g_string_append (why, "An earlier backward call freed the tensors this graph saved for its "
                               "backward pass, and this call needs them again. ");

@@ -64,12 +64,13 @@ add (CrCoach           *coach,
       "(\"element 0 of tensors does not require grad\")."
     : "A tensor made from it with requires_grad=True is a new leaf: the backward stops right "
       "there, no parameter gets a gradient, and the loss cannot move.";
+  g_autofree char *where = cr_run_record_line_text (coach->record, cut->span.line, TRUE);
   CrRecordFinding *f = cr_coach_add (coach, CR_COACH_GRADIENT_CUT, span,
     g_strdup_printf ("the loss is cut from the graph by .%s%s", what,
                      strcmp (what, "data") == 0 ? "" : "()"),
-    g_strdup_printf ("Line %d: %s. %s Keep the tensor itself where a gradient is expected; "
+    g_strdup_printf ("%s: %s. %s Keep the tensor itself where a gradient is expected; "
                      "use .%s%s only for what should not be trained, or to print.",
-                     cut->span.line, how, effect, what, strcmp (what, "data") == 0 ? "" : "()"));
+                     where, how, effect, what, strcmp (what, "data") == 0 ? "" : "()"));
   f->tensor = tensor;
   f->backward = backward;
   if (cr_coach_last_line (&cut->span) != cut->span.line)

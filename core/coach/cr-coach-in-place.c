@@ -53,15 +53,17 @@ cr_coach_detect_in_place_saved (CrCoach *coach)
       g_autofree char *culprit = cr_coach_statement (coach->source, &err->culprit_span);
 
       GString *why = g_string_new (NULL);
+      g_autofree char *op_line = op ? cr_run_record_line_text (record, op->span.line, FALSE) : NULL;
+      g_autofree char *culprit_line = cr_run_record_line_text (record, err->culprit_span.line, TRUE);
       if (op && op->caption)
-        g_string_append_printf (why, "%s (%s, line %d) saved %s to compute its local gradient. ",
-                                op->grad_fn, op->caption, op->span.line, name);
+        g_string_append_printf (why, "%s (%s, %s) saved %s to compute its local gradient. ",
+                                op->grad_fn, op->caption, op_line, name);
       else
         g_string_append_printf (why, "%s saved %s to compute its local gradient. ",
                                 op ? op->grad_fn : "An op", name);
       if (culprit)
-        g_string_append_printf (why, "Line %d (%s) then changed %s in place, ", err->culprit_span.line,
-                                culprit, name);
+        g_string_append_printf (why, "%s (%s) then changed %s in place, ", culprit_line, culprit,
+                                name);
       else
         g_string_append_printf (why, "Then %s was changed in place, ", name);
       g_string_append (why,

@@ -55,8 +55,9 @@ cr_coach_detect_non_leaf_grad (CrCoach *coach)
         continue;
       const char *name = cr_coach_tensor_name (coach, note->tensor);
       const CrRecordOp *op = t->op >= 0 ? g_ptr_array_index (record->ops, t->op) : NULL;
-      g_autofree char *made = op ? g_strdup_printf (" (the output of %s, line %d)", op->grad_fn,
-                                                     op->span.line) : g_strdup ("");
+      g_autofree char *op_line = op ? cr_run_record_line_text (record, op->span.line, FALSE) : NULL;
+      g_autofree char *made = op ? g_strdup_printf (" (the output of %s, %s)", op->grad_fn, op_line)
+                                 : g_strdup ("");
       CrRecordFinding *f = cr_coach_add (coach, CR_COACH_NON_LEAF_GRAD, &note->span,
         g_strdup_printf ("%s.grad of a non-leaf is None", name),
         g_strdup_printf ("%s is not a leaf%s: it was computed from tensors that require grad. "

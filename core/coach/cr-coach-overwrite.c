@@ -19,9 +19,10 @@ cr_coach_detect_grad_overwritten (CrCoach *coach)
         continue;
       g_autofree char *line = cr_coach_line (coach->source, n->span.line);
       g_autofree char *other = cr_coach_statement (coach->source, &n->other_span);
+      g_autofree char *other_line = cr_run_record_line_text (coach->record, n->other_span.line, FALSE);
       g_autofree char *where = n->other_span.line == n->span.line
         ? g_strdup ("by this same line, for another path")
-        : g_strdup_printf ("by line %d (%s)", n->other_span.line, other ? other : "");
+        : g_strdup_printf ("by %s (%s)", other_line, other ? other : "");
       CrRecordFinding *f = cr_coach_add (coach, CR_COACH_GRAD_OVERWRITTEN, &n->span,
         g_strdup ("a gradient written with = where paths meet"),
         g_strdup_printf ("This value is used more than once, so several paths lead from it to the "

@@ -181,19 +181,22 @@ cr_coach_detect_zero_grad_forgotten (CrCoach *coach)
           const CrRecordBackward *prev = g_ptr_array_index (record->backwards, previous);
           g_autofree char *before = cr_coach_value_text (step->grad_before);
           g_autofree char *after = cr_coach_value_text (step->grad_after);
-          g_autofree char *when_prev = prev->iteration ? g_strdup_printf ("iteration %u", prev->iteration)
-                                                       : g_strdup_printf ("line %d", prev->span.line);
-          g_autofree char *when_now = bw->iteration ? g_strdup_printf ("iteration %u", bw->iteration)
-                                                    : g_strdup_printf ("line %d", bw->span.line);
+          g_autofree char *when_prev = prev->iteration
+                                       ? g_strdup_printf ("iteration %u", prev->iteration)
+                                       : cr_run_record_line_text (record, prev->span.line, FALSE);
+          g_autofree char *when_now = bw->iteration
+                                      ? g_strdup_printf ("iteration %u", bw->iteration)
+                                      : cr_run_record_line_text (record, bw->span.line, FALSE);
+          g_autofree char *update_line = cr_run_record_line_text (record, update->span.line, FALSE);
           CrRecordFinding *f = cr_coach_add (coach, CR_COACH_ZERO_GRAD_FORGOTTEN, &bw->span,
             g_strdup ("gradients add up over iterations: zero_grad() is missing"),
             g_strdup_printf ("%s.grad still held %s from the backward of %s when the backward of "
                              "%s added its own gradient to it (giving %s). backward() adds into "
                              ".grad, it never overwrites it, and nothing set it back to zero after "
-                             "line %d used it to update %s. So every update uses the sum of all "
+                             "%s used it to update %s. So every update uses the sum of all "
                              "the gradients so far, and the steps grow. Zero the gradients once per "
                              "iteration, after the update (or before the backward).",
-                             name, before, when_prev, when_now, after, update->span.line, name));
+                             name, before, when_prev, when_now, after, update_line, name));
           f->tensor = step->leaf;
           f->backward = (int) b;
           const CrRecordTensor *leaf = g_ptr_array_index (record->tensors, step->leaf);

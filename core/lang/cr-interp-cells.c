@@ -41,17 +41,6 @@ cr_interp_cell_at (CrInterp *self,
   return NULL;
 }
 
-char *
-cr_interp_line_text (CrInterp *self,
-                     int       line)
-{
-  int cell_line = 0;
-  const CrScriptCell *cell = cr_interp_cell_at (self, line, &cell_line);
-  if (cell)
-    return g_strdup_printf ("cell %u, line %d", cell->number, cell_line);
-  return g_strdup_printf ("line %d", line);
-}
-
 guint
 cr_interp_running_cell (CrInterp *self)
 {

@@ -48,11 +48,6 @@ void         cr_interp_set_cells      (CrInterp           *self,
 const CrScriptCell *cr_interp_cell_at (CrInterp           *self,
                                        int                 line,
                                        int                *cell_line);
-/* "cell 3, line 2" for line of the script run as cells, "line 12" without
- * cells or outside them (new string): how the record's titles and
- * captions name a line. */
-char        *cr_interp_line_text      (CrInterp           *self,
-                                       int                 line);
 /* During a run: the number of the cell running (0: none). After it: how
  * many cells failed. */
 guint        cr_interp_running_cell   (CrInterp           *self);

@@ -165,7 +165,7 @@ cr_backward_recorder_begin (CrInterp        *interp,
   if (b->span.line > 0)
     {
       /* A notebook's line is told by its cell, as its traceback tells it. */
-      g_autofree char *where = cr_interp_line_text (interp, b->span.line);
+      g_autofree char *where = cr_run_record_line_text (record, b->span.line, FALSE);
       g_string_append_printf (title, " · %s", where);
     }
   g_autofree char *iteration = cr_record_iteration_text (b->loop_path, b->loop_depth);
@@ -284,7 +284,7 @@ step_for (CrBackwardRecorder *self,
       GString *caption = g_string_new (op->caption);
       if (op->span.line > 0)
         {
-          g_autofree char *where = cr_interp_line_text (self->interp, op->span.line);
+          g_autofree char *where = cr_run_record_line_text (self->record, op->span.line, FALSE);
           g_string_append_printf (caption, ", %s", where);
         }
       g_autofree char *iteration = cr_record_iteration_text (op->loop_path, op->loop_depth);

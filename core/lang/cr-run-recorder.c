@@ -1355,6 +1355,10 @@ cr_run_recorder_run_begin (CrInterp *self)
   r->interp = self;
   r->record = cr_run_record_new (self->module ? self->module->filename : NULL,
                                  self->module ? self->module->source : NULL);
+  /* A notebook's cells go with the record: its texts name a line by its cell. */
+  for (guint i = 0; i < self->n_cells; i++)
+    cr_run_record_add_cell (r->record, self->cells[i].number, self->cells[i].first_line,
+                            self->cells[i].last_line);
   r->values_left = RECORD_MAX_VALUES;
   r->snapshots = cr_snapshot_cache_new ();
   r->captions = g_hash_table_new_full (span_hash, span_equal, g_free, g_free);

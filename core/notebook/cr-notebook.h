@@ -97,10 +97,10 @@ typedef struct {
 GArray            *cr_notebook_code_cells   (const char            *script);
 
 /* Where line of a run's script is, as its reader counts it: "cell 3, line
- * 2" when the record's script is a notebook's (its filename ends with
- * .ipynb) and the line is in a code cell, else "line 12" (new string).
- * Capital: "Cell 3, line 2", "Line 12", to begin a sentence. Cheap to call
- * for every node of a graph (the cells are found once per script). */
+ * 2" when the record's script ran as a notebook's cells and the line is in
+ * a code cell, else "line 12" (new string). Capital: "Cell 3, line 2",
+ * "Line 12", to begin a sentence. The same as cr_run_record_line_text,
+ * which the record's own cells answer. */
 char              *cr_notebook_line_text    (const CrRunRecord     *record,
                                              int                    line,
                                              gboolean               capital);

@@ -930,12 +930,13 @@ cr_record_trace_forward (const CrRunRecord *record,
         continue;
       g_string_append_printf (out, "  op %u of %u  %s", i + 1, ops->len, op->grad_fn ? op->grad_fn : "?");
       g_autofree char *caption = cr_record_op_caption (record, index);
-      g_autofree char *where = cr_record_iteration_text (op->loop_path, op->loop_depth);
+      g_autofree char *iteration = cr_record_iteration_text (op->loop_path, op->loop_depth);
+      g_autofree char *line = cr_run_record_line_text (record, op->span.line, FALSE);
       if (caption && op->span.line > 0)
-        g_string_append_printf (out, "  (%s, line %d%s%s)", caption, op->span.line,
-                                where ? ", " : "", where ? where : "");
+        g_string_append_printf (out, "  (%s, %s%s%s)", caption, line,
+                                iteration ? ", " : "", iteration ? iteration : "");
       else if (op->span.line > 0)
-        g_string_append_printf (out, "  (line %d)", op->span.line);
+        g_string_append_printf (out, "  (%s)", line);
       g_string_append_c (out, '\n');
       g_string_append_printf (out, "    %s: %s\n", text->expression, text->sentence);
       if (g_strcmp0 (text->equation, text->expression) != 0)

@@ -50,6 +50,14 @@ char *
 cr_record_hook_title (const CrRecordHookCall *hook,
                       const char             *tensor_label)
 {
+  return cr_run_record_hook_title (NULL, hook, tensor_label);
+}
+
+char *
+cr_run_record_hook_title (const CrRunRecord      *record,
+                          const CrRecordHookCall *hook,
+                          const char             *tensor_label)
+{
   g_return_val_if_fail (hook != NULL, NULL);
   const char *fn = hook->function && *hook->function ? hook->function : "<hook>";
   GString *s = g_string_new (NULL);
@@ -67,7 +75,10 @@ cr_record_hook_title (const CrRecordHookCall *hook,
       break;
     }
   if (hook->span.line > 0)
-    g_string_append_printf (s, " (line %d)", hook->span.line);
+    {
+      g_autofree char *where = cr_run_record_line_text (record, hook->span.line, FALSE);
+      g_string_append_printf (s, " (%s)", where);
+    }
   return g_string_free (s, FALSE);
 }
 
@@ -151,7 +162,10 @@ cr_record_backward_picker_title (const CrRunRecord *record,
     {
       g_string_append (s, bw->kind == CR_RECORD_BACKWARD_GRAD ? "autograd.grad()" : "backward()");
       if (bw->span.line > 0)
-        g_string_append_printf (s, " · line %d", bw->span.line);
+        {
+          g_autofree char *where = cr_run_record_line_text (record, bw->span.line, FALSE);
+          g_string_append_printf (s, " · %s", where);
+        }
     }
   if (bw->iteration > 0 && !strstr (s->str, "iteration"))
     g_string_append_printf (s, " · iteration %u", bw->iteration);

@@ -23,6 +23,11 @@ char *cr_record_reduction_text   (const CrRecordReduction *reduction,
  * (NULL: "t") (new string). */
 char *cr_record_hook_title       (const CrRecordHookCall  *hook,
                                   const char              *tensor_label);
+/* The same, its line named as record's reader counts it ("cell 2, line 4"
+ * in a notebook); record NULL: "line 4". */
+char *cr_run_record_hook_title   (const CrRunRecord       *record,
+                                  const CrRecordHookCall  *hook,
+                                  const char              *tensor_label);
 /* A value short enough for one line: "-4.5", "[2, 4, 6]", "[[1, 2], [3, 4]]",
  * and for more than max_values numbers the shape and range, "3×3 in
  * [-4.5, 2]"; "None" for NULL. %.4g numbers (new string). */

@@ -710,6 +710,25 @@ write_printed (JsonWriter            *w,
   end_object (w);
 }
 
+/* A notebook's code cells, each on one line:
+ * {"number": 1, "first_line": 2, "last_line": 3}. */
+static void
+write_cells (JsonWriter   *w,
+             const GArray *cells)
+{
+  begin_array (w, "cells");
+  for (guint i = 0; cells && i < cells->len; i++)
+    {
+      const CrRecordCell *cell = &g_array_index (cells, CrRecordCell, i);
+      begin_inline (w, NULL);
+      write_int (w, "number", cell->number);
+      write_int (w, "first_line", cell->first_line);
+      write_int (w, "last_line", cell->last_line);
+      end_object (w);
+    }
+  end_array (w);
+}
+
 char *
 cr_run_record_to_json (const CrRunRecord *record,
                        gsize             *length)
@@ -731,6 +750,7 @@ cr_run_record_to_json (const CrRunRecord *record,
   WRITE_ITEMS (&w, "findings", record->findings, write_finding);
   WRITE_ITEMS (&w, "updates", record->updates, write_update);
   WRITE_ITEMS (&w, "printed", record->printed, write_printed);
+  write_cells (&w, record->cells);
   end_object (&w);
   g_string_append_c (w.out, '\n');
   if (length)

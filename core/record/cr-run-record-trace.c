@@ -191,7 +191,7 @@ trace_hook (GString                *out,
             const CrPrintOptions   *options)
 {
   const char *label = cr_record_tensor_label (record, hook->tensor, NULL);
-  g_autofree char *title = cr_record_hook_title (hook, label);
+  g_autofree char *title = cr_run_record_hook_title (record, hook, label);
   if (hook->raised)
     {
       g_autofree char *before = format_value (hook->before, options);
@@ -304,9 +304,10 @@ trace_step (GString                *out,
 
   if (step->custom_backward)
     {
+      g_autofree char *where = cr_run_record_line_text (record, step->custom_span.line, FALSE);
       if (step->custom_span.line > 0)
-        g_string_append_printf (out, "    custom backward: %s (line %d)\n", step->custom_backward,
-                                step->custom_span.line);
+        g_string_append_printf (out, "    custom backward: %s (%s)\n", step->custom_backward,
+                                where);
       else
         g_string_append_printf (out, "    custom backward: %s\n", step->custom_backward);
     }
@@ -384,8 +385,9 @@ cr_run_record_trace_backward (const CrRunRecord    *record,
   const CrRecordBackward *b = record->backwards->pdata[backward];
   GString *out = g_string_new (NULL);
   g_autofree char *call = span_text (record, &b->span);
+  g_autofree char *where = cr_run_record_line_text (record, b->span.line, FALSE);
   if (call)
-    g_string_append_printf (out, "backward #%u: %s at line %d\n", backward + 1, call, b->span.line);
+    g_string_append_printf (out, "backward #%u: %s at %s\n", backward + 1, call, where);
   else
     g_string_append_printf (out, "backward #%u\n", backward + 1);
   /* Several roots: the gradients the call starts from, and where they

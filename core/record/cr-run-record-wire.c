@@ -300,6 +300,21 @@ put_finding (Writer                *w,
   wire_put_string (w, f->fix);
 }
 
+/* A notebook's code cells: their count, then each one's number and lines. */
+static void
+put_cells (Writer       *w,
+           const GArray *cells)
+{
+  put_u32 (w, cells->len);
+  for (guint i = 0; i < cells->len; i++)
+    {
+      const CrRecordCell *cell = &g_array_index (cells, CrRecordCell, i);
+      put_u32 (w, cell->number);
+      put_i32 (w, cell->first_line);
+      put_i32 (w, cell->last_line);
+    }
+}
+
 /* Writes every item of a record array with put_item, after their count. */
 #define PUT_ITEMS(w, array, put_item)                         \
   G_STMT_START {                                              \
@@ -351,6 +366,7 @@ cr_run_record_to_wire_append (const CrRunRecord *record,
   PUT_ITEMS (&w, record->findings, put_finding);
   PUT_ITEMS (&w, record->updates, wire_put_update);
   PUT_ITEMS (&w, record->printed, wire_put_printed);
+  put_cells (&w, record->cells);
   put_u32 (&w, WIRE_END_MARK);
 
   /* The header last: the array may have moved, and the total and the
@@ -533,6 +549,7 @@ get_grad (Reader       *r,
 #define MIN_FINDING_BYTES  60
 #define MIN_UPDATE_BYTES   76
 #define MIN_PRINTED_BYTES  36
+#define MIN_CELL_BYTES     12
 
 static void
 get_tensor (Reader      *r,
@@ -784,6 +801,28 @@ get_finding (Reader      *r,
   f->fix = wire_get_string (r);
 }
 
+/* The cells put_cells wrote: each one's lines in order and apart from the
+ * one before, as cr_run_record_cell_at's search needs them. */
+static void
+get_cells (Reader      *r,
+           CrRunRecord *record)
+{
+  guint n = wire_get_count (r, MIN_CELL_BYTES);
+  int after = 0;
+  for (guint i = 0; i < n && !r->failed; i++)
+    {
+      guint number = get_u32 (r);
+      int first_line = get_i32 (r);
+      int last_line = get_i32 (r);
+      if (!r->failed && (first_line <= after || last_line < first_line))
+        wire_fail (r, "cell %u on lines %d to %d, after line %d", number, first_line, last_line,
+                   after);
+      if (!r->failed)
+        cr_run_record_add_cell (record, number, first_line, last_line);
+      after = last_line;
+    }
+}
+
 /* Reads a record array's count and its items with get_item. */
 #define GET_ITEMS(r, record, min_bytes, get_item)                       \
   G_STMT_START {                                                        \
@@ -977,6 +1016,7 @@ cr_run_record_from_wire (const guint8  *data,
   GET_ITEMS (&r, record, MIN_FINDING_BYTES, get_finding);
   GET_ITEMS (&r, record, MIN_UPDATE_BYTES, wire_get_update);
   GET_ITEMS (&r, record, MIN_PRINTED_BYTES, wire_get_printed);
+  get_cells (&r, record);
   if (get_u32 (&r) != WIRE_END_MARK && !r.failed)
     wire_fail (&r, "no end mark where the body ends");
   if (!r.failed && r.pos != r.end)

@@ -221,6 +221,7 @@ cr_run_record_new (const char *filename,
   self->findings = g_ptr_array_new_with_free_func (record_finding_free);
   self->updates = g_ptr_array_new_with_free_func (record_update_free);
   self->printed = g_ptr_array_new_with_free_func (record_printed_free);
+  self->cells = g_array_new (FALSE, FALSE, sizeof (CrRecordCell));
   return self;
 }
 
@@ -248,6 +249,7 @@ cr_run_record_unref (CrRunRecord *self)
   g_ptr_array_unref (self->findings);
   g_ptr_array_unref (self->updates);
   g_ptr_array_unref (self->printed);
+  g_array_unref (self->cells);
   g_free (self);
 }
 

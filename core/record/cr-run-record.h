@@ -428,6 +428,15 @@ typedef struct {
   guint   iteration;             /* 1-based iteration of the innermost loop */
 } CrRecordPrinted;
 
+/* A notebook's code cell: the lines of the script it is ("# %% [3]" marks
+ * each; the marker is in no cell). Its reader names a line by its cell:
+ * "cell 3, line 2" (cr_run_record_line_text). */
+typedef struct {
+  guint  number;                 /* "cell 3": its place among the code cells, 1-based */
+  int    first_line;             /* its first and last line in the script, 1-based */
+  int    last_line;
+} CrRecordCell;
+
 /* ---- the record ----------------------------------------------------------- */
 
 typedef struct {
@@ -450,6 +459,9 @@ typedef struct {
   GPtrArray  *printed;            /* of CrRecordPrinted*: numbers print() showed in loops
                                    * after a backward call, in order (at most
                                    * CR_RUN_RECORD_MAX_PRINTED) */
+  GArray     *cells;              /* of CrRecordCell: a notebook's code cells in order,
+                                   * when the script ran as cells (.ipynb); empty for a
+                                   * plain script */
 } CrRunRecord;
 
 /* A record keeps at most this many tensors, and as many ops: a script that
@@ -507,6 +519,23 @@ CrRecordOptimState *cr_record_update_add_state    (CrRecordUpdate   *update,
 CrRecordPrinted    *cr_run_record_add_printed     (CrRunRecord      *self,
                                                    const char       *name,
                                                    double            value);
+/* Appends a code cell (cells come in order, none overlapping). */
+void                cr_run_record_add_cell        (CrRunRecord      *self,
+                                                   guint             number,
+                                                   int               first_line,
+                                                   int               last_line);
+/* The code cell that holds line (borrowed; cell_line, when not NULL: the
+ * line within it, 1-based), or NULL: a plain script, or a marker line. */
+const CrRecordCell *cr_run_record_cell_at         (const CrRunRecord *self,
+                                                   int               line,
+                                                   int              *cell_line);
+/* Where line of the script is, as its reader counts it (new string): "cell
+ * 3, line 2" in a notebook's code cell, else "line 12". capital: "Cell 3,
+ * line 2", "Line 12", to begin a sentence. Every text that names a line of
+ * the script (titles, cards, the trace, the coach) says it so. */
+char               *cr_run_record_line_text       (const CrRunRecord *self,
+                                                   int               line,
+                                                   gboolean          capital);
 
 /* ---- state at a step -------------------------------------------------------
  * "As of (backward, step)": after step `step` of backward call `backward` ran;

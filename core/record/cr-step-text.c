@@ -245,7 +245,7 @@ add_hooks (CrStepText         *text,
           add_equals (s, name, h->after ? h->after : h->before);
           continue;
         }
-      g_autofree char *head = cr_record_hook_title (h, label);
+      g_autofree char *head = cr_run_record_hook_title (record, h, label);
       g_autofree char *before = brief (h->before);
       g_autofree char *after = h->after ? brief (h->after)
                                         : g_strdup (h->raised ? "raised an error" : "None (unchanged)");
@@ -280,12 +280,13 @@ add_leaf_grad (CrStepText         *text,
 
 static void
 add_custom (CrStepText         *text,
+            const CrRunRecord  *record,
             const CrRecordStep *step)
 {
   CrStepTextSection *s = section_add (text, "Your backward", CR_STEP_TEXT_LOCAL);
+  g_autofree char *where = cr_run_record_line_text (record, step->custom_span.line, FALSE);
   g_ptr_array_add (s->lines, step->custom_span.line > 0
-                               ? g_strdup_printf ("%s · line %d", step->custom_backward,
-                                                  step->custom_span.line)
+                               ? g_strdup_printf ("%s · %s", step->custom_backward, where)
                                : g_strdup (step->custom_backward));
   guint n_in = step->incoming ? step->incoming->len : 0;
   for (guint i = 0; i < n_in; i++)
@@ -458,11 +459,15 @@ cr_step_text_error_notes (const CrRunRecord   *record,
 {
   GPtrArray *notes = g_ptr_array_new_with_free_func (g_free);
   const CrRecordOp *op = error ? record_op (record, error->op) : NULL;
-  if (op)
-    g_ptr_array_add (notes, op->span.line > 0
-      ? g_strdup_printf ("It failed at %s (line %d); the node is marked on the graph.",
-                         op->grad_fn, op->span.line)
-      : g_strdup_printf ("It failed at %s; the node is marked on the graph.", op->grad_fn));
+  if (op && op->span.line > 0)
+    {
+      g_autofree char *where = cr_run_record_line_text (record, op->span.line, FALSE);
+      g_ptr_array_add (notes, g_strdup_printf ("It failed at %s (%s); the node is marked on the "
+                                               "graph.", op->grad_fn, where));
+    }
+  else if (op)
+    g_ptr_array_add (notes, g_strdup_printf ("It failed at %s; the node is marked on the graph.",
+                                             op->grad_fn));
   /* A second backward through a freed graph: which call freed it. */
   for (guint i = 0; op && error->backward >= 0 && i < op->saved->len; i++)
     {
@@ -472,19 +477,22 @@ cr_step_text_error_notes (const CrRunRecord   *record,
           || saved->modified_span.line > 0)
         continue;
       const CrRecordBackward *freer = g_ptr_array_index (record->backwards, saved->freed_backward);
+      g_autofree char *where = cr_run_record_line_text (record, freer->span.line, FALSE);
       g_ptr_array_add (notes, freer->span.line > 0
-        ? g_strdup_printf ("Its saved tensors were freed by backward call #%d (line %d): "
+        ? g_strdup_printf ("Its saved tensors were freed by backward call #%d (%s): "
                            "pass retain_graph=True to that call to keep them.",
-                           saved->freed_backward + 1, freer->span.line)
+                           saved->freed_backward + 1, where)
         : g_strdup_printf ("Its saved tensors were freed by backward call #%d: pass "
                            "retain_graph=True to that call to keep them.",
                            saved->freed_backward + 1));
       break;
     }
   if (error && error->culprit_span.line > 0)
-    g_ptr_array_add (notes, g_strdup_printf ("A tensor it saved for backward was modified in place "
-                                             "at line %d, after it was saved.",
-                                             error->culprit_span.line));
+    {
+      g_autofree char *where = cr_run_record_line_text (record, error->culprit_span.line, FALSE);
+      g_ptr_array_add (notes, g_strdup_printf ("A tensor it saved for backward was modified in "
+                                               "place at %s, after it was saved.", where));
+    }
   return notes;
 }
 
@@ -543,7 +551,7 @@ cr_step_text_new (const CrRunRecord *record,
     add_leaf_grad (text, record, st);
   else if (st->custom_backward)
     {
-      add_custom (text, st);
+      add_custom (text, record, st);
       add_sent (text, record, st);
     }
   else if (st->inputs)

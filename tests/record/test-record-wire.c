@@ -456,6 +456,8 @@ full_record (void)
   printed->span = span (34);
   printed->backward = 1;
   printed->iteration = 2;
+  cr_run_record_add_cell (r, 1, 2, 9);
+  cr_run_record_add_cell (r, 3, 11, 40);
   cr_tensor_snapshot_free (shared);
   return r;
 }
@@ -483,7 +485,8 @@ test_struct_sizes (void)
     { "CrRecordBackward", sizeof (CrRecordBackward), 136 },
     { "CrRecordError", sizeof (CrRecordError), 72 },
     { "CrRecordFinding", sizeof (CrRecordFinding), 80 },
-    { "CrRunRecord", sizeof (CrRunRecord), 104 },
+    { "CrRunRecord", sizeof (CrRunRecord), 112 },
+    { "CrRecordCell", sizeof (CrRecordCell), 12 },
     { "CrRecordPrinted", sizeof (CrRecordPrinted), 40 },
     { "CrRecordUpdate", sizeof (CrRecordUpdate), 144 },
     { "CrRecordNumber", sizeof (CrRecordNumber), 16 },
@@ -648,6 +651,13 @@ static void
 assert_indices_hold (const CrRunRecord *r)
 {
   int n_t = (int) r->tensors->len, n_op = (int) r->ops->len;
+  /* Cells in order and apart: cr_run_record_cell_at searches them. */
+  for (guint i = 0; i < r->cells->len; i++)
+    {
+      const CrRecordCell *cell = &g_array_index (r->cells, CrRecordCell, i);
+      g_assert_cmpint (cell->first_line, >, i ? g_array_index (r->cells, CrRecordCell, i - 1).last_line : 0);
+      g_assert_cmpint (cell->last_line, >=, cell->first_line);
+    }
   for (guint i = 0; i < r->tensors->len; i++)
     {
       const CrRecordTensor *t = r->tensors->pdata[i];

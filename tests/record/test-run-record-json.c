@@ -152,19 +152,20 @@ test_json_key_order (void)
                    "  \"truncated\": false,\n"
                    "  \"findings\": [],\n"
                    "  \"updates\": [],\n"
-                   "  \"printed\": []\n"
+                   "  \"printed\": [],\n"
+                   "  \"cells\": []\n"
                    "}\n", CR_RUN_RECORD_SCHEMA_VERSION);
   g_assert_cmpstr (json, ==, want);
 }
 
-/* A record cut short at CR_RUN_RECORD_MAX_ITEMS says so, last. */
+/* A record cut short at CR_RUN_RECORD_MAX_ITEMS says so, after its errors. */
 static void
 test_json_truncated (void)
 {
   g_autoptr (CrRunRecord) record = cr_run_record_new (NULL, NULL);
   record->truncated = TRUE;
   g_autofree char *json = cr_run_record_to_json (record, NULL);
-  g_assert_true (g_str_has_suffix (json, "  \"errors\": [],\n  \"truncated\": true,\n  \"findings\": [],\n  \"updates\": [],\n  \"printed\": []\n}\n"));
+  g_assert_true (g_str_has_suffix (json, "  \"errors\": [],\n  \"truncated\": true,\n  \"findings\": [],\n  \"updates\": [],\n  \"printed\": [],\n  \"cells\": []\n}\n"));
 }
 
 int
