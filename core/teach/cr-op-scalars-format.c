@@ -89,7 +89,10 @@ cr_op_scalars_format (const CrOpScalars *self,
   for (guint i = 0; i < self->nodes->len; i++)
     {
       const CrScalarNode *node = self->nodes->pdata[i];
-      if (node->kind != CR_SCALAR_NODE_OUTPUT)
+      /* A product shows in its sum's equation; a value between of another
+       * kind (a norm's mean, variance, x̂) has an equation of its own. */
+      if (node->kind == CR_SCALAR_NODE_INPUT || !node->equation
+          || (node->kind == CR_SCALAR_NODE_INNER && g_strcmp0 (node->operation, "×") == 0))
         continue;
       g_string_append_printf (s, "  %s\n", node->equation);
       const char *eq = strstr (node->equation, " = ");

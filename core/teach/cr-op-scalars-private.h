@@ -18,6 +18,9 @@ typedef enum {
   KIND_MSE, KIND_BCE_LOGITS,
   KIND_VIEW, KIND_T, KIND_EXPAND,
   KIND_NLL,
+  KIND_CONV, KIND_MAX_POOL, KIND_AVG_POOL,                              /* layers */
+  KIND_LAYER_NORM, KIND_BATCH_NORM,
+  KIND_TAKE, KIND_SELECT, KIND_CAT, KIND_STACK,                         /* pieces */
 } Kind;
 
 /* One op being taken apart. */
@@ -85,11 +88,24 @@ gboolean scalars_build_elementwise (Build *b);
  * dims in mask; FALSE when out's shape is not that. */
 gboolean scalars_reduce_map (const CrRecordTensor *in, const CrRecordTensor *out, guint mask,
                         gint64 *map);
+/* A dim as the op used it (-1 of a 2-d input is 1); -1 when out of range. */
+int scalars_wrap_dim (gint64 dim, int ndim);
+/* The dims the record says the op reduced over, as a mask of in's dims;
+ * FALSE when it keeps none. */
+gboolean scalars_reduced_mask (Build *b, const CrRecordTensor *in, guint *mask);
 gboolean scalars_build_reduction (Build *b);
 gboolean scalars_build_matmul (Build *b);
 gboolean scalars_build_softmax (Build *b);
 gboolean scalars_build_loss (Build *b);
 gboolean scalars_build_view (Build *b);
 gboolean scalars_build_nll (Build *b);
+/* cr-op-scalars-nn.c */
+gboolean scalars_build_conv (Build *b);
+gboolean scalars_build_pool (Build *b);
+gboolean scalars_build_norm (Build *b);
+/* cr-op-scalars-pieces.c */
+gboolean scalars_build_take (Build *b);
+gboolean scalars_build_select (Build *b);
+gboolean scalars_build_join (Build *b);
 
 G_END_DECLS

@@ -1,5 +1,5 @@
 /* cr-op-scalars-shapes.c — the ops that mix elements, taken apart
- * (cr-op-scalars.h): sum and mean over dims found from the values, matrix
+ * (cr-op-scalars.h): sum and mean over the record's dims, matrix
  * products with their inner products as nodes, softmax, the mean losses,
  * and views. */
 #include "cr-op-scalars-private.h"
@@ -52,51 +52,40 @@ scalars_reduce_map (const CrRecordTensor *in,
   return TRUE;
 }
 
-/* The dims a reduction summed: the candidates whose sums give the output's
- * values, and of those the first whose gradients are the step's. */
-static gboolean
-find_reduced_dims (Build                *b,
-                   const CrRecordTensor *in,
-                   gint64               *map)
+/* The dims the record says op reduced over, as a mask of in's dims:
+ * SumBackward0/MeanBackward0 all of them, the others their "dim" (() is
+ * all, as torch.sum(x, ()) is). FALSE when the record keeps none. */
+gboolean
+scalars_reduced_mask (Build                *b,
+                      const CrRecordTensor *in,
+                      guint                *mask)
 {
-  gboolean mean = b->kind == KIND_MEAN;
-  gint64 out_numel = scalars_numel_of (b->out), in_numel = scalars_numel_of (in);
-  guint chosen = G_MAXUINT;
-  gboolean chosen_by_grad = FALSE;
-  g_autofree gint64 *trial = g_new (gint64, MAX (in_numel, 1));
-  g_autofree double *sums = g_new0 (double, MAX (out_numel, 1));
-  for (guint mask = (1u << in->ndim) - 1; mask != G_MAXUINT; mask--)
+  const CrRecordArgument *dim = cr_record_op_argument (b->op, "dim");
+  guint all = in->ndim ? (1u << in->ndim) - 1 : 0;
+  if (g_str_has_suffix (b->op->grad_fn, "Backward0") || (dim && dim->n_values == 0))
     {
-      if (!scalars_reduce_map (in, b->out, mask, trial))
-        continue;
-      memset (sums, 0, sizeof (double) * (gsize) out_numel);
-      for (gint64 e = 0; e < in_numel; e++)
-        sums[trial[e]] += scalars_input_values (b, in)[e];
-      gboolean values_match = TRUE;
-      double n = (double) in_numel / (double) MAX (out_numel, 1);
-      for (gint64 o = 0; o < out_numel && values_match; o++)
-        values_match = scalars_same_value (mean ? sums[o] / n : sums[o], scalars_output_value (b, o));
-      if (!values_match)
-        continue;
-      gboolean grads_match = b->step != NULL;
-      for (gint64 e = 0; e < in_numel && grads_match; e++)
-        {
-          double sent = scalars_step_sent (b->step, (int) in->id, e);
-          double g = scalars_incoming_at (b->step, trial[e]) / (mean ? n : 1);
-          grads_match = !isnan (sent) && scalars_same_value (g, sent);
-        }
-      if (chosen == G_MAXUINT || (grads_match && !chosen_by_grad))
-        {
-          chosen = mask;
-          chosen_by_grad = grads_match;
-          memcpy (map, trial, sizeof (gint64) * (gsize) in_numel);
-        }
-      if (mask == 0)
-        break;
+      *mask = all;
+      return TRUE;
     }
-  if (chosen == G_MAXUINT)
-    return scalars_fail (b, "reduces over dims its values do not tell");
+  if (!dim || (dim->kind != CR_RECORD_ARGUMENT_INTS && dim->kind != CR_RECORD_ARGUMENT_INT))
+    return FALSE;
+  *mask = 0;
+  for (int i = 0; i < dim->n_values; i++)
+    {
+      int d = scalars_wrap_dim ((gint64) dim->values[i], in->ndim);
+      if (d < 0)
+        return FALSE;
+      *mask |= 1u << d;
+    }
   return TRUE;
+}
+
+int
+scalars_wrap_dim (gint64 dim,
+                  int    ndim)
+{
+  gint64 d = dim < 0 ? dim + MAX (ndim, 1) : dim;
+  return d >= 0 && d < MAX (ndim, 1) ? (int) d : -1;
 }
 
 gboolean
@@ -106,8 +95,11 @@ scalars_build_reduction (Build *b)
   gboolean mean = b->kind == KIND_MEAN;
   gint64 in_numel = scalars_numel_of (in), out_numel = scalars_numel_of (b->out);
   g_autofree gint64 *map = g_new (gint64, MAX (in_numel, 1));
-  if (!find_reduced_dims (b, in, map))
-    return FALSE;
+  guint mask;
+  if (!scalars_reduced_mask (b, in, &mask))
+    return scalars_fail (b, "reduces over dims the record does not keep");
+  if (!scalars_reduce_map (in, b->out, mask, map))
+    return scalars_fail (b, "has an output whose shape is not its input's reduced over its dims");
   guint base = scalars_input_nodes (b, in);
   for (gint64 j = 0; j < out_numel; j++)
     {
@@ -148,7 +140,8 @@ scalars_build_reduction (Build *b)
 /* ---- matrix products ------------------------------------------------------- */
 
 /* C = A @ B (+ bias): A as (n, k), B as (k, m); a 1-d A is a row, a 1-d B a
- * column. Each product A[i, kk]·B[kk, j] is an inner node; C[i, j] their sum. */
+ * column; bmm's a batch of them. Each product A[i, kk]·B[kk, j] is an inner
+ * node; C[i, j] their sum. */
 gboolean
 scalars_build_matmul (Build *b)
 {
@@ -161,74 +154,77 @@ scalars_build_matmul (Build *b)
   const CrRecordTensor *B = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, first + 1));
   if (!A || !B || (first && !bias))
     return scalars_fail (b, "has an input the record does not keep");
-  if (A->ndim < 1 || A->ndim > 2 || B->ndim < 1 || B->ndim > 2)
+  /* bmm: a batch of (n, k) @ (k, m), both 3-d. */
+  gboolean batched = A->ndim == 3 && B->ndim == 3 && A->shape[0] == B->shape[0] && !bias;
+  if (!batched && (A->ndim < 1 || A->ndim > 2 || B->ndim < 1 || B->ndim > 2))
     return scalars_fail (b, "multiplies tensors that are not matrices or vectors");
-  gint64 n = A->ndim == 2 ? A->shape[0] : 1, k = A->shape[A->ndim - 1];
-  gint64 m = B->ndim == 2 ? B->shape[1] : 1, kb = B->shape[0];
-  if (k != kb || scalars_numel_of (b->out) != n * m)
+  int row = batched ? 1 : 0;
+  gint64 batch = batched ? A->shape[0] : 1;
+  gint64 n = A->ndim >= 2 ? A->shape[row] : 1, k = A->shape[A->ndim - 1];
+  gint64 m = B->ndim >= 2 ? B->shape[B->ndim - 1] : 1, kb = B->shape[row];
+  if (k != kb || scalars_numel_of (b->out) != batch * n * m)
     return scalars_fail (b, "has shapes that do not multiply");
   if (bias && !scalars_broadcasts_to (bias, b->out))
     return scalars_fail (b, "has a bias whose shape does not broadcast to its output's");
   guint a_base = scalars_input_nodes (b, A), b_base = scalars_input_nodes (b, B);
   guint bias_base = bias ? scalars_input_nodes (b, bias) : 0;
-  for (gint64 i = 0; i < n; i++)
-    for (gint64 j = 0; j < m; j++)
-      {
-        gint64 o = i * m + j;
-        b->sub_step = (guint) o;
-        GArray *products = g_array_new (FALSE, FALSE, sizeof (guint));
-        GString *eq = g_string_new (NULL), *num = g_string_new (NULL);
-        g_autofree char *Y = scalars_element_label (b->out, o);
-        g_string_append_printf (eq, "%s = ", Y);
-        double sum = 0;
-        gint64 bias_at = 0;
-        if (bias)
-          {
-            bias_at = scalars_broadcast_source (o, b->out->ndim, b->out->shape, bias->ndim, bias->shape);
-            g_autofree char *Bi = scalars_input_label (b->record, bias, bias_at);
-            g_string_append_printf (eq, "%s + ", Bi);
-            scalars_append_number (num, scalars_input_values (b, bias)[bias_at]);
+  for (gint64 o = 0; o < batch * n * m; o++)
+    {
+      gint64 t = o / (n * m), i = (o / m) % n, j = o % m;
+      b->sub_step = (guint) o;
+      GArray *products = g_array_new (FALSE, FALSE, sizeof (guint));
+      GString *eq = g_string_new (NULL), *num = g_string_new (NULL);
+      g_autofree char *Y = scalars_element_label (b->out, o);
+      g_string_append_printf (eq, "%s = ", Y);
+      double sum = 0;
+      gint64 bias_at = 0;
+      if (bias)
+        {
+          bias_at = scalars_broadcast_source (o, b->out->ndim, b->out->shape, bias->ndim, bias->shape);
+          g_autofree char *Bi = scalars_input_label (b->record, bias, bias_at);
+          g_string_append_printf (eq, "%s + ", Bi);
+          scalars_append_number (num, scalars_input_values (b, bias)[bias_at]);
+          g_string_append (num, " + ");
+          sum += scalars_input_values (b, bias)[bias_at];
+        }
+      for (gint64 kk = 0; kk < k; kk++)
+        {
+          gint64 ae = (t * n + i) * k + kk, be = (t * k + kk) * m + j;
+          double av = scalars_input_values (b, A)[ae], bv = scalars_input_values (b, B)[be];
+          g_autofree char *AL = scalars_input_label (b->record, A, ae), *BL = scalars_input_label (b->record, B, be);
+          guint p = scalars_add_node (b, CR_SCALAR_NODE_INNER, -1, -1,
+                              g_strdup_printf ("%s·%s", AL, BL), "×",
+                              g_strdup_printf ("%s·%s", AL, BL), NULL, av * bv);
+          GString *pn = g_string_new (NULL);
+          scalars_append_number (pn, av);
+          g_string_append (pn, "·");
+          scalars_append_number (pn, bv);
+          ((CrScalarNode *) b->self->nodes->pdata[p])->numbers = g_string_free (pn, FALSE);
+          scalars_add_edge (b, a_base + (guint) ae, p, bv, g_strdup (BL));
+          scalars_add_edge (b, b_base + (guint) be, p, av, g_strdup (AL));
+          g_array_append_val (products, p);
+          g_string_append_printf (eq, "%s%s·%s", kk ? " + " : "", AL, BL);
+          if (kk)
             g_string_append (num, " + ");
-            sum += scalars_input_values (b, bias)[bias_at];
-          }
-        for (gint64 kk = 0; kk < k; kk++)
-          {
-            gint64 ae = i * k + kk, be = kk * m + j;
-            double av = scalars_input_values (b, A)[ae], bv = scalars_input_values (b, B)[be];
-            g_autofree char *AL = scalars_input_label (b->record, A, ae), *BL = scalars_input_label (b->record, B, be);
-            guint p = scalars_add_node (b, CR_SCALAR_NODE_INNER, -1, -1,
-                                g_strdup_printf ("%s·%s", AL, BL), "×",
-                                g_strdup_printf ("%s·%s", AL, BL), NULL, av * bv);
-            GString *pn = g_string_new (NULL);
-            scalars_append_number (pn, av);
-            g_string_append (pn, "·");
-            scalars_append_number (pn, bv);
-            ((CrScalarNode *) b->self->nodes->pdata[p])->numbers = g_string_free (pn, FALSE);
-            scalars_add_edge (b, a_base + (guint) ae, p, bv, g_strdup (BL));
-            scalars_add_edge (b, b_base + (guint) be, p, av, g_strdup (AL));
-            g_array_append_val (products, p);
-            g_string_append_printf (eq, "%s%s·%s", kk ? " + " : "", AL, BL);
-            if (kk)
-              g_string_append (num, " + ");
-            scalars_append_number (num, av);
-            g_string_append (num, "·");
-            scalars_append_number (num, bv);
-            sum += av * bv;
-          }
-        guint out_node = scalars_add_output (b, o, "+", g_string_free (eq, FALSE),
-                                     g_string_free (num, FALSE), sum);
-        if (bias)
-          scalars_add_edge (b, bias_base + (guint) bias_at, out_node, 1, g_strdup ("1"));
-        for (guint q = 0; q < products->len; q++)
-          scalars_add_edge (b, g_array_index (products, guint, q), out_node, 1, g_strdup ("1"));
-        g_array_unref (products);
-      }
+          scalars_append_number (num, av);
+          g_string_append (num, "·");
+          scalars_append_number (num, bv);
+          sum += av * bv;
+        }
+      guint out_node = scalars_add_output (b, o, "+", g_string_free (eq, FALSE),
+                                   g_string_free (num, FALSE), sum);
+      if (bias)
+        scalars_add_edge (b, bias_base + (guint) bias_at, out_node, 1, g_strdup ("1"));
+      for (guint q = 0; q < products->len; q++)
+        scalars_add_edge (b, g_array_index (products, guint, q), out_node, 1, g_strdup ("1"));
+      g_array_unref (products);
+    }
   return b->error == NULL;
 }
 
 /* ---- softmax --------------------------------------------------------------- */
 
-/* y = softmax(x) or log_softmax(x) along a dim found from the values:
+/* y = softmax(x) or log_softmax(x) along the record's dim:
  * ∂y_j/∂x_i = y_j·(δij − y_i), or δij − softmax_i. */
 gboolean
 scalars_build_softmax (Build *b)
@@ -241,38 +237,30 @@ scalars_build_softmax (Build *b)
   gint64 numel = scalars_numel_of (in);
   g_autofree double *soft = g_new (double, MAX (numel, 1));
   g_autofree gint64 *map = g_new (gint64, MAX (numel, 1));
-  int dim = -1;
-  for (int d = 0; d < MAX (in->ndim, 1) && dim < 0; d++)
-    {
-      guint mask = in->ndim ? 1u << d : 0;
-      /* Slices along d: the elements that map to the same reduced element. */
-      CrRecordTensor reduced = *in;
-      reduced.ndim = 0;
-      for (int k = 0; k < in->ndim; k++)
-        if (k != d)
-          reduced.shape[reduced.ndim++] = in->shape[k];
-      if (!scalars_reduce_map (in, &reduced, mask, map))
-        continue;
-      gint64 slices = scalars_numel_of (&reduced);
-      g_autofree double *top = g_new (double, slices), *total = g_new0 (double, slices);
-      for (gint64 s = 0; s < slices; s++)
-        top[s] = -INFINITY;
-      for (gint64 e = 0; e < numel; e++)
-        top[map[e]] = MAX (top[map[e]], scalars_input_values (b, in)[e]);
-      for (gint64 e = 0; e < numel; e++)
-        total[map[e]] += exp (scalars_input_values (b, in)[e] - top[map[e]]);
-      gboolean ok = TRUE;
-      for (gint64 e = 0; e < numel && ok; e++)
-        {
-          soft[e] = exp (scalars_input_values (b, in)[e] - top[map[e]]) / total[map[e]];
-          double y = log_form ? log (soft[e]) : soft[e];
-          ok = scalars_same_value (y, scalars_output_value (b, e));
-        }
-      if (ok)
-        dim = d;
-    }
+  const CrRecordArgument *arg = cr_record_op_argument (b->op, "dim");
+  int dim = arg && arg->kind == CR_RECORD_ARGUMENT_INT ? scalars_wrap_dim ((gint64) arg->values[0], in->ndim)
+                                                       : -1;
   if (dim < 0)
-    return scalars_fail (b, "does not match a softmax along any one dim of its input");
+    return scalars_fail (b, "has a dim the record does not keep");
+  /* Slices along dim: the elements that map to the same reduced element. */
+  CrRecordTensor reduced = *in;
+  reduced.ndim = 0;
+  for (int k = 0; k < in->ndim; k++)
+    if (k != dim)
+      reduced.shape[reduced.ndim++] = in->shape[k];
+  if (!scalars_reduce_map (in, &reduced, in->ndim ? 1u << dim : 0, map))
+    return scalars_fail (b, "has a dim its input does not have");
+  gint64 slices = scalars_numel_of (&reduced);
+  g_autofree double *top = g_new (double, MAX (slices, 1)), *total = g_new0 (double, MAX (slices, 1));
+  const double *x = scalars_input_values (b, in);
+  for (gint64 s = 0; s < slices; s++)
+    top[s] = -INFINITY;
+  for (gint64 e = 0; e < numel; e++)
+    top[map[e]] = MAX (top[map[e]], x[e]);
+  for (gint64 e = 0; e < numel; e++)
+    total[map[e]] += exp (x[e] - top[map[e]]);
+  for (gint64 e = 0; e < numel; e++)
+    soft[e] = exp (x[e] - top[map[e]]) / total[map[e]];
   guint base = scalars_input_nodes (b, in);
   for (gint64 j = 0; j < numel; j++)
     {

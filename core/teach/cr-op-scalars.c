@@ -46,6 +46,13 @@ static const OpName op_names[] = {
   { "AliasBackward0", KIND_VIEW }, { "ContiguousBackward0", KIND_VIEW },
   { "ToCopyBackward0", KIND_VIEW },
   { "TBackward0", KIND_T }, { "ExpandBackward0", KIND_EXPAND },
+  { "BmmBackward0", KIND_MATMUL },
+  { "ConvolutionBackward0", KIND_CONV },
+  { "MaxPool2DWithIndicesBackward0", KIND_MAX_POOL }, { "AvgPool2DBackward0", KIND_AVG_POOL },
+  { "NativeLayerNormBackward0", KIND_LAYER_NORM }, { "NativeBatchNormBackward0", KIND_BATCH_NORM },
+  { "GatherBackward0", KIND_TAKE }, { "IndexSelectBackward0", KIND_TAKE },
+  { "IndexBackward0", KIND_TAKE }, { "SelectBackward0", KIND_SELECT },
+  { "CatBackward0", KIND_CAT }, { "StackBackward0", KIND_STACK },
 };
 
 
@@ -187,28 +194,69 @@ scalars_broadcasts_to (const CrRecordTensor *t,
   return TRUE;
 }
 
-/* The values of a tensor the record keeps none of, made by a view or a
- * transpose of one it keeps (nn.Linear's W.t()): new array, or NULL. */
+/* The values of a tensor the record keeps none of, made by a view, a
+ * transpose, an expand or a select of one whose values it keeps or can
+ * find so (nn.Linear's W.t(), a batched matmul's expanded operands): new
+ * array, or NULL. depth bounds a chain of views. */
 static double *
-view_values (const CrRunRecord    *record,
-             const CrRecordTensor *t)
+view_values_at_depth (const CrRunRecord    *record,
+                      const CrRecordTensor *t,
+                      int                   depth)
 {
   const CrRecordOp *op = t->origin == CR_RECORD_TENSOR_RESULT && t->op >= 0
                          && (guint) t->op < record->ops->len ? record->ops->pdata[t->op] : NULL;
   Kind kind;
-  if (!op || op->inputs->len < 1 || !scalars_lookup_kind (op->grad_fn, &kind)
-      || (kind != KIND_VIEW && kind != KIND_T))
+  if (!op || depth > 8 || op->inputs->len < 1 || !scalars_lookup_kind (op->grad_fn, &kind)
+      || (kind != KIND_VIEW && kind != KIND_T && kind != KIND_EXPAND && kind != KIND_SELECT))
     return NULL;
   const CrRecordTensor *in = scalars_tensor_at (record, g_array_index (op->inputs, int, 0));
-  gint64 n = scalars_numel_of (t);
-  if (!in || !in->value || in->value->n_values < n || scalars_numel_of (in) != n)
+  gint64 n = scalars_numel_of (t), in_n = in ? scalars_numel_of (in) : 0;
+  if (!in || (kind != KIND_EXPAND && kind != KIND_SELECT && in_n != n))
+    return NULL;
+  g_autofree double *derived = NULL;
+  const double *from = NULL;
+  if (in->value && in->value->n_values >= in_n)
+    from = in->value->values;
+  else if ((derived = view_values_at_depth (record, in, depth + 1)))
+    from = derived;
+  else
+    return NULL;
+  const CrRecordArgument *dim = cr_record_op_argument (op, "dim");
+  const CrRecordArgument *index = cr_record_op_argument (op, "index");
+  int d = dim && dim->n_values == 1 ? scalars_wrap_dim ((gint64) dim->values[0], in->ndim) : -1;
+  gint64 at = index && index->n_values == 1 ? (gint64) index->values[0] : -1;
+  if (kind == KIND_SELECT && d >= 0 && at < 0)
+    at += in->shape[d];
+  if (kind == KIND_SELECT && (d < 0 || at < 0 || at >= in->shape[d] || t->ndim != in->ndim - 1))
+    return NULL;
+  if (kind == KIND_EXPAND && !scalars_broadcasts_to (in, t))
     return NULL;
   double *values = g_new (double, MAX (n, 1));
   for (gint64 j = 0; j < n; j++)
-    values[j] = kind == KIND_T && in->ndim == 2
-                ? in->value->values[(j % in->shape[0]) * in->shape[1] + j / in->shape[0]]
-                : in->value->values[j];
+    {
+      gint64 src = j;
+      if (kind == KIND_T && in->ndim == 2)
+        src = (j % in->shape[0]) * in->shape[1] + j / in->shape[0];
+      else if (kind == KIND_EXPAND)
+        src = scalars_broadcast_source (j, t->ndim, t->shape, in->ndim, in->shape);
+      else if (kind == KIND_SELECT)
+        {
+          /* j's index in t, with `at` put back at dim d. */
+          gint64 inner = 1;
+          for (int k = d; k < t->ndim; k++)
+            inner *= t->shape[k];
+          src = (j / inner) * inner * in->shape[d] + at * inner + j % inner;
+        }
+      values[j] = from[src];
+    }
   return values;
+}
+
+static double *
+view_values (const CrRunRecord    *record,
+             const CrRecordTensor *t)
+{
+  return view_values_at_depth (record, t, 0);
 }
 
 /* A parameter's value as an op in a training loop read it: what the last
@@ -575,6 +623,12 @@ cr_op_scalars_can_open (const CrRunRecord *record,
   g_autofree char *why_owned = NULL;
   if (!op)
     why = "there is no such op";
+  else if (op->custom_function)
+    why_owned = g_strdup_printf ("%s (line %u) is a custom Function: its backward is the "
+                                 "script's own code (%s.backward), not a formula the scalar "
+                                 "view can take apart element by element",
+                                 op->grad_fn ? op->grad_fn : op->custom_function, op->span.line,
+                                 op->custom_function);
   else if (!scalars_lookup_kind (op->grad_fn, &kind))
     why_owned = g_strdup_printf ("%s (line %u) is not one the scalar view takes apart",
                                  op->grad_fn ? op->grad_fn : "this op", op->span.line);
@@ -641,6 +695,15 @@ node_estimate (const CrRunRecord *record,
                                 ? scalars_tensor_at (record, g_array_index (op->inputs, int, first)) : NULL;
       n += A && A->ndim > 0 ? scalars_numel_of (out) * A->shape[A->ndim - 1] : 0;
     }
+  else if (kind == KIND_CONV && op->inputs->len > 1)
+    {
+      /* A product per output element and weight element of its group. */
+      const CrRecordTensor *w = scalars_tensor_at (record, g_array_index (op->inputs, int, 1));
+      n += w && w->ndim > 0 && w->shape[0] > 0
+           ? scalars_numel_of (out) * (scalars_numel_of (w) / w->shape[0]) : 0;
+    }
+  else if (kind == KIND_LAYER_NORM || kind == KIND_BATCH_NORM)
+    n += 2 * scalars_numel_of (out);  /* x̂ and the statistics, at most */
   return n;
 }
 
@@ -707,6 +770,18 @@ cr_op_scalars_new (const CrRunRecord *record,
     ok = scalars_build_loss (&b);
   else if (kind == KIND_NLL)
     ok = scalars_build_nll (&b);
+  else if (kind == KIND_CONV)
+    ok = scalars_build_conv (&b);
+  else if (kind == KIND_MAX_POOL || kind == KIND_AVG_POOL)
+    ok = scalars_build_pool (&b);
+  else if (kind == KIND_LAYER_NORM || kind == KIND_BATCH_NORM)
+    ok = scalars_build_norm (&b);
+  else if (kind == KIND_TAKE)
+    ok = scalars_build_take (&b);
+  else if (kind == KIND_SELECT)
+    ok = scalars_build_select (&b);
+  else if (kind == KIND_CAT || kind == KIND_STACK)
+    ok = scalars_build_join (&b);
   else
     ok = scalars_build_view (&b);
   g_hash_table_unref (b.bases);
@@ -729,7 +804,9 @@ cr_op_scalars_new (const CrRunRecord *record,
   for (guint i = 0; i < op->inputs->len; i++)
     {
       const CrRecordTensor *t = scalars_tensor_at (record, g_array_index (op->inputs, int, i));
-      g_autofree char *shape = t ? scalars_shape_text (t) : g_strdup ("number");
+      /* A binary op's other side is a number; a layer's missing weight or bias None. */
+      g_autofree char *shape = t ? scalars_shape_text (t)
+                               : g_strdup (scalars_kind_is_binary (kind) ? "number" : "None");
       g_string_append_printf (title, "%s%s", i ? (kind == KIND_MATMUL || kind == KIND_ADDMM) && i
                                                  == op->inputs->len - 1 ? " @ " : ", " : "",
                               shape);

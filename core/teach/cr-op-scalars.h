@@ -17,13 +17,19 @@
  * Ops covered (by grad_fn): elementwise add, sub, rsub, mul, div, neg, pow
  * (a tensor or a number on either side, with broadcasting), relu, tanh,
  * sigmoid, exp, log, sqrt, sin, cos, abs, reciprocal; sum and mean (all
- * elements, or over dims); mm, mv, dot and addmm (nn.Linear's x@W.T+b);
- * softmax and log_softmax; mse_loss, binary_cross_entropy_with_logits and
- * nll_loss (cross_entropy's second half; mean or sum, no class weights); views, reshapes, squeeze/unsqueeze, clone, t, expand. The dims of
- * a reduction or a softmax are not in the record: they are found from the
- * values (the dims whose result matches the output; when several do, the
- * ones whose gradients match the backward step's). Any other op is refused
- * with its name (CR_EXC_NOT_IMPLEMENTED_ERROR).
+ * elements, or over dims); mm, mv, dot, bmm and addmm (nn.Linear's
+ * x@W.T+b); softmax and log_softmax; mse_loss,
+ * binary_cross_entropy_with_logits and nll_loss (cross_entropy's second
+ * half; mean or sum, no class weights); conv1d and conv2d (each output a sum
+ * of the products of its window), max_pool2d and avg_pool2d; layer_norm and
+ * batch_norm (each group's mean and variance as nodes, then x̂ and the
+ * affine; batch norm in eval from its running statistics); gather,
+ * index_select, indexing with a tensor, select, cat and stack; views,
+ * reshapes, squeeze/unsqueeze, clone, t, expand. Dims, a convolution's and
+ * a pool's geometry and eps are the op's recorded arguments
+ * (CrRecordOp.arguments). A custom Function is refused with why (its
+ * backward is the script's code), any other op with its name
+ * (CR_EXC_NOT_IMPLEMENTED_ERROR).
  *
  * Size: the op's inputs and output together hold at most
  * CR_OP_SCALARS_MAX_ELEMENTS elements, and the graph at most

@@ -1,0 +1,154 @@
+/* cr-op-scalars-pieces.c — the ops that move elements without computing
+ * (cr-op-scalars.h): gather, index_select and indexing, whose record keeps
+ * where each output element came from ("positions"); select, cat and stack
+ * along their recorded dim. Each output element is one input element, with
+ * the local derivative 1. */
+#include "cr-op-scalars-private.h"
+
+#include <string.h>
+
+/* Output element o copies element `from` of input tensor `in` (its nodes
+ * start at base). */
+static void
+add_copy (Build                *b,
+          const CrRecordTensor *in,
+          guint                 base,
+          gint64                o,
+          gint64                from)
+{
+  b->sub_step = (guint) o;
+  g_autofree char *Y = scalars_element_label (b->out, o);
+  g_autofree char *X = scalars_input_label (b->record, in, from);
+  guint out = scalars_add_output (b, o, "=", g_strdup_printf ("%s = %s", Y, X), NULL,
+                                  scalars_input_values (b, in)[from]);
+  scalars_add_edge (b, base + (guint) from, out, 1, g_strdup ("1"));
+}
+
+/* The index of flat element e of shape (ndim, shape), one per dim. */
+static void
+unravel (gint64        e,
+         int           ndim,
+         const gint64 *shape,
+         gint64       *index)
+{
+  for (int d = ndim - 1; d >= 0; d--)
+    {
+      index[d] = shape[d] > 0 ? e % shape[d] : 0;
+      e = shape[d] > 0 ? e / shape[d] : 0;
+    }
+}
+
+static gint64
+ravel (int           ndim,
+       const gint64 *shape,
+       const gint64 *index)
+{
+  gint64 flat = 0;
+  for (int d = 0; d < ndim; d++)
+    flat = flat * shape[d] + index[d];
+  return flat;
+}
+
+/* gather, index_select, x[idx]: the op's saved positions say, for each
+ * output element, the (flat) input element it is. */
+gboolean
+scalars_build_take (Build *b)
+{
+  const CrRecordTensor *in = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
+  gint64 out_numel = scalars_numel_of (b->out), in_numel = scalars_numel_of (in);
+  const CrTensorSnapshot *positions = NULL;
+  for (guint s = 0; s < b->op->saved->len; s++)
+    {
+      const CrRecordSaved *saved = b->op->saved->pdata[s];
+      if (saved->internal && g_strcmp0 (saved->name, "positions") == 0)
+        positions = saved->value;
+    }
+  if (!positions || positions->n_values != out_numel)
+    return scalars_fail (b, "takes elements from places the record does not keep");
+  guint base = scalars_input_nodes (b, in);
+  for (gint64 o = 0; o < out_numel; o++)
+    {
+      gint64 from = (gint64) positions->values[o];
+      if (from < 0 || from >= in_numel)
+        return scalars_fail (b, "takes an element from outside its input");
+      add_copy (b, in, base, o, from);
+    }
+  return b->error == NULL;
+}
+
+/* x.select(dim, index), x[i]: the output is the input less dim, at index. */
+gboolean
+scalars_build_select (Build *b)
+{
+  const CrRecordTensor *in = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
+  const CrRecordArgument *dim_arg = cr_record_op_argument (b->op, "dim");
+  const CrRecordArgument *index_arg = cr_record_op_argument (b->op, "index");
+  int dim = dim_arg && dim_arg->n_values == 1 ? scalars_wrap_dim ((gint64) dim_arg->values[0], in->ndim) : -1;
+  if (dim < 0 || !index_arg || index_arg->n_values != 1 || in->ndim < 1)
+    return scalars_fail (b, "selects along a dim the record does not keep");
+  gint64 at = (gint64) index_arg->values[0];
+  at = at < 0 ? at + in->shape[dim] : at;
+  if (at < 0 || at >= in->shape[dim] || b->out->ndim != in->ndim - 1)
+    return scalars_fail (b, "selects an index its input does not have");
+  guint base = scalars_input_nodes (b, in);
+  for (gint64 o = 0; o < scalars_numel_of (b->out); o++)
+    {
+      gint64 out_index[CR_MAX_DIMS] = { 0 }, in_index[CR_MAX_DIMS] = { 0 };
+      unravel (o, b->out->ndim, b->out->shape, out_index);
+      for (int d = 0, k = 0; d < in->ndim; d++)
+        in_index[d] = d == dim ? at : out_index[k++];
+      add_copy (b, in, base, o, ravel (in->ndim, in->shape, in_index));
+    }
+  return b->error == NULL;
+}
+
+/* torch.cat(xs, dim): output index i along dim is in the input whose
+ * stretch of dim holds it; torch.stack(xs, dim): dim is new, and its index
+ * picks the input. */
+gboolean
+scalars_build_join (Build *b)
+{
+  gboolean stack = b->kind == KIND_STACK;
+  guint n_inputs = b->op->inputs->len;
+  const CrRecordArgument *dim_arg = cr_record_op_argument (b->op, "dim");
+  int dim = dim_arg && dim_arg->n_values == 1 ? scalars_wrap_dim ((gint64) dim_arg->values[0], b->out->ndim)
+                                              : -1;
+  if (dim < 0 || n_inputs == 0)
+    return scalars_fail (b, "joins along a dim the record does not keep");
+  g_autofree const CrRecordTensor **ins = g_new0 (const CrRecordTensor *, n_inputs);
+  g_autofree guint *bases = g_new0 (guint, n_inputs);
+  for (guint k = 0; k < n_inputs; k++)
+    {
+      ins[k] = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, k));
+      if (!ins[k])
+        return scalars_fail (b, "has an input the record does not keep");
+      if (ins[k]->ndim != b->out->ndim - (stack ? 1 : 0))
+        return scalars_fail (b, "has an input of another number of dims than its output");
+      bases[k] = scalars_input_nodes (b, ins[k]);
+    }
+  for (gint64 o = 0; o < scalars_numel_of (b->out); o++)
+    {
+      gint64 index[CR_MAX_DIMS] = { 0 }, in_index[CR_MAX_DIMS] = { 0 };
+      unravel (o, b->out->ndim, b->out->shape, index);
+      guint k = 0;
+      if (stack)
+        {
+          k = (guint) index[dim];
+          for (int d = 0, j = 0; d < b->out->ndim; d++)
+            if (d != dim)
+              in_index[j++] = index[d];
+        }
+      else
+        {
+          gint64 along = index[dim];
+          while (k < n_inputs && along >= ins[k]->shape[dim])
+            along -= ins[k++]->shape[dim];
+          memcpy (in_index, index, sizeof (gint64) * (gsize) b->out->ndim);
+          in_index[dim] = along;
+        }
+      if (k >= n_inputs)
+        return scalars_fail (b, "has an output larger than its inputs together");
+      add_copy (b, ins[k], bases[k], o, ravel (ins[k]->ndim, ins[k]->shape, in_index));
+    }
+  return b->error == NULL;
+}
