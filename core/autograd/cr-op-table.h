@@ -152,6 +152,8 @@ G_BEGIN_DECLS
   X (MSE_LOSS_BACKWARD)   /* MseLossBackwardBackward0 */               \
   X (SMOOTH_L1_LOSS_BACKWARD) /* SmoothL1LossBackwardBackward0 */      \
   X (HUBER_LOSS_BACKWARD) /* HuberLossBackwardBackward0 */             \
+  X (RSUB_TENSOR)         /* RsubBackward0: rsub(tensor, tensor, alpha) */ \
+  X (NATIVE_LAYER_NORM_BACKWARD) /* NativeLayerNormBackwardBackward0 */ \
   X (NOT_IMPLEMENTED)     /* NotImplemented (name(): torch::autograd::) */
 
 /* The elementwise functions of one tensor are rows of core/cr-unary-ops.def

@@ -209,11 +209,9 @@ NATIVE (native_binary)
         {
           if (alpha == 1.0 && other->is_wrapped_number)
             return cr_torch_wrap (cr_rsub_scalar (x, cr_tensor_read_flat (other, 0), error));
-          if (alpha == 1.0)
-            return cr_torch_wrap (cr_sub (other, x, error));
           if (other->is_wrapped_number)
             return cr_torch_wrap (cr_rsub_scalar_alpha (x, other, alpha, error));
-          return cr_torch_wrap (cr_add_alpha (other, x, -alpha, error));
+          return cr_torch_wrap (cr_rsub_alpha (x, other, alpha, error));
         }
       if (alpha != 1.0 && info->kind == BIN_SUB && other->is_wrapped_number)
         return cr_torch_wrap (cr_sub_number_alpha (x, other, alpha, error));

@@ -96,6 +96,7 @@ static const SavedName saved_names[] = {
   /* add/sub's alpha, a Scalar: 1 unless given. */
   { CR_OP_ADD, "alpha", 0, SAVED_SCALAR_OR_ONE }, { CR_OP_SUB, "alpha", 0, SAVED_SCALAR_OR_ONE },
   { CR_OP_RSUB, "alpha", 1, SAVED_SCALAR_OR_ONE },  /* rsub(number, x): alpha is always 1 here */
+  { CR_OP_RSUB_TENSOR, "alpha", 0, SAVED_SCALAR_OR_ONE },
   { CR_OP_ADDMM, "beta", 0, SAVED_SCALAR_OR_ONE }, { CR_OP_ADDMM, "alpha", 1, SAVED_SCALAR_OR_ONE },
   { CR_OP_ADDMM, "mat1_sym_sizes", 1, SAVED_INPUT_SIZES },
   { CR_OP_ADDMM, "mat2_sym_sizes", 2, SAVED_INPUT_SIZES },
@@ -177,6 +178,12 @@ static const SavedName saved_names[] = {
   { CR_OP_SMOOTH_L1_LOSS, "beta", 0, SAVED_DOUBLE },
   { CR_OP_NATIVE_LAYER_NORM, "result1", 2 }, { CR_OP_NATIVE_LAYER_NORM, "result2", 3 },
   { CR_OP_NATIVE_LAYER_NORM, "bias", 4 },
+  { CR_OP_NATIVE_LAYER_NORM_BACKWARD, "grad_out", 0 },
+  { CR_OP_NATIVE_LAYER_NORM_BACKWARD, "input", 1 },
+  { CR_OP_NATIVE_LAYER_NORM_BACKWARD, "mean", 2 },
+  { CR_OP_NATIVE_LAYER_NORM_BACKWARD, "rstd", 3 },
+  { CR_OP_NATIVE_LAYER_NORM_BACKWARD, "weight", 4 },
+  { CR_OP_NATIVE_LAYER_NORM_BACKWARD, "normalized_shape", 0, SAVED_TRAILING_SIZES },
   /* Pools, bounds, masks. */
   { CR_OP_MAX_POOL2D, "result1", 0 }, { CR_OP_MAX_POOL2D, "self", 1 },
   { CR_OP_AVG_POOL2D, "self", 0 },
@@ -189,6 +196,7 @@ static const SavedName saved_names[] = {
   { CR_OP_SOFTPLUS_BACKWARD, "grad_output", 0 }, { CR_OP_SOFTPLUS_BACKWARD, "self", 1 },
   { CR_OP_GELU_BACKWARD, "grad_output", 0 }, { CR_OP_GELU_BACKWARD, "self", 1 },
   { CR_OP_LOG_SIGMOID_BACKWARD, "grad_output", 0 }, { CR_OP_LOG_SIGMOID_BACKWARD, "self", 1 },
+  { CR_OP_LOG_SIGMOID_BACKWARD, "buffer", 2 }, { CR_OP_LOG_SIGMOID, "buffer", 1 },
   { CR_OP_HARDSWISH_BACKWARD, "grad_output", 0 }, { CR_OP_HARDSWISH_BACKWARD, "self", 1 },
   /* Takes: slot 0 is the positions of our own; the rest is kept to show. */
   { CR_OP_GATHER, "index", 1 }, { CR_OP_GATHER, "self", 2 },

@@ -14,7 +14,8 @@
  *   gelu        f″ = φ(x)(2 − x²)   (tanh: (1 − t²)(u′ − x·t·u′² + ½x·u″))
  *   logsigmoid  f″ = (σ(x) − 1)·σ(x)
  *   hardswish   f″ = 1/3 where −3 < x < 3, else 0
- * Slots: 0 grad_output, 1 self; args.scalar[0] gelu's approximate (0 none,
+ * Slots: 0 grad_output, 1 self; logsigmoid's 2 buffer (see
+ * cr_ops_log_sigmoid_buffer); args.scalar[0] gelu's approximate (0 none,
  * 1 tanh). */
 #include "cr-ops-private.h"
 
@@ -196,6 +197,22 @@ second_derivative (CrOpId     op,
   return d != NULL ? cr_mul (gg_g, d, error) : NULL;
 }
 
+CrTensor *
+cr_ops_log_sigmoid_buffer (CrTensor  *x,
+                           GError   **error)
+{
+  static const gint64 none = 0;
+  g_autoptr(CrTensor) magnitude = NULL;
+  g_autoptr(CrTensor) negated = NULL;
+
+  /* PyTorch's CUDA forward keeps an empty buffer (its backward needs none). */
+  if (x->device != CR_DEVICE_CPU)
+    return cr_tensor_new_empty (&none, 1, x->dtype, x->device, error);
+  magnitude = cr_kernel_unary (CR_UNARY_ABS, x, error);
+  negated = magnitude != NULL ? cr_kernel_unary (CR_UNARY_NEG, magnitude, error) : NULL;
+  return negated != NULL ? cr_kernel_unary (CR_UNARY_EXP, negated, error) : NULL;
+}
+
 /* The op over (grad, self): its value with grad mode off, then one node
  * when grad mode is on and either requires grad. */
 static CrTensor *
@@ -217,6 +234,14 @@ curved_backward (CrOpId     op,
 
       cr_node_save (node, 0, grad, FALSE);
       cr_node_save (node, 1, self, FALSE);
+      if (op == CR_OP_LOG_SIGMOID_BACKWARD)
+        {
+          g_autoptr(CrTensor) buffer = cr_ops_log_sigmoid_buffer (self, error);
+
+          if (buffer == NULL)
+            g_clear_pointer (&result, cr_tensor_unref);
+          cr_node_save (node, 2, buffer, FALSE);
+        }
       args->scalar[0] = approximate;
       args->has_scalar[0] = TRUE;
     }

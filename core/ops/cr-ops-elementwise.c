@@ -289,6 +289,68 @@ cr_rsub_scalar_alpha (CrTensor  *a,
   return out;
 }
 
+/* RSUB_TENSOR: torch.rsub(a, b, alpha=) with b a
+ * tensor: b − alpha·a, one RsubBackward0 over (a, b), as PyTorch's
+ * rsub.Tensor. args.scalar[0]: alpha, when given. */
+static gboolean
+rsub_tensor_backward (CrNode          *node,
+                      CrTensor *const *grads,
+                      CrTensor       **grad_inputs,
+                      GError         **error)
+{
+  double alpha = node->args->has_scalar[0] ? node->args->scalar[0] : 1.0;
+
+  if (cr_ops_needs_grad (node, 0))
+    {
+      /* PyTorch's maybe_multiply (-grad, alpha). */
+      g_autoptr(CrTensor) negated = cr_neg (grads[0], error);
+
+      if (negated == NULL)
+        return FALSE;
+      SET_GRAD (0, alpha == 1.0 ? g_steal_pointer (&negated)
+                                : cr_ops_mul_number (negated, alpha, error));
+    }
+  if (cr_ops_needs_grad (node, 1))
+    grad_inputs[1] = cr_tensor_ref (grads[0]);
+  return TRUE;
+}
+
+static CrTensor *
+rsub_tensor_local_grad (CrNode  *node,
+                        guint    input,
+                        GError **error)
+{
+  double alpha = node->args->has_scalar[0] ? node->args->scalar[0] : 1.0;
+
+  return cr_ops_full_output (node, input == 0 ? -alpha : 1.0, error);
+}
+
+const CrOpInfo cr_op_row_RSUB_TENSOR = {
+  CR_OP_RSUB_TENSOR, "rsub", "RsubBackward0", 2, "−",
+  "∂(b−a)/∂a = −1,  ∂(b−a)/∂b = 1",
+  rsub_tensor_backward, rsub_tensor_local_grad
+};
+
+CrTensor *
+cr_rsub_alpha (CrTensor  *a,
+               CrTensor  *b,
+               double     alpha,
+               GError   **error)
+{
+  CrTensor *inputs[2] = { a, b };
+  CrTensor *out = alpha == 1.0 ? cr_kernel_binary (CR_BINARY_SUB, b, a, error)
+                               : cr_kernel_add_scaled (b, a, -alpha, error);
+  CrNode *node;
+
+  if (out != NULL && (node = cr_ops_record (CR_OP_RSUB_TENSOR, inputs, 2, out)) != NULL
+      && alpha != 1.0)
+    {
+      cr_node_args (node)->scalar[0] = alpha;
+      cr_node_args (node)->has_scalar[0] = TRUE;
+    }
+  return out;
+}
+
 /* ---- where, clamp ------------------------------------------------------ */
 
 static gboolean

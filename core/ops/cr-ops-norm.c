@@ -327,11 +327,45 @@ norm_backward (CrNode          *node,
   return TRUE;
 }
 
+/* Layer norm: under create_graph, PyTorch's one native_layer_norm_backward
+ * op (NativeLayerNormBackwardBackward0, cr-ops-layer-norm-backward.c) over
+ * the values the plain backward gives. */
+static gboolean
+layer_norm_backward (CrNode          *node,
+                     CrTensor *const *grad_outputs,
+                     CrTensor       **grad_inputs,
+                     GError         **error)
+{
+  g_autoptr(CrTensor) x = NULL;
+  g_autoptr(CrTensor) weight = NULL;
+  g_autoptr(CrTensor) mean = NULL;
+  g_autoptr(CrTensor) rstd = NULL;
+  g_autoptr(CrTensor) bias = NULL;
+  gboolean was_enabled;
+  gboolean ok;
+
+  if (!cr_grad_mode_is_enabled ())
+    return norm_backward (node, grad_outputs, grad_inputs, error);
+  was_enabled = cr_grad_mode_set_enabled (FALSE);
+  ok = norm_backward (node, grad_outputs, grad_inputs, error);
+  cr_grad_mode_set_enabled (was_enabled);
+  if (!ok || (x = cr_node_get_saved (node, 0, error)) == NULL
+      || !optional_saved (node, 1, &weight, error)
+      || (mean = cr_node_get_saved (node, 2, error)) == NULL
+      || (rstd = cr_node_get_saved (node, 3, error)) == NULL
+      || !optional_saved (node, 4, &bias, error))
+    return FALSE;
+  cr_ops_layer_norm_backward_record (grad_outputs[0], x, mean, rstd, weight, bias,
+                                     (int) node->args->ints[0], node->args->scalar[0],
+                                     grad_inputs);
+  return TRUE;
+}
+
 const CrOpInfo cr_op_row_NATIVE_LAYER_NORM = {
   CR_OP_NATIVE_LAYER_NORM, "layer_norm", "NativeLayerNormBackward0", 3, "LN",
   "x̂ = (x − μ)·σ⁻¹ over the last dims:  ∂/∂x = σ⁻¹(Ĝ − mean Ĝ − x̂·mean(Ĝ·x̂)),  "
   "Ĝ = G·w;  ∂/∂w = Σ G·x̂;  ∂/∂b = Σ G",
-  norm_backward, NULL
+  layer_norm_backward, NULL
 };
 
 const CrOpInfo cr_op_row_NATIVE_BATCH_NORM = {

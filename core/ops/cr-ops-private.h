@@ -180,6 +180,27 @@ CrTensor *cr_ops_gated_backward_local_grad (CrNode          *node,
                                             guint            input,
                                             GError         **error);
 
+/* What PyTorch's logsigmoid keeps as its buffer, e^−|x| (an empty tensor
+ * on CUDA, as its CUDA forward keeps); kernels only, a new ref
+ * (cr-ops-curved-backward.c). */
+CrTensor *cr_ops_log_sigmoid_buffer (CrTensor  *x,
+                                     GError   **error);
+
+/* Layer norm's backward under create_graph (cr-ops-layer-norm-backward.c):
+ * makes grads[0..2] (input, weight, bias; computed with grad mode off, NULL
+ * where not wanted) the outputs of one NativeLayerNormBackwardBackward0 over
+ * (grad_out, input, mean, rstd, weight, bias) when grad mode is on and one
+ * of those requires grad. weight and bias may be NULL. */
+void      cr_ops_layer_norm_backward_record (CrTensor        *grad_out,
+                                             CrTensor        *input,
+                                             CrTensor        *mean,
+                                             CrTensor        *rstd,
+                                             CrTensor        *weight,
+                                             CrTensor        *bias,
+                                             int              n_normalized,
+                                             double           eps,
+                                             CrTensor *const *grads);
+
 /* The losses on a device (cr-ops-loss-device.c), forward and backward
  * without recording; cr-ops-nn.c checks the arguments and records. */
 #define CR_OPS_IGNORE_INDEX (-100)

@@ -467,6 +467,15 @@ cr_unary_p (CrOpId               op,
         cr_node_save (node, 0, x, FALSE);
       else if (u->save == SAVE_OUTPUT)
         cr_node_save (node, 0, out, TRUE);
+      if (op == CR_OP_LOG_SIGMOID)
+        {
+          /* Kept only to show (_saved_buffer), as PyTorch's node keeps it. */
+          g_autoptr(CrTensor) buffer = cr_ops_log_sigmoid_buffer (x, error);
+
+          if (buffer == NULL)
+            g_clear_pointer (&out, cr_tensor_unref);
+          cr_node_save (node, 1, buffer, FALSE);
+        }
     }
   return out;
 }

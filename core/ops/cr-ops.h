@@ -31,6 +31,8 @@ CrTensor *cr_div            (CrTensor *a, CrTensor *b, GError **error);
 CrTensor *cr_rsub_scalar    (CrTensor *a, double number, GError **error);
 /* number - alpha * a, number a wrapped number: RsubBackward1 keeping alpha */
 CrTensor *cr_rsub_scalar_alpha (CrTensor *a, CrTensor *number, double alpha, GError **error);
+/* b - alpha * a, b a tensor (torch.rsub(a, b, alpha=)): RsubBackward0 */
+CrTensor *cr_rsub_alpha     (CrTensor *a, CrTensor *b, double alpha, GError **error);
 /* a ** number: PowBackward0 */
 CrTensor *cr_pow_scalar     (CrTensor *a, double exponent, GError **error);
 /* a ** b (either may be a wrapped number): PowBackward1 */
