@@ -44,23 +44,14 @@ static const char warm_up_script[] =
   "    (x * x + 1).sum().backward()\n"
   "except Exception:\n    pass\n";
 
-/* Reads exactly length bytes; FALSE at end of stream or on an error. */
+/* Reads exactly length bytes, however long they take; FALSE at the end
+ * of the stream or on an error. */
 static gboolean
 read_all (int    fd,
           void  *buffer,
           gsize  length)
 {
-  guint8 *bytes = buffer;
-  for (gsize done = 0; done < length;)
-    {
-      ssize_t n = read (fd, bytes + done, length - done);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return FALSE;
-      done += (gsize) n;
-    }
-  return TRUE;
+  return cr_guard_read_exact (fd, buffer, length, -1, -1) == 1;
 }
 
 static gboolean
@@ -308,24 +299,6 @@ spare_start (Spare *spare,
   return TRUE;
 }
 
-static gboolean
-send_all (int           fd,
-          gconstpointer data,
-          gsize         length)
-{
-  const guint8 *bytes = data;
-  for (gsize done = 0; done < length;)
-    {
-      ssize_t n = send (fd, bytes + done, length - done, MSG_NOSIGNAL);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return FALSE;
-      done += (gsize) n;
-    }
-  return TRUE;
-}
-
 /* Passes a RUN request (its header read, both descriptors received) on to
  * the spare: the header with the descriptors, then its file name and
  * script, read from the window's socket as they are sent on. The spare's
@@ -338,37 +311,19 @@ spare_take (Spare                *spare,
             const CrGuardRequest *request,
             int                   fds[2])
 {
-  union {
-    char           buffer[CMSG_SPACE (2 * sizeof (int))];
-    struct cmsghdr align;
-  } control;
-  memset (&control, 0, sizeof control);
-  struct iovec iov = { (void *) request, sizeof *request };
-  struct msghdr message = {
-    .msg_iov = &iov,
-    .msg_iovlen = 1,
-    .msg_control = control.buffer,
-    .msg_controllen = sizeof control.buffer,
-  };
-  struct cmsghdr *c = CMSG_FIRSTHDR (&message);
-  c->cmsg_level = SOL_SOCKET;
-  c->cmsg_type = SCM_RIGHTS;
-  c->cmsg_len = CMSG_LEN (2 * sizeof (int));
-  memcpy (CMSG_DATA (c), fds, 2 * sizeof (int));
-  ssize_t n;
-  do
-    n = sendmsg (spare->socket, &message, MSG_NOSIGNAL);
-  while (n < 0 && errno == EINTR);
-  if (n < 0 || !send_all (spare->socket, (const guint8 *) request + n, sizeof *request - (gsize) n))
+  if (!cr_guard_send_request (spare->socket, request, fds))
     {
       kill (spare->pid, SIGKILL);
       spare_forget (spare);
       return 0;
     }
   pid_t pid = spare->pid;
-  /* The file name and the script, a buffer at a time. */
+  /* The file name and the script, a buffer at a time. A spare that dies
+   * on the way is told as any child's crash; what did not reach it is
+   * still read, so that the window's stream stays whole. */
   guint8 buffer[64 * 1024];
   gsize left = (gsize) request->filename_length + request->source_length;
+  gboolean reaches = TRUE;
   while (left > 0)
     {
       gsize chunk = MIN (left, sizeof buffer);
@@ -378,23 +333,7 @@ spare_take (Spare                *spare,
           spare_forget (spare);
           return -1;
         }
-      if (!send_all (spare->socket, buffer, chunk))
-        {
-          /* It died on the way: the run is its crash, told as any child's. */
-          break;
-        }
-      left -= chunk;
-    }
-  /* Whatever did not reach it is drained, so the window's stream stays whole. */
-  while (left > 0)
-    {
-      gsize chunk = MIN (left, sizeof buffer);
-      if (!read_all (window_socket, buffer, chunk))
-        {
-          kill (pid, SIGKILL);
-          spare_forget (spare);
-          return -1;
-        }
+      reaches = reaches && cr_guard_send_all (spare->socket, buffer, chunk);
       left -= chunk;
     }
   close (spare->socket);

@@ -160,24 +160,6 @@ cr_script_guard_server_stop (void)
   g_mutex_unlock (&server.lock);
 }
 
-static gboolean
-send_all (int         fd,
-          const void *data,
-          gsize       length)
-{
-  const guint8 *bytes = data;
-  for (gsize done = 0; done < length;)
-    {
-      ssize_t n = send (fd, bytes + done, length - done, MSG_NOSIGNAL);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return FALSE;
-      done += (gsize) n;
-    }
-  return TRUE;
-}
-
 /* The RUN request: the header with the answer's and stderr's descriptors,
  * then the file name and the script. */
 static gboolean
@@ -188,33 +170,10 @@ send_run (int                   socket_fd,
           const char           *filename,
           const char           *source)
 {
-  union {
-    char           buffer[CMSG_SPACE (2 * sizeof (int))];
-    struct cmsghdr align;
-  } control;
-  memset (&control, 0, sizeof control);
-  struct iovec iov = { (void *) request, sizeof *request };
-  struct msghdr message = {
-    .msg_iov = &iov,
-    .msg_iovlen = 1,
-    .msg_control = control.buffer,
-    .msg_controllen = sizeof control.buffer,
-  };
-  struct cmsghdr *c = CMSG_FIRSTHDR (&message);
-  c->cmsg_level = SOL_SOCKET;
-  c->cmsg_type = SCM_RIGHTS;
-  c->cmsg_len = CMSG_LEN (2 * sizeof (int));
-  int fds[2] = { answer_fd, stderr_fd };
-  memcpy (CMSG_DATA (c), fds, sizeof fds);
-  ssize_t n;
-  do
-    n = sendmsg (socket_fd, &message, MSG_NOSIGNAL);
-  while (n < 0 && errno == EINTR);
-  if (n < 0)
-    return FALSE;
-  return send_all (socket_fd, (const guint8 *) request + n, sizeof *request - (gsize) n)
-         && send_all (socket_fd, filename, request->filename_length)
-         && send_all (socket_fd, source, request->source_length);
+  const int fds[2] = { answer_fd, stderr_fd };
+  return cr_guard_send_request (socket_fd, request, fds)
+         && cr_guard_send_all (socket_fd, filename, request->filename_length)
+         && cr_guard_send_all (socket_fd, source, request->source_length);
 }
 
 /* Reads the server's next reply, waiting at most timeout_ms for it to
@@ -223,25 +182,8 @@ static int
 read_reply (CrGuardReply *reply,
             int           timeout_ms)
 {
-  gsize got = 0;
-  while (got < sizeof *reply)
-    {
-      struct pollfd poll_socket = { .fd = server.socket_fd, .events = POLLIN };
-      int ready = poll (&poll_socket, 1, got == 0 ? timeout_ms : 1000);
-      if (ready < 0 && errno == EINTR)
-        continue;
-      if (ready < 0)
-        return -1;
-      if (ready == 0)
-        return got == 0 ? 0 : -1;
-      ssize_t n = recv (server.socket_fd, (guint8 *) reply + got, sizeof *reply - got, 0);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return -1;
-      got += (gsize) n;
-    }
-  return reply->magic == CR_GUARD_REPLY_MAGIC ? 1 : -1;
+  int got = cr_guard_read_exact (server.socket_fd, reply, sizeof *reply, timeout_ms, 1000);
+  return got == 1 && reply->magic != CR_GUARD_REPLY_MAGIC ? -1 : got;
 }
 
 /* The reply for a child whose answer was taken early: it is ending, or
@@ -257,7 +199,7 @@ settle_pending_exit (void)
   if (got == 0)
     {
       CrGuardRequest cancel = { .magic = CR_GUARD_REQUEST_MAGIC, .kind = CR_GUARD_REQUEST_CANCEL };
-      if (send_all (server.socket_fd, &cancel, sizeof cancel))
+      if (cr_guard_send_all (server.socket_fd, &cancel, sizeof cancel))
         got = read_reply (&reply, 5000);
     }
   if (got != 1)
@@ -342,7 +284,7 @@ cr_guard_server_run (const char      *source,
             {
               CrGuardRequest cancel = { .magic = CR_GUARD_REQUEST_MAGIC, .kind = CR_GUARD_REQUEST_CANCEL };
               asked = TRUE;
-              if (!send_all (server.socket_fd, &cancel, sizeof cancel))
+              if (!cr_guard_send_all (server.socket_fd, &cancel, sizeof cancel))
                 lost = TRUE;
             }
         }

@@ -59,4 +59,26 @@ typedef struct {
   gint32  pid;
 } CrGuardReply;
 
+/* The stream's reads and writes, for both ends (cr-guard-protocol.c). */
+
+/* Writes all of data to the socket fd (no SIGPIPE); FALSE when it is
+ * closed or fails. */
+gboolean cr_guard_send_all     (int                   fd,
+                                gconstpointer         data,
+                                gsize                 length);
+/* Sends a request's header carrying fds[0..1] (SCM_RIGHTS), and what of
+ * it the stream cut. FALSE when fd is closed or fails. */
+gboolean cr_guard_send_request (int                   fd,
+                                const CrGuardRequest *request,
+                                const int             fds[2]);
+/* Reads exactly length bytes from fd, waiting at most first_wait_ms for
+ * the first of them and rest_wait_ms for each later read (-1: as long as
+ * it takes). 1: read; 0: nothing came within first_wait_ms; -1: the
+ * stream ended, failed or stalled part way. */
+int      cr_guard_read_exact   (int                   fd,
+                                gpointer              buffer,
+                                gsize                 length,
+                                int                   first_wait_ms,
+                                int                   rest_wait_ms);
+
 G_END_DECLS
