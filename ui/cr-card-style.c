@@ -67,7 +67,10 @@ static const char style_sheet[] =
   /* The sidebar's scrolled windows hold the card and the inspector as they
    * are: the space around them is theirs, in em like the rest. */
   "cr-step-card, cr-inspector { padding: 1em 1.1em 1.5em 1.1em; }\n"
-    ".cr-big-icon { -gtk-icon-size: 4em; opacity: 0.45; }\n";
+    ".cr-big-icon { -gtk-icon-size: 4em; opacity: 0.45; }\n"
+  /* The Training page's element picker: the followed cell ringed. */
+  ".cr-training-cell { padding: 0.1em 0.45em; min-height: 0; font-feature-settings: \"tnum\"; }\n"
+  "button.cr-training-cell:checked { box-shadow: inset 0 0 0 2px @theme_selected_bg_color; }\n";
 
 void
 cr_card_style_ensure (void)

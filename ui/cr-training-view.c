@@ -8,6 +8,8 @@
 
 #include "cr-card-style.h"
 #include "cr-training.h"
+#include "cr-training-element.h"
+#include "cr-training-rules.h"
 
 #include <adwaita.h>
 #include <math.h>
@@ -35,6 +37,8 @@ struct _CrTrainingView
   GtkWidget      *printed_area;
   GtkWidget      *params_title;
   GtkWidget      *params_area;
+  GtkWidget      *element_title;
+  GtkWidget      *element_picker;
   GtkWidget      *step_title;
   GtkWidget      *step_label;
   GtkWidget      *empty_label;
@@ -248,6 +252,14 @@ draw_curve (GtkDrawingArea *area,
     return;
   double em = line_height (widget);
   check_size (self, widget, (int) (em * 9));
+  /* The focus ring: the keys move the chosen call while it shows. */
+  if (gtk_widget_has_focus (widget))
+    {
+      set_rgba (cr, accent (), 0.8);
+      cairo_set_line_width (cr, 2);
+      cairo_rectangle (cr, 1, 1, width - 2, height - 2);
+      cairo_stroke (cr);
+    }
   self->plot_x = CURVE_LEFT_EM * em;
   self->plot_y = em * 0.6;
   self->plot_w = MAX (width - self->plot_x - em * 0.8, 10);
@@ -352,8 +364,93 @@ on_curve_pressed (GtkGestureClick *gesture,
                   double           y,
                   CrTrainingView  *self)
 {
+  /* The keys go on from the point clicked. */
+  gtk_widget_grab_focus (self->curve);
   if (cr_training_view_click (self, x, y) >= 0)
     gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
+/* ---- the curve from the keyboard ----------------------------------------------- */
+
+/* A slider to assistive technologies: the point chosen of the points. */
+static void
+update_curve_accessible (CrTrainingView *self)
+{
+  if (!self->curve)
+    return;
+  guint n = self->points ? self->points->len : 0;
+  int point = chosen_point (self);
+  char text[128] = "no backward call chosen";
+  if (point >= 0)
+    {
+      const CrTrainingPoint *chosen = &g_array_index (self->points, CrTrainingPoint, point);
+      char loss[G_ASCII_DTOSTR_BUF_SIZE];
+      g_ascii_formatd (loss, sizeof loss, "%.4g", chosen->loss);
+      g_snprintf (text, sizeof text, "backward call %u of %u, loss %s", chosen->backward + 1,
+                  self->record ? self->record->backwards->len : n, loss);
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->curve),
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_MIN, 1.0,
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_MAX, (double) MAX (n, 1),
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_NOW, (double) (point + 1),
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, text,
+                                  -1);
+}
+
+/* Left/Right a point (with Shift ten), Home/End the first and the last:
+ * the page follows that call; Enter (or Space) explores it in the window,
+ * as a click does. */
+static gboolean
+on_curve_key (GtkEventControllerKey *controller,
+              guint                  keyval,
+              guint                  keycode,
+              GdkModifierType        state,
+              CrTrainingView        *self)
+{
+  if ((state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK)) || !self->points
+      || self->points->len == 0)
+    return FALSE;
+  int n = (int) self->points->len;
+  int at = chosen_point (self);
+  int by = state & GDK_SHIFT_MASK ? 10 : 1;
+  int to;
+  switch (keyval)
+    {
+    case GDK_KEY_Left:
+    case GDK_KEY_KP_Left:
+      to = at < 0 ? n - 1 : MAX (at - by, 0);
+      break;
+    case GDK_KEY_Right:
+    case GDK_KEY_KP_Right:
+      to = at < 0 ? 0 : MIN (at + by, n - 1);
+      break;
+    case GDK_KEY_Home:
+    case GDK_KEY_KP_Home:
+      to = 0;
+      break;
+    case GDK_KEY_End:
+    case GDK_KEY_KP_End:
+      to = n - 1;
+      break;
+    case GDK_KEY_Return:
+    case GDK_KEY_KP_Enter:
+    case GDK_KEY_ISO_Enter:
+    case GDK_KEY_space:
+      if (at >= 0)
+        g_signal_emit (self, signals[SIGNAL_BACKWARD_PICKED], 0, self->chosen);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+  cr_training_view_set_chosen (self, (int) g_array_index (self->points, CrTrainingPoint, to).backward);
+  return TRUE;
+}
+
+static void
+on_curve_focus (GtkEventControllerFocus *controller,
+                CrTrainingView          *self)
+{
+  gtk_widget_queue_draw (self->curve);
 }
 
 /* ---- what the script printed ------------------------------------------------------ */
@@ -444,15 +541,24 @@ draw_printed (GtkDrawingArea *area,
 /* A series' value at update u: element e, or the norm (e < 0). */
 static double
 series_value (const CrTensorSnapshot *s,
-              int                     e)
+              gint64                  e)
 {
   if (!s)
     return NAN;
   if (e < 0)
     return cr_tensor_snapshot_norm (s);
-  if (s->numel == 1)
-    return s->n_values > 0 ? s->values[0] : s->mean;
-  return e < s->n_values ? s->values[e] : NAN;
+  return cr_training_value_at (s, e);
+}
+
+/* Whether parameter p is the one whose element is picked, and which. */
+static gboolean
+picked_element (CrTrainingView *self,
+                guint           p,
+                gint64         *element)
+{
+  CrTrainingElement *picker = CR_TRAINING_ELEMENT (self->element_picker);
+  *element = cr_training_element_get_element (picker, p);
+  return cr_training_element_get_param (picker) == p;
 }
 
 static const CrTensorSnapshot *
@@ -462,25 +568,36 @@ update_value (const CrRecordUpdate *u,
   return grad ? u->grad : u->after;
 }
 
-/* One small chart: a parameter's values (or gradients) over its updates. */
+/* One small chart: a parameter's values (or gradients) over its updates:
+ * a line an element for a small parameter, its followed element's line
+ * drawn over the others; the norm for a big one, or the followed element
+ * while the picker is on this parameter (where the record keeps it). */
 static void
 draw_series (CrTrainingView        *self,
              GtkWidget             *widget,
              cairo_t               *cr,
-             const CrTrainingParam *param,
+             guint                  p,
              gboolean               grad,
              double                 x0,
              double                 y0,
              double                 w,
              double                 h)
 {
+  const CrTrainingParam *param = g_ptr_array_index (self->params, p);
   double em = line_height (widget);
   const CrRecordUpdate *first = g_ptr_array_index (self->record->updates,
                                                    g_array_index (param->updates, guint, 0));
   const CrTensorSnapshot *shape = first->after ? first->after : first->grad;
   gint64 numel = shape ? shape->numel : 1;
-  int n_lines = numel <= MAX_ELEMENT_LINES ? (int) numel : 1;
+  gint64 followed;
+  gboolean picked = picked_element (self, p, &followed);
+  followed = CLAMP (followed, 0, MAX (numel - 1, 0));
   gboolean norm = numel > MAX_ELEMENT_LINES;
+  /* A big parameter's picked element, in place of the norm. */
+  gboolean one = norm && picked && shape && followed < shape->n_values;
+  if (one)
+    norm = FALSE;
+  int n_lines = norm || one ? 1 : (int) numel;
   guint n = param->updates->len;
 
   double low = INFINITY, high = -INFINITY;
@@ -488,9 +605,9 @@ draw_series (CrTrainingView        *self,
     {
       const CrRecordUpdate *u = g_ptr_array_index (self->record->updates,
                                                    g_array_index (param->updates, guint, k));
-      for (int e = 0; e < n_lines; e++)
+      for (int i = 0; i < n_lines; i++)
         {
-          double v = series_value (update_value (u, grad), norm ? -1 : e);
+          double v = series_value (update_value (u, grad), norm ? -1 : one ? followed : i);
           if (isfinite (v))
             low = MIN (low, v), high = MAX (high, v);
         }
@@ -499,7 +616,10 @@ draw_series (CrTrainingView        *self,
   cairo_set_line_width (cr, 1);
   cairo_rectangle (cr, x0 + 0.5, y0 + 0.5, w, h);
   cairo_stroke (cr);
-  const char *what = grad ? (norm ? "‖grad‖" : "grad") : (norm ? "‖value‖" : "value");
+  g_autofree char *index = norm ? NULL : cr_training_index_text (shape, followed);
+  g_autofree char *what = norm ? g_strdup (grad ? "‖grad‖" : "‖value‖")
+                               : g_strdup_printf ("%s%s", grad ? "grad" : "value",
+                                                  numel > 1 && index ? index : "");
   if (!isfinite (low))
     {
       draw_text (widget, cr, what, x0 + em * 0.25, y0 + em * 0.05, 0, 0.55);
@@ -523,32 +643,41 @@ draw_series (CrTrainingView        *self,
       break;
     }
 
+  /* The followed element's line last, over the others, which fade. */
   double pad = em * 0.2;
-  cairo_set_line_width (cr, 1.3);
-  for (int e = 0; e < n_lines; e++)
-    {
-      set_rgba (cr, norm ? accent () : element_colour ((guint) e), 1);
-      gboolean drawing = FALSE;
-      for (guint k = 0; k < n; k++)
-        {
-          const CrRecordUpdate *u = g_ptr_array_index (self->record->updates,
-                                                       g_array_index (param->updates, guint, k));
-          double v = series_value (update_value (u, grad), norm ? -1 : e);
-          if (!isfinite (v))
-            {
-              drawing = FALSE;
-              continue;
-            }
-          double x = x0 + (n > 1 ? w * k / (n - 1) : w / 2);
-          double y = y0 + pad + (h - 2 * pad) * (1 - (v - low) / (high - low));
-          if (drawing)
-            cairo_line_to (cr, x, y);
-          else
-            cairo_move_to (cr, x, y);
-          drawing = TRUE;
-        }
-      cairo_stroke (cr);
-    }
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < n_lines; i++)
+      {
+        gint64 e = norm ? -1 : one ? followed : i;
+        gboolean is_followed = !norm && e == followed;
+        if (n_lines > 1 && is_followed != (pass == 1))
+          continue;
+        if (n_lines == 1 && pass == 0)
+          continue;
+        set_rgba (cr, norm ? accent () : element_colour ((guint) MAX (e, 0)),
+                  n_lines > 1 && !is_followed ? 0.35 : 1);
+        cairo_set_line_width (cr, n_lines > 1 && is_followed ? 2.4 : 1.3);
+        gboolean drawing = FALSE;
+        for (guint k = 0; k < n; k++)
+          {
+            const CrRecordUpdate *u = g_ptr_array_index (self->record->updates,
+                                                         g_array_index (param->updates, guint, k));
+            double v = series_value (update_value (u, grad), e);
+            if (!isfinite (v))
+              {
+                drawing = FALSE;
+                continue;
+              }
+            double x = x0 + (n > 1 ? w * k / (n - 1) : w / 2);
+            double y = y0 + pad + (h - 2 * pad) * (1 - (v - low) / (high - low));
+            if (drawing)
+              cairo_line_to (cr, x, y);
+            else
+              cairo_move_to (cr, x, y);
+            drawing = TRUE;
+          }
+        cairo_stroke (cr);
+      }
 
   /* The labels over the lines. */
   draw_text_full (widget, cr, what, x0 + em * 0.25, y0 + 1, 0, 0.6, TRUE);
@@ -592,11 +721,11 @@ draw_params (GtkDrawingArea *area,
       g_string_append_printf (title, " · %u update%s", param->updates->len,
                               param->updates->len == 1 ? "" : "s");
       if (first->after && first->after->numel > MAX_ELEMENT_LINES)
-        g_string_append_printf (title, " · %" G_GINT64_FORMAT " elements: norm", first->after->numel);
+        g_string_append_printf (title, " · %" G_GINT64_FORMAT " elements", first->after->numel);
       draw_text (widget, cr, title->str, 0, y, 0, 0.9);
       double chart_y = y + em * 1.2, chart_h = row - em * 1.2 - em * 0.6;
-      draw_series (self, widget, cr, param, FALSE, 0, chart_y, chart_w - 1, chart_h);
-      draw_series (self, widget, cr, param, TRUE, chart_w + gap, chart_y, chart_w - 1, chart_h);
+      draw_series (self, widget, cr, p, FALSE, 0, chart_y, chart_w - 1, chart_h);
+      draw_series (self, widget, cr, p, TRUE, chart_w + gap, chart_y, chart_w - 1, chart_h);
     }
 }
 
@@ -637,6 +766,21 @@ update_sizes (CrTrainingView *self)
                                        (int) (n * param_row_height (self->params_area)));
 }
 
+/* The element picked for the update's parameter. */
+static gint64
+element_of_update (CrTrainingView       *self,
+                   const CrRecordUpdate *u)
+{
+  for (guint p = 0; self->params && p < self->params->len; p++)
+    {
+      const CrTrainingParam *param = g_ptr_array_index (self->params, p);
+      for (guint k = 0; k < param->updates->len; k++)
+        if (g_array_index (param->updates, guint, k) == u->id)
+          return cr_training_element_get_element (CR_TRAINING_ELEMENT (self->element_picker), p);
+    }
+  return 0;
+}
+
 static void
 update_text (CrTrainingView *self)
 {
@@ -649,7 +793,8 @@ update_text (CrTrainingView *self)
         {
           const CrRecordUpdate *u = g_ptr_array_index (self->record->updates,
                                                        g_array_index (updates, guint, i));
-          g_autofree char *one = cr_training_explain_narrow (self->record, u, 0, TRUE);
+          g_autofree char *one = cr_training_explain_narrow (self->record, u, element_of_update (self, u),
+                                                             TRUE);
           g_string_append_printf (text, "%s%s", i ? "\n" : "", one);
         }
       if (updates->len == 0)
@@ -672,6 +817,21 @@ update_text (CrTrainingView *self)
 
 /* ---- the widget ------------------------------------------------------------------- */
 
+/* The picker moved: the charts and the rules follow the element. */
+static void
+element_changed (CrTrainingView *self)
+{
+  update_text (self);
+  gtk_widget_queue_draw (self->params_area);
+}
+
+GtkWidget *
+cr_training_view_get_element_picker (CrTrainingView *self)
+{
+  g_return_val_if_fail (CR_IS_TRAINING_VIEW (self), NULL);
+  return self->element_picker;
+}
+
 void
 cr_training_view_set_chosen (CrTrainingView *self,
                              int             backward)
@@ -680,7 +840,9 @@ cr_training_view_set_chosen (CrTrainingView *self,
   if (self->chosen == backward)
     return;
   self->chosen = backward;
+  cr_training_element_set_chosen (CR_TRAINING_ELEMENT (self->element_picker), backward);
   update_text (self);
+  update_curve_accessible (self);
   gtk_widget_queue_draw (self->curve);
   gtk_widget_queue_draw (self->printed_area);
   gtk_widget_queue_draw (self->params_area);
@@ -718,6 +880,9 @@ cr_training_view_set_record (CrTrainingView *self,
   gtk_widget_set_visible (self->printed_area, loop && self->printed->len > 0);
   gtk_widget_set_visible (self->params_title, loop && self->params->len > 0);
   gtk_widget_set_visible (self->params_area, loop && self->params->len > 0);
+  gtk_widget_set_visible (self->element_title, loop && self->params->len > 0);
+  cr_training_element_set_params (CR_TRAINING_ELEMENT (self->element_picker), loop ? record : NULL,
+                                  loop ? self->params : NULL);
   gtk_widget_set_visible (self->step_title, loop);
   gtk_widget_set_visible (self->step_label, loop);
   self->chosen = -2;
@@ -826,9 +991,24 @@ cr_training_view_init (CrTrainingView *self)
   gtk_widget_add_css_class (self->empty_label, "dim-label");
   gtk_box_append (GTK_BOX (self), self->empty_label);
 
-  self->curve_title = heading ("Loss per backward call · click to explore one");
+  self->curve_title = heading ("Loss per call · click, or ←/→ and Enter");
   gtk_box_append (GTK_BOX (self), self->curve_title);
-  self->curve = gtk_drawing_area_new ();
+  /* A slider: its arrow keys are its own (the stepper leaves them). */
+  self->curve = g_object_new (GTK_TYPE_DRAWING_AREA, "accessible-role", GTK_ACCESSIBLE_ROLE_SLIDER, NULL);
+  gtk_widget_set_focusable (self->curve, TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->curve),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, "Loss per backward call",
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  "Left and Right move the backward call (Shift: by ten), Home and "
+                                  "End go to the first and the last, Enter explores it",
+                                  -1);
+  GtkEventController *keys = gtk_event_controller_key_new ();
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_curve_key), self);
+  gtk_widget_add_controller (self->curve, keys);
+  GtkEventController *focus = gtk_event_controller_focus_new ();
+  g_signal_connect (focus, "enter", G_CALLBACK (on_curve_focus), self);
+  g_signal_connect (focus, "leave", G_CALLBACK (on_curve_focus), self);
+  gtk_widget_add_controller (self->curve, focus);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->curve), draw_curve, self, NULL);
   gtk_widget_set_cursor_from_name (self->curve, "pointer");
   GtkGesture *click = gtk_gesture_click_new ();
@@ -845,6 +1025,14 @@ cr_training_view_init (CrTrainingView *self)
   self->params_area = gtk_drawing_area_new ();
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->params_area), draw_params, self, NULL);
   gtk_box_append (GTK_BOX (self), self->params_area);
+
+  self->element_title = heading ("Follow one element");
+  gtk_widget_set_tooltip_text (self->element_title, "The element whose values the charts draw "
+                                                    "and whose numbers each rule below shows");
+  gtk_box_append (GTK_BOX (self), self->element_title);
+  self->element_picker = cr_training_element_new ();
+  g_signal_connect_swapped (self->element_picker, "changed", G_CALLBACK (element_changed), self);
+  gtk_box_append (GTK_BOX (self), self->element_picker);
 
   self->step_title = heading ("");
   gtk_box_append (GTK_BOX (self), self->step_title);

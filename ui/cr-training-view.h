@@ -2,8 +2,10 @@
  * off the run record (core/teach/cr-training.h). The loss of each backward
  * call as a curve whose points pick that call ("backward-picked"), each
  * parameter's values and gradients over its updates (one line an element
- * for small tensors, the norm for big ones), and the chosen iteration's
- * updates told as their rules with the numbers. */
+ * for small tensors, the norm for big ones) with one element followed,
+ * and the chosen iteration's updates told as their rules with that
+ * element's numbers. The curve is a focusable slider: Left/Right/Home/End
+ * move the chosen call, Enter explores it ("backward-picked"). */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -39,6 +41,9 @@ GtkWidget *cr_training_view_get_curve          (CrTrainingView *self);
 int        cr_training_view_click              (CrTrainingView *self,
                                                 double          x,
                                                 double          y);
+/* The element picker (cr-training-element.h), borrowed: which element of
+ * which parameter the charts and the rules follow. */
+GtkWidget *cr_training_view_get_element_picker (CrTrainingView *self);
 /* The chosen iteration's text (borrowed), for tests. */
 const char *cr_training_view_get_text          (CrTrainingView *self);
 

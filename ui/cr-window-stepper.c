@@ -493,13 +493,15 @@ depth_activated (GSimpleAction *action,
 /* ---- keys ---- */
 
 /* Typing goes to text fields (and arrows to sliders, like the expression
- * panel's); the stepper's keys apply everywhere else. */
+ * panel's or the Training page's loss curve, whose role says so); the
+ * stepper's keys apply everywhere else. */
 static gboolean
 focus_in_text (CrWindow *self)
 {
   GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
   for (GtkWidget *w = focus; w; w = gtk_widget_get_parent (w))
-    if (GTK_IS_TEXT_VIEW (w) || GTK_IS_EDITABLE (w) || GTK_IS_TEXT (w) || GTK_IS_RANGE (w))
+    if (GTK_IS_TEXT_VIEW (w) || GTK_IS_EDITABLE (w) || GTK_IS_TEXT (w) || GTK_IS_RANGE (w)
+        || gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (w)) == GTK_ACCESSIBLE_ROLE_SLIDER)
       return TRUE;
   return FALSE;
 }

@@ -295,12 +295,20 @@ append_shape (GString                *out,
   g_string_append_c (out, ']');
 }
 
-/* Switches that are off say nothing: only maximize = 1 is news. */
+/* Switches that are off and options that are 0 (no weight decay, no
+ * momentum) say nothing: only maximize = 1 is news. Dampening is said
+ * where there is momentum to damp. */
 static gboolean
-is_quiet_number (const CrRecordNumber *number)
+is_quiet_number (const CrRecordUpdate *u,
+                 const CrRecordNumber *number)
 {
-  static const char *const switches[] = { "nesterov", "maximize", "amsgrad", "centered", NULL };
-  return number->value == 0 && g_strv_contains (switches, number->name);
+  static const char *const off[] = {
+    "nesterov", "maximize", "amsgrad", "centered", "momentum", "weight_decay", "lr_decay",
+    "initial_accumulator_value", NULL,
+  };
+  if (g_str_equal (number->name, "dampening"))
+    return cr_record_update_number (u, "momentum", 0) == 0;
+  return number->value == 0 && g_strv_contains (off, number->name);
 }
 
 /* The letter a rule writes an option as: "momentum μ = 0.9". */
@@ -385,7 +393,7 @@ cr_training_explain_narrow (const CrRunRecord    *record,
       for (guint i = 0; i < u->numbers->len; i++)
         {
           const CrRecordNumber *number = g_ptr_array_index (u->numbers, i);
-          if (is_quiet_number (number))
+          if (is_quiet_number (u, number))
             continue;
           const char *symbol = option_symbol (number->name);
           g_string_append_printf (out, "%s%s%s%s = ", first ? "" : ", ", number->name,

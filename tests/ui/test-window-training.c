@@ -1,9 +1,13 @@
 /* test-window-training.c — the Training page: its loss curve has one point
  * per backward call, a click on a point picks that call (the view's mark,
- * its updates told, the window's picker and graph); a script without a loop
- * hides the page. Runs under xvfb-run. */
+ * its updates told, the window's picker and graph), and so do its keys
+ * once it has the focus; the element picker's cells and index spins choose
+ * the element the rules tell; a script without a loop hides the page. Runs
+ * under xvfb-run. */
 #include "cr-config.h"
 #include "cr-window-private.h"
+#include "cr-training-element.h"
+#include "cr-training-rules.h"
 #include "cr-training-view.h"
 #include "ui-test-gui.h"
 #include "ui-test-util.h"
@@ -113,6 +117,170 @@ test_adam_script (void)
   g_unlink (path);
 }
 
+/* A key as it reaches the focused curve. TRUE: the curve took it. */
+static gboolean
+press_on_curve (CrWindow       *window,
+                CrTrainingView *view,
+                guint           keyval,
+                GdkModifierType state)
+{
+  /* Capture phase: the window's controllers (the stepper) see it first and
+   * must let it through; the window's bubble phase comes after the curve. */
+  g_autoptr (GListModel) window_controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+  for (guint i = 0; i < g_list_model_get_n_items (window_controllers); i++)
+    {
+      g_autoptr (GtkEventController) c = g_list_model_get_item (window_controllers, i);
+      if (!GTK_IS_EVENT_CONTROLLER_KEY (c) || gtk_event_controller_get_propagation_phase (c) != GTK_PHASE_CAPTURE)
+        continue;
+      gboolean handled = FALSE;
+      g_signal_emit_by_name (c, "key-pressed", keyval, 0, state, &handled);
+      g_assert_false (handled);
+    }
+  GtkWidget *curve = cr_training_view_get_curve (view);
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (curve);
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
+      if (!GTK_IS_EVENT_CONTROLLER_KEY (c))
+        continue;
+      gboolean handled = FALSE;
+      g_signal_emit_by_name (c, "key-pressed", keyval, 0, state, &handled);
+      return handled;
+    }
+  g_assert_not_reached ();
+}
+
+/* The curve from the keyboard: focusable, a slider to assistive
+ * technologies; Left/Right/Home/End move the page's call, Enter explores it
+ * in the window as a click does. */
+static void
+test_curve_keys (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("11-mlp-training.py", 1366, 768);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.training", NULL));
+  CrTrainingView *view = training_view_of (window);
+  g_assert_true (cr_ui_test_wait_until (laid_out, view, 10));
+  GtkWidget *curve = cr_training_view_get_curve (view);
+  g_assert_true (gtk_widget_get_focusable (curve));
+  g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (curve)), ==, GTK_ACCESSIBLE_ROLE_SLIDER);
+  g_assert_true (gtk_widget_grab_focus (curve));
+  g_assert_true (gtk_widget_has_focus (curve));
+  int picked = -1;
+  gulong handler = g_signal_connect (view, "backward-picked", G_CALLBACK (picked_cb), &picked);
+
+  g_assert_cmpint (cr_training_view_get_chosen (view), ==, 200);
+  g_assert_true (press_on_curve (window, view, GDK_KEY_Home, 0));
+  g_assert_cmpint (cr_training_view_get_chosen (view), ==, 0);
+  g_assert_nonnull (strstr (cr_training_view_get_text (view), "SGD step 1,"));
+  g_assert_true (press_on_curve (window, view, GDK_KEY_Right, 0));
+  g_assert_true (press_on_curve (window, view, GDK_KEY_Right, 0));
+  g_assert_cmpint (cr_training_view_get_chosen (view), ==, 2);
+  g_assert_true (press_on_curve (window, view, GDK_KEY_Right, GDK_SHIFT_MASK));
+  g_assert_cmpint (cr_training_view_get_chosen (view), ==, 12);
+  g_assert_true (press_on_curve (window, view, GDK_KEY_Left, 0));
+  g_assert_cmpint (cr_training_view_get_chosen (view), ==, 11);
+  g_assert_nonnull (strstr (cr_training_view_get_text (view), "SGD step 12,"));
+  /* Moving is the page's; the window's call stays until Enter. */
+  g_assert_cmpint (picked, ==, -1);
+  g_assert_cmpuint (window->model_index, ==, 200);
+  g_assert_true (press_on_curve (window, view, GDK_KEY_Return, 0));
+  g_assert_cmpint (picked, ==, 11);
+  g_assert_cmpuint (window->model_index, ==, 11);
+  g_assert_cmpuint (gtk_drop_down_get_selected (window->call_dropdown), ==, 11);
+  g_assert_cmpint (cr_training_view_get_chosen (view), ==, 11);
+  /* The ends hold. */
+  g_assert_true (press_on_curve (window, view, GDK_KEY_End, 0));
+  g_assert_true (press_on_curve (window, view, GDK_KEY_Right, 0));
+  g_assert_cmpint (cr_training_view_get_chosen (view), ==, 200);
+  /* Keys it does not know go on (to the stepper's p, the window's F9). */
+  g_assert_false (press_on_curve (window, view, GDK_KEY_x, 0));
+  g_signal_handler_disconnect (view, handler);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The element picker: a cell of W1's grid, or its index spins, pick the
+ * element whose numbers the rule shows; each parameter keeps its own, also
+ * when the same loop comes back in a new record (a re-run). */
+static void
+test_element_picker (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("11-mlp-training.py", 1366, 768);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.training", NULL));
+  CrTrainingView *view = training_view_of (window);
+  CrTrainingElement *picker = CR_TRAINING_ELEMENT (cr_training_view_get_element_picker (view));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (picker)));
+  g_assert_cmpuint (cr_training_element_get_param (picker), ==, 0);
+  const char *text = cr_training_view_get_text (view);
+  g_assert_nonnull (strstr (text, "W1[0, 0]:"));
+
+  /* W1 is 2×4: eight cells; the sixth is W1[1, 1]. */
+  g_assert_nonnull (cr_training_element_get_cell (picker, 7));
+  g_assert_null (cr_training_element_get_cell (picker, 8));
+  GtkWidget *cell = cr_training_element_get_cell (picker, 5);
+  g_assert_true (GTK_IS_TOGGLE_BUTTON (cell));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (cell), TRUE);
+  g_assert_cmpint (cr_training_element_get_element (picker, 0), ==, 5);
+  text = cr_training_view_get_text (view);
+  g_assert_nonnull (strstr (text, "W1[1, 1]:"));
+  g_assert_null (strstr (text, "W1[0, 0]:"));
+  /* The other parameters keep theirs. */
+  g_assert_nonnull (strstr (text, "b1[0]:"));
+  g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (cr_training_element_get_cell (picker, 0))));
+  /* The cell's value is W1[1, 1] after the chosen call's update. */
+  const CrRunRecord *record0 = window->run_record;
+  const CrRecordUpdate *last_w1 = NULL;
+  for (guint u = 0; u < record0->updates->len; u++)
+    {
+      const CrRecordUpdate *update = g_ptr_array_index (record0->updates, u);
+      if (g_strcmp0 (update->name, "W1") == 0 && update->backward == cr_training_view_get_chosen (view))
+        last_w1 = update;
+    }
+  g_assert_nonnull (last_w1);
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  g_ascii_formatd (number, sizeof number, "%.4g", cr_training_value_at (last_w1->after, 5));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (cell)), ==, number);
+
+  /* b1, through the drop-down's pick, element 3; W1 keeps 5. */
+  cr_training_element_pick (picker, 1, 3);
+  g_assert_cmpuint (cr_training_element_get_param (picker), ==, 1);
+  text = cr_training_view_get_text (view);
+  g_assert_nonnull (strstr (text, "b1[3]:"));
+  g_assert_nonnull (strstr (text, "W1[1, 1]:"));
+  /* Past the end: the last element. */
+  cr_training_element_pick (picker, 1, 99);
+  g_assert_cmpint (cr_training_element_get_element (picker, 1), ==, 3);
+
+  /* The index spins: W1[0, 2]. */
+  cr_training_element_pick (picker, 0, 5);
+  GtkWidget *spin = NULL;
+  for (GtkWidget *w = gtk_widget_get_first_child (GTK_WIDGET (picker)); w && !spin;
+       w = gtk_widget_get_next_sibling (w))
+    for (GtkWidget *c = gtk_widget_get_first_child (w); c && !spin; c = gtk_widget_get_next_sibling (c))
+      if (GTK_IS_BOX (c) && GTK_IS_SPIN_BUTTON (gtk_widget_get_first_child (c)))
+        spin = c;
+  g_assert_nonnull (spin);
+  GtkWidget *row_spin = gtk_widget_get_first_child (spin);
+  GtkWidget *column_spin = gtk_widget_get_next_sibling (row_spin);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (row_spin)), ==, 1);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (column_spin)), ==, 1);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (row_spin), 0);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (column_spin), 2);
+  g_assert_cmpint (cr_training_element_get_element (picker, 0), ==, 2);
+  g_assert_nonnull (strstr (cr_training_view_get_text (view), "W1[0, 2]:"));
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (cr_training_element_get_cell (picker, 2))));
+
+  /* The same loop in a new record: the picks stay. */
+  CrRunRecord *record = cr_run_record_ref (window->run_record);
+  cr_training_view_set_record (view, NULL, -1);
+  cr_training_view_set_record (view, record, 4);
+  cr_run_record_unref (record);
+  g_assert_cmpuint (cr_training_element_get_param (picker), ==, 0);
+  g_assert_cmpint (cr_training_element_get_element (picker, 0), ==, 2);
+  g_assert_cmpint (cr_training_element_get_element (picker, 1), ==, 3);
+  g_assert_nonnull (strstr (cr_training_view_get_text (view), "W1[0, 2]:"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* One backward call and no update: no Training page. */
 static void
 test_no_loop (void)
@@ -132,6 +300,8 @@ main (int    argc,
   cr_ui_test_init_gtk (&argc, &argv);
   g_test_add_func ("/window-training/mlp-points", test_mlp_points);
   g_test_add_func ("/window-training/adam-script", test_adam_script);
+  g_test_add_func ("/window-training/curve-keys", test_curve_keys);
+  g_test_add_func ("/window-training/element-picker", test_element_picker);
   g_test_add_func ("/window-training/no-loop", test_no_loop);
   return g_test_run ();
 }
