@@ -11,6 +11,7 @@
 #include "cr-record-forward.h"
 #include "cr-record-text.h"
 #include "cr-soft-breaks.h"
+#include "cr-step-text.h"
 #include "cr-tensor-view.h"
 
 #include <string.h>
@@ -32,7 +33,7 @@ header (const CrRecordOp    *op,
       gtk_box_append (GTK_BOX (box), disc);
     }
   GtkWidget *titles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  g_autofree char *count = g_strdup_printf ("Forward %u of %u", index + 1, n);
+  g_autofree char *count = cr_step_text_story_count (CR_STEP_TEXT_FORWARD, index, n);
   GtkWidget *count_label = cr_card_label_new (count, "caption-heading");
   gtk_widget_add_css_class (count_label, "dim-label");
   gtk_box_append (GTK_BOX (titles), count_label);

@@ -207,21 +207,10 @@ build_hooks (GtkWidget          *box,
              const Ctx          *c,
              const CrRecordStep *step)
 {
-  if (!step->hooks || step->hooks->len == 0)
+  CrRecordHookSummary did;
+  if (!cr_record_step_hook_summary (step, &did))
     return;
-  gboolean any_tensor_hook = FALSE, any_retain = FALSE, any_changed = FALSE, any_raised = FALSE;
-  for (guint i = 0; i < step->hooks->len; i++)
-    {
-      const CrRecordHookCall *h = g_ptr_array_index (step->hooks, i);
-      any_raised |= h->raised;
-      any_retain |= h->kind == CR_RECORD_HOOK_RETAIN_GRAD;
-      any_tensor_hook |= h->kind != CR_RECORD_HOOK_RETAIN_GRAD;
-      any_changed |= h->kind != CR_RECORD_HOOK_RETAIN_GRAD && h->after != NULL;
-    }
-  GtkWidget *section = section_new (box, any_tensor_hook ? (step->hooks->len == 1 ? "Hook"
-                                                                                 : "Hooks")
-                                                         : "Retained gradient",
-                                    CR_ROLE_IN);
+  GtkWidget *section = section_new (box, cr_step_text_hooks_heading (step), CR_ROLE_IN);
   gtk_widget_add_css_class (section, "cr-hooks");
   for (guint i = 0; i < step->hooks->len; i++)
     {
@@ -263,10 +252,10 @@ build_hooks (GtkWidget          *box,
       else
         flow_add (flow, term ("→", mono_label ("None (unchanged)")), FALSE);
     }
-  if (any_raised || any_tensor_hook)
+  if (did.raised || did.tensor_hook)
     gtk_box_append (GTK_BOX (section), cr_card_label_new (
-      cr_step_text_hooks_note (any_raised, any_changed), "cr-footnote"));
-  if (any_retain)
+      cr_step_text_hooks_note (did.raised, did.changed), "cr-footnote"));
+  if (did.retain)
     gtk_box_append (GTK_BOX (section), cr_card_label_new (CR_STEP_TEXT_RETAIN_NOTE, "cr-footnote"));
 }
 
@@ -296,19 +285,14 @@ build_roots (GtkWidget          *box,
              const CrRecordStep *step)
 {
   const GPtrArray *sums = c->backward->root_accumulations;
-  GtkWidget *section = NULL;
-  for (guint i = 0; sums && i < sums->len; i++)
+  g_autoptr (GArray) told = cr_record_step_root_sums (c->backward, step);
+  if (told->len == 0)
+    return;
+  GtkWidget *section = section_new (box, "Roots added up", CR_ROLE_IN);
+  for (guint t = 0; t < told->len; t++)
     {
+      guint i = g_array_index (told, guint, t);
       const CrRecordAccumulation *acc = g_ptr_array_index (sums, i);
-      if (!cr_record_step_takes_in (step, acc->tensor))
-        continue;
-      gboolean earlier = FALSE;
-      for (guint k = 0; k < step->index && !earlier; k++)
-        earlier = cr_record_step_takes_in (g_ptr_array_index (c->backward->steps, k), acc->tensor);
-      if (earlier)
-        continue;
-      if (!section)
-        section = section_new (box, "Roots added up", CR_ROLE_IN);
       /* The first root's gradient, which the others are added to. */
       const GPtrArray *roots = c->backward->root_grads;
       gboolean first = TRUE;
@@ -330,8 +314,7 @@ build_roots (GtkWidget          *box,
       gtk_box_append (GTK_BOX (sum), value (acc->sum, CR_ROLE_IN));
       flow_add (flow, term ("=", sum), TRUE);
     }
-  if (section)
-    gtk_box_append (GTK_BOX (section), cr_card_label_new (CR_STEP_TEXT_ROOTS_NOTE, "cr-footnote"));
+  gtk_box_append (GTK_BOX (section), cr_card_label_new (CR_STEP_TEXT_ROOTS_NOTE, "cr-footnote"));
 }
 
 static void

@@ -153,7 +153,7 @@ void     cr_window_pin_findings      (CrWindow   *self);
 gboolean cr_window_coach_shown        (CrWindow   *self);
 void     cr_window_coach_apply_fix    (CrWindow   *self);
 
-/* The stepper's label, "Step 3 of 12 · AddBackward0" (and the card's part). */
+/* The stepper's label, "Backward 3 of 12 · AddBackward0" (and the card's part). */
 void     cr_window_update_step_label (CrWindow   *self);
 
 /* cr-window-present.c: presentation with a clicker */

@@ -15,6 +15,7 @@
 #include "cr-record-text.h"
 #include "cr-step-card.h"
 #include "cr-step-card-practice.h"
+#include "cr-step-text.h"
 
 #include <math.h>
 
@@ -104,7 +105,7 @@ cr_window_write_state (CrWindow *self)
     g_warning ("CHAINRULE_STATE_FILE: %s", error->message);
 }
 
-/* "Step 3 of 12 · AddBackward0", and in presentation, where the clicker
+/* "Backward 3 of 12 · AddBackward0", and in presentation, where the clicker
  * reads the card in parts, which part is in view. */
 void
 cr_window_update_step_label (CrWindow *self)
@@ -126,9 +127,10 @@ cr_window_update_step_label (CrWindow *self)
       int op = cr_graph_canvas_get_forward_op (self->canvas);
       const CrRecordOp *o = op >= 0 && model->record && (guint) op < model->record->ops->len
                             ? g_ptr_array_index (model->record->ops, op) : NULL;
-      g_string_append_printf (text, "Forward %d of %d · %s",
-                              cr_graph_canvas_get_forward_step (self->canvas) + 1, n_forward (self),
-                              o && o->grad_fn ? o->grad_fn : "");
+      g_autofree char *count = cr_step_text_story_count (CR_STEP_TEXT_FORWARD,
+                                                         (guint) cr_graph_canvas_get_forward_step (self->canvas),
+                                                         (guint) n_forward (self));
+      g_string_append_printf (text, "%s · %s", count, o && o->grad_fn ? o->grad_fn : "");
     }
   else if (step < 0 && n_forward (self) == 0)
     g_string_append_printf (text, "Before backward · %d %s%s", n, n == 1 ? "step" : "steps",
@@ -138,7 +140,11 @@ cr_window_update_step_label (CrWindow *self)
                             n_forward (self) == 1 ? "op" : "ops", n, n == 1 ? "step" : "steps",
                             call && !call->succeeded ? " and an error" : "");
   else
-    g_string_append_printf (text, "Backward %d of %d · %s", step + 1, n, node && node->title ? node->title : "");
+    {
+      /* The card's header says the same (cr_step_text_story_count). */
+      g_autofree char *count = cr_step_text_story_count (CR_STEP_TEXT_BACKWARD, (guint) step, (guint) n);
+      g_string_append_printf (text, "%s · %s", count, node && node->title ? node->title : "");
+    }
   if (model)
     cr_window_append_card_part (self, text);
   if (g_strcmp0 (gtk_label_get_label (self->step_label), text->str) != 0)

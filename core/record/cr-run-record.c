@@ -486,6 +486,43 @@ cr_record_step_takes_in (const CrRecordStep *step,
   return FALSE;
 }
 
+gboolean
+cr_record_step_hook_summary (const CrRecordStep  *step,
+                             CrRecordHookSummary *summary)
+{
+  *summary = (CrRecordHookSummary) { 0 };
+  for (guint i = 0; step->hooks && i < step->hooks->len; i++)
+    {
+      const CrRecordHookCall *h = g_ptr_array_index (step->hooks, i);
+      gboolean retain = h->kind == CR_RECORD_HOOK_RETAIN_GRAD;
+      summary->raised |= h->raised;
+      summary->retain |= retain;
+      summary->tensor_hook |= !retain;
+      summary->changed |= !retain && h->after != NULL;
+    }
+  return step->hooks && step->hooks->len > 0;
+}
+
+GArray *
+cr_record_step_root_sums (const CrRecordBackward *backward,
+                          const CrRecordStep     *step)
+{
+  GArray *sums = g_array_new (FALSE, FALSE, sizeof (guint));
+  const GPtrArray *all = backward->root_accumulations;
+  for (guint i = 0; all && i < all->len; i++)
+    {
+      const CrRecordAccumulation *acc = g_ptr_array_index (all, i);
+      if (!cr_record_step_takes_in (step, acc->tensor))
+        continue;
+      gboolean earlier = FALSE;
+      for (guint k = 0; k < step->index && k < backward->steps->len && !earlier; k++)
+        earlier = cr_record_step_takes_in (g_ptr_array_index (backward->steps, k), acc->tensor);
+      if (!earlier)
+        g_array_append_val (sums, i);
+    }
+  return sums;
+}
+
 CrRecordAccumulation *
 cr_record_step_add_accumulation (CrRecordStep *step)
 {

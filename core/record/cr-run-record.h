@@ -509,6 +509,24 @@ const CrRecordGrad *cr_record_step_first_incoming (const CrRecordStep *step);
  * gradient, or the leaf an AccumulateGrad writes. */
 gboolean            cr_record_step_takes_in       (const CrRecordStep *step,
                                                    int                 tensor);
+/* What the hooks a step ran did, in four flags: what its card and its
+ * text say about them. */
+typedef struct {
+  gboolean tensor_hook;   /* a hook of register_hook() (or a module's) ran */
+  gboolean retain;        /* retain_grad() kept the gradient */
+  gboolean changed;       /* a register_hook() hook returned a new gradient */
+  gboolean raised;        /* a hook raised an exception */
+} CrRecordHookSummary;
+/* Fills *summary from step's hooks; FALSE (and all flags FALSE) when it ran none. */
+gboolean            cr_record_step_hook_summary   (const CrRecordStep  *step,
+                                                   CrRecordHookSummary *summary);
+/* The root sums told at step: a backward call given one root several
+ * times (torch.autograd.backward([y, y])) adds their gradients up before
+ * any step runs, and each sum is told at the first step that takes its
+ * tensor in. New array of guint, indices into backward->root_accumulations
+ * (empty: none at this step). */
+GArray             *cr_record_step_root_sums      (const CrRecordBackward *backward,
+                                                   const CrRecordStep     *step);
 /* name copied; the item is borrowed from update. */
 CrRecordNumber     *cr_record_update_add_number   (CrRecordUpdate   *update,
                                                    const char       *name,

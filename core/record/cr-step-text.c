@@ -32,10 +32,19 @@ const char *const CR_STEP_TEXT_STOPPED_LEAD =
   "The backward call stopped with an error after this step.";
 
 char *
+cr_step_text_story_count (CrStepTextPass pass,
+                          guint          index,
+                          guint          n)
+{
+  return g_strdup_printf ("%s %u of %u", pass == CR_STEP_TEXT_FORWARD ? "Forward" : "Backward",
+                          index + 1, n);
+}
+
+char *
 cr_step_text_count (guint index,
                     guint n_steps)
 {
-  return g_strdup_printf ("Step %u of %u", index + 1, n_steps);
+  return cr_step_text_story_count (CR_STEP_TEXT_BACKWARD, index, n_steps);
 }
 
 char *
@@ -73,6 +82,15 @@ cr_step_text_step_caption (const CrRunRecord  *record,
   if (!raw && step->kind == CR_RECORD_STEP_ACCUMULATE)
     raw = cr_record_tensor_label (record, step->leaf, NULL);
   return cr_step_text_caption (raw, op ? op->iteration : 0);
+}
+
+const char *
+cr_step_text_hooks_heading (const CrRecordStep *step)
+{
+  CrRecordHookSummary did;
+  if (!cr_record_step_hook_summary (step, &did))
+    return NULL;
+  return did.tensor_hook ? (step->hooks->len == 1 ? "Hook" : "Hooks") : "Retained gradient";
 }
 
 const char *
@@ -197,24 +215,20 @@ add_roots (CrStepText             *text,
            const CrRecordBackward *bw,
            const CrRecordStep     *step)
 {
-  CrStepTextSection *s = NULL;
-  for (guint i = 0; bw->root_accumulations && i < bw->root_accumulations->len; i++)
+  g_autoptr (GArray) sums = cr_record_step_root_sums (bw, step);
+  if (sums->len == 0)
+    return;
+  CrStepTextSection *s = section_add (text, "Roots added up", CR_STEP_TEXT_IN);
+  for (guint i = 0; i < sums->len; i++)
     {
-      const CrRecordAccumulation *acc = g_ptr_array_index (bw->root_accumulations, i);
-      gboolean earlier = FALSE;
-      for (guint k = 0; k < step->index && !earlier; k++)
-        earlier = cr_record_step_takes_in (g_ptr_array_index (bw->steps, k), acc->tensor);
-      if (!cr_record_step_takes_in (step, acc->tensor) || earlier)
-        continue;
-      if (!s)
-        s = section_add (text, "Roots added up", CR_STEP_TEXT_IN);
+      const CrRecordAccumulation *acc = g_ptr_array_index (bw->root_accumulations,
+                                                           g_array_index (sums, guint, i));
       g_autofree char *add = brief (acc->contribution);
       g_autofree char *sum = brief (acc->sum);
       g_ptr_array_add (s->lines, g_strdup_printf ("%s += %s → sum so far %s",
                                                   acc->name ? acc->name : "?", add, sum));
     }
-  if (s)
-    g_ptr_array_add (s->notes, g_strdup (CR_STEP_TEXT_ROOTS_NOTE));
+  g_ptr_array_add (s->notes, g_strdup (CR_STEP_TEXT_ROOTS_NOTE));
 }
 
 static void
@@ -222,19 +236,10 @@ add_hooks (CrStepText         *text,
            const CrRunRecord  *record,
            const CrRecordStep *step)
 {
-  if (!step->hooks || step->hooks->len == 0)
+  CrRecordHookSummary did;
+  if (!cr_record_step_hook_summary (step, &did))
     return;
-  gboolean any_tensor_hook = FALSE, any_retain = FALSE, any_changed = FALSE, any_raised = FALSE;
-  for (guint i = 0; i < step->hooks->len; i++)
-    {
-      const CrRecordHookCall *h = g_ptr_array_index (step->hooks, i);
-      any_raised |= h->raised;
-      any_retain |= h->kind == CR_RECORD_HOOK_RETAIN_GRAD;
-      any_tensor_hook |= h->kind != CR_RECORD_HOOK_RETAIN_GRAD;
-      any_changed |= h->kind != CR_RECORD_HOOK_RETAIN_GRAD && h->after != NULL;
-    }
-  CrStepTextSection *s = section_add (text, any_tensor_hook ? (step->hooks->len == 1 ? "Hook" : "Hooks")
-                                                            : "Retained gradient", CR_STEP_TEXT_IN);
+  CrStepTextSection *s = section_add (text, cr_step_text_hooks_heading (step), CR_STEP_TEXT_IN);
   for (guint i = 0; i < step->hooks->len; i++)
     {
       const CrRecordHookCall *h = g_ptr_array_index (step->hooks, i);
@@ -251,9 +256,9 @@ add_hooks (CrStepText         *text,
                                         : g_strdup (h->raised ? "raised an error" : "None (unchanged)");
       g_ptr_array_add (s->lines, g_strdup_printf ("%s: %s → %s", head, before, after));
     }
-  if (any_tensor_hook || any_raised)
-    g_ptr_array_add (s->notes, g_strdup (cr_step_text_hooks_note (any_raised, any_changed)));
-  if (any_retain)
+  if (did.tensor_hook || did.raised)
+    g_ptr_array_add (s->notes, g_strdup (cr_step_text_hooks_note (did.raised, did.changed)));
+  if (did.retain)
     g_ptr_array_add (s->notes, g_strdup (CR_STEP_TEXT_RETAIN_NOTE));
 }
 

@@ -32,7 +32,7 @@ typedef struct {
 
 /* A whole step: its header and its sections (free with cr_step_text_free). */
 typedef struct {
-  char      *count;             /* "Step 3 of 12" */
+  char      *count;             /* "Backward 3 of 12" */
   char      *title;             /* "MulBackward0", "AccumulateGrad" */
   char      *symbol;            /* the op's glyph, "×", "+="; NULL */
   char      *caption;           /* "b = w1*a · line 13 · iteration 2"; NULL */
@@ -51,7 +51,17 @@ char       *cr_step_text_plain (const CrStepText  *self);
 
 /* ---- the sentences, one by one (the card builds its widgets with them) ---- */
 
-/* "Step 3 of 12" (new string). */
+/* Which pass of the story a step is in. */
+typedef enum {
+  CR_STEP_TEXT_FORWARD,
+  CR_STEP_TEXT_BACKWARD,
+} CrStepTextPass;
+/* Where a step is in the story, as the card's header and the stepper's
+ * label both say it: "Forward 3 of 7", "Backward 5 of 12" (new string). */
+char       *cr_step_text_story_count     (CrStepTextPass     pass,
+                                          guint              index,
+                                          guint              n);
+/* A backward step's: "Backward 3 of 12" (new string). */
 char       *cr_step_text_count           (guint              index,
                                           guint              n_steps);
 /* The step's caption: raw ("b = w1*a, line 13") as "b = w1*a · line 13",
@@ -63,6 +73,9 @@ char       *cr_step_text_caption         (const char        *raw,
  * label; with the op's iteration (new string, NULL: none). */
 char       *cr_step_text_step_caption    (const CrRunRecord *record,
                                           const CrRecordStep *step);
+/* The heading of a step's hooks: "Hook", "Hooks" or "Retained gradient"
+ * (static; NULL when it ran none). */
+const char *cr_step_text_hooks_heading   (const CrRecordStep *step);
 /* The footnote under a step's hooks (static). */
 const char *cr_step_text_hooks_note      (gboolean           raised,
                                           gboolean           changed);

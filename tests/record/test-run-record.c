@@ -238,6 +238,53 @@ test_snapshot_text (void)
     }
 }
 
+/* The step queries the card and its text share: what a step's hooks did,
+ * and the root sums told at the first step that takes each in. */
+static void
+test_step_queries (void)
+{
+  g_autoptr (CrRunRecord) record = cr_run_record_new ("demo.py", "y = x * 2\n");
+  CrRecordBackward *bw = cr_run_record_add_backward (record);
+  CrRecordStep *first = cr_record_backward_add_step (bw);
+  CrRecordStep *second = cr_record_backward_add_step (bw);
+  CrRecordGrad *in = cr_record_step_add_incoming (first);
+  in->tensor = 3;
+  CrRecordGrad *again = cr_record_step_add_incoming (second);
+  again->tensor = 3;
+  CrRecordGrad *other = cr_record_step_add_incoming (second);
+  other->tensor = 4;
+  for (int t = 3; t <= 4; t++)
+    {
+      CrRecordAccumulation *acc = cr_record_backward_add_root_accumulation (bw);
+      acc->tensor = t;
+    }
+
+  g_autoptr (GArray) at_first = cr_record_step_root_sums (bw, first);
+  g_autoptr (GArray) at_second = cr_record_step_root_sums (bw, second);
+  g_assert_cmpuint (at_first->len, ==, 1);
+  g_assert_cmpuint (g_array_index (at_first, guint, 0), ==, 0);
+  /* Tensor 3's sum was told at the first step already. */
+  g_assert_cmpuint (at_second->len, ==, 1);
+  g_assert_cmpuint (g_array_index (at_second, guint, 0), ==, 1);
+
+  CrRecordHookSummary did;
+  g_assert_false (cr_record_step_hook_summary (first, &did));
+  g_assert_false (did.tensor_hook || did.retain || did.changed || did.raised);
+  CrRecordHookCall *retain = cr_record_step_add_hook (second);
+  retain->kind = CR_RECORD_HOOK_RETAIN_GRAD;
+  retain->after = scalar_snapshot (1.0);
+  g_assert_true (cr_record_step_hook_summary (second, &did));
+  g_assert_true (did.retain);
+  /* retain_grad() keeps the gradient; it changes nothing. */
+  g_assert_false (did.tensor_hook || did.changed || did.raised);
+  CrRecordHookCall *hook = cr_record_step_add_hook (second);
+  hook->kind = CR_RECORD_HOOK_TENSOR;
+  hook->after = scalar_snapshot (2.0);
+  g_assert_true (cr_record_step_hook_summary (second, &did));
+  g_assert_true (did.retain && did.tensor_hook && did.changed);
+  g_assert_false (did.raised);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -248,5 +295,6 @@ main (int   argc,
   g_test_add_func ("/record/saved-freed-at", test_saved_freed_at);
   g_test_add_func ("/record/op-ran-at", test_op_ran_at);
   g_test_add_func ("/record/snapshot-text", test_snapshot_text);
+  g_test_add_func ("/record/step-queries", test_step_queries);
   return g_test_run ();
 }

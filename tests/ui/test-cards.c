@@ -321,7 +321,7 @@ test_step_toy (void)
   /* Step 10 (`chainrule run --trace-backward` numbers from 1): b = w1 * a. */
   GtkWidget *card = card_at (model, 9);
   g_autofree char *all = texts (card);
-  assert_line (all, "Step 10 of 12");
+  assert_line (all, "Backward 10 of 12");
   assert_line (all, "MulBackward0");
   assert_line (all, "b = w1 * a · line 13");
   assert_line (all, "Incoming gradient");
@@ -347,7 +347,7 @@ test_step_toy (void)
   /* The first step: L = (10 - d).sum(), nothing accumulates yet. */
   card = card_at (model, 0);
   g_autofree char *first = texts (card);
-  assert_line (first, "Step 1 of 12");
+  assert_line (first, "Backward 1 of 12");
   assert_line (first, "SumBackward0");
   assert_line (first, "∂L/∂L");
   assert_line (first, "1.");
@@ -394,7 +394,7 @@ test_step_kept (void)
   cr_step_card_set_step (CR_STEP_CARD (card), again, 8);
   shown = gtk_widget_get_first_child (card);
   g_autofree char *step9 = texts (card);
-  assert_line (step9, "Step 9 of 12");
+  assert_line (step9, "Backward 9 of 12");
   g_autofree char *path = g_build_filename (CR_SOURCE_EXAMPLES_DIR, "01-toy-network.py", NULL);
   g_autofree char *source = NULL;
   g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
