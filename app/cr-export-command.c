@@ -1,10 +1,12 @@
 /* cr-export-command.c — `chainrule export FILE.py -o out.{png,svg,pdf}
- * [--step N] [--all-steps] [--handout] [--dark]`: run a script headless,
- * recording it, and draw from its run record the graph of its last backward
- * call (or, when none ran, the forward graph of its newest result) the way
- * the window draws it; with --handout, lecture notes (render/cr-handout.h):
- * a title page with the code, then a page per step with the graph and the
- * step card's text. Needs no display. The script
+ * [--step N] [--all-steps] [--handout [--practice] [--calls LIST]] [--dark]`:
+ * run a script headless, recording it, and draw from its run record the
+ * graph of its last backward call (or, when none ran, the forward graph of
+ * its newest result) the way the window draws it; with --handout, lecture
+ * notes (render/cr-handout.h): a title page with the code, then for each
+ * backward call a page per forward op and per step with the graph and the
+ * step card's text; --practice puts a question page before each step that
+ * asks. Needs no display. The script
  * runs under a time limit, as `chainrule run --timeout` does (60 s unless
  * told), so a script that never ends cannot hang a batch of exports. */
 #include "cr-config.h"
@@ -44,7 +46,12 @@ cr_export_command_usage (FILE *out)
          "  --step N            highlight backward step N (1 is the first)\n"
          "  --all-steps         one PDF page per step, or OUT-01.png, OUT-02.png, ...\n"
          "  --handout           lecture notes (PDF): the code, then a page per step with\n"
-         "                      the graph and the step explained\n"
+         "                      the graph and the step explained, for every backward\n"
+         "                      call (a loop's: the first two and the last)\n"
+         "  --practice          with --handout: a question page before each step (its\n"
+         "                      answers hidden, choices lettered), the answer after it\n"
+         "  --calls LIST        with --handout: the backward calls to tell, 1 the first:\n"
+         "                      \"1,3\", \"2-4\", \"last\" or \"all\"\n"
          "  --dark              the dark style\n"
          "  --timeout SECONDS   stop the script after this long (default 60)\n"
          "  --help              show this help\n", out);
@@ -90,14 +97,22 @@ numbered_path (const char *path,
   return g_strdup_printf ("%.*s-%0*u%s", (int) (dot - path), path, digits, number, dot);
 }
 
+/* What --handout writes: the calls to tell (NULL: as cr_handout_default_calls
+ * picks), and whether for practice. */
+typedef struct {
+  const char   *name;        /* the script's name; NULL: no handout */
+  const GArray *calls;
+  gboolean      practice;
+} HandoutRequest;
+
 static int
-write_graph (const CrGraphModel *model,
-             const char         *out_path,
-             Format              format,
-             int                 step,
-             gboolean            all_steps,
-             const char         *handout_name,
-             CrGraphStyle        style)
+write_graph (const CrGraphModel   *model,
+             const char           *out_path,
+             Format                format,
+             int                   step,
+             gboolean              all_steps,
+             const HandoutRequest *handout_request,
+             CrGraphStyle          style)
 {
   g_autoptr (GError) error = NULL;
   /* Module code: each module call (and loop body) drawn as a box around
@@ -108,11 +123,15 @@ write_graph (const CrGraphModel *model,
                                                                  : NULL;
   if (collapse)
     model = collapse->model;
-  if (handout_name)
+  if (handout_request->name)
     {
+      g_autoptr (GArray) default_calls = handout_request->calls ? NULL
+                                         : cr_handout_default_calls (model->record);
       CrHandout handout = {
         .model = model, .collapse = collapse,
-        .script_name = handout_name, .style = style,
+        .script_name = handout_request->name, .style = style,
+        .calls = handout_request->calls ? handout_request->calls : default_calls,
+        .practice = handout_request->practice,
       };
       if (!cr_handout_write_pdf (&handout, out_path, NULL, &error))
         {
@@ -183,6 +202,53 @@ model_of_run (CrInterp *interp)
 
 static const CrCliCommand command = { "chainrule export", cr_export_command_usage };
 
+/* --calls: "all", "last", or numbers and ranges from 1 ("1,3", "2-4"), as
+ * indices into the record's n backward calls (new array, in the order
+ * given); NULL when text is none of those or names a call past n. */
+static GArray *
+parse_calls (const char *text,
+             guint       n)
+{
+  g_autoptr (GArray) calls = g_array_new (FALSE, FALSE, sizeof (guint));
+  if (g_strcmp0 (text, "all") == 0)
+    {
+      for (guint i = 0; i < n; i++)
+        g_array_append_val (calls, i);
+      return g_steal_pointer (&calls);
+    }
+  g_auto (GStrv) parts = g_strsplit (text, ",", -1);
+  for (char **p = parts; *p; p++)
+    {
+      const char *part = g_strstrip (*p);
+      guint64 from, to;
+      if (strcmp (part, "last") == 0 && n > 0)
+        from = to = n;
+      else
+        {
+          char *end = NULL;
+          from = g_ascii_strtoull (part, &end, 10);
+          to = from;
+          if (end != part && *end == '-')
+            {
+              const char *second = end + 1;
+              to = g_ascii_strtoull (second, &end, 10);
+              if (end == second)
+                return NULL;
+            }
+          if (end == part || *end != '\0')
+            return NULL;
+        }
+      if (from < 1 || to < from || to > n)
+        return NULL;
+      for (guint64 i = from; i <= to; i++)
+        {
+          guint index = (guint) (i - 1);
+          g_array_append_val (calls, index);
+        }
+    }
+  return calls->len > 0 ? g_steal_pointer (&calls) : NULL;
+}
+
 /* --step: a step's number from 1, kept from 0. */
 static gboolean
 parse_step (const char *value,
@@ -203,12 +269,15 @@ cr_export_command (int    argc,
   const char *file = NULL, *out_path = NULL;
   int step = -1;
   double timeout = DEFAULT_TIMEOUT_S;
-  gboolean all_steps = FALSE, handout = FALSE, dark = FALSE;
+  gboolean all_steps = FALSE, handout = FALSE, practice = FALSE, dark = FALSE;
+  const char *calls_text = NULL;
   const CrCliOption options[] = {
     { "--output", "-o", cr_cli_parse_text, &out_path, NULL },
     { "--step", NULL, parse_step, &step, "--step needs a step number (1 is the first)" },
     { "--all-steps", NULL, NULL, &all_steps, NULL },
     { "--handout", NULL, NULL, &handout, NULL },
+    { "--practice", NULL, NULL, &practice, NULL },
+    { "--calls", NULL, cr_cli_parse_text, &calls_text, NULL },
     { "--dark", NULL, NULL, &dark, NULL },
     CR_CLI_TIMEOUT_OPTION (&timeout),
     { NULL },
@@ -233,6 +302,9 @@ cr_export_command (int    argc,
     return cr_cli_usage_error (&command, "the output must end in .png, .svg or .pdf");
   if (handout && format != FORMAT_PDF)
     return cr_cli_usage_error (&command, "--handout writes a PDF: the output must end in .pdf");
+  if ((practice || calls_text) && !handout)
+    return cr_cli_usage_error (&command, "%s is for a handout: add --handout",
+                               practice ? "--practice" : "--calls");
 
   g_auto (CrScriptText) text = { 0 };
   if (!cr_script_text_read (&text, command.name, file, NULL))
@@ -303,7 +375,18 @@ cr_export_command (int    argc,
   else
     {
       g_autofree char *name = g_path_get_basename (file);
-      status = write_graph (model, out_path, format, step, all_steps, handout ? name : NULL, style);
+      guint n_calls = model->record ? model->record->backwards->len : 0;
+      g_autoptr (GArray) calls = calls_text ? parse_calls (calls_text, n_calls) : NULL;
+      HandoutRequest request = { handout ? name : NULL, calls, practice };
+      if (calls_text && !calls)
+        {
+          fprintf (stderr, "chainrule export: --calls %s: the script made %u backward call%s "
+                   "(give numbers from 1, ranges like 2-4, \"last\" or \"all\")\n", calls_text,
+                   n_calls, n_calls == 1 ? "" : "s");
+          status = 2;
+        }
+      else
+        status = write_graph (model, out_path, format, step, all_steps, &request, style);
     }
   g_clear_pointer (&model, cr_graph_model_unref);
   cr_interp_free (interp);

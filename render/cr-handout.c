@@ -7,11 +7,17 @@
  *                the graph as of the step (scaled to the room the text
  *                leaves), the step card's sections
  *
- * Every page has a footer: the script's name and "page n of N". */
+ * With several backward calls told, each call's pages follow a call page
+ * (its graph whole, what it does), all headed "Backward call 2 of 3 · …";
+ * an op the forward pages told for an earlier call is not told again.
+ * For practice, a step or op that asks has a question page before its
+ * page (cr-handout-practice.c). Every page has a footer: the script's name
+ * and "page n of N". */
 #include "cr-handout.h"
+#include "cr-handout-private.h"
 
-#include "cr-record-forward.h"
-#include "cr-step-text.h"
+#include "cr-graph-forward.h"
+#include "cr-practice.h"
 
 #include <cairo-pdf.h>
 #include <pango/pangocairo.h>
@@ -21,7 +27,7 @@
 #define PAGE_H 841.89
 #define MARGIN 48.0
 #define TEXT_FONT "Cantarell, Noto Sans, DejaVu Sans, sans-serif"
-#define MONO_FONT "Source Code Pro, DejaVu Sans Mono, monospace"
+#define MONO_FONT CR_HANDOUT_MONO_FONT
 #define CODE_SIZE_MAX 9.5          /* the code on the title page, points */
 #define CODE_SIZE_MIN 6.5
 #define FOOTER_H 18.0
@@ -35,17 +41,48 @@ typedef struct {
   double paper;                    /* the page's grey level */
 } Paper;
 
+/* One backward call told (or the forward graph, when none ran): its
+ * graph, made ready to draw, and what its pages tell. */
+typedef struct {
+  CrGraphModel    *own_model;      /* made here from the record, or NULL: the handout's */
+  CrGraphGroups   *groups;         /* made here, or NULL */
+  CrGraphCollapse *own_collapse;
+  CrGraphLayout   *own_layout;
+  const CrGraphModel *model;       /* what is drawn: the call's model, or its collapsed one */
+  const CrGraphCollapse *collapse;
+  const CrGraphLayout *layout;
+  GArray          *graph_ops;      /* of int: the graph's forward ops (cr_graph_forward_ops) */
+  GArray          *told;           /* of guint: indices in graph_ops told on forward pages
+                                    * (those no earlier call told) */
+  guint            n_steps;
+  guint            backward;       /* the call (index in the record's backwards) */
+  char            *heading;        /* "Backward call 2 of 3 · L.backward() · line 18"; NULL:
+                                    * the only call told */
+} Call;
+
 typedef struct {
   const CrHandout *h;
-  const CrGraphModel *model;       /* the handout's, or its collapsed model */
-  const CrGraphCollapse *collapse; /* the handout's, or the one made here; NULL */
-  const CrGraphLayout *layout;     /* the handout's, or the one it chose */
+  const CrGraphModel *model;       /* the call being drawn: its model, or its collapsed one */
+  const CrGraphCollapse *collapse; /* its collapse (the handout's, or one made here); NULL */
+  const CrGraphLayout *layout;     /* its layout (the handout's, or the one chosen) */
+  const Call      *call;           /* the call being drawn */
   cairo_t         *cr;
   Paper            paper;
-  guint            n_forward;      /* forward pages */
+  guint            n_forward;      /* forward pages, all calls */
+  guint            n_steps;        /* step pages, all calls */
+  guint            n_calls;        /* calls told */
+  char            *calls_told;     /* "calls 1, 2 and 201 of 201"; NULL: every call */
   guint            page;           /* the page being drawn, 1-based */
   guint            n_pages;
 } Ctx;
+
+/* How a story page draws its graph. */
+typedef struct {
+  int           current_step;      /* the backward step lit, -1: none */
+  int           selected;          /* a node ringed (a forward op), -1: none */
+  const guint8 *forward;           /* each node's CrGraphForwardState; NULL: all computed */
+  gboolean      hide;              /* a question: what the step or op computes not shown */
+} PageGraph;
 
 static PangoLayout *
 text_layout (cairo_t    *cr,
@@ -247,17 +284,25 @@ draw_title_head (Ctx        *c,
   g_object_unref (title);
   y += title_h + 6;
   const CrRecordBackward *bw = cr_graph_model_get_backward (model);
-  guint n = model->n_steps;
+  guint n = c->n_steps;
   guint f = c->n_forward;
   g_autofree char *forward = f ? g_strdup_printf ("The forward pass op by op (%u op%s), then ", f,
                                                   f == 1 ? "" : "s")
                                : g_strdup ("");
+  g_autofree char *of = c->n_calls > 1
+    ? g_strdup_printf ("each of %u backward calls%s%s%s", c->n_calls,
+                       c->calls_told ? " (" : "", c->calls_told ? c->calls_told : "",
+                       c->calls_told ? ")" : "")
+    : g_strdup (model->title ? model->title : "the script");
   g_autofree char *what = bw
     ? g_strdup_printf ("%s%s %s, step by step: %u step%s, a page each. Each page shows the graph "
                        "(the op or step's node lit, the gradients sent so far) and what happens "
-                       "at that node, with its numbers.", forward,
-                       f ? "the backward pass of" : "The backward pass of",
-                       model->title ? model->title : "the script", n, n == 1 ? "" : "s")
+                       "at that node, with its numbers.%s", forward,
+                       f ? "the backward pass of" : "The backward pass of", of, n,
+                       n == 1 ? "" : "s",
+                       c->h->practice ? " For practice, each step that asks has a question page "
+                                        "first: work out what it sends on (or pick a lettered "
+                                        "choice), then turn the page for the answer." : "")
     : g_strdup_printf ("%s%s: no backward call ran.", f ? forward : "",
                        f ? "the forward graph" : "The forward graph");
   PangoLayout *sub = text_layout (cr, TEXT_FONT, 10.5, FALSE, width);
@@ -305,9 +350,9 @@ title_pages_draw (Ctx        *c,
 
 /* ---- step pages -------------------------------------------------------------- */
 
-static const char *
-role_colour (CrStepTextRole role,
-             gboolean       dark)
+const char *
+cr_handout_role_colour (CrStepTextRole role,
+                        gboolean       dark)
 {
   /* The step card's colours: blue arrives, purple is local, green goes on. */
   switch (role)
@@ -320,22 +365,24 @@ role_colour (CrStepTextRole role,
     }
 }
 
-/* The card's sections as Pango markup. */
-static char *
-card_markup (const CrStepText *text,
-             gboolean          dark)
+char *
+cr_handout_card_markup (const CrStepText *text,
+                        gboolean          dark,
+                        gboolean          asking)
 {
   GString *m = g_string_new (NULL);
   for (guint i = 0; i < text->sections->len; i++)
     {
       const CrStepTextSection *s = g_ptr_array_index (text->sections, i);
-      if (i > 0)
+      if (asking && s->role != CR_STEP_TEXT_IN && s->role != CR_STEP_TEXT_LOCAL)
+        continue;
+      if (m->len > 0)
         g_string_append (m, "\n<span size=\"50%\"> </span>\n");
       if (s->heading)
         {
           g_autofree char *h = g_markup_escape_text (s->heading, -1);
           g_string_append_printf (m, "<span weight=\"bold\" foreground=\"%s\">%s</span>",
-                                  role_colour (s->role, dark), h);
+                                  cr_handout_role_colour (s->role, dark), h);
         }
       for (guint k = 0; k < s->lines->len; k++)
         {
@@ -353,21 +400,21 @@ card_markup (const CrStepText *text,
   return g_string_free (m, FALSE);
 }
 
-/* One page of the story: its title and caption, the graph (lit at
- * current_step, a backward step, or with node `selected` ringed, a forward
- * op), the text (Pango markup) under it. */
+/* One page of the story: the call's heading, its title and caption, the
+ * graph as g says, the text (Pango markup) under it. */
 static void
-draw_story_page (Ctx        *c,
-                 const char *title,
-                 const char *caption,
-                 const char *markup,
-                 int         current_step,
-                 int         selected)
+draw_story_page (Ctx             *c,
+                 const char      *title,
+                 const char      *caption,
+                 const char      *markup,
+                 const PageGraph *g)
 {
   cairo_t *cr = c->cr;
   double width = PAGE_W - 2 * MARGIN;
   begin_page (c);
   double y = MARGIN;
+  if (c->call && c->call->heading)
+    y += 4 + draw_text (c, c->call->heading, TEXT_FONT, 9, FALSE, c->paper.dim, MARGIN, y, width);
   y += draw_text (c, title, TEXT_FONT, 15, TRUE, c->paper.ink, MARGIN, y, width);
   if (caption)
     y += 2 + draw_text (c, caption, MONO_FONT, 9.5, FALSE, c->paper.dim, MARGIN, y + 2, width);
@@ -405,8 +452,10 @@ draw_story_page (Ctx        *c,
       cr_graph_render_options_init (&options);
       options.style = c->h->style;
       options.collapse = c->collapse;
-      options.current_step = current_step;
-      options.selected = selected;
+      options.current_step = g->current_step;
+      options.selected = g->selected;
+      options.forward = g->forward;
+      options.hide_step_gradients = g->hide;
       options.draw_background = FALSE;   /* on the paper */
       cairo_save (cr);
       cairo_rectangle (cr, MARGIN, y, width, graph_h);
@@ -431,44 +480,103 @@ draw_story_page (Ctx        *c,
   end_page (c);
 }
 
+/* Whether a handout for practice asks at this step (or op): its
+ * questions (new array), or NULL. */
+static GPtrArray *
+step_questions (const Ctx *c,
+                guint      step)
+{
+  if (!c->h->practice)
+    return NULL;
+  GPtrArray *questions = cr_practice_questions (c->model->record, c->model->backward, (int) step,
+                                                CR_PRACTICE_LEVEL_SENT);
+  if (questions->len == 0)
+    g_clear_pointer (&questions, g_ptr_array_unref);
+  return questions;
+}
+
+static GPtrArray *
+forward_questions (const Ctx *c,
+                   int        op)
+{
+  if (!c->h->practice)
+    return NULL;
+  GPtrArray *questions = cr_practice_forward_questions (c->model->record, op);
+  if (questions->len == 0)
+    g_clear_pointer (&questions, g_ptr_array_unref);
+  return questions;
+}
+
+/* "Backward 3 of 12 · MulBackward0 · your turn" */
+static char *
+question_title (const char *title)
+{
+  return g_strconcat (title, " · your turn", NULL);
+}
+
+/* Step `step`'s page; for practice, when it asks, its question page first
+ * and the answers on top of its page. */
 static void
 draw_step_page (Ctx  *c,
                 guint step)
 {
   const CrGraphModel *model = c->model;
+  PageGraph g = { (int) step, -1, NULL, FALSE };
   CrStepText *text = cr_step_text_new (model->record, model->backward, (int) step);
   if (!text)
     {
-      draw_story_page (c, "?", NULL, NULL, (int) step, -1);
+      draw_story_page (c, "?", NULL, NULL, &g);
       return;
     }
+  gboolean dark = c->h->style == CR_GRAPH_STYLE_DARK;
   g_autofree char *title = g_strdup_printf ("%s · %s", text->count, text->title);
-  g_autofree char *markup = card_markup (text, c->h->style == CR_GRAPH_STYLE_DARK);
-  draw_story_page (c, title, text->caption, markup, (int) step, -1);
+  g_autofree char *markup = cr_handout_card_markup (text, dark, FALSE);
+  g_autoptr (GPtrArray) questions = step_questions (c, step);
+  if (questions)
+    {
+      const CrRecordStep *st = cr_graph_model_get_record_step (model, step);
+      g_autofree char *asked = question_title (title);
+      g_autofree char *ask = st ? cr_handout_step_question_markup (model->record, st, text,
+                                                                   questions, dark)
+                                : g_strdup ("");
+      PageGraph hidden = g;
+      hidden.hide = TRUE;
+      draw_story_page (c, asked, text->caption, ask, &hidden);
+      g_autofree char *answers = cr_handout_answers_markup (questions, dark);
+      g_autofree char *both = g_strconcat (answers, "\n<span size=\"50%\"> </span>\n", markup, NULL);
+      draw_story_page (c, title, text->caption, both, &g);
+    }
+  else
+    draw_story_page (c, title, text->caption, markup, &g);
   cr_step_text_free (text);
 }
 
-/* Forward op `op` (index in the record), the index-th of n: what it
- * computed, in the words of the window's forward steps. */
+/* Forward op told at graph_ops[at] of the call, the index-th of n told:
+ * what it computed, in the words of the window's forward steps, its node
+ * ringed and the ops after it not computed yet; for practice, when it
+ * asks, its question page first. */
 static void
-draw_forward_page (Ctx  *c,
-                   int   op,
-                   guint index,
-                   guint n)
+draw_forward_page (Ctx   *c,
+                   guint  at,
+                   guint  index,
+                   guint  n)
 {
   const CrRunRecord *record = c->model->record;
+  int op = g_array_index (c->call->graph_ops, int, at);
   const CrRecordOp *rop = g_ptr_array_index (record->ops, op);
   g_autoptr (CrForwardText) text = cr_forward_text_new (record, op);
   g_autofree char *title = g_strdup_printf ("Forward %u of %u · %s", index + 1, n, rop->grad_fn);
   g_autofree char *caption = cr_step_text_caption (rop->caption, rop->iteration);
   if (caption && rop->span.line > 0 && !strstr (caption, "line "))
     {
-      char *with_line = g_strdup_printf ("%s · line %d", caption, rop->span.line);
+      g_autofree char *where = cr_run_record_line_text (record, rop->span.line, FALSE);
+      char *with_line = g_strdup_printf ("%s · %s", caption, where);
       g_free (caption);
       caption = with_line;
     }
+  gboolean dark = c->h->style == CR_GRAPH_STYLE_DARK;
   GString *m = g_string_new (NULL);
-  const char *colour = c->h->style == CR_GRAPH_STYLE_DARK ? "#99c1f1" : "#1a5fb4";
+  const char *colour = cr_handout_role_colour (CR_STEP_TEXT_IN, dark);
   g_string_append_printf (m, "<span weight=\"bold\" foreground=\"%s\">What it computes</span>", colour);
   if (text && text->sentence)
     {
@@ -486,22 +594,54 @@ draw_forward_page (Ctx  *c,
                                 escaped);
       }
   const CrGraphNode *node = cr_graph_model_find_op (c->model, op);
-  draw_story_page (c, title, caption, m->str, -1, node ? (int) node->id : -1);
+  g_autofree guint8 *states = cr_graph_forward_states (c->model, c->call->graph_ops, (int) at);
+  PageGraph g = { -1, node ? (int) node->id : -1, states, FALSE };
+  g_autoptr (GPtrArray) questions = forward_questions (c, op);
+  if (questions)
+    {
+      g_autofree char *asked = question_title (title);
+      g_autofree char *ask = cr_handout_forward_question_markup (text, questions, dark);
+      PageGraph hidden = g;
+      hidden.hide = TRUE;
+      draw_story_page (c, asked, caption, ask, &hidden);
+      g_autofree char *answers = cr_handout_answers_markup (questions, dark);
+      g_string_prepend (m, "\n<span size=\"50%\"> </span>\n");
+      g_string_prepend (m, answers);
+    }
+  draw_story_page (c, title, caption, m->str, &g);
   g_string_free (m, TRUE);
 }
 
-/* The ops the forward pages tell, in the order they ran: those that led to
- * the backward call drawn (every op the graph shows, for a forward graph). */
-static GArray *
-forward_ops (const CrGraphModel *model)
+/* A call's first page when several are told: its graph whole, and what
+ * the call does. */
+static void
+draw_call_page (Ctx *c)
 {
-  GArray *ops = cr_record_forward_ops (model->record, model->backward);
-  for (guint i = 0; i < ops->len;)
-    if (!cr_graph_model_find_op (model, g_array_index (ops, int, i)))
-      g_array_remove_index (ops, i);
-    else
-      i++;
-  return ops;
+  const CrGraphModel *model = c->model;
+  const CrRecordBackward *bw = cr_graph_model_get_backward (model);
+  gboolean dark = c->h->style == CR_GRAPH_STYLE_DARK;
+  GString *m = g_string_new (NULL);
+  g_string_append_printf (m, "<span weight=\"bold\" foreground=\"%s\">What this call does</span>",
+                          cr_handout_role_colour (CR_STEP_TEXT_IN, dark));
+  guint told = c->call->told->len;
+  g_autofree char *what = g_strdup_printf (
+    "%s%u backward step%s, a page each.%s",
+    told ? "The forward ops that led to it, " : "", c->call->n_steps,
+    c->call->n_steps == 1 ? "" : "s",
+    told < c->call->graph_ops->len
+      ? " Its graph was built by ops an earlier call's pages already told." : "");
+  g_autofree char *escaped = g_markup_escape_text (what, -1);
+  g_string_append_printf (m, "\n%s", escaped);
+  if (bw && bw->retain_graph)
+    g_string_append (m, "\nretain_graph=True: the tensors the graph saved are kept for another "
+                        "backward call.");
+  if (bw && !bw->succeeded)
+    g_string_append (m, "\nIt stops with an error; its last step says why.");
+  PageGraph g = { -1, -1, NULL, FALSE };
+  const char *call_title = c->call->own_model && c->call->own_model->title
+                           ? c->call->own_model->title : model->title;
+  draw_story_page (c, call_title ? call_title : "backward", NULL, m->str, &g);
+  g_string_free (m, TRUE);
 }
 
 /* The graph laid out the way that draws it larger in the room a step page
@@ -536,6 +676,97 @@ best_layout (const CrGraphModel *model)
   return best;
 }
 
+static void
+call_clear (Call *call)
+{
+  g_clear_pointer (&call->own_layout, cr_graph_layout_free);
+  g_clear_pointer (&call->own_collapse, cr_graph_collapse_free);
+  g_clear_pointer (&call->groups, cr_graph_groups_free);
+  g_clear_pointer (&call->own_model, cr_graph_model_unref);
+  g_clear_pointer (&call->graph_ops, g_array_unref);
+  g_clear_pointer (&call->told, g_array_unref);
+  g_clear_pointer (&call->heading, g_free);
+}
+
+/* Makes call ready to draw model: module code as the window and export
+ * draw it (each module call and loop body a box around its nodes, every
+ * one open) unless the handout brings its own layout or collapse. */
+static void
+call_prepare (Call            *call,
+              const CrHandout *h,
+              const CrGraphModel *model,
+              gboolean         own)
+{
+  call->model = model;
+  if (!own && (h->layout || h->collapse))
+    {
+      call->collapse = h->collapse;
+      call->layout = h->layout;
+    }
+  else
+    {
+      call->groups = cr_graph_groups_new ((CrGraphModel *) model);
+      g_autofree gboolean *open = cr_graph_groups_open_to_level (call->groups, call->groups->height);
+      if (call->groups->groups->len > 0)
+        {
+          call->own_collapse = cr_graph_collapse_new (call->groups, open);
+          call->model = call->own_collapse->model;
+        }
+      call->collapse = call->own_collapse;
+    }
+  if (!call->layout)
+    call->layout = call->own_layout = best_layout (call->model);
+  call->n_steps = cr_graph_model_get_backward (call->model) ? call->model->n_steps : 0;
+  call->graph_ops = cr_graph_forward_ops (call->model);
+  call->told = g_array_new (FALSE, FALSE, sizeof (guint));
+}
+
+/* The pages call takes: its call page, its forward and step pages, and
+ * for practice a question page for each that asks. */
+static guint
+call_pages (Ctx        *c,
+            const Call *call)
+{
+  c->model = call->model;
+  guint pages = call->heading ? 1 : 0;
+  for (guint i = 0; i < call->told->len; i++)
+    {
+      int op = g_array_index (call->graph_ops, int, g_array_index (call->told, guint, i));
+      g_autoptr (GPtrArray) questions = forward_questions (c, op);
+      pages += questions ? 2 : 1;
+    }
+  for (guint s = 0; s < call->n_steps; s++)
+    {
+      g_autoptr (GPtrArray) questions = step_questions (c, s);
+      pages += questions ? 2 : 1;
+    }
+  return pages;
+}
+
+/* "calls 1, 2 and 201 of 201" */
+static char *
+calls_told_text (const GArray *calls,
+                 guint         n_calls)
+{
+  GString *s = g_string_new ("calls ");
+  for (guint i = 0; i < calls->len; i++)
+    g_string_append_printf (s, "%s%u", i == 0 ? "" : i + 1 == calls->len ? " and " : ", ",
+                            g_array_index (calls, guint, i) + 1);
+  g_string_append_printf (s, " of %u", n_calls);
+  return g_string_free (s, FALSE);
+}
+
+GArray *
+cr_handout_default_calls (const CrRunRecord *record)
+{
+  GArray *calls = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint n = record ? record->backwards->len : 0;
+  for (guint i = 0; i < n; i++)
+    if (n <= CR_HANDOUT_MAX_CALLS || i < 2 || i + 1 == n)
+      g_array_append_val (calls, i);
+  return calls;
+}
+
 gboolean
 cr_handout_write_pdf (const CrHandout *handout,
                       const char      *path,
@@ -543,6 +774,36 @@ cr_handout_write_pdf (const CrHandout *handout,
                       GError         **error)
 {
   g_return_val_if_fail (handout != NULL && handout->model != NULL && path != NULL, FALSE);
+  CrRunRecord *record = handout->model->record;
+  /* The calls told: those asked for that the record has, else the model's. */
+  g_autoptr (GArray) calls = g_array_new (FALSE, TRUE, sizeof (Call));
+  g_array_set_clear_func (calls, (GDestroyNotify) call_clear);
+  guint n_record_calls = record ? record->backwards->len : 0;
+  g_autoptr (GArray) picked = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; handout->calls && record && i < handout->calls->len; i++)
+    {
+      guint b = g_array_index (handout->calls, guint, i);
+      if (b < n_record_calls)
+        g_array_append_val (picked, b);
+    }
+  for (guint i = 0; i < picked->len; i++)
+    {
+      guint b = g_array_index (picked, guint, i);
+      CrGraphModel *model = cr_graph_model_new_from_run_record (record, (int) b);
+      if (!model)
+        continue;
+      g_array_set_size (calls, calls->len + 1);
+      Call *call = &g_array_index (calls, Call, calls->len - 1);
+      call->own_model = model;
+      call->backward = b;
+      call_prepare (call, handout, model, TRUE);
+    }
+  if (calls->len == 0)
+    {
+      g_array_set_size (calls, 1);
+      call_prepare (&g_array_index (calls, Call, 0), handout, handout->model, FALSE);
+    }
+
   cairo_surface_t *surface = cairo_pdf_surface_create (path, PAGE_W, PAGE_H);
   g_autofree char *title = g_strdup_printf ("%s: the backward pass step by step",
                                             handout->script_name);
@@ -550,47 +811,63 @@ cr_handout_write_pdf (const CrHandout *handout,
   cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Chainrule");
   cairo_t *cr = cairo_create (surface);
   gboolean dark = handout->style == CR_GRAPH_STYLE_DARK;
-  /* Module code as the window and export draw it: each module call (and
-   * loop body) a box around its nodes, every one open. */
-  const CrGraphModel *model = handout->model;
-  g_autoptr (CrGraphGroups) groups = NULL;
-  g_autoptr (CrGraphCollapse) own_collapse = NULL;
-  if (!handout->layout && !handout->collapse)
-    {
-      groups = cr_graph_groups_new ((CrGraphModel *) model);
-      g_autofree gboolean *open = cr_graph_groups_open_to_level (groups, groups->height);
-      if (groups->groups->len > 0)
-        {
-          own_collapse = cr_graph_collapse_new (groups, open);
-          model = own_collapse->model;
-        }
-    }
-  g_autoptr (CrGraphLayout) own_layout = handout->layout ? NULL : best_layout (model);
   Ctx c = {
     .h = handout,
-    .model = model,
-    .collapse = handout->collapse ? handout->collapse : own_collapse,
-    .layout = handout->layout ? handout->layout : own_layout,
     .cr = cr,
     .paper = dark ? (Paper) { 0.93, 0.70, 0.14 } : (Paper) { 0.07, 0.38, 1.0 },
+    .n_calls = calls->len,
     .page = 1,
   };
+  /* What each call tells, and the pages they take: an op told for an
+   * earlier call (a second backward through the same graph) is not told
+   * again. */
+  g_autoptr (GHashTable) told_ops = g_hash_table_new (g_direct_hash, g_direct_equal);
+  guint n_call_pages = 0;
+  for (guint k = 0; k < calls->len; k++)
+    {
+      Call *call = &g_array_index (calls, Call, k);
+      for (guint i = 0; i < call->graph_ops->len; i++)
+        {
+          int op = g_array_index (call->graph_ops, int, i);
+          if (g_hash_table_add (told_ops, GINT_TO_POINTER (op + 1)))
+            g_array_append_val (call->told, i);
+        }
+      if (calls->len > 1)
+        call->heading = g_strdup_printf ("Backward call %u of %u · %s", call->backward + 1,
+                                         n_record_calls,
+                                         call->own_model->title ? call->own_model->title : "");
+      c.n_forward += call->told->len;
+      c.n_steps += call->n_steps;
+      n_call_pages += call_pages (&c, call);
+    }
+  if (calls->len > 1 && calls->len < n_record_calls)
+    c.calls_told = calls_told_text (picked, n_record_calls);
+
+  const Call *first = &g_array_index (calls, Call, 0);
+  c.model = first->model;
   const char *source = handout->source ? handout->source
-                       : handout->model->record && handout->model->record->source
-                         ? handout->model->record->source : "";
-  guint n_steps = cr_graph_model_get_backward (model) ? model->n_steps : 0;
-  g_autoptr (GArray) ops = model->record ? forward_ops (model) : g_array_new (FALSE, FALSE, sizeof (int));
-  c.n_forward = ops->len;
+                       : record && record->source ? record->source : "";
   TitlePages title_pages = { 0 };
   title_pages_plan (&c, source, &title_pages);
-  c.n_pages = title_pages.starts->len + ops->len + n_steps;
+  c.n_pages = title_pages.starts->len + n_call_pages;
   title_pages_draw (&c, &title_pages);
   g_object_unref (title_pages.code);
   g_array_unref (title_pages.starts);
-  for (guint i = 0; i < ops->len; i++)
-    draw_forward_page (&c, g_array_index (ops, int, i), i, ops->len);
-  for (guint s = 0; s < n_steps; s++)
-    draw_step_page (&c, s);
+  for (guint k = 0; k < calls->len; k++)
+    {
+      const Call *call = &g_array_index (calls, Call, k);
+      c.call = call;
+      c.model = call->model;
+      c.collapse = call->collapse;
+      c.layout = call->layout;
+      if (call->heading)
+        draw_call_page (&c);
+      for (guint i = 0; i < call->told->len; i++)
+        draw_forward_page (&c, g_array_index (call->told, guint, i), i, call->told->len);
+      for (guint s = 0; s < call->n_steps; s++)
+        draw_step_page (&c, s);
+    }
+  g_free (c.calls_told);
   cairo_destroy (cr);
   cairo_surface_finish (surface);
   cairo_status_t status = cairo_surface_status (surface);

@@ -1,8 +1,9 @@
 /* cr-window-handout.c — "Export Handout…" (win.export-handout): the
  * lecture notes `chainrule export --handout` writes (render/cr-handout.h),
- * of the backward call shown, written from the window's run record; no
- * second run. The menu item goes under Export Graph…, added here so the
- * window's template is not touched. */
+ * written from the window's run record; no second run. The dialog offers
+ * what the command line does: every backward call or the one shown, and
+ * practice (--practice). The menu item goes under Export Graph…, added
+ * here so the window's template is not touched. */
 #include "cr-config.h"
 #include "cr-window-private.h"
 
@@ -16,6 +17,17 @@ cr_window_export_handout (CrWindow    *self,
                           const char  *path,
                           guint       *n_pages,
                           GError     **error)
+{
+  return cr_window_export_handout_full (self, path, FALSE, FALSE, n_pages, error);
+}
+
+gboolean
+cr_window_export_handout_full (CrWindow    *self,
+                               const char  *path,
+                               gboolean     every_call,
+                               gboolean     practice,
+                               guint       *n_pages,
+                               GError     **error)
 {
   const CrGraphModel *shown = cr_graph_canvas_get_model (self->canvas);
   if (!shown || !shown->record)
@@ -33,11 +45,14 @@ cr_window_export_handout (CrWindow    *self,
     }
   GFile *file = cr_window_get_file (self);
   g_autofree char *name = file ? g_file_get_basename (file) : g_strdup ("script.py");
+  g_autoptr (GArray) calls = every_call ? cr_handout_default_calls (shown->record) : NULL;
   CrHandout handout = {
     .model = model,
     .script_name = name,
     .source = shown->record->source,
     .style = CR_GRAPH_STYLE_LIGHT,     /* paper */
+    .calls = calls,
+    .practice = practice,
   };
   return cr_handout_write_pdf (&handout, path, n_pages, error);
 }
@@ -65,7 +80,11 @@ handout_response_cb (GtkNativeDialog *native,
       g_autoptr (GError) error = NULL;
       g_autofree char *base = g_path_get_basename (path);
       g_autofree char *display = g_filename_display_name (base);
-      g_autofree char *message = cr_window_export_handout (self, path, &n_pages, &error)
+      GtkFileChooser *chooser = GTK_FILE_CHOOSER (native);
+      gboolean every_call = g_strcmp0 (gtk_file_chooser_get_choice (chooser, "calls"), "shown") != 0;
+      gboolean practice = g_strcmp0 (gtk_file_chooser_get_choice (chooser, "practice"), "true") == 0;
+      g_autofree char *message = cr_window_export_handout_full (self, path, every_call, practice,
+                                                                &n_pages, &error)
         ? g_strdup_printf ("Wrote the handout to “%s”: %u page%s", display, n_pages,
                            n_pages == 1 ? "" : "s")
         : g_strdup_printf ("Could not write the handout: %s", error->message);
@@ -96,6 +115,17 @@ export_handout_activated (GSimpleAction *action,
   gtk_file_filter_add_pattern (filter, "*.pdf");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), filter);
   g_object_unref (filter);
+  /* What `chainrule export --handout` offers: the calls, and --practice. */
+  if (shown->record->backwards->len > 1)
+    {
+      static const char *const ids[] = { "every", "shown", NULL };
+      static const char *const labels[] = { "Every backward call", "The backward call shown", NULL };
+      gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (native), "calls", "Calls",
+                                   (const char **) ids, (const char **) labels);
+      gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (native), "calls", "every");
+    }
+  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (native), "practice",
+                               "Practice: a question page before each step", NULL, NULL);
   /* "toy-network-handout.pdf" */
   GFile *file = cr_window_get_file (self);
   g_autofree char *base = file ? g_file_get_basename (file) : g_strdup ("script.py");

@@ -183,6 +183,15 @@ gboolean cr_window_export_handout    (CrWindow   *self,
                                       const char *path,
                                       guint      *n_pages,
                                       GError    **error);
+/* The same with the dialog's choices: every_call, the backward calls
+ * cr_handout_default_calls picks (FALSE: the call shown); practice, a
+ * question page before each step that asks. */
+gboolean cr_window_export_handout_full (CrWindow   *self,
+                                        const char *path,
+                                        gboolean    every_call,
+                                        gboolean    practice,
+                                        guint      *n_pages,
+                                        GError    **error);
 
 /* cr-window-scalars.c: "Inside one tensor op", its scalar graph over the
  * graph (cr-scalar-view.h). */
