@@ -471,6 +471,18 @@ cr_graph_render_cache_edge_step (CrGraphRenderCache *self,
   return edge < self->n_edges ? self->edge_step[edge] : -1;
 }
 
+void
+cr_graph_render_cache_scales (const CrGraphRenderCache *self,
+                              double                   *k,
+                              double                   *lw)
+{
+  g_return_if_fail (self != NULL);
+  if (k)
+    *k = self->k;
+  if (lw)
+    *lw = self->lw;
+}
+
 double *
 cr_graph_render_label_boxes (CrGraphRenderCache  *cache,
                              const CrGraphLayout *layout)

@@ -71,6 +71,11 @@ const double   *cr_graph_render_cache_sizes  (CrGraphRenderCache         *self);
 /* The step (0-based) whose gradient travels along edge `edge`, -1: none. */
 int             cr_graph_render_cache_edge_step (CrGraphRenderCache      *self,
                                                  guint                    edge);
+/* The scales cache's text and lines were made at (type and spacing k, line
+ * width lw: 1, or larger for presentation), as the badges take them. */
+void            cr_graph_render_cache_scales (const CrGraphRenderCache   *self,
+                                              double                     *k,
+                                              double                     *lw);
 
 /* Where each edge's shape label and tensor name are drawn with layout (made
  * with cache's sizes): cr_graph_badges_label_boxes ()'s array (new). */

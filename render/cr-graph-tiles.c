@@ -82,6 +82,22 @@ cr_graph_tiles_set_key (CrGraphTiles          *self,
   return TRUE;
 }
 
+const CrGraphTilesKey *
+cr_graph_tiles_get_key (const CrGraphTiles *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->has_key ? &self->key : NULL;
+}
+
+void
+cr_graph_tiles_carry_to_key (CrGraphTiles          *self,
+                             const CrGraphTilesKey *key)
+{
+  g_return_if_fail (self != NULL && key != NULL);
+  self->key = *key;
+  self->has_key = TRUE;
+}
+
 void
 cr_graph_tiles_range (const CrGraphTiles *self,
                       double              tx,

@@ -56,6 +56,12 @@ int           cr_graph_tiles_side         (const CrGraphTiles    *self);
  * tile is dropped first (TRUE). */
 gboolean      cr_graph_tiles_set_key      (CrGraphTiles          *self,
                                            const CrGraphTilesKey *key);
+/* The key the tiles are for (borrowed), NULL before the first. */
+const CrGraphTilesKey *cr_graph_tiles_get_key (const CrGraphTiles    *self);
+/* Makes key the one the tiles are for, keeping every tile: what they show
+ * is drawn the same under key (the same picture from a new model). */
+void          cr_graph_tiles_carry_to_key (CrGraphTiles          *self,
+                                           const CrGraphTilesKey *key);
 /* Drops every tile (something the key does not hold changed). */
 void          cr_graph_tiles_clear        (CrGraphTiles          *self);
 

@@ -13,6 +13,7 @@
 #include "cr-graph-canvas-private.h"
 #include "cr-graph-overview.h"
 #include "cr-graph-render-badges.h"
+#include "cr-graph-render-same.h"
 
 #include <adwaita.h>
 #include <math.h>
@@ -265,12 +266,131 @@ cr_graph_canvas_clear_scene (CrGraphCanvas *self)
   g_clear_pointer (&self->label_boxes, g_free);
 }
 
+/* ---- tiles kept across a re-run ---- */
+
+/* The tiles of the drawing before a re-run and what they were painted
+ * from: what of the canvas's state the tiles' key does not hold (the
+ * model, layout and cache are new objects after a re-run; the forward
+ * states and the practice flag clear the tiles when they change, so they
+ * are the tiles' own). */
+typedef struct _CrGraphCanvasKept CrGraphCanvasKept;
+
+struct _CrGraphCanvasKept
+{
+  CrGraphTiles       *tiles;
+  gboolean            as_cairo;
+  CrGraphModel       *model;           /* a reference */
+  CrGraphLayout      *layout;          /* a copy */
+  CrGraphRenderCache *cache;
+  guint8             *forward;         /* by node, or NULL */
+  gboolean            hide_step_gradients;
+  double             *label_boxes;     /* or NULL: placed again to compare */
+};
+
+static void
+release_model_thread (GTask        *task,
+                      gpointer      source_object,
+                      gpointer      task_data,
+                      GCancellable *cancellable)
+{
+  cr_graph_model_unref (task_data);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+kept_free (CrGraphCanvasKept *kept)
+{
+  cr_graph_tiles_free (kept->tiles);
+  cr_graph_layout_free (kept->layout);
+  cr_graph_render_cache_free (kept->cache);
+  g_free (kept->forward);
+  g_free (kept->label_boxes);
+  /* The window lets the old run's models go on a worker (a record of the
+   * MLP example's is milliseconds to free); this reference may be the
+   * last, so it goes there too. */
+  g_autoptr (GTask) task = g_task_new (NULL, NULL, NULL, NULL);
+  g_task_set_task_data (task, g_steal_pointer (&kept->model), NULL);
+  g_task_run_in_thread (task, release_model_thread);
+  g_free (kept);
+}
+
+void
+cr_graph_canvas_keep_drawing (CrGraphCanvas *self)
+{
+  g_clear_pointer (&self->kept, kept_free);
+  const CrGraphTilesKey *key = self->tiles ? cr_graph_tiles_get_key (self->tiles) : NULL;
+  /* Only a drawing cr_graph_render_same_drawing can compare: no highlight,
+   * no module boxes, nothing gliding. */
+  if (!key || cr_graph_tiles_count (self->tiles) == 0 || !self->model || !self->layout
+      || !self->cache || key->model != self->model || key->layout != self->layout
+      || self->morphing || self->highlight || self->collapse)
+    return;
+  stop_prefetch (self);
+  CrGraphCanvasKept *kept = g_new0 (CrGraphCanvasKept, 1);
+  kept->tiles = g_steal_pointer (&self->tiles);
+  kept->as_cairo = self->tiles_as_cairo;
+  kept->model = cr_graph_model_ref (self->model);
+  /* The layout stays: the next one is laid out the way it went. */
+  kept->layout = cr_graph_layout_copy (self->layout);
+  kept->cache = g_steal_pointer (&self->cache);
+  if (self->forward_states)
+    kept->forward = g_memdup2 (self->forward_states, self->model->nodes->len);
+  kept->hide_step_gradients = self->hide_step_gradients;
+  if (self->label_boxes && self->label_boxes_for[0] == self->model
+      && self->label_boxes_for[1] == self->layout && self->label_boxes_for[2] == kept->cache)
+    kept->label_boxes = g_steal_pointer (&self->label_boxes);
+  g_clear_pointer (&self->label_boxes, g_free);
+  self->kept = kept;
+}
+
+/* The tiles kept across a re-run become the canvas's again when they
+ * would be painted the same now (key: the canvas's now); else they go. */
+static void
+take_kept_tiles (CrGraphCanvas         *self,
+                 const CrGraphTilesKey *key,
+                 gboolean               as_cairo)
+{
+  CrGraphCanvasKept *kept = g_steal_pointer (&self->kept);
+  const CrGraphTilesKey *was = cr_graph_tiles_get_key (kept->tiles);
+  gboolean same = kept->as_cairo == as_cairo && was->zoom == key->zoom && was->scale == key->scale
+                  && was->step == key->step && was->selected == key->selected
+                  && was->style == key->style && was->presentation == key->presentation
+                  && self->model && self->layout && self->cache;
+  if (same)
+    {
+      /* As paint_tile draws. */
+      CrGraphRenderOptions now;
+      cr_graph_canvas_fill_render_options (self, &now);
+      now.draw_background = FALSE;
+      now.label_boxes = label_boxes (self);
+      now.text_scale = self->zoom;
+      CrGraphRenderOptions before = now;
+      before.cache = kept->cache;
+      before.forward = kept->forward;
+      before.hide_step_gradients = kept->hide_step_gradients;
+      before.label_boxes = kept->label_boxes;
+      before.highlight = NULL;
+      before.collapse = NULL;
+      CrGraphDrawing a = { kept->model, kept->layout, &before };
+      CrGraphDrawing b = { self->model, self->layout, &now };
+      same = cr_graph_render_same_drawing (&a, &b);
+    }
+  if (same)
+    {
+      cr_graph_tiles_free (self->tiles);
+      self->tiles = g_steal_pointer (&kept->tiles);
+      cr_graph_tiles_carry_to_key (self->tiles, key);
+    }
+  kept_free (kept);
+}
+
 void
 cr_graph_canvas_free_scene (CrGraphCanvas *self)
 {
   stop_prefetch (self);
   g_clear_pointer (&self->tiles, cr_graph_tiles_free);
   g_clear_pointer (&self->label_boxes, g_free);
+  g_clear_pointer (&self->kept, kept_free);
 }
 
 /* Makes the tiles those of the canvas as it is now (dropping them when
@@ -297,6 +417,8 @@ key_tiles (CrGraphCanvas *self,
     .model = self->model,
     .layout = self->layout,
   };
+  if (self->kept)
+    take_kept_tiles (self, &key, as_cairo);
   cr_graph_tiles_set_key (self->tiles, &key);
 }
 

@@ -63,6 +63,10 @@ struct _CrGraphCanvas
    * all the tiles of a layout: the model, layout and cache they are for. */
   double             *label_boxes;
   gconstpointer       label_boxes_for[3];
+  /* After a re-run: the tiles of the drawing before it and what they were
+   * painted from (owned), until the next frame keeps them when the new
+   * drawing is the same picture (cr-graph-canvas-draw.c). */
+  struct _CrGraphCanvasKept *kept;
 
   /* Gestures. */
   double              drag_tx, drag_ty;
@@ -127,6 +131,10 @@ gboolean cr_graph_canvas_node_center (CrGraphCanvas *self,
 void     cr_graph_canvas_snapshot    (GtkWidget     *widget,
                                       GtkSnapshot   *snapshot);
 void     cr_graph_canvas_clear_scene (CrGraphCanvas *self);
+/* A new model is coming (a re-run): keeps the tiles and what they were
+ * painted from, for the next frame to compare; call before the groups,
+ * model, layout and text cache go. */
+void     cr_graph_canvas_keep_drawing (CrGraphCanvas *self);
 /* The tile cache gone for good (dispose). */
 void     cr_graph_canvas_free_scene  (CrGraphCanvas *self);
 void     cr_graph_canvas_fill_render_options (CrGraphCanvas        *self,

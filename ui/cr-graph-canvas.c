@@ -1167,6 +1167,9 @@ cr_graph_canvas_take_model (CrGraphCanvas *self,
                             GError       **error)
 {
   g_return_val_if_fail (CR_IS_GRAPH_CANVAS (self), FALSE);
+  /* The same picture again (an edit in a comment) keeps its tiles: what
+   * they were painted from goes aside before the groups change. */
+  cr_graph_canvas_keep_drawing (self);
   /* Module code shows collapsed: self->model is what is drawn. */
   return replace_model (self, cr_graph_canvas_groups_take (self, model), FALSE, error);
 }

@@ -179,6 +179,60 @@ test_changes_repaint (void)
   hide (&f);
 }
 
+/* A few ops without a loop (a loop's body is a group, whose drawing is not
+ * compared); the same after an edit that changes no picture (a comment,
+ * spaces), then after one that changes a value shown on a leaf. */
+#define SCRIPT_NET(X0) \
+  "import torch\n" \
+  "x = torch.tensor([" X0 ", 2.0, 3.0], requires_grad=True)\n" \
+  "w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)\n" \
+  "h = (x * w + x).tanh()\n" \
+  "h = (h * w + x).tanh()\n" \
+  "loss = (h * w).sum()\n" \
+  "loss.backward()\n"
+#define SCRIPT_NET_COMMENTED "# the same graph, commented\n" SCRIPT_NET ("1.0") "  \n"
+
+/* A re-run that draws the same picture keeps the tiles (none painted, the
+ * same frame), at a step as before the first; one that changes a value
+ * paints them again. */
+static void
+test_same_picture_kept (void)
+{
+  for (int step = -1; step <= 2; step += 3)
+    {
+      Fixture f;
+      show (&f, SCRIPT_NET ("1.0"));
+      cr_graph_canvas_set_zoom (f.canvas, 1.0);
+      cr_graph_canvas_set_step (f.canvas, step);
+      cairo_surface_t *frame = paint (f.canvas);
+      CrGraphTiles *tiles = f.canvas->tiles;
+      guint painted = cr_graph_tiles_n_painted (tiles);
+      g_assert_cmpuint (painted, >, 0);
+
+      g_autoptr (GError) error = NULL;
+      g_assert_true (cr_graph_canvas_take_model (
+        f.canvas, cr_ui_test_model_from_script (SCRIPT_NET_COMMENTED, NULL), &error));
+      /* The window puts the stepper back where it was. */
+      cr_graph_canvas_set_step (f.canvas, step);
+      cairo_surface_t *again = paint (f.canvas);
+      g_assert_true (f.canvas->tiles == tiles);
+      g_assert_cmpuint (cr_graph_tiles_n_painted (f.canvas->tiles), ==, painted);
+      g_assert_cmpuint (pixels_differing (frame, again), ==, 0);
+
+      g_assert_true (cr_graph_canvas_take_model (
+        f.canvas, cr_ui_test_model_from_script (SCRIPT_NET ("1.5"), NULL), &error));
+      cr_graph_canvas_set_step (f.canvas, step);
+      cairo_surface_t *other = paint (f.canvas);
+      g_assert_cmpuint (cr_graph_tiles_n_painted (f.canvas->tiles), >, 0);
+      g_assert_true (f.canvas->tiles != tiles || cr_graph_tiles_n_painted (f.canvas->tiles) > painted);
+      g_assert_cmpuint (pixels_differing (again, other), >, 0);
+      cairo_surface_destroy (frame);
+      cairo_surface_destroy (again);
+      cairo_surface_destroy (other);
+      hide (&f);
+    }
+}
+
 static gboolean
 has_node_type (GskRenderNode     *node,
                GskRenderNodeType  type)
@@ -326,6 +380,7 @@ main (int    argc,
   cr_ui_test_init_gtk (&argc, &argv);
   g_test_add_func ("/ui/canvas-tiles/pan-places", test_pan_places);
   g_test_add_func ("/ui/canvas-tiles/changes-repaint", test_changes_repaint);
+  g_test_add_func ("/ui/canvas-tiles/same-picture-kept", test_same_picture_kept);
   g_test_add_func ("/ui/canvas-tiles/nodes-by-renderer", test_nodes_by_renderer);
   g_test_add_func ("/ui/canvas-tiles/big-glide", test_big_glide);
   g_test_add_func ("/ui/canvas-tiles/overview-by-renderer", test_overview_by_renderer);
