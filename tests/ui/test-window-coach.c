@@ -140,7 +140,8 @@ test_compare_zero_grad (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* Export Handout from the window: the call shown, a page per step. */
+/* Export Handout from the window: the call shown, a page per step; for
+ * practice, with its question pages. */
 static void
 test_handout (void)
 {
@@ -155,6 +156,11 @@ test_handout (void)
   g_autofree char *pdf = NULL;
   g_assert_true (g_file_get_contents (path, &pdf, NULL, NULL));
   g_assert_true (g_str_has_prefix (pdf, "%PDF-"));
+  /* The dialog's choices: every call (01 makes one) and practice, a
+   * question page before each of the 19 steps and ops that ask. */
+  g_assert_true (cr_window_export_handout_full (window, path, TRUE, TRUE, &n_pages, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_pages, ==, 39);
   g_remove (path);
   g_rmdir (dir);
   gtk_window_destroy (GTK_WINDOW (window));
