@@ -319,9 +319,24 @@ NATIVE (native_type)
 
 NATIVE (native_numpy)
 {
+  CrTensor *x;
   PARSE ("numpy", "self");
-  g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
-                       "numpy is not available in Chainrule");
+
+  /* PyTorch's own checks come first, so a script sees the error it would. */
+  x = cr_torch_args_tensor (&a, 0, error);
+  if (x == NULL)
+    return NULL;
+  if (x->requires_grad)
+    g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                         "Can't call numpy() on Tensor that requires grad. "
+                         "Use tensor.detach().numpy() instead.");
+  else if (x->device != CR_DEVICE_CPU)
+    g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                         "can't convert cuda:0 device type tensor to numpy. Use "
+                         "Tensor.cpu() to copy the tensor to host memory first.");
+  else
+    g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                         "numpy is not available in Chainrule");
   return NULL;
 }
 
@@ -569,19 +584,22 @@ pieces_tuple (GPtrArray *pieces)
   return tuple;
 }
 
-/* split(tensor, split_size_or_sections, dim=0) */
+/* split(tensor, split_size_or_sections, dim=0); data non-NULL: unsafe_split
+ * (an int split_size only). */
 NATIVE (native_split)
 {
+  gboolean unsafe = data != NULL;
   gint64 dim;
   CrTensor *x;
   CrValue *sizes;
-  PARSE ("split", "input split_size_or_sections | dim");
+  PARSE (unsafe ? "unsafe_split" : "split",
+         unsafe ? "input split_size | dim" : "input split_size_or_sections | dim");
 
   x = cr_torch_args_tensor (&a, 0, error);
   if (x == NULL || !cr_torch_args_int (&a, 2, 0, &dim, error))
     return NULL;
   sizes = a.values[1];
-  if (sizes->kind == CR_VALUE_LIST || sizes->kind == CR_VALUE_TUPLE)
+  if (!unsafe && (sizes->kind == CR_VALUE_LIST || sizes->kind == CR_VALUE_TUPLE))
     {
       gint64 lengths[64];
       guint n = sizes->u.seq.items->len;
@@ -610,16 +628,20 @@ NATIVE (native_split)
       cr_torch_args_type_error (&a, 1, "int", error);
       return NULL;
     }
-  return pieces_tuple (cr_split (x, sizes->u.i, (int) dim, error));
+  return pieces_tuple (unsafe ? cr_unsafe_split (x, sizes->u.i, (int) dim, error)
+                              : cr_split (x, sizes->u.i, (int) dim, error));
 }
 
-/* chunk(input, chunks, dim=0): split into pieces of ceil(size / chunks). */
+/* chunk(input, chunks, dim=0): split into pieces of ceil(size / chunks);
+ * data non-NULL: unsafe_chunk. */
 NATIVE (native_chunk)
 {
+  GPtrArray *(*split) (CrTensor *, gint64, int, GError **) = data != NULL ? cr_unsafe_split
+                                                                          : cr_split;
   gint64 chunks, dim;
   int d;
   CrTensor *x;
-  PARSE ("chunk", "input chunks | dim");
+  PARSE (data != NULL ? "unsafe_chunk" : "chunk", "input chunks | dim");
 
   x = cr_torch_args_tensor (&a, 0, error);
   if (x == NULL || !cr_torch_args_int (&a, 1, 1, &chunks, error)
@@ -639,10 +661,10 @@ NATIVE (native_chunk)
     }
   d = (int) dim;
   if (d < -x->ndim || d >= x->ndim)
-    return pieces_tuple (cr_split (x, 1, d, error));   /* the IndexError */
+    return pieces_tuple (split (x, 1, d, error));   /* the IndexError */
   if (d < 0)
     d += x->ndim;
-  return pieces_tuple (cr_split (x, MAX ((x->shape[d] + chunks - 1) / chunks, 1), d, error));
+  return pieces_tuple (split (x, MAX ((x->shape[d] + chunks - 1) / chunks, 1), d, error));
 }
 
 NATIVE (native_unbind)
@@ -775,6 +797,8 @@ const CrTorchFunc cr_torch_method_funcs[] = {
   { "cumsum", native_cumsum, M | CR_TORCH_IN_TORCH, NULL },
   { "split", native_split, M | CR_TORCH_IN_TORCH, NULL },
   { "chunk", native_chunk, M | CR_TORCH_IN_TORCH, NULL },
+  { "unsafe_split", native_split, M | CR_TORCH_IN_TORCH, (gpointer) "unsafe" },
+  { "unsafe_chunk", native_chunk, M | CR_TORCH_IN_TORCH, (gpointer) "unsafe" },
   { "unbind", native_unbind, M | CR_TORCH_IN_TORCH, NULL },
   { "flip", native_flip, M | CR_TORCH_IN_TORCH, NULL },
   { "triu", native_triangle, M | CR_TORCH_IN_TORCH, GINT_TO_POINTER (TRUE) },

@@ -1,7 +1,7 @@
 /* cr-ops-pieces.c — split, chunk and unbind (one node with an output per
  * piece, each piece a view of the input, as PyTorch's SplitBackward0,
- * SplitWithSizesBackward0 and UnbindBackward0), flip, triu/tril, trace and
- * repeat.
+ * SplitWithSizesBackward0 and UnbindBackward0; unsafe_split's
+ * UnsafeSplitBackward0), flip, triu/tril, trace and repeat.
  *
  * A backward gets a gradient for some pieces only (the others are NULL):
  * those are zeros of the piece's shape, then the pieces are put back
@@ -57,6 +57,15 @@ const CrOpInfo cr_op_row_SPLIT_WITH_SIZES = {
   pieces_backward, NULL
 };
 
+/* unsafe_split / unsafe_chunk (PyTorch's RNN cells split their gates so):
+ * pieces that share x's memory without being its views, so writing one in
+ * place rebases only its own history. */
+const CrOpInfo cr_op_row_UNSAFE_SPLIT = {
+  CR_OP_UNSAFE_SPLIT, "unsafe_split", "UnsafeSplitBackward0", 1, "split",
+  "∂split(x)/∂x: the pieces' gradients put back together",
+  pieces_backward, NULL
+};
+
 const CrOpInfo cr_op_row_UNBIND = {
   CR_OP_UNBIND, "unbind", "UnbindBackward0", 1, "unbind",
   "∂unbind(x)/∂x: the slices' gradients stacked",
@@ -91,8 +100,11 @@ make_pieces (CrOpId        op,
         }
       else
         shape[dim] = lengths[i];
-      g_ptr_array_add (out, cr_ops_make_view (x, shape, ndim, strides,
-                                              x->offset + start * x->strides[dim]));
+      g_ptr_array_add (out, op == CR_OP_UNSAFE_SPLIT
+                            ? cr_tensor_new_view (x, shape, ndim, strides,
+                                                  x->offset + start * x->strides[dim])
+                            : cr_ops_make_view (x, shape, ndim, strides,
+                                                x->offset + start * x->strides[dim]));
       start += op == CR_OP_UNBIND ? 1 : lengths[i];
     }
 
@@ -108,11 +120,12 @@ make_pieces (CrOpId        op,
   return out;
 }
 
-GPtrArray *
-cr_split (CrTensor  *x,
-          gint64     split_size,
-          int        dim,
-          GError   **error)
+static GPtrArray *
+split_pieces (CrOpId     op,
+              CrTensor  *x,
+              gint64     split_size,
+              int        dim,
+              GError   **error)
 {
   g_autofree gint64 *lengths = NULL;
   gint64 size;
@@ -145,7 +158,25 @@ cr_split (CrTensor  *x,
   lengths = g_new (gint64, n);
   for (guint i = 0; i < n; i++)
     lengths[i] = MIN (split_size, size - (gint64) i * split_size);
-  return make_pieces (CR_OP_SPLIT, x, dim, lengths, n);
+  return make_pieces (op, x, dim, lengths, n);
+}
+
+GPtrArray *
+cr_split (CrTensor  *x,
+          gint64     split_size,
+          int        dim,
+          GError   **error)
+{
+  return split_pieces (CR_OP_SPLIT, x, split_size, dim, error);
+}
+
+GPtrArray *
+cr_unsafe_split (CrTensor  *x,
+                 gint64     split_size,
+                 int        dim,
+                 GError   **error)
+{
+  return split_pieces (CR_OP_UNSAFE_SPLIT, x, split_size, dim, error);
 }
 
 GPtrArray *

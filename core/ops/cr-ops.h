@@ -222,6 +222,8 @@ gboolean  cr_clamp_         (CrTensor *self, gboolean has_min, double min,
 /* The pieces as views, in a GPtrArray of CrTensor* (owned): x.split(n, dim)
  * (and chunk), x.split([sizes], dim), x.unbind(dim). */
 GPtrArray *cr_split         (CrTensor *x, gint64 split_size, int dim, GError **error);
+/* The same pieces sharing x's memory but not its view state: UnsafeSplitBackward0. */
+GPtrArray *cr_unsafe_split  (CrTensor *x, gint64 split_size, int dim, GError **error);
 GPtrArray *cr_split_with_sizes (CrTensor *x, const gint64 *sizes, guint n, int dim,
                                 GError **error);
 GPtrArray *cr_unbind        (CrTensor *x, int dim, GError **error);

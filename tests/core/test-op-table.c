@@ -241,6 +241,7 @@ static const struct {
   { CR_OP_SCATTER_VALUE, "ScatterBackward1" },
   { CR_OP_RSUB_TENSOR, "RsubBackward0" },
   { CR_OP_NATIVE_LAYER_NORM_BACKWARD, "NativeLayerNormBackwardBackward0" },
+  { CR_OP_UNSAFE_SPLIT, "UnsafeSplitBackward0" },
 };
 
 /* A binary row without PyTorch's .Scalar overload: its op(a, number) row

@@ -10,7 +10,8 @@ from torch.nn.modules.container import Sequential, ModuleList, ModuleDict, Param
     ParameterDict
 from torch.nn.modules.flatten import Flatten, Unflatten
 from torch.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
-from torch.nn.modules.rnn import RNNBase, RNN, LSTM, GRU
+from torch.nn.modules.rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, \
+    GRUCell
 from torch.nn.modules.pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
 from torch.nn.modules.dropout import Dropout, Dropout1d, Dropout2d
 from torch.nn.modules.sparse import Embedding
@@ -27,7 +28,7 @@ __all__ = [
     'Hardswish', 'ELU', 'CELU', 'SELU', 'Threshold', 'Hardshrink', 'Softshrink',
     'Softplus', 'Softmax', 'LogSoftmax', 'Softmin', 'L1Loss', 'MSELoss', 'SmoothL1Loss',
     'HuberLoss', 'NLLLoss', 'CrossEntropyLoss', 'BCELoss', 'BCEWithLogitsLoss', 'Sequential',
-    'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict', 'Flatten', 'Unflatten', 'Conv1d', 'Conv2d', 'ConvTranspose1d', 'ConvTranspose2d', 'RNNBase', 'RNN', 'LSTM', 'GRU', 'MaxPool2d',
+    'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict', 'Flatten', 'Unflatten', 'Conv1d', 'Conv2d', 'ConvTranspose1d', 'ConvTranspose2d', 'RNNBase', 'RNN', 'LSTM', 'GRU', 'RNNCellBase', 'RNNCell', 'LSTMCell', 'GRUCell', 'MaxPool2d',
     'AvgPool2d', 'AdaptiveAvgPool2d', 'Dropout', 'Embedding', 'LayerNorm', 'BatchNorm1d',
     'BatchNorm2d', 'Dropout1d', 'Dropout2d', 'GroupNorm', 'InstanceNorm1d', 'InstanceNorm2d',
     'ConstantPad1d', 'ConstantPad2d', 'ConstantPad3d', 'ZeroPad2d', 'ReflectionPad1d',

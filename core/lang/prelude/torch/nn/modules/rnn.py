@@ -1,4 +1,4 @@
-# RNN, LSTM and GRU, unrolled over time with differentiable ops, in the order
+# RNN, LSTM and GRU (and their cells), unrolled over time with differentiable ops, in the order
 # PyTorch 1.13's CPU kernels (aten/src/ATen/native/RNN.cpp) compute them: the
 # input projection of every step at once, then per step the hidden
 # projection plus that step's slice, the gates, the new state; outputs and
@@ -11,6 +11,30 @@ from torch.nn import init
 from torch.nn.modules.module import Module
 
 _GATES = {'LSTM': 4, 'GRU': 3, 'RNN_TANH': 1, 'RNN_RELU': 1}
+
+
+def _cell_step(mode, x_w, h, c, w_hh, b_hh):
+    # One step: x_w is this step's input projection (with b_ih). The gates
+    # are split as PyTorch's cells split them (UnsafeSplitBackward0).
+    if mode == 'LSTM':
+        gates = F.linear(h, w_hh, b_hh) + x_w
+        ingate, forgetgate, cellgate, outgate = gates.unsafe_chunk(4, 1)
+        ingate = ingate.sigmoid()
+        forgetgate = forgetgate.sigmoid()
+        cellgate = cellgate.tanh()
+        outgate = outgate.sigmoid()
+        cy = forgetgate * c + ingate * cellgate
+        hy = outgate * cy.tanh()
+        return hy, cy
+    if mode == 'GRU':
+        i_r, i_z, i_n = x_w.unsafe_chunk(3, 1)
+        h_r, h_z, h_n = F.linear(h, w_hh, b_hh).unsafe_chunk(3, 1)
+        reset_gate = (h_r + i_r).sigmoid()
+        input_gate = (h_z + i_z).sigmoid()
+        new_gate = (i_n + h_n * reset_gate).tanh()
+        return (h - new_gate) * input_gate + new_gate, None
+    pre = F.linear(h, w_hh, b_hh) + x_w
+    return (pre.tanh() if mode == 'RNN_TANH' else pre.relu()), None
 
 
 class RNNBase(Module):
@@ -86,26 +110,7 @@ class RNNBase(Module):
         return w_ih, w_hh, None, None
 
     def _cell(self, x_w, h, c, w_hh, b_hh):
-        # one step: x_w is this step's input projection (with b_ih)
-        if self.mode == 'LSTM':
-            gates = F.linear(h, w_hh, b_hh) + x_w
-            ingate, forgetgate, cellgate, outgate = gates.chunk(4, 1)
-            ingate = ingate.sigmoid()
-            forgetgate = forgetgate.sigmoid()
-            cellgate = cellgate.tanh()
-            outgate = outgate.sigmoid()
-            cy = forgetgate * c + ingate * cellgate
-            hy = outgate * cy.tanh()
-            return hy, cy
-        if self.mode == 'GRU':
-            i_r, i_z, i_n = x_w.chunk(3, 1)
-            h_r, h_z, h_n = F.linear(h, w_hh, b_hh).chunk(3, 1)
-            reset_gate = (h_r + i_r).sigmoid()
-            input_gate = (h_z + i_z).sigmoid()
-            new_gate = (i_n + h_n * reset_gate).tanh()
-            return (h - new_gate) * input_gate + new_gate, None
-        pre = F.linear(h, w_hh, b_hh) + x_w
-        return (pre.tanh() if self.mode == 'RNN_TANH' else pre.relu()), None
+        return _cell_step(self.mode, x_w, h, c, w_hh, b_hh)
 
     def _layer(self, x, h, c, layer, direction):
         w_ih, w_hh, b_ih, b_hh = self._weights(layer, direction)
@@ -188,3 +193,121 @@ class LSTM(RNNBase):
 class GRU(RNNBase):
     def __init__(self, *args, **kwargs):
         super().__init__('GRU', *args, **kwargs)
+
+
+class RNNCellBase(Module):
+    def __init__(self, input_size, hidden_size, bias, num_chunks, device=None, dtype=None):
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        self.weight_ih = Parameter(torch.empty((num_chunks * hidden_size, input_size),
+                                               device=device, dtype=dtype))
+        self.weight_hh = Parameter(torch.empty((num_chunks * hidden_size, hidden_size),
+                                               device=device, dtype=dtype))
+        if bias:
+            self.bias_ih = Parameter(torch.empty(num_chunks * hidden_size, device=device,
+                                                 dtype=dtype))
+            self.bias_hh = Parameter(torch.empty(num_chunks * hidden_size, device=device,
+                                                 dtype=dtype))
+        else:
+            self.register_parameter('bias_ih', None)
+            self.register_parameter('bias_hh', None)
+        self.reset_parameters()
+
+    def extra_repr(self):
+        s = '{}, {}'.format(self.input_size, self.hidden_size)
+        if self.bias is not True:
+            s += ', bias={}'.format(self.bias)
+        if getattr(self, 'nonlinearity', 'tanh') != 'tanh':
+            s += ', nonlinearity={}'.format(self.nonlinearity)
+        return s
+
+    def reset_parameters(self):
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def _step(self, mode, input, h, c):
+        # PyTorch's _VF cell functions: their checks, then one step.
+        if input.size(1) != self.weight_ih.size(1):
+            raise RuntimeError("input has inconsistent input_size: got {} expected {}"
+                               .format(input.size(1), self.weight_ih.size(1)))
+        # PyTorch labels both of an LSTM's states hidden0.
+        for state in (h, c) if c is not None else (h,):
+            if input.size(0) != state.size(0):
+                raise RuntimeError("Input batch size {} doesn't match hidden0 batch size {}"
+                                   .format(input.size(0), state.size(0)))
+            if state.size(1) != self.hidden_size:
+                raise RuntimeError("hidden0 has inconsistent hidden_size: got {}, expected {}"
+                                   .format(state.size(1), self.hidden_size))
+        x_w = F.linear(input, self.weight_ih, self.bias_ih)
+        return _cell_step(mode, x_w, h, c, self.weight_hh, self.bias_hh)
+
+    def _batched(self, input):
+        if input.dim() not in (1, 2):
+            raise AssertionError("{}: Expected input to be 1-D or 2-D but received {}-D tensor"
+                                 .format(type(self).__name__, input.dim()))
+        return input.dim() == 2
+
+    def _zeros(self, input):
+        return torch.zeros(input.size(0), self.hidden_size, dtype=input.dtype,
+                           device=input.device)
+
+
+class RNNCell(RNNCellBase):
+    def __init__(self, input_size, hidden_size, bias=True, nonlinearity='tanh', device=None,
+                 dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=1, device=device, dtype=dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input, hx=None):
+        batched = self._batched(input)
+        if not batched:
+            input = input.unsqueeze(0)
+        if hx is None:
+            hx = self._zeros(input)
+        elif not batched:
+            hx = hx.unsqueeze(0)
+        if self.nonlinearity == 'tanh':
+            ret, _ = self._step('RNN_TANH', input, hx, None)
+        elif self.nonlinearity == 'relu':
+            ret, _ = self._step('RNN_RELU', input, hx, None)
+        else:
+            raise RuntimeError("Unknown nonlinearity: {}".format(self.nonlinearity))
+        return ret if batched else ret.squeeze(0)
+
+
+class LSTMCell(RNNCellBase):
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=4, device=device, dtype=dtype)
+
+    def forward(self, input, hx=None):
+        batched = self._batched(input)
+        if not batched:
+            input = input.unsqueeze(0)
+        if hx is None:
+            zeros = self._zeros(input)
+            hx = (zeros, zeros)
+        elif not batched:
+            hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0))
+        hy, cy = self._step('LSTM', input, hx[0], hx[1])
+        if not batched:
+            return hy.squeeze(0), cy.squeeze(0)
+        return hy, cy
+
+
+class GRUCell(RNNCellBase):
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=3, device=device, dtype=dtype)
+
+    def forward(self, input, hx=None):
+        batched = self._batched(input)
+        if not batched:
+            input = input.unsqueeze(0)
+        if hx is None:
+            hx = self._zeros(input)
+        elif not batched:
+            hx = hx.unsqueeze(0)
+        ret, _ = self._step('GRU', input, hx, None)
+        return ret if batched else ret.squeeze(0)
