@@ -354,28 +354,68 @@ last_value (const GArray *values)
   return values && values->len ? g_array_index (values, double, values->len - 1) : NAN;
 }
 
+/* What changed, after Fix (applied): "Fixed line 12. The error is gone.
+ * ..."; or before it, what would: "If line 12 were fixed, the error would
+ * be gone and the coach would find nothing more." */
+static char *
+summary_text (const CrRunRecord *before,
+              guint              finding,
+              const CrRunRecord *after,
+              gboolean           applied)
+{
+  const CrRecordFinding *f = finding < before->findings->len
+                             ? g_ptr_array_index (before->findings, finding) : NULL;
+  g_autoptr (GPtrArray) said = g_ptr_array_new_with_free_func (g_free);
+  if (before->errors->len > 0 && after->errors->len == 0)
+    g_ptr_array_add (said, g_strdup (applied ? "The error is gone" : "the error would be gone"));
+  g_autoptr (GArray) loss_before = cr_coach_losses (before);
+  g_autoptr (GArray) loss_after = cr_coach_losses (after);
+  double lb = last_value (loss_before), la = last_value (loss_after);
+  if (isfinite (lb) && isfinite (la) && lb != la)
+    g_ptr_array_add (said, applied ? g_strdup_printf ("Last loss %.4g → %.4g", lb, la)
+                                   : g_strdup_printf ("the last loss would go from %.4g to %.4g", lb, la));
+  if (after->findings->len == 0)
+    g_ptr_array_add (said, g_strdup (applied ? "The coach finds nothing more"
+                                             : "the coach would find nothing more"));
+  else
+    g_ptr_array_add (said, applied ? g_strdup_printf ("The coach still finds %u", after->findings->len)
+                                   : g_strdup_printf ("the coach would still find %u",
+                                                      after->findings->len));
+  GString *text = g_string_new (NULL);
+  if (applied)
+    {
+      if (f)
+        g_string_append_printf (text, "Fixed line %d.", f->span.line);
+      for (guint i = 0; i < said->len; i++)
+        g_string_append_printf (text, " %s.", (const char *) g_ptr_array_index (said, i));
+      return g_string_free (text, FALSE);
+    }
+  /* One sentence: its clauses joined, the last by "and". */
+  if (f)
+    g_string_append_printf (text, "If line %d were fixed, ", f->span.line);
+  else
+    g_string_append (text, "With the fix, ");
+  for (guint i = 0; i < said->len; i++)
+    g_string_append_printf (text, "%s%s", i == 0 ? "" : i + 1 == said->len ? " and " : ", ",
+                            (const char *) g_ptr_array_index (said, i));
+  g_string_append_c (text, '.');
+  return g_string_free (text, FALSE);
+}
+
 char *
 cr_coach_compare_summary (const CrRunRecord *before,
                           guint              finding,
                           const CrRunRecord *after)
 {
-  const CrRecordFinding *f = finding < before->findings->len
-                             ? g_ptr_array_index (before->findings, finding) : NULL;
-  GString *text = g_string_new (NULL);
-  if (f)
-    g_string_append_printf (text, "Fixed line %d.", f->span.line);
-  if (before->errors->len > 0 && after->errors->len == 0)
-    g_string_append (text, " The error is gone.");
-  g_autoptr (GArray) loss_before = cr_coach_losses (before);
-  g_autoptr (GArray) loss_after = cr_coach_losses (after);
-  double lb = last_value (loss_before), la = last_value (loss_after);
-  if (isfinite (lb) && isfinite (la) && lb != la)
-    g_string_append_printf (text, " Last loss %.4g → %.4g.", lb, la);
-  if (after->findings->len == 0)
-    g_string_append (text, " The coach finds nothing more.");
-  else
-    g_string_append_printf (text, " The coach still finds %u.", after->findings->len);
-  return g_string_free (text, FALSE);
+  return summary_text (before, finding, after, TRUE);
+}
+
+char *
+cr_coach_compare_preview_summary (const CrRunRecord *before,
+                                  guint              finding,
+                                  const CrRunRecord *after)
+{
+  return summary_text (before, finding, after, FALSE);
 }
 
 static GtkWidget *
@@ -419,11 +459,14 @@ column_new (const char             *title,
   return column;
 }
 
-GtkWindow *
-cr_coach_compare_present (GtkWindow   *parent,
-                          CrRunRecord *before,
-                          guint        finding,
-                          CrRunRecord *after)
+/* fix_action: NULL after Fix; before it, the parent's action that applies
+ * the fix, for the header bar's Fix button. */
+static GtkWindow *
+present (GtkWindow   *parent,
+         CrRunRecord *before,
+         guint        finding,
+         CrRunRecord *after,
+         const char  *fix_action)
 {
   g_return_val_if_fail (before != NULL && after != NULL, NULL);
   const CrRecordFinding *f = finding < before->findings->len
@@ -440,7 +483,22 @@ cr_coach_compare_present (GtkWindow   *parent,
                           (GDestroyNotify) cr_run_record_unref);
 
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_box_append (GTK_BOX (box), adw_header_bar_new ());
+  GtkWidget *header = adw_header_bar_new ();
+  gtk_box_append (GTK_BOX (box), header);
+  if (fix_action && parent && G_IS_ACTION_GROUP (parent))
+    {
+      /* Before Fix the script is as written: the fix is one click away
+       * here too, as the parent window's action, and this window goes. */
+      gtk_widget_insert_action_group (dialog, "win", G_ACTION_GROUP (parent));
+      gtk_window_set_destroy_with_parent (GTK_WINDOW (dialog), TRUE);
+      GtkWidget *fix = gtk_button_new_with_mnemonic ("_Fix the Script");
+      gtk_widget_add_css_class (fix, "suggested-action");
+      gtk_widget_set_tooltip_text (fix, "Apply the fix to the code and run it again");
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (fix), fix_action);
+      g_signal_connect_object (fix, "clicked", G_CALLBACK (gtk_window_destroy), dialog,
+                               G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+      adw_header_bar_pack_start (ADW_HEADER_BAR (header), fix);
+    }
   GtkWidget *body = gtk_box_new (GTK_ORIENTATION_VERTICAL, 10);
   gtk_widget_set_margin_start (body, 18);
   gtk_widget_set_margin_end (body, 18);
@@ -450,7 +508,7 @@ cr_coach_compare_present (GtkWindow   *parent,
   g_autofree char *head = f ? g_strdup_printf ("Line %d: %s", f->span.line, f->title)
                             : g_strdup ("The corrected run");
   gtk_box_append (GTK_BOX (body), label_new (head, "title-4"));
-  g_autofree char *summary = cr_coach_compare_summary (before, finding, after);
+  g_autofree char *summary = summary_text (before, finding, after, fix_action == NULL);
   gtk_box_append (GTK_BOX (body), label_new (summary, NULL));
 
   GtkWidget *columns = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 14);
@@ -461,7 +519,8 @@ cr_coach_compare_present (GtkWindow   *parent,
   const char *key = NULL;
   gtk_box_append (GTK_BOX (columns), column_new ("As written", before, f, NULL, &key));
   g_autofree char *focus_key = g_strdup (key);
-  gtk_box_append (GTK_BOX (columns), column_new ("With the fix", after, NULL, focus_key, NULL));
+  gtk_box_append (GTK_BOX (columns), column_new (fix_action ? "With the fix (not applied yet)" : "With the fix",
+                                                 after, NULL, focus_key, NULL));
   gtk_box_append (GTK_BOX (body), columns);
 
   GArray *loss_before = cr_coach_losses (before), *loss_after = cr_coach_losses (after);
@@ -504,4 +563,23 @@ cr_coach_compare_present (GtkWindow   *parent,
   gtk_widget_add_controller (dialog, keys);
   gtk_window_present (GTK_WINDOW (dialog));
   return GTK_WINDOW (dialog);
+}
+
+GtkWindow *
+cr_coach_compare_present (GtkWindow   *parent,
+                          CrRunRecord *before,
+                          guint        finding,
+                          CrRunRecord *after)
+{
+  return present (parent, before, finding, after, NULL);
+}
+
+GtkWindow *
+cr_coach_compare_present_preview (GtkWindow   *parent,
+                                  CrRunRecord *before,
+                                  guint        finding,
+                                  CrRunRecord *after,
+                                  const char  *fix_action)
+{
+  return present (parent, before, finding, after, fix_action);
 }

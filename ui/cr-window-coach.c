@@ -6,6 +6,10 @@
  * which runs the script again at once. When that run comes, the corrected
  * run is shown beside the original (cr-compare-window.c); a toast says
  * what changed and opens the comparison again (win.coach-compare).
+ * Compare shows the same before Fix: the fixed text runs in the background
+ * (in the crash guard's child, as every run of the window), the editor
+ * untouched, and the comparison has a Fix button of its own
+ * (win.coach-fix-compared).
  *
  * The bar is made here, not in the window's template, and lives beside the
  * error bar; its state hangs on the window as object data, so the window
@@ -17,6 +21,8 @@
 #include "cr-compare-window.h"
 #include "cr-line-marks.h"
 #include "cr-notebook.h"
+#include "cr-output-tail.h"
+#include "cr-script-guard.h"
 
 #include <adwaita.h>
 
@@ -31,6 +37,7 @@ typedef struct {
   GtkWidget    *why_button;
   GtkWidget    *show_button;
   GtkWidget    *fix_button;
+  GtkWidget    *compare_button;
   GtkWidget    *next_button;
   CrRunRecord  *record;      /* the record whose findings are shown (a ref), NULL */
   guint         index;       /* the finding shown */
@@ -39,6 +46,11 @@ typedef struct {
   guint         fixed;       /* the finding of before_fix that was fixed */
   CrRunRecord  *compared[2]; /* the last fix's runs, before and after (refs), NULL */
   guint         compared_finding;
+  /* Compare before Fix: */
+  gint         *preview_cancel; /* the background run's cancel flag (the job owns it), NULL:
+                                 * none runs */
+  CrRunRecord  *previewed[2];   /* the last preview's runs: as written, with the fix (refs) */
+  guint         previewed_finding;
 } Coach;
 
 static void
@@ -49,6 +61,11 @@ coach_free (gpointer data)
   g_clear_pointer (&coach->before_fix, cr_run_record_unref);
   g_clear_pointer (&coach->compared[0], cr_run_record_unref);
   g_clear_pointer (&coach->compared[1], cr_run_record_unref);
+  g_clear_pointer (&coach->previewed[0], cr_run_record_unref);
+  g_clear_pointer (&coach->previewed[1], cr_run_record_unref);
+  /* A comparison still running stops; its job ends without the window. */
+  if (coach->preview_cancel)
+    g_atomic_int_set (coach->preview_cancel, 1);
   g_free (coach);
 }
 
@@ -83,6 +100,8 @@ show_finding (CrWindow *self,
   gtk_label_set_label (coach->fix_text, fix_text);
   gtk_widget_set_visible (GTK_WIDGET (coach->fix_text), fixed != NULL);
   gtk_widget_set_visible (coach->fix_button, fixed != NULL);
+  gtk_widget_set_visible (coach->compare_button, fixed != NULL);
+  gtk_widget_set_sensitive (coach->compare_button, coach->preview_cancel == NULL);
   gtk_widget_set_visible (coach->next_button, n > 1);
   gtk_widget_set_visible (coach->show_button, f->op >= 0 || f->tensor >= 0);
   gtk_revealer_set_reveal_child (coach->revealer, TRUE);
@@ -114,12 +133,16 @@ next_clicked (CrWindow *self)
   show_finding (self, coach);
 }
 
-/* The fix as an edit of the editor's text: the edit runs the script again. */
+/* Finding `index` of record fixed as an edit of the editor's text: the
+ * edit runs the script again. */
 static void
-fix_clicked (CrWindow *self)
+apply_fix (CrWindow    *self,
+           Coach       *coach,
+           CrRunRecord *record,
+           guint        index)
 {
-  Coach *coach = g_object_get_data (G_OBJECT (self), COACH_DATA);
-  const CrRecordFinding *f = coach ? shown_finding (coach) : NULL;
+  const CrRecordFinding *f = record && index < record->findings->len
+                             ? g_ptr_array_index (record->findings, index) : NULL;
   if (!f || !f->fix)
     return;
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view));
@@ -128,7 +151,7 @@ fix_clicked (CrWindow *self)
   GtkTextIter first, last;
   gtk_text_buffer_get_bounds (buffer, &first, &last);
   g_autofree char *text = gtk_text_buffer_get_text (buffer, &first, &last, FALSE);
-  if (g_strcmp0 (text, coach->record->source) != 0)
+  if (g_strcmp0 (text, record->source) != 0)
     {
       cr_window_toast (self, "The code changed since it ran: the fix waits for the new run.");
       return;
@@ -139,13 +162,158 @@ fix_clicked (CrWindow *self)
   GtkTextIter start, end;
   gtk_text_buffer_get_iter_at_line_offset (buffer, &start, f->fix_span.line - 1, f->fix_span.column - 1);
   gtk_text_buffer_get_iter_at_line_offset (buffer, &end, f->fix_span.end_line - 1, f->fix_span.end_column - 1);
+  CrRunRecord *keep = cr_run_record_ref (record);
   g_clear_pointer (&coach->before_fix, cr_run_record_unref);
-  coach->before_fix = cr_run_record_ref (coach->record);
-  coach->fixed = coach->index;
+  coach->before_fix = keep;
+  coach->fixed = index;
   gtk_text_buffer_begin_user_action (buffer);
   gtk_text_buffer_delete (buffer, &start, &end);
   gtk_text_buffer_insert (buffer, &start, f->fix, -1);
   gtk_text_buffer_end_user_action (buffer);
+}
+
+static void
+fix_clicked (CrWindow *self)
+{
+  Coach *coach = g_object_get_data (G_OBJECT (self), COACH_DATA);
+  if (coach)
+    apply_fix (self, coach, coach->record, coach->index);
+}
+
+/* The comparison's own Fix: the finding it compared. */
+static void
+fix_compared_activated (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  CrWindow *self = user_data;
+  Coach *coach = g_object_get_data (G_OBJECT (self), COACH_DATA);
+  if (coach && coach->previewed[0])
+    apply_fix (self, coach, coach->previewed[0], coach->previewed_finding);
+}
+
+/* ---- Compare before Fix: the fixed text run in the background ---- */
+
+typedef struct {
+  GWeakRef      window;
+  CrRunRecord  *before;       /* a ref */
+  guint         finding;
+  char         *source;       /* before's source with the fix applied */
+  char         *filename;
+  CrDeviceType  device;
+  guint         time_limit_s;
+  gint         *cancel_flag;  /* owned; the coach borrows it while the job runs */
+  CrRunRecord  *after;        /* the fixed run's record (a ref), NULL: none */
+} PreviewJob;
+
+static void
+preview_job_free (gpointer data)
+{
+  PreviewJob *job = data;
+  g_weak_ref_clear (&job->window);
+  cr_run_record_unref (job->before);
+  g_free (job->source);
+  g_free (job->filename);
+  g_free (job->cancel_flag);
+  g_clear_pointer (&job->after, cr_run_record_unref);
+  g_free (job);
+}
+
+static void
+preview_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  PreviewJob *job = task_data;
+  CrScriptRun run = { 0 };
+  CrOutputTail *output = cr_output_tail_new (CR_OUTPUT_TAIL_MAX_LINES, CR_OUTPUT_TAIL_MAX_BYTES);
+  g_autofree char *dropped = NULL;
+  CrScriptGuardVerdict verdict = cr_script_guard_run (job->source, job->filename, job->device,
+                                                      job->time_limit_s, job->cancel_flag, output,
+                                                      &dropped, &run);
+  if (verdict == CR_SCRIPT_GUARD_PASSED || verdict == CR_SCRIPT_GUARD_UNAVAILABLE)
+    {
+      /* No guard: here, as the window's own runs then are. */
+      cr_script_run_clear (&run);
+      CrInterpOptions options = {
+        .output = cr_output_tail_append,
+        .output_data = output,
+        .cancel_flag = job->cancel_flag,
+        .default_device = job->device,
+        .coach = TRUE,
+      };
+      cr_script_run_record_only (job->source, -1, job->filename, &options, &run);
+    }
+  if (run.record && !g_atomic_int_get (job->cancel_flag))
+    job->after = cr_run_record_ref (run.record);
+  cr_script_run_clear (&run);
+  cr_output_tail_free (output);
+  g_task_return_boolean (task, job->after != NULL);
+}
+
+static void
+preview_done (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  PreviewJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr (CrWindow) self = g_weak_ref_get (&job->window);
+  if (!self)
+    return;   /* The window went, and the coach with it. */
+  Coach *coach = g_object_get_data (G_OBJECT (self), COACH_DATA);
+  if (!coach)
+    return;
+  coach->preview_cancel = NULL;
+  show_finding (self, coach);
+  if (!job->after)
+    {
+      if (!g_atomic_int_get (job->cancel_flag))
+        cr_window_toast (self, "The fixed script could not be run.");
+      return;
+    }
+  for (guint i = 0; i < 2; i++)
+    g_clear_pointer (&coach->previewed[i], cr_run_record_unref);
+  coach->previewed[0] = cr_run_record_ref (job->before);
+  coach->previewed[1] = cr_run_record_ref (job->after);
+  coach->previewed_finding = job->finding;
+  cr_coach_compare_present_preview (GTK_WINDOW (self), job->before, job->finding, job->after,
+                                    "win.coach-fix-compared");
+}
+
+static void
+compare_clicked (CrWindow *self)
+{
+  Coach *coach = g_object_get_data (G_OBJECT (self), COACH_DATA);
+  const CrRecordFinding *f = coach ? shown_finding (coach) : NULL;
+  if (!f || coach->preview_cancel)
+    return;
+  /* Compared already: at once. */
+  if (coach->previewed[0] == coach->record && coach->previewed_finding == coach->index)
+    {
+      cr_coach_compare_present_preview (GTK_WINDOW (self), coach->previewed[0], coach->index,
+                                        coach->previewed[1], "win.coach-fix-compared");
+      return;
+    }
+  char *fixed = cr_coach_apply_fix (coach->record->source, f);
+  if (!fixed)
+    return;
+  PreviewJob *job = g_new0 (PreviewJob, 1);
+  g_weak_ref_init (&job->window, self);
+  job->before = cr_run_record_ref (coach->record);
+  job->finding = coach->index;
+  job->source = fixed;
+  job->filename = g_strdup (coach->record->filename ? coach->record->filename : "<editor>");
+  job->device = gtk_drop_down_get_selected (self->device_dropdown) == 1 ? CR_DEVICE_CUDA : CR_DEVICE_CPU;
+  job->time_limit_s = self->run_time_limit_s;
+  job->cancel_flag = g_new0 (gint, 1);
+  coach->preview_cancel = job->cancel_flag;
+  gtk_widget_set_sensitive (coach->compare_button, FALSE);
+  /* Here, on the main thread: a server that died is started again. */
+  cr_script_guard_server_start ();
+  g_autoptr (GTask) task = g_task_new (NULL, NULL, preview_done, NULL);
+  g_task_set_task_data (task, job, preview_job_free);
+  g_task_run_in_thread (task, preview_thread);
 }
 
 static void
@@ -207,16 +375,24 @@ coach_of (CrWindow *self)
   g_object_bind_property (coach->why_button, "active", coach->text, "visible", G_BINDING_DEFAULT);
   coach->show_button = gtk_button_new_with_mnemonic ("_Show");
   gtk_widget_set_tooltip_text (coach->show_button, "Ring its node on the graph");
+  coach->compare_button = gtk_button_new_with_mnemonic ("_Compare");
+  gtk_widget_set_tooltip_text (coach->compare_button,
+                               "Run the fixed code beside the code as written, without changing it");
   coach->next_button = gtk_button_new_with_mnemonic ("_Next");
   gtk_widget_set_tooltip_text (coach->next_button, "The next mistake the coach found");
   gtk_box_append (GTK_BOX (buttons), coach->fix_button);
+  gtk_box_append (GTK_BOX (buttons), coach->compare_button);
   gtk_box_append (GTK_BOX (buttons), coach->why_button);
   gtk_box_append (GTK_BOX (buttons), coach->show_button);
   gtk_box_append (GTK_BOX (buttons), coach->next_button);
   g_signal_connect_swapped (coach->fix_button, "clicked", G_CALLBACK (fix_clicked), self);
+  g_signal_connect_swapped (coach->compare_button, "clicked", G_CALLBACK (compare_clicked), self);
   g_signal_connect_swapped (coach->show_button, "clicked", G_CALLBACK (show_on_graph_clicked), self);
   g_signal_connect_swapped (coach->next_button, "clicked", G_CALLBACK (next_clicked), self);
-  static const GActionEntry actions[] = { { .name = "coach-compare", .activate = compare_activated } };
+  static const GActionEntry actions[] = {
+    { .name = "coach-compare", .activate = compare_activated },
+    { .name = "coach-fix-compared", .activate = fix_compared_activated },
+  };
   g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
   gtk_revealer_set_child (coach->revealer, bar);
   gtk_box_insert_child_after (GTK_BOX (column), GTK_WIDGET (coach->revealer), error_bar);
@@ -242,7 +418,9 @@ tell_corrected_run (CrWindow    *self,
   adw_toast_set_button_label (toast, "Compare");
   adw_toast_set_action_name (toast, "win.coach-compare");
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
-  cr_coach_compare_present (GTK_WINDOW (self), coach->compared[0], coach->fixed, after);
+  /* Fixed from its comparison: that was seen already, the toast says the rest. */
+  if (coach->previewed[0] != coach->before_fix || coach->previewed_finding != coach->fixed)
+    cr_coach_compare_present (GTK_WINDOW (self), coach->compared[0], coach->fixed, after);
 }
 
 void
@@ -261,6 +439,9 @@ cr_window_pin_findings (CrWindow *self)
   g_clear_pointer (&coach->record, cr_run_record_unref);
   coach->record = record ? cr_run_record_ref (record) : NULL;
   coach->index = 0;
+  /* A comparison of the text before this run is of no use now. */
+  if (coach->preview_cancel)
+    g_atomic_int_set (coach->preview_cancel, 1);
   if (coach->before_fix && record)
     {
       tell_corrected_run (self, coach, record);
@@ -287,4 +468,10 @@ void
 cr_window_coach_apply_fix (CrWindow *self)
 {
   fix_clicked (self);
+}
+
+void
+cr_window_coach_compare_fix (CrWindow *self)
+{
+  compare_clicked (self);
 }

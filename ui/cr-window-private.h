@@ -152,6 +152,9 @@ void     cr_window_pin_findings      (CrWindow   *self);
 /* Whether the coach's bar shows a finding; its Fix button, for tests. */
 gboolean cr_window_coach_shown        (CrWindow   *self);
 void     cr_window_coach_apply_fix    (CrWindow   *self);
+/* Its Compare button: the shown finding's fix run in the background, the
+ * script left as it is, then shown beside the original (for tests). */
+void     cr_window_coach_compare_fix  (CrWindow   *self);
 
 /* The stepper's label, "Backward 3 of 12 · AddBackward0" (and the card's part). */
 void     cr_window_update_step_label (CrWindow   *self);

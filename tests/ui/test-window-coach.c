@@ -3,7 +3,8 @@
  * its line tinted and the coach's bar; the bar's Fix edits the code, the
  * script runs again, the advice is gone and the corrected run is shown
  * beside the original (its window, what changed). A forgotten zero_grad's
- * comparison has the two loss curves and the parameter's .grad. The
+ * comparison has the two loss curves and the parameter's .grad, and
+ * Compare shows it before Fix, the script unchanged. The
  * window's Export Handout writes the call shown. Runs under xvfb-run. */
 #include "cr-config.h"
 #include "cr-window-private.h"
@@ -110,6 +111,70 @@ test_fix_runs_again (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Waits (at most 20 s) for the comparison window to open. */
+static GtkWindow *
+wait_compare_window (void)
+{
+  gint64 until = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  GtkWindow *compare = NULL;
+  while (!(compare = compare_window ()) && g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, TRUE);
+  return compare;
+}
+
+/* Compare before Fix: the fixed text runs in the background, the editor
+ * keeps the script as written; the comparison's own Fix then edits it,
+ * and its run does not open the same comparison again. */
+static void
+test_compare_before_fix (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 1366, 768);
+  g_autofree char *path = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "app", "coach",
+                                            "zero-grad-forgotten.py", NULL);
+  g_autofree char *script = NULL;
+  g_assert_true (g_file_get_contents (path, &script, NULL, NULL));
+  gtk_text_buffer_set_text (buffer_of (window), script, -1);
+  cr_ui_test_wait_run_finished (window);
+  cr_ui_test_wait_window_idle (window);
+  g_assert_true (cr_window_coach_shown (window));
+  guint runs = window->n_runs_shown;
+
+  cr_window_coach_compare_fix (window);
+  GtkWindow *compare = wait_compare_window ();
+  g_assert_nonnull (compare);
+  GtkTextIter start, end;
+  gtk_text_buffer_get_bounds (buffer_of (window), &start, &end);
+  g_autofree char *text = gtk_text_buffer_get_text (buffer_of (window), &start, &end, FALSE);
+  g_assert_cmpstr (text, ==, script);
+  g_assert_cmpuint (window->n_runs_shown, ==, runs);
+  g_assert_true (cr_window_coach_shown (window));
+  g_autoptr (GString) labels = g_string_new (NULL);
+  collect_labels (GTK_WIDGET (compare), labels);
+  g_assert_nonnull (strstr (labels->str, "the last loss 38.03"));
+  g_assert_nonnull (strstr (labels->str, "With the fix (not applied yet)"));
+  g_assert_nonnull (strstr (labels->str, "If line 12 were fixed, the last loss would go from 38.03 to "
+                                         "0.6084 and the coach would find nothing more."));
+  g_assert_nonnull (strstr (labels->str, "6 backward calls, the last loss 0.6084"));
+  g_assert_cmpuint (count_drawing_areas (GTK_WIDGET (compare)), ==, 4);
+  /* A second Compare opens it again at once, from the runs kept. */
+  gtk_window_destroy (compare);
+  cr_window_coach_compare_fix (window);
+  g_assert_nonnull ((compare = compare_window ()));
+
+  /* Its Fix edits the script, closes it, and the fixed run comes. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (compare), "win.coach-fix-compared", NULL));
+  gtk_window_destroy (compare);
+  gtk_text_buffer_get_bounds (buffer_of (window), &start, &end);
+  g_autofree char *fixed = gtk_text_buffer_get_text (buffer_of (window), &start, &end, FALSE);
+  g_assert_cmpstr (fixed, !=, script);
+  g_assert_nonnull (strstr (fixed, "zero_grad()"));
+  cr_ui_test_wait_run_finished (window);
+  cr_ui_test_wait_window_idle (window);
+  g_assert_false (cr_window_coach_shown (window));
+  g_assert_null (compare_window ());
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A forgotten zero_grad: the loss over the calls of both runs, and the
  * parameter's .grad over them. */
 static void
@@ -173,6 +238,7 @@ main (int    argc,
   cr_ui_test_init_gtk (&argc, &argv);
   g_test_add_func ("/window-coach/fix-runs-again", test_fix_runs_again);
   g_test_add_func ("/window-coach/compare-zero-grad", test_compare_zero_grad);
+  g_test_add_func ("/window-coach/compare-before-fix", test_compare_before_fix);
   g_test_add_func ("/window-coach/handout", test_handout);
   return g_test_run ();
 }
