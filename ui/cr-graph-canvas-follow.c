@@ -5,7 +5,10 @@
  * inputs its gradients go to and the output its gradient came from: the
  * step's span. The view keeps that span whole in the part of the canvas
  * no control covers, at the zoom of the first view (it does not pump from
- * step to step, and the type stays 20 px). */
+ * step to step, and the type stays 20 px). A forward op's span is its
+ * node, the tensors it computes from (a leaf's box, not only its
+ * AccumulateGrad, which belongs to backward) and the box its result is
+ * drawn in: not the ops that will use it, not computed yet. */
 #include "cr-config.h"
 #include "cr-graph-canvas-private.h"
 
@@ -21,10 +24,67 @@ span_add_box (const CrGraphBox *b,
   span[3] = MAX (span[3], b->y + b->height);
 }
 
-gboolean
-cr_graph_canvas_node_span (CrGraphCanvas *self,
-                           guint          node_id,
-                           double         span[4])
+/* The node at the other end of edge e from node_id, G_MAXUINT: none. */
+static guint
+other_end (const CrGraphEdge *e,
+           guint              node_id)
+{
+  guint other = e->from == node_id ? e->to : e->to == node_id ? e->from : G_MAXUINT;
+  return other == node_id ? G_MAXUINT : other;
+}
+
+static void
+add_unique (GArray *ids,
+            guint   id)
+{
+  for (guint i = 0; i < ids->len; i++)
+    if (g_array_index (ids, guint, i) == id)
+      return;
+  g_array_append_val (ids, id);
+}
+
+GArray *
+cr_graph_canvas_step_neighbours (CrGraphCanvas *self,
+                                 guint          node_id,
+                                 gboolean       forward)
+{
+  GArray *ids = g_array_new (FALSE, FALSE, sizeof (guint));
+  const CrGraphModel *model = self->model;
+  guint n = self->layout ? self->layout->n_nodes : 0;
+  if (!model || node_id >= n)
+    return ids;
+  for (guint i = 0; i < model->edges->len; i++)
+    {
+      const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
+      guint other = other_end (e, node_id);
+      if (other >= n)
+        continue;
+      const CrGraphNode *o = g_ptr_array_index (model->nodes, other);
+      if (!forward)
+        add_unique (ids, other);
+      else if (e->to == node_id)
+        {
+          /* An input; a leaf's comes through its AccumulateGrad. */
+          add_unique (ids, other);
+          for (guint k = 0; o->kind == CR_GRAPH_NODE_ACCUMULATE && k < model->edges->len; k++)
+            {
+              const CrGraphEdge *in = g_ptr_array_index (model->edges, k);
+              if (in->to == other && in->from < n)
+                add_unique (ids, in->from);
+            }
+        }
+      else if (CR_GRAPH_NODE_KIND_IS_TENSOR (o->kind))
+        add_unique (ids, other);   /* the box its result is drawn in */
+    }
+  return ids;
+}
+
+/* The span of node and its neighbours at the step (forward: a forward op's). */
+static gboolean
+span_of (CrGraphCanvas *self,
+         guint          node_id,
+         gboolean       forward,
+         double         span[4])
 {
   const CrGraphLayout *layout = self->layout;
   if (!layout || !self->model || node_id >= layout->n_nodes)
@@ -32,14 +92,18 @@ cr_graph_canvas_node_span (CrGraphCanvas *self,
   span[0] = span[1] = G_MAXDOUBLE;
   span[2] = span[3] = -G_MAXDOUBLE;
   span_add_box (&layout->nodes[node_id], span);
-  for (guint i = 0; i < self->model->edges->len; i++)
-    {
-      const CrGraphEdge *e = g_ptr_array_index (self->model->edges, i);
-      guint other = e->from == node_id ? e->to : e->to == node_id ? e->from : G_MAXUINT;
-      if (other < layout->n_nodes && other != node_id)
-        span_add_box (&layout->nodes[other], span);
-    }
+  g_autoptr (GArray) ids = cr_graph_canvas_step_neighbours (self, node_id, forward);
+  for (guint i = 0; i < ids->len; i++)
+    span_add_box (&layout->nodes[g_array_index (ids, guint, i)], span);
   return TRUE;
+}
+
+gboolean
+cr_graph_canvas_node_span (CrGraphCanvas *self,
+                           guint          node_id,
+                           double         span[4])
+{
+  return span_of (self, node_id, FALSE, span);
 }
 
 /* How many of the n intervals (lo, hi pairs) show at least `least` of
@@ -129,9 +193,13 @@ cr_graph_canvas_step_span (CrGraphCanvas *self,
 {
   const CrGraphNode *node = self->model && step >= 0 ? cr_graph_model_find_step (self->model, step) : NULL;
   /* Step -1 while the forward pass is stepped: the op computing. */
+  gboolean forward = FALSE;
   if (!node && self->model && step < 0 && cr_graph_canvas_get_forward_op (self) >= 0)
-    node = cr_graph_model_find_op (self->model, cr_graph_canvas_get_forward_op (self));
-  if (!node || z <= 0 || !cr_graph_canvas_node_span (self, node->id, span))
+    {
+      node = cr_graph_model_find_op (self->model, cr_graph_canvas_get_forward_op (self));
+      forward = TRUE;
+    }
+  if (!node || z <= 0 || !span_of (self, node->id, forward, span))
     return FALSE;
   gboolean wide = z * (span[2] - span[0]) > room_w, tall = z * (span[3] - span[1]) > room_h;
   if (!wide && !tall)
@@ -143,13 +211,10 @@ cr_graph_canvas_step_span (CrGraphCanvas *self,
   const CrGraphBox *b = &layout->nodes[node->id];
   g_autoptr (GArray) xs = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) ys = g_array_new (FALSE, FALSE, sizeof (double));
-  for (guint i = 0; i < self->model->edges->len; i++)
+  g_autoptr (GArray) ids = cr_graph_canvas_step_neighbours (self, node->id, forward);
+  for (guint i = 0; i < ids->len; i++)
     {
-      const CrGraphEdge *e = g_ptr_array_index (self->model->edges, i);
-      guint other = e->from == node->id ? e->to : e->to == node->id ? e->from : G_MAXUINT;
-      if (other >= layout->n_nodes || other == node->id)
-        continue;
-      const CrGraphBox *o = &layout->nodes[other];
+      const CrGraphBox *o = &layout->nodes[g_array_index (ids, guint, i)];
       double x[2] = { o->x, o->x + o->width }, y[2] = { o->y, o->y + o->height };
       g_array_append_vals (xs, x, 2);
       g_array_append_vals (ys, y, 2);

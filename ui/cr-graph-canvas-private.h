@@ -214,6 +214,13 @@ void     cr_graph_canvas_refit_if_auto   (CrGraphCanvas *self);
 gboolean cr_graph_canvas_node_span       (CrGraphCanvas *self,
                                           guint          node_id,
                                           double         span[4]);
+/* The nodes the view keeps in sight with node_id at a step (new array of
+ * guint): every node an edge joins it to; forward (a forward op): the
+ * tensors it computes from (a leaf behind its AccumulateGrad too) and the
+ * box of its result, not the ops that will use it. */
+GArray  *cr_graph_canvas_step_neighbours (CrGraphCanvas *self,
+                                          guint          node_id,
+                                          gboolean       forward);
 /* What the view shows of step at zoom z in room_w × room_h pixels: the
  * span of its node where it fits, else (along that axis) the node's own
  * box. FALSE when no node is the step's. */

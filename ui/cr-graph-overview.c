@@ -121,6 +121,22 @@ canvas_shows_part (CrGraphCanvas *canvas)
          || canvas->ty + canvas->zoom * layout->height > h + slack;
 }
 
+/* The node the view follows: the backward step's, else the forward op
+ * computing (*forward TRUE), else NULL. */
+static const CrGraphNode *
+followed_node (CrGraphCanvas *c,
+               gboolean      *forward)
+{
+  *forward = FALSE;
+  if (!c->model)
+    return NULL;
+  if (c->step >= 0)
+    return cr_graph_model_find_step (c->model, c->step);
+  int op = cr_graph_canvas_get_forward_op (c);
+  *forward = op >= 0;
+  return op >= 0 ? cr_graph_model_find_op (c->model, op) : NULL;
+}
+
 /* Whether the node the person follows (the current step's, else the
  * selected one) is drawn under the overview, which floats over the
  * canvas's top corner: the overview fades then, so that the node reads
@@ -129,7 +145,8 @@ static gboolean
 covers_followed_node (CrGraphOverview *self)
 {
   CrGraphCanvas *c = self->canvas;
-  const CrGraphNode *n = c->model && c->step >= 0 ? cr_graph_model_find_step (c->model, c->step) : NULL;
+  gboolean forward;
+  const CrGraphNode *n = followed_node (c, &forward);
   int id = n ? (int) n->id : c->selected;
   graphene_rect_t bounds;
   if (id < 0 || !c->layout || (guint) id >= c->layout->n_nodes
@@ -187,16 +204,15 @@ choose_corner (CrGraphOverview *self)
   if (c->presentation && c->layout && c->model)
     {
       g_autofree gboolean *followed = g_new0 (gboolean, c->layout->n_nodes + 1);
-      const CrGraphNode *step = c->step >= 0 ? cr_graph_model_find_step (c->model, c->step) : NULL;
-      for (guint i = 0; step && i < c->model->edges->len; i++)
-        {
-          const CrGraphEdge *e = g_ptr_array_index (c->model->edges, i);
-          if ((e->from == step->id || e->to == step->id) && e->from < c->layout->n_nodes
-              && e->to < c->layout->n_nodes)
-            followed[e->from] = followed[e->to] = TRUE;
-        }
+      gboolean forward;
+      const CrGraphNode *step = followed_node (c, &forward);
       if (step && step->id < c->layout->n_nodes)
-        followed[step->id] = TRUE;
+        {
+          followed[step->id] = TRUE;
+          g_autoptr (GArray) near = cr_graph_canvas_step_neighbours (c, step->id, forward);
+          for (guint i = 0; i < near->len; i++)
+            followed[g_array_index (near, guint, i)] = TRUE;
+        }
       GtkAlign now_h = gtk_widget_get_halign (widget), now_v = gtk_widget_get_valign (widget);
       guint least = G_MAXUINT;
       for (guint i = 0; i < G_N_ELEMENTS (corners) && least > 0; i++)

@@ -120,21 +120,31 @@ step_problem (CrGraphCanvas *canvas)
   int step = cr_graph_canvas_get_step (canvas);
   const CrGraphNode *node = step >= 0 ? cr_graph_model_find_step (canvas->model, step) : NULL;
   g_autoptr (GArray) controls = floating_controls (canvas);
-  /* A forward op: its node on screen, clear of the controls. (Its
-   * neighbours on the graph are mostly AccumulateGrad nodes, backward's,
-   * faint while the forward pass is stepped.) */
+  /* A forward op: its node, the tensors it computes from (a leaf, not
+   * only its AccumulateGrad, backward's and faint while the forward pass
+   * is stepped) and its result's box. */
+  gboolean forward = FALSE;
   if (!node && cr_graph_canvas_get_forward_op (canvas) >= 0)
     {
       node = cr_graph_model_find_op (canvas->model, cr_graph_canvas_get_forward_op (canvas));
-      return node ? node_problem (canvas, node->id, controls) : NULL;
+      forward = TRUE;
     }
   if (!node)
     return NULL;
   char *problem = node_problem (canvas, node->id, controls);
   if (problem)
     return problem;
-  double span[4], area[4];
-  g_assert_true (cr_graph_canvas_node_span (canvas, node->id, span));
+  g_autoptr (GArray) neighbours = cr_graph_canvas_step_neighbours (canvas, node->id, forward);
+  const CrGraphBox *b = &canvas->layout->nodes[node->id];
+  double span[4] = { b->x, b->y, b->x + b->width, b->y + b->height }, area[4];
+  for (guint i = 0; i < neighbours->len; i++)
+    {
+      const CrGraphBox *o = &canvas->layout->nodes[g_array_index (neighbours, guint, i)];
+      span[0] = MIN (span[0], o->x);
+      span[1] = MIN (span[1], o->y);
+      span[2] = MAX (span[2], o->x + o->width);
+      span[3] = MAX (span[3], o->y + o->height);
+    }
   cr_graph_canvas_free_area (canvas, canvas->layout->width, canvas->layout->height, 0, area);
   gboolean fits = canvas->zoom * (span[2] - span[0]) <= area[2] - area[0] - 32
                   && canvas->zoom * (span[3] - span[1]) <= area[3] - area[1] - 32;
@@ -142,16 +152,11 @@ step_problem (CrGraphCanvas *canvas)
    * 24 px sliver) takes, along each axis: where that is more than the pane
    * holds at 20 px type (the card widens the sidebar for a long formula),
    * some neighbour must stay out of view. */
-  const CrGraphBox *b = &canvas->layout->nodes[node->id];
   double need[4] = { b->x, b->y, b->x + b->width, b->y + b->height };
   double sliver = 24.0 / canvas->zoom;
-  for (guint i = 0; i < canvas->model->edges->len; i++)
+  for (guint i = 0; i < neighbours->len; i++)
     {
-      const CrGraphEdge *e = g_ptr_array_index (canvas->model->edges, i);
-      guint other = e->from == node->id ? e->to : e->to == node->id ? e->from : G_MAXUINT;
-      if (other == G_MAXUINT || other == node->id)
-        continue;
-      const CrGraphBox *o = &canvas->layout->nodes[other];
+      const CrGraphBox *o = &canvas->layout->nodes[g_array_index (neighbours, guint, i)];
       need[0] = MIN (need[0], MIN (o->x + MIN (sliver, o->width), b->x));
       need[1] = MIN (need[1], MIN (o->y + MIN (sliver, o->height), b->y));
       need[2] = MAX (need[2], o->x + o->width - MIN (sliver, o->width));
@@ -159,12 +164,9 @@ step_problem (CrGraphCanvas *canvas)
     }
   gboolean reachable = canvas->zoom * (need[2] - need[0]) <= area[2] - area[0] - 32
                        && canvas->zoom * (need[3] - need[1]) <= area[3] - area[1] - 32;
-  for (guint i = 0; !problem && i < canvas->model->edges->len; i++)
+  for (guint i = 0; !problem && i < neighbours->len; i++)
     {
-      const CrGraphEdge *e = g_ptr_array_index (canvas->model->edges, i);
-      guint other = e->from == node->id ? e->to : e->to == node->id ? e->from : G_MAXUINT;
-      if (other == G_MAXUINT || other == node->id)
-        continue;
+      guint other = g_array_index (neighbours, guint, i);
       if (fits)
         problem = node_problem (canvas, other, controls);
       else if (reachable && !partly_shown (canvas, other))
