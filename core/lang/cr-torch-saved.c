@@ -276,7 +276,8 @@ static const int first_unary_op = 0 CR_OP_LIST (COUNT_ONE);
 static CrValue *
 scalar_value (double v)
 {
-  if (v == (double) (gint64) v && v > -1e15 && v < 1e15)
+  /* The range first: casting inf or nan to an integer is undefined. */
+  if (v > -1e15 && v < 1e15 && v == (double) (gint64) v)
     return cr_value_new_int ((gint64) v);
   return cr_value_new_float (v);
 }

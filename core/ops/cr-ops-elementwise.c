@@ -187,7 +187,9 @@ cr_sub_number_alpha (CrTensor  *a,
   CrNode *node;
 
   g_return_val_if_fail (number->is_wrapped_number, NULL);
-  if (!cr_dtype_is_floating (cr_dtype_result_type (a, number)) && alpha != floor (alpha))
+  /* inf too: PyTorch refuses any float there. */
+  if (!cr_dtype_is_floating (cr_dtype_result_type (a, number))
+      && !(isfinite (alpha) && alpha == floor (alpha)))
     {
       g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                            "For integral input tensors, argument alpha must not be a "
@@ -195,6 +197,7 @@ cr_sub_number_alpha (CrTensor  *a,
       return NULL;
     }
   scaled = cr_tensor_new_scalar (product, number->dtype == CR_DTYPE_INT64
+                                          && fabs (alpha) < 0x1p63
                                           && alpha == (double) (gint64) alpha
                                           ? CR_DTYPE_INT64 : CR_DTYPE_FLOAT64);
   scaled->is_wrapped_number = TRUE;
