@@ -60,10 +60,12 @@ same_layout (const CrGraphLayout *a,
 }
 
 /* Each node's and edge's text, kind and step, as the nodes, the edges and
- * the text cache draw them. */
+ * the text cache draw them. changed: NULL, or where the ids of the nodes
+ * that differ only in their own texts go (then those do not count). */
 static gboolean
 same_items (const CrGraphDrawing *a,
-            const CrGraphDrawing *b)
+            const CrGraphDrawing *b,
+            GArray               *changed)
 {
   const CrGraphModel *ma = a->model, *mb = b->model;
   if (ma->nodes->len != mb->nodes->len || ma->edges->len != mb->edges->len
@@ -73,11 +75,16 @@ same_items (const CrGraphDrawing *a,
   for (guint i = 0; i < ma->nodes->len; i++)
     {
       const CrGraphNode *p = g_ptr_array_index (ma->nodes, i), *q = g_ptr_array_index (mb->nodes, i);
-      if (p->kind != q->kind || p->step != q->step || g_strcmp0 (p->title, q->title) != 0
-          || g_strcmp0 (p->symbol, q->symbol) != 0 || g_strcmp0 (p->caption, q->caption) != 0
-          || g_strcmp0 (p->shape, q->shape) != 0 || g_strcmp0 (p->preview, q->preview) != 0
-          || g_strcmp0 (p->device, q->device) != 0)
+      if (p->kind != q->kind || p->step != q->step)
         return FALSE;
+      if (g_strcmp0 (p->title, q->title) != 0 || g_strcmp0 (p->symbol, q->symbol) != 0
+          || g_strcmp0 (p->caption, q->caption) != 0 || g_strcmp0 (p->shape, q->shape) != 0
+          || g_strcmp0 (p->preview, q->preview) != 0 || g_strcmp0 (p->device, q->device) != 0)
+        {
+          if (!changed)
+            return FALSE;
+          g_array_append_val (changed, i);
+        }
       if ((p->kind == CR_GRAPH_NODE_OP || p->kind == CR_GRAPH_NODE_GROUP)
           && cr_graph_render_badges_op_freed (ma, p, current) != cr_graph_render_badges_op_freed (mb, q, current))
         return FALSE;
@@ -237,9 +244,12 @@ same_badges (const CrGraphDrawing *a,
   return TRUE;
 }
 
-gboolean
-cr_graph_render_same_drawing (const CrGraphDrawing *a,
-                              const CrGraphDrawing *b)
+/* What cr_graph_render_same_drawing and cr_graph_render_drawing_changes
+ * share: changed as same_items takes it. */
+static gboolean
+compare (const CrGraphDrawing *a,
+         const CrGraphDrawing *b,
+         GArray               *changed)
 {
   g_return_val_if_fail (a && a->model && a->layout && a->options && a->options->cache, FALSE);
   g_return_val_if_fail (b && b->model && b->layout && b->options && b->options->cache, FALSE);
@@ -248,7 +258,7 @@ cr_graph_render_same_drawing (const CrGraphDrawing *a,
   /* The cheap checks first: most edits that change the picture change the
    * layout or a node's text. */
   if (!same_layout (a->layout, b->layout) || a->layout->n_nodes != a->model->nodes->len
-      || !same_options (a->options, b->options, a->model->nodes->len) || !same_items (a, b))
+      || !same_options (a->options, b->options, a->model->nodes->len) || !same_items (a, b, changed))
     return FALSE;
   double ka, lwa, kb, lwb;
   cr_graph_render_cache_scales (a->options->cache, &ka, &lwa);
@@ -264,4 +274,34 @@ cr_graph_render_same_drawing (const CrGraphDrawing *a,
   if (a->model->record && !same_regions (a, b, ka))
     return FALSE;
   return same_badges (a, b, labels_a, labels_b, ka, lwa);
+}
+
+gboolean
+cr_graph_render_same_drawing (const CrGraphDrawing *a,
+                              const CrGraphDrawing *b)
+{
+  return compare (a, b, NULL);
+}
+
+gboolean
+cr_graph_render_drawing_changes (const CrGraphDrawing *a,
+                                 const CrGraphDrawing *b,
+                                 GArray               *dirty)
+{
+  g_return_val_if_fail (dirty != NULL, FALSE);
+  g_autoptr (GArray) changed = g_array_new (FALSE, FALSE, sizeof (guint));
+  if (!compare (a, b, changed))
+    return FALSE;
+  double k = 1;
+  cr_graph_render_cache_scales (a->options->cache, &k, NULL);
+  /* A node's shadow and its rings (the step's, the selection's) reach
+   * past its box; cr_graph_render () draws a node within this margin. */
+  double m = 16 * k;
+  for (guint c = 0; c < changed->len; c++)
+    {
+      const CrGraphBox *box = &b->layout->nodes[g_array_index (changed, guint, c)];
+      double r[4] = { box->x - m, box->y - m, box->x + box->width + m, box->y + box->height + m };
+      g_array_append_vals (dirty, r, 4);
+    }
+  return TRUE;
 }

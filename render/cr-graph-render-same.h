@@ -32,5 +32,14 @@ typedef struct {
 
 gboolean cr_graph_render_same_drawing (const CrGraphDrawing *a,
                                        const CrGraphDrawing *b);
+/* Whether b draws what a drew but for the texts of some nodes (a value
+ * scrubbed, before the backward pass: the values on the leaves' and the
+ * output's cards change, and nothing else): TRUE, and where those nodes
+ * are drawn appended to dirty (of double: x0, y0, x1, y1 in layout
+ * points, each node's box with what is drawn around it); nothing appended:
+ * the same picture. FALSE: more differs. */
+gboolean cr_graph_render_drawing_changes (const CrGraphDrawing *a,
+                                          const CrGraphDrawing *b,
+                                          GArray               *dirty);
 
 G_END_DECLS

@@ -99,6 +99,24 @@ cr_graph_tiles_carry_to_key (CrGraphTiles          *self,
 }
 
 void
+cr_graph_tiles_drop_within (CrGraphTiles *self,
+                            double        x0,
+                            double        y0,
+                            double        x1,
+                            double        y1)
+{
+  g_return_if_fail (self != NULL);
+  int i0 = (int) floor (x0 / self->side), i1 = (int) floor (x1 / self->side);
+  int j0 = (int) floor (y0 / self->side), j1 = (int) floor (y1 / self->side);
+  GHashTableIter iter;
+  CrGraphTile *tile;
+  g_hash_table_iter_init (&iter, self->tiles);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &tile))
+    if (tile->i >= i0 && tile->i <= i1 && tile->j >= j0 && tile->j <= j1)
+      g_hash_table_iter_remove (&iter);
+}
+
+void
 cr_graph_tiles_range (const CrGraphTiles *self,
                       double              tx,
                       double              ty,

@@ -62,6 +62,13 @@ const CrGraphTilesKey *cr_graph_tiles_get_key (const CrGraphTiles    *self);
  * is drawn the same under key (the same picture from a new model). */
 void          cr_graph_tiles_carry_to_key (CrGraphTiles          *self,
                                            const CrGraphTilesKey *key);
+/* Drops the tiles that show any of the rectangle x0 .. x1, y0 .. y1
+ * (pixels from the graph's origin at the zoom): what is drawn there changed. */
+void          cr_graph_tiles_drop_within  (CrGraphTiles          *self,
+                                           double                 x0,
+                                           double                 y0,
+                                           double                 x1,
+                                           double                 y1);
 /* Drops every tile (something the key does not hold changed). */
 void          cr_graph_tiles_clear        (CrGraphTiles          *self);
 

@@ -344,13 +344,15 @@ cr_graph_canvas_keep_drawing (CrGraphCanvas *self)
 }
 
 /* The tiles kept across a re-run become the canvas's again when they
- * would be painted the same now (key: the canvas's now); else they go. */
+ * would be painted the same now (key: the canvas's now), but those of nodes
+ * whose texts changed; else they go. */
 static void
 take_kept_tiles (CrGraphCanvas         *self,
                  const CrGraphTilesKey *key,
                  gboolean               as_cairo)
 {
   CrGraphCanvasKept *kept = g_steal_pointer (&self->kept);
+  g_autoptr (GArray) dirty = g_array_new (FALSE, FALSE, sizeof (double));
   const CrGraphTilesKey *was = cr_graph_tiles_get_key (kept->tiles);
   gboolean same = kept->as_cairo == as_cairo && was->zoom == key->zoom && was->scale == key->scale
                   && was->step == key->step && was->selected == key->selected
@@ -373,13 +375,20 @@ take_kept_tiles (CrGraphCanvas         *self,
       before.collapse = NULL;
       CrGraphDrawing a = { kept->model, kept->layout, &before };
       CrGraphDrawing b = { self->model, self->layout, &now };
-      same = cr_graph_render_same_drawing (&a, &b);
+      same = cr_graph_render_drawing_changes (&a, &b, dirty);
     }
   if (same)
     {
       cr_graph_tiles_free (self->tiles);
       self->tiles = g_steal_pointer (&kept->tiles);
       cr_graph_tiles_carry_to_key (self->tiles, key);
+      /* A value scrubbed: only its nodes' tiles are painted again. */
+      for (guint r = 0; r + 3 < dirty->len; r += 4)
+        {
+          const double *d = &g_array_index (dirty, double, r);
+          cr_graph_tiles_drop_within (self->tiles, d[0] * self->zoom, d[1] * self->zoom,
+                                      d[2] * self->zoom, d[3] * self->zoom);
+        }
     }
   kept_free (kept);
 }
