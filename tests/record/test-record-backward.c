@@ -8,45 +8,10 @@
  *
  * CR_TEST_DUMP=1 prints every backward call recorded. */
 #include "cr-interp.h"
+#include "record-test-util.h"
 #include "cr-run-record-trace.h"
 
 #include <string.h>
-
-static void
-discard_output (const char *text,
-                gboolean    is_stderr,
-                gpointer    user_data)
-{
-}
-
-/* Runs source (as "demo.py") recording; ok: whether the run succeeded
- * (NULL: it must). */
-static CrRunRecord *
-record_script (const char *source,
-               gboolean   *ok)
-{
-  CrInterpOptions o = { 0 };
-  o.output = discard_output;
-  o.record_backward = TRUE;
-  g_autoptr (GError) error = NULL;
-  CrAstModule *module = cr_parse (source, -1, "demo.py", NULL, &error);
-  g_assert_no_error (error);
-  CrInterp *interp = cr_interp_new (&o);
-  CrScriptError *script_error = NULL;
-  gboolean succeeded = cr_interp_run (interp, module, &script_error);
-  if (!ok && !succeeded)
-    g_printerr ("%s", script_error->traceback);
-  if (ok)
-    *ok = succeeded;
-  else
-    g_assert_true (succeeded);
-  cr_script_error_free (script_error);
-  CrRunRecord *record = cr_interp_get_run_record (interp);
-  g_assert_nonnull (record);
-  cr_interp_free (interp);
-  cr_ast_module_free (module);
-  return record;
-}
 
 static const char *
 snap_text (const CrTensorSnapshot *s)
@@ -184,7 +149,7 @@ assert_shape (const gint64 *shape,
 static void
 test_hooks (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
     "y = x * x\n"
@@ -300,7 +265,7 @@ test_hooks (void)
 static void
 test_broadcast (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)\n"
     "b = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
@@ -338,7 +303,7 @@ test_broadcast (void)
 static void
 test_broadcast_keepdim (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "x = torch.ones(3, 2, 4, requires_grad=True)\n"
     "c = torch.tensor([[1.0], [2.0]], requires_grad=True)\n"
@@ -359,7 +324,7 @@ test_broadcast_keepdim (void)
 static void
 test_retain_grad_order (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "a = torch.tensor([1.0, 2.0], requires_grad=True)\n"
     "b = a * 3\n"
@@ -390,7 +355,7 @@ test_retain_grad_order (void)
 static void
 test_hook_then_retain_grad (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
     "y = x * 2\n"
@@ -420,7 +385,7 @@ test_hook_then_retain_grad (void)
 static void
 test_custom_function (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "\n"
     "\n"
@@ -469,7 +434,7 @@ test_custom_function (void)
 static void
 test_accumulate_grad (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "w = torch.tensor([1.0, -1.0], requires_grad=True)\n"
     "for i in range(2):\n"
@@ -506,7 +471,7 @@ test_accumulate_grad (void)
 static void
 test_autograd_grad (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "x = torch.tensor(3.0, requires_grad=True)\n"
     "y = x ** 3\n"
@@ -537,7 +502,7 @@ static void
 test_backward_twice (void)
 {
   gboolean ok;
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
     "z = x * x\n"
@@ -578,7 +543,7 @@ static void
 test_inplace_error (void)
 {
   gboolean ok;
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
     "y = x.exp()\n"
@@ -605,7 +570,7 @@ static void
 test_hook_shape_error (void)
 {
   gboolean ok;
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
     "def bad(g):\n"
@@ -634,7 +599,7 @@ static void
 test_root_error (void)
 {
   gboolean ok;
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
     "(x * 2).backward()\n", &ok);
@@ -654,7 +619,7 @@ test_root_error (void)
 static void
 test_library_calls (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "import torch.nn as nn\n"
     "def f(a):\n"
@@ -689,7 +654,7 @@ test_library_calls (void)
 static void
 test_library_loop_calls (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "def g(a):\n"
     "    return a ** 2\n"
@@ -714,7 +679,7 @@ test_library_loop_calls (void)
 static void
 test_module_hook (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "import torch.nn as nn\n"
     "lin = nn.Linear(2, 1)\n"
@@ -753,7 +718,7 @@ static void
 test_module_hook_raised (void)
 {
   gboolean ok;
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "import torch.nn as nn\n"
     "lin = nn.Linear(2, 1)\n"
@@ -787,7 +752,7 @@ static void
 test_leaf_hook_error (void)
 {
   gboolean ok;
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
     "(x * x).sum().backward()\n"
@@ -829,7 +794,7 @@ static void
 test_failed_step_not_run (void)
 {
   gboolean ok;
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
     "y = x * 3\n"
@@ -854,7 +819,7 @@ test_failed_step_not_run (void)
 static void
 test_several_roots (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
     "a = x * 2\n"
@@ -885,7 +850,7 @@ test_several_roots (void)
 static void
 test_same_root_twice (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
     "y = x * 2\n"

@@ -7,6 +7,7 @@
  * gives one text. The same tensor snapshotted again, unchanged, shares its
  * snapshot; changed in place, it gets a new one. */
 #include "cr-interp.h"
+#include "record-test-util.h"
 #include "cr-snapshot-cache.h"
 #include "cr-tensor.h"
 
@@ -109,30 +110,10 @@ test_deferred_text_threads (void)
     }
 }
 
-static void
-discard_output (const char *text,
-                gboolean    is_stderr,
-                gpointer    user_data)
-{
-}
-
 static CrRunRecord *
 record_script (const char *source)
 {
-  CrInterpOptions o = { 0 };
-  o.output = discard_output;
-  o.record_backward = TRUE;
-  g_autoptr (GError) error = NULL;
-  CrAstModule *module = cr_parse (source, -1, "demo.py", NULL, &error);
-  g_assert_no_error (error);
-  CrInterp *interp = cr_interp_new (&o);
-  CrScriptError *script_error = NULL;
-  g_assert_true (cr_interp_run (interp, module, &script_error));
-  CrRunRecord *record = cr_interp_get_run_record (interp);
-  g_assert_nonnull (record);
-  cr_interp_free (interp);
-  cr_ast_module_free (module);
-  return record;
+  return record_test_run ("demo.py", source, NULL);
 }
 
 /* A recorded run formats no text until one is read, and what is read is

@@ -5,38 +5,20 @@
  * worked out adds up (a × b = c with the record's a, b and c); the micrograd
  * lecture's own sentence, word for word. */
 #include "cr-interp.h"
+#include "record-test-util.h"
 #include "cr-record-forward.h"
 #include "cr-record-text.h"
 
 #include <math.h>
 #include <string.h>
 
-static void
-discard_output (const char *text,
-                gboolean    is_stderr,
-                gpointer    user_data)
-{
-}
-
+/* The record of source, named name; it may fail part way. */
 static CrRunRecord *
 record_source (const char *source,
                const char *name)
 {
-  g_autoptr (GError) error = NULL;
-  CrAstModule *module = cr_parse (source, -1, name, NULL, &error);
-  g_assert_no_error (error);
-  CrInterpOptions o = { 0 };
-  o.output = discard_output;
-  o.record_backward = TRUE;
-  CrInterp *interp = cr_interp_new (&o);
-  CrScriptError *script_error = NULL;
-  cr_interp_run (interp, module, &script_error);
-  cr_script_error_free (script_error);
-  CrRunRecord *record = cr_interp_get_run_record (interp);
-  g_assert_nonnull (record);
-  cr_interp_free (interp);
-  cr_ast_module_free (module);
-  return record;
+  gboolean ran;
+  return record_test_run (name, source, &ran);
 }
 
 static const CrRecordTensor *

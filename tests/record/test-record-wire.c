@@ -6,6 +6,7 @@
  * messages give an error or a record whose indices all hold, never a
  * crash. With --bench: how fast the big examples go through. */
 #include "cr-interp.h"
+#include "record-test-util.h"
 #include "cr-op-table.h"
 #include "cr-run-record-json.h"
 #include "cr-run-record-wire.h"
@@ -15,35 +16,13 @@
 #include <string.h>
 #include <time.h>
 
-static void
-discard_output (const char *text,
-                gboolean    is_stderr,
-                gpointer    user_data)
-{
-}
-
 /* Runs the script at path recording; the record, also when it failed. */
+/* The record of the script at path; it may fail part way. */
 static CrRunRecord *
 record_file (const char *path)
 {
-  g_autofree char *source = NULL;
-  g_autoptr (GError) error = NULL;
-  g_assert_true (g_file_get_contents (path, &source, NULL, &error));
-  g_autofree char *name = g_path_get_basename (path);
-  CrAstModule *module = cr_parse (source, -1, name, NULL, &error);
-  g_assert_no_error (error);
-  CrInterpOptions o = { 0 };
-  o.output = discard_output;
-  o.record_backward = TRUE;
-  CrInterp *interp = cr_interp_new (&o);
-  CrScriptError *script_error = NULL;
-  cr_interp_run (interp, module, &script_error);
-  cr_script_error_free (script_error);
-  CrRunRecord *record = cr_interp_get_run_record (interp);
-  g_assert_nonnull (record);
-  cr_interp_free (interp);
-  cr_ast_module_free (module);
-  return record;
+  gboolean ran;
+  return record_test_run_file (path, &ran);
 }
 
 static CrRunRecord *

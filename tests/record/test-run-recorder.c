@@ -4,48 +4,9 @@
  * their source, grad-mode regions, in-place ops and the statement that
  * changed a saved tensor, errors. */
 #include "cr-interp.h"
+#include "record-test-util.h"
 
 #include <string.h>
-
-static void
-discard_output (const char *text,
-                gboolean    is_stderr,
-                gpointer    user_data)
-{
-  (void) text;
-  (void) is_stderr;
-  (void) user_data;
-}
-
-/* Runs source (as "demo.py") recording; returns the record, and through
- * ok whether the run succeeded. */
-static CrRunRecord *
-record_script (const char *source,
-               gboolean   *ok)
-{
-  CrInterpOptions o = { 0 };
-  o.output = discard_output;
-  o.record_backward = TRUE;
-  g_autoptr (GError) error = NULL;
-  CrAstModule *module = cr_parse (source, -1, "demo.py", NULL, &error);
-  g_assert_no_error (error);
-  CrInterp *interp = cr_interp_new (&o);
-  CrScriptError *script_error = NULL;
-  gboolean succeeded = cr_interp_run (interp, module, &script_error);
-  if (!ok && !succeeded)
-    g_printerr ("%s", script_error->traceback);
-  if (ok)
-    *ok = succeeded;
-  else
-    g_assert_true (succeeded);
-  cr_script_error_free (script_error);
-  CrRunRecord *record = cr_interp_get_run_record (interp);
-  g_assert_nonnull (record);
-  /* The record outlives the interpreter and the graph. */
-  cr_interp_free (interp);
-  cr_ast_module_free (module);
-  return record;
-}
 
 /* The tensor labelled label, or NULL. */
 static const CrRecordTensor *
@@ -74,7 +35,6 @@ static void
 test_off (void)
 {
   CrInterpOptions o = { 0 };
-  o.output = discard_output;
   g_autoptr (GError) error = NULL;
   CrAstModule *module = cr_parse ("import torch\nx = torch.ones(2, requires_grad=True)\n", -1,
                                   "demo.py", NULL, &error);
@@ -90,7 +50,7 @@ test_off (void)
 static void
 test_loop_names (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
     "y = x\n"
@@ -152,7 +112,7 @@ test_loop_names (void)
 static void
 test_expressions_and_saved (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "w = torch.tensor([3.0, 0.5], requires_grad=True)\n"
     "c = torch.tensor([2.0, 4.0])\n"
@@ -183,7 +143,7 @@ test_expressions_and_saved (void)
 static void
 test_no_grad_and_detach (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "x = torch.ones(5)\n"
     "w = torch.ones(5, 3, requires_grad=True)\n"
@@ -248,7 +208,7 @@ test_no_grad_and_detach (void)
 static void
 test_constants_and_custom (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "class Double(torch.autograd.Function):\n"
     "    @staticmethod\n"
@@ -281,7 +241,7 @@ test_constants_and_custom (void)
 static void
 test_parameter_span (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "class Scale(torch.nn.Module):\n"
     "    def __init__(self):\n"
@@ -314,7 +274,7 @@ test_parameter_span (void)
 static void
 test_grad_disabled_regions (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "w = torch.ones(2, requires_grad=True)\n"
     "torch.set_grad_enabled(False)\n"
@@ -353,7 +313,7 @@ test_grad_disabled_regions (void)
 static void
 test_module_under_no_grad (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "model = torch.nn.Linear(2, 1)\n"
     "x = torch.ones(3, 2)\n"
@@ -383,7 +343,7 @@ test_module_under_no_grad (void)
 static void
 test_decorated_region (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "w = torch.ones(2, requires_grad=True)\n"
     "@torch.no_grad()\n"
@@ -410,7 +370,7 @@ static void
 test_update_by_hand (void)
 {
   gboolean ok;
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "w = torch.tensor([1.0, 2.0], requires_grad=True)\n"
     "loss = (w * w).sum()\n"
@@ -435,7 +395,7 @@ static void
 test_inplace_culprit (void)
 {
   gboolean ok;
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "a = torch.tensor([1.0, 2.0], requires_grad=True)\n"
     "b = a * 2\n"
@@ -468,7 +428,7 @@ test_inplace_culprit (void)
 static void
 test_inplace_statements (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "w = torch.ones(2, requires_grad=True)\n"
     "x = torch.zeros(3)\n"
@@ -498,7 +458,7 @@ static void
 test_inplace_error (void)
 {
   gboolean ok;
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "a = torch.tensor([1.0, 2.0], requires_grad=True)\n"
     "b = a * 2\n"
@@ -528,7 +488,7 @@ static void
 test_shape_error (void)
 {
   gboolean ok;
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "a = torch.ones(2, 3, requires_grad=True)\n"
     "b = torch.ones(4)\n"
@@ -549,7 +509,7 @@ static void
 test_handled_errors (void)
 {
   gboolean ok;
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "w = torch.ones(2, requires_grad=True)\n"
     "def bump(t):\n"
@@ -593,7 +553,7 @@ test_handled_errors (void)
 static void
 test_iteration_through_calls (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "w = torch.ones(2, requires_grad=True)\n"
     "def f(t):\n"
@@ -620,7 +580,7 @@ test_iteration_through_calls (void)
 static void
 test_nested_loops (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "w = torch.ones(2, requires_grad=True)\n"
     "for i in range(2):\n"
@@ -661,7 +621,7 @@ test_nested_loops (void)
 static void
 test_loop_paths_of_calls (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "import torch.nn as nn\n"
     "fc = nn.Linear(2, 1)\n"
@@ -724,7 +684,7 @@ static void
 test_error_operands (void)
 {
   gboolean ok;
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "w = torch.ones(2, requires_grad=True)\n"
     "class MyError(ValueError):\n"
@@ -777,7 +737,7 @@ static void
 test_library_operands (void)
 {
   gboolean ok;
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "import torch.nn as nn\n"
     "class Net(nn.Module):\n"
@@ -818,7 +778,7 @@ test_library_operands (void)
 static void
 test_truncated (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "x = torch.ones(100001, requires_grad=True)\n"
     "first = x.unbind()[0]\n"
@@ -829,7 +789,7 @@ test_truncated (void)
   g_assert_nonnull (y);
   g_assert_cmpstr (op_at (record, y->op)->grad_fn, ==, "MulBackward0");
 
-  g_autoptr (CrRunRecord) small = record_script (
+  g_autoptr (CrRunRecord) small = record_test_run ("demo.py",
     "import torch\n"
     "x = torch.ones(3, requires_grad=True)\n"
     "first = x.unbind()[0]\n", NULL);
@@ -843,7 +803,7 @@ test_truncated (void)
 static void
 test_unsaved_operands (void)
 {
-  g_autoptr (CrRunRecord) record = record_script (
+  g_autoptr (CrRunRecord) record = record_test_run ("demo.py",
     "import torch\n"
     "w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
     "n = torch.tensor([4.0, 5.0, 6.0])\n"
