@@ -143,8 +143,9 @@ print_loss_table (const CrRunRecord *record,
     }
   const CrRecordBackward *first = g_ptr_array_index (record->backwards,
                                                      g_array_index (curve, CrTrainingPoint, 0).backward);
-  printf ("Loss of %u backward call%s (the first at line %d):\n", curve->len,
-          curve->len == 1 ? "" : "s", first->span.line);
+  g_autofree char *where = cr_run_record_line_text (record, first->span.line, FALSE);
+  printf ("Loss of %u backward call%s (the first at %s):\n", curve->len,
+          curve->len == 1 ? "" : "s", where);
   printf ("  %6s  %9s  %s\n", "call", "iteration", "loss");
   guint every = all || curve->len <= LOSS_ROWS ? 1 : (curve->len + LOSS_ROWS - 1) / LOSS_ROWS;
   for (guint i = 0; i < curve->len; i++)
@@ -174,8 +175,9 @@ print_printed (const CrRunRecord *record)
       char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
       g_ascii_formatd (a, sizeof a, "%.6g", first->loss);
       g_ascii_formatd (b, sizeof b, "%.6g", last->loss);
-      printf ("%sPrinted at line %d: %s, %u value%s, %s (after call %u) → %s (after call %u)\n",
-              k == 0 ? "\n" : "", series->line, series->name, series->points->len,
+      g_autofree char *where = cr_run_record_line_text (record, series->line, FALSE);
+      printf ("%sPrinted at %s: %s, %u value%s, %s (after call %u) → %s (after call %u)\n",
+              k == 0 ? "\n" : "", where, series->name, series->points->len,
               series->points->len == 1 ? "" : "s", a, first->backward + 1, b, last->backward + 1);
     }
 }

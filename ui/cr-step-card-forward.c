@@ -17,7 +17,8 @@
 #include <string.h>
 
 static GtkWidget *
-header (const CrRecordOp    *op,
+header (const CrRunRecord   *record,
+        const CrRecordOp    *op,
         const CrForwardText *text,
         guint                index,
         guint                n)
@@ -45,7 +46,10 @@ header (const CrRecordOp    *op,
   /* Where, and the node that will run its backward. */
   GString *where = g_string_new (NULL);
   if (op->span.line > 0)
-    g_string_append_printf (where, "line %d · ", op->span.line);
+    {
+      g_autofree char *line = cr_run_record_line_text (record, op->span.line, FALSE);
+      g_string_append_printf (where, "%s · ", line);
+    }
   g_autofree char *iteration = cr_record_iteration_text (op->loop_path, op->loop_depth);
   if (iteration)
     g_string_append_printf (where, "%s · ", iteration);
@@ -91,7 +95,7 @@ cr_step_card_build_forward_ask (const CrRunRecord *record,
     return cr_step_card_build_no_graph ();
   const CrRecordOp *op = g_ptr_array_index (record->ops, op_index);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  gtk_box_append (GTK_BOX (box), header (op, text, index, n));
+  gtk_box_append (GTK_BOX (box), header (record, op, text, index, n));
   g_autofree char *said = g_strdup_printf ("It %s.", text->sentence);
   GtkWidget *what = section (box, "What it computes");
   gtk_box_append (GTK_BOX (what), cr_card_label_new (said, NULL));
@@ -133,7 +137,7 @@ cr_step_card_build_forward_step (const CrRunRecord *record,
     return cr_step_card_build_no_graph ();
   const CrRecordOp *op = g_ptr_array_index (record->ops, op_index);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  gtk_box_append (GTK_BOX (box), header (op, text, index, n));
+  gtk_box_append (GTK_BOX (box), header (record, op, text, index, n));
 
   g_autofree char *said = g_strdup_printf ("It %s.", text->sentence);
   GtkWidget *what = section (box, "What it computes");

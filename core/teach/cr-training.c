@@ -371,11 +371,12 @@ cr_training_explain_narrow (const CrRunRecord    *record,
   g_return_val_if_fail (record != NULL && u != NULL, NULL);
   GString *out = g_string_new (NULL);
   const char *name = u->name ? u->name : "?";
+  g_autofree char *where = cr_run_record_line_text (record, u->span.line, FALSE);
   if (u->kind == CR_RECORD_UPDATE_MANUAL)
-    g_string_append_printf (out, "%s · manual update, line %d", name, u->span.line);
+    g_string_append_printf (out, "%s · manual update, %s", name, where);
   else
-    g_string_append_printf (out, "%s · %s step %u, line %d", name,
-                            u->optimizer ? u->optimizer : "optimizer", u->step, u->span.line);
+    g_string_append_printf (out, "%s · %s step %u, %s", name,
+                            u->optimizer ? u->optimizer : "optimizer", u->step, where);
   if (u->backward >= 0 && (guint) u->backward < record->backwards->len)
     {
       const CrRecordBackward *bw = g_ptr_array_index (record->backwards, u->backward);

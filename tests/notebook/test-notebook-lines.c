@@ -12,6 +12,7 @@
 #include "cr-run-record-trace.h"
 #include "cr-run-record-wire.h"
 #include "cr-step-text.h"
+#include "cr-training.h"
 
 #include <string.h>
 
@@ -211,6 +212,23 @@ test_texts (void)
       told += strstr (f->explanation, "cell 3, line 1") || strstr (f->explanation, "Cell 4, line 3");
     }
   g_assert_cmpuint (told, ==, 2);
+
+  /* The Training page's update, by its cell. */
+  static const char LOOP[] =
+    "# %% [1]\n"
+    "import torch\n"
+    "w = torch.tensor(1.0, requires_grad=True)\n"
+    "# %% [2]\n"
+    "for i in range(2):\n"
+    "    loss = (w * 3) ** 2\n"
+    "    loss.backward()\n"
+    "    with torch.no_grad():\n"
+    "        w -= 0.1 * w.grad\n"
+    "    w.grad.zero_()\n";
+  g_autoptr (CrRunRecord) loop = run_script (LOOP, "/tmp/loop.ipynb", TRUE, FALSE);
+  g_assert_cmpuint (loop->updates->len, >=, 1);
+  g_autofree char *update = cr_training_explain (loop, g_ptr_array_index (loop->updates, 0), 0);
+  g_assert_nonnull (strstr (update, "manual update, cell 2, line 5"));
 
   /* The same text as a script: "line 8". */
   g_autoptr (CrRunRecord) script = run_script (ERRORS, "/tmp/errors.py", FALSE, FALSE);
