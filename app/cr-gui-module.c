@@ -40,7 +40,13 @@ open_window (int    argc,
   if (!g_getenv ("DISPLAY") && !g_getenv ("WAYLAND_DISPLAY"))
     {
       g_autofree char *example = g_build_filename (cr_examples_dir (), "01-toy-network.py", NULL);
-      return headless_fallback (argc >= 2 ? argv[1] : example);
+      /* The file, past the window's own option (--select NAME). */
+      int file = 1;
+      if (file < argc && strcmp (argv[file], "--select") == 0)
+        file += 2;
+      else if (file < argc && g_str_has_prefix (argv[file], "--select="))
+        file++;
+      return headless_fallback (file < argc ? argv[file] : example);
     }
   g_autoptr (CrApplication) app = cr_application_new ();
   return g_application_run (G_APPLICATION (app), argc, argv);

@@ -24,6 +24,7 @@ usage (FILE *out)
 {
   fputs ("Usage:\n"
          "  chainrule [FILE.py]              open the window (default: the example gallery)\n"
+         "  chainrule --select NAME FILE.py  ... with the tensor NAME selected on the graph\n"
          "  chainrule run [OPTIONS] FILE.py  run a script headless, as python3 would\n"
          "  chainrule check FILE.py          each leaf's gradient against a numeric one\n"
          "  chainrule paths FILE.py --leaf NAME[INDEX]  every path from a leaf to the loss\n"
@@ -153,7 +154,10 @@ main (int    argc,
       printf ("chainrule %s\n", CR_VERSION);
       return 0;
     }
-  if (argc >= 2 && argv[1][0] == '-' && argv[1][1] != '\0')
+  /* The window's own option goes on to it (ui/cr-application.c). */
+  gboolean window_option = argc >= 2 && (strcmp (argv[1], "--select") == 0
+                                         || strncmp (argv[1], "--select=", 9) == 0);
+  if (argc >= 2 && argv[1][0] == '-' && argv[1][1] != '\0' && !window_option)
     {
       fprintf (stderr, "chainrule: unknown option '%s'\n\n", argv[1]);
       usage (stderr);

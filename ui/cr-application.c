@@ -12,6 +12,7 @@ struct _CrApplication
 {
   AdwApplication parent_instance;
   gboolean       drafts_offered;  /* once, on the first window */
+  char          *select_name;     /* --select NAME: the node selected in each window */
 };
 
 G_DEFINE_FINAL_TYPE (CrApplication, cr_application, ADW_TYPE_APPLICATION)
@@ -28,6 +29,8 @@ open_in_new_window (CrApplication *self,
       g_printerr ("chainrule: %s\n", error->message);
       cr_window_toast (window, error->message);
     }
+  if (file && self->select_name)
+    cr_window_select_named_on_run (window, self->select_name);
   gtk_window_present (GTK_WINDOW (window));
   /* What an earlier run left unsaved (a crash, a kill) is offered back. */
   if (!self->drafts_offered)
@@ -80,10 +83,30 @@ cr_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
 }
 
+static int
+cr_application_handle_local_options (GApplication *app,
+                                     GVariantDict *options)
+{
+  CrApplication *self = CR_APPLICATION (app);
+  g_clear_pointer (&self->select_name, g_free);
+  g_variant_dict_lookup (options, "select", "s", &self->select_name);
+  return -1;   /* Go on: open the files. */
+}
+
+static void
+cr_application_finalize (GObject *object)
+{
+  g_free (CR_APPLICATION (object)->select_name);
+  G_OBJECT_CLASS (cr_application_parent_class)->finalize (object);
+}
+
 static void
 cr_application_class_init (CrApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = cr_application_finalize;
+  app_class->handle_local_options = cr_application_handle_local_options;
 
   app_class->activate = cr_application_activate;
   app_class->open = cr_application_open;
@@ -100,8 +123,13 @@ cr_application_new (void)
 {
   /* Non-unique: each `chainrule FILE` is its own process, so tests and
    * screenshots never talk to a running instance over D-Bus. */
-  return g_object_new (CR_TYPE_APPLICATION,
-                       "application-id", CR_APP_ID,
-                       "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE,
-                       NULL);
+  GApplication *app = g_object_new (CR_TYPE_APPLICATION,
+                                    "application-id", CR_APP_ID,
+                                    "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE,
+                                    NULL);
+  /* For a lesson's first view and for screenshots: a leaf selected, W walks it. */
+  g_application_add_main_option (app, "select", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING,
+                                 "Select the tensor NAME on the graph (a leaf: W walks its paths)",
+                                 "NAME");
+  return CR_APPLICATION (app);
 }

@@ -340,3 +340,51 @@ cr_window_paths_dispose (CrWindow *self)
   g_clear_pointer (&self->paths->tour, cr_path_tour_free);
   g_clear_pointer (&self->paths, g_free);
 }
+
+/* ---- a node chosen from the command line (`chainrule --select a FILE`) ---- */
+
+/* Selects the node drawing the tensor called name (a leaf first) and puts
+ * the keyboard on the graph, so that W walks its paths. */
+static gboolean
+select_named (CrWindow   *self,
+              const char *name)
+{
+  const CrGraphModel *model = cr_graph_canvas_get_model (self->canvas);
+  for (guint pass = 0; model && pass < 2; pass++)
+    for (guint i = 0; i < model->nodes->len; i++)
+      {
+        const CrGraphNode *node = g_ptr_array_index (model->nodes, i);
+        gboolean kind = pass == 0 ? node->kind == CR_GRAPH_NODE_LEAF : CR_GRAPH_NODE_KIND_IS_TENSOR (node->kind);
+        if (kind && g_strcmp0 (node->title, name) == 0)
+          {
+            cr_graph_canvas_set_selected (self->canvas, (int) node->id);
+            gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
+            return TRUE;
+          }
+      }
+  return FALSE;
+}
+
+static void
+select_on_run (CrWindow *self,
+               gpointer  user_data)
+{
+  const char *name = user_data;
+  if (!select_named (self, name))
+    {
+      g_autofree char *message = g_strdup_printf ("No tensor called %s on the graph.", name);
+      cr_window_toast (self, message);
+    }
+  /* The first run only: later edits choose for themselves. */
+  g_signal_handlers_disconnect_by_func (self, select_on_run, user_data);
+}
+
+void
+cr_window_select_named_on_run (CrWindow   *self,
+                               const char *name)
+{
+  g_return_if_fail (CR_IS_WINDOW (self));
+  g_return_if_fail (name != NULL);
+  g_signal_connect_data (self, "run-finished", G_CALLBACK (select_on_run), g_strdup (name),
+                         (GClosureNotify) (void (*) (void)) g_free, 0);
+}

@@ -56,5 +56,10 @@ void           cr_window_confirm_discard (CrWindow       *self,
  * holds nothing unsaved, else in new windows. Nothing when there are none.
  * The application calls it on its first window. */
 void           cr_window_offer_drafts    (CrWindow       *self);
+/* Selects the node of the tensor called name (a leaf first) on the graph
+ * when the first run is shown, the keyboard on the graph (W then walks its
+ * paths): `chainrule --select NAME FILE`; a toast when there is none. */
+void           cr_window_select_named_on_run (CrWindow   *self,
+                                              const char *name);
 
 G_END_DECLS

@@ -3,10 +3,12 @@
  * at its first path, the clicker's keys go from path to path (the lit set
  * of each on the canvas, the card's words), the last view sums them to
  * a.grad, Esc leaves; the inspector's element indices and Walk button
- * walk another element. Runs under xvfb-run. */
+ * walk another element; `--select a` starts with a selected. Runs under
+ * xvfb-run. */
 #include "cr-config.h"
 #include "cr-window-private.h"
 #include "cr-graph-canvas.h"
+#include "cr-examples.h"
 #include "cr-path-tour.h"
 #include "ui-test-gui.h"
 
@@ -200,11 +202,47 @@ test_walk (void)
   cr_ui_test_iterate ();
 }
 
+/* `chainrule --select a FILE`: the first run's leaf a selected, the keys
+ * on the graph, so that W walks it; a name not on the graph is told. */
+static void
+test_select_named (void)
+{
+  for (guint missing = 0; missing < 2; missing++)
+    {
+      CrWindow *window = cr_window_new (NULL);
+      gtk_window_set_default_size (GTK_WINDOW (window), 1366, 768);
+      cr_window_select_named_on_run (window, missing ? "nothing_called_so" : "a");
+      g_autofree char *path = g_build_filename (cr_examples_dir (), "01-toy-network.py", NULL);
+      g_autoptr (GFile) file = g_file_new_for_path (path);
+      g_assert_true (cr_window_open_file (window, file, NULL));
+      gtk_window_present (GTK_WINDOW (window));
+      cr_ui_test_wait_window_idle (window);
+      int selected = cr_graph_canvas_get_selected (window->canvas);
+      if (missing)
+        {
+          g_assert_cmpint (selected, ==, -1);
+          gtk_window_destroy (GTK_WINDOW (window));
+          continue;
+        }
+      g_assert_cmpint (selected, >=, 0);
+      const CrGraphModel *model = cr_graph_canvas_get_model (window->canvas);
+      const CrGraphNode *node = g_ptr_array_index (model->nodes, selected);
+      g_assert_cmpint (node->kind, ==, CR_GRAPH_NODE_LEAF);
+      g_assert_cmpstr (node->title, ==, "a");
+      g_assert_true (cr_ui_test_press_key (window, GDK_KEY_w));
+      g_autofree char *card = card_text (window);
+      g_assert_nonnull (card);
+      g_assert_nonnull (strstr (card, "Path 1 of 2 from a[0, 0]"));
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+}
+
 int
 main (int    argc,
       char **argv)
 {
   cr_ui_test_init_gtk (&argc, &argv);
   g_test_add_func ("/window-paths/walk", test_walk);
+  g_test_add_func ("/window-paths/select-named", test_select_named);
   return g_test_run ();
 }
