@@ -173,6 +173,33 @@ find_node (const CrGraphModel *model,
   return NULL;
 }
 
+/* The first label of widget with css_class, or NULL. */
+static GtkLabel *
+label_with_class (GtkWidget  *widget,
+                  const char *css_class)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, css_class))
+    return GTK_LABEL (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkLabel *found = label_with_class (c, css_class);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* The card's header and the stepper's label say where the story is in
+ * the same words: "Backward 5 of 12" before the label's " · ...". */
+static void
+assert_card_says_label (CrWindow *window)
+{
+  GtkLabel *count = label_with_class (window->step_card, "caption-heading");
+  g_assert_nonnull (count);
+  g_autofree char *prefix = g_strdup_printf ("%s · ", gtk_label_get_text (count));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (window->step_label), prefix));
+}
+
 static void
 test_toy_network (void)
 {
@@ -221,6 +248,7 @@ test_toy_network (void)
       g_assert_cmpint (cr_graph_canvas_get_forward_step (canvas), ==, i);
       g_autofree char *label = g_strdup_printf ("Forward %d of %d · ", i + 1, TOY_OPS);
       g_assert_true (g_str_has_prefix (gtk_label_get_text (window->step_label), label));
+      assert_card_says_label (window);
       /* L is computed by the last op: shown from then on. */
       g_assert_true (cr_graph_canvas_node_computed (canvas, (int) root->id) == (i == TOY_OPS - 1));
     }
@@ -237,6 +265,7 @@ test_toy_network (void)
       /* The label names the step and its node; the editor marks the node's line. */
       g_autofree char *label = g_strdup_printf ("Backward %d of %d · ", i + 1, TOY_STEPS);
       g_assert_true (g_str_has_prefix (gtk_label_get_text (window->step_label), label));
+      assert_card_says_label (window);
       const CrGraphNode *node = cr_graph_model_find_step (cr_graph_canvas_get_model (canvas), i);
       g_assert_nonnull (node);
       if (node->span.line > 0)
