@@ -8,66 +8,29 @@
  * PyTorch 1.13) running the same script. */
 #include "cr-interp.h"
 #include "cr-interp-private.h"
+#include "lang-test-run.h"
 #include "cr-node.h"
 #include "cr-tensor.h"
 
 #include <pthread.h>
 #include <string.h>
 
-typedef struct {
-  GString *out;
-  GString *err;
-} Capture;
-
-static void
-capture_cb (const char *text,
-            gboolean    is_stderr,
-            gpointer    user_data)
-{
-  Capture *c = user_data;
-  g_string_append (is_stderr ? c->err : c->out, text);
-}
-
-typedef struct {
-  char          *out;
-  char          *err;
-  CrScriptError *error;
-  CrInterp      *interp;
-  CrAstModule   *module;
-} Run;
+typedef LangTestRun Run;
 
 static void
 run_clear (Run *r)
 {
-  g_free (r->out);
-  g_free (r->err);
-  cr_script_error_free (r->error);
-  cr_interp_free (r->interp);
-  cr_ast_module_free (r->module);
+  lang_test_run_clear (r);
 }
 
-/* Parses and runs source as file "demo.py"; keeps the interpreter when
- * keep is set (for globals and records). */
+/* Parses and runs source as file "demo.py", keeping the interpreter (for
+ * globals and records). */
 static gboolean
 run_script (const char      *source,
             CrInterpOptions *options,
             Run             *r)
 {
-  Capture c = { g_string_new (NULL), g_string_new (NULL) };
-  CrInterpOptions o = { 0 };
-  if (options)
-    o = *options;
-  o.output = capture_cb;
-  o.output_data = &c;
-  memset (r, 0, sizeof *r);
-  g_autoptr (GError) error = NULL;
-  r->module = cr_parse (source, -1, "demo.py", NULL, &error);
-  g_assert_no_error (error);
-  r->interp = cr_interp_new (&o);
-  gboolean ok = cr_interp_run (r->interp, r->module, &r->error);
-  r->out = g_string_free (c.out, FALSE);
-  r->err = g_string_free (c.err, FALSE);
-  return ok;
+  return lang_test_run ("demo.py", source, options, r);
 }
 
 static void
@@ -541,8 +504,8 @@ native_warn (CrInterp *interp, CrValue *self, CrValue *const *args, guint n_args
 static void
 test_warnings (void)
 {
-  Capture c = { g_string_new (NULL), g_string_new (NULL) };
-  CrInterpOptions o = { .output = capture_cb, .output_data = &c };
+  LangTestCapture c = { g_string_new (NULL), g_string_new (NULL) };
+  CrInterpOptions o = { .output = lang_test_capture, .output_data = &c };
   g_autoptr (CrAstModule) module = cr_parse ("for i in range(3):\n    warn_me()\nwarn_me()\n", -1,
                                              "/tmp/w.py", NULL, NULL);
   CrInterp *interp = cr_interp_new (&o);

@@ -4,41 +4,18 @@
  * an error's span is the innermost script line, tracebacks name the prelude's
  * files as PyTorch's, warnings point at the script. */
 #include "cr-interp.h"
+#include "lang-test-run.h"
 #include "cr-node.h"
 #include "cr-tensor.h"
 
 #include <string.h>
 
-typedef struct {
-  GString *out;
-  GString *err;
-} Capture;
-
-static void
-capture_cb (const char *text,
-            gboolean    is_stderr,
-            gpointer    user_data)
-{
-  Capture *c = user_data;
-  g_string_append (is_stderr ? c->err : c->out, text);
-}
-
-typedef struct {
-  char          *out;
-  char          *err;
-  CrScriptError *error;
-  CrInterp      *interp;
-  CrAstModule   *module;
-} Run;
+typedef LangTestRun Run;
 
 static void
 run_clear (Run *r)
 {
-  g_free (r->out);
-  g_free (r->err);
-  cr_script_error_free (r->error);
-  cr_interp_free (r->interp);
-  cr_ast_module_free (r->module);
+  lang_test_run_clear (r);
 }
 
 static gboolean
@@ -46,17 +23,8 @@ run_script (const char *source,
             gboolean    record,
             Run        *r)
 {
-  Capture c = { g_string_new (NULL), g_string_new (NULL) };
-  CrInterpOptions o = { .output = capture_cb, .output_data = &c, .record_backward = record };
-  g_autoptr (GError) error = NULL;
-
-  memset (r, 0, sizeof *r);
-  r->module = cr_parse (source, -1, "net.py", NULL, &error);
-  g_assert_no_error (error);
-  r->interp = cr_interp_new (&o);
-  gboolean ok = cr_interp_run (r->interp, r->module, &r->error);
-  r->out = g_string_free (c.out, FALSE);
-  r->err = g_string_free (c.err, FALSE);
+  CrInterpOptions o = { .record_backward = record };
+  gboolean ok = lang_test_run ("net.py", source, &o, r);
   if (!ok && r->error)
     g_test_message ("%s", r->error->traceback);
   return ok;
