@@ -155,6 +155,7 @@ G_BEGIN_DECLS
   X (RSUB_TENSOR)         /* RsubBackward0: rsub(tensor, tensor, alpha) */ \
   X (NATIVE_LAYER_NORM_BACKWARD) /* NativeLayerNormBackwardBackward0 */ \
   X (UNSAFE_SPLIT)        /* UnsafeSplitBackward0: unsafe_split, unsafe_chunk (RNN gates) */ \
+  X (MASKED_SELECT)       /* MaskedSelectBackward0 */                  \
   X (NOT_IMPLEMENTED)     /* NotImplemented (name(): torch::autograd::) */
 
 /* The elementwise functions of one tensor are rows of core/cr-unary-ops.def

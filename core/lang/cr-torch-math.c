@@ -387,6 +387,19 @@ NATIVE (native_where)
   return cr_torch_wrap (cr_where (cond, x, y, error));
 }
 
+/* masked_select(input, mask) */
+NATIVE (native_masked_select)
+{
+  CrTensor *x, *mask;
+  PARSE ("masked_select", "input mask");
+
+  x = cr_torch_args_tensor (&a, 0, error);
+  mask = x != NULL ? cr_torch_args_tensor (&a, 1, error) : NULL;
+  if (mask == NULL)
+    return NULL;
+  return cr_torch_wrap (cr_masked_select (x, mask, error));
+}
+
 NATIVE (native_masked_fill)
 {
   g_autoptr(CrTensor) value = NULL;
@@ -1155,6 +1168,7 @@ const CrTorchFunc cr_torch_math_funcs[] = {
   { "clamp_max", native_clamp_bound, T | M, GINT_TO_POINTER (TRUE) },
   { "where", native_where, T, NULL },
   { "masked_fill", native_masked_fill, T | M, NULL },
+  { "masked_select", native_masked_select, T | M, NULL },
 
   { "sum", native_sum, T | M, NULL },
   { "mean", native_mean, T | M, NULL },

@@ -222,6 +222,9 @@ gboolean  cr_clamp_         (CrTensor *self, gboolean has_min, double min,
 /* The pieces as views, in a GPtrArray of CrTensor* (owned): x.split(n, dim)
  * (and chunk), x.split([sizes], dim), x.unbind(dim). */
 GPtrArray *cr_split         (CrTensor *x, gint64 split_size, int dim, GError **error);
+/* x's elements where mask (bool, broadcast with x) is true, 1-d:
+ * MaskedSelectBackward0 (cr-ops-masked-select.c). */
+CrTensor  *cr_masked_select (CrTensor *x, CrTensor *mask, GError **error);
 /* The same pieces sharing x's memory but not its view state: UnsafeSplitBackward0. */
 GPtrArray *cr_unsafe_split  (CrTensor *x, gint64 split_size, int dim, GError **error);
 GPtrArray *cr_split_with_sizes (CrTensor *x, const gint64 *sizes, guint n, int dim,
