@@ -22,6 +22,8 @@ typedef struct {
   double              local;
 } Term;
 
+static gboolean needs_parentheses (const char *text);
+
 static void
 collect_terms (const CrOpScalars *self,
                guint              from,
@@ -35,11 +37,15 @@ collect_terms (const CrOpScalars *self,
       if (edge->from != from)
         continue;
       const CrScalarNode *to = self->nodes->pdata[edge->to];
-      /* A "1" along a path says nothing: b[0, 0]·1 is b[0, 0]. */
+      /* A "1" along a path says nothing: b[0, 0]·1 is b[0, 0]. A factor
+       * with a sign or a sum of its own goes in parentheses. */
+      gboolean joined = text_so_far && g_strcmp0 (text_so_far, "1") != 0;
+      g_autofree char *factor = joined && needs_parentheses (edge->local_text)
+                                ? g_strdup_printf ("(%s)", edge->local_text)
+                                : g_strdup (edge->local_text);
       g_autofree char *text = g_strcmp0 (edge->local_text, "1") == 0 && text_so_far
                               ? g_strdup (text_so_far)
-                              : text_so_far && g_strcmp0 (text_so_far, "1") != 0
-                              ? g_strdup_printf ("%s·%s", text_so_far, edge->local_text)
+                              : joined ? g_strdup_printf ("%s·%s", text_so_far, factor)
                               : g_strdup (edge->local_text);
       double local = local_so_far * edge->local;
       if (to->kind == CR_SCALAR_NODE_OUTPUT)
@@ -249,11 +255,14 @@ cr_op_scalars_format_position (const CrOpScalars *self,
           if (term->end == self->nodes->pdata[out_index])
             {
               double so_far = cr_op_scalars_grad_upto (self, node->tensor, node->element, k + 1);
+              double share = out->grad * term->local;
               g_string_append_printf (s, "\n  %s gets %.4g × %s", node->label, out->grad,
                                       term->local_text->str);
               if (g_strcmp0 (term->local_text->str, "1") != 0)
-                g_string_append_printf (s, " (%.4g)", term->local);
-              g_string_append_printf (s, " = %.4g, %.4g so far", out->grad * term->local, so_far);
+                g_string_append_printf (s, " (%.4g)", term->local == 0 ? 0 : term->local);
+              /* No "-0" in the numbers. */
+              g_string_append_printf (s, " = %.4g, %.4g so far", share == 0 ? 0 : share,
+                                      so_far == 0 ? 0 : so_far);
             }
         }
       for (guint t = 0; t < terms->len; t++)

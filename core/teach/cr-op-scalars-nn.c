@@ -366,13 +366,13 @@ build_norm (Build                  *b,
               }
           g_string_append_printf (meq, ")/%" G_GINT64_FORMAT, n);
           g_string_append_printf (veq, ")/%" G_GINT64_FORMAT, n);
-          mean_node[g] = scalars_add_node (b, CR_SCALAR_NODE_INNER, -1, -1, g_strdup (MU), "mean",
+          mean_node[g] = scalars_add_node (b, CR_SCALAR_NODE_INNER, -1, -1, g_strdup (MU), "μ",
                                            g_string_free (meq, FALSE), NULL, mean[g]);
           for (gint64 i = 0; i < numel; i++)
             if (layout->group_of (x, n, i) == g)
               scalars_add_edge (b, x_base + (guint) i, mean_node[g], 1.0 / (double) n,
                                 g_strdup_printf ("1/%" G_GINT64_FORMAT, n));
-          var_node[g] = scalars_add_node (b, CR_SCALAR_NODE_INNER, -1, -1, g_strdup (VAR), "var",
+          var_node[g] = scalars_add_node (b, CR_SCALAR_NODE_INNER, -1, -1, g_strdup (VAR), "σ²",
                                           g_string_free (veq, FALSE), NULL, var[g]);
           /* No edge μ → σ²: ∂σ²/∂μ = −2·Σ(x − μ)/n is zero, as deviations
            * from a mean sum to zero, so x's edge into σ² is its whole
@@ -403,10 +403,10 @@ build_norm (Build                  *b,
       g_autofree char *XHAT = affine ? g_strdup_printf ("x̂%s", index) : g_strdup (Y);
       xhat_eq = g_strdup_printf ("%s = (%s − %s)/%s", XHAT, X, MU, root);
       if (affine)
-        xhat_node = scalars_add_node (b, CR_SCALAR_NODE_INNER, -1, -1, g_strdup (XHAT), "norm",
+        xhat_node = scalars_add_node (b, CR_SCALAR_NODE_INNER, -1, -1, g_strdup (XHAT), "x̂",
                                       xhat_eq, g_string_free (num, FALSE), xhat);
       else
-        xhat_node = scalars_add_output (b, e, "norm", xhat_eq, g_string_free (num, FALSE), xhat);
+        xhat_node = scalars_add_output (b, e, "x̂", xhat_eq, g_string_free (num, FALSE), xhat);
       scalars_add_edge (b, x_base + (guint) e, xhat_node, r, g_strdup_printf ("1/%s", root));
       if (!running_mean)
         {
@@ -434,7 +434,7 @@ build_norm (Build                  *b,
           g_string_append (yn, " + ");
           scalars_append_number (yn, ba);
         }
-      guint out = scalars_add_output (b, e, "affine", g_string_free (eq, FALSE),
+      guint out = scalars_add_output (b, e, "+", g_string_free (eq, FALSE),
                                       g_string_free (yn, FALSE), xhat * wa + ba);
       scalars_add_edge (b, xhat_node, out, wa, w ? g_strdup (WL) : g_strdup ("1"));
       if (w)

@@ -460,7 +460,7 @@ scalars_add_edge (Build      *b,
   CrScalarEdge *edge = g_new0 (CrScalarEdge, 1);
   edge->from = from;
   edge->to = to;
-  edge->local = local;
+  edge->local = local == 0 ? 0 : local;  /* no "-0" on an edge */
   edge->local_text = local_text;
   edge->product = NAN;
   edge->sub_step = b->sub_step;
@@ -843,6 +843,10 @@ cr_op_scalars_find_node (const CrOpScalars *self,
   return -1;
 }
 
+/* What the output elements before `upto` alone send back: their incoming
+ * gradients, the others' taken as zero, through the chain rule again. A
+ * node several output elements share (a norm's mean) then passes on only
+ * their part, where its edge's product holds all of it. */
 double
 cr_op_scalars_grad_upto (const CrOpScalars *self,
                          int                tensor,
@@ -853,13 +857,36 @@ cr_op_scalars_grad_upto (const CrOpScalars *self,
   if (node < 0 || self->step < 0)
     return NAN;
   double sum = 0;
-  for (guint i = 0; i < self->edges->len; i++)
+  if (upto >= self->n_sub_steps)
     {
-      const CrScalarEdge *edge = self->edges->pdata[i];
-      if (edge->from == (guint) node && edge->sub_step < upto)
-        sum += edge->product;
+      for (guint i = 0; i < self->edges->len; i++)
+        {
+          const CrScalarEdge *edge = self->edges->pdata[i];
+          if (edge->from == (guint) node)
+            sum += edge->product;
+        }
+      return sum;
     }
-  return sum;
+  g_autofree double *grad = g_new0 (double, self->nodes->len);
+  for (guint i = 0; i < self->nodes->len; i++)
+    {
+      const CrScalarNode *n = self->nodes->pdata[i];
+      if (n->kind == CR_SCALAR_NODE_OUTPUT && n->sub_step < upto)
+        grad[i] = n->grad;
+    }
+  g_autoptr (GPtrArray) order = g_ptr_array_sized_new (self->edges->len);
+  for (guint i = 0; i < self->edges->len; i++)
+    g_ptr_array_add (order, self->edges->pdata[i]);
+  g_ptr_array_sort (order, edge_by_end_descending);
+  for (guint i = 0; i < order->len; i++)
+    {
+      const CrScalarEdge *edge = order->pdata[i];
+      double share = grad[edge->to] * edge->local;
+      grad[edge->from] += share;
+      if (edge->from == (guint) node)
+        sum += share;
+    }
+  return sum == 0 ? 0 : sum;
 }
 
 double

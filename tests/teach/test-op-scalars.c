@@ -312,6 +312,14 @@ test_layer_norm_structure (void)
   g_assert_true (fabs (mean->value - 7.0 / 3) < 1e-9);
   g_assert_true (fabs (var->value - 14.0 / 9) < 1e-9);
   g_assert_cmpuint (cr_op_scalars_count_disagreements (s, record), ==, 0);
+  /* Stepped element by element, y[0, 0] alone (its incoming gradient 1)
+   * sends x[0, 0] ∂y[0, 0]/∂x[0, 0] = r·(1 − 1/3 − x̂²/3), through μ and σ²
+   * as well as directly, though μ and σ² serve the whole row. */
+  double r = 1 / sqrt (14.0 / 9 + 1e-5), xhat = (1 - 7.0 / 3) * r;
+  g_assert_cmpfloat_with_epsilon (cr_op_scalars_grad_upto (s, 0, 0, 1),
+                                  r * (2.0 / 3 - xhat * xhat / 3), 1e-5);
+  g_assert_true (cr_op_scalars_same_grad (cr_op_scalars_grad_upto (s, 0, 0, s->n_sub_steps),
+                                          cr_op_scalars_sent (s, record, 0, 0)));
   g_autofree char *text = cr_op_scalars_format (s, record);
   g_assert_nonnull (strstr (text, "  σ²[1] = ((x[1, 0] − μ[1])² + (x[1, 1] − μ[1])² + "
                                   "(x[1, 2] − μ[1])²)/3\n"));
