@@ -611,6 +611,10 @@ static const SavedName recorded_names[] = {
   POOL_ROWS (CR_OP_MAX_POOL2D), { CR_OP_MAX_POOL2D, "dilation", 6, SAVED_DIMS_PAIR },
   POOL_ROWS (CR_OP_AVG_POOL2D), { CR_OP_AVG_POOL2D, "count_include_pad", 1, SAVED_BOOL },
   { CR_OP_AVG_POOL2D, "divisor_override", 2, SAVED_INT },
+  /* x[a:b:c] as it ran: start and end clamped to the dim (PyTorch's node
+   * keeps them as given, an end left out as 2**63 - 1). */
+  { CR_OP_SLICE, "dim", 0, SAVED_DIM }, { CR_OP_SLICE, "start", 0, SAVED_INT },
+  { CR_OP_SLICE, "end", 1, SAVED_INT }, { CR_OP_SLICE, "step", 2, SAVED_INT },
 };
 
 void

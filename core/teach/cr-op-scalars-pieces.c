@@ -1,7 +1,7 @@
 /* cr-op-scalars-pieces.c — the ops that move elements without computing
  * (cr-op-scalars.h): gather, index_select and indexing, whose record keeps
- * where each output element came from ("positions"); select, cat and stack
- * along their recorded dim. Each output element is one input element, with
+ * where each output element came from ("positions"); select, slices, cat
+ * and stack along their recorded dim. Each output element is one input element, with
  * the local derivative 1. */
 #include "cr-op-scalars-private.h"
 
@@ -76,30 +76,73 @@ scalars_build_take (Build *b)
   return b->error == NULL;
 }
 
-/* x.select(dim, index), x[i]: the output is the input less dim, at index. */
-gboolean
-scalars_build_select (Build *b)
+/* An int argument of op, or `fallback`. */
+static gint64
+int_argument (const CrRecordOp *op,
+              const char       *name,
+              gint64            fallback)
+{
+  const CrRecordArgument *a = cr_record_op_argument (op, name);
+  return a && a->n_values == 1 ? (gint64) a->values[0] : fallback;
+}
+
+/* select: out is in less dim, at index; slice: out's index i along dim is
+ * in's start + i·step. */
+gint64
+scalars_view_source (const CrRecordOp     *op,
+                     Kind                  kind,
+                     const CrRecordTensor *in,
+                     const CrRecordTensor *out,
+                     gint64                j)
+{
+  gboolean select = kind == KIND_SELECT;
+  int dim = scalars_wrap_dim (int_argument (op, "dim", G_MININT64), in->ndim);
+  if (dim < 0 || in->ndim < 1 || out->ndim != in->ndim - (select ? 1 : 0))
+    return -1;
+  gint64 at = select ? int_argument (op, "index", G_MININT64) : int_argument (op, "start", -1);
+  gint64 step = select ? 0 : int_argument (op, "step", 1);
+  if (select && at < 0 && at != G_MININT64)
+    at += in->shape[dim];
+  gint64 out_index[CR_MAX_DIMS] = { 0 }, in_index[CR_MAX_DIMS] = { 0 };
+  unravel (j, out->ndim, out->shape, out_index);
+  for (int d = 0, k = 0; d < in->ndim; d++)
+    {
+      if (d == dim)
+        in_index[d] = select ? at : at + out_index[k++] * step;
+      else
+        in_index[d] = out_index[k++];
+      if (in_index[d] < 0 || in_index[d] >= in->shape[d] || (d != dim && k > out->ndim))
+        return -1;
+    }
+  return ravel (in->ndim, in->shape, in_index);
+}
+
+/* x.select(dim, index), x[i], x[..., i]; x[a:b:c]. */
+static gboolean
+build_view_piece (Build *b)
 {
   const CrRecordTensor *in = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
-  const CrRecordArgument *dim_arg = cr_record_op_argument (b->op, "dim");
-  const CrRecordArgument *index_arg = cr_record_op_argument (b->op, "index");
-  int dim = dim_arg && dim_arg->n_values == 1 ? scalars_wrap_dim ((gint64) dim_arg->values[0], in->ndim) : -1;
-  if (dim < 0 || !index_arg || index_arg->n_values != 1 || in->ndim < 1)
-    return scalars_fail (b, "selects along a dim the record does not keep");
-  gint64 at = (gint64) index_arg->values[0];
-  at = at < 0 ? at + in->shape[dim] : at;
-  if (at < 0 || at >= in->shape[dim] || b->out->ndim != in->ndim - 1)
-    return scalars_fail (b, "selects an index its input does not have");
   guint base = scalars_input_nodes (b, in);
   for (gint64 o = 0; o < scalars_numel_of (b->out); o++)
     {
-      gint64 out_index[CR_MAX_DIMS] = { 0 }, in_index[CR_MAX_DIMS] = { 0 };
-      unravel (o, b->out->ndim, b->out->shape, out_index);
-      for (int d = 0, k = 0; d < in->ndim; d++)
-        in_index[d] = d == dim ? at : out_index[k++];
-      add_copy (b, in, base, o, ravel (in->ndim, in->shape, in_index));
+      gint64 from = scalars_view_source (b->op, b->kind, in, b->out, o);
+      if (from < 0)
+        return scalars_fail (b, "views a place the record's dim and index do not give");
+      add_copy (b, in, base, o, from);
     }
   return b->error == NULL;
+}
+
+gboolean
+scalars_build_select (Build *b)
+{
+  return build_view_piece (b);
+}
+
+gboolean
+scalars_build_slice (Build *b)
+{
+  return build_view_piece (b);
 }
 
 /* torch.cat(xs, dim): output index i along dim is in the input whose

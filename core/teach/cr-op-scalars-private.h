@@ -21,6 +21,7 @@ typedef enum {
   KIND_CONV, KIND_MAX_POOL, KIND_AVG_POOL,                              /* layers */
   KIND_LAYER_NORM, KIND_BATCH_NORM,
   KIND_TAKE, KIND_SELECT, KIND_CAT, KIND_STACK,                         /* pieces */
+  KIND_SLICE,
 } Kind;
 
 /* One op being taken apart. */
@@ -106,6 +107,12 @@ gboolean scalars_build_norm (Build *b);
 /* cr-op-scalars-pieces.c */
 gboolean scalars_build_take (Build *b);
 gboolean scalars_build_select (Build *b);
+gboolean scalars_build_slice (Build *b);
+/* The input element (flat) that element j of a select's or a slice's
+ * output views, by the op's recorded dim, index or start and step; -1
+ * when the record keeps none. */
+gint64 scalars_view_source (const CrRecordOp *op, Kind kind, const CrRecordTensor *in,
+                            const CrRecordTensor *out, gint64 j);
 gboolean scalars_build_join (Build *b);
 
 G_END_DECLS

@@ -53,6 +53,7 @@ static const OpName op_names[] = {
   { "GatherBackward0", KIND_TAKE }, { "IndexSelectBackward0", KIND_TAKE },
   { "IndexBackward0", KIND_TAKE }, { "SelectBackward0", KIND_SELECT },
   { "CatBackward0", KIND_CAT }, { "StackBackward0", KIND_STACK },
+  { "SliceBackward0", KIND_SLICE },
 };
 
 
@@ -207,11 +208,12 @@ view_values_at_depth (const CrRunRecord    *record,
                          && (guint) t->op < record->ops->len ? record->ops->pdata[t->op] : NULL;
   Kind kind;
   if (!op || depth > 8 || op->inputs->len < 1 || !scalars_lookup_kind (op->grad_fn, &kind)
-      || (kind != KIND_VIEW && kind != KIND_T && kind != KIND_EXPAND && kind != KIND_SELECT))
+      || (kind != KIND_VIEW && kind != KIND_T && kind != KIND_EXPAND && kind != KIND_SELECT
+          && kind != KIND_SLICE))
     return NULL;
   const CrRecordTensor *in = scalars_tensor_at (record, g_array_index (op->inputs, int, 0));
   gint64 n = scalars_numel_of (t), in_n = in ? scalars_numel_of (in) : 0;
-  if (!in || (kind != KIND_EXPAND && kind != KIND_SELECT && in_n != n))
+  if (!in || (kind != KIND_EXPAND && kind != KIND_SELECT && kind != KIND_SLICE && in_n != n))
     return NULL;
   g_autofree double *derived = NULL;
   const double *from = NULL;
@@ -221,17 +223,9 @@ view_values_at_depth (const CrRunRecord    *record,
     from = derived;
   else
     return NULL;
-  const CrRecordArgument *dim = cr_record_op_argument (op, "dim");
-  const CrRecordArgument *index = cr_record_op_argument (op, "index");
-  int d = dim && dim->n_values == 1 ? scalars_wrap_dim ((gint64) dim->values[0], in->ndim) : -1;
-  gint64 at = index && index->n_values == 1 ? (gint64) index->values[0] : -1;
-  if (kind == KIND_SELECT && d >= 0 && at < 0)
-    at += in->shape[d];
-  if (kind == KIND_SELECT && (d < 0 || at < 0 || at >= in->shape[d] || t->ndim != in->ndim - 1))
-    return NULL;
   if (kind == KIND_EXPAND && !scalars_broadcasts_to (in, t))
     return NULL;
-  double *values = g_new (double, MAX (n, 1));
+  g_autofree double *values = g_new (double, MAX (n, 1));
   for (gint64 j = 0; j < n; j++)
     {
       gint64 src = j;
@@ -239,17 +233,13 @@ view_values_at_depth (const CrRunRecord    *record,
         src = (j % in->shape[0]) * in->shape[1] + j / in->shape[0];
       else if (kind == KIND_EXPAND)
         src = scalars_broadcast_source (j, t->ndim, t->shape, in->ndim, in->shape);
-      else if (kind == KIND_SELECT)
-        {
-          /* j's index in t, with `at` put back at dim d. */
-          gint64 inner = 1;
-          for (int k = d; k < t->ndim; k++)
-            inner *= t->shape[k];
-          src = (j / inner) * inner * in->shape[d] + at * inner + j % inner;
-        }
+      else if (kind == KIND_SELECT || kind == KIND_SLICE)
+        src = scalars_view_source (op, kind, in, t, j);
+      if (src < 0 || src >= in_n)
+        return NULL;
       values[j] = from[src];
     }
-  return values;
+  return g_steal_pointer (&values);
 }
 
 static double *
@@ -780,6 +770,8 @@ cr_op_scalars_new (const CrRunRecord *record,
     ok = scalars_build_take (&b);
   else if (kind == KIND_SELECT)
     ok = scalars_build_select (&b);
+  else if (kind == KIND_SLICE)
+    ok = scalars_build_slice (&b);
   else if (kind == KIND_CAT || kind == KIND_STACK)
     ok = scalars_build_join (&b);
   else

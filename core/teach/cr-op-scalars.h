@@ -24,7 +24,7 @@
  * of the products of its window), max_pool2d and avg_pool2d; layer_norm and
  * batch_norm (each group's mean and variance as nodes, then x̂ and the
  * affine; batch norm in eval from its running statistics); gather,
- * index_select, indexing with a tensor, select, cat and stack; views,
+ * index_select, indexing with a tensor, select, slices, cat and stack; views,
  * reshapes, squeeze/unsqueeze, clone, t, expand. Dims, a convolution's and
  * a pool's geometry and eps are the op's recorded arguments
  * (CrRecordOp.arguments). A custom Function is refused with why (its

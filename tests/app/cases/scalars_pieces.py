@@ -1,5 +1,5 @@
 # Ops that move elements: gather, index_select, indexing with a tensor,
-# select, cat and stack; bmm and a batched matmul; cross_entropy (its
+# select, slices, cat and stack; bmm and a batched matmul; cross_entropy (its
 # log_softmax and nll_loss) - each opens as a scalar graph.
 import torch
 import torch.nn.functional as F
@@ -10,6 +10,8 @@ g = torch.gather(x, 1, torch.tensor([[2, 0], [1, 1], [0, 2]]))
 i = torch.index_select(x, 0, torch.tensor([2, 0]))
 r = x[torch.tensor([1, 1, 0])]
 s = x[..., 2]
+sl = x[1:, ::2]
+col = x[:, 1]
 c = torch.cat([x, v.unsqueeze(0)], 0)
 st = torch.stack([v, s], 1)
 A = torch.tensor([[[1.0, 2.0], [0.5, -1.0]], [[0.0, 1.0], [2.0, -2.0]]], requires_grad=True)
@@ -20,6 +22,7 @@ q = A @ B
 ce = F.cross_entropy(x, torch.tensor([0, 2, 1]))
 loss = (g * g).sum() + (i * torch.arange(6.0).view(2, 3)).sum() + r.sum() * 2 + (s * v).sum()
 loss = loss + (c * torch.arange(12.0).view(4, 3)).sum() + (st * st).sum()
+loss = loss + (sl * torch.tensor([[1.0, -2.0], [0.5, 3.0]])).sum() + (col * col).sum()
 loss = loss + (p * torch.arange(12.0).view(2, 2, 3)).sum() + (q * q).sum() + ce
 loss.backward()
 print(g)
@@ -27,6 +30,8 @@ print(i)
 print(r)
 print(s)
 print(st)
+print(sl)
+print(col)
 print(p)
 print(ce)
 print(loss)
