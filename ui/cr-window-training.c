@@ -37,7 +37,11 @@ cr_window_training_init (CrWindow *self)
   GtkWidget *view = cr_training_view_new ();
   g_signal_connect (view, "backward-picked", G_CALLBACK (on_backward_picked), self);
   GtkWidget *scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  /* A page wider than the sidebar scrolls rather than widen it: the
+   * sidebar's stack is as wide as its widest page, shown or not, and the
+   * graph would lose that width on every page (at 1366x768 the sidebar
+   * has 305 px). */
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), view);
   GtkStackPage *page = gtk_stack_add_titled (self->sidebar_stack, scroller, "training", "Training");
   gtk_stack_page_set_visible (page, FALSE);
