@@ -48,8 +48,6 @@ cr_check_command (int    argc,
   int status = cr_cli_parse (&command, argc, argv, cli_options, &file);
   if (status >= 0)
     return status;
-  if (!file)
-    return cr_cli_usage_error (&command, "no script given");
 
   cr_threads_init ();
   cr_time_limit_arm (&cancel_flag, timeout);

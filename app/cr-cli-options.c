@@ -133,5 +133,7 @@ cr_cli_parse (const CrCliCommand *command,
         return cr_cli_usage_error (command, "one script at a time ('%s' is one too many)", arg);
       *out_file = arg;
     }
+  if (!*out_file)
+    return cr_cli_usage_error (command, "no script given");
   return -1;
 }

@@ -71,8 +71,8 @@ int      cr_cli_take_option   (const CrCliCommand *command,
  * to stdout (status 0); an option of the table takes its value (a usage
  * error when it has none or parse refuses it); any other argument that
  * starts with '-' (but "-", stdin) is a usage error; one more is the script,
- * *out_file (borrowed from argv). Returns -1 when the command goes on, else
- * its exit status; "no script given" is the caller's to say. */
+ * *out_file (borrowed from argv), which is a usage error when missing.
+ * Returns -1 when the command goes on, else its exit status. */
 int      cr_cli_parse         (const CrCliCommand *command,
                                int                 argc,
                                char              **argv,

@@ -82,8 +82,6 @@ cr_explain_op_command (int    argc,
   int status = cr_cli_parse (&command, argc, argv, options, &file);
   if (status >= 0)
     return status;
-  if (!file)
-    return cr_cli_usage_error (&command, "no script given");
 
   CrScriptRecordOptions ro = { .command = command.name, .file = file, .timeout = timeout };
   g_auto (CrScriptRecording) run = { 0 };

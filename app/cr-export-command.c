@@ -286,8 +286,6 @@ cr_export_command (int    argc,
   if (status >= 0)
     return status;
   CrGraphStyle style = dark ? CR_GRAPH_STYLE_DARK : CR_GRAPH_STYLE_LIGHT;
-  if (!file)
-    return cr_cli_usage_error (&command, "no script given");
   if (!out_path)
     return cr_cli_usage_error (&command, "no output file given (-o OUT.png, OUT.svg or OUT.pdf)");
   Format format;

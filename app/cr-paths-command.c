@@ -100,8 +100,6 @@ cr_paths_command (int    argc,
   int status = cr_cli_parse (&command, argc, argv, options, &file);
   if (status >= 0)
     return status;
-  if (!file)
-    return cr_cli_usage_error (&command, "no script given");
   if (!leaf_text)
     return cr_cli_usage_error (&command, "which leaf? --leaf NAME[INDEX], e.g. --leaf w1 or --leaf x[1]");
   g_autofree char *leaf_name = NULL;
