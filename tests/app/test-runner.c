@@ -35,6 +35,22 @@ result_clear (Result *r)
   g_free (r->err);
 }
 
+/* Runs argv (argv[0] the program) to its end. */
+static void
+run_argv (Result *r,
+          char  **argv)
+{
+  g_autoptr (GError) error = NULL;
+  int wait_status = 0;
+  gint64 start = g_get_monotonic_time ();
+  g_assert_true (g_spawn_sync (NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &r->out, &r->err, &wait_status, &error));
+  g_assert_no_error (error);
+  r->seconds = (g_get_monotonic_time () - start) / 1e6;
+  g_assert_true (WIFEXITED (wait_status));
+  r->status = WEXITSTATUS (wait_status);
+}
+
 /* Runs chainrule with args (NULL-terminated); stdin_file, when set, is
  * redirected to its stdin through the shell. */
 static void
@@ -71,16 +87,7 @@ run (Result     *r,
       va_end (ap);
     }
   g_ptr_array_add (argv, NULL);
-
-  g_autoptr (GError) error = NULL;
-  int wait_status = 0;
-  gint64 start = g_get_monotonic_time ();
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &r->out, &r->err, &wait_status, &error));
-  g_assert_no_error (error);
-  r->seconds = (g_get_monotonic_time () - start) / 1e6;
-  g_assert_true (WIFEXITED (wait_status));
-  r->status = WEXITSTATUS (wait_status);
+  run_argv (r, (char **) argv->pdata);
   g_ptr_array_unref (argv);
 }
 
@@ -117,55 +124,53 @@ last_line (const char *text)
   return g_strndup (p, text + len - p);
 }
 
-static void
-test_output (void)
+/* A script of tests/app/scripts run as python3 would run it: what stdout
+ * and stderr must be (NAME.out, NAME.err: an expected file; else the text
+ * itself; NULL: anything) and the exit status. */
+typedef struct {
+  const char *test;
+  const char *script;
+  gboolean    from_stdin;   /* `chainrule run -` with the script on stdin */
+  const char *out;
+  const char *err;
+  int         status;
+} OutputCase;
+
+static const OutputCase output_cases[] = {
+  { "output", "hello.py", FALSE, "hello.out", "", 0 },
+  { "stdin", "hello.py", TRUE, "hello.out", NULL, 0 },
+  /* stdout up to the error, then Python's traceback on stderr, exit 1. */
+  { "traceback", "nested_error.py", FALSE, "before\n", "nested_error.err", 1 },
+  { "syntax-error", "syntax_error.py", FALSE, "", "syntax_error.err", 1 },
+};
+
+/* What a case's stdout or stderr must be. */
+static char *
+expected_text (const char *what,
+               const char *script)
 {
-  g_autofree char *script = script_path ("hello.py");
-  g_autofree char *out = expected ("hello.out", script);
-  Result r;
-  run (&r, NULL, "run", script, NULL);
-  g_assert_cmpstr (r.out, ==, out);
-  g_assert_cmpstr (r.err, ==, "");
-  g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
+  if (!what || !(g_str_has_suffix (what, ".out") || g_str_has_suffix (what, ".err")))
+    return g_strdup (what);
+  return expected (what, script);
 }
 
 static void
-test_stdin (void)
+test_output_case (gconstpointer data)
 {
-  g_autofree char *script = script_path ("hello.py");
-  g_autofree char *out = expected ("hello.out", script);
+  const OutputCase *c = data;
+  g_autofree char *script = script_path (c->script);
+  g_autofree char *out = expected_text (c->out, script);
+  g_autofree char *err = expected_text (c->err, script);
   Result r;
-  run (&r, script, "run", "-", NULL);
-  g_assert_cmpstr (r.out, ==, out);
-  g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
-}
-
-/* stdout up to the error, then Python's traceback on stderr, exit 1. */
-static void
-test_traceback (void)
-{
-  g_autofree char *script = script_path ("nested_error.py");
-  g_autofree char *err = expected ("nested_error.err", script);
-  Result r;
-  run (&r, NULL, "run", script, NULL);
-  g_assert_cmpstr (r.out, ==, "before\n");
-  g_assert_cmpstr (r.err, ==, err);
-  g_assert_cmpint (r.status, ==, 1);
-  result_clear (&r);
-}
-
-static void
-test_syntax_error (void)
-{
-  g_autofree char *script = script_path ("syntax_error.py");
-  g_autofree char *err = expected ("syntax_error.err", script);
-  Result r;
-  run (&r, NULL, "run", script, NULL);
-  g_assert_cmpstr (r.out, ==, "");
-  g_assert_cmpstr (r.err, ==, err);
-  g_assert_cmpint (r.status, ==, 1);
+  if (c->from_stdin)
+    run (&r, script, "run", "-", NULL);
+  else
+    run (&r, NULL, "run", script, NULL);
+  if (out)
+    g_assert_cmpstr (r.out, ==, out);
+  if (err)
+    g_assert_cmpstr (r.err, ==, err);
+  g_assert_cmpint (r.status, ==, c->status);
   result_clear (&r);
 }
 
@@ -185,61 +190,78 @@ test_timeout (void)
   result_clear (&r);
 }
 
+/* A command line ("@SCRIPT@": tests/app/scripts/hello.py) and what it
+ * must give: its exit status, and how its stdout and stderr start and
+ * what stderr holds (NULL: anything). */
+typedef struct {
+  const char *args[7];
+  int         status;
+  const char *out_starts;
+  const char *err_starts;
+  const char *err_holds;
+} UsageCase;
+
+static const UsageCase usage_cases[] = {
+  /* A bare `chainrule` opens the window now (or, with no display, draws the
+   * toy example to a PNG); an unknown option still gets the usage. */
+  { { "--no-such-option" }, 2, NULL, NULL, "chainrule run [OPTIONS] FILE.py" },
+  { { "--version" }, 0, "chainrule ", NULL, NULL },
+  { { "run" }, 2, NULL, "chainrule run: no script given", NULL },
+  { { "run", "--no-such-option", "@SCRIPT@" }, 2, NULL,
+    "chainrule run: unknown option '--no-such-option'", NULL },
+  { { "run", "--max-memory", "lots", "@SCRIPT@" }, 2, NULL,
+    "chainrule run: --max-memory needs a size like 512M or 4G, not 'lots'", NULL },
+  { { "run", "--timeout", "-1", "@SCRIPT@" }, 2, NULL,
+    "chainrule run: --timeout needs a positive number of seconds, not '-1'", NULL },
+  { { "run", "--device", "tpu", "@SCRIPT@" }, 2, NULL,
+    "chainrule run: --device must be cpu or cuda, not 'tpu'", NULL },
+  { { "run", "--record" }, 2, NULL, "chainrule run: option --record needs a value", NULL },
+  { { "run", "/nonexistent/script.py" }, 2, NULL,
+    "chainrule: can't open file '/nonexistent/script.py': [Errno 2] No such file or directory\n", NULL },
+  { { "run", "--help" }, 0, "Usage: chainrule run", NULL, NULL },
+  /* Options may be written --name=value; sizes take K/M/G suffixes. */
+  { { "run", "--timeout=10", "--max-memory=64M", "--device=cpu", "@SCRIPT@" }, 0, NULL, "", NULL },
+  /* The other commands read their options through one table. */
+  { { "check" }, 2, NULL, "chainrule check: no script given\n\nUsage: chainrule check", NULL },
+  { { "check", "@SCRIPT@", "--timeout" }, 2, NULL, "chainrule check: option --timeout needs a value",
+    NULL },
+  { { "paths", "@SCRIPT@" }, 2, NULL, "chainrule paths: which leaf?", NULL },
+  { { "paths", "--max=0", "--leaf", "x", "@SCRIPT@" }, 2, NULL,
+    "chainrule paths: --max needs a number of paths from 1 to 1000000, not '0'", NULL },
+  { { "train", "@SCRIPT@", "@SCRIPT@" }, 2, NULL, "chainrule train: one script at a time", NULL },
+  { { "train", "--step", "0", "@SCRIPT@" }, 2, NULL,
+    "chainrule train: --step needs a backward call's number (1, 2, ...), not '0'", NULL },
+  { { "explain-op", "--bogus", "@SCRIPT@" }, 2, NULL, "chainrule explain-op: unknown option '--bogus'",
+    "Usage: chainrule explain-op" },
+  { { "explain-op", "--help" }, 0, "Usage: chainrule explain-op", "", NULL },
+  { { "export", "@SCRIPT@" }, 2, NULL, "chainrule export: no output file given", NULL },
+  { { "export", "@SCRIPT@", "-o" }, 2, NULL, "chainrule export: option -o needs a value", NULL },
+};
+
 static void
 test_usage (void)
 {
   g_autofree char *script = script_path ("hello.py");
-  Result r;
-
-  /* A bare `chainrule` opens the window now (or, with no display, draws the
-   * toy example to a PNG); an unknown option still gets the usage. */
-  run (&r, NULL, "--no-such-option", NULL);
-  g_assert_cmpint (r.status, ==, 2);
-  g_assert_nonnull (strstr (r.err, "chainrule run [OPTIONS] FILE.py"));
-  result_clear (&r);
-
-  run (&r, NULL, "run", NULL);
-  g_assert_cmpint (r.status, ==, 2);
-  g_assert_true (g_str_has_prefix (r.err, "chainrule run: no script given"));
-  result_clear (&r);
-
-  run (&r, NULL, "run", "--no-such-option", script, NULL);
-  g_assert_cmpint (r.status, ==, 2);
-  g_assert_true (g_str_has_prefix (r.err, "chainrule run: unknown option '--no-such-option'"));
-  result_clear (&r);
-
-  run (&r, NULL, "run", "--max-memory", "lots", script, NULL);
-  g_assert_cmpint (r.status, ==, 2);
-  result_clear (&r);
-
-  run (&r, NULL, "run", "--timeout", "-1", script, NULL);
-  g_assert_cmpint (r.status, ==, 2);
-  result_clear (&r);
-
-  run (&r, NULL, "run", "--device", "tpu", script, NULL);
-  g_assert_cmpint (r.status, ==, 2);
-  result_clear (&r);
-
-  run (&r, NULL, "run", "/nonexistent/script.py", NULL);
-  g_assert_cmpint (r.status, ==, 2);
-  g_assert_cmpstr (r.err, ==,
-                   "chainrule: can't open file '/nonexistent/script.py': [Errno 2] No such file or directory\n");
-  result_clear (&r);
-
-  run (&r, NULL, "--version", NULL);
-  g_assert_cmpint (r.status, ==, 0);
-  g_assert_true (g_str_has_prefix (r.out, "chainrule "));
-  result_clear (&r);
-
-  run (&r, NULL, "run", "--help", NULL);
-  g_assert_cmpint (r.status, ==, 0);
-  g_assert_nonnull (strstr (r.out, "--trace-backward"));
-  result_clear (&r);
-
-  /* Options may be written --name=value; sizes take K/M/G suffixes. */
-  run (&r, NULL, "run", "--timeout=10", "--max-memory=64M", "--device=cpu", script, NULL);
-  g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
+  for (guint i = 0; i < G_N_ELEMENTS (usage_cases); i++)
+    {
+      const UsageCase *c = &usage_cases[i];
+      g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+      g_ptr_array_add (argv, (gpointer) CHAINRULE_PATH);
+      for (guint k = 0; k < G_N_ELEMENTS (c->args) && c->args[k]; k++)
+        g_ptr_array_add (argv, (gpointer) (strcmp (c->args[k], "@SCRIPT@") == 0 ? script
+                                                                                : c->args[k]));
+      g_ptr_array_add (argv, NULL);
+      g_autofree char *line = g_strjoinv (" ", (char **) argv->pdata + 1);
+      g_test_message ("chainrule %s", line);
+      Result r;
+      run_argv (&r, (char **) argv->pdata);
+      if (r.status != c->status || (c->out_starts && !g_str_has_prefix (r.out, c->out_starts))
+          || (c->err_starts && !g_str_has_prefix (r.err, c->err_starts))
+          || (c->err_holds && !strstr (r.err, c->err_holds)))
+        g_error ("chainrule %s: status %d, stdout «%.200s», stderr «%.300s»", line, r.status,
+                 r.out, r.err);
+      result_clear (&r);
+    }
 }
 
 /* The memory cap applies to tensors: a 4000-byte tensor under a 1K cap
@@ -686,10 +708,11 @@ main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/app/runner/output", test_output);
-  g_test_add_func ("/app/runner/stdin", test_stdin);
-  g_test_add_func ("/app/runner/traceback", test_traceback);
-  g_test_add_func ("/app/runner/syntax-error", test_syntax_error);
+  for (guint i = 0; i < G_N_ELEMENTS (output_cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/app/runner/%s", output_cases[i].test);
+      g_test_add_data_func (path, &output_cases[i], test_output_case);
+    }
   g_test_add_func ("/app/runner/timeout", test_timeout);
   g_test_add_func ("/app/runner/usage", test_usage);
   g_test_add_func ("/app/runner/max-memory", test_max_memory);
