@@ -43,19 +43,30 @@ cr_graph_layout_free (CrGraphLayout *self)
   g_free (self);
 }
 
-/* The point halfway along a path, each Bézier segment taking an equal share. */
+/* The point at fraction f of the way along a path, each Bézier segment
+ * taking an equal share. */
 static void
-path_middle (const CrGraphPath *p,
-             double            *x,
-             double            *y)
+path_point (const CrGraphPath *p,
+            double             f,
+            double            *x,
+            double            *y)
 {
   guint n_seg = (p->n_points - 1) / 3;
-  double s = n_seg / 2.0;
+  double s = n_seg * f;
   guint i = MIN ((guint) s, n_seg - 1);
   double t = s - i, mt = 1 - t;
   const double *q = p->points + 6 * i;
   *x = mt * mt * mt * q[0] + 3 * mt * mt * t * q[2] + 3 * mt * t * t * q[4] + t * t * t * q[6];
   *y = mt * mt * mt * q[1] + 3 * mt * mt * t * q[3] + 3 * mt * t * t * q[5] + t * t * t * q[7];
+}
+
+/* The point halfway along a path. */
+static void
+path_middle (const CrGraphPath *p,
+             double            *x,
+             double            *y)
+{
+  path_point (p, 0.5, x, y);
 }
 
 CrGraphLayout *
@@ -333,6 +344,49 @@ label_beside_drop (CrGraphPath            *p,
   p->label_x = from_right ? x - half_w - 7 * k : x + half_w + 7 * k;
 }
 
+/* Whether a label of n_chars centred at (x, y) lies on a box of self. */
+static gboolean
+label_on_any_box (const CrGraphLayout *self,
+                  double               x,
+                  double               y,
+                  glong                n_chars,
+                  double               label_font_size)
+{
+  double k = label_font_size / CR_GRAPH_LAYOUT_LABEL_SIZE;
+  double half_w = (n_chars * 0.7 * label_font_size + 8 * k) / 2 + k;
+  double half_h = (label_font_size * 1.25 + 2 * k) / 2 + k;
+  for (guint n = 0; n < self->n_nodes; n++)
+    if (self->nodes[n].width > 0 && label_on_box (x, y, half_w, half_h, &self->nodes[n]))
+      return TRUE;
+  return FALSE;
+}
+
+/* Presentation's compact drawing (narrow pills, a tight gap between a
+ * rank's nodes) can leave a label's spot on a third box, one its edge
+ * passes by: it slides along its edge to the nearest clear spot. */
+static void
+label_off_nodes (const CrGraphLayout *self,
+                 CrGraphPath         *p,
+                 glong                n_chars,
+                 double               label_font_size)
+{
+  if (!p->has_label || p->n_points < 4
+      || !label_on_any_box (self, p->label_x, p->label_y, n_chars, label_font_size))
+    return;
+  for (int i = 1; i <= 8; i++)
+    for (int sign = -1; sign <= 1; sign += 2)
+      {
+        double x, y;
+        path_point (p, 0.5 + sign * 0.05 * i, &x, &y);
+        if (!label_on_any_box (self, x, y, n_chars, label_font_size))
+          {
+            p->label_x = x;
+            p->label_y = y;
+            return;
+          }
+      }
+}
+
 void
 cr_graph_layout_place_labels (CrGraphLayout      *self,
                               const CrGraphModel *model,
@@ -369,6 +423,8 @@ cr_graph_layout_place_labels (CrGraphLayout      *self,
             label_beside_drop (p, &self->nodes[e->from], g_utf8_strlen (e->label, -1),
                                label_font_size, self->direction);
         }
+      if (k > 1)
+        label_off_nodes (self, p, g_utf8_strlen (e->label, -1), label_font_size);
     }
 
   /* Edges forking from one node with the same shape start out together,
@@ -473,6 +529,24 @@ detached_end (const CrGraphModel *model,
   return TRUE;
 }
 
+/* Whether edge e goes into an output that has no other edge: the loss
+ * at the end of the chain (SumBackward0 -> L). */
+static gboolean
+output_end (const CrGraphModel *model,
+            const CrGraphEdge  *e)
+{
+  const CrGraphNode *to = g_ptr_array_index (model->nodes, e->to);
+  if (to->kind != CR_GRAPH_NODE_OUTPUT || e->from == e->to)
+    return FALSE;
+  for (guint i = 0; i < model->edges->len; i++)
+    {
+      const CrGraphEdge *o = g_ptr_array_index (model->edges, i);
+      if (o != e && (o->from == e->to || o->to == e->to))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 CrGraphLayout *
 cr_graph_layout_dot_without (const CrGraphModel     *model,
                              const double           *node_sizes,
@@ -492,8 +566,10 @@ cr_graph_layout_dot_without (const CrGraphModel     *model,
   gboolean down = direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;
   agsafeset (g, (char *) "rankdir", (char *) (down ? "TB" : "LR"), "");
   /* Top to bottom, the nodes of a rank stand side by side: a narrower
-   * gap (a tall pane is short of width). */
-  set_double (g, "nodesep", (down ? 10 : 14) * gap / 72.0);
+   * gap (a tall pane is short of width), narrower still in presentation
+   * (the toy network's widest rank, two leaves beside two muls, on a
+   * 1366 px projector). */
+  set_double (g, "nodesep", (down ? (k > 1 ? 7 : 10) : 14) * gap / 72.0);
   set_double (g, "ranksep", cr_graph_layout_rank_gap (model, label_font_size, direction) / 72.0);
   agsafeset (g, (char *) "splines", (char *) "spline", "");
   set_double (g, "pad", pad / 72.0);
@@ -548,13 +624,23 @@ cr_graph_layout_dot_without (const CrGraphModel     *model,
       gedges[i] = ge;
     }
   /* Presentation is short of height: a tensor detached from a card, and
-   * used no further (z_det = z.detach()), stands beside that card. */
+   * used no further (z_det = z.detach()), stands beside that card; the
+   * output beside the op that made it (L beside its SumBackward0): a
+   * rank less, which the toy network's 1366x768 projector lacks. A node
+   * in two such sets, or the output in one beside open groups' boxes,
+   * makes dot fail an assertion: one set a node, no groups. */
+  gboolean groups = model->clusters && model->clusters->len > 0;
+  g_autofree gboolean *in_set = g_new0 (gboolean, n_nodes + 1);
+  g_autofree gboolean *level = g_new0 (gboolean, n_edges + 1);
   for (guint i = 0; k > 1 && i < n_edges; i++)
     if (gedges[i])
       {
         const CrGraphEdge *e = g_ptr_array_index (model->edges, i);
-        if (detached_end (model, e))
+        gboolean output = down && !groups && output_end (model, e);
+        if ((detached_end (model, e) || output) && !in_set[e->from] && !in_set[e->to])
           {
+            in_set[e->from] = in_set[e->to] = TRUE;
+            level[i] = output;
             char name[32];
             g_snprintf (name, sizeof name, "same%u", i);
             Agraph_t *same = agsubg (g, name, 1);
@@ -647,7 +733,8 @@ cr_graph_layout_dot_without (const CrGraphModel     *model,
               p->arrow_y = top - bz->ep.y;
             }
         }
-      p->has_label = e->label != NULL;
+      /* The output's card says the shape its level edge carries. */
+      p->has_label = e->label != NULL && !(level[i] && label_on_card (model, e));
     }
 
   gvFreeLayout (gvc, g);

@@ -1014,11 +1014,13 @@ cr_graph_badges_label_spot (const CrGraphLayout *layout,
     }
   else if (index <= n_along)
     path_point (p, label_along[index - 1], &cx, &cy);
-  else if (index <= n_along + 2 * n_beside)
+  else if (index <= n_along + (layout->n_clusters > 0 ? 3 : 2) * n_beside)
     {
       /* Beside it, then (past a group's title over the edge) a label's
-       * width further out. */
-      gboolean far = index > n_along + n_beside;
+       * width further out, then, with groups, two (presentation's narrow
+       * pills leave a group's box, and so its title, about as wide as the
+       * op in it). */
+      guint far = (index - 1 - n_along) / n_beside;
       guint j = (index - 1 - n_along) % n_beside;
       double u = label_beside[j / 2], px, py, ax, ay, bx, by;
       path_point (p, u, &px, &py);
@@ -1032,10 +1034,19 @@ cr_graph_badges_label_spot (const CrGraphLayout *layout,
       double nx = -ty / len, ny = tx / len;
       if (j % 2)
         nx = -nx, ny = -ny;
-      double d = fabs (nx) * w / 2 + fabs (ny) * h / 2 + LABEL_BESIDE_GAP * k + (far ? w : 0);
+      double d = fabs (nx) * w / 2 + fabs (ny) * h / 2 + LABEL_BESIDE_GAP * k + far * w;
       cx = px + nx * d;
       cy = py + ny * d;
       side_x = nx, side_y = ny;
+      /* Two widths out, only inside the drawing: a spot past its edge is
+       * given as the whole drawing, which its nodes make no place. */
+      if (far == 2 && (cx - w / 2 < 0 || cy - h / 2 < 0 || cx + w / 2 > layout->width
+                       || cy + h / 2 > layout->height))
+        {
+          memset (box, 0, sizeof (double) * CR_GRAPH_BADGES_LABEL_BOX);
+          box[2] = layout->width, box[3] = layout->height;
+          return TRUE;
+        }
     }
   else
     return FALSE;

@@ -58,11 +58,13 @@ static const Metrics WINDOW_METRICS = {
  * thin: a projected graph is read from far away, where weight and colour
  * set a title apart better than size, and a 1366x768 projector's graph
  * pane holds the examples whole only so. Captions are cut at the title's
- * width. */
+ * width. An op's pill has no disc: its title and its caption (c = w2 * a)
+ * say the op, and the disc's 27 points a pill are what the toy network's
+ * widest rank (two leaves beside two muls) lacks on that projector. */
 static const Metrics PRESENT_METRICS = {
   .title = 9.5, .op = 9.0, .small = 8.5, .mono = 8.5, .caption = 8.5, .acc = 8.5,
   .pad = 5.0, .band_pad = 1.5, .body_pad = 2.5,
-  .disc = 17.0, .op_inset = 3.0, .op_gap = 4.0, .op_end = 6.0, .op_vpad = 1.5,
+  .disc = 0.0, .op_inset = 0.0, .op_gap = 6.0, .op_end = 6.0, .op_vpad = 1.5,
   .acc_inset = 4.0, .acc_pad = 0.5,
   .caption_max = 0.0,
 };
@@ -311,13 +313,15 @@ shape_node (CrGraphRenderCache *cache,
           t->sub.h = (double) ph / PANGO_SCALE;
         }
       const char *glyph = n->symbol ? n->symbol : "ƒ";
+      if (m->disc <= 0)
+        glyph = NULL;
       /* A sign fills its disc; a word is smaller (and shrinks below). */
-      double glyph_size = g_utf8_strlen (glyph, -1) > 1 ? 9.0 : 13.0 * m->disc / WINDOW_METRICS.disc;
+      double glyph_size = glyph && g_utf8_strlen (glyph, -1) > 1 ? 9.0 : 13.0 * m->disc / WINDOW_METRICS.disc;
       t->glyph = shape_text (cache, FONT_UI, glyph_size, PANGO_WEIGHT_BOLD, FALSE, glyph);
       /* Word symbols ("mean") shrink to stay inside the disc; those that
        * would become unreadable ("log_softmax") give way to the generic
        * ƒ: the title names the op anyway. */
-      if (t->glyph.w > (m->disc - 5.0) * k)
+      if (glyph && t->glyph.w > (m->disc - 5.0) * k)
         {
           glyph_size *= (m->disc - 5.0) * k / t->glyph.w;
           if (glyph_size < 6.5)
@@ -700,10 +704,13 @@ draw_op (cairo_t           *cr,
   cairo_set_dash (cr, NULL, 0, 0);
 
   double cx = b->x + m->op_inset * k + m->disc * k / 2, cy = b->y + b->height / 2;
-  cairo_arc (cr, cx, cy, m->disc * k / 2, 0, 2 * G_PI);
-  set_rgb (cr, pal->op_disc);
-  cairo_fill (cr);
-  show (cr, &t->glyph, cx - t->glyph.w / 2, cy - t->glyph.h / 2, pal->op_disc_text);
+  if (m->disc > 0)
+    {
+      cairo_arc (cr, cx, cy, m->disc * k / 2, 0, 2 * G_PI);
+      set_rgb (cr, pal->op_disc);
+      cairo_fill (cr);
+      show (cr, &t->glyph, cx - t->glyph.w / 2, cy - t->glyph.h / 2, pal->op_disc_text);
+    }
 
   double tx = b->x + (m->op_inset + m->disc + m->op_gap) * k;
   double total = t->title.h + t->sub.h;

@@ -522,13 +522,15 @@ cr_graph_canvas_scroll_to_box (CrGraphCanvas    *self,
   cr_graph_canvas_free_area (self, self->layout->width, self->layout->height, 0, area);
   /* Along an axis where it is out of sight: centred (so that what the
    * next steps reach, on either side, shows too), as far as the graph
-   * goes; else no move. */
+   * goes; else no move. In presentation with the margin the fit keeps (a
+   * graph whole only with its pad off screen stays whole, centred). */
+  double margin = self->presentation ? fit_margin (self, z) : MARGIN;
   if (x0 < area[0] + m || x1 > area[2] - m)
     dx = place_axis (area[0], area[2], self->layout->width, z, b->x, b->x + b->width, FALSE,
-                      MARGIN) - self->tx;
+                      margin) - self->tx;
   if (y0 < area[1] + m || y1 > area[3] - m)
     dy = place_axis (area[1], area[3], self->layout->height, z, b->y, b->y + b->height, FALSE,
-                      MARGIN) - self->ty;
+                      margin) - self->ty;
   if (fabs (dx) < 0.5 && fabs (dy) < 0.5)
     return;
   /* In presentation the steps drive the view: it still follows the size
@@ -870,6 +872,20 @@ cr_graph_canvas_size_allocate (GtkWidget *widget,
       choose_direction (self, self->need_fit);
       fit (self, FALSE);
       return;
+    }
+  /* In presentation the steps drive the view, and a new pane (F9, a card
+   * that widens the sidebar) may want the other drawing (dot's ranks, or
+   * the leaves beside): the choice is made again, a new one fitted. */
+  if (self->presentation && resized)
+    {
+      gboolean was_beside = self->layout->beside;
+      CrGraphLayoutDirection was_direction = self->direction;
+      choose_direction (self, FALSE);
+      if (self->layout->beside != was_beside || self->direction != was_direction)
+        {
+          fit (self, FALSE);
+          return;
+        }
     }
   if (old_w > 0 && old_h > 0 && resized)
     {
