@@ -117,6 +117,19 @@ scalars_view_source (const CrRecordOp     *op,
   return ravel (in->ndim, in->shape, in_index);
 }
 
+gint64
+cr_op_scalars_view_source (const CrRecordOp     *op,
+                           const CrRecordTensor *in,
+                           const CrRecordTensor *out,
+                           gint64                j)
+{
+  Kind kind;
+  if (!op || !in || !out || !scalars_lookup_kind (op->grad_fn, &kind)
+      || (kind != KIND_SELECT && kind != KIND_SLICE))
+    return -1;
+  return scalars_view_source (op, kind, in, out, j);
+}
+
 /* x.select(dim, index), x[i], x[..., i]; x[a:b:c]. */
 static gboolean
 build_view_piece (Build *b)

@@ -151,6 +151,15 @@ char        *cr_op_scalars_format_position (const CrOpScalars *self,
                                             const CrRunRecord *record,
                                             guint              position);
 
+/* The input element (flat, in `in`) that element j of `out` is, for op a
+ * SelectBackward0 or SliceBackward0 node, by its recorded dim and index or
+ * start and step; -1 for another op or when the record keeps no such
+ * arguments. The one rule the scalar view and the paths walk share. */
+gint64       cr_op_scalars_view_source (const CrRecordOp     *op,
+                                        const CrRecordTensor *in,
+                                        const CrRecordTensor *out,
+                                        gint64                j);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrOpScalars, cr_op_scalars_free)
 
 G_END_DECLS

@@ -1,6 +1,7 @@
 /* cr-paths.c — every path from one element of a leaf to the loss, over the
  * run record (cr-paths.h). */
 #include "cr-paths.h"
+#include "cr-op-scalars.h"
 
 #include "cr-error.h"
 #include "cr-notebook.h"
@@ -165,11 +166,9 @@ mm_edges (const CrRunRecord *record,
   return TRUE;
 }
 
-/* softmax and log_softmax along the dim their result sums to one along (its
- * exp for log_softmax): out[j] = x[j] - log Σ exp x (log_softmax) has
- * ∂out[j]/∂x[i] = δij - p[i], softmax's p[j] (δij - p[i]), p the softmax,
- * over the elements of one slice along dim. The dim is read off the result:
- * a result that sums to one along two dims is refused. */
+/* softmax and log_softmax along their recorded dim: out[j] = x[j] - log Σ
+ * exp x (log_softmax) has ∂out[j]/∂x[i] = δij - p[i], softmax's p[j] (δij
+ * - p[i]), p the softmax, over the elements of one slice along dim. */
 static gboolean
 softmax_edges (const CrRunRecord    *record,
                const CrRecordOp     *op,
@@ -183,30 +182,12 @@ softmax_edges (const CrRunRecord    *record,
   gint64 n = numel_of (out->ndim, out->shape);
   if (!value || value->n_values < n || out->ndim < 1)
     return refuse (record, error, op, "whose result's values the record does not keep");
-  int dim = -1;
-  for (int d = 0; d < out->ndim; d++)
-    {
-      gint64 size = out->shape[d], inner = 1;
-      for (int k = d + 1; k < out->ndim; k++)
-        inner *= out->shape[k];
-      gboolean ones = size > 1 || out->ndim == 1;
-      for (gint64 base = 0; ones && base < n; base++)
-        {
-          if ((base / inner) % size != 0)
-            continue;
-          double total = 0;
-          for (gint64 k = 0; k < size; k++)
-            total += log ? exp (value->values[base + k * inner]) : value->values[base + k * inner];
-          ones = fabs (total - 1.0) <= 1e-4;
-        }
-      if (ones && dim >= 0)
-        return refuse (record, error, op, "whose result sums to one along more than one "
-                                          "dimension (which was its dim?)");
-      if (ones)
-        dim = d;
-    }
+  const CrRecordArgument *arg = cr_record_op_argument (op, "dim");
+  gint64 given = arg && arg->n_values == 1 ? (gint64) arg->values[0] : G_MININT64;
+  int dim = given >= -out->ndim && given < out->ndim ? (int) (given < 0 ? given + out->ndim : given)
+                                                    : -1;
   if (dim < 0)
-    return refuse (record, error, op, "whose result sums to one along no dimension");
+    return refuse (record, error, op, "whose dim the record does not keep");
   gint64 size = out->shape[dim], inner = 1;
   for (int k = dim + 1; k < out->ndim; k++)
     inner *= out->shape[k];
@@ -263,80 +244,10 @@ gather_edges (const CrRunRecord    *record,
   return TRUE;
 }
 
-/* select and slice keep no record of their dim, index, start or step: they
- * are read off the values, as the one choice under which every output
- * element equals the input element it would view. Where several choices
- * fit (repeated values) the path is refused rather than guessed. */
-typedef struct {
-  int    dim;
-  gint64 start, step;   /* select: start is the index, step 0 */
-} ViewChoice;
-
-/* The input element (flat) output element j views under choice. */
-static gint64
-view_source (const CrRecordTensor *in,
-             const CrRecordTensor *out,
-             const ViewChoice     *choice,
-             gint64                j)
-{
-  gint64 index[CR_MAX_DIMS];
-  for (int d = out->ndim - 1; d >= 0; d--)
-    {
-      index[d] = out->shape[d] > 0 ? j % out->shape[d] : 0;
-      j = out->shape[d] > 0 ? j / out->shape[d] : 0;
-    }
-  gint64 flat = 0;
-  for (int d = 0, o = 0; d < in->ndim; d++)
-    {
-      gint64 i;
-      if (d == choice->dim && choice->step == 0)
-        i = choice->start;
-      else if (d == choice->dim)
-        i = choice->start + index[o++] * choice->step;
-      else
-        i = index[o++];
-      flat = flat * in->shape[d] + i;
-    }
-  return flat;
-}
-
-/* Whether choice explains what the record keeps: every output value is
- * the input's at its place (values), and the gradient sent back is the
- * one got, each at its place, zero elsewhere (gradients). */
-static gboolean
-view_fits (const CrRecordTensor   *in,
-           const CrRecordTensor   *out,
-           const ViewChoice       *choice,
-           gint64                  out_numel,
-           const CrTensorSnapshot *got,
-           const CrTensorSnapshot *sent)
-{
-  if (got && sent)
-    {
-      g_autofree guint8 *hit = g_new0 (guint8, sent->n_values + 1);
-      for (gint64 j = 0; j < out_numel; j++)
-        {
-          gint64 i = view_source (in, out, choice, j);
-          if (sent->values[i] != got->values[j])
-            return FALSE;
-          hit[i] = 1;
-        }
-      for (gint64 i = 0; i < sent->n_values; i++)
-        if (!hit[i] && sent->values[i] != 0)
-          return FALSE;
-    }
-  if (in->value && out->value && in->value->n_values == numel_of (in->ndim, in->shape)
-      && out->value->n_values == out_numel)
-    for (gint64 j = 0; j < out_numel; j++)
-      if (in->value->values[view_source (in, out, choice, j)] != out->value->values[j])
-        return FALSE;
-  return TRUE;
-}
-
+/* select and slice: each output element is the input element their
+ * recorded dim and index (or start and step) say. */
 static gboolean
 view_edges (const CrRunRecord    *record,
-            const Use            *use,
-            const CrRecordStepInput *input,
             const CrRecordOp     *op,
             const CrRecordTensor *out,
             const CrRecordTensor *in,
@@ -344,77 +255,16 @@ view_edges (const CrRunRecord    *record,
             GArray               *edges,
             GError              **error)
 {
-  gboolean select = strcmp (op->grad_fn, "SelectBackward0") == 0;
-  gint64 out_numel = numel_of (out->ndim, out->shape), in_numel = numel_of (in->ndim, in->shape);
-  /* x[:] along a dimension: every element where it was. */
-  if (!select && out_numel == in_numel)
+  gint64 out_numel = numel_of (out->ndim, out->shape);
+  for (gint64 j = 0; j < out_numel; j++)
     {
-      g_array_append_val (edges, ((Edge) { e, 1.0 }));
-      return TRUE;
+      gint64 from = cr_op_scalars_view_source (op, in, out, j);
+      if (from < 0)
+        return refuse (record, error, op, "whose dim and index (or start and step) the record "
+                                          "does not keep");
+      if (from == e)
+        g_array_append_val (edges, ((Edge) { j, 1.0 }));
     }
-  if (out->ndim != in->ndim - (select ? 1 : 0))
-    return refuse (record, error, op, "whose shape is not its input's less a dimension");
-  /* The evidence: the values (a view of a view keeps none) and the
-   * gradients of the step. */
-  const CrTensorSnapshot *got = use->step->incoming->len == 1
-                                ? ((const CrRecordGrad *) use->step->incoming->pdata[0])->value
-                                : NULL;
-  const CrTensorSnapshot *sent = input->outgoing.value;
-  if (!got || !sent || got->n_values != out_numel || sent->n_values != in_numel)
-    got = sent = NULL;
-  gboolean have_values = in->value && out->value && in->value->n_values == in_numel
-                         && out->value->n_values == out_numel;
-  if (!got && !have_values)
-    return refuse (record, error, op, "whose values and gradients the record does not keep "
-                                      "(they tell which elements it takes)");
-  guint fits = 0;
-  g_autoptr (GArray) first = g_array_new (FALSE, FALSE, sizeof (Edge));
-  g_autoptr (GArray) these = g_array_new (FALSE, FALSE, sizeof (Edge));
-  gboolean differ = FALSE;
-  for (int d = 0; d < in->ndim && !differ; d++)
-    {
-      /* The other dimensions are kept whole. */
-      gboolean same = TRUE;
-      for (int k = 0, o = 0; k < in->ndim; k++)
-        {
-          if (k == d)
-            {
-              o += select ? 0 : 1;
-              continue;
-            }
-          same &= in->shape[k] == out->shape[o++];
-        }
-      gint64 size = in->shape[d], n = select ? 1 : out->shape[d];
-      if (!same || n == 0)
-        continue;
-      for (gint64 start = 0; start < size && !differ; start++)
-        for (gint64 step = select ? 0 : 1; !differ; step++)
-          {
-            if (!select && start + (n - 1) * step >= size)
-              break;
-            ViewChoice choice = { d, start, step };
-            if (view_fits (in, out, &choice, out_numel, got, sent))
-              {
-                GArray *into = fits == 0 ? first : these;
-                g_array_set_size (into, 0);
-                for (gint64 j = 0; j < out_numel; j++)
-                  if (view_source (in, out, &choice, j) == e)
-                    g_array_append_val (into, ((Edge) { j, 1.0 }));
-                differ = fits > 0 && (these->len != first->len
-                                      || memcmp (these->data, first->data,
-                                                 first->len * sizeof (Edge)) != 0);
-                fits++;
-              }
-            if (select || n == 1)
-              break;
-          }
-    }
-  if (fits == 0)
-    return refuse (record, error, op, "whose elements match no place in its input");
-  if (differ)
-    return refuse (record, error, op, "whose elements match more than one place in its input "
-                                      "(repeated values)");
-  g_array_append_vals (edges, first->data, first->len);
   return TRUE;
 }
 
@@ -498,7 +348,7 @@ use_edges (const CrRunRecord *record,
   if (strcmp (name, "LogSoftmaxBackward0") == 0 || strcmp (name, "SoftmaxBackward0") == 0)
     return softmax_edges (record, op, out, e, edges, error);
   if (strcmp (name, "SelectBackward0") == 0 || strcmp (name, "SliceBackward0") == 0)
-    return view_edges (record, use, input, op, out, in, e, edges, error);
+    return view_edges (record, op, out, in, e, edges, error);
   if (is_gather (name))
     return gather_edges (record, op, out, in, e, edges, error);
   /* Any op with one output element (a loss): its Jacobian is the gradient it
