@@ -1,7 +1,7 @@
 /* cr-op-scalars-nn.c — the layers' ops taken apart (cr-op-scalars.h):
  * a convolution's outputs as sums of the products of its window, the 2-d
- * pools' maxima and averages, and layer and batch norm's mean, variance
- * and normalisation as scalar nodes. Their geometry and eps are the op's
+ * pools' maxima and averages, and layer, batch and group norm's mean,
+ * variance and normalisation as scalar nodes. Their geometry and eps are the op's
  * recorded arguments (CrRecordOp.arguments). */
 #include "cr-op-scalars-private.h"
 #include "cr-paths.h"
@@ -261,8 +261,8 @@ scalars_build_pool (Build *b)
 /* Which elements share a mean and variance, and which weight each reads:
  * layer norm's groups are the rows over its normalized (trailing) dims, and
  * the weight follows the place in the row; batch norm's groups are its
- * channels, over the batch and the spatial dims, and the weight follows
- * the channel. */
+ * channels, over the batch and the spatial dims, group norm's each
+ * sample's runs of channels; both weights follow the channel. */
 typedef struct {
   gint64 n_groups;
   gint64 group_size;
@@ -282,6 +282,22 @@ channel_of (const CrRecordTensor *x,
   for (int d = 2; d < x->ndim; d++)
     inner *= x->shape[d];
   return (e / inner) % x->shape[1];
+}
+
+/* Group norm's group of element e: (sample, channel / channels per group),
+ * size the elements per group (its channels times the spatial ones). */
+static gint64
+sample_group_of (const CrRecordTensor *x,
+                 gint64                size,
+                 gint64                e)
+{
+  gint64 inner = 1;
+  for (int d = 2; d < x->ndim; d++)
+    inner *= x->shape[d];
+  gint64 per_sample = x->shape[1] * inner;
+  gint64 channels_per_group = size / MAX (inner, 1);
+  return (e / per_sample) * (x->shape[1] / MAX (channels_per_group, 1))
+         + ((e % per_sample) / inner) / MAX (channels_per_group, 1);
 }
 
 /* A named inner node's label: "μ[0]", "σ²[1]" (new string); no index for
@@ -464,6 +480,16 @@ scalars_build_norm (Build *b)
       layout.n_groups = layout.group_size ? scalars_numel_of (x) / layout.group_size : 0;
       layout.group_of = row_of;
       layout.affine_of = place_in_row;
+    }
+  else if (b->kind == KIND_GROUP_NORM)
+    {
+      gint64 groups = argument_int (b->op, "group", 0, 0);
+      if (x->ndim < 2 || groups < 1 || x->shape[1] % groups != 0)
+        return scalars_fail (b, "has groups the record does not keep");
+      layout.n_groups = x->shape[0] * groups;
+      layout.group_size = layout.n_groups ? scalars_numel_of (x) / layout.n_groups : 0;
+      layout.group_of = sample_group_of;
+      layout.affine_of = channel_of;
     }
   else
     {

@@ -21,7 +21,7 @@ typedef enum {
   KIND_CONV, KIND_MAX_POOL, KIND_AVG_POOL,                              /* layers */
   KIND_LAYER_NORM, KIND_BATCH_NORM,
   KIND_TAKE, KIND_SELECT, KIND_CAT, KIND_STACK,                         /* pieces */
-  KIND_SLICE,
+  KIND_SLICE, KIND_GROUP_NORM,
 } Kind;
 
 /* One op being taken apart. */

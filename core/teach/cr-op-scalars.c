@@ -53,7 +53,7 @@ static const OpName op_names[] = {
   { "GatherBackward0", KIND_TAKE }, { "IndexSelectBackward0", KIND_TAKE },
   { "IndexBackward0", KIND_TAKE }, { "SelectBackward0", KIND_SELECT },
   { "CatBackward0", KIND_CAT }, { "StackBackward0", KIND_STACK },
-  { "SliceBackward0", KIND_SLICE },
+  { "SliceBackward0", KIND_SLICE }, { "NativeGroupNormBackward0", KIND_GROUP_NORM },
 };
 
 
@@ -692,7 +692,7 @@ node_estimate (const CrRunRecord *record,
       n += w && w->ndim > 0 && w->shape[0] > 0
            ? scalars_numel_of (out) * (scalars_numel_of (w) / w->shape[0]) : 0;
     }
-  else if (kind == KIND_LAYER_NORM || kind == KIND_BATCH_NORM)
+  else if (kind == KIND_LAYER_NORM || kind == KIND_BATCH_NORM || kind == KIND_GROUP_NORM)
     n += 2 * scalars_numel_of (out);  /* x̂ and the statistics, at most */
   return n;
 }
@@ -764,7 +764,7 @@ cr_op_scalars_new (const CrRunRecord *record,
     ok = scalars_build_conv (&b);
   else if (kind == KIND_MAX_POOL || kind == KIND_AVG_POOL)
     ok = scalars_build_pool (&b);
-  else if (kind == KIND_LAYER_NORM || kind == KIND_BATCH_NORM)
+  else if (kind == KIND_LAYER_NORM || kind == KIND_BATCH_NORM || kind == KIND_GROUP_NORM)
     ok = scalars_build_norm (&b);
   else if (kind == KIND_TAKE)
     ok = scalars_build_take (&b);

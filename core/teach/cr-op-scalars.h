@@ -21,8 +21,8 @@
  * x@W.T+b); softmax and log_softmax; mse_loss,
  * binary_cross_entropy_with_logits and nll_loss (cross_entropy's second
  * half; mean or sum, no class weights); conv1d and conv2d (each output a sum
- * of the products of its window), max_pool2d and avg_pool2d; layer_norm and
- * batch_norm (each group's mean and variance as nodes, then x̂ and the
+ * of the products of its window), max_pool2d and avg_pool2d; layer_norm,
+ * batch_norm and group_norm (each group's mean and variance as nodes, then x̂ and the
  * affine; batch norm in eval from its running statistics); gather,
  * index_select, indexing with a tensor, select, slices, cat and stack; views,
  * reshapes, squeeze/unsqueeze, clone, t, expand. Dims, a convolution's and
