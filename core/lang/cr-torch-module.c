@@ -1075,6 +1075,7 @@ const CrTorchFuncTable cr_torch_func_tables[] = {
   { cr_torch_generator_funcs, &cr_torch_n_generator_funcs },
   { cr_torch_pointwise_funcs, &cr_torch_n_pointwise_funcs },
   { cr_torch_repeat_funcs, &cr_torch_n_repeat_funcs },
+  { cr_torch_counting_funcs, &cr_torch_n_counting_funcs },
 };
 const guint cr_torch_n_func_tables = G_N_ELEMENTS (cr_torch_func_tables);
 

@@ -214,6 +214,8 @@ extern const CrTorchFunc cr_torch_pointwise_funcs[];     /* cr-torch-pointwise.c
 extern const guint       cr_torch_n_pointwise_funcs;
 extern const CrTorchFunc cr_torch_repeat_funcs[];        /* cr-torch-repeat.c */
 extern const guint       cr_torch_n_repeat_funcs;
+extern const CrTorchFunc cr_torch_counting_funcs[];      /* cr-torch-counting.c */
+extern const guint       cr_torch_n_counting_funcs;
 
 /* Every table above, in the order in which a later entry wins on a shared
  * name (cr-torch-module.c). */
