@@ -55,8 +55,12 @@ cr_step_text_caption (const char *raw,
     return NULL;
   GString *s = g_string_new (NULL);
   const char *at = g_strrstr (raw, ", line ");
+  /* A notebook's ", cell 3, line 2" goes whole after the dot. */
+  const char *cell = at ? g_strrstr_len (raw, at - raw, ", cell ") : NULL;
+  if (cell && cell + strlen (", cell ") + strspn (cell + strlen (", cell "), "0123456789") == at)
+    at = cell;
   if (at)
-    g_string_append_printf (s, "%.*s · line %s", (int) (at - raw), raw, at + strlen (", line "));
+    g_string_append_printf (s, "%.*s · %s", (int) (at - raw), raw, at + strlen (", "));
   else
     g_string_append (s, raw);
   if (iteration > 0 && !strstr (s->str, "iteration"))

@@ -195,6 +195,18 @@ test_texts (void)
   g_autoptr (GPtrArray) modified = notes_of_error (record, 1);
   g_assert_true (has_note (modified, "modified in place at cell 4, line 3,"));
 
+  /* The card's caption: the cell and its line together after the dot. */
+  g_autofree char *caption = cr_step_text_caption ("d = w3*b, cell 7, line 13", 0);
+  g_assert_cmpstr (caption, ==, "d = w3*b · cell 7, line 13");
+  g_autofree char *plain_caption = cr_step_text_caption ("b = w1*a, line 13", 2);
+  g_assert_cmpstr (plain_caption, ==, "b = w1*a · line 13 · iteration 2");
+  g_autofree char *odd = cr_step_text_caption ("f(a, cell 2), line 4", 0);
+  g_assert_cmpstr (odd, ==, "f(a, cell 2) · line 4");
+  CrStepText *text = cr_step_text_new (record, 0, 0);
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text->caption, " · cell 2, line 1"));
+  cr_step_text_free (text);
+
   g_autofree char *trace = cr_run_record_trace_backward (record, 0, NULL);
   g_assert_true (g_str_has_prefix (trace, "backward #1: y.backward() at cell 2, line 2\n"));
   g_autoptr (GArray) ops = cr_record_forward_ops (record, 0);
