@@ -156,18 +156,30 @@ end_page (Ctx *c)
 
 /* ---- the title page -------------------------------------------------------- */
 
-/* The script with line numbers, right-aligned in a column. */
+/* The script with line numbers, right-aligned in a column. A notebook's
+ * (record has its cells) is numbered as its pages name lines, "cell 3,
+ * line 2": each cell's lines from 1, the markers and markdown unnumbered. */
 static char *
-numbered_code (const char *source)
+numbered_code (const char        *source,
+               const CrRunRecord *record)
 {
   g_auto (GStrv) lines = g_strsplit (source, "\n", -1);
   guint n = g_strv_length (lines);
   if (n > 0 && lines[n - 1][0] == '\0')
     n--;
+  gboolean by_cell = record && record->cells->len > 0 && g_strcmp0 (source, record->source) == 0;
   int digits = n >= 1000 ? 4 : n >= 100 ? 3 : 2;   /* and 2 spaces: 4 columns or more */
   GString *out = g_string_new (NULL);
   for (guint i = 0; i < n; i++)
-    g_string_append_printf (out, "%*u  %s%s", digits, i + 1, lines[i], i + 1 < n ? "\n" : "");
+    {
+      int cell_line = (int) i + 1;
+      if (by_cell && !cr_run_record_cell_at (record, (int) i + 1, &cell_line))
+        g_string_append_printf (out, "%*s  %s", digits, "", lines[i]);
+      else
+        g_string_append_printf (out, "%*d  %s", digits, cell_line, lines[i]);
+      if (i + 1 < n)
+        g_string_append_c (out, '\n');
+    }
   return g_string_free (out, FALSE);
 }
 
@@ -326,7 +338,7 @@ title_pages_plan (Ctx        *c,
   double width = PAGE_W - 2 * MARGIN;
   double room = PAGE_H - 2 * MARGIN - FOOTER_H;
   t->intro_h = draw_title_head (c, FALSE);
-  g_autofree char *code = numbered_code (source);
+  g_autofree char *code = numbered_code (source, c->model->record);
   t->code = code_layout (c->cr, code, width, room - t->intro_h);
   t->starts = code_page_starts (t->code, room - t->intro_h, room);
 }
