@@ -14,6 +14,8 @@ G_BEGIN_DECLS
 
 #define CR_GRAPH_CANVAS_ZOOM_MIN 0.05
 #define CR_GRAPH_CANVAS_ZOOM_MAX 4.0
+/* Space kept around the graph when fitting, in pixels. */
+#define CR_GRAPH_CANVAS_MARGIN   16.0
 
 struct _CrGraphCanvas
 {
@@ -207,6 +209,50 @@ void     cr_graph_canvas_watch_floating  (CrGraphCanvas *self);
 /* For cr-graph-canvas-floating.c: fit again if the view is still the one
  * the canvas chose (nobody moved it). */
 void     cr_graph_canvas_refit_if_auto   (CrGraphCanvas *self);
+
+/* For cr-graph-canvas-fit.c: the view and the drawing as cr-graph-canvas.c
+ * keeps them. */
+void     cr_graph_canvas_set_view         (CrGraphCanvas *self,
+                                           double         z,
+                                           double         tx,
+                                           double         ty);
+void     cr_graph_canvas_stop_gliding     (CrGraphCanvas *self);
+void     cr_graph_canvas_end_morph        (CrGraphCanvas *self);
+void     cr_graph_canvas_update_tab_order (CrGraphCanvas *self);
+
+/* cr-graph-canvas-fit.c: the first view. Where along one axis a graph of
+ * length g at zoom z goes in the free span v0..v1 (centred when it fits,
+ * else around the anchor a0..a1, or at the far end for the output). */
+double   cr_graph_canvas_place_axis       (double         v0,
+                                           double         v1,
+                                           double         g,
+                                           double         z,
+                                           double         a0,
+                                           double         a1,
+                                           gboolean       end,
+                                           double         margin);
+/* The margin kept around the layout fitted at zoom z (negative in
+ * presentation: the layout's pad may go off screen). */
+double   cr_graph_canvas_fit_margin       (CrGraphCanvas *self,
+                                           double         z);
+/* The view that fits the graph (whole: however small; else readable);
+ * FALSE before the widget has a size. */
+gboolean cr_graph_canvas_fitted_view      (CrGraphCanvas *self,
+                                           gboolean       whole,
+                                           double        *z_out,
+                                           double        *tx_out,
+                                           double        *ty_out);
+/* Fit at once (a new graph, a new size). */
+void     cr_graph_canvas_fit              (CrGraphCanvas *self,
+                                           gboolean       whole);
+/* The model laid out top to bottom with its leaves beside their ops (see
+ * cr_graph_layout_new_beside), or NULL. */
+CrGraphLayout *cr_graph_canvas_layout_beside (CrGraphCanvas *self,
+                                              GError       **error);
+/* The way the graph flows and whether its leaves stand beside their ops,
+ * for the canvas's size (fresh: a new graph or mode). */
+void     cr_graph_canvas_choose_direction (CrGraphCanvas *self,
+                                           gboolean       fresh);
 
 /* cr-graph-canvas-follow.c (presentation): a node's span, its box and
  * those of the nodes it is joined to by an edge (x0, y0, x1, y1 in graph

@@ -2,8 +2,9 @@
  *
  * The view is a zoom and a pan (where the layout's origin lands on the
  * widget). The layout and all text shaping happen once per model (in the
- * render cache); frames are drawn in cr-graph-canvas-draw.c, and the
- * person's input is handled in cr-graph-canvas-input.c.
+ * render cache); frames are drawn in cr-graph-canvas-draw.c, the person's
+ * input is handled in cr-graph-canvas-input.c, and the first view (the
+ * fit, the way the graph flows) is chosen in cr-graph-canvas-fit.c.
  *
  * Three things animate, all from one tick callback: the gradient of the
  * current step travelling back along its edges, nodes gliding from their old
@@ -17,25 +18,10 @@
 #include <math.h>
 #include <string.h>
 
-/* Space kept around the graph when fitting, in pixels. */
-#define MARGIN        16.0
-/* A readable first view keeps its nodes this many pixels from the canvas's
- * edges: the layout's own pad (CR_GRAPH_LAYOUT_PAD) counts towards them. */
-#define NODE_MARGIN   11.0
+#define MARGIN        CR_GRAPH_CANVAS_MARGIN
 #define ZOOM_MIN      CR_GRAPH_CANVAS_ZOOM_MIN
 #define ZOOM_MAX      CR_GRAPH_CANVAS_ZOOM_MAX
 #define ZOOM_STEP     1.25
-/* The first view of a graph is readable: its smallest type (edge labels,
- * captions: CR_GRAPH_LAYOUT_LABEL_SIZE points) at least this many pixels.
- * A graph that fits so is shown whole; a bigger one around the part that
- * matters (the output, the current step), and the overview shows the rest. */
-#define MIN_TYPE_PX   11.0
-/* Fit (Ctrl+0) shows the whole graph however small, but does not blow a
- * small one up past the readable zoom or 100 %. */
-#define FIT_MAX       1.0
-/* In presentation the first view's smallest type (edge labels, captions)
- * is at least this many pixels: read from the back of a room. */
-#define PRESENT_TYPE_PX 20.0
 /* How much of the graph always stays on screen while panning. */
 #define KEEP_VISIBLE  80.0
 #define PULSE_US      (650 * G_TIME_SPAN_MILLISECOND)
@@ -121,8 +107,8 @@ clamp_view (CrGraphCanvas *self)
   clamp_pan (self, self->zoom, &self->tx, &self->ty);
 }
 
-static void
-stop_gliding (CrGraphCanvas *self)
+void
+cr_graph_canvas_stop_gliding (CrGraphCanvas *self)
 {
   self->gliding = FALSE;
 }
@@ -134,7 +120,7 @@ cr_graph_canvas_zoom_around (CrGraphCanvas *self,
                              double         py)
 {
   z = CLAMP (z, ZOOM_MIN, ZOOM_MAX);
-  stop_gliding (self);
+  cr_graph_canvas_stop_gliding (self);
   self->auto_view = FALSE;
   if (self->layout)
     {
@@ -155,7 +141,7 @@ cr_graph_canvas_move_to (CrGraphCanvas *self,
                          double         tx,
                          double         ty)
 {
-  stop_gliding (self);
+  cr_graph_canvas_stop_gliding (self);
   self->auto_view = FALSE;
   self->tx = tx;
   self->ty = ty;
@@ -164,8 +150,8 @@ cr_graph_canvas_move_to (CrGraphCanvas *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-static void
-set_view (CrGraphCanvas *self,
+void
+cr_graph_canvas_set_view (CrGraphCanvas *self,
           double         z,
           double         tx,
           double         ty)
@@ -178,234 +164,6 @@ set_view (CrGraphCanvas *self,
   if (changed)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
   gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-/* The node a first view keeps in sight when the graph does not fit: the
- * current step's while stepping, else the output, where backward starts. */
-static int
-anchor_node (CrGraphCanvas *self)
-{
-  const CrGraphModel *m = self->model;
-  const CrGraphNode *current = self->step >= 0 ? cr_graph_model_find_step (m, self->step) : NULL;
-  if (current && current->id < self->layout->n_nodes)
-    return (int) current->id;
-  for (guint i = 0; i < m->nodes->len && i < self->layout->n_nodes; i++)
-    {
-      const CrGraphNode *n = g_ptr_array_index (m->nodes, i);
-      if (n->kind == CR_GRAPH_NODE_OUTPUT)
-        return (int) i;
-    }
-  const CrGraphNode *first = cr_graph_model_find_step (m, 0);
-  return first && first->id < self->layout->n_nodes ? (int) first->id : -1;
-}
-
-/* Grows span (x0, y0, x1, y1 in graph points; x0 > x1: empty) to hold
- * node's box. */
-static void
-span_add_node (CrGraphCanvas     *self,
-               const CrGraphNode *node,
-               double             span[4])
-{
-  if (!node || node->id >= self->layout->n_nodes)
-    return;
-  const CrGraphBox *b = &self->layout->nodes[node->id];
-  span[0] = MIN (span[0], b->x);
-  span[1] = MIN (span[1], b->y);
-  span[2] = MAX (span[2], b->x + b->width);
-  span[3] = MAX (span[3], b->y + b->height);
-}
-
-/* What a run that stopped with an error is about, for its first view: the
- * failing node and the culprits of an in-place error (the ops whose saved
- * tensor a statement changed), as a span of graph points. FALSE: no error
- * drawn on this graph. */
-static gboolean
-error_span (CrGraphCanvas *self,
-            double         span[4])
-{
-  const CrGraphModel *m = self->model;
-  const CrRunRecord *record = m->record;
-  span[0] = span[1] = G_MAXDOUBLE;
-  span[2] = span[3] = -G_MAXDOUBLE;
-  if (!record)
-    return FALSE;
-  for (guint i = 0; i < record->errors->len; i++)
-    {
-      const CrRecordError *e = g_ptr_array_index (record->errors, i);
-      if (e->backward >= 0 && e->backward != m->backward)
-        continue;
-      span_add_node (self, e->op >= 0 ? cr_graph_model_find_op (m, e->op)
-                                      : cr_graph_model_find_tensor (m, e->tensor), span);
-    }
-  if (span[0] > span[2])
-    return FALSE;
-  for (guint i = 0; i < m->nodes->len; i++)
-    {
-      const CrGraphNode *n = g_ptr_array_index (m->nodes, i);
-      if (n->kind != CR_GRAPH_NODE_OP || n->op < 0 || (guint) n->op >= record->ops->len)
-        continue;
-      const CrRecordOp *op = g_ptr_array_index (record->ops, n->op);
-      for (guint s = 0; s < op->saved->len; s++)
-        if (((const CrRecordSaved *) g_ptr_array_index (op->saved, s))->modified_span.line > 0)
-          span_add_node (self, n, span);
-    }
-  return TRUE;
-}
-
-/* The zoom at which the graph's smallest type is readable (see MIN_TYPE_PX;
- * presentation: PRESENT_TYPE_PX on its larger type). */
-static double
-readable_zoom (CrGraphCanvas *self)
-{
-  double smallest = cr_graph_render_label_size ();
-  if (self->presentation)
-    return PRESENT_TYPE_PX / (smallest * CR_GRAPH_RENDER_PRESENT_TYPE);
-  return MIN_TYPE_PX / smallest;
-}
-
-/* Where along one axis the graph (length g at zoom z) goes so that it lies
- * in the free span v0..v1 of the view: centred there when it fits; else
- * with the anchor (from a0 to a1 in graph points) centred, or at the far
- * end (end: the output, which is rightmost or lowest), without leaving an empty
- * margin wider than MARGIN. */
-static double
-place_axis (double   v0,
-            double   v1,
-            double   g,
-            double   z,
-            double   a0,
-            double   a1,
-            gboolean end,
-            double   margin)
-{
-  double v = v1 - v0;
-  if (z * g <= v - 2 * margin || a0 > a1)
-    return v0 + (v - z * g) / 2;
-  /* margin is kept around the layout; around a node, NODE_MARGIN at least. */
-  double t = end ? v1 - MAX (margin, NODE_MARGIN) - z * a1 : v0 + v / 2 - z * (a0 + a1) / 2;
-  return CLAMP (t, v1 - margin - z * g, v0 + margin);
-}
-
-/* The margin kept around the layout when it is fitted at zoom z: its own
- * pad keeps the nodes in from its edges already, so only the rest of
- * NODE_MARGIN (the graph of the toy network fits the 1366 px window so).
- * In presentation the pad (19 px at 20 px type) may go off screen, the
- * nodes staying NODE_MARGIN in: a 1366x768 projector's pane is short of
- * every pixel (a negative margin). */
-static double
-fit_margin (CrGraphCanvas *self,
-            double         z)
-{
-  double pad = CR_GRAPH_LAYOUT_PAD * (self->presentation ? CR_GRAPH_RENDER_PRESENT_TYPE : 1);
-  return self->presentation ? NODE_MARGIN - z * pad : MAX (NODE_MARGIN - z * pad, 0.0);
-}
-
-/* The view that fits the graph into the part of the canvas no floating
- * control covers. whole: the whole graph, however small (up to the
- * readable zoom or FIT_MAX); else readable (see MIN_TYPE_PX): the whole
- * graph when it fits so, else the part around the anchor. FALSE before
- * the widget has a size. */
-static gboolean
-fitted_view (CrGraphCanvas *self,
-             gboolean       whole,
-             double        *z_out,
-             double        *tx_out,
-             double        *ty_out)
-{
-  double w = gtk_widget_get_width (GTK_WIDGET (self));
-  double h = gtk_widget_get_height (GTK_WIDGET (self));
-  if (!self->layout || w <= 1 || h <= 1)
-    return FALSE;
-  double gw = MAX (self->layout->width, 1.0), gh = MAX (self->layout->height, 1.0);
-  double readable = readable_zoom (self);
-  /* Ctrl+0 fits at any zoom: the plain margin. */
-  double margin = whole ? MARGIN : fit_margin (self, readable);
-  double area[4];
-  cr_graph_canvas_free_area (self, gw, gh, margin, area);
-  double zw = (area[2] - area[0] - 2 * margin) / gw, zh = (area[3] - area[1] - 2 * margin) / gh;
-  /* Presentation's large type, but not so large that a node the steps go
-   * to is cut (a wide loss node in a 1366 px projector's graph pane); F9
-   * gives the graph more room (H8). */
-  if (self->presentation && !whole)
-    {
-      double widest = 1.0, tallest = 1.0;
-      for (guint i = 0; i < self->layout->n_nodes; i++)
-        {
-          widest = MAX (widest, self->layout->nodes[i].width);
-          tallest = MAX (tallest, self->layout->nodes[i].height);
-        }
-      readable = MIN (readable, MIN ((area[2] - area[0] - 2 * MARGIN) / widest,
-                                     (area[3] - area[1] - 2 * MARGIN) / tallest));
-      margin = fit_margin (self, readable);
-    }
-  double z = whole ? MIN (MIN (zw, zh), MAX (readable, FIT_MAX)) : readable;
-  z = CLAMP (z, ZOOM_MIN, ZOOM_MAX);
-  double tx = place_axis (area[0], area[2], gw, z, 1, 0, FALSE, margin);
-  double ty = place_axis (area[1], area[3], gh, z, 1, 0, FALSE, margin);
-  int anchor = whole ? -1 : anchor_node (self);
-  double span[4];
-  /* A run that stopped with an error opens on the failing node (and the
-   * culprit), with the output too when all fit. */
-  if (anchor >= 0 && self->step < 0 && error_span (self, span))
-    {
-      double with[4] = { span[0], span[1], span[2], span[3] };
-      span_add_node (self, g_ptr_array_index (self->model->nodes, anchor), with);
-      if (z * (with[2] - with[0]) <= area[2] - area[0] - 2 * MARGIN
-          && z * (with[3] - with[1]) <= area[3] - area[1] - 2 * MARGIN)
-        memcpy (span, with, sizeof span);
-      tx = place_axis (area[0], area[2], gw, z, span[0], span[2], FALSE, margin);
-      ty = place_axis (area[1], area[3], gh, z, span[1], span[3], FALSE, margin);
-    }
-  else if (self->presentation
-           && cr_graph_canvas_step_span (self, self->step, z, area[2] - area[0] - 2 * MARGIN,
-                                         area[3] - area[1] - 2 * MARGIN, span))
-    {
-      /* Presentation follows the step: its node, inputs and output. */
-      tx = place_axis (area[0], area[2], gw, z, span[0], span[2], FALSE, margin);
-      ty = place_axis (area[1], area[3], gh, z, span[1], span[3], FALSE, margin);
-    }
-  else if (anchor >= 0)
-    {
-      const CrGraphBox *b = &self->layout->nodes[anchor];
-      const CrGraphNode *n = g_ptr_array_index (self->model->nodes, anchor);
-      /* The output is at the end of the flow: rightmost, or lowest. */
-      gboolean output = n->kind == CR_GRAPH_NODE_OUTPUT && self->step < 0;
-      gboolean down = self->layout->direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;
-      tx = place_axis (area[0], area[2], gw, z, b->x, b->x + b->width, output && !down, margin);
-      ty = place_axis (area[1], area[3], gh, z, b->y, b->y + b->height, output && down, margin);
-    }
-  /* A graph that fits the canvas though not the free area (the band under
-   * the zoom buttons takes the whole width): the nearest place where it
-   * is whole and clear of the controls, if there is one. */
-  cr_graph_canvas_clear_place (self, self->layout, z, margin, &tx, &ty);
-  *z_out = z;
-  *tx_out = tx;
-  *ty_out = ty;
-  return TRUE;
-}
-
-/* Fit at once (a new graph, a new size); see fitted_view(). */
-static void
-fit (CrGraphCanvas *self,
-     gboolean       whole)
-{
-  double z, tx, ty;
-  if (!fitted_view (self, whole, &z, &tx, &ty))
-    {
-      self->need_fit = TRUE;
-      return;
-    }
-  stop_gliding (self);
-  self->need_fit = FALSE;
-  self->auto_view = !whole;
-  set_view (self, z, tx, ty);
-}
-
-void
-cr_graph_canvas_refit_if_auto (CrGraphCanvas *self)
-{
-  if (self->layout && (self->auto_view || self->need_fit))
-    fit (self, FALSE);
 }
 
 static gboolean tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data);
@@ -439,8 +197,8 @@ glide_to (CrGraphCanvas *self,
   clamp_pan (self, z, &tx, &ty);
   if (!animations_on (self) || !gtk_widget_get_mapped (GTK_WIDGET (self)))
     {
-      stop_gliding (self);
-      set_view (self, z, tx, ty);
+      cr_graph_canvas_stop_gliding (self);
+      cr_graph_canvas_set_view (self, z, tx, ty);
       return;
     }
   self->gliding = TRUE;
@@ -524,12 +282,12 @@ cr_graph_canvas_scroll_to_box (CrGraphCanvas    *self,
    * next steps reach, on either side, shows too), as far as the graph
    * goes; else no move. In presentation with the margin the fit keeps (a
    * graph whole only with its pad off screen stays whole, centred). */
-  double margin = self->presentation ? fit_margin (self, z) : MARGIN;
+  double margin = self->presentation ? cr_graph_canvas_fit_margin (self, z) : MARGIN;
   if (x0 < area[0] + m || x1 > area[2] - m)
-    dx = place_axis (area[0], area[2], self->layout->width, z, b->x, b->x + b->width, FALSE,
+    dx = cr_graph_canvas_place_axis (area[0], area[2], self->layout->width, z, b->x, b->x + b->width, FALSE,
                       margin) - self->tx;
   if (y0 < area[1] + m || y1 > area[3] - m)
-    dy = place_axis (area[1], area[3], self->layout->height, z, b->y, b->y + b->height, FALSE,
+    dy = cr_graph_canvas_place_axis (area[1], area[3], self->layout->height, z, b->y, b->y + b->height, FALSE,
                       margin) - self->ty;
   if (fabs (dx) < 0.5 && fabs (dy) < 0.5)
     return;
@@ -540,8 +298,8 @@ cr_graph_canvas_scroll_to_box (CrGraphCanvas    *self,
   glide_to (self, z, self->tx + dx, self->ty + dy);
 }
 
-static void
-end_morph (CrGraphCanvas *self)
+void
+cr_graph_canvas_end_morph (CrGraphCanvas *self)
 {
   self->morphing = FALSE;
   g_clear_pointer (&self->display, cr_graph_layout_free);
@@ -599,7 +357,7 @@ tick (GtkWidget     *widget,
     {
       double t = (double) (now - self->morph_start) / MORPH_US;
       if (t >= 1.0 || !self->layout)
-        end_morph (self);
+        cr_graph_canvas_end_morph (self);
       else
         {
           update_morph (self, ease_in_out (t));
@@ -668,8 +426,8 @@ compare_position (gconstpointer a,
   return (int) *(const guint *) a - (int) *(const guint *) b;
 }
 
-static void
-update_tab_order (CrGraphCanvas *self)
+void
+cr_graph_canvas_update_tab_order (CrGraphCanvas *self)
 {
   g_clear_pointer (&self->tab_order, g_free);
   if (!self->layout)
@@ -679,162 +437,6 @@ update_tab_order (CrGraphCanvas *self)
   for (guint i = 0; i < n; i++)
     self->tab_order[i] = i;
   g_qsort_with_data (self->tab_order, (gint) n, sizeof (guint), compare_position, self->layout);
-}
-
-/* ---- direction ------------------------------------------------------------ */
-
-/* The zoom at which all of layout fits the part of the canvas no floating
- * control covers. */
-static double
-whole_zoom (CrGraphCanvas       *self,
-            const CrGraphLayout *layout)
-{
-  double gw = MAX (layout->width, 1.0), gh = MAX (layout->height, 1.0);
-  double area[4];
-  double margin = fit_margin (self, readable_zoom (self));
-  cr_graph_canvas_free_area (self, gw, gh, margin, area);
-  return MIN ((area[2] - area[0] - 2 * margin) / gw, (area[3] - area[1] - 2 * margin) / gh);
-}
-
-/* Whether all of layout fits the canvas at the readable zoom, clear of
- * the floating controls. */
-static gboolean
-fits_readably (CrGraphCanvas       *self,
-               const CrGraphLayout *layout)
-{
-  double z = readable_zoom (self);
-  double tx = 0, ty = 0;
-  return whole_zoom (self, layout) >= z
-         || cr_graph_canvas_clear_place (self, layout, z, fit_margin (self, z), &tx, &ty);
-}
-
-/* The model laid out the other way, once per model. */
-static gboolean
-ensure_other_layout (CrGraphCanvas *self)
-{
-  if (self->other_layout)
-    return TRUE;
-  g_autoptr (GError) error = NULL;
-  CrGraphLayoutDirection other = self->direction == CR_GRAPH_LAYOUT_TOP_TO_BOTTOM
-                                   ? CR_GRAPH_LAYOUT_LEFT_TO_RIGHT : CR_GRAPH_LAYOUT_TOP_TO_BOTTOM;
-  self->other_layout = cr_graph_render_layout_directed (self->model, self->cache, other, &error);
-  if (!self->other_layout)
-    g_warning ("Could not lay out the graph: %s", error->message);
-  return self->other_layout != NULL;
-}
-
-/* Turns the graph the other way. */
-static void
-swap_direction (CrGraphCanvas *self)
-{
-  if (!ensure_other_layout (self))
-    return;
-  end_morph (self);
-  cr_graph_canvas_clear_scene (self);
-  CrGraphLayout *was = self->layout;
-  self->layout = self->other_layout;
-  self->other_layout = was;
-  self->direction = self->layout->direction;
-  update_tab_order (self);
-}
-
-/* The way the graph flows at this size: in the 1366x768 window's graph
- * pane (about 650 by 700) a chain fits whole top to bottom, not left to
- * right. fresh (a new graph, a new mode): the pane's shape says, unless
- * the graph does not fit readably and the other way shows it bigger. A
- * resize turns the graph only when it no longer fits readably and the
- * other way shows it 15 % bigger, so that a drag does not flip it back
- * and forth; an edit keeps the way it flows. */
-static void
-choose_flow (CrGraphCanvas *self,
-             gboolean       fresh)
-{
-  double w = gtk_widget_get_width (GTK_WIDGET (self));
-  double h = gtk_widget_get_height (GTK_WIDGET (self));
-  if (!self->layout || !self->model || w <= 1 || h <= 1)
-    return;
-  CrGraphLayoutDirection shape = h > w ? CR_GRAPH_LAYOUT_TOP_TO_BOTTOM : CR_GRAPH_LAYOUT_LEFT_TO_RIGHT;
-  if (fresh && shape != self->direction)
-    swap_direction (self);
-  if (fits_readably (self, self->layout) || !ensure_other_layout (self))
-    return;
-  double z = whole_zoom (self, self->layout);
-  if (fits_readably (self, self->other_layout)
-      || whole_zoom (self, self->other_layout) > z * (fresh ? 1.0 : 1.15))
-    swap_direction (self);
-}
-
-/* The most nodes a graph laid out with its leaves beside their ops may
- * have: the first view at 11 px type shows about 40. */
-#define BESIDE_MAX_NODES 60
-
-/* The model laid out top to bottom with its leaves beside their ops (see
- * cr_graph_layout_new_beside), or NULL. */
-static CrGraphLayout *
-layout_beside (CrGraphCanvas *self,
-               GError       **error)
-{
-  double type = cr_graph_render_label_size () * (self->presentation ? CR_GRAPH_RENDER_PRESENT_TYPE : 1);
-  return cr_graph_layout_new_beside (self->model, cr_graph_render_cache_sizes (self->cache), type,
-                                     error);
-}
-
-/* Puts layout (owned) in place of the one shown. */
-static void
-replace_layout (CrGraphCanvas *self,
-                CrGraphLayout *layout)
-{
-  end_morph (self);
-  cr_graph_canvas_clear_scene (self);
-  cr_graph_layout_free (self->layout);
-  self->layout = layout;
-  update_tab_order (self);
-}
-
-/* A graph that fits readably neither way, top to bottom, gets its leaves
- * beside the ops they feed when it fits so (a long chain: the MLP example
- * in the 1366x768 window); a new graph that fits without goes back to
- * dot's ranks. */
-static void
-choose_beside (CrGraphCanvas *self,
-               gboolean       fresh)
-{
-  if (!self->layout || self->direction != CR_GRAPH_LAYOUT_TOP_TO_BOTTOM)
-    return;
-  g_autoptr (GError) error = NULL;
-  if (self->layout->beside)
-    {
-      /* A resize keeps the leaves beside while that fits (a drag does not
-       * flip the drawing), not when dot's ranks would fit and it does not
-       * (presentation's pane, once the script is hidden). */
-      if (!fresh && fits_readably (self, self->layout))
-        return;
-      CrGraphLayout *ranked = cr_graph_render_layout_directed (self->model, self->cache,
-                                                               self->direction, &error);
-      if (ranked && fits_readably (self, ranked))
-        replace_layout (self, ranked);
-      else
-        cr_graph_layout_free (ranked);
-      return;
-    }
-  /* Past a few dozen nodes (or with open groups) nothing fits readably
-   * beside either, and another dot run would only slow the first view. */
-  if (fits_readably (self, self->layout) || self->model->nodes->len > BESIDE_MAX_NODES
-      || (self->model->clusters && self->model->clusters->len > 0))
-    return;
-  CrGraphLayout *beside = layout_beside (self, &error);
-  if (beside && beside->beside && fits_readably (self, beside))
-    replace_layout (self, beside);
-  else
-    cr_graph_layout_free (beside);
-}
-
-static void
-choose_direction (CrGraphCanvas *self,
-                  gboolean       fresh)
-{
-  choose_flow (self, fresh);
-  choose_beside (self, fresh);
 }
 
 /* ---- size ----------------------------------------------------------------- */
@@ -869,8 +471,8 @@ cr_graph_canvas_size_allocate (GtkWidget *widget,
   if (self->need_fit || (self->auto_view && resized))
     {
       /* Until the view is moved, it follows the size. */
-      choose_direction (self, self->need_fit);
-      fit (self, FALSE);
+      cr_graph_canvas_choose_direction (self, self->need_fit);
+      cr_graph_canvas_fit (self, FALSE);
       return;
     }
   /* In presentation the steps drive the view, and a new pane (F9, a card
@@ -880,10 +482,10 @@ cr_graph_canvas_size_allocate (GtkWidget *widget,
     {
       gboolean was_beside = self->layout->beside;
       CrGraphLayoutDirection was_direction = self->direction;
-      choose_direction (self, FALSE);
+      cr_graph_canvas_choose_direction (self, FALSE);
       if (self->layout->beside != was_beside || self->direction != was_direction)
         {
-          fit (self, FALSE);
+          cr_graph_canvas_fit (self, FALSE);
           return;
         }
     }
@@ -980,7 +582,7 @@ cr_graph_canvas_dispose (GObject *object)
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
       self->tick_id = 0;
     }
-  end_morph (self);
+  cr_graph_canvas_end_morph (self);
   cr_graph_canvas_free_scene (self);
   g_clear_pointer (&self->tab_order, g_free);
   g_clear_pointer (&self->cache, cr_graph_render_cache_free);
@@ -1066,7 +668,7 @@ carry_over (CrGraphCanvas *self,
   const CrGraphLayout *layout = self->layout;
   guint n = layout->n_nodes;
   if (refit)
-    fit (self, FALSE);
+    cr_graph_canvas_fit (self, FALSE);
   else
     {
       double sum_x = 0, sum_y = 0;
@@ -1113,7 +715,7 @@ carry_over (CrGraphCanvas *self,
     }
   if (!moves)
     {
-      end_morph (self);
+      cr_graph_canvas_end_morph (self);
       return;
     }
   self->display = cr_graph_layout_copy (layout);
@@ -1139,7 +741,7 @@ install_layout (CrGraphCanvas *self,
   if (!self->model)
     return TRUE;
   self->cache = cr_graph_render_cache_new (self->model, self->presentation);
-  self->layout = beside ? layout_beside (self, error)
+  self->layout = beside ? cr_graph_canvas_layout_beside (self, error)
                         : cr_graph_render_layout_directed (self->model, self->cache, self->direction, error);
   if (!self->layout)
     {
@@ -1215,7 +817,7 @@ replace_model (CrGraphCanvas *self,
     }
   gboolean had_view = self->layout && !self->need_fit;
 
-  end_morph (self);
+  cr_graph_canvas_end_morph (self);
   self->pulsing = FALSE;
   self->pulse = -1;
   g_clear_pointer (&self->model, cr_graph_model_unref);
@@ -1247,11 +849,11 @@ replace_model (CrGraphCanvas *self,
         carry_over (self, old_x, old_y, FALSE);
       else
         {
-          choose_direction (self, TRUE);
-          fit (self, FALSE);
+          cr_graph_canvas_choose_direction (self, TRUE);
+          cr_graph_canvas_fit (self, FALSE);
         }
     }
-  update_tab_order (self);
+  cr_graph_canvas_update_tab_order (self);
 
   if (!keep_step || !self->model)
     self->step = -1;
@@ -1398,7 +1000,7 @@ zoom_by (CrGraphCanvas *self,
   self->auto_view = FALSE;
   if (!self->layout)
     {
-      set_view (self, z1, tx, ty);
+      cr_graph_canvas_set_view (self, z1, tx, ty);
       return;
     }
   glide_to (self, z1, px - (px - tx) / z * z1, py - (py - ty) / z * z1);
@@ -1433,9 +1035,9 @@ cr_graph_canvas_zoom_fit (CrGraphCanvas *self)
 {
   g_return_if_fail (CR_IS_GRAPH_CANVAS (self));
   double z, tx, ty;
-  if (!fitted_view (self, TRUE, &z, &tx, &ty))
+  if (!cr_graph_canvas_fitted_view (self, TRUE, &z, &tx, &ty))
     {
-      fit (self, TRUE);
+      cr_graph_canvas_fit (self, TRUE);
       return;
     }
   self->need_fit = FALSE;
@@ -1478,7 +1080,7 @@ cr_graph_canvas_set_presentation (CrGraphCanvas *self,
           old_x[i] = self->tx + self->zoom * old_x[i];
           old_y[i] = self->ty + self->zoom * old_y[i];
         }
-      end_morph (self);
+      cr_graph_canvas_end_morph (self);
       g_autoptr (GError) error = NULL;
       if (!install_layout (self, &error))
         {
@@ -1492,10 +1094,10 @@ cr_graph_canvas_set_presentation (CrGraphCanvas *self,
           /* A new mode, a new first view: the larger graph fitted as the
            * normal one was, the nodes gliding there. */
           self->need_fit = FALSE;
-          choose_direction (self, TRUE);
+          cr_graph_canvas_choose_direction (self, TRUE);
           carry_over (self, old_x, old_y, TRUE);
         }
-      update_tab_order (self);
+      cr_graph_canvas_update_tab_order (self);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESENTATION]);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -1509,13 +1111,13 @@ cr_graph_canvas_set_animate (CrGraphCanvas *self,
   self->animate = !!animate;
   if (!self->animate)
     {
-      end_morph (self);
+      cr_graph_canvas_end_morph (self);
       if (self->gliding)
         {
           double z, tx, ty;
           target_view (self, &z, &tx, &ty);
-          stop_gliding (self);
-          set_view (self, z, tx, ty);
+          cr_graph_canvas_stop_gliding (self);
+          cr_graph_canvas_set_view (self, z, tx, ty);
         }
       self->pulsing = FALSE;
       self->pulse = -1;
