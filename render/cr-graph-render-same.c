@@ -7,6 +7,15 @@
 
 #include <string.h>
 
+/* memcmp, which an empty GArray's NULL data must not reach. */
+static gboolean
+same_bytes (gconstpointer a,
+            gconstpointer b,
+            gsize         n)
+{
+  return n == 0 || memcmp (a, b, n) == 0;
+}
+
 static gboolean
 same_options (const CrGraphRenderOptions *a,
               const CrGraphRenderOptions *b,
@@ -23,7 +32,7 @@ same_options (const CrGraphRenderOptions *a,
     return FALSE;
   if (!a->forward != !b->forward)
     return FALSE;
-  return !a->forward || memcmp (a->forward, b->forward, n_nodes) == 0;
+  return !a->forward || same_bytes (a->forward, b->forward, n_nodes);
 }
 
 static gboolean
@@ -53,7 +62,7 @@ same_layout (const CrGraphLayout *a,
       if (p->n_points != q->n_points || p->has_arrow != q->has_arrow || p->has_label != q->has_label
           || (p->has_arrow && (p->arrow_x != q->arrow_x || p->arrow_y != q->arrow_y))
           || (p->has_label && (p->label_x != q->label_x || p->label_y != q->label_y))
-          || (p->n_points > 0 && memcmp (p->points, q->points, 2 * p->n_points * sizeof (double)) != 0))
+          || !same_bytes (p->points, q->points, 2 * p->n_points * sizeof (double)))
         return FALSE;
     }
   return TRUE;
@@ -102,14 +111,13 @@ same_items (const CrGraphDrawing *a,
     {
       const CrGraphCluster *p = g_ptr_array_index (ma->clusters, i), *q = g_ptr_array_index (mb->clusters, i);
       if (p->parent != q->parent || g_strcmp0 (p->title, q->title) != 0 || p->nodes->len != q->nodes->len
-          || memcmp (p->nodes->data, q->nodes->data, p->nodes->len * sizeof (guint)) != 0)
+          || !same_bytes (p->nodes->data, q->nodes->data, p->nodes->len * sizeof (guint)))
         return FALSE;
     }
   /* The nodes' sizes follow from their texts; compared all the same, as
    * the layout was made from them. */
-  return memcmp (cr_graph_render_cache_sizes (a->options->cache),
-                 cr_graph_render_cache_sizes (b->options->cache),
-                 2 * ma->nodes->len * sizeof (double)) == 0;
+  return same_bytes (cr_graph_render_cache_sizes (a->options->cache),
+                     cr_graph_render_cache_sizes (b->options->cache), 2 * ma->nodes->len * sizeof (double));
 }
 
 /* The edges' shape labels' places (given, else placed here; new). */
@@ -141,7 +149,7 @@ same_regions (const CrGraphDrawing *a,
           || p->width != q->width || p->height != q->height || p->title_x != q->title_x
           || p->title_y != q->title_y || p->title_width != q->title_width
           || p->title_height != q->title_height || p->nodes->len != q->nodes->len
-          || memcmp (p->nodes->data, q->nodes->data, p->nodes->len * sizeof (guint)) != 0)
+          || !same_bytes (p->nodes->data, q->nodes->data, p->nodes->len * sizeof (guint)))
         return FALSE;
     }
   return TRUE;
@@ -220,8 +228,7 @@ same_badges (const CrGraphDrawing *a,
 {
   g_autoptr (GArray) rings_a = error_rings (a->model);
   g_autoptr (GArray) rings_b = error_rings (b->model);
-  if (rings_a->len != rings_b->len
-      || memcmp (rings_a->data, rings_b->data, rings_a->len * sizeof (int)) != 0)
+  if (rings_a->len != rings_b->len || !same_bytes (rings_a->data, rings_b->data, rings_a->len * sizeof (int)))
     return FALSE;
   g_autoptr (GPtrArray) drawn_a = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) drawn_b = g_ptr_array_new_with_free_func (g_free);
@@ -267,7 +274,7 @@ compare (const CrGraphDrawing *a,
     return FALSE;
   g_autofree double *labels_a = label_boxes (a);
   g_autofree double *labels_b = label_boxes (b);
-  if (memcmp (labels_a, labels_b, CR_GRAPH_BADGES_LABEL_BOX * a->layout->n_edges * sizeof (double)) != 0)
+  if (!same_bytes (labels_a, labels_b, CR_GRAPH_BADGES_LABEL_BOX * a->layout->n_edges * sizeof (double)))
     return FALSE;
   if (!!a->model->record != !!b->model->record || a->model->backward != b->model->backward)
     return FALSE;
