@@ -69,7 +69,7 @@ static const char style_sheet[] =
   "cr-step-card, cr-inspector { padding: 1em 1.1em 1.5em 1.1em; }\n"
     ".cr-big-icon { -gtk-icon-size: 4em; opacity: 0.45; }\n"
   /* The Training page's element picker: the followed cell ringed. */
-  ".cr-training-cell { padding: 0.1em 0.45em; min-height: 0; font-feature-settings: \"tnum\"; }\n"
+  ".cr-training-cell { padding: 0.1em 0.3em; min-height: 0; min-width: 0; font-feature-settings: \"tnum\"; }\n"
   "button.cr-training-cell:checked { box-shadow: inset 0 0 0 2px @theme_selected_bg_color; }\n";
 
 void

@@ -8,8 +8,9 @@
 #include <math.h>
 
 /* A grid of cells for a parameter of up to this many columns and rows (a
- * vector wraps into rows of GRID_COLUMNS). */
-#define GRID_COLUMNS 8
+ * vector wraps into rows of GRID_COLUMNS): four cells of "-0.7841" fit the
+ * sidebar's narrowest (305 px at 1366x768), which the page must not widen. */
+#define GRID_COLUMNS 4
 #define GRID_ROWS 8
 
 struct _CrTrainingElement
@@ -29,7 +30,7 @@ struct _CrTrainingElement
   /* Borrowed (children) */
   GtkWidget   *dropdown;
   GtkWidget   *index_label;
-  GtkWidget   *spin_box;
+  GtkWidget   *spin_box;    /* a flow box: the spins wrap in a narrow sidebar */
   GPtrArray   *spins;       /* GtkSpinButton*, one a dimension */
   GtkWidget   *grid;
   GPtrArray   *cells;       /* GtkToggleButton*, row-major; empty: no grid */
@@ -120,7 +121,7 @@ update_cells (CrTrainingElement *self)
       double v = cr_training_value_at (values, i);
       char number[G_ASCII_DTOSTR_BUF_SIZE] = "?";
       if (!isnan (v))
-        g_ascii_formatd (number, sizeof number, "%.4g", v);
+        g_ascii_formatd (number, sizeof number, "%.3g", v);
       gtk_button_set_label (GTK_BUTTON (cell), number);
       g_autofree char *index = cr_training_index_text (shape, i);
       g_autofree char *tip = g_strdup_printf ("%s%s = %s: follow this element", param->name, index, number);
@@ -166,7 +167,6 @@ build_cells (CrTrainingElement *self)
     {
       GtkWidget *cell = gtk_toggle_button_new ();
       gtk_widget_add_css_class (cell, "flat");
-      gtk_widget_add_css_class (cell, "monospace");
       gtk_widget_add_css_class (cell, "cr-training-cell");
       if (first)
         gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (cell), GTK_TOGGLE_BUTTON (first));
@@ -213,22 +213,26 @@ build_spins (CrTrainingElement *self)
 {
   GtkWidget *child;
   while ((child = gtk_widget_get_first_child (self->spin_box)))
-    gtk_box_remove (GTK_BOX (self->spin_box), child);
+    gtk_flow_box_remove (GTK_FLOW_BOX (self->spin_box), child);
   g_ptr_array_set_size (self->spins, 0);
   const CrTensorSnapshot *s = shape_of (self, self->param);
   const CrTrainingParam *param = g_ptr_array_index (self->params, self->param);
   int ndim = s && s->numel > 1 ? s->ndim : 0;
   gtk_widget_set_visible (self->index_label, ndim > 0);
+  gtk_widget_set_visible (self->spin_box, ndim > 0);
   for (int d = 0; d < ndim; d++)
     {
       GtkWidget *spin = gtk_spin_button_new_with_range (0, (double) MAX (s->shape[d] - 1, 0), 1);
       gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
+      gtk_editable_set_width_chars (GTK_EDITABLE (spin), 2);
       g_autofree char *tip = g_strdup_printf ("Index of %s in dimension %d (size %" G_GINT64_FORMAT ")",
                                               param->name, d, s->shape[d]);
       gtk_widget_set_tooltip_text (spin, tip);
       gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, tip, -1);
       g_signal_connect (spin, "value-changed", G_CALLBACK (spin_changed), self);
-      gtk_box_append (GTK_BOX (self->spin_box), spin);
+      gtk_flow_box_insert (GTK_FLOW_BOX (self->spin_box), spin, -1);
+      /* The spin takes the focus, not the flow box's child around it. */
+      gtk_widget_set_focusable (gtk_widget_get_parent (spin), FALSE);
       g_ptr_array_add (self->spins, spin);
     }
 }
@@ -321,7 +325,6 @@ cr_training_element_set_params (CrTrainingElement *self,
   g_array_set_size (self->elements, 0);
   self->param = 0;
   gboolean any = record && params && params->len > 0;
-  gtk_widget_set_visible (GTK_WIDGET (self), any);
   g_autoptr (GtkStringList) names = gtk_string_list_new (NULL);
   if (any)
     {
@@ -345,6 +348,11 @@ cr_training_element_set_params (CrTrainingElement *self,
   gtk_widget_set_visible (self->dropdown, any && params->len > 1);
   if (any)
     show_param (self);
+  /* Parameters of one number each have no element to pick. */
+  gboolean several = FALSE;
+  for (guint p = 0; any && p < params->len && !several; p++)
+    several = numel_of (self, p) > 1;
+  gtk_widget_set_visible (GTK_WIDGET (self), several);
 }
 
 void
@@ -430,6 +438,11 @@ cr_training_element_init (CrTrainingElement *self)
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   gtk_box_set_spacing (GTK_BOX (self), 4);
 
+  self->spin_box = gtk_flow_box_new ();
+  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (self->spin_box), GTK_SELECTION_NONE);
+  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (self->spin_box), 4);
+  gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (self->spin_box), 4);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (self->spin_box), 8);
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   self->dropdown = gtk_drop_down_new (NULL, NULL);
   gtk_widget_set_tooltip_text (self->dropdown, "The parameter whose element is followed");
@@ -437,16 +450,18 @@ cr_training_element_init (CrTrainingElement *self)
                                   "Parameter", -1);
   g_signal_connect (self->dropdown, "notify::selected", G_CALLBACK (param_selected), self);
   gtk_box_append (GTK_BOX (row), self->dropdown);
+  gtk_box_append (GTK_BOX (self), row);
+  /* "index" then a spin a dimension. */
+  GtkWidget *index_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   self->index_label = gtk_label_new ("index");
   gtk_widget_add_css_class (self->index_label, "dim-label");
-  gtk_box_append (GTK_BOX (row), self->index_label);
-  self->spin_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  gtk_box_append (GTK_BOX (row), self->spin_box);
-  gtk_box_append (GTK_BOX (self), row);
+  gtk_box_append (GTK_BOX (index_row), self->index_label);
+  gtk_widget_set_hexpand (self->spin_box, TRUE);
+  gtk_box_append (GTK_BOX (index_row), self->spin_box);
+  gtk_box_append (GTK_BOX (self), index_row);
 
   self->grid = gtk_grid_new ();
   gtk_widget_set_halign (self->grid, GTK_ALIGN_START);
-  gtk_grid_set_column_homogeneous (GTK_GRID (self->grid), TRUE);
   gtk_grid_set_column_spacing (GTK_GRID (self->grid), 2);
   gtk_grid_set_row_spacing (GTK_GRID (self->grid), 2);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->grid), GTK_ACCESSIBLE_PROPERTY_LABEL,

@@ -5,7 +5,8 @@
  * small tensor, by clicking its cell in a grid of the parameter's values
  * at the chosen iteration. Each parameter keeps its own element, also
  * across a re-run where the parameter comes back with the same name and
- * shape. Emits "changed" when the parameter or its element changes. */
+ * shape. Hidden when every parameter is one number. Emits "changed" when
+ * the parameter or its element changes. */
 #pragma once
 
 #include <gtk/gtk.h>

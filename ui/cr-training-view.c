@@ -880,9 +880,9 @@ cr_training_view_set_record (CrTrainingView *self,
   gtk_widget_set_visible (self->printed_area, loop && self->printed->len > 0);
   gtk_widget_set_visible (self->params_title, loop && self->params->len > 0);
   gtk_widget_set_visible (self->params_area, loop && self->params->len > 0);
-  gtk_widget_set_visible (self->element_title, loop && self->params->len > 0);
   cr_training_element_set_params (CR_TRAINING_ELEMENT (self->element_picker), loop ? record : NULL,
                                   loop ? self->params : NULL);
+  gtk_widget_set_visible (self->element_title, gtk_widget_get_visible (self->element_picker));
   gtk_widget_set_visible (self->step_title, loop);
   gtk_widget_set_visible (self->step_label, loop);
   self->chosen = -2;

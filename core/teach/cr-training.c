@@ -427,7 +427,9 @@ cr_training_explain_narrow (const CrRunRecord    *record,
   for (guint i = 0; i < u->state->len; i++)
     {
       const CrRecordOptimState *state = g_ptr_array_index (u->state, i);
-      value_line (out, state->name, state->after, narrow);
+      /* SGD without momentum keeps a momentum_buffer of None: nothing to say. */
+      if (state->before || state->after)
+        value_line (out, state->name, state->after, narrow);
     }
   value_line (out, "after", u->after, narrow);
   return g_string_free (out, FALSE);

@@ -111,6 +111,8 @@ test_adam_script (void)
   g_assert_cmpint (cr_training_view_click (view, x, y), ==, 1);
   const char *text = cr_training_view_get_text (view);
   g_assert_nonnull (strstr (text, "w · Adam step 2"));
+  /* w has two elements: the picker shows. */
+  g_assert_true (gtk_widget_get_visible (cr_training_view_get_element_picker (view)));
   g_assert_nonnull (strstr (text, "m ← β₁·m + (1−β₁)·g"));
   g_assert_nonnull (strstr (text, "m̂ = m / (1 − β₁ᵗ)"));
   gtk_window_destroy (GTK_WINDOW (window));
@@ -198,6 +200,20 @@ test_curve_keys (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The spin buttons under widget, in order. */
+static void
+find_spins (GtkWidget *widget,
+            GPtrArray *spins)
+{
+  if (GTK_IS_SPIN_BUTTON (widget))
+    {
+      g_ptr_array_add (spins, widget);
+      return;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    find_spins (c, spins);
+}
+
 /* The element picker: a cell of W1's grid, or its index spins, pick the
  * element whose numbers the rule shows; each parameter keeps its own, also
  * when the same loop comes back in a new record (a re-run). */
@@ -213,6 +229,11 @@ test_element_picker (void)
   const char *text = cr_training_view_get_text (view);
   g_assert_nonnull (strstr (text, "W1[0, 0]:"));
 
+  /* The page never widens the sidebar: it is 305 px at 1366x768, the
+   * page's margins and a scrollbar's room taken off. */
+  int min_width = 0;
+  gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+  g_assert_cmpint (min_width, <=, 280);
   /* W1 is 2×4: eight cells; the sixth is W1[1, 1]. */
   g_assert_nonnull (cr_training_element_get_cell (picker, 7));
   g_assert_null (cr_training_element_get_cell (picker, 8));
@@ -237,7 +258,7 @@ test_element_picker (void)
     }
   g_assert_nonnull (last_w1);
   char number[G_ASCII_DTOSTR_BUF_SIZE];
-  g_ascii_formatd (number, sizeof number, "%.4g", cr_training_value_at (last_w1->after, 5));
+  g_ascii_formatd (number, sizeof number, "%.3g", cr_training_value_at (last_w1->after, 5));
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (cell)), ==, number);
 
   /* b1, through the drop-down's pick, element 3; W1 keeps 5. */
@@ -252,15 +273,11 @@ test_element_picker (void)
 
   /* The index spins: W1[0, 2]. */
   cr_training_element_pick (picker, 0, 5);
-  GtkWidget *spin = NULL;
-  for (GtkWidget *w = gtk_widget_get_first_child (GTK_WIDGET (picker)); w && !spin;
-       w = gtk_widget_get_next_sibling (w))
-    for (GtkWidget *c = gtk_widget_get_first_child (w); c && !spin; c = gtk_widget_get_next_sibling (c))
-      if (GTK_IS_BOX (c) && GTK_IS_SPIN_BUTTON (gtk_widget_get_first_child (c)))
-        spin = c;
-  g_assert_nonnull (spin);
-  GtkWidget *row_spin = gtk_widget_get_first_child (spin);
-  GtkWidget *column_spin = gtk_widget_get_next_sibling (row_spin);
+  g_autoptr (GPtrArray) spins = g_ptr_array_new ();
+  find_spins (GTK_WIDGET (picker), spins);
+  g_assert_cmpuint (spins->len, ==, 2);
+  GtkWidget *row_spin = spins->pdata[0];
+  GtkWidget *column_spin = spins->pdata[1];
   g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (row_spin)), ==, 1);
   g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (column_spin)), ==, 1);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (row_spin), 0);
@@ -279,6 +296,40 @@ test_element_picker (void)
   g_assert_cmpint (cr_training_element_get_element (picker, 1), ==, 3);
   g_assert_nonnull (strstr (cr_training_view_get_text (view), "W1[0, 2]:"));
   gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Parameters of one number each: no element to pick. An optimizer whose
+ * rule is not told says so. */
+static void
+test_scalars_untold (void)
+{
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "chainrule-test-training-untold.py", NULL);
+  g_assert_true (g_file_set_contents (path,
+    "import torch\n"
+    "w = torch.tensor(1.5, requires_grad=True)\n"
+    "b = torch.tensor(-0.5, requires_grad=True)\n"
+    "opt = torch.optim.Adadelta([w, b], lr=0.5)\n"
+    "for i in range(3):\n"
+    "    loss = (w * 2.0 + b - 1.0) ** 2\n"
+    "    opt.zero_grad()\n"
+    "    loss.backward()\n"
+    "    opt.step()\n", -1, NULL));
+  CrWindow *window = cr_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1366, 768);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_window_open_file (window, file, &error));
+  g_assert_no_error (error);
+  gtk_window_present (GTK_WINDOW (window));
+  cr_ui_test_wait_window_idle (window);
+  CrTrainingView *view = training_view_of (window);
+  g_assert_cmpuint (cr_training_view_get_n_points (view), ==, 3);
+  g_assert_false (gtk_widget_get_visible (cr_training_view_get_element_picker (view)));
+  const char *text = cr_training_view_get_text (view);
+  g_assert_nonnull (strstr (text, "Adadelta: this optimizer's rule is not told"));
+  g_assert_null (strstr (text, "←"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
 }
 
 /* One backward call and no update: no Training page. */
@@ -302,6 +353,7 @@ main (int    argc,
   g_test_add_func ("/window-training/adam-script", test_adam_script);
   g_test_add_func ("/window-training/curve-keys", test_curve_keys);
   g_test_add_func ("/window-training/element-picker", test_element_picker);
+  g_test_add_func ("/window-training/scalars-untold", test_scalars_untold);
   g_test_add_func ("/window-training/no-loop", test_no_loop);
   return g_test_run ();
 }
