@@ -1,8 +1,8 @@
 /* cr-op-scalars-pieces.c — the ops that move elements without computing
- * (cr-op-scalars.h): gather, index_select and indexing, whose record keeps
- * where each output element came from ("positions"); select, slices, cat
- * and stack along their recorded dim. Each output element is one input element, with
- * the local derivative 1. */
+ * (cr-op-scalars.h): gather, index_select, indexing and embedding, whose
+ * record keeps where each output element came from ("positions"); select,
+ * slices, cat and stack along their recorded dim. Each output element is
+ * one input element, with the local derivative 1. */
 #include "cr-op-scalars-private.h"
 
 #include <string.h>
@@ -49,8 +49,8 @@ ravel (int           ndim,
   return flat;
 }
 
-/* gather, index_select, x[idx]: the op's saved positions say, for each
- * output element, the (flat) input element it is. */
+/* gather, index_select, x[idx], embedding: the op's saved positions say,
+ * for each output element, the (flat) input element it is. */
 gboolean
 scalars_build_take (Build *b)
 {
@@ -65,6 +65,11 @@ scalars_build_take (Build *b)
     }
   if (!positions || positions->n_values != out_numel)
     return scalars_fail (b, "takes elements from places the record does not keep");
+  /* An embedding's padding row gets no gradient, and scale_grad_by_freq
+   * divides each row's: not one copy per edge. */
+  const CrRecordArgument *scale = cr_record_op_argument (b->op, "scale_grad_by_freq");
+  if (cr_record_op_argument (b->op, "padding_idx") || (scale && scale->n_values && scale->values[0]))
+    return scalars_fail (b, "has padding_idx or scale_grad_by_freq, whose gradients are no copies");
   guint base = scalars_input_nodes (b, in);
   for (gint64 o = 0; o < out_numel; o++)
     {

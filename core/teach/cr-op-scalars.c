@@ -51,7 +51,8 @@ static const OpName op_names[] = {
   { "MaxPool2DWithIndicesBackward0", KIND_MAX_POOL }, { "AvgPool2DBackward0", KIND_AVG_POOL },
   { "NativeLayerNormBackward0", KIND_LAYER_NORM }, { "NativeBatchNormBackward0", KIND_BATCH_NORM },
   { "GatherBackward0", KIND_TAKE }, { "IndexSelectBackward0", KIND_TAKE },
-  { "IndexBackward0", KIND_TAKE }, { "SelectBackward0", KIND_SELECT },
+  { "IndexBackward0", KIND_TAKE }, { "EmbeddingBackward0", KIND_TAKE },
+  { "SelectBackward0", KIND_SELECT },
   { "CatBackward0", KIND_CAT }, { "StackBackward0", KIND_STACK },
   { "SliceBackward0", KIND_SLICE }, { "NativeGroupNormBackward0", KIND_GROUP_NORM },
 };

@@ -23,7 +23,7 @@
  * half; mean or sum, no class weights); conv1d and conv2d (each output a sum
  * of the products of its window), max_pool2d and avg_pool2d; layer_norm,
  * batch_norm and group_norm (each group's mean and variance as nodes, then x̂ and the
- * affine; batch norm in eval from its running statistics); gather,
+ * affine; batch norm in eval from its running statistics); gather, embedding,
  * index_select, indexing with a tensor, select, slices, cat and stack; views,
  * reshapes, squeeze/unsqueeze, clone, t, expand. Dims, a convolution's and
  * a pool's geometry and eps are the op's recorded arguments
