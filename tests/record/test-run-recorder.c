@@ -846,6 +846,57 @@ test_unsaved_operands (void)
   g_assert_cmpstr (n->name, ==, "n");
 }
 
+/* The arguments an op keeps that are no tensor: a reduction's dims and
+ * keepdim, a softmax's dim (wrapped), a convolution's geometry, a pool's
+ * with its default stride filled in, layer norm's eps, a slice's cut. */
+static void
+test_op_arguments (void)
+{
+  g_autoptr (CrRunRecord) record = record_test_run ("args.py",
+    "import torch\n"
+    "import torch.nn.functional as F\n"
+    "x = torch.ones(1, 1, 4, 4, requires_grad=True)\n"
+    "s = x.sum((1, 3), keepdim=True)\n"
+    "p = torch.softmax(x, dim=-1)\n"
+    "c = F.conv2d(x, torch.ones(2, 1, 2, 2), stride=2, padding=1)\n"
+    "m = F.max_pool2d(x, 2)\n"
+    "n = F.layer_norm(x, (4,), eps=0.25)\n"
+    "t = x[:, :, 1:, ::2]\n", NULL);
+  const struct { const char *label, *name; CrRecordArgumentKind kind; int n; double v0, v1; }
+  want[] = {
+    { "s", "dim", CR_RECORD_ARGUMENT_INTS, 2, 1, 3 },
+    { "s", "keepdim", CR_RECORD_ARGUMENT_BOOL, 1, 1, 0 },
+    { "p", "dim", CR_RECORD_ARGUMENT_INT, 1, 3, 0 },
+    { "c", "stride", CR_RECORD_ARGUMENT_INTS, 2, 2, 2 },
+    { "c", "padding", CR_RECORD_ARGUMENT_INTS, 2, 1, 1 },
+    { "c", "groups", CR_RECORD_ARGUMENT_INT, 1, 1, 0 },
+    { "m", "kernel_size", CR_RECORD_ARGUMENT_INTS, 2, 2, 2 },
+    { "m", "stride", CR_RECORD_ARGUMENT_INTS, 2, 2, 2 },
+    { "n", "eps", CR_RECORD_ARGUMENT_FLOAT, 1, 0.25, 0 },
+    { "t", "start", CR_RECORD_ARGUMENT_INT, 1, 0, 0 },
+    { "t", "step", CR_RECORD_ARGUMENT_INT, 1, 2, 0 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      const CrRecordTensor *t = find_label (record, want[i].label);
+      g_assert_nonnull (t);
+      const CrRecordArgument *a = cr_record_op_argument (op_at (record, t->op), want[i].name);
+      if (!a)
+        g_error ("%s's op keeps no %s", want[i].label, want[i].name);
+      g_assert_cmpint (a->kind, ==, want[i].kind);
+      g_assert_cmpint (a->n_values, ==, want[i].n);
+      g_assert_cmpfloat (a->values[0], ==, want[i].v0);
+      if (want[i].n > 1)
+        g_assert_cmpfloat (a->values[1], ==, want[i].v1);
+    }
+  /* A sum of everything keeps no dim. */
+  g_autoptr (CrRunRecord) all = record_test_run ("all.py",
+    "import torch\n"
+    "x = torch.ones(3, requires_grad=True)\n"
+    "s = x.sum()\n", NULL);
+  g_assert_null (cr_record_op_argument (op_at (all, find_label (all, "s")->op), "dim"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -873,5 +924,6 @@ main (int   argc,
   g_test_add_func ("/recorder/nested-loops", test_nested_loops);
   g_test_add_func ("/recorder/loop-paths-of-calls", test_loop_paths_of_calls);
   g_test_add_func ("/recorder/library-operands", test_library_operands);
+  g_test_add_func ("/recorder/op-arguments", test_op_arguments);
   return g_test_run ();
 }
