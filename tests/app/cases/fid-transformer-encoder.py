@@ -1,0 +1,20 @@
+# nn.TransformerEncoderLayer / nn.TransformerEncoder (post-norm and norm_first, relu and gelu), a padding mask, the causal mask helper.
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+layer = nn.TransformerEncoderLayer(d_model=4, nhead=2, dim_feedforward=8, dropout=0.0, batch_first=True)
+print(layer)
+x = torch.randn(2, 3, 4, requires_grad=True)
+y = layer(x)
+print(y, y.grad_fn)
+(y * torch.arange(24.).reshape(2, 3, 4)).sum().backward()
+print(x.grad)
+print(layer.linear1.weight.grad[0])
+enc = nn.TransformerEncoder(layer, num_layers=2)
+z = enc(x, src_key_padding_mask=torch.tensor([[False, False, True], [False, False, False]]))
+print(z.shape, z.grad_fn)
+print(torch.equal(enc.layers[0].linear1.weight, layer.linear1.weight), enc.layers[0] is layer)
+g = nn.TransformerEncoderLayer(4, 1, 8, dropout=0.0, activation='gelu', norm_first=True)
+print(g(torch.randn(3, 2, 4)).shape)
+mask = nn.Transformer.generate_square_subsequent_mask(3)
+print(mask)
