@@ -146,6 +146,7 @@ typedef struct {
   gint64 elements[CR_OP_SCALARS_MAX_ELEMENTS];
   guint  n;
   gint64 divisor;
+  gint64 out_h, out_w;   /* the output's size: an adaptive pool's windows follow it */
 } Window;
 
 static void
@@ -158,6 +159,20 @@ pool_window (const CrRecordOp *op,
              gint64            j,
              Window           *win)
 {
+  if (!cr_record_op_argument (op, "kernel_size"))
+    {
+      /* An adaptive pool: output row i reads rows ⌊i·H/OH⌋ to ⌈(i+1)·H/OH⌉
+       * (exclusive), the same for columns; an average over what it reads. */
+      win->n = 0;
+      gint64 top = (i * H) / win->out_h, bottom = ((i + 1) * H + win->out_h - 1) / win->out_h;
+      gint64 left = (j * W) / win->out_w, right = ((j + 1) * W + win->out_w - 1) / win->out_w;
+      for (gint64 row = top; row < bottom; row++)
+        for (gint64 col = left; col < right; col++)
+          if (win->n < G_N_ELEMENTS (win->elements))
+            win->elements[win->n++] = plane_base + row * W + col;
+      win->divisor = win->n;
+      return;
+    }
   gint64 kh = argument_int (op, "kernel_size", 0, 1), kw = argument_int (op, "kernel_size", 1, 1);
   gint64 sh = argument_int (op, "stride", 0, kh), sw = argument_int (op, "stride", 1, kw);
   gint64 ph = argument_int (op, "padding", 0, 0), pw = argument_int (op, "padding", 1, 0);
@@ -181,13 +196,14 @@ pool_window (const CrRecordOp *op,
                  : argument_int (op, "count_include_pad", 0, 1) ? padded : (gint64) win->n;
 }
 
-/* max_pool2d: y = the window's largest element (the one the op's saved
- * indices name), ∂y/∂x 1 there and 0 elsewhere; avg_pool2d: the window's
- * sum over its divisor, ∂y/∂x = 1/divisor. */
+/* max_pool2d and its adaptive form: y = the window's largest element (the
+ * one the op's saved indices name), ∂y/∂x 1 there and 0 elsewhere;
+ * avg_pool2d and its adaptive form: the window's sum over its divisor,
+ * ∂y/∂x = 1/divisor. */
 gboolean
 scalars_build_pool (Build *b)
 {
-  gboolean average = b->kind == KIND_AVG_POOL;
+  gboolean average = b->kind == KIND_AVG_POOL || b->kind == KIND_ADAPTIVE_AVG_POOL;
   const CrRecordTensor *x = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
   const CrRecordTensor *y = b->out;
   if (!x || x->ndim < 3 || x->ndim > 4 || y->ndim != x->ndim)
@@ -198,8 +214,10 @@ scalars_build_pool (Build *b)
   for (guint s = 0; s < b->op->saved->len && !average; s++)
     {
       const CrRecordSaved *saved = b->op->saved->pdata[s];
-      if (g_strcmp0 (saved->name, "result1") == 0 && saved->value
-          && saved->value->n_values == scalars_numel_of (y))
+      /* max_pool2d's indices are its result1, an adaptive max pool's are
+       * Chainrule's own positions: both in the (H, W) plane. */
+      if ((g_strcmp0 (saved->name, "result1") == 0 || g_strcmp0 (saved->name, "positions") == 0)
+          && saved->value && saved->value->n_values == scalars_numel_of (y))
         indices = saved->value;
     }
   const double *xv = scalars_input_values (b, x);
@@ -208,7 +226,7 @@ scalars_build_pool (Build *b)
     {
       b->sub_step = (guint) o;
       gint64 plane = o / (OH * OW);
-      Window win;
+      Window win = { .out_h = OH, .out_w = OW };
       pool_window (b->op, average, plane * H * W, H, W, (o / OW) % OH, o % OW, &win);
       if (win.n == 0 || win.divisor == 0)
         return scalars_fail (b, "has a window with no element of its input");

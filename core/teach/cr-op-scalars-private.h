@@ -21,7 +21,7 @@ typedef enum {
   KIND_CONV, KIND_MAX_POOL, KIND_AVG_POOL,                              /* layers */
   KIND_LAYER_NORM, KIND_BATCH_NORM,
   KIND_TAKE, KIND_SELECT, KIND_CAT, KIND_STACK,                         /* pieces */
-  KIND_SLICE, KIND_GROUP_NORM,
+  KIND_SLICE, KIND_GROUP_NORM, KIND_ADAPTIVE_AVG_POOL, KIND_ADAPTIVE_MAX_POOL,
 } Kind;
 
 /* One op being taken apart. */

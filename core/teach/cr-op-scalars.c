@@ -49,6 +49,8 @@ static const OpName op_names[] = {
   { "BmmBackward0", KIND_MATMUL },
   { "ConvolutionBackward0", KIND_CONV },
   { "MaxPool2DWithIndicesBackward0", KIND_MAX_POOL }, { "AvgPool2DBackward0", KIND_AVG_POOL },
+  { "AdaptiveAvgPool2DBackward0", KIND_ADAPTIVE_AVG_POOL },
+  { "AdaptiveMaxPool2DBackward0", KIND_ADAPTIVE_MAX_POOL },
   { "NativeLayerNormBackward0", KIND_LAYER_NORM }, { "NativeBatchNormBackward0", KIND_BATCH_NORM },
   { "GatherBackward0", KIND_TAKE }, { "IndexSelectBackward0", KIND_TAKE },
   { "IndexBackward0", KIND_TAKE }, { "EmbeddingBackward0", KIND_TAKE },
@@ -763,7 +765,8 @@ cr_op_scalars_new (const CrRunRecord *record,
     ok = scalars_build_nll (&b);
   else if (kind == KIND_CONV)
     ok = scalars_build_conv (&b);
-  else if (kind == KIND_MAX_POOL || kind == KIND_AVG_POOL)
+  else if (kind == KIND_MAX_POOL || kind == KIND_AVG_POOL || kind == KIND_ADAPTIVE_AVG_POOL
+           || kind == KIND_ADAPTIVE_MAX_POOL)
     ok = scalars_build_pool (&b);
   else if (kind == KIND_LAYER_NORM || kind == KIND_BATCH_NORM || kind == KIND_GROUP_NORM)
     ok = scalars_build_norm (&b);

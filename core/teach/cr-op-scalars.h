@@ -20,16 +20,16 @@
  * elements, or over dims); mm, mv, dot, bmm and addmm (nn.Linear's
  * x@W.T+b); softmax and log_softmax; mse_loss,
  * binary_cross_entropy_with_logits and nll_loss (cross_entropy's second
- * half; mean or sum, no class weights); conv1d and conv2d (each output a sum
- * of the products of its window), max_pool2d and avg_pool2d; layer_norm,
- * batch_norm and group_norm (each group's mean and variance as nodes, then x̂ and the
- * affine; batch norm in eval from its running statistics); gather, embedding,
- * index_select, indexing with a tensor, select, slices, cat and stack; views,
- * reshapes, squeeze/unsqueeze, clone, t, expand. Dims, a convolution's and
- * a pool's geometry and eps are the op's recorded arguments
- * (CrRecordOp.arguments). A custom Function is refused with why (its
- * backward is the script's code), any other op with its name
- * (CR_EXC_NOT_IMPLEMENTED_ERROR).
+ * half; mean or sum, no class weights); conv1d and conv2d (each output a
+ * sum of the products of its window), max_pool2d and avg_pool2d and their
+ * adaptive forms; layer_norm, batch_norm and group_norm (each group's mean
+ * and variance as nodes, then x̂ and the affine; batch norm in eval from
+ * its running statistics); gather, embedding, index_select, indexing with
+ * a tensor, select, slices, cat and stack; views, reshapes,
+ * squeeze/unsqueeze, clone, t, expand. Dims, a convolution's and a pool's
+ * geometry and eps are the op's recorded arguments (CrRecordOp.arguments).
+ * A custom Function is refused with why (its backward is the script's
+ * code), any other op with its name (CR_EXC_NOT_IMPLEMENTED_ERROR).
  *
  * Size: the op's inputs and output together hold at most
  * CR_OP_SCALARS_MAX_ELEMENTS elements, and the graph at most
