@@ -10,6 +10,7 @@
 #include "cr-training.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Without --all, the loss table has about this many rows. */
 #define LOSS_ROWS 20
@@ -28,8 +29,9 @@ cr_train_command_usage (FILE *out)
          "Options:\n"
          "  --step N                tell the updates after backward call N (default: the\n"
          "                          first and the last)\n"
-         "  --element N             the element whose numbers each rule shows (row-major,\n"
-         "                          default 0)\n"
+         "  --element N|I,J         the element whose numbers each rule shows: its number\n"
+         "                          (row-major, default 0) or its index, one number a\n"
+         "                          dimension (for the parameters with that many)\n"
          "  --all                   every backward call's loss and every step\n"
          "  --values                every loss and update as plain lines of Python values\n"
          "                          (what print(x.tolist()) shows), for checking\n"
@@ -70,12 +72,48 @@ parse_step (const char *value,
   return parse_count (value, G_MAXINT, out) && *(gint64 *) out >= 1;
 }
 
-/* --element: an element's number, from 0. */
+/* --element: an element's number from 0 (row-major), or its index a
+ * number per dimension ("1,0" or "[1, 0]"), for the parameters with that
+ * many dimensions (the others show their element 0). */
+typedef struct {
+  int    n_dims;                   /* 0: index[0] is row-major */
+  gint64 index[CR_MAX_DIMS];
+} ElementArg;
+
 static gboolean
 parse_element (const char *value,
                gpointer    out)
 {
-  return parse_count (value, G_MAXINT64, out);
+  ElementArg *arg = out;
+  g_autofree char *text = g_strstrip (g_strdelimit (g_strdup (value), "[]", ' '));
+  if (!strchr (text, ','))
+    {
+      arg->n_dims = 0;
+      return parse_count (text, G_MAXINT64, &arg->index[0]);
+    }
+  g_auto (GStrv) parts = g_strsplit (text, ",", -1);
+  arg->n_dims = (int) g_strv_length (parts);
+  if (arg->n_dims > CR_MAX_DIMS)
+    return FALSE;
+  for (int d = 0; d < arg->n_dims; d++)
+    if (!parse_count (g_strstrip (parts[d]), G_MAXINT64, &arg->index[d]))
+      return FALSE;
+  return TRUE;
+}
+
+static gint64
+element_of (const CrRecordUpdate *u,
+            const ElementArg     *arg)
+{
+  if (arg->n_dims == 0)
+    return arg->index[0];
+  const CrTensorSnapshot *s = u->after ? u->after : u->before;
+  if (!s || s->ndim != arg->n_dims)
+    return 0;
+  gint64 element = 0;
+  for (int d = 0; d < s->ndim; d++)
+    element = element * s->shape[d] + MIN (arg->index[d], MAX (s->shape[d] - 1, 0));
+  return element;
 }
 
 /* "Adam step 3", "manual update 2": how an update's lines begin in
@@ -215,7 +253,7 @@ print_params (const CrRunRecord *record)
 static void
 print_step (const CrRunRecord *record,
             int                backward,
-            gint64             element)
+            const ElementArg  *element)
 {
   g_autoptr (GArray) updates = cr_training_updates_after (record, backward);
   const CrRecordBackward *bw = backward >= 0 ? g_ptr_array_index (record->backwards, backward) : NULL;
@@ -226,7 +264,7 @@ print_step (const CrRunRecord *record,
   for (guint i = 0; i < updates->len; i++)
     {
       const CrRecordUpdate *u = g_ptr_array_index (record->updates, g_array_index (updates, guint, i));
-      g_autofree char *text = cr_training_explain (record, u, element);
+      g_autofree char *text = cr_training_explain (record, u, element_of (u, element));
       g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
       for (guint k = 0; lines[k]; k++)
         if (*lines[k])
@@ -240,13 +278,14 @@ cr_train_command (int    argc,
 {
   const char *file = NULL;
   double timeout = 0;
-  gint64 step = -1, element = 0;
+  gint64 step = -1;
+  ElementArg element = { 0 };
   gboolean all = FALSE, values = FALSE;
   const CrCliOption options[] = {
     { "--all", NULL, NULL, &all, NULL },
     { "--values", NULL, NULL, &values, NULL },
     { "--step", NULL, parse_step, &step, "--step needs a backward call's number (1, 2, ...)" },
-    { "--element", NULL, parse_element, &element, "--element needs an element's number (0, 1, ...)" },
+    { "--element", NULL, parse_element, &element, "--element needs an element's number (0, 1, ...) or index (1,0)" },
     CR_CLI_TIMEOUT_OPTION (&timeout),
     { NULL },
   };
@@ -283,17 +322,17 @@ cr_train_command (int    argc,
           return 2;
         }
       if (step >= 1)
-        print_step (record, (int) step - 1, element);
+        print_step (record, (int) step - 1, &element);
       else if (all)
         for (guint b = 0; b < record->backwards->len; b++)
-          print_step (record, (int) b, element);
+          print_step (record, (int) b, &element);
       else if (record->updates->len > 0)
         {
           const CrRecordUpdate *first = g_ptr_array_index (record->updates, 0);
           const CrRecordUpdate *last = g_ptr_array_index (record->updates, record->updates->len - 1);
-          print_step (record, first->backward, element);
+          print_step (record, first->backward, &element);
           if (last->backward != first->backward)
-            print_step (record, last->backward, element);
+            print_step (record, last->backward, &element);
         }
     }
   fflush (stdout);
