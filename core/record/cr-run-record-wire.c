@@ -625,6 +625,12 @@ get_op (Reader      *r,
         }
       argument->n_values = (int) n;
       get_bytes (r, argument->values, sizeof (double) * n);
+      /* A whole number must fit a gint64: its readers cast it. */
+      gboolean whole = argument->kind == CR_RECORD_ARGUMENT_INT
+                       || argument->kind == CR_RECORD_ARGUMENT_INTS;
+      for (guint k = 0; whole && k < n && !r->failed; k++)
+        if (!(argument->values[k] >= -0x1p63 && argument->values[k] < 0x1p63))
+          wire_fail (r, "an integer argument of %g", argument->values[k]);
     }
 }
 
