@@ -3,7 +3,7 @@
  *
  *   title page   the script's name, what the pages show, the code with
  *                line numbers (a long script goes on over more pages)
- *   step pages   "Step 3 of 12 · MulBackward0" and the step's caption,
+ *   step pages   "Backward 3 of 12 · MulBackward0" and the step's caption,
  *                the graph as of the step (scaled to the room the text
  *                leaves), the step card's sections
  *
@@ -577,7 +577,8 @@ draw_forward_page (Ctx   *c,
   int op = g_array_index (c->call->graph_ops, int, at);
   const CrRecordOp *rop = g_ptr_array_index (record->ops, op);
   g_autoptr (CrForwardText) text = cr_forward_text_new (record, op);
-  g_autofree char *title = g_strdup_printf ("Forward %u of %u · %s", index + 1, n, rop->grad_fn);
+  g_autofree char *count = cr_step_text_story_count (CR_STEP_TEXT_FORWARD, index, n);
+  g_autofree char *title = g_strdup_printf ("%s · %s", count, rop->grad_fn);
   g_autofree char *caption = cr_step_text_caption (rop->caption, rop->iteration);
   if (caption && rop->span.line > 0 && !strstr (caption, "line "))
     {
