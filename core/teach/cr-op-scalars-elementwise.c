@@ -18,6 +18,23 @@ typedef struct {
 
 /* ---- elementwise ops ------------------------------------------------------ */
 
+/* add/sub/rsub's alpha (x.sub(y, alpha=2) is x − 2·y; rsub(x, y, alpha=2) is
+ * y − 2·x): the operand it scales, 1 or 0, and the factor; 1 without one. */
+static double
+op_alpha (const Build *b)
+{
+  if (b->kind != KIND_ADD && b->kind != KIND_SUB && b->kind != KIND_RSUB)
+    return 1;
+  const CrRecordArgument *a = cr_record_op_argument (b->op, "alpha");
+  return a && a->n_values == 1 && isfinite (a->values[0]) ? a->values[0] : 1;
+}
+
+static guint
+alpha_operand (Kind kind)
+{
+  return kind == KIND_RSUB ? 0 : 1;
+}
+
 /* The number an op was given in place of a tensor (x * 2's 2): kept as a
  * saved 0-d value, or else found from the values around it. */
 static gboolean
@@ -45,11 +62,12 @@ find_number (Build         *b,
       double x = scalars_input_values (b, t)[scalars_broadcast_source (j, b->out->ndim, b->out->shape, t->ndim,
                                                     t->shape)];
       double c = NAN;
+      double alpha = op_alpha (b);
       switch (b->kind)
         {
-        case KIND_ADD: c = y - x; break;
-        case KIND_SUB: c = which == 1 ? x - y : y + x; break;
-        case KIND_RSUB: c = which == 1 ? y + x : x - y; break;
+        case KIND_ADD: c = which == 1 ? (y - x) / alpha : y - alpha * x; break;
+        case KIND_SUB: c = which == 1 ? (x - y) / alpha : y + alpha * x; break;
+        case KIND_RSUB: c = which == 1 ? y + alpha * x : (x - y) / alpha; break;
         case KIND_MUL: c = x != 0 ? y / x : NAN; break;
         case KIND_DIV: c = which == 1 ? (y != 0 ? x / y : NAN) : y * x; break;
         case KIND_POW:
@@ -148,13 +166,14 @@ unary_name (Kind kind)
 static double
 binary_value (Kind   kind,
               double a,
-              double c)
+              double c,
+              double alpha)
 {
   switch (kind)
     {
-    case KIND_ADD: return a + c;
-    case KIND_SUB: return a - c;
-    case KIND_RSUB: return c - a;
+    case KIND_ADD: return a + alpha * c;
+    case KIND_SUB: return a - alpha * c;
+    case KIND_RSUB: return c - alpha * a;
     case KIND_MUL: return a * c;
     case KIND_DIV: return a / c;
     case KIND_POW: return pow (a, c);
@@ -183,15 +202,24 @@ binary_local (Kind        kind,
               double      a,
               double      c,
               double      y,
+              double      alpha,
               const char *A,
               const char *C,
               char      **text)
 {
   switch (kind)
     {
-    case KIND_ADD: *text = g_strdup ("1"); return 1;
-    case KIND_SUB: *text = g_strdup (which == 0 ? "1" : "−1"); return which == 0 ? 1 : -1;
-    case KIND_RSUB: *text = g_strdup (which == 0 ? "−1" : "1"); return which == 0 ? -1 : 1;
+    case KIND_ADD: case KIND_SUB: case KIND_RSUB:
+      {
+        /* 1 for the plain operand; ±alpha for the one alpha scales. */
+        double local = which == alpha_operand (kind) ? alpha : 1;
+        if ((kind == KIND_SUB && which == 1) || (kind == KIND_RSUB && which == 0))
+          local = -local;
+        GString *t = g_string_new (local < 0 ? "−" : "");
+        scalars_append_number (t, fabs (local));
+        *text = g_string_free (t, FALSE);
+        return local;
+      }
     case KIND_MUL: *text = g_strdup (which == 0 ? C : A); return which == 0 ? c : a;
     case KIND_DIV:
       if (which == 0)
@@ -251,6 +279,7 @@ scalars_build_elementwise (Build *b)
         return FALSE;
     }
 
+  double alpha = op_alpha (b);
   for (gint64 j = 0; j < scalars_numel_of (b->out); j++)
     {
       b->sub_step = (guint) j;
@@ -272,21 +301,25 @@ scalars_build_elementwise (Build *b)
       GString *n = g_string_new (NULL);
       if (arity == 2)
         {
-          computed = binary_value (b->kind, v[0], v[1]);
-          if (b->kind == KIND_RSUB)
+          computed = binary_value (b->kind, v[0], v[1], alpha);
+          /* rsub reads other − self; alpha's factor goes before its operand. */
+          guint first = b->kind == KIND_RSUB ? 1 : 0, second = 1 - first;
+          const char *labels[2] = { L0, L1 };
+          g_autofree char *factor = NULL;
+          if (alpha != 1)
             {
-              equation = g_strdup_printf ("%s = %s − %s", Y, L1, L0);
-              scalars_append_number (n, v[1]);
-              g_string_append (n, " − ");
-              scalars_append_number (n, v[0]);
+              GString *f = g_string_new (NULL);
+              scalars_append_number (f, alpha);
+              g_string_append (f, "·");
+              factor = g_string_free (f, FALSE);
             }
-          else
-            {
-              equation = g_strdup_printf ("%s = %s %s %s", Y, L0, binary_symbol (b->kind), L1);
-              scalars_append_number (n, v[0]);
-              g_string_append_printf (n, " %s ", binary_symbol (b->kind));
-              scalars_append_number (n, v[1]);
-            }
+          equation = g_strdup_printf ("%s = %s %s %s%s", Y, labels[first], binary_symbol (b->kind),
+                                      factor ? factor : "", labels[second]);
+          scalars_append_number (n, v[first]);
+          g_string_append_printf (n, " %s ", binary_symbol (b->kind));
+          if (factor)
+            g_string_append (n, factor);
+          scalars_append_number (n, v[second]);
         }
       else
         {
@@ -314,7 +347,7 @@ scalars_build_elementwise (Build *b)
             continue;
           char *text = NULL;
           double local = arity == 2
-                         ? binary_local (b->kind, k, v[0], v[1], y, L0, L1, &text)
+                         ? binary_local (b->kind, k, v[0], v[1], y, alpha, L0, L1, &text)
                          : unary_local (b->kind, v[0], y, L0, Y, &text);
           scalars_add_edge (b, operands[k].base + (guint) src[k], out_node, local, text);
         }
