@@ -14,6 +14,8 @@
 #include "cr-coach.h"
 #include "cr-coach-compare.h"
 #include "cr-interp.h"
+#include "cr-interp-cells.h"
+#include "cr-script-load.h"
 
 #include <string.h>
 
@@ -162,19 +164,28 @@ rerun_clear (Rerun *r)
 }
 
 static void
-run_fixed (const char *source,
-           const char *filename,
-           const gint *cancel_flag,
-           Rerun      *out)
+run_fixed (const char        *source,
+           const CrRunRecord *record,
+           const gint        *cancel_flag,
+           Rerun             *out)
 {
+  /* Run as the original ran: a notebook's script as its cells (its IPython
+   * lines handled), so that texts say "cell n, line m" again. */
+  CrScriptText text = {
+    .source = (char *) source,
+    .length = strlen (source),
+    .filename = record->filename,
+    .notebook = record->cells && record->cells->len > 0,
+  };
   g_autoptr (GError) parse_error = NULL;
+  g_autoptr (GArray) cells = NULL;
   CrSpan span = { 0 };
-  CrParseOptions parse_options = { .cancel_flag = cancel_flag };
-  g_autoptr (CrAstModule) module = cr_parse_with_options (source, -1, filename, &parse_options,
-                                                          &span, &parse_error);
+  g_autoptr (CrAstModule) module = cr_script_text_parse (&text, cancel_flag, &cells, &span,
+                                                         &parse_error);
   if (!module)
     {
-      out->syntax_error = g_strdup_printf ("line %d: %s", span.line, parse_error->message);
+      g_autofree char *where = cr_run_record_line_text (record, span.line, FALSE);
+      out->syntax_error = g_strdup_printf ("%s: %s", where, parse_error->message);
       return;
     }
   g_autoptr (GString) output = g_string_new (NULL);
@@ -186,6 +197,8 @@ run_fixed (const char *source,
     .coach = TRUE,
   };
   CrInterp *interp = cr_interp_new (&io);
+  if (cells)
+    cr_interp_set_cells (interp, (const CrScriptCell *) (gpointer) cells->data, cells->len);
   cr_interp_run (interp, module, &out->error);
   out->record = cr_interp_get_run_record (interp);
   cr_interp_free (interp);
@@ -227,7 +240,7 @@ report_rerun (FILE              *out,
   if (n_applied == 0)
     return;
   Rerun rerun = { 0 };
-  run_fixed (fixed, record->filename, cancel_flag, &rerun);
+  run_fixed (fixed, record, cancel_flag, &rerun);
   fprintf (out, "coach: the corrected run (%u fix%s applied):\n", n_applied, n_applied == 1 ? "" : "es");
   if (rerun.syntax_error)
     {
@@ -247,8 +260,10 @@ report_rerun (FILE              *out,
       char *nl = strchr (first, '\n');
       if (nl)
         *nl = '\0';
-      fprintf (out, "  %s: line %d: %s: %s\n", before ? "it still fails" : "the corrected script fails",
-               rerun.error->span.line, cr_exception_name (rerun.error->type), first);
+      g_autofree char *where = cr_run_record_line_text (rerun.record ? rerun.record : record,
+                                                        rerun.error->span.line, FALSE);
+      fprintf (out, "  %s: %s: %s: %s\n", before ? "it still fails" : "the corrected script fails",
+               where, cr_exception_name (rerun.error->type), first);
     }
   g_autoptr (GArray) loss_before = cr_coach_losses (record);
   g_autoptr (GArray) loss_after = cr_coach_losses (rerun.record);
