@@ -364,11 +364,13 @@ test_every_example (void)
   static const int sizes[][2] = { { 1366, 768 }, { 1920, 1080 } };
   /* With the script hidden every example's graph stays whole through its
    * steps at 20 px type (where one did not, the step would be followed),
-   * but 11 at 1366x768: its forward steps 2 to 5 show a 4x4 tensor
-   * (-2.1019 ...) whose grid needs 354 px at presentation's type, the
-   * card 458, more than the 410 px sidebar; the pane gives way, the
-   * window takes that for a drag of the handle (inner_moved) and the
-   * graph keeps the narrower 897 px pane, where it is cut. */
+   * but 11 at 1366x768: its cards show 4x4 tensors of four decimals
+   * (forward steps 2 to 5, and the backward steps' gradients and
+   * products) whose grids need 354 px at presentation's type, the card
+   * 458 to about 530, more than the 410 px sidebar; the pane gives way
+   * (869 px at backward step 5, looked at) while 11's drawing, 505 layout
+   * points, needs 899. The window also takes the narrowing for a drag of
+   * the handle (inner_moved), so the pane stays narrow after. */
   static const char *const too_big_1366[] = {
     "11-mlp-training.py", NULL
   };
