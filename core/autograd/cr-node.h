@@ -62,6 +62,9 @@ typedef struct {
   gboolean  keepdim;
   gint64    ints[4];              /* select index, slice start/end/step, reduction kind */
   CrDType   dtype;                /* the input's dtype for casts */
+  guint     scalar_float_mask;    /* bit i: scalar[i] came as a Python float where a
+                                   * whole value would otherwise show as an int
+                                   * (add's alpha=2.0 shows as 2.0) */
 } CrOpArgs;
 
 /* A user function called with the gradient reaching a tensor (register_hook).

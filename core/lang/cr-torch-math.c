@@ -169,6 +169,20 @@ static const BinaryInfo binary_mul = { "mul", BIN_MUL };
 static const BinaryInfo binary_div = { "div", BIN_DIV };
 static const BinaryInfo binary_rsub = { "rsub", BIN_RSUB };
 
+/* out as a script value; slot's scalar marked as given as a float when
+ * argument i was one, so that _saved_alpha shows 2.0 as PyTorch does. */
+static CrValue *
+wrap_with_float_scalar (CrTensor     *out,
+                        const CrTorchArgs *a,
+                        int           i,
+                        guint         slot)
+{
+  if (out != NULL && out->grad_fn != NULL && cr_torch_args_has (a, i)
+      && a->values[i]->kind == CR_VALUE_FLOAT)
+    cr_node_args (out->grad_fn)->scalar_float_mask |= 1u << slot;
+  return cr_torch_wrap (out);
+}
+
 NATIVE (native_binary)
 {
   const BinaryInfo *info = data;
@@ -211,14 +225,14 @@ NATIVE (native_binary)
             return cr_torch_wrap (cr_rsub_scalar (x, cr_tensor_read_flat (other, 0), error));
           if (other->is_wrapped_number)
             return cr_torch_wrap (cr_rsub_scalar_alpha (x, other, alpha, error));
-          return cr_torch_wrap (cr_rsub_alpha (x, other, alpha, error));
+          return wrap_with_float_scalar (cr_rsub_alpha (x, other, alpha, error), &a, 2, 0);
         }
       if (alpha != 1.0 && info->kind == BIN_SUB && other->is_wrapped_number)
         return cr_torch_wrap (cr_sub_number_alpha (x, other, alpha, error));
       if (alpha != 1.0 && info->kind == BIN_SUB)
-        return cr_torch_wrap (cr_sub_alpha (x, other, alpha, error));
+        return wrap_with_float_scalar (cr_sub_alpha (x, other, alpha, error), &a, 2, 0);
       if (alpha != 1.0)
-        return cr_torch_wrap (cr_add_alpha (x, other, alpha, error));
+        return wrap_with_float_scalar (cr_add_alpha (x, other, alpha, error), &a, 2, 0);
       if (info->kind == BIN_ADD)
         return cr_torch_wrap (cr_add (x, other, error));
       return cr_torch_wrap (cr_sub (x, other, error));
@@ -812,7 +826,13 @@ NATIVE (native_addmm)
   if ((cr_torch_args_has (&a, 3) && !cr_torch_args_double (&a, 3, 1.0, &beta, error))
       || (cr_torch_args_has (&a, 4) && !cr_torch_args_double (&a, 4, 1.0, &alpha, error)))
     return NULL;
-  return cr_torch_wrap (cr_addmm_scaled (bias, m1, m2, beta, alpha, error));
+  CrTensor *out = cr_addmm_scaled (bias, m1, m2, beta, alpha, error);
+  /* _saved_beta/_saved_alpha show 2.0 when given as floats (slots 0, 1). */
+  if (out != NULL && out->grad_fn != NULL)
+    for (int i = 3; i <= 4; i++)
+      if (cr_torch_args_has (&a, i) && a.values[i]->kind == CR_VALUE_FLOAT)
+        cr_node_args (out->grad_fn)->scalar_float_mask |= 1u << (i - 3);
+  return cr_torch_wrap (out);
 }
 
 /* ---- shapes ----------------------------------------------------------- */

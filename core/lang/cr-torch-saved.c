@@ -385,6 +385,8 @@ saved_argument (CrNode          *node,
     case SAVED_DOUBLE:
       return cr_value_new_float (args->scalar[arg]);
     case SAVED_SCALAR_OR_ONE:
+      if (args->has_scalar[arg] && ((args->scalar_float_mask >> arg) & 1))
+        return cr_value_new_float (args->scalar[arg]);
       return scalar_value (args->has_scalar[arg] ? args->scalar[arg] : 1.0);
     case SAVED_SCALAR_OR_NONE:
       return args->has_scalar[arg] ? scalar_value (args->scalar[arg]) : cr_value_none ();
