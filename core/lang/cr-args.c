@@ -14,12 +14,12 @@ typedef struct {
   gboolean     kwonly;
 } Param;
 
-static void
-missing_error (GError     **error,
-               const char  *fname,
-               const char  *kind,
-               const char **names,
-               guint        n)
+void
+cr_args_missing_error (GError     **error,
+                       const char  *fname,
+                       const char  *kind,
+                       const char **names,
+                       guint        n)
 {
   GString *s = g_string_new (NULL);
   g_string_append_printf (s, "%s() missing %u required %s argument%s: ", fname, n, kind,
@@ -116,7 +116,7 @@ cr_args_parse (const char     *fname,
       missing[n_missing++] = params[i].name;
   if (n_missing)
     {
-      missing_error (error, fname, "positional", missing, n_missing);
+      cr_args_missing_error (error, fname, "positional", missing, n_missing);
       return FALSE;
     }
   for (guint i = 0; i < n_params; i++)
@@ -124,7 +124,7 @@ cr_args_parse (const char     *fname,
       missing[n_missing++] = params[i].name;
   if (n_missing)
     {
-      missing_error (error, fname, "keyword-only", missing, n_missing);
+      cr_args_missing_error (error, fname, "keyword-only", missing, n_missing);
       return FALSE;
     }
   return TRUE;

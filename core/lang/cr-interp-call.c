@@ -70,26 +70,6 @@ cr_build_closure (CrFrame *frame,
 
 /* ---- calls -------------------------------------------------------------------------- */
 
-static void
-missing_args_error (GError     **error,
-                    const char  *qualname,
-                    const char  *kind,
-                    const char **names,
-                    guint        n)
-{
-  GString *s = g_string_new (NULL);
-  g_string_append_printf (s, "%s() missing %u required %s argument%s: ", qualname, n, kind,
-                          n == 1 ? "" : "s");
-  for (guint i = 0; i < n; i++)
-    {
-      if (i > 0)
-        g_string_append (s, n == 2 ? " and " : (i == n - 1 ? ", and " : ", "));
-      g_string_append_printf (s, "'%s'", names[i]);
-    }
-  g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR, s->str);
-  g_string_free (s, TRUE);
-}
-
 static gboolean
 bind_args (CrFunction      *fn,
            CrValue        **locals,
@@ -179,7 +159,7 @@ bind_args (CrFunction      *fn,
       }
   if (n_missing)
     {
-      missing_args_error (error, qualname, "positional", missing, n_missing);
+      cr_args_missing_error (error, qualname, "positional", missing, n_missing);
       return FALSE;
     }
   for (guint j = npos; j < code->n_params; j++)
@@ -192,7 +172,7 @@ bind_args (CrFunction      *fn,
       }
   if (n_missing)
     {
-      missing_args_error (error, qualname, "keyword-only", missing, n_missing);
+      cr_args_missing_error (error, qualname, "keyword-only", missing, n_missing);
       return FALSE;
     }
   return TRUE;

@@ -169,17 +169,26 @@ static const BinaryInfo binary_mul = { "mul", BIN_MUL };
 static const BinaryInfo binary_div = { "div", BIN_DIV };
 static const BinaryInfo binary_rsub = { "rsub", BIN_RSUB };
 
-/* out as a script value; slot's scalar marked as given as a float when
- * argument i was one, so that _saved_alpha shows 2.0 as PyTorch does. */
-static CrValue *
-wrap_with_float_scalar (CrTensor     *out,
-                        const CrTorchArgs *a,
-                        int           i,
-                        guint         slot)
+/* Marks out's scalar `slot` as given as a float when argument i was one,
+ * so that _saved_alpha shows 2.0 as PyTorch does. */
+static void
+mark_float_scalar (CrTensor          *out,
+                   const CrTorchArgs *a,
+                   int                i,
+                   guint              slot)
 {
   if (out != NULL && out->grad_fn != NULL && cr_torch_args_has (a, i)
       && a->values[i]->kind == CR_VALUE_FLOAT)
     cr_node_args (out->grad_fn)->scalar_float_mask |= 1u << slot;
+}
+
+static CrValue *
+wrap_with_float_scalar (CrTensor          *out,
+                        const CrTorchArgs *a,
+                        int                i,
+                        guint              slot)
+{
+  mark_float_scalar (out, a, i, slot);
   return cr_torch_wrap (out);
 }
 
@@ -827,12 +836,8 @@ NATIVE (native_addmm)
       || (cr_torch_args_has (&a, 4) && !cr_torch_args_double (&a, 4, 1.0, &alpha, error)))
     return NULL;
   CrTensor *out = cr_addmm_scaled (bias, m1, m2, beta, alpha, error);
-  /* _saved_beta/_saved_alpha show 2.0 when given as floats (slots 0, 1). */
-  if (out != NULL && out->grad_fn != NULL)
-    for (int i = 3; i <= 4; i++)
-      if (cr_torch_args_has (&a, i) && a.values[i]->kind == CR_VALUE_FLOAT)
-        cr_node_args (out->grad_fn)->scalar_float_mask |= 1u << (i - 3);
-  return cr_torch_wrap (out);
+  mark_float_scalar (out, &a, 3, 0);   /* _saved_beta */
+  return wrap_with_float_scalar (out, &a, 4, 1);   /* _saved_alpha */
 }
 
 /* ---- shapes ----------------------------------------------------------- */

@@ -255,6 +255,10 @@ gboolean  cr_value_to_shape      (CrValue *const *args, guint n_args, gint64 *ou
 gboolean  cr_args_parse          (const char *fname, CrValue *const *args, guint n_args,
                                   const CrKwarg *kwargs, guint n_kwargs, GError **error,
                                   ...) G_GNUC_NULL_TERMINATED;
+/* Python's "f() missing 2 required positional arguments: 'a' and 'b'" (kind:
+ * "positional" or "keyword-only"), for natives and script functions alike. */
+void      cr_args_missing_error  (GError **error, const char *fname, const char *kind,
+                                  const char **names, guint n);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrValue, cr_value_unref)
 
