@@ -244,15 +244,29 @@ class RNNCellBase(Module):
         x_w = F.linear(input, self.weight_ih, self.bias_ih)
         return _cell_step(mode, x_w, h, c, self.weight_hh, self.bias_hh)
 
-    def _batched(self, input):
+    # One step for every cell: a sample (1-D input, a state without its
+    # batch dim) or a batch, as PyTorch's cells take them; an LSTM's state
+    # is the pair (h, c).
+    _state_is_pair = False
+
+    def forward(self, input, hx=None):
         if input.dim() not in (1, 2):
             raise AssertionError("{}: Expected input to be 1-D or 2-D but received {}-D tensor"
                                  .format(type(self).__name__, input.dim()))
-        return input.dim() == 2
-
-    def _zeros(self, input):
-        return torch.zeros(input.size(0), self.hidden_size, dtype=input.dtype,
-                           device=input.device)
+        batched = input.dim() == 2
+        pair = self._state_is_pair
+        if not batched:
+            input = input.unsqueeze(0)
+        if hx is None:
+            zeros = torch.zeros(input.size(0), self.hidden_size, dtype=input.dtype,
+                                device=input.device)
+            hx = (zeros, zeros) if pair else zeros
+        elif not batched:
+            hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0)) if pair else hx.unsqueeze(0)
+        hy, cy = self._step(self._mode(), input, hx[0] if pair else hx, hx[1] if pair else None)
+        if pair:
+            return (hy, cy) if batched else (hy.squeeze(0), cy.squeeze(0))
+        return hy if batched else hy.squeeze(0)
 
 
 class RNNCell(RNNCellBase):
@@ -261,53 +275,27 @@ class RNNCell(RNNCellBase):
         super().__init__(input_size, hidden_size, bias, num_chunks=1, device=device, dtype=dtype)
         self.nonlinearity = nonlinearity
 
-    def forward(self, input, hx=None):
-        batched = self._batched(input)
-        if not batched:
-            input = input.unsqueeze(0)
-        if hx is None:
-            hx = self._zeros(input)
-        elif not batched:
-            hx = hx.unsqueeze(0)
+    def _mode(self):
         if self.nonlinearity == 'tanh':
-            ret, _ = self._step('RNN_TANH', input, hx, None)
-        elif self.nonlinearity == 'relu':
-            ret, _ = self._step('RNN_RELU', input, hx, None)
-        else:
-            raise RuntimeError("Unknown nonlinearity: {}".format(self.nonlinearity))
-        return ret if batched else ret.squeeze(0)
+            return 'RNN_TANH'
+        if self.nonlinearity == 'relu':
+            return 'RNN_RELU'
+        raise RuntimeError("Unknown nonlinearity: {}".format(self.nonlinearity))
 
 
 class LSTMCell(RNNCellBase):
+    _state_is_pair = True
+
     def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
         super().__init__(input_size, hidden_size, bias, num_chunks=4, device=device, dtype=dtype)
 
-    def forward(self, input, hx=None):
-        batched = self._batched(input)
-        if not batched:
-            input = input.unsqueeze(0)
-        if hx is None:
-            zeros = self._zeros(input)
-            hx = (zeros, zeros)
-        elif not batched:
-            hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0))
-        hy, cy = self._step('LSTM', input, hx[0], hx[1])
-        if not batched:
-            return hy.squeeze(0), cy.squeeze(0)
-        return hy, cy
+    def _mode(self):
+        return 'LSTM'
 
 
 class GRUCell(RNNCellBase):
     def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
         super().__init__(input_size, hidden_size, bias, num_chunks=3, device=device, dtype=dtype)
 
-    def forward(self, input, hx=None):
-        batched = self._batched(input)
-        if not batched:
-            input = input.unsqueeze(0)
-        if hx is None:
-            hx = self._zeros(input)
-        elif not batched:
-            hx = hx.unsqueeze(0)
-        ret, _ = self._step('GRU', input, hx, None)
-        return ret if batched else ret.squeeze(0)
+    def _mode(self):
+        return 'GRU'
