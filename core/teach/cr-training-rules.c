@@ -109,36 +109,131 @@ squared (Numbers *n,
   return buf;
 }
 
-/* The gradient a rule starts from, maximize's sign and weight decay (L2,
- * added to the gradient) applied: the first lines of every rule here. */
-static double
-start_gradient (CrTrainingWorked     *w,
-                const CrRecordUpdate *u,
-                const char           *symbol,
-                double                p,
-                double                g)
+/* ---- what a rule works from ------------------------------------------------------ */
+
+/* One element of one optimizer step: the numbers before it and the
+ * optimizer's options, read once (an option the optimizer does not have
+ * reads as the default that leaves its line out). */
+typedef struct {
+  const CrRecordUpdate *u;
+  gint64   e;                     /* the element */
+  double   p, grad;               /* the parameter's element and its .grad, before */
+  double   lr, eps, weight_decay, lr_decay;
+  double   momentum, dampening;   /* SGD; RMSprop's momentum */
+  double   alpha;                 /* RMSprop */
+  double   beta1, beta2;          /* Adam, AdamW */
+  gboolean maximize, nesterov, amsgrad, centered;
+} Step;
+
+static Step
+step_of (const CrRecordUpdate *u,
+         gint64                e)
 {
-  Numbers n = { 0 };
-  gboolean maximize = cr_record_update_number (u, "maximize", 0) != 0;
-  double decay = cr_record_update_number (u, "weight_decay", 0);
-  g_autofree char *rule = g_strdup_printf (maximize ? "%s = −p.grad (maximize)" : "%s = p.grad", symbol);
-  double d = add_line (w, rule, maximize ? -g : g, NULL);
-  if (decay != 0)
-    {
-      g_autofree char *with = g_strdup_printf ("%s ← %s + λ·p", symbol, symbol);
-      d = add_line (w, with, d + decay * p, "%s + %s × %s", num (&n, d), num (&n, decay), num (&n, p));
-    }
-  return d;
+  return (Step) {
+    .u = u,
+    .e = e,
+    .p = cr_training_value_at (u->before, e),
+    .grad = cr_training_value_at (u->grad, e),
+    .lr = cr_record_update_number (u, "lr", NAN),
+    .eps = cr_record_update_number (u, "eps", NAN),
+    .weight_decay = cr_record_update_number (u, "weight_decay", 0),
+    .lr_decay = cr_record_update_number (u, "lr_decay", 0),
+    .momentum = cr_record_update_number (u, "momentum", 0),
+    .dampening = cr_record_update_number (u, "dampening", 0),
+    .alpha = cr_record_update_number (u, "alpha", NAN),
+    .beta1 = cr_record_update_number (u, "beta1", NAN),
+    .beta2 = cr_record_update_number (u, "beta2", NAN),
+    .maximize = cr_record_update_number (u, "maximize", 0) != 0,
+    .nesterov = cr_record_update_number (u, "nesterov", 0) != 0,
+    .amsgrad = cr_record_update_number (u, "amsgrad", 0) != 0,
+    .centered = cr_record_update_number (u, "centered", 0) != 0,
+  };
+}
+
+/* The element of the state entry `name` before the step; NaN: none. */
+static double
+state_at (const Step *s,
+          const char *name)
+{
+  return cr_training_value_at (state_before (s->u, name), s->e);
 }
 
 /* A state's step count after this step: the count before, plus one. */
 static double
-step_count (const CrRecordUpdate *u)
+step_count (const Step *s)
 {
-  const CrTensorSnapshot *before = state_before (u, "step");
+  const CrTensorSnapshot *before = state_before (s->u, "step");
   if (before)
     return cr_training_value_at (before, 0) + 1;
-  return cr_training_value_at (state_after (u, "step"), 0);
+  return cr_training_value_at (state_after (s->u, "step"), 0);
+}
+
+/* ---- the lines every rule has -------------------------------------------------- */
+
+/* The gradient a rule starts from, maximize's sign and weight decay (L2,
+ * added to the gradient) applied: the first lines of every rule here. */
+static double
+start_gradient (CrTrainingWorked *w,
+                const Step       *s,
+                const char       *symbol)
+{
+  Numbers n = { 0 };
+  g_autofree char *rule = g_strdup_printf (s->maximize ? "%s = −p.grad (maximize)" : "%s = p.grad", symbol);
+  double d = add_line (w, rule, s->maximize ? -s->grad : s->grad, NULL);
+  if (s->weight_decay != 0)
+    {
+      g_autofree char *with = g_strdup_printf ("%s ← %s + λ·p", symbol, symbol);
+      d = add_line (w, with, d + s->weight_decay * s->p, "%s + %s × %s", num (&n, d),
+                    num (&n, s->weight_decay), num (&n, s->p));
+    }
+  return d;
+}
+
+/* A running average's line, "a ← β·a + c·x" (x² when squared), and the
+ * state entry it leaves: momentum buffers and moments alike. */
+static double
+average_line (CrTrainingWorked *w,
+              const char       *state,
+              const char       *rule,
+              double            beta,
+              double            a,
+              double            c,
+              double            x,
+              gboolean          square)
+{
+  Numbers n = { 0 };
+  double result = add_line (w, rule, beta * a + c * (square ? x * x : x), "%s × %s + %s × %s",
+                            num (&n, beta), num (&n, a), num (&n, c),
+                            square ? squared (&n, x) : num (&n, x));
+  set_state (w, state, result);
+  return result;
+}
+
+/* The last line, "p ← p − lr·d": the parameter after, by the rule. */
+static void
+descend_line (CrTrainingWorked *w,
+              const char       *rule,
+              double            p,
+              double            lr,
+              double            d)
+{
+  Numbers n = { 0 };
+  w->after = add_line (w, rule, p - lr * d, "%s − %s × %s", num (&n, p), num (&n, lr), num (&n, d));
+}
+
+/* The last line of the adaptive rules, "p ← p − lr·d/(√v + ε)". */
+static void
+descend_scaled_line (CrTrainingWorked *w,
+                     const char       *rule,
+                     double            p,
+                     double            lr,
+                     double            d,
+                     double            v,
+                     double            eps)
+{
+  Numbers n = { 0 };
+  w->after = add_line (w, rule, p - lr * d / (sqrt (v) + eps), "%s − %s × %s / (%s + %s)",
+                       num (&n, p), num (&n, lr), num (&n, d), num (&n, sqrt (v)), num (&n, eps));
 }
 
 /* ---- the rules ------------------------------------------------------------------ */
@@ -146,171 +241,129 @@ step_count (const CrRecordUpdate *u)
 /* torch/optim/sgd.py: weight decay, momentum (its buffer is the first
  * gradient at the first step), dampening, Nesterov. */
 static void
-work_sgd (CrTrainingWorked     *w,
-          const CrRecordUpdate *u,
-          gint64                e)
+work_sgd (CrTrainingWorked *w,
+          const Step       *s)
 {
   Numbers n = { 0 };
-  double lr = cr_record_update_number (u, "lr", NAN);
-  double momentum = cr_record_update_number (u, "momentum", 0);
-  double dampening = cr_record_update_number (u, "dampening", 0);
-  gboolean nesterov = cr_record_update_number (u, "nesterov", 0) != 0;
-  double p = cr_training_value_at (u->before, e);
-  double d = start_gradient (w, u, "d", p, cr_training_value_at (u->grad, e));
-  if (momentum != 0)
+  double d = start_gradient (w, s, "d");
+  if (s->momentum != 0)
     {
-      const CrTensorSnapshot *buf_before = state_before (u, "momentum_buffer");
       double buf;
-      if (!buf_before)
-        buf = add_line (w, "buf ← d (first step)", d, NULL);
-      else
+      if (!state_before (s->u, "momentum_buffer"))
         {
-          double b = cr_training_value_at (buf_before, e);
-          buf = add_line (w, "buf ← μ·buf + (1−τ)·d", momentum * b + (1 - dampening) * d,
-                          "%s × %s + %s × %s", num (&n, momentum), num (&n, b),
-                          num (&n, 1 - dampening), num (&n, d));
+          buf = add_line (w, "buf ← d (first step)", d, NULL);
+          set_state (w, "momentum_buffer", buf);
         }
-      set_state (w, "momentum_buffer", buf);
-      if (nesterov)
-        d = add_line (w, "d ← d + μ·buf (Nesterov)", d + momentum * buf,
-                      "%s + %s × %s", num (&n, d), num (&n, momentum), num (&n, buf));
+      else
+        buf = average_line (w, "momentum_buffer", "buf ← μ·buf + (1−τ)·d", s->momentum,
+                            state_at (s, "momentum_buffer"), 1 - s->dampening, d, FALSE);
+      if (s->nesterov)
+        d = add_line (w, "d ← d + μ·buf (Nesterov)", d + s->momentum * buf,
+                      "%s + %s × %s", num (&n, d), num (&n, s->momentum), num (&n, buf));
       else
         d = buf;
     }
-  w->after = add_line (w, momentum != 0 && !nesterov ? "p ← p − lr·buf" : "p ← p − lr·d",
-                       p - lr * d, "%s − %s × %s", num (&n, p), num (&n, lr), num (&n, d));
+  descend_line (w, s->momentum != 0 && !s->nesterov ? "p ← p − lr·buf" : "p ← p − lr·d", s->p, s->lr, d);
 }
 
 /* torch/optim/adam.py and adamw.py: the moments, AMSGrad's running
  * maximum, the bias corrections; AdamW's decay shrinks the parameter. */
 static void
-work_adam (CrTrainingWorked     *w,
-           const CrRecordUpdate *u,
-           gint64                e)
+work_adam (CrTrainingWorked *w,
+           const Step       *s)
 {
   Numbers n = { 0 };
-  gboolean decoupled = g_strcmp0 (u->optimizer, "AdamW") == 0;
-  double lr = cr_record_update_number (u, "lr", NAN);
-  double beta1 = cr_record_update_number (u, "beta1", NAN);
-  double beta2 = cr_record_update_number (u, "beta2", NAN);
-  double eps = cr_record_update_number (u, "eps", NAN);
-  double decay = cr_record_update_number (u, "weight_decay", 0);
-  gboolean amsgrad = cr_record_update_number (u, "amsgrad", 0) != 0;
-  gboolean maximize = cr_record_update_number (u, "maximize", 0) != 0;
-  double p = cr_training_value_at (u->before, e);
-  double g = cr_training_value_at (u->grad, e);
-  double t = step_count (u);
+  gboolean decoupled = g_strcmp0 (s->u->optimizer, "AdamW") == 0;
+  double p = s->p, g;
+  double t = step_count (s);
   set_state (w, "step", t);
   if (decoupled)
     {
       /* AdamW: the decay is on the parameter, not in the gradient. */
-      g = add_line (w, maximize ? "g = −p.grad (maximize)" : "g = p.grad", maximize ? -g : g, NULL);
+      g = add_line (w, s->maximize ? "g = −p.grad (maximize)" : "g = p.grad",
+                    s->maximize ? -s->grad : s->grad, NULL);
       add_line (w, "t (this step)", t, NULL);
-      if (decay != 0)
-        p = add_line (w, "p ← p·(1 − lr·λ)", p * (1 - lr * decay), "%s × (1 − %s × %s)",
-                      num (&n, p), num (&n, lr), num (&n, decay));
+      if (s->weight_decay != 0)
+        p = add_line (w, "p ← p·(1 − lr·λ)", p * (1 - s->lr * s->weight_decay), "%s × (1 − %s × %s)",
+                      num (&n, p), num (&n, s->lr), num (&n, s->weight_decay));
     }
   else
     {
-      g = start_gradient (w, u, "g", p, g);
+      g = start_gradient (w, s, "g");
       add_line (w, "t (this step)", t, NULL);
     }
-  double m0 = cr_training_value_at (state_before (u, "exp_avg"), e);
-  double v0 = cr_training_value_at (state_before (u, "exp_avg_sq"), e);
-  double m = add_line (w, "m ← β₁·m + (1−β₁)·g", beta1 * m0 + (1 - beta1) * g, "%s × %s + %s × %s",
-                       num (&n, beta1), num (&n, m0), num (&n, 1 - beta1), num (&n, g));
-  double v = add_line (w, "v ← β₂·v + (1−β₂)·g²", beta2 * v0 + (1 - beta2) * g * g, "%s × %s + %s × %s",
-                       num (&n, beta2), num (&n, v0), num (&n, 1 - beta2), squared (&n, g));
-  set_state (w, "exp_avg", m);
-  set_state (w, "exp_avg_sq", v);
-  if (amsgrad)
+  double m = average_line (w, "exp_avg", "m ← β₁·m + (1−β₁)·g", s->beta1, state_at (s, "exp_avg"),
+                           1 - s->beta1, g, FALSE);
+  double v = average_line (w, "exp_avg_sq", "v ← β₂·v + (1−β₂)·g²", s->beta2, state_at (s, "exp_avg_sq"),
+                           1 - s->beta2, g, TRUE);
+  if (s->amsgrad)
     {
-      double v_max0 = cr_training_value_at (state_before (u, "max_exp_avg_sq"), e);
+      double v_max0 = state_at (s, "max_exp_avg_sq");
       double v_max = add_line (w, "v_max ← max(v_max, v)", fmax (v_max0, v),
                                "max(%s, %s)", num (&n, v_max0), num (&n, v));
       set_state (w, "max_exp_avg_sq", v_max);
       v = v_max;
     }
-  double bc1 = 1 - pow (beta1, t), bc2 = 1 - pow (beta2, t);
+  double bc1 = 1 - pow (s->beta1, t), bc2 = 1 - pow (s->beta2, t);
   double m_hat = add_line (w, "m̂ = m / (1 − β₁ᵗ)", m / bc1, "%s / %s", num (&n, m), num (&n, bc1));
-  double v_hat = add_line (w, amsgrad ? "v̂ = v_max / (1 − β₂ᵗ)" : "v̂ = v / (1 − β₂ᵗ)", v / bc2,
+  double v_hat = add_line (w, s->amsgrad ? "v̂ = v_max / (1 − β₂ᵗ)" : "v̂ = v / (1 − β₂ᵗ)", v / bc2,
                            "%s / %s", num (&n, v), num (&n, bc2));
-  w->after = add_line (w, "p ← p − lr·m̂/(√v̂ + ε)", p - lr * m_hat / (sqrt (v_hat) + eps),
-                       "%s − %s × %s / (%s + %s)", num (&n, p), num (&n, lr), num (&n, m_hat),
-                       num (&n, sqrt (v_hat)), num (&n, eps));
+  descend_scaled_line (w, "p ← p − lr·m̂/(√v̂ + ε)", p, s->lr, m_hat, v_hat, s->eps);
 }
 
 /* torch/optim/rmsprop.py: the running average of g², centered (minus the
  * square of g's running average), momentum on the scaled step. */
 static void
-work_rmsprop (CrTrainingWorked     *w,
-              const CrRecordUpdate *u,
-              gint64                e)
+work_rmsprop (CrTrainingWorked *w,
+              const Step       *s)
 {
   Numbers n = { 0 };
-  double lr = cr_record_update_number (u, "lr", NAN);
-  double alpha = cr_record_update_number (u, "alpha", NAN);
-  double eps = cr_record_update_number (u, "eps", NAN);
-  double momentum = cr_record_update_number (u, "momentum", 0);
-  gboolean centered = cr_record_update_number (u, "centered", 0) != 0;
-  double p = cr_training_value_at (u->before, e);
-  set_state (w, "step", step_count (u));
-  double g = start_gradient (w, u, "g", p, cr_training_value_at (u->grad, e));
-  double v0 = cr_training_value_at (state_before (u, "square_avg"), e);
-  double v = add_line (w, "v ← α·v + (1−α)·g²", alpha * v0 + (1 - alpha) * g * g, "%s × %s + %s × %s",
-                       num (&n, alpha), num (&n, v0), num (&n, 1 - alpha), squared (&n, g));
-  set_state (w, "square_avg", v);
+  set_state (w, "step", step_count (s));
+  double g = start_gradient (w, s, "g");
+  double v = average_line (w, "square_avg", "v ← α·v + (1−α)·g²", s->alpha, state_at (s, "square_avg"),
+                           1 - s->alpha, g, TRUE);
   double avg;
-  if (centered)
+  if (s->centered)
     {
-      double a0 = cr_training_value_at (state_before (u, "grad_avg"), e);
-      double a = add_line (w, "ḡ ← α·ḡ + (1−α)·g", alpha * a0 + (1 - alpha) * g, "%s × %s + %s × %s",
-                           num (&n, alpha), num (&n, a0), num (&n, 1 - alpha), num (&n, g));
-      set_state (w, "grad_avg", a);
-      avg = add_line (w, "s = √(v − ḡ²) + ε", sqrt (v - a * a) + eps, "√(%s − %s) + %s",
-                      num (&n, v), squared (&n, a), num (&n, eps));
+      double a = average_line (w, "grad_avg", "ḡ ← α·ḡ + (1−α)·g", s->alpha, state_at (s, "grad_avg"),
+                               1 - s->alpha, g, FALSE);
+      avg = add_line (w, "s = √(v − ḡ²) + ε", sqrt (v - a * a) + s->eps, "√(%s − %s) + %s",
+                      num (&n, v), squared (&n, a), num (&n, s->eps));
     }
   else
-    avg = add_line (w, "s = √v + ε", sqrt (v) + eps, "√%s + %s", num (&n, v), num (&n, eps));
-  if (momentum > 0)
+    avg = add_line (w, "s = √v + ε", sqrt (v) + s->eps, "√%s + %s", num (&n, v), num (&n, s->eps));
+  if (s->momentum > 0)
     {
-      double b0 = cr_training_value_at (state_before (u, "momentum_buffer"), e);
-      double buf = add_line (w, "buf ← μ·buf + g/s", momentum * b0 + g / avg, "%s × %s + %s / %s",
-                             num (&n, momentum), num (&n, b0), num (&n, g), num (&n, avg));
+      double b0 = state_at (s, "momentum_buffer");
+      double buf = add_line (w, "buf ← μ·buf + g/s", s->momentum * b0 + g / avg, "%s × %s + %s / %s",
+                             num (&n, s->momentum), num (&n, b0), num (&n, g), num (&n, avg));
       set_state (w, "momentum_buffer", buf);
-      w->after = add_line (w, "p ← p − lr·buf", p - lr * buf, "%s − %s × %s",
-                           num (&n, p), num (&n, lr), num (&n, buf));
+      descend_line (w, "p ← p − lr·buf", s->p, s->lr, buf);
     }
   else
-    w->after = add_line (w, "p ← p − lr·g/s", p - lr * g / avg, "%s − %s × %s / %s",
-                         num (&n, p), num (&n, lr), num (&n, g), num (&n, avg));
+    w->after = add_line (w, "p ← p − lr·g/s", s->p - s->lr * g / avg, "%s − %s × %s / %s",
+                         num (&n, s->p), num (&n, s->lr), num (&n, g), num (&n, avg));
 }
 
 /* torch/optim/adagrad.py: the sum of every g² so far, a learning rate
  * that decays with the step. */
 static void
-work_adagrad (CrTrainingWorked     *w,
-              const CrRecordUpdate *u,
-              gint64                e)
+work_adagrad (CrTrainingWorked *w,
+              const Step       *s)
 {
   Numbers n = { 0 };
-  double lr = cr_record_update_number (u, "lr", NAN);
-  double lr_decay = cr_record_update_number (u, "lr_decay", 0);
-  double eps = cr_record_update_number (u, "eps", NAN);
-  double p = cr_training_value_at (u->before, e);
-  double g = start_gradient (w, u, "g", p, cr_training_value_at (u->grad, e));
-  double t = add_line (w, "t (this step)", step_count (u), NULL);
+  double g = start_gradient (w, s, "g");
+  double t = add_line (w, "t (this step)", step_count (s), NULL);
   set_state (w, "step", t);
-  double clr = lr;
-  if (lr_decay != 0)
-    clr = add_line (w, "lr_t = lr / (1 + (t−1)·δ)", lr / (1 + (t - 1) * lr_decay),
-                    "%s / (1 + %s × %s)", num (&n, lr), num (&n, t - 1), num (&n, lr_decay));
-  double s0 = cr_training_value_at (state_before (u, "sum"), e);
-  double s = add_line (w, "G ← G + g²", s0 + g * g, "%s + %s", num (&n, s0), squared (&n, g));
-  set_state (w, "sum", s);
-  w->after = add_line (w, lr_decay != 0 ? "p ← p − lr_t·g/(√G + ε)" : "p ← p − lr·g/(√G + ε)",
-                       p - clr * g / (sqrt (s) + eps), "%s − %s × %s / (%s + %s)",
-                       num (&n, p), num (&n, clr), num (&n, g), num (&n, sqrt (s)), num (&n, eps));
+  double clr = s->lr;
+  if (s->lr_decay != 0)
+    clr = add_line (w, "lr_t = lr / (1 + (t−1)·δ)", s->lr / (1 + (t - 1) * s->lr_decay),
+                    "%s / (1 + %s × %s)", num (&n, s->lr), num (&n, t - 1), num (&n, s->lr_decay));
+  double s0 = state_at (s, "sum");
+  double sum = add_line (w, "G ← G + g²", s0 + g * g, "%s + %s", num (&n, s0), squared (&n, g));
+  set_state (w, "sum", sum);
+  descend_scaled_line (w, s->lr_decay != 0 ? "p ← p − lr_t·g/(√G + ε)" : "p ← p − lr·g/(√G + ε)",
+                       s->p, clr, g, sum, s->eps);
 }
 
 /* The factor k with before − after = k·grad on every element kept, when
@@ -403,14 +456,18 @@ cr_training_work (const CrRecordUpdate *u,
     work_manual (w, u, element);
   else if (!w->told)
     work_other (w, u, element);
-  else if (g_str_equal (u->optimizer, "SGD"))
-    work_sgd (w, u, element);
-  else if (g_str_equal (u->optimizer, "RMSprop"))
-    work_rmsprop (w, u, element);
-  else if (g_str_equal (u->optimizer, "Adagrad"))
-    work_adagrad (w, u, element);
   else
-    work_adam (w, u, element);
+    {
+      Step s = step_of (u, element);
+      if (g_str_equal (u->optimizer, "SGD"))
+        work_sgd (w, &s);
+      else if (g_str_equal (u->optimizer, "RMSprop"))
+        work_rmsprop (w, &s);
+      else if (g_str_equal (u->optimizer, "Adagrad"))
+        work_adagrad (w, &s);
+      else
+        work_adam (w, &s);
+    }
   return w;
 }
 
