@@ -156,6 +156,12 @@ G_BEGIN_DECLS
   X (NATIVE_LAYER_NORM_BACKWARD) /* NativeLayerNormBackwardBackward0 */ \
   X (UNSAFE_SPLIT)        /* UnsafeSplitBackward0: unsafe_split, unsafe_chunk (RNN gates) */ \
   X (MASKED_SELECT)       /* MaskedSelectBackward0 */                  \
+  X (ADDMV)               /* AddmvBackward0 */                         \
+  X (ADDR)                /* AddrBackward0 */                          \
+  X (BADDBMM)             /* BaddbmmBackward0 */                       \
+  X (ADDBMM)              /* AddbmmBackward0 */                        \
+  X (CUMPROD)             /* CumprodBackward0 */                       \
+  X (LINALG_CROSS)        /* LinalgCrossBackward0: cross, linalg.cross */ \
   X (NOT_IMPLEMENTED)     /* NotImplemented (name(): torch::autograd::) */
 
 /* The elementwise functions of one tensor are rows of core/cr-unary-ops.def

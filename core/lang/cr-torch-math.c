@@ -169,13 +169,11 @@ static const BinaryInfo binary_mul = { "mul", BIN_MUL };
 static const BinaryInfo binary_div = { "div", BIN_DIV };
 static const BinaryInfo binary_rsub = { "rsub", BIN_RSUB };
 
-/* Marks out's scalar `slot` as given as a float when argument i was one,
- * so that _saved_alpha shows 2.0 as PyTorch does. */
-static void
-mark_float_scalar (CrTensor          *out,
-                   const CrTorchArgs *a,
-                   int                i,
-                   guint              slot)
+void
+cr_torch_mark_float_scalar (CrTensor          *out,
+                            const CrTorchArgs *a,
+                            int                i,
+                            guint              slot)
 {
   if (out != NULL && out->grad_fn != NULL && cr_torch_args_has (a, i)
       && a->values[i]->kind == CR_VALUE_FLOAT)
@@ -188,7 +186,7 @@ wrap_with_float_scalar (CrTensor          *out,
                         int                i,
                         guint              slot)
 {
-  mark_float_scalar (out, a, i, slot);
+  cr_torch_mark_float_scalar (out, a, i, slot);
   return cr_torch_wrap (out);
 }
 
@@ -836,7 +834,7 @@ NATIVE (native_addmm)
       || (cr_torch_args_has (&a, 4) && !cr_torch_args_double (&a, 4, 1.0, &alpha, error)))
     return NULL;
   CrTensor *out = cr_addmm_scaled (bias, m1, m2, beta, alpha, error);
-  mark_float_scalar (out, &a, 3, 0);   /* _saved_beta */
+  cr_torch_mark_float_scalar (out, &a, 3, 0);   /* _saved_beta */
   return wrap_with_float_scalar (out, &a, 4, 1);   /* _saved_alpha */
 }
 

@@ -1076,6 +1076,7 @@ const CrTorchFuncTable cr_torch_func_tables[] = {
   { cr_torch_pointwise_funcs, &cr_torch_n_pointwise_funcs },
   { cr_torch_repeat_funcs, &cr_torch_n_repeat_funcs },
   { cr_torch_counting_funcs, &cr_torch_n_counting_funcs },
+  { cr_torch_products_funcs, &cr_torch_n_products_funcs },
 };
 const guint cr_torch_n_func_tables = G_N_ELEMENTS (cr_torch_func_tables);
 
@@ -1266,6 +1267,7 @@ torch_module_new (void)
   /* torch.nn is the prelude's (core/lang/prelude), run when first reached. */
   add_value (torch, "_C", c_module_new ());
   add_value (torch, "cuda", cuda_module_new ());
+  add_value (torch, "linalg", cr_torch_linalg_module_new ());
   cr_torch_install_missing_hook (torch, "torch");
   return torch;
 }

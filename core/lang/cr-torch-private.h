@@ -39,6 +39,12 @@ gboolean  cr_torch_args_parse        (CrTorchArgs     *a,
                                       const CrKwarg   *kwargs,
                                       guint            n_kwargs,
                                       GError         **error);
+/* Marks out's grad_fn scalar `slot` as given as a float when argument i
+ * was one, so that _saved_alpha shows 2.0 as PyTorch does (cr-torch-math.c). */
+void      cr_torch_mark_float_scalar (CrTensor        *out,
+                                      const CrTorchArgs *a,
+                                      int              i,
+                                      guint            slot);
 /* TRUE when parameter i was given and is not None. */
 gboolean  cr_torch_args_has          (const CrTorchArgs *a,
                                       guint            i);
@@ -216,6 +222,10 @@ extern const CrTorchFunc cr_torch_repeat_funcs[];        /* cr-torch-repeat.c */
 extern const guint       cr_torch_n_repeat_funcs;
 extern const CrTorchFunc cr_torch_counting_funcs[];      /* cr-torch-counting.c */
 extern const guint       cr_torch_n_counting_funcs;
+extern const CrTorchFunc cr_torch_products_funcs[];      /* cr-torch-products.c */
+extern const guint       cr_torch_n_products_funcs;
+/* The module torch.linalg (new ref): cross; the rest says it is missing. */
+CrValue  *cr_torch_linalg_module_new (void);
 
 /* Every table above, in the order in which a later entry wins on a shared
  * name (cr-torch-module.c). */

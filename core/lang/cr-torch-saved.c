@@ -43,6 +43,8 @@ typedef enum {
                         * padding_idx: PyTorch shows none as 2**64 - 1, which no
                         * 64-bit int holds) */
   SAVED_DIMS_PAIR,     /* (args->dims[arg], args->dims[arg + 1]) (a pool's kernel) */
+  SAVED_INPUT_SIZE_AT, /* input arg / 16's size along dim arg % 16 (addbmm's
+                        * batch1_argsize_0) */
 } SavedKind;
 
 typedef enum {
@@ -100,6 +102,17 @@ static const SavedName saved_names[] = {
   { CR_OP_ADDMM, "beta", 0, SAVED_SCALAR_OR_ONE }, { CR_OP_ADDMM, "alpha", 1, SAVED_SCALAR_OR_ONE },
   { CR_OP_ADDMM, "mat1_sym_sizes", 1, SAVED_INPUT_SIZES },
   { CR_OP_ADDMM, "mat2_sym_sizes", 2, SAVED_INPUT_SIZES },
+  { CR_OP_ADDMV, "mat", 0 }, { CR_OP_ADDMV, "vec", 1 },
+  { CR_OP_ADDMV, "beta", 0, SAVED_SCALAR_OR_ONE }, { CR_OP_ADDMV, "alpha", 1, SAVED_SCALAR_OR_ONE },
+  { CR_OP_ADDR, "vec1", 0 }, { CR_OP_ADDR, "vec2", 1 },
+  { CR_OP_ADDR, "beta", 0, SAVED_SCALAR_OR_ONE }, { CR_OP_ADDR, "alpha", 1, SAVED_SCALAR_OR_ONE },
+  { CR_OP_BADDBMM, "batch1", 0 }, { CR_OP_BADDBMM, "batch2", 1 },
+  { CR_OP_BADDBMM, "beta", 0, SAVED_SCALAR_OR_ONE }, { CR_OP_BADDBMM, "alpha", 1, SAVED_SCALAR_OR_ONE },
+  { CR_OP_ADDBMM, "batch1", 0 }, { CR_OP_ADDBMM, "batch2", 1 },
+  { CR_OP_ADDBMM, "beta", 0, SAVED_SCALAR_OR_ONE }, { CR_OP_ADDBMM, "alpha", 1, SAVED_SCALAR_OR_ONE },
+  { CR_OP_ADDBMM, "batch1_argsize_0", 1 * 16 + 0, SAVED_INPUT_SIZE_AT },
+  { CR_OP_ADDBMM, "batch1_argsize_1", 1 * 16 + 1, SAVED_INPUT_SIZE_AT },
+  { CR_OP_ADDBMM, "batch2_argsize_2", 2 * 16 + 2, SAVED_INPUT_SIZE_AT },
   /* Reductions. */
   { CR_OP_SUM, "self_sym_sizes", 0, SAVED_INPUT_SIZES },
   { CR_OP_SUM_DIM, "self_sym_sizes", 0, SAVED_INPUT_SIZES }, DIMS_KEEPDIM (CR_OP_SUM_DIM, SAVED_DIMS),
@@ -130,6 +143,9 @@ static const SavedName saved_names[] = {
   { CR_OP_NORM, "self", 0 }, { CR_OP_NORM, "result", 1 }, { CR_OP_NORM, "p", 0, SAVED_SCALAR },
   DIMS_KEEPDIM (CR_OP_NORM, SAVED_DIMS),
   { CR_OP_CUMSUM, "dim", 0, SAVED_DIM },
+  { CR_OP_LINALG_CROSS, "self", 0 }, { CR_OP_LINALG_CROSS, "other", 1 },
+  { CR_OP_LINALG_CROSS, "dim", 0, SAVED_DIM },
+  { CR_OP_CUMPROD, "self", 0 }, { CR_OP_CUMPROD, "result", 1 }, { CR_OP_CUMPROD, "dim", 0, SAVED_DIM },
   { CR_OP_SOFTMAX, "result", 0 }, { CR_OP_SOFTMAX, "dim", 0, SAVED_DIM },
   { CR_OP_LOG_SOFTMAX, "result", 0 }, { CR_OP_LOG_SOFTMAX, "dim", 0, SAVED_DIM },
   /* Convolutions (the input gradient of one shows as ConvolutionBackwardBackward0). */
@@ -396,6 +412,11 @@ saved_argument (CrNode          *node,
       return cr_value_new_bool (args->ints[arg] != 0);
     case SAVED_INPUT_DIM:
       return cr_value_new_int (arg < node->input_meta[0].ndim ? node->input_meta[0].shape[arg] : 1);
+    case SAVED_INPUT_SIZE_AT:
+      {
+        const CrTensorMeta *meta = &node->input_meta[MIN ((guint) arg / 16, node->n_inputs - 1)];
+        return cr_value_new_int (arg % 16 < meta->ndim ? meta->shape[arg % 16] : 1);
+      }
     case SAVED_INPUT_HXW:
       {
         gint64 hxw = 1;

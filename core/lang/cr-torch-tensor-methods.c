@@ -554,15 +554,18 @@ NATIVE (native_dims_reduce)
   return cr_torch_wrap (fn (x, dims, n_dims, keepdim, error));
 }
 
+/* cumsum, and cumprod when data is set (cr-ops-cumulative.c). */
 NATIVE (native_cumsum)
 {
   gint64 dim;
   CrTensor *x;
-  PARSE ("cumsum", "input dim");
+  PARSE (data != NULL ? "cumprod" : "cumsum", "input dim");
 
   x = cr_torch_args_tensor (&a, 0, error);
   if (x == NULL || !cr_torch_args_int (&a, 1, 0, &dim, error))
     return NULL;
+  if (data != NULL)
+    return cr_torch_wrap (cr_cumprod (x, (int) dim, error));
   return cr_torch_wrap (cr_cumsum (x, (int) dim, error));
 }
 
@@ -795,6 +798,7 @@ const CrTorchFunc cr_torch_method_funcs[] = {
   { "amin", native_dims_reduce, M | CR_TORCH_IN_TORCH, (gpointer) "amin" },
   { "logsumexp", native_dims_reduce, M | CR_TORCH_IN_TORCH, (gpointer) "logsumexp" },
   { "cumsum", native_cumsum, M | CR_TORCH_IN_TORCH, NULL },
+  { "cumprod", native_cumsum, M | CR_TORCH_IN_TORCH, GINT_TO_POINTER (1) },
   { "split", native_split, M | CR_TORCH_IN_TORCH, NULL },
   { "chunk", native_chunk, M | CR_TORCH_IN_TORCH, NULL },
   { "unsafe_split", native_split, M | CR_TORCH_IN_TORCH, (gpointer) "unsafe" },

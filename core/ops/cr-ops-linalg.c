@@ -380,14 +380,11 @@ cr_bmm (CrTensor  *a,
 
 /* ---- addmm ---------------------------------------------------------------- */
 
-/* t times the node's scalar[which] when one was given (PyTorch's
- * maybe_multiply: the factor 1 records nothing, another MulBackward1); a
- * new ref. */
-static CrTensor *
-maybe_multiply (CrNode    *node,
-                int        which,
-                CrTensor  *t,
-                GError   **error)
+CrTensor *
+cr_ops_maybe_multiply (CrNode    *node,
+                       int        which,
+                       CrTensor  *t,
+                       GError   **error)
 {
   if (!node->args->has_scalar[which] || node->args->scalar[which] == 1.0)
     return cr_tensor_ref (t);
@@ -408,7 +405,7 @@ addmm_backward (CrNode          *node,
   if (cr_ops_needs_grad (node, 0))
     {
       const CrTensorMeta *meta = &node->input_meta[0];
-      g_autoptr(CrTensor) scaled = maybe_multiply (node, 0, grad, error);
+      g_autoptr(CrTensor) scaled = cr_ops_maybe_multiply (node, 0, grad, error);
 
       if (scaled == NULL)
         return FALSE;
@@ -430,7 +427,7 @@ addmm_backward (CrNode          *node,
       product = i == 1 ? cr_mm (grad, other_t, error) : cr_mm (other_t, grad, error);
       if (product == NULL)
         return FALSE;
-      grad_inputs[i] = maybe_multiply (node, 1, product, error);
+      grad_inputs[i] = cr_ops_maybe_multiply (node, 1, product, error);
       if (grad_inputs[i] == NULL)
         return FALSE;
     }

@@ -52,6 +52,14 @@ gboolean  cr_ops_check_saved_from (CrNode         *node,
                                    guint           first_slot,
                                    GError        **error);
 
+/* t times the node's args->scalar[which] when one was given (PyTorch's
+ * maybe_multiply: the factor 1 records nothing, another MulBackward1); a
+ * new ref (addmm's and its relatives' beta and alpha). */
+CrTensor *cr_ops_maybe_multiply  (CrNode          *node,
+                                  int              which,
+                                  CrTensor        *t,
+                                  GError         **error);
+
 /* Does input i of node need a gradient (has an edge)? */
 static inline gboolean
 cr_ops_needs_grad (const CrNode *node,

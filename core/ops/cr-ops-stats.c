@@ -1,11 +1,12 @@
 /* cr-ops-stats.c — reductions with their own PyTorch nodes: var and std
- * (VarBackward0, StdBackward0), logsumexp, amax/amin and cumsum.
+ * (VarBackward0, StdBackward0), logsumexp and amax/amin (cumsum is in
+ * cr-ops-cumulative.c).
  *
  * Forwards are computed with grad mode off from the existing ops (the
  * results are fresh tensors) and then recorded as one node, so the graph
  * shows PyTorch's single grad_fn. Backward formulas follow PyTorch 1.13's
- * var_backward, std_backward, logsumexp_backward, scale_grad_by_count and
- * cumsum_backward, written with differentiable ops so that a create_graph
+ * var_backward, std_backward, logsumexp_backward and scale_grad_by_count,
+ * written with differentiable ops so that a create_graph
  * backward records a graph too. */
 #include "cr-ops-private.h"
 
@@ -479,117 +480,5 @@ cr_logsumexp (CrTensor   *x,
       cr_node_save (node, 0, x, FALSE);
       cr_node_save (node, 1, out, TRUE);
     }
-  return out;
-}
-
-/* ---- cumsum ------------------------------------------------------------ */
-
-/* PyTorch 1.13's cumsum_backward: the reversed cumulative sum of grad along
- * dim, grad.flip(dim).cumsum(dim).flip(dim) (so a double backward goes
- * through FlipBackward0 and CumsumBackward0), grad itself when there is
- * nothing to sum. args.dims[0]: dim. */
-static gboolean
-cumsum_backward (CrNode          *node,
-                 CrTensor *const *grads,
-                 CrTensor       **grad_inputs,
-                 GError         **error)
-{
-  const CrTensorMeta *meta = &node->input_meta[0];
-  int dim = node->args->dims[0];
-  g_autoptr(CrTensor) flipped = NULL;
-  g_autoptr(CrTensor) summed = NULL;
-
-  if (grads[0]->numel <= 1 || meta->ndim == 0 || meta->shape[dim] == 1)
-    {
-      SET_GRAD (0, cr_tensor_ref (grads[0]));
-      return TRUE;
-    }
-  if ((flipped = cr_flip (grads[0], &dim, 1, error)) == NULL
-      || (summed = cr_cumsum (flipped, dim, error)) == NULL)
-    return FALSE;
-  SET_GRAD (0, cr_flip (summed, &dim, 1, error));
-  return TRUE;
-}
-
-const CrOpInfo cr_op_row_CUMSUM = {
-  CR_OP_CUMSUM, "cumsum", "CumsumBackward0", 1, "Σ…",
-  "∂cumsum(x)ⱼ/∂xᵢ = [i ≤ j]",
-  cumsum_backward, NULL
-};
-
-CrTensor *
-cr_cumsum (CrTensor  *x,
-           int        dim,
-           GError   **error)
-{
-  CrDType dtype = cr_dtype_is_floating (x->dtype) ? x->dtype : CR_DTYPE_INT64;
-  CrTensor *out;
-  CrNode *node;
-  gint64 outer = 1, size, inner = 1;
-
-  if (!cr_ops_wrap_dim (&dim, x->ndim, error))
-    return NULL;
-  out = cr_tensor_new_empty (x->shape, x->ndim, dtype, x->device, error);
-  if (out == NULL)
-    return NULL;
-  if (!cr_kernel_copy_into (out, x, error))
-    {
-      cr_tensor_unref (out);
-      return NULL;
-    }
-  size = x->ndim == 0 ? 1 : x->shape[dim];
-  for (int i = 0; i < dim; i++)
-    outer *= x->shape[i];
-  for (int i = dim + 1; i < x->ndim; i++)
-    inner *= x->shape[i];
-
-  if (out->device != CR_DEVICE_CPU)
-    {
-      /* On a device: slice k += slice k - 1 along dim, one kernel per step,
-       * adding in the CPU loop's order (so the same digits). */
-      for (gint64 k = 1; k < size; k++)
-        {
-          gint64 vshape[CR_MAX_DIMS];
-          g_autoptr(CrTensor) row = NULL;
-          g_autoptr(CrTensor) prev = NULL;
-
-          memcpy (vshape, out->shape, sizeof (gint64) * out->ndim);
-          vshape[dim] = 1;
-          row = cr_tensor_new_view (out, vshape, out->ndim, out->strides,
-                                    out->offset + k * out->strides[dim]);
-          prev = cr_tensor_new_view (out, vshape, out->ndim, out->strides,
-                                     out->offset + (k - 1) * out->strides[dim]);
-          if (!cr_kernel_binary_into (CR_BINARY_ADD, row, row, prev, error))
-            {
-              cr_tensor_unref (out);
-              return NULL;
-            }
-        }
-    }
-  else
-    {
-#define CUMSUM_LOOP(type)                                               \
-  G_STMT_START {                                                        \
-    type *p = cr_tensor_data (out);                                     \
-    for (gint64 o = 0; o < outer; o++)                                  \
-      for (gint64 k = 1; k < size; k++)                                 \
-        {                                                               \
-          type *row = p + (o * size + k) * inner;                       \
-          const type *prev = row - inner;                               \
-          for (gint64 j = 0; j < inner; j++)                            \
-            row[j] += prev[j];                                          \
-        }                                                               \
-  } G_STMT_END
-  if (dtype == CR_DTYPE_FLOAT32)
-    CUMSUM_LOOP (float);
-  else if (dtype == CR_DTYPE_FLOAT64)
-    CUMSUM_LOOP (double);
-  else
-    CUMSUM_LOOP (gint64);
-#undef CUMSUM_LOOP
-    }
-
-  if ((node = cr_ops_record (CR_OP_CUMSUM, &x, 1, out)) != NULL)
-    cr_node_args (node)->dims[0] = dim;
   return out;
 }

@@ -177,6 +177,8 @@ CrTensor *cr_amin           (CrTensor *x, const int *dims, int n_dims, gboolean 
 CrTensor *cr_logsumexp      (CrTensor *x, const int *dims, int n_dims, gboolean keepdim,
                              GError **error);
 CrTensor *cr_cumsum         (CrTensor *x, int dim, GError **error);
+/* The running product along dim (CumprodBackward0; cr-ops-cumulative.c). */
+CrTensor *cr_cumprod        (CrTensor *x, int dim, GError **error);
 /* p-norm over everything (p = 2 for x.norm()). */
 CrTensor *cr_norm           (CrTensor *x, double p, GError **error);
 /* p-norm along dims (x.norm(dim=1)): NormBackward1 too. */
@@ -316,6 +318,24 @@ CrTensor *cr_addmm          (CrTensor *bias, CrTensor *a, CrTensor *b, GError **
 /* beta * bias + alpha * (a @ b) (torch.addmm's beta= and alpha=): AddmmBackward0 */
 CrTensor *cr_addmm_scaled   (CrTensor *bias, CrTensor *a, CrTensor *b, double beta,
                              double alpha, GError **error);
+/* beta * self + alpha * (product), self broadcast to the product's shape
+ * (cr-ops-products.c): mat @ vec (AddmvBackward0), vec1 ⊗ vec2
+ * (AddrBackward0), batch1 @ batch2 (BaddbmmBackward0) and its sum over the
+ * batch (AddbmmBackward0). */
+CrTensor *cr_addmv          (CrTensor *self, CrTensor *mat, CrTensor *vec, double beta,
+                             double alpha, GError **error);
+CrTensor *cr_addr           (CrTensor *self, CrTensor *vec1, CrTensor *vec2, double beta,
+                             double alpha, GError **error);
+CrTensor *cr_baddbmm        (CrTensor *self, CrTensor *batch1, CrTensor *batch2, double beta,
+                             double alpha, GError **error);
+CrTensor *cr_addbmm         (CrTensor *self, CrTensor *batch1, CrTensor *batch2, double beta,
+                             double alpha, GError **error);
+/* The cross product of 3-vectors along dim, a and b broadcast
+ * (LinalgCrossBackward0; cr-ops-cross.c); cr_cross without a dim takes a's
+ * first dim of size 3, as torch.cross(dim=None). */
+CrTensor *cr_linalg_cross   (CrTensor *a, CrTensor *b, int dim, GError **error);
+CrTensor *cr_cross          (CrTensor *a, CrTensor *b, gboolean has_dim, int dim,
+                             GError **error);
 
 /* ---- neural-network functions (cr-ops-nn.c) ---------------------------- */
 typedef enum {

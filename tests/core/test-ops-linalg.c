@@ -424,6 +424,51 @@ test_gradcheck_addmm (void)
     cr_tensor_unref (biases[i]);
 }
 
+typedef CrTensor *(*ScaledProduct) (CrTensor *self, CrTensor *a, CrTensor *b, double beta,
+                                    double alpha, GError **error);
+
+static const struct {
+  ScaledProduct func;
+  gint64        shapes[3][3];
+  int           ndims[3];
+} scaled_product_cases[] = {
+  { cr_addmv, { { 1 }, { 3, 4 }, { 4 } }, { 1, 2, 1 } },
+  { cr_addr, { { 4 }, { 3 }, { 4 } }, { 1, 1, 1 } },
+  { cr_baddbmm, { { 3, 5 }, { 2, 3, 4 }, { 2, 4, 5 } }, { 2, 3, 3 } },
+  { cr_addbmm, { { 5 }, { 2, 3, 4 }, { 2, 4, 5 } }, { 1, 3, 3 } },
+};
+
+static CrTensor *
+scaled_product_func (CrTensor *const *inputs,
+                     guint            n_inputs,
+                     gpointer         user_data,
+                     GError         **error)
+{
+  ScaledProduct func = scaled_product_cases[GPOINTER_TO_UINT (user_data)].func;
+
+  return func (inputs[0], inputs[1], inputs[2], 0.5, 2.0, error);
+}
+
+/* addmv, addr, baddbmm and addbmm with beta and alpha, self broadcast:
+ * first and second derivatives. */
+static void
+test_gradcheck_scaled_products (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (scaled_product_cases); i++)
+    {
+      CrTensor *inputs[3];
+
+      for (int j = 0; j < 3; j++)
+        inputs[j] = cr_gradcheck_rand (scaled_product_cases[i].shapes[j],
+                                       scaled_product_cases[i].ndims[j], -1, 1, 400 + 3 * i + j);
+      g_test_message ("case %u", i);
+      g_assert_true (cr_gradcheck (scaled_product_func, GUINT_TO_POINTER (i), inputs, 3));
+      g_assert_true (cr_gradgradcheck (scaled_product_func, GUINT_TO_POINTER (i), inputs, 3));
+      for (int j = 0; j < 3; j++)
+        cr_tensor_unref (inputs[j]);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -438,6 +483,7 @@ main (int   argc,
   g_test_add_func ("/ops/linalg/mm-saves-needed-only", test_mm_saves_needed_only);
   g_test_add_func ("/ops/linalg/gradcheck-matmul", test_gradcheck_matmul);
   g_test_add_func ("/ops/linalg/gradcheck-products", test_gradcheck_products);
+  g_test_add_func ("/ops/linalg/gradcheck-scaled-products", test_gradcheck_scaled_products);
   g_test_add_func ("/ops/linalg/gradcheck-addmm", test_gradcheck_addmm);
 
   return g_test_run ();

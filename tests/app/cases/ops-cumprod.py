@@ -1,0 +1,32 @@
+import torch
+x = torch.tensor([[1.5, -2.0, 0.5, 3.0], [0.25, 4.0, -1.0, 2.0]], requires_grad=True)
+y = torch.cumprod(x, dim=1)
+print(y)
+g = y.grad_fn
+print(g.name(), g._saved_dim, g._saved_self.shape, g._saved_result.equal(y))
+y.sum().backward()
+print(x.grad)
+# zeros in the input: one, then two in a row
+z = torch.tensor([2.0, 0.0, 3.0, 0.0, 5.0, 1.5], requires_grad=True)
+w = z.cumprod(0)
+print(w)
+(w * torch.arange(1.0, 7.0)).sum().backward()
+print(z.grad)
+z1 = torch.tensor([[0.0, 2.0, 3.0], [1.0, 2.0, 0.0]], requires_grad=True)
+c = z1.cumprod(-1)
+c.backward(torch.ones_like(c))
+print(c, z1.grad, sep="\n")
+# along dim 0, integer input, bool input
+print(torch.arange(1, 7).reshape(3, 2).cumprod(0))
+print(torch.tensor([True, True, False]).cumprod(0))
+print(torch.tensor(3.0, requires_grad=True).cumprod(0))
+# second derivative
+a = torch.tensor([1.0, 2.0, 0.0, 4.0], dtype=torch.float64, requires_grad=True)
+ga, = torch.autograd.grad(a.cumprod(0).sum(), a, create_graph=True)
+print(ga)
+gga, = torch.autograd.grad(ga.sum(), a)
+print(gga)
+b = torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.float64, requires_grad=True)
+gb, = torch.autograd.grad(b.cumprod(0).sum(), b, create_graph=True)
+print(gb, torch.autograd.grad(gb.sum(), b)[0])
+x.cumprod(2)
