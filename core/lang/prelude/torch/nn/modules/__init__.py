@@ -22,7 +22,7 @@ from torch.nn.modules.padding import ConstantPad1d, ConstantPad2d, ConstantPad3d
 from torch.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from torch.nn.modules.attention import MultiheadAttention
 from torch.nn.modules.transformer import TransformerEncoderLayer, TransformerEncoder, \
-    Transformer
+    TransformerDecoderLayer, TransformerDecoder, Transformer
 from torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 
 __all__ = [
@@ -36,5 +36,5 @@ __all__ = [
     'BatchNorm2d', 'Dropout1d', 'Dropout2d', 'GroupNorm', 'InstanceNorm1d', 'InstanceNorm2d',
     'ConstantPad1d', 'ConstantPad2d', 'ConstantPad3d', 'ZeroPad2d', 'ReflectionPad1d',
     'ReflectionPad2d', 'ReplicationPad1d', 'ReplicationPad2d', 'CosineSimilarity',
-    'PairwiseDistance', 'MultiheadAttention', 'TransformerEncoderLayer', 'TransformerEncoder', 'Transformer', 'KLDivLoss', 'MarginRankingLoss', 'TripletMarginLoss',
+    'PairwiseDistance', 'MultiheadAttention', 'TransformerEncoderLayer', 'TransformerEncoder', 'TransformerDecoderLayer', 'TransformerDecoder', 'Transformer', 'KLDivLoss', 'MarginRankingLoss', 'TripletMarginLoss',
 ]

@@ -82,6 +82,12 @@ class MultiheadAttention(Module):
         w, b = self.in_proj_weight, self.in_proj_bias
         if key is value and query is key:
             q, k, v = F.linear(query, w, b).chunk(3, dim=-1)
+        elif key is value:
+            # Encoder-decoder attention: one projection for key and value.
+            w_q, w_kv = w.split([embed_dim, embed_dim * 2])
+            b_q, b_kv = b.split([embed_dim, embed_dim * 2]) if b is not None else (None, None)
+            q = F.linear(query, w_q, b_q)
+            k, v = F.linear(key, w_kv, b_kv).chunk(2, dim=-1)
         else:
             w_q, w_k, w_v = w.chunk(3)
             b_q, b_k, b_v = b.chunk(3) if b is not None else (None, None, None)
