@@ -3,6 +3,7 @@
  * modules (PEP 562's __getattr__), instances, classes (__mro__, __bases__),
  * functions, natives and bound methods. */
 #include "cr-interp-private.h"
+#include "cr-dunder-attrs.h"
 
 #include <string.h>
 
@@ -85,12 +86,22 @@ cr_interp_getattr_opt (CrInterp    *self,
               return base ? cr_value_ref (base) : cr_value_none ();
             return cr_value_new_tuple (&base, base ? 1 : 0);
           }
-        return cr_builtin_unbound_method (self, obj, name);
+        CrValue *m = cr_builtin_unbound_method (self, obj, name);
+        return m ? m : cr_dunder_unbound (self, obj, name);
       }
     case CR_VALUE_OBJECT:
       if (obj->u.object.type->get_attr)
-        return obj->u.object.type->get_attr (self, obj, name, error);
-      return NULL;
+        {
+          GError *local = NULL;
+          CrValue *v = obj->u.object.type->get_attr (self, obj, name, &local);
+          if (v || local)
+            {
+              if (local)
+                g_propagate_error (error, local);
+              return v;
+            }
+        }
+      return cr_dunder_attribute (self, obj, name);
     case CR_VALUE_FUNCTION:
       if (strcmp (name, "__name__") == 0)
         return cr_value_new_str (obj->u.function->code->name);
@@ -110,7 +121,10 @@ cr_interp_getattr_opt (CrInterp    *self,
         return cr_value_ref (obj->u.bound.func);
       return cr_interp_getattr_opt (self, obj->u.bound.func, name, error);
     default:
-      return cr_builtin_method (self, obj, name);
+      {
+        CrValue *m = cr_builtin_method (self, obj, name);
+        return m ? m : cr_dunder_attribute (self, obj, name);
+      }
     }
 }
 

@@ -573,6 +573,32 @@ NATIVE (b_enumerate)
   return it;
 }
 
+/* Tensor.__reversed__: the tensor itself when 0-d, else t.flip(0), a
+ * tensor (with its FlipBackward0) rather than an iterator. */
+static CrValue *
+tensor_reversed (CrInterp  *interp,
+                 CrValue   *t,
+                 GError   **error)
+{
+  CrValue *dim = cr_interp_getattr (interp, t, "dim", error);
+  CrValue *n = dim ? cr_interp_call (interp, dim, NULL, 0, NULL, 0, error) : NULL;
+  cr_value_unref (dim);
+  if (!n)
+    return NULL;
+  gboolean scalar = n->kind == CR_VALUE_INT && n->u.i == 0;
+  cr_value_unref (n);
+  if (scalar)
+    return cr_value_ref (t);
+  CrValue *flip = cr_interp_getattr (interp, t, "flip", error);
+  if (!flip)
+    return NULL;
+  CrValue *zero = cr_value_new_int (0);
+  CrValue *r = cr_interp_call (interp, flip, &zero, 1, NULL, 0, error);
+  cr_value_unref (zero);
+  cr_value_unref (flip);
+  return r;
+}
+
 NATIVE (b_reversed)
 {
   if (!cr_builtin_no_kwargs ("reversed", n_kwargs, kwargs, error)
@@ -609,6 +635,8 @@ NATIVE (b_reversed)
       lazy_of (it)->index = start;
       return it;
     }
+  if (v->kind == CR_VALUE_TENSOR)
+    return tensor_reversed (interp, v, error);
   if (v->kind == CR_VALUE_INSTANCE)
     {
       /* Python's protocol: __reversed__, else __len__ and __getitem__
@@ -631,8 +659,8 @@ NATIVE (b_reversed)
           return it;
         }
     }
-  /* A dict, a tensor, a dict view: their items now, from the end. */
-  if (!(v->kind == CR_VALUE_DICT || v->kind == CR_VALUE_TENSOR
+  /* A dict, a dict view: their items now, from the end. */
+  if (!(v->kind == CR_VALUE_DICT
         || (v->kind == CR_VALUE_OBJECT && v->u.object.type == &cr_seq_view_type
             && ((CrSeqView *) v->u.object.data)->wrapped)))
     {

@@ -5,6 +5,7 @@
  * __getattr__ only when that finds nothing or raises AttributeError. */
 #include "cr-object.h"
 #include "cr-interp-private.h"
+#include "cr-dunder-attrs.h"
 #include "cr-native.h"
 
 #include <string.h>
@@ -305,7 +306,8 @@ generic_getattr (CrInterp    *interp,
     return cr_value_ref (cls);
   if (strcmp (name, "__dict__") == 0)
     return instance_dict (inst);
-  return NULL;
+  /* object's __eq__, __repr__, ... that the class does not define. */
+  return cr_dunder_attribute (interp, inst, name);
 }
 
 static gboolean
@@ -535,6 +537,16 @@ cr_object_builtin_getattr (CrInterp    *interp,
     }
   GError *local = NULL;
   CrValue *r = builtin_member (interp, v, name, &local);
+  if (!r && (!local || local->code == CR_EXC_ATTRIBUTE_ERROR))
+    {
+      /* t.__add__, l.__len__: the operator, as an attribute. */
+      r = cr_dunder_attribute (interp, v, name);
+      if (r && local)
+        {
+          g_clear_error (&local);
+          cr_interp_forget_error (interp);
+        }
+    }
   if (r || !cls || (local && local->code != CR_EXC_ATTRIBUTE_ERROR))
     {
       if (local)
