@@ -4,10 +4,11 @@
  * script's own updates under no_grad.
  *
  * Snapshots of big parameters are compact: a tensor of more than 64
- * elements keeps its first few values and its statistics (the norm follows
- * from them), so a long loop over a real model costs the record little. A
- * parameter's value after one update is its value before the next: one
- * snapshot, shared. */
+ * elements keeps its first CR_RECORD_UPDATE_MAX_VALUES values from the
+ * updates' own budget, then (that budget spent) its first few, and its
+ * statistics (the norm follows from them), so a long loop over a real model
+ * costs the record a bounded amount. A parameter's value after one update
+ * is its value before the next: one snapshot, shared. */
 #include "cr-run-recorder-training.h"
 #include "cr-run-recorder-private.h"
 
@@ -19,7 +20,8 @@
 #include <math.h>
 #include <string.h>
 
-/* A big tensor's snapshot in an update keeps this many values. */
+/* A big tensor's snapshot in an update keeps this many values once the
+ * updates' budget (CR_RECORD_UPDATES_MAX_VALUES) is spent. */
 #define BIG_TENSOR_VALUES 8
 /* Tensors of up to this many elements keep them all (budget allowing). */
 #define SMALL_TENSOR_NUMEL 64
@@ -58,6 +60,7 @@ struct _CrTrainingWatch {
   GHashTable    *known;          /* tensor id -> Known* (owned) */
   int            last_manual;    /* the last manual update (index), -1 */
   gboolean       busy;           /* taking snapshots: a bump now is ours */
+  gint64         values_left;    /* the updates' budget for big tensors' values */
 };
 
 CrTrainingWatch *
@@ -71,6 +74,7 @@ cr_training_watch_new (void)
   watch->known = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, known_free);
   watch->pending = -1;
   watch->last_manual = -1;
+  watch->values_left = CR_RECORD_UPDATES_MAX_VALUES;
   return watch;
 }
 
@@ -97,6 +101,26 @@ watch_of (CrInterp       *interp,
 
 /* ---- snapshots -------------------------------------------------------------- */
 
+/* A big tensor now: its first CR_RECORD_UPDATE_MAX_VALUES values while
+ * the updates' budget lasts, then its first few from the shared one. New,
+ * owned by the caller. */
+static CrTensorSnapshot *
+take_big (CrRunRecorder  *r,
+          const CrTensor *t)
+{
+  CrTrainingWatch *watch = r->training;
+  gint64 keep = MIN (t->numel, CR_RECORD_UPDATE_MAX_VALUES);
+  gint64 *budget = &watch->values_left;
+  if (*budget < keep)
+    {
+      budget = &r->values_left;
+      keep = CLAMP (*budget, 0, BIG_TENSOR_VALUES);
+    }
+  CrTensorSnapshot *s = cr_tensor_snapshot_new_deferred (t, keep);
+  *budget -= s->n_values;
+  return s;
+}
+
 /* t now, compact when big: new, owned by the caller. */
 static CrTensorSnapshot *
 take (CrRunRecorder  *r,
@@ -106,10 +130,7 @@ take (CrRunRecorder  *r,
     return NULL;
   if (t->numel <= SMALL_TENSOR_NUMEL)
     return cr_run_recorder_snapshot (r->interp, t);
-  gint64 keep = CLAMP (r->values_left, 0, BIG_TENSOR_VALUES);
-  CrTensorSnapshot *s = cr_tensor_snapshot_new_deferred (t, keep);
-  r->values_left -= s->n_values;
-  return s;
+  return take_big (r, t);
 }
 
 /* t now, never from the recorder's cache: a change through t.data leaves
@@ -118,8 +139,9 @@ static CrTensorSnapshot *
 take_fresh (CrRunRecorder  *r,
             const CrTensor *t)
 {
-  gint64 room = t->numel <= SMALL_TENSOR_NUMEL ? t->numel : BIG_TENSOR_VALUES;
-  CrTensorSnapshot *s = cr_tensor_snapshot_new_deferred (t, CLAMP (r->values_left, 0, room));
+  if (t->numel > SMALL_TENSOR_NUMEL)
+    return take_big (r, t);
+  CrTensorSnapshot *s = cr_tensor_snapshot_new_deferred (t, CLAMP (r->values_left, 0, t->numel));
   r->values_left -= s->n_values;
   return s;
 }

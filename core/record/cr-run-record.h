@@ -389,8 +389,11 @@ typedef struct {
 
 /* One parameter's update: its value before and after, the gradient it used
  * and the optimizer's state around it. Snapshots of tensors of more than 64
- * elements keep a few values and their statistics (compact; the norm follows
- * from them: cr_tensor_snapshot_norm). */
+ * elements keep their first CR_RECORD_UPDATE_MAX_VALUES values while the
+ * run's updates have kept fewer than CR_RECORD_UPDATES_MAX_VALUES in all,
+ * then their first 8; their statistics always (the norm follows from them:
+ * cr_tensor_snapshot_norm). A reader follows an element through n_values:
+ * the Training page shows "?" past it. */
 typedef struct {
   guint               id;           /* its index in record->updates */
   CrRecordUpdateKind  kind;
@@ -415,6 +418,13 @@ typedef struct {
   CrTensorSnapshot   *after;        /* and after */
   GPtrArray          *state;        /* of CrRecordOptimState*, in the state dict's order */
 } CrRecordUpdate;
+
+/* What an update's snapshot of a big tensor keeps: every element the
+ * Training page offers in a parameter of up to 1024 elements (a 32×32
+ * weight), within a budget of its own (16 MiB of doubles), so that a long
+ * loop over a big model leaves the graph's snapshots their share. */
+#define CR_RECORD_UPDATE_MAX_VALUES  1024
+#define CR_RECORD_UPDATES_MAX_VALUES (2 * 1024 * 1024)
 
 /* A number a print() call showed inside a loop, after a backward call: in
  * "step 40  loss 0.1778", ("step", 40) and ("loss", 0.1778). The training
