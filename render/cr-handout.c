@@ -396,17 +396,22 @@ cr_handout_card_markup (const CrStepText *text,
           g_string_append_printf (m, "<span weight=\"bold\" foreground=\"%s\">%s</span>",
                                   cr_handout_role_colour (s->role, dark), h);
         }
-      for (guint k = 0; k < s->lines->len; k++)
+      for (guint k = 0; k < s->items->len; k++)
         {
-          g_autofree char *l = g_markup_escape_text (g_ptr_array_index (s->lines, k), -1);
-          g_string_append_printf (m, "%s<span font_family=\"%s\" size=\"90%%\">%s</span>",
-                                  m->len ? "\n" : "", MONO_FONT, l);
-        }
-      for (guint k = 0; k < s->notes->len; k++)
-        {
-          g_autofree char *n = g_markup_escape_text (g_ptr_array_index (s->notes, k), -1);
-          g_string_append_printf (m, "%s<span size=\"90%%\" style=\"italic\">%s</span>",
-                                  m->len ? "\n" : "", n);
+          const CrStepTextItem *item = g_ptr_array_index (s->items, k);
+          g_autoptr (GPtrArray) lines = cr_step_text_item_lines (item);
+          for (guint l = 0; l < lines->len; l++)
+            {
+              g_autofree char *e = g_markup_escape_text (g_ptr_array_index (lines, l), -1);
+              const char *sep = m->len ? "\n" : "";
+              if (item->kind == CR_STEP_TEXT_NOTE)
+                g_string_append_printf (m, "%s<span size=\"90%%\" style=\"italic\">%s</span>", sep, e);
+              else if (item->kind == CR_STEP_TEXT_SENTENCE)
+                g_string_append_printf (m, "%s%s", sep, e);
+              else
+                g_string_append_printf (m, "%s<span font_family=\"%s\" size=\"90%%\">%s</span>",
+                                        sep, MONO_FONT, e);
+            }
         }
     }
   return g_string_free (m, FALSE);
@@ -577,8 +582,13 @@ draw_forward_page (Ctx   *c,
   int op = g_array_index (c->call->graph_ops, int, at);
   const CrRecordOp *rop = g_ptr_array_index (record->ops, op);
   g_autoptr (CrForwardText) text = cr_forward_text_new (record, op);
+  /* The window's forward card in words: titled by what it computed. */
+  g_autoptr (CrStepText) told = cr_step_text_new_forward (record, op, index, n,
+                                                          c->model->backward >= 0);
   g_autofree char *count = cr_step_text_story_count (CR_STEP_TEXT_FORWARD, index, n);
-  g_autofree char *title = g_strdup_printf ("%s · %s", count, rop->grad_fn);
+  g_autofree char *title = g_strdup_printf ("%s · %s", count,
+                                            told ? told->title : rop->grad_fn);
+  /* The statement and its line, then the node that will run its backward. */
   g_autofree char *caption = cr_step_text_caption (rop->caption, rop->iteration);
   if (caption && rop->span.line > 0 && !strstr (caption, "line "))
     {
@@ -587,25 +597,19 @@ draw_forward_page (Ctx   *c,
       g_free (caption);
       caption = with_line;
     }
+  if (caption && rop->grad_fn)
+    {
+      char *with_node = g_strdup_printf ("%s · grad_fn %s", caption, rop->grad_fn);
+      g_free (caption);
+      caption = with_node;
+    }
   gboolean dark = c->h->style == CR_GRAPH_STYLE_DARK;
   GString *m = g_string_new (NULL);
-  const char *colour = cr_handout_role_colour (CR_STEP_TEXT_IN, dark);
-  g_string_append_printf (m, "<span weight=\"bold\" foreground=\"%s\">What it computes</span>", colour);
-  if (text && text->sentence)
+  if (told)
     {
-      g_autofree char *line = g_strdup_printf ("%s: %s", text->expression ? text->expression : "",
-                                               text->sentence);
-      g_autofree char *escaped = g_markup_escape_text (line, -1);
-      g_string_append_printf (m, "\n%s", escaped);
+      g_autofree char *sections = cr_handout_card_markup (told, dark, FALSE);
+      g_string_append (m, sections);
     }
-  const char *formulas[] = { text ? text->equation : NULL, text ? text->example : NULL };
-  for (guint i = 0; i < G_N_ELEMENTS (formulas); i++)
-    if (formulas[i])
-      {
-        g_autofree char *escaped = g_markup_escape_text (formulas[i], -1);
-        g_string_append_printf (m, "\n<span font_family=\"%s\" size=\"90%%\">%s</span>", MONO_FONT,
-                                escaped);
-      }
   const CrGraphNode *node = cr_graph_model_find_op (c->model, op);
   g_autofree guint8 *states = cr_graph_forward_states (c->model, c->call->graph_ops, (int) at);
   PageGraph g = { -1, node ? (int) node->id : -1, states, FALSE };

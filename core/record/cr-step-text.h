@@ -11,23 +11,89 @@
 
 G_BEGIN_DECLS
 
-/* What a section is about, for its colour: the gradient that arrives
- * (blue), the node's local gradients (purple), what it sends on or writes
- * (green), an error (red). */
+/* Which pass of the story a step is in. */
+typedef enum {
+  CR_STEP_TEXT_FORWARD,
+  CR_STEP_TEXT_BACKWARD,
+} CrStepTextPass;
+
+/* What a section, or a term of a formula, is about, for its colour: the
+ * gradient that arrives (blue), the node's local gradients (purple), what
+ * it sends on or writes (green), an error (red); plain: no colour. */
 typedef enum {
   CR_STEP_TEXT_IN,
   CR_STEP_TEXT_LOCAL,
   CR_STEP_TEXT_OUT,
   CR_STEP_TEXT_ERROR,
+  CR_STEP_TEXT_PLAIN,
 } CrStepTextRole;
 
-/* One section of the card: a heading, its formulas (one a line, with the
- * numbers), then its footnotes (sentences). */
+/* What a section tells, so that a reader can dress it (the card gives the
+ * hooks and a custom backward their own look, practice keeps the incoming
+ * and local sections, an error is drawn as one). */
+typedef enum {
+  CR_STEP_TEXT_SECTION_ROOTS,          /* "Roots added up" */
+  CR_STEP_TEXT_SECTION_HOOKS,          /* "Hook", "Hooks", "Retained gradient" */
+  CR_STEP_TEXT_SECTION_INCOMING,       /* "Incoming gradient(s)" */
+  CR_STEP_TEXT_SECTION_LEAF_GRAD,      /* "w.grad": what AccumulateGrad wrote */
+  CR_STEP_TEXT_SECTION_CUSTOM,         /* "Your backward" */
+  CR_STEP_TEXT_SECTION_LOCAL,          /* "Local gradient(s)" */
+  CR_STEP_TEXT_SECTION_SENT,           /* "Sent on" */
+  CR_STEP_TEXT_SECTION_ACCUMULATED,    /* "Accumulated": contributions and the sum so far */
+  CR_STEP_TEXT_SECTION_ERROR,          /* the error a call stopped with; heading: its lead */
+  CR_STEP_TEXT_SECTION_FORWARD_WHAT,   /* "What it computes" */
+  CR_STEP_TEXT_SECTION_FORWARD_RESULT, /* "With the numbers" */
+  CR_STEP_TEXT_SECTION_FORWARD_EXAMPLE,/* "One element of it", "Worked out" */
+  CR_STEP_TEXT_SECTION_FORWARD_NEXT,   /* no heading: what comes next in the story */
+} CrStepTextSectionKind;
+
+/* One item of a section, in the order it is told. */
+typedef enum {
+  CR_STEP_TEXT_FORMULA,    /* terms joined by operators: "∂L/∂w1 = ∂L/∂b × ∂b/∂w1 = 2 × 3 = 6" */
+  CR_STEP_TEXT_RULE,       /* a local rule, "∂C/∂A = G·Bᵀ", in the section's colour */
+  CR_STEP_TEXT_NOTE,       /* a footnote on what comes before it */
+  CR_STEP_TEXT_SENTENCE,   /* a sentence of the telling: "It multiplies w3 by b ..." */
+} CrStepTextItemKind;
+
+/* What a term of a formula shows. */
+typedef enum {
+  CR_STEP_TEXT_NAME,       /* a gradient's name, "∂L/∂b" (the card stacks it as a fraction) */
+  CR_STEP_TEXT_WORDS,      /* words set in monospace: "hook double_it (line 4):", "returns" */
+  CR_STEP_TEXT_VALUE,      /* a tensor's values */
+  CR_STEP_TEXT_HOW,        /* how a broadcast sum reduces: "summed over dim 0 to b's shape 3" */
+} CrStepTextTermKind;
+
+/* One term of a formula, with the operator that leads into it. */
 typedef struct {
-  char           *heading;      /* "Incoming gradient"; NULL: none (an error's lead) */
-  CrStepTextRole  role;
-  GPtrArray      *lines;        /* of char*: "∂L/∂w1 = ∂L/∂b × ∂b/∂w1 = 2 × 3 = 6" */
-  GPtrArray      *notes;        /* of char*: "× is elementwise here: ..." */
+  CrStepTextTermKind      kind;
+  const char             *op;           /* static: "=", "×", "→", "+=", "+", ",", "Σ"; NULL: none */
+  char                   *text;         /* the term in words; a VALUE's brief, "[2, 4, 6]" */
+  CrStepTextRole          role;         /* its colour */
+  const CrTensorSnapshot *value;        /* VALUE: borrowed from the record (NULL: None) */
+  char                   *caption;      /* small words over a VALUE: "sum so far"; NULL */
+  gboolean                break_before; /* the formula's natural line break: the numbers
+                                         * under the names */
+} CrStepTextTerm;
+
+/* One item: a formula's terms, or a sentence. */
+typedef struct {
+  CrStepTextItemKind  kind;
+  char               *text;             /* the whole item on one line */
+  GPtrArray          *terms;            /* of CrStepTextTerm*; empty but for a FORMULA */
+  CrRecordReduction  *reduction;        /* a broadcast sum's dims (its Σ formula, or the
+                                         * note that tells it); NULL: none */
+} CrStepTextItem;
+
+/* One section of the card: a heading and its items, in the order told.
+ * lines and notes are the same items as plain strings: the formulas (a
+ * long one over several lines) and rules, then the footnotes. */
+typedef struct {
+  char                  *heading;      /* "Incoming gradient"; an error's lead; NULL: none */
+  CrStepTextRole         role;
+  GPtrArray             *lines;        /* of char*: "∂L/∂w1 = ∂L/∂b × ∂b/∂w1 = 2 × 3 = 6" */
+  GPtrArray             *notes;        /* of char*: "× is elementwise here: ..." */
+  GPtrArray             *items;        /* of CrStepTextItem*: everything, in order */
+  CrStepTextSectionKind  kind;
 } CrStepTextSection;
 
 /* A whole step: its header and its sections (free with cr_step_text_free). */
@@ -37,25 +103,44 @@ typedef struct {
   char      *symbol;            /* the op's glyph, "×", "+="; NULL */
   char      *caption;           /* "b = w1*a · line 13 · iteration 2"; NULL */
   GPtrArray *sections;          /* of CrStepTextSection* */
+  CrStepTextPass pass;
+  gboolean   accumulate;        /* an AccumulateGrad step */
 } CrStepText;
 
 /* Step `step` of backward call `backward` of record in words; NULL when
- * there is no such step. */
+ * there is no such step. Its VALUE terms borrow the record's snapshots:
+ * free the text before the record. */
 CrStepText *cr_step_text_new   (const CrRunRecord *record,
                                 int                backward,
                                 int                step);
 void        cr_step_text_free  (CrStepText        *self);   /* NULL-safe */
-/* The step as plain text: the header's lines, then each section's heading,
- * its lines indented, its notes (new string, lines end in '\n'). */
+/* Forward step `index` of n told: record op `op` computing (the words of
+ * core/record/cr-record-forward.h); has_backward: a backward pass follows.
+ * NULL when op has no forward text. */
+CrStepText *cr_step_text_new_forward (const CrRunRecord *record,
+                                      int                op,
+                                      guint              index,
+                                      guint              n,
+                                      gboolean           has_backward);
+/* The step as plain text: the header's lines (the op's glyph, when it has
+ * one, on a line of its own first), then each section's heading
+ * and its items in order, formulas and rules indented, a long formula over
+ * several lines (new string, lines end in '\n'). */
 char       *cr_step_text_plain (const CrStepText  *self);
+/* An item as plain lines, as cr_step_text_plain() prints it (without the
+ * indent): a long formula over several, one "= ..." a line (new array of
+ * new strings). */
+GPtrArray  *cr_step_text_item_lines (const CrStepTextItem *item);
+/* The section that tells the error a backward call (or the script) stopped
+ * with, under lead (new; error may be NULL: the lead alone). */
+CrStepTextSection *cr_step_text_error_section (const CrRunRecord   *record,
+                                               const CrRecordError *error,
+                                               const char          *lead);
+void        cr_step_text_section_free (CrStepTextSection *s);   /* NULL-safe */
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrStepText, cr_step_text_free)
 
 /* ---- the sentences, one by one (the card builds its widgets with them) ---- */
 
-/* Which pass of the story a step is in. */
-typedef enum {
-  CR_STEP_TEXT_FORWARD,
-  CR_STEP_TEXT_BACKWARD,
-} CrStepTextPass;
 /* Where a step is in the story, as the card's header and the stepper's
  * label both say it: "Forward 3 of 7", "Backward 5 of 12" (new string). */
 char       *cr_step_text_story_count     (CrStepTextPass     pass,
