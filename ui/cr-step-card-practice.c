@@ -577,11 +577,15 @@ cr_step_card_practice_build (const CrStepCardCtx *c,
   StepState *st = step_state (self, c->backward_index, (int) step->index);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   gtk_widget_add_css_class (box, "cr-practice");
-  gtk_box_append (GTK_BOX (box), cr_step_card_build_header (c, step));
+  /* The card's own words for what it shows of the step. */
+  g_autoptr (CrStepText) text = cr_step_text_new (c->record, c->backward_index, (int) step->index);
+  gtk_box_append (GTK_BOX (box), cr_step_card_layout_header (text));
 
   /* What the learner works from: the incoming gradient, and at the first
    * level the local gradients (their rule always). */
-  cr_step_card_add_incoming (box, step);
+  const CrStepTextSection *incoming = cr_step_card_text_section (text, CR_STEP_TEXT_SECTION_INCOMING);
+  if (incoming)
+    cr_step_card_layout_section (box, incoming);
   if (step->kind == CR_RECORD_STEP_ACCUMULATE)
     {
       const char *leaf = cr_record_tensor_label (c->record, step->leaf, "the leaf");
@@ -591,7 +595,11 @@ cr_step_card_practice_build (const CrStepCardCtx *c,
                                                           : cr_card_label_new ("None", "monospace"));
     }
   else if (self->level == CR_PRACTICE_LEVEL_SENT)
-    cr_step_card_add_local (box, step);
+    {
+      const CrStepTextSection *local = cr_step_card_text_section (text, CR_STEP_TEXT_SECTION_LOCAL);
+      if (local)
+        cr_step_card_layout_section (box, local);
+    }
   else if (step->rule)
     {
       GtkWidget *rule = section_new (box, "Rule", CR_ROLE_LOCAL);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cr-step-card.h"
+#include "cr-step-text.h"
 
 G_BEGIN_DECLS
 
@@ -57,13 +58,17 @@ GtkWidget *cr_step_card_build_forward_error (const CrRunRecord   *record,
 GtkWidget *cr_step_card_build_forward_intro (const char          *title);
 GtkWidget *cr_step_card_build_intro         (const CrStepCardCtx *c);
 
-/* cr-step-card.c: the parts of a step that a practice card keeps showing. */
-GtkWidget *cr_step_card_build_header (const CrStepCardCtx *c,
-                                      const CrRecordStep  *step);
-void       cr_step_card_add_incoming (GtkWidget           *box,
-                                      const CrRecordStep  *step);
-void       cr_step_card_add_local    (GtkWidget           *box,
-                                      const CrRecordStep  *step);
+/* cr-step-card-layout.c: a step as core tells it (CrStepText) laid out
+ * with widgets: its header (a new floating widget); section s, or every
+ * section of text, appended to box; text's first section of kind (borrowed,
+ * NULL: none). */
+GtkWidget *cr_step_card_layout_header   (const CrStepText        *text);
+void       cr_step_card_layout_section  (GtkWidget               *box,
+                                         const CrStepTextSection *s);
+void       cr_step_card_layout_sections (GtkWidget               *box,
+                                         const CrStepText        *text);
+const CrStepTextSection *cr_step_card_text_section (const CrStepText      *text,
+                                                    CrStepTextSectionKind  kind);
 /* The card's practice state, made on first use (owned by the card). */
 CrStepCardPractice *cr_step_card_get_practice_state (CrStepCard *self);
 
