@@ -2,6 +2,7 @@
  * over the graph: gradients sent so far, leaves' .grad, hooks, errors. */
 #include "cr-graph-render-badges.h"
 #include "cr-graph-titles.h"
+#include "cr-graph-items.h"
 
 #include "cr-graph-regions.h"
 #include "cr-graph-render.h"
@@ -321,6 +322,27 @@ pill (cairo_t     *cr,
     }
   double lx0 = far ? MIN (r.x0, b->ax) : r.x0, ly0 = far ? MIN (r.y0, b->ay) : r.y0;
   double lx1 = far ? MAX (r.x1, b->ax) : r.x1, ly1 = far ? MAX (r.y1, b->ay) : r.y1;
+  if (c->options->items)
+    {
+      guint64 d = cr_graph_digest_string (CR_GRAPH_DIGEST_INIT, text);
+      d = cr_graph_digest_int (d, b->mono);
+      const double place[4] = { r.x0, r.y0, r.x1, r.y1 };
+      d = cr_graph_digest_bytes (d, place, sizeof place);
+      d = cr_graph_digest_bytes (d, &b->fill, sizeof b->fill);
+      d = cr_graph_digest_bytes (d, &b->ink, sizeof b->ink);
+      d = cr_graph_digest_bytes (d, b->border ? b->border : &b->fill, sizeof b->fill);
+      d = cr_graph_digest_int (d, b->border != NULL);
+      d = cr_graph_digest_int (d, far);
+      if (far)
+        {
+          d = cr_graph_digest_double (d, b->ax);
+          d = cr_graph_digest_double (d, b->ay);
+        }
+      /* The outline and the leader's dot reach past the box. */
+      cr_graph_items_add (c->options->items, lx0, ly0, lx1, ly1, 2 * c->lw + 1, d);
+      g_object_unref (layout);
+      return;
+    }
   if (in_clip (c, lx0, ly0, lx1, ly1))
     {
       Rgb line = b->border ? *b->border : b->fill;
@@ -549,6 +571,23 @@ draw_step_hooks (cairo_t            *cr,
 
 /* ---- errors ------------------------------------------------------------------ */
 
+/* A ring of kind ('e': an error's, 'f': a finding's) drawn 2.5 lw wide on
+ * the rounded rectangle x, y, w, h. */
+static void
+add_ring_item (const Ctx *c,
+               int        kind,
+               double     x,
+               double     y,
+               double     w,
+               double     h,
+               double     radius)
+{
+  const double ring[5] = { x, y, w, h, radius };
+  guint64 d = cr_graph_digest_int (CR_GRAPH_DIGEST_INIT, kind);
+  d = cr_graph_digest_bytes (d, ring, sizeof ring);
+  cr_graph_items_add (c->options->items, x, y, x + w, y + h, 2 * c->lw + 1, d);
+}
+
 static void
 ring (cairo_t          *cr,
       const Ctx        *c,
@@ -557,6 +596,11 @@ ring (cairo_t          *cr,
 {
   double gap = 5 * c->k;
   double x = b->x - gap, y = b->y - gap, w = b->width + 2 * gap, h = b->height + 2 * gap;
+  if (c->options->items)
+    {
+      add_ring_item (c, 'e', x, y, w, h, radius + gap);
+      return;
+    }
   cr_graph_rounded_path (cr, x, y, w, h, radius + gap);
   set_rgb (cr, c->pal.error_ring);
   cairo_set_line_width (cr, 2.5 * c->lw);
@@ -665,11 +709,17 @@ draw_findings (cairo_t   *cr,
       gboolean tensor = CR_GRAPH_NODE_KIND_IS_TENSOR (node->kind);
       double gap = 9 * c->k;
       double radius = tensor ? 9 * c->k : b->height / 2;
-      cr_graph_rounded_path (cr, b->x - gap, b->y - gap, b->width + 2 * gap, b->height + 2 * gap,
-                             radius + gap);
-      set_rgb (cr, c->pal.coach_ring);
-      cairo_set_line_width (cr, 2.5 * c->lw);
-      cairo_stroke (cr);
+      if (c->options->items)
+        add_ring_item (c, 'f', b->x - gap, b->y - gap, b->width + 2 * gap, b->height + 2 * gap,
+                       radius + gap);
+      else
+        {
+          cr_graph_rounded_path (cr, b->x - gap, b->y - gap, b->width + 2 * gap, b->height + 2 * gap,
+                                 radius + gap);
+          set_rgb (cr, c->pal.coach_ring);
+          cairo_set_line_width (cr, 2.5 * c->lw);
+          cairo_stroke (cr);
+        }
       g_autofree char *grows = g_strcmp0 (f->kind, "zero-grad-forgotten") == 0
                                ? growing_grad_text (c->model, f) : NULL;
       g_autofree char *text = grows ? g_strdup (grows)

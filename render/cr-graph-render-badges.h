@@ -45,6 +45,8 @@ typedef struct {
                                  * box estimated from its centre */
   GArray       *placed;         /* when set, of CrGraphBadgeBox: each badge's box is
                                  * appended to it, in the order of `drawn` (for tests) */
+  GArray       *items;          /* when set, of CrGraphItem (cr-graph-items.h): each
+                                 * badge and ring drawn is appended to it */
 } CrGraphBadgeOptions;
 
 /* Where a badge was drawn. */

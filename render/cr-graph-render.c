@@ -17,6 +17,8 @@
 #include "cr-graph-regions.h"
 #include "cr-graph-titles.h"
 #include "cr-graph-forward.h"
+#include "cr-graph-items.h"
+#include "cr-graph-render-same.h"
 
 #include <math.h>
 #include <string.h>
@@ -851,6 +853,22 @@ draw_edge_line (cairo_t           *cr,
 
 /* box: the label's pill and name as cr_graph_badges_label_boxes placed
  * them (see there). */
+static gboolean
+edge_label_drawn (const CrGraphPath *path,
+                  const Text        *label,
+                  const double      *box,
+                  const Ctx         *c)
+{
+  return path->has_label && label->layout && box[2] > box[0] && !c->small_type_hidden;
+}
+
+static gboolean
+edge_name_drawn (const Text   *name,
+                 const double *box)
+{
+  return name->layout && box[6] > box[4];
+}
+
 static void
 draw_edge_label (cairo_t           *cr,
                  const CrGraphPath *path,
@@ -860,7 +878,7 @@ draw_edge_label (cairo_t           *cr,
                  EdgeState          state,
                  const Ctx         *c)
 {
-  if (!path->has_label || !label->layout || !(box[2] > box[0]) || c->small_type_hidden)
+  if (!edge_label_drawn (path, label, box, c))
     return;
   const Palette *pal = &c->pal;
   double k = c->k;
@@ -873,7 +891,7 @@ draw_edge_label (cairo_t           *cr,
   cairo_stroke (cr);
   show (cr, label, x + 4 * k, y + 1 * k, pal->label_text);
   /* The tensor's name with its shape: b over 3×3. */
-  if (name->layout && box[6] > box[4])
+  if (edge_name_drawn (name, box))
     show (cr, name, box[4], box[5], pal->text);
 }
 
@@ -1018,6 +1036,107 @@ draw_lit_halo (cairo_t           *cr,
   cairo_restore (cr);
 }
 
+/* ---- items (options->items): what is drawn, not drawn ---- */
+
+static guint64
+digest_text (guint64     d,
+             const Text *t)
+{
+  if (!t->layout)
+    return cr_graph_digest_int (d, -1);
+  d = cr_graph_digest_string (d, pango_layout_get_text (t->layout));
+  d = cr_graph_digest_int (d, pango_layout_get_width (t->layout));
+  d = cr_graph_digest_double (d, t->w);
+  return cr_graph_digest_double (d, t->h);
+}
+
+static guint64
+digest_box (guint64           d,
+            const CrGraphBox *b)
+{
+  return cr_graph_digest_bytes (d, b, sizeof *b);
+}
+
+/* An edge's line (and its halo): the path's control points bound it. */
+static void
+add_edge_item (GArray            *items,
+               const CrGraphPath *p,
+               gboolean           stops_gradient,
+               EdgeState          state,
+               gboolean           lit,
+               double             alpha,
+               const Ctx         *c)
+{
+  guint64 d = cr_graph_digest_int (CR_GRAPH_DIGEST_INIT, 'e');
+  d = cr_graph_digest_bytes (d, p->points, 2 * p->n_points * sizeof (double));
+  d = cr_graph_digest_int (d, p->has_arrow);
+  d = cr_graph_digest_double (d, p->has_arrow ? p->arrow_x : 0);
+  d = cr_graph_digest_double (d, p->has_arrow ? p->arrow_y : 0);
+  d = cr_graph_digest_int (d, stops_gradient);
+  d = cr_graph_digest_int (d, state);
+  d = cr_graph_digest_int (d, lit);
+  d = cr_graph_digest_double (d, alpha);
+  double ext[4];
+  cr_graph_path_bounds (p, ext);
+  /* The halo (8 lw wide) and the arrowhead (5.2 across) reach past the
+   * path; a pixel of antialiasing past those. */
+  cr_graph_items_add (items, ext[0], ext[1], ext[2], ext[3], 8 * MAX (c->lw, 1.0) + 1, d);
+}
+
+static void
+add_edge_label_item (GArray            *items,
+                     const CrGraphPath *path,
+                     const Text        *label,
+                     const Text        *name,
+                     const double      *box,
+                     EdgeState          state,
+                     double             alpha,
+                     const Ctx         *c)
+{
+  if (alpha <= 0.0 || !edge_label_drawn (path, label, box, c))
+    return;
+  double k = c->k;
+  guint64 d = cr_graph_digest_int (CR_GRAPH_DIGEST_INIT, 'l');
+  d = digest_text (d, label);
+  d = cr_graph_digest_int (d, state);
+  d = cr_graph_digest_double (d, alpha);
+  d = cr_graph_digest_double (d, box[0]);
+  d = cr_graph_digest_double (d, box[1]);
+  double x1 = box[0] + label->w + 8 * k, y1 = box[1] + label->h + 2 * k;
+  if (edge_name_drawn (name, box))
+    {
+      d = digest_text (d, name);
+      d = cr_graph_digest_bytes (d, box + 4, 4 * sizeof (double));
+      x1 = MAX (x1, MAX (box[6], box[4] + name->w));
+      y1 = MAX (y1, MAX (box[7], box[5] + name->h));
+    }
+  cr_graph_items_add (items, MIN (box[0], box[4]), MIN (box[1], box[5]), x1, y1, 2 * c->lw + 1, d);
+}
+
+/* A node with its rings, check and shadow, all within 16 k of its box
+ * (as the drawing's own culling assumes). */
+static void
+add_node_item (GArray            *items,
+               const CrGraphNode *n,
+               const NodeText    *t,
+               const CrGraphBox  *b,
+               double             alpha,
+               guint64            state,
+               const Ctx         *c)
+{
+  guint64 d = cr_graph_digest_int (CR_GRAPH_DIGEST_INIT, 'n');
+  d = cr_graph_digest_int (d, n->kind);
+  d = digest_box (d, b);
+  d = cr_graph_digest_double (d, alpha);
+  d = cr_graph_digest_int (d, (gint64) state);
+  d = digest_text (d, &t->title);
+  d = digest_text (d, &t->sub);
+  d = digest_text (d, &t->body);
+  d = digest_text (d, &t->glyph);
+  d = digest_text (d, &t->note);
+  cr_graph_items_add (items, b->x, b->y, b->x + b->width, b->y + b->height, 16 * c->k + 1, d);
+}
+
 static void
 render_with_cache (cairo_t                    *cr,
                    const CrGraphModel         *model,
@@ -1052,8 +1171,10 @@ render_with_cache (cairo_t                    *cr,
   /* Dimmed: the graph fades into the background. */
   if (options->dimmed)
     cairo_push_group (cr);
-  double clip[4];
-  cairo_clip_extents (cr, &clip[0], &clip[1], &clip[2], &clip[3]);
+  GArray *items = options->items;
+  double clip[4] = { -G_MAXDOUBLE, -G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE };
+  if (!items)
+    cairo_clip_extents (cr, &clip[0], &clip[1], &clip[2], &clip[3]);
 
   /* Module calls: a box behind the nodes of each open one, its title
    * where no edge crosses it if there is such a place. */
@@ -1061,10 +1182,16 @@ render_with_cache (cairo_t                    *cr,
   if (options->collapse && options->collapse->model == model)
     {
       titles = cr_graph_titles_place (model, layout, c.k, clip);
-      cr_graph_collapse_draw_boxes (options->collapse, cr, layout, titles, c.dark, c.k);
+      if (!items)
+        cr_graph_collapse_draw_boxes (options->collapse, cr, layout, titles, c.dark, c.k);
     }
+  /* What the whole drawing shares, the boxes and regions among it. */
+  if (items)
+    cr_graph_items_add (items, 0, 0, 0, 0, CR_GRAPH_ITEM_WHOLE,
+                        cr_graph_render_whole_digest (model, layout, options, titles, c.k, c.lw));
   /* no_grad (and enable_grad ...) regions: a box around what was made in them. */
-  cr_graph_regions_draw (cr, model, layout, c.dark, c.k);
+  if (!items)
+    cr_graph_regions_draw (cr, model, layout, c.dark, c.k);
 
   /* Edges first, under the nodes: those whose gradient was sent by an
    * earlier step are done, those of the current step glow. Their labels
@@ -1074,7 +1201,7 @@ render_with_cache (cairo_t                    *cr,
   if (!label_boxes)
     label_boxes = own_label_boxes = cr_graph_render_label_boxes ((CrGraphRenderCache *) cache, layout);
   /* Where a title has no clear place, the edges pass under it. */
-  gboolean titles_cut = cr_graph_titles_clip_out (cr, titles, c.k);
+  gboolean titles_cut = !items && cr_graph_titles_clip_out (cr, titles, c.k);
   /* Far out, the curves are flattened more coarsely: a tile of a big graph
    * at a low zoom holds hundreds of edges, whose stroking is most of its
    * time, and a fraction of a pixel off is not seen there. (One path per
@@ -1105,6 +1232,11 @@ render_with_cache (cairo_t                    *cr,
         a *= HIGHLIGHT_FADED;
       if (forward_not_yet (options, e, n_nodes))
         a *= FORWARD_FADED;
+      if (items)
+        {
+          add_edge_item (items, p, e->stops_gradient, state, lit_edges && lit_edges[i], a, &c);
+          continue;
+        }
       if (a < 1.0)
         cairo_push_group (cr);
       if (lit_edges && lit_edges[i])
@@ -1129,6 +1261,12 @@ render_with_cache (cairo_t                    *cr,
         a *= HIGHLIGHT_FADED;
       if (forward_not_yet (options, e, n_nodes))
         a *= FORWARD_FADED;
+      if (items)
+        {
+          add_edge_label_item (items, &layout->edges[i], &cache->labels[i], &cache->names[i],
+                               label_boxes + CR_GRAPH_BADGES_LABEL_BOX * i, states[i], a, &c);
+          continue;
+        }
       if (a <= 0.0)
         continue;
       if (a < 1.0)
@@ -1145,7 +1283,8 @@ render_with_cache (cairo_t                    *cr,
   if (titles_cut)
     cairo_restore (cr);
 
-  cr_graph_regions_draw_titles (cr, model, layout, c.dark, c.k);
+  if (!items)
+    cr_graph_regions_draw_titles (cr, model, layout, c.dark, c.k);
 
   for (guint i = 0; i < n_nodes; i++)
     {
@@ -1178,11 +1317,22 @@ render_with_cache (cairo_t                    *cr,
         }
       if (a <= 0.0)
         continue;
-      if (a < 1.0)
-        cairo_push_group (cr);
       double r = node_radius (n, b, &c);
       gboolean is_current = (current >= 0 && n->step == current)
                             || (options->forward && options->forward[i] == CR_GRAPH_FORWARD_NOW);
+      gboolean freed = n->kind == CR_GRAPH_NODE_OP && cr_graph_render_badges_op_freed (model, n, current);
+      gboolean checked = current >= 0 && n->step >= 0 && n->step < current;
+      if (items)
+        {
+          /* Each of what decides its rings, outline and check, a bit. */
+          guint64 state = (guint64) is_current | (guint64) (lit_nodes && lit_nodes[i]) << 1
+                          | (guint64) (options->selected == (int) i) << 2 | (guint64) freed << 3
+                          | (guint64) checked << 4;
+          add_node_item (items, n, t, b, a, state, &c);
+          continue;
+        }
+      if (a < 1.0)
+        cairo_push_group (cr);
       if (is_current)
         ring (cr, b, r, 4 * c.k, 3 * c.lw, c.pal.highlight, 0.3);
       if (lit_nodes && lit_nodes[i])
@@ -1201,7 +1351,7 @@ render_with_cache (cairo_t                    *cr,
         case CR_GRAPH_NODE_OP:
           /* "freed" as of the current step, by the record's saved-tensor
            * life (an earlier call's frees count all along). */
-          draw_op (cr, n, t, b, cr_graph_render_badges_op_freed (model, n, current), &c);
+          draw_op (cr, n, t, b, freed, &c);
           break;
         case CR_GRAPH_NODE_GROUP:
           /* A closed module call: a stack of cards, its "+" opens it. */
@@ -1221,7 +1371,7 @@ render_with_cache (cairo_t                    *cr,
           draw_accumulate (cr, t, b, &c);
           break;
         }
-      if (current >= 0 && n->step >= 0 && n->step < current)
+      if (checked)
         draw_check (cr, b, &c);
       if (a < 1.0)
         {
@@ -1232,13 +1382,14 @@ render_with_cache (cairo_t                    *cr,
 
   /* The record's state at this step: gradients sent, hooks, errors. */
   CrGraphBadgeOptions badges = {
-    .current_step = options->hide_step_gradients && current >= 0 ? current - 1 : current, .dark = c.dark, .k = c.k, .lw = c.lw, .clip = clip,
+    .current_step = options->hide_step_gradients && current >= 0 ? current - 1 : current, .dark = c.dark, .k = c.k, .lw = c.lw, .clip = items ? NULL : clip,
     .label_boxes = label_boxes,
+    .items = items,
   };
   cr_graph_render_badges (cr, model, layout, &badges);
 
-  /* The travelling gradient goes over everything. */
-  if (current >= 0 && options->pulse >= 0)
+  /* The travelling gradient goes over everything (a whole item). */
+  if (current >= 0 && options->pulse >= 0 && !items)
     for (guint i = 0; i < n_edges; i++)
       if (cache->edge_step[i] == current)
         draw_pulse (cr, &layout->edges[i], options->pulse, &c);

@@ -59,6 +59,10 @@ typedef struct {
   gboolean      hide_step_gradients; /* practice: the gradients current_step sends are not
                                    * labelled yet (the learner works them out first);
                                    * stepping forward, the value computed now */
+  GArray       *items;            /* borrowed: when set, nothing is drawn; each item drawn
+                                   * is appended to it instead, clip or not
+                                   * (cr-graph-items.h; the canvas keeps the tiles an
+                                   * item does not touch) */
 } CrGraphRenderOptions;
 
 void            cr_graph_render_options_init (CrGraphRenderOptions       *options);

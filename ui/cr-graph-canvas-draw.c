@@ -2,15 +2,18 @@
  *
  * The graph at the current zoom is drawn in square tiles (with a faint dot
  * grid that moves with it; cr-graph-tiles.h), each painted once into an
- * image and placed by a render node kept with it until the zoom, step,
- * selection, style or layout changes: a frame while panning only places
- * tiles, and the tiles around the view are drawn ahead in idle time, so a
- * pan over a 5,000-node graph draws nothing new at most frames. The
+ * image and placed by a render node kept with it: a frame while panning
+ * only places tiles, and the tiles around the view are drawn ahead in idle
+ * time, so a pan over a 5,000-node graph draws nothing new at most frames.
+ * A zoom or a style paints them all again; a step, a selection, a lit
+ * path, a forward step or a re-run only those where the drawing's items
+ * differ (cr-graph-render-same.h), the rest stay. The
  * travelling gradient of the current step and the hover ring are drawn
  * over the tiles on their own. While nodes glide to a new layout, frames
  * are drawn afresh. */
 #include "cr-config.h"
 #include "cr-graph-canvas-private.h"
+#include "cr-graph-items.h"
 #include "cr-graph-overview.h"
 #include "cr-graph-render-badges.h"
 #include "cr-graph-render-same.h"
@@ -57,9 +60,7 @@ cr_graph_canvas_set_hide_step_gradients (CrGraphCanvas *self,
     return;
   self->hide_step_gradients = !!hide;
   /* The tiles are keyed by step, not by this. */
-  if (self->tiles)
-    cr_graph_tiles_clear (self->tiles);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  cr_graph_canvas_drawing_changed (self);
 }
 
 /* A faint dot grid that moves with the graph: panning feels like moving
@@ -170,6 +171,19 @@ label_boxes (CrGraphCanvas *self)
   return self->label_boxes;
 }
 
+/* The options a tile is painted with (as paint_tile draws). */
+static void
+tile_render_options (CrGraphCanvas        *self,
+                     CrGraphRenderOptions *options)
+{
+  cr_graph_canvas_fill_render_options (self, options);
+  /* The widget's own background (the .view style class) shows through. */
+  options->draw_background = FALSE;
+  options->label_boxes = label_boxes (self);
+  /* Far out, the type too small to read is left out (and its time). */
+  options->text_scale = self->zoom;
+}
+
 /* A tile's content: the dot grid and the graph (or its miniature), with
  * cr's origin at the graph's origin at the zoom (cr-graph-tiles.h). */
 static void
@@ -188,12 +202,7 @@ paint_tile (cairo_t  *cr,
   else
     {
       CrGraphRenderOptions options;
-      cr_graph_canvas_fill_render_options (self, &options);
-      /* The widget's own background (the .view style class) shows through. */
-      options.draw_background = FALSE;
-      options.label_boxes = label_boxes (self);
-      /* Far out, the type too small to read is left out (and its time). */
-      options.text_scale = self->zoom;
+      tile_render_options (self, &options);
       cr_graph_render (cr, self->model, self->layout, &options);
     }
 }
@@ -264,53 +273,93 @@ cr_graph_canvas_clear_scene (CrGraphCanvas *self)
   if (self->tiles)
     cr_graph_tiles_clear (self->tiles);
   g_clear_pointer (&self->label_boxes, g_free);
+  g_clear_pointer (&self->tiles_items, g_array_unref);
 }
 
-/* ---- tiles kept across a re-run ---- */
+/* ---- tiles kept where the drawing did not change ---- */
 
-/* The tiles of the drawing before a re-run and what they were painted
- * from: what of the canvas's state the tiles' key does not hold (the
- * model, layout and cache are new objects after a re-run; the forward
- * states and the practice flag clear the tiles when they change, so they
- * are the tiles' own). */
+/* The items of what the tiles would show now; NULL in miniature (drawn
+ * here, not told as items: any change there paints every tile). */
+static GArray *
+drawing_items (CrGraphCanvas *self)
+{
+  if (!self->model || !self->layout || !self->cache || in_miniature (self))
+    return NULL;
+  CrGraphRenderOptions options;
+  tile_render_options (self, &options);
+  CrGraphDrawing drawing = { self->model, self->layout, &options };
+  return cr_graph_render_drawing_items (&drawing);
+}
+
+void
+cr_graph_canvas_drawing_changed (CrGraphCanvas *self)
+{
+  stop_prefetch (self);
+  self->tiles_changed = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Whether tiles painted under key a show the drawing at the same size,
+ * grid and colours as under b (what items do not tell). */
+static gboolean
+same_frame (const CrGraphTilesKey *a,
+            const CrGraphTilesKey *b)
+{
+  return a->zoom == b->zoom && a->scale == b->scale && a->style == b->style
+         && a->presentation == b->presentation;
+}
+
+/* tiles, which show the drawing told by items (owned), become the
+ * canvas's, keyed by key, but those where the drawing now differs;
+ * FALSE (tiles and items freed) when it differs as a whole. */
+static gboolean
+keep_unchanged_tiles (CrGraphCanvas         *self,
+                      CrGraphTiles          *tiles,
+                      GArray                *items,
+                      const CrGraphTilesKey *key)
+{
+  g_autoptr (GArray) was = items;
+  g_autoptr (GArray) now = drawing_items (self);
+  g_autoptr (GArray) dirty = g_array_new (FALSE, FALSE, sizeof (double));
+  if (!now || !cr_graph_items_diff (was, now, dirty))
+    {
+      cr_graph_tiles_free (tiles);
+      return FALSE;
+    }
+  if (tiles != self->tiles)
+    {
+      cr_graph_tiles_free (self->tiles);
+      self->tiles = tiles;
+    }
+  cr_graph_tiles_carry_to_key (self->tiles, key);
+  /* A pixel of antialiasing past each box. */
+  double z = self->zoom, aa = 1.0;
+  for (guint r = 0; r + 3 < dirty->len; r += 4)
+    {
+      const double *d = &g_array_index (dirty, double, r);
+      cr_graph_tiles_drop_within (self->tiles, d[0] * z - aa, d[1] * z - aa, d[2] * z + aa, d[3] * z + aa);
+    }
+  g_clear_pointer (&self->tiles_items, g_array_unref);
+  self->tiles_items = g_steal_pointer (&now);
+  return TRUE;
+}
+
+/* The tiles of the drawing before a re-run and the items they show (the
+ * model, layout and cache are new objects after it). */
 typedef struct _CrGraphCanvasKept CrGraphCanvasKept;
 
 struct _CrGraphCanvasKept
 {
-  CrGraphTiles       *tiles;
-  gboolean            as_cairo;
-  CrGraphModel       *model;           /* a reference */
-  CrGraphLayout      *layout;          /* a copy */
-  CrGraphRenderCache *cache;
-  guint8             *forward;         /* by node, or NULL */
-  gboolean            hide_step_gradients;
-  double             *label_boxes;     /* or NULL: placed again to compare */
+  CrGraphTiles *tiles;
+  gboolean      as_cairo;
+  GArray       *items;
 };
-
-static void
-release_model_thread (GTask        *task,
-                      gpointer      source_object,
-                      gpointer      task_data,
-                      GCancellable *cancellable)
-{
-  cr_graph_model_unref (task_data);
-  g_task_return_boolean (task, TRUE);
-}
 
 static void
 kept_free (CrGraphCanvasKept *kept)
 {
   cr_graph_tiles_free (kept->tiles);
-  cr_graph_layout_free (kept->layout);
-  cr_graph_render_cache_free (kept->cache);
-  g_free (kept->forward);
-  g_free (kept->label_boxes);
-  /* The window lets the old run's models go on a worker (a record of the
-   * MLP example's is milliseconds to free); this reference may be the
-   * last, so it goes there too. */
-  g_autoptr (GTask) task = g_task_new (NULL, NULL, NULL, NULL);
-  g_task_set_task_data (task, g_steal_pointer (&kept->model), NULL);
-  g_task_run_in_thread (task, release_model_thread);
+  g_clear_pointer (&kept->items, g_array_unref);
   g_free (kept);
 }
 
@@ -319,77 +368,28 @@ cr_graph_canvas_keep_drawing (CrGraphCanvas *self)
 {
   g_clear_pointer (&self->kept, kept_free);
   const CrGraphTilesKey *key = self->tiles ? cr_graph_tiles_get_key (self->tiles) : NULL;
-  /* Only a drawing cr_graph_render_same_drawing can compare: no highlight,
-   * no module boxes, nothing gliding. */
-  if (!key || cr_graph_tiles_count (self->tiles) == 0 || !self->model || !self->layout
-      || !self->cache || key->model != self->model || key->layout != self->layout
-      || self->morphing || self->highlight || self->collapse)
+  if (!key || cr_graph_tiles_count (self->tiles) == 0 || !self->tiles_items || self->morphing)
     return;
   stop_prefetch (self);
   CrGraphCanvasKept *kept = g_new0 (CrGraphCanvasKept, 1);
   kept->tiles = g_steal_pointer (&self->tiles);
   kept->as_cairo = self->tiles_as_cairo;
-  kept->model = cr_graph_model_ref (self->model);
-  /* The layout stays: the next one is laid out the way it went. */
-  kept->layout = cr_graph_layout_copy (self->layout);
-  kept->cache = g_steal_pointer (&self->cache);
-  if (self->forward_states)
-    kept->forward = g_memdup2 (self->forward_states, self->model->nodes->len);
-  kept->hide_step_gradients = self->hide_step_gradients;
-  if (self->label_boxes && self->label_boxes_for[0] == self->model
-      && self->label_boxes_for[1] == self->layout && self->label_boxes_for[2] == kept->cache)
-    kept->label_boxes = g_steal_pointer (&self->label_boxes);
+  kept->items = g_steal_pointer (&self->tiles_items);
   g_clear_pointer (&self->label_boxes, g_free);
   self->kept = kept;
 }
 
-/* The tiles kept across a re-run become the canvas's again when they
- * would be painted the same now (key: the canvas's now), but those of nodes
- * whose texts changed; else they go. */
+/* The tiles kept across a re-run become the canvas's again but where the
+ * drawing now (key: the canvas's now) differs; else they go. */
 static void
 take_kept_tiles (CrGraphCanvas         *self,
                  const CrGraphTilesKey *key,
                  gboolean               as_cairo)
 {
   CrGraphCanvasKept *kept = g_steal_pointer (&self->kept);
-  g_autoptr (GArray) dirty = g_array_new (FALSE, FALSE, sizeof (double));
-  const CrGraphTilesKey *was = cr_graph_tiles_get_key (kept->tiles);
-  gboolean same = kept->as_cairo == as_cairo && was->zoom == key->zoom && was->scale == key->scale
-                  && was->step == key->step && was->selected == key->selected
-                  && was->style == key->style && was->presentation == key->presentation
-                  && self->model && self->layout && self->cache;
-  if (same)
-    {
-      /* As paint_tile draws. */
-      CrGraphRenderOptions now;
-      cr_graph_canvas_fill_render_options (self, &now);
-      now.draw_background = FALSE;
-      now.label_boxes = label_boxes (self);
-      now.text_scale = self->zoom;
-      CrGraphRenderOptions before = now;
-      before.cache = kept->cache;
-      before.forward = kept->forward;
-      before.hide_step_gradients = kept->hide_step_gradients;
-      before.label_boxes = kept->label_boxes;
-      before.highlight = NULL;
-      before.collapse = NULL;
-      CrGraphDrawing a = { kept->model, kept->layout, &before };
-      CrGraphDrawing b = { self->model, self->layout, &now };
-      same = cr_graph_render_drawing_changes (&a, &b, dirty);
-    }
-  if (same)
-    {
-      cr_graph_tiles_free (self->tiles);
-      self->tiles = g_steal_pointer (&kept->tiles);
-      cr_graph_tiles_carry_to_key (self->tiles, key);
-      /* A value scrubbed: only its nodes' tiles are painted again. */
-      for (guint r = 0; r + 3 < dirty->len; r += 4)
-        {
-          const double *d = &g_array_index (dirty, double, r);
-          cr_graph_tiles_drop_within (self->tiles, d[0] * self->zoom, d[1] * self->zoom,
-                                      d[2] * self->zoom, d[3] * self->zoom);
-        }
-    }
+  if (kept->as_cairo == as_cairo && same_frame (cr_graph_tiles_get_key (kept->tiles), key)
+      && keep_unchanged_tiles (self, g_steal_pointer (&kept->tiles), g_steal_pointer (&kept->items), key))
+    self->tiles_changed = FALSE;
   kept_free (kept);
 }
 
@@ -400,10 +400,12 @@ cr_graph_canvas_free_scene (CrGraphCanvas *self)
   g_clear_pointer (&self->tiles, cr_graph_tiles_free);
   g_clear_pointer (&self->label_boxes, g_free);
   g_clear_pointer (&self->kept, kept_free);
+  g_clear_pointer (&self->tiles_items, g_array_unref);
 }
 
-/* Makes the tiles those of the canvas as it is now (dropping them when
- * anything they show changed). */
+/* Makes the tiles those of the canvas as it is now: a step, a selection,
+ * a highlight or a new model of the same size paints again only the tiles
+ * where the drawing differs; a zoom, a style, everything. */
 static void
 key_tiles (CrGraphCanvas *self,
            gboolean       dark)
@@ -428,7 +430,23 @@ key_tiles (CrGraphCanvas *self,
   };
   if (self->kept)
     take_kept_tiles (self, &key, as_cairo);
-  cr_graph_tiles_set_key (self->tiles, &key);
+  const CrGraphTilesKey *was = cr_graph_tiles_get_key (self->tiles);
+  gboolean moved = was && (self->tiles_changed || was->step != key.step || was->selected != key.selected
+                           || was->model != key.model || was->layout != key.layout);
+  if (moved && same_frame (was, &key) && self->tiles_items && cr_graph_tiles_count (self->tiles) > 0)
+    {
+      if (!keep_unchanged_tiles (self, self->tiles, g_steal_pointer (&self->tiles_items), &key))
+        self->tiles = cr_graph_tiles_new (TILE, MAX_TILES);
+    }
+  else if (moved)
+    cr_graph_tiles_clear (self->tiles);
+  self->tiles_changed = FALSE;
+  /* Tiles about to be painted afresh: what they will show. */
+  if (cr_graph_tiles_set_key (self->tiles, &key) || cr_graph_tiles_count (self->tiles) == 0)
+    {
+      g_clear_pointer (&self->tiles_items, g_array_unref);
+      self->tiles_items = drawing_items (self);
+    }
 }
 
 /* One tile next to the view drawn ahead per call. */

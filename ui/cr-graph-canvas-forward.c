@@ -25,8 +25,7 @@ update_states (CrGraphCanvas *self)
   if (self->model && self->forward_ops && self->forward_step >= 0)
     self->forward_states = cr_graph_forward_states (self->model, self->forward_ops,
                                                     self->forward_step);
-  cr_graph_canvas_clear_scene (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  cr_graph_canvas_drawing_changed (self);
 }
 
 void

@@ -56,10 +56,9 @@ cr_graph_canvas_set_highlight (CrGraphCanvas    *self,
     }
   g_clear_pointer (&self->highlight, cr_graph_highlight_unref);
   self->highlight = highlight;
-  /* Every tile shows the old highlight (the tiles' key does not hold it). */
-  if (self->tiles)
-    cr_graph_tiles_clear (self->tiles);
-  cr_graph_canvas_clear_scene (self);
+  /* The tiles' key does not hold it: those of what it lights or fades
+   * are painted again. */
+  cr_graph_canvas_drawing_changed (self);
   /* The lit part brought into sight only where none of it shows: the
    * first view (refitted around the card that says the path) stays. */
   CrGraphBox box;

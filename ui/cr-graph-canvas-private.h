@@ -65,9 +65,9 @@ struct _CrGraphCanvas
    * all the tiles of a layout: the model, layout and cache they are for. */
   double             *label_boxes;
   gconstpointer       label_boxes_for[3];
-  /* After a re-run: the tiles of the drawing before it and what they were
-   * painted from (owned), until the next frame keeps them when the new
-   * drawing is the same picture (cr-graph-canvas-draw.c). */
+  /* After a re-run: the tiles of the drawing before it and the items they
+   * show (owned), until the next frame keeps those where the new drawing
+   * does not differ (cr-graph-canvas-draw.c). */
   struct _CrGraphCanvasKept *kept;
 
   /* Gestures. */
@@ -113,6 +113,13 @@ struct _CrGraphCanvas
 
   /* Practice: the current step's gradients unlabelled until revealed. */
   gboolean            hide_step_gradients;
+
+  /* What the tiles show, as items (cr-graph-items.h; owned, NULL: not
+   * known, as in miniature), and whether the drawing changed in what the
+   * tiles' key does not hold (a highlight, the forward step): the next
+   * frame paints again only the tiles where the items differ. */
+  GArray             *tiles_items;
+  gboolean            tiles_changed;
 };
 
 /* The node under (x, y) in widget coordinates, or -1. */
@@ -133,6 +140,9 @@ gboolean cr_graph_canvas_node_center (CrGraphCanvas *self,
 void     cr_graph_canvas_snapshot    (GtkWidget     *widget,
                                       GtkSnapshot   *snapshot);
 void     cr_graph_canvas_clear_scene (CrGraphCanvas *self);
+/* What the tiles show changed (a highlight, the forward step, the
+ * practice flag): the next frame paints again the tiles it touches. */
+void     cr_graph_canvas_drawing_changed (CrGraphCanvas *self);
 /* A new model is coming (a re-run): keeps the tiles and what they were
  * painted from, for the next frame to compare; call before the groups,
  * model, layout and text cache go. */

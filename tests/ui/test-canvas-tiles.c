@@ -1,11 +1,13 @@
 /* test-canvas-tiles.c — the canvas draws its graph from tiles painted once:
  * a pan only places them, a change of step, selection or zoom paints them
- * again (and shows it), the render nodes are those the renderer paints
+ * again (and shows it): a zoom all of them, a step, a selection, a lit path
+ * or a re-run (module boxes and all) only those it touches, the render nodes are those the renderer paints
  * fastest, and a big graph glides between layouts without placing its edge
  * labels at every frame; so is the minimap's miniature. Run under GSK's Cairo renderer (the tests' env)
  * and once more under GL. */
 #include "cr-config.h"
 #include "cr-graph-canvas-private.h"
+#include "cr-examples.h"
 #include "cr-graph-overview.h"
 #include "ui-test-gui.h"
 
@@ -251,6 +253,188 @@ test_same_picture_kept (void)
     }
 }
 
+/* nn.Module code: its calls are boxes (the collapse), and a comment edit
+ * re-runs it into the same picture. */
+#define SCRIPT_MODULES(COMMENT) \
+  COMMENT \
+  "import torch\n" \
+  "import torch.nn as nn\n" \
+  "torch.manual_seed(0)\n" \
+  "class Net(nn.Module):\n" \
+  "    def __init__(self):\n" \
+  "        super().__init__()\n" \
+  "        self.fc1 = nn.Linear(3, 4)\n" \
+  "        self.fc2 = nn.Linear(4, 2)\n" \
+  "    def forward(self, x):\n" \
+  "        return self.fc2(torch.tanh(self.fc1(x)))\n" \
+  "net = Net()\n" \
+  "x = torch.tensor([[1.0, 2.0, 3.0]])\n" \
+  "loss = net(x).sum()\n" \
+  "loss.backward()\n"
+
+/* The frame with the tiles kept is the one painting every tile gives
+ * (a stale tile would show); how many tiles were painted for it. */
+static guint
+assert_frame_whole (Fixture    *f,
+                    const char *what)
+{
+  guint painted = cr_graph_tiles_n_painted (f->canvas->tiles);
+  cairo_surface_t *kept = paint (f->canvas);
+  guint repainted = cr_graph_tiles_n_painted (f->canvas->tiles) - painted;
+  cr_graph_tiles_clear (f->canvas->tiles);
+  guint before = cr_graph_tiles_n_painted (f->canvas->tiles);
+  cairo_surface_t *whole = paint (f->canvas);
+  guint all = cr_graph_tiles_n_painted (f->canvas->tiles) - before;
+  g_test_message ("%s: %u of %u tiles painted again", what, repainted, all);
+  g_assert_cmpuint (pixels_differing (kept, whole), ==, 0);
+  cairo_surface_destroy (kept);
+  cairo_surface_destroy (whole);
+  return repainted;
+}
+
+/* Module code keeps its tiles across a re-run that draws the same
+ * picture, with its call boxes closed and open. */
+static void
+test_groups_kept (void)
+{
+  for (guint level = 0; level <= 1; level++)
+    {
+      Fixture f;
+      show (&f, SCRIPT_MODULES (""));
+      g_assert_cmpuint (cr_graph_canvas_get_group_height (f.canvas), >, 0);
+      cr_graph_canvas_set_group_level (f.canvas, level);
+      g_assert_nonnull (f.canvas->collapse);
+      cr_graph_canvas_set_zoom (f.canvas, 1.0);
+      cr_graph_canvas_set_step (f.canvas, 1);
+      cairo_surface_destroy (paint (f.canvas));
+      guint painted = cr_graph_tiles_n_painted (f.canvas->tiles);
+      const CrGraphLayout *layout = f.canvas->layout;
+      g_autoptr (GError) error = NULL;
+      g_assert_true (cr_graph_canvas_take_model (
+        f.canvas, cr_ui_test_model_from_script (SCRIPT_MODULES ("# the same net\n"), NULL), &error));
+      g_assert_no_error (error);
+      cr_graph_canvas_set_step (f.canvas, 1);
+      g_assert_nonnull (f.canvas->collapse);
+      g_assert_true (f.canvas->layout != layout);
+      cairo_surface_destroy (paint (f.canvas));
+      g_test_message ("level %u: %u tiles painted after the re-run", level,
+                      cr_graph_tiles_n_painted (f.canvas->tiles) - painted);
+      g_assert_cmpuint (cr_graph_tiles_n_painted (f.canvas->tiles), ==, painted);
+      assert_frame_whole (&f, "re-run");
+      hide (&f);
+    }
+}
+
+/* A step, a selection, a lit path, a forward step and practice's hidden
+ * gradients each paint again only the tiles they touch, and the frame is
+ * the one painting every tile gives. */
+static void
+test_changes_touch_few (void)
+{
+  Fixture f;
+  show (&f, SCRIPT_MODULES (""));
+  /* Every call open: the parameters show (and their boxes). */
+  cr_graph_canvas_set_group_level (f.canvas, 99);
+  cr_graph_canvas_set_zoom (f.canvas, 1.0);
+  cairo_surface_destroy (paint (f.canvas));
+  guint n_steps = cr_graph_canvas_get_n_steps (f.canvas);
+  g_assert_cmpuint (n_steps, >, 4);
+  guint fewer = 0, changes = 0;
+  for (int step = 0; step < (int) n_steps; step++)
+    {
+      cr_graph_canvas_set_step (f.canvas, step);
+      g_autofree char *what = g_strdup_printf ("step %d", step);
+      guint all = cr_graph_tiles_count (f.canvas->tiles);
+      fewer += assert_frame_whole (&f, what) < all;
+      changes++;
+    }
+  /* The canvas's model: a leaf's .grad flow lit. */
+  const CrGraphModel *model = f.canvas->model;
+  for (guint i = 0; i < model->nodes->len; i++)
+    {
+      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
+      if (n->kind != CR_GRAPH_NODE_LEAF)
+        continue;
+      cr_graph_canvas_set_selected (f.canvas, (int) i);
+      guint all = cr_graph_tiles_count (f.canvas->tiles);
+      fewer += assert_frame_whole (&f, "selection") < all;
+      CrGraphHighlight *h = cr_graph_highlight_new ();
+      cr_graph_highlight_add_flow (h, n->tensor, CR_GRAPH_HIGHLIGHT_ACCUMULATE);
+      cr_graph_canvas_set_highlight (f.canvas, h);
+      assert_frame_whole (&f, "highlight");
+      cr_graph_canvas_set_highlight (f.canvas, NULL);
+      fewer += assert_frame_whole (&f, "highlight gone") < all;
+      changes += 2;
+      break;
+    }
+  g_assert_cmpuint (changes, ==, n_steps + 2);
+  cr_graph_canvas_set_hide_step_gradients (f.canvas, TRUE);
+  guint all = cr_graph_tiles_count (f.canvas->tiles);
+  fewer += assert_frame_whole (&f, "practice") < all;
+  cr_graph_canvas_set_forward_step (f.canvas, 1);
+  assert_frame_whole (&f, "forward step");
+  cr_graph_canvas_set_forward_step (f.canvas, 2);
+  fewer += assert_frame_whole (&f, "next forward step") < all;
+  changes += 2;
+  g_test_message ("%u of %u changes painted fewer than every tile", fewer, changes);
+  g_assert_cmpuint (fewer, ==, changes);
+  hide (&f);
+}
+
+/* Every example stepped through its backward and forward steps with the
+ * tiles kept: each frame is the one painting every tile gives (a box
+ * drawn past its item's would leave a stale tile). In presentation
+ * (larger type, thicker lines), the first steps. */
+static void
+test_examples_whole (void)
+{
+  /* What is drawn does not depend on the renderer: once is enough. */
+  if (g_strcmp0 (g_getenv ("GSK_RENDERER"), "gl") == 0)
+    {
+      g_test_skip ("the same under GL");
+      return;
+    }
+  g_autoptr (GDir) dir = g_dir_open (cr_examples_dir (), 0, NULL);
+  g_assert_nonnull (dir);
+  guint n = 0;
+  for (const char *name; (name = g_dir_read_name (dir));)
+    for (int presentation = 0; presentation <= 1; presentation++)
+    {
+      if (!g_str_has_suffix (name, ".py"))
+        continue;
+      g_autofree char *path = g_build_filename (cr_examples_dir (), name, NULL);
+      g_autofree char *source = NULL;
+      g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
+      Fixture f;
+      show (&f, source);
+      cr_graph_canvas_set_presentation (f.canvas, presentation);
+      cr_graph_canvas_set_zoom (f.canvas, 1.0);
+      cairo_surface_destroy (paint (f.canvas));
+      guint kept = 0, changes = 0;
+      guint n_steps = MIN (cr_graph_canvas_get_n_steps (f.canvas), presentation ? 8 : 40);
+      for (int step = 0; step < (int) n_steps; step++, changes++)
+        {
+          cr_graph_canvas_set_step (f.canvas, step);
+          g_autofree char *what = g_strdup_printf ("%s step %d", name, step);
+          guint all = cr_graph_tiles_count (f.canvas->tiles);
+          kept += assert_frame_whole (&f, what) < all;
+        }
+      guint n_forward = MIN (cr_graph_canvas_get_n_forward_steps (f.canvas), presentation ? 3 : 12);
+      for (int step = 0; step < (int) n_forward; step++, changes++)
+        {
+          cr_graph_canvas_set_forward_step (f.canvas, step);
+          g_autofree char *what = g_strdup_printf ("%s forward %d", name, step);
+          guint all = cr_graph_tiles_count (f.canvas->tiles);
+          kept += assert_frame_whole (&f, what) < all;
+        }
+      g_test_message ("%s%s: %u of %u changes kept some tiles", name,
+                      presentation ? " (presentation)" : "", kept, changes);
+      hide (&f);
+      n += !presentation;
+    }
+  g_assert_cmpuint (n, >=, 14);
+}
+
 static gboolean
 has_node_type (GskRenderNode     *node,
                GskRenderNodeType  type)
@@ -399,6 +583,9 @@ main (int    argc,
   g_test_add_func ("/ui/canvas-tiles/pan-places", test_pan_places);
   g_test_add_func ("/ui/canvas-tiles/changes-repaint", test_changes_repaint);
   g_test_add_func ("/ui/canvas-tiles/same-picture-kept", test_same_picture_kept);
+  g_test_add_func ("/ui/canvas-tiles/groups-kept", test_groups_kept);
+  g_test_add_func ("/ui/canvas-tiles/changes-touch-few", test_changes_touch_few);
+  g_test_add_func ("/ui/canvas-tiles/examples-whole", test_examples_whole);
   g_test_add_func ("/ui/canvas-tiles/nodes-by-renderer", test_nodes_by_renderer);
   g_test_add_func ("/ui/canvas-tiles/big-glide", test_big_glide);
   g_test_add_func ("/ui/canvas-tiles/overview-by-renderer", test_overview_by_renderer);
