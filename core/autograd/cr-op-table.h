@@ -156,6 +156,7 @@ G_BEGIN_DECLS
   X (NATIVE_LAYER_NORM_BACKWARD) /* NativeLayerNormBackwardBackward0 */ \
   X (UNSAFE_SPLIT)        /* UnsafeSplitBackward0: unsafe_split, unsafe_chunk (RNN gates) */ \
   X (MASKED_SELECT)       /* MaskedSelectBackward0 */                  \
+  X (MASKED_SCATTER)      /* MaskedScatterBackward0: masked_select's backward */ \
   X (ADDMV)               /* AddmvBackward0 */                         \
   X (ADDR)                /* AddrBackward0 */                          \
   X (BADDBMM)             /* BaddbmmBackward0 */                       \

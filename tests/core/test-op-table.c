@@ -249,6 +249,7 @@ static const struct {
   { CR_OP_NATIVE_LAYER_NORM_BACKWARD, "NativeLayerNormBackwardBackward0" },
   { CR_OP_UNSAFE_SPLIT, "UnsafeSplitBackward0" },
   { CR_OP_MASKED_SELECT, "MaskedSelectBackward0" },
+  { CR_OP_MASKED_SCATTER, "MaskedScatterBackward0" },
 };
 
 /* A binary row without PyTorch's .Scalar overload: its op(a, number) row
