@@ -8,7 +8,7 @@ src = torch.randn(2, 5, 6)
 tgt = torch.randn(2, 3, 6, requires_grad=True)
 src_pad = torch.tensor([[False, False, False, True, True], [False] * 5])
 tgt_pad = torch.tensor([[False, False, True], [False, False, False]])
-mask = model.generate_square_subsequent_mask(3)
+mask = model.generate_square_subsequent_mask(3).to(src.device)
 out = model(src, tgt, tgt_mask=mask, src_key_padding_mask=src_pad,
             tgt_key_padding_mask=tgt_pad, memory_key_padding_mask=src_pad)
 print(out)

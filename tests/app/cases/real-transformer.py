@@ -8,7 +8,7 @@ for name, p in model.named_parameters():
 print(len(model.state_dict()))
 src = torch.randn(5, 3, 8)
 tgt = torch.randn(4, 3, 8)
-tgt_mask = nn.Transformer.generate_square_subsequent_mask(4)
+tgt_mask = nn.Transformer.generate_square_subsequent_mask(4).to(tgt.device)
 print(tgt_mask)
 out = model(src, tgt, tgt_mask=tgt_mask)
 print(out.shape, out.grad_fn)
