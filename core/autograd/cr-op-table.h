@@ -163,6 +163,24 @@ G_BEGIN_DECLS
   X (ADDBMM)              /* AddbmmBackward0 */                        \
   X (CUMPROD)             /* CumprodBackward0 */                       \
   X (LINALG_CROSS)        /* LinalgCrossBackward0: cross, linalg.cross */ \
+  X (UPSAMPLE_NEAREST1D) /* UpsampleNearest1DBackward1 */ \
+  X (UPSAMPLE_NEAREST2D) /* UpsampleNearest2DBackward1 */ \
+  X (UPSAMPLE_NEAREST3D) /* UpsampleNearest3DBackward1 */ \
+  X (UPSAMPLE_NEAREST_EXACT1D) /* UpsampleNearestExact1DBackward1 */ \
+  X (UPSAMPLE_NEAREST_EXACT2D) /* UpsampleNearestExact2DBackward1 */ \
+  X (UPSAMPLE_NEAREST_EXACT3D) /* UpsampleNearestExact3DBackward1 */ \
+  X (UPSAMPLE_LINEAR1D) /* UpsampleLinear1DBackward1 */ \
+  X (UPSAMPLE_BILINEAR2D) /* UpsampleBilinear2DBackward1 */ \
+  X (UPSAMPLE_TRILINEAR3D) /* UpsampleTrilinear3DBackward1 */ \
+  X (UPSAMPLE_NEAREST1D_BACKWARD) /* UpsampleNearest1DBackwardBackward1 */ \
+  X (UPSAMPLE_NEAREST2D_BACKWARD) /* UpsampleNearest2DBackwardBackward1 */ \
+  X (UPSAMPLE_NEAREST3D_BACKWARD) /* UpsampleNearest3DBackwardBackward1 */ \
+  X (UPSAMPLE_NEAREST_EXACT1D_BACKWARD) /* UpsampleNearestExact1DBackwardBackward1 */ \
+  X (UPSAMPLE_NEAREST_EXACT2D_BACKWARD) /* UpsampleNearestExact2DBackwardBackward1 */ \
+  X (UPSAMPLE_NEAREST_EXACT3D_BACKWARD) /* UpsampleNearestExact3DBackwardBackward1 */ \
+  X (UPSAMPLE_LINEAR1D_BACKWARD) /* UpsampleLinear1DBackwardBackward1 */ \
+  X (UPSAMPLE_BILINEAR2D_BACKWARD) /* UpsampleBilinear2DBackwardBackward1 */ \
+  X (UPSAMPLE_TRILINEAR3D_BACKWARD) /* UpsampleTrilinear3DBackwardBackward1 */ \
   X (NOT_IMPLEMENTED)     /* NotImplemented (name(): torch::autograd::) */
 
 /* The elementwise functions of one tensor are rows of core/cr-unary-ops.def

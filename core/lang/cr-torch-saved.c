@@ -45,6 +45,10 @@ typedef enum {
   SAVED_DIMS_PAIR,     /* (args->dims[arg], args->dims[arg + 1]) (a pool's kernel) */
   SAVED_INPUT_SIZE_AT, /* input arg / 16's size along dim arg % 16 (addbmm's
                         * batch1_argsize_0) */
+  SAVED_OUTPUT_SIZE_IF_GIVEN, /* args->dims[0 .. n_dims) when args->ints[0] says the
+                        * size was given, None else (upsampling's output_size) */
+  SAVED_SCALES_IF_GIVEN, /* args->scalar[0 .. n_dims) as floats when given, None else
+                        * (upsampling's scale_factors) */
 } SavedKind;
 
 typedef enum {
@@ -77,6 +81,15 @@ typedef struct {
 
 #define DIMS_KEEPDIM(OP, DIMS_KIND) \
   { OP, "dim", 0, DIMS_KIND }, { OP, "keepdim", 0, SAVED_KEEPDIM }
+
+#define UPSAMPLE_ROWS(OP) \
+  { OP, "input_sym_sizes", 0, SAVED_INPUT_SIZES }, { OP, "output_size", 0, SAVED_OUTPUT_SIZE_IF_GIVEN }, \
+  { OP, "scale_factors", 0, SAVED_SCALES_IF_GIVEN }, \
+  { OP##_BACKWARD, "output_size", 0, SAVED_OUTPUT_SIZE_IF_GIVEN }, \
+  { OP##_BACKWARD, "scale_factors", 0, SAVED_SCALES_IF_GIVEN }
+
+#define UPSAMPLE_ALIGN(OP) \
+  { OP, "align_corners", 1, SAVED_BOOL }, { OP##_BACKWARD, "align_corners", 1, SAVED_BOOL }
 
 static const SavedName saved_names[] = {
   { CR_OP_MUL, "self", 0 }, { CR_OP_MUL, "other", 1 },
@@ -145,6 +158,16 @@ static const SavedName saved_names[] = {
   { CR_OP_CUMSUM, "dim", 0, SAVED_DIM },
   { CR_OP_LINALG_CROSS, "self", 0 }, { CR_OP_LINALG_CROSS, "other", 1 },
   { CR_OP_LINALG_CROSS, "dim", 0, SAVED_DIM },
+  /* F.interpolate's ops and, under create_graph, their backwards. */
+  UPSAMPLE_ROWS (CR_OP_UPSAMPLE_NEAREST1D),
+  UPSAMPLE_ROWS (CR_OP_UPSAMPLE_NEAREST2D),
+  UPSAMPLE_ROWS (CR_OP_UPSAMPLE_NEAREST3D),
+  UPSAMPLE_ROWS (CR_OP_UPSAMPLE_NEAREST_EXACT1D),
+  UPSAMPLE_ROWS (CR_OP_UPSAMPLE_NEAREST_EXACT2D),
+  UPSAMPLE_ROWS (CR_OP_UPSAMPLE_NEAREST_EXACT3D),
+  UPSAMPLE_ROWS (CR_OP_UPSAMPLE_LINEAR1D), UPSAMPLE_ALIGN (CR_OP_UPSAMPLE_LINEAR1D),
+  UPSAMPLE_ROWS (CR_OP_UPSAMPLE_BILINEAR2D), UPSAMPLE_ALIGN (CR_OP_UPSAMPLE_BILINEAR2D),
+  UPSAMPLE_ROWS (CR_OP_UPSAMPLE_TRILINEAR3D), UPSAMPLE_ALIGN (CR_OP_UPSAMPLE_TRILINEAR3D),
   { CR_OP_CUMPROD, "self", 0 }, { CR_OP_CUMPROD, "result", 1 }, { CR_OP_CUMPROD, "dim", 0, SAVED_DIM },
   { CR_OP_SOFTMAX, "result", 0 }, { CR_OP_SOFTMAX, "dim", 0, SAVED_DIM },
   { CR_OP_LOG_SOFTMAX, "result", 0 }, { CR_OP_LOG_SOFTMAX, "dim", 0, SAVED_DIM },
@@ -463,6 +486,29 @@ saved_argument (CrNode          *node,
       }
     case SAVED_INDEX_IF_SET:
       return cr_value_new_int (args->ints[arg]);
+    case SAVED_OUTPUT_SIZE_IF_GIVEN:
+      {
+        gint64 sizes[CR_MAX_DIMS];
+        if (!args->ints[0])
+          return cr_value_none ();
+        for (int i = 0; i < args->n_dims; i++)
+          sizes[i] = args->dims[i];
+        return int_tuple (sizes, args->n_dims);
+      }
+    case SAVED_SCALES_IF_GIVEN:
+      {
+        CrValue *items[3] = { NULL, };
+        CrValue *tuple;
+        int n = MIN (args->n_dims, 3);
+        if (!args->has_scalar[0])
+          return cr_value_none ();
+        for (int i = 0; i < n; i++)
+          items[i] = cr_value_new_float (args->scalar[i]);
+        tuple = cr_value_new_tuple (items, (guint) n);
+        for (int i = 0; i < n; i++)
+          cr_value_unref (items[i]);
+        return tuple;
+      }
     case SAVED_DIMS_PAIR:
       {
         gint64 pair[2] = { args->dims[arg], args->dims[arg + 1] };

@@ -194,4 +194,28 @@ CrTensor *cr_roll           (CrTensor      *x,
                              int            n_dims,
                              GError       **error);
 
+/* F.interpolate's resampling over the last n (1 to 3) dims of an
+ * (N, C, ...) tensor (cr-ops-upsample.c): UpsampleNearest2DBackward1,
+ * UpsampleBilinear2DBackward1, ... Exactly one of output_size and scales is
+ * given (has_output_size, has_scales), as F.interpolate passes them. */
+typedef enum {
+  CR_UPSAMPLE_NEAREST,
+  CR_UPSAMPLE_NEAREST_EXACT,
+  CR_UPSAMPLE_LINEAR,        /* linear, bilinear, trilinear by n */
+} CrUpsampleMode;
+
+typedef struct {
+  CrUpsampleMode mode;
+  int            n;
+  gint64         output_size[3];
+  gboolean       has_output_size;
+  double         scales[3];
+  gboolean       has_scales;
+  gboolean       align_corners;
+} CrUpsampleParams;
+
+CrTensor *cr_upsample       (CrTensor               *x,
+                             const CrUpsampleParams *params,
+                             GError                **error);
+
 G_END_DECLS

@@ -422,3 +422,113 @@ cr_addbmm (CrTensor  *self,
 {
   return scaled_product (PRODUCT_ADDBMM, self, batch1, batch2, beta, alpha, error);
 }
+
+/* ---- tensordot ----------------------------------------------------------- */
+
+/* PyTorch 1.13's at::tensordot, a composite: a dim of size 1 against a
+ * wider one is summed first (keepdim), then each side is permuted (its free
+ * dims, then the contracted ones in the order given), reshaped to a matrix,
+ * multiplied, and the product reshaped to the free sizes. So the graph is
+ * the one PyTorch records (SumBackward1, PermuteBackward0, a reshape,
+ * MmBackward0 and the final reshape). dims may be negative. */
+CrTensor *
+cr_tensordot (CrTensor     *a,
+              CrTensor     *b,
+              const gint64 *dims_a,
+              const gint64 *dims_b,
+              int           n_dims,
+              GError      **error)
+{
+  int wrapped_a[CR_MAX_DIMS], wrapped_b[CR_MAX_DIMS];
+  gboolean contracted_a[CR_MAX_DIMS] = { FALSE, }, contracted_b[CR_MAX_DIMS] = { FALSE, };
+  int perm_a[CR_MAX_DIMS], perm_b[CR_MAX_DIMS], n_perm_a = 0, n_perm_b = 0;
+  gint64 result_sizes[2 * CR_MAX_DIMS], n_result = 0;
+  gint64 csize = 1, size_a = 1, size_b = 1;
+  g_autoptr(CrTensor) ta = cr_tensor_ref (a);
+  g_autoptr(CrTensor) tb = cr_tensor_ref (b);
+  g_autoptr(CrTensor) pa = NULL;
+  g_autoptr(CrTensor) pb = NULL;
+  g_autoptr(CrTensor) ma = NULL;
+  g_autoptr(CrTensor) mb = NULL;
+  g_autoptr(CrTensor) product = NULL;
+
+  if (n_dims > CR_MAX_DIMS)
+    n_dims = CR_MAX_DIMS + 1;   /* fails the dim checks below */
+  for (int i = 0; i < n_dims; i++)
+    {
+      gint64 sa, sb;
+
+      wrapped_a[i] = (int) CLAMP (dims_a[i], G_MININT, G_MAXINT);
+      wrapped_b[i] = (int) CLAMP (dims_b[i], G_MININT, G_MAXINT);
+      if (!cr_ops_wrap_dim (&wrapped_a[i], a->ndim, error)
+          || !cr_ops_wrap_dim (&wrapped_b[i], b->ndim, error))
+        return NULL;
+      sa = a->shape[wrapped_a[i]];
+      sb = b->shape[wrapped_b[i]];
+      if (sb == 1 || sa == 1)
+        {
+          /* A broadcast dim is summed right away. */
+          CrTensor **t = sb == 1 ? &ta : &tb;
+          int dim = sb == 1 ? wrapped_a[i] : wrapped_b[i];
+          CrTensor *summed = cr_sum_dim (*t, &dim, 1, TRUE, error);
+
+          if (summed == NULL)
+            return NULL;
+          cr_tensor_unref (*t);
+          *t = summed;
+        }
+      else if (sa != sb)
+        {
+          fail (error, "contracted dimensions need to match, but first has size %" G_GINT64_FORMAT
+                " in dim %" G_GINT64_FORMAT " and second has size %" G_GINT64_FORMAT " in dim %"
+                G_GINT64_FORMAT, sa, dims_a[i], sb, dims_b[i]);
+          return NULL;
+        }
+      else
+        csize *= sa;
+    }
+  for (int i = 0; i < n_dims; i++)
+    {
+      const char *which = contracted_a[wrapped_a[i]] ? "a" : contracted_b[wrapped_b[i]] ? "b" : NULL;
+      if (which != NULL)
+        {
+          g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                       "dim %d appears multiple times in the list of dims",
+                       which[0] == 'a' ? wrapped_a[i] : wrapped_b[i]);
+          return NULL;
+        }
+      contracted_a[wrapped_a[i]] = contracted_b[wrapped_b[i]] = TRUE;
+    }
+  for (int i = 0; i < a->ndim; i++)
+    if (!contracted_a[i])
+      {
+        perm_a[n_perm_a++] = i;
+        size_a *= ta->shape[i];
+        result_sizes[n_result++] = ta->shape[i];
+      }
+  for (int i = 0; i < n_dims; i++)
+    {
+      perm_a[n_perm_a++] = wrapped_a[i];
+      perm_b[n_perm_b++] = wrapped_b[i];
+    }
+  for (int i = 0; i < b->ndim; i++)
+    if (!contracted_b[i])
+      {
+        perm_b[n_perm_b++] = i;
+        size_b *= tb->shape[i];
+        result_sizes[n_result++] = tb->shape[i];
+      }
+  if (n_result > CR_MAX_DIMS)
+    {
+      fail (error, "tensordot: the result would have %" G_GINT64_FORMAT " dims (at most %d)",
+            n_result, CR_MAX_DIMS);
+      return NULL;
+    }
+  if ((pa = cr_permute (ta, perm_a, n_perm_a, error)) == NULL
+      || (ma = cr_reshape (pa, (gint64[]) { size_a, csize }, 2, error)) == NULL
+      || (pb = cr_permute (tb, perm_b, n_perm_b, error)) == NULL
+      || (mb = cr_reshape (pb, (gint64[]) { csize, size_b }, 2, error)) == NULL
+      || (product = cr_mm (ma, mb, error)) == NULL)
+    return NULL;
+  return cr_reshape (product, result_sizes, (int) n_result, error);
+}

@@ -330,6 +330,11 @@ CrTensor *cr_baddbmm        (CrTensor *self, CrTensor *batch1, CrTensor *batch2,
                              double alpha, GError **error);
 CrTensor *cr_addbmm         (CrTensor *self, CrTensor *batch1, CrTensor *batch2, double beta,
                              double alpha, GError **error);
+/* torch.tensordot: a's dims_a contracted with b's dims_b (n_dims each,
+ * negative allowed), composed of sum, permute, reshape and mm as PyTorch's
+ * composite is, so no node of its own (cr-ops-products.c). */
+CrTensor *cr_tensordot      (CrTensor *a, CrTensor *b, const gint64 *dims_a,
+                             const gint64 *dims_b, int n_dims, GError **error);
 /* The cross product of 3-vectors along dim, a and b broadcast
  * (LinalgCrossBackward0; cr-ops-cross.c); cr_cross without a dim takes a's
  * first dim of size 3, as torch.cross(dim=None). */

@@ -350,6 +350,46 @@ test_errors (void)
   cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR, "diagonal dimensions cannot be identical 1, 1");
 }
 
+static const CrUpsampleParams upsample_cases[] = {
+  { CR_UPSAMPLE_NEAREST, 1, { 0 }, FALSE, { 1.5 }, TRUE, FALSE },
+  { CR_UPSAMPLE_NEAREST, 2, { 5, 2 }, TRUE, { 0 }, FALSE, FALSE },
+  { CR_UPSAMPLE_NEAREST_EXACT, 2, { 0 }, FALSE, { 1.5, 0.75 }, TRUE, FALSE },
+  { CR_UPSAMPLE_LINEAR, 1, { 7 }, TRUE, { 0 }, FALSE, TRUE },
+  { CR_UPSAMPLE_LINEAR, 2, { 0 }, FALSE, { 2.0, 1.5 }, TRUE, FALSE },
+  { CR_UPSAMPLE_LINEAR, 2, { 4, 5 }, TRUE, { 0 }, FALSE, TRUE },
+  { CR_UPSAMPLE_LINEAR, 3, { 3, 2, 5 }, TRUE, { 0 }, FALSE, FALSE },
+};
+
+static CrTensor *
+upsample_func (CrTensor *const *inputs,
+               guint            n_inputs,
+               gpointer         user_data,
+               GError         **error)
+{
+  return cr_upsample (inputs[0], &upsample_cases[GPOINTER_TO_UINT (user_data)], error);
+}
+
+/* F.interpolate's ops: every mode, 1 to 3 spatial dims, sizes and scales,
+ * align_corners both ways; the backward's own node is checked by the
+ * second derivative. */
+static void
+test_upsample_grads (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (upsample_cases); i++)
+    {
+      int n = upsample_cases[i].n;
+      gint64 shape[5] = { 1, 2, 3, 2, 4 };
+      g_autoptr(CrTensor) x = NULL;
+
+      if (n == 1)
+        shape[2] = 4;
+      x = cr_gradcheck_rand (shape, 2 + n, -1, 1, 500 + i);
+      g_test_message ("case %u", i);
+      g_assert_true (cr_gradcheck (upsample_func, GUINT_TO_POINTER (i), &x, 1));
+      g_assert_true (cr_gradgradcheck (upsample_func, GUINT_TO_POINTER (i), &x, 1));
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -365,6 +405,7 @@ main (int    argc,
   g_test_add_func ("/ops-nnf/index-copy-unflatten/grads", test_index_copy_unflatten_grads);
   g_test_add_func ("/ops-nnf/cdist/grads", test_cdist_grads);
   g_test_add_func ("/ops-nnf/roll/grads", test_roll_grads);
+  g_test_add_func ("/ops-nnf/upsample/grads", test_upsample_grads);
   g_test_add_func ("/ops-nnf/errors", test_errors);
   return g_test_run ();
 }

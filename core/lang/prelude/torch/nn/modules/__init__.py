@@ -24,6 +24,7 @@ from torch.nn.modules.attention import MultiheadAttention
 from torch.nn.modules.transformer import TransformerEncoderLayer, TransformerEncoder, \
     TransformerDecoderLayer, TransformerDecoder, Transformer
 from torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
+from torch.nn.modules.upsampling import Upsample, UpsamplingNearest2d, UpsamplingBilinear2d
 
 __all__ = [
     'Module', 'Identity', 'Linear', 'Bilinear', 'ReLU', 'ReLU6', 'Hardtanh', 'LeakyReLU',
@@ -37,4 +38,5 @@ __all__ = [
     'ConstantPad1d', 'ConstantPad2d', 'ConstantPad3d', 'ZeroPad2d', 'ReflectionPad1d',
     'ReflectionPad2d', 'ReplicationPad1d', 'ReplicationPad2d', 'CosineSimilarity',
     'PairwiseDistance', 'MultiheadAttention', 'TransformerEncoderLayer', 'TransformerEncoder', 'TransformerDecoderLayer', 'TransformerDecoder', 'Transformer', 'KLDivLoss', 'MarginRankingLoss', 'TripletMarginLoss',
+    'Upsample', 'UpsamplingNearest2d', 'UpsamplingBilinear2d',
 ]
