@@ -1078,6 +1078,7 @@ const CrTorchFuncTable cr_torch_func_tables[] = {
   { cr_torch_counting_funcs, &cr_torch_n_counting_funcs },
   { cr_torch_products_funcs, &cr_torch_n_products_funcs },
   { cr_torch_upsample_funcs, &cr_torch_n_upsample_funcs },
+  { cr_torch_narrow_funcs, &cr_torch_n_narrow_funcs },
 };
 const guint cr_torch_n_func_tables = G_N_ELEMENTS (cr_torch_func_tables);
 

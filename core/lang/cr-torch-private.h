@@ -226,6 +226,8 @@ extern const CrTorchFunc cr_torch_products_funcs[];      /* cr-torch-products.c 
 extern const guint       cr_torch_n_products_funcs;
 extern const CrTorchFunc cr_torch_upsample_funcs[];      /* cr-torch-upsample.c */
 extern const guint       cr_torch_n_upsample_funcs;
+extern const CrTorchFunc cr_torch_narrow_funcs[];        /* cr-torch-narrow.c */
+extern const guint       cr_torch_n_narrow_funcs;
 /* The module torch.linalg (new ref): cross; the rest says it is missing. */
 CrValue  *cr_torch_linalg_module_new (void);
 

@@ -330,6 +330,14 @@ CrTensor *cr_baddbmm        (CrTensor *self, CrTensor *batch1, CrTensor *batch2,
                              double alpha, GError **error);
 CrTensor *cr_addbmm         (CrTensor *self, CrTensor *batch1, CrTensor *batch2, double beta,
                              double alpha, GError **error);
+/* x.narrow(dim, start, length) (SliceBackward0), x.select(dim, index)
+ * (SelectBackward0): views, with PyTorch's checks; torch.diff (n-th
+ * differences along dim, prepend and append joined first; NULL when not
+ * given): n == 0 a copy, n < 0 a new ref to x (cr-ops-narrow.c). */
+CrTensor *cr_narrow         (CrTensor *x, int dim, gint64 start, gint64 length, GError **error);
+CrTensor *cr_select_index   (CrTensor *x, int dim, gint64 index, GError **error);
+CrTensor *cr_diff           (CrTensor *x, gint64 n, int dim, CrTensor *prepend, CrTensor *append,
+                             GError **error);
 /* torch.tensordot: a's dims_a contracted with b's dims_b (n_dims each,
  * negative allowed), composed of sum, permute, reshape and mm as PyTorch's
  * composite is, so no node of its own (cr-ops-products.c). */
