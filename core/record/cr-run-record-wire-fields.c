@@ -7,6 +7,7 @@
 #include "cr-run-record-wire-private.h"
 
 #include "cr-error.h"
+#include "cr-op-table.h"
 
 /* How a snapshot's values travel. */
 enum {
@@ -143,6 +144,49 @@ wire_put_snapshot (Writer                 *w,
   wire_put_string (w, s->text_deferred ? NULL : text);
 }
 
+void
+wire_put_fields (Writer          *w,
+                 const WireField *fields,
+                 gsize            n_fields,
+                 gconstpointer    item)
+{
+  const guint8 *base = item;
+  for (gsize i = 0; i < n_fields; i++)
+    {
+      const WireField *f = &fields[i];
+      const guint8 *at = base + f->offset;
+      switch (f->kind)
+        {
+        case WIRE_FIELD_U32:
+        case WIRE_FIELD_I32:
+          put_bytes (w, at, 4);
+          break;
+        case WIRE_FIELD_BOOL:
+          put_bool (w, *(const gboolean *) at);
+          break;
+        case WIRE_FIELD_STRING:
+        case WIRE_FIELD_RULE:
+          wire_put_string (w, *(const char *const *) at);
+          break;
+        case WIRE_FIELD_SPAN:
+          wire_put_span (w, (const CrSpan *) at);
+          break;
+        case WIRE_FIELD_SHAPE:
+          wire_put_shape (w, *(const int *) at, (const gint64 *) (base + f->offset2));
+          break;
+        case WIRE_FIELD_INDEX_ARRAY:
+          wire_put_index_array (w, *(const GArray *const *) at);
+          break;
+        case WIRE_FIELD_LOOP_PATH:
+          wire_put_loop_path (w, *(const guint *) at, (const guint *) (base + f->offset2));
+          break;
+        case WIRE_FIELD_SNAPSHOT:
+          wire_put_snapshot (w, *(const CrTensorSnapshot *const *) at);
+          break;
+        }
+    }
+}
+
 /* ---- reading ------------------------------------------------------------------- */
 
 /* Fails the read with a message (the first failure's stays). */
@@ -259,6 +303,89 @@ wire_get_loop_path (Reader *r,
     }
   *depth = n;
   get_bytes (r, path, sizeof (guint) * n);
+}
+
+/* Every op's rule by its text: a rule is a static string of the op table,
+ * and the record's rule fields point to it. */
+static gpointer
+rules_by_text_new (gpointer data)
+{
+  GHashTable *rules = g_hash_table_new (g_str_hash, g_str_equal);
+  for (int op = 0; op < CR_OP_COUNT; op++)
+    {
+      const CrOpInfo *info = cr_op_info ((CrOpId) op);
+      if (info && info->local_grad_text)
+        g_hash_table_insert (rules, (gpointer) info->local_grad_text, (gpointer) info->local_grad_text);
+    }
+  return rules;
+}
+
+/* The op table's rule with the text read, or NULL. A text no op has (a
+ * rule made some other way one day) is interned: it must outlive the
+ * record like a static one, and costs its bytes once. */
+static const char *
+get_rule (Reader *r)
+{
+  static GOnce rules_once = G_ONCE_INIT;
+  g_autofree char *text = wire_get_string (r);
+  if (!text)
+    return NULL;
+  GHashTable *rules = g_once (&rules_once, rules_by_text_new, NULL);
+  const char *rule = g_hash_table_lookup (rules, text);
+  return rule ? rule : g_intern_string (text);
+}
+
+void
+wire_get_fields (Reader          *r,
+                 const WireField *fields,
+                 gsize            n_fields,
+                 gpointer         item)
+{
+  guint8 *base = item;
+  for (gsize i = 0; i < n_fields; i++)
+    {
+      const WireField *f = &fields[i];
+      guint8 *at = base + f->offset;
+      switch (f->kind)
+        {
+        case WIRE_FIELD_U32:
+          {
+            guint32 v = f->n_values > 0 ? wire_get_enum (r, f->n_values, f->what) : get_u32 (r);
+            memcpy (at, &v, 4);
+          }
+          break;
+        case WIRE_FIELD_I32:
+          {
+            gint32 v = get_i32 (r);
+            memcpy (at, &v, 4);
+          }
+          break;
+        case WIRE_FIELD_BOOL:
+          *(gboolean *) at = get_bool (r);
+          break;
+        case WIRE_FIELD_STRING:
+          *(char **) at = wire_get_string (r);
+          break;
+        case WIRE_FIELD_RULE:
+          *(const char **) at = get_rule (r);
+          break;
+        case WIRE_FIELD_SPAN:
+          wire_get_span (r, (CrSpan *) at);
+          break;
+        case WIRE_FIELD_SHAPE:
+          wire_get_shape (r, (int *) at, (gint64 *) (base + f->offset2));
+          break;
+        case WIRE_FIELD_INDEX_ARRAY:
+          wire_get_index_array (r, *(GArray **) at);
+          break;
+        case WIRE_FIELD_LOOP_PATH:
+          wire_get_loop_path (r, (guint *) at, (guint *) (base + f->offset2));
+          break;
+        case WIRE_FIELD_SNAPSHOT:
+          *(CrTensorSnapshot **) at = wire_get_snapshot (r);
+          break;
+        }
+    }
 }
 
 /* The number of elements shape has, or -1 past what an int64 holds. */

@@ -2,46 +2,87 @@
  * loop's items, the parameter updates (optimizer steps and manual ones)
  * and the numbers the script printed (cr-run-record-wire-private.h).
  *
- * Moved from cr-run-record-wire.c as they were; cr_run_record_to_wire()
- * and cr_run_record_from_wire() call them in the body's order. */
+ * Their fields travel by the tables below, as the other items' do
+ * (cr-run-record-wire.c); cr_run_record_to_wire() and
+ * cr_run_record_from_wire() call these in the body's order. */
 #include "cr-run-record-wire-private.h"
 
 /* The fewest bytes an update's number and state entry take: wire_get_count's floor. */
 #define MIN_NUMBER_BYTES   12
 #define MIN_STATE_BYTES    12
 
+/* An update: these, its numbers, update_value_fields, its state (each
+ * entry's name, then state_fields). */
+static const WireField update_fields[] = {
+  WIRE_ENUM (CrRecordUpdate, kind, CR_RECORD_UPDATE_MANUAL, "update kind"),
+  WIRE_STRING (CrRecordUpdate, optimizer),
+  WIRE_U32 (CrRecordUpdate, optimizer_id),
+  WIRE_U32 (CrRecordUpdate, step),
+  WIRE_U32 (CrRecordUpdate, group),
+  WIRE_I32 (CrRecordUpdate, tensor),
+  WIRE_STRING (CrRecordUpdate, name),
+  WIRE_SPAN (CrRecordUpdate, span),
+  WIRE_I32 (CrRecordUpdate, backward),
+  WIRE_U32 (CrRecordUpdate, iteration),
+  WIRE_LOOP_PATH (CrRecordUpdate),
+};
+
+static const WireField update_value_fields[] = {
+  WIRE_SNAPSHOT (CrRecordUpdate, grad),
+  WIRE_SNAPSHOT (CrRecordUpdate, before),
+  WIRE_SNAPSHOT (CrRecordUpdate, after),
+};
+
+static const WireField state_fields[] = {
+  WIRE_SNAPSHOT (CrRecordOptimState, before),
+  WIRE_SNAPSHOT (CrRecordOptimState, after),
+};
+
+/* A printed number: its name and value (its constructor's), then these. */
+static const WireField printed_fields[] = {
+  WIRE_SPAN (CrRecordPrinted, span),
+  WIRE_I32 (CrRecordPrinted, backward),
+  WIRE_U32 (CrRecordPrinted, iteration),
+};
+
+/* A name and a number: an update's option, a printed number. */
+static void
+put_named_number (Writer     *w,
+                  const char *name,
+                  double      value)
+{
+  wire_put_string (w, name);
+  put_bytes (w, &value, sizeof value);
+}
+
+/* What put_named_number wrote: the name new, "" for none. */
+static char *
+get_named_number (Reader *r,
+                  double *value)
+{
+  char *name = wire_get_string (r);
+  get_bytes (r, value, sizeof *value);
+  return name ? name : g_strdup ("");
+}
+
 void
 wire_put_update (Writer               *w,
                  const CrRecordUpdate *u)
 {
-  put_u32 (w, u->kind);
-  wire_put_string (w, u->optimizer);
-  put_u32 (w, u->optimizer_id);
-  put_u32 (w, u->step);
-  put_u32 (w, u->group);
-  put_i32 (w, u->tensor);
-  wire_put_string (w, u->name);
-  wire_put_span (w, &u->span);
-  put_i32 (w, u->backward);
-  put_u32 (w, u->iteration);
-  wire_put_loop_path (w, u->loop_depth, u->loop_path);
+  wire_put_fields (w, WIRE_TABLE (update_fields), u);
   put_u32 (w, u->numbers->len);
   for (guint i = 0; i < u->numbers->len; i++)
     {
       const CrRecordNumber *number = g_ptr_array_index (u->numbers, i);
-      wire_put_string (w, number->name);
-      put_bytes (w, &number->value, sizeof number->value);
+      put_named_number (w, number->name, number->value);
     }
-  wire_put_snapshot (w, u->grad);
-  wire_put_snapshot (w, u->before);
-  wire_put_snapshot (w, u->after);
+  wire_put_fields (w, WIRE_TABLE (update_value_fields), u);
   put_u32 (w, u->state->len);
   for (guint i = 0; i < u->state->len; i++)
     {
       const CrRecordOptimState *state = g_ptr_array_index (u->state, i);
       wire_put_string (w, state->name);
-      wire_put_snapshot (w, state->before);
-      wire_put_snapshot (w, state->after);
+      wire_put_fields (w, WIRE_TABLE (state_fields), state);
     }
 }
 
@@ -49,11 +90,8 @@ void
 wire_put_printed (Writer                *w,
                   const CrRecordPrinted *p)
 {
-  wire_put_string (w, p->name);
-  put_bytes (w, &p->value, sizeof p->value);
-  wire_put_span (w, &p->span);
-  put_i32 (w, p->backward);
-  put_u32 (w, p->iteration);
+  put_named_number (w, p->name, p->value);
+  wire_put_fields (w, WIRE_TABLE (printed_fields), p);
 }
 
 void
@@ -61,35 +99,21 @@ wire_get_update (Reader      *r,
                  CrRunRecord *record)
 {
   CrRecordUpdate *u = cr_run_record_add_update (record);
-  u->kind = wire_get_enum (r, CR_RECORD_UPDATE_MANUAL + 1, "update kind");
-  u->optimizer = wire_get_string (r);
-  u->optimizer_id = get_u32 (r);
-  u->step = get_u32 (r);
-  u->group = get_u32 (r);
-  u->tensor = get_i32 (r);
-  u->name = wire_get_string (r);
-  wire_get_span (r, &u->span);
-  u->backward = get_i32 (r);
-  u->iteration = get_u32 (r);
-  wire_get_loop_path (r, &u->loop_depth, u->loop_path);
+  wire_get_fields (r, WIRE_TABLE (update_fields), u);
   guint n = wire_get_count (r, MIN_NUMBER_BYTES);
   for (guint i = 0; i < n && !r->failed; i++)
     {
-      g_autofree char *name = wire_get_string (r);
       double value;
-      get_bytes (r, &value, sizeof value);
-      cr_record_update_add_number (u, name ? name : "", value);
+      g_autofree char *name = get_named_number (r, &value);
+      cr_record_update_add_number (u, name, value);
     }
-  u->grad = wire_get_snapshot (r);
-  u->before = wire_get_snapshot (r);
-  u->after = wire_get_snapshot (r);
+  wire_get_fields (r, WIRE_TABLE (update_value_fields), u);
   n = wire_get_count (r, MIN_STATE_BYTES);
   for (guint i = 0; i < n && !r->failed; i++)
     {
       g_autofree char *name = wire_get_string (r);
       CrRecordOptimState *state = cr_record_update_add_state (u, name ? name : "");
-      state->before = wire_get_snapshot (r);
-      state->after = wire_get_snapshot (r);
+      wire_get_fields (r, WIRE_TABLE (state_fields), state);
     }
 }
 
@@ -97,17 +121,14 @@ void
 wire_get_printed (Reader      *r,
                   CrRunRecord *record)
 {
-  g_autofree char *name = wire_get_string (r);
   double value;
-  get_bytes (r, &value, sizeof value);
-  CrRecordPrinted *p = cr_run_record_add_printed (record, name ? name : "", value);
+  g_autofree char *name = get_named_number (r, &value);
+  CrRecordPrinted *p = cr_run_record_add_printed (record, name, value);
   CrRecordPrinted ignored = { 0 };
   if (!p)
     {
       wire_fail (r, "more than %d printed numbers", CR_RUN_RECORD_MAX_PRINTED);
       p = &ignored;
     }
-  wire_get_span (r, &p->span);
-  p->backward = get_i32 (r);
-  p->iteration = get_u32 (r);
+  wire_get_fields (r, WIRE_TABLE (printed_fields), p);
 }

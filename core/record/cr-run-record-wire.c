@@ -29,7 +29,6 @@
 #include "cr-run-record-wire-private.h"
 
 #include "cr-error.h"
-#include "cr-op-table.h"
 
 #include <string.h>
 
@@ -64,75 +63,206 @@ enum {
 G_STATIC_ASSERT (HEADER_END <= CR_RUN_RECORD_WIRE_HEADER_SIZE);
 G_STATIC_ASSERT (sizeof (double) == 8 && sizeof (gint64) == 8);
 
+/* ---- the items' fields ----------------------------------------------------------- */
+
+/* Each item's plain fields in the order they travel (wire_put_fields and
+ * wire_get_fields walk them); an item with arrays of sub-items has a table
+ * for each run of plain fields between them. */
+
+static const WireField grad_fields[] = {
+  WIRE_STRING (CrRecordGrad, name),
+  WIRE_I32 (CrRecordGrad, tensor),
+  WIRE_SNAPSHOT (CrRecordGrad, value),
+};
+
+static const WireField tensor_fields[] = {
+  WIRE_STRING (CrRecordTensor, name),
+  WIRE_U32 (CrRecordTensor, iteration),
+  WIRE_STRING (CrRecordTensor, label),
+  WIRE_STRING (CrRecordTensor, module_path),
+  WIRE_ENUM (CrRecordTensor, origin, CR_RECORD_TENSOR_DETACHED, "tensor origin"),
+  WIRE_I32 (CrRecordTensor, op),
+  WIRE_U32 (CrRecordTensor, output_nr),
+  WIRE_I32 (CrRecordTensor, source),
+  WIRE_I32 (CrRecordTensor, region),
+  WIRE_SPAN (CrRecordTensor, span),
+  WIRE_SHAPE (CrRecordTensor, ndim, shape),
+  WIRE_STRING (CrRecordTensor, dtype),
+  WIRE_STRING (CrRecordTensor, device),
+  WIRE_BOOL (CrRecordTensor, requires_grad),
+  WIRE_BOOL (CrRecordTensor, retains_grad),
+  WIRE_SNAPSHOT (CrRecordTensor, value),
+  WIRE_LOOP_PATH (CrRecordTensor),
+};
+
+static const WireField saved_fields[] = {
+  WIRE_STRING (CrRecordSaved, name),
+  WIRE_I32 (CrRecordSaved, tensor),
+  WIRE_SHAPE (CrRecordSaved, ndim, shape),
+  WIRE_SNAPSHOT (CrRecordSaved, value),
+  WIRE_I32 (CrRecordSaved, freed_backward),
+  WIRE_I32 (CrRecordSaved, freed_step),
+  WIRE_SPAN (CrRecordSaved, modified_span),
+  WIRE_BOOL (CrRecordSaved, internal),
+};
+
+/* Then the saved tensors, the loop path and the arguments. */
+static const WireField op_fields[] = {
+  WIRE_STRING (CrRecordOp, grad_fn),
+  WIRE_STRING (CrRecordOp, symbol),
+  WIRE_STRING (CrRecordOp, caption),
+  WIRE_SPAN (CrRecordOp, span),
+  WIRE_STRING (CrRecordOp, key),
+  WIRE_INDEX_ARRAY (CrRecordOp, inputs),
+  WIRE_INDEX_ARRAY (CrRecordOp, outputs),
+  WIRE_I32 (CrRecordOp, module_call),
+  WIRE_U32 (CrRecordOp, iteration),
+  WIRE_STRING (CrRecordOp, custom_function),
+  WIRE_BOOL (CrRecordOp, in_place),
+  WIRE_RULE (CrRecordOp, rule),
+};
+
+static const WireField op_tail_fields[] = {
+  WIRE_LOOP_PATH (CrRecordOp),
+};
+
+static const WireField module_call_fields[] = {
+  WIRE_STRING (CrRecordModuleCall, path),
+  WIRE_STRING (CrRecordModuleCall, class_name),
+  WIRE_I32 (CrRecordModuleCall, parent),
+  WIRE_U32 (CrRecordModuleCall, depth),
+  WIRE_U32 (CrRecordModuleCall, iteration),
+  WIRE_SPAN (CrRecordModuleCall, span),
+  WIRE_BOOL (CrRecordModuleCall, user_class),
+  WIRE_LOOP_PATH (CrRecordModuleCall),
+};
+
+static const WireField region_fields[] = {
+  WIRE_ENUM (CrRecordRegion, kind, CR_RECORD_REGION_INFERENCE, "region kind"),
+  WIRE_SPAN (CrRecordRegion, span),
+  WIRE_U32 (CrRecordRegion, iteration),
+  WIRE_LOOP_PATH (CrRecordRegion),
+};
+
+/* Then the reduction, if any, and the outgoing gradient (grad_fields). */
+static const WireField step_input_fields[] = {
+  WIRE_I32 (CrRecordStepInput, tensor),
+  WIRE_I32 (CrRecordStepInput, to_op),
+  WIRE_I32 (CrRecordStepInput, to_leaf),
+  WIRE_STRING (CrRecordStepInput, name),
+  WIRE_STRING (CrRecordStepInput, local_name),
+  WIRE_SNAPSHOT (CrRecordStepInput, local),
+  WIRE_SNAPSHOT (CrRecordStepInput, product),
+};
+
+static const WireField hook_fields[] = {
+  WIRE_ENUM (CrRecordHookCall, kind, CR_RECORD_HOOK_MODULE, "hook kind"),
+  WIRE_I32 (CrRecordHookCall, tensor),
+  WIRE_STRING (CrRecordHookCall, function),
+  WIRE_SPAN (CrRecordHookCall, span),
+  WIRE_SNAPSHOT (CrRecordHookCall, before),
+  WIRE_SNAPSHOT (CrRecordHookCall, after),
+  WIRE_BOOL (CrRecordHookCall, raised),
+};
+
+static const WireField accumulation_fields[] = {
+  WIRE_STRING (CrRecordAccumulation, name),
+  WIRE_I32 (CrRecordAccumulation, tensor),
+  WIRE_I32 (CrRecordAccumulation, to_op),
+  WIRE_SNAPSHOT (CrRecordAccumulation, contribution),
+  WIRE_SNAPSHOT (CrRecordAccumulation, sum),
+};
+
+/* A step: these, its hooks and incoming gradients, step_rule_fields, its
+ * inputs and accumulations, step_tail_fields. */
+static const WireField step_fields[] = {
+  WIRE_ENUM (CrRecordStep, kind, CR_RECORD_STEP_ACCUMULATE, "step kind"),
+  WIRE_I32 (CrRecordStep, op),
+  WIRE_I32 (CrRecordStep, leaf),
+  WIRE_STRING (CrRecordStep, title),
+  WIRE_STRING (CrRecordStep, caption),
+};
+
+static const WireField step_rule_fields[] = {
+  WIRE_RULE (CrRecordStep, rule),
+  WIRE_STRING (CrRecordStep, custom_backward),
+  WIRE_SPAN (CrRecordStep, custom_span),
+};
+
+static const WireField step_tail_fields[] = {
+  WIRE_SNAPSHOT (CrRecordStep, grad_before),
+  WIRE_SNAPSHOT (CrRecordStep, grad_after),
+  WIRE_BOOL (CrRecordStep, failed),
+};
+
+/* A backward call: these, its steps, its loop path, its root gradients and
+ * root accumulations. */
+static const WireField backward_fields[] = {
+  WIRE_ENUM (CrRecordBackward, kind, CR_RECORD_BACKWARD_GRAD, "backward kind"),
+  WIRE_STRING (CrRecordBackward, title),
+  WIRE_SPAN (CrRecordBackward, span),
+  WIRE_U32 (CrRecordBackward, iteration),
+  WIRE_INDEX_ARRAY (CrRecordBackward, roots),
+  WIRE_STRING (CrRecordBackward, root_name),
+  WIRE_BOOL (CrRecordBackward, retain_graph),
+  WIRE_BOOL (CrRecordBackward, create_graph),
+  WIRE_BOOL (CrRecordBackward, succeeded),
+  WIRE_I32 (CrRecordBackward, error),
+};
+
+static const WireField backward_tail_fields[] = {
+  WIRE_LOOP_PATH (CrRecordBackward),
+};
+
+static const WireField error_fields[] = {
+  WIRE_STRING (CrRecordError, type),
+  WIRE_STRING (CrRecordError, message),
+  WIRE_SPAN (CrRecordError, span),
+  WIRE_I32 (CrRecordError, op),
+  WIRE_I32 (CrRecordError, backward),
+  WIRE_I32 (CrRecordError, step),
+  WIRE_I32 (CrRecordError, tensor),
+  WIRE_SPAN (CrRecordError, culprit_span),
+  WIRE_INDEX_ARRAY (CrRecordError, operands),
+};
+
+static const WireField finding_fields[] = {
+  WIRE_STRING (CrRecordFinding, kind),
+  WIRE_SPAN (CrRecordFinding, span),
+  WIRE_I32 (CrRecordFinding, op),
+  WIRE_I32 (CrRecordFinding, tensor),
+  WIRE_I32 (CrRecordFinding, backward),
+  WIRE_STRING (CrRecordFinding, title),
+  WIRE_STRING (CrRecordFinding, explanation),
+  WIRE_SPAN (CrRecordFinding, fix_span),
+  WIRE_STRING (CrRecordFinding, fix),
+};
+
 /* ---- writing ------------------------------------------------------------------ */
 
+/* Writes the count of a record array, then each item with put_item. */
+#define PUT_ITEMS(w, array, put_item)                         \
+  G_STMT_START {                                              \
+    put_u32 ((w), (array)->len);                              \
+    for (guint i_ = 0; i_ < (array)->len; i_++)               \
+      put_item ((w), g_ptr_array_index ((array), i_));        \
+  } G_STMT_END
 
-static void
-put_grad (Writer             *w,
-          const CrRecordGrad *grad)
-{
-  wire_put_string (w, grad->name);
-  put_i32 (w, grad->tensor);
-  wire_put_snapshot (w, grad->value);
-}
-
-static void
-put_tensor (Writer               *w,
-            const CrRecordTensor *t)
-{
-  wire_put_string (w, t->name);
-  put_u32 (w, t->iteration);
-  wire_put_string (w, t->label);
-  wire_put_string (w, t->module_path);
-  put_u32 (w, t->origin);
-  put_i32 (w, t->op);
-  put_u32 (w, t->output_nr);
-  put_i32 (w, t->source);
-  put_i32 (w, t->region);
-  wire_put_span (w, &t->span);
-  wire_put_shape (w, t->ndim, t->shape);
-  wire_put_string (w, t->dtype);
-  wire_put_string (w, t->device);
-  put_bool (w, t->requires_grad);
-  put_bool (w, t->retains_grad);
-  wire_put_snapshot (w, t->value);
-  wire_put_loop_path (w, t->loop_depth, t->loop_path);
-}
-
-static void
-put_saved (Writer              *w,
-           const CrRecordSaved *s)
-{
-  wire_put_string (w, s->name);
-  put_i32 (w, s->tensor);
-  wire_put_shape (w, s->ndim, s->shape);
-  wire_put_snapshot (w, s->value);
-  put_i32 (w, s->freed_backward);
-  put_i32 (w, s->freed_step);
-  wire_put_span (w, &s->modified_span);
-  put_bool (w, s->internal);
-}
+/* The same for items that are their table's fields alone. */
+#define PUT_FIELD_ITEMS(w, array, fields)                                  \
+  G_STMT_START {                                                           \
+    put_u32 ((w), (array)->len);                                           \
+    for (guint i_ = 0; i_ < (array)->len; i_++)                            \
+      wire_put_fields ((w), WIRE_TABLE (fields), g_ptr_array_index ((array), i_)); \
+  } G_STMT_END
 
 static void
 put_op (Writer           *w,
         const CrRecordOp *op)
 {
-  wire_put_string (w, op->grad_fn);
-  wire_put_string (w, op->symbol);
-  wire_put_string (w, op->caption);
-  wire_put_span (w, &op->span);
-  wire_put_string (w, op->key);
-  wire_put_index_array (w, op->inputs);
-  wire_put_index_array (w, op->outputs);
-  put_i32 (w, op->module_call);
-  put_u32 (w, op->iteration);
-  wire_put_string (w, op->custom_function);
-  put_bool (w, op->in_place);
-  wire_put_string (w, op->rule);
-  put_u32 (w, op->saved->len);
-  for (guint i = 0; i < op->saved->len; i++)
-    put_saved (w, g_ptr_array_index (op->saved, i));
-  wire_put_loop_path (w, op->loop_depth, op->loop_path);
+  wire_put_fields (w, WIRE_TABLE (op_fields), op);
+  PUT_FIELD_ITEMS (w, op->saved, saved_fields);
+  wire_put_fields (w, WIRE_TABLE (op_tail_fields), op);
   put_u32 (w, op->arguments->len);
   for (guint i = 0; i < op->arguments->len; i++)
     {
@@ -145,40 +275,10 @@ put_op (Writer           *w,
 }
 
 static void
-put_module_call (Writer                   *w,
-                 const CrRecordModuleCall *call)
-{
-  wire_put_string (w, call->path);
-  wire_put_string (w, call->class_name);
-  put_i32 (w, call->parent);
-  put_u32 (w, call->depth);
-  put_u32 (w, call->iteration);
-  wire_put_span (w, &call->span);
-  put_bool (w, call->user_class);
-  wire_put_loop_path (w, call->loop_depth, call->loop_path);
-}
-
-static void
-put_region (Writer               *w,
-            const CrRecordRegion *region)
-{
-  put_u32 (w, region->kind);
-  wire_put_span (w, &region->span);
-  put_u32 (w, region->iteration);
-  wire_put_loop_path (w, region->loop_depth, region->loop_path);
-}
-
-static void
 put_step_input (Writer                  *w,
                 const CrRecordStepInput *in)
 {
-  put_i32 (w, in->tensor);
-  put_i32 (w, in->to_op);
-  put_i32 (w, in->to_leaf);
-  wire_put_string (w, in->name);
-  wire_put_string (w, in->local_name);
-  wire_put_snapshot (w, in->local);
-  wire_put_snapshot (w, in->product);
+  wire_put_fields (w, WIRE_TABLE (step_input_fields), in);
   const CrRecordReduction *r = in->reduction;
   put_bool (w, r != NULL);
   if (r)
@@ -188,116 +288,31 @@ put_step_input (Writer                  *w,
       wire_put_shape (w, r->from_ndim, r->from_shape);
       wire_put_shape (w, r->to_ndim, r->to_shape);
     }
-  put_grad (w, &in->outgoing);
-}
-
-static void
-put_hook (Writer                 *w,
-          const CrRecordHookCall *hook)
-{
-  put_u32 (w, hook->kind);
-  put_i32 (w, hook->tensor);
-  wire_put_string (w, hook->function);
-  wire_put_span (w, &hook->span);
-  wire_put_snapshot (w, hook->before);
-  wire_put_snapshot (w, hook->after);
-  put_bool (w, hook->raised);
-}
-
-static void
-put_accumulation (Writer                     *w,
-                  const CrRecordAccumulation *acc)
-{
-  wire_put_string (w, acc->name);
-  put_i32 (w, acc->tensor);
-  put_i32 (w, acc->to_op);
-  wire_put_snapshot (w, acc->contribution);
-  wire_put_snapshot (w, acc->sum);
+  wire_put_fields (w, WIRE_TABLE (grad_fields), &in->outgoing);
 }
 
 static void
 put_step (Writer             *w,
           const CrRecordStep *step)
 {
-  put_u32 (w, step->kind);
-  put_i32 (w, step->op);
-  put_i32 (w, step->leaf);
-  wire_put_string (w, step->title);
-  wire_put_string (w, step->caption);
-  put_u32 (w, step->hooks->len);
-  for (guint i = 0; i < step->hooks->len; i++)
-    put_hook (w, g_ptr_array_index (step->hooks, i));
-  put_u32 (w, step->incoming->len);
-  for (guint i = 0; i < step->incoming->len; i++)
-    put_grad (w, g_ptr_array_index (step->incoming, i));
-  wire_put_string (w, step->rule);
-  wire_put_string (w, step->custom_backward);
-  wire_put_span (w, &step->custom_span);
-  put_u32 (w, step->inputs->len);
-  for (guint i = 0; i < step->inputs->len; i++)
-    put_step_input (w, g_ptr_array_index (step->inputs, i));
-  put_u32 (w, step->accumulations->len);
-  for (guint i = 0; i < step->accumulations->len; i++)
-    put_accumulation (w, g_ptr_array_index (step->accumulations, i));
-  wire_put_snapshot (w, step->grad_before);
-  wire_put_snapshot (w, step->grad_after);
-  put_bool (w, step->failed);
+  wire_put_fields (w, WIRE_TABLE (step_fields), step);
+  PUT_FIELD_ITEMS (w, step->hooks, hook_fields);
+  PUT_FIELD_ITEMS (w, step->incoming, grad_fields);
+  wire_put_fields (w, WIRE_TABLE (step_rule_fields), step);
+  PUT_ITEMS (w, step->inputs, put_step_input);
+  PUT_FIELD_ITEMS (w, step->accumulations, accumulation_fields);
+  wire_put_fields (w, WIRE_TABLE (step_tail_fields), step);
 }
 
 static void
 put_backward (Writer                 *w,
               const CrRecordBackward *bw)
 {
-  put_u32 (w, bw->kind);
-  wire_put_string (w, bw->title);
-  wire_put_span (w, &bw->span);
-  put_u32 (w, bw->iteration);
-  wire_put_index_array (w, bw->roots);
-  wire_put_string (w, bw->root_name);
-  put_bool (w, bw->retain_graph);
-  put_bool (w, bw->create_graph);
-  put_bool (w, bw->succeeded);
-  put_i32 (w, bw->error);
-  put_u32 (w, bw->steps->len);
-  for (guint i = 0; i < bw->steps->len; i++)
-    put_step (w, g_ptr_array_index (bw->steps, i));
-  wire_put_loop_path (w, bw->loop_depth, bw->loop_path);
-  put_u32 (w, bw->root_grads->len);
-  for (guint i = 0; i < bw->root_grads->len; i++)
-    put_grad (w, g_ptr_array_index (bw->root_grads, i));
-  put_u32 (w, bw->root_accumulations->len);
-  for (guint i = 0; i < bw->root_accumulations->len; i++)
-    put_accumulation (w, g_ptr_array_index (bw->root_accumulations, i));
-}
-
-static void
-put_error (Writer              *w,
-           const CrRecordError *err)
-{
-  wire_put_string (w, err->type);
-  wire_put_string (w, err->message);
-  wire_put_span (w, &err->span);
-  put_i32 (w, err->op);
-  put_i32 (w, err->backward);
-  put_i32 (w, err->step);
-  put_i32 (w, err->tensor);
-  wire_put_span (w, &err->culprit_span);
-  wire_put_index_array (w, err->operands);
-}
-
-static void
-put_finding (Writer                *w,
-             const CrRecordFinding *f)
-{
-  wire_put_string (w, f->kind);
-  wire_put_span (w, &f->span);
-  put_i32 (w, f->op);
-  put_i32 (w, f->tensor);
-  put_i32 (w, f->backward);
-  wire_put_string (w, f->title);
-  wire_put_string (w, f->explanation);
-  wire_put_span (w, &f->fix_span);
-  wire_put_string (w, f->fix);
+  wire_put_fields (w, WIRE_TABLE (backward_fields), bw);
+  PUT_ITEMS (w, bw->steps, put_step);
+  wire_put_fields (w, WIRE_TABLE (backward_tail_fields), bw);
+  PUT_FIELD_ITEMS (w, bw->root_grads, grad_fields);
+  PUT_FIELD_ITEMS (w, bw->root_accumulations, accumulation_fields);
 }
 
 /* A notebook's code cells: their count, then each one's number and lines. */
@@ -314,14 +329,6 @@ put_cells (Writer       *w,
       put_i32 (w, cell->last_line);
     }
 }
-
-/* Writes every item of a record array with put_item, after their count. */
-#define PUT_ITEMS(w, array, put_item)                         \
-  G_STMT_START {                                              \
-    put_u32 ((w), (array)->len);                              \
-    for (guint i_ = 0; i_ < (array)->len; i_++)               \
-      put_item ((w), g_ptr_array_index ((array), i_));        \
-  } G_STMT_END
 
 static inline void
 header_u32 (guint8  *header,
@@ -356,14 +363,14 @@ cr_run_record_to_wire_append (const CrRunRecord *record,
 
   wire_put_string (&w, record->filename);
   wire_put_string (&w, record->source);
-  PUT_ITEMS (&w, record->tensors, put_tensor);
+  PUT_FIELD_ITEMS (&w, record->tensors, tensor_fields);
   PUT_ITEMS (&w, record->ops, put_op);
-  PUT_ITEMS (&w, record->module_calls, put_module_call);
-  PUT_ITEMS (&w, record->regions, put_region);
+  PUT_FIELD_ITEMS (&w, record->module_calls, module_call_fields);
+  PUT_FIELD_ITEMS (&w, record->regions, region_fields);
   PUT_ITEMS (&w, record->backwards, put_backward);
-  PUT_ITEMS (&w, record->errors, put_error);
+  PUT_FIELD_ITEMS (&w, record->errors, error_fields);
   put_bool (&w, record->truncated);
-  PUT_ITEMS (&w, record->findings, put_finding);
+  PUT_FIELD_ITEMS (&w, record->findings, finding_fields);
   PUT_ITEMS (&w, record->updates, wire_put_update);
   PUT_ITEMS (&w, record->printed, wire_put_printed);
   put_cells (&w, record->cells);
@@ -492,45 +499,6 @@ cr_run_record_wire_size (const guint8  *header,
 
 /* ---- reading ------------------------------------------------------------------- */
 
-/* Every op's rule by its text: a rule is a static string of the op table,
- * and the record's rule fields point to it. */
-static gpointer
-rules_by_text_new (gpointer data)
-{
-  GHashTable *rules = g_hash_table_new (g_str_hash, g_str_equal);
-  for (int op = 0; op < CR_OP_COUNT; op++)
-    {
-      const CrOpInfo *info = cr_op_info ((CrOpId) op);
-      if (info && info->local_grad_text)
-        g_hash_table_insert (rules, (gpointer) info->local_grad_text, (gpointer) info->local_grad_text);
-    }
-  return rules;
-}
-
-/* The op table's rule with the text read, or NULL. A text no op has (a
- * rule made some other way one day) is interned: it must outlive the
- * record like a static one, and costs its bytes once. */
-static const char *
-get_rule (Reader *r)
-{
-  static GOnce rules_once = G_ONCE_INIT;
-  g_autofree char *text = wire_get_string (r);
-  if (!text)
-    return NULL;
-  GHashTable *rules = g_once (&rules_once, rules_by_text_new, NULL);
-  const char *rule = g_hash_table_lookup (rules, text);
-  return rule ? rule : g_intern_string (text);
-}
-
-static void
-get_grad (Reader       *r,
-          CrRecordGrad *grad)
-{
-  grad->name = wire_get_string (r);
-  grad->tensor = get_i32 (r);
-  grad->value = wire_get_snapshot (r);
-}
-
 /* The fewest bytes each item takes (every string NULL, every array empty,
  * every snapshot NULL): wire_get_count's floor. */
 #define MIN_TENSOR_BYTES   74
@@ -551,66 +519,31 @@ get_grad (Reader       *r,
 #define MIN_PRINTED_BYTES  36
 #define MIN_CELL_BYTES     12
 
-static void
-get_tensor (Reader      *r,
-            CrRunRecord *record)
-{
-  CrRecordTensor *t = cr_run_record_add_tensor (record);
-  t->name = wire_get_string (r);
-  t->iteration = get_u32 (r);
-  t->label = wire_get_string (r);
-  t->module_path = wire_get_string (r);
-  t->origin = wire_get_enum (r, CR_RECORD_TENSOR_DETACHED + 1, "tensor origin");
-  t->op = get_i32 (r);
-  t->output_nr = get_u32 (r);
-  t->source = get_i32 (r);
-  t->region = get_i32 (r);
-  wire_get_span (r, &t->span);
-  wire_get_shape (r, &t->ndim, t->shape);
-  t->dtype = wire_get_string (r);
-  t->device = wire_get_string (r);
-  t->requires_grad = get_bool (r);
-  t->retains_grad = get_bool (r);
-  t->value = wire_get_snapshot (r);
-  wire_get_loop_path (r, &t->loop_depth, t->loop_path);
-}
+/* Reads a count, then as many items with get_item (r, parent). */
+#define GET_ITEMS(r, parent, min_bytes, get_item)                       \
+  G_STMT_START {                                                        \
+    guint n_ = wire_get_count ((r), (min_bytes));                       \
+    for (guint i_ = 0; i_ < n_ && !(r)->failed; i_++)                   \
+      get_item ((r), (parent));                                         \
+  } G_STMT_END
 
-static void
-get_saved (Reader     *r,
-           CrRecordOp *op)
-{
-  CrRecordSaved *s = cr_record_op_add_saved (op);
-  s->name = wire_get_string (r);
-  s->tensor = get_i32 (r);
-  wire_get_shape (r, &s->ndim, s->shape);
-  s->value = wire_get_snapshot (r);
-  s->freed_backward = get_i32 (r);
-  s->freed_step = get_i32 (r);
-  wire_get_span (r, &s->modified_span);
-  s->internal = get_bool (r);
-}
+/* The same for items that are their table's fields alone, each one made
+ * by the constructor call add_item. */
+#define GET_FIELD_ITEMS(r, min_bytes, fields, add_item)                 \
+  G_STMT_START {                                                        \
+    guint n_ = wire_get_count ((r), (min_bytes));                       \
+    for (guint i_ = 0; i_ < n_ && !(r)->failed; i_++)                   \
+      wire_get_fields ((r), WIRE_TABLE (fields), (add_item));           \
+  } G_STMT_END
 
 static void
 get_op (Reader      *r,
         CrRunRecord *record)
 {
   CrRecordOp *op = cr_run_record_add_op (record);
-  op->grad_fn = wire_get_string (r);
-  op->symbol = wire_get_string (r);
-  op->caption = wire_get_string (r);
-  wire_get_span (r, &op->span);
-  op->key = wire_get_string (r);
-  wire_get_index_array (r, op->inputs);
-  wire_get_index_array (r, op->outputs);
-  op->module_call = get_i32 (r);
-  op->iteration = get_u32 (r);
-  op->custom_function = wire_get_string (r);
-  op->in_place = get_bool (r);
-  op->rule = get_rule (r);
-  guint n_saved = wire_get_count (r, MIN_SAVED_BYTES);
-  for (guint i = 0; i < n_saved && !r->failed; i++)
-    get_saved (r, op);
-  wire_get_loop_path (r, &op->loop_depth, op->loop_path);
+  wire_get_fields (r, WIRE_TABLE (op_fields), op);
+  GET_FIELD_ITEMS (r, MIN_SAVED_BYTES, saved_fields, cr_record_op_add_saved (op));
+  wire_get_fields (r, WIRE_TABLE (op_tail_fields), op);
   guint n_arguments = wire_get_count (r, MIN_ARGUMENT_BYTES);
   for (guint i = 0; i < n_arguments && !r->failed; i++)
     {
@@ -635,43 +568,11 @@ get_op (Reader      *r,
 }
 
 static void
-get_module_call (Reader      *r,
-                 CrRunRecord *record)
-{
-  CrRecordModuleCall *call = cr_run_record_add_module_call (record);
-  call->path = wire_get_string (r);
-  call->class_name = wire_get_string (r);
-  call->parent = get_i32 (r);
-  call->depth = get_u32 (r);
-  call->iteration = get_u32 (r);
-  wire_get_span (r, &call->span);
-  call->user_class = get_bool (r);
-  wire_get_loop_path (r, &call->loop_depth, call->loop_path);
-}
-
-static void
-get_region (Reader      *r,
-            CrRunRecord *record)
-{
-  CrRecordRegion *region = cr_run_record_add_region (record);
-  region->kind = wire_get_enum (r, CR_RECORD_REGION_INFERENCE + 1, "region kind");
-  wire_get_span (r, &region->span);
-  region->iteration = get_u32 (r);
-  wire_get_loop_path (r, &region->loop_depth, region->loop_path);
-}
-
-static void
 get_step_input (Reader       *r,
                 CrRecordStep *step)
 {
   CrRecordStepInput *in = cr_record_step_add_input (step);
-  in->tensor = get_i32 (r);
-  in->to_op = get_i32 (r);
-  in->to_leaf = get_i32 (r);
-  in->name = wire_get_string (r);
-  in->local_name = wire_get_string (r);
-  in->local = wire_get_snapshot (r);
-  in->product = wire_get_snapshot (r);
+  wire_get_fields (r, WIRE_TABLE (step_input_fields), in);
   if (get_bool (r))
     {
       CrRecordReduction *red = in->reduction = g_new0 (CrRecordReduction, 1);
@@ -690,32 +591,7 @@ get_step_input (Reader       *r,
         if (red->dims[d] < 0 || red->dims[d] >= red->from_ndim)
           wire_fail (r, "a reduction over dim %d of %d", red->dims[d], red->from_ndim);
     }
-  get_grad (r, &in->outgoing);
-}
-
-static void
-get_hook (Reader       *r,
-          CrRecordStep *step)
-{
-  CrRecordHookCall *hook = cr_record_step_add_hook (step);
-  hook->kind = wire_get_enum (r, CR_RECORD_HOOK_MODULE + 1, "hook kind");
-  hook->tensor = get_i32 (r);
-  hook->function = wire_get_string (r);
-  wire_get_span (r, &hook->span);
-  hook->before = wire_get_snapshot (r);
-  hook->after = wire_get_snapshot (r);
-  hook->raised = get_bool (r);
-}
-
-static void
-get_accumulation (Reader               *r,
-                  CrRecordAccumulation *acc)
-{
-  acc->name = wire_get_string (r);
-  acc->tensor = get_i32 (r);
-  acc->to_op = get_i32 (r);
-  acc->contribution = wire_get_snapshot (r);
-  acc->sum = wire_get_snapshot (r);
+  wire_get_fields (r, WIRE_TABLE (grad_fields), &in->outgoing);
 }
 
 static void
@@ -723,29 +599,13 @@ get_step (Reader           *r,
           CrRecordBackward *bw)
 {
   CrRecordStep *step = cr_record_backward_add_step (bw);
-  step->kind = wire_get_enum (r, CR_RECORD_STEP_ACCUMULATE + 1, "step kind");
-  step->op = get_i32 (r);
-  step->leaf = get_i32 (r);
-  step->title = wire_get_string (r);
-  step->caption = wire_get_string (r);
-  guint n = wire_get_count (r, MIN_HOOK_BYTES);
-  for (guint i = 0; i < n && !r->failed; i++)
-    get_hook (r, step);
-  n = wire_get_count (r, MIN_GRAD_BYTES);
-  for (guint i = 0; i < n && !r->failed; i++)
-    get_grad (r, cr_record_step_add_incoming (step));
-  step->rule = get_rule (r);
-  step->custom_backward = wire_get_string (r);
-  wire_get_span (r, &step->custom_span);
-  n = wire_get_count (r, MIN_INPUT_BYTES);
-  for (guint i = 0; i < n && !r->failed; i++)
-    get_step_input (r, step);
-  n = wire_get_count (r, MIN_ACC_BYTES);
-  for (guint i = 0; i < n && !r->failed; i++)
-    get_accumulation (r, cr_record_step_add_accumulation (step));
-  step->grad_before = wire_get_snapshot (r);
-  step->grad_after = wire_get_snapshot (r);
-  step->failed = get_bool (r);
+  wire_get_fields (r, WIRE_TABLE (step_fields), step);
+  GET_FIELD_ITEMS (r, MIN_HOOK_BYTES, hook_fields, cr_record_step_add_hook (step));
+  GET_FIELD_ITEMS (r, MIN_GRAD_BYTES, grad_fields, cr_record_step_add_incoming (step));
+  wire_get_fields (r, WIRE_TABLE (step_rule_fields), step);
+  GET_ITEMS (r, step, MIN_INPUT_BYTES, get_step_input);
+  GET_FIELD_ITEMS (r, MIN_ACC_BYTES, accumulation_fields, cr_record_step_add_accumulation (step));
+  wire_get_fields (r, WIRE_TABLE (step_tail_fields), step);
 }
 
 static void
@@ -753,58 +613,11 @@ get_backward (Reader      *r,
               CrRunRecord *record)
 {
   CrRecordBackward *bw = cr_run_record_add_backward (record);
-  bw->kind = wire_get_enum (r, CR_RECORD_BACKWARD_GRAD + 1, "backward kind");
-  bw->title = wire_get_string (r);
-  wire_get_span (r, &bw->span);
-  bw->iteration = get_u32 (r);
-  wire_get_index_array (r, bw->roots);
-  bw->root_name = wire_get_string (r);
-  bw->retain_graph = get_bool (r);
-  bw->create_graph = get_bool (r);
-  bw->succeeded = get_bool (r);
-  bw->error = get_i32 (r);
-  guint n = wire_get_count (r, MIN_STEP_BYTES);
-  for (guint i = 0; i < n && !r->failed; i++)
-    get_step (r, bw);
-  wire_get_loop_path (r, &bw->loop_depth, bw->loop_path);
-  n = wire_get_count (r, MIN_GRAD_BYTES);
-  for (guint i = 0; i < n && !r->failed; i++)
-    get_grad (r, cr_record_backward_add_root_grad (bw));
-  n = wire_get_count (r, MIN_ACC_BYTES);
-  for (guint i = 0; i < n && !r->failed; i++)
-    get_accumulation (r, cr_record_backward_add_root_accumulation (bw));
-}
-
-static void
-get_error (Reader      *r,
-           CrRunRecord *record)
-{
-  CrRecordError *err = cr_run_record_add_error (record);
-  err->type = wire_get_string (r);
-  err->message = wire_get_string (r);
-  wire_get_span (r, &err->span);
-  err->op = get_i32 (r);
-  err->backward = get_i32 (r);
-  err->step = get_i32 (r);
-  err->tensor = get_i32 (r);
-  wire_get_span (r, &err->culprit_span);
-  wire_get_index_array (r, err->operands);
-}
-
-static void
-get_finding (Reader      *r,
-             CrRunRecord *record)
-{
-  CrRecordFinding *f = cr_run_record_add_finding (record);
-  f->kind = wire_get_string (r);
-  wire_get_span (r, &f->span);
-  f->op = get_i32 (r);
-  f->tensor = get_i32 (r);
-  f->backward = get_i32 (r);
-  f->title = wire_get_string (r);
-  f->explanation = wire_get_string (r);
-  wire_get_span (r, &f->fix_span);
-  f->fix = wire_get_string (r);
+  wire_get_fields (r, WIRE_TABLE (backward_fields), bw);
+  GET_ITEMS (r, bw, MIN_STEP_BYTES, get_step);
+  wire_get_fields (r, WIRE_TABLE (backward_tail_fields), bw);
+  GET_FIELD_ITEMS (r, MIN_GRAD_BYTES, grad_fields, cr_record_backward_add_root_grad (bw));
+  GET_FIELD_ITEMS (r, MIN_ACC_BYTES, accumulation_fields, cr_record_backward_add_root_accumulation (bw));
 }
 
 /* The cells put_cells wrote: each one's lines in order and apart from the
@@ -828,14 +641,6 @@ get_cells (Reader      *r,
       after = last_line;
     }
 }
-
-/* Reads a record array's count and its items with get_item. */
-#define GET_ITEMS(r, record, min_bytes, get_item)                       \
-  G_STMT_START {                                                        \
-    guint n_ = wire_get_count ((r), (min_bytes));                            \
-    for (guint i_ = 0; i_ < n_ && !(r)->failed; i_++)                   \
-      get_item ((r), (record));                                         \
-  } G_STMT_END
 
 /* ---- the indices, once the record is whole -------------------------------------- */
 
@@ -1012,14 +817,14 @@ cr_run_record_from_wire (const guint8  *data,
   g_autofree char *filename = wire_get_string (&r);
   g_autofree char *source = wire_get_string (&r);
   CrRunRecord *record = cr_run_record_new (filename, source);
-  GET_ITEMS (&r, record, MIN_TENSOR_BYTES, get_tensor);
+  GET_FIELD_ITEMS (&r, MIN_TENSOR_BYTES, tensor_fields, cr_run_record_add_tensor (record));
   GET_ITEMS (&r, record, MIN_OP_BYTES, get_op);
-  GET_ITEMS (&r, record, MIN_CALL_BYTES, get_module_call);
-  GET_ITEMS (&r, record, MIN_REGION_BYTES, get_region);
+  GET_FIELD_ITEMS (&r, MIN_CALL_BYTES, module_call_fields, cr_run_record_add_module_call (record));
+  GET_FIELD_ITEMS (&r, MIN_REGION_BYTES, region_fields, cr_run_record_add_region (record));
   GET_ITEMS (&r, record, MIN_BACKWARD_BYTES, get_backward);
-  GET_ITEMS (&r, record, MIN_ERROR_BYTES, get_error);
+  GET_FIELD_ITEMS (&r, MIN_ERROR_BYTES, error_fields, cr_run_record_add_error (record));
   record->truncated = get_bool (&r);
-  GET_ITEMS (&r, record, MIN_FINDING_BYTES, get_finding);
+  GET_FIELD_ITEMS (&r, MIN_FINDING_BYTES, finding_fields, cr_run_record_add_finding (record));
   GET_ITEMS (&r, record, MIN_UPDATE_BYTES, wire_get_update);
   GET_ITEMS (&r, record, MIN_PRINTED_BYTES, wire_get_printed);
   get_cells (&r, record);
