@@ -10,7 +10,7 @@
 #include "cr-graph-groups-private.h"
 
 #include "cr-graph-model-private.h"
-#include "cr-notebook.h"
+#include "cr-run-record.h"
 
 #include <string.h>
 
@@ -360,8 +360,8 @@ name_loop_lines (CrGraphGroups *self)
           || GPOINTER_TO_UINT (g_hash_table_lookup (line_at, GUINT_TO_POINTER (depth))) != G_MAXUINT)
         continue;
       /* A notebook's loop by its cell: "cell 3, line 2 · iteration 1". */
-      g_autofree char *where = cr_notebook_line_text (self->model ? self->model->record : NULL,
-                                                      (int) g->loop_line, FALSE);
+      g_autofree char *where = cr_run_record_line_text (self->model ? self->model->record : NULL,
+                                                        (int) g->loop_line, FALSE);
       char *title = g_strdup_printf ("%s · %s", where, g->title);
       g_free (g->title);
       g->title = title;

@@ -15,7 +15,7 @@
  * record: the inspector and the cards read it there. */
 #include "cr-graph-model-private.h"
 
-#include "cr-notebook.h"
+#include "cr-run-record.h"
 #include "cr-record-text.h"
 #include "cr-tensor-format.h"
 
@@ -533,7 +533,7 @@ backward_title (const CrRunRecord      *record,
   if (backward->title)
     return g_strdup (backward->title);
   g_autofree char *text = cr_graph_span_text (record->source, &backward->span);
-  g_autofree char *where = cr_notebook_line_text (record, backward->span.line, FALSE);
+  g_autofree char *where = cr_run_record_line_text (record, backward->span.line, FALSE);
   if (text)
     return g_strdup_printf ("%s · %s", text, where);
   if (backward->span.line > 0)

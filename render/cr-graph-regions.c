@@ -2,7 +2,7 @@
 #include "cr-graph-regions.h"
 
 #include "cr-graph-render.h"
-#include "cr-notebook.h"
+#include "cr-run-record.h"
 
 #include <pango/pangocairo.h>
 
@@ -184,7 +184,7 @@ cr_graph_regions_boxes (const CrGraphModel  *model,
           continue;
         }
       CrGraphRegionBox box = { .region = r, .nodes = nodes };
-      g_autofree char *where = cr_notebook_line_text (record, region->span.line, FALSE);
+      g_autofree char *where = cr_run_record_line_text (record, region->span.line, FALSE);
       box.title = g_strdup_printf ("%s · %s", kind_name (region->kind), where);
       if (!context)
         context = pango_font_map_create_context (pango_cairo_font_map_get_default ());

@@ -7,7 +7,7 @@
  * in its capture phase, before the canvas sees them. */
 #include "cr-config.h"
 #include "cr-graph-canvas-private.h"
-#include "cr-notebook.h"
+#include "cr-run-record.h"
 
 #include <math.h>
 
@@ -323,7 +323,7 @@ on_query_tooltip (GtkWidget     *widget,
   /* Where it was made: a notebook's line by its cell ("cell 3, line 2"). */
   if (n->span.line > 0)
     {
-      g_autofree char *where = cr_notebook_line_text (self->model->record, n->span.line, TRUE);
+      g_autofree char *where = cr_run_record_line_text (self->model->record, n->span.line, TRUE);
       g_string_append_printf (text, "\n%s", where);
     }
   if (CR_GRAPH_NODE_KIND_IS_CONSTANT (n->kind))

@@ -13,7 +13,7 @@
 #include "cr-inspector-group.h"
 #include "cr-inspector-paths.h"
 #include "cr-inspector-scalars.h"
-#include "cr-notebook.h"
+#include "cr-run-record.h"
 #include "cr-record-text.h"
 #include "cr-tensor-view.h"
 
@@ -266,7 +266,7 @@ build_header (const Ctx         *c,
   if (node->span.line > 0)
     {
       /* A notebook's line by its cell, as its traceback says it. */
-      g_autofree char *where = cr_notebook_line_text (c->record, node->span.line, FALSE);
+      g_autofree char *where = cr_run_record_line_text (c->record, node->span.line, FALSE);
       g_string_append_printf (caption, "%s%s", caption->len ? " · " : "", where);
     }
   const CrRecordOp *op = node->kind == CR_GRAPH_NODE_OP ? record_op (c, node->op) : NULL;
@@ -332,13 +332,13 @@ build_error_group (const Ctx         *c,
       gtk_box_append (GTK_BOX (box), label);
       if (e->span.line > 0)
         {
-          g_autofree char *line = cr_notebook_line_text (c->record, e->span.line, FALSE);
+          g_autofree char *line = cr_run_record_line_text (c->record, e->span.line, FALSE);
           g_autofree char *where = g_strdup_printf ("raised at %s", line);
           gtk_box_append (GTK_BOX (box), cr_card_label_new (where, "cr-footnote"));
         }
       if (e->culprit_span.line > 0)
         {
-          g_autofree char *line = cr_notebook_line_text (c->record, e->culprit_span.line, FALSE);
+          g_autofree char *line = cr_run_record_line_text (c->record, e->culprit_span.line, FALSE);
           g_autofree char *culprit = g_strdup_printf (
             "a tensor it saved was modified in place at %s", line);
           gtk_box_append (GTK_BOX (box), cr_card_label_new (culprit, "cr-footnote"));
@@ -382,7 +382,7 @@ build_tensor_group (const Ctx            *c,
       const CrRecordRegion *region = t->region >= 0 && (guint) t->region < c->record->regions->len
                                      ? g_ptr_array_index (c->record->regions, t->region) : NULL;
       g_autofree char *block = region && region->span.line > 0
-                               ? cr_notebook_line_text (c->record, region->span.line, FALSE)
+                               ? cr_run_record_line_text (c->record, region->span.line, FALSE)
                                : NULL;
       g_autofree char *why = block
         ? g_strdup_printf ("Made under torch.no_grad() (the block at %s): the graph stops "
@@ -495,8 +495,8 @@ build_saved_group (const Ctx        *c,
       if (modified)
         {
           /* The culprit of an in-place error: changed, not freed. */
-          g_autofree char *line = cr_notebook_line_text (c->record, saved->modified_span.line,
-                                                         FALSE);
+          g_autofree char *line = cr_run_record_line_text (c->record, saved->modified_span.line,
+                                                           FALSE);
           g_autofree char *text = g_strdup_printf ("modified in place (%s)", line);
           badge = badge_new (text, "cr-alert");
           any_modified = TRUE;

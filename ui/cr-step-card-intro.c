@@ -8,7 +8,7 @@
 #include "cr-card-style.h"
 #include "cr-record-forward.h"
 #include "cr-record-text.h"
-#include "cr-notebook.h"
+#include "cr-run-record.h"
 
 static GtkWidget *
 status_box (const char *icon,
@@ -91,7 +91,7 @@ cr_step_card_build_forward_error (const CrRunRecord   *record,
                                              "Stopped before backward", title));
   /* A notebook's line by its cell, as its traceback says it. */
   g_autofree char *where = error->span.line > 0
-                           ? cr_notebook_line_text (record, error->span.line, FALSE) : NULL;
+                           ? cr_run_record_line_text (record, error->span.line, FALSE) : NULL;
   g_autofree char *lead = where
     ? g_strdup_printf ("The script stopped with an error at %s, before any backward "
                        "call. The canvas shows the graph it had built until then.", where)

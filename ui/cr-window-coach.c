@@ -20,7 +20,7 @@
 #include "cr-coach.h"
 #include "cr-compare-window.h"
 #include "cr-line-marks.h"
-#include "cr-notebook.h"
+#include "cr-run-record.h"
 #include "cr-output-tail.h"
 #include "cr-script-guard.h"
 
@@ -89,7 +89,7 @@ show_finding (CrWindow *self,
     }
   guint n = coach->record->findings->len;
   /* A notebook's line by its cell: "Cell 3, line 2: ...". */
-  g_autofree char *where = cr_notebook_line_text (coach->record, f->span.line, TRUE);
+  g_autofree char *where = cr_run_record_line_text (coach->record, f->span.line, TRUE);
   g_autofree char *title = n > 1
     ? g_strdup_printf ("%s: %s  (%u of %u)", where, f->title, coach->index + 1, n)
     : g_strdup_printf ("%s: %s", where, f->title);

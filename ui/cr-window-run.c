@@ -539,14 +539,17 @@ show_error (CrWindow *self,
             RunJob   *job)
 {
   g_autofree char *text = NULL;
-  guint cell = 0;
-  int cell_line = 0;
-  /* A notebook's error is told by its cell, as its traceback tells it. */
-  if (job->run.span.line > 0 && cr_notebook_is_path (job->filename)
-      && cr_notebook_cell_of_line (job->source, job->run.span.line, &cell, &cell_line))
-    text = g_strdup_printf ("%s (cell %u, line %d)", job->run.message, cell, cell_line);
-  else if (job->run.span.line > 0)
-    text = g_strdup_printf ("%s (line %d)", job->run.message, job->run.span.line);
+  /* A notebook's error is told by its cell, as its traceback tells it: the
+   * record's cells say where, or the script's when the run left none. */
+  g_autoptr (CrRunRecord) cells_only = NULL;
+  const CrRunRecord *lines = job->run.record;
+  if (!lines && cr_notebook_is_path (job->filename))
+    lines = cells_only = cr_notebook_cells_record (job->source, job->filename);
+  if (job->run.span.line > 0)
+    {
+      g_autofree char *where = cr_run_record_line_text (lines, job->run.span.line, FALSE);
+      text = g_strdup_printf ("%s (%s)", job->run.message, where);
+    }
   else
     text = g_strdup (job->run.message);
   show_output (self, job);

@@ -1,12 +1,19 @@
-/* cr-notebook-lines.c — "cell 3, line 2" for a line of a notebook's run
- * (cr_notebook_line_text in cr-notebook.h): the record's own cells say it
- * (cr_run_record_line_text), so that every text names a line one way. */
+/* cr-notebook-lines.c — a marked script's cells as a record holds them
+ * (cr_notebook_cells_record in cr-notebook.h), so that a run that left no
+ * record names its lines as every record does: cr_run_record_line_text is
+ * the one definition of "cell 3, line 2". */
 #include "cr-notebook.h"
 
-char *
-cr_notebook_line_text (const CrRunRecord *record,
-                       int                line,
-                       gboolean           capital)
+CrRunRecord *
+cr_notebook_cells_record (const char *script,
+                          const char *filename)
 {
-  return cr_run_record_line_text (record, line, capital);
+  CrRunRecord *record = cr_run_record_new (filename, script);
+  g_autoptr (GArray) cells = cr_notebook_code_cells (script);
+  for (guint i = 0; i < cells->len; i++)
+    {
+      const CrNotebookLines *cell = &g_array_index (cells, CrNotebookLines, i);
+      cr_run_record_add_cell (record, cell->number, cell->first_line, cell->last_line);
+    }
+  return record;
 }

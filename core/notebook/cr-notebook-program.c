@@ -450,28 +450,3 @@ cr_notebook_code_cells (const char *script)
     }
   return out;
 }
-
-gboolean
-cr_notebook_cell_of_line (const char *script,
-                          int         line,
-                          guint      *number,
-                          int        *cell_line)
-{
-  if (!script || line <= 0)
-    return FALSE;
-  g_autofree char *source = normalized_text (script, strlen (script));
-  g_auto (GStrv) lines = g_strsplit (source, "\n", -1);
-  int n_lines = (int) g_strv_length (lines);
-  g_autoptr (GArray) ranges = find_cells (lines, n_lines);
-  for (guint i = 0; i < ranges->len; i++)
-    {
-      const CellRange *range = &g_array_index (ranges, CellRange, i);
-      if (range->is_code && line >= range->first_line && line <= range->last_line)
-        {
-          *number = range->number;
-          *cell_line = line - range->first_line + 1;
-          return TRUE;
-        }
-    }
-  return FALSE;
-}

@@ -79,14 +79,6 @@ CrNotebookProgram *cr_notebook_program_new  (const char            *text,
                                              GError               **error);
 void               cr_notebook_program_free (CrNotebookProgram     *program);   /* NULL-safe */
 
-/* The code cell of script (a script with cell markers) that holds line:
- * TRUE with its number and the line within it (1-based), for "cell 3,
- * line 2"; FALSE when line is in no code cell (a marker, a markdown cell). */
-gboolean           cr_notebook_cell_of_line (const char            *script,
-                                             int                    line,
-                                             guint                 *number,
-                                             int                   *cell_line);
-
 /* The code cells of script (a script with cell markers) as line ranges:
  * a GArray of CrNotebookLines, in order (new; empty without markers). */
 typedef struct {
@@ -96,14 +88,13 @@ typedef struct {
 } CrNotebookLines;
 GArray            *cr_notebook_code_cells   (const char            *script);
 
-/* Where line of a run's script is, as its reader counts it: "cell 3, line
- * 2" when the record's script ran as a notebook's cells and the line is in
- * a code cell, else "line 12" (new string). Capital: "Cell 3, line 2",
- * "Line 12", to begin a sentence. The same as cr_run_record_line_text,
- * which the record's own cells answer. */
-char              *cr_notebook_line_text    (const CrRunRecord     *record,
-                                             int                    line,
-                                             gboolean               capital);
+/* A record of no run that holds script's code cells alone (script: a
+ * script with cell markers; filename as errors name it), so that
+ * cr_run_record_line_text names its lines "cell 3, line 2" as a run's
+ * record would: for a notebook's run that left no record (its text did not
+ * parse, its process died). New. */
+CrRunRecord       *cr_notebook_cells_record (const char            *script,
+                                             const char            *filename);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrNotebook, cr_notebook_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrNotebookProgram, cr_notebook_program_free)

@@ -4,7 +4,7 @@
 
 #include "cr-dtype.h"
 #include "cr-error.h"
-#include "cr-notebook.h"
+#include "cr-run-record.h"
 #include "cr-torch-grad-probe.h"
 
 #include <float.h>
@@ -394,7 +394,7 @@ cr_gradcheck_run (CrAstModule               *module,
       leaf->record_id = info->record_id;
       leaf->ordinal = info->ordinal;
       leaf->span = t->span;
-      leaf->where = cr_notebook_line_text (record, (int) t->span.line, FALSE);
+      leaf->where = cr_run_record_line_text (record, (int) t->span.line, FALSE);
       leaf->dtype = g_strdup (cr_dtype_name (info->dtype));
       leaf->shape = shape_text (info);
       leaf->numel = info->numel;

@@ -4,7 +4,7 @@
 #include "cr-op-scalars.h"
 
 #include "cr-error.h"
-#include "cr-notebook.h"
+#include "cr-run-record.h"
 
 #include <math.h>
 #include <string.h>
@@ -100,7 +100,7 @@ refuse (const CrRunRecord *record,
         const char       *why)
 {
   /* A notebook's line by its cell: "(cell 3, line 2)". */
-  g_autofree char *where = cr_notebook_line_text (record, (int) op->span.line, FALSE);
+  g_autofree char *where = cr_run_record_line_text (record, (int) op->span.line, FALSE);
   g_set_error (error, CR_CORE_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
                "a path goes through %s (%s), %s", op->grad_fn, where, why);
   return FALSE;

@@ -1,7 +1,7 @@
 /* test-notebook-lines.c — a notebook's lines told by their cell wherever
  * a run's record names a line: the backward call's title (the picker's
  * row), a step's caption (the step card, the graph's tooltips),
- * cr_notebook_line_text (the inspector, the check table, the paths'
+ * cr_run_record_line_text (the inspector, the check table, the paths'
  * refusals), the step card's error notes, the forward and backward traces
  * and the coach's explanations; the record keeps the cells (its wire form
  * and JSON too); a plain script keeps "line 12". */
@@ -91,12 +91,12 @@ test_notebook (void)
   const CrRecordStep *mul = step_titled (b, "MulBackward0");
   g_assert_nonnull (mul);
   g_assert_nonnull (strstr (mul->caption, ", cell 2, line 1"));
-  g_autofree char *x_line = cr_notebook_line_text (record, 3, FALSE);
+  g_autofree char *x_line = cr_run_record_line_text (record, 3, FALSE);
   g_assert_cmpstr (x_line, ==, "cell 1, line 2");
-  g_autofree char *capital = cr_notebook_line_text (record, 6, TRUE);
+  g_autofree char *capital = cr_run_record_line_text (record, 6, TRUE);
   g_assert_cmpstr (capital, ==, "Cell 2, line 2");
   /* A marker is in no cell: the script's own line. */
-  g_autofree char *marker = cr_notebook_line_text (record, 4, FALSE);
+  g_autofree char *marker = cr_run_record_line_text (record, 4, FALSE);
   g_assert_cmpstr (marker, ==, "line 4");
 }
 
@@ -258,7 +258,7 @@ test_script (void)
   g_assert_cmpstr (b->title, ==, "L.backward() · line 7");
   const CrRecordStep *mul = step_titled (b, "MulBackward0");
   g_assert_nonnull (strstr (mul->caption, ", line 5"));
-  g_autofree char *x_line = cr_notebook_line_text (record, 3, FALSE);
+  g_autofree char *x_line = cr_run_record_line_text (record, 3, FALSE);
   g_assert_cmpstr (x_line, ==, "line 3");
 }
 

@@ -487,10 +487,18 @@ test_corrupted (void)
       g_autoptr (CrNotebookProgram) program = cr_notebook_program_new (scripts[i], -1, "nb.ipynb",
                                                                        NULL, &span, &error);
       g_assert_no_error (error);
-      guint number = 0;
-      int cell_line = 0;
-      cr_notebook_cell_of_line (scripts[i], 1, &number, &cell_line);
+      g_autoptr (CrRunRecord) cells = cr_notebook_cells_record (scripts[i], "nb.ipynb");
+      g_autofree char *where = cr_run_record_line_text (cells, 1, FALSE);
+      g_assert_nonnull (where);
     }
+  /* A run that left no record names its lines by the script's cells, as a
+   * record would (the window's error bar after a refused parse). */
+  g_autoptr (CrRunRecord) cells = cr_notebook_cells_record ("# %%\nx = 1\n# %% [markdown]\n# words\n"
+                                                            "# %%\ny = 2\nz = (\n", "nb.ipynb");
+  g_autofree char *in_second = cr_run_record_line_text (cells, 7, FALSE);
+  g_assert_cmpstr (in_second, ==, "cell 2, line 2");
+  g_autofree char *marker = cr_run_record_line_text (cells, 3, TRUE);
+  g_assert_cmpstr (marker, ==, "Line 3");
 }
 
 int
