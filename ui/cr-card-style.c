@@ -70,7 +70,20 @@ static const char style_sheet[] =
     ".cr-big-icon { -gtk-icon-size: 4em; opacity: 0.45; }\n"
   /* The Training page's element picker: the followed cell ringed. */
   ".cr-training-cell { padding: 0.1em 0.3em; min-height: 0; min-width: 0; font-feature-settings: \"tnum\"; }\n"
-  "button.cr-training-cell:checked { box-shadow: inset 0 0 0 2px @theme_selected_bg_color; }\n";
+  "button.cr-training-cell:checked { box-shadow: inset 0 0 0 2px @theme_selected_bg_color; }\n"
+  /* An optimizer step's rows (cr-training-step.c). */
+  ".cr-training-step-title { font-weight: 600; }\n"
+  ".cr-training-element-name { font-weight: 600; opacity: 0.8; }\n"
+  ".cr-training-left { opacity: 0.75; }\n"
+  ".cr-training-result { font-weight: 600; }\n"
+  ".cr-training-index { font-size: 0.8em; font-feature-settings: \"tnum\"; }\n"
+  /* Presentation's larger type: the picker's buttons and icons grow with it
+   * (Adwaita sizes them in px). */
+  "window.presentation .cr-training-view image { -gtk-icon-size: 1.15em; }\n"
+  "window.presentation .cr-training-view spinbutton > button,"
+  " window.presentation .cr-training-view dropdown > button { min-height: 1.9em; min-width: 1.9em;"
+  " padding: 0.15em 0.3em; }\n"
+  "window.presentation .cr-training-view spinbutton > text { min-height: 1.9em; }\n";
 
 void
 cr_card_style_ensure (void)

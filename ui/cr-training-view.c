@@ -10,6 +10,7 @@
 #include "cr-training.h"
 #include "cr-training-element.h"
 #include "cr-training-rules.h"
+#include "cr-training-step.h"
 
 #include <adwaita.h>
 #include <math.h>
@@ -40,7 +41,7 @@ struct _CrTrainingView
   GtkWidget      *element_title;
   GtkWidget      *element_picker;
   GtkWidget      *step_title;
-  GtkWidget      *step_label;
+  GtkWidget      *steps_box;    /* a CrTrainingStep an update, or a note */
   GtkWidget      *empty_label;
 
   /* The curve's plot box as last drawn */
@@ -127,6 +128,15 @@ text_layout (GtkWidget  *widget,
       pango_font_description_free (desc);
     }
   return layout;
+}
+
+/* How much larger than the window's usual type the widget's is: the
+ * curve's marks and strokes grow with presentation's type as its text does
+ * (1 at the usual size, never less). */
+static double
+mark_scale (double em)
+{
+  return MAX (em / 15.0, 1.0);
 }
 
 /* The font's line height in pixels. */
@@ -251,12 +261,13 @@ draw_curve (GtkDrawingArea *area,
   if (!self->points || self->points->len == 0)
     return;
   double em = line_height (widget);
+  double k = mark_scale (em);
   check_size (self, widget, (int) (em * 9));
   /* The focus ring: the keys move the chosen call while it shows. */
   if (gtk_widget_has_focus (widget))
     {
       set_rgba (cr, accent (), 0.8);
-      cairo_set_line_width (cr, 2);
+      cairo_set_line_width (cr, 2 * k);
       cairo_rectangle (cr, 1, 1, width - 2, height - 2);
       cairo_stroke (cr);
     }
@@ -288,7 +299,7 @@ draw_curve (GtkDrawingArea *area,
 
   /* The curve, and its points while they stand apart. */
   set_rgba (cr, accent (), 1);
-  cairo_set_line_width (cr, 1.6);
+  cairo_set_line_width (cr, 1.6 * k);
   for (guint i = 0; i < self->points->len; i++)
     {
       double loss = g_array_index (self->points, CrTrainingPoint, i).loss;
@@ -299,11 +310,11 @@ draw_curve (GtkDrawingArea *area,
     }
   cairo_stroke (cr);
   double spacing = self->points->len > 1 ? self->plot_w / (self->points->len - 1) : self->plot_w;
-  if (spacing >= 5)
+  if (spacing >= 5 * k)
     for (guint i = 0; i < self->points->len; i++)
       {
         double loss = g_array_index (self->points, CrTrainingPoint, i).loss;
-        cairo_arc (cr, point_x (self, i), point_y (self, loss), MIN (2.5, spacing / 3), 0, 2 * G_PI);
+        cairo_arc (cr, point_x (self, i), point_y (self, loss), MIN (2.5 * k, spacing / 3), 0, 2 * G_PI);
         cairo_fill (cr);
       }
 
@@ -314,12 +325,12 @@ draw_curve (GtkDrawingArea *area,
       double loss = g_array_index (self->points, CrTrainingPoint, chosen).loss;
       double x = point_x (self, (guint) chosen), y = point_y (self, loss);
       set_rgba (cr, is_dark () ? "#ffa348" : "#e66100", 1);
-      cairo_set_line_width (cr, 1);
+      cairo_set_line_width (cr, k);
       cairo_move_to (cr, x + 0.5, self->plot_y);
       cairo_line_to (cr, x + 0.5, self->plot_y + self->plot_h);
       cairo_stroke (cr);
-      cairo_set_line_width (cr, 2);
-      cairo_arc (cr, x, y, 4.5, 0, 2 * G_PI);
+      cairo_set_line_width (cr, 2 * k);
+      cairo_arc (cr, x, y, 4.5 * k, 0, 2 * G_PI);
       cairo_stroke (cr);
       char text[64], number[G_ASCII_DTOSTR_BUF_SIZE];
       g_ascii_formatd (number, sizeof number, "%.4g", loss);
@@ -781,10 +792,15 @@ element_of_update (CrTrainingView       *self,
   return 0;
 }
 
+/* The updates after the chosen call, each laid out as rows
+ * (cr-training-step.h); self->text is the same told as plain text. */
 static void
 update_text (CrTrainingView *self)
 {
   g_clear_pointer (&self->text, g_free);
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child (self->steps_box)))
+    gtk_box_remove (GTK_BOX (self->steps_box), child);
   GString *text = g_string_new (NULL);
   if (self->record && self->chosen >= 0 && (guint) self->chosen < self->record->backwards->len)
     {
@@ -793,18 +809,24 @@ update_text (CrTrainingView *self)
         {
           const CrRecordUpdate *u = g_ptr_array_index (self->record->updates,
                                                        g_array_index (updates, guint, i));
-          g_autofree char *one = cr_training_explain_narrow (self->record, u, element_of_update (self, u),
-                                                             TRUE);
+          gint64 element = element_of_update (self, u);
+          g_autofree char *one = cr_training_explain_narrow (self->record, u, element, TRUE);
           g_string_append_printf (text, "%s%s", i ? "\n" : "", one);
+          gtk_box_append (GTK_BOX (self->steps_box), cr_training_step_new (self->record, u, element));
         }
       if (updates->len == 0)
-        g_string_append (text, "No parameter was updated after this backward call.");
-      const CrRecordBackward *bw = g_ptr_array_index (self->record->backwards, self->chosen);
+        {
+          const char *none = "No parameter was updated after this backward call.";
+          g_string_append (text, none);
+          GtkWidget *label = gtk_label_new (none);
+          gtk_label_set_xalign (GTK_LABEL (label), 0);
+          gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+          gtk_box_append (GTK_BOX (self->steps_box), label);
+        }
       double loss;
       g_autofree char *title = NULL;
       if (cr_run_record_backward_loss (self->record, (guint) self->chosen, &loss))
-        title = g_strdup_printf ("Backward call %d · loss %.5g%s", self->chosen + 1, loss,
-                                 bw->iteration ? "" : "");
+        title = g_strdup_printf ("Backward call %d · loss %.5g", self->chosen + 1, loss);
       else
         title = g_strdup_printf ("Backward call %d", self->chosen + 1);
       gtk_label_set_text (GTK_LABEL (self->step_title), title);
@@ -812,7 +834,6 @@ update_text (CrTrainingView *self)
   while (text->len && text->str[text->len - 1] == '\n')
     g_string_truncate (text, text->len - 1);
   self->text = g_string_free (text, FALSE);
-  gtk_label_set_text (GTK_LABEL (self->step_label), self->text);
 }
 
 /* ---- the widget ------------------------------------------------------------------- */
@@ -884,7 +905,7 @@ cr_training_view_set_record (CrTrainingView *self,
                                   loop ? self->params : NULL);
   gtk_widget_set_visible (self->element_title, gtk_widget_get_visible (self->element_picker));
   gtk_widget_set_visible (self->step_title, loop);
-  gtk_widget_set_visible (self->step_label, loop);
+  gtk_widget_set_visible (self->steps_box, loop);
   self->chosen = -2;
   update_sizes (self);
   cr_training_view_set_chosen (self, chosen);
@@ -1036,13 +1057,8 @@ cr_training_view_init (CrTrainingView *self)
 
   self->step_title = heading ("");
   gtk_box_append (GTK_BOX (self), self->step_title);
-  self->step_label = gtk_label_new ("");
-  gtk_label_set_xalign (GTK_LABEL (self->step_label), 0);
-  gtk_label_set_wrap (GTK_LABEL (self->step_label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (self->step_label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (self->step_label), TRUE);
-  gtk_widget_add_css_class (self->step_label, "monospace");
-  gtk_box_append (GTK_BOX (self), self->step_label);
+  self->steps_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  gtk_box_append (GTK_BOX (self), self->steps_box);
 
   cr_training_view_set_record (self, NULL, -1);
 }

@@ -325,17 +325,10 @@ option_symbol (const char *name)
   return NULL;
 }
 
-/* "    W1 before   [[0.5, ...]]" or its norm when big. */
-static void
-value_line (GString                *out,
-            const char             *label,
-            const CrTensorSnapshot *s,
-            gboolean                narrow)
+char *
+cr_training_values_list (const CrTensorSnapshot *s)
 {
-  if (narrow)
-    g_string_append_printf (out, "    %s: ", label);
-  else
-    g_string_append_printf (out, "    %-18s", label);
+  GString *out = g_string_new (NULL);
   if (!s)
     g_string_append (out, "None");
   else if (s->numel <= 16 && s->n_values == s->numel)
@@ -351,7 +344,77 @@ value_line (GString                *out,
       g_string_append (out, ", mean ");
       append_number (out, s->mean);
     }
-  g_string_append_c (out, '\n');
+  return g_string_free (out, FALSE);
+}
+
+/* "    W1 before   [[0.5, ...]]" or its norm when big. */
+static void
+value_line (GString                *out,
+            const char             *label,
+            const CrTensorSnapshot *s,
+            gboolean                narrow)
+{
+  if (narrow)
+    g_string_append_printf (out, "    %s: ", label);
+  else
+    g_string_append_printf (out, "    %-18s", label);
+  g_autofree char *values = cr_training_values_list (s);
+  g_string_append_printf (out, "%s\n", values);
+}
+
+char *
+cr_training_number_text (double value)
+{
+  GString *out = g_string_new (NULL);
+  append_number (out, value);
+  return g_string_free (out, FALSE);
+}
+
+char *
+cr_training_update_heading (const CrRunRecord    *record,
+                            const CrRecordUpdate *u)
+{
+  g_return_val_if_fail (record != NULL && u != NULL, NULL);
+  GString *out = g_string_new (NULL);
+  const char *name = u->name ? u->name : "?";
+  g_autofree char *where = cr_run_record_line_text (record, u->span.line, FALSE);
+  if (u->kind == CR_RECORD_UPDATE_MANUAL)
+    g_string_append_printf (out, "%s · manual update, %s", name, where);
+  else
+    g_string_append_printf (out, "%s · %s step %u, %s", name,
+                            u->optimizer ? u->optimizer : "optimizer", u->step, where);
+  if (u->backward >= 0 && (guint) u->backward < record->backwards->len)
+    {
+      const CrRecordBackward *bw = g_ptr_array_index (record->backwards, u->backward);
+      if (bw->iteration)
+        g_string_append_printf (out, " · iteration %u", bw->iteration);
+    }
+  g_string_append (out, " · ");
+  append_shape (out, u->after ? u->after : u->before);
+  return g_string_free (out, FALSE);
+}
+
+char *
+cr_training_update_options (const CrRecordUpdate *u)
+{
+  g_return_val_if_fail (u != NULL, NULL);
+  GString *out = g_string_new (NULL);
+  for (guint i = 0; i < u->numbers->len; i++)
+    {
+      const CrRecordNumber *number = g_ptr_array_index (u->numbers, i);
+      if (is_quiet_number (u, number))
+        continue;
+      const char *symbol = option_symbol (number->name);
+      g_string_append_printf (out, "%s%s%s%s = ", out->len ? ", " : "", number->name,
+                              symbol ? " " : "", symbol ? symbol : "");
+      append_number (out, number->value);
+    }
+  if (out->len == 0)
+    {
+      g_string_free (out, TRUE);
+      return NULL;
+    }
+  return g_string_free (out, FALSE);
 }
 
 char *
@@ -371,39 +434,12 @@ cr_training_explain_narrow (const CrRunRecord    *record,
   g_return_val_if_fail (record != NULL && u != NULL, NULL);
   GString *out = g_string_new (NULL);
   const char *name = u->name ? u->name : "?";
-  g_autofree char *where = cr_run_record_line_text (record, u->span.line, FALSE);
-  if (u->kind == CR_RECORD_UPDATE_MANUAL)
-    g_string_append_printf (out, "%s · manual update, %s", name, where);
-  else
-    g_string_append_printf (out, "%s · %s step %u, %s", name,
-                            u->optimizer ? u->optimizer : "optimizer", u->step, where);
-  if (u->backward >= 0 && (guint) u->backward < record->backwards->len)
-    {
-      const CrRecordBackward *bw = g_ptr_array_index (record->backwards, u->backward);
-      if (bw->iteration)
-        g_string_append_printf (out, " · iteration %u", bw->iteration);
-    }
-  g_string_append (out, " · ");
-  append_shape (out, u->after ? u->after : u->before);
-  g_string_append_c (out, '\n');
-
+  g_autofree char *heading = cr_training_update_heading (record, u);
+  g_string_append_printf (out, "%s\n", heading);
+  /* The numbers of a step with none say nothing: an empty line still. */
+  g_autofree char *options = cr_training_update_options (u);
   if (u->numbers->len > 0)
-    {
-      g_string_append (out, "  ");
-      gboolean first = TRUE;
-      for (guint i = 0; i < u->numbers->len; i++)
-        {
-          const CrRecordNumber *number = g_ptr_array_index (u->numbers, i);
-          if (is_quiet_number (u, number))
-            continue;
-          const char *symbol = option_symbol (number->name);
-          g_string_append_printf (out, "%s%s%s%s = ", first ? "" : ", ", number->name,
-                                  symbol ? " " : "", symbol ? symbol : "");
-          append_number (out, number->value);
-          first = FALSE;
-        }
-      g_string_append_c (out, '\n');
-    }
+    g_string_append_printf (out, "  %s\n", options ? options : "");
 
   const CrTensorSnapshot *shape_of = u->after ? u->after : u->before;
   gint64 numel = shape_of ? shape_of->numel : 1;

@@ -68,6 +68,20 @@ char       *cr_training_explain_narrow (const CrRunRecord    *record,
                                         const CrRecordUpdate *update,
                                         gint64                element,
                                         gboolean              narrow);
+/* The pieces of cr_training_explain_narrow, for a page that lays them out
+ * itself. The update's heading: "W · Adam step 3, line 12 · iteration 3 ·
+ * shape [2, 8]" (new string). */
+char       *cr_training_update_heading (const CrRunRecord    *record,
+                                        const CrRecordUpdate *update);
+/* Its options worth saying: "lr = 0.01, beta1 β₁ = 0.9, …"; NULL when none
+ * is (new string). */
+char       *cr_training_update_options (const CrRecordUpdate *update);
+/* A number as the rules write it: 5 significant digits, "?" for NaN (new
+ * string). */
+char       *cr_training_number_text    (double                value);
+/* A snapshot's values as a flat list, "0.5, -1.2, …" (up to 16, all kept),
+ * else "norm N, mean M"; "None" for NULL (new string). */
+char       *cr_training_values_list    (const CrTensorSnapshot *snapshot);
 /* A snapshot's values as Python's tolist() prints them (nested lists,
  * repr of each double; a 0-d tensor as one number), or "norm N" when its
  * values were cut. New string. */

@@ -8,6 +8,7 @@
 #include "cr-window-private.h"
 #include "cr-training-element.h"
 #include "cr-training-rules.h"
+#include "cr-training-step.h"
 #include "cr-training-view.h"
 #include "ui-test-gui.h"
 #include "ui-test-util.h"
@@ -84,8 +85,8 @@ test_mlp_points (void)
 static void
 test_adam_script (void)
 {
-  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "chainrule-test-training.py", NULL);
-  g_assert_true (g_file_set_contents (path,
+  g_autofree char *path = NULL;
+  CrWindow *window = cr_ui_test_open_script ("chainrule-test-training.py",
     "import torch\n"
     "w = torch.tensor([1.0, -2.0], requires_grad=True)\n"
     "opt = torch.optim.Adam([w], lr=0.1)\n"
@@ -93,15 +94,7 @@ test_adam_script (void)
     "    loss = (w ** 2).sum()\n"
     "    opt.zero_grad()\n"
     "    loss.backward()\n"
-    "    opt.step()\n", -1, NULL));
-  CrWindow *window = cr_window_new (NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1366, 768);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autoptr (GError) error = NULL;
-  g_assert_true (cr_window_open_file (window, file, &error));
-  g_assert_no_error (error);
-  gtk_window_present (GTK_WINDOW (window));
-  cr_ui_test_wait_window_idle (window);
+    "    opt.step()\n", 1366, 768, &path);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.training", NULL));
   CrTrainingView *view = training_view_of (window);
   g_assert_cmpuint (cr_training_view_get_n_points (view), ==, 4);
@@ -116,7 +109,7 @@ test_adam_script (void)
   g_assert_nonnull (strstr (text, "m ← β₁·m + (1−β₁)·g"));
   g_assert_nonnull (strstr (text, "m̂ = m / (1 − β₁ᵗ)"));
   gtk_window_destroy (GTK_WINDOW (window));
-  g_unlink (path);
+  cr_ui_test_remove_script (path);
 }
 
 /* A key as it reaches the focused curve. TRUE: the curve took it. */
@@ -303,8 +296,8 @@ test_element_picker (void)
 static void
 test_scalars_untold (void)
 {
-  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "chainrule-test-training-untold.py", NULL);
-  g_assert_true (g_file_set_contents (path,
+  g_autofree char *path = NULL;
+  CrWindow *window = cr_ui_test_open_script ("chainrule-test-training-untold.py",
     "import torch\n"
     "w = torch.tensor(1.5, requires_grad=True)\n"
     "b = torch.tensor(-0.5, requires_grad=True)\n"
@@ -313,15 +306,7 @@ test_scalars_untold (void)
     "    loss = (w * 2.0 + b - 1.0) ** 2\n"
     "    opt.zero_grad()\n"
     "    loss.backward()\n"
-    "    opt.step()\n", -1, NULL));
-  CrWindow *window = cr_window_new (NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1366, 768);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autoptr (GError) error = NULL;
-  g_assert_true (cr_window_open_file (window, file, &error));
-  g_assert_no_error (error);
-  gtk_window_present (GTK_WINDOW (window));
-  cr_ui_test_wait_window_idle (window);
+    "    opt.step()\n", 1366, 768, &path);
   CrTrainingView *view = training_view_of (window);
   g_assert_cmpuint (cr_training_view_get_n_points (view), ==, 3);
   g_assert_false (gtk_widget_get_visible (cr_training_view_get_element_picker (view)));
@@ -329,7 +314,7 @@ test_scalars_untold (void)
   g_assert_nonnull (strstr (text, "Adadelta: this optimizer's rule is not told"));
   g_assert_null (strstr (text, "←"));
   gtk_window_destroy (GTK_WINDOW (window));
-  g_unlink (path);
+  cr_ui_test_remove_script (path);
 }
 
 /* One backward call and no update: no Training page. */
@@ -344,6 +329,173 @@ test_no_loop (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* ---- an optimizer step's rows (cr-training-step.c) ---------------------------- */
+
+/* A window with script (in a temporary file) open and its Training page
+ * shown; path is freed and the file removed by the caller. */
+static CrWindow *
+open_script (const char *script,
+             char      **path,
+             int         width,
+             int         height)
+{
+  *path = g_build_filename (g_get_tmp_dir (), "chainrule-test-training-rows.py", NULL);
+  g_assert_true (g_file_set_contents (*path, script, -1, NULL));
+  CrWindow *window = cr_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  g_autoptr (GFile) file = g_file_new_for_path (*path);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_window_open_file (window, file, &error));
+  g_assert_no_error (error);
+  gtk_window_present (GTK_WINDOW (window));
+  cr_ui_test_wait_window_idle (window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.training", NULL));
+  g_assert_true (cr_ui_test_wait_until (laid_out, training_view_of (window), 10));
+  cr_ui_test_spin (200);
+  return window;
+}
+
+static void
+find_with_class (GtkWidget  *widget,
+                 const char *css_class,
+                 GPtrArray  *out)
+{
+  if (gtk_widget_has_css_class (widget, css_class))
+    g_ptr_array_add (out, widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    find_with_class (c, css_class, out);
+}
+
+/* Each line of label after its first starts where its text may break:
+ * arithmetic at an operator (after a space) or after a '/' or a comma, a
+ * list after ", " or ": ".
+ * Returns how many lines it has. */
+static int
+assert_breaks_between_terms (GtkLabel *label,
+                             gboolean  list)
+{
+  const char *text = gtk_label_get_text (label);
+  PangoLayout *layout = gtk_label_get_layout (label);
+  int n = pango_layout_get_line_count (layout);
+  for (int i = 1; i < n; i++)
+    {
+      int start = pango_layout_get_line_readonly (layout, i)->start_index;
+      g_assert_cmpint (start, >=, 2);
+      gunichar at = g_utf8_get_char (text + start);
+      gboolean operator = at == '+' || at == 0x2212 || at == 0xd7 || at == '/' || at == '='
+                          || at == 0x2192;
+      /* A line may end with a '/' (Unicode breaks after it, not before). */
+      gboolean ok = text[start - 1] == ' '
+                    && (list ? text[start - 2] == ',' || text[start - 2] == ':'
+                             : operator || text[start - 2] == '/' || text[start - 2] == ',');
+      if (!ok)
+        g_error ("«%s» breaks before «%s»", text, text + start);
+    }
+  return n;
+}
+
+/* The break finder alone: between terms first, at other operators outside
+ * brackets next, never inside a number. */
+static void
+test_text_breaks (void)
+{
+  static const struct {
+    const char *text;
+    const char *pieces;   /* the pieces it breaks into, joined by '|' */
+  } cases[] = {
+    { "0.9 × 0.0060046 + 0.1 × 0.028629", "0.9 × 0.0060046 |+ 0.1 × 0.028629" },
+    { "0.999 × 2.0052e-06 + 0.001 × 0.028629²", "0.999 × 2.0052e-06 |+ 0.001 × 0.028629²" },
+    { "0.33 − 0.01 × 0.030506 / (0.03069 + 1e-08)",
+      "0.33 |− 0.01 |× 0.030506 / |(0.03069 + 1e-08)" },
+    /* A term too long alone breaks inside its brackets too, at an operator. */
+    { "√(1.2418e-05 − 0.00037571²) + 1e-08", "√(1.2418e-05 |− 0.00037571²) |+ 1e-08" },
+    { "√(1.2e-05 − 0.0003²) + 1e-08", "√(1.2e-05 − 0.0003²) |+ 1e-08" },
+    { "0.008267 / 0.271", "0.008267 / 0.271" },
+    { "-1.2e-05 × -3.5", "-1.2e-05 × -3.5" },
+    { "max(0.00018273, 0.00023958)", "max(0.00018273, |0.00023958)" },
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      g_autoptr (GArray) breaks = cr_training_text_breaks (cases[k].text, 22);
+      GString *pieces = g_string_new (NULL);
+      guint from = 0;
+      for (guint i = 0; i < breaks->len; i++)
+        {
+          guint at = g_array_index (breaks, guint, i);
+          g_string_append_len (pieces, cases[k].text + from, at - from);
+          g_string_append_c (pieces, '|');
+          from = at;
+        }
+      g_string_append (pieces, cases[k].text + from);
+      g_assert_cmpstr (pieces->str, ==, cases[k].pieces);
+      g_string_free (pieces, TRUE);
+    }
+}
+
+/* Each optimizer told (SGD with momentum, Adam, AdamW with AMSGrad,
+ * RMSprop centered, Adagrad) at 1366x768: the step's rows fit the 305 px
+ * sidebar, and a line too long wraps only between terms or at an operator,
+ * a list only after a comma. */
+static void
+test_step_rows (void)
+{
+  static const char *const optimizers[] = {
+    "SGD([W, b], lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01)",
+    "Adam([W, b], lr=0.01)",
+    "AdamW([W, b], lr=0.01, amsgrad=True)",
+    "RMSprop([W, b], lr=0.01, momentum=0.5, centered=True)",
+    "Adagrad([W, b], lr=0.1, lr_decay=0.01)",
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (optimizers); k++)
+    {
+      g_autofree char *script = g_strdup_printf (
+        "import torch\n"
+        "torch.manual_seed(0)\n"
+        "W = torch.randn(2, 8, requires_grad=True)\n"
+        "b = torch.zeros(8, requires_grad=True)\n"
+        "x = torch.randn(5, 2)\n"
+        "y = torch.randn(5, 8)\n"
+        "opt = torch.optim.%s\n"
+        "for i in range(4):\n"
+        "    loss = ((x @ W + b - y) ** 2).mean()\n"
+        "    opt.zero_grad()\n"
+        "    loss.backward()\n"
+        "    opt.step()\n", optimizers[k]);
+      g_autofree char *path = NULL;
+      CrWindow *window = open_script (script, &path, 1366, 768);
+      CrTrainingView *view = training_view_of (window);
+      g_autoptr (GPtrArray) steps = g_ptr_array_new ();
+      find_with_class (GTK_WIDGET (view), "cr-training-step", steps);
+      g_assert_cmpuint (steps->len, ==, 2);   /* W and b */
+      int min_width = 0;
+      gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+      g_assert_cmpint (min_width, <=, 280);
+      /* The sidebar as the window has it: 305 px, nothing wider inside. */
+      g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (view)), <=, 305);
+      g_autoptr (GPtrArray) arithmetic = g_ptr_array_new ();
+      g_autoptr (GPtrArray) lists = g_ptr_array_new ();
+      find_with_class (GTK_WIDGET (view), "cr-training-arithmetic", arithmetic);
+      find_with_class (GTK_WIDGET (view), "cr-training-list", lists);
+      g_assert_cmpuint (arithmetic->len, >, 4);
+      int wrapped = 0;
+      for (guint i = 0; i < arithmetic->len; i++)
+        {
+          GtkWidget *label = arithmetic->pdata[i];
+          g_assert_cmpint (gtk_widget_get_width (label), <=, 305);
+          wrapped += assert_breaks_between_terms (GTK_LABEL (label), FALSE) > 1;
+        }
+      for (guint i = 0; i < lists->len; i++)
+        wrapped += assert_breaks_between_terms (GTK_LABEL (lists->pdata[i]), TRUE) > 1;
+      /* The page is narrow enough that some do wrap. */
+      g_test_message ("%s: %d of %u lines wrap", optimizers[k], wrapped, arithmetic->len + lists->len);
+      g_assert_cmpint (wrapped, >, 0);
+      /* The plain text tells the same step. */
+      g_assert_nonnull (strstr (cr_training_view_get_text (view), "W[0, 0]:"));
+      gtk_window_destroy (GTK_WINDOW (window));
+      g_unlink (path);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -355,5 +507,7 @@ main (int    argc,
   g_test_add_func ("/window-training/element-picker", test_element_picker);
   g_test_add_func ("/window-training/scalars-untold", test_scalars_untold);
   g_test_add_func ("/window-training/no-loop", test_no_loop);
+  g_test_add_func ("/window-training/text-breaks", test_text_breaks);
+  g_test_add_func ("/window-training/step-rows", test_step_rows);
   return g_test_run ();
 }
