@@ -17,6 +17,7 @@
 #include "cr-ops-nnf.h"
 #include "cr-grad-mode.h"
 #include "cr-error.h"
+#include "cr-cpu-batch-norm.h"
 
 #include <math.h>
 
@@ -220,6 +221,49 @@ running_stats (CrNode            *node,
   return *out_mean != NULL;
 }
 
+/* Batch norm's plain backward on the CPU with PyTorch's own loops
+ * (cr-cpu-batch-norm.c): the batch's statistics (slots 2, 3) in training,
+ * the running buffers (4, 5) in evaluation. */
+static gboolean
+batch_norm_backward_cpu (CrNode          *node,
+                         CrTensor        *g,
+                         CrTensor        *x,
+                         CrTensor        *weight,
+                         CrTensor       **grad_inputs,
+                         GError         **error)
+{
+  gboolean train = node->args->ints[1];
+  gboolean want[3];
+  CrTensor *grads[3] = { NULL, NULL, NULL };
+  g_autoptr(CrTensor) mean = NULL;
+  g_autoptr(CrTensor) invstd = NULL;
+
+  for (guint i = 0; i < 3; i++)
+    want[i] = cr_ops_needs_grad (node, i);
+  if (train)
+    {
+      if ((mean = cr_node_get_saved (node, 2, error)) == NULL
+          || (invstd = cr_node_get_saved (node, 3, error)) == NULL
+          || !cr_ops_check_saved_from (node, 4, error))
+        return FALSE;
+    }
+  else
+    {
+      g_autoptr(CrTensor) running_var = NULL;
+
+      if ((mean = cr_node_get_saved (node, 4, error)) == NULL
+          || (running_var = cr_node_get_saved (node, 5, error)) == NULL
+          || (invstd = cr_cpu_batch_norm_invstd (running_var, node->args->scalar[0], FALSE,
+                                                 error)) == NULL)
+        return FALSE;
+    }
+  if (!cr_cpu_batch_norm_backward (g, x, weight, mean, invstd, train, want, grads, error))
+    return FALSE;
+  for (guint i = 0; i < 3; i++)
+    grad_inputs[i] = grads[i];
+  return TRUE;
+}
+
 /* NATIVE_LAYER_NORM, NATIVE_BATCH_NORM, NATIVE_GROUP_NORM: inputs (x,
  * weight, bias); saved[0] x, [1] weight (when given), [2] mean, [3] rstd, as
  * PyTorch's node shows them (result1, result2: layer norm's in the stat
@@ -248,6 +292,13 @@ norm_backward (CrNode          *node,
   layout_for (node->op->id, xm->shape, xm->ndim, node->args->ints[0], &l);
   if (!optional_saved (node, 1, &weight, error))
     return FALSE;
+  if (node->op->id == CR_OP_NATIVE_BATCH_NORM && !cr_grad_mode_is_enabled ())
+    {
+      const CrTensor *per_channel[1] = { weight };
+      if (cr_cpu_batch_norm_supported (x, per_channel, 1) && g->dtype == x->dtype
+          && g->device == CR_DEVICE_CPU)
+        return batch_norm_backward_cpu (node, g, x, weight, grad_inputs, error);
+    }
   if (!use_stats)
     {
       if (!running_stats (node, &l, &mean, &rstd, error))
@@ -384,6 +435,37 @@ const CrOpInfo cr_op_row_NATIVE_GROUP_NORM = {
 
 /* ---- forward ------------------------------------------------------------ */
 
+/* The one node over (x, weight, bias) that out gets when one is recorded:
+ * saved mean and rstd as the node shows them (see norm_backward). */
+static void
+record_norm (CrOpId     op,
+             CrTensor  *x,
+             CrTensor  *weight,
+             CrTensor  *bias,
+             gint64     param,
+             double     eps,
+             gboolean   use_stats,
+             CrTensor  *saved_mean,
+             CrTensor  *saved_rstd,
+             CrTensor  *out)
+{
+  CrTensor *inputs[3] = { x, weight, bias };
+  CrNode *node = cr_ops_record (op, inputs, 3, out);
+
+  if (node == NULL)
+    return;
+  CrOpArgs *args = cr_node_args (node);
+  args->scalar[0] = eps;
+  args->ints[0] = param;
+  args->ints[1] = use_stats;
+  cr_node_save (node, 0, x, FALSE);
+  cr_node_save (node, 1, weight, FALSE);
+  cr_node_save (node, 2, saved_mean, FALSE);
+  cr_node_save (node, 3, saved_rstd, FALSE);
+  if (op == CR_OP_NATIVE_LAYER_NORM)
+    cr_node_save (node, 4, bias, FALSE);
+}
+
 /* Runs the forward without recording and records one node over (x, weight,
  * bias). mean_in/rstd_in: the statistics to use (batch norm in eval), NULL to
  * compute the input's own. *out_mean / *out_rstd (may be NULL) get the
@@ -400,7 +482,6 @@ norm_forward (CrOpId      op,
               CrTensor  **out_mean,
               GError    **error)
 {
-  CrTensor *inputs[3] = { x, weight, bias };
   g_autoptr(CrTensor) mean = NULL;
   g_autoptr(CrTensor) rstd = NULL;
   g_autoptr(CrTensor) kept_mean = NULL;
@@ -411,7 +492,6 @@ norm_forward (CrOpId      op,
   g_autoptr(CrTensor) out = NULL;
   gboolean was_enabled;
   NormLayout l;
-  CrNode *node;
 
   layout_for (op, x->shape, x->ndim, param, &l);
   /* PyTorch's node keeps batch norm's statistics per channel (C,) and
@@ -459,20 +539,8 @@ norm_forward (CrOpId      op,
   cr_grad_mode_set_enabled (was_enabled);
   if (out == NULL)
     return NULL;
-  if ((node = cr_ops_record (op, inputs, 3, out)) != NULL)
-    {
-      CrOpArgs *args = cr_node_args (node);
-
-      args->scalar[0] = eps;
-      args->ints[0] = param;
-      args->ints[1] = mean_in == NULL;
-      cr_node_save (node, 0, x, FALSE);
-      cr_node_save (node, 1, weight, FALSE);
-      cr_node_save (node, 2, kept_ndim > 0 ? kept_mean : mean, FALSE);
-      cr_node_save (node, 3, kept_ndim > 0 ? kept_rstd : rstd, FALSE);
-      if (op == CR_OP_NATIVE_LAYER_NORM)
-        cr_node_save (node, 4, bias, FALSE);
-    }
+  record_norm (op, x, weight, bias, param, eps, mean_in == NULL,
+               kept_ndim > 0 ? kept_mean : mean, kept_ndim > 0 ? kept_rstd : rstd, out);
   if (out_mean != NULL)
     *out_mean = g_steal_pointer (&mean);
   return g_steal_pointer (&out);
@@ -634,6 +702,64 @@ save_running (CrTensor *out,
   cr_node_save (node, 5, running_var, FALSE);
 }
 
+/* Batch norm on the CPU with PyTorch's own loops (cr-cpu-batch-norm.c); the
+ * node is the one norm_forward records, its statistics per channel. */
+static CrTensor *
+batch_norm_cpu (CrTensor      *x,
+                CrTensor      *running_mean,
+                CrTensor      *running_var,
+                CrTensor      *weight,
+                CrTensor      *bias,
+                gboolean       training,
+                double         momentum,
+                double         eps,
+                GError       **error)
+{
+  g_autoptr(CrTensor) mean = NULL;
+  g_autoptr(CrTensor) invstd = NULL;
+  g_autoptr(CrTensor) var_sum = NULL;
+  g_autoptr(CrTensor) out = NULL;
+
+  if (training)
+    {
+      if (!cr_cpu_batch_norm_stats (x, eps, &mean, &invstd, &var_sum, error))
+        return NULL;
+    }
+  else if ((invstd = cr_cpu_batch_norm_invstd (running_var, eps, TRUE, error)) == NULL)
+    return NULL;
+  out = cr_cpu_batch_norm_apply (x, training ? mean : running_mean, invstd, weight, bias, error);
+  if (out == NULL)
+    return NULL;
+  if (training)
+    {
+      gint64 count = x->numel / x->shape[1];
+
+      record_norm (CR_OP_NATIVE_BATCH_NORM, x, weight, bias, 0, eps, TRUE, mean, invstd, out);
+      if ((running_mean != NULL
+           && !cr_cpu_batch_norm_update_mean (running_mean, mean, momentum, error))
+          || (running_var != NULL
+              && !cr_cpu_batch_norm_update_var (running_var, var_sum, count, momentum, error)))
+        return NULL;
+    }
+  else
+    {
+      /* Evaluation keeps empty statistics, as PyTorch's node. */
+      gint64 none = 0;
+      g_autoptr(CrTensor) empty_mean = cr_tensor_new_empty (&none, 1, x->dtype, x->device,
+                                                            error);
+      g_autoptr(CrTensor) empty_rstd = empty_mean != NULL
+                                         ? cr_tensor_new_empty (&none, 1, x->dtype, x->device,
+                                                                error)
+                                         : NULL;
+      if (empty_rstd == NULL)
+        return NULL;
+      record_norm (CR_OP_NATIVE_BATCH_NORM, x, weight, bias, 0, eps, FALSE, empty_mean,
+                   empty_rstd, out);
+    }
+  save_running (out, running_mean, running_var);
+  return g_steal_pointer (&out);
+}
+
 CrTensor *
 cr_batch_norm (CrTensor      *x,
                CrTensor      *running_mean,
@@ -690,6 +816,10 @@ cr_batch_norm (CrTensor      *x,
     return NULL;
 
   layout_for (CR_OP_NATIVE_BATCH_NORM, x->shape, x->ndim, 0, &l);
+  if (cr_cpu_batch_norm_supported (x, (const CrTensor *const *) params, 4)
+      && (training || (running_mean != NULL && running_var != NULL)))
+    return batch_norm_cpu (x, running_mean, running_var, weight, bias, training, momentum, eps,
+                           error);
   if (!training)
     {
       /* The running statistics, as constants in the affine shape. */
