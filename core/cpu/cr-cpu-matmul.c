@@ -297,6 +297,34 @@ cr_kernel_bmm (const CrTensor  *a,
     return NULL;
   isz = cr_dtype_size (a->dtype);
 
+  if (k * n * m < 400 && a->dtype != CR_DTYPE_INT64)
+    {
+      /* PyTorch 1.13 multiplies small batches (k·n·m < 400) with its own
+       * loop, one running sum per element in the dtype, in k order, not
+       * with BLAS: the same loop gives its last digits. */
+#define SMALL_BMM(type)                                                        \
+  G_STMT_START {                                                              \
+    const type *pa = cr_tensor_data (a), *pb = cr_tensor_data (b);            \
+    type *po = cr_tensor_data (out);                                          \
+    for (gint64 bi = 0; bi < batch; bi++)                                     \
+      for (gint64 i = 0; i < n; i++)                                          \
+        for (gint64 j = 0; j < m; j++)                                        \
+          {                                                                   \
+            type acc = 0;                                                     \
+            for (gint64 kk = 0; kk < k; kk++)                                 \
+              acc += pa[bi * a->strides[0] + i * a->strides[1] + kk * a->strides[2]] \
+                     * pb[bi * b->strides[0] + kk * b->strides[1] + j * b->strides[2]]; \
+            po[(bi * n + i) * m + j] = acc;                                   \
+          }                                                                   \
+  } G_STMT_END
+      if (a->dtype == CR_DTYPE_FLOAT32)
+        SMALL_BMM (float);
+      else
+        SMALL_BMM (double);
+#undef SMALL_BMM
+      return out;
+    }
+
   if (a->dtype == CR_DTYPE_INT64)
     {
       for (gint64 i = 0; i < batch; i++)

@@ -286,6 +286,63 @@ addbmm_forward (CrTensor  *expanded,
   return g_steal_pointer (&out);
 }
 
+/* Does PyTorch 1.13's CPU baddbmm take its own loop (k·n·m < 400)? */
+static gboolean
+baddbmm_is_small_cpu (CrTensor *expanded,
+                      CrTensor *a,
+                      CrTensor *b)
+{
+  return a->device == CR_DEVICE_CPU && b->device == CR_DEVICE_CPU
+         && expanded->device == CR_DEVICE_CPU
+         && a->shape[2] * a->shape[1] * b->shape[2] < 400
+         && (a->dtype == CR_DTYPE_FLOAT32 || a->dtype == CR_DTYPE_FLOAT64)
+         && b->dtype == a->dtype && expanded->dtype == a->dtype;
+}
+
+/* baddbmm as that loop computes it, so the digits are its: each element's
+ * running value starts at beta·self (0 when beta is 0) and adds alpha·a·b
+ * term by term in k order. A fresh tensor. */
+static CrTensor *
+baddbmm_small_cpu (CrTensor  *expanded,
+                   CrTensor  *a,
+                   CrTensor  *b,
+                   double     beta,
+                   double     alpha,
+                   GError   **error)
+{
+  gint64 batch = a->shape[0], n = a->shape[1], k = a->shape[2], m = b->shape[2];
+  CrTensor *out;
+
+  out = cr_tensor_new_empty (expanded->shape, 3, a->dtype, CR_DEVICE_CPU, error);
+  if (out == NULL)
+    return NULL;
+#define SMALL_BADDBMM(type)                                                        \
+  G_STMT_START {                                                                  \
+    const type *pa = cr_tensor_data (a), *pb = cr_tensor_data (b);                \
+    const type *ps = cr_tensor_data (expanded);                                   \
+    type *po = cr_tensor_data (out);                                              \
+    type beta_t = (type) beta, alpha_t = (type) alpha;                            \
+    for (gint64 bi = 0; bi < batch; bi++)                                         \
+      for (gint64 i = 0; i < n; i++)                                              \
+        for (gint64 j = 0; j < m; j++)                                            \
+          {                                                                       \
+            type acc = beta == 0.0 ? 0                                            \
+              : ps[bi * expanded->strides[0] + i * expanded->strides[1]           \
+                   + j * expanded->strides[2]] * beta_t;                          \
+            for (gint64 kk = 0; kk < k; kk++)                                     \
+              acc += alpha_t * pa[bi * a->strides[0] + i * a->strides[1] + kk * a->strides[2]] \
+                     * pb[bi * b->strides[0] + kk * b->strides[1] + j * b->strides[2]]; \
+            po[(bi * n + i) * m + j] = acc;                                       \
+          }                                                                       \
+  } G_STMT_END
+  if (a->dtype == CR_DTYPE_FLOAT32)
+    SMALL_BADDBMM (float);
+  else
+    SMALL_BADDBMM (double);
+#undef SMALL_BADDBMM
+  return out;
+}
+
 /* The result's shape: the product's. */
 static void
 result_shape (ProductKind  kind,
@@ -351,6 +408,8 @@ scaled_product (ProductKind  kind,
   expanded = cr_expand (self, shape, ndim, error);
   if (expanded != NULL && kind == PRODUCT_ADDBMM)
     out = addbmm_forward (expanded, a, b, beta, alpha, error);
+  else if (expanded != NULL && kind == PRODUCT_BADDBMM && baddbmm_is_small_cpu (expanded, a, b))
+    out = baddbmm_small_cpu (expanded, a, b, beta, alpha, error);
   else if (expanded != NULL && (product = plain_product (kind, a, b, error)) != NULL)
     {
       /* The dtypes PyTorch's kernels demand alike: self's and the product's. */
