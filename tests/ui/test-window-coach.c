@@ -61,14 +61,8 @@ buffer_of (CrWindow *window)
 static void
 test_fix_runs_again (void)
 {
-  CrWindow *window = cr_window_new (NULL);
   g_autofree char *path = g_build_filename (cr_examples_dir (), "01-toy-network.py", NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autoptr (GError) error = NULL;
-  g_assert_true (cr_window_open_file (window, file, &error));
-  g_assert_no_error (error);
-  gtk_window_present (GTK_WINDOW (window));
-  cr_ui_test_wait_window_idle (window);
+  CrWindow *window = cr_ui_test_open_path (path, 0, 0);
   /* An example makes no mistake. */
   g_assert_false (cr_window_coach_shown (window));
 
@@ -122,6 +116,22 @@ wait_compare_window (void)
   return compare;
 }
 
+/* Types the coach's zero_grad-forgotten mistake into window's editor and
+ * waits for its run, which the coach finds wrong. Returns the script (new). */
+static char *
+type_zero_grad_forgotten (CrWindow *window)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "app", "coach",
+                                            "zero-grad-forgotten.py", NULL);
+  char *script = NULL;
+  g_assert_true (g_file_get_contents (path, &script, NULL, NULL));
+  gtk_text_buffer_set_text (buffer_of (window), script, -1);
+  cr_ui_test_wait_run_finished (window);
+  cr_ui_test_wait_window_idle (window);
+  g_assert_true (cr_window_coach_shown (window));
+  return script;
+}
+
 /* Compare before Fix: the fixed text runs in the background, the editor
  * keeps the script as written; the comparison's own Fix then edits it,
  * and its run does not open the same comparison again. */
@@ -129,14 +139,7 @@ static void
 test_compare_before_fix (void)
 {
   CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 1366, 768);
-  g_autofree char *path = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "app", "coach",
-                                            "zero-grad-forgotten.py", NULL);
-  g_autofree char *script = NULL;
-  g_assert_true (g_file_get_contents (path, &script, NULL, NULL));
-  gtk_text_buffer_set_text (buffer_of (window), script, -1);
-  cr_ui_test_wait_run_finished (window);
-  cr_ui_test_wait_window_idle (window);
-  g_assert_true (cr_window_coach_shown (window));
+  g_autofree char *script = type_zero_grad_forgotten (window);
   guint runs = window->n_runs_shown;
 
   cr_window_coach_compare_fix (window);
@@ -181,14 +184,7 @@ static void
 test_compare_zero_grad (void)
 {
   CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 1366, 768);
-  g_autofree char *path = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "app", "coach",
-                                            "zero-grad-forgotten.py", NULL);
-  g_autofree char *script = NULL;
-  g_assert_true (g_file_get_contents (path, &script, NULL, NULL));
-  gtk_text_buffer_set_text (buffer_of (window), script, -1);
-  cr_ui_test_wait_run_finished (window);
-  cr_ui_test_wait_window_idle (window);
-  g_assert_true (cr_window_coach_shown (window));
+  g_autofree char *script = type_zero_grad_forgotten (window);
   cr_window_coach_apply_fix (window);
   cr_ui_test_wait_run_finished (window);
   cr_ui_test_wait_window_idle (window);

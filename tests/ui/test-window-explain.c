@@ -26,14 +26,8 @@ activate (CrWindow   *window,
 static CrWindow *
 open_example (const char *name)
 {
-  CrWindow *window = cr_window_new (NULL);
   g_autofree char *path = g_build_filename (cr_examples_dir (), name, NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autoptr (GError) error = NULL;
-  g_assert_true (cr_window_open_file (window, file, &error));
-  g_assert_no_error (error);
-  gtk_window_present (GTK_WINDOW (window));
-  cr_ui_test_wait_window_idle (window);
+  CrWindow *window = cr_ui_test_open_path (path, 0, 0);
   /* Its backward pass is stepped: past the forward ops. */
   cr_ui_test_skip_forward (window);
   return window;
@@ -172,9 +166,7 @@ canvas_fitted (gpointer data)
 static void
 test_error_in_first_view (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("cr-explain-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (dir, "inplace-long.py", NULL);
-  GString *script = g_string_new ("import torch\n"
+  g_autoptr (GString) script = g_string_new ("import torch\n"
                                   "a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
                                   "b = a.exp()\n"
                                   "b.add_(1)\n"
@@ -182,17 +174,8 @@ test_error_in_first_view (void)
   for (int i = 0; i < 14; i++)
     g_string_append (script, i % 2 ? "c = c * 0.5\n" : "c = c + 1\n");
   g_string_append (script, "L = c.sum()\nL.backward()\n");
-  g_assert_true (g_file_set_contents (path, script->str, -1, NULL));
-  g_string_free (script, TRUE);
-
-  CrWindow *window = cr_window_new (NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1366, 768);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autoptr (GError) error = NULL;
-  g_assert_true (cr_window_open_file (window, file, &error));
-  g_assert_no_error (error);
-  gtk_window_present (GTK_WINDOW (window));
-  cr_ui_test_wait_window_idle (window);
+  g_autofree char *path = NULL;
+  CrWindow *window = cr_ui_test_open_script ("inplace-long.py", script->str, 1366, 768, &path);
   CrGraphCanvas *canvas = cr_window_get_canvas (window);
   g_assert_true (cr_ui_test_wait_until (canvas_fitted, canvas, 10));
   /* The floating controls settle (the step card may widen the side pane). */
@@ -214,8 +197,7 @@ test_error_in_first_view (void)
   /* ... and the first view shows the failing node. */
   g_assert_true (node_in_view (canvas, (int) failing->id));
   gtk_window_destroy (GTK_WINDOW (window));
-  g_unlink (path);
-  g_rmdir (dir);
+  cr_ui_test_remove_script (path);
 }
 
 /* A shape error inside nn.Linear names both operands of the op that
@@ -224,22 +206,14 @@ test_error_in_first_view (void)
 static void
 test_library_error_operands (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("cr-explain-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (dir, "linear-error.py", NULL);
-  g_assert_true (g_file_set_contents (path,
-                                      "import torch\n"
-                                      "import torch.nn as nn\n"
-                                      "model = nn.Sequential(nn.Linear(4, 3), nn.ReLU(),\n"
-                                      "                      nn.Linear(4, 2))\n"
-                                      "x = torch.ones(1, 4)\n"
-                                      "y = model(x)\n", -1, NULL));
-  CrWindow *window = cr_window_new (NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autoptr (GError) error = NULL;
-  g_assert_true (cr_window_open_file (window, file, &error));
-  g_assert_no_error (error);
-  gtk_window_present (GTK_WINDOW (window));
-  cr_ui_test_wait_window_idle (window);
+  g_autofree char *path = NULL;
+  CrWindow *window = cr_ui_test_open_script ("linear-error.py",
+                                             "import torch\n"
+                                             "import torch.nn as nn\n"
+                                             "model = nn.Sequential(nn.Linear(4, 3), nn.ReLU(),\n"
+                                             "                      nn.Linear(4, 2))\n"
+                                             "x = torch.ones(1, 4)\n"
+                                             "y = model(x)\n", 0, 0, &path);
   CrGraphCanvas *canvas = cr_window_get_canvas (window);
   const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
   g_assert_nonnull (model);
@@ -264,8 +238,7 @@ test_library_error_operands (void)
   /* The bias was no operand: not drawn. */
   g_assert_cmpint (find_node (model, "2.bias"), <, 0);
   gtk_window_destroy (GTK_WINDOW (window));
-  g_unlink (path);
-  g_rmdir (dir);
+  cr_ui_test_remove_script (path);
 }
 
 /* The colour a label's text is drawn in, as relative luminance (0..1). */

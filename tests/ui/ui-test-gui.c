@@ -3,6 +3,7 @@
 #include "cr-examples.h"
 
 #include <adwaita.h>
+#include <glib/gstdio.h>
 
 void
 cr_ui_test_init_gtk (int    *argc,
@@ -74,15 +75,8 @@ cr_ui_test_open_example (const char *name,
                          int         width,
                          int         height)
 {
-  CrWindow *window = cr_window_new (NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   g_autofree char *path = g_build_filename (cr_examples_dir (), name, NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autoptr (GError) error = NULL;
-  g_assert_true (cr_window_open_file (window, file, &error));
-  g_assert_no_error (error);
-  gtk_window_present (GTK_WINDOW (window));
-  cr_ui_test_wait_window_idle (window);
+  CrWindow *window = cr_ui_test_open_path (path, width, height);
   /* The tests that open an example step through its backward pass: the
    * forward ops before it are passed (test-window's toy network walks
    * them). */
@@ -134,4 +128,48 @@ cr_ui_test_line_has_tag (CrWindow   *window,
       return TRUE;
   while (gtk_text_iter_compare (&iter, &end) < 0 && gtk_text_iter_forward_char (&iter));
   return FALSE;
+}
+
+CrWindow *
+cr_ui_test_open_path (const char *path,
+                      int         width,
+                      int         height)
+{
+  CrWindow *window = cr_window_new (NULL);
+  if (width > 0 && height > 0)
+    gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_window_open_file (window, file, &error));
+  g_assert_no_error (error);
+  gtk_window_present (GTK_WINDOW (window));
+  cr_ui_test_wait_window_idle (window);
+  return window;
+}
+
+CrWindow *
+cr_ui_test_open_script (const char  *name,
+                        const char  *source,
+                        int          width,
+                        int          height,
+                        char       **path_out)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("chainrule-test-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_assert_true (g_file_set_contents (path, source, -1, &error));
+  g_assert_no_error (error);
+  CrWindow *window = cr_ui_test_open_path (path, width, height);
+  if (path_out)
+    *path_out = g_steal_pointer (&path);
+  return window;
+}
+
+void
+cr_ui_test_remove_script (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
 }

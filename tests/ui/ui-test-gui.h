@@ -39,4 +39,20 @@ gboolean  cr_ui_test_line_has_tag      (CrWindow   *window,
                                         int         line,
                                         const char *tag_name);
 
+/* A new window with the file at path open, presented and its first run
+ * finished; width or height 0: the window's own default size. */
+CrWindow *cr_ui_test_open_path   (const char *path,
+                                  int         width,
+                                  int         height);
+/* source written to a file named name in a new temporary directory, then
+ * opened as cr_ui_test_open_path does. The file stays for the test; its
+ * path (new) in *path_out when path_out is not NULL. */
+CrWindow *cr_ui_test_open_script (const char  *name,
+                                  const char  *source,
+                                  int          width,
+                                  int          height,
+                                  char       **path_out);
+/* Removes a file cr_ui_test_open_script wrote, and its directory. */
+void      cr_ui_test_remove_script (const char *path);
+
 G_END_DECLS
