@@ -295,31 +295,231 @@ bracket (gboolean left)
   return b;
 }
 
+/* ---- the number matrix ------------------------------------------------ */
+
+/* In presentation a grid of this many columns or more is written shorter
+ * (compact_choose): at presentation's type four columns of PyTorch's four
+ * decimals ("-0.3835") are wider than the sidebar's 30 % of a 1366 px
+ * screen, and the card would push the graph out of view. */
+#define COMPACT_MIN_COLS 4
+
 /* A vector or matrix of up to GRID_MAX × GRID_MAX numbers, right-aligned in
- * columns between brackets. */
+ * columns between brackets; the numbers as PyTorch prints them, or in
+ * presentation, where the grid is wide, compact: two decimals, as the
+ * graph's boxes show values, under a common power of ten where the largest
+ * magnitude is under 0.1 or from 100 up (then "× 0.001" under the grid). It
+ * follows the window: F5 relabels the grids on screen. */
+#define CR_TYPE_NUMBER_MATRIX (cr_number_matrix_get_type ())
+G_DECLARE_FINAL_TYPE (CrNumberMatrix, cr_number_matrix, CR, NUMBER_MATRIX, GtkBox)
+
+struct _CrNumberMatrix
+{
+  GtkBox     parent_instance;
+  int        rows, cols;
+  double    *values;        /* rows × cols, owned */
+  FmtMode    mode;          /* PyTorch's format for these values */
+  gboolean   compact;       /* the labels show the compact form */
+  GtkWidget *grid;          /* borrowed: a child; its labels in row-major order */
+  GtkWidget *scale;         /* borrowed: "× 0.001" under the grid, shown where compact needs it; NULL until then */
+  GtkRoot   *watched;       /* borrowed: the window whose classes say "presentation" */
+  gulong     watch_id;
+};
+
+G_DEFINE_FINAL_TYPE (CrNumberMatrix, cr_number_matrix, GTK_TYPE_BOX)
+
+typedef struct {
+  int exponent;   /* the values are shown divided by 10^exponent */
+  int decimals;
+} Compact;
+
+/* At most five characters a number ("-3.32", "-33.2"), three significant
+ * digits for the largest. */
+static Compact
+compact_choose (const double *values,
+                gint64        n)
+{
+  double amax = 0;
+  for (gint64 i = 0; i < n; i++)
+    if (isfinite (values[i]))
+      amax = MAX (amax, fabs (values[i]));
+  /* The bounds allow for rounding: 9.996 shows as "10.0", not "10.00". */
+  if (amax == 0 || (amax >= 0.0995 && amax < 9.995))
+    return (Compact) { 0, 2 };
+  if (amax >= 9.995 && amax < 99.95)
+    return (Compact) { 0, 1 };
+  int exponent = (int) floor (log10 (amax));
+  if (amax / pow (10, exponent) >= 9.995)
+    exponent++;
+  return (Compact) { exponent, 2 };
+}
+
+static char *
+format_compact (Compact c,
+                double  v)
+{
+  if (isnan (v))
+    return g_strdup ("nan");
+  if (isinf (v))
+    return g_strdup (v > 0 ? "inf" : "-inf");
+  char *text = g_strdup_printf ("%.*f", c.decimals, v / pow (10, c.exponent));
+  /* A value that rounds to zero reads as zero, without a sign. */
+  if (text[0] == '-' && strspn (text + 1, "0.") == strlen (text + 1))
+    memmove (text, text + 1, strlen (text));
+  return text;
+}
+
+/* "× 0.01" as a plain number where it is short ("× 10⁻⁵" past that): read
+ * from the back of a room a superscript is the smallest thing on the card. */
+static char *
+scale_text (int exponent)
+{
+  if (exponent >= 0 && exponent <= 4)
+    return g_strdup_printf ("× %.0f", pow (10, exponent));
+  if (exponent < 0 && exponent >= -4)
+    return g_strdup_printf ("× %.*f", -exponent, pow (10, exponent));
+  static const char *const superscript[] = { "⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹" };
+  GString *text = g_string_new ("× 10");
+  if (exponent < 0)
+    g_string_append (text, "⁻");
+  g_autofree char *digits = g_strdup_printf ("%d", ABS (exponent));
+  for (const char *d = digits; *d; d++)
+    g_string_append (text, superscript[*d - '0']);
+  return g_string_free (text, FALSE);
+}
+
+static gboolean
+presenting (CrNumberMatrix *self)
+{
+  return self->watched && gtk_widget_has_css_class (GTK_WIDGET (self->watched), "presentation");
+}
+
+/* Writes the labels in the form the window's mode asks for. */
+static void
+number_matrix_update (CrNumberMatrix *self)
+{
+  gboolean compact = presenting (self) && self->cols >= COMPACT_MIN_COLS
+                     && (self->mode == FMT_FIXED || self->mode == FMT_SCI);
+  if (compact == self->compact)
+    return;
+  self->compact = compact;
+  Compact c = compact_choose (self->values, (gint64) self->rows * self->cols);
+  int i = 0;
+  for (GtkWidget *label = gtk_widget_get_first_child (self->grid); label;
+       label = gtk_widget_get_next_sibling (label), i++)
+    {
+      g_autofree char *text = compact ? format_compact (c, self->values[i])
+                                      : format_number (self->mode, self->values[i]);
+      gtk_label_set_text (GTK_LABEL (label), text);
+    }
+  /* Made the first time it is needed: a matrix never presented has none. */
+  if (compact && c.exponent != 0 && !self->scale)
+    {
+      self->scale = number_label ("");
+      gtk_widget_add_css_class (self->scale, "cr-scale");
+      gtk_widget_set_halign (self->scale, GTK_ALIGN_END);
+      gtk_box_append (GTK_BOX (self), self->scale);
+    }
+  if (self->scale)
+    {
+      g_autofree char *scale = scale_text (c.exponent);
+      gtk_label_set_text (GTK_LABEL (self->scale), scale);
+      gtk_widget_set_visible (self->scale, compact && c.exponent != 0);
+    }
+}
+
+static void
+on_root_classes (GtkWidget      *root,
+                 GParamSpec     *pspec,
+                 CrNumberMatrix *self)
+{
+  number_matrix_update (self);
+}
+
+static void
+cr_number_matrix_root (GtkWidget *widget)
+{
+  CrNumberMatrix *self = CR_NUMBER_MATRIX (widget);
+  GTK_WIDGET_CLASS (cr_number_matrix_parent_class)->root (widget);
+  self->watched = gtk_widget_get_root (widget);
+  self->watch_id = g_signal_connect (self->watched, "notify::css-classes", G_CALLBACK (on_root_classes), self);
+  number_matrix_update (self);
+}
+
+static void
+cr_number_matrix_unroot (GtkWidget *widget)
+{
+  CrNumberMatrix *self = CR_NUMBER_MATRIX (widget);
+  g_clear_signal_handler (&self->watch_id, self->watched);
+  self->watched = NULL;
+  GTK_WIDGET_CLASS (cr_number_matrix_parent_class)->unroot (widget);
+}
+
+static void
+cr_number_matrix_finalize (GObject *object)
+{
+  g_free (CR_NUMBER_MATRIX (object)->values);
+  G_OBJECT_CLASS (cr_number_matrix_parent_class)->finalize (object);
+}
+
+static void
+cr_number_matrix_class_init (CrNumberMatrixClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = cr_number_matrix_finalize;
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  widget_class->root = cr_number_matrix_root;
+  widget_class->unroot = cr_number_matrix_unroot;
+}
+
+static void
+cr_number_matrix_init (CrNumberMatrix *self)
+{
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
+}
+
+gboolean
+cr_tensor_view_is_number_matrix (GtkWidget *widget)
+{
+  return CR_IS_NUMBER_MATRIX (widget);
+}
+
+gboolean
+cr_tensor_view_same_number_matrix (GtkWidget *a,
+                                   GtkWidget *b)
+{
+  if (!CR_IS_NUMBER_MATRIX (a) || !CR_IS_NUMBER_MATRIX (b))
+    return FALSE;
+  CrNumberMatrix *x = CR_NUMBER_MATRIX (a), *y = CR_NUMBER_MATRIX (b);
+  /* Bit for bit, so that NaN cells compare equal too. */
+  return x->rows == y->rows && x->cols == y->cols && x->mode == y->mode
+         && memcmp (x->values, y->values, sizeof (double) * (gsize) x->rows * (gsize) x->cols) == 0;
+}
+
 static GtkWidget *
 grid_view (const CrTensorSnapshot *s)
 {
-  int rows = s->ndim == 2 ? (int) s->shape[0] : 1;
-  int cols = s->ndim == 2 ? (int) s->shape[1] : (int) s->numel;
-  FmtMode mode = choose_format (s);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  GtkWidget *grid = gtk_grid_new ();
+  CrNumberMatrix *self = g_object_new (CR_TYPE_NUMBER_MATRIX, NULL);
+  self->rows = s->ndim == 2 ? (int) s->shape[0] : 1;
+  self->cols = s->ndim == 2 ? (int) s->shape[1] : (int) s->numel;
+  self->mode = choose_format (s);
+  self->values = g_memdup2 (s->values, sizeof (double) * (gsize) self->rows * (gsize) self->cols);
 
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 2);
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 1);
-  for (int r = 0; r < rows; r++)
-    for (int c = 0; c < cols; c++)
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  self->grid = gtk_grid_new ();
+  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 2);
+  gtk_grid_set_row_spacing (GTK_GRID (self->grid), 1);
+  for (int r = 0; r < self->rows; r++)
+    for (int c = 0; c < self->cols; c++)
       {
-        g_autofree char *text = format_number (mode, s->values[(gsize) r * cols + c]);
-        gtk_grid_attach (GTK_GRID (grid), number_label (text), c, r, 1, 1);
+        g_autofree char *text = format_number (self->mode, self->values[(gsize) r * self->cols + c]);
+        gtk_grid_attach (GTK_GRID (self->grid), number_label (text), c, r, 1, 1);
       }
-  gtk_widget_add_css_class (grid, "cr-matrix");
+  gtk_widget_add_css_class (self->grid, "cr-matrix");
   gtk_box_append (GTK_BOX (box), bracket (TRUE));
-  gtk_box_append (GTK_BOX (box), grid);
+  gtk_box_append (GTK_BOX (box), self->grid);
   gtk_box_append (GTK_BOX (box), bracket (FALSE));
-  gtk_widget_set_halign (box, GTK_ALIGN_START);
-  return box;
+  gtk_box_append (GTK_BOX (self), box);
+  gtk_widget_set_halign (GTK_WIDGET (self), GTK_ALIGN_START);
+  return GTK_WIDGET (self);
 }
 
 static void

@@ -17,5 +17,12 @@ GtkWidget *cr_tensor_view_new (const CrTensorSnapshot *snapshot);
 gboolean   cr_tensor_view_is_heat_map   (GtkWidget *widget);
 gboolean   cr_tensor_view_same_heat_map (GtkWidget *a,
                                          GtkWidget *b);
+/* Whether widget is a small tensor's matrix of numbers, and whether two show
+ * the same numbers. A matrix writes its numbers shorter while its window is
+ * presenting (at presentation's type four columns of four decimals are wider
+ * than the sidebar), so its labels are not what to compare. */
+gboolean   cr_tensor_view_is_number_matrix   (GtkWidget *widget);
+gboolean   cr_tensor_view_same_number_matrix (GtkWidget *a,
+                                              GtkWidget *b);
 
 G_END_DECLS

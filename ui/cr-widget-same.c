@@ -168,6 +168,8 @@ same_kind (GtkWidget *a,
     return TRUE;   /* its children say it all */
   if (cr_tensor_view_is_heat_map (a))
     return cr_tensor_view_same_heat_map (a, b);
+  if (cr_tensor_view_is_number_matrix (a))
+    return cr_tensor_view_same_number_matrix (a, b);
   return FALSE;
 }
 
@@ -180,6 +182,9 @@ cr_widget_same (GtkWidget *a,
     return TRUE;
   if (!same_kind (a, b) || !same_common (a, b))
     return FALSE;
+  /* Its numbers are compared; its labels follow the window's mode. */
+  if (cr_tensor_view_is_number_matrix (a))
+    return TRUE;
   GtkWidget *ca = gtk_widget_get_first_child (a);
   GtkWidget *cb = gtk_widget_get_first_child (b);
   for (; ca && cb; ca = gtk_widget_get_next_sibling (ca), cb = gtk_widget_get_next_sibling (cb))

@@ -107,6 +107,9 @@ struct _CrWindow
   /* Their max-position when we set them: a position that changes with the
    * max-position is GTK's resize (an outer handle that moved), not a drag. */
   int                   outer_max_set, inner_max_set;
+  /* The sidebar's width as the person dragged it: it comes back after a
+   * card wider than that has widened the sidebar for its step. */
+  int                   sidebar_dragged;
 
   /* A leaf's paths walked on the graph (cr-window-paths.c; owned) */
   struct _CrWindowPaths *paths;

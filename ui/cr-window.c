@@ -555,15 +555,18 @@ place_panes (CrWindow *self)
    * (resize-end-child is false), so the handle lands where asked either
    * way, and place_panes runs again on its new max-position. */
   int inner = gtk_widget_get_width (GTK_WIDGET (self->inner_paned));
-  if (!self->inner_moved && inner > 0)
+  if (inner > 0)
     {
       /* Presentation's larger type needs a wider step card; at 1366 px
-       * the graph gets what the card can spare. */
-      int sidebar = presenting ? (int) (width * 0.30)
+       * the graph gets what the card can spare. A dragged sidebar keeps
+       * its width (back to it after a wide card widened it). */
+      int sidebar = self->inner_moved ? self->sidebar_dragged
+                    : presenting ? (int) (width * 0.30)
                     : width >= 1800 ? 400 : width >= 1500 ? 340 : 305;
       self->inner_set = MAX (inner - sidebar, 0);
       self->inner_max_set = max_position (self->inner_paned);
-      gtk_paned_set_position (self->inner_paned, self->inner_set);
+      if (gtk_paned_get_position (self->inner_paned) != self->inner_set)
+        gtk_paned_set_position (self->inner_paned, self->inner_set);
     }
   /* The output under the code: a fifth of the height, the code the rest. */
   int output = CLAMP (height / 5, 100, 220);
@@ -602,12 +605,27 @@ on_pane_max_position (GtkPaned   *paned,
   g_object_set_data_full (G_OBJECT (self), "cr-place-panes-idle", GUINT_TO_POINTER (id), remove_source);
 }
 
+/* Whether position is where GTK clamped a handle that place_panes put
+ * beyond a pane's reach: a child's minimum size (the step card's widest
+ * matrix widens the sidebar) moves the handle, not the person. */
+static gboolean
+clamped (GtkPaned *paned,
+         int       set,
+         int       position)
+{
+  int min = 0, max = 0;
+  g_object_get (paned, "min-position", &min, "max-position", &max, NULL);
+  return (set > max && position == max) || (set < min && position == min);
+}
+
 static void
 on_pane_position (GtkPaned   *paned,
                   GParamSpec *pspec,
                   CrWindow   *self)
 {
   int position = gtk_paned_get_position (paned);
+  if (clamped (paned, paned == self->outer_paned ? self->outer_set : self->inner_set, position))
+    return;
   /* Only a drag moves a handle anywhere but where place_panes put it (a
    * clamp to a too small window stays within a few pixels). GTK moves the
    * inner handle too when the outer one moves (the inner paned grows and
@@ -621,7 +639,11 @@ on_pane_position (GtkPaned   *paned,
   if (paned == self->inner_paned && abs (position - self->inner_set) > 8
       && gtk_widget_get_mapped (GTK_WIDGET (paned)) && self->inner_set > 0
       && max_position (paned) == self->inner_max_set)
-    self->inner_moved = TRUE;
+    {
+      self->inner_moved = TRUE;
+      self->sidebar_dragged = gtk_widget_get_width (GTK_WIDGET (paned)) - position;
+      self->inner_set = position;
+    }
 }
 
 /* ---- the GObject ---- */

@@ -211,6 +211,102 @@ test_tensor_grid (void)
   cr_tensor_snapshot_free (s);
 }
 
+/* The texts of view while it sits in a window that presents (or not). */
+static char *
+texts_in_window (GtkWidget *window,
+                 GtkWidget *view,
+                 gboolean   presenting)
+{
+  if (presenting)
+    gtk_widget_add_css_class (window, "presentation");
+  else
+    gtk_widget_remove_css_class (window, "presentation");
+  return texts (view);
+}
+
+/* In presentation a matrix of four columns or more is written compact (two
+ * decimals, a common factor where the values are small or large), and
+ * follows the window in and out of presentation; a narrower one, and
+ * integers, keep PyTorch's print. A compact matrix is still the same as a
+ * new one of the same numbers (cr_widget_same). */
+static void
+test_tensor_compact (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_window_set_child (GTK_WINDOW (window), box);
+
+  const gint64 shape[] = { 2, 4 };
+  const double values[] = { -0.38354, 2.0088, 1.5898, -0.9420, 3.3223, -2.1019, 0.0, -0.004 };
+  CrTensorSnapshot *s = snapshot (2, shape, values);
+  GtkWidget *view = cr_tensor_view_new (s);
+  gtk_box_append (GTK_BOX (box), view);
+  g_autofree char *full = texts_in_window (window, view, FALSE);
+  assert_line (full, "-0.3835");
+  g_autofree char *compact = texts_in_window (window, view, TRUE);
+  assert_line (compact, "-0.38");
+  assert_line (compact, "3.32");
+  assert_line (compact, "0.00");
+  assert_no_line (compact, "-0.00");
+  assert_no_line (compact, "-0.3835");
+  g_autofree char *again = texts_in_window (window, view, FALSE);
+  assert_line (again, "-0.3835");
+  assert_line (again, "2.0088");
+
+  /* Compact on screen, full when new: the same numbers all the same. */
+  g_free (texts_in_window (window, view, TRUE));
+  GtkWidget *fresh = hold (cr_tensor_view_new (s));
+  g_assert_true (cr_widget_same (view, fresh));
+  g_object_unref (fresh);
+  cr_tensor_snapshot_free (s);
+
+  /* Small gradients: a common factor, said in plain digits. */
+  const gint64 n4[] = { 4 };
+  const double small[] = { 0.0033, -0.0092, -0.0083, 0.0106 };
+  s = snapshot (1, n4, small);
+  view = cr_tensor_view_new (s);
+  gtk_box_append (GTK_BOX (box), view);
+  g_autofree char *small_text = texts_in_window (window, view, TRUE);
+  assert_line (small_text, "0.33");
+  assert_line (small_text, "-0.92");
+  assert_line (small_text, "1.06");
+  assert_line (small_text, "× 0.01");
+  g_autofree char *small_full = texts_in_window (window, view, FALSE);
+  assert_line (small_full, "0.0106");
+  cr_tensor_snapshot_free (s);
+
+  /* Large ones, and one that rounds up to the next power of ten. */
+  const double large[] = { 1234.5, -20.0, 9999.7, 0.5 };
+  s = snapshot (1, n4, large);
+  view = cr_tensor_view_new (s);
+  gtk_box_append (GTK_BOX (box), view);
+  g_autofree char *large_text = texts_in_window (window, view, TRUE);
+  assert_line (large_text, "0.12");
+  assert_line (large_text, "1.00");
+  assert_line (large_text, "× 10000");
+  cr_tensor_snapshot_free (s);
+
+  /* Three columns fit the sidebar as PyTorch prints them; whole numbers
+   * are short already. */
+  const gint64 n3[] = { 3 };
+  const double three[] = { -0.38354, 2.0088, 1.5898 };
+  s = snapshot (1, n3, three);
+  view = cr_tensor_view_new (s);
+  gtk_box_append (GTK_BOX (box), view);
+  g_autofree char *three_text = texts_in_window (window, view, TRUE);
+  assert_line (three_text, "-0.3835");
+  cr_tensor_snapshot_free (s);
+  const double whole[] = { 1, -2, 3, 40 };
+  s = snapshot (1, n4, whole);
+  view = cr_tensor_view_new (s);
+  gtk_box_append (GTK_BOX (box), view);
+  g_autofree char *whole_text = texts_in_window (window, view, TRUE);
+  assert_line (whole_text, "40.");
+  cr_tensor_snapshot_free (s);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_tensor_heat_map (void)
 {
@@ -704,6 +800,7 @@ main (int    argc,
   g_test_add_func ("/cards/tensor/none", test_tensor_none);
   g_test_add_func ("/cards/tensor/scalar", test_tensor_scalar);
   g_test_add_func ("/cards/tensor/grid", test_tensor_grid);
+  g_test_add_func ("/cards/tensor/compact", test_tensor_compact);
   g_test_add_func ("/cards/tensor/heat-map", test_tensor_heat_map);
   g_test_add_func ("/cards/tensor/heat-map-scales", test_heat_map_scales);
   g_test_add_func ("/cards/step/intro", test_step_intro);

@@ -15,6 +15,7 @@
 #include "cr-step-card-pages.h"
 #include "ui-test-gui.h"
 
+#include <glib/gstdio.h>
 #include <gtksourceview/gtksource.h>
 #include <string.h>
 
@@ -244,6 +245,120 @@ test_wide_node_in_view (void)
       if (!node_in_view (canvas, node->id))
         g_error ("step %u: %s is cut at zoom %.2f: x %.0f..%.0f y %.0f..%.0f in %dx%d", i + 1, node->title, cr_graph_canvas_get_zoom (canvas), canvas->tx + canvas->zoom * canvas->layout->nodes[node->id].x, canvas->tx + canvas->zoom * (canvas->layout->nodes[node->id].x + canvas->layout->nodes[node->id].width), canvas->ty + canvas->zoom * canvas->layout->nodes[node->id].y, canvas->ty + canvas->zoom * (canvas->layout->nodes[node->id].y + canvas->layout->nodes[node->id].height), gtk_widget_get_width (GTK_WIDGET (canvas)), gtk_widget_get_height (GTK_WIDGET (canvas)));
     }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Whether a label under widget reads text, whole. */
+static gboolean
+tree_has_text (GtkWidget  *widget,
+               const char *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget)
+      && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    if (tree_has_text (c, text))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+card_has_text (CrWindow   *window,
+               const char *text)
+{
+  return tree_has_text (window->step_card, text);
+}
+
+/* A script whose MulBackward0 card holds a 2x6 matrix of wide whole
+ * numbers (written as PyTorch prints them, compact or not): at
+ * presentation's type wider than the sidebar's 30 % of a 1366 px screen. */
+static const char wide_card_script[] =
+  "import torch\n"
+  "A = torch.tensor([[1.5, -2.5, 3.5, -4.5, 5.5, -6.5], [1., 2., 3., 4., 5., 6.]], requires_grad=True)\n"
+  "W = torch.tensor([[123456., -234567., 345678., -456789., 567891., -678912.], [1., 2., 3., 4., 5., 6.]])\n"
+  "C = A * W\n"
+  "D = C.sum()\n"
+  "D.backward()\n";
+
+/* A card wider than the sidebar widens it for its step: GTK moves the
+ * handle, which is not the person's drag, so the next, narrower card gets
+ * the sidebar's own width back (before, the graph stayed narrow for the
+ * rest of the lesson). A drag is kept. */
+static void
+test_card_widens_sidebar_not_a_drag (void)
+{
+  g_autofree char *path = NULL;
+  int fd = g_file_open_tmp ("chainrule-wide-XXXXXX.py", &path, NULL);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_true (g_close (fd, NULL));
+  g_assert_true (g_file_set_contents (path, wide_card_script, -1, NULL));
+  CrWindow *window = cr_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1366, 768);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_window_open_file (window, file, &error));
+  g_assert_no_error (error);
+  gtk_window_present (GTK_WINDOW (window));
+  cr_ui_test_wait_window_idle (window);
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  cr_graph_canvas_set_animate (canvas, FALSE);
+  activate (window, "win.presentation");
+  settle ();
+  /* The backward steps: SumBackward0 (a narrow card), MulBackward0. */
+  int sum_step = (int) cr_graph_canvas_get_n_forward_steps (canvas), mul_step = sum_step + 1;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.step-to", "i", sum_step));
+  settle ();
+  int own = gtk_widget_get_width (window->sidebar);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.step-to", "i", mul_step));
+  settle ();
+  g_assert_cmpint (gtk_widget_get_width (window->sidebar), >, own + 40);
+  g_assert_false (window->inner_moved);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.step-to", "i", sum_step));
+  settle ();
+  g_assert_cmpint (abs (gtk_widget_get_width (window->sidebar) - own), <=, 2);
+
+  /* The person drags the handle: the sidebar keeps that width after. */
+  gtk_paned_set_position (window->inner_paned, gtk_paned_get_position (window->inner_paned) - 60);
+  settle ();
+  g_assert_true (window->inner_moved);
+  int dragged = gtk_widget_get_width (window->sidebar);
+  g_assert_cmpint (dragged, >, own + 40);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.step-to", "i", mul_step));
+  settle ();
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.step-to", "i", sum_step));
+  settle ();
+  g_assert_cmpint (abs (gtk_widget_get_width (window->sidebar) - dragged), <=, 2);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+}
+
+/* In presentation 11's 4x4 matrices are written compact, so that its
+ * widest card fits the sidebar at 1366x768 and the graph keeps its room;
+ * out of presentation the same card shows PyTorch's four decimals. */
+static void
+test_compact_matrices (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("11-mlp-training.py", 1366, 768);
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  cr_graph_canvas_set_animate (canvas, FALSE);
+  /* Forward op 2: X @ W1 + b1, a 4x4 result whose first value is -0.3835. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.step-to", "i", 1));
+  settle ();
+  g_assert_true (card_has_text (window, "-0.3835"));
+  int own = gtk_widget_get_width (window->sidebar);
+  activate (window, "win.presentation");
+  settle ();
+  g_assert_true (card_has_text (window, "-0.38"));
+  g_assert_false (card_has_text (window, "-0.3835"));
+  int min = 0;
+  gtk_widget_measure (window->sidebar, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+  g_assert_cmpint (min, <=, gtk_widget_get_width (window->sidebar));
+  g_assert_false (window->inner_moved);
+  activate (window, "win.presentation");
+  settle ();
+  g_assert_true (card_has_text (window, "-0.3835"));
+  g_assert_cmpint (abs (gtk_widget_get_width (window->sidebar) - own), <=, 2);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -598,6 +713,8 @@ main (int    argc,
   g_test_add_func ("/ui/present/graph-type-and-refit", test_graph_type_and_refit);
   g_test_add_func ("/ui/present/clicker-keys", test_clicker_keys);
   g_test_add_func ("/ui/present/wide-node-in-view", test_wide_node_in_view);
+  g_test_add_func ("/ui/present/card-widens-sidebar-not-a-drag", test_card_widens_sidebar_not_a_drag);
+  g_test_add_func ("/ui/present/compact-matrices", test_compact_matrices);
   g_test_add_func ("/ui/present/help-overlay", test_help_overlay);
   g_test_add_func ("/ui/present/no-pointer-tooltip", test_no_pointer_tooltip);
   g_test_add_func ("/ui/expression/slider-keeps-step", test_slider_keeps_step);
