@@ -278,12 +278,21 @@ cr_graph_canvas_clear_scene (CrGraphCanvas *self)
 
 /* ---- tiles kept where the drawing did not change ---- */
 
+/* Telling the drawing as items places every open group's title, which
+ * looks at every edge for each (a tile places only its own): above this
+ * many title-edge pairs (the 5,000-node MLP with every group open has
+ * millions: 90 ms) it costs more than painting the tiles in view again. */
+#define ITEMS_MAX_TITLE_EDGES 250000
+
 /* The items of what the tiles would show now; NULL in miniature (drawn
- * here, not told as items: any change there paints every tile). */
+ * here, not told as items) or where they cost too much: any change then
+ * paints every tile. */
 static GArray *
 drawing_items (CrGraphCanvas *self)
 {
   if (!self->model || !self->layout || !self->cache || in_miniature (self))
+    return NULL;
+  if (self->collapse && (guint64) self->layout->n_clusters * self->layout->n_edges > ITEMS_MAX_TITLE_EDGES)
     return NULL;
   CrGraphRenderOptions options;
   tile_render_options (self, &options);

@@ -236,6 +236,58 @@ measure_pan (CrGraphCanvas *canvas,
   *canvas_worst = canvas_part.worst_ms;
 }
 
+/* Stepping: the canvas's part of the frame after each of the first
+ * STEP_FRAMES backward steps (mean ms, as the pan's "canvas"), keeping
+ * the tiles a step leaves alone (kept), and with every tile dropped first
+ * (all: what each step cost when the tiles were keyed by step; the
+ * drawing's items are made either way). Without animation: one frame a
+ * step. */
+#define STEP_FRAMES 12
+
+static void
+measure_steps (CrGraphCanvas *canvas,
+               double        *kept,
+               double        *all)
+{
+  *kept = *all = NAN;
+  guint n_steps = MIN (cr_graph_canvas_get_n_steps (canvas), STEP_FRAMES);
+  if (n_steps == 0)
+    return;
+  gboolean animate = canvas->animate;
+  cr_graph_canvas_set_animate (canvas, FALSE);
+  GtkNative *native = gtk_widget_get_native (GTK_WIDGET (canvas));
+  GskRenderer *renderer = native ? gtk_native_get_renderer (native) : NULL;
+  canvas_part.paint = renderer && GSK_IS_CAIRO_RENDERER (renderer);
+  for (int pass = 0; pass < 2; pass++)
+    {
+      cr_graph_canvas_set_step (canvas, -1);
+      cr_ui_test_spin (100);
+      canvas_part.total_ms = canvas_part.worst_ms = 0;
+      canvas_part.n = 0;
+      canvas_part.on = TRUE;
+      for (guint s = 0; s < n_steps; s++)
+        {
+          if (pass == 1 && canvas->tiles)
+            cr_graph_tiles_clear (canvas->tiles);
+          int before = canvas_part.n;
+          cr_graph_canvas_set_step (canvas, (int) s);
+          gtk_widget_queue_draw (GTK_WIDGET (canvas));
+          gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+          while (canvas_part.n == before && g_get_monotonic_time () < end)
+            g_main_context_iteration (NULL, TRUE);
+          /* The tiles around the view painted ahead, as between a
+           * person's presses. */
+          cr_ui_test_spin (60);
+        }
+      canvas_part.on = FALSE;
+      double mean = canvas_part.n ? canvas_part.total_ms / canvas_part.n : NAN;
+      *(pass == 0 ? kept : all) = mean;
+    }
+  cr_graph_canvas_set_step (canvas, -1);
+  cr_graph_canvas_set_animate (canvas, animate);
+  cr_ui_test_spin (100);
+}
+
 static int
 compare_doubles (const void *a,
                  const void *b)
@@ -412,11 +464,17 @@ main (int    argc,
            "            painted with Cairo under the Cairo renderer), mean and worst\n"
            "  cpu:      the window's main thread's CPU time from the edit to the redrawn\n"
            "            frame (median): its own share of \"redrawn\", which a loaded\n"
-           "            machine stretches less than the times above\n\n",
+           "            machine stretches less than the times above\n"
+           "  step:     the canvas's part of the frame after a backward step (mean of\n"
+           "            the first %d), its tiles kept where the step changes nothing\n"
+           "  all:      the same with every tile in view painted again (tiles keyed\n"
+           "            by step, as before)\n\n",
            n_edits, renderer ? G_OBJECT_TYPE_NAME (renderer) : "(none)",
-           cr_script_guard_get_runner () ? cr_script_guard_get_runner () : "none", PAN_FRAMES);
-  g_print ("%-30s %8s %8s %9s %9s %8s %6s %7s %6s %7s %6s %6s\n", "example", "work", "guard",
-           "finished", "redrawn", "open", "nodes", "pan", "worst", "canvas", "worst", "cpu");
+           cr_script_guard_get_runner () ? cr_script_guard_get_runner () : "none", PAN_FRAMES,
+           STEP_FRAMES);
+  g_print ("%-30s %8s %8s %9s %9s %8s %6s %7s %6s %7s %6s %6s %6s %6s\n", "example", "work", "guard",
+           "finished", "redrawn", "open", "nodes", "pan", "worst", "canvas", "worst", "cpu", "step",
+           "all");
   watch_canvas_part ();
 
   double sum_work = 0, sum_finished = 0, sum_redrawn = 0, sum_guard = 0;
@@ -496,9 +554,11 @@ main (int    argc,
       double row_redrawn = median (redrawn, n);
       double row_cpu = median (main_cpu, n);
       double guard = guard_ms (path);
-      g_print ("%-30s %8.1f %8.1f %9.1f %9.1f %8.1f %6u %7.1f %6.1f %7.1f %6.1f %6.1f\n", name, work,
-               guard, row_finished, row_redrawn, open_ms, n_nodes, pan_mean, pan_worst, own_mean,
-               own_worst, row_cpu);
+      double step_kept, step_all;
+      measure_steps (canvas, &step_kept, &step_all);
+      g_print ("%-30s %8.1f %8.1f %9.1f %9.1f %8.1f %6u %7.1f %6.1f %7.1f %6.1f %6.1f %6.1f %6.1f\n",
+               name, work, guard, row_finished, row_redrawn, open_ms, n_nodes, pan_mean, pan_worst,
+               own_mean, own_worst, row_cpu, step_kept, step_all);
       /* Module code opens collapsed: the whole graph too, every group open. */
       guint height = cr_graph_canvas_get_group_height (canvas);
       if (height > 0)
@@ -513,9 +573,10 @@ main (int    argc,
               cr_ui_test_spin (300);
               shown = cr_graph_canvas_get_model (canvas);
               measure_pan (canvas, clock, &pan_mean, &pan_worst, &own_mean, &own_worst);
-              g_print ("%-30s %8s %8s %9s %9s %8.1f %6u %7.1f %6.1f %7.1f %6.1f\n",
+              measure_steps (canvas, &step_kept, &step_all);
+              g_print ("%-30s %8s %8s %9s %9s %8.1f %6u %7.1f %6.1f %7.1f %6.1f %6s %6.1f %6.1f\n",
                        "  every group open", "", "", "", "", all_ms, shown ? shown->nodes->len : 0,
-                       pan_mean, pan_worst, own_mean, own_worst);
+                       pan_mean, pan_worst, own_mean, own_worst, "", step_kept, step_all);
             }
           probe.armed = FALSE;
         }
