@@ -163,6 +163,7 @@ G_BEGIN_DECLS
   X (ADDBMM)              /* AddbmmBackward0 */                        \
   X (CUMPROD)             /* CumprodBackward0 */                       \
   X (LINALG_CROSS)        /* LinalgCrossBackward0: cross, linalg.cross */ \
+  X (LOGCUMSUMEXP)        /* LogcumsumexpBackward0 */                  \
   X (UPSAMPLE_NEAREST1D) /* UpsampleNearest1DBackward1 */ \
   X (UPSAMPLE_NEAREST2D) /* UpsampleNearest2DBackward1 */ \
   X (UPSAMPLE_NEAREST3D) /* UpsampleNearest3DBackward1 */ \

@@ -554,19 +554,21 @@ NATIVE (native_dims_reduce)
   return cr_torch_wrap (fn (x, dims, n_dims, keepdim, error));
 }
 
-/* cumsum, and cumprod when data is set (cr-ops-cumulative.c). */
+/* cumsum, cumprod (data 1) and logcumsumexp (data 2; cr-ops-cumulative.c). */
 NATIVE (native_cumsum)
 {
+  static const char *const names[] = { "cumsum", "cumprod", "logcumsumexp" };
+  CrTensor *(*const funcs[]) (CrTensor *, int, GError **) = { cr_cumsum, cr_cumprod,
+                                                              cr_logcumsumexp };
+  guint which = MIN (GPOINTER_TO_UINT (data), 2);
   gint64 dim;
   CrTensor *x;
-  PARSE (data != NULL ? "cumprod" : "cumsum", "input dim");
+  PARSE (names[which], "input dim");
 
   x = cr_torch_args_tensor (&a, 0, error);
   if (x == NULL || !cr_torch_args_int (&a, 1, 0, &dim, error))
     return NULL;
-  if (data != NULL)
-    return cr_torch_wrap (cr_cumprod (x, (int) dim, error));
-  return cr_torch_wrap (cr_cumsum (x, (int) dim, error));
+  return cr_torch_wrap (funcs[which] (x, (int) dim, error));
 }
 
 /* ---- split, chunk, unbind, flip, triu, tril, trace (cr-ops-pieces.c) -- */
@@ -799,6 +801,7 @@ const CrTorchFunc cr_torch_method_funcs[] = {
   { "logsumexp", native_dims_reduce, M | CR_TORCH_IN_TORCH, (gpointer) "logsumexp" },
   { "cumsum", native_cumsum, M | CR_TORCH_IN_TORCH, NULL },
   { "cumprod", native_cumsum, M | CR_TORCH_IN_TORCH, GINT_TO_POINTER (1) },
+  { "logcumsumexp", native_cumsum, M | CR_TORCH_IN_TORCH, GINT_TO_POINTER (2) },
   { "split", native_split, M | CR_TORCH_IN_TORCH, NULL },
   { "chunk", native_chunk, M | CR_TORCH_IN_TORCH, NULL },
   { "unsafe_split", native_split, M | CR_TORCH_IN_TORCH, (gpointer) "unsafe" },

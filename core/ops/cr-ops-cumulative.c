@@ -1,5 +1,6 @@
 /* cr-ops-cumulative.c — running sums and products along a dim: cumsum
- * (CumsumBackward0) and cumprod (CumprodBackward0).
+ * (CumsumBackward0), cumprod (CumprodBackward0) and logcumsumexp
+ * (LogcumsumexpBackward0).
  *
  * On the CPU a float running value is kept in double and each step written
  * back in the tensor's dtype, as PyTorch's cpu_cum_base_kernel does with its
@@ -9,6 +10,8 @@
  * cumprod_backward, written with differentiable ops. */
 #include "cr-ops-private.h"
 
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 #include "cr-error.h"
@@ -17,8 +20,22 @@
 
 /* ---- the scan --------------------------------------------------------------- */
 
-/* x scanned with op (ADD or MUL) along dim, into a fresh tensor of dtype
- * (x's when floating, int64 otherwise, as PyTorch promotes). No graph. */
+/* PyTorch's _log_add_exp_helper: log(eˣ + eʸ), infinities of one sign kept. */
+static inline double
+log_add_exp (double x,
+             double y)
+{
+  double lo = isnan (y) ? y : MIN (x, y);
+  double hi = isnan (y) ? y : MAX (x, y);
+
+  if (lo != hi || isfinite (lo))
+    return log1p (exp (lo - hi)) + hi;
+  return x;
+}
+
+/* x scanned with op (ADD, MUL or LOGADDEXP) along dim, into a fresh tensor
+ * of dtype (x's when floating, int64 otherwise, as PyTorch promotes). No
+ * graph. */
 static CrTensor *
 scan_along (CrTensor    *x,
             int          dim,
@@ -77,6 +94,9 @@ scan_along (CrTensor    *x,
             {                                                           \
               if (op == CR_BINARY_MUL)                                  \
                 acc *= first[k * inner];                                \
+              else if (op == CR_BINARY_LOGADDEXP)                       \
+                acc = (acc_type) log_add_exp ((double) first[k * inner],\
+                                              (double) acc);            \
               else                                                      \
                 acc += first[k * inner];                                \
               first[k * inner] = (type) acc;                            \
@@ -324,6 +344,106 @@ cr_cumprod (CrTensor  *x,
       || (out = scan_along (x, dim, CR_BINARY_MUL, error)) == NULL)
     return NULL;
   if ((node = cr_ops_record (CR_OP_CUMPROD, &x, 1, out)) != NULL)
+    {
+      cr_node_args (node)->dims[0] = dim;
+      cr_node_save (node, 0, x, FALSE);
+      cr_node_save (node, 1, out, TRUE);
+    }
+  return out;
+}
+
+/* ---- logcumsumexp ------------------------------------------------------- */
+
+/* PyTorch 1.13's logcumsumexp_backward, signs apart: with the positive and
+ * the negative parts of grad in log space (the lowest finite number where a
+ * part is empty), exp(reversed_logcumsumexp(log|grad| − result) + input) for
+ * each, the first minus the second. saved[0] input, saved[1] result;
+ * args.dims[0]: dim. */
+static CrTensor *
+signed_part (CrTensor  *grad,
+             CrTensor  *x,
+             CrTensor  *result,
+             int        dim,
+             gboolean   negative,
+             GError   **error)
+{
+  g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (grad);
+  g_autoptr(CrTensor) lowest = cr_tensor_new_full (grad->shape, grad->ndim,
+                                                   grad->dtype == CR_DTYPE_FLOAT64 ? -DBL_MAX : -FLT_MAX,
+                                                   grad->dtype, grad->device, error);
+  g_autoptr(CrTensor) mask = NULL;
+  g_autoptr(CrTensor) magnitude = NULL;
+  g_autoptr(CrTensor) log_magnitude = NULL;
+  g_autoptr(CrTensor) log_part = NULL;
+  g_autoptr(CrTensor) shifted = NULL;
+  g_autoptr(CrTensor) flipped = NULL;
+  g_autoptr(CrTensor) scanned = NULL;
+  g_autoptr(CrTensor) reversed = NULL;
+  g_autoptr(CrTensor) raised = NULL;
+
+  if (lowest == NULL
+      || (mask = cr_binary_nograd (negative ? CR_BINARY_LT : CR_BINARY_GT, grad, zero, error)) == NULL
+      || (magnitude = negative ? cr_neg (grad, error) : cr_tensor_ref (grad)) == NULL
+      || (log_magnitude = cr_log (magnitude, error)) == NULL
+      || (log_part = cr_where (mask, log_magnitude, lowest, error)) == NULL
+      || (shifted = cr_sub (log_part, result, error)) == NULL
+      || (flipped = cr_flip (shifted, &dim, 1, error)) == NULL
+      || (scanned = cr_logcumsumexp (flipped, dim, error)) == NULL
+      || (reversed = cr_flip (scanned, &dim, 1, error)) == NULL
+      || (raised = cr_add (reversed, x, error)) == NULL)
+    return NULL;
+  return cr_exp (raised, error);
+}
+
+static gboolean
+logcumsumexp_backward (CrNode          *node,
+                       CrTensor *const *grads,
+                       CrTensor       **grad_inputs,
+                       GError         **error)
+{
+  int dim = node->args->dims[0];
+  g_autoptr(CrTensor) positive = NULL;
+  g_autoptr(CrTensor) negative = NULL;
+  SAVED (x, 0);
+  SAVED (result, 1);
+
+  if (grads[0]->ndim == 0 || grads[0]->numel == 0)
+    {
+      SET_GRAD (0, cr_tensor_ref (grads[0]));
+      return TRUE;
+    }
+  if ((positive = signed_part (grads[0], x, result, dim, FALSE, error)) == NULL
+      || (negative = signed_part (grads[0], x, result, dim, TRUE, error)) == NULL)
+    return FALSE;
+  SET_GRAD (0, cr_sub (positive, negative, error));
+  return TRUE;
+}
+
+const CrOpInfo cr_op_row_LOGCUMSUMEXP = {
+  CR_OP_LOGCUMSUMEXP, "logcumsumexp", "LogcumsumexpBackward0", 1, "log Σ exp…",
+  "∂ logcumsumexp(x)ⱼ/∂xᵢ = [i ≤ j] · softmax(x₀..ⱼ)ᵢ",
+  logcumsumexp_backward, NULL
+};
+
+CrTensor *
+cr_logcumsumexp (CrTensor  *x,
+                 int        dim,
+                 GError   **error)
+{
+  CrTensor *out;
+  CrNode *node;
+
+  if (!cr_dtype_is_floating (x->dtype))
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "\"logcumsumexp_out_cpu\" not implemented for '%s'",
+                   cr_dtype_scalar_name (x->dtype));
+      return NULL;
+    }
+  if (!cr_ops_wrap_dim (&dim, x->ndim, error)
+      || (out = scan_along (x, dim, CR_BINARY_LOGADDEXP, error)) == NULL)
+    return NULL;
+  if ((node = cr_ops_record (CR_OP_LOGCUMSUMEXP, &x, 1, out)) != NULL)
     {
       cr_node_args (node)->dims[0] = dim;
       cr_node_save (node, 0, x, FALSE);

@@ -179,6 +179,8 @@ CrTensor *cr_logsumexp      (CrTensor *x, const int *dims, int n_dims, gboolean 
 CrTensor *cr_cumsum         (CrTensor *x, int dim, GError **error);
 /* The running product along dim (CumprodBackward0; cr-ops-cumulative.c). */
 CrTensor *cr_cumprod        (CrTensor *x, int dim, GError **error);
+/* log Σ exp along dim, running (LogcumsumexpBackward0; floats only). */
+CrTensor *cr_logcumsumexp   (CrTensor *x, int dim, GError **error);
 /* p-norm over everything (p = 2 for x.norm()). */
 CrTensor *cr_norm           (CrTensor *x, double p, GError **error);
 /* p-norm along dims (x.norm(dim=1)): NormBackward1 too. */

@@ -24,6 +24,7 @@ typedef enum {
   F_LEAKY, F_ELU, F_SOFTPLUS, F_SILU, F_GELU, F_SPLIT, F_UNBIND, F_FLIP, F_TRIU, F_TRIL, F_TRACE,
   F_SMOOTH_L1, F_REPEAT, F_GATHER, F_INDEX_SELECT, F_DIAG_2D, F_DIAG_1D,
   F_T_, F_UNSQUEEZE_SQUEEZE_, F_SQUEEZE_DIM_, F_CUMPROD_1, F_CUMPROD_0,
+  F_LOGCUMSUMEXP_1,
 } Which;
 
 static CrTensor *
@@ -49,6 +50,7 @@ apply (CrTensor *const *inputs,
     case F_CUMSUM_0:   return cr_cumsum (x, -2, error);
     case F_CUMPROD_1:  return cr_cumprod (x, 1, error);
     case F_CUMPROD_0:  return cr_cumprod (x, -2, error);
+    case F_LOGCUMSUMEXP_1: return cr_logcumsumexp (x, 1, error);
     case F_NORM_1:     return cr_norm_dim (x, 2.0, &one, 1, FALSE, error);
     case F_NORM_3_KEEP: return cr_norm_dim (x, 3.0, &zero, 1, TRUE, error);
     case F_NORM_1_P1:  return cr_norm_dim (x, 1.0, &one, 1, FALSE, error);
@@ -261,7 +263,7 @@ test_gradcheck (void)
                         F_SILU, F_SPLIT, F_UNBIND, F_FLIP, F_TRIU, F_TRIL, F_TRACE,
                         F_SMOOTH_L1, F_REPEAT, F_GATHER, F_INDEX_SELECT, F_DIAG_2D,
                         F_DIAG_1D, F_T_, F_UNSQUEEZE_SQUEEZE_, F_SQUEEZE_DIM_,
-                        F_CUMPROD_1, F_CUMPROD_0 };
+                        F_CUMPROD_1, F_CUMPROD_0, F_LOGCUMSUMEXP_1 };
 
   for (guint i = 0; i < G_N_ELEMENTS (all); i++)
     {

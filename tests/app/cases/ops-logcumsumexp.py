@@ -1,0 +1,16 @@
+import torch
+torch.manual_seed(2)
+x = torch.randn(2, 5, requires_grad=True)
+y = torch.logcumsumexp(x, dim=1)
+print(y)
+g = y.grad_fn
+print(g.name(), g._saved_dim, g._saved_self.shape, g._saved_result.equal(y))
+y.backward(torch.tensor([[1.0, -2.0, 0.5, 0.0, 3.0], [-1.0, -1.0, 2.0, 0.25, 1.0]]))
+print(x.grad)
+print(x.logcumsumexp(0))
+print(torch.tensor([float('-inf'), 0.0, float('-inf'), 1.0]).logcumsumexp(0))
+print(torch.tensor([[1e3, 1e3 + 1.0, -1e3]], dtype=torch.float64).logcumsumexp(1))
+z = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64, requires_grad=True)
+gz, = torch.autograd.grad(z.logcumsumexp(0).sum(), z, create_graph=True)
+print(gz, torch.autograd.grad(gz.pow(2).sum(), z)[0])
+torch.arange(4).logcumsumexp(0)
