@@ -71,39 +71,15 @@ append_questions (GString         *m,
 }
 
 char *
-cr_handout_step_question_markup (const CrRunRecord  *record,
-                                 const CrRecordStep *step,
-                                 const CrStepText   *text,
-                                 const GPtrArray    *questions,
-                                 gboolean            dark)
+cr_handout_question_markup (const CrStepText *given,
+                            const GPtrArray  *questions,
+                            gboolean          dark)
 {
   GString *m = g_string_new (NULL);
-  g_autofree char *given = cr_handout_card_markup (text, dark, TRUE);
-  g_string_append (m, given);
-  if (step->kind == CR_RECORD_STEP_ACCUMULATE)
+  if (given)
     {
-      const char *leaf = cr_record_tensor_label (record, step->leaf, "the leaf");
-      g_autofree char *title = g_strdup_printf ("%s.grad before", leaf);
-      append_heading (m, title, CR_STEP_TEXT_IN, dark);
-      g_autofree char *before = cr_record_value_brief (step->grad_before, 16);
-      append_line (m, before, TRUE, FALSE);
-    }
-  append_questions (m, questions, dark);
-  return g_string_free (m, FALSE);
-}
-
-char *
-cr_handout_forward_question_markup (const CrForwardText *text,
-                                    const GPtrArray     *questions,
-                                    gboolean             dark)
-{
-  GString *m = g_string_new (NULL);
-  append_heading (m, "What it computes", CR_STEP_TEXT_IN, dark);
-  if (text && text->sentence)
-    {
-      g_autofree char *line = g_strdup_printf ("%s: %s", text->expression ? text->expression : "",
-                                               text->sentence);
-      append_line (m, line, FALSE, FALSE);
+      g_autofree char *sections = cr_handout_card_markup (given, dark);
+      g_string_append (m, sections);
     }
   append_questions (m, questions, dark);
   return g_string_free (m, FALSE);

@@ -15,27 +15,18 @@ G_BEGIN_DECLS
 /* The step card's colour for role, on dark or light paper (static). */
 const char *cr_handout_role_colour   (CrStepTextRole     role,
                                       gboolean           dark);
-/* Sections of text as Pango markup, headings in their role's colour;
- * with asking, only what a learner works from (what arrives, the local
- * gradients), not what the step sends or sums (new string). */
+/* Sections of text as Pango markup, headings in their role's colour
+ * (new string). */
 char       *cr_handout_card_markup   (const CrStepText  *text,
-                                      gboolean           dark,
-                                      gboolean           asking);
+                                      gboolean           dark);
 
-/* A backward step's question page under its graph: what it works from
- * (text's sections that give nothing away; for an AccumulateGrad step,
- * the leaf's .grad before), then each question of questions (of
+/* A question page under its graph: what the step or forward op gives the
+ * learner (core's cr_step_text_new_given() or _forward_given(), as the
+ * window's practice card shows it), then each question of questions (of
  * CrPracticeQuestion*) with its choices lettered (new string). */
-char       *cr_handout_step_question_markup    (const CrRunRecord  *record,
-                                                const CrRecordStep *step,
-                                                const CrStepText   *text,
-                                                const GPtrArray    *questions,
-                                                gboolean            dark);
-/* A forward op's question page: what it computes, in words, and its
- * question (new string). */
-char       *cr_handout_forward_question_markup (const CrForwardText *text,
-                                                const GPtrArray     *questions,
-                                                gboolean             dark);
+char       *cr_handout_question_markup        (const CrStepText    *given,
+                                               const GPtrArray     *questions,
+                                               gboolean             dark);
 /* The answer page's first section: each question's right choice, its
  * value and how it comes about (new string). */
 char       *cr_handout_answers_markup          (const GPtrArray     *questions,

@@ -379,15 +379,12 @@ cr_handout_role_colour (CrStepTextRole role,
 
 char *
 cr_handout_card_markup (const CrStepText *text,
-                        gboolean          dark,
-                        gboolean          asking)
+                        gboolean          dark)
 {
   GString *m = g_string_new (NULL);
   for (guint i = 0; i < text->sections->len; i++)
     {
       const CrStepTextSection *s = g_ptr_array_index (text->sections, i);
-      if (asking && s->role != CR_STEP_TEXT_IN && s->role != CR_STEP_TEXT_LOCAL)
-        continue;
       if (m->len > 0)
         g_string_append (m, "\n<span size=\"50%\"> </span>\n");
       if (s->heading)
@@ -547,15 +544,15 @@ draw_step_page (Ctx  *c,
     }
   gboolean dark = c->h->style == CR_GRAPH_STYLE_DARK;
   g_autofree char *title = g_strdup_printf ("%s · %s", text->count, text->title);
-  g_autofree char *markup = cr_handout_card_markup (text, dark, FALSE);
+  g_autofree char *markup = cr_handout_card_markup (text, dark);
   g_autoptr (GPtrArray) questions = step_questions (c, step);
   if (questions)
     {
-      const CrRecordStep *st = cr_graph_model_get_record_step (model, step);
       g_autofree char *asked = question_title (title);
-      g_autofree char *ask = st ? cr_handout_step_question_markup (model->record, st, text,
-                                                                   questions, dark)
-                                : g_strdup ("");
+      /* The window's practice card at its first level: local gradients shown. */
+      g_autoptr (CrStepText) given = cr_step_text_new_given (model->record, model->backward,
+                                                             (int) step, FALSE);
+      g_autofree char *ask = cr_handout_question_markup (given, questions, dark);
       PageGraph hidden = g;
       hidden.hide = TRUE;
       draw_story_page (c, asked, text->caption, ask, &hidden);
@@ -581,7 +578,6 @@ draw_forward_page (Ctx   *c,
   const CrRunRecord *record = c->model->record;
   int op = g_array_index (c->call->graph_ops, int, at);
   const CrRecordOp *rop = g_ptr_array_index (record->ops, op);
-  g_autoptr (CrForwardText) text = cr_forward_text_new (record, op);
   /* The window's forward card in words: titled by what it computed. */
   g_autoptr (CrStepText) told = cr_step_text_new_forward (record, op, index, n,
                                                           c->model->backward >= 0);
@@ -607,7 +603,7 @@ draw_forward_page (Ctx   *c,
   GString *m = g_string_new (NULL);
   if (told)
     {
-      g_autofree char *sections = cr_handout_card_markup (told, dark, FALSE);
+      g_autofree char *sections = cr_handout_card_markup (told, dark);
       g_string_append (m, sections);
     }
   const CrGraphNode *node = cr_graph_model_find_op (c->model, op);
@@ -617,7 +613,8 @@ draw_forward_page (Ctx   *c,
   if (questions)
     {
       g_autofree char *asked = question_title (title);
-      g_autofree char *ask = cr_handout_forward_question_markup (text, questions, dark);
+      g_autoptr (CrStepText) given = cr_step_text_new_forward_given (record, op, index, n);
+      g_autofree char *ask = cr_handout_question_markup (given, questions, dark);
       PageGraph hidden = g;
       hidden.hide = TRUE;
       draw_story_page (c, asked, caption, ask, &hidden);

@@ -577,34 +577,14 @@ cr_step_card_practice_build (const CrStepCardCtx *c,
   StepState *st = step_state (self, c->backward_index, (int) step->index);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   gtk_widget_add_css_class (box, "cr-practice");
-  /* The card's own words for what it shows of the step. */
-  g_autoptr (CrStepText) text = cr_step_text_new (c->record, c->backward_index, (int) step->index);
-  gtk_box_append (GTK_BOX (box), cr_step_card_layout_header (text));
-
-  /* What the learner works from: the incoming gradient, and at the first
-   * level the local gradients (their rule always). */
-  const CrStepTextSection *incoming = cr_step_card_text_section (text, CR_STEP_TEXT_SECTION_INCOMING);
-  if (incoming)
-    cr_step_card_layout_section (box, incoming);
-  if (step->kind == CR_RECORD_STEP_ACCUMULATE)
-    {
-      const char *leaf = cr_record_tensor_label (c->record, step->leaf, "the leaf");
-      g_autofree char *title = g_strdup_printf ("%s.grad before", leaf);
-      GtkWidget *before = section_new (box, title, NULL);
-      gtk_box_append (GTK_BOX (before), step->grad_before ? cr_tensor_view_new (step->grad_before)
-                                                          : cr_card_label_new ("None", "monospace"));
-    }
-  else if (self->level == CR_PRACTICE_LEVEL_SENT)
-    {
-      const CrStepTextSection *local = cr_step_card_text_section (text, CR_STEP_TEXT_SECTION_LOCAL);
-      if (local)
-        cr_step_card_layout_section (box, local);
-    }
-  else if (step->rule)
-    {
-      GtkWidget *rule = section_new (box, "Rule", CR_ROLE_LOCAL);
-      gtk_box_append (GTK_BOX (rule), cr_card_label_new (step->rule, CR_ROLE_LOCAL));
-    }
+  /* What the learner works from, in the words of the handout's question
+   * page: the incoming gradient, and at the first level the local
+   * gradients (at the second their rule only); a leaf's .grad before. */
+  g_autoptr (CrStepText) given = cr_step_text_new_given (c->record, c->backward_index,
+                                                         (int) step->index,
+                                                         self->level != CR_PRACTICE_LEVEL_SENT);
+  gtk_box_append (GTK_BOX (box), cr_step_card_layout_header (given));
+  cr_step_card_layout_sections (box, given);
 
   add_ask_section (self, box, st);
   return box;

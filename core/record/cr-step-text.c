@@ -985,6 +985,115 @@ cr_step_text_new_forward (const CrRunRecord *record,
   return text;
 }
 
+/* ---- what a question gives ---------------------------------------------------- */
+
+/* Moves text's first section of kind to the end of given; FALSE: none. */
+static gboolean
+move_section (CrStepText            *text,
+              CrStepText            *given,
+              CrStepTextSectionKind  kind)
+{
+  for (guint i = 0; i < text->sections->len; i++)
+    if (((CrStepTextSection *) g_ptr_array_index (text->sections, i))->kind == kind)
+      {
+        g_ptr_array_add (given->sections, g_ptr_array_steal_index (text->sections, i));
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* A new text with text's header and no sections. */
+static CrStepText *
+header_of (const CrStepText *text)
+{
+  CrStepText *given = text_new (text->pass);
+  given->count = g_strdup (text->count);
+  given->title = g_strdup (text->title);
+  given->symbol = g_strdup (text->symbol);
+  given->caption = g_strdup (text->caption);
+  given->accumulate = text->accumulate;
+  return given;
+}
+
+CrStepText *
+cr_step_text_new_given (const CrRunRecord *record,
+                        int                backward,
+                        int                step,
+                        gboolean           hide_local)
+{
+  g_autoptr (CrStepText) text = cr_step_text_new (record, backward, step);
+  if (!text)
+    return NULL;
+  const CrRecordBackward *bw = g_ptr_array_index (record->backwards, backward);
+  const CrRecordStep *st = g_ptr_array_index (bw->steps, step);
+  CrStepText *given = header_of (text);
+  move_section (text, given, CR_STEP_TEXT_SECTION_INCOMING);
+  if (text->accumulate)
+    {
+      const char *leaf = cr_record_tensor_label (record, st->leaf, "the leaf");
+      g_autofree char *title = g_strdup_printf ("%s.grad before", leaf);
+      CrStepTextSection *s = section_add (given, title, CR_STEP_TEXT_PLAIN,
+                                          CR_STEP_TEXT_SECTION_GRAD_BEFORE);
+      add_value (add_formula (s), NULL, st->grad_before, CR_STEP_TEXT_PLAIN);
+    }
+  else if (!hide_local)
+    move_section (text, given, CR_STEP_TEXT_SECTION_LOCAL);
+  else if (st->rule)
+    {
+      CrStepTextSection *s = section_add (given, "Rule", CR_STEP_TEXT_LOCAL, CR_STEP_TEXT_SECTION_RULE);
+      add_words_item (s, CR_STEP_TEXT_RULE, g_strdup (st->rule));
+    }
+  /* Moved sections are finished; the new ones get their words now. */
+  for (guint i = 0; i < given->sections->len; i++)
+    {
+      CrStepTextSection *s = g_ptr_array_index (given->sections, i);
+      if (s->kind == CR_STEP_TEXT_SECTION_GRAD_BEFORE || s->kind == CR_STEP_TEXT_SECTION_RULE)
+        section_finish (s);
+    }
+  return given;
+}
+
+CrStepText *
+cr_step_text_new_forward_given (const CrRunRecord *record,
+                                int                op_index,
+                                guint              index,
+                                guint              n)
+{
+  g_autoptr (CrStepText) text = cr_step_text_new_forward (record, op_index, index, n, FALSE);
+  if (!text)
+    return NULL;
+  CrStepText *given = header_of (text);
+  move_section (text, given, CR_STEP_TEXT_SECTION_FORWARD_WHAT);
+  /* What the learner computes from: each input's values, by its name. */
+  const CrRecordOp *op = g_ptr_array_index (record->ops, op_index);
+  CrStepTextSection *s = section_add (given, op->inputs && op->inputs->len == 1 ? "Its input"
+                                                                                : "Its inputs",
+                                      CR_STEP_TEXT_OUT, CR_STEP_TEXT_SECTION_FORWARD_INPUTS);
+  for (guint i = 0; op->inputs && i < op->inputs->len; i++)
+    {
+      int t = g_array_index (op->inputs, int, i);
+      const CrRecordTensor *tensor = t >= 0 && (guint) t < record->tensors->len
+                                     ? g_ptr_array_index (record->tensors, t) : NULL;
+      if (!tensor || !tensor->value)
+        continue;
+      const char *name = cr_record_tensor_label (record, t, "an input");
+      CrStepTextItem *f = add_formula (s);
+      if (tensor->value->numel == 1 && tensor->value->n_values >= 1)
+        {
+          /* A number on the name's line. */
+          g_autofree char *number = cr_record_value_brief (tensor->value, 1);
+          g_autofree char *line = g_strdup_printf ("%s = %s", name, number);
+          add_term (f, CR_STEP_TEXT_WORDS, NULL, line, CR_STEP_TEXT_PLAIN);
+          continue;
+        }
+      g_autofree char *named = g_strdup_printf ("%s =", name);
+      add_term (f, CR_STEP_TEXT_WORDS, NULL, named, CR_STEP_TEXT_PLAIN);
+      add_value (f, NULL, tensor->value, CR_STEP_TEXT_PLAIN)->break_before = TRUE;
+    }
+  section_finish (s);
+  return given;
+}
+
 void
 cr_step_text_free (CrStepText *self)
 {

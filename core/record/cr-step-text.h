@@ -45,6 +45,9 @@ typedef enum {
   CR_STEP_TEXT_SECTION_FORWARD_RESULT, /* "With the numbers" */
   CR_STEP_TEXT_SECTION_FORWARD_EXAMPLE,/* "One element of it", "Worked out" */
   CR_STEP_TEXT_SECTION_FORWARD_NEXT,   /* no heading: what comes next in the story */
+  CR_STEP_TEXT_SECTION_GRAD_BEFORE,    /* a question's "w.grad before" */
+  CR_STEP_TEXT_SECTION_RULE,           /* a question's "Rule", when the local gradients are asked */
+  CR_STEP_TEXT_SECTION_FORWARD_INPUTS, /* a forward question's "Its inputs" */
 } CrStepTextSectionKind;
 
 /* One item of a section, in the order it is told. */
@@ -122,6 +125,21 @@ CrStepText *cr_step_text_new_forward (const CrRunRecord *record,
                                       guint              index,
                                       guint              n,
                                       gboolean           has_backward);
+/* What a question on a step gives (practice): the step's header and its
+ * incoming gradient, then for AccumulateGrad the leaf's .grad before, else
+ * the local gradients, or with hide_local only the rule they follow. Told
+ * nothing of what is sent on. The card that asks and the handout's
+ * question page both show it. NULL when there is no such step. */
+CrStepText *cr_step_text_new_given   (const CrRunRecord *record,
+                                      int                backward,
+                                      int                step,
+                                      gboolean           hide_local);
+/* What a question on forward op `op` gives: its header, what it computes
+ * and its inputs' values, not its result. NULL as cr_step_text_new_forward. */
+CrStepText *cr_step_text_new_forward_given (const CrRunRecord *record,
+                                            int                op,
+                                            guint              index,
+                                            guint              n);
 /* The step as plain text: the header's lines (the op's glyph, when it has
  * one, on a line of its own first), then each section's heading
  * and its items in order, formulas and rules indented, a long formula over

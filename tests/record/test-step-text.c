@@ -252,6 +252,55 @@ test_forward (void)
   g_assert_null (cr_step_text_new_forward (record, 99, 0, 1, TRUE));
 }
 
+/* What a question gives: never what is sent on. */
+static void
+test_given (void)
+{
+  g_autoptr (CrRunRecord) record = record_test_run ("given.py", broadcast_script, NULL);
+  const CrRecordBackward *bw = g_ptr_array_index (record->backwards, 0);
+  gboolean leaf = FALSE, rule = FALSE;
+  for (guint i = 0; i < bw->steps->len; i++)
+    for (int hide = 0; hide <= 1; hide++)
+      {
+        g_autoptr (CrStepText) given = cr_step_text_new_given (record, 0, (int) i, hide);
+        g_autoptr (CrStepText) told = cr_step_text_new (record, 0, (int) i);
+        g_assert_cmpstr (given->count, ==, told->count);
+        g_assert_cmpstr (given->title, ==, told->title);
+        for (guint k = 0; k < given->sections->len; k++)
+          {
+            const CrStepTextSection *s = g_ptr_array_index (given->sections, k);
+            g_assert_cmpint (s->kind, !=, CR_STEP_TEXT_SECTION_SENT);
+            g_assert_cmpint (s->kind, !=, CR_STEP_TEXT_SECTION_LEAF_GRAD);
+            g_assert_cmpint (s->kind, !=, CR_STEP_TEXT_SECTION_ACCUMULATED);
+            if (hide)
+              g_assert_cmpint (s->kind, !=, CR_STEP_TEXT_SECTION_LOCAL);
+            if (s->kind == CR_STEP_TEXT_SECTION_GRAD_BEFORE)
+              {
+                g_assert_true (g_str_has_suffix (s->heading, ".grad before"));
+                g_assert_cmpstr (item (s, 0)->text, ==, "None");
+                leaf = TRUE;
+              }
+            if (s->kind == CR_STEP_TEXT_SECTION_RULE)
+              {
+                g_assert_cmpint (item (s, 0)->kind, ==, CR_STEP_TEXT_RULE);
+                rule = TRUE;
+              }
+          }
+      }
+  g_assert_true (leaf);
+  g_assert_true (rule);
+  g_assert_null (cr_step_text_new_given (record, 0, 99, FALSE));
+
+  /* A forward op's: its inputs, by name, not its result. */
+  g_autoptr (CrStepText) mm = cr_step_text_new_forward_given (record, 0, 0, 6);
+  g_assert_cmpuint (mm->sections->len, ==, 2);
+  const CrStepTextSection *inputs = section_of (mm, CR_STEP_TEXT_SECTION_FORWARD_INPUTS);
+  g_assert_cmpstr (inputs->heading, ==, "Its inputs");
+  g_assert_cmpstr (term (item (inputs, 0), 0)->text, ==, "x =");
+  g_assert_cmpstr (term (item (inputs, 1), 0)->text, ==, "w =");
+  g_assert_cmpint (term (item (inputs, 1), 1)->value->numel, ==, 4);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -261,5 +310,6 @@ main (int    argc,
   g_test_add_func ("/step-text/hooks", test_hooks);
   g_test_add_func ("/step-text/error", test_error);
   g_test_add_func ("/step-text/forward", test_forward);
+  g_test_add_func ("/step-text/given", test_given);
   return g_test_run ();
 }
