@@ -4,11 +4,15 @@
  * raise, in-place errors, broadcasts, custom Functions), the card's visible
  * text, read back from its widgets, equals cr_step_text_plain() of the
  * same step but for layout (white space). The handout prints that text, so
- * the card and the handout cannot drift apart again. A value counts by the
+ * the card and the handout cannot drift apart again. With practice on, a
+ * card that asks gives what cr_step_text_new_given() (or a forward op's
+ * _forward_given) says, as the handout's question page prints it, at both
+ * levels; the questions themselves are left out. A value counts by the
  * brief the text gives it (the grid of numbers is the tensor view's, tested
  * in test-cards.c). Runs under xvfb-run. */
 #include "cr-config.h"
 #include "cr-step-card.h"
+#include "cr-step-card-practice.h"
 #include "cr-step-text.h"
 #include "cr-record-forward.h"
 #include "ui-test-gui.h"
@@ -21,7 +25,8 @@ static void
 collect (GtkWidget *widget,
          GString   *out)
 {
-  if (!gtk_widget_get_visible (widget))
+  /* Practice's questions are practice's own (cr-practice.h). */
+  if (!gtk_widget_get_visible (widget) || gtk_widget_has_css_class (widget, "cr-practice-ask"))
     return;
   const char *value = g_object_get_data (G_OBJECT (widget), "cr-value-text");
   const char *whole = g_object_get_data (G_OBJECT (widget), "cr-text");
@@ -119,6 +124,45 @@ by_name (gconstpointer a,
   return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
 }
 
+/* With practice on, a card that asks shows what core's question gives:
+ * cr_step_text_new_given(), at either level, and a forward op's inputs. */
+static void
+check_practice (GPtrArray  *models,
+                const char *name)
+{
+  static const CrPracticeLevel levels[] = { CR_PRACTICE_LEVEL_SENT, CR_PRACTICE_LEVEL_LOCAL };
+  for (guint l = 0; l < G_N_ELEMENTS (levels); l++)
+    {
+      GtkWidget *card = g_object_ref_sink (cr_step_card_new ());
+      cr_step_card_set_practice (CR_STEP_CARD (card), TRUE, levels[l]);
+      const CrGraphModel *model = g_ptr_array_index (models, models->len - 1);
+      const CrRunRecord *record = model->record;
+      g_autoptr (GArray) ops = cr_record_forward_ops (record, model->backward);
+      for (guint i = 0; i < ops->len; i++)
+        {
+          int op = g_array_index (ops, int, i);
+          cr_step_card_set_forward (CR_STEP_CARD (card), model, op, i, ops->len);
+          if (!cr_step_card_practice_hides (CR_STEP_CARD (card)))
+            continue;
+          g_autofree char *where = g_strdup_printf ("%s, forward %u asked", name, i);
+          assert_same (card, cr_step_text_new_forward_given (record, op, i, ops->len), where);
+        }
+      const CrRecordBackward *bw = model->backward >= 0
+                                   ? g_ptr_array_index (record->backwards, model->backward) : NULL;
+      for (guint s = 0; bw && s < bw->steps->len; s++)
+        {
+          cr_step_card_set_step (CR_STEP_CARD (card), model, (int) s);
+          if (!cr_step_card_practice_hides (CR_STEP_CARD (card)))
+            continue;
+          g_autofree char *where = g_strdup_printf ("%s, backward %u asked at level %u", name, s, l);
+          assert_same (card, cr_step_text_new_given (record, model->backward, (int) s,
+                                                     levels[l] != CR_PRACTICE_LEVEL_SENT),
+                       where);
+        }
+      g_object_unref (card);
+    }
+}
+
 static void
 test_examples (void)
 {
@@ -138,6 +182,7 @@ test_examples (void)
       g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
       g_autoptr (GPtrArray) models = cr_ui_test_models_from_script (source, path, NULL);
       check_models (models, name);
+      check_practice (models, name);
     }
   g_test_message ("%u cards compared", n_compared);
 }
