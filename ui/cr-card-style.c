@@ -81,7 +81,7 @@ static const char style_sheet[] =
    * (Adwaita sizes them in px). */
   "window.presentation .cr-training-view image { -gtk-icon-size: 1.15em; }\n"
   "window.presentation .cr-training-view spinbutton > button,"
-  " window.presentation .cr-training-view dropdown > button { min-height: 1.9em; min-width: 1.9em;"
+  " window.presentation .cr-training-view dropdown > button { min-height: 2.3em; min-width: 2.3em;"
   " padding: 0.15em 0.3em; }\n"
   "window.presentation .cr-training-view spinbutton > text { min-height: 1.9em; }\n";
 

@@ -6,12 +6,19 @@
 #include "cr-training-rules.h"
 
 #include <math.h>
+#include <string.h>
 
-/* A grid of cells for a parameter of up to this many columns and rows (a
- * vector wraps into rows of GRID_COLUMNS): four cells of "-0.7841" fit the
- * sidebar's narrowest (305 px at 1366x768), which the page must not widen. */
-#define GRID_COLUMNS 4
-#define GRID_ROWS 8
+/* A grid of cells for a parameter of up to MAX_GRID_CELLS elements: a
+ * vector wraps into rows of VECTOR_COLUMNS, a matrix (or a tensor, its
+ * last dimension across) keeps its rows. Four cells of "-0.7841" fit the
+ * sidebar's narrowest (305 px at 1366x768), which the page must not widen:
+ * a wider or taller grid scrolls, with its column and row indices beside
+ * it, and the focused cell scrolled into view (arrow keys move the focus
+ * from cell to cell). */
+#define VECTOR_COLUMNS 4
+#define MAX_GRID_CELLS 256
+/* Rows shown before the grid scrolls, in rows of cells. */
+#define VISIBLE_ROWS 8
 
 struct _CrTrainingElement
 {
@@ -32,6 +39,7 @@ struct _CrTrainingElement
   GtkWidget   *index_label;
   GtkWidget   *spin_box;    /* a flow box: the spins wrap in a narrow sidebar */
   GPtrArray   *spins;       /* GtkSpinButton*, one a dimension */
+  GtkWidget   *grid_scroller; /* scrolls a grid wider or taller than the sidebar */
   GtkWidget   *grid;
   GPtrArray   *cells;       /* GtkToggleButton*, row-major; empty: no grid */
   GtkWidget   *note;
@@ -146,7 +154,83 @@ cell_toggled (GtkToggleButton   *cell,
     set_element (self, i);
 }
 
-/* A grid for a small tensor of 1 or 2 dimensions. */
+/* Rows and columns of the grid of a parameter of shape s: FALSE when it
+ * gets none (one number, or more than MAX_GRID_CELLS). */
+static gboolean
+grid_shape (const CrTensorSnapshot *s,
+            gint64                 *rows,
+            gint64                 *columns)
+{
+  if (!s || s->numel <= 1 || s->numel > MAX_GRID_CELLS || s->ndim < 1)
+    return FALSE;
+  *columns = s->ndim == 1 ? MIN (s->numel, VECTOR_COLUMNS) : MAX (s->shape[s->ndim - 1], 1);
+  *rows = (s->numel + *columns - 1) / *columns;
+  return TRUE;
+}
+
+/* An index heading the grid's columns or rows: dim, small. */
+static GtkWidget *
+index_label (const char *text,
+             float       xalign)
+{
+  GtkWidget *label = gtk_label_new (text);
+  gtk_label_set_xalign (GTK_LABEL (label), xalign);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_add_css_class (label, "cr-training-index");
+  return label;
+}
+
+/* The cell that gets the focus scrolls into view: GtkViewport's own
+ * scroll-to-focus follows the focus child of its direct child only. */
+static void
+scroll_to_cell (CrTrainingElement *self,
+                GtkWidget         *cell)
+{
+  graphene_rect_t bounds;
+  if (!gtk_widget_compute_bounds (cell, self->grid, &bounds))
+    return;
+  GtkScrolledWindow *scroller = GTK_SCROLLED_WINDOW (self->grid_scroller);
+  GtkAdjustment *adjustments[2] = {
+    gtk_scrolled_window_get_hadjustment (scroller), gtk_scrolled_window_get_vadjustment (scroller),
+  };
+  double from[2] = { bounds.origin.x, bounds.origin.y };
+  double size[2] = { bounds.size.width, bounds.size.height };
+  for (guint i = 0; i < 2; i++)
+    {
+      double value = gtk_adjustment_get_value (adjustments[i]);
+      double page = gtk_adjustment_get_page_size (adjustments[i]);
+      if (from[i] < value)
+        gtk_adjustment_set_value (adjustments[i], from[i]);
+      else if (from[i] + size[i] > value + page)
+        gtk_adjustment_set_value (adjustments[i], from[i] + size[i] - page);
+    }
+}
+
+static void
+cell_focused (GtkEventControllerFocus *focus,
+              CrTrainingElement       *self)
+{
+  scroll_to_cell (self, gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (focus)));
+}
+
+/* A taller grid shows VISIBLE_ROWS rows and scrolls: as tall as that many
+ * cells at the type in use (presentation's is larger). */
+static void
+fit_grid_height (CrTrainingElement *self)
+{
+  GtkScrolledWindow *scroller = GTK_SCROLLED_WINDOW (self->grid_scroller);
+  int height = -1;
+  if (self->cells->len > 0)
+    {
+      int cell = 0, spacing = gtk_grid_get_row_spacing (GTK_GRID (self->grid));
+      gtk_widget_measure (g_ptr_array_index (self->cells, 0), GTK_ORIENTATION_VERTICAL, -1,
+                          NULL, &cell, NULL, NULL);
+      /* The column indices' row and a horizontal scrollbar's room too. */
+      height = (VISIBLE_ROWS + 1) * (cell + spacing) + cell / 2;
+    }
+  gtk_scrolled_window_set_max_content_height (scroller, height);
+}
+
 static void
 build_cells (CrTrainingElement *self)
 {
@@ -155,13 +239,31 @@ build_cells (CrTrainingElement *self)
     gtk_grid_remove (GTK_GRID (self->grid), child);
   g_ptr_array_set_size (self->cells, 0);
   const CrTensorSnapshot *s = shape_of (self, self->param);
-  gboolean small = s && ((s->ndim == 1 && s->numel > 1 && s->numel <= GRID_COLUMNS * 2)
-                         || (s->ndim == 2 && s->numel > 1 && s->shape[0] <= GRID_ROWS
-                             && s->shape[1] <= GRID_COLUMNS));
-  gtk_widget_set_visible (self->grid, small);
-  if (!small)
+  gint64 rows = 0, columns = 0;
+  gboolean shown = grid_shape (s, &rows, &columns);
+  gtk_widget_set_visible (self->grid_scroller, shown);
+  if (!shown)
     return;
-  gint64 columns = s->ndim == 2 ? s->shape[1] : MIN (s->numel, GRID_COLUMNS);
+  /* A grid that scrolls, or a tensor's, says which index each cell has. */
+  gboolean indices = columns > VECTOR_COLUMNS || rows > VISIBLE_ROWS || s->ndim > 2;
+  int top = indices ? 1 : 0, left = indices ? 1 : 0;
+  for (gint64 c = 0; indices && c < columns; c++)
+    {
+      char text[24];
+      g_snprintf (text, sizeof text, "%" G_GINT64_FORMAT, c);
+      gtk_grid_attach (GTK_GRID (self->grid), index_label (text, 0.5), (int) c + left, 0, 1, 1);
+    }
+  for (gint64 r = 0; indices && r < rows; r++)
+    {
+      /* Row r's index: every dimension but the last. */
+      g_autofree char *full = cr_training_index_text (s, r * columns);
+      g_autofree char *text = s->ndim == 1 ? g_strdup_printf ("%" G_GINT64_FORMAT, r * columns)
+                                           : g_strndup (full + 1, strlen (full) - 1);
+      char *comma = s->ndim > 1 ? strrchr (text, ',') : NULL;
+      if (comma)
+        *comma = '\0';
+      gtk_grid_attach (GTK_GRID (self->grid), index_label (text, 1), 0, (int) r + top, 1, 1);
+    }
   GtkWidget *first = NULL;
   for (gint64 i = 0; i < s->numel; i++)
     {
@@ -173,9 +275,17 @@ build_cells (CrTrainingElement *self)
       else
         first = cell;
       g_signal_connect (cell, "toggled", G_CALLBACK (cell_toggled), self);
-      gtk_grid_attach (GTK_GRID (self->grid), cell, (int) (i % columns), (int) (i / columns), 1, 1);
+      GtkEventController *focus = gtk_event_controller_focus_new ();
+      g_signal_connect (focus, "enter", G_CALLBACK (cell_focused), self);
+      gtk_widget_add_controller (cell, focus);
+      gtk_grid_attach (GTK_GRID (self->grid), cell, (int) (i % columns) + left, (int) (i / columns) + top,
+                       1, 1);
       g_ptr_array_add (self->cells, cell);
     }
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->grid_scroller),
+                                  columns > VECTOR_COLUMNS ? GTK_POLICY_AUTOMATIC : GTK_POLICY_NEVER,
+                                  rows > VISIBLE_ROWS ? GTK_POLICY_AUTOMATIC : GTK_POLICY_NEVER);
+  fit_grid_height (self);
 }
 
 /* ---- the index spins --------------------------------------------------------------- */
@@ -417,10 +527,22 @@ cr_training_element_dispose (GObject *object)
   G_OBJECT_CLASS (cr_training_element_parent_class)->dispose (object);
 }
 
+/* Presentation's larger type: the grid's rows are taller. */
+static void
+cr_training_element_css_changed (GtkWidget         *widget,
+                                 GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (cr_training_element_parent_class)->css_changed (widget, change);
+  CrTrainingElement *self = CR_TRAINING_ELEMENT (widget);
+  if (self->grid_scroller && gtk_widget_get_visible (self->grid_scroller))
+    fit_grid_height (self);
+}
+
 static void
 cr_training_element_class_init (CrTrainingElementClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = cr_training_element_dispose;
+  GTK_WIDGET_CLASS (klass)->css_changed = cr_training_element_css_changed;
   /* changed: the parameter or its element was picked. */
   signals[SIGNAL_CHANGED] =
     g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
@@ -460,13 +582,20 @@ cr_training_element_init (CrTrainingElement *self)
   gtk_box_append (GTK_BOX (index_row), self->spin_box);
   gtk_box_append (GTK_BOX (self), index_row);
 
-  self->grid = gtk_grid_new ();
+  /* A grid to assistive technologies, and to the window's keys: its arrow
+   * keys move from cell to cell (cr_window_focus_takes_arrows). */
+  self->grid = g_object_new (GTK_TYPE_GRID, "accessible-role", GTK_ACCESSIBLE_ROLE_GRID, NULL);
   gtk_widget_set_halign (self->grid, GTK_ALIGN_START);
   gtk_grid_set_column_spacing (GTK_GRID (self->grid), 2);
   gtk_grid_set_row_spacing (GTK_GRID (self->grid), 2);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->grid), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  "The parameter's values: click one to follow it", -1);
-  gtk_box_append (GTK_BOX (self), self->grid);
+                                  "The parameter's values: click one to follow it, or move "
+                                  "with the arrow keys and press Space", -1);
+  self->grid_scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->grid_scroller), TRUE);
+  gtk_widget_set_hexpand (self->grid_scroller, TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->grid_scroller), self->grid);
+  gtk_box_append (GTK_BOX (self), self->grid_scroller);
 
   self->note = gtk_label_new ("");
   gtk_label_set_xalign (GTK_LABEL (self->note), 0);

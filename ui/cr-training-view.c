@@ -966,8 +966,11 @@ cr_training_view_css_changed (GtkWidget         *widget,
 {
   GTK_WIDGET_CLASS (cr_training_view_parent_class)->css_changed (widget, change);
   CrTrainingView *self = CR_TRAINING_VIEW (widget);
-  if (self->curve)
-    update_sizes (self);
+  /* Once the children have their new style too: sized now, the areas would
+   * keep the type they had (and a page not shown is not drawn, where
+   * check_size would catch it). */
+  if (self->curve && !self->resize_id)
+    self->resize_id = g_idle_add (resize_idle, self);
 }
 
 static void

@@ -165,18 +165,6 @@ close_activated (GSimpleAction *action,
   cr_window_paths_close (data);
 }
 
-/* Whether the focus is in something that takes typing (the editor, an
- * entry, a spin button): arrows and Space belong to it there. */
-static gboolean
-focus_takes_text (CrWindow *self)
-{
-  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
-  for (GtkWidget *w = focus; w; w = gtk_widget_get_parent (w))
-    if (GTK_IS_TEXT_VIEW (w) || GTK_IS_EDITABLE (w))
-      return TRUE;
-  return FALSE;
-}
-
 /* W on a leaf (or its AccumulateGrad) selected: walk its first element's
  * paths. */
 static gboolean
@@ -209,7 +197,7 @@ cr_window_paths_key (CrWindow        *self,
   if (!p || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK)))
     return FALSE;
   if (!p->tour)
-    return (keyval == GDK_KEY_w || keyval == GDK_KEY_W) && !focus_takes_text (self)
+    return (keyval == GDK_KEY_w || keyval == GDK_KEY_W) && !cr_window_focus_takes_arrows (self)
            && walk_selected (self);
   switch (keyval)
     {
@@ -226,7 +214,9 @@ cr_window_paths_key (CrWindow        *self,
     default:
       break;
     }
-  if (focus_takes_text (self))
+  /* The arrows and Space are the editor's, the loss curve's, the element
+   * grid's while they have the focus. */
+  if (cr_window_focus_takes_arrows (self))
     return FALSE;
   switch (keyval)
     {

@@ -128,11 +128,14 @@ on_key_pressed (GtkEventControllerKey *controller,
   switch (keyval)
     {
     case GDK_KEY_Page_Down:
+      return cr_step_card_practice_reveal (card (self));
+    /* Where the focus takes them (the loss curve, an answer's entry), the
+     * arrows and Space are its own; the clicker's Page Down still reveals. */
     case GDK_KEY_Right:
     case GDK_KEY_KP_Right:
     case GDK_KEY_Down:
     case GDK_KEY_space:
-      return cr_step_card_practice_reveal (card (self));
+      return !cr_window_focus_takes_arrows (self) && cr_step_card_practice_reveal (card (self));
     default:
       return FALSE;
     }

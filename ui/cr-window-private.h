@@ -137,6 +137,11 @@ void     cr_window_show_model        (CrWindow   *self,
 /* cr-window-stepper.c */
 void     cr_window_stepper_init      (CrWindow   *self);
 void     cr_window_stepper_dispose   (CrWindow   *self);
+/* Whether the focused widget takes the arrow keys itself: text (the
+ * editor, an entry), a range or a slider (the Training page's loss
+ * curve), a grid of cells (its element picker). The window's own uses of
+ * them (stepping, a path walk, Practice's reveal) give way to it. */
+gboolean cr_window_focus_takes_arrows (CrWindow  *self);
 /* Enabled states, the step label, the step card and the editor's step line. */
 void     cr_window_update_step       (CrWindow   *self);
 void     cr_window_write_state       (CrWindow   *self);

@@ -499,16 +499,19 @@ depth_activated (GSimpleAction *action,
 /* ---- keys ---- */
 
 /* Typing goes to text fields (and arrows to sliders, like the expression
- * panel's or the Training page's loss curve, whose role says so); the
- * stepper's keys apply everywhere else. */
-static gboolean
-focus_in_text (CrWindow *self)
+ * panel's or the Training page's loss curve, and grids, whose roles say
+ * so); the stepper's keys apply everywhere else. */
+gboolean
+cr_window_focus_takes_arrows (CrWindow *self)
 {
   GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
   for (GtkWidget *w = focus; w; w = gtk_widget_get_parent (w))
-    if (GTK_IS_TEXT_VIEW (w) || GTK_IS_EDITABLE (w) || GTK_IS_TEXT (w) || GTK_IS_RANGE (w)
-        || gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (w)) == GTK_ACCESSIBLE_ROLE_SLIDER)
-      return TRUE;
+    {
+      GtkAccessibleRole role = gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (w));
+      if (GTK_IS_TEXT_VIEW (w) || GTK_IS_EDITABLE (w) || GTK_IS_TEXT (w) || GTK_IS_RANGE (w)
+          || role == GTK_ACCESSIBLE_ROLE_SLIDER || role == GTK_ACCESSIBLE_ROLE_GRID)
+        return TRUE;
+    }
   return FALSE;
 }
 
@@ -559,7 +562,7 @@ key_pressed_cb (GtkEventControllerKey *controller,
         }
       return FALSE;
     default:
-      if (focus_in_text (self))
+      if (cr_window_focus_takes_arrows (self))
         return FALSE;
       switch (keyval)
         {

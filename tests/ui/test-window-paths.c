@@ -10,6 +10,7 @@
 #include "cr-graph-canvas.h"
 #include "cr-examples.h"
 #include "cr-path-tour.h"
+#include "cr-training-view.h"
 #include "ui-test-gui.h"
 
 #include <math.h>
@@ -237,6 +238,51 @@ test_select_named (void)
     }
 }
 
+/* While walking, the arrows and Space go from path to path only where the
+ * focus leaves them to the window (the graph, the stepper): not in the
+ * editor, not on the Training page's loss curve, which takes its own. */
+static void
+test_keys_follow_focus (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("11-mlp-training.py", 1366, 768);
+  const CrGraphModel *model = cr_graph_canvas_get_model (window->canvas);
+  int w1 = leaf_named (model->record, "W1");
+  g_assert_cmpint (w1, >=, 0);
+  const CrGraphNode *acc = cr_graph_model_find_accumulate (model, w1);
+  g_assert_nonnull (acc);
+  cr_graph_canvas_set_selected (window->canvas, (int) acc->id);
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_w));
+  const CrPathTour *tour = cr_window_paths_get_tour (window);
+  g_assert_nonnull (tour);
+  g_assert_cmpuint (cr_path_tour_get_view (tour), ==, 0);
+
+  /* The editor: its arrows move its cursor. */
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (window->source_view)));
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_Right) != GTK_WIDGET (window));
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_space) != GTK_WIDGET (window));
+  g_assert_cmpuint (cr_path_tour_get_view (cr_window_paths_get_tour (window)), ==, 0);
+
+  /* The loss curve: its Right picks the next backward call. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.training", NULL));
+  cr_ui_test_spin (100);
+  GtkWidget *curve = cr_training_view_get_curve (CR_TRAINING_VIEW (window->training_view));
+  g_assert_true (gtk_widget_grab_focus (curve));
+  CrTrainingView *view = CR_TRAINING_VIEW (window->training_view);
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_Home) == curve);
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_Right) == curve);
+  g_assert_cmpint (cr_training_view_get_chosen (view), ==, 1);
+  g_assert_cmpuint (cr_path_tour_get_view (cr_window_paths_get_tour (window)), ==, 0);
+
+  /* The graph: the walk's. The clicker's Page Down goes on wherever. */
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (window->canvas)));
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_Right) == GTK_WIDGET (window));
+  g_assert_cmpuint (cr_path_tour_get_view (cr_window_paths_get_tour (window)), ==, 1);
+  g_assert_true (gtk_widget_grab_focus (curve));
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_Page_Down) == GTK_WIDGET (window));
+  g_assert_cmpuint (cr_path_tour_get_view (cr_window_paths_get_tour (window)), ==, 2);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -244,5 +290,6 @@ main (int    argc,
   cr_ui_test_init_gtk (&argc, &argv);
   g_test_add_func ("/window-paths/walk", test_walk);
   g_test_add_func ("/window-paths/select-named", test_select_named);
+  g_test_add_func ("/window-paths/keys-follow-focus", test_keys_follow_focus);
   return g_test_run ();
 }

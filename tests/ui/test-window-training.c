@@ -2,10 +2,16 @@
  * per backward call, a click on a point picks that call (the view's mark,
  * its updates told, the window's picker and graph), and so do its keys
  * once it has the focus; the element picker's cells and index spins choose
- * the element the rules tell; a script without a loop hides the page. Runs
- * under xvfb-run. */
+ * the element the rules tell; a script without a loop hides the page. An
+ * optimizer step's rows fit the sidebar and wrap only between terms; a
+ * parameter of 16 columns is pickable from a scrolling grid, by the
+ * keyboard too; presentation's type scales the curve and the picker; the
+ * focused curve keeps its arrows from Practice's reveal. Runs under
+ * xvfb-run. */
 #include "cr-config.h"
 #include "cr-window-private.h"
+#include "cr-graph-canvas-private.h"
+#include "cr-step-card-practice.h"
 #include "cr-training-element.h"
 #include "cr-training-rules.h"
 #include "cr-training-step.h"
@@ -496,6 +502,157 @@ test_step_rows (void)
     }
 }
 
+/* ---- keys and sizes ------------------------------------------------------------ */
+
+/* Presenting with Practice on, a step that asks: Right on the focused loss
+ * curve is the curve's (the next call), not the room's reveal; the
+ * clicker's Page Down still reveals. */
+static void
+test_practice_curve_keys (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("11-mlp-training.py", 1920, 1080);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.presentation", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.practice", NULL));
+  cr_ui_test_spin (100);
+  CrStepCard *card = CR_STEP_CARD (window->step_card);
+  for (int i = 0; i < 64 && !(cr_step_card_practice_hides (card)
+                               && cr_graph_canvas_get_forward_step (window->canvas) < 0); i++)
+    {
+      g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "step-forward"));
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.step-forward", NULL));
+      cr_ui_test_spin (20);
+    }
+  g_assert_true (cr_step_card_practice_hides (card));
+  int step = cr_graph_canvas_get_step (window->canvas);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.training", NULL));
+  CrTrainingView *view = training_view_of (window);
+  g_assert_true (cr_ui_test_wait_until (laid_out, view, 10));
+  GtkWidget *curve = cr_training_view_get_curve (view);
+  g_assert_true (gtk_widget_grab_focus (curve));
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_Home) == curve);
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_Right) == curve);
+  g_assert_cmpint (cr_training_view_get_chosen (view), ==, 1);
+  g_assert_true (cr_step_card_practice_hides (card));
+  g_assert_cmpint (cr_graph_canvas_get_step (window->canvas), ==, step);
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_Page_Down) == GTK_WIDGET (window));
+  g_assert_false (cr_step_card_practice_hides (card));
+  g_assert_cmpint (cr_graph_canvas_get_step (window->canvas), ==, step);
+  /* Space on the curve explores its call, as Enter does. */
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_space) == curve);
+  g_assert_cmpuint (window->model_index, ==, 1);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A parameter of 16 columns (12×16): every element has its cell, the grid
+ * scrolls inside the sidebar rather than widen it, says each column's and
+ * row's index, and the keyboard picks: the window's arrows give way to the
+ * grid's focus moving, Space picks the focused cell, and a focused cell
+ * scrolls into view. */
+static void
+test_wide_grid (void)
+{
+  g_autofree char *path = NULL;
+  CrWindow *window = open_script ("import torch\n"
+                                  "torch.manual_seed(0)\n"
+                                  "W = torch.randn(12, 16, requires_grad=True)\n"
+                                  "x = torch.randn(3, 12)\n"
+                                  "opt = torch.optim.SGD([W], lr=0.1, momentum=0.9)\n"
+                                  "for i in range(3):\n"
+                                  "    loss = ((x @ W) ** 2).mean()\n"
+                                  "    opt.zero_grad()\n"
+                                  "    loss.backward()\n"
+                                  "    opt.step()\n", &path, 1366, 768);
+  CrTrainingView *view = training_view_of (window);
+  CrTrainingElement *picker = CR_TRAINING_ELEMENT (cr_training_view_get_element_picker (view));
+  g_assert_nonnull (cr_training_element_get_cell (picker, 191));
+  g_assert_null (cr_training_element_get_cell (picker, 192));
+  int min_width = 0;
+  gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+  g_assert_cmpint (min_width, <=, 280);
+  GtkWidget *first = cr_training_element_get_cell (picker, 0);
+  GtkWidget *scroller = gtk_widget_get_ancestor (first, GTK_TYPE_SCROLLED_WINDOW);
+  g_assert_true (gtk_widget_is_ancestor (scroller, GTK_WIDGET (picker)));
+  GtkAdjustment *h = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scroller));
+  GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (h), >, gtk_adjustment_get_page_size (h) + 100);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (v), >, gtk_adjustment_get_page_size (v));
+  /* The indices: columns 0..15 above, rows 0..11 beside. */
+  GtkWidget *grid = gtk_widget_get_parent (first);
+  g_assert_true (GTK_IS_GRID (grid));
+  GtkWidget *column15 = gtk_grid_get_child_at (GTK_GRID (grid), 16, 0);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (column15)), ==, "15");
+  GtkWidget *row11 = gtk_grid_get_child_at (GTK_GRID (grid), 0, 12);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row11)), ==, "11");
+
+  /* The keyboard: on a cell, the window's Right is the grid's. */
+  g_assert_true (gtk_widget_grab_focus (first));
+  int step = cr_graph_canvas_get_step (window->canvas);
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_Right) != GTK_WIDGET (window));
+  g_assert_cmpint (cr_graph_canvas_get_step (window->canvas), ==, step);
+  g_assert_true (gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_RIGHT));
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (focus == cr_training_element_get_cell (picker, 1));
+  g_assert_true (gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_DOWN));
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (focus == cr_training_element_get_cell (picker, 17));
+  /* Space (a button's activation: it clicks once its press has shown). */
+  g_assert_true (gtk_widget_activate (focus));
+  cr_ui_test_spin (400);
+  g_assert_cmpint (cr_training_element_get_element (picker, 0), ==, 17);
+  g_assert_nonnull (strstr (cr_training_view_get_text (view), "W[1, 1]:"));
+  /* The last column's cell, focused, comes into view. */
+  GtkWidget *last = cr_training_element_get_cell (picker, 15);
+  g_assert_true (gtk_widget_grab_focus (last));
+  cr_ui_test_spin (50);
+  g_assert_cmpfloat (gtk_adjustment_get_value (h), >, 0);
+  graphene_rect_t bounds;
+  g_assert_true (gtk_widget_compute_bounds (last, scroller, &bounds));
+  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (scroller) + 1);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+}
+
+/* Presentation's type scales the whole page: the curve, the picker's
+ * drop-down, index spins and cells, a step's rows, as the headings do. */
+static void
+test_presentation_sizes (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("11-mlp-training.py", 1920, 1080);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.training", NULL));
+  CrTrainingView *view = training_view_of (window);
+  g_assert_true (cr_ui_test_wait_until (laid_out, view, 10));
+  CrTrainingElement *picker = CR_TRAINING_ELEMENT (cr_training_view_get_element_picker (view));
+  g_autoptr (GPtrArray) spins = g_ptr_array_new ();
+  find_spins (GTK_WIDGET (picker), spins);
+  g_assert_cmpuint (spins->len, ==, 2);
+  g_autoptr (GPtrArray) rows = g_ptr_array_new ();
+  find_with_class (GTK_WIDGET (view), "cr-training-arithmetic", rows);
+  g_assert_cmpuint (rows->len, >, 0);
+  GtkWidget *dropdown = gtk_widget_get_first_child (gtk_widget_get_first_child (GTK_WIDGET (picker)));
+  g_assert_true (GTK_IS_DROP_DOWN (dropdown));
+  GtkWidget *parts[] = {
+    cr_training_view_get_curve (view), spins->pdata[0], cr_training_element_get_cell (picker, 0),
+    gtk_widget_get_first_child (GTK_WIDGET (spins->pdata[0])), rows->pdata[0], dropdown,
+  };
+  const char *names[] = { "curve", "spin", "cell", "spin's text", "a step's row", "drop-down" };
+  int normal[G_N_ELEMENTS (parts)];
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    gtk_widget_measure (parts[i], GTK_ORIENTATION_VERTICAL, -1, NULL, &normal[i], NULL, NULL);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.presentation", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.training", NULL));
+  cr_ui_test_spin (500);
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    {
+      int presenting = 0;
+      gtk_widget_measure (parts[i], GTK_ORIENTATION_VERTICAL, -1, NULL, &presenting, NULL, NULL);
+      g_test_message ("%s: %d px, presenting %d px", names[i], normal[i], presenting);
+      /* Presentation's scale is 1.4: each part at least 1.25 times. */
+      g_assert_cmpfloat (presenting, >=, 1.25 * normal[i]);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -509,5 +666,8 @@ main (int    argc,
   g_test_add_func ("/window-training/no-loop", test_no_loop);
   g_test_add_func ("/window-training/text-breaks", test_text_breaks);
   g_test_add_func ("/window-training/step-rows", test_step_rows);
+  g_test_add_func ("/window-training/practice-curve-keys", test_practice_curve_keys);
+  g_test_add_func ("/window-training/wide-grid", test_wide_grid);
+  g_test_add_func ("/window-training/presentation-sizes", test_presentation_sizes);
   return g_test_run ();
 }

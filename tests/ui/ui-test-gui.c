@@ -70,6 +70,42 @@ cr_ui_test_press_key (CrWindow *window,
   return FALSE;
 }
 
+/* Emits key-pressed on widget's key controllers of phase (any phase but
+ * capture when bubble). TRUE: one took it. */
+static gboolean
+emit_key (GtkWidget           *widget,
+          GtkPropagationPhase  phase,
+          guint                keyval)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
+      GtkPropagationPhase its = gtk_event_controller_get_propagation_phase (c);
+      if (!GTK_IS_EVENT_CONTROLLER_KEY (c)
+          || (phase == GTK_PHASE_CAPTURE ? its != GTK_PHASE_CAPTURE : its == GTK_PHASE_CAPTURE))
+        continue;
+      gboolean handled = FALSE;
+      g_signal_emit_by_name (c, "key-pressed", keyval, 0, (GdkModifierType) 0, &handled);
+      if (handled)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+GtkWidget *
+cr_ui_test_press_key_at_focus (CrWindow *window,
+                               guint     keyval)
+{
+  if (emit_key (GTK_WIDGET (window), GTK_PHASE_CAPTURE, keyval))
+    return GTK_WIDGET (window);
+  for (GtkWidget *w = gtk_root_get_focus (GTK_ROOT (window)); w && w != GTK_WIDGET (window);
+       w = gtk_widget_get_parent (w))
+    if (emit_key (w, GTK_PHASE_BUBBLE, keyval))
+      return w;
+  return emit_key (GTK_WIDGET (window), GTK_PHASE_BUBBLE, keyval) ? GTK_WIDGET (window) : NULL;
+}
+
 CrWindow *
 cr_ui_test_open_example (const char *name,
                          int         width,

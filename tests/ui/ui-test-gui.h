@@ -20,6 +20,12 @@ void cr_ui_test_wait_window_idle (CrWindow  *window);
  * F9). TRUE: something took it. */
 gboolean cr_ui_test_press_key    (CrWindow  *window,
                                   guint      keyval);
+/* Sends keyval (no modifiers) as GTK would with the focus where it is: the
+ * window's capture-phase controllers, then the focus widget's and its
+ * ancestors' own, then the window's bubble phase (not its shortcuts). The
+ * widget that took it, or NULL. */
+GtkWidget *cr_ui_test_press_key_at_focus (CrWindow *window,
+                                          guint     keyval);
 /* A new window of width x height with the example NAME open, presented
  * and its run finished, at its last forward op (cr_ui_test_skip_forward). */
 CrWindow *cr_ui_test_open_example (const char *name,
