@@ -59,7 +59,7 @@ cr_graph_model_new_from_op_scalars (const CrOpScalars *scalars,
       card->preview = !have_grads ? NULL
                       : reached ? g_strdup_printf ("grad %.4g", s->grad == 0 ? 0 : s->grad)
                       : g_strdup ("grad ·");
-      card->key = g_strdup_printf ("scalar:out:%" G_GINT64_FORMAT, s->element);
+      card->key = g_strdup_printf ("scalar:out:%d:%" G_GINT64_FORMAT, s->tensor, s->element);
       cr_graph_model_add_edge (model, i, card->id, NULL);
     }
   for (guint i = 0; i < scalars->edges->len; i++)

@@ -294,7 +294,7 @@ scalars_build_elementwise (Build *b)
         }
       L0 = operand_label (b, &operands[0], src[0]);
       L1 = arity == 2 ? operand_label (b, &operands[1], src[1]) : NULL;
-      g_autofree char *Y = scalars_element_label (b->out, j);
+      g_autofree char *Y = scalars_input_label (b->record, b->out, j);
       double y = scalars_output_value (b, j);
       char *equation, *numbers;
       double computed;

@@ -2,7 +2,8 @@
  * a convolution's outputs as sums of the products of its window, the 2-d
  * pools' maxima and averages, and layer, batch and group norm's mean,
  * variance and normalisation as scalar nodes. Their geometry and eps are the op's
- * recorded arguments (CrRecordOp.arguments). */
+ * recorded arguments (CrRecordOp.arguments); a transposed convolution is
+ * taken apart as the adjoint it is. */
 #include "cr-op-scalars-private.h"
 #include "cr-paths.h"
 
@@ -35,10 +36,68 @@ append_product (GString *s,
 
 /* ---- convolution ---------------------------------------------------------- */
 
-/* y[n, o, i, j] = bias[o] + Σ over the window's channels c and offsets
- * (p, q) of x[n, c, i·s − pad + p·d, j·s − pad + q·d]·w[o, c, p, q], within
- * the input (padding reads zeros: no node). 1-d convolutions are 2-d ones
- * of height 1. */
+/* Where one term of a convolution's output element reads: input element
+ * xe times weight element we. */
+typedef struct {
+  gint64 xe, we;
+} ConvTerm;
+
+/* The geometry of a batched 1-d or 2-d convolution, 1-d ones as 2-d ones of
+ * height 1: the height's numbers are the first of two, the width's the last. */
+typedef struct {
+  gboolean transposed;
+  gint64   N, C, H, W;        /* the input */
+  gint64   O, OH, OW;         /* the output */
+  gint64   KH, KW, groups;
+  gint64   in_per_group;      /* input channels a group reads */
+  gint64   out_per_group;     /* output channels a group makes */
+  gint64   sh, sw, ph, pw, dh, dw;
+} ConvGeometry;
+
+/* The terms of output element (n, o, i, j), in the order (channel, kernel
+ * row, kernel column). A convolution's reads x[n, c, i·s − pad + p·d, …]
+ * against w[o, c, p, q]; a transposed one's is its adjoint: x[n, c, h, …]
+ * reaches output row h·s − pad + p·d through w[c, o, p, q], so output row
+ * i reads input row (i + pad − p·d)/s where that divides. Padding reads
+ * zeros: no term. */
+static void
+conv_terms (const ConvGeometry *g,
+            gint64              n,
+            gint64              o,
+            gint64              i,
+            gint64              j,
+            GArray             *terms)
+{
+  gint64 group = o / g->out_per_group;
+  for (gint64 cc = 0; cc < g->in_per_group; cc++)
+    for (gint64 p = 0; p < g->KH; p++)
+      for (gint64 q = 0; q < g->KW; q++)
+        {
+          gint64 c = group * g->in_per_group + cc, row, col;
+          ConvTerm term;
+          if (!g->transposed)
+            {
+              row = i * g->sh - g->ph + p * g->dh;
+              col = j * g->sw - g->pw + q * g->dw;
+              term.we = ((o * g->in_per_group + cc) * g->KH + p) * g->KW + q;
+            }
+          else
+            {
+              gint64 r = i + g->ph - p * g->dh, k = j + g->pw - q * g->dw;
+              if (r < 0 || k < 0 || r % g->sh != 0 || k % g->sw != 0)
+                continue;
+              row = r / g->sh;
+              col = k / g->sw;
+              term.we = ((c * g->out_per_group + o % g->out_per_group) * g->KH + p) * g->KW + q;
+            }
+          if (row < 0 || row >= g->H || col < 0 || col >= g->W)
+            continue;
+          term.xe = ((n * g->C + c) * g->H + row) * g->W + col;
+          g_array_append_val (terms, term);
+        }
+}
+
+/* y[n, o, i, j] = bias[o] + Σ over the terms of x·w (conv_terms). */
 gboolean
 scalars_build_conv (Build *b)
 {
@@ -52,78 +111,82 @@ scalars_build_conv (Build *b)
   const CrRecordTensor *y = b->out;
   if (!x || !w)
     return scalars_fail (b, "has an input the record does not keep");
-  if (argument_int (op, "transposed", 0, 0))
-    return scalars_fail (b, "is a transposed convolution, which the expansion does not take apart");
   int spatial = x->ndim - 2;
   if (spatial < 1 || spatial > 2 || w->ndim != x->ndim || y->ndim != x->ndim)
     return scalars_fail (b, "is no batched 1-d or 2-d convolution");
-  gint64 N = x->shape[0], C = x->shape[1], O = w->shape[0], Cg = w->shape[1];
-  gint64 H = spatial == 2 ? x->shape[2] : 1, W = x->shape[x->ndim - 1];
-  gint64 KH = spatial == 2 ? w->shape[2] : 1, KW = w->shape[w->ndim - 1];
-  gint64 OH = spatial == 2 ? y->shape[2] : 1, OW = y->shape[y->ndim - 1];
-  gint64 groups = argument_int (op, "groups", 0, 1);
-  /* The height's geometry is the first of two, the width's the last. */
-  gint64 sh = spatial == 2 ? argument_int (op, "stride", 0, 1) : 1;
-  gint64 sw = argument_int (op, "stride", spatial - 1, 1);
-  gint64 ph = spatial == 2 ? argument_int (op, "padding", 0, 0) : 0;
-  gint64 pw = argument_int (op, "padding", spatial - 1, 0);
-  gint64 dh = spatial == 2 ? argument_int (op, "dilation", 0, 1) : 1;
-  gint64 dw = argument_int (op, "dilation", spatial - 1, 1);
-  if (groups < 1 || C != Cg * groups || O % groups != 0 || y->shape[0] != N || y->shape[1] != O)
+  ConvGeometry g = {
+    .transposed = argument_int (op, "transposed", 0, 0) != 0,
+    .N = x->shape[0], .C = x->shape[1],
+    .H = spatial == 2 ? x->shape[2] : 1, .W = x->shape[x->ndim - 1],
+    .O = y->shape[1],
+    .OH = spatial == 2 ? y->shape[2] : 1, .OW = y->shape[y->ndim - 1],
+    .KH = spatial == 2 ? w->shape[2] : 1, .KW = w->shape[w->ndim - 1],
+    .groups = argument_int (op, "groups", 0, 1),
+    .sh = spatial == 2 ? argument_int (op, "stride", 0, 1) : 1,
+    .sw = argument_int (op, "stride", spatial - 1, 1),
+    .ph = spatial == 2 ? argument_int (op, "padding", 0, 0) : 0,
+    .pw = argument_int (op, "padding", spatial - 1, 0),
+    .dh = spatial == 2 ? argument_int (op, "dilation", 0, 1) : 1,
+    .dw = argument_int (op, "dilation", spatial - 1, 1),
+  };
+  if (g.groups < 1 || g.sh < 1 || g.sw < 1 || g.C % g.groups != 0 || g.O % g.groups != 0
+      || y->shape[0] != g.N)
     return scalars_fail (b, "has shapes that do not convolve");
-  if (bias && (bias->ndim != 1 || bias->shape[0] != O))
+  g.in_per_group = g.C / g.groups;
+  g.out_per_group = g.O / g.groups;
+  /* A convolution's weight is (O, C/groups, …), a transposed one's (C, O/groups, …). */
+  if (g.transposed ? w->shape[0] != g.C || w->shape[1] != g.out_per_group
+                   : w->shape[0] != g.O || w->shape[1] != g.in_per_group)
+    return scalars_fail (b, "has a weight whose shape does not fit its input and output");
+  if (bias && (bias->ndim != 1 || bias->shape[0] != g.O))
     return scalars_fail (b, "has a bias of another size than its output channels");
   const double *xv = scalars_input_values (b, x), *wv = scalars_input_values (b, w);
   const double *bv = bias ? scalars_input_values (b, bias) : NULL;
   guint x_base = scalars_input_nodes (b, x), w_base = scalars_input_nodes (b, w);
   guint b_base = bias ? scalars_input_nodes (b, bias) : 0;
-  gint64 per_group = O / groups;
+  g_autoptr (GArray) terms = g_array_new (FALSE, FALSE, sizeof (ConvTerm));
   for (gint64 o = 0; o < scalars_numel_of (y); o++)
     {
-      gint64 n = o / (O * OH * OW), oc = (o / (OH * OW)) % O, i = (o / OW) % OH, j = o % OW;
+      gint64 n = o / (g.O * g.OH * g.OW), oc = (o / (g.OH * g.OW)) % g.O;
       b->sub_step = (guint) o;
+      g_array_set_size (terms, 0);
+      conv_terms (&g, n, oc, (o / g.OW) % g.OH, o % g.OW, terms);
       g_autoptr (GArray) products = g_array_new (FALSE, FALSE, sizeof (guint));
       GString *eq = g_string_new (NULL), *num = g_string_new (NULL);
-      g_autofree char *Y = scalars_element_label (y, o);
+      g_autofree char *Y = scalars_input_label (b->record, y, o);
       g_string_append_printf (eq, "%s = ", Y);
       double sum = 0;
-      guint terms = 0;
+      guint count = 0;
       if (bias)
         {
           g_autofree char *B = scalars_input_label (b->record, bias, oc);
           g_string_append (eq, B);
           scalars_append_number (num, bv[oc]);
           sum += bv[oc];
-          terms++;
+          count++;
         }
-      for (gint64 c = 0; c < Cg; c++)
-        for (gint64 p = 0; p < KH; p++)
-          for (gint64 q = 0; q < KW; q++)
-            {
-              gint64 row = i * sh - ph + p * dh, col = j * sw - pw + q * dw;
-              if (row < 0 || row >= H || col < 0 || col >= W)
-                continue;  /* padding: a zero, no node */
-              gint64 xc = (oc / per_group) * Cg + c;
-              gint64 xe = ((n * C + xc) * H + row) * W + col, we = ((oc * Cg + c) * KH + p) * KW + q;
-              g_autofree char *XL = scalars_input_label (b->record, x, xe);
-              g_autofree char *WL = scalars_input_label (b->record, w, we);
-              GString *pn = g_string_new (NULL);
-              append_product (pn, xv[xe], wv[we]);
-              guint node = scalars_add_node (b, CR_SCALAR_NODE_INNER, -1, -1,
-                                             g_strdup_printf ("%s·%s", XL, WL), "×",
-                                             g_strdup_printf ("%s·%s", XL, WL),
-                                             g_string_free (pn, FALSE), xv[xe] * wv[we]);
-              scalars_add_edge (b, x_base + (guint) xe, node, wv[we], g_strdup (WL));
-              scalars_add_edge (b, w_base + (guint) we, node, xv[xe], g_strdup (XL));
-              g_array_append_val (products, node);
-              g_string_append_printf (eq, "%s%s·%s", terms ? " + " : "", XL, WL);
-              if (terms)
-                g_string_append (num, " + ");
-              append_product (num, xv[xe], wv[we]);
-              sum += xv[xe] * wv[we];
-              terms++;
-            }
-      if (terms == 0)
+      for (guint k = 0; k < terms->len; k++)
+        {
+          const ConvTerm *t = &g_array_index (terms, ConvTerm, k);
+          g_autofree char *XL = scalars_input_label (b->record, x, t->xe);
+          g_autofree char *WL = scalars_input_label (b->record, w, t->we);
+          GString *pn = g_string_new (NULL);
+          append_product (pn, xv[t->xe], wv[t->we]);
+          guint node = scalars_add_node (b, CR_SCALAR_NODE_INNER, -1, -1,
+                                         g_strdup_printf ("%s·%s", XL, WL), "×",
+                                         g_strdup_printf ("%s·%s", XL, WL),
+                                         g_string_free (pn, FALSE), xv[t->xe] * wv[t->we]);
+          scalars_add_edge (b, x_base + (guint) t->xe, node, wv[t->we], g_strdup (WL));
+          scalars_add_edge (b, w_base + (guint) t->we, node, xv[t->xe], g_strdup (XL));
+          g_array_append_val (products, node);
+          g_string_append_printf (eq, "%s%s·%s", count ? " + " : "", XL, WL);
+          if (count)
+            g_string_append (num, " + ");
+          append_product (num, xv[t->xe], wv[t->we]);
+          sum += xv[t->xe] * wv[t->we];
+          count++;
+        }
+      if (count == 0)
         {
           g_string_append (eq, "0");
           g_string_append (num, "0");
@@ -237,7 +300,7 @@ scalars_build_pool (Build *b)
       if (indices)
         chosen = plane * H * W + (gint64) indices->values[o];
       GString *eq = g_string_new (NULL), *num = g_string_new (NULL);
-      g_autofree char *Y = scalars_element_label (y, o);
+      g_autofree char *Y = scalars_input_label (b->record, y, o);
       g_string_append_printf (eq, average ? "%s = (" : "%s = max(", Y);
       g_string_append (num, average ? "(" : "max(");
       double sum = 0;
@@ -432,7 +495,7 @@ build_norm (Build                  *b,
       char *xhat_eq;
       guint xhat_node;
       gboolean affine = w || bias;
-      g_autofree char *Y = scalars_element_label (b->out, e);
+      g_autofree char *Y = scalars_input_label (b->record, b->out, e);
       g_autofree char *index = cr_record_element_text (x, e);
       g_autofree char *XHAT = affine ? g_strdup_printf ("x̂%s", index) : g_strdup (Y);
       xhat_eq = g_strdup_printf ("%s = (%s − %s)/%s", XHAT, X, MU, root);

@@ -5,6 +5,7 @@
  * one input element, with the local derivative 1. */
 #include "cr-op-scalars-private.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Output element o copies element `from` of input tensor `in` (its nodes
@@ -16,8 +17,8 @@ add_copy (Build                *b,
           gint64                o,
           gint64                from)
 {
-  b->sub_step = (guint) o;
-  g_autofree char *Y = scalars_element_label (b->out, o);
+  b->sub_step = b->sub_step_base + (guint) o;
+  g_autofree char *Y = scalars_input_label (b->record, b->out, o);
   g_autofree char *X = scalars_input_label (b->record, in, from);
   guint out = scalars_add_output (b, o, "=", g_strdup_printf ("%s = %s", Y, X), NULL,
                                   scalars_input_values (b, in)[from]);
@@ -65,11 +66,25 @@ scalars_build_take (Build *b)
     }
   if (!positions || positions->n_values != out_numel)
     return scalars_fail (b, "takes elements from places the record does not keep");
-  /* An embedding's padding row gets no gradient, and scale_grad_by_freq
-   * divides each row's: not one copy per edge. */
+  /* An embedding's padding row gets no gradient (PyTorch's convention, not
+   * the derivative of a copy), and scale_grad_by_freq divides a row's
+   * gradient by how often the indices name it. */
+  const CrRecordArgument *padding = cr_record_op_argument (b->op, "padding_idx");
   const CrRecordArgument *scale = cr_record_op_argument (b->op, "scale_grad_by_freq");
-  if (cr_record_op_argument (b->op, "padding_idx") || (scale && scale->n_values && scale->values[0]))
-    return scalars_fail (b, "has padding_idx or scale_grad_by_freq, whose gradients are no copies");
+  gboolean by_freq = scale && scale->n_values && scale->values[0];
+  gint64 row_size = in->ndim == 2 ? in->shape[1] : 0, rows = in->ndim == 2 ? in->shape[0] : 0;
+  gint64 padding_row = padding && padding->n_values ? (gint64) padding->values[0] : G_MININT64;
+  if (padding_row < 0 && padding_row != G_MININT64)
+    padding_row += rows;
+  if ((padding_row != G_MININT64 || by_freq) && row_size < 1)
+    return scalars_fail (b, "has padding_idx or scale_grad_by_freq on no 2-d weight");
+  g_autofree gint64 *uses = g_new0 (gint64, MAX (rows, 1));
+  for (gint64 o = 0; by_freq && o < out_numel; o += row_size)
+    {
+      gint64 row = (gint64) positions->values[o] / row_size;
+      if (row >= 0 && row < rows)
+        uses[row]++;
+    }
   guint base = scalars_input_nodes (b, in);
   for (gint64 o = 0; o < out_numel; o++)
     {
@@ -77,6 +92,20 @@ scalars_build_take (Build *b)
       if (from < 0 || from >= in_numel)
         return scalars_fail (b, "takes an element from outside its input");
       add_copy (b, in, base, o, from);
+      gint64 row = row_size ? from / row_size : -1;
+      CrScalarEdge *edge = b->self->edges->pdata[b->self->edges->len - 1];
+      if (row == padding_row)
+        {
+          edge->local = 0;
+          g_free (edge->local_text);
+          edge->local_text = g_strdup ("0 (padding_idx: no gradient)");
+        }
+      else if (by_freq && uses[row] > 1)
+        {
+          edge->local = 1.0 / (double) uses[row];
+          g_free (edge->local_text);
+          edge->local_text = g_strdup_printf ("1/%" G_GINT64_FORMAT " (scale_grad_by_freq)", uses[row]);
+        }
     }
   return b->error == NULL;
 }
@@ -211,5 +240,112 @@ scalars_build_join (Build *b)
         return scalars_fail (b, "has an output larger than its inputs together");
       add_copy (b, ins[k], bases[k], o, ravel (ins[k]->ndim, ins[k]->shape, in_index));
     }
+  return b->error == NULL;
+}
+
+/* x.masked_fill(mask, value): where the mask (saved, broadcast to x) is
+ * set, the output is the value, and x's element gets no gradient (an edge
+ * of local derivative 0 says so); elsewhere a copy of x's element. A value
+ * given as a tensor is an input, its element's edges 1; one given as a
+ * number is read from the output, the record keeping no number of it. */
+gboolean
+scalars_build_masked_fill (Build *b)
+{
+  const CrRecordTensor *in = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
+  const CrRecordTensor *value = b->op->inputs->len > 1
+                                ? scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 1))
+                                : NULL;
+  const CrRecordSaved *mask = NULL;
+  for (guint s = 0; s < b->op->saved->len; s++)
+    {
+      const CrRecordSaved *saved = b->op->saved->pdata[s];
+      if (g_strcmp0 (saved->name, "mask") == 0 && saved->value)
+        mask = saved;
+    }
+  gint64 n = scalars_numel_of (b->out);
+  if (!mask || mask->value->n_values != mask->value->numel || scalars_numel_of (in) != n)
+    return scalars_fail (b, "fills where a mask the record does not keep says");
+  const CrTensorSnapshot *m = mask->value;
+  if (m->ndim > b->out->ndim)
+    return scalars_fail (b, "has a mask of more dims than its input");
+  for (int d = 0; d < m->ndim; d++)
+    if (m->shape[d] != 1 && m->shape[d] != b->out->shape[d + b->out->ndim - m->ndim])
+      return scalars_fail (b, "has a mask that does not broadcast to its input");
+  guint base = scalars_input_nodes (b, in);
+  guint value_node = value ? scalars_input_nodes (b, value) : 0;
+  double fill = value ? scalars_input_values (b, value)[0] : NAN;
+  for (gint64 o = 0; o < n; o++)
+    {
+      b->sub_step = (guint) o;
+      gint64 at = scalars_broadcast_source (o, b->out->ndim, b->out->shape, m->ndim, m->shape);
+      if (m->values[at] == 0)
+        {
+          add_copy (b, in, base, o, o);
+          continue;
+        }
+      double v = value ? fill : scalars_output_value (b, o);
+      if (isnan (v) && !value)
+        return scalars_fail (b, "fills with a number the record does not keep");
+      g_autofree char *Y = scalars_input_label (b->record, b->out, o);
+      g_autofree char *V = value ? scalars_input_label (b->record, value, 0) : NULL;
+      GString *num = g_string_new (NULL);
+      scalars_append_number (num, v);
+      guint out = scalars_add_output (b, o, "fill",
+                                      V ? g_strdup_printf ("%s = %s (masked)", Y, V)
+                                        : g_strdup_printf ("%s = %s (masked)", Y, num->str),
+                                      NULL, v);
+      g_string_free (num, TRUE);
+      scalars_add_edge (b, base + (guint) o, out, 0, g_strdup ("0 (masked)"));
+      if (value)
+        scalars_add_edge (b, value_node, out, 1, g_strdup ("1"));
+    }
+  return b->error == NULL;
+}
+
+/* unbind(x, dim), split, chunk: output k is the stretch of dim after the
+ * outputs before it (unbind's one index, its dim dropped); each output
+ * element one input element, the outputs' elements stepped in order. */
+gboolean
+scalars_build_split (Build *b)
+{
+  const CrRecordTensor *in = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
+  const CrRecordArgument *dim_arg = cr_record_op_argument (b->op, "dim");
+  int dim = dim_arg && dim_arg->n_values == 1 ? scalars_wrap_dim ((gint64) dim_arg->values[0], in->ndim)
+                                              : -1;
+  /* unsafe_split keeps no dim: it is the one its first output is shorter in. */
+  for (int d = 0; dim < 0 && !dim_arg && b->out->ndim == in->ndim && d < in->ndim; d++)
+    if (b->out->shape[d] != in->shape[d])
+      dim = d;
+  if (dim < 0 && !dim_arg && b->op->outputs->len == 1 && in->ndim > 0)
+    dim = 0;
+  if (dim < 0)
+    return scalars_fail (b, "splits along a dim the record does not keep");
+  const CrRecordTensor *first = b->out;
+  guint base = scalars_input_nodes (b, in);
+  gint64 offset = 0;
+  for (guint k = 0; k < b->op->outputs->len; k++)
+    {
+      const CrRecordTensor *out = scalars_tensor_at (b->record, g_array_index (b->op->outputs, int, k));
+      if (!out)
+        return scalars_fail (b, "has an output the record does not keep");
+      gboolean unbind = out->ndim == in->ndim - 1;
+      if (!unbind && out->ndim != in->ndim)
+        return scalars_fail (b, "has an output of another number of dims than its input");
+      gint64 along = unbind ? 1 : out->shape[dim];
+      if (offset + along > in->shape[dim])
+        return scalars_fail (b, "has outputs larger than its input together");
+      b->out = out;
+      for (gint64 o = 0; o < scalars_numel_of (out); o++)
+        {
+          gint64 index[CR_MAX_DIMS] = { 0 }, in_index[CR_MAX_DIMS] = { 0 };
+          unravel (o, out->ndim, out->shape, index);
+          for (int d = 0, j = 0; d < in->ndim; d++)
+            in_index[d] = d == dim ? offset + (unbind ? 0 : index[j++]) : index[j++];
+          add_copy (b, in, base, o, ravel (in->ndim, in->shape, in_index));
+        }
+      b->sub_step_base += (guint) scalars_numel_of (out);
+      offset += along;
+    }
+  b->out = first;
   return b->error == NULL;
 }

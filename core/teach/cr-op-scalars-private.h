@@ -22,6 +22,7 @@ typedef enum {
   KIND_LAYER_NORM, KIND_BATCH_NORM,
   KIND_TAKE, KIND_SELECT, KIND_CAT, KIND_STACK,                         /* pieces */
   KIND_SLICE, KIND_GROUP_NORM, KIND_ADAPTIVE_AVG_POOL, KIND_ADAPTIVE_MAX_POOL,
+  KIND_MASKED_FILL, KIND_SPLIT,
 } Kind;
 
 /* One op being taken apart. */
@@ -36,7 +37,13 @@ typedef struct {
   GHashTable           *bases;    /* input tensor id -> its first node index + 1 */
   GHashTable           *derived;  /* tensor id -> values found from its view's input (owned) */
   guint                 sub_step; /* the output element being built */
+  guint                 sub_step_base; /* an op of several outputs: the elements of the
+                                   * outputs before b->out */
   GError               *error;
+  guint                 depth;    /* 0: the op opened; n: an op opened n levels below it
+                                   * to recompute values the record does not keep */
+  GHashTable           *recomputed; /* tensor id -> its recomputed values, NULL: none
+                                   * (owned by the outermost opening, shared) */
 } Build;
 
 /* Tensor id of the record, or NULL. */
@@ -48,6 +55,10 @@ gboolean scalars_kind_is_binary (Kind kind);
 char *scalars_shape_text (const CrRecordTensor *t);
 /* "a[0, 1]" (new string). */
 char *scalars_element_label (const CrRecordTensor *t, gint64 element);
+/* What the scalar view calls tensor t: its label, or for one the script
+ * never named what made it, "x[:]", "log_softmax(x)", "mul at line 6"
+ * (new string; cr-op-scalars-names.c). */
+char *scalars_tensor_name (const CrRunRecord *record, const CrRecordTensor *t);
 /* An input element's name: an unnamed transpose of a named tensor as
  * "W.T[0, 1]" (new string). */
 char *scalars_input_label (const CrRunRecord *record, const CrRecordTensor *t, gint64 element);
@@ -114,5 +125,7 @@ gboolean scalars_build_slice (Build *b);
 gint64 scalars_view_source (const CrRecordOp *op, Kind kind, const CrRecordTensor *in,
                             const CrRecordTensor *out, gint64 j);
 gboolean scalars_build_join (Build *b);
+gboolean scalars_build_masked_fill (Build *b);
+gboolean scalars_build_split (Build *b);
 
 G_END_DECLS

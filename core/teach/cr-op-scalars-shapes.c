@@ -105,7 +105,7 @@ scalars_build_reduction (Build *b)
     {
       b->sub_step = (guint) j;
       GString *eq = g_string_new (NULL), *n = g_string_new (NULL);
-      g_autofree char *Y = scalars_element_label (b->out, j);
+      g_autofree char *Y = scalars_input_label (b->record, b->out, j);
       g_string_append_printf (eq, "%s = %s", Y, mean ? "(" : "");
       if (mean)
         g_string_append_c (n, '(');
@@ -174,7 +174,7 @@ scalars_build_matmul (Build *b)
       b->sub_step = (guint) o;
       GArray *products = g_array_new (FALSE, FALSE, sizeof (guint));
       GString *eq = g_string_new (NULL), *num = g_string_new (NULL);
-      g_autofree char *Y = scalars_element_label (b->out, o);
+      g_autofree char *Y = scalars_input_label (b->record, b->out, o);
       g_string_append_printf (eq, "%s = ", Y);
       double sum = 0;
       gint64 bias_at = 0;
@@ -265,7 +265,7 @@ scalars_build_softmax (Build *b)
   for (gint64 j = 0; j < numel; j++)
     {
       b->sub_step = (guint) j;
-      g_autofree char *Y = scalars_element_label (b->out, j), *X = scalars_input_label (b->record, in, j);
+      g_autofree char *Y = scalars_input_label (b->record, b->out, j), *X = scalars_input_label (b->record, in, j);
       GString *eq = g_string_new (NULL);
       g_string_append_printf (eq, log_form ? "%s = %s − log(" : "%s = exp(%s)/(", Y, X);
       guint count = 0;
@@ -294,7 +294,7 @@ scalars_build_softmax (Build *b)
             }
           else
             {
-              g_autofree char *Yi = scalars_element_label (b->out, i);
+              g_autofree char *Yi = scalars_input_label (b->record, b->out, i);
               local = soft[j] * ((i == j ? 1 : 0) - soft[i]);
               text = i == j ? g_strdup_printf ("%s·(1 − %s)", Y, Y)
                             : g_strdup_printf ("−%s·%s", Y, Yi);
@@ -331,7 +331,7 @@ scalars_build_loss (Build *b)
   guint xb = scalars_input_nodes (b, x), yb = scalars_input_nodes (b, y);
   b->sub_step = 0;
   GString *eq = g_string_new (NULL);
-  g_autofree char *Y = scalars_element_label (b->out, 0);
+  g_autofree char *Y = scalars_input_label (b->record, b->out, 0);
   g_string_append_printf (eq, "%s = %s", Y, n > 1 ? "(" : "");
   for (gint64 e = 0; e < numel; e++)
     {
@@ -367,79 +367,6 @@ scalars_build_loss (Build *b)
   return b->error == NULL;
 }
 
-/* nll_loss (cross_entropy's second half): L = −(Σ over rows i of
- * logp[i, target[i]]) / N, N the rows whose target is not ignore_index;
- * the sum where the values say so. The targets are the op's saved ones;
- * per-class weights are refused. */
-gboolean
-scalars_build_nll (Build *b)
-{
-  const CrRecordTensor *in = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
-  const CrTensorSnapshot *target = NULL;
-  for (guint i = 0; i < b->op->saved->len; i++)
-    {
-      const CrRecordSaved *saved = b->op->saved->pdata[i];
-      if (strcmp (saved->name, "target") == 0)
-        target = saved->value;
-      else if (strcmp (saved->name, "weight") == 0 && saved->value)
-        return scalars_fail (b, "has class weights the expansion does not take apart");
-    }
-  gint64 rows = in->ndim == 2 ? in->shape[0] : 1, classes = in->shape[in->ndim - 1];
-  if (in->ndim < 1 || in->ndim > 2 || scalars_numel_of (b->out) != 1)
-    return scalars_fail (b, "has inputs of more than two dims or no reduction");
-  if (!target || target->n_values < rows)
-    return scalars_fail (b, "has targets the record does not keep");
-  const double *logp = scalars_input_values (b, in);
-  double total = 0;
-  guint counted = 0;
-  for (gint64 r = 0; r < rows; r++)
-    {
-      gint64 t = (gint64) target->values[r];
-      if (t < 0 || t >= classes)
-        continue;  /* ignore_index */
-      total -= logp[r * classes + t];
-      counted++;
-    }
-  double n = counted && scalars_same_value (total / counted, scalars_output_value (b, 0))
-             ? counted : 1;
-  guint base = scalars_input_nodes (b, in);
-  b->sub_step = 0;
-  GString *eq = g_string_new (NULL), *num = g_string_new (NULL);
-  g_autofree char *Y = scalars_element_label (b->out, 0);
-  g_string_append_printf (eq, "%s = −(", Y);
-  g_string_append (num, "−(");
-  guint k = 0;
-  for (gint64 r = 0; r < rows; r++)
-    {
-      gint64 t = (gint64) target->values[r];
-      if (t < 0 || t >= classes)
-        continue;
-      g_autofree char *X = scalars_input_label (b->record, in, r * classes + t);
-      g_string_append_printf (eq, "%s%s", k ? " + " : "", X);
-      if (k++)
-        g_string_append (num, " + ");
-      scalars_append_number (num, logp[r * classes + t]);
-    }
-  g_string_append_c (eq, ')');
-  g_string_append_c (num, ')');
-  if (n > 1)
-    {
-      g_string_append_printf (eq, "/%g", n);
-      g_string_append_printf (num, "/%g", n);
-    }
-  guint out_node = scalars_add_output (b, 0, "nll", g_string_free (eq, FALSE),
-                                       g_string_free (num, FALSE), total / n);
-  for (gint64 r = 0; r < rows; r++)
-    {
-      gint64 t = (gint64) target->values[r];
-      if (t < 0 || t >= classes)
-        continue;
-      scalars_add_edge (b, base + (guint) (r * classes + t), out_node, -1.0 / n,
-                        n > 1 ? g_strdup_printf ("−1/%g", n) : g_strdup ("−1"));
-    }
-  return b->error == NULL;
-}
-
 /* ---- views ----------------------------------------------------------------- */
 
 gboolean
@@ -460,7 +387,7 @@ scalars_build_view (Build *b)
         src = (j % in->shape[0]) * in->shape[1] + j / in->shape[0];
       else if (b->kind == KIND_EXPAND)
         src = scalars_broadcast_source (j, b->out->ndim, b->out->shape, in->ndim, in->shape);
-      g_autofree char *Y = scalars_element_label (b->out, j), *X = scalars_input_label (b->record, in, src);
+      g_autofree char *Y = scalars_input_label (b->record, b->out, j), *X = scalars_input_label (b->record, in, src);
       guint out_node = scalars_add_output (b, j, "=", g_strdup_printf ("%s = %s", Y, X), NULL,
                                    scalars_input_values (b, in)[src]);
       scalars_add_edge (b, base + (guint) src, out_node, 1, g_strdup ("1"));

@@ -57,6 +57,10 @@ static const OpName op_names[] = {
   { "SelectBackward0", KIND_SELECT },
   { "CatBackward0", KIND_CAT }, { "StackBackward0", KIND_STACK },
   { "SliceBackward0", KIND_SLICE }, { "NativeGroupNormBackward0", KIND_GROUP_NORM },
+  { "MaskedFillBackward0", KIND_MASKED_FILL }, { "MaskedFillBackward1", KIND_MASKED_FILL },
+  { "UnbindBackward0", KIND_SPLIT }, { "SplitBackward0", KIND_SPLIT },
+  { "SplitWithSizesBackward0", KIND_SPLIT }, { "UnsafeSplitBackward0", KIND_SPLIT },
+  { "UnsafeSplitWithSizesBackward0", KIND_SPLIT },
 };
 
 
@@ -119,28 +123,20 @@ scalars_element_label (const CrRecordTensor *t,
   return g_strdup_printf ("%s%s", t->label ? t->label : "?", index);
 }
 
-/* An input's name in the equations: an unnamed transpose of a named tensor
- * (nn.Linear's weight.t()) as "lin.weight.T" rather than "[TBackward0]". */
+/* An element's name in the equations: a tensor the script never named by
+ * what made it (scalars_tensor_name), its iterations kept. */
 char *
 scalars_input_label (const CrRunRecord    *record,
              const CrRecordTensor *t,
              gint64                element)
 {
-  const CrRecordOp *op = t->name == NULL && t->label && t->label[0] == '[' && t->op >= 0
-                         && (guint) t->op < record->ops->len ? record->ops->pdata[t->op] : NULL;
-  const CrRecordTensor *in = op && op->inputs->len
-                             ? scalars_tensor_at (record, g_array_index (op->inputs, int, 0)) : NULL;
-  if (!in || !in->label || in->label[0] == '[')
+  if (!t->label || t->label[0] != '[')
     return scalars_element_label (t, element);
+  g_autofree char *name = scalars_tensor_name (record, t);
   g_autofree char *index = cr_record_element_text (t, element);
-  /* The record calls it by its grad_fn: say what made it, from what. */
-  if (g_strcmp0 (op->grad_fn, "TBackward0") == 0)
-    return g_strdup_printf ("%s.T%s", in->label, index);
-  if (g_strcmp0 (op->grad_fn, "LogSoftmaxBackward0") == 0)
-    return g_strdup_printf ("log_softmax(%s)%s", in->label, index);
-  if (g_strcmp0 (op->grad_fn, "SoftmaxBackward0") == 0)
-    return g_strdup_printf ("softmax(%s)%s", in->label, index);
-  return scalars_element_label (t, element);
+  /* A name with an operator in it is one term: "(a + b)[0]", "x.T[0, 1]" is not. */
+  gboolean wrap = strpbrk (name, " ") && name[0] != '(' && index[0];
+  return g_strdup_printf (wrap ? "(%s)%s" : "%s%s", name, index);
 }
 
 /* A value as a factor or term in the numbers: negative ones in parentheses. */
@@ -198,19 +194,43 @@ scalars_broadcasts_to (const CrRecordTensor *t,
   return TRUE;
 }
 
+/* How deep a chain of unkept tensors is recomputed (an unnamed result of
+ * an unnamed result of ...: cross_entropy's label smoothing is 7 ops). */
+#define RECOMPUTE_MAX_DEPTH 12
+
+static const double *recompute_values (const CrRunRecord    *record,
+                                       const CrRecordTensor *t,
+                                       guint                 depth,
+                                       GHashTable           *cache);
+
+/* The values of t: its snapshot when the record keeps all of them, else
+ * recomputed (borrowed), else NULL. */
+static const double *
+known_values (const CrRunRecord    *record,
+              const CrRecordTensor *t,
+              guint                 depth,
+              GHashTable           *cache)
+{
+  if (t->value && t->value->n_values >= scalars_numel_of (t))
+    return t->value->values;
+  return recompute_values (record, t, depth, cache);
+}
+
 /* The values of a tensor the record keeps none of, made by a view, a
  * transpose, an expand or a select of one whose values it keeps or can
- * find so (nn.Linear's W.t(), a batched matmul's expanded operands): new
- * array, or NULL. depth bounds a chain of views. */
+ * find (nn.Linear's W.t(), a batched matmul's expanded operands): new
+ * array, or NULL. Cheaper than taking the view apart, and the view's input
+ * may be larger than the scalar view opens. */
 static double *
-view_values_at_depth (const CrRunRecord    *record,
-                      const CrRecordTensor *t,
-                      int                   depth)
+view_values (const CrRunRecord    *record,
+             const CrRecordTensor *t,
+             guint                 depth,
+             GHashTable           *cache)
 {
   const CrRecordOp *op = t->origin == CR_RECORD_TENSOR_RESULT && t->op >= 0
                          && (guint) t->op < record->ops->len ? record->ops->pdata[t->op] : NULL;
   Kind kind;
-  if (!op || depth > 8 || op->inputs->len < 1 || !scalars_lookup_kind (op->grad_fn, &kind)
+  if (!op || op->inputs->len < 1 || !scalars_lookup_kind (op->grad_fn, &kind)
       || (kind != KIND_VIEW && kind != KIND_T && kind != KIND_EXPAND && kind != KIND_SELECT
           && kind != KIND_SLICE))
     return NULL;
@@ -218,15 +238,10 @@ view_values_at_depth (const CrRunRecord    *record,
   gint64 n = scalars_numel_of (t), in_n = in ? scalars_numel_of (in) : 0;
   if (!in || (kind != KIND_EXPAND && kind != KIND_SELECT && kind != KIND_SLICE && in_n != n))
     return NULL;
-  g_autofree double *derived = NULL;
-  const double *from = NULL;
-  if (in->value && in->value->n_values >= in_n)
-    from = in->value->values;
-  else if ((derived = view_values_at_depth (record, in, depth + 1)))
-    from = derived;
-  else
-    return NULL;
   if (kind == KIND_EXPAND && !scalars_broadcasts_to (in, t))
+    return NULL;
+  const double *from = known_values (record, in, depth + 1, cache);
+  if (!from)
     return NULL;
   g_autofree double *values = g_new (double, MAX (n, 1));
   for (gint64 j = 0; j < n; j++)
@@ -243,13 +258,6 @@ view_values_at_depth (const CrRunRecord    *record,
       values[j] = from[src];
     }
   return g_steal_pointer (&values);
-}
-
-static double *
-view_values (const CrRunRecord    *record,
-             const CrRecordTensor *t)
-{
-  return view_values_at_depth (record, t, 0);
 }
 
 /* A parameter's value as an op in a training loop read it: what the last
@@ -308,15 +316,18 @@ scalars_input_values (Build                *b,
     return updated->values;
   if (t->value && t->value->n_values >= scalars_numel_of (t))
     return t->value->values;
-  double *derived = g_hash_table_lookup (b->derived, GINT_TO_POINTER (t->id));
-  if (!derived)
+  const double *recomputed = recompute_values (b->record, t, b->depth, b->recomputed);
+  if (recomputed)
+    return recomputed;
+  /* A view's input is its output's values in the same order. */
+  double *same = g_hash_table_lookup (b->derived, GINT_TO_POINTER (t->id));
+  if (!same && b->kind == KIND_VIEW && b->out->value
+      && b->out->value->n_values >= scalars_numel_of (t))
     {
-      derived = view_values (b->record, t);
-      if (!derived && b->kind == KIND_VIEW)
-        derived = g_memdup2 (b->out->value->values, sizeof (double) * (gsize) scalars_numel_of (t));
-      g_hash_table_insert (b->derived, GINT_TO_POINTER (t->id), derived);
+      same = g_memdup2 (b->out->value->values, sizeof (double) * (gsize) scalars_numel_of (t));
+      g_hash_table_insert (b->derived, GINT_TO_POINTER (t->id), same);
     }
-  return derived;
+  return same;
 }
 
 /* The recorded value of output element e, NaN when the record does not
@@ -358,7 +369,9 @@ later_iteration (const CrRecordOp *op)
 static gboolean
 has_values (const CrRunRecord    *record,
             const CrRecordOp     *op,
-            const CrRecordTensor *t)
+            const CrRecordTensor *t,
+            guint                 depth,
+            GHashTable           *cache)
 {
   gint64 n = scalars_numel_of (t);
   for (guint i = 0; i < op->saved->len; i++)
@@ -369,8 +382,7 @@ has_values (const CrRunRecord    *record,
     }
   if (t->value && t->value->n_values >= n)
     return TRUE;
-  g_autofree double *derived = view_values (record, t);
-  if (derived)
+  if (recompute_values (record, t, depth, cache))
     return TRUE;
   /* A view's input is its output's values in the same order. */
   Kind kind;
@@ -492,11 +504,11 @@ scalars_add_output (Build      *b,
   double recorded = scalars_output_value (b, e);
   gboolean kept = !isnan (recorded) || (b->out->value && e < b->out->value->n_values);
   guint node = scalars_add_node (b, CR_SCALAR_NODE_OUTPUT, (int) b->out->id, e,
-                         scalars_element_label (b->out, e), operation, equation, numbers,
+                         scalars_input_label (b->record, b->out, e), operation, equation, numbers,
                          kept ? recorded : value);
   if (kept && !scalars_same_value (value, recorded))
     {
-      g_autofree char *label = scalars_element_label (b->out, e);
+      g_autofree char *label = scalars_input_label (b->record, b->out, e);
       scalars_fail (b, "does not compute what the record says: %s is %.6g, the scalar equation gives "
                "%.6g (an option the expansion does not know?)", label, recorded, value);
     }
@@ -538,6 +550,22 @@ scalars_incoming_at (const CrRecordStep *step,
 
 /* ---- the chain rule ------------------------------------------------------ */
 
+/* The incoming gradient at element of output tensor `tensor`: of an op
+ * with several outputs (unbind, split), the one of that output. */
+static double
+incoming_of (const CrRecordStep *step,
+             int                 tensor,
+             gint64              element)
+{
+  for (guint i = 0; step && step->incoming->len > 1 && i < step->incoming->len; i++)
+    {
+      const CrRecordGrad *grad = step->incoming->pdata[i];
+      if (grad->tensor == tensor)
+        return !grad->value ? 0 : element < grad->value->n_values ? grad->value->values[element] : NAN;
+    }
+  return scalars_incoming_at (step, element);
+}
+
 static int
 edge_by_end_descending (gconstpointer a,
                         gconstpointer b)
@@ -557,7 +585,8 @@ propagate (CrOpScalars        *self,
   for (guint i = 0; i < self->nodes->len; i++)
     {
       CrScalarNode *node = self->nodes->pdata[i];
-      node->grad = node->kind == CR_SCALAR_NODE_OUTPUT ? scalars_incoming_at (step, node->element) : 0;
+      node->grad = node->kind == CR_SCALAR_NODE_OUTPUT
+                   ? incoming_of (step, node->tensor, node->element) : 0;
     }
   /* Borrowed pointers: a copy would take the edges' free function along. */
   g_autoptr (GPtrArray) order = g_ptr_array_sized_new (self->edges->len);
@@ -604,10 +633,14 @@ find_step (const CrRunRecord *record,
   return NULL;
 }
 
-gboolean
-cr_op_scalars_can_open (const CrRunRecord *record,
-                        int                op_index,
-                        char             **why_not)
+/* cr_op_scalars_can_open for an op opened `depth` levels down to recompute
+ * a tensor the record keeps no values of; cache: as recompute_values's. */
+static gboolean
+can_open_at (const CrRunRecord *record,
+             int                op_index,
+             guint              depth,
+             GHashTable        *cache,
+             char             **why_not)
 {
   const CrRecordOp *op = op_index >= 0 && (guint) op_index < record->ops->len
                          ? record->ops->pdata[op_index] : NULL;
@@ -625,20 +658,23 @@ cr_op_scalars_can_open (const CrRunRecord *record,
   else if (!scalars_lookup_kind (op->grad_fn, &kind))
     why_owned = g_strdup_printf ("%s (line %u) is not one the scalar view takes apart",
                                  op->grad_fn ? op->grad_fn : "this op", op->span.line);
-  else if (op->outputs->len != 1)
+  else if (op->outputs->len != 1 && kind != KIND_SPLIT)
     why = "the op has several outputs";
+  else if (op->outputs->len == 0)
+    why = "the record does not keep the op's output";
   else
     {
       gint64 total = 0;
       g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
-      for (guint i = 0; i <= op->inputs->len && !why; i++)
+      /* The inputs, then every output (unbind's and split's several). */
+      for (guint i = 0; i < op->inputs->len + op->outputs->len && !why; i++)
         {
           int id = i < op->inputs->len ? g_array_index (op->inputs, int, i)
-                                       : g_array_index (op->outputs, int, 0);
+                                       : g_array_index (op->outputs, int, i - op->inputs->len);
           const CrRecordTensor *t = scalars_tensor_at (record, id);
           if (!t)
             {
-              if (i == op->inputs->len)
+              if (i >= op->inputs->len)
                 why = "the record does not keep the op's output";
               continue;
             }
@@ -646,7 +682,7 @@ cr_op_scalars_can_open (const CrRunRecord *record,
             continue;
           gint64 n = scalars_numel_of (t);
           total += n;
-          if (i < op->inputs->len && !has_values (record, op, t))
+          if (i < op->inputs->len && !has_values (record, op, t, depth, cache))
             why_owned = g_strdup_printf ("the record does not keep the values of %s",
                                          t->label ? t->label : "its input");
           else if (i < op->inputs->len && t->origin == CR_RECORD_TENSOR_LEAF
@@ -668,6 +704,15 @@ cr_op_scalars_can_open (const CrRunRecord *record,
   return can;
 }
 
+gboolean
+cr_op_scalars_can_open (const CrRunRecord *record,
+                        int                op_index,
+                        char             **why_not)
+{
+  g_autoptr (GHashTable) cache = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  return can_open_at (record, op_index, 0, cache, why_not);
+}
+
 static gint64
 node_estimate (const CrRunRecord *record,
                const CrRecordOp  *op,
@@ -680,7 +725,11 @@ node_estimate (const CrRunRecord *record,
       n += t ? scalars_numel_of (t) : 0;
     }
   const CrRecordTensor *out = scalars_tensor_at (record, g_array_index (op->outputs, int, 0));
-  n += scalars_numel_of (out);
+  for (guint k = 0; k < op->outputs->len; k++)
+    {
+      const CrRecordTensor *t = scalars_tensor_at (record, g_array_index (op->outputs, int, k));
+      n += t ? scalars_numel_of (t) : 0;
+    }
   if (kind == KIND_MATMUL || kind == KIND_ADDMM)
     {
       guint first = kind == KIND_ADDMM ? 1 : 0;
@@ -690,29 +739,28 @@ node_estimate (const CrRunRecord *record,
     }
   else if (kind == KIND_CONV && op->inputs->len > 1)
     {
-      /* A product per output element and weight element of its group. */
+      /* A product per output element and weight element of its group: the
+       * weight's elements over the output channels (a transposed
+       * convolution's weight is (C, O/groups, …), a convolution's (O, …)). */
       const CrRecordTensor *w = scalars_tensor_at (record, g_array_index (op->inputs, int, 1));
-      n += w && w->ndim > 0 && w->shape[0] > 0
-           ? scalars_numel_of (out) * (scalars_numel_of (w) / w->shape[0]) : 0;
+      n += w && out->ndim > 1 && out->shape[1] > 0
+           ? scalars_numel_of (out) * (scalars_numel_of (w) / out->shape[1]) : 0;
     }
   else if (kind == KIND_LAYER_NORM || kind == KIND_BATCH_NORM || kind == KIND_GROUP_NORM)
     n += 2 * scalars_numel_of (out);  /* x̂ and the statistics, at most */
   return n;
 }
 
-CrOpScalars *
-cr_op_scalars_new (const CrRunRecord *record,
-                   int                op_index,
-                   int                backward,
-                   int                step,
-                   GError           **error)
+/* Op op_index's scalar graph, with the gradients of step st (NULL: none);
+ * depth and cache as can_open_at's. The op is one that can be opened. */
+static CrOpScalars *
+build_scalars (const CrRunRecord  *record,
+               int                 op_index,
+               const CrRecordStep *st,
+               guint               depth,
+               GHashTable         *cache,
+               GError            **error)
 {
-  g_autofree char *why = NULL;
-  if (!cr_op_scalars_can_open (record, op_index, &why))
-    {
-      g_set_error (error, CR_CORE_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR, "%s", why);
-      return NULL;
-    }
   const CrRecordOp *op = record->ops->pdata[op_index];
   Kind kind = KIND_VIEW;
   scalars_lookup_kind (op->grad_fn, &kind);
@@ -734,12 +782,11 @@ cr_op_scalars_new (const CrRunRecord *record,
 
   CrOpScalars *self = g_new0 (CrOpScalars, 1);
   self->op = op_index;
+  self->backward = -1;
+  self->step = -1;
   self->nodes = g_ptr_array_new_with_free_func (node_free);
   self->edges = g_ptr_array_new_with_free_func (edge_free);
   self->inputs = g_array_new (FALSE, FALSE, sizeof (int));
-  const CrRecordStep *st = find_step (record, op_index, &backward, &step);
-  self->backward = backward;
-  self->step = step;
   Build b = {
     .record = record,
     .op = op,
@@ -749,9 +796,21 @@ cr_op_scalars_new (const CrRunRecord *record,
     .step = st,
     .bases = g_hash_table_new (NULL, NULL),
     .derived = g_hash_table_new_full (NULL, NULL, NULL, g_free),
+    .depth = depth,
+    .recomputed = cache,
   };
-  gboolean ok;
-  if (scalars_kind_is_binary (kind) || scalars_kind_is_unary (kind))
+  /* Every input's values first: the builders read them without asking. */
+  gboolean ok = TRUE;
+  for (guint i = 0; i < op->inputs->len && ok; i++)
+    {
+      const CrRecordTensor *t = scalars_tensor_at (record, g_array_index (op->inputs, int, i));
+      if (t && !scalars_input_values (&b, t))
+        ok = scalars_fail (&b, "reads %s, whose values the record does not keep",
+                           t->label ? t->label : "an input");
+    }
+  if (!ok)
+    ;
+  else if (scalars_kind_is_binary (kind) || scalars_kind_is_unary (kind))
     ok = scalars_build_elementwise (&b);
   else if (kind == KIND_SUM || kind == KIND_MEAN)
     ok = scalars_build_reduction (&b);
@@ -778,6 +837,10 @@ cr_op_scalars_new (const CrRunRecord *record,
     ok = scalars_build_slice (&b);
   else if (kind == KIND_CAT || kind == KIND_STACK)
     ok = scalars_build_join (&b);
+  else if (kind == KIND_MASKED_FILL)
+    ok = scalars_build_masked_fill (&b);
+  else if (kind == KIND_SPLIT)
+    ok = scalars_build_split (&b);
   else
     ok = scalars_build_view (&b);
   g_hash_table_unref (b.bases);
@@ -788,9 +851,82 @@ cr_op_scalars_new (const CrRunRecord *record,
       cr_op_scalars_free (self);
       return NULL;
     }
-  self->n_sub_steps = (guint) scalars_numel_of (b.out);
+  /* The output elements in order, unbind's and split's outputs one after the other. */
+  self->n_sub_steps = 0;
+  for (guint k = 0; k < op->outputs->len; k++)
+    {
+      const CrRecordTensor *out = scalars_tensor_at (record, g_array_index (op->outputs, int, k));
+      self->n_sub_steps += out ? (guint) scalars_numel_of (out) : 0;
+    }
   if (st)
     propagate (self, st);
+  return self;
+}
+
+/* Values of t recomputed from the op that made it, when the record keeps
+ * none (an unnamed result inside cross_entropy): the op's scalar graph,
+ * forward only, `depth` levels below the op being opened. Borrowed from
+ * cache (tensor id -> values, NULL: cannot be found). */
+static const double *
+recompute_values (const CrRunRecord    *record,
+                  const CrRecordTensor *t,
+                  guint                 depth,
+                  GHashTable           *cache)
+{
+  gpointer found;
+  if (g_hash_table_lookup_extended (cache, GINT_TO_POINTER (t->id), NULL, &found))
+    return found;
+  /* Taken as unknown while it is being found: a cycle ends there. */
+  g_hash_table_insert (cache, GINT_TO_POINTER (t->id), NULL);
+  double *values = depth < RECOMPUTE_MAX_DEPTH ? view_values (record, t, depth, cache) : NULL;
+  const CrRecordOp *op = t->origin == CR_RECORD_TENSOR_RESULT && t->op >= 0
+                         && (guint) t->op < record->ops->len ? record->ops->pdata[t->op] : NULL;
+  if (!values && op && depth < RECOMPUTE_MAX_DEPTH
+      && can_open_at (record, t->op, depth + 1, cache, NULL))
+    {
+      g_autoptr (CrOpScalars) made = build_scalars (record, t->op, NULL, depth + 1, cache, NULL);
+      gint64 n = scalars_numel_of (t), filled = 0;
+      values = made ? g_new0 (double, MAX (n, 1)) : NULL;
+      for (guint i = 0; made && i < made->nodes->len; i++)
+        {
+          const CrScalarNode *node = made->nodes->pdata[i];
+          if (node->kind == CR_SCALAR_NODE_OUTPUT && node->tensor == (int) t->id
+              && node->element >= 0 && node->element < n)
+            {
+              values[node->element] = node->value;
+              filled++;
+            }
+        }
+      if (values && filled != n)
+        g_clear_pointer (&values, g_free);
+    }
+  g_hash_table_insert (cache, GINT_TO_POINTER (t->id), values);
+  return values;
+}
+
+CrOpScalars *
+cr_op_scalars_new (const CrRunRecord *record,
+                   int                op_index,
+                   int                backward,
+                   int                step,
+                   GError           **error)
+{
+  g_autoptr (GHashTable) cache = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autofree char *why = NULL;
+  if (!can_open_at (record, op_index, 0, cache, &why))
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR, "%s", why);
+      return NULL;
+    }
+  const CrRecordOp *op = record->ops->pdata[op_index];
+  const CrRecordStep *st = find_step (record, op_index, &backward, &step);
+  CrOpScalars *self = build_scalars (record, op_index, st, 0, cache, error);
+  if (!self)
+    return NULL;
+  self->backward = backward;
+  self->step = step;
+  Kind kind = KIND_VIEW;
+  scalars_lookup_kind (op->grad_fn, &kind);
 
   /* "c = a @ b · MmBackward0: (2, 2) @ (2, 2) → (2, 2)" */
   GString *title = g_string_new (NULL);
@@ -807,8 +943,13 @@ cr_op_scalars_new (const CrRunRecord *record,
                                                  == op->inputs->len - 1 ? " @ " : ", " : "",
                               shape);
     }
-  g_autofree char *out_shape = scalars_shape_text (b.out);
-  g_string_append_printf (title, " → %s", out_shape);
+  g_string_append (title, " →");
+  for (guint k = 0; k < op->outputs->len; k++)
+    {
+      const CrRecordTensor *t = scalars_tensor_at (record, g_array_index (op->outputs, int, k));
+      g_autofree char *out_shape = t ? scalars_shape_text (t) : g_strdup ("?");
+      g_string_append_printf (title, k ? ", %s" : " %s", out_shape);
+    }
   self->title = g_string_free (title, FALSE);
   return self;
 }

@@ -20,16 +20,26 @@
  * elements, or over dims); mm, mv, dot, bmm and addmm (nn.Linear's
  * x@W.T+b); softmax and log_softmax; mse_loss,
  * binary_cross_entropy_with_logits and nll_loss (cross_entropy's second
- * half; mean or sum, no class weights); conv1d and conv2d (each output a
- * sum of the products of its window), max_pool2d and avg_pool2d and their
- * adaptive forms; layer_norm, batch_norm and group_norm (each group's mean
- * and variance as nodes, then x̂ and the affine; batch norm in eval from
- * its running statistics); gather, embedding, index_select, indexing with
- * a tensor, select, slices, cat and stack; views, reshapes,
- * squeeze/unsqueeze, clone, t, expand. Dims, a convolution's and a pool's
- * geometry and eps are the op's recorded arguments (CrRecordOp.arguments).
- * A custom Function is refused with why (its backward is the script's
- * code), any other op with its name (CR_EXC_NOT_IMPLEMENTED_ERROR).
+ * half; mean, sum or none, with class weights and ignore_index); conv1d and
+ * conv2d and their transposed forms (each output a sum of the products that
+ * reach it), max_pool2d and avg_pool2d and their adaptive forms;
+ * layer_norm, batch_norm and group_norm (each group's mean and variance as
+ * nodes, then x̂ and the affine; batch norm in eval from its running
+ * statistics); gather, embedding (padding_idx's row gets no gradient,
+ * scale_grad_by_freq divides), index_select, indexing with a tensor,
+ * select, slices, cat, stack, masked_fill; unbind, split, chunk and
+ * unsafe_split (several outputs, their elements stepped one output after
+ * the other); views, reshapes, squeeze/unsqueeze, clone, t, expand. Dims,
+ * a convolution's and a pool's geometry and eps are the op's recorded
+ * arguments (CrRecordOp.arguments). A custom Function is refused with why
+ * (its backward is the script's code), any other op with its name
+ * (CR_EXC_NOT_IMPLEMENTED_ERROR).
+ *
+ * An input whose values the record does not keep (an unnamed result inside
+ * cross_entropy's label smoothing) is recomputed from the op that made it,
+ * by that op's own scalar graph, forward only. An input the script never
+ * named is called by what made it: "x[:]", "log_softmax(x)", "mul at line
+ * 6" (cr-op-scalars-names.c).
  *
  * Size: the op's inputs and output together hold at most
  * CR_OP_SCALARS_MAX_ELEMENTS elements, and the graph at most

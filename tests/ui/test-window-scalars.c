@@ -3,7 +3,8 @@
  * on the selected node, and the key s on the current step's op), stepped element
  * by element with the stepper's keys (which leave the stepper alone while
  * the view shows), closed with Escape and with its button; an op too big
- * is refused with why; a new run closes the view. Runs under xvfb-run. */
+ * is refused with why; a new run closes the view; unbind's two outputs
+ * open and step in turn. Runs under xvfb-run. */
 #include "cr-config.h"
 #include "cr-window-private.h"
 #include "cr-scalar-view.h"
@@ -32,10 +33,10 @@ finished_cb (CrWindow *window,
 }
 
 static CrWindow *
-open_script (void)
+open_script_text (const char *text)
 {
   g_autofree char *path = g_build_filename (g_get_tmp_dir (), "chainrule-test-scalars.py", NULL);
-  g_assert_true (g_file_set_contents (path, script, -1, NULL));
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
   CrWindow *window = cr_window_new (NULL);
   gtk_window_set_default_size (GTK_WINDOW (window), 1366, 768);
   g_autoptr (GFile) file = g_file_new_for_path (path);
@@ -50,6 +51,12 @@ open_script (void)
   cr_ui_test_wait_window_idle (window);
   g_unlink (path);
   return window;
+}
+
+static CrWindow *
+open_script (void)
+{
+  return open_script_text (script);
 }
 
 /* The graph node of the op with that grad_fn. */
@@ -221,6 +228,55 @@ test_refused_and_rerun (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* unbind: an op of two outputs opens, its six elements stepped one output
+ * after the other, each with its own output's incoming gradient; an input
+ * the script never named is called by what made it. */
+static void
+test_several_outputs (void)
+{
+  CrWindow *window = open_script_text ("import torch\n"
+                                       "x = torch.tensor([[1.0, -2.0, 0.5], [0.0, 1.5, -1.0]], "
+                                       "requires_grad=True)\n"
+                                       "a, b = x.unbind(0)\n"
+                                       "col = x[:, 1]\n"
+                                       "L = (a * b).sum() + (col * col).sum()\n"
+                                       "L.backward()\n");
+  const CrGraphModel *model = cr_graph_canvas_get_model (window->canvas);
+  const CrGraphNode *unbind = model->nodes->pdata[node_of (window, "UnbindBackward0")];
+  g_autoptr (GError) error = NULL;
+  g_assert_true (cr_window_open_scalars (window, unbind->op, &error));
+  g_assert_no_error (error);
+  g_assert_true (view_visible (window));
+  CrScalarView *view = cr_window_get_scalar_view (window);
+  const CrOpScalars *scalars = cr_scalar_view_get_scalars (view);
+  g_assert_cmpuint (scalars->n_sub_steps, ==, 6);
+  for (guint i = 0; i < 4; i++)
+    g_assert_true (cr_ui_test_press_key (window, GDK_KEY_Right));
+  g_assert_cmpuint (cr_scalar_view_get_position (view), ==, 4);
+  /* b[0]'s gradient is a[0] = 1: b's own incoming gradient, not a's. */
+  const char *text = cr_scalar_view_get_text (view);
+  g_assert_nonnull (strstr (text, "b[0] = x[1, 0] = 0"));
+  g_assert_nonnull (strstr (text, "∂L/∂b[0] = 1 goes back"));
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_End));
+  g_assert_nonnull (strstr (cr_scalar_view_get_text (view), "Every element done"));
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_Escape));
+  g_assert_false (view_visible (window));
+
+  /* col = x[:, 1] is a slice of all of x, then a select: the select's
+   * input is "x[:]", not "[SliceBackward0]". */
+  const CrGraphNode *select = model->nodes->pdata[node_of (window, "SelectBackward0")];
+  g_assert_true (cr_window_open_scalars (window, select->op, &error));
+  g_assert_no_error (error);
+  g_assert_true (view_visible (window));
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_Right));
+  text = cr_scalar_view_get_text (view);
+  g_assert_nonnull (strstr (text, "col[0] = x[:][0, 1]"));
+  g_assert_null (strstr (text, "Backward0]"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-scalars", NULL));
+  g_assert_false (view_visible (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -228,5 +284,6 @@ main (int    argc,
   cr_ui_test_init_gtk (&argc, &argv);
   g_test_add_func ("/window-scalars/open-step-close", test_open_step_close);
   g_test_add_func ("/window-scalars/refused-and-rerun", test_refused_and_rerun);
+  g_test_add_func ("/window-scalars/several-outputs", test_several_outputs);
   return g_test_run ();
 }
