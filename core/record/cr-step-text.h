@@ -1,8 +1,12 @@
-/* cr-step-text.h — a backward step told in words: the step card's headings
- * and sentences. The window's card (ui/cr-step-card*.c) lays them out with
- * widgets, the handout (render/cr-handout.c) prints them; both take every
- * word from here, so the two never say different things. Plain strings
- * from plain data (no screen). */
+/* cr-step-text.h — a step of the story told in words: a backward step, a
+ * forward op, and what a practice question on either gives, as sections
+ * (a heading, a colour role) of items (formulas as terms with the values
+ * they show, rules, sentences, footnotes). The window's card
+ * (ui/cr-step-card-layout.c) lays them out with widgets, the handout
+ * (render/cr-handout.c) prints them; both take every word from here, so
+ * the two never say different things (tests/ui/test-card-text.c holds the
+ * card to cr_step_text_plain()). Plain data in, plain data out (no
+ * screen). */
 #pragma once
 
 #include <glib.h>
