@@ -139,6 +139,17 @@ mark_scale (double em)
   return MAX (em / 15.0, 1.0);
 }
 
+/* The width of text as draw_text draws it, in pixels. */
+static double
+text_width (GtkWidget  *widget,
+            const char *text)
+{
+  g_autoptr (PangoLayout) layout = text_layout (widget, text, 0.85);
+  int w, h;
+  pango_layout_get_pixel_size (layout, &w, &h);
+  return w;
+}
+
 /* The font's line height in pixels. */
 static double
 line_height (GtkWidget *widget)
@@ -690,11 +701,15 @@ draw_series (CrTrainingView        *self,
         cairo_stroke (cr);
       }
 
-  /* The labels over the lines. */
+  /* The labels over the lines; the top number under the name where the
+   * chart is too narrow for both ("grad[0, 0]" and "0.0329" read as one). */
   draw_text_full (widget, cr, what, x0 + em * 0.25, y0 + 1, 0, 0.6, TRUE);
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
   number_text (buf, sizeof buf, high);
-  draw_text_full (widget, cr, buf, x0 + w - em * 0.2, y0 + 1, 1, 0.6, TRUE);
+  double top = y0 + 1;
+  if (em * 0.25 + text_width (widget, what) + em * 0.8 + text_width (widget, buf) + em * 0.2 > w)
+    top += em * 1.05;
+  draw_text_full (widget, cr, buf, x0 + w - em * 0.2, top, 1, 0.6, TRUE);
   number_text (buf, sizeof buf, low);
   draw_text_full (widget, cr, buf, x0 + w - em * 0.2, y0 + h - em * 1.0 - 1, 1, 0.6, TRUE);
 }
