@@ -164,6 +164,7 @@ G_BEGIN_DECLS
   X (CUMPROD)             /* CumprodBackward0 */                       \
   X (LINALG_CROSS)        /* LinalgCrossBackward0: cross, linalg.cross */ \
   X (LOGCUMSUMEXP)        /* LogcumsumexpBackward0 */                  \
+  X (LINALG_VECTOR_NORM)  /* LinalgVectorNormBackward0 */              \
   X (UPSAMPLE_NEAREST1D) /* UpsampleNearest1DBackward1 */ \
   X (UPSAMPLE_NEAREST2D) /* UpsampleNearest2DBackward1 */ \
   X (UPSAMPLE_NEAREST3D) /* UpsampleNearest3DBackward1 */ \

@@ -1,8 +1,12 @@
 /* cr-torch-products.c — torch.addmv, addr, baddbmm and addbmm and their
  * Tensor methods, beta= and alpha= keyword-only as in PyTorch 1.13 (the ops
  * are in core/ops/cr-ops-products.c); torch.cross, Tensor.cross and the
- * module torch.linalg with linalg.cross (core/ops/cr-ops-cross.c). */
+ * module torch.linalg: cross (core/ops/cr-ops-cross.c), vector_norm,
+ * matrix_norm and norm (core/ops/cr-ops-reduce.c). */
 #include "cr-torch-native.h"
+#include "cr-node.h"
+
+#include <math.h>
 
 typedef CrTensor *(*ScaledProductFunc) (CrTensor *self, CrTensor *a, CrTensor *b,
                                         double beta, double alpha, GError **error);
@@ -159,13 +163,219 @@ NATIVE (native_tensordot)
   return cr_torch_wrap (cr_tensordot (x, y, dims_a, dims_b, n_a, error));
 }
 
+/* ---- torch.linalg's norms ------------------------------------------------ */
+
+/* An ord argument: a number (*is_int when the script gave an int) or, when
+ * strings are allowed, "fro" (*fro). */
+static gboolean
+read_ord (const CrTorchArgs *a,
+          guint              i,
+          double            *ord,
+          gboolean          *is_int,
+          gboolean          *fro,
+          GError           **error)
+{
+  CrValue *v = a->values[i];
+  gint64 as_int;
+
+  if (fro != NULL)
+    *fro = FALSE;
+  *is_int = cr_torch_value_is_int (v, &as_int);
+  if (*is_int)
+    {
+      *ord = (double) as_int;
+      return TRUE;
+    }
+  if (cr_torch_value_is_number (v, ord))
+    return TRUE;
+  if (fro != NULL && v->kind == CR_VALUE_STR && g_str_equal (v->u.str.data, "fro"))
+    {
+      *fro = TRUE;
+      *ord = 2.0;
+      *is_int = TRUE;
+      return TRUE;
+    }
+  if (v->kind == CR_VALUE_STR && g_str_equal (v->u.str.data, "nuc"))
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                           "torch.linalg.norm(ord='nuc') is not supported by Chainrule yet");
+      return FALSE;
+    }
+  cr_torch_args_type_error (a, i, "Number", error);
+  return FALSE;
+}
+
+/* The vector norm with _saved_ord shown as the script gave it. */
+static CrValue *
+vector_norm_value (CrTensor   *x,
+                   double      ord,
+                   gboolean    ord_is_int,
+                   const int  *dims,
+                   int         n_dims,
+                   gboolean    keepdim,
+                   GError    **error)
+{
+  CrTensor *out = cr_linalg_vector_norm (x, ord, dims, n_dims, keepdim, error);
+
+  if (out != NULL && out->grad_fn != NULL && ord_is_int)
+    cr_node_args (out->grad_fn)->scalar_int_mask |= 1u;
+  return cr_torch_wrap (out);
+}
+
+/* linalg.matrix_norm for ord 1, -1, inf, -inf: the vector 1-norm down one
+ * dim, then amax/amin down the other (PyTorch 1.13's composite); "fro" and
+ * None: the vector 2-norm over both dims. */
+static CrValue *
+matrix_norm_value (CrTensor   *x,
+                   double      ord,
+                   gboolean    fro,
+                   const int  *given_dims,
+                   gboolean    keepdim,
+                   GError    **error)
+{
+  int dims[2] = { given_dims[0], given_dims[1] };
+  double magnitude = fabs (ord);
+  g_autoptr(CrTensor) sums = NULL;
+
+  for (int i = 0; i < 2; i++)
+    {
+      if (dims[i] < -x->ndim || dims[i] >= x->ndim)
+        {
+          g_set_error (error, CR_LANG_ERROR, CR_EXC_INDEX_ERROR,
+                       "Dimension out of range (expected to be in range of [%d, %d], but got %d)",
+                       -x->ndim, x->ndim - 1, dims[i]);
+          return NULL;
+        }
+      if (dims[i] < 0)
+        dims[i] += x->ndim;
+    }
+  if (fro)
+    return vector_norm_value (x, 2.0, TRUE, dims, 2, keepdim, error);
+  if (magnitude == 2.0)
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                           "torch.linalg.matrix_norm(ord=2) is not supported by Chainrule yet");
+      return NULL;
+    }
+  if (magnitude != 1.0 && !isinf (magnitude))
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "linalg.matrix_norm: Order %g not supported.", ord);
+      return NULL;
+    }
+  if (isinf (magnitude))
+    {
+      int swap = dims[0];
+      dims[0] = dims[1];
+      dims[1] = swap;
+    }
+  if (!keepdim && dims[0] < dims[1])
+    dims[1]--;
+  sums = cr_linalg_vector_norm (x, 1.0, &dims[0], 1, keepdim, error);
+  if (sums == NULL)
+    return NULL;
+  return cr_torch_wrap (ord > 0 ? cr_amax (sums, &dims[1], 1, keepdim, error)
+                                : cr_amin (sums, &dims[1], 1, keepdim, error));
+}
+
+/* torch.linalg.vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None) */
+NATIVE (native_vector_norm)
+{
+  double ord = 2.0;
+  gboolean ord_is_int = TRUE;
+  int dims[CR_MAX_DIMS], n_dims;
+  gboolean keepdim;
+  PARSE ("linalg_vector_norm", "x | ord dim keepdim * dtype");
+  TENSOR_ARG (x, 0);
+
+  if ((cr_torch_args_has (&a, 1) && !read_ord (&a, 1, &ord, &ord_is_int, NULL, error))
+      || !cr_torch_args_dims (&a, 2, dims, &n_dims, error)
+      || !cr_torch_args_bool (&a, 3, FALSE, &keepdim, error))
+    return NULL;
+  return vector_norm_value (x, ord, ord_is_int, dims, n_dims, keepdim, error);
+}
+
+/* torch.linalg.matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False) */
+NATIVE (native_matrix_norm)
+{
+  double ord = 2.0;
+  gboolean ord_is_int, fro = TRUE;
+  int dims[CR_MAX_DIMS] = { -2, -1 }, n_dims = 2;
+  gboolean keepdim;
+  PARSE ("linalg_matrix_norm", "A | ord dim keepdim * dtype");
+  TENSOR_ARG (x, 0);
+
+  if ((cr_torch_args_has (&a, 1) && !read_ord (&a, 1, &ord, &ord_is_int, &fro, error))
+      || (cr_torch_args_has (&a, 2) && !cr_torch_args_dims (&a, 2, dims, &n_dims, error))
+      || !cr_torch_args_bool (&a, 3, FALSE, &keepdim, error))
+    return NULL;
+  if (n_dims != 2 || x->ndim < 2)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "linalg.matrix_norm: The input tensor A must have at least 2 dimensions.");
+      return NULL;
+    }
+  return matrix_norm_value (x, ord, fro, dims, keepdim, error);
+}
+
+/* torch.linalg.norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+ * PyTorch 1.13's choice between the vector and the matrix norm. */
+NATIVE (native_linalg_norm)
+{
+  double ord = 2.0;
+  gboolean ord_is_int = FALSE, fro = FALSE, has_ord;
+  int dims[CR_MAX_DIMS], n_dims;
+  gboolean keepdim;
+  PARSE ("linalg_norm", "A | ord dim keepdim * dtype");
+  TENSOR_ARG (x, 0);
+
+  has_ord = cr_torch_args_has (&a, 1);
+  if ((has_ord && !read_ord (&a, 1, &ord, &ord_is_int, &fro, error))
+      || !cr_torch_args_dims (&a, 2, dims, &n_dims, error)
+      || !cr_torch_args_bool (&a, 3, FALSE, &keepdim, error))
+    return NULL;
+  if (n_dims > 0 && n_dims != 1 && n_dims != 2)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "linalg.norm: If dim is specified, it must be of length 1 or 2. Got [%d, %d, %d%s]",
+                   dims[0], dims[1], dims[2], n_dims > 3 ? ", ..." : "");
+      return NULL;
+    }
+  if (n_dims == 0 && has_ord && x->ndim != 1 && x->ndim != 2)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. "
+                   "Got %dD.", x->ndim);
+      return NULL;
+    }
+  if (has_ord && (n_dims == 2 || (n_dims == 0 && x->ndim == 2)))
+    {
+      if (n_dims == 0)
+        {
+          dims[0] = 0;
+          dims[1] = 1;
+        }
+      return matrix_norm_value (x, ord, fro, dims, keepdim, error);
+    }
+  return vector_norm_value (x, ord, ord_is_int, dims, n_dims, keepdim, error);
+}
+
 CrValue *
 cr_torch_linalg_module_new (void)
 {
+  static const struct { const char *name; CrNativeFunc fn; } funcs[] = {
+    { "cross", native_linalg_cross },
+    { "vector_norm", native_vector_norm },
+    { "matrix_norm", native_matrix_norm },
+    { "norm", native_linalg_norm },
+  };
   CrValue *m = cr_value_new_module ("torch.linalg");
-  g_autoptr(CrValue) cross = cr_value_new_native ("cross", native_linalg_cross, NULL, NULL);
 
-  cr_value_set_member (m, "cross", cross);
+  for (guint i = 0; i < G_N_ELEMENTS (funcs); i++)
+    {
+      g_autoptr(CrValue) fn = cr_value_new_native (funcs[i].name, funcs[i].fn, NULL, NULL);
+      cr_value_set_member (m, funcs[i].name, fn);
+    }
   cr_torch_install_missing_hook (m, "torch.linalg");
   return m;
 }

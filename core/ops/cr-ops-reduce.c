@@ -759,7 +759,9 @@ norm_backward (CrNode          *node,
 
   if (p == 0.0)
     {
-      SET_GRAD (0, cr_tensor_new_zeros (x->shape, x->ndim, x->dtype, x->device, error));
+      /* PyTorch's norm_backward gives an undefined gradient: none reaches x
+       * (x.grad stays None), though x takes part. */
+      grad_inputs[0] = NULL;
       return TRUE;
     }
   if (p == 1.0)
@@ -852,6 +854,50 @@ cr_norm (CrTensor  *x,
   return cr_norm_dim (x, p, NULL, 0, FALSE, error);
 }
 
+/* torch.linalg.vector_norm's node: norm's rule under its own name, with
+ * the same args and slots (_saved_ord for p). */
+const CrOpInfo cr_op_row_LINALG_VECTOR_NORM = {
+  CR_OP_LINALG_VECTOR_NORM, "linalg_vector_norm", "LinalgVectorNormBackward0", 1, "‖x‖",
+  "∂‖x‖₂/∂x = x/‖x‖₂  (p-norm: sign(x)·|x|ᵖ⁻¹/‖x‖ₚᵖ⁻¹)",
+  norm_backward, NULL
+};
+
+static CrTensor *norm_recorded (CrOpId op, CrTensor *x, double p, const int *dims, int n_dims,
+                                gboolean keepdim, GError **error);
+
+CrTensor *
+cr_linalg_vector_norm (CrTensor   *x,
+                       double      ord,
+                       const int  *dims,
+                       int         n_dims,
+                       gboolean    keepdim,
+                       GError    **error)
+{
+  if (!cr_dtype_is_floating (x->dtype))
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                   "Got %s", cr_dtype_scalar_name (x->dtype));
+      return NULL;
+    }
+  int all[CR_MAX_DIMS];
+  gboolean dims_given = n_dims > 0;
+  CrTensor *out;
+
+  if (!dims_given && keepdim)
+    {
+      /* Every dim kept as size 1; _saved_dim still None, as in PyTorch. */
+      for (int i = 0; i < x->ndim; i++)
+        all[i] = i;
+      dims = all;
+      n_dims = x->ndim;
+    }
+  out = norm_recorded (CR_OP_LINALG_VECTOR_NORM, x, ord, dims, n_dims, keepdim, error);
+  if (out != NULL && out->grad_fn != NULL && out->grad_fn->op->id == CR_OP_LINALG_VECTOR_NORM)
+    cr_node_args (out->grad_fn)->ints[0] = dims_given;
+  return out;
+}
+
 CrTensor *
 cr_norm_dim (CrTensor   *x,
              double      p,
@@ -860,10 +906,6 @@ cr_norm_dim (CrTensor   *x,
              gboolean    keepdim,
              GError    **error)
 {
-  int wrapped[CR_MAX_DIMS];
-  CrTensor *out;
-  CrNode *node;
-
   if (!cr_dtype_is_floating (x->dtype))
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
@@ -871,6 +913,22 @@ cr_norm_dim (CrTensor   *x,
                    "Got %s instead.", cr_dtype_scalar_name (x->dtype));
       return NULL;
     }
+  return norm_recorded (CR_OP_NORM, x, p, dims, n_dims, keepdim, error);
+}
+
+static CrTensor *
+norm_recorded (CrOpId      op,
+               CrTensor   *x,
+               double      p,
+               const int  *dims,
+               int         n_dims,
+               gboolean    keepdim,
+               GError    **error)
+{
+  int wrapped[CR_MAX_DIMS];
+  CrTensor *out;
+  CrNode *node;
+
   for (int i = 0; i < n_dims; i++)
     {
       wrapped[i] = dims[i];
@@ -881,7 +939,7 @@ cr_norm_dim (CrTensor   *x,
     n_dims = 0;
   qsort (wrapped, n_dims, sizeof (int), compare_ints);
   out = norm_forward (x, p, wrapped, n_dims, keepdim, error);
-  if (out != NULL && (node = cr_ops_record (CR_OP_NORM, &x, 1, out)) != NULL)
+  if (out != NULL && (node = cr_ops_record (op, &x, 1, out)) != NULL)
     {
       memcpy (cr_node_args (node)->dims, wrapped, sizeof (int) * n_dims);
       cr_node_args (node)->n_dims = n_dims;

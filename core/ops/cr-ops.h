@@ -184,6 +184,10 @@ CrTensor *cr_logcumsumexp   (CrTensor *x, int dim, GError **error);
 /* p-norm over everything (p = 2 for x.norm()). */
 CrTensor *cr_norm           (CrTensor *x, double p, GError **error);
 /* p-norm along dims (x.norm(dim=1)): NormBackward1 too. */
+/* torch.linalg.vector_norm: the same, as LinalgVectorNormBackward0
+ * (cr-ops-reduce.c). */
+CrTensor *cr_linalg_vector_norm (CrTensor *x, double ord, const int *dims, int n_dims,
+                             gboolean keepdim, GError **error);
 CrTensor *cr_norm_dim       (CrTensor *x, double p, const int *dims, int n_dims,
                              gboolean keepdim, GError **error);
 /* Sum x down to shape: the broadcast reduction that backward formulas use

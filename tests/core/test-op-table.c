@@ -143,6 +143,7 @@ static const struct {
   { CR_OP_CUMSUM, "CumsumBackward0" },
   { CR_OP_CUMPROD, "CumprodBackward0" },
   { CR_OP_LOGCUMSUMEXP, "LogcumsumexpBackward0" },
+  { CR_OP_LINALG_VECTOR_NORM, "LinalgVectorNormBackward0" },
   { CR_OP_LINALG_CROSS, "LinalgCrossBackward0" },
   { CR_OP_UPSAMPLE_NEAREST1D, "UpsampleNearest1DBackward1" },
   { CR_OP_UPSAMPLE_NEAREST1D_BACKWARD, "UpsampleNearest1DBackwardBackward1" },
