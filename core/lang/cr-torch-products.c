@@ -360,6 +360,16 @@ NATIVE (native_linalg_norm)
   return vector_norm_value (x, ord, ord_is_int, dims, n_dims, keepdim, error);
 }
 
+/* torch.linalg.matmul(input, other): torch.matmul under linalg's name. */
+NATIVE (native_linalg_matmul)
+{
+  PARSE ("linalg_matmul", "input other");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (y, 1);
+
+  return cr_torch_wrap (cr_matmul (x, y, error));
+}
+
 CrValue *
 cr_torch_linalg_module_new (void)
 {
@@ -368,6 +378,7 @@ cr_torch_linalg_module_new (void)
     { "vector_norm", native_vector_norm },
     { "matrix_norm", native_matrix_norm },
     { "norm", native_linalg_norm },
+    { "matmul", native_linalg_matmul },
   };
   CrValue *m = cr_value_new_module ("torch.linalg");
 

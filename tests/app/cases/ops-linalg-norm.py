@@ -29,4 +29,5 @@ for bad in [lambda: torch.linalg.norm(torch.ones(2, 2, 2), 1),
 z = torch.tensor([1.0, 0.0, 2.0], requires_grad=True)
 print(torch.autograd.grad(torch.norm(z, p=0), z, allow_unused=True),
       torch.autograd.grad(torch.linalg.vector_norm(z, ord=0) + z.sum(), z))
+print(torch.linalg.matmul(x, torch.ones(3)), torch.linalg.matmul(x.detach(), x.detach().t()))
 torch.linalg.norm(x, dim=(0, 1, 1))
