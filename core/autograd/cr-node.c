@@ -435,6 +435,12 @@ cr_autograd_set_history_take (CrTensor *out,
   set_history (out, node, output_nr, FALSE);
 }
 
+gboolean
+cr_autograd_is_no_grad_view (const CrTensor *self)
+{
+  return self->view_base != NULL && self->grad_fn == NULL && self->requires_grad;
+}
+
 /* PyTorch's rule for in-place ops (check_inplace), without the version bump.
  * A view of a leaf is refused whether or not the view has a grad_fn: written
  * in place, the leaf would get CopySlices as its history, whose edge leads to
@@ -447,6 +453,17 @@ cr_autograd_check_inplace_rules (CrTensor  *self,
 
   if (!cr_grad_mode_is_enabled ())
     return TRUE;
+  if (cr_autograd_is_no_grad_view (self))
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "A view was created in no_grad mode and is being modified inplace with grad mode "
+                           "enabled. Given that this use case is ambiguous and error-prone, it is "
+                           "forbidden. You can clarify your code by moving both the view and the "
+                           "inplace either both inside the no_grad block (if you don't want the "
+                           "inplace to be tracked) or both outside (if you want the inplace to be "
+                           "tracked).");
+      return FALSE;
+    }
   if (self->view_base != NULL && self->view_base->grad_fn == NULL
       && self->view_base->requires_grad)
     {

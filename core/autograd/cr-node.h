@@ -197,6 +197,10 @@ gboolean     cr_autograd_check_inplace  (CrTensor        *self,
  * write. */
 gboolean     cr_autograd_check_inplace_rules (CrTensor   *self,
                                               GError    **error);
+/* A view made under no_grad of a tensor that requires grad (it requires
+ * grad too, with no grad_fn): PyTorch refuses to write it in place while
+ * grad mode is on. */
+gboolean     cr_autograd_is_no_grad_view (const CrTensor *self);
 
 /* The AccumulateGrad node of a leaf that requires grad (created and cached
  * weakly on first use; a new ref). */

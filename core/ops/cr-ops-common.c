@@ -1,6 +1,7 @@
 /* cr-ops-common.c — the helpers every op file shares (declared in
  * cr-ops-private.h): recording, wrapped numbers, zeros, dim wrapping, views. */
 #include "cr-ops-private.h"
+#include "cr-grad-mode.h"
 #include "cr-ops-nnf.h"
 
 #include <math.h>
@@ -113,6 +114,11 @@ cr_ops_make_view (CrTensor     *x,
 
   if (out->view_base == NULL)
     out->view_base = cr_tensor_ref (x->view_base != NULL ? x->view_base : x);
+  /* A view made under no_grad of a tensor that requires grad still
+   * requires grad, with no grad_fn, as PyTorch's (written in place with
+   * grad mode on, it fails: cr_autograd_check_inplace_rules). */
+  if (x->requires_grad && !cr_grad_mode_is_enabled ())
+    out->requires_grad = TRUE;
   return out;
 }
 

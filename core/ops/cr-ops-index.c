@@ -1143,6 +1143,8 @@ check_leaf (CrTensor  *x,
 {
   if (!cr_grad_mode_is_enabled ())
     return TRUE;
+  if (cr_autograd_is_no_grad_view (x))
+    return cr_autograd_check_inplace_rules (x, error);
   if (x->grad_fn == NULL && x->requires_grad && x->view_base == NULL)
     {
       g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
