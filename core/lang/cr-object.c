@@ -180,6 +180,10 @@ cr_object_bind_class_attr (CrInterp  *interp,
       if (attr->u.native.self == NULL)
         return cr_value_new_native (attr->u.native.name, attr->u.native.fn, obj,
                                     attr->u.native.data);
+      /* A wrapper around a def (@torch.no_grad() on a method) binds as the
+       * def does, as functools.wraps' result would. */
+      if (attr->u.native.self->kind == CR_VALUE_FUNCTION && obj->kind != CR_VALUE_CLASS)
+        return bound_method_new (attr, obj);
       return cr_value_ref (attr);
     case CR_VALUE_OBJECT:
       if (attr->u.object.type == &cr_staticmethod_type)
