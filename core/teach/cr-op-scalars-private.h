@@ -22,7 +22,7 @@ typedef enum {
   KIND_LAYER_NORM, KIND_BATCH_NORM,
   KIND_TAKE, KIND_SELECT, KIND_CAT, KIND_STACK,                         /* pieces */
   KIND_SLICE, KIND_GROUP_NORM, KIND_ADAPTIVE_AVG_POOL, KIND_ADAPTIVE_MAX_POOL,
-  KIND_MASKED_FILL, KIND_SPLIT,
+  KIND_MASKED_FILL, KIND_SPLIT, KIND_PERMUTE, KIND_ACTIVATION,
 } Kind;
 
 /* One op being taken apart. */
@@ -110,6 +110,10 @@ gboolean scalars_build_matmul (Build *b);
 gboolean scalars_build_softmax (Build *b);
 gboolean scalars_build_loss (Build *b);
 gboolean scalars_build_view (Build *b);
+/* The input element (flat) that element j of a transpose's or a permute's
+ * output is, by the op's recorded dims; -1 when the record keeps none. */
+gint64 scalars_permute_source (const CrRecordOp *op, const CrRecordTensor *in,
+                               const CrRecordTensor *out, gint64 j);
 gboolean scalars_build_nll (Build *b);
 /* cr-op-scalars-nn.c */
 gboolean scalars_build_conv (Build *b);
@@ -127,5 +131,8 @@ gint64 scalars_view_source (const CrRecordOp *op, Kind kind, const CrRecordTenso
 gboolean scalars_build_join (Build *b);
 gboolean scalars_build_masked_fill (Build *b);
 gboolean scalars_build_split (Build *b);
+/* cr-op-scalars-activations.c: whether grad_fn is one of its functions. */
+gboolean scalars_is_activation (const char *grad_fn);
+gboolean scalars_build_activation (Build *b);
 
 G_END_DECLS

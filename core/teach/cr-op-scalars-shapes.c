@@ -369,6 +369,53 @@ scalars_build_loss (Build *b)
 
 /* ---- views ----------------------------------------------------------------- */
 
+/* x.transpose(d0, d1), x.permute(dims): output dim i is input dim dims[i]. */
+gint64
+scalars_permute_source (const CrRecordOp     *op,
+                        const CrRecordTensor *in,
+                        const CrRecordTensor *out,
+                        gint64                j)
+{
+  int dims[CR_MAX_DIMS];
+  if (in->ndim != out->ndim || in->ndim < 1)
+    return -1;
+  const CrRecordArgument *order = cr_record_op_argument (op, "dims");
+  const CrRecordArgument *d0 = cr_record_op_argument (op, "dim0");
+  const CrRecordArgument *d1 = cr_record_op_argument (op, "dim1");
+  for (int d = 0; d < in->ndim; d++)
+    dims[d] = d;
+  if (order && order->n_values == in->ndim)
+    for (int d = 0; d < in->ndim; d++)
+      dims[d] = scalars_wrap_dim ((gint64) order->values[d], in->ndim);
+  else if (d0 && d1 && d0->n_values == 1 && d1->n_values == 1)
+    {
+      int a = scalars_wrap_dim ((gint64) d0->values[0], in->ndim);
+      int c = scalars_wrap_dim ((gint64) d1->values[0], in->ndim);
+      if (a < 0 || c < 0)
+        return -1;
+      dims[a] = c;
+      dims[c] = a;
+    }
+  else
+    return -1;
+  gint64 index[CR_MAX_DIMS], in_index[CR_MAX_DIMS] = { 0 };
+  for (int d = out->ndim - 1; d >= 0; d--)
+    {
+      index[d] = out->shape[d] > 0 ? j % out->shape[d] : 0;
+      j = out->shape[d] > 0 ? j / out->shape[d] : 0;
+    }
+  for (int d = 0; d < out->ndim; d++)
+    {
+      if (dims[d] < 0)
+        return -1;
+      in_index[dims[d]] = index[d];
+    }
+  gint64 flat = 0;
+  for (int d = 0; d < in->ndim; d++)
+    flat = flat * in->shape[d] + in_index[d];
+  return flat;
+}
+
 gboolean
 scalars_build_view (Build *b)
 {
@@ -387,6 +434,10 @@ scalars_build_view (Build *b)
         src = (j % in->shape[0]) * in->shape[1] + j / in->shape[0];
       else if (b->kind == KIND_EXPAND)
         src = scalars_broadcast_source (j, b->out->ndim, b->out->shape, in->ndim, in->shape);
+      else if (b->kind == KIND_PERMUTE)
+        src = scalars_permute_source (b->op, in, b->out, j);
+      if (src < 0 || src >= scalars_numel_of (in))
+        return scalars_fail (b, "moves dims the record does not keep");
       g_autofree char *Y = scalars_input_label (b->record, b->out, j), *X = scalars_input_label (b->record, in, src);
       guint out_node = scalars_add_output (b, j, "=", g_strdup_printf ("%s = %s", Y, X), NULL,
                                    scalars_input_values (b, in)[src]);

@@ -61,6 +61,7 @@ static const OpName op_names[] = {
   { "UnbindBackward0", KIND_SPLIT }, { "SplitBackward0", KIND_SPLIT },
   { "SplitWithSizesBackward0", KIND_SPLIT }, { "UnsafeSplitBackward0", KIND_SPLIT },
   { "UnsafeSplitWithSizesBackward0", KIND_SPLIT },
+  { "TransposeBackward0", KIND_PERMUTE }, { "PermuteBackward0", KIND_PERMUTE },
 };
 
 
@@ -90,6 +91,11 @@ scalars_lookup_kind (const char *grad_fn,
         *out = op_names[i].kind;
         return TRUE;
       }
+  if (scalars_is_activation (grad_fn))
+    {
+      *out = KIND_ACTIVATION;
+      return TRUE;
+    }
   return FALSE;
 }
 
@@ -232,7 +238,7 @@ view_values (const CrRunRecord    *record,
   Kind kind;
   if (!op || op->inputs->len < 1 || !scalars_lookup_kind (op->grad_fn, &kind)
       || (kind != KIND_VIEW && kind != KIND_T && kind != KIND_EXPAND && kind != KIND_SELECT
-          && kind != KIND_SLICE))
+          && kind != KIND_SLICE && kind != KIND_PERMUTE))
     return NULL;
   const CrRecordTensor *in = scalars_tensor_at (record, g_array_index (op->inputs, int, 0));
   gint64 n = scalars_numel_of (t), in_n = in ? scalars_numel_of (in) : 0;
@@ -253,6 +259,8 @@ view_values (const CrRunRecord    *record,
         src = scalars_broadcast_source (j, t->ndim, t->shape, in->ndim, in->shape);
       else if (kind == KIND_SELECT || kind == KIND_SLICE)
         src = scalars_view_source (op, kind, in, t, j);
+      else if (kind == KIND_PERMUTE)
+        src = scalars_permute_source (op, in, t, j);
       if (src < 0 || src >= in_n)
         return NULL;
       values[j] = from[src];
@@ -841,6 +849,8 @@ build_scalars (const CrRunRecord  *record,
     ok = scalars_build_masked_fill (&b);
   else if (kind == KIND_SPLIT)
     ok = scalars_build_split (&b);
+  else if (kind == KIND_ACTIVATION)
+    ok = scalars_build_activation (&b);
   else
     ok = scalars_build_view (&b);
   g_hash_table_unref (b.bases);

@@ -16,7 +16,11 @@
  *
  * Ops covered (by grad_fn): elementwise add, sub, rsub, mul, div, neg, pow
  * (a tensor or a number on either side, with broadcasting), relu, tanh,
- * sigmoid, exp, log, sqrt, sin, cos, abs, reciprocal; sum and mean (all
+ * sigmoid, exp, log, sqrt, sin, cos, abs, reciprocal, and with their
+ * recorded parameters leaky_relu, hardtanh, elu/selu, celu, softplus,
+ * threshold, hard/softshrink, silu, gelu, log_sigmoid, rsqrt, erf, tan,
+ * atan, asin, acos, atanh, sinh, cosh, log1p, expm1, exp2, log2, log10,
+ * sign; sum and mean (all
  * elements, or over dims); mm, mv, dot, bmm and addmm (nn.Linear's
  * x@W.T+b); softmax and log_softmax; mse_loss,
  * binary_cross_entropy_with_logits and nll_loss (cross_entropy's second
@@ -29,7 +33,8 @@
  * scale_grad_by_freq divides), index_select, indexing with a tensor,
  * select, slices, cat, stack, masked_fill; unbind, split, chunk and
  * unsafe_split (several outputs, their elements stepped one output after
- * the other); views, reshapes, squeeze/unsqueeze, clone, t, expand. Dims,
+ * the other); views, reshapes, squeeze/unsqueeze, clone, t, transpose,
+ * permute, expand. Dims,
  * a convolution's and a pool's geometry and eps are the op's recorded
  * arguments (CrRecordOp.arguments). A custom Function is refused with why
  * (its backward is the script's code), any other op with its name

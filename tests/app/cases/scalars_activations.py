@@ -1,0 +1,42 @@
+# The activations with parameters (leaky_relu, hardtanh, elu, selu, celu,
+# softplus, threshold, the shrinks), silu, gelu, log_sigmoid, rsqrt, erf,
+# atan, sinh, log1p, exp2, sign; transpose and permute: each opens as a
+# scalar graph whose edges carry f'(x) as PyTorch's backward takes it.
+import torch
+import torch.nn.functional as F
+
+x = torch.tensor([-2.0, -0.7, -0.2, 0.3, 0.9, 2.5], requires_grad=True)
+w = torch.arange(1.0, 7.0)
+y1 = F.leaky_relu(x, 0.3)
+y2 = F.hardtanh(x, -1.0, 1.0)
+y3 = F.elu(x, 0.6)
+y4 = F.selu(x)
+y5 = F.celu(x, 1.5)
+y6 = F.softplus(x, beta=2.0, threshold=3.0)
+y7 = F.silu(x)
+y8 = F.gelu(x)
+y9 = F.threshold(x, 0.1, -1.0)
+y10 = F.hardshrink(x, 0.5)
+y11 = F.softshrink(x, 0.5)
+y12 = F.logsigmoid(x)
+y13 = torch.rsqrt(x.abs() + 1)
+y14 = torch.erf(x)
+y15 = torch.atan(x)
+y16 = torch.sinh(x)
+y17 = torch.log1p(x.abs())
+y18 = torch.exp2(x)
+y19 = torch.sign(x)
+m = x.view(2, 3)
+t = m.transpose(0, 1)
+p = x.view(1, 2, 3).permute(2, 0, 1)
+loss = (y1 * w).sum() + (y2 * w).sum() + (y3 * w).sum() + (y4 * w).sum() + (y5 * w).sum()
+loss = loss + (y6 * w).sum() + (y7 * w).sum() + (y8 * w).sum() + (y9 * w).sum()
+loss = loss + (y10 * w).sum() + (y11 * w).sum() + (y12 * w).sum() + (y13 * w).sum()
+loss = loss + (y14 * w).sum() + (y15 * w).sum() + (y16 * w).sum() + (y17 * w).sum()
+loss = loss + (y18 * w).sum() + (y19 * w).sum()
+loss = loss + (t * torch.arange(6.0).view(3, 2)).sum() + (p * p).sum()
+loss.backward()
+print(y3, y6, y8)
+print(t)
+print(loss)
+print(x.grad)
