@@ -1,21 +1,17 @@
 /* cr-step-text.c — a backward step in words (see the header): the
- * sentences the step card and the handout share, and the whole card as
- * sections of text lines, read from the run record's CrRecordStep in the
- * order the card shows them: roots added up, hooks, the incoming gradient,
- * then a leaf's .grad, or your backward, or the local gradients and what
- * is sent on; contributions accumulated; the error a call stopped with.
- * Each section is a list of items (formulas as terms, with the values they
- * show), which the card lays out with widgets and plain text prints. */
-#include "cr-step-text.h"
+ * sentences the step card and the handout share, and the whole step as
+ * sections of items, read from the run record's CrRecordStep in the order
+ * the card shows them: roots added up, hooks, the incoming gradient, then
+ * a leaf's .grad, or your backward, or the local gradients and what is
+ * sent on; contributions accumulated; the error a call stopped with.
+ * Forward ops and questions: cr-step-text-forward.c; the items themselves
+ * and their plain lines: cr-step-text-items.c. */
+#include "cr-step-text-private.h"
 
-#include "cr-record-forward.h"
 #include "cr-record-text.h"
 
 #include <math.h>
 #include <string.h>
-
-/* How many numbers a value writes out before it gives shape and range. */
-#define TEXT_VALUES 12
 
 const char *const CR_STEP_TEXT_RETAIN_NOTE =
   "retain_grad() was called on this non-leaf tensor, so backward keeps its gradient in .grad.";
@@ -175,243 +171,6 @@ cr_step_text_split_rule (const char *rule)
   return parts;
 }
 
-/* ---- sections and their items -------------------------------------------- */
-
-static void
-term_free (gpointer data)
-{
-  CrStepTextTerm *t = data;
-  g_free (t->text);
-  g_free (t->caption);
-  g_free (t);
-}
-
-static void
-item_free (gpointer data)
-{
-  CrStepTextItem *item = data;
-  g_free (item->text);
-  g_ptr_array_unref (item->terms);
-  g_free (item->reduction);
-  g_free (item);
-}
-
-void
-cr_step_text_section_free (CrStepTextSection *s)
-{
-  if (!s)
-    return;
-  g_free (s->heading);
-  g_ptr_array_unref (s->lines);
-  g_ptr_array_unref (s->notes);
-  g_ptr_array_unref (s->items);
-  g_free (s);
-}
-
-static CrStepTextSection *
-section_new (const char            *heading,
-             CrStepTextRole         role,
-             CrStepTextSectionKind  kind)
-{
-  CrStepTextSection *s = g_new0 (CrStepTextSection, 1);
-  s->heading = g_strdup (heading);
-  s->role = role;
-  s->kind = kind;
-  s->lines = g_ptr_array_new_with_free_func (g_free);
-  s->notes = g_ptr_array_new_with_free_func (g_free);
-  s->items = g_ptr_array_new_with_free_func (item_free);
-  return s;
-}
-
-static CrStepTextSection *
-section_add (CrStepText            *text,
-             const char            *heading,
-             CrStepTextRole         role,
-             CrStepTextSectionKind  kind)
-{
-  CrStepTextSection *s = section_new (heading, role, kind);
-  g_ptr_array_add (text->sections, s);
-  return s;
-}
-
-/* An item of words; takes words. */
-static CrStepTextItem *
-add_words_item (CrStepTextSection  *s,
-                CrStepTextItemKind  kind,
-                char               *words)
-{
-  CrStepTextItem *item = g_new0 (CrStepTextItem, 1);
-  item->kind = kind;
-  item->text = words;
-  item->terms = g_ptr_array_new_with_free_func (term_free);
-  g_ptr_array_add (s->items, item);
-  return item;
-}
-
-static void
-add_note (CrStepTextSection *s,
-          const char        *note)
-{
-  add_words_item (s, CR_STEP_TEXT_NOTE, g_strdup (note));
-}
-
-/* A new formula at the end of s; its terms follow with add_term(). */
-static CrStepTextItem *
-add_formula (CrStepTextSection *s)
-{
-  return add_words_item (s, CR_STEP_TEXT_FORMULA, NULL);
-}
-
-static char *
-brief (const CrTensorSnapshot *value)
-{
-  return cr_record_value_brief (value, TEXT_VALUES);
-}
-
-/* A term of words (NAME, WORDS, HOW) after op. */
-static CrStepTextTerm *
-add_term (CrStepTextItem     *formula,
-          CrStepTextTermKind  kind,
-          const char         *op,
-          const char         *words,
-          CrStepTextRole      role)
-{
-  CrStepTextTerm *t = g_new0 (CrStepTextTerm, 1);
-  t->kind = kind;
-  t->op = op;
-  t->text = g_strdup (words ? words : "?");
-  t->role = role;
-  g_ptr_array_add (formula->terms, t);
-  return t;
-}
-
-static CrStepTextTerm *
-add_value (CrStepTextItem         *formula,
-           const char             *op,
-           const CrTensorSnapshot *value,
-           CrStepTextRole          role)
-{
-  CrStepTextTerm *t = g_new0 (CrStepTextTerm, 1);
-  t->kind = CR_STEP_TEXT_VALUE;
-  t->op = op;
-  t->text = brief (value);
-  t->role = role;
-  t->value = value;
-  g_ptr_array_add (formula->terms, t);
-  return t;
-}
-
-/* "name = value", both in role's colour. */
-static void
-add_equals (CrStepTextSection      *s,
-            const char             *name,
-            const CrTensorSnapshot *value,
-            CrStepTextRole          role)
-{
-  CrStepTextItem *f = add_formula (s);
-  add_term (f, CR_STEP_TEXT_NAME, NULL, name, role);
-  add_value (f, "=", value, role);
-}
-
-/* ---- plain lines ------------------------------------------------------------ */
-
-/* A formula on one line: "a = b × c", "returns x, y". */
-static char *
-formula_line (const CrStepTextItem *f,
-              guint                 from,
-              guint                 to)
-{
-  GString *line = g_string_new (NULL);
-  for (guint i = from; i < to; i++)
-    {
-      const CrStepTextTerm *t = g_ptr_array_index (f->terms, i);
-      if (t->op && strcmp (t->op, ",") == 0)
-        g_string_append (line, ", ");
-      else
-        {
-          if (line->len > 0)
-            g_string_append_c (line, ' ');
-          if (t->op)
-            g_string_append_printf (line, "%s ", t->op);
-        }
-      if (t->caption)
-        g_string_append_printf (line, "%s ", t->caption);
-      g_string_append (line, t->text);
-    }
-  return g_string_free (line, FALSE);
-}
-
-/* "lhs = a = b = c" on one line, or when longer than a printed line, one
- * "= ..." a line under the first:
- *   ∂L/∂d = ∂L/∂(10 - d) × ∂(10 - d)/∂d
- *         = [[1, 1], [1, 1]] × [[-1, -1], [-1, -1]]
- *         = [[-1, -1], [-1, -1]]  */
-#define CHAIN_LINE_MAX 72
-
-static void
-formula_lines (const CrStepTextItem *f,
-               GPtrArray            *lines)
-{
-  if (g_utf8_strlen (f->text, -1) <= CHAIN_LINE_MAX)
-    {
-      g_ptr_array_add (lines, g_strdup (f->text));
-      return;
-    }
-  /* Break before each "=" after the first, indented under it. */
-  guint first_equals = 0, from = 0;
-  for (guint i = 1; i < f->terms->len && !first_equals; i++)
-    if (g_strcmp0 (((const CrStepTextTerm *) g_ptr_array_index (f->terms, i))->op, "=") == 0)
-      first_equals = i;
-  if (first_equals == 0)
-    {
-      g_ptr_array_add (lines, g_strdup (f->text));
-      return;
-    }
-  g_autofree char *lhs = formula_line (f, 0, first_equals);
-  g_autofree char *indent = g_strnfill (g_utf8_strlen (lhs, -1) + 1, ' ');
-  for (guint i = first_equals + 1; i <= f->terms->len; i++)
-    {
-      if (i < f->terms->len
-          && g_strcmp0 (((const CrStepTextTerm *) g_ptr_array_index (f->terms, i))->op, "=") != 0)
-        continue;
-      g_autofree char *part = formula_line (f, from, i);
-      g_ptr_array_add (lines, from == 0 ? g_strdup (part) : g_strconcat (indent, part, NULL));
-      from = i;
-    }
-}
-
-GPtrArray *
-cr_step_text_item_lines (const CrStepTextItem *item)
-{
-  g_return_val_if_fail (item != NULL, NULL);
-  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
-  if (item->kind == CR_STEP_TEXT_FORMULA)
-    formula_lines (item, lines);
-  else
-    g_ptr_array_add (lines, g_strdup (item->text));
-  return lines;
-}
-
-/* Every item's words, and the old views of them: lines, then notes. */
-static void
-section_finish (CrStepTextSection *s)
-{
-  for (guint i = 0; i < s->items->len; i++)
-    {
-      CrStepTextItem *item = g_ptr_array_index (s->items, i);
-      if (item->kind == CR_STEP_TEXT_FORMULA)
-        {
-          g_free (item->text);
-          item->text = formula_line (item, 0, item->terms->len);
-          formula_lines (item, s->lines);
-        }
-      else if (item->kind == CR_STEP_TEXT_NOTE)
-        g_ptr_array_add (s->notes, g_strdup (item->text));
-      else
-        g_ptr_array_add (s->lines, g_strdup (item->text));
-    }
-}
-
 /* ---- the whole step ------------------------------------------------------ */
 
 /* Whether after is before times one number (every entry), and which. */
@@ -453,10 +212,10 @@ add_sum_so_far (CrStepTextSection          *s,
                 const CrRecordAccumulation *acc,
                 CrStepTextRole              role)
 {
-  CrStepTextItem *f = add_formula (s);
-  add_term (f, CR_STEP_TEXT_NAME, NULL, acc->name, role);
-  add_value (f, "+=", acc->contribution, role);
-  CrStepTextTerm *sum = add_value (f, "→", acc->sum, role);
+  CrStepTextItem *f = cr_step_text_add_formula (s);
+  cr_step_text_add_term (f, CR_STEP_TEXT_NAME, NULL, acc->name, role);
+  cr_step_text_add_value (f, "+=", acc->contribution, role);
+  CrStepTextTerm *sum = cr_step_text_add_value (f, "→", acc->sum, role);
   sum->caption = g_strdup ("sum so far");
   sum->break_before = TRUE;
 }
@@ -473,7 +232,7 @@ add_roots (CrStepText             *text,
   g_autoptr (GArray) sums = cr_record_step_root_sums (bw, step);
   if (sums->len == 0)
     return;
-  CrStepTextSection *s = section_add (text, "Roots added up", CR_STEP_TEXT_IN,
+  CrStepTextSection *s = cr_step_text_add_section (text, "Roots added up", CR_STEP_TEXT_IN,
                                       CR_STEP_TEXT_SECTION_ROOTS);
   for (guint t = 0; t < sums->len; t++)
     {
@@ -488,12 +247,12 @@ add_roots (CrStepText             *text,
           const CrRecordGrad *g = g_ptr_array_index (bw->root_grads, k);
           if (g->tensor != acc->tensor)
             continue;
-          add_equals (s, g->name, g->value, CR_STEP_TEXT_IN);
+          cr_step_text_add_equals (s, g->name, g->value, CR_STEP_TEXT_IN);
           break;
         }
       add_sum_so_far (s, acc, CR_STEP_TEXT_IN);
     }
-  add_note (s, CR_STEP_TEXT_ROOTS_NOTE);
+  cr_step_text_add_note (s, CR_STEP_TEXT_ROOTS_NOTE);
 }
 
 /* Hooks ran on the gradient before this node used it: each as one line,
@@ -507,46 +266,46 @@ add_hooks (CrStepText         *text,
   CrRecordHookSummary did;
   if (!cr_record_step_hook_summary (step, &did))
     return;
-  CrStepTextSection *s = section_add (text, cr_step_text_hooks_heading (step), CR_STEP_TEXT_IN,
+  CrStepTextSection *s = cr_step_text_add_section (text, cr_step_text_hooks_heading (step), CR_STEP_TEXT_IN,
                                       CR_STEP_TEXT_SECTION_HOOKS);
   for (guint i = 0; i < step->hooks->len; i++)
     {
       const CrRecordHookCall *h = g_ptr_array_index (step->hooks, i);
       const char *label = cr_record_tensor_label (record, h->tensor, NULL);
-      CrStepTextItem *f = add_formula (s);
+      CrStepTextItem *f = cr_step_text_add_formula (s);
       if (h->kind == CR_RECORD_HOOK_RETAIN_GRAD)
         {
           /* "y.grad = [...]": what retain_grad() keeps. */
           g_autofree char *name = g_strdup_printf ("%s.grad", label ? label : "t");
-          add_term (f, CR_STEP_TEXT_WORDS, NULL, name, CR_STEP_TEXT_PLAIN);
-          add_value (f, "=", h->after ? h->after : h->before, CR_STEP_TEXT_OUT);
+          cr_step_text_add_term (f, CR_STEP_TEXT_WORDS, NULL, name, CR_STEP_TEXT_PLAIN);
+          cr_step_text_add_value (f, "=", h->after ? h->after : h->before, CR_STEP_TEXT_OUT);
           continue;
         }
       g_autofree char *head = cr_run_record_hook_title (record, h, label);
       g_autofree char *colon = g_strdup_printf ("%s:", head);
-      add_term (f, CR_STEP_TEXT_WORDS, NULL, colon, CR_STEP_TEXT_PLAIN);
-      add_value (f, NULL, h->before, CR_STEP_TEXT_IN);
+      cr_step_text_add_term (f, CR_STEP_TEXT_WORDS, NULL, colon, CR_STEP_TEXT_PLAIN);
+      cr_step_text_add_value (f, NULL, h->before, CR_STEP_TEXT_IN);
       double factor;
       if (h->after)
         {
-          add_value (f, "→", h->after, CR_STEP_TEXT_IN);
+          cr_step_text_add_value (f, "→", h->after, CR_STEP_TEXT_IN);
           if (uniform_factor (h->before, h->after, &factor))
-            add_words_item (s, CR_STEP_TEXT_NOTE, cr_step_text_hook_factor (factor));
+            cr_step_text_add_words (s, CR_STEP_TEXT_NOTE, cr_step_text_hook_factor (factor));
         }
       else if (h->raised)
         {
           const CrRecordError *error = cr_record_backward_error (record, backward);
           g_autofree char *raised = g_strdup_printf ("raised %s",
                                                      error && error->type ? error->type : "an error");
-          add_term (f, CR_STEP_TEXT_WORDS, "→", raised, CR_STEP_TEXT_PLAIN);
+          cr_step_text_add_term (f, CR_STEP_TEXT_WORDS, "→", raised, CR_STEP_TEXT_PLAIN);
         }
       else
-        add_term (f, CR_STEP_TEXT_WORDS, "→", "None (unchanged)", CR_STEP_TEXT_PLAIN);
+        cr_step_text_add_term (f, CR_STEP_TEXT_WORDS, "→", "None (unchanged)", CR_STEP_TEXT_PLAIN);
     }
   if (did.tensor_hook || did.raised)
-    add_note (s, cr_step_text_hooks_note (did.raised, did.changed));
+    cr_step_text_add_note (s, cr_step_text_hooks_note (did.raised, did.changed));
   if (did.retain)
-    add_note (s, CR_STEP_TEXT_RETAIN_NOTE);
+    cr_step_text_add_note (s, CR_STEP_TEXT_RETAIN_NOTE);
 }
 
 static void
@@ -555,13 +314,13 @@ add_incoming (CrStepText         *text,
 {
   if (!step->incoming || step->incoming->len == 0)
     return;
-  CrStepTextSection *s = section_add (text, step->incoming->len == 1 ? "Incoming gradient"
+  CrStepTextSection *s = cr_step_text_add_section (text, step->incoming->len == 1 ? "Incoming gradient"
                                                                     : "Incoming gradients",
                                       CR_STEP_TEXT_IN, CR_STEP_TEXT_SECTION_INCOMING);
   for (guint i = 0; i < step->incoming->len; i++)
     {
       const CrRecordGrad *g = g_ptr_array_index (step->incoming, i);
-      add_equals (s, g->name, g->value, CR_STEP_TEXT_IN);
+      cr_step_text_add_equals (s, g->name, g->value, CR_STEP_TEXT_IN);
     }
 }
 
@@ -572,21 +331,21 @@ add_leaf_grad (CrStepText         *text,
 {
   const char *leaf = cr_record_tensor_label (record, step->leaf, step->caption ? step->caption : "leaf");
   g_autofree char *title = g_strdup_printf ("%s.grad", leaf);
-  CrStepTextSection *s = section_add (text, title, CR_STEP_TEXT_OUT, CR_STEP_TEXT_SECTION_LEAF_GRAD);
+  CrStepTextSection *s = cr_step_text_add_section (text, title, CR_STEP_TEXT_OUT, CR_STEP_TEXT_SECTION_LEAF_GRAD);
   const CrRecordGrad *incoming = cr_record_step_first_incoming (step);
-  CrStepTextItem *f = add_formula (s);
+  CrStepTextItem *f = cr_step_text_add_formula (s);
   g_autofree char *colon = g_strdup_printf ("%s:", title);
-  add_term (f, CR_STEP_TEXT_WORDS, NULL, colon, CR_STEP_TEXT_PLAIN);
-  add_value (f, NULL, step->grad_before, CR_STEP_TEXT_PLAIN);
+  cr_step_text_add_term (f, CR_STEP_TEXT_WORDS, NULL, colon, CR_STEP_TEXT_PLAIN);
+  cr_step_text_add_value (f, NULL, step->grad_before, CR_STEP_TEXT_PLAIN);
   if (step->grad_before && incoming)
     {
       /* .grad already held a gradient: the step adds to it. */
-      add_value (f, "+", incoming->value, CR_STEP_TEXT_IN);
-      add_value (f, "=", step->grad_after, CR_STEP_TEXT_OUT);
+      cr_step_text_add_value (f, "+", incoming->value, CR_STEP_TEXT_IN);
+      cr_step_text_add_value (f, "=", step->grad_after, CR_STEP_TEXT_OUT);
     }
   else
-    add_value (f, "→", step->grad_after, CR_STEP_TEXT_OUT);
-  add_words_item (s, CR_STEP_TEXT_NOTE, cr_step_text_leaf_note (leaf, step->grad_before != NULL));
+    cr_step_text_add_value (f, "→", step->grad_after, CR_STEP_TEXT_OUT);
+  cr_step_text_add_words (s, CR_STEP_TEXT_NOTE, cr_step_text_leaf_note (leaf, step->grad_before != NULL));
 }
 
 /* A custom autograd.Function: its own backward ran, with the incoming
@@ -596,32 +355,32 @@ add_custom (CrStepText         *text,
             const CrRunRecord  *record,
             const CrRecordStep *step)
 {
-  CrStepTextSection *s = section_add (text, "Your backward", CR_STEP_TEXT_LOCAL,
+  CrStepTextSection *s = cr_step_text_add_section (text, "Your backward", CR_STEP_TEXT_LOCAL,
                                       CR_STEP_TEXT_SECTION_CUSTOM);
   g_autofree char *where = cr_run_record_line_text (record, step->custom_span.line, FALSE);
   g_autofree char *head = step->custom_span.line > 0
                           ? g_strdup_printf ("%s · %s", step->custom_backward, where)
                           : g_strdup (step->custom_backward);
-  add_term (add_formula (s), CR_STEP_TEXT_WORDS, NULL, head, CR_STEP_TEXT_PLAIN);
+  cr_step_text_add_term (cr_step_text_add_formula (s), CR_STEP_TEXT_WORDS, NULL, head, CR_STEP_TEXT_PLAIN);
   guint n_in = step->incoming ? step->incoming->len : 0;
   for (guint i = 0; i < n_in; i++)
     {
       const CrRecordGrad *g = g_ptr_array_index (step->incoming, i);
       g_autofree char *name = n_in == 1 ? g_strdup ("grad_output") : g_strdup_printf ("grad_outputs[%u]", i);
-      CrStepTextItem *f = add_formula (s);
-      add_term (f, CR_STEP_TEXT_WORDS, NULL, name, CR_STEP_TEXT_PLAIN);
-      add_value (f, "=", g->value, CR_STEP_TEXT_IN);
+      CrStepTextItem *f = cr_step_text_add_formula (s);
+      cr_step_text_add_term (f, CR_STEP_TEXT_WORDS, NULL, name, CR_STEP_TEXT_PLAIN);
+      cr_step_text_add_value (f, "=", g->value, CR_STEP_TEXT_IN);
     }
-  CrStepTextItem *ret = add_formula (s);
-  add_term (ret, CR_STEP_TEXT_WORDS, NULL, "returns", CR_STEP_TEXT_PLAIN);
+  CrStepTextItem *ret = cr_step_text_add_formula (s);
+  cr_step_text_add_term (ret, CR_STEP_TEXT_WORDS, NULL, "returns", CR_STEP_TEXT_PLAIN);
   for (guint i = 0; i < step->inputs->len; i++)
     {
       const CrRecordStepInput *in = g_ptr_array_index (step->inputs, i);
-      add_value (ret, i > 0 ? "," : NULL, in->outgoing.value, CR_STEP_TEXT_OUT);
+      cr_step_text_add_value (ret, i > 0 ? "," : NULL, in->outgoing.value, CR_STEP_TEXT_OUT);
     }
   if (step->inputs->len == 0)
-    add_term (ret, CR_STEP_TEXT_WORDS, NULL, "nothing", CR_STEP_TEXT_PLAIN);
-  add_note (s, CR_STEP_TEXT_CUSTOM_NOTE);
+    cr_step_text_add_term (ret, CR_STEP_TEXT_WORDS, NULL, "nothing", CR_STEP_TEXT_PLAIN);
+  cr_step_text_add_note (s, CR_STEP_TEXT_CUSTOM_NOTE);
 }
 
 static void
@@ -633,7 +392,7 @@ add_local (CrStepText         *text,
     any_local |= ((const CrRecordStepInput *) g_ptr_array_index (step->inputs, i))->local != NULL;
   if (!any_local && !step->rule)
     return;
-  CrStepTextSection *s = section_add (text, step->inputs->len == 1 ? "Local gradient" : "Local gradients",
+  CrStepTextSection *s = cr_step_text_add_section (text, step->inputs->len == 1 ? "Local gradient" : "Local gradients",
                                       CR_STEP_TEXT_LOCAL, CR_STEP_TEXT_SECTION_LOCAL);
   if (step->rule)
     {
@@ -641,16 +400,16 @@ add_local (CrStepText         *text,
        * is to show. */
       g_autoptr (GPtrArray) parts = cr_step_text_split_rule (step->rule);
       for (guint i = 0; i < parts->len; i++)
-        add_words_item (s, CR_STEP_TEXT_RULE, g_strdup (g_ptr_array_index (parts, i)));
+        cr_step_text_add_words (s, CR_STEP_TEXT_RULE, g_strdup (g_ptr_array_index (parts, i)));
       const CrRecordGrad *g = cr_record_step_first_incoming (step);
       if (!any_local)
-        add_words_item (s, CR_STEP_TEXT_NOTE, cr_step_text_rule_note (step->rule, g ? g->name : NULL));
+        cr_step_text_add_words (s, CR_STEP_TEXT_NOTE, cr_step_text_rule_note (step->rule, g ? g->name : NULL));
     }
   for (guint i = 0; i < step->inputs->len; i++)
     {
       const CrRecordStepInput *in = g_ptr_array_index (step->inputs, i);
       if (in->local && in->local_name)
-        add_equals (s, in->local_name, in->local, CR_STEP_TEXT_LOCAL);
+        cr_step_text_add_equals (s, in->local_name, in->local, CR_STEP_TEXT_LOCAL);
     }
 }
 
@@ -680,7 +439,7 @@ add_sent (CrStepText         *text,
 {
   if (step->inputs->len == 0)
     return;
-  CrStepTextSection *s = section_add (text, "Sent on", CR_STEP_TEXT_OUT, CR_STEP_TEXT_SECTION_SENT);
+  CrStepTextSection *s = cr_step_text_add_section (text, "Sent on", CR_STEP_TEXT_OUT, CR_STEP_TEXT_SECTION_SENT);
   const CrRecordGrad *incoming = cr_record_step_first_incoming (step);
   gboolean elementwise = FALSE;
   const CrRecordStepInput *broadcast = NULL;
@@ -688,37 +447,37 @@ add_sent (CrStepText         *text,
     {
       const CrRecordStepInput *in = g_ptr_array_index (step->inputs, i);
       const char *lhs = in->outgoing.name ? in->outgoing.name : input_label (record, in);
-      CrStepTextItem *f = add_formula (s);
-      add_term (f, CR_STEP_TEXT_NAME, NULL, lhs, CR_STEP_TEXT_OUT);
+      CrStepTextItem *f = cr_step_text_add_formula (s);
+      cr_step_text_add_term (f, CR_STEP_TEXT_NAME, NULL, lhs, CR_STEP_TEXT_OUT);
       if (in->local && incoming && incoming->name && in->local_name)
         {
           /* The chain rule with the names, then the numbers under them. */
-          add_term (f, CR_STEP_TEXT_NAME, "=", incoming->name, CR_STEP_TEXT_IN);
-          add_term (f, CR_STEP_TEXT_NAME, "×", in->local_name, CR_STEP_TEXT_LOCAL);
-          add_value (f, "=", incoming->value, CR_STEP_TEXT_IN)->break_before = TRUE;
-          add_value (f, "×", in->local, CR_STEP_TEXT_LOCAL);
+          cr_step_text_add_term (f, CR_STEP_TEXT_NAME, "=", incoming->name, CR_STEP_TEXT_IN);
+          cr_step_text_add_term (f, CR_STEP_TEXT_NAME, "×", in->local_name, CR_STEP_TEXT_LOCAL);
+          cr_step_text_add_value (f, "=", incoming->value, CR_STEP_TEXT_IN)->break_before = TRUE;
+          cr_step_text_add_value (f, "×", in->local, CR_STEP_TEXT_LOCAL);
           if (in->reduction)
             {
               /* The product has the broadcast shape; a line of its own sums
                * it back to the input's shape. */
-              add_value (f, "=", in->product, CR_STEP_TEXT_OUT);
+              cr_step_text_add_value (f, "=", in->product, CR_STEP_TEXT_OUT);
               g_autofree char *how = cr_record_reduction_text (in->reduction, input_label (record, in));
-              CrStepTextItem *sum = add_formula (s);
+              CrStepTextItem *sum = cr_step_text_add_formula (s);
               sum->reduction = reduction_copy (in->reduction);
-              add_term (sum, CR_STEP_TEXT_HOW, "Σ", how, CR_STEP_TEXT_OUT);
-              add_value (sum, "=", in->outgoing.value, CR_STEP_TEXT_OUT)->break_before = TRUE;
+              cr_step_text_add_term (sum, CR_STEP_TEXT_HOW, "Σ", how, CR_STEP_TEXT_OUT);
+              cr_step_text_add_value (sum, "=", in->outgoing.value, CR_STEP_TEXT_OUT)->break_before = TRUE;
               broadcast = in;
             }
           else
-            add_value (f, "=", in->outgoing.value, CR_STEP_TEXT_OUT);
+            cr_step_text_add_value (f, "=", in->outgoing.value, CR_STEP_TEXT_OUT);
           elementwise |= !is_scalar (incoming->value) || !is_scalar (in->local);
         }
       else
         {
-          add_value (f, "=", in->outgoing.value, CR_STEP_TEXT_OUT);
+          cr_step_text_add_value (f, "=", in->outgoing.value, CR_STEP_TEXT_OUT);
           if (in->reduction)
             {
-              CrStepTextItem *how = add_words_item (s, CR_STEP_TEXT_NOTE,
+              CrStepTextItem *how = cr_step_text_add_words (s, CR_STEP_TEXT_NOTE,
                                                     cr_record_reduction_text (in->reduction,
                                                                               input_label (record, in)));
               how->reduction = reduction_copy (in->reduction);
@@ -726,15 +485,15 @@ add_sent (CrStepText         *text,
             }
         }
       if (in->to_op < 0 && in->to_leaf < 0 && !in->outgoing.value)
-        add_note (s, CR_STEP_TEXT_NO_GRADIENT_NOTE);
+        cr_step_text_add_note (s, CR_STEP_TEXT_NO_GRADIENT_NOTE);
     }
   if (elementwise)
-    add_note (s, CR_STEP_TEXT_ELEMENTWISE_NOTE);
+    cr_step_text_add_note (s, CR_STEP_TEXT_ELEMENTWISE_NOTE);
   if (broadcast)
     {
       g_autofree char *from = cr_record_shape_text (broadcast->reduction->from_shape,
                                                     broadcast->reduction->from_ndim);
-      add_words_item (s, CR_STEP_TEXT_NOTE, cr_step_text_broadcast_note (input_label (record, broadcast), from));
+      cr_step_text_add_words (s, CR_STEP_TEXT_NOTE, cr_step_text_broadcast_note (input_label (record, broadcast), from));
     }
 }
 
@@ -744,11 +503,11 @@ add_accumulations (CrStepText         *text,
 {
   if (!step->accumulations || step->accumulations->len == 0)
     return;
-  CrStepTextSection *s = section_add (text, "Accumulated", CR_STEP_TEXT_OUT,
+  CrStepTextSection *s = cr_step_text_add_section (text, "Accumulated", CR_STEP_TEXT_OUT,
                                       CR_STEP_TEXT_SECTION_ACCUMULATED);
   for (guint i = 0; i < step->accumulations->len; i++)
     add_sum_so_far (s, g_ptr_array_index (step->accumulations, i), CR_STEP_TEXT_OUT);
-  add_note (s, CR_STEP_TEXT_ACCUMULATED_NOTE);
+  cr_step_text_add_note (s, CR_STEP_TEXT_ACCUMULATED_NOTE);
 }
 
 GPtrArray *
@@ -800,18 +559,18 @@ cr_step_text_error_section (const CrRunRecord   *record,
                             const char          *lead)
 {
   g_return_val_if_fail (record != NULL, NULL);
-  CrStepTextSection *s = section_new (lead, CR_STEP_TEXT_ERROR, CR_STEP_TEXT_SECTION_ERROR);
+  CrStepTextSection *s = cr_step_text_section_new (lead, CR_STEP_TEXT_ERROR, CR_STEP_TEXT_SECTION_ERROR);
   if (error)
     {
       g_autofree char *line = g_strdup_printf ("%s: %s", error->type ? error->type : "Error",
                                                error->message ? error->message : "");
-      add_term (add_formula (s), CR_STEP_TEXT_WORDS, NULL, line, CR_STEP_TEXT_PLAIN);
+      cr_step_text_add_term (cr_step_text_add_formula (s), CR_STEP_TEXT_WORDS, NULL, line, CR_STEP_TEXT_PLAIN);
       /* The footnotes: where it failed, what freed or modified its tensors. */
       g_autoptr (GPtrArray) notes = cr_step_text_error_notes (record, error);
       for (guint i = 0; i < notes->len; i++)
-        add_note (s, g_ptr_array_index (notes, i));
+        cr_step_text_add_note (s, g_ptr_array_index (notes, i));
     }
-  section_finish (s);
+  cr_step_text_finish_section (s);
   return s;
 }
 
@@ -829,26 +588,6 @@ add_error (CrStepText             *text,
   g_ptr_array_add (text->sections, s);
 }
 
-static CrStepText *
-text_new (CrStepTextPass pass)
-{
-  CrStepText *text = g_new0 (CrStepText, 1);
-  text->pass = pass;
-  text->sections = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_step_text_section_free);
-  return text;
-}
-
-static void
-text_finish (CrStepText *text)
-{
-  for (guint i = 0; i < text->sections->len; i++)
-    {
-      CrStepTextSection *s = g_ptr_array_index (text->sections, i);
-      if (s->kind != CR_STEP_TEXT_SECTION_ERROR)
-        section_finish (s);
-    }
-}
-
 CrStepText *
 cr_step_text_new (const CrRunRecord *record,
                   int                backward,
@@ -863,7 +602,7 @@ cr_step_text_new (const CrRunRecord *record,
   const CrRecordStep *st = g_ptr_array_index (bw->steps, step);
   const CrRecordOp *op = st->kind == CR_RECORD_STEP_NODE ? record_op (record, st->op) : NULL;
   gboolean accumulate = st->kind == CR_RECORD_STEP_ACCUMULATE;
-  CrStepText *text = text_new (CR_STEP_TEXT_BACKWARD);
+  CrStepText *text = cr_step_text_alloc (CR_STEP_TEXT_BACKWARD);
   text->accumulate = accumulate;
   text->count = cr_step_text_count (st->index, bw->steps->len);
   text->title = g_strdup (st->title ? st->title : op ? op->grad_fn : "?");
@@ -886,255 +625,9 @@ cr_step_text_new (const CrRunRecord *record,
       add_sent (text, record, st);
     }
   add_accumulations (text, st);
-  text_finish (text);
+  cr_step_text_finish (text);
   if (!bw->succeeded && st->index + 1 == bw->steps->len)
     add_error (text, record, bw, backward);
   return text;
 }
 
-/* ---- a forward step --------------------------------------------------------- */
-
-static const CrTensorSnapshot *
-result_value (const CrRunRecord *record,
-              const CrRecordOp  *op)
-{
-  int t = op->outputs && op->outputs->len > 0 ? g_array_index (op->outputs, int, 0) : -1;
-  if (t < 0 || (guint) t >= record->tensors->len)
-    return NULL;
-  const CrRecordTensor *tensor = g_ptr_array_index (record->tensors, t);
-  return tensor->value;
-}
-
-/* Where the op ran, and the node that will run its backward:
- * "line 13 · iteration 2 · grad_fn MulBackward0". */
-static char *
-forward_caption (const CrRunRecord *record,
-                 const CrRecordOp  *op)
-{
-  GString *where = g_string_new (NULL);
-  if (op->span.line > 0)
-    {
-      g_autofree char *line = cr_run_record_line_text (record, op->span.line, FALSE);
-      g_string_append_printf (where, "%s · ", line);
-    }
-  g_autofree char *iteration = cr_record_iteration_text (op->loop_path, op->loop_depth);
-  if (iteration)
-    g_string_append_printf (where, "%s · ", iteration);
-  g_string_append_printf (where, "grad_fn %s", op->grad_fn ? op->grad_fn : "?");
-  return g_string_free (where, FALSE);
-}
-
-CrStepText *
-cr_step_text_new_forward (const CrRunRecord *record,
-                          int                op_index,
-                          guint              index,
-                          guint              n,
-                          gboolean           has_backward)
-{
-  g_return_val_if_fail (record != NULL, NULL);
-  g_autoptr (CrForwardText) forward = cr_forward_text_new (record, op_index);
-  if (!forward)
-    return NULL;
-  const CrRecordOp *op = g_ptr_array_index (record->ops, op_index);
-  CrStepText *text = text_new (CR_STEP_TEXT_FORWARD);
-  text->count = cr_step_text_story_count (CR_STEP_TEXT_FORWARD, index, n);
-  text->title = g_strdup (forward->expression ? forward->expression : op->grad_fn);
-  text->symbol = g_strdup (op->symbol);
-  text->caption = forward_caption (record, op);
-
-  CrStepTextSection *what = section_add (text, "What it computes", CR_STEP_TEXT_OUT,
-                                         CR_STEP_TEXT_SECTION_FORWARD_WHAT);
-  add_words_item (what, CR_STEP_TEXT_SENTENCE, g_strdup_printf ("It %s.", forward->sentence));
-
-  CrStepTextSection *result = section_add (text, "With the numbers", CR_STEP_TEXT_OUT,
-                                           CR_STEP_TEXT_SECTION_FORWARD_RESULT);
-  /* A small tensor's values as a matrix under its name; else the equation
-   * the forward trace writes. */
-  const CrTensorSnapshot *value = result_value (record, op);
-  gboolean matrix = value && value->numel > 1 && value->n_values >= value->numel
-                    && value->numel <= 64;
-  CrStepTextItem *f = add_formula (result);
-  if (matrix)
-    {
-      g_autofree char *named = g_strdup_printf ("%s =", forward->result);
-      add_term (f, CR_STEP_TEXT_WORDS, NULL, named, CR_STEP_TEXT_PLAIN);
-      add_value (f, NULL, value, CR_STEP_TEXT_OUT)->break_before = TRUE;
-    }
-  else
-    add_term (f, CR_STEP_TEXT_WORDS, NULL, forward->equation, CR_STEP_TEXT_PLAIN);
-  if (forward->example)
-    {
-      /* An element of a tensor result, or how a sum came about. */
-      gboolean element = g_str_has_prefix (forward->example, forward->result)
-                         && forward->example[strlen (forward->result)] == '[';
-      CrStepTextSection *one = section_add (text, element ? "One element of it" : "Worked out",
-                                            CR_STEP_TEXT_OUT, CR_STEP_TEXT_SECTION_FORWARD_EXAMPLE);
-      add_term (add_formula (one), CR_STEP_TEXT_WORDS, NULL, forward->example, CR_STEP_TEXT_PLAIN);
-    }
-
-  /* What comes next, so that the story reads on. */
-  CrStepTextSection *next = section_add (text, NULL, CR_STEP_TEXT_PLAIN,
-                                         CR_STEP_TEXT_SECTION_FORWARD_NEXT);
-  add_note (next, index + 1 < n
-    ? "Each op waits for its inputs: the faint nodes are not computed yet."
-    : has_backward
-    ? "The forward pass is done. Next, backward goes through the same graph the other way, "
-      "from the result to the leaves, one node at a time."
-    : "The forward pass is done; this script calls no backward.");
-  text_finish (text);
-  return text;
-}
-
-/* ---- what a question gives ---------------------------------------------------- */
-
-/* Moves text's first section of kind to the end of given; FALSE: none. */
-static gboolean
-move_section (CrStepText            *text,
-              CrStepText            *given,
-              CrStepTextSectionKind  kind)
-{
-  for (guint i = 0; i < text->sections->len; i++)
-    if (((CrStepTextSection *) g_ptr_array_index (text->sections, i))->kind == kind)
-      {
-        g_ptr_array_add (given->sections, g_ptr_array_steal_index (text->sections, i));
-        return TRUE;
-      }
-  return FALSE;
-}
-
-/* A new text with text's header and no sections. */
-static CrStepText *
-header_of (const CrStepText *text)
-{
-  CrStepText *given = text_new (text->pass);
-  given->count = g_strdup (text->count);
-  given->title = g_strdup (text->title);
-  given->symbol = g_strdup (text->symbol);
-  given->caption = g_strdup (text->caption);
-  given->accumulate = text->accumulate;
-  return given;
-}
-
-CrStepText *
-cr_step_text_new_given (const CrRunRecord *record,
-                        int                backward,
-                        int                step,
-                        gboolean           hide_local)
-{
-  g_autoptr (CrStepText) text = cr_step_text_new (record, backward, step);
-  if (!text)
-    return NULL;
-  const CrRecordBackward *bw = g_ptr_array_index (record->backwards, backward);
-  const CrRecordStep *st = g_ptr_array_index (bw->steps, step);
-  CrStepText *given = header_of (text);
-  move_section (text, given, CR_STEP_TEXT_SECTION_INCOMING);
-  if (text->accumulate)
-    {
-      const char *leaf = cr_record_tensor_label (record, st->leaf, "the leaf");
-      g_autofree char *title = g_strdup_printf ("%s.grad before", leaf);
-      CrStepTextSection *s = section_add (given, title, CR_STEP_TEXT_PLAIN,
-                                          CR_STEP_TEXT_SECTION_GRAD_BEFORE);
-      add_value (add_formula (s), NULL, st->grad_before, CR_STEP_TEXT_PLAIN);
-    }
-  else if (!hide_local)
-    move_section (text, given, CR_STEP_TEXT_SECTION_LOCAL);
-  else if (st->rule)
-    {
-      CrStepTextSection *s = section_add (given, "Rule", CR_STEP_TEXT_LOCAL, CR_STEP_TEXT_SECTION_RULE);
-      add_words_item (s, CR_STEP_TEXT_RULE, g_strdup (st->rule));
-    }
-  /* Moved sections are finished; the new ones get their words now. */
-  for (guint i = 0; i < given->sections->len; i++)
-    {
-      CrStepTextSection *s = g_ptr_array_index (given->sections, i);
-      if (s->kind == CR_STEP_TEXT_SECTION_GRAD_BEFORE || s->kind == CR_STEP_TEXT_SECTION_RULE)
-        section_finish (s);
-    }
-  return given;
-}
-
-CrStepText *
-cr_step_text_new_forward_given (const CrRunRecord *record,
-                                int                op_index,
-                                guint              index,
-                                guint              n)
-{
-  g_autoptr (CrStepText) text = cr_step_text_new_forward (record, op_index, index, n, FALSE);
-  if (!text)
-    return NULL;
-  CrStepText *given = header_of (text);
-  move_section (text, given, CR_STEP_TEXT_SECTION_FORWARD_WHAT);
-  /* What the learner computes from: each input's values, by its name. */
-  const CrRecordOp *op = g_ptr_array_index (record->ops, op_index);
-  CrStepTextSection *s = section_add (given, op->inputs && op->inputs->len == 1 ? "Its input"
-                                                                                : "Its inputs",
-                                      CR_STEP_TEXT_OUT, CR_STEP_TEXT_SECTION_FORWARD_INPUTS);
-  for (guint i = 0; op->inputs && i < op->inputs->len; i++)
-    {
-      int t = g_array_index (op->inputs, int, i);
-      const CrRecordTensor *tensor = t >= 0 && (guint) t < record->tensors->len
-                                     ? g_ptr_array_index (record->tensors, t) : NULL;
-      if (!tensor || !tensor->value)
-        continue;
-      const char *name = cr_record_tensor_label (record, t, "an input");
-      CrStepTextItem *f = add_formula (s);
-      if (tensor->value->numel == 1 && tensor->value->n_values >= 1)
-        {
-          /* A number on the name's line. */
-          g_autofree char *number = cr_record_value_brief (tensor->value, 1);
-          g_autofree char *line = g_strdup_printf ("%s = %s", name, number);
-          add_term (f, CR_STEP_TEXT_WORDS, NULL, line, CR_STEP_TEXT_PLAIN);
-          continue;
-        }
-      g_autofree char *named = g_strdup_printf ("%s =", name);
-      add_term (f, CR_STEP_TEXT_WORDS, NULL, named, CR_STEP_TEXT_PLAIN);
-      add_value (f, NULL, tensor->value, CR_STEP_TEXT_PLAIN)->break_before = TRUE;
-    }
-  section_finish (s);
-  return given;
-}
-
-void
-cr_step_text_free (CrStepText *self)
-{
-  if (!self)
-    return;
-  g_free (self->count);
-  g_free (self->title);
-  g_free (self->symbol);
-  g_free (self->caption);
-  g_ptr_array_unref (self->sections);
-  g_free (self);
-}
-
-char *
-cr_step_text_plain (const CrStepText *self)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-  GString *out = g_string_new (NULL);
-  if (self->symbol)
-    g_string_append_printf (out, "%s\n", self->symbol);
-  g_string_append_printf (out, "%s\n%s\n", self->count, self->title);
-  if (self->caption)
-    g_string_append_printf (out, "%s\n", self->caption);
-  for (guint i = 0; i < self->sections->len; i++)
-    {
-      const CrStepTextSection *s = g_ptr_array_index (self->sections, i);
-      g_string_append_c (out, '\n');
-      if (s->heading)
-        g_string_append_printf (out, "%s\n", s->heading);
-      for (guint k = 0; k < s->items->len; k++)
-        {
-          const CrStepTextItem *item = g_ptr_array_index (s->items, k);
-          if (item->kind == CR_STEP_TEXT_NOTE || item->kind == CR_STEP_TEXT_SENTENCE)
-            {
-              g_string_append_printf (out, "%s\n", item->text);
-              continue;
-            }
-          g_autoptr (GPtrArray) lines = cr_step_text_item_lines (item);
-          for (guint l = 0; l < lines->len; l++)
-            g_string_append_printf (out, "  %s\n", (const char *) g_ptr_array_index (lines, l));
-        }
-    }
-  return g_string_free (out, FALSE);
-}
