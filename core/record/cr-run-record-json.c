@@ -7,6 +7,7 @@
  * line; spans, shapes, gradients' snapshots and number arrays go on one line
  * each, which keeps a long run's file readable and a tenth of the size. */
 #include "cr-run-record-json.h"
+#include "cr-run-record-fields.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -322,69 +323,81 @@ write_snapshot (JsonWriter             *w,
   end_object (w);
 }
 
-static const char *
-origin_name (CrRecordTensorOrigin origin)
+/* The fields rows describe (n of them), each under its name; an enum as
+ * its word. */
+static void
+write_rows (JsonWriter        *w,
+            const RecordField *rows,
+            gsize              n,
+            gconstpointer      item)
 {
-  switch (origin)
+  const guint8 *base = item;
+  for (gsize i = 0; i < n; i++)
     {
-    case CR_RECORD_TENSOR_LEAF:     return "leaf";
-    case CR_RECORD_TENSOR_RESULT:   return "result";
-    case CR_RECORD_TENSOR_CONSTANT: return "constant";
-    case CR_RECORD_TENSOR_NO_GRAD:  return "no_grad";
-    case CR_RECORD_TENSOR_DETACHED: return "detached";
-    default:                        return "unknown";
+      const RecordField *f = &rows[i];
+      const guint8 *at = base + f->offset;
+      switch (f->kind)
+        {
+        case FIELD_KIND_U32:
+          {
+            guint v = *(const guint *) at;
+            if (f->names)
+              write_string (w, f->key, v < f->n_values ? f->names[v] : "unknown");
+            else
+              write_int (w, f->key, v);
+          }
+          break;
+        case FIELD_KIND_I32:
+          write_int (w, f->key, *(const int *) at);
+          break;
+        case FIELD_KIND_BOOL:
+          write_bool (w, f->key, *(const gboolean *) at);
+          break;
+        case FIELD_KIND_STRING:
+        case FIELD_KIND_RULE:
+          write_string (w, f->key, *(const char *const *) at);
+          break;
+        case FIELD_KIND_SPAN:
+          write_span (w, f->key, (const CrSpan *) at);
+          break;
+        case FIELD_KIND_SHAPE:
+          write_int64s (w, f->key, (const gint64 *) (base + f->offset2), *(const int *) at);
+          break;
+        case FIELD_KIND_INDEX_ARRAY:
+          write_index_array (w, f->key, *(const GArray *const *) at);
+          break;
+        case FIELD_KIND_LOOP_PATH:
+          write_loop_path (w, (const guint *) (base + f->offset2), *(const guint *) at);
+          break;
+        case FIELD_KIND_SNAPSHOT:
+          write_snapshot (w, f->key, *(const CrTensorSnapshot *const *) at);
+          break;
+        }
     }
 }
 
-static const char *
-region_kind_name (CrRecordRegionKind kind)
+static void
+write_fields (JsonWriter         *w,
+              const RecordFields *fields,
+              gconstpointer       item)
 {
-  switch (kind)
-    {
-    case CR_RECORD_REGION_NO_GRAD:       return "no_grad";
-    case CR_RECORD_REGION_ENABLE_GRAD:   return "enable_grad";
-    case CR_RECORD_REGION_GRAD_DISABLED: return "grad_disabled";
-    case CR_RECORD_REGION_INFERENCE:     return "inference_mode";
-    default:                             return "unknown";
-    }
+  write_rows (w, fields->rows, fields->n_rows, item);
 }
 
-static const char *
-hook_kind_name (CrRecordHookKind kind)
-{
-  switch (kind)
-    {
-    case CR_RECORD_HOOK_TENSOR:      return "tensor";
-    case CR_RECORD_HOOK_RETAIN_GRAD: return "retain_grad";
-    case CR_RECORD_HOOK_MODULE:      return "module";
-    default:                         return "unknown";
-    }
-}
+/* An item that is its id and its table's fields. */
+#define WRITE_ID_AND_FIELDS(w, item, fields) \
+  G_STMT_START {                             \
+    begin_object ((w), NULL);                \
+    write_int ((w), "id", (item)->id);       \
+    write_fields ((w), &(fields), (item));   \
+    end_object ((w));                        \
+  } G_STMT_END
 
 static void
 write_tensor (JsonWriter           *w,
               const CrRecordTensor *t)
 {
-  begin_object (w, NULL);
-  write_int (w, "id", t->id);
-  write_string (w, "name", t->name);
-  write_int (w, "iteration", t->iteration);
-  write_string (w, "label", t->label);
-  write_string (w, "module_path", t->module_path);
-  write_string (w, "origin", origin_name (t->origin));
-  write_int (w, "op", t->op);
-  write_int (w, "output_nr", t->output_nr);
-  write_int (w, "source", t->source);
-  write_int (w, "region", t->region);
-  write_span (w, "span", &t->span);
-  write_int64s (w, "shape", t->shape, t->ndim);
-  write_string (w, "dtype", t->dtype);
-  write_string (w, "device", t->device);
-  write_bool (w, "requires_grad", t->requires_grad);
-  write_bool (w, "retains_grad", t->retains_grad);
-  write_snapshot (w, "value", t->value);
-  write_loop_path (w, t->loop_path, t->loop_depth);
-  end_object (w);
+  WRITE_ID_AND_FIELDS (w, t, cr_record_tensor_fields);
 }
 
 static void
@@ -392,14 +405,7 @@ write_saved (JsonWriter          *w,
              const CrRecordSaved *s)
 {
   begin_object (w, NULL);
-  write_string (w, "name", s->name);
-  write_int (w, "tensor", s->tensor);
-  write_int64s (w, "shape", s->shape, s->ndim);
-  write_snapshot (w, "value", s->value);
-  write_int (w, "freed_backward", s->freed_backward);
-  write_int (w, "freed_step", s->freed_step);
-  write_span (w, "modified_span", &s->modified_span);
-  write_bool (w, "internal", s->internal);
+  write_fields (w, &cr_record_saved_fields, s);
   end_object (w);
 }
 
@@ -444,38 +450,38 @@ write_op (JsonWriter       *w,
 {
   begin_object (w, NULL);
   write_int (w, "id", op->id);
-  write_string (w, "grad_fn", op->grad_fn);
-  write_string (w, "symbol", op->symbol);
-  write_string (w, "caption", op->caption);
-  write_span (w, "span", &op->span);
-  write_string (w, "key", op->key);
-  write_index_array (w, "inputs", op->inputs);
-  write_index_array (w, "outputs", op->outputs);
-  write_int (w, "module_call", op->module_call);
-  write_int (w, "iteration", op->iteration);
-  write_string (w, "custom_function", op->custom_function);
-  write_bool (w, "in_place", op->in_place);
-  write_string (w, "rule", op->rule);
+  write_fields (w, &cr_record_op_fields, op);
   WRITE_ITEMS (w, "saved", op->saved, write_saved);
-  write_loop_path (w, op->loop_path, op->loop_depth);
+  write_fields (w, &cr_record_op_tail_fields, op);
   write_arguments (w, op->arguments);
   end_object (w);
+}
+
+/* Where the row key is in fields (n_rows when none). The JSON of module
+ * calls and backward calls tells their loop path right after their
+ * iteration, earlier than their tables' order (the wire's). */
+static gsize
+row_of (const RecordFields *fields,
+        const char         *key)
+{
+  gsize i = 0;
+  while (i < fields->n_rows && !g_str_equal (fields->rows[i].key, key))
+    i++;
+  return i;
 }
 
 static void
 write_module_call (JsonWriter               *w,
                    const CrRecordModuleCall *call)
 {
+  /* Its table ends with its loop path. */
+  const RecordFields *fields = &cr_record_module_call_fields;
+  gsize span = row_of (fields, "span"), path = fields->n_rows - 1;
   begin_object (w, NULL);
   write_int (w, "id", call->id);
-  write_string (w, "path", call->path);
-  write_string (w, "class_name", call->class_name);
-  write_int (w, "parent", call->parent);
-  write_int (w, "depth", call->depth);
-  write_int (w, "iteration", call->iteration);
-  write_loop_path (w, call->loop_path, call->loop_depth);
-  write_span (w, "span", &call->span);
-  write_bool (w, "user_class", call->user_class);
+  write_rows (w, fields->rows, span, call);
+  write_rows (w, fields->rows + path, 1, call);
+  write_rows (w, fields->rows + span, path - span, call);
   end_object (w);
 }
 
@@ -483,13 +489,7 @@ static void
 write_region (JsonWriter           *w,
               const CrRecordRegion *region)
 {
-  begin_object (w, NULL);
-  write_int (w, "id", region->id);
-  write_string (w, "kind", region_kind_name (region->kind));
-  write_span (w, "span", &region->span);
-  write_int (w, "iteration", region->iteration);
-  write_loop_path (w, region->loop_path, region->loop_depth);
-  end_object (w);
+  WRITE_ID_AND_FIELDS (w, region, cr_record_region_fields);
 }
 
 /* {"name": "∂L/∂b", "tensor": 3, "value": {...}} on one line. */
@@ -499,9 +499,7 @@ write_grad (JsonWriter         *w,
             const CrRecordGrad *grad)
 {
   begin_inline (w, key);
-  write_string (w, "name", grad->name);
-  write_int (w, "tensor", grad->tensor);
-  write_snapshot (w, "value", grad->value);
+  write_fields (w, &cr_record_grad_fields, grad);
   end_object (w);
 }
 
@@ -534,13 +532,7 @@ write_step_input (JsonWriter              *w,
                   const CrRecordStepInput *in)
 {
   begin_object (w, NULL);
-  write_int (w, "tensor", in->tensor);
-  write_int (w, "to_op", in->to_op);
-  write_int (w, "to_leaf", in->to_leaf);
-  write_string (w, "name", in->name);
-  write_string (w, "local_name", in->local_name);
-  write_snapshot (w, "local", in->local);
-  write_snapshot (w, "product", in->product);
+  write_fields (w, &cr_record_step_input_fields, in);
   write_reduction (w, in->reduction);
   write_grad (w, "outgoing", &in->outgoing);
   end_object (w);
@@ -551,13 +543,7 @@ write_hook (JsonWriter             *w,
             const CrRecordHookCall *hook)
 {
   begin_object (w, NULL);
-  write_string (w, "kind", hook_kind_name (hook->kind));
-  write_int (w, "tensor", hook->tensor);
-  write_string (w, "function", hook->function);
-  write_span (w, "span", &hook->span);
-  write_snapshot (w, "before", hook->before);
-  write_snapshot (w, "after", hook->after);
-  write_bool (w, "raised", hook->raised);
+  write_fields (w, &cr_record_hook_fields, hook);
   end_object (w);
 }
 
@@ -566,11 +552,7 @@ write_accumulation (JsonWriter                 *w,
                     const CrRecordAccumulation *a)
 {
   begin_object (w, NULL);
-  write_string (w, "name", a->name);
-  write_int (w, "tensor", a->tensor);
-  write_int (w, "to_op", a->to_op);
-  write_snapshot (w, "contribution", a->contribution);
-  write_snapshot (w, "sum", a->sum);
+  write_fields (w, &cr_record_accumulation_fields, a);
   end_object (w);
 }
 
@@ -580,21 +562,13 @@ write_step (JsonWriter         *w,
 {
   begin_object (w, NULL);
   write_int (w, "index", step->index);
-  write_string (w, "kind", step->kind == CR_RECORD_STEP_ACCUMULATE ? "accumulate" : "node");
-  write_int (w, "op", step->op);
-  write_int (w, "leaf", step->leaf);
-  write_string (w, "title", step->title);
-  write_string (w, "caption", step->caption);
+  write_fields (w, &cr_record_step_fields, step);
   WRITE_ITEMS (w, "hooks", step->hooks, write_hook);
   WRITE_ITEMS (w, "incoming", step->incoming, write_grad_item);
-  write_string (w, "rule", step->rule);
-  write_string (w, "custom_backward", step->custom_backward);
-  write_span (w, "custom_span", &step->custom_span);
+  write_fields (w, &cr_record_step_rule_fields, step);
   WRITE_ITEMS (w, "inputs", step->inputs, write_step_input);
   WRITE_ITEMS (w, "accumulations", step->accumulations, write_accumulation);
-  write_snapshot (w, "grad_before", step->grad_before);
-  write_snapshot (w, "grad_after", step->grad_after);
-  write_bool (w, "failed", step->failed);
+  write_fields (w, &cr_record_step_tail_fields, step);
   end_object (w);
 }
 
@@ -604,17 +578,11 @@ write_backward (JsonWriter             *w,
 {
   begin_object (w, NULL);
   write_int (w, "id", b->id);
-  write_string (w, "kind", b->kind == CR_RECORD_BACKWARD_GRAD ? "grad" : "backward");
-  write_string (w, "title", b->title);
-  write_span (w, "span", &b->span);
-  write_int (w, "iteration", b->iteration);
-  write_loop_path (w, b->loop_path, b->loop_depth);
-  write_index_array (w, "roots", b->roots);
-  write_string (w, "root_name", b->root_name);
-  write_bool (w, "retain_graph", b->retain_graph);
-  write_bool (w, "create_graph", b->create_graph);
-  write_bool (w, "succeeded", b->succeeded);
-  write_int (w, "error", b->error);
+  const RecordFields *fields = &cr_record_backward_fields;
+  gsize roots = row_of (fields, "roots");
+  write_rows (w, fields->rows, roots, b);
+  write_fields (w, &cr_record_backward_tail_fields, b);
+  write_rows (w, fields->rows + roots, fields->n_rows - roots, b);
   WRITE_ITEMS (w, "steps", b->steps, write_step);
   WRITE_ITEMS (w, "root_grads", b->root_grads, write_grad_item);
   WRITE_ITEMS (w, "root_accumulations", b->root_accumulations, write_accumulation);
@@ -626,15 +594,7 @@ write_error (JsonWriter          *w,
              const CrRecordError *e)
 {
   begin_object (w, NULL);
-  write_string (w, "type", e->type);
-  write_string (w, "message", e->message);
-  write_span (w, "span", &e->span);
-  write_int (w, "op", e->op);
-  write_int (w, "backward", e->backward);
-  write_int (w, "step", e->step);
-  write_int (w, "tensor", e->tensor);
-  write_span (w, "culprit_span", &e->culprit_span);
-  write_index_array (w, "operands", e->operands);
+  write_fields (w, &cr_record_error_fields, e);
   end_object (w);
 }
 
@@ -643,15 +603,7 @@ write_finding (JsonWriter            *w,
                const CrRecordFinding *f)
 {
   begin_object (w, NULL);
-  write_string (w, "kind", f->kind);
-  write_span (w, "span", &f->span);
-  write_int (w, "op", f->op);
-  write_int (w, "tensor", f->tensor);
-  write_int (w, "backward", f->backward);
-  write_string (w, "title", f->title);
-  write_string (w, "explanation", f->explanation);
-  write_span (w, "fix_span", &f->fix_span);
-  write_string (w, "fix", f->fix);
+  write_fields (w, &cr_record_finding_fields, f);
   end_object (w);
 }
 
@@ -661,8 +613,7 @@ write_optim_state (JsonWriter               *w,
 {
   begin_object (w, NULL);
   write_string (w, "name", state->name);
-  write_snapshot (w, "before", state->before);
-  write_snapshot (w, "after", state->after);
+  write_fields (w, &cr_record_state_fields, state);
   end_object (w);
 }
 
@@ -672,17 +623,7 @@ write_update (JsonWriter           *w,
 {
   begin_object (w, NULL);
   write_int (w, "id", u->id);
-  write_string (w, "kind", u->kind == CR_RECORD_UPDATE_MANUAL ? "manual" : "optimizer");
-  write_string (w, "optimizer", u->optimizer);
-  write_int (w, "optimizer_id", u->optimizer_id);
-  write_int (w, "step", u->step);
-  write_int (w, "group", u->group);
-  write_int (w, "tensor", u->tensor);
-  write_string (w, "name", u->name);
-  write_span (w, "span", &u->span);
-  write_int (w, "backward", u->backward);
-  write_int (w, "iteration", u->iteration);
-  write_loop_path (w, u->loop_path, u->loop_depth);
+  write_fields (w, &cr_record_update_fields, u);
   begin_inline (w, "numbers");
   for (guint i = 0; i < u->numbers->len; i++)
     {
@@ -690,9 +631,7 @@ write_update (JsonWriter           *w,
       write_double (w, number->name, number->value);
     }
   end_object (w);
-  write_snapshot (w, "grad", u->grad);
-  write_snapshot (w, "before", u->before);
-  write_snapshot (w, "after", u->after);
+  write_fields (w, &cr_record_update_value_fields, u);
   WRITE_ITEMS (w, "state", u->state, write_optim_state);
   end_object (w);
 }
@@ -704,9 +643,7 @@ write_printed (JsonWriter            *w,
   begin_inline (w, NULL);
   write_string (w, "name", p->name);
   write_double (w, "value", p->value);
-  write_span (w, "span", &p->span);
-  write_int (w, "backward", p->backward);
-  write_int (w, "iteration", p->iteration);
+  write_fields (w, &cr_record_printed_fields, p);
   end_object (w);
 }
 

@@ -145,42 +145,41 @@ wire_put_snapshot (Writer                 *w,
 }
 
 void
-wire_put_fields (Writer          *w,
-                 const WireField *fields,
-                 gsize            n_fields,
-                 gconstpointer    item)
+wire_put_fields (Writer             *w,
+                 const RecordFields *fields,
+                 gconstpointer       item)
 {
   const guint8 *base = item;
-  for (gsize i = 0; i < n_fields; i++)
+  for (gsize i = 0; i < fields->n_rows; i++)
     {
-      const WireField *f = &fields[i];
+      const RecordField *f = &fields->rows[i];
       const guint8 *at = base + f->offset;
       switch (f->kind)
         {
-        case WIRE_FIELD_U32:
-        case WIRE_FIELD_I32:
+        case FIELD_KIND_U32:
+        case FIELD_KIND_I32:
           put_bytes (w, at, 4);
           break;
-        case WIRE_FIELD_BOOL:
+        case FIELD_KIND_BOOL:
           put_bool (w, *(const gboolean *) at);
           break;
-        case WIRE_FIELD_STRING:
-        case WIRE_FIELD_RULE:
+        case FIELD_KIND_STRING:
+        case FIELD_KIND_RULE:
           wire_put_string (w, *(const char *const *) at);
           break;
-        case WIRE_FIELD_SPAN:
+        case FIELD_KIND_SPAN:
           wire_put_span (w, (const CrSpan *) at);
           break;
-        case WIRE_FIELD_SHAPE:
+        case FIELD_KIND_SHAPE:
           wire_put_shape (w, *(const int *) at, (const gint64 *) (base + f->offset2));
           break;
-        case WIRE_FIELD_INDEX_ARRAY:
+        case FIELD_KIND_INDEX_ARRAY:
           wire_put_index_array (w, *(const GArray *const *) at);
           break;
-        case WIRE_FIELD_LOOP_PATH:
+        case FIELD_KIND_LOOP_PATH:
           wire_put_loop_path (w, *(const guint *) at, (const guint *) (base + f->offset2));
           break;
-        case WIRE_FIELD_SNAPSHOT:
+        case FIELD_KIND_SNAPSHOT:
           wire_put_snapshot (w, *(const CrTensorSnapshot *const *) at);
           break;
         }
@@ -336,52 +335,51 @@ get_rule (Reader *r)
 }
 
 void
-wire_get_fields (Reader          *r,
-                 const WireField *fields,
-                 gsize            n_fields,
-                 gpointer         item)
+wire_get_fields (Reader             *r,
+                 const RecordFields *fields,
+                 gpointer            item)
 {
   guint8 *base = item;
-  for (gsize i = 0; i < n_fields; i++)
+  for (gsize i = 0; i < fields->n_rows; i++)
     {
-      const WireField *f = &fields[i];
+      const RecordField *f = &fields->rows[i];
       guint8 *at = base + f->offset;
       switch (f->kind)
         {
-        case WIRE_FIELD_U32:
+        case FIELD_KIND_U32:
           {
             guint32 v = f->n_values > 0 ? wire_get_enum (r, f->n_values, f->what) : get_u32 (r);
             memcpy (at, &v, 4);
           }
           break;
-        case WIRE_FIELD_I32:
+        case FIELD_KIND_I32:
           {
             gint32 v = get_i32 (r);
             memcpy (at, &v, 4);
           }
           break;
-        case WIRE_FIELD_BOOL:
+        case FIELD_KIND_BOOL:
           *(gboolean *) at = get_bool (r);
           break;
-        case WIRE_FIELD_STRING:
+        case FIELD_KIND_STRING:
           *(char **) at = wire_get_string (r);
           break;
-        case WIRE_FIELD_RULE:
+        case FIELD_KIND_RULE:
           *(const char **) at = get_rule (r);
           break;
-        case WIRE_FIELD_SPAN:
+        case FIELD_KIND_SPAN:
           wire_get_span (r, (CrSpan *) at);
           break;
-        case WIRE_FIELD_SHAPE:
+        case FIELD_KIND_SHAPE:
           wire_get_shape (r, (int *) at, (gint64 *) (base + f->offset2));
           break;
-        case WIRE_FIELD_INDEX_ARRAY:
+        case FIELD_KIND_INDEX_ARRAY:
           wire_get_index_array (r, *(GArray **) at);
           break;
-        case WIRE_FIELD_LOOP_PATH:
+        case FIELD_KIND_LOOP_PATH:
           wire_get_loop_path (r, (guint *) at, (guint *) (base + f->offset2));
           break;
-        case WIRE_FIELD_SNAPSHOT:
+        case FIELD_KIND_SNAPSHOT:
           *(CrTensorSnapshot **) at = wire_get_snapshot (r);
           break;
         }

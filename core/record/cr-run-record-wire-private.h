@@ -13,60 +13,9 @@
 #include <string.h>
 
 #include "cr-run-record.h"
+#include "cr-run-record-fields.h"
 
 G_BEGIN_DECLS
-
-/* ---- an item's plain fields, described once ---------------------------------- */
-
-/* How one field of an item travels. The writer and the reader both walk an
- * item's table (wire_put_fields, wire_get_fields), so that the two ends
- * cannot disagree on an item's layout; what is not a plain field (an array
- * of sub-items, a value the constructor takes) each item's code does by
- * hand, between tables. */
-typedef enum {
-  WIRE_FIELD_U32,           /* guint, or an enum whose count of values n_values checks */
-  WIRE_FIELD_I32,           /* int: an index (-1: none) */
-  WIRE_FIELD_BOOL,          /* gboolean, as one byte */
-  WIRE_FIELD_STRING,        /* char *: new when read (the item owns it) */
-  WIRE_FIELD_RULE,          /* const char *: an op's rule text, the op table's when read */
-  WIRE_FIELD_SPAN,          /* CrSpan */
-  WIRE_FIELD_SHAPE,         /* int ndim at offset, gint64 shape[CR_MAX_DIMS] at offset2 */
-  WIRE_FIELD_INDEX_ARRAY,   /* GArray * of int, made by the item's constructor */
-  WIRE_FIELD_LOOP_PATH,     /* guint depth at offset, guint path[] at offset2 */
-  WIRE_FIELD_SNAPSHOT,      /* CrTensorSnapshot *: a new hold when read (the item's) */
-} WireFieldKind;
-
-typedef struct {
-  WireFieldKind kind;
-  guint16       offset;
-  guint16       offset2;
-  guint         n_values;   /* U32 of an enum: its count of values; 0: any number */
-  const char   *what;       /* the enum's name in a failed read */
-} WireField;
-
-/* The rows of a table, each checked at compile time against the field's
- * type (a row that names a field of another type does not compile). */
-#define WIRE_OFFSET_OF_TYPE(T, f, type) _Generic (((T *) 0)->f, type: offsetof (T, f))
-#define WIRE_U32(T, f)      { WIRE_FIELD_U32, WIRE_OFFSET_OF_TYPE (T, f, guint), 0, 0, NULL }
-#define WIRE_I32(T, f)      { WIRE_FIELD_I32, WIRE_OFFSET_OF_TYPE (T, f, int), 0, 0, NULL }
-#define WIRE_BOOL(T, f)     { WIRE_FIELD_BOOL, WIRE_OFFSET_OF_TYPE (T, f, gboolean), 0, 0, NULL }
-#define WIRE_STRING(T, f)   { WIRE_FIELD_STRING, WIRE_OFFSET_OF_TYPE (T, f, char *), 0, 0, NULL }
-#define WIRE_RULE(T, f)     { WIRE_FIELD_RULE, WIRE_OFFSET_OF_TYPE (T, f, const char *), 0, 0, NULL }
-#define WIRE_SPAN(T, f)     { WIRE_FIELD_SPAN, WIRE_OFFSET_OF_TYPE (T, f, CrSpan), 0, 0, NULL }
-#define WIRE_SNAPSHOT(T, f) { WIRE_FIELD_SNAPSHOT, WIRE_OFFSET_OF_TYPE (T, f, CrTensorSnapshot *), 0, 0, NULL }
-#define WIRE_INDEX_ARRAY(T, f) \
-  { WIRE_FIELD_INDEX_ARRAY, WIRE_OFFSET_OF_TYPE (T, f, GArray *), 0, 0, NULL }
-#define WIRE_SHAPE(T, ndim, shape) \
-  { WIRE_FIELD_SHAPE, WIRE_OFFSET_OF_TYPE (T, ndim, int), WIRE_OFFSET_OF_TYPE (T, shape, gint64 *), 0, NULL }
-#define WIRE_LOOP_PATH(T) \
-  { WIRE_FIELD_LOOP_PATH, WIRE_OFFSET_OF_TYPE (T, loop_depth, guint), \
-    WIRE_OFFSET_OF_TYPE (T, loop_path, guint *), 0, NULL }
-/* An enum field: its type is the enum's, which is an int's size here. */
-#define WIRE_ENUM(T, f, last, name) \
-  { WIRE_FIELD_U32, offsetof (T, f) + 0 * sizeof (char[sizeof (((T *) 0)->f) == 4 ? 1 : -1]), \
-    0, (last) + 1, name }
-/* A table and its length, as wire_put_fields and wire_get_fields take them. */
-#define WIRE_TABLE(fields) (fields), G_N_ELEMENTS (fields)
 
 /* ---- writing ------------------------------------------------------------------ */
 
@@ -131,8 +80,7 @@ void wire_put_snapshot    (Writer                 *w,
 
 /* Every field of item that fields describes, in their order. */
 void wire_put_fields      (Writer                 *w,
-                           const WireField        *fields,
-                           gsize                   n_fields,
+                           const RecordFields     *fields,
                            gconstpointer           item);
 
 /* The training loop's items (cr-run-record-wire-training.c). */
@@ -229,10 +177,9 @@ CrTensorSnapshot *wire_get_snapshot    (Reader      *r);
 
 /* Reads into item every field that fields describes, in their order; the
  * strings and snapshots read become item's. A failed read leaves zeros. */
-void              wire_get_fields      (Reader          *r,
-                                        const WireField *fields,
-                                        gsize            n_fields,
-                                        gpointer         item);
+void              wire_get_fields      (Reader             *r,
+                                        const RecordFields *fields,
+                                        gpointer            item);
 
 /* The training loop's items, added to record (cr-run-record-wire-training.c). */
 void              wire_get_update      (Reader      *r,

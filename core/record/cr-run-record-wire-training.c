@@ -11,40 +11,6 @@
 #define MIN_NUMBER_BYTES   12
 #define MIN_STATE_BYTES    12
 
-/* An update: these, its numbers, update_value_fields, its state (each
- * entry's name, then state_fields). */
-static const WireField update_fields[] = {
-  WIRE_ENUM (CrRecordUpdate, kind, CR_RECORD_UPDATE_MANUAL, "update kind"),
-  WIRE_STRING (CrRecordUpdate, optimizer),
-  WIRE_U32 (CrRecordUpdate, optimizer_id),
-  WIRE_U32 (CrRecordUpdate, step),
-  WIRE_U32 (CrRecordUpdate, group),
-  WIRE_I32 (CrRecordUpdate, tensor),
-  WIRE_STRING (CrRecordUpdate, name),
-  WIRE_SPAN (CrRecordUpdate, span),
-  WIRE_I32 (CrRecordUpdate, backward),
-  WIRE_U32 (CrRecordUpdate, iteration),
-  WIRE_LOOP_PATH (CrRecordUpdate),
-};
-
-static const WireField update_value_fields[] = {
-  WIRE_SNAPSHOT (CrRecordUpdate, grad),
-  WIRE_SNAPSHOT (CrRecordUpdate, before),
-  WIRE_SNAPSHOT (CrRecordUpdate, after),
-};
-
-static const WireField state_fields[] = {
-  WIRE_SNAPSHOT (CrRecordOptimState, before),
-  WIRE_SNAPSHOT (CrRecordOptimState, after),
-};
-
-/* A printed number: its name and value (its constructor's), then these. */
-static const WireField printed_fields[] = {
-  WIRE_SPAN (CrRecordPrinted, span),
-  WIRE_I32 (CrRecordPrinted, backward),
-  WIRE_U32 (CrRecordPrinted, iteration),
-};
-
 /* A name and a number: an update's option, a printed number. */
 static void
 put_named_number (Writer     *w,
@@ -69,20 +35,20 @@ void
 wire_put_update (Writer               *w,
                  const CrRecordUpdate *u)
 {
-  wire_put_fields (w, WIRE_TABLE (update_fields), u);
+  wire_put_fields (w, &cr_record_update_fields, u);
   put_u32 (w, u->numbers->len);
   for (guint i = 0; i < u->numbers->len; i++)
     {
       const CrRecordNumber *number = g_ptr_array_index (u->numbers, i);
       put_named_number (w, number->name, number->value);
     }
-  wire_put_fields (w, WIRE_TABLE (update_value_fields), u);
+  wire_put_fields (w, &cr_record_update_value_fields, u);
   put_u32 (w, u->state->len);
   for (guint i = 0; i < u->state->len; i++)
     {
       const CrRecordOptimState *state = g_ptr_array_index (u->state, i);
       wire_put_string (w, state->name);
-      wire_put_fields (w, WIRE_TABLE (state_fields), state);
+      wire_put_fields (w, &cr_record_state_fields, state);
     }
 }
 
@@ -91,7 +57,7 @@ wire_put_printed (Writer                *w,
                   const CrRecordPrinted *p)
 {
   put_named_number (w, p->name, p->value);
-  wire_put_fields (w, WIRE_TABLE (printed_fields), p);
+  wire_put_fields (w, &cr_record_printed_fields, p);
 }
 
 void
@@ -99,7 +65,7 @@ wire_get_update (Reader      *r,
                  CrRunRecord *record)
 {
   CrRecordUpdate *u = cr_run_record_add_update (record);
-  wire_get_fields (r, WIRE_TABLE (update_fields), u);
+  wire_get_fields (r, &cr_record_update_fields, u);
   guint n = wire_get_count (r, MIN_NUMBER_BYTES);
   for (guint i = 0; i < n && !r->failed; i++)
     {
@@ -107,13 +73,13 @@ wire_get_update (Reader      *r,
       g_autofree char *name = get_named_number (r, &value);
       cr_record_update_add_number (u, name, value);
     }
-  wire_get_fields (r, WIRE_TABLE (update_value_fields), u);
+  wire_get_fields (r, &cr_record_update_value_fields, u);
   n = wire_get_count (r, MIN_STATE_BYTES);
   for (guint i = 0; i < n && !r->failed; i++)
     {
       g_autofree char *name = wire_get_string (r);
       CrRecordOptimState *state = cr_record_update_add_state (u, name ? name : "");
-      wire_get_fields (r, WIRE_TABLE (state_fields), state);
+      wire_get_fields (r, &cr_record_state_fields, state);
     }
 }
 
@@ -130,5 +96,5 @@ wire_get_printed (Reader      *r,
       wire_fail (r, "more than %d printed numbers", CR_RUN_RECORD_MAX_PRINTED);
       p = &ignored;
     }
-  wire_get_fields (r, WIRE_TABLE (printed_fields), p);
+  wire_get_fields (r, &cr_record_printed_fields, p);
 }

@@ -63,181 +63,6 @@ enum {
 G_STATIC_ASSERT (HEADER_END <= CR_RUN_RECORD_WIRE_HEADER_SIZE);
 G_STATIC_ASSERT (sizeof (double) == 8 && sizeof (gint64) == 8);
 
-/* ---- the items' fields ----------------------------------------------------------- */
-
-/* Each item's plain fields in the order they travel (wire_put_fields and
- * wire_get_fields walk them); an item with arrays of sub-items has a table
- * for each run of plain fields between them. */
-
-static const WireField grad_fields[] = {
-  WIRE_STRING (CrRecordGrad, name),
-  WIRE_I32 (CrRecordGrad, tensor),
-  WIRE_SNAPSHOT (CrRecordGrad, value),
-};
-
-static const WireField tensor_fields[] = {
-  WIRE_STRING (CrRecordTensor, name),
-  WIRE_U32 (CrRecordTensor, iteration),
-  WIRE_STRING (CrRecordTensor, label),
-  WIRE_STRING (CrRecordTensor, module_path),
-  WIRE_ENUM (CrRecordTensor, origin, CR_RECORD_TENSOR_DETACHED, "tensor origin"),
-  WIRE_I32 (CrRecordTensor, op),
-  WIRE_U32 (CrRecordTensor, output_nr),
-  WIRE_I32 (CrRecordTensor, source),
-  WIRE_I32 (CrRecordTensor, region),
-  WIRE_SPAN (CrRecordTensor, span),
-  WIRE_SHAPE (CrRecordTensor, ndim, shape),
-  WIRE_STRING (CrRecordTensor, dtype),
-  WIRE_STRING (CrRecordTensor, device),
-  WIRE_BOOL (CrRecordTensor, requires_grad),
-  WIRE_BOOL (CrRecordTensor, retains_grad),
-  WIRE_SNAPSHOT (CrRecordTensor, value),
-  WIRE_LOOP_PATH (CrRecordTensor),
-};
-
-static const WireField saved_fields[] = {
-  WIRE_STRING (CrRecordSaved, name),
-  WIRE_I32 (CrRecordSaved, tensor),
-  WIRE_SHAPE (CrRecordSaved, ndim, shape),
-  WIRE_SNAPSHOT (CrRecordSaved, value),
-  WIRE_I32 (CrRecordSaved, freed_backward),
-  WIRE_I32 (CrRecordSaved, freed_step),
-  WIRE_SPAN (CrRecordSaved, modified_span),
-  WIRE_BOOL (CrRecordSaved, internal),
-};
-
-/* Then the saved tensors, the loop path and the arguments. */
-static const WireField op_fields[] = {
-  WIRE_STRING (CrRecordOp, grad_fn),
-  WIRE_STRING (CrRecordOp, symbol),
-  WIRE_STRING (CrRecordOp, caption),
-  WIRE_SPAN (CrRecordOp, span),
-  WIRE_STRING (CrRecordOp, key),
-  WIRE_INDEX_ARRAY (CrRecordOp, inputs),
-  WIRE_INDEX_ARRAY (CrRecordOp, outputs),
-  WIRE_I32 (CrRecordOp, module_call),
-  WIRE_U32 (CrRecordOp, iteration),
-  WIRE_STRING (CrRecordOp, custom_function),
-  WIRE_BOOL (CrRecordOp, in_place),
-  WIRE_RULE (CrRecordOp, rule),
-};
-
-static const WireField op_tail_fields[] = {
-  WIRE_LOOP_PATH (CrRecordOp),
-};
-
-static const WireField module_call_fields[] = {
-  WIRE_STRING (CrRecordModuleCall, path),
-  WIRE_STRING (CrRecordModuleCall, class_name),
-  WIRE_I32 (CrRecordModuleCall, parent),
-  WIRE_U32 (CrRecordModuleCall, depth),
-  WIRE_U32 (CrRecordModuleCall, iteration),
-  WIRE_SPAN (CrRecordModuleCall, span),
-  WIRE_BOOL (CrRecordModuleCall, user_class),
-  WIRE_LOOP_PATH (CrRecordModuleCall),
-};
-
-static const WireField region_fields[] = {
-  WIRE_ENUM (CrRecordRegion, kind, CR_RECORD_REGION_INFERENCE, "region kind"),
-  WIRE_SPAN (CrRecordRegion, span),
-  WIRE_U32 (CrRecordRegion, iteration),
-  WIRE_LOOP_PATH (CrRecordRegion),
-};
-
-/* Then the reduction, if any, and the outgoing gradient (grad_fields). */
-static const WireField step_input_fields[] = {
-  WIRE_I32 (CrRecordStepInput, tensor),
-  WIRE_I32 (CrRecordStepInput, to_op),
-  WIRE_I32 (CrRecordStepInput, to_leaf),
-  WIRE_STRING (CrRecordStepInput, name),
-  WIRE_STRING (CrRecordStepInput, local_name),
-  WIRE_SNAPSHOT (CrRecordStepInput, local),
-  WIRE_SNAPSHOT (CrRecordStepInput, product),
-};
-
-static const WireField hook_fields[] = {
-  WIRE_ENUM (CrRecordHookCall, kind, CR_RECORD_HOOK_MODULE, "hook kind"),
-  WIRE_I32 (CrRecordHookCall, tensor),
-  WIRE_STRING (CrRecordHookCall, function),
-  WIRE_SPAN (CrRecordHookCall, span),
-  WIRE_SNAPSHOT (CrRecordHookCall, before),
-  WIRE_SNAPSHOT (CrRecordHookCall, after),
-  WIRE_BOOL (CrRecordHookCall, raised),
-};
-
-static const WireField accumulation_fields[] = {
-  WIRE_STRING (CrRecordAccumulation, name),
-  WIRE_I32 (CrRecordAccumulation, tensor),
-  WIRE_I32 (CrRecordAccumulation, to_op),
-  WIRE_SNAPSHOT (CrRecordAccumulation, contribution),
-  WIRE_SNAPSHOT (CrRecordAccumulation, sum),
-};
-
-/* A step: these, its hooks and incoming gradients, step_rule_fields, its
- * inputs and accumulations, step_tail_fields. */
-static const WireField step_fields[] = {
-  WIRE_ENUM (CrRecordStep, kind, CR_RECORD_STEP_ACCUMULATE, "step kind"),
-  WIRE_I32 (CrRecordStep, op),
-  WIRE_I32 (CrRecordStep, leaf),
-  WIRE_STRING (CrRecordStep, title),
-  WIRE_STRING (CrRecordStep, caption),
-};
-
-static const WireField step_rule_fields[] = {
-  WIRE_RULE (CrRecordStep, rule),
-  WIRE_STRING (CrRecordStep, custom_backward),
-  WIRE_SPAN (CrRecordStep, custom_span),
-};
-
-static const WireField step_tail_fields[] = {
-  WIRE_SNAPSHOT (CrRecordStep, grad_before),
-  WIRE_SNAPSHOT (CrRecordStep, grad_after),
-  WIRE_BOOL (CrRecordStep, failed),
-};
-
-/* A backward call: these, its steps, its loop path, its root gradients and
- * root accumulations. */
-static const WireField backward_fields[] = {
-  WIRE_ENUM (CrRecordBackward, kind, CR_RECORD_BACKWARD_GRAD, "backward kind"),
-  WIRE_STRING (CrRecordBackward, title),
-  WIRE_SPAN (CrRecordBackward, span),
-  WIRE_U32 (CrRecordBackward, iteration),
-  WIRE_INDEX_ARRAY (CrRecordBackward, roots),
-  WIRE_STRING (CrRecordBackward, root_name),
-  WIRE_BOOL (CrRecordBackward, retain_graph),
-  WIRE_BOOL (CrRecordBackward, create_graph),
-  WIRE_BOOL (CrRecordBackward, succeeded),
-  WIRE_I32 (CrRecordBackward, error),
-};
-
-static const WireField backward_tail_fields[] = {
-  WIRE_LOOP_PATH (CrRecordBackward),
-};
-
-static const WireField error_fields[] = {
-  WIRE_STRING (CrRecordError, type),
-  WIRE_STRING (CrRecordError, message),
-  WIRE_SPAN (CrRecordError, span),
-  WIRE_I32 (CrRecordError, op),
-  WIRE_I32 (CrRecordError, backward),
-  WIRE_I32 (CrRecordError, step),
-  WIRE_I32 (CrRecordError, tensor),
-  WIRE_SPAN (CrRecordError, culprit_span),
-  WIRE_INDEX_ARRAY (CrRecordError, operands),
-};
-
-static const WireField finding_fields[] = {
-  WIRE_STRING (CrRecordFinding, kind),
-  WIRE_SPAN (CrRecordFinding, span),
-  WIRE_I32 (CrRecordFinding, op),
-  WIRE_I32 (CrRecordFinding, tensor),
-  WIRE_I32 (CrRecordFinding, backward),
-  WIRE_STRING (CrRecordFinding, title),
-  WIRE_STRING (CrRecordFinding, explanation),
-  WIRE_SPAN (CrRecordFinding, fix_span),
-  WIRE_STRING (CrRecordFinding, fix),
-};
-
 /* ---- writing ------------------------------------------------------------------ */
 
 /* Writes the count of a record array, then each item with put_item. */
@@ -253,16 +78,16 @@ static const WireField finding_fields[] = {
   G_STMT_START {                                                           \
     put_u32 ((w), (array)->len);                                           \
     for (guint i_ = 0; i_ < (array)->len; i_++)                            \
-      wire_put_fields ((w), WIRE_TABLE (fields), g_ptr_array_index ((array), i_)); \
+      wire_put_fields ((w), &(fields), g_ptr_array_index ((array), i_)); \
   } G_STMT_END
 
 static void
 put_op (Writer           *w,
         const CrRecordOp *op)
 {
-  wire_put_fields (w, WIRE_TABLE (op_fields), op);
-  PUT_FIELD_ITEMS (w, op->saved, saved_fields);
-  wire_put_fields (w, WIRE_TABLE (op_tail_fields), op);
+  wire_put_fields (w, &cr_record_op_fields, op);
+  PUT_FIELD_ITEMS (w, op->saved, cr_record_saved_fields);
+  wire_put_fields (w, &cr_record_op_tail_fields, op);
   put_u32 (w, op->arguments->len);
   for (guint i = 0; i < op->arguments->len; i++)
     {
@@ -278,7 +103,7 @@ static void
 put_step_input (Writer                  *w,
                 const CrRecordStepInput *in)
 {
-  wire_put_fields (w, WIRE_TABLE (step_input_fields), in);
+  wire_put_fields (w, &cr_record_step_input_fields, in);
   const CrRecordReduction *r = in->reduction;
   put_bool (w, r != NULL);
   if (r)
@@ -288,31 +113,31 @@ put_step_input (Writer                  *w,
       wire_put_shape (w, r->from_ndim, r->from_shape);
       wire_put_shape (w, r->to_ndim, r->to_shape);
     }
-  wire_put_fields (w, WIRE_TABLE (grad_fields), &in->outgoing);
+  wire_put_fields (w, &cr_record_grad_fields, &in->outgoing);
 }
 
 static void
 put_step (Writer             *w,
           const CrRecordStep *step)
 {
-  wire_put_fields (w, WIRE_TABLE (step_fields), step);
-  PUT_FIELD_ITEMS (w, step->hooks, hook_fields);
-  PUT_FIELD_ITEMS (w, step->incoming, grad_fields);
-  wire_put_fields (w, WIRE_TABLE (step_rule_fields), step);
+  wire_put_fields (w, &cr_record_step_fields, step);
+  PUT_FIELD_ITEMS (w, step->hooks, cr_record_hook_fields);
+  PUT_FIELD_ITEMS (w, step->incoming, cr_record_grad_fields);
+  wire_put_fields (w, &cr_record_step_rule_fields, step);
   PUT_ITEMS (w, step->inputs, put_step_input);
-  PUT_FIELD_ITEMS (w, step->accumulations, accumulation_fields);
-  wire_put_fields (w, WIRE_TABLE (step_tail_fields), step);
+  PUT_FIELD_ITEMS (w, step->accumulations, cr_record_accumulation_fields);
+  wire_put_fields (w, &cr_record_step_tail_fields, step);
 }
 
 static void
 put_backward (Writer                 *w,
               const CrRecordBackward *bw)
 {
-  wire_put_fields (w, WIRE_TABLE (backward_fields), bw);
+  wire_put_fields (w, &cr_record_backward_fields, bw);
   PUT_ITEMS (w, bw->steps, put_step);
-  wire_put_fields (w, WIRE_TABLE (backward_tail_fields), bw);
-  PUT_FIELD_ITEMS (w, bw->root_grads, grad_fields);
-  PUT_FIELD_ITEMS (w, bw->root_accumulations, accumulation_fields);
+  wire_put_fields (w, &cr_record_backward_tail_fields, bw);
+  PUT_FIELD_ITEMS (w, bw->root_grads, cr_record_grad_fields);
+  PUT_FIELD_ITEMS (w, bw->root_accumulations, cr_record_accumulation_fields);
 }
 
 /* A notebook's code cells: their count, then each one's number and lines. */
@@ -363,14 +188,14 @@ cr_run_record_to_wire_append (const CrRunRecord *record,
 
   wire_put_string (&w, record->filename);
   wire_put_string (&w, record->source);
-  PUT_FIELD_ITEMS (&w, record->tensors, tensor_fields);
+  PUT_FIELD_ITEMS (&w, record->tensors, cr_record_tensor_fields);
   PUT_ITEMS (&w, record->ops, put_op);
-  PUT_FIELD_ITEMS (&w, record->module_calls, module_call_fields);
-  PUT_FIELD_ITEMS (&w, record->regions, region_fields);
+  PUT_FIELD_ITEMS (&w, record->module_calls, cr_record_module_call_fields);
+  PUT_FIELD_ITEMS (&w, record->regions, cr_record_region_fields);
   PUT_ITEMS (&w, record->backwards, put_backward);
-  PUT_FIELD_ITEMS (&w, record->errors, error_fields);
+  PUT_FIELD_ITEMS (&w, record->errors, cr_record_error_fields);
   put_bool (&w, record->truncated);
-  PUT_FIELD_ITEMS (&w, record->findings, finding_fields);
+  PUT_FIELD_ITEMS (&w, record->findings, cr_record_finding_fields);
   PUT_ITEMS (&w, record->updates, wire_put_update);
   PUT_ITEMS (&w, record->printed, wire_put_printed);
   put_cells (&w, record->cells);
@@ -533,7 +358,7 @@ cr_run_record_wire_size (const guint8  *header,
   G_STMT_START {                                                        \
     guint n_ = wire_get_count ((r), (min_bytes));                       \
     for (guint i_ = 0; i_ < n_ && !(r)->failed; i_++)                   \
-      wire_get_fields ((r), WIRE_TABLE (fields), (add_item));           \
+      wire_get_fields ((r), &(fields), (add_item));           \
   } G_STMT_END
 
 static void
@@ -541,9 +366,9 @@ get_op (Reader      *r,
         CrRunRecord *record)
 {
   CrRecordOp *op = cr_run_record_add_op (record);
-  wire_get_fields (r, WIRE_TABLE (op_fields), op);
-  GET_FIELD_ITEMS (r, MIN_SAVED_BYTES, saved_fields, cr_record_op_add_saved (op));
-  wire_get_fields (r, WIRE_TABLE (op_tail_fields), op);
+  wire_get_fields (r, &cr_record_op_fields, op);
+  GET_FIELD_ITEMS (r, MIN_SAVED_BYTES, cr_record_saved_fields, cr_record_op_add_saved (op));
+  wire_get_fields (r, &cr_record_op_tail_fields, op);
   guint n_arguments = wire_get_count (r, MIN_ARGUMENT_BYTES);
   for (guint i = 0; i < n_arguments && !r->failed; i++)
     {
@@ -572,7 +397,7 @@ get_step_input (Reader       *r,
                 CrRecordStep *step)
 {
   CrRecordStepInput *in = cr_record_step_add_input (step);
-  wire_get_fields (r, WIRE_TABLE (step_input_fields), in);
+  wire_get_fields (r, &cr_record_step_input_fields, in);
   if (get_bool (r))
     {
       CrRecordReduction *red = in->reduction = g_new0 (CrRecordReduction, 1);
@@ -591,7 +416,7 @@ get_step_input (Reader       *r,
         if (red->dims[d] < 0 || red->dims[d] >= red->from_ndim)
           wire_fail (r, "a reduction over dim %d of %d", red->dims[d], red->from_ndim);
     }
-  wire_get_fields (r, WIRE_TABLE (grad_fields), &in->outgoing);
+  wire_get_fields (r, &cr_record_grad_fields, &in->outgoing);
 }
 
 static void
@@ -599,13 +424,13 @@ get_step (Reader           *r,
           CrRecordBackward *bw)
 {
   CrRecordStep *step = cr_record_backward_add_step (bw);
-  wire_get_fields (r, WIRE_TABLE (step_fields), step);
-  GET_FIELD_ITEMS (r, MIN_HOOK_BYTES, hook_fields, cr_record_step_add_hook (step));
-  GET_FIELD_ITEMS (r, MIN_GRAD_BYTES, grad_fields, cr_record_step_add_incoming (step));
-  wire_get_fields (r, WIRE_TABLE (step_rule_fields), step);
+  wire_get_fields (r, &cr_record_step_fields, step);
+  GET_FIELD_ITEMS (r, MIN_HOOK_BYTES, cr_record_hook_fields, cr_record_step_add_hook (step));
+  GET_FIELD_ITEMS (r, MIN_GRAD_BYTES, cr_record_grad_fields, cr_record_step_add_incoming (step));
+  wire_get_fields (r, &cr_record_step_rule_fields, step);
   GET_ITEMS (r, step, MIN_INPUT_BYTES, get_step_input);
-  GET_FIELD_ITEMS (r, MIN_ACC_BYTES, accumulation_fields, cr_record_step_add_accumulation (step));
-  wire_get_fields (r, WIRE_TABLE (step_tail_fields), step);
+  GET_FIELD_ITEMS (r, MIN_ACC_BYTES, cr_record_accumulation_fields, cr_record_step_add_accumulation (step));
+  wire_get_fields (r, &cr_record_step_tail_fields, step);
 }
 
 static void
@@ -613,11 +438,11 @@ get_backward (Reader      *r,
               CrRunRecord *record)
 {
   CrRecordBackward *bw = cr_run_record_add_backward (record);
-  wire_get_fields (r, WIRE_TABLE (backward_fields), bw);
+  wire_get_fields (r, &cr_record_backward_fields, bw);
   GET_ITEMS (r, bw, MIN_STEP_BYTES, get_step);
-  wire_get_fields (r, WIRE_TABLE (backward_tail_fields), bw);
-  GET_FIELD_ITEMS (r, MIN_GRAD_BYTES, grad_fields, cr_record_backward_add_root_grad (bw));
-  GET_FIELD_ITEMS (r, MIN_ACC_BYTES, accumulation_fields, cr_record_backward_add_root_accumulation (bw));
+  wire_get_fields (r, &cr_record_backward_tail_fields, bw);
+  GET_FIELD_ITEMS (r, MIN_GRAD_BYTES, cr_record_grad_fields, cr_record_backward_add_root_grad (bw));
+  GET_FIELD_ITEMS (r, MIN_ACC_BYTES, cr_record_accumulation_fields, cr_record_backward_add_root_accumulation (bw));
 }
 
 /* The cells put_cells wrote: each one's lines in order and apart from the
@@ -817,14 +642,14 @@ cr_run_record_from_wire (const guint8  *data,
   g_autofree char *filename = wire_get_string (&r);
   g_autofree char *source = wire_get_string (&r);
   CrRunRecord *record = cr_run_record_new (filename, source);
-  GET_FIELD_ITEMS (&r, MIN_TENSOR_BYTES, tensor_fields, cr_run_record_add_tensor (record));
+  GET_FIELD_ITEMS (&r, MIN_TENSOR_BYTES, cr_record_tensor_fields, cr_run_record_add_tensor (record));
   GET_ITEMS (&r, record, MIN_OP_BYTES, get_op);
-  GET_FIELD_ITEMS (&r, MIN_CALL_BYTES, module_call_fields, cr_run_record_add_module_call (record));
-  GET_FIELD_ITEMS (&r, MIN_REGION_BYTES, region_fields, cr_run_record_add_region (record));
+  GET_FIELD_ITEMS (&r, MIN_CALL_BYTES, cr_record_module_call_fields, cr_run_record_add_module_call (record));
+  GET_FIELD_ITEMS (&r, MIN_REGION_BYTES, cr_record_region_fields, cr_run_record_add_region (record));
   GET_ITEMS (&r, record, MIN_BACKWARD_BYTES, get_backward);
-  GET_FIELD_ITEMS (&r, MIN_ERROR_BYTES, error_fields, cr_run_record_add_error (record));
+  GET_FIELD_ITEMS (&r, MIN_ERROR_BYTES, cr_record_error_fields, cr_run_record_add_error (record));
   record->truncated = get_bool (&r);
-  GET_FIELD_ITEMS (&r, MIN_FINDING_BYTES, finding_fields, cr_run_record_add_finding (record));
+  GET_FIELD_ITEMS (&r, MIN_FINDING_BYTES, cr_record_finding_fields, cr_run_record_add_finding (record));
   GET_ITEMS (&r, record, MIN_UPDATE_BYTES, wire_get_update);
   GET_ITEMS (&r, record, MIN_PRINTED_BYTES, wire_get_printed);
   get_cells (&r, record);
