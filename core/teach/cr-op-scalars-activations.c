@@ -239,6 +239,43 @@ log10_d (double x, double y, const Params *p, const char *X, char **text)
   return 1 / (x * M_LN10);
 }
 
+static double erfc_f (double x, const Params *p) { return erfc (x); }
+static double
+erfc_d (double x, double y, const Params *p, const char *X, char **text)
+{
+  *text = g_strdup_printf ("−(2/√π)·e^(−%s²)", X);
+  return -M_2_SQRTPI * exp (-x * x);
+}
+
+static double asinh_f (double x, const Params *p) { return asinh (x); }
+static double
+asinh_d (double x, double y, const Params *p, const char *X, char **text)
+{
+  *text = g_strdup_printf ("1/√(%s² + 1)", X);
+  return 1 / sqrt (x * x + 1);
+}
+
+static double acosh_f (double x, const Params *p) { return acosh (x); }
+static double
+acosh_d (double x, double y, const Params *p, const char *X, char **text)
+{
+  *text = g_strdup_printf ("1/√(%s² − 1)", X);
+  return 1 / sqrt (x * x - 1);
+}
+
+static double floor_f (double x, const Params *p) { return floor (x); }
+static double ceil_f (double x, const Params *p) { return ceil (x); }
+/* torch.round rounds half to even. */
+static double round_f (double x, const Params *p) { return nearbyint (x); }
+static double trunc_f (double x, const Params *p) { return trunc (x); }
+static double frac_f (double x, const Params *p) { return x - trunc (x); }
+static double
+one_d (double x, double y, const Params *p, const char *X, char **text)
+{
+  *text = g_strdup ("1");
+  return 1;
+}
+
 static double sign_f (double x, const Params *p) { return x > 0 ? 1 : x < 0 ? -1 : 0; }
 static double
 zero_d (double x, double y, const Params *p, const char *X, char **text)
@@ -273,6 +310,14 @@ static const Activation activations[] = {
   { "Exp2Backward0", "exp2", { NULL }, { 0 }, exp2_f, exp2_d },
   { "Log2Backward0", "log2", { NULL }, { 0 }, log2_f, log2_d },
   { "Log10Backward0", "log10", { NULL }, { 0 }, log10_f, log10_d },
+  { "ErfcBackward0", "erfc", { NULL }, { 0 }, erfc_f, erfc_d },
+  { "AsinhBackward0", "asinh", { NULL }, { 0 }, asinh_f, asinh_d },
+  { "AcoshBackward0", "acosh", { NULL }, { 0 }, acosh_f, acosh_d },
+  { "FloorBackward0", "floor", { NULL }, { 0 }, floor_f, zero_d },
+  { "CeilBackward0", "ceil", { NULL }, { 0 }, ceil_f, zero_d },
+  { "RoundBackward0", "round", { NULL }, { 0 }, round_f, zero_d },
+  { "TruncBackward0", "trunc", { NULL }, { 0 }, trunc_f, zero_d },
+  { "FracBackward0", "frac", { NULL }, { 0 }, frac_f, one_d },
   { "SignBackward0", "sign", { NULL }, { 0 }, sign_f, zero_d },
   { "SgnBackward0", "sgn", { NULL }, { 0 }, sign_f, zero_d },
 };

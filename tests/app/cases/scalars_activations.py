@@ -1,6 +1,6 @@
 # The activations with parameters (leaky_relu, hardtanh, elu, selu, celu,
 # softplus, threshold, the shrinks), silu, gelu, log_sigmoid, rsqrt, erf,
-# atan, sinh, log1p, exp2, sign; transpose and permute: each opens as a
+# atan, sinh, log1p, exp2, sign, erfc, asinh, floor, round, frac; transpose and permute: each opens as a
 # scalar graph whose edges carry f'(x) as PyTorch's backward takes it.
 import torch
 import torch.nn.functional as F
@@ -26,6 +26,7 @@ y16 = torch.sinh(x)
 y17 = torch.log1p(x.abs())
 y18 = torch.exp2(x)
 y19 = torch.sign(x)
+y20 = torch.erfc(x) + torch.asinh(x) + torch.floor(x) + torch.round(x) + torch.frac(x)
 m = x.view(2, 3)
 t = m.transpose(0, 1)
 p = x.view(1, 2, 3).permute(2, 0, 1)
@@ -33,7 +34,7 @@ loss = (y1 * w).sum() + (y2 * w).sum() + (y3 * w).sum() + (y4 * w).sum() + (y5 *
 loss = loss + (y6 * w).sum() + (y7 * w).sum() + (y8 * w).sum() + (y9 * w).sum()
 loss = loss + (y10 * w).sum() + (y11 * w).sum() + (y12 * w).sum() + (y13 * w).sum()
 loss = loss + (y14 * w).sum() + (y15 * w).sum() + (y16 * w).sum() + (y17 * w).sum()
-loss = loss + (y18 * w).sum() + (y19 * w).sum()
+loss = loss + (y18 * w).sum() + (y19 * w).sum() + (y20 * w).sum()
 loss = loss + (t * torch.arange(6.0).view(3, 2)).sum() + (p * p).sum()
 loss.backward()
 print(y3, y6, y8)
