@@ -2,6 +2,7 @@
 #include "cr-graph-model.h"
 #include "cr-graph-layout.h"
 #include "cr-graph-render.h"
+#include "cr-graph-render-same.h"
 #include "cr-tensor.h"
 #include "ui-test-util.h"
 
@@ -1280,6 +1281,51 @@ test_preview_grid (void)
   g_assert_cmpstr (node_titled (model, "s")->preview, ==, "2.50");
 }
 
+/* A drawing told as items (cr-graph-render-same.h): the same drawing
+ * again differs nowhere; the next step differs in places only (the nodes
+ * and edges it rings, checks and labels), all inside the drawing; another
+ * style differs as a whole. */
+static void
+test_items (void)
+{
+  g_autoptr (CrGraphModel) model = model_of_example ("01-toy-network.py");
+  CrGraphRenderCache *cache = cr_graph_render_cache_new (model, FALSE);
+  g_autoptr (GError) error = NULL;
+  CrGraphLayout *layout = cr_graph_render_layout_cached (model, cache, &error);
+  g_assert_no_error (error);
+  CrGraphRenderOptions a, b;
+  cr_graph_render_options_init (&a);
+  a.cache = cache;
+  a.current_step = 1;
+  b = a;
+  CrGraphDrawing da = { model, layout, &a }, db = { model, layout, &b };
+  g_assert_true (cr_graph_render_same_drawing (&da, &db));
+  g_autoptr (GArray) items = cr_graph_render_drawing_items (&da);
+  g_assert_cmpuint (items->len, >, model->nodes->len + model->edges->len);
+
+  g_autoptr (GArray) dirty = g_array_new (FALSE, FALSE, sizeof (double));
+  b.current_step = 2;
+  g_assert_true (cr_graph_render_drawing_changes (&da, &db, dirty));
+  g_assert_cmpuint (dirty->len, >, 0);
+  g_assert_cmpuint (dirty->len % 4, ==, 0);
+  for (guint i = 0; i < dirty->len; i += 4)
+    {
+      const double *r = &g_array_index (dirty, double, i);
+      g_assert_cmpfloat (r[0], <, r[2]);
+      g_assert_cmpfloat (r[0], >, -40);
+      g_assert_cmpfloat (r[2], <, layout->width + 40);
+    }
+  g_assert_false (cr_graph_render_same_drawing (&da, &db));
+
+  b.current_step = a.current_step;
+  b.style = CR_GRAPH_STYLE_DARK;
+  g_array_set_size (dirty, 0);
+  g_assert_false (cr_graph_render_drawing_changes (&da, &db, dirty));
+  g_assert_cmpuint (dirty->len, ==, 0);
+  cr_graph_layout_free (layout);
+  cr_graph_render_cache_free (cache);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1304,5 +1350,6 @@ main (int    argc,
   g_test_add_func ("/ui/graph/preview-grid", test_preview_grid);
   g_test_add_func ("/ui/graph/record-forward", test_record_forward);
   g_test_add_func ("/ui/graph/record-kinds", test_record_kinds);
+  g_test_add_func ("/ui/graph/items", test_items);
   return g_test_run ();
 }
