@@ -39,22 +39,6 @@ select_device_and_wait (CrWindow *window,
   cr_ui_test_wait_window_idle (window);
 }
 
-static CrWindow *
-open_example (const char *name)
-{
-  CrWindow *window = cr_window_new (NULL);
-  g_autofree char *path = g_build_filename (cr_examples_dir (), name, NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autoptr (GError) error = NULL;
-  g_assert_true (cr_window_open_file (window, file, &error));
-  g_assert_no_error (error);
-  gtk_window_present (GTK_WINDOW (window));
-  cr_ui_test_wait_window_idle (window);
-  /* Its backward pass is stepped: past the forward ops. */
-  cr_ui_test_skip_forward (window);
-  return window;
-}
-
 /* Whether some label under widget shows text. */
 static gboolean
 shows_text (GtkWidget  *widget,
@@ -253,7 +237,7 @@ assert_inspector_on (CrWindow   *window,
 static void
 test_toy_network_on_cuda (void)
 {
-  CrWindow *window = open_example ("01-toy-network.py");
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 0, 0);
 
   /* The selector offers CUDA. */
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (window->device_dropdown)));
@@ -305,7 +289,7 @@ test_toy_network_on_cuda (void)
 static void
 test_expression_on_cuda (void)
 {
-  CrWindow *window = open_example ("01-toy-network.py");
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 0, 0);
   select_device_and_wait (window, DEVICE_CUDA);
 
   gboolean finished = FALSE;

@@ -23,16 +23,6 @@ activate (CrWindow   *window,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), name, NULL));
 }
 
-static CrWindow *
-open_example (const char *name)
-{
-  g_autofree char *path = g_build_filename (cr_examples_dir (), name, NULL);
-  CrWindow *window = cr_ui_test_open_path (path, 0, 0);
-  /* Its backward pass is stepped: past the forward ops. */
-  cr_ui_test_skip_forward (window);
-  return window;
-}
-
 static void
 set_text (CrWindow   *window,
           const char *text)
@@ -77,7 +67,7 @@ find_node (const CrGraphModel *model,
 static void
 test_inspector_follows_step (void)
 {
-  CrWindow *window = open_example ("01-toy-network.py");
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 0, 0);
   CrGraphCanvas *canvas = cr_window_get_canvas (window);
   const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
   int w1 = find_node (model, "w1");
@@ -100,7 +90,7 @@ test_inspector_follows_step (void)
 static void
 test_inplace_error_pinned (void)
 {
-  CrWindow *window = open_example ("01-toy-network.py");
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 0, 0);
   set_text (window, "import torch\n"
                     "a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
                     "b = a * 2\n"
@@ -277,7 +267,7 @@ static void
 test_error_contrast (void)
 {
   AdwStyleManager *style = adw_style_manager_get_default ();
-  CrWindow *window = open_example ("01-toy-network.py");
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 0, 0);
   set_text (window, "import torch\n"
                     "a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
                     "c = (a * 2).sigmoid()\n"
@@ -303,7 +293,7 @@ test_error_contrast (void)
 static void
 test_custom_backward_lines (void)
 {
-  CrWindow *window = open_example ("13-custom-function.py");
+  CrWindow *window = cr_ui_test_open_example ("13-custom-function.py", 0, 0);
   CrGraphCanvas *canvas = cr_window_get_canvas (window);
   const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
   int step = -1;
@@ -328,7 +318,7 @@ test_custom_backward_lines (void)
 static void
 test_picker_numbered (void)
 {
-  CrWindow *window = open_example ("01-toy-network.py");
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 0, 0);
   set_text (window, "import torch\n"
                     "w = torch.tensor(1.0, requires_grad=True)\n"
                     "for i in range(3):\n"

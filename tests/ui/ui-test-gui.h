@@ -26,8 +26,9 @@ gboolean cr_ui_test_press_key    (CrWindow  *window,
  * widget that took it, or NULL. */
 GtkWidget *cr_ui_test_press_key_at_focus (CrWindow *window,
                                           guint     keyval);
-/* A new window of width x height with the example NAME open, presented
- * and its run finished, at its last forward op (cr_ui_test_skip_forward). */
+/* A new window of width x height (0 x 0: its own default size) with the
+ * example NAME open, presented and its run finished, at its last forward
+ * op (cr_ui_test_skip_forward). */
 CrWindow *cr_ui_test_open_example (const char *name,
                                    int         width,
                                    int         height);
