@@ -314,6 +314,11 @@ update_scale_css (CrWindow *self)
   append_pt (css, "window.presentation .heading", 11 * scale);
   append_pt (css, ".cr-editor", EDITOR_FONT_PT * self->editor_zoom);
   append_pt (css, "window.presentation .cr-editor", EDITOR_FONT_PT * scale * self->editor_zoom);
+  /* A 1366 px projector is short of width for the graph: the sidebar's
+   * pages give it 0.5 em of each side of their padding (1.1 em, the card
+   * style's), place_panes as much of the sidebar, their text as wide. */
+  g_string_append (css, "window.presentation cr-step-card, window.presentation cr-inspector "
+                        "{ padding-left: 0.6em; padding-right: 0.6em; }\n");
   gtk_css_provider_load_from_data (self->scale_css, css->str, -1);
 }
 
@@ -558,10 +563,12 @@ place_panes (CrWindow *self)
   if (inner > 0)
     {
       /* Presentation's larger type needs a wider step card; at 1366 px
-       * the graph gets what the card can spare. A dragged sidebar keeps
-       * its width (back to it after a wide card widened it). */
+       * the graph gets what the card can spare, and the 20 px its
+       * narrower sides give (update_scale_css: 2 × 0.5 em at
+       * presentation's type). A dragged sidebar keeps its width (back to
+       * it after a wide card widened it). */
       int sidebar = self->inner_moved ? self->sidebar_dragged
-                    : presenting ? (int) (width * 0.30)
+                    : presenting ? (int) (width * 0.30) - 20
                     : width >= 1800 ? 400 : width >= 1500 ? 340 : 305;
       self->inner_set = MAX (inner - sidebar, 0);
       self->inner_max_set = max_position (self->inner_paned);

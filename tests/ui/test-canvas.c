@@ -1082,7 +1082,7 @@ test_examples_first_view (void)
     NULL
   };
   /* Presentation opens with the script hidden: the graph pane is about
-   * 950x758 at 1366x768 and 1337x1070 at 1920x1080, nothing floating over
+   * 970x758 at 1366x768 and 1357x1070 at 1920x1080, nothing floating over
    * it (the step's label heads the card). At 20 px type (181 %), with
    * presentation's compact drawing (titles barely larger than the labels,
    * thin padding, ranks a label high with the labels beside their edges,
@@ -1090,9 +1090,10 @@ test_examples_first_view (void)
    * makes it, leaves beside their ops kept within the graph's height, op
    * pills without a disc, a rank's nodes 7 points apart) and the layout's
    * pad allowed off screen, every example is whole at 1920x1080 and at
-   * 1366x768, where about 533x427 layout points fit (181 % of them in
-   * pixels): the widest, 01, is 525x425 (it was 580x475 with discs, the
-   * output in a rank of its own and 10 points between nodes). */
+   * 1366x768, where about 544x427 layout points fit (181 % of them in
+   * pixels; 533 before the sidebar's pages gave up 20 px of their sides):
+   * the widest, 01, is 525x425 (it was 580x475 with discs, the output in
+   * a rank of its own and 10 points between nodes). */
   static const char *const too_big_present[] = {
     NULL
   };
