@@ -22,7 +22,7 @@ typedef enum {
   KIND_LAYER_NORM, KIND_BATCH_NORM,
   KIND_TAKE, KIND_SELECT, KIND_CAT, KIND_STACK,                         /* pieces */
   KIND_SLICE, KIND_GROUP_NORM, KIND_ADAPTIVE_AVG_POOL, KIND_ADAPTIVE_MAX_POOL,
-  KIND_MASKED_FILL, KIND_SPLIT, KIND_PERMUTE, KIND_ACTIVATION,
+  KIND_MASKED_FILL, KIND_SPLIT, KIND_PERMUTE, KIND_ACTIVATION, KIND_EXTREMUM,
 } Kind;
 
 /* One op being taken apart. */
@@ -134,5 +134,7 @@ gboolean scalars_build_split (Build *b);
 /* cr-op-scalars-activations.c: whether grad_fn is one of its functions. */
 gboolean scalars_is_activation (const char *grad_fn);
 gboolean scalars_build_activation (Build *b);
+/* cr-op-scalars-extrema.c: max, min, amax, amin. */
+gboolean scalars_build_extremum (Build *b);
 
 G_END_DECLS

@@ -62,6 +62,9 @@ static const OpName op_names[] = {
   { "SplitWithSizesBackward0", KIND_SPLIT }, { "UnsafeSplitBackward0", KIND_SPLIT },
   { "UnsafeSplitWithSizesBackward0", KIND_SPLIT },
   { "TransposeBackward0", KIND_PERMUTE }, { "PermuteBackward0", KIND_PERMUTE },
+  { "MaxBackward0", KIND_EXTREMUM }, { "MaxBackward1", KIND_EXTREMUM },
+  { "MinBackward0", KIND_EXTREMUM }, { "MinBackward1", KIND_EXTREMUM },
+  { "AmaxBackward0", KIND_EXTREMUM }, { "AminBackward0", KIND_EXTREMUM },
 };
 
 
@@ -851,6 +854,8 @@ build_scalars (const CrRunRecord  *record,
     ok = scalars_build_split (&b);
   else if (kind == KIND_ACTIVATION)
     ok = scalars_build_activation (&b);
+  else if (kind == KIND_EXTREMUM)
+    ok = scalars_build_extremum (&b);
   else
     ok = scalars_build_view (&b);
   g_hash_table_unref (b.bases);

@@ -21,7 +21,8 @@
  * threshold, hard/softshrink, silu, gelu, log_sigmoid, rsqrt, erf, tan,
  * atan, asin, acos, atanh, sinh, cosh, log1p, expm1, exp2, log2, log10,
  * sign; sum and mean (all
- * elements, or over dims); mm, mv, dot, bmm and addmm (nn.Linear's
+ * elements, or over dims); max, min, amax and amin (max(dim)'s gradient
+ * to the index it took, the others' shared among ties); mm, mv, dot, bmm and addmm (nn.Linear's
  * x@W.T+b); softmax and log_softmax; mse_loss,
  * binary_cross_entropy_with_logits and nll_loss (cross_entropy's second
  * half; mean, sum or none, with class weights and ignore_index); conv1d and
