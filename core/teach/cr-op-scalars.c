@@ -375,6 +375,23 @@ later_iteration (const CrRecordOp *op)
   return op->iteration > 1;
 }
 
+/* Whether the record keeps every value of op's outputs: then a leaf read
+ * in a later loop iteration can be taken at its snapshot, as building the
+ * scalar graph checks each output element against the record and refuses
+ * the op if the leaf had changed. */
+static gboolean
+outputs_kept (const CrRunRecord *record,
+              const CrRecordOp  *op)
+{
+  for (guint k = 0; k < op->outputs->len; k++)
+    {
+      const CrRecordTensor *t = scalars_tensor_at (record, g_array_index (op->outputs, int, k));
+      if (!t || !t->value || t->value->n_values < scalars_numel_of (t))
+        return FALSE;
+    }
+  return op->outputs->len > 0;
+}
+
 /* Whether the record keeps every value of tensor t as op read it (in a
  * saved slot or its own snapshot). */
 static gboolean
@@ -698,7 +715,7 @@ can_open_at (const CrRunRecord *record,
                                          t->label ? t->label : "its input");
           else if (i < op->inputs->len && t->origin == CR_RECORD_TENSOR_LEAF
                    && !has_saved_values (op, t) && later_iteration (op)
-                   && !updated_value (record, op_index, t))
+                   && !updated_value (record, op_index, t) && !outputs_kept (record, op))
             why_owned = g_strdup_printf ("the record keeps %s's value from before the loop's "
                                          "first iteration only (no update of it), and this op "
                                          "ran in a later one",
