@@ -69,7 +69,9 @@ NATIVE (native_binary_row)
       return NULL;
     }
   if (b->op == CR_OP_COUNT)
-    return cr_torch_wrap (cr_binary_nograd (b->kernel, x, other, error));
+    return cr_torch_wrap (b->kernel == CR_BINARY_FLOOR_DIVIDE
+                          ? cr_binary_no_derivative (b->kernel, x, other, error)
+                          : cr_binary_nograd (b->kernel, x, other, error));
   if (other_number)
     return cr_torch_wrap (cr_binary_scalar (b->op, x, other, error));
   return cr_torch_wrap (cr_binary (b->op, x, other, error));

@@ -179,14 +179,14 @@ cr_torch_binary_op (CrInterp  *interp,
     case CR_BINOP_POW:
       return cr_torch_wrap (cr_pow (ta, tb, error));
     case CR_BINOP_FLOORDIV:
-      return cr_torch_wrap (cr_binary_nograd (CR_BINARY_FLOOR_DIVIDE, ta, tb, error));
+      return cr_torch_wrap (cr_binary_no_derivative (CR_BINARY_FLOOR_DIVIDE, ta, tb, error));
     case CR_BINOP_MOD:
       /* x % 2: RemainderBackward0; x % y: RemainderBackward1; 7 % x has no
        * gradient (PyTorch's NotImplemented). */
       if (b_number)
         return cr_torch_wrap (cr_binary_scalar (CR_OP_REMAINDER, ta, tb, error));
       if (a_number)
-        return cr_torch_wrap (cr_binary_nograd (CR_BINARY_REMAINDER, ta, tb, error));
+        return cr_torch_wrap (cr_binary_no_derivative (CR_BINARY_REMAINDER, ta, tb, error));
       return cr_torch_wrap (cr_binary (CR_OP_REMAINDER, ta, tb, error));
     case CR_BINOP_BITAND:
     case CR_BINOP_BITOR:

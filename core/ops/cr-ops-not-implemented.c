@@ -11,16 +11,22 @@
 #include "cr-grad-mode.h"
 #include "cr-tensor.h"
 
-/* args.ints[0]: the op whose backward this is (its name says which). */
+/* args.ints[0]: the op whose backward this is (its name says which); or,
+ * when args.ints[1] is set, the binary kernel that has no derivative. */
 static gboolean
 not_implemented_backward (CrNode          *node,
                           CrTensor *const *grads,
                           CrTensor       **grad_inputs,
                           GError         **error)
 {
-  g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-               "derivative for aten::%s_backward is not implemented",
-               cr_op_info ((CrOpId) node->args->ints[0])->name);
+  if (node->args->ints[1])
+    g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                 "derivative for aten::%s is not implemented",
+                 cr_binary_op_name ((CrBinaryOp) node->args->ints[0]));
+  else
+    g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                 "derivative for aten::%s_backward is not implemented",
+                 cr_op_info ((CrOpId) node->args->ints[0])->name);
   return FALSE;
 }
 
@@ -71,4 +77,33 @@ cr_hardsigmoid_backward (CrTensor  *grad,
 
   cr_grad_mode_set_enabled (was_enabled);
   return record_not_implemented (CR_OP_HARDSIGMOID, result, grad, self);
+}
+
+/* floor_divide, and remainder of a number by a tensor: PyTorch 1.13 has no
+ * derivative for them, yet their result gets a NotImplemented node over the
+ * inputs that require grad (grad_fn=<NotImplemented>), whose backward fails
+ * naming the op. */
+CrTensor *
+cr_binary_no_derivative (CrBinaryOp   op,
+                         CrTensor    *a,
+                         CrTensor    *b,
+                         GError     **error)
+{
+  CrTensor *result = cr_kernel_binary (op, a, b, error);
+  CrTensor *inputs[2];
+  guint n = 0;
+  CrNode *node;
+
+  if (result == NULL)
+    return NULL;
+  if (a->requires_grad)
+    inputs[n++] = a;
+  if (b->requires_grad)
+    inputs[n++] = b;
+  if (n > 0 && (node = cr_ops_record (CR_OP_NOT_IMPLEMENTED, inputs, n, result)))
+    {
+      cr_node_args (node)->ints[0] = op;
+      cr_node_args (node)->ints[1] = TRUE;
+    }
+  return result;
 }

@@ -43,6 +43,9 @@ CrTensor *cr_maximum        (CrTensor *a, CrTensor *b, GError **error);
 CrTensor *cr_minimum        (CrTensor *a, CrTensor *b, GError **error);
 /* Comparisons, logic, floor division and remainder: no gradient. */
 CrTensor *cr_binary_nograd  (CrBinaryOp op, CrTensor *a, CrTensor *b, GError **error);
+/* a op b for an op PyTorch has no derivative of (floor_divide; remainder of
+ * a number): recorded as NotImplemented over the inputs that require grad. */
+CrTensor *cr_binary_no_derivative (CrBinaryOp op, CrTensor *a, CrTensor *b, GError **error);
 
 /* ---- the rows of core/cr-binary-ops.def (cr-ops-binary.c) --------------- */
 /* op(a, b) for a CR_BINARY_OP row (CR_OP_ATAN2 ...); b may be a wrapped
