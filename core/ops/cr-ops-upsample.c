@@ -13,7 +13,9 @@
  * formulas (area_pixel_compute_source_index, nearest_idx in the float
  * arithmetic its kernels use); each pass is index_select, mul and add with
  * grad mode off, and each backward pass index_add, so every device runs
- * them with the kernels it has.
+ * them with the kernels it has. On the CPU a linear pass is a loop that
+ * rounds as PyTorch's FMA-built kernel does, so float32 results carry its
+ * last digits (trilinear and float64 can still differ in the last bit).
  *
  * Args of both nodes: dims[0..n) the output's spatial sizes, dims[n..2n)
  * the input's, n_dims n; scalar[i] with has_scalar[i] the scale factors
@@ -138,19 +140,20 @@ dim_plan_init (DimPlan                *plan,
         }
       else
         {
-          /* area_pixel_compute_scale / _source_index in the kernel's opmath
-           * type (float for float32), then compute_indices_weights_linear. */
+          /* area_pixel_compute_scale in the dtype, the source index in
+           * double (its accscalar_t), the weights rounded to the dtype, as
+           * PyTorch 1.13's compute_indices_weights_linear does. */
 #define LINEAR_WEIGHTS(T)                                                          \
   G_STMT_START {                                                                  \
     T scale = p->align_corners ? (out > 1 ? (T) (in - 1) / (T) (out - 1) : (T) 0)   \
                                : SCALES_VALUE (T, p->has_scales, p->scales[d], in, out); \
-    T src = p->align_corners ? scale * (T) j : scale * ((T) j + (T) 0.5) - (T) 0.5;  \
+    double src = p->align_corners ? (double) scale * (double) j                    \
+                                  : (double) scale * ((double) j + 0.5) - 0.5;      \
     T lambda1;                                                                    \
-    if (src < (T) 0)                                                              \
-      src = (T) 0;                                                                \
+    if (src < 0.0)                                                                \
+      src = 0.0;                                                                  \
     plan->i0[j] = (gint64) src;                                                   \
-    lambda1 = src - (T) plan->i0[j];                                              \
-    lambda1 = MIN (MAX (lambda1, (T) 0), (T) 1);                                  \
+    lambda1 = (T) MIN (MAX (src - (double) plan->i0[j], 0.0), 1.0);               \
     plan->l1[j] = lambda1;                                                        \
     plan->l0[j] = (T) 1 - lambda1;                                                \
   } G_STMT_END
@@ -203,15 +206,64 @@ weights_tensor (const double  *values,
 
 /* ---- one pass along one dim (grad mode off) ------------------------------- */
 
-/* Forward along dim: x[..., i0, ...]·λ₀ + x[..., i1, ...]·λ₁ (nearest: the
- * gathered slices alone). */
+/* The linear pass on the CPU with the rounding of PyTorch's kernel, built
+ * with FMA contraction: the last dim's x₀λ₀ + x₁λ₁ is fma(x₀, λ₀, x₁λ₁),
+ * every outer dim's fma(x₁, λ₁, x₀λ₀) (its output += t·λ). x contiguous. */
 static CrTensor *
-pass_forward (CrTensor       *x,
-              int             dim,
-              const DimPlan  *plan,
-              gint64          out,
-              gboolean        linear,
-              GError        **error)
+linear_pass_cpu (CrTensor       *x,
+                 int             dim,
+                 const DimPlan  *plan,
+                 gint64          out,
+                 GError        **error)
+{
+  gint64 shape[CR_MAX_DIMS], outer = 1, in = x->shape[dim], inner = 1;
+  gboolean last = dim == x->ndim - 1;
+  CrTensor *result;
+
+  memcpy (shape, x->shape, sizeof (gint64) * x->ndim);
+  shape[dim] = out;
+  for (int d = 0; d < dim; d++)
+    outer *= x->shape[d];
+  for (int d = dim + 1; d < x->ndim; d++)
+    inner *= x->shape[d];
+  result = cr_tensor_new_empty (shape, x->ndim, x->dtype, CR_DEVICE_CPU, error);
+  if (result == NULL)
+    return NULL;
+#define LINEAR_PASS(type, fma_fn)                                                 \
+  G_STMT_START {                                                                 \
+    const type *src = cr_tensor_data (x);                                        \
+    type *dst = cr_tensor_data (result);                                         \
+    for (gint64 o = 0; o < outer; o++)                                           \
+      for (gint64 j = 0; j < out; j++)                                           \
+        {                                                                        \
+          const type *r0 = src + (o * in + plan->i0[j]) * inner;                 \
+          const type *r1 = src + (o * in + plan->i1[j]) * inner;                 \
+          type l0 = (type) plan->l0[j], l1 = (type) plan->l1[j];                 \
+          type *w = dst + (o * out + j) * inner;                                 \
+          for (gint64 k = 0; k < inner; k++)                                     \
+            {                                                                    \
+              type second = r1[k] * l1, first = r0[k] * l0;                      \
+              w[k] = last ? fma_fn (r0[k], l0, second) : fma_fn (r1[k], l1, first); \
+            }                                                                    \
+        }                                                                        \
+  } G_STMT_END
+  if (x->dtype == CR_DTYPE_FLOAT64)
+    LINEAR_PASS (double, fma);
+  else
+    LINEAR_PASS (float, fmaf);
+#undef LINEAR_PASS
+  return result;
+}
+
+/* Forward along dim: x[..., i0, ...]·λ₀ + x[..., i1, ...]·λ₁ (nearest: the
+ * gathered slices alone), with kernels: any device. */
+static CrTensor *
+pass_forward_kernels (CrTensor       *x,
+                      int             dim,
+                      const DimPlan  *plan,
+                      gint64          out,
+                      gboolean        linear,
+                      GError        **error)
 {
   g_autoptr(CrTensor) i0 = positions_tensor (plan->i0, out, x->device, error);
   g_autoptr(CrTensor) i1 = NULL;
@@ -234,6 +286,25 @@ pass_forward (CrTensor       *x,
       || (w1 = cr_mul (x1, l1, error)) == NULL)
     return NULL;
   return cr_add (w0, w1, error);
+}
+
+/* The forward pass along dim: on the CPU the linear one with PyTorch's
+ * rounding, else the kernels'. */
+static CrTensor *
+pass_forward (CrTensor       *x,
+              int             dim,
+              const DimPlan  *plan,
+              gint64          out,
+              gboolean        linear,
+              GError        **error)
+{
+  if (linear && x->device == CR_DEVICE_CPU
+      && (x->dtype == CR_DTYPE_FLOAT32 || x->dtype == CR_DTYPE_FLOAT64))
+    {
+      g_autoptr(CrTensor) contiguous = cr_contiguous (x, error);
+      return contiguous != NULL ? linear_pass_cpu (contiguous, dim, plan, out, error) : NULL;
+    }
+  return pass_forward_kernels (x, dim, plan, out, linear, error);
 }
 
 /* Backward along dim: g·λ₀ added at i0 and g·λ₁ at i1 into zeros of the
