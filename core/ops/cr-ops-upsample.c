@@ -207,8 +207,8 @@ weights_tensor (const double  *values,
 /* ---- one pass along one dim (grad mode off) ------------------------------- */
 
 /* The linear pass on the CPU with the rounding of PyTorch's kernel, built
- * with FMA contraction: the last dim's x₀λ₀ + x₁λ₁ is fma(x₀, λ₀, x₁λ₁),
- * every outer dim's fma(x₁, λ₁, x₀λ₀) (its output += t·λ). x contiguous. */
+ * with FMA contraction: x₀λ₀ + x₁λ₁ is fma(x₀, λ₀, x₁λ₁) along every dim
+ * (checked bit for bit on 1-d and 2-d). x contiguous. */
 static CrTensor *
 linear_pass_cpu (CrTensor       *x,
                  int             dim,
@@ -217,7 +217,6 @@ linear_pass_cpu (CrTensor       *x,
                  GError        **error)
 {
   gint64 shape[CR_MAX_DIMS], outer = 1, in = x->shape[dim], inner = 1;
-  gboolean last = dim == x->ndim - 1;
   CrTensor *result;
 
   memcpy (shape, x->shape, sizeof (gint64) * x->ndim);
@@ -242,8 +241,8 @@ linear_pass_cpu (CrTensor       *x,
           type *w = dst + (o * out + j) * inner;                                 \
           for (gint64 k = 0; k < inner; k++)                                     \
             {                                                                    \
-              type second = r1[k] * l1, first = r0[k] * l0;                      \
-              w[k] = last ? fma_fn (r0[k], l0, second) : fma_fn (r1[k], l1, first); \
+              type second = r1[k] * l1;                                          \
+              w[k] = fma_fn (r0[k], l0, second);                                 \
             }                                                                    \
         }                                                                        \
   } G_STMT_END
