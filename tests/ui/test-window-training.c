@@ -613,6 +613,20 @@ test_wide_grid (void)
   g_unlink (path);
 }
 
+typedef struct {
+  GtkWidget *curve;
+  int        normal;
+} CurveGrown;
+
+static gboolean
+curve_grown (gpointer data)
+{
+  const CurveGrown *grown = data;
+  int height = 0;
+  gtk_widget_measure (grown->curve, GTK_ORIENTATION_VERTICAL, -1, NULL, &height, NULL, NULL);
+  return height >= 1.25 * grown->normal;
+}
+
 /* Presentation's type scales the whole page: the curve, the picker's
  * drop-down, index spins and cells, a step's rows, as the headings do. */
 static void
@@ -641,7 +655,11 @@ test_presentation_sizes (void)
     gtk_widget_measure (parts[i], GTK_ORIENTATION_VERTICAL, -1, NULL, &normal[i], NULL, NULL);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.presentation", NULL));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.training", NULL));
-  cr_ui_test_spin (500);
+  cr_ui_test_spin (300);
+  /* The curve is sized again once its new type is known (an idle, or its
+   * next frame). */
+  CurveGrown grown = { cr_training_view_get_curve (view), normal[0] };
+  g_assert_true (cr_ui_test_wait_until (curve_grown, &grown, 20));
   for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
     {
       int presenting = 0;
