@@ -157,6 +157,7 @@ G_BEGIN_DECLS
   X (UNSAFE_SPLIT)        /* UnsafeSplitBackward0: unsafe_split, unsafe_chunk (RNN gates) */ \
   X (MASKED_SELECT)       /* MaskedSelectBackward0 */                  \
   X (MASKED_SCATTER)      /* MaskedScatterBackward0: masked_select's backward */ \
+  X (DIV_MODE)            /* DivBackward2: div(rounding_mode=) */     \
   X (ADDMV)               /* AddmvBackward0 */                         \
   X (ADDR)                /* AddrBackward0 */                          \
   X (BADDBMM)             /* BaddbmmBackward0 */                       \

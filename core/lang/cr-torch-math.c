@@ -247,27 +247,11 @@ NATIVE (native_binary)
       if (cr_torch_args_has (&a, 2))
         {
           CrValue *mode = a.values[2];
-          if (mode->kind == CR_VALUE_STR && strcmp (mode->u.str.data, "floor") == 0)
-            return cr_torch_wrap (cr_binary_nograd (CR_BINARY_FLOOR_DIVIDE, x, other, error));
-          if (mode->kind == CR_VALUE_STR && strcmp (mode->u.str.data, "trunc") == 0)
-            {
-              g_autoptr(CrTensor) q = cr_div (x, other, error);
-              g_autoptr(CrTensor) s = NULL;
-              g_autoptr(CrTensor) m = NULL;
-              if (q == NULL)
-                return NULL;
-              /* trunc(q) = sign(q) * floor(|q|), without a gradient. */
-              s = cr_kernel_unary (CR_UNARY_SIGN, q, error);
-              m = s != NULL ? cr_kernel_unary (CR_UNARY_ABS, q, error) : NULL;
-              if (m == NULL)
-                return NULL;
-              {
-                g_autoptr(CrTensor) f = cr_kernel_unary (CR_UNARY_FLOOR, m, error);
-                if (f == NULL)
-                  return NULL;
-                return cr_torch_wrap (cr_kernel_binary (CR_BINARY_MUL, s, f, error));
-              }
-            }
+          if (mode->kind == CR_VALUE_STR && (strcmp (mode->u.str.data, "floor") == 0
+                                             || strcmp (mode->u.str.data, "trunc") == 0))
+            return cr_torch_wrap (cr_div_rounding (x, other,
+                                                   strcmp (mode->u.str.data, "floor") == 0,
+                                                   error));
           g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
                        "div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
                        "found '%s'", mode->kind == CR_VALUE_STR ? mode->u.str.data : "?");

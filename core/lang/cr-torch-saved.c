@@ -238,6 +238,7 @@ static const SavedName saved_names[] = {
   { CR_OP_MASKED_FILL, "mask", 0 },
   { CR_OP_MASKED_SELECT, "self", 1 }, { CR_OP_MASKED_SELECT, "mask", 2 },
   { CR_OP_MASKED_SCATTER, "mask", 1 },
+  { CR_OP_DIV_MODE, "self", 0 }, { CR_OP_DIV_MODE, "other", 1 },
   /* The backward ops of activations (a create_graph backward's nodes). */
   { CR_OP_SOFTPLUS_BACKWARD, "grad_output", 0 }, { CR_OP_SOFTPLUS_BACKWARD, "self", 1 },
   { CR_OP_GELU_BACKWARD, "grad_output", 0 }, { CR_OP_GELU_BACKWARD, "self", 1 },

@@ -46,6 +46,8 @@ CrTensor *cr_binary_nograd  (CrBinaryOp op, CrTensor *a, CrTensor *b, GError **e
 /* a op b for an op PyTorch has no derivative of (floor_divide; remainder of
  * a number): recorded as NotImplemented over the inputs that require grad. */
 CrTensor *cr_binary_no_derivative (CrBinaryOp op, CrTensor *a, CrTensor *b, GError **error);
+/* x.div(other, rounding_mode='floor' (floor TRUE) | 'trunc'): DivBackward2. */
+CrTensor *cr_div_rounding (CrTensor *x, CrTensor *other, gboolean floor, GError **error);
 
 /* ---- the rows of core/cr-binary-ops.def (cr-ops-binary.c) --------------- */
 /* op(a, b) for a CR_BINARY_OP row (CR_OP_ATAN2 ...); b may be a wrapped

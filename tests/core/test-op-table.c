@@ -270,6 +270,7 @@ static const struct {
   { CR_OP_UNSAFE_SPLIT, "UnsafeSplitBackward0" },
   { CR_OP_MASKED_SELECT, "MaskedSelectBackward0" },
   { CR_OP_MASKED_SCATTER, "MaskedScatterBackward0" },
+  { CR_OP_DIV_MODE, "DivBackward2" },
 };
 
 /* A binary row without PyTorch's .Scalar overload: its op(a, number) row
