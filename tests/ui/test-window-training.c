@@ -338,23 +338,15 @@ test_no_loop (void)
 /* ---- an optimizer step's rows (cr-training-step.c) ---------------------------- */
 
 /* A window with script (in a temporary file) open and its Training page
- * shown; path is freed and the file removed by the caller. */
+ * shown; the caller removes the file (cr_ui_test_remove_script). */
 static CrWindow *
 open_script (const char *script,
              char      **path,
              int         width,
              int         height)
 {
-  *path = g_build_filename (g_get_tmp_dir (), "chainrule-test-training-rows.py", NULL);
-  g_assert_true (g_file_set_contents (*path, script, -1, NULL));
-  CrWindow *window = cr_window_new (NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  g_autoptr (GFile) file = g_file_new_for_path (*path);
-  g_autoptr (GError) error = NULL;
-  g_assert_true (cr_window_open_file (window, file, &error));
-  g_assert_no_error (error);
-  gtk_window_present (GTK_WINDOW (window));
-  cr_ui_test_wait_window_idle (window);
+  CrWindow *window = cr_ui_test_open_script ("chainrule-test-training-rows.py", script, width, height,
+                                             path);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.training", NULL));
   g_assert_true (cr_ui_test_wait_until (laid_out, training_view_of (window), 10));
   cr_ui_test_spin (200);
@@ -498,7 +490,7 @@ test_step_rows (void)
       /* The plain text tells the same step. */
       g_assert_nonnull (strstr (cr_training_view_get_text (view), "W[0, 0]:"));
       gtk_window_destroy (GTK_WINDOW (window));
-      g_unlink (path);
+      cr_ui_test_remove_script (path);
     }
 }
 
@@ -610,7 +602,7 @@ test_wide_grid (void)
   g_assert_true (gtk_widget_compute_bounds (last, scroller, &bounds));
   g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (scroller) + 1);
   gtk_window_destroy (GTK_WINDOW (window));
-  g_unlink (path);
+  cr_ui_test_remove_script (path);
 }
 
 typedef struct {
