@@ -23,6 +23,7 @@ typedef enum {
   KIND_TAKE, KIND_SELECT, KIND_CAT, KIND_STACK,                         /* pieces */
   KIND_SLICE, KIND_GROUP_NORM, KIND_ADAPTIVE_AVG_POOL, KIND_ADAPTIVE_MAX_POOL,
   KIND_MASKED_FILL, KIND_SPLIT, KIND_PERMUTE, KIND_ACTIVATION, KIND_EXTREMUM,
+  KIND_ROBUST_LOSS,
 } Kind;
 
 /* One op being taken apart. */
@@ -136,5 +137,7 @@ gboolean scalars_is_activation (const char *grad_fn);
 gboolean scalars_build_activation (Build *b);
 /* cr-op-scalars-extrema.c: max, min, amax, amin. */
 gboolean scalars_build_extremum (Build *b);
+/* cr-op-scalars-robust.c: smooth_l1_loss, huber_loss. */
+gboolean scalars_build_robust_loss (Build *b);
 
 G_END_DECLS

@@ -65,6 +65,7 @@ static const OpName op_names[] = {
   { "MaxBackward0", KIND_EXTREMUM }, { "MaxBackward1", KIND_EXTREMUM },
   { "MinBackward0", KIND_EXTREMUM }, { "MinBackward1", KIND_EXTREMUM },
   { "AmaxBackward0", KIND_EXTREMUM }, { "AminBackward0", KIND_EXTREMUM },
+  { "SmoothL1LossBackward0", KIND_ROBUST_LOSS }, { "HuberLossBackward0", KIND_ROBUST_LOSS },
 };
 
 
@@ -873,6 +874,8 @@ build_scalars (const CrRunRecord  *record,
     ok = scalars_build_activation (&b);
   else if (kind == KIND_EXTREMUM)
     ok = scalars_build_extremum (&b);
+  else if (kind == KIND_ROBUST_LOSS)
+    ok = scalars_build_robust_loss (&b);
   else
     ok = scalars_build_view (&b);
   g_hash_table_unref (b.bases);

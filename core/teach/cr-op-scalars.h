@@ -23,7 +23,8 @@
  * sign; sum and mean (all
  * elements, or over dims); max, min, amax and amin (max(dim)'s gradient
  * to the index it took, the others' shared among ties); mm, mv, dot, bmm and addmm (nn.Linear's
- * x@W.T+b); softmax and log_softmax; mse_loss,
+ * x@W.T+b); softmax and log_softmax; mse_loss, smooth_l1_loss and
+ * huber_loss (mean, sum or none),
  * binary_cross_entropy_with_logits and nll_loss (cross_entropy's second
  * half; mean, sum or none, with class weights and ignore_index); conv1d and
  * conv2d and their transposed forms (each output a sum of the products that

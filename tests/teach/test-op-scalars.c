@@ -127,7 +127,8 @@ test_cases (void)
   const char *names[] = { "scalars_matmul.py", "scalars_broadcast.py", "scalars_linear.py",
                           "scalars_conv.py", "scalars_norm.py", "scalars_pieces.py",
                           "scalars_alpha.py", "scalars_transposed.py", "scalars_nll_weights.py",
-                          "scalars_split.py", "scalars_activations.py", "scalars_extrema.py" };
+                          "scalars_split.py", "scalars_activations.py", "scalars_extrema.py",
+                          "scalars_robust.py" };
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       g_autoptr (CrRunRecord) record = record_file (dir, names[i]);
