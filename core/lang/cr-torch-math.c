@@ -418,6 +418,19 @@ NATIVE (native_masked_fill)
   return cr_torch_wrap (cr_masked_fill (x, mask, value, error));
 }
 
+NATIVE (native_masked_fill_)
+{
+  g_autoptr(CrTensor) value = NULL;
+  PARSE ("masked_fill_", "input mask value");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (mask, 1);
+
+  value = cr_torch_args_tensor_or_number (&a, 2, error);
+  if (value == NULL || !cr_masked_fill_ (x, mask, value, error))
+    return NULL;
+  return cr_value_ref (a.values[0]);
+}
+
 /* ---- reductions ------------------------------------------------------- */
 
 typedef enum { RED_SUM, RED_MEAN, RED_PROD } Reduction;
@@ -1175,6 +1188,7 @@ const CrTorchFunc cr_torch_math_funcs[] = {
   { "clamp_max", native_clamp_bound, T | M, GINT_TO_POINTER (TRUE) },
   { "where", native_where, T, NULL },
   { "masked_fill", native_masked_fill, T | M, NULL },
+  { "masked_fill_", native_masked_fill_, M, NULL },
   { "masked_select", native_masked_select, T | M, NULL },
 
   { "sum", native_sum, T | M, NULL },

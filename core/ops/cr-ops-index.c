@@ -1431,3 +1431,52 @@ cr_masked_fill (CrTensor  *x,
     }
   return out;
 }
+
+/* x.masked_fill_(mask, value): written in place, recorded as masked_fill
+ * on self's history (through CopySlices when self is a view), as PyTorch's
+ * in-place MaskedFillBackward0. */
+gboolean
+cr_masked_fill_ (CrTensor  *self,
+                 CrTensor  *mask,
+                 CrTensor  *value,
+                 GError   **error)
+{
+  CrTensor *inputs[2] = { self, value };
+  guint n_inputs = value->is_wrapped_number ? 1 : 2;
+  g_autoptr(CrTensor) bmask = NULL;
+  g_autoptr(CrTensor) fill = NULL;
+  g_autoptr(CrTensor) out = NULL;
+  CrNode *node;
+
+  if (value->ndim != 0)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "masked_fill_ only supports a 0-dimensional value tensor, but got tensor "
+                   "with %d dimension(s).", value->ndim);
+      return FALSE;
+    }
+  if (!cr_autograd_check_inplace_rules (self, error))
+    return FALSE;
+  bmask = mask->dtype == CR_DTYPE_BOOL ? cr_tensor_ref (mask)
+                                       : cr_kernel_cast (mask, CR_DTYPE_BOOL, error);
+  fill = bmask == NULL ? NULL
+         : value->dtype == self->dtype ? cr_tensor_ref (value)
+         : cr_kernel_cast (value, self->dtype, error);
+  out = fill != NULL ? cr_kernel_where (bmask, fill, self, error) : NULL;
+  if (out == NULL)
+    return FALSE;
+  if (out->ndim != self->ndim || memcmp (out->shape, self->shape, sizeof (gint64) * self->ndim))
+    {
+      g_autofree char *os = cr_shape_to_string (self->shape, self->ndim);
+      g_autofree char *bs = cr_shape_to_string (out->shape, out->ndim);
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "output with shape %s doesn't match the broadcast shape %s", os, bs);
+      return FALSE;
+    }
+  if (!cr_kernel_copy_into (self, out, error))
+    return FALSE;
+  cr_tensor_bump_version (self);
+  if ((node = cr_ops_rebase_history (CR_OP_MASKED_FILL, inputs, n_inputs)) != NULL)
+    cr_node_save (node, 0, bmask, FALSE);
+  return TRUE;
+}

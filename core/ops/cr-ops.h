@@ -298,6 +298,8 @@ gboolean  cr_index_set      (CrTensor *x, const CrIndexItem *items, guint n,
 /* x.masked_fill(mask, value): value a 0-d tensor (or wrapped number); the
  * result has broadcast(x, mask)'s shape. MaskedFillBackward0. */
 CrTensor *cr_masked_fill    (CrTensor *x, CrTensor *mask, CrTensor *value, GError **error);
+/* The same in place: self takes the result (and the node); FALSE on error. */
+gboolean  cr_masked_fill_   (CrTensor *self, CrTensor *mask, CrTensor *value, GError **error);
 
 /* torch.gather (GatherBackward0), index_select (IndexSelectBackward0) and
  * diag (DiagBackward0), with PyTorch's checks and messages (cr-ops-gather.c). */
