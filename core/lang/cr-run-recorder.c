@@ -103,6 +103,8 @@ typedef struct {
   gconstpointer storage;   /* compared, never dereferenced */
   gint64        offset;
   guint32       version;
+  gboolean      read;      /* a recorded op has it as an input: its value is what
+                            * that op read, and a later change is no initialisation */
 } ValueSource;
 
 CrRunRecorder *
@@ -352,7 +354,7 @@ take_value (CrRunRecorder  *r,
             const CrTensor *t)
 {
   rec->value = shared_snapshot (r, t);
-  ValueSource *source = g_new (ValueSource, 1);
+  ValueSource *source = g_new0 (ValueSource, 1);
   source->storage = t->storage;
   source->offset = t->offset;
   source->version = cr_tensor_version (t);
@@ -647,6 +649,9 @@ fill_op (CrRunRecorder *r,
             id = edgeless_input (r, node, i, match);
         }
       g_array_append_val (op->inputs, id);
+      ValueSource *source = id >= 0 ? g_hash_table_lookup (r->value_sources, GINT_TO_POINTER (id)) : NULL;
+      if (source)
+        source->read = TRUE;
     }
 
   for (guint k = 0; k < n_saved; k++)
@@ -989,6 +994,44 @@ settle_bumps (CrRunRecorder *r)
     }
 }
 
+/* An in-place write outside autograd to a leaf (under no_grad, nn.init) or
+ * to its .data or detach() alias, before any recorded op read the leaf: the
+ * leaf's initialisation (w.data.normal_(0, 0.01), b.data.fill_(0)). Its
+ * recorded value becomes what the forward reads from then on. */
+static void
+refresh_leaf_value (CrRunRecorder *r,
+                    CrTensor      *t)
+{
+  guint64 serial = t->grad_fn ? 0 : tensor_serial (r, t, FALSE);
+  if (serial == 0)
+    return;
+  int id;
+  if (t->requires_grad)
+    id = cr_grad_mode_is_enabled () ? -1 : lookup_id (r->serial_ids, GSIZE_TO_POINTER (serial));
+  else
+    {
+      const Provenance *p = g_hash_table_lookup (r->provenance, GSIZE_TO_POINTER (serial));
+      id = p && p->origin == CR_RECORD_TENSOR_DETACHED ? p->source : -1;
+    }
+  CrRecordTensor *rec = id >= 0 ? cr_run_recorder_tensor_rec (r, id) : NULL;
+  ValueSource *source = rec ? g_hash_table_lookup (r->value_sources, GINT_TO_POINTER (id)) : NULL;
+  if (!source || rec->origin != CR_RECORD_TENSOR_LEAF || !rec->value
+      || source->storage != (gconstpointer) t->storage || source->offset != t->offset)
+    return;
+  if (!source->read && rec->ndim == t->ndim && cr_shape_equal (rec->shape, rec->ndim, t->shape, t->ndim))
+    {
+      r->values_left += rec->value->n_values;
+      cr_tensor_snapshot_free (rec->value);
+      take_value (r, rec, t);
+      source = g_hash_table_lookup (r->value_sources, GINT_TO_POINTER (id));
+    }
+  /* An alias counts its versions apart from the leaf's: the leaf's version
+   * no longer tells whether its data is still the snapshot's, so no saved
+   * tensor shares the snapshot. */
+  if (!t->requires_grad)
+    source->version = G_MAXUINT32;
+}
+
 static void
 version_bumped (CrTensor *t,
                 gpointer  user_data)
@@ -1010,6 +1053,7 @@ version_bumped (CrTensor *t,
       Bump b = { cr_tensor_ref (t), t->grad_fn ? t->grad_fn->sequence_nr : G_MAXUINT64 };
       g_array_append_val (r->bumps, b);
     }
+  refresh_leaf_value (r, t);
   if (G_UNLIKELY (r->coach))
     cr_coach_watch_bump (r->interp, t);
   cr_training_watch_bump (r->interp, t);

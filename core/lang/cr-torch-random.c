@@ -519,7 +519,7 @@ fill_in_place (CrValue      *self,
 {
   CrTensor *t = self->u.tensor;
 
-  if (!cr_autograd_check_inplace (t, error))
+  if (!cr_autograd_check_inplace_rules (t, error))
     return NULL;
   if (t->device == CR_DEVICE_CPU)
     {
@@ -543,6 +543,9 @@ fill_in_place (CrValue      *self,
       if (!fill (gen, host, ctx, error) || !cr_kernel_copy_into (t, host, error))
         return NULL;
     }
+  /* Bumped after the write, not by the check before it: the run record's
+   * observer then sees the new values (w.data.normal_(0, 0.01)). */
+  cr_tensor_bump_version (t);
   return cr_value_ref (self);
 }
 
