@@ -220,14 +220,46 @@ is_inside (const Ctx  *c,
   return r->x0 >= 0 && r->y0 >= 0 && r->x1 <= c->layout->width && r->y1 <= c->layout->height;
 }
 
-/* The first of b's spots where it is free (and inside the drawing when
- * `inside`). */
+/* How a place is kept within the drawing (what the canvas fits in view):
+ * a badge past its edge would be cut off by the pane. */
+typedef enum {
+  WITHIN_ONLY,      /* places inside the drawing only */
+  WITHIN_MOVED,     /* any place, moved back inside the drawing */
+  WITHIN_ANYWHERE,  /* any place */
+} Within;
+
+/* r moved the least way that puts it inside the drawing (where it is
+ * wider or taller than the drawing: its left or top edge at the
+ * drawing's). */
+static void
+move_inside (const Ctx *c,
+             Rect      *r)
+{
+  double w = r->x1 - r->x0, h = r->y1 - r->y0;
+  double x0 = MAX (0, MIN (r->x0, c->layout->width - w));
+  double y0 = MAX (0, MIN (r->y0, c->layout->height - h));
+  *r = (Rect) { x0, y0, x0 + w, y0 + h, r->node };
+}
+
+/* Whether r may take its place as `within` says (moving it there when
+ * asked). */
+static gboolean
+keep_within (const Ctx  *c,
+             Within      within,
+             Rect       *r)
+{
+  if (within == WITHIN_MOVED)
+    move_inside (c, r);
+  return within == WITHIN_ANYWHERE || is_inside (c, r);
+}
+
+/* The first of b's spots where it is free and within the drawing. */
 static gboolean
 first_free_spot (const Ctx   *c,
                  const Badge *b,
                  double       w,
                  double       h,
-                 gboolean     inside,
+                 Within       within,
                  Rect        *r)
 {
   for (guint i = 0; i < b->n_spots; i++)
@@ -236,23 +268,25 @@ first_free_spot (const Ctx   *c,
       *r = (Rect) { s->x - w * s->ax, s->y - h * s->ay, 0, 0, -1 };
       r->x1 = r->x0 + w;
       r->y1 = r->y0 + h;
-      if ((!inside || is_inside (c, r)) && is_free (c, r, b->node))
+      if (keep_within (c, within, r) && is_free (c, r, b->node))
         return TRUE;
     }
   return FALSE;
 }
 
-/* Rings of places around (ax, ay), nearest first, inside the drawing
- * when `inside` (else anywhere): the first free one. */
+/* Rings of places around (ax, ay), nearest first, within the drawing:
+ * the first free one. */
 static gboolean
 far_spot (const Ctx   *c,
           const Badge *b,
           double       w,
           double       h,
-          gboolean     inside,
+          Within       within,
           Rect        *r)
 {
-  const int n_angles = 16, n_rings = 14;
+  /* Moved inside, rings past the edge fold onto the same places: look
+   * further. */
+  const int n_angles = 16, n_rings = within == WITHIN_MOVED ? 48 : 14;
   for (int ring = 1; ring <= n_rings; ring++)
     {
       double d = ring * 6 * c->k;
@@ -261,7 +295,7 @@ far_spot (const Ctx   *c,
           double t = 2 * G_PI * a / n_angles;
           double cx = b->ax + cos (t) * (w / 2 + d), cy = b->ay + sin (t) * (h / 2 + d);
           *r = (Rect) { cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2, -1 };
-          if (inside && !is_inside (c, r))
+          if (!keep_within (c, within, r))
             continue;
           /* Away from its node, clear of it too. */
           if (is_free (c, r, -1))
@@ -281,32 +315,45 @@ pill (cairo_t     *cr,
   double k = c->k, w, h;
   const char *text = b->text;
   PangoLayout *layout = shape (cr, c, text, b->mono, &w, &h);
-  /* Inside the drawing first: the canvas fits that in view, and a badge
-   * past its edge may be cut off by the pane. Its own text at its spots,
-   * then further out; its short text at its spots; then past the edge. */
+  /* Never past the drawing's edge: the canvas fits the drawing in view,
+   * and the pane cuts what lies past it. Inside the drawing, its own text
+   * at its spots, then further out, then its short text at its spots; then
+   * (a badge that must show) places past the edge moved back inside, where
+   * they are free: its own text at its spots, further out, its short text
+   * further out; then past the edge. */
+  double sw = 0, sh = 0;
+  PangoLayout *brief = NULL;
+  if (b->placing >= PLACE_SHORT && b->short_text)
+    brief = shape (cr, c, b->short_text, b->mono, &sw, &sh);
   Rect r;
-  gboolean found = first_free_spot (c, b, w, h, TRUE, &r), far = FALSE;
+  gboolean far = FALSE, use_brief = FALSE, must_show = b->placing >= PLACE_SHORT;
+  gboolean found = first_free_spot (c, b, w, h, WITHIN_ONLY, &r);
   if (!found && b->placing >= PLACE_FAR)
-    found = far = far_spot (c, b, w, h, TRUE, &r);
-  if (!found && b->placing >= PLACE_SHORT && b->short_text)
+    found = far = far_spot (c, b, w, h, WITHIN_ONLY, &r);
+  if (!found && brief)
+    found = use_brief = first_free_spot (c, b, sw, sh, WITHIN_ONLY, &r);
+  if (!found && must_show)
+    found = first_free_spot (c, b, w, h, WITHIN_MOVED, &r);
+  /* Rather than past the edge, further out (with a leader line). */
+  if (!found && must_show)
+    found = far = far_spot (c, b, w, h, WITHIN_MOVED, &r);
+  if (!found && brief)
+    found = use_brief = far = far_spot (c, b, sw, sh, WITHIN_MOVED, &r);
+  /* Only where the drawing has no free room at all (a narrow one, whose
+   * pane has room beside it): past its edge. */
+  if (!found && must_show)
+    found = first_free_spot (c, b, w, h, WITHIN_ANYWHERE, &r);
+  if (!found && b->placing >= PLACE_FAR)
+    found = far = far_spot (c, b, w, h, WITHIN_ANYWHERE, &r);
+  if (use_brief)
     {
-      double sw, sh;
-      PangoLayout *brief = shape (cr, c, b->short_text, b->mono, &sw, &sh);
-      if ((found = first_free_spot (c, b, sw, sh, TRUE, &r)))
-        {
-          g_object_unref (layout);
-          layout = brief;
-          text = b->short_text;
-          w = sw;
-          h = sh;
-        }
-      else
-        g_object_unref (brief);
+      g_object_unref (layout);
+      layout = g_steal_pointer (&brief);
+      text = b->short_text;
+      w = sw;
+      h = sh;
     }
-  if (!found && b->placing >= PLACE_SHORT)
-    found = first_free_spot (c, b, w, h, FALSE, &r);
-  if (!found && b->placing >= PLACE_FAR)
-    found = far = far_spot (c, b, w, h, FALSE, &r);
+  g_clear_object (&brief);
   if (!found)
     {
       g_object_unref (layout);
@@ -404,6 +451,16 @@ path_point (const CrGraphPath *path,
 
 /* ---- gradients ------------------------------------------------------------ */
 
+/* A large value's brief text without its range ("4×1 in [-1, 2]": "4×1"),
+ * what its badge says where the whole finds no room (the card has the
+ * range); NULL for a value written out (new string). */
+static char *
+shape_of (const char *brief)
+{
+  const char *range = strstr (brief, " in [");
+  return range ? g_strndup (brief, range - brief) : NULL;
+}
+
 /* Whether an AccumulateGrad of leaf ran by the current step. */
 static gboolean
 leaf_written (const Ctx *c,
@@ -439,6 +496,7 @@ draw_step_gradients (cairo_t            *cr,
         return;
       g_autofree char *value = cr_record_value_brief (step->grad_after, BRIEF_VALUES);
       g_autofree char *text = g_strdup_printf (".grad %s", value);
+      g_autofree char *shape_only = shape_of (text);
       /* Under it, else beside it, else over it. */
       const Spot spots[] = {
         { b->x + b->width / 2, b->y + b->height + 1.5 * c->k, 0.5, 0.0 },
@@ -449,7 +507,7 @@ draw_step_gradients (cairo_t            *cr,
         { b->x + b->width / 2, b->y - 1.5 * c->k, 0.5, 1.0 },
       };
       Badge badge = {
-        .text = text, .short_text = value, .mono = TRUE, .spots = spots,
+        .text = text, .short_text = shape_only ? shape_only : value, .mono = TRUE, .spots = spots,
         .n_spots = G_N_ELEMENTS (spots), .ax = b->x + b->width / 2, .ay = b->y + b->height,
         .node = -1, .placing = now ? PLACE_FAR : PLACE_OPTIONAL,
         .fill = fill, .ink = ink, .border = border,
@@ -518,8 +576,9 @@ draw_step_gradients (cairo_t            *cr,
         }
       double mx, my;
       path_point (path, 0.5, &mx, &my);
+      g_autofree char *shape_only = shape_of (text);
       Badge badge = {
-        .text = text, .mono = TRUE, .spots = spots, .n_spots = n,
+        .text = text, .short_text = shape_only, .mono = TRUE, .spots = spots, .n_spots = n,
         .ax = labelled ? lx : mx, .ay = labelled ? ly : my, .node = -1,
         .placing = now ? PLACE_FAR : PLACE_OPTIONAL, .fill = fill, .ink = ink, .border = border,
       };

@@ -14,7 +14,10 @@
  * badges placed before it; a badge that
  * must show (the current step's, an error, "freed") then tries a shorter
  * text, then a free place further out with a thin leader line to what it
- * labels, and is left out when there is none. The shape labels themselves
+ * labels, and is left out when there is none. A badge keeps inside the
+ * drawing (the canvas fits the drawing in view; the pane cuts what lies
+ * past it): a place past its edge is moved back inside, and one past it
+ * is taken only where the drawing has no free room. The shape labels themselves
  * are placed by cr_graph_badges_label_boxes (), which leaves out a label
  * (or the tensor name over it) that would lie on a node, on an earlier
  * label or on a group's or region's title. */

@@ -1385,6 +1385,7 @@ render_with_cache (cairo_t                    *cr,
     .current_step = options->hide_step_gradients && current >= 0 ? current - 1 : current, .dark = c.dark, .k = c.k, .lw = c.lw, .clip = items ? NULL : clip,
     .label_boxes = label_boxes,
     .items = items,
+    .placed = options->badges,
   };
   cr_graph_render_badges (cr, model, layout, &badges);
 

@@ -63,6 +63,9 @@ typedef struct {
                                    * is appended to it instead, clip or not
                                    * (cr-graph-items.h; the canvas keeps the tiles an
                                    * item does not touch) */
+  GArray       *badges;           /* borrowed: when set, of CrGraphBadgeBox
+                                   * (cr-graph-render-badges.h): each badge's box as
+                                   * placed is appended to it (for tests) */
 } CrGraphRenderOptions;
 
 void            cr_graph_render_options_init (CrGraphRenderOptions       *options);

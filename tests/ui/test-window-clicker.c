@@ -14,6 +14,7 @@
 #include "cr-graph-overview.h"
 #include "cr-examples.h"
 #include "cr-graph-render.h"
+#include "cr-graph-render-badges.h"
 #include "cr-step-card-pages.h"
 #include "ui-test-gui.h"
 
@@ -224,6 +225,42 @@ card_problem (CrWindow  *window,
   return NULL;
 }
 
+/* NULL when every badge on the graph (the gradients' value labels above
+ * all) lies inside the canvas, as the tiles draw them; else the first cut
+ * one. A label placed past the drawing's edge was cut by the pane (11's
+ * "4×1 in [-0.006164, …" at 1366x768). */
+static char *
+badge_problem (CrGraphCanvas *canvas)
+{
+  if (!canvas->model || !canvas->layout)
+    return NULL;
+  CrGraphRenderOptions options;
+  cr_graph_canvas_fill_render_options (canvas, &options);
+  options.draw_background = FALSE;
+  options.label_boxes = canvas->label_boxes;
+  options.text_scale = canvas->zoom;
+  g_autoptr (GArray) boxes = g_array_new (FALSE, FALSE, sizeof (CrGraphBadgeBox));
+  options.badges = boxes;
+  cairo_surface_t *surface = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+  cairo_t *cr = cairo_create (surface);
+  cr_graph_render (cr, canvas->model, canvas->layout, &options);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  int w = gtk_widget_get_width (GTK_WIDGET (canvas)), h = gtk_widget_get_height (GTK_WIDGET (canvas));
+  for (guint i = 0; i < boxes->len; i++)
+    {
+      const CrGraphBadgeBox *b = &g_array_index (boxes, CrGraphBadgeBox, i);
+      double x0 = canvas->tx + canvas->zoom * b->x0, y0 = canvas->ty + canvas->zoom * b->y0;
+      double x1 = canvas->tx + canvas->zoom * b->x1, y1 = canvas->ty + canvas->zoom * b->y1;
+      if (x0 < -0.5 || y0 < -0.5 || x1 > w + 0.5 || y1 > h + 0.5)
+        return g_strdup_printf ("badge %u of %u at %.0f,%.0f..%.0f,%.0f is cut by the %dx%d canvas "
+                                "(the drawing %.0fx%.0f at %.0f,%.0f, zoom %.2f)", i + 1, boxes->len,
+                                x0, y0, x1, y1, w, h, canvas->layout->width, canvas->layout->height,
+                                canvas->tx, canvas->ty, canvas->zoom);
+    }
+  return NULL;
+}
+
 /* TRUE when neither the step's neighbourhood nor the card's part is cut. */
 static gboolean
 view_is_right (CrWindow *window)
@@ -276,6 +313,10 @@ check_view (CrWindow   *window,
       if (cut)
         g_error ("%s, step %d: the graph is not whole: %s", where, step + 1, cut);
     }
+  /* With the graph whole in view, so is every badge on it. */
+  g_autofree char *badge_cut = walk->whole ? badge_problem (canvas) : NULL;
+  if (badge_cut)
+    g_error ("%s, step %d: %s", where, step + 1, badge_cut);
   if (gtk_stack_get_visible_child (window->sidebar_stack) != GTK_WIDGET (window->step_scroller))
     return;
   guint part = 0;
