@@ -9,6 +9,7 @@
  * where they are tensors. Numbers are %.4g, as everywhere in the window. */
 #include "cr-record-forward.h"
 
+#include "cr-record-names.h"
 #include "cr-record-text.h"
 
 #include <math.h>
@@ -317,6 +318,11 @@ static const OpWords op_words[] = {
   { "IndexBackward0", KIND_OTHER, NULL, "{0}[index]", "picks elements of {0} by index", NULL },
   { "CatBackward0", KIND_OTHER, NULL, "torch.cat()", "joins {0} and the other inputs along a dim", NULL },
   { "StackBackward0", KIND_OTHER, NULL, "torch.stack()", "stacks {0} and the other inputs along a new dim", NULL },
+  { "MaskedFillBackward0", KIND_OTHER, NULL, "{0}.masked_fill(mask, value)", "fills {0} where the mask is True", NULL },
+  { "UnbindBackward0", KIND_OTHER, NULL, "{0}.unbind()", "takes {0} apart into its slices", NULL },
+  { "SplitBackward0", KIND_OTHER, NULL, "{0}.split()", "cuts {0} into pieces", NULL },
+  { "SplitWithSizesBackward0", KIND_OTHER, NULL, "{0}.split()", "cuts {0} into pieces", NULL },
+  { "UnsafeSplitBackward0", KIND_OTHER, NULL, "torch.unsafe_split({0})", "cuts {0} into pieces", NULL },
   { "CloneBackward0", KIND_OTHER, NULL, "{0}.clone()", "copies {0}", NULL },
   { "MaxBackward*", KIND_OTHER, NULL, "{0}.max()", "takes the largest element of {0}", NULL },
   { "MinBackward*", KIND_OTHER, NULL, "{0}.min()", "takes the smallest element of {0}", NULL },
@@ -376,21 +382,91 @@ is_named (const char *label)
   return label && label[0] != '(';
 }
 
-/* The labels of op's inputs ("a number" for one the record does not know:
+/* A constant shows its values up to this many, else its shape. */
+#define CONSTANT_MAX_VALUES 6
+
+/* What the text calls tensor (new string): the script's name; for an
+ * unnamed result the name cr-record-names.h makes from the op that made
+ * it, in parentheses as the record's own expression labels are, "(x[:])";
+ * for a constant the script never named (torch.arange(4.0) in an
+ * expression) its values, "[0, 1, 2, 3]", or its shape, "a 4×2 constant";
+ * else fallback. */
+static char *
+tensor_name_full (const CrRunRecord *record,
+                  int                tensor,
+                  const char        *fallback,
+                  gboolean           by_line)
+{
+  const CrRecordTensor *t = record_tensor (record, tensor);
+  if (!t)
+    return g_strdup (fallback);
+  if (t->label && *t->label && t->label[0] != '[')
+    return g_strdup (t->label);
+  if (t->name && *t->name)
+    return g_strdup (t->name);
+  g_autofree char *made = t->origin == CR_RECORD_TENSOR_RESULT ? cr_record_tensor_made_name (record, t)
+                                                                : NULL;
+  if (made && made[0] != '[')
+    return g_strdup_printf ("(%s)", made);
+  /* A name that would run long: the op and its line, as the graph's pill. */
+  const CrRecordOp *op = by_line && t->origin == CR_RECORD_TENSOR_RESULT ? record_op (record, t->op) : NULL;
+  if (op && op->grad_fn)
+    {
+      g_autofree char *f = cr_record_op_function_name (op->grad_fn);
+      return op->span.line > 0 ? g_strdup_printf ("(%s at line %u)", f, op->span.line)
+                               : g_strdup_printf ("(the %s result)", f);
+    }
+  /* A leaf made where the script gives it no name (inside gradcheck). */
+  if (t->origin == CR_RECORD_TENSOR_LEAF && by_line)
+    {
+      if (t->ndim == 0)
+        return g_strdup ("a leaf");
+      g_autofree char *shape = cr_record_shape_text (t->shape, t->ndim);
+      return g_strdup_printf ("a %s leaf", shape);
+    }
+  const CrRecordTensor *source = record_tensor (record, t->source);
+  if (t->origin == CR_RECORD_TENSOR_DETACHED && source && source != t && by_line)
+    {
+      g_autofree char *from = tensor_name_full (record, source->id, NULL, FALSE);
+      if (from)
+        return g_strdup_printf ("(%s.detach())", from);
+    }
+  if (t->origin != CR_RECORD_TENSOR_RESULT && t->origin != CR_RECORD_TENSOR_LEAF)
+    {
+      if (t->value && t->value->numel <= CONSTANT_MAX_VALUES && values_kept (t->value))
+        return cr_record_value_brief (t->value, CONSTANT_MAX_VALUES);
+      if (t->ndim == 0)
+        return g_strdup ("a constant");
+      g_autofree char *shape = cr_record_shape_text (t->shape, t->ndim);
+      return g_strdup_printf ("a %s constant", shape);
+    }
+  return g_strdup (fallback);
+}
+
+/* An input's name: where no short name is made, its op and line. */
+static char *
+tensor_name (const CrRunRecord *record,
+             int                tensor,
+             const char        *fallback)
+{
+  return tensor_name_full (record, tensor, fallback, TRUE);
+}
+
+/* The names of op's inputs ("a number" for one the record does not know:
  * a Python number), and how many are tensors. */
 static GPtrArray *
 input_labels (const CrRunRecord *record,
               const CrRecordOp  *op,
               guint             *n_tensors)
 {
-  GPtrArray *labels = g_ptr_array_new ();
+  GPtrArray *labels = g_ptr_array_new_with_free_func (g_free);
   *n_tensors = 0;
   for (guint i = 0; op->inputs && i < op->inputs->len; i++)
     {
       int t = op_input (op, i);
       if (t >= 0)
         (*n_tensors)++;
-      g_ptr_array_add (labels, (gpointer) cr_record_tensor_label (record, t, t >= 0 ? "?" : "a number"));
+      g_ptr_array_add (labels, tensor_name (record, t, t >= 0 ? "?" : "a number"));
     }
   return labels;
 }
@@ -413,6 +489,28 @@ fill (const char      *template,
         g_string_append_c (s, *p);
     }
   return g_string_free (s, FALSE);
+}
+
+/* Whether op's inputs that the record does not know (-1) are absent
+ * optional tensors (a layer norm's weight=None, a convolution without
+ * bias) rather than Python numbers (torch.where(c, x, 0.0)). */
+static gboolean
+unknown_inputs_are_none (const CrRecordOp *op)
+{
+  return op->grad_fn && (strstr (op->grad_fn, "Norm") || g_str_has_prefix (op->grad_fn, "Convolution"));
+}
+
+/* labels without the absent optional tensors' (borrowed strings). */
+static GPtrArray *
+present_labels (const CrRecordOp *op,
+                const GPtrArray  *labels)
+{
+  GPtrArray *present = g_ptr_array_new ();
+  gboolean none = unknown_inputs_are_none (op);
+  for (guint i = 0; i < labels->len; i++)
+    if (!none || op_input (op, i) >= 0)
+      g_ptr_array_add (present, labels->pdata[i]);
+  return present;
 }
 
 /* What the op computed as the script wrote it: the caption's right-hand
@@ -440,8 +538,9 @@ expression_of (const CrRunRecord *record,
   GString *s = g_string_new (NULL);
   g_string_append_len (s, name, cut ? cut - name : (gssize) strlen (name));
   g_string_append_c (s, '(');
-  for (guint i = 0; i < labels->len; i++)
-    g_string_append_printf (s, "%s%s", i ? ", " : "", (const char *) labels->pdata[i]);
+  g_autoptr (GPtrArray) present = present_labels (op, labels);
+  for (guint i = 0; i < present->len; i++)
+    g_string_append_printf (s, "%s%s", i ? ", " : "", (const char *) present->pdata[i]);
   g_string_append_c (s, ')');
   return g_string_free (s, FALSE);
 }
@@ -473,7 +572,8 @@ substitute (const char       *expression,
       const CrTensorSnapshot *v = input_value (record, op, i, &fresh);
       if (!is_scalar (v) || !fresh)
         goto out;
-      names[i] = bare (cr_record_tensor_label (record, t->id, NULL));
+      g_autofree char *name = tensor_name (record, t->id, NULL);
+      names[i] = bare (name);
       values[i] = v->values[0];
     }
   GString *s = g_string_new (NULL);
@@ -648,7 +748,7 @@ example_elementwise (const CrRunRecord      *record,
   GString *numbers = g_string_new (NULL);
   if (n == 1)
     {
-      const char *label = cr_record_tensor_label (record, op_input (op, 0), "?");
+      g_autofree char *label = tensor_name (record, op_input (op, 0), "?");
       gboolean prefix = strcmp (words->glyph, "-") == 0;
       g_string_append_printf (s, prefix ? "-%s" : "%s(%s", prefix ? label : words->glyph, label);
       append_index (s, idx, out->ndim, v[0]->ndim, v[0]->shape);
@@ -669,7 +769,8 @@ example_elementwise (const CrRunRecord      *record,
             g_string_append_printf (s, " %s ", words->glyph);
             g_string_append_printf (numbers, " %s ", words->glyph);
           }
-        g_string_append (s, cr_record_tensor_label (record, op_input (op, i), "?"));
+        g_autofree char *label = tensor_name (record, op_input (op, i), "?");
+        g_string_append (s, label);
         append_index (s, idx, out->ndim, v[i]->ndim, v[i]->shape);
         append_operand (numbers, x[i]);
       }
@@ -733,8 +834,8 @@ example_matmul (const CrRunRecord      *record,
     dot += a->values[i * k_n + k] * b->values[k * b->shape[1] + j];
   if (!agrees (dot, out->values[i * out->shape[1] + j]))
     return NULL;
-  const char *la = cr_record_tensor_label (record, op_input (op, 0), "?");
-  const char *lb = cr_record_tensor_label (record, op_input (op, 1), "?");
+  g_autofree char *la = tensor_name (record, op_input (op, 0), "?");
+  g_autofree char *lb = tensor_name (record, op_input (op, 1), "?");
   GString *s = g_string_new (NULL);
   g_string_append_printf (s, "%s[%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "] = %s[%" G_GINT64_FORMAT
                           ",:] · %s[:,%" G_GINT64_FORMAT "] = ", result, i, j, la, i, lb, j);
@@ -768,6 +869,149 @@ same_shape (const CrTensorSnapshot *a,
   return TRUE;
 }
 
+/* ", stride 2", ", padding (1, 0)": an int tuple argument when it is not
+ * all `usual`. */
+static void
+append_geometry (GString          *s,
+                 const CrRecordOp *op,
+                 const char       *name,
+                 double            usual)
+{
+  const CrRecordArgument *a = cr_record_op_argument (op, name);
+  if (!a || a->n_values == 0)
+    return;
+  gboolean all_same = TRUE, usual_only = TRUE;
+  for (int i = 0; i < a->n_values; i++)
+    {
+      all_same = all_same && a->values[i] == a->values[0];
+      usual_only = usual_only && a->values[i] == usual;
+    }
+  if (usual_only)
+    return;
+  g_string_append_printf (s, ", %s ", name);
+  if (all_same)
+    g_string_append_printf (s, "%g", a->values[0]);
+  else
+    for (int i = 0; i < a->n_values; i++)
+      g_string_append_printf (s, "%s%g%s", i ? ", " : "(", a->values[i], i + 1 == a->n_values ? ")" : "");
+}
+
+/* A convolution, plain or transposed, with its bias and the geometry that
+ * is not the default: "computes the 2-d transposed convolution of x with
+ * kernel w, plus the bias b, stride 2". */
+static char *
+convolution_sentence (const CrRecordOp *op,
+                      const GPtrArray  *labels)
+{
+  const CrRecordArgument *transposed = cr_record_op_argument (op, "transposed");
+  const CrRecordArgument *stride = cr_record_op_argument (op, "stride");
+  gboolean is_transposed = transposed && transposed->n_values > 0 && transposed->values[0] != 0;
+  GString *s = g_string_new ("computes the ");
+  if (stride && stride->n_values > 0)
+    g_string_append_printf (s, "%d-d ", stride->n_values);
+  g_string_append_printf (s, "%sconvolution of %s with kernel %s", is_transposed ? "transposed " : "",
+                          labels->len > 0 ? (const char *) labels->pdata[0] : "its input",
+                          labels->len > 1 ? (const char *) labels->pdata[1] : "its weight");
+  if (op_input (op, 2) >= 0 && labels->len > 2)
+    g_string_append_printf (s, ", plus the bias %s", (const char *) labels->pdata[2]);
+  append_geometry (s, op, "stride", 1);
+  append_geometry (s, op, "padding", 0);
+  if (is_transposed)
+    append_geometry (s, op, "output_padding", 0);
+  append_geometry (s, op, "dilation", 1);
+  const CrRecordArgument *groups = cr_record_op_argument (op, "groups");
+  if (groups && groups->n_values > 0 && groups->values[0] > 1)
+    g_string_append_printf (s, ", in %g groups", groups->values[0]);
+  g_string_append (s, is_transposed
+                   ? ": each input element adds the kernel, scaled by it, into the output"
+                   : ": each output element is a window of the input times the kernel, summed");
+  return g_string_free (s, FALSE);
+}
+
+/* nll_loss by its reduction (0 none, 1 mean, 2 sum) and class weights:
+ * with weights w, PyTorch's mean is Σ w[t]·(−x[t]) / Σ w[t]. */
+static char *
+nll_sentence (const CrRunRecord *record,
+              const CrRecordOp  *op,
+              const GPtrArray   *labels)
+{
+  const CrRecordArgument *reduction = cr_record_op_argument (op, "reduction");
+  int how = reduction && reduction->n_values > 0 ? (int) reduction->values[0] : 1;
+  const char *x = labels->len > 0 ? (const char *) labels->pdata[0] : "its input";
+  g_autofree char *weight = NULL;
+  for (guint k = 0; op->saved && k < op->saved->len; k++)
+    {
+      const CrRecordSaved *saved = g_ptr_array_index (op->saved, k);
+      if (g_strcmp0 (saved->name, "weight") == 0)
+        weight = tensor_name (record, saved->tensor, "w");
+    }
+  GString *s = g_string_new ("picks each row's log-probability at its target");
+  if (!weight)
+    g_string_append (s, how == 0 ? " and negates it: one loss a row"
+                        : how == 2 ? ", negates and adds them up"
+                        : ", negates and averages them");
+  else if (how == 0)
+    g_string_append_printf (s, " and negates it, times its class's weight: %s[t]·(−%s[t]) a row, "
+                            "t the row's target", weight, x);
+  else if (how == 2)
+    g_string_append_printf (s, ", negates them and adds them up weighted by class: Σ %s[t]·(−%s[t]), "
+                            "t each row's target", weight, x);
+  else
+    g_string_append_printf (s, ", negates them and takes their mean weighted by class: "
+                            "Σ %s[t]·(−%s[t]) / Σ %s[t], t each row's target", weight, x, weight);
+  return g_string_free (s, FALSE);
+}
+
+/* The ops whose words depend on their arguments; NULL: the table's. */
+static char *
+special_sentence (const CrRunRecord *record,
+                  const CrRecordOp  *op,
+                  const GPtrArray   *labels)
+{
+  const char *g = op->grad_fn;
+  const char *x = labels->len > 0 ? (const char *) labels->pdata[0] : "its input";
+  if (!g)
+    return NULL;
+  if (strcmp (g, "ConvolutionBackward0") == 0)
+    return convolution_sentence (op, labels);
+  if (strcmp (g, "NllLossBackward0") == 0)
+    return nll_sentence (record, op, labels);
+  if (strcmp (g, "ConvolutionBackwardBackward0") == 0)
+    {
+      /* Differentiating a convolution with create_graph=True: its backward
+       * as ops that can be differentiated again. */
+      g_autoptr (GPtrArray) present = present_labels (op, labels);
+      GString *s = g_string_new ("computes a convolution's gradient from ");
+      for (guint i = 0; i < present->len; i++)
+        g_string_append_printf (s, "%s%s", i == 0 ? "" : i + 1 == present->len ? " and " : ", ",
+                                (const char *) present->pdata[i]);
+      g_string_append (s, ", as a convolution of its own that can be differentiated again "
+                          "(create_graph=True)");
+      return g_string_free (s, FALSE);
+    }
+  const CrRecordArgument *dim = cr_record_op_argument (op, "dim");
+  g_autofree char *along = dim && dim->n_values > 0 ? g_strdup_printf (" along dim %g", dim->values[0])
+                                                   : g_strdup ("");
+  guint pieces = op->outputs ? op->outputs->len : 0;
+  if (strcmp (g, "UnbindBackward0") == 0)
+    return g_strdup_printf ("takes %s apart%s into its %u slices, one output each", x, along, pieces);
+  if (strcmp (g, "SplitBackward0") == 0 || strcmp (g, "SplitWithSizesBackward0") == 0
+      || strcmp (g, "UnsafeSplitBackward0") == 0 || strcmp (g, "UnsafeSplitWithSizesBackward0") == 0)
+    return g_strdup_printf ("cuts %s%s into %u pieces, one output each", x, along, pieces);
+  if (strcmp (g, "EmbeddingBackward0") == 0)
+    {
+      const CrRecordArgument *padding = cr_record_op_argument (op, "padding_idx");
+      GString *s = g_string_new (NULL);
+      g_string_append_printf (s, "looks up rows of the table %s: each index picks its row", x);
+      if (padding && padding->n_values > 0)
+        g_string_append_printf (s, " (row %g, the padding_idx, will get no gradient)", padding->values[0]);
+      return g_string_free (s, FALSE);
+    }
+  if (strcmp (g, "MaskedFillBackward0") == 0)
+    return g_strdup_printf ("copies %s with a value put where the mask is True", x);
+  return NULL;
+}
+
 /* What the op did, in words, with the result's shape. */
 static char *
 sentence_of (const CrRunRecord      *record,
@@ -778,7 +1022,10 @@ sentence_of (const CrRunRecord      *record,
              const CrTensorSnapshot *out)
 {
   GString *s = g_string_new (NULL);
-  if (words)
+  g_autofree char *special = special_sentence (record, op, labels);
+  if (special)
+    g_string_append (s, special);
+  else if (words)
     {
       g_autofree char *said = fill (n_tensors < 2 && words->one ? words->one : words->two, labels);
       g_string_append (s, said);
@@ -789,10 +1036,11 @@ sentence_of (const CrRunRecord      *record,
       const char *cut = strstr (name, "Backward");
       g_string_append_printf (s, "computes %.*s of ", (int) (cut ? cut - name : (gssize) strlen (name)),
                               name);
-      for (guint i = 0; i < labels->len; i++)
-        g_string_append_printf (s, "%s%s", i == 0 ? "" : i + 1 == labels->len ? " and " : ", ",
-                                (const char *) labels->pdata[i]);
-      if (labels->len == 0)
+      g_autoptr (GPtrArray) present = present_labels (op, labels);
+      for (guint i = 0; i < present->len; i++)
+        g_string_append_printf (s, "%s%s", i == 0 ? "" : i + 1 == present->len ? " and " : ", ",
+                                (const char *) present->pdata[i]);
+      if (present->len == 0)
         g_string_append (s, "its inputs");
     }
   if (op->custom_function)
@@ -836,7 +1084,8 @@ cr_forward_text_new (const CrRunRecord *record,
   int out_tensor = op->outputs && op->outputs->len > 0 ? g_array_index (op->outputs, int, 0) : -1;
   const CrRecordTensor *out_t = record_tensor (record, out_tensor);
   const CrTensorSnapshot *out = out_t ? out_t->value : NULL;
-  self->result = g_strdup (cr_record_tensor_label (record, out_tensor, "out"));
+  /* (A result with no short name is "out": its expression says the rest.) */
+  self->result = tensor_name_full (record, out_tensor, "out", FALSE);
 
   const OpWords *words = words_for (op);
   guint n_tensors = 0;

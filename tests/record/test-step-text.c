@@ -252,6 +252,82 @@ test_forward (void)
   g_assert_null (cr_step_text_new_forward (record, 99, 0, 1, TRUE));
 }
 
+static const char forward_words_script[] =
+  "import torch\n"
+  "import torch.nn.functional as F\n"
+  "x = torch.tensor([[[[1.0, -2.0], [0.5, 3.0]]]], requires_grad=True)\n"
+  "k = torch.tensor([[[[0.5, -1.0], [2.0, 0.25]]]], requires_grad=True)\n"
+  "b = torch.tensor([0.1], requires_grad=True)\n"
+  "y = F.conv_transpose2d(x, k, b)\n"
+  "z = F.conv_transpose2d(x, k, stride=2)\n"
+  "p = torch.tensor([[1.0, -2.0, 0.5], [0.0, 1.5, -1.0]], requires_grad=True)\n"
+  "logp = F.log_softmax(p, dim=1)\n"
+  "w = torch.tensor([0.5, 2.0, 1.0])\n"
+  "l = F.nll_loss(logp, torch.tensor([0, 2]), weight=w)\n"
+  "s = F.nll_loss(logp, torch.tensor([0, 2]), reduction='sum')\n"
+  "f = p * 2\n"
+  "q = f[:, :1] * torch.arange(2.0).view(2, 1)\n"
+  "u, v = p.unbind(0)\n"
+  "loss = y.sum() + z.sum() + l + s + q.sum() + (u * v).sum()\n"
+  "loss.backward()\n";
+
+/* The sentence of the forward card of the n-th op (0: the first) whose
+ * grad_fn is grad_fn (new string). */
+static char *
+forward_sentence (const CrRunRecord *record,
+                  const char        *grad_fn,
+                  guint              n)
+{
+  for (guint i = 0; i < record->ops->len; i++)
+    {
+      const CrRecordOp *op = g_ptr_array_index (record->ops, i);
+      if (g_strcmp0 (op->grad_fn, grad_fn) != 0 || n-- > 0)
+        continue;
+      g_autoptr (CrStepText) text = cr_step_text_new_forward (record, (int) i, 0, 1, TRUE);
+      return g_strdup (item (section_of (text, CR_STEP_TEXT_SECTION_FORWARD_WHAT), 0)->text);
+    }
+  g_error ("no op %s #%u", grad_fn, n);
+  return NULL;
+}
+
+/* The forward card says what the op did with the arguments it had: a
+ * transposed convolution as one, nll_loss's weights and reduction, and a
+ * name for every input (an unnamed slice, a constant), never "?". */
+static void
+test_forward_words (void)
+{
+  g_autoptr (CrRunRecord) record = record_test_run ("words.py", forward_words_script, NULL);
+  g_autofree char *y = forward_sentence (record, "ConvolutionBackward0", 0);
+  g_assert_true (g_str_has_prefix (y, "It computes the 2-d transposed convolution of x with kernel k, "
+                                      "plus the bias b:"));
+  g_autofree char *z = forward_sentence (record, "ConvolutionBackward0", 1);
+  g_assert_true (g_str_has_prefix (z, "It computes the 2-d transposed convolution of x with kernel k, "
+                                      "stride 2:"));
+  g_assert_null (strstr (z, "a number"));
+  g_autofree char *l = forward_sentence (record, "NllLossBackward0", 0);
+  g_assert_nonnull (strstr (l, "Σ w[t]·(−logp[t]) / Σ w[t]"));
+  g_autofree char *s = forward_sentence (record, "NllLossBackward0", 1);
+  g_assert_nonnull (strstr (s, "negates and adds them up"));
+  g_assert_null (strstr (s, "averages"));
+  /* f[:, :1] is f[:] then [:, :1] (recorded outer first): the outer one
+   * takes its range of "(f[:])". */
+  g_autofree char *outer = forward_sentence (record, "SliceBackward0", 0);
+  g_autofree char *inner = forward_sentence (record, "SliceBackward0", 1);
+  g_assert_cmpstr (inner, ==, "It takes a range of f.");
+  g_assert_cmpstr (outer, ==, "It takes a range of (f[:]) (2×1).");
+  g_autofree char *q = forward_sentence (record, "MulBackward0", 1);
+  g_assert_cmpstr (q, ==, "It multiplies (f[:, :1]) by [[0], [1]], element by element (2×1).");
+  g_autofree char *u = forward_sentence (record, "UnbindBackward0", 0);
+  g_assert_cmpstr (u, ==, "It takes p apart along dim 0 into its 2 slices, one output each (3).");
+  for (guint i = 0; i < record->ops->len; i++)
+    {
+      g_autoptr (CrStepText) text = cr_step_text_new_forward (record, (int) i, 0, 1, TRUE);
+      const char *said = item (section_of (text, CR_STEP_TEXT_SECTION_FORWARD_WHAT), 0)->text;
+      g_assert_null (strstr (said, "?"));
+      g_assert_null (strstr (said, "Convolution of"));
+    }
+}
+
 /* What a question gives: never what is sent on. */
 static void
 test_given (void)
@@ -310,6 +386,7 @@ main (int    argc,
   g_test_add_func ("/step-text/hooks", test_hooks);
   g_test_add_func ("/step-text/error", test_error);
   g_test_add_func ("/step-text/forward", test_forward);
+  g_test_add_func ("/step-text/forward-words", test_forward_words);
   g_test_add_func ("/step-text/given", test_given);
   return g_test_run ();
 }
