@@ -288,18 +288,7 @@ static void
 test_card_widens_sidebar_not_a_drag (void)
 {
   g_autofree char *path = NULL;
-  int fd = g_file_open_tmp ("chainrule-wide-XXXXXX.py", &path, NULL);
-  g_assert_cmpint (fd, >=, 0);
-  g_assert_true (g_close (fd, NULL));
-  g_assert_true (g_file_set_contents (path, wide_card_script, -1, NULL));
-  CrWindow *window = cr_window_new (NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1366, 768);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autoptr (GError) error = NULL;
-  g_assert_true (cr_window_open_file (window, file, &error));
-  g_assert_no_error (error);
-  gtk_window_present (GTK_WINDOW (window));
-  cr_ui_test_wait_window_idle (window);
+  CrWindow *window = cr_ui_test_open_script ("wide.py", wide_card_script, 1366, 768, &path);
   CrGraphCanvas *canvas = cr_window_get_canvas (window);
   cr_graph_canvas_set_animate (canvas, FALSE);
   activate (window, "win.presentation");
@@ -330,7 +319,7 @@ test_card_widens_sidebar_not_a_drag (void)
   settle ();
   g_assert_cmpint (abs (gtk_widget_get_width (window->sidebar) - dragged), <=, 2);
   gtk_window_destroy (GTK_WINDOW (window));
-  g_unlink (path);
+  cr_ui_test_remove_script (path);
 }
 
 /* In presentation 11's 4x4 matrices are written compact, so that its
