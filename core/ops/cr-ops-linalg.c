@@ -488,7 +488,6 @@ cr_addmm_scaled (CrTensor  *bias,
   g_autoptr(CrTensor) expanded = NULL;
   CrTensor *inputs[3] = { bias, a, b };
   CrTensor *out;
-  CrNode *node;
 
   if (!cr_shape_check_mm (a, b, shape, error)
       || !check_same_dtype (a, b, "addmm_impl_cpu_", error)
@@ -509,22 +508,7 @@ cr_addmm_scaled (CrTensor  *bias,
     return NULL;
   else
     out = cr_kernel_binary (CR_BINARY_ADD, expanded, prod, error);
-  if (out == NULL || !cr_autograd_should_record (inputs, 3))
-    return out;
-  node = cr_node_new (CR_OP_ADDMM, inputs, 3, 1);
-  if (scaled)
-    {
-      CrOpArgs *args = cr_node_args (node);
-      args->scalar[0] = beta;
-      args->scalar[1] = alpha;
-      args->has_scalar[0] = args->has_scalar[1] = TRUE;
-    }
-  if (cr_ops_needs_grad (node, 2))
-    cr_node_save (node, 0, a, FALSE);
-  if (cr_ops_needs_grad (node, 1))
-    cr_node_save (node, 1, b, FALSE);
-  cr_ops_attach (out, node);
-  return out;
+  return cr_ops_record_scaled_product (CR_OP_ADDMM, inputs, beta, alpha, out);
 }
 
 /* ---- matmul --------------------------------------------------------------- */

@@ -37,6 +37,16 @@ cr_ops_attach (CrTensor *out,
   cr_autograd_set_history_take (out, node, 0);
 }
 
+/* Records op's node for out = beta·self + alpha·(a ∘ b), inputs {self, a,
+ * b} (addmm, addmv, addr, baddbmm, addbmm): beta and alpha as its scalars
+ * when either is not 1, as PyTorch saves them; a saved for b's gradient, b
+ * for a's. Returns out (NULL stays NULL). */
+CrTensor *cr_ops_record_scaled_product (CrOpId    op,
+                                        CrTensor *inputs[3],
+                                        double    beta,
+                                        double    alpha,
+                                        CrTensor *out);
+
 /* Records op over inputs for an in-place write into inputs[0] (self, with
  * its history before the write) and makes the node self's history, through
  * CopySlices when self is a view (PyTorch's rebase_history; cr-ops-inplace.c).

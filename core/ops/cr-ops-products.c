@@ -398,7 +398,6 @@ scaled_product (ProductKind  kind,
   g_autoptr(CrTensor) expanded = NULL;
   g_autoptr(CrTensor) product = NULL;
   CrTensor *out = NULL;
-  CrNode *node;
   gboolean grad_was_enabled;
 
   if (!check_shapes (kind, self, a, b, error))
@@ -420,9 +419,19 @@ scaled_product (ProductKind  kind,
         out = combine (expanded, product, beta, alpha, error);
     }
   cr_grad_mode_set_enabled (grad_was_enabled);
+  return cr_ops_record_scaled_product (product_ops[kind], inputs, beta, alpha, out);
+}
+
+CrTensor *
+cr_ops_record_scaled_product (CrOpId    op,
+                              CrTensor *inputs[3],
+                              double    beta,
+                              double    alpha,
+                              CrTensor *out)
+{
   if (out == NULL || !cr_autograd_should_record (inputs, 3))
     return out;
-  node = cr_node_new (product_ops[kind], inputs, 3, 1);
+  CrNode *node = cr_node_new (op, inputs, 3, 1);
   if (beta != 1.0 || alpha != 1.0)
     {
       CrOpArgs *args = cr_node_args (node);
@@ -431,9 +440,9 @@ scaled_product (ProductKind  kind,
       args->has_scalar[0] = args->has_scalar[1] = TRUE;
     }
   if (cr_ops_needs_grad (node, 2))
-    cr_node_save (node, 0, a, FALSE);
+    cr_node_save (node, 0, inputs[1], FALSE);
   if (cr_ops_needs_grad (node, 1))
-    cr_node_save (node, 1, b, FALSE);
+    cr_node_save (node, 1, inputs[2], FALSE);
   cr_ops_attach (out, node);
   return out;
 }
