@@ -14,7 +14,7 @@ void
 cr_explain_op_command_usage (FILE *out)
 {
   fprintf (out,
-           "Usage: chainrule explain-op [OPTIONS] FILE.py [--op NAME|N]\n"
+           "Usage: chainrule explain-op [OPTIONS] FILE.py [--op NAME|N | --all]\n"
            "\n"
            "One small tensor op (its inputs and output of at most %d elements together)\n"
            "taken apart into its scalar graph: one equation per output element (a 2x2\n"
@@ -27,6 +27,8 @@ cr_explain_op_command_usage (FILE *out)
            "Options:\n"
            "  --op NAME|N             the op that made NAME (c, fc1.weight's user: the\n"
            "                          output's name as the graph shows it), or op N of the list\n"
+           "  --all                   open every op of the list: each says whether it opens,\n"
+           "                          and why not (the scalar view's reach over a script)\n"
            "  --timeout SECONDS       stop the script after this long\n"
            "  --help                  show this help\n", CR_OP_SCALARS_MAX_ELEMENTS);
 }
@@ -41,8 +43,40 @@ output_of (const CrRunRecord *record,
   return id >= 0 && (guint) id < record->tensors->len ? record->tensors->pdata[id] : NULL;
 }
 
+/* Whether op opens, and why not (set, a new string, when it does not): with
+ * open_all, opened in full (an option the expansion does not know shows
+ * only then) and its sums compared with the backward step's; else the
+ * cheap check alone. */
+static gboolean
+op_opens (const CrRunRecord *record,
+          int                op,
+          gboolean           open_all,
+          char             **why)
+{
+  if (!cr_op_scalars_can_open (record, op, why))
+    return FALSE;
+  if (!open_all)
+    return TRUE;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CrOpScalars) scalars = cr_op_scalars_new (record, op, -1, -1, &error);
+  if (!scalars)
+    {
+      *why = g_strdup (error->message);
+      return FALSE;
+    }
+  guint differ = cr_op_scalars_count_disagreements (scalars, record);
+  if (differ)
+    {
+      *why = g_strdup_printf ("it opens, but %u input elements' sums differ from what the "
+                              "backward step sent", differ);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static void
-list_ops (const CrRunRecord *record)
+list_ops (const CrRunRecord *record,
+          gboolean           open_all)
 {
   printf ("The script's ops (open one with --op N or --op NAME):\n");
   for (guint i = 0; i < record->ops->len; i++)
@@ -50,7 +84,7 @@ list_ops (const CrRunRecord *record)
       const CrRecordOp *op = record->ops->pdata[i];
       const CrRecordTensor *out = output_of (record, op);
       g_autofree char *why = NULL;
-      gboolean can = cr_op_scalars_can_open (record, (int) i, &why);
+      gboolean can = op_opens (record, (int) i, open_all, &why);
       printf ("%4u. %s -> %s  %s (line %u)%s%s\n", i + 1, op->grad_fn,
               out && out->label ? out->label : "?", op->caption ? op->caption : "",
               op->span.line, can ? "" : "\n        cannot be opened: ", can ? "" : why);
@@ -74,8 +108,10 @@ cr_explain_op_command (int    argc,
 {
   const char *file = NULL, *op_text = NULL;
   double timeout = 0;
+  gboolean open_all = FALSE;
   const CrCliOption options[] = {
     { "--op", NULL, cr_cli_parse_text, &op_text, NULL },
+    { "--all", NULL, NULL, &open_all, NULL },
     CR_CLI_TIMEOUT_OPTION (&timeout),
     { NULL },
   };
@@ -99,7 +135,7 @@ cr_explain_op_command (int    argc,
 
   if (!op_text)
     {
-      list_ops (record);
+      list_ops (record, open_all);
       return 0;
     }
   int op = -1;
@@ -123,7 +159,7 @@ cr_explain_op_command (int    argc,
   if (op < 0)
     {
       fprintf (stderr, "chainrule explain-op: no op made '%s'\n", op_text);
-      list_ops (record);
+      list_ops (record, FALSE);
       return 2;
     }
   g_autoptr (GError) error = NULL;
