@@ -89,6 +89,22 @@ cr_fmod_i (int64_t a,
   return b == 0 || b == -1 ? 0 : a % b;
 }
 
+/* << and >> as PyTorch's CPU kernels give them on x86: the shift count
+ * taken modulo 64, a left shift done unsigned. */
+CR_BINARY_MATH int64_t
+cr_shift_left_i (int64_t a,
+                 int64_t b)
+{
+  return (int64_t) ((uint64_t) a << (b & 63));
+}
+
+CR_BINARY_MATH int64_t
+cr_shift_right_i (int64_t a,
+                  int64_t b)
+{
+  return a >> (b & 63);
+}
+
 /* The same functions for float (SUFFIX f) and double. */
 #define CR_DEFINE_BINARY_FLOAT_MATH(T, S)                                      \
   /* PyTorch's div_floor */                                                   \

@@ -307,6 +307,18 @@ release_memory (gsize nbytes)
   g_atomic_pointer_add (&memory_in_use, -(gssize) nbytes);
 }
 
+/* Per thread, as inference mode is in PyTorch. */
+static __thread gboolean new_storage_is_inference;
+
+gboolean
+cr_storage_set_inference (gboolean inference)
+{
+  gboolean previous = new_storage_is_inference;
+
+  new_storage_is_inference = inference;
+  return previous;
+}
+
 static CrStorage *
 storage_new (CrDeviceType   device,
              gsize          nbytes,
@@ -375,6 +387,7 @@ storage_new (CrDeviceType   device,
   storage->device = device;
   storage->nbytes = nbytes;
   storage->version = 0;
+  storage->is_inference = new_storage_is_inference;
   if (device == CR_DEVICE_CPU)
     storage->backend_data = NULL;
   return storage;

@@ -16,6 +16,7 @@ struct _CrStorage {
   gsize         nbytes;
   gpointer      data;
   guint32       version;
+  gboolean      is_inference;   /* made under torch.inference_mode(): is_inference() */
   gpointer      backend_data;   /* owned by the device's backend (e.g. a CUDA block) */
 };
 
@@ -30,6 +31,11 @@ CrStorage   *cr_storage_new_zeroed     (CrDeviceType   device,
                                         GError       **error);
 CrStorage   *cr_storage_ref            (CrStorage     *storage);
 void         cr_storage_unref          (CrStorage     *storage);   /* NULL-safe */
+
+/* Whether storages made from now on, on this thread, are inference
+ * storages (torch.inference_mode() sets it through autograd's
+ * cr_inference_mode_set_enabled); returns the previous state. */
+gboolean     cr_storage_set_inference  (gboolean       inference);
 
 /* TRUE when the data lives inside the storage struct (small CPU blocks). */
 gboolean     cr_storage_is_inline      (const CrStorage *storage);

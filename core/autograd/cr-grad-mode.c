@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cr-autograd-private.h"
+#include "cr-storage.h"
 
 /* Stored inverted so that the zero-initialised default is "enabled". */
 static __thread gboolean grad_mode_disabled;
@@ -28,10 +29,26 @@ cr_grad_mode_set_enabled (gboolean enabled)
   return previous;
 }
 
+gboolean
+cr_inference_mode_is_enabled (void)
+{
+  gboolean current = cr_storage_set_inference (FALSE);
+
+  cr_storage_set_inference (current);
+  return current;
+}
+
+gboolean
+cr_inference_mode_set_enabled (gboolean enabled)
+{
+  return cr_storage_set_inference (enabled);
+}
+
 void
 cr_grad_mode_reset_thread (void)
 {
   grad_mode_disabled = FALSE;
+  cr_storage_set_inference (FALSE);
   sequence_counter = 0;
   memset (&current_span, 0, sizeof current_span);
 }

@@ -9,7 +9,12 @@ G_BEGIN_DECLS
 gboolean  cr_grad_mode_is_enabled   (void);
 /* Returns the previous state, to restore at the end of a `with` block. */
 gboolean  cr_grad_mode_set_enabled  (gboolean enabled);
-/* Back to a fresh thread's state: grad mode on, sequence numbers from 0, no
+/* torch.inference_mode(): on, grad mode is off and new tensors are
+ * inference tensors (their storage says so: views share it). Returns the
+ * previous state; grad mode is the caller's to set and restore. */
+gboolean  cr_inference_mode_is_enabled  (void);
+gboolean  cr_inference_mode_set_enabled (gboolean enabled);
+/* Back to a fresh thread's state (inference mode off too): grad mode on, sequence numbers from 0, no
  * current span. Each run starts with it, since the window runs one script
  * after another on the same worker thread. */
 void      cr_grad_mode_reset_thread (void);

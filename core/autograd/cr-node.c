@@ -451,6 +451,15 @@ cr_autograd_check_inplace_rules (CrTensor  *self,
 {
   g_return_val_if_fail (self != NULL, FALSE);
 
+  if (self->storage != NULL && self->storage->is_inference && !cr_inference_mode_is_enabled ())
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "Inplace update to inference tensor outside InferenceMode is not "
+                           "allowed.You can make a clone to get a normal tensor before doing "
+                           "inplace update.See https://github.com/pytorch/rfcs/pull/17 for more "
+                           "details.");
+      return FALSE;
+    }
   if (!cr_grad_mode_is_enabled ())
     return TRUE;
   if (cr_autograd_is_no_grad_view (self))
@@ -865,6 +874,14 @@ cr_tensor_set_requires_grad (CrTensor  *self,
     {
       g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                            "only Tensors of floating point dtype can require gradients");
+      return FALSE;
+    }
+  if (requires_grad && self->storage != NULL && self->storage->is_inference
+      && !cr_inference_mode_is_enabled ())
+    {
+      g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                           "Setting requires_grad=True on inference tensor outside "
+                           "InferenceMode is not allowed.");
       return FALSE;
     }
   gboolean was = self->requires_grad;

@@ -166,6 +166,12 @@ G_BEGIN_DECLS
   X (LINALG_CROSS)        /* LinalgCrossBackward0: cross, linalg.cross */ \
   X (LOGCUMSUMEXP)        /* LogcumsumexpBackward0 */                  \
   X (LINALG_VECTOR_NORM)  /* LinalgVectorNormBackward0 */              \
+  X (CLAMP_TENSOR)        /* ClampBackward0: clamp(min=t, max=t) */    \
+  X (CLAMP_MIN_TENSOR)    /* ClampMinBackward1 */                      \
+  X (CLAMP_MAX_TENSOR)    /* ClampMaxBackward1 */                      \
+  X (CUMMAX)              /* CummaxBackward0 */                        \
+  X (CUMMIN)              /* CumminBackward0 */                        \
+  X (PACK_PADDED_SEQUENCE) /* PackPaddedSequenceBackward0 */           \
   X (UPSAMPLE_NEAREST1D) /* UpsampleNearest1DBackward1 */ \
   X (UPSAMPLE_NEAREST2D) /* UpsampleNearest2DBackward1 */ \
   X (UPSAMPLE_NEAREST3D) /* UpsampleNearest3DBackward1 */ \

@@ -74,6 +74,10 @@ NATIVE (native_binary_row)
                           : cr_binary_nograd (b->kernel, x, other, error));
   if (other_number)
     return cr_torch_wrap (cr_binary_scalar (b->op, x, other, error));
+  /* torch.remainder(5, x) (remainder.Scalar_Tensor) has no derivative in
+   * PyTorch: NotImplemented, as 5 % x. */
+  if (x_number && b->kernel == CR_BINARY_REMAINDER)
+    return cr_torch_wrap (cr_binary_no_derivative (b->kernel, x, other, error));
   return cr_torch_wrap (cr_binary (b->op, x, other, error));
 }
 

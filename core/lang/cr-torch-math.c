@@ -336,13 +336,71 @@ clamp_bounds (CrTorchArgs *a,
   return TRUE;
 }
 
+/* Parameter i as a tensor bound (clamp's Tensor overload), else NULL. */
+static CrTensor *
+tensor_bound (const CrTorchArgs *a,
+              guint              i)
+{
+  return cr_torch_args_has (a, i) && a->values[i]->kind == CR_VALUE_TENSOR
+         ? a->values[i]->u.tensor : NULL;
+}
+
+/* Which of clamp's overloads min and max (parameters 1 and 2) pick: TRUE
+ * (*error unset) for the Tensor one, FALSE for the Number one, FALSE with
+ * PyTorch's TypeError when a tensor meets a number. */
+gboolean
+cr_torch_clamp_takes_tensors (const CrTorchArgs *a,
+                              GError           **error)
+{
+  gboolean tensors = FALSE, numbers = FALSE;
+  GString *got;
+
+  for (guint i = 1; i <= 2; i++)
+    if (cr_torch_args_has (a, i))
+      {
+        if (a->values[i]->kind == CR_VALUE_TENSOR)
+          tensors = TRUE;
+        else
+          numbers = TRUE;
+      }
+  if (!tensors || !numbers)
+    return tensors;
+  /* PyTorch lists the positional arguments, then the keywords sorted by
+   * name (max before min). */
+  got = g_string_new (NULL);
+  for (guint i = 0; i <= 2; i++)
+    if (a->values[i] != NULL && a->positions[i] != 0)
+      g_string_append_printf (got, "%s%s", got->len > 0 ? ", " : "",
+                              cr_torch_type_name (a->values[i]));
+  for (guint i = 2; i >= 1; i--)
+    if (a->values[i] != NULL && a->positions[i] == 0)
+      g_string_append_printf (got, "%s%s=%s", got->len > 0 ? ", " : "", i == 1 ? "min" : "max",
+                              cr_torch_type_name (a->values[i]));
+  g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+               "%s() received an invalid combination of arguments - got (%s), but expected one "
+               "of:\n * (Tensor input, Tensor min, Tensor max, *, Tensor out)\n"
+               " * (Tensor input, Number min, Number max, *, Tensor out)\n",
+               a->fname, got->str);
+  g_string_free (got, TRUE);
+  return FALSE;
+}
+
 NATIVE (native_clamp)
 {
   gboolean has_min, has_max;
   double min = 0, max = 0;
+  GError *local = NULL;
   PARSE ((const char *) data, "input | min max");
   TENSOR_ARG (x, 0);
 
+  if (cr_torch_clamp_takes_tensors (&a, &local))
+    return cr_torch_wrap (cr_clamp_tensor (CR_OP_CLAMP_TENSOR, x, tensor_bound (&a, 1),
+                                           tensor_bound (&a, 2), error));
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return NULL;
+    }
   if (!clamp_bounds (&a, &has_min, &min, &has_max, &max, error))
     return NULL;
   return cr_torch_wrap (cr_clamp (x, has_min, min, has_max, max, error));
@@ -356,6 +414,10 @@ NATIVE (native_clamp_bound)
   PARSE (is_max ? "clamp_max" : "clamp_min", is_max ? "input max" : "input min");
   TENSOR_ARG (x, 0);
 
+  if (a.values[1]->kind == CR_VALUE_TENSOR)
+    return cr_torch_wrap (cr_clamp_tensor (is_max ? CR_OP_CLAMP_MAX_TENSOR : CR_OP_CLAMP_MIN_TENSOR,
+                                           x, is_max ? NULL : a.values[1]->u.tensor,
+                                           is_max ? a.values[1]->u.tensor : NULL, error));
   if (!cr_torch_value_is_number (a.values[1], &bound))
     {
       cr_torch_args_type_error (&a, 1, "Number", error);
@@ -582,6 +644,8 @@ static const CrObjectType return_pair_types[] = {
   RETURN_PAIR_TYPE ("min"),
   RETURN_PAIR_TYPE ("sort"),
   RETURN_PAIR_TYPE ("topk"),
+  RETURN_PAIR_TYPE ("cummax"),
+  RETURN_PAIR_TYPE ("cummin"),
 };
 
 static const CrObjectType *

@@ -395,6 +395,44 @@ NATIVE (native_tensor)
   return finish (t, &o, error);
 }
 
+/* torch.as_tensor(data, dtype=None, device=None): a tensor already of that
+ * dtype and device is itself; another is converted (x.to's node); other
+ * data is read as torch.tensor reads it. */
+NATIVE (native_as_tensor)
+{
+  Options o;
+  CrValue *source;
+  CrTorchArgs a;
+
+  if (!cr_torch_args_parse (&a, "as_tensor", "data | dtype device", NULL, args, n_args, kwargs,
+                            n_kwargs, error)
+      || !parse_options ("as_tensor", kwargs + (n_kwargs > 0 && strcmp (kwargs[0].name, "data") == 0),
+                         n_kwargs - (n_kwargs > 0 && strcmp (kwargs[0].name, "data") == 0),
+                         NULL, NULL, &o, error))
+    return NULL;
+  source = a.values[0];
+  if (n_args > 1 && !cr_torch_value_get_dtype (args[1], &o.dtype))
+    {
+      cr_torch_args_type_error (&a, 1, "torch.dtype", error);
+      return NULL;
+    }
+  o.has_dtype = o.has_dtype || n_args > 1;
+  if (source->kind == CR_VALUE_TENSOR)
+    {
+      CrTensor *t = source->u.tensor;
+      CrDType dtype = o.has_dtype ? o.dtype : t->dtype;
+      CrDeviceType device = o.has_device ? o.device : t->device;
+
+      if (dtype == t->dtype && device == t->device)
+        return cr_value_ref (source);
+      if (device == t->device)
+        return cr_torch_wrap (cr_to_dtype (t, dtype, error));
+      return cr_torch_wrap (cr_to_device (t, device, dtype, error));
+    }
+  o.requires_grad = FALSE;
+  return finish (cr_torch_tensor_from_data (source, o.has_dtype, o.dtype, error), &o, error);
+}
+
 /* rand, randn and their _like forms are in cr-torch-random.c. */
 typedef enum { FILL_ZEROS, FILL_ONES, FILL_EMPTY } Fill;
 
@@ -807,7 +845,8 @@ typedef struct {
   ModeKind kind;
   gboolean enabled;
   gboolean prev;
-  gboolean inference;   /* torch.inference_mode(): no_grad for Chainrule */
+  gboolean inference;   /* torch.inference_mode(mode): enabled is !mode */
+  gboolean prev_inference;
 } GradMode;
 
 static const char *
@@ -815,7 +854,9 @@ grad_mode_class (GradMode *m)
 {
   switch (m->kind)
     {
-    case MODE_NO_GRAD: return "torch.autograd.grad_mode.no_grad";
+    case MODE_NO_GRAD:
+      return m->inference ? "torch.autograd.grad_mode.inference_mode"
+                          : "torch.autograd.grad_mode.no_grad";
     case MODE_ENABLE_GRAD: return "torch.autograd.grad_mode.enable_grad";
     case MODE_SET: default: return "torch.autograd.grad_mode.set_grad_enabled";
     }
@@ -840,6 +881,8 @@ grad_mode_enter (CrInterp  *interp,
   if (m->kind != MODE_SET)
     {
       m->prev = cr_grad_mode_set_enabled (m->enabled);
+      if (m->inference)
+        m->prev_inference = cr_inference_mode_set_enabled (!m->enabled);
       cr_run_recorder_region_enter (interp, m->inference ? CR_RECORD_REGION_INFERENCE
                                             : m->enabled ? CR_RECORD_REGION_ENABLE_GRAD
                                             : CR_RECORD_REGION_NO_GRAD);
@@ -857,12 +900,19 @@ grad_mode_exit (CrInterp  *interp,
   GradMode *m = self->u.object.data;
 
   cr_grad_mode_set_enabled (m->prev);
+  if (m->inference)
+    cr_inference_mode_set_enabled (m->prev_inference);
   if (m->kind != MODE_SET)
     cr_run_recorder_region_exit (interp);
   else
     cr_run_recorder_grad_enabled (interp, m->prev);
   return TRUE;
 }
+
+/* What a decorator keeps of its mode: grad mode on inside, and whether it
+ * is an inference_mode (then inference mode is on when grad mode is off). */
+#define DECORATOR_ENABLED   1
+#define DECORATOR_INFERENCE 2
 
 /* The function a grad-mode decorator wraps: runs self (the function) with
  * the mode set, restoring it whatever happens. */
@@ -876,18 +926,25 @@ decorated_call (CrInterp       *interp,
                 gpointer        data,
                 GError        **error)
 {
-  gboolean prev = cr_grad_mode_set_enabled (GPOINTER_TO_INT (data));
+  int mode = GPOINTER_TO_INT (data);
+  gboolean enabled = (mode & DECORATOR_ENABLED) != 0;
+  gboolean inference = (mode & DECORATOR_INFERENCE) != 0;
+  gboolean prev = cr_grad_mode_set_enabled (enabled);
+  gboolean prev_inference = inference ? cr_inference_mode_set_enabled (!enabled) : FALSE;
   /* The region is the decorated def, body and all, when it is the script's. */
   const CrSpan *def = NULL;
   if (self->kind == CR_VALUE_FUNCTION && self->u.function->code->node
       && !(self->u.function->scope && self->u.function->scope->is_prelude))
     def = &self->u.function->code->node->span;
-  cr_run_recorder_region_enter_at (interp, GPOINTER_TO_INT (data) ? CR_RECORD_REGION_ENABLE_GRAD
-                                                                 : CR_RECORD_REGION_NO_GRAD, def);
+  cr_run_recorder_region_enter_at (interp, enabled ? CR_RECORD_REGION_ENABLE_GRAD
+                                           : inference ? CR_RECORD_REGION_INFERENCE
+                                           : CR_RECORD_REGION_NO_GRAD, def);
   CrValue *result = cr_interp_call (interp, self, args, n_args, kwargs, n_kwargs, error);
 
   cr_run_recorder_region_exit (interp);
   cr_grad_mode_set_enabled (prev);
+  if (inference)
+    cr_inference_mode_set_enabled (prev_inference);
   return result;
 }
 
@@ -910,7 +967,8 @@ grad_mode_call (CrInterp       *interp,
       return NULL;
     }
   return cr_value_new_native ("decorate_context", decorated_call, args[0],
-                              GINT_TO_POINTER (m->enabled));
+                              GINT_TO_POINTER ((m->enabled ? DECORATOR_ENABLED : 0)
+                                               | (m->inference ? DECORATOR_INFERENCE : 0)));
 }
 
 static const CrObjectType grad_mode_type = {
@@ -946,18 +1004,39 @@ NATIVE (native_no_grad)
   int kind = GPOINTER_TO_INT (data);  /* 0 no_grad, 1 enable_grad, 2 inference_mode */
   const char *name = kind == 1 ? "enable_grad" : kind == 2 ? "inference_mode" : "no_grad";
 
-  if (n_args > 0)
+  if (n_args > (kind == 2 ? 1u : 0u))
     {
       g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
-                   "%s.__init__() takes 1 positional argument but %u were given", name,
-                   n_args + 1);
+                   "%s.__init__() takes %s positional argument%s but %u were given", name,
+                   kind == 2 ? "from 1 to 2" : "1", kind == 2 ? "s" : "", n_args + 1);
       return NULL;
     }
-  if (!cr_torch_args_parse (&a, name, "", NULL, args, n_args, kwargs, n_kwargs, error))
+  if (!cr_torch_args_parse (&a, name, kind == 2 ? "| mode" : "", NULL, args, n_args, kwargs,
+                            n_kwargs, error))
     return NULL;
-  CrValue *mode = cr_torch_grad_mode_new (kind == 1);
-  ((GradMode *) mode->u.object.data)->inference = kind == 2;
-  return mode;
+  if (kind == 2)
+    {
+      /* inference_mode(False) turns grad mode back on inside. */
+      gboolean on;
+      CrValue *mode;
+
+      if (!cr_torch_args_bool (&a, 0, TRUE, &on, error))
+        return NULL;
+      mode = grad_mode_new (MODE_NO_GRAD, !on);
+      ((GradMode *) mode->u.object.data)->inference = TRUE;
+      return mode;
+    }
+  return cr_torch_grad_mode_new (kind == 1);
+}
+
+NATIVE (native_is_inference_mode_enabled)
+{
+  CrTorchArgs a;
+
+  if (!cr_torch_args_parse (&a, "is_inference_mode_enabled", "", NULL, args, n_args, kwargs,
+                            n_kwargs, error))
+    return NULL;
+  return cr_value_new_bool (cr_inference_mode_is_enabled ());
 }
 
 NATIVE (native_set_grad_enabled)
@@ -1079,6 +1158,7 @@ const CrTorchFuncTable cr_torch_func_tables[] = {
   { cr_torch_products_funcs, &cr_torch_n_products_funcs },
   { cr_torch_upsample_funcs, &cr_torch_n_upsample_funcs },
   { cr_torch_narrow_funcs, &cr_torch_n_narrow_funcs },
+  { cr_torch_packed_funcs, &cr_torch_n_packed_funcs },
 };
 const guint cr_torch_n_func_tables = G_N_ELEMENTS (cr_torch_func_tables);
 
@@ -1238,6 +1318,7 @@ torch_module_new (void)
     add_value (torch, unsupported[i].name, cr_torch_unsupported_dtype_new (unsupported[i].repr));
 
   add_native (torch, "tensor", native_tensor, NULL);
+  add_native (torch, "as_tensor", native_as_tensor, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (factory_funcs); i++)
     add_native (torch, factory_funcs[i].name, cr_torch_native_with_out, (gpointer) &factory_funcs[i]);
   add_native (torch, "zeros_like", native_like, GINT_TO_POINTER (FILL_ZEROS));
@@ -1259,6 +1340,7 @@ torch_module_new (void)
   add_native (torch, "no_grad", native_no_grad, GINT_TO_POINTER (FALSE));
   add_native (torch, "enable_grad", native_no_grad, GINT_TO_POINTER (TRUE));
   add_native (torch, "inference_mode", native_no_grad, GINT_TO_POINTER (2));
+  add_native (torch, "is_inference_mode_enabled", native_is_inference_mode_enabled, NULL);
   add_native (torch, "set_grad_enabled", native_set_grad_enabled, NULL);
   add_native (torch, "is_grad_enabled", native_is_grad_enabled, NULL);
   add_value (torch, "default_generator", cr_torch_default_generator_new ());

@@ -178,6 +178,10 @@ extern const CrTorchFunc cr_torch_scatter_funcs[];      /* cr-torch-scatter.c */
 extern const guint       cr_torch_n_scatter_funcs;
 /* torch.return_types.NAME(values=..., indices=...), taking both (cr-torch-math.c). */
 CrValue  *cr_torch_return_pair_new (const char *name, CrTensor *values, CrTensor *indices);
+/* clamp's overloads: TRUE when min and max (parameters 1, 2) are tensors,
+ * FALSE for numbers, FALSE with PyTorch's TypeError when they mix
+ * (cr-torch-math.c). */
+gboolean  cr_torch_clamp_takes_tensors (const CrTorchArgs *a, GError **error);
 /* torch.NAME(..., out=t) for every function of the tables; data is the
  * CrTorchFunc (cr-torch-out.c). */
 CrValue  *cr_torch_native_with_out (CrInterp *interp, CrValue *self, CrValue *const *args,
@@ -228,6 +232,8 @@ extern const CrTorchFunc cr_torch_upsample_funcs[];      /* cr-torch-upsample.c 
 extern const guint       cr_torch_n_upsample_funcs;
 extern const CrTorchFunc cr_torch_narrow_funcs[];        /* cr-torch-narrow.c */
 extern const guint       cr_torch_n_narrow_funcs;
+extern const CrTorchFunc cr_torch_packed_funcs[];        /* cr-torch-packed.c */
+extern const guint       cr_torch_n_packed_funcs;
 /* The module torch.linalg (new ref): cross; the rest says it is missing. */
 CrValue  *cr_torch_linalg_module_new (void);
 

@@ -1,6 +1,7 @@
 /* cr-torch-products.c — torch.addmv, addr, baddbmm and addbmm and their
  * Tensor methods, beta= and alpha= keyword-only as in PyTorch 1.13 (the ops
- * are in core/ops/cr-ops-products.c); torch.cross, Tensor.cross and the
+ * are in core/ops/cr-ops-products.c), their in-place forms and addmm_
+ * (core/ops/cr-ops-inplace-forms.c); torch.cross, Tensor.cross and the
  * module torch.linalg: cross (core/ops/cr-ops-cross.c), vector_norm,
  * matrix_norm and norm (core/ops/cr-ops-reduce.c). */
 #include "cr-torch-native.h"
@@ -8,23 +9,24 @@
 
 #include <math.h>
 
-typedef CrTensor *(*ScaledProductFunc) (CrTensor *self, CrTensor *a, CrTensor *b,
-                                        double beta, double alpha, GError **error);
-
 typedef struct {
   const char        *name;
   const char        *spec;
-  ScaledProductFunc  func;
+  CrScaledProductFn  func;
+  CrOpId             op;      /* its node, for the in-place form */
 } ScaledProductInfo;
 
 static const ScaledProductInfo product_addmv =
-  { "addmv", "input mat vec | * beta alpha", cr_addmv };
+  { "addmv", "input mat vec | * beta alpha", cr_addmv, CR_OP_ADDMV };
 static const ScaledProductInfo product_addr =
-  { "addr", "input vec1 vec2 | * beta alpha", cr_addr };
+  { "addr", "input vec1 vec2 | * beta alpha", cr_addr, CR_OP_ADDR };
 static const ScaledProductInfo product_baddbmm =
-  { "baddbmm", "input batch1 batch2 | * beta alpha", cr_baddbmm };
+  { "baddbmm", "input batch1 batch2 | * beta alpha", cr_baddbmm, CR_OP_BADDBMM };
 static const ScaledProductInfo product_addbmm =
-  { "addbmm", "input batch1 batch2 | * beta alpha", cr_addbmm };
+  { "addbmm", "input batch1 batch2 | * beta alpha", cr_addbmm, CR_OP_ADDBMM };
+/* addmm's out-of-place form is native_addmm (cr-torch-math.c). */
+static const ScaledProductInfo product_addmm =
+  { "addmm", "input mat1 mat2 | * beta alpha", cr_addmm_scaled, CR_OP_ADDMM };
 
 /* beta * input + alpha * (a product): one node whose _saved_beta and
  * _saved_alpha show the numbers as the script wrote them. */
@@ -44,6 +46,27 @@ NATIVE (native_scaled_product)
   cr_torch_mark_float_scalar (out, &a, 3, 0);   /* _saved_beta */
   cr_torch_mark_float_scalar (out, &a, 4, 1);   /* _saved_alpha */
   return cr_torch_wrap (out);
+}
+
+/* self.addmv_(mat, vec, *, beta=1, alpha=1) and the others: self, its
+ * history extended by the op's node. */
+NATIVE (native_scaled_product_)
+{
+  const ScaledProductInfo *info = data;
+  double beta = 1.0, alpha = 1.0;
+  g_autofree char *name = g_strconcat (info->name, "_", NULL);
+  PARSE (name, info->spec);
+  TENSOR_ARG (self_tensor, 0);
+  TENSOR_ARG (left, 1);
+  TENSOR_ARG (right, 2);
+
+  if ((cr_torch_args_has (&a, 3) && !cr_torch_args_double (&a, 3, 1.0, &beta, error))
+      || (cr_torch_args_has (&a, 4) && !cr_torch_args_double (&a, 4, 1.0, &alpha, error))
+      || !cr_scaled_product_ (info->op, info->func, self_tensor, left, right, beta, alpha, error))
+    return NULL;
+  cr_torch_mark_float_scalar (self_tensor, &a, 3, 0);   /* _saved_beta */
+  cr_torch_mark_float_scalar (self_tensor, &a, 4, 1);   /* _saved_alpha */
+  return cr_value_ref (a.values[0]);
 }
 
 /* torch.cross(input, other, dim=None): without dim, the input's first dim
@@ -399,6 +422,11 @@ const CrTorchFunc cr_torch_products_funcs[] = {
   { "addr", native_scaled_product, T | M, (gpointer) &product_addr },
   { "baddbmm", native_scaled_product, T | M, (gpointer) &product_baddbmm },
   { "addbmm", native_scaled_product, T | M, (gpointer) &product_addbmm },
+  { "addmm_", native_scaled_product_, M, (gpointer) &product_addmm },
+  { "addmv_", native_scaled_product_, M, (gpointer) &product_addmv },
+  { "addr_", native_scaled_product_, M, (gpointer) &product_addr },
+  { "baddbmm_", native_scaled_product_, M, (gpointer) &product_baddbmm },
+  { "addbmm_", native_scaled_product_, M, (gpointer) &product_addbmm },
   { "cross", native_cross, T | M, NULL },
   { "tensordot", native_tensordot, T, NULL },
 };

@@ -1,6 +1,7 @@
-/* cr-torch-sort.c — torch.sort, argsort, msort, topk and nonzero/argwhere
- * (the functions that answer with positions), as functions and Tensor
- * methods. The ops are in core/ops/cr-ops-sort.c and cr-ops-nonzero.c. */
+/* cr-torch-sort.c — torch.sort, argsort, msort, topk, cummax/cummin and
+ * nonzero/argwhere (the functions that answer with positions), as functions
+ * and Tensor methods. The ops are in core/ops/cr-ops-sort.c,
+ * cr-ops-cummax.c and cr-ops-nonzero.c. */
 #include "cr-torch-native.h"
 #include "cr-grad-mode.h"
 
@@ -79,6 +80,24 @@ NATIVE (native_topk)
   return cr_torch_return_pair_new ("topk", values, indices);
 }
 
+/* cummax(input, dim) / cummin (data TRUE) -> (values, indices) */
+NATIVE (native_cummax)
+{
+  gboolean is_min = GPOINTER_TO_INT (data);
+  gint64 dim;
+  CrTensor *indices = NULL;
+  CrTensor *values;
+  PARSE (is_min ? "cummin" : "cummax", "input dim");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_int (&a, 1, 0, &dim, error))
+    return NULL;
+  values = cr_cummaxmin (x, (int) dim, is_min, &indices, error);
+  if (values == NULL)
+    return NULL;
+  return cr_torch_return_pair_new (is_min ? "cummin" : "cummax", values, indices);
+}
+
 /* nonzero(input, *, as_tuple=False); data: TRUE for argwhere (no as_tuple). */
 NATIVE (native_nonzero)
 {
@@ -119,6 +138,8 @@ const CrTorchFunc cr_torch_sort_funcs[] = {
   { "argsort", native_argsort, T | M, NULL },
   { "msort", native_msort, T | M, NULL },
   { "topk", native_topk, T | M, NULL },
+  { "cummax", native_cummax, T | M, GINT_TO_POINTER (FALSE) },
+  { "cummin", native_cummax, T | M, GINT_TO_POINTER (TRUE) },
   { "nonzero", native_nonzero, T | M, GINT_TO_POINTER (FALSE) },
   { "argwhere", native_nonzero, T | M, GINT_TO_POINTER (TRUE) },
 };

@@ -137,6 +137,13 @@ NATIVE (native_is_floating_point)
   return cr_value_new_bool (cr_dtype_is_floating (x->dtype));
 }
 
+/* Made under torch.inference_mode() (its storage was). */
+NATIVE (native_is_inference)
+{
+  PARSE ("is_inference", "self");
+  return cr_value_new_bool (SELF_TENSOR->storage != NULL && SELF_TENSOR->storage->is_inference);
+}
+
 NATIVE (native_element_size)
 {
   PARSE ("element_size", "self");
@@ -437,8 +444,22 @@ NATIVE (native_clamp_)
 {
   gboolean has_min, has_max;
   double min = 0, max = 0;
+  GError *local = NULL;
   PARSE ("clamp_", "self | min max");
 
+  if (cr_torch_clamp_takes_tensors (&a, &local))
+    {
+      CrTensor *lo = cr_torch_args_has (&a, 1) ? a.values[1]->u.tensor : NULL;
+      CrTensor *hi = cr_torch_args_has (&a, 2) ? a.values[2]->u.tensor : NULL;
+
+      return cr_clamp_tensor_ (CR_OP_CLAMP_TENSOR, SELF_TENSOR, lo, hi, error) ? cr_value_ref (self)
+                                                                               : NULL;
+    }
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return NULL;
+    }
   has_min = cr_torch_args_has (&a, 1);
   has_max = cr_torch_args_has (&a, 2);
   if ((has_min && !cr_torch_args_double (&a, 1, 0.0, &min, error))
@@ -468,39 +489,88 @@ NATIVE (native_copy_)
   return cr_value_ref (self);
 }
 
-/* new_zeros(size), new_ones(size): same dtype and device as self. */
-NATIVE (native_new_filled)
+/* The options of new_zeros, new_ones, new_empty and new_full: dtype and
+ * device (self's unless given) and requires_grad, from the keywords. */
+static CrTensor *
+new_like_self (const char     *fname,
+               CrTensor       *self,
+               const gint64   *shape,
+               int             ndim,
+               double          value,
+               const CrKwarg  *kwargs,
+               guint           n_kwargs,
+               GError        **error)
 {
-  double value = GPOINTER_TO_INT (data);
-  gint64 shape[CR_MAX_DIMS];
-  int ndim;
-  gboolean requires_grad = FALSE;
+  CrDType dtype = self->dtype;
+  CrDeviceType device = self->device;
+  gboolean set, requires_grad;
+  CrTorchArgs a;
   CrTensor *t;
 
+  if (!cr_torch_args_parse (&a, fname, "| * dtype device requires_grad layout pin_memory", NULL,
+                            NULL, 0, kwargs, n_kwargs, error)
+      || !cr_torch_args_dtype (&a, 0, &dtype, &set, error)
+      || !cr_torch_args_device (&a, 1, &device, &set, error)
+      || !cr_torch_args_bool (&a, 2, FALSE, &requires_grad, error))
+    return NULL;
+  if (!set)
+    device = self->device;
+  t = cr_tensor_new_full (shape, ndim, value, dtype, device, error);
+  if (t != NULL && requires_grad && !cr_tensor_set_requires_grad (t, TRUE, error))
+    g_clear_pointer (&t, cr_tensor_unref);
+  return t;
+}
+
+/* new_zeros(*size), new_ones(*size), new_empty(*size) (data 0, 1, 2):
+ * self's dtype and device unless given. new_empty's memory is zeros here,
+ * which a script cannot tell from any other contents it did not write. */
+NATIVE (native_new_filled)
+{
+  static const char *const names[] = { "new_zeros", "new_ones", "new_empty" };
+  guint which = MIN (GPOINTER_TO_UINT (data), 2);
+  gint64 shape[CR_MAX_DIMS];
+  int ndim;
+
+  if (!cr_torch_parse_size (names[which], "size", args, n_args, shape, &ndim, error))
+    return NULL;
+  return cr_torch_wrap (new_like_self (names[which], SELF_TENSOR, shape, ndim, which == 1 ? 1.0 : 0.0,
+                                       kwargs, n_kwargs, error));
+}
+
+/* new_full(size, fill_value, *, dtype=None, device=None, requires_grad=False) */
+NATIVE (native_new_full)
+{
+  gint64 shape[CR_MAX_DIMS];
+  int ndim;
+  double value;
+  CrTorchArgs a;
+  g_autofree CrKwarg *named = g_new (CrKwarg, MAX (n_kwargs, 1));
+  g_autofree CrKwarg *options = g_new (CrKwarg, MAX (n_kwargs, 1));
+  guint n_named = 0, n_options = 0;
+
+  /* size and fill_value may come by keyword; the others are options. */
   for (guint k = 0; k < n_kwargs; k++)
-    {
-      if (strcmp (kwargs[k].name, "requires_grad") == 0 && kwargs[k].value->kind == CR_VALUE_BOOL)
-        requires_grad = kwargs[k].value->u.b;
-      else
-        {
-          g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
-                       "%s() got an unexpected keyword argument '%s'",
-                       value != 0 ? "new_ones" : "new_zeros", kwargs[k].name);
-          return NULL;
-        }
-    }
-  if (!cr_torch_parse_size (value != 0 ? "new_ones" : "new_zeros", "size", args, n_args,
-                            shape, &ndim, error))
+    if (strcmp (kwargs[k].name, "size") == 0 || strcmp (kwargs[k].name, "fill_value") == 0)
+      named[n_named++] = kwargs[k];
+    else
+      options[n_options++] = kwargs[k];
+  if (!cr_torch_args_parse (&a, "new_full", "self size fill_value", self, args, n_args, named,
+                            n_named, error))
     return NULL;
-  t = cr_tensor_new_full (shape, ndim, value, SELF_TENSOR->dtype, SELF_TENSOR->device, error);
-  if (t == NULL)
-    return NULL;
-  if (requires_grad && !cr_tensor_set_requires_grad (t, TRUE, error))
+  if (a.values[1]->kind != CR_VALUE_TUPLE && a.values[1]->kind != CR_VALUE_LIST)
     {
-      cr_tensor_unref (t);
+      cr_torch_args_type_error (&a, 1, "tuple of SymInts", error);
       return NULL;
     }
-  return cr_value_new_tensor_take (t);
+  if (!cr_torch_parse_size ("new_full", "size", &a.values[1], 1, shape, &ndim, error))
+    return NULL;
+  if (!cr_torch_value_is_number (a.values[2], &value))
+    {
+      cr_torch_args_type_error (&a, 2, "Number", error);
+      return NULL;
+    }
+  return cr_torch_wrap (new_like_self ("new_full", SELF_TENSOR, shape, ndim, value, options,
+                                       n_options, error));
 }
 
 /* ---- var, std, logsumexp, amax, amin, cumsum (cr-ops-stats.c) -------- */
@@ -569,6 +639,18 @@ NATIVE (native_cumsum)
   if (x == NULL || !cr_torch_args_int (&a, 1, 0, &dim, error))
     return NULL;
   return cr_torch_wrap (funcs[which] (x, (int) dim, error));
+}
+
+/* self.cumsum_(dim), self.cumprod_(dim) (data 1; cr-ops-inplace-forms.c). */
+NATIVE (native_cumulative_)
+{
+  gint64 dim;
+  PARSE (data != NULL ? "cumprod_" : "cumsum_", "self dim");
+
+  if (!cr_torch_args_int (&a, 1, 0, &dim, error)
+      || !cr_cumulative_ (SELF_TENSOR, (int) dim, data != NULL, error))
+    return NULL;
+  return cr_value_ref (self);
 }
 
 /* ---- split, chunk, unbind, flip, triu, tril, trace (cr-ops-pieces.c) -- */
@@ -765,6 +847,7 @@ const CrTorchFunc cr_torch_method_funcs[] = {
   { "storage_offset", native_storage_offset, M, NULL },
   { "is_contiguous", native_is_contiguous, M, NULL },
   { "is_floating_point", native_is_floating_point, CR_TORCH_IN_TORCH | M, NULL },
+  { "is_inference", native_is_inference, M, NULL },
   { "element_size", native_element_size, M, NULL },
   { "item", native_item, M, NULL },
   { "tolist", native_tolist, M, NULL },
@@ -802,6 +885,8 @@ const CrTorchFunc cr_torch_method_funcs[] = {
   { "cumsum", native_cumsum, M | CR_TORCH_IN_TORCH, NULL },
   { "cumprod", native_cumsum, M | CR_TORCH_IN_TORCH, GINT_TO_POINTER (1) },
   { "logcumsumexp", native_cumsum, M | CR_TORCH_IN_TORCH, GINT_TO_POINTER (2) },
+  { "cumsum_", native_cumulative_, M, NULL },
+  { "cumprod_", native_cumulative_, M, GINT_TO_POINTER (1) },
   { "split", native_split, M | CR_TORCH_IN_TORCH, NULL },
   { "chunk", native_chunk, M | CR_TORCH_IN_TORCH, NULL },
   { "unsafe_split", native_split, M | CR_TORCH_IN_TORCH, (gpointer) "unsafe" },
@@ -815,6 +900,8 @@ const CrTorchFunc cr_torch_method_funcs[] = {
   { "copy_", native_copy_, M, NULL },
   { "new_zeros", native_new_filled, M, GINT_TO_POINTER (0) },
   { "new_ones", native_new_filled, M, GINT_TO_POINTER (1) },
+  { "new_empty", native_new_filled, M, GINT_TO_POINTER (2) },
+  { "new_full", native_new_full, M, NULL },
 };
 
 const guint cr_torch_n_method_funcs = G_N_ELEMENTS (cr_torch_method_funcs);

@@ -143,10 +143,6 @@ cr_torch_binary_op (CrInterp  *interp,
         }
       break;
 
-    case CR_BINOP_LSHIFT:
-    case CR_BINOP_RSHIFT:
-      return NULL;
-
     default:
       break;
     }
@@ -192,6 +188,10 @@ cr_torch_binary_op (CrInterp  *interp,
     case CR_BINOP_BITOR:
     case CR_BINOP_BITXOR:
       return cr_torch_wrap (bitwise (op, ta, tb, error));
+    case CR_BINOP_LSHIFT:
+      return cr_torch_wrap (cr_binary_nograd (CR_BINARY_BITWISE_LEFT_SHIFT, ta, tb, error));
+    case CR_BINOP_RSHIFT:
+      return cr_torch_wrap (cr_binary_nograd (CR_BINARY_BITWISE_RIGHT_SHIFT, ta, tb, error));
     default:
       return NULL;
     }

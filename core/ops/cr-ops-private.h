@@ -47,6 +47,13 @@ CrTensor *cr_ops_record_scaled_product (CrOpId    op,
                                         double    alpha,
                                         CrTensor *out);
 
+/* What that node keeps (the scalars, a and b), on a node made elsewhere
+ * (the in-place forms' rebased node). */
+void      cr_ops_keep_scaled_product (CrNode   *node,
+                                      CrTensor *inputs[3],
+                                      double    beta,
+                                      double    alpha);
+
 /* Records op over inputs for an in-place write into inputs[0] (self, with
  * its history before the write) and makes the node self's history, through
  * CopySlices when self is a view (PyTorch's rebase_history; cr-ops-inplace.c).

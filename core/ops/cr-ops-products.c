@@ -432,6 +432,17 @@ cr_ops_record_scaled_product (CrOpId    op,
   if (out == NULL || !cr_autograd_should_record (inputs, 3))
     return out;
   CrNode *node = cr_node_new (op, inputs, 3, 1);
+  cr_ops_keep_scaled_product (node, inputs, beta, alpha);
+  cr_ops_attach (out, node);
+  return out;
+}
+
+void
+cr_ops_keep_scaled_product (CrNode   *node,
+                            CrTensor *inputs[3],
+                            double    beta,
+                            double    alpha)
+{
   if (beta != 1.0 || alpha != 1.0)
     {
       CrOpArgs *args = cr_node_args (node);
@@ -443,8 +454,6 @@ cr_ops_record_scaled_product (CrOpId    op,
     cr_node_save (node, 0, inputs[1], FALSE);
   if (cr_ops_needs_grad (node, 1))
     cr_node_save (node, 1, inputs[2], FALSE);
-  cr_ops_attach (out, node);
-  return out;
 }
 
 CrTensor *

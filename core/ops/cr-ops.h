@@ -94,6 +94,14 @@ CrTensor *cr_sqrt           (CrTensor *x, GError **error);
 CrTensor *cr_clamp          (CrTensor *x, gboolean has_min, double min,
                              gboolean has_max, double max, GError **error);
 CrTensor *cr_where          (CrTensor *cond, CrTensor *a, CrTensor *b, GError **error);
+/* clamp with tensor bounds (either may be NULL, not both), broadcast with
+ * x: op CLAMP_TENSOR (torch.clamp, ClampBackward0), CLAMP_MIN_TENSOR (lo
+ * only) or CLAMP_MAX_TENSOR (hi only); the in-place form writes into self
+ * (cr-ops-clamp-tensor.c). */
+CrTensor *cr_clamp_tensor   (CrOpId op, CrTensor *x, CrTensor *lo, CrTensor *hi,
+                             GError **error);
+gboolean  cr_clamp_tensor_  (CrOpId op, CrTensor *self, CrTensor *lo, CrTensor *hi,
+                             GError **error);
 /* self + value * t1 * t2, or self + value * t1 / t2 when divide (torch.addcmul,
  * torch.addcdiv); value is a 0-d (wrapped number) tensor. cr-ops-pointwise.c */
 CrTensor *cr_addc           (CrTensor *self, CrTensor *t1, CrTensor *t2, CrTensor *value,
@@ -186,6 +194,10 @@ CrTensor *cr_cumsum         (CrTensor *x, int dim, GError **error);
 CrTensor *cr_cumprod        (CrTensor *x, int dim, GError **error);
 /* log Σ exp along dim, running (LogcumsumexpBackward0; floats only). */
 CrTensor *cr_logcumsumexp   (CrTensor *x, int dim, GError **error);
+/* The running max (is_min: min) along dim and, in *out_indices (new ref),
+ * where it was met: CummaxBackward0 / CumminBackward0 (cr-ops-cummax.c). */
+CrTensor *cr_cummaxmin      (CrTensor *x, int dim, gboolean is_min, CrTensor **out_indices,
+                             GError **error);
 /* p-norm over everything (p = 2 for x.norm()). */
 CrTensor *cr_norm           (CrTensor *x, double p, GError **error);
 /* p-norm along dims (x.norm(dim=1)): NormBackward1 too. */
@@ -316,6 +328,12 @@ CrTensor *cr_index_add_full (CrTensor *self, int dim, CrTensor *index, CrTensor 
  * in row-major order; no graph (cr-ops-nonzero.c). */
 CrTensor *cr_nonzero        (CrTensor *x, GError **error);
 CrTensor *cr_index_select   (CrTensor *x, int dim, CrTensor *index, GError **error);
+/* torch._pack_padded_sequence: the rows of input (T, B, *), or (B, T, *)
+ * when batch_first, that sequences of lengths (int64, CPU, decreasing)
+ * cover, step by step, and in *out_batch_sizes (new ref) the batch size of
+ * each step: PackPaddedSequenceBackward0 (cr-ops-packed-sequence.c). */
+CrTensor *cr_pack_padded_sequence (CrTensor *input, CrTensor *lengths, gboolean batch_first,
+                             CrTensor **out_batch_sizes, GError **error);
 CrTensor *cr_diag           (CrTensor *x, gint64 diagonal, GError **error);
 
 /* ---- linear algebra (cr-ops-linalg.c) ---------------------------------- */
@@ -343,6 +361,15 @@ CrTensor *cr_baddbmm        (CrTensor *self, CrTensor *batch1, CrTensor *batch2,
                              double alpha, GError **error);
 CrTensor *cr_addbmm         (CrTensor *self, CrTensor *batch1, CrTensor *batch2, double beta,
                              double alpha, GError **error);
+/* Their in-place forms (self.addmm_(a, b) ...): product (one of the
+ * functions above) computed, written into self, and op's node made self's
+ * history (cr-ops-inplace-forms.c). */
+typedef CrTensor *(*CrScaledProductFn) (CrTensor *self, CrTensor *a, CrTensor *b, double beta,
+                                        double alpha, GError **error);
+gboolean  cr_scaled_product_ (CrOpId op, CrScaledProductFn product, CrTensor *self, CrTensor *a,
+                             CrTensor *b, double beta, double alpha, GError **error);
+/* self.cumsum_(dim), self.cumprod_(dim) (product TRUE). */
+gboolean  cr_cumulative_    (CrTensor *self, int dim, gboolean product, GError **error);
 /* x.narrow(dim, start, length) (SliceBackward0), x.select(dim, index)
  * (SelectBackward0): views, with PyTorch's checks; torch.diff (n-th
  * differences along dim, prepend and append joined first; NULL when not

@@ -2,13 +2,17 @@
 # PyTorch 1.13's CPU kernels (aten/src/ATen/native/RNN.cpp) compute them: the
 # input projection of every step at once, then per step the hidden
 # projection plus that step's slice, the gates, the new state; outputs and
-# final states stacked (StackBackward0).
+# final states stacked (StackBackward0). A PackedSequence runs as RNN.cpp's
+# PackedLayer and ReversedPackedLayer run it: each step takes the rows of
+# the sequences still running, the states of those that ended are set
+# aside (narrow) and joined at the end (CatBackward0).
 import math
 import torch
 from torch.nn.parameter import Parameter
 from torch.nn import functional as F
 from torch.nn import init
 from torch.nn.modules.module import Module
+from torch.nn.utils.rnn import PackedSequence
 
 _GATES = {'LSTM': 4, 'GRU': 3, 'RNN_TANH': 1, 'RNN_RELU': 1}
 
@@ -123,7 +127,97 @@ class RNNBase(Module):
             outputs[t] = h
         return torch.stack(outputs, 0), h, c
 
+    def _packed_layer(self, data, sizes, h, c, layer):
+        # RNN.cpp's PackedLayer: sizes are the batch sizes, decreasing.
+        w_ih, w_hh, b_ih, b_hh = self._weights(layer, 0)
+        x_w = F.linear(data, w_ih, b_ih)
+        outputs, ended_h, ended_c = [], [], []
+        offset = 0
+        last = sizes[0]
+        for batch_size in sizes:
+            step = x_w.narrow(0, offset, batch_size)
+            offset += batch_size
+            dec = last - batch_size
+            if dec > 0:
+                ended_h.append(h.narrow(0, last - dec, dec))
+                h = h.narrow(0, 0, last - dec)
+                if c is not None:
+                    ended_c.append(c.narrow(0, last - dec, dec))
+                    c = c.narrow(0, 0, last - dec)
+            last = batch_size
+            h, c = self._cell(step, h, c, w_hh, b_hh)
+            outputs.append(h)
+        ended_h.append(h)
+        ended_h.reverse()
+        if c is not None:
+            ended_c.append(c)
+            ended_c.reverse()
+        return (torch.cat(outputs, 0), torch.cat(ended_h, 0),
+                torch.cat(ended_c, 0) if c is not None else None)
+
+    def _reversed_packed_layer(self, data, sizes, h0, c0, layer):
+        # RNN.cpp's ReversedPackedLayer: from the last step back, the states
+        # of sequences that start running are joined in (CatBackward0).
+        w_ih, w_hh, b_ih, b_hh = self._weights(layer, 1)
+        x_w = F.linear(data, w_ih, b_ih)
+        offset = data.size(0)
+        last = sizes[-1]
+        h = h0.narrow(0, 0, last)
+        c = c0.narrow(0, 0, last) if c0 is not None else None
+        outputs = []
+        for i in range(len(sizes) - 1, -1, -1):
+            batch_size = sizes[i]
+            inc = batch_size - last
+            if inc > 0:
+                h = torch.cat([h, h0.narrow(0, last, inc)], 0)
+                if c is not None:
+                    c = torch.cat([c, c0.narrow(0, last, inc)], 0)
+            step = x_w.narrow(0, offset - batch_size, batch_size)
+            offset -= batch_size
+            last = batch_size
+            h, c = self._cell(step, h, c, w_hh, b_hh)
+            outputs.append(h)
+        outputs.reverse()
+        return torch.cat(outputs, 0), h, c
+
+    def _forward_packed(self, packed, hx):
+        is_lstm = self.mode == 'LSTM'
+        data, batch_sizes, sorted_indices, unsorted_indices = packed
+        sizes = batch_sizes.tolist()
+        num_directions = 2 if self.bidirectional else 1
+        if hx is None:
+            zeros = torch.zeros(self.num_layers * num_directions, sizes[0], self.hidden_size,
+                                dtype=data.dtype, device=data.device)
+            h0, c0 = zeros, zeros
+        elif is_lstm:
+            h0 = _apply_permutation(hx[0], sorted_indices)
+            c0 = _apply_permutation(hx[1], sorted_indices)
+        else:
+            h0, c0 = _apply_permutation(hx, sorted_indices), None
+        x = data
+        h_n, c_n = [], []
+        for layer in range(self.num_layers):
+            outs = []
+            for direction in range(num_directions):
+                k = layer * num_directions + direction
+                run = self._reversed_packed_layer if direction == 1 else self._packed_layer
+                out, h, c = run(x, sizes, h0[k], c0[k] if is_lstm else None, layer)
+                outs.append(out)
+                h_n.append(h)
+                c_n.append(c)
+            x = outs[0] if num_directions == 1 else torch.cat(outs, -1)
+            if self.dropout > 0 and self.training and layer < self.num_layers - 1:
+                x = F.dropout(x, self.dropout, True)
+        output = PackedSequence(x, batch_sizes, sorted_indices, unsorted_indices)
+        hidden = _apply_permutation(torch.stack(h_n, 0), unsorted_indices)
+        if is_lstm:
+            cell = _apply_permutation(torch.stack(c_n, 0), unsorted_indices)
+            return output, (hidden, cell)
+        return output, hidden
+
     def forward(self, input, hx=None):
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         is_lstm = self.mode == 'LSTM'
         batched = input.dim() == 3
         if input.dim() not in (2, 3):
@@ -170,6 +264,12 @@ class RNNBase(Module):
         if is_lstm:
             return output, (hidden, cell)
         return output, hidden
+
+
+def _apply_permutation(tensor, permutation, dim=1):
+    if permutation is None:
+        return tensor
+    return tensor.index_select(dim, permutation)
 
 
 class RNN(RNNBase):
