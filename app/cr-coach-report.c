@@ -77,7 +77,7 @@ write_finding (FILE                  *out,
       int cell_line = 0;
       const CrRecordCell *cell = cr_run_record_cell_at (record, f->fix_span.line, &cell_line);
       g_free (fix_where);
-      fix_where = cell ? g_strdup_printf ("cell %u, line %d", cell->number, cell_line + 1)
+      fix_where = cell ? cr_cell_line_text (cell->number, cell_line + 1, FALSE)
                        : g_strdup_printf ("line %d", f->fix_span.line + 1);
     }
   fprintf (out, "  fix: %s%s:\n", fix_where, f->fix_span.line == f->fix_span.end_line

@@ -3,6 +3,7 @@
  * expression, deep recursion counted), the CrScriptError the runner shows,
  * SyntaxErrors, and warnings pointing at the script's line. */
 #include "cr-interp-private.h"
+#include "cr-run-record.h"
 
 #define TRACEBACK_REPEAT_CUTOFF 3
 
@@ -242,8 +243,11 @@ script_error_new (CrInterp *self,
         const CrScriptCell *cell = !(entry->scope && entry->scope->is_prelude)
                                    ? cr_interp_cell_at (self, line, &cell_line) : NULL;
         if (cell)
-          g_string_append_printf (tb, "  File \"%s\", cell %u, line %d, in %s\n", filename,
-                                  cell->number, cell_line, entry->function);
+          {
+            g_autofree char *cell_text = cr_cell_line_text (cell->number, cell_line, FALSE);
+            g_string_append_printf (tb, "  File \"%s\", %s, in %s\n", filename, cell_text,
+                                    entry->function);
+          }
         else
           g_string_append_printf (tb, "  File \"%s\", line %d, in %s\n", filename, line,
                                   entry->function);
@@ -361,8 +365,10 @@ cr_interp_warn (CrInterp   *self,
   const CrScriptCell *cell = module == self->main_scope.module
                              ? cr_interp_cell_at (self, line, &cell_line) : NULL;
   if (cell)   /* a notebook's line is told as its cell's (cr-interp-cells.h) */
-    g_string_append_printf (out, "%s, cell %u, line %d: %s: %s\n", filename, cell->number,
-                            cell_line, category, message);
+    {
+      g_autofree char *where = cr_cell_line_text (cell->number, cell_line, FALSE);
+      g_string_append_printf (out, "%s, %s: %s: %s\n", filename, where, category, message);
+    }
   else
     g_string_append_printf (out, "%s:%d: %s: %s\n", filename, line, category, message);
   if (module_source_available (module))

@@ -115,7 +115,10 @@ note (GString    **notes,
   if (!*notes)
     *notes = g_string_new (NULL);
   if (cell_line > 0)
-    g_string_append_printf (*notes, "chainrule: cell %u, line %d: ", number, cell_line);
+    {
+      g_autofree char *where = cr_cell_line_text (number, cell_line, FALSE);
+      g_string_append_printf (*notes, "chainrule: %s: ", where);
+    }
   else
     g_string_append_printf (*notes, "chainrule: cell %u: ", number);
   va_list ap;
@@ -273,8 +276,9 @@ cell_syntax_text (const char   *filename,
   g_autofree char *plain = cr_format_syntax_error (filename, cell_text, cell_span,
                                                    cr_exception_name (type), message);
   const char *body = strchr (plain, '\n');
-  return g_strdup_printf ("  File \"%s\", cell %u, line %d%s", filename ? filename : "<string>",
-                          number, cell_span->line, body ? body : "\n");
+  g_autofree char *where = cr_cell_line_text (number, cell_span->line, FALSE);
+  return g_strdup_printf ("  File \"%s\", %s%s", filename ? filename : "<string>", where,
+                          body ? body : "\n");
 }
 
 void

@@ -1,6 +1,7 @@
 /* cr-record-lines.c — a line of a run's script as its reader counts it:
  * "cell 3, line 2" in a notebook, "line 12" in a plain script
- * (cr_run_record_line_text in cr-run-record.h).
+ * (cr_run_record_line_text in cr-run-record.h; cr_cell_line_text names a
+ * cell's line where no record is at hand).
  *
  * The cells are the record's own (the interpreter ran the script as those
  * cells), so the record alone says where a line is, in the process that
@@ -54,6 +55,14 @@ cr_run_record_line_text (const CrRunRecord *self,
   int cell_line = 0;
   const CrRecordCell *cell = cr_run_record_cell_at (self, line, &cell_line);
   if (cell)
-    return g_strdup_printf ("%s %u, line %d", capital ? "Cell" : "cell", cell->number, cell_line);
+    return cr_cell_line_text (cell->number, cell_line, capital);
   return g_strdup_printf ("%s %d", capital ? "Line" : "line", line);
+}
+
+char *
+cr_cell_line_text (guint    number,
+                   int      cell_line,
+                   gboolean capital)
+{
+  return g_strdup_printf ("%s %u, line %d", capital ? "Cell" : "cell", number, cell_line);
 }
