@@ -268,7 +268,9 @@ static const SavedName saved_names[] = {
   PAD_ROWS (CR_OP_REFLECTION_PAD3D), PAD_ROWS (CR_OP_REPLICATION_PAD1D),
   PAD_ROWS (CR_OP_REPLICATION_PAD2D), PAD_ROWS (CR_OP_REPLICATION_PAD3D),
   { CR_OP_BCE, "self", 0 }, { CR_OP_BCE, "target", 1 },
+  { CR_OP_BCE, "reduction", 0, SAVED_INT },
   { CR_OP_BCE_WITH_LOGITS, "self", 0 }, { CR_OP_BCE_WITH_LOGITS, "target", 1 },
+  { CR_OP_BCE_WITH_LOGITS, "reduction", 0, SAVED_INT },
   /* nll_loss keeps what PyTorch's node keeps; its ignore_index is left out
    * (PyTorch shows -100 as 2**64 - 100, which no 64-bit int holds). */
   { CR_OP_NLL_LOSS, "self", 2 }, { CR_OP_NLL_LOSS, "target", 0 },
@@ -556,6 +558,13 @@ cr_torch_saved_tensor_name (const CrNode *node,
 
   if (node->op == NULL || slot >= node->n_saved)
     return NULL;
+  /* The binary cross-entropies' weights from slot 2 on, expanded to the
+   * input's shape (PyTorch keeps them as given): with logits, those given
+   * (args->ints[1]: 1 weight, 2 pos_weight). */
+  if (node->op->id == CR_OP_BCE && slot == 2)
+    return "weight";
+  if (node->op->id == CR_OP_BCE_WITH_LOGITS && slot >= 2)
+    return slot == 2 && (node->args->ints[1] & 1) ? "weight" : "pos_weight";
   for (guint i = 0; i < G_N_ELEMENTS (saved_names); i++)
     if (saved_names[i].op == node->op->id && saved_names[i].kind == SAVED_TENSOR
         && saved_names[i].slot == (int) slot)
@@ -700,6 +709,8 @@ static const SavedName recorded_names[] = {
    * keeps them as given, an end left out as 2**63 - 1). */
   { CR_OP_SLICE, "dim", 0, SAVED_DIM }, { CR_OP_SLICE, "start", 0, SAVED_INT },
   { CR_OP_SLICE, "end", 1, SAVED_INT }, { CR_OP_SLICE, "step", 2, SAVED_INT },
+  /* tril's and triu's diagonal (PyTorch shows a negative one as 2**64 + k). */
+  { CR_OP_TRIL, "diagonal", 0, SAVED_INT }, { CR_OP_TRIU, "diagonal", 0, SAVED_INT },
 };
 
 void
@@ -727,6 +738,14 @@ cr_torch_node_saved_numbers (CrNode             *node,
         g_autoptr (CrValue) v = saved_argument (node, &recorded_names[i]);
         func (recorded_names[i].name, v, data);
       }
+  /* addcmul's and addcdiv's value, a 0-d tensor the node keeps, as a number
+   * (the scalar view's equations read it). */
+  if (node->op->id == CR_OP_ADDCMUL || node->op->id == CR_OP_ADDCDIV)
+    {
+      g_autoptr (CrValue) value = saved_slot (node, 2, TRUE, NULL);
+      if (value)
+        func ("value", value, data);
+    }
   const char *param;
   for (guint i = 0; cr_ops_unary_param (node->op->id, i, &param, NULL, NULL, NULL); i++)
     if (strcmp (param, "approximate") != 0)

@@ -92,10 +92,26 @@ silu_d (double x, double y, const Params *p, const char *X, char **text)
   return sigma (x) * (1 + x * (1 - sigma (x)));
 }
 
-static double gelu (double x, const Params *p) { return 0.5 * x * (1 + erf (x / M_SQRT2)); }
+/* gelu: x·Φ(x); with approximate='tanh' (p[0] = 1), ½x(1 + tanh(u)) with
+ * u = √(2/π)(x + 0.044715x³). */
+#define GELU_K 0.7978845608028654   /* √(2/π) */
+static double
+gelu (double x, const Params *p)
+{
+  if (p->p[0] == 1)
+    return 0.5 * x * (1 + tanh (GELU_K * (x + 0.044715 * x * x * x)));
+  return 0.5 * x * (1 + erf (x / M_SQRT2));
+}
 static double
 gelu_d (double x, double y, const Params *p, const char *X, char **text)
 {
+  if (p->p[0] == 1)
+    {
+      double t = tanh (GELU_K * (x + 0.044715 * x * x * x));
+      *text = g_strdup_printf ("½(1 + tanh u) + ½%s·(1 − tanh² u)·√(2/π)(1 + 0.134145·%s²), "
+                               "u = √(2/π)(%s + 0.044715·%s³)", X, X, X, X);
+      return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * GELU_K * (1 + 3 * 0.044715 * x * x);
+    }
   *text = g_strdup_printf ("Φ(%s) + %s·φ(%s)", X, X, X);
   return 0.5 * (1 + erf (x / M_SQRT2)) + x * exp (-0.5 * x * x) / sqrt (2 * M_PI);
 }
@@ -291,7 +307,8 @@ static const Activation activations[] = {
   { "CeluBackward0", "celu", { "alpha" }, { 1 }, celu, celu_d },
   { "SoftplusBackward0", "softplus", { "beta", "threshold" }, { 1, 20 }, softplus, softplus_d },
   { "SiluBackward0", "silu", { NULL }, { 0 }, silu, silu_d },
-  { "GeluBackward0", "gelu", { NULL }, { 0 }, gelu, gelu_d },
+  /* approximate: the record's 0 'none', 1 'tanh'. */
+  { "GeluBackward0", "gelu", { "approximate" }, { 0 }, gelu, gelu_d },
   { "ThresholdBackward0", "threshold", { "threshold", "value" }, { 0, 0 }, threshold, threshold_d },
   { "HardshrinkBackward0", "hardshrink", { "lambd" }, { 0.5 }, hshrink, shrink_d },
   { "SoftshrinkBackward0", "softshrink", { "lambd" }, { 0.5 }, sshrink, shrink_d },
@@ -347,9 +364,11 @@ scalars_build_activation (Build *b)
       const CrRecordArgument *arg = a->params[k] ? cr_record_op_argument (b->op, a->params[k]) : NULL;
       p.p[k] = arg && arg->n_values == 1 ? arg->values[0] : a->defaults[k];
     }
-  /* gelu's approximate= is no number the record keeps: the exact form,
-   * which the recorded output must then confirm. */
-  if (strcmp (a->name, "gelu") == 0 && (!b->out->value || b->out->value->n_values < scalars_numel_of (b->out)))
+  /* A record without gelu's approximate=: the exact form, which the
+   * recorded output must then confirm. */
+  gboolean tanh_gelu = strcmp (a->name, "gelu") == 0 && p.p[0] == 1;
+  if (strcmp (a->name, "gelu") == 0 && !cr_record_op_argument (b->op, "approximate")
+      && (!b->out->value || b->out->value->n_values < scalars_numel_of (b->out)))
     return scalars_fail (b, "keeps no output to tell gelu's approximate= by");
   const double *xv = scalars_input_values (b, in);
   guint base = scalars_input_nodes (b, in);
@@ -363,7 +382,9 @@ scalars_build_activation (Build *b)
       g_string_append_printf (num, "%s(", a->name);
       scalars_append_number (num, xv[j]);
       g_string_append_c (num, ')');
-      guint out = scalars_add_output (b, j, a->name, g_strdup_printf ("%s = %s(%s)", Y, a->name, X),
+      guint out = scalars_add_output (b, j, a->name,
+                                      g_strdup_printf (tanh_gelu ? "%s = %s(%s, approximate='tanh')"
+                                                                 : "%s = %s(%s)", Y, a->name, X),
                                       g_string_free (num, FALSE), y);
       char *text = NULL;
       double local = a->local (xv[j], y, &p, X, &text);

@@ -8,10 +8,8 @@
 #include <math.h>
 #include <string.h>
 
-/* Output element o copies element `from` of input tensor `in` (its nodes
- * start at base). */
-static void
-add_copy (Build                *b,
+void
+scalars_add_copy (Build                *b,
           const CrRecordTensor *in,
           guint                 base,
           gint64                o,
@@ -25,9 +23,8 @@ add_copy (Build                *b,
   scalars_add_edge (b, base + (guint) from, out, 1, g_strdup ("1"));
 }
 
-/* The index of flat element e of shape (ndim, shape), one per dim. */
-static void
-unravel (gint64        e,
+void
+scalars_unravel (gint64        e,
          int           ndim,
          const gint64 *shape,
          gint64       *index)
@@ -39,8 +36,8 @@ unravel (gint64        e,
     }
 }
 
-static gint64
-ravel (int           ndim,
+gint64
+scalars_ravel (int           ndim,
        const gint64 *shape,
        const gint64 *index)
 {
@@ -91,7 +88,7 @@ scalars_build_take (Build *b)
       gint64 from = (gint64) positions->values[o];
       if (from < 0 || from >= in_numel)
         return scalars_fail (b, "takes an element from outside its input");
-      add_copy (b, in, base, o, from);
+      scalars_add_copy (b, in, base, o, from);
       gint64 row = row_size ? from / row_size : -1;
       CrScalarEdge *edge = b->self->edges->pdata[b->self->edges->len - 1];
       if (row == padding_row)
@@ -138,7 +135,7 @@ scalars_view_source (const CrRecordOp     *op,
   if (select && at < 0 && at != G_MININT64)
     at += in->shape[dim];
   gint64 out_index[CR_MAX_DIMS] = { 0 }, in_index[CR_MAX_DIMS] = { 0 };
-  unravel (j, out->ndim, out->shape, out_index);
+  scalars_unravel (j, out->ndim, out->shape, out_index);
   for (int d = 0, k = 0; d < in->ndim; d++)
     {
       if (d == dim)
@@ -148,7 +145,7 @@ scalars_view_source (const CrRecordOp     *op,
       if (in_index[d] < 0 || in_index[d] >= in->shape[d] || (d != dim && k > out->ndim))
         return -1;
     }
-  return ravel (in->ndim, in->shape, in_index);
+  return scalars_ravel (in->ndim, in->shape, in_index);
 }
 
 gint64
@@ -175,7 +172,7 @@ build_view_piece (Build *b)
       gint64 from = scalars_view_source (b->op, b->kind, in, b->out, o);
       if (from < 0)
         return scalars_fail (b, "views a place the record's dim and index do not give");
-      add_copy (b, in, base, o, from);
+      scalars_add_copy (b, in, base, o, from);
     }
   return b->error == NULL;
 }
@@ -219,7 +216,7 @@ scalars_build_join (Build *b)
   for (gint64 o = 0; o < scalars_numel_of (b->out); o++)
     {
       gint64 index[CR_MAX_DIMS] = { 0 }, in_index[CR_MAX_DIMS] = { 0 };
-      unravel (o, b->out->ndim, b->out->shape, index);
+      scalars_unravel (o, b->out->ndim, b->out->shape, index);
       guint k = 0;
       if (stack)
         {
@@ -238,7 +235,7 @@ scalars_build_join (Build *b)
         }
       if (k >= n_inputs)
         return scalars_fail (b, "has an output larger than its inputs together");
-      add_copy (b, ins[k], bases[k], o, ravel (ins[k]->ndim, ins[k]->shape, in_index));
+      scalars_add_copy (b, ins[k], bases[k], o, scalars_ravel (ins[k]->ndim, ins[k]->shape, in_index));
     }
   return b->error == NULL;
 }
@@ -280,7 +277,7 @@ scalars_build_masked_fill (Build *b)
       gint64 at = scalars_broadcast_source (o, b->out->ndim, b->out->shape, m->ndim, m->shape);
       if (m->values[at] == 0)
         {
-          add_copy (b, in, base, o, o);
+          scalars_add_copy (b, in, base, o, o);
           continue;
         }
       double v = value ? fill : scalars_output_value (b, o);
@@ -338,10 +335,10 @@ scalars_build_split (Build *b)
       for (gint64 o = 0; o < scalars_numel_of (out); o++)
         {
           gint64 index[CR_MAX_DIMS] = { 0 }, in_index[CR_MAX_DIMS] = { 0 };
-          unravel (o, out->ndim, out->shape, index);
+          scalars_unravel (o, out->ndim, out->shape, index);
           for (int d = 0, j = 0; d < in->ndim; d++)
             in_index[d] = d == dim ? offset + (unbind ? 0 : index[j++]) : index[j++];
-          add_copy (b, in, base, o, ravel (in->ndim, in->shape, in_index));
+          scalars_add_copy (b, in, base, o, scalars_ravel (in->ndim, in->shape, in_index));
         }
       b->sub_step_base += (guint) scalars_numel_of (out);
       offset += along;

@@ -23,7 +23,7 @@ typedef enum {
   KIND_TAKE, KIND_SELECT, KIND_CAT, KIND_STACK,                         /* pieces */
   KIND_SLICE, KIND_GROUP_NORM, KIND_ADAPTIVE_AVG_POOL, KIND_ADAPTIVE_MAX_POOL,
   KIND_MASKED_FILL, KIND_SPLIT, KIND_PERMUTE, KIND_ACTIVATION, KIND_EXTREMUM,
-  KIND_ROBUST_LOSS,
+  KIND_ROBUST_LOSS, KIND_GROUP, KIND_COPY, KIND_BCE, KIND_POINTWISE,
 } Kind;
 
 /* One op being taken apart. */
@@ -109,6 +109,7 @@ gboolean scalars_reduced_mask (Build *b, const CrRecordTensor *in, guint *mask);
 gboolean scalars_build_reduction (Build *b);
 gboolean scalars_build_matmul (Build *b);
 gboolean scalars_build_softmax (Build *b);
+/* cr-op-scalars-losses.c: mse_loss, binary_cross_entropy (with logits). */
 gboolean scalars_build_loss (Build *b);
 gboolean scalars_build_view (Build *b);
 /* The input element (flat) that element j of a transpose's or a permute's
@@ -121,6 +122,12 @@ gboolean scalars_build_conv (Build *b);
 gboolean scalars_build_pool (Build *b);
 gboolean scalars_build_norm (Build *b);
 /* cr-op-scalars-pieces.c */
+/* Output element o copies element `from` of input tensor `in` (its nodes
+ * start at base): "y[1] = x[0]", the edge 1. */
+void scalars_add_copy (Build *b, const CrRecordTensor *in, guint base, gint64 o, gint64 from);
+/* The index of flat element e of shape (ndim, shape), one per dim, and back. */
+void scalars_unravel (gint64 e, int ndim, const gint64 *shape, gint64 *index);
+gint64 scalars_ravel (int ndim, const gint64 *shape, const gint64 *index);
 gboolean scalars_build_take (Build *b);
 gboolean scalars_build_select (Build *b);
 gboolean scalars_build_slice (Build *b);
@@ -139,5 +146,15 @@ gboolean scalars_build_activation (Build *b);
 gboolean scalars_build_extremum (Build *b);
 /* cr-op-scalars-robust.c: smooth_l1_loss, huber_loss. */
 gboolean scalars_build_robust_loss (Build *b);
+/* cr-op-scalars-groups.c: prod, norms, var, std, logsumexp, cumsum,
+ * cumprod, logcumsumexp; whether grad_fn is one of them. */
+gboolean scalars_is_group_op (const char *grad_fn);
+gboolean scalars_build_group (Build *b);
+/* cr-op-scalars-copies.c: constant pads, repeat, flip, tril, triu, diag. */
+gboolean scalars_is_copy_op (const char *grad_fn);
+gboolean scalars_build_copy (Build *b);
+/* cr-op-scalars-pointwise.c: addcmul, addcdiv, clamp, where. */
+gboolean scalars_is_pointwise_op (const char *grad_fn);
+gboolean scalars_build_pointwise (Build *b);
 
 G_END_DECLS

@@ -1,7 +1,6 @@
 /* cr-op-scalars-shapes.c — the ops that mix elements, taken apart
  * (cr-op-scalars.h): sum and mean over the record's dims, matrix
- * products with their inner products as nodes, softmax, the mean losses,
- * and views. */
+ * products with their inner products as nodes, softmax, and views. */
 #include "cr-op-scalars-private.h"
 
 #include <math.h>
@@ -300,68 +299,6 @@ scalars_build_softmax (Build *b)
                             : g_strdup_printf ("−%s·%s", Y, Yi);
             }
           scalars_add_edge (b, base + (guint) i, out_node, local, text);
-        }
-    }
-  return b->error == NULL;
-}
-
-/* ---- losses ---------------------------------------------------------------- */
-
-/* mean((a − b)²) and the mean of binary cross-entropy with logits, into one
- * element; the sum where the values say so (reduction='sum'). */
-gboolean
-scalars_build_loss (Build *b)
-{
-  if (b->op->inputs->len != 2 || scalars_numel_of (b->out) != 1)
-    return scalars_fail (b, "has options (weights, no reduction) the expansion does not take apart");
-  const CrRecordTensor *x = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
-  const CrRecordTensor *y = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 1));
-  if (!x || !y || scalars_numel_of (x) != scalars_numel_of (y))
-    return scalars_fail (b, "has inputs of different sizes");
-  gint64 numel = scalars_numel_of (x);
-  gboolean mse = b->kind == KIND_MSE;
-  double total = 0;
-  for (gint64 e = 0; e < numel; e++)
-    {
-      double xv = scalars_input_values (b, x)[e], yv = scalars_input_values (b, y)[e];
-      total += mse ? (xv - yv) * (xv - yv)
-                   : MAX (xv, 0) - xv * yv + log1p (exp (-fabs (xv)));
-    }
-  double n = scalars_same_value (total, scalars_output_value (b, 0)) ? 1 : (double) numel;
-  guint xb = scalars_input_nodes (b, x), yb = scalars_input_nodes (b, y);
-  b->sub_step = 0;
-  GString *eq = g_string_new (NULL);
-  g_autofree char *Y = scalars_input_label (b->record, b->out, 0);
-  g_string_append_printf (eq, "%s = %s", Y, n > 1 ? "(" : "");
-  for (gint64 e = 0; e < numel; e++)
-    {
-      g_autofree char *X = scalars_input_label (b->record, x, e), *T = scalars_input_label (b->record, y, e);
-      if (mse)
-        g_string_append_printf (eq, "%s(%s − %s)²", e ? " + " : "", X, T);
-      else
-        g_string_append_printf (eq, "%sbce(σ(%s), %s)", e ? " + " : "", X, T);
-    }
-  if (n > 1)
-    g_string_append_printf (eq, ")/%g", n);
-  guint out_node = scalars_add_output (b, 0, mse ? "mse" : "bce", g_string_free (eq, FALSE), NULL,
-                               total / n);
-  for (gint64 e = 0; e < numel; e++)
-    {
-      double xv = scalars_input_values (b, x)[e], yv = scalars_input_values (b, y)[e];
-      g_autofree char *X = scalars_input_label (b->record, x, e), *T = scalars_input_label (b->record, y, e);
-      g_autofree char *over = n > 1 ? g_strdup_printf ("/%g", n) : g_strdup ("");
-      if (mse)
-        {
-          scalars_add_edge (b, xb + (guint) e, out_node, 2 * (xv - yv) / n,
-                    g_strdup_printf ("2·(%s − %s)%s", X, T, over));
-          scalars_add_edge (b, yb + (guint) e, out_node, -2 * (xv - yv) / n,
-                    g_strdup_printf ("−2·(%s − %s)%s", X, T, over));
-        }
-      else
-        {
-          scalars_add_edge (b, xb + (guint) e, out_node, (1 / (1 + exp (-xv)) - yv) / n,
-                    g_strdup_printf ("(σ(%s) − %s)%s", X, T, over));
-          scalars_add_edge (b, yb + (guint) e, out_node, -xv / n, g_strdup_printf ("−%s%s", X, over));
         }
     }
   return b->error == NULL;

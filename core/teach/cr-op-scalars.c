@@ -37,6 +37,7 @@ static const OpName op_names[] = {
   { "SoftmaxBackward0", KIND_SOFTMAX }, { "LogSoftmaxBackward0", KIND_LOG_SOFTMAX },
   { "MseLossBackward0", KIND_MSE },
   { "BinaryCrossEntropyWithLogitsBackward0", KIND_BCE_LOGITS },
+  { "BinaryCrossEntropyBackward0", KIND_BCE },
   { "NllLossBackward0", KIND_NLL },
   { "ViewBackward0", KIND_VIEW }, { "ReshapeAliasBackward0", KIND_VIEW },
   { "UnsafeViewBackward0", KIND_VIEW }, { "UnsqueezeBackward0", KIND_VIEW },
@@ -53,6 +54,12 @@ static const OpName op_names[] = {
   { "AdaptiveMaxPool2DBackward0", KIND_ADAPTIVE_MAX_POOL },
   { "NativeLayerNormBackward0", KIND_LAYER_NORM }, { "NativeBatchNormBackward0", KIND_BATCH_NORM },
   { "GatherBackward0", KIND_TAKE }, { "IndexSelectBackward0", KIND_TAKE },
+  /* Reflect and replicate pads, a diagonal: the record keeps each output
+   * element's place in the input. */
+  { "ReflectionPad1DBackward0", KIND_TAKE }, { "ReflectionPad2DBackward0", KIND_TAKE },
+  { "ReflectionPad3DBackward0", KIND_TAKE }, { "ReplicationPad1DBackward0", KIND_TAKE },
+  { "ReplicationPad2DBackward0", KIND_TAKE }, { "ReplicationPad3DBackward0", KIND_TAKE },
+  { "DiagonalBackward0", KIND_TAKE },
   { "IndexBackward0", KIND_TAKE }, { "EmbeddingBackward0", KIND_TAKE },
   { "SelectBackward0", KIND_SELECT },
   { "CatBackward0", KIND_CAT }, { "StackBackward0", KIND_STACK },
@@ -98,6 +105,21 @@ scalars_lookup_kind (const char *grad_fn,
   if (scalars_is_activation (grad_fn))
     {
       *out = KIND_ACTIVATION;
+      return TRUE;
+    }
+  if (scalars_is_group_op (grad_fn))
+    {
+      *out = KIND_GROUP;
+      return TRUE;
+    }
+  if (scalars_is_copy_op (grad_fn))
+    {
+      *out = KIND_COPY;
+      return TRUE;
+    }
+  if (scalars_is_pointwise_op (grad_fn))
+    {
+      *out = KIND_POINTWISE;
       return TRUE;
     }
   return FALSE;
@@ -847,7 +869,7 @@ build_scalars (const CrRunRecord  *record,
     ok = scalars_build_matmul (&b);
   else if (kind == KIND_SOFTMAX || kind == KIND_LOG_SOFTMAX)
     ok = scalars_build_softmax (&b);
-  else if (kind == KIND_MSE || kind == KIND_BCE_LOGITS)
+  else if (kind == KIND_MSE || kind == KIND_BCE_LOGITS || kind == KIND_BCE)
     ok = scalars_build_loss (&b);
   else if (kind == KIND_NLL)
     ok = scalars_build_nll (&b);
@@ -876,6 +898,12 @@ build_scalars (const CrRunRecord  *record,
     ok = scalars_build_extremum (&b);
   else if (kind == KIND_ROBUST_LOSS)
     ok = scalars_build_robust_loss (&b);
+  else if (kind == KIND_GROUP)
+    ok = scalars_build_group (&b);
+  else if (kind == KIND_COPY)
+    ok = scalars_build_copy (&b);
+  else if (kind == KIND_POINTWISE)
+    ok = scalars_build_pointwise (&b);
   else
     ok = scalars_build_view (&b);
   g_hash_table_unref (b.bases);

@@ -22,10 +22,13 @@
  * atan, asin, acos, atanh, sinh, cosh, log1p, expm1, exp2, log2, log10,
  * sign; sum and mean (all
  * elements, or over dims); max, min, amax and amin (max(dim)'s gradient
- * to the index it took, the others' shared among ties); mm, mv, dot, bmm and addmm (nn.Linear's
+ * to the index it took, the others' shared among ties); prod, norm and
+ * linalg.vector_norm (p = 0, 1, 2, ∞ or any), var and std (their
+ * correction), logsumexp, cumsum, cumprod and logcumsumexp; addcmul,
+ * addcdiv, clamp (number or tensor bounds) and where; mm, mv, dot, bmm and addmm (nn.Linear's
  * x@W.T+b); softmax and log_softmax; mse_loss, smooth_l1_loss and
- * huber_loss (mean, sum or none),
- * binary_cross_entropy_with_logits and nll_loss (cross_entropy's second
+ * huber_loss (mean, sum or none), binary_cross_entropy and
+ * binary_cross_entropy_with_logits (weight, pos_weight) and nll_loss (cross_entropy's second
  * half; mean, sum or none, with class weights and ignore_index); conv1d and
  * conv2d and their transposed forms (each output a sum of the products that
  * reach it), max_pool2d and avg_pool2d and their adaptive forms;
@@ -33,7 +36,8 @@
  * nodes, then x̂ and the affine; batch norm in eval from its running
  * statistics); gather, embedding (padding_idx's row gets no gradient,
  * scale_grad_by_freq divides), index_select, indexing with a tensor,
- * select, slices, cat, stack, masked_fill; unbind, split, chunk and
+ * select, slices, cat, stack, masked_fill; F.pad (constant, reflect,
+ * replicate), repeat, flip, roll, tril, triu, diag and diagonal; unbind, split, chunk and
  * unsafe_split (several outputs, their elements stepped one output after
  * the other); views, reshapes, squeeze/unsqueeze, clone, t, transpose,
  * permute, expand. Dims,

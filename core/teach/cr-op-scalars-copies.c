@@ -1,0 +1,246 @@
+/* cr-op-scalars-copies.c — the ops whose every output element is one
+ * input element or a constant, taken apart (cr-op-scalars.h): F.pad with
+ * a constant (the pad's elements are its value, with no edge), repeat,
+ * flip, roll (by the shift of each dim the record keeps), tril and triu (the zeroed elements are constants), and diag of a
+ * vector (a matrix of zeros around it). A copied element's edge is 1, so
+ * an input element's gradient is the sum of the incoming gradients of its
+ * copies. Reflect and replicate pads, diag of a matrix and diagonal keep
+ * where each output element came from, and open as takes
+ * (cr-op-scalars-pieces.c). */
+#include "cr-op-scalars-private.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Where output element o comes from: an input element (flat), or -1 for
+ * a constant. */
+typedef gint64 (*SourceFunc) (const CrRecordOp     *op,
+                              const CrRecordTensor *in,
+                              const CrRecordTensor *out,
+                              const gint64         *index,   /* o's, one per out dim */
+                              gpointer              data);
+
+typedef struct {
+  const char *grad_fn;
+  SourceFunc  source;
+  const char *constant;   /* what a constant element is: "the pad's value" */
+} CopyOp;
+
+/* F.pad(x, pad, value=v): pad holds (before, after) pairs from the last
+ * dim back; negative sizes crop. */
+static gint64
+pad_source (const CrRecordOp     *op,
+            const CrRecordTensor *in,
+            const CrRecordTensor *out,
+            const gint64         *index,
+            gpointer              data)
+{
+  const CrRecordArgument *pad = data;
+  gint64 in_index[CR_MAX_DIMS];
+  for (int d = 0; d < in->ndim; d++)
+    {
+      int pair = in->ndim - 1 - d;
+      gint64 before = 2 * pair < pad->n_values ? (gint64) pad->values[2 * pair] : 0;
+      in_index[d] = index[d] - before;
+      if (in_index[d] < 0 || in_index[d] >= in->shape[d])
+        return -1;
+    }
+  return scalars_ravel (in->ndim, in->shape, in_index);
+}
+
+/* x.repeat(r): out has in's dims (with leading new ones) each r times as
+ * long; the element at i along a dim is in's at i mod its size. */
+static gint64
+repeat_source (const CrRecordOp     *op,
+               const CrRecordTensor *in,
+               const CrRecordTensor *out,
+               const gint64         *index,
+               gpointer              data)
+{
+  gint64 in_index[CR_MAX_DIMS];
+  int lead = out->ndim - in->ndim;
+  for (int d = 0; d < in->ndim; d++)
+    in_index[d] = index[d + lead] % in->shape[d];
+  return scalars_ravel (in->ndim, in->shape, in_index);
+}
+
+/* x.flip(dims): i along a flipped dim reads size − 1 − i. */
+static gint64
+flip_source (const CrRecordOp     *op,
+             const CrRecordTensor *in,
+             const CrRecordTensor *out,
+             const gint64         *index,
+             gpointer              data)
+{
+  const CrRecordArgument *dims = data;
+  gint64 in_index[CR_MAX_DIMS];
+  memcpy (in_index, index, sizeof (gint64) * (gsize) in->ndim);
+  for (int i = 0; i < dims->n_values; i++)
+    {
+      int d = scalars_wrap_dim ((gint64) dims->values[i], in->ndim);
+      if (d >= 0)
+        in_index[d] = in->shape[d] - 1 - index[d];
+    }
+  return scalars_ravel (in->ndim, in->shape, in_index);
+}
+
+/* x.roll(shifts, dims): the record keeps the shift of every dim; i along a
+ * dim reads i − shift, wrapped around. */
+static gint64
+roll_source (const CrRecordOp     *op,
+             const CrRecordTensor *in,
+             const CrRecordTensor *out,
+             const gint64         *index,
+             gpointer              data)
+{
+  const CrRecordArgument *shifts = data;
+  gint64 in_index[CR_MAX_DIMS];
+  for (int d = 0; d < in->ndim; d++)
+    {
+      gint64 size = in->shape[d], at = (index[d] - (gint64) shifts->values[d]) % MAX (size, 1);
+      in_index[d] = at < 0 ? at + size : at;
+    }
+  return scalars_ravel (in->ndim, in->shape, in_index);
+}
+
+/* tril(x, k) keeps column j of row i where j − i ≤ k, triu where j − i ≥ k
+ * (over the last two dims); the others are 0. */
+static gint64
+triangle_source (const CrRecordOp     *op,
+                 const CrRecordTensor *in,
+                 const CrRecordTensor *out,
+                 const gint64         *index,
+                 gpointer              data)
+{
+  const CrRecordArgument *diagonal = data;
+  gint64 k = (gint64) diagonal->values[0];
+  gint64 above = index[in->ndim - 1] - index[in->ndim - 2];
+  gboolean lower = g_str_has_prefix (op->grad_fn, "Tril");
+  if (lower ? above > k : above < k)
+    return -1;
+  return scalars_ravel (in->ndim, in->shape, index);
+}
+
+/* diag(v, k) of a vector: the record keeps where each element of v went
+ * (flat in the output); data is that map turned around, output element to
+ * v's element or -1. */
+static gint64
+diag_source (const CrRecordOp     *op,
+             const CrRecordTensor *in,
+             const CrRecordTensor *out,
+             const gint64         *index,
+             gpointer              data)
+{
+  return ((const gint64 *) data)[scalars_ravel (out->ndim, out->shape, index)];
+}
+
+static const CopyOp copy_ops[] = {
+  { "ConstantPadNdBackward0", pad_source, "the pad's value" },
+  { "RepeatBackward0", repeat_source, NULL },
+  { "FlipBackward0", flip_source, NULL },
+  { "RollBackward0", roll_source, NULL },
+  { "TrilBackward0", triangle_source, "zeroed above the diagonal" },
+  { "TriuBackward0", triangle_source, "zeroed below the diagonal" },
+  { "DiagBackward0", diag_source, "off the diagonal" },
+};
+
+gboolean
+scalars_is_copy_op (const char *grad_fn)
+{
+  for (guint i = 0; grad_fn && i < G_N_ELEMENTS (copy_ops); i++)
+    if (strcmp (grad_fn, copy_ops[i].grad_fn) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+scalars_build_copy (Build *b)
+{
+  const CopyOp *copy = NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (copy_ops); i++)
+    if (strcmp (b->op->grad_fn, copy_ops[i].grad_fn) == 0)
+      copy = &copy_ops[i];
+  const CrRecordTensor *in = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
+  if (!copy || !in)
+    return scalars_fail (b, "is not one the scalar view takes apart");
+  /* diag of a matrix is its diagonal, which the record keeps as positions. */
+  if (copy->source == diag_source && !(in->ndim == 1 && b->out->ndim == 2))
+    return scalars_build_take (b);
+  gpointer data = NULL;
+  g_autofree gint64 *placed = NULL;
+  gint64 out_numel = scalars_numel_of (b->out);
+  if (copy->source == diag_source)
+    {
+      const CrTensorSnapshot *positions = NULL;
+      for (guint s = 0; s < b->op->saved->len; s++)
+        {
+          const CrRecordSaved *saved = b->op->saved->pdata[s];
+          if (saved->internal && g_strcmp0 (saved->name, "positions") == 0)
+            positions = saved->value;
+        }
+      if (positions && positions->n_values == scalars_numel_of (in))
+        {
+          placed = g_new (gint64, MAX (out_numel, 1));
+          for (gint64 o = 0; o < out_numel; o++)
+            placed[o] = -1;
+          for (gint64 i = 0; i < positions->n_values; i++)
+            if (positions->values[i] >= 0 && positions->values[i] < out_numel)
+              placed[(gint64) positions->values[i]] = i;
+          data = placed;
+        }
+    }
+  else if (copy->source == pad_source)
+    data = (gpointer) cr_record_op_argument (b->op, "pad");
+  else if (copy->source == flip_source)
+    data = (gpointer) cr_record_op_argument (b->op, "dims");
+  else if (copy->source == roll_source)
+    {
+      /* A roll of the flattened tensor keeps () here: its shift is not kept. */
+      const CrRecordArgument *shifts = cr_record_op_argument (b->op, "shifts");
+      data = shifts && shifts->n_values == in->ndim && in->ndim > 0 ? (gpointer) shifts : NULL;
+    }
+  else if (copy->source == triangle_source)
+    {
+      const CrRecordArgument *diagonal = cr_record_op_argument (b->op, "diagonal");
+      data = diagonal && diagonal->n_values == 1 ? (gpointer) diagonal : NULL;
+    }
+  else
+    data = b;   /* needs none */
+  if (!data)
+    return scalars_fail (b, "has arguments the record does not keep");
+  if (copy->source != repeat_source && copy->source != diag_source && in->ndim != b->out->ndim)
+    return scalars_fail (b, "has an output of another rank than its input");
+  if (copy->source == triangle_source && in->ndim < 2)
+    return scalars_fail (b, "needs a matrix");
+  if (copy->source == repeat_source && b->out->ndim < in->ndim)
+    return scalars_fail (b, "has an output of a lower rank than its input");
+
+  gint64 in_numel = scalars_numel_of (in);
+  guint base = scalars_input_nodes (b, in);
+  for (gint64 o = 0; o < out_numel; o++)
+    {
+      gint64 index[CR_MAX_DIMS];
+      scalars_unravel (o, b->out->ndim, b->out->shape, index);
+      gint64 from = copy->source (b->op, in, b->out, index, data);
+      if (from >= in_numel)
+        return scalars_fail (b, "copies an element from outside its input");
+      if (from >= 0)
+        {
+          scalars_add_copy (b, in, base, o, from);
+          continue;
+        }
+      /* A constant: the pad's value is the recorded output's; tril's,
+       * triu's and diag's 0. */
+      b->sub_step = (guint) o;
+      double value = copy->source == pad_source ? scalars_output_value (b, o) : 0;
+      if (isnan (value) && copy->source == pad_source)
+        return scalars_fail (b, "pads with a value the record does not keep");
+      g_autofree char *Y = scalars_input_label (b->record, b->out, o);
+      GString *eq = g_string_new (NULL);
+      g_string_append_printf (eq, "%s = ", Y);
+      scalars_append_number (eq, value);
+      g_string_append_printf (eq, " (%s)", copy->constant);
+      scalars_add_output (b, o, "=", g_string_free (eq, FALSE), NULL, value);
+    }
+  return b->error == NULL;
+}

@@ -1,0 +1,33 @@
+# Pads (constant, reflect, replicate), repeat, flip, tril, triu,
+# diag and diagonal: each output element one input element (or the pad's
+# constant), so each opens as a scalar graph of copies.
+import torch
+import torch.nn.functional as F
+
+x = torch.tensor([[0.5, -1.0, 2.0], [1.5, 3.0, -0.25]], requires_grad=True)
+v = torch.tensor([1.0, -2.0, 0.5, 4.0], requires_grad=True)
+a = F.pad(x, (1, 2), value=0.5)
+b = F.pad(x.unsqueeze(0), (2, 1), mode='reflect')
+c = F.pad(x.unsqueeze(0), (1, 2), mode='replicate')
+d = F.pad(x.view(1, 1, 2, 3), (1, 1, 1, 0), mode='reflect')
+e = F.pad(x.view(1, 1, 2, 3), (0, 1, 2, 1), mode='replicate')
+f = x.repeat(2, 1)
+j = torch.flip(x, [1])
+k = torch.tril(x.repeat(1, 2)[:, :3])
+l = torch.triu(x, 1)
+m = torch.diag(v)
+n = torch.diag(x)
+o = torch.diagonal(x, 1)
+loss = 0
+for t in (a, b, c, d, e, f, j, k, l, m, n, o):
+    loss = loss + t.sin().sum()
+loss.backward()
+print(a)
+print(b)
+print(c)
+print(d)
+print(e)
+print(f, j, sep='\n')
+print(k, l, m, n, o, sep='\n')
+print(x.grad)
+print(v.grad)
