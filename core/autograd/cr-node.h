@@ -65,6 +65,11 @@ typedef struct {
   guint     scalar_float_mask;    /* bit i: scalar[i] came as a Python float where a
                                    * whole value would otherwise show as an int
                                    * (add's alpha=2.0 shows as 2.0) */
+  double    number;               /* the Python number the op took in place of a tensor
+                                   * (x + 1's 1, 2 - x's 2), for the run record to tell;
+                                   * no backward reads it */
+  gboolean  has_number;
+  gboolean  number_is_int;
 } CrOpArgs;
 
 /* A user function called with the gradient reaching a tensor (register_hook).

@@ -711,6 +711,8 @@ static const SavedName recorded_names[] = {
   { CR_OP_SLICE, "end", 1, SAVED_INT }, { CR_OP_SLICE, "step", 2, SAVED_INT },
   /* tril's and triu's diagonal (PyTorch shows a negative one as 2**64 + k). */
   { CR_OP_TRIL, "diagonal", 0, SAVED_INT }, { CR_OP_TRIU, "diagonal", 0, SAVED_INT },
+  /* roll's shift of every dim of its input (() when it rolled flattened). */
+  { CR_OP_ROLL, "shifts", 0, SAVED_DIMS },
 };
 
 void
@@ -746,13 +748,21 @@ cr_torch_node_saved_numbers (CrNode             *node,
       if (value)
         func ("value", value, data);
     }
+  /* gelu's approximate as an int: 0 'none', 1 'tanh'. */
   const char *param;
   for (guint i = 0; cr_ops_unary_param (node->op->id, i, &param, NULL, NULL, NULL); i++)
-    if (strcmp (param, "approximate") != 0)
-      {
-        double v = node->args->scalar[i];
-        g_autoptr (CrValue) value = (node->args->scalar_int_mask >> i) & 1
-                                    ? cr_value_new_int ((gint64) v) : cr_value_new_float (v);
-        func (param, value, data);
-      }
+    {
+      double v = node->args->scalar[i];
+      g_autoptr (CrValue) value = (node->args->scalar_int_mask >> i) & 1 || strcmp (param, "approximate") == 0
+                                  ? cr_value_new_int ((gint64) v) : cr_value_new_float (v);
+      func (param, value, data);
+    }
+  /* The Python number the op took in place of a tensor (x + 1's 1), which
+   * PyTorch's node does not keep. */
+  if (node->args->has_number)
+    {
+      g_autoptr (CrValue) value = node->args->number_is_int ? cr_value_new_int ((gint64) node->args->number)
+                                                            : cr_value_new_float (node->args->number);
+      func ("number", value, data);
+    }
 }

@@ -1,6 +1,7 @@
 /* cr-ops-common.c — the helpers every op file shares (declared in
  * cr-ops-private.h): recording, wrapped numbers, zeros, dim wrapping, views. */
 #include "cr-ops-private.h"
+#include "cr-cuda.h"
 #include "cr-grad-mode.h"
 #include "cr-ops-nnf.h"
 
@@ -22,7 +23,26 @@ cr_ops_record (CrOpId           op,
     return NULL;
   node = cr_node_new (op, inputs, n_inputs, 1);
   cr_autograd_set_history_take (out, node, 0);
+  for (guint i = 0; i < n_inputs; i++)
+    if (inputs[i] != NULL && inputs[i]->is_wrapped_number)
+      {
+        cr_ops_note_number (node, cr_tensor_read_flat (inputs[i], 0),
+                            inputs[i]->dtype == CR_DTYPE_INT64);
+        break;
+      }
   return node;
+}
+
+void
+cr_ops_note_number (CrNode   *node,
+                    double    number,
+                    gboolean  is_int)
+{
+  CrOpArgs *args = cr_node_args (node);
+
+  args->number = number;
+  args->has_number = TRUE;
+  args->number_is_int = is_int;
 }
 
 CrTensor *

@@ -262,6 +262,7 @@ cr_rsub_scalar (CrTensor  *a,
     {
       cr_node_args (node)->scalar[0] = number;
       cr_node_args (node)->has_scalar[0] = TRUE;
+      cr_ops_note_number (node, number, n->dtype == CR_DTYPE_INT64);
     }
   return out;
 }
@@ -288,6 +289,7 @@ cr_rsub_scalar_alpha (CrTensor  *a,
       args->has_scalar[0] = TRUE;
       args->scalar[1] = alpha;
       args->has_scalar[1] = TRUE;
+      cr_ops_note_number (node, args->scalar[0], number->dtype == CR_DTYPE_INT64);
     }
   return out;
 }

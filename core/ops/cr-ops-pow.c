@@ -248,6 +248,7 @@ cr_pow_number_base (double     base,
     {
       cr_node_args (node)->scalar[0] = base;
       cr_node_args (node)->has_scalar[0] = TRUE;
+      cr_ops_note_number (node, base, base == (double) (gint64) base && fabs (base) < 1e15);
       cr_node_save (node, 0, a, FALSE);
       cr_node_save (node, 1, out, TRUE);
     }

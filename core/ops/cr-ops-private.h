@@ -16,6 +16,12 @@ CrNode   *cr_ops_record          (CrOpId           op,
                                   CrTensor *const *inputs,
                                   guint            n_inputs,
                                   CrTensor        *out);
+/* Keeps the Python number node took in place of a tensor in its args
+ * (number), for the run record; cr_ops_record notes a wrapped number input
+ * itself. */
+void      cr_ops_note_number     (CrNode          *node,
+                                  double           number,
+                                  gboolean         is_int);
 
 /* A Python number as an op operand: a 0-d wrapped tensor (is_wrapped_number),
  * int64 when value is integral and integral is TRUE, float64 otherwise, so it

@@ -7,7 +7,7 @@
  * it computed with the numbers is the script's own expression with the
  * inputs' values put in where they are scalars, and one element worked out
  * where they are tensors. Numbers are %.4g, as everywhere in the window. */
-#include "cr-record-forward.h"
+#include "cr-record-forward-private.h"
 
 #include "cr-record-names.h"
 #include "cr-record-text.h"
@@ -253,116 +253,6 @@ value_text (const CrTensorSnapshot *v)
   return g_string_free (s, FALSE);
 }
 
-/* ---- what each op does ---------------------------------------------------- */
-
-typedef enum {
-  KIND_OTHER,
-  KIND_BINARY,      /* elementwise with two operands: + - × / */
-  KIND_UNARY,       /* elementwise function of one tensor: relu, exp */
-  KIND_SUM,
-  KIND_MEAN,
-  KIND_MATMUL,      /* a 2-D @ 2-D */
-} OpKind;
-
-typedef struct {
-  const char *grad_fn;    /* "MulBackward0"; a prefix when it ends in '*' */
-  OpKind      kind;
-  const char *glyph;      /* BINARY: how an element is computed, "×"; UNARY: the
-                           * function's name, "relu" */
-  const char *form;       /* the Python form when the script's caption does not
-                           * give it: {0} {1} {2} are the inputs */
-  const char *two;        /* what it did with two tensor inputs; {0} {1} {2} */
-  const char *one;        /* ... with one tensor input (the other a Python number);
-                           * NULL: as two */
-} OpWords;
-
-static const OpWords op_words[] = {
-  { "AddBackward*", KIND_BINARY, "+", "{0} + {1}", "adds {0} and {1}", "adds a number to {0}" },
-  { "SubBackward*", KIND_BINARY, "-", "{0} - {1}", "subtracts {1} from {0}", "subtracts a number from {0}" },
-  { "RsubBackward*", KIND_OTHER, NULL, "n - {0}", "subtracts {0} from a number", NULL },
-  { "MulBackward*", KIND_BINARY, "×", "{0} * {1}", "multiplies {0} by {1}", "multiplies {0} by a number" },
-  { "DivBackward*", KIND_BINARY, "/", "{0} / {1}", "divides {0} by {1}", "divides {0} by a number" },
-  { "PowBackward*", KIND_OTHER, NULL, "{0} ** {1}", "raises {0} to the power {1}", "raises {0} to a power" },
-  { "NegBackward0", KIND_UNARY, "-", "-{0}", "negates {0}", NULL },
-  { "ReluBackward0", KIND_UNARY, "relu", "relu({0})", "keeps what is positive in {0} and sets the rest to 0", NULL },
-  { "TanhBackward0", KIND_UNARY, "tanh", "tanh({0})", "squashes {0} into (-1, 1) with tanh", NULL },
-  { "SigmoidBackward0", KIND_UNARY, "σ", "sigmoid({0})", "squashes {0} into (0, 1) with σ(x) = 1 / (1 + e^-x)", NULL },
-  { "ExpBackward0", KIND_UNARY, "exp", "exp({0})", "raises e to the power of {0}", NULL },
-  { "LogBackward0", KIND_UNARY, "log", "log({0})", "takes the natural logarithm of {0}", NULL },
-  { "SqrtBackward0", KIND_UNARY, "sqrt", "sqrt({0})", "takes the square root of {0}", NULL },
-  { "AbsBackward0", KIND_UNARY, "abs", "abs({0})", "takes the absolute value of {0}", NULL },
-  { "SinBackward0", KIND_UNARY, "sin", "sin({0})", "takes the sine of {0}", NULL },
-  { "CosBackward0", KIND_UNARY, "cos", "cos({0})", "takes the cosine of {0}", NULL },
-  { "SumBackward0", KIND_SUM, NULL, "{0}.sum()", "adds up all the elements of {0}", NULL },
-  { "SumBackward1", KIND_OTHER, NULL, "{0}.sum(dim)", "adds up {0} along a dim", NULL },
-  { "MeanBackward0", KIND_MEAN, NULL, "{0}.mean()", "averages all the elements of {0}", NULL },
-  { "MeanBackward1", KIND_OTHER, NULL, "{0}.mean(dim)", "averages {0} along a dim", NULL },
-  { "MmBackward0", KIND_MATMUL, NULL, "{0} @ {1}",
-    "multiplies the matrices {0} and {1}: each element is a row of {0} times a column of {1}, summed", NULL },
-  { "MvBackward0", KIND_OTHER, NULL, "{0} @ {1}", "multiplies the matrix {0} by the vector {1}", NULL },
-  { "DotBackward0", KIND_OTHER, NULL, "{0} @ {1}", "multiplies {0} and {1} element by element and adds up", NULL },
-  { "BmmBackward0", KIND_OTHER, NULL, "{0} @ {1}", "multiplies the matrices of {0} and {1}, batch by batch", NULL },
-  { "AddmmBackward0", KIND_OTHER, NULL, "{0} + {1} @ {2}",
-    "multiplies {1} by the matrix {2} and adds {0}: a linear layer's output", NULL },
-  { "TBackward*", KIND_OTHER, NULL, "{0}.t()", "transposes {0} (rows become columns)", NULL },
-  { "TransposeBackward*", KIND_OTHER, NULL, "{0}.transpose()", "swaps two dims of {0}", NULL },
-  { "PermuteBackward0", KIND_OTHER, NULL, "{0}.permute()", "reorders the dims of {0}", NULL },
-  { "ViewBackward0", KIND_OTHER, NULL, "{0}.view()", "reshapes {0} (the same numbers)", NULL },
-  { "ReshapeAliasBackward0", KIND_OTHER, NULL, "{0}.reshape()", "reshapes {0} (the same numbers)", NULL },
-  { "UnsafeViewBackward0", KIND_OTHER, NULL, "{0}.reshape()", "reshapes {0} (the same numbers)", NULL },
-  { "ExpandBackward0", KIND_OTHER, NULL, "{0}.expand()", "repeats {0} along dims of size 1 (broadcast)", NULL },
-  { "UnsqueezeBackward*", KIND_OTHER, NULL, "{0}.unsqueeze()", "adds a dim of size 1 to {0}", NULL },
-  { "SqueezeBackward*", KIND_OTHER, NULL, "{0}.squeeze()", "removes dims of size 1 from {0}", NULL },
-  { "SelectBackward0", KIND_OTHER, NULL, "{0}[i]", "takes one slice of {0}", NULL },
-  { "SliceBackward0", KIND_OTHER, NULL, "{0}[a:b]", "takes a range of {0}", NULL },
-  { "IndexBackward0", KIND_OTHER, NULL, "{0}[index]", "picks elements of {0} by index", NULL },
-  { "CatBackward0", KIND_OTHER, NULL, "torch.cat()", "joins {0} and the other inputs along a dim", NULL },
-  { "StackBackward0", KIND_OTHER, NULL, "torch.stack()", "stacks {0} and the other inputs along a new dim", NULL },
-  { "MaskedFillBackward0", KIND_OTHER, NULL, "{0}.masked_fill(mask, value)", "fills {0} where the mask is True", NULL },
-  { "UnbindBackward0", KIND_OTHER, NULL, "{0}.unbind()", "takes {0} apart into its slices", NULL },
-  { "SplitBackward0", KIND_OTHER, NULL, "{0}.split()", "cuts {0} into pieces", NULL },
-  { "SplitWithSizesBackward0", KIND_OTHER, NULL, "{0}.split()", "cuts {0} into pieces", NULL },
-  { "UnsafeSplitBackward0", KIND_OTHER, NULL, "torch.unsafe_split({0})", "cuts {0} into pieces", NULL },
-  { "CloneBackward0", KIND_OTHER, NULL, "{0}.clone()", "copies {0}", NULL },
-  { "MaxBackward*", KIND_OTHER, NULL, "{0}.max()", "takes the largest element of {0}", NULL },
-  { "MinBackward*", KIND_OTHER, NULL, "{0}.min()", "takes the smallest element of {0}", NULL },
-  { "ClampBackward*", KIND_OTHER, NULL, "{0}.clamp()", "clamps {0} into a range", NULL },
-  { "SoftmaxBackward0", KIND_OTHER, NULL, "softmax({0})",
-    "turns each row of {0} into probabilities: e^x / Σ e^x", NULL },
-  { "LogSoftmaxBackward0", KIND_OTHER, NULL, "log_softmax({0})",
-    "takes the log of the softmax of each row of {0}", NULL },
-  { "NllLossBackward0", KIND_OTHER, NULL, "nll_loss({0}, target)",
-    "picks each row's log-probability at its target, negates and averages them", NULL },
-  { "MseLossBackward0", KIND_OTHER, NULL, "mse_loss({0}, {1})",
-    "averages the squared differences of {0} and {1}", NULL },
-  { "BinaryCrossEntropyBackward0", KIND_OTHER, NULL, "binary_cross_entropy({0}, {1})",
-    "the binary cross-entropy of the probabilities {0} against {1}", NULL },
-  { "BinaryCrossEntropyWithLogitsBackward0", KIND_OTHER, NULL,
-    "binary_cross_entropy_with_logits({0}, {1})",
-    "the binary cross-entropy of σ({0}) against {1}", NULL },
-};
-
-static gboolean
-words_match (const char *pattern,
-             const char *grad_fn)
-{
-  gsize n = strlen (pattern);
-  if (n > 0 && pattern[n - 1] == '*')
-    return strncmp (pattern, grad_fn, n - 1) == 0;
-  return strcmp (pattern, grad_fn) == 0;
-}
-
-static const OpWords *
-words_for (const CrRecordOp *op)
-{
-  if (!op->grad_fn)
-    return NULL;
-  for (guint i = 0; i < G_N_ELEMENTS (op_words); i++)
-    if (words_match (op_words[i].grad_fn, op->grad_fn))
-      return &op_words[i];
-  return NULL;
-}
-
 /* ---- names ------------------------------------------------------------------ */
 
 /* The text an input stands for in an expression: its label without the
@@ -444,45 +334,56 @@ tensor_name_full (const CrRunRecord *record,
 }
 
 /* An input's name: where no short name is made, its op and line. */
-static char *
-tensor_name (const CrRunRecord *record,
-             int                tensor,
-             const char        *fallback)
+char *
+cr_forward_tensor_name (const CrRunRecord *record,
+                        int                tensor,
+                        const char        *fallback)
 {
   return tensor_name_full (record, tensor, fallback, TRUE);
 }
 
-/* The names of op's inputs ("a number" for one the record does not know:
- * a Python number), and how many are tensors. */
+/* The names of op's inputs (for a Python number its value where the
+ * record kept it, else "a number"), and how many are tensors. */
 static GPtrArray *
 input_labels (const CrRunRecord *record,
               const CrRecordOp  *op,
               guint             *n_tensors)
 {
   GPtrArray *labels = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *number = cr_forward_number_text (op);
   *n_tensors = 0;
   for (guint i = 0; op->inputs && i < op->inputs->len; i++)
     {
       int t = op_input (op, i);
       if (t >= 0)
         (*n_tensors)++;
-      g_ptr_array_add (labels, tensor_name (record, t, t >= 0 ? "?" : "a number"));
+      g_ptr_array_add (labels, cr_forward_tensor_name (record, t, t >= 0 ? "?" : number ? number : "a number"));
     }
   return labels;
 }
 
-/* template with {0} {1} {2} replaced by labels (missing ones: "…"). */
+/* template with {0} {1} {2} replaced by labels (missing ones: "…") and
+ * {n} by op's Python number ("a number" where the record did not keep
+ * it). */
 static char *
-fill (const char      *template,
-      const GPtrArray *labels)
+fill (const char       *template,
+      const CrRecordOp *op,
+      const GPtrArray  *labels)
 {
   GString *s = g_string_new (NULL);
   for (const char *p = template; *p; p++)
     {
-      if (p[0] == '{' && g_ascii_isdigit (p[1]) && p[2] == '}')
+      if (p[0] == '{' && p[1] == 'n' && p[2] == '}')
+        {
+          g_autofree char *number = cr_forward_number_text (op);
+          g_string_append (s, number ? number : "a number");
+          p += 2;
+        }
+      else if (p[0] == '{' && g_ascii_isdigit (p[1]) && p[2] == '}')
         {
           guint i = (guint) (p[1] - '0');
-          g_string_append (s, i < labels->len ? (const char *) labels->pdata[i] : "…");
+          g_autofree char *number = i < labels->len ? NULL : cr_forward_number_text (op);
+          g_string_append (s, i < labels->len ? (const char *) labels->pdata[i] : number ? number : "…");
           p += 2;
         }
       else
@@ -500,10 +401,9 @@ unknown_inputs_are_none (const CrRecordOp *op)
   return op->grad_fn && (strstr (op->grad_fn, "Norm") || g_str_has_prefix (op->grad_fn, "Convolution"));
 }
 
-/* labels without the absent optional tensors' (borrowed strings). */
-static GPtrArray *
-present_labels (const CrRecordOp *op,
-                const GPtrArray  *labels)
+GPtrArray *
+cr_forward_present_labels (const CrRecordOp *op,
+                           const GPtrArray  *labels)
 {
   GPtrArray *present = g_ptr_array_new ();
   gboolean none = unknown_inputs_are_none (op);
@@ -521,7 +421,7 @@ expression_of (const CrRunRecord *record,
                int                op_index,
                const CrRecordOp  *op,
                const char        *result,
-               const OpWords     *words,
+               const CrForwardWords     *words,
                const GPtrArray   *labels)
 {
   if (result && !is_named (result))
@@ -532,13 +432,13 @@ expression_of (const CrRunRecord *record,
       && strncmp (caption, result, strlen (result)) == 0)
     return g_strdup (eq + 3);
   if (words)
-    return fill (words->form, labels);
-  const char *name = op->grad_fn ? op->grad_fn : "op";
-  const char *cut = strstr (name, "Backward");
-  GString *s = g_string_new (NULL);
-  g_string_append_len (s, name, cut ? cut - name : (gssize) strlen (name));
+    return fill (words->form, op, labels);
+  /* The op as a function: native_layer_norm(x, w, b). */
+  g_autofree char *f = op->custom_function ? g_strdup_printf ("%s.apply", op->custom_function)
+                       : cr_record_op_function_name (op->grad_fn ? op->grad_fn : "op");
+  GString *s = g_string_new (f);
   g_string_append_c (s, '(');
-  g_autoptr (GPtrArray) present = present_labels (op, labels);
+  g_autoptr (GPtrArray) present = cr_forward_present_labels (op, labels);
   for (guint i = 0; i < present->len; i++)
     g_string_append_printf (s, "%s%s", i ? ", " : "", (const char *) present->pdata[i]);
   g_string_append_c (s, ')');
@@ -572,7 +472,7 @@ substitute (const char       *expression,
       const CrTensorSnapshot *v = input_value (record, op, i, &fresh);
       if (!is_scalar (v) || !fresh)
         goto out;
-      g_autofree char *name = tensor_name (record, t->id, NULL);
+      g_autofree char *name = cr_forward_tensor_name (record, t->id, NULL);
       names[i] = bare (name);
       values[i] = v->values[0];
     }
@@ -690,23 +590,6 @@ apply (const char *glyph,
   return NAN;
 }
 
-static double
-apply_unary (const char *glyph,
-             double      x)
-{
-  if (strcmp (glyph, "-") == 0) return -x;
-  if (strcmp (glyph, "relu") == 0) return x > 0 ? x : 0;
-  if (strcmp (glyph, "tanh") == 0) return tanh (x);
-  if (strcmp (glyph, "σ") == 0) return 1 / (1 + exp (-x));
-  if (strcmp (glyph, "exp") == 0) return exp (x);
-  if (strcmp (glyph, "log") == 0) return log (x);
-  if (strcmp (glyph, "sqrt") == 0) return sqrt (x);
-  if (strcmp (glyph, "abs") == 0) return fabs (x);
-  if (strcmp (glyph, "sin") == 0) return sin (x);
-  if (strcmp (glyph, "cos") == 0) return cos (x);
-  return NAN;
-}
-
 static gboolean
 agrees (double want,
         double got)
@@ -719,7 +602,7 @@ agrees (double want,
 static char *
 example_elementwise (const CrRunRecord      *record,
                      const CrRecordOp       *op,
-                     const OpWords          *words,
+                     const CrForwardWords          *words,
                      const char             *result,
                      const CrTensorSnapshot *out)
 {
@@ -727,19 +610,22 @@ example_elementwise (const CrRunRecord      *record,
   example_index (out, idx);
   gint64 at = offset_in (idx, out->ndim, out->shape, out->ndim);
   guint n = op->inputs ? op->inputs->len : 0;
-  guint want_inputs = words->kind == KIND_BINARY ? 2 : 1;
+  guint want_inputs = words->kind == CR_FORWARD_BINARY ? 2 : 1;
   if (n != want_inputs)
     return NULL;
   const CrTensorSnapshot *v[2] = { NULL, NULL };
   double x[2] = { 0, 0 };
   for (guint i = 0; i < n; i++)
     {
+      /* A Python number the record kept: the same in every element. */
+      if (op_input (op, i) < 0 && cr_forward_number (op, &x[i]))
+        continue;
       v[i] = input_value (record, op, i, NULL);
       if (!values_kept (v[i]) || v[i]->ndim > out->ndim)
         return NULL;
       x[i] = v[i]->values[offset_in (idx, out->ndim, v[i]->shape, v[i]->ndim)];
     }
-  double want = n == 2 ? apply (words->glyph, x[0], x[1]) : apply_unary (words->glyph, x[0]);
+  double want = n == 2 ? apply (words->glyph, x[0], x[1]) : cr_forward_apply_unary (words->glyph, x[0]);
   if (!agrees (want, out->values[at]))
     return NULL;
   GString *s = g_string_new (result);
@@ -748,7 +634,7 @@ example_elementwise (const CrRunRecord      *record,
   GString *numbers = g_string_new (NULL);
   if (n == 1)
     {
-      g_autofree char *label = tensor_name (record, op_input (op, 0), "?");
+      g_autofree char *label = cr_forward_tensor_name (record, op_input (op, 0), "?");
       gboolean prefix = strcmp (words->glyph, "-") == 0;
       g_string_append_printf (s, prefix ? "-%s" : "%s(%s", prefix ? label : words->glyph, label);
       append_index (s, idx, out->ndim, v[0]->ndim, v[0]->shape);
@@ -769,7 +655,13 @@ example_elementwise (const CrRunRecord      *record,
             g_string_append_printf (s, " %s ", words->glyph);
             g_string_append_printf (numbers, " %s ", words->glyph);
           }
-        g_autofree char *label = tensor_name (record, op_input (op, i), "?");
+        if (!v[i])
+          {
+            append_operand (s, x[i]);
+            append_operand (numbers, x[i]);
+            continue;
+          }
+        g_autofree char *label = cr_forward_tensor_name (record, op_input (op, i), "?");
         g_string_append (s, label);
         append_index (s, idx, out->ndim, v[i]->ndim, v[i]->shape);
         append_operand (numbers, x[i]);
@@ -834,8 +726,8 @@ example_matmul (const CrRunRecord      *record,
     dot += a->values[i * k_n + k] * b->values[k * b->shape[1] + j];
   if (!agrees (dot, out->values[i * out->shape[1] + j]))
     return NULL;
-  g_autofree char *la = tensor_name (record, op_input (op, 0), "?");
-  g_autofree char *lb = tensor_name (record, op_input (op, 1), "?");
+  g_autofree char *la = cr_forward_tensor_name (record, op_input (op, 0), "?");
+  g_autofree char *lb = cr_forward_tensor_name (record, op_input (op, 1), "?");
   GString *s = g_string_new (NULL);
   g_string_append_printf (s, "%s[%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "] = %s[%" G_GINT64_FORMAT
                           ",:] · %s[:,%" G_GINT64_FORMAT "] = ", result, i, j, la, i, lb, j);
@@ -869,187 +761,52 @@ same_shape (const CrTensorSnapshot *a,
   return TRUE;
 }
 
-/* ", stride 2", ", padding (1, 0)": an int tuple argument when it is not
- * all `usual`. */
-static void
-append_geometry (GString          *s,
-                 const CrRecordOp *op,
-                 const char       *name,
-                 double            usual)
-{
-  const CrRecordArgument *a = cr_record_op_argument (op, name);
-  if (!a || a->n_values == 0)
-    return;
-  gboolean all_same = TRUE, usual_only = TRUE;
-  for (int i = 0; i < a->n_values; i++)
-    {
-      all_same = all_same && a->values[i] == a->values[0];
-      usual_only = usual_only && a->values[i] == usual;
-    }
-  if (usual_only)
-    return;
-  g_string_append_printf (s, ", %s ", name);
-  if (all_same)
-    g_string_append_printf (s, "%g", a->values[0]);
-  else
-    for (int i = 0; i < a->n_values; i++)
-      g_string_append_printf (s, "%s%g%s", i ? ", " : "(", a->values[i], i + 1 == a->n_values ? ")" : "");
-}
-
-/* A convolution, plain or transposed, with its bias and the geometry that
- * is not the default: "computes the 2-d transposed convolution of x with
- * kernel w, plus the bias b, stride 2". */
-static char *
-convolution_sentence (const CrRecordOp *op,
-                      const GPtrArray  *labels)
-{
-  const CrRecordArgument *transposed = cr_record_op_argument (op, "transposed");
-  const CrRecordArgument *stride = cr_record_op_argument (op, "stride");
-  gboolean is_transposed = transposed && transposed->n_values > 0 && transposed->values[0] != 0;
-  GString *s = g_string_new ("computes the ");
-  if (stride && stride->n_values > 0)
-    g_string_append_printf (s, "%d-d ", stride->n_values);
-  g_string_append_printf (s, "%sconvolution of %s with kernel %s", is_transposed ? "transposed " : "",
-                          labels->len > 0 ? (const char *) labels->pdata[0] : "its input",
-                          labels->len > 1 ? (const char *) labels->pdata[1] : "its weight");
-  if (op_input (op, 2) >= 0 && labels->len > 2)
-    g_string_append_printf (s, ", plus the bias %s", (const char *) labels->pdata[2]);
-  append_geometry (s, op, "stride", 1);
-  append_geometry (s, op, "padding", 0);
-  if (is_transposed)
-    append_geometry (s, op, "output_padding", 0);
-  append_geometry (s, op, "dilation", 1);
-  const CrRecordArgument *groups = cr_record_op_argument (op, "groups");
-  if (groups && groups->n_values > 0 && groups->values[0] > 1)
-    g_string_append_printf (s, ", in %g groups", groups->values[0]);
-  g_string_append (s, is_transposed
-                   ? ": each input element adds the kernel, scaled by it, into the output"
-                   : ": each output element is a window of the input times the kernel, summed");
-  return g_string_free (s, FALSE);
-}
-
-/* nll_loss by its reduction (0 none, 1 mean, 2 sum) and class weights:
- * with weights w, PyTorch's mean is Σ w[t]·(−x[t]) / Σ w[t]. */
-static char *
-nll_sentence (const CrRunRecord *record,
-              const CrRecordOp  *op,
-              const GPtrArray   *labels)
-{
-  const CrRecordArgument *reduction = cr_record_op_argument (op, "reduction");
-  int how = reduction && reduction->n_values > 0 ? (int) reduction->values[0] : 1;
-  const char *x = labels->len > 0 ? (const char *) labels->pdata[0] : "its input";
-  g_autofree char *weight = NULL;
-  for (guint k = 0; op->saved && k < op->saved->len; k++)
-    {
-      const CrRecordSaved *saved = g_ptr_array_index (op->saved, k);
-      if (g_strcmp0 (saved->name, "weight") == 0)
-        weight = tensor_name (record, saved->tensor, "w");
-    }
-  GString *s = g_string_new ("picks each row's log-probability at its target");
-  if (!weight)
-    g_string_append (s, how == 0 ? " and negates it: one loss a row"
-                        : how == 2 ? ", negates and adds them up"
-                        : ", negates and averages them");
-  else if (how == 0)
-    g_string_append_printf (s, " and negates it, times its class's weight: %s[t]·(−%s[t]) a row, "
-                            "t the row's target", weight, x);
-  else if (how == 2)
-    g_string_append_printf (s, ", negates them and adds them up weighted by class: Σ %s[t]·(−%s[t]), "
-                            "t each row's target", weight, x);
-  else
-    g_string_append_printf (s, ", negates them and takes their mean weighted by class: "
-                            "Σ %s[t]·(−%s[t]) / Σ %s[t], t each row's target", weight, x, weight);
-  return g_string_free (s, FALSE);
-}
-
-/* The ops whose words depend on their arguments; NULL: the table's. */
-static char *
-special_sentence (const CrRunRecord *record,
-                  const CrRecordOp  *op,
-                  const GPtrArray   *labels)
-{
-  const char *g = op->grad_fn;
-  const char *x = labels->len > 0 ? (const char *) labels->pdata[0] : "its input";
-  if (!g)
-    return NULL;
-  if (strcmp (g, "ConvolutionBackward0") == 0)
-    return convolution_sentence (op, labels);
-  if (strcmp (g, "NllLossBackward0") == 0)
-    return nll_sentence (record, op, labels);
-  if (strcmp (g, "ConvolutionBackwardBackward0") == 0)
-    {
-      /* Differentiating a convolution with create_graph=True: its backward
-       * as ops that can be differentiated again. */
-      g_autoptr (GPtrArray) present = present_labels (op, labels);
-      GString *s = g_string_new ("computes a convolution's gradient from ");
-      for (guint i = 0; i < present->len; i++)
-        g_string_append_printf (s, "%s%s", i == 0 ? "" : i + 1 == present->len ? " and " : ", ",
-                                (const char *) present->pdata[i]);
-      g_string_append (s, ", as a convolution of its own that can be differentiated again "
-                          "(create_graph=True)");
-      return g_string_free (s, FALSE);
-    }
-  const CrRecordArgument *dim = cr_record_op_argument (op, "dim");
-  g_autofree char *along = dim && dim->n_values > 0 ? g_strdup_printf (" along dim %g", dim->values[0])
-                                                   : g_strdup ("");
-  guint pieces = op->outputs ? op->outputs->len : 0;
-  if (strcmp (g, "UnbindBackward0") == 0)
-    return g_strdup_printf ("takes %s apart%s into its %u slices, one output each", x, along, pieces);
-  if (strcmp (g, "SplitBackward0") == 0 || strcmp (g, "SplitWithSizesBackward0") == 0
-      || strcmp (g, "UnsafeSplitBackward0") == 0 || strcmp (g, "UnsafeSplitWithSizesBackward0") == 0)
-    return g_strdup_printf ("cuts %s%s into %u pieces, one output each", x, along, pieces);
-  if (strcmp (g, "EmbeddingBackward0") == 0)
-    {
-      const CrRecordArgument *padding = cr_record_op_argument (op, "padding_idx");
-      GString *s = g_string_new (NULL);
-      g_string_append_printf (s, "looks up rows of the table %s: each index picks its row", x);
-      if (padding && padding->n_values > 0)
-        g_string_append_printf (s, " (row %g, the padding_idx, will get no gradient)", padding->values[0]);
-      return g_string_free (s, FALSE);
-    }
-  if (strcmp (g, "MaskedFillBackward0") == 0)
-    return g_strdup_printf ("copies %s with a value put where the mask is True", x);
-  return NULL;
-}
-
 /* What the op did, in words, with the result's shape. */
 static char *
 sentence_of (const CrRunRecord      *record,
              const CrRecordOp       *op,
-             const OpWords          *words,
+             const CrForwardWords   *words,
              const GPtrArray        *labels,
              guint                   n_tensors,
-             const CrTensorSnapshot *out)
+             const CrTensorSnapshot *out,
+             gboolean               *generic)
 {
   GString *s = g_string_new (NULL);
-  g_autofree char *special = special_sentence (record, op, labels);
+  g_autofree char *special = cr_forward_words_special (record, op, labels);
+  *generic = FALSE;
   if (special)
     g_string_append (s, special);
   else if (words)
     {
-      g_autofree char *said = fill (n_tensors < 2 && words->one ? words->one : words->two, labels);
+      g_autofree char *said = fill (n_tensors < 2 && words->one ? words->one : words->two, op, labels);
       g_string_append (s, said);
+      /* add/sub's alpha=: the second operand is scaled first. */
+      const CrRecordArgument *alpha = cr_record_op_argument (op, "alpha");
+      if (alpha && alpha->n_values > 0 && alpha->values[0] != 1
+          && (g_str_has_prefix (op->grad_fn, "Add") || g_str_has_prefix (op->grad_fn, "Sub")
+              || g_str_has_prefix (op->grad_fn, "Rsub")))
+        g_string_append_printf (s, " (%s scaled by alpha = %g first)",
+                                g_str_has_prefix (op->grad_fn, "Rsub") ? (const char *) labels->pdata[0]
+                                                                       : "the second", alpha->values[0]);
     }
   else
     {
-      const char *name = op->grad_fn ? op->grad_fn : "op";
-      const char *cut = strstr (name, "Backward");
-      g_string_append_printf (s, "computes %.*s of ", (int) (cut ? cut - name : (gssize) strlen (name)),
-                              name);
-      g_autoptr (GPtrArray) present = present_labels (op, labels);
+      /* An op the table does not know: its name and its inputs. */
+      g_autofree char *f = cr_record_op_function_name (op->grad_fn ? op->grad_fn : "op");
+      *generic = TRUE;
+      g_string_append_printf (s, "computes %s of ", f);
+      g_autoptr (GPtrArray) present = cr_forward_present_labels (op, labels);
       for (guint i = 0; i < present->len; i++)
         g_string_append_printf (s, "%s%s", i == 0 ? "" : i + 1 == present->len ? " and " : ", ",
                                 (const char *) present->pdata[i]);
       if (present->len == 0)
         g_string_append (s, "its inputs");
     }
-  if (op->custom_function)
-    g_string_append_printf (s, " (the forward() of %s)", op->custom_function);
-  if (words && (words->kind == KIND_BINARY || words->kind == KIND_UNARY) && out && out->numel > 1)
+  if (words && (words->kind == CR_FORWARD_BINARY || words->kind == CR_FORWARD_UNARY) && out && out->numel > 1)
     {
       g_string_append (s, ", element by element");
       /* Operands of different shapes: the smaller is repeated. */
-      for (guint i = 0; words->kind == KIND_BINARY && op->inputs && i < op->inputs->len; i++)
+      for (guint i = 0; words->kind == CR_FORWARD_BINARY && op->inputs && i < op->inputs->len; i++)
         {
           const CrTensorSnapshot *v = input_value (record, op, i, NULL);
           if (v && !same_shape (v, out))
@@ -1087,13 +844,13 @@ cr_forward_text_new (const CrRunRecord *record,
   /* (A result with no short name is "out": its expression says the rest.) */
   self->result = tensor_name_full (record, out_tensor, "out", FALSE);
 
-  const OpWords *words = words_for (op);
+  const CrForwardWords *words = cr_forward_words_for (op);
   guint n_tensors = 0;
   g_autoptr (GPtrArray) labels = input_labels (record, op, &n_tensors);
   g_autofree char *rhs = expression_of (record, op_index, op, self->result, words, labels);
   self->expression = is_named (self->result) ? g_strdup_printf ("%s = %s", self->result, rhs)
                                              : g_strdup (rhs);
-  self->sentence = sentence_of (record, op, words, labels, n_tensors, out);
+  self->sentence = sentence_of (record, op, words, labels, n_tensors, out, &self->generic);
 
   /* With numbers: a scalar result from scalar inputs as the expression
    * with their values put in; a tensor's values. */
@@ -1104,7 +861,7 @@ cr_forward_text_new (const CrRunRecord *record,
       g_autofree char *put = substitute (rhs, record, op);
       /* d.relu() with d a number: relu(4). */
       gboolean fresh = FALSE;
-      const CrTensorSnapshot *in = words && words->kind == KIND_UNARY && strcmp (words->glyph, "-") != 0
+      const CrTensorSnapshot *in = words && words->kind == CR_FORWARD_UNARY && strcmp (words->glyph, "-") != 0
                                    ? input_value (record, op, 0, &fresh) : NULL;
       if (!put && is_scalar (in) && fresh)
         {
@@ -1129,19 +886,19 @@ cr_forward_text_new (const CrRunRecord *record,
   if (words && out && out->numel >= 1 && values_kept (out))
     switch (words->kind)
       {
-      case KIND_BINARY:
-      case KIND_UNARY:
+      case CR_FORWARD_BINARY:
+      case CR_FORWARD_UNARY:
         if (out->numel > 1)
           self->example = example_elementwise (record, op, words, self->result, out);
         break;
-      case KIND_SUM:
-      case KIND_MEAN:
-        self->example = example_reduce (record, op, words->kind == KIND_MEAN, self->result, out);
+      case CR_FORWARD_SUM:
+      case CR_FORWARD_MEAN:
+        self->example = example_reduce (record, op, words->kind == CR_FORWARD_MEAN, self->result, out);
         break;
-      case KIND_MATMUL:
+      case CR_FORWARD_MATMUL:
         self->example = example_matmul (record, op, self->result, out);
         break;
-      case KIND_OTHER:
+      case CR_FORWARD_OTHER:
       default:
         break;
       }

@@ -39,6 +39,8 @@ typedef struct {
                       * "b[0,0] = w1[0,0] × a[0,0] = 1 × 0.5 = 0.5",
                       * "y[0,0] = x[0,:] · w[:,0] = 1×2 + 3×4 = 14" */
   char *result;      /* the result's label, "c"; "(w3 * b)" for an unnamed one */
+  gboolean generic;  /* the sentence is the fallback for an op no words describe:
+                      * "computes native_foo of x" */
 } CrForwardText;
 
 /* Op `op` of record in words (NULL when out of range). */

@@ -71,7 +71,13 @@ cr_record_op_function_name (const char *grad_fn)
   GString *s = g_string_new (NULL);
   for (const char *c = stem; *c; c++)
     {
-      if (g_ascii_isupper (*c) && c != stem && !g_ascii_isupper (c[-1]))
+      /* A word starts at a capital after a small letter, at the last
+       * capital of a run before a small letter (Pool2DWith: pool2d_with),
+       * and after a digit only where a word follows (L1Loss: l1_loss, but
+       * Pool2D: pool2d, Log1P: log1p). */
+      gboolean next_small = g_ascii_islower (c[1]);
+      if (g_ascii_isupper (*c) && c != stem
+          && (g_ascii_islower (c[-1]) || (!g_ascii_islower (c[-1]) && next_small)))
         g_string_append_c (s, '_');
       g_string_append_c (s, g_ascii_tolower (*c));
     }

@@ -187,7 +187,7 @@ test_micrograd_sentence (void)
   g_assert_cmpstr (c->sentence, ==, "multiplies a by b");
   g_autoptr (CrForwardText) d = cr_forward_text_new (record, g_array_index (ops, int, 1));
   g_assert_cmpstr (d->equation, ==, "d = c + 10.0 = (-6) + 10.0 = 4");
-  g_assert_cmpstr (d->sentence, ==, "adds a number to c");
+  g_assert_cmpstr (d->sentence, ==, "adds 10 to c");
   g_autofree char *trace = cr_record_trace_forward (record, ops, "forward");
   g_assert_nonnull (strstr (trace, "  op 3 of 3  ReluBackward0  (e = d.relu(), line 6)\n"
                                    "    e = d.relu(): keeps what is positive in d and sets the rest to 0\n"

@@ -313,8 +313,8 @@ test_forward_words (void)
    * takes its range of "(f[:])". */
   g_autofree char *outer = forward_sentence (record, "SliceBackward0", 0);
   g_autofree char *inner = forward_sentence (record, "SliceBackward0", 1);
-  g_assert_cmpstr (inner, ==, "It takes a range of f.");
-  g_assert_cmpstr (outer, ==, "It takes a range of (f[:]) (2×1).");
+  g_assert_cmpstr (inner, ==, "It takes all of f along dim 0 (2×3).");
+  g_assert_cmpstr (outer, ==, "It takes position 0 of (f[:]) along dim 1, keeping the dim (2×1).");
   g_autofree char *q = forward_sentence (record, "MulBackward0", 1);
   g_assert_cmpstr (q, ==, "It multiplies (f[:, :1]) by [[0], [1]], element by element (2×1).");
   g_autofree char *u = forward_sentence (record, "UnbindBackward0", 0);

@@ -1,0 +1,118 @@
+/* test-record-forward-words.c — every forward op of every conformance case
+ * (tests/app/cases) and every example is told in words of its own: no op
+ * falls back to the sentence for an op no words describe ("computes
+ * native_foo of x", CrForwardText.generic). A new op that a case uses
+ * fails here until cr-record-forward-words.c says what it does. Each
+ * script runs through the interpreter with its output left out; one that
+ * stops with an error is told up to where it stopped. */
+#include "cr-interp.h"
+#include "cr-record-forward.h"
+
+#include <string.h>
+
+/* The record of the script at path, NULL when it does not parse (the
+ * cases hold syntax errors on purpose). */
+static CrRunRecord *
+record_of (const char *path)
+{
+  g_autofree char *source = NULL;
+  g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
+  g_autofree char *name = g_path_get_basename (path);
+  g_autoptr (GError) error = NULL;
+  CrAstModule *module = cr_parse (source, -1, name, NULL, &error);
+  if (!module)
+    return NULL;
+  CrInterpOptions options = { .record_backward = TRUE };
+  CrInterp *interp = cr_interp_new (&options);
+  CrScriptError *script_error = NULL;
+  cr_interp_run (interp, module, &script_error);
+  cr_script_error_free (script_error);
+  CrRunRecord *record = cr_interp_get_run_record (interp);
+  cr_interp_free (interp);
+  cr_ast_module_free (module);
+  return record;
+}
+
+typedef struct {
+  GHashTable *told;       /* grad_fn -> TRUE: told in words of its own */
+  GHashTable *generic;    /* grad_fn -> the first script (new string) */
+  guint       n_ops;
+  guint       n_scripts;
+} Survey;
+
+static void
+survey_dir (Survey     *survey,
+            const char *dir_path)
+{
+  g_autoptr (GDir) dir = g_dir_open (dir_path, 0, NULL);
+  g_assert_nonnull (dir);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  for (const char *entry; (entry = g_dir_read_name (dir));)
+    if (g_str_has_suffix (entry, ".py"))
+      g_ptr_array_add (names, g_strdup (entry));
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = names->pdata[i];
+      g_autofree char *path = g_build_filename (dir_path, name, NULL);
+      g_autoptr (CrRunRecord) record = record_of (path);
+      if (!record)
+        continue;
+      survey->n_scripts++;
+      for (guint op = 0; op < record->ops->len; op++)
+        {
+          g_autoptr (CrForwardText) text = cr_forward_text_new (record, (int) op);
+          const CrRecordOp *o = record->ops->pdata[op];
+          g_assert_nonnull (text);
+          g_assert_nonnull (text->sentence);
+          survey->n_ops++;
+          const char *g = o->grad_fn ? o->grad_fn : "(none)";
+          if (!text->generic)
+            g_hash_table_add (survey->told, g_strdup (g));
+          else if (!g_hash_table_contains (survey->generic, g))
+            g_hash_table_insert (survey->generic, g_strdup (g),
+                                 g_strdup_printf ("%s: \"%s\"", name, text->sentence));
+        }
+    }
+}
+
+static void
+test_every_op_told (gconstpointer data)
+{
+  const char *const *dirs = data;
+  Survey survey = {
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL),
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free),
+    0, 0,
+  };
+  for (guint i = 0; dirs[i]; i++)
+    survey_dir (&survey, dirs[i]);
+  g_test_message ("%u scripts, %u ops, %u grad_fns told in words of their own", survey.n_scripts,
+                  survey.n_ops, g_hash_table_size (survey.told));
+  if (g_hash_table_size (survey.generic) > 0)
+    {
+      GString *list = g_string_new (NULL);
+      GHashTableIter iter;
+      gpointer key, value;
+      g_hash_table_iter_init (&iter, survey.generic);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        g_string_append_printf (list, "  %s (%s)\n", (const char *) key, (const char *) value);
+      g_error ("%u grad_fns have no words of their own:\n%s", g_hash_table_size (survey.generic), list->str);
+    }
+  /* The cases were found and ran: they use well over 200 kinds of op. */
+  g_assert_cmpuint (survey.n_scripts, >, 300);
+  g_assert_cmpuint (g_hash_table_size (survey.told), >, 200);
+  g_hash_table_unref (survey.told);
+  g_hash_table_unref (survey.generic);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_autofree char *cases = g_test_build_filename (G_TEST_DIST, "app", "cases", NULL);
+  g_autofree char *examples = g_test_build_filename (G_TEST_DIST, "..", "data", "examples", NULL);
+  const char *dirs[] = { cases, examples, NULL };
+  g_test_add_data_func ("/record-forward-words/every-op-told", dirs, test_every_op_told);
+  return g_test_run ();
+}
