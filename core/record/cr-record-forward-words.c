@@ -136,10 +136,6 @@ static const CrForwardWords op_words[] = {
          "the binary cross-entropy of σ({0}) against {1}"),
   OTHER ("DiagonalBackward0", "{0}.diagonal()", "takes the diagonal of {0}: the elements [i, i]"),
   OTHER ("TraceBackward0", "{0}.trace()", "adds up the diagonal of {0}: Σ x[i, i]"),
-  OTHER ("TrilBackward0", "{0}.tril()", "keeps the lower triangle of {0} (on and below the diagonal) "
-                                         "and sets the rest to 0"),
-  OTHER ("TriuBackward0", "{0}.triu()", "keeps the upper triangle of {0} (on and above the diagonal) "
-                                         "and sets the rest to 0"),
   OTHER ("AsStridedBackward0", "{0}.as_strided()", "reads {0}'s memory through sizes and strides of "
                                                    "its own (a view)"),
   OTHER ("CopySlices", "{0}[…] = …", "writes the result of an in-place op on a view back into "
@@ -575,6 +571,19 @@ say_flip (const Ctx *c)
 {
   g_autofree char *along = along_dims (c->op, "dims");
   return g_strdup_printf ("reverses the order of %s%s", c->x, along);
+}
+
+/* tril/triu: the triangle kept, and its diagonal when it is not the main one. */
+static char *
+say_triangle (const Ctx *c)
+{
+  gboolean lower = g_str_has_prefix (c->op->grad_fn, "Tril");
+  double k = number_of (c->op, "diagonal", 0);
+  g_autofree char *which = k == 0 ? g_strdup ("the diagonal")
+                           : g_strdup_printf ("the diagonal %g %s the main one", fabs (k),
+                                              k > 0 ? "above" : "below");
+  return g_strdup_printf ("keeps the %s triangle of %s (on and %s %s) and sets the rest to 0",
+                          lower ? "lower" : "upper", c->x, lower ? "below" : "above", which);
 }
 
 static char *
@@ -1094,7 +1103,7 @@ static const struct {
   { "LogcumsumexpBackward*", say_running }, { "CummaxBackward*", say_running },
   { "CumminBackward*", say_running },
   { "RepeatBackward*", say_repeat }, { "RollBackward*", say_roll }, { "FlipBackward*", say_flip },
-  { "DiagBackward*", say_diag },
+  { "DiagBackward*", say_diag }, { "TrilBackward*", say_triangle }, { "TriuBackward*", say_triangle },
   { "TransposeBackward*", say_shape_op }, { "PermuteBackward*", say_shape_op },
   { "UnsqueezeBackward*", say_shape_op }, { "SelectBackward*", say_shape_op },
   { "SliceBackward*", say_shape_op }, { "CatBackward*", say_shape_op }, { "StackBackward*", say_shape_op },
