@@ -445,7 +445,7 @@ NATIVE (native_clamp_)
   gboolean has_min, has_max;
   double min = 0, max = 0;
   GError *local = NULL;
-  PARSE ("clamp_", "self | min max");
+  PARSE (data != NULL ? (const char *) data : "clamp_", "self | min max");
 
   if (cr_torch_clamp_takes_tensors (&a, &local))
     {
@@ -473,6 +473,38 @@ NATIVE (native_clamp_)
     }
   if (!cr_clamp_ (SELF_TENSOR, has_min, min, has_max, max, error))
     return NULL;
+  return cr_value_ref (self);
+}
+
+/* self.clamp_min_(min), self.clamp_max_(max) (data TRUE): a tensor bound or
+ * a number. */
+NATIVE (native_clamp_bound_)
+{
+  gboolean is_max = GPOINTER_TO_INT (data);
+  double bound;
+  PARSE (is_max ? "clamp_max_" : "clamp_min_", is_max ? "self max" : "self min");
+
+  if (a.values[1]->kind == CR_VALUE_TENSOR)
+    {
+      CrTensor *t = a.values[1]->u.tensor;
+
+      if (!cr_clamp_tensor_ (is_max ? CR_OP_CLAMP_MAX_TENSOR : CR_OP_CLAMP_MIN_TENSOR, SELF_TENSOR,
+                             is_max ? NULL : t, is_max ? t : NULL, error))
+        return NULL;
+      return cr_value_ref (self);
+    }
+  if (!cr_torch_value_is_number (a.values[1], &bound))
+    {
+      cr_torch_args_type_error (&a, 1, "Number", error);
+      return NULL;
+    }
+  if (!cr_clamp_bound_ (SELF_TENSOR, is_max, bound, error))
+    return NULL;
+  /* _saved_min shows the bound as given: 1, not 1.0. */
+  if (SELF_TENSOR->grad_fn != NULL && SELF_TENSOR->grad_fn->op->id == (is_max ? CR_OP_CLAMP_MAX
+                                                                               : CR_OP_CLAMP_MIN)
+      && a.values[1]->kind == CR_VALUE_INT)
+    cr_node_args (SELF_TENSOR->grad_fn)->scalar_int_mask |= 1u;
   return cr_value_ref (self);
 }
 
@@ -877,6 +909,9 @@ const CrTorchFunc cr_torch_method_funcs[] = {
   { "div_", native_inplace, M, (gpointer) &inplace_div },
   { "pow_", native_inplace, M, (gpointer) &inplace_pow },
   { "clamp_", native_clamp_, M, NULL },
+  { "clip_", native_clamp_, M, (gpointer) "clip_" },
+  { "clamp_min_", native_clamp_bound_, M, GINT_TO_POINTER (FALSE) },
+  { "clamp_max_", native_clamp_bound_, M, GINT_TO_POINTER (TRUE) },
   { "var", native_var_std, M | CR_TORCH_IN_TORCH, GINT_TO_POINTER (FALSE) },
   { "std", native_var_std, M | CR_TORCH_IN_TORCH, GINT_TO_POINTER (TRUE) },
   { "amax", native_dims_reduce, M | CR_TORCH_IN_TORCH, (gpointer) "amax" },

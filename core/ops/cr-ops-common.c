@@ -103,6 +103,22 @@ cr_ops_check_saved_from (CrNode  *node,
   return TRUE;
 }
 
+void
+cr_ops_split_at_dim (const CrTensor *x,
+                     int             dim,
+                     gint64         *outer,
+                     gint64         *size,
+                     gint64         *inner)
+{
+  *outer = 1;
+  *inner = 1;
+  *size = x->ndim == 0 ? 1 : x->shape[dim];
+  for (int i = 0; i < dim; i++)
+    *outer *= x->shape[i];
+  for (int i = dim + 1; i < x->ndim; i++)
+    *inner *= x->shape[i];
+}
+
 /* PyTorch's maybe_wrap_dim: a 0-d tensor accepts dims -1 and 0. */
 gboolean
 cr_ops_wrap_dim (int     *dim,

@@ -189,7 +189,7 @@ cr_cummaxmin (CrTensor  *x,
 {
   g_autoptr(CrTensor) values = NULL;
   g_autoptr(CrTensor) indices = NULL;
-  gint64 outer = 1, size, inner = 1;
+  gint64 outer, size, inner;
   CrNode *node;
 
   if (!cr_ops_wrap_dim (&dim, x->ndim, error))
@@ -201,11 +201,7 @@ cr_cummaxmin (CrTensor  *x,
   if (indices == NULL)
     return NULL;
 
-  size = x->ndim == 0 ? 1 : x->shape[dim];
-  for (int i = 0; i < dim; i++)
-    outer *= x->shape[i];
-  for (int i = dim + 1; i < x->ndim; i++)
-    inner *= x->shape[i];
+  cr_ops_split_at_dim (x, dim, &outer, &size, &inner);
   if (x->device == CR_DEVICE_CPU)
     scan_host (values, indices, outer, size, inner, is_min);
   else

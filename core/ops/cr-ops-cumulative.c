@@ -43,7 +43,7 @@ scan_along (CrTensor    *x,
             GError     **error)
 {
   CrDType dtype = cr_dtype_is_floating (x->dtype) ? x->dtype : CR_DTYPE_INT64;
-  gint64 outer = 1, size, inner = 1;
+  gint64 outer, size, inner;
   CrTensor *out = cr_tensor_new_empty (x->shape, x->ndim, dtype, x->device, error);
 
   if (out == NULL)
@@ -53,11 +53,7 @@ scan_along (CrTensor    *x,
       cr_tensor_unref (out);
       return NULL;
     }
-  size = x->ndim == 0 ? 1 : x->shape[dim];
-  for (int i = 0; i < dim; i++)
-    outer *= x->shape[i];
-  for (int i = dim + 1; i < x->ndim; i++)
-    inner *= x->shape[i];
+  cr_ops_split_at_dim (x, dim, &outer, &size, &inner);
 
   if (out->device != CR_DEVICE_CPU)
     {

@@ -405,13 +405,16 @@ cr_copy_ (CrTensor  *self,
 
 /* ---- clamp_ ------------------------------------------------------------ */
 
-gboolean
-cr_clamp_ (CrTensor  *self,
-           gboolean   has_min,
-           double     min,
-           gboolean   has_max,
-           double     max,
-           GError   **error)
+/* self clamped in place, recorded as op: CLAMP (args: min, max), or
+ * CLAMP_MIN / CLAMP_MAX (args.scalar[0]: the one bound). */
+static gboolean
+clamp_inplace (CrOpId     op,
+               CrTensor  *self,
+               gboolean   has_min,
+               double     min,
+               gboolean   has_max,
+               double     max,
+               GError   **error)
 {
   g_autoptr(CrTensor) old_self = NULL;
   g_autoptr(CrTensor) clamped = NULL;
@@ -426,15 +429,41 @@ cr_clamp_ (CrTensor  *self,
   if (clamped == NULL || !cr_kernel_copy_into (self, clamped, error))
     return FALSE;
   cr_tensor_bump_version (self);
-  if ((node = cr_ops_rebase_history (CR_OP_CLAMP, &self, 1)) != NULL)
+  if ((node = cr_ops_rebase_history (op, &self, 1)) != NULL)
     {
-      cr_node_args (node)->scalar[0] = min;
-      cr_node_args (node)->has_scalar[0] = has_min;
-      cr_node_args (node)->scalar[1] = max;
-      cr_node_args (node)->has_scalar[1] = has_max;
+      CrOpArgs *args = cr_node_args (node);
+
+      args->scalar[0] = op == CR_OP_CLAMP_MAX ? max : min;
+      args->has_scalar[0] = op == CR_OP_CLAMP_MAX ? has_max : has_min;
+      if (op == CR_OP_CLAMP)
+        {
+          args->scalar[1] = max;
+          args->has_scalar[1] = has_max;
+        }
       cr_node_save (node, 0, old_self, FALSE);
     }
   return TRUE;
+}
+
+gboolean
+cr_clamp_ (CrTensor  *self,
+           gboolean   has_min,
+           double     min,
+           gboolean   has_max,
+           double     max,
+           GError   **error)
+{
+  return clamp_inplace (CR_OP_CLAMP, self, has_min, min, has_max, max, error);
+}
+
+gboolean
+cr_clamp_bound_ (CrTensor  *self,
+                 gboolean   is_max,
+                 double     bound,
+                 GError   **error)
+{
+  return clamp_inplace (is_max ? CR_OP_CLAMP_MAX : CR_OP_CLAMP_MIN, self, !is_max, bound, is_max,
+                        bound, error);
 }
 
 /* ---- t_, unsqueeze_, squeeze_ ------------------------------------------ */

@@ -138,6 +138,15 @@ gboolean  cr_ops_wrap_dim        (int             *dim,
                                   int              ndim,
                                   GError         **error);
 
+/* x seen as (outer, size, inner) around dim, for loops along a dim: the
+ * product of the sizes before dim, dim's size (1 for a 0-d x) and the
+ * product of those after it. */
+void      cr_ops_split_at_dim    (const CrTensor  *x,
+                                  int              dim,
+                                  gint64          *outer,
+                                  gint64          *size,
+                                  gint64          *inner);
+
 /* Differentiable gather and scatter over flat (row-major) positions, from
  * cr-ops-index.c: x.flatten()[pos] reshaped like pos (IndexBackward0), and
  * grad summed into zeros of meta's geometry at pos (IndexPutBackward0). */

@@ -242,6 +242,8 @@ gboolean  cr_fill_          (CrTensor *self, double value, GError **error);
 gboolean  cr_copy_          (CrTensor *self, CrTensor *src, GError **error);
 gboolean  cr_clamp_         (CrTensor *self, gboolean has_min, double min,
                              gboolean has_max, double max, GError **error);
+/* self.clamp_min_(number) (ClampMinBackward0), clamp_max_ when is_max. */
+gboolean  cr_clamp_bound_   (CrTensor *self, gboolean is_max, double bound, GError **error);
 
 /* ---- pieces (cr-ops-pieces.c) ----------------------------------------- */
 /* The pieces as views, in a GPtrArray of CrTensor* (owned): x.split(n, dim)

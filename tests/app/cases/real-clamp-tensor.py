@@ -77,3 +77,21 @@ gp, = torch.autograd.grad((p.clamp(min=q) ** 3).sum(), p, create_graph=True)
 print(gp, gp.grad_fn.name())
 print(torch.autograd.grad(gp.sum(), (p, q)))
 print(torch.autograd.gradcheck(lambda s, t: s.clamp(min=t), (p, q)))
+
+# clamp_min_, clamp_max_ and clip_ in place, with numbers and tensors.
+s = torch.tensor([-1.0, 0.5, 2.0], requires_grad=True)
+y = s * 1
+y.clamp_min_(0.0)
+print(y, y.grad_fn.name(), y.grad_fn._saved_min, y.grad_fn._saved_self)
+z = s * 1
+z.clamp_max_(torch.tensor([0.0, 1.0, 1.0]))
+print(z, z.grad_fn.name(), z.grad_fn._saved_self)
+u = s * 1
+u.clamp_max_(1)
+print(u.grad_fn._saved_max, u.clip_(min=0.2))
+(y.sum() + z.sum() + u.sum()).backward()
+print(s.grad)
+w = s.detach().clone()
+w.clamp_min_(1)
+w.clip_(max=torch.tensor(1.5))
+print(w)
