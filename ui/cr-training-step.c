@@ -4,112 +4,43 @@
  * A grid of two columns: the left holds each rule's name and arrow
  * ("m ←"), or the "=" of the lines under it, right-aligned; the right holds
  * the expression, its arithmetic and its result. A line too long for the
- * sidebar wraps inside its own cell, so it stays under its first term, and
- * Pango may break it only where cr_training_text_breaks says. */
+ * sidebar breaks inside its own cell, so it stays under its first term:
+ * arithmetic into balanced lines (cr-training-arithmetic.h), a list of
+ * values after its commas. */
 #include "cr-training-step.h"
 
+#include "cr-training-arithmetic.h"
 #include "cr-training.h"
 #include "cr-training-rules.h"
 
 #include <string.h>
 
-/* Pieces longer than this (in characters) are broken further: about what
- * the sidebar's right column holds at 1366x768 and in presentation. */
-#define MAX_PIECE_CHARS 22
+/* ---- where a list breaks ------------------------------------------------------ */
 
-/* ---- where lines may break ------------------------------------------------------ */
-
-typedef struct {
-  guint offset;   /* the operator's byte offset: a line may start there */
-  guint level;    /* 0 between terms, 1 another operator outside brackets, 2 inside */
-} Candidate;
-
-static gboolean
-is_operator (gunichar c)
-{
-  return c == '+' || c == 0x2212 /* − */ || c == 0xd7 /* × */ || c == '/' || c == '='
-         || c == 0x2192 /* → */ || c == 0x2190 /* ← */;
-}
-
-/* The longest piece, in characters, when text breaks at the candidates of
- * level <= level. */
-static guint
-longest_piece (const char *text,
-               GArray     *candidates,
-               guint       level)
-{
-  glong longest = 0;
-  const char *from = text;
-  for (guint i = 0; i <= candidates->len; i++)
-    {
-      if (i < candidates->len && g_array_index (candidates, Candidate, i).level > level)
-        continue;
-      const char *to = i < candidates->len ? text + g_array_index (candidates, Candidate, i).offset
-                                           : text + strlen (text);
-      longest = MAX (longest, g_utf8_strlen (from, to - from));
-      from = to;
-    }
-  return (guint) longest;
-}
-
-GArray *
-cr_training_text_breaks (const char *text,
-                         guint       max_chars)
-{
-  GArray *breaks = g_array_new (FALSE, FALSE, sizeof (guint));
-  if (!text)
-    return breaks;
-  g_autoptr (GArray) candidates = g_array_new (FALSE, FALSE, sizeof (Candidate));
-  int depth = 0;
-  gunichar before = 0;
-  for (const char *c = text; *c; c = g_utf8_next_char (c))
-    {
-      gunichar ch = g_utf8_get_char (c);
-      const char *next = g_utf8_next_char (c);
-      if (ch == '(' || ch == '[')
-        depth++;
-      else if ((ch == ')' || ch == ']') && depth > 0)
-        depth--;
-      /* An operator with a space either side: "0.9 × 0.006", not "e-05". */
-      else if (before == ' ' && is_operator (ch) && *next == ' ' && c > text + 1)
-        {
-          guint level = depth > 0 ? 2 : ch == '+' || ch == 0x2212 ? 0 : 1;
-          /* Unicode's line breaking never breaks before a '/' (Pango keeps
-           * to it): the line ends with it instead. */
-          guint offset = (guint) (ch == '/' ? next + 1 - text : c - text);
-          g_array_append_val (candidates, ((Candidate) { offset, level }));
-        }
-      /* "max(0.00018, 0.00024)": after a comma too. */
-      if (ch == ',' && *next == ' ' && next[1])
-        g_array_append_val (candidates, ((Candidate) { (guint) (next + 1 - text), depth > 0 ? 2 : 1 }));
-      before = ch;
-    }
-  guint level = 0;
-  while (level < 2 && longest_piece (text, candidates, level) > max_chars)
-    level++;
-  for (guint i = 0; i < candidates->len; i++)
-    if (g_array_index (candidates, Candidate, i).level <= level)
-      g_array_append_val (breaks, g_array_index (candidates, Candidate, i).offset);
-  return breaks;
-}
-
-/* A list ("before: 0.5, -1.2, 0.33") breaks after each comma or colon. */
+/* A list ("before: 0.5, -1.2, 0.33") breaks after each comma or colon, a
+ * heading ("W · Adam step 18, line 16 · shape [2, 2]") after its dots too:
+ * never inside a number or a shape. */
 static GArray *
 list_breaks (const char *text)
 {
   GArray *breaks = g_array_new (FALSE, FALSE, sizeof (guint));
   for (const char *c = text; c && *c; c++)
-    if ((c[0] == ',' || c[0] == ':') && c[1] == ' ' && c[2])
-      {
-        guint offset = (guint) (c + 2 - text);
-        g_array_append_val (breaks, offset);
-      }
+    {
+      gsize mark = (c[0] == ',' || c[0] == ':') ? 1 : g_str_has_prefix (c, "·") ? strlen ("·") : 0;
+      if (mark && c[mark] == ' ' && c[mark + 1])
+        {
+          guint offset = (guint) (c + mark + 1 - text);
+          g_array_append_val (breaks, offset);
+        }
+    }
   return breaks;
 }
 
-void
-cr_training_label_set_breaks (GtkLabel *label,
-                              GArray   *breaks)
+/* Lets label's text break only at breaks (byte offsets, ascending): each
+ * run between two is kept whole. */
+static void
+label_set_breaks (GtkLabel *label,
+                  GArray   *breaks)
 {
   const char *text = gtk_label_get_text (label);
   gsize length = strlen (text);
@@ -153,17 +84,30 @@ text_label (const char *text,
   return label;
 }
 
-/* A label that breaks where arithmetic (or a list) would. */
+/* A list ("before: 0.5, -1.2, …"), breaking after its commas: a label
+ * filled line by line, as running text is. */
 static GtkWidget *
-broken_label (const char *text,
-              gboolean    list,
-              const char *css_class)
+list_label (const char *text,
+            const char *css_class)
 {
   GtkWidget *label = text_label (text, css_class);
   /* The class says where it may break (a test reads it back). */
-  gtk_widget_add_css_class (label, list ? "cr-training-list" : "cr-training-arithmetic");
-  g_autoptr (GArray) breaks = list ? list_breaks (text) : cr_training_text_breaks (text, MAX_PIECE_CHARS);
-  cr_training_label_set_breaks (GTK_LABEL (label), breaks);
+  gtk_widget_add_css_class (label, "cr-training-list");
+  g_autoptr (GArray) breaks = list_breaks (text);
+  label_set_breaks (GTK_LABEL (label), breaks);
+  gtk_widget_set_hexpand (label, TRUE);
+  return label;
+}
+
+/* Arithmetic, broken into balanced lines between its terms. */
+static GtkWidget *
+arithmetic_label (const char *text,
+                  const char *css_class)
+{
+  GtkWidget *label = cr_training_arithmetic_new (text);
+  gtk_widget_add_css_class (label, "cr-training-arithmetic");
+  if (css_class)
+    gtk_widget_add_css_class (label, css_class);
   gtk_widget_set_hexpand (label, TRUE);
   return label;
 }
@@ -211,7 +155,7 @@ add_rule_rows (GtkGrid                  *grid,
       /* "g = p.grad = 0.028629": a rule without arithmetic is its result. */
       g_autofree char *shown = line->arithmetic ? g_strdup (right)
                                                 : g_strdup_printf ("%s = %s", right, result);
-      gtk_grid_attach (grid, broken_label (shown, FALSE, line->arithmetic ? NULL : "cr-training-result"),
+      gtk_grid_attach (grid, arithmetic_label (shown, line->arithmetic ? NULL : "cr-training-result"),
                        1, (*row)++, 1, 1);
     }
   else
@@ -226,13 +170,13 @@ add_rule_rows (GtkGrid                  *grid,
     {
       /* A rule not told: the state before → after. */
       g_autofree char *shown = g_strdup_printf ("%s %s", line->arithmetic, result);
-      gtk_grid_attach (grid, broken_label (shown, FALSE, "cr-training-result"), 1, (*row)++, 1, 1);
+      gtk_grid_attach (grid, arithmetic_label (shown, "cr-training-result"), 1, (*row)++, 1, 1);
       return;
     }
   gtk_grid_attach (grid, left_label ("="), 0, *row, 1, 1);
-  gtk_grid_attach (grid, broken_label (line->arithmetic, FALSE, NULL), 1, (*row)++, 1, 1);
+  gtk_grid_attach (grid, arithmetic_label (line->arithmetic, NULL), 1, (*row)++, 1, 1);
   gtk_grid_attach (grid, left_label ("="), 0, *row, 1, 1);
-  gtk_grid_attach (grid, broken_label (result, FALSE, "cr-training-result"), 1, (*row)++, 1, 1);
+  gtk_grid_attach (grid, arithmetic_label (result, "cr-training-result"), 1, (*row)++, 1, 1);
 }
 
 static GtkWidget *
@@ -254,7 +198,7 @@ add_values_row (GtkBox                 *box,
 {
   g_autofree char *list = cr_training_values_list (values);
   g_autofree char *text = g_strdup_printf ("%s: %s", name, list);
-  GtkWidget *label = broken_label (text, TRUE, NULL);
+  GtkWidget *label = list_label (text, NULL);
   gtk_widget_set_margin_start (label, 8);
   gtk_box_append (box, label);
 }
@@ -271,10 +215,13 @@ cr_training_step_new (const CrRunRecord    *record,
   const char *name = u->name ? u->name : "?";
 
   g_autofree char *heading = cr_training_update_heading (record, u);
-  gtk_box_append (GTK_BOX (box), text_label (heading, "cr-training-step-title"));
+  GtkWidget *title = text_label (heading, "cr-training-step-title");
+  g_autoptr (GArray) title_breaks = list_breaks (heading);
+  label_set_breaks (GTK_LABEL (title), title_breaks);
+  gtk_box_append (GTK_BOX (box), title);
   g_autofree char *options = cr_training_update_options (u);
   if (options)
-    gtk_box_append (GTK_BOX (box), broken_label (options, TRUE, "dim-label"));
+    gtk_box_append (GTK_BOX (box), list_label (options, "dim-label"));
 
   const CrTensorSnapshot *shape = u->after ? u->after : u->before;
   gint64 numel = shape ? shape->numel : 1;
