@@ -77,6 +77,11 @@ static const char style_sheet[] =
   ".cr-training-left { opacity: 0.75; }\n"
   ".cr-training-result { font-weight: 600; }\n"
   ".cr-training-index { font-size: 0.8em; font-feature-settings: \"tnum\"; }\n"
+  /* The index spins side by side at 1366x768 in any theme: GTK's own
+   * Adwaita (GTK_THEME=Adwaita:dark) draws a spin 6 px wider than
+   * libadwaita's, and with a flow box child's 3 px sides two no longer fit
+   * the row's 238 px, so each took a line. */
+  ".cr-training-spins > flowboxchild { padding: 0; }\n"
   /* Presentation's larger type: the picker's buttons and icons grow with it
    * (Adwaita sizes them in px). */
   "window.presentation .cr-training-view image { -gtk-icon-size: 1.15em; }\n"

@@ -561,6 +561,7 @@ cr_training_element_init (CrTrainingElement *self)
   gtk_box_set_spacing (GTK_BOX (self), 4);
 
   self->spin_box = gtk_flow_box_new ();
+  gtk_widget_add_css_class (self->spin_box, "cr-training-spins");
   gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (self->spin_box), GTK_SELECTION_NONE);
   gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (self->spin_box), 4);
   gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (self->spin_box), 4);

@@ -278,6 +278,24 @@ test_element_picker (void)
   g_assert_cmpuint (spins->len, ==, 2);
   GtkWidget *row_spin = spins->pdata[0];
   GtkWidget *column_spin = spins->pdata[1];
+  /* Side by side, with room to spare for a theme's wider spins (GTK's own
+   * Adwaita, GTK_THEME=Adwaita:dark, adds 6 px to each). */
+  cr_ui_test_spin (100);
+  GtkWidget *spin_row = gtk_widget_get_ancestor (row_spin, GTK_TYPE_FLOW_BOX);
+  graphene_rect_t row_at, column_at;
+  g_assert_true (gtk_widget_compute_bounds (row_spin, spin_row, &row_at));
+  g_assert_true (gtk_widget_compute_bounds (column_spin, spin_row, &column_at));
+  g_assert_cmpfloat (row_at.origin.y, ==, column_at.origin.y);
+  int needed = gtk_flow_box_get_column_spacing (GTK_FLOW_BOX (spin_row));
+  for (guint i = 0; i < 2; i++)
+    {
+      int width = 0;
+      gtk_widget_measure (gtk_widget_get_parent (spins->pdata[i]), GTK_ORIENTATION_HORIZONTAL, -1,
+                          &width, NULL, NULL, NULL);
+      needed += width;
+    }
+  g_test_message ("the index spins need %d px of the row's %d", needed, gtk_widget_get_width (spin_row));
+  g_assert_cmpint (gtk_widget_get_width (spin_row) - needed, >=, 2 * 8);
   g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (row_spin)), ==, 1);
   g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (column_spin)), ==, 1);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (row_spin), 0);
