@@ -316,8 +316,7 @@ cr_interp_backward_end (CrInterp *self,
   cr_forward_trace_backward (self, run->trace_index);
   if (self->options.trace_backward && run_record && run->trace_index >= 0)
     {
-      g_autofree char *text = cr_run_record_trace_backward (run_record, (guint) run->trace_index,
-                                                            cr_interp_get_print_options (self));
+      g_autofree char *text = cr_run_record_trace_backward (run_record, (guint) run->trace_index);
       cr_interp_write (self, text, FALSE);
     }
   if (self->options.trace_backward)

@@ -278,6 +278,27 @@ cr_step_text_free (CrStepText *self)
   g_free (self);
 }
 
+/* A section's heading, then its items: formulas and rules indented. */
+static void
+append_section (GString                 *out,
+                const CrStepTextSection *s)
+{
+  if (s->heading)
+    g_string_append_printf (out, "%s\n", s->heading);
+  for (guint k = 0; k < s->items->len; k++)
+    {
+      const CrStepTextItem *item = g_ptr_array_index (s->items, k);
+      if (item->kind == CR_STEP_TEXT_NOTE || item->kind == CR_STEP_TEXT_SENTENCE)
+        {
+          g_string_append_printf (out, "%s\n", item->text);
+          continue;
+        }
+      g_autoptr (GPtrArray) lines = cr_step_text_item_lines (item);
+      for (guint l = 0; l < lines->len; l++)
+        g_string_append_printf (out, "  %s\n", (const char *) g_ptr_array_index (lines, l));
+    }
+}
+
 char *
 cr_step_text_plain (const CrStepText *self)
 {
@@ -290,22 +311,17 @@ cr_step_text_plain (const CrStepText *self)
     g_string_append_printf (out, "%s\n", self->caption);
   for (guint i = 0; i < self->sections->len; i++)
     {
-      const CrStepTextSection *s = g_ptr_array_index (self->sections, i);
       g_string_append_c (out, '\n');
-      if (s->heading)
-        g_string_append_printf (out, "%s\n", s->heading);
-      for (guint k = 0; k < s->items->len; k++)
-        {
-          const CrStepTextItem *item = g_ptr_array_index (s->items, k);
-          if (item->kind == CR_STEP_TEXT_NOTE || item->kind == CR_STEP_TEXT_SENTENCE)
-            {
-              g_string_append_printf (out, "%s\n", item->text);
-              continue;
-            }
-          g_autoptr (GPtrArray) lines = cr_step_text_item_lines (item);
-          for (guint l = 0; l < lines->len; l++)
-            g_string_append_printf (out, "  %s\n", (const char *) g_ptr_array_index (lines, l));
-        }
+      append_section (out, g_ptr_array_index (self->sections, i));
     }
+  return g_string_free (out, FALSE);
+}
+
+char *
+cr_step_text_section_plain (const CrStepTextSection *s)
+{
+  g_return_val_if_fail (s != NULL, NULL);
+  GString *out = g_string_new (NULL);
+  append_section (out, s);
   return g_string_free (out, FALSE);
 }

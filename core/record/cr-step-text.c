@@ -29,6 +29,8 @@ const char *const CR_STEP_TEXT_ACCUMULATED_NOTE =
 const char *const CR_STEP_TEXT_NO_GRADIENT_NOTE = "This input needs no gradient.";
 const char *const CR_STEP_TEXT_STOPPED_LEAD =
   "The backward call stopped with an error after this step.";
+const char *const CR_STEP_TEXT_FAILED_LEAD =
+  "The backward call stopped with an error before its first step.";
 
 char *
 cr_step_text_story_count (CrStepTextPass pass,

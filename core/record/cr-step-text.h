@@ -149,6 +149,9 @@ CrStepText *cr_step_text_new_forward_given (const CrRunRecord *record,
  * and its items in order, formulas and rules indented, a long formula over
  * several lines (new string, lines end in '\n'). */
 char       *cr_step_text_plain (const CrStepText  *self);
+/* One section as cr_step_text_plain() prints it: its heading and its
+ * items (new string, lines end in '\n'). */
+char       *cr_step_text_section_plain (const CrStepTextSection *s);
 /* An item as plain lines, as cr_step_text_plain() prints it (without the
  * indent): a long formula over several, one "= ..." a line (new array of
  * new strings). */
@@ -160,6 +163,7 @@ CrStepTextSection *cr_step_text_error_section (const CrRunRecord   *record,
                                                const char          *lead);
 void        cr_step_text_section_free (CrStepTextSection *s);   /* NULL-safe */
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrStepText, cr_step_text_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CrStepTextSection, cr_step_text_section_free)
 
 /* ---- the sentences, one by one (the card builds its widgets with them) ---- */
 
@@ -193,6 +197,7 @@ extern const char *const CR_STEP_TEXT_ELEMENTWISE_NOTE;
 extern const char *const CR_STEP_TEXT_ACCUMULATED_NOTE;
 extern const char *const CR_STEP_TEXT_NO_GRADIENT_NOTE;
 extern const char *const CR_STEP_TEXT_STOPPED_LEAD;
+extern const char *const CR_STEP_TEXT_FAILED_LEAD;
 /* What an error's footnotes say: the node it failed at, the call that
  * freed its saved tensors, the statement that modified one in place (new
  * array of new strings; error may be NULL: empty). */

@@ -284,27 +284,28 @@ test_max_memory (void)
 }
 
 /* --trace-backward prints one block per node in the engine's order, which is
- * PyTorch's. The order below was read from PyTorch 1.13 with a post-hook on
- * every node of L.grad_fn's graph (toy_network.py): SumBackward0,
- * RsubBackward1, AddBackward0, MulBackward0, AccumulateGrad (w4),
- * MulBackward0, AccumulateGrad (w3), MulBackward0, AccumulateGrad (w2),
+ * PyTorch's, each as the step card tells it (cr_step_text_plain): its count,
+ * its grad_fn, then where it ran. The order below was read from PyTorch 1.13
+ * with a post-hook on every node of L.grad_fn's graph (toy_network.py):
+ * SumBackward0, RsubBackward1, AddBackward0, MulBackward0, AccumulateGrad
+ * (w4), MulBackward0, AccumulateGrad (w3), MulBackward0, AccumulateGrad (w2),
  * MulBackward0, AccumulateGrad (w1), AccumulateGrad (a). */
 static void
 test_trace_backward (void)
 {
-  static const char *const steps[] = {
-    "SumBackward0  (L = (10 - d).sum(), line 12)",
-    "RsubBackward1  (L = (10 - d).sum(), line 12)",
-    "AddBackward0  (d = w3 * b + w4 * c, line 11)",
-    "MulBackward0  (d = w3 * b + w4 * c, line 11)",
-    "AccumulateGrad  w4",
-    "MulBackward0  (d = w3 * b + w4 * c, line 11)",
-    "AccumulateGrad  w3",
-    "MulBackward0  (c = w2 * a, line 10)",
-    "AccumulateGrad  w2",
-    "MulBackward0  (b = w1 * a, line 9)",
-    "AccumulateGrad  w1",
-    "AccumulateGrad  a",
+  static const char *const steps[][2] = {
+    { "SumBackward0", "L = (10 - d).sum() · line 12" },
+    { "RsubBackward1", "L = (10 - d).sum() · line 12" },
+    { "AddBackward0", "d = w3 * b + w4 * c · line 11" },
+    { "MulBackward0", "d = w3 * b + w4 * c · line 11" },
+    { "AccumulateGrad", "w4" },
+    { "MulBackward0", "d = w3 * b + w4 * c · line 11" },
+    { "AccumulateGrad", "w3" },
+    { "MulBackward0", "c = w2 * a · line 10" },
+    { "AccumulateGrad", "w2" },
+    { "MulBackward0", "b = w1 * a · line 9" },
+    { "AccumulateGrad", "w1" },
+    { "AccumulateGrad", "a" },
   };
   g_autofree char *script = script_path ("toy_network.py");
   Result r;
@@ -315,11 +316,15 @@ test_trace_backward (void)
   g_assert_cmpstr (lines[0], ==, "backward #1: L.backward() at line 13");
   guint n = 0;
   for (guint i = 0; lines[i]; i++)
-    if (g_str_has_prefix (lines[i], "  step "))
+    if (g_str_has_prefix (lines[i], "  Backward "))
       {
-        g_autofree char *want = g_strdup_printf ("  step %u  %s", n + 1, steps[n]);
+        g_autofree char *count = g_strdup_printf ("  Backward %u of 12", n + 1);
+        g_autofree char *title = g_strdup_printf ("  %s", steps[n][0]);
+        g_autofree char *caption = g_strdup_printf ("  %s", steps[n][1]);
         g_assert_cmpuint (n, <, G_N_ELEMENTS (steps));
-        g_assert_cmpstr (lines[i], ==, want);
+        g_assert_cmpstr (lines[i], ==, count);
+        g_assert_cmpstr (lines[i + 1], ==, title);
+        g_assert_cmpstr (lines[i + 2], ==, caption);
         n++;
       }
   g_assert_cmpuint (n, ==, G_N_ELEMENTS (steps));
@@ -331,7 +336,8 @@ test_trace_backward (void)
   result_clear (&r);
 }
 
-/* The chain rule on scalars fits on one line per input. */
+/* The chain rule on scalars, step by step as the card says it: x reaches
+ * y = x * x twice and z = y + x once, so ∂z/∂x adds up to 2·3 + 1 = 7. */
 static void
 test_trace_scalar (void)
 {
@@ -341,19 +347,55 @@ test_trace_scalar (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.out, ==,
                    "backward #1: z.backward() at line 7\n"
-                   "  step 1  AddBackward0  (z = y + x, line 6)\n"
-                   "    ∂z/∂z = tensor(1.)\n"
-                   "    ∂z/∂y = ∂z/∂z × ∂z/∂y = tensor(1.) × tensor(1.) = tensor(1.)\n"
-                   "    ∂z/∂x = ∂z/∂z × ∂z/∂x = tensor(1.) × tensor(1.) = tensor(1.)\n"
-                   "  step 2  MulBackward0  (y = x * x, line 5)\n"
-                   "    ∂z/∂y = tensor(1.)\n"
-                   "    ∂z/∂x = ∂z/∂y × ∂y/∂x = tensor(1.) × tensor(3.) = tensor(3.)\n"
-                   "    ∂z/∂x = ∂z/∂y × ∂y/∂x = tensor(1.) × tensor(3.) = tensor(3.)\n"
-                   "    ∂z/∂x += tensor(3.)  (sum so far tensor(4.))\n"
-                   "    ∂z/∂x += tensor(3.)  (sum so far tensor(7.))\n"
-                   "  step 3  AccumulateGrad  x\n"
-                   "    ∂z/∂x = tensor(7.)\n"
-                   "    x.grad: None -> tensor(7.)\n"
+                   "\n"
+                   "  +\n"
+                   "  Backward 1 of 3\n"
+                   "  AddBackward0\n"
+                   "  z = y + x · line 6\n"
+                   "\n"
+                   "  Incoming gradient\n"
+                   "    ∂z/∂z = 1\n"
+                   "\n"
+                   "  Local gradients\n"
+                   "    ∂z/∂y = 1\n"
+                   "    ∂z/∂x = 1\n"
+                   "\n"
+                   "  Sent on\n"
+                   "    ∂z/∂y = ∂z/∂z × ∂z/∂y = 1 × 1 = 1\n"
+                   "    ∂z/∂x = ∂z/∂z × ∂z/∂x = 1 × 1 = 1\n"
+                   "\n"
+                   "  ×\n"
+                   "  Backward 2 of 3\n"
+                   "  MulBackward0\n"
+                   "  y = x * x · line 5\n"
+                   "\n"
+                   "  Incoming gradient\n"
+                   "    ∂z/∂y = 1\n"
+                   "\n"
+                   "  Local gradients\n"
+                   "    ∂y/∂x = 3\n"
+                   "    ∂y/∂x = 3\n"
+                   "\n"
+                   "  Sent on\n"
+                   "    ∂z/∂x = ∂z/∂y × ∂y/∂x = 1 × 3 = 3\n"
+                   "    ∂z/∂x = ∂z/∂y × ∂y/∂x = 1 × 3 = 3\n"
+                   "\n"
+                   "  Accumulated\n"
+                   "    ∂z/∂x += 3 → sum so far 4\n"
+                   "    ∂z/∂x += 3 → sum so far 7\n"
+                   "  Gradient reaches this tensor along more than one path; the contributions add up.\n"
+                   "\n"
+                   "  +=\n"
+                   "  Backward 3 of 3\n"
+                   "  AccumulateGrad\n"
+                   "  x\n"
+                   "\n"
+                   "  Incoming gradient\n"
+                   "    ∂z/∂x = 7\n"
+                   "\n"
+                   "  x.grad\n"
+                   "    x.grad: None → 7\n"
+                   "  AccumulateGrad stores the incoming gradient in the leaf's .grad: x.grad was None.\n"
                    "tensor(7.)\n");
   result_clear (&r);
 }
@@ -370,15 +412,15 @@ test_trace_broadcast_hooks (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.err, ==, "");
   g_assert_nonnull (strstr (r.out,
-    "    ∂y/∂b = ∂y/∂(x * b) × ∂(x * b)/∂b = tensor([[1., 2., 3.],\n"
-    "                                                [4., 5., 6.]])\n"
-    "      where ∂(x * b)/∂b = tensor([[1., 2., 3.],\n"
-    "                                  [4., 5., 6.]])\n"
-    "      summed over dim 0 to b's shape 3: ∂y/∂b = tensor([5., 7., 9.])\n"
-    "  step 3  AccumulateGrad  b\n"
-    "    hook <lambda> (line 7): tensor([5., 7., 9.]) -> tensor([50., 70., 90.])\n"
-    "    ∂y/∂b = tensor([50., 70., 90.])\n"
-    "    b.grad: None -> tensor([50., 70., 90.])\n"));
+    "    ∂y/∂b = ∂y/∂(x * b) × ∂(x * b)/∂b\n"
+    "          = [[1, 1, 1], [1, 1, 1]] × [[1, 2, 3], [4, 5, 6]]\n"
+    "          = [[1, 2, 3], [4, 5, 6]]\n"
+    "    Σ summed over dim 0 to b's shape 3 = [5, 7, 9]\n"));
+  g_assert_nonnull (strstr (r.out,
+    "  Hook\n"
+    "    hook <lambda> (line 7): [5, 7, 9] → [50, 70, 90]\n"
+    "  It multiplied the gradient by 10.\n"));
+  g_assert_nonnull (strstr (r.out, "    b.grad: None → [50, 70, 90]\n"));
   g_assert_true (g_str_has_suffix (r.out, "tensor([50., 70., 90.])\n"));
   result_clear (&r);
 }

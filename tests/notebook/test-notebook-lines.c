@@ -207,7 +207,7 @@ test_texts (void)
   g_assert_nonnull (strstr (text->caption, " · cell 2, line 1"));
   cr_step_text_free (text);
 
-  g_autofree char *trace = cr_run_record_trace_backward (record, 0, NULL);
+  g_autofree char *trace = cr_run_record_trace_backward (record, 0);
   g_assert_true (g_str_has_prefix (trace, "backward #1: y.backward() at cell 2, line 2\n"));
   g_autoptr (GArray) ops = cr_record_forward_ops (record, 0);
   g_autofree char *forward = cr_record_trace_forward (record, ops, NULL);

@@ -69,8 +69,8 @@ test_trace_without_record (void)
 }
 
 /* 200 calls on 64×64 tensors: far more values than the record keeps (4M);
- * the last call prints its numbers all the same, and then the record keeps
- * only what its budget allows. */
+ * the last call is told all the same (its shape and range, as the card
+ * tells a big tensor), and the record keeps only what its budget allows. */
 static void
 test_trace_budget (void)
 {
@@ -82,11 +82,12 @@ test_trace_budget (void)
                                        "    loss = (w * x).sum()\n"
                                        "    loss.backward()\n", TRUE, &record);
   g_assert_cmpuint (count (out, "backward #"), ==, 200);
-  g_assert_cmpuint (count (out, "values not kept"), ==, 0);
+  /* Each call tells what it did to w.grad. */
+  g_assert_cmpuint (count (out, "    w.grad: "), ==, 200);
   /* w.grad after the 200th call: 200 × 2 everywhere. */
   const char *last = strstr (out, "backward #200:");
   g_assert_nonnull (last);
-  g_assert_nonnull (strstr (last, "-> tensor([[400., 400., 400.,  ..., 400., 400., 400.],"));
+  g_assert_nonnull (strstr (last, "    w.grad: 64×64 in [398, 398] + 64×64 in [2, 2] = 64×64 in [400, 400]\n"));
 
   g_assert_nonnull (record);
   g_assert_cmpuint (record->backwards->len, ==, 200);
@@ -112,9 +113,9 @@ test_trace_root_label (void)
                                        "for i in range(2):\n"
                                        "    y = x * x\n"
                                        "    y.backward()\n", FALSE, NULL);
-  g_assert_nonnull (strstr (out, "    ∂y₁/∂y₁ = tensor(1.)\n"));
-  g_assert_nonnull (strstr (out, "    ∂y₂/∂y₂ = tensor(1.)\n"));
-  g_assert_nonnull (strstr (out, "    ∂y₂/∂x = ∂y₂/∂y₂ × ∂y₂/∂x = tensor(1.) × tensor(3.) = tensor(3.)\n"));
+  g_assert_nonnull (strstr (out, "    ∂y₁/∂y₁ = 1\n"));
+  g_assert_nonnull (strstr (out, "    ∂y₂/∂y₂ = 1\n"));
+  g_assert_nonnull (strstr (out, "    ∂y₂/∂x = ∂y₂/∂y₂ × ∂y₂/∂x = 1 × 3 = 3\n"));
   g_assert_null (strstr (out, "∂y/"));
 }
 
@@ -128,7 +129,7 @@ test_trace_scalar_reduction (void)
                                        "s = torch.tensor(2., requires_grad=True)\n"
                                        "y = (x * s).sum()\n"
                                        "y.backward()\n", FALSE, NULL);
-  g_assert_nonnull (strstr (out, "      summed over every dim to the scalar s: ∂y/∂s = tensor(21.)\n"));
+  g_assert_nonnull (strstr (out, "    Σ summed over every dim to the scalar s = 21\n"));
   g_assert_null (strstr (out, "shape scalar"));
 }
 

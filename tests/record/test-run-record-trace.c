@@ -1,8 +1,9 @@
 /* test-run-record-trace.c — --trace-backward's text from a hand-built run
- * record: the chain rule with its numbers, the sum back to a broadcast
- * input's shape, hooks and what they returned, a retain_grad write, a custom
- * backward, a leaf's .grad, a gradient added to one already there, and a
- * step that raised. The same text from real runs is checked by
+ * record, each step as the step card tells it (CrStepText): the chain rule
+ * with its numbers, the sum back to a broadcast input's shape, hooks and
+ * what they returned, a retain_grad write, a custom backward, a leaf's
+ * .grad, a gradient added to one already there, a step that raised, and a
+ * call that failed before its first step. The same text from real runs is checked by
  * tests/app/test-runner (trace-backward, trace-scalar, trace-broadcast). */
 #include "cr-run-record-trace.h"
 
@@ -115,24 +116,47 @@ static void
 test_trace_broadcast_and_hooks (void)
 {
   g_autoptr (CrRunRecord) record = broadcast_record ();
-  g_autofree char *text = cr_run_record_trace_backward (record, 0, NULL);
+  g_autofree char *text = cr_run_record_trace_backward (record, 0);
   g_assert_cmpstr (text, ==,
     "backward #1: y.backward() at line 5\n"
-    "  step 1  MulBackward0  (y = (x * b).sum(), line 4)\n"
-    "    ∂y/∂(x * b) = tensor([[1., 1., 1.],\n"
-    "                          [1., 1., 1.]])\n"
-    "    ∂y/∂b = ∂y/∂(x * b) × ∂(x * b)/∂b = tensor([[1., 2., 3.],\n"
-    "                                                [4., 5., 6.]])\n"
-    "      where ∂(x * b)/∂b = tensor([[1., 2., 3.],\n"
-    "                                  [4., 5., 6.]])\n"
-    "      summed over dim 0 to b's shape 3: ∂y/∂b = tensor([5., 7., 9.])\n"
-    "  step 2  AccumulateGrad  b\n"
-    "    hook show (line 3): tensor([5., 7., 9.]) unchanged (returned None)\n"
-    "    hook <lambda>: tensor([5., 7., 9.]) -> tensor([50., 70., 90.])\n"
-    "    ∂y/∂b = tensor([50., 70., 90.])\n"
-    "    b.grad: None -> tensor([50., 70., 90.])\n");
+    "\n"
+    "  Backward 1 of 2\n"
+    "  MulBackward0\n"
+    "  y = (x * b).sum() · line 4\n"
+    "\n"
+    "  Incoming gradient\n"
+    "    ∂y/∂(x * b) = [[1, 1, 1], [1, 1, 1]]\n"
+    "\n"
+    "  Local gradient\n"
+    "    ∂(x * b)/∂b = [[1, 2, 3], [4, 5, 6]]\n"
+    "\n"
+    "  Sent on\n"
+    "    ∂y/∂b = ∂y/∂(x * b) × ∂(x * b)/∂b\n"
+    "          = [[1, 1, 1], [1, 1, 1]] × [[1, 2, 3], [4, 5, 6]]\n"
+    "          = [[1, 2, 3], [4, 5, 6]]\n"
+    "    Σ summed over dim 0 to b's shape 3 = [5, 7, 9]\n"
+    "  × is elementwise here: each entry of the incoming gradient times the entry of the local gradient in the same place.\n"
+    "  b was broadcast to 2×3 in the forward pass, so each of its entries was used several times: its gradient adds up the products of all those uses.\n"
+    "\n"
+    "  +=\n"
+    "  Backward 2 of 2\n"
+    "  AccumulateGrad\n"
+    "  b\n"
+    "\n"
+    "  Hooks\n"
+    "    hook show (line 3): [5, 7, 9] → None (unchanged)\n"
+    "    hook <lambda>: [5, 7, 9] → [50, 70, 90]\n"
+    "  It multiplied the gradient by 10.\n"
+    "  A hook registered with register_hook() ran on the gradient before this step used it: what it returned replaced the gradient.\n"
+    "\n"
+    "  Incoming gradient\n"
+    "    ∂y/∂b = [50, 70, 90]\n"
+    "\n"
+    "  b.grad\n"
+    "    b.grad: None → [50, 70, 90]\n"
+    "  AccumulateGrad stores the incoming gradient in the leaf's .grad: b.grad was None.\n");
   /* No such call: nothing. */
-  g_autofree char *none = cr_run_record_trace_backward (record, 1, NULL);
+  g_autofree char *none = cr_run_record_trace_backward (record, 1);
   g_assert_cmpstr (none, ==, "");
 }
 
@@ -175,23 +199,45 @@ test_trace_custom_retain_accumulate_failed (void)
   failing->title = g_strdup ("MulBackward0");
   failing->failed = TRUE;
 
-  g_autofree char *text = cr_run_record_trace_backward (record, 0, NULL);
+  g_autofree char *text = cr_run_record_trace_backward (record, 0);
   g_assert_cmpstr (text, ==,
     "backward #1: z.backward() at line 1\n"
-    "  step 1  MyFnBackward\n"
-    "    retain_grad: h.grad = tensor([1.])\n"
-    "    ∂z/∂h = tensor([1.])\n"
-    "    custom backward: MyFn.backward (line 7)\n"
-    "    ∂z/∂x = tensor([2.])\n"
-    "    ∂z/∂x += tensor([2.])  (sum so far tensor([3.]))\n"
-    "  step 2  MulBackward0\n"
-    "    raised RuntimeError\n"
-    "  (backward stopped by an error)\n");
+    "\n"
+    "  Backward 1 of 2\n"
+    "  MyFnBackward\n"
+    "\n"
+    "  Retained gradient\n"
+    "    h.grad = [1]\n"
+    "  retain_grad() was called on this non-leaf tensor, so backward keeps its gradient in .grad.\n"
+    "\n"
+    "  Incoming gradient\n"
+    "    ∂z/∂h = [1]\n"
+    "\n"
+    "  Your backward\n"
+    "    MyFn.backward · line 7\n"
+    "    grad_output = [1]\n"
+    "    returns [2], None\n"
+    "  Backward called the backward() of your autograd.Function: it got the incoming gradient as grad_output and returned one gradient per input of forward().\n"
+    "\n"
+    "  Sent on\n"
+    "    ∂z/∂x = [2]\n"
+    "    ∂z/∂c = None\n"
+    "  This input needs no gradient.\n"
+    "\n"
+    "  Accumulated\n"
+    "    ∂z/∂x += [2] → sum so far [3]\n"
+    "  Gradient reaches this tensor along more than one path; the contributions add up.\n"
+    "\n"
+    "  Backward 2 of 2\n"
+    "  MulBackward0\n"
+    "\n"
+    "  The backward call stopped with an error after this step.\n"
+    "    RuntimeError: \n");
 }
 
-/* Values print as print() shows them: dtype and device suffixes; a value
- * whose numbers were not kept prints its text, or all its values when they
- * are equal, or else its shape and statistics. */
+/* Values are written as the card writes them (cr_record_value_brief): a
+ * small one whole, a big one or one whose numbers were not kept by its
+ * shape and range. */
 static void
 test_trace_values (void)
 {
@@ -233,15 +279,39 @@ test_trace_values (void)
   e->value->n_values = 0;
   e->value->min = e->value->max = 1;
 
-  g_autofree char *text = cr_run_record_trace_backward (record, 0, NULL);
+  g_autofree char *text = cr_run_record_trace_backward (record, 0);
   g_assert_cmpstr (text, ==,
     "backward #1\n"
-    "  step 1  SumBackward0\n"
-    "    ∂L/∂a = tensor([ 1.5000, -2.0000], device='cuda:0', dtype=torch.float64)\n"
-    "    ∂L/∂b = <5000 tensor, mean 0.25, std 1, min -2, max 1.5: values not kept>\n"
+    "\n"
+    "  Backward 1 of 1\n"
+    "  SumBackward0\n"
+    "\n"
+    "  Incoming gradients\n"
+    "    ∂L/∂a = [1.5, -2]\n"
+    "    ∂L/∂b = 5000 in [-2, 1.5]\n"
     "    ∂L/∂c = None\n"
-    "    ∂L/∂d = tensor([1., 2., 3.])\n"
-    "    ∂L/∂e = tensor([1., 1., 1.])\n");
+    "    ∂L/∂d = 3\n"
+    "    ∂L/∂e = 3 in [1, 1]\n");
+}
+
+/* A call that failed before any step ran (a non-scalar root without a
+ * gradient): its error, as the card's error section says it. */
+static void
+test_trace_failed_before_steps (void)
+{
+  g_autoptr (CrRunRecord) record = cr_run_record_new ("f.py", "y.backward()\n");
+  CrRecordError *error = cr_run_record_add_error (record);
+  error->type = g_strdup ("RuntimeError");
+  error->message = g_strdup ("grad can be implicitly created only for scalar outputs");
+  CrRecordBackward *call = cr_run_record_add_backward (record);
+  call->span = (CrSpan) { 1, 1, 1, 13 };
+  call->error = 0;
+  g_autofree char *text = cr_run_record_trace_backward (record, 0);
+  g_assert_cmpstr (text, ==,
+    "backward #1: y.backward() at line 1\n"
+    "\n"
+    "  The backward call stopped with an error before its first step.\n"
+    "    RuntimeError: grad can be implicitly created only for scalar outputs\n");
 }
 
 int
@@ -252,5 +322,6 @@ main (int    argc,
   g_test_add_func ("/record/trace/broadcast-and-hooks", test_trace_broadcast_and_hooks);
   g_test_add_func ("/record/trace/custom-retain-accumulate-failed", test_trace_custom_retain_accumulate_failed);
   g_test_add_func ("/record/trace/values", test_trace_values);
+  g_test_add_func ("/record/trace/failed-before-steps", test_trace_failed_before_steps);
   return g_test_run ();
 }
