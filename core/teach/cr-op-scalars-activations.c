@@ -1,7 +1,8 @@
 /* cr-op-scalars-activations.c — the elementwise functions beyond
  * relu/tanh/σ taken apart (cr-op-scalars.h): leaky_relu, hardtanh, elu
  * (selu), celu, softplus, silu, gelu, threshold, the shrinks, log_sigmoid,
- * rsqrt, erf and the trigonometric and hyperbolic functions. Each output
+ * rsqrt, erf, erfinv, hardswish, hardsigmoid, mish, sinc, deg2rad,
+ * rad2deg and the trigonometric and hyperbolic functions. Each output
  * element is f(x) of its input element, with f'(x) on the edge; the
  * parameters are the op's recorded arguments (leaky_relu's negative_slope,
  * softplus's beta and threshold, ...), with PyTorch's defaults. Where
@@ -300,6 +301,90 @@ zero_d (double x, double y, const Params *p, const char *X, char **text)
   return 0;
 }
 
+/* hardswish: x·relu6(x + 3)/6; PyTorch's slope (x/3 + ½) covers −3 ≤ x ≤ 3. */
+static double hswish (double x, const Params *p) { return x * MIN (MAX (x + 3, 0), 6) / 6; }
+static double
+hswish_d (double x, double y, const Params *p, const char *X, char **text)
+{
+  if (x < -3)
+    {
+      *text = g_strdup_printf ("0 (%s < −3)", X);
+      return 0;
+    }
+  if (x <= 3)
+    {
+      *text = g_strdup_printf ("%s/3 + ½", X);
+      return x / 3 + 0.5;
+    }
+  *text = g_strdup_printf ("1 (%s > 3)", X);
+  return 1;
+}
+
+/* hardsigmoid: relu6(x + 3)/6, slope ⅙ strictly inside (−3, 3). */
+static double hsigmoid (double x, const Params *p) { return MIN (MAX (x + 3, 0), 6) / 6; }
+static double
+hsigmoid_d (double x, double y, const Params *p, const char *X, char **text)
+{
+  gboolean inside = x > -3 && x < 3;
+  *text = inside ? g_strdup_printf ("1/6 (−3 < %s < 3)", X) : g_strdup_printf ("0 (%s outside (−3, 3))", X);
+  return inside ? 1.0 / 6 : 0;
+}
+
+/* mish: x·tanh(softplus(x)). */
+static double softplus1 (double x) { return x > 20 ? x : log1p (exp (x)); }
+static double mish (double x, const Params *p) { return x * tanh (softplus1 (x)); }
+static double
+mish_d (double x, double y, const Params *p, const char *X, char **text)
+{
+  double t = tanh (softplus1 (x));
+  *text = g_strdup_printf ("tanh(softplus(%s)) + %s·σ(%s)·(1 − tanh²(softplus(%s)))", X, X, X, X);
+  return t + x * sigma (x) * (1 - t * t);
+}
+
+/* sinc: sin(πx)/(πx), 1 at 0 where PyTorch's slope is 0. */
+static double sinc (double x, const Params *p) { return x == 0 ? 1 : sin (M_PI * x) / (M_PI * x); }
+static double
+sinc_d (double x, double y, const Params *p, const char *X, char **text)
+{
+  *text = g_strdup_printf ("(π%s·cos(π%s) − sin(π%s))/(π%s²)", X, X, X, X);
+  return x == 0 ? 0 : (M_PI * x * cos (M_PI * x) - sin (M_PI * x)) / (M_PI * x * x);
+}
+
+static double deg2rad (double x, const Params *p) { return x * (M_PI / 180); }
+static double
+deg2rad_d (double x, double y, const Params *p, const char *X, char **text)
+{
+  *text = g_strdup ("π/180");
+  return M_PI / 180;
+}
+
+static double rad2deg (double x, const Params *p) { return x * (180 / M_PI); }
+static double
+rad2deg_d (double x, double y, const Params *p, const char *X, char **text)
+{
+  *text = g_strdup ("180/π");
+  return 180 / M_PI;
+}
+
+/* erfinv: Winitzki's closed form, then Newton's steps on erf(y) = x. */
+static double
+erfinv_f (double x, const Params *p)
+{
+  if (x <= -1 || x >= 1)
+    return x == 1 ? INFINITY : x == -1 ? -INFINITY : NAN;
+  double a = 0.147, l = log (1 - x * x), t = 2 / (M_PI * a) + l / 2;
+  double y = copysign (sqrt (sqrt (t * t - l / a) - t), x);
+  for (int i = 0; i < 3; i++)
+    y -= (erf (y) - x) / (M_2_SQRTPI * exp (-y * y));
+  return y;
+}
+static double
+erfinv_d (double x, double y, const Params *p, const char *X, char **text)
+{
+  *text = g_strdup_printf ("(√π/2)·exp(erfinv(%s)²)", X);
+  return 0.5 * sqrt (M_PI) * exp (y * y);
+}
+
 static const Activation activations[] = {
   { "LeakyReluBackward0", "leaky_relu", { "negative_slope" }, { 0.01 }, lrelu, lrelu_d },
   { "HardtanhBackward0", "hardtanh", { "min_val", "max_val" }, { -1, 1 }, htanh, htanh_d },
@@ -337,6 +422,13 @@ static const Activation activations[] = {
   { "FracBackward0", "frac", { NULL }, { 0 }, frac_f, one_d },
   { "SignBackward0", "sign", { NULL }, { 0 }, sign_f, zero_d },
   { "SgnBackward0", "sgn", { NULL }, { 0 }, sign_f, zero_d },
+  { "HardswishBackward0", "hardswish", { NULL }, { 0 }, hswish, hswish_d },
+  { "HardsigmoidBackward0", "hardsigmoid", { NULL }, { 0 }, hsigmoid, hsigmoid_d },
+  { "MishBackward0", "mish", { NULL }, { 0 }, mish, mish_d },
+  { "SincBackward0", "sinc", { NULL }, { 0 }, sinc, sinc_d },
+  { "Deg2RadBackward0", "deg2rad", { NULL }, { 0 }, deg2rad, deg2rad_d },
+  { "Rad2DegBackward0", "rad2deg", { NULL }, { 0 }, rad2deg, rad2deg_d },
+  { "ErfinvBackward0", "erfinv", { NULL }, { 0 }, erfinv_f, erfinv_d },
 };
 
 gboolean

@@ -1,7 +1,8 @@
 /* cr-op-scalars-groups.c — the ops whose every output element is one
  * formula of a group of input elements, taken apart (cr-op-scalars.h):
  * prod, norm and linalg.vector_norm (p = 0, 1, 2, ∞, −∞ or any other),
- * var and std (their correction), logsumexp over the recorded dims, and
+ * var and std (their correction), logsumexp over the recorded dims, the
+ * trace (the sum of a matrix's diagonal), and
  * the cumulative ones, cumsum, cumprod and logcumsumexp, whose group is
  * the elements up to it along the recorded dim. Each edge carries the
  * whole derivative of the output element by that input element: var's
@@ -15,7 +16,7 @@
 
 typedef enum {
   GROUP_PROD, GROUP_NORM, GROUP_VAR, GROUP_STD, GROUP_LOGSUMEXP,
-  GROUP_CUMSUM, GROUP_CUMPROD, GROUP_LOGCUMSUMEXP,
+  GROUP_TRACE, GROUP_CUMSUM, GROUP_CUMPROD, GROUP_LOGCUMSUMEXP,
 } GroupOp;
 
 typedef struct {
@@ -30,6 +31,7 @@ static const GroupName group_names[] = {
   { "LinalgVectorNormBackward0", GROUP_NORM, "norm" },
   { "VarBackward0", GROUP_VAR, "var" }, { "StdBackward0", GROUP_STD, "std" },
   { "LogsumexpBackward0", GROUP_LOGSUMEXP, "logsumexp" },
+  { "TraceBackward0", GROUP_TRACE, "Σ" },
   { "CumsumBackward0", GROUP_CUMSUM, "Σ" }, { "CumprodBackward0", GROUP_CUMPROD, "Π" },
   { "LogcumsumexpBackward0", GROUP_LOGCUMSUMEXP, "logsumexp" },
 };
@@ -362,6 +364,14 @@ scalars_build_group (Build *b)
         inner *= in->shape[k];
       length = d >= 0 ? in->shape[d] : 1;
     }
+  else if (name->op == GROUP_TRACE)
+    {
+      /* The diagonal of a matrix into one element; the rest reaches none. */
+      if (in->ndim != 2 || out_numel != 1)
+        return scalars_fail (b, "takes the trace of no matrix");
+      for (gint64 e = 0; e < in_numel; e++)
+        map[e] = e / in->shape[1] == e % in->shape[1] ? 0 : -1;
+    }
   else
     {
       guint mask;
@@ -418,7 +428,7 @@ scalars_build_group (Build *b)
         case GROUP_VAR: rule_var (&g, FALSE); break;
         case GROUP_STD: rule_var (&g, TRUE); break;
         case GROUP_LOGSUMEXP: case GROUP_LOGCUMSUMEXP: rule_logsumexp (&g); break;
-        case GROUP_CUMSUM: rule_sum (&g); break;
+        case GROUP_CUMSUM: case GROUP_TRACE: rule_sum (&g); break;
         }
       g_autofree char *equation = g_strdup_printf ("%s = %s", Y, g.eq->str);
       g_string_free (g.eq, TRUE);

@@ -6,7 +6,9 @@
  * y). The local derivatives are PyTorch's: clamp passes the gradient to x
  * where min ≤ x ≤ max, to a tensor min where x < min (and min < max), to a
  * tensor max where x > max (or max < min); where sends it to the side it
- * took, nothing to the other. */
+ * took, nothing to the other. And the functions of two elements:
+ * maximum, minimum, fmax, fmin, xlogy, atan2, hypot, logaddexp, pow of a
+ * number, fmod and remainder (a number on one side as the record keeps it). */
 #include "cr-op-scalars-private.h"
 
 #include <math.h>
@@ -27,13 +29,173 @@ static const PointwiseName pointwise_names[] = {
   { "WhereBackward0", POINTWISE_WHERE },
 };
 
+/* A function of two elements: its value and its derivatives by a and by
+ * b (y = f(a, b)), each with its formula in terms of A and B, the
+ * elements' labels. */
+typedef double (*Binary) (double a, double b);
+typedef double (*BinaryLocal) (double a, double b, double y, const char *A, const char *B, char **text);
+
+typedef struct {
+  const char *grad_fn;
+  const char *name;         /* in the equations: "maximum" */
+  int         number;       /* 0: two tensors; 1: a number as a, 2: a number as b */
+  Binary      value;
+  BinaryLocal by_a, by_b;
+} BinaryFunction;
+
+/* maximum and minimum share a tie's gradient half and half; fmax and fmin
+ * give it to a, and skip a NaN (PyTorch's backwards). */
+static double maximum_f (double a, double b) { return isnan (a) || isnan (b) ? NAN : MAX (a, b); }
+static double minimum_f (double a, double b) { return isnan (a) || isnan (b) ? NAN : MIN (a, b); }
+static double
+extreme_share (double mine, double other, gboolean largest, const char *A, char **text)
+{
+  gboolean wins = largest ? mine > other : mine < other;
+  *text = mine == other ? g_strdup ("½ (a tie)") : wins ? g_strdup_printf ("1 (%s is the %s)", A,
+                                                                           largest ? "larger" : "smaller")
+                                                        : g_strdup ("0");
+  return mine == other ? 0.5 : wins ? 1 : 0;
+}
+static double max_a (double a, double b, double y, const char *A, const char *B, char **t) { return extreme_share (a, b, TRUE, A, t); }
+static double max_b (double a, double b, double y, const char *A, const char *B, char **t) { return extreme_share (b, a, TRUE, B, t); }
+static double min_a (double a, double b, double y, const char *A, const char *B, char **t) { return extreme_share (a, b, FALSE, A, t); }
+static double min_b (double a, double b, double y, const char *A, const char *B, char **t) { return extreme_share (b, a, FALSE, B, t); }
+static double fmax_f (double a, double b) { return isnan (b) || a >= b ? a : b; }
+static double fmin_f (double a, double b) { return isnan (b) || a <= b ? a : b; }
+static double
+taken (gboolean by_a, gboolean a_taken, const char *X, char **text)
+{
+  gboolean mine = by_a == a_taken;
+  *text = mine ? g_strdup_printf ("1 (%s is taken)", X) : g_strdup ("0");
+  return mine ? 1 : 0;
+}
+static double fmax_a (double a, double b, double y, const char *A, const char *B, char **t) { return taken (TRUE, isnan (b) || a >= b, A, t); }
+static double fmax_b (double a, double b, double y, const char *A, const char *B, char **t) { return taken (FALSE, isnan (b) || a >= b, B, t); }
+static double fmin_a (double a, double b, double y, const char *A, const char *B, char **t) { return taken (TRUE, isnan (b) || a <= b, A, t); }
+static double fmin_b (double a, double b, double y, const char *A, const char *B, char **t) { return taken (FALSE, isnan (b) || a <= b, B, t); }
+
+/* xlogy: a·log(b), 0 where a is 0. */
+static double xlogy_f (double a, double b) { return a == 0 && !isnan (b) ? 0 : a * log (b); }
+static double
+xlogy_a (double a, double b, double y, const char *A, const char *B, char **text)
+{
+  *text = g_strdup_printf ("log(%s)", B);
+  return a == 0 && b <= 0 ? 0 : xlogy_f (1, b);
+}
+static double
+xlogy_b (double a, double b, double y, const char *A, const char *B, char **text)
+{
+  *text = g_strdup_printf ("%s/%s", A, B);
+  return a / b;
+}
+
+static double atan2_f (double a, double b) { return atan2 (a, b); }
+static double
+atan2_a (double a, double b, double y, const char *A, const char *B, char **text)
+{
+  *text = g_strdup_printf ("%s/(%s² + %s²)", B, A, B);
+  return b / (a * a + b * b);
+}
+static double
+atan2_b (double a, double b, double y, const char *A, const char *B, char **text)
+{
+  *text = g_strdup_printf ("−%s/(%s² + %s²)", A, A, B);
+  return -a / (a * a + b * b);
+}
+
+static double hypot_f (double a, double b) { return hypot (a, b); }
+static double
+hypot_a (double a, double b, double y, const char *A, const char *B, char **text)
+{
+  *text = g_strdup_printf ("%s/hypot(%s, %s)", A, A, B);
+  return a / y;
+}
+static double
+hypot_b (double a, double b, double y, const char *A, const char *B, char **text)
+{
+  *text = g_strdup_printf ("%s/hypot(%s, %s)", B, A, B);
+  return b / y;
+}
+
+static double logaddexp_f (double a, double b) { return MAX (a, b) + log1p (exp (-fabs (a - b))); }
+static double
+logaddexp_a (double a, double b, double y, const char *A, const char *B, char **text)
+{
+  *text = g_strdup_printf ("1/(1 + exp(%s − %s))", B, A);
+  return 1 / (1 + exp (b - a));
+}
+static double
+logaddexp_b (double a, double b, double y, const char *A, const char *B, char **text)
+{
+  *text = g_strdup_printf ("1/(1 + exp(%s − %s))", A, B);
+  return 1 / (1 + exp (a - b));
+}
+
+/* pow(number, x): c^x, by x c^x·log c. */
+static double pow_f (double a, double b) { return pow (a, b); }
+static double
+pow_b (double a, double b, double y, const char *A, const char *B, char **text)
+{
+  *text = g_strdup_printf ("%s^%s·log(%s)", A, B, A);
+  return y * log (a);
+}
+
+/* fmod and remainder: a − trunc(a/b)·b, a − floor(a/b)·b. */
+static double fmod_f (double a, double b) { return fmod (a, b); }
+static double remainder_f (double a, double b) { double r = fmod (a, b); return r != 0 && (r < 0) != (b < 0) ? r + b : r; }
+static double
+one_a (double a, double b, double y, const char *A, const char *B, char **text)
+{
+  *text = g_strdup ("1");
+  return 1;
+}
+static double
+fmod_b (double a, double b, double y, const char *A, const char *B, char **text)
+{
+  *text = g_strdup_printf ("−trunc(%s/%s)", A, B);
+  return -trunc (a / b);
+}
+static double
+remainder_b (double a, double b, double y, const char *A, const char *B, char **text)
+{
+  *text = g_strdup_printf ("−floor(%s/%s)", A, B);
+  return -floor (a / b);
+}
+
+static const BinaryFunction binary_functions[] = {
+  { "MaximumBackward0", "maximum", 0, maximum_f, max_a, max_b },
+  { "MinimumBackward0", "minimum", 0, minimum_f, min_a, min_b },
+  { "FmaxBackward0", "fmax", 0, fmax_f, fmax_a, fmax_b },
+  { "FminBackward0", "fmin", 0, fmin_f, fmin_a, fmin_b },
+  { "XlogyBackward0", "xlogy", 0, xlogy_f, xlogy_a, xlogy_b },
+  { "XlogyBackward1", "xlogy", 2, xlogy_f, xlogy_a, xlogy_b },
+  { "XlogyBackward2", "xlogy", 1, xlogy_f, xlogy_a, xlogy_b },
+  { "Atan2Backward0", "atan2", 0, atan2_f, atan2_a, atan2_b },
+  { "HypotBackward0", "hypot", 0, hypot_f, hypot_a, hypot_b },
+  { "LogaddexpBackward0", "logaddexp", 0, logaddexp_f, logaddexp_a, logaddexp_b },
+  { "PowBackward2", "pow", 1, pow_f, NULL, pow_b },
+  { "FmodBackward0", "fmod", 2, fmod_f, one_a, NULL },
+  { "FmodBackward1", "fmod", 0, fmod_f, one_a, fmod_b },
+  { "RemainderBackward0", "remainder", 2, remainder_f, one_a, NULL },
+  { "RemainderBackward1", "remainder", 0, remainder_f, one_a, remainder_b },
+};
+
+static const BinaryFunction *
+binary_function (const char *grad_fn)
+{
+  for (guint i = 0; grad_fn && i < G_N_ELEMENTS (binary_functions); i++)
+    if (strcmp (grad_fn, binary_functions[i].grad_fn) == 0)
+      return &binary_functions[i];
+  return NULL;
+}
+
 gboolean
 scalars_is_pointwise_op (const char *grad_fn)
 {
   for (guint i = 0; grad_fn && i < G_N_ELEMENTS (pointwise_names); i++)
     if (strcmp (grad_fn, pointwise_names[i].grad_fn) == 0)
       return TRUE;
-  return FALSE;
+  return binary_function (grad_fn) != NULL;
 }
 
 /* One input as the output reads it: element o's source, label and value. */
@@ -287,9 +449,65 @@ build_where (Build *b)
   return b->error == NULL;
 }
 
+/* f(a, b), a number on one side where the table says: the record's. */
+static gboolean
+build_binary (Build                *b,
+              const BinaryFunction *f)
+{
+  Operand a = { 0 }, c = { 0 };
+  double number = NAN;
+  if (f->number)
+    {
+      const CrRecordArgument *given = cr_record_op_argument (b->op, "number");
+      if (!given || given->n_values != 1)
+        return scalars_fail (b, "was given a number the record does not keep");
+      number = given->values[0];
+      (f->number == 1 ? &c : &a)[0] = operand (b, 0);
+    }
+  else
+    {
+      a = operand (b, 0);
+      c = operand (b, 1);
+    }
+  if ((f->number != 1 && !a.t) || (f->number != 2 && !c.t))
+    return scalars_fail (b, "has an input the record does not keep");
+  for (gint64 o = 0; o < scalars_numel_of (b->out); o++)
+    {
+      b->sub_step = (guint) o;
+      double av = a.t ? value_at (b, &a, o) : number, cv = c.t ? value_at (b, &c, o) : number;
+      g_autofree char *A = a.t ? label_at (b, &a, o) : g_strdup_printf ("%g", number);
+      g_autofree char *C = c.t ? label_at (b, &c, o) : g_strdup_printf ("%g", number);
+      g_autofree char *Y = scalars_input_label (b->record, b->out, o);
+      double y = f->value (av, cv);
+      GString *num = g_string_new (NULL);
+      g_string_append_printf (num, "%s(", f->name);
+      scalars_append_number (num, av);
+      g_string_append (num, ", ");
+      scalars_append_number (num, cv);
+      g_string_append_c (num, ')');
+      guint out = scalars_add_output (b, o, f->name, g_strdup_printf ("%s = %s(%s, %s)", Y, f->name, A, C),
+                                      g_string_free (num, FALSE), y);
+      char *text = NULL;
+      if (a.t && f->by_a)
+        {
+          double local = f->by_a (av, cv, y, A, C, &text);
+          edge_from (b, &a, o, out, local, text);
+        }
+      if (c.t && f->by_b)
+        {
+          double local = f->by_b (av, cv, y, A, C, &text);
+          edge_from (b, &c, o, out, local, text);
+        }
+    }
+  return b->error == NULL;
+}
+
 gboolean
 scalars_build_pointwise (Build *b)
 {
+  const BinaryFunction *f = binary_function (b->op->grad_fn);
+  if (f)
+    return build_binary (b, f);
   for (guint i = 0; i < G_N_ELEMENTS (pointwise_names); i++)
     if (strcmp (b->op->grad_fn, pointwise_names[i].grad_fn) == 0)
       switch (pointwise_names[i].op)

@@ -2,7 +2,8 @@
  * (cr-op-scalars.h): each element's d = x − t costs ½d²/β (½d² for huber)
  * inside |d| < β (δ), and |d| − ½β (δ·(|d| − ½δ)) outside; summed, averaged
  * or one output per element (reduction='none'), as the op's recorded
- * reduction says. ∂/∂x is d/β (d) inside, ±1 (±δ) outside; ∂/∂t its negative. */
+ * reduction says. ∂/∂x is d/β (d) inside, ±1 (±δ) outside; ∂/∂t its
+ * negative. beta 0 leaves no inside: the L1 loss. */
 #include "cr-op-scalars-private.h"
 
 #include <math.h>
@@ -60,8 +61,7 @@ scalars_build_robust_loss (Build *b)
   gint64 n = scalars_numel_of (x);
   if (reduction == REDUCTION_NONE ? scalars_numel_of (b->out) != n : scalars_numel_of (b->out) != 1)
     return scalars_fail (b, "has an output of another size than its reduction gives");
-  if (!(r.limit > 0) && !r.huber)
-    return scalars_fail (b, "has beta 0, an L1 loss the expansion does not take apart");
+  /* beta 0 is the L1 loss: |d|, sign(d) (PyTorch's slope 0 at d = 0). */
   const char *name = r.huber ? "huber" : "smooth_l1";
   const double *xv = scalars_input_values (b, x), *tv = scalars_input_values (b, t);
   guint xb = scalars_input_nodes (b, x), tb = scalars_input_nodes (b, t);

@@ -165,6 +165,11 @@ scalars_build_matmul (Build *b)
     return scalars_fail (b, "has shapes that do not multiply");
   if (bias && !scalars_broadcasts_to (bias, b->out))
     return scalars_fail (b, "has a bias whose shape does not broadcast to its output's");
+  /* addmm's beta·bias + alpha·(A @ B), as the record keeps them. */
+  const CrRecordArgument *alpha_arg = cr_record_op_argument (b->op, "alpha");
+  const CrRecordArgument *beta_arg = cr_record_op_argument (b->op, "beta");
+  double alpha = alpha_arg && alpha_arg->n_values == 1 ? alpha_arg->values[0] : 1;
+  double beta = beta_arg && beta_arg->n_values == 1 ? beta_arg->values[0] : 1;
   guint a_base = scalars_input_nodes (b, A), b_base = scalars_input_nodes (b, B);
   guint bias_base = bias ? scalars_input_nodes (b, bias) : 0;
   for (gint64 o = 0; o < batch * n * m; o++)
@@ -181,10 +186,23 @@ scalars_build_matmul (Build *b)
         {
           bias_at = scalars_broadcast_source (o, b->out->ndim, b->out->shape, bias->ndim, bias->shape);
           g_autofree char *Bi = scalars_input_label (b->record, bias, bias_at);
+          if (beta != 1)
+            {
+              scalars_append_number (eq, beta);
+              g_string_append (eq, "·");
+              scalars_append_number (num, beta);
+              g_string_append (num, "·");
+            }
           g_string_append_printf (eq, "%s + ", Bi);
           scalars_append_number (num, scalars_input_values (b, bias)[bias_at]);
           g_string_append (num, " + ");
-          sum += scalars_input_values (b, bias)[bias_at];
+        }
+      if (alpha != 1)
+        {
+          scalars_append_number (eq, alpha);
+          g_string_append (eq, "·(");
+          scalars_append_number (num, alpha);
+          g_string_append (num, "·(");
         }
       for (gint64 kk = 0; kk < k; kk++)
         {
@@ -210,12 +228,20 @@ scalars_build_matmul (Build *b)
           scalars_append_number (num, bv);
           sum += av * bv;
         }
+      if (alpha != 1)
+        {
+          g_string_append_c (eq, ')');
+          g_string_append_c (num, ')');
+        }
+      double value = alpha * sum + (bias ? beta * scalars_input_values (b, bias)[bias_at] : 0);
       guint out_node = scalars_add_output (b, o, "+", g_string_free (eq, FALSE),
-                                   g_string_free (num, FALSE), sum);
+                                   g_string_free (num, FALSE), value);
       if (bias)
-        scalars_add_edge (b, bias_base + (guint) bias_at, out_node, 1, g_strdup ("1"));
+        scalars_add_edge (b, bias_base + (guint) bias_at, out_node, beta,
+                          beta != 1 ? g_strdup_printf ("%g", beta) : g_strdup ("1"));
       for (guint q = 0; q < products->len; q++)
-        scalars_add_edge (b, g_array_index (products, guint, q), out_node, 1, g_strdup ("1"));
+        scalars_add_edge (b, g_array_index (products, guint, q), out_node, alpha,
+                          alpha != 1 ? g_strdup_printf ("%g", alpha) : g_strdup ("1"));
       g_array_unref (products);
     }
   return b->error == NULL;
