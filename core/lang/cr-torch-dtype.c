@@ -1,8 +1,101 @@
-/* cr-torch-dtype.c — torch.dtype (torch.float32 ...) and torch.device objects. */
+/* cr-torch-dtype.c — torch.dtype (torch.float32 ...), torch.finfo and
+ * torch.device objects. */
 #include "cr-torch-private.h"
 #include "cr-device.h"
 
+#include <float.h>
 #include <string.h>
+
+/* ---- torch.finfo ------------------------------------------------------ */
+
+/* The limits of a float dtype, as numpy's finfo and torch.finfo give them. */
+typedef struct {
+  CrDType     dtype;
+  int         bits;
+  double      eps, max, tiny, resolution;
+} FloatInfo;
+
+static const FloatInfo float_infos[] = {
+  { CR_DTYPE_FLOAT32, 32, FLT_EPSILON, FLT_MAX, FLT_MIN, 1e-06 },
+  { CR_DTYPE_FLOAT64, 64, DBL_EPSILON, DBL_MAX, DBL_MIN, 1e-15 },
+};
+
+static const char *
+float_name (CrDType dtype)
+{
+  return dtype == CR_DTYPE_FLOAT64 ? "float64" : "float32";
+}
+
+static CrValue *
+finfo_get_attr (CrInterp    *interp,
+                CrValue     *self,
+                const char  *name,
+                GError     **error)
+{
+  const FloatInfo *f = self->u.object.data;
+
+  if (strcmp (name, "bits") == 0)
+    return cr_value_new_int (f->bits);
+  if (strcmp (name, "eps") == 0)
+    return cr_value_new_float (f->eps);
+  if (strcmp (name, "max") == 0)
+    return cr_value_new_float (f->max);
+  if (strcmp (name, "min") == 0)
+    return cr_value_new_float (-f->max);
+  if (strcmp (name, "tiny") == 0 || strcmp (name, "smallest_normal") == 0)
+    return cr_value_new_float (f->tiny);
+  if (strcmp (name, "resolution") == 0)
+    return cr_value_new_float (f->resolution);
+  if (strcmp (name, "dtype") == 0)
+    return cr_value_new_str (float_name (f->dtype));
+  return NULL;
+}
+
+static char *
+finfo_repr (CrValue *self)
+{
+  const FloatInfo *f = self->u.object.data;
+
+  return g_strdup_printf ("finfo(resolution=%g, min=%g, max=%g, eps=%g, smallest_normal=%g, "
+                          "tiny=%g, dtype=%s)", f->resolution, -f->max, f->max, f->eps, f->tiny,
+                          f->tiny, float_name (f->dtype));
+}
+
+static const CrObjectType finfo_type = {
+  .name = "torch.finfo",
+  .get_attr = finfo_get_attr,
+  .repr = finfo_repr,
+};
+
+/* torch.finfo(type=None): the default dtype's limits without one. */
+CrValue *
+cr_torch_native_finfo (CrInterp       *interp,
+                       CrValue        *self,
+                       CrValue *const *args,
+                       guint           n_args,
+                       const CrKwarg  *kwargs,
+                       guint           n_kwargs,
+                       gpointer        data,
+                       GError        **error)
+{
+  CrTorchArgs a;
+  CrDType dtype = CR_DTYPE_FLOAT32;   /* the default dtype */
+
+  if (!cr_torch_args_parse (&a, "finfo", "| type", NULL, args, n_args, kwargs, n_kwargs, error))
+    return NULL;
+  if (cr_torch_args_has (&a, 0) && !cr_torch_value_get_dtype (a.values[0], &dtype))
+    {
+      cr_torch_args_type_error (&a, 0, "torch.dtype", error);
+      return NULL;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (float_infos); i++)
+    if (float_infos[i].dtype == dtype)
+      return cr_value_new_object (&finfo_type, (gpointer) &float_infos[i]);
+  g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                       "torch.finfo() requires a floating point input type. Use torch.iinfo to "
+                       "handle 'torch.finfo'");
+  return NULL;
+}
 
 /* ---- torch.dtype ------------------------------------------------------ */
 

@@ -576,6 +576,51 @@ NATIVE (native_prod)
   return reduce (interp, self, args, n_args, kwargs, n_kwargs, RED_PROD, error);
 }
 
+/* torch.broadcast_tensors(*tensors): each expanded to the common shape
+ * (ExpandBackward0), one already of that shape as itself. */
+NATIVE (native_broadcast_tensors)
+{
+  gint64 shape[CR_MAX_DIMS];
+  int ndim = 0;
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) cr_value_unref);
+
+  if (n_kwargs > 0)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                   "broadcast_tensors() got an unexpected keyword argument '%s'", kwargs[0].name);
+      return NULL;
+    }
+  for (guint i = 0; i < n_args; i++)
+    {
+      if (args[i]->kind != CR_VALUE_TENSOR)
+        {
+          g_set_error (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR,
+                       "expected Tensor as element %u in argument 0, but got %s", i,
+                       cr_torch_type_name (args[i]));
+          return NULL;
+        }
+      if (!cr_shape_broadcast (shape, ndim, args[i]->u.tensor->shape, args[i]->u.tensor->ndim,
+                               shape, &ndim, error))
+        return NULL;
+    }
+  for (guint i = 0; i < n_args; i++)
+    {
+      CrTensor *t = args[i]->u.tensor;
+
+      if (cr_shape_equal (t->shape, t->ndim, shape, ndim))
+        g_ptr_array_add (items, cr_value_ref (args[i]));
+      else
+        {
+          CrTensor *expanded = cr_expand (t, shape, ndim, error);
+
+          if (expanded == NULL)
+            return NULL;
+          g_ptr_array_add (items, cr_value_new_tensor_take (expanded));
+        }
+    }
+  return cr_value_new_tuple ((CrValue **) items->pdata, items->len);
+}
+
 /* torch.return_types.max(values=..., indices=...): unpacks like a tuple. */
 typedef struct {
   const char *name;      /* "max", static */
@@ -1251,6 +1296,7 @@ const CrTorchFunc cr_torch_math_funcs[] = {
   { "clamp_min", native_clamp_bound, T | M, GINT_TO_POINTER (FALSE) },
   { "clamp_max", native_clamp_bound, T | M, GINT_TO_POINTER (TRUE) },
   { "where", native_where, T, NULL },
+  { "broadcast_tensors", native_broadcast_tensors, T, NULL },
   { "masked_fill", native_masked_fill, T | M, NULL },
   { "masked_fill_", native_masked_fill_, M, NULL },
   { "masked_select", native_masked_select, T | M, NULL },

@@ -1335,6 +1335,7 @@ torch_module_new (void)
   add_value (torch, "Tensor", tensor_class_new ());
   add_native (torch, "Size", native_size, NULL);
   add_native (torch, "device", cr_torch_native_device, NULL);
+  add_native (torch, "finfo", cr_torch_native_finfo, NULL);
   add_native (torch, "is_tensor", native_is_tensor, NULL);
   add_native (torch, "get_default_dtype", native_get_default_dtype, NULL);
   add_native (torch, "no_grad", native_no_grad, GINT_TO_POINTER (FALSE));

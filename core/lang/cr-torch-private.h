@@ -133,6 +133,15 @@ CrValue  *cr_torch_native_device     (CrInterp        *interp,
                                       guint            n_kwargs,
                                       gpointer         data,
                                       GError         **error);
+/* torch.finfo(dtype): a float dtype's limits (cr-torch-dtype.c). */
+CrValue  *cr_torch_native_finfo      (CrInterp        *interp,
+                                      CrValue         *self,
+                                      CrValue *const  *args,
+                                      guint            n_args,
+                                      const CrKwarg   *kwargs,
+                                      guint            n_kwargs,
+                                      gpointer         data,
+                                      GError         **error);
 /* The error for using CUDA where it cannot be used (cr-device.h's). */
 void      cr_torch_set_no_cuda_error (GError         **error);
 
