@@ -24,10 +24,12 @@ static GArray *
 list_breaks (const char *text)
 {
   GArray *breaks = g_array_new (FALSE, FALSE, sizeof (guint));
+  int depth = 0;
   for (const char *c = text; c && *c; c++)
     {
+      depth += c[0] == '[' || c[0] == '(' ? 1 : (c[0] == ']' || c[0] == ')') && depth > 0 ? -1 : 0;
       gsize mark = (c[0] == ',' || c[0] == ':') ? 1 : g_str_has_prefix (c, "·") ? strlen ("·") : 0;
-      if (mark && c[mark] == ' ' && c[mark + 1])
+      if (mark && depth == 0 && c[mark] == ' ' && c[mark + 1])
         {
           guint offset = (guint) (c + mark + 1 - text);
           g_array_append_val (breaks, offset);
