@@ -19,7 +19,9 @@ on_backward_picked (CrTrainingView *view,
     cr_window_show_model (self, (guint) backward);
 }
 
-/* win.training (Ctrl+Shift+T): the Training page, when the run trains. */
+/* win.training (Ctrl+Shift+T): the Training page, when the run trains,
+ * with the keys on its loss curve, so that the page is worked from the
+ * keyboard alone (Left, Right, Enter; Tab on to the element picker). */
 static void
 training_activated (GSimpleAction *action,
                     GVariant      *parameter,
@@ -27,8 +29,10 @@ training_activated (GSimpleAction *action,
 {
   CrWindow *self = data;
   GtkWidget *scroller = gtk_widget_get_ancestor (self->training_view, GTK_TYPE_SCROLLED_WINDOW);
-  if (gtk_stack_page_get_visible (gtk_stack_get_page (self->sidebar_stack, scroller)))
-    gtk_stack_set_visible_child (self->sidebar_stack, scroller);
+  if (!gtk_stack_page_get_visible (gtk_stack_get_page (self->sidebar_stack, scroller)))
+    return;
+  gtk_stack_set_visible_child (self->sidebar_stack, scroller);
+  gtk_widget_grab_focus (cr_training_view_get_curve (CR_TRAINING_VIEW (self->training_view)));
 }
 
 void
