@@ -18,6 +18,7 @@
 #include "cr-error.h"
 #include "cr-grad-mode.h"
 #include "cr-leaf-observer.h"
+#include "cr-graph-observer.h"
 #include "cr-ops.h"
 #include "cr-slab.h"
 #include "cr-tensor.h"
@@ -224,6 +225,7 @@ cr_node_new (CrOpId           op,
 
   node = node_alloc (cr_op_info (op), inputs, n_inputs, n_outputs, 0);
   node->sequence_nr = cr_autograd_next_sequence_nr ();
+  cr_autograd_notify_node_made (node, inputs, n_inputs);
   return node;
 }
 
@@ -240,6 +242,7 @@ cr_node_new_custom (const char           *name,
   CrNodeExtra *extra = node_extra (node);
 
   node->sequence_nr = cr_autograd_next_sequence_nr ();
+  cr_autograd_notify_node_made (node, inputs, n_inputs);
   node->custom_name = g_strdup (name);
   extra->custom_backward = backward;
   extra->custom_data = user_data;
@@ -401,6 +404,7 @@ set_history (CrTensor *out,
   out->output_nr = output_nr;
   out->requires_grad = TRUE;
   output_meta_set (node, output_nr, out);
+  cr_autograd_notify_history (out, node, output_nr);
 
   if (old != NULL && old != node)
     {

@@ -6,6 +6,7 @@
 
 #include "cr-run-recorder.h"
 #include "cr-run-recorder-operands.h"
+#include "cr-run-recorder-small.h"
 #include "cr-snapshot-cache.h"
 #include "cr-run-recorder-coach.h"
 #include "cr-run-recorder-training.h"
@@ -44,6 +45,7 @@ struct _CrRunRecorder {
   const CrAstNode *noting_expr;  /* the expression whose value is being recorded, and */
   const CrNode    *noting_node;  /* the node that made it (borrowed, compared only) */
   CrSnapshotCache *snapshots;    /* the last tensors snapshotted: shared, not taken again */
+  CrSmallTensors *small;         /* small tensors ops made or read, until recorded */
   GHashTable  *captions;         /* CrSpan* (owned) -> its span_text (owned, or NULL) */
   CrCoachWatch *coach;           /* a coached run's notes (owned), NULL */
   CrTrainingWatch *training;     /* parameter updates (owned) */

@@ -24,6 +24,7 @@
 #include "cr-device.h"
 #include "cr-dtype.h"
 #include "cr-grad-mode.h"
+#include "cr-graph-observer.h"
 #include "cr-interp-private.h"
 #include "cr-object.h"
 #include "cr-tensor.h"
@@ -519,8 +520,9 @@ is_number_input (const CrNode        *node,
 
 /* The tensor of input i of node that has no edge (it gets no gradient): the
  * saved tensor when the op saved it (the variable it is a view of, when that
- * one has a name and it has none), else a constant made from the input's
- * metadata. -1 for a Python number. */
+ * one has a name and it has none), else the tensor the op read when small
+ * and unchanged since, else a constant made from the input's metadata. -1
+ * for a Python number. */
 static int
 edgeless_input (CrRunRecorder       *r,
                 CrNode              *node,
@@ -536,6 +538,9 @@ edgeless_input (CrRunRecorder       *r,
         t = t->view_base;
       return cr_run_recorder_tensor (r->interp, t);
     }
+  g_autoptr (CrTensor) read = cr_small_tensors_take_input (r->small, node->sequence_nr, i);
+  if (read)
+    return cr_run_recorder_tensor (r->interp, read);
   if (!room_for (r, r->record->tensors))
     return -1;
   CrRecordTensor *rec = cr_run_record_add_tensor (r->record);
@@ -801,6 +806,11 @@ op_new (CrRunRecorder *r,
       if (node->output_meta)
         fill_meta (rec, node->output_meta[o].ndim, node->output_meta[o].shape,
                    node->output_meta[o].dtype, node->output_meta[o].device);
+      /* A result the script never held (made inside a native): the values
+       * its op made, when small. */
+      g_autoptr (CrTensor) made = cr_small_tensors_take_output (r->small, node->sequence_nr, o);
+      if (made && made->ndim == rec->ndim && cr_shape_equal (made->shape, made->ndim, rec->shape, rec->ndim))
+        take_value (r, rec, made);
       OutputKey *output_key = g_new (OutputKey, 1);
       output_key->sequence_nr = node->sequence_nr;
       output_key->output_nr = o;
@@ -1357,13 +1367,42 @@ cr_run_recorder_grad_enabled (CrInterp *self,
 
 /* ---- the run ---------------------------------------------------------------- */
 
+/* The small tensors an op made or read without an edge: kept until the
+ * op is recorded, while the snapshots' budget has room. */
+static void
+node_made (CrNode          *node,
+           CrTensor *const *inputs,
+           guint            n_inputs,
+           gpointer         user_data)
+{
+  CrRunRecorder *r = user_data;
+  if (r->values_left > 0)
+    cr_small_tensors_note_inputs (r->small, node->sequence_nr, inputs, n_inputs);
+}
+
+static void
+history_set (CrTensor *out,
+             CrNode   *node,
+             guint32   output_nr,
+             gpointer  user_data)
+{
+  CrRunRecorder *r = user_data;
+  if (r->values_left > 0)
+    cr_small_tensors_note_output (r->small, out, node->sequence_nr, output_nr);
+}
+
+static const CrGraphObserver graph_observer = { node_made, history_set };
+
 void
 cr_run_recorder_free (CrRunRecorder *r)
 {
   if (!r)
     return;
   if (r->interp)
-    cr_tensor_set_version_observer (NULL, NULL);
+    {
+      cr_tensor_set_version_observer (NULL, NULL);
+      cr_autograd_set_graph_observer (NULL, NULL);
+    }
   cr_run_record_unref (r->record);
   g_hash_table_unref (r->serial_ids);
   g_hash_table_unref (r->output_ids);
@@ -1381,6 +1420,7 @@ cr_run_recorder_free (CrRunRecorder *r)
   g_hash_table_unref (r->value_sources);
   cr_operand_watch_free (r->operands);
   cr_snapshot_cache_free (r->snapshots);
+  cr_small_tensors_free (r->small);
   g_hash_table_unref (r->captions);
   cr_coach_watch_free (r->coach);
   cr_training_watch_free (r->training);
@@ -1405,6 +1445,7 @@ cr_run_recorder_run_begin (CrInterp *self)
                             self->cells[i].last_line);
   r->values_left = RECORD_MAX_VALUES;
   r->snapshots = cr_snapshot_cache_new ();
+  r->small = cr_small_tensors_new ();
   r->captions = g_hash_table_new_full (span_hash, span_equal, g_free, g_free);
   r->serial_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
   r->output_ids = g_hash_table_new_full (output_key_hash, output_key_equal, g_free, NULL);
@@ -1429,6 +1470,7 @@ cr_run_recorder_run_begin (CrInterp *self)
   r->training = cr_training_watch_new ();
   state->recorder = r;
   cr_tensor_set_version_observer (version_bumped, r);
+  cr_autograd_set_graph_observer (&graph_observer, r);
 }
 
 /* A tensor's label when the script never named it: the expression that made
@@ -1488,6 +1530,8 @@ cr_run_recorder_run_end (CrInterp *self)
   g_hash_table_remove_all (r->hints);
   g_hash_table_remove_all (r->source_hints);
   cr_operand_watch_clear (r->operands);
+  cr_small_tensors_clear (r->small);
   cr_tensor_set_version_observer (NULL, NULL);
+  cr_autograd_set_graph_observer (NULL, NULL);
   r->interp = NULL;
 }
