@@ -34,10 +34,10 @@ cr_graph_model_new_from_op_scalars (const CrOpScalars *scalars,
       else
         {
           /* The pill says the numbers ("1·5 + 2·7 = 19"), its caption the
-           * equation in names. */
+           * equation in names; a copy ("=" in its circle) just its value. */
           g_autofree char *title = s->numbers ? g_strdup_printf ("%s = %.4g", s->numbers, s->value)
-                                              : g_strdup_printf ("%s = %.4g", s->operation,
-                                                                 s->value);
+                                   : g_strcmp0 (s->operation, "=") == 0 ? g_strdup_printf ("%.4g", s->value)
+                                   : g_strdup_printf ("%s = %.4g", s->operation, s->value);
           node = cr_graph_model_add_node (model, CR_GRAPH_NODE_OP, title);
           node->symbol = g_strdup (s->operation);
           node->caption = g_strdup (s->kind == CR_SCALAR_NODE_INNER ? s->label : s->equation);
