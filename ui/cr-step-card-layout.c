@@ -15,8 +15,8 @@
 
 #include <string.h>
 
-static const char *
-role_class (CrStepTextRole role)
+const char *
+cr_step_card_role_class (CrStepTextRole role)
 {
   switch (role)
     {
@@ -103,7 +103,7 @@ with_op (const char *op,
 static GtkWidget *
 term_widget (const CrStepTextTerm *t)
 {
-  const char *role = role_class (t->role);
+  const char *role = cr_step_card_role_class (t->role);
   switch (t->kind)
     {
     case CR_STEP_TEXT_NAME:
@@ -216,7 +216,7 @@ layout_items (GtkWidget               *section,
               rules = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
               gtk_box_append (GTK_BOX (section), rules);
             }
-          gtk_box_append (GTK_BOX (rules), cr_card_label_new (item->text, role_class (s->role)));
+          gtk_box_append (GTK_BOX (rules), cr_card_label_new (item->text, cr_step_card_role_class (s->role)));
           break;
         case CR_STEP_TEXT_NOTE:
           {
@@ -261,7 +261,7 @@ cr_step_card_layout_section (GtkWidget               *box,
     gtk_widget_add_css_class (section, "cr-hooks");
   else if (s->kind == CR_STEP_TEXT_SECTION_CUSTOM)
     gtk_widget_add_css_class (section, "cr-custom");
-  gtk_box_append (GTK_BOX (section), cr_card_heading_new (s->heading, role_class (s->role)));
+  gtk_box_append (GTK_BOX (section), cr_card_heading_new (s->heading, cr_step_card_role_class (s->role)));
   layout_items (section, s);
   gtk_box_append (GTK_BOX (box), section);
 }

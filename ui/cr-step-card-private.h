@@ -1,7 +1,7 @@
 /* cr-step-card-private.h — what the step card's files share: the record a
  * card is built from, and the builders of its parts (cr-step-card.c: one
  * step; cr-step-card-intro.c: before the first step, or nothing to step;
- * cr-step-card-error.c: the error section). */
+ * cr-step-card-layout.c: core's words laid out). */
 #pragma once
 
 #include "cr-step-card.h"
@@ -30,27 +30,11 @@ cr_step_card_record_op (const CrStepCardCtx *c,
   return g_ptr_array_index (c->record->ops, op);
 }
 
-/* What the backward call's root is called: "loss", else "L". */
-static inline const char *
-cr_step_card_root_name (const CrStepCardCtx *c)
-{
-  return c->backward && c->backward->root_name && *c->backward->root_name
-         ? c->backward->root_name : "L";
-}
-
-/* cr-step-card-error.c: the error the backward call stopped with (borrowed),
- * NULL when it succeeded; and the error section appended to box, under
- * lead ("The backward call stopped with an error after 3 steps."). */
-const CrRecordError *cr_step_card_step_error        (const CrStepCardCtx *c);
-void                 cr_step_card_add_error         (GtkWidget           *box,
-                                                     const CrStepCardCtx *c,
-                                                     const CrRecordError *error,
-                                                     const char          *lead);
-
 /* cr-step-card-intro.c: the card's content (a new floating widget) with no
  * graph; for a script that stopped with error before any backward call
  * (title: the forward graph's); for a graph without backward; and before
- * the first step of c's backward call. */
+ * the first step of c's backward call: core's words (cr_step_text_new_intro
+ * and its kin) laid out. */
 GtkWidget *cr_step_card_build_no_graph      (void);
 GtkWidget *cr_step_card_build_forward_error (const CrRunRecord   *record,
                                              const CrRecordError *error,
@@ -63,6 +47,8 @@ GtkWidget *cr_step_card_build_intro         (const CrStepCardCtx *c);
  * section of text, appended to box; text's first section of kind (borrowed,
  * NULL: none). */
 GtkWidget *cr_step_card_layout_header   (const CrStepText        *text);
+/* The CSS class of a role's colour (CR_ROLE_IN, ...; NULL: plain). */
+const char *cr_step_card_role_class     (CrStepTextRole           role);
 void       cr_step_card_layout_section  (GtkWidget               *box,
                                          const CrStepTextSection *s);
 void       cr_step_card_layout_sections (GtkWidget               *box,

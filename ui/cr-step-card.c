@@ -6,7 +6,7 @@
  * (cr_step_text_new(), which the handout prints too), laid out by
  * cr-step-card-layout.c; the content is rebuilt on every step and the card
  * keeps no pointer to the record. The card before the first step is built
- * in cr-step-card-intro.c, its error section in cr-step-card-error.c. */
+ * in cr-step-card-intro.c. */
 #include "cr-config.h"
 #include "cr-step-card-private.h"
 

@@ -306,7 +306,9 @@ cr_step_text_plain (const CrStepText *self)
   GString *out = g_string_new (NULL);
   if (self->symbol)
     g_string_append_printf (out, "%s\n", self->symbol);
-  g_string_append_printf (out, "%s\n%s\n", self->count, self->title);
+  if (self->count)
+    g_string_append_printf (out, "%s\n", self->count);
+  g_string_append_printf (out, "%s\n", self->title);
   if (self->caption)
     g_string_append_printf (out, "%s\n", self->caption);
   for (guint i = 0; i < self->sections->len; i++)

@@ -19,6 +19,8 @@ G_BEGIN_DECLS
 typedef enum {
   CR_STEP_TEXT_FORWARD,
   CR_STEP_TEXT_BACKWARD,
+  CR_STEP_TEXT_BEFORE,     /* a card before any step: how to step, or why there is
+                            * nothing to step */
 } CrStepTextPass;
 
 /* What a section, or a term of a formula, is about, for its colour: the
@@ -52,6 +54,11 @@ typedef enum {
   CR_STEP_TEXT_SECTION_GRAD_BEFORE,    /* a question's "w.grad before" */
   CR_STEP_TEXT_SECTION_RULE,           /* a question's "Rule", when the local gradients are asked */
   CR_STEP_TEXT_SECTION_FORWARD_INPUTS, /* a forward question's "Its inputs" */
+  CR_STEP_TEXT_SECTION_INTRO,          /* no heading: what there is to step, in sentences */
+  CR_STEP_TEXT_SECTION_ROLES,          /* no heading: the chain rule's three roles, each a
+                                        * formula: what (WORDS) and its gradient (NAME),
+                                        * in the role's colour */
+  CR_STEP_TEXT_SECTION_KEYS,           /* "Keys": a formula a row, its KEYs then what they do */
 } CrStepTextSectionKind;
 
 /* One item of a section, in the order it is told. */
@@ -68,6 +75,7 @@ typedef enum {
   CR_STEP_TEXT_WORDS,      /* words set in monospace: "hook double_it (line 4):", "returns" */
   CR_STEP_TEXT_VALUE,      /* a tensor's values */
   CR_STEP_TEXT_HOW,        /* how a broadcast sum reduces: "summed over dim 0 to b's shape 3" */
+  CR_STEP_TEXT_KEY,        /* a key to press: "Space", "PgDn" (the card draws a keycap) */
 } CrStepTextTermKind;
 
 /* One term of a formula, with the operator that leads into it. */
@@ -105,7 +113,7 @@ typedef struct {
 
 /* A whole step: its header and its sections (free with cr_step_text_free). */
 typedef struct {
-  char      *count;             /* "Backward 3 of 12" */
+  char      *count;             /* "Backward 3 of 12"; NULL before any step */
   char      *title;             /* "MulBackward0", "AccumulateGrad" */
   char      *symbol;            /* the op's glyph, "×", "+="; NULL */
   char      *caption;           /* "b = w1*a · line 13 · iteration 2"; NULL */
@@ -144,6 +152,19 @@ CrStepText *cr_step_text_new_forward_given (const CrRunRecord *record,
                                             int                op,
                                             guint              index,
                                             guint              n);
+/* The card before step 1 of backward call `backward`: how to step through
+ * it (the forward pass first, the chain rule's three roles, the keys) and
+ * the error it stopped with. NULL when there is no such call. */
+CrStepText *cr_step_text_new_intro         (const CrRunRecord   *record,
+                                            int                  backward);
+/* The card of a graph that no backward call uses (title: the graph's,
+ * NULL: none); of no graph at all; and of a script that stopped with
+ * error before any backward call (title as the first). */
+CrStepText *cr_step_text_new_no_backward   (const char          *title);
+CrStepText *cr_step_text_new_no_graph      (void);
+CrStepText *cr_step_text_new_forward_error (const CrRunRecord   *record,
+                                            const CrRecordError *error,
+                                            const char          *title);
 /* The step as plain text: the header's lines (the op's glyph, when it has
  * one, on a line of its own first), then each section's heading
  * and its items in order, formulas and rules indented, a long formula over

@@ -4,7 +4,9 @@
  * raise, in-place errors, broadcasts, custom Functions), the card's visible
  * text, read back from its widgets, equals cr_step_text_plain() of the
  * same step but for layout (white space). The handout prints that text, so
- * the card and the handout cannot drift apart again. With practice on, a
+ * the card and the handout cannot drift apart again. The cards before the
+ * first step (how to step, or why there is nothing to step) are held to
+ * core's cr_step_text_new_intro() and its kin the same way. With practice on, a
  * card that asks gives what cr_step_text_new_given() (or a forward op's
  * _forward_given) says, as the handout's question page prints it, at both
  * levels; the questions themselves are left out. A value counts by the
@@ -15,6 +17,7 @@
 #include "cr-step-card-practice.h"
 #include "cr-step-text.h"
 #include "cr-record-forward.h"
+#include "cr-script-run.h"
 #include "ui-test-gui.h"
 
 #include <string.h>
@@ -80,8 +83,29 @@ assert_same (GtkWidget  *card,
   n_compared++;
 }
 
+/* The card before the first step of model, as cr-step-card.c chooses it:
+ * a backward call's intro; else the error the script stopped with before
+ * any call; else a graph without backward. */
+static CrStepText *
+intro_of (const CrGraphModel *model)
+{
+  const CrRunRecord *record = model->record;
+  if (!record)
+    return cr_step_text_new_no_backward (model->title);
+  if (model->backward >= 0)
+    return cr_step_text_new_intro (record, model->backward);
+  for (guint i = 0; i < record->errors->len; i++)
+    {
+      const CrRecordError *error = g_ptr_array_index (record->errors, i);
+      if (error->backward < 0)
+        return cr_step_text_new_forward_error (record, error, model->title);
+    }
+  return cr_step_text_new_no_backward (model->title);
+}
+
 /* Every forward op and backward step of the calls of models (the first
- * two and the last, as the handout tells a training loop). */
+ * two and the last, as the handout tells a training loop), and the card
+ * before their first step. */
 static void
 check_models (GPtrArray  *models,
               const char *name)
@@ -93,6 +117,9 @@ check_models (GPtrArray  *models,
         continue;
       const CrGraphModel *model = g_ptr_array_index (models, m);
       const CrRunRecord *record = model->record;
+      cr_step_card_set_step (CR_STEP_CARD (card), model, -1);
+      g_autofree char *before = g_strdup_printf ("%s call %d, before its first step", name, model->backward);
+      assert_same (card, intro_of (model), before);
       if (!record)
         continue;
       g_autoptr (GArray) ops = cr_record_forward_ops (record, model->backward);
@@ -234,6 +261,18 @@ static const struct {
     "h = x @ w + b\n"
     "L = (h * h).sum() + h.sum()\n"
     "L.backward()\n" },
+  { "no backward call", "This script builds a graph but never calls .backward()",
+    "import torch\n"
+    "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+    "y = (x * 3).sum()\n" },
+  { "a backward call that fails", "The backward call stopped with an error after 0 steps.",
+    "import torch\n"
+    "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+    "y = x * 3\n"
+    "try:\n"
+    "    y.backward()\n"
+    "except RuntimeError:\n"
+    "    pass\n" },
   { "a big tensor", "20×30 in",
     "import torch\n"
     "torch.manual_seed(0)\n"
@@ -241,6 +280,37 @@ static const struct {
     "L = (w * w).mean()\n"
     "L.backward()\n" },
 };
+
+/* The cards with nothing to step: no graph at all, and a script that
+ * stopped with an error before any backward call. */
+static void
+test_nothing_to_step (void)
+{
+  GtkWidget *card = g_object_ref_sink (cr_step_card_new ());
+  cr_step_card_set_step (CR_STEP_CARD (card), NULL, -1);
+  told = g_string_new (NULL);
+  assert_same (card, cr_step_text_new_no_graph (), "no graph");
+  g_assert_nonnull (strstr (told->str, "No graph yet"));
+
+  CrInterpOptions options = { 0 };
+  CrScriptRun run;
+  cr_script_run ("import torch\n"
+                 "x = torch.ones(2, requires_grad=True)\n"
+                 "y = x * 2\n"
+                 "z = y.view(3)\n", -1, "t.py", &options, TRUE, &run);
+  g_assert_nonnull (run.message);
+  g_assert_cmpuint (run.models->len, >, 0);
+  const CrGraphModel *model = g_ptr_array_index (run.models, 0);
+  g_assert_cmpint (model->backward, <, 0);
+  cr_step_card_set_step (CR_STEP_CARD (card), model, -1);
+  assert_same (card, intro_of (model), "stopped before backward");
+  g_assert_nonnull (strstr (told->str, "The script stopped with an error at line 4, before any backward call."));
+  g_assert_nonnull (strstr (told->str, "RuntimeError: shape '[3]' is invalid for input of size 2"));
+  cr_script_run_clear (&run);
+  g_string_free (told, TRUE);
+  told = NULL;
+  g_object_unref (card);
+}
 
 static void
 test_scripts (void)
@@ -264,5 +334,6 @@ main (int    argc,
   cr_ui_test_init_gtk (&argc, &argv);
   g_test_add_func ("/card-text/examples", test_examples);
   g_test_add_func ("/card-text/scripts", test_scripts);
+  g_test_add_func ("/card-text/nothing-to-step", test_nothing_to_step);
   return g_test_run ();
 }
