@@ -114,15 +114,24 @@ typedef struct {
   double             width;
 } Fitting;
 
-/* The width of the line between two offsets, its end's spaces not counted. */
+/* Where the line [from, to) of text ends once the spaces before the next
+ * line's operator are left off. */
+static guint
+line_end (const char *text,
+          guint       from,
+          guint       to)
+{
+  while (to > from && text[to - 1] == ' ')
+    to--;
+  return to;
+}
+
 static double
 line_width (const Fitting *f,
             guint          from,
             guint          to)
 {
-  while (to > from && f->text[to - 1] == ' ')
-    to--;
-  return f->measure (f->text, from, to, f->data);
+  return f->measure (f->text, from, line_end (f->text, from, to), f->data);
 }
 
 /* Whether text up to offset is one number: no break of any level inside. */
@@ -283,12 +292,9 @@ lines_text (CrTrainingArithmetic *self,
   for (guint i = 0; i <= starts->len; i++)
     {
       guint to = i < starts->len ? g_array_index (starts, guint, i) : (guint) strlen (self->text);
-      guint end = to;
-      while (end > from && self->text[end - 1] == ' ')
-        end--;
       if (i > 0)
         g_string_append_c (joined, '\n');
-      g_string_append_len (joined, self->text + from, end - from);
+      g_string_append_len (joined, self->text + from, line_end (self->text, from, to) - from);
       from = to;
     }
   return g_string_free (joined, FALSE);
@@ -333,10 +339,7 @@ cr_training_arithmetic_measure (GtkWidget      *widget,
       for (guint i = 0; i <= self->breaks->len; i++)
         {
           guint to = i < self->breaks->len ? g_array_index (self->breaks, CrTrainingBreak, i).offset : end;
-          guint trimmed = to;
-          while (trimmed > from && self->text[trimmed - 1] == ' ')
-            trimmed--;
-          widest = MAX (widest, measure_pixels (self->text, from, trimmed, layout));
+          widest = MAX (widest, measure_pixels (self->text, from, line_end (self->text, from, to), layout));
           from = to;
         }
       int width;

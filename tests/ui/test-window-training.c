@@ -684,6 +684,22 @@ test_step_rows (void)
           }
         for (guint i = 0; i < lists->len; i++)
           wrapped += assert_list_breaks (GTK_LABEL (lists->pdata[i])) > 1;
+        /* A step's heading breaks between its parts, never inside its
+         * shape ("shape [2, 8]"). */
+        g_autoptr (GPtrArray) titles = g_ptr_array_new ();
+        find_with_class (GTK_WIDGET (view), "cr-training-step-title", titles);
+        g_assert_cmpuint (titles->len, ==, 2);
+        for (guint i = 0; i < titles->len; i++)
+          {
+            const char *text = gtk_label_get_text (titles->pdata[i]);
+            PangoLayout *layout = gtk_label_get_layout (titles->pdata[i]);
+            for (int l = 1; l < pango_layout_get_line_count (layout); l++)
+              {
+                int start = pango_layout_get_line_readonly (layout, l)->start_index;
+                const char *open = g_strrstr_len (text, start, "[");
+                g_assert_true (!open || memchr (open, ']', (gsize) (text + start - open)));
+              }
+          }
         /* The page is narrow enough that some do wrap. */
         g_test_message ("%s: %d of %u lines wrap", where, wrapped, arithmetic->len + lists->len);
         g_assert_cmpint (wrapped, >, 0);
