@@ -172,6 +172,9 @@ G_BEGIN_DECLS
   X (CUMMAX)              /* CummaxBackward0 */                        \
   X (CUMMIN)              /* CumminBackward0 */                        \
   X (PACK_PADDED_SEQUENCE) /* PackPaddedSequenceBackward0 */           \
+  X (LERP_SCALAR)         /* LerpBackward0: a number weight */         \
+  X (LERP)                /* LerpBackward1: a tensor weight */         \
+  X (NAN_TO_NUM)          /* NanToNumBackward0 */                      \
   X (UPSAMPLE_NEAREST1D) /* UpsampleNearest1DBackward1 */ \
   X (UPSAMPLE_NEAREST2D) /* UpsampleNearest2DBackward1 */ \
   X (UPSAMPLE_NEAREST3D) /* UpsampleNearest3DBackward1 */ \

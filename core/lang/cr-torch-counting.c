@@ -214,8 +214,27 @@ NATIVE (native_bincount)
 
 #define T CR_TORCH_IN_TORCH
 #define M CR_TORCH_IN_TENSOR
+/* count_nonzero(input, dim=None): how many elements are not zero, int64. */
+NATIVE (native_count_nonzero)
+{
+  int dims[CR_MAX_DIMS];
+  int n_dims = 0;
+  g_autoptr(CrTensor) zero = cr_tensor_new_scalar (0.0, CR_DTYPE_INT64);
+  g_autoptr(CrTensor) nonzero = NULL;
+  PARSE ("count_nonzero", "input | dim");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_dims (&a, 1, dims, &n_dims, error))
+    return NULL;
+  zero->is_wrapped_number = TRUE;
+  if ((nonzero = cr_kernel_binary (CR_BINARY_NE, x, zero, error)) == NULL)
+    return NULL;
+  return cr_torch_wrap (cr_kernel_sum (nonzero, dims, n_dims, FALSE, error));
+}
+
 const CrTorchFunc cr_torch_counting_funcs[] = {
   { "unique", native_unique, T | M, NULL },
   { "bincount", native_bincount, T | M, NULL },
+  { "count_nonzero", native_count_nonzero, T | M, NULL },
 };
 const guint cr_torch_n_counting_funcs = G_N_ELEMENTS (cr_torch_counting_funcs);

@@ -79,30 +79,42 @@ NATIVE (native_kernel_unary)
   return cr_torch_wrap (cr_kernel_unary (info->op, x, error));
 }
 
+/* Where x is neither infinite nor NaN (|x| ≠ inf and x == x), bool. */
+static CrTensor *
+finite_mask (const CrTensor  *x,
+             GError         **error)
+{
+  g_autoptr(CrTensor) inf = cr_tensor_new_scalar (INFINITY, CR_DTYPE_FLOAT64);
+  g_autoptr(CrTensor) ab = NULL;
+  g_autoptr(CrTensor) finite = NULL;
+  g_autoptr(CrTensor) number = NULL;
+
+  inf->is_wrapped_number = TRUE;
+  if ((ab = cr_kernel_unary (CR_UNARY_ABS, x, error)) == NULL
+      || (finite = cr_kernel_binary (CR_BINARY_NE, ab, inf, error)) == NULL
+      || (number = cr_kernel_binary (CR_BINARY_EQ, x, x, error)) == NULL)
+    return NULL;
+  return cr_kernel_binary (CR_BINARY_LOGICAL_AND, finite, number, error);
+}
+
 /* isnan, isinf, isfinite: bool masks, never recorded (x != x is NaN). */
 NATIVE (native_isnan)
 {
   int which = GPOINTER_TO_INT (data);
   g_autoptr(CrTensor) inf = cr_tensor_new_scalar (INFINITY, CR_DTYPE_FLOAT64);
   g_autoptr(CrTensor) ab = NULL;
-  g_autoptr(CrTensor) finite = NULL;
-  g_autoptr(CrTensor) number = NULL;
   PARSE (which == 0 ? "isnan" : which == 1 ? "isinf" : "isfinite", "input");
   TENSOR_ARG (x, 0);
 
   inf->is_wrapped_number = TRUE;
   if (which == 0)
     return cr_torch_wrap (cr_kernel_binary (CR_BINARY_NE, x, x, error));
+  if (which == 2)
+    return cr_torch_wrap (finite_mask (x, error));
   ab = cr_kernel_unary (CR_UNARY_ABS, x, error);
   if (ab == NULL)
     return NULL;
-  if (which == 1)
-    return cr_torch_wrap (cr_kernel_binary (CR_BINARY_EQ, ab, inf, error));
-  finite = cr_kernel_binary (CR_BINARY_NE, ab, inf, error);
-  number = finite != NULL ? cr_kernel_binary (CR_BINARY_EQ, x, x, error) : NULL;
-  if (number == NULL)
-    return NULL;
-  return cr_torch_wrap (cr_kernel_binary (CR_BINARY_LOGICAL_AND, finite, number, error));
+  return cr_torch_wrap (cr_kernel_binary (CR_BINARY_EQ, ab, inf, error));
 }
 
 NATIVE (native_square)
@@ -970,6 +982,93 @@ NATIVE (native_gather)
   }
 }
 
+/* take_along_dim(input, indices, dim=None) (cr-ops-gather.c) */
+NATIVE (native_take_along_dim)
+{
+  gint64 dim = 0;
+  PARSE ("take_along_dim", "input indices | dim");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (indices, 1);
+
+  if (cr_torch_args_has (&a, 2) && !cr_torch_args_int (&a, 2, 0, &dim, error))
+    return NULL;
+  return cr_torch_wrap (cr_take_along_dim (x, indices, cr_torch_args_has (&a, 2), (int) dim, error));
+}
+
+/* isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False): PyTorch's
+ * |a − b| finite and ≤ atol + |rtol·b|, equal values (infinities too)
+ * close, NaN close to NaN only with equal_nan. No graph. */
+NATIVE (native_isclose)
+{
+  double rtol, atol;
+  gboolean equal_nan;
+  g_autoptr(CrTensor) equal = NULL;
+  g_autoptr(CrTensor) diff = NULL;
+  g_autoptr(CrTensor) gap = NULL;
+  g_autoptr(CrTensor) scale = NULL;
+  g_autoptr(CrTensor) allowed = NULL;
+  g_autoptr(CrTensor) within = NULL;
+  g_autoptr(CrTensor) close = NULL;
+  g_autoptr(CrTensor) xf = NULL;
+  g_autoptr(CrTensor) yf = NULL;
+  g_autoptr(CrTensor) scaled = NULL;
+  g_autoptr(CrTensor) finite = NULL;
+  g_autoptr(CrTensor) finite_within = NULL;
+  g_autoptr(CrTensor) r = NULL;
+  g_autoptr(CrTensor) t = NULL;
+  PARSE ("isclose", "input other | rtol atol equal_nan");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (y, 1);
+
+  if (!cr_torch_args_double (&a, 2, 1e-05, &rtol, error)
+      || !cr_torch_args_double (&a, 3, 1e-08, &atol, error)
+      || !cr_torch_args_bool (&a, 4, FALSE, &equal_nan, error))
+    return NULL;
+  r = cr_tensor_new_scalar (rtol, CR_DTYPE_FLOAT64);
+  t = cr_tensor_new_scalar (atol, CR_DTYPE_FLOAT64);
+  if (x->dtype != y->dtype)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "%s did not match %s", cr_dtype_short_name (x->dtype),
+                   cr_dtype_short_name (y->dtype));
+      return NULL;
+    }
+  if ((equal = cr_kernel_binary (CR_BINARY_EQ, x, y, error)) == NULL)
+    return NULL;
+  if (equal_nan)
+    {
+      g_autoptr(CrTensor) x_nan = cr_kernel_binary (CR_BINARY_NE, x, x, error);
+      g_autoptr(CrTensor) y_nan = x_nan != NULL ? cr_kernel_binary (CR_BINARY_NE, y, y, error) : NULL;
+      g_autoptr(CrTensor) both = y_nan != NULL ? cr_kernel_binary (CR_BINARY_LOGICAL_AND, x_nan, y_nan,
+                                                                   error) : NULL;
+      CrTensor *with_nan = both != NULL ? cr_kernel_binary (CR_BINARY_LOGICAL_OR, equal, both, error)
+                                        : NULL;
+
+      if (with_nan == NULL)
+        return NULL;
+      cr_tensor_unref (equal);
+      equal = with_nan;
+    }
+  /* Integers are compared as floats of the default dtype. */
+  if (!cr_dtype_is_floating (x->dtype)
+      && ((xf = cr_kernel_cast (x, CR_DTYPE_FLOAT32, error)) == NULL
+          || (yf = cr_kernel_cast (y, CR_DTYPE_FLOAT32, error)) == NULL))
+    return NULL;
+  r->is_wrapped_number = TRUE;
+  t->is_wrapped_number = TRUE;
+  if ((diff = cr_kernel_binary (CR_BINARY_SUB, xf != NULL ? xf : x, yf != NULL ? yf : y, error)) == NULL
+      || (gap = cr_kernel_unary (CR_UNARY_ABS, diff, error)) == NULL
+      || (scaled = cr_kernel_binary (CR_BINARY_MUL, r, yf != NULL ? yf : y, error)) == NULL
+      || (scale = cr_kernel_unary (CR_UNARY_ABS, scaled, error)) == NULL
+      || (allowed = cr_kernel_binary (CR_BINARY_ADD, t, scale, error)) == NULL
+      || (within = cr_kernel_binary (CR_BINARY_LE, gap, allowed, error)) == NULL
+      || (finite = finite_mask (gap, error)) == NULL
+      || (finite_within = cr_kernel_binary (CR_BINARY_LOGICAL_AND, finite, within, error)) == NULL
+      || (close = cr_kernel_binary (CR_BINARY_LOGICAL_OR, equal, finite_within, error)) == NULL)
+    return NULL;
+  return cr_torch_wrap (g_steal_pointer (&close));
+}
+
 NATIVE (native_diag)
 {
   gint64 diagonal;
@@ -1297,6 +1396,8 @@ const CrTorchFunc cr_torch_math_funcs[] = {
   { "clamp_max", native_clamp_bound, T | M, GINT_TO_POINTER (TRUE) },
   { "where", native_where, T, NULL },
   { "broadcast_tensors", native_broadcast_tensors, T, NULL },
+  { "take_along_dim", native_take_along_dim, T | M, NULL },
+  { "isclose", native_isclose, T | M, NULL },
   { "masked_fill", native_masked_fill, T | M, NULL },
   { "masked_fill_", native_masked_fill_, M, NULL },
   { "masked_select", native_masked_select, T | M, NULL },

@@ -137,6 +137,57 @@ NATIVE (native_is_floating_point)
   return cr_value_new_bool (cr_dtype_is_floating (x->dtype));
 }
 
+/* Whether self shares another tensor's storage as its view. */
+NATIVE (native_is_view)
+{
+  PARSE ("_is_view", "self");
+  return cr_value_new_bool (SELF_TENSOR->view_base != NULL);
+}
+
+/* movedim(input, source, destination), also moveaxis: the dims of source
+ * put at destination, the others in their order (PermuteBackward0). */
+NATIVE (native_movedim)
+{
+  int src[CR_MAX_DIMS], dst[CR_MAX_DIMS], order[CR_MAX_DIMS];
+  int n_src = 0, n_dst = 0;
+  gboolean taken[CR_MAX_DIMS] = { FALSE }, placed[CR_MAX_DIMS] = { FALSE };
+  CrTensor *x;
+  PARSE ((const char *) data, "input source destination");
+
+  if ((x = cr_torch_args_tensor (&a, 0, error)) == NULL
+      || !cr_torch_args_dims (&a, 1, src, &n_src, error)
+      || !cr_torch_args_dims (&a, 2, dst, &n_dst, error))
+    return NULL;
+  if (n_src != n_dst)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "movedim: Invalid source or destination dims: source (%d dims) should "
+                   "contain the same number of dims as destination (%d dims)", n_src, n_dst);
+      return NULL;
+    }
+  for (int i = 0; i < n_src; i++)
+    {
+      if (!wrap_dim (src[i], x->ndim, &src[i], error) || !wrap_dim (dst[i], x->ndim, &dst[i], error))
+        return NULL;
+      if (taken[src[i]] || placed[dst[i]])
+        {
+          g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR, "movedim: repeated dim in `%s`",
+                       taken[src[i]] ? "source" : "destination");
+          return NULL;
+        }
+      taken[src[i]] = placed[dst[i]] = TRUE;
+      order[dst[i]] = src[i];
+    }
+  for (int d = 0, next = 0; d < x->ndim; d++)
+    if (!placed[d])
+      {
+        while (taken[next])
+          next++;
+        order[d] = next++;
+      }
+  return cr_torch_wrap (cr_permute (x, order, x->ndim, error));
+}
+
 /* Made under torch.inference_mode() (its storage was). */
 NATIVE (native_is_inference)
 {
@@ -880,6 +931,9 @@ const CrTorchFunc cr_torch_method_funcs[] = {
   { "is_contiguous", native_is_contiguous, M, NULL },
   { "is_floating_point", native_is_floating_point, CR_TORCH_IN_TORCH | M, NULL },
   { "is_inference", native_is_inference, M, NULL },
+  { "_is_view", native_is_view, M, NULL },
+  { "movedim", native_movedim, CR_TORCH_IN_TORCH | M, (gpointer) "movedim" },
+  { "moveaxis", native_movedim, CR_TORCH_IN_TORCH | M, (gpointer) "moveaxis" },
   { "element_size", native_element_size, M, NULL },
   { "item", native_item, M, NULL },
   { "tolist", native_tolist, M, NULL },

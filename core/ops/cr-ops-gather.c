@@ -8,6 +8,8 @@
 #include "cr-cuda.h"
 #include "cr-error.h"
 
+#include <string.h>
+
 static CrTensor *take_recording (CrOpId     op,
                                  CrTensor  *x,
                                  CrTensor  *pos,
@@ -419,4 +421,52 @@ cr_diag (CrTensor  *x,
   g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                        "matrix or a vector expected");
   return NULL;
+}
+
+/* ---- take_along_dim ------------------------------------------------------ */
+
+CrTensor *
+cr_take_along_dim (CrTensor  *x,
+                   CrTensor  *indices,
+                   gboolean   has_dim,
+                   int        dim,
+                   GError   **error)
+{
+  gint64 sizes[CR_MAX_DIMS], shape[CR_MAX_DIMS];
+  int ndim;
+  g_autoptr(CrTensor) xb = NULL;
+  g_autoptr(CrTensor) ib = NULL;
+
+  if (!has_dim)
+    {
+      /* The flattened input at the flattened indices. */
+      gint64 flat = -1;
+      g_autoptr(CrTensor) xs = cr_view (x, &flat, 1, error);
+      g_autoptr(CrTensor) is = xs != NULL ? cr_reshape (indices, &flat, 1, error) : NULL;
+
+      return is != NULL ? cr_gather (xs, 0, is, error) : NULL;
+    }
+  if (!cr_ops_wrap_dim (&dim, x->ndim, error))
+    return NULL;
+  if (x->ndim != indices->ndim)
+    {
+      g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "torch.take_along_dim(): input and indices should have the same number of "
+                   "dimensions, but got %d dimensions for input, and %d dimensions for indices",
+                   x->ndim, indices->ndim);
+      return NULL;
+    }
+  /* Both broadcast but along dim, each through expand (PyTorch's
+   * broadcast_to), then gathered. */
+  memcpy (sizes, x->shape, sizeof (gint64) * x->ndim);
+  if (x->ndim > 0)
+    sizes[dim] = indices->shape[dim];
+  if (!cr_shape_broadcast (sizes, x->ndim, indices->shape, indices->ndim, shape, &ndim, error)
+      || (ib = cr_expand (indices, shape, ndim, error)) == NULL)
+    return NULL;
+  if (ndim > 0)
+    shape[dim] = x->shape[dim];
+  if ((xb = cr_expand (x, shape, ndim, error)) == NULL)
+    return NULL;
+  return cr_gather (xb, dim, ib, error);
 }

@@ -94,6 +94,22 @@ CrTensor *cr_sqrt           (CrTensor *x, GError **error);
 CrTensor *cr_clamp          (CrTensor *x, gboolean has_min, double min,
                              gboolean has_max, double max, GError **error);
 CrTensor *cr_where          (CrTensor *cond, CrTensor *a, CrTensor *b, GError **error);
+/* self + weight·(end − self): a tensor weight (LerpBackward1), or number
+ * when weight is NULL (LerpBackward0); in place into self (cr-ops-lerp.c). */
+CrTensor *cr_lerp           (CrTensor *self, CrTensor *end, CrTensor *weight, double number,
+                             GError **error);
+gboolean  cr_lerp_          (CrTensor *self, CrTensor *end, CrTensor *weight, double number,
+                             GError **error);
+/* What nan_to_num puts for NaN and the infinities (theirs: the dtype's
+ * largest and lowest numbers unless given). */
+typedef struct {
+  double   nan;
+  gboolean has_posinf, has_neginf;
+  double   posinf, neginf;
+} CrNanToNum;
+/* NanToNumBackward0, and in place (cr-ops-nan-to-num.c). */
+CrTensor *cr_nan_to_num     (CrTensor *x, const CrNanToNum *with, GError **error);
+gboolean  cr_nan_to_num_    (CrTensor *self, const CrNanToNum *with, GError **error);
 /* clamp with tensor bounds (either may be NULL, not both), broadcast with
  * x: op CLAMP_TENSOR (torch.clamp, ClampBackward0), CLAMP_MIN_TENSOR (lo
  * only) or CLAMP_MAX_TENSOR (hi only); the in-place form writes into self
@@ -330,6 +346,10 @@ CrTensor *cr_index_add_full (CrTensor *self, int dim, CrTensor *index, CrTensor 
  * in row-major order; no graph (cr-ops-nonzero.c). */
 CrTensor *cr_nonzero        (CrTensor *x, GError **error);
 CrTensor *cr_index_select   (CrTensor *x, int dim, CrTensor *index, GError **error);
+/* torch.take_along_dim: gather along dim after broadcasting input and
+ * indices but along it; without a dim, of both flattened. */
+CrTensor *cr_take_along_dim (CrTensor *x, CrTensor *indices, gboolean has_dim, int dim,
+                             GError **error);
 /* torch._pack_padded_sequence: the rows of input (T, B, *), or (B, T, *)
  * when batch_first, that sequences of lengths (int64, CPU, decreasing)
  * cover, step by step, and in *out_batch_sizes (new ref) the batch size of

@@ -1,7 +1,8 @@
 /* test-ops-real-code.c — the ops tutorial code needed that the engine
  * lacked: clamp with tensor bounds (cr-ops-clamp-tensor.c), cummax/cummin
- * (cr-ops-cummax.c), _pack_padded_sequence (cr-ops-packed-sequence.c) and
- * the in-place forms addmm_, cumsum_, cumprod_ (cr-ops-inplace-forms.c):
+ * (cr-ops-cummax.c), _pack_padded_sequence (cr-ops-packed-sequence.c),
+ * the in-place forms addmm_, cumsum_, cumprod_ (cr-ops-inplace-forms.c),
+ * lerp (cr-ops-lerp.c) and nan_to_num (cr-ops-nan-to-num.c):
  * first and second finite-difference checks, grad_fn names, and the
  * values PyTorch 1.13 gives for the cases below. */
 #include "cr-ops.h"
@@ -15,6 +16,7 @@
 typedef enum {
   F_CLAMP_BOTH, F_CLAMP_MIN, F_CLAMP_MAX, F_CLAMP_MIN_T, F_CLAMP_MAX_T, F_CLAMP_INPLACE,
   F_CUMMAX_1, F_CUMMIN_0, F_PACK, F_PACK_BATCH_FIRST, F_ADDMM_, F_CUMSUM_, F_CUMPROD_,
+  F_LERP_NUMBER, F_LERP_NUMBER_HIGH, F_LERP_TENSOR, F_LERP_INPLACE, F_NAN_TO_NUM,
 } Which;
 
 /* y = x * 1, so that an in-place op has a non-leaf to write into. */
@@ -76,6 +78,23 @@ apply (CrTensor *const *in,
           return NULL;
         return g_steal_pointer (&y);
       }
+    case F_LERP_NUMBER:      return cr_lerp (in[0], in[1], NULL, 0.3, error);
+    case F_LERP_NUMBER_HIGH: return cr_lerp (in[0], in[1], NULL, 0.8, error);
+    case F_LERP_TENSOR:      return cr_lerp (in[0], in[1], in[2], 0.0, error);
+    case F_LERP_INPLACE:
+      {
+        g_autoptr(CrTensor) y = times_one (in[0], error);
+
+        if (y == NULL || !cr_lerp_ (y, in[1], in[2], 0.0, error))
+          return NULL;
+        return g_steal_pointer (&y);
+      }
+    case F_NAN_TO_NUM:
+      {
+        const CrNanToNum with = { 0.5, FALSE, FALSE, 0.0, 0.0 };
+
+        return cr_nan_to_num (in[0], &with, error);
+      }
     case F_CUMSUM_:
     case F_CUMPROD_:
       {
@@ -110,6 +129,11 @@ static const Case cases[] = {
   { F_ADDMM_, "AddmmBackward0", 3, { { 2, 3 }, { 2, 4 }, { 4, 3 } } },
   { F_CUMSUM_, "CumsumBackward0", 1, { { 3, 4 } } },
   { F_CUMPROD_, "CumprodBackward0", 1, { { 3, 4 } } },
+  { F_LERP_NUMBER, "LerpBackward0", 2, { { 3, 4 }, { 4 } } },
+  { F_LERP_NUMBER_HIGH, "LerpBackward0", 2, { { 3, 4 }, { 3, 4 } } },
+  { F_LERP_TENSOR, "LerpBackward1", 3, { { 3, 4 }, { 3, 4 }, { 4 } } },
+  { F_LERP_INPLACE, "LerpBackward1", 3, { { 3, 4 }, { 3, 4 }, { 3, 4 } } },
+  { F_NAN_TO_NUM, "NanToNumBackward0", 1, { { 3, 4 } } },
 };
 
 static void
