@@ -1,7 +1,8 @@
 /* cr-record-forward-private.h — what the files that tell a forward op
  * share (cr-record-forward.c: names, numbers and the worked-out element;
- * cr-record-forward-words.c: what each op does, in words). Not for the
- * card or the handout: they read cr-record-forward.h. */
+ * cr-record-forward-words.c: what each op does, in words, by a table;
+ * cr-record-forward-special.c: the ops told with their arguments). Not for
+ * the card or the handout: they read cr-record-forward.h. */
 #pragma once
 
 #include "cr-record-forward.h"
@@ -30,15 +31,20 @@ typedef struct {
                            * {n}); NULL: as two */
 } CrForwardWords;
 
+/* Whether grad_fn matches a table's pattern (a prefix when it ends in '*'). */
+gboolean              cr_forward_words_match    (const char              *pattern,
+                                                 const char              *grad_fn);
 /* The table's line for op, NULL when it has none. */
 const CrForwardWords *cr_forward_words_for      (const CrRecordOp        *op);
-/* What op did in words when they depend on its arguments, its inputs'
- * shapes or its family (a pool's kernel, a norm's dims, a custom
+/* (cr-record-forward-special.c) What op did in words when they depend on
+ * its arguments, its inputs' shapes or its family (a pool's kernel, a norm's dims, a custom
  * Function, a backward op under create_graph): new string, NULL when the
  * table's line says it. labels: its inputs' names. */
 char                 *cr_forward_words_special  (const CrRunRecord       *record,
                                                  const CrRecordOp        *op,
                                                  const GPtrArray         *labels);
+/* A number as the window writes numbers: "0.5", "1e-05" (new string). */
+char                 *cr_forward_number_string  (double                   v);
 /* The Python number op took in place of a tensor (x * 0.5's 0.5, the
  * exponent of x ** 2), as the window writes numbers; NULL when the record
  * does not know it (new string). */

@@ -95,9 +95,7 @@ cr_step_text_new_intro (const CrRunRecord *record,
 
   if (!bw->succeeded)
     {
-      const CrRecordError *error = bw->error >= 0 && (guint) bw->error < record->errors->len
-                                   ? g_ptr_array_index (record->errors, bw->error)
-                                   : cr_record_backward_error (record, (guint) backward);
+      const CrRecordError *error = cr_step_text_call_error (record, backward);
       g_autofree char *lead = g_strdup_printf ("The backward call stopped with an error after %u step%s.",
                                                n, n == 1 ? "" : "s");
       g_ptr_array_add (text->sections, cr_step_text_error_section (record, error, lead));

@@ -9,6 +9,10 @@
 
 G_BEGIN_DECLS
 
+/* The error backward call `backward` (in range) stopped with: its own, or
+ * the record's error that names it; NULL when none is known. */
+const CrRecordError *cr_step_text_call_error   (const CrRunRecord     *record,
+                                                int                    backward);
 /* A new text of pass, with no header and no sections. */
 CrStepText        *cr_step_text_alloc          (CrStepTextPass         pass);
 /* Gives every section's items their words (cr_step_text_finish_section),

@@ -576,15 +576,22 @@ cr_step_text_error_section (const CrRunRecord   *record,
   return s;
 }
 
-static void
-add_error (CrStepText             *text,
-           const CrRunRecord      *record,
-           const CrRecordBackward *bw,
-           int                     backward)
+const CrRecordError *
+cr_step_text_call_error (const CrRunRecord *record,
+                         int                backward)
 {
-  const CrRecordError *error = bw->error >= 0 && (guint) bw->error < record->errors->len
-                               ? g_ptr_array_index (record->errors, bw->error)
-                               : cr_record_backward_error (record, backward);
+  const CrRecordBackward *bw = g_ptr_array_index (record->backwards, backward);
+  return bw->error >= 0 && (guint) bw->error < record->errors->len
+         ? g_ptr_array_index (record->errors, bw->error)
+         : cr_record_backward_error (record, backward);
+}
+
+static void
+add_error (CrStepText        *text,
+           const CrRunRecord *record,
+           int                backward)
+{
+  const CrRecordError *error = cr_step_text_call_error (record, backward);
   CrStepTextSection *s = cr_step_text_error_section (record, error, CR_STEP_TEXT_STOPPED_LEAD);
   /* Finished already: the loop in cr_step_text_new skips error sections. */
   g_ptr_array_add (text->sections, s);
@@ -629,7 +636,7 @@ cr_step_text_new (const CrRunRecord *record,
   add_accumulations (text, st);
   cr_step_text_finish (text);
   if (!bw->succeeded && st->index + 1 == bw->steps->len)
-    add_error (text, record, bw, backward);
+    add_error (text, record, backward);
   return text;
 }
 
