@@ -1007,7 +1007,9 @@ settle_bumps (CrRunRecorder *r)
 /* An in-place write outside autograd to a leaf (under no_grad, nn.init) or
  * to its .data or detach() alias, before any recorded op read the leaf: the
  * leaf's initialisation (w.data.normal_(0, 0.01), b.data.fill_(0)). Its
- * recorded value becomes what the forward reads from then on. */
+ * recorded value becomes what the forward reads from then on. (A write to
+ * part of it goes through a view: version_bumped refreshes the view's base
+ * too.) */
 static void
 refresh_leaf_value (CrRunRecorder *r,
                     CrTensor      *t)
@@ -1064,6 +1066,8 @@ version_bumped (CrTensor *t,
       g_array_append_val (r->bumps, b);
     }
   refresh_leaf_value (r, t);
+  if (t->view_base && !t->grad_fn)
+    refresh_leaf_value (r, t->view_base);
   if (G_UNLIKELY (r->coach))
     cr_coach_watch_bump (r->interp, t);
   cr_training_watch_bump (r->interp, t);

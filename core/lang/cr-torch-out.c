@@ -62,7 +62,8 @@ write_out (CrInterp        *interp,
                    cr_dtype_scalar_name (result->dtype), cr_dtype_scalar_name (out->dtype));
       return FALSE;
     }
-  if (!cr_autograd_check_inplace (out, error))
+  /* The rules only: the version moves once, after the write (below). */
+  if (!cr_autograd_check_inplace_rules (out, error))
     return FALSE;
   if (!same_shape)
     {

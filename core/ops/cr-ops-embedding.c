@@ -94,7 +94,7 @@ renorm_rows (CrTensor      *weight,
   /* F.embedding renormalizes under no_grad: allowed on a leaf, but the
    * version moves on. */
   was_enabled = cr_grad_mode_set_enabled (FALSE);
-  ok = cr_autograd_check_inplace (weight, error);
+  ok = cr_autograd_check_inplace_rules (weight, error);
   if (ok)
     {
       g_autoptr(CrTensor) rows = cr_kernel_take (weight, pos, error);
@@ -113,6 +113,10 @@ renorm_rows (CrTensor      *weight,
 
       ok = scaled != NULL && cr_kernel_put (weight, pos, scaled, FALSE, error);
     }
+  /* Bumped after the write: the version observer (the run record) sees
+   * the renormalized rows. */
+  if (ok)
+    cr_tensor_bump_version (weight);
   cr_grad_mode_set_enabled (was_enabled);
   return ok;
 }

@@ -246,7 +246,7 @@ cr_index_copy_ (CrTensor  *self,
                            "Chainrule yet");
       return FALSE;
     }
-  if (!cr_autograd_check_inplace (self, error))
+  if (!cr_autograd_check_inplace_rules (self, error))
     return FALSE;
   /* The node's edge to self's old history is taken before self is rebased. */
   if (record)
@@ -256,6 +256,9 @@ cr_index_copy_ (CrTensor  *self,
       cr_node_unref (node);
       return FALSE;
     }
+  /* Bumped after the write, as PyTorch does: the version observer (the
+   * run record) sees the new values. */
+  cr_tensor_bump_version (self);
   if (node != NULL)
     {
       cr_node_save (node, 0, pos, FALSE);

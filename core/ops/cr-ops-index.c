@@ -1294,10 +1294,10 @@ cr_index_set (CrTensor           *x,
       goto out;
     }
 
-  /* Leaf rules, then the version bump. */
+  /* Leaf rules (the version moves after the write). */
   if (!check_leaf (x, !advanced && !w.cur_is_x, error))
     goto out;
-  if (!cr_autograd_check_inplace (x, error))
+  if (!cr_autograd_check_inplace_rules (x, error))
     goto out;
 
   check[0] = x;
@@ -1324,6 +1324,9 @@ cr_index_set (CrTensor           *x,
       if (!cr_kernel_put (w.cur, pos, src, FALSE, error))
         goto out;
     }
+  /* Bumped after the write, as PyTorch does: the version observer (the
+   * run record) sees the new values. */
+  cr_tensor_bump_version (x);
 
   if (recording)
     {

@@ -996,9 +996,13 @@ cr_instance_norm (CrTensor      *x,
         g_autoptr(CrTensor) v = cr_view (rep, bc, 2, error);
         g_autoptr(CrTensor) m = v != NULL ? cr_mean_dim (v, &dim0, 1, FALSE, error) : NULL;
 
-        ok = m != NULL && cr_autograd_check_inplace (running, error)
+        ok = m != NULL && cr_autograd_check_inplace_rules (running, error)
              && cr_kernel_copy_into (running, m, error);
       }
+      /* Bumped after the write: the version observer (the run record)
+       * sees the new statistics. */
+      if (ok)
+        cr_tensor_bump_version (running);
       cr_grad_mode_set_enabled (was_enabled);
       if (!ok)
         return NULL;

@@ -238,7 +238,7 @@ write_at (CrOpId      op,
                        "yet", fname);
           return NULL;
         }
-      if (!cr_autograd_check_inplace (self, error))
+      if (!cr_autograd_check_inplace_rules (self, error))
         return NULL;
       /* The node's edge to self's old history is taken before the write. */
       if (record)
@@ -248,6 +248,9 @@ write_at (CrOpId      op,
           cr_node_unref (node);
           return NULL;
         }
+      /* Bumped after the write, as PyTorch does: the version observer
+       * (the run record) sees the new values. */
+      cr_tensor_bump_version (self);
       out = cr_tensor_ref (self);
     }
   if (node != NULL)

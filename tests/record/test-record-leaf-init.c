@@ -163,6 +163,86 @@ test_change_after_read (void)
   g_assert_cmpfloat (saved->value->values[0], ==, 7.0);
 }
 
+/* A write to part of a leaf outside autograd goes through a view of it or
+ * of its .data / detach() alias: the leaf's whole value is taken again. */
+static void
+test_partial_writes (void)
+{
+  g_autoptr (CrRunRecord) record = record_test_run ("init.py",
+    "import torch\n"
+    "w = torch.zeros(2, 3, requires_grad=True)\n"
+    "w.data[0].fill_(1.5)\n"
+    "w.data[:, 1] = 4.0\n"
+    "with torch.no_grad():\n"
+    "    w[1, 2] = 7.0\n"
+    "    w[1].mul_(2.0)\n"
+    "y = w * 3\n"
+    "v = torch.zeros(3, requires_grad=True)\n"
+    "v.detach()[1:].add_(2.0)\n"
+    "with torch.no_grad():\n"
+    "    v[0] = -1.0\n"
+    "z = v * 3\n"
+    "(y.sum() + z.sum()).backward()\n", NULL);
+  const double w_values[] = { 1.5, 4, 1.5, 0, 8, 14 };
+  assert_leaf_read (record, "w", "y", w_values);
+  const double v_values[] = { -1, 2, 2 };
+  assert_leaf_read (record, "v", "z", v_values);
+}
+
+/* Ops that write in place move the version on after writing, so the
+ * leaf's value is the one written: index_put_ (x[idx] = v), scatter_,
+ * index_copy_ and out=. */
+static void
+test_indexed_writes (void)
+{
+  g_autoptr (CrRunRecord) record = record_test_run ("init.py",
+    "import torch\n"
+    "p = torch.zeros(2, 3, requires_grad=True)\n"
+    "s = torch.zeros(2, 3, requires_grad=True)\n"
+    "c = torch.zeros(2, 3, requires_grad=True)\n"
+    "o = torch.zeros(3, requires_grad=True)\n"
+    "with torch.no_grad():\n"
+    "    p[torch.tensor([0]), torch.tensor([1])] = 9.0\n"
+    "    s.scatter_(1, torch.tensor([[2], [0]]), torch.tensor([[5.0], [6.0]]))\n"
+    "    c.index_copy_(0, torch.tensor([1]), torch.tensor([[1.0, 2.0, 3.0]]))\n"
+    "    torch.add(torch.ones(3), torch.ones(3), out=o)\n"
+    "yp = p * 3\n"
+    "ys = s * 3\n"
+    "yc = c * 3\n"
+    "yo = o * 3\n"
+    "(yp.sum() + ys.sum() + yc.sum() + yo.sum()).backward()\n", NULL);
+  assert_leaf_read (record, "p", "yp", (const double[]) { 0, 9, 0, 0, 0, 0 });
+  assert_leaf_read (record, "s", "ys", (const double[]) { 0, 0, 5, 6, 0, 0 });
+  assert_leaf_read (record, "c", "yc", (const double[]) { 0, 0, 0, 1, 2, 3 });
+  assert_leaf_read (record, "o", "yo", (const double[]) { 2, 2, 2 });
+}
+
+/* F.embedding(max_norm=) renormalizes the rows it reads in place, under
+ * no_grad, before reading them: the weight the record shows is the one
+ * the lookup read (its rows are the output's). */
+static void
+test_embedding_renorm (void)
+{
+  g_autoptr (CrRunRecord) record = record_test_run ("init.py",
+    "import torch\n"
+    "from torch import nn\n"
+    "emb = nn.Embedding(2, 2, max_norm=1.0)\n"
+    "with torch.no_grad():\n"
+    "    emb.weight.copy_(torch.tensor([[3.0, 4.0], [0.3, 0.4]]))\n"
+    "emb.weight\n"
+    "e = emb(torch.tensor([0, 1]))\n"
+    "e.sum().backward()\n", NULL);
+  const CrRecordTensor *weight = tensor_named (record, "emb.weight");
+  const CrRecordTensor *e = tensor_named (record, "e");
+  g_assert_nonnull (weight->value);
+  g_assert_nonnull (e->value);
+  g_assert_cmpint (weight->value->n_values, ==, 4);
+  g_assert_cmpint (e->value->n_values, ==, 4);
+  for (int i = 0; i < 4; i++)
+    g_assert_cmpfloat (weight->value->values[i], ==, e->value->values[i]);
+  g_assert_cmpfloat_with_epsilon (weight->value->values[0], 0.6, 1e-6);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -173,5 +253,8 @@ main (int argc, char **argv)
   g_test_add_func ("/record-leaf-init/data-normal-then-scale", test_data_normal_then_scale);
   g_test_add_func ("/record-leaf-init/module-parameters", test_module_parameters);
   g_test_add_func ("/record-leaf-init/change-after-read", test_change_after_read);
+  g_test_add_func ("/record-leaf-init/partial-writes", test_partial_writes);
+  g_test_add_func ("/record-leaf-init/indexed-writes", test_indexed_writes);
+  g_test_add_func ("/record-leaf-init/embedding-renorm", test_embedding_renorm);
   return g_test_run ();
 }
