@@ -1,7 +1,9 @@
 /* cr-op-scalars-copies.c — the ops whose every output element is one
  * input element or a constant, taken apart (cr-op-scalars.h): F.pad with
  * a constant (the pad's elements are its value, with no edge), repeat,
- * flip, roll (by the shift of each dim the record keeps), tril and triu (the zeroed elements are constants), and diag of a
+ * flip, roll (by the shift of each dim the record keeps), x[i] = v and
+ * the in-place ops on a slice (CopySlices: the written elements from the
+ * value, the others from the tensor written into), tril and triu (the zeroed elements are constants), and diag of a
  * vector (a matrix of zeros around it). A copied element's edge is 1, so
  * an input element's gradient is the sum of the incoming gradients of its
  * copies. Reflect and replicate pads, diag of a matrix and diagonal keep
@@ -142,6 +144,7 @@ static const CopyOp copy_ops[] = {
   { "TrilBackward0", triangle_source, "zeroed above the diagonal" },
   { "TriuBackward0", triangle_source, "zeroed below the diagonal" },
   { "DiagBackward0", diag_source, "off the diagonal" },
+  { "CopySlices", NULL, NULL },
 };
 
 gboolean
@@ -151,6 +154,61 @@ scalars_is_copy_op (const char *grad_fn)
     if (strcmp (grad_fn, copy_ops[i].grad_fn) == 0)
       return TRUE;
   return FALSE;
+}
+
+/* The record's positions of the op (internal), all n of them, or NULL. */
+static const CrTensorSnapshot *
+positions_of (const CrRecordOp *op,
+              gint64            n)
+{
+  for (guint s = 0; s < op->saved->len; s++)
+    {
+      const CrRecordSaved *saved = op->saved->pdata[s];
+      if (saved->internal && g_strcmp0 (saved->name, "positions") == 0 && saved->value
+          && saved->value->n_values == n)
+        return saved->value;
+    }
+  return NULL;
+}
+
+/* x[i] = v, x[:, 1] += v (CopySlices): the output is the base with the
+ * written elements replaced by the source's (the op's second input: the
+ * value, or what the in-place op made of the slice); the record keeps
+ * where each source element went. Both copies, local 1. */
+static gboolean
+build_copy_slices (Build *b)
+{
+  const CrRecordTensor *base = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
+  const CrRecordTensor *src = b->op->inputs->len > 1
+                              ? scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 1)) : NULL;
+  gint64 out_numel = scalars_numel_of (b->out);
+  if (!base || !src || scalars_numel_of (base) != out_numel)
+    return scalars_fail (b, "writes into a tensor the record does not keep");
+  const CrTensorSnapshot *positions = positions_of (b->op, scalars_numel_of (src));
+  if (!positions)
+    return scalars_fail (b, "writes into places the record does not keep");
+  g_autofree gint64 *written = g_new (gint64, MAX (out_numel, 1));
+  for (gint64 o = 0; o < out_numel; o++)
+    written[o] = -1;
+  for (gint64 k = 0; k < positions->n_values; k++)
+    {
+      gint64 at = (gint64) positions->values[k];
+      if (at < 0 || at >= out_numel)
+        return scalars_fail (b, "writes outside its tensor");
+      written[at] = k;
+    }
+  /* Source first: the base's nodes may be the output's own tensor (a
+   * buffer written in place), whose unwritten elements are the same. */
+  guint src_base = scalars_input_nodes (b, src);
+  guint base_base = base == src ? src_base : scalars_input_nodes (b, base);
+  for (gint64 o = 0; o < out_numel; o++)
+    {
+      if (written[o] >= 0)
+        scalars_add_copy (b, src, src_base, o, written[o]);
+      else
+        scalars_add_copy (b, base, base_base, o, o);
+    }
+  return b->error == NULL;
 }
 
 gboolean
@@ -163,6 +221,8 @@ scalars_build_copy (Build *b)
   const CrRecordTensor *in = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
   if (!copy || !in)
     return scalars_fail (b, "is not one the scalar view takes apart");
+  if (!copy->source)
+    return build_copy_slices (b);
   /* diag of a matrix is its diagonal, which the record keeps as positions. */
   if (copy->source == diag_source && !(in->ndim == 1 && b->out->ndim == 2))
     return scalars_build_take (b);

@@ -14,12 +14,24 @@ enum { REDUCTION_NONE, REDUCTION_MEAN, REDUCTION_SUM };  /* PyTorch's enum */
 typedef struct {
   const CrRecordTensor   *in;
   gint64                  rows, classes;
+  gint64                  spread;       /* the elements of a sample per class (nll_loss2d's
+                                         * H·W; 1 for (N, C)) */
   const CrTensorSnapshot *target;
   const CrTensorSnapshot *weight;       /* NULL: every class weighs 1 */
   const CrRecordTensor   *weight_tensor; /* the script's weight tensor, when the record knows it */
   int                     reduction;
   gint64                  ignored;      /* a class whose rows count for nothing, -1: none */
 } Nll;
+
+/* Where row r's class t is in the input: (N, C) row-major, or for
+ * (N, C, H, W) sample r / (H·W) at class t and place r mod (H·W). */
+static gint64
+logp_index (const Nll *nll,
+            gint64     r,
+            gint64     t)
+{
+  return ((r / nll->spread) * nll->classes + t) * nll->spread + r % nll->spread;
+}
 
 /* Row r's target class, -1 when the row counts for nothing. */
 static gint64
@@ -51,7 +63,7 @@ nll_sums (const Nll    *nll,
       gint64 t = row_class (nll, r);
       if (t < 0)
         continue;
-      *loss -= class_weight (nll, t) * logp[r * nll->classes + t];
+      *loss -= class_weight (nll, t) * logp[logp_index (nll, r, t)];
       *weights += class_weight (nll, t);
     }
 }
@@ -67,7 +79,7 @@ matches_record (const Build  *b,
       for (gint64 r = 0; r < nll->rows; r++)
         {
           gint64 t = row_class (nll, r);
-          double v = t < 0 ? 0 : -class_weight (nll, t) * logp[r * nll->classes + t];
+          double v = t < 0 ? 0 : -class_weight (nll, t) * logp[logp_index (nll, r, t)];
           double recorded = scalars_output_value (b, r);
           if (!isnan (recorded) && !scalars_same_value (v, recorded))
             return FALSE;
@@ -101,7 +113,7 @@ append_term (Build     *b,
              GString   *num)
 {
   const double *logp = scalars_input_values (b, nll->in);
-  g_autofree char *X = scalars_input_label (b->record, nll->in, r * nll->classes + t);
+  g_autofree char *X = scalars_input_label (b->record, nll->in, logp_index (nll, r, t));
   if (nll->weight)
     {
       g_autofree char *WL = weight_label (nll, t);
@@ -111,7 +123,7 @@ append_term (Build     *b,
     }
   else
     g_string_append (eq, X);
-  scalars_append_number (num, logp[r * nll->classes + t]);
+  scalars_append_number (num, logp[logp_index (nll, r, t)]);
 }
 
 /* reduction='none': y[r] = −w[t]·logp[r, t], 0 for a row not counted. */
@@ -137,9 +149,9 @@ build_rows (Build     *b,
       append_term (b, nll, r, t, eq, num);
       double w = class_weight (nll, t);
       guint out = scalars_add_output (b, r, "nll", g_string_free (eq, FALSE),
-                                      g_string_free (num, FALSE), -w * logp[r * nll->classes + t]);
+                                      g_string_free (num, FALSE), -w * logp[logp_index (nll, r, t)]);
       g_autofree char *WL = nll->weight ? weight_label (nll, t) : NULL;
-      scalars_add_edge (b, base + (guint) (r * nll->classes + t), out, -w,
+      scalars_add_edge (b, base + (guint) (logp_index (nll, r, t)), out, -w,
                         WL ? g_strdup_printf ("−%s", WL) : g_strdup ("−1"));
     }
   return b->error == NULL;
@@ -208,7 +220,7 @@ build_total (Build     *b,
         text = g_strdup_printf ("−1/%g", divisor);
       else
         text = g_strdup ("−1");
-      scalars_add_edge (b, base + (guint) (r * nll->classes + t), out,
+      scalars_add_edge (b, base + (guint) (logp_index (nll, r, t)), out,
                         -class_weight (nll, t) / divisor, text);
     }
   return b->error == NULL;
@@ -219,10 +231,14 @@ scalars_build_nll (Build *b)
 {
   Nll nll = { .ignored = -1 };
   nll.in = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
-  if (!nll.in || nll.in->ndim < 1 || nll.in->ndim > 2)
-    return scalars_fail (b, "has an input of more than two dims");
-  nll.rows = nll.in->ndim == 2 ? nll.in->shape[0] : 1;
-  nll.classes = nll.in->shape[nll.in->ndim - 1];
+  if (!nll.in || nll.in->ndim < 1)
+    return scalars_fail (b, "has an input of no dims");
+  /* (C), (N, C), or nll_loss2d's (N, C, H, W): a row per target element. */
+  nll.classes = nll.in->shape[nll.in->ndim == 1 ? 0 : 1];
+  nll.spread = 1;
+  for (int d = 2; d < nll.in->ndim; d++)
+    nll.spread *= nll.in->shape[d];
+  nll.rows = nll.in->ndim == 1 ? 1 : nll.in->shape[0] * nll.spread;
   for (guint i = 0; i < b->op->saved->len; i++)
     {
       const CrRecordSaved *saved = b->op->saved->pdata[i];
@@ -244,11 +260,14 @@ scalars_build_nll (Build *b)
   if (nll.reduction == REDUCTION_NONE ? scalars_numel_of (b->out) != nll.rows
                                       : scalars_numel_of (b->out) != 1)
     return scalars_fail (b, "has an output of another size than its reduction gives");
-  /* The record keeps no ignore_index: it is the target class (if any)
-   * whose rows left out give the recorded loss (an index outside the
-   * classes, the default −100, leaves its rows out anyway). */
+  /* ignore_index as the record keeps it; where it keeps none, the target
+   * class (if any) whose rows left out give the recorded loss (an index
+   * outside the classes, the default −100, leaves its rows out anyway). */
   const double *logp = scalars_input_values (b, nll.in);
-  if (!matches_record (b, &nll, logp))
+  const CrRecordArgument *ignore_index = cr_record_op_argument (b->op, "ignore_index");
+  if (ignore_index && ignore_index->n_values == 1)
+    nll.ignored = (gint64) ignore_index->values[0];
+  else if (!matches_record (b, &nll, logp))
     for (gint64 r = 0; r < nll.rows; r++)
       {
         nll.ignored = (gint64) nll.target->values[r];

@@ -168,8 +168,8 @@ static const BinaryFunction binary_functions[] = {
   { "FmaxBackward0", "fmax", 0, fmax_f, fmax_a, fmax_b },
   { "FminBackward0", "fmin", 0, fmin_f, fmin_a, fmin_b },
   { "XlogyBackward0", "xlogy", 0, xlogy_f, xlogy_a, xlogy_b },
-  { "XlogyBackward1", "xlogy", 2, xlogy_f, xlogy_a, xlogy_b },
-  { "XlogyBackward2", "xlogy", 1, xlogy_f, xlogy_a, xlogy_b },
+  { "XlogyBackward1", "xlogy", 1, xlogy_f, xlogy_a, xlogy_b },
+  { "XlogyBackward2", "xlogy", 2, xlogy_f, xlogy_a, xlogy_b },
   { "Atan2Backward0", "atan2", 0, atan2_f, atan2_a, atan2_b },
   { "HypotBackward0", "hypot", 0, hypot_f, hypot_a, hypot_b },
   { "LogaddexpBackward0", "logaddexp", 0, logaddexp_f, logaddexp_a, logaddexp_b },
@@ -455,21 +455,20 @@ build_binary (Build                *b,
               const BinaryFunction *f)
 {
   Operand a = { 0 }, c = { 0 };
-  double number = NAN;
+  const CrRecordArgument *given = cr_record_op_argument (b->op, "number");
+  double number = given && given->n_values == 1 ? given->values[0] : NAN;
   if (f->number)
-    {
-      const CrRecordArgument *given = cr_record_op_argument (b->op, "number");
-      if (!given || given->n_values != 1)
-        return scalars_fail (b, "was given a number the record does not keep");
-      number = given->values[0];
-      (f->number == 1 ? &c : &a)[0] = operand (b, 0);
-    }
+    (f->number == 1 ? &c : &a)[0] = operand (b, 0);
   else
     {
+      /* Two inputs, of which one may be a number (an input the record
+       * marks unknown, -1). */
       a = operand (b, 0);
       c = operand (b, 1);
     }
-  if ((f->number != 1 && !a.t) || (f->number != 2 && !c.t))
+  if ((!a.t || !c.t) && isnan (number))
+    return scalars_fail (b, "was given a number the record does not keep");
+  if (!a.t && !c.t)
     return scalars_fail (b, "has an input the record does not keep");
   for (gint64 o = 0; o < scalars_numel_of (b->out); o++)
     {

@@ -38,7 +38,7 @@ static const OpName op_names[] = {
   { "MseLossBackward0", KIND_MSE },
   { "BinaryCrossEntropyWithLogitsBackward0", KIND_BCE_LOGITS },
   { "BinaryCrossEntropyBackward0", KIND_BCE },
-  { "NllLossBackward0", KIND_NLL },
+  { "NllLossBackward0", KIND_NLL }, { "NllLoss2DBackward0", KIND_NLL },
   { "ViewBackward0", KIND_VIEW }, { "ReshapeAliasBackward0", KIND_VIEW },
   { "UnsafeViewBackward0", KIND_VIEW }, { "UnsqueezeBackward0", KIND_VIEW },
   { "UnsqueezeBackward1", KIND_VIEW }, { "SqueezeBackward0", KIND_VIEW },
@@ -59,7 +59,7 @@ static const OpName op_names[] = {
   { "ReflectionPad1DBackward0", KIND_TAKE }, { "ReflectionPad2DBackward0", KIND_TAKE },
   { "ReflectionPad3DBackward0", KIND_TAKE }, { "ReplicationPad1DBackward0", KIND_TAKE },
   { "ReplicationPad2DBackward0", KIND_TAKE }, { "ReplicationPad3DBackward0", KIND_TAKE },
-  { "DiagonalBackward0", KIND_TAKE },
+  { "DiagonalBackward0", KIND_TAKE }, { "AsStridedBackward0", KIND_TAKE },
   { "IndexBackward0", KIND_TAKE }, { "EmbeddingBackward0", KIND_TAKE },
   { "SelectBackward0", KIND_SELECT },
   { "CatBackward0", KIND_CAT }, { "StackBackward0", KIND_STACK },
@@ -823,7 +823,9 @@ build_scalars (const CrRunRecord  *record,
                    "draws at most %d", estimate, CR_OP_SCALARS_MAX_NODES);
       return NULL;
     }
-  if (op->inputs->len == 0 || (!scalars_kind_is_binary (kind) && g_array_index (op->inputs, int, 0) < 0))
+  /* A binary op's number may come first (2 - x, xlogy(2, x)). */
+  if (op->inputs->len == 0 || (!scalars_kind_is_binary (kind) && kind != KIND_POINTWISE
+                               && g_array_index (op->inputs, int, 0) < 0))
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
                    "%s (line %u) has an input the record does not keep", op->grad_fn,
@@ -1001,7 +1003,9 @@ cr_op_scalars_new (const CrRunRecord *record,
       const CrRecordTensor *t = scalars_tensor_at (record, g_array_index (op->inputs, int, i));
       /* A binary op's other side is a number; a layer's missing weight or bias None. */
       g_autofree char *shape = t ? scalars_shape_text (t)
-                               : g_strdup (scalars_kind_is_binary (kind) ? "number" : "None");
+                               : g_strdup (scalars_kind_is_binary (kind)
+                                           || (kind == KIND_POINTWISE && cr_record_op_argument (op, "number"))
+                                           ? "number" : "None");
       g_string_append_printf (title, "%s%s", i ? (kind == KIND_MATMUL || kind == KIND_ADDMM) && i
                                                  == op->inputs->len - 1 ? " @ " : ", " : "",
                               shape);

@@ -129,7 +129,7 @@ test_cases (void)
                           "scalars_alpha.py", "scalars_transposed.py", "scalars_nll_weights.py",
                           "scalars_split.py", "scalars_activations.py", "scalars_extrema.py",
                           "scalars_robust.py", "scalars_reductions.py", "scalars_copies.py",
-                          "scalars_pointwise.py", "scalars_functions.py" };
+                          "scalars_pointwise.py", "scalars_functions.py", "scalars_options.py" };
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       g_autoptr (CrRunRecord) record = record_file (dir, names[i]);

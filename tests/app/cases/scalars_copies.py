@@ -1,6 +1,7 @@
-# Pads (constant, reflect, replicate), repeat, flip, tril, triu,
-# diag and diagonal: each output element one input element (or the pad's
-# constant), so each opens as a scalar graph of copies.
+# Pads (constant, reflect, replicate), repeat, flip, roll, tril, triu, diag,
+# diagonal, and writes into a slice (x[0] = v, +=, *=): each output element
+# one input element (or the pad's constant), so each opens as a scalar
+# graph of copies.
 import torch
 import torch.nn.functional as F
 
@@ -12,14 +13,22 @@ c = F.pad(x.unsqueeze(0), (1, 2), mode='replicate')
 d = F.pad(x.view(1, 1, 2, 3), (1, 1, 1, 0), mode='reflect')
 e = F.pad(x.view(1, 1, 2, 3), (0, 1, 2, 1), mode='replicate')
 f = x.repeat(2, 1)
+g = torch.roll(x, 1, 1)
+h = x.roll(shifts=(1, -1), dims=(0, 1))
 j = torch.flip(x, [1])
 k = torch.tril(x.repeat(1, 2)[:, :3])
 l = torch.triu(x, 1)
 m = torch.diag(v)
 n = torch.diag(x)
 o = torch.diagonal(x, 1)
+p = x * 1
+p[0] = v[1:] * 2
+q = x * 1
+q[:, 1] += v[:2]
+r = x * 1
+r[1, 1:] *= v[2:]
 loss = 0
-for t in (a, b, c, d, e, f, j, k, l, m, n, o):
+for t in (a, b, c, d, e, f, g, h, j, k, l, m, n, o, p, q, r):
     loss = loss + t.sin().sum()
 loss.backward()
 print(a)
@@ -27,7 +36,8 @@ print(b)
 print(c)
 print(d)
 print(e)
-print(f, j, sep='\n')
+print(f, g, h, j, sep='\n')
 print(k, l, m, n, o, sep='\n')
+print(p, q, r, sep='\n')
 print(x.grad)
 print(v.grad)
