@@ -175,6 +175,7 @@ G_BEGIN_DECLS
   X (LERP_SCALAR)         /* LerpBackward0: a number weight */         \
   X (LERP)                /* LerpBackward1: a tensor weight */         \
   X (NAN_TO_NUM)          /* NanToNumBackward0 */                      \
+  X (UNFOLD)              /* UnfoldBackward0: Tensor.unfold */         \
   X (UPSAMPLE_NEAREST1D) /* UpsampleNearest1DBackward1 */ \
   X (UPSAMPLE_NEAREST2D) /* UpsampleNearest2DBackward1 */ \
   X (UPSAMPLE_NEAREST3D) /* UpsampleNearest3DBackward1 */ \

@@ -188,6 +188,42 @@ NATIVE (native_movedim)
   return cr_torch_wrap (cr_permute (x, order, x->ndim, error));
 }
 
+/* self.unfold(dimension, size, step): sliding windows, a view. */
+NATIVE (native_unfold)
+{
+  gint64 dim, size, step;
+  PARSE ("unfold", "self dimension size step");
+
+  if (!cr_torch_args_int (&a, 1, 0, &dim, error) || !cr_torch_args_int (&a, 2, 0, &size, error)
+      || !cr_torch_args_int (&a, 3, 0, &step, error))
+    return NULL;
+  return cr_torch_wrap (cr_unfold (SELF_TENSOR, (int) CLAMP (dim, G_MININT, G_MAXINT), size, step,
+                                   error));
+}
+
+/* as_strided(input, size, stride, storage_offset=None) */
+NATIVE (native_as_strided)
+{
+  gint64 shape[CR_MAX_DIMS], strides[CR_MAX_DIMS], offset = 0;
+  int ndim, n_strides;
+  CrTensor *x;
+  PARSE ("as_strided", "input size stride | storage_offset");
+
+  if ((x = cr_torch_args_tensor (&a, 0, error)) == NULL
+      || !cr_torch_parse_size ("as_strided", "size", &a.values[1], 1, shape, &ndim, error)
+      || !cr_torch_parse_size ("as_strided", "stride", &a.values[2], 1, strides, &n_strides, error)
+      || (cr_torch_args_has (&a, 3) && !cr_torch_args_int (&a, 3, 0, &offset, error)))
+    return NULL;
+  if (ndim != n_strides)
+    {
+      g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                   "mismatch in length of strides and shape");
+      return NULL;
+    }
+  return cr_torch_wrap (cr_as_strided (x, shape, ndim, strides, cr_torch_args_has (&a, 3), offset,
+                                       error));
+}
+
 /* Made under torch.inference_mode() (its storage was). */
 NATIVE (native_is_inference)
 {
@@ -932,6 +968,8 @@ const CrTorchFunc cr_torch_method_funcs[] = {
   { "is_floating_point", native_is_floating_point, CR_TORCH_IN_TORCH | M, NULL },
   { "is_inference", native_is_inference, M, NULL },
   { "_is_view", native_is_view, M, NULL },
+  { "unfold", native_unfold, M, NULL },
+  { "as_strided", native_as_strided, CR_TORCH_IN_TORCH | M, NULL },
   { "movedim", native_movedim, CR_TORCH_IN_TORCH | M, (gpointer) "movedim" },
   { "moveaxis", native_movedim, CR_TORCH_IN_TORCH | M, (gpointer) "moveaxis" },
   { "element_size", native_element_size, M, NULL },

@@ -346,6 +346,13 @@ CrTensor *cr_index_add_full (CrTensor *self, int dim, CrTensor *index, CrTensor 
  * in row-major order; no graph (cr-ops-nonzero.c). */
 CrTensor *cr_nonzero        (CrTensor *x, GError **error);
 CrTensor *cr_index_select   (CrTensor *x, int dim, CrTensor *index, GError **error);
+/* x.unfold(dim, size, step): windows of size along dim every step, a view
+ * (UnfoldBackward0); x.as_strided(shape, strides, offset): a view of x's
+ * storage with that geometry (AsStridedBackward0), offset x's own unless
+ * has_offset (cr-ops-strided-views.c). */
+CrTensor *cr_unfold         (CrTensor *x, int dim, gint64 size, gint64 step, GError **error);
+CrTensor *cr_as_strided     (CrTensor *x, const gint64 *shape, int ndim, const gint64 *strides,
+                             gboolean has_offset, gint64 offset, GError **error);
 /* torch.take_along_dim: gather along dim after broadcasting input and
  * indices but along it; without a dim, of both flattened. */
 CrTensor *cr_take_along_dim (CrTensor *x, CrTensor *indices, gboolean has_dim, int dim,

@@ -2,7 +2,8 @@
  * lacked: clamp with tensor bounds (cr-ops-clamp-tensor.c), cummax/cummin
  * (cr-ops-cummax.c), _pack_padded_sequence (cr-ops-packed-sequence.c),
  * the in-place forms addmm_, cumsum_, cumprod_ (cr-ops-inplace-forms.c),
- * lerp (cr-ops-lerp.c) and nan_to_num (cr-ops-nan-to-num.c):
+ * lerp (cr-ops-lerp.c), nan_to_num (cr-ops-nan-to-num.c), and unfold and
+ * as_strided (cr-ops-strided-views.c):
  * first and second finite-difference checks, grad_fn names, and the
  * values PyTorch 1.13 gives for the cases below. */
 #include "cr-ops.h"
@@ -17,6 +18,7 @@ typedef enum {
   F_CLAMP_BOTH, F_CLAMP_MIN, F_CLAMP_MAX, F_CLAMP_MIN_T, F_CLAMP_MAX_T, F_CLAMP_INPLACE,
   F_CUMMAX_1, F_CUMMIN_0, F_PACK, F_PACK_BATCH_FIRST, F_ADDMM_, F_CUMSUM_, F_CUMPROD_,
   F_LERP_NUMBER, F_LERP_NUMBER_HIGH, F_LERP_TENSOR, F_LERP_INPLACE, F_NAN_TO_NUM,
+  F_UNFOLD_OVERLAP, F_UNFOLD_TWICE, F_AS_STRIDED,
 } Which;
 
 /* y = x * 1, so that an in-place op has a non-leaf to write into. */
@@ -95,6 +97,15 @@ apply (CrTensor *const *in,
 
         return cr_nan_to_num (in[0], &with, error);
       }
+    case F_UNFOLD_OVERLAP:   return cr_unfold (in[0], 1, 3, 1, error);
+    case F_UNFOLD_TWICE:
+      {
+        g_autoptr(CrTensor) rows = cr_unfold (in[0], 0, 2, 1, error);
+
+        return rows != NULL ? cr_unfold (rows, 1, 2, 2, error) : NULL;
+      }
+    case F_AS_STRIDED:
+      return cr_as_strided (in[0], (gint64[]) { 3, 3 }, 2, (gint64[]) { 1, 2 }, TRUE, 1, error);
     case F_CUMSUM_:
     case F_CUMPROD_:
       {
@@ -134,6 +145,9 @@ static const Case cases[] = {
   { F_LERP_TENSOR, "LerpBackward1", 3, { { 3, 4 }, { 3, 4 }, { 4 } } },
   { F_LERP_INPLACE, "LerpBackward1", 3, { { 3, 4 }, { 3, 4 }, { 3, 4 } } },
   { F_NAN_TO_NUM, "NanToNumBackward0", 1, { { 3, 4 } } },
+  { F_UNFOLD_OVERLAP, "UnfoldBackward0", 1, { { 3, 4 } } },
+  { F_UNFOLD_TWICE, "UnfoldBackward0", 1, { { 3, 4 } } },
+  { F_AS_STRIDED, "AsStridedBackward0", 1, { { 3, 4 } } },
 };
 
 static void
