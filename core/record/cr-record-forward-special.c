@@ -826,6 +826,34 @@ say_custom (const Ctx *c)
   return g_string_free (s, FALSE);
 }
 
+/* softmax, log_softmax: along the dim they normalize; "each row" when it
+ * is the last dim of a matrix. */
+static char *
+say_softmax (const Ctx *c)
+{
+  gboolean log = g_str_has_prefix (c->op->grad_fn, "Log");
+  const CrRecordTensor *in = tensor_at (c->record, c->op->inputs, 0);
+  const CrRecordArgument *dim = cr_record_op_argument (c->op, "dim");
+  g_autofree char *where = !has_value (dim) || (in && in->ndim == 2 && dim->values[0] == 1)
+                           ? g_strdup_printf ("each row of %s", c->x)
+                           : g_strdup_printf ("%s along dim %g", c->x, dim->values[0]);
+  return log ? g_strdup_printf ("takes the log of the softmax of %s: x − log Σ e^x", where)
+             : g_strdup_printf ("turns %s into probabilities: e^x / Σ e^x", where);
+}
+
+/* Tensor.unfold: windows along a dim, as a new last dim. */
+static char *
+say_unfold (const Ctx *c)
+{
+  const CrRecordArgument *dim = cr_record_op_argument (c->op, "dimension");
+  const CrRecordArgument *size = cr_record_op_argument (c->op, "size");
+  const CrRecordArgument *step = cr_record_op_argument (c->op, "step");
+  if (!has_value (dim) || !has_value (size) || !has_value (step))
+    return g_strdup_printf ("cuts %s into windows along a dim, each window a new last dim (a view)", c->x);
+  return g_strdup_printf ("cuts %s into windows of %g along dim %g, one every %g, each window along a new "
+                          "last dim (a view)", c->x, size->values[0], dim->values[0], step->values[0]);
+}
+
 /* lerp: a step from start toward end by the weight, a number or a tensor. */
 static char *
 say_lerp (const Ctx *c)
@@ -896,6 +924,8 @@ static const struct {
   { "AddbmmBackward0", say_products }, { "AddcmulBackward0", say_products },
   { "AddcdivBackward0", say_products },
   { "LinalgCrossBackward0", say_cross }, { "LerpBackward*", say_lerp },
+  { "SoftmaxBackward0", say_softmax }, { "LogSoftmaxBackward0", say_softmax },
+  { "UnfoldBackward0", say_unfold },
   { "NotImplemented", say_not_implemented },
 };
 
