@@ -718,6 +718,10 @@ static const SavedName recorded_names[] = {
   { CR_OP_TRIL, "diagonal", 0, SAVED_INT }, { CR_OP_TRIU, "diagonal", 0, SAVED_INT },
   /* roll's shift of every dim of its input (() when it rolled flattened). */
   { CR_OP_ROLL, "shifts", 0, SAVED_DIMS },
+  /* nll_loss's ignore_index as given (PyTorch shows -100 as 2**64 - 100):
+   * the scalar view tells an ignored row by it. */
+  { CR_OP_NLL_LOSS, "ignore_index", 1, SAVED_INT },
+  { CR_OP_NLL_LOSS2D, "ignore_index", 1, SAVED_INT },
 };
 
 void

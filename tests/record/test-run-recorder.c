@@ -848,7 +848,9 @@ test_unsaved_operands (void)
 
 /* The arguments an op keeps that are no tensor: a reduction's dims and
  * keepdim, a softmax's dim (wrapped), a convolution's geometry, a pool's
- * with its default stride filled in, layer norm's eps, a slice's cut. */
+ * with its default stride filled in, layer norm's eps, a slice's cut,
+ * gelu's approximate, nll_loss's reduction and ignore_index (the default
+ * -100 as given). */
 static void
 test_op_arguments (void)
 {
@@ -861,7 +863,12 @@ test_op_arguments (void)
     "c = F.conv2d(x, torch.ones(2, 1, 2, 2), stride=2, padding=1)\n"
     "m = F.max_pool2d(x, 2)\n"
     "n = F.layer_norm(x, (4,), eps=0.25)\n"
-    "t = x[:, :, 1:, ::2]\n", NULL);
+    "t = x[:, :, 1:, ::2]\n"
+    "g = F.gelu(x, approximate='tanh')\n"
+    "h = F.gelu(x)\n"
+    "lp = torch.log_softmax(x.view(4, 4), dim=1)\n"
+    "l = F.nll_loss(lp, torch.tensor([0, 1, 2, 3]), ignore_index=2, reduction='sum')\n"
+    "d = F.nll_loss(lp, torch.tensor([0, 1, 2, 3]))\n", NULL);
   const struct { const char *label, *name; CrRecordArgumentKind kind; int n; double v0, v1; }
   want[] = {
     { "s", "dim", CR_RECORD_ARGUMENT_INTS, 2, 1, 3 },
@@ -875,6 +882,12 @@ test_op_arguments (void)
     { "n", "eps", CR_RECORD_ARGUMENT_FLOAT, 1, 0.25, 0 },
     { "t", "start", CR_RECORD_ARGUMENT_INT, 1, 0, 0 },
     { "t", "step", CR_RECORD_ARGUMENT_INT, 1, 2, 0 },
+    { "g", "approximate", CR_RECORD_ARGUMENT_INT, 1, 1, 0 },
+    { "h", "approximate", CR_RECORD_ARGUMENT_INT, 1, 0, 0 },
+    { "l", "reduction", CR_RECORD_ARGUMENT_INT, 1, 2, 0 },
+    { "l", "ignore_index", CR_RECORD_ARGUMENT_INT, 1, 2, 0 },
+    { "d", "reduction", CR_RECORD_ARGUMENT_INT, 1, 1, 0 },
+    { "d", "ignore_index", CR_RECORD_ARGUMENT_INT, 1, -100, 0 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
     {
