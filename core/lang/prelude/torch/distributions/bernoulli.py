@@ -5,7 +5,8 @@ import math
 import torch
 from torch.distributions import constraints
 from torch.distributions.exp_family import ExponentialFamily
-from torch.distributions.utils import is_number, broadcast_all, probs_to_logits, logits_to_probs
+from torch.distributions.utils import (check_probs_or_logits, is_number, broadcast_all,
+                                       probs_to_logits, logits_to_probs)
 from torch.nn.functional import binary_cross_entropy_with_logits
 
 
@@ -16,8 +17,7 @@ class Bernoulli(ExponentialFamily):
     _lazy = ('logits', 'probs')
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        check_probs_or_logits(probs, logits)
         if probs is not None:
             is_scalar = is_number(probs)
             self.probs, = broadcast_all(probs)

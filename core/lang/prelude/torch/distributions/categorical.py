@@ -5,7 +5,7 @@ import math
 import torch
 from torch.distributions import constraints
 from torch.distributions.distribution import Distribution
-from torch.distributions.utils import probs_to_logits, logits_to_probs
+from torch.distributions.utils import check_probs_or_logits, probs_to_logits, logits_to_probs
 
 
 class Categorical(Distribution):
@@ -14,8 +14,7 @@ class Categorical(Distribution):
     _lazy = ('logits', 'probs')
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        check_probs_or_logits(probs, logits)
         if probs is not None:
             if probs.dim() < 1:
                 raise ValueError("`probs` parameter must be at least one-dimensional.")

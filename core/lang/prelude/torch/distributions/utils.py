@@ -25,6 +25,12 @@ def broadcast_all(*values):
     return torch.broadcast_tensors(*values)
 
 
+def check_probs_or_logits(probs, logits):
+    # A distribution given by probabilities or by logits takes one of them.
+    if (probs is None) == (logits is None):
+        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+
+
 def _standard_normal(shape, dtype, device):
     return torch.empty(shape, dtype=dtype, device=device).normal_()
 
