@@ -18,7 +18,7 @@ struct _CrRunRecorder {
   CrRunRecord *record;           /* owned */
   gint64       values_left;      /* the snapshots' shared budget */
   GHashTable  *serial_ids;       /* serial -> id + 1 */
-  GHashTable  *output_ids;       /* OutputKey* (owned) -> id + 1 */
+  GHashTable  *output_ids;       /* CrNodeEnd* (owned): an output -> id + 1 */
   GHashTable  *op_ids;           /* sequence_nr -> op id + 1 */
   GHashTable  *provenance;       /* serial -> Provenance* (owned) */
   GHashTable  *bindings;         /* serial -> Binding* (owned): constants not recorded yet */

@@ -18,8 +18,7 @@
 #define INPUT_BIT 0x80000000u
 
 typedef struct {
-  guint64   sequence_nr;
-  guint32   edge;        /* output_nr, or input_nr | INPUT_BIT */
+  CrNodeEnd key;         /* first: a Slot* is its key's address */
   guint32   version;     /* the tensor's when the op made or read it */
   gboolean  copied;      /* values copied then (a view of a big tensor): no version to check */
   CrTensor *tensor;      /* owned; NULL: a free slot */
@@ -28,29 +27,29 @@ typedef struct {
 struct _CrSmallTensors {
   Slot        slots[RING_SIZE];
   guint       next;      /* the slot the next note takes */
-  GHashTable *where;     /* Slot* (by its key fields) -> itself */
+  GHashTable *where;     /* Slot* (by its key) -> itself */
 };
 
-static guint
-slot_hash (gconstpointer key)
+guint
+cr_node_end_hash (gconstpointer key)
 {
-  const Slot *s = key;
-  return (guint) (s->sequence_nr * 2654435761u) ^ (guint) (s->sequence_nr >> 32) ^ (s->edge * 40503u);
+  const CrNodeEnd *k = key;
+  return (guint) (k->sequence_nr * 31u) ^ (guint) (k->sequence_nr >> 32) ^ (k->nr * 2654435761u);
 }
 
-static gboolean
-slot_equal (gconstpointer a,
-            gconstpointer b)
+gboolean
+cr_node_end_equal (gconstpointer a,
+                   gconstpointer b)
 {
-  const Slot *x = a, *y = b;
-  return x->sequence_nr == y->sequence_nr && x->edge == y->edge;
+  const CrNodeEnd *x = a, *y = b;
+  return x->sequence_nr == y->sequence_nr && x->nr == y->nr;
 }
 
 CrSmallTensors *
 cr_small_tensors_new (void)
 {
   CrSmallTensors *self = g_new0 (CrSmallTensors, 1);
-  self->where = g_hash_table_new (slot_hash, slot_equal);
+  self->where = g_hash_table_new (cr_node_end_hash, cr_node_end_equal);
   return self;
 }
 
@@ -94,15 +93,14 @@ keep (CrSmallTensors *self,
       guint32         version,
       gboolean        copied)
 {
-  Slot key = { .sequence_nr = sequence_nr, .edge = edge };
+  CrNodeEnd key = { sequence_nr, edge };
   Slot *old = g_hash_table_lookup (self->where, &key);
   if (old)
     slot_clear (self, old);
   Slot *s = &self->slots[self->next];
   self->next = (self->next + 1) % RING_SIZE;
   slot_clear (self, s);
-  s->sequence_nr = sequence_nr;
-  s->edge = edge;
+  s->key = key;
   s->tensor = kept;
   s->version = version;
   s->copied = copied;
@@ -116,7 +114,7 @@ take (CrSmallTensors *self,
 {
   if (!self)
     return NULL;
-  Slot key = { .sequence_nr = sequence_nr, .edge = edge };
+  CrNodeEnd key = { sequence_nr, edge };
   Slot *s = g_hash_table_lookup (self->where, &key);
   if (!s)
     return NULL;

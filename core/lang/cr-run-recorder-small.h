@@ -21,6 +21,17 @@ G_BEGIN_DECLS
  * op opens ops whose inputs and output hold up to 64). */
 #define CR_SMALL_TENSORS_MAX_NUMEL 64
 
+/* One end of a node: its sequence number (unique in a run) and an output's
+ * or an input's number; the recorder's key for a result too. */
+typedef struct {
+  guint64 sequence_nr;
+  guint32 nr;
+} CrNodeEnd;
+
+guint           cr_node_end_hash             (gconstpointer   key);
+gboolean        cr_node_end_equal            (gconstpointer   a,
+                                              gconstpointer   b);
+
 typedef struct _CrSmallTensors CrSmallTensors;
 
 CrSmallTensors *cr_small_tensors_new         (void);

@@ -91,11 +91,6 @@ typedef struct {
   guint64   grad_fn_sequence_nr; /* of its grad_fn before the change, G_MAXUINT64: none */
 } Bump;
 
-typedef struct {
-  guint64 sequence_nr;
-  guint32 output_nr;
-} OutputKey;
-
 /* The data a tensor's value snapshot was taken from: a saved tensor with
  * the same data (the op saved its input, unchanged since) gets a copy of
  * it rather than a snapshot of its own (formatting its text is most of
@@ -137,21 +132,6 @@ cr_run_recorder_iteration (CrInterp *self)
 }
 
 /* ---- small helpers ---------------------------------------------------------- */
-
-static guint
-output_key_hash (gconstpointer key)
-{
-  const OutputKey *k = key;
-  return (guint) (k->sequence_nr * 31u) ^ (guint) (k->sequence_nr >> 32) ^ (k->output_nr * 2654435761u);
-}
-
-static gboolean
-output_key_equal (gconstpointer a,
-                  gconstpointer b)
-{
-  const OutputKey *x = a, *y = b;
-  return x->sequence_nr == y->sequence_nr && x->output_nr == y->output_nr;
-}
 
 static int
 lookup_id (GHashTable   *table,
@@ -491,7 +471,7 @@ cr_run_recorder_output (CrInterp *self,
     return -1;
   if (node->variable)
     return cr_run_recorder_tensor (self, node->variable);
-  OutputKey key = { node->sequence_nr, output_nr };
+  CrNodeEnd key = { node->sequence_nr, output_nr };
   int id = lookup_id (r->output_ids, &key);
   if (id >= 0)
     return id;
@@ -637,7 +617,7 @@ fill_op (CrRunRecorder *r,
         id = cr_run_recorder_tensor (self, edge->node->variable);
       else if (edge->node)
         {
-          OutputKey key = { edge->node->sequence_nr, edge->input_nr };
+          CrNodeEnd key = { edge->node->sequence_nr, edge->input_nr };
           if (lookup_id (r->op_ids, GSIZE_TO_POINTER (edge->node->sequence_nr)) < 0)
             op_new (r, edge->node);
           id = lookup_id (r->output_ids, &key);
@@ -811,9 +791,9 @@ op_new (CrRunRecorder *r,
       g_autoptr (CrTensor) made = cr_small_tensors_take_output (r->small, node->sequence_nr, o);
       if (made && made->ndim == rec->ndim && cr_shape_equal (made->shape, made->ndim, rec->shape, rec->ndim))
         take_value (r, rec, made);
-      OutputKey *output_key = g_new (OutputKey, 1);
+      CrNodeEnd *output_key = g_new (CrNodeEnd, 1);
       output_key->sequence_nr = node->sequence_nr;
-      output_key->output_nr = o;
+      output_key->nr = o;
       insert_id (r->output_ids, output_key, (int) rec->id);
       int id = (int) rec->id;
       g_array_append_val (op->outputs, id);
@@ -1452,7 +1432,7 @@ cr_run_recorder_run_begin (CrInterp *self)
   r->small = cr_small_tensors_new ();
   r->captions = g_hash_table_new_full (span_hash, span_equal, g_free, g_free);
   r->serial_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
-  r->output_ids = g_hash_table_new_full (output_key_hash, output_key_equal, g_free, NULL);
+  r->output_ids = g_hash_table_new_full (cr_node_end_hash, cr_node_end_equal, g_free, NULL);
   r->op_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
   r->provenance = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   r->bindings = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, binding_free);
