@@ -2,8 +2,9 @@
  * input element or a constant, taken apart (cr-op-scalars.h): F.pad with
  * a constant (the pad's elements are its value, with no edge), repeat,
  * flip, roll (by the shift of each dim the record keeps), x[i] = v and
- * the in-place ops on a slice (CopySlices: the written elements from the
- * value, the others from the tensor written into), tril and triu (the zeroed elements are constants), and diag of a
+ * the in-place ops on a slice (CopySlices) and index_copy (the written
+ * elements from the value, the others from the tensor written into),
+ * x.copy_(y), tril and triu (the zeroed elements are constants), and diag of a
  * vector (a matrix of zeros around it). A copied element's edge is 1, so
  * an input element's gradient is the sum of the incoming gradients of its
  * copies. Reflect and replicate pads, diag of a matrix and diagonal keep
@@ -144,7 +145,8 @@ static const CopyOp copy_ops[] = {
   { "TrilBackward0", triangle_source, "zeroed above the diagonal" },
   { "TriuBackward0", triangle_source, "zeroed below the diagonal" },
   { "DiagBackward0", diag_source, "off the diagonal" },
-  { "CopySlices", NULL, NULL },
+  { "CopySlices", NULL, NULL }, { "IndexCopyBackward0", NULL, NULL },
+  { "CopyBackwards", NULL, NULL },
 };
 
 gboolean
@@ -171,13 +173,33 @@ positions_of (const CrRecordOp *op,
   return NULL;
 }
 
-/* x[i] = v, x[:, 1] += v (CopySlices): the output is the base with the
+/* x[i] = v, x[:, 1] += v (CopySlices), x.index_copy(dim, index, v): the
+ * output is the base with the
  * written elements replaced by the source's (the op's second input: the
  * value, or what the in-place op made of the slice); the record keeps
  * where each source element went. Both copies, local 1. */
+/* x.copy_(y): every element of x becomes y's (broadcast); x's old values
+ * reach nothing. */
+static gboolean
+build_copy_into (Build *b)
+{
+  const CrRecordTensor *src = b->op->inputs->len > 1
+                              ? scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 1)) : NULL;
+  if (!src || !scalars_broadcasts_to (src, b->out))
+    return scalars_fail (b, "copies from a tensor the record does not keep");
+  guint base = scalars_input_nodes (b, src);
+  for (gint64 o = 0; o < scalars_numel_of (b->out); o++)
+    scalars_add_copy (b, src, base, o,
+                      scalars_broadcast_source (o, b->out->ndim, b->out->shape, src->ndim, src->shape));
+  return b->error == NULL;
+}
+
 static gboolean
 build_copy_slices (Build *b)
 {
+  /* A circular pad: one input, and each output element's place in it. */
+  if (b->op->inputs->len == 1)
+    return scalars_build_take (b);
   const CrRecordTensor *base = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
   const CrRecordTensor *src = b->op->inputs->len > 1
                               ? scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 1)) : NULL;
@@ -222,7 +244,7 @@ scalars_build_copy (Build *b)
   if (!copy || !in)
     return scalars_fail (b, "is not one the scalar view takes apart");
   if (!copy->source)
-    return build_copy_slices (b);
+    return strcmp (copy->grad_fn, "CopyBackwards") == 0 ? build_copy_into (b) : build_copy_slices (b);
   /* diag of a matrix is its diagonal, which the record keeps as positions. */
   if (copy->source == diag_source && !(in->ndim == 1 && b->out->ndim == 2))
     return scalars_build_take (b);

@@ -1,5 +1,6 @@
-# Pads (constant, reflect, replicate), repeat, flip, roll, tril, triu, diag,
-# diagonal, and writes into a slice (x[0] = v, +=, *=): each output element
+# Pads (constant, reflect, replicate, circular), repeat, flip, roll, tril,
+# triu, diag, diagonal, writes into a slice (x[0] = v, +=, *=), index_copy
+# and copy_: each output element
 # one input element (or the pad's constant), so each opens as a scalar
 # graph of copies.
 import torch
@@ -27,8 +28,12 @@ q = x * 1
 q[:, 1] += v[:2]
 r = x * 1
 r[1, 1:] *= v[2:]
+s = x.index_copy(1, torch.tensor([2, 0]), v.view(2, 2))
+u = x * 1
+u.copy_(v[:3])
+w = F.pad(x.view(1, 2, 3), (1, 2), mode='circular')
 loss = 0
-for t in (a, b, c, d, e, f, g, h, j, k, l, m, n, o, p, q, r):
+for t in (a, b, c, d, e, f, g, h, j, k, l, m, n, o, p, q, r, s, u, w):
     loss = loss + t.sin().sum()
 loss.backward()
 print(a)
@@ -38,6 +43,6 @@ print(d)
 print(e)
 print(f, g, h, j, sep='\n')
 print(k, l, m, n, o, sep='\n')
-print(p, q, r, sep='\n')
+print(p, q, r, s, u, w, sep='\n')
 print(x.grad)
 print(v.grad)
