@@ -15,6 +15,7 @@
 #include "cr-compare-window.h"
 
 #include "cr-coach-compare.h"
+#include "cr-dialog-present.h"
 #include "cr-graph-groups.h"
 #include "cr-graph-layout.h"
 #include "cr-graph-model.h"
@@ -476,6 +477,7 @@ present (GtkWindow   *parent,
   if (parent)
     gtk_window_set_transient_for (GTK_WINDOW (dialog), parent);
   gtk_window_set_default_size (GTK_WINDOW (dialog), 1120, 690);
+  cr_dialog_follow_presentation (GTK_WINDOW (dialog), parent);
   /* The records stay as long as the window draws them. */
   g_object_set_data_full (G_OBJECT (dialog), "cr-before", cr_run_record_ref (before),
                           (GDestroyNotify) cr_run_record_unref);

@@ -9,6 +9,7 @@
 #include "cr-window-private.h"
 #include "cr-notebook.h"
 
+#include "cr-dialog-present.h"
 #include "cr-script-guard.h"
 
 #include <adwaita.h>
@@ -74,6 +75,7 @@ check_view_new (CrWindow *self)
   gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (self));
   gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
   gtk_window_set_default_size (GTK_WINDOW (dialog), 860, 540);
+  cr_dialog_follow_presentation (GTK_WINDOW (dialog), GTK_WINDOW (self));
 
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *header = adw_header_bar_new ();

@@ -119,6 +119,70 @@ test_wrong_backward (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The dialog's table: its monospace label. */
+static GtkWidget *
+find_table (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "monospace"))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_table (c);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* The table's type, in points. */
+static double
+table_font_pt (GtkWindow *dialog)
+{
+  GtkWidget *table = find_table (GTK_WIDGET (dialog));
+  g_assert_nonnull (table);
+  PangoFontDescription *font = pango_context_get_font_description (gtk_widget_get_pango_context (table));
+  return pango_font_description_get_size (font) / (double) PANGO_SCALE;
+}
+
+/* Presenting, the table is read from the back of the room: presentation's
+ * type and most of the window, where it opened at the window's own type in
+ * an 860x540 corner. */
+static void
+test_presentation (void)
+{
+  CrWindow *window = open_script (
+    "import torch\n"
+    "x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)\n"
+    "(x * x).sum().backward()\n");
+  gtk_window_set_default_size (GTK_WINDOW (window), 1366, 768);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.check-numerically", NULL));
+  GtkWindow *dialog = check_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (dialog), "presentation"));
+  double window_pt = table_font_pt (dialog);
+  g_assert_true (cr_ui_test_wait_until (table_shown, NULL, 60));
+  gtk_window_destroy (dialog);
+
+  cr_window_set_presentation (window, TRUE);
+  cr_ui_test_wait_window_idle (window);
+  int width = gtk_widget_get_width (GTK_WIDGET (window));
+  int height = gtk_widget_get_height (GTK_WIDGET (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.check-numerically", NULL));
+  dialog = check_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (dialog), "presentation"));
+  int dialog_width = 0, dialog_height = 0;
+  gtk_window_get_default_size (dialog, &dialog_width, &dialog_height);
+  g_assert_cmpint (dialog_width, >=, MAX (860, width * 9 / 10));
+  g_assert_cmpint (dialog_height, >=, MAX (540, height * 9 / 10));
+  double present_pt = table_font_pt (dialog);
+  g_assert_cmpfloat (present_pt, >=, window_pt * 1.3);
+  g_assert_true (cr_ui_test_wait_until (table_shown, NULL, 60));
+  gtk_window_destroy (dialog);
+  cr_window_set_presentation (window, FALSE);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -126,5 +190,6 @@ main (int    argc,
   cr_ui_test_init_gtk (&argc, &argv);
   g_test_add_func ("/window-check/agree", test_agree);
   g_test_add_func ("/window-check/wrong-backward", test_wrong_backward);
+  g_test_add_func ("/window-check/presentation", test_presentation);
   return g_test_run ();
 }

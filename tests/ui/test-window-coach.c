@@ -197,7 +197,21 @@ test_compare_zero_grad (void)
   g_assert_nonnull (strstr (labels->str, "6 backward calls, the last loss 0.6084"));
   /* Two graphs, the loss chart and model.bias's .grad. */
   g_assert_cmpuint (count_drawing_areas (GTK_WIDGET (compare)), ==, 4);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (compare), "presentation"));
   gtk_window_destroy (compare);
+  /* Presenting, it opens again for the room: presentation's type, most of
+   * the window. */
+  cr_window_set_presentation (window, TRUE);
+  cr_ui_test_wait_window_idle (window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.coach-compare", NULL));
+  g_assert_nonnull ((compare = compare_window ()));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (compare), "presentation"));
+  int width = 0, height = 0;
+  gtk_window_get_default_size (compare, &width, &height);
+  g_assert_cmpint (width, >=, gtk_widget_get_width (GTK_WIDGET (window)) * 9 / 10);
+  g_assert_cmpint (height, >=, gtk_widget_get_height (GTK_WIDGET (window)) * 9 / 10);
+  gtk_window_destroy (compare);
+  cr_window_set_presentation (window, FALSE);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
