@@ -176,6 +176,7 @@ G_BEGIN_DECLS
   X (LERP)                /* LerpBackward1: a tensor weight */         \
   X (NAN_TO_NUM)          /* NanToNumBackward0 */                      \
   X (UNFOLD)              /* UnfoldBackward0: Tensor.unfold */         \
+  X (PRELU)               /* PreluBackward0 */                         \
   X (UPSAMPLE_NEAREST1D) /* UpsampleNearest1DBackward1 */ \
   X (UPSAMPLE_NEAREST2D) /* UpsampleNearest2DBackward1 */ \
   X (UPSAMPLE_NEAREST3D) /* UpsampleNearest3DBackward1 */ \

@@ -1,5 +1,6 @@
 /* cr-torch-activation.c — torch.nn.functional.smooth_l1_loss (its op is in
- * core/ops/cr-ops-smooth-l1.c). The activations that lived here (hardtanh,
+ * core/ops/cr-ops-smooth-l1.c) and prelu (core/ops/cr-ops-prelu.c), whose
+ * weight is a tensor. The activations that lived here (hardtanh,
  * relu6, leaky_relu, elu, softplus, gelu) are bound from their rows of
  * core/cr-unary-ops.def by cr-torch-unary.c. */
 #include "cr-torch-native.h"
@@ -26,10 +27,21 @@ NATIVE (native_smooth_l1_loss)
   return cr_torch_wrap (cr_smooth_l1_loss (x, y, reduction, beta, error));
 }
 
+/* prelu(input, weight) */
+NATIVE (native_prelu)
+{
+  PARSE ("prelu", "input weight");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (weight, 1);
+
+  return cr_torch_wrap (cr_prelu (x, weight, error));
+}
+
 #define F CR_TORCH_IN_F
 
 const CrTorchFunc cr_torch_activation_funcs[] = {
   { "smooth_l1_loss", native_smooth_l1_loss, F, NULL },
+  { "prelu", native_prelu, F | CR_TORCH_IN_TORCH | CR_TORCH_IN_TENSOR, NULL },
 };
 
 const guint cr_torch_n_activation_funcs = G_N_ELEMENTS (cr_torch_activation_funcs);

@@ -246,6 +246,7 @@ static const SavedName saved_names[] = {
   { CR_OP_NAN_TO_NUM, "self", 0 },
   { CR_OP_UNFOLD, "dimension", 0, SAVED_DIM }, { CR_OP_UNFOLD, "self_sizes", 0, SAVED_INPUT_SIZES },
   { CR_OP_UNFOLD, "size", 0, SAVED_INT }, { CR_OP_UNFOLD, "step", 1, SAVED_INT },
+  { CR_OP_PRELU, "self", 0 }, { CR_OP_PRELU, "weight", 1 },
   { CR_OP_CLAMP_MIN, "min", 0, SAVED_NUMBER }, { CR_OP_CLAMP_MAX, "max", 0, SAVED_NUMBER },
   { CR_OP_CDIST, "x1", 0 }, { CR_OP_CDIST, "x2", 1 }, { CR_OP_CDIST, "result", 2 },
   { CR_OP_CDIST, "p", 0, SAVED_DOUBLE },

@@ -100,6 +100,9 @@ CrTensor *cr_lerp           (CrTensor *self, CrTensor *end, CrTensor *weight, do
                              GError **error);
 gboolean  cr_lerp_          (CrTensor *self, CrTensor *end, CrTensor *weight, double number,
                              GError **error);
+/* x where x > 0, else weight·x, weight one number or one per channel (dim
+ * 1): F.prelu, nn.PReLU (PreluBackward0; cr-ops-prelu.c). */
+CrTensor *cr_prelu          (CrTensor *x, CrTensor *weight, GError **error);
 /* What nan_to_num puts for NaN and the infinities (theirs: the dtype's
  * largest and lowest numbers unless given). */
 typedef struct {

@@ -153,6 +153,7 @@ static const struct {
   { CR_OP_LERP, "LerpBackward1" },
   { CR_OP_NAN_TO_NUM, "NanToNumBackward0" },
   { CR_OP_UNFOLD, "UnfoldBackward0" },
+  { CR_OP_PRELU, "PreluBackward0" },
   { CR_OP_LINALG_VECTOR_NORM, "LinalgVectorNormBackward0" },
   { CR_OP_LINALG_CROSS, "LinalgCrossBackward0" },
   { CR_OP_UPSAMPLE_NEAREST1D, "UpsampleNearest1DBackward1" },

@@ -2,8 +2,8 @@
  * lacked: clamp with tensor bounds (cr-ops-clamp-tensor.c), cummax/cummin
  * (cr-ops-cummax.c), _pack_padded_sequence (cr-ops-packed-sequence.c),
  * the in-place forms addmm_, cumsum_, cumprod_ (cr-ops-inplace-forms.c),
- * lerp (cr-ops-lerp.c), nan_to_num (cr-ops-nan-to-num.c), and unfold and
- * as_strided (cr-ops-strided-views.c):
+ * lerp (cr-ops-lerp.c), nan_to_num (cr-ops-nan-to-num.c), unfold and
+ * as_strided (cr-ops-strided-views.c) and prelu (cr-ops-prelu.c):
  * first and second finite-difference checks, grad_fn names, and the
  * values PyTorch 1.13 gives for the cases below. */
 #include "cr-ops.h"
@@ -18,7 +18,7 @@ typedef enum {
   F_CLAMP_BOTH, F_CLAMP_MIN, F_CLAMP_MAX, F_CLAMP_MIN_T, F_CLAMP_MAX_T, F_CLAMP_INPLACE,
   F_CUMMAX_1, F_CUMMIN_0, F_PACK, F_PACK_BATCH_FIRST, F_ADDMM_, F_CUMSUM_, F_CUMPROD_,
   F_LERP_NUMBER, F_LERP_NUMBER_HIGH, F_LERP_TENSOR, F_LERP_INPLACE, F_NAN_TO_NUM,
-  F_UNFOLD_OVERLAP, F_UNFOLD_TWICE, F_AS_STRIDED,
+  F_UNFOLD_OVERLAP, F_UNFOLD_TWICE, F_AS_STRIDED, F_PRELU,
 } Which;
 
 /* y = x * 1, so that an in-place op has a non-leaf to write into. */
@@ -106,6 +106,7 @@ apply (CrTensor *const *in,
       }
     case F_AS_STRIDED:
       return cr_as_strided (in[0], (gint64[]) { 3, 3 }, 2, (gint64[]) { 1, 2 }, TRUE, 1, error);
+    case F_PRELU:            return cr_prelu (in[0], in[1], error);
     case F_CUMSUM_:
     case F_CUMPROD_:
       {
@@ -148,6 +149,8 @@ static const Case cases[] = {
   { F_UNFOLD_OVERLAP, "UnfoldBackward0", 1, { { 3, 4 } } },
   { F_UNFOLD_TWICE, "UnfoldBackward0", 1, { { 3, 4 } } },
   { F_AS_STRIDED, "AsStridedBackward0", 1, { { 3, 4 } } },
+  { F_PRELU, "PreluBackward0", 2, { { 2, 3, 2 }, { 3 } } },
+  { F_PRELU, "PreluBackward0", 2, { { 3, 4 }, { 1 } } },
 };
 
 static void

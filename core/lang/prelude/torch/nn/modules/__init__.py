@@ -1,7 +1,7 @@
 # torch.nn.modules: every layer, loss and container class.
 from torch.nn.modules.module import Module
 from torch.nn.modules.linear import Identity, Linear, Bilinear
-from torch.nn.modules.activation import ReLU, ReLU6, Hardtanh, LeakyReLU, Tanh, Sigmoid, \
+from torch.nn.modules.activation import ReLU, ReLU6, Hardtanh, LeakyReLU, PReLU, Tanh, Sigmoid, \
     LogSigmoid, Softsign, Tanhshrink, GELU, SiLU, Mish, Hardsigmoid, Hardswish, ELU, Softplus, \
     Softmax, LogSoftmax, Softmin, CELU, SELU, Threshold, Hardshrink, Softshrink
 from torch.nn.modules.loss import L1Loss, MSELoss, SmoothL1Loss, HuberLoss, NLLLoss, \
@@ -27,7 +27,7 @@ from torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 from torch.nn.modules.upsampling import Upsample, UpsamplingNearest2d, UpsamplingBilinear2d
 
 __all__ = [
-    'Module', 'Identity', 'Linear', 'Bilinear', 'ReLU', 'ReLU6', 'Hardtanh', 'LeakyReLU',
+    'Module', 'Identity', 'Linear', 'Bilinear', 'ReLU', 'ReLU6', 'Hardtanh', 'LeakyReLU', 'PReLU',
     'Tanh', 'Sigmoid', 'LogSigmoid', 'Softsign', 'Tanhshrink', 'GELU', 'SiLU', 'Mish', 'Hardsigmoid',
     'Hardswish', 'ELU', 'CELU', 'SELU', 'Threshold', 'Hardshrink', 'Softshrink',
     'Softplus', 'Softmax', 'LogSoftmax', 'Softmin', 'L1Loss', 'MSELoss', 'SmoothL1Loss',

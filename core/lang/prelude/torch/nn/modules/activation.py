@@ -2,6 +2,7 @@
 import torch
 from torch.nn import functional as F
 from torch.nn.modules.module import Module
+from torch.nn.parameter import Parameter
 
 
 def _inplace_str(inplace, first):
@@ -60,6 +61,19 @@ class LeakyReLU(Module):
 
     def extra_repr(self):
         return 'negative_slope={}{}'.format(self.negative_slope, _inplace_str(self.inplace, False))
+
+
+class PReLU(Module):
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        self.num_parameters = num_parameters
+        super().__init__()
+        self.weight = Parameter(torch.empty(num_parameters, device=device, dtype=dtype).fill_(init))
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self):
+        return 'num_parameters={}'.format(self.num_parameters)
 
 
 class Tanh(Module):
