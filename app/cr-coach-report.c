@@ -16,6 +16,7 @@
 #include "cr-interp.h"
 #include "cr-interp-cells.h"
 #include "cr-script-load.h"
+#include "cr-script-place.h"
 
 #include <string.h>
 

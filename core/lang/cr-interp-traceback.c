@@ -3,7 +3,7 @@
  * expression, deep recursion counted), the CrScriptError the runner shows,
  * SyntaxErrors, and warnings pointing at the script's line. */
 #include "cr-interp-private.h"
-#include "cr-run-record.h"
+#include "cr-script-place.h"
 
 #define TRACEBACK_REPEAT_CUTOFF 3
 

@@ -7,6 +7,7 @@
 
 #include "cr-error.h"
 #include "cr-interp-base.h"
+#include "cr-script-place.h"
 
 #include <string.h>
 

@@ -1,12 +1,13 @@
 /* cr-record-lines.c — a line of a run's script as its reader counts it:
  * "cell 3, line 2" in a notebook, "line 12" in a plain script
- * (cr_run_record_line_text in cr-run-record.h; cr_cell_line_text names a
- * cell's line where no record is at hand).
+ * (cr_run_record_line_text in cr-run-record.h; cr_cell_line_text, in
+ * core/cr-script-place.h, names a cell's line where no record is at hand).
  *
  * The cells are the record's own (the interpreter ran the script as those
  * cells), so the record alone says where a line is, in the process that
  * ran the script and in the window that got its record. */
 #include "cr-run-record.h"
+#include "cr-script-place.h"
 
 void
 cr_run_record_add_cell (CrRunRecord *self,
@@ -57,12 +58,4 @@ cr_run_record_line_text (const CrRunRecord *self,
   if (cell)
     return cr_cell_line_text (cell->number, cell_line, capital);
   return g_strdup_printf ("%s %d", capital ? "Line" : "line", line);
-}
-
-char *
-cr_cell_line_text (guint    number,
-                   int      cell_line,
-                   gboolean capital)
-{
-  return g_strdup_printf ("%s %u, line %d", capital ? "Cell" : "cell", number, cell_line);
 }

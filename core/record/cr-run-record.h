@@ -564,14 +564,6 @@ const CrRecordCell *cr_run_record_cell_at         (const CrRunRecord *self,
 char               *cr_run_record_line_text       (const CrRunRecord *self,
                                                    int               line,
                                                    gboolean          capital);
-/* The words for line cell_line (1-based) of code cell number: "cell 3,
- * line 2" ("Cell 3, line 2" with capital; new string). The one spelling of
- * a notebook's line, for what names one before a record exists (a
- * traceback, a warning, the notebook's notes) and for
- * cr_run_record_line_text. */
-char               *cr_cell_line_text             (guint             number,
-                                                   int               cell_line,
-                                                   gboolean          capital);
 
 /* ---- state at a step -------------------------------------------------------
  * "As of (backward, step)": after step `step` of backward call `backward` ran;
