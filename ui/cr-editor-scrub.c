@@ -17,6 +17,7 @@ struct _CrEditorScrub {
   /* Owned */
   GtkGesture      *drag;      /* a reference; the view holds it too */
   GdkCursor       *saved_cursor; /* the view's own, while a drag shows ew-resize (a ref) */
+  GtkEventController *keys;   /* Ctrl+Up/Down; the view owns it (valid while view is) */
 
   /* The drag in progress */
   gboolean         active;
@@ -116,6 +117,44 @@ cr_editor_scrub_is_active (CrEditorScrub *self)
   return self->active;
 }
 
+gboolean
+cr_editor_scrub_step (CrEditorScrub *self,
+                      int            steps)
+{
+  g_return_val_if_fail (CR_IS_EDITOR_SCRUB (self), FALSE);
+  if (self->active || !self->view)
+    return FALSE;
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->view);
+  GtkTextIter at;
+  gtk_text_buffer_get_iter_at_mark (buffer, &at, gtk_text_buffer_get_insert (buffer));
+  if (!cr_editor_scrub_begin (self, &at))
+    return FALSE;
+  /* The literal stays selected, the cursor at its start: the next press
+   * finds it again. */
+  cr_editor_scrub_update (self, steps * CR_EDITOR_SCRUB_PIXELS_PER_STEP);
+  cr_editor_scrub_end (self);
+  return TRUE;
+}
+
+/* A keyboard user (and a lecturer at the keyboard, not the mouse) scrubs
+ * with Ctrl+Up and Ctrl+Down; off a number the keys go on to the view. */
+static gboolean
+on_key_pressed (GtkEventControllerKey *keys,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                CrEditorScrub         *self)
+{
+  GdkModifierType mods = state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK | GDK_ALT_MASK | GDK_SUPER_MASK);
+  if (mods != GDK_CONTROL_MASK)
+    return FALSE;
+  if (keyval == GDK_KEY_Up || keyval == GDK_KEY_KP_Up)
+    return cr_editor_scrub_step (self, 1);
+  if (keyval == GDK_KEY_Down || keyval == GDK_KEY_KP_Down)
+    return cr_editor_scrub_step (self, -1);
+  return FALSE;
+}
+
 static void
 on_drag_begin (GtkGestureDrag *drag,
                double          x,
@@ -181,6 +220,12 @@ cr_editor_scrub_dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (self->drag, self);
       g_clear_object (&self->drag);
     }
+  if (self->keys && self->view)
+    {
+      g_signal_handlers_disconnect_by_data (self->keys, self);
+      gtk_widget_remove_controller (GTK_WIDGET (self->view), self->keys);
+    }
+  self->keys = NULL;
   g_clear_weak_pointer (&self->view);
   G_OBJECT_CLASS (cr_editor_scrub_parent_class)->dispose (object);
 }
@@ -216,5 +261,11 @@ cr_editor_scrub_new (GtkTextView *view)
   g_signal_connect (self->drag, "drag-end", G_CALLBACK (on_drag_end), self);
   g_signal_connect (self->drag, "cancel", G_CALLBACK (on_drag_cancel), self);
   gtk_widget_add_controller (GTK_WIDGET (view), GTK_EVENT_CONTROLLER (g_object_ref (self->drag)));
+  /* Before the text view's Ctrl+Up, which moves by paragraph. */
+  self->keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_name (self->keys, "cr-scrub-keys");
+  gtk_event_controller_set_propagation_phase (self->keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (self->keys, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (view), self->keys);
   return self;
 }

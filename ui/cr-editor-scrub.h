@@ -5,7 +5,11 @@
  * the window re-runs the script and the graph follows; the whole drag is
  * one undo step. "started" and "ended" frame a drag, so that the window
  * shows every run's result while it lasts rather than cancelling runs
- * that a newer step made stale (ui/cr-window-run.c). */
+ * that a newer step made stale (ui/cr-window-run.c).
+ *
+ * From the keyboard, Ctrl+Up and Ctrl+Down on a number step it up or down
+ * by its last digit, each press one undo step; elsewhere they keep the
+ * editor's own meaning. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -31,5 +35,11 @@ void           cr_editor_scrub_update    (CrEditorScrub     *self,
                                           double             dx);
 void           cr_editor_scrub_end       (CrEditorScrub     *self);
 gboolean       cr_editor_scrub_is_active (CrEditorScrub     *self);
+
+/* What Ctrl+Up (steps 1) and Ctrl+Down (-1) do: the literal at the cursor
+ * moved by steps of its last digit, as a drag of that many steps. FALSE,
+ * and nothing changes, when the cursor is on no number or a drag is on. */
+gboolean       cr_editor_scrub_step      (CrEditorScrub     *self,
+                                          int                steps);
 
 G_END_DECLS

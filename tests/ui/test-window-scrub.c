@@ -282,6 +282,70 @@ test_leaf_value_written_back (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The editor's key controller for Ctrl+Up and Ctrl+Down. */
+static GtkEventController *
+scrub_keys (CrWindow *window)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (cr_window_get_source_view (window)));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
+      if (g_strcmp0 (gtk_event_controller_get_name (c), "cr-scrub-keys") == 0)
+        return c;
+    }
+  return NULL;
+}
+
+static gboolean
+press (CrWindow        *window,
+       guint            keyval,
+       GdkModifierType  state)
+{
+  gboolean handled = FALSE;
+  g_signal_emit_by_name (scrub_keys (window), "key-pressed", keyval, 0, state, &handled);
+  return handled;
+}
+
+/* From the keyboard: Ctrl+Up and Ctrl+Down on a number step it by its last
+ * digit, each press one undo step, and the graph follows; off a number, or
+ * with another modifier, the keys are the editor's. */
+static void
+test_keys_step (void)
+{
+  CrWindow *window = open_script ();
+  g_assert_nonnull (scrub_keys (window));
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (cr_window_get_source_view (window)));
+  GtkTextIter at;
+  iter_at (window, "2.0", 1, &at);
+  gtk_text_buffer_place_cursor (buffer, &at);
+  g_assert_true (press (window, GDK_KEY_Up, GDK_CONTROL_MASK));
+  g_assert_true (press (window, GDK_KEY_Up, GDK_CONTROL_MASK));
+  g_assert_true (press (window, GDK_KEY_KP_Up, GDK_CONTROL_MASK));
+  g_assert_true (press (window, GDK_KEY_Down, GDK_CONTROL_MASK));
+  g_assert_false (window->scrubbing);
+  g_autofree char *text = source_text (window);
+  g_assert_nonnull (strstr (text, "a = torch.tensor(2.2, requires_grad=True)"));
+  cr_ui_test_spin (50);
+  cr_ui_test_wait_window_idle (window);
+  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), 2.2, 1e-6);
+  gtk_text_buffer_undo (buffer);
+  g_free (text);
+  text = source_text (window);
+  g_assert_nonnull (strstr (text, "a = torch.tensor(2.3, requires_grad=True)"));
+
+  /* Not on a number, or not Ctrl alone: the editor's own keys. */
+  g_assert_false (press (window, GDK_KEY_Up, GDK_CONTROL_MASK | GDK_SHIFT_MASK));
+  g_assert_false (press (window, GDK_KEY_Up, GDK_ALT_MASK));
+  g_assert_false (press (window, GDK_KEY_Left, GDK_CONTROL_MASK));
+  iter_at (window, "requires_grad", 3, &at);
+  gtk_text_buffer_place_cursor (buffer, &at);
+  g_assert_false (press (window, GDK_KEY_Up, GDK_CONTROL_MASK));
+  g_free (text);
+  text = source_text (window);
+  g_assert_nonnull (strstr (text, "a = torch.tensor(2.3, requires_grad=True)"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -291,5 +355,6 @@ main (int    argc,
   g_test_add_func ("/window-scrub/coalesces", test_scrub_coalesces);
   g_test_add_func ("/window-scrub/no-ctrl", test_drag_without_ctrl_is_text);
   g_test_add_func ("/window-scrub/leaf-value", test_leaf_value_written_back);
+  g_test_add_func ("/window-scrub/keys", test_keys_step);
   return g_test_run ();
 }
