@@ -158,33 +158,12 @@ scalars_is_copy_op (const char *grad_fn)
   return FALSE;
 }
 
-/* The record's positions of the op (internal), all n of them, or NULL. */
-static const CrTensorSnapshot *
-positions_of (const CrRecordOp *op,
-              gint64            n)
-{
-  for (guint s = 0; s < op->saved->len; s++)
-    {
-      const CrRecordSaved *saved = op->saved->pdata[s];
-      if (saved->internal && g_strcmp0 (saved->name, "positions") == 0 && saved->value
-          && saved->value->n_values == n)
-        return saved->value;
-    }
-  return NULL;
-}
-
-/* x[i] = v, x[:, 1] += v (CopySlices), x.index_copy(dim, index, v): the
- * output is the base with the
- * written elements replaced by the source's (the op's second input: the
- * value, or what the in-place op made of the slice); the record keeps
- * where each source element went. Both copies, local 1. */
 /* x.copy_(y): every element of x becomes y's (broadcast); x's old values
  * reach nothing. */
 static gboolean
 build_copy_into (Build *b)
 {
-  const CrRecordTensor *src = b->op->inputs->len > 1
-                              ? scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 1)) : NULL;
+  const CrRecordTensor *src = scalars_input_at (b, 1);
   if (!src || !scalars_broadcasts_to (src, b->out))
     return scalars_fail (b, "copies from a tensor the record does not keep");
   guint base = scalars_input_nodes (b, src);
@@ -200,13 +179,12 @@ build_copy_slices (Build *b)
   /* A circular pad: one input, and each output element's place in it. */
   if (b->op->inputs->len == 1)
     return scalars_build_take (b);
-  const CrRecordTensor *base = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
-  const CrRecordTensor *src = b->op->inputs->len > 1
-                              ? scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 1)) : NULL;
+  const CrRecordTensor *base = scalars_input_at (b, 0);
+  const CrRecordTensor *src = scalars_input_at (b, 1);
   gint64 out_numel = scalars_numel_of (b->out);
   if (!base || !src || scalars_numel_of (base) != out_numel)
     return scalars_fail (b, "writes into a tensor the record does not keep");
-  const CrTensorSnapshot *positions = positions_of (b->op, scalars_numel_of (src));
+  const CrTensorSnapshot *positions = scalars_positions (b->op, scalars_numel_of (src));
   if (!positions)
     return scalars_fail (b, "writes into places the record does not keep");
   g_autofree gint64 *written = g_new (gint64, MAX (out_numel, 1));
@@ -240,7 +218,7 @@ scalars_build_copy (Build *b)
   for (guint i = 0; i < G_N_ELEMENTS (copy_ops); i++)
     if (strcmp (b->op->grad_fn, copy_ops[i].grad_fn) == 0)
       copy = &copy_ops[i];
-  const CrRecordTensor *in = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
+  const CrRecordTensor *in = scalars_input_at (b, 0);
   if (!copy || !in)
     return scalars_fail (b, "is not one the scalar view takes apart");
   if (!copy->source)
@@ -253,14 +231,8 @@ scalars_build_copy (Build *b)
   gint64 out_numel = scalars_numel_of (b->out);
   if (copy->source == diag_source)
     {
-      const CrTensorSnapshot *positions = NULL;
-      for (guint s = 0; s < b->op->saved->len; s++)
-        {
-          const CrRecordSaved *saved = b->op->saved->pdata[s];
-          if (saved->internal && g_strcmp0 (saved->name, "positions") == 0)
-            positions = saved->value;
-        }
-      if (positions && positions->n_values == scalars_numel_of (in))
+      const CrTensorSnapshot *positions = scalars_positions (b->op, scalars_numel_of (in));
+      if (positions)
         {
           placed = g_new (gint64, MAX (out_numel, 1));
           for (gint64 o = 0; o < out_numel; o++)

@@ -19,19 +19,9 @@ scalars_build_extremum (Build *b)
                                                           : (largest ? "max" : "min");
   gint64 in_numel = scalars_numel_of (in), out_numel = scalars_numel_of (b->out);
   /* The dims reduced: the recorded dim(s), all of them without. */
-  const CrRecordArgument *dim = cr_record_op_argument (op, "dim");
-  guint mask = in->ndim ? (1u << in->ndim) - 1 : 0;
-  if (dim && dim->n_values > 0)
-    {
-      mask = 0;
-      for (int i = 0; i < dim->n_values; i++)
-        {
-          int d = scalars_wrap_dim ((gint64) dim->values[i], in->ndim);
-          if (d < 0)
-            return scalars_fail (b, "reduces over a dim out of range");
-          mask |= 1u << d;
-        }
-    }
+  guint mask;
+  if (!scalars_dims_mask (cr_record_op_argument (op, "dim"), in->ndim, &mask))
+    return scalars_fail (b, "reduces over a dim out of range");
   g_autofree gint64 *map = g_new (gint64, MAX (in_numel, 1));
   if (in->ndim > 0 && !scalars_reduce_map (in, b->out, mask, map))
     return scalars_fail (b, "has an output whose shape is not its input's reduced");

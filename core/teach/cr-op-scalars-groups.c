@@ -315,28 +315,6 @@ rule_sum (Group *g)
     }
 }
 
-/* The reduced dims as a mask of in's: the recorded "dim" (an int or a
- * tuple), all of them where it is None, () or not kept (prod(), norm()). */
-static gboolean
-reduced_dims (Build                *b,
-              const CrRecordTensor *in,
-              guint                *mask)
-{
-  const CrRecordArgument *dim = cr_record_op_argument (b->op, "dim");
-  *mask = in->ndim ? (1u << in->ndim) - 1 : 0;
-  if (!dim || dim->n_values == 0)
-    return TRUE;
-  *mask = 0;
-  for (int i = 0; i < dim->n_values; i++)
-    {
-      int d = scalars_wrap_dim ((gint64) dim->values[i], in->ndim);
-      if (d < 0)
-        return FALSE;
-      *mask |= 1u << d;
-    }
-  return TRUE;
-}
-
 gboolean
 scalars_build_group (Build *b)
 {
@@ -344,7 +322,7 @@ scalars_build_group (Build *b)
   for (guint i = 0; i < G_N_ELEMENTS (group_names); i++)
     if (strcmp (b->op->grad_fn, group_names[i].grad_fn) == 0)
       name = &group_names[i];
-  const CrRecordTensor *in = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
+  const CrRecordTensor *in = scalars_input_at (b, 0);
   if (!name || !in)
     return scalars_fail (b, "is not one the scalar view takes apart");
   gboolean cumulative = name->op >= GROUP_CUMSUM;
@@ -375,7 +353,8 @@ scalars_build_group (Build *b)
   else
     {
       guint mask;
-      if (!reduced_dims (b, in, &mask))
+      /* The recorded dims; all of them where it keeps None or () (prod(), norm()). */
+      if (!scalars_dims_mask (cr_record_op_argument (b->op, "dim"), in->ndim, &mask))
         return scalars_fail (b, "reduces over a dim out of range");
       if (in->ndim > 0 && !scalars_reduce_map (in, b->out, mask, map))
         return scalars_fail (b, "has an output whose shape is not its input's reduced");

@@ -146,9 +146,7 @@ scalars_build_loss (Build *b)
 {
   const CrRecordOp *op = b->op;
   LossKind kind = b->kind == KIND_MSE ? LOSS_MSE : b->kind == KIND_BCE ? LOSS_BCE : LOSS_BCE_LOGITS;
-  const CrRecordTensor *x = scalars_tensor_at (b->record, g_array_index (op->inputs, int, 0));
-  const CrRecordTensor *t = op->inputs->len > 1
-                            ? scalars_tensor_at (b->record, g_array_index (op->inputs, int, 1)) : NULL;
+  const CrRecordTensor *x = scalars_input_at (b, 0), *t = scalars_input_at (b, 1);
   if (!x || !t || scalars_numel_of (x) != scalars_numel_of (t))
     return scalars_fail (b, "has a target the record does not keep, or of another size");
   gint64 n = scalars_numel_of (x);

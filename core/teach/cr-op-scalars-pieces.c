@@ -54,14 +54,8 @@ scalars_build_take (Build *b)
 {
   const CrRecordTensor *in = scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, 0));
   gint64 out_numel = scalars_numel_of (b->out), in_numel = scalars_numel_of (in);
-  const CrTensorSnapshot *positions = NULL;
-  for (guint s = 0; s < b->op->saved->len; s++)
-    {
-      const CrRecordSaved *saved = b->op->saved->pdata[s];
-      if (saved->internal && g_strcmp0 (saved->name, "positions") == 0)
-        positions = saved->value;
-    }
-  if (!positions || positions->n_values != out_numel)
+  const CrTensorSnapshot *positions = scalars_positions (b->op, out_numel);
+  if (!positions)
     return scalars_fail (b, "takes elements from places the record does not keep");
   /* An embedding's padding row gets no gradient (PyTorch's convention, not
    * the derivative of a copy), and scale_grad_by_freq divides a row's

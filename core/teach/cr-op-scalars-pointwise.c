@@ -210,8 +210,7 @@ operand (Build *b,
          guint  i)
 {
   Operand a = { 0 };
-  a.t = i < b->op->inputs->len ? scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, i))
-                               : NULL;
+  a.t = scalars_input_at (b, i);
   if (a.t)
     {
       a.values = scalars_input_values (b, a.t);

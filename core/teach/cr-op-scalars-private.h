@@ -106,6 +106,16 @@ int scalars_wrap_dim (gint64 dim, int ndim);
 /* The dims the record says the op reduced over, as a mask of in's dims;
  * FALSE when it keeps none. */
 gboolean scalars_reduced_mask (Build *b, const CrRecordTensor *in, guint *mask);
+/* The dims of a recorded "dim" (an int or a tuple) as a mask of an ndim
+ * tensor's: all of them where dim is NULL, None or (); FALSE for a dim out
+ * of range. */
+gboolean scalars_dims_mask (const CrRecordArgument *dim, int ndim, guint *mask);
+/* The op's tensor input i, NULL when it has none there or the record
+ * does not know it. */
+const CrRecordTensor *scalars_input_at (const Build *b, guint i);
+/* The op's own "positions" (where each output element came from, or went),
+ * all n of them; NULL when the record keeps none. */
+const CrTensorSnapshot *scalars_positions (const CrRecordOp *op, gint64 n);
 gboolean scalars_build_reduction (Build *b);
 gboolean scalars_build_matmul (Build *b);
 gboolean scalars_build_softmax (Build *b);

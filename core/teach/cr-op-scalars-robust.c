@@ -53,9 +53,7 @@ scalars_build_robust_loss (Build *b)
   const CrRecordArgument *reduction_arg = cr_record_op_argument (op, "reduction");
   int reduction = reduction_arg && reduction_arg->n_values == 1 ? (int) reduction_arg->values[0]
                   : REDUCTION_MEAN;
-  const CrRecordTensor *x = scalars_tensor_at (b->record, g_array_index (op->inputs, int, 0));
-  const CrRecordTensor *t = op->inputs->len > 1
-                            ? scalars_tensor_at (b->record, g_array_index (op->inputs, int, 1)) : NULL;
+  const CrRecordTensor *x = scalars_input_at (b, 0), *t = scalars_input_at (b, 1);
   if (!x || !t || scalars_numel_of (x) != scalars_numel_of (t))
     return scalars_fail (b, "has a target the record does not keep, or of another size");
   gint64 n = scalars_numel_of (x);

@@ -68,10 +68,21 @@ scalars_reduced_mask (Build                *b,
     }
   if (!dim || (dim->kind != CR_RECORD_ARGUMENT_INTS && dim->kind != CR_RECORD_ARGUMENT_INT))
     return FALSE;
+  return scalars_dims_mask (dim, in->ndim, mask);
+}
+
+gboolean
+scalars_dims_mask (const CrRecordArgument *dim,
+                   int                     ndim,
+                   guint                  *mask)
+{
+  *mask = ndim ? (1u << ndim) - 1 : 0;
+  if (!dim || dim->n_values == 0)
+    return TRUE;
   *mask = 0;
   for (int i = 0; i < dim->n_values; i++)
     {
-      int d = scalars_wrap_dim ((gint64) dim->values[i], in->ndim);
+      int d = scalars_wrap_dim ((gint64) dim->values[i], ndim);
       if (d < 0)
         return FALSE;
       *mask |= 1u << d;

@@ -83,6 +83,28 @@ scalars_tensor_at (const CrRunRecord *record,
   return id >= 0 && (guint) id < record->tensors->len ? record->tensors->pdata[id] : NULL;
 }
 
+const CrRecordTensor *
+scalars_input_at (const Build *b,
+                  guint        i)
+{
+  return i < b->op->inputs->len ? scalars_tensor_at (b->record, g_array_index (b->op->inputs, int, i))
+                                : NULL;
+}
+
+const CrTensorSnapshot *
+scalars_positions (const CrRecordOp *op,
+                   gint64            n)
+{
+  for (guint s = 0; s < op->saved->len; s++)
+    {
+      const CrRecordSaved *saved = op->saved->pdata[s];
+      if (saved->internal && g_strcmp0 (saved->name, "positions") == 0 && saved->value
+          && saved->value->n_values == n)
+        return saved->value;
+    }
+  return NULL;
+}
+
 gint64
 scalars_numel_of (const CrRecordTensor *t)
 {
@@ -102,26 +124,20 @@ scalars_lookup_kind (const char *grad_fn,
         *out = op_names[i].kind;
         return TRUE;
       }
-  if (scalars_is_activation (grad_fn))
-    {
-      *out = KIND_ACTIVATION;
-      return TRUE;
-    }
-  if (scalars_is_group_op (grad_fn))
-    {
-      *out = KIND_GROUP;
-      return TRUE;
-    }
-  if (scalars_is_copy_op (grad_fn))
-    {
-      *out = KIND_COPY;
-      return TRUE;
-    }
-  if (scalars_is_pointwise_op (grad_fn))
-    {
-      *out = KIND_POINTWISE;
-      return TRUE;
-    }
+  /* The families whose files keep their own tables of grad_fns. */
+  static const struct {
+    gboolean (*has) (const char *grad_fn);
+    Kind       kind;
+  } families[] = {
+    { scalars_is_activation, KIND_ACTIVATION }, { scalars_is_group_op, KIND_GROUP },
+    { scalars_is_copy_op, KIND_COPY }, { scalars_is_pointwise_op, KIND_POINTWISE },
+  };
+  for (guint i = 0; grad_fn && i < G_N_ELEMENTS (families); i++)
+    if (families[i].has (grad_fn))
+      {
+        *out = families[i].kind;
+        return TRUE;
+      }
   return FALSE;
 }
 
