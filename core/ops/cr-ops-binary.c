@@ -266,8 +266,8 @@ record (const BinaryOp *bop,
 
   if (node == NULL)
     return;
-  if (op == bop->number_op && b->is_wrapped_number)
-    cr_ops_note_number (node, cr_tensor_read_flat (b, 0), b->dtype == CR_DTYPE_INT64);
+  if (op == bop->number_op)
+    cr_ops_note_wrapped_number (node, b);
   if (keeps (bop, node, 0))
     cr_node_save (node, 0, a, FALSE);
   if (keeps (bop, node, 1))

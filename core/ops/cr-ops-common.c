@@ -26,8 +26,7 @@ cr_ops_record (CrOpId           op,
   for (guint i = 0; i < n_inputs; i++)
     if (inputs[i] != NULL && inputs[i]->is_wrapped_number)
       {
-        cr_ops_note_number (node, cr_tensor_read_flat (inputs[i], 0),
-                            inputs[i]->dtype == CR_DTYPE_INT64);
+        cr_ops_note_wrapped_number (node, inputs[i]);
         break;
       }
   return node;
@@ -43,6 +42,14 @@ cr_ops_note_number (CrNode   *node,
   args->number = number;
   args->has_number = TRUE;
   args->number_is_int = is_int;
+}
+
+void
+cr_ops_note_wrapped_number (CrNode         *node,
+                            const CrTensor *number)
+{
+  if (number->is_wrapped_number)
+    cr_ops_note_number (node, cr_tensor_read_flat (number, 0), number->dtype == CR_DTYPE_INT64);
 }
 
 CrTensor *

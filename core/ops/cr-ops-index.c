@@ -1430,6 +1430,7 @@ cr_masked_fill (CrTensor  *x,
     {
       CrNode *node = cr_node_new (CR_OP_MASKED_FILL, inputs, value->is_wrapped_number ? 1 : 2, 1);
       cr_node_save (node, 0, bmask, FALSE);
+      cr_ops_note_wrapped_number (node, value);
       cr_ops_attach (out, node);
     }
   return out;
@@ -1480,6 +1481,9 @@ cr_masked_fill_ (CrTensor  *self,
     return FALSE;
   cr_tensor_bump_version (self);
   if ((node = cr_ops_rebase_history (CR_OP_MASKED_FILL, inputs, n_inputs)) != NULL)
-    cr_node_save (node, 0, bmask, FALSE);
+    {
+      cr_node_save (node, 0, bmask, FALSE);
+      cr_ops_note_wrapped_number (node, value);
+    }
   return TRUE;
 }

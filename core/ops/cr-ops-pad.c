@@ -204,6 +204,8 @@ cr_constant_pad (CrTensor      *x,
       args->ints[0] = n;
       for (int i = 0; i < n; i++)
         args->dims[i] = (int) CLAMP (pad[i], G_MININT, G_MAXINT);
+      /* The value put around x (0 when F.pad was given none), as x's dtype. */
+      cr_ops_note_number (node, value, !cr_dtype_is_floating (x->dtype));
     }
   return g_steal_pointer (&out);
 }

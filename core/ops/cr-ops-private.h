@@ -22,6 +22,10 @@ CrNode   *cr_ops_record          (CrOpId           op,
 void      cr_ops_note_number     (CrNode          *node,
                                   double           number,
                                   gboolean         is_int);
+/* The same for number when it is a wrapped Python number
+ * (cr_ops_wrap_number); nothing for another tensor. */
+void      cr_ops_note_wrapped_number (CrNode         *node,
+                                      const CrTensor *number);
 
 /* A Python number as an op operand: a 0-d wrapped tensor (is_wrapped_number),
  * int64 when value is integral and integral is TRUE, float64 otherwise, so it

@@ -202,7 +202,9 @@ written_values (CrTensor  *self,
 
 /* values written (or added) into self at pos, out of place or in place
  * (returns self's new ref then), recording op over (self, values) or (self)
- * with pos in saved slot 0 and keep (NULL for an add) in slot 1. */
+ * with pos in saved slot 0 and keep (NULL for an add) in slot 1; number:
+ * the Python number values were made of (scatter's value), NULL when they
+ * came as a tensor. */
 static CrTensor *
 write_at (CrOpId      op,
           const char *fname,
@@ -211,6 +213,7 @@ write_at (CrOpId      op,
           CrTensor   *keep,
           CrTensor   *values,
           guint       n_inputs,
+          const double *number,
           gboolean    add,
           gboolean    inplace,
           GError    **error)
@@ -258,6 +261,9 @@ write_at (CrOpId      op,
       cr_node_save (node, 0, pos, FALSE);
       if (keep != NULL)
         cr_node_save (node, 1, keep, FALSE);
+      /* Written as self's dtype: an int only into an integer tensor. */
+      if (number != NULL)
+        cr_ops_note_number (node, *number, !cr_dtype_is_floating (self->dtype));
       if (inplace)
         {
           cr_autograd_set_history (self, node, 0);
@@ -288,8 +294,8 @@ cr_scatter_full (CrTensor   *self,
   if (!plan (fname, self, &dim, index, src, &pos, &keep, error)
       || (values = written_values (self, index, src, value, error)) == NULL)
     return NULL;
-  return write_at (op, fname, self, pos, add ? NULL : keep, values, src != NULL ? 2 : 1, add,
-                   inplace, error);
+  return write_at (op, fname, self, pos, add ? NULL : keep, values, src != NULL ? 2 : 1,
+                   src != NULL ? NULL : &value, add, inplace, error);
 }
 
 /* index_add(dim, index, source): source's slice i added into self's slice
@@ -397,5 +403,5 @@ cr_index_add_full (CrTensor   *self,
         return NULL;
     }
   return write_at (CR_OP_INDEX_ADD, "index_add", self, pos, NULL,
-                   scaled != NULL ? scaled : source, 2, TRUE, inplace, error);
+                   scaled != NULL ? scaled : source, 2, NULL, TRUE, inplace, error);
 }

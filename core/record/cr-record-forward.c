@@ -672,6 +672,178 @@ example_elementwise (const CrRunRecord      *record,
   return g_string_free (s, FALSE);
 }
 
+/* "y[2] = 2 - x[2] = 2 - 3 = -1": 2 - x, the Python number first, as
+ * MulBackward0's element with a number is worked out. */
+static char *
+example_rsub (const CrRunRecord      *record,
+              const CrRecordOp       *op,
+              const char             *result,
+              const CrTensorSnapshot *out)
+{
+  double number;
+  const CrRecordArgument *alpha = cr_record_op_argument (op, "alpha");
+  const CrTensorSnapshot *v = input_value (record, op, 0, NULL);
+  if (!cr_forward_number (op, &number) || (alpha && alpha->n_values > 0 && alpha->values[0] != 1)
+      || !values_kept (v) || v->ndim > out->ndim)
+    return NULL;
+  gint64 idx[CR_MAX_DIMS] = { 0 };
+  example_index (out, idx);
+  gint64 at = offset_in (idx, out->ndim, out->shape, out->ndim);
+  double x = v->values[offset_in (idx, out->ndim, v->shape, v->ndim)];
+  if (!agrees (number - x, out->values[at]))
+    return NULL;
+  g_autofree char *label = cr_forward_tensor_name (record, op_input (op, 0), "?");
+  GString *s = g_string_new (result);
+  append_index (s, idx, out->ndim, out->ndim, out->shape);
+  g_string_append (s, " = ");
+  append_operand (s, number);
+  g_string_append_printf (s, " - %s", label);
+  append_index (s, idx, out->ndim, v->ndim, v->shape);
+  g_string_append (s, " = ");
+  append_operand (s, number);
+  g_string_append (s, " - ");
+  append_operand (s, x);
+  g_string_append (s, " = ");
+  append_number (s, out->values[at]);
+  return g_string_free (s, FALSE);
+}
+
+/* The multi-index of t's flat element e. */
+static void
+flat_to_index (gint64                  e,
+               const CrTensorSnapshot *t,
+               gint64                 *idx)
+{
+  for (int d = t->ndim - 1; d >= 0; d--)
+    {
+      gint64 n = t->shape[d] > 0 ? t->shape[d] : 1;
+      idx[d] = e % n;
+      e /= n;
+    }
+}
+
+/* "y[1,2] = -inf, where the mask is True; y[1,1] = x[1,1] = 3, where it
+ * is False": out's element put (flat, -1: none shown) is the op's Python
+ * number, its element kept is input v's element kept_in. */
+static char *
+tell_put_and_kept (const CrRunRecord      *record,
+                   const CrRecordOp       *op,
+                   const char             *result,
+                   const CrTensorSnapshot *out,
+                   double                  number,
+                   gint64                  put,
+                   const char             *put_where,
+                   const CrTensorSnapshot *v,
+                   gint64                  kept,
+                   gint64                  kept_in,
+                   const char             *kept_where)
+{
+  if (put < 0 && kept < 0)
+    return NULL;
+  g_autofree char *label = cr_forward_tensor_name (record, op_input (op, 0), "?");
+  GString *s = g_string_new (NULL);
+  gint64 idx[CR_MAX_DIMS] = { 0 };
+  if (put >= 0)
+    {
+      flat_to_index (put, out, idx);
+      g_string_append (s, result);
+      append_index (s, idx, out->ndim, out->ndim, out->shape);
+      g_string_append (s, " = ");
+      append_number (s, number);
+      g_string_append_printf (s, ", %s", put_where);
+    }
+  if (kept >= 0)
+    {
+      gint64 in_idx[CR_MAX_DIMS] = { 0 };
+      flat_to_index (kept, out, idx);
+      flat_to_index (kept_in, v, in_idx);
+      g_string_append_printf (s, "%s%s", put >= 0 ? "; " : "", result);
+      append_index (s, idx, out->ndim, out->ndim, out->shape);
+      g_string_append_printf (s, " = %s", label);
+      append_index (s, in_idx, v->ndim, v->ndim, v->shape);
+      g_string_append (s, " = ");
+      append_number (s, out->values[kept]);
+      if (kept_where)
+        g_string_append_printf (s, ", %s", kept_where);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* Where masked_fill or scatter put its Python number and where it kept
+ * its input, the last of each: an element counts as put when the result
+ * there is the number and the input was not, as kept when the result is
+ * the input's element and not the number, so neither the mask nor the
+ * index need be known. */
+static char *
+example_number_put (const CrRunRecord      *record,
+                    const CrRecordOp       *op,
+                    const char             *result,
+                    const CrTensorSnapshot *out,
+                    const char             *put_where,
+                    const char             *kept_where)
+{
+  double number;
+  const CrTensorSnapshot *v = input_value (record, op, 0, NULL);
+  if (!cr_forward_number (op, &number) || !values_kept (v) || v->ndim != out->ndim
+      || v->numel != out->numel)
+    return NULL;
+  gint64 put = -1, kept = -1;
+  for (gint64 e = 0; e < out->numel; e++)
+    {
+      gboolean is_number = agrees (number, out->values[e]);
+      if (is_number && !agrees (number, v->values[e]))
+        put = e;
+      else if (!is_number && agrees (v->values[e], out->values[e]))
+        kept = e;
+    }
+  return tell_put_and_kept (record, op, result, out, number, put, put_where, v, kept, kept, kept_where);
+}
+
+/* "y[0,5] = 0, padding; y[0,3] = x[0,2] = 1.5": F.pad's number at the
+ * last element in the padding and the last element that came from x,
+ * found from pad, (before, after) of the last dim first as F.pad takes
+ * it (negative: cut off). */
+static char *
+example_pad (const CrRunRecord      *record,
+             const CrRecordOp       *op,
+             const char             *result,
+             const CrTensorSnapshot *out)
+{
+  double number;
+  const CrRecordArgument *pad = cr_record_op_argument (op, "pad");
+  const CrTensorSnapshot *v = input_value (record, op, 0, NULL);
+  if (!cr_forward_number (op, &number) || !pad || pad->n_values % 2 != 0 || !values_kept (v)
+      || v->ndim != out->ndim || pad->n_values / 2 > out->ndim)
+    return NULL;
+  gint64 before[CR_MAX_DIMS] = { 0 };
+  for (int k = 0; k < pad->n_values / 2; k++)
+    before[out->ndim - 1 - k] = (gint64) pad->values[2 * k];
+  gint64 put = -1, kept = -1, kept_in = -1;
+  for (gint64 e = 0; e < out->numel; e++)
+    {
+      gint64 idx[CR_MAX_DIMS], in = 0;
+      gboolean inside = TRUE;
+      flat_to_index (e, out, idx);
+      for (int d = 0; d < out->ndim && inside; d++)
+        {
+          gint64 i = idx[d] - before[d];
+          inside = i >= 0 && i < v->shape[d];
+          in = in * v->shape[d] + i;
+        }
+      if (!inside)
+        put = e;
+      else
+        {
+          kept = e;
+          kept_in = in;
+        }
+    }
+  if ((put >= 0 && !agrees (number, out->values[put]))
+      || (kept >= 0 && !agrees (v->values[kept_in], out->values[kept])))
+    return NULL;
+  return tell_put_and_kept (record, op, result, out, number, put, "padding", v, kept, kept_in, NULL);
+}
+
 /* "s = 9.563 + 7.5 + 8.5 + … (9 numbers) = 86.31",
  * "m = (1 + 2 + 3) / 3 = 2". */
 static char *
@@ -745,6 +917,29 @@ example_matmul (const CrRunRecord      *record,
   g_string_append (s, " = ");
   append_number (s, out->values[i * out->shape[1] + j]);
   return g_string_free (s, FALSE);
+}
+
+/* The element worked out of an op that took a Python number beside its
+ * one tensor (2 - x, masked_fill's, scatter's and F.pad's value); NULL
+ * for another op. */
+static char *
+example_with_number (const CrRunRecord      *record,
+                     const CrRecordOp       *op,
+                     const char             *result,
+                     const CrTensorSnapshot *out)
+{
+  const char *g = op->grad_fn ? op->grad_fn : "";
+  if (op_input (op, 0) < 0 || (op->inputs->len > 1 && op_input (op, 1) >= 0))
+    return NULL;
+  if (g_str_has_prefix (g, "RsubBackward"))
+    return example_rsub (record, op, result, out);
+  if (g_str_has_prefix (g, "MaskedFillBackward"))
+    return example_number_put (record, op, result, out, "where the mask is True", "where it is False");
+  if (g_str_has_prefix (g, "ScatterBackward"))
+    return example_number_put (record, op, result, out, "a place the index gives", "a place it does not");
+  if (g_str_has_prefix (g, "ConstantPadNdBackward"))
+    return example_pad (record, op, result, out);
+  return NULL;
 }
 
 /* ---- the text ------------------------------------------------------------- */
@@ -883,7 +1078,10 @@ cr_forward_text_new (const CrRunRecord *record,
     }
   self->equation = g_string_free (eq, FALSE);
 
-  if (words && out && out->numel >= 1 && values_kept (out))
+  /* (Ops told by cr_forward_words_special have no line in the table.) */
+  if (!words && out && out->numel > 1 && values_kept (out))
+    self->example = example_with_number (record, op, self->result, out);
+  else if (words && out && out->numel >= 1 && values_kept (out))
     switch (words->kind)
       {
       case CR_FORWARD_BINARY:
@@ -900,6 +1098,8 @@ cr_forward_text_new (const CrRunRecord *record,
         break;
       case CR_FORWARD_OTHER:
       default:
+        if (out->numel > 1)
+          self->example = example_with_number (record, op, self->result, out);
         break;
       }
   return self;

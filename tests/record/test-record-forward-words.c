@@ -4,9 +4,13 @@
  * native_foo of x", CrForwardText.generic). A new op that a case uses
  * fails here until cr-record-forward-words.c says what it does. Each
  * script runs through the interpreter with its output left out; one that
- * stops with an error is told up to where it stopped. */
+ * stops with an error is told up to where it stopped. A Python number an
+ * op took (masked_fill's, scatter's and F.pad's value, 2 - x's 2) is told
+ * by value, in the sentence and in the element worked out. */
 #include "cr-interp.h"
+#include "record-test-util.h"
 #include "cr-record-forward.h"
+#include "cr-record-text.h"
 
 #include <string.h>
 
@@ -105,6 +109,63 @@ test_every_op_told (gconstpointer data)
   g_hash_table_unref (survey.generic);
 }
 
+/* The text of the op whose caption is caption in record. */
+static CrForwardText *
+text_of (const CrRunRecord *record,
+         const char        *caption)
+{
+  for (guint op = 0; op < record->ops->len; op++)
+    {
+      g_autofree char *c = cr_record_op_caption (record, (int) op);
+      if (g_strcmp0 (c, caption) == 0)
+        return cr_forward_text_new (record, (int) op);
+    }
+  g_error ("no op with the caption %s", caption);
+}
+
+static void
+test_numbers_told (void)
+{
+  g_autoptr (CrRunRecord) record = record_test_run ("numbers.py",
+    "import torch\n"
+    "import torch.nn.functional as F\n"
+    "x = torch.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)\n"
+    "m = torch.tensor([[True, False, True], [False, True, False]])\n"
+    "a = x.masked_fill(m, -1.5)\n"
+    "b = x.scatter(1, torch.tensor([[0], [2]]), 7.0)\n"
+    "c = F.pad(x, (1, 2), value=0.5)\n"
+    "d = 2 - x\n"
+    "e = F.pad(x, (0, 1))\n"
+    "f = x * 1\n"
+    "f.masked_fill_(m, 0.0)\n"
+    "f.scatter_(0, torch.tensor([[1, 0, 1]]), -3.0)\n"
+    "(a.sum() + b.sum() + c.sum() + d.sum() + e.sum() + f.sum()).backward()\n", NULL);
+  static const struct {
+    const char *caption, *sentence, *example;
+  } want[] = {
+    { "a = x.masked_fill(m, -1.5)", "copies x with -1.5 put where the mask is True",
+      "a[1,1] = -1.5, where the mask is True; a[1,2] = x[1,2] = 6, where it is False" },
+    { "b = x.scatter(1, torch.tensor([[0], [2]]), 7.0)", "copies x and writes 7 into the places an index gives",
+      "b[1,2] = 7, a place the index gives; b[1,1] = x[1,1] = 5, a place it does not" },
+    { "c = F.pad(x, (1, 2), value=0.5)", "pads x with 0.5",
+      "c[1,5] = 0.5, padding; c[1,3] = x[1,2] = 6" },
+    { "d = 2 - x", "subtracts x from 2", "d[1,2] = 2 - x[1,2] = 2 - 6 = -4" },
+    { "e = F.pad(x, (0, 1))", "pads x with 0", "e[1,3] = 0, padding; e[1,2] = x[1,2] = 6" },
+    { "f.masked_fill_(m, 0.0)", "with 0 put where the mask is True", NULL },
+    { "f.scatter_(0, torch.tensor([[1, 0, 1]]), -3.0)", "writes -3 into the places an index gives", NULL },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      g_autoptr (CrForwardText) text = text_of (record, want[i].caption);
+      if (!strstr (text->sentence, want[i].sentence))
+        g_error ("%s: \"%s\" does not say \"%s\"", want[i].caption, text->sentence, want[i].sentence);
+      if (want[i].example)
+        g_assert_cmpstr (text->example, ==, want[i].example);
+      else
+        g_assert_nonnull (text->example);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -114,5 +175,6 @@ main (int   argc,
   g_autofree char *examples = g_test_build_filename (G_TEST_DIST, "..", "data", "examples", NULL);
   const char *dirs[] = { cases, examples, NULL };
   g_test_add_data_func ("/record-forward-words/every-op-told", dirs, test_every_op_told);
+  g_test_add_func ("/record-forward-words/numbers", test_numbers_told);
   return g_test_run ();
 }
