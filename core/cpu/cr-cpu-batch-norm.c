@@ -68,6 +68,41 @@ lanes_sum_f64 (const double *a)
   return ((a[0] + a[1]) + a[2]) + a[3];
 }
 
+/* vec::reduce_all over n values as PyTorch's vectorised loop runs it:
+ * fewer than LANES in order; else LANES running sums, the last partial
+ * vector added lane by lane, then the lanes' horizontal sum. TERM (i): the
+ * value i; ADD (FMA, acc, i): acc with value i added, fused where
+ * PyTorch's is. Returns from the function it stands in. */
+#define LANE_REDUCE(S, T, LANES, FMA, n, TERM, ADD)                             \
+  do                                                                            \
+    {                                                                           \
+      T acc_[LANES];                                                            \
+      gint64 d_;                                                                \
+      if ((n) < LANES)                                                          \
+        {                                                                       \
+          T s_ = TERM (0);                                                      \
+          for (gint64 i_ = 1; i_ < (n); i_++)                                   \
+            s_ = s_ + TERM (i_);                                                \
+          return s_;                                                            \
+        }                                                                       \
+      for (int j_ = 0; j_ < LANES; j_++)                                        \
+        acc_[j_] = TERM (j_);                                                   \
+      for (d_ = LANES; d_ < (n) - (n) % LANES; d_ += LANES)                     \
+        for (int j_ = 0; j_ < LANES; j_++)                                      \
+          acc_[j_] = ADD (FMA, acc_[j_], d_ + j_);                              \
+      for (int j_ = 0; j_ < (n) - d_; j_++)                                     \
+        acc_[j_] = ADD (FMA, acc_[j_], d_ + j_);                                \
+      return lanes_sum_##S (acc_);                                              \
+    }                                                                           \
+  while (0)
+
+/* The sum's values p[i], added plainly. */
+#define SUM_TERM(i) p[i]
+#define SUM_ADD(FMA, acc, i) ((acc) + p[i])
+/* The dot's (x[i] − mean)·dy[i], fused into the running sums. */
+#define DOT_TERM(i) ((x[i] - mean) * dy[i])
+#define DOT_ADD(FMA, acc, i) FMA (x[i] - mean, dy[i], acc)
+
 /* DEFINE_BATCH_NORM (suffix, T, LANES, FMA): the loops for one dtype. The
  * sums named "acc" are in double, as PyTorch's acc_type. */
 #define DEFINE_BATCH_NORM(S, T, LANES, FMA)                                     \
@@ -76,23 +111,7 @@ lanes_sum_f64 (const double *a)
   reduce_sum_##S (const T *p,                                                   \
                   gint64   n)                                                   \
   {                                                                             \
-    T acc[LANES];                                                               \
-    gint64 d;                                                                   \
-    if (n < LANES)                                                              \
-      {                                                                         \
-        T s = p[0];                                                             \
-        for (gint64 i = 1; i < n; i++)                                          \
-          s = s + p[i];                                                         \
-        return s;                                                               \
-      }                                                                         \
-    for (int j = 0; j < LANES; j++)                                             \
-      acc[j] = p[j];                                                            \
-    for (d = LANES; d < n - n % LANES; d += LANES)                              \
-      for (int j = 0; j < LANES; j++)                                           \
-        acc[j] = acc[j] + p[d + j];                                             \
-    for (int j = 0; j < n - d; j++)                                             \
-      acc[j] = acc[j] + p[d + j];                                               \
-    return lanes_sum_##S (acc);                                                 \
+    LANE_REDUCE (S, T, LANES, FMA, n, SUM_TERM, SUM_ADD);                       \
   }                                                                             \
                                                                                 \
   /* vec::map2_reduce_all((x − mean)·dy, +) over n values */                    \
@@ -102,23 +121,7 @@ lanes_sum_f64 (const double *a)
                   T        mean,                                                \
                   gint64   n)                                                   \
   {                                                                             \
-    T acc[LANES];                                                               \
-    gint64 d;                                                                   \
-    if (n < LANES)                                                              \
-      {                                                                         \
-        T s = (x[0] - mean) * dy[0];                                            \
-        for (gint64 i = 1; i < n; i++)                                          \
-          s = s + (x[i] - mean) * dy[i];                                        \
-        return s;                                                               \
-      }                                                                         \
-    for (int j = 0; j < LANES; j++)                                             \
-      acc[j] = (x[j] - mean) * dy[j];                                           \
-    for (d = LANES; d < n - n % LANES; d += LANES)                              \
-      for (int j = 0; j < LANES; j++)                                           \
-        acc[j] = FMA (x[d + j] - mean, dy[d + j], acc[j]);                      \
-    for (int j = 0; j < n - d; j++)                                             \
-      acc[j] = FMA (x[d + j] - mean, dy[d + j], acc[j]);                        \
-    return lanes_sum_##S (acc);                                                 \
+    LANE_REDUCE (S, T, LANES, FMA, n, DOT_TERM, DOT_ADD);                       \
   }                                                                             \
                                                                                 \
   static void                                                                   \
