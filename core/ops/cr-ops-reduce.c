@@ -28,6 +28,27 @@ normalize_dims (const CrTensor *x,
     out[i] = dims[i] < 0 ? dims[i] + n : dims[i];
 }
 
+/* cr_ops_record of op over x with the dims it reduced (made non-negative)
+ * and keepdim in the node's args: the node (borrowed) or NULL. */
+static CrNode *
+record_over_dims (CrOpId      op,
+                  CrTensor   *x,
+                  const int  *dims,
+                  int         n_dims,
+                  gboolean    keepdim,
+                  CrTensor   *out)
+{
+  CrNode *node = cr_ops_record (op, &x, 1, out);
+
+  if (node != NULL)
+    {
+      normalize_dims (x, dims, n_dims, cr_node_args (node)->dims);
+      cr_node_args (node)->n_dims = n_dims;
+      cr_node_args (node)->keepdim = keepdim;
+    }
+  return node;
+}
+
 static int
 compare_ints (gconstpointer a,
               gconstpointer b)
@@ -150,14 +171,9 @@ cr_sum_dim (CrTensor   *x,
             GError    **error)
 {
   CrTensor *out = cr_kernel_sum (x, dims, n_dims, keepdim, error);
-  CrNode *node;
 
-  if (out != NULL && (node = cr_ops_record (CR_OP_SUM_DIM, &x, 1, out)) != NULL)
-    {
-      normalize_dims (x, dims, n_dims, cr_node_args (node)->dims);
-      cr_node_args (node)->n_dims = n_dims;
-      cr_node_args (node)->keepdim = keepdim;
-    }
+  if (out != NULL)
+    record_over_dims (CR_OP_SUM_DIM, x, dims, n_dims, keepdim, out);
   return out;
 }
 
@@ -239,13 +255,8 @@ cr_mean_dim (CrTensor   *x,
   CrTensor *out = cr_kernel_mean (x, dims, n_dims, keepdim, error);
   CrNode *node;
 
-  if (out != NULL && (node = cr_ops_record (CR_OP_MEAN_DIM, &x, 1, out)) != NULL)
-    {
-      normalize_dims (x, dims, n_dims, cr_node_args (node)->dims);
-      cr_node_args (node)->n_dims = n_dims;
-      cr_node_args (node)->keepdim = keepdim;
-      cr_node_save (node, 0, x, FALSE);
-    }
+  if (out != NULL && (node = record_over_dims (CR_OP_MEAN_DIM, x, dims, n_dims, keepdim, out)) != NULL)
+    cr_node_save (node, 0, x, FALSE);
   return out;
 }
 
@@ -636,14 +647,9 @@ extremum_dim (CrTensor   *x,
 
   if (!cr_kernel_max_dim (x, dim, keepdim, is_min, &values, &indices, error))
     return NULL;
-  node = cr_ops_record (is_min ? CR_OP_MIN_DIM : CR_OP_MAX_DIM, &x, 1, values);
+  node = record_over_dims (is_min ? CR_OP_MIN_DIM : CR_OP_MAX_DIM, x, &dim, 1, keepdim, values);
   if (node != NULL)
-    {
-      normalize_dims (x, &dim, 1, cr_node_args (node)->dims);
-      cr_node_args (node)->n_dims = 1;
-      cr_node_args (node)->keepdim = keepdim;
-      cr_node_save (node, 0, indices, FALSE);
-    }
+    cr_node_save (node, 0, indices, FALSE);
   if (out_indices != NULL)
     *out_indices = indices;
   else
