@@ -23,6 +23,37 @@ def _activation(name):
     raise RuntimeError("activation should be relu/gelu, not {}".format(name))
 
 
+def _feed_forward_parts(layer, d_model, dim_feedforward, dropout, device, dtype):
+    # linear1, dropout and linear2, made in PyTorch's order.
+    layer.linear1 = Linear(d_model, dim_feedforward, device=device, dtype=dtype)
+    layer.dropout = Dropout(dropout)
+    layer.linear2 = Linear(dim_feedforward, d_model, device=device, dtype=dtype)
+
+
+def _norms_and_dropouts(layer, count, d_model, eps, dropout, norm_first, activation, device,
+                        dtype):
+    # norm1..normN, then dropout1..dropoutN, then the activation: a layer's
+    # tail of __init__ in PyTorch's order.
+    layer.norm_first = norm_first
+    for i in range(1, count + 1):
+        setattr(layer, 'norm{}'.format(i), LayerNorm(d_model, eps=eps, device=device, dtype=dtype))
+    for i in range(1, count + 1):
+        setattr(layer, 'dropout{}'.format(i), Dropout(dropout))
+    if isinstance(activation, str):
+        activation = _activation(activation)
+    layer.activation = activation
+
+
+def _self_attention(layer, x, attn_mask, key_padding_mask):
+    x = layer.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
+                        need_weights=False)[0]
+    return layer.dropout1(x)
+
+
+def _feed_forward(layer, x, dropout_after):
+    return dropout_after(layer.linear2(layer.dropout(layer.activation(layer.linear1(x)))))
+
+
 class TransformerEncoderLayer(Module):
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu,
                  layer_norm_eps=1e-5, batch_first=False, norm_first=False, device=None,
@@ -30,17 +61,9 @@ class TransformerEncoderLayer(Module):
         super().__init__()
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout,
                                             batch_first=batch_first, device=device, dtype=dtype)
-        self.linear1 = Linear(d_model, dim_feedforward, device=device, dtype=dtype)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, device=device, dtype=dtype)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, device=device, dtype=dtype)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, device=device, dtype=dtype)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        if isinstance(activation, str):
-            activation = _activation(activation)
-        self.activation = activation
+        _feed_forward_parts(self, d_model, dim_feedforward, dropout, device, dtype)
+        _norms_and_dropouts(self, 2, d_model, layer_norm_eps, dropout, norm_first, activation,
+                            device, dtype)
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None):
         x = src
@@ -53,13 +76,10 @@ class TransformerEncoderLayer(Module):
         return x
 
     def _sa_block(self, x, attn_mask, key_padding_mask):
-        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
-                           need_weights=False)[0]
-        return self.dropout1(x)
+        return _self_attention(self, x, attn_mask, key_padding_mask)
 
     def _ff_block(self, x):
-        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
-        return self.dropout2(x)
+        return _feed_forward(self, x, self.dropout2)
 
 
 class TransformerEncoder(Module):
@@ -89,19 +109,9 @@ class TransformerDecoderLayer(Module):
         self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout,
                                                  batch_first=batch_first, device=device,
                                                  dtype=dtype)
-        self.linear1 = Linear(d_model, dim_feedforward, device=device, dtype=dtype)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, device=device, dtype=dtype)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, device=device, dtype=dtype)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, device=device, dtype=dtype)
-        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, device=device, dtype=dtype)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        self.dropout3 = Dropout(dropout)
-        if isinstance(activation, str):
-            activation = _activation(activation)
-        self.activation = activation
+        _feed_forward_parts(self, d_model, dim_feedforward, dropout, device, dtype)
+        _norms_and_dropouts(self, 3, d_model, layer_norm_eps, dropout, norm_first, activation,
+                            device, dtype)
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                 memory_key_padding_mask=None):
@@ -117,9 +127,7 @@ class TransformerDecoderLayer(Module):
         return x
 
     def _sa_block(self, x, attn_mask, key_padding_mask):
-        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
-                           need_weights=False)[0]
-        return self.dropout1(x)
+        return _self_attention(self, x, attn_mask, key_padding_mask)
 
     def _mha_block(self, x, mem, attn_mask, key_padding_mask):
         x = self.multihead_attn(x, mem, mem, attn_mask=attn_mask,
@@ -127,8 +135,7 @@ class TransformerDecoderLayer(Module):
         return self.dropout2(x)
 
     def _ff_block(self, x):
-        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
-        return self.dropout3(x)
+        return _feed_forward(self, x, self.dropout3)
 
 
 class TransformerDecoder(Module):
