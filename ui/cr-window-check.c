@@ -110,6 +110,13 @@ check_view_new (CrWindow *self)
   gtk_box_append (GTK_BOX (box), scroller);
 
   adw_window_set_content (ADW_WINDOW (dialog), box);
+  /* Escape closes it, as a dialog: a lecturer at the keyboard or with a
+   * clicker (it sends Escape) has no pointer for its close button. */
+  GtkEventController *keys = gtk_shortcut_controller_new ();
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+    gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Escape, 0),
+                      gtk_named_action_new ("window.close")));
+  gtk_widget_add_controller (dialog, keys);
   view->dialog = GTK_WINDOW (dialog);
   g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &view->dialog);
   return view;

@@ -144,6 +144,29 @@ table_font_pt (GtkWindow *dialog)
   return pango_font_description_get_size (font) / (double) PANGO_SCALE;
 }
 
+/* Whether one of dialog's shortcuts closes it on Escape. */
+static gboolean
+closes_on_escape (GtkWindow *dialog)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (dialog));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
+      if (!GTK_IS_SHORTCUT_CONTROLLER (c))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (c)); j++)
+        {
+          g_autoptr (GtkShortcut) s = g_list_model_get_item (G_LIST_MODEL (c), j);
+          GtkShortcutAction *action = gtk_shortcut_get_action (s);
+          g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (s));
+          if (g_strcmp0 (trigger, "Escape") == 0 && GTK_IS_NAMED_ACTION (action)
+              && g_strcmp0 (gtk_named_action_get_action_name (GTK_NAMED_ACTION (action)), "window.close") == 0)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 /* Presenting, the table is read from the back of the room: presentation's
  * type and most of the window, where it opened at the window's own type in
  * an 860x540 corner. */
@@ -178,6 +201,8 @@ test_presentation (void)
   double present_pt = table_font_pt (dialog);
   g_assert_cmpfloat (present_pt, >=, window_pt * 1.3);
   g_assert_true (cr_ui_test_wait_until (table_shown, NULL, 60));
+  /* The clicker's Escape closes it. */
+  g_assert_true (closes_on_escape (dialog));
   gtk_window_destroy (dialog);
   cr_window_set_presentation (window, FALSE);
   gtk_window_destroy (GTK_WINDOW (window));
