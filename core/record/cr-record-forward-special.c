@@ -870,6 +870,14 @@ say_lerp (const Ctx *c)
                           c->x, c->y, weight, c->x, weight, c->y, c->x);
 }
 
+/* prelu: the negative side scaled by a learned slope, one or one per channel. */
+static char *
+say_prelu (const Ctx *c)
+{
+  return g_strdup_printf ("keeps %s where it is positive and multiplies it by the learned slope %s "
+                          "elsewhere (one slope per channel when there are several)", c->x, c->y);
+}
+
 static char *
 say_not_implemented (const Ctx *c)
 {
@@ -924,6 +932,7 @@ static const struct {
   { "AddbmmBackward0", say_products }, { "AddcmulBackward0", say_products },
   { "AddcdivBackward0", say_products },
   { "LinalgCrossBackward0", say_cross }, { "LerpBackward*", say_lerp },
+  { "PreluBackward0", say_prelu },
   { "SoftmaxBackward0", say_softmax }, { "LogSoftmaxBackward0", say_softmax },
   { "UnfoldBackward0", say_unfold },
   { "NotImplemented", say_not_implemented },
