@@ -59,17 +59,37 @@ const CrOpInfo cr_op_row_ADD = {
   add_backward, add_local_grad
 };
 
+/* a + sign·alpha·b as add (sign 1) or sub (sign −1): the kernel's plain
+ * add or sub when alpha is 1, else one fused multiply-add, recorded as op
+ * over a and b with alpha (not signed) in args.scalar[0]. */
+static CrTensor *
+add_or_sub (CrOpId        op,
+            CrBinaryOp    plain,
+            double        sign,
+            CrTensor     *a,
+            CrTensor     *b,
+            double        alpha,
+            GError      **error)
+{
+  CrTensor *inputs[2] = { a, b };
+  CrTensor *out = alpha == 1.0 ? cr_kernel_binary (plain, a, b, error)
+                               : cr_kernel_add_scaled (a, b, sign * alpha, error);
+  CrNode *node;
+
+  if (out != NULL && (node = cr_ops_record (op, inputs, 2, out)) != NULL && alpha != 1.0)
+    {
+      cr_node_args (node)->scalar[0] = alpha;
+      cr_node_args (node)->has_scalar[0] = TRUE;
+    }
+  return out;
+}
+
 CrTensor *
 cr_add (CrTensor  *a,
         CrTensor  *b,
         GError   **error)
 {
-  CrTensor *inputs[2] = { a, b };
-  CrTensor *out = cr_kernel_binary (CR_BINARY_ADD, a, b, error);
-
-  if (out != NULL)
-    cr_ops_record (CR_OP_ADD, inputs, 2, out);
-  return out;
+  return add_or_sub (CR_OP_ADD, CR_BINARY_ADD, 1.0, a, b, 1.0, error);
 }
 
 CrTensor *
@@ -78,19 +98,7 @@ cr_add_alpha (CrTensor  *a,
               double     alpha,
               GError   **error)
 {
-  CrTensor *inputs[2] = { a, b };
-  CrTensor *out;
-  CrNode *node;
-
-  if (alpha == 1.0)
-    return cr_add (a, b, error);
-  out = cr_kernel_add_scaled (a, b, alpha, error);
-  if (out != NULL && (node = cr_ops_record (CR_OP_ADD, inputs, 2, out)) != NULL)
-    {
-      cr_node_args (node)->scalar[0] = alpha;
-      cr_node_args (node)->has_scalar[0] = TRUE;
-    }
-  return out;
+  return add_or_sub (CR_OP_ADD, CR_BINARY_ADD, 1.0, a, b, alpha, error);
 }
 
 /* args.scalar[0], when set: sub's alpha (a − alpha·b). */
@@ -138,12 +146,7 @@ cr_sub (CrTensor  *a,
         CrTensor  *b,
         GError   **error)
 {
-  CrTensor *inputs[2] = { a, b };
-  CrTensor *out = cr_kernel_binary (CR_BINARY_SUB, a, b, error);
-
-  if (out != NULL)
-    cr_ops_record (CR_OP_SUB, inputs, 2, out);
-  return out;
+  return add_or_sub (CR_OP_SUB, CR_BINARY_SUB, -1.0, a, b, 1.0, error);
 }
 
 /* a.sub(b, alpha=): PyTorch's sub is add with −alpha, one fused multiply-add
@@ -154,19 +157,7 @@ cr_sub_alpha (CrTensor  *a,
               double     alpha,
               GError   **error)
 {
-  CrTensor *inputs[2] = { a, b };
-  CrTensor *out;
-  CrNode *node;
-
-  if (alpha == 1.0)
-    return cr_sub (a, b, error);
-  out = cr_kernel_add_scaled (a, b, -alpha, error);
-  if (out != NULL && (node = cr_ops_record (CR_OP_SUB, inputs, 2, out)) != NULL)
-    {
-      cr_node_args (node)->scalar[0] = alpha;
-      cr_node_args (node)->has_scalar[0] = TRUE;
-    }
-  return out;
+  return add_or_sub (CR_OP_SUB, CR_BINARY_SUB, -1.0, a, b, alpha, error);
 }
 
 /* x.sub(number, alpha=): PyTorch's Scalar overload. The value is x − (number·alpha
