@@ -163,22 +163,21 @@ class Transformer(Module):
                  custom_decoder=None, layer_norm_eps=1e-5, batch_first=False, norm_first=False,
                  device=None, dtype=None):
         super().__init__()
-        if custom_encoder is not None:
-            self.encoder = custom_encoder
-        else:
-            encoder_layer = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout,
-                                                    activation, layer_norm_eps, batch_first,
-                                                    norm_first, device=device, dtype=dtype)
-            encoder_norm = LayerNorm(d_model, eps=layer_norm_eps, device=device, dtype=dtype)
-            self.encoder = TransformerEncoder(encoder_layer, num_encoder_layers, encoder_norm)
-        if custom_decoder is not None:
-            self.decoder = custom_decoder
-        else:
-            decoder_layer = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout,
-                                                    activation, layer_norm_eps, batch_first,
-                                                    norm_first, device=device, dtype=dtype)
-            decoder_norm = LayerNorm(d_model, eps=layer_norm_eps, device=device, dtype=dtype)
-            self.decoder = TransformerDecoder(decoder_layer, num_decoder_layers, decoder_norm)
+
+        def stack(custom, layer_class, stack_class, num_layers):
+            # The custom stack, else num_layers copies of a layer and a final norm.
+            if custom is not None:
+                return custom
+            layer = layer_class(d_model, nhead, dim_feedforward, dropout, activation,
+                                layer_norm_eps, batch_first, norm_first, device=device,
+                                dtype=dtype)
+            norm = LayerNorm(d_model, eps=layer_norm_eps, device=device, dtype=dtype)
+            return stack_class(layer, num_layers, norm)
+
+        self.encoder = stack(custom_encoder, TransformerEncoderLayer, TransformerEncoder,
+                             num_encoder_layers)
+        self.decoder = stack(custom_decoder, TransformerDecoderLayer, TransformerDecoder,
+                             num_decoder_layers)
         self._reset_parameters()
         self.d_model = d_model
         self.nhead = nhead
