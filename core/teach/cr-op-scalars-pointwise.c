@@ -50,7 +50,8 @@ static double minimum_f (double a, double b) { return isnan (a) || isnan (b) ? N
 static double
 extreme_share (double mine, double other, gboolean largest, const char *A, char **text)
 {
-  gboolean wins = largest ? mine > other : mine < other;
+  /* PyTorch masks the loser, so a NaN on either side loses to nothing. */
+  gboolean wins = largest ? !(mine < other) : !(mine > other);
   *text = mine == other ? g_strdup ("½ (a tie)") : wins ? g_strdup_printf ("1 (%s is the %s)", A,
                                                                            largest ? "larger" : "smaller")
                                                         : g_strdup ("0");
@@ -136,8 +137,10 @@ static double pow_f (double a, double b) { return pow (a, b); }
 static double
 pow_b (double a, double b, double y, const char *A, const char *B, char **text)
 {
-  *text = g_strdup_printf ("%s^%s·log(%s)", A, B, A);
-  return y * log (a);
+  /* A zero base sends nothing to an exponent ≥ 0 (PyTorch's mask of 0·log 0). */
+  *text = a == 0 && b >= 0 ? g_strdup_printf ("0 (0^%s with %s ≥ 0)", B, B)
+                           : g_strdup_printf ("%s^%s·log(%s)", A, B, A);
+  return a == 0 && b >= 0 ? 0 : y * log (a);
 }
 
 /* fmod and remainder: a − trunc(a/b)·b, a − floor(a/b)·b. */

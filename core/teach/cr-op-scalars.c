@@ -1129,6 +1129,8 @@ cr_op_scalars_same_grad (double scalar_graph,
 {
   if (isnan (scalar_graph) || isnan (sent))
     return isnan (scalar_graph) && isnan (sent);
+  if (isinf (scalar_graph) || isinf (sent))
+    return scalar_graph == sent;
   return fabs (scalar_graph - sent) <= 1e-5 + 1e-4 * fabs (sent);
 }
 
