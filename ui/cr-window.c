@@ -460,6 +460,24 @@ hide_editor_changed (GSimpleAction *action,
   set_editor_hidden (CR_WINDOW (user_data), g_variant_get_boolean (value));
 }
 
+/* The way back from Escape: the keys to the editor, shown if hidden. In
+ * presentation the arrows and Home step the story unless the editor has
+ * the focus, and Ctrl+Shift+Tab need not reach it; with it, Ctrl+Up and
+ * Ctrl+Down play with the numbers in front of the room. */
+static void
+focus_editor_activated (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  CrWindow *self = user_data;
+  if (!gtk_widget_get_visible (self->editor_column))
+    g_action_group_change_action_state (G_ACTION_GROUP (self), "hide-editor", g_variant_new_boolean (FALSE));
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->editor_stack), "script") == 0)
+    gtk_widget_grab_focus (GTK_WIDGET (self->source_view));
+  else
+    gtk_widget_child_focus (gtk_stack_get_visible_child (self->editor_stack), GTK_DIR_TAB_FORWARD);
+}
+
 /* In presentation mode the hint comes back when the pointer goes to the top
  * edge, where the header bar would be. */
 static void
@@ -752,6 +770,7 @@ cr_window_class_init (CrWindowClass *klass)
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "win.presentation", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.hide-editor", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.focus-editor", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "win.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "win.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "win.zoom-in", NULL);
@@ -787,6 +806,7 @@ cr_window_init (CrWindow *self)
     { .name = "gallery", .state = "false", .change_state = gallery_changed },
     { .name = "presentation", .state = "false", .change_state = presentation_changed },
     { .name = "hide-editor", .state = "false", .change_state = hide_editor_changed },
+    { .name = "focus-editor", .activate = focus_editor_activated },
     { .name = "zoom-in", .activate = zoom_in_activated },
     { .name = "zoom-out", .activate = zoom_out_activated },
     { .name = "zoom-fit", .activate = zoom_fit_activated },

@@ -346,6 +346,46 @@ test_keys_step (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Presenting, the arrows and Home step the story unless the editor has the
+ * keys: Ctrl+L gives them to it (showing the script F5 hid), and Ctrl+Up
+ * then plays with a number in front of the room, the step kept. */
+static void
+test_keys_step_presenting (void)
+{
+  CrWindow *window = open_script ();
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  GtkWidget *view = GTK_WIDGET (cr_window_get_source_view (window));
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  GtkTextIter at;
+  iter_at (window, "2.0", 1, &at);
+  gtk_text_buffer_place_cursor (buffer, &at);
+  cr_graph_canvas_set_step (canvas, 2);
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_F5));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
+  g_assert_false (gtk_widget_get_visible (view) && gtk_widget_get_mapped (view));
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_Home) == GTK_WIDGET (window));
+  cr_graph_canvas_set_step (canvas, 2);
+
+  g_assert_true (cr_ui_test_press_key_with (window, GDK_KEY_l, GDK_CONTROL_MASK));
+  cr_ui_test_spin (50);
+  g_assert_true (gtk_widget_get_mapped (view));
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == view);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
+  /* The editor's now: Home moves its cursor, not the story. */
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_Home) != GTK_WIDGET (window));
+  gtk_text_buffer_place_cursor (buffer, &at);
+  g_assert_true (cr_ui_test_press_key_at_focus_with (window, GDK_KEY_Up, GDK_CONTROL_MASK) == view);
+  g_assert_true (cr_ui_test_press_key_at_focus_with (window, GDK_KEY_Up, GDK_CONTROL_MASK) == view);
+  g_autofree char *text = source_text (window);
+  g_assert_nonnull (strstr (text, "a = torch.tensor(2.2, requires_grad=True)"));
+  cr_ui_test_spin (50);
+  cr_ui_test_wait_window_idle (window);
+  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), 2.2, 1e-6);
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 2);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -356,5 +396,6 @@ main (int    argc,
   g_test_add_func ("/window-scrub/no-ctrl", test_drag_without_ctrl_is_text);
   g_test_add_func ("/window-scrub/leaf-value", test_leaf_value_written_back);
   g_test_add_func ("/window-scrub/keys", test_keys_step);
+  g_test_add_func ("/window-scrub/keys-presenting", test_keys_step_presenting);
   return g_test_run ();
 }

@@ -36,6 +36,14 @@ gboolean
 cr_ui_test_press_key (CrWindow *window,
                       guint     keyval)
 {
+  return cr_ui_test_press_key_with (window, keyval, 0);
+}
+
+gboolean
+cr_ui_test_press_key_with (CrWindow        *window,
+                           guint            keyval,
+                           GdkModifierType  state)
+{
   g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
   static const GtkPropagationPhase phases[] = { GTK_PHASE_CAPTURE, GTK_PHASE_BUBBLE };
   for (guint p = 0; p < G_N_ELEMENTS (phases); p++)
@@ -45,7 +53,7 @@ cr_ui_test_press_key (CrWindow *window,
         if (!GTK_IS_EVENT_CONTROLLER_KEY (c) || gtk_event_controller_get_propagation_phase (c) != phases[p])
           continue;
         gboolean handled = FALSE;
-        g_signal_emit_by_name (c, "key-pressed", keyval, 0, (GdkModifierType) 0, &handled);
+        g_signal_emit_by_name (c, "key-pressed", keyval, 0, state, &handled);
         if (handled)
           return TRUE;
       }
@@ -61,7 +69,7 @@ cr_ui_test_press_key (CrWindow *window,
           GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
           if (GTK_IS_KEYVAL_TRIGGER (trigger)
               && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval
-              && gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == 0)
+              && gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == state)
             return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0,
                                                  GTK_WIDGET (window),
                                                  gtk_shortcut_get_arguments (shortcut));
@@ -75,7 +83,8 @@ cr_ui_test_press_key (CrWindow *window,
 static gboolean
 emit_key (GtkWidget           *widget,
           GtkPropagationPhase  phase,
-          guint                keyval)
+          guint                keyval,
+          GdkModifierType      state)
 {
   g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
   for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
@@ -86,7 +95,7 @@ emit_key (GtkWidget           *widget,
           || (phase == GTK_PHASE_CAPTURE ? its != GTK_PHASE_CAPTURE : its == GTK_PHASE_CAPTURE))
         continue;
       gboolean handled = FALSE;
-      g_signal_emit_by_name (c, "key-pressed", keyval, 0, (GdkModifierType) 0, &handled);
+      g_signal_emit_by_name (c, "key-pressed", keyval, 0, state, &handled);
       if (handled)
         return TRUE;
     }
@@ -97,13 +106,27 @@ GtkWidget *
 cr_ui_test_press_key_at_focus (CrWindow *window,
                                guint     keyval)
 {
-  if (emit_key (GTK_WIDGET (window), GTK_PHASE_CAPTURE, keyval))
-    return GTK_WIDGET (window);
+  return cr_ui_test_press_key_at_focus_with (window, keyval, 0);
+}
+
+GtkWidget *
+cr_ui_test_press_key_at_focus_with (CrWindow        *window,
+                                    guint            keyval,
+                                    GdkModifierType  state)
+{
+  /* The path from the window down to the focus widget. */
+  g_autoptr (GPtrArray) path = g_ptr_array_new ();
   for (GtkWidget *w = gtk_root_get_focus (GTK_ROOT (window)); w && w != GTK_WIDGET (window);
        w = gtk_widget_get_parent (w))
-    if (emit_key (w, GTK_PHASE_BUBBLE, keyval))
-      return w;
-  return emit_key (GTK_WIDGET (window), GTK_PHASE_BUBBLE, keyval) ? GTK_WIDGET (window) : NULL;
+    g_ptr_array_insert (path, 0, w);
+  g_ptr_array_insert (path, 0, window);
+  for (guint i = 0; i < path->len; i++)
+    if (emit_key (g_ptr_array_index (path, i), GTK_PHASE_CAPTURE, keyval, state))
+      return g_ptr_array_index (path, i);
+  for (guint i = path->len; i-- > 0;)
+    if (emit_key (g_ptr_array_index (path, i), GTK_PHASE_BUBBLE, keyval, state))
+      return g_ptr_array_index (path, i);
+  return NULL;
 }
 
 CrWindow *

@@ -20,12 +20,19 @@ void cr_ui_test_wait_window_idle (CrWindow  *window);
  * F9). TRUE: something took it. */
 gboolean cr_ui_test_press_key    (CrWindow  *window,
                                   guint      keyval);
-/* Sends keyval (no modifiers) as GTK would with the focus where it is: the
- * window's capture-phase controllers, then the focus widget's and its
- * ancestors' own, then the window's bubble phase (not its shortcuts). The
- * widget that took it, or NULL. */
+/* The same with modifiers held (state), which a shortcut must match exactly. */
+gboolean cr_ui_test_press_key_with (CrWindow        *window,
+                                    guint            keyval,
+                                    GdkModifierType  state);
+/* Sends keyval (no modifiers) as GTK would with the focus where it is:
+ * capture-phase controllers from the window down to the focus widget, then
+ * the others from the focus widget up to the window (not its shortcuts).
+ * The widget that took it, or NULL. */
 GtkWidget *cr_ui_test_press_key_at_focus (CrWindow *window,
                                           guint     keyval);
+GtkWidget *cr_ui_test_press_key_at_focus_with (CrWindow        *window,
+                                               guint            keyval,
+                                               GdkModifierType  state);
 /* A new window of width x height (0 x 0: its own default size) with the
  * example NAME open, presented and its run finished, at its last forward
  * op (cr_ui_test_skip_forward). */
