@@ -25,10 +25,16 @@
 #include <adwaita.h>
 #include <math.h>
 
-#define CHART_H 130
+/* A chart is this many lines of its text tall (128 px at the window's type). */
+#define CHART_LINES 8.0
 #define GRAPH_H 300
 /* A graph drawn smaller than this is centred on the mistake's node at it. */
 #define FOCUS_SCALE 0.7
+/* Presenting, the graph's smallest type (edge labels, captions) is at
+ * least this many pixels, as on the presenting window's canvas: read from
+ * the back of the room. A graph that does not fit so is centred on the
+ * mistake's node. */
+#define PRESENT_TYPE_PX 20.0
 
 /* ---- a graph in a pane ------------------------------------------------------- */
 
@@ -37,7 +43,9 @@ typedef struct {
   CrGraphModel    *full;           /* owned: the record's model */
   CrGraphGroups   *groups;         /* owned, NULL */
   CrGraphCollapse *collapse;       /* owned, NULL */
+  CrGraphRenderCache *cache;      /* owned: the model's text, shaped for presentation or not */
   CrGraphLayout   *layout;         /* owned, NULL when it could not be laid out */
+  gboolean         presentation;   /* presentation's type, and a zoom to read it at */
   int              focus;          /* the node a graph too big to read whole is centred
                                     * on (the mistake's), -1: none */
 } Pane;
@@ -47,6 +55,7 @@ pane_free (gpointer data)
 {
   Pane *p = data;
   g_clear_pointer (&p->layout, cr_graph_layout_free);
+  g_clear_pointer (&p->cache, cr_graph_render_cache_free);
   g_clear_pointer (&p->collapse, cr_graph_collapse_free);
   g_clear_pointer (&p->groups, cr_graph_groups_free);
   g_clear_pointer (&p->full, cr_graph_model_unref);
@@ -68,6 +77,37 @@ focus_offset (double centre,
   return room / 2 - c * scale;
 }
 
+/* The smallest scale p's graph is read at: presenting, its smallest type
+ * PRESENT_TYPE_PX (that type is CR_GRAPH_RENDER_PRESENT_TYPE larger). */
+static double
+readable_scale (const Pane *p)
+{
+  if (p->presentation)
+    return PRESENT_TYPE_PX / (cr_graph_render_label_size () * CR_GRAPH_RENDER_PRESENT_TYPE);
+  return FOCUS_SCALE;
+}
+
+/* Whether p's graph is centred on its mistake's node rather than drawn whole. */
+static gboolean
+pane_focused (const Pane *p,
+              double      whole)
+{
+  return whole < readable_scale (p) && p->focus >= 0 && (guint) p->focus < p->layout->n_nodes;
+}
+
+/* The scale p's graph is drawn at in a pane width x height pixels: whole
+ * (no larger than 1.2, or presenting the readable scale), or, too small
+ * to read whole, at the readable scale. */
+static double
+pane_scale (const Pane *p,
+            int         width,
+            int         height)
+{
+  double whole = MIN (MIN (width / p->layout->width, height / p->layout->height),
+                      MAX (1.2, readable_scale (p)));
+  return pane_focused (p, whole) ? readable_scale (p) : whole;
+}
+
 static void
 draw_pane (GtkDrawingArea *area,
            cairo_t        *cr,
@@ -78,14 +118,13 @@ draw_pane (GtkDrawingArea *area,
   Pane *p = data;
   if (!p->layout || p->layout->width <= 0 || p->layout->height <= 0)
     return;
-  double scale = MIN (MIN (width / p->layout->width, height / p->layout->height), 1.2);
+  double scale = pane_scale (p, width, height);
   double dx = (width - p->layout->width * scale) / 2, dy = (height - p->layout->height * scale) / 2;
-  if (scale < FOCUS_SCALE && p->focus >= 0 && (guint) p->focus < p->layout->n_nodes)
+  if (pane_focused (p, MIN (width / p->layout->width, height / p->layout->height)))
     {
       /* Too small to read whole: the mistake's node in the middle, at a
        * size to read, the rest as far as the pane goes. */
       const CrGraphBox *b = &p->layout->nodes[p->focus];
-      scale = FOCUS_SCALE;
       dx = focus_offset (b->x + b->width / 2, p->layout->width, width, scale);
       dy = focus_offset (b->y + b->height / 2, p->layout->height, height, scale);
     }
@@ -105,6 +144,8 @@ draw_pane (GtkDrawingArea *area,
   options.style = dark ? CR_GRAPH_STYLE_DARK : CR_GRAPH_STYLE_LIGHT;
   options.collapse = p->collapse;
   options.current_step = -1;
+  options.presentation = p->presentation;
+  options.cache = p->cache;
   cr_graph_render (cr, p->model, p->layout, &options);
 }
 
@@ -137,15 +178,18 @@ node_with_key (const CrGraphModel *model,
 /* A pane drawing record's graph; focus_key: the key of the node to centre
  * on when it is too big (NULL: none); finding: the one to centre on in
  * this record (NULL: by focus_key); *key_out (may be NULL): the key of
- * the node centred on, borrowed from the pane. */
+ * the node centred on, borrowed from the pane; presentation: in
+ * presentation's type, at a zoom to read it from the back of the room. */
 static GtkWidget *
 graph_pane_new (CrRunRecord            *record,
                 const CrRecordFinding  *finding,
                 const char             *focus_key,
-                const char            **key_out)
+                const char            **key_out,
+                gboolean                presentation)
 {
   Pane *p = g_new0 (Pane, 1);
   p->focus = -1;
+  p->presentation = presentation;
   p->full = cr_graph_model_new_from_run_record (record, (int) record->backwards->len - 1);
   p->model = p->full;
   if (p->model)
@@ -157,7 +201,8 @@ graph_pane_new (CrRunRecord            *record,
           p->collapse = cr_graph_collapse_new (p->groups, open);
           p->model = p->collapse->model;
         }
-      p->layout = cr_graph_render_layout (p->model, NULL);
+      p->cache = cr_graph_render_cache_new (p->model, presentation);
+      p->layout = cr_graph_render_layout_cached (p->model, p->cache, NULL);
       const CrGraphNode *node = finding ? finding_node (p->model, finding) : NULL;
       p->focus = node ? (int) node->id : node_with_key (p->model, focus_key);
       if (key_out && p->focus >= 0)
@@ -168,7 +213,19 @@ graph_pane_new (CrRunRecord            *record,
   gtk_widget_set_hexpand (area, TRUE);
   gtk_widget_set_vexpand (area, TRUE);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_pane, p, pane_free);
+  g_object_set_data (G_OBJECT (area), "cr-compare-pane", p);
   return area;
+}
+
+double
+cr_coach_compare_graph_scale (GtkWidget *graph)
+{
+  g_return_val_if_fail (GTK_IS_WIDGET (graph), 0);
+  const Pane *p = g_object_get_data (G_OBJECT (graph), "cr-compare-pane");
+  int width = gtk_widget_get_width (graph), height = gtk_widget_get_height (graph);
+  if (!p || !p->layout || p->layout->width <= 0 || p->layout->height <= 0 || width <= 0 || height <= 0)
+    return 0;
+  return pane_scale (p, width, height);
 }
 
 /* ---- a chart of two series ------------------------------------------------------ */
@@ -204,24 +261,64 @@ range_of (const GArray *values,
     }
 }
 
+/* text in chart's own font (the window's type: presentation's, when
+ * presenting), bold, or a size smaller (the axes' numbers); a layout to
+ * draw or measure (new). */
+static PangoLayout *
+chart_text (GtkWidget  *chart,
+            const char *text,
+            gboolean    bold)
+{
+  PangoLayout *layout = gtk_widget_create_pango_layout (chart, text);
+  PangoAttrList *attrs = pango_attr_list_new ();
+  pango_attr_list_insert (attrs, bold ? pango_attr_weight_new (PANGO_WEIGHT_BOLD)
+                                      : pango_attr_scale_new (PANGO_SCALE_SMALL));
+  pango_layout_set_attributes (layout, attrs);
+  pango_attr_list_unref (attrs);
+  return layout;
+}
+
+/* The height of a line of chart's bold text, in pixels: the unit its
+ * margins and its own height are counted in. */
+static double
+chart_line (GtkWidget *chart)
+{
+  PangoLayout *layout = chart_text (chart, "Ag", TRUE);
+  int h;
+  pango_layout_get_pixel_size (layout, NULL, &h);
+  g_object_unref (layout);
+  return h;
+}
+
+/* text drawn with its middle at height y, beside x. */
 static void
 show_text (cairo_t    *cr,
+           GtkWidget  *chart,
            const char *text,
            double      x,
            double      y,
            double      align,       /* 0: left of x, 1: right of x */
            gboolean    bold)
 {
-  PangoLayout *layout = pango_cairo_create_layout (cr);
-  PangoFontDescription *font = pango_font_description_from_string (bold ? "Sans Bold 9" : "Sans 8.5");
-  pango_layout_set_font_description (layout, font);
-  pango_font_description_free (font);
-  pango_layout_set_text (layout, text, -1);
+  PangoLayout *layout = chart_text (chart, text, bold);
   int w, h;
   pango_layout_get_pixel_size (layout, &w, &h);
   cairo_move_to (cr, x - align * w, y - h / 2.0);
   pango_cairo_show_layout (cr, layout);
   g_object_unref (layout);
+}
+
+/* The width of text in chart's font, in pixels. */
+static double
+text_width (GtkWidget  *chart,
+            const char *text,
+            gboolean    bold)
+{
+  PangoLayout *layout = chart_text (chart, text, bold);
+  int w;
+  pango_layout_get_pixel_size (layout, &w, NULL);
+  g_object_unref (layout);
+  return w;
 }
 
 static void
@@ -264,6 +361,7 @@ draw_chart (GtkDrawingArea *area,
             gpointer        data)
 {
   Chart *c = data;
+  GtkWidget *chart = GTK_WIDGET (area);
   gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
   GdkRGBA ink = dark ? (GdkRGBA) { 1, 1, 1, 0.9 } : (GdkRGBA) { 0, 0, 0, 0.8 };
   /* The original in the coach's amber, the fixed run in the gradients' green. */
@@ -272,20 +370,27 @@ draw_chart (GtkDrawingArea *area,
   range_of (c->before, &lo, &hi);
   range_of (c->after, &lo, &hi);
   guint n = MAX (c->before ? c->before->len : 0, c->after ? c->after->len : 0);
-  double left = 70, right = width - 16, top = 24, bottom = height - 18;
+  /* Margins in lines of the chart's text, so that presentation's type
+   * has the room the window's has. */
+  double line = chart_line (chart), gap = line / 3;
+  char high[G_ASCII_DTOSTR_BUF_SIZE], low[G_ASCII_DTOSTR_BUF_SIZE];
+  g_ascii_formatd (high, sizeof high, "%.4g", hi);
+  g_ascii_formatd (low, sizeof low, "%.4g", lo);
+  double left = MAX (4 * line, MAX (text_width (chart, high, FALSE), text_width (chart, low, FALSE))
+                                   + 2 * gap);
+  double right = width - line, top = 1.4 * line, bottom = height - 1.1 * line;
 
   gdk_cairo_set_source_rgba (cr, &ink);
-  show_text (cr, c->title, 8, 9, 0, TRUE);
+  show_text (cr, chart, c->title, gap, line / 2, 0, TRUE);
   if (n == 0 || lo > hi)
     return;
-  char number[G_ASCII_DTOSTR_BUF_SIZE];
   cairo_set_source_rgba (cr, ink.red, ink.green, ink.blue, 0.7);
-  show_text (cr, g_ascii_formatd (number, sizeof number, "%.4g", hi), left - 6, top, 1, FALSE);
-  show_text (cr, g_ascii_formatd (number, sizeof number, "%.4g", lo), left - 6, bottom, 1, FALSE);
+  show_text (cr, chart, high, left - gap, top, 1, FALSE);
+  show_text (cr, chart, low, left - gap, bottom, 1, FALSE);
   g_autofree char *last = g_strdup_printf ("call %u", n);
-  show_text (cr, "call 1", left, height - 7, 0, FALSE);
+  show_text (cr, chart, "call 1", left, height - line / 2, 0, FALSE);
   if (n > 1)
-    show_text (cr, last, right, height - 7, 1, FALSE);
+    show_text (cr, chart, last, right, height - line / 2, 1, FALSE);
   cairo_set_source_rgba (cr, ink.red, ink.green, ink.blue, dark ? 0.25 : 0.2);
   cairo_set_line_width (cr, 1);
   cairo_move_to (cr, left, top);
@@ -311,10 +416,11 @@ draw_chart (GtkDrawingArea *area,
   series_path (cr, c->after, n, left, right, top, bottom, lo, hi);
   cairo_stroke (cr);
   /* The legend, top right. */
+  const char *fixed = "● with the fix";
   cairo_set_source_rgb (cr, amber[0], amber[1], amber[2]);
-  show_text (cr, "● as written", right - 100, 9, 1, TRUE);
+  show_text (cr, chart, "● as written", right - text_width (chart, fixed, TRUE) - line, line / 2, 1, TRUE);
   cairo_set_source_rgb (cr, green[0], green[1], green[2]);
-  show_text (cr, "● with the fix", right, 9, 1, TRUE);
+  show_text (cr, chart, fixed, right, line / 2, 1, TRUE);
 }
 
 static GtkWidget *
@@ -327,10 +433,22 @@ chart_new (char   *title,
   c->before = before;
   c->after = after;
   GtkWidget *area = gtk_drawing_area_new ();
-  gtk_widget_set_size_request (area, 300, CHART_H);
   gtk_widget_set_hexpand (area, TRUE);
+  gtk_widget_add_css_class (area, "cr-compare-chart");
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_chart, c, chart_free);
   return area;
+}
+
+/* Each chart under widget CHART_LINES lines of its type tall: called once
+ * they are in their window, whose type (presentation's or not) they take. */
+static void
+size_charts (GtkWidget *widget)
+{
+  if (gtk_widget_has_css_class (widget, "cr-compare-chart"))
+    gtk_widget_set_size_request (widget, 300, (int) ceil (CHART_LINES * chart_line (widget)));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    size_charts (child);
 }
 
 /* Whether a and b (may be NULL) hold the same values: a chart of two
@@ -436,13 +554,15 @@ column_new (const char             *title,
             CrRunRecord            *record,
             const CrRecordFinding  *finding,
             const char             *focus_key,
-            const char            **key_out)
+            const char            **key_out,
+            gboolean                presentation)
 {
   GtkWidget *column = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_widget_set_hexpand (column, TRUE);
   gtk_box_append (GTK_BOX (column), label_new (title, "heading"));
   GtkWidget *frame = gtk_frame_new (NULL);
-  gtk_frame_set_child (GTK_FRAME (frame), graph_pane_new (record, finding, focus_key, key_out));
+  gtk_frame_set_child (GTK_FRAME (frame), graph_pane_new (record, finding, focus_key, key_out,
+                                                          presentation));
   gtk_box_append (GTK_BOX (column), frame);
   g_autoptr (GArray) losses = cr_coach_losses (record);
   const CrRecordError *error = record->errors->len
@@ -518,11 +638,12 @@ present (GtkWindow   *parent,
   gtk_widget_set_vexpand (columns, TRUE);
   /* The fixed run's graph centred where the original's is: on the node of
    * the same key. */
+  gboolean presentation = gtk_widget_has_css_class (dialog, "presentation");
   const char *key = NULL;
-  gtk_box_append (GTK_BOX (columns), column_new ("As written", before, f, NULL, &key));
+  gtk_box_append (GTK_BOX (columns), column_new ("As written", before, f, NULL, &key, presentation));
   g_autofree char *focus_key = g_strdup (key);
   gtk_box_append (GTK_BOX (columns), column_new (fix_action ? "With the fix (not applied yet)" : "With the fix",
-                                                 after, NULL, focus_key, NULL));
+                                                 after, NULL, focus_key, NULL, presentation));
   gtk_box_append (GTK_BOX (body), columns);
 
   GArray *loss_before = cr_coach_losses (before), *loss_after = cr_coach_losses (after);
@@ -557,6 +678,7 @@ present (GtkWindow   *parent,
 
   gtk_box_append (GTK_BOX (box), body);
   adw_window_set_content (ADW_WINDOW (dialog), box);
+  size_charts (box);
   /* Escape closes it, as a dialog. */
   GtkEventController *keys = gtk_shortcut_controller_new ();
   gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),

@@ -41,4 +41,10 @@ char      *cr_coach_compare_preview_summary (const CrRunRecord *before,
                                              guint              finding,
                                              const CrRunRecord *after);
 
+/* The zoom the comparison's graph `graph` (one of its drawing areas) is
+ * drawn at, at its size now: 1.0 = 100 %; presenting, large enough that
+ * its smallest type reads from the back of the room. 0: not one of its
+ * graphs, or not laid out (yet). */
+double     cr_coach_compare_graph_scale (GtkWidget *graph);
+
 G_END_DECLS

@@ -7,6 +7,7 @@
  * Compare shows it before Fix, the script unchanged. The
  * window's Export Handout writes the call shown. Runs under xvfb-run. */
 #include "cr-config.h"
+#include "cr-compare-window.h"
 #include "cr-window-private.h"
 #include "cr-examples.h"
 #include "ui-test-gui.h"
@@ -50,6 +51,39 @@ count_drawing_areas (GtkWidget *widget)
        child = gtk_widget_get_next_sibling (child))
     n += count_drawing_areas (child);
   return n;
+}
+
+/* The drawing areas under widget, in order, appended to out. */
+static void
+collect_drawing_areas (GtkWidget *widget,
+                       GPtrArray *out)
+{
+  if (GTK_IS_DRAWING_AREA (widget))
+    g_ptr_array_add (out, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    collect_drawing_areas (child, out);
+}
+
+/* How the comparison draws: its first graph's zoom and its first chart's
+ * height (the first drawing area that is not a graph), once laid out. */
+static void
+compare_sizes (GtkWindow *compare,
+               double    *graph_scale,
+               int       *chart_height)
+{
+  g_autoptr (GPtrArray) areas = g_ptr_array_new ();
+  collect_drawing_areas (GTK_WIDGET (compare), areas);
+  g_assert_cmpuint (areas->len, ==, 4);
+  GtkWidget *graph = g_ptr_array_index (areas, 0), *chart = g_ptr_array_index (areas, 2);
+  gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while ((cr_coach_compare_graph_scale (graph) <= 0 || gtk_widget_get_height (chart) <= 0)
+         && g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, TRUE);
+  *graph_scale = cr_coach_compare_graph_scale (graph);
+  g_assert_cmpfloat (*graph_scale, >, 0);
+  g_assert_cmpfloat (cr_coach_compare_graph_scale (chart), ==, 0);
+  *chart_height = gtk_widget_get_height (chart);
 }
 
 static GtkTextBuffer *
@@ -198,9 +232,14 @@ test_compare_zero_grad (void)
   /* Two graphs, the loss chart and model.bias's .grad. */
   g_assert_cmpuint (count_drawing_areas (GTK_WIDGET (compare)), ==, 4);
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (compare), "presentation"));
+  double scale = 0;
+  int chart_height = 0;
+  compare_sizes (compare, &scale, &chart_height);
   gtk_window_destroy (compare);
   /* Presenting, it opens again for the room: presentation's type, most of
-   * the window. */
+   * the window; its graphs zoomed so that their smallest type (edge
+   * labels, 8.5 points, 1.3 times larger) is 20 px, the charts' text in
+   * presentation's type and the charts taller for it. */
   cr_window_set_presentation (window, TRUE);
   cr_ui_test_wait_window_idle (window);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.coach-compare", NULL));
@@ -210,6 +249,12 @@ test_compare_zero_grad (void)
   gtk_window_get_default_size (compare, &width, &height);
   g_assert_cmpint (width, >=, gtk_widget_get_width (GTK_WIDGET (window)) * 9 / 10);
   g_assert_cmpint (height, >=, gtk_widget_get_height (GTK_WIDGET (window)) * 9 / 10);
+  double present_scale = 0;
+  int present_chart_height = 0;
+  compare_sizes (compare, &present_scale, &present_chart_height);
+  g_assert_cmpfloat (present_scale, >=, 20 / (8.5 * 1.3) - 1e-9);
+  g_assert_cmpfloat (present_scale, >, scale);
+  g_assert_cmpint (present_chart_height, >, chart_height * 5 / 4);
   gtk_window_destroy (compare);
   cr_window_set_presentation (window, FALSE);
   gtk_window_destroy (GTK_WINDOW (window));
