@@ -56,6 +56,8 @@ scan_host (CrTensor *values,
            gint64    inner,
            gboolean  is_min)
 {
+  if (size == 0)
+    return;   /* nothing to scan, and no first value to start from */
   switch (values->dtype)
     {
     case CR_DTYPE_FLOAT32: CUMMAX_LOOP (float, isnan); break;
