@@ -204,6 +204,70 @@ cr_torch_args_type_error (const CrTorchArgs *a,
                 a->fname, len, a->names[i], expected, cr_torch_type_name (a->values[i]));
 }
 
+/* TRUE when `name` is the parameter name of one of items[first..]. */
+static gboolean
+option_names (char *const *items,
+              guint        first,
+              const char  *name)
+{
+  for (guint i = first; items[i] != NULL; i++)
+    {
+      const char *last = strrchr (items[i], ' ');
+
+      if (last != NULL && strcmp (last + 1, name) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+void
+cr_torch_invalid_combination (const char        *fname,
+                              const char *const *options,
+                              CrValue *const    *args,
+                              guint              n_args,
+                              const CrKwarg     *kwargs,
+                              guint              n_kwargs,
+                              GError           **error)
+{
+  GString *msg = g_string_new (NULL);
+  guint n_got = n_args + n_kwargs;
+
+  /* PyTorch keeps the keywords in a std::unordered_map, which gives them
+   * back newest first; the trailing ", " stays when nothing came by
+   * position, as PyTorch prints it. */
+  g_string_append_printf (msg, "%s() received an invalid combination of arguments - got (", fname);
+  for (guint i = 0; i < n_args; i++)
+    g_string_append_printf (msg, "%s, ", cr_torch_type_name (args[i]));
+  for (guint k = n_kwargs; k-- > 0;)
+    g_string_append_printf (msg, "%s=%s, ", kwargs[k].name, cr_torch_type_name (kwargs[k].value));
+  if (n_args > 0)
+    g_string_truncate (msg, msg->len - 2);
+  g_string_append (msg, "), but expected one of:\n");
+
+  for (guint o = 0; options[o] != NULL; o++)
+    {
+      g_auto(GStrv) items = g_strsplit (options[o], ", ", -1);
+      guint n_items = g_strv_length (items);
+      GString *unmatched = g_string_new (NULL);
+
+      g_string_append_printf (msg, " * (%s)\n", options[o]);
+      /* Only an overload with as many parameters (PyTorch counts the "*")
+       * as the call has arguments names the keywords it does not take,
+       * looking among its last n_kwargs parameters. */
+      if (n_items == n_got && n_kwargs > 0)
+        for (guint k = n_kwargs; k-- > 0;)
+          if (!option_names (items, n_items - MIN (n_items, n_kwargs), kwargs[k].name))
+            g_string_append_printf (unmatched, "%s%s", unmatched->len > 0 ? ", " : "",
+                                    kwargs[k].name);
+      if (unmatched->len > 0)
+        g_string_append_printf (msg, "      didn't match because some of the keywords were "
+                                "incorrect: %s\n", unmatched->str);
+      g_string_free (unmatched, TRUE);
+    }
+  g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_TYPE_ERROR, msg->str);
+  g_string_free (msg, TRUE);
+}
+
 CrTensor *
 cr_torch_args_tensor (const CrTorchArgs *a,
                       guint              i,

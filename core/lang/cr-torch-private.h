@@ -53,6 +53,20 @@ void      cr_torch_args_type_error   (const CrTorchArgs *a,
                                       guint            i,
                                       const char      *expected,
                                       GError         **error);
+/* PyTorch's TypeError for a call that none of fname's overloads take:
+ * "var() received an invalid combination of arguments - got (int,
+ * correction=float), but expected one of:" and the overloads (`options`,
+ * NULL-terminated, each as PyTorch prints it without its parentheses), with
+ * "didn't match because some of the keywords were incorrect" under those
+ * whose argument count fits. args leave out a method's receiver, as
+ * PyTorch does. */
+void      cr_torch_invalid_combination (const char        *fname,
+                                        const char *const *options,
+                                        CrValue *const    *args,
+                                        guint              n_args,
+                                        const CrKwarg     *kwargs,
+                                        guint              n_kwargs,
+                                        GError           **error);
 /* Parameter i as a tensor (borrowed), TypeError otherwise. */
 CrTensor *cr_torch_args_tensor       (const CrTorchArgs *a,
                                       guint            i,

@@ -694,31 +694,76 @@ NATIVE (native_new_full)
 
 /* ---- var, std, logsumexp, amax, amin, cumsum (cr-ops-stats.c) -------- */
 
-/* var(input, dim=None, unbiased=True, keepdim=False), also var(input, unbiased). */
+/* var(input, dim=None, unbiased=True, keepdim=False), also var(input, unbiased)
+ * and var(input, dim, *, correction=1, keepdim=False). In PyTorch 1.13
+ * correction= needs dim (None is fine) and no unbiased, and is an int. */
 NATIVE (native_var_std)
 {
+  static const char *const method_options[] = {
+    "tuple of ints dim, *, int correction, bool keepdim",
+    "tuple of ints dim, bool unbiased, bool keepdim",
+    "bool unbiased",
+    "tuple of names dim, *, int correction, bool keepdim",
+    "tuple of names dim, bool unbiased, bool keepdim",
+    NULL
+  };
+  static const char *const function_options[] = {
+    "Tensor input, tuple of ints dim, *, int correction, bool keepdim, Tensor out",
+    "Tensor input, tuple of ints dim, bool unbiased, bool keepdim, *, Tensor out",
+    "Tensor input, bool unbiased",
+    "Tensor input, tuple of names dim, *, int correction, bool keepdim, Tensor out",
+    "Tensor input, tuple of names dim, bool unbiased, bool keepdim, *, Tensor out",
+    NULL
+  };
   gboolean is_std = GPOINTER_TO_INT (data);
   int dims[CR_MAX_DIMS];
   int n_dims = 0;
   gboolean unbiased, keepdim;
-  CrTensor *x;
-  PARSE (is_std ? "std" : "var", "input | dim unbiased keepdim");
+  gint64 correction = 1;
+  CrTensor *x, *out;
+  PARSE (is_std ? "std" : "var", "input | dim unbiased keepdim * correction");
 
   x = cr_torch_args_tensor (&a, 0, error);
   if (x == NULL)
     return NULL;
-  if (cr_torch_args_has (&a, 1) && a.values[1]->kind == CR_VALUE_BOOL
-      && !cr_torch_args_has (&a, 2) && !cr_torch_args_has (&a, 3))
+  if (a.values[4] != NULL)
+    {
+      CrValue *c = a.values[4];
+
+      if (a.values[1] == NULL || a.values[2] != NULL
+          || (c->kind != CR_VALUE_NONE && c->kind != CR_VALUE_INT))
+        {
+          cr_torch_invalid_combination (is_std ? "std" : "var",
+                                        self != NULL ? method_options : function_options,
+                                        args, n_args, kwargs, n_kwargs, error);
+          return NULL;
+        }
+      if (c->kind == CR_VALUE_INT && !cr_torch_args_int (&a, 4, 1, &correction, error))
+        return NULL;
+      if (!cr_torch_args_dims (&a, 1, dims, &n_dims, error)
+          || !cr_torch_args_bool (&a, 3, FALSE, &keepdim, error))
+        return NULL;
+    }
+  else if (cr_torch_args_has (&a, 1) && a.values[1]->kind == CR_VALUE_BOOL
+           && !cr_torch_args_has (&a, 2) && !cr_torch_args_has (&a, 3))
     {
       unbiased = a.values[1]->u.b;
+      correction = unbiased ? 1 : 0;
       keepdim = FALSE;
     }
   else if (!cr_torch_args_dims (&a, 1, dims, &n_dims, error)
            || !cr_torch_args_bool (&a, 2, TRUE, &unbiased, error)
            || !cr_torch_args_bool (&a, 3, FALSE, &keepdim, error))
     return NULL;
-  return cr_torch_wrap (is_std ? cr_std (x, dims, n_dims, unbiased, keepdim, error)
-                               : cr_var (x, dims, n_dims, unbiased, keepdim, error));
+  else
+    correction = unbiased ? 1 : 0;
+  out = is_std ? cr_std (x, dims, n_dims, (double) correction, keepdim, error)
+               : cr_var (x, dims, n_dims, (double) correction, keepdim, error);
+  /* correction=None divides by N - 1 and shows as None in _saved_correction. */
+  if (out != NULL && out->grad_fn != NULL && a.values[4] != NULL
+      && a.values[4]->kind == CR_VALUE_NONE)
+    cr_node_args (out->grad_fn)->has_scalar[0] = FALSE;
+  return cr_torch_wrap (out);
 }
 
 typedef CrTensor *(*DimsReduceFunc) (CrTensor *x, const int *dims, int n_dims,

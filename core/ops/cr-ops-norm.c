@@ -87,7 +87,7 @@ input_stats (CrTensor          *xv,
              GError           **error)
 {
   g_autoptr(CrTensor) mean = cr_mean_dim (xv, l->dims, l->n_dims, TRUE, error);
-  g_autoptr(CrTensor) var = mean != NULL ? cr_var (xv, l->dims, l->n_dims, FALSE, TRUE, error)
+  g_autoptr(CrTensor) var = mean != NULL ? cr_var (xv, l->dims, l->n_dims, 0, TRUE, error)
                                          : NULL;
   g_autoptr(CrTensor) shifted = var != NULL ? cr_ops_add_number (var, eps, error) : NULL;
   CrTensor *rstd = shifted != NULL ? cr_unary (CR_OP_RSQRT, shifted, error) : NULL;
@@ -853,7 +853,7 @@ cr_batch_norm (CrTensor      *x,
       if (ok && running_var != NULL)
         {
           /* The unbiased variance, as PyTorch keeps it. */
-          g_autoptr(CrTensor) var = cr_var (x, l.dims, l.n_dims, TRUE, TRUE, error);
+          g_autoptr(CrTensor) var = cr_var (x, l.dims, l.n_dims, 1, TRUE, error);
 
           ok = var != NULL && update_running (running_var, var, momentum, error);
         }

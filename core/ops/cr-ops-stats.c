@@ -160,7 +160,7 @@ std_backward (CrNode          *node,
 }
 
 /* args.dims / n_dims (all dims when reducing everything) / keepdim;
- * args.scalar[0]: the correction (1 unbiased, 0 not); the input in slot 0. */
+ * args.scalar[0]: the correction (1 unbiased, 0 not, or correction=); the input in slot 0. */
 const CrOpInfo cr_op_row_VAR = {
   CR_OP_VAR, "var", "VarBackward0", 1, "var",
   "∂var(x)/∂xᵢ = 2 (xᵢ − mean) / (N − correction)",
@@ -179,13 +179,12 @@ var_or_std (CrOpId     op,
             CrTensor  *x,
             const int *dims,
             int        n_dims,
-            gboolean   unbiased,
+            double     correction,
             gboolean   keepdim,
             GError   **error)
 {
   int wrapped[CR_MAX_DIMS];
   int n_wrapped;
-  double correction = unbiased ? 1.0 : 0.0;
   g_autoptr(CrTensor) mean = NULL;
   g_autoptr(CrTensor) centered = NULL;
   g_autoptr(CrTensor) squares = NULL;
@@ -212,7 +211,9 @@ var_or_std (CrOpId     op,
       && (squares = cr_kernel_binary (CR_BINARY_MUL, centered, centered, error)) != NULL
       && (total = cr_kernel_sum (squares, wrapped, n_wrapped, keepdim, error)) != NULL)
     {
-      g_autoptr(CrTensor) denom = cr_ops_wrap_number (n - correction, FALSE);
+      /* PyTorch divides by max(0, N - correction): a correction past N
+       * gives inf, not a negative variance. */
+      g_autoptr(CrTensor) denom = cr_ops_wrap_number (MAX (0.0, n - correction), FALSE);
       g_autoptr(CrTensor) var = cr_kernel_binary (CR_BINARY_DIV, total, denom, error);
 
       if (var != NULL)
@@ -227,6 +228,7 @@ var_or_std (CrOpId     op,
     {
       set_dims (node, wrapped, n_wrapped, keepdim);
       cr_node_args (node)->scalar[0] = correction;
+      cr_node_args (node)->has_scalar[0] = TRUE;
       cr_node_args (node)->ints[0] = n_dims > 0;  /* dims given: _saved_dim is not None */
       cr_node_save (node, 0, x, FALSE);
       if (op == CR_OP_STD)
@@ -239,22 +241,22 @@ CrTensor *
 cr_var (CrTensor   *x,
         const int  *dims,
         int         n_dims,
-        gboolean    unbiased,
+        double      correction,
         gboolean    keepdim,
         GError    **error)
 {
-  return var_or_std (CR_OP_VAR, x, dims, n_dims, unbiased, keepdim, error);
+  return var_or_std (CR_OP_VAR, x, dims, n_dims, correction, keepdim, error);
 }
 
 CrTensor *
 cr_std (CrTensor   *x,
         const int  *dims,
         int         n_dims,
-        gboolean    unbiased,
+        double      correction,
         gboolean    keepdim,
         GError    **error)
 {
-  return var_or_std (CR_OP_STD, x, dims, n_dims, unbiased, keepdim, error);
+  return var_or_std (CR_OP_STD, x, dims, n_dims, correction, keepdim, error);
 }
 
 /* ---- amax, amin -------------------------------------------------------- */

@@ -195,11 +195,12 @@ CrTensor *cr_sort           (CrTensor *x, int dim, gboolean descending,
                              CrTensor **out_indices, GError **error);
 CrTensor *cr_topk           (CrTensor *x, gint64 k, int dim, gboolean largest,
                              CrTensor **out_indices, GError **error);
-/* var / std over dims (n_dims 0: everything), unbiased (correction 1) or
- * not: VarBackward0 / StdBackward0 (cr-ops-stats.c). */
-CrTensor *cr_var            (CrTensor *x, const int *dims, int n_dims, gboolean unbiased,
+/* var / std over dims (n_dims 0: everything), dividing by N - correction
+ * (1: unbiased, 0: not; none below 0): VarBackward0 / StdBackward0
+ * (cr-ops-stats.c). */
+CrTensor *cr_var            (CrTensor *x, const int *dims, int n_dims, double correction,
                              gboolean keepdim, GError **error);
-CrTensor *cr_std            (CrTensor *x, const int *dims, int n_dims, gboolean unbiased,
+CrTensor *cr_std            (CrTensor *x, const int *dims, int n_dims, double correction,
                              gboolean keepdim, GError **error);
 /* amax / amin / logsumexp over dims (n_dims 0: everything). */
 CrTensor *cr_amax           (CrTensor *x, const int *dims, int n_dims, gboolean keepdim,

@@ -38,10 +38,10 @@ apply (CrTensor *const *inputs,
 
   switch ((Which) GPOINTER_TO_INT (user_data))
     {
-    case F_VAR_ALL:    return cr_var (x, NULL, 0, TRUE, FALSE, error);
-    case F_VAR_1:      return cr_var (x, &one, 1, FALSE, FALSE, error);
-    case F_STD_ALL:    return cr_std (x, NULL, 0, TRUE, FALSE, error);
-    case F_STD_0_KEEP: return cr_std (x, &zero, 1, TRUE, TRUE, error);
+    case F_VAR_ALL:    return cr_var (x, NULL, 0, 1, FALSE, error);
+    case F_VAR_1:      return cr_var (x, &one, 1, 0, FALSE, error);
+    case F_STD_ALL:    return cr_std (x, NULL, 0, 1, FALSE, error);
+    case F_STD_0_KEEP: return cr_std (x, &zero, 1, 1, TRUE, error);
     case F_LSE_1:      return cr_logsumexp (x, &one, 1, FALSE, error);
     case F_LSE_ALL:    return cr_logsumexp (x, (int[]) { 0, 1 }, 2, TRUE, error);
     case F_AMAX_1:     return cr_amax (x, &one, 1, FALSE, error);
@@ -183,8 +183,8 @@ test_values (void)
     }
   {
     int one = 1, zero = 0;
-    g_autoptr(CrTensor) s = cr_std (z, &one, 1, TRUE, FALSE, &error);
-    g_autoptr(CrTensor) v = cr_var (z, &zero, 1, FALSE, FALSE, &error);
+    g_autoptr(CrTensor) s = cr_std (z, &one, 1, 1, FALSE, &error);
+    g_autoptr(CrTensor) v = cr_var (z, &zero, 1, 0, FALSE, &error);
     g_assert_no_error (error);
     cr_test_assert_values_eps (s, (double[]) { 1.6072751268321592, 1.25 }, 2, 1e-12);
     cr_test_assert_values_eps (v, (double[]) { 0.140625, 3.0625, 0.5625 }, 3, 1e-12);
@@ -200,7 +200,7 @@ test_errors (void)
   g_autoptr(GError) error = NULL;
   int three = 3;
 
-  g_assert_null (cr_var (ints, NULL, 0, TRUE, FALSE, &error));
+  g_assert_null (cr_var (ints, NULL, 0, 1, FALSE, &error));
   cr_test_assert_error (error, CR_EXC_RUNTIME_ERROR,
                         "std and var only support floating point and complex dtypes");
   g_clear_error (&error);
