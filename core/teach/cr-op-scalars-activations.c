@@ -395,6 +395,12 @@ static const Activation activations[] = {
   /* approximate: the record's 0 'none', 1 'tanh'. */
   { "GeluBackward0", "gelu", { "approximate" }, { 0 }, gelu, gelu_d },
   { "ThresholdBackward0", "threshold", { "threshold", "value" }, { 0, 0 }, threshold, threshold_d },
+  /* The in-place forms (elu_, leaky_relu_, celu_, threshold_): PyTorch's
+   * backward reads the result or the saved input, at the same derivative. */
+  { "EluBackward1", "elu", { "alpha", "scale", "input_scale" }, { 1, 1, 1 }, elu, elu_d },
+  { "LeakyReluBackward1", "leaky_relu", { "negative_slope" }, { 0.01 }, lrelu, lrelu_d },
+  { "CeluBackward1", "celu", { "alpha" }, { 1 }, celu, celu_d },
+  { "ThresholdBackward1", "threshold", { "threshold", "value" }, { 0, 0 }, threshold, threshold_d },
   { "HardshrinkBackward0", "hardshrink", { "lambd" }, { 0.5 }, hshrink, shrink_d },
   { "SoftshrinkBackward0", "softshrink", { "lambd" }, { 0.5 }, sshrink, shrink_d },
   { "LogSigmoidBackward0", "log_sigmoid", { NULL }, { 0 }, log_sigmoid, log_sigmoid_d },

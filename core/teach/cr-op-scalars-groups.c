@@ -3,8 +3,9 @@
  * prod, norm and linalg.vector_norm (p = 0, 1, 2, ∞, −∞ or any other),
  * var and std (their correction), logsumexp over the recorded dims, the
  * trace (the sum of a matrix's diagonal), and
- * the cumulative ones, cumsum, cumprod and logcumsumexp, whose group is
- * the elements up to it along the recorded dim. Each edge carries the
+ * the cumulative ones, cumsum, cumprod, logcumsumexp, cummax and cummin,
+ * whose group is the elements up to it along the recorded dim (cummax's
+ * gradient goes to the one element its saved indices name). Each edge carries the
  * whole derivative of the output element by that input element: var's
  * 2·(x − x̄)/(N − correction) already holds what the element changes in
  * the mean x̄ (those shares sum to zero), and prod's is the product of
@@ -16,7 +17,7 @@
 
 typedef enum {
   GROUP_PROD, GROUP_NORM, GROUP_VAR, GROUP_STD, GROUP_LOGSUMEXP,
-  GROUP_TRACE, GROUP_CUMSUM, GROUP_CUMPROD, GROUP_LOGCUMSUMEXP,
+  GROUP_TRACE, GROUP_CUMSUM, GROUP_CUMPROD, GROUP_LOGCUMSUMEXP, GROUP_CUMMAX, GROUP_CUMMIN,
 } GroupOp;
 
 typedef struct {
@@ -34,6 +35,7 @@ static const GroupName group_names[] = {
   { "TraceBackward0", GROUP_TRACE, "Σ" },
   { "CumsumBackward0", GROUP_CUMSUM, "Σ" }, { "CumprodBackward0", GROUP_CUMPROD, "Π" },
   { "LogcumsumexpBackward0", GROUP_LOGCUMSUMEXP, "logsumexp" },
+  { "CummaxBackward0", GROUP_CUMMAX, "max" }, { "CumminBackward0", GROUP_CUMMIN, "min" },
 };
 
 gboolean
@@ -55,6 +57,7 @@ typedef struct {
   const char           *Y;       /* the output element's label */
   double                p;       /* a norm's order */
   double                correction; /* var's and std's */
+  gint64                taken;   /* cummax's, cummin's: the member its saved index names */
   double                value;   /* out: the output element */
   double               *local;   /* out: n local derivatives */
   char                **text;    /* out: n formulas (owned) */
@@ -301,6 +304,24 @@ rule_logsumexp (Group *g)
     }
 }
 
+/* cummax, cummin: the member the op's saved index names, the others 0. */
+static void
+rule_taken (Group      *g,
+            const char *name)
+{
+  g_string_append_printf (g->eq, "%s(", name);
+  g_string_append_printf (g->num, "%s(", name);
+  append_terms (g, ", ", "", "");
+  g_string_append_c (g->eq, ')');
+  g_string_append_c (g->num, ')');
+  g->value = g->x[g->at[g->taken]];
+  for (guint i = 0; i < g->n; i++)
+    {
+      g->local[i] = i == g->taken ? 1 : 0;
+      g->text[i] = g_strdup (i == g->taken ? "1 (the index it took)" : "0");
+    }
+}
+
 static void
 rule_sum (Group *g)
 {
@@ -340,7 +361,8 @@ scalars_build_group (Build *b)
         return scalars_fail (b, "has an output of another size than its input");
       for (int k = d + 1; d >= 0 && k < in->ndim; k++)
         inner *= in->shape[k];
-      length = d >= 0 ? in->shape[d] : 1;
+      /* A 0-d input's dim 0 is its one element. */
+      length = d >= 0 && in->ndim > 0 ? in->shape[d] : 1;
     }
   else if (name->op == GROUP_TRACE)
     {
@@ -368,6 +390,17 @@ scalars_build_group (Build *b)
   if (name->op == GROUP_NORM && order && order->n_values != 1)
     return scalars_fail (b, "has an order p the record does not keep");
 
+  /* cummax's and cummin's indices: the position along dim each took. */
+  const CrTensorSnapshot *indices = NULL;
+  for (guint s = 0; s < b->op->saved->len; s++)
+    {
+      const CrRecordSaved *saved = b->op->saved->pdata[s];
+      if (g_strcmp0 (saved->name, "indices") == 0 && saved->value && saved->value->n_values == out_numel)
+        indices = saved->value;
+    }
+  if ((name->op == GROUP_CUMMAX || name->op == GROUP_CUMMIN) && !indices)
+    return scalars_fail (b, "keeps no indices to tell which element each output took");
+
   const double *x = scalars_input_values (b, in);
   guint base = scalars_input_nodes (b, in);
   g_autofree gint64 *at = g_new (gint64, MAX (in_numel, 1));
@@ -394,7 +427,8 @@ scalars_build_group (Build *b)
         for (gint64 e = 0; e < in_numel; e++)
           if (map[e] == o)
             at[g.n++] = e;
-      if (g.n == 0)
+      g.taken = indices ? (gint64) indices->values[o] : -1;
+      if (g.n == 0 || (indices && (g.taken < 0 || g.taken >= g.n)))
         {
           g_string_free (g.eq, TRUE);
           g_string_free (g.num, TRUE);
@@ -408,6 +442,8 @@ scalars_build_group (Build *b)
         case GROUP_STD: rule_var (&g, TRUE); break;
         case GROUP_LOGSUMEXP: case GROUP_LOGCUMSUMEXP: rule_logsumexp (&g); break;
         case GROUP_CUMSUM: case GROUP_TRACE: rule_sum (&g); break;
+        case GROUP_CUMMAX: rule_taken (&g, "max"); break;
+        case GROUP_CUMMIN: rule_taken (&g, "min"); break;
         }
       g_autofree char *equation = g_strdup_printf ("%s = %s", Y, g.eq->str);
       g_string_free (g.eq, TRUE);

@@ -7,8 +7,8 @@
  * where min ≤ x ≤ max, to a tensor min where x < min (and min < max), to a
  * tensor max where x > max (or max < min); where sends it to the side it
  * took, nothing to the other. And the functions of two elements:
- * maximum, minimum, fmax, fmin, xlogy, atan2, hypot, logaddexp, pow of a
- * number, fmod and remainder (a number on one side as the record keeps it). */
+ * maximum, minimum, fmax, fmin, xlogy, atan2, hypot, logaddexp,
+ * logaddexp2, copysign, pow of a number, fmod and remainder (a number on one side as the record keeps it). */
 #include "cr-op-scalars-private.h"
 
 #include <math.h>
@@ -132,6 +132,39 @@ logaddexp_b (double a, double b, double y, const char *A, const char *B, char **
   return 1 / (1 + exp (a - b));
 }
 
+/* logaddexp2: log2(2^a + 2^b), by a 1/(1 + 2^(b − a)). */
+static double logaddexp2_f (double a, double b) { return MAX (a, b) + log2 (1 + exp2 (-fabs (a - b))); }
+static double
+logaddexp2_a (double a, double b, double y, const char *A, const char *B, char **text)
+{
+  *text = g_strdup_printf ("1/(1 + 2^(%s − %s))", B, A);
+  return 1 / (1 + exp2 (b - a));
+}
+static double
+logaddexp2_b (double a, double b, double y, const char *A, const char *B, char **text)
+{
+  *text = g_strdup_printf ("1/(1 + 2^(%s − %s))", A, B);
+  return 1 / (1 + exp2 (a - b));
+}
+
+/* copysign: |a| with b's sign. a's derivative is y/a, ±1 (0 where a is 0,
+ * as PyTorch masks it); b's sign is a step, whose derivative is 0. */
+static double copysign_f (double a, double b) { return copysign (a, b); }
+static double
+copysign_a (double a, double b, double y, const char *A, const char *B, char **text)
+{
+  double local = a == 0 ? 0 : y / a;
+  *text = a == 0 ? g_strdup_printf ("0 (%s = 0)", A)
+                 : g_strdup_printf (local > 0 ? "1 (%s keeps its sign)" : "−1 (%s changes sign)", A);
+  return local;
+}
+static double
+copysign_b (double a, double b, double y, const char *A, const char *B, char **text)
+{
+  *text = g_strdup ("0 (only its sign is read)");
+  return 0;
+}
+
 /* pow(number, x): c^x, by x c^x·log c. */
 static double pow_f (double a, double b) { return pow (a, b); }
 static double
@@ -176,6 +209,9 @@ static const BinaryFunction binary_functions[] = {
   { "Atan2Backward0", "atan2", 0, atan2_f, atan2_a, atan2_b },
   { "HypotBackward0", "hypot", 0, hypot_f, hypot_a, hypot_b },
   { "LogaddexpBackward0", "logaddexp", 0, logaddexp_f, logaddexp_a, logaddexp_b },
+  { "Logaddexp2Backward0", "logaddexp2", 0, logaddexp2_f, logaddexp2_a, logaddexp2_b },
+  { "CopysignBackward0", "copysign", 0, copysign_f, copysign_a, copysign_b },
+  { "CopysignBackward1", "copysign", 2, copysign_f, copysign_a, NULL },
   { "PowBackward2", "pow", 1, pow_f, NULL, pow_b },
   { "FmodBackward0", "fmod", 2, fmod_f, one_a, NULL },
   { "FmodBackward1", "fmod", 0, fmod_f, one_a, fmod_b },

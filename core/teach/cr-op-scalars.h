@@ -18,14 +18,16 @@
  * (a tensor or a number on either side, with broadcasting), relu, tanh,
  * sigmoid, exp, log, sqrt, sin, cos, abs, reciprocal, and with their
  * recorded parameters leaky_relu, hardtanh, elu/selu, celu, softplus,
- * threshold, hard/softshrink, silu, gelu, log_sigmoid, rsqrt, erf, tan,
+ * threshold (and the in-place elu_, leaky_relu_, celu_, threshold_),
+ * hard/softshrink, silu, gelu, log_sigmoid, rsqrt, erf, tan,
  * atan, asin, acos, atanh, sinh, cosh, log1p, expm1, exp2, log2, log10,
  * sign; sum and mean (all
  * elements, or over dims); max, min, amax and amin (max(dim)'s gradient
  * to the index it took, the others' shared among ties); prod, norm and
  * linalg.vector_norm (p = 0, 1, 2, ∞ or any), var and std (their
- * correction), logsumexp, cumsum, cumprod and logcumsumexp; addcmul,
- * addcdiv, clamp (number or tensor bounds) and where; mm, mv, dot, bmm and addmm (nn.Linear's
+ * correction), logsumexp, cumsum, cumprod, logcumsumexp, cummax and
+ * cummin; addcmul, addcdiv, clamp (number or tensor bounds) and where;
+ * copysign and logaddexp2; mm, mv, dot, bmm and addmm (nn.Linear's
  * x@W.T+b); softmax and log_softmax; mse_loss, smooth_l1_loss and
  * huber_loss (mean, sum or none), binary_cross_entropy and
  * binary_cross_entropy_with_logits (weight, pos_weight) and nll_loss (cross_entropy's second
