@@ -24,6 +24,7 @@ typedef enum {
   KIND_SLICE, KIND_GROUP_NORM, KIND_ADAPTIVE_AVG_POOL, KIND_ADAPTIVE_MAX_POOL,
   KIND_MASKED_FILL, KIND_SPLIT, KIND_PERMUTE, KIND_ACTIVATION, KIND_EXTREMUM,
   KIND_ROBUST_LOSS, KIND_GROUP, KIND_COPY, KIND_BCE, KIND_POINTWISE,
+  KIND_CDIST, KIND_BILINEAR,
 } Kind;
 
 /* One op being taken apart. */
@@ -163,6 +164,9 @@ gboolean scalars_build_group (Build *b);
 /* cr-op-scalars-copies.c: constant pads, repeat, flip, tril, triu, diag. */
 gboolean scalars_is_copy_op (const char *grad_fn);
 gboolean scalars_build_copy (Build *b);
+/* cr-op-scalars-distance.c: cdist (KIND_CDIST) and bilinear's
+ * TrilinearBackward0 (KIND_BILINEAR). */
+gboolean scalars_build_distance (Build *b);
 /* cr-op-scalars-pointwise.c: addcmul, addcdiv, clamp, where. */
 gboolean scalars_is_pointwise_op (const char *grad_fn);
 gboolean scalars_build_pointwise (Build *b);

@@ -73,6 +73,7 @@ static const OpName op_names[] = {
   { "MinBackward0", KIND_EXTREMUM }, { "MinBackward1", KIND_EXTREMUM },
   { "AmaxBackward0", KIND_EXTREMUM }, { "AminBackward0", KIND_EXTREMUM },
   { "SmoothL1LossBackward0", KIND_ROBUST_LOSS }, { "HuberLossBackward0", KIND_ROBUST_LOSS },
+  { "CdistBackward0", KIND_CDIST }, { "TrilinearBackward0", KIND_BILINEAR },
 };
 
 
@@ -815,6 +816,12 @@ node_estimate (const CrRunRecord *record,
     }
   else if (kind == KIND_LAYER_NORM || kind == KIND_BATCH_NORM || kind == KIND_GROUP_NORM)
     n += 2 * scalars_numel_of (out);  /* x̂ and the statistics, at most */
+  else if (kind == KIND_BILINEAR && op->inputs->len > 1)
+    {
+      /* A product per output element and (i, j) of the weight (O, I, J). */
+      const CrRecordTensor *w = scalars_tensor_at (record, g_array_index (op->inputs, int, 1));
+      n += w && w->ndim == 3 && w->shape[0] > 0 ? scalars_numel_of (out) * (scalars_numel_of (w) / w->shape[0]) : 0;
+    }
   return n;
 }
 
@@ -922,6 +929,8 @@ build_scalars (const CrRunRecord  *record,
     ok = scalars_build_copy (&b);
   else if (kind == KIND_POINTWISE)
     ok = scalars_build_pointwise (&b);
+  else if (kind == KIND_CDIST || kind == KIND_BILINEAR)
+    ok = scalars_build_distance (&b);
   else
     ok = scalars_build_view (&b);
   g_hash_table_unref (b.bases);

@@ -27,7 +27,8 @@
  * linalg.vector_norm (p = 0, 1, 2, ∞ or any), var and std (their
  * correction), logsumexp, cumsum, cumprod, logcumsumexp, cummax and
  * cummin; addcmul, addcdiv, clamp (number or tensor bounds) and where;
- * copysign and logaddexp2; mm, mv, dot, bmm and addmm (nn.Linear's
+ * copysign and logaddexp2; cdist (p = 0, 1, 2, ∞ or any, batched) and
+ * bilinear (TrilinearBackward0, each term x1·A·x2 a node); mm, mv, dot, bmm and addmm (nn.Linear's
  * x@W.T+b); softmax and log_softmax; mse_loss, smooth_l1_loss and
  * huber_loss (mean, sum or none), binary_cross_entropy and
  * binary_cross_entropy_with_logits (weight, pos_weight) and nll_loss (cross_entropy's second
