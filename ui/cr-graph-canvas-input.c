@@ -2,7 +2,8 @@
  * click to select (the hit test runs on the layout's boxes), drag or scroll
  * to pan (a touchpad's two-finger scroll pans too), ctrl+scroll or pinch to
  * zoom around the pointer, and keys while it has the focus: + - 0 1 to
- * zoom, Tab/Shift+Tab through the nodes, Up/Down to pan, Escape to clear.
+ * zoom, Tab/Shift+Tab through the nodes, Up/Down to pan, Escape to clear,
+ * Enter or F2 (as a double-click) to activate the selected node.
  * Left/Right are not here: the window steps through backward with them,
  * in its capture phase, before the canvas sees them. */
 #include "cr-config.h"
@@ -52,6 +53,19 @@ cr_graph_canvas_click_at (CrGraphCanvas *self,
 }
 
 gboolean
+cr_graph_canvas_double_click_at (CrGraphCanvas *self,
+                                 double         x,
+                                 double         y)
+{
+  g_return_val_if_fail (CR_IS_GRAPH_CANVAS (self), FALSE);
+  int node = cr_graph_canvas_pick (self, x, y);
+  if (node < 0)
+    return FALSE;
+  cr_graph_canvas_set_selected (self, node);
+  return cr_graph_canvas_activate_node (self, node);
+}
+
+gboolean
 cr_graph_canvas_node_center (CrGraphCanvas *self,
                              int            node_id,
                              double        *x,
@@ -73,7 +87,7 @@ cr_graph_canvas_update_cursor (CrGraphCanvas *self)
 {
   const char *name = NULL;
   int hovered = -1;
-  if (self->layout && self->has_pointer && !self->dragging)
+  if (self->layout && self->has_pointer && self->pointer_moved && !self->dragging)
     hovered = cr_graph_canvas_pick (self, self->pointer_x, self->pointer_y);
   if (self->dragging)
     name = "grabbing";
@@ -96,12 +110,15 @@ on_click_released (GtkGestureClick *gesture,
 {
   if (gtk_widget_get_focusable (GTK_WIDGET (self)))
     gtk_widget_grab_focus (GTK_WIDGET (self));
-  /* A double click on the empty canvas shows the whole graph. */
+  /* A double click on the empty canvas shows the whole graph; on a node
+   * it activates the node (a scalar leaf: its value edited). */
   if (n_press == 2 && cr_graph_canvas_pick (self, x, y) < 0)
     {
       cr_graph_canvas_zoom_fit (self);
       return;
     }
+  if (n_press == 2 && cr_graph_canvas_double_click_at (self, x, y))
+    return;
   cr_graph_canvas_click_at (self, x, y);
 }
 
@@ -144,12 +161,30 @@ on_drag_end (GtkGestureDrag *gesture,
   cr_graph_canvas_update_cursor (self);
 }
 
+/* A pointer resting where the canvas appears (a window opened under it, a
+ * projector's screen filled) rings no node as hovered: only one that moves
+ * over the graph does. */
+static void
+on_enter (GtkEventControllerMotion *motion,
+          double                    x,
+          double                    y,
+          CrGraphCanvas            *self)
+{
+  self->pointer_x = x;
+  self->pointer_y = y;
+  self->has_pointer = TRUE;
+  self->pointer_moved = FALSE;
+  cr_graph_canvas_update_cursor (self);
+}
+
 static void
 on_motion (GtkEventControllerMotion *motion,
            double                    x,
            double                    y,
            CrGraphCanvas            *self)
 {
+  if (!self->has_pointer || x != self->pointer_x || y != self->pointer_y)
+    self->pointer_moved = TRUE;
   self->pointer_x = x;
   self->pointer_y = y;
   self->has_pointer = TRUE;
@@ -266,6 +301,11 @@ on_key_pressed (GtkEventControllerKey *controller,
         return FALSE;
       cr_graph_canvas_select_next (self, keyval == GDK_KEY_ISO_Left_Tab || (state & GDK_SHIFT_MASK));
       return TRUE;
+    case GDK_KEY_Return:
+    case GDK_KEY_KP_Enter:
+    case GDK_KEY_ISO_Enter:
+    case GDK_KEY_F2:
+      return !ctrl && cr_graph_canvas_activate_node (self, self->selected);
     case GDK_KEY_Escape:
       if (self->selected < 0)
         return FALSE;
@@ -334,6 +374,9 @@ on_query_tooltip (GtkWidget     *widget,
     g_string_append (text, "\nA closed module call: click it or press O to open it");
   if (n->step >= 0)
     g_string_append_printf (text, "\nBackward step %d", n->step + 1);
+  const char *action = cr_graph_canvas_node_action_hint (self, id);
+  if (action)
+    g_string_append_printf (text, "\n%s", action);
   if (!cr_graph_canvas_node_computed (self, id))
     g_string_append (text, "\nNot computed yet at this forward step");
   gtk_tooltip_set_markup (tooltip, text->str);
@@ -377,7 +420,7 @@ cr_graph_canvas_init_input (CrGraphCanvas *self)
   gtk_widget_add_controller (widget, scroll);
 
   GtkEventController *motion = gtk_event_controller_motion_new ();
-  g_signal_connect (motion, "enter", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "enter", G_CALLBACK (on_enter), self);
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
   gtk_widget_add_controller (widget, motion);

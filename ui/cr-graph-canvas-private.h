@@ -76,6 +76,7 @@ struct _CrGraphCanvas
   double              pinch_zoom, pinch_tx, pinch_ty;
   double              pointer_x, pointer_y;
   gboolean            has_pointer;
+  gboolean            pointer_moved;   /* since it came in: only then a node is hovered */
   int                 hovered;         /* the node under the pointer, or -1 */
 
   /* The overlay whose controls float over the canvas (borrowed; see
@@ -114,6 +115,13 @@ struct _CrGraphCanvas
   /* Practice: the current step's gradients unlabelled until revealed. */
   gboolean            hide_step_gradients;
 
+  /* Activating a node (cr-graph-canvas-popover.c): the popover shown at
+   * popover_node (a child; NULL: none), and what its tooltip says. */
+  GtkWidget          *popover;
+  int                 popover_node;
+  CrGraphCanvasActionHint action_hint;
+  gpointer            action_hint_data;
+
   /* What the tiles show, as items (cr-graph-items.h; owned, NULL: not
    * known, as in miniature), and whether the drawing changed in what the
    * tiles' key does not hold (a highlight, the forward step): the next
@@ -130,6 +138,11 @@ int      cr_graph_canvas_pick        (CrGraphCanvas *self,
 void     cr_graph_canvas_click_at    (CrGraphCanvas *self,
                                       double         x,
                                       double         y);
+/* What a primary double click at (x, y) does: select the node there and
+ * activate it; FALSE: no node there, or nothing handled it. */
+gboolean cr_graph_canvas_double_click_at (CrGraphCanvas *self,
+                                          double         x,
+                                          double         y);
 /* Where node_id's centre is drawn now, in widget coordinates. */
 gboolean cr_graph_canvas_node_center (CrGraphCanvas *self,
                                       int            node_id,
@@ -286,6 +299,15 @@ gboolean cr_graph_canvas_step_span       (CrGraphCanvas *self,
                                           double         room_w,
                                           double         room_h,
                                           double         span[4]);
+
+/* cr-graph-canvas-popover.c: the popover moved with its node (the view
+ * changed), laid out (size_allocate), closed (a new graph, dispose); the
+ * tooltip's line for what activating node_id does, or NULL. */
+void        cr_graph_canvas_popover_follow   (CrGraphCanvas *self);
+void        cr_graph_canvas_popover_present  (CrGraphCanvas *self);
+void        cr_graph_canvas_popover_close    (CrGraphCanvas *self);
+const char *cr_graph_canvas_node_action_hint (CrGraphCanvas *self,
+                                              int            node_id);
 
 /* cr-graph-canvas-forward.c: a new model shown (keep_step: the same run's
  * other view), and the canvas going away. */

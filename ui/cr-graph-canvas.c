@@ -131,6 +131,7 @@ cr_graph_canvas_zoom_around (CrGraphCanvas *self,
   gboolean changed = fabs (z - self->zoom) > 1e-9;
   self->zoom = z;
   clamp_view (self);
+  cr_graph_canvas_popover_follow (self);
   if (changed)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -146,6 +147,7 @@ cr_graph_canvas_move_to (CrGraphCanvas *self,
   self->tx = tx;
   self->ty = ty;
   clamp_view (self);
+  cr_graph_canvas_popover_follow (self);
   cr_graph_canvas_update_cursor (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -161,6 +163,7 @@ cr_graph_canvas_set_view (CrGraphCanvas *self,
   self->tx = tx;
   self->ty = ty;
   clamp_view (self);
+  cr_graph_canvas_popover_follow (self);
   if (changed)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -247,6 +250,7 @@ glide_step (CrGraphCanvas *self,
   self->zoom = z;
   self->tx = w / 2 - cx * z;
   self->ty = h / 2 - cy * z;
+  cr_graph_canvas_popover_follow (self);
   if (changed)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
 }
@@ -465,6 +469,8 @@ cr_graph_canvas_size_allocate (GtkWidget *widget,
   int old_w = self->last_width, old_h = self->last_height;
   self->last_width = width;
   self->last_height = height;
+  /* A child popover is placed by its parent's allocation. */
+  cr_graph_canvas_popover_present (self);
   if (!self->layout)
     return;
   gboolean resized = old_w != width || old_h != height;
@@ -582,6 +588,7 @@ cr_graph_canvas_dispose (GObject *object)
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
       self->tick_id = 0;
     }
+  cr_graph_canvas_popover_close (self);
   cr_graph_canvas_end_morph (self);
   cr_graph_canvas_free_scene (self);
   g_clear_pointer (&self->tab_order, g_free);
@@ -619,6 +626,11 @@ cr_graph_canvas_class_init (CrGraphCanvasClass *klass)
   properties[PROP_DIMMED] = g_param_spec_boolean ("dimmed", NULL, NULL, FALSE, rw);
   properties[PROP_PRESENTATION] = g_param_spec_boolean ("presentation", NULL, NULL, FALSE, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  /* A node double-clicked, or Enter or F2 on the selected one
+   * (cr-graph-canvas-popover.c); TRUE: handled. */
+  g_signal_new ("node-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                g_signal_accumulator_true_handled, NULL, NULL,
+                G_TYPE_BOOLEAN, 1, G_TYPE_INT);
 
   gtk_widget_class_set_css_name (widget_class, "cr-graph-canvas");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
@@ -631,6 +643,7 @@ cr_graph_canvas_init (CrGraphCanvas *self)
   self->step = -1;
   self->forward_step = -1;
   self->selected = -1;
+  self->popover_node = -1;
   self->zoom = 1.0;
   self->animate = TRUE;
   self->pulse = -1;
@@ -807,6 +820,8 @@ replace_model (CrGraphCanvas *self,
                gboolean       keep_step,
                GError       **error)
 {
+  /* A popover points at a node of the old graph. */
+  cr_graph_canvas_popover_close (self);
   /* What to carry over from the old graph: the node places and selection. */
   g_autoptr (GHashTable) old_centers = drawn_centers_by_key (self);
   g_autofree char *selected_key = NULL;

@@ -123,6 +123,29 @@ int                 cr_graph_canvas_get_forward_op      (CrGraphCanvas *self);
 gboolean            cr_graph_canvas_node_computed       (CrGraphCanvas *self,
                                                          int            node);
 
+/* Activating a node (cr-graph-canvas-popover.c): a double-click on it, or
+ * Enter or F2 while it is selected, emits "node-activated" (int node id,
+ * returns gboolean: TRUE when a handler did something with it). */
+gboolean            cr_graph_canvas_activate_node (CrGraphCanvas *self,
+                                                   int            node_id);
+/* What activating node_id of model does, in a line its tooltip adds (a
+ * static string), or NULL where activating does nothing. */
+typedef const char *(*CrGraphCanvasActionHint) (const CrGraphModel *model,
+                                                guint               node_id,
+                                                gpointer            user_data);
+/* user_data is borrowed: it must outlive the canvas or be unset first. */
+void                cr_graph_canvas_set_action_hint (CrGraphCanvas           *self,
+                                                     CrGraphCanvasActionHint  func,
+                                                     gpointer                 user_data);
+/* Shows popover (taken: a floating or new reference) pointing at node_id,
+ * following it as the view moves; it goes when it is closed, when another
+ * is shown and when the graph is replaced (a re-run). */
+void                cr_graph_canvas_popup_at_node (CrGraphCanvas *self,
+                                                   GtkWidget     *popover,
+                                                   int            node_id);
+/* The popover shown at a node (borrowed), or NULL. */
+GtkPopover         *cr_graph_canvas_get_popover   (CrGraphCanvas *self);
+
 /* Practice (predict, then reveal): the gradients the current step sends
  * are not labelled on their edges until hide is FALSE again
  * (cr-graph-canvas-draw.c). */

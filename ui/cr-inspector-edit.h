@@ -1,5 +1,6 @@
-/* cr-inspector-edit.h — a scalar leaf's value edited from the inspector:
- * a row whose popover takes a number, which the window writes into the
+/* cr-inspector-edit.h — a scalar leaf's value edited in place, from the
+ * graph (a double-click on its node, Enter or F2) or the inspector's row:
+ * a popover that takes a number, which the window writes into the
  * script's literal the leaf was made from (cr-window-leaf-edit.h), so the
  * script runs again with it. */
 #pragma once
@@ -21,6 +22,14 @@ typedef gboolean (*CrInspectorLeafEditFunc) (guint        tensor,
 /* What edits a leaf's value (NULL: leaves are not editable); user_data is
  * borrowed and must outlive the inspector or be unset first. */
 void       cr_inspector_set_leaf_editor   (CrInspector             *self,
+                                           CrInspectorLeafEditFunc  func,
+                                           gpointer                 user_data);
+
+/* The popover that edits tensor (a one-element leaf): its name, an entry
+ * holding its value, whose Enter calls func and closes it (or shows why it
+ * cannot be written). For a menu button, or pointing at the leaf's node on
+ * the graph (cr_graph_canvas_popup_at_node). */
+GtkWidget *cr_leaf_edit_popover_new       (const CrRecordTensor    *tensor,
                                            CrInspectorLeafEditFunc  func,
                                            gpointer                 user_data);
 

@@ -1,8 +1,9 @@
-/* cr-window-leaf-edit.c — a leaf's value written back into the script
- * (cr-window-leaf-edit.h). */
+/* cr-window-leaf-edit.c — a leaf's value written back into the script, and
+ * the editor it is typed in, opened from the graph (cr-window-leaf-edit.h). */
 #include "cr-config.h"
 #include "cr-window-leaf-edit.h"
 
+#include "cr-graph-canvas.h"
 #include "cr-inspector-edit.h"
 #include "cr-number-literal.h"
 
@@ -20,6 +21,31 @@ iter_at_position (GtkTextBuffer *buffer,
     gtk_text_buffer_get_iter_at_line (buffer, iter, MAX (line - 1, 0));
 }
 
+/* Tensor of record, when it is what can be edited: a leaf of one element
+ * made by a line of the script in the editor; else NULL with error. */
+static const CrRecordTensor *
+leaf_to_edit (CrWindow           *self,
+              const CrRunRecord  *record,
+              int                 tensor,
+              GError            **error)
+{
+  const CrRecordTensor *t = record && tensor >= 0 && (guint) tensor < record->tensors->len
+                            ? g_ptr_array_index (record->tensors, tensor) : NULL;
+  if (!t || t->origin != CR_RECORD_TENSOR_LEAF || !t->value || t->value->n_values != 1)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           "Only a leaf of one element can be edited here");
+      return NULL;
+    }
+  if (!self->model_from_editor || record != self->run_record || t->span.line <= 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           "This leaf was not made by a line of the script");
+      return NULL;
+    }
+  return t;
+}
+
 gboolean
 cr_window_write_leaf_value (CrWindow    *self,
                             guint        tensor,
@@ -28,21 +54,9 @@ cr_window_write_leaf_value (CrWindow    *self,
 {
   g_return_val_if_fail (CR_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (typed != NULL, FALSE);
-  const CrRunRecord *record = self->run_record;
-  const CrRecordTensor *t = record && tensor < record->tensors->len
-                            ? g_ptr_array_index (record->tensors, tensor) : NULL;
-  if (!t || t->origin != CR_RECORD_TENSOR_LEAF || !t->value || t->value->n_values != 1)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           "Only a leaf of one element can be edited here");
-      return FALSE;
-    }
-  if (!self->model_from_editor || t->span.line <= 0)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                           "This leaf was not made by a line of the script");
-      return FALSE;
-    }
+  const CrRecordTensor *t = leaf_to_edit (self, self->run_record, (int) MIN (tensor, (guint) G_MAXINT), error);
+  if (!t)
+    return FALSE;
   CrNumberLiteral typed_literal;
   if (!cr_number_literal_parse (typed, &typed_literal))
     {
@@ -91,9 +105,56 @@ edit_leaf_cb (guint        tensor,
   return cr_window_write_leaf_value (CR_WINDOW (user_data), tensor, typed, error);
 }
 
+/* The leaf a node of the graph shown draws, when it can be edited. */
+static const CrRecordTensor *
+node_leaf (CrWindow           *self,
+           const CrGraphModel *model,
+           int                 node_id)
+{
+  if (!model || node_id < 0 || (guint) node_id >= model->nodes->len)
+    return NULL;
+  const CrGraphNode *node = g_ptr_array_index (model->nodes, node_id);
+  if (!CR_GRAPH_NODE_KIND_IS_TENSOR (node->kind))
+    return NULL;
+  return leaf_to_edit (self, model->record, node->tensor, NULL);
+}
+
+static const char *
+action_hint (const CrGraphModel *model,
+             guint               node_id,
+             gpointer            user_data)
+{
+  return node_leaf (CR_WINDOW (user_data), model, (int) node_id)
+         ? "Double-click, or Enter when selected: edit its value" : NULL;
+}
+
+gboolean
+cr_window_edit_leaf_at_node (CrWindow *self,
+                             int       node_id)
+{
+  g_return_val_if_fail (CR_IS_WINDOW (self), FALSE);
+  const CrRecordTensor *t = node_leaf (self, cr_graph_canvas_get_model (self->canvas), node_id);
+  if (!t)
+    return FALSE;
+  GtkWidget *popover = cr_leaf_edit_popover_new (t, edit_leaf_cb, self);
+  cr_graph_canvas_popup_at_node (self->canvas, popover, node_id);
+  return TRUE;
+}
+
+static gboolean
+on_node_activated (CrGraphCanvas *canvas,
+                   int            node_id,
+                   CrWindow      *self)
+{
+  return cr_window_edit_leaf_at_node (self, node_id);
+}
+
 void
 cr_window_leaf_edit_init (CrWindow *self)
 {
   if (self->inspector)
     cr_inspector_set_leaf_editor (CR_INSPECTOR (self->inspector), edit_leaf_cb, self);
+  /* The canvas goes with the window: the window outlives its callbacks. */
+  cr_graph_canvas_set_action_hint (self->canvas, action_hint, self);
+  g_signal_connect (self->canvas, "node-activated", G_CALLBACK (on_node_activated), self);
 }

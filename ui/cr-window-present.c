@@ -192,6 +192,11 @@ on_key_pressed (GtkEventControllerKey *controller,
     case GDK_KEY_B:
     case GDK_KEY_period:
     case GDK_KEY_KP_Decimal:
+      /* Typed into a leaf's editor on the graph: a number's point. (In
+       * the script a clicker's keys still blank: the script is not for
+       * typing while presenting.) */
+      if (cr_window_focus_in_popover (self))
+        return FALSE;
       cr_window_set_blanked (self, !cr_window_get_blanked (self));
       return TRUE;
     default:

@@ -142,6 +142,9 @@ void     cr_window_stepper_dispose   (CrWindow   *self);
  * curve), a grid of cells (its element picker). The window's own uses of
  * them (stepping, a path walk, Practice's reveal) give way to it. */
 gboolean cr_window_focus_takes_arrows (CrWindow  *self);
+/* Whether the focus is in a popover (a leaf's editor on the graph): its
+ * Escape closes it and "." is typed. */
+gboolean cr_window_focus_in_popover   (CrWindow  *self);
 /* Enabled states, the step label, the step card and the editor's step line. */
 void     cr_window_update_step       (CrWindow   *self);
 void     cr_window_write_state       (CrWindow   *self);

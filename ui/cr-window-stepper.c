@@ -515,6 +515,13 @@ cr_window_focus_takes_arrows (CrWindow *self)
   return FALSE;
 }
 
+gboolean
+cr_window_focus_in_popover (CrWindow *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  return focus && gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL;
+}
+
 static gboolean
 focus_in_source_view (CrWindow *self)
 {
@@ -550,6 +557,9 @@ key_pressed_cb (GtkEventControllerKey *controller,
       action = "page-back";
       break;
     case GDK_KEY_Escape:
+      /* A popover's (a leaf's editor on the graph): it closes, nothing else. */
+      if (cr_window_focus_in_popover (self))
+        return FALSE;
       if (presenting)
         {
           cr_window_set_presentation (self, FALSE);
