@@ -187,9 +187,40 @@ cover_cost (CrGraphOverview *self,
   return cost;
 }
 
-/* In presentation nothing else floats over the graph: the overview goes to
- * the corner where it hides the least (the top left first, then the one
- * it is in), so that the room reads the graph, not the map over it. */
+/* Whether another control floating over the canvas (the window's module
+ * depth, top right) takes the corner at halign, valign. */
+static gboolean
+corner_taken (CrGraphOverview *self,
+              GtkAlign         halign,
+              GtkAlign         valign,
+              double           margin)
+{
+  CrGraphCanvas *c = self->canvas;
+  GtkWidget *parent = gtk_widget_get_parent (GTK_WIDGET (self));
+  double w = gtk_widget_get_width (GTK_WIDGET (self)), h = gtk_widget_get_height (GTK_WIDGET (self));
+  double cw = gtk_widget_get_width (GTK_WIDGET (c)), ch = gtk_widget_get_height (GTK_WIDGET (c));
+  graphene_rect_t r = GRAPHENE_RECT_INIT (halign == GTK_ALIGN_START ? margin : cw - margin - w,
+                                          valign == GTK_ALIGN_START ? margin : ch - margin - h, w, h);
+  for (GtkWidget *child = parent ? gtk_widget_get_first_child (parent) : NULL; child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      graphene_rect_t bounds;
+      if (child == GTK_WIDGET (self) || child == GTK_WIDGET (c) || !gtk_widget_get_visible (child)
+          || !gtk_widget_get_can_target (child)
+          || !gtk_widget_compute_bounds (child, GTK_WIDGET (c), &bounds)
+          || bounds.size.width <= 0 || bounds.size.height <= 0)
+        continue;
+      if (graphene_rect_intersection (&r, &bounds, NULL))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The overview goes to the corner where it hides the least (the top left
+ * first, then the one it is in), so that the graph reads, not the map over
+ * it: the node the person follows (the step's and its neighbours, else
+ * the selected one) above all, then any node. In the window a corner
+ * another control takes is not one, and it stays put while dragged. */
 static void
 choose_corner (CrGraphOverview *self)
 {
@@ -201,7 +232,9 @@ choose_corner (CrGraphOverview *self)
   CrGraphCanvas *c = self->canvas;
   double margin = MAX (gtk_widget_get_margin_top (widget), gtk_widget_get_margin_start (widget));
   GtkAlign h = GTK_ALIGN_START, v = GTK_ALIGN_START;
-  if (c->presentation && c->layout && c->model)
+  if (self->dragging)
+    return;
+  if (c->layout && c->model)
     {
       g_autofree gboolean *followed = g_new0 (gboolean, c->layout->n_nodes + 1);
       gboolean forward;
@@ -213,10 +246,14 @@ choose_corner (CrGraphOverview *self)
           for (guint i = 0; i < near->len; i++)
             followed[g_array_index (near, guint, i)] = TRUE;
         }
+      else if (c->selected >= 0 && (guint) c->selected < c->layout->n_nodes)
+        followed[c->selected] = TRUE;
       GtkAlign now_h = gtk_widget_get_halign (widget), now_v = gtk_widget_get_valign (widget);
       guint least = G_MAXUINT;
       for (guint i = 0; i < G_N_ELEMENTS (corners) && least > 0; i++)
         {
+          if (!c->presentation && corner_taken (self, corners[i][0], corners[i][1], margin))
+            continue;
           guint cost = cover_cost (self, followed, corners[i][0], corners[i][1], margin);
           /* Where it is now, unless another corner hides less. */
           if (cost < least || (cost == least && corners[i][0] == now_h && corners[i][1] == now_v))
