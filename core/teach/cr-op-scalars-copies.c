@@ -2,8 +2,10 @@
  * input element or a constant, taken apart (cr-op-scalars.h): F.pad with
  * a constant (the pad's elements are its value, with no edge), repeat,
  * flip, roll (by the shift of each dim the record keeps), x[i] = v and
- * the in-place ops on a slice (CopySlices) and index_copy (the written
- * elements from the value, the others from the tensor written into),
+ * the in-place ops on a slice (CopySlices), index_copy and x[idx] = v
+ * (IndexPutBackward0) (the written elements from the value, broadcast,
+ * the others from the tensor written into; a put that accumulates, as a
+ * gather's double backward does, adds every value put there),
  * x.copy_(y), tril and triu (the zeroed elements are constants), and diag of a
  * vector (a matrix of zeros around it). A copied element's edge is 1, so
  * an input element's gradient is the sum of the incoming gradients of its
@@ -146,6 +148,7 @@ static const CopyOp copy_ops[] = {
   { "TriuBackward0", triangle_source, "zeroed below the diagonal" },
   { "DiagBackward0", diag_source, "off the diagonal" },
   { "CopySlices", NULL, NULL }, { "IndexCopyBackward0", NULL, NULL },
+  { "IndexPutBackward0", NULL, NULL },
   { "CopyBackwards", NULL, NULL },
 };
 
@@ -211,6 +214,103 @@ build_copy_slices (Build *b)
   return b->error == NULL;
 }
 
+/* The op's own positions, however many (a put's values are broadcast to
+ * their shape); NULL when the record keeps none. */
+static const CrTensorSnapshot *
+any_positions (const CrRecordOp *op)
+{
+  for (guint s = 0; s < op->saved->len; s++)
+    {
+      const CrRecordSaved *saved = op->saved->pdata[s];
+      if (saved->internal && g_strcmp0 (saved->name, "positions") == 0 && saved->value
+          && saved->value->n_values == saved->value->numel)
+        return saved->value;
+    }
+  return NULL;
+}
+
+/* x[idx] = v and index_put (accumulate=): out[o] is v's element put
+ * there, or x[o] plus every element put there when the put accumulates,
+ * or x[o] where none is. */
+static gboolean
+build_index_put (Build *b)
+{
+  const CrRecordTensor *base = scalars_input_at (b, 0), *src = scalars_input_at (b, 1);
+  const CrTensorSnapshot *positions = any_positions (b->op);
+  const CrRecordArgument *accumulate_arg = cr_record_op_argument (b->op, "accumulate");
+  gint64 out_numel = scalars_numel_of (b->out);
+  if (!base || !src || scalars_numel_of (base) != out_numel)
+    return scalars_fail (b, "writes into a tensor the record does not keep");
+  if (!positions)
+    return scalars_fail (b, "writes into places the record does not keep");
+  CrRecordTensor written_shape = *src;
+  written_shape.ndim = positions->ndim;
+  memcpy (written_shape.shape, positions->shape, sizeof (positions->shape));
+  if (!scalars_broadcasts_to (src, &written_shape))
+    return scalars_fail (b, "puts values whose shape does not broadcast to the places written");
+  if (!accumulate_arg || accumulate_arg->n_values != 1)
+    return scalars_fail (b, "does not keep whether the put accumulates");
+  gboolean accumulate = accumulate_arg->values[0] != 0;
+  /* For each output element, the values put there (k, in positions' order). */
+  g_autofree gint64 *count = g_new0 (gint64, MAX (out_numel, 1));
+  for (gint64 k = 0; k < positions->n_values; k++)
+    {
+      gint64 at = (gint64) positions->values[k];
+      if (at < 0 || at >= out_numel)
+        return scalars_fail (b, "writes outside its tensor");
+      if (++count[at] > 1 && !accumulate)
+        return scalars_fail (b, "puts two values into one element without accumulate=True: "
+                             "which one stays is not defined, and the backward step sends "
+                             "each of them the element's gradient");
+    }
+  const double *sv = scalars_input_values (b, src), *xv = scalars_input_values (b, base);
+  guint src_base = scalars_input_nodes (b, src);
+  guint base_base = base == src ? src_base : scalars_input_nodes (b, base);
+  for (gint64 o = 0; o < out_numel; o++)
+    {
+      if (count[o] == 0 || !accumulate)
+        {
+          gint64 from = -1;
+          for (gint64 k = 0; k < positions->n_values && count[o]; k++)
+            if ((gint64) positions->values[k] == o)
+              from = scalars_broadcast_source (k, positions->ndim, positions->shape, src->ndim,
+                                               src->shape);
+          if (from >= 0)
+            scalars_add_copy (b, src, src_base, o, from);
+          else
+            scalars_add_copy (b, base, base_base, o, o);
+          continue;
+        }
+      b->sub_step = (guint) o;
+      g_autofree char *Y = scalars_input_label (b->record, b->out, o);
+      g_autofree char *X = scalars_input_label (b->record, base, o);
+      GString *eq = g_string_new (NULL), *num = g_string_new (NULL);
+      g_string_append_printf (eq, "%s = %s", Y, X);
+      scalars_append_number (num, xv[o]);
+      double sum = xv[o];
+      g_autoptr (GArray) sources = g_array_new (FALSE, FALSE, sizeof (gint64));
+      for (gint64 k = 0; k < positions->n_values; k++)
+        if ((gint64) positions->values[k] == o)
+          {
+            gint64 from = scalars_broadcast_source (k, positions->ndim, positions->shape, src->ndim,
+                                                    src->shape);
+            g_autofree char *V = scalars_input_label (b->record, src, from);
+            g_string_append_printf (eq, " + %s", V);
+            g_string_append (num, " + ");
+            scalars_append_number (num, sv[from]);
+            sum += sv[from];
+            g_array_append_val (sources, from);
+          }
+      guint node = scalars_add_output (b, o, "+", g_string_free (eq, FALSE), g_string_free (num, FALSE),
+                                       sum);
+      scalars_add_edge (b, base_base + (guint) o, node, 1, g_strdup ("1"));
+      for (guint i = 0; i < sources->len; i++)
+        scalars_add_edge (b, src_base + (guint) g_array_index (sources, gint64, i), node, 1,
+                          g_strdup ("1"));
+    }
+  return b->error == NULL;
+}
+
 gboolean
 scalars_build_copy (Build *b)
 {
@@ -221,6 +321,8 @@ scalars_build_copy (Build *b)
   const CrRecordTensor *in = scalars_input_at (b, 0);
   if (!copy || !in)
     return scalars_fail (b, "is not one the scalar view takes apart");
+  if (!copy->source && strcmp (copy->grad_fn, "IndexPutBackward0") == 0)
+    return build_index_put (b);
   if (!copy->source)
     return strcmp (copy->grad_fn, "CopyBackwards") == 0 ? build_copy_into (b) : build_copy_slices (b);
   /* diag of a matrix is its diagonal, which the record keeps as positions. */

@@ -39,7 +39,8 @@
  * nodes, then x̂ and the affine; batch norm in eval from its running
  * statistics); gather, embedding (padding_idx's row gets no gradient,
  * scale_grad_by_freq divides), index_select, indexing with a tensor,
- * select, slices, cat, stack, masked_fill; F.pad (constant, reflect,
+ * select, slices, cat, stack, masked_fill, x[idx] = v (index_put, its
+ * accumulating form too); F.pad (constant, reflect,
  * replicate), repeat, flip, roll, tril, triu, diag and diagonal; unbind, split, chunk and
  * unsafe_split (several outputs, their elements stepped one output after
  * the other); views, reshapes, squeeze/unsqueeze, clone, t, transpose,
