@@ -269,6 +269,7 @@ static const SavedName saved_names[] = {
   { CR_OP_EMBEDDING, "padding_idx", 0, SAVED_INDEX_IF_SET },
   { CR_OP_EMBEDDING, "scale_grad_by_freq", 1, SAVED_BOOL },
   { CR_OP_EMBEDDING, "sparse", 3, SAVED_BOOL },
+  { CR_OP_INDEX_PUT, "accumulate", 0, SAVED_BOOL },
   { CR_OP_CONSTANT_PAD_ND, "pad", 0, SAVED_PADS },
   PAD_ROWS (CR_OP_REFLECTION_PAD1D), PAD_ROWS (CR_OP_REFLECTION_PAD2D),
   PAD_ROWS (CR_OP_REFLECTION_PAD3D), PAD_ROWS (CR_OP_REPLICATION_PAD1D),
