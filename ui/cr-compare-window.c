@@ -149,6 +149,19 @@ draw_pane (GtkDrawingArea *area,
   cr_graph_render (cr, p->model, p->layout, &options);
 }
 
+/* p's graph shaped in presentation's type (presentation) or the window's,
+ * and laid out so. */
+static void
+pane_shape (Pane     *p,
+            gboolean  presentation)
+{
+  p->presentation = presentation;
+  g_clear_pointer (&p->layout, cr_graph_layout_free);
+  g_clear_pointer (&p->cache, cr_graph_render_cache_free);
+  p->cache = cr_graph_render_cache_new (p->model, presentation);
+  p->layout = cr_graph_render_layout_cached (p->model, p->cache, NULL);
+}
+
 /* The node of model a finding is about: its op, else its tensor, else
  * that tensor's AccumulateGrad (as the ring on the graph). */
 static const CrGraphNode *
@@ -189,7 +202,6 @@ graph_pane_new (CrRunRecord            *record,
 {
   Pane *p = g_new0 (Pane, 1);
   p->focus = -1;
-  p->presentation = presentation;
   p->full = cr_graph_model_new_from_run_record (record, (int) record->backwards->len - 1);
   p->model = p->full;
   if (p->model)
@@ -201,8 +213,7 @@ graph_pane_new (CrRunRecord            *record,
           p->collapse = cr_graph_collapse_new (p->groups, open);
           p->model = p->collapse->model;
         }
-      p->cache = cr_graph_render_cache_new (p->model, presentation);
-      p->layout = cr_graph_render_layout_cached (p->model, p->cache, NULL);
+      pane_shape (p, presentation);
       const CrGraphNode *node = finding ? finding_node (p->model, finding) : NULL;
       p->focus = node ? (int) node->id : node_with_key (p->model, focus_key);
       if (key_out && p->focus >= 0)
@@ -423,6 +434,31 @@ draw_chart (GtkDrawingArea *area,
   show_text (cr, chart, fixed, right, line / 2, 1, TRUE);
 }
 
+/* A chart is 300 px wide at least and CHART_LINES lines of its type tall:
+ * measured by its layout manager, so that a change of type (presentation
+ * starting or stopping) sizes it again. */
+static void
+measure_chart (GtkWidget      *chart,
+               GtkOrientation  orientation,
+               int             for_size,
+               int            *minimum,
+               int            *natural,
+               int            *minimum_baseline,
+               int            *natural_baseline)
+{
+  *minimum = *natural = orientation == GTK_ORIENTATION_HORIZONTAL
+                        ? 300 : (int) ceil (CHART_LINES * chart_line (chart));
+}
+
+/* A drawing area has no children to place. */
+static void
+allocate_nothing (GtkWidget *widget,
+                  int        width,
+                  int        height,
+                  int        baseline)
+{
+}
+
 static GtkWidget *
 chart_new (char   *title,
            GArray *before,
@@ -434,21 +470,9 @@ chart_new (char   *title,
   c->after = after;
   GtkWidget *area = gtk_drawing_area_new ();
   gtk_widget_set_hexpand (area, TRUE);
-  gtk_widget_add_css_class (area, "cr-compare-chart");
+  gtk_widget_set_layout_manager (area, gtk_custom_layout_new (NULL, measure_chart, allocate_nothing));
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_chart, c, chart_free);
   return area;
-}
-
-/* Each chart under widget CHART_LINES lines of its type tall: called once
- * they are in their window, whose type (presentation's or not) they take. */
-static void
-size_charts (GtkWidget *widget)
-{
-  if (gtk_widget_has_css_class (widget, "cr-compare-chart"))
-    gtk_widget_set_size_request (widget, 300, (int) ceil (CHART_LINES * chart_line (widget)));
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
-       child = gtk_widget_get_next_sibling (child))
-    size_charts (child);
 }
 
 /* Whether a and b (may be NULL) hold the same values: a chart of two
@@ -580,6 +604,33 @@ column_new (const char             *title,
   return column;
 }
 
+/* Each graph under widget shaped for presentation or the window's type. */
+static void
+shape_panes (GtkWidget *widget,
+             gboolean   presentation)
+{
+  Pane *p = g_object_get_data (G_OBJECT (widget), "cr-compare-pane");
+  if (p && p->model && p->presentation != presentation)
+    {
+      pane_shape (p, presentation);
+      gtk_widget_queue_draw (widget);
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    shape_panes (child, presentation);
+}
+
+/* Presentation started or stopped over the window (cr-dialog-present.c
+ * moved its class): its graphs follow; its charts and labels follow the
+ * type by themselves. */
+static void
+on_classes_changed (GtkWidget  *dialog,
+                    GParamSpec *pspec,
+                    gpointer    data)
+{
+  shape_panes (dialog, gtk_widget_has_css_class (dialog, "presentation"));
+}
+
 /* fix_action: NULL after Fix; before it, the parent's action that applies
  * the fix, for the header bar's Fix button. */
 static GtkWindow *
@@ -678,7 +729,7 @@ present (GtkWindow   *parent,
 
   gtk_box_append (GTK_BOX (box), body);
   adw_window_set_content (ADW_WINDOW (dialog), box);
-  size_charts (box);
+  g_signal_connect (dialog, "notify::css-classes", G_CALLBACK (on_classes_changed), NULL);
   /* Escape closes it, as a dialog. */
   GtkEventController *keys = gtk_shortcut_controller_new ();
   gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),

@@ -144,6 +144,18 @@ table_font_pt (GtkWindow *dialog)
   return pango_font_description_get_size (font) / (double) PANGO_SCALE;
 }
 
+/* The table's type once dialog has drawn a change of it from was_pt (at
+ * most 5 s): a new class takes effect in the dialog's next frame. */
+static double
+table_font_after_restyle (GtkWindow *dialog,
+                          double     was_pt)
+{
+  gint64 until = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (table_font_pt (dialog) == was_pt && g_get_monotonic_time () < until)
+    cr_ui_test_spin (20);
+  return table_font_pt (dialog);
+}
+
 /* Whether one of dialog's shortcuts closes it on Escape. */
 static gboolean
 closes_on_escape (GtkWindow *dialog)
@@ -169,7 +181,8 @@ closes_on_escape (GtkWindow *dialog)
 
 /* Presenting, the table is read from the back of the room: presentation's
  * type and most of the window, where it opened at the window's own type in
- * an 860x540 corner. */
+ * an 860x540 corner; a table open when presentation starts or stops
+ * follows. */
 static void
 test_presentation (void)
 {
@@ -184,10 +197,13 @@ test_presentation (void)
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (dialog), "presentation"));
   double window_pt = table_font_pt (dialog);
   g_assert_true (cr_ui_test_wait_until (table_shown, NULL, 60));
-  gtk_window_destroy (dialog);
-
+  /* Open when presentation starts, it follows at once. */
   cr_window_set_presentation (window, TRUE);
   cr_ui_test_wait_window_idle (window);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (dialog), "presentation"));
+  g_assert_cmpfloat (table_font_after_restyle (dialog, window_pt), >=, window_pt * 1.3);
+  gtk_window_destroy (dialog);
+
   int width = gtk_widget_get_width (GTK_WIDGET (window));
   int height = gtk_widget_get_height (GTK_WIDGET (window));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.check-numerically", NULL));
@@ -203,8 +219,12 @@ test_presentation (void)
   g_assert_true (cr_ui_test_wait_until (table_shown, NULL, 60));
   /* The clicker's Escape closes it. */
   g_assert_true (closes_on_escape (dialog));
-  gtk_window_destroy (dialog);
+  /* Open when presentation stops, it takes the window's type again. */
   cr_window_set_presentation (window, FALSE);
+  cr_ui_test_wait_window_idle (window);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (dialog), "presentation"));
+  g_assert_cmpfloat (table_font_after_restyle (dialog, present_pt), ==, window_pt);
+  gtk_window_destroy (dialog);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

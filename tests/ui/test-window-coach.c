@@ -260,6 +260,101 @@ test_compare_zero_grad (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Waits (at most 10 s) until compare has drawn at other sizes than
+ * *scale and *chart_height (a toggle of presentation laid out) and they
+ * have settled (the same for 300 ms), then reads them. */
+static void
+wait_compare_resized (GtkWindow *compare,
+                      double    *scale,
+                      int       *chart_height)
+{
+  double was_scale = *scale;
+  int was_height = *chart_height;
+  gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  guint same = 0;
+  while (same < 6 && g_get_monotonic_time () < until)
+    {
+      double last_scale = *scale;
+      int last_height = *chart_height;
+      cr_ui_test_spin (50);
+      compare_sizes (compare, scale, chart_height);
+      gboolean moved = *scale != was_scale && *chart_height != was_height;
+      same = moved && *scale == last_scale && *chart_height == last_height ? same + 1 : 0;
+    }
+}
+
+/* Presses keyval over dialog as its shortcuts take it; FALSE: none did. */
+static gboolean
+press_dialog_key (GtkWindow *dialog,
+                  guint      keyval)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (dialog));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
+      if (!GTK_IS_SHORTCUT_CONTROLLER (c))
+        continue;
+      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (c)); k++)
+        {
+          g_autoptr (GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (c), k);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+          if (GTK_IS_KEYVAL_TRIGGER (trigger) && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval)
+            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, GTK_WIDGET (dialog),
+                                                 gtk_shortcut_get_arguments (shortcut));
+        }
+    }
+  return FALSE;
+}
+
+/* A comparison open when presentation starts follows it at once, as one
+ * opened while presenting: presentation's type, most of the window, the
+ * graphs zoomed to read and the charts taller; and back when it stops.
+ * The clicker's F5 does it with the comparison in front. */
+static void
+test_compare_follows_presentation (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 1366, 768);
+  g_autofree char *script = type_zero_grad_forgotten (window);
+  cr_window_coach_apply_fix (window);
+  cr_ui_test_wait_run_finished (window);
+  cr_ui_test_wait_window_idle (window);
+  GtkWindow *compare = compare_window ();
+  g_assert_nonnull (compare);
+  int own_width = 0, own_height = 0;
+  gtk_window_get_default_size (compare, &own_width, &own_height);
+  double scale = 0;
+  int chart_height = 0;
+  compare_sizes (compare, &scale, &chart_height);
+
+  g_assert_true (press_dialog_key (compare, GDK_KEY_F5));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
+  double present_scale = scale;
+  int present_chart_height = chart_height;
+  wait_compare_resized (compare, &present_scale, &present_chart_height);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (compare), "presentation"));
+  int width = 0, height = 0;
+  gtk_window_get_default_size (compare, &width, &height);
+  g_assert_cmpint (width, >=, gtk_widget_get_width (GTK_WIDGET (window)) * 9 / 10);
+  g_assert_cmpint (height, >=, gtk_widget_get_height (GTK_WIDGET (window)) * 9 / 10);
+  g_assert_cmpfloat (present_scale, >=, 20 / (8.5 * 1.3) - 1e-9);
+  g_assert_cmpint (present_chart_height, >, chart_height * 5 / 4);
+
+  /* Presentation ends: the window's look, and its own size, again. */
+  g_assert_true (press_dialog_key (compare, GDK_KEY_F5));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
+  double after_scale = present_scale;
+  int after_chart_height = present_chart_height;
+  wait_compare_resized (compare, &after_scale, &after_chart_height);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (compare), "presentation"));
+  gtk_window_get_default_size (compare, &width, &height);
+  g_assert_cmpint (width, ==, own_width);
+  g_assert_cmpint (height, ==, own_height);
+  g_assert_cmpfloat_with_epsilon (after_scale, scale, 1e-9);
+  g_assert_cmpint (after_chart_height, ==, chart_height);
+  gtk_window_destroy (compare);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Export Handout from the window: the call shown, a page per step; for
  * practice, with its question pages. */
 static void
@@ -294,6 +389,7 @@ main (int    argc,
   g_test_add_func ("/window-coach/fix-runs-again", test_fix_runs_again);
   g_test_add_func ("/window-coach/compare-zero-grad", test_compare_zero_grad);
   g_test_add_func ("/window-coach/compare-before-fix", test_compare_before_fix);
+  g_test_add_func ("/window-coach/compare-follows-presentation", test_compare_follows_presentation);
   g_test_add_func ("/window-coach/handout", test_handout);
   return g_test_run ();
 }
