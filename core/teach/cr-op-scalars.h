@@ -39,6 +39,7 @@
  * nodes, then x̂ and the affine; batch norm in eval from its running
  * statistics); gather, embedding (padding_idx's row gets no gradient,
  * scale_grad_by_freq divides), index_select, indexing with a tensor,
+ * pack_padded_sequence,
  * select, slices, cat, stack, masked_fill, x[idx] = v (index_put, its
  * accumulating form too); F.pad (constant, reflect,
  * replicate), repeat, flip, roll, tril, triu, diag and diagonal; unbind, split, chunk and
