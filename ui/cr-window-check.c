@@ -147,6 +147,10 @@ check_activated (GSimpleAction *action,
 
   CheckView *view = check_view_new (self);
   gtk_window_present (view->dialog);
+  /* Shown, a window gives its first focusable widget the focus: the
+   * table, a selectable label, which then draws a caret before its first
+   * letter. It is there to read; Tab still reaches it to copy. */
+  gtk_window_set_focus (view->dialog, NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (GSubprocess) process = NULL;
   /* A notebook's script runs as its cells there too, its lines told by
