@@ -20,6 +20,8 @@ typedef enum {
   CR_BINARY_RULE_COMPARE,       /* the promoted dtype, any; the result is bool */
   CR_BINARY_RULE_INTEGERS,      /* bool/int64 in the promoted dtype (B for bool);
                                  * floats are errors */
+  CR_BINARY_RULE_INT64,         /* int64 (narrower integers widened to it); bool
+                                 * and floats are errors: PyTorch's shifts */
 } CrBinaryRule;
 
 /* The dtype an op of rule computes in when its operands promote to
@@ -29,6 +31,7 @@ cr_binary_rule_compute (int rule,
                         int promoted)
 {
   return rule == CR_BINARY_RULE_INTEGERS ? (promoted == 0 || promoted == 1 ? promoted : -1)
+         : rule == CR_BINARY_RULE_INT64 ? (promoted == 1 ? 1 : -1)
          : promoted == 2 || promoted == 3 ? promoted
          : rule == CR_BINARY_RULE_FLOAT && (promoted == 0 || promoted == 1) ? 2
          : rule == CR_BINARY_RULE_FLOATS_ONLY ? -1

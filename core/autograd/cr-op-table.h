@@ -195,6 +195,7 @@ G_BEGIN_DECLS
   X (UPSAMPLE_LINEAR1D_BACKWARD) /* UpsampleLinear1DBackwardBackward1 */ \
   X (UPSAMPLE_BILINEAR2D_BACKWARD) /* UpsampleBilinear2DBackwardBackward1 */ \
   X (UPSAMPLE_TRILINEAR3D_BACKWARD) /* UpsampleTrilinear3DBackwardBackward1 */ \
+  X (XLOGY_NUMBER_SELF)   /* XlogyBackward1: xlogy(number, tensor) */   \
   X (NOT_IMPLEMENTED)     /* NotImplemented (name(): torch::autograd::) */
 
 /* The elementwise functions of one tensor are rows of core/cr-unary-ops.def

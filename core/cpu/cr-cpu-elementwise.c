@@ -118,6 +118,7 @@ DEFINE_POW_ROW (own_POW_d, double, pow, pow, sqrt)
 #define OUT_FLOATS_ONLY(T) T
 #define OUT_COMPARE(T)     guint8
 #define OUT_INTEGERS(T)    T
+#define OUT_INT64(T)       T
 /* The float rows of a ZIP row, or an OWN row's hand-written ones. With an
  * FMA clone, a row that calls fmaf (tanh_backward, as PyTorch's kernel
  * rounds once) gets the instruction rather than libm's call; core's
@@ -566,6 +567,19 @@ binary_widened (guint            op,
   wb = wa != NULL ? cr_cpu_widen (b, common, error) : NULL;
   if (wb == NULL)
     return NULL;
+  /* PyTorch 1.13 shifts int32 and uint8 as C ints, whose shift count x86
+   * takes mod 32 (int64's mod 64 is the kernel's own). */
+  if ((op == CR_BINARY_BITWISE_LEFT_SHIFT || op == CR_BINARY_BITWISE_RIGHT_SHIFT)
+      && cr_dtype_is_narrow_integer (common))
+    {
+      g_autoptr(CrTensor) mask = cr_tensor_new_scalar (31, CR_DTYPE_INT64);
+      CrTensor *count = cr_kernel_binary (CR_BINARY_BITWISE_AND, wb, mask, error);
+
+      if (count == NULL)
+        return NULL;
+      g_clear_pointer (&wb, cr_tensor_unref);
+      wb = count;
+    }
   wide = op == OP_ADD_SCALED ? cr_kernel_add_scaled (wa, wb, alpha, error)
                              : cr_kernel_binary (op, wa, wb, error);
   return cr_cpu_narrow (wide, *out_result, error);

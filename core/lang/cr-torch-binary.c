@@ -78,6 +78,15 @@ NATIVE (native_binary_row)
    * PyTorch: NotImplemented, as 5 % x. */
   if (x_number && b->kernel == CR_BINARY_REMAINDER)
     return cr_torch_wrap (cr_binary_no_derivative (b->kernel, x, other, error));
+  /* torch.xlogy(2, y) is xlogy.Scalar_Self: a node of its own. */
+  if (x_number && b->kernel == CR_BINARY_XLOGY)
+    {
+      double number = 0;
+
+      cr_torch_value_is_number (a.values[0], &number);
+      return cr_torch_wrap (cr_xlogy_number_self (number, x->dtype == CR_DTYPE_INT64, other,
+                                                  error));
+    }
   return cr_torch_wrap (cr_binary (b->op, x, other, error));
 }
 

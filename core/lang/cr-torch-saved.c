@@ -242,6 +242,7 @@ static const SavedName saved_names[] = {
   { CR_OP_PACK_PADDED_SEQUENCE, "input_sizes", 0, SAVED_INPUT_SIZES },
   { CR_OP_PACK_PADDED_SEQUENCE, "result1", 1 },
   { CR_OP_LERP_SCALAR, "weight", 0, SAVED_NUMBER },
+  { CR_OP_XLOGY_NUMBER_SELF, "self", 0, SAVED_NUMBER }, { CR_OP_XLOGY_NUMBER_SELF, "other", 0 },
   { CR_OP_LERP, "self", 0 }, { CR_OP_LERP, "end", 1 }, { CR_OP_LERP, "weight", 2 },
   { CR_OP_NAN_TO_NUM, "self", 0 },
   { CR_OP_UNFOLD, "dimension", 0, SAVED_DIM }, { CR_OP_UNFOLD, "self_sizes", 0, SAVED_INPUT_SIZES },

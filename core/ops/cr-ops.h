@@ -39,6 +39,9 @@ CrTensor *cr_pow_scalar     (CrTensor *a, double exponent, GError **error);
 CrTensor *cr_pow            (CrTensor *a, CrTensor *b, GError **error);
 /* torch.pow(number, a): PowBackward2; integral as in cr_ops_wrap_number */
 CrTensor *cr_pow_number_base(double base, gboolean integral, CrTensor *a, GError **error);
+/* torch.xlogy(number, y): XlogyBackward1 (cr-ops-xlogy-number.c). */
+CrTensor *cr_xlogy_number_self (double number, gboolean integral, CrTensor *other,
+                                GError **error);
 CrTensor *cr_maximum        (CrTensor *a, CrTensor *b, GError **error);
 CrTensor *cr_minimum        (CrTensor *a, CrTensor *b, GError **error);
 /* Comparisons, logic, floor division and remainder: no gradient. */

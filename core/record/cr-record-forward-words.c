@@ -90,6 +90,8 @@ static const CrForwardWords op_words[] = {
   { "CopysignBackward*", CR_FORWARD_OTHER, NULL, "copysign({0}, {1})",
     "takes the size of {0} with the sign of {1}, element by element",
     "takes the size of {0} with the sign of {n}" },
+  { "XlogyBackward1", CR_FORWARD_OTHER, NULL, "xlogy({n}, {0})",
+    "computes a number times log({0})", "computes {n} · log({0})" },
   { "XlogyBackward*", CR_FORWARD_OTHER, NULL, "xlogy({0}, {1})",
     "computes x · log(y) of {0} and {1}, 0 where x is 0", "computes x · log({n}) of {0}, 0 where x is 0" },
   OTHER ("LogaddexpBackward0", "logaddexp({0}, {1})", "computes log(e^x + e^y) of {0} and {1} without "

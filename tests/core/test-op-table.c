@@ -174,6 +174,7 @@ static const struct {
   { CR_OP_UPSAMPLE_BILINEAR2D_BACKWARD, "UpsampleBilinear2DBackwardBackward1" },
   { CR_OP_UPSAMPLE_TRILINEAR3D, "UpsampleTrilinear3DBackward1" },
   { CR_OP_UPSAMPLE_TRILINEAR3D_BACKWARD, "UpsampleTrilinear3DBackwardBackward1" },
+  { CR_OP_XLOGY_NUMBER_SELF, "XlogyBackward1" },
   { CR_OP_LEAKY_RELU, "LeakyReluBackward0" },
   { CR_OP_ELU, "EluBackward0" },
   { CR_OP_SOFTPLUS, "SoftplusBackward0" },

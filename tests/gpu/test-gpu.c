@@ -210,7 +210,7 @@ test_dtype_rules (void)
   }
 }
 
-/* The rows of integers alone (&, |, ^) on int64 and bool, broadcast. */
+/* The rows of integers alone (&, |, ^, <<, >>) on int64 and bool, broadcast. */
 static void
 test_binary_integers (void)
 {
@@ -244,7 +244,8 @@ test_binary_integers (void)
           g_autoptr(CrTensor) got = NULL;
           g_autofree char *what = NULL;
 
-          if (cr_binary_op_rule (op) != CR_BINARY_RULE_INTEGERS)
+          if (cr_binary_op_rule (op) != CR_BINARY_RULE_INTEGERS
+              && (cr_binary_op_rule (op) != CR_BINARY_RULE_INT64 || dtypes[d] != CR_DTYPE_INT64))
             continue;
           what = g_strdup_printf ("binary %d %s", op, cr_dtype_name (dtypes[d]));
           e = cr_kernel_binary (op, a, b, &error);
@@ -277,7 +278,8 @@ test_binary_broadcast (void)
 
       s->is_wrapped_number = TRUE;
       for (int op = 0; op < CR_BINARY_COUNT; op++)
-        for (int r = 0; r < 3 && cr_binary_op_rule (op) != CR_BINARY_RULE_INTEGERS; r++)
+        for (int r = 0; r < 3 && cr_binary_op_rule (op) != CR_BINARY_RULE_INTEGERS
+                        && cr_binary_op_rule (op) != CR_BINARY_RULE_INT64; r++)
           {
             g_autoptr(GError) error = NULL;
             g_autofree char *what = g_strdup_printf ("binary %d rhs %d %s", op, r,
