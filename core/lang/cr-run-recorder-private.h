@@ -1,6 +1,7 @@
 /* cr-run-recorder-private.h — the run recorder's state, shared by the
- * files that make it up: cr-run-recorder.c (tensors, ops, regions, the run)
- * and cr-run-recorder-errors.c (errors, their operands and culprits).
+ * files that make it up: cr-run-recorder.c (tensors, ops, regions, the run),
+ * cr-run-recorder-names.c (names and provenance) and
+ * cr-run-recorder-errors.c (errors, their operands and culprits).
  * Private to those files; everything else goes through cr-run-recorder.h. */
 #pragma once
 
@@ -12,6 +13,13 @@
 #include "cr-run-recorder-training.h"
 
 G_BEGIN_DECLS
+
+/* Where in the script's loops something happened: the iterations of every
+ * loop running, outermost first. */
+typedef struct {
+  guint depth;
+  guint path[CR_RECORD_MAX_LOOP_PATH];
+} CrLoopPath;
 
 struct _CrRunRecorder {
   CrInterp    *interp;           /* borrowed: the recorder lives in its binding state */
@@ -67,5 +75,46 @@ CrRecordTensor *cr_run_recorder_tensor_rec   (CrRunRecorder       *r,
  * backward side or an except clause recorded it already. */
 void            cr_run_recorder_run_error    (CrRunRecorder       *r,
                                               const CrScriptError *e);
+
+/* The record id kept under key in one of the recorder's id tables, -1:
+ * none (ids are kept plus one, so that 0 is no id). */
+static inline int
+cr_run_recorder_lookup_id (GHashTable   *table,
+                           gconstpointer key)
+{
+  return GPOINTER_TO_INT (g_hash_table_lookup (table, key)) - 1;
+}
+
+static inline void
+cr_run_recorder_insert_id (GHashTable *table,
+                           gpointer    key,
+                           int         id)
+{
+  g_hash_table_insert (table, key, GINT_TO_POINTER (id + 1));
+}
+
+/* The iterations of the loops running now. */
+CrLoopPath      cr_run_recorder_loop_path    (CrInterp            *self);
+/* t's serial number (0 when it has none and create is FALSE). */
+guint64         cr_run_recorder_serial       (CrRunRecorder       *r,
+                                              CrTensor            *t,
+                                              gboolean             create);
+/* Marks the ops that changed tensors in place since the last look. */
+void            cr_run_recorder_settle_bumps (CrRunRecorder       *r);
+/* The region a tensor made now was made in, when it turns recording off;
+ * -1: none. */
+int             cr_run_recorder_disabling_region (CrRunRecorder   *r);
+/* rec is called name, bound in loops ("y₃"). */
+void            cr_run_recorder_set_name     (CrRecordTensor      *rec,
+                                              const char          *name,
+                                              const CrLoopPath    *loops);
+/* The first line of span's text, once per span (new string); NULL when
+ * unknown. */
+char           *cr_run_recorder_caption      (CrRunRecorder       *r,
+                                              const CrSpan        *span);
+/* rec, which the script never named, called after text: "(h * w)₂". */
+void            cr_run_recorder_label_unnamed (CrRunRecorder      *r,
+                                               CrRecordTensor     *rec,
+                                               const char         *text);
 
 G_END_DECLS

@@ -11,11 +11,10 @@
  * output_nr), any other tensor by a serial number kept in its script data,
  * since freed nodes' and tensors' addresses are reused.
  *
- * What a tensor that requires no grad was made from (under no_grad, or by
- * detach()) is worked out from the expression that made it: each
- * expression's tensor value leaves a hint (its record id, or the source of a
- * tensor without history) under its AST node, which its parent reads. */
+ * The names a script gave its tensors and what a tensor without history was
+ * made from are noted by cr-run-recorder-names.c. */
 #include "cr-run-recorder-private.h"
+#include "cr-run-recorder-names.h"
 #include "cr-run-recorder-modules.h"
 #include "cr-snapshot-cache.h"
 #include "cr-run-recorder-operands.h"
@@ -44,38 +43,6 @@
  * left: the trace prints them when the call ends. Then they are cut back to
  * the shared budget (cr_run_record_limit_step_values). */
 #define TRACE_CALL_MAX_VALUES RECORD_MAX_VALUES
-
-/* How a tensor without history was made, noted when the script made it and
- * used when (if) it enters the record. */
-typedef struct {
-  CrRecordTensorOrigin origin;   /* NO_GRAD or DETACHED */
-  int                  source;   /* record id, -1: unknown */
-  int                  region;   /* NO_GRAD: the region it was made in, -1 */
-} Provenance;
-
-/* Where in the script's loops something happened: the iterations of every
- * loop running, outermost first. */
-typedef struct {
-  guint depth;
-  guint path[CR_RECORD_MAX_LOOP_PATH];
-} LoopPath;
-
-/* The first binding of a tensor that requires no grad and was made from
- * nothing that does (data, targets): kept until an op uses the tensor, so
- * that tensors the graph never meets stay out of the record. */
-typedef struct {
-  char     *name;
-  LoopPath  loops;
-  CrSpan    span;
-} Binding;
-
-static void
-binding_free (gpointer data)
-{
-  Binding *b = data;
-  g_free (b->name);
-  g_free (b);
-}
 
 /* What an in-place statement last did to a version counter. */
 typedef struct {
@@ -133,21 +100,6 @@ cr_run_recorder_iteration (CrInterp *self)
 
 /* ---- small helpers ---------------------------------------------------------- */
 
-static int
-lookup_id (GHashTable   *table,
-           gconstpointer key)
-{
-  return GPOINTER_TO_INT (g_hash_table_lookup (table, key)) - 1;
-}
-
-static void
-insert_id (GHashTable *table,
-           gpointer    key,
-           int         id)
-{
-  g_hash_table_insert (table, key, GINT_TO_POINTER (id + 1));
-}
-
 /* The statement running now, the script's own (a prelude function's ops are
  * the statement's that called it). */
 CrSpan
@@ -189,9 +141,9 @@ span_equal (gconstpointer a,
 
 /* An op's caption: span_text() once per span, since a loop makes the ops of
  * its body again at each iteration from the same lines. New string. */
-static char *
-caption_of (CrRunRecorder *r,
-            const CrSpan  *span)
+char *
+cr_run_recorder_caption (CrRunRecorder *r,
+                         const CrSpan  *span)
 {
   char *text;
   if (!g_hash_table_lookup_extended (r->captions, span, NULL, (gpointer *) &text))
@@ -202,10 +154,10 @@ caption_of (CrRunRecorder *r,
   return g_strdup (text);
 }
 
-static LoopPath
-loop_path_now (CrInterp *self)
+CrLoopPath
+cr_run_recorder_loop_path (CrInterp *self)
 {
-  LoopPath p = { 0 };
+  CrLoopPath p = { 0 };
   p.depth = cr_interp_loop_path (self, p.path, CR_RECORD_MAX_LOOP_PATH);
   return p;
 }
@@ -214,8 +166,8 @@ loop_path_now (CrInterp *self)
  * every loop's, outermost first: "y₂,₃" (iteration 3 of the inner loop in
  * iteration 2 of the outer). */
 static char *
-label_with_iteration (const char     *name,
-                      const LoopPath *loops)
+label_with_iteration (const char       *name,
+                      const CrLoopPath *loops)
 {
   static const char *const subscripts[] = { "₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉" };
   GString *label = g_string_new (name);
@@ -239,10 +191,10 @@ extra_free_notify (gpointer data)
 
 /* t's serial number (0 when it has none and create is FALSE). It lives in
  * the tensor's script data, which goes with the tensor. */
-static guint64
-tensor_serial (CrRunRecorder *r,
-               CrTensor      *t,
-               gboolean       create)
+guint64
+cr_run_recorder_serial (CrRunRecorder *r,
+                        CrTensor      *t,
+                        gboolean       create)
 {
   CrObjectExtra *extra = t->script_data;
   if (!extra)
@@ -376,8 +328,8 @@ fill_from_tensor (CrRunRecorder  *r,
 /* The region a tensor made now was made in, when it turns recording off:
  * the innermost with-region (an enable_grad one turns it back on), else a
  * set_grad_enabled(False) running; -1: none. */
-static int
-disabling_region (CrRunRecorder *r)
+int
+cr_run_recorder_disabling_region (CrRunRecorder *r)
 {
   if (r->open_regions->len == 0)
     return r->disabled_region;
@@ -396,18 +348,18 @@ cr_run_recorder_tensor_rec (CrRunRecorder *r,
 }
 
 static void
-set_loops (CrRecordTensor *rec,
-           const LoopPath *loops)
+set_loops (CrRecordTensor   *rec,
+           const CrLoopPath *loops)
 {
   rec->iteration = loops->depth ? loops->path[loops->depth - 1] : 0;
   rec->loop_depth = loops->depth;
   memcpy (rec->loop_path, loops->path, sizeof rec->loop_path);
 }
 
-static void
-set_name (CrRecordTensor *rec,
-          const char     *name,
-          const LoopPath *loops)
+void
+cr_run_recorder_set_name (CrRecordTensor   *rec,
+                          const char       *name,
+                          const CrLoopPath *loops)
 {
   g_free (rec->name);
   rec->name = g_strdup (name);
@@ -417,11 +369,11 @@ set_name (CrRecordTensor *rec,
 }
 
 /* The loops the op that made rec (a result) ran in. */
-static LoopPath
+static CrLoopPath
 op_loops (CrRunRecorder        *r,
           const CrRecordTensor *rec)
 {
-  LoopPath loops = { 0 };
+  CrLoopPath loops = { 0 };
   if (rec->op < 0)
     return loops;
   const CrRecordOp *op = g_ptr_array_index (r->record->ops, rec->op);
@@ -432,12 +384,12 @@ op_loops (CrRunRecorder        *r,
 
 /* rec, which the script never named, called after text ("h * w" gives
  * "(h * w)", "(h * w)₂" when its op ran in a loop). */
-static void
-label_unnamed (CrRunRecorder  *r,
-               CrRecordTensor *rec,
-               const char     *text)
+void
+cr_run_recorder_label_unnamed (CrRunRecorder  *r,
+                               CrRecordTensor *rec,
+                               const char     *text)
 {
-  LoopPath loops = op_loops (r, rec);
+  CrLoopPath loops = op_loops (r, rec);
   g_autofree char *wrapped = g_strdup_printf ("(%s)", text);
   set_loops (rec, &loops);
   g_free (rec->label);
@@ -459,7 +411,6 @@ room_for (CrRunRecorder *r,
 /* ---- ops -------------------------------------------------------------------- */
 
 static int op_new (CrRunRecorder *r, CrNode *node);
-static void settle_bumps (CrRunRecorder *r);
 
 int
 cr_run_recorder_output (CrInterp *self,
@@ -472,12 +423,12 @@ cr_run_recorder_output (CrInterp *self,
   if (node->variable)
     return cr_run_recorder_tensor (self, node->variable);
   CrNodeEnd key = { node->sequence_nr, output_nr };
-  int id = lookup_id (r->output_ids, &key);
+  int id = cr_run_recorder_lookup_id (r->output_ids, &key);
   if (id >= 0)
     return id;
-  if (lookup_id (r->op_ids, GSIZE_TO_POINTER (node->sequence_nr)) < 0)
+  if (cr_run_recorder_lookup_id (r->op_ids, GSIZE_TO_POINTER (node->sequence_nr)) < 0)
     cr_run_recorder_op (self, node);
-  return lookup_id (r->output_ids, &key);
+  return cr_run_recorder_lookup_id (r->output_ids, &key);
 }
 
 /* A Python number wrapped for the op (`x * 2`): it gets no record. Known
@@ -618,9 +569,9 @@ fill_op (CrRunRecorder *r,
       else if (edge->node)
         {
           CrNodeEnd key = { edge->node->sequence_nr, edge->input_nr };
-          if (lookup_id (r->op_ids, GSIZE_TO_POINTER (edge->node->sequence_nr)) < 0)
+          if (cr_run_recorder_lookup_id (r->op_ids, GSIZE_TO_POINTER (edge->node->sequence_nr)) < 0)
             op_new (r, edge->node);
-          id = lookup_id (r->output_ids, &key);
+          id = cr_run_recorder_lookup_id (r->output_ids, &key);
         }
       else
         {
@@ -742,7 +693,7 @@ op_new (CrRunRecorder *r,
       return -1;
     }
   CrRecordOp *op = cr_run_record_add_op (r->record);
-  insert_id (r->op_ids, GSIZE_TO_POINTER (node->sequence_nr), (int) op->id);
+  cr_run_recorder_insert_id (r->op_ids, GSIZE_TO_POINTER (node->sequence_nr), (int) op->id);
   op->grad_fn = g_strdup (cr_node_name (node));
   if (node->custom_name)
     {
@@ -757,9 +708,9 @@ op_new (CrRunRecorder *r,
       op->rule = node->op->local_grad_text;
     }
   op->span = node->span;
-  op->caption = caption_of (r, &node->span);
+  op->caption = cr_run_recorder_caption (r, &node->span);
   op->iteration = cr_interp_loop_iteration (self);
-  LoopPath loops = loop_path_now (self);
+  CrLoopPath loops = cr_run_recorder_loop_path (self);
   op->loop_depth = loops.depth;
   memcpy (op->loop_path, loops.path, sizeof op->loop_path);
   /* The same op on the same line in the same iteration: numbered in the
@@ -794,7 +745,7 @@ op_new (CrRunRecorder *r,
       CrNodeEnd *output_key = g_new (CrNodeEnd, 1);
       output_key->sequence_nr = node->sequence_nr;
       output_key->nr = o;
-      insert_id (r->output_ids, output_key, (int) rec->id);
+      cr_run_recorder_insert_id (r->output_ids, output_key, (int) rec->id);
       int id = (int) rec->id;
       g_array_append_val (op->outputs, id);
     }
@@ -809,7 +760,7 @@ cr_run_recorder_op (CrInterp *self,
   CrRunRecorder *r = cr_run_recorder_of (self);
   if (!r || !node || node->variable)
     return -1;
-  int id = lookup_id (r->op_ids, GSIZE_TO_POINTER (node->sequence_nr));
+  int id = cr_run_recorder_lookup_id (r->op_ids, GSIZE_TO_POINTER (node->sequence_nr));
   if (id >= 0)
     return id;
   id = op_new (r, node);
@@ -821,7 +772,7 @@ cr_run_recorder_op (CrInterp *self,
   CrNode *next;
   while ((next = g_queue_pop_head (&r->pending)))
     {
-      int op_id = lookup_id (r->op_ids, GSIZE_TO_POINTER (next->sequence_nr));
+      int op_id = cr_run_recorder_lookup_id (r->op_ids, GSIZE_TO_POINTER (next->sequence_nr));
       fill_op (r, g_ptr_array_index (r->record->ops, op_id), next);
     }
   r->walking = FALSE;
@@ -835,7 +786,7 @@ cr_run_recorder_refresh_op (CrInterp *self,
   CrRunRecorder *r = cr_run_recorder_of (self);
   if (!r || !node || node->variable)
     return;
-  int id = lookup_id (r->op_ids, GSIZE_TO_POINTER (node->sequence_nr));
+  int id = cr_run_recorder_lookup_id (r->op_ids, GSIZE_TO_POINTER (node->sequence_nr));
   if (id < 0)
     return;
   CrRecordOp *op = g_ptr_array_index (r->record->ops, id);
@@ -865,7 +816,7 @@ cr_run_recorder_backward_begin (CrInterp        *self,
   CrRunRecorder *r = cr_run_recorder_of (self);
   if (!r)
     return;
-  settle_bumps (r);
+  cr_run_recorder_settle_bumps (r);
   g_array_set_size (r->stale_ops, 0);
   g_autoptr (GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
   GQueue queue = G_QUEUE_INIT;
@@ -910,8 +861,8 @@ cr_run_recorder_tensor (CrInterp *self,
         }
       return id;
     }
-  guint64 serial = tensor_serial (r, t, TRUE);
-  int id = lookup_id (r->serial_ids, GSIZE_TO_POINTER (serial));
+  guint64 serial = cr_run_recorder_serial (r, t, TRUE);
+  int id = cr_run_recorder_lookup_id (r->serial_ids, GSIZE_TO_POINTER (serial));
   if (id >= 0)
     {
       CrRecordTensor *known = cr_run_recorder_tensor_rec (r, id);
@@ -928,8 +879,8 @@ cr_run_recorder_tensor (CrInterp *self,
   if (!room_for (r, r->record->tensors))
     return -1;
   CrRecordTensor *rec = cr_run_record_add_tensor (r->record);
-  insert_id (r->serial_ids, GSIZE_TO_POINTER (serial), (int) rec->id);
-  const Provenance *p = g_hash_table_lookup (r->provenance, GSIZE_TO_POINTER (serial));
+  cr_run_recorder_insert_id (r->serial_ids, GSIZE_TO_POINTER (serial), (int) rec->id);
+  const CrTensorProvenance *p = g_hash_table_lookup (r->provenance, GSIZE_TO_POINTER (serial));
   if (t->requires_grad)
     rec->origin = CR_RECORD_TENSOR_LEAF;
   else if (p)
@@ -942,10 +893,10 @@ cr_run_recorder_tensor (CrInterp *self,
     rec->origin = CR_RECORD_TENSOR_CONSTANT;
   /* Its span is where the script first held it (note_value, a binding);
    * reached through the graph (a module's parameter), it has none here. */
-  const Binding *b = g_hash_table_lookup (r->bindings, GSIZE_TO_POINTER (serial));
+  const CrTensorBinding *b = g_hash_table_lookup (r->bindings, GSIZE_TO_POINTER (serial));
   if (b)
     {
-      set_name (rec, b->name, &b->loops);
+      cr_run_recorder_set_name (rec, b->name, &b->loops);
       rec->span = b->span;
     }
   fill_from_tensor (r, rec, t);
@@ -963,8 +914,8 @@ bump_clear (gpointer data)
 
 /* The ops that changed tensors in place since the last look: a tensor whose
  * history moved to a new node was changed by that node's op. */
-static void
-settle_bumps (CrRunRecorder *r)
+void
+cr_run_recorder_settle_bumps (CrRunRecorder *r)
 {
   if (r->bumps->len == 0)
     return;
@@ -994,15 +945,15 @@ static void
 refresh_leaf_value (CrRunRecorder *r,
                     CrTensor      *t)
 {
-  guint64 serial = t->grad_fn ? 0 : tensor_serial (r, t, FALSE);
+  guint64 serial = t->grad_fn ? 0 : cr_run_recorder_serial (r, t, FALSE);
   if (serial == 0)
     return;
   int id;
   if (t->requires_grad)
-    id = cr_grad_mode_is_enabled () ? -1 : lookup_id (r->serial_ids, GSIZE_TO_POINTER (serial));
+    id = cr_grad_mode_is_enabled () ? -1 : cr_run_recorder_lookup_id (r->serial_ids, GSIZE_TO_POINTER (serial));
   else
     {
-      const Provenance *p = g_hash_table_lookup (r->provenance, GSIZE_TO_POINTER (serial));
+      const CrTensorProvenance *p = g_hash_table_lookup (r->provenance, GSIZE_TO_POINTER (serial));
       id = p && p->origin == CR_RECORD_TENSOR_DETACHED ? p->source : -1;
     }
   CrRecordTensor *rec = id >= 0 ? cr_run_recorder_tensor_rec (r, id) : NULL;
@@ -1051,227 +1002,6 @@ version_bumped (CrTensor *t,
   if (G_UNLIKELY (r->coach))
     cr_coach_watch_bump (r->interp, t);
   cr_training_watch_bump (r->interp, t);
-}
-
-/* ---- names and provenance --------------------------------------------------- */
-
-
-void
-cr_run_recorder_note_binding (CrInterp   *self,
-                              CrTensor   *t,
-                              const char *name)
-{
-  CrRunRecorder *r = cr_run_recorder_of (self);
-  if (!r || !t || !name)
-    return;
-  settle_bumps (r);
-  if (!t->requires_grad)
-    {
-      guint64 serial = tensor_serial (r, t, TRUE);
-      if (!g_hash_table_contains (r->serial_ids, GSIZE_TO_POINTER (serial))
-          && !g_hash_table_contains (r->provenance, GSIZE_TO_POINTER (serial)))
-        {
-          if (!g_hash_table_contains (r->bindings, GSIZE_TO_POINTER (serial)))
-            {
-              Binding *b = g_new0 (Binding, 1);
-              b->name = g_strdup (name);
-              b->loops = loop_path_now (self);
-              b->span = cr_run_recorder_current_span (self);
-              g_hash_table_insert (r->bindings, GSIZE_TO_POINTER (serial), b);
-            }
-          return;
-        }
-    }
-  CrRecordTensor *rec = cr_run_recorder_tensor_rec (r, cr_run_recorder_tensor (self, t));
-  if (!rec || rec->name)
-    return;
-  LoopPath loops = loop_path_now (self);
-  set_name (rec, name, &loops);
-  if (rec->origin != CR_RECORD_TENSOR_RESULT)
-    rec->span = cr_run_recorder_current_span (self);
-}
-
-/* The hint an expression's value left when it may be a source: a tensor
- * that requires grad or was made from one (a constant is no source, unless
- * it is what a value without history was made from); -1: none. */
-static int
-hint (CrRunRecorder   *r,
-      const CrAstNode *expr)
-{
-  int id = expr ? lookup_id (r->hints, expr) : -1;
-  const CrRecordTensor *rec = cr_run_recorder_tensor_rec (r, id);
-  if (!rec || (rec->origin == CR_RECORD_TENSOR_CONSTANT
-               && !g_hash_table_contains (r->source_hints, expr)))
-    return -1;
-  return id;
-}
-
-/* pred = model(x) under no_grad: the module's input x (its first tensor
- * argument), which the script gave the call; -1: none. */
-static int
-module_input (CrRunRecorder   *r,
-              const CrAstNode *call)
-{
-  for (guint i = 0; i < call->u.call.n_args; i++)
-    {
-      int id = hint (r, call->u.call.args[i]);
-      if (id >= 0)
-        return id;
-      CrTensor *t = cr_operand_watch_recent (r->operands, call->u.call.args[i]);
-      if (t)
-        return cr_run_recorder_tensor (r->interp, t);
-    }
-  return -1;
-}
-
-/* Whether the statement running called a module (its parameters require
- * grad) since the region that turns recording off began. */
-static gboolean
-ran_module_call (CrRunRecorder *r)
-{
-  int region = disabling_region (r);
-  if (region < 0 || (guint) region >= r->region_calls->len)
-    return FALSE;
-  CrSpan here = cr_run_recorder_current_span (r->interp);
-  GPtrArray *calls = r->record->module_calls;
-  for (guint i = g_array_index (r->region_calls, guint, region); i < calls->len; i++)
-    {
-      const CrRecordModuleCall *call = g_ptr_array_index (calls, i);
-      if (call->depth == 0 && call->span.line == here.line && here.line > 0)
-        return TRUE;
-    }
-  return FALSE;
-}
-
-static gboolean
-is_view_attribute (const char *attr)
-{
-  static const char *const views[] = { "T", "mT", "H", "mH", "real", "imag" };
-  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
-    if (strcmp (attr, views[i]) == 0)
-      return TRUE;
-  return FALSE;
-}
-
-/* What t, the value of expr, was made from when it has no history: the
- * tensor detach() / .data took it from, or under no_grad the first operand
- * that requires grad (or was itself made from one). */
-static void
-note_provenance (CrRunRecorder   *r,
-                 CrTensor        *t,
-                 const CrAstNode *expr)
-{
-  int source = -1;
-  CrRecordTensorOrigin origin = CR_RECORD_TENSOR_NO_GRAD;
-  const CrAstNode *object = NULL;
-  if (expr->kind == CR_AST_ATTRIBUTE && strcmp (expr->u.attribute.attr, "data") == 0)
-    object = expr->u.attribute.value;
-  else if (expr->kind == CR_AST_CALL && expr->u.call.func->kind == CR_AST_ATTRIBUTE
-           && (strcmp (expr->u.call.func->u.attribute.attr, "detach") == 0
-               || strcmp (expr->u.call.func->u.attribute.attr, "detach_") == 0))
-    object = expr->u.call.func->u.attribute.value;
-  if (object && (source = hint (r, object)) >= 0)
-    origin = CR_RECORD_TENSOR_DETACHED;
-  else if (!cr_grad_mode_is_enabled ())
-    {
-      switch (expr->kind)
-        {
-        case CR_AST_BINOP:
-          source = hint (r, expr->u.binop.left);
-          if (source < 0)
-            source = hint (r, expr->u.binop.right);
-          break;
-        case CR_AST_UNARYOP:
-          source = hint (r, expr->u.unaryop.operand);
-          break;
-        case CR_AST_ATTRIBUTE:
-          /* A view (w.T) is computed from w; w.grad is not. */
-          if (is_view_attribute (expr->u.attribute.attr))
-            source = hint (r, expr->u.attribute.value);
-          break;
-        case CR_AST_SUBSCRIPT:
-          source = hint (r, expr->u.subscript.value);
-          break;
-        case CR_AST_CALL:
-          if (expr->u.call.func->kind == CR_AST_ATTRIBUTE)
-            source = hint (r, expr->u.call.func->u.attribute.value);
-          for (guint i = 0; i < expr->u.call.n_args && source < 0; i++)
-            source = hint (r, expr->u.call.args[i]);
-          break;
-        default:
-          break;
-        }
-    }
-  /* pred = model(x) under no_grad: the module's parameters made it, from
-   * its input. */
-  if (source < 0)
-    {
-      if (expr->kind != CR_AST_CALL || !ran_module_call (r))
-        return;
-      source = module_input (r, expr);
-    }
-  guint64 serial = tensor_serial (r, t, TRUE);
-  Provenance *p = g_new0 (Provenance, 1);
-  p->origin = origin;
-  p->source = source;
-  p->region = origin == CR_RECORD_TENSOR_NO_GRAD ? disabling_region (r) : -1;
-  g_hash_table_insert (r->provenance, GSIZE_TO_POINTER (serial), p);
-  /* Not recorded unless named or used: the expression around it reads its
-   * source as its own. */
-  if (source >= 0)
-    {
-      insert_id (r->hints, (gpointer) expr, source);
-      g_hash_table_add (r->source_hints, (gpointer) expr);
-    }
-}
-
-void
-cr_run_recorder_note_value (CrInterp        *self,
-                            CrTensor        *t,
-                            const CrAstNode *expr)
-{
-  CrRunRecorder *r = cr_run_recorder_of (self);
-  if (!r || !t || !expr)
-    return;
-  settle_bumps (r);
-  cr_operand_watch_note (r->operands, self->frame ? self->frame->stmt : NULL, expr, t);
-  g_hash_table_remove (r->source_hints, expr);
-  if (t->requires_grad)
-    {
-      /* The op recorded now finds the operands it kept no edge to. */
-      r->noting_expr = expr;
-      r->noting_node = t->grad_fn;
-      int id = cr_run_recorder_tensor (self, t);
-      r->noting_expr = NULL;
-      r->noting_node = NULL;
-      insert_id (r->hints, (gpointer) expr, id);
-      CrRecordTensor *rec = cr_run_recorder_tensor_rec (r, id);
-      /* A leaf is made by a call: torch.ones(3, requires_grad=True),
-       * nn.Parameter(...) in a module's __init__. */
-      if (rec && rec->span.line <= 0 && expr->kind == CR_AST_CALL)
-        rec->span = cr_run_recorder_current_span (self);
-      /* An unnamed result is called after the expression that made it,
-       * with the iterations of the loops its op ran in: "(h * w)₂". */
-      if (rec && !rec->label && rec->origin == CR_RECORD_TENSOR_RESULT && expr->kind != CR_AST_NAME)
-        {
-          /* Once per span, as captions: a loop makes it again at every iteration. */
-          g_autofree char *text = caption_of (r, &expr->span);
-          if (text)
-            label_unnamed (r, rec, text);
-        }
-      return;
-    }
-  /* A tensor without history: known already, or made now from one. */
-  guint64 serial = tensor_serial (r, t, FALSE);
-  int id = serial ? lookup_id (r->serial_ids, GSIZE_TO_POINTER (serial)) : -1;
-  if (id >= 0)
-    {
-      insert_id (r->hints, (gpointer) expr, id);
-      return;
-    }
-  g_hash_table_remove (r->hints, expr);
-  if (expr->kind != CR_AST_NAME && expr->kind != CR_AST_CONSTANT)
-    note_provenance (r, t, expr);
 }
 
 /* ---- regions ---------------------------------------------------------------- */
@@ -1435,7 +1165,7 @@ cr_run_recorder_run_begin (CrInterp *self)
   r->output_ids = g_hash_table_new_full (cr_node_end_hash, cr_node_end_equal, g_free, NULL);
   r->op_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
   r->provenance = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-  r->bindings = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, binding_free);
+  r->bindings = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, cr_tensor_binding_free);
   r->changes = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   r->hints = g_hash_table_new (g_direct_hash, g_direct_equal);
   r->source_hints = g_hash_table_new (g_direct_hash, g_direct_equal);
@@ -1472,7 +1202,7 @@ fill_missing_labels (CrRunRecorder *r)
           const CrRecordOp *op = g_ptr_array_index (r->record->ops, t->op);
           g_autofree char *name = t->output_nr ? g_strdup_printf ("[%s:%u]", op->grad_fn, t->output_nr)
                                                : g_strdup_printf ("[%s]", op->grad_fn);
-          LoopPath loops = op_loops (r, t);
+          CrLoopPath loops = op_loops (r, t);
           set_loops (t, &loops);
           t->label = label_with_iteration (name, &loops);
         }
@@ -1487,7 +1217,7 @@ cr_run_recorder_run_end (CrInterp *self)
   CrRunRecorder *r = cr_run_recorder_of (self);
   if (!r)
     return;
-  settle_bumps (r);
+  cr_run_recorder_settle_bumps (r);
   /* The graph behind what the script's variables hold at the end, and what
    * changed in place since it was recorded. */
   for (guint g = 0; g < self->n_globals; g++)
