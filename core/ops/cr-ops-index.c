@@ -1172,6 +1172,7 @@ record_write (CrTensor  *x,
               CrTensor  *value,
               CrTensor  *pos,
               gboolean   advanced,
+              gboolean   accumulate,
               GError   **error)
 {
   CrTensor *base = x->view_base;
@@ -1186,7 +1187,7 @@ record_write (CrTensor  *x,
       inputs[1] = value;
       node = cr_node_new (advanced ? CR_OP_INDEX_PUT : CR_OP_COPY_SLICES, inputs, 2, 1);
       cr_node_save (node, 0, pos, FALSE);
-      cr_node_args (node)->ints[0] = FALSE;
+      cr_node_args (node)->ints[0] = accumulate;
       cr_ops_attach (x, node);
       return TRUE;
     }
@@ -1202,7 +1203,7 @@ record_write (CrTensor  *x,
   inputs[1] = value;
   node = cr_node_new (CR_OP_COPY_SLICES, inputs, 2, 1);
   cr_node_save (node, 0, base_pos, FALSE);
-  cr_node_args (node)->ints[0] = FALSE;
+  cr_node_args (node)->ints[0] = accumulate;
   cr_ops_attach (base, node);
 
   node = cr_node_new (CR_OP_AS_STRIDED, &base, 1, 1);
@@ -1217,6 +1218,17 @@ cr_index_set (CrTensor           *x,
               guint               n,
               CrTensor           *value,
               GError            **error)
+{
+  return cr_index_put_ (x, items, n, value, FALSE, error);
+}
+
+gboolean
+cr_index_put_ (CrTensor           *x,
+               const CrIndexItem  *items,
+               guint               n,
+               CrTensor           *value,
+               gboolean            accumulate,
+               GError            **error)
 {
   IndexWalk w;
   g_autoptr(CrTensor) v = NULL;
@@ -1321,7 +1333,7 @@ cr_index_set (CrTensor           *x,
     }
   else
     {
-      if (!cr_kernel_put (w.cur, pos, src, FALSE, error))
+      if (!cr_kernel_put (w.cur, pos, src, accumulate, error))
         goto out;
     }
   /* Bumped after the write, as PyTorch does: the version observer (the
@@ -1344,7 +1356,7 @@ cr_index_set (CrTensor           *x,
         }
       if (xpos == NULL)
         goto out;
-      if (!record_write (x, v, xpos, advanced, error))
+      if (!record_write (x, v, xpos, advanced, accumulate, error))
         goto out;
     }
   ok = TRUE;
@@ -1352,6 +1364,54 @@ cr_index_set (CrTensor           *x,
 out:
   index_walk_clear (&w);
   return ok;
+}
+
+/* torch.index_put: the put on a copy of x, whose IndexPutBackward0 has x
+ * itself for input, as PyTorch's out-of-place op (no CloneBackward0). */
+CrTensor *
+cr_index_put (CrTensor           *x,
+              const CrIndexItem  *items,
+              guint               n,
+              CrTensor           *value,
+              gboolean            accumulate,
+              GError            **error)
+{
+  g_autoptr(CrTensor) out = cr_tensor_copy (x, error);
+  CrTensor *inputs[2] = { x, value };
+  IndexWalk w;
+  gboolean was_enabled, ok;
+
+  if (out == NULL)
+    return NULL;
+  was_enabled = cr_grad_mode_set_enabled (FALSE);
+  ok = cr_index_put_ (out, items, n, value, accumulate, error);
+  cr_grad_mode_set_enabled (was_enabled);
+  if (!ok)
+    return NULL;
+  if (!cr_autograd_should_record (inputs, 2))
+    return g_steal_pointer (&out);
+
+  /* The tensor indices walk x itself: their positions are x's. */
+  if (index_walk (&w, x, items, n, FALSE, error))
+    {
+      g_autoptr(CrTensor) pos = w.n_adv > 0 && w.cur_is_x ? advanced_positions (&w, error)
+                                                          : view_positions (w.cur, x, error);
+
+      if (pos != NULL)
+        {
+          CrNode *node = cr_node_new (CR_OP_INDEX_PUT, inputs, 2, 1);
+
+          cr_node_save (node, 0, pos, FALSE);
+          cr_node_args (node)->ints[0] = accumulate;
+          cr_ops_attach (out, node);
+        }
+      else
+        g_clear_pointer (&out, cr_tensor_unref);
+    }
+  else
+    g_clear_pointer (&out, cr_tensor_unref);
+  index_walk_clear (&w);
+  return g_steal_pointer (&out);
 }
 
 /* ---- masked_fill ------------------------------------------------------------ */

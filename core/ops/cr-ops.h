@@ -331,6 +331,14 @@ CrTensor *cr_index_get      (CrTensor *x, const CrIndexItem *items, guint n, GEr
  * version bumped, history through CopySlices / IndexPutBackward0. */
 gboolean  cr_index_set      (CrTensor *x, const CrIndexItem *items, guint n,
                              CrTensor *value, GError **error);
+/* x.index_put_(indices, value, accumulate): as x[indices] = value, adding
+ * into x where accumulate (repeated positions add up). */
+gboolean  cr_index_put_     (CrTensor *x, const CrIndexItem *items, guint n,
+                             CrTensor *value, gboolean accumulate, GError **error);
+/* torch.index_put: the same on a copy of x (a new ref), IndexPutBackward0
+ * over (x, value). */
+CrTensor *cr_index_put      (CrTensor *x, const CrIndexItem *items, guint n,
+                             CrTensor *value, gboolean accumulate, GError **error);
 
 /* x.masked_fill(mask, value): value a 0-d tensor (or wrapped number); the
  * result has broadcast(x, mask)'s shape. MaskedFillBackward0. */
