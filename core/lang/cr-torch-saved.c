@@ -725,6 +725,28 @@ static const SavedName recorded_names[] = {
    * the scalar view tells an ignored row by it. */
   { CR_OP_NLL_LOSS, "ignore_index", 1, SAVED_INT },
   { CR_OP_NLL_LOSS2D, "ignore_index", 1, SAVED_INT },
+  /* An activation's or a loss's backward run as an op (a double backward):
+   * the parameters and the reduction it used, which the scalar view's
+   * equations need (cr-ops-activation-backward.c, cr-ops-loss-backward.c). */
+  { CR_OP_LEAKY_RELU_BACKWARD, "negative_slope", 0, SAVED_DOUBLE },
+  { CR_OP_HARDTANH_BACKWARD, "min_val", 0, SAVED_DOUBLE },
+  { CR_OP_HARDTANH_BACKWARD, "max_val", 1, SAVED_DOUBLE },
+  { CR_OP_HARDSHRINK_BACKWARD, "lambd", 0, SAVED_DOUBLE },
+  { CR_OP_SOFTSHRINK_BACKWARD, "lambd", 0, SAVED_DOUBLE },
+  { CR_OP_THRESHOLD_BACKWARD, "threshold", 0, SAVED_DOUBLE },
+  { CR_OP_ELU_BACKWARD, "alpha", 0, SAVED_DOUBLE }, { CR_OP_ELU_BACKWARD, "scale", 1, SAVED_DOUBLE },
+  { CR_OP_ELU_BACKWARD, "input_scale", 2, SAVED_DOUBLE },
+  { CR_OP_ELU_BACKWARD, "is_result", 0, SAVED_BOOL },
+  { CR_OP_SOFTPLUS_BACKWARD, "beta", 0, SAVED_DOUBLE },
+  { CR_OP_SOFTPLUS_BACKWARD, "threshold", 1, SAVED_DOUBLE },
+  { CR_OP_GELU_BACKWARD, "approximate", 0, SAVED_DOUBLE },
+  { CR_OP_MSE_LOSS_BACKWARD, "reduction", 0, SAVED_INT },
+  { CR_OP_SMOOTH_L1_LOSS_BACKWARD, "reduction", 0, SAVED_INT },
+  { CR_OP_SMOOTH_L1_LOSS_BACKWARD, "beta", 0, SAVED_DOUBLE },
+  { CR_OP_HUBER_LOSS_BACKWARD, "reduction", 0, SAVED_INT },
+  { CR_OP_HUBER_LOSS_BACKWARD, "delta", 0, SAVED_DOUBLE },
+  { CR_OP_SOFTMAX_BACKWARD_DATA, "dim", 0, SAVED_DIM },
+  { CR_OP_LOG_SOFTMAX_BACKWARD_DATA, "dim", 0, SAVED_DIM },
 };
 
 void

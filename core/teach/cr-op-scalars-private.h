@@ -24,7 +24,7 @@ typedef enum {
   KIND_SLICE, KIND_GROUP_NORM, KIND_ADAPTIVE_AVG_POOL, KIND_ADAPTIVE_MAX_POOL,
   KIND_MASKED_FILL, KIND_SPLIT, KIND_PERMUTE, KIND_ACTIVATION, KIND_EXTREMUM,
   KIND_ROBUST_LOSS, KIND_GROUP, KIND_COPY, KIND_BCE, KIND_POINTWISE,
-  KIND_CDIST, KIND_BILINEAR,
+  KIND_CDIST, KIND_BILINEAR, KIND_DOUBLE_BACKWARD,
 } Kind;
 
 /* One op being taken apart. */
@@ -167,6 +167,13 @@ gboolean scalars_build_copy (Build *b);
 /* cr-op-scalars-distance.c: cdist (KIND_CDIST) and bilinear's
  * TrilinearBackward0 (KIND_BILINEAR). */
 gboolean scalars_build_distance (Build *b);
+/* cr-op-scalars-double.c: an activation's, a loss's or softmax's backward
+ * run as an op (a double backward); whether grad_fn is one it opens, and
+ * why it refuses a convolution's, a pool's or layer norm's (static; NULL:
+ * not one of those). */
+gboolean scalars_is_double_backward (const char *grad_fn);
+const char *scalars_double_backward_refusal (const char *grad_fn);
+gboolean scalars_build_double_backward (Build *b);
 /* cr-op-scalars-pointwise.c: addcmul, addcdiv, clamp, where. */
 gboolean scalars_is_pointwise_op (const char *grad_fn);
 gboolean scalars_build_pointwise (Build *b);

@@ -134,6 +134,7 @@ scalars_lookup_kind (const char *grad_fn,
   } families[] = {
     { scalars_is_activation, KIND_ACTIVATION }, { scalars_is_group_op, KIND_GROUP },
     { scalars_is_copy_op, KIND_COPY }, { scalars_is_pointwise_op, KIND_POINTWISE },
+    { scalars_is_double_backward, KIND_DOUBLE_BACKWARD },
   };
   for (guint i = 0; grad_fn && i < G_N_ELEMENTS (families); i++)
     if (families[i].has (grad_fn))
@@ -725,6 +726,9 @@ can_open_at (const CrRunRecord *record,
                                  "view can take apart element by element",
                                  op->grad_fn ? op->grad_fn : op->custom_function, op->span.line,
                                  op->custom_function);
+  else if (scalars_double_backward_refusal (op->grad_fn))
+    why_owned = g_strdup_printf ("%s (line %u) %s", op->grad_fn, op->span.line,
+                                 scalars_double_backward_refusal (op->grad_fn));
   else if (!scalars_lookup_kind (op->grad_fn, &kind))
     why_owned = g_strdup_printf ("%s (line %u) is not one the scalar view takes apart",
                                  op->grad_fn ? op->grad_fn : "this op", op->span.line);
@@ -933,6 +937,8 @@ build_scalars (const CrRunRecord  *record,
     ok = scalars_build_pointwise (&b);
   else if (kind == KIND_CDIST || kind == KIND_BILINEAR)
     ok = scalars_build_distance (&b);
+  else if (kind == KIND_DOUBLE_BACKWARD)
+    ok = scalars_build_double_backward (&b);
   else
     ok = scalars_build_view (&b);
   g_hash_table_unref (b.bases);

@@ -28,7 +28,10 @@
  * correction), logsumexp, cumsum, cumprod, logcumsumexp, cummax and
  * cummin; addcmul, addcdiv, clamp (number or tensor bounds) and where;
  * copysign and logaddexp2; cdist (p = 0, 1, 2, ∞ or any, batched) and
- * bilinear (TrilinearBackward0, each term x1·A·x2 a node); mm, mv, dot, bmm and addmm (nn.Linear's
+ * bilinear (TrilinearBackward0, each term x1·A·x2 a node); the backwards
+ * of tanh, sigmoid, elu, leaky_relu, hardtanh, softplus, gelu,
+ * log_sigmoid, hardswish, the shrinks, threshold, mse, smooth_l1, huber,
+ * softmax and log_softmax run as ops (a double backward: *BackwardBackward0); mm, mv, dot, bmm and addmm (nn.Linear's
  * x@W.T+b); softmax and log_softmax; mse_loss, smooth_l1_loss and
  * huber_loss (mean, sum or none), binary_cross_entropy and
  * binary_cross_entropy_with_logits (weight, pos_weight) and nll_loss (cross_entropy's second
@@ -48,7 +51,8 @@
  * permute, expand. Dims,
  * a convolution's and a pool's geometry and eps are the op's recorded
  * arguments (CrRecordOp.arguments). A custom Function is refused with why
- * (its backward is the script's code), any other op with its name
+ * (its backward is the script's code), a convolution's, a pool's or layer
+ * norm's backward run as an op with why, any other op with its name
  * (CR_EXC_NOT_IMPLEMENTED_ERROR).
  *
  * An input whose values the record does not keep (an unnamed result inside
