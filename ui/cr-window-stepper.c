@@ -560,12 +560,17 @@ key_pressed_cb (GtkEventControllerKey *controller,
       /* A popover's (a leaf's editor on the graph): it closes, nothing else. */
       if (cr_window_focus_in_popover (self))
         return FALSE;
-      if (presenting)
+      /* Presenting, the first Escape gives the keys back to the stepper
+       * from whatever took the arrows (the editor after Ctrl+L, a slider),
+       * and the next one leaves: a clicker that sends Escape leaves in
+       * two presses at most, and the room never loses the lesson while
+       * the lecturer only meant to stop typing. */
+      if (presenting && !cr_window_focus_takes_arrows (self))
         {
           cr_window_set_presentation (self, FALSE);
           return TRUE;
         }
-      if (focus_in_source_view (self))
+      if (presenting || focus_in_source_view (self))
         {
           gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
           return TRUE;

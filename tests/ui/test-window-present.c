@@ -419,10 +419,48 @@ test_clicker_keys (void)
   g_assert_cmpstr (after, ==, before);
   g_assert_false (gtk_text_buffer_get_modified (buffer));
 
-  /* Escape leaves presentation; b is a letter again. */
+  /* The script has the keys: the first Escape gives them back to the
+   * stepper, the second leaves presentation; b is a letter again. */
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_Escape));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
   g_assert_true (cr_ui_test_press_key (window, GDK_KEY_Escape));
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
   g_assert_false (cr_ui_test_press_key (window, GDK_KEY_b));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Presenting with the editor's keys (Ctrl+L), the first Escape gives them
+ * back to the stepper, presentation kept: the arrows step the story again;
+ * the next Escape leaves. A clicker that sends Escape leaves in two
+ * presses, and the start-up hint says so. */
+static void
+test_escape_from_editor (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 1920, 1080);
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  GtkWidget *view = GTK_WIDGET (window->source_view);
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_F5));
+  settle ();
+  g_assert_true (cr_ui_test_press_key_with (window, GDK_KEY_l, GDK_CONTROL_MASK));
+  settle ();
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == view);
+  int step = cr_graph_canvas_get_step (canvas);
+
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_Escape) == GTK_WIDGET (window));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (canvas)));
+  /* The arrows step again. */
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_Right) == GTK_WIDGET (window));
+  g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, step + 1);
+
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_Escape) == GTK_WIDGET (window));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
+
+  /* The hint tells the lecturer: Ctrl+L in the shortcuts window's words,
+   * and the two presses. */
+  const char *hint = gtk_label_get_text (GTK_LABEL (gtk_revealer_get_child (window->hint_revealer)));
+  g_assert_nonnull (strstr (hint, "Ctrl+L gives the editor the keys"));
+  g_assert_nonnull (strstr (hint, "Esc twice"));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -439,6 +477,8 @@ test_help_overlay (void)
   const char *text = g_bytes_get_data (bytes, NULL);
   g_assert_nonnull (strstr (text, "the next part of a long step card"));
   g_assert_nonnull (strstr (text, "blank the screen"));
+  g_assert_nonnull (strstr (text, "Give the editor the keys"));
+  g_assert_nonnull (strstr (text, "the first gives the keys back to the steps"));
   gtk_window_destroy (GTK_WINDOW (overlay));
 }
 
@@ -701,6 +741,7 @@ main (int    argc,
   g_test_add_func ("/ui/present/clicker-pages", test_clicker_pages);
   g_test_add_func ("/ui/present/graph-type-and-refit", test_graph_type_and_refit);
   g_test_add_func ("/ui/present/clicker-keys", test_clicker_keys);
+  g_test_add_func ("/ui/present/escape-from-editor", test_escape_from_editor);
   g_test_add_func ("/ui/present/wide-node-in-view", test_wide_node_in_view);
   g_test_add_func ("/ui/present/card-widens-sidebar-not-a-drag", test_card_widens_sidebar_not_a_drag);
   g_test_add_func ("/ui/present/compact-matrices", test_compact_matrices);
