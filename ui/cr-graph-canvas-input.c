@@ -87,7 +87,10 @@ cr_graph_canvas_update_cursor (CrGraphCanvas *self)
 {
   const char *name = NULL;
   int hovered = -1;
-  if (self->layout && self->has_pointer && self->pointer_moved && !self->dragging)
+  /* Not on a projector: a presenter's pointer left on the graph (or moved
+   * with the window) would ring a node the lesson is not about. */
+  if (self->layout && self->has_pointer && self->pointer_moved && !self->dragging
+      && !self->presentation)
     hovered = cr_graph_canvas_pick (self, self->pointer_x, self->pointer_y);
   if (self->dragging)
     name = "grabbing";
@@ -161,9 +164,24 @@ on_drag_end (GtkGestureDrag *gesture,
   cr_graph_canvas_update_cursor (self);
 }
 
+/* Where the pointer is on the window's surface: the canvas moving under a
+ * resting pointer (F5 hides the editor beside it) changes (x, y), not this. */
+static void
+pointer_on_surface (GtkEventControllerMotion *motion,
+                    double                    x,
+                    double                    y,
+                    double                    at[2])
+{
+  GdkEvent *event = gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (motion));
+  at[0] = x;
+  at[1] = y;
+  if (event)
+    gdk_event_get_position (event, &at[0], &at[1]);
+}
+
 /* A pointer resting where the canvas appears (a window opened under it, a
- * projector's screen filled) rings no node as hovered: only one that moves
- * over the graph does. */
+ * projector's screen filled, the canvas widened under it) rings no node as
+ * hovered: only one that moves does. */
 static void
 on_enter (GtkEventControllerMotion *motion,
           double                    x,
@@ -172,6 +190,7 @@ on_enter (GtkEventControllerMotion *motion,
 {
   self->pointer_x = x;
   self->pointer_y = y;
+  pointer_on_surface (motion, x, y, self->pointer_rest);
   self->has_pointer = TRUE;
   self->pointer_moved = FALSE;
   cr_graph_canvas_update_cursor (self);
@@ -183,7 +202,14 @@ on_motion (GtkEventControllerMotion *motion,
            double                    y,
            CrGraphCanvas            *self)
 {
-  if (!self->has_pointer || x != self->pointer_x || y != self->pointer_y)
+  double at[2];
+  pointer_on_surface (motion, x, y, at);
+  if (!self->has_pointer)
+    {
+      self->pointer_rest[0] = at[0];
+      self->pointer_rest[1] = at[1];
+    }
+  else if (at[0] != self->pointer_rest[0] || at[1] != self->pointer_rest[1])
     self->pointer_moved = TRUE;
   self->pointer_x = x;
   self->pointer_y = y;

@@ -77,6 +77,7 @@ struct _CrGraphCanvas
   double              pointer_x, pointer_y;
   gboolean            has_pointer;
   gboolean            pointer_moved;   /* since it came in: only then a node is hovered */
+  double              pointer_rest[2]; /* where it came in, on the window's surface */
   int                 hovered;         /* the node under the pointer, or -1 */
 
   /* The overlay whose controls float over the canvas (borrowed; see

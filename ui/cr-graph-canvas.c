@@ -1114,6 +1114,8 @@ cr_graph_canvas_set_presentation (CrGraphCanvas *self,
         }
       cr_graph_canvas_update_tab_order (self);
     }
+  /* Presented, no node is hovered. */
+  cr_graph_canvas_update_cursor (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESENTATION]);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }

@@ -296,6 +296,13 @@ test_hover_after_motion (Fixture       *f,
   /* Back in where it left: at rest again until it moves. */
   g_signal_emit_by_name (motion, "enter", x + 1, y);
   g_assert_cmpint (f->canvas->hovered, ==, -1);
+  /* Presented, no node is ringed as hovered, moved or not (the neuron's
+   * presented shots had b ringed: the window moved under the pointer). */
+  cr_graph_canvas_set_presentation (f->canvas, TRUE);
+  g_assert_true (cr_graph_canvas_node_center (f->canvas, 0, &x, &y));
+  g_signal_emit_by_name (motion, "motion", x, y);
+  g_signal_emit_by_name (motion, "motion", x + 1, y);
+  g_assert_cmpint (f->canvas->hovered, ==, -1);
 }
 
 /* Each node's centre on screen, by key. */
