@@ -460,7 +460,7 @@ scalars_build_activation (Build *b)
   for (guint k = 0; k < 3; k++)
     {
       const CrRecordArgument *arg = a->params[k] ? cr_record_op_argument (b->op, a->params[k]) : NULL;
-      p.p[k] = arg && arg->n_values == 1 ? arg->values[0] : a->defaults[k];
+      p.p[k] = scalars_in_dtype (in, arg && arg->n_values == 1 ? arg->values[0] : a->defaults[k]);
     }
   /* A record without gelu's approximate=: the exact form, which the
    * recorded output must then confirm. */

@@ -165,6 +165,29 @@ gelu_2 (double x, const double *p, const char *S, char **text)
   *text = g_strdup_printf ("φ(%s)·(2 − %s²)", S, S);
   return phi (x) * (2 - x * x);
 }
+/* gelu's tanh approximation: x·(1 + tanh u)/2 with u = √(2/π)·(x + 0.044715·x³). */
+static double
+gelu_tanh_u (double x, double *du, double *ddu)
+{
+  double k = sqrt (2 / M_PI), c = 0.044715;
+  *du = k * (1 + 3 * c * x * x);
+  *ddu = 6 * k * c * x;
+  return tanh (k * (x + c * x * x * x));
+}
+static double
+gelu_tanh_1 (double x, const double *p, const char *S, char **text)
+{
+  double du, ddu, t = gelu_tanh_u (x, &du, &ddu);
+  *text = g_strdup_printf ("(1 + tanh u)/2 + %s·(1 − tanh² u)·u′/2, u = √(2/π)·(%s + 0.044715·%s³)", S, S, S);
+  return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du;
+}
+static double
+gelu_tanh_2 (double x, const double *p, const char *S, char **text)
+{
+  double du, ddu, t = gelu_tanh_u (x, &du, &ddu);
+  *text = g_strdup_printf ("(1 − tanh² u)·(u′ + %s·(u″ − 2·tanh u·u′²)/2)", S);
+  return (1 - t * t) * (du + 0.5 * x * (ddu - 2 * t * du * du));
+}
 static double
 log_sigmoid_1 (double x, const double *p, const char *S, char **text)
 {
@@ -330,11 +353,12 @@ build_activation_backward (Build                    *b,
     {
       if (a->params[k] && !cr_record_op_argument (b->op, a->params[k]))
         return scalars_fail (b, "keeps no %s", a->params[k]);
-      p[k] = param_of (b->op, a->params[k], a->defaults[k]);
+      p[k] = scalars_in_dtype (s, param_of (b->op, a->params[k], a->defaults[k]));
     }
+  /* gelu's approximate='tanh' has its own derivatives. */
+  Slope first_of = a->first, second_of = a->second;
   if (strcmp (a->name, "gelu") == 0 && p[0] != 0)
-    return scalars_fail (b, "is gelu's tanh approximation's backward, whose second derivative "
-                         "the scalar view does not write out");
+    first_of = gelu_tanh_1, second_of = gelu_tanh_2;
   const double *gv = scalars_input_values (b, g), *sv = scalars_input_values (b, s);
   guint g_base = grad_nodes (b, g), s_base = scalars_input_nodes (b, s);
   for (gint64 o = 0; o < scalars_numel_of (b->out); o++)
@@ -345,8 +369,8 @@ build_activation_backward (Build                    *b,
       g_autofree char *G = grad_label (b, g, gi);
       g_autofree char *S = scalars_input_label (b->record, s, si);
       g_autofree char *first_text = NULL, *second_text = NULL;
-      double first = a->first (sv[si], p, S, &first_text);
-      double second = a->second (sv[si], p, S, &second_text);
+      double first = first_of (sv[si], p, S, &first_text);
+      double second = second_of (sv[si], p, S, &second_text);
       GString *num = g_string_new (NULL);
       scalars_append_number (num, gv[gi]);
       g_string_append (num, "·");

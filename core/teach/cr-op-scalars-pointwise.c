@@ -393,8 +393,8 @@ build_clamp (Build *b)
     }
   else
     {
-      min_number = has_min ? number_bound (b->op, "min") : NAN;
-      max_number = has_max ? number_bound (b->op, "max") : NAN;
+      min_number = has_min ? scalars_in_dtype (x.t, number_bound (b->op, "min")) : NAN;
+      max_number = has_max ? scalars_in_dtype (x.t, number_bound (b->op, "max")) : NAN;
       if (has_min && !cr_record_op_argument (b->op, "min"))
         return scalars_fail (b, "has a min the record does not keep");
       if (has_max && !cr_record_op_argument (b->op, "max"))

@@ -66,6 +66,10 @@ char *scalars_tensor_name (const CrRunRecord *record, const CrRecordTensor *t);
 char *scalars_input_label (const CrRunRecord *record, const CrRecordTensor *t, gint64 element);
 /* A value as a factor or term: negative ones in parentheses. */
 void scalars_append_number (GString *s, double v);
+/* A number as an op on t's dtype compares with it: PyTorch's kernels cast
+ * a threshold or a bound to the tensor's type (0.3 as a float32 is
+ * 0.30000001, which a float32 x = 0.3 does not exceed). */
+double scalars_in_dtype (const CrRecordTensor *t, double v);
 /* Whether a value computed here is the one recorded (float32 results). */
 gboolean scalars_same_value (double computed, double recorded);
 /* The element of shape `to` that element `flat` of the broadcast shape

@@ -200,6 +200,13 @@ scalars_append_number (GString *s,
   g_string_append_printf (s, v < 0 ? "(%.4g)" : "%.4g", v);
 }
 
+double
+scalars_in_dtype (const CrRecordTensor *t,
+                  double                v)
+{
+  return t && g_strcmp0 (t->dtype, "torch.float32") == 0 ? (double) (float) v : v;
+}
+
 gboolean
 scalars_same_value (double computed,
             double recorded)
