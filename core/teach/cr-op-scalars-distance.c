@@ -194,6 +194,54 @@ build_cdist (Build *b)
   return b->error == NULL;
 }
 
+/* F.bilinear reshapes its inputs to their own shapes: an unnamed reshape
+ * of a tensor to its own shape is that tensor, element for element, and
+ * is called by its name (x1[0, 1], not (x1.view(2, 3))[0, 1]). */
+static const CrRecordTensor *
+same_shape_source (const CrRunRecord    *record,
+                   const CrRecordTensor *t)
+{
+  for (guint hops = 0; hops < 8; hops++)
+    {
+      const CrRecordOp *op = t->label && t->label[0] == '[' && t->origin == CR_RECORD_TENSOR_RESULT
+                             && t->op >= 0 && (guint) t->op < record->ops->len
+                             ? record->ops->pdata[t->op] : NULL;
+      if (!op || op->inputs->len != 1
+          || (g_strcmp0 (op->grad_fn, "ViewBackward0") != 0
+              && g_strcmp0 (op->grad_fn, "ReshapeAliasBackward0") != 0
+              && g_strcmp0 (op->grad_fn, "UnsafeViewBackward0") != 0))
+        return t;
+      const CrRecordTensor *in = scalars_tensor_at (record, g_array_index (op->inputs, int, 0));
+      if (!in || in->ndim != t->ndim || memcmp (in->shape, t->shape, sizeof (gint64) * (gsize) t->ndim) != 0)
+        return t;
+      t = in;
+    }
+  return t;
+}
+
+static char *
+operand_label (const Build          *b,
+               const CrRecordTensor *t,
+               gint64                e)
+{
+  return scalars_input_label (b->record, same_shape_source (b->record, t), e);
+}
+
+/* t's nodes, named as operand_label names them. */
+static guint
+operand_nodes (Build                *b,
+               const CrRecordTensor *t)
+{
+  guint base = scalars_input_nodes (b, t);
+  for (gint64 e = 0; same_shape_source (b->record, t) != t && e < scalars_numel_of (t); e++)
+    {
+      CrScalarNode *node = b->self->nodes->pdata[base + (guint) e];
+      g_free (node->label);
+      node->label = operand_label (b, t, e);
+    }
+  return base;
+}
+
 static gboolean
 build_bilinear (Build *b)
 {
@@ -208,8 +256,7 @@ build_bilinear (Build *b)
   gint64 I = A->shape[1], J = A->shape[2], O = A->shape[0];
   const double *v1 = scalars_input_values (b, x1), *va = scalars_input_values (b, A);
   const double *v2 = scalars_input_values (b, x2);
-  guint base1 = scalars_input_nodes (b, x1), base_a = scalars_input_nodes (b, A);
-  guint base2 = scalars_input_nodes (b, x2);
+  guint base1 = operand_nodes (b, x1), base_a = operand_nodes (b, A), base2 = operand_nodes (b, x2);
   for (gint64 o = 0; o < scalars_numel_of (b->out); o++)
     {
       b->sub_step = (guint) o;
@@ -224,9 +271,9 @@ build_bilinear (Build *b)
           {
             gint64 e1 = n * I + i, ea = (k * I + i) * J + j, e2 = n * J + j;
             double f1 = v1[e1], fa = va[ea], f2 = v2[e2];
-            g_autofree char *L1 = scalars_input_label (b->record, x1, e1);
-            g_autofree char *LA = scalars_input_label (b->record, A, ea);
-            g_autofree char *L2 = scalars_input_label (b->record, x2, e2);
+            g_autofree char *L1 = operand_label (b, x1, e1);
+            g_autofree char *LA = operand_label (b, A, ea);
+            g_autofree char *L2 = operand_label (b, x2, e2);
             g_autofree char *term = g_strdup_printf ("%s·%s·%s", L1, LA, L2);
             GString *tn = g_string_new (NULL);
             scalars_append_number (tn, f1);
