@@ -108,6 +108,21 @@ roll_source (const CrRecordOp     *op,
   return scalars_ravel (in->ndim, in->shape, in_index);
 }
 
+/* x.roll(shift) without dims: the flattened tensor rolls, and element i
+ * reads i − shift, wrapped around (data: the recorded shift). */
+static gint64
+flat_roll_source (const CrRecordOp     *op,
+                  const CrRecordTensor *in,
+                  const CrRecordTensor *out,
+                  const gint64         *index,
+                  gpointer              data)
+{
+  const CrRecordArgument *shift = data;
+  gint64 n = MAX (scalars_numel_of (in), 1);
+  gint64 at = (scalars_ravel (out->ndim, out->shape, index) - (gint64) shift->values[0]) % n;
+  return at < 0 ? at + n : at;
+}
+
 /* tril(x, k) keeps column j of row i where j − i ≤ k, triu where j − i ≥ k
  * (over the last two dims); the others are 0. */
 static gint64
@@ -329,6 +344,7 @@ scalars_build_copy (Build *b)
   if (copy->source == diag_source && !(in->ndim == 1 && b->out->ndim == 2))
     return scalars_build_take (b);
   gpointer data = NULL;
+  SourceFunc source = copy->source;
   g_autofree gint64 *placed = NULL;
   gint64 out_numel = scalars_numel_of (b->out);
   if (copy->source == diag_source)
@@ -351,9 +367,15 @@ scalars_build_copy (Build *b)
     data = (gpointer) cr_record_op_argument (b->op, "dims");
   else if (copy->source == roll_source)
     {
-      /* A roll of the flattened tensor keeps () here: its shift is not kept. */
+      /* A roll of the flattened tensor keeps its one shift (a 1-d
+       * tensor's is the same either way). */
       const CrRecordArgument *shifts = cr_record_op_argument (b->op, "shifts");
       data = shifts && shifts->n_values == in->ndim && in->ndim > 0 ? (gpointer) shifts : NULL;
+      if (!data && shifts && shifts->n_values == 1)
+        {
+          source = flat_roll_source;
+          data = (gpointer) shifts;
+        }
     }
   else if (copy->source == triangle_source)
     {
@@ -377,7 +399,7 @@ scalars_build_copy (Build *b)
     {
       gint64 index[CR_MAX_DIMS];
       scalars_unravel (o, b->out->ndim, b->out->shape, index);
-      gint64 from = copy->source (b->op, in, b->out, index, data);
+      gint64 from = source (b->op, in, b->out, index, data);
       if (from >= in_numel)
         return scalars_fail (b, "copies an element from outside its input");
       if (from >= 0)
