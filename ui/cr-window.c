@@ -440,6 +440,11 @@ cr_window_set_presentation (CrWindow *self,
   gtk_widget_set_visible (self->editor_switcher_bar, !presentation);
   gtk_widget_set_visible (self->zoom_bar, !presentation && cr_graph_canvas_get_model (self->canvas));
   gtk_widget_set_visible (self->depth_bar, !presentation);
+  /* A clicker cannot scroll sideways, and a line cut at the editor's edge
+   * hides what the room should read: presenting, long lines wrap (at a
+   * space where they can), each keeping its number on its first row. */
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (self->source_view),
+                               presentation ? GTK_WRAP_WORD_CHAR : GTK_WRAP_NONE);
   cr_graph_canvas_set_presentation (self->canvas, presentation);
   gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
 }

@@ -461,7 +461,68 @@ test_escape_from_editor (void)
   const char *hint = gtk_label_get_text (GTK_LABEL (gtk_revealer_get_child (window->hint_revealer)));
   g_assert_nonnull (strstr (hint, "Ctrl+L gives the editor the keys"));
   g_assert_nonnull (strstr (hint, "Esc twice"));
+  /* The script scrolls to keep its place as its lines unwrap: GTK 4.8
+   * warns when a window goes while its scroll is still animated. */
+  settle ();
   gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Presenting with the script shown (F9), at 1920x1080 and 1366x768, its
+ * long lines wrap (a clicker cannot scroll sideways): nothing is cut at
+ * the editor's right edge, a long line takes several rows, and its line
+ * number stays on its first row (GtkSourceView numbers lines, not rows).
+ * Out of presentation, lines are whole again on one row. */
+static void
+check_lines_wrap (int width,
+                  int height)
+{
+  CrWindow *window = cr_ui_test_open_example ("11-mlp-training.py", width, height);
+  GtkTextView *view = GTK_TEXT_VIEW (window->source_view);
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  activate (window, "win.presentation");
+  settle ();
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_F9));
+  settle ();
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (view)));
+  GtkAdjustment *h = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (view));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (h), <=, gtk_adjustment_get_page_size (h) + 1);
+  /* The longest line: several rows (a row: the shortest line's height),
+   * the next line starting below them. */
+  int longest = 0, longest_chars = 0, row = G_MAXINT;
+  for (int line = 0; line < gtk_text_buffer_get_line_count (buffer); line++)
+    {
+      GtkTextIter iter;
+      int y = 0, line_height = 0;
+      gtk_text_buffer_get_iter_at_line (buffer, &iter, line);
+      gtk_text_view_get_line_yrange (view, &iter, &y, &line_height);
+      row = MIN (row, line_height);
+      if (gtk_text_iter_get_chars_in_line (&iter) > longest_chars)
+        {
+          longest = line;
+          longest_chars = gtk_text_iter_get_chars_in_line (&iter);
+        }
+    }
+  GtkTextIter start, next;
+  gtk_text_buffer_get_iter_at_line (buffer, &start, longest);
+  gtk_text_buffer_get_iter_at_line (buffer, &next, longest + 1);
+  int y = 0, rows_height = 0, next_y = 0, next_height = 0;
+  gtk_text_view_get_line_yrange (view, &start, &y, &rows_height);
+  gtk_text_view_get_line_yrange (view, &next, &next_y, &next_height);
+  g_assert_cmpint (row, >, 0);
+  g_assert_cmpint (rows_height, >=, 2 * row);
+  g_assert_cmpint (next_y, ==, y + rows_height);
+
+  activate (window, "win.presentation");
+  settle ();
+  g_assert_cmpint (gtk_text_view_get_wrap_mode (view), ==, GTK_WRAP_NONE);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_lines_wrap (void)
+{
+  check_lines_wrap (1920, 1080);
+  check_lines_wrap (1366, 768);
 }
 
 /* The keyboard shortcuts window tells a presenter what the clicker does. */
@@ -742,6 +803,7 @@ main (int    argc,
   g_test_add_func ("/ui/present/graph-type-and-refit", test_graph_type_and_refit);
   g_test_add_func ("/ui/present/clicker-keys", test_clicker_keys);
   g_test_add_func ("/ui/present/escape-from-editor", test_escape_from_editor);
+  g_test_add_func ("/ui/present/lines-wrap", test_lines_wrap);
   g_test_add_func ("/ui/present/wide-node-in-view", test_wide_node_in_view);
   g_test_add_func ("/ui/present/card-widens-sidebar-not-a-drag", test_card_widens_sidebar_not_a_drag);
   g_test_add_func ("/ui/present/compact-matrices", test_compact_matrices);
