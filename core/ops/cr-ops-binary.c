@@ -371,6 +371,9 @@ cr_inplace_binary_row (CrOpId     op,
 
   if (!recording || (node = cr_ops_rebase_history (op, inputs, number ? 1 : 2)) == NULL)
     return TRUE;
+  /* x.fmod_(2)'s 2, as the out-of-place row keeps it (the run record's "number"). */
+  if (number)
+    cr_ops_note_number (node, cr_tensor_read_flat (other, 0), other->dtype == CR_DTYPE_INT64);
   if (keeps (bop, node, 0) && old_self != NULL)
     cr_node_save (node, 0, old_self, FALSE);
   if (keeps (bop, node, 1))
