@@ -196,6 +196,11 @@ G_BEGIN_DECLS
   X (UPSAMPLE_BILINEAR2D_BACKWARD) /* UpsampleBilinear2DBackwardBackward1 */ \
   X (UPSAMPLE_TRILINEAR3D_BACKWARD) /* UpsampleTrilinear3DBackwardBackward1 */ \
   X (XLOGY_NUMBER_SELF)   /* XlogyBackward1: xlogy(number, tensor) */   \
+  X (MEDIAN_ALL)          /* MedianBackward0 */                        \
+  X (MEDIAN_DIM)          /* MedianBackward1 */                        \
+  X (KTHVALUE)            /* KthvalueBackward0 */                      \
+  X (MODE)                /* ModeBackward0 */                          \
+  X (GLU)                 /* GluBackward0 */                           \
   X (NOT_IMPLEMENTED)     /* NotImplemented (name(): torch::autograd::) */
 
 /* The elementwise functions of one tensor are rows of core/cr-unary-ops.def

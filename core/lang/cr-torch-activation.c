@@ -1,6 +1,6 @@
 /* cr-torch-activation.c — torch.nn.functional.smooth_l1_loss (its op is in
- * core/ops/cr-ops-smooth-l1.c) and prelu (core/ops/cr-ops-prelu.c), whose
- * weight is a tensor. The activations that lived here (hardtanh,
+ * core/ops/cr-ops-smooth-l1.c), prelu (core/ops/cr-ops-prelu.c), whose
+ * weight is a tensor, and glu (core/ops/cr-ops-glu.c). The activations that lived here (hardtanh,
  * relu6, leaky_relu, elu, softplus, gelu) are bound from their rows of
  * core/cr-unary-ops.def by cr-torch-unary.c. */
 #include "cr-torch-native.h"
@@ -37,11 +37,24 @@ NATIVE (native_prelu)
   return cr_torch_wrap (cr_prelu (x, weight, error));
 }
 
+/* glu(input, dim=-1) */
+NATIVE (native_glu)
+{
+  gint64 dim;
+  PARSE ("glu", "input | dim");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_int (&a, 1, -1, &dim, error))
+    return NULL;
+  return cr_torch_wrap (cr_glu (x, (int) CLAMP (dim, G_MININT, G_MAXINT), error));
+}
+
 #define F CR_TORCH_IN_F
 
 const CrTorchFunc cr_torch_activation_funcs[] = {
   { "smooth_l1_loss", native_smooth_l1_loss, F, NULL },
   { "prelu", native_prelu, F | CR_TORCH_IN_TORCH | CR_TORCH_IN_TENSOR, NULL },
+  { "glu", native_glu, F, NULL },
 };
 
 const guint cr_torch_n_activation_funcs = G_N_ELEMENTS (cr_torch_activation_funcs);

@@ -703,6 +703,9 @@ static const CrObjectType return_pair_types[] = {
   RETURN_PAIR_TYPE ("topk"),
   RETURN_PAIR_TYPE ("cummax"),
   RETURN_PAIR_TYPE ("cummin"),
+  RETURN_PAIR_TYPE ("median"),
+  RETURN_PAIR_TYPE ("kthvalue"),
+  RETURN_PAIR_TYPE ("mode"),
 };
 
 static const CrObjectType *

@@ -49,6 +49,8 @@ typedef enum {
                         * size was given, None else (upsampling's output_size) */
   SAVED_SCALES_IF_GIVEN, /* args->scalar[0 .. n_dims) as floats when given, None else
                         * (upsampling's scale_factors) */
+  SAVED_ROLL_SHIFTS,   /* roll's shift of every dim (args->dims), or (args->ints[1],)
+                        * when it rolled as if flattened (cr-ops-roll.c) */
 } SavedKind;
 
 typedef enum {
@@ -141,6 +143,14 @@ static const SavedName saved_names[] = {
   DIMS_KEEPDIM (CR_OP_MAX_DIM, SAVED_DIM),
   { CR_OP_MIN_DIM, "indices", 0 }, { CR_OP_MIN_DIM, "self_sizes", 0, SAVED_INPUT_SIZES },
   DIMS_KEEPDIM (CR_OP_MIN_DIM, SAVED_DIM),
+  { CR_OP_MEDIAN_ALL, "self", 0 }, { CR_OP_MEDIAN_ALL, "result", 1 },
+  { CR_OP_MEDIAN_DIM, "indices", 0 }, { CR_OP_MEDIAN_DIM, "self_sizes", 0, SAVED_INPUT_SIZES },
+  DIMS_KEEPDIM (CR_OP_MEDIAN_DIM, SAVED_DIM),
+  { CR_OP_KTHVALUE, "indices", 0 }, { CR_OP_KTHVALUE, "self_sizes", 0, SAVED_INPUT_SIZES },
+  DIMS_KEEPDIM (CR_OP_KTHVALUE, SAVED_DIM),
+  { CR_OP_GLU, "self", 0 }, { CR_OP_GLU, "dim", 0, SAVED_DIM },
+  { CR_OP_MODE, "indices", 0 }, { CR_OP_MODE, "self_sizes", 0, SAVED_INPUT_SIZES },
+  DIMS_KEEPDIM (CR_OP_MODE, SAVED_DIM),
   { CR_OP_SORT, "indices", 1 }, { CR_OP_SORT, "dim", 0, SAVED_DIM },
   { CR_OP_SORT, "self_sizes", 0, SAVED_INPUT_SIZES },
   { CR_OP_TOPK, "indices", 1 }, { CR_OP_TOPK, "dim", 0, SAVED_DIM },
@@ -481,6 +491,8 @@ saved_argument (CrNode          *node,
       }
     case SAVED_DIMS:
       return dims_tuple (args);
+    case SAVED_ROLL_SHIFTS:
+      return args->ints[0] ? int_tuple (&args->ints[1], 1) : dims_tuple (args);
     case SAVED_DIMS_OR_NONE:
       return args->ints[0] ? dims_tuple (args) : cr_value_none ();
     case SAVED_DIM:
@@ -719,8 +731,9 @@ static const SavedName recorded_names[] = {
   { CR_OP_SLICE, "end", 1, SAVED_INT }, { CR_OP_SLICE, "step", 2, SAVED_INT },
   /* tril's and triu's diagonal (PyTorch shows a negative one as 2**64 + k). */
   { CR_OP_TRIL, "diagonal", 0, SAVED_INT }, { CR_OP_TRIU, "diagonal", 0, SAVED_INT },
-  /* roll's shift of every dim of its input (() when it rolled flattened). */
-  { CR_OP_ROLL, "shifts", 0, SAVED_DIMS },
+  /* roll's shift of every dim of its input, or the one shift of its
+   * elements in order when it rolled flattened (each in [0, size)). */
+  { CR_OP_ROLL, "shifts", 0, SAVED_ROLL_SHIFTS },
   /* nll_loss's ignore_index as given (PyTorch shows -100 as 2**64 - 100):
    * the scalar view tells an ignored row by it. */
   { CR_OP_NLL_LOSS, "ignore_index", 1, SAVED_INT },

@@ -1,4 +1,5 @@
-/* cr-torch-sort.c — torch.sort, argsort, msort, topk, cummax/cummin and
+/* cr-torch-sort.c — torch.sort, argsort, msort, topk, median, kthvalue,
+ * mode, cummax/cummin and
  * nonzero/argwhere (the functions that answer with positions), as functions
  * and Tensor methods. The ops are in core/ops/cr-ops-sort.c,
  * cr-ops-cummax.c and cr-ops-nonzero.c. */
@@ -98,6 +99,54 @@ NATIVE (native_cummax)
   return cr_torch_return_pair_new (is_min ? "cummin" : "cummax", values, indices);
 }
 
+/* median(input) -> the median; median(input, dim, keepdim=False) and
+ * mode(input, dim=-1, keepdim=False) -> (values, indices); data: "median"
+ * or "mode". */
+NATIVE (native_median_mode)
+{
+  const char *name = data;
+  gboolean is_mode = strcmp (name, "mode") == 0;
+  gint64 dim;
+  gboolean keepdim;
+  CrTensor *indices = NULL;
+  CrTensor *values;
+  PARSE (name, "input | dim keepdim");
+  TENSOR_ARG (x, 0);
+
+  if (!is_mode && a.values[1] == NULL && a.values[2] == NULL)
+    return cr_torch_wrap (cr_median_all (x, error));
+  if (!cr_torch_args_int (&a, 1, -1, &dim, error)
+      || !cr_torch_args_bool (&a, 2, FALSE, &keepdim, error))
+    return NULL;
+  dim = CLAMP (dim, G_MININT, G_MAXINT);
+  values = is_mode ? cr_mode (x, (int) dim, keepdim, &indices, error)
+                   : cr_median_dim (x, (int) dim, keepdim, &indices, error);
+  if (values == NULL)
+    return NULL;
+  return cr_torch_return_pair_new (name, values, indices);
+}
+
+/* kthvalue(input, k, dim=-1, keepdim=False) -> (values, indices) */
+NATIVE (native_kthvalue)
+{
+  gint64 k, dim;
+  gboolean keepdim;
+  CrTensor *indices = NULL;
+  CrTensor *values;
+  PARSE ("kthvalue", "input k | dim keepdim");
+  TENSOR_ARG (x, 0);
+
+  if (!cr_torch_args_int (&a, 1, 0, &k, error)
+      || !cr_torch_args_int (&a, 2, -1, &dim, error)
+      || !cr_torch_args_bool (&a, 3, FALSE, &keepdim, error))
+    return NULL;
+  dim = CLAMP (dim, G_MININT, G_MAXINT);
+  values = cr_kthvalue (x, k, (int) dim, keepdim, &indices, error);
+  if (values == NULL)
+    return NULL;
+  return cr_torch_return_pair_new ("kthvalue", values, indices);
+}
+
 /* nonzero(input, *, as_tuple=False); data: TRUE for argwhere (no as_tuple). */
 NATIVE (native_nonzero)
 {
@@ -138,6 +187,9 @@ const CrTorchFunc cr_torch_sort_funcs[] = {
   { "argsort", native_argsort, T | M, NULL },
   { "msort", native_msort, T | M, NULL },
   { "topk", native_topk, T | M, NULL },
+  { "median", native_median_mode, T | M, (gpointer) "median" },
+  { "mode", native_median_mode, T | M, (gpointer) "mode" },
+  { "kthvalue", native_kthvalue, T | M, NULL },
   { "cummax", native_cummax, T | M, GINT_TO_POINTER (FALSE) },
   { "cummin", native_cummax, T | M, GINT_TO_POINTER (TRUE) },
   { "nonzero", native_nonzero, T | M, GINT_TO_POINTER (FALSE) },

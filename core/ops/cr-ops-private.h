@@ -151,6 +151,20 @@ void      cr_ops_split_at_dim    (const CrTensor  *x,
                                   gint64          *size,
                                   gint64          *inner);
 
+/* The backward formulas the value-picking reductions share
+ * (cr-ops-reduce.c): evenly_distribute_backward (max(), min(), median();
+ * the input in slot 0, the result in slot 1) and
+ * value_selecting_reduction_backward (max(dim), median(dim), kthvalue,
+ * mode; the indices in slot 0, args.dims[0] and args.keepdim). */
+gboolean  cr_ops_evenly_distribute_backward (CrNode          *node,
+                                             CrTensor *const *grads,
+                                             CrTensor       **grad_inputs,
+                                             GError         **error);
+gboolean  cr_ops_value_selecting_backward   (CrNode          *node,
+                                             CrTensor *const *grads,
+                                             CrTensor       **grad_inputs,
+                                             GError         **error);
+
 /* Differentiable gather and scatter over flat (row-major) positions, from
  * cr-ops-index.c: x.flatten()[pos] reshaped like pos (IndexBackward0), and
  * grad summed into zeros of meta's geometry at pos (IndexPutBackward0). */

@@ -467,17 +467,26 @@ cr_prod_dim (CrTensor  *x,
 /* ---- max, min ---------------------------------------------------------- */
 
 /* PyTorch's evenly_distribute_backward: the gradient is shared by the
- * elements equal to the extremum. */
-static gboolean
-extremum_all_backward (CrNode          *node,
-                       CrTensor *const *grads,
-                       CrTensor       **grad_inputs,
-                       GError         **error)
+ * elements equal to the result, or by the NaNs when the result is NaN. */
+gboolean
+cr_ops_evenly_distribute_backward (CrNode          *node,
+                                   CrTensor *const *grads,
+                                   CrTensor       **grad_inputs,
+                                   GError         **error)
 {
   SAVED (x, 0);
   SAVED (out, 1);
   g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (grads[0]);
-  g_autoptr(CrTensor) mask = cr_kernel_binary (CR_BINARY_EQ, x, out, error);
+  g_autoptr(CrTensor) equal = cr_kernel_binary (CR_BINARY_EQ, x, out, error);
+  g_autoptr(CrTensor) x_nan = equal != NULL ? cr_kernel_binary (CR_BINARY_NE, x, x, error) : NULL;
+  g_autoptr(CrTensor) out_nan = x_nan != NULL ? cr_kernel_binary (CR_BINARY_NE, out, out, error)
+                                              : NULL;
+  g_autoptr(CrTensor) both_nan = out_nan != NULL ? cr_kernel_binary (CR_BINARY_LOGICAL_AND, x_nan,
+                                                                     out_nan, error)
+                                                 : NULL;
+  g_autoptr(CrTensor) mask = both_nan != NULL ? cr_kernel_binary (CR_BINARY_LOGICAL_OR, equal,
+                                                                  both_nan, error)
+                                              : NULL;
   g_autoptr(CrTensor) count = mask != NULL ? cr_kernel_sum (mask, NULL, 0, FALSE, error) : NULL;
   g_autoptr(CrTensor) share = count != NULL ? cr_div (grads[0], count, error) : NULL;
 
@@ -489,13 +498,13 @@ extremum_all_backward (CrNode          *node,
 const CrOpInfo cr_op_row_MAX_ALL = {
   CR_OP_MAX_ALL, "max", "MaxBackward1", 1, "max",
   "∂max(x)/∂xᵢ = 1/k at each of the k maxima, else 0",
-  extremum_all_backward, NULL
+  cr_ops_evenly_distribute_backward, NULL
 };
 
 const CrOpInfo cr_op_row_MIN_ALL = {
   CR_OP_MIN_ALL, "min", "MinBackward1", 1, "min",
   "∂min(x)/∂xᵢ = 1/k at each of the k minima, else 0",
-  extremum_all_backward, NULL
+  cr_ops_evenly_distribute_backward, NULL
 };
 
 static CrTensor *
@@ -529,94 +538,37 @@ cr_min_all (CrTensor  *x,
   return extremum_all (x, TRUE, error);
 }
 
-/* The bool mask of the input's shape that is true where indices point. */
-static CrTensor *
-index_mask (const CrTensorMeta *meta,
-            const CrTensor     *indices,
-            int                 dim,
-            GError            **error)
-{
-  gint64 outer = 1, inner = 1, size = 1;
-  CrTensor *mask;
-
-  if (meta->ndim > 0)
-    {
-      size = meta->shape[dim];
-      for (int d = 0; d < dim; d++)
-        outer *= meta->shape[d];
-      for (int d = dim + 1; d < meta->ndim; d++)
-        inner *= meta->shape[d];
-    }
-  if (meta->device != CR_DEVICE_CPU)
-    {
-      /* On a device: arange(size) along dim == indices (viewed with dim
-       * kept as 1), broadcast to the input's shape by the kernel. */
-      gint64 ishape[CR_MAX_DIMS], istrides[CR_MAX_DIMS], ashape[CR_MAX_DIMS];
-      g_autoptr(CrTensor) ic = NULL;
-      g_autoptr(CrTensor) iv = NULL;
-      g_autoptr(CrTensor) ar = NULL;
-      g_autoptr(CrTensor) ard = NULL;
-      g_autoptr(CrTensor) av = NULL;
-      int ndim = MAX (meta->ndim, 1);
-
-      for (int d = 0; d < ndim; d++)
-        {
-          ishape[d] = meta->ndim == 0 ? 1 : (d == dim ? 1 : meta->shape[d]);
-          ashape[d] = d == dim ? size : 1;
-        }
-      ic = cr_tensor_contiguous ((CrTensor *) indices, error);
-      ar = ic != NULL ? cr_tensor_new_arange (0, (double) size, 1, CR_DTYPE_INT64, error) : NULL;
-      ard = ar != NULL ? cr_tensor_to_device (ar, meta->device, error) : NULL;
-      if (ard == NULL)
-        return NULL;
-      cr_shape_contiguous_strides (ishape, ndim, istrides);
-      iv = cr_tensor_new_view (ic, ishape, ndim, istrides, ic->offset);
-      {
-        gint64 astrides[CR_MAX_DIMS];
-        cr_shape_contiguous_strides (ashape, ndim, astrides);
-        av = cr_tensor_new_view (ard, ashape, ndim, astrides, ard->offset);
-      }
-      mask = cr_kernel_binary (CR_BINARY_EQ, av, iv, error);
-      if (mask != NULL && meta->ndim == 0)
-        {
-          /* A 0-d input: its single element is always selected. */
-          g_autoptr(CrTensor) m = mask;
-          mask = cr_tensor_new_view (m, ishape, 0, istrides, m->offset);
-        }
-      return mask;
-    }
-  mask = cr_tensor_new_zeros (meta->shape, meta->ndim, CR_DTYPE_BOOL, meta->device, error);
-  if (mask == NULL)
-    return NULL;
-  for (gint64 o = 0; o < outer; o++)
-    for (gint64 i = 0; i < inner; i++)
-      {
-        gint64 k = cr_tensor_get_flat_int (indices, o * inner + i);
-
-        cr_tensor_set_flat (mask, (o * size + k) * inner + i, 1.0);
-      }
-  return mask;
-}
-
-/* PyTorch's value_selecting_reduction_backward: the gradient goes to the
- * selected element of each slice. */
-static gboolean
-extremum_dim_backward (CrNode          *node,
-                       CrTensor *const *grads,
-                       CrTensor       **grad_inputs,
-                       GError         **error)
+/* PyTorch's value_selecting_reduction_backward: the gradient scattered into
+ * zeros at the selected element of each slice (ScatterBackward0 under
+ * create_graph, as PyTorch's). */
+gboolean
+cr_ops_value_selecting_backward (CrNode          *node,
+                                 CrTensor *const *grads,
+                                 CrTensor       **grad_inputs,
+                                 GError         **error)
 {
   const CrTensorMeta *meta = &node->input_meta[0];
   int dim = node->args->dims[0];
   SAVED (indices, 0);
-  g_autoptr(CrTensor) zero = cr_ops_zero_scalar_like (grads[0]);
-  g_autoptr(CrTensor) mask = index_mask (meta, indices, dim, error);
-  g_autoptr(CrTensor) expanded = NULL;
+  g_autoptr(CrTensor) zeros = cr_ops_zeros_meta (meta, error);
+  g_autoptr(CrTensor) index = NULL;
+  g_autoptr(CrTensor) grad = NULL;
 
-  if (mask == NULL)
+  if (zeros == NULL)
     return FALSE;
-  expanded = sum_backward_expand (grads[0], meta, &dim, 1, node->args->keepdim, error);
-  SET_GRAD (0, expanded != NULL ? cr_where (mask, expanded, zero, error) : NULL);
+  if (!node->args->keepdim && meta->ndim > 0)
+    {
+      index = cr_unsqueeze (indices, dim, error);
+      grad = index != NULL ? cr_unsqueeze (grads[0], dim, error) : NULL;
+      if (grad == NULL)
+        return FALSE;
+    }
+  else
+    {
+      index = cr_tensor_ref (indices);
+      grad = cr_tensor_ref (grads[0]);
+    }
+  SET_GRAD (0, cr_scatter_full (zeros, dim, index, grad, 0, FALSE, FALSE, error));
   return TRUE;
 }
 
@@ -624,13 +576,13 @@ extremum_dim_backward (CrNode          *node,
 const CrOpInfo cr_op_row_MAX_DIM = {
   CR_OP_MAX_DIM, "max", "MaxBackward0", 1, "max",
   "∂max_dim(x)/∂xᵢ = 1 at the argmax of each slice, else 0",
-  extremum_dim_backward, NULL
+  cr_ops_value_selecting_backward, NULL
 };
 
 const CrOpInfo cr_op_row_MIN_DIM = {
   CR_OP_MIN_DIM, "min", "MinBackward0", 1, "min",
   "∂min_dim(x)/∂xᵢ = 1 at the argmin of each slice, else 0",
-  extremum_dim_backward, NULL
+  cr_ops_value_selecting_backward, NULL
 };
 
 static CrTensor *

@@ -39,6 +39,9 @@ CrTensor *cr_pow_scalar     (CrTensor *a, double exponent, GError **error);
 CrTensor *cr_pow            (CrTensor *a, CrTensor *b, GError **error);
 /* torch.pow(number, a): PowBackward2; integral as in cr_ops_wrap_number */
 CrTensor *cr_pow_number_base(double base, gboolean integral, CrTensor *a, GError **error);
+/* F.glu(x, dim): the first half of x along dim times σ of the second
+ * (GluBackward0, cr-ops-glu.c). */
+CrTensor *cr_glu            (CrTensor *x, int dim, GError **error);
 /* torch.xlogy(number, y): XlogyBackward1 (cr-ops-xlogy-number.c). */
 CrTensor *cr_xlogy_number_self (double number, gboolean integral, CrTensor *other,
                                 GError **error);
@@ -197,6 +200,18 @@ CrTensor *cr_min_dim        (CrTensor *x, int dim, gboolean keepdim,
 CrTensor *cr_sort           (CrTensor *x, int dim, gboolean descending,
                              CrTensor **out_indices, GError **error);
 CrTensor *cr_topk           (CrTensor *x, gint64 k, int dim, gboolean largest,
+                             CrTensor **out_indices, GError **error);
+/* torch.median() (MedianBackward0; NaN when x has one, or none), and the
+ * value picked from each slice along dim with its index (int64,
+ * *out_indices, new ref): median(dim) (MedianBackward1), kthvalue (k from
+ * 1, KthvalueBackward0), mode (ModeBackward0), picking among equal values
+ * as PyTorch 1.13's CPU kernels do (cr-ops-sort.c). */
+CrTensor *cr_median_all     (CrTensor *x, GError **error);
+CrTensor *cr_median_dim     (CrTensor *x, int dim, gboolean keepdim,
+                             CrTensor **out_indices, GError **error);
+CrTensor *cr_kthvalue       (CrTensor *x, gint64 k, int dim, gboolean keepdim,
+                             CrTensor **out_indices, GError **error);
+CrTensor *cr_mode           (CrTensor *x, int dim, gboolean keepdim,
                              CrTensor **out_indices, GError **error);
 /* var / std over dims (n_dims 0: everything), dividing by N - correction
  * (1: unbiased, 0: not; none below 0): VarBackward0 / StdBackward0

@@ -148,6 +148,16 @@ static const CrForwardWords op_words[] = {
   OTHER ("FillBackward*", "{0}.fill_(value)", "sets every element of {0} to one value"),
   OTHER ("PackPaddedSequenceBackward0", "pack_padded_sequence({0})",
          "packs the padded sequences of {0} time step by time step, leaving out the padding"),
+  OTHER ("GluBackward0", "glu({0})", "splits {0} in two halves a and b along a dim and lets σ(b) "
+                                     "gate a: a · σ(b)"),
+  OTHER ("MedianBackward0", "{0}.median()", "takes the middle value of {0}, the lower of the two "
+                                            "middle ones for an even count (ties share the gradient)"),
+  OTHER ("MedianBackward1", "{0}.median(dim)", "takes the middle value of each slice of {0} along a "
+                                               "dim, with its index"),
+  OTHER ("KthvalueBackward0", "{0}.kthvalue(k)", "takes the k-th smallest value of each slice of {0} "
+                                                 "along a dim, with its index"),
+  OTHER ("ModeBackward0", "{0}.mode(dim)", "takes the most frequent value of each slice of {0} along "
+                                           "a dim (the smallest of a tie), with its index"),
 };
 
 gboolean

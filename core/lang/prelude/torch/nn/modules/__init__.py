@@ -3,7 +3,7 @@ from torch.nn.modules.module import Module
 from torch.nn.modules.linear import Identity, Linear, Bilinear
 from torch.nn.modules.activation import ReLU, ReLU6, Hardtanh, LeakyReLU, PReLU, Tanh, Sigmoid, \
     LogSigmoid, Softsign, Tanhshrink, GELU, SiLU, Mish, Hardsigmoid, Hardswish, ELU, Softplus, \
-    Softmax, LogSoftmax, Softmin, CELU, SELU, Threshold, Hardshrink, Softshrink
+    Softmax, LogSoftmax, Softmin, CELU, SELU, Threshold, Hardshrink, Softshrink, GLU
 from torch.nn.modules.loss import L1Loss, MSELoss, SmoothL1Loss, HuberLoss, NLLLoss, \
     CrossEntropyLoss, BCELoss, BCEWithLogitsLoss, KLDivLoss, MarginRankingLoss, TripletMarginLoss
 from torch.nn.modules.container import Sequential, ModuleList, ModuleDict, ParameterList, \
@@ -29,7 +29,7 @@ from torch.nn.modules.upsampling import Upsample, UpsamplingNearest2d, Upsamplin
 __all__ = [
     'Module', 'Identity', 'Linear', 'Bilinear', 'ReLU', 'ReLU6', 'Hardtanh', 'LeakyReLU', 'PReLU',
     'Tanh', 'Sigmoid', 'LogSigmoid', 'Softsign', 'Tanhshrink', 'GELU', 'SiLU', 'Mish', 'Hardsigmoid',
-    'Hardswish', 'ELU', 'CELU', 'SELU', 'Threshold', 'Hardshrink', 'Softshrink',
+    'Hardswish', 'ELU', 'CELU', 'SELU', 'Threshold', 'Hardshrink', 'Softshrink', 'GLU',
     'Softplus', 'Softmax', 'LogSoftmax', 'Softmin', 'L1Loss', 'MSELoss', 'SmoothL1Loss',
     'HuberLoss', 'NLLLoss', 'CrossEntropyLoss', 'BCELoss', 'BCEWithLogitsLoss', 'Sequential',
     'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict', 'Flatten', 'Unflatten', 'Conv1d', 'Conv2d', 'ConvTranspose1d', 'ConvTranspose2d', 'RNNBase', 'RNN', 'LSTM', 'GRU', 'RNNCellBase', 'RNNCell', 'LSTMCell', 'GRUCell', 'MaxPool2d',

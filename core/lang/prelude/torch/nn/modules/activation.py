@@ -76,6 +76,18 @@ class PReLU(Module):
         return 'num_parameters={}'.format(self.num_parameters)
 
 
+class GLU(Module):
+    def __init__(self, dim=-1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.glu(input, self.dim)
+
+    def extra_repr(self):
+        return 'dim={}'.format(self.dim)
+
+
 class Tanh(Module):
     def forward(self, input):
         return torch.tanh(input)
