@@ -12,8 +12,9 @@
  * are the op's recorded arguments.
  *
  * The backwards of convolutions, pools and layer norm are refused with
- * why (cr_op_scalars_double_refusal): each of their elements is a sum
- * over a window or a row that the op itself, opened, already shows. */
+ * why (scalars_double_backward_refusal): each of their elements is a sum
+ * over a window or a row that the op itself, opened, already shows; so is
+ * the NotImplemented node of a backward without a derivative. */
 #include "cr-op-scalars-private.h"
 
 #include "cr-paths.h"
@@ -271,6 +272,9 @@ static const struct {
   { "NativeLayerNormBackwardBackward0", "is layer norm's backward run as an op (a double "
     "backward): its three outputs each depend on a whole row of the gradient and the statistics, "
     "more than one element's equation can show; open the layer norm itself" },
+  { "NotImplemented", "is PyTorch's NotImplemented node: the backward that made it has no "
+    "derivative of its own (hardsigmoid's has none in PyTorch 1.13), so there is no local "
+    "derivative to draw, and a backward through it fails" },
 };
 
 gboolean

@@ -61,8 +61,11 @@ static const OpName op_names[] = {
   { "ReplicationPad2DBackward0", KIND_TAKE }, { "ReplicationPad3DBackward0", KIND_TAKE },
   { "DiagonalBackward0", KIND_TAKE }, { "AsStridedBackward0", KIND_TAKE },
   { "IndexBackward0", KIND_TAKE }, { "EmbeddingBackward0", KIND_TAKE },
-  /* pack_padded_sequence: each packed element's place in the padded batch. */
-  { "PackPaddedSequenceBackward0", KIND_TAKE },
+  /* pack_padded_sequence, sort, topk, masked_select, Tensor.unfold: each
+   * output element's place in the input. */
+  { "PackPaddedSequenceBackward0", KIND_TAKE }, { "SortBackward0", KIND_TAKE },
+  { "TopkBackward0", KIND_TAKE }, { "MaskedSelectBackward0", KIND_TAKE },
+  { "UnfoldBackward0", KIND_TAKE },
   { "SelectBackward0", KIND_SELECT },
   { "CatBackward0", KIND_CAT }, { "StackBackward0", KIND_STACK },
   { "SliceBackward0", KIND_SLICE }, { "NativeGroupNormBackward0", KIND_GROUP_NORM },

@@ -42,7 +42,7 @@
  * nodes, then x̂ and the affine; batch norm in eval from its running
  * statistics); gather, embedding (padding_idx's row gets no gradient,
  * scale_grad_by_freq divides), index_select, indexing with a tensor,
- * pack_padded_sequence,
+ * pack_padded_sequence, sort, topk, masked_select, Tensor.unfold,
  * select, slices, cat, stack, masked_fill, x[idx] = v (index_put, its
  * accumulating form too); F.pad (constant, reflect,
  * replicate), repeat, flip, roll, tril, triu, diag and diagonal; unbind, split, chunk and
@@ -52,7 +52,8 @@
  * a convolution's and a pool's geometry and eps are the op's recorded
  * arguments (CrRecordOp.arguments). A custom Function is refused with why
  * (its backward is the script's code), a convolution's, a pool's or layer
- * norm's backward run as an op with why, any other op with its name
+ * norm's backward run as an op and PyTorch's NotImplemented node with why,
+ * any other op with its name
  * (CR_EXC_NOT_IMPLEMENTED_ERROR).
  *
  * An input whose values the record does not keep (an unnamed result inside
