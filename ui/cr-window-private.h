@@ -88,6 +88,9 @@ struct _CrWindow
   gint64                last_run_us;     /* how long the last run took, to pace the next */
   gint64                last_edit_us;
   gboolean              model_from_editor; /* spans refer to the editor's text */
+  gint64                scroll_until;     /* the editor's scroll to a line follows its
+                                           * lines' measures until then (cr-window.c) */
+  gboolean              scroll_follows;   /* watching them */
   gboolean              in_error;        /* the error of the latest run is shown */
   guint                  n_runs_shown;   /* results shown so far (the state file says it) */
   guint                 error_timeout_id;

@@ -61,6 +61,43 @@ cr_window_update_title (CrWindow *self)
 
 /* ---- editor <-> graph ---- */
 
+/* Where the editor scrolls to show a line (the step's, the selection's). */
+#define SCROLL_MARK "cr-scroll-to-line"
+
+/* The line at the mark into the editor's view, 15 % from its top, unless
+ * it shows already. By the view's own adjustment: gtk_text_view_scroll_to
+ * _iter and _mark left a notebook's step line (156) out of sight, at lines
+ * 114 to 148 and at the top. */
+static void
+scroll_to_line_mark (CrWindow *self)
+{
+  GtkTextView *view = GTK_TEXT_VIEW (self->source_view);
+  GtkTextMark *mark = gtk_text_buffer_get_mark (get_buffer (self), SCROLL_MARK);
+  if (!mark || gtk_widget_has_focus (GTK_WIDGET (view)))
+    return;
+  GtkTextIter at;
+  int y, height;
+  gtk_text_buffer_get_iter_at_mark (get_buffer (self), &at, mark);
+  gtk_text_view_get_line_yrange (view, &at, &y, &height);
+  GtkAdjustment *v = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
+  double top = gtk_adjustment_get_value (v), page = gtk_adjustment_get_page_size (v);
+  if (page > 0 && (y < top || y + height > top + page))
+    gtk_adjustment_set_value (v, y - 0.15 * page);
+}
+
+/* The editor's lines are measured a while after it is shown or rewrapped
+ * (F9, then a step at once): until they are, each new measure moves the
+ * line, so the scroll follows for a moment. */
+#define SCROLL_FOLLOW_US (1500 * G_TIME_SPAN_MILLISECOND)
+
+static void
+on_editor_measured (GtkAdjustment *adjustment,
+                    CrWindow      *self)
+{
+  if (g_get_monotonic_time () < self->scroll_until)
+    scroll_to_line_mark (self);
+}
+
 void
 cr_window_highlight_lines (CrWindow          *self,
                            const char        *tag_name,
@@ -80,7 +117,21 @@ cr_window_highlight_lines (CrWindow          *self,
   gtk_text_buffer_apply_tag_by_name (buffer, tag_name, &start, &end);
   /* Not while the person is working in the editor: the view stays put. */
   if (scroll && !gtk_widget_has_focus (GTK_WIDGET (self->source_view)))
-    gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (self->source_view), &start, 0.15, FALSE, 0, 0);
+    {
+      GtkTextMark *mark = gtk_text_buffer_get_mark (buffer, SCROLL_MARK);
+      if (mark)
+        gtk_text_buffer_move_mark (buffer, mark, &start);
+      else
+        gtk_text_buffer_create_mark (buffer, SCROLL_MARK, &start, TRUE);
+      scroll_to_line_mark (self);
+      self->scroll_until = g_get_monotonic_time () + SCROLL_FOLLOW_US;
+      if (!self->scroll_follows)
+        {
+          GtkAdjustment *v = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->source_view));
+          g_signal_connect_object (v, "changed", G_CALLBACK (on_editor_measured), self, 0);
+          self->scroll_follows = TRUE;
+        }
+    }
 }
 
 static void

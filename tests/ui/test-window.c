@@ -486,6 +486,44 @@ test_notebook (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Presenting, F9 shows the script and the next steps at once: the step's
+ * line is in the editor's view, a long notebook's line 156 too (the
+ * README's shot showed lines 114 to 148). */
+static void
+test_step_line_in_view (void)
+{
+  CrWindow *window = cr_window_new (NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "notebook", "computational-graphs.ipynb", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_assert_true (cr_window_open_file (window, file, NULL));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1920, 1080);
+  gtk_window_present (GTK_WINDOW (window));
+  cr_ui_test_wait_window_idle (window);
+  cr_window_set_presentation (window, TRUE);
+  cr_ui_test_spin (100);
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "hide-editor", g_variant_new_boolean (FALSE));
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  guint n = cr_graph_canvas_get_n_steps (canvas);
+  g_assert_cmpuint (n, >, 4);
+  cr_graph_canvas_set_step (canvas, (int) n - 5);
+  cr_ui_test_spin (200);
+  const CrGraphNode *node = cr_graph_model_find_step (cr_graph_canvas_get_model (canvas), (int) n - 5);
+  g_assert_nonnull (node);
+  g_assert_cmpint (node->span.line, >, 100);
+  g_assert_true (line_has_tag (window, node->span.line, "step-line"));
+  GtkTextView *view = GTK_TEXT_VIEW (window->source_view);
+  GtkTextIter at;
+  gtk_text_buffer_get_iter_at_line (gtk_text_view_get_buffer (view), &at, node->span.line - 1);
+  int y, height;
+  gtk_text_view_get_line_yrange (view, &at, &y, &height);
+  GtkAdjustment *v = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
+  g_test_message ("line %d at %d..%d, view %g..%g", node->span.line, y, y + height,
+                  gtk_adjustment_get_value (v), gtk_adjustment_get_value (v) + gtk_adjustment_get_page_size (v));
+  g_assert_cmpfloat (y, >=, gtk_adjustment_get_value (v));
+  g_assert_cmpfloat (y + height, <=, gtk_adjustment_get_value (v) + gtk_adjustment_get_page_size (v));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_script_error (void)
 {
@@ -825,6 +863,7 @@ main (int    argc,
   g_test_add_func ("/ui/window/error-display", test_error_display);
   g_test_add_func ("/ui/window/script-error", test_script_error);
   g_test_add_func ("/ui/window/notebook", test_notebook);
+  g_test_add_func ("/ui/window/step-line-in-view", test_step_line_in_view);
   g_test_add_func ("/ui/window/presentation", test_presentation);
   g_test_add_func ("/ui/window/editor-toggle", test_editor_toggle);
   g_test_add_func ("/ui/window/editor-zoom", test_editor_zoom);
