@@ -9,6 +9,7 @@
 #include "cr-window-private.h"
 
 #include "cr-about.h"
+#include "cr-editor-wrap.h"
 #include "cr-example-gallery.h"
 #include "cr-graph-overview.h"
 #include "cr-expression-panel.h"
@@ -344,13 +345,28 @@ append_pt (GString    *css,
                           g_ascii_formatd (number, sizeof number, "%.1f", pt));
 }
 
-static void
-update_scale_css (CrWindow *self)
+static double
+presentation_scale (CrWindow *self)
 {
   double scale = self->settings ? g_settings_get_double (self->settings, "presentation-scale")
                                 : DEFAULT_PRESENTATION_SCALE;
-  if (!(scale >= 0.5 && scale <= 4.0))
-    scale = DEFAULT_PRESENTATION_SCALE;
+  return scale >= 0.5 && scale <= 4.0 ? scale : DEFAULT_PRESENTATION_SCALE;
+}
+
+/* Presenting, the script's long lines wrap, their further rows hanging in
+ * columns of its type now (cr-editor-wrap.h). */
+static void
+update_editor_wrap (CrWindow *self)
+{
+  gboolean presenting = gtk_widget_has_css_class (GTK_WIDGET (self), "presentation");
+  cr_editor_wrap_set (GTK_TEXT_VIEW (self->source_view), presenting,
+                      EDITOR_FONT_PT * presentation_scale (self) * self->editor_zoom);
+}
+
+static void
+update_scale_css (CrWindow *self)
+{
+  double scale = presentation_scale (self);
   g_autoptr (GString) css = g_string_new (NULL);
   char number[G_ASCII_DTOSTR_BUF_SIZE];
   /* The base size scales everything that inherits it; Adwaita's title
@@ -371,6 +387,7 @@ update_scale_css (CrWindow *self)
   g_string_append (css, "window.presentation cr-step-card, window.presentation cr-inspector "
                         "{ padding-left: 0.6em; padding-right: 0.6em; }\n");
   gtk_css_provider_load_from_data (self->scale_css, css->str, -1);
+  update_editor_wrap (self);
 }
 
 /* GSettings' "zoom" is the editor's text zoom. The graph's zoom belongs to
@@ -492,10 +509,8 @@ cr_window_set_presentation (CrWindow *self,
   gtk_widget_set_visible (self->zoom_bar, !presentation && cr_graph_canvas_get_model (self->canvas));
   gtk_widget_set_visible (self->depth_bar, !presentation);
   /* A clicker cannot scroll sideways, and a line cut at the editor's edge
-   * hides what the room should read: presenting, long lines wrap (at a
-   * space where they can), each keeping its number on its first row. */
-  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (self->source_view),
-                               presentation ? GTK_WRAP_WORD_CHAR : GTK_WRAP_NONE);
+   * hides what the room should read. */
+  update_editor_wrap (self);
   cr_graph_canvas_set_presentation (self->canvas, presentation);
   gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
 }

@@ -469,9 +469,10 @@ test_escape_from_editor (void)
 
 /* Presenting with the script shown (F9), at 1920x1080 and 1366x768, its
  * long lines wrap (a clicker cannot scroll sideways): nothing is cut at
- * the editor's right edge, a long line takes several rows, and its line
- * number stays on its first row (GtkSourceView numbers lines, not rows).
- * Out of presentation, lines are whole again on one row. */
+ * the editor's right edge, a long line takes several rows, hanging past
+ * its text's start, and its line number stays on its first row
+ * (GtkSourceView numbers lines, not rows). Out of presentation, lines are
+ * whole again on one row. */
 static void
 check_lines_wrap (int width,
                   int height)
@@ -511,6 +512,17 @@ check_lines_wrap (int width,
   g_assert_cmpint (row, >, 0);
   g_assert_cmpint (rows_height, >=, 2 * row);
   g_assert_cmpint (next_y, ==, y + rows_height);
+  /* Its second row hangs past where its text starts, so that it does not
+   * read as a statement of its own. */
+  GtkTextIter text = start, second = start;
+  while (g_unichar_isspace (gtk_text_iter_get_char (&text)))
+    gtk_text_iter_forward_char (&text);
+  g_assert_true (gtk_text_view_forward_display_line (view, &second));
+  g_assert_cmpint (gtk_text_iter_get_line (&second), ==, longest);
+  GdkRectangle text_at, second_at;
+  gtk_text_view_get_iter_location (view, &text, &text_at);
+  gtk_text_view_get_iter_location (view, &second, &second_at);
+  g_assert_cmpint (second_at.x, >, text_at.x);
 
   activate (window, "win.presentation");
   settle ();
