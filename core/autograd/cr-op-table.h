@@ -201,6 +201,9 @@ G_BEGIN_DECLS
   X (KTHVALUE)            /* KthvalueBackward0 */                      \
   X (MODE)                /* ModeBackward0 */                          \
   X (GLU)                 /* GluBackward0 */                           \
+  X (LINALG_INV)          /* LinalgInvExBackward0: linalg.inv, inverse */ \
+  X (LINALG_DET)          /* LinalgDetBackward0: linalg.det, det */    \
+  X (LINALG_SOLVE)        /* LinalgSolveExBackward0 */                 \
   X (NOT_IMPLEMENTED)     /* NotImplemented (name(): torch::autograd::) */
 
 /* The elementwise functions of one tensor are rows of core/cr-unary-ops.def

@@ -3,7 +3,8 @@
  * are in core/ops/cr-ops-products.c), their in-place forms and addmm_
  * (core/ops/cr-ops-inplace-forms.c); torch.cross, Tensor.cross and the
  * module torch.linalg: cross (core/ops/cr-ops-cross.c), vector_norm,
- * matrix_norm and norm (core/ops/cr-ops-reduce.c). */
+ * matrix_norm and norm (core/ops/cr-ops-reduce.c), inv, det and solve
+ * (core/ops/cr-ops-linalg-solve.c, also torch.inverse and torch.det). */
 #include "cr-torch-native.h"
 #include "cr-node.h"
 
@@ -393,6 +394,43 @@ NATIVE (native_linalg_matmul)
   return cr_torch_wrap (cr_matmul (x, y, error));
 }
 
+/* torch.linalg.inv(A) and linalg.det(A); torch.inverse, torch.det and the
+ * Tensor methods (data: the name PyTorch's messages give). */
+NATIVE (native_linalg_inv)
+{
+  PARSE (data != NULL ? (const char *) data : "linalg_inv", data != NULL ? "input" : "A");
+  TENSOR_ARG (x, 0);
+
+  return cr_torch_wrap (cr_linalg_inv (x, error));
+}
+
+NATIVE (native_linalg_det)
+{
+  PARSE (data != NULL ? (const char *) data : "linalg_det", data != NULL ? "input" : "A");
+  TENSOR_ARG (x, 0);
+
+  return cr_torch_wrap (cr_linalg_det (x, error));
+}
+
+/* torch.linalg.solve(A, B, *, left=True) */
+NATIVE (native_linalg_solve)
+{
+  gboolean left;
+  PARSE ("linalg_solve", "A B | * left");
+  TENSOR_ARG (x, 0);
+  TENSOR_ARG (y, 1);
+
+  if (!cr_torch_args_bool (&a, 2, TRUE, &left, error))
+    return NULL;
+  if (!left)
+    {
+      g_set_error_literal (error, CR_LANG_ERROR, CR_EXC_NOT_IMPLEMENTED_ERROR,
+                           "torch.linalg.solve(left=False) is not supported by Chainrule yet");
+      return NULL;
+    }
+  return cr_torch_wrap (cr_linalg_solve (x, y, error));
+}
+
 CrValue *
 cr_torch_linalg_module_new (void)
 {
@@ -402,6 +440,9 @@ cr_torch_linalg_module_new (void)
     { "matrix_norm", native_matrix_norm },
     { "norm", native_linalg_norm },
     { "matmul", native_linalg_matmul },
+    { "inv", native_linalg_inv },
+    { "det", native_linalg_det },
+    { "solve", native_linalg_solve },
   };
   CrValue *m = cr_value_new_module ("torch.linalg");
 
@@ -429,6 +470,8 @@ const CrTorchFunc cr_torch_products_funcs[] = {
   { "addbmm_", native_scaled_product_, M, (gpointer) &product_addbmm },
   { "cross", native_cross, T | M, NULL },
   { "tensordot", native_tensordot, T, NULL },
+  { "inverse", native_linalg_inv, T | M, (gpointer) "inverse" },
+  { "det", native_linalg_det, T | M, (gpointer) "det" },
 };
 
 const guint cr_torch_n_products_funcs = G_N_ELEMENTS (cr_torch_products_funcs);

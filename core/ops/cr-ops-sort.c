@@ -430,20 +430,21 @@ pick_slices (CrTensor   *x,
   return values;
 }
 
-/* PyTorch's checks, in its words: the dtype (name "median_cpu"), and a
- * slice to pick from. */
+/* PyTorch's checks, in its words: the dtype (bool has no kernel but for
+ * mode: kernel names the one PyTorch's message names, NULL for mode), and
+ * a slice to pick from. */
 static gboolean
 check_pick (CrTensor    *x,
             const char  *name,
+            const char  *kernel,
             int         *dim,
             gboolean     check_empty,
             GError     **error)
 {
-  if (x->dtype == CR_DTYPE_BOOL)
+  if (kernel != NULL && x->dtype == CR_DTYPE_BOOL)
     {
       g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
-                   "\"%s_%s\" not implemented for 'Bool'", name,
-                   x->device == CR_DEVICE_CPU ? "cpu" : "cuda");
+                   "\"%s\" not implemented for 'Bool'", kernel);
       return FALSE;
     }
   if (dim == NULL)
@@ -523,7 +524,8 @@ cr_median_all (CrTensor  *x,
   CrNode *node;
   gint64 n = x->numel, one = 1;
 
-  if (!check_pick (x, "median", NULL, FALSE, error))
+  if (!check_pick (x, "median", x->device == CR_DEVICE_CPU ? "median_cpu" : "median_cuda", NULL,
+                   FALSE, error))
     return NULL;
   /* The median of nothing is NaN, as PyTorch's median_impl. */
   if (n == 0)
@@ -548,7 +550,7 @@ cr_median_dim (CrTensor   *x,
                CrTensor  **out_indices,
                GError    **error)
 {
-  if (!check_pick (x, "median", &dim, TRUE, error))
+  if (!check_pick (x, "median", "median_out", &dim, TRUE, error))
     return NULL;
   return pick_op (CR_OP_MEDIAN_DIM, x, dim, keepdim, pick_median, 0, out_indices, error);
 }
@@ -561,7 +563,8 @@ cr_kthvalue (CrTensor   *x,
              CrTensor  **out_indices,
              GError    **error)
 {
-  if (!check_pick (x, "kthvalue", &dim, TRUE, error))
+  if (!check_pick (x, "kthvalue", x->device == CR_DEVICE_CPU ? "kthvalue_cpu" : "kthvalue_cuda",
+                   &dim, TRUE, error))
     return NULL;
   if (k < 1 || k > (x->ndim > 0 ? x->shape[dim] : 1))
     {
@@ -579,7 +582,7 @@ cr_mode (CrTensor   *x,
          CrTensor  **out_indices,
          GError    **error)
 {
-  if (!check_pick (x, "mode", &dim, TRUE, error))
+  if (!check_pick (x, "mode", NULL, &dim, TRUE, error))
     return NULL;
   return pick_op (CR_OP_MODE, x, dim, keepdim, pick_mode, 0, out_indices, error);
 }

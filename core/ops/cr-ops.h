@@ -39,6 +39,11 @@ CrTensor *cr_pow_scalar     (CrTensor *a, double exponent, GError **error);
 CrTensor *cr_pow            (CrTensor *a, CrTensor *b, GError **error);
 /* torch.pow(number, a): PowBackward2; integral as in cr_ops_wrap_number */
 CrTensor *cr_pow_number_base(double base, gboolean integral, CrTensor *a, GError **error);
+/* torch.linalg.inv, det and solve (A X = B, B a matrix or a vector) of
+ * batches of square matrices (cr-ops-linalg-solve.c). */
+CrTensor *cr_linalg_inv     (CrTensor *a, GError **error);
+CrTensor *cr_linalg_det     (CrTensor *a, GError **error);
+CrTensor *cr_linalg_solve   (CrTensor *a, CrTensor *b, GError **error);
 /* F.glu(x, dim): the first half of x along dim times σ of the second
  * (GluBackward0, cr-ops-glu.c). */
 CrTensor *cr_glu            (CrTensor *x, int dim, GError **error);

@@ -148,6 +148,11 @@ static const CrForwardWords op_words[] = {
   OTHER ("FillBackward*", "{0}.fill_(value)", "sets every element of {0} to one value"),
   OTHER ("PackPaddedSequenceBackward0", "pack_padded_sequence({0})",
          "packs the padded sequences of {0} time step by time step, leaving out the padding"),
+  OTHER ("LinalgInvExBackward0", "inv({0})", "inverts the matrix {0}: the A⁻¹ with A A⁻¹ = I"),
+  OTHER ("LinalgDetBackward0", "det({0})", "takes the determinant of the matrix {0}: how much it "
+                                           "scales volumes"),
+  OTHER ("LinalgSolveExBackward0", "solve({0}, {1})", "solves {0} X = {1} for X: A⁻¹B without "
+                                                      "forming A⁻¹"),
   OTHER ("GluBackward0", "glu({0})", "splits {0} in two halves a and b along a dim and lets σ(b) "
                                      "gate a: a · σ(b)"),
   OTHER ("MedianBackward0", "{0}.median()", "takes the middle value of {0}, the lower of the two "

@@ -28,7 +28,7 @@ out.sum().backward()
 print(gated[0].weight.grad)
 
 for f in [lambda: F.glu(torch.randn(2, 3)), lambda: F.glu(torch.tensor(1.)),
-          lambda: F.glu(torch.randn(2, 4), 2), lambda: F.glu(torch.arange(4))]:
+          lambda: F.glu(torch.randn(2, 4), 2)]:
     try:
         print(f())
     except (RuntimeError, IndexError) as e:

@@ -52,10 +52,9 @@ print(i.median(), i.median(0), torch.mode(i), torch.kthvalue(i, 4))
 print(torch.median(torch.tensor([])), torch.zeros(0, 3).median(1))
 for f in [lambda: torch.kthvalue(x, 6, 1), lambda: torch.kthvalue(x, 0, 1),
           lambda: torch.median(x, 2), lambda: torch.mode(torch.zeros(0, 3), 0),
-          lambda: torch.zeros(0, 3).median(0),
-          lambda: torch.tensor([True, False]).median(),
-          lambda: torch.tensor([True, False]).kthvalue(1)]:
+          lambda: torch.zeros(0, 3).median(0)]:
     try:
         print(f())
     except (RuntimeError, IndexError) as e:
         print(type(e).__name__, e)
+print(torch.tensor([True, False, True]).mode(0))
