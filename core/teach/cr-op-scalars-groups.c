@@ -5,7 +5,10 @@
  * trace (the sum of a matrix's diagonal), and
  * the cumulative ones, cumsum, cumprod, logcumsumexp, cummax and cummin,
  * whose group is the elements up to it along the recorded dim (cummax's
- * gradient goes to the one element its saved indices name). Each edge carries the
+ * gradient goes to the one element its saved indices name); median,
+ * kthvalue and mode over a dim (the element their indices name) and the
+ * median of all elements (shared among the elements equal to it, as
+ * PyTorch's evenly_distribute_backward does). Each edge carries the
  * whole derivative of the output element by that input element: var's
  * 2·(x − x̄)/(N − correction) already holds what the element changes in
  * the mean x̄ (those shares sum to zero), and prod's is the product of
@@ -13,11 +16,13 @@
 #include "cr-op-scalars-private.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef enum {
   GROUP_PROD, GROUP_NORM, GROUP_VAR, GROUP_STD, GROUP_LOGSUMEXP,
-  GROUP_TRACE, GROUP_CUMSUM, GROUP_CUMPROD, GROUP_LOGCUMSUMEXP, GROUP_CUMMAX, GROUP_CUMMIN,
+  GROUP_TRACE, GROUP_PICK, GROUP_MEDIAN,
+  GROUP_CUMSUM, GROUP_CUMPROD, GROUP_LOGCUMSUMEXP, GROUP_CUMMAX, GROUP_CUMMIN,
 } GroupOp;
 
 typedef struct {
@@ -36,6 +41,8 @@ static const GroupName group_names[] = {
   { "CumsumBackward0", GROUP_CUMSUM, "Σ" }, { "CumprodBackward0", GROUP_CUMPROD, "Π" },
   { "LogcumsumexpBackward0", GROUP_LOGCUMSUMEXP, "logsumexp" },
   { "CummaxBackward0", GROUP_CUMMAX, "max" }, { "CumminBackward0", GROUP_CUMMIN, "min" },
+  { "MedianBackward0", GROUP_MEDIAN, "median" }, { "MedianBackward1", GROUP_PICK, "median" },
+  { "KthvalueBackward0", GROUP_PICK, "kthvalue" }, { "ModeBackward0", GROUP_PICK, "mode" },
 };
 
 gboolean
@@ -322,6 +329,42 @@ rule_taken (Group      *g,
     }
 }
 
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* median(): the lower middle of the sorted elements, its gradient shared
+ * among the elements equal to it. */
+static void
+rule_median (Group *g)
+{
+  g_autofree double *sorted = g_new (double, g->n);
+  for (guint i = 0; i < g->n; i++)
+    sorted[i] = g->x[g->at[i]];
+  qsort (sorted, g->n, sizeof (double), compare_doubles);
+  g->value = sorted[(g->n - 1) / 2];
+  g_string_append (g->eq, "median(");
+  g_string_append (g->num, "median(");
+  append_terms (g, ", ", "", "");
+  g_string_append_c (g->eq, ')');
+  g_string_append_c (g->num, ')');
+  guint ties = 0;
+  for (guint i = 0; i < g->n; i++)
+    ties += g->x[g->at[i]] == g->value;
+  for (guint i = 0; i < g->n; i++)
+    {
+      gboolean taken = g->x[g->at[i]] == g->value;
+      g->local[i] = taken ? 1.0 / ties : 0;
+      g->text[i] = !taken ? g_strdup ("0")
+                   : ties > 1 ? g_strdup_printf ("1/%u (%u equal the median)", ties, ties)
+                   : g_strdup ("1 (the median)");
+    }
+}
+
 static void
 rule_sum (Group *g)
 {
@@ -398,7 +441,7 @@ scalars_build_group (Build *b)
       if (g_strcmp0 (saved->name, "indices") == 0 && saved->value && saved->value->n_values == out_numel)
         indices = saved->value;
     }
-  if ((name->op == GROUP_CUMMAX || name->op == GROUP_CUMMIN) && !indices)
+  if ((name->op == GROUP_CUMMAX || name->op == GROUP_CUMMIN || name->op == GROUP_PICK) && !indices)
     return scalars_fail (b, "keeps no indices to tell which element each output took");
 
   const double *x = scalars_input_values (b, in);
@@ -444,6 +487,8 @@ scalars_build_group (Build *b)
         case GROUP_CUMSUM: case GROUP_TRACE: rule_sum (&g); break;
         case GROUP_CUMMAX: rule_taken (&g, "max"); break;
         case GROUP_CUMMIN: rule_taken (&g, "min"); break;
+        case GROUP_PICK: rule_taken (&g, name->operation); break;
+        case GROUP_MEDIAN: rule_median (&g); break;
         }
       g_autofree char *equation = g_strdup_printf ("%s = %s", Y, g.eq->str);
       g_string_free (g.eq, TRUE);

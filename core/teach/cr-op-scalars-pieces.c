@@ -76,10 +76,28 @@ scalars_build_take (Build *b)
       if (row >= 0 && row < rows)
         uses[row]++;
     }
+  /* masked_select broadcasts its input to the mask's shape, and its
+   * positions are in that shape: each goes back to the element it reads. */
+  int wide_ndim = 0;
+  gint64 wide[CR_MAX_DIMS];
+  for (guint s = 0; s < b->op->saved->len && g_strcmp0 (b->op->grad_fn, "MaskedSelectBackward0") == 0; s++)
+    {
+      const CrRecordSaved *mask = b->op->saved->pdata[s];
+      if (g_strcmp0 (mask->name, "mask") != 0)
+        continue;
+      wide_ndim = MAX (mask->ndim, in->ndim);
+      for (int d = 0; d < wide_ndim; d++)
+        {
+          int dm = d - (wide_ndim - mask->ndim), di = d - (wide_ndim - in->ndim);
+          wide[d] = MAX (dm >= 0 ? mask->shape[dm] : 1, di >= 0 ? in->shape[di] : 1);
+        }
+    }
   guint base = scalars_input_nodes (b, in);
   for (gint64 o = 0; o < out_numel; o++)
     {
       gint64 from = (gint64) positions->values[o];
+      if (wide_ndim > 0)
+        from = scalars_broadcast_source (from, wide_ndim, wide, in->ndim, in->shape);
       if (from < 0 || from >= in_numel)
         return scalars_fail (b, "takes an element from outside its input");
       scalars_add_copy (b, in, base, o, from);

@@ -26,7 +26,7 @@
  * to the index it took, the others' shared among ties); prod, norm and
  * linalg.vector_norm (p = 0, 1, 2, ∞ or any), var and std (their
  * correction), logsumexp, cumsum, cumprod, logcumsumexp, cummax and
- * cummin; addcmul, addcdiv, clamp (number or tensor bounds) and where;
+ * cummin; median (all elements, or over a dim), kthvalue and mode; addcmul, addcdiv, clamp (number or tensor bounds) and where;
  * copysign and logaddexp2; cdist (p = 0, 1, 2, ∞ or any, batched) and
  * bilinear (TrilinearBackward0, each term x1·A·x2 a node); the backwards
  * of tanh, sigmoid, elu, leaky_relu, hardtanh, softplus, gelu,
