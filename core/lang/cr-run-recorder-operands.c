@@ -146,23 +146,31 @@ recent_value (CrOperandWatch  *self,
   return cr_operand_watch_recent (self, expr);
 }
 
-/* The expression of this statement whose value was t, or a view of t
- * (the latest such), NULL: none kept. */
+/* The expression of this statement whose value was t, or with or_view a
+ * view of t (the latest such), NULL: none kept. */
 static const CrAstNode *
 recent_expr_of (CrOperandWatch *self,
-                const CrTensor *t)
+                const CrTensor *t,
+                gboolean        or_view)
 {
   guint kept = MIN (self->n_recent, RECENT_VALUES);
   for (guint k = 0; k < kept; k++)
     {
       const Recent *r = &self->recent[(self->n_recent - 1 - k) % RECENT_VALUES];
       const CrTensor *base = r->tensor;
-      while (base && base->view_base)
+      while (or_view && base && base->view_base)
         base = base->view_base;
       if (r->tensor == t || base == t)
         return r->expr;
     }
   return NULL;
+}
+
+const CrAstNode *
+cr_operand_watch_expr_of (CrOperandWatch *self,
+                          const CrTensor *t)
+{
+  return recent_expr_of (self, t, FALSE);
 }
 
 static void
@@ -218,7 +226,7 @@ cr_operand_watch_failed (CrOperandWatch  *self,
       for (guint i = 0; i < self->operands->len; i++)
         {
           CrOperand *operand = &g_array_index (self->operands, CrOperand, i);
-          operand->expr = recent_expr_of (self, operand->tensor);
+          operand->expr = recent_expr_of (self, operand->tensor, TRUE);
         }
       return;
     }

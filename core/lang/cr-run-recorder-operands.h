@@ -68,6 +68,10 @@ void            cr_operand_watch_forget (CrOperandWatch  *self);
  * kept. For the inputs of an op that saved none of them (`w + d`). */
 GPtrArray      *cr_operand_watch_operands_of (CrOperandWatch  *self,
                                               const CrAstNode *expr);
+/* The expression of the statement running whose value was t itself (the
+ * latest), NULL: none kept. */
+const CrAstNode *cr_operand_watch_expr_of (CrOperandWatch *self,
+                                           const CrTensor *t);
 /* Drops every reference kept (the run ended). */
 void            cr_operand_watch_clear  (CrOperandWatch  *self);
 

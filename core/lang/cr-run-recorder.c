@@ -449,9 +449,31 @@ is_number_input (const CrNode        *node,
          || (m->dtype == CR_DTYPE_FLOAT64 && out != CR_DTYPE_FLOAT64);
 }
 
+/* A saved tensor that needs no grad in the record. An unnamed view of a
+ * named variable is that variable when a native made it (x.unsqueeze(0)
+ * inside matmul is still x to the reader), itself when the script did,
+ * called after the expression that gave it (probs[0]: the op read a row,
+ * not probs). */
+static int
+saved_constant (CrRunRecorder *r,
+                CrTensor      *t)
+{
+  CrTensor *base = t->view_base;
+  if (t->name || !base || !base->name || base->grad_fn)
+    return cr_run_recorder_tensor (r->interp, t);
+  const CrAstNode *expr = cr_operand_watch_expr_of (r->operands, t);
+  if (!expr)
+    return cr_run_recorder_tensor (r->interp, base);
+  int id = cr_run_recorder_tensor (r->interp, t);
+  CrRecordTensor *rec = cr_run_recorder_tensor_rec (r, id);
+  g_autofree char *text = rec && !rec->label ? cr_run_recorder_caption (r, &expr->span) : NULL;
+  if (text)
+    cr_run_recorder_label_unnamed (r, rec, text);
+  return id;
+}
+
 /* The tensor of input i of node that has no edge (it gets no gradient): the
- * saved tensor when the op saved it (the variable it is a view of, when that
- * one has a name and it has none), else the tensor the op read when small
+ * saved tensor when the op saved it, else the tensor the op read when small
  * and unchanged since, else a constant made from the input's metadata. -1
  * for a Python number. */
 static int
@@ -464,11 +486,7 @@ edgeless_input (CrRunRecorder       *r,
     return -1;
   CrTensor *t = saved && saved->known && !saved->is_output ? node->saved[saved->slot].tensor : NULL;
   if (t)
-    {
-      if (!t->name && t->view_base && t->view_base->name && !t->view_base->grad_fn)
-        t = t->view_base;
-      return cr_run_recorder_tensor (r->interp, t);
-    }
+    return saved_constant (r, t);
   g_autoptr (CrTensor) read = cr_small_tensors_take_input (r->small, node->sequence_nr, i);
   if (read)
     return cr_run_recorder_tensor (r->interp, read);

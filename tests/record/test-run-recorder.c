@@ -31,6 +31,16 @@ op_at (const CrRunRecord *record,
   return g_ptr_array_index (record->ops, id);
 }
 
+/* Input k of op in the record, NULL: none (a Python number). */
+static const CrRecordTensor *
+op_input_rec (const CrRunRecord *record,
+              const CrRecordOp  *op,
+              guint              k)
+{
+  int id = g_array_index (op->inputs, int, k);
+  return id >= 0 ? g_ptr_array_index (record->tensors, id) : NULL;
+}
+
 static void
 test_off (void)
 {
@@ -850,7 +860,7 @@ test_unsaved_operands (void)
  * keepdim, a softmax's dim (wrapped), a convolution's geometry, a pool's
  * with its default stride filled in, layer norm's eps, a slice's cut,
  * gelu's approximate, nll_loss's reduction and ignore_index (the default
- * -100 as given). */
+ * -100 as given), roll's shifts. */
 static void
 test_op_arguments (void)
 {
@@ -868,7 +878,9 @@ test_op_arguments (void)
     "h = F.gelu(x)\n"
     "lp = torch.log_softmax(x.view(4, 4), dim=1)\n"
     "l = F.nll_loss(lp, torch.tensor([0, 1, 2, 3]), ignore_index=2, reduction='sum')\n"
-    "d = F.nll_loss(lp, torch.tensor([0, 1, 2, 3]))\n", NULL);
+    "d = F.nll_loss(lp, torch.tensor([0, 1, 2, 3]))\n"
+    "r = torch.roll(x, -3)\n"
+    "q = torch.roll(x, (1, -1), (3, 2))\n", NULL);
   const struct { const char *label, *name; CrRecordArgumentKind kind; int n; double v0, v1; }
   want[] = {
     { "s", "dim", CR_RECORD_ARGUMENT_INTS, 2, 1, 3 },
@@ -888,6 +900,10 @@ test_op_arguments (void)
     { "l", "ignore_index", CR_RECORD_ARGUMENT_INT, 1, 2, 0 },
     { "d", "reduction", CR_RECORD_ARGUMENT_INT, 1, 1, 0 },
     { "d", "ignore_index", CR_RECORD_ARGUMENT_INT, 1, -100, 0 },
+    /* Without dims roll shifts the 16 elements in order, by 13 = -3 mod 16;
+     * with them, the shift of each dim: (0, 0, 3, 1). */
+    { "r", "shifts", CR_RECORD_ARGUMENT_INTS, 1, 13, 0 },
+    { "q", "shifts", CR_RECORD_ARGUMENT_INTS, 4, 0, 0 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
     {
@@ -902,12 +918,52 @@ test_op_arguments (void)
       if (want[i].n > 1)
         g_assert_cmpfloat (a->values[1], ==, want[i].v1);
     }
+  const CrRecordArgument *q = cr_record_op_argument (op_at (record, find_label (record, "q")->op), "shifts");
+  g_assert_cmpfloat (q->values[2], ==, 3);
+  g_assert_cmpfloat (q->values[3], ==, 1);
   /* A sum of everything keeps no dim. */
   g_autoptr (CrRunRecord) all = record_test_run ("all.py",
     "import torch\n"
     "x = torch.ones(3, requires_grad=True)\n"
     "s = x.sum()\n", NULL);
   g_assert_null (cr_record_op_argument (op_at (all, find_label (all, "s")->op), "dim"));
+}
+
+/* A saved tensor that needs no grad and views a named one: a view the
+ * script made (probs[0]) is itself, with the expression's name, not the
+ * tensor it views; one a native made (x.unsqueeze(0) inside matmul) is
+ * the variable. */
+static void
+test_saved_views (void)
+{
+  g_autoptr (CrRunRecord) record = record_test_run ("views.py",
+    "import torch\n"
+    "import torch.nn.functional as F\n"
+    "probs = torch.softmax(torch.ones(3, 4), 1)\n"
+    "a = torch.ones(4, requires_grad=True)\n"
+    "l = F.cross_entropy(a, probs[0])\n"
+    "x = torch.ones(4)\n"
+    "m = torch.matmul(x, torch.ones(4, 2, requires_grad=True))\n", NULL);
+  const CrRecordTensor *row = find_label (record, "(probs[0])");
+  g_assert_nonnull (row);
+  g_assert_cmpint (row->origin, ==, CR_RECORD_TENSOR_CONSTANT);
+  g_assert_cmpint (row->ndim, ==, 1);
+  g_assert_cmpint (row->shape[0], ==, 4);
+  /* cross_entropy's product of the log-probabilities and the target reads the row. */
+  gboolean read = FALSE;
+  for (guint i = 0; i < record->ops->len; i++)
+    {
+      const CrRecordOp *op = op_at (record, (int) i);
+      for (guint k = 0; k < op->inputs->len; k++)
+        {
+          const CrRecordTensor *in = op_input_rec (record, op, k);
+          g_assert_true (!in || g_strcmp0 (in->label, "probs") != 0);
+          read |= in == row && g_str_equal (op->grad_fn, "MulBackward0");
+        }
+    }
+  g_assert_true (read);
+  const CrRecordOp *mm = op_at (record, find_label (record, "[MmBackward0]")->op);
+  g_assert_cmpstr (op_input_rec (record, mm, 0)->label, ==, "x");
 }
 
 int
@@ -938,5 +994,6 @@ main (int   argc,
   g_test_add_func ("/recorder/loop-paths-of-calls", test_loop_paths_of_calls);
   g_test_add_func ("/recorder/library-operands", test_library_operands);
   g_test_add_func ("/recorder/op-arguments", test_op_arguments);
+  g_test_add_func ("/recorder/saved-views", test_saved_views);
   return g_test_run ();
 }
