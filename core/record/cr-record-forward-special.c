@@ -308,6 +308,13 @@ say_roll (const Ctx *c)
   if (!has_value (shifts))
     return g_strdup_printf ("rolls the elements of %s along a dim: those pushed off one end come back "
                             "at the other", c->x);
+  /* Without dims the elements shift in reading order, as if flat (one
+   * shift); a vector's one shift reads the same either way. */
+  const CrRecordTensor *in = tensor_at (c->record, c->op->inputs, 0);
+  if (shifts->n_values == 1 && in && in->ndim > 1)
+    return g_strdup_printf ("shifts the elements of %s by %g place%s in reading order, as if it were flat; "
+                            "those pushed off the end come back at the start", c->x, shifts->values[0],
+                            shifts->values[0] == 1 ? "" : "s");
   GString *s = g_string_new ("shifts the elements of ");
   g_string_append (s, c->x);
   gboolean first = TRUE;

@@ -844,6 +844,110 @@ example_pad (const CrRunRecord      *record,
   return tell_put_and_kept (record, op, result, out, number, put, "padding", v, kept, kept_in, NULL);
 }
 
+/* Where a reflect or replicate pad's output element idx reads its input v
+ * (shape of v; before: the pad before each dim): src, and the dim it lies
+ * in the padding along (-1: none, -2: more than one); *out_by: how far
+ * past the edge (edge: the input's first or last along that dim). */
+static int
+pad_source (gboolean                reflect,
+            const gint64           *idx,
+            const gint64           *before,
+            const CrTensorSnapshot *v,
+            gint64                 *src,
+            gint64                 *edge,
+            gint64                 *out_by)
+{
+  int padded = -1;
+  for (int d = 0; d < v->ndim; d++)
+    {
+      gint64 n = v->shape[d], i = idx[d] - before[d];
+      src[d] = edge[d] = i;
+      if (i >= 0 && i < n)
+        continue;
+      padded = padded == -1 ? d : -2;
+      edge[d] = i < 0 ? 0 : n - 1;
+      *out_by = i < 0 ? -i : i - (n - 1);
+      /* reflect mirrors at the edge element without repeating it. */
+      src[d] = !reflect ? edge[d] : i < 0 ? -i : 2 * (n - 1) - i;
+      if (src[d] < 0 || src[d] >= n)
+        return -2;
+    }
+  return padded;
+}
+
+/* "y[1,5] = x[1,1] = 5, padding, mirrored at the edge x[1,2] (1 place out,
+ * 1 place in); y[1,4] = x[1,2] = 6", "... = 6, padding, the edge x[1,2]
+ * repeated; ...": a reflect or replicate pad's last element that lies in
+ * the padding along one dim, where it reads x and why, and its last element
+ * inside, found from padding, (before, after) of the last dim first as
+ * F.pad takes it. */
+static char *
+example_pad_copied (const CrRunRecord      *record,
+                    const CrRecordOp       *op,
+                    gboolean                reflect,
+                    const char             *result,
+                    const CrTensorSnapshot *out)
+{
+  const CrRecordArgument *pad = cr_record_op_argument (op, "padding");
+  const CrTensorSnapshot *v = input_value (record, op, 0, NULL);
+  if (!pad || pad->n_values % 2 != 0 || !values_kept (v) || v->ndim != out->ndim
+      || pad->n_values / 2 > out->ndim)
+    return NULL;
+  gint64 before[CR_MAX_DIMS] = { 0 };
+  for (int k = 0; k < pad->n_values / 2; k++)
+    before[out->ndim - 1 - k] = (gint64) pad->values[2 * k];
+  gint64 put = -1, kept = -1, by = 0;
+  gint64 put_idx[CR_MAX_DIMS], put_src[CR_MAX_DIMS], put_edge[CR_MAX_DIMS], kept_idx[CR_MAX_DIMS];
+  for (gint64 e = out->numel - 1; e >= 0 && (put < 0 || kept < 0); e--)
+    {
+      gint64 idx[CR_MAX_DIMS], src[CR_MAX_DIMS], edge[CR_MAX_DIMS], out_by = 0;
+      flat_to_index (e, out, idx);
+      int padded = pad_source (reflect, idx, before, v, src, edge, &out_by);
+      if (padded >= 0 && put < 0)
+        {
+          put = e;
+          by = out_by;
+          memcpy (put_idx, idx, sizeof idx);
+          memcpy (put_src, src, sizeof src);
+          memcpy (put_edge, edge, sizeof edge);
+        }
+      else if (padded == -1 && kept < 0)
+        {
+          kept = e;
+          memcpy (kept_idx, idx, sizeof idx);
+        }
+    }
+  if (put < 0 || !agrees (v->values[offset_in (put_src, v->ndim, v->shape, v->ndim)], out->values[put]))
+    return NULL;
+  g_autofree char *label = cr_forward_tensor_name (record, op_input (op, 0), "?");
+  GString *s = g_string_new (result);
+  append_index (s, put_idx, out->ndim, out->ndim, out->shape);
+  g_string_append_printf (s, " = %s", label);
+  append_index (s, put_src, v->ndim, v->ndim, v->shape);
+  g_string_append (s, " = ");
+  append_number (s, out->values[put]);
+  g_string_append (s, reflect ? ", padding, mirrored at the edge " : ", padding, the edge ");
+  g_string_append (s, label);
+  append_index (s, put_edge, v->ndim, v->ndim, v->shape);
+  if (reflect)
+    g_string_append_printf (s, " (%" G_GINT64_FORMAT " place%s out, as many in)", by, by == 1 ? "" : "s");
+  else
+    g_string_append (s, " repeated");
+  if (kept >= 0)
+    {
+      gint64 in_idx[CR_MAX_DIMS];
+      for (int d = 0; d < v->ndim; d++)
+        in_idx[d] = kept_idx[d] - before[d];
+      g_string_append_printf (s, "; %s", result);
+      append_index (s, kept_idx, out->ndim, out->ndim, out->shape);
+      g_string_append_printf (s, " = %s", label);
+      append_index (s, in_idx, v->ndim, v->ndim, v->shape);
+      g_string_append (s, " = ");
+      append_number (s, out->values[kept]);
+    }
+  return g_string_free (s, FALSE);
+}
+
 /* "s = 9.563 + 7.5 + 8.5 + … (9 numbers) = 86.31",
  * "m = (1 + 2 + 3) / 3 = 2". */
 static char *
@@ -1080,7 +1184,14 @@ cr_forward_text_new (const CrRunRecord *record,
 
   /* (Ops told by cr_forward_words_special have no line in the table.) */
   if (!words && out && out->numel > 1 && values_kept (out))
-    self->example = example_with_number (record, op, self->result, out);
+    {
+      const char *g = op->grad_fn ? op->grad_fn : "";
+      gboolean reflect = g_str_has_prefix (g, "ReflectionPad");
+      if (reflect || g_str_has_prefix (g, "ReplicationPad"))
+        self->example = example_pad_copied (record, op, reflect, self->result, out);
+      else
+        self->example = example_with_number (record, op, self->result, out);
+    }
   else if (words && out && out->numel >= 1 && values_kept (out))
     switch (words->kind)
       {

@@ -6,7 +6,8 @@
  * script runs through the interpreter with its output left out; one that
  * stops with an error is told up to where it stopped. A Python number an
  * op took (masked_fill's, scatter's and F.pad's value, 2 - x's 2) is told
- * by value, in the sentence and in the element worked out. */
+ * by value, in the sentence and in the element worked out; a pad that
+ * copies its input says where an element in the padding comes from. */
 #include "cr-interp.h"
 #include "record-test-util.h"
 #include "cr-record-forward.h"
@@ -166,6 +167,51 @@ test_numbers_told (void)
     }
 }
 
+/* Reflect and replicate pads copy their input: the element worked out is
+ * the last one in the padding, with the input element it reads and why;
+ * roll without dims shifts the elements in reading order. */
+static void
+test_copies_told (void)
+{
+  g_autoptr (CrRunRecord) record = record_test_run ("copies.py",
+    "import torch\n"
+    "import torch.nn.functional as F\n"
+    "x = torch.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)\n"
+    "y = F.pad(x, (2, 1), mode='reflect')\n"
+    "z = F.pad(x, (2, 1), mode='replicate')\n"
+    "u = F.pad(x, (2, 0), mode='reflect')\n"
+    "x4 = x.view(1, 1, 2, 3)\n"
+    "w = F.pad(x4, (1, 2, 1, 0), mode='reflect')\n"
+    "r = torch.roll(x, -2)\n"
+    "q = torch.roll(x, 1, 1)\n"
+    "(y.sum() + z.sum() + u.sum() + w.sum() + r.sum() + q.sum()).backward()\n", NULL);
+  static const struct {
+    const char *caption, *sentence, *example;
+  } want[] = {
+    { "y = F.pad(x, (2, 1), mode='reflect')", "pads x by mirroring it at its edges",
+      "y[1,5] = x[1,1] = 5, padding, mirrored at the edge x[1,2] (1 place out, as many in); y[1,4] = x[1,2] = 6" },
+    { "z = F.pad(x, (2, 1), mode='replicate')", "pads x by repeating its edge values",
+      "z[1,5] = x[1,2] = 6, padding, the edge x[1,2] repeated; z[1,4] = x[1,2] = 6" },
+    /* Padded before only: mirrored at the first element. */
+    { "u = F.pad(x, (2, 0), mode='reflect')", "pads x by mirroring it at its edges",
+      "u[1,1] = x[1,1] = 5, padding, mirrored at the edge x[1,0] (1 place out, as many in); u[1,4] = x[1,2] = 6" },
+    /* Padded along two dims: the last element padded along one of them. */
+    { "w = F.pad(x4, (1, 2, 1, 0), mode='reflect')", "pads x4 by mirroring it",
+      "w[0,0,2,5] = x4[0,0,1,0] = 4, padding, mirrored at the edge x4[0,0,1,2] (2 places out, as many in); "
+      "w[0,0,2,3] = x4[0,0,1,2] = 6" },
+    { "r = torch.roll(x, -2)", "shifts the elements of x by 4 places in reading order, as if it were flat", NULL },
+    { "q = torch.roll(x, 1, 1)", "shifts the elements of x by 1 place along dim 1", NULL },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      g_autoptr (CrForwardText) text = text_of (record, want[i].caption);
+      if (!strstr (text->sentence, want[i].sentence))
+        g_error ("%s: \"%s\" does not say \"%s\"", want[i].caption, text->sentence, want[i].sentence);
+      if (want[i].example)
+        g_assert_cmpstr (text->example, ==, want[i].example);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -176,5 +222,6 @@ main (int   argc,
   const char *dirs[] = { cases, examples, NULL };
   g_test_add_data_func ("/record-forward-words/every-op-told", dirs, test_every_op_told);
   g_test_add_func ("/record-forward-words/numbers", test_numbers_told);
+  g_test_add_func ("/record-forward-words/copies", test_copies_told);
   return g_test_run ();
 }
