@@ -3,7 +3,7 @@
  * output: addcmul and addcdiv (self + value·t1·t2, self + value·t1/t2),
  * clamp with number bounds (the recorded min and max) or tensor ones, and
  * where (each element from x where the saved condition holds, else from
- * y). The local derivatives are PyTorch's: clamp passes the gradient to x
+ * y), lerp (a + w·(b − a)). The local derivatives are PyTorch's: clamp passes the gradient to x
  * where min ≤ x ≤ max, to a tensor min where x < min (and min < max), to a
  * tensor max where x > max (or max < min); where sends it to the side it
  * took, nothing to the other. And the functions of two elements:
@@ -14,7 +14,9 @@
 #include <math.h>
 #include <string.h>
 
-typedef enum { POINTWISE_ADDCMUL, POINTWISE_ADDCDIV, POINTWISE_CLAMP, POINTWISE_WHERE } PointwiseOp;
+typedef enum {
+  POINTWISE_ADDCMUL, POINTWISE_ADDCDIV, POINTWISE_CLAMP, POINTWISE_WHERE, POINTWISE_LERP,
+} PointwiseOp;
 
 typedef struct {
   const char *grad_fn;
@@ -27,6 +29,7 @@ static const PointwiseName pointwise_names[] = {
   { "ClampMinBackward0", POINTWISE_CLAMP }, { "ClampMaxBackward0", POINTWISE_CLAMP },
   { "ClampMinBackward1", POINTWISE_CLAMP }, { "ClampMaxBackward1", POINTWISE_CLAMP },
   { "WhereBackward0", POINTWISE_WHERE },
+  { "LerpBackward0", POINTWISE_LERP }, { "LerpBackward1", POINTWISE_LERP },
 };
 
 /* A function of two elements: its value and its derivatives by a and by
@@ -539,6 +542,42 @@ build_binary (Build                *b,
   return b->error == NULL;
 }
 
+/* lerp(a, b, w) = a + w·(b − a), w a tensor (LerpBackward1) or the
+ * recorded number: by a 1 − w, by b w, by a tensor w b − a. */
+static gboolean
+build_lerp (Build *b)
+{
+  Operand a = operand (b, 0), e = operand (b, 1), w = operand (b, 2);
+  const CrRecordArgument *number = cr_record_op_argument (b->op, "weight");
+  if (!a.t || !e.t || (!w.t && (!number || number->n_values != 1)))
+    return scalars_fail (b, "has an input or a weight the record does not keep");
+  for (gint64 o = 0; o < scalars_numel_of (b->out); o++)
+    {
+      b->sub_step = (guint) o;
+      double av = value_at (b, &a, o), ev = value_at (b, &e, o);
+      double wv = w.t ? value_at (b, &w, o) : number->values[0];
+      g_autofree char *Y = scalars_input_label (b->record, b->out, o);
+      g_autofree char *A = label_at (b, &a, o), *E = label_at (b, &e, o);
+      g_autofree char *W = w.t ? label_at (b, &w, o) : g_strdup_printf ("%g", wv);
+      GString *num = g_string_new (NULL);
+      scalars_append_number (num, av);
+      g_string_append (num, " + ");
+      scalars_append_number (num, wv);
+      g_string_append (num, "·(");
+      scalars_append_number (num, ev);
+      g_string_append (num, " − ");
+      scalars_append_number (num, av);
+      g_string_append_c (num, ')');
+      guint out = scalars_add_output (b, o, "lerp", g_strdup_printf ("%s = %s + %s·(%s − %s)", Y, A, W, E, A),
+                                      g_string_free (num, FALSE), av + wv * (ev - av));
+      edge_from (b, &a, o, out, 1 - wv, g_strdup_printf ("1 − %s", W));
+      edge_from (b, &e, o, out, wv, g_strdup (W));
+      if (w.t)
+        edge_from (b, &w, o, out, ev - av, g_strdup_printf ("%s − %s", E, A));
+    }
+  return b->error == NULL;
+}
+
 gboolean
 scalars_build_pointwise (Build *b)
 {
@@ -553,6 +592,7 @@ scalars_build_pointwise (Build *b)
         case POINTWISE_ADDCDIV: return build_addc (b, TRUE);
         case POINTWISE_CLAMP: return build_clamp (b);
         case POINTWISE_WHERE: return build_where (b);
+        case POINTWISE_LERP: return build_lerp (b);
         }
   return scalars_fail (b, "is not one the scalar view takes apart");
 }

@@ -34,6 +34,7 @@ static const OpName op_names[] = {
   { "MeanBackward0", KIND_MEAN }, { "MeanBackward1", KIND_MEAN },
   { "MmBackward0", KIND_MATMUL }, { "MvBackward0", KIND_MATMUL },
   { "DotBackward0", KIND_MATMUL }, { "AddmmBackward0", KIND_ADDMM },
+  { "AddmvBackward0", KIND_ADDMM },
   { "SoftmaxBackward0", KIND_SOFTMAX }, { "LogSoftmaxBackward0", KIND_LOG_SOFTMAX },
   { "MseLossBackward0", KIND_MSE },
   { "BinaryCrossEntropyWithLogitsBackward0", KIND_BCE_LOGITS },

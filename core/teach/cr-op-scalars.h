@@ -31,10 +31,10 @@
  * bilinear (TrilinearBackward0, each term x1·A·x2 a node); the backwards
  * of tanh, sigmoid, elu, leaky_relu, hardtanh, softplus, gelu,
  * log_sigmoid, hardswish, the shrinks, threshold, mse, smooth_l1, huber,
- * softmax and log_softmax run as ops (a double backward: *BackwardBackward0); mm, mv, dot, bmm and addmm (nn.Linear's
- * x@W.T+b); softmax and log_softmax; mse_loss, smooth_l1_loss and
- * huber_loss (mean, sum or none), binary_cross_entropy and
- * binary_cross_entropy_with_logits (weight, pos_weight) and nll_loss (cross_entropy's second
+ * softmax and log_softmax run as ops (a double backward: *BackwardBackward0);
+ * mm, mv, dot, bmm, addmv and addmm (nn.Linear's x@W.T+b); softmax and
+ * log_softmax; mse_loss, smooth_l1_loss and huber_loss (mean, sum or none),
+ * binary_cross_entropy and binary_cross_entropy_with_logits (weight, pos_weight) and nll_loss (cross_entropy's second
  * half; mean, sum or none, with class weights and ignore_index); conv1d and
  * conv2d and their transposed forms (each output a sum of the products that
  * reach it), max_pool2d and avg_pool2d and their adaptive forms;

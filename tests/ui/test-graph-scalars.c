@@ -125,6 +125,8 @@ test_every_op (void)
   const char *scripts[] = { "tests/app/cases/scalars_broadcast.py",
                             "tests/app/cases/scalars_linear.py",
                             "tests/app/cases/scalars_matmul.py",
+                            "tests/app/cases/scalars_distance.py",
+                            "tests/app/cases/scalars_double_backward.py",
                             "data/examples/12-softmax-cross-entropy.py" };
   const char *keep = g_getenv ("CR_TEST_SCALARS_PNG");
   guint drawn = 0;

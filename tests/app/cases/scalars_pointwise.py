@@ -1,6 +1,6 @@
-# addcmul, addcdiv, clamp (min, max, both), where, and the binary
-# cross-entropies (weights, pos_weight, mean, sum and none): each opens as
-# a scalar graph.
+# addcmul, addcdiv, clamp (min, max, both), where, lerp (a number or a
+# tensor weight), and the binary cross-entropies (weights, pos_weight,
+# mean, sum and none): each opens as a scalar graph.
 import torch
 import torch.nn.functional as F
 
@@ -23,11 +23,13 @@ j = F.binary_cross_entropy_with_logits(x, t, weight=w)
 k = F.binary_cross_entropy_with_logits(y, t, pos_weight=torch.tensor([2.0, 1.0, 0.5]), reduction='sum')
 l = F.binary_cross_entropy_with_logits(x, t, weight=w, pos_weight=torch.tensor([3.0, 1.0, 1.0]), reduction='none')
 m = F.mse_loss(x, y, reduction='none')
+n = torch.lerp(x, y, 0.25)
+o = x.lerp(z, torch.tensor([[0.5], [-1.5]], requires_grad=True))
 loss = g + h + j + k
-for u in (a, b, c, d, e, f, i, l, m):
+for u in (a, b, c, d, e, f, i, l, m, n, o):
     loss = loss + u.sin().sum()
 loss.backward()
 print(a, b, c, d, e, f, sep='\n')
 print(g, h, j, k)
-print(i, l, m, sep='\n')
+print(i, l, m, n, o, sep='\n')
 print(x.grad, y.grad, z.grad, sep='\n')
