@@ -16,6 +16,7 @@ e = F.pad(x.view(1, 1, 2, 3), (0, 1, 2, 1), mode='replicate')
 f = x.repeat(2, 1)
 g = torch.roll(x, 1, 1)
 h = x.roll(shifts=(1, -1), dims=(0, 1))
+i = torch.roll(x, -4)  # no dims: the flattened tensor rolls
 j = torch.flip(x, [1])
 k = torch.tril(x.repeat(1, 2)[:, :3])
 l = torch.triu(x, 1)
@@ -33,11 +34,12 @@ u = x * 1
 u.copy_(v[:3])
 w = F.pad(x.view(1, 2, 3), (1, 2), mode='circular')
 loss = 0
-for t in (a, b, c, d, e, f, g, h, j, k, l, m, n, o, p, q, r, s, u, w):
+for t in (a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, u, w):
     loss = loss + t.sin().sum()
 loss.backward()
 print(a)
 print(b)
+print(i)
 print(c)
 print(d)
 print(e)
