@@ -338,15 +338,20 @@ compare_doubles (gconstpointer a,
 }
 
 /* median(): the lower middle of the sorted elements, its gradient shared
- * among the elements equal to it. */
+ * among the elements equal to it; NaN where any is NaN, shared among the
+ * NaNs (PyTorch's median and evenly_distribute_backward). */
 static void
 rule_median (Group *g)
 {
   g_autofree double *sorted = g_new (double, g->n);
+  gboolean any_nan = FALSE;
   for (guint i = 0; i < g->n; i++)
-    sorted[i] = g->x[g->at[i]];
+    {
+      sorted[i] = g->x[g->at[i]];
+      any_nan |= isnan (sorted[i]);
+    }
   qsort (sorted, g->n, sizeof (double), compare_doubles);
-  g->value = sorted[(g->n - 1) / 2];
+  g->value = any_nan ? NAN : sorted[(g->n - 1) / 2];
   g_string_append (g->eq, "median(");
   g_string_append (g->num, "median(");
   append_terms (g, ", ", "", "");
@@ -354,14 +359,15 @@ rule_median (Group *g)
   g_string_append_c (g->num, ')');
   guint ties = 0;
   for (guint i = 0; i < g->n; i++)
-    ties += g->x[g->at[i]] == g->value;
+    ties += g->x[g->at[i]] == g->value || (any_nan && isnan (g->x[g->at[i]]));
   for (guint i = 0; i < g->n; i++)
     {
-      gboolean taken = g->x[g->at[i]] == g->value;
+      gboolean taken = g->x[g->at[i]] == g->value || (any_nan && isnan (g->x[g->at[i]]));
       g->local[i] = taken ? 1.0 / ties : 0;
       g->text[i] = !taken ? g_strdup ("0")
-                   : ties > 1 ? g_strdup_printf ("1/%u (%u equal the median)", ties, ties)
-                   : g_strdup ("1 (the median)");
+                   : ties > 1 ? g_strdup_printf (any_nan ? "1/%u (%u NaNs share it)" : "1/%u (%u equal the median)",
+                                                 ties, ties)
+                   : g_strdup (any_nan ? "1 (the NaN)" : "1 (the median)");
     }
 }
 
