@@ -253,8 +253,10 @@ rule_var (Group *g,
   mean /= g->n;
   for (guint i = 0; i < g->n; i++)
     ss += (g->x[g->at[i]] - mean) * (g->x[g->at[i]] - mean);
+  /* PyTorch divides the value by max(0, N − correction), which makes it
+   * inf (or NaN) past N, and the gradient by N − correction itself. */
   double d = g->n - g->correction;
-  double var = ss / d;
+  double var = ss / MAX (d, 0);
   g->value = std ? sqrt (var) : var;
   g_string_append (g->eq, std ? "√((" : "(");
   g_string_append (g->num, std ? "√((" : "(");
@@ -269,8 +271,10 @@ rule_var (Group *g,
       scalars_append_number (g->num, mean);
       g_string_append (g->num, ")²");
     }
-  g_string_append_printf (g->eq, ")/%g%s", d, std ? ")" : "");
-  g_string_append_printf (g->num, ")/%g%s", d, std ? ")" : "");
+  g_autofree char *divisor = d > 0 ? g_strdup_printf (")/%g%s", d, std ? ")" : "")
+                                    : g_strdup_printf (")/max(0, %g)%s", d, std ? ")" : "");
+  g_string_append (g->eq, divisor);
+  g_string_append (g->num, divisor);
   /* Where x̄ comes from, once. */
   g_string_append (g->eq, ",  x̄ = (");
   for (guint i = 0; i < g->n; i++)
