@@ -577,10 +577,14 @@ draw_step_gradients (cairo_t            *cr,
       double mx, my;
       path_point (path, 0.5, &mx, &my);
       g_autofree char *shape_only = shape_of (text);
+      /* What the current step's node received (its incoming gradient, on
+       * the card) shows even where its ring leaves no room by the edge. */
+      const CrGraphNode *from = g_ptr_array_index (c->model->nodes, e->from);
+      gboolean incoming = c->options->current_step >= 0 && from->step == c->options->current_step;
       Badge badge = {
         .text = text, .short_text = shape_only, .mono = TRUE, .spots = spots, .n_spots = n,
         .ax = labelled ? lx : mx, .ay = labelled ? ly : my, .node = -1,
-        .placing = now ? PLACE_FAR : PLACE_OPTIONAL, .fill = fill, .ink = ink, .border = border,
+        .placing = now || incoming ? PLACE_FAR : PLACE_OPTIONAL, .fill = fill, .ink = ink, .border = border,
       };
       pill (cr, c, &badge);
     }
@@ -943,8 +947,11 @@ add_obstacles (Ctx *c)
   for (guint i = 0; i < n_nodes; i++)
     {
       const CrGraphBox *b = &c->layout->nodes[i];
-      add_obstacle (c, b->x, b->y, b->x + b->width, b->y + b->height, (int) i);
       const CrGraphNode *n = g_ptr_array_index (c->model->nodes, i);
+      /* The current step's node wears cr-graph-render.c's ring, 4 points
+       * out and 3 lines wide: a badge on it reads as the node's own. */
+      double ring = current >= 0 && n->step == current ? 4 * k + 1.5 * c->lw : 0;
+      add_obstacle (c, b->x - ring, b->y - ring, b->x + b->width + ring, b->y + b->height + ring, (int) i);
       /* cr-graph-render.c's check: a disc of 6.5 on the top-right corner. */
       if (current >= 0 && n->step >= 0 && n->step < current)
         {

@@ -348,6 +348,29 @@ check_frame (const CrGraphModel  *model,
                    step + 1, it[j].what, it[j].x0, it[j].y0, it[j].x1, it[j].y1, it[i].what,
                    it[i].x0, it[i].y0, it[i].x1, it[i].y1);
       }
+  /* Nor on the ring around the current step's node (the node whose step
+   * it is; 4 points out, 3 lines wide, as cr-graph-render.c draws it): in
+   * the presented notebook shot two gradients touched LogBackward0's. */
+  const CrGraphNode *now = NULL;
+  for (guint i = 0; step >= 0 && i < layout->n_nodes && !now; i++)
+    if (((const CrGraphNode *) g_ptr_array_index (model->nodes, i))->step == step)
+      now = g_ptr_array_index (model->nodes, i);
+  if (now)
+    {
+      const CrGraphBox *b = &layout->nodes[now->id];
+      double r = 4 * k + 1.5 * k;
+      Item ring = { b->x - r, b->y - r, b->x + b->width + r, b->y + b->height + r, (int) now->id, TRUE,
+                    "the current step's ring" };
+      for (guint i = 0; i < placed->len; i++)
+        {
+          const CrGraphBadgeBox *p = &g_array_index (placed, CrGraphBadgeBox, i);
+          Item badge = { p->x0, p->y0, p->x1, p->y1, p->node, FALSE, g_ptr_array_index (drawn, i) };
+          if (badge.node != ring.node && items_meet (&ring, &badge))
+            g_error ("%s, step %d: '%s' (%g, %g – %g, %g) lies on %s (%g, %g – %g, %g)", what, step + 1,
+                     badge.what, badge.x0, badge.y0, badge.x1, badge.y1, ring.what, ring.x0, ring.y0,
+                     ring.x1, ring.y1);
+        }
+    }
   return placed->len;
 }
 
