@@ -43,6 +43,16 @@ find_number (Build         *b,
              guint          which,     /* the number's side, 0 or 1 */
              double        *out)
 {
+  /* The record's own: x + 1's "number", x ** 2's "exponent" (x ** 2 of an
+   * x of ones says nothing of it in the values). */
+  const CrRecordArgument *given = cr_record_op_argument (b->op, "number");
+  if (!given && b->kind == KIND_POW)
+    given = cr_record_op_argument (b->op, "exponent");
+  if (given && given->n_values == 1)
+    {
+      *out = given->values[0];
+      return TRUE;
+    }
   const char *side = which == 0 ? "self" : (b->kind == KIND_POW ? "exponent" : "other");
   for (guint i = 0; i < b->op->saved->len; i++)
     {

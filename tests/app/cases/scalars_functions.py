@@ -4,7 +4,8 @@
 # and more activations (hardswish, hardsigmoid, mish, sinc, deg2rad,
 # rad2deg, erfinv): each opens as a scalar graph. sinc is taken off the
 # integers: there sin(πx) is float32 rounding, printed differently by each
-# device.
+# device. A power of ones (its exponent is the record's, not found from
+# the values) opens too.
 import torch
 import torch.nn.functional as F
 
@@ -32,11 +33,13 @@ s = torch.sinc(x + 0.125)   # off the integers, where float32 rounding of sin(π
 t = torch.deg2rad(x)
 u = torch.rad2deg(x)
 v = torch.erfinv(p / 4)
+ones = torch.ones(3, requires_grad=True)
+z = ones ** 3
 loss = 0
-for w in (a, b, c, d, e, f, g, h, i, j, k, l, n, o, q, r, s, t, u, v):
+for w in (a, b, c, d, e, f, g, h, i, j, k, l, n, o, q, r, s, t, u, v, z):
     loss = loss + w.sin().sum()
 loss.backward()
 print(a, b, c, d, e, f, g, h, i, sep='\n')
 print(j, k, l, n, sep='\n')
 print(o, q, r, s, t, u, v, sep='\n')
-print(x.grad, y.grad, p.grad, m.grad, sep='\n')
+print(x.grad, y.grad, p.grad, m.grad, ones.grad, sep='\n')
