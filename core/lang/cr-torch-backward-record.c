@@ -188,14 +188,20 @@ static const CrBackwardObserver observer = {
   observer_hook_raised,
 };
 
-/* Which input of node t is: the edge that carries its history, or for a
- * tensor without one (no gradient), an edge-less input of its shape and
- * dtype. claimed keeps x*x's two saved x apart. */
+/* Which input of node t (saved in slot) is: the edge that carries its
+ * history, or for a tensor without one (no gradient), an edge-less input
+ * of its shape and dtype, when PyTorch's node saves a tensor there too (a
+ * slot it has no name for holds the op's own tensor: index_copy_'s mask of
+ * self's shape is no self). claimed keeps x*x's two saved x apart. */
 static int
 find_input (const CrNode   *node,
+            guint           slot,
             const CrTensor *t,
             guint32        *claimed)
 {
+  if (!t->grad_fn && !t->requires_grad && node->op && node->op->id != CR_OP_CUSTOM
+      && !cr_torch_saved_tensor_name (node, slot))
+    return -1;
   for (int pass = 0; pass < 2; pass++)
     for (guint i = 0; i < node->n_inputs && i < 32; i++)
       {
@@ -255,7 +261,7 @@ cr_node_describe_saved (CrNode        *node,
           r->dtype = t->dtype;
           r->device = t->device;
           if (!sv->is_output)
-            r->input = find_input (node, t, &claimed);
+            r->input = find_input (node, slot, t, &claimed);
         }
       /* PyTorch's _saved_<name>; a custom Function's are only numbered. */
       r->name = cr_torch_saved_tensor_name (node, slot);

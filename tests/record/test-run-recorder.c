@@ -966,6 +966,36 @@ test_saved_views (void)
   g_assert_cmpstr (op_input_rec (record, mm, 0)->label, ==, "x");
 }
 
+/* index_copy_ into a tensor without grad: the op keeps a mask of self's
+ * shape and dtype of its own, which is no input (it was recorded as self). */
+static void
+test_saved_own_tensors (void)
+{
+  g_autoptr (CrRunRecord) record = record_test_run ("own.py",
+    "import torch\n"
+    "x = torch.zeros(3, 2)\n"
+    "v = torch.ones(2, 2, requires_grad=True)\n"
+    "x.index_copy_(0, torch.tensor([2, 0]), v)\n"
+    "x.sum().backward()\n", NULL);
+  const CrRecordOp *copy = NULL;
+  for (guint i = 0; i < record->ops->len && !copy; i++)
+    if (g_str_equal (op_at (record, (int) i)->grad_fn, "IndexCopyBackward0"))
+      copy = op_at (record, (int) i);
+  g_assert_nonnull (copy);
+  g_assert_cmpuint (copy->saved->len, ==, 2);
+  for (guint k = 0; k < copy->saved->len; k++)
+    {
+      const CrRecordSaved *saved = g_ptr_array_index (copy->saved, k);
+      g_assert_true (saved->internal);
+      g_assert_cmpint (saved->tensor, ==, -1);
+    }
+  const CrRecordTensor *self = op_input_rec (record, copy, 0);
+  g_assert_nonnull (self);
+  g_assert_cmpint (self->ndim, ==, 2);
+  g_assert_true (!self->value || self->value->values[2] == 0);   /* the mask's row 1 is 1 */
+  g_assert_true (op_input_rec (record, copy, 1) == find_label (record, "v"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -995,5 +1025,6 @@ main (int   argc,
   g_test_add_func ("/recorder/library-operands", test_library_operands);
   g_test_add_func ("/recorder/op-arguments", test_op_arguments);
   g_test_add_func ("/recorder/saved-views", test_saved_views);
+  g_test_add_func ("/recorder/saved-own-tensors", test_saved_own_tensors);
   return g_test_run ();
 }
