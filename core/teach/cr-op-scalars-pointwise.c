@@ -470,7 +470,9 @@ build_where (Build *b)
     }
   if (!condition || condition->ndim > b->out->ndim)
     return scalars_fail (b, "has a condition the record does not keep");
-  if (!x.t || !y.t)
+  /* where(c, x, 0.0): a Python number on one side, the record's. */
+  const CrRecordArgument *number = cr_record_op_argument (b->op, "number");
+  if ((!x.t || !y.t) && (!number || number->n_values != 1 || (!x.t && !y.t)))
     return scalars_fail (b, "takes a number the record does not keep");
   for (gint64 o = 0; o < scalars_numel_of (b->out); o++)
     {
@@ -480,12 +482,13 @@ build_where (Build *b)
       gboolean holds = condition->value->values[c] != 0;
       const Operand *taken = holds ? &x : &y;
       g_autofree char *Y = scalars_input_label (b->record, b->out, o);
-      g_autofree char *T = label_at (b, taken, o);
+      g_autofree char *T = taken->t ? label_at (b, taken, o) : g_strdup_printf ("%g", number->values[0]);
       guint out = scalars_add_output (b, o, "where",
                                       g_strdup_printf ("%s = %s (the condition %s)", Y, T,
                                                        holds ? "holds" : "is false"),
-                                      NULL, value_at (b, taken, o));
-      edge_from (b, taken, o, out, 1, g_strdup ("1"));
+                                      NULL, taken->t ? value_at (b, taken, o) : number->values[0]);
+      if (taken->t)
+        edge_from (b, taken, o, out, 1, g_strdup ("1"));
     }
   return b->error == NULL;
 }
