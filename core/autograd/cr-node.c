@@ -509,6 +509,20 @@ cr_autograd_check_inplace (CrTensor  *self,
 
 /* ---- saved tensors ----------------------------------------------------- */
 
+static __thread gboolean saved_inference_tensor;
+
+gboolean
+cr_node_take_save_error (GError **error)
+{
+  if (G_LIKELY (!saved_inference_tensor))
+    return TRUE;
+  saved_inference_tensor = FALSE;
+  g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
+                       "Inference tensors cannot be saved for backward. To work around you can "
+                       "make a clone to get a normal tensor and use it in autograd.");
+  return FALSE;
+}
+
 void
 cr_node_save (CrNode   *node,
               guint     slot,
@@ -521,6 +535,9 @@ cr_node_save (CrNode   *node,
 
   if (t == NULL)
     return;
+  if (G_UNLIKELY (t->storage != NULL && t->storage->is_inference)
+      && !cr_inference_mode_is_enabled ())
+    saved_inference_tensor = TRUE;
   if (slot >= G_N_ELEMENTS (node->inline_saved) && node->saved == node->inline_saved)
     {
       node->saved = g_new0 (CrSavedTensor, CR_NODE_MAX_SAVED);

@@ -175,6 +175,12 @@ void         cr_node_save               (CrNode          *node,
                                          guint            slot,
                                          CrTensor        *t,
                                          gboolean         is_output);
+/* PyTorch refuses, as the op runs, to save an inference tensor for
+ * backward outside inference mode. cr_node_save has no error to give, so
+ * the refusal waits, per thread, for whoever ran the op (the torch binding,
+ * after each call): FALSE with PyTorch's RuntimeError when an op since the
+ * last call saved one, which clears it. */
+gboolean     cr_node_take_save_error    (GError         **error);
 /* The node's arguments, writable (allocated on first use). */
 CrOpArgs    *cr_node_args               (CrNode          *node);
 /* The saved tensor of slot, a new ref, or a RuntimeError with PyTorch's text

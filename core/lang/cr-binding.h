@@ -59,6 +59,10 @@ typedef struct {
   void      (*native_failed) (CrInterp *interp, CrValue *bound_self, CrValue *const *args,
                               guint n_args, const CrKwarg *kwargs, guint n_kwargs,
                               const GError *error);
+  /* A native function returned: FALSE with an error the binding finds only
+   * once the call is over (an op saved a tensor it may not), which it then
+   * forgets; error NULL when the call raised already (only forgets). */
+  gboolean  (*native_returned) (CrInterp *interp, GError **error);
   /* An instance's attribute name was read (stored NULL) or set to stored,
    * only while the run is coached (CrInterpOptions.coach): the mistakes
    * coach watches a hand-written backward's .grad. */

@@ -293,6 +293,8 @@ call_native (CrInterp        *self,
   GError *local = NULL;
   CrValue *r = native->u.native.fn (self, bound_self, args, n_args, kwargs, n_kwargs,
                                     native->u.native.data, &local);
+
+  cr_binding.native_returned (self, local == NULL ? &local : NULL);
   if (local)
     {
       cr_value_unref (r);

@@ -4,6 +4,7 @@
  * to autograd (grad mode, the default device, the span graph nodes get). */
 #include "cr-torch-private.h"
 #include "cr-binding.h"
+#include "cr-node.h"
 #include "cr-run-recorder-training.h"
 #include "cr-run-recorder-coach.h"
 #include "cr-cuda.h"
@@ -78,6 +79,7 @@ run_begin (CrInterp *interp)
 {
   forget_names (interp);
   cr_grad_mode_reset_thread ();
+  cr_node_take_save_error (NULL);
   cr_device_set_default (cr_interp_get_default_device (interp));
   cr_run_recorder_run_begin (interp);
   cr_forward_trace_reset (interp);
@@ -167,6 +169,13 @@ bind_name (CrInterp   *interp,
     }
 }
 
+static gboolean
+native_returned (CrInterp  *interp,
+                 GError   **error)
+{
+  return cr_node_take_save_error (error);
+}
+
 const CrBinding cr_binding = {
   .tensor_slots = &cr_torch_tensor_slots,
   .state_new = state_new,
@@ -183,6 +192,7 @@ const CrBinding cr_binding = {
   .error_handled = cr_run_recorder_error_handled,
   .expr_failed = cr_run_recorder_expr_failed,
   .native_failed = cr_run_recorder_native_failed,
+  .native_returned = native_returned,
   .printed = cr_training_watch_printed,
   .instance_attr = cr_coach_watch_attr,
 };

@@ -6,6 +6,7 @@
 #include "cr-interp-private.h"
 #include "cr-binding.h"
 #include "cr-cuda.h"
+#include "cr-node.h"
 #include "cr-object.h"
 #include "cr-type-slots.h"
 
@@ -232,16 +233,68 @@ tensor_iter_len (CrValue  *v,
   return cr_torch_tensor_len (v, out, error);
 }
 
+/* The operators run ops too: an op that saved an inference tensor for
+ * backward fails the operator as it does a torch function
+ * (cr_node_take_save_error). */
+static CrValue *
+checked (CrValue  *result,
+         GError  **error)
+{
+  if (!cr_node_take_save_error (result != NULL ? error : NULL))
+    g_clear_pointer (&result, cr_value_unref);
+  return result;
+}
+
+static CrValue *
+binary_op (CrInterp  *interp,
+           CrBinOp    op,
+           CrValue   *a,
+           CrValue   *b,
+           GError   **error)
+{
+  return checked (cr_torch_binary_op (interp, op, a, b, error), error);
+}
+
+static gboolean
+inplace_op (CrInterp  *interp,
+            CrBinOp    op,
+            CrValue   *a,
+            CrValue   *b,
+            GError   **error)
+{
+  gboolean ok = cr_torch_inplace_op (interp, op, a, b, error);
+
+  return cr_node_take_save_error (ok ? error : NULL) && ok;
+}
+
+static CrValue *
+unary_op (CrInterp  *interp,
+          CrUnOp     op,
+          CrValue   *a,
+          GError   **error)
+{
+  return checked (cr_torch_unary_op (interp, op, a, error), error);
+}
+
+static CrValue *
+getitem (CrInterp  *interp,
+         CrValue   *v,
+         CrValue   *index,
+         GError   **error)
+{
+  return checked (cr_torch_tensor_getitem (interp, v, index, error), error);
+}
+
 const CrTypeSlots cr_torch_tensor_slots = {
   .name = "Tensor",
   .getattr = cr_torch_tensor_getattr,
   .setattr = cr_torch_tensor_setattr,
-  .binary_op = cr_torch_binary_op,
-  .inplace_op = cr_torch_inplace_op,
-  .unary_op = cr_torch_unary_op,
+  .binary_op = binary_op,
+  .inplace_op = inplace_op,
+  .unary_op = unary_op,
   .compare = cr_torch_compare,
   .contains = cr_torch_tensor_contains,
-  .getitem = cr_torch_tensor_getitem,
+  .getitem = getitem,
   .setitem = cr_torch_tensor_setitem,
   .len = cr_torch_tensor_len,
   .format = cr_torch_tensor_format,
