@@ -9,6 +9,7 @@
 #include "cr-graph-canvas-private.h"
 #include "cr-window-leaf-edit.h"
 #include "ui-test-gui.h"
+#include "ui-test-script.h"
 
 #include <math.h>
 #include <string.h>
@@ -21,85 +22,22 @@
                "y = a * b + a + c.sum()\n" \
                "y.backward()\n"
 
-static char *
-source_text (CrWindow *window)
-{
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (cr_window_get_source_view (window)));
-  GtkTextIter start, end;
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
-  return gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
-}
-
-/* The node drawing the leaf named name in the graph shown. */
+/* The first node of kind titled title in the graph shown. */
 static int
-leaf_node (CrWindow   *window,
-           const char *name)
+node_titled (CrWindow        *window,
+             CrGraphNodeKind  kind,
+             const char      *title)
 {
   const CrGraphModel *model = cr_graph_canvas_get_model (cr_window_get_canvas (window));
   g_assert_nonnull (model);
   for (guint i = 0; i < model->nodes->len; i++)
     {
       const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
-      if (n->kind == CR_GRAPH_NODE_LEAF && g_strcmp0 (n->title, name) == 0)
+      if (n->kind == kind && g_strcmp0 (n->title, title) == 0)
         return (int) i;
     }
   g_assert_not_reached ();
   return -1;
-}
-
-/* The node of the first op named title. */
-static int
-op_node (CrWindow   *window,
-         const char *title)
-{
-  const CrGraphModel *model = cr_graph_canvas_get_model (cr_window_get_canvas (window));
-  for (guint i = 0; i < model->nodes->len; i++)
-    {
-      const CrGraphNode *n = g_ptr_array_index (model->nodes, i);
-      if (n->kind == CR_GRAPH_NODE_OP && g_strcmp0 (n->title, title) == 0)
-        return (int) i;
-    }
-  g_assert_not_reached ();
-  return -1;
-}
-
-/* The leaf named name's .grad after the run's last backward step. */
-static double
-final_grad (CrWindow   *window,
-            const char *name)
-{
-  const CrRunRecord *record = window->run_record;
-  g_assert_nonnull (record);
-  g_assert_cmpuint (record->backwards->len, >, 0);
-  int backward = (int) record->backwards->len - 1;
-  const CrRecordBackward *bw = g_ptr_array_index (record->backwards, backward);
-  for (guint i = 0; i < record->tensors->len; i++)
-    {
-      const CrRecordTensor *t = g_ptr_array_index (record->tensors, i);
-      if (t->origin != CR_RECORD_TENSOR_LEAF || g_strcmp0 (t->name, name) != 0)
-        continue;
-      const CrTensorSnapshot *grad = cr_run_record_grad_at (record, (int) i, backward, (int) bw->steps->len - 1);
-      g_assert_nonnull (grad);
-      return grad->values[0];
-    }
-  g_assert_not_reached ();
-  return NAN;
-}
-
-static GtkWidget *
-find_named (GtkWidget  *widget,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-      if (found)
-        return found;
-    }
-  return NULL;
 }
 
 static CrWindow *
@@ -114,7 +52,7 @@ open_script (void)
   cr_ui_test_spin (50);
   cr_ui_test_wait_window_idle (window);
   cr_graph_canvas_set_animate (cr_window_get_canvas (window), FALSE);
-  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), 2.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (cr_ui_test_final_grad (window, "b"), 2.0, 1e-6);
   return window;
 }
 
@@ -156,7 +94,7 @@ editor_entry (CrWindow *window,
   g_assert_true (cr_graph_canvas_node_center (canvas, node, &cx, &cy));
   g_assert_cmpfloat (fabs (at.x + at.width / 2.0 - cx), <=, 1.0);
   g_assert_cmpfloat (fabs (at.y + at.height / 2.0 - cy), <=, 1.0);
-  GtkWidget *entry = find_named (GTK_WIDGET (popover), "cr-leaf-edit-entry");
+  GtkWidget *entry = cr_ui_test_find_named (GTK_WIDGET (popover), "cr-leaf-edit-entry");
   g_assert_nonnull (entry);
   return GTK_EDITABLE (entry);
 }
@@ -190,7 +128,7 @@ test_enter_edits (void)
 {
   CrWindow *window = open_script ();
   CrGraphCanvas *canvas = cr_window_get_canvas (window);
-  int a = leaf_node (window, "a");
+  int a = node_titled (window, CR_GRAPH_NODE_LEAF, "a");
   g_assert_nonnull (strstr (node_preview (window, a), "2."));
   cr_graph_canvas_set_selected (canvas, a);
   g_assert_null (cr_graph_canvas_get_popover (canvas));
@@ -199,14 +137,14 @@ test_enter_edits (void)
   g_assert_cmpstr (gtk_editable_get_text (entry), ==, "2.0");
 
   type_and_enter (window, entry, "2.5");
-  g_autofree char *text = source_text (window);
+  g_autofree char *text = cr_ui_test_script_text (window);
   g_assert_nonnull (strstr (text, "a = torch.tensor(2.5, requires_grad=True)"));
   /* The editor closed; the new graph shows a's new value, b.grad = a. */
   g_assert_null (cr_graph_canvas_get_popover (canvas));
-  a = leaf_node (window, "a");
+  a = node_titled (window, CR_GRAPH_NODE_LEAF, "a");
   g_assert_nonnull (strstr (node_preview (window, a), "2.5"));
-  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), 2.5, 1e-6);
-  g_assert_cmpfloat_with_epsilon (final_grad (window, "a"), 4.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (cr_ui_test_final_grad (window, "b"), 2.5, 1e-6);
+  g_assert_cmpfloat_with_epsilon (cr_ui_test_final_grad (window, "a"), 4.0, 1e-6);
   /* The selection stays on a, so Enter edits it again. */
   g_assert_cmpint (cr_graph_canvas_get_selected (canvas), ==, a);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -219,7 +157,7 @@ test_double_click_and_f2 (void)
 {
   CrWindow *window = open_script ();
   CrGraphCanvas *canvas = cr_window_get_canvas (window);
-  int b = leaf_node (window, "b");
+  int b = node_titled (window, CR_GRAPH_NODE_LEAF, "b");
   double x, y;
   g_assert_true (cr_graph_canvas_node_center (canvas, b, &x, &y));
   g_assert_true (cr_graph_canvas_double_click_at (canvas, x, y));
@@ -230,17 +168,17 @@ test_double_click_and_f2 (void)
   GtkPopover *popover = cr_graph_canvas_get_popover (canvas);
   g_assert_nonnull (popover);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (popover)));
-  g_autofree char *unchanged = source_text (window);
+  g_autofree char *unchanged = cr_ui_test_script_text (window);
   g_assert_nonnull (strstr (unchanged, "b = torch.tensor(3.0, requires_grad=True)"));
   gtk_popover_popdown (popover);
   g_assert_null (cr_graph_canvas_get_popover (canvas));
 
   g_assert_true (canvas_key (window, GDK_KEY_F2));
   type_and_enter (window, editor_entry (window, b), "-1");
-  g_autofree char *text = source_text (window);
+  g_autofree char *text = cr_ui_test_script_text (window);
   g_assert_nonnull (strstr (text, "b = torch.tensor(-1.0, requires_grad=True)"));
   /* a.grad = b + 1. */
-  g_assert_cmpfloat_with_epsilon (final_grad (window, "a"), 0.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (cr_ui_test_final_grad (window, "a"), 0.0, 1e-6);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -251,8 +189,8 @@ test_not_editable (void)
 {
   CrWindow *window = open_script ();
   CrGraphCanvas *canvas = cr_window_get_canvas (window);
-  int c = leaf_node (window, "c");
-  int mul = op_node (window, "MulBackward0");
+  int c = node_titled (window, CR_GRAPH_NODE_LEAF, "c");
+  int mul = node_titled (window, CR_GRAPH_NODE_OP, "MulBackward0");
   g_assert_false (cr_window_edit_leaf_at_node (window, c));
   g_assert_false (cr_window_edit_leaf_at_node (window, mul));
   cr_graph_canvas_set_selected (canvas, mul);
@@ -266,7 +204,7 @@ test_not_editable (void)
 
   g_assert_null (cr_graph_canvas_node_action_hint (canvas, c));
   g_assert_null (cr_graph_canvas_node_action_hint (canvas, mul));
-  const char *hint = cr_graph_canvas_node_action_hint (canvas, leaf_node (window, "a"));
+  const char *hint = cr_graph_canvas_node_action_hint (canvas, node_titled (window, CR_GRAPH_NODE_LEAF, "a"));
   g_assert_nonnull (hint);
   g_assert_nonnull (strstr (hint, "Double-click"));
   gtk_window_destroy (GTK_WINDOW (window));
@@ -282,7 +220,7 @@ test_presenting_keys (void)
   CrGraphCanvas *canvas = cr_window_get_canvas (window);
   cr_window_set_presentation (window, TRUE);
   cr_ui_test_spin (50);
-  int a = leaf_node (window, "a");
+  int a = node_titled (window, CR_GRAPH_NODE_LEAF, "a");
   g_assert_true (cr_window_edit_leaf_at_node (window, a));
   GtkEditable *entry = editor_entry (window, a);
   gtk_widget_grab_focus (GTK_WIDGET (entry));

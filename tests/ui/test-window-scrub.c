@@ -10,6 +10,7 @@
 #include "cr-inspector.h"
 #include "cr-window-leaf-edit.h"
 #include "ui-test-gui.h"
+#include "ui-test-script.h"
 
 #include <math.h>
 #include <string.h>
@@ -29,15 +30,6 @@ count_cb (CrWindow *window,
   (*count)++;
 }
 
-static char *
-source_text (CrWindow *window)
-{
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (cr_window_get_source_view (window)));
-  GtkTextIter start, end;
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
-  return gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
-}
-
 /* The iter on the first occurrence of needle, plus at characters. */
 static void
 iter_at (CrWindow    *window,
@@ -45,7 +37,7 @@ iter_at (CrWindow    *window,
          int          at,
          GtkTextIter *iter)
 {
-  g_autofree char *text = source_text (window);
+  g_autofree char *text = cr_ui_test_script_text (window);
   const char *where = strstr (text, needle);
   g_assert_nonnull (where);
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (cr_window_get_source_view (window)));
@@ -69,30 +61,6 @@ leaf_named (CrWindow   *window,
   return NULL;
 }
 
-/* The leaf named name's .grad after the run's last backward step. */
-static double
-final_grad (CrWindow   *window,
-            const char *name)
-{
-  const CrRunRecord *record = window->run_record;
-  g_assert_nonnull (record);
-  g_assert_cmpuint (record->backwards->len, >, 0);
-  int backward = (int) record->backwards->len - 1;
-  const CrRecordBackward *bw = g_ptr_array_index (record->backwards, backward);
-  for (guint i = 0; i < record->tensors->len; i++)
-    {
-      const CrRecordTensor *t = g_ptr_array_index (record->tensors, i);
-      if (t->origin != CR_RECORD_TENSOR_LEAF || g_strcmp0 (t->name, name) != 0)
-        continue;
-      const CrTensorSnapshot *grad = cr_run_record_grad_at (record, (int) i, backward, (int) bw->steps->len - 1);
-      g_assert_nonnull (grad);
-      g_assert_cmpint (grad->n_values, ==, 1);
-      return grad->values[0];
-    }
-  g_assert_not_reached ();
-  return NAN;
-}
-
 static CrWindow *
 open_script (void)
 {
@@ -104,8 +72,8 @@ open_script (void)
   gtk_text_buffer_set_text (buffer, SCRIPT, -1);
   cr_ui_test_spin (50);
   cr_ui_test_wait_window_idle (window);
-  g_assert_cmpfloat_with_epsilon (final_grad (window, "a"), 4.0, 1e-6);
-  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), 2.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (cr_ui_test_final_grad (window, "a"), 4.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (cr_ui_test_final_grad (window, "b"), 2.0, 1e-6);
   return window;
 }
 
@@ -123,12 +91,12 @@ test_scrub_follows (void)
   g_assert_true (window->scrubbing);
   /* Three steps of 0.1 to the right. */
   cr_editor_scrub_update (window->scrub, 3.5 * CR_EDITOR_SCRUB_PIXELS_PER_STEP);
-  g_autofree char *text = source_text (window);
+  g_autofree char *text = cr_ui_test_script_text (window);
   g_assert_nonnull (strstr (text, "torch.tensor(2.3, requires_grad=True)"));
   cr_ui_test_spin (50);
   cr_ui_test_wait_window_idle (window);
-  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), 2.3, 1e-6);
-  g_assert_cmpfloat_with_epsilon (final_grad (window, "a"), 4.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (cr_ui_test_final_grad (window, "b"), 2.3, 1e-6);
+  g_assert_cmpfloat_with_epsilon (cr_ui_test_final_grad (window, "a"), 4.0, 1e-6);
   /* The stepper stays where it was: the same steps, new numbers. */
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 2);
 
@@ -137,22 +105,22 @@ test_scrub_follows (void)
   cr_editor_scrub_end (window->scrub);
   g_assert_false (window->scrubbing);
   g_free (text);
-  text = source_text (window);
+  text = cr_ui_test_script_text (window);
   g_assert_nonnull (strstr (text, "torch.tensor(-0.1, requires_grad=True)"));
   cr_ui_test_spin (50);
   cr_ui_test_wait_window_idle (window);
-  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), -0.1, 1e-6);
+  g_assert_cmpfloat_with_epsilon (cr_ui_test_final_grad (window, "b"), -0.1, 1e-6);
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 2);
 
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (cr_window_get_source_view (window)));
   g_assert_true (gtk_text_buffer_get_can_undo (buffer));
   gtk_text_buffer_undo (buffer);
   g_free (text);
-  text = source_text (window);
+  text = cr_ui_test_script_text (window);
   g_assert_cmpstr (text, ==, SCRIPT);
   cr_ui_test_spin (50);
   cr_ui_test_wait_window_idle (window);
-  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), 2.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (cr_ui_test_final_grad (window, "b"), 2.0, 1e-6);
 
   /* An int literal steps by 1 and stays an int: b's 3 becomes 5. */
   iter_at (window, "(3,", 1, &at);
@@ -162,9 +130,9 @@ test_scrub_follows (void)
   cr_ui_test_spin (50);
   cr_ui_test_wait_window_idle (window);
   g_free (text);
-  text = source_text (window);
+  text = cr_ui_test_script_text (window);
   g_assert_nonnull (strstr (text, "torch.tensor(5, dtype"));
-  g_assert_cmpfloat_with_epsilon (final_grad (window, "a"), 6.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (cr_ui_test_final_grad (window, "a"), 6.0, 1e-6);
 
   /* Not on a number: nothing starts. */
   iter_at (window, "0.5 in a comment", 1, &at);
@@ -202,7 +170,7 @@ test_scrub_coalesces (void)
   g_assert_cmpuint (finished, >=, 1);
   g_assert_cmpuint (finished, <=, 21);
   g_assert_false (window->run_again);
-  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), 4.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (cr_ui_test_final_grad (window, "b"), 4.0, 1e-6);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -212,29 +180,13 @@ test_drag_without_ctrl_is_text (void)
 {
   CrWindow *window = open_script ();
   g_assert_false (cr_editor_scrub_is_active (window->scrub));
-  g_autofree char *before = source_text (window);
+  g_autofree char *before = cr_ui_test_script_text (window);
   /* Ends of a drag that never began change nothing. */
   cr_editor_scrub_update (window->scrub, 50);
   cr_editor_scrub_end (window->scrub);
-  g_autofree char *after = source_text (window);
+  g_autofree char *after = cr_ui_test_script_text (window);
   g_assert_cmpstr (before, ==, after);
   gtk_window_destroy (GTK_WINDOW (window));
-}
-
-static GtkWidget *
-find_named (GtkWidget  *widget,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-      if (found)
-        return found;
-    }
-  return NULL;
 }
 
 /* A scalar leaf's value edited in place: written into its literal, the
@@ -248,25 +200,25 @@ test_leaf_value_written_back (void)
   const CrGraphNode *a_node = cr_graph_model_find_tensor (model, (int) leaf_named (window, "a")->id);
   g_assert_nonnull (a_node);
   cr_inspector_show_node (CR_INSPECTOR (window->inspector), model, (int) a_node->id);
-  g_assert_nonnull (find_named (window->inspector, "cr-leaf-edit"));
+  g_assert_nonnull (cr_ui_test_find_named (window->inspector, "cr-leaf-edit"));
 
   g_autoptr (GError) error = NULL;
   g_assert_true (cr_window_write_leaf_value (window, leaf_named (window, "a")->id, " 2.5 ", &error));
   g_assert_no_error (error);
-  g_autofree char *text = source_text (window);
+  g_autofree char *text = cr_ui_test_script_text (window);
   g_assert_nonnull (strstr (text, "a = torch.tensor(2.5, requires_grad=True)"));
   cr_ui_test_spin (50);
   cr_ui_test_wait_window_idle (window);
-  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), 2.5, 1e-6);
+  g_assert_cmpfloat_with_epsilon (cr_ui_test_final_grad (window, "b"), 2.5, 1e-6);
 
   /* An int typed for a float literal stays a float: 7 is written 7.0. */
   g_assert_true (cr_window_write_leaf_value (window, leaf_named (window, "a")->id, "7", &error));
   g_free (text);
-  text = source_text (window);
+  text = cr_ui_test_script_text (window);
   g_assert_nonnull (strstr (text, "a = torch.tensor(7.0, requires_grad=True)"));
   cr_ui_test_spin (50);
   cr_ui_test_wait_window_idle (window);
-  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), 7.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (cr_ui_test_final_grad (window, "b"), 7.0, 1e-6);
 
   g_assert_false (cr_window_write_leaf_value (window, leaf_named (window, "a")->id, "seven", &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
@@ -323,14 +275,14 @@ test_keys_step (void)
   g_assert_true (press (window, GDK_KEY_KP_Up, GDK_CONTROL_MASK));
   g_assert_true (press (window, GDK_KEY_Down, GDK_CONTROL_MASK));
   g_assert_false (window->scrubbing);
-  g_autofree char *text = source_text (window);
+  g_autofree char *text = cr_ui_test_script_text (window);
   g_assert_nonnull (strstr (text, "a = torch.tensor(2.2, requires_grad=True)"));
   cr_ui_test_spin (50);
   cr_ui_test_wait_window_idle (window);
-  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), 2.2, 1e-6);
+  g_assert_cmpfloat_with_epsilon (cr_ui_test_final_grad (window, "b"), 2.2, 1e-6);
   gtk_text_buffer_undo (buffer);
   g_free (text);
-  text = source_text (window);
+  text = cr_ui_test_script_text (window);
   g_assert_nonnull (strstr (text, "a = torch.tensor(2.3, requires_grad=True)"));
 
   /* Not on a number, or not Ctrl alone: the editor's own keys. */
@@ -341,7 +293,7 @@ test_keys_step (void)
   gtk_text_buffer_place_cursor (buffer, &at);
   g_assert_false (press (window, GDK_KEY_Up, GDK_CONTROL_MASK));
   g_free (text);
-  text = source_text (window);
+  text = cr_ui_test_script_text (window);
   g_assert_nonnull (strstr (text, "a = torch.tensor(2.3, requires_grad=True)"));
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -376,11 +328,11 @@ test_keys_step_presenting (void)
   gtk_text_buffer_place_cursor (buffer, &at);
   g_assert_true (cr_ui_test_press_key_at_focus_with (window, GDK_KEY_Up, GDK_CONTROL_MASK) == view);
   g_assert_true (cr_ui_test_press_key_at_focus_with (window, GDK_KEY_Up, GDK_CONTROL_MASK) == view);
-  g_autofree char *text = source_text (window);
+  g_autofree char *text = cr_ui_test_script_text (window);
   g_assert_nonnull (strstr (text, "a = torch.tensor(2.2, requires_grad=True)"));
   cr_ui_test_spin (50);
   cr_ui_test_wait_window_idle (window);
-  g_assert_cmpfloat_with_epsilon (final_grad (window, "b"), 2.2, 1e-6);
+  g_assert_cmpfloat_with_epsilon (cr_ui_test_final_grad (window, "b"), 2.2, 1e-6);
   g_assert_cmpint (cr_graph_canvas_get_step (canvas), ==, 2);
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
   gtk_window_destroy (GTK_WINDOW (window));
