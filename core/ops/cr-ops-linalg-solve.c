@@ -171,6 +171,45 @@ tensor_from_values (const double  *values,
   return cr_tensor_to_device (host, device, error);
 }
 
+/* Every matrix of a (..., n, n) factored by lu_factor: lu (batch × n × n),
+ * piv (batch × n), sign and info (batch each), all owned. */
+typedef struct {
+  double *lu;
+  gint64 *piv;
+  int    *sign;
+  gint64 *info;
+  gint64  n, batch;
+} LuBatch;
+
+static gboolean
+lu_batch_factor (LuBatch   *f,
+                 CrTensor  *a,
+                 GError   **error)
+{
+  memset (f, 0, sizeof *f);
+  if ((f->lu = host_values (a, error)) == NULL)
+    return FALSE;
+  f->n = a->shape[a->ndim - 1];
+  f->batch = 1;
+  for (int d = 0; d < a->ndim - 2; d++)
+    f->batch *= a->shape[d];
+  f->piv = g_new (gint64, MAX (f->batch * f->n, 1));
+  f->sign = g_new (int, MAX (f->batch, 1));
+  f->info = g_new (gint64, MAX (f->batch, 1));
+  for (gint64 b = 0; b < f->batch; b++)
+    f->info[b] = lu_factor (f->lu + b * f->n * f->n, f->n, f->piv + b * f->n, &f->sign[b]);
+  return TRUE;
+}
+
+static void
+lu_batch_clear (LuBatch *f)
+{
+  g_free (f->lu);
+  g_free (f->piv);
+  g_free (f->sign);
+  g_free (f->info);
+}
+
 /* ---- inv ----------------------------------------------------------------- */
 
 /* slot 0: the inverse (the output). */
@@ -199,43 +238,35 @@ CrTensor *
 cr_linalg_inv (CrTensor  *a,
                GError   **error)
 {
-  g_autofree double *values = NULL;
   g_autofree double *out = NULL;
-  g_autofree double *lu = NULL;
-  g_autofree gint64 *piv = NULL;
-  gint64 n, batch;
-  CrTensor *result;
+  CrTensor *result = NULL;
   CrNode *node;
+  LuBatch f;
 
-  if (!check_square (a, "linalg.inv", error) || (values = host_values (a, error)) == NULL)
+  if (!check_square (a, "linalg.inv", error) || !lu_batch_factor (&f, a, error))
     return NULL;
-  n = a->shape[a->ndim - 1];
-  batch = n > 0 ? a->numel / (n * n) : 0;
   out = g_new0 (double, MAX (a->numel, 1));
-  lu = g_new (double, MAX (n * n, 1));
-  piv = g_new (gint64, MAX (n, 1));
-  for (gint64 b = 0; b < batch; b++)
+  for (gint64 b = 0; b < f.batch; b++)
     {
-      double *x = out + b * n * n;
-      gint64 info;
-      int sign;
+      double *x = out + b * f.n * f.n;
 
-      memcpy (lu, values + b * n * n, sizeof (double) * n * n);
-      if ((info = lu_factor (lu, n, piv, &sign)) != 0)
+      if (f.info[b] != 0)
         {
           g_set_error (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                        "linalg.inv: The diagonal element %" G_GINT64_FORMAT " is zero, the "
                        "inversion could not be completed because the input matrix is singular.",
-                       info);
-          return NULL;
+                       f.info[b]);
+          goto out;
         }
-      for (gint64 i = 0; i < n; i++)
-        x[i * n + i] = 1.0;
-      lu_solve (lu, piv, n, x, n);
+      for (gint64 i = 0; i < f.n; i++)
+        x[i * f.n + i] = 1.0;
+      lu_solve (f.lu + b * f.n * f.n, f.piv + b * f.n, f.n, x, f.n);
     }
   result = tensor_from_values (out, a->shape, a->ndim, a->dtype, a->device, error);
   if (result != NULL && (node = cr_ops_record (CR_OP_LINALG_INV, &a, 1, result)) != NULL)
     cr_node_save (node, 0, result, TRUE);
+out:
+  lu_batch_clear (&f);
   return result;
 }
 
@@ -276,33 +307,23 @@ CrTensor *
 cr_linalg_det (CrTensor  *a,
                GError   **error)
 {
-  g_autofree double *values = NULL;
   g_autofree double *out = NULL;
-  g_autofree gint64 *piv = NULL;
-  gint64 n, batch;
   CrTensor *result;
   CrNode *node;
+  LuBatch f;
 
-  if (!check_square (a, "linalg.det", error) || (values = host_values (a, error)) == NULL)
+  if (!check_square (a, "linalg.det", error) || !lu_batch_factor (&f, a, error))
     return NULL;
-  n = a->shape[a->ndim - 1];
-  batch = 1;
-  for (int d = 0; d < a->ndim - 2; d++)
-    batch *= a->shape[d];
-  out = g_new (double, MAX (batch, 1));
-  piv = g_new (gint64, MAX (n, 1));
-  for (gint64 b = 0; b < batch; b++)
+  out = g_new (double, MAX (f.batch, 1));
+  for (gint64 b = 0; b < f.batch; b++)
     {
-      double *lu = values + b * n * n;
-      int sign;
-      double det;
+      double det = f.sign[b];
 
-      lu_factor (lu, n, piv, &sign);
-      det = sign;
-      for (gint64 i = 0; i < n; i++)
-        det *= lu[i * n + i];
+      for (gint64 i = 0; i < f.n; i++)
+        det *= f.lu[b * f.n * f.n + i * f.n + i];
       out[b] = det;
     }
+  lu_batch_clear (&f);
   result = tensor_from_values (out, a->shape, a->ndim - 2, a->dtype, a->device, error);
   if (result != NULL && (node = cr_ops_record (CR_OP_LINALG_DET, &a, 1, result)) != NULL)
     {
@@ -372,13 +393,12 @@ cr_linalg_solve (CrTensor  *a,
   g_autoptr(CrTensor) bm = NULL;
   g_autoptr(CrTensor) ae = NULL;
   g_autoptr(CrTensor) be = NULL;
-  g_autofree double *av = NULL;
   g_autofree double *bv = NULL;
-  g_autofree gint64 *piv = NULL;
   CrTensor *inputs[2] = { a, b };
   CrTensor *result;
   CrNode *node;
   gboolean was_enabled;
+  LuBatch f;
 
   if (!check_square (a, "linalg.solve", error))
     return NULL;
@@ -423,23 +443,21 @@ cr_linalg_solve (CrTensor  *a,
   ae = cr_expand (a, ashape, nbatch + 2, error);
   be = ae != NULL ? cr_expand (bm, xshape, bm_ndim, error) : NULL;
   cr_grad_mode_set_enabled (was_enabled);
-  if (be == NULL || (av = host_values (ae, error)) == NULL || (bv = host_values (be, error)) == NULL)
+  if (be == NULL || (bv = host_values (be, error)) == NULL || !lu_batch_factor (&f, ae, error))
     return NULL;
-  piv = g_new (gint64, MAX (n, 1));
   for (gint64 k = 0; k < batch; k++)
     {
-      double *lu = av + k * n * n;
-      int sign;
-
-      if (lu_factor (lu, n, piv, &sign) != 0)
+      if (f.info[k] != 0)
         {
           g_set_error_literal (error, CR_CORE_ERROR, CR_EXC_RUNTIME_ERROR,
                                "torch.linalg.solve: The solver failed because the input matrix "
                                "is singular.");
+          lu_batch_clear (&f);
           return NULL;
         }
-      lu_solve (lu, piv, n, bv + k * n * m, m);
+      lu_solve (f.lu + k * n * n, f.piv + k * n, n, bv + k * n * m, m);
     }
+  lu_batch_clear (&f);
   /* X has B's form: a vector's column goes again. */
   result = tensor_from_values (bv, xshape, vector ? nbatch + 1 : nbatch + 2, a->dtype, a->device,
                                error);

@@ -82,66 +82,85 @@ const CrOpInfo cr_op_row_TOPK = {
   sort_backward, NULL
 };
 
-/* The first k of each slice of x along dim, in order: out_indices (int64,
- * on x's device) and out_pos (the flat positions, on the host), both of
- * x's shape with dim of size k. */
+/* Arranges a slice (items[j] = (value, j), j < size) so that what an op
+ * returns starts at the position it gives back: the sorts give 0 (the
+ * first k in order); median, kthvalue and mode below give their pick. */
+typedef gint64 (*SliceArrange) (Item    *items,
+                                gint64   size,
+                                gint64   arg);
+
+static gint64
+arrange_ascending (Item   *items,
+                   gint64  size,
+                   gint64  arg)
+{
+  /* g_qsort_with_data is a stable merge sort. */
+  g_qsort_with_data (items, (gint) size, sizeof (Item), item_cmp_ascending, NULL);
+  return 0;
+}
+
+static gint64
+arrange_descending (Item   *items,
+                    gint64  size,
+                    gint64  arg)
+{
+  g_qsort_with_data (items, (gint) size, sizeof (Item), item_cmp_descending, NULL);
+  return 0;
+}
+
+/* count elements of each slice of x along dim, as arrange picks them:
+ * out_indices (int64, on x's device) and out_pos (the flat positions, on
+ * the host), both of shape (x's with dim of size count, or without dim). */
 static gboolean
-order_slices (CrTensor   *x,
-              int         dim,
-              gint64      k,
-              gboolean    descending,
-              CrTensor  **out_indices,
-              CrTensor  **out_pos,
-              GError    **error)
+select_slices (CrTensor      *x,
+               int            dim,
+               const gint64  *shape,
+               int            ndim,
+               gint64         count,
+               SliceArrange   arrange,
+               gint64         arg,
+               CrTensor     **out_indices,
+               CrTensor     **out_pos,
+               GError       **error)
 {
   g_autoptr(CrTensor) host = NULL;
   g_autoptr(CrTensor) indices = NULL;
   g_autoptr(CrTensor) pos = NULL;
   g_autofree Item *items = NULL;
-  gint64 shape[CR_MAX_DIMS];
-  gint64 size = x->ndim > 0 ? x->shape[dim] : 1;
-  gint64 inner = 1, outer = 1;
+  gint64 outer, size, inner;
   gint64 *iv, *pv;
 
-  for (int d = 0; d < x->ndim; d++)
-    {
-      shape[d] = d == dim ? k : x->shape[d];
-      if (d < dim)
-        outer *= x->shape[d];
-      else if (d > dim)
-        inner *= x->shape[d];
-    }
+  cr_ops_split_at_dim (x, dim, &outer, &size, &inner);
   host = x->device == CR_DEVICE_CPU ? cr_tensor_contiguous (x, error)
                                     : cr_tensor_to_device (x, CR_DEVICE_CPU, error);
   if (host == NULL)
     return FALSE;
-  indices = cr_tensor_new_empty (shape, x->ndim, CR_DTYPE_INT64, CR_DEVICE_CPU, error);
-  pos = cr_tensor_new_empty (shape, x->ndim, CR_DTYPE_INT64, CR_DEVICE_CPU, error);
+  indices = cr_tensor_new_empty (shape, ndim, CR_DTYPE_INT64, CR_DEVICE_CPU, error);
+  pos = cr_tensor_new_empty (shape, ndim, CR_DTYPE_INT64, CR_DEVICE_CPU, error);
   if (indices == NULL || pos == NULL)
     return FALSE;
   iv = cr_tensor_data (indices);
   pv = cr_tensor_data (pos);
   items = g_new (Item, MAX (size, 1));
 
-  for (gint64 o = 0; o < outer; o++)
+  for (gint64 o = 0; o < outer && size > 0; o++)
     for (gint64 i = 0; i < inner; i++)
       {
         gint64 base = o * size * inner + i;
+        gint64 first;
 
         for (gint64 j = 0; j < size; j++)
           {
             items[j].value = cr_tensor_get_flat (host, base + j * inner);
             items[j].index = j;
           }
-        /* g_qsort_with_data is a stable merge sort. */
-        g_qsort_with_data (items, (gint) size, sizeof (Item),
-                           descending ? item_cmp_descending : item_cmp_ascending, NULL);
-        for (gint64 j = 0; j < k; j++)
+        first = arrange (items, size, arg);
+        for (gint64 j = 0; j < count; j++)
           {
-            gint64 at = o * k * inner + j * inner + i;
+            gint64 at = o * count * inner + j * inner + i;
 
-            iv[at] = items[j].index;
-            pv[at] = base + items[j].index * inner;
+            iv[at] = items[first + j].index;
+            pv[at] = base + items[first + j].index * inner;
           }
       }
   if (x->device != CR_DEVICE_CPU)
@@ -156,6 +175,25 @@ order_slices (CrTensor   *x,
   *out_indices = g_steal_pointer (&indices);
   *out_pos = g_steal_pointer (&pos);
   return TRUE;
+}
+
+/* The first k of each slice of x along dim, in order, as select_slices. */
+static gboolean
+order_slices (CrTensor   *x,
+              int         dim,
+              gint64      k,
+              gboolean    descending,
+              CrTensor  **out_indices,
+              CrTensor  **out_pos,
+              GError    **error)
+{
+  gint64 shape[CR_MAX_DIMS];
+
+  for (int d = 0; d < x->ndim; d++)
+    shape[d] = d == dim ? k : x->shape[d];
+  return select_slices (x, dim, shape, x->ndim, k,
+                        descending ? arrange_descending : arrange_ascending, 0, out_indices,
+                        out_pos, error);
 }
 
 /* values = x at the positions, recording op with the positions and the
@@ -234,12 +272,6 @@ cr_topk (CrTensor   *x,
 
 /* ---- median, kthvalue, mode: one value picked from each slice ----------- */
 
-/* Picks the element of a slice (items[j] = (value, j), j < size, size > 0)
- * that an op returns: its index in the slice. May reorder items. */
-typedef gint64 (*SlicePick) (Item    *items,
-                             gint64   size,
-                             gint64   k);
-
 /* torch.median(dim): the first NaN if there is one, else the lower median
  * of an order in which ties go by index (the comparison PyTorch's
  * nth_element uses), which the stable sort gives. */
@@ -250,9 +282,8 @@ pick_median (Item   *items,
 {
   for (gint64 j = 0; j < size; j++)
     if (isnan (items[j].value))
-      return items[j].index;
-  g_qsort_with_data (items, (gint) size, sizeof (Item), item_cmp_ascending, NULL);
-  return items[(size - 1) / 2].index;
+      return j;
+  return arrange_ascending (items, size, 0) + (size - 1) / 2;
 }
 
 /* NaN above every number (PyTorch's gt_or_nan). */
@@ -327,7 +358,7 @@ pick_kth (Item   *items,
       if (j >= k)
         right = j - 1;
     }
-  return items[k].index;
+  return k;
 }
 
 /* torch.mode: PyTorch sorts (value, index) pairs by value and walks the
@@ -342,7 +373,7 @@ pick_mode (Item   *items,
 {
   gint64 best = 0, best_count = 0, run = 0;
 
-  g_qsort_with_data (items, (gint) size, sizeof (Item), item_cmp_ascending, NULL);
+  arrange_ascending (items, size, 0);
   for (gint64 j = 0; j < size; j++)
     {
       run++;
@@ -350,7 +381,7 @@ pick_mode (Item   *items,
         {
           if (run > best_count)
             {
-              best = items[j].index;
+              best = j;
               best_count = run;
             }
           run = 0;
@@ -363,68 +394,28 @@ pick_mode (Item   *items,
  * x's device) and the values (a take on x's device), shaped as the
  * reduction's result. */
 static CrTensor *
-pick_slices (CrTensor   *x,
-             int         dim,
-             gboolean    keepdim,
-             SlicePick   pick,
-             gint64      k,
-             CrTensor  **out_indices,
-             GError    **error)
+pick_slices (CrTensor      *x,
+             int            dim,
+             gboolean       keepdim,
+             SliceArrange   pick,
+             gint64         k,
+             CrTensor     **out_indices,
+             GError       **error)
 {
-  g_autoptr(CrTensor) host = NULL;
   g_autoptr(CrTensor) indices = NULL;
   g_autoptr(CrTensor) pos = NULL;
   g_autoptr(CrTensor) pos_dev = NULL;
-  g_autofree Item *items = NULL;
   gint64 shape[CR_MAX_DIMS];
   int ndim = 0;
-  gint64 outer, size, inner;
-  gint64 *iv, *pv;
   CrTensor *values;
 
-  cr_ops_split_at_dim (x, dim, &outer, &size, &inner);
   for (int d = 0; d < x->ndim; d++)
     if (d != dim || keepdim)
       shape[ndim++] = d == dim ? 1 : x->shape[d];
-  host = x->device == CR_DEVICE_CPU ? cr_tensor_contiguous (x, error)
-                                    : cr_tensor_to_device (x, CR_DEVICE_CPU, error);
-  if (host == NULL)
+  if (!select_slices (x, dim, shape, ndim, 1, pick, k, &indices, &pos, error))
     return NULL;
-  indices = cr_tensor_new_empty (shape, ndim, CR_DTYPE_INT64, CR_DEVICE_CPU, error);
-  pos = indices != NULL ? cr_tensor_new_empty (shape, ndim, CR_DTYPE_INT64, CR_DEVICE_CPU, error)
-                        : NULL;
-  if (pos == NULL)
-    return NULL;
-  iv = cr_tensor_data (indices);
-  pv = cr_tensor_data (pos);
-  items = g_new (Item, MAX (size, 1));
-  for (gint64 o = 0; o < outer && size > 0; o++)
-    for (gint64 i = 0; i < inner; i++)
-      {
-        gint64 base = o * size * inner + i;
-        gint64 j;
-
-        for (j = 0; j < size; j++)
-          {
-            items[j].value = cr_tensor_get_flat (host, base + j * inner);
-            items[j].index = j;
-          }
-        j = pick (items, size, k);
-        iv[o * inner + i] = j;
-        pv[o * inner + i] = base + j * inner;
-      }
-
   pos_dev = cr_ops_positions_to (g_steal_pointer (&pos), x->device, error);
   values = pos_dev != NULL ? cr_kernel_take (x, pos_dev, error) : NULL;
-  if (values != NULL && x->device != CR_DEVICE_CPU)
-    {
-      CrTensor *moved = cr_tensor_to_device (indices, x->device, error);
-
-      if (moved == NULL)
-        g_clear_pointer (&values, cr_tensor_unref);
-      g_clear_pointer (&indices, cr_tensor_unref);
-      indices = moved;
-    }
   if (values != NULL)
     *out_indices = g_steal_pointer (&indices);
   return values;
@@ -461,11 +452,11 @@ check_pick (CrTensor    *x,
 }
 
 static CrTensor *
-pick_op (CrOpId      op,
-         CrTensor   *x,
-         int         dim,
-         gboolean    keepdim,
-         SlicePick   pick,
+pick_op (CrOpId         op,
+         CrTensor      *x,
+         int            dim,
+         gboolean       keepdim,
+         SliceArrange   pick,
          gint64      k,
          CrTensor  **out_indices,
          GError    **error)
