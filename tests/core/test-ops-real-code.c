@@ -3,7 +3,11 @@
  * (cr-ops-cummax.c), _pack_padded_sequence (cr-ops-packed-sequence.c),
  * the in-place forms addmm_, cumsum_, cumprod_ (cr-ops-inplace-forms.c),
  * lerp (cr-ops-lerp.c), nan_to_num (cr-ops-nan-to-num.c), unfold and
- * as_strided (cr-ops-strided-views.c) and prelu (cr-ops-prelu.c):
+ * as_strided (cr-ops-strided-views.c), prelu (cr-ops-prelu.c), var with a
+ * correction (cr-ops-stats.c), xlogy of a number (cr-ops-xlogy-number.c),
+ * index_put with accumulate (cr-ops-index.c), median, kthvalue and mode
+ * (cr-ops-sort.c), glu (cr-ops-glu.c), linalg inv, det and solve
+ * (cr-ops-linalg-solve.c):
  * first and second finite-difference checks, grad_fn names, and the
  * values PyTorch 1.13 gives for the cases below. */
 #include "cr-ops.h"
@@ -19,7 +23,21 @@ typedef enum {
   F_CUMMAX_1, F_CUMMIN_0, F_PACK, F_PACK_BATCH_FIRST, F_ADDMM_, F_CUMSUM_, F_CUMPROD_,
   F_LERP_NUMBER, F_LERP_NUMBER_HIGH, F_LERP_TENSOR, F_LERP_INPLACE, F_NAN_TO_NUM,
   F_UNFOLD_OVERLAP, F_UNFOLD_TWICE, F_AS_STRIDED, F_PRELU,
+  F_VAR_CORRECTION, F_XLOGY_NUMBER, F_INDEX_PUT_ACC, F_MEDIAN_ALL, F_MEDIAN_DIM, F_KTHVALUE,
+  F_MODE, F_GLU, F_INV, F_DET, F_SOLVE_VECTOR, F_SOLVE_MATRIX,
 } Which;
+
+/* a + 3 I: a random matrix kept far from singular. */
+static CrTensor *
+well_conditioned (CrTensor  *a,
+                  GError   **error)
+{
+  g_autoptr(CrTensor) eye = cr_tensor_new_eye (a->shape[0], a->shape[1], a->dtype, error);
+  g_autoptr(CrTensor) three = cr_tensor_new_scalar (3.0, CR_DTYPE_FLOAT64);
+  g_autoptr(CrTensor) shift = eye != NULL ? cr_mul (eye, three, error) : NULL;
+
+  return shift != NULL ? cr_add (a, shift, error) : NULL;
+}
 
 /* y = x * 1, so that an in-place op has a non-leaf to write into. */
 static CrTensor *
@@ -107,6 +125,51 @@ apply (CrTensor *const *in,
     case F_AS_STRIDED:
       return cr_as_strided (in[0], (gint64[]) { 3, 3 }, 2, (gint64[]) { 1, 2 }, TRUE, 1, error);
     case F_PRELU:            return cr_prelu (in[0], in[1], error);
+    case F_VAR_CORRECTION:   return cr_var (in[0], (int[]) { 1 }, 1, 2, FALSE, error);
+    case F_XLOGY_NUMBER:
+      {
+        g_autoptr(CrTensor) squared = cr_mul (in[0], in[0], error);
+
+        return squared != NULL ? cr_xlogy_number_self (2.5, FALSE, squared, error) : NULL;
+      }
+    case F_INDEX_PUT_ACC:
+      {
+        g_autoptr(CrTensor) rows = cr_test_long_tensor ((gint64[]) { 0, 2, 0 },
+                                                        (gint64[]) { 3 }, 1);
+        CrIndexItem at = { .kind = CR_INDEX_TENSOR, .tensor = rows };
+
+        return cr_index_put (in[0], &at, 1, in[1], TRUE, error);
+      }
+    case F_MEDIAN_ALL:       return cr_median_all (in[0], error);
+    case F_MEDIAN_DIM:
+    case F_KTHVALUE:
+    case F_MODE:
+      {
+        Which which = GPOINTER_TO_INT (user_data);
+        g_autoptr(CrTensor) indices = NULL;
+
+        return which == F_MEDIAN_DIM ? cr_median_dim (in[0], 1, FALSE, &indices, error)
+               : which == F_KTHVALUE ? cr_kthvalue (in[0], 3, 0, TRUE, &indices, error)
+               : cr_mode (in[0], 1, FALSE, &indices, error);
+      }
+    case F_GLU:              return cr_glu (in[0], 1, error);
+    case F_INV:
+    case F_DET:
+      {
+        g_autoptr(CrTensor) a = well_conditioned (in[0], error);
+
+        if (a == NULL)
+          return NULL;
+        return GPOINTER_TO_INT (user_data) == F_INV ? cr_linalg_inv (a, error)
+                                                    : cr_linalg_det (a, error);
+      }
+    case F_SOLVE_VECTOR:
+    case F_SOLVE_MATRIX:
+      {
+        g_autoptr(CrTensor) a = well_conditioned (in[0], error);
+
+        return a != NULL ? cr_linalg_solve (a, in[1], error) : NULL;
+      }
     case F_CUMSUM_:
     case F_CUMPROD_:
       {
@@ -151,6 +214,18 @@ static const Case cases[] = {
   { F_AS_STRIDED, "AsStridedBackward0", 1, { { 3, 4 } } },
   { F_PRELU, "PreluBackward0", 2, { { 2, 3, 2 }, { 3 } } },
   { F_PRELU, "PreluBackward0", 2, { { 3, 4 }, { 1 } } },
+  { F_VAR_CORRECTION, "VarBackward0", 1, { { 3, 4 } } },
+  { F_XLOGY_NUMBER, "XlogyBackward1", 1, { { 3, 4 } } },
+  { F_INDEX_PUT_ACC, "IndexPutBackward0", 2, { { 3, 4 }, { 3, 4 } } },
+  { F_MEDIAN_ALL, "MedianBackward0", 1, { { 3, 4 } } },
+  { F_MEDIAN_DIM, "MedianBackward1", 1, { { 3, 4 } } },
+  { F_KTHVALUE, "KthvalueBackward0", 1, { { 4, 3 } } },
+  { F_MODE, "ModeBackward0", 1, { { 3, 4 } } },
+  { F_GLU, "GluBackward0", 1, { { 3, 4 } } },
+  { F_INV, "LinalgInvExBackward0", 1, { { 3, 3 } } },
+  { F_DET, "LinalgDetBackward0", 1, { { 3, 3 } } },
+  { F_SOLVE_VECTOR, "LinalgSolveExBackward0", 2, { { 3, 3 }, { 3 } } },
+  { F_SOLVE_MATRIX, "LinalgSolveExBackward0", 2, { { 3, 3 }, { 3, 2 } } },
 };
 
 static void
