@@ -25,9 +25,13 @@
 #include <adwaita.h>
 #include <math.h>
 
-/* A chart is this many lines of its text tall (128 px at the window's type). */
+/* A chart is this many lines of its text tall (128 px at the window's
+ * type), and gives way down to CHART_MIN_LINES where the screen is short
+ * (presenting at 1366x768, where the window would outgrow the screen). */
 #define CHART_LINES 8.0
-#define GRAPH_H 300
+#define CHART_MIN_LINES 5.0
+/* A graph's pane is at least this tall; the room left over is the graphs'. */
+#define GRAPH_MIN_H 200
 /* A graph drawn smaller than this is centred on the mistake's node at it. */
 #define FOCUS_SCALE 0.7
 /* Presenting, the graph's smallest type (edge labels, captions) is at
@@ -220,7 +224,7 @@ graph_pane_new (CrRunRecord            *record,
         *key_out = ((const CrGraphNode *) g_ptr_array_index (p->model->nodes, p->focus))->key;
     }
   GtkWidget *area = gtk_drawing_area_new ();
-  gtk_widget_set_size_request (area, 200, GRAPH_H);
+  gtk_widget_set_size_request (area, 200, GRAPH_MIN_H);
   gtk_widget_set_hexpand (area, TRUE);
   gtk_widget_set_vexpand (area, TRUE);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_pane, p, pane_free);
@@ -434,9 +438,9 @@ draw_chart (GtkDrawingArea *area,
   show_text (cr, chart, fixed, right, line / 2, 1, TRUE);
 }
 
-/* A chart is 300 px wide at least and CHART_LINES lines of its type tall:
- * measured by its layout manager, so that a change of type (presentation
- * starting or stopping) sizes it again. */
+/* A chart is 300 px wide at least and CHART_LINES lines of its type tall
+ * (CHART_MIN_LINES at least): measured by its layout manager, so that a
+ * change of type (presentation starting or stopping) sizes it again. */
 static void
 measure_chart (GtkWidget      *chart,
                GtkOrientation  orientation,
@@ -446,8 +450,14 @@ measure_chart (GtkWidget      *chart,
                int            *minimum_baseline,
                int            *natural_baseline)
 {
-  *minimum = *natural = orientation == GTK_ORIENTATION_HORIZONTAL
-                        ? 300 : (int) ceil (CHART_LINES * chart_line (chart));
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = *natural = 300;
+      return;
+    }
+  double line = chart_line (chart);
+  *minimum = (int) ceil (CHART_MIN_LINES * line);
+  *natural = (int) ceil (CHART_LINES * line);
 }
 
 /* A drawing area has no children to place. */

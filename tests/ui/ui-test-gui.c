@@ -58,6 +58,15 @@ cr_ui_test_press_key_with (CrWindow        *window,
           return TRUE;
       }
   /* The class's key bindings are a shortcut controller's shortcuts. */
+  return cr_ui_test_press_shortcut (GTK_WIDGET (window), keyval, state);
+}
+
+gboolean
+cr_ui_test_press_shortcut (GtkWidget       *widget,
+                           guint            keyval,
+                           GdkModifierType  state)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
   for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
     {
       g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
@@ -70,8 +79,7 @@ cr_ui_test_press_key_with (CrWindow        *window,
           if (GTK_IS_KEYVAL_TRIGGER (trigger)
               && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval
               && gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == state)
-            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0,
-                                                 GTK_WIDGET (window),
+            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, widget,
                                                  gtk_shortcut_get_arguments (shortcut));
         }
     }

@@ -24,6 +24,11 @@ gboolean cr_ui_test_press_key    (CrWindow  *window,
 gboolean cr_ui_test_press_key_with (CrWindow        *window,
                                     guint            keyval,
                                     GdkModifierType  state);
+/* Sends keyval with state held to widget's shortcuts alone (a dialog's
+ * Escape or F5). TRUE: one took it. */
+gboolean cr_ui_test_press_shortcut (GtkWidget       *widget,
+                                    guint            keyval,
+                                    GdkModifierType  state);
 /* Sends keyval (no modifiers) as GTK would with the focus where it is:
  * capture-phase controllers from the window down to the focus widget, then
  * the others from the focus widget up to the window (not its shortcuts).
