@@ -3,7 +3,9 @@
  * output: addcmul and addcdiv (self + value·t1·t2, self + value·t1/t2),
  * clamp with number bounds (the recorded min and max) or tensor ones, and
  * where (each element from x where the saved condition holds, else from
- * y), lerp (a + w·(b − a)). The local derivatives are PyTorch's: clamp passes the gradient to x
+ * y), lerp (a + w·(b − a)), prelu (x, or w·x for x ≤ 0, w one number or
+ * one per channel, dim 1) and glu (a·σ(b), a and b the halves of the
+ * recorded dim). The local derivatives are PyTorch's: clamp passes the gradient to x
  * where min ≤ x ≤ max, to a tensor min where x < min (and min < max), to a
  * tensor max where x > max (or max < min); where sends it to the side it
  * took, nothing to the other. And the functions of two elements:
@@ -16,6 +18,7 @@
 
 typedef enum {
   POINTWISE_ADDCMUL, POINTWISE_ADDCDIV, POINTWISE_CLAMP, POINTWISE_WHERE, POINTWISE_LERP,
+  POINTWISE_PRELU, POINTWISE_GLU,
 } PointwiseOp;
 
 typedef struct {
@@ -30,6 +33,7 @@ static const PointwiseName pointwise_names[] = {
   { "ClampMinBackward1", POINTWISE_CLAMP }, { "ClampMaxBackward1", POINTWISE_CLAMP },
   { "WhereBackward0", POINTWISE_WHERE },
   { "LerpBackward0", POINTWISE_LERP }, { "LerpBackward1", POINTWISE_LERP },
+  { "PreluBackward0", POINTWISE_PRELU }, { "GluBackward0", POINTWISE_GLU },
 };
 
 /* A function of two elements: its value and its derivatives by a and by
@@ -581,6 +585,85 @@ build_lerp (Build *b)
   return b->error == NULL;
 }
 
+static gboolean
+build_prelu (Build *b)
+{
+  const CrRecordTensor *x = scalars_input_at (b, 0), *w = scalars_input_at (b, 1);
+  if (!x || !w || scalars_numel_of (x) != scalars_numel_of (b->out))
+    return scalars_fail (b, "has an input the record does not keep");
+  gint64 channels = scalars_numel_of (w), inner = 1;
+  if (channels != 1 && (x->ndim < 2 || x->shape[1] != channels))
+    return scalars_fail (b, "has a weight that is neither one number nor one per channel");
+  for (int d = 2; d < x->ndim; d++)
+    inner *= x->shape[d];
+  const double *xv = scalars_input_values (b, x), *wv = scalars_input_values (b, w);
+  guint x_base = scalars_input_nodes (b, x), w_base = scalars_input_nodes (b, w);
+  for (gint64 o = 0; o < scalars_numel_of (b->out); o++)
+    {
+      b->sub_step = (guint) o;
+      gint64 c = channels == 1 ? 0 : (o / inner) % channels;
+      g_autofree char *Y = scalars_input_label (b->record, b->out, o);
+      g_autofree char *X = scalars_input_label (b->record, x, o);
+      g_autofree char *W = scalars_input_label (b->record, w, c);
+      gboolean positive = xv[o] > 0;
+      GString *num = g_string_new (NULL);
+      if (!positive)
+        {
+          scalars_append_number (num, wv[c]);
+          g_string_append (num, "·");
+        }
+      scalars_append_number (num, xv[o]);
+      guint out = scalars_add_output (b, o, "prelu",
+                                      positive ? g_strdup_printf ("%s = %s (%s > 0)", Y, X, X)
+                                               : g_strdup_printf ("%s = %s·%s (%s ≤ 0)", Y, W, X, X),
+                                      g_string_free (num, FALSE), positive ? xv[o] : wv[c] * xv[o]);
+      scalars_add_edge (b, x_base + (guint) o, out, positive ? 1 : wv[c],
+                        positive ? g_strdup_printf ("1 (%s > 0)", X) : g_strdup (W));
+      scalars_add_edge (b, w_base + (guint) c, out, positive ? 0 : xv[o],
+                        positive ? g_strdup ("0") : g_strdup (X));
+    }
+  return b->error == NULL;
+}
+
+static double sigma (double v) { return 1 / (1 + exp (-v)); }
+
+static gboolean
+build_glu (Build *b)
+{
+  const CrRecordTensor *x = scalars_input_at (b, 0);
+  const CrRecordArgument *dim_arg = cr_record_op_argument (b->op, "dim");
+  int dim = x && dim_arg && dim_arg->n_values == 1 ? scalars_wrap_dim ((gint64) dim_arg->values[0], x->ndim) : -1;
+  if (!x || dim < 0 || x->ndim == 0 || b->out->ndim != x->ndim || x->shape[dim] != 2 * b->out->shape[dim])
+    return scalars_fail (b, "halves a dim the record does not keep");
+  gint64 inner = 1, half = b->out->shape[dim];
+  for (int d = dim + 1; d < x->ndim; d++)
+    inner *= x->shape[d];
+  const double *xv = scalars_input_values (b, x);
+  guint base = scalars_input_nodes (b, x);
+  for (gint64 o = 0; o < scalars_numel_of (b->out); o++)
+    {
+      b->sub_step = (guint) o;
+      /* o's place along dim is i; a is the input's i there, b its i + half. */
+      gint64 outer = o / (inner * half), i = (o / inner) % half, rest = o % inner;
+      gint64 ea = (outer * 2 * half + i) * inner + rest, eb = ea + half * inner;
+      g_autofree char *Y = scalars_input_label (b->record, b->out, o);
+      g_autofree char *A = scalars_input_label (b->record, x, ea);
+      g_autofree char *B = scalars_input_label (b->record, x, eb);
+      double s = sigma (xv[eb]);
+      GString *num = g_string_new (NULL);
+      scalars_append_number (num, xv[ea]);
+      g_string_append (num, "·σ(");
+      scalars_append_number (num, xv[eb]);
+      g_string_append_c (num, ')');
+      guint out = scalars_add_output (b, o, "glu", g_strdup_printf ("%s = %s·σ(%s)", Y, A, B),
+                                      g_string_free (num, FALSE), xv[ea] * s);
+      scalars_add_edge (b, base + (guint) ea, out, s, g_strdup_printf ("σ(%s)", B));
+      scalars_add_edge (b, base + (guint) eb, out, xv[ea] * s * (1 - s),
+                        g_strdup_printf ("%s·σ(%s)·(1 − σ(%s))", A, B, B));
+    }
+  return b->error == NULL;
+}
+
 gboolean
 scalars_build_pointwise (Build *b)
 {
@@ -596,6 +679,8 @@ scalars_build_pointwise (Build *b)
         case POINTWISE_CLAMP: return build_clamp (b);
         case POINTWISE_WHERE: return build_where (b);
         case POINTWISE_LERP: return build_lerp (b);
+        case POINTWISE_PRELU: return build_prelu (b);
+        case POINTWISE_GLU: return build_glu (b);
         }
   return scalars_fail (b, "is not one the scalar view takes apart");
 }

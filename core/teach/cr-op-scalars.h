@@ -27,7 +27,7 @@
  * linalg.vector_norm (p = 0, 1, 2, ∞ or any), var and std (their
  * correction), logsumexp, cumsum, cumprod, logcumsumexp, cummax and
  * cummin; median (all elements, or over a dim), kthvalue and mode; addcmul, addcdiv, clamp (number or tensor bounds) and where;
- * copysign and logaddexp2; cdist (p = 0, 1, 2, ∞ or any, batched) and
+ * copysign, logaddexp2, lerp, prelu and glu; cdist (p = 0, 1, 2, ∞ or any, batched) and
  * bilinear (TrilinearBackward0, each term x1·A·x2 a node); the backwards
  * of tanh, sigmoid, elu, leaky_relu, hardtanh, softplus, gelu,
  * log_sigmoid, hardswish, the shrinks, threshold, mse, smooth_l1, huber,
