@@ -125,34 +125,20 @@ hypot_b (double a, double b, double y, const char *A, const char *B, char **text
   return b / y;
 }
 
+/* logaddexp and logaddexp2: log(e^a + e^b), log2(2^a + 2^b); each side's
+ * share of the sum, 1/(1 + e^(other − mine)) (2^ for logaddexp2). */
+static double
+sum_share (double mine, double other, gboolean two, const char *Mine, const char *Other, char **text)
+{
+  *text = g_strdup_printf (two ? "1/(1 + 2^(%s − %s))" : "1/(1 + exp(%s − %s))", Other, Mine);
+  return 1 / (1 + (two ? exp2 (other - mine) : exp (other - mine)));
+}
 static double logaddexp_f (double a, double b) { return MAX (a, b) + log1p (exp (-fabs (a - b))); }
-static double
-logaddexp_a (double a, double b, double y, const char *A, const char *B, char **text)
-{
-  *text = g_strdup_printf ("1/(1 + exp(%s − %s))", B, A);
-  return 1 / (1 + exp (b - a));
-}
-static double
-logaddexp_b (double a, double b, double y, const char *A, const char *B, char **text)
-{
-  *text = g_strdup_printf ("1/(1 + exp(%s − %s))", A, B);
-  return 1 / (1 + exp (a - b));
-}
-
-/* logaddexp2: log2(2^a + 2^b), by a 1/(1 + 2^(b − a)). */
+static double logaddexp_a (double a, double b, double y, const char *A, const char *B, char **t) { return sum_share (a, b, FALSE, A, B, t); }
+static double logaddexp_b (double a, double b, double y, const char *A, const char *B, char **t) { return sum_share (b, a, FALSE, B, A, t); }
 static double logaddexp2_f (double a, double b) { return MAX (a, b) + log2 (1 + exp2 (-fabs (a - b))); }
-static double
-logaddexp2_a (double a, double b, double y, const char *A, const char *B, char **text)
-{
-  *text = g_strdup_printf ("1/(1 + 2^(%s − %s))", B, A);
-  return 1 / (1 + exp2 (b - a));
-}
-static double
-logaddexp2_b (double a, double b, double y, const char *A, const char *B, char **text)
-{
-  *text = g_strdup_printf ("1/(1 + 2^(%s − %s))", A, B);
-  return 1 / (1 + exp2 (a - b));
-}
+static double logaddexp2_a (double a, double b, double y, const char *A, const char *B, char **t) { return sum_share (a, b, TRUE, A, B, t); }
+static double logaddexp2_b (double a, double b, double y, const char *A, const char *B, char **t) { return sum_share (b, a, TRUE, B, A, t); }
 
 /* copysign: |a| with b's sign. a's derivative is y/a, ±1 (0 where a is 0,
  * as PyTorch masks it); b's sign is a step, whose derivative is 0. */
