@@ -204,6 +204,8 @@ G_BEGIN_DECLS
   X (LINALG_INV)          /* LinalgInvExBackward0: linalg.inv, inverse */ \
   X (LINALG_DET)          /* LinalgDetBackward0: linalg.det, det */    \
   X (LINALG_SOLVE)        /* LinalgSolveExBackward0 */                 \
+  X (IM2COL)              /* Im2ColBackward0: F.unfold */              \
+  X (COL2IM)              /* Col2ImBackward0: F.fold */                \
   X (NOT_IMPLEMENTED)     /* NotImplemented (name(): torch::autograd::) */
 
 /* The elementwise functions of one tensor are rows of core/cr-unary-ops.def

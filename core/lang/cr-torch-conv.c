@@ -1,6 +1,6 @@
 /* cr-torch-conv.c — convolution and pooling as scripts call them:
  * torch.conv1d/conv2d, F.conv*, F.conv_transpose*, F.max_pool*, F.avg_pool*,
- * F.adaptive_*_pool*.
+ * F.adaptive_*_pool*, and the blocks a kernel sees: F.unfold, F.fold.
  *
  * The spellings are handled here, as PyTorch's Python layer and argument
  * parser handle them: an int or a tuple for each size, padding='same' /
@@ -547,6 +547,42 @@ NATIVE (native_adaptive_pool)
 
 /* ---- the table ---------------------------------------------------------- */
 
+/* F.unfold(input, kernel_size, dilation=1, padding=0, stride=1) and
+ * F.fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1);
+ * data: "unfold" or "fold". Each size an int or a pair. */
+NATIVE (native_unfold_fold)
+{
+  gboolean fold = strcmp ((const char *) data, "fold") == 0;
+  guint first = fold ? 2 : 1;   /* kernel_size's parameter */
+  gint64 geometry[8], out_size[2] = { 0, 0 };
+  static const char *const names[] = { "kernel_size", "dilation", "padding", "stride" };
+  static const gint64 fallbacks[] = { 1, 1, 0, 1 };
+  PARSE (fold ? "fold" : "unfold", fold ? "input output_size kernel_size | dilation padding stride"
+                                        : "input kernel_size | dilation padding stride");
+  TENSOR_ARG (x, 0);
+
+  for (guint k = 0; k < 4 + (fold ? 1 : 0); k++)
+    {
+      gboolean is_out = fold && k == 4;
+      guint i = is_out ? 1 : first + k;
+      gint64 *to = is_out ? out_size : geometry + 2 * k;
+      g_autoptr(GString) bad = g_string_new (NULL);
+
+      if (!parse_sizes (&a, i, 2, is_out ? 0 : fallbacks[k], to, NULL, bad, error))
+        return NULL;
+      if (bad->len > 0)
+        {
+          g_set_error (error, CR_LANG_ERROR, CR_EXC_RUNTIME_ERROR,
+                       "%s must be an int or a pair of ints, got %s",
+                       is_out ? "output_size" : names[k], bad->str);
+          return NULL;
+        }
+    }
+  if (fold)
+    return cr_torch_wrap (cr_col2im (x, out_size[0], out_size[1], geometry, error));
+  return cr_torch_wrap (cr_im2col (x, geometry, error));
+}
+
 #define T CR_TORCH_IN_TORCH
 #define F CR_TORCH_IN_F
 
@@ -567,6 +603,8 @@ const CrTorchFunc cr_torch_conv_funcs[] = {
   { "adaptive_max_pool2d", native_adaptive_pool, F, (gpointer) &adaptive_max2d },
   { "adaptive_avg_pool1d", native_adaptive_pool, T | F, (gpointer) &adaptive_avg1d },
   { "adaptive_max_pool1d", native_adaptive_pool, T | F, (gpointer) &adaptive_max1d },
+  { "unfold", native_unfold_fold, F, (gpointer) "unfold" },
+  { "fold", native_unfold_fold, F, (gpointer) "fold" },
 };
 
 const guint cr_torch_n_conv_funcs = G_N_ELEMENTS (cr_torch_conv_funcs);

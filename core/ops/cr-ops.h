@@ -44,6 +44,13 @@ CrTensor *cr_pow_number_base(double base, gboolean integral, CrTensor *a, GError
 CrTensor *cr_linalg_inv     (CrTensor *a, GError **error);
 CrTensor *cr_linalg_det     (CrTensor *a, GError **error);
 CrTensor *cr_linalg_solve   (CrTensor *a, CrTensor *b, GError **error);
+/* F.unfold (x (N, C, H, W) or (C, H, W) to its blocks as columns,
+ * Im2ColBackward0) and F.fold (columns added into an image of out_h ×
+ * out_w, Col2ImBackward0); geometry: kernel, dilation, padding, stride,
+ * each (height, width) (cr-ops-im2col.c). */
+CrTensor *cr_im2col         (CrTensor *x, const gint64 *geometry, GError **error);
+CrTensor *cr_col2im         (CrTensor *cols, gint64 out_h, gint64 out_w, const gint64 *geometry,
+                             GError **error);
 /* F.glu(x, dim): the first half of x along dim times σ of the second
  * (GluBackward0, cr-ops-glu.c). */
 CrTensor *cr_glu            (CrTensor *x, int dim, GError **error);

@@ -153,6 +153,10 @@ static const CrForwardWords op_words[] = {
                                            "scales volumes"),
   OTHER ("LinalgSolveExBackward0", "solve({0}, {1})", "solves {0} X = {1} for X: A⁻¹B without "
                                                       "forming A⁻¹"),
+  OTHER ("Im2ColBackward0", "unfold({0})", "cuts {0} into the blocks a convolution's kernel sees, "
+                                         "each block a column"),
+  OTHER ("Col2ImBackward0", "fold({0})", "adds the columns of {0} back into an image, block by "
+                                         "block, summing where blocks overlap"),
   OTHER ("GluBackward0", "glu({0})", "splits {0} in two halves a and b along a dim and lets σ(b) "
                                      "gate a: a · σ(b)"),
   OTHER ("MedianBackward0", "{0}.median()", "takes the middle value of {0}, the lower of the two "

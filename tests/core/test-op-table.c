@@ -183,6 +183,8 @@ static const struct {
   { CR_OP_LINALG_INV, "LinalgInvExBackward0" },
   { CR_OP_LINALG_DET, "LinalgDetBackward0" },
   { CR_OP_LINALG_SOLVE, "LinalgSolveExBackward0" },
+  { CR_OP_IM2COL, "Im2ColBackward0" },
+  { CR_OP_COL2IM, "Col2ImBackward0" },
   { CR_OP_LEAKY_RELU, "LeakyReluBackward0" },
   { CR_OP_ELU, "EluBackward0" },
   { CR_OP_SOFTPLUS, "SoftplusBackward0" },

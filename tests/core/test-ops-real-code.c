@@ -7,7 +7,7 @@
  * correction (cr-ops-stats.c), xlogy of a number (cr-ops-xlogy-number.c),
  * index_put with accumulate (cr-ops-index.c), median, kthvalue and mode
  * (cr-ops-sort.c), glu (cr-ops-glu.c), linalg inv, det and solve
- * (cr-ops-linalg-solve.c):
+ * (cr-ops-linalg-solve.c), unfold and fold (cr-ops-im2col.c):
  * first and second finite-difference checks, grad_fn names, and the
  * values PyTorch 1.13 gives for the cases below. */
 #include "cr-ops.h"
@@ -24,7 +24,7 @@ typedef enum {
   F_LERP_NUMBER, F_LERP_NUMBER_HIGH, F_LERP_TENSOR, F_LERP_INPLACE, F_NAN_TO_NUM,
   F_UNFOLD_OVERLAP, F_UNFOLD_TWICE, F_AS_STRIDED, F_PRELU,
   F_VAR_CORRECTION, F_XLOGY_NUMBER, F_INDEX_PUT_ACC, F_MEDIAN_ALL, F_MEDIAN_DIM, F_KTHVALUE,
-  F_MODE, F_GLU, F_INV, F_DET, F_SOLVE_VECTOR, F_SOLVE_MATRIX,
+  F_MODE, F_GLU, F_INV, F_DET, F_SOLVE_VECTOR, F_SOLVE_MATRIX, F_IM2COL, F_COL2IM,
 } Which;
 
 /* a + 3 I: a random matrix kept far from singular. */
@@ -153,6 +153,10 @@ apply (CrTensor *const *in,
                : cr_mode (in[0], 1, FALSE, &indices, error);
       }
     case F_GLU:              return cr_glu (in[0], 1, error);
+    /* kernel 2×2, dilation 1×2, padding 1×0, stride 2×1 */
+    case F_IM2COL:           return cr_im2col (in[0], (gint64[]) { 2, 2, 1, 2, 1, 0, 2, 1 }, error);
+    case F_COL2IM:           return cr_col2im (in[0], 3, 4, (gint64[]) { 2, 2, 1, 2, 1, 0, 2, 1 },
+                                               error);
     case F_INV:
     case F_DET:
       {
@@ -226,6 +230,8 @@ static const Case cases[] = {
   { F_DET, "LinalgDetBackward0", 1, { { 3, 3 } } },
   { F_SOLVE_VECTOR, "LinalgSolveExBackward0", 2, { { 3, 3 }, { 3 } } },
   { F_SOLVE_MATRIX, "LinalgSolveExBackward0", 2, { { 3, 3 }, { 3, 2 } } },
+  { F_IM2COL, "Im2ColBackward0", 1, { { 2, 3, 4 } } },
+  { F_COL2IM, "Col2ImBackward0", 1, { { 8, 4 } } },
 };
 
 static void
