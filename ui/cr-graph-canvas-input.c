@@ -165,18 +165,25 @@ on_drag_end (GtkGestureDrag *gesture,
 }
 
 /* Where the pointer is on the window's surface: the canvas moving under a
- * resting pointer (F5 hides the editor beside it) changes (x, y), not this. */
+ * resting pointer (F5 hides the editor beside it) changes (x, y), not this.
+ * Worked out from the canvas's own point, not from the event: a crossing
+ * GTK makes up when the layout changes under the pointer has none. */
 static void
-pointer_on_surface (GtkEventControllerMotion *motion,
-                    double                    x,
-                    double                    y,
-                    double                    at[2])
+pointer_on_surface (GtkWidget *widget,
+                    double     x,
+                    double     y,
+                    double     at[2])
 {
-  GdkEvent *event = gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (motion));
+  GtkNative *native = gtk_widget_get_native (widget);
+  graphene_point_t p = GRAPHENE_POINT_INIT ((float) x, (float) y), q;
   at[0] = x;
   at[1] = y;
-  if (event)
-    gdk_event_get_position (event, &at[0], &at[1]);
+  if (!native || !gtk_widget_compute_point (widget, GTK_WIDGET (native), &p, &q))
+    return;
+  double sx, sy;
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  at[0] = q.x + sx;
+  at[1] = q.y + sy;
 }
 
 /* A pointer resting where the canvas appears (a window opened under it, a
@@ -190,7 +197,7 @@ on_enter (GtkEventControllerMotion *motion,
 {
   self->pointer_x = x;
   self->pointer_y = y;
-  pointer_on_surface (motion, x, y, self->pointer_rest);
+  pointer_on_surface (GTK_WIDGET (self), x, y, self->pointer_rest);
   self->has_pointer = TRUE;
   self->pointer_moved = FALSE;
   cr_graph_canvas_update_cursor (self);
@@ -203,13 +210,14 @@ on_motion (GtkEventControllerMotion *motion,
            CrGraphCanvas            *self)
 {
   double at[2];
-  pointer_on_surface (motion, x, y, at);
+  pointer_on_surface (GTK_WIDGET (self), x, y, at);
   if (!self->has_pointer)
     {
       self->pointer_rest[0] = at[0];
       self->pointer_rest[1] = at[1];
     }
-  else if (at[0] != self->pointer_rest[0] || at[1] != self->pointer_rest[1])
+  /* Under half a pixel is the float round trip through the layout. */
+  else if (fabs (at[0] - self->pointer_rest[0]) >= 0.5 || fabs (at[1] - self->pointer_rest[1]) >= 0.5)
     self->pointer_moved = TRUE;
   self->pointer_x = x;
   self->pointer_y = y;
