@@ -293,6 +293,22 @@ wait_compare_resized (GtkWindow *compare,
     }
 }
 
+/* The clicker's F5 over compare: window's presentation toggled, to
+ * presenting; then compare's sizes once it has followed (*scale and
+ * *chart_height: before, then after). */
+static void
+press_f5_over (GtkWindow *compare,
+               CrWindow  *window,
+               gboolean   presenting,
+               double    *scale,
+               int       *chart_height)
+{
+  g_assert_true (cr_ui_test_press_shortcut (GTK_WIDGET (compare), GDK_KEY_F5, 0));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation") == presenting);
+  wait_compare_resized (compare, scale, chart_height);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (compare), "presentation") == presenting);
+}
+
 /* A comparison open when presentation starts follows it at once, as one
  * opened while presenting: presentation's type, most of the window, the
  * graphs zoomed to read and the charts taller; and back when it stops.
@@ -308,12 +324,9 @@ test_compare_follows_presentation (void)
   int chart_height = 0;
   compare_sizes (compare, &scale, &chart_height);
 
-  g_assert_true (cr_ui_test_press_shortcut (GTK_WIDGET (compare), GDK_KEY_F5, 0));
-  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
   double present_scale = scale;
   int present_chart_height = chart_height;
-  wait_compare_resized (compare, &present_scale, &present_chart_height);
-  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (compare), "presentation"));
+  press_f5_over (compare, window, TRUE, &present_scale, &present_chart_height);
   int width = 0, height = 0;
   gtk_window_get_default_size (compare, &width, &height);
   g_assert_cmpint (width, >=, gtk_widget_get_width (GTK_WIDGET (window)) * 9 / 10);
@@ -328,12 +341,9 @@ test_compare_follows_presentation (void)
   g_assert_cmpint (least_height, <=, 768 * 9 / 10);
 
   /* Presentation ends: the window's look, and its own size, again. */
-  g_assert_true (cr_ui_test_press_shortcut (GTK_WIDGET (compare), GDK_KEY_F5, 0));
-  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
   double after_scale = present_scale;
   int after_chart_height = present_chart_height;
-  wait_compare_resized (compare, &after_scale, &after_chart_height);
-  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (compare), "presentation"));
+  press_f5_over (compare, window, FALSE, &after_scale, &after_chart_height);
   gtk_window_get_default_size (compare, &width, &height);
   g_assert_cmpint (width, ==, own_width);
   g_assert_cmpint (height, ==, own_height);
