@@ -1,2 +1,2 @@
 import torch
-from torch import median
+from torch import nanmedian

@@ -21,8 +21,8 @@ OVERRIDE = {
     "err_import": "ModuleNotFoundError: No module named 'os'",
     # What PyTorch has and Chainrule lacks says so (cr-torch-missing.c).
     "err_missing_module": "NotImplementedError: torch.fft is not supported by Chainrule yet",
-    "err_missing_from_import": "NotImplementedError: torch.median is not supported by Chainrule yet",
-    "err_missing_method": "NotImplementedError: Tensor.median is not supported by Chainrule yet",
+    "err_missing_from_import": "NotImplementedError: torch.nanmedian is not supported by Chainrule yet",
+    "err_missing_method": "NotImplementedError: Tensor.nanmedian is not supported by Chainrule yet",
     "err_missing_submodule_import": "NotImplementedError: torch.special is not supported by Chainrule yet",
 }
 
