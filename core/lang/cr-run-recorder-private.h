@@ -93,6 +93,10 @@ cr_run_recorder_insert_id (GHashTable *table,
   g_hash_table_insert (table, key, GINT_TO_POINTER (id + 1));
 }
 
+/* How many values of a tensor of numel elements the shared budget gives
+ * now: a big one leaves a reserve to the small ones. */
+gint64          cr_run_recorder_values_for   (CrRunRecorder       *r,
+                                              gint64               numel);
 /* The iterations of the loops running now. */
 CrLoopPath      cr_run_recorder_loop_path    (CrInterp            *self);
 /* t's serial number (0 when it has none and create is FALSE). */

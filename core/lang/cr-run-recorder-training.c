@@ -114,7 +114,7 @@ take_big (CrRunRecorder  *r,
   if (*budget < keep)
     {
       budget = &r->values_left;
-      keep = CLAMP (*budget, 0, BIG_TENSOR_VALUES);
+      keep = MIN (cr_run_recorder_values_for (r, t->numel), BIG_TENSOR_VALUES);
     }
   CrTensorSnapshot *s = cr_tensor_snapshot_new_deferred (t, keep);
   *budget -= s->n_values;
@@ -141,7 +141,7 @@ take_fresh (CrRunRecorder  *r,
 {
   if (t->numel > SMALL_TENSOR_NUMEL)
     return take_big (r, t);
-  CrTensorSnapshot *s = cr_tensor_snapshot_new_deferred (t, CLAMP (r->values_left, 0, t->numel));
+  CrTensorSnapshot *s = cr_tensor_snapshot_new_deferred (t, cr_run_recorder_values_for (r, t->numel));
   r->values_left -= s->n_values;
   return s;
 }

@@ -38,6 +38,13 @@
  * every value, only the numbers of the last ones go. */
 #define RECORD_MAX_VALUES (4 * 1024 * 1024)
 
+/* The second half of that is for small tensors only (those the scalar
+ * graph opens): a run over big ones (an attention model's activations and
+ * their gradients, 4096 values a snapshot, step after step) spent it all
+ * in its first iterations and left no values to the small results of the
+ * rest. A quarter still ran out halfway through real-seq2seq-attention. */
+#define SMALL_VALUES_RESERVE (RECORD_MAX_VALUES / 2)
+
 /* While --trace-backward traces a backward call, its steps' snapshots keep
  * up to this many values of their own, whatever the shared budget has
  * left: the trace prints them when the call ends. Then they are cut back to
@@ -212,12 +219,21 @@ cr_run_recorder_serial (CrRunRecorder *r,
   return extra->serial;
 }
 
+gint64
+cr_run_recorder_values_for (CrRunRecorder *r,
+                            gint64         numel)
+{
+  gint64 left = numel <= CR_SMALL_TENSORS_MAX_NUMEL ? r->values_left
+                                                    : r->values_left - SMALL_VALUES_RESERVE;
+  return CLAMP (left, 0, numel);
+}
+
 /* A snapshot under the shared budget: a tensor's value in the forward. */
 static CrTensorSnapshot *
 shared_snapshot (CrRunRecorder  *r,
                  const CrTensor *t)
 {
-  CrTensorSnapshot *s = cr_tensor_snapshot_new_deferred (t, MAX (r->values_left, 0));
+  CrTensorSnapshot *s = cr_tensor_snapshot_new_deferred (t, cr_run_recorder_values_for (r, t->numel));
   r->values_left -= s->n_values;
   return s;
 }

@@ -2,7 +2,8 @@
  * the script never held: results made inside a native (F.l1_loss's
  * subtraction, an LSTM's gates) or by a double backward, and an input that
  * needs no gradient and that no op saved (l1_loss's target), which the
- * scalar view of one op reads. */
+ * scalar view of one op reads; and big tensors spending the value budget
+ * leave the small ones a part of it. */
 #include "record-test-util.h"
 
 #include <math.h>
@@ -128,6 +129,40 @@ test_lstm_gates (void)
   g_assert_cmpuint (assert_small_results_kept (record), >, 8);
 }
 
+/* Big tensors that spend the shared value budget (4M values; a snapshot
+ * keeps at most 4096 of a tensor's, so 1100 results of 4160 elements)
+ * leave the small results after them their values: the product of two 2x2
+ * matrices at the end keeps its inputs' and its own. */
+static void
+test_budget_reserve (void)
+{
+  g_autoptr (CrRunRecord) record = record_test_run ("budget.py",
+    "import torch\n"
+    "w = torch.ones(64, 65, requires_grad=True)\n"
+    "for step in range(1100):\n"
+    "    w = w * 1\n"
+    "a = torch.ones(2, 2, requires_grad=True)\n"
+    "c = a @ torch.full((2, 2), 3.0)\n", NULL);
+  const CrRecordOp *mm = op_named (record, "MmBackward0");
+  const CrRecordTensor *out = tensor_at (record, g_array_index (mm->outputs, int, 0));
+  for (guint i = 0; i < mm->inputs->len; i++)
+    {
+      const CrRecordTensor *in = tensor_at (record, g_array_index (mm->inputs, int, i));
+      g_assert_nonnull (in->value);
+      g_assert_cmpint (in->value->n_values, ==, 4);
+    }
+  g_assert_nonnull (out->value);
+  g_assert_cmpint (out->value->n_values, ==, 4);
+  g_assert_cmpfloat (out->value->values[3], ==, 6.0);
+  /* The big ones did spend what they may: the last keeps none. */
+  const CrRecordOp *last_mul = NULL;
+  for (guint i = 0; i < record->ops->len; i++)
+    if (g_strcmp0 (((const CrRecordOp *) g_ptr_array_index (record->ops, i))->grad_fn, "MulBackward0") == 0)
+      last_mul = g_ptr_array_index (record->ops, i);
+  const CrRecordTensor *big = tensor_at (record, g_array_index (last_mul->outputs, int, 0));
+  g_assert_cmpint (big->value->n_values, <, big->value->numel);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -135,5 +170,6 @@ main (int argc, char **argv)
   g_test_add_func ("/record-small-values/native-result-and-target", test_native_result_and_target);
   g_test_add_func ("/record-small-values/double-backward", test_double_backward);
   g_test_add_func ("/record-small-values/lstm-gates", test_lstm_gates);
+  g_test_add_func ("/record-small-values/budget-reserve", test_budget_reserve);
   return g_test_run ();
 }
