@@ -32,10 +32,9 @@ wrap_free (gpointer data)
   g_free (w);
 }
 
-/* The width of one column of view's monospace type at font_pt points. */
-static double
-column_width (GtkTextView *view,
-              double       font_pt)
+double
+cr_editor_wrap_column_width (GtkTextView *view,
+                             double       font_pt)
 {
   PangoContext *context = gtk_widget_create_pango_context (GTK_WIDGET (view));
   PangoFontDescription *font = pango_font_description_from_string ("Monospace");
@@ -156,7 +155,7 @@ cr_editor_wrap_set (GtkTextView *view,
       remove_tags (w);
       return;
     }
-  w->column = column_width (view, font_pt);
+  w->column = cr_editor_wrap_column_width (view, font_pt);
   for (guint i = 0; i < w->tags->len; i++)
     if (g_ptr_array_index (w->tags, i))
       size_tag (w, g_ptr_array_index (w->tags, i), i);

@@ -18,4 +18,10 @@ void cr_editor_wrap_set (GtkTextView *view,
                          gboolean     wrap,
                          double       font_pt);
 
+/* The width in pixels of one column of view's monospace type at font_pt
+ * points: what the hanging rows are measured in, and what a pane that
+ * should hold so many columns of the script asks for. */
+double cr_editor_wrap_column_width (GtkTextView *view,
+                                    double       font_pt);
+
 G_END_DECLS

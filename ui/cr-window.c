@@ -388,6 +388,8 @@ update_scale_css (CrWindow *self)
                         "{ padding-left: 0.6em; padding-right: 0.6em; }\n");
   gtk_css_provider_load_from_data (self->scale_css, css->str, -1);
   update_editor_wrap (self);
+  /* The presented script's room is counted in columns of its type. */
+  place_panes (self);
 }
 
 /* GSettings' "zoom" is the editor's text zoom. The graph's zoom belongs to
@@ -620,7 +622,8 @@ on_output_toggled (GtkToggleButton *toggle,
 
 /* The panes keep in proportion to the window rather than at fixed pixels,
  * until the person drags a handle: then their choice stays. The graph gets
- * the room: the code about 30 % (a quarter in presentation), the sidebar a
+ * the room: the code about 30 % (in presentation a quarter, or what holds
+ * its 30 columns: presented_editor_width), the sidebar a
  * readable width for the step card's matrices. */
 static int
 max_position (GtkPaned *paned)
@@ -628,6 +631,25 @@ max_position (GtkPaned *paned)
   int max = 0;
   g_object_get (paned, "max-position", &max, NULL);
   return max;
+}
+
+/* Presenting, the script shown (F9) holds a statement such as
+ * "    optimizer.zero_grad()" on one row at presentation's type: a quarter
+ * of a 1366 px projector held 24 columns. It gets room for this many
+ * columns of code, past its line numbers and margins, up to a share that
+ * leaves the graph its room. */
+#define PRESENTED_EDITOR_COLUMNS 30
+#define EDITOR_GUTTER_COLUMNS 5
+#define PRESENTED_EDITOR_MAX_SHARE 0.31
+
+static int
+presented_editor_width (CrWindow *self,
+                        int       width)
+{
+  double column = cr_editor_wrap_column_width (GTK_TEXT_VIEW (self->source_view),
+                                               EDITOR_FONT_PT * presentation_scale (self) * self->editor_zoom);
+  double wanted = column * (PRESENTED_EDITOR_COLUMNS + EDITOR_GUTTER_COLUMNS);
+  return (int) CLAMP (wanted, width * 0.25, width * PRESENTED_EDITOR_MAX_SHARE);
 }
 
 static void
@@ -640,7 +662,7 @@ place_panes (CrWindow *self)
   gboolean presenting = gtk_widget_has_css_class (GTK_WIDGET (self), "presentation");
   if (!self->outer_moved)
     {
-      self->outer_set = (int) (width * (presenting ? 0.25 : 0.30));
+      self->outer_set = presenting ? presented_editor_width (self, width) : (int) (width * 0.30);
       self->outer_max_set = max_position (self->outer_paned);
       gtk_paned_set_position (self->outer_paned, self->outer_set);
     }

@@ -467,6 +467,41 @@ test_escape_from_editor (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Presenting, the scalar graph of one op (s) is a view over the graph:
+ * the first Escape closes it, back to the graph and presentation kept, as
+ * from the editor; the next Escape leaves. */
+static void
+test_escape_from_scalars (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("01-toy-network.py", 1920, 1080);
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_F5));
+  settle ();
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_Page_Down));
+  settle ();
+  gtk_widget_grab_focus (GTK_WIDGET (canvas));
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_s) == GTK_WIDGET (window));
+  settle ();
+  GtkWidget *scalars = GTK_WIDGET (cr_window_get_scalar_view (window));
+  g_assert_nonnull (scalars);
+  g_assert_true (gtk_widget_get_visible (scalars));
+  /* Through its elements first, as a lecturer would. */
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_Right) == GTK_WIDGET (window));
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_Page_Down) == GTK_WIDGET (window));
+  settle ();
+
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_Escape) == GTK_WIDGET (window));
+  settle ();
+  g_assert_false (gtk_widget_get_visible (scalars));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (canvas)));
+
+  g_assert_true (cr_ui_test_press_key_at_focus (window, GDK_KEY_Escape) == GTK_WIDGET (window));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
+  settle ();
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Presenting with the script shown (F9), at 1920x1080 and 1366x768, its
  * long lines wrap (a clicker cannot scroll sideways): nothing is cut at
  * the editor's right edge, a long line takes several rows, hanging past
@@ -527,6 +562,48 @@ check_lines_wrap (int width,
   activate (window, "win.presentation");
   settle ();
   g_assert_cmpint (gtk_text_view_get_wrap_mode (view), ==, GTK_WRAP_NONE);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Presenting at 1366x768 with the script shown (F9), its column holds
+ * about 30 columns of code: a loop's "    optimizer.zero_grad()" stays on
+ * one row (a quarter of the width held 24, and the statement's first row
+ * was its indentation alone). The graph keeps the rest: its pane is still
+ * wider than the script's. */
+static void
+test_editor_columns (void)
+{
+  CrWindow *window = cr_ui_test_open_example ("11-mlp-training.py", 1366, 768);
+  GtkTextView *view = GTK_TEXT_VIEW (window->source_view);
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  activate (window, "win.presentation");
+  settle ();
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_F9));
+  settle ();
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (view)));
+
+  GtkTextIter start, match;
+  gtk_text_buffer_get_start_iter (buffer, &start);
+  g_assert_true (gtk_text_iter_forward_search (&start, "    optimizer.zero_grad()", 0, &match, NULL, NULL));
+  gtk_text_iter_set_line_offset (&match, 0);
+  GtkTextIter second = match;
+  g_assert_false (gtk_text_view_forward_display_line (view, &second)
+                  && gtk_text_iter_get_line (&second) == gtk_text_iter_get_line (&match));
+
+  /* Room for 28 columns at least: a row of 28 zeros is narrower than the
+   * text's width. */
+  GdkRectangle visible;
+  gtk_text_view_get_visible_rect (view, &visible);
+  PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (view), "0000000000000000000000000000");
+  int row_width = 0;
+  pango_layout_get_pixel_size (layout, &row_width, NULL);
+  g_object_unref (layout);
+  g_assert_cmpint (row_width, <, visible.width);
+
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (canvas)), >, gtk_widget_get_width (window->editor_column));
+  activate (window, "win.presentation");
+  settle ();
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -815,7 +892,9 @@ main (int    argc,
   g_test_add_func ("/ui/present/graph-type-and-refit", test_graph_type_and_refit);
   g_test_add_func ("/ui/present/clicker-keys", test_clicker_keys);
   g_test_add_func ("/ui/present/escape-from-editor", test_escape_from_editor);
+  g_test_add_func ("/ui/present/escape-from-scalars", test_escape_from_scalars);
   g_test_add_func ("/ui/present/lines-wrap", test_lines_wrap);
+  g_test_add_func ("/ui/present/editor-columns", test_editor_columns);
   g_test_add_func ("/ui/present/wide-node-in-view", test_wide_node_in_view);
   g_test_add_func ("/ui/present/card-widens-sidebar-not-a-drag", test_card_widens_sidebar_not_a_drag);
   g_test_add_func ("/ui/present/compact-matrices", test_compact_matrices);
