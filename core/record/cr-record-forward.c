@@ -799,6 +799,25 @@ example_number_put (const CrRunRecord      *record,
   return tell_put_and_kept (record, op, result, out, number, put, put_where, v, kept, kept, kept_where);
 }
 
+/* The pad before each dim of out, from argument name (a pad's sizes,
+ * (before, after) of the last dim first as F.pad takes them); FALSE when
+ * the record does not give them or v's values. */
+static gboolean
+pad_before (const CrRecordOp       *op,
+            const char             *name,
+            const CrTensorSnapshot *v,
+            const CrTensorSnapshot *out,
+            gint64                 *before)
+{
+  const CrRecordArgument *pad = cr_record_op_argument (op, name);
+  if (!pad || pad->n_values % 2 != 0 || !values_kept (v) || v->ndim != out->ndim
+      || pad->n_values / 2 > out->ndim)
+    return FALSE;
+  for (int k = 0; k < pad->n_values / 2; k++)
+    before[out->ndim - 1 - k] = (gint64) pad->values[2 * k];
+  return TRUE;
+}
+
 /* "y[0,5] = 0, padding; y[0,3] = x[0,2] = 1.5": F.pad's number at the
  * last element in the padding and the last element that came from x,
  * found from pad, (before, after) of the last dim first as F.pad takes
@@ -810,14 +829,10 @@ example_pad (const CrRunRecord      *record,
              const CrTensorSnapshot *out)
 {
   double number;
-  const CrRecordArgument *pad = cr_record_op_argument (op, "pad");
   const CrTensorSnapshot *v = input_value (record, op, 0, NULL);
-  if (!cr_forward_number (op, &number) || !pad || pad->n_values % 2 != 0 || !values_kept (v)
-      || v->ndim != out->ndim || pad->n_values / 2 > out->ndim)
-    return NULL;
   gint64 before[CR_MAX_DIMS] = { 0 };
-  for (int k = 0; k < pad->n_values / 2; k++)
-    before[out->ndim - 1 - k] = (gint64) pad->values[2 * k];
+  if (!cr_forward_number (op, &number) || !pad_before (op, "pad", v, out, before))
+    return NULL;
   gint64 put = -1, kept = -1, kept_in = -1;
   for (gint64 e = 0; e < out->numel; e++)
     {
@@ -888,16 +903,12 @@ example_pad_copied (const CrRunRecord      *record,
                     const char             *result,
                     const CrTensorSnapshot *out)
 {
-  const CrRecordArgument *pad = cr_record_op_argument (op, "padding");
   const CrTensorSnapshot *v = input_value (record, op, 0, NULL);
-  if (!pad || pad->n_values % 2 != 0 || !values_kept (v) || v->ndim != out->ndim
-      || pad->n_values / 2 > out->ndim)
-    return NULL;
   gint64 before[CR_MAX_DIMS] = { 0 };
-  for (int k = 0; k < pad->n_values / 2; k++)
-    before[out->ndim - 1 - k] = (gint64) pad->values[2 * k];
-  gint64 put = -1, kept = -1, by = 0;
-  gint64 put_idx[CR_MAX_DIMS], put_src[CR_MAX_DIMS], put_edge[CR_MAX_DIMS], kept_idx[CR_MAX_DIMS];
+  if (!pad_before (op, "padding", v, out, before))
+    return NULL;
+  gint64 put = -1, kept = -1, kept_in = 0, by = 0;
+  gint64 put_idx[CR_MAX_DIMS], put_src[CR_MAX_DIMS], put_edge[CR_MAX_DIMS];
   for (gint64 e = out->numel - 1; e >= 0 && (put < 0 || kept < 0); e--)
     {
       gint64 idx[CR_MAX_DIMS], src[CR_MAX_DIMS], edge[CR_MAX_DIMS], out_by = 0;
@@ -914,7 +925,7 @@ example_pad_copied (const CrRunRecord      *record,
       else if (padded == -1 && kept < 0)
         {
           kept = e;
-          memcpy (kept_idx, idx, sizeof idx);
+          kept_in = offset_in (src, v->ndim, v->shape, v->ndim);
         }
     }
   if (put < 0 || !agrees (v->values[offset_in (put_src, v->ndim, v->shape, v->ndim)], out->values[put]))
@@ -933,18 +944,9 @@ example_pad_copied (const CrRunRecord      *record,
     g_string_append_printf (s, " (%" G_GINT64_FORMAT " place%s out, as many in)", by, by == 1 ? "" : "s");
   else
     g_string_append (s, " repeated");
-  if (kept >= 0)
-    {
-      gint64 in_idx[CR_MAX_DIMS];
-      for (int d = 0; d < v->ndim; d++)
-        in_idx[d] = kept_idx[d] - before[d];
-      g_string_append_printf (s, "; %s", result);
-      append_index (s, kept_idx, out->ndim, out->ndim, out->shape);
-      g_string_append_printf (s, " = %s", label);
-      append_index (s, in_idx, v->ndim, v->ndim, v->shape);
-      g_string_append (s, " = ");
-      append_number (s, out->values[kept]);
-    }
+  g_autofree char *inside = tell_put_and_kept (record, op, result, out, 0, -1, NULL, v, kept, kept_in, NULL);
+  if (inside)
+    g_string_append_printf (s, "; %s", inside);
   return g_string_free (s, FALSE);
 }
 

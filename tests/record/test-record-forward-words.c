@@ -124,6 +124,32 @@ text_of (const CrRunRecord *record,
   g_error ("no op with the caption %s", caption);
 }
 
+/* What an op's text should say: its sentence holds sentence, its worked
+ * element is example (NULL: any, or none). */
+typedef struct {
+  const char *caption, *sentence, *example;
+} Told;
+
+/* Each op of want says what it should; with example_required, an op
+ * without an example in want still works one out. */
+static void
+assert_told (const CrRunRecord *record,
+             const Told        *want,
+             guint              n,
+             gboolean           example_required)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (CrForwardText) text = text_of (record, want[i].caption);
+      if (!strstr (text->sentence, want[i].sentence))
+        g_error ("%s: \"%s\" does not say \"%s\"", want[i].caption, text->sentence, want[i].sentence);
+      if (want[i].example)
+        g_assert_cmpstr (text->example, ==, want[i].example);
+      else if (example_required)
+        g_assert_nonnull (text->example);
+    }
+}
+
 static void
 test_numbers_told (void)
 {
@@ -141,9 +167,7 @@ test_numbers_told (void)
     "f.masked_fill_(m, 0.0)\n"
     "f.scatter_(0, torch.tensor([[1, 0, 1]]), -3.0)\n"
     "(a.sum() + b.sum() + c.sum() + d.sum() + e.sum() + f.sum()).backward()\n", NULL);
-  static const struct {
-    const char *caption, *sentence, *example;
-  } want[] = {
+  static const Told want[] = {
     { "a = x.masked_fill(m, -1.5)", "copies x with -1.5 put where the mask is True",
       "a[1,1] = -1.5, where the mask is True; a[1,2] = x[1,2] = 6, where it is False" },
     { "b = x.scatter(1, torch.tensor([[0], [2]]), 7.0)", "copies x and writes 7 into the places an index gives",
@@ -155,16 +179,7 @@ test_numbers_told (void)
     { "f.masked_fill_(m, 0.0)", "with 0 put where the mask is True", NULL },
     { "f.scatter_(0, torch.tensor([[1, 0, 1]]), -3.0)", "writes -3 into the places an index gives", NULL },
   };
-  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
-    {
-      g_autoptr (CrForwardText) text = text_of (record, want[i].caption);
-      if (!strstr (text->sentence, want[i].sentence))
-        g_error ("%s: \"%s\" does not say \"%s\"", want[i].caption, text->sentence, want[i].sentence);
-      if (want[i].example)
-        g_assert_cmpstr (text->example, ==, want[i].example);
-      else
-        g_assert_nonnull (text->example);
-    }
+  assert_told (record, want, G_N_ELEMENTS (want), TRUE);
 }
 
 /* Reflect and replicate pads copy their input: the element worked out is
@@ -185,9 +200,7 @@ test_copies_told (void)
     "r = torch.roll(x, -2)\n"
     "q = torch.roll(x, 1, 1)\n"
     "(y.sum() + z.sum() + u.sum() + w.sum() + r.sum() + q.sum()).backward()\n", NULL);
-  static const struct {
-    const char *caption, *sentence, *example;
-  } want[] = {
+  static const Told want[] = {
     { "y = F.pad(x, (2, 1), mode='reflect')", "pads x by mirroring it at its edges",
       "y[1,5] = x[1,1] = 5, padding, mirrored at the edge x[1,2] (1 place out, as many in); y[1,4] = x[1,2] = 6" },
     { "z = F.pad(x, (2, 1), mode='replicate')", "pads x by repeating its edge values",
@@ -202,14 +215,7 @@ test_copies_told (void)
     { "r = torch.roll(x, -2)", "shifts the elements of x by 4 places in reading order, as if it were flat", NULL },
     { "q = torch.roll(x, 1, 1)", "shifts the elements of x by 1 place along dim 1", NULL },
   };
-  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
-    {
-      g_autoptr (CrForwardText) text = text_of (record, want[i].caption);
-      if (!strstr (text->sentence, want[i].sentence))
-        g_error ("%s: \"%s\" does not say \"%s\"", want[i].caption, text->sentence, want[i].sentence);
-      if (want[i].example)
-        g_assert_cmpstr (text->example, ==, want[i].example);
-    }
+  assert_told (record, want, G_N_ELEMENTS (want), FALSE);
 }
 
 int
