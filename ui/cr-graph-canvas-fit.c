@@ -100,6 +100,29 @@ error_span (CrGraphCanvas *self,
   return TRUE;
 }
 
+/* The node the coach's first finding on this graph rings (its op, else its
+ * tensor: a leaf found in one backward is on every iteration's graph), as a
+ * span of graph points, for the first view to show whole. FALSE: no
+ * finding with a node here. */
+static gboolean
+finding_span (CrGraphCanvas *self,
+              double         span[4])
+{
+  const CrGraphModel *m = self->model;
+  const CrRunRecord *record = m->record;
+  span[0] = span[1] = G_MAXDOUBLE;
+  span[2] = span[3] = -G_MAXDOUBLE;
+  for (guint i = 0; record && i < record->findings->len && span[0] > span[2]; i++)
+    {
+      const CrRecordFinding *f = g_ptr_array_index (record->findings, i);
+      const CrGraphNode *node = f->op >= 0 ? cr_graph_model_find_op (m, f->op) : NULL;
+      if (!node && f->tensor >= 0)
+        node = cr_graph_model_find_tensor (m, f->tensor);
+      span_add_node (self, node, span);
+    }
+  return span[0] <= span[2];
+}
+
 /* The zoom at which the graph's smallest type is readable (see MIN_TYPE_PX;
  * presentation: PRESENT_TYPE_PX on its larger type). */
 static double
@@ -193,8 +216,9 @@ cr_graph_canvas_fitted_view (CrGraphCanvas *self,
   int anchor = whole ? -1 : anchor_node (self);
   double span[4];
   /* A run that stopped with an error opens on the failing node (and the
-   * culprit), with the output too when all fit. */
-  if (anchor >= 0 && self->step < 0 && error_span (self, span))
+   * culprit); one the coach found a mistake in, on the node its finding
+   * rings; with the output too when all fit. */
+  if (anchor >= 0 && self->step < 0 && (error_span (self, span) || finding_span (self, span)))
     {
       double with[4] = { span[0], span[1], span[2], span[3] };
       span_add_node (self, g_ptr_array_index (self->model->nodes, anchor), with);

@@ -7,6 +7,7 @@
  * Compare shows it before Fix, the script unchanged. The
  * window's Export Handout writes the call shown. Runs under xvfb-run. */
 #include "cr-config.h"
+#include "cr-graph-canvas-private.h"
 #include "cr-compare-window.h"
 #include "cr-window-private.h"
 #include "cr-examples.h"
@@ -379,6 +380,34 @@ test_handout (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A window too short for the whole graph opens on the node the coach's
+ * finding rings (model.bias), whole: the output alone put it out of sight. */
+static void
+test_first_view_shows_finding (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "app", "coach",
+                                            "zero-grad-forgotten.py", NULL);
+  CrWindow *window = cr_ui_test_open_path (path, 1366, 520);
+  cr_ui_test_wait_window_idle (window);
+  g_assert_true (cr_window_coach_shown (window));
+  CrGraphCanvas *canvas = cr_window_get_canvas (window);
+  const CrGraphModel *model = cr_graph_canvas_get_model (canvas);
+  g_assert_cmpuint (model->record->findings->len, >, 0);
+  const CrRecordFinding *f = g_ptr_array_index (model->record->findings, 0);
+  const CrGraphNode *node = cr_graph_model_find_tensor (model, f->tensor);
+  g_assert_nonnull (node);
+  const CrGraphBox *b = &canvas->layout->nodes[node->id];
+  double w = gtk_widget_get_width (GTK_WIDGET (canvas));
+  double h = gtk_widget_get_height (GTK_WIDGET (canvas));
+  /* Not the whole graph at once: the first view had to choose. */
+  g_assert_cmpfloat (canvas->zoom * canvas->layout->height, >, h);
+  g_assert_cmpfloat (canvas->tx + canvas->zoom * b->x, >=, 0);
+  g_assert_cmpfloat (canvas->ty + canvas->zoom * b->y, >=, 0);
+  g_assert_cmpfloat (canvas->tx + canvas->zoom * (b->x + b->width), <=, w);
+  g_assert_cmpfloat (canvas->ty + canvas->zoom * (b->y + b->height), <=, h);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -389,5 +418,6 @@ main (int    argc,
   g_test_add_func ("/window-coach/compare-before-fix", test_compare_before_fix);
   g_test_add_func ("/window-coach/compare-follows-presentation", test_compare_follows_presentation);
   g_test_add_func ("/window-coach/handout", test_handout);
+  g_test_add_func ("/window-coach/first-view-shows-finding", test_first_view_shows_finding);
   return g_test_run ();
 }
