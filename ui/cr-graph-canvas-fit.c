@@ -47,6 +47,14 @@ anchor_node (CrGraphCanvas *self)
   return first && first->id < self->layout->n_nodes ? (int) first->id : -1;
 }
 
+/* An empty span (x0 > x1), for span_add_node() to grow. */
+static void
+span_clear (double span[4])
+{
+  span[0] = span[1] = G_MAXDOUBLE;
+  span[2] = span[3] = -G_MAXDOUBLE;
+}
+
 /* Grows span (x0, y0, x1, y1 in graph points; x0 > x1: empty) to hold
  * node's box. */
 static void
@@ -73,8 +81,7 @@ error_span (CrGraphCanvas *self,
 {
   const CrGraphModel *m = self->model;
   const CrRunRecord *record = m->record;
-  span[0] = span[1] = G_MAXDOUBLE;
-  span[2] = span[3] = -G_MAXDOUBLE;
+  span_clear (span);
   if (!record)
     return FALSE;
   for (guint i = 0; i < record->errors->len; i++)
@@ -108,16 +115,14 @@ static gboolean
 finding_span (CrGraphCanvas *self,
               double         span[4])
 {
-  const CrGraphModel *m = self->model;
-  const CrRunRecord *record = m->record;
-  span[0] = span[1] = G_MAXDOUBLE;
-  span[2] = span[3] = -G_MAXDOUBLE;
+  const CrRunRecord *record = self->model->record;
+  span_clear (span);
   for (guint i = 0; record && i < record->findings->len && span[0] > span[2]; i++)
     {
       const CrRecordFinding *f = g_ptr_array_index (record->findings, i);
-      const CrGraphNode *node = f->op >= 0 ? cr_graph_model_find_op (m, f->op) : NULL;
+      const CrGraphNode *node = f->op >= 0 ? cr_graph_model_find_op (self->model, f->op) : NULL;
       if (!node && f->tensor >= 0)
-        node = cr_graph_model_find_tensor (m, f->tensor);
+        node = cr_graph_model_find_tensor (self->model, f->tensor);
       span_add_node (self, node, span);
     }
   return span[0] <= span[2];
