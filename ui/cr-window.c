@@ -636,10 +636,10 @@ max_position (GtkPaned *paned)
 /* Presenting, the script shown (F9) holds a statement such as
  * "    optimizer.zero_grad()" on one row at presentation's type: a quarter
  * of a 1366 px projector held 24 columns. It gets room for this many
- * columns of code, past its line numbers and margins, up to a share that
+ * columns of code, past its line numbers (4 columns), up to a share that
  * leaves the graph its room. */
 #define PRESENTED_EDITOR_COLUMNS 30
-#define EDITOR_GUTTER_COLUMNS 5
+#define EDITOR_GUTTER_COLUMNS 4
 #define PRESENTED_EDITOR_MAX_SHARE 0.31
 
 static int
