@@ -502,6 +502,20 @@ test_escape_from_scalars (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* 11-mlp-training.py presented at width x height, its script shown (F9). */
+static CrWindow *
+open_presented_script (int width,
+                       int height)
+{
+  CrWindow *window = cr_ui_test_open_example ("11-mlp-training.py", width, height);
+  activate (window, "win.presentation");
+  settle ();
+  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_F9));
+  settle ();
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (window->source_view)));
+  return window;
+}
+
 /* Presenting with the script shown (F9), at 1920x1080 and 1366x768, its
  * long lines wrap (a clicker cannot scroll sideways): nothing is cut at
  * the editor's right edge, a long line takes several rows, hanging past
@@ -512,14 +526,9 @@ static void
 check_lines_wrap (int width,
                   int height)
 {
-  CrWindow *window = cr_ui_test_open_example ("11-mlp-training.py", width, height);
+  CrWindow *window = open_presented_script (width, height);
   GtkTextView *view = GTK_TEXT_VIEW (window->source_view);
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
-  activate (window, "win.presentation");
-  settle ();
-  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_F9));
-  settle ();
-  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (view)));
   GtkAdjustment *h = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (view));
   g_assert_cmpfloat (gtk_adjustment_get_upper (h), <=, gtk_adjustment_get_page_size (h) + 1);
   /* The longest line: several rows (a row: the shortest line's height),
@@ -573,14 +582,9 @@ check_lines_wrap (int width,
 static void
 test_editor_columns (void)
 {
-  CrWindow *window = cr_ui_test_open_example ("11-mlp-training.py", 1366, 768);
+  CrWindow *window = open_presented_script (1366, 768);
   GtkTextView *view = GTK_TEXT_VIEW (window->source_view);
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
-  activate (window, "win.presentation");
-  settle ();
-  g_assert_true (cr_ui_test_press_key (window, GDK_KEY_F9));
-  settle ();
-  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (view)));
 
   GtkTextIter start, match;
   gtk_text_buffer_get_start_iter (buffer, &start);
