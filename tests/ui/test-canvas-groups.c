@@ -464,8 +464,9 @@ test_overview_groups (void)
     }
   g_assert_cmpuint (groups, ==, 2);
 
-  /* The current step's node under the overview: the overview fades, so
-   * that the node reads through it; away from it, it does not. */
+  /* The current step's node where the overview sits (the top left): the
+   * overview moves to another corner, or fades where every corner would
+   * hide it, so that the node reads; away from it, it is whole. */
   cr_graph_canvas_set_step (canvas, 0);
   const CrGraphNode *step = cr_graph_model_find_step (m, 0);
   g_assert_nonnull (step);
@@ -473,7 +474,16 @@ test_overview_groups (void)
   cr_graph_canvas_move_to (canvas, 12 - canvas->zoom * sb->x, 12 - canvas->zoom * sb->y);
   cr_ui_test_spin (200);
   g_assert_true (gtk_widget_get_visible (overview));
-  g_assert_cmpfloat (gtk_widget_get_opacity (overview), <, 0.5);
+  graphene_rect_t map_bounds;
+  g_assert_true (gtk_widget_compute_bounds (overview, GTK_WIDGET (canvas), &map_bounds));
+  graphene_rect_t step_rect = GRAPHENE_RECT_INIT (canvas->tx + canvas->zoom * sb->x,
+                                                  canvas->ty + canvas->zoom * sb->y,
+                                                  canvas->zoom * sb->width,
+                                                  canvas->zoom * sb->height);
+  g_assert_true (!graphene_rect_intersection (&map_bounds, &step_rect, NULL)
+                 || gtk_widget_get_opacity (overview) < 0.5);
+  g_assert_false (gtk_widget_get_halign (overview) == GTK_ALIGN_START
+                  && gtk_widget_get_valign (overview) == GTK_ALIGN_START);
   cr_graph_canvas_move_to (canvas, 350 - canvas->zoom * sb->x, 250 - canvas->zoom * sb->y);
   cr_ui_test_spin (200);
   g_assert_true (gtk_widget_get_visible (overview));
